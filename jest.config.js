@@ -1,0 +1,11 @@
+// jest 30 + ts-jest in ESM mode. Run with NODE_OPTIONS=--experimental-vm-modules (npm test does).
+export default {
+  testEnvironment: 'node',
+  roots: ['<rootDir>/__tests__'],
+  testMatch: ['**/*.test.ts'],
+  extensionsToTreatAsEsm: ['.ts'],
+  moduleNameMapper: { '^(\\.{1,2}/.*)\\.js$': '$1' },
+  transform: { '^.+\\.ts$': ['ts-jest', { useESM: true, tsconfig: 'tsconfig.json' }] },
+  testTimeout: 60000,
+  maxWorkers: 2
+}

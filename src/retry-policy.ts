@@ -1,0 +1,133 @@
+/**
+ * The one retry policy of the action, used by every call to the service and
+ * to GitHub.
+ *
+ * - Network errors, 500/502/503/504 and 408 are retried with exponential
+ *   backoff and full jitter.
+ * - 429 waits for Retry-After (seconds or HTTP-date), capped by the time left.
+ * - Other 4xx are never retried.
+ * - A malformed answer is retried (it may be a proxy's bad minute); a
+ *   persistent one ends with the last error.
+ * - All waiting stops at the deadline (timeout_minutes) or when the step is
+ *   cancelled.
+ */
+import type { Clock, Deadline } from './clock.js'
+import { AbortedError, DeadlineExceededError, ServiceError } from './errors.js'
+
+export interface RetryPolicy {
+  /** Attempts in all, including the first. */
+  maxAttempts: number
+  /** Cap of the first backoff window; doubles on each retry. */
+  baseDelayMs: number
+  /** Cap of any backoff window. */
+  maxDelayMs: number
+  /** Longest Retry-After honoured for one wait (longer is capped here, then by the deadline). */
+  maxRetryAfterMs: number
+}
+
+export const DEFAULT_RETRY_POLICY: RetryPolicy = {
+  maxAttempts: 6,
+  baseDelayMs: 500,
+  maxDelayMs: 15_000,
+  maxRetryAfterMs: 5 * 60_000
+}
+
+/** Status codes that are worth another attempt. */
+export const RETRYABLE_STATUSES: ReadonlySet<number> = new Set([408, 429, 500, 502, 503, 504])
+
+export function isRetryableStatus(status: number): boolean {
+  return RETRYABLE_STATUSES.has(status)
+}
+
+/** Full jitter: a uniform draw in [0, min(maxDelay, base * 2^(retry-1))]. `retry` counts from 1. */
+export function backoffDelayMs(retry: number, policy: RetryPolicy, random: () => number): number {
+  const window = Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** Math.max(0, retry - 1))
+  return Math.floor(random() * window)
+}
+
+/**
+ * Parse a Retry-After header: delta-seconds or an HTTP-date. Returns
+ * milliseconds from `nowMs`, or undefined when absent or unreadable.
+ */
+export function parseRetryAfter(value: string | null | undefined, nowMs: number): number | undefined {
+  if (value === undefined || value === null) return undefined
+  const text = value.trim()
+  if (text === '') return undefined
+  if (/^\d+(\.\d+)?$/.test(text)) return Math.round(Number(text) * 1000)
+  const at = Date.parse(text)
+  if (Number.isNaN(at)) return undefined
+  return Math.max(0, at - nowMs)
+}
+
+/** Whether a failure is worth another attempt under this policy. */
+export function isRetryable(err: unknown): err is ServiceError {
+  if (!(err instanceof ServiceError)) return false
+  if (err.kind === 'timeout') return false
+  if (err.status !== undefined && !err.transient) return isRetryableStatus(err.status)
+  return err.transient
+}
+
+/**
+ * How long to wait before retry number `retry` (from 1) after `err`:
+ * Retry-After when the service said, else backoff.
+ */
+export function retryDelayMs(err: ServiceError, retry: number, policy: RetryPolicy, random: () => number): number {
+  if (err.retryAfterMs !== undefined) return Math.min(err.retryAfterMs, policy.maxRetryAfterMs)
+  return backoffDelayMs(retry, policy, random)
+}
+
+export interface RetryContext {
+  clock: Clock
+  deadline?: Deadline
+  signal?: AbortSignal
+  policy?: RetryPolicy
+  random?: () => number
+  /** Told about each retry before its wait, e.g. for a log line. */
+  onRetry?: (info: { attempt: number; delayMs: number; error: ServiceError }) => void
+}
+
+function describeAttempt(err: ServiceError): string {
+  const what = err.status !== undefined ? `HTTP ${err.status}${err.code ? ` ${err.code}` : ''}` : err.code ?? 'network error'
+  return what
+}
+
+/**
+ * Run `op` under the retry policy. `op` gets the attempt number (from 1).
+ * Rejects with the last ServiceError (its `attempts` and `retried` filled in),
+ * with DeadlineExceededError when the deadline left no room for the wait, or
+ * with AbortedError when the signal aborts.
+ */
+export async function withRetry<T>(op: (attempt: number) => Promise<T>, ctx: RetryContext): Promise<T> {
+  const policy = ctx.policy ?? DEFAULT_RETRY_POLICY
+  const random = ctx.random ?? Math.random
+  const retried: string[] = []
+  for (let attempt = 1; ; attempt++) {
+    if (ctx.signal?.aborted) throw new AbortedError()
+    try {
+      return await op(attempt)
+    } catch (err) {
+      if (!isRetryable(err) || attempt >= policy.maxAttempts) {
+        if (err instanceof ServiceError) {
+          err.attempts = attempt
+          err.retried = retried
+        }
+        throw err
+      }
+      const delayMs = retryDelayMs(err, attempt, policy, random)
+      if (ctx.deadline && delayMs >= ctx.deadline.remainingMs()) {
+        err.attempts = attempt
+        err.retried = retried
+        const left = Math.round(ctx.deadline.remainingMs() / 1000)
+        const why =
+          err.retryAfterMs !== undefined
+            ? `the service asked to retry after ${Math.ceil(err.retryAfterMs / 1000)} s, but only ${left} s of timeout_minutes remain`
+            : `no time left for another attempt (${left} s of timeout_minutes remain)`
+        const e = new DeadlineExceededError(err.endpoint, `${err.describe()}; ${why}`)
+        throw e
+      }
+      retried.push(`${describeAttempt(err)}, waited ${(delayMs / 1000).toFixed(1)} s`)
+      ctx.onRetry?.({ attempt, delayMs, error: err })
+      await ctx.clock.sleep(delayMs, ctx.signal)
+    }
+  }
+}
