@@ -7,6 +7,19 @@
  * Every one of them fails the step.
  */
 
+/**
+ * Untrusted text (from the service, GitHub or a target) made safe for one log
+ * line: no line breaks (a new line starting with `::` would be a workflow
+ * command), no control, bidi or zero-width characters, and a bounded length.
+ */
+export function oneLine(text: string, max = 500): string {
+  const flat = text
+    .replace(/[\u0000-\u001f\u007f-\u009f\u200b-\u200f\u2028-\u202e\u2060-\u2069\ufeff]+/g, ' ')
+    .replace(/\s+/g, ' ')
+    .trim()
+  return flat.length > max ? `${flat.slice(0, max - 3)}...` : flat
+}
+
 /** A mistake in the action's configuration (inputs, event, permissions). */
 export class ConfigError extends Error {
   readonly kind = 'config' as const
@@ -63,12 +76,12 @@ export class ServiceError extends Error {
   readonly ambiguous: boolean
 
   constructor(init: ServiceErrorInit) {
-    super(init.message, init.cause === undefined ? undefined : { cause: init.cause })
+    super(oneLine(init.message), init.cause === undefined ? undefined : { cause: init.cause })
     this.name = 'ServiceError'
     this.endpoint = init.endpoint
     this.status = init.status
-    this.code = init.code
-    this.serviceMessage = init.message
+    this.code = init.code === undefined ? undefined : oneLine(init.code, 80)
+    this.serviceMessage = oneLine(init.message)
     this.retryAfterMs = init.retryAfterMs
     this.attempts = init.attempts ?? 1
     this.retried = init.retried ?? []

@@ -1,0 +1,215 @@
+import { describe, expect, it } from '@jest/globals'
+import { Deadline } from '../src/clock.js'
+import type { RunListItem, TriggerRunResponse } from '../src/contract.js'
+import { ConfigError, DeadlineExceededError, ServiceError } from '../src/errors.js'
+import { recordingLog } from '../src/log.js'
+import { triggerRun } from '../src/trigger.js'
+import { fakeApi } from './support/fake-api.js'
+import { fakeClock } from './support/fake-clock.js'
+
+const ok = (clockNow: number, id = 'run_1'): TriggerRunResponse => ({
+  run_id: id,
+  model_id: 'm',
+  status: 'running',
+  started_at: new Date(clockNow).toISOString()
+})
+const item = (id: string, startedAtMs: number, status: RunListItem['status'] = 'running'): RunListItem => ({
+  run_id: id,
+  status,
+  started_at: new Date(startedAtMs).toISOString(),
+  findings_count: 0,
+  ingest_incomplete: false,
+  categories_planned: [],
+  completed_at: null
+})
+const svcErr = (status: number | undefined, code: string, extra: Partial<ConstructorParameters<typeof ServiceError>[0]> = {}) =>
+  new ServiceError({ endpoint: 'POST /api/v1/run', status, code, message: code, ...extra })
+
+function setup(timeoutMs = 600_000) {
+  const clock = fakeClock()
+  const log = recordingLog()
+  const deadline = Deadline.after(clock, timeoutMs)
+  return { clock, log, deadline, random: () => 0.5 }
+}
+
+describe('triggerRun', () => {
+  it('returns the run on 202 and sends categories only when given', async () => {
+    const s = setup()
+    const bodies: unknown[] = []
+    const api = fakeApi({ triggerRun: async (b) => (bodies.push(b), ok(s.clock.now())) })
+    const t = await triggerRun({ ...s, api }, { modelId: 'm', categories: [] })
+    expect(t).toMatchObject({ runId: 'run_1', recovered: false, waitedFor: [] })
+    await triggerRun({ ...s, api }, { modelId: 'm', categories: ['a', 'b'] })
+    expect(bodies).toEqual([{ model_id: 'm' }, { model_id: 'm', categories: ['a', 'b'] }])
+  })
+
+  it('waits for another run of the model on 409 run_active, then triggers ours, never adopting it', async () => {
+    const s = setup()
+    let active = true
+    let listCalls = 0
+    const api = fakeApi({
+      triggerRun: async () => {
+        if (active) throw svcErr(409, 'run_active')
+        return ok(s.clock.now(), 'run_ours')
+      },
+      listRuns: async () => {
+        listCalls += 1
+        if (listCalls >= 3) active = false
+        const runs = active ? [item('run_other', s.clock.now() - 60_000)] : []
+        return { runs, total: runs.length, returned: runs.length }
+      }
+    })
+    const t = await triggerRun({ ...s, api }, { modelId: 'm', categories: [] })
+    expect(t.runId).toBe('run_ours')
+    expect(t.waitedFor).toEqual(['run_other'])
+    expect(s.log.lines.some((l) => /Another assessment of model m is running \(run run_other\)/.test(l.line))).toBe(true)
+    expect(s.log.lines.some((l) => /has ended; triggering ours/.test(l.line))).toBe(true)
+  })
+
+  it('gives up waiting for another run at the deadline with advice', async () => {
+    const s = setup(60_000)
+    const api = fakeApi({
+      triggerRun: async () => {
+        throw svcErr(409, 'run_active')
+      },
+      listRuns: async () => ({ runs: [item('run_other', 0)], total: 1, returned: 1 })
+    })
+    await expect(triggerRun({ ...s, api }, { modelId: 'm', categories: [] })).rejects.toThrow(/concurrency group/)
+  })
+
+  it('waits as Retry-After says on 429 and retries', async () => {
+    const s = setup()
+    let n = 0
+    const api = fakeApi({
+      triggerRun: async () => {
+        n += 1
+        if (n === 1) throw svcErr(429, 'rate_limited', { retryAfterMs: 7_000, transient: true })
+        return ok(s.clock.now())
+      }
+    })
+    await triggerRun({ ...s, api }, { modelId: 'm', categories: [] })
+    expect(s.clock.sleeps).toEqual([7_000])
+    expect(s.log.lines.some((l) => /retrying in 7 s as Retry-After says/.test(l.line))).toBe(true)
+  })
+
+  it('fails when Retry-After is beyond the time left, saying so', async () => {
+    const s = setup(5_000)
+    const api = fakeApi({
+      triggerRun: async () => {
+        throw svcErr(429, 'daily_budget_exhausted', { retryAfterMs: 3_600_000, transient: true })
+      }
+    })
+    const err = await triggerRun({ ...s, api }, { modelId: 'm', categories: [] }).catch((e: unknown) => e)
+    expect(err).toBeInstanceOf(ServiceError)
+    expect((err as ServiceError).describe()).toMatch(/retry after 3600 s.*beyond what is left of timeout_minutes.*daily assessment budget/)
+  })
+
+  it('after a reset once the service accepted the trigger, continues with that run instead of creating a second', async () => {
+    const s = setup()
+    const created: string[] = []
+    const api = fakeApi({
+      triggerRun: async () => {
+        created.push(`run_${created.length + 1}`)
+        s.clock.advance(200)
+        throw svcErr(undefined, 'ECONNRESET', { transient: true, ambiguous: true })
+      },
+      listRuns: async () => {
+        const runs = created.map((id) => item(id, s.clock.now() - 100))
+        return { runs, total: runs.length, returned: runs.length }
+      }
+    })
+    const t = await triggerRun({ ...s, api }, { modelId: 'm', categories: [] })
+    expect(t).toMatchObject({ runId: 'run_1', recovered: true })
+    expect(created).toEqual(['run_1'])
+    expect(s.log.lines.some((l) => /it is the one this step created/.test(l.line))).toBe(true)
+  })
+
+  it('retries an ambiguous failure that created nothing, and ignores runs that started before the request', async () => {
+    const s = setup()
+    let n = 0
+    const api = fakeApi({
+      triggerRun: async () => {
+        n += 1
+        if (n === 1) throw svcErr(502, 'bad_gateway', { transient: true, ambiguous: true })
+        return ok(s.clock.now(), 'run_new')
+      },
+      listRuns: async () => ({ runs: [item('run_old', s.clock.now() - 3_600_000, 'completed')], total: 1, returned: 1 })
+    })
+    const t = await triggerRun({ ...s, api }, { modelId: 'm', categories: [] })
+    expect(t).toMatchObject({ runId: 'run_new', recovered: false })
+    expect(n).toBe(2)
+  })
+
+  it('does not retry a connection refused forever', async () => {
+    const s = setup()
+    const api = fakeApi({
+      triggerRun: async () => {
+        throw svcErr(undefined, 'ECONNREFUSED', { transient: true, ambiguous: false })
+      }
+    })
+    const err = (await triggerRun({ ...s, api }, { modelId: 'm', categories: [] }).catch((e: unknown) => e)) as ServiceError
+    expect(err).toBeInstanceOf(ServiceError)
+    expect(err.attempts).toBe(6)
+    expect(err.describe()).toMatch(/after 6 attempts/)
+  })
+
+  it.each([
+    [svcErr(401, 'unauthorized'), 'api_key', /rejected the key/],
+    [svcErr(403, 'insufficient_scope'), 'api_key', /test:run/],
+    [svcErr(403, 'trial_focus_not_included'), 'categories', /full taxonomy only: leave categories empty/],
+    [svcErr(404, 'not_found'), 'model_id', /not found in this key's workspace/],
+    [svcErr(400, 'incomplete_config'), 'model_id', /agent config is incomplete/]
+  ])('explains %s as a configuration error', async (error, input, message) => {
+    const s = setup()
+    const api = fakeApi({
+      triggerRun: async () => {
+        throw error
+      }
+    })
+    const err = (await triggerRun({ ...s, api }, { modelId: 'm', categories: [] }).catch((e: unknown) => e)) as ConfigError
+    expect(err).toBeInstanceOf(ConfigError)
+    expect(err.input).toBe(input)
+    expect(err.message).toMatch(message)
+  })
+
+  it('names bad category keys and lists the valid ones', async () => {
+    const s = setup()
+    const api = fakeApi({
+      triggerRun: async () => {
+        throw svcErr(400, 'invalid_categories')
+      },
+      listCategories: async () => ({
+        lens: 'security',
+        categories: [
+          { key: 'prompt_injection', display_name: 'PI', description: '' },
+          { key: 'data_leakage', display_name: 'DL', description: '' }
+        ]
+      })
+    })
+    const err = (await triggerRun({ ...s, api }, { modelId: 'm', categories: ['prompt_injection', 'nope'] }).catch((e: unknown) => e)) as ConfigError
+    expect(err).toBeInstanceOf(ConfigError)
+    expect(err.message).toBe('unknown category keys: nope; valid keys: prompt_injection, data_leakage')
+  })
+
+  it.each([
+    [svcErr(403, 'allowance_exhausted', { extra: { resets_on: '2026-12-01' } }), /resets on 2026-12-01/],
+    [svcErr(403, 'evaluation_ceiling'), /operator can lift it/]
+  ])('explains %s', async (error, message) => {
+    const s = setup()
+    const api = fakeApi({
+      triggerRun: async () => {
+        throw error
+      }
+    })
+    const err = (await triggerRun({ ...s, api }, { modelId: 'm', categories: [] }).catch((e: unknown) => e)) as ServiceError
+    expect(err.describe()).toMatch(message)
+  })
+
+  it('stops at once when the deadline has passed', async () => {
+    const s = setup(1)
+    s.clock.advance(10)
+    const api = fakeApi({})
+    await expect(triggerRun({ ...s, api }, { modelId: 'm', categories: [] })).rejects.toBeInstanceOf(DeadlineExceededError)
+    expect(api.calls).toEqual([])
+  })
+})

@@ -1,0 +1,175 @@
+/**
+ * Runs the bundled action (dist/index.js) the way the GitHub runner does:
+ * each input as INPUT_<NAME> with action.yml's defaults filled in, the files
+ * named by GITHUB_OUTPUT, GITHUB_STATE, GITHUB_STEP_SUMMARY and
+ * GITHUB_EVENT_PATH, then the post step with the saved state as STATE_*.
+ * Used by `npm run demo` and by the end-to-end tests.
+ */
+import { spawn, type ChildProcess } from 'node:child_process'
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { dirname, join, resolve } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { parse } from 'yaml'
+
+/** The project's root, from build/scripts/ or scripts/. */
+export const PROJECT_ROOT = (() => {
+  let dir = dirname(fileURLToPath(import.meta.url))
+  while (!existsSync(join(dir, 'action.yml'))) {
+    const up = dirname(dir)
+    if (up === dir) throw new Error('action.yml not found above ' + fileURLToPath(import.meta.url))
+    dir = up
+  }
+  return dir
+})()
+
+export interface RunOptions {
+  /** Input values by name; unset ones get action.yml's default. */
+  inputs: Record<string, string>
+  /** The node binary (default: this process's). */
+  nodePath?: string
+  eventName?: string
+  eventPayload?: unknown
+  /** Extra environment (e.g. GITHUB_API_URL). */
+  env?: Record<string, string>
+  /** Value substituted for `${{ github.token }}`. */
+  githubToken?: string
+  /** Called with the child once spawned (e.g. to send SIGINT). */
+  onSpawn?: (child: ChildProcess, output: { stdout: () => string }) => void
+  /** Kill the step after this long (a safety net for tests; the action has its own timeouts). */
+  killAfterMs?: number
+}
+
+export interface StepResult {
+  code: number | null
+  signal: NodeJS.Signals | null
+  stdout: string
+  stderr: string
+  outputs: Record<string, string>
+  state: Record<string, string>
+  summary: string
+}
+
+export interface ActionRun {
+  main: StepResult
+  post: StepResult
+  workDir: string
+}
+
+interface ActionYml {
+  inputs: Record<string, { default?: string }>
+  runs: { using: string; main: string; post?: string }
+}
+
+export function readActionYml(): ActionYml {
+  return parse(readFileSync(join(PROJECT_ROOT, 'action.yml'), 'utf8')) as ActionYml
+}
+
+/** Parse a GITHUB_OUTPUT / GITHUB_STATE file (`name<<DELIM\nvalue\nDELIM` or `name=value`). */
+export function parseCommandFile(text: string): Record<string, string> {
+  const out: Record<string, string> = {}
+  const lines = text.split('\n')
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i]
+    const heredoc = /^([^=<]+)<<(.+)$/.exec(line)
+    if (heredoc) {
+      const [, name, delim] = heredoc
+      const value: string[] = []
+      for (i++; i < lines.length && lines[i] !== delim; i++) value.push(lines[i])
+      out[name] = value.join('\n')
+    } else if (line.includes('=')) {
+      const at = line.indexOf('=')
+      out[line.slice(0, at)] = line.slice(at + 1)
+    }
+  }
+  return out
+}
+
+function inputEnv(yml: ActionYml, inputs: Record<string, string>, githubToken: string): Record<string, string> {
+  const env: Record<string, string> = {}
+  const names = new Set([...Object.keys(yml.inputs), ...Object.keys(inputs)])
+  for (const name of names) {
+    let value = inputs[name] ?? yml.inputs[name]?.default ?? ''
+    value = value.replace(/\$\{\{\s*github\.token\s*\}\}/g, githubToken)
+    env[`INPUT_${name.replace(/ /g, '_').toUpperCase()}`] = value
+  }
+  return env
+}
+
+function runStep(
+  nodePath: string,
+  script: string,
+  env: Record<string, string>,
+  files: { output: string; state: string; summary: string },
+  opts: RunOptions
+): Promise<StepResult> {
+  for (const f of [files.output, files.state, files.summary]) writeFileSync(f, '')
+  return new Promise((resolvePromise, reject) => {
+    const child = spawn(nodePath, [script], { env, cwd: PROJECT_ROOT, stdio: ['ignore', 'pipe', 'pipe'] })
+    let stdout = ''
+    let stderr = ''
+    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()))
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()))
+    const killer = opts.killAfterMs ? setTimeout(() => child.kill('SIGKILL'), opts.killAfterMs) : null
+    opts.onSpawn?.(child, { stdout: () => stdout })
+    child.on('error', reject)
+    child.on('close', (code, signal) => {
+      if (killer) clearTimeout(killer)
+      resolvePromise({
+        code,
+        signal,
+        stdout,
+        stderr,
+        outputs: parseCommandFile(readFileSync(files.output, 'utf8')),
+        state: parseCommandFile(readFileSync(files.state, 'utf8')),
+        summary: readFileSync(files.summary, 'utf8')
+      })
+    })
+  })
+}
+
+/** Run the main step, then the post step, as the runner would. */
+export async function runAction(opts: RunOptions): Promise<ActionRun> {
+  const yml = readActionYml()
+  const workDir = mkdtempSync(join(tmpdir(), 'asas-action-'))
+  const files = {
+    output: join(workDir, 'output.txt'),
+    state: join(workDir, 'state.txt'),
+    summary: join(workDir, 'summary.md')
+  }
+  const eventPath = join(workDir, 'event.json')
+  writeFileSync(eventPath, JSON.stringify(opts.eventPayload ?? {}))
+  const runnerTemp = join(workDir, 'runner-temp')
+  const baseEnv: Record<string, string> = {
+    PATH: process.env.PATH ?? '',
+    HOME: process.env.HOME ?? workDir,
+    GITHUB_ACTIONS: 'true',
+    CI: 'true',
+    GITHUB_OUTPUT: files.output,
+    GITHUB_STATE: files.state,
+    GITHUB_STEP_SUMMARY: files.summary,
+    GITHUB_EVENT_PATH: eventPath,
+    GITHUB_EVENT_NAME: opts.eventName ?? 'workflow_dispatch',
+    GITHUB_REPOSITORY: 'octo-org/agent-app',
+    GITHUB_SERVER_URL: 'https://github.com',
+    GITHUB_RUN_ID: '1',
+    GITHUB_WORKSPACE: workDir,
+    RUNNER_TEMP: runnerTemp,
+    ...inputEnv(yml, opts.inputs, opts.githubToken ?? ''),
+    ...(opts.env ?? {})
+  }
+  const { mkdirSync } = await import('node:fs')
+  mkdirSync(runnerTemp, { recursive: true })
+  const nodePath = opts.nodePath ?? process.execPath
+  const main = await runStep(nodePath, resolve(PROJECT_ROOT, yml.runs.main), baseEnv, files, opts)
+  const stateEnv: Record<string, string> = {}
+  for (const [k, v] of Object.entries(main.state)) stateEnv[`STATE_${k}`] = v
+  const post = await runStep(
+    nodePath,
+    resolve(PROJECT_ROOT, yml.runs.post ?? yml.runs.main),
+    { ...baseEnv, ...stateEnv },
+    { ...files, output: join(workDir, 'post-output.txt'), summary: join(workDir, 'post-summary.md'), state: join(workDir, 'post-state.txt') },
+    { ...opts, onSpawn: undefined }
+  )
+  return { main, post, workDir }
+}

@@ -1,0 +1,85 @@
+/**
+ * Waiting for the run: poll GET /run/{id}?min_severity= on the schedule of
+ * poll-schedule.ts, one request in flight at a time, logging progress a
+ * person can follow, until the status is terminal, the deadline passes or
+ * the step is cancelled.
+ */
+import type { Clock, Deadline } from './clock.js'
+import { isTerminal, type RunStatusResponse, type Severity } from './contract.js'
+import { AbortedError, DeadlineExceededError } from './errors.js'
+import type { Log } from './log.js'
+import { nextPollDelayMs, type ScheduleState } from './poll-schedule.js'
+import type { ServiceApi } from './service-api.js'
+
+export interface WaitDeps {
+  api: ServiceApi
+  clock: Clock
+  deadline: Deadline
+  signal?: AbortSignal
+  log: Log
+}
+
+export type WaitEnd = 'terminal' | 'timeout' | 'aborted'
+
+export interface WaitResult {
+  end: WaitEnd
+  /** Last status seen; null if none was ever read. */
+  last: RunStatusResponse | null
+  polls: number
+}
+
+/** Log a progress line at least this often, even when nothing changed. */
+const HEARTBEAT_MS = 60_000
+
+export function formatDuration(ms: number): string {
+  const s = Math.max(0, Math.round(ms / 1000))
+  if (s < 60) return `${s} s`
+  const m = Math.floor(s / 60)
+  if (m < 60) return `${m} min ${s % 60} s`
+  return `${Math.floor(m / 60)} h ${m % 60} min`
+}
+
+export async function waitForRun(deps: WaitDeps, runId: string, minSeverity: Severity): Promise<WaitResult> {
+  const { clock, log } = deps
+  const state: ScheduleState = { startedAtMs: clock.now(), observations: [] }
+  let last: RunStatusResponse | null = null
+  let polls = 0
+  let lastLogged = { at: -Infinity, completed: -1, status: '' }
+
+  for (;;) {
+    try {
+      last = await deps.api.getRun(runId, { min_severity: minSeverity }, { signal: deps.signal })
+    } catch (err) {
+      if (err instanceof DeadlineExceededError) return { end: 'timeout', last, polls }
+      if (err instanceof AbortedError) return { end: 'aborted', last, polls }
+      throw err
+    }
+    polls += 1
+    const now = clock.now()
+    const planned = last.categories_planned.length
+    const completed = last.categories_completed.length
+    state.observations.push({ atMs: now, status: last.status, planned, completed })
+
+    if (
+      completed !== lastLogged.completed ||
+      last.status !== lastLogged.status ||
+      now - lastLogged.at >= HEARTBEAT_MS
+    ) {
+      const progress = planned > 0 ? `${completed}/${planned} categories done` : 'progress not reported'
+      log.info(`Run ${runId}: ${last.status}, ${progress}, ${formatDuration(now - state.startedAtMs)} elapsed.`)
+      lastLogged = { at: now, completed, status: last.status }
+    }
+    if (isTerminal(last.status)) return { end: 'terminal', last, polls }
+
+    const remaining = deps.deadline.remainingMs()
+    if (remaining <= 0) return { end: 'timeout', last, polls }
+    // Never sleep past the deadline: the last poll lands on it.
+    const delay = Math.min(nextPollDelayMs(state, now), remaining)
+    try {
+      await clock.sleep(delay, deps.signal)
+    } catch (err) {
+      if (err instanceof AbortedError) return { end: 'aborted', last, polls }
+      throw err
+    }
+  }
+}
