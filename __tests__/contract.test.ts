@@ -53,3 +53,11 @@ describe('contract', () => {
     for (const list of Object.values(ERROR_CODES)) for (const c of list) expect(codes).toContain(c)
   })
 })
+
+describe('README', () => {
+  it('lists every API assumption of the contract module', async () => {
+    const { readFileSync } = await import('node:fs')
+    const readme = readFileSync(new URL('../README.md', import.meta.url), 'utf8')
+    for (const a of API_ASSUMPTIONS) expect(readme).toContain(`| ${a.topic} | ${a.decision.replace(/\|/g, '\\|')} |`)
+  })
+})

@@ -1,0 +1,128 @@
+import { describe, expect, it } from '@jest/globals'
+import { Deadline } from '../src/clock.js'
+import { AbortedError, DeadlineExceededError, ServiceError } from '../src/errors.js'
+import {
+  backoffDelayMs,
+  DEFAULT_RETRY_POLICY,
+  isRetryable,
+  parseRetryAfter,
+  withRetry
+} from '../src/retry-policy.js'
+import { fakeClock } from './support/fake-clock.js'
+
+const err = (init: Partial<ConstructorParameters<typeof ServiceError>[0]>) =>
+  new ServiceError({ endpoint: 'GET /api/v1/run/r', message: 'm', ...init })
+
+describe('retry policy', () => {
+  it.each([
+    ['network reset', err({ code: 'ECONNRESET', transient: true }), true],
+    ['500', err({ status: 500, transient: true }), true],
+    ['502', err({ status: 502 }), true],
+    ['503', err({ status: 503 }), true],
+    ['504', err({ status: 504 }), true],
+    ['408', err({ status: 408 }), true],
+    ['429', err({ status: 429 }), true],
+    ['400', err({ status: 400 }), false],
+    ['401', err({ status: 401 }), false],
+    ['403', err({ status: 403 }), false],
+    ['404', err({ status: 404 }), false],
+    ['409', err({ status: 409 }), false],
+    ['422', err({ status: 422 }), false],
+    ['deadline', new DeadlineExceededError('x', 'y'), false],
+    ['a bug', new TypeError('x'), false]
+  ])('%s retryable: %s', (_n, e, expected) => {
+    expect(isRetryable(e)).toBe(expected)
+  })
+
+  it.each([
+    ['3', 3_000],
+    [' 120 ', 120_000],
+    ['0', 0],
+    ['1.5', 1_500],
+    ['Sat, 21 Nov 2026 12:00:30 GMT', 30_000],
+    ['Sat, 21 Nov 2026 11:00:00 GMT', 0],
+    ['soon', undefined],
+    ['', undefined],
+    [undefined, undefined]
+  ])('Retry-After %j -> %j ms', (value, expected) => {
+    expect(parseRetryAfter(value, Date.parse('2026-11-21T12:00:00Z'))).toBe(expected)
+  })
+
+  it('backs off exponentially with full jitter, capped', () => {
+    const p = DEFAULT_RETRY_POLICY
+    expect([1, 2, 3, 4].map((r) => backoffDelayMs(r, p, () => 0.999999))).toEqual([499, 999, 1999, 3999])
+    expect(backoffDelayMs(20, p, () => 0.999999)).toBe(p.maxDelayMs - 1)
+    expect(backoffDelayMs(3, p, () => 0)).toBe(0)
+  })
+
+  it('retries transient failures, then succeeds', async () => {
+    const clock = fakeClock()
+    let n = 0
+    const seen: number[] = []
+    const v = await withRetry(
+      async () => {
+        n += 1
+        if (n < 3) throw err({ status: 503 })
+        return 'ok'
+      },
+      { clock, random: () => 0.5, onRetry: ({ attempt }) => seen.push(attempt) }
+    )
+    expect(v).toBe('ok')
+    expect(seen).toEqual([1, 2])
+    expect(clock.sleeps).toEqual([250, 500])
+  })
+
+  it('never retries a 4xx other than 408/429', async () => {
+    const clock = fakeClock()
+    let n = 0
+    await expect(
+      withRetry(async () => {
+        n += 1
+        throw err({ status: 404 })
+      }, { clock })
+    ).rejects.toMatchObject({ status: 404, attempts: 1 })
+    expect(n).toBe(1)
+  })
+
+  it('waits for Retry-After on 429', async () => {
+    const clock = fakeClock()
+    let n = 0
+    await withRetry(async () => {
+      n += 1
+      if (n === 1) throw err({ status: 429, retryAfterMs: 9_000 })
+      return 1
+    }, { clock })
+    expect(clock.sleeps).toEqual([9_000])
+  })
+
+  it('stops when Retry-After goes past the deadline, saying why', async () => {
+    const clock = fakeClock()
+    const deadline = Deadline.after(clock, 5_000)
+    const e = await withRetry(async () => {
+      throw err({ status: 429, retryAfterMs: 60_000 })
+    }, { clock, deadline }).catch((x: unknown) => x)
+    expect(e).toBeInstanceOf(DeadlineExceededError)
+    expect((e as Error).message).toMatch(/retry after 60 s, but only 5 s of timeout_minutes remain/)
+    expect(clock.sleeps).toEqual([])
+  })
+
+  it('gives up after maxAttempts and records what was retried', async () => {
+    const clock = fakeClock()
+    const e = (await withRetry(async () => {
+      throw err({ status: 502 })
+    }, { clock, random: () => 0 }).catch((x: unknown) => x)) as ServiceError
+    expect(e.attempts).toBe(DEFAULT_RETRY_POLICY.maxAttempts)
+    expect(e.retried).toHaveLength(DEFAULT_RETRY_POLICY.maxAttempts - 1)
+    expect(e.describe()).toMatch(/after 6 attempts: HTTP 502, waited 0.0 s/)
+  })
+
+  it('stops waiting when the step is cancelled', async () => {
+    const clock = fakeClock()
+    const controller = new AbortController()
+    const e = await withRetry(async () => {
+      controller.abort()
+      throw err({ status: 503 })
+    }, { clock, signal: controller.signal }).catch((x: unknown) => x)
+    expect(e).toBeInstanceOf(AbortedError)
+  })
+})
