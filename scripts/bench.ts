@@ -1,0 +1,167 @@
+/**
+ * `npm run bench`: the performance figures of the gate.
+ *
+ * 1. Simulation (scripts/bench-sim.ts): seeded simulated runs, our poll
+ *    schedule and fixed 1 s / 5 s / 30 s polling replayed in virtual time.
+ * 2. Real action against the emulator: `realBench()` (hook, filled in later).
+ *
+ * Prints markdown, and writes it into README.md between
+ * `<!-- bench:start -->` and `<!-- bench:end -->` when those markers exist
+ * (the README is never created here).
+ *
+ * Usage: node build/scripts/bench.js [--runs N] [--seed S] [--no-readme]
+ */
+import { existsSync, readFileSync, writeFileSync } from 'node:fs'
+import { dirname, resolve } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { DEFAULT_SCHEDULE_OPTIONS } from '../src/poll-schedule.js'
+import { runSimulation, TARGETS, type SimulationResult } from './bench-sim.js'
+
+// ---------------------------------------------------------------------------
+// Real action against the emulator (hook)
+// ---------------------------------------------------------------------------
+
+/** What the real benchmark measures; filled in by the real-action section. */
+export interface RealBenchResult {
+  /** Markdown to append after the simulation tables. */
+  markdown: string
+}
+
+/**
+ * HOOK: the real action against the emulator (bundled dist/index.js, runs of
+ * about 30 s, latency and request counts from the emulator's request log,
+ * start-up and render figures). Returns null while not implemented.
+ */
+export async function realBench(): Promise<RealBenchResult | null> {
+  return null
+}
+
+// ---------------------------------------------------------------------------
+// Formatting
+// ---------------------------------------------------------------------------
+
+function seconds(ms: number): string {
+  return `${(ms / 1000).toFixed(2)} s`
+}
+
+function percent(x: number): string {
+  return `${(x * 100).toFixed(1)} %`
+}
+
+export function simulationMarkdown(sim: SimulationResult): string {
+  const o = DEFAULT_SCHEDULE_OPTIONS
+  const lines: string[] = []
+  lines.push(
+    `Method: ${sim.runs} seeded simulated runs in virtual time (\`scripts/bench-sim.ts\`), durations log-uniform ` +
+      `from 20 s to 60 min, 2 to 13 categories (half of them the full 13), the status turning terminal 0-1 s after ` +
+      `the last category. Progress is even (categories +-10 %), uneven (lognormal category durations, spread 0.6), ` +
+      `stalled (a pause of 20-50 % of the run in a middle category), not reported (categories_completed empty until ` +
+      `the end) or absent (nothing planned); the first three are "runs with progress". Each policy is replayed as the ` +
+      `gate runs it: one request in flight, a ${sim.roundTripMs} ms round trip, the next poll a delay after the response. ` +
+      `Detection latency: from the run's end to the response that shows the terminal status. Requests vs 1 s ` +
+      `polling: total requests over the same runs. Our schedule (\`src/poll-schedule.ts\`): min ${o.minDelayMs / 1000} s, ` +
+      `max ${o.maxDelayMs / 1000} s, max without progress ${o.noProgressMaxDelayMs / 1000} s.`
+  )
+  for (const g of sim.groups) {
+    lines.push('')
+    lines.push(`**${g.group}** (${g.stats[0]?.runs ?? 0} runs)`)
+    lines.push('')
+    lines.push('| policy | median latency | p95 latency | max latency | requests per run | requests vs 1 s polling |')
+    lines.push('|---|---:|---:|---:|---:|---:|')
+    for (const s of g.stats) {
+      lines.push(
+        `| ${s.policy} | ${seconds(s.medianLatencyMs)} | ${seconds(s.p95LatencyMs)} | ${seconds(s.maxLatencyMs)} | ` +
+          `${s.meanRequests.toFixed(1)} | ${percent(s.requestsVsOneSecond)} |`
+      )
+    }
+  }
+  lines.push('')
+  lines.push('**Our schedule by run duration** (runs with progress)')
+  lines.push('')
+  lines.push('| duration | runs | median latency | p95 latency | requests vs 1 s polling |')
+  lines.push('|---|---:|---:|---:|---:|')
+  for (const b of sim.byDuration) {
+    lines.push(
+      `| ${b.band} | ${b.runs} | ${seconds(b.medianLatencyMs)} | ${seconds(b.p95LatencyMs)} | ${percent(b.requestsVsOneSecond)} |`
+    )
+  }
+  const ours = sim.groups[0]?.stats[0]
+  if (ours) {
+    const ok =
+      ours.medianLatencyMs <= TARGETS.medianLatencyMs &&
+      ours.p95LatencyMs <= TARGETS.p95LatencyMs &&
+      ours.requestsVsOneSecond <= TARGETS.requestsVsOneSecond
+    lines.push('')
+    lines.push(
+      `Targets on runs with progress (median <= ${seconds(TARGETS.medianLatencyMs)}, p95 <= ${seconds(TARGETS.p95LatencyMs)}, ` +
+        `requests <= ${percent(TARGETS.requestsVsOneSecond)} of 1 s polling): **${ok ? 'met' : 'NOT met'}**.`
+    )
+  }
+  return lines.join('\n')
+}
+
+// ---------------------------------------------------------------------------
+// README
+// ---------------------------------------------------------------------------
+
+export const README_START = '<!-- bench:start -->'
+export const README_END = '<!-- bench:end -->'
+
+/** Text with the part between the markers replaced; null when the markers are missing. */
+export function replaceBetweenMarkers(text: string, body: string): string | null {
+  const start = text.indexOf(README_START)
+  const end = text.indexOf(README_END, start + README_START.length)
+  if (start < 0 || end < 0) return null
+  return `${text.slice(0, start + README_START.length)}\n${body}\n${text.slice(end)}`
+}
+
+/** Writes `body` between the markers of `readmePath`; returns whether it did. */
+export function writeReadme(readmePath: string, body: string): boolean {
+  if (!existsSync(readmePath)) return false
+  const next = replaceBetweenMarkers(readFileSync(readmePath, 'utf8'), body)
+  if (next === null) return false
+  writeFileSync(readmePath, next)
+  return true
+}
+
+// ---------------------------------------------------------------------------
+// CLI
+// ---------------------------------------------------------------------------
+
+function argValue(args: string[], name: string): string | undefined {
+  const i = args.indexOf(name)
+  return i >= 0 ? args[i + 1] : undefined
+}
+
+async function main(args: string[]): Promise<void> {
+  const runs = Number(argValue(args, '--runs') ?? 2_000)
+  const seed = Number(argValue(args, '--seed') ?? 1)
+  if (!Number.isInteger(runs) || runs < 1 || !Number.isInteger(seed)) throw new Error('--runs and --seed take integers')
+
+  const started = performance.now()
+  const sim = runSimulation({ runs, firstSeed: seed })
+  const simMs = performance.now() - started
+  const parts = ['### Poll schedule, simulated', '', simulationMarkdown(sim)]
+  process.stderr.write(`simulation: ${runs} runs in ${(simMs / 1000).toFixed(1)} s\n`)
+
+  const real = await realBench()
+  if (real) parts.push('', real.markdown)
+
+  const markdown = parts.join('\n')
+  process.stdout.write(`${markdown}\n`)
+
+  if (!args.includes('--no-readme')) {
+    const root = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..')
+    const readme = resolve(root, 'README.md')
+    const written = writeReadme(readme, markdown)
+    process.stderr.write(written ? `README.md updated between the bench markers\n` : `README.md: no bench markers, not written\n`)
+  }
+}
+
+const invokedDirectly = process.argv[1] !== undefined && resolve(process.argv[1]) === fileURLToPath(import.meta.url)
+if (invokedDirectly) {
+  main(process.argv.slice(2)).catch((err: unknown) => {
+    process.stderr.write(`bench failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`)
+    process.exitCode = 1
+  })
+}
