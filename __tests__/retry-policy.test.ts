@@ -126,3 +126,26 @@ describe('retry policy', () => {
     expect(e).toBeInstanceOf(AbortedError)
   })
 })
+
+describe('long Retry-After', () => {
+  it('waits the whole Retry-After when the deadline allows it', async () => {
+    const clock = fakeClock()
+    let n = 0
+    await withRetry(async () => {
+      n += 1
+      if (n === 1) throw err({ status: 429, retryAfterMs: 20 * 60_000 })
+      return 1
+    }, { clock, deadline: Deadline.after(clock, 60 * 60_000) })
+    expect(clock.sleeps).toEqual([20 * 60_000])
+  })
+
+  it('gives up at once without a deadline when Retry-After is beyond the policy cap', async () => {
+    const clock = fakeClock()
+    await expect(
+      withRetry(async () => {
+        throw err({ status: 429, retryAfterMs: 60 * 60_000 })
+      }, { clock })
+    ).rejects.toMatchObject({ status: 429, attempts: 1 })
+    expect(clock.sleeps).toEqual([])
+  })
+})

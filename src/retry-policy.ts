@@ -21,7 +21,7 @@ export interface RetryPolicy {
   baseDelayMs: number
   /** Cap of any backoff window. */
   maxDelayMs: number
-  /** Longest Retry-After honoured for one wait (longer is capped here, then by the deadline). */
+  /** Longest Retry-After waited for when there is no deadline; with one, the time left is the cap. */
   maxRetryAfterMs: number
 }
 
@@ -72,7 +72,7 @@ export function isRetryable(err: unknown): err is ServiceError {
  * Retry-After when the service said, else backoff.
  */
 export function retryDelayMs(err: ServiceError, retry: number, policy: RetryPolicy, random: () => number): number {
-  if (err.retryAfterMs !== undefined) return Math.min(err.retryAfterMs, policy.maxRetryAfterMs)
+  if (err.retryAfterMs !== undefined) return err.retryAfterMs
   return backoffDelayMs(retry, policy, random)
 }
 
@@ -114,6 +114,11 @@ export async function withRetry<T>(op: (attempt: number) => Promise<T>, ctx: Ret
         throw err
       }
       const delayMs = retryDelayMs(err, attempt, policy, random)
+      if (!ctx.deadline && delayMs > policy.maxRetryAfterMs) {
+        err.attempts = attempt
+        err.retried = retried
+        throw err
+      }
       if (ctx.deadline && delayMs >= ctx.deadline.remainingMs()) {
         err.attempts = attempt
         err.retried = retried
