@@ -38,6 +38,8 @@ export interface RunOptions {
   onSpawn?: (child: ChildProcess, output: { stdout: () => string }) => void
   /** Kill the step after this long (a safety net for tests; the action has its own timeouts). */
   killAfterMs?: number
+  /** Also copy the steps' stdout to this process's stdout (for the demo). */
+  echo?: boolean
 }
 
 export interface StepResult {
@@ -108,7 +110,10 @@ function runStep(
     const child = spawn(nodePath, [script], { env, cwd: PROJECT_ROOT, stdio: ['ignore', 'pipe', 'pipe'] })
     let stdout = ''
     let stderr = ''
-    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()))
+    child.stdout.on('data', (d: Buffer) => {
+      stdout += d.toString()
+      if (opts.echo) process.stdout.write(d)
+    })
     child.stderr.on('data', (d: Buffer) => (stderr += d.toString()))
     const killer = opts.killAfterMs ? setTimeout(() => child.kill('SIGKILL'), opts.killAfterMs) : null
     opts.onSpawn?.(child, { stdout: () => stdout })

@@ -1,0 +1,248 @@
+export const id = 812;
+export const ids = [812,648];
+export const modules = {
+
+/***/ 7648:
+/***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
+
+/* harmony export */ __webpack_require__.d(__webpack_exports__, {
+/* harmony export */   LW: () => (/* binding */ ownedBy),
+/* harmony export */   Pe: () => (/* binding */ withMarker),
+/* harmony export */   Y0: () => (/* binding */ MAX_PAGES),
+/* harmony export */   Z_: () => (/* binding */ ownLoginOnce),
+/* harmony export */   postStickyComment: () => (/* binding */ postStickyComment)
+/* harmony export */ });
+/* unused harmony exports isBotUser, findStickyComment, explainCommentFailure */
+/* harmony import */ var _errors_js__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(3916);
+/**
+ * The sticky PR comment: one per model_id, found by a hidden marker in its
+ * body, edited in place on the next run (`update`), or a new one per run
+ * (`new`), or none (`off`).
+ *
+ * Writing the comment never changes the gate's result: a comment that cannot
+ * be written (403 on a fork PR's read-only token, missing
+ * `pull-requests: write`, 404, anything after retries) is a warning that says
+ * why and how to fix it, and the outcome is `skipped`.
+ */
+
+/** Pages read at most when looking for the marker (100 per page). */
+const MAX_PAGES = 100;
+/** Whether an author looks like an app's bot user (GITHUB_TOKEN writes as `github-actions[bot]`). */
+function isBotUser(user) {
+    if (!user)
+        return false;
+    return user.type === 'Bot' || user.login.endsWith('[bot]');
+}
+/**
+ * Whether an item holding the marker was written by us: by the token's own
+ * login when GitHub told it, else by a bot user. A person quoting the marker
+ * in their own comment or issue cannot make the action edit it.
+ */
+function ownedBy(user, ownLogin) {
+    if (!user)
+        return false;
+    return ownLogin !== null ? user.login === ownLogin : isBotUser(user);
+}
+/** The body with the marker in it (prepended when the renderer did not put it there). */
+function withMarker(body, marker) {
+    return body.includes(marker) ? body : `${marker}\n${body}`;
+}
+/**
+ * A memo of the token's login: GET /user is asked at most once, and only when
+ * some item holds the marker.
+ */
+function ownLoginOnce(api) {
+    let cached;
+    return () => (cached ??= api.authenticatedLogin().catch(() => null));
+}
+/** The first comment of ours holding the marker, searched through every page. */
+async function findStickyComment(api, target, marker, ownLogin, log) {
+    for (let page = 1; page <= MAX_PAGES; page++) {
+        const { items, hasNext } = await api.listComments(target, target.number, page);
+        for (const comment of items) {
+            if (!comment.body.includes(marker))
+                continue;
+            if (ownedBy(comment.user, await ownLogin()))
+                return comment;
+            log.debug(`Comment ${comment.id} holds the marker but was not written by this action's token; left alone.`);
+        }
+        if (!hasNext || items.length === 0)
+            return null;
+    }
+    log.debug(`No sticky comment found in the first ${MAX_PAGES} pages of comments; a new one is added.`);
+    return null;
+}
+const FORK_HINT = 'On pull requests from forks the GITHUB_TOKEN is read-only whatever `permissions:` says: accept the job summary alone there, ' +
+    'or use `pull_request_target` with care (it runs with a write token and secrets: never check out or run the fork\'s code in that job).';
+/** The warning line for a comment that could not be read or written, and the short reason for the outcome. */
+function explainCommentFailure(err, target) {
+    const where = `${target.owner}/${target.repo}#${target.number}`;
+    const head = `Could not write the PR comment on ${where} (the gate's result is unchanged)`;
+    if (err instanceof _errors_js__WEBPACK_IMPORTED_MODULE_0__/* .ServiceError */ ._7) {
+        const said = err.describe();
+        if (err.code === 'rate_limited' || err.code === 'secondary_rate_limit') {
+            return { warning: `${head}: GitHub's rate limit held after retries (${said}).`, reason: 'rate limited' };
+        }
+        if (err.status === 403) {
+            return {
+                warning: `${head}: GitHub answered 403, the token may not write to pull requests (${said}). ` +
+                    'Fix: give the job `permissions: pull-requests: write`. ' +
+                    FORK_HINT,
+                reason: 'forbidden (403): the token cannot write pull request comments'
+            };
+        }
+        if (err.status === 404) {
+            return {
+                warning: `${head}: GitHub answered 404, the pull request is not visible to the token (${said}). ` +
+                    'Fix: give the job `permissions: pull-requests: write` (a private repository hides what the token may not read), and check GITHUB_REPOSITORY and github_token. ' +
+                    FORK_HINT,
+                reason: 'not found (404): the token cannot see the pull request'
+            };
+        }
+        if (err.status === 401) {
+            return {
+                warning: `${head}: GitHub answered 401, the token was refused (${said}). Fix: leave github_token at its default (\${{ github.token }}) or pass a valid token.`,
+                reason: 'unauthorized (401)'
+            };
+        }
+        return { warning: `${head}: ${said}`, reason: err.status !== undefined ? `HTTP ${err.status}` : (err.code ?? 'network error') };
+    }
+    const message = err instanceof Error ? err.message : String(err);
+    return { warning: `${head}: unexpected error: ${message}`, reason: 'unexpected error' };
+}
+async function postStickyComment(api, target, body, marker, mode, log) {
+    if (mode === 'off')
+        return { action: 'skipped', url: null, reason: 'comment is off' };
+    const text = withMarker(body, marker);
+    const ref = { owner: target.owner, repo: target.repo, number: target.number };
+    try {
+        if (mode === 'new') {
+            const created = await api.createComment(ref, ref.number, text);
+            return { action: 'created', url: created.html_url };
+        }
+        const ownLogin = ownLoginOnce(api);
+        const existing = await findStickyComment(api, ref, marker, ownLogin, log);
+        if (existing) {
+            const updated = await api.updateComment(ref, existing.id, text);
+            return { action: 'updated', url: updated.html_url || existing.html_url };
+        }
+        // A create whose answer was lost may have taken effect: look again before repeating it.
+        const created = await api.createComment(ref, ref.number, text, () => findStickyComment(api, ref, marker, ownLogin, log));
+        return { action: 'created', url: created.html_url };
+    }
+    catch (err) {
+        if (err instanceof _errors_js__WEBPACK_IMPORTED_MODULE_0__/* .AbortedError */ .oM)
+            throw err;
+        const { warning, reason } = explainCommentFailure(err, ref);
+        log.warning(warning);
+        return { action: 'skipped', url: null, reason };
+    }
+}
+
+
+/***/ }),
+
+/***/ 3812:
+/***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
+
+/* harmony export */ __webpack_require__.d(__webpack_exports__, {
+/* harmony export */   syncTrackingIssue: () => (/* binding */ syncTrackingIssue)
+/* harmony export */ });
+/* unused harmony exports findTrackingIssue, explainIssueFailure */
+/* harmony import */ var _errors_js__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(3916);
+/* harmony import */ var _sticky_comment_js__WEBPACK_IMPORTED_MODULE_1__ = __webpack_require__(7648);
+/**
+ * The tracking issue of events without a pull request: one open issue per
+ * model_id, found by a hidden marker in its body. A failing (or incomplete)
+ * run creates it or updates it with the latest report; a passing run closes
+ * it with a comment. Needs `issues: write`; without it a warning says so and
+ * the outcome is `skipped`. Never changes the gate's result.
+ */
+
+
+/** The first open issue of ours (not a pull request) holding the marker, searched through every page. */
+async function findTrackingIssue(api, repo, marker, ownLogin, log) {
+    for (let page = 1; page <= _sticky_comment_js__WEBPACK_IMPORTED_MODULE_1__/* .MAX_PAGES */ .Y0; page++) {
+        const { items, hasNext } = await api.listOpenIssues(repo, page);
+        for (const issue of items) {
+            if (issue.pull_request !== undefined || issue.state !== 'open')
+                continue;
+            if (!(issue.body ?? '').includes(marker))
+                continue;
+            if ((0,_sticky_comment_js__WEBPACK_IMPORTED_MODULE_1__/* .ownedBy */ .LW)(issue.user, await ownLogin()))
+                return issue;
+            log.debug(`Issue #${issue.number} holds the marker but was not opened by this action's token; left alone.`);
+        }
+        if (!hasNext || items.length === 0)
+            return null;
+    }
+    log.debug(`No tracking issue found in the first ${_sticky_comment_js__WEBPACK_IMPORTED_MODULE_1__/* .MAX_PAGES */ .Y0} pages of open issues.`);
+    return null;
+}
+function explainIssueFailure(err, repo) {
+    const head = `Could not keep the tracking issue in ${repo.owner}/${repo.repo} (the gate's result is unchanged)`;
+    if (err instanceof _errors_js__WEBPACK_IMPORTED_MODULE_0__/* .ServiceError */ ._7) {
+        const said = err.describe();
+        if (err.code === 'rate_limited' || err.code === 'secondary_rate_limit') {
+            return { warning: `${head}: GitHub's rate limit held after retries (${said}).`, reason: 'rate limited' };
+        }
+        if (err.status === 403 || err.status === 404) {
+            return {
+                warning: `${head}: GitHub answered ${err.status}, the token may not write issues (${said}). ` +
+                    'Fix: give the job `permissions: issues: write`, or set the input `issue: off`.',
+                reason: `${err.status === 403 ? 'forbidden (403)' : 'not found (404)'}: the token needs issues: write`
+            };
+        }
+        if (err.status === 410) {
+            return {
+                warning: `${head}: issues are disabled in this repository (${said}). Fix: enable Issues in the repository settings, or set the input \`issue: off\`.`,
+                reason: 'issues are disabled (410)'
+            };
+        }
+        if (err.status === 401) {
+            return {
+                warning: `${head}: GitHub answered 401, the token was refused (${said}). Fix: leave github_token at its default (\${{ github.token }}) or pass a valid token.`,
+                reason: 'unauthorized (401)'
+            };
+        }
+        return { warning: `${head}: ${said}`, reason: err.status !== undefined ? `HTTP ${err.status}` : (err.code ?? 'network error') };
+    }
+    const message = err instanceof Error ? err.message : String(err);
+    return { warning: `${head}: unexpected error: ${message}`, reason: 'unexpected error' };
+}
+async function syncTrackingIssue(api, repo, args, log) {
+    const ref = { owner: repo.owner, repo: repo.repo };
+    const ownLogin = (0,_sticky_comment_js__WEBPACK_IMPORTED_MODULE_1__/* .ownLoginOnce */ .Z_)(api);
+    try {
+        const open = await findTrackingIssue(api, ref, args.marker, ownLogin, log);
+        if (args.failing) {
+            const body = (0,_sticky_comment_js__WEBPACK_IMPORTED_MODULE_1__/* .withMarker */ .Pe)(args.body, args.marker);
+            if (open) {
+                const updated = await api.updateIssue(ref, open.number, { title: args.title, body });
+                return { action: 'updated', url: updated.html_url || open.html_url };
+            }
+            // A create whose answer was lost may have taken effect: look again before repeating it.
+            const created = await api.createIssue(ref, { title: args.title, body }, () => findTrackingIssue(api, ref, args.marker, ownLogin, log));
+            return { action: 'created', url: created.html_url };
+        }
+        if (!open)
+            return { action: 'none', url: null };
+        await api.createComment(ref, open.number, args.body);
+        const closed = await api.updateIssue(ref, open.number, { state: 'closed', state_reason: 'completed' });
+        return { action: 'closed', url: closed.html_url || open.html_url };
+    }
+    catch (err) {
+        if (err instanceof _errors_js__WEBPACK_IMPORTED_MODULE_0__/* .AbortedError */ .oM)
+            throw err;
+        const { warning, reason } = explainIssueFailure(err, ref);
+        log.warning(warning);
+        return { action: 'skipped', url: null, reason };
+    }
+}
+
+
+/***/ })
+
+};
+
+//# sourceMappingURL=812.index.js.map

@@ -1,0 +1,77 @@
+/**
+ * `npm run demo`: the bundled action against the embedded default: the
+ * service emulator with its demo agent, and a local stand-in for the GitHub
+ * API so the PR comment is really posted. Runs dist/index.js the way the
+ * runner does (main step, then post step) and shows the outcome, the outputs,
+ * the job summary and the PR comment.
+ *
+ * Options: --pass (the demo agent has its vulnerabilities fixed),
+ *          --min-severity X, --quiet (no live log).
+ */
+import { runAction } from './action-runner.js'
+import { node24, machineNode } from './node-runtimes.js'
+import { startGitHubStandin } from './github-standin.js'
+import { startEmulator } from '../src/emulator/server.js'
+
+function flag(name: string): boolean {
+  return process.argv.includes(name)
+}
+function option(name: string, fallback: string): string {
+  const i = process.argv.indexOf(name)
+  return i >= 0 && process.argv[i + 1] ? process.argv[i + 1] : fallback
+}
+
+function rule(title: string): void {
+  process.stdout.write(`\n${'='.repeat(8)} ${title} ${'='.repeat(Math.max(0, 70 - title.length))}\n`)
+}
+
+async function main(): Promise<void> {
+  const emulator = await startEmulator({ allowLoopbackTargets: true, categoryDurationMs: Number(option('--category-ms', '700')) })
+  const github = await startGitHubStandin()
+  const runtime = node24() ?? machineNode()
+  try {
+    if (flag('--pass')) emulator.demoAgent.setAllVulnerable(false)
+    rule('Setup')
+    console.log(`Service emulator:   ${emulator.url} (demo model ${emulator.demoModelId}, key ${emulator.keys.full})`)
+    console.log(`GitHub API stand-in: ${github.url} (pull request #7 of octo-org/agent-app)`)
+    console.log(`Runtime:            ${runtime.path} ${runtime.version}${runtime.name === 'node24' ? '' : ' (Node 24 not installed: run npm ci)'}`)
+    console.log('Running dist/index.js as the GitHub runner does (INPUT_* variables, GITHUB_OUTPUT/STATE/STEP_SUMMARY/EVENT_PATH)...')
+    rule('Action log')
+    const run = await runAction({
+      nodePath: runtime.path,
+      inputs: {
+        model_id: emulator.demoModelId,
+        api_key: emulator.keys.full,
+        base_url: emulator.url,
+        min_severity: option('--min-severity', 'high'),
+        timeout_minutes: '10'
+      },
+      eventName: 'pull_request',
+      eventPayload: { number: 7, pull_request: { number: 7 }, repository: { full_name: 'octo-org/agent-app' } },
+      githubToken: 'ghs_demo_token',
+      env: { GITHUB_API_URL: github.url },
+      echo: !flag('--quiet')
+    })
+    rule('Outcome')
+    console.log(`Main step exit code: ${run.main.code} (${run.main.code === 0 ? 'the check passes' : 'the check fails'})`)
+    console.log(`Post step exit code: ${run.post.code}`)
+    rule('Outputs')
+    for (const [k, v] of Object.entries(run.main.outputs)) console.log(`${k.padEnd(22)} ${v}`)
+    rule('Job summary (GITHUB_STEP_SUMMARY)')
+    console.log(run.main.summary.length > 6000 ? `${run.main.summary.slice(0, 6000)}\n... (${run.main.summary.length} characters in all)` : run.main.summary)
+    rule('PR comment posted to the GitHub API stand-in')
+    const comments = github.state.comments.get(7) ?? []
+    console.log(comments.length > 0 ? comments[comments.length - 1].body : '(no comment was posted)')
+    rule('Done')
+    console.log(`The full JSON report is at ${run.main.outputs.report_path ?? '(none)'}`)
+    console.log('Try: npm run demo -- --pass   (the demo agent with its vulnerabilities fixed)')
+  } finally {
+    await github.stop()
+    await emulator.stop()
+  }
+}
+
+main().catch((err: unknown) => {
+  console.error(err)
+  process.exit(1)
+})
