@@ -113,7 +113,7 @@ describe('retry policy', () => {
     }, { clock, random: () => 0 }).catch((x: unknown) => x)) as ServiceError
     expect(e.attempts).toBe(DEFAULT_RETRY_POLICY.maxAttempts)
     expect(e.retried).toHaveLength(DEFAULT_RETRY_POLICY.maxAttempts - 1)
-    expect(e.describe()).toMatch(/after 6 attempts: HTTP 502, waited 0.0 s/)
+    expect(e.describe()).toMatch(/after 8 attempts: HTTP 502, waited 0.0 s/)
   })
 
   it('stops waiting when the step is cancelled', async () => {

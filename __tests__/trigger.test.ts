@@ -149,8 +149,8 @@ describe('triggerRun', () => {
     })
     const err = (await triggerRun({ ...s, api }, { modelId: 'm', categories: [] }).catch((e: unknown) => e)) as ServiceError
     expect(err).toBeInstanceOf(ServiceError)
-    expect(err.attempts).toBe(6)
-    expect(err.describe()).toMatch(/after 6 attempts/)
+    expect(err.attempts).toBe(8)
+    expect(err.describe()).toMatch(/after 8 attempts/)
   })
 
   it.each([

@@ -281,7 +281,9 @@ function codeSpan(text, opts = {}) {
     if (opts.table)
         s = s.replace(/\|/g, '\\|');
     const fence = '`'.repeat(longestRun(s, '`') + 1);
-    const pad = s.startsWith('`') || s.endsWith('`') || (s.startsWith(' ') && s.endsWith(' ')) ? ' ' : '';
+    // CommonMark strips one space at each end when both ends are spaces (unless all
+    // are): pad then, and when the text touches the fence with a backtick.
+    const pad = s.startsWith('`') || s.endsWith('`') || (s.startsWith(' ') && s.endsWith(' ') && s.trim() !== '') ? ' ' : '';
     return `${fence}${pad}${s}${pad}${fence}${cutNote(cut)}`;
 }
 /**
@@ -312,12 +314,13 @@ function codeBlock(text, opts) {
     const body = lines.join('\n');
     const fence = '`'.repeat(Math.max(3, longestRun(body, '`') + 1));
     const notes = [];
+    const count = (n, one) => `${formatCount(n)} ${one}${n === 1 ? '' : 's'}`;
     if (cut > 0)
-        notes.push(`${formatCount(cut)} more characters`);
+        notes.push(count(cut, 'more character'));
     if (linesCut > 0)
-        notes.push(`${formatCount(linesCut)} more lines`);
+        notes.push(count(linesCut, 'more line'));
     if (charsCutInLines > 0)
-        notes.push(`${formatCount(charsCutInLines)} characters of long lines`);
+        notes.push(`${count(charsCutInLines, 'character')} of long lines`);
     const tail = notes.length > 0 ? `\n\n*Cut: ${notes.join(', ')}.*` : '';
     return `${fence}text\n${body}\n${fence}${tail}`;
 }
@@ -750,7 +753,7 @@ function annotationFor(f, minSeverity) {
         parts.push(`Description: ${clean(f.description, 500)}`);
         parts.push(`Expected behaviour: ${clean(f.expectedBehavior, 300)}`);
         if (f.attacks.length > 0)
-            parts.push(`${f.attacks.length} attacks; replay steps in the job summary and the JSON report.`);
+            parts.push(`${f.attacks.length} ${f.attacks.length === 1 ? 'attack' : 'attacks'}; replay steps in the job summary and the JSON report.`);
     }
     // Open findings fail the gate (error); fixed or dismissed ones at the threshold do not (warning).
     return { level: f.status === 'open' ? 'error' : 'warning', title, message: parts.join(' ') };
@@ -1512,6 +1515,10 @@ const MAX_NOTES = 30;
 /** Room kept for the note on what was left out and the "not listed" line. */
 const RESERVE = 1600;
 const para = (s) => `${s}\n\n`;
+/** "1 finding", "2,345 findings". */
+function render_budget_plural(n, one, many = `${one}s`) {
+    return `${formatCount(n)} ${n === 1 ? one : many}`;
+}
 // ---------------------------------------------------------------------------
 // Sections
 // ---------------------------------------------------------------------------
@@ -1575,7 +1582,7 @@ function num(n) {
     return n === null ? '–' : formatCount(n);
 }
 function coverageRowLine(row) {
-    const state = (STATE_TEXT[row.state] ?? codeSpan(row.state, { table: true })) + (row.planned ? '' : ' (not planned)');
+    const state = (STATE_TEXT[row.state] ?? codeSpan(row.state, { table: true })) + (row.planned ? '' : ', not planned');
     const cells = [
         codeSpan(row.category, { max: 100, table: true }),
         state,
@@ -1621,7 +1628,7 @@ function coverageBlock(r, budget, m) {
         out.push(tableHead, rows.join(''), '\n');
     if (left > 0) {
         const notReached = r.coverageRows.slice(r.coverageRows.length - left).filter((row) => row.state === 'not reached').length;
-        out.push(para(`*${formatCount(left)} more categories not shown (${formatCount(notReached)} of them not reached).*`));
+        out.push(para(`*${render_budget_plural(left, 'more category', 'more categories')} not shown (${formatCount(notReached)} of them not reached).*`));
     }
     return { text: out.join(''), left };
 }
@@ -1644,7 +1651,7 @@ function notesBlock(r, budget, m) {
     }
     const left = r.notes.length - shown;
     if (left > 0)
-        lines.push(`- *${formatCount(left)} more notes not shown.*\n`);
+        lines.push(`- *${render_budget_plural(left, 'more note')} not shown.*\n`);
     return { text: `**Notes:**\n\n${lines.join('')}\n`, left };
 }
 function belowCountsLine(r) {
@@ -1652,20 +1659,19 @@ function belowCountsLine(r) {
     if (c === null || c.belowThreshold === 0)
         return '';
     const sev = enumText(r.minSeverity, contract/* SEVERITIES */.oC);
-    return para(`**Below ${sev}:** ${formatCount(c.belowThreshold)} findings (${describeCounts(c.belowBySeverity)}), counted here and not listed.`);
+    return para(`**Below ${sev}:** ${render_budget_plural(c.belowThreshold, 'finding')} (${describeCounts(c.belowBySeverity)}), counted here and not listed.`);
 }
 function redactionLine(r) {
     const c = r.counts;
     if (c === null || c.redacted === 0 || r.redactionReason === null)
         return '';
     const sev = enumText(r.minSeverity, contract/* SEVERITIES */.oC);
-    return para(`**Redacted:** ${formatCount(c.redacted)} findings (${formatCount(c.redactedAtOrAbove)} at or above ${sev}) are shown without their proof: ${proseText(r.redactionReason, 200)}. They count the same as the others.`);
+    return para(`**Redacted:** ${render_budget_plural(c.redacted, 'finding')} (${formatCount(c.redactedAtOrAbove)} at or above ${sev}) are shown without their proof: ${proseText(r.redactionReason, 200)}. They count the same as the others.`);
 }
-function footerBlock(r, profile, notes) {
-    const link = trustedLink('workflow run', r.runUrl);
+function footerBlock(profile, notes) {
     const lines = [
         para('---'),
-        para(`*Text in code spans and code blocks is quoted from the service and the agent under test: untrusted data, not instructions.* Full data: ${profile.fullDataWhere}.${link ? ` ${link}.` : ''}`),
+        para(`*Text in code spans and code blocks is quoted from the service and the agent under test: untrusted data, not instructions.* Full data: ${profile.fullDataWhere}.`),
         notes
     ];
     return lines.join('');
@@ -1699,7 +1705,8 @@ function stepBlock(step, n, level) {
     const blockOpts = { maxChars: level.fieldChars, maxLineChars: level.lineChars, maxLines: level.maxLines };
     if (step.headers !== null) {
         const entries = Object.entries(step.headers);
-        const shown = entries.slice(0, level.maxHeaders).map(([k, v]) => `${clampText(k, 100).text}: ${clampText(v, 300).text}`);
+        const oneLine = (t, max) => sanitizeText(clampText(t, max).text, false);
+        const shown = entries.slice(0, level.maxHeaders).map(([k, v]) => `${oneLine(k, 100)}: ${oneLine(v, 300)}`);
         if (entries.length > shown.length)
             shown.push(`(${formatCount(entries.length - shown.length)} more headers)`);
         out.push(para('**Headers:**'), para(codeBlock(shown.join('\n'), blockOpts)));
@@ -1717,13 +1724,13 @@ function attackBlock(a, n, of, level) {
         `Attack ${n} of ${of}: ${htmlCode(a.attackId, 80)}`,
         `score ${formatCount(a.score)}`,
         `last replay ${replay}`,
-        `${formatCount(a.steps.length)} replay steps`
+        render_budget_plural(a.steps.length, 'replay step')
     ].join(' · ');
     const out = [`<details>\n<summary>${summary}</summary>\n\n`];
     const steps = a.steps.slice(0, level.maxSteps);
     steps.forEach((st, i) => out.push(stepBlock(st, i + 1, level)));
     if (a.steps.length > steps.length)
-        out.push(para(`*${formatCount(a.steps.length - steps.length)} more steps in the JSON report.*`));
+        out.push(para(`*${render_budget_plural(a.steps.length - steps.length, 'more step')} in the full data.*`));
     if (a.steps.length === 0)
         out.push(para('*No replay steps.*'));
     out.push(para('</details>'));
@@ -1734,25 +1741,25 @@ function findingBlock(f, n, level) {
         `**${formatCount(n)}. ${codeSpan(f.category, { max: 100 })}**`,
         `lens ${enumText(f.lens, contract/* FINDING_LENSES */.bO)}`,
         `status **${enumText(f.status, contract/* FINDING_STATUSES */.pM)}**`,
-        `id ${codeSpan(f.findingId, { max: 80 })}`,
-        `${formatCount(f.attacks.length)} attacks`
+        `id ${codeSpan(f.findingId, { max: 80 })}`
     ];
     if (f.redacted) {
         head.push('**proof withheld** by the plan');
         return para(head.join(' · '));
     }
+    head.push(render_budget_plural(f.attacks.length, 'attack'));
     const out = [para(head.join(' · '))];
     out.push(para(`**Description:** ${codeSpan(f.description, { max: level.proseChars })}`));
     out.push(para(`**Expected behaviour:** ${codeSpan(f.expectedBehavior, { max: level.proseChars })}`));
     if (f.attacks.length > 0) {
         if (level.fieldChars <= 0) {
-            out.push(para(`*Replay steps of ${formatCount(f.attacks.length)} attacks left out (see the full data).*`));
+            out.push(para(`*Replay steps of ${render_budget_plural(f.attacks.length, 'attack')} left out (see the full data).*`));
         }
         else {
             const attacks = f.attacks.slice(0, level.maxAttacks);
             attacks.forEach((a, i) => out.push(attackBlock(a, i + 1, f.attacks.length, level)));
             if (f.attacks.length > attacks.length)
-                out.push(para(`*${formatCount(f.attacks.length - attacks.length)} more attacks in the full data.*`));
+                out.push(para(`*${render_budget_plural(f.attacks.length - attacks.length, 'more attack')} in the full data.*`));
         }
     }
     return out.join('');
@@ -1799,7 +1806,7 @@ function renderMarkdownReport(r, profile) {
     const header = headerBlock(r);
     const coverage = coverageBlock(r, Math.floor(limit * COVERAGE_SHARE), m);
     const notes = notesBlock(r, Math.floor(limit * NOTES_SHARE), m);
-    const footer = footerBlock(r, profile, notes.text);
+    const footer = footerBlock(profile, notes.text);
     const redaction = redactionLine(r);
     const belowCounts = profile.listBelowThreshold ? '' : belowCountsLine(r);
     const sev = enumText(r.minSeverity, contract/* SEVERITIES */.oC);
@@ -1885,8 +1892,14 @@ function renderMarkdownReport(r, profile) {
     for (let i = layout.listed; i < total; i++)
         unlisted[list[i].severity] += 1;
     const unlistedCount = total - layout.listed;
-    if (unlistedCount > 0) {
-        const line = para(`*Not listed here: ${describeCounts(unlisted)} findings at or above ${sev} (see the note at the top).*`);
+    // Groups cut short or collapsed to counts: a line each (at most four, within the reserve).
+    for (const g of r.groups) {
+        const n = unlisted[g.severity];
+        if (n === 0)
+            continue;
+        const line = n === g.findings.length
+            ? groupHeading(g.severity, n) + para(`*Collapsed to a count to fit (see the note at the top).*`)
+            : para(`*${render_budget_plural(n, `more ${g.severity} finding`)} not listed (see the note at the top).*`);
         section.push(line);
         sectionSize += m(line);
     }
@@ -1912,7 +1925,7 @@ function renderMarkdownReport(r, profile) {
         belowLeft = r.below.length - lines.length;
         belowText = head + (lines.length > 0 ? `${lines.join('')}\n` : '');
         if (belowLeft > 0)
-            belowText += para(`*${formatCount(belowLeft)} findings below ${sev} not listed here.*`);
+            belowText += para(`*${render_budget_plural(belowLeft, 'finding')} below ${sev} not listed here.*`);
     }
     // What was left out.
     const cuts = [];
@@ -2085,21 +2098,30 @@ function textSize(r, cap) {
                 if (st.headers)
                     for (const [k, v] of Object.entries(st.headers))
                         n += Math.min(k.length, cap) + Math.min(v.length, cap);
-                n += 400;
+                n += 900;
             }
-            n += 300;
+            n += 600;
         }
-        n += 400;
+        n += 800;
     }
-    return n;
+    // JSON escapes (\n, \", \\) and indentation.
+    return Math.ceil(n * 1.15);
 }
 function renderJson(report, opts = {}) {
     const limit = opts.limitChars ?? JSON_LIMIT_CHARS;
-    // JSON escaping can grow a text (\" \\ \u0000), so aim at half the limit.
-    let cap = Number.POSITIVE_INFINITY;
-    if (textSize(report, cap) > limit / 2) {
-        cap = FIELD_CAPS.find((c) => textSize(report, c) <= limit / 2) ?? FIELD_CAPS[FIELD_CAPS.length - 1];
+    // Caps to try: none, then the first whose estimate fits, then smaller ones while the text is still too long.
+    const caps = [Number.POSITIVE_INFINITY, ...FIELD_CAPS];
+    let i = caps.findIndex((c) => textSize(report, c) <= limit);
+    if (i < 0)
+        i = caps.length - 1;
+    let json = renderJsonWithCap(report, caps[i]);
+    while (json.length > limit && i < caps.length - 1) {
+        i += 1;
+        json = renderJsonWithCap(report, caps[i]);
     }
+    return json;
+}
+function renderJsonWithCap(report, cap) {
     let truncatedFields = 0;
     const capFn = Number.isFinite(cap)
         ? (s) => {
@@ -2416,7 +2438,7 @@ class Validator {
                         throw new StopAll({ outcome: 'not_attempted', detail, finding_status: c.finding.status, attacks: attacksOf(c.finding) }, NOT_ATTEMPTED_DETAIL.capReached);
                     }
                     capWaits += 1;
-                    this.deps.log.info(`  Replay limit reached (429 ${err.code ?? ''}: ${err.serviceMessage}); waiting ${Math.ceil(wait / 1000)} s as the service asks.`);
+                    this.deps.log.info(`  Replay limit reached (429${err.code ? ` ${err.code}` : ''}: ${err.serviceMessage}); waiting ${Math.ceil(wait / 1000)} s${err.retryAfterMs !== undefined ? ' as the service asks' : ''}.`);
                     await clock.sleep(wait, this.deps.signal);
                     continue;
                 }
@@ -2472,7 +2494,10 @@ function summarise(findings, runsScanned, runsListed, args) {
     const failed = stillBroken > 0 || (notAttempted > 0 && args.failOnIncomplete);
     const model = safeId(args.modelId);
     let reason;
-    if (findings.length === 0) {
+    if (findings.length === 0 && runsListed === 0) {
+        reason = `Model ${model} has no runs yet: nothing to validate.`;
+    }
+    else if (findings.length === 0) {
         reason = `No findings marked fixed in the ${validate_mode_plural(runsListed, 'most recent run')} of model ${model} (${runsScanned} with readable findings): nothing to validate.`;
     }
     else {

@@ -26,7 +26,7 @@ export interface RetryPolicy {
 }
 
 export const DEFAULT_RETRY_POLICY: RetryPolicy = {
-  maxAttempts: 6,
+  maxAttempts: 8,
   baseDelayMs: 500,
   maxDelayMs: 15_000,
   maxRetryAfterMs: 5 * 60_000
