@@ -180,6 +180,7 @@ describe.each(RUNTIMES.map((r) => [r.name, r] as const))('bundled action on %s',
     const runId = r.main.state.run_id
     expect(runId).toBeTruthy()
     await waitFor('the run to be cancelled', () => emu.control.runs().find((x) => x.run_id === runId)?.status === 'cancelled')
+    expectNoSecrets(r)
   })
 
   it('waits for another run of the model (409 run_active), then triggers its own', async () => {
@@ -195,6 +196,7 @@ describe.each(RUNTIMES.map((r) => [r.name, r] as const))('bundled action on %s',
     expect(r.main.stdout).toMatch(/Another assessment of model .* is running/)
     expect(r.main.outputs.run_id).not.toBe(otherId)
     expect(r.main.outputs.status).toBe('completed')
+    expectNoSecrets(r)
   })
 
   it('waits as Retry-After says on 429 and then triggers', async () => {
@@ -202,6 +204,46 @@ describe.each(RUNTIMES.map((r) => [r.name, r] as const))('bundled action on %s',
     const r = await run(rt.path, { inputs: baseInputs() })
     expect(r.main.stdout).toMatch(/retrying in 1 s as Retry-After says/)
     expect(r.main.outputs.status).toBe('completed')
+    expectNoSecrets(r)
+  })
+
+  it('keeps one tracking issue on scheduled runs: created on fail, updated, closed on pass', async () => {
+    const scheduled = { inputs: baseInputs({ issue: 'update', model_id: emu.demoModels.other, api_key: emu.keys.other }), eventName: 'schedule', eventPayload: { schedule: '17 3 * * *' } }
+    const openIssues = () => gh.state.issues.filter((i) => i.state === 'open' && i.body.includes(emu.demoModels.other))
+    const r1 = await run(rt.path, scheduled)
+    expect(r1.main.outputs.result).toBe('fail')
+    expect(openIssues()).toHaveLength(1)
+    const issueNumber = openIssues()[0].number
+    const r2 = await run(rt.path, scheduled)
+    expect(r2.main.stdout).toMatch(/Tracking issue updated/)
+    expect(openIssues().map((i) => i.number)).toEqual([issueNumber])
+    emu.demoAgent.setAllVulnerable(false)
+    const r3 = await run(rt.path, scheduled)
+    expect(r3.main.outputs.result).toBe('pass')
+    expect(openIssues()).toHaveLength(0)
+    expect(gh.state.issues.find((i) => i.number === issueNumber)?.state).toBe('closed')
+    expect((gh.state.comments.get(issueNumber) ?? []).length).toBeGreaterThan(0)
+    for (const r of [r1, r2, r3]) expectNoSecrets(r)
+  })
+
+  it('validate mode re-runs the attacks of fixed findings and reports them resolved', async () => {
+    const model = emu.demoModelId
+    const gate = await run(rt.path, { inputs: baseInputs({ model_id: model }) })
+    expect(gate.main.outputs.result).toBe('fail')
+    const headers = { authorization: `Bearer ${emu.keys.full}`, 'content-type': 'application/json' }
+    const list = (await (await fetch(`${emu.url}/api/v1/run/${gate.main.outputs.run_id}/findings?status=open`, { headers })).json()) as { findings: Array<{ finding_id: string }> }
+    expect(list.findings.length).toBeGreaterThan(0)
+    for (const f of list.findings) {
+      const closed = await fetch(`${emu.url}/api/v1/findings/${f.finding_id}/close`, { method: 'PATCH', headers, body: JSON.stringify({ status: 'fixed', explanation: 'hardened the system prompt' }) })
+      expect(closed.status).toBe(200)
+    }
+    emu.demoAgent.setAllVulnerable(false)
+    const r = await run(rt.path, { inputs: baseInputs({ model_id: model, mode: 'validate', max_runs: '5' }) })
+    expect(r.main.code).toBe(0)
+    expect(Number(r.main.outputs.resolved_count)).toBeGreaterThanOrEqual(list.findings.length)
+    expect(r.main.outputs.still_broken_count).toBe('0')
+    expect(r.main.summary).toMatch(/resolved/i)
+    expectNoSecrets(r)
   })
 
   it.each([
