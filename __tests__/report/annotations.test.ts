@@ -1,0 +1,69 @@
+import { describe, expect, it } from '@jest/globals'
+import type { Severity } from '../../src/contract.js'
+import { buildAnnotations } from '../../src/annotations.js'
+import { buildReport } from '../../src/report.js'
+import { makeFinding, makeInput, redactedFinding } from '../support/report-fixtures.js'
+
+function reportWith(severities: Severity[], minSeverity: Severity = 'low') {
+  return buildReport(makeInput({ minSeverity, findings: severities.map((s, i) => makeFinding(s, { finding_id: `f${i}`, category: `cat_${s}` })) }))
+}
+
+describe('buildAnnotations', () => {
+  it('one error per finding at or above the threshold, most severe first', () => {
+    const a = buildAnnotations(reportWith(['low', 'critical', 'medium', 'high'], 'medium'))
+    expect(a.map((x) => [x.level, x.title])).toEqual([
+      ['error', 'critical finding: cat_critical (security)'],
+      ['error', 'high finding: cat_high (security)'],
+      ['error', 'medium finding: cat_medium (security)']
+    ])
+    expect(a[0]?.message).toContain('Security assessment finding f1, status open, at or above medium.')
+    expect(a[0]?.message).toContain('Description: The agent disclosed its system prompt (critical).')
+    expect(a[0]?.message).toContain('1 attack; replay steps in the job summary and the JSON report.')
+  })
+
+  it('none when nothing is at or above the threshold', () => {
+    expect(buildAnnotations(reportWith(['low', 'medium'], 'high'))).toEqual([])
+  })
+
+  it.each([
+    [10, 10, 10],
+    [11, 10, 10],
+    [50, 10, 10],
+    [3, 10, 3],
+    [5, 3, 3],
+    [5, 1, 1]
+  ])('%i findings with max %i give %i annotations', (n, max, expected) => {
+    const a = buildAnnotations(reportWith(Array.from({ length: n }, (_, i) => (i % 2 === 0 ? 'high' : 'critical'))), max)
+    expect(a).toHaveLength(expected)
+    if (n > max) {
+      const last = a[a.length - 1]
+      const rest = n - (max - 1)
+      expect(last?.title).toBe(`${rest} more findings at or above low`)
+      expect(last?.message).toMatch(new RegExp(`^${rest} more findings at or above low \\(.*; ${rest} open\\) are not annotated`))
+    }
+  })
+
+  it('over the cap, the summarised ones are the least severe', () => {
+    const sev: Severity[] = [...Array(5).fill('low'), ...Array(9).fill('critical')]
+    const a = buildAnnotations(reportWith(sev))
+    expect(a.slice(0, 9).every((x) => x.title.startsWith('critical'))).toBe(true)
+    expect(a[9]?.message).toContain('(5 low; 5 open)')
+  })
+
+  it('redacted findings say the proof is withheld; non-open ones are warnings', () => {
+    const report = buildReport(makeInput({ findings: [redactedFinding('high'), makeFinding('critical', { status: 'dismissed' })] }))
+    const a = buildAnnotations(report)
+    expect(a[0]).toMatchObject({ level: 'warning', title: 'critical finding: prompt_injection (security)' })
+    expect(a[1]?.level).toBe('error')
+    expect(a[1]?.message).toContain("Proof withheld: the workspace's plan withholds the proof of findings.")
+    expect(a[1]?.message).not.toContain('[redacted]')
+  })
+
+  it('clamps long texts and keeps one line', () => {
+    const report = buildReport(makeInput({ findings: [makeFinding('high', { description: `line\n${'x'.repeat(5000)}`, category: 'c\r\nd' })] }))
+    const [a] = buildAnnotations(report)
+    expect(a?.message.length).toBeLessThan(1200)
+    expect(a?.title).toBe('high finding: c d (security)')
+    expect(a?.message).not.toMatch(/[\r\n]/)
+  })
+})

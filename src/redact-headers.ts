@@ -1,0 +1,102 @@
+/**
+ * Credentials out of every output: replay steps can carry the target's own
+ * credentials (headers, URL user-info, query parameters), and the gate knows
+ * secrets (the api_key) that must never be printed.
+ */
+
+/** What a withheld value is replaced by. */
+export const REDACTED_VALUE = '[redacted]'
+
+/** Header names that are credentials whatever they look like. */
+const CREDENTIAL_HEADER_NAMES = new Set(['authorization', 'proxy-authorization', 'cookie', 'set-cookie', 'x-api-key'])
+
+/** Parts of a name that mark it as holding a credential. */
+const CREDENTIAL_NAME_PART = /key|token|secret|passw|pwd|auth|session|cookie|credential|signature|csrf|xsrf|jwt|bearer|private/i
+
+/** Values that are credentials whatever header carries them. */
+const CREDENTIAL_VALUE = /^\s*(?:bearer|basic|digest|negotiate|ntlm|token|apikey|api-key)\s+\S|^\s*eyJ[A-Za-z0-9_-]{5,}\.[A-Za-z0-9_-]{5,}\./i
+
+/** True for header (or parameter) names that look like they hold a credential. */
+export function isCredentialName(name: string): boolean {
+  const n = name.trim().toLowerCase()
+  return CREDENTIAL_HEADER_NAMES.has(n) || CREDENTIAL_NAME_PART.test(n)
+}
+
+/** True for values that carry an authorization scheme or a JWT. */
+export function looksLikeCredentialValue(value: string): boolean {
+  return CREDENTIAL_VALUE.test(value)
+}
+
+/** A copy of `headers` with every credential-looking value replaced by `[redacted]`. */
+export function redactHeaders(headers: Readonly<Record<string, string>>): Record<string, string> {
+  const out: Record<string, string> = {}
+  for (const [name, value] of Object.entries(headers)) {
+    const v = typeof value === 'string' ? value : String(value)
+    out[name] = isCredentialName(name) || looksLikeCredentialValue(v) ? REDACTED_VALUE : v
+  }
+  return out
+}
+
+function decodeName(name: string): string {
+  try {
+    return decodeURIComponent(name.replace(/\+/g, ' '))
+  } catch {
+    return name
+  }
+}
+
+/**
+ * A URL with its user-info and credential-looking query or fragment parameters
+ * redacted. Works on the text (a replay URL may not parse).
+ */
+export function redactUrl(url: string): string {
+  return url
+    .replace(/^(\s*[A-Za-z][A-Za-z0-9+.-]*:\/\/)([^/?#@\s]*)@/, `$1${REDACTED_VALUE}@`)
+    .replace(/([?&#;])([^=&#;\s]+)=([^&#;\s]*)/g, (whole, sep: string, name: string) =>
+      isCredentialName(decodeName(name)) ? `${sep}${name}=${REDACTED_VALUE}` : whole
+    )
+}
+
+/** The forms a secret may take in the outputs: as is, and escaped inside a JSON string. */
+function secretVariants(secrets: readonly string[]): string[] {
+  const variants = new Set<string>()
+  for (const s of secrets) {
+    if (typeof s !== 'string' || s.trim().length === 0) continue
+    variants.add(s)
+    variants.add(JSON.stringify(s).slice(1, -1))
+  }
+  return [...variants].sort((a, b) => b.length - a.length)
+}
+
+/**
+ * Every occurrence of every secret (and its JSON-escaped form) replaced by
+ * `[redacted]`. Blank secrets are ignored. The last line of defence, applied to
+ * whole outputs; `buildReport` applies it to every value first, since markdown
+ * escaping could split a secret that holds punctuation.
+ */
+export function scrubSecrets(text: string, secrets: readonly string[]): string {
+  let out = text
+  for (const v of secretVariants(secrets)) {
+    if (out.includes(v)) out = out.split(v).join(REDACTED_VALUE)
+  }
+  return out
+}
+
+/** A reusable scrubber for many values (memoised for long, often shared, strings). */
+export function makeScrubber(secrets: readonly string[]): (text: string) => string {
+  const variants = secretVariants(secrets)
+  if (variants.length === 0) return (text) => text
+  const memo = new Map<string, string>()
+  return (text) => {
+    if (text.length >= 4096) {
+      const hit = memo.get(text)
+      if (hit !== undefined) return hit
+    }
+    let out = text
+    for (const v of variants) {
+      if (out.includes(v)) out = out.split(v).join(REDACTED_VALUE)
+    }
+    if (text.length >= 4096) memo.set(text, out)
+    return out
+  }
+}
