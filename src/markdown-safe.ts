@@ -183,7 +183,10 @@ export function htmlCode(text: string, max = 120): string {
   const { text: clamped, cut } = clampText(text, max)
   const s = sanitizeText(clamped, false)
   if (s.length === 0) return '<i>(empty)</i>'
-  return `<code>${escapeHtml(s)}</code>${cut > 0 ? ' …' : ''}`
+  // Markdown punctuation as numeric entities too: nothing in it can form a link,
+  // image, emphasis or escape, however the line is read.
+  const inert = escapeHtml(s).replace(/[[\]()\\*_~`!:]/g, (c) => `&#${c.charCodeAt(0)};`)
+  return `<code>${inert}</code>${cut > 0 ? ' …' : ''}`
 }
 
 const PROSE_SPECIAL = /[\\`*_{}[\]()#+\-=!|~<>&$^@]|(?<=[0-9])\./g

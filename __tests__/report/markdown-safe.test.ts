@@ -144,7 +144,8 @@ describe('proseText', () => {
 
 describe('htmlCode and escapeHtml', () => {
   it.each([
-    ['plain', 'atk_1', '<code>atk_1</code>'],
+    ['plain', 'atk1', '<code>atk1</code>'],
+    ['markdown punctuation as entities', 'atk_1 [x](y)\\', '<code>atk&#95;1 &#91;x&#93;&#40;y&#41;&#92;</code>'],
     ['escaped', '<b a="1">\'&', '<code>&lt;b a=&quot;1&quot;&gt;&#39;&amp;</code>'],
     ['one line', 'a\n\nb', '<code>a b</code>'],
     ['empty', '', '<i>(empty)</i>']

@@ -127,7 +127,7 @@ describe('renderers under random and adversarial input', () => {
         }
         expect(Buffer.byteLength(renderSummary(report, { limitBytes }), 'utf8')).toBeLessThanOrEqual(limitBytes)
       }),
-      opts
+      { ...opts, seed: 627513132 /* once found `[x](y)\\` in a <summary> code: kept as a regression */ }
     )
   })
 
