@@ -10,7 +10,8 @@ export const modules = {
 /* harmony export */   Pe: () => (/* binding */ withMarker),
 /* harmony export */   Y0: () => (/* binding */ MAX_PAGES),
 /* harmony export */   Z_: () => (/* binding */ ownLoginOnce),
-/* harmony export */   postStickyComment: () => (/* binding */ postStickyComment)
+/* harmony export */   postStickyComment: () => (/* binding */ postStickyComment),
+/* harmony export */   xY: () => (/* binding */ hasMarker)
 /* harmony export */ });
 /* unused harmony exports isBotUser, findStickyComment, explainCommentFailure */
 /* harmony import */ var _errors_js__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(3916);
@@ -45,7 +46,15 @@ function ownedBy(user, ownLogin) {
 }
 /** The body with the marker in it (prepended when the renderer did not put it there). */
 function withMarker(body, marker) {
-    return body.includes(marker) ? body : `${marker}\n${body}`;
+    return hasMarker(body, marker) ? body : `${marker}\n${body}`;
+}
+/**
+ * Whether a body is ours for this marker: the marker opens it. Anchored, so a
+ * finding that quotes another model's marker inside our comment cannot make
+ * that comment look like the other model's.
+ */
+function hasMarker(body, marker) {
+    return (body ?? '').trimStart().startsWith(marker);
 }
 /**
  * A memo of the token's login: GET /user is asked at most once, and only when
@@ -60,7 +69,7 @@ async function findStickyComment(api, target, marker, ownLogin, log) {
     for (let page = 1; page <= MAX_PAGES; page++) {
         const { items, hasNext } = await api.listComments(target, target.number, page);
         for (const comment of items) {
-            if (!comment.body.includes(marker))
+            if (!hasMarker(comment.body, marker))
                 continue;
             if (ownedBy(comment.user, await ownLogin()))
                 return comment;

@@ -338,15 +338,18 @@ function htmlCode(text, max = 120) {
     const s = sanitizeText(clamped, false);
     if (s.length === 0)
         return '<i>(empty)</i>';
-    return `<code>${escapeHtml(s)}</code>${cut > 0 ? ' …' : ''}`;
+    // Markdown punctuation as numeric entities too: nothing in it can form a link,
+    // image, emphasis or escape, however the line is read.
+    const inert = escapeHtml(s).replace(/[[\]()\\*_~`!:]/g, (c) => `&#${c.charCodeAt(0)};`);
+    return `<code>${inert}</code>${cut > 0 ? ' …' : ''}`;
 }
 const PROSE_SPECIAL = /[\\`*_{}[\]()#+\-=!|~<>&$^@]|(?<=[0-9])\./g;
 /**
  * Free text that may quote untrusted parts, for a paragraph or list item: one
  * line; HTML-escaped; ASCII markdown punctuation backslash-escaped; `@` as the
- * full-width `＠` and `#` before a digit as `＃` (GitHub links mentions and issue
- * references in the rendered text, where an entity or a backslash is already
- * gone); `scheme://` and `www.` defanged to `scheme[:]//` and `www[.]`; `$`
+ * full-width `＠`, `#` before a digit as `＃` and `GH-` before a digit as `GH‑`
+ * (GitHub links mentions and issue references in the rendered text, where an
+ * entity or a backslash is already gone); `scheme://` and `www.` defanged to `scheme[:]//` and `www[.]`; `$`
  * escaped (GitHub math). Block markers (`#`, `-`, `+`, `=`, `1.`) are escaped
  * too, so the text may start a list item.
  */
@@ -354,7 +357,7 @@ function proseText(text, max = 1000) {
     const { text: clamped, cut } = clampText(text, max);
     let s = sanitizeText(clamped, false);
     s = s.replace(/([A-Za-z][A-Za-z0-9+.-]*):\/\//g, '$1[:]//').replace(/www\./gi, (m) => `${m.slice(0, 3)}[.]`);
-    s = s.replace(/#(?=[0-9])/g, '\uFF03');
+    s = s.replace(/#(?=[0-9])/g, '\uFF03').replace(/\b(GH)-(?=[0-9])/gi, '$1\u2011');
     s = s.replace(PROSE_SPECIAL, (c) => {
         switch (c) {
             case '&':
@@ -1666,7 +1669,7 @@ function redactionLine(r) {
     if (c === null || c.redacted === 0 || r.redactionReason === null)
         return '';
     const sev = enumText(r.minSeverity, contract/* SEVERITIES */.oC);
-    return para(`**Redacted:** ${render_budget_plural(c.redacted, 'finding')} (${formatCount(c.redactedAtOrAbove)} at or above ${sev}) are shown without their proof: ${proseText(r.redactionReason, 200)}. They count the same as the others.`);
+    return para(`**Redacted:** ${render_budget_plural(c.redacted, 'finding')} (${formatCount(c.redactedAtOrAbove)} at or above ${sev}) ${c.redacted === 1 ? 'is' : 'are'} shown without proof: ${proseText(r.redactionReason, 200)}. ${c.redacted === 1 ? 'It counts' : 'They count'} the same as the others.`);
 }
 function footerBlock(profile, notes) {
     const lines = [
@@ -2859,7 +2862,7 @@ async function runGateStep(deps, inputs, secrets) {
         onRunSettled: () => (0,state/* saveRunSettled */.UK)(io)
     }, { modelId: inputs.modelId, categories: inputs.categories, minSeverity: inputs.minSeverity, timeoutMs: inputs.timeoutMs });
     const { decision, run, results } = outcome;
-    const reportInput = toReportInput(inputs, outcome, io.env);
+    const reportInput = { ...toReportInput(inputs, outcome, io.env), secrets };
     const report = buildReport(reportInput);
     const reportPath = await writeReportFile(io.env, `report-${inputs.modelId}-${outcome.triggered.runId}`, scrubSecrets(renderJson(report), secrets));
     setOutputs(io, {

@@ -108,7 +108,7 @@ async function runGateStep(deps: MainDeps, inputs: ActionInputs, secrets: string
     { modelId: inputs.modelId, categories: inputs.categories, minSeverity: inputs.minSeverity, timeoutMs: inputs.timeoutMs }
   )
   const { decision, run, results } = outcome
-  const reportInput = toReportInput(inputs, outcome, io.env)
+  const reportInput = { ...toReportInput(inputs, outcome, io.env), secrets }
   const report = buildReport(reportInput)
 
   const reportPath = await writeReportFile(io.env, `report-${inputs.modelId}-${outcome.triggered.runId}`, scrubSecrets(renderJson(report), secrets))

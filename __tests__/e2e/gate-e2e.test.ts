@@ -209,7 +209,7 @@ describe.each(RUNTIMES.map((r) => [r.name, r] as const))('bundled action on %s',
 
   it('keeps one tracking issue on scheduled runs: created on fail, updated, closed on pass', async () => {
     const scheduled = { inputs: baseInputs({ issue: 'update', model_id: emu.demoModels.other, api_key: emu.keys.other }), eventName: 'schedule', eventPayload: { schedule: '17 3 * * *' } }
-    const openIssues = () => gh.state.issues.filter((i) => i.state === 'open' && i.body.includes(emu.demoModels.other))
+    const openIssues = () => gh.state.issues.filter((i) => i.state === 'open' && (i.body ?? '').includes(emu.demoModels.other))
     const r1 = await run(rt.path, scheduled)
     expect(r1.main.outputs.result).toBe('fail')
     expect(openIssues()).toHaveLength(1)

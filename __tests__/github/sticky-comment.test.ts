@@ -119,7 +119,8 @@ describe('postStickyComment (update)', () => {
     expect(out.action).toBe('created')
     expect(comments()).toHaveLength(2)
     expect(comments()[0]!.body).toBe(`look: ${MARKER_A}`)
-    expect(standin.requests.some((r) => r.path === '/user')).toBe(true)
+    // The quoted marker does not open the comment, so there is no need to ask who we are.
+    expect(standin.requests.some((r) => r.path === '/user')).toBe(false)
   })
 
   test('matrix: two model markers give two comments, each updated separately', async () => {
@@ -295,3 +296,4 @@ describe('postStickyComment failures never throw', () => {
     await expect(postStickyComment(api, PR, 'x', MARKER_A, 'new', log)).rejects.toBeInstanceOf(AbortedError)
   })
 })
+

@@ -45,7 +45,16 @@ export function ownedBy(user: GitHubUser | null | undefined, ownLogin: string | 
 
 /** The body with the marker in it (prepended when the renderer did not put it there). */
 export function withMarker(body: string, marker: string): string {
-  return body.includes(marker) ? body : `${marker}\n${body}`
+  return hasMarker(body, marker) ? body : `${marker}\n${body}`
+}
+
+/**
+ * Whether a body is ours for this marker: the marker opens it. Anchored, so a
+ * finding that quotes another model's marker inside our comment cannot make
+ * that comment look like the other model's.
+ */
+export function hasMarker(body: string | null | undefined, marker: string): boolean {
+  return (body ?? '').trimStart().startsWith(marker)
 }
 
 /**
@@ -68,7 +77,7 @@ export async function findStickyComment(
   for (let page = 1; page <= MAX_PAGES; page++) {
     const { items, hasNext } = await api.listComments(target, target.number, page)
     for (const comment of items) {
-      if (!comment.body.includes(marker)) continue
+      if (!hasMarker(comment.body, marker)) continue
       if (ownedBy(comment.user, await ownLogin())) return comment
       log.debug(`Comment ${comment.id} holds the marker but was not written by this action's token; left alone.`)
     }

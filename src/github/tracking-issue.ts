@@ -8,7 +8,7 @@
 import { AbortedError, ServiceError } from '../errors.js'
 import type { Log } from '../log.js'
 import type { Issue, IssuesApi, RepoRef } from './octokit.js'
-import { MAX_PAGES, ownedBy, ownLoginOnce, withMarker } from './sticky-comment.js'
+import { hasMarker, MAX_PAGES, ownedBy, ownLoginOnce, withMarker } from './sticky-comment.js'
 
 export interface TrackingOutcome {
   action: 'created' | 'updated' | 'closed' | 'none' | 'skipped'
@@ -38,7 +38,7 @@ export async function findTrackingIssue(
     const { items, hasNext } = await api.listOpenIssues(repo, page)
     for (const issue of items) {
       if (issue.pull_request !== undefined || issue.state !== 'open') continue
-      if (!(issue.body ?? '').includes(marker)) continue
+      if (!hasMarker(issue.body, marker)) continue
       if (ownedBy(issue.user, await ownLogin())) return issue
       log.debug(`Issue #${issue.number} holds the marker but was not opened by this action's token; left alone.`)
     }
