@@ -6,9 +6,12 @@
  * the job summary and the PR comment.
  *
  * Options: --pass (the demo agent has its vulnerabilities fixed),
- *          --min-severity X, --quiet (no live log).
+ *          --min-severity X, --quiet (no live log),
+ *          --write-readme (put the posted comment into README.md's example section).
  */
-import { runAction } from './action-runner.js'
+import { readFileSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { PROJECT_ROOT, runAction } from './action-runner.js'
 import { node24, machineNode } from './node-runtimes.js'
 import { startGitHubStandin } from './github-standin.js'
 import { startEmulator } from '../src/emulator/server.js'
@@ -61,7 +64,9 @@ async function main(): Promise<void> {
     console.log(run.main.summary.length > 6000 ? `${run.main.summary.slice(0, 6000)}\n... (${run.main.summary.length} characters in all)` : run.main.summary)
     rule('PR comment posted to the GitHub API stand-in')
     const comments = github.state.comments.get(7) ?? []
-    console.log(comments.length > 0 ? comments[comments.length - 1].body : '(no comment was posted)')
+    const posted = comments.length > 0 ? comments[comments.length - 1].body : null
+    console.log(posted ?? '(no comment was posted)')
+    if (posted && flag('--write-readme')) writeReadmeExample(posted)
     rule('Done')
     console.log(`The full JSON report is at ${run.main.outputs.report_path ?? '(none)'}`)
     console.log('Try: npm run demo -- --pass   (the demo agent with its vulnerabilities fixed)')
@@ -69,6 +74,23 @@ async function main(): Promise<void> {
     await github.stop()
     await emulator.stop()
   }
+}
+
+/** Put the posted comment, as GitHub would render it, between README.md's demo-comment markers. */
+function writeReadmeExample(comment: string): void {
+  const path = join(PROJECT_ROOT, 'README.md')
+  const readme = readFileSync(path, 'utf8')
+  const start = '<!-- demo-comment:start -->'
+  const end = '<!-- demo-comment:end -->'
+  const a = readme.indexOf(start)
+  const b = readme.indexOf(end)
+  if (a < 0 || b < a) {
+    console.log('README.md has no demo-comment markers: not written.')
+    return
+  }
+  const body = comment.replace(/^<!--.*?-->\n/, '')
+  writeFileSync(path, `${readme.slice(0, a + start.length)}\n\n${body.trim()}\n\n${readme.slice(b)}`)
+  console.log('Wrote the comment into README.md.')
 }
 
 main().catch((err: unknown) => {
