@@ -6,7 +6,8 @@ export const modules = {
 /***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
 
 /* harmony export */ __webpack_require__.d(__webpack_exports__, {
-/* harmony export */   createIssuesApi: () => (/* binding */ createIssuesApi)
+/* harmony export */   createIssuesApi: () => (/* binding */ createIssuesApi),
+/* harmony export */   d5: () => (/* binding */ explainGitHubFailure)
 /* harmony export */ });
 /* unused harmony exports PER_PAGE, hasNextLink, githubRetryAfterMs, toServiceError, issuesApiOver */
 /* harmony import */ var _errors_js__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(3916);
@@ -256,6 +257,31 @@ async function createIssuesApi(deps) {
     });
     const request = octokit.request;
     return issuesApiOver(request, deps);
+}
+/**
+ * Explain a failed GitHub write for a warning. `specific` handles what depends
+ * on the write (403, 404, 410...); the rest is shared: rate limits that held,
+ * 401, other service failures, and anything unexpected.
+ */
+function explainGitHubFailure(err, head, specific) {
+    if (!(err instanceof _errors_js__WEBPACK_IMPORTED_MODULE_0__/* .ServiceError */ ._7)) {
+        const message = err instanceof Error ? err.message : String(err);
+        return { warning: `${head}: unexpected error: ${message}`, reason: 'unexpected error' };
+    }
+    const said = err.describe();
+    if (err.code === 'rate_limited' || err.code === 'secondary_rate_limit') {
+        return { warning: `${head}: GitHub's rate limit held after retries (${said}).`, reason: 'rate limited' };
+    }
+    const own = specific(err, said);
+    if (own)
+        return own;
+    if (err.status === 401) {
+        return {
+            warning: `${head}: GitHub answered 401, the token was refused (${said}). Fix: leave github_token at its default (\${{ github.token }}) or pass a valid token.`,
+            reason: 'unauthorized (401)'
+        };
+    }
+    return { warning: `${head}: ${said}`, reason: err.status !== undefined ? `HTTP ${err.status}` : (err.code ?? 'network error') };
 }
 
 

@@ -400,3 +400,37 @@ export async function createIssuesApi(deps: GitHubDeps): Promise<IssuesApi> {
   const request = octokit.request as unknown as RequestFn
   return issuesApiOver(request, deps)
 }
+
+export interface FailureExplanation {
+  warning: string
+  reason: string
+}
+
+/**
+ * Explain a failed GitHub write for a warning. `specific` handles what depends
+ * on the write (403, 404, 410...); the rest is shared: rate limits that held,
+ * 401, other service failures, and anything unexpected.
+ */
+export function explainGitHubFailure(
+  err: unknown,
+  head: string,
+  specific: (err: ServiceError, said: string) => FailureExplanation | null
+): FailureExplanation {
+  if (!(err instanceof ServiceError)) {
+    const message = err instanceof Error ? err.message : String(err)
+    return { warning: `${head}: unexpected error: ${message}`, reason: 'unexpected error' }
+  }
+  const said = err.describe()
+  if (err.code === 'rate_limited' || err.code === 'secondary_rate_limit') {
+    return { warning: `${head}: GitHub's rate limit held after retries (${said}).`, reason: 'rate limited' }
+  }
+  const own = specific(err, said)
+  if (own) return own
+  if (err.status === 401) {
+    return {
+      warning: `${head}: GitHub answered 401, the token was refused (${said}). Fix: leave github_token at its default (\${{ github.token }}) or pass a valid token.`,
+      reason: 'unauthorized (401)'
+    }
+  }
+  return { warning: `${head}: ${said}`, reason: err.status !== undefined ? `HTTP ${err.status}` : (err.code ?? 'network error') }
+}

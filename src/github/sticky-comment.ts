@@ -8,9 +8,10 @@
  * `pull-requests: write`, 404, anything after retries) is a warning that says
  * why and how to fix it, and the outcome is `skipped`.
  */
-import { AbortedError, ServiceError } from '../errors.js'
+import { AbortedError } from '../errors.js'
 import type { Log } from '../log.js'
 import type { GitHubUser, IssueComment, IssuesApi, RepoRef } from './octokit.js'
+import { explainGitHubFailure, type FailureExplanation } from './octokit.js'
 
 export type CommentMode = 'update' | 'new' | 'off'
 
@@ -92,15 +93,11 @@ const FORK_HINT =
   'or use `pull_request_target` with care (it runs with a write token and secrets: never check out or run the fork\'s code in that job).'
 
 /** The warning line for a comment that could not be read or written, and the short reason for the outcome. */
-export function explainCommentFailure(err: unknown, target: PullRequestRef): { warning: string; reason: string } {
+export function explainCommentFailure(err: unknown, target: PullRequestRef): FailureExplanation {
   const where = `${target.owner}/${target.repo}#${target.number}`
   const head = `Could not write the PR comment on ${where} (the gate's result is unchanged)`
-  if (err instanceof ServiceError) {
-    const said = err.describe()
-    if (err.code === 'rate_limited' || err.code === 'secondary_rate_limit') {
-      return { warning: `${head}: GitHub's rate limit held after retries (${said}).`, reason: 'rate limited' }
-    }
-    if (err.status === 403) {
+  return explainGitHubFailure(err, head, (e, said) => {
+    if (e.status === 403) {
       return {
         warning:
           `${head}: GitHub answered 403, the token may not write to pull requests (${said}). ` +
@@ -109,7 +106,7 @@ export function explainCommentFailure(err: unknown, target: PullRequestRef): { w
         reason: 'forbidden (403): the token cannot write pull request comments'
       }
     }
-    if (err.status === 404) {
+    if (e.status === 404) {
       return {
         warning:
           `${head}: GitHub answered 404, the pull request is not visible to the token (${said}). ` +
@@ -118,16 +115,8 @@ export function explainCommentFailure(err: unknown, target: PullRequestRef): { w
         reason: 'not found (404): the token cannot see the pull request'
       }
     }
-    if (err.status === 401) {
-      return {
-        warning: `${head}: GitHub answered 401, the token was refused (${said}). Fix: leave github_token at its default (\${{ github.token }}) or pass a valid token.`,
-        reason: 'unauthorized (401)'
-      }
-    }
-    return { warning: `${head}: ${said}`, reason: err.status !== undefined ? `HTTP ${err.status}` : (err.code ?? 'network error') }
-  }
-  const message = err instanceof Error ? err.message : String(err)
-  return { warning: `${head}: unexpected error: ${message}`, reason: 'unexpected error' }
+    return null
+  })
 }
 
 export async function postStickyComment(

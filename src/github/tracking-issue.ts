@@ -5,9 +5,10 @@
  * it with a comment. Needs `issues: write`; without it a warning says so and
  * the outcome is `skipped`. Never changes the gate's result.
  */
-import { AbortedError, ServiceError } from '../errors.js'
+import { AbortedError } from '../errors.js'
 import type { Log } from '../log.js'
 import type { Issue, IssuesApi, RepoRef } from './octokit.js'
+import { explainGitHubFailure, type FailureExplanation } from './octokit.js'
 import { hasMarker, MAX_PAGES, ownedBy, ownLoginOnce, withMarker } from './sticky-comment.js'
 
 export interface TrackingOutcome {
@@ -48,37 +49,25 @@ export async function findTrackingIssue(
   return null
 }
 
-export function explainIssueFailure(err: unknown, repo: RepoRef): { warning: string; reason: string } {
+export function explainIssueFailure(err: unknown, repo: RepoRef): FailureExplanation {
   const head = `Could not keep the tracking issue in ${repo.owner}/${repo.repo} (the gate's result is unchanged)`
-  if (err instanceof ServiceError) {
-    const said = err.describe()
-    if (err.code === 'rate_limited' || err.code === 'secondary_rate_limit') {
-      return { warning: `${head}: GitHub's rate limit held after retries (${said}).`, reason: 'rate limited' }
-    }
-    if (err.status === 403 || err.status === 404) {
+  return explainGitHubFailure(err, head, (e, said) => {
+    if (e.status === 403 || e.status === 404) {
       return {
         warning:
-          `${head}: GitHub answered ${err.status}, the token may not write issues (${said}). ` +
+          `${head}: GitHub answered ${e.status}, the token may not write issues (${said}). ` +
           'Fix: give the job `permissions: issues: write`, or set the input `issue: off`.',
-        reason: `${err.status === 403 ? 'forbidden (403)' : 'not found (404)'}: the token needs issues: write`
+        reason: `${e.status === 403 ? 'forbidden (403)' : 'not found (404)'}: the token needs issues: write`
       }
     }
-    if (err.status === 410) {
+    if (e.status === 410) {
       return {
         warning: `${head}: issues are disabled in this repository (${said}). Fix: enable Issues in the repository settings, or set the input \`issue: off\`.`,
         reason: 'issues are disabled (410)'
       }
     }
-    if (err.status === 401) {
-      return {
-        warning: `${head}: GitHub answered 401, the token was refused (${said}). Fix: leave github_token at its default (\${{ github.token }}) or pass a valid token.`,
-        reason: 'unauthorized (401)'
-      }
-    }
-    return { warning: `${head}: ${said}`, reason: err.status !== undefined ? `HTTP ${err.status}` : (err.code ?? 'network error') }
-  }
-  const message = err instanceof Error ? err.message : String(err)
-  return { warning: `${head}: unexpected error: ${message}`, reason: 'unexpected error' }
+    return null
+  })
 }
 
 export async function syncTrackingIssue(api: IssuesApi, repo: RepoRef, args: TrackingArgs, log: Log): Promise<TrackingOutcome> {
