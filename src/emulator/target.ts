@@ -1,0 +1,208 @@
+/**
+ * How the emulator talks to a registered target (an emulator choice, since the
+ * API description does not show it): POST JSON `{"message", "session_id"}` to
+ * the endpoint URL with the auth of section 2.2, and read the reply text at the
+ * config's `response_field` dot-path. `request_timeout` is in seconds.
+ * For oauth_client_credentials a token is minted at token_url with the
+ * client_credentials grant and re-minted once half of its lifetime is gone.
+ * Every connection goes through the SSRF-guarded DNS lookup.
+ */
+import http from 'node:http'
+import https from 'node:https'
+import type { AgentConfig, AuthType, OAuthConfig } from '../contract.js'
+import { guardedLookup } from './ssrf.js'
+import { wsExchange } from './ws-lite.js'
+
+export type ProbeErrorCategory = 'unreachable' | 'auth_failed' | 'parse_error' | 'no_reply' | 'not_an_endpoint'
+
+export interface TargetSpec {
+  config: AgentConfig
+  auth_type: AuthType
+  credential: string | null
+  oauth: OAuthConfig | null
+}
+
+export interface Exchange {
+  method: string
+  url: string
+  /** Headers sent to the target, Authorization included (replay steps record them). */
+  headers: Record<string, string>
+  body: string
+  status?: number
+  responseBody?: string
+}
+
+export type TargetOutcome =
+  | ({ ok: true; reply: string } & Exchange)
+  | ({ ok: false; category: ProbeErrorCategory; message: string } & Exchange)
+
+export const DEFAULT_REQUEST_TIMEOUT_S = 30
+
+/** Reads a dot-path (`output.text`, `choices.0.message.content`). */
+export function readDotPath(value: unknown, path: string): unknown {
+  let v = value
+  for (const seg of path.split('.')) {
+    if (v === null || typeof v !== 'object') return undefined
+    v = (v as Record<string, unknown>)[seg]
+  }
+  return v
+}
+
+interface RawResponse {
+  status: number
+  body: string
+}
+
+function rawRequest(
+  url: URL,
+  method: string,
+  headers: Record<string, string>,
+  body: string,
+  timeoutMs: number,
+  allowLoopback: boolean
+): Promise<RawResponse> {
+  return new Promise((resolve, reject) => {
+    const mod = url.protocol === 'https:' || url.protocol === 'wss:' ? https : http
+    const req = mod.request(
+      url,
+      { method, headers: { ...headers, 'content-length': String(Buffer.byteLength(body)) }, lookup: guardedLookup(allowLoopback), agent: false },
+      (res) => {
+        const chunks: Buffer[] = []
+        res.on('data', (c: Buffer) => chunks.push(c))
+        res.on('end', () => {
+          clearTimeout(timer)
+          resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8') })
+        })
+        res.on('error', (e) => {
+          clearTimeout(timer)
+          reject(e)
+        })
+      }
+    )
+    const timer = setTimeout(() => {
+      req.destroy(Object.assign(new Error(`no answer within ${timeoutMs} ms`), { code: 'ETIMEDOUT' }))
+    }, timeoutMs)
+    timer.unref()
+    req.on('error', (e) => {
+      clearTimeout(timer)
+      reject(e)
+    })
+    req.end(body)
+  })
+}
+
+function isTimeout(e: unknown): boolean {
+  return (e as { code?: string }).code === 'ETIMEDOUT'
+}
+
+export class TargetClient {
+  private token: { value: string; refreshAt: number } | null = null
+  /** Number of tokens minted (oauth only). */
+  mints = 0
+
+  constructor(
+    private readonly spec: TargetSpec,
+    private readonly allowLoopback: boolean
+  ) {}
+
+  get timeoutMs(): number {
+    return Math.round((this.spec.config.request_timeout ?? DEFAULT_REQUEST_TIMEOUT_S) * 1000)
+  }
+
+  get transport(): 'http' | 'websocket' {
+    return this.spec.config.transport === 'websocket' ? 'websocket' : 'http'
+  }
+
+  private async accessToken(): Promise<string> {
+    const now = Date.now()
+    if (this.token && now < this.token.refreshAt) return this.token.value
+    const oauth = this.spec.oauth!
+    const form = new URLSearchParams({ grant_type: 'client_credentials', client_id: oauth.client_id, client_secret: this.spec.credential ?? '' })
+    if (oauth.scope) form.set('scope', oauth.scope)
+    if (oauth.audience) form.set('audience', oauth.audience)
+    const res = await rawRequest(
+      new URL(oauth.token_url),
+      'POST',
+      { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' },
+      form.toString(),
+      this.timeoutMs,
+      this.allowLoopback
+    )
+    if (res.status < 200 || res.status >= 300) throw Object.assign(new Error(`token endpoint answered ${res.status}`), { auth: true })
+    let parsed: { access_token?: unknown; expires_in?: unknown }
+    try {
+      parsed = JSON.parse(res.body) as typeof parsed
+    } catch {
+      throw Object.assign(new Error('token endpoint answered non-JSON'), { auth: true })
+    }
+    if (typeof parsed.access_token !== 'string' || parsed.access_token === '') {
+      throw Object.assign(new Error('token endpoint gave no access_token'), { auth: true })
+    }
+    const ttl = typeof parsed.expires_in === 'number' && parsed.expires_in > 0 ? parsed.expires_in : 3600
+    this.token = { value: parsed.access_token, refreshAt: now + (ttl * 1000) / 2 }
+    this.mints++
+    return parsed.access_token
+  }
+
+  private async authHeaders(): Promise<Record<string, string>> {
+    const cred = this.spec.credential ?? ''
+    switch (this.spec.auth_type) {
+      case 'bearer':
+        return { authorization: `Bearer ${cred}` }
+      case 'api_key':
+        return { 'x-api-key': cred }
+      case 'basic':
+        return { authorization: `Basic ${Buffer.from(cred, 'utf8').toString('base64')}` }
+      case 'oauth_client_credentials':
+        return { authorization: `Bearer ${await this.accessToken()}` }
+      default:
+        return {}
+    }
+  }
+
+  /** One chat round trip. Never throws: failures come back categorised. */
+  async send(message: string, sessionId: string): Promise<TargetOutcome> {
+    const url = this.spec.config.endpoint_url
+    const body = JSON.stringify({ message, session_id: sessionId })
+    const base: Exchange = { method: 'POST', url, headers: { 'content-type': 'application/json', accept: 'application/json' }, body }
+    try {
+      base.headers = { ...base.headers, ...(await this.authHeaders()) }
+    } catch (e) {
+      const auth = (e as { auth?: boolean }).auth === true
+      return { ...base, ok: false, category: auth ? 'auth_failed' : 'unreachable', message: auth ? 'the token endpoint refused the client credentials' : 'the token endpoint could not be reached' }
+    }
+    let res: RawResponse
+    try {
+      res =
+        this.transport === 'websocket'
+          ? await wsExchange(new URL(url), base.headers, body, this.timeoutMs, guardedLookup(this.allowLoopback))
+          : await rawRequest(new URL(url), 'POST', base.headers, body, this.timeoutMs, this.allowLoopback)
+    } catch (e) {
+      if (isTimeout(e)) return { ...base, ok: false, category: 'no_reply', message: `the target sent no reply within ${this.timeoutMs} ms` }
+      return { ...base, ok: false, category: 'unreachable', message: 'the target could not be reached' }
+    }
+    const exchange: Exchange = { ...base, status: res.status, responseBody: res.body }
+    if (res.status === 401 || res.status === 403) {
+      return { ...exchange, ok: false, category: 'auth_failed', message: `the target refused the credentials (HTTP ${res.status})` }
+    }
+    if (res.status < 200 || res.status >= 300) {
+      return { ...exchange, ok: false, category: 'not_an_endpoint', message: `the target answered HTTP ${res.status}` }
+    }
+    let json: unknown
+    try {
+      json = JSON.parse(res.body)
+    } catch {
+      return { ...exchange, ok: false, category: 'parse_error', message: 'the target answered with a body that is not JSON' }
+    }
+    const reply = readDotPath(json, this.spec.config.response_field)
+    if (typeof reply !== 'string' || reply.trim() === '') {
+      return {
+        ...exchange,
+        ok: false,
+        category: 'no_reply',
+        message: `the target's answer has no text at response_field '${this.spec.config.response_field}'`
+      }
+    }
+    return { ...exchange, ok: true, reply }
+  }
+}
