@@ -183,6 +183,23 @@ describe.each(RUNTIMES.map((r) => [r.name, r] as const))('bundled action on %s',
     expectNoSecrets(r)
   })
 
+  it('the post step cancels the run when the main step was killed before it could', async () => {
+    emu.control.setCategoryDurationMs(5_000)
+    const r = await run(rt.path, {
+      inputs: baseInputs(),
+      onSpawn: (child, out) => {
+        void waitFor('the run to start', () => /Run \S+ started/.test(out.stdout())).then(() => child.kill('SIGKILL'))
+      }
+    })
+    expect(r.main.signal).toBe('SIGKILL')
+    const runId = r.main.state.run_id
+    expect(runId).toBeTruthy()
+    expect(r.post.code).toBe(0)
+    expect(r.post.stdout).toContain(`Post step: cancel of run ${runId} requested`)
+    await waitFor('the run to be cancelled', () => emu.control.runs().find((x) => x.run_id === runId)?.status === 'cancelled')
+    expectNoSecrets(r)
+  })
+
   it('waits for another run of the model (409 run_active), then triggers its own', async () => {
     emu.control.setCategoryDurationMs(150)
     const other = await fetch(`${emu.url}/api/v1/run`, {
