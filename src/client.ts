@@ -65,6 +65,8 @@ export interface ClientOptions {
   signal?: AbortSignal
   /** Per request (connect, headers and body), default 30000. */
   requestTimeoutMs?: number
+  /** Largest response body accepted, default DEFAULT_MAX_BODY_BYTES (256 MiB). */
+  maxBodyBytes?: number
   /** Default DEFAULT_RETRY_POLICY. */
   retryPolicy?: RetryPolicy
   random?: () => number
@@ -95,6 +97,7 @@ export class AssessmentClient implements ServiceApi {
       baseUrl: opts.baseUrl,
       apiKey: opts.apiKey,
       requestTimeoutMs: opts.requestTimeoutMs,
+      maxBodyBytes: opts.maxBodyBytes,
       userAgent: opts.userAgent,
       clock: this.clock,
       log: this.log

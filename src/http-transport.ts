@@ -29,8 +29,12 @@ import { parseRetryAfter } from './retry-policy.js'
 export type HttpMethod = 'GET' | 'POST' | 'PATCH'
 
 export const DEFAULT_REQUEST_TIMEOUT_MS = 30_000
-/** A body larger than this is refused (the largest real answer is a findings list). */
-export const DEFAULT_MAX_BODY_BYTES = 16 * 1024 * 1024
+/**
+ * A body larger than this is refused. The largest real answer is a findings
+ * list, which can hold thousands of findings with replies of megabytes; the
+ * cap keeps well under V8's largest string (about 512 Mi characters).
+ */
+export const DEFAULT_MAX_BODY_BYTES = 256 * 1024 * 1024
 export const DEFAULT_USER_AGENT = 'agent-security-gate'
 
 export interface TransportOptions {
@@ -296,7 +300,8 @@ export class HttpTransport {
           code: 'malformed_response',
           message: err.message,
           fieldPath: '',
-          transient: true,
+          // The same answer will be as large next time: not worth a retry.
+          transient: false,
           ambiguous: true
         })
       }

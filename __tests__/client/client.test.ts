@@ -642,3 +642,15 @@ describe('the api key never appears in an error, its fields, or a log line', () 
     expect(everything).not.toMatch(/authorization|bearer/i)
   })
 })
+
+describe('a body over the size limit', () => {
+  it('is a malformed answer, not retried, naming the endpoint', async () => {
+    server.script({ status: 200, body: bodies.listModels })
+    const { c } = client({ maxBodyBytes: 64 })
+    const err = (await failure(c.listModels())) as MalformedResponseError
+    expect(err).toBeInstanceOf(MalformedResponseError)
+    expect(err.transient).toBe(false)
+    expect(err.attempts).toBe(1)
+    expect(err.describe()).toMatch(/GET \/api\/v1\/model.*larger than 64 bytes/)
+  })
+})
