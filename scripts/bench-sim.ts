@@ -27,22 +27,13 @@ import {
   type ScheduleOptions,
   type ScheduleState
 } from '../src/poll-schedule.js'
+import { seededRandom } from '../src/seeded-random.js'
+export { seededRandom } from '../src/seeded-random.js'
 
 // ---------------------------------------------------------------------------
 // Seeded randomness
 // ---------------------------------------------------------------------------
 
-/** mulberry32: a small, fast, seeded PRNG returning floats in [0, 1). */
-export function seededRandom(seed: number): () => number {
-  let a = seed >>> 0
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0
-    let t = a
-    t = Math.imul(t ^ (t >>> 15), t | 1)
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
-  }
-}
 
 function gaussian(rand: () => number): number {
   const u = Math.max(rand(), 1e-12)

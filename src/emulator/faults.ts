@@ -9,6 +9,8 @@
  */
 import type { EndpointName } from '../contract.js'
 import { ENDPOINTS } from '../contract.js'
+import { seededRandom } from '../seeded-random.js'
+export { seededRandom } from '../seeded-random.js'
 
 export const FAULT_KINDS = [
   'status500',
@@ -110,17 +112,6 @@ export function parseFaultSpec(spec: string): FaultConfig {
   return config
 }
 
-/** mulberry32: small, fast, good enough for test schedules. */
-export function seededRandom(seed: number): () => number {
-  let a = seed >>> 0
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0
-    let t = a
-    t = Math.imul(t ^ (t >>> 15), t | 1)
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
-  }
-}
 
 /** Decides, request by request, which fault (if any) to inject. */
 export class FaultInjector {
