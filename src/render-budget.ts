@@ -446,12 +446,32 @@ export function renderMarkdownReport(r: Report, profile: MarkdownProfile): strin
     return k
   }
 
+  // Whether the first n blocks fit at a level. A level whose sampled blocks
+  // show that n of them would clearly overflow is skipped without rendering up
+  // to the budget (5,000 findings would otherwise render about a budget's worth
+  // of text at every level). The sample is the first blocks, which an exact fit
+  // renders first anyway; a wrong estimate can only lower the detail.
+  const SAMPLE = 64
+  const MIN_SAMPLE = 8
+  const clearlyOverflows = (level: number, n: number): boolean => {
+    let size = 0
+    for (let k = 0; k < Math.min(SAMPLE, n); k++) {
+      size += m(blockAt(k, level))
+      if (k + 1 >= MIN_SAMPLE && (size / (k + 1)) * n > 2 * avail) return true
+    }
+    return false
+  }
+  const fits = (level: number, n: number): boolean => {
+    if (n > SAMPLE && fitted[level] === undefined && clearlyOverflows(level, n)) return false
+    return fitCount(level) >= n
+  }
+
   let layout: Layout | null = null
-  for (let L = 0; L <= last && layout === null; L++) if (fitCount(L) === total) layout = { listed: total, level: L, belowListed: 0 }
+  for (let L = 0; L <= last && layout === null; L++) if (fits(L, total)) layout = { listed: total, level: L, belowListed: 0 }
   for (let g = r.groups.length - 1; g >= 1 && layout === null; g--) {
     const keep = groupEnds[g - 1] as number
     for (let L = 0; L <= last; L++) {
-      if (fitCount(L) >= keep) {
+      if (fits(L, keep)) {
         layout = { listed: keep, level: L, belowListed: 0 }
         break
       }
