@@ -4,7 +4,7 @@ import type { RunListItem, TriggerRunResponse } from '../src/contract.js'
 import { ConfigError, DeadlineExceededError, ServiceError } from '../src/errors.js'
 import { recordingLog } from '../src/log.js'
 import { triggerRun } from '../src/trigger.js'
-import { fakeApi } from './support/fake-api.js'
+import { fakeApi as bareFakeApi } from './support/fake-api.js'
 import { fakeClock } from './support/fake-clock.js'
 
 const ok = (clockNow: number, id = 'run_1'): TriggerRunResponse => ({
@@ -24,6 +24,10 @@ const item = (id: string, startedAtMs: number, status: RunListItem['status'] = '
 })
 const svcErr = (status: number | undefined, code: string, extra: Partial<ConstructorParameters<typeof ServiceError>[0]> = {}) =>
   new ServiceError({ endpoint: 'POST /api/v1/run', status, code, message: code, ...extra })
+
+/** The model has no earlier runs unless a test says otherwise. */
+const fakeApi: typeof bareFakeApi = (methods) =>
+  bareFakeApi({ listRuns: async () => ({ runs: [], total: 0, returned: 0 }), ...methods })
 
 function setup(timeoutMs = 600_000) {
   const clock = fakeClock()
@@ -138,6 +142,33 @@ describe('triggerRun', () => {
     const t = await triggerRun({ ...s, api }, { modelId: 'm', categories: [] })
     expect(t).toMatchObject({ runId: 'run_new', recovered: false })
     expect(n).toBe(2)
+  })
+
+  it('never adopts a run that existed before its trigger, however recent', async () => {
+    const s = setup()
+    const previous = item('run_previous', s.clock.now() - 1_000, 'completed')
+    let n = 0
+    const api = fakeApi({
+      listRuns: async () => ({ runs: [previous], total: 1, returned: 1 }),
+      triggerRun: async () => {
+        n += 1
+        if (n === 1) throw svcErr(502, 'bad_gateway', { transient: true, ambiguous: true })
+        return ok(s.clock.now(), 'run_ours')
+      }
+    })
+    const t = await triggerRun({ ...s, api }, { modelId: 'm', categories: [] })
+    expect(t).toMatchObject({ runId: 'run_ours', recovered: false })
+  })
+
+  it('triggers even when the run list cannot be read beforehand', async () => {
+    const s = setup()
+    const api = fakeApi({
+      listRuns: async () => {
+        throw svcErr(503, 'service_unavailable', { transient: true })
+      },
+      triggerRun: async () => ok(s.clock.now())
+    })
+    await expect(triggerRun({ ...s, api }, { modelId: 'm', categories: [] })).resolves.toMatchObject({ runId: 'run_1' })
   })
 
   it('does not retry a connection refused forever', async () => {

@@ -5,7 +5,7 @@
  *
  * Options: --runs N (default 100), --rate P (default 0.2), --seed N (default 1),
  * --concurrency N (lanes, default 12), --burst-length N (default 3),
- * --cooldown-ms N (least time between two triggers of a model, default 6000),
+ * --cooldown-ms N (least time between two triggers of a model, default 0),
  * --models-per-lane N (default 3), --json (print the whole report as JSON).
  * Prints the figures table (Markdown) and any violated check; exits 1 when a
  * check failed, 2 on a usage error.

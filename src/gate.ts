@@ -8,6 +8,7 @@ import { collectResults, type CollectedResults } from './collect-results.js'
 import type { RunStatusResponse, Severity } from './contract.js'
 import { decide, type Decision } from './decide.js'
 import type { Log } from './log.js'
+import type { RetryPolicy } from './retry-policy.js'
 import type { ServiceApi } from './service-api.js'
 import { stopRun } from './stop-run.js'
 import { triggerRun, type Triggered } from './trigger.js'
@@ -21,6 +22,8 @@ export interface GateDeps {
   signal: AbortSignal
   log: Log
   random?: () => number
+  /** The retry policy of the trigger's own retries (the client has its own copy). */
+  policy?: RetryPolicy
   /** Called as soon as the run exists, so the post step can cancel it. */
   onRunStarted(runId: string): void
   /** Called once the run is seen terminal: nothing is left to cancel. */
@@ -60,7 +63,7 @@ export async function runGate(deps: GateDeps, args: GateArgs): Promise<GateOutco
   const scope = args.categories.length > 0 ? `categories ${args.categories.join(', ')}` : 'the full taxonomy'
   log.info(`Triggering an assessment of model ${args.modelId} (${scope}; min_severity ${args.minSeverity}).`)
   const triggered = await triggerRun(
-    { api, clock, deadline, signal: deps.signal, log, random: deps.random },
+    { api, clock, deadline, signal: deps.signal, log, random: deps.random, policy: deps.policy },
     { modelId: args.modelId, categories: args.categories }
   )
   deps.onRunStarted(triggered.runId)

@@ -65,6 +65,25 @@ async function sleepWithin(deps: TriggerDeps, ms: number, what: string): Promise
   await deps.clock.sleep(ms, deps.signal)
 }
 
+/** How many of the model's recent runs are recorded as existing before our trigger. */
+const BASELINE_LIMIT = 20
+
+/**
+ * The ids of the model's runs that exist before our first trigger: none of
+ * them can be ours, whatever their start time says. Best effort: without it,
+ * recovery falls back on start times alone.
+ */
+async function baselineRunIds(deps: TriggerDeps, modelId: string): Promise<string[]> {
+  try {
+    const list = await deps.api.listRuns(modelId, { limit: BASELINE_LIMIT }, { signal: deps.signal })
+    return list.runs.map((r) => r.run_id)
+  } catch (err) {
+    if (!(err instanceof ServiceError) || err instanceof DeadlineExceededError) throw err
+    deps.log.debug(`Could not list the model's runs before triggering (${err.describe()}); a lost trigger answer will be matched by start time only.`)
+    return []
+  }
+}
+
 /** A run of the model that started after `sentAt` and that we do not know to be someone else's. */
 async function findRecoveredRun(deps: TriggerDeps, modelId: string, sentAt: number, foreign: Set<string>): Promise<RunListItem | null> {
   const list = await deps.api.listRuns(modelId, { limit: 10 }, { signal: deps.signal })
@@ -76,16 +95,19 @@ async function findRecoveredRun(deps: TriggerDeps, modelId: string, sentAt: numb
   return candidates[0] ?? null
 }
 
-/** Wait until the model has no running run. Records the ids seen as foreign. */
-async function waitForOtherRuns(deps: TriggerDeps, modelId: string, foreign: Set<string>): Promise<string[]> {
+/** Wait until the model has no running run. Records the ids seen as foreign and as waited for. */
+async function waitForOtherRuns(deps: TriggerDeps, modelId: string, foreign: Set<string>, waitedFor: Set<string>): Promise<void> {
   const since = deps.clock.now()
   let delay = OTHER_RUN_POLL_MIN_MS
   let lastLog = -Infinity
   for (;;) {
     const list = await deps.api.listRuns(modelId, { status: 'running', limit: 5 }, { signal: deps.signal })
     const running = list.runs.filter((r) => r.status === 'running')
-    for (const r of running) foreign.add(r.run_id)
-    if (running.length === 0) return [...foreign]
+    for (const r of running) {
+      foreign.add(r.run_id)
+      waitedFor.add(r.run_id)
+    }
+    if (running.length === 0) return
     if (deps.clock.now() - lastLog >= 30_000) {
       const ids = running.map((r) => oneLine(r.run_id, 80)).join(', ')
       deps.log.info(
@@ -182,7 +204,11 @@ function invalidKeys(err: ServiceError, asked: string[], valid: string[] | null)
 export async function triggerRun(deps: TriggerDeps, args: TriggerArgs): Promise<Triggered> {
   const policy = deps.policy ?? DEFAULT_RETRY_POLICY
   const random = deps.random ?? Math.random
-  const foreign = new Set<string>()
+  if (deps.signal?.aborted) throw new AbortedError()
+  if (deps.deadline.expired()) throw new DeadlineExceededError(ENDPOINT, 'timeout_minutes ran out before the run could be triggered')
+  // Runs that exist before our trigger are someone else's (or an earlier step's).
+  const foreign = new Set<string>(await baselineRunIds(deps, args.modelId))
+  const waitedFor = new Set<string>()
   const body = args.categories.length > 0 ? { model_id: args.modelId, categories: args.categories } : { model_id: args.modelId }
   /** Earliest send time of an attempt whose outcome is unknown. */
   let ambiguousSince: number | null = null
@@ -195,16 +221,16 @@ export async function triggerRun(deps: TriggerDeps, args: TriggerArgs): Promise<
     const sentAt = deps.clock.now()
     try {
       const res = await deps.api.triggerRun(body, { signal: deps.signal })
-      return { runId: res.run_id, startedAt: res.started_at, recovered: false, waitedFor: [...foreign] }
+      return { runId: res.run_id, startedAt: res.started_at, recovered: false, waitedFor: [...waitedFor] }
     } catch (err) {
       if (!(err instanceof ServiceError) || err instanceof DeadlineExceededError) throw err
 
       if (err.status === 409 && err.code === 'run_active') {
         if (ambiguousSince !== null) {
           const mine = await findRecoveredRun(deps, args.modelId, ambiguousSince, foreign)
-          if (mine) return recovered(deps, mine, foreign)
+          if (mine) return recovered(deps, mine, waitedFor)
         }
-        await waitForOtherRuns(deps, args.modelId, foreign)
+        await waitForOtherRuns(deps, args.modelId, foreign, waitedFor)
         deps.log.info(`The other assessment of model ${args.modelId} has ended; triggering ours now.`)
         continue
       }
@@ -226,7 +252,7 @@ export async function triggerRun(deps: TriggerDeps, args: TriggerArgs): Promise<
       if (err.ambiguous) {
         ambiguousSince = ambiguousSince ?? sentAt
         const mine = await findRecoveredRun(deps, args.modelId, ambiguousSince, foreign)
-        if (mine) return recovered(deps, mine, foreign)
+        if (mine) return recovered(deps, mine, waitedFor)
       }
 
       if (isRetryable(err) && failures + 1 < policy.maxAttempts) {
@@ -255,9 +281,9 @@ function errInit(err: ServiceError) {
   }
 }
 
-function recovered(deps: TriggerDeps, run: RunListItem, foreign: Set<string>): Triggered {
+function recovered(deps: TriggerDeps, run: RunListItem, waitedFor: Set<string>): Triggered {
   deps.log.info(
     `The answer to our trigger was lost, but run ${oneLine(run.run_id, 80)} of this model started after our request was sent: it is the one this step created; continuing with it.`
   )
-  return { runId: run.run_id, startedAt: run.started_at, recovered: true, waitedFor: [...foreign] }
+  return { runId: run.run_id, startedAt: run.started_at, recovered: true, waitedFor: [...waitedFor] }
 }

@@ -16,7 +16,7 @@
  * workspace and models registered through the API, all pointing at the demo
  * agent) used in rotation, and a model is only triggered again once its
  * previous run started more than `modelCooldownMs` ago (see
- * DEFAULT_MODEL_COOLDOWN_MS for why).
+ * DEFAULT_MODEL_COOLDOWN_MS).
  *
  * What is checked for every faulted gate (see checkSoak):
  * - the result (and the count of open findings at or above min_severity) is
@@ -37,7 +37,6 @@ import { DEFAULT_VULNERABLE } from '../../src/emulator/taxonomy.js'
 import { runGate, type GateOutcome } from '../../src/gate.js'
 import { recordingLog } from '../../src/log.js'
 import type { RetryPolicy } from '../../src/retry-policy.js'
-import { CLOCK_SKEW_MS } from '../../src/trigger.js'
 
 /** One way of running the gate; its fault-free result is the expectation. */
 export interface SoakConfig {
@@ -98,17 +97,11 @@ export interface SoakOptions {
 }
 
 /**
- * Why a cooldown per model: trigger.ts recovers a lost trigger answer by
- * adopting a run of the model that started after the request was sent, with
- * CLOCK_SKEW_MS of slack for the service's clock. A run of the same model that
- * started less than that before the trigger is therefore taken for ours (a
- * known bug of trigger.ts, pinned by the `failing` test in
- * no-duplicate-run.test.ts; `--cooldown-ms 0 --models-per-lane 1` of
- * scripts/soak.ts shows it). Real runs last
- * minutes, so consecutive gates of a model never trigger that close together;
- * the emulator's runs last a fraction of a second, so the soak spaces them.
+ * Least time between two triggers of one model. 0: back-to-back gates of a
+ * model are part of the soak (trigger.ts records the model's earlier runs
+ * before triggering, so a lost answer is never matched to one of them).
  */
-export const DEFAULT_MODEL_COOLDOWN_MS = CLOCK_SKEW_MS + 1_000
+export const DEFAULT_MODEL_COOLDOWN_MS = 0
 
 export const DEFAULT_SOAK_OPTIONS: SoakOptions = {
   runs: 100,
@@ -291,6 +284,7 @@ async function runOneGate(
         signal: new AbortController().signal,
         log: recordingLog(),
         random,
+        policy: opts.retryPolicy,
         onRunStarted: () => {},
         onRunSettled: () => {}
       },
