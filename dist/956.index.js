@@ -981,6 +981,25 @@ async function sleepWithin(deps, ms, what) {
     }
     await deps.clock.sleep(ms, deps.signal);
 }
+/** How many of the model's recent runs are recorded as existing before our trigger. */
+const BASELINE_LIMIT = 20;
+/**
+ * The ids of the model's runs that exist before our first trigger: none of
+ * them can be ours, whatever their start time says. Best effort: without it,
+ * recovery falls back on start times alone.
+ */
+async function baselineRunIds(deps, modelId) {
+    try {
+        const list = await deps.api.listRuns(modelId, { limit: BASELINE_LIMIT }, { signal: deps.signal });
+        return list.runs.map((r) => r.run_id);
+    }
+    catch (err) {
+        if (!(err instanceof errors/* ServiceError */._7) || err instanceof errors/* DeadlineExceededError */.Kt)
+            throw err;
+        deps.log.debug(`Could not list the model's runs before triggering (${err.describe()}); a lost trigger answer will be matched by start time only.`);
+        return [];
+    }
+}
 /** A run of the model that started after `sentAt` and that we do not know to be someone else's. */
 async function findRecoveredRun(deps, modelId, sentAt, foreign) {
     const list = await deps.api.listRuns(modelId, { limit: 10 }, { signal: deps.signal });
@@ -991,18 +1010,20 @@ async function findRecoveredRun(deps, modelId, sentAt, foreign) {
     candidates.sort((a, b) => Date.parse(a.started_at) - Date.parse(b.started_at));
     return candidates[0] ?? null;
 }
-/** Wait until the model has no running run. Records the ids seen as foreign. */
-async function waitForOtherRuns(deps, modelId, foreign) {
+/** Wait until the model has no running run. Records the ids seen as foreign and as waited for. */
+async function waitForOtherRuns(deps, modelId, foreign, waitedFor) {
     const since = deps.clock.now();
     let delay = OTHER_RUN_POLL_MIN_MS;
     let lastLog = -Infinity;
     for (;;) {
         const list = await deps.api.listRuns(modelId, { status: 'running', limit: 5 }, { signal: deps.signal });
         const running = list.runs.filter((r) => r.status === 'running');
-        for (const r of running)
+        for (const r of running) {
             foreign.add(r.run_id);
+            waitedFor.add(r.run_id);
+        }
         if (running.length === 0)
-            return [...foreign];
+            return;
         if (deps.clock.now() - lastLog >= 30_000) {
             const ids = running.map((r) => (0,errors/* oneLine */.TN)(r.run_id, 80)).join(', ');
             deps.log.info(`Another assessment of model ${modelId} is running (run ${ids}); waiting for it to end before triggering ours (waited ${elapsed(deps.clock, since)}).`);
@@ -1082,7 +1103,13 @@ function invalidKeys(err, asked, valid) {
 async function triggerRun(deps, args) {
     const policy = deps.policy ?? retry_policy/* DEFAULT_RETRY_POLICY */.cO;
     const random = deps.random ?? Math.random;
-    const foreign = new Set();
+    if (deps.signal?.aborted)
+        throw new errors/* AbortedError */.oM();
+    if (deps.deadline.expired())
+        throw new errors/* DeadlineExceededError */.Kt(ENDPOINT, 'timeout_minutes ran out before the run could be triggered');
+    // Runs that exist before our trigger are someone else's (or an earlier step's).
+    const foreign = new Set(await baselineRunIds(deps, args.modelId));
+    const waitedFor = new Set();
     const body = args.categories.length > 0 ? { model_id: args.modelId, categories: args.categories } : { model_id: args.modelId };
     /** Earliest send time of an attempt whose outcome is unknown. */
     let ambiguousSince = null;
@@ -1096,7 +1123,7 @@ async function triggerRun(deps, args) {
         const sentAt = deps.clock.now();
         try {
             const res = await deps.api.triggerRun(body, { signal: deps.signal });
-            return { runId: res.run_id, startedAt: res.started_at, recovered: false, waitedFor: [...foreign] };
+            return { runId: res.run_id, startedAt: res.started_at, recovered: false, waitedFor: [...waitedFor] };
         }
         catch (err) {
             if (!(err instanceof errors/* ServiceError */._7) || err instanceof errors/* DeadlineExceededError */.Kt)
@@ -1105,9 +1132,9 @@ async function triggerRun(deps, args) {
                 if (ambiguousSince !== null) {
                     const mine = await findRecoveredRun(deps, args.modelId, ambiguousSince, foreign);
                     if (mine)
-                        return recovered(deps, mine, foreign);
+                        return recovered(deps, mine, waitedFor);
                 }
-                await waitForOtherRuns(deps, args.modelId, foreign);
+                await waitForOtherRuns(deps, args.modelId, foreign, waitedFor);
                 deps.log.info(`The other assessment of model ${args.modelId} has ended; triggering ours now.`);
                 continue;
             }
@@ -1128,7 +1155,7 @@ async function triggerRun(deps, args) {
                 ambiguousSince = ambiguousSince ?? sentAt;
                 const mine = await findRecoveredRun(deps, args.modelId, ambiguousSince, foreign);
                 if (mine)
-                    return recovered(deps, mine, foreign);
+                    return recovered(deps, mine, waitedFor);
             }
             if ((0,retry_policy/* isRetryable */.r3)(err) && failures + 1 < policy.maxAttempts) {
                 failures += 1;
@@ -1154,9 +1181,9 @@ function errInit(err) {
         extra: err.extra
     };
 }
-function recovered(deps, run, foreign) {
+function recovered(deps, run, waitedFor) {
     deps.log.info(`The answer to our trigger was lost, but run ${(0,errors/* oneLine */.TN)(run.run_id, 80)} of this model started after our request was sent: it is the one this step created; continuing with it.`);
-    return { runId: run.run_id, startedAt: run.started_at, recovered: true, waitedFor: [...foreign] };
+    return { runId: run.run_id, startedAt: run.started_at, recovered: true, waitedFor: [...waitedFor] };
 }
 
 ;// CONCATENATED MODULE: ./src/poll-schedule.ts
@@ -1441,7 +1468,7 @@ async function runGate(deps, args) {
     const api = deps.makeApi(deadline);
     const scope = args.categories.length > 0 ? `categories ${args.categories.join(', ')}` : 'the full taxonomy';
     log.info(`Triggering an assessment of model ${args.modelId} (${scope}; min_severity ${args.minSeverity}).`);
-    const triggered = await triggerRun({ api, clock, deadline, signal: deps.signal, log, random: deps.random }, { modelId: args.modelId, categories: args.categories });
+    const triggered = await triggerRun({ api, clock, deadline, signal: deps.signal, log, random: deps.random, policy: deps.policy }, { modelId: args.modelId, categories: args.categories });
     deps.onRunStarted(triggered.runId);
     log.info(`Run ${triggered.runId} started at ${triggered.startedAt}.`);
     const waited = await waitForRun({ api, clock, deadline, signal: deps.signal, log }, triggered.runId, args.minSeverity);
