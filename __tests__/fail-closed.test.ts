@@ -142,3 +142,29 @@ describe('fail closed', () => {
     expect(settled).toEqual([])
   })
 })
+
+describe('when the status cannot be read any more', () => {
+  it('cancels the run, then fails with the service error', async () => {
+    const clock = fakeClock()
+    const calls: string[] = []
+    const api = fakeApi({
+      triggerRun: async () => ({ run_id: 'run_1', model_id: 'm', status: 'running', started_at: '2026-11-21T12:00:00Z' }),
+      listRuns: async () => ({ runs: [], total: 0, returned: 0 }),
+      getRun: async () => {
+        calls.push('getRun')
+        throw new ServiceError({ endpoint: 'GET /api/v1/run/run_1', status: 401, code: 'unauthorized', message: 'key revoked' })
+      },
+      cancelRun: async () => {
+        calls.push('cancelRun')
+        return { run_id: 'run_1', status: 'running', cancel_requested: true }
+      }
+    })
+    await expect(
+      runGate(
+        { makeApi: () => api, clock, signal: new AbortController().signal, log: recordingLog(), onRunStarted: () => {}, onRunSettled: () => {} },
+        { modelId: 'm', categories: [], minSeverity: 'high', timeoutMs: 600_000 }
+      )
+    ).rejects.toMatchObject({ status: 401 })
+    expect(calls).toContain('cancelRun')
+  })
+})

@@ -1471,7 +1471,21 @@ async function runGate(deps, args) {
     const triggered = await triggerRun({ api, clock, deadline, signal: deps.signal, log, random: deps.random, policy: deps.policy }, { modelId: args.modelId, categories: args.categories });
     deps.onRunStarted(triggered.runId);
     log.info(`Run ${triggered.runId} started at ${triggered.startedAt}.`);
-    const waited = await waitForRun({ api, clock, deadline, signal: deps.signal, log }, triggered.runId, args.minSeverity);
+    let waited;
+    try {
+        waited = await waitForRun({ api, clock, deadline, signal: deps.signal, log }, triggered.runId, args.minSeverity);
+    }
+    catch (err) {
+        // The run's status can no longer be read: do not leave it running on the service.
+        const stopApi = deps.makeApi(src_clock.Deadline.after(clock, TIMEOUT_SETTLE_MS));
+        const stopped = await (0,stop_run/* stopRun */.K)({ api: stopApi, clock, log }, triggered.runId, {
+            settleMs: ABORT_SETTLE_MS,
+            why: 'its status could not be read'
+        }).catch(() => null);
+        if (stopped?.settled)
+            deps.onRunSettled(triggered.runId);
+        throw err;
+    }
     let run = waited.last;
     if (waited.end !== 'terminal') {
         const aborted = waited.end === 'aborted';

@@ -69,7 +69,19 @@ export async function runGate(deps: GateDeps, args: GateArgs): Promise<GateOutco
   deps.onRunStarted(triggered.runId)
   log.info(`Run ${triggered.runId} started at ${triggered.startedAt}.`)
 
-  const waited = await waitForRun({ api, clock, deadline, signal: deps.signal, log }, triggered.runId, args.minSeverity)
+  let waited: Awaited<ReturnType<typeof waitForRun>>
+  try {
+    waited = await waitForRun({ api, clock, deadline, signal: deps.signal, log }, triggered.runId, args.minSeverity)
+  } catch (err) {
+    // The run's status can no longer be read: do not leave it running on the service.
+    const stopApi = deps.makeApi(Deadline.after(clock, TIMEOUT_SETTLE_MS))
+    const stopped = await stopRun({ api: stopApi, clock, log }, triggered.runId, {
+      settleMs: ABORT_SETTLE_MS,
+      why: 'its status could not be read'
+    }).catch(() => null)
+    if (stopped?.settled) deps.onRunSettled(triggered.runId)
+    throw err
+  }
   let run = waited.last
 
   if (waited.end !== 'terminal') {
