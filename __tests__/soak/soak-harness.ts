@@ -404,9 +404,15 @@ export async function runSoak(partial: Partial<SoakOptions> = {}): Promise<SoakR
   }
 }
 
+/**
+ * The same result as without faults. The open-findings count must match too,
+ * unless the findings could not be read at all (null): at a 20% fault rate a
+ * read can exhaust its retries, and then the gate must still reach the same
+ * result from the service's verdict (fail), or fail closed.
+ */
 function sameResult(r: GateRecord, base: SoakReport['baseline'][string] | undefined): boolean {
   if (!base || base.results.length === 0) return false
-  return r.result === base.results[0] && r.openAtOrAbove === base.openAtOrAbove[0]
+  return r.result === base.results[0] && (r.openAtOrAbove === base.openAtOrAbove[0] || r.openAtOrAbove === null)
 }
 
 function summarise(
