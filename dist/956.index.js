@@ -1382,6 +1382,12 @@ function nextPollDelayMs(state, nowMs, opts = DEFAULT_SCHEDULE_OPTIONS) {
 }
 
 ;// CONCATENATED MODULE: ./src/wait-for-run.ts
+/**
+ * Waiting for the run: poll GET /run/{id}?min_severity= on the schedule of
+ * poll-schedule.ts, one request in flight at a time, logging progress a
+ * person can follow, until the status is terminal, the deadline passes or
+ * the step is cancelled.
+ */
 
 
 
@@ -2292,6 +2298,32 @@ function renderSummary(report, opts = {}) {
 // EXTERNAL MODULE: ./src/state.ts
 var state = __webpack_require__(2462);
 ;// CONCATENATED MODULE: ./src/validate-mode.ts
+/**
+ * `mode: validate`: re-run the attacks of every finding marked fixed among the
+ * model's recent runs (POST /findings/{id}/validate, section 4.10) and report
+ * which fixes hold.
+ *
+ * - Candidates: GET /model/{id}/run?limit=max_runs (most recent first), then
+ *   GET /run/{run_id}/findings?status=fixed of each terminal run (a running run
+ *   has no readable findings: skipped, as is a 409 run_in_progress). Deduped by
+ *   finding_id (the most recent run wins); validated most severe first, so a
+ *   daily replay cap is spent where it matters.
+ * - ONE validation at a time. Verdicts resolved / still_broken / not_eligible
+ *   are final; `validating` is followed through the findings list until the
+ *   finding's status leaves `fixed`, within the deadline.
+ * - 409 validation_in_progress: someone else's validation of the finding is
+ *   running: follow it the same way, never start another.
+ * - 429 (concurrency or daily replay cap): wait per Retry-After if it fits in
+ *   timeout_minutes, then retry; else this and every remaining finding is
+ *   reported not attempted.
+ * - 403 proof_withheld: the plan withholds proof; the same answer holds for
+ *   every finding, so the rest is not tried.
+ * - 422 replay_unwireable, 404: this finding is not attempted (explained).
+ * - An ambiguous failure (network, 5xx, malformed answer) may have started a
+ *   replay: the finding's status is read back before trying again (the client
+ *   never retries validate, since each call spends a replay run).
+ * - Other service errors propagate; the shell reports them.
+ */
 
 
 
@@ -2313,7 +2345,6 @@ const FOLLOW_POLL_MAX_MS = 15_000;
 const MIN_429_WAIT_MS = 1_000;
 /** Attempts of one validate call after ambiguous failures (each one read back first). */
 const MAX_AMBIGUOUS_ATTEMPTS = 3;
-const VALIDATE_ENDPOINT = 'POST /api/v1/findings/{finding_id}/validate';
 /** Ends this finding and all those after it with the same explanation. */
 class StopAll extends Error {
     here;

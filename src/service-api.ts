@@ -33,6 +33,21 @@ import type {
   ValidateFindingResponse
 } from './contract.js'
 
+import type { Clock, Deadline } from './clock.js'
+import type { Log } from './log.js'
+
+/** What a step that talks to the service is given: the API and the edges it waits on. */
+export interface ServiceCallDeps {
+  api: ServiceApi
+  clock: Clock
+  /** All waiting stops here (timeout_minutes). */
+  deadline: Deadline
+  /** Aborts on SIGINT/SIGTERM. */
+  signal?: AbortSignal
+  log: Log
+  random?: () => number
+}
+
 export interface CallOptions {
   /** Aborts the request and any wait between retries. */
   signal?: AbortSignal

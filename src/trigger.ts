@@ -10,20 +10,13 @@
  *   there is one, this step created it: continue with it. Else retry.
  * - Everything else is explained (config mistakes become ConfigError).
  */
-import type { Clock, Deadline } from './clock.js'
+import type { Clock } from './clock.js'
 import type { RunListItem } from './contract.js'
 import { AbortedError, ConfigError, DeadlineExceededError, ServiceError, oneLine } from './errors.js'
-import type { Log } from './log.js'
 import { backoffDelayMs, DEFAULT_RETRY_POLICY, isRetryable, type RetryPolicy } from './retry-policy.js'
-import type { ServiceApi } from './service-api.js'
+import type { ServiceCallDeps } from './service-api.js'
 
-export interface TriggerDeps {
-  api: ServiceApi
-  clock: Clock
-  deadline: Deadline
-  signal?: AbortSignal
-  log: Log
-  random?: () => number
+export interface TriggerDeps extends ServiceCallDeps {
   policy?: RetryPolicy
 }
 

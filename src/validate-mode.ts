@@ -24,7 +24,6 @@
  *   never retries validate, since each call spends a replay run).
  * - Other service errors propagate; the shell reports them.
  */
-import type { Clock, Deadline } from './clock.js'
 import {
   severityRank,
   type Finding,
@@ -35,9 +34,8 @@ import {
   type ValidateFindingResponse
 } from './contract.js'
 import { ServiceError, oneLine } from './errors.js'
-import type { Log } from './log.js'
 import { backoffDelayMs, DEFAULT_RETRY_POLICY } from './retry-policy.js'
-import type { ServiceApi } from './service-api.js'
+import type { ServiceCallDeps } from './service-api.js'
 
 export type ValidationOutcome = 'resolved' | 'still_broken' | 'not_eligible' | 'not_attempted'
 
@@ -71,14 +69,7 @@ export interface ValidateModeResult {
   reason: string
 }
 
-export interface ValidateModeDeps {
-  api: ServiceApi
-  clock: Clock
-  deadline: Deadline
-  signal?: AbortSignal
-  log: Log
-  random?: () => number
-}
+export type ValidateModeDeps = ServiceCallDeps
 
 export interface ValidateModeArgs {
   modelId: string
@@ -106,8 +97,6 @@ export const FOLLOW_POLL_MAX_MS = 15_000
 const MIN_429_WAIT_MS = 1_000
 /** Attempts of one validate call after ambiguous failures (each one read back first). */
 const MAX_AMBIGUOUS_ATTEMPTS = 3
-
-const VALIDATE_ENDPOINT = 'POST /api/v1/findings/{finding_id}/validate'
 
 interface Candidate {
   finding: Finding

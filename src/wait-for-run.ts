@@ -4,20 +4,12 @@
  * person can follow, until the status is terminal, the deadline passes or
  * the step is cancelled.
  */
-import type { Clock, Deadline } from './clock.js'
 import { isTerminal, type RunStatusResponse, type Severity } from './contract.js'
 import { AbortedError, DeadlineExceededError } from './errors.js'
-import type { Log } from './log.js'
 import { nextPollDelayMs, type ScheduleState } from './poll-schedule.js'
-import type { ServiceApi } from './service-api.js'
+import type { ServiceCallDeps } from './service-api.js'
 
-export interface WaitDeps {
-  api: ServiceApi
-  clock: Clock
-  deadline: Deadline
-  signal?: AbortSignal
-  log: Log
-}
+export type WaitDeps = Omit<ServiceCallDeps, 'random'>
 
 export type WaitEnd = 'terminal' | 'timeout' | 'aborted'
 

@@ -456,7 +456,7 @@ const handlers: Record<EndpointName, Handler> = {
     return ok(200, ValidateFindingResponse, { finding_id: f.finding_id, replay_run_id: replayId, verdict, finding: findingView(f, false) })
   },
 
-  async listCategories(ctx, ws, req) {
+  async listCategories(_ctx, ws, req) {
     const query = parseRequest(ListCategoriesQuery, 'query', queryObject(req.query))
     if (ws.trial) throw codedError(403, 'taxonomy_not_included', 'the category list is not included in an evaluation workspace')
     const categories = categoriesOfLens(query.lens).map((c) => ({
