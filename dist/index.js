@@ -42236,6 +42236,20 @@ function recordingLog() {
         debug: (line) => lines.push({ level: 'debug', line })
     };
 }
+/**
+ * A Log whose every line stays one line. Lines quote values from the service
+ * (run ids, timestamps, category keys); a line break in one would start a new
+ * log line, and a line that starts with `::` is a workflow command to the
+ * runner. Line breaks and other control characters become spaces.
+ */
+function singleLineLog(inner) {
+    const flat = (line) => line.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]+/g, ' ');
+    return {
+        info: (line) => inner.info(flat(line)),
+        warning: (line) => inner.warning(flat(line)),
+        debug: (line) => inner.debug(flat(line))
+    };
+}
 
 ;// CONCATENATED MODULE: ./src/parse-response.ts
 
@@ -42898,10 +42912,11 @@ var state = __nccwpck_require__(2462);
 
 
 
+
 function actionIO() {
     return {
         env: process.env,
-        log: { info: info, warning: (l) => warning(l), debug: core_debug },
+        log: singleLineLog({ info: info, warning: (l) => warning(l), debug: core_debug }),
         setSecret: core_setSecret,
         setOutput: setOutput,
         saveState: saveState,

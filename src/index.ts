@@ -8,13 +8,14 @@ import * as core from '@actions/core'
 import { systemClock, type Deadline } from './clock.js'
 import { createClient } from './client.js'
 import type { ActionInputs } from './inputs.js'
+import { singleLineLog } from './log.js'
 import type { ActionIO } from './main.js'
 import { isPostStep, markMainStarted } from './state.js'
 
 function actionIO(): ActionIO {
   return {
     env: process.env,
-    log: { info: core.info, warning: (l) => core.warning(l), debug: core.debug },
+    log: singleLineLog({ info: core.info, warning: (l) => core.warning(l), debug: core.debug }),
     setSecret: core.setSecret,
     setOutput: core.setOutput,
     saveState: core.saveState,

@@ -17,3 +17,18 @@ export function recordingLog(): Log & { lines: Array<{ level: 'info' | 'warning'
     debug: (line) => lines.push({ level: 'debug', line })
   }
 }
+
+/**
+ * A Log whose every line stays one line. Lines quote values from the service
+ * (run ids, timestamps, category keys); a line break in one would start a new
+ * log line, and a line that starts with `::` is a workflow command to the
+ * runner. Line breaks and other control characters become spaces.
+ */
+export function singleLineLog(inner: Log): Log {
+  const flat = (line: string): string => line.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]+/g, ' ')
+  return {
+    info: (line) => inner.info(flat(line)),
+    warning: (line) => inner.warning(flat(line)),
+    debug: (line) => inner.debug(flat(line))
+  }
+}
