@@ -1,0 +1,106 @@
+/**
+ * Reports rendered from a real run: the gate against the emulator (whose demo
+ * agent answers attacks with @mentions, images, HTML and fences, and whose
+ * replay steps record the target's Authorization header), then every rule of
+ * the reports checked on the three renderings.
+ */
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals'
+import { createClient } from '../../src/client.js'
+import { systemClock, type Deadline } from '../../src/clock.js'
+import { startEmulator, type Emulator } from '../../src/emulator/server.js'
+import { runGate, type GateOutcome } from '../../src/gate.js'
+import { recordingLog } from '../../src/log.js'
+import { buildReport, type Report } from '../../src/report.js'
+import { COMMENT_LIMIT, commentMarker, renderComment } from '../../src/render-comment.js'
+import { renderJson } from '../../src/render-json.js'
+import { renderSummary } from '../../src/render-summary.js'
+import { buildAnnotations } from '../../src/annotations.js'
+import { checkMarkdown } from '../support/hostile-strings.js'
+
+let emu: Emulator
+let outcome: GateOutcome
+let report: Report
+
+beforeAll(async () => {
+  emu = await startEmulator({ allowLoopbackTargets: true, categoryDurationMs: 30, attacksPerCategory: 3 })
+  emu.demoAgent.setAllVulnerable(true)
+  outcome = await runGate(
+    {
+      makeApi: (deadline: Deadline) => createClient({ baseUrl: emu.url, apiKey: emu.keys.full, deadline }),
+      clock: systemClock,
+      signal: new AbortController().signal,
+      log: recordingLog(),
+      onRunStarted: () => {},
+      onRunSettled: () => {}
+    },
+    { modelId: emu.demoModelId, categories: [], minSeverity: 'medium', timeoutMs: 60_000 }
+  )
+  const { decision, run, results } = outcome
+  report = buildReport({
+    modelId: emu.demoModelId,
+    model: results.model,
+    minSeverity: 'medium',
+    result: decision.result,
+    reason: decision.reason,
+    verdict: decision.verdict,
+    verdictComputed: decision.verdictComputed,
+    run,
+    runListItem: results.runListItem,
+    coverage: results.coverage,
+    findings: results.findings,
+    elapsedMs: outcome.elapsedMs,
+    notes: [...decision.notes, ...results.notes],
+    runUrl: 'https://github.com/octo-org/agent-app/actions/runs/1',
+    secrets: [emu.keys.full]
+  })
+})
+afterAll(async () => {
+  await emu?.stop()
+})
+
+describe('reports of a real run', () => {
+  it('is a failing run with real findings and attacks', () => {
+    expect(outcome.decision.result).toBe('fail')
+    expect(outcome.results.findings?.length).toBeGreaterThan(3)
+    expect(outcome.results.findings?.every((f) => f.attacks.length > 0)).toBe(true)
+  })
+
+  it('renders the comment and summary with nothing active from the agent', () => {
+    const comment = renderComment(report)
+    const summary = renderSummary(report)
+    const allow = { allowLinks: ['https://github.com/octo-org/agent-app/actions/runs/1'] }
+    expect(checkMarkdown(comment, allow)).toEqual([])
+    expect(checkMarkdown(summary, allow)).toEqual([])
+    expect(comment.length).toBeLessThanOrEqual(COMMENT_LIMIT)
+    expect(comment.startsWith(commentMarker(emu.demoModelId))).toBe(true)
+  })
+
+  it('shows every planned category in the coverage table, with OWASP and ATLAS codes', () => {
+    const summary = renderSummary(report)
+    for (const c of outcome.run?.categories_planned ?? []) expect(summary).toContain(`\`${c}\``)
+    expect(summary).toMatch(/LLM01:2025/)
+    expect(summary).toMatch(/AML\.T\d{4}/)
+  })
+
+  it('never shows a target credential or the key, in any rendering', () => {
+    const outputs = [renderComment(report), renderSummary(report), renderJson(report), JSON.stringify(buildAnnotations(report))]
+    const credentials = emu.control.registeredCredentials()
+    expect(credentials.length).toBeGreaterThan(0)
+    for (const out of outputs) {
+      for (const secret of [...credentials, emu.keys.full]) expect(out.includes(secret)).toBe(false)
+    }
+    // The replay steps really carried the header: it is there, redacted.
+    expect(renderJson(report)).toMatch(/"authorization": "\[redacted\]"/i)
+  })
+
+  it('keeps the full data in report.json', () => {
+    const json = JSON.parse(renderJson(report)) as { findings: unknown[] }
+    expect(json.findings).toHaveLength(outcome.results.findings?.length ?? -1)
+  })
+
+  it('caps the annotations at ten', () => {
+    const annotations = buildAnnotations(report)
+    expect(annotations.length).toBeLessThanOrEqual(10)
+    expect(annotations.every((a) => !/[\r\n]/.test(a.message))).toBe(true)
+  })
+})
