@@ -125,6 +125,15 @@ describe.each(RUNTIMES.map((r) => [r.name, r] as const))('bundled action on %s',
     expect(r2.main.outputs.comment_url).toBe(r1.main.outputs.comment_url)
   })
 
+  it('reports redacted findings when the plan withholds proof, with the same verdict', async () => {
+    const r = await run(rt.path, { inputs: baseInputs({ model_id: emu.demoModels.redacted, api_key: emu.keys.redacted }) })
+    expect(r.main.outputs).toMatchObject({ result: 'fail', verdict: 'fail' })
+    expect(Number(r.main.outputs.findings_count)).toBeGreaterThan(0)
+    expect(r.main.summary).toMatch(/redacted/i)
+    expect(r.main.summary).toMatch(/withholds the proof/i)
+    expectNoSecrets(r)
+  })
+
   it('is incomplete when the agent goes away mid-run (status error, categories missing)', async () => {
     emu.control.setCategoryDurationMs(400)
     const r = await run(rt.path, {
@@ -261,6 +270,28 @@ describe.each(RUNTIMES.map((r) => [r.name, r] as const))('bundled action on %s',
     expect(r.main.outputs.still_broken_count).toBe('0')
     expect(r.main.summary).toMatch(/resolved/i)
     expectNoSecrets(r)
+  })
+
+  it('explains a spent monthly allowance as a service failure: endpoint, status, code, when it resets', async () => {
+    emu.control.exhaustAllowance('full', true)
+    try {
+      const r = await run(rt.path, { inputs: baseInputs() })
+      expect(r.main.code).toBe(1)
+      expect(r.main.outputs.result).toBe('error')
+      const errors = r.main.stdout.split('\n').filter((l) => l.startsWith('::error'))
+      expect(errors).toHaveLength(1)
+      expect(errors[0]).toMatch(/POST \/api\/v1\/run HTTP 403 allowance_exhausted: .*resets on \d{4}-\d{2}-\d{2}/)
+      expect(r.main.stdout).not.toMatch(/\n\s+at /)
+      expectNoSecrets(r)
+    } finally {
+      emu.control.exhaustAllowance('full', false)
+    }
+  })
+
+  it('tells a trial workspace to leave categories empty, as a configuration error', async () => {
+    const r = await run(rt.path, { inputs: baseInputs({ model_id: emu.demoModels.trial, api_key: emu.keys.trial, categories: 'prompt_injection' }) })
+    expect(r.main.code).toBe(1)
+    expect(r.main.stdout).toMatch(/::error::Configuration error in input 'categories': evaluation \(trial\) workspaces run the full taxonomy only/)
   })
 
   it.each([
