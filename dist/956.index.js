@@ -518,6 +518,29 @@ const report_int = (v) => (typeof v === 'number' && Number.isFinite(v) ? v : nul
 function dedupe(items) {
     return [...new Set(items)];
 }
+/** What the gate read and decided, as the input of buildReport (notes on how the run was reached first). */
+function gateReportInput(outcome, context) {
+    const { decision, run, results, triggered } = outcome;
+    return {
+        ...context,
+        model: results.model,
+        result: decision.result,
+        reason: decision.reason,
+        verdict: decision.verdict,
+        verdictComputed: decision.verdictComputed,
+        run,
+        runListItem: results.runListItem,
+        coverage: results.coverage,
+        findings: results.findings,
+        elapsedMs: outcome.elapsedMs,
+        notes: [
+            ...(triggered.recovered ? ['The answer to the trigger was lost; the run was found in the run list (it started after our request).'] : []),
+            ...(triggered.waitedFor.length > 0 ? [`Waited for run(s) ${triggered.waitedFor.join(', ')} of this model to end before triggering.`] : []),
+            ...decision.notes,
+            ...results.notes
+        ]
+    };
+}
 function buildReport(input) {
     const scrub = makeScrubber(input.secrets ?? []);
     const s = (v) => scrub(v);
@@ -2955,8 +2978,7 @@ async function runGateStep(deps, inputs, secrets) {
         onRunSettled: () => (0,state/* saveRunSettled */.UK)(io)
     }, { modelId: inputs.modelId, categories: inputs.categories, minSeverity: inputs.minSeverity, timeoutMs: inputs.timeoutMs });
     const { decision, run, results } = outcome;
-    const reportInput = { ...toReportInput(inputs, outcome, io.env), secrets };
-    const report = buildReport(reportInput);
+    const report = buildReport(gateReportInput(outcome, { modelId: inputs.modelId, minSeverity: inputs.minSeverity, runUrl: runUrl(io.env), secrets }));
     const reportPath = await writeReportFile(io.env, `report-${inputs.modelId}-${outcome.triggered.runId}`, scrubSecrets(renderJson(report), secrets));
     setOutputs(io, {
         run_id: outcome.triggered.runId,
@@ -2991,30 +3013,6 @@ async function runGateStep(deps, inputs, secrets) {
         io.log.warning(`${line} (fail_on_incomplete is false: not failing the step)`);
     else
         io.setFailed(scrubSecrets(line, secrets));
-}
-function toReportInput(inputs, outcome, env) {
-    const { decision, run, results } = outcome;
-    return {
-        modelId: inputs.modelId,
-        model: results.model,
-        minSeverity: inputs.minSeverity,
-        result: decision.result,
-        reason: decision.reason,
-        verdict: decision.verdict,
-        verdictComputed: decision.verdictComputed,
-        run,
-        runListItem: results.runListItem,
-        coverage: results.coverage,
-        findings: results.findings,
-        elapsedMs: outcome.elapsedMs,
-        notes: [
-            ...(outcome.triggered.recovered ? ['The answer to the trigger was lost; the run was found in the run list (it started after our request).'] : []),
-            ...(outcome.triggered.waitedFor.length > 0 ? [`Waited for run(s) ${outcome.triggered.waitedFor.join(', ')} of this model to end before triggering.`] : []),
-            ...decision.notes,
-            ...results.notes
-        ],
-        runUrl: runUrl(env)
-    };
 }
 async function runValidate(deps, inputs, secrets) {
     const { io, clock } = deps;

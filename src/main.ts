@@ -12,11 +12,11 @@ import { join } from 'node:path'
 import { Deadline, type Clock } from './clock.js'
 import { buildAnnotations } from './annotations.js'
 import { describeFailure, failureKind, oneLine } from './errors.js'
-import { runGate, type GateOutcome } from './gate.js'
+import { runGate } from './gate.js'
 import { envInputReader, readInputs, type ActionInputs } from './inputs.js'
 import type { Log } from './log.js'
 import { scrubSecrets } from './redact-headers.js'
-import { buildReport, type ReportInput } from './report.js'
+import { buildReport, gateReportInput } from './report.js'
 import { commentMarker, renderComment } from './render-comment.js'
 import { renderJson } from './render-json.js'
 import { renderSummary } from './render-summary.js'
@@ -108,8 +108,7 @@ async function runGateStep(deps: MainDeps, inputs: ActionInputs, secrets: string
     { modelId: inputs.modelId, categories: inputs.categories, minSeverity: inputs.minSeverity, timeoutMs: inputs.timeoutMs }
   )
   const { decision, run, results } = outcome
-  const reportInput = { ...toReportInput(inputs, outcome, io.env), secrets }
-  const report = buildReport(reportInput)
+  const report = buildReport(gateReportInput(outcome, { modelId: inputs.modelId, minSeverity: inputs.minSeverity, runUrl: runUrl(io.env), secrets }))
 
   const reportPath = await writeReportFile(io.env, `report-${inputs.modelId}-${outcome.triggered.runId}`, scrubSecrets(renderJson(report), secrets))
   setOutputs(
@@ -148,31 +147,6 @@ async function runGateStep(deps: MainDeps, inputs: ActionInputs, secrets: string
   if (decision.result === 'pass') io.log.info(line)
   else if (decision.result === 'incomplete' && !inputs.failOnIncomplete) io.log.warning(`${line} (fail_on_incomplete is false: not failing the step)`)
   else io.setFailed(scrubSecrets(line, secrets))
-}
-
-function toReportInput(inputs: ActionInputs, outcome: GateOutcome, env: NodeJS.ProcessEnv): ReportInput {
-  const { decision, run, results } = outcome
-  return {
-    modelId: inputs.modelId,
-    model: results.model,
-    minSeverity: inputs.minSeverity,
-    result: decision.result,
-    reason: decision.reason,
-    verdict: decision.verdict,
-    verdictComputed: decision.verdictComputed,
-    run,
-    runListItem: results.runListItem,
-    coverage: results.coverage,
-    findings: results.findings,
-    elapsedMs: outcome.elapsedMs,
-    notes: [
-      ...(outcome.triggered.recovered ? ['The answer to the trigger was lost; the run was found in the run list (it started after our request).'] : []),
-      ...(outcome.triggered.waitedFor.length > 0 ? [`Waited for run(s) ${outcome.triggered.waitedFor.join(', ')} of this model to end before triggering.`] : []),
-      ...decision.notes,
-      ...results.notes
-    ],
-    runUrl: runUrl(env)
-  }
 }
 
 async function runValidate(deps: MainDeps, inputs: ActionInputs, secrets: string[]): Promise<void> {

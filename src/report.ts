@@ -22,6 +22,7 @@ import {
   type Verdict
 } from './contract.js'
 import type { GateResult } from './decide.js'
+import type { GateOutcome } from './gate.js'
 import { makeScrubber, redactHeaders, redactUrl } from './redact-headers.js'
 
 export type { GateResult } from './decide.js'
@@ -196,6 +197,33 @@ const int = (v: unknown): number | null => (typeof v === 'number' && Number.isFi
 
 function dedupe(items: readonly string[]): string[] {
   return [...new Set(items)]
+}
+
+/** What the gate read and decided, as the input of buildReport (notes on how the run was reached first). */
+export function gateReportInput(
+  outcome: GateOutcome,
+  context: { modelId: string; minSeverity: Severity; runUrl: string | null; secrets: string[] }
+): ReportInput {
+  const { decision, run, results, triggered } = outcome
+  return {
+    ...context,
+    model: results.model,
+    result: decision.result,
+    reason: decision.reason,
+    verdict: decision.verdict,
+    verdictComputed: decision.verdictComputed,
+    run,
+    runListItem: results.runListItem,
+    coverage: results.coverage,
+    findings: results.findings,
+    elapsedMs: outcome.elapsedMs,
+    notes: [
+      ...(triggered.recovered ? ['The answer to the trigger was lost; the run was found in the run list (it started after our request).'] : []),
+      ...(triggered.waitedFor.length > 0 ? [`Waited for run(s) ${triggered.waitedFor.join(', ')} of this model to end before triggering.`] : []),
+      ...decision.notes,
+      ...results.notes
+    ]
+  }
 }
 
 export function buildReport(input: ReportInput): Report {

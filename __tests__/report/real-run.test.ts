@@ -10,7 +10,7 @@ import { systemClock, type Deadline } from '../../src/clock.js'
 import { startEmulator, type Emulator } from '../../src/emulator/server.js'
 import { runGate, type GateOutcome } from '../../src/gate.js'
 import { recordingLog } from '../../src/log.js'
-import { buildReport, type Report } from '../../src/report.js'
+import { buildReport, gateReportInput, type Report } from '../../src/report.js'
 import { COMMENT_LIMIT, commentMarker, renderComment } from '../../src/render-comment.js'
 import { renderJson } from '../../src/render-json.js'
 import { renderSummary } from '../../src/render-summary.js'
@@ -35,24 +35,14 @@ beforeAll(async () => {
     },
     { modelId: emu.demoModelId, categories: [], minSeverity: 'medium', timeoutMs: 60_000 }
   )
-  const { decision, run, results } = outcome
-  report = buildReport({
-    modelId: emu.demoModelId,
-    model: results.model,
-    minSeverity: 'medium',
-    result: decision.result,
-    reason: decision.reason,
-    verdict: decision.verdict,
-    verdictComputed: decision.verdictComputed,
-    run,
-    runListItem: results.runListItem,
-    coverage: results.coverage,
-    findings: results.findings,
-    elapsedMs: outcome.elapsedMs,
-    notes: [...decision.notes, ...results.notes],
-    runUrl: 'https://github.com/octo-org/agent-app/actions/runs/1',
-    secrets: [emu.keys.full]
-  })
+  report = buildReport(
+    gateReportInput(outcome, {
+      modelId: emu.demoModelId,
+      minSeverity: 'medium',
+      runUrl: 'https://github.com/octo-org/agent-app/actions/runs/1',
+      secrets: [emu.keys.full]
+    })
+  )
 })
 afterAll(async () => {
   await emu?.stop()
