@@ -1,9 +1,11 @@
 import { describe, expect, it } from '@jest/globals'
 import { Deadline } from '../src/clock.js'
-import { AbortedError, DeadlineExceededError, ServiceError } from '../src/errors.js'
+import { AbortedError, DeadlineExceededError, MalformedResponseError, ServiceError } from '../src/errors.js'
 import {
   backoffDelayMs,
   DEFAULT_RETRY_POLICY,
+  describeAttempt,
+  retryDelayMs,
   isRetryable,
   parseRetryAfter,
   withRetry
@@ -102,7 +104,7 @@ describe('retry policy', () => {
       throw err({ status: 429, retryAfterMs: 60_000 })
     }, { clock, deadline }).catch((x: unknown) => x)
     expect(e).toBeInstanceOf(DeadlineExceededError)
-    expect((e as Error).message).toMatch(/retry after 60 s, but only 5 s of timeout_minutes remain/)
+    expect((e as Error).message).toBe('HTTP 429: m; the service asked to retry after 60 s, but only 5 s of the time allowed remain')
     expect(clock.sleeps).toEqual([])
   })
 
@@ -147,5 +149,51 @@ describe('long Retry-After', () => {
       }, { clock })
     ).rejects.toMatchObject({ status: 429, attempts: 1 })
     expect(clock.sleeps).toEqual([])
+  })
+})
+
+describe('floors and budgets', () => {
+  it.each([
+    ['Retry-After 0', { retryAfterMs: 0 }],
+    ['Retry-After in the past (parsed as 0)', { retryAfterMs: 0 }],
+    ['429 without Retry-After', {}]
+  ])('%s: waits 1 s, 2 s, 4 s... so a 429 cannot become a storm', async (_n, extra) => {
+    const clock = fakeClock()
+    await expect(
+      withRetry(
+        async () => {
+          throw err({ status: 429, transient: true, ...extra })
+        },
+        { clock, random: () => 0 }
+      )
+    ).rejects.toBeInstanceOf(ServiceError)
+    expect(clock.sleeps).toEqual([1_000, 2_000, 4_000, 8_000, 15_000, 15_000, 15_000])
+  })
+
+  it('keeps a longer Retry-After as the service said', () => {
+    expect(retryDelayMs(err({ status: 429, retryAfterMs: 30_000 }), 1, DEFAULT_RETRY_POLICY, () => 0)).toBe(30_000)
+  })
+
+  it('tries a malformed answer only maxMalformedAttempts times, and names the field in the retry line', async () => {
+    const clock = fakeClock()
+    const lines: string[] = []
+    let n = 0
+    const e = await withRetry(
+      async () => {
+        n += 1
+        throw new MalformedResponseError({
+          endpoint: 'GET /api/v1/run/r',
+          status: 200,
+          code: 'malformed_response',
+          message: 'field status: expected a string',
+          fieldPath: 'status',
+          transient: true
+        })
+      },
+      { clock, random: () => 0.5, onRetry: ({ error }) => lines.push(describeAttempt(error)) }
+    ).catch((x: unknown) => x)
+    expect(e).toBeInstanceOf(MalformedResponseError)
+    expect(n).toBe(DEFAULT_RETRY_POLICY.maxMalformedAttempts)
+    expect(lines[0]).toBe('HTTP 200 malformed_response (field status: expected a string)')
   })
 })

@@ -93,7 +93,7 @@ describe('triggerRun', () => {
     })
     await triggerRun({ ...s, api }, { modelId: 'm', categories: [] })
     expect(s.clock.sleeps).toEqual([7_000])
-    expect(s.log.lines.some((l) => /retrying in 7 s as Retry-After says/.test(l.line))).toBe(true)
+    expect(s.log.lines.some((l) => /asked to retry after 7 s: retrying in 7 s/.test(l.line))).toBe(true)
   })
 
   it('fails when Retry-After is beyond the time left, saying so', async () => {
@@ -234,6 +234,92 @@ describe('triggerRun', () => {
     })
     const err = (await triggerRun({ ...s, api }, { modelId: 'm', categories: [] }).catch((e: unknown) => e)) as ServiceError
     expect(err.describe()).toMatch(message)
+  })
+
+  it('on 409 while the run list shows nothing running, waits a growing interval before each new trigger', async () => {
+    const s = setup(60_000)
+    const api = fakeApi({
+      triggerRun: async () => {
+        throw svcErr(409, 'run_active')
+      }
+    })
+    const err = (await triggerRun({ ...s, api }, { modelId: 'm', categories: [] }).catch((e: unknown) => e)) as DeadlineExceededError
+    expect(err).toBeInstanceOf(DeadlineExceededError)
+    expect(err.describe()).toMatch(/kept answering HTTP 409 run_active .*run list showed none running.*concurrency group/)
+    // 2, 4, 8, 15, 15 s...: a handful of triggers in a minute, not a storm.
+    const triggers = api.calls.filter((c) => c === 'triggerRun').length
+    expect(triggers).toBeGreaterThanOrEqual(4)
+    expect(triggers).toBeLessThanOrEqual(8)
+    expect(s.clock.sleeps.slice(0, 4)).toEqual([2_000, 4_000, 8_000, 15_000])
+    expect(s.log.lines.some((l) => /already active \(HTTP 409 run_active\), but its run list shows none running; trying again in 2 s/.test(l.line))).toBe(true)
+  })
+
+  it('treats a 409 without the run_active code (or any body) as an active assessment', async () => {
+    const s = setup()
+    let n = 0
+    let listed = 0
+    const api = fakeApi({
+      triggerRun: async () => {
+        n += 1
+        if (n === 1) throw new ServiceError({ endpoint: 'POST /api/v1/run', status: 409, message: 'An assessment is already active' })
+        return ok(s.clock.now(), 'run_ours')
+      },
+      listRuns: async () => {
+        listed += 1
+        const runs = listed === 2 ? [item('run_other', s.clock.now() - 5_000)] : []
+        return { runs, total: runs.length, returned: runs.length }
+      }
+    })
+    const t = await triggerRun({ ...s, api }, { modelId: 'm', categories: [] })
+    expect(t).toMatchObject({ runId: 'run_ours', waitedFor: ['run_other'] })
+  })
+
+  it.each([
+    ['0', 0],
+    ['a date in the past', 0],
+    ['absent', undefined]
+  ])('on 429 with Retry-After %s, waits a floor that doubles, so the triggers do not storm', async (_what, retryAfterMs) => {
+    const s = setup(60_000)
+    const api = fakeApi({
+      triggerRun: async () => {
+        throw svcErr(429, 'rate_limited', { retryAfterMs, transient: true })
+      }
+    })
+    await expect(triggerRun({ ...s, api }, { modelId: 'm', categories: [] })).rejects.toBeInstanceOf(ServiceError)
+    const triggers = api.calls.filter((c) => c === 'triggerRun').length
+    expect(triggers).toBeLessThanOrEqual(10)
+    expect(s.clock.sleeps.slice(0, 4)).toEqual([1_000, 2_000, 4_000, 8_000])
+  })
+
+  it('explains a 403 with a code it does not know as the service refusing, not as a bad key', async () => {
+    const s = setup()
+    const api = fakeApi({
+      triggerRun: async () => {
+        throw new ServiceError({ endpoint: 'POST /api/v1/run', status: 403, message: 'Monthly allowance spent' })
+      }
+    })
+    const err = (await triggerRun({ ...s, api }, { modelId: 'm', categories: [] }).catch((e: unknown) => e)) as ServiceError
+    expect(err).not.toBeInstanceOf(ConfigError)
+    expect(err.describe()).toMatch(/HTTP 403: Monthly allowance spent\. On POST \/run a 403 means .*test:run.*resets on the 1st.*operator/)
+  })
+
+  it.each([
+    ['8 s behind ours', (sentAt: number) => new Date(sentAt - 8_000).toISOString()],
+    ['in a form Date.parse cannot read', () => '1763726400']
+  ])('recovers a lost trigger answer when the service clock is %s, using the ids listed before the trigger', async (_what, startedAt) => {
+    const s = setup()
+    const created: RunListItem[] = [item('run_before', s.clock.now() - 30_000, 'completed')]
+    const api = fakeApi({
+      triggerRun: async () => {
+        created.unshift({ ...item('run_mine', 0), started_at: startedAt(s.clock.now()) })
+        s.clock.advance(200)
+        throw svcErr(502, 'bad_gateway', { transient: true, ambiguous: true })
+      },
+      listRuns: async () => ({ runs: [...created], total: created.length, returned: created.length })
+    })
+    const t = await triggerRun({ ...s, api }, { modelId: 'm', categories: [] })
+    expect(t).toMatchObject({ runId: 'run_mine', recovered: true })
+    expect(api.calls.filter((c) => c === 'triggerRun')).toHaveLength(1)
   })
 
   it('stops at once when the deadline has passed', async () => {

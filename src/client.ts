@@ -49,7 +49,7 @@ import { HttpTransport, fillPath } from './http-transport.js'
 import type { RequestSpec } from './http-transport.js'
 import type { Log } from './log.js'
 import { silentLog } from './log.js'
-import { DEFAULT_RETRY_POLICY, withRetry } from './retry-policy.js'
+import { attemptBudget, DEFAULT_RETRY_POLICY, describeAttempt, withRetry } from './retry-policy.js'
 import type { RetryPolicy } from './retry-policy.js'
 import type { CallOptions, ServiceApi } from './service-api.js'
 
@@ -76,6 +76,9 @@ export interface ClientOptions {
 }
 
 type Query = RequestSpec<z.ZodType>['query']
+
+/** The shortest timeout an attempt gets when the deadline is near or past. */
+export const MIN_ATTEMPT_TIMEOUT_MS = 2_000
 
 export class AssessmentClient implements ServiceApi {
   private readonly transport: HttpTransport
@@ -125,25 +128,27 @@ export class AssessmentClient implements ServiceApi {
     return { method: e.method, path: fillPath(e.path, params), okStatus: e.ok, schema, ...extra }
   }
 
-  /** One attempt. */
+  /**
+   * One attempt, its timeout capped by what is left before the deadline (with
+   * a short floor, so the last poll before it still gets an answer): a hanging
+   * connection cannot hold the step past timeout_minutes or a cancel budget.
+   */
   private once<S extends z.ZodType>(spec: RequestSpec<S>): Promise<z.infer<S>> {
-    return this.transport.send(spec)
+    const full = this.transport.requestTimeoutMs
+    const timeoutMs = this.deadline ? Math.min(full, Math.max(MIN_ATTEMPT_TIMEOUT_MS, this.deadline.remainingMs())) : full
+    return this.transport.send({ ...spec, timeoutMs })
   }
 
   /** Under the retry policy. */
   private retried<S extends z.ZodType>(spec: RequestSpec<S>): Promise<z.infer<S>> {
-    return withRetry(() => this.transport.send(spec), {
+    return withRetry(() => this.once(spec), {
       clock: this.clock,
       deadline: this.deadline,
       signal: spec.signal,
       policy: this.policy,
       random: this.random,
       onRetry: ({ attempt, delayMs, error }) => {
-        const what =
-          error.status !== undefined ? `HTTP ${error.status}${error.code ? ` ${error.code}` : ''}` : error.code ?? 'network error'
-        this.log.info(
-          `${error.endpoint}: ${what}; retrying in ${(delayMs / 1000).toFixed(1)} s (attempt ${attempt + 1} of ${this.policy.maxAttempts})`
-        )
+        this.log.info(`${error.endpoint}: ${describeAttempt(error)}; retrying in ${(delayMs / 1000).toFixed(1)} s (attempt ${attempt + 1} of ${attemptBudget(error, this.policy)})`)
       }
     })
   }

@@ -62,6 +62,8 @@ export interface RequestSpec<S extends z.ZodType> {
   /** Contract schema of the success body. */
   schema: S
   signal?: AbortSignal
+  /** This attempt's timeout (connect, headers and body); default the transport's requestTimeoutMs. */
+  timeoutMs?: number
 }
 
 // ---------------------------------------------------------------------------
@@ -287,7 +289,8 @@ export class HttpTransport {
     const url = new URL(`${this.baseUrl}${spec.path}${buildQuery(spec.query)}`)
     const timeout = new AbortController()
     const signal = spec.signal ? AbortSignal.any([timeout.signal, spec.signal]) : timeout.signal
-    const timer = setTimeout(() => timeout.abort(), this.requestTimeoutMs)
+    const timeoutMs = spec.timeoutMs ?? this.requestTimeoutMs
+    const timer = setTimeout(() => timeout.abort(), timeoutMs)
     const started = performance.now()
     const elapsed = (): number => Math.round(performance.now() - started)
     const fail = (err: unknown): Error => {
@@ -307,7 +310,7 @@ export class HttpTransport {
       }
       const mapped = networkError(err, endpoint, {
         timedOut,
-        requestTimeoutMs: this.requestTimeoutMs,
+        requestTimeoutMs: timeoutMs,
         secrets: this.secrets
       })
       this.log.debug(`${endpoint} -> ${mapped.code ?? 'network error'} (${elapsed()} ms)`)

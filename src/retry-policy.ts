@@ -4,15 +4,17 @@
  *
  * - Network errors, 500/502/503/504 and 408 are retried with exponential
  *   backoff and full jitter.
- * - 429 waits for Retry-After (seconds or HTTP-date), capped by the time left.
+ * - 429 waits for Retry-After (seconds or HTTP-date), capped by the time left,
+ *   and never less than a floor that doubles on each retry (a Retry-After of 0
+ *   or a date in the past must not turn into a request storm).
  * - Other 4xx are never retried.
- * - A malformed answer is retried (it may be a proxy's bad minute); a
- *   persistent one ends with the last error.
+ * - A malformed answer is retried a few times (it may be a proxy's bad
+ *   minute); a persistent one ends with the last error, naming the field.
  * - All waiting stops at the deadline (timeout_minutes) or when the step is
  *   cancelled.
  */
 import type { Clock, Deadline } from './clock.js'
-import { AbortedError, DeadlineExceededError, ServiceError } from './errors.js'
+import { AbortedError, DeadlineExceededError, MalformedResponseError, ServiceError } from './errors.js'
 
 export interface RetryPolicy {
   /** Attempts in all, including the first. */
@@ -23,13 +25,19 @@ export interface RetryPolicy {
   maxDelayMs: number
   /** Longest Retry-After waited for when there is no deadline; with one, the time left is the cap. */
   maxRetryAfterMs: number
+  /** Floor under a Retry-After wait on the first retry; doubles on each retry up to maxDelayMs. */
+  minRetryAfterMs: number
+  /** Attempts in all for an answer that does not follow the contract (it rarely heals). */
+  maxMalformedAttempts: number
 }
 
 export const DEFAULT_RETRY_POLICY: RetryPolicy = {
   maxAttempts: 8,
   baseDelayMs: 500,
   maxDelayMs: 15_000,
-  maxRetryAfterMs: 5 * 60_000
+  maxRetryAfterMs: 5 * 60_000,
+  minRetryAfterMs: 1_000,
+  maxMalformedAttempts: 3
 }
 
 /** Status codes that are worth another attempt. */
@@ -67,13 +75,24 @@ export function isRetryable(err: unknown): err is ServiceError {
   return err.transient
 }
 
+/** The least wait before retry number `retry` (from 1) when the service named one: 1 s, 2 s, 4 s... capped. */
+export function retryAfterFloorMs(retry: number, policy: RetryPolicy): number {
+  return Math.min(policy.maxDelayMs, policy.minRetryAfterMs * 2 ** Math.max(0, retry - 1))
+}
+
 /**
  * How long to wait before retry number `retry` (from 1) after `err`:
- * Retry-After when the service said, else backoff.
+ * Retry-After when the service said (never below the floor; a 429 without
+ * one waits the floor), else backoff with full jitter.
  */
 export function retryDelayMs(err: ServiceError, retry: number, policy: RetryPolicy, random: () => number): number {
-  if (err.retryAfterMs !== undefined) return err.retryAfterMs
+  if (err.retryAfterMs !== undefined || err.status === 429) return Math.max(err.retryAfterMs ?? 0, retryAfterFloorMs(retry, policy))
   return backoffDelayMs(retry, policy, random)
+}
+
+/** Attempts in all that the policy allows for a failure like `err`. */
+export function attemptBudget(err: ServiceError, policy: RetryPolicy): number {
+  return err.kind === 'malformed' ? Math.min(policy.maxMalformedAttempts, policy.maxAttempts) : policy.maxAttempts
 }
 
 export interface RetryContext {
@@ -86,8 +105,10 @@ export interface RetryContext {
   onRetry?: (info: { attempt: number; delayMs: number; error: ServiceError }) => void
 }
 
-function describeAttempt(err: ServiceError): string {
+/** What one failed attempt was, for retry lines: `HTTP 503`, `ECONNRESET`, `HTTP 200 malformed_response at categories[0].key`. */
+export function describeAttempt(err: ServiceError): string {
   const what = err.status !== undefined ? `HTTP ${err.status}${err.code ? ` ${err.code}` : ''}` : err.code ?? 'network error'
+  if (err instanceof MalformedResponseError) return `${what} (${err.serviceMessage})`
   return what
 }
 
@@ -106,7 +127,7 @@ export async function withRetry<T>(op: (attempt: number) => Promise<T>, ctx: Ret
     try {
       return await op(attempt)
     } catch (err) {
-      if (!isRetryable(err) || attempt >= policy.maxAttempts) {
+      if (!isRetryable(err) || attempt >= attemptBudget(err, policy)) {
         if (err instanceof ServiceError) {
           err.attempts = attempt
           err.retried = retried
@@ -125,10 +146,10 @@ export async function withRetry<T>(op: (attempt: number) => Promise<T>, ctx: Ret
         const left = Math.round(ctx.deadline.remainingMs() / 1000)
         const why =
           err.retryAfterMs !== undefined
-            ? `the service asked to retry after ${Math.ceil(err.retryAfterMs / 1000)} s, but only ${left} s of timeout_minutes remain`
-            : `no time left for another attempt (${left} s of timeout_minutes remain)`
-        const e = new DeadlineExceededError(err.endpoint, `${err.describe()}; ${why}`)
-        throw e
+            ? `the service asked to retry after ${Math.ceil(err.retryAfterMs / 1000)} s, but only ${left} s of the time allowed remain`
+            : `no time left for another attempt (${left} s of the time allowed remain)`
+        const tried = attempt > 1 ? ` (after ${attempt} attempts: ${retried.join('; ')})` : ''
+        throw new DeadlineExceededError(err.endpoint, `${describeAttempt(err)}: ${err.serviceMessage}${tried}; ${why}`)
       }
       retried.push(`${describeAttempt(err)}, waited ${(delayMs / 1000).toFixed(1)} s`)
       ctx.onRetry?.({ attempt, delayMs, error: err })

@@ -2,18 +2,22 @@
  * Triggering the run: POST /api/v1/run is not idempotent and creates are not
  * deduplicated, so its retries are decided here, not by the client.
  *
- * - 409 run_active: another assessment of the model is running. Wait for it
- *   to end (watching the model's run list), then trigger ours. Never adopt it.
- * - 429: wait as Retry-After says, within the deadline, and try again.
+ * - 409 (the description gives it one meaning here: an assessment of the model
+ *   is already active): wait for it to end (watching the model's run list),
+ *   then trigger ours. Never adopt it. If the list shows nothing running yet
+ *   (a lagging read side), wait a growing interval before trying again.
+ * - 429: wait as Retry-After says (never less than the policy's floor),
+ *   within the deadline, and try again.
  * - An ambiguous failure (network error after sending, 5xx, malformed 2xx):
- *   look for a run of this model that started after the request was sent; if
- *   there is one, this step created it: continue with it. Else retry.
+ *   look for a run of this model that was not in the list read before the
+ *   first trigger and started after the request was sent; if there is one,
+ *   this step created it: continue with it. Else retry.
  * - Everything else is explained (config mistakes become ConfigError).
  */
 import type { Clock } from './clock.js'
 import type { RunListItem } from './contract.js'
 import { AbortedError, ConfigError, DeadlineExceededError, ServiceError, oneLine } from './errors.js'
-import { backoffDelayMs, DEFAULT_RETRY_POLICY, isRetryable, type RetryPolicy } from './retry-policy.js'
+import { backoffDelayMs, DEFAULT_RETRY_POLICY, isRetryable, retryDelayMs, type RetryPolicy } from './retry-policy.js'
 import type { ServiceCallDeps } from './service-api.js'
 
 export interface TriggerDeps extends ServiceCallDeps {
@@ -36,9 +40,13 @@ export interface Triggered {
 
 /**
  * How far the service's clock may be behind ours when matching a run's
- * started_at against the time our request was sent.
+ * started_at against the time our request was sent. When the model's runs were
+ * listed before the trigger, a new run id is the strong signal and the start
+ * time only rules out old runs, so a wide window is safe; without that list,
+ * the start time is all there is and the window stays narrow.
  */
 export const CLOCK_SKEW_MS = 5_000
+export const CLOCK_SKEW_WITH_BASELINE_MS = 10 * 60_000
 
 /** Interval bounds while waiting for another run of the model to end. */
 const OTHER_RUN_POLL_MIN_MS = 2_000
@@ -66,33 +74,51 @@ const BASELINE_LIMIT = 20
  * them can be ours, whatever their start time says. Best effort: without it,
  * recovery falls back on start times alone.
  */
-async function baselineRunIds(deps: TriggerDeps, modelId: string): Promise<string[]> {
+async function baselineRunIds(deps: TriggerDeps, modelId: string): Promise<string[] | null> {
   try {
     const list = await deps.api.listRuns(modelId, { limit: BASELINE_LIMIT }, { signal: deps.signal })
     return list.runs.map((r) => r.run_id)
   } catch (err) {
     if (!(err instanceof ServiceError) || err instanceof DeadlineExceededError) throw err
     deps.log.debug(`Could not list the model's runs before triggering (${err.describe()}); a lost trigger answer will be matched by start time only.`)
-    return []
+    return null
   }
 }
 
-/** A run of the model that started after `sentAt` and that we do not know to be someone else's. */
-async function findRecoveredRun(deps: TriggerDeps, modelId: string, sentAt: number, foreign: Set<string>): Promise<RunListItem | null> {
+/**
+ * A run of the model that we do not know to be someone else's and that started
+ * after `sentAt` (less the clock skew allowed). With a baseline, a start time
+ * the service writes in a form we cannot read does not rule a run out.
+ */
+async function findRecoveredRun(
+  deps: TriggerDeps,
+  modelId: string,
+  sentAt: number,
+  foreign: Set<string>,
+  haveBaseline: boolean
+): Promise<RunListItem | null> {
   const list = await deps.api.listRuns(modelId, { limit: 10 }, { signal: deps.signal })
+  const skew = haveBaseline ? CLOCK_SKEW_WITH_BASELINE_MS : CLOCK_SKEW_MS
+  const startOf = (r: RunListItem): number => Date.parse(r.started_at)
   const candidates = list.runs.filter((r) => {
-    const started = Date.parse(r.started_at)
-    return !foreign.has(r.run_id) && !Number.isNaN(started) && started >= sentAt - CLOCK_SKEW_MS
+    if (foreign.has(r.run_id)) return false
+    const started = startOf(r)
+    return Number.isNaN(started) ? haveBaseline : started >= sentAt - skew
   })
-  candidates.sort((a, b) => Date.parse(a.started_at) - Date.parse(b.started_at))
+  // The earliest readable start first (ours was sent first); unreadable ones last.
+  candidates.sort((a, b) => (startOf(a) || Infinity) - (startOf(b) || Infinity))
   return candidates[0] ?? null
 }
 
-/** Wait until the model has no running run. Records the ids seen as foreign and as waited for. */
-async function waitForOtherRuns(deps: TriggerDeps, modelId: string, foreign: Set<string>, waitedFor: Set<string>): Promise<void> {
+/**
+ * Wait until the model has no running run. Records the ids seen as foreign and
+ * as waited for. Resolves with whether a running run was seen at all.
+ */
+async function waitForOtherRuns(deps: TriggerDeps, modelId: string, foreign: Set<string>, waitedFor: Set<string>): Promise<boolean> {
   const since = deps.clock.now()
   let delay = OTHER_RUN_POLL_MIN_MS
   let lastLog = -Infinity
+  let sawRunning = false
   for (;;) {
     const list = await deps.api.listRuns(modelId, { status: 'running', limit: 5 }, { signal: deps.signal })
     const running = list.runs.filter((r) => r.status === 'running')
@@ -100,7 +126,8 @@ async function waitForOtherRuns(deps: TriggerDeps, modelId: string, foreign: Set
       foreign.add(r.run_id)
       waitedFor.add(r.run_id)
     }
-    if (running.length === 0) return
+    if (running.length === 0) return sawRunning
+    sawRunning = true
     if (deps.clock.now() - lastLog >= 30_000) {
       const ids = running.map((r) => oneLine(r.run_id, 80)).join(', ')
       deps.log.info(
@@ -162,7 +189,10 @@ async function explain(deps: TriggerDeps, args: TriggerArgs, err: ServiceError):
     )
   }
   if (err.status === 403) {
-    return new ConfigError('api_key', `the key is not allowed to trigger runs (403 ${err.code ?? 'forbidden'}): ${err.serviceMessage}`)
+    // A code this action does not know (or none): the service's own message says which refusal it is.
+    err.hint =
+      'On POST /run a 403 means the key lacks the test:run scope (use a key with it), the monthly allowance is spent (it resets on the 1st, UTC), or an evaluation ceiling was reached (only the operator lifts it); the message above says which'
+    return err
   }
   if (err.status === 404) {
     return new ConfigError(
@@ -200,17 +230,25 @@ export async function triggerRun(deps: TriggerDeps, args: TriggerArgs): Promise<
   if (deps.signal?.aborted) throw new AbortedError()
   if (deps.deadline.expired()) throw new DeadlineExceededError(ENDPOINT, 'timeout_minutes ran out before the run could be triggered')
   // Runs that exist before our trigger are someone else's (or an earlier step's).
-  const foreign = new Set<string>(await baselineRunIds(deps, args.modelId))
+  const baseline = await baselineRunIds(deps, args.modelId)
+  const haveBaseline = baseline !== null
+  const foreign = new Set<string>(baseline ?? [])
   const waitedFor = new Set<string>()
   const body = args.categories.length > 0 ? { model_id: args.modelId, categories: args.categories } : { model_id: args.modelId }
   /** Earliest send time of an attempt whose outcome is unknown. */
   let ambiguousSince: number | null = null
   let failures = 0
+  /** 409s in a row while the run list showed nothing running. */
+  let busyRetries = 0
+  /** Why the last attempt did not start a run, for the timeout message. */
+  let lastRefusal: string | null = null
   const retried: string[] = []
 
   for (;;) {
     if (deps.signal?.aborted) throw new AbortedError()
-    if (deps.deadline.expired()) throw new DeadlineExceededError(ENDPOINT, 'timeout_minutes ran out before the run could be triggered')
+    if (deps.deadline.expired()) {
+      throw new DeadlineExceededError(ENDPOINT, `timeout_minutes ran out before the run could be triggered${lastRefusal ? `: ${lastRefusal}` : ''}`)
+    }
     const sentAt = deps.clock.now()
     try {
       const res = await deps.api.triggerRun(body, { signal: deps.signal })
@@ -218,25 +256,40 @@ export async function triggerRun(deps: TriggerDeps, args: TriggerArgs): Promise<
     } catch (err) {
       if (!(err instanceof ServiceError) || err instanceof DeadlineExceededError) throw err
 
-      if (err.status === 409 && err.code === 'run_active') {
+      if (err.status === 409) {
+        // The description gives a 409 here one meaning, whatever its code: an assessment is already active.
         if (ambiguousSince !== null) {
-          const mine = await findRecoveredRun(deps, args.modelId, ambiguousSince, foreign)
+          const mine = await findRecoveredRun(deps, args.modelId, ambiguousSince, foreign, haveBaseline)
           if (mine) return recovered(deps, mine, waitedFor)
         }
-        await waitForOtherRuns(deps, args.modelId, foreign, waitedFor)
-        deps.log.info(`The other assessment of model ${args.modelId} has ended; triggering ours now.`)
+        if (await waitForOtherRuns(deps, args.modelId, foreign, waitedFor)) {
+          busyRetries = 0
+          deps.log.info(`The other assessment of model ${args.modelId} has ended; triggering ours now.`)
+          continue
+        }
+        // 409, yet the run list shows nothing running (its read side lags, or the run is not listed as running).
+        busyRetries += 1
+        const wait = Math.min(OTHER_RUN_POLL_MAX_MS, OTHER_RUN_POLL_MIN_MS * 2 ** (busyRetries - 1))
+        const said = `HTTP 409${err.code ? ` ${err.code}` : ''}`
+        deps.log.info(
+          `The service says an assessment of model ${args.modelId} is already active (${said}), but its run list shows none running; trying again in ${Math.round(wait / 1000)} s.`
+        )
+        lastRefusal = `the service kept answering ${said} (an assessment of model ${args.modelId} is already active) while its run list showed none running`
+        await sleepWithin(deps, wait, `while ${lastRefusal}. Serialize workflow runs with a concurrency group keyed on the model_id (see examples/concurrency.yml)`)
         continue
       }
 
       if (err.status === 429) {
         failures += 1
-        const wait = err.retryAfterMs ?? backoffDelayMs(failures, policy, random)
+        const wait = retryDelayMs(err, failures, policy, random)
         const seconds = Math.ceil(wait / 1000)
+        const asked = err.retryAfterMs !== undefined ? `the service asked to retry after ${Math.ceil(err.retryAfterMs / 1000)} s` : 'the service gave no Retry-After'
         if (wait >= deps.deadline.remainingMs()) {
-          const why = `the service asked to retry after ${seconds} s (${err.code ?? 'rate limited'}), beyond what is left of timeout_minutes`
+          const why = `${asked} (${err.code ?? 'rate limited'}); the next attempt would be beyond what is left of timeout_minutes`
           throw await explain(deps, args, new ServiceError({ ...errInit(err), message: `${err.serviceMessage}; ${why}`, retried }))
         }
-        deps.log.info(`The service is rate limiting triggers (${err.code ?? 'HTTP 429'}); retrying in ${seconds} s as Retry-After says.`)
+        lastRefusal = `the service kept rate limiting triggers (HTTP 429${err.code ? ` ${err.code}` : ''})`
+        deps.log.info(`The service is rate limiting triggers (${err.code ?? 'HTTP 429'}); ${asked}: retrying in ${seconds} s.`)
         retried.push(`HTTP 429 ${err.code ?? ''}, waited ${seconds} s`.replace('  ', ' '))
         await sleepWithin(deps, wait, 'while waiting out the rate limit')
         continue
@@ -244,14 +297,15 @@ export async function triggerRun(deps: TriggerDeps, args: TriggerArgs): Promise<
 
       if (err.ambiguous) {
         ambiguousSince = ambiguousSince ?? sentAt
-        const mine = await findRecoveredRun(deps, args.modelId, ambiguousSince, foreign)
+        const mine = await findRecoveredRun(deps, args.modelId, ambiguousSince, foreign, haveBaseline)
         if (mine) return recovered(deps, mine, waitedFor)
       }
 
       if (isRetryable(err) && failures + 1 < policy.maxAttempts) {
         failures += 1
         const wait = backoffDelayMs(failures, policy, random)
-        deps.log.info(`Triggering the run failed (${err.describe()}); no run was created, retrying in ${(wait / 1000).toFixed(1)} s.`)
+        deps.log.info(`Triggering the run failed (${err.describe()}); no run of ours is in the run list, retrying in ${(wait / 1000).toFixed(1)} s.`)
+        lastRefusal = `the last attempt failed: ${err.describe()}`
         retried.push(`${err.status !== undefined ? `HTTP ${err.status}` : (err.code ?? 'network error')}, waited ${(wait / 1000).toFixed(1)} s`)
         await sleepWithin(deps, wait, 'while retrying the trigger')
         continue
@@ -276,7 +330,7 @@ function errInit(err: ServiceError) {
 
 function recovered(deps: TriggerDeps, run: RunListItem, waitedFor: Set<string>): Triggered {
   deps.log.info(
-    `The answer to our trigger was lost, but run ${oneLine(run.run_id, 80)} of this model started after our request was sent: it is the one this step created; continuing with it.`
+    `The answer to our trigger was lost, but run ${oneLine(run.run_id, 80)} of this model appeared after our request was sent: it is the one this step created; continuing with it.`
   )
   return { runId: run.run_id, startedAt: run.started_at, recovered: true, waitedFor: [...waitedFor] }
 }

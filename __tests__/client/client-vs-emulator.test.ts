@@ -24,7 +24,7 @@ afterAll(async () => {
 
 function api(key: string = emu.keys.full): ServiceApi {
   // One attempt: a contract test must see exactly what the emulator answered.
-  return createClient({ baseUrl: emu.url, apiKey: key, requestTimeoutMs: 10_000, retryPolicy: { maxAttempts: 1, baseDelayMs: 0, maxDelayMs: 0, maxRetryAfterMs: 0 } })
+  return createClient({ baseUrl: emu.url, apiKey: key, requestTimeoutMs: 10_000, retryPolicy: { maxAttempts: 1, baseDelayMs: 0, maxDelayMs: 0, maxRetryAfterMs: 0, minRetryAfterMs: 0, maxMalformedAttempts: 1 } })
 }
 
 async function rejection(p: Promise<unknown>): Promise<ServiceError> {

@@ -16,7 +16,7 @@ import { closedPort, fakeClock, neverAnswer, resetAfterRequest, startScriptedSer
 import type { ScriptedServer, Step } from './scripted-server.js'
 
 const KEY = 'asas_test_SECRET_key_123456'
-const POLICY: RetryPolicy = { maxAttempts: 4, baseDelayMs: 100, maxDelayMs: 1000, maxRetryAfterMs: 60_000 }
+const POLICY: RetryPolicy = { maxAttempts: 4, baseDelayMs: 100, maxDelayMs: 1000, maxRetryAfterMs: 60_000, minRetryAfterMs: 0, maxMalformedAttempts: 4 }
 
 let server: ScriptedServer
 beforeAll(async () => {
@@ -438,7 +438,7 @@ describe('retries', () => {
     const { c } = client({ clock, deadline: Deadline.after(clock, 60_000) })
     const err = await failure(c.listModels())
     expect(err).toBeInstanceOf(DeadlineExceededError)
-    expect((err as Error).message).toMatch(/retry after 120 s, but only 60 s of timeout_minutes remain/)
+    expect((err as Error).message).toMatch(/retry after 120 s, but only 60 s of the time allowed remain/)
     expect(server.requests).toHaveLength(1)
     expect(clock.sleeps).toEqual([])
   })
@@ -559,6 +559,15 @@ describe('network errors, per-request timeout and abort', () => {
     expect(err.message).toBe('no complete answer within 200 ms (per-request timeout)')
     expect(err.attempts).toBe(2)
     expect(server.requests).toHaveLength(2)
+  })
+
+  it('caps the timeout of an attempt by what is left before the deadline, so a hang cannot outlast timeout_minutes', async () => {
+    server.script(neverAnswer)
+    const clock = fakeClock()
+    const deadline = Deadline.after(clock, 2_500)
+    const err = await serviceFailure(client({ clock, deadline, retryPolicy: { ...POLICY, maxAttempts: 1 } }).c.getRun('r_1'))
+    expect(err.code).toBe('request_timeout')
+    expect(err.message).toBe('no complete answer within 2500 ms (per-request timeout)')
   })
 
   it('a server that sends headers and then stalls the body hits the per-request timeout too', async () => {

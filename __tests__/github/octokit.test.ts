@@ -169,7 +169,7 @@ describe('createIssuesApi over real HTTP', () => {
       clock,
       log: recordingLog(),
       requestTimeoutMs: 100,
-      policy: { maxAttempts: 2, baseDelayMs: 1, maxDelayMs: 1, maxRetryAfterMs: 1 }
+      policy: { maxAttempts: 2, baseDelayMs: 1, maxDelayMs: 1, maxRetryAfterMs: 1, minRetryAfterMs: 0, maxMalformedAttempts: 2 }
     })
     const err = await api.listComments(REPO, 1, 1).catch((e: unknown) => e)
     expect(err).toBeInstanceOf(ServiceError)
@@ -191,7 +191,7 @@ describe('createIssuesApi over real HTTP', () => {
       apiUrl: url,
       clock: instantClock(),
       log: recordingLog(),
-      policy: { maxAttempts: 3, baseDelayMs: 1, maxDelayMs: 1, maxRetryAfterMs: 1 }
+      policy: { maxAttempts: 3, baseDelayMs: 1, maxDelayMs: 1, maxRetryAfterMs: 1, minRetryAfterMs: 0, maxMalformedAttempts: 3 }
     })
     const err = await api.listOpenIssues(REPO, 1).catch((e: unknown) => e)
     expect(err).toBeInstanceOf(ServiceError)

@@ -36,7 +36,7 @@ async function gate(emu: Emulator, modelId = emu.demoModelId): Promise<GateOutco
           apiKey: emu.keys.full,
           deadline,
           requestTimeoutMs: REQUEST_TIMEOUT_MS,
-          retryPolicy: { maxAttempts: 8, baseDelayMs: 20, maxDelayMs: 200, maxRetryAfterMs: 5_000 }
+          retryPolicy: { maxAttempts: 8, baseDelayMs: 20, maxDelayMs: 200, maxRetryAfterMs: 5_000, minRetryAfterMs: 20, maxMalformedAttempts: 3 }
         }),
       clock: systemClock,
       signal: new AbortController().signal,

@@ -118,7 +118,7 @@ export const DEFAULT_SOAK_OPTIONS: SoakOptions = {
   modelsPerLane: 3,
   categoryDurationMs: 20,
   attacksPerCategory: 1,
-  retryPolicy: { maxAttempts: 8, baseDelayMs: 20, maxDelayMs: 200, maxRetryAfterMs: 5_000 }
+  retryPolicy: { maxAttempts: 8, baseDelayMs: 20, maxDelayMs: 200, maxRetryAfterMs: 5_000, minRetryAfterMs: 20, maxMalformedAttempts: 3 }
 }
 
 /**
