@@ -49,19 +49,22 @@ describe('readInputs', () => {
     ['base_url', { base_url: 'ftp://asas.example.com' }, /scheme/],
     ['base_url', { base_url: 'https://u:p@asas.example.com' }, /credentials/],
     ['base_url', { base_url: 'https://asas.example.com/?x=1' }, /query/],
+    ['base_url', { base_url: 'https://asas.example.com/api/v1/run' }, /goes past \/api\/v1: give only the part before it, e.g. https:\/\/asas.example.com/],
     ['min_severity', { min_severity: 'urgent' }, /critical, high, medium, low/],
     ['timeout_minutes', { timeout_minutes: '0' }, /greater than 0/],
     ['timeout_minutes', { timeout_minutes: '-5' }, /positive number/],
     ['timeout_minutes', { timeout_minutes: 'soon' }, /positive number/],
     ['timeout_minutes', { timeout_minutes: '1e3' }, /positive number/],
     ['timeout_minutes', { timeout_minutes: '1000' }, /at most 360/],
+    ['timeout_minutes', { timeout_minutes: '0.0000001' }, /at least 1 second/],
     ['fail_on_incomplete', { fail_on_incomplete: 'yes' }, /true or false/],
     ['comment', { comment: 'sometimes' }, /update, new, off/],
     ['mode', { mode: 'scan' }, /gate, validate/],
     ['issue', { issue: 'create' }, /off, update/],
     ['max_runs', { max_runs: '0' }, /1 to 100/],
     ['max_runs', { max_runs: '2.5' }, /1 to 100/],
-    ['categories', { categories: 'prompt_injection, bad key!' }, /not a category key/]
+    ['categories', { categories: 'prompt_injection, bad key!' }, /not a category key/],
+    ['categories', { categories: 'prompt_injection;jailbreak' }, /separate keys with commas or newlines/]
   ])('rejects a bad %s with one line naming it', (input, patch, message) => {
     const err = configErrorOf({ ...valid, ...patch })
     expect(err.input).toBe(input)
@@ -78,6 +81,7 @@ describe('readInputs', () => {
     ['0.5', 30_000],
     ['1.25', 75_000],
     ['.5', 30_000],
+    ['0.0167', 1_002],
     ['360', 21_600_000]
   ])('takes decimal timeout_minutes %s', (raw, ms) => {
     expect(readInputs(reader({ ...valid, timeout_minutes: raw })).timeoutMs).toBe(ms)

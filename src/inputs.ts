@@ -41,6 +41,8 @@ export const INPUT_DEFAULTS = {
 
 /** GitHub's longest job on hosted runners is 6 h; a longer wait is a typo. */
 export const MAX_TIMEOUT_MINUTES = 360
+/** Shorter than a second cannot hold even the trigger: surely a typo. */
+const MIN_TIMEOUT_MS = 1_000
 
 /** Reads the raw value of an input ('' when unset), like core.getInput. */
 export type InputReader = (name: string) => string
@@ -79,7 +81,10 @@ export function parseCategories(raw: string): string[] {
     .filter((k) => k !== '')
   for (const k of keys) {
     if (!/^[A-Za-z0-9_.:-]{1,100}$/.test(k)) {
-      throw new ConfigError('categories', `'${clip(k)}' is not a category key (letters, digits, _ . : - only)`)
+      throw new ConfigError(
+        'categories',
+        `'${clip(k)}' is not a category key (letters, digits, _ . : - only): separate keys with commas or newlines, e.g. 'prompt_injection, jailbreak'`
+      )
     }
   }
   return [...new Set(keys)]
@@ -114,6 +119,9 @@ export function parseBaseUrl(raw: string): string {
     throw new ConfigError('base_url', 'must not carry a query string or fragment')
   }
   const path = url.pathname.replace(/\/+$/, '').replace(/\/api\/v1$/, '')
+  if (/\/api\/v1(\/|$)/.test(path)) {
+    throw new ConfigError('base_url', `'${clip(raw)}' goes past /api/v1: give only the part before it, e.g. ${url.protocol}//${url.host}`)
+  }
   return `${url.protocol}//${url.host}${path}`
 }
 
@@ -125,6 +133,9 @@ function parseTimeoutMs(raw: string): number {
   const minutes = Number(text)
   if (!(minutes > 0)) {
     throw new ConfigError('timeout_minutes', `must be greater than 0 (got '${clip(text)}')`)
+  }
+  if (minutes * 60_000 < MIN_TIMEOUT_MS) {
+    throw new ConfigError('timeout_minutes', `must be at least 1 second (0.0167 minutes); got '${clip(text)}'`)
   }
   if (minutes > MAX_TIMEOUT_MINUTES) {
     throw new ConfigError('timeout_minutes', `must be at most ${MAX_TIMEOUT_MINUTES} (a job on hosted runners lasts 6 h at most)`)
