@@ -269,6 +269,22 @@ describe('a run to completed: status, verdict, coverage, findings, close, valida
     }
   })
 
+  it('validate: 422 replay_unwireable for a target the service cannot replay (websocket transport)', async () => {
+    emu.demoAgent.setVulnerable('prompt_injection', true)
+    const credential = emu.control.registeredCredentials().find((x) => x.startsWith('demo-target-secret-full-'))!
+    const reg = await api().registerModel({
+      name: 'contract ws target',
+      config: { endpoint_url: `${emu.demoAgent.url.replace('http', 'ws')}/ws`, response_field: 'output.text', transport: 'websocket' },
+      auth_type: 'bearer',
+      credential
+    })
+    const t = await api().triggerRun({ model_id: reg.model_id, categories: ['prompt_injection'] })
+    expect((await terminal(api(), t.run_id)).status).toBe('completed')
+    const f = (await api().listFindings(t.run_id)).findings[0]!
+    await api().closeFinding(f.finding_id, { status: 'fixed', explanation: 'guard added' })
+    await expectRefused(api().validateFinding(f.finding_id), 422, 'replay_unwireable')
+  })
+
   it('dismissing a finding records a profile dismissal', async () => {
     const f = (await api().listFindings(runId, { status: 'open' })).findings[0]
     const d = await api().closeFinding(f.finding_id, { status: 'dismissed', explanation: 'only test data', reason_code: 'data_is_public' })
@@ -346,6 +362,17 @@ describe('trigger refusals', () => {
       expect(err.retryAfterMs).toBeUndefined()
     } finally {
       emu.control.exhaustAllowance('full', false)
+    }
+  })
+
+  it('403 evaluation_ceiling for an evaluation workspace at its ceiling, without Retry-After', async () => {
+    emu.control.setLimits({ evaluationCeiling: 0 })
+    try {
+      const err = await expectRefused(api(emu.keys.trial).triggerRun({ model_id: emu.demoModels.trial }), 403, 'evaluation_ceiling')
+      expect(err.transient).toBe(false)
+      expect(err.retryAfterMs).toBeUndefined()
+    } finally {
+      emu.control.setLimits({ evaluationCeiling: 3 })
     }
   })
 
