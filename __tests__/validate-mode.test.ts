@@ -241,6 +241,14 @@ describe('runValidateMode: outcome of a single fixed finding', () => {
       validateCalls: 1
     },
     {
+      name: 'validating, followed to a status the description does not name: not resolved',
+      script: [{ validating: { reads: 2, final: 'reopened' } }],
+      outcome: 'still_broken',
+      status: 'reopened',
+      detail: /the finding is now reopened, a status this action does not know; not counted as resolved/,
+      validateCalls: 1
+    },
+    {
       name: 'validating past the deadline',
       script: [{ validating: { reads: Number.POSITIVE_INFINITY, final: 'FIXED_VERIFIED' } }],
       timeoutMs: 90_000,

@@ -408,7 +408,7 @@ async function realRuns(emu: Emulator, gh: GitHubStandin, ghArrivals: number[], 
     // completed_at as the service reports it (read after the log slice, so this read is not counted).
     const res = await fetch(`${emu.url}/api/v1/run/${created.run_id}`, { headers: { authorization: `Bearer ${emu.keys.full}` } })
     const status = (await res.json()) as RunStatusResponse
-    if (!status.completed_at) throw new Error(`real run ${i + 1}: run ${created.run_id} has no completed_at (status ${status.status})`)
+    if (!status.completed_at || !status.started_at) throw new Error(`real run ${i + 1}: run ${created.run_id} has no started_at or completed_at (status ${status.status})`)
     const startedAt = Date.parse(status.started_at)
     const completedAt = Date.parse(status.completed_at)
     const det = detectionFromLog(log, created.run_id, completedAt)

@@ -36,12 +36,32 @@ export function atOrAbove(s: Severity, threshold: Severity): boolean {
   return severityRank(s) <= severityRank(threshold)
 }
 
+/**
+ * The run statuses the description names. Creation states are "not shown", so
+ * a response may carry any other non-empty string (e.g. "queued"): it is
+ * accepted and treated as NOT terminal, so the gate keeps waiting and, at
+ * timeout_minutes, cancels and fails with `error` (fail closed).
+ */
 export const RUN_STATUSES = ['running', 'completed', 'error', 'cancelled'] as const
-export const RunStatus = z.enum(RUN_STATUSES)
+/** The named run statuses (what the emulator produces). */
+export const KnownRunStatus = z.enum(RUN_STATUSES)
+export type KnownRunStatus = z.infer<typeof KnownRunStatus>
+/** A run status as read from the service: any non-empty string (unknown values are not terminal). */
+export const RunStatus = z.string().min(1)
 export type RunStatus = z.infer<typeof RunStatus>
-export const TERMINAL_RUN_STATUSES: readonly RunStatus[] = ['completed', 'error', 'cancelled']
-export function isTerminal(s: RunStatus): boolean {
-  return s !== 'running'
+export const TERMINAL_RUN_STATUSES = ['completed', 'error', 'cancelled'] as const
+export type TerminalRunStatus = (typeof TERMINAL_RUN_STATUSES)[number]
+/**
+ * The one place that says which statuses are terminal: completed, error and
+ * cancelled, matched exactly. running, and any status the description does not
+ * name (queued, pending, RUNNING, ...), are not.
+ */
+export function isTerminal(s: string): s is TerminalRunStatus {
+  return (TERMINAL_RUN_STATUSES as readonly string[]).includes(s)
+}
+/** True for the four statuses the description names. */
+export function isKnownRunStatus(s: string): s is KnownRunStatus {
+  return (RUN_STATUSES as readonly string[]).includes(s)
 }
 
 export const Verdict = z.enum(['pass', 'fail'])
@@ -56,10 +76,26 @@ export const CATEGORY_LENSES = ['security', 'safety', 'compliance'] as const
 export const CategoryLens = z.enum(CATEGORY_LENSES)
 export type CategoryLens = z.infer<typeof CategoryLens>
 
-/** ASSUMPTION: the complete set of finding statuses. */
+/**
+ * The finding statuses the description names. Their complete set is "not
+ * shown", so a response may carry any other non-empty string: it is accepted,
+ * and decide.ts says how an unknown one counts (see computeVerdict).
+ */
 export const FINDING_STATUSES = ['open', 'fixed', 'dismissed', 'FIXED_VERIFIED'] as const
-export const FindingStatus = z.enum(FINDING_STATUSES)
+/** The named finding statuses (what the emulator produces). */
+export const KnownFindingStatus = z.enum(FINDING_STATUSES)
+export type KnownFindingStatus = z.infer<typeof KnownFindingStatus>
+/** A finding status as read from the service: any non-empty string. */
+export const FindingStatus = z.string().min(1)
 export type FindingStatus = z.infer<typeof FindingStatus>
+/** Statuses that close a finding: it no longer fails the gate. */
+export const CLOSED_FINDING_STATUSES = ['fixed', 'dismissed', 'FIXED_VERIFIED'] as const
+export function isClosedFindingStatus(s: string): boolean {
+  return (CLOSED_FINDING_STATUSES as readonly string[]).includes(s)
+}
+export function isKnownFindingStatus(s: string): s is KnownFindingStatus {
+  return (FINDING_STATUSES as readonly string[]).includes(s)
+}
 
 /** Values the `status` filter of GET /run/{id}/findings accepts. */
 export const FINDING_STATUS_FILTERS = ['open', 'fixed', 'dismissed'] as const
@@ -71,9 +107,17 @@ export const RUN_STATUS_FILTERS = ['running', 'completed', 'error'] as const
 export const RunStatusFilter = z.enum(RUN_STATUS_FILTERS)
 export type RunStatusFilter = z.infer<typeof RunStatusFilter>
 
-/** ASSUMPTION: the values of an attack's last_replay_status. */
+/**
+ * The values of an attack's last_replay_status this project uses. The
+ * description names only pending ("other values: not shown"), so a response
+ * may carry any string.
+ */
 export const REPLAY_STATUSES = ['pending', 'reproduced', 'not_reproduced', 'inconclusive'] as const
-export const ReplayStatus = z.enum(REPLAY_STATUSES)
+/** The replay statuses the emulator produces. */
+export const KnownReplayStatus = z.enum(REPLAY_STATUSES)
+export type KnownReplayStatus = z.infer<typeof KnownReplayStatus>
+/** An attack's last_replay_status as read from the service: any string. */
+export const ReplayStatus = z.string()
 export type ReplayStatus = z.infer<typeof ReplayStatus>
 
 export const ENVIRONMENTS = ['prod', 'staging', 'dev'] as const
@@ -227,15 +271,19 @@ export type TriggerRunBody = z.infer<typeof TriggerRunBody>
 
 /**
  * 2.3 Run status response (GET /api/v1/run/{id}).
- * ASSUMPTION: these fields; verdict present and non-null only when min_severity
- * was given and the status is terminal, else null or absent.
+ * The description guarantees status, categories_planned, categories_completed
+ * and (when asked, on a terminal status) the verdict; those are required.
+ * ASSUMPTION: run_id, model_id, started_at and completed_at are sent too (the
+ * emulator always sends them) but a service may leave them out, so they are
+ * optional (and nullable) on parse. verdict is present and non-null only when
+ * min_severity was given and the status is terminal, else null or absent.
  */
 export const RunStatusResponse = z.looseObject({
-  run_id: z.string(),
-  model_id: z.string(),
+  run_id: z.string().nullish(),
+  model_id: z.string().nullish(),
   status: RunStatus,
-  started_at: timestamp,
-  completed_at: timestamp.nullable(),
+  started_at: timestamp.nullish(),
+  completed_at: timestamp.nullish(),
   categories_planned: z.array(z.string()),
   categories_completed: z.array(z.string()),
   verdict: Verdict.nullable().optional()
@@ -273,21 +321,53 @@ export const CoverageRow = z.looseObject({
 })
 export type CoverageRow = z.infer<typeof CoverageRow>
 
-/** ASSUMPTION: the coverage envelope. */
+/** ASSUMPTION: the coverage envelope. run_id is optional (the emulator sends it); run_status any non-empty string. */
 export const CoverageResponse = z.looseObject({
-  run_id: z.string(),
+  run_id: z.string().nullish(),
   run_status: RunStatus,
   categories: z.array(CoverageRow)
 })
 export type CoverageResponse = z.infer<typeof CoverageResponse>
 
-/** ASSUMPTION: the 202 body of POST /run/{id}/cancel. */
-export const CancelRunResponse = z.looseObject({
+/**
+ * ASSUMPTION: the 202 body of POST /run/{id}/cancel the emulator sends. The
+ * description does not show that body, so the client does not depend on it:
+ * see CancelRunResponse.
+ */
+export const CancelRunAccepted = z.looseObject({
   run_id: z.string(),
   status: z.literal('running'),
   cancel_requested: z.literal(true)
 })
+export type CancelRunAccepted = z.infer<typeof CancelRunAccepted>
+
+/**
+ * What the client accepts as the 202 body of POST /run/{id}/cancel: anything.
+ * The status 202 alone means "cancel recorded"; the body (empty, `{}`,
+ * `{"status":"cancelling"}`, not JSON) is kept as read and never relied on.
+ * parse-response.ts hands this schema the raw text when the body is not JSON
+ * (see acceptsAnyBody).
+ */
+export const CancelRunResponse = z.unknown()
 export type CancelRunResponse = z.infer<typeof CancelRunResponse>
+
+/**
+ * Response schemas whose success body is "not shown": the success status is
+ * the whole answer, so a body that is empty or not JSON is not malformed.
+ */
+const ANY_BODY_SCHEMAS: ReadonlySet<z.ZodType> = new Set<z.ZodType>([CancelRunResponse])
+export function acceptsAnyBody(schema: z.ZodType): boolean {
+  return ANY_BODY_SCHEMAS.has(schema)
+}
+
+/**
+ * A replay step's header value. headers is described only as "object":
+ * ASSUMPTION: its values are strings, numbers, booleans, null, or arrays of
+ * those (a repeated header). The report renders them as text.
+ */
+export const HeaderScalar = z.union([z.string(), z.number(), z.boolean(), z.null()])
+export const HeaderValue = z.union([HeaderScalar, z.array(HeaderScalar)])
+export type HeaderValue = z.infer<typeof HeaderValue>
 
 /** 2.5 Replay step: every field but `step` is optional. */
 export const ReplayStep = z.looseObject({
@@ -297,7 +377,7 @@ export const ReplayStep = z.looseObject({
   session_id: z.string().nullish(),
   method: z.string().nullish(),
   url: z.string().nullish(),
-  headers: z.record(z.string(), z.string()).nullish(),
+  headers: z.record(z.string(), HeaderValue).nullish(),
   body: z.string().nullish(),
   response_status: z.number().int().nullish(),
   response_body: z.string().nullish(),
@@ -609,7 +689,12 @@ export const API_ASSUMPTIONS: ReadonlyArray<{ topic: string; decision: string }>
   {
     topic: 'run status body (GET /run/{id})',
     decision:
-      'run_id, model_id, status, started_at, completed_at (string or null), categories_planned, categories_completed, verdict ("pass"/"fail"), present and non-null only when min_severity was given and the status is terminal; else null or absent'
+      'status, categories_planned, categories_completed required; verdict ("pass"/"fail") present and non-null only when min_severity was given and the status is terminal, else null or absent; run_id, model_id, started_at, completed_at sent by the emulator but optional and nullable on parse'
+  },
+  {
+    topic: 'run statuses',
+    decision:
+      'running, completed, error, cancelled are named; any other non-empty string (e.g. queued) is accepted and is not terminal: the gate keeps waiting and, at timeout_minutes, cancels the run and fails with error'
   },
   {
     topic: 'verdict rule',
@@ -619,7 +704,16 @@ export const API_ASSUMPTIONS: ReadonlyArray<{ topic: string; decision: string }>
   {
     topic: 'coverage body',
     decision:
-      '{run_id, run_status, categories: [{category, attacks_blocked, attacks_succeeded, owasp, atlas, worst_severity}]}; worst_severity null when nothing got through; integers are counts of attacks'
+      '{run_id, run_status, categories: [{category, attacks_blocked, attacks_succeeded, owasp, atlas, worst_severity}]}; run_id optional; worst_severity null when nothing got through; integers are counts of attacks'
+  },
+  {
+    topic: 'coverage against the run and the findings',
+    decision:
+      'a category in categories_completed has a coverage row, else incomplete; a known run_status other than the run status: incomplete; a planned row whose worst_severity is at or above min_severity with no finding of that category at or above it (any status): error; the same for a category not planned: a note'
+  },
+  {
+    topic: 'coverage or findings answering 409 after the status turned terminal',
+    decision: 'the read side may lag: retried after 1 s, 2 s and 4 s, then the result is error'
   },
   {
     topic: 'error body (all but the two 422 shapes)',
@@ -633,12 +727,25 @@ export const API_ASSUMPTIONS: ReadonlyArray<{ topic: string; decision: string }>
       .join('; ')
   },
   { topic: 'Retry-After', decision: 'integer seconds from the emulator; the client also accepts an HTTP-date' },
-  { topic: 'cancel 202 body', decision: '{run_id, status: "running", cancel_requested: true}' },
+  {
+    topic: 'cancel 202 body',
+    decision:
+      'the emulator sends {run_id, status: "running", cancel_requested: true}; the client accepts any body (empty, any JSON, not JSON): the 202 alone means the cancel was recorded'
+  },
   {
     topic: 'finding statuses',
-    decision: 'open, fixed, dismissed, FIXED_VERIFIED; a validation that ends still_broken sets it back to open'
+    decision:
+      'open, fixed, dismissed, FIXED_VERIFIED are named; any other non-empty string is accepted. A verdict computed locally (the service gave none) counts a finding at or above min_severity as open unless its status is fixed, dismissed or FIXED_VERIFIED; the check that overrides a service pass counts only status open. A validation that ends still_broken sets it back to open'
   },
-  { topic: 'attack last_replay_status', decision: 'pending, reproduced, not_reproduced, inconclusive' },
+  {
+    topic: 'attack last_replay_status',
+    decision: 'the emulator uses pending, reproduced, not_reproduced, inconclusive; any string is accepted'
+  },
+  {
+    topic: 'replay step headers',
+    decision:
+      'an object whose values are strings, numbers, booleans, null or arrays of those; shown as text (arrays joined with ", "); credential-like names redacted whatever the value type'
+  },
   { topic: 'request_timeout unit', decision: 'seconds' },
   { topic: 'stale or recreated profile version', decision: '409 stale_version' },
   { topic: 'body of POST /run', decision: 'model_id required; categories optional (omitted: the full taxonomy)' },

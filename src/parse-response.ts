@@ -11,7 +11,7 @@
  * and free of control characters; the caller's secrets are redacted from it.
  */
 import type { z } from 'zod'
-import { CodedErrorBody, ProbeFailureBody, TextErrorBody, ValidationErrorBody } from './contract.js'
+import { acceptsAnyBody, CodedErrorBody, ProbeFailureBody, TextErrorBody, ValidationErrorBody } from './contract.js'
 import { MalformedResponseError } from './errors.js'
 
 // ---------------------------------------------------------------------------
@@ -162,8 +162,16 @@ function malformed(ctx: BodyContext, fieldPath: string, message: string): Malfor
 /**
  * Parse a success body through `schema`. Resolves to the parsed value (extra
  * unknown fields kept); throws MalformedResponseError otherwise.
+ *
+ * A schema of an endpoint whose body is "not shown" (contract acceptsAnyBody,
+ * e.g. the 202 of cancel) gets the JSON value, or the text itself when the
+ * body is empty or not JSON: such a body is never malformed.
  */
 export function parseSuccessBody<S extends z.ZodType>(schema: S, text: string, ctx: BodyContext): z.infer<S> {
+  if (acceptsAnyBody(schema)) {
+    const json = tryJson(text)
+    return schema.parse(json.ok ? json.value : text)
+  }
   const data = parseJsonBody(text, ctx)
   const result = schema.safeParse(data)
   if (result.success) return result.data

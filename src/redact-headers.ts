@@ -27,12 +27,42 @@ export function looksLikeCredentialValue(value: string): boolean {
   return CREDENTIAL_VALUE.test(value)
 }
 
-/** A copy of `headers` with every credential-looking value replaced by `[redacted]`. */
-export function redactHeaders(headers: Readonly<Record<string, string>>): Record<string, string> {
+/**
+ * A header value as text. The description says only that headers is an
+ * object, so a value may be a string, a number, a boolean, null or an array of
+ * those (a repeated header): arrays are joined with ", ", null is "null".
+ */
+export function headerValueText(value: unknown): string {
+  if (typeof value === 'string') return value
+  if (Array.isArray(value)) return value.map(headerValueText).join(', ')
+  if (value === null || value === undefined) return 'null'
+  if (typeof value === 'object') {
+    try {
+      return JSON.stringify(value)
+    } catch {
+      return '[object]'
+    }
+  }
+  return String(value)
+}
+
+/**
+ * A copy of `headers`, every value as text, with every credential-looking one
+ * replaced by `[redacted]`: a credential-like name is redacted whatever the
+ * type of its value; any other value when its text looks like a credential.
+ */
+export function redactHeaders(headers: Readonly<Record<string, unknown>>): Record<string, string> {
   const out: Record<string, string> = {}
   for (const [name, value] of Object.entries(headers)) {
-    const v = typeof value === 'string' ? value : String(value)
-    out[name] = isCredentialName(name) || looksLikeCredentialValue(v) ? REDACTED_VALUE : v
+    if (isCredentialName(name)) {
+      out[name] = REDACTED_VALUE
+      continue
+    }
+    const v = headerValueText(value)
+    // Each item of a repeated header is checked on its own (the patterns anchor at the start).
+    const items: unknown[] = Array.isArray(value) ? value : [value]
+    const secret = looksLikeCredentialValue(v) || items.some((item) => looksLikeCredentialValue(headerValueText(item)))
+    out[name] = secret ? REDACTED_VALUE : v
   }
   return out
 }

@@ -291,7 +291,7 @@ function stepBlock(step: ReportStep, n: number, level: DetailLevel): string {
 }
 
 function attackBlock(a: ReportAttack, n: number, of: number, level: DetailLevel): string {
-  const replay = REPLAY_STATUSES.includes(a.lastReplayStatus) ? a.lastReplayStatus : htmlCode(String(a.lastReplayStatus), 30)
+  const replay = (REPLAY_STATUSES as readonly string[]).includes(a.lastReplayStatus) ? a.lastReplayStatus : htmlCode(String(a.lastReplayStatus), 30)
   const summary = [
     `Attack ${n} of ${of}: ${htmlCode(a.attackId, 80)}`,
     `score ${formatCount(a.score)}`,

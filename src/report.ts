@@ -236,7 +236,8 @@ export function buildReport(input: ReportInput): Report {
   const threshold = input.minSeverity
 
   const toStep = (raw: Record<string, unknown>): ReportStep => {
-    const headers = raw.headers && typeof raw.headers === 'object' ? (raw.headers as Record<string, string>) : null
+    // Values may be strings, numbers, booleans, null or arrays of those: redactHeaders makes them text.
+    const headers = raw.headers && typeof raw.headers === 'object' && !Array.isArray(raw.headers) ? (raw.headers as Record<string, unknown>) : null
     let redacted: Record<string, string> | null = null
     if (headers) {
       redacted = {}
@@ -266,7 +267,8 @@ export function buildReport(input: ReportInput): Report {
     severity: f.severity,
     category: s(f.category),
     lens: f.lens,
-    status: f.status,
+    // Any non-empty string (the complete set is not shown): service text, scrubbed like the rest.
+    status: s(f.status),
     description: s(f.description),
     expectedBehavior: s(f.expected_behavior),
     createdAt: s(f.created_at),
@@ -275,7 +277,7 @@ export function buildReport(input: ReportInput): Report {
     attacks: f.attacks.map((a) => ({
       attackId: s(a.attack_id),
       score: a.score,
-      lastReplayStatus: a.last_replay_status,
+      lastReplayStatus: s(a.last_replay_status),
       createdAt: s(a.created_at),
       lastReplayedAt: sn(a.last_replayed_at),
       source: a.source
@@ -383,7 +385,7 @@ export function buildReport(input: ReportInput): Report {
     verdict: input.verdict,
     verdictComputed: input.verdictComputed,
     runId: sn(run?.run_id ?? item?.run_id ?? null),
-    runStatus: run?.status ?? item?.status ?? null,
+    runStatus: sn(run?.status ?? item?.status ?? null),
     startedAt: sn(run?.started_at ?? item?.started_at ?? null),
     completedAt: sn(run?.completed_at ?? item?.completed_at ?? null),
     categoriesPlanned: planned ? planned.map(s) : null,

@@ -157,6 +157,15 @@ function outcomeOfStatus(f: Finding): Attempt | null {
       return { outcome: 'still_broken', detail: brokenDetail(f), finding_status: f.status, attacks: attacksOf(f) }
     case 'dismissed':
       return { outcome: 'not_eligible', detail: 'the finding was dismissed meanwhile; it is no longer marked fixed', finding_status: f.status, attacks: attacksOf(f) }
+    default:
+      // A status the description does not name (its complete set is not shown): the
+      // finding left fixed without reaching FIXED_VERIFIED, so it is not resolved (fail closed).
+      return {
+        outcome: 'still_broken',
+        detail: `the finding is now ${safeId(f.status)}, a status this action does not know; not counted as resolved`,
+        finding_status: f.status,
+        attacks: attacksOf(f)
+      }
   }
 }
 

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals'
-import { CancelRunResponse, CodedErrorBody, CoverageResponse, RunList, RunStatusResponse, TriggerRunResponse } from '../../src/contract.js'
+import { CancelRunAccepted, CodedErrorBody, CoverageResponse, RunList, RunStatusResponse, TriggerRunResponse } from '../../src/contract.js'
 import { startEmulator } from '../../src/emulator/server.js'
 import type { Emulator } from '../../src/emulator/server.js'
 import { SECURITY_KEYS } from '../../src/emulator/taxonomy.js'
@@ -77,7 +77,7 @@ describe('run lifecycle', () => {
     await waitFor('a category', async () => (await api(emu, 'GET', `/api/v1/run/${runId}`)).json.categories_completed.length >= 1)
     const c = await api(emu, 'POST', `/api/v1/run/${runId}/cancel`)
     expect(c.status).toBe(202)
-    expect(CancelRunResponse.parse(c.json)).toEqual({ run_id: runId, status: 'running', cancel_requested: true })
+    expect(CancelRunAccepted.parse(c.json)).toEqual({ run_id: runId, status: 'running', cancel_requested: true })
     const end = await waitTerminal(emu, runId)
     expect(end.status).toBe('cancelled')
     expect(end.categories_completed.length).toBeGreaterThanOrEqual(1)

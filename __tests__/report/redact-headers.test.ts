@@ -1,5 +1,6 @@
 import { describe, expect, it } from '@jest/globals'
 import {
+  headerValueText,
   isCredentialName,
   looksLikeCredentialValue,
   makeScrubber,
@@ -56,6 +57,35 @@ describe('redactHeaders', () => {
     const input = { Authorization: 'Bearer x', 'X-Trace': 'Bearer y', Accept: '*/*', 'x-api-key': 'k' }
     expect(redactHeaders(input)).toEqual({ Authorization: REDACTED_VALUE, 'X-Trace': REDACTED_VALUE, Accept: '*/*', 'x-api-key': REDACTED_VALUE })
     expect(input.Authorization).toBe('Bearer x')
+  })
+
+  // headers is described only as "object": values may be numbers, booleans, null or arrays of those.
+  it.each([
+    ['a number', 'Content-Length', 42, '42'],
+    ['a boolean', 'X-Cache-Hit', false, 'false'],
+    ['null', 'X-Empty', null, 'null'],
+    ['an array', 'Accept', ['text/plain', 'application/json'], 'text/plain, application/json'],
+    ['a mixed array', 'X-Mixed', [1, true, null, 's'], '1, true, null, s'],
+    ['an empty array', 'X-None', [], ''],
+    ['a credential-like name holding a number', 'X-Api-Key', 123456789, REDACTED_VALUE],
+    ['a credential-like name holding an array', 'Set-Cookie', ['a=1', 'b=2'], REDACTED_VALUE],
+    ['a credential-like name holding a boolean', 'X-Auth-Enabled', true, REDACTED_VALUE],
+    ['a credential-like name holding null', 'Authorization', null, REDACTED_VALUE],
+    ['an array with a credential value in it', 'X-Forwarded', ['for=1', 'Bearer abc.def'], REDACTED_VALUE]
+  ] as const)('a value that is %s is shown as text: %s', (_what, name, value, expected) => {
+    expect(redactHeaders({ [name]: value })).toEqual({ [name]: expected })
+  })
+})
+
+describe('headerValueText', () => {
+  it.each([
+    ['text', 'text'],
+    [0, '0'],
+    [true, 'true'],
+    [null, 'null'],
+    [['a', 2, false, null], 'a, 2, false, null']
+  ] as const)('%j -> %j', (value, expected) => {
+    expect(headerValueText(value)).toBe(expected)
   })
 })
 

@@ -200,6 +200,24 @@ describe('comment specifics', () => {
     expect(out).not.toContain('`l1`')
   })
 
+  it('renders statuses the description does not name, and non-string header values, as code text', () => {
+    const step = makeStep({ headers: { 'Content-Length': 42, Vary: ['Accept', 'Origin'], 'X-Api-Key': 1234567 } })
+    const out = renderComment(
+      buildReport(
+        makeInput({
+          run: makeRun({ status: 'queued' }),
+          findings: [makeFinding('high', { status: 'reopened', attacks: [makeAttack({ last_replay_status: 'replaying', replay_script: [step] })] })]
+        })
+      )
+    )
+    expect(out).toContain('status `queued`')
+    expect(out).toContain('`reopened`')
+    expect(out).toContain('replaying')
+    expect(out).toContain('Accept, Origin')
+    expect(out).not.toContain('1234567')
+    expect(checkMarkdown(out, { allowLinks: [RUN_URL] })).toEqual([])
+  })
+
   it('leaves a link out when the run URL is not a plain http(s) URL', () => {
     for (const runUrl of ['javascript:alert(1)', 'https://x.example/a)(b', 'https://x.example/ space', null]) {
       const out = renderComment(buildReport(makeInput({ runUrl })))

@@ -9,6 +9,7 @@ import {
   makeRun,
   makeRunListItem,
   makeStep,
+  PLANNED,
   redactedFinding,
   TARGET_TOKEN
 } from '../support/report-fixtures.js'
@@ -135,6 +136,31 @@ describe('buildReport: coverage rows', () => {
     expect(r.coverageRows.map((row) => row.state)).toEqual(['probed', 'not reached'])
   })
 
+  it.each([
+    ['left out', { run_id: undefined, model_id: undefined, started_at: undefined, completed_at: undefined }],
+    ['null', { run_id: null, model_id: null, started_at: null, completed_at: null }]
+  ] as const)('a run status with run_id, started_at and completed_at %s takes them from the list item', (_how, patch) => {
+    const r = buildReport(makeInput({ run: makeRun(patch), runListItem: makeRunListItem({ run_id: 'run_9' }) }))
+    expect([r.runId, r.startedAt, r.completedAt, r.runStatus]).toEqual(['run_9', '2026-11-21T00:00:00Z', '2026-11-21T00:03:12Z', 'completed'])
+    const bare = buildReport(makeInput({ run: makeRun(patch), runListItem: null }))
+    expect([bare.runId, bare.startedAt, bare.completedAt]).toEqual([null, null, null])
+    expect(bare.categoriesPlanned).toEqual([...PLANNED])
+  })
+
+  it('statuses the description does not name are kept as text, secrets scrubbed', () => {
+    const secret = 'sk_live_status_0123'
+    const r = buildReport(
+      makeInput({
+        run: makeRun({ status: 'queued' }),
+        findings: [makeFinding('high', { status: `reopened ${secret}`, attacks: [makeAttack({ last_replay_status: 'replaying' })] })],
+        secrets: [secret]
+      })
+    )
+    expect(r.runStatus).toBe('queued')
+    expect(r.findings[0]?.status).toBe('reopened [redacted]')
+    expect(r.findings[0]?.attacks[0]?.lastReplayStatus).toBe('replaying')
+  })
+
   it('a run that never started has no plan and no rows', () => {
     const r = buildReport(makeInput({ run: null, runListItem: null, coverage: null, findings: null, result: 'error' }))
     expect(r.runId).toBeNull()
@@ -173,6 +199,21 @@ describe('buildReport: credentials', () => {
     }
     expect(headers['Content-Type']).toBe('application/json')
     expect(headers.Accept).toBe('text/plain')
+  })
+
+  it('shows header values that are not strings as text, and still redacts credential-like names', () => {
+    const mixed = makeStep({
+      headers: { 'Content-Length': 42, 'X-Cache': false, 'X-Empty': null, Vary: ['Accept', 'Origin'], 'X-Api-Key': 12345678, Cookie: ['a=1', 'b=2'] }
+    })
+    const m = buildReport(makeInput({ findings: [makeFinding('high', { attacks: [makeAttack({ replay_script: [mixed] })] })] }))
+    expect(m.findings[0]?.attacks[0]?.steps[0]?.headers).toEqual({
+      'Content-Length': '42',
+      'X-Cache': 'false',
+      'X-Empty': 'null',
+      Vary: 'Accept, Origin',
+      'X-Api-Key': '[redacted]',
+      Cookie: '[redacted]'
+    })
   })
 
   it('redacts user-info and credential parameters of the replay URL', () => {

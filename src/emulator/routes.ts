@@ -10,7 +10,7 @@
 import { randomBytes } from 'node:crypto'
 import { z } from 'zod'
 import {
-  CancelRunResponse,
+  CancelRunAccepted,
   CategoryList,
   ChangeProfileBody,
   CloseFindingBody,
@@ -283,7 +283,7 @@ const handlers: Record<EndpointName, Handler> = {
     const run = runOf(ctx, ws, req.params.run_id!)
     if (run.status !== 'running') throw codedError(409, 'run_not_running', `the run is ${run.status}, not running`, { status: run.status })
     run.cancelRequested = true
-    return ok(202, CancelRunResponse, { run_id: run.run_id, status: 'running', cancel_requested: true })
+    return ok(202, CancelRunAccepted, { run_id: run.run_id, status: 'running', cancel_requested: true })
   },
 
   async listRuns(ctx, ws, req) {

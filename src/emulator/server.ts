@@ -12,7 +12,7 @@
  */
 import http from 'node:http'
 import type { AddressInfo, Socket } from 'node:net'
-import type { EndpointName, RunStatus } from '../contract.js'
+import type { EndpointName, KnownRunStatus } from '../contract.js'
 import { handleAdmin } from './admin.js'
 import { startDemoAgent } from './demo-agent.js'
 import type { DemoAgentState } from './demo-agent.js'
@@ -88,7 +88,7 @@ export interface Emulator {
     setLimits(l: EmulatorOptions['limits']): void
     setFaults(f: FaultConfig | null): void
     setCategoryDurationMs(ms: number): void
-    runs(): Array<{ run_id: string; model_id: string; status: RunStatus; started_at: string; workspace: string }>
+    runs(): Array<{ run_id: string; model_id: string; status: KnownRunStatus; started_at: string; workspace: string }>
     registeredCredentials(): string[]
     /** Deletes a model's profile (so a later create restarts its version). */
     deleteProfile(modelId: string): void

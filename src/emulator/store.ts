@@ -8,11 +8,11 @@ import type {
   AuthType,
   CoverageRow,
   FindingLens,
-  FindingStatus,
+  KnownFindingStatus,
+  KnownReplayStatus,
+  KnownRunStatus,
   OAuthConfig,
-  ReplayStatus,
   ReplayStep,
-  RunStatus,
   Severity
 } from '../contract.js'
 import type { TargetClient } from './target.js'
@@ -45,7 +45,7 @@ export interface RunRecord {
   run_id: string
   model_id: string
   workspace: WorkspaceName
-  status: RunStatus
+  status: KnownRunStatus
   started_at: string
   completed_at: string | null
   categories_planned: string[]
@@ -63,7 +63,7 @@ export interface AttackRecord {
   score: number
   source: { source_type: string; assessment_id: string; attack_index: number; date: string }
   replay_script: ReplayStep[]
-  last_replay_status: ReplayStatus
+  last_replay_status: KnownReplayStatus
   created_at: string
   last_replayed_at: string | null
   /** The message sent and the token whose echo proves the attack got through. */
@@ -81,7 +81,7 @@ export interface FindingRecord {
   severity: Severity
   description: string
   expected_behavior: string
-  status: FindingStatus
+  status: KnownFindingStatus
   created_at: string
   attacks: AttackRecord[]
   fix_description: string | null
