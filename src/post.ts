@@ -36,7 +36,8 @@ export async function runPost(deps: PostDeps): Promise<void> {
       settleMs: POST_SETTLE_MS,
       why: 'the main step ended before the run did'
     })
-    if (stopped.requested) io.log.info(`Post step: cancel of run ${runId} requested${stopped.settled ? '; it has stopped' : ''}.`)
+    // After a 409 (not running) stopRun has already said what the run's status reads.
+    if (stopped.requested && !stopped.notRunning) io.log.info(`Post step: cancel of run ${runId} requested${stopped.settled ? '; it has stopped' : ''}.`)
   } catch (err) {
     io.log.warning(`Post step could not cancel run ${runId}: ${describeFailure(err)}`)
   }
