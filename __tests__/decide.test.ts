@@ -1,4 +1,5 @@
 import { describe, expect, it } from '@jest/globals'
+import type { CoverageResponse, CoverageRow, Severity } from '../src/contract.js'
 import { decide, computeVerdict, type DecideInput, type GateResult } from '../src/decide.js'
 import { finding } from './support/findings.js'
 
@@ -12,6 +13,14 @@ const base: DecideInput = {
   ingestIncomplete: false,
   findings: [],
   coverageReadable: true
+}
+
+function row(category: string, worst: Severity | null = null, succeeded = worst ? 1 : 0): CoverageRow {
+  return { category, attacks_blocked: 3, attacks_succeeded: succeeded, owasp: 'LLM01:2025', atlas: 'AML.T0051', worst_severity: worst }
+}
+/** A coverage read consistent with `base`: one clean row per planned category. */
+function cov(rows: CoverageRow[] = planned.map((c) => row(c)), over: Partial<CoverageResponse> = {}): CoverageResponse {
+  return { run_id: 'r', run_status: 'completed', categories: rows, ...over }
 }
 
 const cases: Array<[string, Partial<DecideInput>, GateResult, RegExp]> = [
@@ -36,7 +45,57 @@ const cases: Array<[string, Partial<DecideInput>, GateResult, RegExp]> = [
   ['status unreadable', { status: null }, 'error', /could not be read/],
   ['findings unreadable (409 after terminal) with a pass verdict', { findings: null }, 'error', /findings could not be read/],
   ['coverage unreadable with a pass verdict', { coverageReadable: false }, 'error', /coverage could not be read/],
-  ['coverage unreadable but the verdict is fail', { coverageReadable: false, verdict: 'fail', findings: [finding('high')] }, 'fail', /1 open finding/]
+  ['coverage unreadable but the verdict is fail', { coverageReadable: false, verdict: 'fail', findings: [finding('high')] }, 'fail', /1 open finding/],
+  ['coverage given as null (unreadable) with a pass verdict', { coverage: null }, 'error', /coverage could not be read/],
+
+  // Run statuses the description does not name: never terminal, never pass.
+  ['unknown run status "queued"', { status: 'queued', verdict: null }, 'error', /had not ended: its status is "queued", not a terminal status; 3 of 3/],
+  ['unknown run status with a pass verdict', { status: 'pending', verdict: 'pass' }, 'error', /not a terminal status/],
+  ['status in another case ("COMPLETED")', { status: 'COMPLETED' }, 'error', /"COMPLETED", not a terminal status/],
+  ['timed out while "queued"', { status: 'queued', verdict: null, timedOut: true }, 'error', /timeout_minutes ran out while the run was still "queued" \(not a terminal status\)/],
+
+  // Finding statuses the description does not name.
+  ['no verdict: an unknown status at or above the threshold counts as open', { verdict: null, findings: [finding('high', 'reopened')] }, 'fail', /1 open finding at or above high \(1 high\)/],
+  ['no verdict: an unknown status below the threshold does not', { verdict: null, findings: [finding('low', 'reopened')] }, 'pass', /no open findings/],
+  ['service pass stands over an unknown status (only open overrides it)', { verdict: 'pass', findings: [finding('critical', 'in_review')] }, 'pass', /no open findings/],
+  ['service fail with only unknown statuses', { verdict: 'fail', findings: [finding('high', 'triaged')] }, 'fail', /the service's verdict is fail at high/],
+
+  // Coverage against the run and the findings.
+  ['coverage consistent with the run and the findings', { coverage: cov() }, 'pass', /all 3 planned categories covered/],
+  ['coverage without run_id', { coverage: cov(undefined, { run_id: undefined }) }, 'pass', /all 3 planned categories covered/],
+  ['a completed category has no coverage row', { coverage: cov([row('a'), row('b')]) }, 'incomplete', /no coverage row for c/],
+  ['two completed categories have no coverage row', { coverage: cov([row('a')]) }, 'incomplete', /no coverage row for b, c/],
+  ['coverage run_status cancelled while the run status is completed', { coverage: cov(undefined, { run_status: 'cancelled' }) }, 'incomplete', /coverage reports run_status cancelled while the run status is completed/],
+  ['coverage run_status running while the run status is completed', { coverage: cov(undefined, { run_status: 'running' }) }, 'incomplete', /run_status running/],
+  ['coverage run_status unknown: a note only', { coverage: cov(undefined, { run_status: 'finalizing' }) }, 'pass', /all 3 planned/],
+  [
+    'coverage reports a high finding the findings list does not hold',
+    { coverage: cov([row('a', 'high'), row('b'), row('c')]) },
+    'error',
+    /^coverage reports a high finding in a that the findings list does not hold; the result cannot be trusted$/
+  ],
+  [
+    'coverage reports a critical finding, the list holds only a low one there',
+    { coverage: cov([row('a'), row('b', 'critical'), row('c')]), findings: [finding('low', 'open', 'b')] },
+    'error',
+    /critical finding in b/
+  ],
+  [
+    'coverage high finding held by a fixed finding of the category',
+    { coverage: cov([row('a', 'high'), row('b'), row('c')]), findings: [finding('high', 'fixed', 'a')] },
+    'pass',
+    /no open findings/
+  ],
+  [
+    'coverage high finding held, but in another category only',
+    { coverage: cov([row('a', 'high'), row('b'), row('c')]), findings: [finding('high', 'fixed', 'b')] },
+    'error',
+    /high finding in a/
+  ],
+  ['coverage reports a low finding below the threshold: not checked', { coverage: cov([row('a', 'low'), row('b'), row('c')]) }, 'pass', /no open findings/],
+  ['coverage row of a category not planned, with a missing finding: a note only', { coverage: cov([...planned.map((c) => row(c)), row('z', 'critical')]) }, 'pass', /no open findings/],
+  ['coverage contradiction on a cancelled run', { status: 'cancelled', categoriesCompleted: ['a'], coverage: cov([row('a', 'high')], { run_status: 'cancelled' }) }, 'error', /high finding in a/],
+  ['a fail stands over a coverage contradiction', { verdict: 'fail', findings: [finding('critical', 'open', 'b')], coverage: cov([row('a', 'high'), row('b', 'critical'), row('c')]) }, 'fail', /1 open finding at or above high \(1 critical\)/]
 ]
 
 describe('decide', () => {
@@ -64,12 +123,36 @@ describe('decide', () => {
     expect(d.openAtOrAbove).toBe(1)
   })
 
+  it('notes the unknown finding statuses and how they counted', () => {
+    const computed = decide({ ...base, verdict: null, findings: [finding('high', 'reopened')] })
+    expect(computed.notes.join(' ')).toMatch(/1 finding at or above high has a status this action does not know: "f_\d+" \("reopened"\); counted as open \(fail closed\)/)
+    expect(computed.openAtOrAbove).toBe(1)
+    const serviceSays = decide({ ...base, verdict: 'pass', findings: [finding('high', 'in_review')] })
+    expect(serviceSays.notes.join(' ')).toMatch(/"in_review"\); the service's verdict stands for them/)
+    expect(serviceSays.openAtOrAbove).toBe(0)
+  })
+
+  it('notes coverage facts that are not failures', () => {
+    const unplanned = decide({ ...base, coverage: cov([...planned.map((c) => row(c)), row('z', 'critical')]) })
+    expect(unplanned.notes.join(' ')).toMatch(/critical finding in z, a category the run did not plan, that the findings list does not hold/)
+    const unknown = decide({ ...base, coverage: cov(undefined, { run_status: 'finalizing' }) })
+    expect(unknown.notes.join(' ')).toMatch(/run_status "finalizing", a status this action does not know/)
+    const disagree = decide({ ...base, coverage: cov(undefined, { run_status: 'error' }) })
+    expect(disagree.notes.join(' ')).toMatch(/The run status \(completed\) and the coverage \(run_status error\) disagree/)
+    const failAnyway = decide({ ...base, verdict: 'fail', findings: [finding('high', 'open', 'b')], coverage: cov([row('a', 'high'), row('b', 'high'), row('c')]) })
+    expect(failAnyway.notes.join(' ')).toMatch(/Also: coverage reports a high finding in a/)
+  })
+
   it.each([
     ['low', [finding('low')], 'fail'],
     ['medium', [finding('low')], 'pass'],
     ['critical', [finding('high')], 'pass'],
     ['critical', [finding('critical', 'FIXED_VERIFIED')], 'pass'],
-    ['low', [finding('critical', 'dismissed'), finding('low', 'open')], 'fail']
+    ['low', [finding('critical', 'dismissed'), finding('low', 'open')], 'fail'],
+    ['high', [finding('high', 'reopened')], 'fail'],
+    ['high', [finding('critical', 'OPEN')], 'fail'],
+    ['high', [finding('medium', 'reopened')], 'pass'],
+    ['high', [finding('high', 'fixed'), finding('high', 'dismissed'), finding('high', 'FIXED_VERIFIED')], 'pass']
   ] as const)('computeVerdict at %s', (min, findings, expected) => {
     expect(computeVerdict(findings, min)).toBe(expected)
   })

@@ -4,9 +4,10 @@
  * time. None of them may yield `pass`; the control row shows the same script
  * does pass when nothing is wrong.
  */
-import { describe, expect, it } from '@jest/globals'
+import { afterEach, beforeEach, describe, expect, it, jest } from '@jest/globals'
 import type {
   CoverageResponse,
+  CoverageRow,
   Finding,
   FindingList,
   RunList,
@@ -31,6 +32,10 @@ interface Script {
   ingestIncomplete?: boolean
   runListMissing?: boolean
   timeoutMs?: number
+  /** Status bodies carry only what the description guarantees (no run_id, model_id, started_at, completed_at). */
+  minimalStatus?: boolean
+  /** What the cancel 202 carries (default the emulator's body). */
+  cancelBody?: unknown
 }
 
 function scripted(s: Script): ServiceApi {
@@ -38,7 +43,7 @@ function scripted(s: Script): ServiceApi {
   const status = (): RunStatusResponse => {
     const patch = s.statuses[Math.min(polls, s.statuses.length - 1)]
     polls += 1
-    return {
+    const full: RunStatusResponse = {
       run_id: 'run_1',
       model_id: 'm',
       status: 'running',
@@ -49,12 +54,15 @@ function scripted(s: Script): ServiceApi {
       verdict: null,
       ...patch
     }
+    if (!s.minimalStatus) return full
+    const { status: st, categories_planned, categories_completed, verdict } = full
+    return { status: st, categories_planned, categories_completed, ...(verdict ? { verdict } : {}) }
   }
   const findings: Finding[] = []
   return fakeApi({
     triggerRun: async () => ({ run_id: 'run_1', model_id: 'm', status: 'running', started_at: '2026-11-21T12:00:00Z' }),
     getRun: async () => status(),
-    cancelRun: async () => ({ run_id: 'run_1', status: 'running', cancel_requested: true }),
+    cancelRun: async () => ('cancelBody' in s ? s.cancelBody : { run_id: 'run_1', status: 'running', cancel_requested: true }),
     getCoverage:
       s.coverage ??
       (async () => ({
@@ -75,6 +83,25 @@ function scripted(s: Script): ServiceApi {
 
 const done: Partial<RunStatusResponse> = { status: 'completed', categories_completed: planned, verdict: 'pass' }
 const err409 = new ServiceError({ endpoint: 'GET /api/v1/run/run_1/findings', status: 409, code: 'run_in_progress', message: 'run still in progress' })
+const coverage409 = new ServiceError({ endpoint: 'GET /api/v1/run/run_1/coverage', status: 409, code: 'run_in_progress', message: 'run still in progress' })
+
+function row(category: string, worst: CoverageRow['worst_severity'] = null): CoverageRow {
+  return { category, attacks_blocked: 3, attacks_succeeded: worst ? 1 : 0, owasp: 'LLM01:2025', atlas: 'AML.T0051', worst_severity: worst }
+}
+function coverageOf(rows: CoverageRow[], over: Partial<CoverageResponse> = {}): () => Promise<CoverageResponse> {
+  return async () => ({ run_id: 'run_1', run_status: 'completed', categories: rows, ...over })
+}
+/** Rejects with `error` the first `n` times, then answers with `then`. */
+function failing<T>(n: number, error: Error, then: () => Promise<T>): () => Promise<T> {
+  let calls = 0
+  return async () => {
+    calls += 1
+    if (calls <= n) throw error
+    return then()
+  }
+}
+const noFindings = async (): Promise<FindingList> => ({ findings: [], count: 0 })
+const cleanCoverage = coverageOf(planned.map((c) => row(c)))
 const malformed = new MalformedResponseError({ endpoint: 'GET /api/v1/run/run_1/coverage', message: 'response field categories[0].attacks_blocked: expected number', fieldPath: 'categories[0].attacks_blocked' })
 
 const cases: Array<[string, Script, GateResult]> = [
@@ -89,7 +116,8 @@ const cases: Array<[string, Script, GateResult]> = [
     { statuses: [{ ...done, verdict: null }], findings: async () => Promise.reject(err409) },
     'error'
   ],
-  ['findings answer 409 after a terminal status', { statuses: [done], findings: async () => Promise.reject(err409) }, 'error'],
+  ['findings answer 409 after a terminal status, on every retry', { statuses: [done], findings: async () => Promise.reject(err409) }, 'error'],
+  ['coverage answers 409 after a terminal status, on every retry', { statuses: [done], coverage: async () => Promise.reject(coverage409) }, 'error'],
   ['coverage unparseable', { statuses: [done], coverage: async () => Promise.reject(malformed) }, 'error'],
   [
     'coverage names another run',
@@ -103,27 +131,86 @@ const cases: Array<[string, Script, GateResult]> = [
   ],
   ['service says pass but an open high finding exists', { statuses: [done], findings: async () => ({ findings: [finding('high')], count: 1 }) }, 'fail'],
   ['timeout: the run never ends', { statuses: [{ categories_completed: planned.slice(0, 1) }], timeoutMs: 120_000 }, 'error'],
-  ['a run with no planned categories', { statuses: [{ ...done, categories_planned: [], categories_completed: [] }] }, 'incomplete']
+  ['timeout, and the cancel 202 has an empty body', { statuses: [{ categories_completed: planned.slice(0, 1) }], timeoutMs: 120_000, cancelBody: '' }, 'error'],
+  ['a run with no planned categories', { statuses: [{ ...done, categories_planned: [], categories_completed: [] }] }, 'incomplete'],
+  ['a status the description does not name ("queued") that never ends', { statuses: [{ status: 'queued' }], timeoutMs: 120_000 }, 'error'],
+  ['"queued" forever, with a pass verdict on it', { statuses: [{ status: 'queued', verdict: 'pass' }], timeoutMs: 120_000 }, 'error'],
+  ['a status in another case ("COMPLETED") is not terminal', { statuses: [{ ...done, status: 'COMPLETED' }], timeoutMs: 120_000 }, 'error'],
+  ['no verdict, and a finding with an unknown status at or above the threshold', { statuses: [{ ...done, verdict: null }], findings: async () => ({ findings: [finding('high', 'reopened')], count: 1 }) }, 'fail']
 ]
 
+/**
+ * Spec-conforming answers that differ from the emulator's: each still passes
+ * when nothing is wrong (the gate must not break on them).
+ */
+const lenient: Array<[string, Script]> = [
+  ['status bodies with only status, categories and verdict', { statuses: [{}, done], minimalStatus: true }],
+  ['"queued" before running, then completed', { statuses: [{ status: 'queued' }, {}, done] }],
+  ['coverage without run_id', { statuses: [done], coverage: async () => ({ run_status: 'completed', categories: planned.map((c) => row(c)) }) }],
+  ['findings answer 409 twice after the status turned terminal, then read', { statuses: [done], findings: failing(2, err409, noFindings) }],
+  ['coverage answers 409 three times, then read', { statuses: [done], coverage: failing(3, coverage409, cleanCoverage) }],
+  ['a service pass over a finding with an unknown status (the service decides)', { statuses: [done], findings: async () => ({ findings: [finding('high', 'in_review')], count: 1 }) }]
+]
+
+/**
+ * Coverage contradicting the run or the findings. decide() fails closed on
+ * them once it is given the coverage (see __tests__/decide.test.ts); the gate
+ * does not pass results.coverage to decide() yet (src/gate.ts, not ours to
+ * edit), so through runGate they still pass. it.failing keeps them honest:
+ * when the gate passes the coverage, these start failing here: move them into
+ * `cases` above.
+ */
+const needsCoverageInDecide: Array<[string, Script, GateResult]> = [
+  ['a completed category has no coverage row', { statuses: [done], coverage: coverageOf(planned.slice(0, 2).map((c) => row(c))) }, 'incomplete'],
+  ['the coverage run_status disagrees with the run status', { statuses: [done], coverage: coverageOf(planned.map((c) => row(c)), { run_status: 'cancelled' }) }, 'incomplete'],
+  ['coverage reports a high finding the findings list does not hold', { statuses: [done], coverage: coverageOf([row(planned[0]!, 'high'), ...planned.slice(1).map((c) => row(c))]) }, 'error']
+]
+
+/** Runs the gate. Waits on the gate's fake clock are instant. */
+async function gate(script: Script): Promise<Awaited<ReturnType<typeof runGate>>> {
+  const clock = fakeClock()
+  const api = scripted(script)
+  const running = runGate(
+    { makeApi: () => api, clock, signal: new AbortController().signal, log: recordingLog(), onRunStarted: () => {}, onRunSettled: () => {} },
+    { modelId: 'm', categories: [], minSeverity: 'high', timeoutMs: script.timeoutMs ?? 3_600_000 }
+  )
+  // The gate does not pass its clock to collectResults yet (src/gate.ts), so the
+  // waits between 409 retries there run on the system clock: jest's fake timers
+  // run them at once. Nothing else here uses a timer.
+  let settled = false
+  running.then(
+    () => (settled = true),
+    () => (settled = true)
+  )
+  for (let i = 0; i < 1_000 && !settled; i++) await jest.advanceTimersByTimeAsync(1_000)
+  return running
+}
+
 describe('fail closed', () => {
+  beforeEach(() => {
+    jest.useFakeTimers()
+  })
+  afterEach(() => {
+    jest.useRealTimers()
+  })
+
   it.each(cases.map(([name, script, expected]) => [`${name} -> ${expected}`, script, expected] as const))('%s', async (_name, script, expected) => {
-    const clock = fakeClock()
-    const log = recordingLog()
-    const api = scripted(script)
-    const outcome = await runGate(
-      {
-        makeApi: () => api,
-        clock,
-        signal: new AbortController().signal,
-        log,
-        onRunStarted: () => {},
-        onRunSettled: () => {}
-      },
-      { modelId: 'm', categories: [], minSeverity: 'high', timeoutMs: script.timeoutMs ?? 3_600_000 }
-    )
+    const outcome = await gate(script)
     expect(outcome.decision.result).toBe(expected)
   })
+
+  it.each(lenient)('spec-conforming variation: %s -> pass', async (_name, script) => {
+    const outcome = await gate(script)
+    expect(outcome.decision.result).toBe('pass')
+  })
+
+  it.failing.each(needsCoverageInDecide.map(([name, script, expected]) => [`${name} -> ${expected}`, script, expected] as const))(
+    '%s (needs gate.ts to pass the coverage to decide)',
+    async (_name, script, expected) => {
+      const outcome = await gate(script)
+      expect(outcome.decision.result).toBe(expected)
+    }
+  )
 
   it('never yields pass for any untrusted row', () => {
     expect(cases.filter(([, , r]) => r === 'pass').map(([n]) => n)).toEqual(['control: everything read, nothing wrong'])
