@@ -42,6 +42,11 @@ export interface DecideInput {
   timedOut?: boolean
   /** The step was cancelled before the run ended. */
   aborted?: boolean
+  /**
+   * The status could no longer be read before the run ended (a failure the
+   * retry policy gave up on), so the step stopped the run: the failure, one line.
+   */
+  statusReadError?: string | null
 }
 
 export interface Decision {
@@ -195,8 +200,9 @@ export function decide(input: DecideInput): Decision {
   }
   const reached = `${planned.length - missingCategories.length} of ${plural(planned.length, 'category', 'categories')} reached`
 
+  const readError = input.statusReadError ? `: ${input.statusReadError}` : ''
   if (input.status === null) {
-    return { ...base, result: 'error', reason: 'the run status could not be read', verdict: null, verdictComputed: false, notes: [] }
+    return { ...base, result: 'error', reason: `the run status could not be read${readError}`, verdict: null, verdictComputed: false, notes: [] }
   }
   // isTerminal is the one place that says which statuses end a run: running, and
   // any status the description does not name, have not ended (fail closed).
@@ -206,7 +212,9 @@ export function decide(input: DecideInput): Decision {
       ? `the step was cancelled while the run was ${still}`
       : input.timedOut
         ? `timeout_minutes ran out while the run was ${still}`
-        : input.status === 'running'
+        : input.statusReadError
+          ? `the run status could no longer be read while the run was ${still}${readError}`
+          : input.status === 'running'
           ? 'the run had not ended'
           : `the run had not ended: its status is ${quote(input.status, 40)}, not a terminal status`
     return { ...base, result: 'error', reason: `${why}; ${reached}`, verdict: null, verdictComputed: false, notes: [] }
@@ -257,6 +265,9 @@ export function decide(input: DecideInput): Decision {
   const tail: string[] = []
   if (input.timedOut) tail.push('timeout_minutes ran out and the run was cancelled')
   if (input.aborted) tail.push('the step was cancelled and the run with it')
+  if (input.statusReadError) tail.push(`the run status could no longer be read, so the run was cancelled${readError}`)
+  /** The step stopped the run before it ended: whatever it found, the result was not reached. */
+  const stopped = tail.length > 0
 
   if (verdict === 'fail') {
     // A fail stands whatever else is wrong; the contradictions are still said.
@@ -267,7 +278,12 @@ export function decide(input: DecideInput): Decision {
         ? `${plural(blocking, 'open finding')} at or above ${minSeverity}`
         : `the service's verdict is fail at ${minSeverity}`
     const reason = detail ? `${count} (${detail})` : count
-    return { ...decided, result: 'fail', reason: [reason, ...tail].join('; '), verdict, verdictComputed, notes }
+    if (stopped) {
+      // The run did not end on its own: the result is error (the step fails either way),
+      // and what it found before it was stopped is said.
+      return { ...decided, result: 'error', reason: [...tail, `${reason} in what it reached`].join('; '), verdict, verdictComputed, notes }
+    }
+    return { ...decided, result: 'fail', reason, verdict, verdictComputed, notes }
   }
 
   const gaps: string[] = []
@@ -279,7 +295,7 @@ export function decide(input: DecideInput): Decision {
   if (input.ingestIncomplete === null) gaps.push('the run list item could not be read to confirm ingest completed')
   if (findings === null) gaps.push('the findings could not be read')
   if (!coverageReadable) gaps.push('the coverage could not be read')
-  if (input.timedOut || input.aborted) {
+  if (stopped) {
     return {
       ...decided,
       result: 'error',

@@ -5,7 +5,7 @@
  */
 import { Deadline, type Clock } from './clock.js'
 import { collectResults, type CollectedResults } from './collect-results.js'
-import type { RunStatusResponse, Severity } from './contract.js'
+import { isTerminal, type RunStatusResponse, type Severity } from './contract.js'
 import { decide, type Decision } from './decide.js'
 import type { Log } from './log.js'
 import type { RetryPolicy } from './retry-policy.js'
@@ -69,29 +69,21 @@ export async function runGate(deps: GateDeps, args: GateArgs): Promise<GateOutco
   deps.onRunStarted(triggered.runId)
   log.info(`Run ${triggered.runId} started at ${triggered.startedAt}.`)
 
-  let waited: Awaited<ReturnType<typeof waitForRun>>
-  try {
-    waited = await waitForRun({ api, clock, deadline, signal: deps.signal, log }, triggered.runId, args.minSeverity)
-  } catch (err) {
-    // The run's status can no longer be read: do not leave it running on the service.
-    const stopApi = deps.makeApi(Deadline.after(clock, TIMEOUT_SETTLE_MS))
-    const stopped = await stopRun({ api: stopApi, clock, log }, triggered.runId, {
-      settleMs: ABORT_SETTLE_MS,
-      why: 'its status could not be read'
-    }).catch(() => null)
-    if (stopped?.settled) deps.onRunSettled(triggered.runId)
-    throw err
-  }
+  const waited = await waitForRun({ api, clock, deadline, signal: deps.signal, log }, triggered.runId, args.minSeverity)
   let run = waited.last
+  const timedOut = waited.end === 'timeout'
+  const aborted = waited.end === 'aborted'
+  const unreadable = waited.end === 'unreadable'
+  if (unreadable) log.warning(`The status of run ${triggered.runId} could not be read: ${waited.readError ?? 'no answer'}`)
 
   if (waited.end !== 'terminal') {
-    const aborted = waited.end === 'aborted'
-    // The main deadline has passed (or the step is being cancelled): the stop gets its own short budget.
+    // Do not leave the run going on the service. The main deadline may have passed
+    // (or the step is being cancelled): the stop gets its own short budget.
     const stopApi = deps.makeApi(Deadline.after(clock, aborted ? ABORT_SETTLE_MS : TIMEOUT_SETTLE_MS))
     const stopped = await stopRun({ api: stopApi, clock, log }, triggered.runId, {
       settleMs: aborted ? ABORT_SETTLE_MS : TIMEOUT_SETTLE_MS,
       minSeverity: args.minSeverity,
-      why: aborted ? 'the step was cancelled' : `timeout_minutes (${args.timeoutMs / 60_000}) ran out`
+      why: aborted ? 'the step was cancelled' : timedOut ? `timeout_minutes (${args.timeoutMs / 60_000}) ran out` : 'its status could not be read'
     })
     if (stopped.last) run = stopped.last
     if (stopped.settled) deps.onRunSettled(triggered.runId)
@@ -99,12 +91,10 @@ export async function runGate(deps: GateDeps, args: GateArgs): Promise<GateOutco
     deps.onRunSettled(triggered.runId)
   }
 
-  const timedOut = waited.end === 'timeout'
-  const aborted = waited.end === 'aborted'
   let results: CollectedResults = { coverage: null, findings: null, runListItem: null, model: null, notes: [] }
-  if (run && run.status !== 'running' && !aborted) {
+  if (run && isTerminal(run.status) && !aborted) {
     log.info(`Run ${triggered.runId} ended with status ${run.status}; reading coverage and findings.`)
-    results = await collectResults(deps.makeApi(Deadline.after(clock, COLLECT_GRACE_MS)), triggered.runId, args.modelId)
+    results = await collectResults(deps.makeApi(Deadline.after(clock, COLLECT_GRACE_MS)), triggered.runId, args.modelId, { clock, log })
   }
 
   const decision = decide({
@@ -116,8 +106,10 @@ export async function runGate(deps: GateDeps, args: GateArgs): Promise<GateOutco
     ingestIncomplete: results.runListItem ? results.runListItem.ingest_incomplete : null,
     findings: results.findings,
     coverageReadable: results.coverage !== null,
+    coverage: results.coverage,
     timedOut,
-    aborted
+    aborted,
+    statusReadError: unreadable ? (waited.readError ?? 'no answer') : null
   })
   return { triggered, run, end: waited.end, results, decision, startedAtMs, elapsedMs: clock.now() - startedAtMs }
 }

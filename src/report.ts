@@ -218,7 +218,7 @@ export function gateReportInput(
     findings: results.findings,
     elapsedMs: outcome.elapsedMs,
     notes: [
-      ...(triggered.recovered ? ['The answer to the trigger was lost; the run was found in the run list (it started after our request).'] : []),
+      ...(triggered.recovered ? ['The answer to the trigger was lost; the run was found in the run list (it appeared after our request).'] : []),
       ...(triggered.waitedFor.length > 0 ? [`Waited for run(s) ${triggered.waitedFor.join(', ')} of this model to end before triggering.`] : []),
       ...decision.notes,
       ...results.notes

@@ -15,7 +15,7 @@
  * - Everything else is explained (config mistakes become ConfigError).
  */
 import type { Clock } from './clock.js'
-import type { RunListItem } from './contract.js'
+import { isTerminal, type RunListItem } from './contract.js'
 import { AbortedError, ConfigError, DeadlineExceededError, ServiceError, oneLine } from './errors.js'
 import { backoffDelayMs, DEFAULT_RETRY_POLICY, isRetryable, retryDelayMs, type RetryPolicy } from './retry-policy.js'
 import type { ServiceCallDeps } from './service-api.js'
@@ -120,8 +120,9 @@ async function waitForOtherRuns(deps: TriggerDeps, modelId: string, foreign: Set
   let lastLog = -Infinity
   let sawRunning = false
   for (;;) {
-    const list = await deps.api.listRuns(modelId, { status: 'running', limit: 5 }, { signal: deps.signal })
-    const running = list.runs.filter((r) => r.status === 'running')
+    // Unfiltered (most recent first): an active run in a status the description does not name counts too.
+    const list = await deps.api.listRuns(modelId, { limit: 5 }, { signal: deps.signal })
+    const running = list.runs.filter((r) => !isTerminal(r.status))
     for (const r of running) {
       foreign.add(r.run_id)
       waitedFor.add(r.run_id)

@@ -5,20 +5,34 @@
  * the step is cancelled.
  */
 import { isTerminal, type RunStatusResponse, type Severity } from './contract.js'
-import { AbortedError, DeadlineExceededError } from './errors.js'
+import { AbortedError, DeadlineExceededError, ServiceError } from './errors.js'
 import { nextPollDelayMs, type ScheduleState } from './poll-schedule.js'
 import type { ServiceCallDeps } from './service-api.js'
 
 export type WaitDeps = Omit<ServiceCallDeps, 'random'>
 
-export type WaitEnd = 'terminal' | 'timeout' | 'aborted'
+/**
+ * How the wait ended: a terminal status, timeout_minutes, the job's
+ * cancellation, or a status that could no longer be read (a failure the
+ * retry policy gave up on: the run's fate is unknown).
+ */
+export type WaitEnd = 'terminal' | 'timeout' | 'aborted' | 'unreadable'
 
 export interface WaitResult {
   end: WaitEnd
   /** Last status seen; null if none was ever read. */
   last: RunStatusResponse | null
   polls: number
+  /** With `timeout` or `unreadable`: the failure of the last read, one line. */
+  readError?: string
 }
+
+/**
+ * A run the service has just created may not be readable at once (its read
+ * side lags the write): a 404 before the first successful read is tried again
+ * after these waits before it counts.
+ */
+export const NOT_FOUND_YET_WAITS_MS = [1_000, 2_000, 4_000] as const
 
 /** Log a progress line at least this often, even when nothing changed. */
 const HEARTBEAT_MS = 60_000
@@ -38,13 +52,26 @@ export async function waitForRun(deps: WaitDeps, runId: string, minSeverity: Sev
   let polls = 0
   let lastLogged = { at: -Infinity, completed: -1, status: '' }
 
+  let notFoundYet = 0
+
   for (;;) {
     try {
       last = await deps.api.getRun(runId, { min_severity: minSeverity }, { signal: deps.signal })
     } catch (err) {
-      if (err instanceof DeadlineExceededError) return { end: 'timeout', last, polls }
+      if (err instanceof DeadlineExceededError) return { end: 'timeout', last, polls, readError: err.describe() }
       if (err instanceof AbortedError) return { end: 'aborted', last, polls }
-      throw err
+      if (!(err instanceof ServiceError)) throw err
+      const wait = polls === 0 && err.status === 404 ? NOT_FOUND_YET_WAITS_MS[notFoundYet] : undefined
+      if (wait === undefined || wait >= deps.deadline.remainingMs()) return { end: 'unreadable', last, polls, readError: err.describe() }
+      notFoundYet += 1
+      log.info(`Run ${runId} is not readable yet (HTTP 404 just after the trigger); trying again in ${wait / 1000} s.`)
+      try {
+        await clock.sleep(wait, deps.signal)
+      } catch (e) {
+        if (e instanceof AbortedError) return { end: 'aborted', last, polls }
+        throw e
+      }
+      continue
     }
     polls += 1
     const now = clock.now()

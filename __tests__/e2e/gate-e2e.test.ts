@@ -151,6 +151,24 @@ describe.each(RUNTIMES.map((r) => [r.name, r] as const))('bundled action on %s',
     expectNoSecrets(r)
   })
 
+  it('is incomplete when someone else cancels the run mid-way', async () => {
+    emu.control.setCategoryDurationMs(400)
+    const r = await run(rt.path, {
+      inputs: baseInputs({ min_severity: 'critical' }),
+      onSpawn: (_child, out) => {
+        void waitFor('a category to complete', () => /Run (\S+): running, [1-9]\d*\/\d+ categories done/.exec(out.stdout())).then((m) =>
+          fetch(`${emu.url}/api/v1/run/${m[1]}/cancel`, { method: 'POST', headers: { authorization: `Bearer ${emu.keys.full}` } })
+        )
+      }
+    })
+    expect(r.main.outputs.status).toBe('cancelled')
+    expect(r.main.outputs.result).toBe('incomplete')
+    expect(JSON.parse(r.main.outputs.categories_completed).length).toBeLessThan(JSON.parse(r.main.outputs.categories_planned).length)
+    expect(r.main.code).toBe(1)
+    expect(r.main.stdout).toMatch(/::error::Result: incomplete: coverage incomplete: .*run cancelled/)
+    expectNoSecrets(r)
+  })
+
   it('warns instead of failing on incomplete coverage when fail_on_incomplete is false', async () => {
     emu.demoAgent.setAllVulnerable(false)
     emu.control.setIngestIncomplete(emu.demoModelId, true)
@@ -302,7 +320,10 @@ describe.each(RUNTIMES.map((r) => [r.name, r] as const))('bundled action on %s',
     ['timeout_minutes', { timeout_minutes: '0' }],
     ['fail_on_incomplete', { fail_on_incomplete: 'maybe' }],
     ['categories', { categories: 'ok, not ok' }],
-    ['comment', { comment: 'always' }]
+    ['comment', { comment: 'always' }],
+    ['mode', { mode: 'scan' }],
+    ['issue', { issue: 'create' }],
+    ['max_runs', { max_runs: '0' }]
   ])('rejects a bad %s with one line and sends no request', async (input, patch) => {
     const requestsBefore = emu.requestLog.length
     const r = await run(rt.path, { inputs: baseInputs(patch) })
