@@ -726,7 +726,24 @@ export const API_ASSUMPTIONS: ReadonlyArray<{ topic: string; decision: string }>
       .map(([status, codes]) => `${status} ${codes.join(', ')}`)
       .join('; ')
   },
-  { topic: 'Retry-After', decision: 'integer seconds from the emulator; the client also accepts an HTTP-date' },
+  {
+    topic: 'Retry-After',
+    decision:
+      'integer seconds from the emulator; the client also accepts an HTTP-date; a 429 is never retried sooner than 1 s, 2 s, 4 s... (up to 15 s) after the previous attempt, whatever it says (0, a date in the past, or none)'
+  },
+  {
+    topic: 'a 409 on POST /run',
+    decision:
+      'whatever its code (or none): an assessment of the model is already active; the gate waits for the running run it lists, or, when the list shows none running, waits 2 s, 4 s... up to 15 s between attempts'
+  },
+  {
+    topic: 'a 403 on POST /run with a code not listed here (or none)',
+    decision: 'a service refusal (allowance, ceiling or scope, as its message says), reported as a service failure, not as a wrong key'
+  },
+  {
+    topic: 'a 404 on GET /run/{id} of a run this step just created',
+    decision: 'the read side may lag: tried again after 1 s, 2 s and 4 s before the first successful read; later, a 404 ends the wait (the run is cancelled, the result is error)'
+  },
   {
     topic: 'cancel 202 body',
     decision:
