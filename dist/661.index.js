@@ -32,6 +32,8 @@ const INPUT_DEFAULTS = {
 };
 /** GitHub's longest job on hosted runners is 6 h; a longer wait is a typo. */
 const MAX_TIMEOUT_MINUTES = 360;
+/** Shorter than a second cannot hold even the trigger: surely a typo. */
+const MIN_TIMEOUT_MS = 1_000;
 /** Reads `INPUT_<NAME>` from an environment, as the runner sets them. */
 function envInputReader(env) {
     return (name) => (env[`INPUT_${name.replace(/ /g, '_').toUpperCase()}`] ?? '').trim();
@@ -65,7 +67,7 @@ function parseCategories(raw) {
         .filter((k) => k !== '');
     for (const k of keys) {
         if (!/^[A-Za-z0-9_.:-]{1,100}$/.test(k)) {
-            throw new _errors_js__WEBPACK_IMPORTED_MODULE_1__/* .ConfigError */ .xL('categories', `'${clip(k)}' is not a category key (letters, digits, _ . : - only)`);
+            throw new _errors_js__WEBPACK_IMPORTED_MODULE_1__/* .ConfigError */ .xL('categories', `'${clip(k)}' is not a category key (letters, digits, _ . : - only): separate keys with commas or newlines, e.g. 'prompt_injection, jailbreak'`);
         }
     }
     return [...new Set(keys)];
@@ -99,6 +101,9 @@ function parseBaseUrl(raw) {
         throw new _errors_js__WEBPACK_IMPORTED_MODULE_1__/* .ConfigError */ .xL('base_url', 'must not carry a query string or fragment');
     }
     const path = url.pathname.replace(/\/+$/, '').replace(/\/api\/v1$/, '');
+    if (/\/api\/v1(\/|$)/.test(path)) {
+        throw new _errors_js__WEBPACK_IMPORTED_MODULE_1__/* .ConfigError */ .xL('base_url', `'${clip(raw)}' goes past /api/v1: give only the part before it, e.g. ${url.protocol}//${url.host}`);
+    }
     return `${url.protocol}//${url.host}${path}`;
 }
 function parseTimeoutMs(raw) {
@@ -109,6 +114,9 @@ function parseTimeoutMs(raw) {
     const minutes = Number(text);
     if (!(minutes > 0)) {
         throw new _errors_js__WEBPACK_IMPORTED_MODULE_1__/* .ConfigError */ .xL('timeout_minutes', `must be greater than 0 (got '${clip(text)}')`);
+    }
+    if (minutes * 60_000 < MIN_TIMEOUT_MS) {
+        throw new _errors_js__WEBPACK_IMPORTED_MODULE_1__/* .ConfigError */ .xL('timeout_minutes', `must be at least 1 second (0.0167 minutes); got '${clip(text)}'`);
     }
     if (minutes > MAX_TIMEOUT_MINUTES) {
         throw new _errors_js__WEBPACK_IMPORTED_MODULE_1__/* .ConfigError */ .xL('timeout_minutes', `must be at most ${MAX_TIMEOUT_MINUTES} (a job on hosted runners lasts 6 h at most)`);
@@ -200,7 +208,8 @@ async function runPost(deps) {
             settleMs: POST_SETTLE_MS,
             why: 'the main step ended before the run did'
         });
-        if (stopped.requested)
+        // After a 409 (not running) stopRun has already said what the run's status reads.
+        if (stopped.requested && !stopped.notRunning)
             io.log.info(`Post step: cancel of run ${runId} requested${stopped.settled ? '; it has stopped' : ''}.`);
     }
     catch (err) {
@@ -222,7 +231,7 @@ async function runPost(deps) {
 /* harmony import */ var _errors_js__WEBPACK_IMPORTED_MODULE_2__ = __webpack_require__(3916);
 /**
  * Stopping a run this step started: POST /run/{id}/cancel, then watch the
- * status (bounded) until it leaves running. Used on timeout, on SIGINT and by
+ * status (bounded) until it is terminal. Used on timeout, on SIGINT and by
  * the post step. Stopping a run is the same authority as starting it.
  */
 
@@ -230,33 +239,48 @@ async function runPost(deps) {
 
 /** How often the status is read while waiting for the cancel to take effect. */
 const SETTLE_POLL_MS = 1_000;
+/**
+ * Cancel, then read the status until it is terminal or `settleMs` passes.
+ * - 202 (any body: the description does not show it): the cancel is recorded.
+ *   A 202 whose body could not be parsed counts the same.
+ * - 409 (run not running): nothing was cancelled; the status says what the
+ *   run is: terminal -> it had already ended; still non-terminal at the end ->
+ *   the service reported it not running but its status still reads so.
+ * - any other failure: a warning, nothing more is read.
+ */
 async function stopRun(deps, runId, opts) {
     const { api, clock, log } = deps;
     const settleBy = _clock_js__WEBPACK_IMPORTED_MODULE_0__.Deadline.after(clock, opts.settleMs);
-    let requested = false;
+    const seconds = Math.round(opts.settleMs / 1000);
+    let notRunning = false;
     try {
         await api.cancelRun(runId);
-        requested = true;
-        log.info(`Cancelling run ${runId} (${opts.why}); waiting up to ${Math.round(opts.settleMs / 1000)} s for it to stop.`);
+        log.info(`Cancelling run ${runId} (${opts.why}); waiting up to ${seconds} s for it to stop.`);
     }
     catch (err) {
         if (!(err instanceof _errors_js__WEBPACK_IMPORTED_MODULE_2__/* .ServiceError */ ._7))
             throw err;
         if (err.status === 409) {
-            requested = true;
-            log.info(`Run ${runId} was no longer running when cancelled (${opts.why}).`);
+            notRunning = true;
+        }
+        else if (err.status === 202) {
+            // The 202 itself says the cancel was recorded; its body is not ours to judge.
+            log.info(`Cancelling run ${runId} (${opts.why}); waiting up to ${seconds} s for it to stop.`);
         }
         else {
             log.warning(`Could not cancel run ${runId}: ${err.describe()}`);
-            return { requested: false, last: null, settled: false };
+            return { requested: false, last: null, settled: false, notRunning: false };
         }
     }
     let last = null;
     for (;;) {
         try {
             last = await api.getRun(runId, opts.minSeverity ? { min_severity: opts.minSeverity } : {});
-            if ((0,_contract_js__WEBPACK_IMPORTED_MODULE_1__/* .isTerminal */ .Hd)(last.status))
-                return { requested, last, settled: true };
+            if ((0,_contract_js__WEBPACK_IMPORTED_MODULE_1__/* .isTerminal */ .Hd)(last.status)) {
+                if (notRunning)
+                    log.info(`Run ${runId} had already ended (status ${(0,_errors_js__WEBPACK_IMPORTED_MODULE_2__/* .oneLine */ .TN)(last.status, 40)}) when it was to be cancelled (${opts.why}).`);
+                return { requested: true, last, settled: true, notRunning };
+            }
         }
         catch (err) {
             if (!(err instanceof _errors_js__WEBPACK_IMPORTED_MODULE_2__/* .ServiceError */ ._7))
@@ -264,8 +288,11 @@ async function stopRun(deps, runId, opts) {
             log.debug(`Reading run ${runId} after cancel failed: ${err.describe()}`);
         }
         if (settleBy.remainingMs() < SETTLE_POLL_MS) {
-            log.warning(`Run ${runId} had not stopped ${Math.round(opts.settleMs / 1000)} s after the cancel request.`);
-            return { requested, last, settled: false };
+            const reads = last === null ? 'its status could not be read' : `its status still reads ${(0,_errors_js__WEBPACK_IMPORTED_MODULE_2__/* .oneLine */ .TN)(last.status, 40)}`;
+            log.warning(notRunning
+                ? `The service reported run ${runId} not running when it was to be cancelled (${opts.why}), but ${reads} after ${seconds} s.`
+                : `Run ${runId} had not stopped ${seconds} s after the cancel request (${reads}).`);
+            return { requested: true, last, settled: false, notRunning };
         }
         await clock.sleep(SETTLE_POLL_MS);
     }

@@ -32,6 +32,8 @@ const INPUT_DEFAULTS = {
 };
 /** GitHub's longest job on hosted runners is 6 h; a longer wait is a typo. */
 const MAX_TIMEOUT_MINUTES = 360;
+/** Shorter than a second cannot hold even the trigger: surely a typo. */
+const MIN_TIMEOUT_MS = 1_000;
 /** Reads `INPUT_<NAME>` from an environment, as the runner sets them. */
 function envInputReader(env) {
     return (name) => (env[`INPUT_${name.replace(/ /g, '_').toUpperCase()}`] ?? '').trim();
@@ -65,7 +67,7 @@ function parseCategories(raw) {
         .filter((k) => k !== '');
     for (const k of keys) {
         if (!/^[A-Za-z0-9_.:-]{1,100}$/.test(k)) {
-            throw new _errors_js__WEBPACK_IMPORTED_MODULE_1__/* .ConfigError */ .xL('categories', `'${clip(k)}' is not a category key (letters, digits, _ . : - only)`);
+            throw new _errors_js__WEBPACK_IMPORTED_MODULE_1__/* .ConfigError */ .xL('categories', `'${clip(k)}' is not a category key (letters, digits, _ . : - only): separate keys with commas or newlines, e.g. 'prompt_injection, jailbreak'`);
         }
     }
     return [...new Set(keys)];
@@ -99,6 +101,9 @@ function parseBaseUrl(raw) {
         throw new _errors_js__WEBPACK_IMPORTED_MODULE_1__/* .ConfigError */ .xL('base_url', 'must not carry a query string or fragment');
     }
     const path = url.pathname.replace(/\/+$/, '').replace(/\/api\/v1$/, '');
+    if (/\/api\/v1(\/|$)/.test(path)) {
+        throw new _errors_js__WEBPACK_IMPORTED_MODULE_1__/* .ConfigError */ .xL('base_url', `'${clip(raw)}' goes past /api/v1: give only the part before it, e.g. ${url.protocol}//${url.host}`);
+    }
     return `${url.protocol}//${url.host}${path}`;
 }
 function parseTimeoutMs(raw) {
@@ -109,6 +114,9 @@ function parseTimeoutMs(raw) {
     const minutes = Number(text);
     if (!(minutes > 0)) {
         throw new _errors_js__WEBPACK_IMPORTED_MODULE_1__/* .ConfigError */ .xL('timeout_minutes', `must be greater than 0 (got '${clip(text)}')`);
+    }
+    if (minutes * 60_000 < MIN_TIMEOUT_MS) {
+        throw new _errors_js__WEBPACK_IMPORTED_MODULE_1__/* .ConfigError */ .xL('timeout_minutes', `must be at least 1 second (0.0167 minutes); got '${clip(text)}'`);
     }
     if (minutes > MAX_TIMEOUT_MINUTES) {
         throw new _errors_js__WEBPACK_IMPORTED_MODULE_1__/* .ConfigError */ .xL('timeout_minutes', `must be at most ${MAX_TIMEOUT_MINUTES} (a job on hosted runners lasts 6 h at most)`);
@@ -420,12 +428,45 @@ function isCredentialName(name) {
 function looksLikeCredentialValue(value) {
     return CREDENTIAL_VALUE.test(value);
 }
-/** A copy of `headers` with every credential-looking value replaced by `[redacted]`. */
+/**
+ * A header value as text. The description says only that headers is an
+ * object, so a value may be a string, a number, a boolean, null or an array of
+ * those (a repeated header): arrays are joined with ", ", null is "null".
+ */
+function headerValueText(value) {
+    if (typeof value === 'string')
+        return value;
+    if (Array.isArray(value))
+        return value.map(headerValueText).join(', ');
+    if (value === null || value === undefined)
+        return 'null';
+    if (typeof value === 'object') {
+        try {
+            return JSON.stringify(value);
+        }
+        catch {
+            return '[object]';
+        }
+    }
+    return String(value);
+}
+/**
+ * A copy of `headers`, every value as text, with every credential-looking one
+ * replaced by `[redacted]`: a credential-like name is redacted whatever the
+ * type of its value; any other value when its text looks like a credential.
+ */
 function redactHeaders(headers) {
     const out = {};
     for (const [name, value] of Object.entries(headers)) {
-        const v = typeof value === 'string' ? value : String(value);
-        out[name] = isCredentialName(name) || looksLikeCredentialValue(v) ? REDACTED_VALUE : v;
+        if (isCredentialName(name)) {
+            out[name] = REDACTED_VALUE;
+            continue;
+        }
+        const v = headerValueText(value);
+        // Each item of a repeated header is checked on its own (the patterns anchor at the start).
+        const items = Array.isArray(value) ? value : [value];
+        const secret = looksLikeCredentialValue(v) || items.some((item) => looksLikeCredentialValue(headerValueText(item)));
+        out[name] = secret ? REDACTED_VALUE : v;
     }
     return out;
 }
@@ -534,7 +575,7 @@ function gateReportInput(outcome, context) {
         findings: results.findings,
         elapsedMs: outcome.elapsedMs,
         notes: [
-            ...(triggered.recovered ? ['The answer to the trigger was lost; the run was found in the run list (it started after our request).'] : []),
+            ...(triggered.recovered ? ['The answer to the trigger was lost; the run was found in the run list (it appeared after our request).'] : []),
             ...(triggered.waitedFor.length > 0 ? [`Waited for run(s) ${triggered.waitedFor.join(', ')} of this model to end before triggering.`] : []),
             ...decision.notes,
             ...results.notes
@@ -550,7 +591,8 @@ function buildReport(input) {
     };
     const threshold = input.minSeverity;
     const toStep = (raw) => {
-        const headers = raw.headers && typeof raw.headers === 'object' ? raw.headers : null;
+        // Values may be strings, numbers, booleans, null or arrays of those: redactHeaders makes them text.
+        const headers = raw.headers && typeof raw.headers === 'object' && !Array.isArray(raw.headers) ? raw.headers : null;
         let redacted = null;
         if (headers) {
             redacted = {};
@@ -580,7 +622,8 @@ function buildReport(input) {
         severity: f.severity,
         category: s(f.category),
         lens: f.lens,
-        status: f.status,
+        // Any non-empty string (the complete set is not shown): service text, scrubbed like the rest.
+        status: s(f.status),
         description: s(f.description),
         expectedBehavior: s(f.expected_behavior),
         createdAt: s(f.created_at),
@@ -589,7 +632,7 @@ function buildReport(input) {
         attacks: f.attacks.map((a) => ({
             attackId: s(a.attack_id),
             score: a.score,
-            lastReplayStatus: a.last_replay_status,
+            lastReplayStatus: s(a.last_replay_status),
             createdAt: s(a.created_at),
             lastReplayedAt: sn(a.last_replayed_at),
             source: a.source
@@ -703,7 +746,7 @@ function buildReport(input) {
         verdict: input.verdict,
         verdictComputed: input.verdictComputed,
         runId: sn(run?.run_id ?? item?.run_id ?? null),
-        runStatus: run?.status ?? item?.status ?? null,
+        runStatus: sn(run?.status ?? item?.status ?? null),
         startedAt: sn(run?.started_at ?? item?.started_at ?? null),
         completedAt: sn(run?.completed_at ?? item?.completed_at ?? null),
         categoriesPlanned: planned ? planned.map(s) : null,
@@ -810,9 +853,22 @@ function buildAnnotations(report, max = 10) {
 // EXTERNAL MODULE: ./src/errors.ts
 var errors = __webpack_require__(3916);
 ;// CONCATENATED MODULE: ./src/collect-results.ts
+/**
+ * After the run ends: coverage, findings, the run's list item and the model
+ * are fetched concurrently. Each one that cannot be read is null with a note
+ * saying why; decide() then fails closed on what is missing.
+ *
+ * Coverage and findings answer 409 while the run is running. Right after the
+ * status turned terminal, a service whose read side lags can still answer 409:
+ * that answer is retried a few times with a short growing wait (1 s, 2 s, 4 s),
+ * then given up on as unreadable (fail closed: never a pass).
+ */
+
 
 /** How many recent runs of the model are searched for this run's list item. */
 const RUN_LIST_LIMIT = 20;
+/** Waits before each retry of a 409 from coverage or findings after the run ended: about 7 s in all. */
+const READ_LAG_RETRY_DELAYS_MS = [1_000, 2_000, 4_000];
 async function settle(what, notes, p) {
     try {
         return await p;
@@ -824,12 +880,41 @@ async function settle(what, notes, p) {
         return null;
     }
 }
-async function collectResults(api, runId, modelId, signal) {
+/**
+ * `read`, retried while it answers 409 (the run still in progress, as the
+ * read side sees it), after each of READ_LAG_RETRY_DELAYS_MS. The last 409
+ * is thrown with what was retried.
+ */
+async function readLagging(read, opts) {
+    const waited = [];
+    for (;;) {
+        try {
+            return await read();
+        }
+        catch (err) {
+            if (!(err instanceof errors/* ServiceError */._7) || err.status !== 409)
+                throw err;
+            const delay = READ_LAG_RETRY_DELAYS_MS[waited.length];
+            if (delay === undefined) {
+                const gaveUp = `still 409 after the run ended, retried ${waited.length} times over ${waited.reduce((a, b) => a + b, 0) / 1000} s`;
+                err.hint = err.hint ? `${err.hint}; ${gaveUp}` : gaveUp;
+                throw err;
+            }
+            opts.log?.info(`${err.endpoint}: HTTP 409${err.code ? ` ${err.code}` : ''} although the run has ended; retrying in ${delay / 1000} s.`);
+            await opts.clock.sleep(delay, opts.signal);
+            waited.push(delay);
+        }
+    }
+}
+async function collectResults(api, runId, modelId, options = {}) {
     const notes = [];
+    const { signal, log } = options;
+    const clock = options.clock ?? src_clock/* systemClock */.m;
     const opts = { signal };
+    const lagging = { clock, signal, log };
     const [coverage, findingList, runList, modelList] = await Promise.all([
-        settle('Coverage', notes, api.getCoverage(runId, opts)),
-        settle('Findings', notes, api.listFindings(runId, {}, opts)),
+        settle('Coverage', notes, readLagging(() => api.getCoverage(runId, opts), lagging)),
+        settle('Findings', notes, readLagging(() => api.listFindings(runId, {}, opts), lagging)),
         settle('The run list', notes, api.listRuns(modelId, { limit: RUN_LIST_LIMIT }, opts)),
         settle('The model list', notes, api.listModels(opts))
     ]);
@@ -846,7 +931,8 @@ async function collectResults(api, runId, modelId, signal) {
     if (runList && !runListItem)
         notes.push(`Run ${runId} is not among the ${runList.runs.length} most recent runs of the model.`);
     const model = modelList?.models.find((m) => m.model_id === modelId) ?? null;
-    if (coverage && coverage.run_id !== runId) {
+    // run_id is optional in the coverage body; when it is there it must name this run.
+    if (coverage && coverage.run_id !== undefined && coverage.run_id !== null && coverage.run_id !== runId) {
         notes.push(`Coverage could not be trusted: it names run ${coverage.run_id}.`);
         return { coverage: null, findings, runListItem, model, notes };
     }
@@ -859,21 +945,90 @@ async function collectResults(api, runId, modelId, signal) {
  * anything that cannot be trusted is `incomplete` or `error`, never `pass`.
  */
 
-/** The service's rule (see API assumptions): fail iff an open finding is at or above the threshold. */
-function computeVerdict(findings, minSeverity) {
-    return findings.some((f) => f.status === 'open' && (0,contract/* atOrAbove */.kU)(f.severity, minSeverity)) ? 'fail' : 'pass';
+function countsAsOpen(f, rule) {
+    return rule === 'open-only' ? f.status === 'open' : !(0,contract/* isClosedFindingStatus */.Q1)(f.status);
 }
-/** "1 critical, 2 high" for the open findings at or above the threshold. */
-function describeOpen(findings, minSeverity) {
+/**
+ * The verdict computed locally when the service gave none (see API
+ * assumptions): fail iff a finding at or above the threshold is open, where
+ * any status other than fixed, dismissed and FIXED_VERIFIED counts as open
+ * (an unknown status fails closed; decide() notes it).
+ */
+function computeVerdict(findings, minSeverity) {
+    return findings.some((f) => (0,contract/* atOrAbove */.kU)(f.severity, minSeverity) && countsAsOpen(f, 'not-closed')) ? 'fail' : 'pass';
+}
+/** True when the findings hold a finding with the literal status open at or above the threshold. */
+function holdsOpenAtOrAbove(findings, minSeverity) {
+    return findings.some((f) => (0,contract/* atOrAbove */.kU)(f.severity, minSeverity) && countsAsOpen(f, 'open-only'));
+}
+/** "1 critical, 2 high" for the findings at or above the threshold that count as open. */
+function describeOpen(findings, minSeverity, rule) {
     const parts = [];
     for (const s of contract/* SEVERITIES */.oC) {
         if (!(0,contract/* atOrAbove */.kU)(s, minSeverity))
             continue;
-        const n = findings.filter((f) => f.status === 'open' && f.severity === s).length;
+        const n = findings.filter((f) => countsAsOpen(f, rule) && f.severity === s).length;
         if (n > 0)
             parts.push(`${n} ${s}`);
     }
     return parts.join(', ');
+}
+/** A service string quoted for a reason or a note: JSON-escaped, clipped. */
+function quote(text, max = 60) {
+    return JSON.stringify(text.length > max ? `${text.slice(0, max - 1)}…` : text);
+}
+/** Notes on findings at or above the threshold whose status this action does not know. */
+function unknownStatusNotes(findings, minSeverity, rule) {
+    const unknown = findings.filter((f) => (0,contract/* atOrAbove */.kU)(f.severity, minSeverity) && !(0,contract/* isKnownFindingStatus */.B5)(f.status));
+    if (unknown.length === 0)
+        return [];
+    const shown = unknown.slice(0, 5).map((f) => `${quote(f.finding_id, 40)} (${quote(f.status, 40)})`);
+    const more = unknown.length > shown.length ? ` and ${unknown.length - shown.length} more` : '';
+    const what = `${plural(unknown.length, 'finding')} at or above ${minSeverity} ${unknown.length === 1 ? 'has' : 'have'} a status this action does not know: ${shown.join(', ')}${more}`;
+    return rule === 'not-closed'
+        ? [`${what}; counted as open (fail closed), since only fixed, dismissed and FIXED_VERIFIED close a finding.`]
+        : [`${what}; the service's verdict stands for them.`];
+}
+/**
+ * Coverage against the run status and the findings. The description: a
+ * category the run never probed has no row, so a completed one has one; the
+ * coverage reports the run's status as run_status. ASSUMPTION: a row's
+ * worst_severity is the severity of a finding of that category.
+ */
+function coverageChecks(coverage, status, planned, completed, findings, minSeverity) {
+    const out = { errors: [], gaps: [], notes: [] };
+    const rows = new Set(coverage.categories.map((r) => r.category));
+    const noRow = [...new Set(completed)].filter((c) => !rows.has(c));
+    if (noRow.length > 0)
+        out.gaps.push(`no coverage row for ${noRow.join(', ')}`);
+    const covStatus = coverage.run_status;
+    if (covStatus !== status) {
+        if ((0,contract/* isKnownRunStatus */.tn)(covStatus)) {
+            out.gaps.push(`the coverage reports run_status ${covStatus} while the run status is ${status}`);
+            out.notes.push(`The run status (${status}) and the coverage (run_status ${covStatus}) disagree: the two reads do not describe the same run state, so the coverage may be partial.`);
+        }
+        else {
+            out.notes.push(`The coverage reports run_status ${quote(covStatus, 40)}, a status this action does not know, while the run status is ${status}.`);
+        }
+    }
+    if (findings !== null) {
+        const plannedSet = new Set(planned);
+        for (const row of coverage.categories) {
+            const worst = row.worst_severity;
+            if (worst === null || !(0,contract/* atOrAbove */.kU)(worst, minSeverity))
+                continue;
+            const held = findings.some((f) => f.category === row.category && (0,contract/* atOrAbove */.kU)(f.severity, minSeverity));
+            if (held)
+                continue;
+            if (plannedSet.has(row.category)) {
+                out.errors.push(`coverage reports a ${worst} finding in ${row.category} that the findings list does not hold; the result cannot be trusted`);
+            }
+            else {
+                out.notes.push(`The coverage reports a ${worst} finding in ${row.category}, a category the run did not plan, that the findings list does not hold.`);
+            }
+        }
+    }
+    return out;
 }
 function plural(n, one, many = `${one}s`) {
     return `${n} ${n === 1 ? one : many}`;
@@ -884,27 +1039,37 @@ function decide(input) {
     const completed = new Set(input.categoriesCompleted);
     const missingCategories = planned.filter((c) => !completed.has(c));
     const atAbove = findings ? findings.filter((f) => (0,contract/* atOrAbove */.kU)(f.severity, minSeverity)) : null;
-    const openAtAbove = atAbove ? atAbove.filter((f) => f.status === 'open') : null;
+    const openAtAbove = atAbove ? atAbove.filter((f) => countsAsOpen(f, 'open-only')) : null;
     const base = {
         findingsAtOrAbove: atAbove ? atAbove.length : null,
         openAtOrAbove: openAtAbove ? openAtAbove.length : null,
         missingCategories
     };
     const reached = `${planned.length - missingCategories.length} of ${plural(planned.length, 'category', 'categories')} reached`;
+    const readError = input.statusReadError ? `: ${input.statusReadError}` : '';
     if (input.status === null) {
-        return { ...base, result: 'error', reason: 'the run status could not be read', verdict: null, verdictComputed: false, notes: [] };
+        return { ...base, result: 'error', reason: `the run status could not be read${readError}`, verdict: null, verdictComputed: false, notes: [] };
     }
-    if (input.status === 'running') {
+    // isTerminal is the one place that says which statuses end a run: running, and
+    // any status the description does not name, have not ended (fail closed).
+    if (!(0,contract/* isTerminal */.Hd)(input.status)) {
+        const still = input.status === 'running' ? 'still running' : `still ${quote(input.status, 40)} (not a terminal status)`;
         const why = input.aborted
-            ? 'the step was cancelled while the run was still running'
+            ? `the step was cancelled while the run was ${still}`
             : input.timedOut
-                ? 'timeout_minutes ran out while the run was still running'
-                : 'the run had not ended';
+                ? `timeout_minutes ran out while the run was ${still}`
+                : input.statusReadError
+                    ? `the run status could no longer be read while the run was ${still}${readError}`
+                    : input.status === 'running'
+                        ? 'the run had not ended'
+                        : `the run had not ended: its status is ${quote(input.status, 40)}, not a terminal status`;
         return { ...base, result: 'error', reason: `${why}; ${reached}`, verdict: null, verdictComputed: false, notes: [] };
     }
+    const status = input.status;
     const notes = [];
     let verdict = input.verdict ?? null;
     let verdictComputed = false;
+    let rule = 'open-only';
     if (verdict === null) {
         if (findings === null) {
             return {
@@ -916,60 +1081,93 @@ function decide(input) {
                 notes
             };
         }
+        rule = 'not-closed';
         verdict = computeVerdict(findings, minSeverity);
         verdictComputed = true;
-        notes.push(`The service gave no verdict; it was computed from the findings (open findings at or above ${minSeverity}).`);
+        notes.push(`The service gave no verdict; it was computed from the findings: fail if a finding at or above ${minSeverity} is not fixed, dismissed or FIXED_VERIFIED.`);
     }
-    else if (verdict === 'pass' && findings !== null && computeVerdict(findings, minSeverity) === 'fail') {
-        // Fail closed: the findings contradict the service's pass.
+    else if (verdict === 'pass' && findings !== null && holdsOpenAtOrAbove(findings, minSeverity)) {
+        // Fail closed: the findings contradict the service's pass. Only the literal
+        // status open counts here (see OpenRule): an unknown status is the service's call.
         verdict = 'fail';
         verdictComputed = true;
         notes.push(`The service's verdict was pass, but its findings hold open findings at or above ${minSeverity}; the gate fails closed.`);
     }
+    if (findings !== null)
+        notes.push(...unknownStatusNotes(findings, minSeverity, rule));
+    const blocking = atAbove ? atAbove.filter((f) => countsAsOpen(f, rule)).length : null;
+    const decided = { ...base, openAtOrAbove: blocking };
+    // Coverage against the run and the findings (only when the caller gave it).
+    const coverage = input.coverage;
+    const coverageReadable = input.coverageReadable && coverage !== null;
+    const check = coverage === undefined || coverage === null
+        ? { errors: [], gaps: [], notes: [] }
+        : coverageChecks(coverage, status, planned, input.categoriesCompleted, findings, minSeverity);
+    notes.push(...check.notes);
     const tail = [];
     if (input.timedOut)
         tail.push('timeout_minutes ran out and the run was cancelled');
     if (input.aborted)
         tail.push('the step was cancelled and the run with it');
+    if (input.statusReadError)
+        tail.push(`the run status could no longer be read, so the run was cancelled${readError}`);
+    /** The step stopped the run before it ended: whatever it found, the result was not reached. */
+    const stopped = tail.length > 0;
     if (verdict === 'fail') {
-        const detail = findings ? describeOpen(findings, minSeverity) : '';
-        const count = openAtAbove ? `${plural(openAtAbove.length, 'open finding')} at or above ${minSeverity}` : `the service's verdict is fail at ${minSeverity}`;
+        // A fail stands whatever else is wrong; the contradictions are still said.
+        for (const e of [...check.errors, ...check.gaps])
+            notes.push(`Also: ${e}.`);
+        const detail = findings ? describeOpen(findings, minSeverity, rule) : '';
+        const count = blocking !== null && blocking > 0
+            ? `${plural(blocking, 'open finding')} at or above ${minSeverity}`
+            : `the service's verdict is fail at ${minSeverity}`;
         const reason = detail ? `${count} (${detail})` : count;
-        return { ...base, result: 'fail', reason: [reason, ...tail].join('; '), verdict, verdictComputed, notes };
+        if (stopped) {
+            // The run did not end on its own: the result is error (the step fails either way),
+            // and what it found before it was stopped is said.
+            return { ...decided, result: 'error', reason: [...tail, `${reason} in what it reached`].join('; '), verdict, verdictComputed, notes };
+        }
+        return { ...decided, result: 'fail', reason, verdict, verdictComputed, notes };
     }
     const gaps = [];
-    if (input.status !== 'completed')
-        gaps.push(`run ${input.status}`);
+    if (status !== 'completed')
+        gaps.push(`run ${status}`);
     if (planned.length === 0)
         gaps.push('the run planned no categories');
     if (missingCategories.length > 0)
         gaps.push(`missing ${missingCategories.join(', ')}`);
+    gaps.push(...check.gaps);
     if (input.ingestIncomplete === true)
         gaps.push('the service reports ingest incomplete');
     if (input.ingestIncomplete === null)
         gaps.push('the run list item could not be read to confirm ingest completed');
     if (findings === null)
         gaps.push('the findings could not be read');
-    if (!input.coverageReadable)
+    if (!coverageReadable)
         gaps.push('the coverage could not be read');
-    if (input.timedOut || input.aborted) {
+    if (stopped) {
         return {
-            ...base,
+            ...decided,
             result: 'error',
-            reason: [`coverage incomplete: ${reached}`, ...gaps, ...tail].join('; '),
+            reason: [`coverage incomplete: ${reached}`, ...gaps, ...check.errors, ...tail].join('; '),
             verdict,
             verdictComputed,
             notes
         };
     }
-    if (findings === null || !input.coverageReadable) {
-        return { ...base, result: 'error', reason: `the result cannot be trusted: ${gaps.join(', ')}`, verdict, verdictComputed, notes };
+    if (findings === null || !coverageReadable) {
+        return { ...decided, result: 'error', reason: `the result cannot be trusted: ${gaps.join(', ')}`, verdict, verdictComputed, notes };
+    }
+    if (check.errors.length > 0) {
+        for (const g of gaps)
+            notes.push(`Also: ${g}.`);
+        return { ...decided, result: 'error', reason: check.errors.join('; '), verdict, verdictComputed, notes };
     }
     if (gaps.length > 0) {
-        return { ...base, result: 'incomplete', reason: `coverage incomplete: ${reached}, ${gaps.join(', ')}`, verdict, verdictComputed, notes };
+        return { ...decided, result: 'incomplete', reason: `coverage incomplete: ${reached}, ${gaps.join(', ')}`, verdict, verdictComputed, notes };
     }
     return {
-        ...base,
+        ...decided,
         result: 'pass',
         reason: `no open findings at or above ${minSeverity}; all ${plural(planned.length, 'planned category', 'planned categories')} covered`,
         verdict,
@@ -985,11 +1183,16 @@ var retry_policy = __webpack_require__(2976);
 ;// CONCATENATED MODULE: ./src/trigger.ts
 
 
+
 /**
  * How far the service's clock may be behind ours when matching a run's
- * started_at against the time our request was sent.
+ * started_at against the time our request was sent. When the model's runs were
+ * listed before the trigger, a new run id is the strong signal and the start
+ * time only rules out old runs, so a wide window is safe; without that list,
+ * the start time is all there is and the window stays narrow.
  */
 const CLOCK_SKEW_MS = 5_000;
+const CLOCK_SKEW_WITH_BASELINE_MS = 10 * 60_000;
 /** Interval bounds while waiting for another run of the model to end. */
 const OTHER_RUN_POLL_MIN_MS = 2_000;
 const OTHER_RUN_POLL_MAX_MS = 15_000;
@@ -1020,33 +1223,48 @@ async function baselineRunIds(deps, modelId) {
         if (!(err instanceof errors/* ServiceError */._7) || err instanceof errors/* DeadlineExceededError */.Kt)
             throw err;
         deps.log.debug(`Could not list the model's runs before triggering (${err.describe()}); a lost trigger answer will be matched by start time only.`);
-        return [];
+        return null;
     }
 }
-/** A run of the model that started after `sentAt` and that we do not know to be someone else's. */
-async function findRecoveredRun(deps, modelId, sentAt, foreign) {
+/**
+ * A run of the model that we do not know to be someone else's and that started
+ * after `sentAt` (less the clock skew allowed). With a baseline, a start time
+ * the service writes in a form we cannot read does not rule a run out.
+ */
+async function findRecoveredRun(deps, modelId, sentAt, foreign, haveBaseline) {
     const list = await deps.api.listRuns(modelId, { limit: 10 }, { signal: deps.signal });
+    const skew = haveBaseline ? CLOCK_SKEW_WITH_BASELINE_MS : CLOCK_SKEW_MS;
+    const startOf = (r) => Date.parse(r.started_at);
     const candidates = list.runs.filter((r) => {
-        const started = Date.parse(r.started_at);
-        return !foreign.has(r.run_id) && !Number.isNaN(started) && started >= sentAt - CLOCK_SKEW_MS;
+        if (foreign.has(r.run_id))
+            return false;
+        const started = startOf(r);
+        return Number.isNaN(started) ? haveBaseline : started >= sentAt - skew;
     });
-    candidates.sort((a, b) => Date.parse(a.started_at) - Date.parse(b.started_at));
+    // The earliest readable start first (ours was sent first); unreadable ones last.
+    candidates.sort((a, b) => (startOf(a) || Infinity) - (startOf(b) || Infinity));
     return candidates[0] ?? null;
 }
-/** Wait until the model has no running run. Records the ids seen as foreign and as waited for. */
+/**
+ * Wait until the model has no running run. Records the ids seen as foreign and
+ * as waited for. Resolves with whether a running run was seen at all.
+ */
 async function waitForOtherRuns(deps, modelId, foreign, waitedFor) {
     const since = deps.clock.now();
     let delay = OTHER_RUN_POLL_MIN_MS;
     let lastLog = -Infinity;
+    let sawRunning = false;
     for (;;) {
-        const list = await deps.api.listRuns(modelId, { status: 'running', limit: 5 }, { signal: deps.signal });
-        const running = list.runs.filter((r) => r.status === 'running');
+        // Unfiltered (most recent first): an active run in a status the description does not name counts too.
+        const list = await deps.api.listRuns(modelId, { limit: 5 }, { signal: deps.signal });
+        const running = list.runs.filter((r) => !(0,contract/* isTerminal */.Hd)(r.status));
         for (const r of running) {
             foreign.add(r.run_id);
             waitedFor.add(r.run_id);
         }
         if (running.length === 0)
-            return;
+            return sawRunning;
+        sawRunning = true;
         if (deps.clock.now() - lastLog >= 30_000) {
             const ids = running.map((r) => (0,errors/* oneLine */.TN)(r.run_id, 80)).join(', ');
             deps.log.info(`Another assessment of model ${modelId} is running (run ${ids}); waiting for it to end before triggering ours (waited ${elapsed(deps.clock, since)}).`);
@@ -1093,7 +1311,10 @@ async function explain(deps, args, err) {
         return new errors/* ConfigError */.xL('api_key', 'the service rejected the key (401 unauthorized): check the secret holds a valid key for this service and workspace');
     }
     if (err.status === 403) {
-        return new errors/* ConfigError */.xL('api_key', `the key is not allowed to trigger runs (403 ${err.code ?? 'forbidden'}): ${err.serviceMessage}`);
+        // A code this action does not know (or none): the service's own message says which refusal it is.
+        err.hint =
+            'On POST /run a 403 means the key lacks the test:run scope (use a key with it), the monthly allowance is spent (it resets on the 1st, UTC), or an evaluation ceiling was reached (only the operator lifts it); the message above says which';
+        return err;
     }
     if (err.status === 404) {
         return new errors/* ConfigError */.xL('model_id', `model '${modelId}' was not found in this key's workspace: check the id (GET /api/v1/model lists the workspace's models) and that api_key belongs to the same workspace`);
@@ -1131,18 +1352,25 @@ async function triggerRun(deps, args) {
     if (deps.deadline.expired())
         throw new errors/* DeadlineExceededError */.Kt(ENDPOINT, 'timeout_minutes ran out before the run could be triggered');
     // Runs that exist before our trigger are someone else's (or an earlier step's).
-    const foreign = new Set(await baselineRunIds(deps, args.modelId));
+    const baseline = await baselineRunIds(deps, args.modelId);
+    const haveBaseline = baseline !== null;
+    const foreign = new Set(baseline ?? []);
     const waitedFor = new Set();
     const body = args.categories.length > 0 ? { model_id: args.modelId, categories: args.categories } : { model_id: args.modelId };
     /** Earliest send time of an attempt whose outcome is unknown. */
     let ambiguousSince = null;
     let failures = 0;
+    /** 409s in a row while the run list showed nothing running. */
+    let busyRetries = 0;
+    /** Why the last attempt did not start a run, for the timeout message. */
+    let lastRefusal = null;
     const retried = [];
     for (;;) {
         if (deps.signal?.aborted)
             throw new errors/* AbortedError */.oM();
-        if (deps.deadline.expired())
-            throw new errors/* DeadlineExceededError */.Kt(ENDPOINT, 'timeout_minutes ran out before the run could be triggered');
+        if (deps.deadline.expired()) {
+            throw new errors/* DeadlineExceededError */.Kt(ENDPOINT, `timeout_minutes ran out before the run could be triggered${lastRefusal ? `: ${lastRefusal}` : ''}`);
+        }
         const sentAt = deps.clock.now();
         try {
             const res = await deps.api.triggerRun(body, { signal: deps.signal });
@@ -1151,39 +1379,53 @@ async function triggerRun(deps, args) {
         catch (err) {
             if (!(err instanceof errors/* ServiceError */._7) || err instanceof errors/* DeadlineExceededError */.Kt)
                 throw err;
-            if (err.status === 409 && err.code === 'run_active') {
+            if (err.status === 409) {
+                // The description gives a 409 here one meaning, whatever its code: an assessment is already active.
                 if (ambiguousSince !== null) {
-                    const mine = await findRecoveredRun(deps, args.modelId, ambiguousSince, foreign);
+                    const mine = await findRecoveredRun(deps, args.modelId, ambiguousSince, foreign, haveBaseline);
                     if (mine)
                         return recovered(deps, mine, waitedFor);
                 }
-                await waitForOtherRuns(deps, args.modelId, foreign, waitedFor);
-                deps.log.info(`The other assessment of model ${args.modelId} has ended; triggering ours now.`);
+                if (await waitForOtherRuns(deps, args.modelId, foreign, waitedFor)) {
+                    busyRetries = 0;
+                    deps.log.info(`The other assessment of model ${args.modelId} has ended; triggering ours now.`);
+                    continue;
+                }
+                // 409, yet the run list shows nothing running (its read side lags, or the run is not listed as running).
+                busyRetries += 1;
+                const wait = Math.min(OTHER_RUN_POLL_MAX_MS, OTHER_RUN_POLL_MIN_MS * 2 ** (busyRetries - 1));
+                const said = `HTTP 409${err.code ? ` ${err.code}` : ''}`;
+                deps.log.info(`The service says an assessment of model ${args.modelId} is already active (${said}), but its run list shows none running; trying again in ${Math.round(wait / 1000)} s.`);
+                lastRefusal = `the service kept answering ${said} (an assessment of model ${args.modelId} is already active) while its run list showed none running`;
+                await sleepWithin(deps, wait, `while ${lastRefusal}. Serialize workflow runs with a concurrency group keyed on the model_id (see examples/concurrency.yml)`);
                 continue;
             }
             if (err.status === 429) {
                 failures += 1;
-                const wait = err.retryAfterMs ?? (0,retry_policy/* backoffDelayMs */.Q4)(failures, policy, random);
+                const wait = (0,retry_policy/* retryDelayMs */.qO)(err, failures, policy, random);
                 const seconds = Math.ceil(wait / 1000);
+                const asked = err.retryAfterMs !== undefined ? `the service asked to retry after ${Math.ceil(err.retryAfterMs / 1000)} s` : 'the service gave no Retry-After';
                 if (wait >= deps.deadline.remainingMs()) {
-                    const why = `the service asked to retry after ${seconds} s (${err.code ?? 'rate limited'}), beyond what is left of timeout_minutes`;
+                    const why = `${asked} (${err.code ?? 'rate limited'}); the next attempt would be beyond what is left of timeout_minutes`;
                     throw await explain(deps, args, new errors/* ServiceError */._7({ ...errInit(err), message: `${err.serviceMessage}; ${why}`, retried }));
                 }
-                deps.log.info(`The service is rate limiting triggers (${err.code ?? 'HTTP 429'}); retrying in ${seconds} s as Retry-After says.`);
+                lastRefusal = `the service kept rate limiting triggers (HTTP 429${err.code ? ` ${err.code}` : ''})`;
+                deps.log.info(`The service is rate limiting triggers (${err.code ?? 'HTTP 429'}); ${asked}: retrying in ${seconds} s.`);
                 retried.push(`HTTP 429 ${err.code ?? ''}, waited ${seconds} s`.replace('  ', ' '));
                 await sleepWithin(deps, wait, 'while waiting out the rate limit');
                 continue;
             }
             if (err.ambiguous) {
                 ambiguousSince = ambiguousSince ?? sentAt;
-                const mine = await findRecoveredRun(deps, args.modelId, ambiguousSince, foreign);
+                const mine = await findRecoveredRun(deps, args.modelId, ambiguousSince, foreign, haveBaseline);
                 if (mine)
                     return recovered(deps, mine, waitedFor);
             }
             if ((0,retry_policy/* isRetryable */.r3)(err) && failures + 1 < policy.maxAttempts) {
                 failures += 1;
                 const wait = (0,retry_policy/* backoffDelayMs */.Q4)(failures, policy, random);
-                deps.log.info(`Triggering the run failed (${err.describe()}); no run was created, retrying in ${(wait / 1000).toFixed(1)} s.`);
+                deps.log.info(`Triggering the run failed (${err.describe()}); no run of ours is in the run list, retrying in ${(wait / 1000).toFixed(1)} s.`);
+                lastRefusal = `the last attempt failed: ${err.describe()}`;
                 retried.push(`${err.status !== undefined ? `HTTP ${err.status}` : (err.code ?? 'network error')}, waited ${(wait / 1000).toFixed(1)} s`);
                 await sleepWithin(deps, wait, 'while retrying the trigger');
                 continue;
@@ -1205,7 +1447,7 @@ function errInit(err) {
     };
 }
 function recovered(deps, run, waitedFor) {
-    deps.log.info(`The answer to our trigger was lost, but run ${(0,errors/* oneLine */.TN)(run.run_id, 80)} of this model started after our request was sent: it is the one this step created; continuing with it.`);
+    deps.log.info(`The answer to our trigger was lost, but run ${(0,errors/* oneLine */.TN)(run.run_id, 80)} of this model appeared after our request was sent: it is the one this step created; continuing with it.`);
     return { runId: run.run_id, startedAt: run.started_at, recovered: true, waitedFor: [...waitedFor] };
 }
 
@@ -1414,6 +1656,12 @@ function nextPollDelayMs(state, nowMs, opts = DEFAULT_SCHEDULE_OPTIONS) {
 
 
 
+/**
+ * A run the service has just created may not be readable at once (its read
+ * side lags the write): a 404 before the first successful read is tried again
+ * after these waits before it counts.
+ */
+const NOT_FOUND_YET_WAITS_MS = [1_000, 2_000, 4_000];
 /** Log a progress line at least this often, even when nothing changed. */
 const HEARTBEAT_MS = 60_000;
 function formatDuration(ms) {
@@ -1431,16 +1679,32 @@ async function waitForRun(deps, runId, minSeverity) {
     let last = null;
     let polls = 0;
     let lastLogged = { at: -Infinity, completed: -1, status: '' };
+    let notFoundYet = 0;
     for (;;) {
         try {
             last = await deps.api.getRun(runId, { min_severity: minSeverity }, { signal: deps.signal });
         }
         catch (err) {
             if (err instanceof errors/* DeadlineExceededError */.Kt)
-                return { end: 'timeout', last, polls };
+                return { end: 'timeout', last, polls, readError: err.describe() };
             if (err instanceof errors/* AbortedError */.oM)
                 return { end: 'aborted', last, polls };
-            throw err;
+            if (!(err instanceof errors/* ServiceError */._7))
+                throw err;
+            const wait = polls === 0 && err.status === 404 ? NOT_FOUND_YET_WAITS_MS[notFoundYet] : undefined;
+            if (wait === undefined || wait >= deps.deadline.remainingMs())
+                return { end: 'unreadable', last, polls, readError: err.describe() };
+            notFoundYet += 1;
+            log.info(`Run ${runId} is not readable yet (HTTP 404 just after the trigger); trying again in ${wait / 1000} s.`);
+            try {
+                await clock.sleep(wait, deps.signal);
+            }
+            catch (e) {
+                if (e instanceof errors/* AbortedError */.oM)
+                    return { end: 'aborted', last, polls };
+                throw e;
+            }
+            continue;
         }
         polls += 1;
         const now = clock.now();
@@ -1484,6 +1748,7 @@ async function waitForRun(deps, runId, minSeverity) {
 
 
 
+
 /** Time allowed for a cancel to take effect after timeout_minutes ran out (the service says about 5 s). */
 const TIMEOUT_SETTLE_MS = 15_000;
 /** After SIGINT the runner sends SIGTERM 7.5 s later and kills 2.5 s after that: stay well inside. */
@@ -1500,30 +1765,21 @@ async function runGate(deps, args) {
     const triggered = await triggerRun({ api, clock, deadline, signal: deps.signal, log, random: deps.random, policy: deps.policy }, { modelId: args.modelId, categories: args.categories });
     deps.onRunStarted(triggered.runId);
     log.info(`Run ${triggered.runId} started at ${triggered.startedAt}.`);
-    let waited;
-    try {
-        waited = await waitForRun({ api, clock, deadline, signal: deps.signal, log }, triggered.runId, args.minSeverity);
-    }
-    catch (err) {
-        // The run's status can no longer be read: do not leave it running on the service.
-        const stopApi = deps.makeApi(src_clock.Deadline.after(clock, TIMEOUT_SETTLE_MS));
-        const stopped = await (0,stop_run/* stopRun */.K)({ api: stopApi, clock, log }, triggered.runId, {
-            settleMs: ABORT_SETTLE_MS,
-            why: 'its status could not be read'
-        }).catch(() => null);
-        if (stopped?.settled)
-            deps.onRunSettled(triggered.runId);
-        throw err;
-    }
+    const waited = await waitForRun({ api, clock, deadline, signal: deps.signal, log }, triggered.runId, args.minSeverity);
     let run = waited.last;
+    const timedOut = waited.end === 'timeout';
+    const aborted = waited.end === 'aborted';
+    const unreadable = waited.end === 'unreadable';
+    if (unreadable)
+        log.warning(`The status of run ${triggered.runId} could not be read: ${waited.readError ?? 'no answer'}`);
     if (waited.end !== 'terminal') {
-        const aborted = waited.end === 'aborted';
-        // The main deadline has passed (or the step is being cancelled): the stop gets its own short budget.
+        // Do not leave the run going on the service. The main deadline may have passed
+        // (or the step is being cancelled): the stop gets its own short budget.
         const stopApi = deps.makeApi(src_clock.Deadline.after(clock, aborted ? ABORT_SETTLE_MS : TIMEOUT_SETTLE_MS));
         const stopped = await (0,stop_run/* stopRun */.K)({ api: stopApi, clock, log }, triggered.runId, {
             settleMs: aborted ? ABORT_SETTLE_MS : TIMEOUT_SETTLE_MS,
             minSeverity: args.minSeverity,
-            why: aborted ? 'the step was cancelled' : `timeout_minutes (${args.timeoutMs / 60_000}) ran out`
+            why: aborted ? 'the step was cancelled' : timedOut ? `timeout_minutes (${args.timeoutMs / 60_000}) ran out` : 'its status could not be read'
         });
         if (stopped.last)
             run = stopped.last;
@@ -1533,12 +1789,10 @@ async function runGate(deps, args) {
     else {
         deps.onRunSettled(triggered.runId);
     }
-    const timedOut = waited.end === 'timeout';
-    const aborted = waited.end === 'aborted';
     let results = { coverage: null, findings: null, runListItem: null, model: null, notes: [] };
-    if (run && run.status !== 'running' && !aborted) {
+    if (run && (0,contract/* isTerminal */.Hd)(run.status) && !aborted) {
         log.info(`Run ${triggered.runId} ended with status ${run.status}; reading coverage and findings.`);
-        results = await collectResults(deps.makeApi(src_clock.Deadline.after(clock, COLLECT_GRACE_MS)), triggered.runId, args.modelId);
+        results = await collectResults(deps.makeApi(src_clock.Deadline.after(clock, COLLECT_GRACE_MS)), triggered.runId, args.modelId, { clock, log });
     }
     const decision = decide({
         status: run?.status ?? null,
@@ -1549,8 +1803,10 @@ async function runGate(deps, args) {
         ingestIncomplete: results.runListItem ? results.runListItem.ingest_incomplete : null,
         findings: results.findings,
         coverageReadable: results.coverage !== null,
+        coverage: results.coverage,
         timedOut,
-        aborted
+        aborted,
+        statusReadError: unreadable ? (waited.readError ?? 'no answer') : null
     });
     return { triggered, run, end: waited.end, results, decision, startedAtMs, elapsedMs: clock.now() - startedAtMs };
 }
@@ -2415,6 +2671,15 @@ function outcomeOfStatus(f) {
             return { outcome: 'still_broken', detail: brokenDetail(f), finding_status: f.status, attacks: attacksOf(f) };
         case 'dismissed':
             return { outcome: 'not_eligible', detail: 'the finding was dismissed meanwhile; it is no longer marked fixed', finding_status: f.status, attacks: attacksOf(f) };
+        default:
+            // A status the description does not name (its complete set is not shown): the
+            // finding left fixed without reaching FIXED_VERIFIED, so it is not resolved (fail closed).
+            return {
+                outcome: 'still_broken',
+                detail: `the finding is now ${safeId(f.status)}, a status this action does not know; not counted as resolved`,
+                finding_status: f.status,
+                attacks: attacksOf(f)
+            };
     }
 }
 function fromVerdict(res) {
@@ -3056,7 +3321,7 @@ async function runValidate(deps, inputs, secrets) {
 /* harmony import */ var _errors_js__WEBPACK_IMPORTED_MODULE_2__ = __webpack_require__(3916);
 /**
  * Stopping a run this step started: POST /run/{id}/cancel, then watch the
- * status (bounded) until it leaves running. Used on timeout, on SIGINT and by
+ * status (bounded) until it is terminal. Used on timeout, on SIGINT and by
  * the post step. Stopping a run is the same authority as starting it.
  */
 
@@ -3064,33 +3329,48 @@ async function runValidate(deps, inputs, secrets) {
 
 /** How often the status is read while waiting for the cancel to take effect. */
 const SETTLE_POLL_MS = 1_000;
+/**
+ * Cancel, then read the status until it is terminal or `settleMs` passes.
+ * - 202 (any body: the description does not show it): the cancel is recorded.
+ *   A 202 whose body could not be parsed counts the same.
+ * - 409 (run not running): nothing was cancelled; the status says what the
+ *   run is: terminal -> it had already ended; still non-terminal at the end ->
+ *   the service reported it not running but its status still reads so.
+ * - any other failure: a warning, nothing more is read.
+ */
 async function stopRun(deps, runId, opts) {
     const { api, clock, log } = deps;
     const settleBy = _clock_js__WEBPACK_IMPORTED_MODULE_0__.Deadline.after(clock, opts.settleMs);
-    let requested = false;
+    const seconds = Math.round(opts.settleMs / 1000);
+    let notRunning = false;
     try {
         await api.cancelRun(runId);
-        requested = true;
-        log.info(`Cancelling run ${runId} (${opts.why}); waiting up to ${Math.round(opts.settleMs / 1000)} s for it to stop.`);
+        log.info(`Cancelling run ${runId} (${opts.why}); waiting up to ${seconds} s for it to stop.`);
     }
     catch (err) {
         if (!(err instanceof _errors_js__WEBPACK_IMPORTED_MODULE_2__/* .ServiceError */ ._7))
             throw err;
         if (err.status === 409) {
-            requested = true;
-            log.info(`Run ${runId} was no longer running when cancelled (${opts.why}).`);
+            notRunning = true;
+        }
+        else if (err.status === 202) {
+            // The 202 itself says the cancel was recorded; its body is not ours to judge.
+            log.info(`Cancelling run ${runId} (${opts.why}); waiting up to ${seconds} s for it to stop.`);
         }
         else {
             log.warning(`Could not cancel run ${runId}: ${err.describe()}`);
-            return { requested: false, last: null, settled: false };
+            return { requested: false, last: null, settled: false, notRunning: false };
         }
     }
     let last = null;
     for (;;) {
         try {
             last = await api.getRun(runId, opts.minSeverity ? { min_severity: opts.minSeverity } : {});
-            if ((0,_contract_js__WEBPACK_IMPORTED_MODULE_1__/* .isTerminal */ .Hd)(last.status))
-                return { requested, last, settled: true };
+            if ((0,_contract_js__WEBPACK_IMPORTED_MODULE_1__/* .isTerminal */ .Hd)(last.status)) {
+                if (notRunning)
+                    log.info(`Run ${runId} had already ended (status ${(0,_errors_js__WEBPACK_IMPORTED_MODULE_2__/* .oneLine */ .TN)(last.status, 40)}) when it was to be cancelled (${opts.why}).`);
+                return { requested: true, last, settled: true, notRunning };
+            }
         }
         catch (err) {
             if (!(err instanceof _errors_js__WEBPACK_IMPORTED_MODULE_2__/* .ServiceError */ ._7))
@@ -3098,8 +3378,11 @@ async function stopRun(deps, runId, opts) {
             log.debug(`Reading run ${runId} after cancel failed: ${err.describe()}`);
         }
         if (settleBy.remainingMs() < SETTLE_POLL_MS) {
-            log.warning(`Run ${runId} had not stopped ${Math.round(opts.settleMs / 1000)} s after the cancel request.`);
-            return { requested, last, settled: false };
+            const reads = last === null ? 'its status could not be read' : `its status still reads ${(0,_errors_js__WEBPACK_IMPORTED_MODULE_2__/* .oneLine */ .TN)(last.status, 40)}`;
+            log.warning(notRunning
+                ? `The service reported run ${runId} not running when it was to be cancelled (${opts.why}), but ${reads} after ${seconds} s.`
+                : `Run ${runId} had not stopped ${seconds} s after the cancel request (${reads}).`);
+            return { requested: true, last, settled: false, notRunning };
         }
         await clock.sleep(SETTLE_POLL_MS);
     }

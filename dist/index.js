@@ -28454,12 +28454,16 @@ __nccwpck_require__.d(__webpack_exports__, {
   Zr: () => (/* binding */ TriggerRunResponse),
   j_: () => (/* binding */ ValidateFindingResponse),
   WS: () => (/* binding */ ValidationErrorBody),
+  K: () => (/* binding */ acceptsAnyBody),
   kU: () => (/* binding */ atOrAbove),
+  Q1: () => (/* binding */ isClosedFindingStatus),
+  B5: () => (/* binding */ isKnownFindingStatus),
+  tn: () => (/* binding */ isKnownRunStatus),
   Hd: () => (/* binding */ isTerminal),
   qs: () => (/* binding */ severityRank)
 });
 
-// UNUSED EXPORTS: API_ASSUMPTIONS, AUTH_TYPES, AgentConfig, Attack, AttackSource, AuthType, CATEGORY_LENSES, Category, CategoryLens, ChangeProfileBody, CloseFindingBody, ConfirmProfileBody, CoverageRow, DISMISS_REASON_CODES, DismissReasonCode, Dismissal, ENVIRONMENTS, ERROR_CODES, Environment, FINDING_STATUS_FILTERS, FindingLens, FindingStatus, FindingStatusFilter, GetRunQuery, LIMITS, ListCategoriesQuery, ListFindingsQuery, ListRunsQuery, ModelListItem, OAuthConfig, PROBE_ERROR_CATEGORIES, PROFILE_ANSWER_FIELDS, PROFILE_LIST_FIELDS, ProbeErrorCategory, ProfileChanges, ProfileTool, ProfileUserType, RUN_STATUS_FILTERS, RegisterModelBody, ReplayStatus, ReplayStep, RunListItem, RunStatus, RunStatusFilter, SCOPE_TEST_RUN, Severity, TERMINAL_RUN_STATUSES, TRANSPORTS, Transport, TriggerRunBody, UNTRUSTED_FENCE_PREFIX, VALIDATION_VERDICTS, ValidationIssue, ValidationVerdict, Verdict
+// UNUSED EXPORTS: API_ASSUMPTIONS, AUTH_TYPES, AgentConfig, Attack, AttackSource, AuthType, CATEGORY_LENSES, CLOSED_FINDING_STATUSES, CancelRunAccepted, Category, CategoryLens, ChangeProfileBody, CloseFindingBody, ConfirmProfileBody, CoverageRow, DISMISS_REASON_CODES, DismissReasonCode, Dismissal, ENVIRONMENTS, ERROR_CODES, Environment, FINDING_STATUS_FILTERS, FindingLens, FindingStatus, FindingStatusFilter, GetRunQuery, HeaderScalar, HeaderValue, KnownFindingStatus, KnownReplayStatus, KnownRunStatus, LIMITS, ListCategoriesQuery, ListFindingsQuery, ListRunsQuery, ModelListItem, OAuthConfig, PROBE_ERROR_CATEGORIES, PROFILE_ANSWER_FIELDS, PROFILE_LIST_FIELDS, ProbeErrorCategory, ProfileChanges, ProfileTool, ProfileUserType, RUN_STATUS_FILTERS, RegisterModelBody, ReplayStatus, ReplayStep, RunListItem, RunStatus, RunStatusFilter, SCOPE_TEST_RUN, Severity, TERMINAL_RUN_STATUSES, TRANSPORTS, Transport, TriggerRunBody, UNTRUSTED_FENCE_PREFIX, VALIDATION_VERDICTS, ValidationIssue, ValidationVerdict, Verdict
 
 ;// CONCATENATED MODULE: ./node_modules/zod/v4/core/util.js
 
@@ -31258,9 +31262,9 @@ const $ZodUndefined = /*@__PURE__*/ (/* unused pure expression or super */ null 
         return payload;
     };
 })));
-const $ZodNull = /*@__PURE__*/ (/* unused pure expression or super */ null && (core.$constructor("$ZodNull", (inst, def) => {
+const $ZodNull = /*@__PURE__*/ $constructor("$ZodNull", (inst, def) => {
     $ZodType.init(inst, def);
-    inst._zod.pattern = regexes.null;
+    inst._zod.pattern = _null;
     inst._zod.values = new Set([null]);
     inst._zod.parse = (payload, _ctx) => {
         const input = payload.value;
@@ -31274,7 +31278,7 @@ const $ZodNull = /*@__PURE__*/ (/* unused pure expression or super */ null && (c
         });
         return payload;
     };
-})));
+});
 const $ZodAny = /*@__PURE__*/ (/* unused pure expression or super */ null && (core.$constructor("$ZodAny", (inst, def) => {
     $ZodType.init(inst, def);
     inst._zod.parse = (payload) => payload;
@@ -33655,7 +33659,7 @@ function api_undefined(Class, params) {
 function api_null(Class, params) {
     return new Class({
         type: "null",
-        ...util.normalizeParams(params),
+        ...normalizeParams(params),
     });
 }
 // @__NO_SIDE_EFFECTS__
@@ -37215,13 +37219,13 @@ function schemas_undefined(params) {
     return core._undefined(ZodUndefined, params);
 }
 
-const ZodNull = /*@__PURE__*/ (/* unused pure expression or super */ null && (core.$constructor("ZodNull", (inst, def) => {
-    core.$ZodNull.init(inst, def);
+const ZodNull = /*@__PURE__*/ $constructor("ZodNull", (inst, def) => {
+    $ZodNull.init(inst, def);
     ZodType.init(inst, def);
-    inst._zod.processJSONSchema = (ctx, json, params) => processors.nullProcessor(inst, ctx, json, params);
-})));
+    inst._zod.processJSONSchema = (ctx, json, params) => nullProcessor(inst, ctx, json, params);
+});
 function schemas_null(params) {
-    return core._null(ZodNull, params);
+    return api_null(ZodNull, params);
 }
 
 const ZodAny = /*@__PURE__*/ (/* unused pure expression or super */ null && (core.$constructor("ZodAny", (inst, def) => {
@@ -38047,11 +38051,29 @@ function severityRank(s) {
 function atOrAbove(s, threshold) {
     return severityRank(s) <= severityRank(threshold);
 }
+/**
+ * The run statuses the description names. Creation states are "not shown", so
+ * a response may carry any other non-empty string (e.g. "queued"): it is
+ * accepted and treated as NOT terminal, so the gate keeps waiting and, at
+ * timeout_minutes, cancels and fails with `error` (fail closed).
+ */
 const RUN_STATUSES = ['running', 'completed', 'error', 'cancelled'];
-const RunStatus = schemas_enum(RUN_STATUSES);
-const TERMINAL_RUN_STATUSES = (/* unused pure expression or super */ null && (['completed', 'error', 'cancelled']));
+/** The named run statuses (what the emulator produces). */
+const KnownRunStatus = schemas_enum(RUN_STATUSES);
+/** A run status as read from the service: any non-empty string (unknown values are not terminal). */
+const RunStatus = schemas_string().min(1);
+const TERMINAL_RUN_STATUSES = ['completed', 'error', 'cancelled'];
+/**
+ * The one place that says which statuses are terminal: completed, error and
+ * cancelled, matched exactly. running, and any status the description does not
+ * name (queued, pending, RUNNING, ...), are not.
+ */
 function isTerminal(s) {
-    return s !== 'running';
+    return TERMINAL_RUN_STATUSES.includes(s);
+}
+/** True for the four statuses the description names. */
+function isKnownRunStatus(s) {
+    return RUN_STATUSES.includes(s);
 }
 const Verdict = schemas_enum(['pass', 'fail']);
 const FINDING_LENSES = ['security', 'safety', 'quality', 'policy'];
@@ -38059,18 +38081,40 @@ const FindingLens = schemas_enum(FINDING_LENSES);
 /** Lenses the category list takes (section 4.11). Only security can focus a run. */
 const CATEGORY_LENSES = ['security', 'safety', 'compliance'];
 const CategoryLens = schemas_enum(CATEGORY_LENSES);
-/** ASSUMPTION: the complete set of finding statuses. */
+/**
+ * The finding statuses the description names. Their complete set is "not
+ * shown", so a response may carry any other non-empty string: it is accepted,
+ * and decide.ts says how an unknown one counts (see computeVerdict).
+ */
 const FINDING_STATUSES = ['open', 'fixed', 'dismissed', 'FIXED_VERIFIED'];
-const FindingStatus = schemas_enum(FINDING_STATUSES);
+/** The named finding statuses (what the emulator produces). */
+const KnownFindingStatus = schemas_enum(FINDING_STATUSES);
+/** A finding status as read from the service: any non-empty string. */
+const FindingStatus = schemas_string().min(1);
+/** Statuses that close a finding: it no longer fails the gate. */
+const CLOSED_FINDING_STATUSES = ['fixed', 'dismissed', 'FIXED_VERIFIED'];
+function isClosedFindingStatus(s) {
+    return CLOSED_FINDING_STATUSES.includes(s);
+}
+function isKnownFindingStatus(s) {
+    return FINDING_STATUSES.includes(s);
+}
 /** Values the `status` filter of GET /run/{id}/findings accepts. */
 const FINDING_STATUS_FILTERS = ['open', 'fixed', 'dismissed'];
 const FindingStatusFilter = schemas_enum(FINDING_STATUS_FILTERS);
 /** Values the `status` filter of GET /model/{id}/run accepts. */
 const RUN_STATUS_FILTERS = ['running', 'completed', 'error'];
 const RunStatusFilter = schemas_enum(RUN_STATUS_FILTERS);
-/** ASSUMPTION: the values of an attack's last_replay_status. */
+/**
+ * The values of an attack's last_replay_status this project uses. The
+ * description names only pending ("other values: not shown"), so a response
+ * may carry any string.
+ */
 const REPLAY_STATUSES = ['pending', 'reproduced', 'not_reproduced', 'inconclusive'];
-const ReplayStatus = schemas_enum(REPLAY_STATUSES);
+/** The replay statuses the emulator produces. */
+const KnownReplayStatus = schemas_enum(REPLAY_STATUSES);
+/** An attack's last_replay_status as read from the service: any string. */
+const ReplayStatus = schemas_string();
 const ENVIRONMENTS = ['prod', 'staging', 'dev'];
 const Environment = schemas_enum(ENVIRONMENTS);
 const AUTH_TYPES = ['none', 'bearer', 'api_key', 'basic', 'oauth_client_credentials'];
@@ -38192,15 +38236,19 @@ const TriggerRunBody = strictObject({
 });
 /**
  * 2.3 Run status response (GET /api/v1/run/{id}).
- * ASSUMPTION: these fields; verdict present and non-null only when min_severity
- * was given and the status is terminal, else null or absent.
+ * The description guarantees status, categories_planned, categories_completed
+ * and (when asked, on a terminal status) the verdict; those are required.
+ * ASSUMPTION: run_id, model_id, started_at and completed_at are sent too (the
+ * emulator always sends them) but a service may leave them out, so they are
+ * optional (and nullable) on parse. verdict is present and non-null only when
+ * min_severity was given and the status is terminal, else null or absent.
  */
 const RunStatusResponse = looseObject({
-    run_id: schemas_string(),
-    model_id: schemas_string(),
+    run_id: schemas_string().nullish(),
+    model_id: schemas_string().nullish(),
     status: RunStatus,
-    started_at: timestamp,
-    completed_at: timestamp.nullable(),
+    started_at: timestamp.nullish(),
+    completed_at: timestamp.nullish(),
     categories_planned: array(schemas_string()),
     categories_completed: array(schemas_string()),
     verdict: Verdict.nullable().optional()
@@ -38230,18 +38278,45 @@ const CoverageRow = looseObject({
     /** null when no attack got through. */
     worst_severity: Severity.nullable()
 });
-/** ASSUMPTION: the coverage envelope. */
+/** ASSUMPTION: the coverage envelope. run_id is optional (the emulator sends it); run_status any non-empty string. */
 const CoverageResponse = looseObject({
-    run_id: schemas_string(),
+    run_id: schemas_string().nullish(),
     run_status: RunStatus,
     categories: array(CoverageRow)
 });
-/** ASSUMPTION: the 202 body of POST /run/{id}/cancel. */
-const CancelRunResponse = looseObject({
+/**
+ * ASSUMPTION: the 202 body of POST /run/{id}/cancel the emulator sends. The
+ * description does not show that body, so the client does not depend on it:
+ * see CancelRunResponse.
+ */
+const CancelRunAccepted = looseObject({
     run_id: schemas_string(),
     status: literal('running'),
     cancel_requested: literal(true)
 });
+/**
+ * What the client accepts as the 202 body of POST /run/{id}/cancel: anything.
+ * The status 202 alone means "cancel recorded"; the body (empty, `{}`,
+ * `{"status":"cancelling"}`, not JSON) is kept as read and never relied on.
+ * parse-response.ts hands this schema the raw text when the body is not JSON
+ * (see acceptsAnyBody).
+ */
+const CancelRunResponse = unknown();
+/**
+ * Response schemas whose success body is "not shown": the success status is
+ * the whole answer, so a body that is empty or not JSON is not malformed.
+ */
+const ANY_BODY_SCHEMAS = new Set([CancelRunResponse]);
+function acceptsAnyBody(schema) {
+    return ANY_BODY_SCHEMAS.has(schema);
+}
+/**
+ * A replay step's header value. headers is described only as "object":
+ * ASSUMPTION: its values are strings, numbers, booleans, null, or arrays of
+ * those (a repeated header). The report renders them as text.
+ */
+const HeaderScalar = union([schemas_string(), schemas_number(), schemas_boolean(), schemas_null()]);
+const HeaderValue = union([HeaderScalar, array(HeaderScalar)]);
 /** 2.5 Replay step: every field but `step` is optional. */
 const ReplayStep = looseObject({
     step: schemas_string(),
@@ -38250,7 +38325,7 @@ const ReplayStep = looseObject({
     session_id: schemas_string().nullish(),
     method: schemas_string().nullish(),
     url: schemas_string().nullish(),
-    headers: record(schemas_string(), schemas_string()).nullish(),
+    headers: record(schemas_string(), HeaderValue).nullish(),
     body: schemas_string().nullish(),
     response_status: schemas_number().int().nullish(),
     response_body: schemas_string().nullish(),
@@ -38507,7 +38582,11 @@ const SCOPE_TEST_RUN = 'test:run';
 const API_ASSUMPTIONS = [
     {
         topic: 'run status body (GET /run/{id})',
-        decision: 'run_id, model_id, status, started_at, completed_at (string or null), categories_planned, categories_completed, verdict ("pass"/"fail"), present and non-null only when min_severity was given and the status is terminal; else null or absent'
+        decision: 'status, categories_planned, categories_completed required; verdict ("pass"/"fail") present and non-null only when min_severity was given and the status is terminal, else null or absent; run_id, model_id, started_at, completed_at sent by the emulator but optional and nullable on parse'
+    },
+    {
+        topic: 'run statuses',
+        decision: 'running, completed, error, cancelled are named; any other non-empty string (e.g. queued) is accepted and is not terminal: the gate keeps waiting and, at timeout_minutes, cancels the run and fails with error'
     },
     {
         topic: 'verdict rule',
@@ -38515,7 +38594,15 @@ const API_ASSUMPTIONS = [
     },
     {
         topic: 'coverage body',
-        decision: '{run_id, run_status, categories: [{category, attacks_blocked, attacks_succeeded, owasp, atlas, worst_severity}]}; worst_severity null when nothing got through; integers are counts of attacks'
+        decision: '{run_id, run_status, categories: [{category, attacks_blocked, attacks_succeeded, owasp, atlas, worst_severity}]}; run_id optional; worst_severity null when nothing got through; integers are counts of attacks'
+    },
+    {
+        topic: 'coverage against the run and the findings',
+        decision: 'a category in categories_completed has a coverage row, else incomplete; a known run_status other than the run status: incomplete; a planned row whose worst_severity is at or above min_severity with no finding of that category at or above it (any status): error; the same for a category not planned: a note'
+    },
+    {
+        topic: 'coverage or findings answering 409 after the status turned terminal',
+        decision: 'the read side may lag: retried after 1 s, 2 s and 4 s, then the result is error'
     },
     {
         topic: 'error body (all but the two 422 shapes)',
@@ -38527,13 +38614,38 @@ const API_ASSUMPTIONS = [
             .map(([status, codes]) => `${status} ${codes.join(', ')}`)
             .join('; ')
     },
-    { topic: 'Retry-After', decision: 'integer seconds from the emulator; the client also accepts an HTTP-date' },
-    { topic: 'cancel 202 body', decision: '{run_id, status: "running", cancel_requested: true}' },
+    {
+        topic: 'Retry-After',
+        decision: 'integer seconds from the emulator; the client also accepts an HTTP-date; a 429 is never retried sooner than 1 s, 2 s, 4 s... (up to 15 s) after the previous attempt, whatever it says (0, a date in the past, or none)'
+    },
+    {
+        topic: 'a 409 on POST /run',
+        decision: 'whatever its code (or none): an assessment of the model is already active; the gate waits for the running run it lists, or, when the list shows none running, waits 2 s, 4 s... up to 15 s between attempts'
+    },
+    {
+        topic: 'a 403 on POST /run with a code not listed here (or none)',
+        decision: 'a service refusal (allowance, ceiling or scope, as its message says), reported as a service failure, not as a wrong key'
+    },
+    {
+        topic: 'a 404 on GET /run/{id} of a run this step just created',
+        decision: 'the read side may lag: tried again after 1 s, 2 s and 4 s before the first successful read; later, a 404 ends the wait (the run is cancelled, the result is error)'
+    },
+    {
+        topic: 'cancel 202 body',
+        decision: 'the emulator sends {run_id, status: "running", cancel_requested: true}; the client accepts any body (empty, any JSON, not JSON): the 202 alone means the cancel was recorded'
+    },
     {
         topic: 'finding statuses',
-        decision: 'open, fixed, dismissed, FIXED_VERIFIED; a validation that ends still_broken sets it back to open'
+        decision: 'open, fixed, dismissed, FIXED_VERIFIED are named; any other non-empty string is accepted. A verdict computed locally (the service gave none) counts a finding at or above min_severity as open unless its status is fixed, dismissed or FIXED_VERIFIED; the check that overrides a service pass counts only status open. A validation that ends still_broken sets it back to open'
     },
-    { topic: 'attack last_replay_status', decision: 'pending, reproduced, not_reproduced, inconclusive' },
+    {
+        topic: 'attack last_replay_status',
+        decision: 'the emulator uses pending, reproduced, not_reproduced, inconclusive; any string is accepted'
+    },
+    {
+        topic: 'replay step headers',
+        decision: 'an object whose values are strings, numbers, booleans, null or arrays of those; shown as text (arrays joined with ", "); credential-like names redacted whatever the value type'
+    },
     { topic: 'request_timeout unit', decision: 'seconds' },
     { topic: 'stale or recreated profile version', decision: '409 stale_version' },
     { topic: 'body of POST /run', decision: 'model_id required; categories optional (omitted: the full taxonomy)' },
@@ -38698,20 +38810,25 @@ function describeFailure(err) {
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   Be: () => (/* binding */ describeAttempt),
 /* harmony export */   Q4: () => (/* binding */ backoffDelayMs),
 /* harmony export */   bD: () => (/* binding */ withRetry),
 /* harmony export */   cO: () => (/* binding */ DEFAULT_RETRY_POLICY),
 /* harmony export */   mu: () => (/* binding */ parseRetryAfter),
+/* harmony export */   pX: () => (/* binding */ attemptBudget),
+/* harmony export */   qO: () => (/* binding */ retryDelayMs),
 /* harmony export */   r3: () => (/* binding */ isRetryable)
 /* harmony export */ });
-/* unused harmony exports RETRYABLE_STATUSES, isRetryableStatus, retryDelayMs */
+/* unused harmony exports RETRYABLE_STATUSES, isRetryableStatus, retryAfterFloorMs */
 /* harmony import */ var _errors_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(3916);
 
 const DEFAULT_RETRY_POLICY = {
     maxAttempts: 8,
     baseDelayMs: 500,
     maxDelayMs: 15_000,
-    maxRetryAfterMs: 5 * 60_000
+    maxRetryAfterMs: 5 * 60_000,
+    minRetryAfterMs: 1_000,
+    maxMalformedAttempts: 3
 };
 /** Status codes that are worth another attempt. */
 const RETRYABLE_STATUSES = new Set([408, 429, 500, 502, 503, 504]);
@@ -38750,17 +38867,29 @@ function isRetryable(err) {
         return isRetryableStatus(err.status);
     return err.transient;
 }
+/** The least wait before retry number `retry` (from 1) when the service named one: 1 s, 2 s, 4 s... capped. */
+function retryAfterFloorMs(retry, policy) {
+    return Math.min(policy.maxDelayMs, policy.minRetryAfterMs * 2 ** Math.max(0, retry - 1));
+}
 /**
  * How long to wait before retry number `retry` (from 1) after `err`:
- * Retry-After when the service said, else backoff.
+ * Retry-After when the service said (never below the floor; a 429 without
+ * one waits the floor), else backoff with full jitter.
  */
 function retryDelayMs(err, retry, policy, random) {
-    if (err.retryAfterMs !== undefined)
-        return err.retryAfterMs;
+    if (err.retryAfterMs !== undefined || err.status === 429)
+        return Math.max(err.retryAfterMs ?? 0, retryAfterFloorMs(retry, policy));
     return backoffDelayMs(retry, policy, random);
 }
+/** Attempts in all that the policy allows for a failure like `err`. */
+function attemptBudget(err, policy) {
+    return err.kind === 'malformed' ? Math.min(policy.maxMalformedAttempts, policy.maxAttempts) : policy.maxAttempts;
+}
+/** What one failed attempt was, for retry lines: `HTTP 503`, `ECONNRESET`, `HTTP 200 malformed_response at categories[0].key`. */
 function describeAttempt(err) {
     const what = err.status !== undefined ? `HTTP ${err.status}${err.code ? ` ${err.code}` : ''}` : err.code ?? 'network error';
+    if (err instanceof _errors_js__WEBPACK_IMPORTED_MODULE_0__/* .MalformedResponseError */ .f7)
+        return `${what} (${err.serviceMessage})`;
     return what;
 }
 /**
@@ -38780,7 +38909,7 @@ async function withRetry(op, ctx) {
             return await op(attempt);
         }
         catch (err) {
-            if (!isRetryable(err) || attempt >= policy.maxAttempts) {
+            if (!isRetryable(err) || attempt >= attemptBudget(err, policy)) {
                 if (err instanceof _errors_js__WEBPACK_IMPORTED_MODULE_0__/* .ServiceError */ ._7) {
                     err.attempts = attempt;
                     err.retried = retried;
@@ -38798,10 +38927,10 @@ async function withRetry(op, ctx) {
                 err.retried = retried;
                 const left = Math.round(ctx.deadline.remainingMs() / 1000);
                 const why = err.retryAfterMs !== undefined
-                    ? `the service asked to retry after ${Math.ceil(err.retryAfterMs / 1000)} s, but only ${left} s of timeout_minutes remain`
-                    : `no time left for another attempt (${left} s of timeout_minutes remain)`;
-                const e = new _errors_js__WEBPACK_IMPORTED_MODULE_0__/* .DeadlineExceededError */ .Kt(err.endpoint, `${err.describe()}; ${why}`);
-                throw e;
+                    ? `the service asked to retry after ${Math.ceil(err.retryAfterMs / 1000)} s, but only ${left} s of the time allowed remain`
+                    : `no time left for another attempt (${left} s of the time allowed remain)`;
+                const tried = attempt > 1 ? ` (after ${attempt} attempts: ${retried.join('; ')})` : '';
+                throw new _errors_js__WEBPACK_IMPORTED_MODULE_0__/* .DeadlineExceededError */ .Kt(err.endpoint, `${describeAttempt(err)}: ${err.serviceMessage}${tried}; ${why}`);
             }
             retried.push(`${describeAttempt(err)}, waited ${(delayMs / 1000).toFixed(1)} s`);
             ctx.onRetry?.({ attempt, delayMs, error: err });
@@ -42374,8 +42503,16 @@ function malformed(ctx, fieldPath, message) {
 /**
  * Parse a success body through `schema`. Resolves to the parsed value (extra
  * unknown fields kept); throws MalformedResponseError otherwise.
+ *
+ * A schema of an endpoint whose body is "not shown" (contract acceptsAnyBody,
+ * e.g. the 202 of cancel) gets the JSON value, or the text itself when the
+ * body is empty or not JSON: such a body is never malformed.
  */
 function parseSuccessBody(schema, text, ctx) {
+    if ((0,contract/* acceptsAnyBody */.K)(schema)) {
+        const json = tryJson(text);
+        return schema.parse(json.ok ? json.value : text);
+    }
     const data = parseJsonBody(text, ctx);
     const result = schema.safeParse(data);
     if (result.success)
@@ -42701,7 +42838,8 @@ class HttpTransport {
         const url = new URL(`${this.baseUrl}${spec.path}${buildQuery(spec.query)}`);
         const timeout = new AbortController();
         const signal = spec.signal ? AbortSignal.any([timeout.signal, spec.signal]) : timeout.signal;
-        const timer = setTimeout(() => timeout.abort(), this.requestTimeoutMs);
+        const timeoutMs = spec.timeoutMs ?? this.requestTimeoutMs;
+        const timer = setTimeout(() => timeout.abort(), timeoutMs);
         const started = external_node_perf_hooks_.performance.now();
         const elapsed = () => Math.round(external_node_perf_hooks_.performance.now() - started);
         const fail = (err) => {
@@ -42722,7 +42860,7 @@ class HttpTransport {
             }
             const mapped = networkError(err, endpoint, {
                 timedOut,
-                requestTimeoutMs: this.requestTimeoutMs,
+                requestTimeoutMs: timeoutMs,
                 secrets: this.secrets
             });
             this.log.debug(`${endpoint} -> ${mapped.code ?? 'network error'} (${elapsed()} ms)`);
@@ -42795,6 +42933,8 @@ class HttpTransport {
 
 
 
+/** The shortest timeout an attempt gets when the deadline is near or past. */
+const MIN_ATTEMPT_TIMEOUT_MS = 2_000;
 class AssessmentClient {
     transport;
     clock;
@@ -42834,21 +42974,26 @@ class AssessmentClient {
         const e = contract/* ENDPOINTS */.Hr[name];
         return { method: e.method, path: fillPath(e.path, params), okStatus: e.ok, schema, ...extra };
     }
-    /** One attempt. */
+    /**
+     * One attempt, its timeout capped by what is left before the deadline (with
+     * a short floor, so the last poll before it still gets an answer): a hanging
+     * connection cannot hold the step past timeout_minutes or a cancel budget.
+     */
     once(spec) {
-        return this.transport.send(spec);
+        const full = this.transport.requestTimeoutMs;
+        const timeoutMs = this.deadline ? Math.min(full, Math.max(MIN_ATTEMPT_TIMEOUT_MS, this.deadline.remainingMs())) : full;
+        return this.transport.send({ ...spec, timeoutMs });
     }
     /** Under the retry policy. */
     retried(spec) {
-        return (0,retry_policy/* withRetry */.bD)(() => this.transport.send(spec), {
+        return (0,retry_policy/* withRetry */.bD)(() => this.once(spec), {
             clock: this.clock,
             deadline: this.deadline,
             signal: spec.signal,
             policy: this.policy,
             random: this.random,
             onRetry: ({ attempt, delayMs, error }) => {
-                const what = error.status !== undefined ? `HTTP ${error.status}${error.code ? ` ${error.code}` : ''}` : error.code ?? 'network error';
-                this.log.info(`${error.endpoint}: ${what}; retrying in ${(delayMs / 1000).toFixed(1)} s (attempt ${attempt + 1} of ${this.policy.maxAttempts})`);
+                this.log.info(`${error.endpoint}: ${(0,retry_policy/* describeAttempt */.Be)(error)}; retrying in ${(delayMs / 1000).toFixed(1)} s (attempt ${attempt + 1} of ${(0,retry_policy/* attemptBudget */.pX)(error, this.policy)})`);
             }
         });
     }
