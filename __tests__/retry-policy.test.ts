@@ -196,4 +196,23 @@ describe('floors and budgets', () => {
     expect(n).toBe(DEFAULT_RETRY_POLICY.maxMalformedAttempts)
     expect(lines[0]).toBe('HTTP 200 malformed_response (field status: expected a string)')
   })
+
+  it('counts only schema violations against that budget: cut or non-JSON bodies and other faults between them use the full one', async () => {
+    const clock = fakeClock()
+    const body = (fieldPath: string) =>
+      new MalformedResponseError({ endpoint: 'GET /api/v1/run/r', status: 200, code: 'malformed_response', message: 'm', fieldPath, transient: true })
+    const script = [err({ status: 503, transient: true }), body(''), body('status'), err({ status: 429, transient: true }), body(''), body('status')]
+    let n = 0
+    const v = await withRetry(
+      async () => {
+        const e = script[n]
+        n += 1
+        if (e) throw e
+        return 'ok'
+      },
+      { clock, random: () => 0.5 }
+    )
+    expect(v).toBe('ok')
+    expect(n).toBe(script.length + 1)
+  })
 })

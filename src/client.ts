@@ -49,7 +49,7 @@ import { HttpTransport, fillPath } from './http-transport.js'
 import type { RequestSpec } from './http-transport.js'
 import type { Log } from './log.js'
 import { silentLog } from './log.js'
-import { attemptBudget, DEFAULT_RETRY_POLICY, describeAttempt, withRetry } from './retry-policy.js'
+import { DEFAULT_RETRY_POLICY, describeAttempt, withRetry } from './retry-policy.js'
 import type { RetryPolicy } from './retry-policy.js'
 import type { CallOptions, ServiceApi } from './service-api.js'
 
@@ -148,7 +148,7 @@ export class AssessmentClient implements ServiceApi {
       policy: this.policy,
       random: this.random,
       onRetry: ({ attempt, delayMs, error }) => {
-        this.log.info(`${error.endpoint}: ${describeAttempt(error)}; retrying in ${(delayMs / 1000).toFixed(1)} s (attempt ${attempt + 1} of ${attemptBudget(error, this.policy)})`)
+        this.log.info(`${error.endpoint}: ${describeAttempt(error)}; retrying in ${(delayMs / 1000).toFixed(1)} s (attempt ${attempt + 1} of ${this.policy.maxAttempts})`)
       }
     })
   }

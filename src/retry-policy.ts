@@ -27,7 +27,7 @@ export interface RetryPolicy {
   maxRetryAfterMs: number
   /** Floor under a Retry-After wait on the first retry; doubles on each retry up to maxDelayMs. */
   minRetryAfterMs: number
-  /** Attempts in all for an answer that does not follow the contract (it rarely heals). */
+  /** Answers in all, within maxAttempts, whose JSON does not follow the contract (it rarely heals). */
   maxMalformedAttempts: number
 }
 
@@ -90,9 +90,13 @@ export function retryDelayMs(err: ServiceError, retry: number, policy: RetryPoli
   return backoffDelayMs(retry, policy, random)
 }
 
-/** Attempts in all that the policy allows for a failure like `err`. */
-export function attemptBudget(err: ServiceError, policy: RetryPolicy): number {
-  return err.kind === 'malformed' ? Math.min(policy.maxMalformedAttempts, policy.maxAttempts) : policy.maxAttempts
+/**
+ * An answer whose JSON does not follow the contract (a missing or mistyped
+ * field): unlike a cut or non-JSON body (a proxy's or the network's bad
+ * minute), it rarely heals, so it has its own, smaller budget.
+ */
+export function isSchemaViolation(err: unknown): boolean {
+  return err instanceof MalformedResponseError && err.fieldPath !== ''
 }
 
 export interface RetryContext {
@@ -122,12 +126,14 @@ export async function withRetry<T>(op: (attempt: number) => Promise<T>, ctx: Ret
   const policy = ctx.policy ?? DEFAULT_RETRY_POLICY
   const random = ctx.random ?? Math.random
   const retried: string[] = []
+  let schemaViolations = 0
   for (let attempt = 1; ; attempt++) {
     if (ctx.signal?.aborted) throw new AbortedError()
     try {
       return await op(attempt)
     } catch (err) {
-      if (!isRetryable(err) || attempt >= attemptBudget(err, policy)) {
+      if (isSchemaViolation(err)) schemaViolations += 1
+      if (!isRetryable(err) || attempt >= policy.maxAttempts || schemaViolations >= policy.maxMalformedAttempts) {
         if (err instanceof ServiceError) {
           err.attempts = attempt
           err.retried = retried

@@ -246,7 +246,7 @@ describe.each(RUNTIMES.map((r) => [r.name, r] as const))('bundled action on %s',
   it('waits as Retry-After says on 429 and then triggers', async () => {
     emu.control.setFaults({ seed: 1, rate: 0, endpoints: { triggerRun: 1 }, kinds: ['burst429'], retryAfterSeconds: 1, burstLength: 1, maxFaults: 1 })
     const r = await run(rt.path, { inputs: baseInputs() })
-    expect(r.main.stdout).toMatch(/retrying in 1 s as Retry-After says/)
+    expect(r.main.stdout).toMatch(/the service asked to retry after 1 s: retrying in 1 s/)
     expect(r.main.outputs.status).toBe('completed')
     expectNoSecrets(r)
   })
