@@ -38815,11 +38815,10 @@ function describeFailure(err) {
 /* harmony export */   bD: () => (/* binding */ withRetry),
 /* harmony export */   cO: () => (/* binding */ DEFAULT_RETRY_POLICY),
 /* harmony export */   mu: () => (/* binding */ parseRetryAfter),
-/* harmony export */   pX: () => (/* binding */ attemptBudget),
 /* harmony export */   qO: () => (/* binding */ retryDelayMs),
 /* harmony export */   r3: () => (/* binding */ isRetryable)
 /* harmony export */ });
-/* unused harmony exports RETRYABLE_STATUSES, isRetryableStatus, retryAfterFloorMs */
+/* unused harmony exports RETRYABLE_STATUSES, isRetryableStatus, retryAfterFloorMs, isSchemaViolation */
 /* harmony import */ var _errors_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(3916);
 
 const DEFAULT_RETRY_POLICY = {
@@ -38881,9 +38880,13 @@ function retryDelayMs(err, retry, policy, random) {
         return Math.max(err.retryAfterMs ?? 0, retryAfterFloorMs(retry, policy));
     return backoffDelayMs(retry, policy, random);
 }
-/** Attempts in all that the policy allows for a failure like `err`. */
-function attemptBudget(err, policy) {
-    return err.kind === 'malformed' ? Math.min(policy.maxMalformedAttempts, policy.maxAttempts) : policy.maxAttempts;
+/**
+ * An answer whose JSON does not follow the contract (a missing or mistyped
+ * field): unlike a cut or non-JSON body (a proxy's or the network's bad
+ * minute), it rarely heals, so it has its own, smaller budget.
+ */
+function isSchemaViolation(err) {
+    return err instanceof _errors_js__WEBPACK_IMPORTED_MODULE_0__/* .MalformedResponseError */ .f7 && err.fieldPath !== '';
 }
 /** What one failed attempt was, for retry lines: `HTTP 503`, `ECONNRESET`, `HTTP 200 malformed_response at categories[0].key`. */
 function describeAttempt(err) {
@@ -38902,6 +38905,7 @@ async function withRetry(op, ctx) {
     const policy = ctx.policy ?? DEFAULT_RETRY_POLICY;
     const random = ctx.random ?? Math.random;
     const retried = [];
+    let schemaViolations = 0;
     for (let attempt = 1;; attempt++) {
         if (ctx.signal?.aborted)
             throw new _errors_js__WEBPACK_IMPORTED_MODULE_0__/* .AbortedError */ .oM();
@@ -38909,7 +38913,9 @@ async function withRetry(op, ctx) {
             return await op(attempt);
         }
         catch (err) {
-            if (!isRetryable(err) || attempt >= attemptBudget(err, policy)) {
+            if (isSchemaViolation(err))
+                schemaViolations += 1;
+            if (!isRetryable(err) || attempt >= policy.maxAttempts || schemaViolations >= policy.maxMalformedAttempts) {
                 if (err instanceof _errors_js__WEBPACK_IMPORTED_MODULE_0__/* .ServiceError */ ._7) {
                     err.attempts = attempt;
                     err.retried = retried;
@@ -42993,7 +42999,7 @@ class AssessmentClient {
             policy: this.policy,
             random: this.random,
             onRetry: ({ attempt, delayMs, error }) => {
-                this.log.info(`${error.endpoint}: ${(0,retry_policy/* describeAttempt */.Be)(error)}; retrying in ${(delayMs / 1000).toFixed(1)} s (attempt ${attempt + 1} of ${(0,retry_policy/* attemptBudget */.pX)(error, this.policy)})`);
+                this.log.info(`${error.endpoint}: ${(0,retry_policy/* describeAttempt */.Be)(error)}; retrying in ${(delayMs / 1000).toFixed(1)} s (attempt ${attempt + 1} of ${this.policy.maxAttempts})`);
             }
         });
     }
