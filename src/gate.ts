@@ -51,8 +51,12 @@ export interface GateOutcome {
 export const TIMEOUT_SETTLE_MS = 15_000
 /** After SIGINT the runner sends SIGTERM 7.5 s later and kills 2.5 s after that: stay well inside. */
 export const ABORT_SETTLE_MS = 5_000
-/** Time allowed to read results after the run ended. */
-export const COLLECT_GRACE_MS = 60_000
+/**
+ * Time allowed to read results after the run ended: what is left of
+ * timeout_minutes, but at least this much, so a run that ends just before the
+ * deadline can still be read (and a hanging read cannot hold the step long).
+ */
+export const COLLECT_MIN_MS = 30_000
 
 export async function runGate(deps: GateDeps, args: GateArgs): Promise<GateOutcome> {
   const { clock, log } = deps
@@ -94,7 +98,8 @@ export async function runGate(deps: GateDeps, args: GateArgs): Promise<GateOutco
   let results: CollectedResults = { coverage: null, findings: null, runListItem: null, model: null, notes: [] }
   if (run && isTerminal(run.status) && !aborted) {
     log.info(`Run ${triggered.runId} ended with status ${run.status}; reading coverage and findings.`)
-    results = await collectResults(deps.makeApi(Deadline.after(clock, COLLECT_GRACE_MS)), triggered.runId, args.modelId, { clock, log })
+    const readBy = Deadline.after(clock, Math.max(deadline.remainingMs(), COLLECT_MIN_MS))
+    results = await collectResults(deps.makeApi(readBy), triggered.runId, args.modelId, { clock, log })
   }
 
   const decision = decide({

@@ -286,7 +286,7 @@ export async function triggerRun(deps: TriggerDeps, args: TriggerArgs): Promise<
         const seconds = Math.ceil(wait / 1000)
         const asked = err.retryAfterMs !== undefined ? `the service asked to retry after ${Math.ceil(err.retryAfterMs / 1000)} s` : 'the service gave no Retry-After'
         if (wait >= deps.deadline.remainingMs()) {
-          const why = `${asked} (${err.code ?? 'rate limited'}); the next attempt would be beyond what is left of timeout_minutes`
+          const why = `${asked} (${err.code ?? 'rate limited'}); waiting ${seconds} s more would go beyond what is left of timeout_minutes`
           throw await explain(deps, args, new ServiceError({ ...errInit(err), message: `${err.serviceMessage}; ${why}`, retried }))
         }
         lastRefusal = `the service kept rate limiting triggers (HTTP 429${err.code ? ` ${err.code}` : ''})`
