@@ -1406,7 +1406,7 @@ async function triggerRun(deps, args) {
                 const seconds = Math.ceil(wait / 1000);
                 const asked = err.retryAfterMs !== undefined ? `the service asked to retry after ${Math.ceil(err.retryAfterMs / 1000)} s` : 'the service gave no Retry-After';
                 if (wait >= deps.deadline.remainingMs()) {
-                    const why = `${asked} (${err.code ?? 'rate limited'}); the next attempt would be beyond what is left of timeout_minutes`;
+                    const why = `${asked} (${err.code ?? 'rate limited'}); waiting ${seconds} s more would go beyond what is left of timeout_minutes`;
                     throw await explain(deps, args, new errors/* ServiceError */._7({ ...errInit(err), message: `${err.serviceMessage}; ${why}`, retried }));
                 }
                 lastRefusal = `the service kept rate limiting triggers (HTTP 429${err.code ? ` ${err.code}` : ''})`;
@@ -1753,8 +1753,12 @@ async function waitForRun(deps, runId, minSeverity) {
 const TIMEOUT_SETTLE_MS = 15_000;
 /** After SIGINT the runner sends SIGTERM 7.5 s later and kills 2.5 s after that: stay well inside. */
 const ABORT_SETTLE_MS = 5_000;
-/** Time allowed to read results after the run ended. */
-const COLLECT_GRACE_MS = 60_000;
+/**
+ * Time allowed to read results after the run ended: what is left of
+ * timeout_minutes, but at least this much, so a run that ends just before the
+ * deadline can still be read (and a hanging read cannot hold the step long).
+ */
+const COLLECT_MIN_MS = 30_000;
 async function runGate(deps, args) {
     const { clock, log } = deps;
     const startedAtMs = clock.now();
@@ -1792,7 +1796,8 @@ async function runGate(deps, args) {
     let results = { coverage: null, findings: null, runListItem: null, model: null, notes: [] };
     if (run && (0,contract/* isTerminal */.Hd)(run.status) && !aborted) {
         log.info(`Run ${triggered.runId} ended with status ${run.status}; reading coverage and findings.`);
-        results = await collectResults(deps.makeApi(src_clock.Deadline.after(clock, COLLECT_GRACE_MS)), triggered.runId, args.modelId, { clock, log });
+        const readBy = src_clock.Deadline.after(clock, Math.max(deadline.remainingMs(), COLLECT_MIN_MS));
+        results = await collectResults(deps.makeApi(readBy), triggered.runId, args.modelId, { clock, log });
     }
     const decision = decide({
         status: run?.status ?? null,
