@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from '@jest/globals'
 import type { RunStatusResponse } from '../src/contract.js'
-import { MalformedResponseError, ServiceError } from '../src/errors.js'
+import { ServiceError } from '../src/errors.js'
 import { recordingLog } from '../src/log.js'
 import { stopRun, type StopResult } from '../src/stop-run.js'
 import { fakeApi } from './support/fake-api.js'
@@ -13,13 +13,6 @@ import { fakeClock } from './support/fake-clock.js'
 const notRunning = new ServiceError({ endpoint: 'POST /api/v1/run/run_1/cancel', status: 409, code: 'run_not_running', message: 'the run is completed, not running' })
 const forbidden = new ServiceError({ endpoint: 'POST /api/v1/run/run_1/cancel', status: 403, code: 'insufficient_scope', message: 'no test:run' })
 const unreadable = new ServiceError({ endpoint: 'GET /api/v1/run/run_1', status: 503, message: 'busy' })
-const malformed202 = new MalformedResponseError({
-  endpoint: 'POST /api/v1/run/run_1/cancel',
-  status: 202,
-  code: 'malformed_response',
-  message: 'response body is not JSON',
-  fieldPath: ''
-})
 
 /** A minimal status body: only the fields the description guarantees. */
 function status(s: string): RunStatusResponse {
@@ -43,7 +36,6 @@ const rows: Array<[string, Row]> = [
   ['202 with an empty body', { cancel: { body: '' }, reads: [status('cancelled')], expected: { requested: true, settled: true, notRunning: false }, lines: [cancelling] }],
   ['202 with {}', { cancel: { body: {} }, reads: [status('cancelled')], expected: { requested: true, settled: true, notRunning: false }, lines: [cancelling] }],
   ['202 with {"status":"cancelling"}', { cancel: { body: { status: 'cancelling' } }, reads: [status('cancelled')], expected: { requested: true, settled: true, notRunning: false }, lines: [cancelling] }],
-  ['202 whose body could not be parsed still counts as requested', { cancel: { error: malformed202 }, reads: [status('cancelled')], expected: { requested: true, settled: true, notRunning: false }, lines: [cancelling] }],
   [
     '202, but the run never stops',
     { cancel: { body: undefined }, reads: [status('running')], expected: { requested: true, settled: false, notRunning: false }, lines: [cancelling, ['warning', /^Run run_1 had not stopped 15 s after the cancel request \(its status still reads running\)\.$/]] }
