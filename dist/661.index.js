@@ -241,8 +241,8 @@ async function runPost(deps) {
 const SETTLE_POLL_MS = 1_000;
 /**
  * Cancel, then read the status until it is terminal or `settleMs` passes.
- * - 202 (any body: the description does not show it): the cancel is recorded.
- *   A 202 whose body could not be parsed counts the same.
+ * - 202 (any body: the description does not show it, and the contract's
+ *   CancelRunResponse accepts anything): the cancel is recorded.
  * - 409 (run not running): nothing was cancelled; the status says what the
  *   run is: terminal -> it had already ended; still non-terminal at the end ->
  *   the service reported it not running but its status still reads so.
@@ -262,10 +262,6 @@ async function stopRun(deps, runId, opts) {
             throw err;
         if (err.status === 409) {
             notRunning = true;
-        }
-        else if (err.status === 202) {
-            // The 202 itself says the cancel was recorded; its body is not ours to judge.
-            log.info(`Cancelling run ${runId} (${opts.why}); waiting up to ${seconds} s for it to stop.`);
         }
         else {
             log.warning(`Could not cancel run ${runId}: ${err.describe()}`);
