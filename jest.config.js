@@ -6,7 +6,7 @@ export default {
   extensionsToTreatAsEsm: ['.ts'],
   moduleNameMapper: { '^(\\.{1,2}/.*)\\.js$': '$1' },
   transform: { '^.+\\.ts$': ['ts-jest', { useESM: true, tsconfig: 'tsconfig.json' }] },
-  setupFiles: ['<rootDir>/__tests__/support/fast-check-setup.ts'],
+  setupFiles: ['<rootDir>/__tests__/__fixtures__/fast-check-setup.ts'],
   testTimeout: 60000,
   maxWorkers: 2
 }

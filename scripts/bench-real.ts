@@ -23,11 +23,11 @@
 import { spawn } from 'node:child_process'
 import { resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import type { CoverageResponse, Finding, ModelListItem, RunListItem, RunStatusResponse, Severity } from '../src/contract.js'
+import type { CoverageResponse, Finding, ModelListItem, RunListItem, RunStatusResponse, Severity } from '../src/service/contract/index.js'
 import type { Emulator, RequestLogEntry } from '../src/emulator/server.js'
-import type { ReportInput } from '../src/report.js'
-import { runAction } from './action-runner.js'
-import type { GitHubStandin } from './github-standin.js'
+import type { ReportInput } from '../src/report/report-model.js'
+import { runAction } from '../__tests__/__fixtures__/action-runner.js'
+import type { GitHubStandin } from '../__tests__/__fixtures__/github-standin.js'
 
 // ---------------------------------------------------------------------------
 // Pure helpers
@@ -266,10 +266,10 @@ export interface RenderTiming {
 
 /** One timed render of `input` (in this process). */
 export async function timeRender(input: ReportInput): Promise<RenderTiming> {
-  const { buildReport } = await import('../src/report.js')
-  const { renderComment } = await import('../src/render-comment.js')
-  const { renderSummary } = await import('../src/render-summary.js')
-  const { renderJson } = await import('../src/render-json.js')
+  const { buildReport } = await import('../src/report/report-model.js')
+  const { renderComment } = await import('../src/report/comment.js')
+  const { renderSummary } = await import('../src/report/summary.js')
+  const { renderJson } = await import('../src/report/json.js')
   const t0 = performance.now()
   const report = buildReport(input)
   const t1 = performance.now()
@@ -464,7 +464,7 @@ async function startupSamples(emu: Emulator, opts: RealBenchOptions): Promise<{ 
 export async function measureReal(opts: RealBenchOptions): Promise<RealBenchFigures> {
   if (opts.runs < 1 || opts.startupSamples < 1 || opts.renderSamples < 1) throw new Error('the real bench needs at least one run and one sample of each')
   const { startEmulator } = await import('../src/emulator/server.js')
-  const { startGitHubStandin } = await import('./github-standin.js')
+  const { startGitHubStandin } = await import('../__tests__/__fixtures__/github-standin.js')
   const emu = await startEmulator({ allowLoopbackTargets: true, categoryDurationMs: opts.categoryDurationMs })
   const ghArrivals: number[] = []
   const gh = await startGitHubStandin({
@@ -524,7 +524,7 @@ export async function measureReal(opts: RealBenchOptions): Promise<RealBenchFigu
 // Markdown
 // ---------------------------------------------------------------------------
 
-/** Targets of issue 7 for the real measurements. */
+/** Targets of the real measurements (docs/performance.md). */
 export const REAL_TARGETS = {
   medianLatencyMs: 2_000,
   p95LatencyMs: 5_000,

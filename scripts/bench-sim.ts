@@ -26,9 +26,9 @@ import {
   nextPollDelayMs,
   type ScheduleOptions,
   type ScheduleState
-} from '../src/poll-schedule.js'
-import { seededRandom } from '../src/seeded-random.js'
-export { seededRandom } from '../src/seeded-random.js'
+} from '../src/gate/poll-schedule.js'
+import { seededRandom } from '../src/util/seeded-random.js'
+export { seededRandom } from '../src/util/seeded-random.js'
 
 // ---------------------------------------------------------------------------
 // Seeded randomness

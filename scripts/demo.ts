@@ -11,9 +11,9 @@
  */
 import { readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { PROJECT_ROOT, runAction } from './action-runner.js'
-import { node24, machineNode } from './node-runtimes.js'
-import { startGitHubStandin } from './github-standin.js'
+import { PROJECT_ROOT, runAction } from '../__tests__/__fixtures__/action-runner.js'
+import { node24, machineNode } from '../__tests__/__fixtures__/node-runtimes.js'
+import { startGitHubStandin } from '../__tests__/__fixtures__/github-standin.js'
 import { startEmulator } from '../src/emulator/server.js'
 
 function flag(name: string): boolean {

@@ -10,7 +10,7 @@
  * Prints the figures table (Markdown) and any violated check; exits 1 when a
  * check failed, 2 on a usage error.
  */
-import { DEFAULT_SOAK_OPTIONS, formatFigures, runSoak, type SoakOptions } from '../__tests__/soak/soak-harness.js'
+import { DEFAULT_SOAK_OPTIONS, formatFigures, runSoak, type SoakOptions } from '../__tests__/__fixtures__/soak-harness.js'
 
 function usage(message: string): never {
   process.stderr.write(

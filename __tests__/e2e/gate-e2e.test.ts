@@ -7,10 +7,10 @@
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals'
 import { existsSync, readFileSync } from 'node:fs'
-import { runAction, type ActionRun, type RunOptions } from '../../scripts/action-runner.js'
-import { runtimes } from '../../scripts/node-runtimes.js'
+import { runAction, type ActionRun, type RunOptions } from '../__fixtures__/action-runner.js'
+import { runtimes } from '../__fixtures__/node-runtimes.js'
 import { startEmulator, type Emulator } from '../../src/emulator/server.js'
-import { startGitHubStandin } from '../../scripts/github-standin.js'
+import { startGitHubStandin } from '../__fixtures__/github-standin.js'
 import { DEFAULT_VULNERABLE } from '../../src/emulator/taxonomy.js'
 
 type Standin = Awaited<ReturnType<typeof startGitHubStandin>>

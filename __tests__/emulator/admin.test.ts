@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals'
 import { startEmulator } from '../../src/emulator/server.js'
 import type { Emulator } from '../../src/emulator/server.js'
-import { api, runToEnd, waitFor } from './helpers.js'
+import { api, runToEnd, waitFor } from '../__fixtures__/emulator-helpers.js'
 
 let emu: Emulator
 beforeAll(async () => {

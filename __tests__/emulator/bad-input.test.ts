@@ -4,11 +4,11 @@
  * description names, and the store is byte-for-byte the same afterwards.
  */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals'
-import { CodedErrorBody, FindingList, ProfileResponse, ValidationErrorBody } from '../../src/contract.js'
+import { CodedErrorBody, FindingList, ProfileResponse, ValidationErrorBody } from '../../src/service/contract/index.js'
 import { startEmulator } from '../../src/emulator/server.js'
 import type { Emulator } from '../../src/emulator/server.js'
-import { api, runToEnd, waitIdle } from './helpers.js'
-import type { CallOptions } from './helpers.js'
+import { api, runToEnd, waitIdle } from '../__fixtures__/emulator-helpers.js'
+import type { CallOptions } from '../__fixtures__/emulator-helpers.js'
 
 let emu: Emulator
 let runId = ''

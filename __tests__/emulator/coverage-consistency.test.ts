@@ -5,13 +5,13 @@
  * reaches the same result as without it, and notes nothing about coverage.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals'
-import { createClient } from '../../src/client.js'
-import { SEVERITIES } from '../../src/contract.js'
-import { decide } from '../../src/decide.js'
+import { createClient } from '../../src/service/client.js'
+import { SEVERITIES } from '../../src/service/contract/index.js'
+import { decide } from '../../src/gate/decide.js'
 import type { Emulator } from '../../src/emulator/server.js'
 import { startEmulator } from '../../src/emulator/server.js'
-import type { ServiceApi } from '../../src/service-api.js'
-import { api, trigger, waitFor, waitIdle, waitTerminal } from './helpers.js'
+import type { ServiceApi } from '../../src/service/service-api.js'
+import { api, trigger, waitFor, waitIdle, waitTerminal } from '../__fixtures__/emulator-helpers.js'
 
 let emu: Emulator
 let client: ServiceApi

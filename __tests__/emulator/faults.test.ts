@@ -1,10 +1,10 @@
 import { afterEach, describe, expect, it } from '@jest/globals'
-import { RunList } from '../../src/contract.js'
+import { RunList } from '../../src/service/contract/index.js'
 import { FAULT_KINDS, FaultInjector, parseFaultSpec } from '../../src/emulator/faults.js'
 import type { FaultConfig } from '../../src/emulator/faults.js'
 import { startEmulator } from '../../src/emulator/server.js'
 import type { Emulator } from '../../src/emulator/server.js'
-import { api, waitIdle } from './helpers.js'
+import { api, waitIdle } from '../__fixtures__/emulator-helpers.js'
 
 const started: Emulator[] = []
 async function emulator(faults: FaultConfig | null): Promise<Emulator> {

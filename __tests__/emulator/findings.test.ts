@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals'
-import { CodedErrorBody, Finding, FindingList, ProfileResponse, ValidateFindingResponse } from '../../src/contract.js'
+import { CodedErrorBody, Finding, FindingList, ProfileResponse, ValidateFindingResponse } from '../../src/service/contract/index.js'
 import { startEmulator } from '../../src/emulator/server.js'
 import type { Emulator } from '../../src/emulator/server.js'
-import { api, demoCredential, runToEnd, waitFor, waitIdle } from './helpers.js'
+import { api, demoCredential, runToEnd, waitFor, waitIdle } from '../__fixtures__/emulator-helpers.js'
 
 let emu: Emulator
 

@@ -1,10 +1,10 @@
 import { afterEach, describe, expect, it } from '@jest/globals'
-import { CodedErrorBody } from '../../src/contract.js'
+import { CodedErrorBody } from '../../src/service/contract/index.js'
 import { firstOfNextMonth, Limits, msUntilNextUtcDay } from '../../src/emulator/limits.js'
 import type { LimitValues } from '../../src/emulator/limits.js'
 import { startEmulator } from '../../src/emulator/server.js'
 import type { Emulator } from '../../src/emulator/server.js'
-import { api, runToEnd, waitIdle } from './helpers.js'
+import { api, runToEnd, waitIdle } from '../__fixtures__/emulator-helpers.js'
 
 const started: Emulator[] = []
 async function emulator(limits: Partial<LimitValues>): Promise<Emulator> {

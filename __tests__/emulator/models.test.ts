@@ -1,10 +1,10 @@
 import http from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals'
-import { CategoryList, CodedErrorBody, ModelList, ProbeFailureBody, RegisterModelResponse, ValidationErrorBody } from '../../src/contract.js'
+import { CategoryList, CodedErrorBody, ModelList, ProbeFailureBody, RegisterModelResponse, ValidationErrorBody } from '../../src/service/contract/index.js'
 import { startEmulator } from '../../src/emulator/server.js'
 import type { Emulator } from '../../src/emulator/server.js'
-import { api, closedPort, demoCredential, runToEnd } from './helpers.js'
+import { api, closedPort, demoCredential, runToEnd } from '../__fixtures__/emulator-helpers.js'
 
 let emu: Emulator
 let slow: http.Server

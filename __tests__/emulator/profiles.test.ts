@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals'
-import { CodedErrorBody, ProfileResponse, ProfileWriteResponse } from '../../src/contract.js'
+import { CodedErrorBody, ProfileResponse, ProfileWriteResponse } from '../../src/service/contract/index.js'
 import { startEmulator } from '../../src/emulator/server.js'
 import type { Emulator } from '../../src/emulator/server.js'
-import { api } from './helpers.js'
-import type { KeyName } from './helpers.js'
+import { api } from '../__fixtures__/emulator-helpers.js'
+import type { KeyName } from '../__fixtures__/emulator-helpers.js'
 
 let emu: Emulator
 beforeAll(async () => {

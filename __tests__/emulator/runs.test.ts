@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals'
-import { CancelRunAccepted, CodedErrorBody, CoverageResponse, RunList, RunStatusResponse, TriggerRunResponse } from '../../src/contract.js'
+import { CancelRunAccepted, CodedErrorBody, CoverageResponse, RunList, RunStatusResponse, TriggerRunResponse } from '../../src/service/contract/index.js'
 import { startEmulator } from '../../src/emulator/server.js'
 import type { Emulator } from '../../src/emulator/server.js'
 import { SECURITY_KEYS } from '../../src/emulator/taxonomy.js'
-import { api, runToEnd, trigger, waitFor, waitIdle, waitTerminal } from './helpers.js'
+import { api, runToEnd, trigger, waitFor, waitIdle, waitTerminal } from '../__fixtures__/emulator-helpers.js'
 
 let emu: Emulator
 

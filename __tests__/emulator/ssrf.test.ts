@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals'
-import { CodedErrorBody } from '../../src/contract.js'
+import { CodedErrorBody } from '../../src/service/contract/index.js'
 import { startEmulator } from '../../src/emulator/server.js'
 import type { Emulator } from '../../src/emulator/server.js'
 import { checkEndpointUrl, checkEndpointUrlSyntax, classifyAddress } from '../../src/emulator/ssrf.js'
 import type { Resolver } from '../../src/emulator/ssrf.js'
-import { api, runToEnd } from './helpers.js'
+import { api, runToEnd } from '../__fixtures__/emulator-helpers.js'
 
 const DNS: Record<string, string[]> = {
   'evil.example': ['10.0.0.5'],

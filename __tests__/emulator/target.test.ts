@@ -4,7 +4,7 @@ import type { DemoAgent } from '../../src/emulator/demo-agent.js'
 import { TargetClient, readDotPath } from '../../src/emulator/target.js'
 import { CANARY_PATTERN, DEFAULT_VULNERABLE, SECURITY_CATEGORIES, TAXONOMY, categoryByKey } from '../../src/emulator/taxonomy.js'
 import { decodeFrames, encodeFrame } from '../../src/emulator/ws-lite.js'
-import { waitFor } from './helpers.js'
+import { waitFor } from '../__fixtures__/emulator-helpers.js'
 
 describe('taxonomy', () => {
   it('has at least 8 security categories, unique keys, OWASP 2025 and ATLAS codes', () => {

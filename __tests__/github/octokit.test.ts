@@ -6,12 +6,12 @@
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { afterEach, describe, expect, test } from '@jest/globals'
-import type { Clock } from '../../src/clock.js'
-import { Deadline } from '../../src/clock.js'
-import { DeadlineExceededError, ServiceError } from '../../src/errors.js'
-import { recordingLog } from '../../src/log.js'
+import type { Clock } from '../../src/util/clock.js'
+import { Deadline } from '../../src/util/clock.js'
+import { DeadlineExceededError, ServiceError } from '../../src/util/errors.js'
+import { recordingLog } from '../../src/util/log.js'
 import { createIssuesApi, githubRetryAfterMs, hasNextLink, toServiceError } from '../../src/github/octokit.js'
-import { startGitHubStandin, type GitHubStandin } from '../support/github-standin.js'
+import { startGitHubStandin, type GitHubStandin } from '../__fixtures__/github-standin.js'
 
 const NOW = 1_700_000_000_000
 function instantClock(): Clock & { sleeps: number[] } {

@@ -3,13 +3,13 @@
  * the real @actions/github client.
  */
 import { afterEach, beforeEach, describe, expect, test } from '@jest/globals'
-import type { Clock } from '../../src/clock.js'
-import { AbortedError } from '../../src/errors.js'
-import { recordingLog } from '../../src/log.js'
-import { DEFAULT_RETRY_POLICY } from '../../src/retry-policy.js'
+import type { Clock } from '../../src/util/clock.js'
+import { AbortedError } from '../../src/util/errors.js'
+import { recordingLog } from '../../src/util/log.js'
+import { DEFAULT_RETRY_POLICY } from '../../src/util/retry-policy.js'
 import { createIssuesApi, type IssuesApi } from '../../src/github/octokit.js'
 import { postStickyComment } from '../../src/github/sticky-comment.js'
-import { startGitHubStandin, type GitHubStandin, type StandinOptions } from '../support/github-standin.js'
+import { startGitHubStandin, type GitHubStandin, type StandinOptions } from '../__fixtures__/github-standin.js'
 
 const PR = { owner: 'octo', repo: 'agent', number: 7 }
 const MARKER_A = '<!-- agent-security-gate model_id=model-a -->'

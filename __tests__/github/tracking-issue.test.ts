@@ -3,11 +3,11 @@
  * real @actions/github client: create -> update -> close with a comment.
  */
 import { afterEach, beforeEach, describe, expect, test } from '@jest/globals'
-import type { Clock } from '../../src/clock.js'
-import { recordingLog } from '../../src/log.js'
+import type { Clock } from '../../src/util/clock.js'
+import { recordingLog } from '../../src/util/log.js'
 import { createIssuesApi, type IssuesApi } from '../../src/github/octokit.js'
 import { syncTrackingIssue } from '../../src/github/tracking-issue.js'
-import { startGitHubStandin, type GitHubStandin, type StandinOptions } from '../support/github-standin.js'
+import { startGitHubStandin, type GitHubStandin, type StandinOptions } from '../__fixtures__/github-standin.js'
 
 const REPO = { owner: 'octo', repo: 'agent' }
 const MARKER = '<!-- agent-security-gate model_id=model-a -->'

@@ -1,8 +1,8 @@
 import { describe, expect, it } from '@jest/globals'
-import type { Severity } from '../../src/contract.js'
-import { buildAnnotations } from '../../src/annotations.js'
-import { buildReport } from '../../src/report.js'
-import { makeFinding, makeInput, redactedFinding } from '../support/report-fixtures.js'
+import type { Severity } from '../../src/service/contract/index.js'
+import { buildAnnotations } from '../../src/report/annotations.js'
+import { buildReport } from '../../src/report/report-model.js'
+import { makeFinding, makeInput, redactedFinding } from '../__fixtures__/report-fixtures.js'
 
 function reportWith(severities: Severity[], minSeverity: Severity = 'low') {
   return buildReport(makeInput({ minSeverity, findings: severities.map((s, i) => makeFinding(s, { finding_id: `f${i}`, category: `cat_${s}` })) }))

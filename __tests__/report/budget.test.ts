@@ -1,11 +1,11 @@
 import { describe, expect, it } from '@jest/globals'
-import type { Finding, Severity } from '../../src/contract.js'
-import { buildReport, type Report } from '../../src/report.js'
-import { COMMENT_LIMIT, renderComment } from '../../src/render-comment.js'
-import { JSON_LIMIT_CHARS, renderJson } from '../../src/render-json.js'
-import { renderSummary, SUMMARY_LIMIT } from '../../src/render-summary.js'
-import { checkMarkdown } from '../support/hostile-strings.js'
-import { makeAttack, makeFinding, makeInput, makeStep } from '../support/report-fixtures.js'
+import type { Finding, Severity } from '../../src/service/contract/index.js'
+import { buildReport, type Report } from '../../src/report/report-model.js'
+import { COMMENT_LIMIT, renderComment } from '../../src/report/comment.js'
+import { JSON_LIMIT_CHARS, renderJson } from '../../src/report/json.js'
+import { renderSummary, SUMMARY_LIMIT } from '../../src/report/summary.js'
+import { checkMarkdown } from '../__fixtures__/hostile-strings.js'
+import { makeAttack, makeFinding, makeInput, makeStep } from '../__fixtures__/report-fixtures.js'
 
 const MB = `${'reply '.repeat(100)}\n`.repeat(1750).slice(0, 1 << 20)
 

@@ -1,12 +1,12 @@
 import { describe, expect, it } from '@jest/globals'
-import type { Finding, ReplayStep } from '../../src/contract.js'
-import { buildAnnotations } from '../../src/annotations.js'
-import { FORBIDDEN_OUTPUT_CHARS } from '../../src/markdown-safe.js'
-import { buildReport, type ReportInput } from '../../src/report.js'
-import { COMMENT_LIMIT, commentMarker, isCommentFor, renderComment } from '../../src/render-comment.js'
-import { renderJson } from '../../src/render-json.js'
-import { renderSummary, SUMMARY_LIMIT } from '../../src/render-summary.js'
-import { checkMarkdown, HOSTILE_STRINGS, splitFences } from '../support/hostile-strings.js'
+import type { Finding, ReplayStep } from '../../src/service/contract/index.js'
+import { buildAnnotations } from '../../src/report/annotations.js'
+import { FORBIDDEN_OUTPUT_CHARS } from '../../src/report/markdown-safe.js'
+import { buildReport, type ReportInput } from '../../src/report/report-model.js'
+import { COMMENT_LIMIT, commentMarker, isCommentFor, renderComment } from '../../src/report/comment.js'
+import { renderJson } from '../../src/report/json.js'
+import { renderSummary, SUMMARY_LIMIT } from '../../src/report/summary.js'
+import { checkMarkdown, HOSTILE_STRINGS, splitFences } from '../__fixtures__/hostile-strings.js'
 import {
   coverageRow,
   makeAttack,
@@ -18,7 +18,7 @@ import {
   makeRunListItem,
   makeStep,
   redactedFinding
-} from '../support/report-fixtures.js'
+} from '../__fixtures__/report-fixtures.js'
 
 const RUN_URL = 'https://github.com/acme/shop/actions/runs/42'
 

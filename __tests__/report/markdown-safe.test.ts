@@ -11,8 +11,8 @@ import {
   proseText,
   sanitizeText,
   trustedLink
-} from '../../src/markdown-safe.js'
-import { checkMarkdown, splitFences } from '../support/hostile-strings.js'
+} from '../../src/report/markdown-safe.js'
+import { checkMarkdown, splitFences } from '../__fixtures__/hostile-strings.js'
 
 describe('sanitizeText', () => {
   it.each([

@@ -1,14 +1,14 @@
 import { describe, expect, it } from '@jest/globals'
 import fc from 'fast-check'
-import { FINDING_LENSES, FINDING_STATUSES, SEVERITIES, type Finding, type ReplayStep } from '../../src/contract.js'
-import { buildAnnotations } from '../../src/annotations.js'
-import { codeBlock, codeSpan, FORBIDDEN_OUTPUT_CHARS, proseText, sanitizeText } from '../../src/markdown-safe.js'
-import { buildReport, type ReportInput } from '../../src/report.js'
-import { COMMENT_LIMIT, isCommentFor, renderComment } from '../../src/render-comment.js'
-import { renderJson } from '../../src/render-json.js'
-import { renderSummary } from '../../src/render-summary.js'
-import { checkMarkdown, HOSTILE_STRINGS, splitFences } from '../support/hostile-strings.js'
-import { coverageRow, makeCoverage, makeInput, makeModel, makeRun } from '../support/report-fixtures.js'
+import { FINDING_LENSES, FINDING_STATUSES, SEVERITIES, type Finding, type ReplayStep } from '../../src/service/contract/index.js'
+import { buildAnnotations } from '../../src/report/annotations.js'
+import { codeBlock, codeSpan, FORBIDDEN_OUTPUT_CHARS, proseText, sanitizeText } from '../../src/report/markdown-safe.js'
+import { buildReport, type ReportInput } from '../../src/report/report-model.js'
+import { COMMENT_LIMIT, isCommentFor, renderComment } from '../../src/report/comment.js'
+import { renderJson } from '../../src/report/json.js'
+import { renderSummary } from '../../src/report/summary.js'
+import { checkMarkdown, HOSTILE_STRINGS, splitFences } from '../__fixtures__/hostile-strings.js'
+import { coverageRow, makeCoverage, makeInput, makeModel, makeRun } from '../__fixtures__/report-fixtures.js'
 
 /** Pieces that mean something to markdown, HTML or GitHub, to build adversarial strings from. */
 const TOKENS = [

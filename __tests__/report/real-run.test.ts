@@ -5,17 +5,17 @@
  * the reports checked on the three renderings.
  */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals'
-import { createClient } from '../../src/client.js'
-import { systemClock, type Deadline } from '../../src/clock.js'
+import { createClient } from '../../src/service/client.js'
+import { systemClock, type Deadline } from '../../src/util/clock.js'
 import { startEmulator, type Emulator } from '../../src/emulator/server.js'
-import { runGate, type GateOutcome } from '../../src/gate.js'
-import { recordingLog } from '../../src/log.js'
-import { buildReport, gateReportInput, type Report } from '../../src/report.js'
-import { COMMENT_LIMIT, commentMarker, renderComment } from '../../src/render-comment.js'
-import { renderJson } from '../../src/render-json.js'
-import { renderSummary } from '../../src/render-summary.js'
-import { buildAnnotations } from '../../src/annotations.js'
-import { checkMarkdown } from '../support/hostile-strings.js'
+import { runGate, type GateOutcome } from '../../src/gate/run-gate.js'
+import { recordingLog } from '../../src/util/log.js'
+import { buildReport, gateReportInput, type Report } from '../../src/report/report-model.js'
+import { COMMENT_LIMIT, commentMarker, renderComment } from '../../src/report/comment.js'
+import { renderJson } from '../../src/report/json.js'
+import { renderSummary } from '../../src/report/summary.js'
+import { buildAnnotations } from '../../src/report/annotations.js'
+import { checkMarkdown } from '../__fixtures__/hostile-strings.js'
 
 let emu: Emulator
 let outcome: GateOutcome

@@ -1,11 +1,11 @@
 import { describe, expect, it } from '@jest/globals'
-import { buildAnnotations } from '../../src/annotations.js'
-import { buildReport, type ReportInput } from '../../src/report.js'
-import { commentMarker, isCommentFor, renderComment } from '../../src/render-comment.js'
-import { renderJson } from '../../src/render-json.js'
-import { renderSummary } from '../../src/render-summary.js'
-import { scrubSecrets } from '../../src/redact-headers.js'
-import { checkMarkdown } from '../support/hostile-strings.js'
+import { buildAnnotations } from '../../src/report/annotations.js'
+import { buildReport, type ReportInput } from '../../src/report/report-model.js'
+import { commentMarker, isCommentFor, renderComment } from '../../src/report/comment.js'
+import { renderJson } from '../../src/report/json.js'
+import { renderSummary } from '../../src/report/summary.js'
+import { scrubSecrets } from '../../src/util/redact.js'
+import { checkMarkdown } from '../__fixtures__/hostile-strings.js'
 import {
   coverageRow,
   makeAttack,
@@ -17,7 +17,7 @@ import {
   makeStep,
   redactedFinding,
   TARGET_TOKEN
-} from '../support/report-fixtures.js'
+} from '../__fixtures__/report-fixtures.js'
 
 const RUN_URL = 'https://github.com/acme/shop/actions/runs/42'
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals'
-import { buildReport, describeCounts, formatElapsed, isRedactedFinding, REDACTION_REASON } from '../../src/report.js'
+import { buildReport, describeCounts, formatElapsed, isRedactedFinding, REDACTION_REASON } from '../../src/report/report-model.js'
 import {
   coverageRow,
   makeAttack,
@@ -12,7 +12,7 @@ import {
   PLANNED,
   redactedFinding,
   TARGET_TOKEN
-} from '../support/report-fixtures.js'
+} from '../__fixtures__/report-fixtures.js'
 
 describe('buildReport: findings', () => {
   const findings = [

@@ -1,5 +1,5 @@
 /**
- * No duplicate runs (issue 5): POST /api/v1/run is not idempotent, so a
+ * No duplicate runs: POST /api/v1/run is not idempotent, so a
  * trigger whose answer is lost must never leave two runs. Deterministic:
  * exactly the first POST /run of a gate gets one fault (maxFaults 1, only the
  * triggerRun endpoint), against the emulator over real HTTP.
@@ -13,12 +13,12 @@
  * Either way the result is the fault-free result.
  */
 import { beforeAll, describe, expect, it } from '@jest/globals'
-import { createClient } from '../../src/client.js'
-import { systemClock, type Deadline } from '../../src/clock.js'
+import { createClient } from '../../src/service/client.js'
+import { systemClock, type Deadline } from '../../src/util/clock.js'
 import type { FaultKind } from '../../src/emulator/faults.js'
 import { startEmulator, type Emulator } from '../../src/emulator/server.js'
-import { runGate, type GateOutcome } from '../../src/gate.js'
-import { recordingLog } from '../../src/log.js'
+import { runGate, type GateOutcome } from '../../src/gate/run-gate.js'
+import { recordingLog } from '../../src/util/log.js'
 
 const REQUEST_TIMEOUT_MS = 500
 

@@ -1,5 +1,5 @@
 /**
- * The soak (issue 5): at least 100 seeded gate runs through the emulator's
+ * The soak: at least 100 seeded gate runs through the emulator's
  * fault mode at a 20% fault rate on every /api/v1 endpoint, every fault kind,
  * each ending with the result of the same configuration without faults, with
  * exactly one run triggered per gate and no request storm.
@@ -11,7 +11,7 @@
  */
 import { describe, expect, it } from '@jest/globals'
 import { FAULT_KINDS } from '../../src/emulator/faults.js'
-import { formatFigures, requestBound, runSoak, SOAK_CONFIGS, stats, type SoakReport } from './soak-harness.js'
+import { formatFigures, requestBound, runSoak, SOAK_CONFIGS, stats, type SoakReport } from '../__fixtures__/soak-harness.js'
 
 function intFromEnv(name: string, fallback: number): number {
   const raw = process.env[name]

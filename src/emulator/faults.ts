@@ -1,5 +1,5 @@
 /**
- * Fault mode of the emulator (issue 5): seeded, deterministic injection of the
+ * Fault mode of the emulator: seeded, deterministic injection of the
  * failures a real service and the network in front of it produce.
  *
  * Per request to an /api/v1 endpoint (never the demo agent or the admin
@@ -7,10 +7,10 @@
  * from `kinds` (default: all). The PRNG is seeded, so the same seed and the
  * same sequence of requests give the same sequence of faults.
  */
-import type { EndpointName } from '../contract.js'
-import { ENDPOINTS } from '../contract.js'
-import { seededRandom } from '../seeded-random.js'
-export { seededRandom } from '../seeded-random.js'
+import type { EndpointName } from '../service/contract/index.js'
+import { ENDPOINTS } from '../service/contract/index.js'
+import { seededRandom } from '../util/seeded-random.js'
+export { seededRandom } from '../util/seeded-random.js'
 
 export const FAULT_KINDS = [
   'status500',

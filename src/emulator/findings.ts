@@ -7,8 +7,8 @@
  * finding goes back to open.
  */
 import { randomBytes } from 'node:crypto'
-import type { Finding } from '../contract.js'
-import { REDACTED } from '../contract.js'
+import type { Finding } from '../service/contract/index.js'
+import { REDACTED } from '../service/contract/index.js'
 import { isoNow } from './http-util.js'
 import type { FindingRecord } from './store.js'
 import type { TargetClient } from './target.js'

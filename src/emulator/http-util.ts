@@ -6,8 +6,8 @@
  */
 import type { IncomingMessage } from 'node:http'
 import type { z } from 'zod'
-import { CodedErrorBody, ValidationErrorBody } from '../contract.js'
-import type { ErrorCode } from '../contract.js'
+import { CodedErrorBody, ValidationErrorBody } from '../service/contract/index.js'
+import type { ErrorCode } from '../service/contract/index.js'
 
 /** What a route handler returns; the server writes it (so faults can cut or drop it). */
 export interface HandlerResult {

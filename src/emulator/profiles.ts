@@ -13,8 +13,8 @@
  * - A write that still holds an opening or closing fence tag anywhere is 422.
  */
 import { randomBytes } from 'node:crypto'
-import type { ChangeProfileBody, ConfirmProfileBody, ProfileChanges } from '../contract.js'
-import { PROFILE_ANSWER_FIELDS, PROFILE_LIST_FIELDS } from '../contract.js'
+import type { ChangeProfileBody, ConfirmProfileBody, ProfileChanges } from '../service/contract/index.js'
+import { PROFILE_ANSWER_FIELDS, PROFILE_LIST_FIELDS } from '../service/contract/index.js'
 import { newId } from './store.js'
 import type { DismissalRecord } from './store.js'
 import type { ValidationIssueOut } from './http-util.js'

@@ -40,8 +40,8 @@ import {
   ValidateFindingResponse,
   atOrAbove,
   isTerminal
-} from '../contract.js'
-import type { EndpointName, Severity } from '../contract.js'
+} from '../service/contract/index.js'
+import type { EndpointName, Severity } from '../service/contract/index.js'
 import { findingView, replayFinding } from './findings.js'
 import {
   HttpError,

@@ -8,7 +8,7 @@
  * run in `error`. What a cancelled or errored run reached is kept.
  */
 import { randomBytes } from 'node:crypto'
-import type { ReplayStep, Severity } from '../contract.js'
+import type { ReplayStep, Severity } from '../service/contract/index.js'
 import { isoNow } from './http-util.js'
 import { newId } from './store.js'
 import type { AttackRecord, FindingRecord, ModelRecord, RunRecord, Store } from './store.js'

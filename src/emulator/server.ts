@@ -12,7 +12,7 @@
  */
 import http from 'node:http'
 import type { AddressInfo, Socket } from 'node:net'
-import type { EndpointName, KnownRunStatus } from '../contract.js'
+import type { EndpointName, KnownRunStatus } from '../service/contract/index.js'
 import { handleAdmin } from './admin.js'
 import { startDemoAgent } from './demo-agent.js'
 import type { DemoAgentState } from './demo-agent.js'

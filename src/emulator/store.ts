@@ -14,7 +14,7 @@ import type {
   OAuthConfig,
   ReplayStep,
   Severity
-} from '../contract.js'
+} from '../service/contract/index.js'
 import type { TargetClient } from './target.js'
 import type { WorkspaceName } from './workspaces.js'
 import type { ProfileRecord } from './profiles.js'

@@ -9,7 +9,7 @@
  */
 import http from 'node:http'
 import https from 'node:https'
-import type { AgentConfig, AuthType, OAuthConfig } from '../contract.js'
+import type { AgentConfig, AuthType, OAuthConfig } from '../service/contract/index.js'
 import { guardedLookup } from './ssrf.js'
 import { wsExchange } from './ws-lite.js'
 

@@ -10,7 +10,7 @@
  * findings must escape them. `{canary}` is replaced by a per-attack token; an
  * attack "got through" when the target's reply contains that token.
  */
-import type { CategoryLens, Severity } from '../contract.js'
+import type { CategoryLens, Severity } from '../service/contract/index.js'
 
 export interface TaxonomyCategory {
   key: string

@@ -2,7 +2,7 @@
  * The documented dev keys (fixed, so scripts can rely on them) and the
  * workspaces they resolve to.
  */
-import { SCOPE_TEST_RUN } from '../contract.js'
+import { SCOPE_TEST_RUN } from '../service/contract/index.js'
 
 export const WORKSPACE_NAMES = ['full', 'other', 'trial', 'redacted', 'readonly'] as const
 export type WorkspaceName = (typeof WORKSPACE_NAMES)[number]

@@ -9,10 +9,10 @@
  * timeout; Octokit's RequestError becomes a ServiceError naming the endpoint
  * (ids filled in, never a query string or a header).
  */
-import type { Clock, Deadline } from '../clock.js'
-import { AbortedError, ServiceError } from '../errors.js'
-import type { Log } from '../log.js'
-import { parseRetryAfter, withRetry, type RetryPolicy } from '../retry-policy.js'
+import type { Clock, Deadline } from '../util/clock.js'
+import { AbortedError, ServiceError } from '../util/errors.js'
+import type { Log } from '../util/log.js'
+import { parseRetryAfter, withRetry, type RetryPolicy } from '../util/retry-policy.js'
 
 export interface GitHubDeps {
   token: string

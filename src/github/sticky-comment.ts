@@ -8,8 +8,8 @@
  * `pull-requests: write`, 404, anything after retries) is a warning that says
  * why and how to fix it, and the outcome is `skipped`.
  */
-import { AbortedError } from '../errors.js'
-import type { Log } from '../log.js'
+import { AbortedError } from '../util/errors.js'
+import type { Log } from '../util/log.js'
 import type { GitHubUser, IssueComment, IssuesApi, RepoRef } from './octokit.js'
 import { explainGitHubFailure, type FailureExplanation } from './octokit.js'
 

@@ -5,8 +5,8 @@
  * it with a comment. Needs `issues: write`; without it a warning says so and
  * the outcome is `skipped`. Never changes the gate's result.
  */
-import { AbortedError } from '../errors.js'
-import type { Log } from '../log.js'
+import { AbortedError } from '../util/errors.js'
+import type { Log } from '../util/log.js'
 import type { Issue, IssuesApi, RepoRef } from './octokit.js'
 import { explainGitHubFailure, type FailureExplanation } from './octokit.js'
 import { hasMarker, MAX_PAGES, ownedBy, ownLoginOnce, withMarker } from './sticky-comment.js'

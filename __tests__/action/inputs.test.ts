@@ -1,0 +1,142 @@
+import { describe, expect, it } from '@jest/globals'
+import { readFileSync } from 'node:fs'
+import { parse } from 'yaml'
+import { envInputReader, INPUT_DEFAULTS, parseBaseUrl, parseCategories, readInputs } from '../../src/action/inputs.js'
+import { ConfigError } from '../../src/util/errors.js'
+
+const valid: Record<string, string> = {
+  model_id: 'mdl_1',
+  api_key: 'asas_dev_full',
+  base_url: 'https://asas.example.com'
+}
+const reader = (values: Record<string, string>) => (name: string) => values[name] ?? ''
+
+function configErrorOf(values: Record<string, string>): ConfigError {
+  try {
+    readInputs(reader(values))
+  } catch (e) {
+    if (e instanceof ConfigError) return e
+    throw e
+  }
+  throw new Error('expected a ConfigError')
+}
+
+describe('readInputs', () => {
+  it('applies the defaults', () => {
+    expect(readInputs(reader(valid))).toEqual({
+      mode: 'gate',
+      modelId: 'mdl_1',
+      minSeverity: 'high',
+      categories: [],
+      apiKey: 'asas_dev_full',
+      baseUrl: 'https://asas.example.com',
+      failOnIncomplete: true,
+      timeoutMs: 3_600_000,
+      githubToken: '',
+      comment: 'update',
+      issue: 'off',
+      maxRuns: 20
+    })
+  })
+
+  it.each([
+    ['model_id', { model_id: '' }, /required/],
+    ['model_id', { model_id: 'a/b' }, /not a model id/],
+    ['api_key', { api_key: '' }, /forks/],
+    ['base_url', { base_url: '' }, /required/],
+    ['base_url', { base_url: 'not a url' }, /not a URL/],
+    ['base_url', { base_url: 'http://asas.example.com' }, /loopback/],
+    ['base_url', { base_url: 'ftp://asas.example.com' }, /scheme/],
+    ['base_url', { base_url: 'https://u:p@asas.example.com' }, /credentials/],
+    ['base_url', { base_url: 'https://asas.example.com/?x=1' }, /query/],
+    ['base_url', { base_url: 'https://asas.example.com/api/v1/run' }, /goes past \/api\/v1: give only the part before it, e.g. https:\/\/asas.example.com/],
+    ['min_severity', { min_severity: 'urgent' }, /critical, high, medium, low/],
+    ['timeout_minutes', { timeout_minutes: '0' }, /greater than 0/],
+    ['timeout_minutes', { timeout_minutes: '-5' }, /positive number/],
+    ['timeout_minutes', { timeout_minutes: 'soon' }, /positive number/],
+    ['timeout_minutes', { timeout_minutes: '1e3' }, /positive number/],
+    ['timeout_minutes', { timeout_minutes: '1000' }, /at most 360/],
+    ['timeout_minutes', { timeout_minutes: '0.0000001' }, /at least 1 second/],
+    ['fail_on_incomplete', { fail_on_incomplete: 'yes' }, /true or false/],
+    ['comment', { comment: 'sometimes' }, /update, new, off/],
+    ['mode', { mode: 'scan' }, /gate, validate/],
+    ['issue', { issue: 'create' }, /off, update/],
+    ['max_runs', { max_runs: '0' }, /1 to 100/],
+    ['max_runs', { max_runs: '2.5' }, /1 to 100/],
+    ['categories', { categories: 'prompt_injection, bad key!' }, /not a category key/],
+    ['categories', { categories: 'prompt_injection;jailbreak' }, /separate keys with commas or newlines/]
+  ])('rejects a bad %s with one line naming it', (input, patch, message) => {
+    const err = configErrorOf({ ...valid, ...patch })
+    expect(err.input).toBe(input)
+    expect(err.message).toMatch(message)
+    expect(err.message).not.toMatch(/\n/)
+  })
+
+  it('never echoes the api key in an error', () => {
+    const err = configErrorOf({ ...valid, api_key: 'sekrit-key-123', min_severity: 'nope' })
+    expect(err.message).not.toContain('sekrit')
+  })
+
+  it.each([
+    ['0.5', 30_000],
+    ['1.25', 75_000],
+    ['.5', 30_000],
+    ['0.0167', 1_002],
+    ['360', 21_600_000]
+  ])('takes decimal timeout_minutes %s', (raw, ms) => {
+    expect(readInputs(reader({ ...valid, timeout_minutes: raw })).timeoutMs).toBe(ms)
+  })
+
+  it.each([
+    ['TRUE', true],
+    ['False', false],
+    ['', true]
+  ])('reads fail_on_incomplete %j', (raw, expected) => {
+    expect(readInputs(reader({ ...valid, fail_on_incomplete: raw })).failOnIncomplete).toBe(expected)
+  })
+
+  it('reads INPUT_* variables as the runner sets them', () => {
+    const get = envInputReader({ INPUT_MODEL_ID: '  m  ', INPUT_MIN_SEVERITY: 'LOW' })
+    expect(get('model_id')).toBe('m')
+    expect(get('min_severity')).toBe('LOW')
+    expect(get('api_key')).toBe('')
+  })
+
+  it('keeps the defaults of action.yml and of the code equal', () => {
+    const action = parse(readFileSync(new URL('../../action.yml', import.meta.url), 'utf8')) as {
+      inputs: Record<string, { default?: string; required?: boolean }>
+      runs: { using: string }
+    }
+    expect(action.runs.using).toBe('node24')
+    for (const [name, value] of Object.entries(INPUT_DEFAULTS)) {
+      expect([name, action.inputs[name]?.default]).toEqual([name, value])
+    }
+    expect(action.inputs.model_id.required).toBe(true)
+    expect(action.inputs.api_key.required).toBe(true)
+    expect(action.inputs.base_url.required).toBe(true)
+  })
+})
+
+describe('parseCategories', () => {
+  it.each([
+    ['', []],
+    ['a,b', ['a', 'b']],
+    ['a\nb, c\r\n\n,d', ['a', 'b', 'c', 'd']],
+    [' a , a ,b ', ['a', 'b']]
+  ])('%j', (raw, expected) => {
+    expect(parseCategories(raw)).toEqual(expected)
+  })
+})
+
+describe('parseBaseUrl', () => {
+  it.each([
+    ['https://asas.example.com/', 'https://asas.example.com'],
+    ['https://asas.example.com/api/v1', 'https://asas.example.com'],
+    ['https://asas.example.com/prefix/api/v1/', 'https://asas.example.com/prefix'],
+    ['http://127.0.0.1:8080', 'http://127.0.0.1:8080'],
+    ['http://localhost:3000', 'http://localhost:3000'],
+    ['http://[::1]:3000', 'http://[::1]:3000']
+  ])('%s -> %s', (raw, expected) => {
+    expect(parseBaseUrl(raw)).toBe(expected)
+  })
+})

@@ -1,1 +1,0 @@
-export * from '../../scripts/github-standin.js'

@@ -1,0 +1,125 @@
+import { describe, expect, it } from '@jest/globals'
+import {
+  headerValueText,
+  isCredentialName,
+  looksLikeCredentialValue,
+  makeScrubber,
+  redactHeaders,
+  redactUrl,
+  REDACTED_VALUE,
+  scrubSecrets
+} from '../../src/util/redact.js'
+
+describe('isCredentialName', () => {
+  it.each([
+    'Authorization',
+    'proxy-authorization',
+    'Cookie',
+    'SET-COOKIE',
+    'x-api-key',
+    'X-Auth-Token',
+    'api_key',
+    'apikey',
+    'X-Amz-Security-Token',
+    'client_secret',
+    'password',
+    'X-Session-Id',
+    'sessionid',
+    'X-CSRF-Token',
+    'X-Hub-Signature-256',
+    'Private-Token',
+    ' Authorization '
+  ])('%p is a credential', (name) => {
+    expect(isCredentialName(name)).toBe(true)
+  })
+
+  it.each(['Content-Type', 'Accept', 'User-Agent', 'X-Request-Id', 'Host', 'Content-Length', 'lang'])('%p is not', (name) => {
+    expect(isCredentialName(name)).toBe(false)
+  })
+})
+
+describe('looksLikeCredentialValue', () => {
+  it.each([
+    ['Bearer abc.def', true],
+    ['basic dXNlcjpwYXNz', true],
+    ['Token 123', true],
+    ['eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxIn0.sig', true],
+    ['application/json', false],
+    ['Bearer', false],
+    ['text about bearer tokens', false]
+  ])('%p -> %p', (value, expected) => {
+    expect(looksLikeCredentialValue(value)).toBe(expected)
+  })
+})
+
+describe('redactHeaders', () => {
+  it('redacts by name and by value, keeps the rest, and does not change its input', () => {
+    const input = { Authorization: 'Bearer x', 'X-Trace': 'Bearer y', Accept: '*/*', 'x-api-key': 'k' }
+    expect(redactHeaders(input)).toEqual({ Authorization: REDACTED_VALUE, 'X-Trace': REDACTED_VALUE, Accept: '*/*', 'x-api-key': REDACTED_VALUE })
+    expect(input.Authorization).toBe('Bearer x')
+  })
+
+  // headers is described only as "object": values may be numbers, booleans, null or arrays of those.
+  it.each([
+    ['a number', 'Content-Length', 42, '42'],
+    ['a boolean', 'X-Cache-Hit', false, 'false'],
+    ['null', 'X-Empty', null, 'null'],
+    ['an array', 'Accept', ['text/plain', 'application/json'], 'text/plain, application/json'],
+    ['a mixed array', 'X-Mixed', [1, true, null, 's'], '1, true, null, s'],
+    ['an empty array', 'X-None', [], ''],
+    ['a credential-like name holding a number', 'X-Api-Key', 123456789, REDACTED_VALUE],
+    ['a credential-like name holding an array', 'Set-Cookie', ['a=1', 'b=2'], REDACTED_VALUE],
+    ['a credential-like name holding a boolean', 'X-Auth-Enabled', true, REDACTED_VALUE],
+    ['a credential-like name holding null', 'Authorization', null, REDACTED_VALUE],
+    ['an array with a credential value in it', 'X-Forwarded', ['for=1', 'Bearer abc.def'], REDACTED_VALUE]
+  ] as const)('a value that is %s is shown as text: %s', (_what, name, value, expected) => {
+    expect(redactHeaders({ [name]: value })).toEqual({ [name]: expected })
+  })
+})
+
+describe('headerValueText', () => {
+  it.each([
+    ['text', 'text'],
+    [0, '0'],
+    [true, 'true'],
+    [null, 'null'],
+    [['a', 2, false, null], 'a, 2, false, null']
+  ] as const)('%j -> %j', (value, expected) => {
+    expect(headerValueText(value)).toBe(expected)
+  })
+})
+
+describe('redactUrl', () => {
+  it.each([
+    ['https://user:pass@host.example/p', 'https://[redacted]@host.example/p'],
+    ['https://token@host.example/p', 'https://[redacted]@host.example/p'],
+    ['https://host.example/p?api_key=abc&lang=en', 'https://host.example/p?api_key=[redacted]&lang=en'],
+    ['https://host.example/p?lang=en&access%5Ftoken=abc#x', 'https://host.example/p?lang=en&access%5Ftoken=[redacted]#x'],
+    ['https://host.example/cb#id_token=abc&state=1', 'https://host.example/cb#id_token=[redacted]&state=1'],
+    ['https://host.example/p?q=a@b', 'https://host.example/p?q=a@b'],
+    ['not a url ?password=1', 'not a url ?password=[redacted]'],
+    ['https://host.example/plain', 'https://host.example/plain']
+  ])('%p', (url, expected) => {
+    expect(redactUrl(url)).toBe(expected)
+  })
+})
+
+describe('scrubSecrets', () => {
+  it.each([
+    ['every occurrence', 'k=SECRET1 and SECRET1', ['SECRET1'], 'k=[redacted] and [redacted]'],
+    ['the JSON-escaped form', '{"a":"pa\\"ss"}', ['pa"ss'], '{"a":"[redacted]"}'],
+    ['longest first when secrets overlap', 'abcdef', ['abc', 'abcdef'], '[redacted]'],
+    ['blank secrets ignored', 'a b', ['', '  '], 'a b'],
+    ['nothing to do', 'text', ['zzz'], 'text']
+  ])('%s', (_name, text, secrets, expected) => {
+    expect(scrubSecrets(text, secrets)).toBe(expected)
+  })
+
+  it('makeScrubber agrees with scrubSecrets, also for long shared strings', () => {
+    const long = `${'x'.repeat(10_000)}SECRET${'y'.repeat(10)}`
+    const scrub = makeScrubber(['SECRET'])
+    expect(scrub(long)).toBe(scrubSecrets(long, ['SECRET']))
+    expect(scrub(long)).toBe(scrubSecrets(long, ['SECRET']))
+    expect(makeScrubber([])('SECRET')).toBe('SECRET')
+  })
+})

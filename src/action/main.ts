@@ -1,0 +1,172 @@
+/**
+ * The main step: read inputs, run the gate (or validate mode), and turn the
+ * outcome into outputs, the job summary, annotations, report.json, the PR
+ * comment or tracking issue, and the step's pass or fail.
+ *
+ * Everything at the edge (the runner's I/O, HTTP, GitHub, clock, signals) is
+ * passed in through MainDeps, so tests can run the whole step in-process.
+ */
+import { mkdir, writeFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { Deadline, type Clock } from '../util/clock.js'
+import { buildAnnotations } from '../report/annotations.js'
+import { describeFailure, failureKind, oneLine } from '../util/errors.js'
+import { runGate } from '../gate/run-gate.js'
+import { envInputReader, readInputs, type ActionInputs } from './inputs.js'
+import { scrubSecrets } from '../util/redact.js'
+import { buildReport, gateReportInput } from '../report/report-model.js'
+import { commentMarker, renderComment } from '../report/comment.js'
+import { renderJson } from '../report/json.js'
+import { renderSummary } from '../report/summary.js'
+import type { ServiceApi } from '../service/service-api.js'
+import { saveRunStarted, saveRunSettled } from './state.js'
+import type { ActionIO } from './io.js'
+import { runValidateMode } from '../validate/validate-mode.js'
+import { renderValidationMarkdown } from '../report/validation.js'
+import { publishToGitHub } from '../github/publish.js'
+
+export interface MainDeps {
+  io: ActionIO
+  clock: Clock
+  signal: AbortSignal
+  random?: () => number
+  makeApi(inputs: ActionInputs, deadline: Deadline): ServiceApi
+}
+
+function setOutputs(io: ActionIO, outputs: Record<string, string>, secrets: string[]): void {
+  for (const [name, value] of Object.entries(outputs)) io.setOutput(name, scrubSecrets(value, secrets))
+}
+
+function runUrl(env: NodeJS.ProcessEnv): string | null {
+  const { GITHUB_SERVER_URL: server, GITHUB_REPOSITORY: repo, GITHUB_RUN_ID: id } = env
+  return server && repo && id ? `${server}/${repo}/actions/runs/${id}` : null
+}
+
+function safeFileName(s: string): string {
+  return s.replace(/[^A-Za-z0-9_.-]/g, '_').slice(0, 80)
+}
+
+async function writeReportFile(env: NodeJS.ProcessEnv, name: string, json: string): Promise<string> {
+  const dir = join(env.RUNNER_TEMP || tmpdir(), 'asas-gate')
+  await mkdir(dir, { recursive: true })
+  const path = join(dir, `${safeFileName(name)}.json`)
+  await writeFile(path, json, 'utf8')
+  return path
+}
+
+/** Run the main step. Never throws: every failure fails the step with a line of its kind. */
+export async function runMain(deps: MainDeps): Promise<void> {
+  const { io } = deps
+  // Mask the key before anything else can print it.
+  const rawKey = envInputReader(io.env)('api_key')
+  if (rawKey !== '') io.setSecret(rawKey)
+  const secrets = rawKey !== '' ? [rawKey] : []
+  try {
+    const inputs = readInputs(envInputReader(io.env))
+    if (inputs.mode === 'validate') await runValidate(deps, inputs, secrets)
+    else await runGateStep(deps, inputs, secrets)
+  } catch (err) {
+    const kind = failureKind(err)
+    setOutputs(io, { result: 'error' }, secrets)
+    const line = scrubSecrets(describeFailure(err), secrets)
+    try {
+      await io.appendSummary(`## AI agent security gate: error\n\n${kind === 'bug' ? 'An unexpected error occurred (a bug in this action).' : oneLine(line, 2000).replace(/[<>@`|[\]]/g, ' ')}\n`)
+    } catch {
+      // The summary is best effort here; the failure below is what matters.
+    }
+    io.setFailed(line)
+  }
+}
+
+async function runGateStep(deps: MainDeps, inputs: ActionInputs, secrets: string[]): Promise<void> {
+  const { io, clock } = deps
+  const outcome = await runGate(
+    {
+      makeApi: (deadline) => deps.makeApi(inputs, deadline),
+      clock,
+      signal: deps.signal,
+      log: io.log,
+      random: deps.random,
+      onRunStarted: (runId) => saveRunStarted(io, runId),
+      onRunSettled: () => saveRunSettled(io)
+    },
+    { modelId: inputs.modelId, categories: inputs.categories, minSeverity: inputs.minSeverity, timeoutMs: inputs.timeoutMs }
+  )
+  const { decision, run, results } = outcome
+  const report = buildReport(gateReportInput(outcome, { modelId: inputs.modelId, minSeverity: inputs.minSeverity, runUrl: runUrl(io.env), secrets }))
+
+  const reportPath = await writeReportFile(io.env, `report-${inputs.modelId}-${outcome.triggered.runId}`, scrubSecrets(renderJson(report), secrets))
+  setOutputs(
+    io,
+    {
+      run_id: outcome.triggered.runId,
+      status: run?.status ?? '',
+      verdict: run?.verdict ?? '',
+      result: decision.result,
+      findings_count: decision.findingsAtOrAbove === null ? '' : String(decision.findingsAtOrAbove),
+      categories_planned: JSON.stringify(run?.categories_planned ?? []),
+      categories_completed: JSON.stringify(run?.categories_completed ?? []),
+      report_path: reportPath
+    },
+    secrets
+  )
+
+  if (!deps.signal.aborted) {
+    for (const a of buildAnnotations(report)) io.annotate(a.level, scrubSecrets(a.message, secrets), scrubSecrets(a.title, secrets))
+    await io.appendSummary(scrubSecrets(renderSummary(report), secrets))
+    const published = await publishToGitHub(
+      { io, clock, signal: deps.signal, random: deps.random },
+      {
+        inputs,
+        marker: commentMarker(inputs.modelId),
+        commentBody: () => scrubSecrets(renderComment(report), secrets),
+        issueTitle: `AI agent security gate: ${decision.result} for model ${inputs.modelId}`,
+        failing: decision.result !== 'pass'
+      }
+    )
+    if (published.commentUrl) setOutputs(io, { comment_url: published.commentUrl }, secrets)
+  }
+  for (const note of results.notes) io.log.info(scrubSecrets(note, secrets))
+
+  const line = `Result: ${decision.result}: ${decision.reason}`
+  if (decision.result === 'pass') io.log.info(line)
+  else if (decision.result === 'incomplete' && !inputs.failOnIncomplete) io.log.warning(`${line} (fail_on_incomplete is false: not failing the step)`)
+  else io.setFailed(scrubSecrets(line, secrets))
+}
+
+async function runValidate(deps: MainDeps, inputs: ActionInputs, secrets: string[]): Promise<void> {
+  const { io, clock } = deps
+  const deadline = Deadline.after(clock, inputs.timeoutMs)
+  const result = await runValidateMode(
+    { api: deps.makeApi(inputs, deadline), clock, deadline, signal: deps.signal, log: io.log, random: deps.random },
+    { modelId: inputs.modelId, maxRuns: inputs.maxRuns, failOnIncomplete: inputs.failOnIncomplete }
+  )
+  const markdown = scrubSecrets(renderValidationMarkdown(result, { modelId: inputs.modelId }), secrets)
+  const reportPath = await writeReportFile(io.env, `validation-${inputs.modelId}`, scrubSecrets(JSON.stringify(result, null, 2), secrets))
+  setOutputs(
+    io,
+    {
+      result: result.failed ? 'fail' : 'pass',
+      resolved_count: String(result.resolved),
+      still_broken_count: String(result.stillBroken),
+      not_attempted_count: String(result.notAttempted),
+      report_path: reportPath
+    },
+    secrets
+  )
+  await io.appendSummary(markdown)
+  await publishToGitHub(
+    { io, clock, signal: deps.signal, random: deps.random },
+    {
+      inputs,
+      marker: commentMarker(`${inputs.modelId}#validate`),
+      commentBody: () => markdown,
+      issueTitle: `AI agent security validation: ${result.failed ? 'fail' : 'pass'} for model ${inputs.modelId}`,
+      failing: result.failed
+    }
+  )
+  const line = `Validation: ${result.reason}`
+  if (result.failed) io.setFailed(scrubSecrets(line, secrets))
+  else io.log.info(line)
+}

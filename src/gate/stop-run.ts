@@ -1,0 +1,85 @@
+/**
+ * Stopping a run this step started: POST /run/{id}/cancel, then watch the
+ * status (bounded) until it is terminal. Used on timeout, on SIGINT and by
+ * the post step. Stopping a run is the same authority as starting it.
+ */
+import { Deadline, type Clock } from '../util/clock.js'
+import { isTerminal, type RunStatusResponse, type Severity } from '../service/contract/index.js'
+import { oneLine, ServiceError } from '../util/errors.js'
+import type { Log } from '../util/log.js'
+import type { ServiceApi } from '../service/service-api.js'
+
+export interface StopDeps {
+  api: ServiceApi
+  clock: Clock
+  log: Log
+}
+
+export interface StopResult {
+  /** The cancel request was recorded (202, whatever its body) or the run was already not running (409). */
+  requested: boolean
+  /** The last status seen after the cancel; null when none could be read. */
+  last: RunStatusResponse | null
+  /** The run is seen in a terminal status. */
+  settled: boolean
+  /** The cancel answered 409: the service said the run was not running, so nothing was cancelled (the log said what the status read). */
+  notRunning: boolean
+}
+
+/** How often the status is read while waiting for the cancel to take effect. */
+const SETTLE_POLL_MS = 1_000
+
+/**
+ * Cancel, then read the status until it is terminal or `settleMs` passes.
+ * - 202 (any body: the description does not show it, and the contract's
+ *   CancelRunResponse accepts anything): the cancel is recorded.
+ * - 409 (run not running): nothing was cancelled; the status says what the
+ *   run is: terminal -> it had already ended; still non-terminal at the end ->
+ *   the service reported it not running but its status still reads so.
+ * - any other failure: a warning, nothing more is read.
+ */
+export async function stopRun(
+  deps: StopDeps,
+  runId: string,
+  opts: { settleMs: number; minSeverity?: Severity; why: string }
+): Promise<StopResult> {
+  const { api, clock, log } = deps
+  const settleBy = Deadline.after(clock, opts.settleMs)
+  const seconds = Math.round(opts.settleMs / 1000)
+  let notRunning = false
+  try {
+    await api.cancelRun(runId)
+    log.info(`Cancelling run ${runId} (${opts.why}); waiting up to ${seconds} s for it to stop.`)
+  } catch (err) {
+    if (!(err instanceof ServiceError)) throw err
+    if (err.status === 409) {
+      notRunning = true
+    } else {
+      log.warning(`Could not cancel run ${runId}: ${err.describe()}`)
+      return { requested: false, last: null, settled: false, notRunning: false }
+    }
+  }
+  let last: RunStatusResponse | null = null
+  for (;;) {
+    try {
+      last = await api.getRun(runId, opts.minSeverity ? { min_severity: opts.minSeverity } : {})
+      if (isTerminal(last.status)) {
+        if (notRunning) log.info(`Run ${runId} had already ended (status ${oneLine(last.status, 40)}) when it was to be cancelled (${opts.why}).`)
+        return { requested: true, last, settled: true, notRunning }
+      }
+    } catch (err) {
+      if (!(err instanceof ServiceError)) throw err
+      log.debug(`Reading run ${runId} after cancel failed: ${err.describe()}`)
+    }
+    if (settleBy.remainingMs() < SETTLE_POLL_MS) {
+      const reads = last === null ? 'its status could not be read' : `its status still reads ${oneLine(last.status, 40)}`
+      log.warning(
+        notRunning
+          ? `The service reported run ${runId} not running when it was to be cancelled (${opts.why}), but ${reads} after ${seconds} s.`
+          : `Run ${runId} had not stopped ${seconds} s after the cancel request (${reads}).`
+      )
+      return { requested: true, last, settled: false, notRunning }
+    }
+    await clock.sleep(SETTLE_POLL_MS)
+  }
+}

@@ -1,0 +1,337 @@
+/**
+ * Triggering the run: POST /api/v1/run is not idempotent and creates are not
+ * deduplicated, so its retries are decided here, not by the client.
+ *
+ * - 409 (the description gives it one meaning here: an assessment of the model
+ *   is already active): wait for it to end (watching the model's run list),
+ *   then trigger ours. Never adopt it. If the list shows nothing running yet
+ *   (a lagging read side), wait a growing interval before trying again.
+ * - 429: wait as Retry-After says (never less than the policy's floor),
+ *   within the deadline, and try again.
+ * - An ambiguous failure (network error after sending, 5xx, malformed 2xx):
+ *   look for a run of this model that was not in the list read before the
+ *   first trigger and started after the request was sent; if there is one,
+ *   this step created it: continue with it. Else retry.
+ * - Everything else is explained (config mistakes become ConfigError).
+ */
+import type { Clock } from '../util/clock.js'
+import { isTerminal, type RunListItem } from '../service/contract/index.js'
+import { AbortedError, ConfigError, DeadlineExceededError, ServiceError, oneLine } from '../util/errors.js'
+import { backoffDelayMs, DEFAULT_RETRY_POLICY, isRetryable, retryDelayMs, type RetryPolicy } from '../util/retry-policy.js'
+import type { ServiceCallDeps } from '../service/service-api.js'
+
+export interface TriggerDeps extends ServiceCallDeps {
+  policy?: RetryPolicy
+}
+
+export interface TriggerArgs {
+  modelId: string
+  categories: string[]
+}
+
+export interface Triggered {
+  runId: string
+  startedAt: string
+  /** True when the trigger's answer was lost and the run was found in the run list. */
+  recovered: boolean
+  /** Runs of other workflows this step waited for before triggering. */
+  waitedFor: string[]
+}
+
+/**
+ * How far the service's clock may be behind ours when matching a run's
+ * started_at against the time our request was sent. When the model's runs were
+ * listed before the trigger, a new run id is the strong signal and the start
+ * time only rules out old runs, so a wide window is safe; without that list,
+ * the start time is all there is and the window stays narrow.
+ */
+export const CLOCK_SKEW_MS = 5_000
+export const CLOCK_SKEW_WITH_BASELINE_MS = 10 * 60_000
+
+/** Interval bounds while waiting for another run of the model to end. */
+const OTHER_RUN_POLL_MIN_MS = 2_000
+const OTHER_RUN_POLL_MAX_MS = 15_000
+
+const ENDPOINT = 'POST /api/v1/run'
+
+function elapsed(clock: Clock, since: number): string {
+  const s = Math.round((clock.now() - since) / 1000)
+  return s < 60 ? `${s} s` : `${Math.floor(s / 60)} min ${s % 60} s`
+}
+
+async function sleepWithin(deps: TriggerDeps, ms: number, what: string): Promise<void> {
+  if (ms >= deps.deadline.remainingMs()) {
+    throw new DeadlineExceededError(ENDPOINT, `timeout_minutes ran out ${what}`)
+  }
+  await deps.clock.sleep(ms, deps.signal)
+}
+
+/** How many of the model's recent runs are recorded as existing before our trigger. */
+const BASELINE_LIMIT = 20
+
+/**
+ * The ids of the model's runs that exist before our first trigger: none of
+ * them can be ours, whatever their start time says. Best effort: without it,
+ * recovery falls back on start times alone.
+ */
+async function baselineRunIds(deps: TriggerDeps, modelId: string): Promise<string[] | null> {
+  try {
+    const list = await deps.api.listRuns(modelId, { limit: BASELINE_LIMIT }, { signal: deps.signal })
+    return list.runs.map((r) => r.run_id)
+  } catch (err) {
+    if (!(err instanceof ServiceError) || err instanceof DeadlineExceededError) throw err
+    deps.log.debug(`Could not list the model's runs before triggering (${err.describe()}); a lost trigger answer will be matched by start time only.`)
+    return null
+  }
+}
+
+/**
+ * A run of the model that we do not know to be someone else's and that started
+ * after `sentAt` (less the clock skew allowed). With a baseline, a start time
+ * the service writes in a form we cannot read does not rule a run out.
+ */
+async function findRecoveredRun(
+  deps: TriggerDeps,
+  modelId: string,
+  sentAt: number,
+  foreign: Set<string>,
+  haveBaseline: boolean
+): Promise<RunListItem | null> {
+  const list = await deps.api.listRuns(modelId, { limit: 10 }, { signal: deps.signal })
+  const skew = haveBaseline ? CLOCK_SKEW_WITH_BASELINE_MS : CLOCK_SKEW_MS
+  const startOf = (r: RunListItem): number => Date.parse(r.started_at)
+  const candidates = list.runs.filter((r) => {
+    if (foreign.has(r.run_id)) return false
+    const started = startOf(r)
+    return Number.isNaN(started) ? haveBaseline : started >= sentAt - skew
+  })
+  // The earliest readable start first (ours was sent first); unreadable ones last.
+  candidates.sort((a, b) => (startOf(a) || Infinity) - (startOf(b) || Infinity))
+  return candidates[0] ?? null
+}
+
+/**
+ * Wait until the model has no running run. Records the ids seen as foreign and
+ * as waited for. Resolves with whether a running run was seen at all.
+ */
+async function waitForOtherRuns(deps: TriggerDeps, modelId: string, foreign: Set<string>, waitedFor: Set<string>): Promise<boolean> {
+  const since = deps.clock.now()
+  let delay = OTHER_RUN_POLL_MIN_MS
+  let lastLog = -Infinity
+  let sawRunning = false
+  for (;;) {
+    // Unfiltered (most recent first): an active run in a status the description does not name counts too.
+    const list = await deps.api.listRuns(modelId, { limit: 5 }, { signal: deps.signal })
+    const running = list.runs.filter((r) => !isTerminal(r.status))
+    for (const r of running) {
+      foreign.add(r.run_id)
+      waitedFor.add(r.run_id)
+    }
+    if (running.length === 0) return sawRunning
+    sawRunning = true
+    if (deps.clock.now() - lastLog >= 30_000) {
+      const ids = running.map((r) => oneLine(r.run_id, 80)).join(', ')
+      deps.log.info(
+        `Another assessment of model ${modelId} is running (run ${ids}); waiting for it to end before triggering ours (waited ${elapsed(deps.clock, since)}).`
+      )
+      lastLog = deps.clock.now()
+    }
+    if (delay >= deps.deadline.remainingMs()) {
+      throw new DeadlineExceededError(
+        ENDPOINT,
+        `another assessment of model ${modelId} (run ${running.map((r) => oneLine(r.run_id, 80)).join(', ')}) was still running when timeout_minutes ran out. Serialize workflow runs with a concurrency group keyed on the model_id (see examples/concurrency.yml)`
+      )
+    }
+    await deps.clock.sleep(delay, deps.signal)
+    delay = Math.min(OTHER_RUN_POLL_MAX_MS, Math.round(delay * 1.5))
+  }
+}
+
+/** Turn a final trigger failure into the error a user can act on. */
+async function explain(deps: TriggerDeps, args: TriggerArgs, err: ServiceError): Promise<Error> {
+  const { modelId } = args
+  switch (err.code) {
+    case 'invalid_categories': {
+      const valid = await validCategoryKeys(deps)
+      const bad = invalidKeys(err, args.categories, valid)
+      const badText = bad.length > 0 ? `unknown category keys: ${bad.join(', ')}` : 'the service refused the category keys'
+      const validText = valid ? `valid keys: ${valid.join(', ')}` : 'the category list is not available to this key (GET /api/v1/category)'
+      return new ConfigError('categories', `${badText}; ${validText}`)
+    }
+    case 'trial_focus_not_included':
+      return new ConfigError(
+        'categories',
+        'evaluation (trial) workspaces run the full taxonomy only: leave categories empty, or use a key of a paid workspace'
+      )
+    case 'incomplete_config':
+      return new ConfigError(
+        'model_id',
+        `the service refuses to run model ${modelId}: its agent config is incomplete. Complete its endpoint_url and response_field in the inventory (${err.serviceMessage})`
+      )
+    case 'insufficient_scope':
+      return new ConfigError('api_key', 'the key lacks the test:run scope that triggering a run requires: use a key with test:run')
+    case 'allowance_exhausted': {
+      const resets = typeof err.extra.resets_on === 'string' ? oneLine(err.extra.resets_on, 40) : 'the 1st of next month (UTC)'
+      err.hint = `The workspace's monthly assessment allowance is spent; it resets on ${resets}. Waiting within this job will not help`
+      return err
+    }
+    case 'evaluation_ceiling':
+      err.hint =
+        "The evaluation workspace has reached its assessment ceiling. Only the service's operator can lift it (waiting does not): contact them or move to a paid plan"
+      return err
+    case 'daily_budget_exhausted':
+      err.hint = 'The daily assessment budget is spent and Retry-After is beyond timeout_minutes; run again later or raise timeout_minutes'
+      return err
+  }
+  if (err.status === 401) {
+    return new ConfigError(
+      'api_key',
+      'the service rejected the key (401 unauthorized): check the secret holds a valid key for this service and workspace'
+    )
+  }
+  if (err.status === 403) {
+    // A code this action does not know (or none): the service's own message says which refusal it is.
+    err.hint =
+      'On POST /run a 403 means the key lacks the test:run scope (use a key with it), the monthly allowance is spent (it resets on the 1st, UTC), or an evaluation ceiling was reached (only the operator lifts it); the message above says which'
+    return err
+  }
+  if (err.status === 404) {
+    return new ConfigError(
+      'model_id',
+      `model '${modelId}' was not found in this key's workspace: check the id (GET /api/v1/model lists the workspace's models) and that api_key belongs to the same workspace`
+    )
+  }
+  return err
+}
+
+async function validCategoryKeys(deps: TriggerDeps): Promise<string[] | null> {
+  try {
+    const list = await deps.api.listCategories({ lens: 'security' }, { signal: deps.signal })
+    return list.categories.map((c) => oneLine(c.key, 100))
+  } catch (e) {
+    if (e instanceof ServiceError) return null
+    throw e
+  }
+}
+
+function invalidKeys(err: ServiceError, asked: string[], valid: string[] | null): string[] {
+  const fromService = err.extra.invalid
+  if (Array.isArray(fromService)) return fromService.map((k) => oneLine(String(k), 100))
+  if (valid) return asked.filter((k) => !valid.includes(k))
+  return []
+}
+
+/**
+ * Trigger one run of the model. Resolves with the run this step created;
+ * rejects with ConfigError, ServiceError, DeadlineExceededError or AbortedError.
+ */
+export async function triggerRun(deps: TriggerDeps, args: TriggerArgs): Promise<Triggered> {
+  const policy = deps.policy ?? DEFAULT_RETRY_POLICY
+  const random = deps.random ?? Math.random
+  if (deps.signal?.aborted) throw new AbortedError()
+  if (deps.deadline.expired()) throw new DeadlineExceededError(ENDPOINT, 'timeout_minutes ran out before the run could be triggered')
+  // Runs that exist before our trigger are someone else's (or an earlier step's).
+  const baseline = await baselineRunIds(deps, args.modelId)
+  const haveBaseline = baseline !== null
+  const foreign = new Set<string>(baseline ?? [])
+  const waitedFor = new Set<string>()
+  const body = args.categories.length > 0 ? { model_id: args.modelId, categories: args.categories } : { model_id: args.modelId }
+  /** Earliest send time of an attempt whose outcome is unknown. */
+  let ambiguousSince: number | null = null
+  let failures = 0
+  /** 409s in a row while the run list showed nothing running. */
+  let busyRetries = 0
+  /** Why the last attempt did not start a run, for the timeout message. */
+  let lastRefusal: string | null = null
+  const retried: string[] = []
+
+  for (;;) {
+    if (deps.signal?.aborted) throw new AbortedError()
+    if (deps.deadline.expired()) {
+      throw new DeadlineExceededError(ENDPOINT, `timeout_minutes ran out before the run could be triggered${lastRefusal ? `: ${lastRefusal}` : ''}`)
+    }
+    const sentAt = deps.clock.now()
+    try {
+      const res = await deps.api.triggerRun(body, { signal: deps.signal })
+      return { runId: res.run_id, startedAt: res.started_at, recovered: false, waitedFor: [...waitedFor] }
+    } catch (err) {
+      if (!(err instanceof ServiceError) || err instanceof DeadlineExceededError) throw err
+
+      if (err.status === 409) {
+        // The description gives a 409 here one meaning, whatever its code: an assessment is already active.
+        if (ambiguousSince !== null) {
+          const mine = await findRecoveredRun(deps, args.modelId, ambiguousSince, foreign, haveBaseline)
+          if (mine) return recovered(deps, mine, waitedFor)
+        }
+        if (await waitForOtherRuns(deps, args.modelId, foreign, waitedFor)) {
+          busyRetries = 0
+          deps.log.info(`The other assessment of model ${args.modelId} has ended; triggering ours now.`)
+          continue
+        }
+        // 409, yet the run list shows nothing running (its read side lags, or the run is not listed as running).
+        busyRetries += 1
+        const wait = Math.min(OTHER_RUN_POLL_MAX_MS, OTHER_RUN_POLL_MIN_MS * 2 ** (busyRetries - 1))
+        const said = `HTTP 409${err.code ? ` ${err.code}` : ''}`
+        deps.log.info(
+          `The service says an assessment of model ${args.modelId} is already active (${said}), but its run list shows none running; trying again in ${Math.round(wait / 1000)} s.`
+        )
+        lastRefusal = `the service kept answering ${said} (an assessment of model ${args.modelId} is already active) while its run list showed none running`
+        await sleepWithin(deps, wait, `while ${lastRefusal}. Serialize workflow runs with a concurrency group keyed on the model_id (see examples/concurrency.yml)`)
+        continue
+      }
+
+      if (err.status === 429) {
+        failures += 1
+        const wait = retryDelayMs(err, failures, policy, random)
+        const seconds = Math.ceil(wait / 1000)
+        const asked = err.retryAfterMs !== undefined ? `the service asked to retry after ${Math.ceil(err.retryAfterMs / 1000)} s` : 'the service gave no Retry-After'
+        if (wait >= deps.deadline.remainingMs()) {
+          const why = `${asked} (${err.code ?? 'rate limited'}); waiting ${seconds} s more would go beyond what is left of timeout_minutes`
+          throw await explain(deps, args, new ServiceError({ ...errInit(err), message: `${err.serviceMessage}; ${why}`, retried }))
+        }
+        lastRefusal = `the service kept rate limiting triggers (HTTP 429${err.code ? ` ${err.code}` : ''})`
+        deps.log.info(`The service is rate limiting triggers (${err.code ?? 'HTTP 429'}); ${asked}: retrying in ${seconds} s.`)
+        retried.push(`HTTP 429 ${err.code ?? ''}, waited ${seconds} s`.replace('  ', ' '))
+        await sleepWithin(deps, wait, 'while waiting out the rate limit')
+        continue
+      }
+
+      if (err.ambiguous) {
+        ambiguousSince = ambiguousSince ?? sentAt
+        const mine = await findRecoveredRun(deps, args.modelId, ambiguousSince, foreign, haveBaseline)
+        if (mine) return recovered(deps, mine, waitedFor)
+      }
+
+      if (isRetryable(err) && failures + 1 < policy.maxAttempts) {
+        failures += 1
+        const wait = backoffDelayMs(failures, policy, random)
+        deps.log.info(`Triggering the run failed (${err.describe()}); no run of ours is in the run list, retrying in ${(wait / 1000).toFixed(1)} s.`)
+        lastRefusal = `the last attempt failed: ${err.describe()}`
+        retried.push(`${err.status !== undefined ? `HTTP ${err.status}` : (err.code ?? 'network error')}, waited ${(wait / 1000).toFixed(1)} s`)
+        await sleepWithin(deps, wait, 'while retrying the trigger')
+        continue
+      }
+      err.attempts = failures + 1
+      err.retried = retried
+      throw await explain(deps, args, err)
+    }
+  }
+}
+
+function errInit(err: ServiceError) {
+  return {
+    endpoint: err.endpoint,
+    status: err.status,
+    code: err.code,
+    message: err.serviceMessage,
+    retryAfterMs: err.retryAfterMs,
+    extra: err.extra
+  }
+}
+
+function recovered(deps: TriggerDeps, run: RunListItem, waitedFor: Set<string>): Triggered {
+  deps.log.info(
+    `The answer to our trigger was lost, but run ${oneLine(run.run_id, 80)} of this model appeared after our request was sent: it is the one this step created; continuing with it.`
+  )
+  return { runId: run.run_id, startedAt: run.started_at, recovered: true, waitedFor: [...waitedFor] }
+}

@@ -1,0 +1,97 @@
+/**
+ * Publishing to GitHub: the sticky PR comment on pull-request events, the
+ * tracking issue on other events. Never changes the gate's result: every
+ * failure here is a warning that says how to fix it. The GitHub client
+ * (@actions/github) is loaded only when there is something to post.
+ */
+import { readFile } from 'node:fs/promises'
+import { Deadline, type Clock } from '../util/clock.js'
+import { describeFailure } from '../util/errors.js'
+import type { ActionInputs } from '../action/inputs.js'
+import type { ActionIO } from '../action/io.js'
+import { targetFromEvent } from './context.js'
+import { createIssuesApi } from './octokit.js'
+import { postStickyComment } from './sticky-comment.js'
+import { syncTrackingIssue } from './tracking-issue.js'
+
+export interface PublishDeps {
+  io: ActionIO
+  clock: Clock
+  signal: AbortSignal
+  random?: () => number
+}
+
+export interface PublishArgs {
+  inputs: ActionInputs
+  marker: string
+  /** Rendered only when a comment or issue will be written. */
+  commentBody: () => string
+  issueTitle: string
+  failing: boolean
+}
+
+export interface Published {
+  commentUrl: string | null
+  issueUrl: string | null
+}
+
+/** GitHub calls get their own short budget: they must not hold the check for long. */
+const GITHUB_BUDGET_MS = 60_000
+
+async function readPayload(path: string | undefined): Promise<unknown> {
+  if (!path) return null
+  try {
+    return JSON.parse(await readFile(path, 'utf8')) as unknown
+  } catch {
+    return null
+  }
+}
+
+export async function publishToGitHub(deps: PublishDeps, args: PublishArgs): Promise<Published> {
+  const { io } = deps
+  const { env, log } = io
+  const none: Published = { commentUrl: null, issueUrl: null }
+  const target = targetFromEvent(env.GITHUB_EVENT_NAME ?? '', await readPayload(env.GITHUB_EVENT_PATH), env.GITHUB_REPOSITORY ?? '')
+  const wantComment = target.kind === 'pull_request' && args.inputs.comment !== 'off'
+  const wantIssue = target.kind === 'none' && args.inputs.issue === 'update'
+  if (!wantComment && !wantIssue) {
+    if (target.kind === 'none') log.info(`No pull request for event '${target.eventName}': the report is in the job summary.`)
+    return none
+  }
+  if (args.inputs.githubToken === '') {
+    log.warning('github_token is empty, so no comment or issue can be written: leave github_token at its default (${{ github.token }}).')
+    return none
+  }
+  try {
+    const api = await createIssuesApi({
+      token: args.inputs.githubToken,
+      apiUrl: env.GITHUB_API_URL || 'https://api.github.com',
+      clock: deps.clock,
+      deadline: Deadline.after(deps.clock, GITHUB_BUDGET_MS),
+      signal: deps.signal,
+      log,
+      random: deps.random
+    })
+    if (target.kind === 'pull_request') {
+      const out = await postStickyComment(api, target, args.commentBody(), args.marker, args.inputs.comment, log)
+      if (out.url) log.info(`PR comment ${out.action}: ${out.url}`)
+      return { commentUrl: out.url, issueUrl: null }
+    }
+    const [owner, repo] = (env.GITHUB_REPOSITORY ?? '').split('/')
+    if (!owner || !repo) {
+      log.warning('GITHUB_REPOSITORY is not set, so the tracking issue cannot be kept.')
+      return none
+    }
+    const out = await syncTrackingIssue(
+      api,
+      { owner, repo },
+      { marker: args.marker, title: args.issueTitle, body: args.commentBody(), failing: args.failing },
+      log
+    )
+    if (out.url) log.info(`Tracking issue ${out.action}: ${out.url}`)
+    return { commentUrl: null, issueUrl: out.url }
+  } catch (err) {
+    log.warning(`Could not publish to GitHub (the gate's result is unchanged): ${describeFailure(err)}`)
+    return none
+  }
+}

@@ -1,0 +1,59 @@
+/**
+ * Annotations for the findings at or above the threshold, most severe first.
+ * GitHub shows about ten per step, so past `max` the rest are summed up in one.
+ * Texts are one line, without control, bidi or zero-width characters, clamped.
+ */
+import { SEVERITIES, type Severity } from '../service/contract/index.js'
+import { clampText, sanitizeText } from './markdown-safe.js'
+import { describeCounts, zeroCounts, type Report, type ReportFinding } from './report-model.js'
+
+export interface Annotation {
+  level: 'error' | 'warning' | 'notice'
+  title: string
+  message: string
+}
+
+function clean(text: string, max: number): string {
+  const c = clampText(text, max)
+  return sanitizeText(c.text, false).trim() + (c.cut > 0 ? ' …' : '')
+}
+
+function severityText(s: Severity): string {
+  return SEVERITIES.includes(s) ? s : 'unknown'
+}
+
+function annotationFor(f: ReportFinding, minSeverity: Severity): Annotation {
+  const sev = severityText(f.severity)
+  const title = clean(`${sev} finding: ${f.category} (${f.lens})`, 120)
+  const parts = [`Security assessment finding ${clean(f.findingId, 80)}, status ${clean(f.status, 30)}, at or above ${minSeverity}.`]
+  if (f.redacted) {
+    parts.push("Proof withheld: the workspace's plan withholds the proof of findings.")
+  } else {
+    parts.push(`Description: ${clean(f.description, 500)}`)
+    parts.push(`Expected behaviour: ${clean(f.expectedBehavior, 300)}`)
+    if (f.attacks.length > 0) parts.push(`${f.attacks.length} ${f.attacks.length === 1 ? 'attack' : 'attacks'}; replay steps in the job summary and the JSON report.`)
+  }
+  // Open findings fail the gate (error); fixed or dismissed ones at the threshold do not (warning).
+  return { level: f.status === 'open' ? 'error' : 'warning', title, message: parts.join(' ') }
+}
+
+/** One annotation per finding at or above the threshold; over `max`, `max - 1` of them and one for the rest. */
+export function buildAnnotations(report: Report, max = 10): Annotation[] {
+  const list = report.groups.flatMap((g) => g.findings)
+  const limit = Math.max(1, Math.floor(max))
+  if (list.length <= limit) return list.map((f) => annotationFor(f, report.minSeverity))
+  const shown = list.slice(0, limit - 1).map((f) => annotationFor(f, report.minSeverity))
+  const rest = list.slice(limit - 1)
+  const counts = zeroCounts()
+  let open = 0
+  for (const f of rest) {
+    counts[f.severity] += 1
+    if (f.status === 'open') open += 1
+  }
+  shown.push({
+    level: open > 0 ? 'error' : 'warning',
+    title: `${rest.length} more findings at or above ${report.minSeverity}`,
+    message: `${rest.length} more findings at or above ${report.minSeverity} (${describeCounts(counts)}; ${open} open) are not annotated. See the job summary and the JSON report.`
+  })
+  return shown
+}

@@ -1,0 +1,188 @@
+/**
+ * report.json: the full data of the report (every finding, every replay step,
+ * credentials already redacted by buildReport), pretty-printed, with
+ * snake_case keys and a schema_version. Long texts are kept whole unless the
+ * file would pass `limitChars` (64 Mi characters by default: far above a real
+ * run, yet writable by any runner); then every long text is cut to the largest
+ * of a few sizes that fits, and `truncation` says so. Only a run with hundreds
+ * of thousands of findings could still pass the limit.
+ */
+import type { Report, ReportFinding, ReportStep } from './report-model.js'
+
+/** Default ceiling of the JSON text (UTF-16 code units): far above any real run, below what a runner can hold. */
+export const JSON_LIMIT_CHARS = 64 * 1024 * 1024
+
+/** Per-field caps tried, in order, when the data is too large. */
+const FIELD_CAPS = [1024 * 1024, 256 * 1024, 64 * 1024, 16 * 1024, 4096, 1024, 256]
+
+export interface RenderJsonOptions {
+  limitChars?: number
+}
+
+type Cap = (s: string) => string
+
+function stepJson(st: ReportStep, cap: Cap): Record<string, unknown> {
+  const c = (v: string | null): string | null => (v === null ? null : cap(v))
+  let headers: Record<string, string> | null = null
+  if (st.headers !== null) {
+    headers = {}
+    for (const [k, v] of Object.entries(st.headers)) headers[cap(k)] = cap(v)
+  }
+  return {
+    step: cap(st.step),
+    message: c(st.message),
+    response: c(st.response),
+    session_id: c(st.sessionId),
+    method: c(st.method),
+    url: c(st.url),
+    headers,
+    body: c(st.body),
+    response_status: st.responseStatus,
+    response_body: c(st.responseBody),
+    target: c(st.target),
+    assertion: c(st.assertion),
+    expected_behavior: c(st.expectedBehavior),
+    capture_as: c(st.captureAs)
+  }
+}
+
+function findingJson(f: ReportFinding, cap: Cap): Record<string, unknown> {
+  return {
+    finding_id: f.findingId,
+    severity: f.severity,
+    at_or_above_threshold: f.atOrAbove,
+    category: f.category,
+    lens: f.lens,
+    status: f.status,
+    redacted: f.redacted,
+    description: cap(f.description),
+    expected_behavior: cap(f.expectedBehavior),
+    created_at: f.createdAt,
+    attacks: f.attacks.map((a) => ({
+      attack_id: a.attackId,
+      score: a.score,
+      last_replay_status: a.lastReplayStatus,
+      created_at: a.createdAt,
+      last_replayed_at: a.lastReplayedAt,
+      source: a.source
+        ? { source_type: a.source.sourceType, assessment_id: a.source.assessmentId, attack_index: a.source.attackIndex, date: a.source.date }
+        : null,
+      replay_script: a.steps.map((st) => stepJson(st, cap))
+    }))
+  }
+}
+
+/** Total length of the long texts, each counted at most `cap` (a cheap estimate of the file's size). */
+function textSize(r: Report, cap: number): number {
+  let n = 0
+  const add = (v: string | null): void => {
+    if (v !== null) n += Math.min(v.length, cap)
+  }
+  for (const f of r.findings) {
+    add(f.description)
+    add(f.expectedBehavior)
+    for (const a of f.attacks) {
+      for (const st of a.steps) {
+        add(st.message)
+        add(st.response)
+        add(st.body)
+        add(st.responseBody)
+        add(st.assertion)
+        add(st.expectedBehavior)
+        add(st.url)
+        if (st.headers) for (const [k, v] of Object.entries(st.headers)) n += Math.min(k.length, cap) + Math.min(v.length, cap)
+        n += 900
+      }
+      n += 600
+    }
+    n += 800
+  }
+  // JSON escapes (\n, \", \\) and indentation.
+  return Math.ceil(n * 1.15)
+}
+
+export function renderJson(report: Report, opts: RenderJsonOptions = {}): string {
+  const limit = opts.limitChars ?? JSON_LIMIT_CHARS
+  // Caps to try: none, then the first whose estimate fits, then smaller ones while the text is still too long.
+  const caps: number[] = [Number.POSITIVE_INFINITY, ...FIELD_CAPS]
+  let i = caps.findIndex((c) => textSize(report, c) <= limit)
+  if (i < 0) i = caps.length - 1
+  let json = renderJsonWithCap(report, caps[i] as number)
+  while (json.length > limit && i < caps.length - 1) {
+    i += 1
+    json = renderJsonWithCap(report, caps[i] as number)
+  }
+  return json
+}
+
+function renderJsonWithCap(report: Report, cap: number): string {
+  let truncatedFields = 0
+  const capFn: Cap = Number.isFinite(cap)
+    ? (s) => {
+        if (s.length <= cap) return s
+        truncatedFields += 1
+        return `${s.slice(0, cap)}…[${s.length - cap} more characters cut]`
+      }
+    : (s) => s
+
+  const r = report
+  const c = r.counts
+  const data = {
+    schema_version: r.schemaVersion,
+    model_id: r.modelId,
+    model: r.modelName === null ? null : { name: r.modelName, endpoint_host: r.endpointHost },
+    min_severity: r.minSeverity,
+    result: r.result,
+    reason: r.reason,
+    verdict: r.verdict,
+    verdict_computed: r.verdictComputed,
+    run: {
+      run_id: r.runId,
+      status: r.runStatus,
+      started_at: r.startedAt,
+      completed_at: r.completedAt,
+      categories_planned: r.categoriesPlanned,
+      categories_completed: r.categoriesCompleted,
+      ingest_incomplete: r.ingestIncomplete,
+      elapsed_ms: r.elapsedMs,
+      url: r.runUrl
+    },
+    coverage: {
+      readable: r.coverageReadable,
+      planned: r.coverageRows.filter((row) => row.planned).length,
+      completed: r.coverageCompleted,
+      not_reached: r.coverageNotReached,
+      categories: r.coverageRows.map((row) => ({
+        category: row.category,
+        planned: row.planned,
+        state: row.state,
+        attacks_blocked: row.blocked,
+        attacks_succeeded: row.succeeded,
+        owasp: row.owasp,
+        atlas: row.atlas,
+        worst_severity: row.worstSeverity
+      }))
+    },
+    counts:
+      c === null
+        ? null
+        : {
+            total: c.total,
+            by_severity: c.bySeverity,
+            open_by_severity: c.openBySeverity,
+            at_or_above_threshold: c.atOrAbove,
+            open_at_or_above_threshold: c.openAtOrAbove,
+            below_threshold: c.belowThreshold,
+            below_threshold_by_severity: c.belowBySeverity,
+            redacted: c.redacted,
+            redacted_at_or_above_threshold: c.redactedAtOrAbove
+          },
+    redaction: c !== null && c.redacted > 0 ? { count: c.redacted, reason: r.redactionReason } : null,
+    findings_readable: r.findingsReadable,
+    findings: r.findings.map((f) => findingJson(f, capFn)),
+    notes: r.notes,
+    truncation: null as null | { max_field_chars: number; fields_truncated: number }
+  }
+  if (truncatedFields > 0) data.truncation = { max_field_chars: cap, fields_truncated: truncatedFields }
+  return `${JSON.stringify(data, null, 2)}\n`
+}

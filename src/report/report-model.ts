@@ -1,0 +1,431 @@
+/**
+ * The report model: one pure function turns what the gate read and decided into
+ * the data every rendering shows (PR comment, job summary, report.json,
+ * annotations). Credentials are redacted here, once, so no rendering can show
+ * them; the renderers only format and escape.
+ */
+import {
+  atOrAbove,
+  REDACTED,
+  SEVERITIES,
+  severityRank,
+  type CoverageResponse,
+  type Finding,
+  type FindingLens,
+  type FindingStatus,
+  type ModelListItem,
+  type ReplayStatus,
+  type RunListItem,
+  type RunStatus,
+  type RunStatusResponse,
+  type Severity,
+  type Verdict
+} from '../service/contract/index.js'
+import type { GateResult } from '../gate/decide.js'
+import type { GateOutcome } from '../gate/run-gate.js'
+import { makeScrubber, redactHeaders, redactUrl } from '../util/redact.js'
+
+export type { GateResult } from '../gate/decide.js'
+
+export const REPORT_SCHEMA_VERSION = 1
+
+/** Why findings are shown without their proof (the service's own words for it). */
+export const REDACTION_REASON = "the workspace's plan withholds the proof of findings"
+
+export interface ReportInput {
+  modelId: string
+  /** From GET /model (name, endpoint_host); null if not found or unreadable. */
+  model: ModelListItem | null
+  minSeverity: Severity
+  result: GateResult
+  /** One line, computed by decide(). */
+  reason: string
+  /** The service's verdict. */
+  verdict: Verdict | null
+  /** True when the verdict was computed locally from the findings. */
+  verdictComputed: boolean
+  /** Last status seen (null if the run never started). */
+  run: RunStatusResponse | null
+  runListItem: RunListItem | null
+  coverage: CoverageResponse | null
+  /** ALL findings of the run (every severity), null if unreadable. */
+  findings: Finding[] | null
+  elapsedMs: number | null
+  notes: string[]
+  /** Link to the workflow run (built by the gate; trusted). */
+  runUrl?: string | null
+  /** Values that must never appear in any output (the api_key, ...): replaced by `[redacted]` everywhere. */
+  secrets?: string[]
+}
+
+/** A replay step with credentials redacted (known fields only). */
+export interface ReportStep {
+  step: string
+  message: string | null
+  response: string | null
+  sessionId: string | null
+  method: string | null
+  url: string | null
+  headers: Record<string, string> | null
+  body: string | null
+  responseStatus: number | null
+  responseBody: string | null
+  target: string | null
+  assertion: string | null
+  expectedBehavior: string | null
+  captureAs: string | null
+}
+
+export interface ReportAttack {
+  attackId: string
+  score: number
+  lastReplayStatus: ReplayStatus
+  createdAt: string
+  lastReplayedAt: string | null
+  source: { sourceType: string; assessmentId: string; attackIndex: number; date: string } | null
+  steps: ReportStep[]
+}
+
+export interface ReportFinding {
+  findingId: string
+  severity: Severity
+  category: string
+  lens: FindingLens
+  status: FindingStatus
+  description: string
+  expectedBehavior: string
+  createdAt: string
+  /** The plan withholds its proof: no attacks, '[redacted]' text. */
+  redacted: boolean
+  /** Severity at or above min_severity. */
+  atOrAbove: boolean
+  attacks: ReportAttack[]
+}
+
+/**
+ * - completed: in categories_completed;
+ * - partial: probed (coverage row) but not completed;
+ * - not reached: planned, not completed, never probed;
+ * - probed: coverage row while completion is unknown (run status unread).
+ */
+export type CoverageState = 'completed' | 'partial' | 'not reached' | 'probed'
+
+export interface ReportCoverageRow {
+  category: string
+  /** False for a probed category that was not planned. */
+  planned: boolean
+  state: CoverageState
+  /** null when coverage is unreadable or has no row for the category. */
+  blocked: number | null
+  succeeded: number | null
+  owasp: string | null
+  atlas: string | null
+  worstSeverity: Severity | null
+}
+
+export type SeverityCounts = Record<Severity, number>
+
+export interface FindingCounts {
+  total: number
+  bySeverity: SeverityCounts
+  openBySeverity: SeverityCounts
+  atOrAbove: number
+  openAtOrAbove: number
+  belowThreshold: number
+  belowBySeverity: SeverityCounts
+  redacted: number
+  redactedAtOrAbove: number
+}
+
+export interface FindingGroup {
+  severity: Severity
+  findings: ReportFinding[]
+}
+
+export interface Report {
+  schemaVersion: number
+  modelId: string
+  modelName: string | null
+  endpointHost: string | null
+  minSeverity: Severity
+  result: GateResult
+  reason: string
+  verdict: Verdict | null
+  verdictComputed: boolean
+  runId: string | null
+  /** The run's status (last seen), or the list item's when the status was never read. */
+  runStatus: RunStatus | null
+  startedAt: string | null
+  completedAt: string | null
+  /** null when neither the run nor its list item was read. */
+  categoriesPlanned: string[] | null
+  categoriesCompleted: string[] | null
+  ingestIncomplete: boolean | null
+  elapsedMs: number | null
+  coverageReadable: boolean
+  /** One row per planned category (in plan order), then rows for probed categories that were not planned. */
+  coverageRows: ReportCoverageRow[]
+  /** Planned categories that were completed / never reached. */
+  coverageCompleted: number
+  coverageNotReached: number
+  findingsReadable: boolean
+  /** Every finding, most severe first (open before others within a severity). */
+  findings: ReportFinding[]
+  /** Findings at or above min_severity, grouped by severity, most severe first; empty groups left out. */
+  groups: FindingGroup[]
+  /** Findings below min_severity, most severe first. */
+  below: ReportFinding[]
+  /** null when the findings are unreadable. */
+  counts: FindingCounts | null
+  /** Set when at least one finding is redacted. */
+  redactionReason: string | null
+  notes: string[]
+  runUrl: string | null
+}
+
+export function zeroCounts(): SeverityCounts {
+  return { critical: 0, high: 0, medium: 0, low: 0 }
+}
+
+/** True for a finding whose proof the plan withholds. */
+export function isRedactedFinding(f: Pick<Finding, 'description' | 'expected_behavior' | 'attacks'>): boolean {
+  return f.attacks.length === 0 && (f.description === REDACTED || f.expected_behavior === REDACTED)
+}
+
+const str = (v: unknown): string | null => (typeof v === 'string' ? v : null)
+const int = (v: unknown): number | null => (typeof v === 'number' && Number.isFinite(v) ? v : null)
+
+function dedupe(items: readonly string[]): string[] {
+  return [...new Set(items)]
+}
+
+/** What the gate read and decided, as the input of buildReport (notes on how the run was reached first). */
+export function gateReportInput(
+  outcome: GateOutcome,
+  context: { modelId: string; minSeverity: Severity; runUrl: string | null; secrets: string[] }
+): ReportInput {
+  const { decision, run, results, triggered } = outcome
+  return {
+    ...context,
+    model: results.model,
+    result: decision.result,
+    reason: decision.reason,
+    verdict: decision.verdict,
+    verdictComputed: decision.verdictComputed,
+    run,
+    runListItem: results.runListItem,
+    coverage: results.coverage,
+    findings: results.findings,
+    elapsedMs: outcome.elapsedMs,
+    notes: [
+      ...(triggered.recovered ? ['The answer to the trigger was lost; the run was found in the run list (it appeared after our request).'] : []),
+      ...(triggered.waitedFor.length > 0 ? [`Waited for run(s) ${triggered.waitedFor.join(', ')} of this model to end before triggering.`] : []),
+      ...decision.notes,
+      ...results.notes
+    ]
+  }
+}
+
+export function buildReport(input: ReportInput): Report {
+  const scrub = makeScrubber(input.secrets ?? [])
+  const s = (v: string): string => scrub(v)
+  const sn = (v: unknown): string | null => {
+    const t = str(v)
+    return t === null ? null : scrub(t)
+  }
+  const threshold = input.minSeverity
+
+  const toStep = (raw: Record<string, unknown>): ReportStep => {
+    // Values may be strings, numbers, booleans, null or arrays of those: redactHeaders makes them text.
+    const headers = raw.headers && typeof raw.headers === 'object' && !Array.isArray(raw.headers) ? (raw.headers as Record<string, unknown>) : null
+    let redacted: Record<string, string> | null = null
+    if (headers) {
+      redacted = {}
+      for (const [k, v] of Object.entries(redactHeaders(headers))) redacted[s(k)] = s(v)
+    }
+    const url = sn(raw.url)
+    return {
+      step: s(str(raw.step) ?? ''),
+      message: sn(raw.message),
+      response: sn(raw.response),
+      sessionId: sn(raw.session_id),
+      method: sn(raw.method),
+      url: url === null ? null : redactUrl(url),
+      headers: redacted,
+      body: sn(raw.body),
+      responseStatus: int(raw.response_status),
+      responseBody: sn(raw.response_body),
+      target: sn(raw.target),
+      assertion: sn(raw.assertion),
+      expectedBehavior: sn(raw.expected_behavior),
+      captureAs: sn(raw.capture_as)
+    }
+  }
+
+  const toFinding = (f: Finding): ReportFinding => ({
+    findingId: s(f.finding_id),
+    severity: f.severity,
+    category: s(f.category),
+    lens: f.lens,
+    // Any non-empty string (the complete set is not shown): service text, scrubbed like the rest.
+    status: s(f.status),
+    description: s(f.description),
+    expectedBehavior: s(f.expected_behavior),
+    createdAt: s(f.created_at),
+    redacted: isRedactedFinding(f),
+    atOrAbove: atOrAbove(f.severity, threshold),
+    attacks: f.attacks.map((a) => ({
+      attackId: s(a.attack_id),
+      score: a.score,
+      lastReplayStatus: s(a.last_replay_status),
+      createdAt: s(a.created_at),
+      lastReplayedAt: sn(a.last_replayed_at),
+      source: a.source
+        ? {
+            sourceType: s(a.source.source_type),
+            assessmentId: s(a.source.assessment_id),
+            attackIndex: a.source.attack_index,
+            date: s(a.source.date)
+          }
+        : null,
+      steps: a.replay_script.map((st) => toStep(st as Record<string, unknown>))
+    }))
+  })
+
+  // Findings: most severe first, open before the others, else in the service's order.
+  const indexed = (input.findings ?? []).map((f, i) => ({ f: toFinding(f), i }))
+  indexed.sort(
+    (a, b) =>
+      severityRank(a.f.severity) - severityRank(b.f.severity) ||
+      Number(b.f.status === 'open') - Number(a.f.status === 'open') ||
+      a.i - b.i
+  )
+  const findings = indexed.map((x) => x.f)
+  const groups: FindingGroup[] = []
+  for (const sev of SEVERITIES) {
+    if (!atOrAbove(sev, threshold)) continue
+    const inGroup = findings.filter((f) => f.severity === sev)
+    if (inGroup.length > 0) groups.push({ severity: sev, findings: inGroup })
+  }
+  const below = findings.filter((f) => !f.atOrAbove)
+
+  let counts: FindingCounts | null = null
+  if (input.findings !== null) {
+    const c: FindingCounts = {
+      total: findings.length,
+      bySeverity: zeroCounts(),
+      openBySeverity: zeroCounts(),
+      atOrAbove: 0,
+      openAtOrAbove: 0,
+      belowThreshold: 0,
+      belowBySeverity: zeroCounts(),
+      redacted: 0,
+      redactedAtOrAbove: 0
+    }
+    for (const f of findings) {
+      c.bySeverity[f.severity] += 1
+      if (f.status === 'open') c.openBySeverity[f.severity] += 1
+      if (f.atOrAbove) {
+        c.atOrAbove += 1
+        if (f.status === 'open') c.openAtOrAbove += 1
+      } else {
+        c.belowThreshold += 1
+        c.belowBySeverity[f.severity] += 1
+      }
+      if (f.redacted) {
+        c.redacted += 1
+        if (f.atOrAbove) c.redactedAtOrAbove += 1
+      }
+    }
+    counts = c
+  }
+
+  // Coverage: one row per planned category, then probed categories not planned.
+  const run = input.run
+  const item = input.runListItem
+  const plannedRaw = run?.categories_planned ?? item?.categories_planned ?? null
+  const planned = plannedRaw ? dedupe(plannedRaw) : null
+  const completedRaw = run?.categories_completed ?? null
+  const completedSet = completedRaw ? new Set(completedRaw) : null
+  const coverageByCategory = new Map<string, CoverageResponse['categories'][number]>()
+  for (const row of input.coverage?.categories ?? []) {
+    if (!coverageByCategory.has(row.category)) coverageByCategory.set(row.category, row)
+  }
+  const rowFor = (category: string, isPlanned: boolean): ReportCoverageRow => {
+    const cov = coverageByCategory.get(category)
+    let state: CoverageState
+    if (completedSet === null) state = cov ? 'probed' : 'not reached'
+    else if (completedSet.has(category)) state = 'completed'
+    else state = cov && cov.attacks_blocked + cov.attacks_succeeded > 0 ? 'partial' : 'not reached'
+    return {
+      category: s(category),
+      planned: isPlanned,
+      state,
+      blocked: cov ? cov.attacks_blocked : null,
+      succeeded: cov ? cov.attacks_succeeded : null,
+      owasp: cov ? s(cov.owasp) : null,
+      atlas: cov ? s(cov.atlas) : null,
+      worstSeverity: cov ? cov.worst_severity : null
+    }
+  }
+  const coverageRows: ReportCoverageRow[] = []
+  const plannedSet = new Set(planned ?? [])
+  for (const c of planned ?? []) coverageRows.push(rowFor(c, true))
+  for (const c of coverageByCategory.keys()) if (!plannedSet.has(c)) coverageRows.push(rowFor(c, false))
+  const plannedRows = coverageRows.filter((r) => r.planned)
+
+  return {
+    schemaVersion: REPORT_SCHEMA_VERSION,
+    modelId: s(input.modelId),
+    modelName: input.model ? s(input.model.name) : null,
+    endpointHost: input.model ? s(input.model.endpoint_host) : null,
+    minSeverity: threshold,
+    result: input.result,
+    reason: s(input.reason),
+    verdict: input.verdict,
+    verdictComputed: input.verdictComputed,
+    runId: sn(run?.run_id ?? item?.run_id ?? null),
+    runStatus: sn(run?.status ?? item?.status ?? null),
+    startedAt: sn(run?.started_at ?? item?.started_at ?? null),
+    completedAt: sn(run?.completed_at ?? item?.completed_at ?? null),
+    categoriesPlanned: planned ? planned.map(s) : null,
+    categoriesCompleted: completedRaw ? dedupe(completedRaw).map(s) : null,
+    ingestIncomplete: item ? item.ingest_incomplete : null,
+    elapsedMs: input.elapsedMs,
+    coverageReadable: input.coverage !== null,
+    coverageRows,
+    coverageCompleted: plannedRows.filter((r) => r.state === 'completed').length,
+    coverageNotReached: plannedRows.filter((r) => r.state === 'not reached').length,
+    findingsReadable: input.findings !== null,
+    findings,
+    groups,
+    below,
+    counts,
+    redactionReason: counts && counts.redacted > 0 ? REDACTION_REASON : null,
+    notes: input.notes.map(s),
+    runUrl: input.runUrl ?? null
+  }
+}
+
+/** "3m 12s", "850 ms", "1h 02m". */
+export function formatElapsed(ms: number | null): string | null {
+  if (ms === null || !Number.isFinite(ms) || ms < 0) return null
+  if (ms < 1000) return `${Math.round(ms)} ms`
+  const total = Math.round(ms / 1000)
+  const h = Math.floor(total / 3600)
+  const m = Math.floor((total % 3600) / 60)
+  const sec = total % 60
+  if (h > 0) return `${h}h ${String(m).padStart(2, '0')}m`
+  if (m > 0) return `${m}m ${String(sec).padStart(2, '0')}s`
+  return `${sec}s`
+}
+
+/** "1 critical, 2 high" (zero counts left out; "none" when all are zero). */
+export function describeCounts(counts: SeverityCounts, only?: (s: Severity) => boolean): string {
+  const parts: string[] = []
+  for (const sev of SEVERITIES) {
+    if (only && !only(sev)) continue
+    if (counts[sev] > 0) parts.push(`${counts[sev].toLocaleString('en-US')} ${sev}`)
+  }
+  return parts.length > 0 ? parts.join(', ') : 'none'
+}

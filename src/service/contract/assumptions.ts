@@ -1,0 +1,97 @@
+/**
+ * Decisions taken where the API description says "not shown" (mirrored in
+ * docs/api-assumptions.md; a test keeps the two in step). Each schema that
+ * follows one of these says ASSUMPTION beside it.
+ */
+import { ERROR_CODES } from './errors.js'
+export const API_ASSUMPTIONS: ReadonlyArray<{ topic: string; decision: string }> = [
+  {
+    topic: 'run status body (GET /run/{id})',
+    decision:
+      'status, categories_planned, categories_completed required; verdict ("pass"/"fail") present and non-null only when min_severity was given and the status is terminal, else null or absent; run_id, model_id, started_at, completed_at sent by the emulator but optional and nullable on parse'
+  },
+  {
+    topic: 'run statuses',
+    decision:
+      'running, completed, error, cancelled are named; any other non-empty string (e.g. queued) is accepted and is not terminal: the gate keeps waiting and, at timeout_minutes, cancels the run and fails with error'
+  },
+  {
+    topic: 'verdict rule',
+    decision:
+      'fail iff a finding of that run at or above min_severity has status open; on a cancelled/errored run only what it reached counts'
+  },
+  {
+    topic: 'coverage body',
+    decision:
+      '{run_id, run_status, categories: [{category, attacks_blocked, attacks_succeeded, owasp, atlas, worst_severity}]}; run_id optional; worst_severity null when nothing got through; integers are counts of attacks'
+  },
+  {
+    topic: 'coverage against the run and the findings',
+    decision:
+      'a category in categories_completed has a coverage row, else incomplete; a known run_status other than the run status: incomplete; a planned row whose worst_severity is at or above min_severity with no finding of that category at or above it (any status): error; the same for a category not planned: a note'
+  },
+  {
+    topic: 'coverage or findings answering 409 after the status turned terminal',
+    decision: 'the read side may lag: retried after 1 s, 2 s and 4 s, then the result is error'
+  },
+  {
+    topic: 'error body (all but the two 422 shapes)',
+    decision:
+      '{"detail": {"code": "<snake_case>", "message": "<text>", ...extra}}; the client also accepts {"detail": "<text>"} and a non-JSON body'
+  },
+  {
+    topic: 'error codes',
+    decision: Object.entries(ERROR_CODES)
+      .map(([status, codes]) => `${status} ${codes.join(', ')}`)
+      .join('; ')
+  },
+  {
+    topic: 'Retry-After',
+    decision:
+      'integer seconds from the emulator; the client also accepts an HTTP-date; a 429 is never retried sooner than 1 s, 2 s, 4 s... (up to 15 s) after the previous attempt, whatever it says (0, a date in the past, or none)'
+  },
+  {
+    topic: 'a 409 on POST /run',
+    decision:
+      'whatever its code (or none): an assessment of the model is already active; the gate waits for the running run it lists, or, when the list shows none running, waits 2 s, 4 s... up to 15 s between attempts'
+  },
+  {
+    topic: 'a 403 on POST /run with a code not listed here (or none)',
+    decision: 'a service refusal (allowance, ceiling or scope, as its message says), reported as a service failure, not as a wrong key'
+  },
+  {
+    topic: 'a 404 on GET /run/{id} of a run this step just created',
+    decision: 'the read side may lag: tried again after 1 s, 2 s and 4 s before the first successful read; later, a 404 ends the wait (the run is cancelled, the result is error)'
+  },
+  {
+    topic: 'cancel 202 body',
+    decision:
+      'the emulator sends {run_id, status: "running", cancel_requested: true}; the client accepts any body (empty, any JSON, not JSON): the 202 alone means the cancel was recorded'
+  },
+  {
+    topic: 'finding statuses',
+    decision:
+      'open, fixed, dismissed, FIXED_VERIFIED are named; any other non-empty string is accepted. A verdict computed locally (the service gave none) counts a finding at or above min_severity as open unless its status is fixed, dismissed or FIXED_VERIFIED; the check that overrides a service pass counts only status open. A validation that ends still_broken sets it back to open'
+  },
+  {
+    topic: 'attack last_replay_status',
+    decision: 'the emulator uses pending, reproduced, not_reproduced, inconclusive; any string is accepted'
+  },
+  {
+    topic: 'replay step headers',
+    decision:
+      'an object whose values are strings, numbers, booleans, null or arrays of those; shown as text (arrays joined with ", "); credential-like names redacted whatever the value type'
+  },
+  { topic: 'request_timeout unit', decision: 'seconds' },
+  { topic: 'stale or recreated profile version', decision: '409 stale_version' },
+  { topic: 'body of POST /run', decision: 'model_id required; categories optional (omitted: the full taxonomy)' },
+  { topic: 'latest_run_status of a model that never ran', decision: 'null' },
+  { topic: 'last_replayed_at of an attack never replayed', decision: 'null' },
+  { topic: 'completed_at of a running run (list item)', decision: 'null' },
+  {
+    topic: 'replay step fields',
+    decision: 'only step is always present; the others may be absent or null depending on the step kind'
+  },
+  { topic: 'profile answers and list items', decision: 'structure not shown: passed through as JSON values' },
+  { topic: 'request bodies', decision: 'unknown fields are refused with 422 (detail list)' }
+]
