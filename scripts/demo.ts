@@ -37,7 +37,7 @@ async function main(): Promise<void> {
     rule('Setup')
     console.log(`Service emulator:   ${emulator.url} (demo model ${emulator.demoModelId}, key ${emulator.keys.full})`)
     console.log(`GitHub API stand-in: ${github.url} (pull request #7 of octo-org/agent-app)`)
-    console.log(`Runtime:            ${runtime.path} ${runtime.version}${runtime.name === 'node24' ? '' : ' (Node 24 not installed: run npm ci)'}`)
+    console.log(`Runtime:            ${runtime.path} ${runtime.version}${runtime.name === 'node24' ? '' : ' (no Node 24 found: npm test fetches one, or put a node 24 on PATH)'}`)
     console.log('Running dist/index.js as the GitHub runner does (INPUT_* variables, GITHUB_OUTPUT/STATE/STEP_SUMMARY/EVENT_PATH)...')
     rule('Action log')
     const run = await runAction({
