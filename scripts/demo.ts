@@ -7,7 +7,7 @@
  *
  * Options: --pass (the demo agent has its vulnerabilities fixed),
  *          --min-severity X, --quiet (no live log),
- *          --write-readme (put the posted comment into README.md's example section).
+ *          --write-example (put the posted comment into docs/example-comment.md).
  */
 import { readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
@@ -37,7 +37,7 @@ async function main(): Promise<void> {
     rule('Setup')
     console.log(`Service emulator:   ${emulator.url} (demo model ${emulator.demoModelId}, key ${emulator.keys.full})`)
     console.log(`GitHub API stand-in: ${github.url} (pull request #7 of octo-org/agent-app)`)
-    console.log(`Runtime:            ${runtime.path} ${runtime.version}${runtime.name === 'node24' ? '' : ' (Node 24 not installed: run npm ci)'}`)
+    console.log(`Runtime:            ${runtime.path} ${runtime.version}${runtime.name === 'node24' ? '' : ' (no Node 24 found: npm test fetches one, or put a node 24 on PATH)'}`)
     console.log('Running dist/index.js as the GitHub runner does (INPUT_* variables, GITHUB_OUTPUT/STATE/STEP_SUMMARY/EVENT_PATH)...')
     rule('Action log')
     const run = await runAction({
@@ -66,7 +66,7 @@ async function main(): Promise<void> {
     const comments = github.state.comments.get(7) ?? []
     const posted = comments.length > 0 ? comments[comments.length - 1].body : null
     console.log(posted ?? '(no comment was posted)')
-    if (posted && flag('--write-readme')) writeReadmeExample(posted)
+    if (posted && flag('--write-example')) writeExampleComment(posted)
     rule('Done')
     console.log(`The full JSON report is at ${run.main.outputs.report_path ?? '(none)'}`)
     console.log('Try: npm run demo -- --pass   (the demo agent with its vulnerabilities fixed)')
@@ -76,21 +76,21 @@ async function main(): Promise<void> {
   }
 }
 
-/** Put the posted comment, as GitHub would render it, between README.md's demo-comment markers. */
-function writeReadmeExample(comment: string): void {
-  const path = join(PROJECT_ROOT, 'README.md')
+/** Put the posted comment, as GitHub would render it, between the demo-comment markers of docs/example-comment.md. */
+function writeExampleComment(comment: string): void {
+  const path = join(PROJECT_ROOT, 'docs', 'example-comment.md')
   const readme = readFileSync(path, 'utf8')
   const start = '<!-- demo-comment:start -->'
   const end = '<!-- demo-comment:end -->'
   const a = readme.indexOf(start)
   const b = readme.indexOf(end)
   if (a < 0 || b < a) {
-    console.log('README.md has no demo-comment markers: not written.')
+    console.log('docs/example-comment.md has no demo-comment markers: not written.')
     return
   }
   const body = comment.replace(/^<!--.*?-->\n/, '')
   writeFileSync(path, `${readme.slice(0, a + start.length)}\n\n${body.trim()}\n\n${readme.slice(b)}`)
-  console.log('Wrote the comment into README.md.')
+  console.log('Wrote the comment into docs/example-comment.md.')
 }
 
 main().catch((err: unknown) => {

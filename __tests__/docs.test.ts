@@ -1,0 +1,111 @@
+/**
+ * The README is for the person adding the step, and says what the action
+ * really takes and gives: its inputs and outputs tables match action.yml
+ * (names, order, defaults, required), it stays short, and every relative link
+ * of the user and maintainer docs points at a file that exists.
+ */
+import { describe, expect, it } from '@jest/globals'
+import { existsSync, readdirSync, readFileSync } from 'node:fs'
+import { dirname, join, relative } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { parse } from 'yaml'
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..')
+const read = (path: string): string => readFileSync(join(root, path), 'utf8')
+const readme = read('README.md')
+const action = parse(read('action.yml')) as {
+  inputs: Record<string, { required?: boolean; default?: string }>
+  outputs: Record<string, unknown>
+}
+
+/** The rows of the Markdown table between `<!-- NAME:start...-->` and `<!-- NAME:end -->`, as arrays of cells. */
+function tableRows(text: string, name: string): string[][] {
+  const start = text.indexOf(`<!-- ${name}:start`)
+  const end = text.indexOf(`<!-- ${name}:end -->`)
+  if (start < 0 || end < start) throw new Error(`README.md has no ${name} markers`)
+  return text
+    .slice(start, end)
+    .split('\n')
+    .filter((l) => l.startsWith('|'))
+    .slice(2) // header and separator
+    .map((l) =>
+      l
+        .slice(1, -1)
+        .split(/(?<!\\)\|/)
+        .map((c) => c.trim())
+    )
+}
+
+/** `name` from a cell written as `` `name` ``. */
+function code(cell: string): string {
+  const m = /^`([^`]+)`$/.exec(cell)
+  if (!m) throw new Error(`not a single code span: ${cell}`)
+  return m[1] as string
+}
+
+describe('README', () => {
+  it('is under 15 KB', () => {
+    expect(Buffer.byteLength(readme)).toBeLessThan(15 * 1024)
+  })
+
+  it('opens with what the action does, then the two commands of a fresh clone', () => {
+    const firstSection = readme.indexOf('\n## ')
+    const intro = readme.slice(0, firstSection).split('\n').slice(1).filter((l) => l.trim() !== '')
+    expect(intro.length).toBeLessThanOrEqual(3)
+    const tryIt = /\n## Try it locally\n([\s\S]*?)\n## /.exec(readme)?.[1] ?? ''
+    const block = /```sh\n([\s\S]*?)```/.exec(tryIt)?.[1] ?? ''
+    const commands = block.split('\n').map((l) => l.replace(/#.*/, '').trim()).filter(Boolean)
+    expect(commands).toEqual(['npm run demo', 'npm test'])
+    const pkg = JSON.parse(read('package.json')) as { scripts: Record<string, string> }
+    expect(pkg.scripts.demo).toBeDefined()
+    expect(pkg.scripts.test).toBeDefined()
+  })
+
+  it('has no rendered comment headings in its outline (headings come only from the README itself)', () => {
+    const headings = readme.split('\n').filter((l) => /^#{1,6} /.test(l) && !l.startsWith('# AI Agent'))
+    expect(headings.filter((h) => /Agent security gate|Coverage:|Findings at or above/.test(h))).toEqual([])
+  })
+
+  it('lists every input of action.yml, in order, with its default or (required)', () => {
+    const rows = tableRows(readme, 'inputs')
+    expect(rows.map((r) => code(r[0] as string))).toEqual(Object.keys(action.inputs))
+    for (const row of rows) {
+      const spec = action.inputs[code(row[0] as string)]!
+      const cell = row[1] as string
+      if (spec.required) expect(cell).toBe('(required)')
+      else if ((spec.default ?? '') === '') expect(cell).toBe('empty')
+      else expect(code(cell)).toBe(spec.default)
+      expect((row[2] ?? '').length).toBeGreaterThan(10)
+    }
+  })
+
+  it('lists every output of action.yml, in order', () => {
+    const rows = tableRows(readme, 'outputs')
+    expect(rows.map((r) => code(r[0] as string))).toEqual(Object.keys(action.outputs))
+    for (const row of rows) expect((row[1] ?? '').length).toBeGreaterThan(10)
+  })
+
+  it('tells which tag to use, and the requirements a workflow author needs', () => {
+    expect(readme).toContain('@v1')
+    for (const needed of ['2.327.1', 'HTTPS_PROXY', 'NO_PROXY', 'NODE_EXTRA_CA_CERTS', 'GITHUB_API_URL', 'merge_group']) {
+      expect(readme).toContain(needed)
+    }
+  })
+})
+
+describe('links of the docs', () => {
+  const docs = ['README.md', 'CONTRIBUTING.md', 'SECURITY.md', 'CHANGELOG.md', ...readdirSync(join(root, 'docs')).filter((f) => f.endsWith('.md')).map((f) => `docs/${f}`)].filter(
+    (f) => existsSync(join(root, f))
+  )
+
+  it.each(docs)('%s links only to files that exist', (file) => {
+    const text = read(file)
+    const targets = [...text.matchAll(/\]\(([^)\s]+)\)/g)].map((m) => m[1] as string).filter((t) => !/^(https?:|mailto:|#)/.test(t))
+    const missing = targets.map((t) => join(dirname(join(root, file)), t.replace(/#.*$/, ''))).filter((p) => !existsSync(p))
+    expect(missing.map((p) => relative(root, p))).toEqual([])
+  })
+
+  it('the README links every maintainer document', () => {
+    for (const f of docs.filter((d) => d !== 'README.md' && d !== 'CHANGELOG.md')) expect(readme).toContain(`](${f})`)
+  })
+})

@@ -1,0 +1,135 @@
+/**
+ * scripts/release.mjs, dry run, in scratch git repositories: it checks that
+ * package.json follows the tag and that CHANGELOG.md has the release notes,
+ * and moves the major tag (v1) to the release, never backwards and never to
+ * a pre-release. Nothing is published or pushed in a dry run (the scratch
+ * repositories have no remote, so a push would fail the test).
+ */
+import { afterEach, describe, expect, it } from '@jest/globals'
+import { execFileSync, spawnSync } from 'node:child_process'
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { dirname, join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+
+const script = join(dirname(fileURLToPath(import.meta.url)), '..', 'scripts', 'release.mjs')
+const dirs: string[] = []
+afterEach(() => {
+  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true })
+})
+
+type Git = ((...args: string[]) => string) & { dir: string }
+
+/** A new repository in a temporary directory, and git run in it. */
+function scratch(): Git {
+  const dir = mkdtempSync(join(tmpdir(), 'release-'))
+  dirs.push(dir)
+  const run = (...args: string[]): string =>
+    execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@example.com', '-c', 'commit.gpgsign=false', '-c', 'tag.gpgsign=false', ...args], { cwd: dir, encoding: 'utf8' }).trim()
+  run('init', '-q', '-b', 'main')
+  return Object.assign(run, { dir })
+}
+
+function commit(git: Git, version: string, changelog: string): string {
+  const { dir } = git
+  writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: 'x', version }, null, 2))
+  writeFileSync(join(dir, 'CHANGELOG.md'), changelog)
+  git('add', '.')
+  git('commit', '-q', '-m', `release ${version}`)
+  return git('rev-parse', 'HEAD')
+}
+
+function release(git: Git, ...args: string[]): { code: number | null; out: string } {
+  const r = spawnSync(process.execPath, [script, ...args], { cwd: git.dir, encoding: 'utf8' })
+  return { code: r.status, out: `${r.stdout}${r.stderr}` }
+}
+
+const log = (versions: string[]): string =>
+  `# Changelog\n\n## [Unreleased]\n\n${versions.map((v) => `## [${v}] - 2026-01-01\n\n- change of ${v}\n`).join('\n')}`
+
+const v1 = (git: Git): string => git('rev-parse', 'refs/tags/v1^{commit}')
+
+describe('release.mjs --dry-run', () => {
+  it('moves v1 to each new release and writes its notes from CHANGELOG.md', () => {
+    const git = scratch()
+    const first = commit(git, '1.0.0', log(['1.0.0']))
+    git('tag', 'v1.0.0')
+    const notes = join(mkdtempSync(join(tmpdir(), 'notes-')), 'notes.md')
+    dirs.push(dirname(notes))
+    let r = release(git, 'v1.0.0', '--dry-run', '--notes-out', notes)
+    expect(r.code).toBe(0)
+    expect(v1(git)).toBe(first)
+    expect(readFileSync(notes, 'utf8')).toBe('- change of 1.0.0\n')
+    expect(r.out).toContain('not pushed (dry run)')
+
+    const second = commit(git, '1.1.0', log(['1.1.0', '1.0.0']))
+    git('tag', 'v1.1.0')
+    r = release(git, 'v1.1.0', '--dry-run', '--notes-out', notes)
+    expect(r.code).toBe(0)
+    expect(v1(git)).toBe(second)
+    expect(readFileSync(notes, 'utf8')).toBe('- change of 1.1.0\n')
+  })
+
+  it('leaves v1 alone for a fix of an older line and for a pre-release', () => {
+    const git = scratch()
+    const first = commit(git, '1.0.0', log(['1.0.0']))
+    git('tag', 'v1.0.0')
+    const second = commit(git, '1.1.0', log(['1.1.0', '1.0.0']))
+    git('tag', 'v1.1.0')
+    expect(release(git, 'v1.1.0', '--dry-run').code).toBe(0)
+    expect(v1(git)).toBe(second)
+
+    git('checkout', '-q', '-b', 'fix-1.0', first)
+    commit(git, '1.0.1', log(['1.0.1', '1.0.0']))
+    git('tag', 'v1.0.1')
+    let r = release(git, 'v1.0.1', '--dry-run')
+    expect(r.code).toBe(0)
+    expect(r.out).toContain('v1.1.0 is newer than v1.0.1')
+    expect(v1(git)).toBe(second)
+
+    git('checkout', '-q', 'main')
+    commit(git, '1.2.0-rc.1', log(['1.2.0-rc.1', '1.1.0']))
+    git('tag', 'v1.2.0-rc.1')
+    r = release(git, 'v1.2.0-rc.1', '--dry-run')
+    expect(r.code).toBe(0)
+    expect(r.out).toContain('pre-release')
+    expect(v1(git)).toBe(second)
+  })
+
+  const refusals: Array<[string, string, string, string, string]> = [
+    ['package.json behind the tag', '1.0.0', log(['1.0.1']), 'v1.0.1', 'package.json at v1.0.1 says version 1.0.0, not 1.0.1'],
+    ['no CHANGELOG section', '1.0.1', log(['1.0.0']), 'v1.0.1', 'has no section "## [1.0.1]"'],
+    ['an empty CHANGELOG section', '1.0.1', '## [1.0.1]\n\n## [1.0.0]\n\n- x\n', 'v1.0.1', 'section of 1.0.1 is empty'],
+    ['not a version tag', '1.0.1', log(['1.0.1']), 'latest', "'latest' is not a version tag"]
+  ]
+
+  it.each(refusals)('refuses %s, and moves nothing', (_name, version, changelog, tag, message) => {
+    const git = scratch()
+    commit(git, version, changelog)
+    git('tag', tag)
+    const r = release(git, tag, '--dry-run')
+    expect(r.code).toBe(1)
+    expect(r.out).toContain(message)
+    expect(git('tag', '--list', 'v1')).toBe('')
+  })
+
+  it('refuses a tag that does not exist', () => {
+    const git = scratch()
+    commit(git, '1.0.0', log(['1.0.0']))
+    const r = release(git, 'v1.0.0', '--dry-run')
+    expect(r.code).toBe(1)
+    expect(r.out).toContain('tag v1.0.0 does not exist')
+  })
+})
+
+describe('the project itself', () => {
+  it('package.json has a version with a CHANGELOG.md section, so its tag can be released', () => {
+    const root = join(dirname(fileURLToPath(import.meta.url)), '..')
+    const { version } = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { version: string }
+    const lock = JSON.parse(readFileSync(join(root, 'package-lock.json'), 'utf8')) as { version: string; packages: Record<string, { version?: string }> }
+    expect(lock.version).toBe(version)
+    expect(lock.packages['']?.version).toBe(version)
+    const changelog = readFileSync(join(root, 'CHANGELOG.md'), 'utf8')
+    expect(changelog).toMatch(new RegExp(`^## \\[${version.replace(/\./g, '\\.')}\\]`, 'm'))
+  })
+})

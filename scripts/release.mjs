@@ -1,0 +1,167 @@
+// Release a version tag: run by .github/workflows/release.yml (on a pushed
+// tag vX.Y.Z or a published release), and locally with --dry-run.
+//
+//   node scripts/release.mjs vX.Y.Z [--dry-run] [--notes-out FILE] [--remote NAME]
+//
+// 1. The tag is vX.Y.Z (or vX.Y.Z-pre.N) and names a commit of this repository.
+// 2. package.json at that commit says version X.Y.Z: the version follows the tag.
+// 3. CHANGELOG.md at that commit has a `## [X.Y.Z]` section: its text is the
+//    release notes (written to --notes-out when given).
+// 4. The release is published with those notes (gh release create, or edit
+//    when a release of the tag exists already).
+// 5. The major tag vX is moved to the commit and pushed, unless the version is a
+//    pre-release or an older one than the highest vX.*.* (a fix of an older
+//    minor line must not take v1 backwards).
+// --dry-run does 1-3 and moves vX in the local repository only: nothing is
+// published or pushed. (dist/ is checked before this, by scripts/check-dist.sh.)
+// Plain JavaScript with no dependencies; git (and gh, unless --dry-run) on PATH.
+import { execFileSync } from 'node:child_process'
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join, resolve } from 'node:path'
+import { pathToFileURL } from 'node:url'
+
+const TAG = /^v(\d+)\.(\d+)\.(\d+)(-[0-9A-Za-z.-]+)?$/
+
+export class ReleaseError extends Error {}
+
+/** The parts of a version tag, or null. */
+export function parseTag(tag) {
+  const m = TAG.exec(tag)
+  if (!m) return null
+  return { tag, major: Number(m[1]), minor: Number(m[2]), patch: Number(m[3]), pre: m[4] ?? '', version: tag.slice(1) }
+}
+
+/** Orders parsed tags by version; a pre-release sorts before its release. */
+export function compareTags(a, b) {
+  return a.major - b.major || a.minor - b.minor || a.patch - b.patch || (a.pre === b.pre ? 0 : a.pre === '' ? 1 : b.pre === '' ? -1 : a.pre < b.pre ? -1 : 1)
+}
+
+/** The text of the `## [version]` section of a changelog (headings `## [1.2.3]`, `## 1.2.3` or `## v1.2.3`, anything after). */
+export function changelogSection(changelog, version) {
+  const lines = changelog.split(/\r?\n/)
+  const escaped = version.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
+  const head = new RegExp(`^## +\\[?v?${escaped}\\]?(\\s|$)`)
+  const start = lines.findIndex((l) => head.test(l))
+  if (start < 0) return null
+  const rest = lines.slice(start + 1)
+  const end = rest.findIndex((l) => /^## /.test(l))
+  return (end < 0 ? rest : rest.slice(0, end)).join('\n').trim()
+}
+
+function git(args, opts = {}) {
+  return execFileSync('git', args, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], ...opts }).trim()
+}
+
+function tryGit(args) {
+  try {
+    return git(args)
+  } catch {
+    return null
+  }
+}
+
+/** Checks the tag and returns what to publish: the commit, the notes, whether and where the major tag moves. */
+export function plan(tag) {
+  const t = parseTag(tag)
+  if (!t) throw new ReleaseError(`'${tag}' is not a version tag: expected vMAJOR.MINOR.PATCH, e.g. v1.2.3`)
+  const commit = tryGit(['rev-parse', '--verify', '--quiet', `refs/tags/${tag}^{commit}`])
+  if (!commit) throw new ReleaseError(`tag ${tag} does not exist in this repository (git fetch --tags, or create it first)`)
+
+  let pkg
+  try {
+    pkg = JSON.parse(git(['show', `${commit}:package.json`]))
+  } catch {
+    throw new ReleaseError(`package.json cannot be read at ${tag}`)
+  }
+  if (pkg.version !== t.version) {
+    throw new ReleaseError(`package.json at ${tag} says version ${pkg.version}, not ${t.version}: set "version": "${t.version}" (npm version ${t.version} --no-git-tag-version), commit, and tag that commit`)
+  }
+
+  const changelog = tryGit(['show', `${commit}:CHANGELOG.md`])
+  if (changelog === null) throw new ReleaseError(`CHANGELOG.md does not exist at ${tag}`)
+  const notes = changelogSection(changelog, t.version)
+  if (notes === null) throw new ReleaseError(`CHANGELOG.md at ${tag} has no section "## [${t.version}]": add the release notes there before tagging`)
+  if (notes === '') throw new ReleaseError(`the CHANGELOG.md section of ${t.version} is empty: write the release notes before tagging`)
+
+  const major = `v${t.major}`
+  let moveMajor = t.pre === ''
+  let why = moveMajor ? `${major} -> ${tag}` : `${tag} is a pre-release: ${major} stays where it is`
+  if (moveMajor) {
+    const newer = git(['tag', '--list', `${major}.*`])
+      .split('\n')
+      .map(parseTag)
+      .filter((o) => o && o.major === t.major && o.pre === '' && compareTags(o, t) > 0)
+      .sort(compareTags)
+    if (newer.length > 0) {
+      moveMajor = false
+      why = `${newer[newer.length - 1].tag} is newer than ${tag}: ${major} stays where it is`
+    }
+  }
+  return { ...t, commit, notes, major, moveMajor, why, previousMajor: tryGit(['rev-parse', '--verify', '--quiet', `refs/tags/${major}^{commit}`]) }
+}
+
+function publishNotes(p) {
+  const dir = mkdtempSync(join(tmpdir(), 'release-notes-'))
+  const file = join(dir, 'notes.md')
+  writeFileSync(file, `${p.notes}\n`)
+  try {
+    const exists = (() => {
+      try {
+        execFileSync('gh', ['release', 'view', p.tag], { stdio: 'ignore' })
+        return true
+      } catch {
+        return false
+      }
+    })()
+    const args = exists
+      ? ['release', 'edit', p.tag, '--notes-file', file]
+      : ['release', 'create', p.tag, '--verify-tag', '--title', p.tag, '--notes-file', file, ...(p.pre ? ['--prerelease'] : [])]
+    execFileSync('gh', args, { stdio: 'inherit' })
+    return exists ? 'updated' : 'created'
+  } finally {
+    rmSync(dir, { recursive: true, force: true })
+  }
+}
+
+function main(argv) {
+  const withValue = new Set(['--notes-out', '--remote'])
+  const tag = argv.find((a, i) => !a.startsWith('--') && !withValue.has(argv[i - 1] ?? ''))
+  const opt = (name, fallback) => {
+    const i = argv.indexOf(name)
+    return i >= 0 && argv[i + 1] ? argv[i + 1] : fallback
+  }
+  const dryRun = argv.includes('--dry-run')
+  const remote = opt('--remote', 'origin')
+  if (!tag) throw new ReleaseError('usage: node scripts/release.mjs vX.Y.Z [--dry-run] [--notes-out FILE] [--remote NAME]')
+
+  const p = plan(tag)
+  console.log(`release ${p.tag}: commit ${p.commit}, package.json ${p.version}, CHANGELOG section of ${p.notes.split('\n').length} lines`)
+  const notesOut = opt('--notes-out', '')
+  if (notesOut) writeFileSync(notesOut, `${p.notes}\n`)
+
+  if (dryRun) console.log(`dry run: the release notes of ${p.tag} are not published`)
+  else console.log(`release notes ${publishNotes(p)} on GitHub`)
+
+  if (!p.moveMajor) {
+    console.log(p.why)
+    return
+  }
+  git(['tag', '--force', p.major, p.commit])
+  const from = p.previousMajor ? `was ${p.previousMajor.slice(0, 12)}` : 'new'
+  if (dryRun) {
+    console.log(`${p.why}: moved in this repository (${from}), not pushed (dry run)`)
+    return
+  }
+  git(['push', '--force', remote, `refs/tags/${p.major}:refs/tags/${p.major}`], { stdio: 'inherit' })
+  console.log(`${p.why}: moved and pushed to ${remote} (${from})`)
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(resolve(process.argv[1])).href) {
+  try {
+    main(process.argv.slice(2))
+  } catch (err) {
+    console.error(`release: ${err instanceof Error ? err.message : String(err)}`)
+    process.exit(err instanceof ReleaseError ? 1 : 2)
+  }
+}
