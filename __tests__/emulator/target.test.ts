@@ -3,7 +3,6 @@ import { classifyPrompt, demoReply, startDemoAgent } from '../../src/emulator/de
 import type { DemoAgent } from '../../src/emulator/demo-agent.js'
 import { TargetClient, readDotPath } from '../../src/emulator/target.js'
 import { CANARY_PATTERN, DEFAULT_VULNERABLE, SECURITY_CATEGORIES, TAXONOMY, categoryByKey } from '../../src/emulator/taxonomy.js'
-import { decodeFrames, encodeFrame } from '../../src/emulator/ws-lite.js'
 import { waitFor } from '../__fixtures__/emulator-helpers.js'
 
 describe('taxonomy', () => {
@@ -58,17 +57,6 @@ describe('dot paths', () => {
   })
 })
 
-describe('websocket frames', () => {
-  it.each([['short'], ['x'.repeat(300)], ['y'.repeat(70_000)], ['émoji ✓']])('round-trips %#', (text) => {
-    for (const mask of [true, false]) {
-      const frame = encodeFrame(text, mask)
-      const { frames, rest } = decodeFrames(Buffer.concat([frame, frame.subarray(0, 1)]))
-      expect(frames).toEqual([{ opcode: 1, text }])
-      expect(rest.length).toBe(1)
-    }
-  })
-})
-
 describe('target client against the demo agent', () => {
   let agent: DemoAgent
   const secret = 'unit-test-secret-1'
@@ -102,6 +90,33 @@ describe('target client against the demo agent', () => {
       return client.mints >= 2
     })
     expect(agent.credentialsSeen()).toContain(secret)
+  })
+
+  it.each([['short'], ['x'.repeat(300)], ['y'.repeat(70_000)], ['émoji ✓']])('talks WebSocket to the demo agent (%#)', async (text) => {
+    const client = new TargetClient(
+      {
+        config: { endpoint_url: `${agent.url.replace('http', 'ws')}/ws`, response_field: 'output.text', transport: 'websocket', request_timeout: 5 },
+        auth_type: 'bearer',
+        credential: secret,
+        oauth: null
+      },
+      true
+    )
+    const r = await client.send(`Hello ${text}`, 's-ws')
+    expect(r).toMatchObject({ ok: true, reply: expect.stringMatching(/Acme Support/), status: 200 })
+  })
+
+  it('reports a refused WebSocket handshake as an auth failure', async () => {
+    const client = new TargetClient(
+      {
+        config: { endpoint_url: `${agent.url.replace('http', 'ws')}/ws`, response_field: 'output.text', transport: 'websocket', request_timeout: 5 },
+        auth_type: 'bearer',
+        credential: 'not-the-secret',
+        oauth: null
+      },
+      true
+    )
+    expect(await client.send('Hello', 's')).toMatchObject({ ok: false, category: 'auth_failed', status: 401 })
   })
 
   it('refuses loopback in its DNS lookup unless loopback is allowed', async () => {

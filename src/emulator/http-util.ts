@@ -36,7 +36,7 @@ export type ValidationIssueOut = {
 /** `{"detail": {"code", "message", ...extra}}` (contract ASSUMPTION), checked against the contract. */
 export function codedError(
   status: number,
-  code: ErrorCode | 'internal_error' | 'method_not_allowed',
+  code: ErrorCode | 'internal_error' | 'method_not_allowed' | 'payload_too_large',
   message: string,
   extra: Record<string, unknown> = {},
   headers: Record<string, string> = {}
@@ -129,25 +129,81 @@ export function ok<S extends z.ZodType>(status: number, schema: S, body: z.input
   return { status, body, headers }
 }
 
+/** Largest request body the emulator reads; a larger one answers 413. */
 export const MAX_BODY_BYTES = 1024 * 1024
+/** Deepest nesting of arrays and objects accepted in a JSON body; deeper is 422. */
+export const MAX_JSON_DEPTH = 128
 
-/** Reads the whole request body as text (up to MAX_BODY_BYTES). */
-export function readBody(req: IncomingMessage): Promise<string> {
+export type BodyRead = { ok: true; text: string } | { ok: false; awaitingContinue: boolean }
+
+const expectsContinue = (req: IncomingMessage): boolean => /100-continue/i.test(String(req.headers.expect ?? ''))
+
+/**
+ * Reads the request body as text, keeping at most MAX_BODY_BYTES. As soon as
+ * a body is declared or seen to be larger, it resolves `ok: false` and stops
+ * keeping what arrives: the 413 is answered at once, and node drops the rest
+ * of the body as it comes (closing with unread data would make the kernel
+ * answer with a reset instead of the 413). A client waiting for
+ * `100 Continue` is not asked for its body at all.
+ */
+export function readBody(req: IncomingMessage): Promise<BodyRead> {
   return new Promise((resolve, reject) => {
+    if (Number(req.headers['content-length']) > MAX_BODY_BYTES) {
+      resolve({ ok: false, awaitingContinue: expectsContinue(req) })
+      return
+    }
     const chunks: Buffer[] = []
     let size = 0
-    req.on('data', (c: Buffer) => {
+    const onData = (c: Buffer): void => {
       size += c.length
       if (size > MAX_BODY_BYTES) {
-        reject(new Error('body too large'))
-        req.destroy()
+        chunks.length = 0
+        req.off('data', onData) // the stream keeps flowing: what comes next is dropped
+        resolve({ ok: false, awaitingContinue: false })
         return
       }
       chunks.push(c)
-    })
-    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')))
+    }
+    req.on('data', onData)
+    req.on('end', () => resolve({ ok: true, text: Buffer.concat(chunks).toString('utf8') }))
     req.on('error', reject)
   })
+}
+
+/**
+ * 413 for a body over MAX_BODY_BYTES. The connection stays usable (node reads
+ * past the rest of the body), except after a refused `100 Continue`, where
+ * the body never comes and the connection is closed.
+ */
+export function payloadTooLarge(awaitingContinue: boolean): HandlerResult {
+  const message = `the request body is larger than ${MAX_BODY_BYTES / (1024 * 1024)} MiB`
+  return codedError(413, 'payload_too_large', message, { max_bytes: MAX_BODY_BYTES }, awaitingContinue ? { connection: 'close' } : {}).result
+}
+
+/**
+ * Deepest nesting of `[` and `{` in JSON text, counted without parsing (so a
+ * hostile body never reaches a recursive walker). Brackets inside strings do
+ * not count. Stops counting once `limit` is crossed.
+ */
+export function jsonDepth(raw: string, limit = Number.POSITIVE_INFINITY): number {
+  let depth = 0
+  let max = 0
+  let inString = false
+  for (let i = 0; i < raw.length; i++) {
+    const c = raw.charCodeAt(i)
+    if (inString) {
+      if (c === 0x5c) i++ // backslash: skip the escaped character
+      else if (c === 0x22) inString = false
+    } else if (c === 0x22) inString = true
+    else if (c === 0x5b || c === 0x7b) {
+      depth++
+      if (depth > max) {
+        max = depth
+        if (max > limit) return max
+      }
+    } else if (c === 0x5d || c === 0x7d) depth--
+  }
+  return max
 }
 
 /**
@@ -160,6 +216,17 @@ export function jsonBody(raw: string, contentType: string | undefined): unknown 
   if (ct !== 'application/json' && !ct.endsWith('+json')) {
     throw validationError([
       { loc: ['body'], msg: 'Content-Type must be application/json', type: 'model_attributes_type', input: null, ctx: { content_type: ct } }
+    ])
+  }
+  if (jsonDepth(raw, MAX_JSON_DEPTH) > MAX_JSON_DEPTH) {
+    throw validationError([
+      {
+        loc: ['body'],
+        msg: `JSON nesting is deeper than ${MAX_JSON_DEPTH} levels`,
+        type: 'json_invalid',
+        input: null,
+        ctx: { error: 'nesting too deep', max_depth: MAX_JSON_DEPTH }
+      }
     ])
   }
   try {

@@ -18,13 +18,13 @@ import { startDemoAgent } from './demo-agent.js'
 import type { DemoAgentState } from './demo-agent.js'
 import { FaultInjector } from './faults.js'
 import type { FaultConfig, FaultKind } from './faults.js'
-import { codedError, readBody } from './http-util.js'
+import { MAX_BODY_BYTES, codedError, payloadTooLarge, readBody } from './http-util.js'
 import type { HandlerResult } from './http-util.js'
 import { Limits } from './limits.js'
 import type { LimitValues } from './limits.js'
 import { demoProfile } from './profiles.js'
-import { handleApi, matchRoute } from './routes.js'
-import type { ApiContext } from './routes.js'
+import { handleApi, matchRoute } from './routes/index.js'
+import type { ApiContext } from './routes/index.js'
 import { RunEngine, Scheduler } from './run-engine.js'
 import type { Resolver } from './ssrf.js'
 import { Store, newId } from './store.js'
@@ -249,14 +249,19 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Emulato
       write(res, result, cut)
       log(`${method} ${url.pathname}${url.search} -> ${entry.status}${entry.fault ? ` [fault ${entry.fault}]` : ''}`)
     }
-    let raw: string
+    let read: Awaited<ReturnType<typeof readBody>>
     try {
-      raw = await readBody(req)
+      read = await readBody(req)
     } catch {
       entry.status = 'reset'
       req.socket.destroy()
       return
     }
+    if (!read.ok) {
+      finish(payloadTooLarge(read.awaitingContinue))
+      return
+    }
+    const raw = read.text
     const contentType = typeof req.headers['content-type'] === 'string' ? req.headers['content-type'] : undefined
 
     if (url.pathname.startsWith('/__emulator/') || url.pathname === '/__emulator') {
@@ -312,12 +317,18 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Emulato
     finish(result, fault === 'truncated')
   }
 
-  const server = http.createServer((req, res) => {
+  const handle = (req: http.IncomingMessage, res: http.ServerResponse): void => {
     onRequest(req, res).catch((e: unknown) => {
       log(`emulator error: ${(e as Error).stack ?? String(e)}`)
       if (!res.headersSent) write(res, { status: 500, body: { detail: { code: 'internal_error', message: 'emulator error' } } })
       else res.destroy()
     })
+  }
+  const server = http.createServer(handle)
+  // Expect: 100-continue: a body declared over the limit is refused before it is sent.
+  server.on('checkContinue', (req: http.IncomingMessage, res: http.ServerResponse) => {
+    if (!(Number(req.headers['content-length']) > MAX_BODY_BYTES)) res.writeContinue()
+    handle(req, res)
   })
   server.on('connection', (s: Socket) => {
     sockets.add(s)

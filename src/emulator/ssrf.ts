@@ -1,16 +1,28 @@
 /**
- * SSRF rules of POST /model (section 2.2): the endpoint URL must use http,
- * https, ws or wss, and neither its host name nor any address it resolves to
- * may be private, loopback, link-local, metadata, unspecified, CGNAT, IPv6
- * ULA/link-local, IPv4-mapped IPv6 or an internal name. Loopback is accepted
- * only when the emulator allows loopback targets. Checked before any
- * connection is made; the same address check runs in the DNS lookup of every
- * later connection (so a name cannot be re-pointed at a private address).
+ * SSRF rules of POST /model (section 2.2: the endpoint URL "must use an
+ * accepted scheme and must not be a private or internal address"): http,
+ * https, ws or wss, and neither the host nor any address it resolves to may be
+ * anything but a public unicast address. Loopback is accepted only when the
+ * emulator allows loopback targets (the demo). Checked before any connection
+ * is made; the same address check runs in the DNS lookup of every later
+ * connection, so a name cannot be re-pointed at a private address.
+ *
+ * Addresses are parsed and placed in their special-purpose range by
+ * `ipaddr.js` (the IANA IPv4 and IPv6 special-purpose registries), so the
+ * legacy forms an attacker uses (`2130706433`, `0x7f.0.0.1`, `0177.0.0.1`)
+ * read as the address they mean. Everything ipaddr.js does not call `unicast`
+ * is refused, and IPv6 outside 2000::/3 (the only global unicast block) is
+ * refused too. Addresses that embed an IPv4 address are judged by it: IPv4-
+ * mapped (`::ffff:a.b.c.d`), NAT64 `64:ff9b::/96` and 6to4 `2002::/16`; a
+ * translated or tunnelled loopback is never "loopback" (it does not reach this
+ * host), so it stays refused even when loopback targets are allowed. Teredo
+ * (`2001::/32`) and local-use NAT64 (`64:ff9b:1::/48`) hide their IPv4 address
+ * and are always refused. On top: the cloud metadata addresses, `localhost`,
+ * `*.localhost` and `*.internal` names.
  */
-import { promises as dns } from 'node:dns'
+import { lookup as dnsLookup, promises as dns } from 'node:dns'
 import type { LookupFunction } from 'node:net'
-import { isIP } from 'node:net'
-import { lookup as dnsLookup } from 'node:dns'
+import ipaddr from 'ipaddr.js'
 
 export const ACCEPTED_SCHEMES = ['http:', 'https:', 'ws:', 'wss:'] as const
 
@@ -24,87 +36,124 @@ export type AddressClass =
   | 'cgnat'
   | 'unique_local'
   | 'ipv4_mapped'
+  | 'ipv4_compatible'
   | 'multicast'
+  | 'broadcast'
   | 'reserved'
+  | 'documentation'
+  | 'benchmarking'
+  | 'discard'
+  | 'nat64'
+  | 'teredo'
+  | '6to4'
+  | 'not_an_address'
 
-function ipv4ToInt(ip: string): number {
-  const parts = ip.split('.').map((p) => Number(p))
-  return (((parts[0]! << 24) >>> 0) + (parts[1]! << 16) + (parts[2]! << 8) + parts[3]!) >>> 0
+/** Cloud metadata services by address (AWS, GCP, Azure, OpenStack; Alibaba; AWS over IPv6). */
+const METADATA = ['169.254.169.254', '100.100.100.200', 'fd00:ec2::254'].map((a) => ipaddr.parse(a).toNormalizedString())
+
+type Cidr = [ipaddr.IPv4 | ipaddr.IPv6, number]
+const cidr = (s: string): Cidr => ipaddr.parseCIDR(s)
+
+/** Refinements of ipaddr.js's `reserved` range (it folds these into one name). */
+const DOCUMENTATION = ['192.0.2.0/24', '198.51.100.0/24', '203.0.113.0/24', '2001:db8::/32', '3fff::/20'].map(cidr)
+const BENCHMARKING = ['198.18.0.0/15', '2001:2::/48'].map(cidr)
+const NAT64_WELL_KNOWN = cidr('64:ff9b::/96')
+const GLOBAL_UNICAST_V6 = cidr('2000::/3')
+const IPV4_COMPATIBLE = cidr('::/96')
+
+function inAny(addr: ipaddr.IPv4 | ipaddr.IPv6, ranges: readonly Cidr[]): boolean {
+  return ranges.some(([net, bits]) => net.kind() === addr.kind() && addr.match([net, bits] as never))
 }
 
-function inV4(ip: number, base: string, bits: number): boolean {
-  const mask = bits === 0 ? 0 : (0xffffffff << (32 - bits)) >>> 0
-  return ((ip & mask) >>> 0) === ((ipv4ToInt(base) & mask) >>> 0)
+/** ipaddr.js range names -> our classes (names not listed are `reserved`). */
+const V4_RANGE: Record<string, AddressClass> = {
+  unicast: 'public',
+  unspecified: 'unspecified',
+  broadcast: 'broadcast',
+  multicast: 'multicast',
+  linkLocal: 'link_local',
+  loopback: 'loopback',
+  carrierGradeNat: 'cgnat',
+  private: 'private'
+}
+const V6_RANGE: Record<string, AddressClass> = {
+  unicast: 'public',
+  unspecified: 'unspecified',
+  linkLocal: 'link_local',
+  multicast: 'multicast',
+  loopback: 'loopback',
+  uniqueLocal: 'unique_local',
+  deprecatedSiteLocal: 'private',
+  discard: 'discard',
+  teredo: 'teredo',
+  benchmarking: 'benchmarking'
 }
 
-export function classifyIPv4(ip: string): AddressClass {
-  const n = ipv4ToInt(ip)
-  if (ip === '169.254.169.254') return 'metadata'
-  if (inV4(n, '0.0.0.0', 8)) return 'unspecified'
-  if (inV4(n, '127.0.0.0', 8)) return 'loopback'
-  if (inV4(n, '10.0.0.0', 8) || inV4(n, '172.16.0.0', 12) || inV4(n, '192.168.0.0', 16)) return 'private'
-  if (inV4(n, '169.254.0.0', 16)) return 'link_local'
-  if (inV4(n, '100.64.0.0', 10)) return 'cgnat'
-  if (inV4(n, '224.0.0.0', 4)) return 'multicast'
-  if (inV4(n, '240.0.0.0', 4) || inV4(n, '192.0.0.0', 24) || inV4(n, '198.18.0.0', 15)) return 'reserved'
-  return 'public'
+function classifyV4(a: ipaddr.IPv4): AddressClass {
+  if (METADATA.includes(a.toNormalizedString())) return 'metadata'
+  if (inAny(a, DOCUMENTATION)) return 'documentation'
+  if (inAny(a, BENCHMARKING)) return 'benchmarking'
+  return V4_RANGE[a.range()] ?? 'reserved'
 }
 
-/** Expands an IPv6 address (possibly with an embedded IPv4 tail) to 8 groups. */
-export function expandIPv6(ip: string): number[] {
-  let addr = ip.toLowerCase()
-  const zone = addr.indexOf('%')
-  if (zone >= 0) addr = addr.slice(0, zone)
-  const lastColon = addr.lastIndexOf(':')
-  const last = addr.slice(lastColon + 1)
-  if (last.includes('.')) {
-    const v = ipv4ToInt(last)
-    addr = `${addr.slice(0, lastColon + 1)}${(v >>> 16).toString(16)}:${(v & 0xffff).toString(16)}`
-  }
-  if (addr.includes('::')) {
-    const [head, rest] = addr.split('::') as [string, string]
-    const h = head === '' ? [] : head.split(':').map((g) => parseInt(g, 16))
-    const r = rest === '' ? [] : rest.split(':').map((g) => parseInt(g, 16))
-    return [...h, ...new Array<number>(Math.max(0, 8 - h.length - r.length)).fill(0), ...r]
-  }
-  return addr.split(':').map((g) => parseInt(g, 16))
+/** The class of an IPv4 address carried inside a translated or tunnelled IPv6 one. */
+function embedded(v4: ipaddr.IPv4, form: 'nat64' | '6to4'): AddressClass {
+  const cls = classifyV4(v4)
+  return cls === 'loopback' ? form : cls
 }
 
-export function classifyIPv6(ip: string): AddressClass {
-  const g = expandIPv6(ip)
-  if (g.length !== 8 || g.some((x) => Number.isNaN(x))) return 'reserved'
-  const allZeroPrefix = (n: number): boolean => g.slice(0, n).every((x) => x === 0)
-  if (g.every((x) => x === 0)) return 'unspecified'
-  if (allZeroPrefix(7) && g[7] === 1) return 'loopback'
-  // fd00:ec2::254 (AWS IMDS over IPv6)
-  if (g[0] === 0xfd00 && g[1] === 0x0ec2 && g.slice(2, 7).every((x) => x === 0) && g[7] === 0x254) return 'metadata'
-  const v4tail = `${g[6]! >>> 8}.${g[6]! & 0xff}.${g[7]! >>> 8}.${g[7]! & 0xff}`
-  if (allZeroPrefix(5) && g[5] === 0xffff) {
-    // IPv4-mapped: loopback stays loopback (allowed with loopback targets), everything else is refused.
-    return classifyIPv4(v4tail) === 'loopback' ? 'loopback' : 'ipv4_mapped'
+function classifyV6(a: ipaddr.IPv6): AddressClass {
+  if (METADATA.includes(a.toNormalizedString())) return 'metadata'
+  const p = a.parts
+  if (a.isIPv4MappedAddress()) {
+    // A dual-stack socket really reaches the IPv4 address: loopback is loopback, anything else is refused.
+    return classifyV4(a.toIPv4Address()) === 'loopback' ? 'loopback' : 'ipv4_mapped'
   }
-  if (allZeroPrefix(6)) return 'ipv4_mapped' // deprecated IPv4-compatible form
-  if (g[0] === 0x64 && g[1] === 0xff9b && g.slice(2, 6).every((x) => x === 0)) {
-    const c = classifyIPv4(v4tail)
-    return c === 'public' ? 'public' : c
+  const range = a.range()
+  if (range === 'rfc6052') {
+    if (!a.match(NAT64_WELL_KNOWN as [ipaddr.IPv6, number])) return 'nat64' // local-use 64:ff9b:1::/48: where the IPv4 sits is not known
+    return embedded(ipaddr.fromByteArray(a.toByteArray().slice(12)) as ipaddr.IPv4, 'nat64')
   }
-  if ((g[0]! & 0xfe00) === 0xfc00) return 'unique_local'
-  if ((g[0]! & 0xffc0) === 0xfe80) return 'link_local'
-  if ((g[0]! & 0xffc0) === 0xfec0) return 'private' // deprecated site-local
-  if ((g[0]! & 0xff00) === 0xff00) return 'multicast'
-  return 'public'
+  if (range === '6to4') return embedded(new ipaddr.IPv4([p[1]! >> 8, p[1]! & 0xff, p[2]! >> 8, p[2]! & 0xff]), '6to4')
+  if (inAny(a, DOCUMENTATION)) return 'documentation'
+  const cls = V6_RANGE[range] ?? 'reserved'
+  if (cls !== 'public') return cls
+  if (a.match(GLOBAL_UNICAST_V6 as [ipaddr.IPv6, number])) return 'public'
+  return a.match(IPV4_COMPATIBLE as [ipaddr.IPv6, number]) ? 'ipv4_compatible' : 'reserved'
+}
+
+/** Parses an address literal, legacy IPv4 forms and bracketed IPv6 included; null when it is not one. */
+export function parseAddress(text: string): ipaddr.IPv4 | ipaddr.IPv6 | null {
+  let s = text.trim()
+  if (s.startsWith('[') && s.endsWith(']')) s = s.slice(1, -1)
+  while (s.endsWith('.') && !s.includes(':')) s = s.slice(0, -1)
+  // An IPv6 address with a dotted IPv4 tail: spell the tail as two hex groups, since
+  // ipaddr.js reads `::a.b.c.d` (IPv4-compatible) as `::ffff:a.b.c.d` (IPv4-mapped).
+  const tail = /^(.*:)(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})$/.exec(s)
+  if (tail) {
+    const [b0, b1, b2, b3] = tail.slice(2).map(Number) as [number, number, number, number]
+    if ([b0, b1, b2, b3].some((b) => b > 255)) return null
+    s = `${tail[1]}${((b0 << 8) | b1).toString(16)}:${((b2 << 8) | b3).toString(16)}`
+  }
+  if (!ipaddr.isValid(s)) return null
+  try {
+    return ipaddr.parse(s)
+  } catch {
+    return null
+  }
 }
 
 export function classifyAddress(ip: string): AddressClass {
-  const family = isIP(ip)
-  if (family === 4) return classifyIPv4(ip)
-  if (family === 6) return classifyIPv6(ip)
-  return 'reserved'
+  const a = parseAddress(ip)
+  if (!a) return 'not_an_address'
+  return a.kind() === 'ipv4' ? classifyV4(a as ipaddr.IPv4) : classifyV6(a as ipaddr.IPv6)
 }
 
 export function addressAllowed(cls: AddressClass, allowLoopback: boolean): boolean {
   return cls === 'public' || (cls === 'loopback' && allowLoopback)
 }
+
+const describeClass = (cls: AddressClass): string => cls.replaceAll('_', ' ')
 
 export type UrlCheck = { ok: true; url: URL } | { ok: false; reason: string }
 
@@ -114,6 +163,8 @@ function hostOf(url: URL): string {
   while (host.endsWith('.')) host = host.slice(0, -1)
   return host
 }
+
+const isLoopbackName = (host: string): boolean => host === 'localhost' || host.endsWith('.localhost')
 
 /** Checks everything that can be checked without DNS. */
 export function checkEndpointUrlSyntax(raw: string, allowLoopback: boolean): UrlCheck {
@@ -128,15 +179,15 @@ export function checkEndpointUrlSyntax(raw: string, allowLoopback: boolean): Url
   }
   const host = hostOf(url)
   if (host === '') return { ok: false, reason: 'endpoint_url has no host' }
-  if (host === 'localhost' || host.endsWith('.localhost')) {
+  if (isLoopbackName(host)) {
     return allowLoopback ? { ok: true, url } : { ok: false, reason: `host '${host}' is a loopback name` }
   }
   if (host.endsWith('.internal') || host === 'internal') {
     return { ok: false, reason: `host '${host}' is an internal name` }
   }
-  if (isIP(host) !== 0) {
+  if (parseAddress(host)) {
     const cls = classifyAddress(host)
-    if (!addressAllowed(cls, allowLoopback)) return { ok: false, reason: `address ${host} is ${cls.replace('_', ' ')}` }
+    if (!addressAllowed(cls, allowLoopback)) return { ok: false, reason: `address ${host} is ${describeClass(cls)}` }
   }
   return { ok: true, url }
 }
@@ -152,15 +203,11 @@ export const systemResolver: Resolver = async (host) => {
  * Full check: syntax, then every address the name resolves to. A name that
  * does not resolve passes here (the live probe then reports it unreachable).
  */
-export async function checkEndpointUrl(
-  raw: string,
-  allowLoopback: boolean,
-  resolve: Resolver = systemResolver
-): Promise<UrlCheck> {
+export async function checkEndpointUrl(raw: string, allowLoopback: boolean, resolve: Resolver = systemResolver): Promise<UrlCheck> {
   const syntax = checkEndpointUrlSyntax(raw, allowLoopback)
   if (!syntax.ok) return syntax
   const host = hostOf(syntax.url)
-  if (isIP(host) !== 0 || host === 'localhost' || host.endsWith('.localhost')) return syntax
+  if (parseAddress(host) || isLoopbackName(host)) return syntax
   let addresses: string[]
   try {
     addresses = await resolve(host)
@@ -170,7 +217,7 @@ export async function checkEndpointUrl(
   for (const a of addresses) {
     const cls = classifyAddress(a)
     if (!addressAllowed(cls, allowLoopback)) {
-      return { ok: false, reason: `host '${host}' resolves to ${a}, which is ${cls.replace('_', ' ')}` }
+      return { ok: false, reason: `host '${host}' resolves to ${a}, which is ${describeClass(cls)}` }
     }
   }
   return syntax

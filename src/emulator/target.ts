@@ -5,13 +5,15 @@
  * config's `response_field` dot-path. `request_timeout` is in seconds.
  * For oauth_client_credentials a token is minted at token_url with the
  * client_credentials grant and re-minted once half of its lifetime is gone.
- * Every connection goes through the SSRF-guarded DNS lookup.
+ * Every connection goes through the SSRF-guarded DNS lookup, and every answer
+ * is read under a size limit (1 MiB) and a time limit (request_timeout), see
+ * target-io.ts: a target that streams without end or never answers fails that
+ * one exchange (`parse_error` or `no_reply`), it does not grow the emulator.
  */
-import http from 'node:http'
-import https from 'node:https'
 import type { AgentConfig, AuthType, OAuthConfig } from '../service/contract/index.js'
 import { guardedLookup } from './ssrf.js'
-import { wsExchange } from './ws-lite.js'
+import { TARGET_MAX_REPLY_BYTES, TargetIoError, httpExchange, wsExchange } from './target-io.js'
+import type { RawResponse, ReadLimits } from './target-io.js'
 
 export type ProbeErrorCategory = 'unreachable' | 'auth_failed' | 'parse_error' | 'no_reply' | 'not_an_endpoint'
 
@@ -48,51 +50,21 @@ export function readDotPath(value: unknown, path: string): unknown {
   return v
 }
 
-interface RawResponse {
-  status: number
-  body: string
-}
-
-function rawRequest(
-  url: URL,
-  method: string,
-  headers: Record<string, string>,
-  body: string,
-  timeoutMs: number,
-  allowLoopback: boolean
-): Promise<RawResponse> {
-  return new Promise((resolve, reject) => {
-    const mod = url.protocol === 'https:' || url.protocol === 'wss:' ? https : http
-    const req = mod.request(
-      url,
-      { method, headers: { ...headers, 'content-length': String(Buffer.byteLength(body)) }, lookup: guardedLookup(allowLoopback), agent: false },
-      (res) => {
-        const chunks: Buffer[] = []
-        res.on('data', (c: Buffer) => chunks.push(c))
-        res.on('end', () => {
-          clearTimeout(timer)
-          resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8') })
-        })
-        res.on('error', (e) => {
-          clearTimeout(timer)
-          reject(e)
-        })
-      }
-    )
-    const timer = setTimeout(() => {
-      req.destroy(Object.assign(new Error(`no answer within ${timeoutMs} ms`), { code: 'ETIMEDOUT' }))
-    }, timeoutMs)
-    timer.unref()
-    req.on('error', (e) => {
-      clearTimeout(timer)
-      reject(e)
-    })
-    req.end(body)
-  })
-}
-
-function isTimeout(e: unknown): boolean {
-  return (e as { code?: string }).code === 'ETIMEDOUT'
+function failure(e: unknown): { category: ProbeErrorCategory; message: string } {
+  const kind = e instanceof TargetIoError ? e.kind : 'network'
+  const detail = e instanceof Error ? e.message : String(e)
+  switch (kind) {
+    case 'timeout':
+      return { category: 'no_reply', message: `the target sent no complete reply in time (${detail})` }
+    case 'closed':
+      return { category: 'no_reply', message: detail }
+    case 'too_large':
+      return { category: 'parse_error', message: `the target's reply was not read: ${detail}` }
+    case 'binary':
+      return { category: 'parse_error', message: detail }
+    default:
+      return { category: 'unreachable', message: 'the target could not be reached' }
+  }
 }
 
 export class TargetClient {
@@ -102,11 +74,16 @@ export class TargetClient {
 
   constructor(
     private readonly spec: TargetSpec,
-    private readonly allowLoopback: boolean
+    private readonly allowLoopback: boolean,
+    private readonly maxReplyBytes: number = TARGET_MAX_REPLY_BYTES
   ) {}
 
   get timeoutMs(): number {
     return Math.round((this.spec.config.request_timeout ?? DEFAULT_REQUEST_TIMEOUT_S) * 1000)
+  }
+
+  get limits(): ReadLimits {
+    return { maxBytes: this.maxReplyBytes, timeoutMs: this.timeoutMs }
   }
 
   get transport(): 'http' | 'websocket' {
@@ -120,13 +97,13 @@ export class TargetClient {
     const form = new URLSearchParams({ grant_type: 'client_credentials', client_id: oauth.client_id, client_secret: this.spec.credential ?? '' })
     if (oauth.scope) form.set('scope', oauth.scope)
     if (oauth.audience) form.set('audience', oauth.audience)
-    const res = await rawRequest(
+    const res = await httpExchange(
       new URL(oauth.token_url),
       'POST',
       { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' },
       form.toString(),
-      this.timeoutMs,
-      this.allowLoopback
+      this.limits,
+      guardedLookup(this.allowLoopback)
     )
     if (res.status < 200 || res.status >= 300) throw Object.assign(new Error(`token endpoint answered ${res.status}`), { auth: true })
     let parsed: { access_token?: unknown; expires_in?: unknown }
@@ -173,13 +150,13 @@ export class TargetClient {
     }
     let res: RawResponse
     try {
+      const lookup = guardedLookup(this.allowLoopback)
       res =
         this.transport === 'websocket'
-          ? await wsExchange(new URL(url), base.headers, body, this.timeoutMs, guardedLookup(this.allowLoopback))
-          : await rawRequest(new URL(url), 'POST', base.headers, body, this.timeoutMs, this.allowLoopback)
+          ? await wsExchange(new URL(url), base.headers, body, this.limits, lookup)
+          : await httpExchange(new URL(url), 'POST', base.headers, body, this.limits, lookup)
     } catch (e) {
-      if (isTimeout(e)) return { ...base, ok: false, category: 'no_reply', message: `the target sent no reply within ${this.timeoutMs} ms` }
-      return { ...base, ok: false, category: 'unreachable', message: 'the target could not be reached' }
+      return { ...base, ok: false, ...failure(e) }
     }
     const exchange: Exchange = { ...base, status: res.status, responseBody: res.body }
     if (res.status === 401 || res.status === 403) {
