@@ -55,6 +55,11 @@ async function writeReportFile(env: NodeJS.ProcessEnv, name: string, json: strin
   return path
 }
 
+/** The job summary when the step failed before it had a report. */
+export function errorSummary(kind: ReturnType<typeof failureKind>, line: string): string {
+  return `## AI agent security gate: error\n\n${kind === 'bug' ? 'An unexpected error occurred (a bug in this action).' : oneLine(line, 2000).replace(/[<>@`|[\]]/g, ' ')}\n`
+}
+
 /** Run the main step. Never throws: every failure fails the step with a line of its kind. */
 export async function runMain(deps: MainDeps): Promise<void> {
   const { io } = deps
@@ -71,7 +76,7 @@ export async function runMain(deps: MainDeps): Promise<void> {
     setOutputs(io, { result: 'error' }, secrets)
     const line = scrubSecrets(describeFailure(err), secrets)
     try {
-      await io.appendSummary(`## AI agent security gate: error\n\n${kind === 'bug' ? 'An unexpected error occurred (a bug in this action).' : oneLine(line, 2000).replace(/[<>@`|[\]]/g, ' ')}\n`)
+      await io.appendSummary(errorSummary(kind, line))
     } catch {
       // The summary is best effort here; the failure below is what matters.
     }
