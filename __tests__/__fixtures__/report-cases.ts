@@ -4,15 +4,15 @@
  * when Chromium is there) and __tests__/report/preview-html.test.ts checks
  * their HTML. One place, so what is looked at is what is tested.
  */
-import { atOrAbove, type Finding, type Severity } from '../../src/contract.js'
-import { describeFailure, failureKind, ServiceError } from '../../src/errors.js'
-import { errorSummary } from '../../src/main.js'
-import { renderComment } from '../../src/render-comment.js'
-import { renderSummary } from '../../src/render-summary.js'
-import { renderValidationMarkdown } from '../../src/render-validation.js'
-import { buildReport, type ReportInput } from '../../src/report.js'
-import type { ValidateModeResult } from '../../src/validate-mode.js'
-import { coverageRow, makeAttack, makeCoverage, makeFinding, makeInput, makeModel, makeRun, makeRunListItem, makeStep } from '../support/report-fixtures.js'
+import { atOrAbove, type Finding, type Severity } from '../../src/service/contract/index.js'
+import { describeFailure, failureKind, ServiceError } from '../../src/util/errors.js'
+import { errorSummary } from '../../src/action/main.js'
+import { renderComment } from '../../src/report/comment.js'
+import { renderSummary } from '../../src/report/summary.js'
+import { renderValidationMarkdown } from '../../src/report/validation.js'
+import { buildReport, type ReportInput } from '../../src/report/report-model.js'
+import type { ValidateModeResult } from '../../src/validate/validate-mode.js'
+import { coverageRow, makeAttack, makeCoverage, makeFinding, makeInput, makeModel, makeRun, makeRunListItem, makeStep } from './report-fixtures.js'
 
 export const CASE_RUN_URL = 'https://github.com/acme/support-bot/actions/runs/7001'
 
