@@ -184,7 +184,7 @@ ${html}
   for (const el of document.querySelectorAll('.markdown-body table, .markdown-body pre')) {
     if (el.scrollWidth > el.clientWidth + 1) out.push(el.tagName.toLowerCase() + ' overflows by ' + (el.scrollWidth - el.clientWidth) + 'px: ' + el.textContent.slice(0, 60).replace(/\\s+/g, ' '));
   }
-  out.push('height ' + document.documentElement.scrollHeight);
+  out.push('height ' + Math.ceil(document.querySelector('.frame').getBoundingClientRect().bottom + 12));
   document.getElementById('overflow').textContent = out.join('\\n');
 </script>
 </body></html>

@@ -6,6 +6,7 @@
 import { describe, expect, it } from '@jest/globals'
 import { elements, githubHtml, githubTree, textOf, type HElement } from '../__fixtures__/github-html.js'
 import { CASE_RUN_URL, REPORT_CASES } from '../__fixtures__/report-cases.js'
+import { WRAP_WIDTH } from '../../src/report/markdown.js'
 
 const pages = REPORT_CASES.flatMap((c) => {
   const r = c.render()
@@ -65,5 +66,46 @@ describe.each(pages.map(([kind, c, md]) => [`${c.name} ${kind}`, kind, c, md] as
       const bold = all.filter(({ el }) => ['strong', 'b', 'em'].includes(el.tagName) && /bold|approve/.test(textOf(el as HElement)))
       expect(bold).toEqual([])
     }
+  })
+
+  it('starts with the headline: the result and its cause before anything else', () => {
+    const first = tree(md).children.find((n) => n.type === 'element') as HElement
+    expect(first.tagName).toBe('h3')
+    const text = textOf(first)
+    const expected = { pass: /^✅ Agent security (gate|validation): pass · /, fail: /^❌ Agent security (gate|validation): fail · /, incomplete: /^⚠️ Agent security gate: incomplete · /, error: /^⛔ Not assessed: / }[c.result]
+    expect(text).toMatch(expected)
+    // Never "pass" wording under an error or an incomplete result (the replaced result may be named as such).
+    const own = md.replace(/^\*\*The previous result no longer applies:\*\*.*$/m, '')
+    if (c.result === 'error' || c.result === 'incomplete') expect(textOf(githubTree(own) as never)).not.toMatch(/\bpass\b/i)
+  })
+
+  it('has no table wider than five columns', () => {
+    for (const { el } of elements(tree(md)).filter(({ el }) => el.tagName === 'tr')) {
+      expect(el.children.filter((ch) => ch.type === 'element').length).toBeLessThanOrEqual(5)
+    }
+  })
+
+  it(`has no line in a code block wider than ${WRAP_WIDTH} characters (nothing scrolls sideways)`, () => {
+    const long = elements(tree(md))
+      .filter(({ el }) => el.tagName === 'pre')
+      .flatMap(({ el }) => textOf(el).split('\n'))
+      .filter((line) => [...line].length > WRAP_WIDTH)
+    expect(long).toEqual([])
+  })
+
+  it('names every blocking finding at least by a one-line row', () => {
+    const text = textOf(tree(md) as never)
+    const missing = c.blockingIds.filter((id) => !text.includes(id))
+    expect(missing).toEqual([])
+  })
+})
+
+describe('the huge case', () => {
+  const huge = REPORT_CASES.find((c) => c.name === 'huge')
+  it('has 352 blocking findings, each named in the comment, ten of them with proof', () => {
+    const md = huge?.render().comment ?? ''
+    expect(huge?.blockingIds).toHaveLength(352)
+    expect(md.length).toBeLessThanOrEqual(65536)
+    expect(elements(tree(md)).filter(({ el }) => el.tagName === 'details')).toHaveLength(10)
   })
 })
