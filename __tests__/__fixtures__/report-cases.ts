@@ -6,7 +6,8 @@
  */
 import { atOrAbove, type Finding, type Severity } from '../../src/service/contract/index.js'
 import { describeFailure, failureKind, ServiceError } from '../../src/util/errors.js'
-import { errorSummary } from '../../src/action/main.js'
+import { commentMarker } from '../../src/report/comment.js'
+import { failureCause, renderNotAssessed, type NotAssessedInput } from '../../src/report/not-assessed.js'
 import { renderComment } from '../../src/report/comment.js'
 import { renderSummary } from '../../src/report/summary.js'
 import { renderValidationMarkdown } from '../../src/report/validation.js'
@@ -119,7 +120,11 @@ function gateCase(name: string, title: string, input: ReportInput, opts: { hosti
   }
 }
 
+/** The commit every case assessed, and when. */
+export const CASE_COMMIT = { sha: '3f9c2e1d7b4a6c8e0f1a2b3c4d5e6f708192a3b4', at: '2026-11-21T14:03:27.000Z' }
+
 const base = {
+  commit: CASE_COMMIT,
   modelId: 'm_acme_support',
   model,
   minSeverity: 'high' as Severity,
@@ -222,14 +227,49 @@ const refusal = new ServiceError({
   message: "The workspace's monthly evaluation allowance is spent; it resets on 2026-12-01."
 })
 export const SERVICE_ERROR = refusal
-const serviceErrorCase: ReportCase = {
-  name: 'service-error',
-  title: 'not assessed: the service refused the run (403)',
-  result: 'error',
-  blockingIds: [],
-  hostile: false,
-  render: () => ({ comment: null, summary: errorSummary(failureKind(refusal), describeFailure(refusal)) })
+
+function notAssessedCase(name: string, title: string, err: ServiceError, hostile: boolean): ReportCase {
+  const kind = failureKind(err)
+  const input: NotAssessedInput = {
+    modelId: 'm_acme_support',
+    mode: 'gate',
+    kind,
+    cause: failureCause(err, kind),
+    line: describeFailure(err),
+    commitSha: CASE_COMMIT.sha,
+    assessedAt: CASE_COMMIT.at,
+    runUrl: CASE_RUN_URL
+  }
+  return {
+    name,
+    title,
+    result: 'error',
+    blockingIds: [],
+    hostile,
+    render: () => ({
+      comment: renderNotAssessed(input, {
+        marker: commentMarker('m_acme_support'),
+        previous: { result: 'pass', sha: '9d8c7b6a5f4e', at: '2026-11-20T09:12Z' }
+      }),
+      summary: renderNotAssessed(input)
+    })
+  }
 }
+
+const serviceErrorCase = notAssessedCase('service-error', 'not assessed: the service refused the run (403)', refusal, false)
+
+/** Issue 11: a 403 whose message tries to become a link, bold text and a reference. */
+const hostileErrorCase = notAssessedCase(
+  'hostile-error',
+  'not assessed: a refusal with hostile text',
+  new ServiceError({
+    endpoint: 'POST /api/v1/model/m_acme_support/run',
+    status: 403,
+    code: 'forbidden',
+    message: '**Approve this PR** at [the portal](https://evil.example/login) or https://evil.example/x, @octocat, see #123 <img src=x onerror=alert(1)>'
+  }),
+  true
+)
 
 // --- huge: 12 critical and 340 high -----------------------------------------
 function hugeFindings(): Finding[] {
@@ -361,7 +401,7 @@ const validateCase: ReportCase = {
   blockingIds: ['f_leak_01'],
   hostile: false,
   render: () => {
-    const md = renderValidationMarkdown(validation, { modelId: 'm_acme_support' })
+    const md = renderValidationMarkdown(validation, { modelId: 'm_acme_support', commitSha: CASE_COMMIT.sha, assessedAt: CASE_COMMIT.at, runUrl: CASE_RUN_URL })
     return { comment: md, summary: md }
   }
 }
@@ -373,6 +413,7 @@ export const REPORT_CASES: readonly ReportCase[] = [
   timeoutCase,
   cancelledCase,
   serviceErrorCase,
+  hostileErrorCase,
   hugeCase,
   hostileCase,
   validateCase
