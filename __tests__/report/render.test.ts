@@ -40,7 +40,7 @@ describe.each(RENDERERS)('%s content', (_kind, render) => {
 
   it.each([
     ['pass', '### ✅ Agent security gate: pass · nothing open at or above high · Demo banking agent'],
-    ['incomplete', '### ⚠️ Agent security gate: incomplete · coverage incomplete: 3 of 3 categories completed · Demo banking agent'],
+    ['incomplete', '### ⚠️ Agent security gate: incomplete · 3 of 3 categories completed · Demo banking agent'],
     ['error', '### ⛔ Not assessed: why · Demo banking agent']
   ] as const)('heads result %s with its own headline', (result, head) => {
     expect(render(makeInput({ result, reason: 'why', findings: [] }))).toContain(`${head}\n`)

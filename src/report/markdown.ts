@@ -140,7 +140,7 @@ function headlineCause(r: Report): string {
       return `nothing open at or above ${sev}`
     case 'incomplete': {
       const planned = plannedCount(r)
-      return r.categoriesPlanned === null ? 'coverage incomplete' : `coverage incomplete: ${r.coverageCompleted} of ${planned} categories completed`
+      return r.categoriesPlanned === null ? 'coverage unknown' : `${r.coverageCompleted} of ${planned} categories completed`
     }
     default:
       return notAssessedCause(r)
