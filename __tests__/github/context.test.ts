@@ -1,5 +1,5 @@
 import { describe, expect, test } from '@jest/globals'
-import { targetFromEvent, type EventTarget } from '../../src/github/context.js'
+import { assessedCommit, targetFromEvent, type EventTarget } from '../../src/github/context.js'
 
 const PR_PAYLOAD = { action: 'synchronize', number: 42, pull_request: { number: 42, head: { sha: 'abc' } } }
 
@@ -41,5 +41,18 @@ describe('targetFromEvent', () => {
   test.each(['', 'octo', 'octo/agent/extra', 'octo/', '/agent', 'oc to/agent', 'octo/..'])('unusable repository %j gives none with a reason', (repository) => {
     const t = targetFromEvent('pull_request', PR_PAYLOAD, repository)
     expect(t).toEqual({ kind: 'none', eventName: 'pull_request', reason: expect.stringMatching(/GITHUB_REPOSITORY/) })
+  })
+})
+
+describe('assessedCommit', () => {
+  const head = 'ABCDEF0123456789abcdef0123456789abcdef01'
+  test.each([
+    ['the pull request head, not the merge commit', { pull_request: { head: { sha: head } } }, 'f'.repeat(40), head.toLowerCase()],
+    ['GITHUB_SHA without a pull request', { ref: 'refs/heads/main' }, 'a'.repeat(40), 'a'.repeat(40)],
+    ['GITHUB_SHA when the head is not hex', { pull_request: { head: { sha: 'x; rm -rf' } } }, 'b'.repeat(40), 'b'.repeat(40)],
+    ['null when neither is a SHA', null, 'not-a-sha', null],
+    ['null when nothing is set', null, undefined, null]
+  ] as const)('%s', (_name, payload, githubSha, expected) => {
+    expect(assessedCommit(payload, githubSha)).toBe(expected)
   })
 })

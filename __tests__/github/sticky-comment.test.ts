@@ -54,6 +54,18 @@ describe('postStickyComment (update)', () => {
     api = await start()
   })
 
+  test('builds the body from the comment it replaces (null when there is none)', async () => {
+    const seen: Array<string | null> = []
+    const body = (existing: string | null): string => {
+      seen.push(existing)
+      return `${MARKER_A}\nreport after ${existing === null ? 'nothing' : 'an old one'}`
+    }
+    await postStickyComment(api, PR, body, MARKER_A, 'update', log)
+    await postStickyComment(api, PR, body, MARKER_A, 'update', log)
+    expect(seen).toEqual([null, `${MARKER_A}\nreport after nothing`])
+    expect(comments().map((c) => c.body)).toEqual([`${MARKER_A}\nreport after an old one`])
+  })
+
   test('creates the comment, with the marker, when there is none', async () => {
     const out = await postStickyComment(api, PR, `${MARKER_A}\nreport 1`, MARKER_A, 'update', log)
     expect(out.action).toBe('created')

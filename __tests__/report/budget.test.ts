@@ -19,9 +19,21 @@ function bigFinding(severity: Severity, id: string, text = MB): Finding {
   })
 }
 
-/** Finding ids listed in a markdown rendering, in order. */
+const decode = (t: string): string => t.replace(/&#(\d+);/g, (_, d: string) => String.fromCharCode(Number(d)))
+
+/** Ids of the findings shown in full (one <details> each), in order. */
+function detailedIds(md: string): string[] {
+  return [...md.matchAll(/^<summary>\S+ <b>\w+<\/b> · <code>[^<]*<\/code> · <code>([^<]*)<\/code>/gm)].map((m) => decode(m[1] as string))
+}
+
+/** Ids of the findings shown as one-line rows, in order. */
+function rowIds(md: string): string[] {
+  return [...md.matchAll(/^\| \S+ (?:critical|high|medium|low) \| `[^`]*` \| `([^`]+)`/gm)].map((m) => m[1] as string)
+}
+
+/** Every finding named (in full or as a row), in order. */
 function listedIds(md: string): string[] {
-  return [...md.matchAll(/^\*\*[\d,]+\. .*· id `([^`]+)`/gm)].map((m) => m[1] as string)
+  return [...detailedIds(md), ...rowIds(md)]
 }
 
 function bigReport(): Report {
@@ -38,27 +50,28 @@ function bigReport(): Report {
 
 describe('5,000 findings with megabyte replies', () => {
   const report = bigReport()
+  const order = report.findings.map((f) => f.findingId)
 
-  it('the comment stays under 65,536 characters and says what was cut and where the rest is', () => {
+  it('the comment stays under 65,536 characters: rows as fit, then a count grid, and says exactly what was cut', () => {
     const out = renderComment(report)
     expect(out.length).toBeLessThanOrEqual(COMMENT_LIMIT)
-    expect(out).toMatch(/Shortened to fit the 65,536-character limit of a GitHub comment/)
-    expect(out).toMatch(/960 high, 2,000 medium, 2,000 low findings at or above low collapsed to counts/)
-    expect(out).toMatch(/The full data is in the job summary of this workflow run and the JSON report/)
-    // The most severe group is listed whole; nothing less severe is.
-    const ids = listedIds(out)
-    expect(ids).toEqual(Array.from({ length: 40 }, (_, i) => `critical_${i}`))
-    // Counts still say everything.
-    expect(out).toContain('5,000 in total (40 critical, 960 high, 2,000 medium, 2,000 low)')
+    const rows = rowIds(out)
+    expect(rows.length).toBeGreaterThan(100)
+    expect(rows).toEqual(order.slice(0, rows.length))
+    expect(out).toContain(`${(5000 - rows.length).toLocaleString("en-US")} findings only counted in the grid`)
+    expect(out).toMatch(/To fit the 65,536-character limit of a GitHub comment: /)
+    expect(out).toMatch(/\*\*All 5,000 findings by category:\*\*\n\n\| Category \| 🔴 critical \| 🟠 high \| 🟡 medium \| 🔵 low \|/)
+    expect(out).toContain('| `prompt_injection` | 40 | 960 | 2,000 | 2,000 |')
+    expect(out).toMatch(/Full data: \[job summary\]\(https:\/\/github\.com\/acme\/shop\/actions\/runs\/42\) and the JSON report/)
     expect(checkMarkdown(out, { allowLinks: ['https://github.com/acme/shop/actions/runs/42'] })).toEqual([])
   })
 
-  it('the summary stays under 1 MiB and lists more than the comment', () => {
+  it('the summary stays under 1 MiB, names every finding at least by a row, and keeps the proof of the most severe', () => {
     const out = renderSummary(report)
     expect(Buffer.byteLength(out, 'utf8')).toBeLessThanOrEqual(SUMMARY_LIMIT)
-    expect(out).toMatch(/Shortened to fit the 1,048,576-byte limit of a job summary/)
-    expect(out).toMatch(/The full data is in the JSON report/)
-    expect(listedIds(out).length).toBeGreaterThan(listedIds(renderComment(report)).length)
+    expect(listedIds(out)).toEqual(order)
+    expect(detailedIds(out).slice(0, 40)).toEqual(order.slice(0, 40))
+    expect(out).toMatch(/To fit the 1,048,576-byte limit of a job summary: .*as one-line rows without proof/)
     expect(checkMarkdown(out, { allowLinks: ['https://github.com/acme/shop/actions/runs/42'] })).toEqual([])
   })
 
@@ -72,53 +85,52 @@ describe('5,000 findings with megabyte replies', () => {
   })
 })
 
-describe('degrading in order', () => {
-  it('(1) trims replay fields first while every finding still fits', () => {
+describe('cutting detail before rows', () => {
+  it('(1) shortens the proof first while every finding keeps its section', () => {
     const findings = Array.from({ length: 10 }, (_, i) => bigFinding('high', `h_${i}`, 'x'.repeat(100_000)))
     const out = renderComment(buildReport(makeInput({ findings })))
     expect(out.length).toBeLessThanOrEqual(COMMENT_LIMIT)
-    expect(listedIds(out)).toHaveLength(10)
-    expect(out).toMatch(/replay fields trimmed to [\d,]+ characters/)
-    expect(out).not.toMatch(/collapsed to counts/)
-    expect((out.match(/^<details>$/gm) ?? []).length).toBeGreaterThanOrEqual(10)
+    expect(detailedIds(out)).toHaveLength(10)
+    expect(out).toMatch(/\d+ findings? with shorter proof/)
+    expect(out).not.toMatch(/one-line rows|grid/)
   })
 
-  it('(1b) leaves replay steps out before dropping any finding', () => {
+  it('(1b) shows at most ten findings in full in the comment, every other one as a row', () => {
     const findings = Array.from({ length: 60 }, (_, i) => bigFinding('high', `h_${i}`, 'x'.repeat(100_000)))
     const out = renderComment(buildReport(makeInput({ findings })))
     expect(out.length).toBeLessThanOrEqual(COMMENT_LIMIT)
-    expect(listedIds(out)).toHaveLength(60)
-    expect(out).toMatch(/replay steps left out/)
-    expect(out).not.toMatch(/<details>/)
+    expect(detailedIds(out)).toEqual(Array.from({ length: 10 }, (_, i) => `h_${i}`))
+    expect(rowIds(out)).toEqual(Array.from({ length: 50 }, (_, i) => `h_${i + 10}`))
+    expect(out).toContain('50 findings as one-line rows without proof')
   })
 
-  it('(2) collapses the least severe groups to counts and gives the kept ones their detail back', () => {
+  it('(2) 12 critical and 340 high: the criticals in full, every high by a row, no grid', () => {
     const findings = [
-      bigFinding('critical', 'c_1', 'short reply'),
-      bigFinding('critical', 'c_2', 'short reply'),
-      ...Array.from({ length: 3000 }, (_, i) => makeFinding('low', { finding_id: `l_${i}` }))
+      ...Array.from({ length: 12 }, (_, i) => bigFinding('critical', `c_${i}`, 'y'.repeat(3000))),
+      ...Array.from({ length: 340 }, (_, i) => bigFinding('high', `h_${i}`, 'y'.repeat(3000)))
     ]
-    const out = renderComment(buildReport(makeInput({ minSeverity: 'low', findings })))
+    const out = renderComment(buildReport(makeInput({ findings })))
     expect(out.length).toBeLessThanOrEqual(COMMENT_LIMIT)
-    expect(listedIds(out)).toEqual(['c_1', 'c_2'])
-    expect(out).toMatch(/3,000 low findings at or above low collapsed to counts/)
-    expect(out).not.toMatch(/replay fields trimmed|replay steps left out/)
-    expect((out.match(/^<details>$/gm) ?? []).length).toBe(4)
-    expect(out).toContain('##### 🔵 low: 3,000')
+    expect(detailedIds(out)).toEqual(Array.from({ length: 10 }, (_, i) => `c_${i}`))
+    expect(rowIds(out)).toEqual([`c_10`, `c_11`, ...Array.from({ length: 340 }, (_, i) => `h_${i}`)])
+    expect(out).not.toMatch(/grid/)
+    const summary = renderSummary(buildReport(makeInput({ findings })))
+    expect(detailedIds(summary)).toEqual(findings.map((f) => f.finding_id))
   })
 
-  it('(2b) lists what fits of a single group that is too large', () => {
+  it('(2b) when even the rows do not fit: the rows that fit in order, then a grid counting all', () => {
     const findings = Array.from({ length: 2000 }, (_, i) => makeFinding('critical', { finding_id: `c_${i}` }))
     const out = renderComment(buildReport(makeInput({ findings })))
-    const ids = listedIds(out)
+    const ids = rowIds(out)
     expect(out.length).toBeLessThanOrEqual(COMMENT_LIMIT)
-    expect(ids.length).toBeGreaterThan(10)
+    expect(ids.length).toBeGreaterThan(100)
     expect(ids.length).toBeLessThan(2000)
     expect(ids).toEqual(Array.from({ length: ids.length }, (_, i) => `c_${i}`))
-    expect(out).toContain(`${(2000 - ids.length).toLocaleString('en-US')} critical findings at or above high collapsed to counts`)
+    expect(out).toContain(`${(2000 - ids.length).toLocaleString('en-US')} findings only counted in the grid`)
+    expect(out).toContain('| `prompt_injection` | 2,000 | – | – | – |')
   })
 
-  it('(3) shows only counts when not even one finding fits, and always stays within the limit', () => {
+  it('(3) shows only counts when not even the rows fit, and always stays within the limit', () => {
     const findings = Array.from({ length: 50 }, (_, i) => bigFinding('high', `h_${i}`, 'y'.repeat(5000)))
     const report = buildReport(makeInput({ findings, notes: ['a note'] }))
     let previous = -1
@@ -127,24 +139,24 @@ describe('degrading in order', () => {
       const out = renderComment(report, { limit })
       expect(out.length).toBeLessThanOrEqual(limit)
       expect(checkMarkdown(out, { allowLinks: ['https://github.com/acme/shop/actions/runs/42'] })).toEqual([])
-      const n = listedIds(out).length
+      const n = listedIds(out).length + detailedIds(out).length
       expect(n).toBeGreaterThanOrEqual(previous)
       previous = n
       if (n === 0 && /only counts/.test(out)) sawCountsOnly = true
       if (out.length > 0) expect(out.startsWith('<!-- asas-gate:model=m_demo -->')).toBe(true)
     }
     expect(sawCountsOnly).toBe(true)
-    expect(previous).toBe(50)
+    expect(previous).toBe(60)
   })
 
   it('the summary lists findings below the threshold when there is room; the comment only counts them', () => {
     const findings = [makeFinding('high', { finding_id: 'h_1' }), ...Array.from({ length: 20 }, (_, i) => makeFinding('low', { finding_id: `l_${i}` }))]
     const report = buildReport(makeInput({ findings }))
     const summary = renderSummary(report)
-    expect(summary).toContain('#### Findings below high: 20 (20 low)')
-    for (let i = 0; i < 20; i++) expect(summary).toContain(`id \`l_${i}\``)
+    expect(summary).toContain('#### Below high: 20 findings (20 low)')
+    expect(rowIds(summary)).toEqual(Array.from({ length: 20 }, (_, i) => `l_${i}`))
     const comment = renderComment(report)
-    expect(comment).toContain('**Below high:** 20 findings (20 low), counted here and not listed.')
+    expect(comment).toContain('**Below high:** 20 findings (20 low), counted here and listed in the job summary.')
     expect(comment).not.toContain('`l_0`')
   })
 

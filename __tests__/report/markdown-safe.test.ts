@@ -8,9 +8,11 @@ import {
   FORBIDDEN_OUTPUT_CHARS,
   htmlCode,
   longestRun,
+  proofBlock,
   proseText,
   sanitizeText,
-  trustedLink
+  trustedLink,
+  wrapLine
 } from '../../src/report/markdown-safe.js'
 import { checkMarkdown, splitFences } from '../__fixtures__/hostile-strings.js'
 
@@ -21,11 +23,12 @@ describe('sanitizeText', () => {
     ['single line: breaks become spaces', 'a\r\n\r\nb\nc', false, 'a b c'],
     ['tabs: four spaces in blocks', 'a\tb', true, 'a    b'],
     ['tabs: one space inline', 'a\tb', false, 'a b'],
-    ['bidi controls replaced, a run by one', 'x\u202E\u2066y', false, 'x\uFFFDy'],
-    ['zero-width characters replaced', 'a\u200Bb\u200Dc\uFEFFd\u2060e', false, 'a\uFFFDb\uFFFDc\uFFFDd\uFFFDe'],
-    ['C0 and C1 controls replaced', 'a\u0000b\u001Bc\u007Fd\u009Be', false, 'a\uFFFDb\uFFFDc\uFFFDd\uFFFDe'],
-    ['lone surrogates replaced, pairs kept', 'a\uD800b\uDC00c😀', false, 'a\uFFFDb\uFFFDc😀'],
-    ['tag characters replaced', `a${String.fromCodePoint(0xe0041, 0xe0042)}b`, false, 'a\uFFFDb'],
+    ['bidi controls shown by name', 'x\u202E\u2066y', false, 'x⟨U+202E⟩⟨U+2066⟩y'],
+    ['zero-width characters shown by name', 'a\u200Bb\u200Dc\uFEFFd\u2060e', false, 'a⟨U+200B⟩b⟨U+200D⟩c⟨U+FEFF⟩d⟨U+2060⟩e'],
+    ['C0 and C1 controls shown by name', 'a\u0000b\u001Bc\u007Fd\u009Be', false, 'a⟨U+0000⟩b⟨U+001B⟩c⟨U+007F⟩d⟨U+009B⟩e'],
+    ['lone surrogates shown by name, pairs kept', 'a\uD800b\uDC00c😀', false, 'a⟨U+D800⟩b⟨U+DC00⟩c😀'],
+    ['tag characters shown by name', `a${String.fromCodePoint(0xe0041, 0xe0042)}b`, false, 'a⟨U+E0041⟩⟨U+E0042⟩b'],
+    ['a long run named four times, then counted', 'a' + '\u200B'.repeat(10) + 'b', false, 'a⟨U+200B⟩⟨U+200B⟩⟨U+200B⟩⟨U+200B⟩⟨+6 more⟩b'],
     ['emoji variation selector kept', '❤\uFE0F', false, '❤\uFE0F'],
     ['combining piles cut to four marks', `e${'\u0301'.repeat(10)}`, false, `e${'\u0301'.repeat(4)}`],
     ['plain text unchanged', 'Hello, world: <ok> & "fine"', false, 'Hello, world: <ok> & "fine"']
@@ -109,7 +112,7 @@ describe('codeBlock', () => {
   })
 
   it('keeps line breaks and removes control characters', () => {
-    expect(codeBlock('a\r\nb\u202Ec\u0000', opts)).toBe('```text\na\nb\uFFFDc\uFFFD\n```')
+    expect(codeBlock('a\r\nb\u202Ec\u0000', opts)).toBe('```text\na\nb⟨U+202E⟩c⟨U+0000⟩\n```')
   })
 })
 
@@ -175,5 +178,35 @@ describe('enumText and trustedLink', () => {
     [null, null]
   ])('trustedLink(%p)', (url, expected) => {
     expect(trustedLink('run', url)).toBe(expected)
+  })
+})
+
+describe('wrapLine', () => {
+  it.each([
+    ['short line kept', 'abc', 10, ['abc']],
+    ['wraps at the last space in the last quarter', 'aaaa bbbb cccc dddd', 10, ['aaaa bbbb', 'cccc dddd']],
+    ['cuts a word longer than the width', 'x'.repeat(25), 10, ['x'.repeat(10), 'x'.repeat(10), 'x'.repeat(5)]],
+    ['never splits a surrogate pair', `${'a'.repeat(9)}😀b`, 10, ['a'.repeat(9), '😀b']]
+  ] as const)('%s', (_name, line, width, expected) => {
+    expect(wrapLine(line, width)).toEqual(expected)
+  })
+})
+
+describe('proofBlock', () => {
+  const opts = { width: 40, maxChars: 10_000, maxLines: 100 }
+  it('labels each section and wraps every line to the width', () => {
+    const out = proofBlock([{ label: '→ prompt', text: 'word '.repeat(30) }, { label: '← reply', text: 'x'.repeat(100) }], opts)
+    const lines = out.split('\n')
+    expect(lines[0]).toBe('```text')
+    expect(lines[1]).toBe('→ prompt')
+    expect(lines.every((l) => l.length <= 40)).toBe(true)
+    expect(lines).toContain('← reply')
+  })
+
+  it('says what was cut, and no backtick run inside can close the fence', () => {
+    const out = proofBlock([{ label: 'x', text: `${'```'}\n${'line\n'.repeat(50)}` }], { width: 40, maxChars: 100, maxLines: 5 })
+    expect(out.startsWith('````text\n')).toBe(true)
+    expect(out).toMatch(/… \(\d+ more lines, \d+ more characters in the full data\)/)
+    expect(splitFences(out).problems).toEqual([])
   })
 })

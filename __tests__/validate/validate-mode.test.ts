@@ -622,7 +622,7 @@ function resultOf(findings: ValidatedFinding[], over: Partial<ValidateModeResult
 function tableRows(md: string): string[][] {
   return md
     .split('\n')
-    .filter((l) => l.startsWith('|') && !l.startsWith('|---'))
+    .filter((l) => l.startsWith('|') && !/^\|\s*-/.test(l))
     .map((l) => l.split(/(?<!\\)\|/).slice(1, -1))
 }
 
@@ -646,17 +646,18 @@ describe('renderValidationMarkdown', () => {
     )
     const rows = tableRows(md)
     expect(rows).toHaveLength(3)
-    expect(rows.every((r) => r.length === 6)).toBe(true)
-    expect(rows[1]!.join('|')).toMatch(/f_bad.*critical.*still broken.*a_1`: reproduced<br>`a_2`: not_reproduced/)
-    expect(rows[2]!.join('|')).toMatch(/f_ok.*high.*resolved.*FIXED_VERIFIED/)
-    expect(md).toMatch(/Fail: a fix does not hold/)
+    expect(rows.every((r) => r.length === 5)).toBe(true)
+    expect(rows[0]!.map((c) => c.trim())).toEqual(['Outcome', 'Finding', 'Category', 'Replays', 'Detail'])
+    expect(rows[1]!.join('|')).toMatch(/still broken \(open\).*🔴 `f_bad`.*1\/2 reproduced/)
+    expect(rows[2]!.join('|')).toMatch(/resolved \(FIXED_VERIFIED\).*🟠 `f_ok`/)
+    expect(md.split('\n')[0]).toBe('### ❌ Agent security validation: fail · 1 of 2 fixes do not hold · mdl\\_1')
   })
 
   it.each([
-    [resultOf([]), /Nothing to validate/],
-    [resultOf([vf({})]), /Pass: every fix/],
-    [resultOf([vf({ outcome: 'not_attempted' })], { failed: true }), /Fail: not every fixed finding could be validated/],
-    [resultOf([vf({ outcome: 'not_attempted' })], { failed: false }), /Pass, incomplete/]
+    [resultOf([]), /^### ✅ Agent security validation: pass · nothing marked fixed to validate · m\n/],
+    [resultOf([vf({})]), /^### ✅ Agent security validation: pass · 1 of 1 fix holds · m\n/],
+    [resultOf([vf({ outcome: 'not_attempted' })], { failed: true }), /^### ❌ Agent security validation: fail · 1 of 1 could not be validated · m\n/],
+    [resultOf([vf({ outcome: 'not_attempted' })], { failed: false }), /^### ⚠️ Agent security validation: pass · 1 of 1 could not be validated · m\n/]
   ])('headline %#', (result, headline) => {
     expect(renderValidationMarkdown(result, { modelId: 'm' })).toMatch(headline)
   })
@@ -677,7 +678,7 @@ describe('renderValidationMarkdown', () => {
     )
     const rows = tableRows(md)
     expect(rows).toHaveLength(2)
-    expect(rows.every((r) => r.length === 6)).toBe(true)
+    expect(rows.every((r) => r.length === 5)).toBe(true)
     // Inside code spans text is shown literally; outside them nothing may be live.
     const live = md.replace(/(`+)[^\n]*?\1/g, '')
     expect(live).toContain('＠octocat')

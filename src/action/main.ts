@@ -11,20 +11,23 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { Deadline, type Clock } from '../util/clock.js'
 import { buildAnnotations } from '../report/annotations.js'
-import { describeFailure, failureKind, oneLine } from '../util/errors.js'
+import { describeFailure, failureKind, type FailureKind } from '../util/errors.js'
 import { runGate } from '../gate/run-gate.js'
 import { envInputReader, readInputs, type ActionInputs } from './inputs.js'
 import { scrubSecrets } from '../util/redact.js'
 import { buildReport, gateReportInput } from '../report/report-model.js'
-import { commentMarker, renderComment } from '../report/comment.js'
+import { commentMarker, previousResult, renderComment } from '../report/comment.js'
+import { reportTitle } from '../report/markdown.js'
+import { failureCause, notAssessedTitle, renderNotAssessed, type NotAssessedInput } from '../report/not-assessed.js'
+import { assessedCommit } from '../github/context.js'
 import { renderJson } from '../report/json.js'
 import { renderSummary } from '../report/summary.js'
 import type { ServiceApi } from '../service/service-api.js'
 import { saveRunStarted, saveRunSettled } from './state.js'
 import type { ActionIO } from './io.js'
 import { runValidateMode } from '../validate/validate-mode.js'
-import { renderValidationMarkdown } from '../report/validation.js'
-import { publishToGitHub } from '../github/publish.js'
+import { renderValidationMarkdown, validationTitle } from '../report/validation.js'
+import { publishToGitHub, readEventPayload } from '../github/publish.js'
 
 export interface MainDeps {
   io: ActionIO
@@ -55,6 +58,11 @@ async function writeReportFile(env: NodeJS.ProcessEnv, name: string, json: strin
   return path
 }
 
+/** The commit assessed and the time of the report (for every comment and summary). */
+async function assessedNow(env: NodeJS.ProcessEnv, clock: Clock): Promise<{ sha: string | null; at: string }> {
+  return { sha: assessedCommit(await readEventPayload(env.GITHUB_EVENT_PATH), env.GITHUB_SHA), at: new Date(clock.now()).toISOString() }
+}
+
 /** Run the main step. Never throws: every failure fails the step with a line of its kind. */
 export async function runMain(deps: MainDeps): Promise<void> {
   const { io } = deps
@@ -62,8 +70,9 @@ export async function runMain(deps: MainDeps): Promise<void> {
   const rawKey = envInputReader(io.env)('api_key')
   if (rawKey !== '') io.setSecret(rawKey)
   const secrets = rawKey !== '' ? [rawKey] : []
+  let inputs: ActionInputs | null = null
   try {
-    const inputs = readInputs(envInputReader(io.env))
+    inputs = readInputs(envInputReader(io.env))
     if (inputs.mode === 'validate') await runValidate(deps, inputs, secrets)
     else await runGateStep(deps, inputs, secrets)
   } catch (err) {
@@ -71,12 +80,53 @@ export async function runMain(deps: MainDeps): Promise<void> {
     setOutputs(io, { result: 'error' }, secrets)
     const line = scrubSecrets(describeFailure(err), secrets)
     try {
-      await io.appendSummary(`## AI agent security gate: error\n\n${kind === 'bug' ? 'An unexpected error occurred (a bug in this action).' : oneLine(line, 2000).replace(/[<>@`|[\]]/g, ' ')}\n`)
-    } catch {
-      // The summary is best effort here; the failure below is what matters.
+      await reportNotAssessed(deps, inputs, { kind, line, cause: failureCause(err, kind) }, secrets)
+    } catch (publishErr) {
+      // Best effort here; the failure below is what matters.
+      io.log.warning(`Could not write the not-assessed report: ${scrubSecrets(describeFailure(publishErr), secrets)}`)
     }
     io.setFailed(line)
   }
+}
+
+/**
+ * The error path's report: the job summary and, when the inputs were read and
+ * the job was not cancelled, the sticky comment or tracking issue, replacing
+ * the previous result (which it names) so nothing green stays on a red check.
+ * Every service string goes through the safe renderer.
+ */
+async function reportNotAssessed(
+  deps: MainDeps,
+  inputs: ActionInputs | null,
+  failure: { kind: FailureKind; line: string; cause: string },
+  secrets: string[]
+): Promise<void> {
+  const { io, clock } = deps
+  const modelId = inputs?.modelId ?? (envInputReader(io.env)('model_id').trim() || 'the model')
+  const assessed = await assessedNow(io.env, clock)
+  const input: NotAssessedInput = {
+    modelId,
+    mode: inputs?.mode === 'validate' ? 'validate' : 'gate',
+    ...failure,
+    commitSha: assessed.sha,
+    assessedAt: assessed.at,
+    runUrl: runUrl(io.env)
+  }
+  await io.appendSummary(scrubSecrets(renderNotAssessed(input), secrets))
+  // A configuration mistake leaves no inputs to publish with; a cancelled job has no time to.
+  if (inputs === null || deps.signal.aborted) return
+  const marker = commentMarker(inputs.mode === 'validate' ? `${inputs.modelId}#validate` : inputs.modelId)
+  await publishToGitHub(
+    { io, clock, signal: deps.signal, random: deps.random },
+    {
+      inputs,
+      marker,
+      commentBody: (existing) =>
+        scrubSecrets(renderNotAssessed(input, { marker, previous: existing === null ? undefined : previousResult(existing) }), secrets),
+      issueTitle: scrubSecrets(notAssessedTitle(input), secrets),
+      failing: true
+    }
+  )
 }
 
 async function runGateStep(deps: MainDeps, inputs: ActionInputs, secrets: string[]): Promise<void> {
@@ -94,7 +144,10 @@ async function runGateStep(deps: MainDeps, inputs: ActionInputs, secrets: string
     { modelId: inputs.modelId, categories: inputs.categories, minSeverity: inputs.minSeverity, timeoutMs: inputs.timeoutMs }
   )
   const { decision, run, results } = outcome
-  const report = buildReport(gateReportInput(outcome, { modelId: inputs.modelId, minSeverity: inputs.minSeverity, runUrl: runUrl(io.env), secrets }))
+  const report = buildReport({
+    ...gateReportInput(outcome, { modelId: inputs.modelId, minSeverity: inputs.minSeverity, runUrl: runUrl(io.env), secrets }),
+    commit: await assessedNow(io.env, clock)
+  })
 
   const reportPath = await writeReportFile(io.env, `report-${inputs.modelId}-${outcome.triggered.runId}`, scrubSecrets(renderJson(report), secrets))
   setOutputs(
@@ -121,7 +174,7 @@ async function runGateStep(deps: MainDeps, inputs: ActionInputs, secrets: string
         inputs,
         marker: commentMarker(inputs.modelId),
         commentBody: () => scrubSecrets(renderComment(report), secrets),
-        issueTitle: `AI agent security gate: ${decision.result} for model ${inputs.modelId}`,
+        issueTitle: scrubSecrets(reportTitle(report), secrets),
         failing: decision.result !== 'pass'
       }
     )
@@ -142,7 +195,11 @@ async function runValidate(deps: MainDeps, inputs: ActionInputs, secrets: string
     { api: deps.makeApi(inputs, deadline), clock, deadline, signal: deps.signal, log: io.log, random: deps.random },
     { modelId: inputs.modelId, maxRuns: inputs.maxRuns, failOnIncomplete: inputs.failOnIncomplete }
   )
-  const markdown = scrubSecrets(renderValidationMarkdown(result, { modelId: inputs.modelId }), secrets)
+  const assessed = await assessedNow(io.env, clock)
+  const markdown = scrubSecrets(
+    renderValidationMarkdown(result, { modelId: inputs.modelId, commitSha: assessed.sha, assessedAt: assessed.at, runUrl: runUrl(io.env) }),
+    secrets
+  )
   const reportPath = await writeReportFile(io.env, `validation-${inputs.modelId}`, scrubSecrets(JSON.stringify(result, null, 2), secrets))
   setOutputs(
     io,
@@ -162,7 +219,7 @@ async function runValidate(deps: MainDeps, inputs: ActionInputs, secrets: string
       inputs,
       marker: commentMarker(`${inputs.modelId}#validate`),
       commentBody: () => markdown,
-      issueTitle: `AI agent security validation: ${result.failed ? 'fail' : 'pass'} for model ${inputs.modelId}`,
+      issueTitle: scrubSecrets(validationTitle(result, inputs.modelId), secrets),
       failing: result.failed
     }
   )

@@ -53,3 +53,15 @@ export function targetFromEvent(eventName: string, payload: unknown, repository:
   }
   return { kind: 'pull_request', owner: where.owner, repo: where.repo, number }
 }
+
+/**
+ * The commit a run assesses: the pull request's head (GITHUB_SHA is the merge
+ * commit on pull_request events), else GITHUB_SHA. Hex only, else null.
+ */
+export function assessedCommit(payload: unknown, githubSha: string | undefined): string | null {
+  const body = isRecord(payload) ? payload : {}
+  const pr = isRecord(body.pull_request) ? body.pull_request : undefined
+  const head = pr && isRecord(pr.head) ? pr.head.sha : undefined
+  for (const sha of [head, githubSha]) if (typeof sha === 'string' && /^[0-9a-f]{7,64}$/i.test(sha)) return sha.toLowerCase()
+  return null
+}

@@ -25,7 +25,8 @@ export interface PublishArgs {
   inputs: ActionInputs
   marker: string
   /** Rendered only when a comment or issue will be written. */
-  commentBody: () => string
+  /** Rendered only when a comment or issue will be written; given the body it replaces (null when none). */
+  commentBody: (existing: string | null) => string
   issueTitle: string
   failing: boolean
 }
@@ -38,7 +39,8 @@ export interface Published {
 /** GitHub calls get their own short budget: they must not hold the check for long. */
 const GITHUB_BUDGET_MS = 60_000
 
-async function readPayload(path: string | undefined): Promise<unknown> {
+/** The event payload (GITHUB_EVENT_PATH), or null when it cannot be read. */
+export async function readEventPayload(path: string | undefined): Promise<unknown> {
   if (!path) return null
   try {
     return JSON.parse(await readFile(path, 'utf8')) as unknown
@@ -51,7 +53,7 @@ export async function publishToGitHub(deps: PublishDeps, args: PublishArgs): Pro
   const { io } = deps
   const { env, log } = io
   const none: Published = { commentUrl: null, issueUrl: null }
-  const target = targetFromEvent(env.GITHUB_EVENT_NAME ?? '', await readPayload(env.GITHUB_EVENT_PATH), env.GITHUB_REPOSITORY ?? '')
+  const target = targetFromEvent(env.GITHUB_EVENT_NAME ?? '', await readEventPayload(env.GITHUB_EVENT_PATH), env.GITHUB_REPOSITORY ?? '')
   const wantComment = target.kind === 'pull_request' && args.inputs.comment !== 'off'
   const wantIssue = target.kind === 'none' && args.inputs.issue === 'update'
   if (!wantComment && !wantIssue) {
@@ -73,7 +75,7 @@ export async function publishToGitHub(deps: PublishDeps, args: PublishArgs): Pro
       random: deps.random
     })
     if (target.kind === 'pull_request') {
-      const out = await postStickyComment(api, target, args.commentBody(), args.marker, args.inputs.comment, log)
+      const out = await postStickyComment(api, target, args.commentBody, args.marker, args.inputs.comment, log)
       if (out.url) log.info(`PR comment ${out.action}: ${out.url}`)
       return { commentUrl: out.url, issueUrl: null }
     }
@@ -85,7 +87,7 @@ export async function publishToGitHub(deps: PublishDeps, args: PublishArgs): Pro
     const out = await syncTrackingIssue(
       api,
       { owner, repo },
-      { marker: args.marker, title: args.issueTitle, body: args.commentBody(), failing: args.failing },
+      { marker: args.marker, title: args.issueTitle, body: args.commentBody, failing: args.failing },
       log
     )
     if (out.url) log.info(`Tracking issue ${out.action}: ${out.url}`)

@@ -15,6 +15,12 @@ import { explainGitHubFailure, type FailureExplanation } from './octokit.js'
 
 export type CommentMode = 'update' | 'new' | 'off'
 
+/**
+ * A body, or a function of the body it replaces (null when there is none), so
+ * a report can say what the previous result was.
+ */
+export type CommentBody = string | ((existing: string | null) => string)
+
 export interface CommentOutcome {
   action: 'created' | 'updated' | 'skipped'
   url: string | null
@@ -122,27 +128,27 @@ export function explainCommentFailure(err: unknown, target: PullRequestRef): Fai
 export async function postStickyComment(
   api: IssuesApi,
   target: PullRequestRef,
-  body: string,
+  body: CommentBody,
   marker: string,
   mode: CommentMode,
   log: Log
 ): Promise<CommentOutcome> {
   if (mode === 'off') return { action: 'skipped', url: null, reason: 'comment is off' }
-  const text = withMarker(body, marker)
+  const textFor = (existing: string | null): string => withMarker(typeof body === 'string' ? body : body(existing), marker)
   const ref: PullRequestRef = { owner: target.owner, repo: target.repo, number: target.number }
   try {
     if (mode === 'new') {
-      const created = await api.createComment(ref, ref.number, text)
+      const created = await api.createComment(ref, ref.number, textFor(null))
       return { action: 'created', url: created.html_url }
     }
     const ownLogin = ownLoginOnce(api)
     const existing = await findStickyComment(api, ref, marker, ownLogin, log)
     if (existing) {
-      const updated = await api.updateComment(ref, existing.id, text)
+      const updated = await api.updateComment(ref, existing.id, textFor(existing.body ?? ''))
       return { action: 'updated', url: updated.html_url || existing.html_url }
     }
     // A create whose answer was lost may have taken effect: look again before repeating it.
-    const created = await api.createComment(ref, ref.number, text, () => findStickyComment(api, ref, marker, ownLogin, log))
+    const created = await api.createComment(ref, ref.number, textFor(null), () => findStickyComment(api, ref, marker, ownLogin, log))
     return { action: 'created', url: created.html_url }
   } catch (err) {
     if (err instanceof AbortedError) throw err

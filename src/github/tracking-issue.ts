@@ -9,7 +9,7 @@ import { AbortedError } from '../util/errors.js'
 import type { Log } from '../util/log.js'
 import type { Issue, IssuesApi, RepoRef } from './octokit.js'
 import { explainGitHubFailure, type FailureExplanation } from './octokit.js'
-import { hasMarker, MAX_PAGES, ownedBy, ownLoginOnce, withMarker } from './sticky-comment.js'
+import { hasMarker, MAX_PAGES, ownedBy, ownLoginOnce, withMarker, type CommentBody } from './sticky-comment.js'
 
 export interface TrackingOutcome {
   action: 'created' | 'updated' | 'closed' | 'none' | 'skipped'
@@ -21,8 +21,8 @@ export interface TrackingArgs {
   /** Hidden marker holding the model_id. */
   marker: string
   title: string
-  /** The latest report (issue body when failing, closing comment when passing). */
-  body: string
+  /** The latest report (issue body when failing, closing comment when passing), or a function of the open issue's body. */
+  body: CommentBody
   /** The run failed or is incomplete. */
   failing: boolean
 }
@@ -75,8 +75,9 @@ export async function syncTrackingIssue(api: IssuesApi, repo: RepoRef, args: Tra
   const ownLogin = ownLoginOnce(api)
   try {
     const open = await findTrackingIssue(api, ref, args.marker, ownLogin, log)
+    const bodyFor = (existing: string | null): string => (typeof args.body === 'string' ? args.body : args.body(existing))
     if (args.failing) {
-      const body = withMarker(args.body, args.marker)
+      const body = withMarker(bodyFor(open ? (open.body ?? '') : null), args.marker)
       if (open) {
         const updated = await api.updateIssue(ref, open.number, { title: args.title, body })
         return { action: 'updated', url: updated.html_url || open.html_url }
@@ -86,7 +87,7 @@ export async function syncTrackingIssue(api: IssuesApi, repo: RepoRef, args: Tra
       return { action: 'created', url: created.html_url }
     }
     if (!open) return { action: 'none', url: null }
-    await api.createComment(ref, open.number, args.body)
+    await api.createComment(ref, open.number, bodyFor(open.body ?? ''))
     const closed = await api.updateIssue(ref, open.number, { state: 'closed', state_reason: 'completed' })
     return { action: 'closed', url: closed.html_url || open.html_url }
   } catch (err) {

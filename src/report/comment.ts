@@ -4,7 +4,8 @@
  * keeps its own comment and the next run edits it in place.
  */
 import { createHash } from 'node:crypto'
-import { renderMarkdownReport, type DetailLevel } from './markdown.js'
+import { renderMarkdownReport, WRAP_WIDTH, type DetailLevel } from './markdown.js'
+import { trustedLink } from './markdown-safe.js'
 import type { Report } from './report-model.js'
 
 /** GitHub's limit on a comment body, in characters. */
@@ -49,24 +50,53 @@ export function isCommentFor(body: string, modelId: string): boolean {
   return body.startsWith(`${marker}\n`) || body.startsWith(`${marker}\r\n`) || body === marker
 }
 
-/** Detail ladder of the comment: most detailed first; the last leaves replay steps out. */
+/**
+ * Detail of the comment: the ten most severe findings in full at most, proof
+ * wrapped at 90 characters; the rest one line each.
+ */
 export const COMMENT_LADDER: DetailLevel[] = [
-  { fieldChars: 2000, lineChars: 300, maxLines: 40, proseChars: 1500, maxAttacks: 3, maxSteps: 8, maxHeaders: 20 },
-  { fieldChars: 600, lineChars: 200, maxLines: 15, proseChars: 600, maxAttacks: 2, maxSteps: 5, maxHeaders: 10 },
-  { fieldChars: 160, lineChars: 160, maxLines: 5, proseChars: 300, maxAttacks: 1, maxSteps: 3, maxHeaders: 5 },
-  { fieldChars: 0, lineChars: 0, maxLines: 0, proseChars: 200, maxAttacks: 0, maxSteps: 0, maxHeaders: 0 }
+  { wrap: WRAP_WIDTH, fieldChars: 1200, maxLines: 14, proseChars: 600, maxSteps: 3, bodies: true, headers: false },
+  { wrap: WRAP_WIDTH, fieldChars: 400, maxLines: 6, proseChars: 300, maxSteps: 1, bodies: false, headers: false },
+  { wrap: WRAP_WIDTH, fieldChars: 0, maxLines: 0, proseChars: 200, maxSteps: 0, bodies: false, headers: false }
 ]
+
+/** Findings shown with their proof in the comment at most. */
+export const COMMENT_MAX_DETAILED = 10
 
 /** The comment body: starts with the marker line; at most `limit` characters (UTF-16 code units). */
 export function renderComment(report: Report, opts: { limit?: number } = {}): string {
   const limit = opts.limit ?? COMMENT_LIMIT
+  const summary = trustedLink('job summary', report.runUrl)
   return renderMarkdownReport(report, {
     limit,
     measure: (s) => s.length,
     limitLabel: `the ${limit.toLocaleString('en-US')}-character limit of a GitHub comment`,
     marker: commentMarker(report.modelId),
     ladder: COMMENT_LADDER,
+    maxDetailed: COMMENT_MAX_DETAILED,
+    coverage: 'compact',
     listBelowThreshold: false,
-    fullDataWhere: "the job summary of this workflow run and the JSON report (the step's `report_path` output)"
+    fullDataWhere: `${summary ?? 'the job summary of this workflow run'} and the JSON report (\`report_path\`, kept when the workflow uploads it as an artifact)`
   })
+}
+
+export interface PreviousResult {
+  result: 'pass' | 'fail' | 'incomplete' | 'error'
+  /** Hex, 7 to 12 characters; null when the comment did not say. */
+  sha: string | null
+  /** ISO minute ("2026-11-21T14:03Z"); null when the comment did not say. */
+  at: string | null
+}
+
+/**
+ * The result an earlier comment recorded in its hidden second line (see
+ * stateMarker), or null. Only the exact shape is read: an enum, hex and an ISO
+ * minute, so whatever else the comment holds cannot come through.
+ */
+export function previousResult(body: string | null | undefined): PreviousResult | null {
+  if (!body) return null
+  const second = body.split('\n', 3)[1]?.replace(/\r$/, '') ?? ''
+  const m = /^<!-- asas-gate:result=(pass|fail|incomplete|error);sha=([0-9a-f]{7,12}|-);at=(\d{4}-\d\d-\d\dT\d\d:\d\dZ|-) -->$/.exec(second)
+  if (!m) return null
+  return { result: m[1] as PreviousResult['result'], sha: m[2] === '-' ? null : (m[2] as string), at: m[3] === '-' ? null : (m[3] as string) }
 }

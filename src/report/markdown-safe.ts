@@ -14,9 +14,10 @@
  *   reason, notes) go through `proseText`: HTML-escaped, markdown punctuation
  *   backslash-escaped, `@` and `#<digit>` replaced by full-width forms (an entity
  *   or a backslash would still render as a working mention), URLs defanged.
- * - Before any of that, `sanitizeText` normalises line breaks and replaces
+ * - Before any of that, `sanitizeText` normalises line breaks and shows
  *   control, bidi, zero-width, tag and other invisible characters (and lone
- *   surrogates) by U+FFFD, visibly. Everything is clamped in length first, so a
+ *   surrogates) by name, e.g. `⟨U+202E⟩`: the reader sees what was there, and
+ *   the character itself never reaches the output. Everything is clamped in length first, so a
  *   megabyte reply costs no more than its clamp.
  */
 
@@ -37,21 +38,30 @@ const UNSAFE_CHARS =
 /** Runs of more than four combining marks ("zalgo" text) are cut to four. */
 const COMBINING_PILE = /(\p{M}{4})\p{M}+/gu
 
-/** The visible stand-in for characters that were removed. */
-export const REPLACEMENT_CHAR = '\uFFFD'
+/** Invisible characters named in a row at most; the rest of the run is counted. */
+const NAMED_PER_RUN = 4
+
+/** `⟨U+202E⟩` for each character of a run of invisible ones (at most four named, then a count). */
+export function nameInvisible(run: string): string {
+  const units: string[] = []
+  for (const ch of run) units.push(ch)
+  const named = units.slice(0, NAMED_PER_RUN).map((ch) => `⟨U+${(ch.codePointAt(0) as number).toString(16).toUpperCase().padStart(4, '0')}⟩`)
+  const more = units.length - named.length
+  return named.join('') + (more > 0 ? `⟨+${more} more⟩` : '')
+}
 
 /** Used by tests: a character the output must never contain. */
 export const FORBIDDEN_OUTPUT_CHARS = new RegExp(UNSAFE_CHARS.source.replace(/\+$/, ''), 'u')
 
 /**
- * Normalises line breaks and replaces unsafe characters (a run of them by one
- * U+FFFD). `multiline` keeps \n (tabs become four spaces); otherwise every line
- * break becomes a space (tabs one space).
+ * Normalises line breaks and shows unsafe characters by name (`⟨U+202E⟩`).
+ * `multiline` keeps \n (tabs become four spaces); otherwise every line break
+ * becomes a space (tabs one space).
  */
 export function sanitizeText(text: string, multiline: boolean): string {
   let s = text.replace(LINE_BREAKS, '\n')
   s = s.replace(/\t/g, multiline ? '    ' : ' ')
-  s = s.replace(UNSAFE_CHARS, REPLACEMENT_CHAR)
+  s = s.replace(UNSAFE_CHARS, nameInvisible)
   s = s.replace(COMBINING_PILE, '$1')
   if (!multiline) s = s.replace(/\n+/g, ' ')
   return s
@@ -242,4 +252,74 @@ export function enumCell(value: string | null | undefined, allowed: readonly str
 export function trustedLink(label: string, url: string | null | undefined): string | null {
   if (!url || url.length > 2000 || !/^https?:\/\/[^\s<>()[\]`"'\\]+$/.test(url)) return null
   return `[${label.replace(/[[\]\\]/g, '')}](${url})`
+}
+
+/**
+ * Hard-wraps one line at `width` code units, at the last space in the last
+ * quarter of the width when there is one, never splitting a surrogate pair.
+ */
+export function wrapLine(line: string, width: number): string[] {
+  if (width <= 0 || line.length <= width) return [line]
+  const out: string[] = []
+  let rest = line
+  while (rest.length > width) {
+    let cut = rest.lastIndexOf(' ', width)
+    if (cut < width * 0.75) cut = width
+    const c = rest.charCodeAt(cut - 1)
+    if (cut === width && c >= 0xd800 && c <= 0xdbff) cut -= 1
+    out.push(rest.slice(0, cut).trimEnd())
+    rest = rest.slice(cut).replace(/^ /, '')
+  }
+  if (rest.length > 0) out.push(rest)
+  return out
+}
+
+export interface ProofSection {
+  /** Trusted label, e.g. "→ prompt". */
+  label: string
+  /** Untrusted text (sanitised, clamped, wrapped here). */
+  text: string
+}
+
+export interface ProofOptions {
+  /** Wrap width of every line, label and indent included. */
+  width: number
+  /** Characters of each text kept at most (before wrapping). */
+  maxChars: number
+  /** Wrapped lines of each text kept at most. */
+  maxLines: number
+}
+
+/**
+ * One fenced code block holding labelled sections (prompt, reply, check...),
+ * each text sanitised, hard-wrapped so no line is wider than `width` (nothing
+ * scrolls sideways) and clamped, with what was cut said inside the block. The
+ * fence is longer than any backtick run inside. Must be placed at the top
+ * level of the document (or inside a <details> after a blank line).
+ */
+export function proofBlock(sections: readonly ProofSection[], opts: ProofOptions): string {
+  const indent = '  '
+  const lines: string[] = []
+  sections.forEach((sec, i) => {
+    if (i > 0) lines.push('')
+    lines.push(...wrapLine(sanitizeText(sec.label, false), opts.width))
+    const { text, cut } = clampText(sec.text, opts.maxChars)
+    const wrapped = sanitizeText(text, true)
+      .split('\n')
+      .flatMap((l) => wrapLine(l.trimEnd(), opts.width - indent.length))
+    let shown = wrapped
+    let linesCut = 0
+    if (wrapped.length > opts.maxLines) {
+      shown = wrapped.slice(0, opts.maxLines)
+      linesCut = wrapped.length - opts.maxLines
+    }
+    for (const l of shown) lines.push(l === '' ? '' : indent + l)
+    const notes: string[] = []
+    if (linesCut > 0) notes.push(`${formatCount(linesCut)} more line${linesCut === 1 ? '' : 's'}`)
+    if (cut > 0) notes.push(`${formatCount(cut)} more character${cut === 1 ? '' : 's'}`)
+    if (notes.length > 0) lines.push(`${indent}… (${notes.join(', ')} in the full data)`)
+  })
+  const body = lines.join('\n')
+  const fence = '`'.repeat(Math.max(3, longestRun(body, '`') + 1))
+  return `${fence}text\n${body}\n${fence}`
 }

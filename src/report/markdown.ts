@@ -1,55 +1,58 @@
 /**
  * The markdown rendering of a report, shared by the PR comment and the job
- * summary, fitted to a size budget.
+ * summary, fitted to a size budget, laid out for the reader who decides in
+ * seconds:
  *
- * The document is built from blocks, each ending with a blank line, so the
- * size of the whole is the sum of the sizes of its parts: nothing is rendered
- * twice to be measured. When the findings do not fit, the rendering degrades in
- * order: (1) replay fields are trimmed harder, then left out (the detail
- * ladder); (2) the least severe groups are collapsed to counts, one at a time,
- * the kept groups getting back the most detail that fits; (3) only counts. A
- * note near the top says what was left out and where the full data is.
+ * 1. A headline: icon, result, the blocking counts or the cause, the model.
+ *    An error reads "⛔ Not assessed: ...": never "pass" wording under an
+ *    error or an incomplete run.
+ * 2. One metadata line: commit, categories done/planned, threshold, elapsed,
+ *    the run and a link to the workflow run (where the job summary is).
+ * 3. The blocking findings: the most severe with their proof (one <details>
+ *    per finding: the first reproducing attack as prompt → reply → the check it
+ *    failed, hard-wrapped so nothing scrolls sideways), every other one as a
+ *    one-line row, and only when even the rows do not fit, a category ×
+ *    severity count grid. What was cut is said with exact counts.
+ * 4. Coverage: at most 5 columns; clean categories rolled up into one line;
+ *    folded on a pass. The job summary has every row (ATLAS included).
+ * 5. Notes in a quote block labelled as text from the run, then the footer.
  *
- * Every value from the service or the target goes through markdown-safe.ts.
+ * The document is built from blocks whose sizes add up, so nothing is
+ * rendered twice to be measured. Every value from the service or the target
+ * goes through markdown-safe.ts.
  */
-import { FINDING_LENSES, FINDING_STATUSES, REPLAY_STATUSES, RUN_STATUSES, SEVERITIES, type Severity } from '../service/contract/index.js'
+import { FINDING_STATUSES, REPLAY_STATUSES, SEVERITIES, type Severity } from '../service/contract/index.js'
 import {
-  clampText,
-  codeBlock,
   codeSpan,
   enumCell,
   enumText,
   formatCount,
   htmlCode,
+  proofBlock,
   proseText,
   sanitizeText,
-  trustedLink
+  clampText,
+  trustedLink,
+  type ProofSection
 } from './markdown-safe.js'
-import {
-  describeCounts,
-  formatElapsed,
-  zeroCounts,
-  type Report,
-  type ReportAttack,
-  type ReportCoverageRow,
-  type ReportFinding,
-  type ReportStep
-} from './report-model.js'
+import { formatElapsed, zeroCounts, type Report, type ReportAttack, type ReportCoverageRow, type ReportFinding, type SeverityCounts } from './report-model.js'
 
-/** How much of each finding is shown. */
+/** How much proof a finding shown in full gets. */
 export interface DetailLevel {
-  /** Clamp of each long replay field (message, bodies, headers); 0 leaves replay steps out. */
+  /** Wrap width of the proof block (characters per line). */
+  wrap: number
+  /** Characters of each prompt, reply or body kept at most. */
   fieldChars: number
-  /** Clamp of each line in a replay field. */
-  lineChars: number
-  /** Clamp of the number of lines in a replay field. */
+  /** Wrapped lines of each kept at most. */
   maxLines: number
-  /** Clamp of description and expected behaviour. */
+  /** Clamp of the description and the expected behaviour. */
   proseChars: number
-  /** Attacks shown per finding, steps per attack, headers per step. */
-  maxAttacks: number
+  /** Replay steps shown of the chosen attack; 0 leaves the proof out (description only). */
   maxSteps: number
-  maxHeaders: number
+  /** Show request and response bodies when they add something to the message and reply. */
+  bodies: boolean
+  /** Show headers that are not routine. */
+  headers: boolean
 }
 
 export interface MarkdownProfile {
@@ -57,29 +60,34 @@ export interface MarkdownProfile {
   limit: number
   /** Size of a string in the budget's unit (UTF-16 length, UTF-8 bytes). Must be additive. */
   measure: (s: string) => number
-  /** E.g. "GitHub's 65,536-character comment limit". */
+  /** E.g. "the 65,536-character limit of a GitHub comment". */
   limitLabel: string
   /** First line of the document (the sticky comment's hidden marker), or null. */
   marker: string | null
-  /** From the most detailed to the least; the last should leave replay steps out. */
+  /** From the most detailed to the least. */
   ladder: DetailLevel[]
-  /** List findings below the threshold too (one line each) when space is left. */
+  /** Findings shown in full at most (the rest get rows). */
+  maxDetailed: number
+  /** Comment: compact coverage; summary: every row with ATLAS. */
+  coverage: 'compact' | 'full'
+  /** List findings below the threshold too (as rows) when space is left. */
   listBelowThreshold: boolean
-  /** Where the full data is, e.g. "the job summary and the JSON report (report_path)". */
+  /** Where the full data is (trusted markdown). */
   fullDataWhere: string
 }
 
-const RESULT_ICON: Record<string, string> = { pass: '✅', fail: '❌', incomplete: '⚠️', error: '⛔' }
-const SEVERITY_ICON: Record<Severity, string> = { critical: '🔴', high: '🟠', medium: '🟡', low: '🔵' }
-const RESULTS = ['pass', 'fail', 'incomplete', 'error'] as const
-const VERDICTS = ['pass', 'fail'] as const
+export const RESULT_ICON: Record<string, string> = { pass: '✅', fail: '❌', incomplete: '⚠️', error: '⛔' }
+export const SEVERITY_ICON: Record<Severity, string> = { critical: '🔴', high: '🟠', medium: '🟡', low: '🔵' }
+
+/** Wrap width of proof blocks: fits a PR comment (815 px) in GitHub's monospace font. */
+export const WRAP_WIDTH = 90
 
 /** Share of the budget the coverage table and the notes may take at most. */
-const COVERAGE_SHARE = 0.25
-const NOTES_SHARE = 0.08
+const COVERAGE_SHARE = 0.2
+const NOTES_SHARE = 0.06
 const MAX_NOTES = 30
-/** Room kept for the note on what was left out and the "not listed" line. */
-const RESERVE = 1600
+/** Room kept for the line on what was cut. */
+const RESERVE = 1200
 
 const para = (s: string): string => `${s}\n\n`
 
@@ -89,79 +97,189 @@ function plural(n: number, one: string, many = `${one}s`): string {
 }
 
 // ---------------------------------------------------------------------------
-// Sections
+// Headline, title, metadata
 // ---------------------------------------------------------------------------
 
-function headerBlock(r: Report): string {
-  const out: string[] = []
-  out.push(para('## Agent security gate'))
-  const icon = RESULT_ICON[r.result] ?? '⛔'
-  out.push(para(`**${icon} ${enumText(r.result, RESULTS)}:** ${proseText(r.reason, 1000)}`))
+/** Open findings at or above the threshold, by severity. */
+export function blockingCounts(r: Report): SeverityCounts {
+  const out = zeroCounts()
+  for (const f of r.findings) if (f.atOrAbove && f.status === 'open') out[f.severity] += 1
+  return out
+}
 
-  const items: string[] = []
-  const modelId = `model_id ${codeSpan(r.modelId, { max: 200 })}`
-  if (r.modelName !== null) {
-    items.push(`- **Model:** ${codeSpan(r.modelName, { max: 200 })} at ${codeSpan(r.endpointHost ?? '', { max: 200 })} · ${modelId}`)
-  } else {
-    items.push(`- **Model:** ${modelId} (name and endpoint host not read)`)
+/** "12 open critical, 340 open high", or null when none. */
+function openCountsText(c: SeverityCounts): string | null {
+  const parts = SEVERITIES.filter((s) => c[s] > 0).map((s) => `${formatCount(c[s])} open ${s}`)
+  return parts.length > 0 ? parts.join(', ') : null
+}
+
+function plannedCount(r: Report): number {
+  return r.coverageRows.filter((row) => row.planned).length
+}
+
+/** Why a run that ended in error was not assessed, in a few words (plain text; may quote the service). */
+function notAssessedCause(r: Report): string {
+  const planned = plannedCount(r)
+  if (r.reason.startsWith('timeout_minutes ran out')) {
+    return r.coverageCompleted === 0
+      ? 'timeout_minutes ran out before any category ran: raise timeout_minutes'
+      : `timeout_minutes ran out after ${r.coverageCompleted} of ${planned} categories: raise timeout_minutes`
   }
-  const run: string[] = []
-  if (r.runId !== null) {
-    run.push(codeSpan(r.runId, { max: 120 }))
-    run.push(`status ${enumText(r.runStatus, RUN_STATUSES)}`)
-  } else {
-    run.push('the run did not start')
+  if (r.reason.startsWith('the step was cancelled')) return 'the job was cancelled before the run ended'
+  const first = r.reason.split('; ')[0] ?? r.reason
+  return clampText(first, 160).text
+}
+
+/** The words after the result (plain text, may quote service text). */
+function headlineCause(r: Report): string {
+  const sev = r.minSeverity
+  switch (r.result) {
+    case 'fail':
+      return openCountsText(blockingCounts(r)) ?? `the service's verdict is fail at ${sev}`
+    case 'pass':
+      return `nothing open at or above ${sev}`
+    case 'incomplete': {
+      const planned = plannedCount(r)
+      return r.categoriesPlanned === null ? 'coverage unknown' : `${r.coverageCompleted} of ${planned} categories completed`
+    }
+    default:
+      return notAssessedCause(r)
   }
-  run.push(`min_severity ${enumText(r.minSeverity, SEVERITIES)}`)
-  const elapsed = formatElapsed(r.elapsedMs)
-  if (elapsed) run.push(`elapsed ${elapsed}`)
-  if (r.ingestIncomplete === true) run.push('**ingest incomplete**')
-  const link = trustedLink('workflow run', r.runUrl)
-  if (link) run.push(link)
-  items.push(`- **Run:** ${run.join(' · ')}`)
-  const verdict =
-    r.verdict === null
-      ? 'none'
-      : `${enumText(r.verdict, VERDICTS)}, ${r.verdictComputed ? 'computed locally from the findings' : 'from the service'}`
-  items.push(`- **Verdict:** ${verdict}`)
-  items.push(`- **Findings:** ${findingsSummary(r)}`)
-  out.push(para(items.join('\n')))
+}
+
+/** The model as named in titles (plain text). */
+export function modelLabel(r: Pick<Report, 'modelName' | 'modelId'>): string {
+  return r.modelName !== null && r.modelName.trim() !== '' ? r.modelName : r.modelId
+}
+
+/**
+ * The one title of a result, the same in the comment, the summary and the
+ * tracking issue: "Agent security gate: fail · 1 open high · Acme Support agent",
+ * "Not assessed: ... · model". Plain text on one line (escape it for markdown).
+ */
+export function gateTitle(result: string, cause: string, model: string): string {
+  const head = result === 'error' ? `Not assessed: ${cause}` : `Agent security gate: ${result} · ${cause}`
+  return sanitizeText(clampText(`${head} · ${clampText(model, 100).text}`, 300).text, false)
+}
+
+export function reportTitle(r: Report): string {
+  return gateTitle(r.result, headlineCause(r), modelLabel(r))
+}
+
+/** "### ❌ Agent security gate: fail · ..." */
+export function headline(result: string, title: string): string {
+  return `### ${RESULT_ICON[result] ?? '⛔'} ${proseText(title, 400)}`
+}
+
+/** "2026-11-21 14:03 UTC" from an ISO time; null when it is not one. */
+export function formatWhen(iso: string | null): string | null {
+  if (iso === null) return null
+  const m = /^(\d{4}-\d\d-\d\d)T(\d\d:\d\d)/.exec(iso)
+  return m ? `${m[1]} ${m[2]} UTC` : null
+}
+
+export interface MetaParts {
+  commitSha: string | null
+  assessedAt: string | null
+  categories?: { done: number; planned: number } | null
+  threshold?: Severity | null
+  elapsed?: string | null
+  runId?: string | null
+  runUrl: string | null
+}
+
+/** The one metadata line under the headline (trusted parts and code spans). */
+export function metaLine(p: MetaParts): string {
+  const parts: string[] = []
+  if (p.commitSha !== null && /^[0-9a-f]{7,40}$/i.test(p.commitSha)) parts.push(`commit \`${p.commitSha.slice(0, 7)}\``)
+  const when = formatWhen(p.assessedAt)
+  if (when) parts.push(when)
+  if (p.categories) parts.push(`${p.categories.done}/${p.categories.planned} categories`)
+  if (p.threshold) parts.push(`threshold ${enumText(p.threshold, SEVERITIES)}`)
+  if (p.elapsed) parts.push(p.elapsed)
+  if (p.runId) parts.push(`run ${codeSpan(p.runId, { max: 80 })}`)
+  const link = trustedLink('workflow run', p.runUrl)
+  if (link) parts.push(link)
+  return parts.join(' · ')
+}
+
+function headerBlock(r: Report): string {
+  const out: string[] = [para(headline(r.result, reportTitle(r)))]
+  out.push(
+    para(
+      metaLine({
+        commitSha: r.commitSha,
+        assessedAt: r.assessedAt,
+        categories: r.categoriesPlanned === null ? null : { done: r.coverageCompleted, planned: plannedCount(r) },
+        threshold: r.minSeverity,
+        elapsed: formatElapsed(r.elapsedMs),
+        runId: r.runId,
+        runUrl: r.runUrl
+      })
+    )
+  )
+  // The whole reason when the headline shortened it.
+  if (r.result !== 'fail' && r.result !== 'pass' && proseText(r.reason, 1000) !== proseText(headlineCause(r), 1000)) {
+    out.push(para(`**Why:** ${proseText(r.reason, 1000)}`))
+  }
+  const open = openCountsText(blockingCounts(r))
+  if (r.result === 'error' && open !== null) {
+    out.push(para(`**Found before it stopped:** ${open}. Not a result: the run did not end, so other categories were not tested.`))
+  }
+  if (r.ingestIncomplete === true) out.push(para('**The service reports ingest incomplete:** findings may still be missing.'))
+  // The service's verdict only where it differs from the result and can be trusted.
+  if (r.verdict !== null && !r.verdictComputed && (r.result === 'pass' || r.result === 'fail') && r.verdict !== r.result) {
+    out.push(para(`**The service's verdict:** ${enumText(r.verdict, ['pass', 'fail'])}.`))
+  }
+  if (r.counts === null) out.push(para('**The findings could not be read.**'))
   return out.join('')
 }
 
-function findingsSummary(r: Report): string {
-  const c = r.counts
-  if (c === null) return '**could not be read**'
-  const sev = enumText(r.minSeverity, SEVERITIES)
-  const parts = [`${formatCount(c.total)} in total (${describeCounts(c.bySeverity)})`]
-  parts.push(`${formatCount(c.atOrAbove)} at or above ${sev}, ${formatCount(c.openAtOrAbove)} of them open`)
-  if (c.redacted > 0) parts.push(`${formatCount(c.redacted)} redacted`)
-  return parts.join('; ')
+// ---------------------------------------------------------------------------
+// Coverage
+// ---------------------------------------------------------------------------
+
+/** `██░ 2/3`: attacks that got through of those tried. */
+export function bar(succeeded: number | null, blocked: number | null): string {
+  if (succeeded === null || blocked === null) return '–'
+  const total = succeeded + blocked
+  if (total <= 0) return '–'
+  const width = total <= 3 ? total : 5
+  const filled = succeeded === 0 ? 0 : Math.min(width, Math.max(1, Math.round((width * succeeded) / total)))
+  return `${'█'.repeat(filled)}${'░'.repeat(width - filled)} ${formatCount(succeeded)}/${formatCount(total)}`
 }
 
-const STATE_TEXT: Record<string, string> = {
-  completed: 'completed',
-  partial: 'partial (not completed)',
-  'not reached': '**not reached**',
-  probed: 'probed'
+function stateIcon(row: ReportCoverageRow): string {
+  if (row.state === 'not reached') return '⬜'
+  if (row.state === 'partial') return '◐'
+  if (row.state === 'probed') return '❔'
+  return (row.succeeded ?? 0) > 0 ? '❗' : '✅'
 }
 
-function num(n: number | null): string {
-  return n === null ? '–' : formatCount(n)
+const STATE_NOTE: Record<string, string> = { partial: ' partial', 'not reached': ' **not reached**', probed: ' probed' }
+
+function categoryCell(row: ReportCoverageRow): string {
+  const note = (STATE_NOTE[row.state] ?? '') + (row.planned ? '' : ' (not planned)')
+  return `${stateIcon(row)} ${codeSpan(row.category, { max: 60, table: true })}${note}`
 }
 
-function coverageRowLine(row: ReportCoverageRow): string {
-  const state = (STATE_TEXT[row.state] ?? codeSpan(row.state, { table: true })) + (row.planned ? '' : ', not planned')
-  const cells = [
-    codeSpan(row.category, { max: 100, table: true }),
-    state,
-    num(row.blocked),
-    num(row.succeeded),
-    row.owasp === null ? '–' : codeSpan(row.owasp, { max: 60, table: true }),
-    row.atlas === null ? '–' : codeSpan(row.atlas, { max: 60, table: true }),
-    enumCell(row.worstSeverity, SEVERITIES)
-  ]
+function worstCell(row: ReportCoverageRow): string {
+  if (row.worstSeverity === null) return '–'
+  const icon = SEVERITY_ICON[row.worstSeverity as Severity]
+  return icon ? `${icon} ${row.worstSeverity}` : enumCell(row.worstSeverity, SEVERITIES)
+}
+
+const ref = (v: string | null): string => (v === null ? '–' : codeSpan(v, { max: 30, table: true }))
+
+function coverageRowLine(row: ReportCoverageRow, full: boolean): string {
+  const cells = [categoryCell(row), bar(row.succeeded, row.blocked), worstCell(row), ref(row.owasp)]
+  if (full) cells.push(ref(row.atlas))
   return `| ${cells.join(' | ')} |\n`
+}
+
+/** A row with nothing to read: completed, nothing got through, no severity. */
+function isClean(row: ReportCoverageRow): boolean {
+  return row.planned && row.state === 'completed' && (row.succeeded ?? 0) === 0 && row.worstSeverity === null && row.blocked !== null
 }
 
 interface Bounded {
@@ -170,65 +288,235 @@ interface Bounded {
   left: number
 }
 
-function coverageBlock(r: Report, budget: number, m: (s: string) => number): Bounded {
-  const planned = r.coverageRows.filter((row) => row.planned).length
-  let head: string
-  if (r.categoriesPlanned === null) {
-    head = '#### Coverage\n\nThe run status was not read: the planned categories are unknown.'
-  } else {
-    head = `#### Coverage: ${formatCount(r.coverageCompleted)} of ${formatCount(planned)} planned categories completed`
-    if (r.coverageNotReached > 0) head += `, ${formatCount(r.coverageNotReached)} not reached`
-  }
-  const out: string[] = [para(head)]
-  if (!r.coverageReadable) out.push(para('The coverage could not be read: attack counts, OWASP and ATLAS references are unknown.'))
-  if (r.coverageRows.length === 0) return { text: out.join(''), left: 0 }
-  const tableHead =
-    '| Category | State | Blocked | Got through | OWASP | ATLAS | Worst severity |\n| --- | --- | ---: | ---: | --- | --- | --- |\n'
-  let used = m(out.join('')) + m(tableHead) + 200
-  const rows: string[] = []
+function coverageBlock(r: Report, profile: MarkdownProfile, budget: number): Bounded {
+  const m = profile.measure
+  const full = profile.coverage === 'full'
+  const planned = plannedCount(r)
+  const rows = r.coverageRows
+  const tried = rows.reduce((n, row) => n + (row.succeeded ?? 0) + (row.blocked ?? 0), 0)
+  const through = rows.reduce((n, row) => n + (row.succeeded ?? 0), 0)
+  let title: string
+  if (r.categoriesPlanned === null) title = 'Coverage: the planned categories are unknown (the run status was not read)'
+  else title = `Coverage: ${formatCount(r.coverageCompleted)} of ${formatCount(planned)} categories completed`
+  if (r.coverageNotReached > 0) title += `, ${formatCount(r.coverageNotReached)} not reached`
+  if (r.coverageReadable && tried > 0) title += ` · ${formatCount(through)} of ${formatCount(tried)} attacks got through`
+  const lines: string[] = []
+  if (!r.coverageReadable) lines.push(para('The coverage could not be read: attack counts and OWASP and ATLAS references are unknown.'))
+  const unreached = (row: ReportCoverageRow): boolean => row.planned && row.state === 'not reached' && row.blocked === null
+  const shown = full ? rows : rows.filter((row) => !isClean(row) && !unreached(row))
+  const rolled = full ? [] : rows.filter(isClean)
+  const notReached = full ? [] : rows.filter(unreached)
+  const head = full
+    ? '| Category | Got through | Worst | OWASP | ATLAS |\n| --- | --- | --- | --- | --- |\n'
+    : '| Category | Got through | Worst | OWASP |\n| --- | --- | --- | --- |\n'
+  let used = m(title) + m(head) + 400
+  const table: string[] = []
   let left = 0
-  for (let i = 0; i < r.coverageRows.length; i++) {
-    const line = coverageRowLine(r.coverageRows[i] as ReportCoverageRow)
-    const size = m(line)
-    if (used + size > budget) {
-      left = r.coverageRows.length - i
+  for (let i = 0; i < shown.length; i++) {
+    const line = coverageRowLine(shown[i] as ReportCoverageRow, full)
+    if (used + m(line) > budget) {
+      left = shown.length - i
       break
     }
-    used += size
-    rows.push(line)
+    used += m(line)
+    table.push(line)
   }
-  if (rows.length > 0) out.push(tableHead, rows.join(''), '\n')
-  if (left > 0) {
-    const notReached = r.coverageRows.slice(r.coverageRows.length - left).filter((row) => row.state === 'not reached').length
-    out.push(para(`*${plural(left, 'more category', 'more categories')} not shown (${formatCount(notReached)} of them not reached).*`))
+  if (table.length > 0) lines.push(head, table.join(''), '\n')
+  if (rolled.length > 0) {
+    const n = rolled.reduce((k, row) => k + (row.blocked ?? 0), 0)
+    const other = table.length > 0 ? 'other ' : ''
+    lines.push(para(`✅ ${plural(rolled.length, `${other}category`, `${other}categories`)}: 0 of ${formatCount(n)} attacks got through.`))
   }
-  return { text: out.join(''), left }
+  if (notReached.length > 0) {
+    const names = notReached.slice(0, 12).map((row) => codeSpan(row.category, { max: 60 }))
+    const more = notReached.length - names.length
+    lines.push(para(`⬜ **${plural(notReached.length, 'category', 'categories')} not reached:** ${names.join(', ')}${more > 0 ? ` and ${formatCount(more)} more` : ''}.`))
+  }
+  if (left > 0) lines.push(para(`*${plural(left, 'more category', 'more categories')} not shown here (the job summary has them).*`))
+  const body = lines.join('')
+  if (r.result === 'pass' && !full) {
+    return { text: `<details>\n<summary>${title}</summary>\n\n${body}</details>\n\n`, left }
+  }
+  return { text: para(`#### ${title}`) + body, left }
 }
+
+// ---------------------------------------------------------------------------
+// Findings
+// ---------------------------------------------------------------------------
+
+const REPLAY_TEXT: Record<string, string> = {
+  reproduced: 'reproduced on the last replay',
+  not_reproduced: 'did not reproduce on the last replay',
+  pending: 'not replayed since it was found',
+  inconclusive: 'the last replay was inconclusive'
+}
+
+function replayText(status: string): string {
+  return REPLAY_TEXT[status] ?? `last replay ${codeSpan(status, { max: 30 })}`
+}
+
+/** The attack that proves the finding best: the first that reproduced, else the first. */
+function proofAttack(f: ReportFinding): ReportAttack | null {
+  return f.attacks.find((a) => a.lastReplayStatus === 'reproduced') ?? f.attacks[0] ?? null
+}
+
+/** True when `body` only repeats `text` (e.g. a JSON body around the message). */
+function repeats(body: string, text: string | null): boolean {
+  if (text === null || text === '') return false
+  return body.includes(text) || body.includes(JSON.stringify(text).slice(1, -1))
+}
+
+const ROUTINE_HEADERS = new Set([
+  'content-type',
+  'content-length',
+  'accept',
+  'accept-encoding',
+  'accept-language',
+  'user-agent',
+  'host',
+  'connection',
+  'date',
+  'authorization',
+  'cookie',
+  'x-api-key'
+])
+
+function proofSections(a: ReportAttack, f: ReportFinding, level: DetailLevel): ProofSection[] {
+  const out: ProofSection[] = []
+  const steps = a.steps.slice(0, level.maxSteps)
+  const many = a.steps.length > 1
+  steps.forEach((st, i) => {
+    const n = many ? ` (step ${i + 1} of ${a.steps.length})` : ''
+    if (st.method !== null && st.url !== null && st.message === null) {
+      out.push({ label: `→ request${n}`, text: `${st.method} ${st.url}` })
+    }
+    if (level.headers && st.headers !== null) {
+      const extra = Object.entries(st.headers).filter(([k, v]) => !ROUTINE_HEADERS.has(k.toLowerCase()) && v !== '[redacted]')
+      if (extra.length > 0) out.push({ label: `→ headers${n}`, text: extra.map(([k, v]) => `${k}: ${v}`).join('\n') })
+    }
+    if (st.message !== null) out.push({ label: `→ prompt${n}`, text: st.message })
+    if (st.body !== null && (st.message === null || (level.bodies && !repeats(st.body, st.message)))) {
+      out.push({ label: `→ request body${n}`, text: st.body })
+    }
+    const status = st.responseStatus !== null ? ` (HTTP ${formatCount(st.responseStatus)})` : ''
+    if (st.response !== null) out.push({ label: `← reply${status}`, text: st.response })
+    if (st.responseBody !== null && (st.response === null || (level.bodies && !repeats(st.responseBody, st.response)))) {
+      out.push({ label: `← response body${st.response === null ? status : ''}`, text: st.responseBody })
+    }
+    if (st.assertion !== null) out.push({ label: '✗ failed check', text: st.assertion })
+    else if (st.expectedBehavior !== null && st.expectedBehavior !== f.expectedBehavior) out.push({ label: '✗ expected', text: st.expectedBehavior })
+  })
+  if (a.steps.length > steps.length) out.push({ label: `… ${plural(a.steps.length - steps.length, 'more step')} in the full data`, text: '' })
+  return out
+}
+
+function findingSummaryLine(f: ReportFinding): string {
+  const icon = SEVERITY_ICON[f.severity] ?? ''
+  const parts = [
+    `${icon} <b>${f.severity}</b>`,
+    htmlCode(f.category, 60),
+    htmlCode(f.findingId, 60)
+  ]
+  if (f.redacted) parts.push('proof withheld by the plan')
+  else {
+    const reproduced = f.attacks.filter((a) => a.lastReplayStatus === 'reproduced').length
+    parts.push(`${plural(f.attacks.length, 'attack')}${reproduced > 0 ? `, ${formatCount(reproduced)} reproduced` : ''}`)
+  }
+  if (f.status !== 'open') parts.push(`status ${(FINDING_STATUSES as readonly string[]).includes(f.status) ? f.status : htmlCode(f.status, 30)}`)
+  return parts.join(' · ')
+}
+
+function findingBlock(f: ReportFinding, level: DetailLevel): string {
+  const out: string[] = [`<details>\n<summary>${findingSummaryLine(f)}</summary>\n\n`]
+  if (f.redacted) {
+    out.push(para('The proof is withheld by the plan; the finding counts the same as the others.'))
+  } else {
+    out.push(para(`> ${proseText(f.description, level.proseChars)}`))
+    out.push(para(`**Expected:** ${proseText(f.expectedBehavior, level.proseChars)}`))
+    const a = proofAttack(f)
+    if (a !== null && level.maxSteps > 0) {
+      out.push(para(`**Proof:** attack ${codeSpan(a.attackId, { max: 60 })}, score ${formatCount(a.score)}, ${replayText(a.lastReplayStatus)}.`))
+      const sections = proofSections(a, f, level)
+      if (sections.length > 0) out.push(para(proofBlock(sections, { width: level.wrap, maxChars: level.fieldChars, maxLines: level.maxLines })))
+      else out.push(para('*The attack has no replay steps.*'))
+      const others = f.attacks.filter((x) => x !== a)
+      if (others.length > 0) {
+        const listed = others.slice(0, 3).map((x) => `${codeSpan(x.attackId, { max: 40 })} (${(REPLAY_STATUSES as readonly string[]).includes(x.lastReplayStatus) ? x.lastReplayStatus.replace('_', ' ') : codeSpan(x.lastReplayStatus, { max: 20 })})`)
+        const more = others.length - listed.length
+        out.push(para(`Also: ${listed.join(', ')}${more > 0 ? ` and ${formatCount(more)} more` : ''}.`))
+      }
+    } else if (a !== null) {
+      out.push(para(`*Proof of ${plural(f.attacks.length, 'attack')} left out here (see the full data).*`))
+    }
+  }
+  out.push(para('</details>'))
+  return out.join('')
+}
+
+const ROWS_HEAD = '| Severity | Category | Finding | Attacks |\n| --- | --- | --- | --- |\n'
+
+function findingRow(f: ReportFinding): string {
+  const attacks = f.redacted
+    ? 'proof withheld'
+    : `${formatCount(f.attacks.length)}${f.attacks.some((a) => a.lastReplayStatus === 'reproduced') ? ', reproduced' : ''}`
+  const status = f.status === 'open' ? '' : ` (${enumCell(f.status, FINDING_STATUSES)})`
+  return `| ${SEVERITY_ICON[f.severity] ?? ''} ${f.severity} | ${codeSpan(f.category, { max: 60, table: true })} | ${codeSpan(f.findingId, { max: 60, table: true })}${status} | ${attacks} |\n`
+}
+
+/** Counts by category (rows) and severity (columns): at most 5 columns. */
+function gridBlock(fs: ReportFinding[], title: string, m: (s: string) => number, budget: number): Bounded {
+  const byCat = new Map<string, SeverityCounts>()
+  for (const f of fs) {
+    const c = byCat.get(f.category) ?? zeroCounts()
+    c[f.severity] += 1
+    byCat.set(f.category, c)
+  }
+  const head = `${para(title)}| Category | 🔴 critical | 🟠 high | 🟡 medium | 🔵 low |\n| --- | ---: | ---: | ---: | ---: |\n`
+  const lines: string[] = []
+  let used = m(head) + 200
+  let left = 0
+  const cats = [...byCat.entries()]
+  for (let i = 0; i < cats.length; i++) {
+    const [cat, c] = cats[i] as [string, SeverityCounts]
+    const line = `| ${codeSpan(cat, { max: 60, table: true })} | ${SEVERITIES.map((s) => (c[s] > 0 ? formatCount(c[s]) : '–')).join(' | ')} |\n`
+    if (used + m(line) > budget) {
+      left = cats.length - i
+      break
+    }
+    used += m(line)
+    lines.push(line)
+  }
+  let text = head + lines.join('') + '\n'
+  if (left > 0) text += para(`*${plural(left, 'more category', 'more categories')} not shown in the grid.*`)
+  return { text, left }
+}
+
+// ---------------------------------------------------------------------------
+// Notes and footer
+// ---------------------------------------------------------------------------
 
 function notesBlock(r: Report, budget: number, m: (s: string) => number): Bounded {
   if (r.notes.length === 0) return { text: '', left: 0 }
   const lines: string[] = []
-  let used = 40
+  let used = 200
   let shown = 0
   for (const note of r.notes) {
     if (shown >= MAX_NOTES) break
-    const line = `- ${proseText(note, 600)}\n`
-    const size = m(line)
-    if (used + size > budget) break
-    used += size
+    const line = `> - ${proseText(note, 600)}\n`
+    if (used + m(line) > budget) break
+    used += m(line)
     lines.push(line)
     shown += 1
   }
   const left = r.notes.length - shown
-  if (left > 0) lines.push(`- *${plural(left, 'more note')} not shown.*\n`)
-  return { text: `**Notes:**\n\n${lines.join('')}\n`, left }
+  if (left > 0) lines.push(`> - *${plural(left, 'more note')} not shown.*\n`)
+  return { text: `> **Notes from the run** (may quote the service: untrusted text, not instructions)\n>\n${lines.join('')}\n`, left }
 }
 
-function belowCountsLine(r: Report): string {
-  const c = r.counts
-  if (c === null || c.belowThreshold === 0) return ''
-  const sev = enumText(r.minSeverity, SEVERITIES)
-  return para(`**Below ${sev}:** ${plural(c.belowThreshold, 'finding')} (${describeCounts(c.belowBySeverity)}), counted here and not listed.`)
+function footerBlock(profile: MarkdownProfile): string {
+  return para(
+    `<sub>Quoted text (code, quotes, proof) comes from the service and the agent under test: untrusted data, not instructions. Full data: ${profile.fullDataWhere}.</sub>`
+  )
 }
 
 function redactionLine(r: Report): string {
@@ -240,317 +528,207 @@ function redactionLine(r: Report): string {
   )
 }
 
-function footerBlock(profile: MarkdownProfile, notes: string): string {
-  const lines = [
-    para('---'),
-    para(
-      `*Text in code spans and code blocks is quoted from the service and the agent under test: untrusted data, not instructions.* Full data: ${profile.fullDataWhere}.`
-    ),
-    notes
-  ]
-  return lines.join('')
-}
-
-// ---------------------------------------------------------------------------
-// Findings
-// ---------------------------------------------------------------------------
-
-const BLOCK_FIELDS: Array<[keyof ReportStep, string]> = [
-  ['message', 'Message'],
-  ['body', 'Request body'],
-  ['response', 'Response'],
-  ['responseBody', 'Response body'],
-  ['assertion', 'Assertion'],
-  ['expectedBehavior', 'Expected behaviour']
-]
-
-function stepBlock(step: ReportStep, n: number, level: DetailLevel): string {
-  const head: string[] = [`**Step ${n}:** ${codeSpan(step.step, { max: 80 })}`]
-  if (step.method !== null || step.url !== null) {
-    const req = [step.method !== null ? codeSpan(step.method, { max: 20 }) : null, step.url !== null ? codeSpan(step.url, { max: 300 }) : null]
-    head.push(req.filter((x) => x !== null).join(' '))
-  }
-  if (step.responseStatus !== null) head.push(`status ${formatCount(step.responseStatus)}`)
-  if (step.sessionId !== null) head.push(`session ${codeSpan(step.sessionId, { max: 80 })}`)
-  if (step.target !== null) head.push(`target ${codeSpan(step.target, { max: 80 })}`)
-  if (step.captureAs !== null) head.push(`captured as ${codeSpan(step.captureAs, { max: 80 })}`)
-  const out: string[] = [para(head.join(' · '))]
-  const blockOpts = { maxChars: level.fieldChars, maxLineChars: level.lineChars, maxLines: level.maxLines }
-  if (step.headers !== null) {
-    const entries = Object.entries(step.headers)
-    const oneLine = (t: string, max: number): string => sanitizeText(clampText(t, max).text, false)
-    const shown = entries.slice(0, level.maxHeaders).map(([k, v]) => `${oneLine(k, 100)}: ${oneLine(v, 300)}`)
-    if (entries.length > shown.length) shown.push(`(${formatCount(entries.length - shown.length)} more headers)`)
-    out.push(para('**Headers:**'), para(codeBlock(shown.join('\n'), blockOpts)))
-  }
-  for (const [key, label] of BLOCK_FIELDS) {
-    const v = step[key]
-    if (typeof v === 'string') out.push(para(`**${label}:**`), para(codeBlock(v, blockOpts)))
-  }
-  return out.join('')
-}
-
-function attackBlock(a: ReportAttack, n: number, of: number, level: DetailLevel): string {
-  const replay = (REPLAY_STATUSES as readonly string[]).includes(a.lastReplayStatus) ? a.lastReplayStatus : htmlCode(String(a.lastReplayStatus), 30)
-  const summary = [
-    `Attack ${n} of ${of}: ${htmlCode(a.attackId, 80)}`,
-    `score ${formatCount(a.score)}`,
-    `last replay ${replay}`,
-    plural(a.steps.length, 'replay step')
-  ].join(' · ')
-  const out: string[] = [`<details>\n<summary>${summary}</summary>\n\n`]
-  const steps = a.steps.slice(0, level.maxSteps)
-  steps.forEach((st, i) => out.push(stepBlock(st, i + 1, level)))
-  if (a.steps.length > steps.length) out.push(para(`*${plural(a.steps.length - steps.length, 'more step')} in the full data.*`))
-  if (a.steps.length === 0) out.push(para('*No replay steps.*'))
-  out.push(para('</details>'))
-  return out.join('')
-}
-
-function findingBlock(f: ReportFinding, n: number, level: DetailLevel): string {
-  const head = [
-    `**${formatCount(n)}. ${codeSpan(f.category, { max: 100 })}**`,
-    `lens ${enumText(f.lens, FINDING_LENSES)}`,
-    `status **${enumText(f.status, FINDING_STATUSES)}**`,
-    `id ${codeSpan(f.findingId, { max: 80 })}`
-  ]
-  if (f.redacted) {
-    head.push('**proof withheld** by the plan')
-    return para(head.join(' · '))
-  }
-  head.push(plural(f.attacks.length, 'attack'))
-  const out: string[] = [para(head.join(' · '))]
-  out.push(para(`**Description:** ${codeSpan(f.description, { max: level.proseChars })}`))
-  out.push(para(`**Expected behaviour:** ${codeSpan(f.expectedBehavior, { max: level.proseChars })}`))
-  if (f.attacks.length > 0) {
-    if (level.fieldChars <= 0) {
-      out.push(para(`*Replay steps of ${plural(f.attacks.length, 'attack')} left out (see the full data).*`))
-    } else {
-      const attacks = f.attacks.slice(0, level.maxAttacks)
-      attacks.forEach((a, i) => out.push(attackBlock(a, i + 1, f.attacks.length, level)))
-      if (f.attacks.length > attacks.length) out.push(para(`*${plural(f.attacks.length - attacks.length, 'more attack')} in the full data.*`))
-    }
-  }
-  return out.join('')
-}
-
-function groupHeading(sev: Severity, total: number): string {
-  return para(`##### ${SEVERITY_ICON[sev]} ${sev}: ${formatCount(total)}`)
-}
-
-function belowLine(f: ReportFinding): string {
-  const parts = [
-    enumText(f.severity, SEVERITIES),
-    codeSpan(f.category, { max: 100 }),
-    `lens ${enumText(f.lens, FINDING_LENSES)}`,
-    `status ${enumText(f.status, FINDING_STATUSES)}`,
-    `id ${codeSpan(f.findingId, { max: 80 })}`
-  ]
-  if (f.redacted) parts.push('proof withheld')
-  return `- ${parts.join(' · ')}\n`
+function countsText(fs: ReportFinding[]): string {
+  const c = zeroCounts()
+  for (const f of fs) c[f.severity] += 1
+  return SEVERITIES.filter((s) => c[s] > 0)
+    .map((s) => `${formatCount(c[s])} ${s}`)
+    .join(', ')
 }
 
 // ---------------------------------------------------------------------------
 // Layout within the budget
 // ---------------------------------------------------------------------------
 
-interface Layout {
-  /** Findings at or above the threshold listed (a prefix of the groups' order). */
-  listed: number
-  /** Index in the ladder. */
-  level: number
-  /** Below-threshold findings listed (summary only). */
-  belowListed: number
+interface FindingsLayout {
+  /** Ladder level per finding shown in full (a prefix of the list), by index. */
+  detailed: number[]
+  /** Findings shown as rows (after the detailed ones). */
+  rows: number
+  /** Findings only counted in the grid. */
+  gridOnly: number
+  text: string
+}
+
+/**
+ * Details, then rows, then a grid: each severity group gets the most detail
+ * that leaves room for a row for every finding after it; when even the rows
+ * do not fit, the rows that fit and a count grid of all.
+ */
+function layoutFindings(list: ReportFinding[], profile: MarkdownProfile, avail: number, heading: string): FindingsLayout {
+  const m = profile.measure
+  const ladder = profile.ladder
+  const total = list.length
+  if (total === 0) return { detailed: [], rows: 0, gridOnly: 0, text: '' }
+  const rowSize = list.map((f) => m(findingRow(f)))
+  const rowsFrom = (i: number): number => {
+    let s = 0
+    for (let k = i; k < total; k++) s += rowSize[k] as number
+    return s
+  }
+  const headSize = m(heading) + m(ROWS_HEAD) + 400
+  const cache = new Map<string, string>()
+  const block = (i: number, L: number): string => {
+    const key = `${i}:${L}`
+    let b = cache.get(key)
+    if (b === undefined) {
+      b = findingBlock(list[i] as ReportFinding, ladder[L] as DetailLevel)
+      cache.set(key, b)
+    }
+    return b
+  }
+
+  const detailed: number[] = []
+  if (headSize + rowsFrom(0) <= avail) {
+    let used = headSize
+    let i = 0
+    // Group boundaries by severity.
+    while (i < total && detailed.length < profile.maxDetailed) {
+      const sev = (list[i] as ReportFinding).severity
+      let end = i
+      while (end < total && (list[end] as ReportFinding).severity === sev) end += 1
+      end = Math.min(end, i + (profile.maxDetailed - detailed.length))
+      const restRows = rowsFrom(end)
+      let chosen = -1
+      let size = 0
+      for (let L = 0; L < ladder.length && chosen < 0; L++) {
+        let s = 0
+        for (let k = i; k < end && used + s + restRows <= avail; k++) s += m(block(k, L))
+        if (used + s + restRows <= avail) {
+          chosen = L
+          size = s
+        }
+      }
+      if (chosen >= 0) {
+        for (let k = i; k < end; k++) detailed.push(chosen)
+        used += size
+        i = end
+        continue
+      }
+      // Not the whole group: as many as fit at the lowest level, rows for the rest.
+      const L = ladder.length - 1
+      while (i < end && used + m(block(i, L)) + rowsFrom(i + 1) <= avail) {
+        used += m(block(i, L))
+        detailed.push(L)
+        i += 1
+      }
+      break
+    }
+    const parts: string[] = [heading]
+    detailed.forEach((L, k) => parts.push(block(k, L)))
+    const rows = total - detailed.length
+    if (rows > 0) {
+      parts.push(para(detailed.length > 0 ? `**${plural(rows, 'more finding')}, one line each:**` : `**One line each:**`))
+      parts.push(ROWS_HEAD, list.slice(detailed.length).map(findingRow).join(''), '\n')
+    }
+    return { detailed, rows, gridOnly: 0, text: parts.join('') }
+  }
+
+  // Not even the rows fit: the rows that fit, then a grid of all.
+  const grid = gridBlock(list, `**All ${plural(total, 'finding')} by category:**`, m, Math.floor(avail / 3))
+  let used = headSize + m(grid.text)
+  let rows = 0
+  const lines: string[] = []
+  for (let k = 0; k < total; k++) {
+    const line = findingRow(list[k] as ReportFinding)
+    if (used + m(line) > avail) break
+    used += m(line)
+    lines.push(line)
+    rows += 1
+  }
+  const parts = [heading]
+  if (rows > 0) parts.push(ROWS_HEAD, lines.join(''), '\n')
+  parts.push(grid.text)
+  return { detailed: [], rows, gridOnly: total - rows, text: parts.join('') }
 }
 
 function minimalDocument(r: Report, profile: MarkdownProfile): string {
-  const icon = RESULT_ICON[r.result] ?? '⛔'
   const lines: string[] = []
   if (profile.marker) lines.push(profile.marker)
-  lines.push('## Agent security gate')
-  lines.push(`**${icon} ${enumText(r.result, RESULTS)}:** ${proseText(r.reason, 300)}`)
-  lines.push(`**Findings:** ${findingsSummary(r)}`)
+  lines.push(headline(r.result, reportTitle(r)))
+  lines.push(metaLine({ commitSha: r.commitSha, assessedAt: r.assessedAt, runUrl: r.runUrl, threshold: r.minSeverity }))
+  const open = openCountsText(blockingCounts(r))
+  if (open) lines.push(`**Blocking:** ${open}.`)
   lines.push(`*The report did not fit ${profile.limitLabel}: only counts are shown. Full data: ${profile.fullDataWhere}.*`)
   const m = profile.measure
-  // Drop lines from the end until it fits (a tiny budget), never cutting inside a line.
   while (lines.length > 1 && m(lines.join('\n\n') + '\n') > profile.limit) lines.pop()
   const doc = lines.join('\n\n') + '\n'
-  if (m(doc) <= profile.limit) return doc
-  return ''
+  return m(doc) <= profile.limit ? doc : ''
+}
+
+/** The hidden second line of a comment: the result, commit and time, read back by the next run. */
+export function stateMarker(r: { result: string; commitSha: string | null; assessedAt: string | null }): string {
+  const sha = r.commitSha !== null && /^[0-9a-f]{7,40}$/i.test(r.commitSha) ? r.commitSha.slice(0, 12).toLowerCase() : '-'
+  const at = r.assessedAt !== null && /^\d{4}-\d\d-\d\dT\d\d:\d\d/.test(r.assessedAt) ? `${r.assessedAt.slice(0, 16)}Z` : '-'
+  const result = ['pass', 'fail', 'incomplete', 'error'].includes(r.result) ? r.result : 'error'
+  return `<!-- asas-gate:result=${result};sha=${sha};at=${at} -->`
 }
 
 export function renderMarkdownReport(r: Report, profile: MarkdownProfile): string {
   const m = profile.measure
   const limit = profile.limit
-  const ladder = profile.ladder
-  const last = ladder.length - 1
-
-  const marker = profile.marker ? para(profile.marker) : ''
+  const marker = profile.marker ? `${profile.marker}\n${stateMarker(r)}\n\n` : ''
   const header = headerBlock(r)
-  const coverage = coverageBlock(r, Math.floor(limit * COVERAGE_SHARE), m)
+  const coverage = coverageBlock(r, profile, Math.floor(limit * COVERAGE_SHARE))
   const notes = notesBlock(r, Math.floor(limit * NOTES_SHARE), m)
-  const footer = footerBlock(profile, notes.text)
+  const footer = footerBlock(profile)
   const redaction = redactionLine(r)
-  const belowCounts = profile.listBelowThreshold ? '' : belowCountsLine(r)
   const sev = enumText(r.minSeverity, SEVERITIES)
 
-  const list: ReportFinding[] = r.groups.flatMap((g) => g.findings)
-  const total = list.length
-  let findingsHead: string
-  if (r.counts === null) findingsHead = para('#### Findings\n\nThe findings could not be read.')
-  else if (total === 0) findingsHead = para(`#### Findings at or above ${sev}: none`)
-  else findingsHead = para(`#### Findings at or above ${sev}: ${formatCount(total)}`)
+  const blocking = r.groups.flatMap((g) => g.findings)
+  const below = r.below
+  let heading = ''
+  if (r.counts !== null && blocking.length > 0) {
+    heading = para(`#### ${plural(blocking.length, 'finding')} at or above ${sev}: ${countsText(blocking)}`)
+  } else if (r.counts !== null && r.result !== 'error') {
+    heading = para(`**No findings at or above ${sev}.**`)
+  }
+  let belowCount = ''
+  if (r.counts !== null && below.length > 0 && !profile.listBelowThreshold) {
+    belowCount = para(`**Below ${sev}:** ${plural(below.length, 'finding')} (${countsText(below)}), counted here and listed in the job summary.`)
+  }
 
-  const fixed = m(marker) + m(header) + m(coverage.text) + m(footer) + m(redaction) + m(belowCounts) + m(findingsHead)
+  const fixed = m(marker) + m(header) + m(coverage.text) + m(notes.text) + m(footer) + m(redaction) + m(belowCount)
   const avail = limit - fixed - RESERVE
-  if (avail < 0 || ladder.length === 0) return minimalDocument(r, profile)
+  if (avail < 0 || profile.ladder.length === 0) return minimalDocument(r, profile)
 
-  // Where each group starts, and the group total of each finding's severity.
-  const groupStart = new Set<number>()
-  const groupEnds: number[] = []
-  const groupTotal = new Map<Severity, number>()
-  let at = 0
-  for (const g of r.groups) {
-    groupStart.add(at)
-    at += g.findings.length
-    groupEnds.push(at)
-    groupTotal.set(g.severity, g.findings.length)
-  }
-
-  // Blocks per level, rendered lazily and once; fitted[level] = how many fit.
-  const blocks: string[][] = ladder.map(() => [])
-  const fitted: Array<number | undefined> = ladder.map(() => undefined)
-  const used: number[] = ladder.map(() => 0)
-  const blockAt = (i: number, level: number): string => {
-    const cached = blocks[level]![i]
-    if (cached !== undefined) return cached
-    const f = list[i] as ReportFinding
-    const head = groupStart.has(i) ? groupHeading(f.severity, groupTotal.get(f.severity) ?? 0) : ''
-    const b = head + findingBlock(f, i + 1, ladder[level] as DetailLevel)
-    blocks[level]![i] = b
-    return b
-  }
-  const fitCount = (level: number): number => {
-    const known = fitted[level]
-    if (known !== undefined) return known
-    let size = 0
-    let k = 0
-    while (k < total) {
-      const s = m(blockAt(k, level))
-      if (size + s > avail) break
-      size += s
-      k += 1
-    }
-    fitted[level] = k
-    used[level] = size
-    return k
-  }
-
-  // Whether the first n blocks fit at a level. A level whose sampled blocks
-  // show that n of them would clearly overflow is skipped without rendering up
-  // to the budget (5,000 findings would otherwise render about a budget's worth
-  // of text at every level). The sample is the first blocks, which an exact fit
-  // renders first anyway; a wrong estimate can only lower the detail.
-  const SAMPLE = 64
-  const MIN_SAMPLE = 8
-  const clearlyOverflows = (level: number, n: number): boolean => {
-    let size = 0
-    for (let k = 0; k < Math.min(SAMPLE, n); k++) {
-      size += m(blockAt(k, level))
-      if (k + 1 >= MIN_SAMPLE && (size / (k + 1)) * n > 2 * avail) return true
-    }
-    return false
-  }
-  const fits = (level: number, n: number): boolean => {
-    if (n > SAMPLE && fitted[level] === undefined && clearlyOverflows(level, n)) return false
-    return fitCount(level) >= n
-  }
-
-  let layout: Layout | null = null
-  for (let L = 0; L <= last && layout === null; L++) if (fits(L, total)) layout = { listed: total, level: L, belowListed: 0 }
-  for (let g = r.groups.length - 1; g >= 1 && layout === null; g--) {
-    const keep = groupEnds[g - 1] as number
-    for (let L = 0; L <= last; L++) {
-      if (fits(L, keep)) {
-        layout = { listed: keep, level: L, belowListed: 0 }
-        break
-      }
-    }
-  }
-  if (layout === null) layout = { listed: fitCount(last), level: last, belowListed: 0 }
-
-  // Findings section.
-  const section: string[] = [findingsHead]
-  let sectionSize = m(findingsHead)
-  for (let i = 0; i < layout.listed; i++) {
-    const b = blockAt(i, layout.level)
-    section.push(b)
-    sectionSize += m(b)
-  }
-  const unlisted = zeroCounts()
-  for (let i = layout.listed; i < total; i++) unlisted[(list[i] as ReportFinding).severity] += 1
-  const unlistedCount = total - layout.listed
-  // Groups cut short or collapsed to counts: a line each (at most four, within the reserve).
-  for (const g of r.groups) {
-    const n = unlisted[g.severity]
-    if (n === 0) continue
-    const line =
-      n === g.findings.length
-        ? groupHeading(g.severity, n) + para(`*Collapsed to a count to fit (see the note at the top).*`)
-        : para(`*${plural(n, `more ${g.severity} finding`)} not listed (see the note at the top).*`)
-    section.push(line)
-    sectionSize += m(line)
-  }
-
-  // Below the threshold (summary): one line each, with what is left.
-  let belowText = belowCounts
+  const main = layoutFindings(blocking, profile, avail, heading)
+  let belowText = belowCount
   let belowLeft = 0
-  if (profile.listBelowThreshold && r.counts !== null && r.below.length > 0) {
-    const head = para(`#### Findings below ${sev}: ${formatCount(r.below.length)} (${describeCounts(r.counts.belowBySeverity)})`)
-    const room = avail - sectionSize - m(head) - 200
+  if (profile.listBelowThreshold && below.length > 0) {
+    const head = para(`#### Below ${sev}: ${plural(below.length, 'finding')} (${countsText(below)})`)
+    const room = avail - m(main.text) - m(head) - m(ROWS_HEAD) - 200
     const lines: string[] = []
     let size = 0
-    if (unlistedCount === 0) {
-      for (const f of r.below) {
-        const line = belowLine(f)
-        const s = m(line)
-        if (size + s > room) break
-        size += s
+    if (main.gridOnly === 0) {
+      for (const f of below) {
+        const line = findingRow(f)
+        if (size + m(line) > room) break
+        size += m(line)
         lines.push(line)
       }
     }
-    layout.belowListed = lines.length
-    belowLeft = r.below.length - lines.length
-    belowText = head + (lines.length > 0 ? `${lines.join('')}\n` : '')
+    belowLeft = below.length - lines.length
+    belowText = head + (lines.length > 0 ? `${ROWS_HEAD}${lines.join('')}\n` : '')
     if (belowLeft > 0) belowText += para(`*${plural(belowLeft, 'finding')} below ${sev} not listed here.*`)
   }
 
-  // What was left out.
+  // What was cut, with exact counts.
   const cuts: string[] = []
-  const lvl = ladder[layout.level] as DetailLevel
-  if (layout.level > 0 && layout.listed > 0) {
-    cuts.push(
-      lvl.fieldChars > 0
-        ? `replay fields trimmed to ${formatCount(lvl.fieldChars)} characters, at most ${lvl.maxAttacks} attacks per finding and ${lvl.maxSteps} steps per attack`
-        : 'replay steps left out'
-    )
-  }
-  if (unlistedCount > 0) {
-    cuts.push(
-      layout.listed === 0
-        ? `only counts of the findings at or above ${sev} are shown`
-        : `${describeCounts(unlisted)} findings at or above ${sev} collapsed to counts`
-    )
-  }
-  if (belowLeft > 0) cuts.push(`${formatCount(belowLeft)} findings below ${sev} not listed`)
-  if (coverage.left > 0) cuts.push(`${formatCount(coverage.left)} coverage rows not shown`)
-  if (notes.left > 0) cuts.push(`${formatCount(notes.left)} notes not shown`)
-  const notice =
-    cuts.length > 0
-      ? para(`> **Shortened to fit ${profile.limitLabel}:** ${cuts.join('; ')}. The full data is in ${profile.fullDataWhere}.`)
-      : ''
+  const full = main.detailed.filter((L) => L === 0).length
+  const trimmed = main.detailed.length - full
+  if (trimmed > 0) cuts.push(`${plural(trimmed, 'finding')} with shorter proof`)
+  if (main.rows > 0 && blocking.length > 0) cuts.push(`${plural(main.rows, 'finding')} as one-line rows without proof`)
+  if (main.gridOnly > 0) cuts.push(`${plural(main.gridOnly, 'finding')} only counted in the grid`)
+  if (belowLeft > 0) cuts.push(`${plural(belowLeft, 'finding')} below ${sev} not listed`)
+  if (coverage.left > 0) cuts.push(`${plural(coverage.left, 'coverage row')} not shown`)
+  if (notes.left > 0) cuts.push(`${plural(notes.left, 'note')} not shown`)
+  const cutLine = cuts.length > 0 ? para(`*To fit ${profile.limitLabel}: ${cuts.join('; ')}. Full data: ${profile.fullDataWhere}.*`) : ''
 
-  const doc = [marker, header, notice, coverage.text, section.join(''), belowText, redaction, footer].join('').replace(/\n+$/, '\n')
+  const findingsFirst = blocking.length > 0
+  const body = findingsFirst ? [main.text, cutLine, belowText, coverage.text] : [coverage.text, main.text, cutLine, belowText]
+  const doc = [marker, header, ...body, redaction, notes.text, footer].join('').replace(/\n+$/, '\n')
   if (m(doc) > limit) return minimalDocument(r, profile)
   return doc
 }
+

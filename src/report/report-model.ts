@@ -54,6 +54,8 @@ export interface ReportInput {
   notes: string[]
   /** Link to the workflow run (built by the gate; trusted). */
   runUrl?: string | null
+  /** The commit assessed (the PR's head SHA, else GITHUB_SHA) and when the report was made (ISO). */
+  commit?: { sha: string | null; at: string | null } | null
   /** Values that must never appear in any output (the api_key, ...): replaced by `[redacted]` everywhere. */
   secrets?: string[]
 }
@@ -181,6 +183,9 @@ export interface Report {
   redactionReason: string | null
   notes: string[]
   runUrl: string | null
+  /** The commit assessed (hex SHA) and when (ISO time); null when unknown. */
+  commitSha: string | null
+  assessedAt: string | null
 }
 
 export function zeroCounts(): SeverityCounts {
@@ -403,7 +408,9 @@ export function buildReport(input: ReportInput): Report {
     counts,
     redactionReason: counts && counts.redacted > 0 ? REDACTION_REASON : null,
     notes: input.notes.map(s),
-    runUrl: input.runUrl ?? null
+    runUrl: input.runUrl ?? null,
+    commitSha: input.commit?.sha && /^[0-9a-f]{7,40}$/i.test(input.commit.sha) ? input.commit.sha.toLowerCase() : null,
+    assessedAt: input.commit?.at ?? null
   }
 }
 

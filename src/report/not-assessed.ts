@@ -1,0 +1,78 @@
+/**
+ * The short report of a step that ended without a result (a refusal, an
+ * unreachable service, a configuration mistake, a cancelled job, a bug): the
+ * same headline form as every other report ("⛔ Not assessed: ..."), the
+ * commit and time, why, and what the previous result of the sticky comment
+ * was and for which commit, so a green comment never stays on a red check.
+ *
+ * Everything that may quote the service or the user goes through
+ * markdown-safe.ts (issue 11: the error path renders service text inert).
+ */
+import { ConfigError, ServiceError, type FailureKind } from '../util/errors.js'
+import type { PreviousResult } from './comment.js'
+import { formatWhen, gateTitle, headline, metaLine, RESULT_ICON, stateMarker } from './markdown.js'
+import { proseText } from './markdown-safe.js'
+
+export interface NotAssessedInput {
+  modelId: string
+  /** 'gate' or 'validate': the title's words. */
+  mode: 'gate' | 'validate'
+  kind: FailureKind
+  /** The failure in a few words (see failureCause). */
+  cause: string
+  /** The failure line (scrubbed of secrets); left out for a bug (the log has it). */
+  line: string
+  commitSha: string | null
+  assessedAt: string | null
+  runUrl: string | null
+}
+
+/** The failure in a few words for the title (plain text, from trusted parts only). */
+export function failureCause(err: unknown, kind: FailureKind): string {
+  if (kind === 'aborted') return 'the job was cancelled'
+  if (kind === 'bug') return 'an unexpected error in this action'
+  if (err instanceof ConfigError) return `a configuration mistake in ${err.input.replace(/[^\w.-]/g, '').slice(0, 40) || 'the inputs'}`
+  if (err instanceof ServiceError) {
+    if (err.kind === 'timeout') return 'timeout_minutes ran out'
+    if (err.kind === 'malformed') return 'the service answered outside its contract'
+    if (err.status !== undefined) {
+      const code = err.code !== undefined && /^[a-z0-9_.-]{1,60}$/i.test(err.code) ? ` ${err.code}` : ''
+      return err.status >= 500 ? `the service failed (HTTP ${err.status}${code})` : `the service refused (HTTP ${err.status}${code})`
+    }
+    return 'the service could not be reached'
+  }
+  return 'the step failed'
+}
+
+export function notAssessedTitle(input: Pick<NotAssessedInput, 'cause' | 'modelId' | 'mode'>): string {
+  const title = gateTitle('error', input.cause, input.modelId)
+  return input.mode === 'validate' ? title.replace(/^Not assessed:/, 'Not validated:') : title
+}
+
+function previousLine(previous: PreviousResult | null | undefined): string | null {
+  if (previous === undefined) return null
+  if (previous === null) return '**This replaces the previous result:** this commit was not assessed, so no earlier result applies to it.'
+  const icon = RESULT_ICON[previous.result] ?? ''
+  const commit = previous.sha ? ` for commit \`${previous.sha.slice(0, 7)}\`` : ''
+  const when = previous.at ? ` (${formatWhen(previous.at.replace(/Z$/, ''))})` : ''
+  return `**The previous result no longer applies:** it was ${icon} ${previous.result}${commit}${when}. This commit was not assessed.`
+}
+
+/**
+ * The report as markdown. `marker` (the sticky comment's) starts the comment;
+ * `previous` is what the comment being replaced recorded (null: it recorded
+ * nothing readable; undefined: there is no earlier comment, or this is the
+ * job summary).
+ */
+export function renderNotAssessed(input: NotAssessedInput, opts: { marker?: string | null; previous?: PreviousResult | null } = {}): string {
+  const out: string[] = []
+  if (opts.marker) out.push(`${opts.marker}\n${stateMarker({ result: 'error', commitSha: input.commitSha, assessedAt: input.assessedAt })}`)
+  out.push(headline('error', notAssessedTitle(input)))
+  const meta = metaLine({ commitSha: input.commitSha, assessedAt: input.assessedAt, runUrl: input.runUrl })
+  if (meta !== '') out.push(meta)
+  out.push(input.kind === 'bug' ? "**Why:** an unexpected error occurred (a bug in this action); the step's log has the details." : `**Why:** ${proseText(input.line, 2000)}`)
+  const prev = previousLine(opts.previous)
+  if (prev) out.push(prev)
+  out.push('<sub>Quoted text comes from the service: untrusted data, not instructions. The step failed, so the check is red.</sub>')
+  return `${out.join('\n\n')}\n`
+}
