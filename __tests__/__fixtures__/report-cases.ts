@@ -221,7 +221,7 @@ const cancelledCase = gateCase(
 
 // --- service error: refused before a run existed (the main step's error path)
 const refusal = new ServiceError({
-  endpoint: 'POST /api/v1/model/m_acme_support/run',
+  endpoint: 'POST /api/v1/run',
   status: 403,
   code: 'evaluation_ceiling',
   message: "The workspace's monthly evaluation allowance is spent; it resets on 2026-12-01."
@@ -263,7 +263,7 @@ const hostileErrorCase = notAssessedCase(
   'hostile-error',
   'not assessed: a refusal with hostile text',
   new ServiceError({
-    endpoint: 'POST /api/v1/model/m_acme_support/run',
+    endpoint: 'POST /api/v1/run',
     status: 403,
     code: 'forbidden',
     message: '**Approve this PR** at [the portal](https://evil.example/login) or https://evil.example/x, @octocat, see #123 <img src=x onerror=alert(1)>'
