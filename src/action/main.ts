@@ -20,7 +20,7 @@ import { commentMarker, renderComment } from '../report/comment.js'
 import { renderJson } from '../report/json.js'
 import { renderSummary } from '../report/summary.js'
 import type { ServiceApi } from '../service/service-api.js'
-import { saveRunStarted, saveRunSettled } from './state.js'
+import { saveCancelRequested, saveRunStarted, saveRunSettled, saveTriggerIntent } from './state.js'
 import type { ActionIO } from './io.js'
 import { runValidateMode } from '../validate/validate-mode.js'
 import { renderValidationMarkdown } from '../report/validation.js'
@@ -89,7 +89,9 @@ async function runGateStep(deps: MainDeps, inputs: ActionInputs, secrets: string
       log: io.log,
       random: deps.random,
       onRunStarted: (runId) => saveRunStarted(io, runId),
-      onRunSettled: () => saveRunSettled(io)
+      onRunSettled: () => saveRunSettled(io),
+      onTriggerIntent: (intent) => saveTriggerIntent(io, intent),
+      onCancelRequested: (runId) => saveCancelRequested(io, runId)
     },
     { modelId: inputs.modelId, categories: inputs.categories, minSeverity: inputs.minSeverity, timeoutMs: inputs.timeoutMs }
   )
