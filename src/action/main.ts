@@ -15,6 +15,7 @@ import { describeFailure, failureKind, oneLine } from '../util/errors.js'
 import { runGate } from '../gate/run-gate.js'
 import { envInputReader, readInputs, type ActionInputs } from './inputs.js'
 import { scrubSecrets } from '../util/redact.js'
+import { baseUrlSecrets } from '../service/base-url.js'
 import { buildReport, gateReportInput } from '../report/report-model.js'
 import { commentMarker, renderComment } from '../report/comment.js'
 import { renderJson } from '../report/json.js'
@@ -34,8 +35,16 @@ export interface MainDeps {
   makeApi(inputs: ActionInputs, deadline: Deadline): ServiceApi
 }
 
+/** The longest output value: far above any real one (categories_planned of the whole taxonomy). */
+const OUTPUT_MAX_CHARS = 65_536
+
+/**
+ * Every output is one line, without control, bidi or zero-width characters
+ * (a workflow may put it in a `run:` script), and without secrets: values
+ * carry text from the service (run_id, status, category keys).
+ */
 function setOutputs(io: ActionIO, outputs: Record<string, string>, secrets: string[]): void {
-  for (const [name, value] of Object.entries(outputs)) io.setOutput(name, scrubSecrets(value, secrets))
+  for (const [name, value] of Object.entries(outputs)) io.setOutput(name, oneLine(scrubSecrets(value, secrets), OUTPUT_MAX_CHARS))
 }
 
 function runUrl(env: NodeJS.ProcessEnv): string | null {
@@ -61,7 +70,10 @@ export async function runMain(deps: MainDeps): Promise<void> {
   // Mask the key before anything else can print it.
   const rawKey = envInputReader(io.env)('api_key')
   if (rawKey !== '') io.setSecret(rawKey)
-  const secrets = rawKey !== '' ? [rawKey] : []
+  // A password in base_url is refused, but it must not echo anywhere meanwhile.
+  const urlSecrets = baseUrlSecrets(envInputReader(io.env)('base_url'))
+  for (const s of urlSecrets) io.setSecret(s)
+  const secrets = [...(rawKey !== '' ? [rawKey] : []), ...urlSecrets]
   try {
     const inputs = readInputs(envInputReader(io.env))
     if (inputs.mode === 'validate') await runValidate(deps, inputs, secrets)
