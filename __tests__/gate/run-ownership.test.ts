@@ -60,9 +60,14 @@ describe('claimRun', () => {
     expect(c.why).toMatch(/run run_a of model m appeared, but it plans categories prompt_injection where this step asked for categories jailbreak/)
   })
 
-  it('two new runs: another trigger ran at the same time, neither is taken', () => {
+  it('two new runs planning what was asked: another trigger like ours ran at the same time, neither is taken', () => {
     const c = claimRun(intent(['jailbreak']), [run('run_a', ['jailbreak']), run('run_b', ['jailbreak'], T0 + 50), old])
-    expect(c).toMatchObject({ kind: 'unprovable', why: expect.stringMatching(/2 runs of model m appeared since our request \(run_a, run_b\)/) })
+    expect(c).toMatchObject({ kind: 'unprovable', why: expect.stringMatching(/2 runs of model m planning categories jailbreak appeared since our request \(run_a, run_b\)/) })
+  })
+
+  it("one new run planning what was asked beside another gate's run planning something else: ours, the other left alone", () => {
+    const mine = run('run_mine', ['jailbreak'], T0 + 300)
+    expect(claimRun(intent(['jailbreak']), [mine, run('run_a', ['prompt_injection'], T0 + 10), old])).toEqual({ kind: 'ours', run: mine })
   })
 
   it('without a baseline a new run cannot be told from an earlier one: not taken', () => {

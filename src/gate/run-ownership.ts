@@ -9,8 +9,10 @@
  * - the model's runs were listed before the trigger was sent (the baseline),
  *   and the run is not among them, nor among the runs seen running while
  *   waiting for another assessment of the model (foreign);
- * - it is the only such run started since our request was sent (two new
- *   runs mean another trigger of this model ran at the same time);
+ * - it is the only such run started since our request was sent that plans
+ *   what this step asked for (two mean another trigger like ours ran at the
+ *   same time); a new run planning something else is another workflow's,
+ *   never taken and never cancelled;
  * - its start time is not before our request (less the clock skew allowed;
  *   a start time that cannot be read does not rule it out: the baseline
  *   already does that);
@@ -86,12 +88,12 @@ export function plansWhatWasAsked(planned: readonly string[], asked: readonly st
 }
 
 /**
- * Whether a single run new since the intent needs the category list to be
- * judged (the full taxonomy was asked for): the caller then reads it and
- * passes it to claimRun.
+ * Whether the runs new since the intent need the category list to be judged
+ * (the full taxonomy was asked for): the caller then reads it and passes it
+ * to claimRun.
  */
 export function needsTaxonomy(intent: TriggerIntent, fresh: readonly RunListItem[]): boolean {
-  return intent.categories.length === 0 && fresh.length === 1
+  return intent.categories.length === 0 && intent.baseline !== null && fresh.length > 0
 }
 
 /** Apply the rule to the model's run list (read after the ambiguous failure). */
@@ -109,30 +111,33 @@ export function claimRun(
       why: `run ${ids(fresh)} of model ${intent.modelId} appeared, but the model's runs could not be listed before the trigger, so it cannot be told from a run another workflow started`
     }
   }
-  if (fresh.length > 1) {
-    return {
-      kind: 'unprovable',
-      seen: fresh,
-      why: `${fresh.length} runs of model ${intent.modelId} appeared since our request (${ids(fresh)}): another trigger of this model ran at the same time, so none of them can be shown to be ours`
-    }
-  }
-  const run = fresh[0]!
-  const id = oneLine(run.run_id, 80)
   const asked = intent.categories.length > 0 ? `categories ${keys(intent.categories)}` : 'the full taxonomy'
-  const matches = plansWhatWasAsked(run.categories_planned, intent.categories, opts.fullTaxonomy ?? null)
-  if (matches === null) {
+  const judged = fresh.map((run) => ({ run, matches: plansWhatWasAsked(run.categories_planned, intent.categories, opts.fullTaxonomy ?? null) }))
+  const unsure = judged.filter((j) => j.matches === null).map((j) => j.run)
+  if (unsure.length > 0) {
     return {
       kind: 'unprovable',
       seen: fresh,
-      why: `run ${id} of model ${intent.modelId} appeared (planning ${keys(run.categories_planned)}), but the category list could not be read to confirm it is the full-taxonomy run this step asked for`
+      why: `run ${ids(unsure)} of model ${intent.modelId} appeared (planning ${keys(unsure[0]!.categories_planned)}), but the category list could not be read to confirm it is the full-taxonomy run this step asked for`
     }
   }
-  if (!matches) {
+  const matching = judged.filter((j) => j.matches).map((j) => j.run)
+  const others = judged.filter((j) => !j.matches).map((j) => j.run)
+  if (matching.length > 1) {
     return {
       kind: 'unprovable',
       seen: fresh,
-      why: `run ${id} of model ${intent.modelId} appeared, but it plans categories ${keys(run.categories_planned)} where this step asked for ${asked}: another workflow started it`
+      why: `${matching.length} runs of model ${intent.modelId} planning ${asked} appeared since our request (${ids(matching)}): another trigger like ours ran at the same time, so none of them can be shown to be ours`
     }
   }
-  return { kind: 'ours', run }
+  if (matching.length === 0) {
+    const r = others[0]!
+    const what =
+      others.length === 1
+        ? `run ${oneLine(r.run_id, 80)} of model ${intent.modelId} appeared, but it plans categories ${keys(r.categories_planned)}`
+        : `runs ${ids(others)} of model ${intent.modelId} appeared, but none plans`
+    return { kind: 'unprovable', seen: fresh, why: `${what} where this step asked for ${asked}: another workflow started it` }
+  }
+  // One run planning what we asked; any other new run plans something else, so another workflow started that one (left alone).
+  return { kind: 'ours', run: matching[0]! }
 }
