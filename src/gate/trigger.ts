@@ -118,7 +118,6 @@ export class UnprovenRunError extends ServiceError {
   ) {
     super({
       endpoint: ENDPOINT,
-      status: cause.status,
       code: 'trigger_outcome_unknown',
       message: `the answer to our trigger was lost (${cause.describe()}) and ${why}. Not taking it, and not cancelling it`,
       hint: 'Serialize gates of one model with a concurrency group keyed on the model_id (see examples/concurrency.yml), then run the job again'
