@@ -9,6 +9,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/glo
 import { runAction, type ActionRun, type RunOptions } from '../__fixtures__/action-runner.js'
 import { runtimes } from '../__fixtures__/node-runtimes.js'
 import { startEmulator, type Emulator } from '../../src/emulator/server.js'
+import { waitFor } from '../__fixtures__/emulator-helpers.js'
 
 let emu: Emulator
 beforeAll(async () => {
@@ -27,16 +28,6 @@ const inputs = (extra: Record<string, string> = {}) => ({ model_id: emu.demoMode
 
 function run(opts: Partial<RunOptions>): Promise<ActionRun> {
   return runAction({ nodePath: rt.path, killAfterMs: 60_000, inputs: inputs(), eventName: 'push', ...opts })
-}
-
-async function waitFor<T>(what: string, probe: () => T | undefined | null | false, timeoutMs = 20_000): Promise<T> {
-  const until = Date.now() + timeoutMs
-  for (;;) {
-    const v = probe()
-    if (v) return v
-    if (Date.now() > until) throw new Error(`timed out waiting for ${what}`)
-    await new Promise((r) => setTimeout(r, 20))
-  }
 }
 
 const modelRuns = () => emu.control.runs().filter((r) => r.model_id === emu.demoModelId)

@@ -366,7 +366,10 @@ describe('triggerRun', () => {
     await expect(triggerRun({ ...s, api }, { modelId: 'm', categories: ['jailbreak'] })).rejects.toBeInstanceOf(UnprovenRunError)
   })
 
-  it('a full-taxonomy trigger whose answer was lost is adopted only when the category list confirms the plan', async () => {
+  it.each([
+    ['the category list cannot be read: not taken', svcErr(503, 'service_unavailable', { transient: true }), false],
+    ['an evaluation workspace (category list withheld, every run is full): taken', svcErr(403, 'taxonomy_not_included'), true]
+  ])('a full-taxonomy trigger whose answer was lost: %s', async (_what, listError, adopted) => {
     const s = setup()
     const runs: RunListItem[] = []
     const api = fakeApi({
@@ -376,28 +379,15 @@ describe('triggerRun', () => {
       },
       listRuns: async () => ({ runs: [...runs], total: runs.length, returned: runs.length }),
       listCategories: async () => {
-        throw svcErr(503, 'service_unavailable', { transient: true })
+        throw listError
       }
     })
-    const err = await triggerRun({ ...s, api }, { modelId: 'm', categories: [] }).catch((e: unknown) => e)
-    expect(err).toBeInstanceOf(UnprovenRunError)
-    expect((err as ServiceError).describe()).toMatch(/category list could not be read to confirm it is the full-taxonomy run/)
-  })
-
-  it('in an evaluation workspace (category list withheld) a full-taxonomy run is adopted', async () => {
-    const s = setup()
-    const runs: RunListItem[] = []
-    const api = fakeApi({
-      triggerRun: async () => {
-        runs.unshift(item('run_mine', s.clock.now()))
-        throw svcErr(undefined, 'ECONNRESET', { transient: true, ambiguous: true })
-      },
-      listRuns: async () => ({ runs: [...runs], total: runs.length, returned: runs.length }),
-      listCategories: async () => {
-        throw svcErr(403, 'taxonomy_not_included')
-      }
-    })
-    await expect(triggerRun({ ...s, api }, { modelId: 'm', categories: [] })).resolves.toMatchObject({ runId: 'run_mine', recovered: true })
+    const outcome = await triggerRun({ ...s, api }, { modelId: 'm', categories: [] }).catch((e: unknown) => e)
+    if (adopted) expect(outcome).toMatchObject({ runId: 'run_mine', recovered: true })
+    else {
+      expect(outcome).toBeInstanceOf(UnprovenRunError)
+      expect((outcome as ServiceError).describe()).toMatch(/category list could not be read to confirm it is the full-taxonomy run/)
+    }
   })
 
   it('records its intent (model, categories, the runs listed before, the moment) before each POST /run', async () => {
