@@ -14,7 +14,7 @@ import { DEFAULT_SOAK_OPTIONS, formatFigures, runSoak, type SoakOptions } from '
 
 function usage(message: string): never {
   process.stderr.write(
-    `${message}\nusage: soak [--runs N] [--rate P] [--seed N] [--concurrency N] [--burst-length N] [--cooldown-ms N] [--models-per-lane N] [--json]\n`
+    `${message}\nusage: soak [--runs N] [--pairs N] [--rate P] [--seed N] [--concurrency N] [--burst-length N] [--cooldown-ms N] [--models-per-lane N] [--json]\n`
   )
   process.exit(2)
 }
@@ -36,6 +36,7 @@ function parseArgs(args: string[]): { opts: Partial<SoakOptions>; json: boolean 
       return n
     }
     if (a === '--runs') opts.runs = int(1)
+    else if (a === '--pairs') opts.pairs = int(0)
     else if (a === '--rate') {
       const raw = value()
       const p = Number(raw)

@@ -25,6 +25,18 @@
  * - its request count is within requestBound(fault-free median).
  * After all gates, every run in every lane's store belongs to exactly one gate
  * (so no run was created late by a request the client had given up on).
+ *
+ * Pairs (issue 11): then `pairs` times, two gates of the same model run at
+ * once on a lane, under the lane's faults, asking for different categories
+ * (PAIR_CONFIGS), so a run's categories_planned tells whose trigger created
+ * it. Checked for every gate of a pair (see checkPair):
+ * - no wrong result: the fault-free result of its configuration, or `error`
+ *   (failing closed when its trigger's answer was lost and the run that
+ *   appeared cannot be shown to be its own); never the other's result;
+ * - no foreign run adopted: the run it continued with plans its categories;
+ * - no orphan: when it ends, no run planning its categories is still running;
+ * - no run of the pair was cancelled (neither times out, so a cancel could
+ *   only be one gate stopping the other's run).
  */
 import { createClient } from '../../src/service/client.js'
 import { systemClock, type Deadline } from '../../src/util/clock.js'
@@ -64,9 +76,21 @@ export const SOAK_CONFIGS: readonly SoakConfig[] = [
   }
 ]
 
+/**
+ * The two gates of a pair: the same model (the demo agent with its default
+ * vulnerabilities), different categories, different results. Adopting the
+ * other's run flips the result.
+ */
+export const PAIR_CONFIGS: readonly [SoakConfig, SoakConfig] = [
+  { name: 'pair A: vulnerable agent, prompt_injection, min high', vulnerable: true, categories: ['prompt_injection'], minSeverity: 'high', expected: 'fail' },
+  { name: 'pair B: vulnerable agent, jailbreak, min high', vulnerable: true, categories: ['jailbreak'], minSeverity: 'high', expected: 'pass' }
+]
+
 export interface SoakOptions {
   /** Faulted gate runs. */
   runs: number
+  /** Faulted pairs of gates of one model at once (after the single gates). */
+  pairs: number
   /** Fault probability per request, on every /api/v1 endpoint. */
   rate: number
   /** Base seed: gate i uses seed `seed * 100_000 + i` for its faults and its jitter. */
@@ -105,6 +129,7 @@ export const DEFAULT_MODEL_COOLDOWN_MS = 0
 
 export const DEFAULT_SOAK_OPTIONS: SoakOptions = {
   runs: 100,
+  pairs: 12,
   rate: 0.2,
   seed: 1,
   concurrency: 12,
@@ -154,6 +179,44 @@ export interface GateRecord {
   elapsedMs: number
 }
 
+export interface PairGateRecord {
+  config: string
+  result: GateResult | 'threw'
+  reason: string
+  runId: string | null
+  recovered: boolean
+  /** Runs planning this gate's categories still running when it ended. */
+  orphans: string[]
+  /** The run it continued with plans other categories than it asked for. */
+  adoptedForeign: boolean
+}
+
+export interface PairRecord {
+  index: number
+  seed: number
+  lane: number
+  modelId: string
+  gates: [PairGateRecord, PairGateRecord]
+  runsCreated: string[]
+  /** Runs of the pair that were cancelled (or asked to be). */
+  cancelled: string[]
+  faults: Partial<Record<FaultKind, number>>
+}
+
+export interface PairFigures {
+  pairs: number
+  gates: number
+  /** Gates that ended `error` (failing closed): allowed, counted. */
+  failedClosed: number
+  /** Gates whose result is neither the fault-free one nor `error`. */
+  wrongResults: number
+  adoptedForeign: number
+  orphanRuns: number
+  cancelledRuns: number
+  recoveredTriggers: number
+  faultedRequests: number
+}
+
 export interface Stats {
   median: number
   p95: number
@@ -185,6 +248,8 @@ export interface SoakFigures {
 
 export interface SoakReport {
   options: SoakOptions
+  pairs: PairRecord[]
+  pairFigures: PairFigures
   baseline: Record<string, { results: Array<GateResult | 'threw'>; openAtOrAbove: Array<number | null>; requests: number[] }>
   records: GateRecord[]
   figures: SoakFigures
@@ -251,6 +316,51 @@ async function pickModel(lane: Lane, cooldownMs: number): Promise<string> {
   return model
 }
 
+function gateDeps(lane: Lane, opts: SoakOptions, seed: number) {
+  const { emu } = lane
+  const random = seededRandom(seed ^ 0x5bd1e995)
+  return {
+    makeApi: (deadline: Deadline) =>
+      createClient({
+        baseUrl: emu.url,
+        apiKey: emu.keys.full,
+        clock: systemClock,
+        deadline,
+        requestTimeoutMs: opts.requestTimeoutMs,
+        retryPolicy: opts.retryPolicy,
+        random
+      }),
+    clock: systemClock,
+    signal: new AbortController().signal,
+    log: recordingLog(),
+    random,
+    policy: opts.retryPolicy,
+    onRunStarted: () => {},
+    onRunSettled: () => {}
+  }
+}
+
+/** One gate; resolves with its outcome or the line of its failure. */
+async function gateOnce(
+  lane: Lane,
+  opts: SoakOptions,
+  seed: number,
+  modelId: string,
+  config: SoakConfig
+): Promise<{ outcome: GateOutcome | null; error: string }> {
+  try {
+    const outcome = await runGate(gateDeps(lane, opts, seed), {
+      modelId,
+      categories: config.categories,
+      minSeverity: config.minSeverity,
+      timeoutMs: opts.gateTimeoutMs
+    })
+    return { outcome, error: '' }
+  } catch (e) {
+    return { outcome: null, error: describeFailure(e) }
+  }
+}
+
 async function runOneGate(
   lane: Lane,
   opts: SoakOptions,
@@ -261,50 +371,23 @@ async function runOneGate(
   const modelId = await pickModel(lane, opts.modelCooldownMs)
   const runsBefore = new Set(emu.control.runs().map((r) => r.run_id))
   const logStart = emu.requestLog.length
-  const random = seededRandom(job.seed ^ 0x5bd1e995)
   lane.lastTrigger.set(modelId, Date.now())
   emu.control.setFaults(job.faults)
   const started = Date.now()
-  let outcome: GateOutcome | null = null
-  let error = ''
+  let gate: { outcome: GateOutcome | null; error: string }
   try {
-    outcome = await runGate(
-      {
-        makeApi: (deadline: Deadline) =>
-          createClient({
-            baseUrl: emu.url,
-            apiKey: emu.keys.full,
-            clock: systemClock,
-            deadline,
-            requestTimeoutMs: opts.requestTimeoutMs,
-            retryPolicy: opts.retryPolicy,
-            random
-          }),
-        clock: systemClock,
-        signal: new AbortController().signal,
-        log: recordingLog(),
-        random,
-        policy: opts.retryPolicy,
-        onRunStarted: () => {},
-        onRunSettled: () => {}
-      },
-      { modelId, categories: job.config.categories, minSeverity: job.config.minSeverity, timeoutMs: opts.gateTimeoutMs }
-    )
-  } catch (e) {
-    error = describeFailure(e)
+    gate = await gateOnce(lane, opts, job.seed, modelId, job.config)
   } finally {
     emu.control.setFaults(null)
   }
+  const { outcome, error } = gate
   const elapsedMs = Date.now() - started
   const entries = emu.requestLog.slice(logStart).filter(API_ENDPOINT)
-  const faults: Partial<Record<FaultKind, number>> = {}
-  for (const e of entries) if (e.fault) faults[e.fault] = (faults[e.fault] ?? 0) + 1
   const runsCreated = emu.control
     .runs()
     .filter((r) => !runsBefore.has(r.run_id))
     .map((r) => r.run_id)
-  const key = `${job.index}`
-  lane.gateRuns.set(key, runsCreated)
+  lane.gateRuns.set(`${job.index}`, runsCreated)
   return {
     index: job.index,
     seed: job.seed,
@@ -319,9 +402,116 @@ async function runOneGate(
     recovered: outcome ? outcome.triggered.recovered : false,
     runsCreated,
     requests: entries.length,
-    faults,
+    faults: faultCounts(entries),
     elapsedMs
   }
+}
+
+function faultCounts(entries: readonly RequestLogEntry[]): Partial<Record<FaultKind, number>> {
+  const faults: Partial<Record<FaultKind, number>> = {}
+  for (const e of entries) if (e.fault) faults[e.fault] = (faults[e.fault] ?? 0) + 1
+  return faults
+}
+
+/** The lane's runs as its store holds them (plans and statuses, without going through the faults). */
+function storeRuns(emu: Emulator): Array<{ run_id: string; status: string; categories_planned: string[]; cancelRequested: boolean }> {
+  return (JSON.parse(emu.control.snapshot()) as { runs: Array<{ run_id: string; status: string; categories_planned: string[]; cancelRequested: boolean }> }).runs
+}
+
+const TERMINAL = new Set(['completed', 'error', 'cancelled'])
+const samePlan = (a: readonly string[], b: readonly string[]): boolean => a.length === b.length && [...a].sort().join('\n') === [...b].sort().join('\n')
+
+/** Two gates of one model at once, under the lane's faults. */
+async function runPair(lane: Lane, opts: SoakOptions, job: { index: number; seed: number; faults: FaultConfig }): Promise<PairRecord> {
+  const { emu } = lane
+  setAgent(emu, true)
+  const modelId = await pickModel(lane, opts.modelCooldownMs)
+  const before = new Set(storeRuns(emu).map((r) => r.run_id))
+  const logStart = emu.requestLog.length
+  lane.lastTrigger.set(modelId, Date.now())
+  emu.control.setFaults(job.faults)
+  let gates: PairGateRecord[]
+  try {
+    gates = await Promise.all(
+      PAIR_CONFIGS.map(async (config, i): Promise<PairGateRecord> => {
+        const { outcome, error } = await gateOnce(lane, opts, job.seed * 2 + i, modelId, config)
+        // The moment it ends: none of the runs its trigger could have created may still run.
+        const orphans = storeRuns(emu)
+          .filter((r) => !before.has(r.run_id) && samePlan(r.categories_planned, config.categories) && !TERMINAL.has(r.status))
+          .map((r) => r.run_id)
+        return {
+          config: config.name,
+          result: outcome ? outcome.decision.result : 'threw',
+          reason: outcome ? outcome.decision.reason : error,
+          runId: outcome ? outcome.triggered.runId : null,
+          recovered: outcome ? outcome.triggered.recovered : false,
+          orphans,
+          adoptedForeign: false
+        }
+      })
+    )
+  } finally {
+    emu.control.setFaults(null)
+  }
+  const created = storeRuns(emu).filter((r) => !before.has(r.run_id))
+  const planOf = new Map(created.map((r) => [r.run_id, r.categories_planned]))
+  PAIR_CONFIGS.forEach((config, i) => {
+    const g = gates[i]!
+    if (g.runId !== null) g.adoptedForeign = !samePlan(planOf.get(g.runId) ?? [], config.categories)
+  })
+  lane.gateRuns.set(`pair-${job.index}`, created.map((r) => r.run_id))
+  return {
+    index: job.index,
+    seed: job.seed,
+    lane: lane.index,
+    modelId,
+    gates: [gates[0]!, gates[1]!],
+    runsCreated: created.map((r) => r.run_id),
+    cancelled: created.filter((r) => r.status === 'cancelled' || r.cancelRequested).map((r) => r.run_id),
+    faults: faultCounts(emu.requestLog.slice(logStart).filter(API_ENDPOINT))
+  }
+}
+
+/** One line per violated check of the pairs, and their figures. */
+export function checkPairs(pairs: readonly PairRecord[]): { figures: PairFigures; problems: string[] } {
+  const problems: string[] = []
+  const figures: PairFigures = {
+    pairs: pairs.length,
+    gates: pairs.length * 2,
+    failedClosed: 0,
+    wrongResults: 0,
+    adoptedForeign: 0,
+    orphanRuns: 0,
+    cancelledRuns: 0,
+    recoveredTriggers: 0,
+    faultedRequests: 0
+  }
+  for (const p of pairs) {
+    const tag = `pair ${p.index} (seed ${p.seed}, lane ${p.lane}, model ${p.modelId})`
+    figures.faultedRequests += Object.values(p.faults).reduce((a, b) => a + (b ?? 0), 0)
+    p.gates.forEach((g, i) => {
+      const expected = PAIR_CONFIGS[i]!.expected
+      if (g.recovered) figures.recoveredTriggers += 1
+      if (g.result === 'error' || g.result === 'threw') figures.failedClosed += 1
+      else if (g.result !== expected) {
+        figures.wrongResults += 1
+        problems.push(`${tag}: ${g.config}: ${g.result}, fault-free ${expected}: ${g.reason}`)
+      }
+      if (g.adoptedForeign) {
+        figures.adoptedForeign += 1
+        problems.push(`${tag}: ${g.config} continued with run ${g.runId}, which another gate's trigger created`)
+      }
+      if (g.orphans.length > 0) {
+        figures.orphanRuns += g.orphans.length
+        problems.push(`${tag}: ${g.config} ended with its run(s) ${g.orphans.join(', ')} still running`)
+      }
+    })
+    if (p.cancelled.length > 0) {
+      figures.cancelledRuns += p.cancelled.length
+      problems.push(`${tag}: run(s) ${p.cancelled.join(', ')} cancelled although neither gate timed out`)
+    }
+  }
+  return { figures, problems }
 }
 
 /** Run `jobs` over the lanes, each lane one gate at a time. */
@@ -359,16 +549,17 @@ export async function runSoak(partial: Partial<SoakOptions> = {}): Promise<SoakR
     for (let i = 0; i < laneCount; i++) lanes.push(await startLane(i, opts))
 
     // Baseline: each configuration without faults.
-    const baselineJobs = Array.from({ length: SOAK_CONFIGS.length * opts.baselineRepeats }, (_, i) => ({
+    const baselineConfigs = opts.pairs > 0 ? [...SOAK_CONFIGS, ...PAIR_CONFIGS] : [...SOAK_CONFIGS]
+    const baselineJobs = Array.from({ length: baselineConfigs.length * opts.baselineRepeats }, (_, i) => ({
       index: -1 - i,
       seed: 0,
-      config: SOAK_CONFIGS[i % SOAK_CONFIGS.length]!,
+      config: baselineConfigs[i % baselineConfigs.length]!,
       faults: null
     }))
     opts.progress?.(`baseline: ${baselineJobs.length} fault-free gates on ${lanes.length} lanes`)
     const baselineRecords = await runJobs(lanes, baselineJobs, (lane, job) => runOneGate(lane, opts, job))
     const baseline: SoakReport['baseline'] = {}
-    for (const c of SOAK_CONFIGS) {
+    for (const c of baselineConfigs) {
       const recs = baselineRecords.filter((r) => r.config === c.name)
       baseline[c.name] = {
         results: recs.map((r) => r.result),
@@ -390,7 +581,26 @@ export async function runSoak(partial: Partial<SoakOptions> = {}): Promise<SoakR
       return r
     })
 
-    // Every run in every store belongs to exactly one gate.
+    // Pairs: two gates of one model at once.
+    const pairJobs = Array.from({ length: opts.pairs }, (_, i) => {
+      const seed = opts.seed * 100_000 + 50_000 + i
+      return { index: i, seed, faults: faultConfig(opts, seed) }
+    })
+    if (pairJobs.length > 0) opts.progress?.(`pairs: ${pairJobs.length} pairs of gates of one model at fault rate ${opts.rate}`)
+    const pairs: PairRecord[] = []
+    let nextPair = 0
+    await Promise.all(
+      lanes.map(async (lane) => {
+        for (;;) {
+          const i = nextPair++
+          if (i >= pairJobs.length) return
+          pairs.push(await runPair(lane, opts, pairJobs[i]!))
+        }
+      })
+    )
+    pairs.sort((a, b) => a.index - b.index)
+
+    // Every run in every store belongs to exactly one gate (or one pair).
     let orphanRuns = 0
     for (const lane of lanes) {
       const claimed = new Map<string, number>()
@@ -398,7 +608,7 @@ export async function runSoak(partial: Partial<SoakOptions> = {}): Promise<SoakR
       for (const r of lane.emu.control.runs()) if (claimed.get(r.run_id) !== 1) orphanRuns += 1
     }
 
-    return summarise(opts, baseline, baselineRecords, records, orphanRuns, Date.now() - t0)
+    return summarise(opts, baseline, baselineRecords, records, pairs, orphanRuns, Date.now() - t0)
   } finally {
     await Promise.all(lanes.map((l) => l.emu.stop()))
   }
@@ -420,11 +630,12 @@ function summarise(
   baseline: SoakReport['baseline'],
   baselineRecords: GateRecord[],
   records: GateRecord[],
+  pairs: PairRecord[],
   orphanRuns: number,
   durationMs: number
 ): SoakReport {
   const problems: string[] = []
-  for (const c of SOAK_CONFIGS) {
+  for (const c of opts.pairs > 0 ? [...SOAK_CONFIGS, ...PAIR_CONFIGS] : SOAK_CONFIGS) {
     const b = baseline[c.name]!
     if (b.results.some((r) => r !== c.expected)) problems.push(`baseline '${c.name}' gave ${b.results.join(', ')}, expected ${c.expected}`)
     if (new Set(b.openAtOrAbove).size > 1) problems.push(`baseline '${c.name}' is not stable: open findings ${b.openAtOrAbove.join(', ')}`)
@@ -480,7 +691,9 @@ function summarise(
     elapsedMs: stats(records.map((r) => r.elapsedMs)),
     durationMs
   }
-  return { options: opts, baseline, records, figures, problems }
+  const paired = checkPairs(pairs)
+  problems.push(...paired.problems)
+  return { options: opts, baseline, records, pairs, pairFigures: paired.figures, figures, problems }
 }
 
 /** The figures as a Markdown table (printed by the test and the script, quoted in the README). */
@@ -503,6 +716,11 @@ export function formatFigures(report: SoakReport): string {
     ['runs in the stores owned by no gate', `${f.orphanRuns}`],
     ['results different from fault-free', `${f.mismatches}`],
     ['gate duration (median / p95 / max)', `${(f.elapsedMs.median / 1000).toFixed(1)} s / ${(f.elapsedMs.p95 / 1000).toFixed(1)} s / ${(f.elapsedMs.max / 1000).toFixed(1)} s`],
+    ['pairs of gates of one model at once (gates)', `${report.pairFigures.pairs} (${report.pairFigures.gates})`],
+    ['pair gates that failed closed (error) / wrong results', `${report.pairFigures.failedClosed} / ${report.pairFigures.wrongResults}`],
+    ['pair gates that adopted the other gate\'s run', `${report.pairFigures.adoptedForeign}`],
+    ['pair runs still running when their gate ended / cancelled', `${report.pairFigures.orphanRuns} / ${report.pairFigures.cancelledRuns}`],
+    ['pair triggers recovered from the run list', `${report.pairFigures.recoveredTriggers}`],
     ['soak duration', `${(f.durationMs / 1000).toFixed(1)} s`]
   ]
   return ['| figure | value |', '| --- | --- |', ...rows.map(([k, v]) => `| ${k} | ${v} |`)].join('\n')

@@ -6,7 +6,7 @@
 import { describe, expect, it } from '@jest/globals'
 import { collectResults, READ_LAG_RETRY_DELAYS_MS } from '../../src/gate/collect-results.js'
 import type { CoverageResponse, FindingList } from '../../src/service/contract/index.js'
-import { AbortedError, ServiceError } from '../../src/util/errors.js'
+import { ServiceError } from '../../src/util/errors.js'
 import { recordingLog } from '../../src/util/log.js'
 import { fakeApi } from '../__fixtures__/fake-api.js'
 import { fakeClock } from '../__fixtures__/fake-clock.js'
@@ -104,12 +104,15 @@ describe('a 409 from coverage or findings after the run ended', () => {
     expect(results.findings).not.toBeNull()
   })
 
-  it('a cancelled step stops the wait', async () => {
+  it('a cancelled step stops the wait, keeping what was read and saying what was not', async () => {
     const clock = fakeClock()
     const ac = new AbortController()
     ac.abort()
     const api = scripted({ getCoverage: flaky(Infinity, coverage409, coverage).read })
-    await expect(collectResults(api, 'run_1', 'm', { clock, signal: ac.signal })).rejects.toBeInstanceOf(AbortedError)
+    const results = await collectResults(api, 'run_1', 'm', { clock, signal: ac.signal })
+    expect(results.coverage).toBeNull()
+    expect(results.notes).toContain('Coverage was not read: the step was cancelled.')
+    expect(clock.sleeps).toEqual([])
   })
 })
 

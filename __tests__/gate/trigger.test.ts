@@ -3,7 +3,8 @@ import { Deadline } from '../../src/util/clock.js'
 import type { RunListItem, TriggerRunResponse } from '../../src/service/contract/index.js'
 import { ConfigError, DeadlineExceededError, ServiceError } from '../../src/util/errors.js'
 import { recordingLog } from '../../src/util/log.js'
-import { triggerRun } from '../../src/gate/trigger.js'
+import { triggerRun, UnprovenRunError } from '../../src/gate/trigger.js'
+import type { TriggerIntent } from '../../src/gate/run-ownership.js'
 import { fakeApi as bareFakeApi } from '../__fixtures__/fake-api.js'
 import { fakeClock } from '../__fixtures__/fake-clock.js'
 
@@ -13,13 +14,15 @@ const ok = (clockNow: number, id = 'run_1'): TriggerRunResponse => ({
   status: 'running',
   started_at: new Date(clockNow).toISOString()
 })
+/** The security category list of these tests: a full-taxonomy run plans these. */
+const FULL = ['prompt_injection', 'jailbreak']
 const item = (id: string, startedAtMs: number, status: RunListItem['status'] = 'running'): RunListItem => ({
   run_id: id,
   status,
   started_at: new Date(startedAtMs).toISOString(),
   findings_count: 0,
   ingest_incomplete: false,
-  categories_planned: [],
+  categories_planned: [...FULL],
   completed_at: null
 })
 const svcErr = (status: number | undefined, code: string, extra: Partial<ConstructorParameters<typeof ServiceError>[0]> = {}) =>
@@ -27,7 +30,11 @@ const svcErr = (status: number | undefined, code: string, extra: Partial<Constru
 
 /** The model has no earlier runs unless a test says otherwise. */
 const fakeApi: typeof bareFakeApi = (methods) =>
-  bareFakeApi({ listRuns: async () => ({ runs: [], total: 0, returned: 0 }), ...methods })
+  bareFakeApi({
+    listRuns: async () => ({ runs: [], total: 0, returned: 0 }),
+    listCategories: async () => ({ lens: 'security', categories: FULL.map((key) => ({ key, display_name: key, description: key })) }),
+    ...methods
+  })
 
 function setup(timeoutMs = 600_000) {
   const clock = fakeClock()
@@ -320,6 +327,87 @@ describe('triggerRun', () => {
     const t = await triggerRun({ ...s, api }, { modelId: 'm', categories: [] })
     expect(t).toMatchObject({ runId: 'run_mine', recovered: true })
     expect(api.calls.filter((c) => c === 'triggerRun')).toHaveLength(1)
+  })
+
+  it("after a lost answer, never adopts another workflow's run that plans other categories: fails closed, cancels nothing", async () => {
+    const s = setup()
+    const runs: RunListItem[] = []
+    const api = fakeApi({
+      triggerRun: async () => {
+        // Our request never reached the service; meanwhile another gate's run started.
+        runs.unshift({ ...item('run_a', s.clock.now() + 50), categories_planned: ['prompt_injection'] })
+        throw svcErr(502, 'bad_gateway', { transient: true, ambiguous: true })
+      },
+      listRuns: async () => ({ runs: [...runs], total: runs.length, returned: runs.length })
+    })
+    const err = await triggerRun({ ...s, api }, { modelId: 'm', categories: ['jailbreak'] }).catch((e: unknown) => e)
+    expect(err).toBeInstanceOf(UnprovenRunError)
+    expect((err as UnprovenRunError).seen).toEqual(['run_a'])
+    expect((err as ServiceError).describe()).toMatch(
+      /trigger_outcome_unknown: the answer to our trigger was lost \(POST \/api\/v1\/run HTTP 502 bad_gateway.*\) and run run_a of model m appeared, but it plans categories prompt_injection where this step asked for categories jailbreak.*Not taking it, and not cancelling it.*concurrency group/
+    )
+    expect(api.calls).not.toContain('cancelRun')
+    expect(api.calls.filter((c) => c === 'triggerRun')).toHaveLength(1)
+  })
+
+  it('after a lost answer and then a 409, does not take the active run of another gate', async () => {
+    const s = setup()
+    const runs: RunListItem[] = []
+    let n = 0
+    const api = fakeApi({
+      triggerRun: async () => {
+        n += 1
+        if (n === 1) throw svcErr(503, 'service_unavailable', { transient: true, ambiguous: true })
+        runs.unshift({ ...item('run_a', s.clock.now()), categories_planned: ['prompt_injection'] })
+        throw svcErr(409, 'run_active')
+      },
+      listRuns: async () => ({ runs: [...runs], total: runs.length, returned: runs.length })
+    })
+    await expect(triggerRun({ ...s, api }, { modelId: 'm', categories: ['jailbreak'] })).rejects.toBeInstanceOf(UnprovenRunError)
+  })
+
+  it.each([
+    ['the category list cannot be read: not taken', svcErr(503, 'service_unavailable', { transient: true }), false],
+    ['an evaluation workspace (category list withheld, every run is full): taken', svcErr(403, 'taxonomy_not_included'), true]
+  ])('a full-taxonomy trigger whose answer was lost: %s', async (_what, listError, adopted) => {
+    const s = setup()
+    const runs: RunListItem[] = []
+    const api = fakeApi({
+      triggerRun: async () => {
+        runs.unshift(item('run_mine', s.clock.now()))
+        throw svcErr(undefined, 'ECONNRESET', { transient: true, ambiguous: true })
+      },
+      listRuns: async () => ({ runs: [...runs], total: runs.length, returned: runs.length }),
+      listCategories: async () => {
+        throw listError
+      }
+    })
+    const outcome = await triggerRun({ ...s, api }, { modelId: 'm', categories: [] }).catch((e: unknown) => e)
+    if (adopted) expect(outcome).toMatchObject({ runId: 'run_mine', recovered: true })
+    else {
+      expect(outcome).toBeInstanceOf(UnprovenRunError)
+      expect((outcome as ServiceError).describe()).toMatch(/category list could not be read to confirm it is the full-taxonomy run/)
+    }
+  })
+
+  it('records its intent (model, categories, the runs listed before, the moment) before each POST /run', async () => {
+    const s = setup()
+    const intents: TriggerIntent[] = []
+    let n = 0
+    const api = fakeApi({
+      listRuns: async () => ({ runs: [item('run_old', s.clock.now() - 60_000, 'completed')], total: 1, returned: 1 }),
+      triggerRun: async () => {
+        expect(intents).toHaveLength(n + 1)
+        n += 1
+        if (n === 1) throw svcErr(502, 'bad_gateway', { transient: true, ambiguous: true })
+        return ok(s.clock.now(), 'run_ours')
+      }
+    })
+    const t0 = s.clock.now()
+    await triggerRun({ ...s, api, onIntent: (i) => intents.push(i) }, { modelId: 'm', categories: ['jailbreak'] })
+    expect(intents[0]).toEqual({ modelId: 'm', categories: ['jailbreak'], baseline: ['run_old'], sentAt: t0 })
+    // The second attempt keeps the moment of the first: a run created by either is found.
+    expect(intents[1]).toMatchObject({ sentAt: t0 })
   })
 
   it('stops at once when the deadline has passed', async () => {

@@ -1,9 +1,10 @@
 /** Pure helpers of the transport: URL building and network error mapping. */
 import { describe, expect, it } from '@jest/globals'
 import { ConfigError } from '../../src/util/errors.js'
-import { buildQuery, fillPath, networkError, normalizeBaseUrl, statusError } from '../../src/service/http-transport.js'
+import { buildQuery, fillPath, networkError, statusError } from '../../src/service/http-transport.js'
+import { parseBaseUrl } from '../../src/service/base-url.js'
 
-describe('normalizeBaseUrl', () => {
+describe('parseBaseUrl (the transport uses the inputs\' rule)', () => {
   it.each([
     ['http://127.0.0.1:1234', 'http://127.0.0.1:1234'],
     ['http://127.0.0.1:1234/', 'http://127.0.0.1:1234'],
@@ -14,11 +15,11 @@ describe('normalizeBaseUrl', () => {
     ['  https://asas.example.com  ', 'https://asas.example.com'],
     ['http://[::1]:8080/', 'http://[::1]:8080']
   ])('%s -> %s', (raw, expected) => {
-    expect(normalizeBaseUrl(raw)).toBe(expected)
+    expect(parseBaseUrl(raw)).toBe(expected)
   })
 
-  it.each(['not a url', 'ftp://asas.example.com', 'file:///etc/passwd', 'https://user:pw@asas.example.com'])('refuses %s', (raw) => {
-    expect(() => normalizeBaseUrl(raw)).toThrow(ConfigError)
+  it.each(['not a url', 'ftp://asas.example.com', 'file:///etc/passwd', 'https://user:pw@asas.example.com', 'http://asas.example.com'])('refuses %s', (raw) => {
+    expect(() => parseBaseUrl(raw)).toThrow(ConfigError)
   })
 })
 

@@ -7,7 +7,9 @@
  *   npm test          runs it with SOAK_RUNS=100 (the default here)
  *   npm run soak      runs it with SOAK_RUNS=300
  *   node build/scripts/soak.js --runs 300 --rate 0.2 --seed 1   (after npm run build:tools)
- * SOAK_SEED and SOAK_CONCURRENCY override the seed and the number of lanes.
+ * SOAK_SEED and SOAK_CONCURRENCY override the seed and the number of lanes;
+ * SOAK_PAIRS the number of pairs of gates of one model run at once (12 here,
+ * 60 with npm run soak).
  */
 import { describe, expect, it } from '@jest/globals'
 import { FAULT_KINDS } from '../../src/emulator/faults.js'
@@ -24,8 +26,9 @@ function intFromEnv(name: string, fallback: number): number {
 const RUNS = intFromEnv('SOAK_RUNS', 100)
 const SEED = intFromEnv('SOAK_SEED', 1)
 const CONCURRENCY = intFromEnv('SOAK_CONCURRENCY', 12)
+const PAIRS = intFromEnv('SOAK_PAIRS', 12)
 /** Generous: the soak takes well under a minute for 100 runs; this only stops a hang. */
-const TEST_TIMEOUT_MS = 120_000 + RUNS * 2_000
+const TEST_TIMEOUT_MS = 120_000 + (RUNS + PAIRS) * 2_000
 
 describe('soak: gate runs through the fault mode', () => {
   let report: SoakReport
@@ -33,7 +36,7 @@ describe('soak: gate runs through the fault mode', () => {
   it(
     `${RUNS} faulted gate runs end as without faults, one run each, no request storm`,
     async () => {
-      report = await runSoak({ runs: RUNS, seed: SEED, concurrency: CONCURRENCY, rate: 0.2 })
+      report = await runSoak({ runs: RUNS, pairs: PAIRS, seed: SEED, concurrency: CONCURRENCY, rate: 0.2 })
       process.stdout.write(`\nSoak figures\n${formatFigures(report)}\n`)
       const f = report.figures
 
@@ -55,6 +58,21 @@ describe('soak: gate runs through the fault mode', () => {
     },
     TEST_TIMEOUT_MS
   )
+
+  it(`${PAIRS} pairs of gates of one model at once under faults: no wrong result, no foreign run adopted, no run orphaned or cancelled`, () => {
+    expect(report).toBeDefined()
+    const p = report.pairFigures
+    expect(report.pairs).toHaveLength(PAIRS)
+    expect(p.gates).toBe(2 * PAIRS)
+    expect(p.wrongResults).toBe(0)
+    expect(p.adoptedForeign).toBe(0)
+    expect(p.orphanRuns).toBe(0)
+    expect(p.cancelledRuns).toBe(0)
+    // Failing closed is allowed, but it is the exception, not the rule.
+    expect(p.failedClosed).toBeLessThanOrEqual(Math.ceil(p.gates / 4))
+    // Both gates of a pair did meet faults.
+    expect(p.faultedRequests).toBeGreaterThan(PAIRS)
+  })
 
   it('exercised the fault mode: about the asked rate, every kind, a lost trigger answer recovered', () => {
     expect(report).toBeDefined()

@@ -13,7 +13,7 @@ import { AbortedError, ServiceError } from '../../src/util/errors.js'
 import { recordingLog } from '../../src/util/log.js'
 import { renderValidationMarkdown } from '../../src/report/validation.js'
 import type { ServiceApi } from '../../src/service/service-api.js'
-import { NOT_ATTEMPTED_DETAIL, runValidateMode, type ValidateModeResult, type ValidatedFinding } from '../../src/validate/validate-mode.js'
+import { NOT_ATTEMPTED_DETAIL, replaysEndedSince, runValidateMode, type ValidateModeResult, type ValidatedFinding } from '../../src/validate/validate-mode.js'
 import { fakeApi } from '../__fixtures__/fake-api.js'
 import { fakeClock } from '../__fixtures__/fake-clock.js'
 
@@ -266,6 +266,22 @@ describe('runValidateMode: outcome of a single fixed finding', () => {
       validateCalls: 1
     },
     {
+      name: '409, the other validation ends still_broken leaving the status fixed: asks again, and its own verdict counts',
+      script: [{ error: svcError(409, 'validation_in_progress', 'already running'), pending: { reads: 2, final: 'fixed' } }, { verdict: 'still_broken' }],
+      outcome: 'still_broken',
+      status: 'open',
+      detail: /1 of 2 attacks still reproduces/,
+      validateCalls: 2
+    },
+    {
+      name: '409, the other validation ends leaving the status fixed, asked again: resolved',
+      script: [{ error: svcError(409, 'validation_in_progress', 'already running'), pending: { reads: 3, final: 'fixed' } }, { verdict: 'resolved' }],
+      outcome: 'resolved',
+      status: 'FIXED_VERIFIED',
+      detail: /FIXED_VERIFIED/,
+      validateCalls: 2
+    },
+    {
       name: '429 with Retry-After inside the deadline, then success',
       script: [{ error: svcError(429, 'replay_cap_exceeded', 'at most 2 validations at once', { retryAfterMs: 30_000, transient: true }) }, { verdict: 'resolved' }],
       outcome: 'resolved',
@@ -341,6 +357,50 @@ describe('runValidateMode: outcome of a single fixed finding', () => {
     expect(w.validated).toHaveLength(c.validateCalls)
     if (c.replay) expect(f.attacks.map((a) => a.last_replay_status)).toEqual(c.replay)
     expect(f.attacks.map((a) => a.attack_id)).toEqual(['f_1_a1', 'f_1_a2'])
+  })
+})
+
+describe('runValidateMode: after a 409, what the attacks show', () => {
+  it('replays that ended before the 409 (unchanged since read) do not count: it keeps following, no second validation', async () => {
+    const w = world([R1], [{ id: 'f_1', run: 'run_1', script: [{ error: svcError(409, 'validation_in_progress', 'already running'), pending: { reads: Number.POSITIVE_INFINITY, final: 'fixed' } }] }])
+    for (const a of w.findings.get('f_1')!.f.attacks) {
+      a.last_replay_status = 'reproduced'
+      a.last_replayed_at = '2026-11-20T00:00:00Z'
+    }
+    const { result } = await run(w, { timeoutMs: 120_000 })
+    expect(byId(result, 'f_1')).toMatchObject({ outcome: 'not_attempted', detail: NOT_ATTEMPTED_DETAIL.stillValidating })
+    expect(w.validated).toHaveLength(1)
+  })
+
+  it('says why it asks again', async () => {
+    const w = world([R1], [{ id: 'f_1', run: 'run_1', script: [{ error: svcError(409, 'validation_in_progress', 'already running'), pending: { reads: 1, final: 'fixed' } }, { verdict: 'resolved' }] }])
+    const { log, clock } = await run(w)
+    expect(log.lines.some((l) => /other validation has ended \(every attack replayed since the 409: f_1_a1 reproduced, f_1_a2 not_reproduced\), but the finding still reads fixed; asking for a validation again/.test(l.line))).toBe(true)
+    // Well before the deadline.
+    expect(clock.now() - Date.parse('2026-11-21T12:00:00Z')).toBeLessThan(60_000)
+  })
+
+  it('asks again at most twice, then follows to the deadline', async () => {
+    const again = { error: svcError(409, 'validation_in_progress', 'already running'), pending: { reads: 1, final: 'fixed' as const } }
+    const w = world([R1], [{ id: 'f_1', run: 'run_1', script: [again, again, again] }])
+    const { result } = await run(w, { timeoutMs: 120_000 })
+    expect(w.validated).toHaveLength(3)
+    expect(byId(result, 'f_1').outcome).toBe('not_attempted')
+  })
+
+  it.each<[string, Array<{ status: string; at: string | null }>, Array<string | null>, boolean]>([
+    ['every attack replayed after the 409', [{ status: 'reproduced', at: '2026-11-21T12:00:10Z' }, { status: 'not_reproduced', at: '2026-11-21T12:00:12Z' }], [null, null], true],
+    ['one still pending', [{ status: 'pending', at: '2026-11-21T12:00:10Z' }, { status: 'reproduced', at: '2026-11-21T12:00:12Z' }], [null, null], false],
+    ['one not replayed since', [{ status: 'reproduced', at: '2026-11-21T12:00:10Z' }, { status: 'reproduced', at: '2026-11-20T00:00:00Z' }], [null, '2026-11-20T00:00:00Z'], false],
+    ['service clock behind, but the replay time moved since read', [{ status: 'reproduced', at: '2026-11-21T11:50:00Z' }], ['2026-11-20T00:00:00Z'], true],
+    ['an unreadable time', [{ status: 'reproduced', at: 'yesterday' }], [null], false]
+  ])('replaysEndedSince: %s -> %s', (_what, now, before, expected) => {
+    const mk = (attacks: Array<{ status: string; at: string | null }>): Finding => ({
+      ...makeFinding({ id: 'f', run: 'r', attacks: attacks.length }),
+      attacks: makeFinding({ id: 'f', run: 'r', attacks: attacks.length }).attacks.map((a, i) => ({ ...a, last_replay_status: attacks[i]!.status, last_replayed_at: attacks[i]!.at }))
+    })
+    const since = Date.parse('2026-11-21T12:00:00Z')
+    expect(replaysEndedSince(mk(now), mk(before.map((at) => ({ status: 'reproduced', at }))), since)).toBe(expected)
   })
 })
 

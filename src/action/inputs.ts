@@ -5,6 +5,10 @@
  */
 import { SEVERITIES, type Severity } from '../service/contract/index.js'
 import { ConfigError } from '../util/errors.js'
+import { parseBaseUrl } from '../service/base-url.js'
+
+/** The base-address rule lives with the transport that uses it too. */
+export { parseBaseUrl }
 
 export type CommentMode = 'update' | 'new' | 'off'
 export type Mode = 'gate' | 'validate'
@@ -88,41 +92,6 @@ export function parseCategories(raw: string): string[] {
     }
   }
   return [...new Set(keys)]
-}
-
-function isLoopbackHost(hostname: string): boolean {
-  const h = hostname.replace(/^\[|\]$/g, '').toLowerCase()
-  return h === 'localhost' || h === '::1' || /^127(\.\d{1,3}){3}$/.test(h)
-}
-
-/** https, or http for a loopback host only; no credentials, query or fragment; /api/v1 suffix tolerated. */
-export function parseBaseUrl(raw: string): string {
-  if (raw === '') {
-    throw new ConfigError('base_url', "is required: the service's base address, the part before /api/v1 (e.g. https://asas.example.com)")
-  }
-  let url: URL
-  try {
-    url = new URL(raw)
-  } catch {
-    throw new ConfigError('base_url', `'${clip(raw)}' is not a URL: give the service's base address, e.g. https://asas.example.com`)
-  }
-  if (url.protocol !== 'https:' && url.protocol !== 'http:') {
-    throw new ConfigError('base_url', `scheme '${clip(url.protocol)}' is not allowed: use https://`)
-  }
-  if (url.protocol === 'http:' && !isLoopbackHost(url.hostname)) {
-    throw new ConfigError('base_url', `plain http is allowed only for loopback hosts (localhost, 127.0.0.1, ::1): use https://${url.host}`)
-  }
-  if (url.username !== '' || url.password !== '') {
-    throw new ConfigError('base_url', 'must not carry credentials: pass the key in api_key')
-  }
-  if (url.search !== '' || url.hash !== '') {
-    throw new ConfigError('base_url', 'must not carry a query string or fragment')
-  }
-  const path = url.pathname.replace(/\/+$/, '').replace(/\/api\/v1$/, '')
-  if (/\/api\/v1(\/|$)/.test(path)) {
-    throw new ConfigError('base_url', `'${clip(raw)}' goes past /api/v1: give only the part before it, e.g. ${url.protocol}//${url.host}`)
-  }
-  return `${url.protocol}//${url.host}${path}`
 }
 
 function parseTimeoutMs(raw: string): number {

@@ -11,10 +11,11 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { Deadline, type Clock } from '../util/clock.js'
 import { buildAnnotations } from '../report/annotations.js'
-import { describeFailure, failureKind, type FailureKind } from '../util/errors.js'
+import { describeFailure, failureKind, oneLine, type FailureKind } from '../util/errors.js'
 import { runGate } from '../gate/run-gate.js'
 import { envInputReader, readInputs, type ActionInputs } from './inputs.js'
 import { scrubSecrets } from '../util/redact.js'
+import { baseUrlSecrets } from '../service/base-url.js'
 import { buildReport, gateReportInput } from '../report/report-model.js'
 import { commentMarker, previousResult, renderComment } from '../report/comment.js'
 import { reportTitle } from '../report/markdown.js'
@@ -23,7 +24,7 @@ import { assessedCommit } from '../github/context.js'
 import { renderJson } from '../report/json.js'
 import { renderSummary } from '../report/summary.js'
 import type { ServiceApi } from '../service/service-api.js'
-import { saveRunStarted, saveRunSettled } from './state.js'
+import { saveCancelRequested, saveRunStarted, saveRunSettled, saveTriggerIntent } from './state.js'
 import type { ActionIO } from './io.js'
 import { runValidateMode } from '../validate/validate-mode.js'
 import { renderValidationMarkdown, validationTitle } from '../report/validation.js'
@@ -37,8 +38,16 @@ export interface MainDeps {
   makeApi(inputs: ActionInputs, deadline: Deadline): ServiceApi
 }
 
+/** The longest output value: far above any real one (categories_planned of the whole taxonomy). */
+const OUTPUT_MAX_CHARS = 65_536
+
+/**
+ * Every output is one line, without control, bidi or zero-width characters
+ * (a workflow may put it in a `run:` script), and without secrets: values
+ * carry text from the service (run_id, status, category keys).
+ */
 function setOutputs(io: ActionIO, outputs: Record<string, string>, secrets: string[]): void {
-  for (const [name, value] of Object.entries(outputs)) io.setOutput(name, scrubSecrets(value, secrets))
+  for (const [name, value] of Object.entries(outputs)) io.setOutput(name, oneLine(scrubSecrets(value, secrets), OUTPUT_MAX_CHARS))
 }
 
 function runUrl(env: NodeJS.ProcessEnv): string | null {
@@ -69,7 +78,10 @@ export async function runMain(deps: MainDeps): Promise<void> {
   // Mask the key before anything else can print it.
   const rawKey = envInputReader(io.env)('api_key')
   if (rawKey !== '') io.setSecret(rawKey)
-  const secrets = rawKey !== '' ? [rawKey] : []
+  // A password in base_url is refused, but it must not echo anywhere meanwhile.
+  const urlSecrets = baseUrlSecrets(envInputReader(io.env)('base_url'))
+  for (const s of urlSecrets) io.setSecret(s)
+  const secrets = [...(rawKey !== '' ? [rawKey] : []), ...urlSecrets]
   let inputs: ActionInputs | null = null
   try {
     inputs = readInputs(envInputReader(io.env))
@@ -139,7 +151,9 @@ async function runGateStep(deps: MainDeps, inputs: ActionInputs, secrets: string
       log: io.log,
       random: deps.random,
       onRunStarted: (runId) => saveRunStarted(io, runId),
-      onRunSettled: () => saveRunSettled(io)
+      onRunSettled: () => saveRunSettled(io),
+      onTriggerIntent: (intent) => saveTriggerIntent(io, intent),
+      onCancelRequested: (runId) => saveCancelRequested(io, runId)
     },
     { modelId: inputs.modelId, categories: inputs.categories, minSeverity: inputs.minSeverity, timeoutMs: inputs.timeoutMs }
   )

@@ -1,15 +1,22 @@
 /**
- * The post step: runs after the job's steps, even on cancellation. If the
- * main step started a run and could not see it stop (killed, or its cancel
- * failed), cancel it here, with the same key that started it.
+ * The post step: runs after the job's steps, even on cancellation. It stops
+ * what the main step may have left running, with the same key that started
+ * it, sending at most one cancel per run across both steps:
+ * - the main step started a run and did not see it stop: cancel it, unless
+ *   the main step's cancel was already accepted (then the run is stopping:
+ *   its status is read once and said, no second cancel is sent);
+ * - the main step was interrupted before it learnt the run id of a trigger
+ *   it had sent: find the run by the recorded intent and cancel it only if it
+ *   is provably ours (run-ownership.ts).
  */
 import { Deadline, type Clock } from '../util/clock.js'
-import { describeFailure } from '../util/errors.js'
+import { describeFailure, oneLine, ServiceError } from '../util/errors.js'
 import { envInputReader, readInputs, type ActionInputs } from './inputs.js'
 import type { ActionIO } from './io.js'
 import type { ServiceApi } from '../service/service-api.js'
-import { runLeftRunning } from './state.js'
-import { stopRun } from '../gate/stop-run.js'
+import { abandonedTrigger, cancelRequested, runLeftRunning } from './state.js'
+import { stopAbandonedTrigger, stopRun } from '../gate/stop-run.js'
+import { isTerminal } from '../service/contract/index.js'
 
 export interface PostDeps {
   io: ActionIO
@@ -23,7 +30,8 @@ export const POST_SETTLE_MS = 5_000
 export async function runPost(deps: PostDeps): Promise<void> {
   const { io, clock } = deps
   const runId = runLeftRunning(io)
-  if (runId === null) {
+  const intent = runId === null ? abandonedTrigger(io) : null
+  if (runId === null && intent === null) {
     io.log.debug('No run left running by the main step.')
     return
   }
@@ -31,7 +39,16 @@ export async function runPost(deps: PostDeps): Promise<void> {
     const rawKey = envInputReader(io.env)('api_key')
     if (rawKey !== '') io.setSecret(rawKey)
     const inputs = readInputs(envInputReader(io.env))
+    const settleBy = Deadline.after(clock, POST_SETTLE_MS)
     const api = deps.makeApi(inputs, Deadline.after(clock, POST_SETTLE_MS * 2))
+    if (runId === null) {
+      await stopAbandonedTrigger({ api, clock, log: io.log }, intent!, { settleBy, why: 'the main step ended before its trigger was answered' })
+      return
+    }
+    if (cancelRequested(io, runId)) {
+      await reportStopping(api, io, runId)
+      return
+    }
     const stopped = await stopRun({ api, clock, log: io.log }, runId, {
       settleMs: POST_SETTLE_MS,
       why: 'the main step ended before the run did'
@@ -39,6 +56,22 @@ export async function runPost(deps: PostDeps): Promise<void> {
     // After a 409 (not running) stopRun has already said what the run's status reads.
     if (stopped.requested && !stopped.notRunning) io.log.info(`Post step: cancel of run ${runId} requested${stopped.settled ? '; it has stopped' : ''}.`)
   } catch (err) {
-    io.log.warning(`Post step could not cancel run ${runId}: ${describeFailure(err)}`)
+    io.log.warning(`Post step could not stop ${runId === null ? 'the run of the interrupted trigger' : `run ${runId}`}: ${describeFailure(err)}`)
+  }
+}
+
+/** The main step's cancel was accepted: one read says whether the run has stopped; no second cancel. */
+async function reportStopping(api: ServiceApi, io: ActionIO, runId: string): Promise<void> {
+  try {
+    const run = await api.getRun(runId)
+    const status = oneLine(run.status, 40)
+    io.log.info(
+      isTerminal(run.status)
+        ? `Post step: run ${runId} has stopped (status ${status}) after the main step's cancel.`
+        : `Post step: the main step's cancel of run ${runId} was accepted and the run is stopping (status ${status}); not sending a second cancel.`
+    )
+  } catch (err) {
+    if (!(err instanceof ServiceError)) throw err
+    io.log.info(`Post step: the main step's cancel of run ${runId} was accepted; its status could not be read (${err.describe()}); not sending a second cancel.`)
   }
 }

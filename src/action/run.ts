@@ -15,11 +15,26 @@ import { runMain } from './main.js'
 import { runPost } from './post.js'
 import { isPostStep, markMainStarted } from './state.js'
 
+/**
+ * After SIGINT the runner sends SIGTERM 7.5 s later and SIGKILL 2.5 s after
+ * that. The step stops its run within ABORT_SETTLE_MS (5 s); if anything still
+ * holds it this long after the first signal, it fails and exits at once, so a
+ * cancelled job ends non-zero before the SIGKILL and never with a pass.
+ */
+export const ABORT_EXIT_MS = 8_500
+
 /** Abort on the runner's SIGINT (and SIGTERM 7.5 s later). Returns the controller and a function that removes the listeners. */
 function abortOnSignals(io: ActionIO): { signal: AbortSignal; dispose(): void } {
   const controller = new AbortController()
   const onSignal = (signal: NodeJS.Signals): void => {
-    if (!controller.signal.aborted) io.log.warning(`Received ${signal}: the job is being cancelled; stopping what this step started.`)
+    if (!controller.signal.aborted) {
+      io.log.warning(`Received ${signal}: the job is being cancelled; stopping what this step started.`)
+      setTimeout(() => {
+        io.setOutput('result', 'error')
+        io.setFailed(`The step was cancelled and could not finish within ${ABORT_EXIT_MS / 1000} s of ${signal}; exiting before the runner kills it.`)
+        process.exit(1)
+      }, ABORT_EXIT_MS).unref()
+    }
     controller.abort()
   }
   process.on('SIGINT', onSignal)

@@ -1,8 +1,11 @@
 /**
  * State shared between the main step and the post step of one bundle (as in
- * actions/checkout's state-helper): whether this is the post step, and the run
- * the main step started and has not seen stop.
+ * actions/checkout's state-helper): whether this is the post step, the
+ * trigger's recorded intent, the run the main step started and has not seen
+ * stop, and whether a cancel of it was already accepted.
  */
+import type { TriggerIntent } from '../gate/run-ownership.js'
+
 export interface StateStore {
   saveState(name: string, value: string): void
   getState(name: string): string
@@ -11,6 +14,8 @@ export interface StateStore {
 const IS_POST = 'isPost'
 const RUN_ID = 'run_id'
 const RUN_SETTLED = 'run_settled'
+const TRIGGER_INTENT = 'trigger_intent'
+const CANCEL_REQUESTED = 'cancel_requested'
 
 /** True in the post step: the main step marks the state before doing anything else. */
 export function isPostStep(state: StateStore): boolean {
@@ -19,6 +24,29 @@ export function isPostStep(state: StateStore): boolean {
 
 export function markMainStarted(state: StateStore): void {
   state.saveState(IS_POST, 'true')
+}
+
+/** Saved before each POST /run: what the post step needs to find the run a trigger it never heard back from created. */
+export function saveTriggerIntent(state: StateStore, intent: TriggerIntent): void {
+  state.saveState(TRIGGER_INTENT, JSON.stringify(intent))
+}
+
+/** The recorded intent of a trigger whose run id the main step never saved, or null. */
+export function abandonedTrigger(state: StateStore): TriggerIntent | null {
+  if (state.getState(RUN_ID) !== '') return null
+  const raw = state.getState(TRIGGER_INTENT)
+  if (raw === '') return null
+  try {
+    const v: unknown = JSON.parse(raw)
+    if (typeof v !== 'object' || v === null || Array.isArray(v)) return null
+    const { modelId, categories, baseline, sentAt } = v as Record<string, unknown>
+    if (typeof modelId !== 'string' || typeof sentAt !== 'number' || !Array.isArray(categories)) return null
+    if (!categories.every((c) => typeof c === 'string')) return null
+    if (baseline !== null && !(Array.isArray(baseline) && baseline.every((b) => typeof b === 'string'))) return null
+    return { modelId, categories, baseline, sentAt } as TriggerIntent
+  } catch {
+    return null
+  }
 }
 
 export function saveRunStarted(state: StateStore, runId: string): void {
@@ -30,7 +58,16 @@ export function saveRunSettled(state: StateStore): void {
   state.saveState(RUN_SETTLED, 'true')
 }
 
-/** The run the post step must cancel, or null when there is none. */
+/** A cancel of `runId` was accepted (202): the run is stopping, and no second cancel is to be sent. */
+export function saveCancelRequested(state: StateStore, runId: string): void {
+  state.saveState(CANCEL_REQUESTED, runId)
+}
+
+export function cancelRequested(state: StateStore, runId: string): boolean {
+  return state.getState(CANCEL_REQUESTED) === runId
+}
+
+/** The run the post step must see stopped, or null when there is none. */
 export function runLeftRunning(state: StateStore): string | null {
   const runId = state.getState(RUN_ID)
   return runId !== '' && state.getState(RUN_SETTLED) !== 'true' ? runId : null

@@ -7,10 +7,13 @@
  * status turned terminal, a service whose read side lags can still answer 409:
  * that answer is retried a few times with a short growing wait (1 s, 2 s, 4 s),
  * then given up on as unreadable (fail closed: never a pass).
+ *
+ * Every read and wait honours the abort signal: on the job's cancellation
+ * what was read is kept and the rest is null, with a note.
  */
 import { systemClock, type Clock } from '../util/clock.js'
 import type { CoverageResponse, Finding, ModelListItem, RunListItem } from '../service/contract/index.js'
-import { ServiceError } from '../util/errors.js'
+import { AbortedError, ServiceError } from '../util/errors.js'
 import type { Log } from '../util/log.js'
 import type { ServiceApi } from '../service/service-api.js'
 
@@ -42,6 +45,10 @@ async function settle<T>(what: string, notes: string[], p: Promise<T>): Promise<
   try {
     return await p
   } catch (err) {
+    if (err instanceof AbortedError) {
+      notes.push(`${what} was not read: the step was cancelled.`)
+      return null
+    }
     if (!(err instanceof ServiceError)) throw err
     notes.push(`${what} could not be read: ${err.describe()}`)
     return null

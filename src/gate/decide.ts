@@ -42,6 +42,8 @@ export interface DecideInput {
   timedOut?: boolean
   /** The step was cancelled before the run ended. */
   aborted?: boolean
+  /** The step was cancelled after the run ended, while its results were read: never a pass. */
+  abortedAfterRun?: boolean
   /**
    * The status could no longer be read before the run ended (a failure the
    * retry policy gave up on), so the step stopped the run: the failure, one line.
@@ -265,6 +267,7 @@ export function decide(input: DecideInput): Decision {
   const tail: string[] = []
   if (input.timedOut) tail.push('timeout_minutes ran out and the run was cancelled')
   if (input.aborted) tail.push('the step was cancelled and the run with it')
+  if (input.abortedAfterRun && !input.aborted) tail.push('the step was cancelled while the results were read')
   if (input.statusReadError) tail.push(`the run status could no longer be read, so the run was cancelled${readError}`)
   /** The step stopped the run before it ended: whatever it found, the result was not reached. */
   const stopped = tail.length > 0

@@ -10,8 +10,10 @@ import { decide, type Decision } from './decide.js'
 import type { Log } from '../util/log.js'
 import type { RetryPolicy } from '../util/retry-policy.js'
 import type { ServiceApi } from '../service/service-api.js'
-import { stopRun } from './stop-run.js'
 import { triggerRun, type Triggered } from './trigger.js'
+import type { TriggerIntent } from './run-ownership.js'
+import { AbortedError } from '../util/errors.js'
+import { stopAbandonedTrigger, stopRun } from './stop-run.js'
 import { waitForRun, type WaitEnd } from './wait-for-run.js'
 
 export interface GateDeps {
@@ -28,6 +30,10 @@ export interface GateDeps {
   onRunStarted(runId: string): void
   /** Called once the run is seen terminal: nothing is left to cancel. */
   onRunSettled(runId: string): void
+  /** Called before each POST /run with what finding its run needs (saved so the post step can). */
+  onTriggerIntent?(intent: TriggerIntent): void
+  /** Called once a cancel of the run was accepted: no second cancel is to be sent. */
+  onCancelRequested?(runId: string): void
 }
 
 export interface GateArgs {
@@ -66,10 +72,30 @@ export async function runGate(deps: GateDeps, args: GateArgs): Promise<GateOutco
 
   const scope = args.categories.length > 0 ? `categories ${args.categories.join(', ')}` : 'the full taxonomy'
   log.info(`Triggering an assessment of model ${args.modelId} (${scope}; min_severity ${args.minSeverity}).`)
-  const triggered = await triggerRun(
-    { api, clock, deadline, signal: deps.signal, log, random: deps.random, policy: deps.policy },
-    { modelId: args.modelId, categories: args.categories }
-  )
+  let intent: TriggerIntent | null = null
+  let triggered: Triggered
+  try {
+    triggered = await triggerRun(
+      {
+        api,
+        clock,
+        deadline,
+        signal: deps.signal,
+        log,
+        random: deps.random,
+        policy: deps.policy,
+        onIntent: (i) => {
+          intent = i
+          deps.onTriggerIntent?.(i)
+        }
+      },
+      { modelId: args.modelId, categories: args.categories }
+    )
+  } catch (err) {
+    // Cancelled while a POST /run was pending (or between its retries): the service may have created the run.
+    if (err instanceof AbortedError && intent !== null) await stopInterruptedTrigger(deps, intent, args)
+    throw err
+  }
   deps.onRunStarted(triggered.runId)
   log.info(`Run ${triggered.runId} started at ${triggered.startedAt}.`)
 
@@ -90,17 +116,20 @@ export async function runGate(deps: GateDeps, args: GateArgs): Promise<GateOutco
       why: aborted ? 'the step was cancelled' : timedOut ? `timeout_minutes (${args.timeoutMs / 60_000}) ran out` : 'its status could not be read'
     })
     if (stopped.last) run = stopped.last
+    if (stopped.requested && !stopped.notRunning) deps.onCancelRequested?.(triggered.runId)
     if (stopped.settled) deps.onRunSettled(triggered.runId)
   } else {
     deps.onRunSettled(triggered.runId)
   }
 
   let results: CollectedResults = { coverage: null, findings: null, runListItem: null, model: null, notes: [] }
-  if (run && isTerminal(run.status) && !aborted) {
+  if (run && isTerminal(run.status) && !aborted && !deps.signal.aborted) {
     log.info(`Run ${triggered.runId} ended with status ${run.status}; reading coverage and findings.`)
     const readBy = Deadline.after(clock, Math.max(deadline.remainingMs(), COLLECT_MIN_MS))
-    results = await collectResults(deps.makeApi(readBy), triggered.runId, args.modelId, { clock, log })
+    results = await collectResults(deps.makeApi(readBy), triggered.runId, args.modelId, { clock, log, signal: deps.signal })
   }
+  // Cancelled while the results were read (or just after the run ended): what was read is kept, the result is not a pass.
+  const abortedAfterRun = !aborted && deps.signal.aborted
 
   const decision = decide({
     status: run?.status ?? null,
@@ -114,7 +143,31 @@ export async function runGate(deps: GateDeps, args: GateArgs): Promise<GateOutco
     coverage: results.coverage,
     timedOut,
     aborted,
+    abortedAfterRun,
     statusReadError: unreadable ? (waited.readError ?? 'no answer') : null
   })
   return { triggered, run, end: waited.end, results, decision, startedAtMs, elapsedMs: clock.now() - startedAtMs }
+}
+
+/**
+ * The step was cancelled before the trigger's answer arrived: find the run
+ * the trigger created (if it is provably ours) and cancel it, within the
+ * runner's grace after SIGINT.
+ */
+async function stopInterruptedTrigger(deps: GateDeps, intent: TriggerIntent, args: GateArgs): Promise<void> {
+  const settleBy = Deadline.after(deps.clock, ABORT_SETTLE_MS)
+  const api = deps.makeApi(settleBy)
+  try {
+    const found = await stopAbandonedTrigger({ api, clock: deps.clock, log: deps.log }, intent, {
+      settleBy,
+      minSeverity: args.minSeverity,
+      why: 'the step was cancelled while the trigger was pending'
+    })
+    if (found.runId === null || found.stopped === null) return
+    deps.onRunStarted(found.runId)
+    if (found.stopped.requested && !found.stopped.notRunning) deps.onCancelRequested?.(found.runId)
+    if (found.stopped.settled) deps.onRunSettled(found.runId)
+  } catch (err) {
+    deps.log.warning(`Could not stop the run the interrupted trigger may have created: ${err instanceof Error ? err.message : String(err)}`)
+  }
 }

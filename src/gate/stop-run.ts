@@ -8,6 +8,8 @@ import { isTerminal, type RunStatusResponse, type Severity } from '../service/co
 import { oneLine, ServiceError } from '../util/errors.js'
 import type { Log } from '../util/log.js'
 import type { ServiceApi } from '../service/service-api.js'
+import type { Claim, TriggerIntent } from './run-ownership.js'
+import { findOurRun } from './trigger.js'
 
 export interface StopDeps {
   api: ServiceApi
@@ -81,5 +83,56 @@ export async function stopRun(
       return { requested: true, last, settled: false, notRunning }
     }
     await clock.sleep(SETTLE_POLL_MS)
+  }
+}
+
+/** How often the run list is read for a run an interrupted trigger may have created, and how many times. */
+const ABANDONED_LIST_POLL_MS = 1_000
+const ABANDONED_LIST_READS = 3
+
+export interface AbandonedTriggerResult {
+  /** The run found and judged ours (cancelled or found ended), or null. */
+  runId: string | null
+  stopped: StopResult | null
+}
+
+/**
+ * The trigger was interrupted (the step cancelled while POST /run was
+ * pending or between its retries, or the main step killed before it learnt
+ * the run id): find the run it may have created, by the recorded intent and
+ * the one rule of run-ownership.ts, and cancel it only if it is provably ours.
+ * The run list is read a few times (the read side may lag the create), all
+ * within `settleBy`; the cancel's wait for the run to stop gets what is left.
+ */
+export async function stopAbandonedTrigger(
+  deps: StopDeps,
+  intent: TriggerIntent,
+  opts: { settleBy: Deadline; why: string; minSeverity?: Severity }
+): Promise<AbandonedTriggerResult> {
+  const { clock, log } = deps
+  for (let read = 1; ; read++) {
+    let claim: Claim
+    try {
+      claim = await findOurRun(deps.api, intent)
+    } catch (err) {
+      if (!(err instanceof ServiceError)) throw err
+      log.warning(`Could not look for the run the interrupted trigger may have created: ${err.describe()}`)
+      return { runId: null, stopped: null }
+    }
+    if (claim.kind === 'ours') {
+      const runId = claim.run.run_id
+      log.info(`The interrupted trigger created run ${oneLine(runId, 80)} (the only new run, planning what this step asked for): stopping it.`)
+      const stopped = await stopRun(deps, runId, { settleMs: Math.max(0, opts.settleBy.remainingMs()), minSeverity: opts.minSeverity, why: opts.why })
+      return { runId, stopped }
+    }
+    if (claim.kind === 'unprovable') {
+      log.warning(`The trigger was interrupted and ${claim.why}: not cancelling a run this step cannot show it started.`)
+      return { runId: null, stopped: null }
+    }
+    if (read >= ABANDONED_LIST_READS || opts.settleBy.remainingMs() < 2 * ABANDONED_LIST_POLL_MS) {
+      log.info(`The trigger was interrupted and no run of model ${intent.modelId} appeared after it: nothing to stop.`)
+      return { runId: null, stopped: null }
+    }
+    await clock.sleep(ABANDONED_LIST_POLL_MS)
   }
 }

@@ -9,19 +9,22 @@
  * - 429: wait as Retry-After says (never less than the policy's floor),
  *   within the deadline, and try again.
  * - An ambiguous failure (network error after sending, 5xx, malformed 2xx):
- *   look for a run of this model that was not in the list read before the
- *   first trigger and started after the request was sent; if there is one,
- *   this step created it: continue with it. Else retry.
+ *   look for a run of this model that appeared since the request was sent.
+ *   None: retry. One that is provably ours (run-ownership.ts): continue with
+ *   it. One that is not: fail closed (UnprovenRunError), never cancelling it.
  * - Everything else is explained (config mistakes become ConfigError).
  */
 import type { Clock } from '../util/clock.js'
 import { isTerminal, type RunListItem } from '../service/contract/index.js'
 import { AbortedError, ConfigError, DeadlineExceededError, ServiceError, oneLine } from '../util/errors.js'
 import { backoffDelayMs, DEFAULT_RETRY_POLICY, isRetryable, retryDelayMs, type RetryPolicy } from '../util/retry-policy.js'
-import type { ServiceCallDeps } from '../service/service-api.js'
+import type { ServiceApi, ServiceCallDeps } from '../service/service-api.js'
+import { claimRun, needsTaxonomy, newRuns, type Claim, type FullTaxonomy, type TriggerIntent } from './run-ownership.js'
 
 export interface TriggerDeps extends ServiceCallDeps {
   policy?: RetryPolicy
+  /** Called before each POST /run with what an abort needs to find the run it may create. */
+  onIntent?(intent: TriggerIntent): void
 }
 
 export interface TriggerArgs {
@@ -37,16 +40,6 @@ export interface Triggered {
   /** Runs of other workflows this step waited for before triggering. */
   waitedFor: string[]
 }
-
-/**
- * How far the service's clock may be behind ours when matching a run's
- * started_at against the time our request was sent. When the model's runs were
- * listed before the trigger, a new run id is the strong signal and the start
- * time only rules out old runs, so a wide window is safe; without that list,
- * the start time is all there is and the window stays narrow.
- */
-export const CLOCK_SKEW_MS = 5_000
-export const CLOCK_SKEW_WITH_BASELINE_MS = 10 * 60_000
 
 /** Interval bounds while waiting for another run of the model to end. */
 const OTHER_RUN_POLL_MIN_MS = 2_000
@@ -72,7 +65,8 @@ const BASELINE_LIMIT = 20
 /**
  * The ids of the model's runs that exist before our first trigger: none of
  * them can be ours, whatever their start time says. Best effort: without it,
- * recovery falls back on start times alone.
+ * a run that appears after a lost answer cannot be told from another
+ * workflow's, and the step fails closed (run-ownership.ts).
  */
 async function baselineRunIds(deps: TriggerDeps, modelId: string): Promise<string[] | null> {
   try {
@@ -80,34 +74,56 @@ async function baselineRunIds(deps: TriggerDeps, modelId: string): Promise<strin
     return list.runs.map((r) => r.run_id)
   } catch (err) {
     if (!(err instanceof ServiceError) || err instanceof DeadlineExceededError) throw err
-    deps.log.debug(`Could not list the model's runs before triggering (${err.describe()}); a lost trigger answer will be matched by start time only.`)
+    deps.log.debug(`Could not list the model's runs before triggering (${err.describe()}); a run appearing after a lost trigger answer could not be shown to be ours.`)
     return null
   }
 }
 
 /**
- * A run of the model that we do not know to be someone else's and that started
- * after `sentAt` (less the clock skew allowed). With a baseline, a start time
- * the service writes in a form we cannot read does not rule a run out.
+ * The model's runs after an ambiguous trigger failure, judged by the one rule
+ * of run-ownership.ts. Reads the security category list only when it is
+ * needed (the full taxonomy was asked for and exactly one new run is there).
  */
-async function findRecoveredRun(
-  deps: TriggerDeps,
-  modelId: string,
-  sentAt: number,
-  foreign: Set<string>,
-  haveBaseline: boolean
-): Promise<RunListItem | null> {
-  const list = await deps.api.listRuns(modelId, { limit: 10 }, { signal: deps.signal })
-  const skew = haveBaseline ? CLOCK_SKEW_WITH_BASELINE_MS : CLOCK_SKEW_MS
-  const startOf = (r: RunListItem): number => Date.parse(r.started_at)
-  const candidates = list.runs.filter((r) => {
-    if (foreign.has(r.run_id)) return false
-    const started = startOf(r)
-    return Number.isNaN(started) ? haveBaseline : started >= sentAt - skew
-  })
-  // The earliest readable start first (ours was sent first); unreadable ones last.
-  candidates.sort((a, b) => (startOf(a) || Infinity) - (startOf(b) || Infinity))
-  return candidates[0] ?? null
+export async function findOurRun(
+  api: ServiceApi,
+  intent: TriggerIntent,
+  opts: { signal?: AbortSignal; foreign?: ReadonlySet<string> } = {}
+): Promise<Claim> {
+  const list = await api.listRuns(intent.modelId, { limit: RECOVERY_LIST_LIMIT }, { signal: opts.signal })
+  const fresh = newRuns(intent, list.runs, opts.foreign)
+  const fullTaxonomy = needsTaxonomy(intent, fresh) ? await readFullTaxonomy(api, opts.signal) : null
+  return claimRun(intent, list.runs, { foreign: opts.foreign, fullTaxonomy })
+}
+
+/** How many of the model's most recent runs are searched for ours. */
+const RECOVERY_LIST_LIMIT = 10
+
+/** The security category keys; 'evaluation' when the workspace is a trial (list withheld); null when unreadable. */
+async function readFullTaxonomy(api: ServiceApi, signal?: AbortSignal): Promise<FullTaxonomy> {
+  try {
+    const list = await api.listCategories({ lens: 'security' }, { signal })
+    return list.categories.map((c) => c.key)
+  } catch (err) {
+    if (!(err instanceof ServiceError)) throw err
+    return err.status === 403 && err.code === 'taxonomy_not_included' ? 'evaluation' : null
+  }
+}
+
+/** The step's failure when a run appeared but cannot be shown to be ours: fail closed, never cancel it. */
+export class UnprovenRunError extends ServiceError {
+  constructor(
+    readonly seen: string[],
+    why: string,
+    cause: ServiceError
+  ) {
+    super({
+      endpoint: ENDPOINT,
+      code: 'trigger_outcome_unknown',
+      message: `the answer to our trigger was lost (${cause.describe()}) and ${why}. Not taking it, and not cancelling it`,
+      hint: 'Serialize gates of one model with a concurrency group keyed on the model_id (see examples/concurrency.yml), then run the job again'
+    })
+    this.name = 'UnprovenRunError'
+  }
 }
 
 /**
@@ -232,8 +248,8 @@ export async function triggerRun(deps: TriggerDeps, args: TriggerArgs): Promise<
   if (deps.deadline.expired()) throw new DeadlineExceededError(ENDPOINT, 'timeout_minutes ran out before the run could be triggered')
   // Runs that exist before our trigger are someone else's (or an earlier step's).
   const baseline = await baselineRunIds(deps, args.modelId)
-  const haveBaseline = baseline !== null
-  const foreign = new Set<string>(baseline ?? [])
+  /** Runs seen running while waiting for another assessment of the model: never ours. */
+  const foreign = new Set<string>()
   const waitedFor = new Set<string>()
   const body = args.categories.length > 0 ? { model_id: args.modelId, categories: args.categories } : { model_id: args.modelId }
   /** Earliest send time of an attempt whose outcome is unknown. */
@@ -251,6 +267,14 @@ export async function triggerRun(deps: TriggerDeps, args: TriggerArgs): Promise<
       throw new DeadlineExceededError(ENDPOINT, `timeout_minutes ran out before the run could be triggered${lastRefusal ? `: ${lastRefusal}` : ''}`)
     }
     const sentAt = deps.clock.now()
+    // The recorded intent: what an abort (here or in the post step) needs to find the run this request may create.
+    const intent: TriggerIntent = {
+      modelId: args.modelId,
+      categories: args.categories,
+      baseline: baseline === null ? null : [...baseline, ...foreign],
+      sentAt: ambiguousSince ?? sentAt
+    }
+    deps.onIntent?.(intent)
     try {
       const res = await deps.api.triggerRun(body, { signal: deps.signal })
       return { runId: res.run_id, startedAt: res.started_at, recovered: false, waitedFor: [...waitedFor] }
@@ -260,7 +284,7 @@ export async function triggerRun(deps: TriggerDeps, args: TriggerArgs): Promise<
       if (err.status === 409) {
         // The description gives a 409 here one meaning, whatever its code: an assessment is already active.
         if (ambiguousSince !== null) {
-          const mine = await findRecoveredRun(deps, args.modelId, ambiguousSince, foreign, haveBaseline)
+          const mine = await claimAfter(deps, intent, foreign, err)
           if (mine) return recovered(deps, mine, waitedFor)
         }
         if (await waitForOtherRuns(deps, args.modelId, foreign, waitedFor)) {
@@ -298,7 +322,7 @@ export async function triggerRun(deps: TriggerDeps, args: TriggerArgs): Promise<
 
       if (err.ambiguous) {
         ambiguousSince = ambiguousSince ?? sentAt
-        const mine = await findRecoveredRun(deps, args.modelId, ambiguousSince, foreign, haveBaseline)
+        const mine = await claimAfter(deps, { ...intent, sentAt: ambiguousSince }, foreign, err)
         if (mine) return recovered(deps, mine, waitedFor)
       }
 
@@ -329,9 +353,22 @@ function errInit(err: ServiceError) {
   }
 }
 
+/** Our run after an ambiguous failure, or null when none appeared; throws UnprovenRunError when one appeared that is not provably ours. */
+async function claimAfter(deps: TriggerDeps, intent: TriggerIntent, foreign: ReadonlySet<string>, cause: ServiceError): Promise<RunListItem | null> {
+  const claim = await findOurRun(deps.api, intent, { signal: deps.signal, foreign })
+  if (claim.kind === 'ours') return claim.run
+  if (claim.kind === 'none') return null
+  deps.log.warning(`A run appeared after our trigger's answer was lost, and it is not taken: ${claim.why}.`)
+  throw new UnprovenRunError(
+    claim.seen.map((r) => r.run_id),
+    claim.why,
+    cause
+  )
+}
+
 function recovered(deps: TriggerDeps, run: RunListItem, waitedFor: Set<string>): Triggered {
   deps.log.info(
-    `The answer to our trigger was lost, but run ${oneLine(run.run_id, 80)} of this model appeared after our request was sent: it is the one this step created; continuing with it.`
+    `The answer to our trigger was lost, but run ${oneLine(run.run_id, 80)} of this model appeared after our request was sent, the only new run, planning what this step asked for: it is the one this step created; continuing with it.`
   )
   return { runId: run.run_id, startedAt: run.started_at, recovered: true, waitedFor: [...waitedFor] }
 }

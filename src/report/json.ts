@@ -4,8 +4,11 @@
  * snake_case keys and a schema_version. Long texts are kept whole unless the
  * file would pass `limitChars` (64 Mi characters by default: far above a real
  * run, yet writable by any runner); then every long text is cut to the largest
- * of a few sizes that fits, and `truncation` says so. Only a run with hundreds
- * of thousands of findings could still pass the limit.
+ * of a few sizes that fits, and `truncation` says so. If even the smallest
+ * cut does not fit (a run with about 100,000 findings or more), the file is
+ * written without indentation, and then with only the first findings that fit
+ * (most severe first, as the report orders them): `truncation` says how many
+ * were left out. The text is always valid JSON and never above the limit.
  */
 import type { Report, ReportFinding, ReportStep } from './report-model.js'
 
@@ -101,21 +104,69 @@ function textSize(r: Report, cap: number): number {
   return Math.ceil(n * 1.15)
 }
 
+export interface JsonTruncation {
+  max_field_chars: number | null
+  fields_truncated: number
+  /** Set only when findings had to be left out. */
+  findings_omitted?: number
+  findings_total?: number
+  note?: string
+}
+
 export function renderJson(report: Report, opts: RenderJsonOptions = {}): string {
   const limit = opts.limitChars ?? JSON_LIMIT_CHARS
   // Caps to try: none, then the first whose estimate fits, then smaller ones while the text is still too long.
   const caps: number[] = [Number.POSITIVE_INFINITY, ...FIELD_CAPS]
   let i = caps.findIndex((c) => textSize(report, c) <= limit)
   if (i < 0) i = caps.length - 1
-  let json = renderJsonWithCap(report, caps[i] as number)
-  while (json.length > limit && i < caps.length - 1) {
+  // Far beyond the limit even at the smallest cap: skip straight to the last resorts.
+  const hopeless = textSize(report, caps[caps.length - 1] as number) > 2 * limit
+  let json = hopeless ? '' : renderJsonWithCap(report, caps[i] as number)
+  while (!hopeless && json.length > limit && i < caps.length - 1) {
     i += 1
     json = renderJsonWithCap(report, caps[i] as number)
+  }
+  if (!hopeless && json.length <= limit) return json
+  const smallest = caps[caps.length - 1] as number
+  // Without indentation.
+  if (!hopeless) {
+    json = renderJsonWithCap(report, smallest, { indent: 0 })
+    if (json.length <= limit) return json
+  }
+  return renderFirstFindings(report, smallest, limit)
+}
+
+/**
+ * The report with only as many findings (in the report's order) as fit
+ * under `limit`, compact, with the truncation marker saying how many were
+ * left out. Each finding is measured once; the whole is checked at the end.
+ */
+function renderFirstFindings(report: Report, cap: number, limit: number): string {
+  const total = report.findings.length
+  const capFn: Cap = (s) => (s.length <= cap ? s : `${s.slice(0, cap)}…[${s.length - cap} more characters cut]`)
+  const sizes = report.findings.map((f) => JSON.stringify(findingJson(f, capFn)).length + 1)
+  const render = (keep: number): string =>
+    renderJsonWithCap({ ...report, findings: report.findings.slice(0, keep) }, cap, {
+      indent: 0,
+      omitted: { omitted: total - keep, total, limit }
+    })
+  const frame = render(0).length
+  let keep = 0
+  let used = frame
+  while (keep < total && used + (sizes[keep] as number) <= limit) used += sizes[keep++] as number
+  let json = render(keep)
+  while (json.length > limit && keep > 0) {
+    keep = Math.floor(keep * 0.95)
+    json = render(keep)
   }
   return json
 }
 
-function renderJsonWithCap(report: Report, cap: number): string {
+function renderJsonWithCap(
+  report: Report,
+  cap: number,
+  opts: { indent?: number; omitted?: { omitted: number; total: number; limit: number } } = {}
+): string {
   let truncatedFields = 0
   const capFn: Cap = Number.isFinite(cap)
     ? (s) => {
@@ -181,8 +232,19 @@ function renderJsonWithCap(report: Report, cap: number): string {
     findings_readable: r.findingsReadable,
     findings: r.findings.map((f) => findingJson(f, capFn)),
     notes: r.notes,
-    truncation: null as null | { max_field_chars: number; fields_truncated: number }
+    truncation: null as null | JsonTruncation
   }
   if (truncatedFields > 0) data.truncation = { max_field_chars: cap, fields_truncated: truncatedFields }
-  return `${JSON.stringify(data, null, 2)}\n`
+  const o = opts.omitted
+  if (o && o.omitted > 0) {
+    data.truncation = {
+      max_field_chars: Number.isFinite(cap) ? cap : null,
+      fields_truncated: truncatedFields,
+      findings_omitted: o.omitted,
+      findings_total: o.total,
+      note: `report.json is limited to ${o.limit.toLocaleString('en-US')} characters: the first ${(o.total - o.omitted).toLocaleString('en-US')} of ${o.total.toLocaleString('en-US')} findings (most severe first) are listed, ${o.omitted.toLocaleString('en-US')} left out; the counts cover them all`
+    }
+  }
+  const indent = opts.indent ?? 2
+  return `${indent > 0 ? JSON.stringify(data, null, indent) : JSON.stringify(data)}\n`
 }

@@ -17,7 +17,7 @@ import { HttpClient } from '@actions/http-client'
 import type { HttpClientResponse } from '@actions/http-client'
 import type { RequestInfo } from '@actions/http-client/lib/interfaces'
 import type { z } from 'zod'
-import { API_PREFIX } from './contract/index.js'
+import { parseBaseUrl } from './base-url.js'
 import type { Clock } from '../util/clock.js'
 import { systemClock } from '../util/clock.js'
 import { AbortedError, ConfigError, MalformedResponseError, ServiceError } from '../util/errors.js'
@@ -69,25 +69,6 @@ export interface RequestSpec<S extends z.ZodType> {
 // ---------------------------------------------------------------------------
 // URL building (pure)
 // ---------------------------------------------------------------------------
-
-/** Normalise the base address: http(s) only; trailing slashes and a trailing /api/v1 dropped. */
-export function normalizeBaseUrl(raw: string): string {
-  let url: URL
-  try {
-    url = new URL(raw.trim())
-  } catch {
-    throw new ConfigError('base_url', `'${oneLine(raw, 80)}' is not a URL`)
-  }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    throw new ConfigError('base_url', `scheme '${url.protocol}' is not allowed: use https://`)
-  }
-  if (url.username !== '' || url.password !== '') {
-    throw new ConfigError('base_url', 'must not carry credentials: pass the key in api_key')
-  }
-  const path = url.pathname.replace(/\/+$/, '')
-  const trimmed = path.endsWith(API_PREFIX) ? path.slice(0, -API_PREFIX.length) : path
-  return `${url.protocol}//${url.host}${trimmed}`
-}
 
 /**
  * Fill a path template: `/api/v1/run/{run_id}` with `{run_id: 'a b'}` ->
@@ -262,7 +243,7 @@ export class HttpTransport {
   private readonly http: HttpClient
 
   constructor(opts: TransportOptions) {
-    this.baseUrl = normalizeBaseUrl(opts.baseUrl)
+    this.baseUrl = parseBaseUrl(opts.baseUrl)
     this.apiKey = opts.apiKey
     this.requestTimeoutMs = opts.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS
     this.maxBodyBytes = opts.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES

@@ -37,16 +37,41 @@ export function redact(text: string, secrets: readonly string[]): string {
   return out
 }
 
-/** Redact secrets from every string inside a JSON-like value. */
-export function redactDeep(value: unknown, secrets: readonly string[]): unknown {
-  if (typeof value === 'string') return redact(value, secrets)
-  if (Array.isArray(value)) return value.map((v) => redactDeep(v, secrets))
-  if (value !== null && typeof value === 'object') {
-    const out: Record<string, unknown> = {}
-    for (const [k, v] of Object.entries(value)) out[redact(k, secrets)] = redactDeep(v, secrets)
-    return out
+/**
+ * The deepest nesting of arrays and objects accepted in a body. The deepest
+ * shape of the description is a finding's replay step headers (about 7
+ * levels); a body nested deeper is malformed. Checked without recursion, so
+ * a hostile body (say 100k levels) cannot overflow the stack anywhere after.
+ */
+export const MAX_BODY_DEPTH = 64
+
+/** True when `value` nests arrays or objects deeper than `max` levels. Iterative. */
+export function nestedDeeperThan(value: unknown, max: number): boolean {
+  const stack: Array<{ v: unknown; depth: number }> = [{ v: value, depth: 0 }]
+  while (stack.length > 0) {
+    const { v, depth } = stack.pop()!
+    if (v === null || typeof v !== 'object') continue
+    if (depth + 1 > max) return true
+    for (const child of Array.isArray(v) ? v : Object.values(v)) {
+      if (child !== null && typeof child === 'object') stack.push({ v: child, depth: depth + 1 })
+    }
   }
-  return value
+  return false
+}
+
+/**
+ * Redact secrets from every string inside a JSON-like value. Bounded: below
+ * MAX_BODY_DEPTH levels (never reached by a parsed body) a value is replaced
+ * by a marker rather than walked.
+ */
+export function redactDeep(value: unknown, secrets: readonly string[], depth = 0): unknown {
+  if (typeof value === 'string') return redact(value, secrets)
+  if (value === null || typeof value !== 'object') return value
+  if (depth >= MAX_BODY_DEPTH) return '[nested too deep]'
+  if (Array.isArray(value)) return value.map((v) => redactDeep(v, secrets, depth + 1))
+  const out: Record<string, unknown> = {}
+  for (const [k, v] of Object.entries(value)) out[redact(k, secrets)] = redactDeep(v, secrets, depth + 1)
+  return out
 }
 
 // ---------------------------------------------------------------------------
@@ -185,8 +210,9 @@ export function parseSuccessBody<S extends z.ZodType>(schema: S, text: string, c
 /** JSON.parse, or a MalformedResponseError saying the body is empty, not JSON or cut short. */
 export function parseJsonBody(text: string, ctx: BodyContext): unknown {
   if (text.trim() === '') throw malformed(ctx, '', 'response body is empty, expected JSON')
+  let value: unknown
   try {
-    return JSON.parse(text)
+    value = JSON.parse(text)
   } catch {
     const start = text.trimStart()
     const looksCut = start.startsWith('{') || start.startsWith('[')
@@ -194,6 +220,8 @@ export function parseJsonBody(text: string, ctx: BodyContext): unknown {
     const snippet = oneLine(redact(start, ctx.secrets ?? []), 60)
     throw malformed(ctx, '', `response body ${what}, starts with ${JSON.stringify(snippet)}`)
   }
+  if (nestedDeeperThan(value, MAX_BODY_DEPTH)) throw malformed(ctx, '', `response body nests deeper than ${MAX_BODY_DEPTH} levels`)
+  return value
 }
 
 // ---------------------------------------------------------------------------
@@ -210,13 +238,16 @@ export interface ParsedErrorBody {
 /** Default code by status when the body does not carry one. */
 const DEFAULT_CODES: Readonly<Record<number, string>> = { 401: 'unauthorized' }
 
-function tryJson(text: string): { ok: true; value: unknown } | { ok: false } {
+/** JSON.parse; a body nested deeper than MAX_BODY_DEPTH counts as not JSON (`deep`). */
+function tryJson(text: string): { ok: true; value: unknown } | { ok: false; deep?: true } {
   if (text.trim() === '') return { ok: false }
+  let value: unknown
   try {
-    return { ok: true, value: JSON.parse(text) }
+    value = JSON.parse(text)
   } catch {
     return { ok: false }
   }
+  return nestedDeeperThan(value, MAX_BODY_DEPTH) ? { ok: false, deep: true } : { ok: true, value }
 }
 
 function summariseValidation(issues: ReadonlyArray<{ loc: ReadonlyArray<string | number>; msg: string }>): string {
@@ -269,6 +300,7 @@ export function parseErrorBody(
     if (textBody.success) return { code: fallbackCode, message: clean(textBody.data.detail), extra: {} }
   }
   const label = statusText.trim() !== '' ? statusText.trim() : `HTTP ${status}`
+  if (!json.ok && json.deep) return { code: fallbackCode, message: clean(`${label}: error body nests deeper than ${MAX_BODY_DEPTH} levels (not read)`), extra: {} }
   const snippet = oneLine(redact(text, secrets), 200)
   return { code: fallbackCode, message: snippet === '' ? clean(label) : clean(`${label}: ${snippet}`, 260), extra: {} }
 }

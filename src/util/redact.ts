@@ -32,12 +32,14 @@ export function looksLikeCredentialValue(value: string): boolean {
  * object, so a value may be a string, a number, a boolean, null or an array of
  * those (a repeated header): arrays are joined with ", ", null is "null".
  */
-export function headerValueText(value: unknown): string {
+export function headerValueText(value: unknown, depth = 0): string {
   if (typeof value === 'string') return value
-  if (Array.isArray(value)) return value.map(headerValueText).join(', ')
+  // Bounded: a repeated header is one level; anything nested past a few is not a header value.
+  if (Array.isArray(value)) return depth >= 4 ? '[nested]' : value.map((v) => headerValueText(v, depth + 1)).join(', ')
   if (value === null || value === undefined) return 'null'
   if (typeof value === 'object') {
     try {
+      // JSON.stringify recurses: a value nested too deep throws RangeError, caught here.
       return JSON.stringify(value)
     } catch {
       return '[object]'

@@ -12,7 +12,13 @@
  *   are final; `validating` is followed through the findings list until the
  *   finding's status leaves `fixed`, within the deadline.
  * - 409 validation_in_progress: someone else's validation of the finding is
- *   running: follow it the same way, never start another.
+ *   running: follow it the same way, never start another while it runs. What
+ *   a still_broken validation leaves behind is not shown (the status may stay
+ *   `fixed`), so the attacks are watched too: once every attack's
+ *   last_replay_status is no longer pending and its last_replayed_at has
+ *   moved past the moment of the 409, the other validation has visibly
+ *   ended; if the status still says `fixed`, POST validate is asked again
+ *   (its verdict is then ours) rather than waiting out the deadline.
  * - 429 (concurrency or daily replay cap): wait per Retry-After if it fits in
  *   timeout_minutes, then retry; else this and every remaining finding is
  *   reported not attempted.
@@ -97,6 +103,34 @@ export const FOLLOW_POLL_MAX_MS = 15_000
 const MIN_429_WAIT_MS = 1_000
 /** Attempts of one validate call after ambiguous failures (each one read back first). */
 const MAX_AMBIGUOUS_ATTEMPTS = 3
+/** Times POST validate is asked again after another validation visibly ended with the status still `fixed`. */
+const MAX_ASK_AGAIN = 2
+/** How far the service's clock may be behind ours when comparing last_replayed_at with the moment of a 409. */
+export const REPLAY_CLOCK_SKEW_MS = 5_000
+
+/**
+ * Every attack of `now` was replayed after `sinceMs` (our clock, less the
+ * skew allowed) or after what `before` showed, and none is pending: the
+ * validation running at `sinceMs` has ended. False when the finding has no
+ * attacks (nothing to see).
+ */
+export function replaysEndedSince(now: Finding, before: Finding, sinceMs: number): boolean {
+  if (now.attacks.length === 0) return false
+  const prev = new Map(before.attacks.map((a) => [a.attack_id, a.last_replayed_at]))
+  return now.attacks.every((a) => {
+    if (a.last_replay_status === 'pending' || a.last_replayed_at === null) return false
+    const at = Date.parse(a.last_replayed_at)
+    if (Number.isNaN(at)) return false
+    if (at >= sinceMs - REPLAY_CLOCK_SKEW_MS) return true
+    const was = prev.get(a.attack_id)
+    if (was === undefined) return false
+    const wasAt = was === null ? Number.NEGATIVE_INFINITY : Date.parse(was)
+    return !Number.isNaN(wasAt) && at > wasAt
+  })
+}
+
+/** follow() saw the other validation end with the status still `fixed`. */
+const ASK_AGAIN = 'ask-again' as const
 
 interface Candidate {
   finding: Finding
@@ -261,8 +295,13 @@ class Validator {
     return Math.round(base * (0.8 + 0.4 * this.random()))
   }
 
-  /** Follow a running validation (ours or someone else's) until the status leaves `fixed`. */
-  private async follow(c: Candidate, why: string): Promise<Attempt> {
+  /**
+   * Follow a running validation (ours or someone else's) until the status
+   * leaves `fixed`. With `othersSince` (the moment of a 409: someone else's
+   * validation), also until its replays visibly end with the status still
+   * `fixed`: then ASK_AGAIN.
+   */
+  private async follow(c: Candidate, why: string, othersSince?: number): Promise<Attempt | typeof ASK_AGAIN> {
     const { clock, deadline, log } = this.deps
     const since = clock.now()
     let lastLog = since
@@ -286,6 +325,12 @@ class Validator {
       last = now
       const done = outcomeOfStatus(now)
       if (done) return done
+      if (othersSince !== undefined && replaysEndedSince(now, c.finding, othersSince)) {
+        log.info(
+          `  The other validation has ended (every attack replayed since the 409: ${now.attacks.map((a) => `${safeId(a.attack_id)} ${safeId(a.last_replay_status)}`).join(', ')}), but the finding still reads fixed; asking for a validation again.`
+        )
+        return ASK_AGAIN
+      }
       if (clock.now() - lastLog >= 30_000) {
         log.info(`  Still validating (${Math.round((clock.now() - since) / 1000)} s so far)…`)
         lastLog = clock.now()
@@ -299,6 +344,7 @@ class Validator {
     const id = c.finding.finding_id
     let ambiguous = 0
     let capWaits = 0
+    let askedAgain = 0
     for (;;) {
       let res: ValidateFindingResponse
       try {
@@ -306,7 +352,11 @@ class Validator {
       } catch (err) {
         if (!(err instanceof ServiceError)) throw err
         if (err.status === 409 && (err.code === 'validation_in_progress' || err.code === undefined)) {
-          return this.follow(c, 'A validation of this finding is already running (409); not starting another')
+          const watch = askedAgain < MAX_ASK_AGAIN ? clock.now() : undefined
+          const followed = await this.follow(c, 'A validation of this finding is already running (409); not starting another', watch)
+          if (followed !== ASK_AGAIN) return followed
+          askedAgain += 1
+          continue
         }
         if (err.status === 429) {
           const wait = Math.max(MIN_429_WAIT_MS, err.retryAfterMs ?? backoffDelayMs(capWaits + 1, DEFAULT_RETRY_POLICY, this.random))
@@ -363,7 +413,10 @@ class Validator {
       }
       const out = fromVerdict(res)
       if (out !== 'validating') return out
-      return this.follow(c, `The replay${res.replay_run_id ? ` (run ${safeId(res.replay_run_id)})` : ''} did not finish quickly (verdict validating)`)
+      const followed = await this.follow(c, `The replay${res.replay_run_id ? ` (run ${safeId(res.replay_run_id)})` : ''} did not finish quickly (verdict validating)`)
+      // Without the moment of a 409 follow() never answers ASK_AGAIN.
+      if (followed === ASK_AGAIN) continue
+      return followed
     }
   }
 }

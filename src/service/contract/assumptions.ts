@@ -93,5 +93,14 @@ export const API_ASSUMPTIONS: ReadonlyArray<{ topic: string; decision: string }>
     decision: 'only step is always present; the others may be absent or null depending on the step kind'
   },
   { topic: 'profile answers and list items', decision: 'structure not shown: passed through as JSON values' },
-  { topic: 'request bodies', decision: 'unknown fields are refused with 422 (detail list)' }
+  { topic: 'request bodies', decision: 'unknown fields are refused with 422 (detail list)' },
+  {
+    topic: 'categories_planned of a full-taxonomy run',
+    decision:
+      'the keys of GET /category?lens=security, in any order; in an evaluation workspace (that list withheld, categories refused) every run is a full assessment. Used only to tell whether a run that appeared after a lost trigger answer is the one this step asked for: when the list cannot be read, the run is not taken (error)'
+  },
+  {
+    topic: 'nesting depth of a response body',
+    decision: 'at most 64 levels of arrays and objects: a deeper 2xx body is malformed (retried, then error); a deeper error body is read as its status alone'
+  }
 ]
