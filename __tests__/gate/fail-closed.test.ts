@@ -16,7 +16,7 @@ import type {
 import { MalformedResponseError, ServiceError } from '../../src/util/errors.js'
 import { runGate } from '../../src/gate/run-gate.js'
 import type { GateResult } from '../../src/gate/decide.js'
-import { recordingLog } from '../../src/util/log.js'
+import { recordingLog } from '../__fixtures__/recording-log.js'
 import type { ServiceApi } from '../../src/service/service-api.js'
 import { fakeApi } from '../__fixtures__/fake-api.js'
 import { fakeClock } from '../__fixtures__/fake-clock.js'

@@ -95,7 +95,7 @@ describe('hostile strings in every untrusted field', () => {
       expect(data.model_id).toBe(report.modelId)
       const listed = data.findings.find((f) => f.description !== '[redacted]')
       expect(listed?.description).toBe(report.findings[0]?.description)
-      expect(listed?.attacks[0]?.replay_script[0]?.headers.Authorization).toBe('[redacted]')
+      expect(listed?.attacks[0]?.replay_script[0]?.headers.Authorization).toBe('***')
     })
 
     it('annotations are single lines without forbidden characters', () => {

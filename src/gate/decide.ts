@@ -15,6 +15,7 @@ import {
   type Severity,
   type Verdict
 } from '../service/contract/index.js'
+import { plural } from '../util/text.js'
 
 export type GateResult = 'pass' | 'fail' | 'incomplete' | 'error'
 
@@ -180,10 +181,6 @@ function coverageChecks(
     }
   }
   return out
-}
-
-function plural(n: number, one: string, many = `${one}s`): string {
-  return `${n} ${n === 1 ? one : many}`
 }
 
 export function decide(input: DecideInput): Decision {

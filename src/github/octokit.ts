@@ -6,13 +6,14 @@
  * The real client (@actions/github, which pulls in Octokit and undici) is
  * imported lazily, only when there is something to post. Every call goes
  * through the one retry policy (src/retry-policy.ts) with its own request
- * timeout; Octokit's RequestError becomes a ServiceError naming the endpoint
+ * timeout; Octokit's RequestError becomes a GitHubError naming the endpoint
  * (ids filled in, never a query string or a header).
  */
 import type { Clock, Deadline } from '../util/clock.js'
-import { AbortedError, ServiceError } from '../util/errors.js'
+import { AbortedError, GitHubError, RemoteError } from '../util/errors.js'
 import type { Log } from '../util/log.js'
 import { parseRetryAfter, withRetry, type RetryPolicy } from '../util/retry-policy.js'
+import { isRecord } from '../util/text.js'
 
 export interface GitHubDeps {
   token: string
@@ -100,10 +101,6 @@ export function hasNextLink(link: string | undefined | null): boolean {
   })
 }
 
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value)
-}
-
 function header(headers: unknown, name: string): string | undefined {
   if (!isRecord(headers)) return undefined
   const value = headers[name] ?? headers[name.toLowerCase()]
@@ -168,13 +165,13 @@ function causeMessage(err: unknown): string | undefined {
 }
 
 /**
- * Octokit's RequestError (or a fetch failure) as a ServiceError. `timedOut`
+ * Octokit's RequestError (or a fetch failure) as a GitHubError. `timedOut`
  * tells that our own per-request timeout fired.
  */
-export function toServiceError(err: unknown, endpoint: string, nowMs: number, timedOut = false): ServiceError {
-  if (err instanceof ServiceError) return err
+export function toGitHubError(err: unknown, endpoint: string, nowMs: number, timedOut = false): RemoteError {
+  if (err instanceof RemoteError) return err
   if (timedOut) {
-    return new ServiceError({
+    return new GitHubError({
       endpoint,
       code: 'request_timeout',
       message: 'GitHub did not answer within the request timeout',
@@ -185,7 +182,7 @@ export function toServiceError(err: unknown, endpoint: string, nowMs: number, ti
   if (!isRequestErrorLike(err) || err.response === undefined) {
     // No answer at all: connection refused or reset, DNS, TLS, aborted by the fetch layer.
     const message = err instanceof Error ? err.message : String(err)
-    return new ServiceError({
+    return new GitHubError({
       endpoint,
       code: causeMessage(err) ?? 'network_error',
       message: `no answer from GitHub: ${message}`,
@@ -203,7 +200,7 @@ export function toServiceError(err: unknown, endpoint: string, nowMs: number, ti
   const rateLimited = status === 429 || ((status === 403 || status === 429) && (primaryLimit || secondaryLimit))
   const code = rateLimited ? (secondaryLimit ? 'secondary_rate_limit' : 'rate_limited') : githubCode(data)
   const transient = status >= 500 || status === 408 || status === 429 || rateLimited
-  return new ServiceError({
+  return new GitHubError({
     endpoint,
     status,
     code,
@@ -219,7 +216,7 @@ type RequestFn = (route: string, params: Record<string, unknown>) => Promise<{ s
 
 function asComment(data: unknown, endpoint: string): IssueComment {
   if (!isRecord(data) || typeof data.id !== 'number') {
-    throw new ServiceError({ endpoint, message: 'GitHub answered without a comment id', transient: true })
+    throw new GitHubError({ endpoint, message: 'GitHub answered without a comment id', transient: true })
   }
   const user = isRecord(data.user) && typeof data.user.login === 'string' ? { login: data.user.login, type: typeof data.user.type === 'string' ? data.user.type : undefined } : null
   return {
@@ -232,7 +229,7 @@ function asComment(data: unknown, endpoint: string): IssueComment {
 
 function asIssue(data: unknown, endpoint: string): Issue {
   if (!isRecord(data) || typeof data.number !== 'number') {
-    throw new ServiceError({ endpoint, message: 'GitHub answered without an issue number', transient: true })
+    throw new GitHubError({ endpoint, message: 'GitHub answered without an issue number', transient: true })
   }
   const user = isRecord(data.user) && typeof data.user.login === 'string' ? { login: data.user.login, type: typeof data.user.type === 'string' ? data.user.type : undefined } : null
   const issue: Issue = {
@@ -248,7 +245,7 @@ function asIssue(data: unknown, endpoint: string): Issue {
 }
 
 function asList<T>(data: unknown, endpoint: string, one: (item: unknown, endpoint: string) => T): T[] {
-  if (!Array.isArray(data)) throw new ServiceError({ endpoint, message: 'GitHub answered with something other than a list', transient: true })
+  if (!Array.isArray(data)) throw new GitHubError({ endpoint, message: 'GitHub answered with something other than a list', transient: true })
   return data.map((item) => one(item, endpoint))
 }
 
@@ -269,7 +266,7 @@ export function issuesApiOver(request: RequestFn, deps: GitHubDeps): IssuesApi {
     findExisting?: FindExisting<T>
   ): Promise<T> {
     const endpoint = `${method} ${path}`
-    let last: ServiceError | undefined
+    let last: RemoteError | undefined
     return withRetry(
       async (attempt) => {
         if (attempt > 1 && findExisting && last?.ambiguous) {
@@ -286,7 +283,7 @@ export function issuesApiOver(request: RequestFn, deps: GitHubDeps): IssuesApi {
           return read(res, endpoint)
         } catch (err) {
           if (deps.signal?.aborted) throw new AbortedError()
-          last = toServiceError(err, endpoint, deps.clock.now(), timeout.aborted)
+          last = toGitHubError(err, endpoint, deps.clock.now(), timeout.aborted)
           throw last
         }
       },
@@ -312,7 +309,7 @@ export function issuesApiOver(request: RequestFn, deps: GitHubDeps): IssuesApi {
           return isRecord(d) && typeof d.login === 'string' ? d.login : null
         })
       } catch (err) {
-        if (err instanceof ServiceError && (err.status === 403 || err.status === 401 || err.status === 404)) return null
+        if (err instanceof GitHubError && (err.status === 403 || err.status === 401 || err.status === 404)) return null
         throw err
       }
     },
@@ -414,9 +411,9 @@ export interface FailureExplanation {
 export function explainGitHubFailure(
   err: unknown,
   head: string,
-  specific: (err: ServiceError, said: string) => FailureExplanation | null
+  specific: (err: RemoteError, said: string) => FailureExplanation | null
 ): FailureExplanation {
-  if (!(err instanceof ServiceError)) {
+  if (!(err instanceof RemoteError)) {
     const message = err instanceof Error ? err.message : String(err)
     return { warning: `${head}: unexpected error: ${message}`, reason: 'unexpected error' }
   }

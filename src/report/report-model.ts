@@ -24,6 +24,7 @@ import {
 import type { GateResult } from '../gate/decide.js'
 import type { GateOutcome } from '../gate/run-gate.js'
 import { makeScrubber, redactHeaders, redactUrl } from '../util/redact.js'
+import { formatDuration } from '../util/text.js'
 
 export type { GateResult } from '../gate/decide.js'
 
@@ -407,17 +408,10 @@ export function buildReport(input: ReportInput): Report {
   }
 }
 
-/** "3m 12s", "850 ms", "1h 02m". */
+/** The run's elapsed time in the one duration format (`3 min 12 s`), or null when unknown. */
 export function formatElapsed(ms: number | null): string | null {
   if (ms === null || !Number.isFinite(ms) || ms < 0) return null
-  if (ms < 1000) return `${Math.round(ms)} ms`
-  const total = Math.round(ms / 1000)
-  const h = Math.floor(total / 3600)
-  const m = Math.floor((total % 3600) / 60)
-  const sec = total % 60
-  if (h > 0) return `${h}h ${String(m).padStart(2, '0')}m`
-  if (m > 0) return `${m}m ${String(sec).padStart(2, '0')}s`
-  return `${sec}s`
+  return formatDuration(ms)
 }
 
 /** "1 critical, 2 high" (zero counts left out; "none" when all are zero). */

@@ -13,41 +13,8 @@
 import type { z } from 'zod'
 import { acceptsAnyBody, CodedErrorBody, ProbeFailureBody, TextErrorBody, ValidationErrorBody } from './contract/index.js'
 import { MalformedResponseError } from '../util/errors.js'
-
-// ---------------------------------------------------------------------------
-// Text hygiene
-// ---------------------------------------------------------------------------
-
-/** Control characters (C0, DEL, C1) and the line/paragraph separators. */
-// eslint-disable-next-line no-control-regex
-const CONTROL_CHARS = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]+/g
-
-/** One line: control characters become a space, runs of spaces collapse, clipped to `max` characters. */
-export function oneLine(text: string, max = 300): string {
-  const flat = text.replace(CONTROL_CHARS, ' ').replace(/ {2,}/g, ' ').trim()
-  return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat
-}
-
-/** Replace every occurrence of each secret (of 4+ characters) with `***`. */
-export function redact(text: string, secrets: readonly string[]): string {
-  let out = text
-  for (const s of secrets) {
-    if (s.length >= 4) out = out.split(s).join('***')
-  }
-  return out
-}
-
-/** Redact secrets from every string inside a JSON-like value. */
-export function redactDeep(value: unknown, secrets: readonly string[]): unknown {
-  if (typeof value === 'string') return redact(value, secrets)
-  if (Array.isArray(value)) return value.map((v) => redactDeep(v, secrets))
-  if (value !== null && typeof value === 'object') {
-    const out: Record<string, unknown> = {}
-    for (const [k, v] of Object.entries(value)) out[redact(k, secrets)] = redactDeep(v, secrets)
-    return out
-  }
-  return value
-}
+import { scrubSecrets, scrubSecretsDeep } from '../util/redact.js'
+import { oneLine } from '../util/text.js'
 
 // ---------------------------------------------------------------------------
 // Field paths and issue descriptions
@@ -83,7 +50,7 @@ export function describeValue(value: unknown, secrets: readonly string[] = []): 
   if (Array.isArray(value)) return 'an array'
   switch (typeof value) {
     case 'string':
-      return JSON.stringify(oneLine(redact(value, secrets), 40))
+      return JSON.stringify(oneLine(scrubSecrets(value, secrets), 40))
     case 'number':
     case 'boolean':
       return String(value)
@@ -152,7 +119,7 @@ function malformed(ctx: BodyContext, fieldPath: string, message: string): Malfor
     endpoint: ctx.endpoint,
     status: ctx.status,
     code: 'malformed_response',
-    message: redact(message, ctx.secrets ?? []),
+    message: scrubSecrets(message, ctx.secrets ?? []),
     fieldPath,
     transient: true,
     ambiguous: true
@@ -191,7 +158,7 @@ export function parseJsonBody(text: string, ctx: BodyContext): unknown {
     const start = text.trimStart()
     const looksCut = start.startsWith('{') || start.startsWith('[')
     const what = looksCut ? 'is not valid JSON (truncated?)' : 'is not JSON'
-    const snippet = oneLine(redact(start, ctx.secrets ?? []), 60)
+    const snippet = oneLine(scrubSecrets(start, ctx.secrets ?? []), 60)
     throw malformed(ctx, '', `response body ${what}, starts with ${JSON.stringify(snippet)}`)
   }
 }
@@ -240,9 +207,9 @@ export function parseErrorBody(
   text: string,
   secrets: readonly string[] = []
 ): ParsedErrorBody {
-  const clean = (s: string, max = 500): string => oneLine(redact(s, secrets), max)
+  const clean = (s: string, max = 500): string => oneLine(scrubSecrets(s, secrets), max)
   const cleanExtra = (o: Record<string, unknown>): Record<string, unknown> =>
-    redactDeep(o, secrets) as Record<string, unknown>
+    scrubSecretsDeep(o, secrets) as Record<string, unknown>
   const fallbackCode = DEFAULT_CODES[status]
   const json = tryJson(text)
   if (json.ok) {
@@ -269,6 +236,6 @@ export function parseErrorBody(
     if (textBody.success) return { code: fallbackCode, message: clean(textBody.data.detail), extra: {} }
   }
   const label = statusText.trim() !== '' ? statusText.trim() : `HTTP ${status}`
-  const snippet = oneLine(redact(text, secrets), 200)
+  const snippet = oneLine(scrubSecrets(text, secrets), 200)
   return { code: fallbackCode, message: snippet === '' ? clean(label) : clean(`${label}: ${snippet}`, 260), extra: {} }
 }
