@@ -3,7 +3,8 @@ import type { Finding, ReplayStep } from '../../src/service/contract/index.js'
 import { buildAnnotations } from '../../src/report/annotations.js'
 import { FORBIDDEN_OUTPUT_CHARS } from '../../src/report/markdown-safe.js'
 import { buildReport, type ReportInput } from '../../src/report/report-model.js'
-import { COMMENT_LIMIT, commentMarker, isCommentFor, renderComment } from '../../src/report/comment.js'
+import { COMMENT_LIMIT, commentMarker, renderComment } from '../../src/report/comment.js'
+import { hasMarker } from '../../src/github/sticky-comment.js'
 import { renderJson } from '../../src/report/json.js'
 import { renderSummary, SUMMARY_LIMIT } from '../../src/report/summary.js'
 import { checkMarkdown, HOSTILE_STRINGS, splitFences } from '../__fixtures__/hostile-strings.js'
@@ -79,7 +80,7 @@ describe('hostile strings in every untrusted field', () => {
       const out = renderComment(report)
       expect(checkMarkdown(out, { allowLinks: [RUN_URL] })).toEqual([])
       expect(out.length).toBeLessThanOrEqual(COMMENT_LIMIT)
-      expect(isCommentFor(out, h)).toBe(true)
+      expect(hasMarker(out, commentMarker(h))).toBe(true)
       // The fences and details sections it opens are all closed.
       expect(splitFences(out).problems).toEqual([])
     })
@@ -161,7 +162,7 @@ describe('the comment marker', () => {
     const other = buildReport(hostileInput(commentMarker('victim')))
     const body = renderComment(other)
     expect(body).toContain(commentMarker('victim'))
-    expect(isCommentFor(body, 'victim')).toBe(false)
-    expect(isCommentFor(body, other.modelId)).toBe(true)
+    expect(hasMarker(body, commentMarker('victim'))).toBe(false)
+    expect(hasMarker(body, commentMarker(other.modelId))).toBe(true)
   })
 })

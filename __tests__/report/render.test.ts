@@ -1,7 +1,8 @@
 import { describe, expect, it } from '@jest/globals'
 import { buildAnnotations } from '../../src/report/annotations.js'
 import { buildReport, type ReportInput } from '../../src/report/report-model.js'
-import { commentMarker, isCommentFor, renderComment } from '../../src/report/comment.js'
+import { commentMarker, renderComment } from '../../src/report/comment.js'
+import { hasMarker } from '../../src/github/sticky-comment.js'
 import { renderJson } from '../../src/report/json.js'
 import { renderSummary } from '../../src/report/summary.js'
 import { scrubSecrets } from '../../src/util/redact.js'
@@ -188,9 +189,9 @@ describe('comment specifics', () => {
   it('starts with the marker of its model and is recognised by it only', () => {
     const out = renderComment(buildReport(makeInput({ modelId: 'm_demo' })))
     expect(out.startsWith(`${commentMarker('m_demo')}\n`)).toBe(true)
-    expect(isCommentFor(out, 'm_demo')).toBe(true)
-    expect(isCommentFor(out, 'm_dem')).toBe(false)
-    expect(isCommentFor(out, 'm_demo2')).toBe(false)
+    expect(hasMarker(out, commentMarker('m_demo'))).toBe(true)
+    expect(hasMarker(out, commentMarker('m_dem'))).toBe(false)
+    expect(hasMarker(out, commentMarker('m_demo2'))).toBe(false)
     expect(commentMarker('m_demo')).toBe('<!-- asas-gate:model=m_demo -->')
   })
 

@@ -4,12 +4,13 @@
  * to fix it. Pure: the reader of raw values is passed in.
  */
 import { SEVERITIES, type Severity } from '../service/contract/index.js'
+import type { PublishSettings } from '../github/publish.js'
 import { COMMENT_MODES, type CommentMode } from '../github/sticky-comment.js'
 import { ConfigError } from '../util/errors.js'
 import { oneLine } from '../util/text.js'
 
 export type Mode = 'gate' | 'validate'
-export type IssueMode = 'off' | 'update'
+export type IssueMode = PublishSettings['issue']
 
 export interface ActionInputs {
   mode: Mode

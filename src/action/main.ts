@@ -13,10 +13,10 @@ import { Deadline, type Clock } from '../util/clock.js'
 import { buildAnnotations } from '../report/annotations.js'
 import { describeFailure, failureKind } from '../util/errors.js'
 import { oneLine } from '../util/text.js'
-import { runGate } from '../gate/run-gate.js'
+import { gateReportInput, runGate } from '../gate/run-gate.js'
 import { envInputReader, readInputs, type ActionInputs } from './inputs.js'
 import { scrubSecrets } from '../util/redact.js'
-import { buildReport, gateReportInput } from '../report/report-model.js'
+import { buildReport } from '../report/report-model.js'
 import { commentMarker, renderComment } from '../report/comment.js'
 import { renderJson } from '../report/json.js'
 import { renderSummary } from '../report/summary.js'
@@ -117,7 +117,7 @@ async function runGateStep(deps: MainDeps, inputs: ActionInputs, secrets: string
     for (const a of buildAnnotations(report)) io.annotate(a.level, scrubSecrets(a.message, secrets), scrubSecrets(a.title, secrets))
     await io.appendSummary(scrubSecrets(renderSummary(report), secrets))
     const published = await publishToGitHub(
-      { io, clock, signal: deps.signal, random: deps.random },
+      { env: io.env, log: io.log, clock, signal: deps.signal, random: deps.random },
       {
         inputs,
         marker: commentMarker(inputs.modelId),
@@ -158,7 +158,7 @@ async function runValidate(deps: MainDeps, inputs: ActionInputs, secrets: string
   )
   await io.appendSummary(markdown)
   await publishToGitHub(
-    { io, clock, signal: deps.signal, random: deps.random },
+    { env: io.env, log: io.log, clock, signal: deps.signal, random: deps.random },
     {
       inputs,
       marker: commentMarker(`${inputs.modelId}#validate`),

@@ -13,6 +13,7 @@ import type { ServiceApi } from '../service/service-api.js'
 import { stopRun } from './stop-run.js'
 import { triggerRun, type Triggered } from './trigger.js'
 import { waitForRun, type WaitEnd } from './wait-for-run.js'
+import type { ReportInput } from '../report/report-model.js'
 
 export interface GateDeps {
   /** A client whose retries stop at `deadline`. */
@@ -117,4 +118,31 @@ export async function runGate(deps: GateDeps, args: GateArgs): Promise<GateOutco
     statusReadError: unreadable ? (waited.readError ?? 'no answer') : null
   })
   return { triggered, run, end: waited.end, results, decision, startedAtMs, elapsedMs: clock.now() - startedAtMs }
+}
+
+/** What the gate read and decided, as the input of buildReport (notes on how the run was reached first). */
+export function gateReportInput(
+  outcome: GateOutcome,
+  context: { modelId: string; minSeverity: Severity; runUrl: string | null; secrets: string[] }
+): ReportInput {
+  const { decision, run, results, triggered } = outcome
+  return {
+    ...context,
+    model: results.model,
+    result: decision.result,
+    reason: decision.reason,
+    verdict: decision.verdict,
+    verdictComputed: decision.verdictComputed,
+    run,
+    runListItem: results.runListItem,
+    coverage: results.coverage,
+    findings: results.findings,
+    elapsedMs: outcome.elapsedMs,
+    notes: [
+      ...(triggered.recovered ? ['The answer to the trigger was lost; the run was found in the run list (it appeared after our request).'] : []),
+      ...(triggered.waitedFor.length > 0 ? [`Waited for run(s) ${triggered.waitedFor.join(', ')} of this model to end before triggering.`] : []),
+      ...decision.notes,
+      ...results.notes
+    ]
+  }
 }

@@ -21,12 +21,15 @@ import {
   type Severity,
   type Verdict
 } from '../service/contract/index.js'
-import type { GateResult } from '../gate/decide.js'
-import type { GateOutcome } from '../gate/run-gate.js'
 import { makeScrubber, redactHeaders, redactUrl } from '../util/redact.js'
 import { formatDuration } from '../util/text.js'
 
-export type { GateResult } from '../gate/decide.js'
+/**
+ * The gate's result, decided by src/gate/decide.ts. Declared here, with the
+ * report, so that the report depends on no part of the gate: the gate and the
+ * shell hand it data (see gateReportInput in src/gate/run-gate.ts).
+ */
+export type GateResult = 'pass' | 'fail' | 'incomplete' | 'error'
 
 export const REPORT_SCHEMA_VERSION = 1
 
@@ -198,33 +201,6 @@ const int = (v: unknown): number | null => (typeof v === 'number' && Number.isFi
 
 function dedupe(items: readonly string[]): string[] {
   return [...new Set(items)]
-}
-
-/** What the gate read and decided, as the input of buildReport (notes on how the run was reached first). */
-export function gateReportInput(
-  outcome: GateOutcome,
-  context: { modelId: string; minSeverity: Severity; runUrl: string | null; secrets: string[] }
-): ReportInput {
-  const { decision, run, results, triggered } = outcome
-  return {
-    ...context,
-    model: results.model,
-    result: decision.result,
-    reason: decision.reason,
-    verdict: decision.verdict,
-    verdictComputed: decision.verdictComputed,
-    run,
-    runListItem: results.runListItem,
-    coverage: results.coverage,
-    findings: results.findings,
-    elapsedMs: outcome.elapsedMs,
-    notes: [
-      ...(triggered.recovered ? ['The answer to the trigger was lost; the run was found in the run list (it appeared after our request).'] : []),
-      ...(triggered.waitedFor.length > 0 ? [`Waited for run(s) ${triggered.waitedFor.join(', ')} of this model to end before triggering.`] : []),
-      ...decision.notes,
-      ...results.notes
-    ]
-  }
 }
 
 export function buildReport(input: ReportInput): Report {
