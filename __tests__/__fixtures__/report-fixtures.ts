@@ -1,11 +1,9 @@
 /**
- * Builders of report inputs for tests. The resources in them come from
- * builders.ts (one builder per resource), re-exported here for the report tests.
+ * The report input for tests; the resources in it come from builders.ts
+ * (one builder per resource).
  */
 import type { ReportInput } from '../../src/report/report-model.js'
 import { makeCoverage, makeFinding, makeModel, makeRun, makeRunListItem } from './builders.js'
-
-export * from './builders.js'
 
 /** A completed failing run with two findings at or above high and one below. */
 export function makeInput(over: Partial<ReportInput> = {}): ReportInput {

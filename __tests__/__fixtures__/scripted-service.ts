@@ -6,11 +6,10 @@
  */
 import type { CoverageResponse, Finding, FindingList, RunList, RunStatusResponse } from '../../src/service/contract/index.js'
 import type { ServiceApi } from '../../src/service/service-api.js'
+import { PLANNED } from './builders.js'
 import { fakeApi } from './fake-api.js'
 
-/** The categories every scripted run plans. */
-export const PLANNED = ['prompt_injection', 'data_leakage', 'jailbreak']
-const planned = PLANNED
+const planned: string[] = [...PLANNED]
 
 export interface Script {
   /** Replaces the trigger (default: run_1 starts). */

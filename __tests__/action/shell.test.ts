@@ -17,9 +17,10 @@ import { ServiceError } from '../../src/util/errors.js'
 import { fakeApi } from '../__fixtures__/fake-api.js'
 import { fakeClock } from '../__fixtures__/fake-clock.js'
 import { fakeActionIO, logged, type FakeActionIO } from '../__fixtures__/fake-io.js'
-import { makeFinding } from '../__fixtures__/builders.js'
-import { PLANNED, scriptedService } from '../__fixtures__/scripted-service.js'
+import { makeFinding, PLANNED as PLANNED_CATEGORIES } from '../__fixtures__/builders.js'
+import { scriptedService } from '../__fixtures__/scripted-service.js'
 
+const PLANNED: string[] = [...PLANNED_CATEGORIES]
 const KEY = 'asas_key_in_process_0123456789'
 const done: Partial<RunStatusResponse> = { status: 'completed', categories_completed: PLANNED, verdict: 'pass' }
 

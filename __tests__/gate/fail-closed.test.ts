@@ -17,11 +17,11 @@ import type { GateResult } from '../../src/gate/decide.js'
 import { recordingLog } from '../__fixtures__/recording-log.js'
 import type { ServiceApi } from '../../src/service/service-api.js'
 import { fakeApi } from '../__fixtures__/fake-api.js'
-import { PLANNED, scriptedService as scripted, type Script } from '../__fixtures__/scripted-service.js'
+import { scriptedService as scripted, type Script } from '../__fixtures__/scripted-service.js'
 import { fakeClock } from '../__fixtures__/fake-clock.js'
-import { finding } from '../__fixtures__/findings.js'
+import { makeFinding, PLANNED as PLANNED_CATEGORIES } from '../__fixtures__/builders.js'
 
-const planned = PLANNED
+const planned: string[] = [...PLANNED_CATEGORIES]
 
 const done: Partial<RunStatusResponse> = { status: 'completed', categories_completed: planned, verdict: 'pass' }
 const err409 = new ServiceError({ endpoint: 'GET /api/v1/run/run_1/findings', status: 409, code: 'run_in_progress', message: 'run still in progress' })
@@ -71,20 +71,20 @@ const cases: Array<[string, Script, GateResult]> = [
     { statuses: [done], findings: async () => ({ findings: [], count: 2 }) },
     'error'
   ],
-  ['service says pass but an open high finding exists', { statuses: [done], findings: async () => ({ findings: [finding('high')], count: 1 }) }, 'fail'],
+  ['service says pass but an open high finding exists', { statuses: [done], findings: async () => ({ findings: [makeFinding('high')], count: 1 }) }, 'fail'],
   ['timeout: the run never ends', { statuses: [{ categories_completed: planned.slice(0, 1) }], timeoutMs: 120_000 }, 'error'],
   ['timeout, and the cancel 202 has an empty body', { statuses: [{ categories_completed: planned.slice(0, 1) }], timeoutMs: 120_000, cancelBody: '' }, 'error'],
   ['a run with no planned categories', { statuses: [{ ...done, categories_planned: [], categories_completed: [] }] }, 'incomplete'],
   ['a status the description does not name ("queued") that never ends', { statuses: [{ status: 'queued' }], timeoutMs: 120_000 }, 'error'],
   ['"queued" forever, with a pass verdict on it', { statuses: [{ status: 'queued', verdict: 'pass' }], timeoutMs: 120_000 }, 'error'],
   ['a status in another case ("COMPLETED") is not terminal', { statuses: [{ ...done, status: 'COMPLETED' }], timeoutMs: 120_000 }, 'error'],
-  ['no verdict, and a finding with an unknown status at or above the threshold', { statuses: [{ ...done, verdict: null }], findings: async () => ({ findings: [finding('high', 'reopened')], count: 1 }) }, 'fail'],
+  ['no verdict, and a finding with an unknown status at or above the threshold', { statuses: [{ ...done, verdict: null }], findings: async () => ({ findings: [makeFinding('high', { status: 'reopened' })], count: 1 }) }, 'fail'],
   ['a completed category has no coverage row', { statuses: [done], coverage: coverageOf(planned.slice(0, 2).map((c) => row(c))) }, 'incomplete'],
   ['the coverage run_status disagrees with the run status', { statuses: [done], coverage: coverageOf(planned.map((c) => row(c)), { run_status: 'cancelled' }) }, 'incomplete'],
   ['coverage reports a high finding the findings list does not hold', { statuses: [done], coverage: coverageOf([row(planned[0]!, 'high'), ...planned.slice(1).map((c) => row(c))]) }, 'error'],
   [
     'timeout after the run found an open high finding (the result was not reached)',
-    { statuses: [{ categories_completed: planned.slice(0, 1), verdict: 'fail' }], timeoutMs: 120_000, findings: async () => ({ findings: [finding('high')], count: 1 }) },
+    { statuses: [{ categories_completed: planned.slice(0, 1), verdict: 'fail' }], timeoutMs: 120_000, findings: async () => ({ findings: [makeFinding('high')], count: 1 }) },
     'error'
   ],
   ['the status stops being readable mid-run (401: key revoked)', { statuses: [{}], statusFailsAfter: 2, statusError: new ServiceError({ endpoint: 'GET /api/v1/run/run_1', status: 401, code: 'unauthorized', message: 'key revoked' }) }, 'error'],
@@ -101,7 +101,7 @@ const lenient: Array<[string, Script]> = [
   ['coverage without run_id', { statuses: [done], coverage: async () => ({ run_status: 'completed', categories: planned.map((c) => row(c)) }) }],
   ['findings answer 409 twice after the status turned terminal, then read', { statuses: [done], findings: failing(2, err409, noFindings) }],
   ['coverage answers 409 three times, then read', { statuses: [done], coverage: failing(3, coverage409, cleanCoverage) }],
-  ['a service pass over a finding with an unknown status (the service decides)', { statuses: [done], findings: async () => ({ findings: [finding('high', 'in_review')], count: 1 }) }],
+  ['a service pass over a finding with an unknown status (the service decides)', { statuses: [done], findings: async () => ({ findings: [makeFinding('high', { status: 'in_review' })], count: 1 }) }],
   [
     'the new run answers 404 twice before it can be read (a lagging read side)',
     { statuses: [done], statusFailsFirst: 2, statusError: new ServiceError({ endpoint: 'GET /api/v1/run/run_1', status: 404, code: 'not_found', message: 'no such run' }) }

@@ -8,18 +8,8 @@ import { hasMarker } from '../../src/github/sticky-comment.js'
 import { renderJson } from '../../src/report/json.js'
 import { renderSummary, SUMMARY_LIMIT } from '../../src/report/summary.js'
 import { checkMarkdown, HOSTILE_STRINGS, splitFences } from '../__fixtures__/hostile-strings.js'
-import {
-  coverageRow,
-  makeAttack,
-  makeCoverage,
-  makeFinding,
-  makeInput,
-  makeModel,
-  makeRun,
-  makeRunListItem,
-  makeStep,
-  redactedFinding
-} from '../__fixtures__/report-fixtures.js'
+import { makeInput } from '../__fixtures__/report-fixtures.js'
+import { coverageRow, makeAttack, makeCoverage, makeFinding, makeModel, makeRun, makeRunListItem, makeStep, redactedFinding } from '../__fixtures__/builders.js'
 
 const RUN_URL = 'https://github.com/acme/shop/actions/runs/42'
 

@@ -9,7 +9,8 @@ import { hasMarker } from '../../src/github/sticky-comment.js'
 import { renderJson } from '../../src/report/json.js'
 import { renderSummary } from '../../src/report/summary.js'
 import { checkMarkdown, HOSTILE_STRINGS, splitFences } from '../__fixtures__/hostile-strings.js'
-import { coverageRow, makeCoverage, makeInput, makeModel, makeRun } from '../__fixtures__/report-fixtures.js'
+import { makeInput } from '../__fixtures__/report-fixtures.js'
+import { coverageRow, makeCoverage, makeModel, makeRun } from '../__fixtures__/builders.js'
 
 /** Pieces that mean something to markdown, HTML or GitHub, to build adversarial strings from. */
 const TOKENS = [

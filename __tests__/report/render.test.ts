@@ -7,18 +7,8 @@ import { renderJson } from '../../src/report/json.js'
 import { renderSummary } from '../../src/report/summary.js'
 import { scrubSecrets } from '../../src/util/redact.js'
 import { checkMarkdown } from '../__fixtures__/hostile-strings.js'
-import {
-  coverageRow,
-  makeAttack,
-  makeCoverage,
-  makeFinding,
-  makeInput,
-  makeModel,
-  makeRun,
-  makeStep,
-  redactedFinding,
-  TARGET_TOKEN
-} from '../__fixtures__/report-fixtures.js'
+import { makeInput } from '../__fixtures__/report-fixtures.js'
+import { coverageRow, makeAttack, makeCoverage, makeFinding, makeModel, makeRun, makeStep, redactedFinding, TARGET_TOKEN } from '../__fixtures__/builders.js'
 
 const RUN_URL = 'https://github.com/acme/shop/actions/runs/42'
 

@@ -1,18 +1,7 @@
 import { describe, expect, it } from '@jest/globals'
 import { buildReport, describeCounts, formatElapsed, isRedactedFinding, REDACTION_REASON } from '../../src/report/report-model.js'
-import {
-  coverageRow,
-  makeAttack,
-  makeCoverage,
-  makeFinding,
-  makeInput,
-  makeRun,
-  makeRunListItem,
-  makeStep,
-  PLANNED,
-  redactedFinding,
-  TARGET_TOKEN
-} from '../__fixtures__/report-fixtures.js'
+import { makeInput } from '../__fixtures__/report-fixtures.js'
+import { coverageRow, makeAttack, makeCoverage, makeFinding, makeRun, makeRunListItem, makeStep, PLANNED, redactedFinding, TARGET_TOKEN } from '../__fixtures__/builders.js'
 
 describe('buildReport: findings', () => {
   const findings = [
