@@ -203,43 +203,75 @@ function dedupe(items: readonly string[]): string[] {
   return [...new Set(items)]
 }
 
-export function buildReport(input: ReportInput): Report {
-  const scrub = makeScrubber(input.secrets ?? [])
-  const s = (v: string): string => scrub(v)
-  const sn = (v: unknown): string | null => {
-    const t = str(v)
-    return t === null ? null : scrub(t)
-  }
-  const threshold = input.minSeverity
+/** Text of the service made safe for every output: the given secrets scrubbed. */
+interface Scrub {
+  s(v: string): string
+  /** A string value scrubbed; anything else null. */
+  sn(v: unknown): string | null
+}
 
-  const toStep = (raw: Record<string, unknown>): ReportStep => {
-    // Values may be strings, numbers, booleans, null or arrays of those: redactHeaders makes them text.
-    const headers = raw.headers && typeof raw.headers === 'object' && !Array.isArray(raw.headers) ? (raw.headers as Record<string, unknown>) : null
-    let redacted: Record<string, string> | null = null
-    if (headers) {
-      redacted = {}
-      for (const [k, v] of Object.entries(redactHeaders(headers))) redacted[s(k)] = s(v)
-    }
-    const url = sn(raw.url)
-    return {
-      step: s(str(raw.step) ?? ''),
-      message: sn(raw.message),
-      response: sn(raw.response),
-      sessionId: sn(raw.session_id),
-      method: sn(raw.method),
-      url: url === null ? null : redactUrl(url),
-      headers: redacted,
-      body: sn(raw.body),
-      responseStatus: int(raw.response_status),
-      responseBody: sn(raw.response_body),
-      target: sn(raw.target),
-      assertion: sn(raw.assertion),
-      expectedBehavior: sn(raw.expected_behavior),
-      captureAs: sn(raw.capture_as)
+function scrubberOf(secrets: readonly string[]): Scrub {
+  const scrub = makeScrubber(secrets)
+  return {
+    s: (v) => scrub(v),
+    sn: (v) => {
+      const t = str(v)
+      return t === null ? null : scrub(t)
     }
   }
+}
 
-  const toFinding = (f: Finding): ReportFinding => ({
+/** One replay step: every value as text, credentials redacted (header values, URL user-info and parameters). */
+function reportStep(raw: Record<string, unknown>, { s, sn }: Scrub): ReportStep {
+  // Values may be strings, numbers, booleans, null or arrays of those: redactHeaders makes them text.
+  const headers = raw.headers && typeof raw.headers === 'object' && !Array.isArray(raw.headers) ? (raw.headers as Record<string, unknown>) : null
+  let redacted: Record<string, string> | null = null
+  if (headers) {
+    redacted = {}
+    for (const [k, v] of Object.entries(redactHeaders(headers))) redacted[s(k)] = s(v)
+  }
+  const url = sn(raw.url)
+  return {
+    step: s(str(raw.step) ?? ''),
+    message: sn(raw.message),
+    response: sn(raw.response),
+    sessionId: sn(raw.session_id),
+    method: sn(raw.method),
+    url: url === null ? null : redactUrl(url),
+    headers: redacted,
+    body: sn(raw.body),
+    responseStatus: int(raw.response_status),
+    responseBody: sn(raw.response_body),
+    target: sn(raw.target),
+    assertion: sn(raw.assertion),
+    expectedBehavior: sn(raw.expected_behavior),
+    captureAs: sn(raw.capture_as)
+  }
+}
+
+function reportAttack(a: Finding['attacks'][number], t: Scrub): ReportFinding['attacks'][number] {
+  const { s, sn } = t
+  return {
+    attackId: s(a.attack_id),
+    score: a.score,
+    lastReplayStatus: s(a.last_replay_status),
+    createdAt: s(a.created_at),
+    lastReplayedAt: sn(a.last_replayed_at),
+    source: a.source
+      ? {
+          sourceType: s(a.source.source_type),
+          assessmentId: s(a.source.assessment_id),
+          attackIndex: a.source.attack_index,
+          date: s(a.source.date)
+        }
+      : null,
+    steps: a.replay_script.map((st) => reportStep(st as Record<string, unknown>, t))
+  }
+}
+
+function reportFinding(f: Finding, threshold: Severity, t: Scrub): ReportFinding {
+  const { s } = t
+  return {
     findingId: s(f.finding_id),
     severity: f.severity,
     category: s(f.category),
@@ -251,81 +283,73 @@ export function buildReport(input: ReportInput): Report {
     createdAt: s(f.created_at),
     redacted: isRedactedFinding(f),
     atOrAbove: atOrAbove(f.severity, threshold),
-    attacks: f.attacks.map((a) => ({
-      attackId: s(a.attack_id),
-      score: a.score,
-      lastReplayStatus: s(a.last_replay_status),
-      createdAt: s(a.created_at),
-      lastReplayedAt: sn(a.last_replayed_at),
-      source: a.source
-        ? {
-            sourceType: s(a.source.source_type),
-            assessmentId: s(a.source.assessment_id),
-            attackIndex: a.source.attack_index,
-            date: s(a.source.date)
-          }
-        : null,
-      steps: a.replay_script.map((st) => toStep(st as Record<string, unknown>))
-    }))
-  })
+    attacks: f.attacks.map((a) => reportAttack(a, t))
+  }
+}
 
-  // Findings: most severe first, open before the others, else in the service's order.
-  const indexed = (input.findings ?? []).map((f, i) => ({ f: toFinding(f), i }))
+/** Most severe first, open before the others, else in the service's order. */
+function orderFindings(findings: ReportFinding[]): ReportFinding[] {
+  const indexed = findings.map((f, i) => ({ f, i }))
   indexed.sort(
     (a, b) =>
       severityRank(a.f.severity) - severityRank(b.f.severity) ||
       Number(b.f.status === 'open') - Number(a.f.status === 'open') ||
       a.i - b.i
   )
-  const findings = indexed.map((x) => x.f)
+  return indexed.map((x) => x.f)
+}
+
+/** The findings at or above the threshold, one group per severity. */
+function groupBySeverity(findings: readonly ReportFinding[], threshold: Severity): FindingGroup[] {
   const groups: FindingGroup[] = []
   for (const sev of SEVERITIES) {
     if (!atOrAbove(sev, threshold)) continue
     const inGroup = findings.filter((f) => f.severity === sev)
     if (inGroup.length > 0) groups.push({ severity: sev, findings: inGroup })
   }
-  const below = findings.filter((f) => !f.atOrAbove)
+  return groups
+}
 
-  let counts: FindingCounts | null = null
-  if (input.findings !== null) {
-    const c: FindingCounts = {
-      total: findings.length,
-      bySeverity: zeroCounts(),
-      openBySeverity: zeroCounts(),
-      atOrAbove: 0,
-      openAtOrAbove: 0,
-      belowThreshold: 0,
-      belowBySeverity: zeroCounts(),
-      redacted: 0,
-      redactedAtOrAbove: 0
-    }
-    for (const f of findings) {
-      c.bySeverity[f.severity] += 1
-      if (f.status === 'open') c.openBySeverity[f.severity] += 1
-      if (f.atOrAbove) {
-        c.atOrAbove += 1
-        if (f.status === 'open') c.openAtOrAbove += 1
-      } else {
-        c.belowThreshold += 1
-        c.belowBySeverity[f.severity] += 1
-      }
-      if (f.redacted) {
-        c.redacted += 1
-        if (f.atOrAbove) c.redactedAtOrAbove += 1
-      }
-    }
-    counts = c
+function countFindings(findings: readonly ReportFinding[]): FindingCounts {
+  const c: FindingCounts = {
+    total: findings.length,
+    bySeverity: zeroCounts(),
+    openBySeverity: zeroCounts(),
+    atOrAbove: 0,
+    openAtOrAbove: 0,
+    belowThreshold: 0,
+    belowBySeverity: zeroCounts(),
+    redacted: 0,
+    redactedAtOrAbove: 0
   }
+  for (const f of findings) {
+    c.bySeverity[f.severity] += 1
+    if (f.status === 'open') c.openBySeverity[f.severity] += 1
+    if (f.atOrAbove) {
+      c.atOrAbove += 1
+      if (f.status === 'open') c.openAtOrAbove += 1
+    } else {
+      c.belowThreshold += 1
+      c.belowBySeverity[f.severity] += 1
+    }
+    if (f.redacted) {
+      c.redacted += 1
+      if (f.atOrAbove) c.redactedAtOrAbove += 1
+    }
+  }
+  return c
+}
 
-  // Coverage: one row per planned category, then probed categories not planned.
-  const run = input.run
-  const item = input.runListItem
-  const plannedRaw = run?.categories_planned ?? item?.categories_planned ?? null
-  const planned = plannedRaw ? dedupe(plannedRaw) : null
-  const completedRaw = run?.categories_completed ?? null
-  const completedSet = completedRaw ? new Set(completedRaw) : null
+/** One coverage row per planned category, then the probed categories not planned. */
+function coverageRowsOf(
+  planned: readonly string[] | null,
+  completed: readonly string[] | null,
+  coverage: CoverageResponse | null,
+  { s }: Scrub
+): ReportCoverageRow[] {
+  const completedSet = completed ? new Set(completed) : null
   const coverageByCategory = new Map<string, CoverageResponse['categories'][number]>()
-  for (const row of input.coverage?.categories ?? []) {
+  for (const row of coverage?.categories ?? []) {
     if (!coverageByCategory.has(row.category)) coverageByCategory.set(row.category, row)
   }
   const rowFor = (category: string, isPlanned: boolean): ReportCoverageRow => {
@@ -345,10 +369,27 @@ export function buildReport(input: ReportInput): Report {
       worstSeverity: cov ? cov.worst_severity : null
     }
   }
-  const coverageRows: ReportCoverageRow[] = []
+  const rows: ReportCoverageRow[] = []
   const plannedSet = new Set(planned ?? [])
-  for (const c of planned ?? []) coverageRows.push(rowFor(c, true))
-  for (const c of coverageByCategory.keys()) if (!plannedSet.has(c)) coverageRows.push(rowFor(c, false))
+  for (const c of planned ?? []) rows.push(rowFor(c, true))
+  for (const c of coverageByCategory.keys()) if (!plannedSet.has(c)) rows.push(rowFor(c, false))
+  return rows
+}
+
+export function buildReport(input: ReportInput): Report {
+  const t = scrubberOf(input.secrets ?? [])
+  const { s, sn } = t
+  const threshold = input.minSeverity
+
+  const findings = orderFindings((input.findings ?? []).map((f) => reportFinding(f, threshold, t)))
+  const counts = input.findings !== null ? countFindings(findings) : null
+
+  const run = input.run
+  const item = input.runListItem
+  const plannedRaw = run?.categories_planned ?? item?.categories_planned ?? null
+  const planned = plannedRaw ? dedupe(plannedRaw) : null
+  const completedRaw = run?.categories_completed ?? null
+  const coverageRows = coverageRowsOf(planned, completedRaw, input.coverage, t)
   const plannedRows = coverageRows.filter((r) => r.planned)
 
   return {
@@ -375,8 +416,8 @@ export function buildReport(input: ReportInput): Report {
     coverageNotReached: plannedRows.filter((r) => r.state === 'not reached').length,
     findingsReadable: input.findings !== null,
     findings,
-    groups,
-    below,
+    groups: groupBySeverity(findings, threshold),
+    below: findings.filter((f) => !f.atOrAbove),
     counts,
     redactionReason: counts && counts.redacted > 0 ? REDACTION_REASON : null,
     notes: input.notes.map(s),
