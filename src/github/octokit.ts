@@ -214,11 +214,16 @@ export function toGitHubError(err: unknown, endpoint: string, nowMs: number, tim
 /** The subset of the Octokit client used here (keeps the types free of Octokit's). */
 type RequestFn = (route: string, params: Record<string, unknown>) => Promise<{ status: number; headers: Record<string, unknown>; data: unknown }>
 
+function asUser(data: unknown): GitHubUser | null {
+  if (!isRecord(data) || typeof data.login !== 'string') return null
+  return { login: data.login, type: typeof data.type === 'string' ? data.type : undefined }
+}
+
 function asComment(data: unknown, endpoint: string): IssueComment {
   if (!isRecord(data) || typeof data.id !== 'number') {
     throw new GitHubError({ endpoint, message: 'GitHub answered without a comment id', transient: true })
   }
-  const user = isRecord(data.user) && typeof data.user.login === 'string' ? { login: data.user.login, type: typeof data.user.type === 'string' ? data.user.type : undefined } : null
+  const user = asUser(data.user)
   return {
     id: data.id,
     body: typeof data.body === 'string' ? data.body : '',
@@ -231,7 +236,7 @@ function asIssue(data: unknown, endpoint: string): Issue {
   if (!isRecord(data) || typeof data.number !== 'number') {
     throw new GitHubError({ endpoint, message: 'GitHub answered without an issue number', transient: true })
   }
-  const user = isRecord(data.user) && typeof data.user.login === 'string' ? { login: data.user.login, type: typeof data.user.type === 'string' ? data.user.type : undefined } : null
+  const user = asUser(data.user)
   const issue: Issue = {
     number: data.number,
     title: typeof data.title === 'string' ? data.title : '',
@@ -249,22 +254,24 @@ function asList<T>(data: unknown, endpoint: string, one: (item: unknown, endpoin
   return data.map((item) => one(item, endpoint))
 }
 
-/**
- * An IssuesApi over any Octokit-like `request` function. `createIssuesApi`
- * passes the real client's; tests may pass their own.
- */
-export function issuesApiOver(request: RequestFn, deps: GitHubDeps): IssuesApi {
-  const timeoutMs = deps.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS
+/** One GitHub call: method and path (for messages), Octokit route and params, how to read the answer. */
+type Call = <T>(
+  method: string,
+  path: string,
+  route: string,
+  params: Record<string, unknown>,
+  read: (res: { headers: Record<string, unknown>; data: unknown }, endpoint: string) => T,
+  findExisting?: FindExisting<T>
+) => Promise<T>
 
-  /** One call: its own timeout per attempt, errors converted, the whole under the retry policy. */
-  async function call<T>(
-    method: string,
-    path: string,
-    route: string,
-    params: Record<string, unknown>,
-    read: (res: { headers: Record<string, unknown>; data: unknown }, endpoint: string) => T,
-    findExisting?: FindExisting<T>
-  ): Promise<T> {
+/**
+ * The calls of `request`: each attempt with its own timeout, failures as
+ * GitHubErrors, the whole under the one retry policy; before a create is sent
+ * again after an ambiguous failure, `findExisting` looks for what it made.
+ */
+function retryingCalls(request: RequestFn, deps: GitHubDeps): Call {
+  const timeoutMs = deps.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS
+  return async (method, path, route, params, read, findExisting) => {
     const endpoint = `${method} ${path}`
     let last: RemoteError | undefined
     return withRetry(
@@ -298,8 +305,23 @@ export function issuesApiOver(request: RequestFn, deps: GitHubDeps): IssuesApi {
       }
     )
   }
+}
 
-  const repoPath = (r: RepoRef): string => `/repos/${encodeURIComponent(r.owner)}/${encodeURIComponent(r.repo)}`
+const repoPath = (r: RepoRef): string => `/repos/${encodeURIComponent(r.owner)}/${encodeURIComponent(r.repo)}`
+
+const readPage =
+  <T>(one: (item: unknown, endpoint: string) => T) =>
+  (res: { headers: Record<string, unknown>; data: unknown }, endpoint: string): Page<T> => ({
+    items: asList(res.data, endpoint, one),
+    hasNext: hasNextLink(header(res.headers, 'link'))
+  })
+
+/**
+ * An IssuesApi over any Octokit-like `request` function. `createIssuesApi`
+ * passes the real client's; tests may pass their own.
+ */
+export function issuesApiOver(request: RequestFn, deps: GitHubDeps): IssuesApi {
+  const call = retryingCalls(request, deps)
 
   return {
     async authenticatedLogin() {
@@ -320,7 +342,7 @@ export function issuesApiOver(request: RequestFn, deps: GitHubDeps): IssuesApi {
         `${repoPath(r)}/issues/${issueNumber}/comments`,
         'GET /repos/{owner}/{repo}/issues/{issue_number}/comments',
         { owner: r.owner, repo: r.repo, issue_number: issueNumber, per_page: PER_PAGE, page },
-        (res, endpoint) => ({ items: asList(res.data, endpoint, asComment), hasNext: hasNextLink(header(res.headers, 'link')) })
+        readPage(asComment)
       )
     },
 
@@ -351,7 +373,7 @@ export function issuesApiOver(request: RequestFn, deps: GitHubDeps): IssuesApi {
         `${repoPath(r)}/issues`,
         'GET /repos/{owner}/{repo}/issues',
         { owner: r.owner, repo: r.repo, state: 'open', per_page: PER_PAGE, page },
-        (res, endpoint) => ({ items: asList(res.data, endpoint, asIssue), hasNext: hasNextLink(header(res.headers, 'link')) })
+        readPage(asIssue)
       )
     },
 
