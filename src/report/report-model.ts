@@ -22,7 +22,7 @@ import {
   type Verdict
 } from '../service/contract/index.js'
 import { makeScrubber, redactHeaders, redactUrl } from '../util/redact.js'
-import { formatDuration } from '../util/text.js'
+import { formatDuration, isRecord } from '../util/text.js'
 
 /**
  * The gate's result, decided by src/gate/decide.ts. Declared here, with the
@@ -224,7 +224,7 @@ function scrubberOf(secrets: readonly string[]): Scrub {
 /** One replay step: every value as text, credentials redacted (header values, URL user-info and parameters). */
 function reportStep(raw: Record<string, unknown>, { s, sn }: Scrub): ReportStep {
   // Values may be strings, numbers, booleans, null or arrays of those: redactHeaders makes them text.
-  const headers = raw.headers && typeof raw.headers === 'object' && !Array.isArray(raw.headers) ? (raw.headers as Record<string, unknown>) : null
+  const headers = isRecord(raw.headers) ? raw.headers : null
   let redacted: Record<string, string> | null = null
   if (headers) {
     redacted = {}
