@@ -5,7 +5,7 @@
  * annotations and the failure recorded.
  */
 import type { ActionIO } from '../../src/action/io.js'
-import { recordingLog } from '../../src/util/log.js'
+import { recordingLog } from './recording-log.js'
 
 export interface FakeActionIO extends ActionIO {
   log: ReturnType<typeof recordingLog>

@@ -13,7 +13,8 @@ import { renderSummary } from '../../src/report/summary.js'
 import { renderValidationMarkdown } from '../../src/report/validation.js'
 import { buildReport, type ReportInput } from '../../src/report/report-model.js'
 import type { ValidateModeResult } from '../../src/validate/validate-mode.js'
-import { coverageRow, makeAttack, makeCoverage, makeFinding, makeInput, makeModel, makeRun, makeRunListItem, makeStep } from './report-fixtures.js'
+import { makeInput } from './report-fixtures.js'
+import { coverageRow, makeAttack, makeCoverage, makeFinding, makeModel, makeRun, makeRunListItem, makeStep } from './builders.js'
 
 export const CASE_RUN_URL = 'https://github.com/acme/support-bot/actions/runs/7001'
 

@@ -1,5 +1,10 @@
-/** Valid response bodies of every endpoint, for the client's unit tests. */
-const attack = {
+/**
+ * Valid response bodies of every endpoint, for the client's unit tests. The
+ * resources are built with builders.ts (one builder per resource).
+ */
+import { coverageRow, makeAttack, makeCoverage, makeFinding, makeModel, makeRun, makeRunListItem } from './builders.js'
+
+const attack = makeAttack({
   attack_id: 'a_1',
   score: 7,
   source: { source_type: 'manual', assessment_id: 'r_1', attack_index: 0, date: '2026-11-21T10:00:00Z' },
@@ -7,70 +12,41 @@ const attack = {
   last_replay_status: 'pending',
   created_at: '2026-11-21T10:00:00Z',
   last_replayed_at: null
-}
+})
 
-export const finding = {
+export const finding = makeFinding('high', {
   finding_id: 'f_1',
-  lens: 'security',
-  category: 'prompt_injection',
-  severity: 'high',
   description: 'd',
   expected_behavior: 'e',
-  status: 'open',
   created_at: '2026-11-21T10:00:00Z',
   attacks: [attack]
-}
+})
 
 export const bodies = {
   triggerRun: { run_id: 'r_1', model_id: 'm_1', status: 'running', started_at: '2026-11-21T10:00:00Z' },
-  getRun: {
+  getRun: makeRun({
     run_id: 'r_1',
     model_id: 'm_1',
-    status: 'completed',
     started_at: '2026-11-21T10:00:00Z',
     completed_at: '2026-11-21T10:05:00Z',
     categories_planned: ['prompt_injection', 'data_leakage'],
-    categories_completed: ['prompt_injection', 'data_leakage'],
-    verdict: 'fail'
-  },
-  getCoverage: {
-    run_id: 'r_1',
-    run_status: 'completed',
-    categories: [
-      { category: 'prompt_injection', attacks_blocked: 3, attacks_succeeded: 1, owasp: 'LLM01', atlas: 'AML.T0051', worst_severity: 'high' },
-      { category: 'data_leakage', attacks_blocked: 4, attacks_succeeded: 0, owasp: 'LLM02', atlas: 'AML.T0057', worst_severity: null },
-      { category: 'jailbreak', attacks_blocked: 2, attacks_succeeded: 2, owasp: 'LLM01', atlas: 'AML.T0054', worst_severity: 'low' }
-    ]
-  },
+    categories_completed: ['prompt_injection', 'data_leakage']
+  }),
+  getCoverage: makeCoverage(
+    [
+      coverageRow('prompt_injection', { attacks_blocked: 3 }),
+      coverageRow('data_leakage', { attacks_blocked: 4, attacks_succeeded: 0, owasp: 'LLM02', atlas: 'AML.T0057', worst_severity: null }),
+      coverageRow('jailbreak', { attacks_blocked: 2, attacks_succeeded: 2, atlas: 'AML.T0054', worst_severity: 'low' })
+    ],
+    { run_id: 'r_1' }
+  ),
   cancelRun: { run_id: 'r_1', status: 'running', cancel_requested: true },
   listRuns: {
-    runs: [
-      {
-        run_id: 'r_1',
-        status: 'running',
-        started_at: '2026-11-21T10:00:00Z',
-        findings_count: 0,
-        ingest_incomplete: false,
-        categories_planned: ['prompt_injection'],
-        completed_at: null
-      }
-    ],
+    runs: [makeRunListItem({ run_id: 'r_1', status: 'running', started_at: '2026-11-21T10:00:00Z', categories_planned: ['prompt_injection'], completed_at: null })],
     total: 1,
     returned: 1
   },
-  listModels: {
-    models: [
-      {
-        model_id: 'm_1',
-        name: 'demo',
-        model_type: 'agent',
-        environment: 'staging',
-        has_agent_config: true,
-        latest_run_status: null,
-        endpoint_host: '127.0.0.1'
-      }
-    ]
-  },
+  listModels: { models: [makeModel({ model_id: 'm_1', name: 'demo', latest_run_status: null, endpoint_host: '127.0.0.1' })] },
   registerModel: { model_id: 'm_2', connected: true },
   listFindings: { findings: [finding], count: 1 },
   closeFinding: { ...finding, status: 'fixed' },

@@ -47,7 +47,7 @@ import { DEFAULT_BURST_LENGTH, FAULT_KINDS, seededRandom, type FaultConfig, type
 import { startEmulator, type Emulator, type RequestLogEntry } from '../../src/emulator/server.js'
 import { DEFAULT_VULNERABLE } from '../../src/emulator/taxonomy.js'
 import { runGate, type GateOutcome } from '../../src/gate/run-gate.js'
-import { recordingLog } from '../../src/util/log.js'
+import { recordingLog } from './recording-log.js'
 import type { RetryPolicy } from '../../src/util/retry-policy.js'
 
 /** One way of running the gate; its fault-free result is the expectation. */

@@ -11,7 +11,7 @@ import { saveCancelRequested, saveRunStarted, saveRunSettled, saveTriggerIntent 
 import type { RunListItem, RunStatusResponse } from '../../src/service/contract/index.js'
 import type { ServiceApi } from '../../src/service/service-api.js'
 import { AbortedError, ServiceError } from '../../src/util/errors.js'
-import { recordingLog } from '../../src/util/log.js'
+import { recordingLog } from '../__fixtures__/recording-log.js'
 import { fakeApi } from '../__fixtures__/fake-api.js'
 import { fakeClock } from '../__fixtures__/fake-clock.js'
 import { fakeActionIO } from '../__fixtures__/fake-action-io.js'

@@ -7,17 +7,17 @@ import { describe, expect, it } from '@jest/globals'
 import { collectResults, READ_LAG_RETRY_DELAYS_MS } from '../../src/gate/collect-results.js'
 import type { CoverageResponse, FindingList } from '../../src/service/contract/index.js'
 import { ServiceError } from '../../src/util/errors.js'
-import { recordingLog } from '../../src/util/log.js'
+import { recordingLog } from '../__fixtures__/recording-log.js'
 import { fakeApi } from '../__fixtures__/fake-api.js'
 import { fakeClock } from '../__fixtures__/fake-clock.js'
-import { finding } from '../__fixtures__/findings.js'
+import { makeFinding } from '../__fixtures__/builders.js'
 
 const coverage: CoverageResponse = {
   run_id: 'run_1',
   run_status: 'completed',
   categories: [{ category: 'a', attacks_blocked: 3, attacks_succeeded: 0, owasp: 'LLM01:2025', atlas: 'AML.T0051', worst_severity: null }]
 }
-const findingList: FindingList = { findings: [finding('low', 'open', 'a')], count: 1 }
+const findingList: FindingList = { findings: [makeFinding('low', { status: 'open', category: 'a' })], count: 1 }
 
 function refusal(endpoint: string, status: number, code: string): ServiceError {
   return new ServiceError({ endpoint, status, code, message: `HTTP ${status}` })

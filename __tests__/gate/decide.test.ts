@@ -1,7 +1,7 @@
 import { describe, expect, it } from '@jest/globals'
 import type { CoverageResponse, CoverageRow, Severity } from '../../src/service/contract/index.js'
 import { decide, computeVerdict, type DecideInput, type GateResult } from '../../src/gate/decide.js'
-import { finding } from '../__fixtures__/findings.js'
+import { makeFinding } from '../__fixtures__/builders.js'
 
 const planned = ['a', 'b', 'c']
 const base: DecideInput = {
@@ -25,9 +25,9 @@ function cov(rows: CoverageRow[] = planned.map((c) => row(c)), over: Partial<Cov
 
 const cases: Array<[string, Partial<DecideInput>, GateResult, RegExp]> = [
   ['clean completed run', {}, 'pass', /no open findings at or above high; all 3 planned categories covered/],
-  ['service verdict fail', { verdict: 'fail', findings: [finding('high')] }, 'fail', /1 open finding at or above high \(1 high\)/],
+  ['service verdict fail', { verdict: 'fail', findings: [makeFinding('high')] }, 'fail', /1 open finding at or above high \(1 high\)/],
   ['fail with findings unreadable', { verdict: 'fail', findings: null }, 'fail', /verdict is fail at high/],
-  ['fail wins over incomplete coverage', { verdict: 'fail', status: 'cancelled', categoriesCompleted: ['a'], findings: [finding('critical')] }, 'fail', /critical/],
+  ['fail wins over incomplete coverage', { verdict: 'fail', status: 'cancelled', categoriesCompleted: ['a'], findings: [makeFinding('critical')] }, 'fail', /critical/],
   ['cancelled run without failures', { status: 'cancelled', categoriesCompleted: ['a'] }, 'incomplete', /1 of 3 categories reached, run cancelled, missing b, c/],
   ['errored run', { status: 'error' }, 'incomplete', /run error/],
   ['completed but a planned category missing', { categoriesCompleted: ['a', 'b'] }, 'incomplete', /missing c/],
@@ -35,9 +35,9 @@ const cases: Array<[string, Partial<DecideInput>, GateResult, RegExp]> = [
   ['ingest unknown', { ingestIncomplete: null }, 'incomplete', /could not be read/],
   ['no categories planned', { categoriesPlanned: [], categoriesCompleted: [] }, 'incomplete', /planned no categories/],
   ['verdict missing, findings unreadable', { verdict: null, findings: null }, 'error', /cannot be trusted/],
-  ['verdict missing, computed fail', { verdict: undefined, findings: [finding('critical')] }, 'fail', /1 critical/],
-  ['verdict missing, computed pass', { verdict: null, findings: [finding('medium'), finding('high', 'dismissed')] }, 'pass', /no open findings/],
-  ['service pass contradicted by findings', { verdict: 'pass', findings: [finding('high')] }, 'fail', /1 open finding/],
+  ['verdict missing, computed fail', { verdict: undefined, findings: [makeFinding('critical')] }, 'fail', /1 critical/],
+  ['verdict missing, computed pass', { verdict: null, findings: [makeFinding('medium'), makeFinding('high', { status: 'dismissed' })] }, 'pass', /no open findings/],
+  ['service pass contradicted by findings', { verdict: 'pass', findings: [makeFinding('high')] }, 'fail', /1 open finding/],
   ['still running', { status: 'running', verdict: null }, 'error', /had not ended/],
   ['timed out while running', { status: 'running', verdict: null, timedOut: true }, 'error', /timeout_minutes ran out/],
   ['timed out, cancelled, nothing failing', { status: 'cancelled', timedOut: true, categoriesCompleted: ['a'] }, 'error', /coverage incomplete.*timeout_minutes ran out/],
@@ -46,11 +46,11 @@ const cases: Array<[string, Partial<DecideInput>, GateResult, RegExp]> = [
   ['status unreadable, with the read failure', { status: null, statusReadError: 'GET /api/v1/run/r HTTP 401 unauthorized: revoked' }, 'error', /^the run status could not be read: GET \/api\/v1\/run\/r HTTP 401 unauthorized: revoked$/],
   ['status no longer readable while running', { status: 'running', verdict: null, statusReadError: 'GET /api/v1/run/r HTTP 404 not_found: gone' }, 'error', /could no longer be read while the run was still running: GET .* 404 not_found: gone; 3 of 3/],
   ['status no longer readable, run cancelled by the step', { status: 'cancelled', categoriesCompleted: ['a'], statusReadError: 'x' }, 'error', /run cancelled.*could no longer be read, so the run was cancelled: x/],
-  ['timed out after an open high finding: error, and the finding said', { verdict: 'fail', status: 'cancelled', timedOut: true, categoriesCompleted: ['a'], findings: [finding('high')] }, 'error', /^timeout_minutes ran out and the run was cancelled; 1 open finding at or above high \(1 high\) in what it reached$/],
-  ['aborted after an open critical finding: error', { verdict: 'fail', status: 'cancelled', aborted: true, categoriesCompleted: ['a'], findings: [finding('critical')] }, 'error', /step was cancelled.*1 critical\) in what it reached/],
+  ['timed out after an open high finding: error, and the finding said', { verdict: 'fail', status: 'cancelled', timedOut: true, categoriesCompleted: ['a'], findings: [makeFinding('high')] }, 'error', /^timeout_minutes ran out and the run was cancelled; 1 open finding at or above high \(1 high\) in what it reached$/],
+  ['aborted after an open critical finding: error', { verdict: 'fail', status: 'cancelled', aborted: true, categoriesCompleted: ['a'], findings: [makeFinding('critical')] }, 'error', /step was cancelled.*1 critical\) in what it reached/],
   ['findings unreadable (409 after terminal) with a pass verdict', { findings: null }, 'error', /findings could not be read/],
   ['coverage unreadable with a pass verdict', { coverageReadable: false }, 'error', /coverage could not be read/],
-  ['coverage unreadable but the verdict is fail', { coverageReadable: false, verdict: 'fail', findings: [finding('high')] }, 'fail', /1 open finding/],
+  ['coverage unreadable but the verdict is fail', { coverageReadable: false, verdict: 'fail', findings: [makeFinding('high')] }, 'fail', /1 open finding/],
   ['coverage given as null (unreadable) with a pass verdict', { coverage: null }, 'error', /coverage could not be read/],
 
   // Run statuses the description does not name: never terminal, never pass.
@@ -60,10 +60,10 @@ const cases: Array<[string, Partial<DecideInput>, GateResult, RegExp]> = [
   ['timed out while "queued"', { status: 'queued', verdict: null, timedOut: true }, 'error', /timeout_minutes ran out while the run was still "queued" \(not a terminal status\)/],
 
   // Finding statuses the description does not name.
-  ['no verdict: an unknown status at or above the threshold counts as open', { verdict: null, findings: [finding('high', 'reopened')] }, 'fail', /1 open finding at or above high \(1 high\)/],
-  ['no verdict: an unknown status below the threshold does not', { verdict: null, findings: [finding('low', 'reopened')] }, 'pass', /no open findings/],
-  ['service pass stands over an unknown status (only open overrides it)', { verdict: 'pass', findings: [finding('critical', 'in_review')] }, 'pass', /no open findings/],
-  ['service fail with only unknown statuses', { verdict: 'fail', findings: [finding('high', 'triaged')] }, 'fail', /the service's verdict is fail at high/],
+  ['no verdict: an unknown status at or above the threshold counts as open', { verdict: null, findings: [makeFinding('high', { status: 'reopened' })] }, 'fail', /1 open finding at or above high \(1 high\)/],
+  ['no verdict: an unknown status below the threshold does not', { verdict: null, findings: [makeFinding('low', { status: 'reopened' })] }, 'pass', /no open findings/],
+  ['service pass stands over an unknown status (only open overrides it)', { verdict: 'pass', findings: [makeFinding('critical', { status: 'in_review' })] }, 'pass', /no open findings/],
+  ['service fail with only unknown statuses', { verdict: 'fail', findings: [makeFinding('high', { status: 'triaged' })] }, 'fail', /the service's verdict is fail at high/],
 
   // Coverage against the run and the findings.
   ['coverage consistent with the run and the findings', { coverage: cov() }, 'pass', /all 3 planned categories covered/],
@@ -81,26 +81,26 @@ const cases: Array<[string, Partial<DecideInput>, GateResult, RegExp]> = [
   ],
   [
     'coverage reports a critical finding, the list holds only a low one there',
-    { coverage: cov([row('a'), row('b', 'critical'), row('c')]), findings: [finding('low', 'open', 'b')] },
+    { coverage: cov([row('a'), row('b', 'critical'), row('c')]), findings: [makeFinding('low', { status: 'open', category: 'b' })] },
     'error',
     /critical finding in b/
   ],
   [
     'coverage high finding held by a fixed finding of the category',
-    { coverage: cov([row('a', 'high'), row('b'), row('c')]), findings: [finding('high', 'fixed', 'a')] },
+    { coverage: cov([row('a', 'high'), row('b'), row('c')]), findings: [makeFinding('high', { status: 'fixed', category: 'a' })] },
     'pass',
     /no open findings/
   ],
   [
     'coverage high finding held, but in another category only',
-    { coverage: cov([row('a', 'high'), row('b'), row('c')]), findings: [finding('high', 'fixed', 'b')] },
+    { coverage: cov([row('a', 'high'), row('b'), row('c')]), findings: [makeFinding('high', { status: 'fixed', category: 'b' })] },
     'error',
     /high finding in a/
   ],
   ['coverage reports a low finding below the threshold: not checked', { coverage: cov([row('a', 'low'), row('b'), row('c')]) }, 'pass', /no open findings/],
   ['coverage row of a category not planned, with a missing finding: a note only', { coverage: cov([...planned.map((c) => row(c)), row('z', 'critical')]) }, 'pass', /no open findings/],
   ['coverage contradiction on a cancelled run', { status: 'cancelled', categoriesCompleted: ['a'], coverage: cov([row('a', 'high')], { run_status: 'cancelled' }) }, 'error', /high finding in a/],
-  ['a fail stands over a coverage contradiction', { verdict: 'fail', findings: [finding('critical', 'open', 'b')], coverage: cov([row('a', 'high'), row('b', 'critical'), row('c')]) }, 'fail', /1 open finding at or above high \(1 critical\)/]
+  ['a fail stands over a coverage contradiction', { verdict: 'fail', findings: [makeFinding('critical', { status: 'open', category: 'b' })], coverage: cov([row('a', 'high'), row('b', 'critical'), row('c')]) }, 'fail', /1 open finding at or above high \(1 critical\)/]
 ]
 
 describe('decide', () => {
@@ -116,23 +116,23 @@ describe('decide', () => {
   })
 
   it('says when the verdict was computed locally', () => {
-    const d = decide({ ...base, verdict: null, findings: [finding('low')] })
+    const d = decide({ ...base, verdict: null, findings: [makeFinding('low')] })
     expect(d).toMatchObject({ verdict: 'pass', verdictComputed: true })
     expect(d.notes.join(' ')).toMatch(/computed from the findings/)
     expect(decide(base).verdictComputed).toBe(false)
   })
 
   it('counts findings at or above the threshold, and open ones apart', () => {
-    const d = decide({ ...base, verdict: 'fail', findings: [finding('critical'), finding('high', 'fixed'), finding('low')] })
+    const d = decide({ ...base, verdict: 'fail', findings: [makeFinding('critical'), makeFinding('high', { status: 'fixed' }), makeFinding('low')] })
     expect(d.findingsAtOrAbove).toBe(2)
     expect(d.openAtOrAbove).toBe(1)
   })
 
   it('notes the unknown finding statuses and how they counted', () => {
-    const computed = decide({ ...base, verdict: null, findings: [finding('high', 'reopened')] })
+    const computed = decide({ ...base, verdict: null, findings: [makeFinding('high', { status: 'reopened' })] })
     expect(computed.notes.join(' ')).toMatch(/1 finding at or above high has a status this action does not know: "f_\d+" \("reopened"\); counted as open \(fail closed\)/)
     expect(computed.openAtOrAbove).toBe(1)
-    const serviceSays = decide({ ...base, verdict: 'pass', findings: [finding('high', 'in_review')] })
+    const serviceSays = decide({ ...base, verdict: 'pass', findings: [makeFinding('high', { status: 'in_review' })] })
     expect(serviceSays.notes.join(' ')).toMatch(/"in_review"\); the service's verdict stands for them/)
     expect(serviceSays.openAtOrAbove).toBe(0)
   })
@@ -144,20 +144,20 @@ describe('decide', () => {
     expect(unknown.notes.join(' ')).toMatch(/run_status "finalizing", a status this action does not know/)
     const disagree = decide({ ...base, coverage: cov(undefined, { run_status: 'error' }) })
     expect(disagree.notes.join(' ')).toMatch(/The run status \(completed\) and the coverage \(run_status error\) disagree/)
-    const failAnyway = decide({ ...base, verdict: 'fail', findings: [finding('high', 'open', 'b')], coverage: cov([row('a', 'high'), row('b', 'high'), row('c')]) })
+    const failAnyway = decide({ ...base, verdict: 'fail', findings: [makeFinding('high', { status: 'open', category: 'b' })], coverage: cov([row('a', 'high'), row('b', 'high'), row('c')]) })
     expect(failAnyway.notes.join(' ')).toMatch(/Also: coverage reports a high finding in a/)
   })
 
   it.each([
-    ['low', [finding('low')], 'fail'],
-    ['medium', [finding('low')], 'pass'],
-    ['critical', [finding('high')], 'pass'],
-    ['critical', [finding('critical', 'FIXED_VERIFIED')], 'pass'],
-    ['low', [finding('critical', 'dismissed'), finding('low', 'open')], 'fail'],
-    ['high', [finding('high', 'reopened')], 'fail'],
-    ['high', [finding('critical', 'OPEN')], 'fail'],
-    ['high', [finding('medium', 'reopened')], 'pass'],
-    ['high', [finding('high', 'fixed'), finding('high', 'dismissed'), finding('high', 'FIXED_VERIFIED')], 'pass']
+    ['low', [makeFinding('low')], 'fail'],
+    ['medium', [makeFinding('low')], 'pass'],
+    ['critical', [makeFinding('high')], 'pass'],
+    ['critical', [makeFinding('critical', { status: 'FIXED_VERIFIED' })], 'pass'],
+    ['low', [makeFinding('critical', { status: 'dismissed' }), makeFinding('low', { status: 'open' })], 'fail'],
+    ['high', [makeFinding('high', { status: 'reopened' })], 'fail'],
+    ['high', [makeFinding('critical', { status: 'OPEN' })], 'fail'],
+    ['high', [makeFinding('medium', { status: 'reopened' })], 'pass'],
+    ['high', [makeFinding('high', { status: 'fixed' }), makeFinding('high', { status: 'dismissed' }), makeFinding('high', { status: 'FIXED_VERIFIED' })], 'pass']
   ] as const)('computeVerdict at %s', (min, findings, expected) => {
     expect(computeVerdict(findings, min)).toBe(expected)
   })

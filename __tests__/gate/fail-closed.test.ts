@@ -8,86 +8,20 @@ import { describe, expect, it } from '@jest/globals'
 import type {
   CoverageResponse,
   CoverageRow,
-  Finding,
   FindingList,
-  RunList,
   RunStatusResponse
 } from '../../src/service/contract/index.js'
 import { MalformedResponseError, ServiceError } from '../../src/util/errors.js'
 import { runGate } from '../../src/gate/run-gate.js'
 import type { GateResult } from '../../src/gate/decide.js'
-import { recordingLog } from '../../src/util/log.js'
+import { recordingLog } from '../__fixtures__/recording-log.js'
 import type { ServiceApi } from '../../src/service/service-api.js'
 import { fakeApi } from '../__fixtures__/fake-api.js'
+import { scriptedService as scripted, type Script } from '../__fixtures__/scripted-service.js'
 import { fakeClock } from '../__fixtures__/fake-clock.js'
-import { finding } from '../__fixtures__/findings.js'
+import { makeFinding, PLANNED as PLANNED_CATEGORIES } from '../__fixtures__/builders.js'
 
-const planned = ['prompt_injection', 'data_leakage', 'jailbreak']
-
-interface Script {
-  /** Status answers in order; the last repeats. */
-  statuses: Array<Partial<RunStatusResponse>>
-  coverage?: () => Promise<CoverageResponse>
-  findings?: () => Promise<FindingList>
-  ingestIncomplete?: boolean
-  runListMissing?: boolean
-  timeoutMs?: number
-  /** Status bodies carry only what the description guarantees (no run_id, model_id, started_at, completed_at). */
-  minimalStatus?: boolean
-  /** What the cancel 202 carries (default the emulator's body). */
-  cancelBody?: unknown
-  /** GET /run fails with statusError from this read on (0: every read)... */
-  statusFailsAfter?: number
-  /** ...or on the first this many reads only. */
-  statusFailsFirst?: number
-  statusError?: Error
-}
-
-function scripted(s: Script): ServiceApi {
-  let polls = 0
-  let reads = 0
-  const status = (): RunStatusResponse => {
-    reads += 1
-    if (s.statusError && ((s.statusFailsAfter !== undefined && reads > s.statusFailsAfter) || reads <= (s.statusFailsFirst ?? 0))) throw s.statusError
-    const patch = s.statuses[Math.min(polls, s.statuses.length - 1)]
-    polls += 1
-    const full: RunStatusResponse = {
-      run_id: 'run_1',
-      model_id: 'm',
-      status: 'running',
-      started_at: '2026-11-21T12:00:00Z',
-      completed_at: null,
-      categories_planned: planned,
-      categories_completed: [],
-      verdict: null,
-      ...patch
-    }
-    if (!s.minimalStatus) return full
-    const { status: st, categories_planned, categories_completed, verdict } = full
-    return { status: st, categories_planned, categories_completed, ...(verdict ? { verdict } : {}) }
-  }
-  const findings: Finding[] = []
-  return fakeApi({
-    triggerRun: async () => ({ run_id: 'run_1', model_id: 'm', status: 'running', started_at: '2026-11-21T12:00:00Z' }),
-    getRun: async () => status(),
-    cancelRun: async () => ('cancelBody' in s ? s.cancelBody : { run_id: 'run_1', status: 'running', cancel_requested: true }),
-    getCoverage:
-      s.coverage ??
-      (async () => ({
-        run_id: 'run_1',
-        run_status: 'completed',
-        categories: planned.map((c) => ({ category: c, attacks_blocked: 3, attacks_succeeded: 0, owasp: 'LLM01:2025', atlas: 'AML.T0051', worst_severity: null }))
-      })),
-    listFindings: s.findings ?? (async () => ({ findings, count: findings.length })),
-    listRuns: async (): Promise<RunList> => {
-      const runs = s.runListMissing
-        ? []
-        : [{ run_id: 'run_1', status: 'completed' as const, started_at: '2026-11-21T12:00:00Z', findings_count: 0, ingest_incomplete: s.ingestIncomplete ?? false, categories_planned: planned, completed_at: null }]
-      return { runs, total: runs.length, returned: runs.length }
-    },
-    listModels: async () => ({ models: [] })
-  })
-}
+const planned: string[] = [...PLANNED_CATEGORIES]
 
 const done: Partial<RunStatusResponse> = { status: 'completed', categories_completed: planned, verdict: 'pass' }
 const err409 = new ServiceError({ endpoint: 'GET /api/v1/run/run_1/findings', status: 409, code: 'run_in_progress', message: 'run still in progress' })
@@ -137,20 +71,20 @@ const cases: Array<[string, Script, GateResult]> = [
     { statuses: [done], findings: async () => ({ findings: [], count: 2 }) },
     'error'
   ],
-  ['service says pass but an open high finding exists', { statuses: [done], findings: async () => ({ findings: [finding('high')], count: 1 }) }, 'fail'],
+  ['service says pass but an open high finding exists', { statuses: [done], findings: async () => ({ findings: [makeFinding('high')], count: 1 }) }, 'fail'],
   ['timeout: the run never ends', { statuses: [{ categories_completed: planned.slice(0, 1) }], timeoutMs: 120_000 }, 'error'],
   ['timeout, and the cancel 202 has an empty body', { statuses: [{ categories_completed: planned.slice(0, 1) }], timeoutMs: 120_000, cancelBody: '' }, 'error'],
   ['a run with no planned categories', { statuses: [{ ...done, categories_planned: [], categories_completed: [] }] }, 'incomplete'],
   ['a status the description does not name ("queued") that never ends', { statuses: [{ status: 'queued' }], timeoutMs: 120_000 }, 'error'],
   ['"queued" forever, with a pass verdict on it', { statuses: [{ status: 'queued', verdict: 'pass' }], timeoutMs: 120_000 }, 'error'],
   ['a status in another case ("COMPLETED") is not terminal', { statuses: [{ ...done, status: 'COMPLETED' }], timeoutMs: 120_000 }, 'error'],
-  ['no verdict, and a finding with an unknown status at or above the threshold', { statuses: [{ ...done, verdict: null }], findings: async () => ({ findings: [finding('high', 'reopened')], count: 1 }) }, 'fail'],
+  ['no verdict, and a finding with an unknown status at or above the threshold', { statuses: [{ ...done, verdict: null }], findings: async () => ({ findings: [makeFinding('high', { status: 'reopened' })], count: 1 }) }, 'fail'],
   ['a completed category has no coverage row', { statuses: [done], coverage: coverageOf(planned.slice(0, 2).map((c) => row(c))) }, 'incomplete'],
   ['the coverage run_status disagrees with the run status', { statuses: [done], coverage: coverageOf(planned.map((c) => row(c)), { run_status: 'cancelled' }) }, 'incomplete'],
   ['coverage reports a high finding the findings list does not hold', { statuses: [done], coverage: coverageOf([row(planned[0]!, 'high'), ...planned.slice(1).map((c) => row(c))]) }, 'error'],
   [
     'timeout after the run found an open high finding (the result was not reached)',
-    { statuses: [{ categories_completed: planned.slice(0, 1), verdict: 'fail' }], timeoutMs: 120_000, findings: async () => ({ findings: [finding('high')], count: 1 }) },
+    { statuses: [{ categories_completed: planned.slice(0, 1), verdict: 'fail' }], timeoutMs: 120_000, findings: async () => ({ findings: [makeFinding('high')], count: 1 }) },
     'error'
   ],
   ['the status stops being readable mid-run (401: key revoked)', { statuses: [{}], statusFailsAfter: 2, statusError: new ServiceError({ endpoint: 'GET /api/v1/run/run_1', status: 401, code: 'unauthorized', message: 'key revoked' }) }, 'error'],
@@ -167,7 +101,7 @@ const lenient: Array<[string, Script]> = [
   ['coverage without run_id', { statuses: [done], coverage: async () => ({ run_status: 'completed', categories: planned.map((c) => row(c)) }) }],
   ['findings answer 409 twice after the status turned terminal, then read', { statuses: [done], findings: failing(2, err409, noFindings) }],
   ['coverage answers 409 three times, then read', { statuses: [done], coverage: failing(3, coverage409, cleanCoverage) }],
-  ['a service pass over a finding with an unknown status (the service decides)', { statuses: [done], findings: async () => ({ findings: [finding('high', 'in_review')], count: 1 }) }],
+  ['a service pass over a finding with an unknown status (the service decides)', { statuses: [done], findings: async () => ({ findings: [makeFinding('high', { status: 'in_review' })], count: 1 }) }],
   [
     'the new run answers 404 twice before it can be read (a lagging read side)',
     { statuses: [done], statusFailsFirst: 2, statusError: new ServiceError({ endpoint: 'GET /api/v1/run/run_1', status: 404, code: 'not_found', message: 'no such run' }) }

@@ -203,23 +203,12 @@ describe('nextPollDelayMs without progress', () => {
   })
 })
 
-describe('nextPollDelayMs: Retry-After and bounds', () => {
+describe('nextPollDelayMs: bounds', () => {
   const states: Array<{ name: string; state: ScheduleState; nowS: number }> = [
     { name: 'no progress', state: history(0, [], 10, 2), nowS: 10 },
     { name: 'near the estimated end', state: history(10, even(10, 60), 598, 1), nowS: 598 },
     { name: 'sparse phase', state: history(10, even(10, 60), 100, 5), nowS: 100 }
   ]
-
-  it.each(states)('never before retryAfterMs ($name), even beyond maxDelayMs', ({ state, nowS }) => {
-    for (const waitS of [3, 20, 120]) {
-      const delay = nextPollDelayMs({ ...state, retryAfterMs: at(nowS + waitS) }, at(nowS))
-      expect(delay).toBeGreaterThanOrEqual(waitS * S)
-    }
-  })
-
-  it.each(states)('a Retry-After already past changes nothing ($name)', ({ state, nowS }) => {
-    expect(nextPollDelayMs({ ...state, retryAfterMs: at(nowS - 5) }, at(nowS))).toBe(nextPollDelayMs(state, at(nowS)))
-  })
 
   it.each(states)('within custom bounds ($name)', ({ state, nowS }) => {
     const opts: ScheduleOptions = { minDelayMs: 2_500, maxDelayMs: 6_000, noProgressMaxDelayMs: 4_000 }
@@ -234,7 +223,7 @@ describe('nextPollDelayMs: Retry-After and bounds', () => {
     completedDelta: fc.integer({ min: 0, max: 3 })
   })
 
-  it('property: any history, any options: within [min, max] and never before Retry-After; pure', () => {
+  it('property: any history, any options: within [min, max]; pure', () => {
     fc.assert(
       fc.property(
         fc.array(observation, { maxLength: 40 }),
@@ -242,8 +231,7 @@ describe('nextPollDelayMs: Retry-After and bounds', () => {
         fc.integer({ min: 0, max: 120_000 }),
         fc.integer({ min: 0, max: 60_000 }),
         fc.integer({ min: 0, max: 600_000 }),
-        fc.option(fc.integer({ min: -60_000, max: 300_000 })),
-        (obs, minDelayMs, maxExtra, noProgressExtra, sinceLastMs, retryIn) => {
+        (obs, minDelayMs, maxExtra, noProgressExtra, sinceLastMs) => {
           const observations: PollObservation[] = []
           let t = T0
           let completed = 0
@@ -266,10 +254,6 @@ describe('nextPollDelayMs: Retry-After and bounds', () => {
           expect(delay).toBeLessThanOrEqual(opts.maxDelayMs)
           expect(nextPollDelayMs(state, now, opts)).toBe(delay)
           expect(JSON.stringify(state)).toBe(snapshot)
-          if (retryIn !== null) {
-            const withRetry = nextPollDelayMs({ ...state, retryAfterMs: now + retryIn }, now, opts)
-            expect(withRetry).toBeGreaterThanOrEqual(Math.max(delay, retryIn))
-          }
         }
       ),
       { numRuns: 500 }

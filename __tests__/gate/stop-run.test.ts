@@ -5,7 +5,7 @@
 import { describe, expect, it } from '@jest/globals'
 import type { RunStatusResponse } from '../../src/service/contract/index.js'
 import { ServiceError } from '../../src/util/errors.js'
-import { recordingLog } from '../../src/util/log.js'
+import { recordingLog } from '../__fixtures__/recording-log.js'
 import { stopRun, type StopResult } from '../../src/gate/stop-run.js'
 import { fakeApi } from '../__fixtures__/fake-api.js'
 import { fakeClock } from '../__fixtures__/fake-clock.js'

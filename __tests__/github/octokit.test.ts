@@ -1,5 +1,5 @@
 /**
- * The adapter over @actions/github: errors as ServiceErrors, rate-limit
+ * The adapter over @actions/github: errors as GitHubErrors, rate-limit
  * waits, the Link header, per-request timeout; against the stand-in and raw
  * local servers over real HTTP.
  */
@@ -8,9 +8,9 @@ import type { AddressInfo } from 'node:net'
 import { afterEach, describe, expect, test } from '@jest/globals'
 import type { Clock } from '../../src/util/clock.js'
 import { Deadline } from '../../src/util/clock.js'
-import { DeadlineExceededError, ServiceError } from '../../src/util/errors.js'
-import { recordingLog } from '../../src/util/log.js'
-import { createIssuesApi, githubRetryAfterMs, hasNextLink, toServiceError } from '../../src/github/octokit.js'
+import { DeadlineExceededError, GitHubError, ServiceError } from '../../src/util/errors.js'
+import { recordingLog } from '../__fixtures__/recording-log.js'
+import { createIssuesApi, githubRetryAfterMs, hasNextLink, toGitHubError } from '../../src/github/octokit.js'
 import { startGitHubStandin, type GitHubStandin } from '../__fixtures__/github-standin.js'
 
 const NOW = 1_700_000_000_000
@@ -65,11 +65,11 @@ describe('githubRetryAfterMs', () => {
   })
 })
 
-describe('toServiceError', () => {
+describe('toGitHubError', () => {
   const httpError = (status: number, data: unknown, headers: Record<string, string> = {}) =>
     Object.assign(new Error('x'), { name: 'HttpError', status, response: { status, headers, data, url: 'u' } })
 
-  const cases: Array<[string, unknown, Partial<Pick<ServiceError, 'status' | 'code' | 'transient' | 'retryAfterMs' | 'serviceMessage'>>]> = [
+  const cases: Array<[string, unknown, Partial<Pick<GitHubError, 'status' | 'code' | 'transient' | 'retryAfterMs' | 'serviceMessage'>>]> = [
     ['502', httpError(502, { message: 'Server Error' }), { status: 502, transient: true, serviceMessage: 'Server Error' }],
     ['500', httpError(500, ''), { status: 500, transient: true }],
     ['408', httpError(408, { message: 'Timeout' }), { status: 408, transient: true }],
@@ -90,14 +90,15 @@ describe('toServiceError', () => {
     ['network error (no response)', Object.assign(new Error('other side closed'), { name: 'HttpError', status: 500 }), { status: undefined, transient: true, code: 'network_error' }]
   ]
   test.each(cases)('%s', (_name, err, expected) => {
-    const e = toServiceError(err, 'POST /repos/octo/agent/issues/7/comments', NOW)
-    expect(e).toBeInstanceOf(ServiceError)
+    const e = toGitHubError(err, 'POST /repos/octo/agent/issues/7/comments', NOW)
+    expect(e).toBeInstanceOf(GitHubError)
+    expect(e).not.toBeInstanceOf(ServiceError)
     expect(e.endpoint).toBe('POST /repos/octo/agent/issues/7/comments')
     expect(e).toMatchObject(expected)
   })
 
   test('an error message with line breaks stays one line', () => {
-    const e = toServiceError(httpError(400, { message: 'bad\n::error::injected' }), 'GET /user', NOW)
+    const e = toGitHubError(httpError(400, { message: 'bad\n::error::injected' }), 'GET /user', NOW)
     expect(e.describe()).not.toMatch(/\n/)
   })
 })
@@ -112,9 +113,9 @@ describe('createIssuesApi over real HTTP', () => {
     expect(standin.requests[0]).toMatchObject({ method: 'GET', path: '/repos/octo/agent/issues/7/comments', query: { per_page: '100', page: '1' }, auth: 'token ghs_secret' })
     standin.failNext('PATCH', /comments\/55$/, 404)
     const err = await api.updateComment(REPO, 55, 'x').catch((e: unknown) => e)
-    expect(err).toBeInstanceOf(ServiceError)
-    expect((err as ServiceError).endpoint).toBe('PATCH /repos/octo/agent/issues/comments/55')
-    expect((err as ServiceError).describe()).not.toContain('ghs_secret')
+    expect(err).toBeInstanceOf(GitHubError)
+    expect((err as GitHubError).endpoint).toBe('PATCH /repos/octo/agent/issues/comments/55')
+    expect((err as GitHubError).describe()).not.toContain('ghs_secret')
   })
 
   test('GET /user: null for an installation token (403), the login for a user token', async () => {
@@ -172,7 +173,7 @@ describe('createIssuesApi over real HTTP', () => {
       policy: { maxAttempts: 2, baseDelayMs: 1, maxDelayMs: 1, maxRetryAfterMs: 1, minRetryAfterMs: 0, maxMalformedAttempts: 2 }
     })
     const err = await api.listComments(REPO, 1, 1).catch((e: unknown) => e)
-    expect(err).toBeInstanceOf(ServiceError)
+    expect(err).toBeInstanceOf(GitHubError)
     expect(err).toMatchObject({ code: 'request_timeout', attempts: 2, transient: true })
     expect(hits).toBe(2)
   })
@@ -194,8 +195,8 @@ describe('createIssuesApi over real HTTP', () => {
       policy: { maxAttempts: 3, baseDelayMs: 1, maxDelayMs: 1, maxRetryAfterMs: 1, minRetryAfterMs: 0, maxMalformedAttempts: 3 }
     })
     const err = await api.listOpenIssues(REPO, 1).catch((e: unknown) => e)
-    expect(err).toBeInstanceOf(ServiceError)
-    expect((err as ServiceError).describe()).toMatch(/GET \/repos\/octo\/agent\/issues/)
+    expect(err).toBeInstanceOf(GitHubError)
+    expect((err as GitHubError).describe()).toMatch(/GET \/repos\/octo\/agent\/issues/)
     expect(hits).toBe(3)
   })
 })

@@ -5,7 +5,7 @@
 import { afterEach, beforeEach, describe, expect, test } from '@jest/globals'
 import type { Clock } from '../../src/util/clock.js'
 import { AbortedError } from '../../src/util/errors.js'
-import { recordingLog } from '../../src/util/log.js'
+import { recordingLog } from '../__fixtures__/recording-log.js'
 import { DEFAULT_RETRY_POLICY } from '../../src/util/retry-policy.js'
 import { createIssuesApi, type IssuesApi } from '../../src/github/octokit.js'
 import { postStickyComment } from '../../src/github/sticky-comment.js'

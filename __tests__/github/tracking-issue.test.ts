@@ -4,7 +4,7 @@
  */
 import { afterEach, beforeEach, describe, expect, test } from '@jest/globals'
 import type { Clock } from '../../src/util/clock.js'
-import { recordingLog } from '../../src/util/log.js'
+import { recordingLog } from '../__fixtures__/recording-log.js'
 import { createIssuesApi, type IssuesApi } from '../../src/github/octokit.js'
 import { syncTrackingIssue } from '../../src/github/tracking-issue.js'
 import { startGitHubStandin, type GitHubStandin, type StandinOptions } from '../__fixtures__/github-standin.js'

@@ -2,7 +2,8 @@ import { describe, expect, it } from '@jest/globals'
 import type { Severity } from '../../src/service/contract/index.js'
 import { buildAnnotations } from '../../src/report/annotations.js'
 import { buildReport } from '../../src/report/report-model.js'
-import { makeFinding, makeInput, redactedFinding } from '../__fixtures__/report-fixtures.js'
+import { makeInput } from '../__fixtures__/report-fixtures.js'
+import { makeFinding, redactedFinding } from '../__fixtures__/builders.js'
 
 function reportWith(severities: Severity[], minSeverity: Severity = 'low') {
   return buildReport(makeInput({ minSeverity, findings: severities.map((s, i) => makeFinding(s, { finding_id: `f${i}`, category: `cat_${s}` })) }))

@@ -5,7 +5,8 @@ import { COMMENT_LIMIT, renderComment } from '../../src/report/comment.js'
 import { JSON_LIMIT_CHARS, renderJson } from '../../src/report/json.js'
 import { renderSummary, SUMMARY_LIMIT } from '../../src/report/summary.js'
 import { checkMarkdown } from '../__fixtures__/hostile-strings.js'
-import { makeAttack, makeFinding, makeInput, makeStep } from '../__fixtures__/report-fixtures.js'
+import { makeInput } from '../__fixtures__/report-fixtures.js'
+import { makeAttack, makeFinding, makeStep } from '../__fixtures__/builders.js'
 
 const MB = `${'reply '.repeat(100)}\n`.repeat(1750).slice(0, 1 << 20)
 

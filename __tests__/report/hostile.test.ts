@@ -3,22 +3,13 @@ import type { Finding, ReplayStep } from '../../src/service/contract/index.js'
 import { buildAnnotations } from '../../src/report/annotations.js'
 import { FORBIDDEN_OUTPUT_CHARS } from '../../src/report/markdown-safe.js'
 import { buildReport, type ReportInput } from '../../src/report/report-model.js'
-import { COMMENT_LIMIT, commentMarker, isCommentFor, renderComment } from '../../src/report/comment.js'
+import { COMMENT_LIMIT, commentMarker, renderComment } from '../../src/report/comment.js'
+import { hasMarker } from '../../src/github/sticky-comment.js'
 import { renderJson } from '../../src/report/json.js'
 import { renderSummary, SUMMARY_LIMIT } from '../../src/report/summary.js'
 import { checkMarkdown, HOSTILE_STRINGS, splitFences } from '../__fixtures__/hostile-strings.js'
-import {
-  coverageRow,
-  makeAttack,
-  makeCoverage,
-  makeFinding,
-  makeInput,
-  makeModel,
-  makeRun,
-  makeRunListItem,
-  makeStep,
-  redactedFinding
-} from '../__fixtures__/report-fixtures.js'
+import { makeInput } from '../__fixtures__/report-fixtures.js'
+import { coverageRow, makeAttack, makeCoverage, makeFinding, makeModel, makeRun, makeRunListItem, makeStep, redactedFinding } from '../__fixtures__/builders.js'
 
 const RUN_URL = 'https://github.com/acme/shop/actions/runs/42'
 
@@ -79,7 +70,7 @@ describe('hostile strings in every untrusted field', () => {
       const out = renderComment(report)
       expect(checkMarkdown(out, { allowLinks: [RUN_URL] })).toEqual([])
       expect(out.length).toBeLessThanOrEqual(COMMENT_LIMIT)
-      expect(isCommentFor(out, h)).toBe(true)
+      expect(hasMarker(out, commentMarker(h))).toBe(true)
       // The fences and details sections it opens are all closed.
       expect(splitFences(out).problems).toEqual([])
     })
@@ -95,7 +86,7 @@ describe('hostile strings in every untrusted field', () => {
       expect(data.model_id).toBe(report.modelId)
       const listed = data.findings.find((f) => f.description !== '[redacted]')
       expect(listed?.description).toBe(report.findings[0]?.description)
-      expect(listed?.attacks[0]?.replay_script[0]?.headers.Authorization).toBe('[redacted]')
+      expect(listed?.attacks[0]?.replay_script[0]?.headers.Authorization).toBe('***')
     })
 
     it('annotations are single lines without forbidden characters', () => {
@@ -161,7 +152,7 @@ describe('the comment marker', () => {
     const other = buildReport(hostileInput(commentMarker('victim')))
     const body = renderComment(other)
     expect(body).toContain(commentMarker('victim'))
-    expect(isCommentFor(body, 'victim')).toBe(false)
-    expect(isCommentFor(body, other.modelId)).toBe(true)
+    expect(hasMarker(body, commentMarker('victim'))).toBe(false)
+    expect(hasMarker(body, commentMarker(other.modelId))).toBe(true)
   })
 })

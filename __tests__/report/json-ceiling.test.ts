@@ -8,7 +8,8 @@ import { describe, expect, it } from '@jest/globals'
 import type { Finding, Severity } from '../../src/service/contract/index.js'
 import { buildReport } from '../../src/report/report-model.js'
 import { JSON_LIMIT_CHARS, renderJson, type JsonTruncation } from '../../src/report/json.js'
-import { makeAttack, makeFinding, makeInput, makeStep } from '../__fixtures__/report-fixtures.js'
+import { makeAttack, makeFinding, makeStep } from '../__fixtures__/builders.js'
+import { makeInput } from '../__fixtures__/report-fixtures.js'
 
 interface Data {
   findings: Array<{ finding_id: string; severity: Severity }>

@@ -4,11 +4,13 @@ import { FINDING_LENSES, FINDING_STATUSES, SEVERITIES, type Finding, type Replay
 import { buildAnnotations } from '../../src/report/annotations.js'
 import { codeBlock, codeSpan, FORBIDDEN_OUTPUT_CHARS, proseText, sanitizeText } from '../../src/report/markdown-safe.js'
 import { buildReport, type ReportInput } from '../../src/report/report-model.js'
-import { COMMENT_LIMIT, isCommentFor, renderComment } from '../../src/report/comment.js'
+import { COMMENT_LIMIT, commentMarker, renderComment } from '../../src/report/comment.js'
+import { hasMarker } from '../../src/github/sticky-comment.js'
 import { renderJson } from '../../src/report/json.js'
 import { renderSummary } from '../../src/report/summary.js'
 import { checkMarkdown, HOSTILE_STRINGS, splitFences } from '../__fixtures__/hostile-strings.js'
-import { coverageRow, makeCoverage, makeInput, makeModel, makeRun } from '../__fixtures__/report-fixtures.js'
+import { makeInput } from '../__fixtures__/report-fixtures.js'
+import { coverageRow, makeCoverage, makeModel, makeRun } from '../__fixtures__/builders.js'
 
 /** Pieces that mean something to markdown, HTML or GitHub, to build adversarial strings from. */
 const TOKENS = [
@@ -101,7 +103,7 @@ describe('renderers under random and adversarial input', () => {
         const out = renderComment(buildReport(i))
         expect(checkMarkdown(out, { allowLinks: [RUN_URL] })).toEqual([])
         expect(out.length).toBeLessThanOrEqual(COMMENT_LIMIT)
-        expect(isCommentFor(out, i.modelId)).toBe(true)
+        expect(hasMarker(out, commentMarker(i.modelId))).toBe(true)
       }),
       opts
     )

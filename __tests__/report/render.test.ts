@@ -1,24 +1,14 @@
 import { describe, expect, it } from '@jest/globals'
 import { buildAnnotations } from '../../src/report/annotations.js'
 import { buildReport, type ReportInput } from '../../src/report/report-model.js'
-import { commentMarker, isCommentFor, previousResult, renderComment } from '../../src/report/comment.js'
+import { commentMarker, previousResult, renderComment } from '../../src/report/comment.js'
+import { hasMarker } from '../../src/github/sticky-comment.js'
 import { renderJson } from '../../src/report/json.js'
 import { renderSummary } from '../../src/report/summary.js'
 import { scrubSecrets } from '../../src/util/redact.js'
 import { checkMarkdown, splitFences } from '../__fixtures__/hostile-strings.js'
-import {
-  coverageRow,
-  makeAttack,
-  makeCoverage,
-  makeFinding,
-  makeInput,
-  makeModel,
-  makeRun,
-  makeStep,
-  PLANNED,
-  redactedFinding,
-  TARGET_TOKEN
-} from '../__fixtures__/report-fixtures.js'
+import { makeInput } from '../__fixtures__/report-fixtures.js'
+import { coverageRow, makeAttack, makeCoverage, makeFinding, makeModel, makeRun, makeStep, PLANNED, redactedFinding, TARGET_TOKEN } from '../__fixtures__/builders.js'
 
 const RUN_URL = 'https://github.com/acme/shop/actions/runs/42'
 
@@ -198,9 +188,9 @@ describe('comment specifics', () => {
   it('starts with the marker of its model and is recognised by it only', () => {
     const out = renderComment(buildReport(makeInput({ modelId: 'm_demo' })))
     expect(out.startsWith(`${commentMarker('m_demo')}\n`)).toBe(true)
-    expect(isCommentFor(out, 'm_demo')).toBe(true)
-    expect(isCommentFor(out, 'm_dem')).toBe(false)
-    expect(isCommentFor(out, 'm_demo2')).toBe(false)
+    expect(hasMarker(out, commentMarker('m_demo'))).toBe(true)
+    expect(hasMarker(out, commentMarker('m_dem'))).toBe(false)
+    expect(hasMarker(out, commentMarker('m_demo2'))).toBe(false)
     expect(commentMarker('m_demo')).toBe('<!-- asas-gate:model=m_demo -->')
   })
 
@@ -307,9 +297,9 @@ describe('report.json', () => {
     expect(json).not.toContain(TARGET_TOKEN)
     expect(data.findings[0].attacks[0].replay_script[0].headers).toEqual({
       'Content-Type': 'application/json',
-      Authorization: '[redacted]',
-      'X-Api-Key': '[redacted]',
-      Cookie: '[redacted]'
+      Authorization: '***',
+      'X-Api-Key': '***',
+      Cookie: '***'
     })
   })
 })

@@ -1,18 +1,7 @@
 import { describe, expect, it } from '@jest/globals'
 import { buildReport, describeCounts, formatElapsed, isRedactedFinding, REDACTION_REASON } from '../../src/report/report-model.js'
-import {
-  coverageRow,
-  makeAttack,
-  makeCoverage,
-  makeFinding,
-  makeInput,
-  makeRun,
-  makeRunListItem,
-  makeStep,
-  PLANNED,
-  redactedFinding,
-  TARGET_TOKEN
-} from '../__fixtures__/report-fixtures.js'
+import { makeInput } from '../__fixtures__/report-fixtures.js'
+import { coverageRow, makeAttack, makeCoverage, makeFinding, makeRun, makeRunListItem, makeStep, PLANNED, redactedFinding, TARGET_TOKEN } from '../__fixtures__/builders.js'
 
 describe('buildReport: findings', () => {
   const findings = [
@@ -157,7 +146,7 @@ describe('buildReport: coverage rows', () => {
       })
     )
     expect(r.runStatus).toBe('queued')
-    expect(r.findings[0]?.status).toBe('reopened [redacted]')
+    expect(r.findings[0]?.status).toBe('reopened ***')
     expect(r.findings[0]?.attacks[0]?.lastReplayStatus).toBe('replaying')
   })
 
@@ -195,7 +184,7 @@ describe('buildReport: credentials', () => {
   it('replaces credential-looking header values, keeps the others', () => {
     for (const name of Object.keys(headers)) {
       if (name === 'Content-Type' || name === 'Accept') continue
-      expect([name, headers[name]]).toEqual([name, '[redacted]'])
+      expect([name, headers[name]]).toEqual([name, '***'])
     }
     expect(headers['Content-Type']).toBe('application/json')
     expect(headers.Accept).toBe('text/plain')
@@ -211,13 +200,13 @@ describe('buildReport: credentials', () => {
       'X-Cache': 'false',
       'X-Empty': 'null',
       Vary: 'Accept, Origin',
-      'X-Api-Key': '[redacted]',
-      Cookie: '[redacted]'
+      'X-Api-Key': '***',
+      Cookie: '***'
     })
   })
 
   it('redacts user-info and credential parameters of the replay URL', () => {
-    expect(r.findings[0]?.attacks[0]?.steps[0]?.url).toBe('https://[redacted]@agent.example.test/chat?api_key=[redacted]&lang=en')
+    expect(r.findings[0]?.attacks[0]?.steps[0]?.url).toBe('https://***@agent.example.test/chat?api_key=***&lang=en')
   })
 
   it('scrubs the given secrets from every value', () => {
@@ -228,8 +217,8 @@ describe('buildReport: credentials', () => {
     })
     const s = buildReport(makeInput({ findings: [hostile], notes: [`note ${secret}`], reason: `reason ${secret}`, secrets: [secret, ''] }))
     expect(JSON.stringify(s)).not.toContain(secret)
-    expect(s.findings[0]?.description).toBe('leaked [redacted] here')
-    expect(s.notes[0]).toBe('note [redacted]')
+    expect(s.findings[0]?.description).toBe('leaked *** here')
+    expect(s.notes[0]).toBe('note ***')
   })
 })
 
@@ -238,9 +227,9 @@ describe('small helpers', () => {
     [null, null],
     [-1, null],
     [850, '850 ms'],
-    [12_000, '12s'],
-    [192_000, '3m 12s'],
-    [3_725_000, '1h 02m']
+    [12_000, '12 s'],
+    [192_000, '3 min 12 s'],
+    [3_725_000, '1 h 2 min']
   ])('formatElapsed(%p) = %p', (ms, text) => {
     expect(formatElapsed(ms)).toBe(text)
   })

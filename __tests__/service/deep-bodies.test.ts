@@ -8,10 +8,10 @@
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals'
 import { AssessmentClient } from '../../src/service/client.js'
-import { MAX_BODY_DEPTH, nestedDeeperThan, parseErrorBody, redactDeep } from '../../src/service/parse-response.js'
+import { MAX_BODY_DEPTH, nestedDeeperThan, parseErrorBody } from '../../src/service/parse-response.js'
 import { MalformedResponseError, ServiceError, describeFailure, failureKind } from '../../src/util/errors.js'
-import { headerValueText } from '../../src/util/redact.js'
-import { recordingLog } from '../../src/util/log.js'
+import { headerValueText, scrubSecretsDeep } from '../../src/util/redact.js'
+import { recordingLog } from '../__fixtures__/recording-log.js'
 import type { RetryPolicy } from '../../src/util/retry-policy.js'
 import { runGate } from '../../src/gate/run-gate.js'
 import { bodies } from '../__fixtures__/service-bodies.js'
@@ -64,7 +64,7 @@ describe('bounded depth, pure', () => {
   it('redaction of a hand-built deep value stops at the bound instead of overflowing', () => {
     let v: unknown = 'asas_test_SECRET_key_123456'
     for (let i = 0; i < LEVELS; i++) v = [v]
-    expect(() => redactDeep(v, [KEY])).not.toThrow()
+    expect(() => scrubSecretsDeep(v, [KEY])).not.toThrow()
     expect(() => headerValueText(v)).not.toThrow()
   })
 })

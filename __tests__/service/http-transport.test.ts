@@ -1,6 +1,6 @@
 /** Pure helpers of the transport: URL building and network error mapping. */
 import { describe, expect, it } from '@jest/globals'
-import { ConfigError } from '../../src/util/errors.js'
+import { ConfigError, failureKind } from '../../src/util/errors.js'
 import { buildQuery, fillPath, networkError, statusError } from '../../src/service/http-transport.js'
 import { parseBaseUrl } from '../../src/service/base-url.js'
 
@@ -33,9 +33,18 @@ describe('fillPath', () => {
     expect(fillPath(template, params)).toBe(expected)
   })
 
-  it('refuses an empty or missing parameter, naming it', () => {
-    expect(() => fillPath('/api/v1/run/{run_id}', { run_id: '' })).toThrow(/run_id must be a non-empty string/)
-    expect(() => fillPath('/api/v1/findings/{finding_id}/close', {})).toThrow(ConfigError)
+  it('refuses an empty or missing parameter, naming it, as a bug (no input is at fault)', () => {
+    expect(() => fillPath('/api/v1/run/{run_id}', { run_id: '' })).toThrow(/path parameter run_id .* must be a non-empty string/)
+    expect(() => fillPath('/api/v1/findings/{finding_id}/close', {})).toThrow(TypeError)
+    const err = (() => {
+      try {
+        return fillPath('/api/v1/run/{run_id}', {})
+      } catch (e) {
+        return e
+      }
+    })()
+    expect(failureKind(err)).toBe('bug')
+    expect(err).not.toBeInstanceOf(ConfigError)
   })
 })
 

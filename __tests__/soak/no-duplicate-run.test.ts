@@ -18,7 +18,7 @@ import { systemClock, type Deadline } from '../../src/util/clock.js'
 import type { FaultKind } from '../../src/emulator/faults.js'
 import { startEmulator, type Emulator } from '../../src/emulator/server.js'
 import { runGate, type GateOutcome } from '../../src/gate/run-gate.js'
-import { recordingLog } from '../../src/util/log.js'
+import { recordingLog } from '../__fixtures__/recording-log.js'
 
 const REQUEST_TIMEOUT_MS = 500
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from '@jest/globals'
-import { recordingLog, singleLineLog } from '../../src/util/log.js'
+import { singleLineLog } from '../../src/util/log.js'
+import { recordingLog } from '../__fixtures__/recording-log.js'
 
 describe('singleLineLog', () => {
   it.each([

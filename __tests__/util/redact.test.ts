@@ -6,8 +6,9 @@ import {
   makeScrubber,
   redactHeaders,
   redactUrl,
-  REDACTED_VALUE,
-  scrubSecrets
+  SECRET_MASK,
+  scrubSecrets,
+  scrubSecretsDeep
 } from '../../src/util/redact.js'
 
 describe('isCredentialName', () => {
@@ -55,7 +56,7 @@ describe('looksLikeCredentialValue', () => {
 describe('redactHeaders', () => {
   it('redacts by name and by value, keeps the rest, and does not change its input', () => {
     const input = { Authorization: 'Bearer x', 'X-Trace': 'Bearer y', Accept: '*/*', 'x-api-key': 'k' }
-    expect(redactHeaders(input)).toEqual({ Authorization: REDACTED_VALUE, 'X-Trace': REDACTED_VALUE, Accept: '*/*', 'x-api-key': REDACTED_VALUE })
+    expect(redactHeaders(input)).toEqual({ Authorization: SECRET_MASK, 'X-Trace': SECRET_MASK, Accept: '*/*', 'x-api-key': SECRET_MASK })
     expect(input.Authorization).toBe('Bearer x')
   })
 
@@ -67,11 +68,11 @@ describe('redactHeaders', () => {
     ['an array', 'Accept', ['text/plain', 'application/json'], 'text/plain, application/json'],
     ['a mixed array', 'X-Mixed', [1, true, null, 's'], '1, true, null, s'],
     ['an empty array', 'X-None', [], ''],
-    ['a credential-like name holding a number', 'X-Api-Key', 123456789, REDACTED_VALUE],
-    ['a credential-like name holding an array', 'Set-Cookie', ['a=1', 'b=2'], REDACTED_VALUE],
-    ['a credential-like name holding a boolean', 'X-Auth-Enabled', true, REDACTED_VALUE],
-    ['a credential-like name holding null', 'Authorization', null, REDACTED_VALUE],
-    ['an array with a credential value in it', 'X-Forwarded', ['for=1', 'Bearer abc.def'], REDACTED_VALUE]
+    ['a credential-like name holding a number', 'X-Api-Key', 123456789, SECRET_MASK],
+    ['a credential-like name holding an array', 'Set-Cookie', ['a=1', 'b=2'], SECRET_MASK],
+    ['a credential-like name holding a boolean', 'X-Auth-Enabled', true, SECRET_MASK],
+    ['a credential-like name holding null', 'Authorization', null, SECRET_MASK],
+    ['an array with a credential value in it', 'X-Forwarded', ['for=1', 'Bearer abc.def'], SECRET_MASK]
   ] as const)('a value that is %s is shown as text: %s', (_what, name, value, expected) => {
     expect(redactHeaders({ [name]: value })).toEqual({ [name]: expected })
   })
@@ -91,13 +92,13 @@ describe('headerValueText', () => {
 
 describe('redactUrl', () => {
   it.each([
-    ['https://user:pass@host.example/p', 'https://[redacted]@host.example/p'],
-    ['https://token@host.example/p', 'https://[redacted]@host.example/p'],
-    ['https://host.example/p?api_key=abc&lang=en', 'https://host.example/p?api_key=[redacted]&lang=en'],
-    ['https://host.example/p?lang=en&access%5Ftoken=abc#x', 'https://host.example/p?lang=en&access%5Ftoken=[redacted]#x'],
-    ['https://host.example/cb#id_token=abc&state=1', 'https://host.example/cb#id_token=[redacted]&state=1'],
+    ['https://user:pass@host.example/p', 'https://***@host.example/p'],
+    ['https://token@host.example/p', 'https://***@host.example/p'],
+    ['https://host.example/p?api_key=abc&lang=en', 'https://host.example/p?api_key=***&lang=en'],
+    ['https://host.example/p?lang=en&access%5Ftoken=abc#x', 'https://host.example/p?lang=en&access%5Ftoken=***#x'],
+    ['https://host.example/cb#id_token=abc&state=1', 'https://host.example/cb#id_token=***&state=1'],
     ['https://host.example/p?q=a@b', 'https://host.example/p?q=a@b'],
-    ['not a url ?password=1', 'not a url ?password=[redacted]'],
+    ['not a url ?password=1', 'not a url ?password=***'],
     ['https://host.example/plain', 'https://host.example/plain']
   ])('%p', (url, expected) => {
     expect(redactUrl(url)).toBe(expected)
@@ -106,13 +107,22 @@ describe('redactUrl', () => {
 
 describe('scrubSecrets', () => {
   it.each([
-    ['every occurrence', 'k=SECRET1 and SECRET1', ['SECRET1'], 'k=[redacted] and [redacted]'],
-    ['the JSON-escaped form', '{"a":"pa\\"ss"}', ['pa"ss'], '{"a":"[redacted]"}'],
-    ['longest first when secrets overlap', 'abcdef', ['abc', 'abcdef'], '[redacted]'],
+    ['every occurrence', 'k=SECRET1 and SECRET1', ['SECRET1'], 'k=*** and ***'],
+    ['the JSON-escaped form', '{"a":"pa\\"ss"}', ['pa"ss'], '{"a":"***"}'],
+    ['longest first when secrets overlap', 'abcdef', ['abc', 'abcdef'], '***'],
     ['blank secrets ignored', 'a b', ['', '  '], 'a b'],
     ['nothing to do', 'text', ['zzz'], 'text']
   ])('%s', (_name, text, secrets, expected) => {
     expect(scrubSecrets(text, secrets)).toBe(expected)
+  })
+
+  it('scrubSecretsDeep scrubs every string of a JSON-like value, keys too', () => {
+    expect(scrubSecretsDeep({ SECRET1: ['SECRET1', 1, { a: 'k=SECRET1' }] }, ['SECRET1'])).toEqual({ '***': ['***', 1, { a: 'k=***' }] })
+  })
+
+  it("masks with a token apart from the service's own '[redacted]' (proof withheld)", () => {
+    expect(SECRET_MASK).not.toBe('[redacted]')
+    expect(scrubSecrets('[redacted] SECRET1', ['SECRET1'])).toBe('[redacted] ***')
   })
 
   it('makeScrubber agrees with scrubSecrets, also for long shared strings', () => {

@@ -10,7 +10,7 @@ import { createClient } from '../../src/service/client.js'
 import type { Finding, FindingStatus } from '../../src/service/contract/index.js'
 import { startEmulator, type Emulator } from '../../src/emulator/server.js'
 import { WORKSPACE_PLANS } from '../../src/emulator/workspaces.js'
-import { recordingLog } from '../../src/util/log.js'
+import { recordingLog } from '../__fixtures__/recording-log.js'
 import type { ServiceApi } from '../../src/service/service-api.js'
 import { NOT_ATTEMPTED_DETAIL, runValidateMode, type ValidateModeResult } from '../../src/validate/validate-mode.js'
 

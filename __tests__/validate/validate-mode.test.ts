@@ -10,12 +10,13 @@ import { describe, expect, it } from '@jest/globals'
 import { Deadline } from '../../src/util/clock.js'
 import type { Finding, FindingStatus, RunListItem, RunStatus, Severity, ValidateFindingResponse } from '../../src/service/contract/index.js'
 import { AbortedError, ServiceError } from '../../src/util/errors.js'
-import { recordingLog } from '../../src/util/log.js'
+import { recordingLog } from '../__fixtures__/recording-log.js'
 import { renderValidationMarkdown } from '../../src/report/validation.js'
 import type { ServiceApi } from '../../src/service/service-api.js'
 import { NOT_ATTEMPTED_DETAIL, replaysEndedSince, runValidateMode, type ValidateModeResult, type ValidatedFinding } from '../../src/validate/validate-mode.js'
 import { fakeApi } from '../__fixtures__/fake-api.js'
 import { fakeClock } from '../__fixtures__/fake-clock.js'
+import { makeAttack, makeFinding, makeRunListItem } from '../__fixtures__/builders.js'
 
 // ---------------------------------------------------------------------------
 // The scripted world
@@ -54,39 +55,37 @@ function svcError(status: number | undefined, code: string | undefined, message:
   return new ServiceError({ endpoint: 'POST /api/v1/findings/x/validate', status, code, message, ...more })
 }
 
-function makeFinding(spec: FindingSpec): Finding {
+function findingOf(spec: FindingSpec): Finding {
   const n = spec.attacks ?? 2
-  return {
+  return makeFinding(spec.severity ?? 'high', {
     finding_id: spec.id,
-    lens: 'security',
     category: spec.category ?? 'prompt_injection',
-    severity: spec.severity ?? 'high',
     description: 'd',
     expected_behavior: 'e',
     status: spec.status ?? 'fixed',
     created_at: '2026-11-20T00:00:00Z',
-    attacks: Array.from({ length: n }, (_, i) => ({
-      attack_id: `${spec.id}_a${i + 1}`,
-      score: 80,
-      source: { source_type: 'manual', assessment_id: spec.run, attack_index: i, date: '2026-11-20T00:00:00Z' },
-      replay_script: [{ step: 'chat', message: 'hi' }],
-      last_replay_status: 'pending' as const,
-      created_at: '2026-11-20T00:00:00Z',
-      last_replayed_at: null
-    }))
-  }
+    attacks: Array.from({ length: n }, (_, i) =>
+      makeAttack({
+        attack_id: `${spec.id}_a${i + 1}`,
+        score: 80,
+        source: { source_type: 'manual', assessment_id: spec.run, attack_index: i, date: '2026-11-20T00:00:00Z' },
+        replay_script: [{ step: 'chat', message: 'hi' }],
+        last_replay_status: 'pending',
+        created_at: '2026-11-20T00:00:00Z',
+        last_replayed_at: null
+      })
+    )
+  })
 }
 
 function runItem(spec: RunSpec): RunListItem {
-  return {
+  return makeRunListItem({
     run_id: spec.id,
     status: spec.status ?? 'completed',
     started_at: '2026-11-20T00:00:00Z',
-    findings_count: 0,
-    ingest_incomplete: false,
     categories_planned: ['prompt_injection'],
     completed_at: spec.status === 'running' ? null : '2026-11-20T01:00:00Z'
-  }
+  })
 }
 
 /** The status a finished replay leaves, and its attacks' replay statuses. */
@@ -103,7 +102,7 @@ function world(runs: RunSpec[], findings: FindingSpec[]) {
   const byRun = new Map<string, Finding[]>()
   for (const spec of findings) {
     // The same id in two runs is the same finding (one state, the first script).
-    const f = byId.get(spec.id)?.f ?? makeFinding(spec)
+    const f = byId.get(spec.id)?.f ?? findingOf(spec)
     if (!byId.has(spec.id)) byId.set(spec.id, { spec, f, pending: null, script: [...(spec.script ?? [])] })
     byRun.set(spec.run, [...(byRun.get(spec.run) ?? []), f])
   }
@@ -396,8 +395,8 @@ describe('runValidateMode: after a 409, what the attacks show', () => {
     ['an unreadable time', [{ status: 'reproduced', at: 'yesterday' }], [null], false]
   ])('replaysEndedSince: %s -> %s', (_what, now, before, expected) => {
     const mk = (attacks: Array<{ status: string; at: string | null }>): Finding => ({
-      ...makeFinding({ id: 'f', run: 'r', attacks: attacks.length }),
-      attacks: makeFinding({ id: 'f', run: 'r', attacks: attacks.length }).attacks.map((a, i) => ({ ...a, last_replay_status: attacks[i]!.status, last_replayed_at: attacks[i]!.at }))
+      ...findingOf({ id: 'f', run: 'r', attacks: attacks.length }),
+      attacks: findingOf({ id: 'f', run: 'r', attacks: attacks.length }).attacks.map((a, i) => ({ ...a, last_replay_status: attacks[i]!.status, last_replayed_at: attacks[i]!.at }))
     })
     const since = Date.parse('2026-11-21T12:00:00Z')
     expect(replaysEndedSince(mk(now), mk(before.map((at) => ({ status: 'reproduced', at }))), since)).toBe(expected)

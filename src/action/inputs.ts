@@ -4,15 +4,17 @@
  * to fix it. Pure: the reader of raw values is passed in.
  */
 import { SEVERITIES, type Severity } from '../service/contract/index.js'
+import type { PublishSettings } from '../github/publish.js'
+import { COMMENT_MODES, type CommentMode } from '../github/sticky-comment.js'
 import { ConfigError } from '../util/errors.js'
 import { parseBaseUrl } from '../service/base-url.js'
+import { oneLine } from '../util/text.js'
 
 /** The base-address rule lives with the transport that uses it too. */
 export { parseBaseUrl }
 
-export type CommentMode = 'update' | 'new' | 'off'
 export type Mode = 'gate' | 'validate'
-export type IssueMode = 'off' | 'update'
+export type IssueMode = PublishSettings['issue']
 
 export interface ActionInputs {
   mode: Mode
@@ -64,10 +66,9 @@ function oneOf<T extends string>(input: string, raw: string, allowed: readonly T
   return value
 }
 
-/** Show at most 60 characters of what the user typed. */
+/** Show at most 60 characters of what the user typed, on one line. */
 function clip(s: string): string {
-  const flat = s.replace(/[\u0000-\u001f\u007f]/g, ' ')
-  return flat.length > 60 ? `${flat.slice(0, 57)}...` : flat
+  return oneLine(s, 60)
 }
 
 function parseBoolean(input: string, raw: string, fallback: boolean): boolean {
@@ -151,7 +152,7 @@ export function readInputs(get: InputReader): ActionInputs {
     failOnIncomplete: parseBoolean('fail_on_incomplete', get('fail_on_incomplete'), true),
     timeoutMs: parseTimeoutMs(get('timeout_minutes')),
     githubToken: get('github_token'),
-    comment: oneOf<CommentMode>('comment', get('comment'), ['update', 'new', 'off'], INPUT_DEFAULTS.comment),
+    comment: oneOf<CommentMode>('comment', get('comment'), COMMENT_MODES, INPUT_DEFAULTS.comment),
     issue: oneOf<IssueMode>('issue', get('issue'), ['off', 'update'], INPUT_DEFAULTS.issue),
     maxRuns: parseMaxRuns(get('max_runs'))
   }

@@ -11,12 +11,13 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { Deadline, type Clock } from '../util/clock.js'
 import { buildAnnotations } from '../report/annotations.js'
-import { describeFailure, failureKind, oneLine, type FailureKind } from '../util/errors.js'
-import { runGate } from '../gate/run-gate.js'
+import { describeFailure, failureKind, type FailureKind } from '../util/errors.js'
+import { oneLine } from '../util/text.js'
+import { gateReportInput, runGate } from '../gate/run-gate.js'
 import { envInputReader, readInputs, type ActionInputs } from './inputs.js'
 import { scrubSecrets } from '../util/redact.js'
 import { baseUrlSecrets } from '../service/base-url.js'
-import { buildReport, gateReportInput } from '../report/report-model.js'
+import { buildReport } from '../report/report-model.js'
 import { commentMarker, previousResult, renderComment } from '../report/comment.js'
 import { reportTitle } from '../report/markdown.js'
 import { failureCause, notAssessedTitle, renderNotAssessed, type NotAssessedInput } from '../report/not-assessed.js'
@@ -129,7 +130,7 @@ async function reportNotAssessed(
   if (inputs === null || deps.signal.aborted) return
   const marker = commentMarker(inputs.mode === 'validate' ? `${inputs.modelId}#validate` : inputs.modelId)
   await publishToGitHub(
-    { io, clock, signal: deps.signal, random: deps.random },
+    { env: io.env, log: io.log, clock, signal: deps.signal, random: deps.random },
     {
       inputs,
       marker,
@@ -183,7 +184,7 @@ async function runGateStep(deps: MainDeps, inputs: ActionInputs, secrets: string
     for (const a of buildAnnotations(report)) io.annotate(a.level, scrubSecrets(a.message, secrets), scrubSecrets(a.title, secrets))
     await io.appendSummary(scrubSecrets(renderSummary(report), secrets))
     const published = await publishToGitHub(
-      { io, clock, signal: deps.signal, random: deps.random },
+      { env: io.env, log: io.log, clock, signal: deps.signal, random: deps.random },
       {
         inputs,
         marker: commentMarker(inputs.modelId),
@@ -228,7 +229,7 @@ async function runValidate(deps: MainDeps, inputs: ActionInputs, secrets: string
   )
   await io.appendSummary(markdown)
   await publishToGitHub(
-    { io, clock, signal: deps.signal, random: deps.random },
+    { env: io.env, log: io.log, clock, signal: deps.signal, random: deps.random },
     {
       inputs,
       marker: commentMarker(`${inputs.modelId}#validate`),

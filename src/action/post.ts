@@ -10,7 +10,8 @@
  *   is provably ours (run-ownership.ts).
  */
 import { Deadline, type Clock } from '../util/clock.js'
-import { describeFailure, oneLine, ServiceError } from '../util/errors.js'
+import { describeFailure, ServiceError } from '../util/errors.js'
+import { oneLine } from '../util/text.js'
 import { envInputReader, readInputs, type ActionInputs } from './inputs.js'
 import type { ActionIO } from './io.js'
 import type { ServiceApi } from '../service/service-api.js'

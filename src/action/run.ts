@@ -6,7 +6,7 @@
  *
  * `npx @github/local-action run . src/action/run.ts .env` runs it locally.
  */
-import { systemClock, type Deadline } from '../util/clock.js'
+import { systemClock, type Clock, type Deadline } from '../util/clock.js'
 import { describeBug } from '../util/errors.js'
 import { createClient } from '../service/client.js'
 import type { ActionInputs } from './inputs.js'
@@ -14,6 +14,13 @@ import { coreActionIO, type ActionIO } from './io.js'
 import { runMain } from './main.js'
 import { runPost } from './post.js'
 import { isPostStep, markMainStarted } from './state.js'
+import type { ServiceApi } from '../service/service-api.js'
+
+/** The edges run() builds itself unless given (tests pass a fake clock and a fake ServiceApi). */
+export interface RunEdges {
+  clock: Clock
+  makeApi(inputs: ActionInputs, deadline: Deadline): ServiceApi
+}
 
 /**
  * After SIGINT the runner sends SIGTERM 7.5 s later and SIGKILL 2.5 s after
@@ -49,16 +56,18 @@ function abortOnSignals(io: ActionIO): { signal: AbortSignal; dispose(): void } 
 }
 
 /** Run the step this process was started for. Never throws: a bug fails the step with its stack. */
-export async function run(io: ActionIO = coreActionIO()): Promise<void> {
+export async function run(io: ActionIO = coreActionIO(), edges: Partial<RunEdges> = {}): Promise<void> {
   const aborts = abortOnSignals(io)
-  const makeApi = (inputs: ActionInputs, deadline: Deadline) =>
-    createClient({ baseUrl: inputs.baseUrl, apiKey: inputs.apiKey, clock: systemClock, deadline, log: io.log })
+  const clock = edges.clock ?? systemClock
+  const makeApi =
+    edges.makeApi ??
+    ((inputs: ActionInputs, deadline: Deadline) => createClient({ baseUrl: inputs.baseUrl, apiKey: inputs.apiKey, clock, deadline, log: io.log }))
   try {
     if (isPostStep(io)) {
-      await runPost({ io, clock: systemClock, makeApi })
+      await runPost({ io, clock, makeApi })
     } else {
       markMainStarted(io)
-      await runMain({ io, clock: systemClock, signal: aborts.signal, makeApi })
+      await runMain({ io, clock, signal: aborts.signal, makeApi })
     }
   } catch (err) {
     io.setFailed(describeBug(err))

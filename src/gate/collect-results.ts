@@ -70,8 +70,7 @@ async function readLagging<T>(read: () => Promise<T>, opts: { clock: Clock; sign
       const delay = READ_LAG_RETRY_DELAYS_MS[waited.length]
       if (delay === undefined) {
         const gaveUp = `still 409 after the run ended, retried ${waited.length} times over ${waited.reduce((a, b) => a + b, 0) / 1000} s`
-        err.hint = err.hint ? `${err.hint}; ${gaveUp}` : gaveUp
-        throw err
+        throw err.withDetail({ hint: err.hint ? `${err.hint}; ${gaveUp}` : gaveUp })
       }
       opts.log?.info(`${err.endpoint}: HTTP 409${err.code ? ` ${err.code}` : ''} although the run has ended; retrying in ${delay / 1000} s.`)
       await opts.clock.sleep(delay, opts.signal)

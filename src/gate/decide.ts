@@ -15,8 +15,10 @@ import {
   type Severity,
   type Verdict
 } from '../service/contract/index.js'
+import type { GateResult } from '../report/report-model.js'
+import { plural } from '../util/text.js'
 
-export type GateResult = 'pass' | 'fail' | 'incomplete' | 'error'
+export type { GateResult }
 
 export interface DecideInput {
   /** Last status seen (any string the service sent); null when it could not be read at all. */
@@ -182,10 +184,6 @@ function coverageChecks(
     }
   }
   return out
-}
-
-function plural(n: number, one: string, many = `${one}s`): string {
-  return `${n} ${n === 1 ? one : many}`
 }
 
 export function decide(input: DecideInput): Decision {

@@ -28,7 +28,8 @@
  * noProgressMaxDelayMs. When every planned category is done but the status
  * is still running, the end is due: poll at minDelayMs, then back off gently.
  *
- * Retry-After wins over everything: never poll before `retryAfterMs`.
+ * A Retry-After on a poll is honoured by the client's retry policy
+ * (src/util/retry-policy.ts), inside the poll: the schedule never sees it.
  */
 import type { RunStatus } from '../service/contract/index.js'
 
@@ -47,12 +48,6 @@ export interface ScheduleState {
   startedAtMs: number
   /** Every poll's observation, oldest first. */
   observations: PollObservation[]
-  /**
-   * Absolute time (epoch ms) before which the service asked not to be polled
-   * (from a Retry-After header). The next poll is never scheduled before it,
-   * even when that exceeds maxDelayMs.
-   */
-  retryAfterMs?: number
 }
 
 export interface ScheduleOptions {
@@ -259,7 +254,7 @@ function clamp(x: number, lo: number, hi: number): number {
 /**
  * Delay (ms) before the next poll, given what the polls so far saw and the
  * current time. Within [minDelayMs, maxDelayMs] (noProgressMaxDelayMs without
- * progress), except that it never ends before `retryAfterMs`.
+ * progress).
  */
 export function nextPollDelayMs(
   state: ScheduleState,
@@ -281,10 +276,6 @@ export function nextPollDelayMs(
     delay = clamp(minMs + DUE_GROWTH * overdue, minMs, noProgressMaxMs)
   } else {
     delay = clamp(hazardDelay(model, nowMs, bounded), minMs, maxMs)
-  }
-
-  if (state.retryAfterMs !== undefined && Number.isFinite(state.retryAfterMs)) {
-    delay = Math.max(delay, state.retryAfterMs - nowMs)
   }
   return Math.round(delay)
 }

@@ -15,6 +15,7 @@ import type { TriggerIntent } from './run-ownership.js'
 import { AbortedError } from '../util/errors.js'
 import { stopAbandonedTrigger, stopRun } from './stop-run.js'
 import { waitForRun, type WaitEnd } from './wait-for-run.js'
+import type { ReportInput } from '../report/report-model.js'
 
 export interface GateDeps {
   /** A client whose retries stop at `deadline`. */
@@ -169,5 +170,32 @@ async function stopInterruptedTrigger(deps: GateDeps, intent: TriggerIntent, arg
     if (found.stopped.settled) deps.onRunSettled(found.runId)
   } catch (err) {
     deps.log.warning(`Could not stop the run the interrupted trigger may have created: ${err instanceof Error ? err.message : String(err)}`)
+  }
+}
+
+/** What the gate read and decided, as the input of buildReport (notes on how the run was reached first). */
+export function gateReportInput(
+  outcome: GateOutcome,
+  context: { modelId: string; minSeverity: Severity; runUrl: string | null; secrets: string[] }
+): ReportInput {
+  const { decision, run, results, triggered } = outcome
+  return {
+    ...context,
+    model: results.model,
+    result: decision.result,
+    reason: decision.reason,
+    verdict: decision.verdict,
+    verdictComputed: decision.verdictComputed,
+    run,
+    runListItem: results.runListItem,
+    coverage: results.coverage,
+    findings: results.findings,
+    elapsedMs: outcome.elapsedMs,
+    notes: [
+      ...(triggered.recovered ? ['The answer to the trigger was lost; the run was found in the run list (it appeared after our request).'] : []),
+      ...(triggered.waitedFor.length > 0 ? [`Waited for run(s) ${triggered.waitedFor.join(', ')} of this model to end before triggering.`] : []),
+      ...decision.notes,
+      ...results.notes
+    ]
   }
 }

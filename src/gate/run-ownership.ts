@@ -25,7 +25,7 @@
  * Pure: the run list and the category list are read by the caller.
  */
 import type { RunListItem } from '../service/contract/index.js'
-import { oneLine } from '../util/errors.js'
+import { oneLine } from '../util/text.js'
 
 /**
  * How far the service's clock may be behind ours when matching a run's

@@ -5,7 +5,8 @@
  */
 import { Deadline, type Clock } from '../util/clock.js'
 import { isTerminal, type RunStatusResponse, type Severity } from '../service/contract/index.js'
-import { oneLine, ServiceError } from '../util/errors.js'
+import { ServiceError } from '../util/errors.js'
+import { oneLine } from '../util/text.js'
 import type { Log } from '../util/log.js'
 import type { ServiceApi } from '../service/service-api.js'
 import type { Claim, TriggerIntent } from './run-ownership.js'

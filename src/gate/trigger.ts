@@ -16,7 +16,8 @@
  */
 import type { Clock } from '../util/clock.js'
 import { isTerminal, type RunListItem } from '../service/contract/index.js'
-import { AbortedError, ConfigError, DeadlineExceededError, ServiceError, oneLine } from '../util/errors.js'
+import { AbortedError, ConfigError, DeadlineExceededError, ServiceError } from '../util/errors.js'
+import { formatDuration, oneLine } from '../util/text.js'
 import { backoffDelayMs, DEFAULT_RETRY_POLICY, isRetryable, retryDelayMs, type RetryPolicy } from '../util/retry-policy.js'
 import type { ServiceApi, ServiceCallDeps } from '../service/service-api.js'
 import { claimRun, needsTaxonomy, newRuns, type Claim, type FullTaxonomy, type TriggerIntent } from './run-ownership.js'
@@ -48,8 +49,7 @@ const OTHER_RUN_POLL_MAX_MS = 15_000
 const ENDPOINT = 'POST /api/v1/run'
 
 function elapsed(clock: Clock, since: number): string {
-  const s = Math.round((clock.now() - since) / 1000)
-  return s < 60 ? `${s} s` : `${Math.floor(s / 60)} min ${s % 60} s`
+  return formatDuration(clock.now() - since)
 }
 
 async function sleepWithin(deps: TriggerDeps, ms: number, what: string): Promise<void> {
@@ -188,16 +188,14 @@ async function explain(deps: TriggerDeps, args: TriggerArgs, err: ServiceError):
       return new ConfigError('api_key', 'the key lacks the test:run scope that triggering a run requires: use a key with test:run')
     case 'allowance_exhausted': {
       const resets = typeof err.extra.resets_on === 'string' ? oneLine(err.extra.resets_on, 40) : 'the 1st of next month (UTC)'
-      err.hint = `The workspace's monthly assessment allowance is spent; it resets on ${resets}. Waiting within this job will not help`
-      return err
+      return err.withDetail({ hint: `The workspace's monthly assessment allowance is spent; it resets on ${resets}. Waiting within this job will not help` })
     }
     case 'evaluation_ceiling':
-      err.hint =
-        "The evaluation workspace has reached its assessment ceiling. Only the service's operator can lift it (waiting does not): contact them or move to a paid plan"
-      return err
+      return err.withDetail({
+        hint: "The evaluation workspace has reached its assessment ceiling. Only the service's operator can lift it (waiting does not): contact them or move to a paid plan"
+      })
     case 'daily_budget_exhausted':
-      err.hint = 'The daily assessment budget is spent and Retry-After is beyond timeout_minutes; run again later or raise timeout_minutes'
-      return err
+      return err.withDetail({ hint: 'The daily assessment budget is spent and Retry-After is beyond timeout_minutes; run again later or raise timeout_minutes' })
   }
   if (err.status === 401) {
     return new ConfigError(
@@ -207,9 +205,9 @@ async function explain(deps: TriggerDeps, args: TriggerArgs, err: ServiceError):
   }
   if (err.status === 403) {
     // A code this action does not know (or none): the service's own message says which refusal it is.
-    err.hint =
-      'On POST /run a 403 means the key lacks the test:run scope (use a key with it), the monthly allowance is spent (it resets on the 1st, UTC), or an evaluation ceiling was reached (only the operator lifts it); the message above says which'
-    return err
+    return err.withDetail({
+      hint: 'On POST /run a 403 means the key lacks the test:run scope (use a key with it), the monthly allowance is spent (it resets on the 1st, UTC), or an evaluation ceiling was reached (only the operator lifts it); the message above says which'
+    })
   }
   if (err.status === 404) {
     return new ConfigError(
@@ -335,9 +333,7 @@ export async function triggerRun(deps: TriggerDeps, args: TriggerArgs): Promise<
         await sleepWithin(deps, wait, 'while retrying the trigger')
         continue
       }
-      err.attempts = failures + 1
-      err.retried = retried
-      throw await explain(deps, args, err)
+      throw await explain(deps, args, err.withDetail({ attempts: failures + 1, retried }))
     }
   }
 }

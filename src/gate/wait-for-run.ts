@@ -6,6 +6,7 @@
  */
 import { isTerminal, type RunStatusResponse, type Severity } from '../service/contract/index.js'
 import { AbortedError, DeadlineExceededError, ServiceError } from '../util/errors.js'
+import { formatDuration } from '../util/text.js'
 import { nextPollDelayMs, type ScheduleState } from './poll-schedule.js'
 import type { ServiceCallDeps } from '../service/service-api.js'
 
@@ -36,14 +37,6 @@ export const NOT_FOUND_YET_WAITS_MS = [1_000, 2_000, 4_000] as const
 
 /** Log a progress line at least this often, even when nothing changed. */
 const HEARTBEAT_MS = 60_000
-
-export function formatDuration(ms: number): string {
-  const s = Math.max(0, Math.round(ms / 1000))
-  if (s < 60) return `${s} s`
-  const m = Math.floor(s / 60)
-  if (m < 60) return `${m} min ${s % 60} s`
-  return `${Math.floor(m / 60)} h ${m % 60} min`
-}
 
 export async function waitForRun(deps: WaitDeps, runId: string, minSeverity: Severity): Promise<WaitResult> {
   const { clock, log } = deps

@@ -5,6 +5,7 @@
  * every other event (push, schedule, workflow_dispatch, issue_comment, ...)
  * has none, and the report goes to the job summary (and the tracking issue).
  */
+import { isRecord } from '../util/text.js'
 
 export type EventTarget =
   | { kind: 'pull_request'; owner: string; repo: string; number: number }
@@ -17,10 +18,6 @@ export type EventTarget =
 
 /** Events whose payload is a pull request the workflow runs for. */
 export const PULL_REQUEST_EVENTS: ReadonlySet<string> = new Set(['pull_request', 'pull_request_target'])
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value)
-}
 
 function prNumber(value: unknown): number | undefined {
   return typeof value === 'number' && Number.isSafeInteger(value) && value > 0 ? value : undefined

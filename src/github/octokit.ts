@@ -6,13 +6,14 @@
  * The real client (@actions/github, which pulls in Octokit and undici) is
  * imported lazily, only when there is something to post. Every call goes
  * through the one retry policy (src/retry-policy.ts) with its own request
- * timeout; Octokit's RequestError becomes a ServiceError naming the endpoint
+ * timeout; Octokit's RequestError becomes a GitHubError naming the endpoint
  * (ids filled in, never a query string or a header).
  */
 import type { Clock, Deadline } from '../util/clock.js'
-import { AbortedError, ServiceError } from '../util/errors.js'
+import { AbortedError, GitHubError, RemoteError } from '../util/errors.js'
 import type { Log } from '../util/log.js'
 import { parseRetryAfter, withRetry, type RetryPolicy } from '../util/retry-policy.js'
+import { isRecord } from '../util/text.js'
 
 export interface GitHubDeps {
   token: string
@@ -100,10 +101,6 @@ export function hasNextLink(link: string | undefined | null): boolean {
   })
 }
 
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value)
-}
-
 function header(headers: unknown, name: string): string | undefined {
   if (!isRecord(headers)) return undefined
   const value = headers[name] ?? headers[name.toLowerCase()]
@@ -168,13 +165,13 @@ function causeMessage(err: unknown): string | undefined {
 }
 
 /**
- * Octokit's RequestError (or a fetch failure) as a ServiceError. `timedOut`
+ * Octokit's RequestError (or a fetch failure) as a GitHubError. `timedOut`
  * tells that our own per-request timeout fired.
  */
-export function toServiceError(err: unknown, endpoint: string, nowMs: number, timedOut = false): ServiceError {
-  if (err instanceof ServiceError) return err
+export function toGitHubError(err: unknown, endpoint: string, nowMs: number, timedOut = false): RemoteError {
+  if (err instanceof RemoteError) return err
   if (timedOut) {
-    return new ServiceError({
+    return new GitHubError({
       endpoint,
       code: 'request_timeout',
       message: 'GitHub did not answer within the request timeout',
@@ -185,7 +182,7 @@ export function toServiceError(err: unknown, endpoint: string, nowMs: number, ti
   if (!isRequestErrorLike(err) || err.response === undefined) {
     // No answer at all: connection refused or reset, DNS, TLS, aborted by the fetch layer.
     const message = err instanceof Error ? err.message : String(err)
-    return new ServiceError({
+    return new GitHubError({
       endpoint,
       code: causeMessage(err) ?? 'network_error',
       message: `no answer from GitHub: ${message}`,
@@ -203,7 +200,7 @@ export function toServiceError(err: unknown, endpoint: string, nowMs: number, ti
   const rateLimited = status === 429 || ((status === 403 || status === 429) && (primaryLimit || secondaryLimit))
   const code = rateLimited ? (secondaryLimit ? 'secondary_rate_limit' : 'rate_limited') : githubCode(data)
   const transient = status >= 500 || status === 408 || status === 429 || rateLimited
-  return new ServiceError({
+  return new GitHubError({
     endpoint,
     status,
     code,
@@ -217,11 +214,16 @@ export function toServiceError(err: unknown, endpoint: string, nowMs: number, ti
 /** The subset of the Octokit client used here (keeps the types free of Octokit's). */
 type RequestFn = (route: string, params: Record<string, unknown>) => Promise<{ status: number; headers: Record<string, unknown>; data: unknown }>
 
+function asUser(data: unknown): GitHubUser | null {
+  if (!isRecord(data) || typeof data.login !== 'string') return null
+  return { login: data.login, type: typeof data.type === 'string' ? data.type : undefined }
+}
+
 function asComment(data: unknown, endpoint: string): IssueComment {
   if (!isRecord(data) || typeof data.id !== 'number') {
-    throw new ServiceError({ endpoint, message: 'GitHub answered without a comment id', transient: true })
+    throw new GitHubError({ endpoint, message: 'GitHub answered without a comment id', transient: true })
   }
-  const user = isRecord(data.user) && typeof data.user.login === 'string' ? { login: data.user.login, type: typeof data.user.type === 'string' ? data.user.type : undefined } : null
+  const user = asUser(data.user)
   return {
     id: data.id,
     body: typeof data.body === 'string' ? data.body : '',
@@ -232,9 +234,9 @@ function asComment(data: unknown, endpoint: string): IssueComment {
 
 function asIssue(data: unknown, endpoint: string): Issue {
   if (!isRecord(data) || typeof data.number !== 'number') {
-    throw new ServiceError({ endpoint, message: 'GitHub answered without an issue number', transient: true })
+    throw new GitHubError({ endpoint, message: 'GitHub answered without an issue number', transient: true })
   }
-  const user = isRecord(data.user) && typeof data.user.login === 'string' ? { login: data.user.login, type: typeof data.user.type === 'string' ? data.user.type : undefined } : null
+  const user = asUser(data.user)
   const issue: Issue = {
     number: data.number,
     title: typeof data.title === 'string' ? data.title : '',
@@ -248,28 +250,30 @@ function asIssue(data: unknown, endpoint: string): Issue {
 }
 
 function asList<T>(data: unknown, endpoint: string, one: (item: unknown, endpoint: string) => T): T[] {
-  if (!Array.isArray(data)) throw new ServiceError({ endpoint, message: 'GitHub answered with something other than a list', transient: true })
+  if (!Array.isArray(data)) throw new GitHubError({ endpoint, message: 'GitHub answered with something other than a list', transient: true })
   return data.map((item) => one(item, endpoint))
 }
 
-/**
- * An IssuesApi over any Octokit-like `request` function. `createIssuesApi`
- * passes the real client's; tests may pass their own.
- */
-export function issuesApiOver(request: RequestFn, deps: GitHubDeps): IssuesApi {
-  const timeoutMs = deps.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS
+/** One GitHub call: method and path (for messages), Octokit route and params, how to read the answer. */
+type Call = <T>(
+  method: string,
+  path: string,
+  route: string,
+  params: Record<string, unknown>,
+  read: (res: { headers: Record<string, unknown>; data: unknown }, endpoint: string) => T,
+  findExisting?: FindExisting<T>
+) => Promise<T>
 
-  /** One call: its own timeout per attempt, errors converted, the whole under the retry policy. */
-  async function call<T>(
-    method: string,
-    path: string,
-    route: string,
-    params: Record<string, unknown>,
-    read: (res: { headers: Record<string, unknown>; data: unknown }, endpoint: string) => T,
-    findExisting?: FindExisting<T>
-  ): Promise<T> {
+/**
+ * The calls of `request`: each attempt with its own timeout, failures as
+ * GitHubErrors, the whole under the one retry policy; before a create is sent
+ * again after an ambiguous failure, `findExisting` looks for what it made.
+ */
+function retryingCalls(request: RequestFn, deps: GitHubDeps): Call {
+  const timeoutMs = deps.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS
+  return async (method, path, route, params, read, findExisting) => {
     const endpoint = `${method} ${path}`
-    let last: ServiceError | undefined
+    let last: RemoteError | undefined
     return withRetry(
       async (attempt) => {
         if (attempt > 1 && findExisting && last?.ambiguous) {
@@ -286,7 +290,7 @@ export function issuesApiOver(request: RequestFn, deps: GitHubDeps): IssuesApi {
           return read(res, endpoint)
         } catch (err) {
           if (deps.signal?.aborted) throw new AbortedError()
-          last = toServiceError(err, endpoint, deps.clock.now(), timeout.aborted)
+          last = toGitHubError(err, endpoint, deps.clock.now(), timeout.aborted)
           throw last
         }
       },
@@ -301,8 +305,23 @@ export function issuesApiOver(request: RequestFn, deps: GitHubDeps): IssuesApi {
       }
     )
   }
+}
 
-  const repoPath = (r: RepoRef): string => `/repos/${encodeURIComponent(r.owner)}/${encodeURIComponent(r.repo)}`
+const repoPath = (r: RepoRef): string => `/repos/${encodeURIComponent(r.owner)}/${encodeURIComponent(r.repo)}`
+
+const readPage =
+  <T>(one: (item: unknown, endpoint: string) => T) =>
+  (res: { headers: Record<string, unknown>; data: unknown }, endpoint: string): Page<T> => ({
+    items: asList(res.data, endpoint, one),
+    hasNext: hasNextLink(header(res.headers, 'link'))
+  })
+
+/**
+ * An IssuesApi over any Octokit-like `request` function. `createIssuesApi`
+ * passes the real client's; tests may pass their own.
+ */
+export function issuesApiOver(request: RequestFn, deps: GitHubDeps): IssuesApi {
+  const call = retryingCalls(request, deps)
 
   return {
     async authenticatedLogin() {
@@ -312,7 +331,7 @@ export function issuesApiOver(request: RequestFn, deps: GitHubDeps): IssuesApi {
           return isRecord(d) && typeof d.login === 'string' ? d.login : null
         })
       } catch (err) {
-        if (err instanceof ServiceError && (err.status === 403 || err.status === 401 || err.status === 404)) return null
+        if (err instanceof GitHubError && (err.status === 403 || err.status === 401 || err.status === 404)) return null
         throw err
       }
     },
@@ -323,7 +342,7 @@ export function issuesApiOver(request: RequestFn, deps: GitHubDeps): IssuesApi {
         `${repoPath(r)}/issues/${issueNumber}/comments`,
         'GET /repos/{owner}/{repo}/issues/{issue_number}/comments',
         { owner: r.owner, repo: r.repo, issue_number: issueNumber, per_page: PER_PAGE, page },
-        (res, endpoint) => ({ items: asList(res.data, endpoint, asComment), hasNext: hasNextLink(header(res.headers, 'link')) })
+        readPage(asComment)
       )
     },
 
@@ -354,7 +373,7 @@ export function issuesApiOver(request: RequestFn, deps: GitHubDeps): IssuesApi {
         `${repoPath(r)}/issues`,
         'GET /repos/{owner}/{repo}/issues',
         { owner: r.owner, repo: r.repo, state: 'open', per_page: PER_PAGE, page },
-        (res, endpoint) => ({ items: asList(res.data, endpoint, asIssue), hasNext: hasNextLink(header(res.headers, 'link')) })
+        readPage(asIssue)
       )
     },
 
@@ -414,9 +433,9 @@ export interface FailureExplanation {
 export function explainGitHubFailure(
   err: unknown,
   head: string,
-  specific: (err: ServiceError, said: string) => FailureExplanation | null
+  specific: (err: RemoteError, said: string) => FailureExplanation | null
 ): FailureExplanation {
-  if (!(err instanceof ServiceError)) {
+  if (!(err instanceof RemoteError)) {
     const message = err instanceof Error ? err.message : String(err)
     return { warning: `${head}: unexpected error: ${message}`, reason: 'unexpected error' }
   }

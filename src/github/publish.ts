@@ -7,22 +7,30 @@
 import { readFile } from 'node:fs/promises'
 import { Deadline, type Clock } from '../util/clock.js'
 import { describeFailure } from '../util/errors.js'
-import type { ActionInputs } from '../action/inputs.js'
-import type { ActionIO } from '../action/io.js'
+import type { Log } from '../util/log.js'
 import { targetFromEvent } from './context.js'
 import { createIssuesApi } from './octokit.js'
-import { postStickyComment } from './sticky-comment.js'
+import { postStickyComment, type CommentMode } from './sticky-comment.js'
 import { syncTrackingIssue } from './tracking-issue.js'
 
 export interface PublishDeps {
-  io: ActionIO
+  /** The runner's environment (GITHUB_EVENT_NAME, GITHUB_EVENT_PATH, GITHUB_REPOSITORY, GITHUB_API_URL). */
+  env: NodeJS.ProcessEnv
+  log: Log
   clock: Clock
   signal: AbortSignal
   random?: () => number
 }
 
+/** The inputs that say what to write (`comment`, `issue`, `github_token`). */
+export interface PublishSettings {
+  comment: CommentMode
+  issue: 'off' | 'update'
+  githubToken: string
+}
+
 export interface PublishArgs {
-  inputs: ActionInputs
+  inputs: PublishSettings
   marker: string
   /** Rendered only when a comment or issue will be written. */
   /** Rendered only when a comment or issue will be written; given the body it replaces (null when none). */
@@ -50,8 +58,7 @@ export async function readEventPayload(path: string | undefined): Promise<unknow
 }
 
 export async function publishToGitHub(deps: PublishDeps, args: PublishArgs): Promise<Published> {
-  const { io } = deps
-  const { env, log } = io
+  const { env, log } = deps
   const none: Published = { commentUrl: null, issueUrl: null }
   const target = targetFromEvent(env.GITHUB_EVENT_NAME ?? '', await readEventPayload(env.GITHUB_EVENT_PATH), env.GITHUB_REPOSITORY ?? '')
   const wantComment = target.kind === 'pull_request' && args.inputs.comment !== 'off'

@@ -13,7 +13,9 @@ import type { Log } from '../util/log.js'
 import type { GitHubUser, IssueComment, IssuesApi, RepoRef } from './octokit.js'
 import { explainGitHubFailure, type FailureExplanation } from './octokit.js'
 
-export type CommentMode = 'update' | 'new' | 'off'
+/** The values of the `comment` input. */
+export const COMMENT_MODES = ['update', 'new', 'off'] as const
+export type CommentMode = (typeof COMMENT_MODES)[number]
 
 /**
  * A body, or a function of the body it replaces (null when there is none), so

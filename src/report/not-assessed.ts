@@ -8,7 +8,7 @@
  * Everything that may quote the service or the user goes through
  * markdown-safe.ts (issue 11: the error path renders service text inert).
  */
-import { ConfigError, ServiceError, type FailureKind } from '../util/errors.js'
+import { ConfigError, DeadlineExceededError, MalformedResponseError, ServiceError, type FailureKind } from '../util/errors.js'
 import type { PreviousResult } from './comment.js'
 import { formatWhen, gateTitle, headline, metaLine, RESULT_ICON, stateMarker } from './markdown.js'
 import { proseText } from './markdown-safe.js'
@@ -33,8 +33,8 @@ export function failureCause(err: unknown, kind: FailureKind): string {
   if (kind === 'bug') return 'an unexpected error in this action'
   if (err instanceof ConfigError) return `a configuration mistake in ${err.input.replace(/[^\w.-]/g, '').slice(0, 40) || 'the inputs'}`
   if (err instanceof ServiceError) {
-    if (err.kind === 'timeout') return 'timeout_minutes ran out'
-    if (err.kind === 'malformed') return 'the service answered outside its contract'
+    if (err instanceof DeadlineExceededError) return 'timeout_minutes ran out'
+    if (err instanceof MalformedResponseError) return 'the service answered outside its contract'
     if (err.status !== undefined) {
       const code = err.code !== undefined && /^[a-z0-9_.-]{1,60}$/i.test(err.code) ? ` ${err.code}` : ''
       return err.status >= 500 ? `the service failed (HTTP ${err.status}${code})` : `the service refused (HTTP ${err.status}${code})`

@@ -21,11 +21,15 @@ import {
   type Severity,
   type Verdict
 } from '../service/contract/index.js'
-import type { GateResult } from '../gate/decide.js'
-import type { GateOutcome } from '../gate/run-gate.js'
 import { makeScrubber, redactHeaders, redactUrl } from '../util/redact.js'
+import { formatDuration, isRecord } from '../util/text.js'
 
-export type { GateResult } from '../gate/decide.js'
+/**
+ * The gate's result, decided by src/gate/decide.ts. Declared here, with the
+ * report, so that the report depends on no part of the gate: the gate and the
+ * shell hand it data (see gateReportInput in src/gate/run-gate.ts).
+ */
+export type GateResult = 'pass' | 'fail' | 'incomplete' | 'error'
 
 export const REPORT_SCHEMA_VERSION = 1
 
@@ -204,70 +208,75 @@ function dedupe(items: readonly string[]): string[] {
   return [...new Set(items)]
 }
 
-/** What the gate read and decided, as the input of buildReport (notes on how the run was reached first). */
-export function gateReportInput(
-  outcome: GateOutcome,
-  context: { modelId: string; minSeverity: Severity; runUrl: string | null; secrets: string[] }
-): ReportInput {
-  const { decision, run, results, triggered } = outcome
+/** Text of the service made safe for every output: the given secrets scrubbed. */
+interface Scrub {
+  s(v: string): string
+  /** A string value scrubbed; anything else null. */
+  sn(v: unknown): string | null
+}
+
+function scrubberOf(secrets: readonly string[]): Scrub {
+  const scrub = makeScrubber(secrets)
   return {
-    ...context,
-    model: results.model,
-    result: decision.result,
-    reason: decision.reason,
-    verdict: decision.verdict,
-    verdictComputed: decision.verdictComputed,
-    run,
-    runListItem: results.runListItem,
-    coverage: results.coverage,
-    findings: results.findings,
-    elapsedMs: outcome.elapsedMs,
-    notes: [
-      ...(triggered.recovered ? ['The answer to the trigger was lost; the run was found in the run list (it appeared after our request).'] : []),
-      ...(triggered.waitedFor.length > 0 ? [`Waited for run(s) ${triggered.waitedFor.join(', ')} of this model to end before triggering.`] : []),
-      ...decision.notes,
-      ...results.notes
-    ]
+    s: (v) => scrub(v),
+    sn: (v) => {
+      const t = str(v)
+      return t === null ? null : scrub(t)
+    }
   }
 }
 
-export function buildReport(input: ReportInput): Report {
-  const scrub = makeScrubber(input.secrets ?? [])
-  const s = (v: string): string => scrub(v)
-  const sn = (v: unknown): string | null => {
-    const t = str(v)
-    return t === null ? null : scrub(t)
+/** One replay step: every value as text, credentials redacted (header values, URL user-info and parameters). */
+function reportStep(raw: Record<string, unknown>, { s, sn }: Scrub): ReportStep {
+  // Values may be strings, numbers, booleans, null or arrays of those: redactHeaders makes them text.
+  const headers = isRecord(raw.headers) ? raw.headers : null
+  let redacted: Record<string, string> | null = null
+  if (headers) {
+    redacted = {}
+    for (const [k, v] of Object.entries(redactHeaders(headers))) redacted[s(k)] = s(v)
   }
-  const threshold = input.minSeverity
-
-  const toStep = (raw: Record<string, unknown>): ReportStep => {
-    // Values may be strings, numbers, booleans, null or arrays of those: redactHeaders makes them text.
-    const headers = raw.headers && typeof raw.headers === 'object' && !Array.isArray(raw.headers) ? (raw.headers as Record<string, unknown>) : null
-    let redacted: Record<string, string> | null = null
-    if (headers) {
-      redacted = {}
-      for (const [k, v] of Object.entries(redactHeaders(headers))) redacted[s(k)] = s(v)
-    }
-    const url = sn(raw.url)
-    return {
-      step: s(str(raw.step) ?? ''),
-      message: sn(raw.message),
-      response: sn(raw.response),
-      sessionId: sn(raw.session_id),
-      method: sn(raw.method),
-      url: url === null ? null : redactUrl(url),
-      headers: redacted,
-      body: sn(raw.body),
-      responseStatus: int(raw.response_status),
-      responseBody: sn(raw.response_body),
-      target: sn(raw.target),
-      assertion: sn(raw.assertion),
-      expectedBehavior: sn(raw.expected_behavior),
-      captureAs: sn(raw.capture_as)
-    }
+  const url = sn(raw.url)
+  return {
+    step: s(str(raw.step) ?? ''),
+    message: sn(raw.message),
+    response: sn(raw.response),
+    sessionId: sn(raw.session_id),
+    method: sn(raw.method),
+    url: url === null ? null : redactUrl(url),
+    headers: redacted,
+    body: sn(raw.body),
+    responseStatus: int(raw.response_status),
+    responseBody: sn(raw.response_body),
+    target: sn(raw.target),
+    assertion: sn(raw.assertion),
+    expectedBehavior: sn(raw.expected_behavior),
+    captureAs: sn(raw.capture_as)
   }
+}
 
-  const toFinding = (f: Finding): ReportFinding => ({
+function reportAttack(a: Finding['attacks'][number], t: Scrub): ReportFinding['attacks'][number] {
+  const { s, sn } = t
+  return {
+    attackId: s(a.attack_id),
+    score: a.score,
+    lastReplayStatus: s(a.last_replay_status),
+    createdAt: s(a.created_at),
+    lastReplayedAt: sn(a.last_replayed_at),
+    source: a.source
+      ? {
+          sourceType: s(a.source.source_type),
+          assessmentId: s(a.source.assessment_id),
+          attackIndex: a.source.attack_index,
+          date: s(a.source.date)
+        }
+      : null,
+    steps: a.replay_script.map((st) => reportStep(st as Record<string, unknown>, t))
+  }
+}
+
+function reportFinding(f: Finding, threshold: Severity, t: Scrub): ReportFinding {
+  const { s } = t
+  return {
     findingId: s(f.finding_id),
     severity: f.severity,
     category: s(f.category),
@@ -279,81 +288,73 @@ export function buildReport(input: ReportInput): Report {
     createdAt: s(f.created_at),
     redacted: isRedactedFinding(f),
     atOrAbove: atOrAbove(f.severity, threshold),
-    attacks: f.attacks.map((a) => ({
-      attackId: s(a.attack_id),
-      score: a.score,
-      lastReplayStatus: s(a.last_replay_status),
-      createdAt: s(a.created_at),
-      lastReplayedAt: sn(a.last_replayed_at),
-      source: a.source
-        ? {
-            sourceType: s(a.source.source_type),
-            assessmentId: s(a.source.assessment_id),
-            attackIndex: a.source.attack_index,
-            date: s(a.source.date)
-          }
-        : null,
-      steps: a.replay_script.map((st) => toStep(st as Record<string, unknown>))
-    }))
-  })
+    attacks: f.attacks.map((a) => reportAttack(a, t))
+  }
+}
 
-  // Findings: most severe first, open before the others, else in the service's order.
-  const indexed = (input.findings ?? []).map((f, i) => ({ f: toFinding(f), i }))
+/** Most severe first, open before the others, else in the service's order. */
+function orderFindings(findings: ReportFinding[]): ReportFinding[] {
+  const indexed = findings.map((f, i) => ({ f, i }))
   indexed.sort(
     (a, b) =>
       severityRank(a.f.severity) - severityRank(b.f.severity) ||
       Number(b.f.status === 'open') - Number(a.f.status === 'open') ||
       a.i - b.i
   )
-  const findings = indexed.map((x) => x.f)
+  return indexed.map((x) => x.f)
+}
+
+/** The findings at or above the threshold, one group per severity. */
+function groupBySeverity(findings: readonly ReportFinding[], threshold: Severity): FindingGroup[] {
   const groups: FindingGroup[] = []
   for (const sev of SEVERITIES) {
     if (!atOrAbove(sev, threshold)) continue
     const inGroup = findings.filter((f) => f.severity === sev)
     if (inGroup.length > 0) groups.push({ severity: sev, findings: inGroup })
   }
-  const below = findings.filter((f) => !f.atOrAbove)
+  return groups
+}
 
-  let counts: FindingCounts | null = null
-  if (input.findings !== null) {
-    const c: FindingCounts = {
-      total: findings.length,
-      bySeverity: zeroCounts(),
-      openBySeverity: zeroCounts(),
-      atOrAbove: 0,
-      openAtOrAbove: 0,
-      belowThreshold: 0,
-      belowBySeverity: zeroCounts(),
-      redacted: 0,
-      redactedAtOrAbove: 0
-    }
-    for (const f of findings) {
-      c.bySeverity[f.severity] += 1
-      if (f.status === 'open') c.openBySeverity[f.severity] += 1
-      if (f.atOrAbove) {
-        c.atOrAbove += 1
-        if (f.status === 'open') c.openAtOrAbove += 1
-      } else {
-        c.belowThreshold += 1
-        c.belowBySeverity[f.severity] += 1
-      }
-      if (f.redacted) {
-        c.redacted += 1
-        if (f.atOrAbove) c.redactedAtOrAbove += 1
-      }
-    }
-    counts = c
+function countFindings(findings: readonly ReportFinding[]): FindingCounts {
+  const c: FindingCounts = {
+    total: findings.length,
+    bySeverity: zeroCounts(),
+    openBySeverity: zeroCounts(),
+    atOrAbove: 0,
+    openAtOrAbove: 0,
+    belowThreshold: 0,
+    belowBySeverity: zeroCounts(),
+    redacted: 0,
+    redactedAtOrAbove: 0
   }
+  for (const f of findings) {
+    c.bySeverity[f.severity] += 1
+    if (f.status === 'open') c.openBySeverity[f.severity] += 1
+    if (f.atOrAbove) {
+      c.atOrAbove += 1
+      if (f.status === 'open') c.openAtOrAbove += 1
+    } else {
+      c.belowThreshold += 1
+      c.belowBySeverity[f.severity] += 1
+    }
+    if (f.redacted) {
+      c.redacted += 1
+      if (f.atOrAbove) c.redactedAtOrAbove += 1
+    }
+  }
+  return c
+}
 
-  // Coverage: one row per planned category, then probed categories not planned.
-  const run = input.run
-  const item = input.runListItem
-  const plannedRaw = run?.categories_planned ?? item?.categories_planned ?? null
-  const planned = plannedRaw ? dedupe(plannedRaw) : null
-  const completedRaw = run?.categories_completed ?? null
-  const completedSet = completedRaw ? new Set(completedRaw) : null
+/** One coverage row per planned category, then the probed categories not planned. */
+function coverageRowsOf(
+  planned: readonly string[] | null,
+  completed: readonly string[] | null,
+  coverage: CoverageResponse | null,
+  { s }: Scrub
+): ReportCoverageRow[] {
+  const completedSet = completed ? new Set(completed) : null
   const coverageByCategory = new Map<string, CoverageResponse['categories'][number]>()
-  for (const row of input.coverage?.categories ?? []) {
+  for (const row of coverage?.categories ?? []) {
     if (!coverageByCategory.has(row.category)) coverageByCategory.set(row.category, row)
   }
   const rowFor = (category: string, isPlanned: boolean): ReportCoverageRow => {
@@ -373,10 +374,27 @@ export function buildReport(input: ReportInput): Report {
       worstSeverity: cov ? cov.worst_severity : null
     }
   }
-  const coverageRows: ReportCoverageRow[] = []
+  const rows: ReportCoverageRow[] = []
   const plannedSet = new Set(planned ?? [])
-  for (const c of planned ?? []) coverageRows.push(rowFor(c, true))
-  for (const c of coverageByCategory.keys()) if (!plannedSet.has(c)) coverageRows.push(rowFor(c, false))
+  for (const c of planned ?? []) rows.push(rowFor(c, true))
+  for (const c of coverageByCategory.keys()) if (!plannedSet.has(c)) rows.push(rowFor(c, false))
+  return rows
+}
+
+export function buildReport(input: ReportInput): Report {
+  const t = scrubberOf(input.secrets ?? [])
+  const { s, sn } = t
+  const threshold = input.minSeverity
+
+  const findings = orderFindings((input.findings ?? []).map((f) => reportFinding(f, threshold, t)))
+  const counts = input.findings !== null ? countFindings(findings) : null
+
+  const run = input.run
+  const item = input.runListItem
+  const plannedRaw = run?.categories_planned ?? item?.categories_planned ?? null
+  const planned = plannedRaw ? dedupe(plannedRaw) : null
+  const completedRaw = run?.categories_completed ?? null
+  const coverageRows = coverageRowsOf(planned, completedRaw, input.coverage, t)
   const plannedRows = coverageRows.filter((r) => r.planned)
 
   return {
@@ -403,8 +421,8 @@ export function buildReport(input: ReportInput): Report {
     coverageNotReached: plannedRows.filter((r) => r.state === 'not reached').length,
     findingsReadable: input.findings !== null,
     findings,
-    groups,
-    below,
+    groups: groupBySeverity(findings, threshold),
+    below: findings.filter((f) => !f.atOrAbove),
     counts,
     redactionReason: counts && counts.redacted > 0 ? REDACTION_REASON : null,
     notes: input.notes.map(s),
@@ -414,17 +432,10 @@ export function buildReport(input: ReportInput): Report {
   }
 }
 
-/** "3m 12s", "850 ms", "1h 02m". */
+/** The run's elapsed time in the one duration format (`3 min 12 s`), or null when unknown. */
 export function formatElapsed(ms: number | null): string | null {
   if (ms === null || !Number.isFinite(ms) || ms < 0) return null
-  if (ms < 1000) return `${Math.round(ms)} ms`
-  const total = Math.round(ms / 1000)
-  const h = Math.floor(total / 3600)
-  const m = Math.floor((total % 3600) / 60)
-  const sec = total % 60
-  if (h > 0) return `${h}h ${String(m).padStart(2, '0')}m`
-  if (m > 0) return `${m}m ${String(sec).padStart(2, '0')}s`
-  return `${sec}s`
+  return formatDuration(ms)
 }
 
 /** "1 critical, 2 high" (zero counts left out; "none" when all are zero). */

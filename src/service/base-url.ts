@@ -8,8 +8,9 @@
  * What the user typed is echoed in a mistake's message only with its
  * user-info (user:password@) replaced, even when the text is not a URL at all.
  */
-import { ConfigError, oneLine } from '../util/errors.js'
-import { REDACTED_VALUE } from '../util/redact.js'
+import { ConfigError } from '../util/errors.js'
+import { oneLine } from '../util/text.js'
+import { SECRET_MASK } from '../util/redact.js'
 
 export function isLoopbackHost(hostname: string): boolean {
   const h = hostname.replace(/^\[|\]$/g, '').toLowerCase()
@@ -22,7 +23,7 @@ export function isLoopbackHost(hostname: string): boolean {
  * or a `#` in it, in a URL that does not parse).
  */
 export function withoutUserInfo(raw: string): string {
-  return raw.replace(/^([^@]*?\/\/)[^]*@/, `$1${REDACTED_VALUE}@`)
+  return raw.replace(/^([^@]*?\/\/)[^]*@/, `$1${SECRET_MASK}@`)
 }
 
 /** The user-info parts of a base address (to mask in every log), or none. */

@@ -20,10 +20,12 @@ import type { z } from 'zod'
 import { parseBaseUrl } from './base-url.js'
 import type { Clock } from '../util/clock.js'
 import { systemClock } from '../util/clock.js'
-import { AbortedError, ConfigError, MalformedResponseError, ServiceError } from '../util/errors.js'
+import { AbortedError, MalformedResponseError, ServiceError } from '../util/errors.js'
 import type { Log } from '../util/log.js'
 import { silentLog } from '../util/log.js'
-import { oneLine, parseErrorBody, parseSuccessBody, redact } from './parse-response.js'
+import { parseErrorBody, parseSuccessBody } from './parse-response.js'
+import { scrubSecrets } from '../util/redact.js'
+import { oneLine } from '../util/text.js'
 import { parseRetryAfter } from '../util/retry-policy.js'
 
 export type HttpMethod = 'GET' | 'POST' | 'PATCH'
@@ -73,13 +75,15 @@ export interface RequestSpec<S extends z.ZodType> {
 /**
  * Fill a path template: `/api/v1/run/{run_id}` with `{run_id: 'a b'}` ->
  * `/api/v1/run/a%20b`. Every parameter is URL-encoded; an empty one is refused
- * (it would address another endpoint).
+ * (it would address another endpoint). Ids come from the service's answers,
+ * whose schemas refuse empty ones, so a missing id is a bug of the caller
+ * (a TypeError, reported with its stack), not a configuration mistake.
  */
 export function fillPath(template: string, params: Readonly<Record<string, string>> = {}): string {
   return template.replace(/\{([a-z_]+)\}/g, (_, name: string) => {
     const value = params[name]
     if (typeof value !== 'string' || value === '') {
-      throw new ConfigError(name, `${name} must be a non-empty string`)
+      throw new TypeError(`path parameter ${name} of ${template} must be a non-empty string`)
     }
     return encodeURIComponent(value)
   })
@@ -143,7 +147,7 @@ export function networkError(
     })
   }
   const code = errorCode(err) ?? 'network_error'
-  const text = oneLine(redact(errorMessage(err), opts.secrets), 200)
+  const text = oneLine(scrubSecrets(errorMessage(err), opts.secrets), 200)
   return new ServiceError({
     endpoint,
     code,

@@ -13,29 +13,8 @@
 import type { z } from 'zod'
 import { acceptsAnyBody, CodedErrorBody, ProbeFailureBody, TextErrorBody, ValidationErrorBody } from './contract/index.js'
 import { MalformedResponseError } from '../util/errors.js'
-
-// ---------------------------------------------------------------------------
-// Text hygiene
-// ---------------------------------------------------------------------------
-
-/** Control characters (C0, DEL, C1) and the line/paragraph separators. */
-// eslint-disable-next-line no-control-regex
-const CONTROL_CHARS = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]+/g
-
-/** One line: control characters become a space, runs of spaces collapse, clipped to `max` characters. */
-export function oneLine(text: string, max = 300): string {
-  const flat = text.replace(CONTROL_CHARS, ' ').replace(/ {2,}/g, ' ').trim()
-  return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat
-}
-
-/** Replace every occurrence of each secret (of 4+ characters) with `***`. */
-export function redact(text: string, secrets: readonly string[]): string {
-  let out = text
-  for (const s of secrets) {
-    if (s.length >= 4) out = out.split(s).join('***')
-  }
-  return out
-}
+import { scrubSecrets, scrubSecretsDeep } from '../util/redact.js'
+import { oneLine } from '../util/text.js'
 
 /**
  * The deepest nesting of arrays and objects accepted in a body. The deepest
@@ -59,20 +38,6 @@ export function nestedDeeperThan(value: unknown, max: number): boolean {
   return false
 }
 
-/**
- * Redact secrets from every string inside a JSON-like value. Bounded: below
- * MAX_BODY_DEPTH levels (never reached by a parsed body) a value is replaced
- * by a marker rather than walked.
- */
-export function redactDeep(value: unknown, secrets: readonly string[], depth = 0): unknown {
-  if (typeof value === 'string') return redact(value, secrets)
-  if (value === null || typeof value !== 'object') return value
-  if (depth >= MAX_BODY_DEPTH) return '[nested too deep]'
-  if (Array.isArray(value)) return value.map((v) => redactDeep(v, secrets, depth + 1))
-  const out: Record<string, unknown> = {}
-  for (const [k, v] of Object.entries(value)) out[redact(k, secrets)] = redactDeep(v, secrets, depth + 1)
-  return out
-}
 
 // ---------------------------------------------------------------------------
 // Field paths and issue descriptions
@@ -108,7 +73,7 @@ export function describeValue(value: unknown, secrets: readonly string[] = []): 
   if (Array.isArray(value)) return 'an array'
   switch (typeof value) {
     case 'string':
-      return JSON.stringify(oneLine(redact(value, secrets), 40))
+      return JSON.stringify(oneLine(scrubSecrets(value, secrets), 40))
     case 'number':
     case 'boolean':
       return String(value)
@@ -177,7 +142,7 @@ function malformed(ctx: BodyContext, fieldPath: string, message: string): Malfor
     endpoint: ctx.endpoint,
     status: ctx.status,
     code: 'malformed_response',
-    message: redact(message, ctx.secrets ?? []),
+    message: scrubSecrets(message, ctx.secrets ?? []),
     fieldPath,
     transient: true,
     ambiguous: true
@@ -217,7 +182,7 @@ export function parseJsonBody(text: string, ctx: BodyContext): unknown {
     const start = text.trimStart()
     const looksCut = start.startsWith('{') || start.startsWith('[')
     const what = looksCut ? 'is not valid JSON (truncated?)' : 'is not JSON'
-    const snippet = oneLine(redact(start, ctx.secrets ?? []), 60)
+    const snippet = oneLine(scrubSecrets(start, ctx.secrets ?? []), 60)
     throw malformed(ctx, '', `response body ${what}, starts with ${JSON.stringify(snippet)}`)
   }
   if (nestedDeeperThan(value, MAX_BODY_DEPTH)) throw malformed(ctx, '', `response body nests deeper than ${MAX_BODY_DEPTH} levels`)
@@ -271,9 +236,9 @@ export function parseErrorBody(
   text: string,
   secrets: readonly string[] = []
 ): ParsedErrorBody {
-  const clean = (s: string, max = 500): string => oneLine(redact(s, secrets), max)
+  const clean = (s: string, max = 500): string => oneLine(scrubSecrets(s, secrets), max)
   const cleanExtra = (o: Record<string, unknown>): Record<string, unknown> =>
-    redactDeep(o, secrets) as Record<string, unknown>
+    scrubSecretsDeep(o, secrets) as Record<string, unknown>
   const fallbackCode = DEFAULT_CODES[status]
   const json = tryJson(text)
   if (json.ok) {
@@ -301,6 +266,6 @@ export function parseErrorBody(
   }
   const label = statusText.trim() !== '' ? statusText.trim() : `HTTP ${status}`
   if (!json.ok && json.deep) return { code: fallbackCode, message: clean(`${label}: error body nests deeper than ${MAX_BODY_DEPTH} levels (not read)`), extra: {} }
-  const snippet = oneLine(redact(text, secrets), 200)
+  const snippet = oneLine(scrubSecrets(text, secrets), 200)
   return { code: fallbackCode, message: snippet === '' ? clean(label) : clean(`${label}: ${snippet}`, 260), extra: {} }
 }

@@ -1,28 +1,23 @@
 /**
  * The three kinds of failure, kept apart:
  * - ConfigError: the user's configuration mistake. One line naming the input; no stack.
- * - ServiceError (and its kinds): the service, GitHub or the network failed, or
- *   the wait ran out. Endpoint, status, code, message and what was retried; no stack.
+ * - RemoteError: a remote party failed or the wait ran out. Endpoint, status,
+ *   code, message and what was retried; no stack. Its classes say who:
+ *   ServiceError (the assessment service; MalformedResponseError when an
+ *   answer breaks the contract, DeadlineExceededError when timeout_minutes ran
+ *   out waiting) and GitHubError (the GitHub REST API).
  * - anything else is a bug: reported with its stack trace.
- * Every one of them fails the step.
+ * Every one of them fails the step. (AbortedError: the job was cancelled.)
+ *
+ * The class is the kind: test it with `instanceof`, never with a field.
+ * Errors are not changed once thrown: code that knows more (the attempts made,
+ * a hint) throws `err.withDetail(...)`, a new error with the first as its cause.
  */
 
-/**
- * Untrusted text (from the service, GitHub or a target) made safe for one log
- * line: no line breaks (a new line starting with `::` would be a workflow
- * command), no control, bidi or zero-width characters, and a bounded length.
- */
-export function oneLine(text: string, max = 500): string {
-  const flat = text
-    .replace(/[\u0000-\u001f\u007f-\u009f\u200b-\u200f\u2028-\u202e\u2060-\u2069\ufeff]+/g, ' ')
-    .replace(/\s+/g, ' ')
-    .trim()
-  return flat.length > max ? `${flat.slice(0, max - 3)}...` : flat
-}
+import { oneLine } from './text.js'
 
 /** A mistake in the action's configuration (inputs, event, permissions). */
 export class ConfigError extends Error {
-  readonly kind = 'config' as const
   constructor(
     /** The input (or setting) at fault, e.g. `min_severity`. */
     readonly input: string,
@@ -33,18 +28,18 @@ export class ConfigError extends Error {
   }
 }
 
-export interface ServiceErrorInit {
+export interface RemoteErrorInit {
   /** e.g. `POST /api/v1/run` (path template filled with ids, never a query string with secrets). */
   endpoint: string
   status?: number
   code?: string
   message: string
-  /** Milliseconds the service asked us to wait (Retry-After), if it said. */
+  /** Milliseconds the remote asked us to wait (Retry-After), if it said. */
   retryAfterMs?: number
   /** Number of attempts made, including the first. */
   attempts?: number
   /** Human-readable notes on retried failures, oldest first. */
-  retried?: string[]
+  retried?: readonly string[]
   /** Extra fields of the error body (e.g. resets_on), untrusted. */
   extra?: Record<string, unknown>
   /** A hint telling the user how to fix it. */
@@ -52,7 +47,7 @@ export interface ServiceErrorInit {
   /** Worth trying again (network fault, 5xx, 408, 429, malformed answer). */
   transient?: boolean
   /**
-   * The request may have reached the service and taken effect although no
+   * The request may have reached the remote and taken effect although no
    * success was seen (reset after sending, timeout, 5xx, malformed 2xx body).
    * Matters for POST /run, which is not idempotent.
    */
@@ -60,36 +55,65 @@ export interface ServiceErrorInit {
   cause?: unknown
 }
 
-/** The service (or GitHub, or the network) answered with an error or not at all. */
-export class ServiceError extends Error {
-  readonly kind: 'service' | 'malformed' | 'timeout' = 'service'
+export type ServiceErrorInit = RemoteErrorInit
+
+/** What code that passes an error on may add to it (see `withDetail`). */
+export interface RemoteErrorDetail {
+  attempts?: number
+  retried?: readonly string[]
+  hint?: string
+}
+
+/** A remote party (the service, GitHub, the network) answered with an error or not at all. */
+export abstract class RemoteError extends Error {
   readonly endpoint: string
   readonly status?: number
   readonly code?: string
   readonly serviceMessage: string
   readonly retryAfterMs?: number
-  attempts: number
-  retried: string[]
+  readonly attempts: number
+  readonly retried: readonly string[]
   readonly extra: Record<string, unknown>
-  hint?: string
+  readonly hint?: string
   readonly transient: boolean
   readonly ambiguous: boolean
 
-  constructor(init: ServiceErrorInit) {
+  constructor(init: RemoteErrorInit) {
     super(oneLine(init.message), init.cause === undefined ? undefined : { cause: init.cause })
-    this.name = 'ServiceError'
     this.endpoint = init.endpoint
     this.status = init.status
     this.code = init.code === undefined ? undefined : oneLine(init.code, 80)
     this.serviceMessage = oneLine(init.message)
     this.retryAfterMs = init.retryAfterMs
     this.attempts = init.attempts ?? 1
-    this.retried = init.retried ?? []
+    this.retried = [...(init.retried ?? [])]
     this.extra = init.extra ?? {}
     this.hint = init.hint
     this.transient = init.transient ?? false
     this.ambiguous = init.ambiguous ?? false
   }
+
+  /** The fields this error was made from, with `detail` over them and this error as the cause. */
+  protected initWith(detail: RemoteErrorDetail): RemoteErrorInit {
+    return {
+      endpoint: this.endpoint,
+      status: this.status,
+      code: this.code,
+      message: this.serviceMessage,
+      retryAfterMs: this.retryAfterMs,
+      attempts: this.attempts,
+      retried: this.retried,
+      extra: this.extra,
+      hint: this.hint,
+      transient: this.transient,
+      ambiguous: this.ambiguous,
+      ...detail,
+      cause: this
+    }
+  }
+
+  /** A new error of the same class with `detail` added and this one as its cause. */
+  abstract withDetail(detail: RemoteErrorDetail): RemoteError
 
   /** One line: endpoint, status, code, message, retries, hint. */
   describe(): string {
@@ -103,34 +127,63 @@ export class ServiceError extends Error {
   }
 }
 
+/** The assessment service (or the network on the way to it) answered with an error or not at all. */
+export class ServiceError extends RemoteError {
+  constructor(init: ServiceErrorInit) {
+    super(init)
+    this.name = 'ServiceError'
+  }
+
+  withDetail(detail: RemoteErrorDetail): ServiceError {
+    return new ServiceError(this.initWith(detail))
+  }
+}
+
 /** A response that does not follow the contract (non-JSON, missing or mistyped field, unknown enum value). */
 export class MalformedResponseError extends ServiceError {
-  override readonly kind = 'malformed' as const
-  constructor(
-    init: ServiceErrorInit & {
-      /** Dotted path of the offending field, e.g. `categories[2].worst_severity`; '' for the whole body. */
-      fieldPath: string
-    }
-  ) {
+  /** Dotted path of the offending field, e.g. `categories[2].worst_severity`; '' for the whole body. */
+  readonly fieldPath: string
+  constructor(init: ServiceErrorInit & { fieldPath: string }) {
     super(init)
     this.name = 'MalformedResponseError'
     this.fieldPath = init.fieldPath
   }
-  readonly fieldPath: string
+
+  override withDetail(detail: RemoteErrorDetail): MalformedResponseError {
+    return new MalformedResponseError({ ...this.initWith(detail), fieldPath: this.fieldPath })
+  }
 }
 
-/** The time given by timeout_minutes ran out while waiting. */
+/**
+ * The time given by timeout_minutes ran out while waiting. A ServiceError, as
+ * the gate's waits are on the service; a wait on GitHub that runs into the
+ * deadline ends with it too (the retry policy is shared).
+ */
 export class DeadlineExceededError extends ServiceError {
-  override readonly kind = 'timeout' as const
-  constructor(endpoint: string, message: string) {
-    super({ endpoint, message, transient: false })
+  constructor(endpoint: string, message: string, detail: RemoteErrorDetail & { cause?: unknown } = {}) {
+    super({ endpoint, message, transient: false, ...detail })
     this.name = 'DeadlineExceededError'
+  }
+
+  override withDetail(detail: RemoteErrorDetail): DeadlineExceededError {
+    return new DeadlineExceededError(this.endpoint, this.serviceMessage, { attempts: this.attempts, retried: this.retried, hint: this.hint, ...detail, cause: this })
+  }
+}
+
+/** The GitHub REST API (or the network on the way to it) answered with an error or not at all. */
+export class GitHubError extends RemoteError {
+  constructor(init: RemoteErrorInit) {
+    super(init)
+    this.name = 'GitHubError'
+  }
+
+  withDetail(detail: RemoteErrorDetail): GitHubError {
+    return new GitHubError(this.initWith(detail))
   }
 }
 
 /** The job was cancelled (SIGINT/SIGTERM) while we were waiting. */
 export class AbortedError extends Error {
-  readonly kind = 'aborted' as const
   constructor(message = 'the step was cancelled') {
     super(message)
     this.name = 'AbortedError'
@@ -141,7 +194,7 @@ export type FailureKind = 'config' | 'service' | 'aborted' | 'bug'
 
 export function failureKind(err: unknown): FailureKind {
   if (err instanceof ConfigError) return 'config'
-  if (err instanceof ServiceError) return 'service'
+  if (err instanceof RemoteError) return 'service'
   if (err instanceof AbortedError) return 'aborted'
   return 'bug'
 }
@@ -152,7 +205,7 @@ export function failureKind(err: unknown): FailureKind {
  */
 export function describeFailure(err: unknown): string {
   if (err instanceof ConfigError) return `Configuration error in input '${err.input}': ${err.message}`
-  if (err instanceof ServiceError) return err.describe()
+  if (err instanceof RemoteError) return err.describe()
   if (err instanceof AbortedError) return err.message
   return describeBug(err)
 }

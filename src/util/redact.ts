@@ -4,8 +4,13 @@
  * secrets (the api_key) that must never be printed.
  */
 
-/** What a withheld value is replaced by. */
-export const REDACTED_VALUE = '[redacted]'
+/**
+ * What a secret or credential is replaced by in every output: `***`, as
+ * GitHub masks secrets in logs. Deliberately not `[redacted]`, which is the
+ * service's own text for a finding whose proof the plan withholds
+ * (REDACTED in the contract).
+ */
+export const SECRET_MASK = '***'
 
 /** Header names that are credentials whatever they look like. */
 const CREDENTIAL_HEADER_NAMES = new Set(['authorization', 'proxy-authorization', 'cookie', 'set-cookie', 'x-api-key'])
@@ -50,21 +55,21 @@ export function headerValueText(value: unknown, depth = 0): string {
 
 /**
  * A copy of `headers`, every value as text, with every credential-looking one
- * replaced by `[redacted]`: a credential-like name is redacted whatever the
+ * replaced by `***`: a credential-like name is redacted whatever the
  * type of its value; any other value when its text looks like a credential.
  */
 export function redactHeaders(headers: Readonly<Record<string, unknown>>): Record<string, string> {
   const out: Record<string, string> = {}
   for (const [name, value] of Object.entries(headers)) {
     if (isCredentialName(name)) {
-      out[name] = REDACTED_VALUE
+      out[name] = SECRET_MASK
       continue
     }
     const v = headerValueText(value)
     // Each item of a repeated header is checked on its own (the patterns anchor at the start).
     const items: unknown[] = Array.isArray(value) ? value : [value]
     const secret = looksLikeCredentialValue(v) || items.some((item) => looksLikeCredentialValue(headerValueText(item)))
-    out[name] = secret ? REDACTED_VALUE : v
+    out[name] = secret ? SECRET_MASK : v
   }
   return out
 }
@@ -83,9 +88,9 @@ function decodeName(name: string): string {
  */
 export function redactUrl(url: string): string {
   return url
-    .replace(/^(\s*[A-Za-z][A-Za-z0-9+.-]*:\/\/)([^/?#@\s]*)@/, `$1${REDACTED_VALUE}@`)
+    .replace(/^(\s*[A-Za-z][A-Za-z0-9+.-]*:\/\/)([^/?#@\s]*)@/, `$1${SECRET_MASK}@`)
     .replace(/([?&#;])([^=&#;\s]+)=([^&#;\s]*)/g, (whole, sep: string, name: string) =>
-      isCredentialName(decodeName(name)) ? `${sep}${name}=${REDACTED_VALUE}` : whole
+      isCredentialName(decodeName(name)) ? `${sep}${name}=${SECRET_MASK}` : whole
     )
 }
 
@@ -102,14 +107,14 @@ function secretVariants(secrets: readonly string[]): string[] {
 
 /**
  * Every occurrence of every secret (and its JSON-escaped form) replaced by
- * `[redacted]`. Blank secrets are ignored. The last line of defence, applied to
+ * `***`. Blank secrets are ignored. The last line of defence, applied to
  * whole outputs; `buildReport` applies it to every value first, since markdown
  * escaping could split a secret that holds punctuation.
  */
 export function scrubSecrets(text: string, secrets: readonly string[]): string {
   let out = text
   for (const v of secretVariants(secrets)) {
-    if (out.includes(v)) out = out.split(v).join(REDACTED_VALUE)
+    if (out.includes(v)) out = out.split(v).join(SECRET_MASK)
   }
   return out
 }
@@ -126,9 +131,21 @@ export function makeScrubber(secrets: readonly string[]): (text: string) => stri
     }
     let out = text
     for (const v of variants) {
-      if (out.includes(v)) out = out.split(v).join(REDACTED_VALUE)
+      if (out.includes(v)) out = out.split(v).join(SECRET_MASK)
     }
     if (text.length >= 4096) memo.set(text, out)
     return out
   }
+}
+
+/** `scrubSecrets` applied to every string (keys included) inside a JSON-like value. */
+export function scrubSecretsDeep(value: unknown, secrets: readonly string[], maxDepth = 64, depth = 0): unknown {
+  if (typeof value === 'string') return scrubSecrets(value, secrets)
+  if (value === null || typeof value !== 'object') return value
+  // Bounded: a body nested this deep was refused when parsed; never walk further.
+  if (depth >= maxDepth) return '[nested too deep]'
+  if (Array.isArray(value)) return value.map((v) => scrubSecretsDeep(v, secrets, maxDepth, depth + 1))
+  const out: Record<string, unknown> = {}
+  for (const [k, v] of Object.entries(value)) out[scrubSecrets(k, secrets)] = scrubSecretsDeep(v, secrets, maxDepth, depth + 1)
+  return out
 }

@@ -14,7 +14,7 @@
  *   cancelled.
  */
 import type { Clock, Deadline } from './clock.js'
-import { AbortedError, DeadlineExceededError, MalformedResponseError, ServiceError } from './errors.js'
+import { AbortedError, DeadlineExceededError, MalformedResponseError, RemoteError } from './errors.js'
 
 export interface RetryPolicy {
   /** Attempts in all, including the first. */
@@ -68,9 +68,9 @@ export function parseRetryAfter(value: string | null | undefined, nowMs: number)
 }
 
 /** Whether a failure is worth another attempt under this policy. */
-export function isRetryable(err: unknown): err is ServiceError {
-  if (!(err instanceof ServiceError)) return false
-  if (err.kind === 'timeout') return false
+export function isRetryable(err: unknown): err is RemoteError {
+  if (!(err instanceof RemoteError)) return false
+  if (err instanceof DeadlineExceededError) return false
   if (err.status !== undefined && !err.transient) return isRetryableStatus(err.status)
   return err.transient
 }
@@ -85,7 +85,7 @@ export function retryAfterFloorMs(retry: number, policy: RetryPolicy): number {
  * Retry-After when the service said (never below the floor; a 429 without
  * one waits the floor), else backoff with full jitter.
  */
-export function retryDelayMs(err: ServiceError, retry: number, policy: RetryPolicy, random: () => number): number {
+export function retryDelayMs(err: RemoteError, retry: number, policy: RetryPolicy, random: () => number): number {
   if (err.retryAfterMs !== undefined || err.status === 429) return Math.max(err.retryAfterMs ?? 0, retryAfterFloorMs(retry, policy))
   return backoffDelayMs(retry, policy, random)
 }
@@ -106,19 +106,26 @@ export interface RetryContext {
   policy?: RetryPolicy
   random?: () => number
   /** Told about each retry before its wait, e.g. for a log line. */
-  onRetry?: (info: { attempt: number; delayMs: number; error: ServiceError }) => void
+  onRetry?: (info: { attempt: number; delayMs: number; error: RemoteError }) => void
 }
 
 /** What one failed attempt was, for retry lines: `HTTP 503`, `ECONNRESET`, `HTTP 200 malformed_response at categories[0].key`. */
-export function describeAttempt(err: ServiceError): string {
+export function describeAttempt(err: RemoteError): string {
   const what = err.status !== undefined ? `HTTP ${err.status}${err.code ? ` ${err.code}` : ''}` : err.code ?? 'network error'
   if (err instanceof MalformedResponseError) return `${what} (${err.serviceMessage})`
   return what
 }
 
+/** `err` telling the attempts made: itself when it already does, else a copy with it as the cause. */
+function withAttempts(err: RemoteError, attempts: number, retried: readonly string[]): RemoteError {
+  if (err.attempts === attempts && err.retried.length === retried.length) return err
+  return err.withDetail({ attempts, retried: [...retried] })
+}
+
 /**
  * Run `op` under the retry policy. `op` gets the attempt number (from 1).
- * Rejects with the last ServiceError (its `attempts` and `retried` filled in),
+ * Rejects with the last RemoteError (a copy of it with `attempts` and
+ * `retried` filled in, the error itself as its cause),
  * with DeadlineExceededError when the deadline left no room for the wait, or
  * with AbortedError when the signal aborts.
  */
@@ -134,28 +141,20 @@ export async function withRetry<T>(op: (attempt: number) => Promise<T>, ctx: Ret
     } catch (err) {
       if (isSchemaViolation(err)) schemaViolations += 1
       if (!isRetryable(err) || attempt >= policy.maxAttempts || schemaViolations >= policy.maxMalformedAttempts) {
-        if (err instanceof ServiceError) {
-          err.attempts = attempt
-          err.retried = retried
-        }
-        throw err
+        throw err instanceof RemoteError ? withAttempts(err, attempt, retried) : err
       }
       const delayMs = retryDelayMs(err, attempt, policy, random)
       if (!ctx.deadline && delayMs > policy.maxRetryAfterMs) {
-        err.attempts = attempt
-        err.retried = retried
-        throw err
+        throw withAttempts(err, attempt, retried)
       }
       if (ctx.deadline && delayMs >= ctx.deadline.remainingMs()) {
-        err.attempts = attempt
-        err.retried = retried
         const left = Math.round(ctx.deadline.remainingMs() / 1000)
         const why =
           err.retryAfterMs !== undefined
             ? `the service asked to retry after ${Math.ceil(err.retryAfterMs / 1000)} s, but only ${left} s of the time allowed remain`
             : `no time left for another attempt (${left} s of the time allowed remain)`
         const tried = attempt > 1 ? ` (after ${attempt} attempts: ${retried.join('; ')})` : ''
-        throw new DeadlineExceededError(err.endpoint, `${describeAttempt(err)}: ${err.serviceMessage}${tried}; ${why}`)
+        throw new DeadlineExceededError(err.endpoint, `${describeAttempt(err)}: ${err.serviceMessage}${tried}; ${why}`, { cause: err })
       }
       retried.push(`${describeAttempt(err)}, waited ${(delayMs / 1000).toFixed(1)} s`)
       ctx.onRetry?.({ attempt, delayMs, error: err })

@@ -39,7 +39,8 @@ import {
   type Severity,
   type ValidateFindingResponse
 } from '../service/contract/index.js'
-import { ServiceError, oneLine } from '../util/errors.js'
+import { DeadlineExceededError, ServiceError } from '../util/errors.js'
+import { oneLine, plural } from '../util/text.js'
 import { backoffDelayMs, DEFAULT_RETRY_POLICY } from '../util/retry-policy.js'
 import type { ServiceCallDeps } from '../service/service-api.js'
 
@@ -223,10 +224,6 @@ function fromVerdict(res: ValidateFindingResponse): Attempt | 'validating' {
   }
 }
 
-function plural(n: number, word: string): string {
-  return `${n} ${word}${n === 1 ? '' : 's'}`
-}
-
 class Validator {
   private readonly random: () => number
 
@@ -407,7 +404,7 @@ class Validator {
           continue // still fixed: nothing ran, or a replay runs now (the next attempt then meets 409 and follows it)
         }
         if (err.ambiguous || err.transient) {
-          err.hint = `validation of finding ${safeId(id)} got no clear answer after ${MAX_AMBIGUOUS_ATTEMPTS} attempts`
+          throw err.withDetail({ hint: `validation of finding ${safeId(id)} got no clear answer after ${MAX_AMBIGUOUS_ATTEMPTS} attempts` })
         }
         throw err
       }
@@ -478,7 +475,7 @@ export async function runValidateMode(deps: ValidateModeDeps, args: ValidateMode
       attempt = await v.validate(c)
     } catch (caught) {
       // The client's own waits (retries of a read) ran into the deadline.
-      const err = caught instanceof ServiceError && caught.kind === 'timeout' ? timedOut(f) : caught
+      const err = caught instanceof DeadlineExceededError ? timedOut(f) : caught
       if (!(err instanceof StopAll)) throw err
       attempt = err.here
       stopRest = err.rest
