@@ -27,6 +27,7 @@ import {
 } from './markdown-safe.js'
 import {
   describeCounts,
+  describeProfileSync,
   formatElapsed,
   zeroCounts,
   type Report,
@@ -92,6 +93,17 @@ function plural(n: number, one: string, many = `${one}s`): string {
 // Sections
 // ---------------------------------------------------------------------------
 
+/** Minimal line for the target and its profile sync (the renderer redesign may show more of r.target / r.profileSync). */
+function describeTargetLine(r: Report): string {
+  const parts: string[] = []
+  if (r.target !== null) {
+    parts.push(`${r.target.outcome} as ${r.target.name}`)
+    if (r.target.movedFrom !== null) parts.push(`moved from ${r.target.movedFrom.endpointHost} (model ${r.target.movedFrom.modelId} not assessed)`)
+  }
+  if (r.profileSync !== null) parts.push(describeProfileSync(r.profileSync))
+  return parts.join(' · ')
+}
+
 function headerBlock(r: Report): string {
   const out: string[] = []
   out.push(para('## Agent security gate'))
@@ -105,6 +117,7 @@ function headerBlock(r: Report): string {
   } else {
     items.push(`- **Model:** ${modelId} (name and endpoint host not read)`)
   }
+  if (r.target !== null || r.profileSync !== null) items.push(`- **Target:** ${proseText(describeTargetLine(r), 600)}`)
   const run: string[] = []
   if (r.runId !== null) {
     run.push(codeSpan(r.runId, { max: 120 }))
