@@ -25,13 +25,15 @@ import type { ActionIO } from './io.js'
 import { runValidateMode } from '../validate/validate-mode.js'
 import { renderValidationMarkdown } from '../report/validation.js'
 import { publishToGitHub } from '../github/publish.js'
+import { prepareTarget, type Prepared } from './prepare-target.js'
 
 export interface MainDeps {
   io: ActionIO
   clock: Clock
   signal: AbortSignal
   random?: () => number
-  makeApi(inputs: ActionInputs, deadline: Deadline): ServiceApi
+  /** requestTimeoutMs: per request, when a call needs longer than the client's default (the registration probe). */
+  makeApi(inputs: ActionInputs, deadline: Deadline, opts?: { requestTimeoutMs?: number }): ServiceApi
 }
 
 function setOutputs(io: ActionIO, outputs: Record<string, string>, secrets: string[]): void {
@@ -58,14 +60,25 @@ async function writeReportFile(env: NodeJS.ProcessEnv, name: string, json: strin
 /** Run the main step. Never throws: every failure fails the step with a line of its kind. */
 export async function runMain(deps: MainDeps): Promise<void> {
   const { io } = deps
-  // Mask the key before anything else can print it.
-  const rawKey = envInputReader(io.env)('api_key')
-  if (rawKey !== '') io.setSecret(rawKey)
-  const secrets = rawKey !== '' ? [rawKey] : []
+  // Mask the service key and the target's credential before anything else can print them.
+  const secrets: string[] = []
+  for (const name of ['api_key', 'target_credential']) {
+    const raw = envInputReader(io.env)(name)
+    if (raw === '') continue
+    io.setSecret(raw)
+    secrets.push(raw)
+  }
   try {
-    const inputs = readInputs(envInputReader(io.env))
+    const given = readInputs(envInputReader(io.env))
+    const prepared = await prepareTarget(
+      { io, clock: deps.clock, signal: deps.signal, random: deps.random, makeApi: (deadline, requestTimeoutMs) => deps.makeApi(given, deadline, { requestTimeoutMs }) },
+      given
+    )
+    const inputs: ActionInputs = { ...given, modelId: prepared.target.modelId }
+    setOutputs(io, { model_id: inputs.modelId, target: prepared.target.outcome === 'given' ? '' : prepared.target.outcome }, secrets)
+    if (prepared.report.profileSync?.version != null) setOutputs(io, { profile_version: String(prepared.report.profileSync.version) }, secrets)
     if (inputs.mode === 'validate') await runValidate(deps, inputs, secrets)
-    else await runGateStep(deps, inputs, secrets)
+    else await runGateStep(deps, inputs, secrets, prepared.report)
   } catch (err) {
     const kind = failureKind(err)
     setOutputs(io, { result: 'error' }, secrets)
@@ -79,7 +92,7 @@ export async function runMain(deps: MainDeps): Promise<void> {
   }
 }
 
-async function runGateStep(deps: MainDeps, inputs: ActionInputs, secrets: string[]): Promise<void> {
+async function runGateStep(deps: MainDeps, inputs: ActionInputs, secrets: string[], prepared: Prepared['report']): Promise<void> {
   const { io, clock } = deps
   const outcome = await runGate(
     {
@@ -94,7 +107,9 @@ async function runGateStep(deps: MainDeps, inputs: ActionInputs, secrets: string
     { modelId: inputs.modelId, categories: inputs.categories, minSeverity: inputs.minSeverity, timeoutMs: inputs.timeoutMs }
   )
   const { decision, run, results } = outcome
-  const report = buildReport(gateReportInput(outcome, { modelId: inputs.modelId, minSeverity: inputs.minSeverity, runUrl: runUrl(io.env), secrets }))
+  const report = buildReport(
+    gateReportInput(outcome, { modelId: inputs.modelId, minSeverity: inputs.minSeverity, runUrl: runUrl(io.env), secrets, ...prepared })
+  )
 
   const reportPath = await writeReportFile(io.env, `report-${inputs.modelId}-${outcome.triggered.runId}`, scrubSecrets(renderJson(report), secrets))
   setOutputs(

@@ -36,8 +36,8 @@ function abortOnSignals(io: ActionIO): { signal: AbortSignal; dispose(): void } 
 /** Run the step this process was started for. Never throws: a bug fails the step with its stack. */
 export async function run(io: ActionIO = coreActionIO()): Promise<void> {
   const aborts = abortOnSignals(io)
-  const makeApi = (inputs: ActionInputs, deadline: Deadline) =>
-    createClient({ baseUrl: inputs.baseUrl, apiKey: inputs.apiKey, clock: systemClock, deadline, log: io.log })
+  const makeApi = (inputs: ActionInputs, deadline: Deadline, opts?: { requestTimeoutMs?: number }) =>
+    createClient({ baseUrl: inputs.baseUrl, apiKey: inputs.apiKey, clock: systemClock, deadline, log: io.log, requestTimeoutMs: opts?.requestTimeoutMs })
   try {
     if (isPostStep(io)) {
       await runPost({ io, clock: systemClock, makeApi })
