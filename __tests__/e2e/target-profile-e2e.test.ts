@@ -178,7 +178,8 @@ describe(`target and profile, bundled action on ${rt.name}`, () => {
     ['no_reply', { response_field: 'reply.text' }, 'response_field', /no_reply, the target gave no reply text.*dot-path/],
     ['not_an_endpoint', { endpoint_url: '/nowhere' }, 'endpoint_url', /not_an_endpoint.*path of endpoint_url/],
     ['SSRF refusal (metadata host)', { endpoint_url: 'http://169.254.169.254/latest/chat' }, 'endpoint_url', /refused the address 169\.254\.169\.254.*private, loopback, link-local and cloud-metadata hosts are refused/]
-  ])('explains a refused registration: %s', async (_label, over, input, message) => {
+  ])('explains a refused registration: %s', async (_label, given, input, message) => {
+    const over: Record<string, string> = given
     const pr = ++prCounter
     const endpoint = over.endpoint_url?.startsWith('/') ? openEndpoint('127.0.0.1', over.endpoint_url) : (over.endpoint_url ?? openEndpoint())
     const before = JSON.parse(emu.control.snapshot()).models.length

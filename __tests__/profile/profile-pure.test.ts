@@ -162,3 +162,12 @@ describe('profileSyncRefusal', () => {
     if (e) expect(e.input).toBe('allow_shared_profile_sync')
   })
 })
+
+describe('the example profile', () => {
+  it('is a valid profile file', async () => {
+    const { readFileSync } = await import('node:fs')
+    const path = 'examples/profiles/agent-profile.yml'
+    const file = parseProfileFile(path, readFileSync(new URL(`../../${path}`, import.meta.url), 'utf8'))
+    expect(file.content.tools?.map((t) => t.name)).toEqual(['lookup_order', 'issue_refund', 'refund_order'])
+  })
+})

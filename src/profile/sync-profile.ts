@@ -46,7 +46,8 @@ function explainWrite(err: unknown, path: string, what: string): unknown {
   const first = issues[0]
   if (!first || !Array.isArray(first.loc)) return new ConfigError('profile_file', `${path}: the service refused the ${what}: ${oneLine(err.serviceMessage, 300)}`)
   const loc = first.loc.map(String).filter((l) => l !== 'body' && l !== 'changes')
-  return new ConfigError('profile_file', `${path}: field ${loc.join('.')}: the service refused the ${what}: ${oneLine(String(first.msg), 300)}`)
+  const field = `${what === 'confirm' ? 'confirm.' : ''}${loc.join('.')}`
+  return new ConfigError('profile_file', `${path}: field ${field}: the service refused the ${what}: ${oneLine(String(first.msg), 300)}`)
 }
 
 async function readProfile(deps: ServiceCallDeps, modelId: string): Promise<ProfileResponse | null> {
