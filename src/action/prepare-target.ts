@@ -9,6 +9,7 @@ import { isAbsolute, relative, resolve } from 'node:path'
 import { Deadline, type Clock } from '../util/clock.js'
 import { ConfigError, describeFailure, failureKind } from '../util/errors.js'
 import { targetFromEvent } from '../github/context.js'
+import { readPayload } from '../github/publish.js'
 import { parseProfileFile, type ProfileFile } from '../profile/profile-file.js'
 import { profileSyncRefusal } from '../profile/sync-policy.js'
 import { syncProfile } from '../profile/sync-profile.js'
@@ -40,15 +41,6 @@ export function setupRequestTimeoutMs(inputs: ActionInputs): number {
   return Math.max(30_000, Math.ceil(probeS * 1000) + 30_000)
 }
 
-async function readEventPayload(path: string | undefined): Promise<unknown> {
-  if (!path) return null
-  try {
-    return JSON.parse(await readFile(path, 'utf8')) as unknown
-  } catch {
-    return null
-  }
-}
-
 /** Read and validate the profile file, inside the workspace, before any request. */
 export async function loadProfileFile(env: NodeJS.ProcessEnv, path: string): Promise<ProfileFile> {
   const root = resolve(env.GITHUB_WORKSPACE || process.cwd())
@@ -78,7 +70,7 @@ export async function prepareTarget(deps: PrepareDeps, inputs: ActionInputs): Pr
     return { target: { modelId: inputs.modelId, name: null, outcome: 'given', endpointHost: null, movedFrom: null }, report: { target: null, profileSync: null } }
   }
 
-  const event = targetFromEvent(io.env.GITHUB_EVENT_NAME ?? '', await readEventPayload(io.env.GITHUB_EVENT_PATH), io.env.GITHUB_REPOSITORY ?? '')
+  const event = targetFromEvent(io.env.GITHUB_EVENT_NAME ?? '', await readPayload(io.env.GITHUB_EVENT_PATH), io.env.GITHUB_REPOSITORY ?? '')
   const prNumber = event.kind === 'pull_request' ? event.number : null
   const deadline = Deadline.after(clock, inputs.timeoutMs)
   const callDeps = { api: deps.makeApi(deadline, setupRequestTimeoutMs(inputs)), clock, deadline, signal: deps.signal, log: io.log, random: deps.random }
