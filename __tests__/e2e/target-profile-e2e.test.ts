@@ -134,7 +134,7 @@ describe(`target and profile, bundled action on ${rt.name}`, () => {
     expect(count(mark, 'confirmProfile')).toBe(1)
     expect(r1.main.outputs.profile_version).toMatch(/^\d+$/)
     expect(plain(r1.main.summary)).toMatch(/\*\*Target:\*\* registered as agent-app-pr-\d+/)
-    expect(plain(r1.main.summary)).toMatch(/profile v\d+: created: purpose changed, system_prompt changed, has_guardrails true, tools \+1 \(lookup_order\), forbidden_topics \+1 \(competitor pricing\); confirmed purpose, tools: lookup_order/)
+    expect(plain(r1.main.summary)).toMatch(/profile v\d+: created: purpose set, system_prompt set, has_guardrails true, tools \+1 \(lookup_order\), forbidden_topics \+1 \(competitor pricing\); confirmed purpose, tools: lookup_order/)
 
     mark = emu.requestLog.length
     const r2 = await push({ pr, inputs, files: files1 })

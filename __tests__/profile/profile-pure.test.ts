@@ -114,7 +114,7 @@ describe('diffProfile', () => {
   it('sends every field of the file when the target has no profile', () => {
     expect(diffProfile(file('purpose: Support\nforbidden_topics: [a]\n'), null)).toEqual({
       changes: { purpose: 'Support', forbidden_topics: ['a'] },
-      summary: ['purpose changed', 'forbidden_topics +1 (a)']
+      summary: ['purpose set', 'forbidden_topics +1 (a)']
     })
   })
 

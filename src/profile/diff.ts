@@ -119,10 +119,10 @@ export function describeListChange(field: ListField, fileItems: unknown[], read:
   return `${field} ${parts.join(', ')}`
 }
 
-function describeAnswerChange(field: AnswerField, value: unknown): string {
+function describeAnswerChange(field: AnswerField, value: unknown, before: Entry | undefined): string {
   if (value === null) return field === 'multi_agent' || field === 'has_persistent_memory' ? `${field} unknown` : `${field} emptied`
   if (typeof value === 'boolean') return `${field} ${value}`
-  return `${field} changed`
+  return `${field} ${before === undefined || before.value === null || before.value === '' ? 'set' : 'changed'}`
 }
 
 export interface ProfileDiff {
@@ -142,7 +142,7 @@ export function diffProfile(file: ProfileFile, current: CurrentProfile | null): 
     const value = content[field]
     if (current !== null && sameAnswer(value, current.answers[field])) continue
     changes[field] = value
-    summary.push(describeAnswerChange(field, value))
+    summary.push(describeAnswerChange(field, value, current?.answers[field]))
   }
   for (const field of PROFILE_LIST_FIELDS) {
     if (!(field in content)) continue
