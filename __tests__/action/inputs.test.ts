@@ -159,8 +159,8 @@ describe('readInputs: the target by endpoint_url', () => {
   })
 
   it.each([
-    ['model_id', { model_id: 'mdl_1' }, /model_id and endpoint_url are both set|both set/],
-    ['model_id', { endpoint_url: '' }, /or endpoint_url is required/],
+    ['model_id', { model_id: 'mdl_1' }, /is set together with endpoint_url: give one of the two/],
+    ['model_id', { endpoint_url: '' }, /is required unless endpoint_url is set: give one of the two/],
     ['endpoint_url', { endpoint_url: 'not a url' }, /not a URL/],
     ['endpoint_url', { endpoint_url: 'ftp://x.example.com' }, /scheme/],
     ['endpoint_url', { endpoint_url: 'https://u:p@x.example.com/chat' }, /target_credential/],

@@ -234,13 +234,13 @@ export function readTargetInput(get: InputReader): TargetInput {
   if (modelId !== '' && endpointUrl !== '') {
     throw new ConfigError(
       'model_id',
-      'and endpoint_url are both set: give one. model_id assesses a model already in the inventory; endpoint_url finds or registers the agent at that address (e.g. the preview of this pull request)'
+      'is set together with endpoint_url: give one of the two. model_id assesses a model already in the inventory; endpoint_url finds or registers the agent at that address (e.g. the preview of this pull request)'
     )
   }
   if (modelId === '' && endpointUrl === '') {
     throw new ConfigError(
       'model_id',
-      `or endpoint_url is required: model_id is ${MODEL_ID_HINT}; endpoint_url is the address of the agent to find or register (e.g. the preview of this pull request)`
+      `is required unless endpoint_url is set: give one of the two. model_id is ${MODEL_ID_HINT}; endpoint_url is the address of the agent to find or register (e.g. the preview of this pull request)`
     )
   }
   if (modelId !== '') {
