@@ -1,7 +1,4 @@
 import { describe, expect, it } from '@jest/globals'
-import { mkdtempSync, mkdirSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
 import { prepareTarget, setupRequestTimeoutMs } from '../../src/action/prepare-target.js'
 import { envInputReader, readInputs } from '../../src/action/inputs.js'
 import { runMain } from '../../src/action/main.js'
@@ -11,6 +8,7 @@ import { ConfigError, ServiceError } from '../../src/util/errors.js'
 import { recordingLog } from '../../src/util/log.js'
 import { fakeApi } from '../__fixtures__/fake-api.js'
 import { fakeClock } from '../__fixtures__/fake-clock.js'
+import { checkoutWith } from '../__fixtures__/workspace.js'
 
 function fakeIO(env: Record<string, string>): ActionIO & { events: string[]; log: ReturnType<typeof recordingLog> } {
   const events: string[] = []
@@ -29,14 +27,6 @@ function fakeIO(env: Record<string, string>): ActionIO & { events: string[]; log
   }
 }
 
-function checkout(files: Record<string, string>): string {
-  const dir = mkdtempSync(join(tmpdir(), 'asas-prep-'))
-  for (const [p, text] of Object.entries(files)) {
-    mkdirSync(join(dir, p, '..'), { recursive: true })
-    writeFileSync(join(dir, p), text)
-  }
-  return dir
-}
 
 const base = { INPUT_API_KEY: 'asas_dev_full', INPUT_BASE_URL: 'https://asas.example.com', GITHUB_EVENT_NAME: 'push', GITHUB_REPOSITORY: 'octo/app', GITHUB_REF_NAME: 'main' }
 
@@ -61,7 +51,7 @@ describe('prepareTarget', () => {
     ['bad.yml', /bad\.yml: field purpos: |unknown field 'purpos'/]
   ])('refuses profile_file %s before any request', async (path, message) => {
     const api = fakeApi({})
-    const ws = checkout({ 'bad.yml': 'purpos: x\n' })
+    const ws = checkoutWith({ 'bad.yml': 'purpos: x\n' })
     const { result } = await prepare({ ...base, GITHUB_WORKSPACE: ws, INPUT_MODEL_ID: 'm1', INPUT_PROFILE_FILE: path }, api)
     expect(result).toBeInstanceOf(ConfigError)
     expect((result as ConfigError).input).toBe('profile_file')
@@ -78,7 +68,7 @@ describe('prepareTarget', () => {
         throw new ServiceError({ endpoint: 'GET /api/v1/model/m1/profile', status: 503, message: 'unavailable', transient: true })
       }
     })
-    const ws = checkout({ 'p.yml': 'purpose: x\n' })
+    const ws = checkoutWith({ 'p.yml': 'purpose: x\n' })
     const { io, result } = await prepare({ ...base, GITHUB_WORKSPACE: ws, INPUT_MODEL_ID: 'm1', INPUT_PROFILE_FILE: 'p.yml', INPUT_FAIL_ON_PROFILE_ERROR: flag }, api)
     if (flag === 'true') {
       expect(result).toBeInstanceOf(ServiceError)

@@ -4,13 +4,12 @@
  * the repository, before the gate. Spawned as the runner does, over real HTTP.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals'
-import { mkdtempSync, mkdirSync, readFileSync, existsSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
+import { readFileSync, existsSync } from 'node:fs'
 import { runAction, type ActionRun } from '../__fixtures__/action-runner.js'
 import { runtimes } from '../__fixtures__/node-runtimes.js'
 import { startEmulator, type Emulator } from '../../src/emulator/server.js'
 import { startGitHubStandin } from '../__fixtures__/github-standin.js'
+import { checkoutWith } from '../__fixtures__/workspace.js'
 
 type Standin = Awaited<ReturnType<typeof startGitHubStandin>>
 
@@ -61,16 +60,6 @@ function prEvent(n: number): Record<string, unknown> {
   return { pull_request: { number: n }, number: n, repository: { full_name: 'octo-org/agent-app' } }
 }
 
-/** A checkout holding the profile file (GITHUB_WORKSPACE). */
-function workspace(files: Record<string, string>): string {
-  const dir = mkdtempSync(join(tmpdir(), 'asas-ws-'))
-  for (const [path, text] of Object.entries(files)) {
-    mkdirSync(join(dir, path, '..'), { recursive: true })
-    writeFileSync(join(dir, path), text)
-  }
-  return dir
-}
-
 function openEndpoint(host = '127.0.0.1', path = '/chat/open'): string {
   const u = new URL(emu.demoAgent.url)
   return `http://${host}:${u.port}${path}`
@@ -84,7 +73,7 @@ async function push(opts: { pr?: number | null; inputs: Record<string, string>; 
     killAfterMs: 60_000,
     eventName: pr === null ? 'push' : 'pull_request',
     eventPayload: pr === null ? {} : prEvent(pr),
-    env: { GITHUB_API_URL: gh.url, GITHUB_WORKSPACE: workspace(opts.files ?? {}), GITHUB_REF_NAME: 'main' },
+    env: { GITHUB_API_URL: gh.url, GITHUB_WORKSPACE: checkoutWith(opts.files ?? {}), GITHUB_REF_NAME: 'main' },
     inputs: { api_key: emu.keys.full, base_url: emu.url, timeout_minutes: '2', response_field: 'output.text', ...opts.inputs }
   })
 }

@@ -7,6 +7,7 @@ import { ConfigError, ServiceError } from '../../src/util/errors.js'
 import { recordingLog } from '../../src/util/log.js'
 import { fakeApi } from '../__fixtures__/fake-api.js'
 import { fakeClock } from '../__fixtures__/fake-clock.js'
+import { modelItem } from '../__fixtures__/service-bodies.js'
 
 const endpoint: EndpointTarget = {
   endpointUrl: 'https://pr-7.example.com/chat',
@@ -19,15 +20,7 @@ const endpoint: EndpointTarget = {
   transport: 'http',
   requestTimeout: null
 }
-const model = (model_id: string, name = 'app-pr-7', endpoint_host = 'pr-7.example.com'): ModelListItem => ({
-  model_id,
-  name,
-  endpoint_host,
-  model_type: 'agent',
-  environment: 'dev',
-  has_agent_config: true,
-  latest_run_status: null
-})
+const model = (model_id: string, name = 'app-pr-7', endpoint_host = 'pr-7.example.com'): ModelListItem => modelItem(model_id, name, endpoint_host)
 const lost = () => new ServiceError({ endpoint: 'POST /api/v1/model', message: 'socket hang up', ambiguous: true, transient: true })
 
 function deps(api: ReturnType<typeof fakeApi>) {

@@ -2,18 +2,10 @@ import { describe, expect, it } from '@jest/globals'
 import { chooseTarget, findRegistered } from '../../src/target/choose-target.js'
 import { explainRegistrationFailure, inputOfField } from '../../src/target/explain-registration.js'
 import { defaultTargetName, isPullRequestName, movedTargetName, sameHost } from '../../src/target/naming.js'
-import type { ModelListItem } from '../../src/service/contract/index.js'
 import { ServiceError } from '../../src/util/errors.js'
+import { modelItem } from '../__fixtures__/service-bodies.js'
 
-const model = (model_id: string, name: string, endpoint_host: string): ModelListItem => ({
-  model_id,
-  name,
-  endpoint_host,
-  model_type: 'agent',
-  environment: 'dev',
-  has_agent_config: true,
-  latest_run_status: null
-})
+const model = modelItem
 
 describe('naming', () => {
   it.each([
