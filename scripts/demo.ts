@@ -5,6 +5,12 @@
  * runner does (main step, then post step) and shows the outcome, the outputs,
  * the job summary and the PR comment.
  *
+ * The whole preview flow of examples/preview-gate.yml: the demo agent stands
+ * for the pull request's preview (endpoint_url); the action registers it as
+ * agent-app-pr-7 (the service probes it live), syncs its profile from
+ * examples/profiles/agent-profile.yml, then gates. --model-id runs the gate on
+ * the emulator's seeded demo model instead.
+ *
  * Options: --pass (the demo agent has its vulnerabilities fixed),
  *          --min-severity X, --quiet (no live log),
  *          --write-example (put the posted comment into docs/example-comment.md).
@@ -24,6 +30,9 @@ function option(name: string, fallback: string): string {
   return i >= 0 && process.argv[i + 1] ? process.argv[i + 1] : fallback
 }
 
+/** The demo's profile file, relative to the repository (GITHUB_WORKSPACE). */
+const PROFILE_FILE = 'examples/profiles/agent-profile.yml'
+
 function rule(title: string): void {
   process.stdout.write(`\n${'='.repeat(8)} ${title} ${'='.repeat(Math.max(0, 70 - title.length))}\n`)
 }
@@ -40,10 +49,18 @@ async function main(): Promise<void> {
     console.log(`Runtime:            ${runtime.path} ${runtime.version}${runtime.name === 'node24' ? '' : ' (no Node 24 found: npm test fetches one, or put a node 24 on PATH)'}`)
     console.log('Running dist/index.js as the GitHub runner does (INPUT_* variables, GITHUB_OUTPUT/STATE/STEP_SUMMARY/EVENT_PATH)...')
     rule('Action log')
+    const preview = !flag('--model-id')
+    const target: Record<string, string> = preview
+      ? { endpoint_url: `${emulator.demoAgent.url}/chat/open`, response_field: 'output.text', environment: 'dev', profile_file: PROFILE_FILE }
+      : { model_id: emulator.demoModelId }
+    if (preview) {
+      console.log(`Preview of PR #7:  ${target.endpoint_url} (the demo agent), profile from ${PROFILE_FILE}`)
+      console.log('The action finds it in the inventory or registers it, syncs its profile, then gates.')
+    }
     const run = await runAction({
       nodePath: runtime.path,
       inputs: {
-        model_id: emulator.demoModelId,
+        ...target,
         api_key: emulator.keys.full,
         base_url: emulator.url,
         min_severity: option('--min-severity', 'high'),
@@ -52,7 +69,7 @@ async function main(): Promise<void> {
       eventName: 'pull_request',
       eventPayload: { number: 7, pull_request: { number: 7 }, repository: { full_name: 'octo-org/agent-app' } },
       githubToken: 'ghs_demo_token',
-      env: { GITHUB_API_URL: github.url },
+      env: { GITHUB_API_URL: github.url, GITHUB_WORKSPACE: PROJECT_ROOT },
       echo: !flag('--quiet')
     })
     rule('Outcome')
@@ -69,7 +86,8 @@ async function main(): Promise<void> {
     if (posted && flag('--write-example')) writeExampleComment(posted)
     rule('Done')
     console.log(`The full JSON report is at ${run.main.outputs.report_path ?? '(none)'}`)
-    console.log('Try: npm run demo -- --pass   (the demo agent with its vulnerabilities fixed)')
+    console.log('Try: npm run demo -- --pass       (the demo agent with its vulnerabilities fixed)')
+    console.log('     npm run demo -- --model-id   (the gate alone, on the seeded demo model)')
   } finally {
     await github.stop()
     await emulator.stop()

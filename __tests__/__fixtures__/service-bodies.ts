@@ -65,3 +65,8 @@ export const bodies = {
   changeProfile: { model_id: 'm_1', profile_id: 'p_1', version: 4 },
   confirmProfile: { model_id: 'm_1', profile_id: 'p_1', version: 5 }
 } as const
+
+/** An inventory list item (GET /model) of that id, name and endpoint host. */
+export function modelItem(model_id: string, name: string, endpoint_host: string) {
+  return { model_id, name, endpoint_host, model_type: 'agent', environment: 'dev', has_agent_config: true, latest_run_status: null }
+}

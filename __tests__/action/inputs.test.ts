@@ -26,6 +26,8 @@ describe('readInputs', () => {
     expect(readInputs(reader(valid))).toEqual({
       mode: 'gate',
       modelId: 'mdl_1',
+      target: { kind: 'model', modelId: 'mdl_1' },
+      profile: null,
       minSeverity: 'high',
       categories: [],
       apiKey: 'asas_dev_full',
@@ -111,9 +113,78 @@ describe('readInputs', () => {
     for (const [name, value] of Object.entries(INPUT_DEFAULTS)) {
       expect([name, action.inputs[name]?.default]).toEqual([name, value])
     }
-    expect(action.inputs.model_id.required).toBe(true)
+    expect(action.inputs.model_id.required).toBe(false)
     expect(action.inputs.api_key.required).toBe(true)
     expect(action.inputs.base_url.required).toBe(true)
+  })
+})
+
+describe('readInputs: the target by endpoint_url', () => {
+  const endpoint = { api_key: 'asas_dev_full', base_url: 'https://asas.example.com', endpoint_url: 'https://pr-7.preview.example.com/chat', response_field: 'output.text' }
+
+  it('reads the registration inputs with their defaults', () => {
+    const inputs = readInputs(reader({ ...endpoint, auth_type: 'bearer', target_credential: 'tok-12345', request_timeout: '60' }))
+    expect(inputs.modelId).toBe('')
+    expect(inputs.target).toEqual({
+      kind: 'endpoint',
+      endpoint: {
+        endpointUrl: 'https://pr-7.preview.example.com/chat',
+        name: null,
+        environment: null,
+        authType: 'bearer',
+        credential: 'tok-12345',
+        oauth: null,
+        responseField: 'output.text',
+        transport: 'http',
+        requestTimeout: 60
+      }
+    })
+  })
+
+  it('reads the oauth inputs and the profile switches', () => {
+    const inputs = readInputs(
+      reader({
+        ...endpoint,
+        auth_type: 'oauth_client_credentials',
+        target_credential: 'client-secret',
+        oauth_token_url: 'https://id.example.com/token',
+        oauth_client_id: 'gate',
+        oauth_scope: 'chat',
+        profile_file: '.github/agent-profile.yml',
+        allow_shared_profile_sync: 'true'
+      })
+    )
+    expect(inputs.target.kind === 'endpoint' && inputs.target.endpoint.oauth).toEqual({ token_url: 'https://id.example.com/token', client_id: 'gate', scope: 'chat' })
+    expect(inputs.profile).toEqual({ path: '.github/agent-profile.yml', failOnError: true, allowShared: true })
+  })
+
+  it.each([
+    ['model_id', { model_id: 'mdl_1' }, /is set together with endpoint_url: give one of the two/],
+    ['model_id', { endpoint_url: '' }, /is required unless endpoint_url is set: give one of the two/],
+    ['endpoint_url', { endpoint_url: 'not a url' }, /not a URL/],
+    ['endpoint_url', { endpoint_url: 'ftp://x.example.com' }, /scheme/],
+    ['endpoint_url', { endpoint_url: 'https://u:p@x.example.com/chat' }, /target_credential/],
+    ['response_field', { response_field: '' }, /dot-path/],
+    ['target_credential', { auth_type: 'bearer' }, /required when auth_type is bearer/],
+    ['target_credential', { target_credential: 'secret-1' }, /auth_type is none/],
+    ['target_credential', { auth_type: 'api_key', target_credential: 'abc' }, /shorter than 5/],
+    ['oauth_token_url', { auth_type: 'oauth_client_credentials', target_credential: 'secret-1' }, /required/],
+    ['oauth_scope', { oauth_scope: 'x' }, /only used when auth_type is oauth_client_credentials/],
+    ['auth_type', { auth_type: 'digest' }, /none, bearer, api_key, basic, oauth_client_credentials/],
+    ['environment', { environment: 'qa' }, /prod, staging, dev/],
+    ['transport', { transport: 'grpc' }, /http, websocket/],
+    ['request_timeout', { request_timeout: '181' }, /at most 180/],
+    ['target_name', { target_name: 'x'.repeat(201) }, /1 to 200/],
+    ['fail_on_profile_error', { fail_on_profile_error: 'maybe' }, /true or false/]
+  ])('%s: %j', (input, override, message) => {
+    const e = configErrorOf({ ...endpoint, ...override })
+    expect(e.input).toBe(input)
+    expect(e.message).toMatch(message)
+  })
+
+  it('names the registration inputs given with model_id', () => {
+    const e = configErrorOf({ ...valid, response_field: 'output.text', target_name: 'x' })
+    expect([e.input, e.message]).toEqual(['target_name', expect.stringMatching(/only used with endpoint_url.*target_name, response_field/)])
   })
 })
 

@@ -3,12 +3,13 @@
  * Every mistake is a ConfigError naming the input, in one line that says how
  * to fix it. Pure: the reader of raw values is passed in.
  */
-import { SEVERITIES, type Severity } from '../service/contract/index.js'
+import { AUTH_TYPES, ENVIRONMENTS, LIMITS, SEVERITIES, type AuthType, type Severity } from '../service/contract/index.js'
 import type { PublishSettings } from '../github/publish.js'
 import { COMMENT_MODES, type CommentMode } from '../github/sticky-comment.js'
 import { ConfigError } from '../util/errors.js'
 import { parseBaseUrl } from '../service/base-url.js'
 import { oneLine } from '../util/text.js'
+import type { EndpointTarget, TargetEnvironment, TargetInput, TargetTransport } from '../target/target-spec.js'
 
 /** The base-address rule lives with the transport that uses it too. */
 export { parseBaseUrl }
@@ -16,9 +17,23 @@ export { parseBaseUrl }
 export type Mode = 'gate' | 'validate'
 export type IssueMode = PublishSettings['issue']
 
+/** The profile file to sync before the run (profile_file and its switches). */
+export interface ProfileInputs {
+  /** As given: relative to the repository (GITHUB_WORKSPACE). */
+  path: string
+  /** fail_on_profile_error: a failed sync fails the step before any run (default true). */
+  failOnError: boolean
+  /** allow_shared_profile_sync: a pull request may sync a target it does not own. */
+  allowShared: boolean
+}
+
 export interface ActionInputs {
   mode: Mode
+  /** The model_id input; '' when the target is given by endpoint_url (main.ts resolves it first). */
   modelId: string
+  target: TargetInput
+  /** null: no profile_file. */
+  profile: ProfileInputs | null
   minSeverity: Severity
   /** Empty: the full taxonomy. */
   categories: string[]
@@ -42,7 +57,11 @@ export const INPUT_DEFAULTS = {
   timeout_minutes: '60',
   comment: 'update',
   issue: 'off',
-  max_runs: '20'
+  max_runs: '20',
+  auth_type: 'none',
+  transport: 'http',
+  fail_on_profile_error: 'true',
+  allow_shared_profile_sync: 'false'
 } as const
 
 /** GitHub's longest job on hosted runners is 6 h; a longer wait is a typo. */
@@ -122,19 +141,151 @@ function parseMaxRuns(raw: string): number {
   return n
 }
 
+const MODEL_ID_HINT = 'the model_id of the agent target in the service inventory (GET /api/v1/model lists them)'
+
+function parseModelId(modelId: string): string {
+  if (modelId.length > 200 || /[\u0000-\u001f\u007f/?#]/.test(modelId)) {
+    throw new ConfigError('model_id', `'${clip(modelId)}' is not a model id (no slashes, ?, # or control characters)`)
+  }
+  return modelId
+}
+
+/** The endpoint to register: a URL the service can probe; its address rules (private hosts...) are the service's (400). */
+export function parseEndpointUrl(raw: string): string {
+  let url: URL
+  try {
+    url = new URL(raw)
+  } catch {
+    throw new ConfigError('endpoint_url', `'${clip(raw)}' is not a URL: give the agent's full endpoint, e.g. https://pr-7.preview.example.com/chat`)
+  }
+  if (!['https:', 'http:', 'wss:', 'ws:'].includes(url.protocol)) {
+    throw new ConfigError('endpoint_url', `scheme '${clip(url.protocol)}' is not one the service probes: use https:// (or wss:// with transport websocket)`)
+  }
+  if (url.username !== '' || url.password !== '') {
+    throw new ConfigError('endpoint_url', 'must not carry credentials: pass the target credential in target_credential (masked) with auth_type')
+  }
+  return raw
+}
+
+function parseTargetName(raw: string): string | null {
+  if (raw === '') return null
+  if (raw.length > LIMITS.targetNameMax || /[\u0000-\u001f\u007f]/.test(raw)) {
+    throw new ConfigError('target_name', `must be 1 to ${LIMITS.targetNameMax} characters without control characters`)
+  }
+  return raw
+}
+
+function parseRequestTimeout(raw: string): number | null {
+  if (raw === '') return null
+  const n = Number(raw)
+  if (!/^\d*\.?\d+$/.test(raw) || !(n > 0) || n > LIMITS.requestTimeoutMax) {
+    throw new ConfigError('request_timeout', `'${clip(raw)}' is not a number of seconds above 0 and at most ${LIMITS.requestTimeoutMax}`)
+  }
+  return n
+}
+
+/** Inputs that only make sense with endpoint_url, named when given with model_id. */
+const ENDPOINT_ONLY_INPUTS = [
+  'target_name',
+  'environment',
+  'target_credential',
+  'oauth_token_url',
+  'oauth_client_id',
+  'oauth_scope',
+  'oauth_audience',
+  'response_field',
+  'request_timeout'
+] as const
+
+/** model_id or endpoint_url (exactly one), and the registration inputs of the endpoint. */
+export function readTargetInput(get: InputReader): TargetInput {
+  const modelId = get('model_id')
+  const endpointUrl = get('endpoint_url')
+  if (modelId !== '' && endpointUrl !== '') {
+    throw new ConfigError(
+      'model_id',
+      'is set together with endpoint_url: give one of the two. model_id assesses a model already in the inventory; endpoint_url finds or registers the agent at that address (e.g. the preview of this pull request)'
+    )
+  }
+  if (modelId === '' && endpointUrl === '') {
+    throw new ConfigError(
+      'model_id',
+      `is required unless endpoint_url is set: give one of the two. model_id is ${MODEL_ID_HINT}; endpoint_url is the address of the agent to find or register (e.g. the preview of this pull request)`
+    )
+  }
+  if (modelId !== '') {
+    const stray = ENDPOINT_ONLY_INPUTS.filter((n) => get(n) !== '')
+    if (stray.length > 0) {
+      throw new ConfigError(stray[0]!, `is only used with endpoint_url (to register a target), not with model_id: remove ${stray.join(', ')}`)
+    }
+    return { kind: 'model', modelId: parseModelId(modelId) }
+  }
+  const authType = oneOf<AuthType>('auth_type', get('auth_type'), AUTH_TYPES, INPUT_DEFAULTS.auth_type)
+  const credential = get('target_credential')
+  if (authType === 'none' && credential !== '') {
+    throw new ConfigError('target_credential', 'is set but auth_type is none: set auth_type (bearer, api_key, basic or oauth_client_credentials), or remove target_credential')
+  }
+  if (authType !== 'none' && credential === '') {
+    throw new ConfigError(
+      'target_credential',
+      `is required when auth_type is ${authType}${authType === 'oauth_client_credentials' ? ' (the OAuth client secret)' : authType === 'basic' ? ' (user:password)' : ''}: pass it from a secret`
+    )
+  }
+  if (credential !== '' && credential.length < LIMITS.credentialMin) {
+    throw new ConfigError('target_credential', `is shorter than ${LIMITS.credentialMin} characters, the service's minimum`)
+  }
+  const oauthInputs = { token_url: get('oauth_token_url'), client_id: get('oauth_client_id'), scope: get('oauth_scope'), audience: get('oauth_audience') }
+  let oauth: EndpointTarget['oauth'] = null
+  if (authType === 'oauth_client_credentials') {
+    if (oauthInputs.token_url === '') throw new ConfigError('oauth_token_url', 'is required when auth_type is oauth_client_credentials')
+    if (oauthInputs.client_id === '') throw new ConfigError('oauth_client_id', 'is required when auth_type is oauth_client_credentials')
+    oauth = {
+      token_url: oauthInputs.token_url,
+      client_id: oauthInputs.client_id,
+      ...(oauthInputs.scope !== '' ? { scope: oauthInputs.scope } : {}),
+      ...(oauthInputs.audience !== '' ? { audience: oauthInputs.audience } : {})
+    }
+  } else {
+    const stray = Object.entries(oauthInputs).find(([, v]) => v !== '')
+    if (stray) throw new ConfigError(`oauth_${stray[0]}`, 'is only used when auth_type is oauth_client_credentials')
+  }
+  const responseField = get('response_field')
+  if (responseField === '') {
+    throw new ConfigError('response_field', "is required with endpoint_url: the dot-path of the reply text in the agent's JSON answer (e.g. output.text or choices.0.message.content)")
+  }
+  const environment = get('environment')
+  return {
+    kind: 'endpoint',
+    endpoint: {
+      endpointUrl: parseEndpointUrl(endpointUrl),
+      name: parseTargetName(get('target_name')),
+      environment: environment === '' ? null : oneOf<TargetEnvironment>('environment', environment, ENVIRONMENTS, 'staging'),
+      authType,
+      credential: credential === '' ? null : credential,
+      oauth,
+      responseField,
+      transport: oneOf<TargetTransport>('transport', get('transport'), ['http', 'websocket'], INPUT_DEFAULTS.transport),
+      requestTimeout: parseRequestTimeout(get('request_timeout'))
+    }
+  }
+}
+
+function readProfileInputs(get: InputReader): ProfileInputs | null {
+  const path = get('profile_file')
+  const failOnError = parseBoolean('fail_on_profile_error', get('fail_on_profile_error'), true)
+  const allowShared = parseBoolean('allow_shared_profile_sync', get('allow_shared_profile_sync'), false)
+  if (path === '') return null
+  if (/[\u0000-\u001f\u007f]/.test(path)) throw new ConfigError('profile_file', 'holds control characters')
+  return { path, failOnError, allowShared }
+}
+
 /**
  * Read and validate every input. Throws ConfigError on the first mistake,
  * before any request is made.
  */
 export function readInputs(get: InputReader): ActionInputs {
   const mode = oneOf<Mode>('mode', get('mode'), ['gate', 'validate'], INPUT_DEFAULTS.mode)
-  const modelId = get('model_id')
-  if (modelId === '') {
-    throw new ConfigError('model_id', 'is required: the model_id of the agent target in the service inventory (GET /api/v1/model lists them)')
-  }
-  if (modelId.length > 200 || /[\u0000-\u001f\u007f/?#]/.test(modelId)) {
-    throw new ConfigError('model_id', `'${clip(modelId)}' is not a model id (no slashes, ?, # or control characters)`)
-  }
+  const target = readTargetInput(get)
   const apiKey = get('api_key')
   if (apiKey === '') {
     throw new ConfigError(
@@ -144,7 +295,9 @@ export function readInputs(get: InputReader): ActionInputs {
   }
   return {
     mode,
-    modelId,
+    modelId: target.kind === 'model' ? target.modelId : '',
+    target,
+    profile: readProfileInputs(get),
     minSeverity: oneOf<Severity>('min_severity', get('min_severity'), SEVERITIES, INPUT_DEFAULTS.min_severity),
     categories: parseCategories(get('categories')),
     apiKey,

@@ -30,13 +30,15 @@ import type { ActionIO } from './io.js'
 import { runValidateMode } from '../validate/validate-mode.js'
 import { renderValidationMarkdown, validationTitle } from '../report/validation.js'
 import { publishToGitHub, readEventPayload } from '../github/publish.js'
+import { prepareTarget, type Prepared } from './prepare-target.js'
 
 export interface MainDeps {
   io: ActionIO
   clock: Clock
   signal: AbortSignal
   random?: () => number
-  makeApi(inputs: ActionInputs, deadline: Deadline): ServiceApi
+  /** requestTimeoutMs: per request, when a call needs longer than the client's default (the registration probe). */
+  makeApi(inputs: ActionInputs, deadline: Deadline, opts?: { requestTimeoutMs?: number }): ServiceApi
 }
 
 /** The longest output value: far above any real one (categories_planned of the whole taxonomy). */
@@ -76,18 +78,31 @@ async function assessedNow(env: NodeJS.ProcessEnv, clock: Clock): Promise<{ sha:
 /** Run the main step. Never throws: every failure fails the step with a line of its kind. */
 export async function runMain(deps: MainDeps): Promise<void> {
   const { io } = deps
-  // Mask the key before anything else can print it.
-  const rawKey = envInputReader(io.env)('api_key')
-  if (rawKey !== '') io.setSecret(rawKey)
+  // Mask the service key and the target's credential before anything else can print them.
+  const secrets: string[] = []
+  for (const name of ['api_key', 'target_credential']) {
+    const raw = envInputReader(io.env)(name)
+    if (raw === '') continue
+    io.setSecret(raw)
+    secrets.push(raw)
+  }
   // A password in base_url is refused, but it must not echo anywhere meanwhile.
   const urlSecrets = baseUrlSecrets(envInputReader(io.env)('base_url'))
   for (const s of urlSecrets) io.setSecret(s)
-  const secrets = [...(rawKey !== '' ? [rawKey] : []), ...urlSecrets]
+  secrets.push(...urlSecrets)
   let inputs: ActionInputs | null = null
   try {
-    inputs = readInputs(envInputReader(io.env))
+    const given = readInputs(envInputReader(io.env))
+    inputs = given
+    const prepared = await prepareTarget(
+      { io, clock: deps.clock, signal: deps.signal, random: deps.random, makeApi: (deadline, requestTimeoutMs) => deps.makeApi(given, deadline, { requestTimeoutMs }) },
+      given
+    )
+    inputs = { ...given, modelId: prepared.target.modelId }
+    setOutputs(io, { model_id: inputs.modelId, target: prepared.target.outcome === 'given' ? '' : prepared.target.outcome }, secrets)
+    if (prepared.report.profileSync?.version != null) setOutputs(io, { profile_version: String(prepared.report.profileSync.version) }, secrets)
     if (inputs.mode === 'validate') await runValidate(deps, inputs, secrets)
-    else await runGateStep(deps, inputs, secrets)
+    else await runGateStep(deps, inputs, secrets, prepared.report)
   } catch (err) {
     const kind = failureKind(err)
     setOutputs(io, { result: 'error' }, secrets)
@@ -126,8 +141,9 @@ async function reportNotAssessed(
     runUrl: runUrl(io.env)
   }
   await io.appendSummary(scrubSecrets(renderNotAssessed(input), secrets))
-  // A configuration mistake leaves no inputs to publish with; a cancelled job has no time to.
-  if (inputs === null || deps.signal.aborted) return
+  // A configuration mistake leaves no inputs to publish with, a target that could not be
+  // registered no model to key the comment on; a cancelled job has no time to.
+  if (inputs === null || inputs.modelId === '' || deps.signal.aborted) return
   const marker = commentMarker(inputs.mode === 'validate' ? `${inputs.modelId}#validate` : inputs.modelId)
   await publishToGitHub(
     { env: io.env, log: io.log, clock, signal: deps.signal, random: deps.random },
@@ -142,7 +158,7 @@ async function reportNotAssessed(
   )
 }
 
-async function runGateStep(deps: MainDeps, inputs: ActionInputs, secrets: string[]): Promise<void> {
+async function runGateStep(deps: MainDeps, inputs: ActionInputs, secrets: string[], prepared: Prepared['report']): Promise<void> {
   const { io, clock } = deps
   const outcome = await runGate(
     {
@@ -160,7 +176,7 @@ async function runGateStep(deps: MainDeps, inputs: ActionInputs, secrets: string
   )
   const { decision, run, results } = outcome
   const report = buildReport({
-    ...gateReportInput(outcome, { modelId: inputs.modelId, minSeverity: inputs.minSeverity, runUrl: runUrl(io.env), secrets }),
+    ...gateReportInput(outcome, { modelId: inputs.modelId, minSeverity: inputs.minSeverity, runUrl: runUrl(io.env), secrets, ...prepared }),
     commit: await assessedNow(io.env, clock)
   })
 

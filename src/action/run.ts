@@ -19,7 +19,7 @@ import type { ServiceApi } from '../service/service-api.js'
 /** The edges run() builds itself unless given (tests pass a fake clock and a fake ServiceApi). */
 export interface RunEdges {
   clock: Clock
-  makeApi(inputs: ActionInputs, deadline: Deadline): ServiceApi
+  makeApi(inputs: ActionInputs, deadline: Deadline, opts?: { requestTimeoutMs?: number }): ServiceApi
 }
 
 /**
@@ -61,7 +61,8 @@ export async function run(io: ActionIO = coreActionIO(), edges: Partial<RunEdges
   const clock = edges.clock ?? systemClock
   const makeApi =
     edges.makeApi ??
-    ((inputs: ActionInputs, deadline: Deadline) => createClient({ baseUrl: inputs.baseUrl, apiKey: inputs.apiKey, clock, deadline, log: io.log }))
+    ((inputs: ActionInputs, deadline: Deadline, opts?: { requestTimeoutMs?: number }) =>
+      createClient({ baseUrl: inputs.baseUrl, apiKey: inputs.apiKey, clock, deadline, log: io.log, requestTimeoutMs: opts?.requestTimeoutMs }))
   try {
     if (isPostStep(io)) {
       await runPost({ io, clock, makeApi })

@@ -7,7 +7,8 @@
  *   POST /__emulator/demo-agent   {vulnerable?: {category: bool}, all_vulnerable?, available?, reply_delay_ms?}
  *   POST /__emulator/control      {exhaust_allowance?: {workspace: bool}, ingest_incomplete?: {model_id: bool},
  *                                  limits?: {...}, faults?: FaultConfig | "seed=..,rate=.." | null,
- *                                  category_duration_ms?: number, delete_profile?: model_id}
+ *                                  category_duration_ms?: number, delete_profile?: model_id,
+ *                                  race_profile?: {model_id: reads}}
  *   GET  /__emulator/runs         {runs: [...]} every run ever created
  *   GET  /__emulator/requests     {requests: [...]} the request log (?since=<index>)
  *   GET  /__emulator/credentials  {credentials: [...]} every target credential stored (for leak scans)
@@ -55,7 +56,8 @@ const ControlBody = z.strictObject({
   limits: LimitsBody.optional(),
   faults: z.union([FaultConfigBody, z.string(), z.null()]).optional(),
   category_duration_ms: z.number().int().nonnegative().optional(),
-  delete_profile: z.string().optional()
+  delete_profile: z.string().optional(),
+  race_profile: z.record(z.string(), z.number().int().nonnegative()).optional()
 })
 
 function parse<S extends z.ZodType>(schema: S, raw: string, contentType: string | undefined): z.infer<S> {
@@ -107,6 +109,7 @@ export function handleAdmin(emu: Emulator, method: string, path: string, search:
         if (faults !== undefined) emu.control.setFaults(faults)
         if (b.category_duration_ms !== undefined) emu.control.setCategoryDurationMs(b.category_duration_ms)
         if (b.delete_profile !== undefined) emu.control.deleteProfile(b.delete_profile)
+        for (const [id, reads] of Object.entries(b.race_profile ?? {})) emu.control.raceProfile(id, reads)
         return { status: 200, body: { ok: true } }
       }
       case 'GET /__emulator/runs':

@@ -92,6 +92,8 @@ export interface Emulator {
     registeredCredentials(): string[]
     /** Deletes a model's profile (so a later create restarts its version). */
     deleteProfile(modelId: string): void
+    /** Another writer: after each of the next `reads` reads of the model's profile, its version moves on (a write built from the read gets 409 stale_version). */
+    raceProfile(modelId: string, reads: number): void
     /** A JSON snapshot of the whole store (tests: bad input changes nothing). */
     snapshot(): string
   }
@@ -146,6 +148,8 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Emulato
   const allowLoopbackTargets = opts.allowLoopbackTargets ?? false
   let categoryDurationMs = opts.categoryDurationMs ?? 2000
   let injector: FaultInjector | null = opts.faults ? new FaultInjector(opts.faults) : null
+  /** By model_id: reads of its profile after which another writer moves the version on (control.raceProfile). */
+  const profileRaces = new Map<string, number>()
 
   const demoAgent = await startDemoAgent({
     log: (method, path, status) => {
@@ -301,6 +305,15 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Emulato
       contentType,
       authorization: auth
     })
+    if (match.endpoint === 'getProfile' && result.status === 200) {
+      const modelId = match.params.model_id ?? ''
+      const left = profileRaces.get(modelId) ?? 0
+      const p = store.profiles.get(modelId)
+      if (left > 0 && p) {
+        profileRaces.set(modelId, left - 1)
+        p.version++
+      }
+    }
     if (fault === 'reset_after') {
       entry.status = 'reset'
       log(`${method} ${url.pathname} -> reset [fault reset_after, handler answered ${result.status}]`)
@@ -384,6 +397,9 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Emulato
       registeredCredentials: () => [...store.credentials],
       deleteProfile(modelId) {
         store.profiles.delete(modelId)
+      },
+      raceProfile(modelId, reads) {
+        profileRaces.set(modelId, Math.max(0, reads))
       },
       snapshot: () => store.snapshot()
     },

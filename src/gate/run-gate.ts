@@ -176,7 +176,7 @@ async function stopInterruptedTrigger(deps: GateDeps, intent: TriggerIntent, arg
 /** What the gate read and decided, as the input of buildReport (notes on how the run was reached first). */
 export function gateReportInput(
   outcome: GateOutcome,
-  context: { modelId: string; minSeverity: Severity; runUrl: string | null; secrets: string[] }
+  context: Pick<ReportInput, 'target' | 'profileSync'> & { modelId: string; minSeverity: Severity; runUrl: string | null; secrets: string[] }
 ): ReportInput {
   const { decision, run, results, triggered } = outcome
   return {

@@ -182,6 +182,11 @@ function renderJsonWithCap(
     schema_version: r.schemaVersion,
     model_id: r.modelId,
     model: r.modelName === null ? null : { name: r.modelName, endpoint_host: r.endpointHost },
+    target: r.target === null ? null : { outcome: r.target.outcome, name: r.target.name, moved_from: r.target.movedFrom === null ? null : { name: r.target.movedFrom.name, model_id: r.target.movedFrom.modelId, endpoint_host: r.target.movedFrom.endpointHost } },
+    profile_sync:
+      r.profileSync === null
+        ? null
+        : { file: r.profileSync.file, status: r.profileSync.status, created: r.profileSync.created, changed: r.profileSync.changed, confirmed: r.profileSync.confirmed, version: r.profileSync.version, error: r.profileSync.error },
     min_severity: r.minSeverity,
     result: r.result,
     reason: r.reason,

@@ -35,7 +35,16 @@ import {
   trustedLink,
   type ProofSection
 } from './markdown-safe.js'
-import { formatElapsed, zeroCounts, type Report, type ReportAttack, type ReportCoverageRow, type ReportFinding, type SeverityCounts } from './report-model.js'
+import {
+  describeProfileSync,
+  formatElapsed,
+  zeroCounts,
+  type Report,
+  type ReportAttack,
+  type ReportCoverageRow,
+  type ReportFinding,
+  type SeverityCounts
+} from './report-model.js'
 
 /** How much proof a finding shown in full gets. */
 export interface DetailLevel {
@@ -105,6 +114,17 @@ export function blockingCounts(r: Report): SeverityCounts {
   const out = zeroCounts()
   for (const f of r.findings) if (f.atOrAbove && f.status === 'open') out[f.severity] += 1
   return out
+}
+
+/** The target (registered, reused, moved) and its profile sync, in one line. */
+function describeTargetLine(r: Report): string {
+  const parts: string[] = []
+  if (r.target !== null) {
+    parts.push(`${r.target.outcome} as ${r.target.name}`)
+    if (r.target.movedFrom !== null) parts.push(`moved from ${r.target.movedFrom.endpointHost} (model ${r.target.movedFrom.modelId} not assessed)`)
+  }
+  if (r.profileSync !== null) parts.push(describeProfileSync(r.profileSync))
+  return parts.join(' · ')
 }
 
 /** "12 open critical, 340 open high", or null when none. */
@@ -227,6 +247,7 @@ function headerBlock(r: Report): string {
     out.push(para(`**Found before it stopped:** ${open}. Not a result: the run did not end, so other categories were not tested.`))
   }
   if (r.ingestIncomplete === true) out.push(para('**The service reports ingest incomplete:** findings may still be missing.'))
+  if (r.target !== null || r.profileSync !== null) out.push(para(`**Target:** ${proseText(describeTargetLine(r), 600)}`))
   // The service's verdict only where it differs from the result and can be trusted.
   if (r.verdict !== null && !r.verdictComputed && (r.result === 'pass' || r.result === 'fail') && r.verdict !== r.result) {
     out.push(para(`**The service's verdict:** ${enumText(r.verdict, ['pass', 'fail'])}.`))

@@ -62,6 +62,34 @@ export interface ReportInput {
   commit?: { sha: string | null; at: string | null } | null
   /** Values that must never appear in any output (the api_key, ...): replaced by `[redacted]` everywhere. */
   secrets?: string[]
+  /** How the model was obtained (endpoint_url: registered or reused); absent when model_id was given. */
+  target?: ReportTarget | null
+  /** What the profile sync did before the run; absent when there is no profile_file. */
+  profileSync?: ReportProfileSync | null
+}
+
+/** The target of an endpoint_url: found in the inventory or registered by this step. */
+export interface ReportTarget {
+  outcome: 'registered' | 'reused'
+  name: string
+  /** The model of the same name at another host, which was not assessed. */
+  movedFrom: { name: string; modelId: string; endpointHost: string } | null
+}
+
+/** The profile file's sync: what it changed and the version the run assessed. */
+export interface ReportProfileSync {
+  file: string
+  /** synced: the profile says what the file says; failed: fail_on_profile_error is false and the run went on. */
+  status: 'synced' | 'failed'
+  created: boolean
+  /** One phrase per field changed ("tools +1 (refund_order)", "system_prompt changed"); empty: unchanged. */
+  changed: string[]
+  /** Names confirmed (answers, then `<list>: <item>`); empty when nothing was confirmed. */
+  confirmed: string[]
+  /** The profile version the run assessed; null when the sync failed before it was known. */
+  version: number | null
+  /** Why it failed (status failed). */
+  error: string | null
 }
 
 /** A replay step with credentials redacted (known fields only). */
@@ -190,6 +218,16 @@ export interface Report {
   /** The commit assessed (hex SHA) and when (ISO time); null when unknown. */
   commitSha: string | null
   assessedAt: string | null
+  target: ReportTarget | null
+  profileSync: ReportProfileSync | null
+}
+
+/** "profile v4: tools +1 (refund_order), system_prompt changed" (the one line a report shows of the sync). */
+export function describeProfileSync(p: ReportProfileSync): string {
+  if (p.status === 'failed') return `profile sync failed${p.version === null ? '' : ` (assessed version ${p.version})`}: ${p.error ?? 'unknown error'}`
+  const what = p.changed.length > 0 ? `${p.created ? 'created: ' : ''}${p.changed.join(', ')}` : 'unchanged'
+  const confirmed = p.confirmed.length > 0 ? `; confirmed ${p.confirmed.join(', ')}` : ''
+  return `profile v${p.version ?? '?'}: ${what}${confirmed}`
 }
 
 export function zeroCounts(): SeverityCounts {
@@ -428,7 +466,25 @@ export function buildReport(input: ReportInput): Report {
     notes: input.notes.map(s),
     runUrl: input.runUrl ?? null,
     commitSha: input.commit?.sha && /^[0-9a-f]{7,40}$/i.test(input.commit.sha) ? input.commit.sha.toLowerCase() : null,
-    assessedAt: input.commit?.at ?? null
+    assessedAt: input.commit?.at ?? null,
+    target: input.target
+      ? {
+          outcome: input.target.outcome,
+          name: s(input.target.name),
+          movedFrom: input.target.movedFrom
+            ? { name: s(input.target.movedFrom.name), modelId: s(input.target.movedFrom.modelId), endpointHost: s(input.target.movedFrom.endpointHost) }
+            : null
+        }
+      : null,
+    profileSync: input.profileSync
+      ? {
+          ...input.profileSync,
+          file: s(input.profileSync.file),
+          changed: input.profileSync.changed.map(s),
+          confirmed: input.profileSync.confirmed.map(s),
+          error: input.profileSync.error === null ? null : s(input.profileSync.error)
+        }
+      : null
   }
 }
 

@@ -1,0 +1,105 @@
+import { describe, expect, it } from '@jest/globals'
+import { prepareTarget, setupRequestTimeoutMs } from '../../src/action/prepare-target.js'
+import { envInputReader, readInputs } from '../../src/action/inputs.js'
+import { runMain } from '../../src/action/main.js'
+import type { ActionIO } from '../../src/action/io.js'
+import type { ServiceApi } from '../../src/service/service-api.js'
+import { ConfigError, ServiceError } from '../../src/util/errors.js'
+import { recordingLog } from '../__fixtures__/recording-log.js'
+import { fakeApi } from '../__fixtures__/fake-api.js'
+import { fakeClock } from '../__fixtures__/fake-clock.js'
+import { checkoutWith } from '../__fixtures__/workspace.js'
+
+function fakeIO(env: Record<string, string>): ActionIO & { events: string[]; log: ReturnType<typeof recordingLog> } {
+  const events: string[] = []
+  const log = recordingLog()
+  return {
+    env,
+    log,
+    events,
+    setSecret: (v) => events.push(`secret ${v}`),
+    setOutput: (n, v) => events.push(`output ${n}=${v}`),
+    saveState: () => undefined,
+    getState: () => '',
+    annotate: () => undefined,
+    appendSummary: async () => undefined,
+    setFailed: (m) => events.push(`failed ${m}`)
+  }
+}
+
+
+const base = { INPUT_API_KEY: 'asas_dev_full', INPUT_BASE_URL: 'https://asas.example.com', GITHUB_EVENT_NAME: 'push', GITHUB_REPOSITORY: 'octo/app', GITHUB_REF_NAME: 'main' }
+
+async function prepare(env: Record<string, string>, api: ServiceApi) {
+  const io = fakeIO(env)
+  const inputs = readInputs(envInputReader(env))
+  const result = await prepareTarget({ io, clock: fakeClock(), signal: new AbortController().signal, makeApi: () => api }, inputs).catch((e: unknown) => e)
+  return { io, result }
+}
+
+describe('prepareTarget', () => {
+  it('calls nothing for a model_id without a profile file', async () => {
+    const api = fakeApi({})
+    const { result } = await prepare({ ...base, INPUT_MODEL_ID: 'm1' }, api)
+    expect(result).toMatchObject({ target: { modelId: 'm1', outcome: 'given' }, report: { target: null, profileSync: null } })
+    expect(api.calls).toEqual([])
+  })
+
+  it.each([
+    ['../outside.yml', /outside the repository/],
+    ['missing.yml', /no such file in the repository \(is actions\/checkout run before this step\?\)/],
+    ['bad.yml', /bad\.yml: field purpos: |unknown field 'purpos'/]
+  ])('refuses profile_file %s before any request', async (path, message) => {
+    const api = fakeApi({})
+    const ws = checkoutWith({ 'bad.yml': 'purpos: x\n' })
+    const { result } = await prepare({ ...base, GITHUB_WORKSPACE: ws, INPUT_MODEL_ID: 'm1', INPUT_PROFILE_FILE: path }, api)
+    expect(result).toBeInstanceOf(ConfigError)
+    expect((result as ConfigError).input).toBe('profile_file')
+    expect((result as ConfigError).message).toMatch(message)
+    expect(api.calls).toEqual([])
+  })
+
+  it.each([
+    ['true', 'fails the step'],
+    ['false', 'warns and assesses the profile the service holds']
+  ])('a failed sync with fail_on_profile_error %s %s', async (flag) => {
+    const api = fakeApi({
+      getProfile: async () => {
+        throw new ServiceError({ endpoint: 'GET /api/v1/model/m1/profile', status: 503, message: 'unavailable', transient: true })
+      }
+    })
+    const ws = checkoutWith({ 'p.yml': 'purpose: x\n' })
+    const { io, result } = await prepare({ ...base, GITHUB_WORKSPACE: ws, INPUT_MODEL_ID: 'm1', INPUT_PROFILE_FILE: 'p.yml', INPUT_FAIL_ON_PROFILE_ERROR: flag }, api)
+    if (flag === 'true') {
+      expect(result).toBeInstanceOf(ServiceError)
+    } else {
+      expect(result).toMatchObject({ report: { profileSync: { status: 'failed', version: null, error: expect.stringMatching(/HTTP 503/) } } })
+      expect(io.log.lines.some((l) => l.level === 'warning' && /fail_on_profile_error is false/.test(l.line))).toBe(true)
+    }
+  })
+
+  it('does not sync in validate mode', async () => {
+    const api = fakeApi({})
+    const { io, result } = await prepare({ ...base, INPUT_MODE: 'validate', INPUT_MODEL_ID: 'm1', INPUT_PROFILE_FILE: 'p.yml' }, api)
+    expect(result).toMatchObject({ target: { modelId: 'm1' } })
+    expect(io.log.lines.some((l) => /gate mode only/.test(l.line))).toBe(true)
+    expect(api.calls).toEqual([])
+  })
+
+  it('gives the setup calls time for the live probe', () => {
+    const inputs = (extra: Record<string, string>) => readInputs(envInputReader({ ...base, INPUT_ENDPOINT_URL: 'https://x.example.com/chat', INPUT_RESPONSE_FIELD: 'r', ...extra }))
+    expect(setupRequestTimeoutMs(inputs({}))).toBe(60_000)
+    expect(setupRequestTimeoutMs(inputs({ INPUT_REQUEST_TIMEOUT: '180' }))).toBe(210_000)
+  })
+})
+
+describe('runMain', () => {
+  it('masks the target credential before anything else, even when an input is wrong', async () => {
+    const io = fakeIO({ ...base, INPUT_MODEL_ID: 'm1', INPUT_ENDPOINT_URL: 'https://x.example.com', INPUT_TARGET_CREDENTIAL: 'tgt-secret-123' })
+    await runMain({ io, clock: fakeClock(), signal: new AbortController().signal, makeApi: () => fakeApi({}) })
+    expect(io.events[0]).toBe('secret asas_dev_full')
+    expect(io.events[1]).toBe('secret tgt-secret-123')
+    expect(io.events.at(-1)).toMatch(/^failed Configuration error in input 'model_id': is set together with endpoint_url/)
+    expect(io.events.filter((e) => !e.startsWith('secret')).join('\n')).not.toContain('tgt-secret-123')
+  })
+})

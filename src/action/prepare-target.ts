@@ -1,0 +1,108 @@
+/**
+ * Before the gate: the model to assess (model_id, or endpoint_url found or
+ * registered) and its profile synced from the repository's profile_file. The
+ * profile file is read and validated before any request; a sync failure fails
+ * the step before any run is triggered, unless fail_on_profile_error is false.
+ */
+import { readFile } from 'node:fs/promises'
+import { isAbsolute, relative, resolve } from 'node:path'
+import { Deadline, type Clock } from '../util/clock.js'
+import { ConfigError, describeFailure, failureKind } from '../util/errors.js'
+import { targetFromEvent } from '../github/context.js'
+import { readEventPayload } from '../github/publish.js'
+import { parseProfileFile, type ProfileFile } from '../profile/profile-file.js'
+import { profileSyncRefusal } from '../profile/sync-policy.js'
+import { syncProfile } from '../profile/sync-profile.js'
+import type { ReportProfileSync, ReportTarget } from '../report/report-model.js'
+import type { ServiceApi } from '../service/service-api.js'
+import { defaultTargetName } from '../target/naming.js'
+import { resolveTarget } from '../target/resolve-target.js'
+import type { ResolvedTarget } from '../target/target-spec.js'
+import type { ActionInputs } from './inputs.js'
+import type { ActionIO } from './io.js'
+
+export interface PrepareDeps {
+  io: ActionIO
+  clock: Clock
+  signal: AbortSignal
+  random?: () => number
+  /** A client for the setup calls: its per-request timeout covers the service's live probe of the target. */
+  makeApi(deadline: Deadline, requestTimeoutMs: number): ServiceApi
+}
+
+export interface Prepared {
+  target: ResolvedTarget
+  report: { target: ReportTarget | null; profileSync: ReportProfileSync | null }
+}
+
+/** Per-request timeout of the setup calls: the probe may take request_timeout (default 30 s) and then some. */
+export function setupRequestTimeoutMs(inputs: ActionInputs): number {
+  const probeS = inputs.target.kind === 'endpoint' ? (inputs.target.endpoint.requestTimeout ?? 30) : 0
+  return Math.max(30_000, Math.ceil(probeS * 1000) + 30_000)
+}
+
+/** Read and validate the profile file, inside the workspace, before any request. */
+export async function loadProfileFile(env: NodeJS.ProcessEnv, path: string): Promise<ProfileFile> {
+  const root = resolve(env.GITHUB_WORKSPACE || process.cwd())
+  const full = resolve(root, path)
+  const rel = relative(root, full)
+  if (rel === '' || rel.startsWith('..') || isAbsolute(rel)) {
+    throw new ConfigError('profile_file', `'${path}' is outside the repository (GITHUB_WORKSPACE): give a path inside it, e.g. .github/agent-profile.yml`)
+  }
+  let raw: string
+  try {
+    raw = await readFile(full, 'utf8')
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code
+    throw new ConfigError(
+      'profile_file',
+      `${path}: ${code === 'ENOENT' ? 'no such file in the repository (is actions/checkout run before this step?)' : `cannot be read (${code ?? 'error'})`}`
+    )
+  }
+  return parseProfileFile(path, raw)
+}
+
+export async function prepareTarget(deps: PrepareDeps, inputs: ActionInputs): Promise<Prepared> {
+  const { io, clock } = deps
+  const profileFile = inputs.profile && inputs.mode === 'gate' ? await loadProfileFile(io.env, inputs.profile.path) : null
+  if (inputs.profile && inputs.mode !== 'gate') io.log.info(`profile_file is synced in gate mode only: ${inputs.profile.path} is not used in ${inputs.mode} mode.`)
+  if (inputs.target.kind === 'model' && profileFile === null) {
+    return { target: { modelId: inputs.modelId, name: null, outcome: 'given', endpointHost: null, movedFrom: null }, report: { target: null, profileSync: null } }
+  }
+
+  const event = targetFromEvent(io.env.GITHUB_EVENT_NAME ?? '', await readEventPayload(io.env.GITHUB_EVENT_PATH), io.env.GITHUB_REPOSITORY ?? '')
+  const prNumber = event.kind === 'pull_request' ? event.number : null
+  const deadline = Deadline.after(clock, inputs.timeoutMs)
+  const callDeps = { api: deps.makeApi(deadline, setupRequestTimeoutMs(inputs)), clock, deadline, signal: deps.signal, log: io.log, random: deps.random }
+  const name = defaultTargetName({ repository: io.env.GITHUB_REPOSITORY ?? '', prNumber, ref: io.env.GITHUB_HEAD_REF || io.env.GITHUB_REF_NAME || '' })
+  const target = await resolveTarget(callDeps, inputs.target, name)
+  const reportTarget: ReportTarget | null =
+    target.outcome === 'given' ? null : { outcome: target.outcome, name: target.name ?? '', movedFrom: target.movedFrom }
+  if (profileFile === null || inputs.profile === null) return { target, report: { target: reportTarget, profileSync: null } }
+
+  const refusal = profileSyncRefusal(prNumber, target, inputs.profile.allowShared)
+  if (refusal) throw refusal
+  const path = inputs.profile.path
+  try {
+    const synced = await syncProfile(callDeps, target.modelId, path, profileFile)
+    const confirmed = synced.confirmed
+      ? [...synced.confirmed.answers, ...Object.entries(synced.confirmed.items).flatMap(([f, names]) => names.map((n) => `${f}: ${n}`))]
+      : []
+    return {
+      target,
+      report: {
+        target: reportTarget,
+        profileSync: { file: path, status: 'synced', created: synced.created, changed: synced.changed, confirmed, version: synced.version, error: null }
+      }
+    }
+  } catch (err) {
+    const kind = failureKind(err)
+    if (inputs.profile.failOnError || kind === 'bug' || kind === 'aborted') throw err
+    const line = describeFailure(err)
+    io.log.warning(`The profile sync failed; assessing the profile as the service holds it (fail_on_profile_error is false): ${line}`)
+    return {
+      target,
+      report: { target: reportTarget, profileSync: { file: path, status: 'failed', created: false, changed: [], confirmed: [], version: null, error: line } }
+    }
+  }
+}
