@@ -83,7 +83,7 @@ export const API_ASSUMPTIONS: ReadonlyArray<{ topic: string; decision: string }>
       'an object whose values are strings, numbers, booleans, null or arrays of those; shown as text (arrays joined with ", "); credential-like names redacted whatever the value type'
   },
   { topic: 'request_timeout unit', decision: 'seconds' },
-  { topic: 'stale or recreated profile version', decision: '409 stale_version' },
+  { topic: 'stale or recreated profile version', decision: '409 stale_version; the action reads and diffs again, 3 attempts in all' },
   { topic: 'body of POST /run', decision: 'model_id required; categories optional (omitted: the full taxonomy)' },
   { topic: 'latest_run_status of a model that never ran', decision: 'null' },
   { topic: 'last_replayed_at of an attack never replayed', decision: 'null' },
@@ -92,7 +92,17 @@ export const API_ASSUMPTIONS: ReadonlyArray<{ topic: string; decision: string }>
     topic: 'replay step fields',
     decision: 'only step is always present; the others may be absent or null depending on the step kind'
   },
-  { topic: 'profile answers and list items', decision: 'structure not shown: passed through as JSON values' },
+  {
+    topic: 'profile answers and list items',
+    decision: 'an entry is the value itself or an object {value, source, ...}; source customer means already the customer\'s (not confirmed again)'
+  },
+  {
+    topic: 'fenced text',
+    decision: '[UNTRUSTED:<tag>]text[/UNTRUSTED:<tag>]; a string of another shape holding a fence tag compares unequal to every file value'
+  },
+  { topic: 'GET profile of a target without one', decision: '404' },
+  { topic: 'a moved target\'s name', decision: '<name> (moved to <host>), at most 200 characters' },
+  { topic: 'endpoint_host', decision: 'compared case-insensitively with the URL\'s host, with or without its port' },
   { topic: 'request bodies', decision: 'unknown fields are refused with 422 (detail list)' },
   {
     topic: 'categories_planned of a full-taxonomy run',
