@@ -14,7 +14,7 @@ import { AbortedError, ServiceError } from '../../src/util/errors.js'
 import { recordingLog } from '../__fixtures__/recording-log.js'
 import { fakeApi } from '../__fixtures__/fake-api.js'
 import { fakeClock } from '../__fixtures__/fake-clock.js'
-import { fakeActionIO } from '../__fixtures__/fake-action-io.js'
+import { fakeActionIO } from '../__fixtures__/fake-io.js'
 
 const INPUTS = { model_id: 'm', api_key: 'asas_test_key', base_url: 'https://asas.example.com', categories: 'jailbreak' }
 
@@ -96,7 +96,7 @@ describe('an abort while POST /run is pending', () => {
     expect(io.state.get('cancel_requested')).toBe('run_1')
 
     // The post step, with the state the main step left.
-    const post = fakeActionIO(INPUTS, io.state)
+    const post = fakeActionIO(INPUTS, { state: io.state })
     await runPost({ io: post, clock, makeApi: () => api })
     expect(svc.cancels).toEqual(['run_1'])
   })
@@ -105,10 +105,10 @@ describe('an abort while POST /run is pending', () => {
     const clock = fakeClock()
     const svc = service(clock)
     const state = new Map<string, string>()
-    const main = fakeActionIO(INPUTS, state)
+    const main = fakeActionIO(INPUTS, { state: state })
     saveTriggerIntent(main, { modelId: 'm', categories: ['jailbreak'], baseline: [], sentAt: clock.now() })
     svc.create(['jailbreak'])
-    const post = fakeActionIO(INPUTS, state)
+    const post = fakeActionIO(INPUTS, { state: state })
     await runPost({ io: post, clock, makeApi: () => fakeApi(svc.methods) })
     expect(svc.cancels).toEqual(['run_1'])
     expect(svc.runs[0]!.cancelAt).not.toBeNull()
@@ -118,9 +118,9 @@ describe('an abort while POST /run is pending', () => {
     const clock = fakeClock()
     const svc = service(clock)
     const state = new Map<string, string>()
-    saveTriggerIntent(fakeActionIO(INPUTS, state), { modelId: 'm', categories: ['jailbreak'], baseline: [], sentAt: clock.now() })
+    saveTriggerIntent(fakeActionIO(INPUTS, { state: state }), { modelId: 'm', categories: ['jailbreak'], baseline: [], sentAt: clock.now() })
     svc.create(['prompt_injection'])
-    const post = fakeActionIO(INPUTS, state)
+    const post = fakeActionIO(INPUTS, { state: state })
     await runPost({ io: post, clock, makeApi: () => fakeApi(svc.methods) })
     expect(svc.cancels).toEqual([])
     expect(post.log.lines.some((l) => /plans categories prompt_injection where this step asked for categories jailbreak.*not cancelling/.test(l.line))).toBe(true)
@@ -151,7 +151,7 @@ describe('one cancel per run', () => {
     expect(io.state.get('run_settled')).toBe('false')
     expect(io.state.get('cancel_requested')).toBe('run_1')
 
-    const post = fakeActionIO(INPUTS, io.state)
+    const post = fakeActionIO(INPUTS, { state: io.state })
     await runPost({ io: post, clock, makeApi: () => fakeApi(svc.methods) })
     expect(svc.cancels).toEqual(['run_1'])
     expect(post.log.lines.some((l) => /cancel of run run_1 was accepted and the run is stopping \(status running\); not sending a second cancel/.test(l.line))).toBe(true)
@@ -161,9 +161,9 @@ describe('one cancel per run', () => {
     const clock = fakeClock()
     const svc = service(clock)
     const state = new Map<string, string>()
-    const main = fakeActionIO(INPUTS, state)
+    const main = fakeActionIO(INPUTS, { state: state })
     saveRunStarted(main, svc.create(['jailbreak']))
-    const post = fakeActionIO(INPUTS, state)
+    const post = fakeActionIO(INPUTS, { state: state })
     await runPost({ io: post, clock, makeApi: () => fakeApi(svc.methods) })
     expect(svc.cancels).toEqual(['run_1'])
   })

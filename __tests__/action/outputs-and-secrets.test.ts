@@ -12,7 +12,7 @@ import { parseBaseUrl, withoutUserInfo } from '../../src/service/base-url.js'
 import { ConfigError } from '../../src/util/errors.js'
 import { fakeApi } from '../__fixtures__/fake-api.js'
 import { fakeClock } from '../__fixtures__/fake-clock.js'
-import { fakeActionIO } from '../__fixtures__/fake-action-io.js'
+import { fakeActionIO } from '../__fixtures__/fake-io.js'
 
 describe('a password in base_url', () => {
   it.each(['https://user:Pa55w0rd@[bad-host', 'https://user:Pa55w0rd@asas.example.com', 'https://user:Pa/55#w0rd@[bad', 'http://user:Pa55w0rd@asas.example.com/api/v1/run'])(
@@ -32,16 +32,16 @@ describe('a password in base_url', () => {
   it('the error line and the summary of the main step never carry it, and it is masked', async () => {
     const io = fakeActionIO({ model_id: 'm', api_key: 'asas_test_key', base_url: 'https://user:Pa55w0rd@[bad-host' })
     await runMain({ io, clock: fakeClock(), signal: new AbortController().signal, makeApi: () => fakeApi({}) })
-    expect(io.failed).toHaveLength(1)
-    expect(io.failed[0]).toMatch(/Configuration error in input 'base_url': '.*\[redacted\]@\[bad-host' is not a URL/)
-    const shown = [...io.failed, ...io.summary, ...io.log.lines.map((l) => l.line), JSON.stringify(io.outputs)].join('\n')
+    expect(io.failures).toHaveLength(1)
+    expect(io.failures[0]).toMatch(/Configuration error in input 'base_url': '.*\*\*\*@\[bad-host' is not a URL/)
+    const shown = [...io.failures, ...io.summary, ...io.log.lines.map((l) => l.line), JSON.stringify(io.outputs)].join('\n')
     expect(shown).not.toContain('Pa55w0rd')
     expect(io.secrets).toContain('Pa55w0rd')
     expect(io.outputs.result).toBe('error')
   })
 
   it('user-info is replaced up to the last @, whatever it holds', () => {
-    expect(withoutUserInfo('https://a:b/c@d@[x')).toBe('https://[redacted]@[x')
+    expect(withoutUserInfo('https://a:b/c@d@[x')).toBe('https://***@[x')
     expect(withoutUserInfo('https://asas.example.com')).toBe('https://asas.example.com')
   })
 })

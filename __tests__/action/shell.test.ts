@@ -111,7 +111,7 @@ describe('the main step, in-process', () => {
     expect(step.failures[0]).toMatch(/^Configuration error in input 'min_severity': 'urgent' is not one of /)
     expect(step.failures[0]).not.toContain('\n')
     expect(step.outputs).toEqual({ result: 'error' })
-    expect(step.summary.join('')).toContain("Configuration error in input 'min_severity'")
+    expect(step.summary.join('')).toContain("Configuration error in input 'min\\_severity'")
   })
 
   it('a service failure: endpoint, status, code and message in one line, no stack', async () => {
@@ -123,7 +123,7 @@ describe('the main step, in-process', () => {
       }
     })
     await runStep(step, api)
-    expect(step.outputs).toEqual({ result: 'error' })
+    expect(step.outputs).toEqual({ model_id: 'm', result: 'error' })
     expect(step.failures).toHaveLength(1)
     expect(step.failures[0]).toMatch(/^POST \/api\/v1\/run HTTP 400 bad_request: refused \*\*\*/)
     expect(step.failures[0]).not.toMatch(/\n\s+at /)

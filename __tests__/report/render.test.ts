@@ -23,7 +23,7 @@ describe.each(RENDERERS)('%s content', (_kind, render) => {
     const lines = out.replace(/^<!--.*\n/gm, '').split('\n').filter((l) => l !== '')
     expect(lines[0]).toBe('### ❌ Agent security gate: fail · 1 open critical, 1 open high · Demo banking agent')
     expect(lines[1]).toBe(
-      `commit \`abcdef1\` · 2026-11-21 14:03 UTC · 3/3 categories · threshold high · 3m 12s · run \`run_1\` · [workflow run](${RUN_URL})`
+      `commit \`abcdef1\` · 2026-11-21 14:03 UTC · 3/3 categories · threshold high · 3 min 12 s · run \`run_1\` · [workflow run](${RUN_URL})`
     )
     expect(checkMarkdown(out, { allowLinks: [RUN_URL] })).toEqual([])
   })

@@ -17,7 +17,7 @@ import type { ServiceApi } from '../../src/service/service-api.js'
 import type { FaultKind } from '../../src/emulator/faults.js'
 import { startEmulator, type Emulator } from '../../src/emulator/server.js'
 import type { ActionInputs } from '../../src/action/inputs.js'
-import { fakeActionIO, type FakeActionIO } from '../__fixtures__/fake-action-io.js'
+import { fakeActionIO, type FakeActionIO } from '../__fixtures__/fake-io.js'
 import { waitFor } from '../__fixtures__/emulator-helpers.js'
 
 const POLICY = { maxAttempts: 8, baseDelayMs: 20, maxDelayMs: 200, maxRetryAfterMs: 5_000, minRetryAfterMs: 20, maxMalformedAttempts: 3 }
@@ -92,10 +92,10 @@ describe('two gates of one model, one trigger answer lost', () => {
   it("the issue's case: B's trigger gets a 502 (nothing created) while A's run starts; B fails closed, cancels nothing; A passes on its own run", async () => {
     const { a, b } = await collide('status502')
     expect(b.outputs.result).toBe('error')
-    expect(b.failed.join('\n')).toMatch(/plans categories prompt_injection where this step asked for categories jailbreak: another workflow started it\. Not taking it, and not cancelling it/)
+    expect(b.failures.join('\n')).toMatch(/plans categories prompt_injection where this step asked for categories jailbreak: another workflow started it\. Not taking it, and not cancelling it/)
     expect(b.outputs.run_id).toBeUndefined()
     expect(a.outputs.result).toBe('pass')
-    expect(a.failed).toEqual([])
+    expect(a.failures).toEqual([])
     expect(cancels()).toEqual([])
     const runs = await modelRuns()
     expect(runs.map((r) => [r.run_id, r.categories_planned, r.status])).toEqual([[a.outputs.run_id, ['prompt_injection'], 'completed']])

@@ -99,7 +99,7 @@ export async function runMain(deps: MainDeps): Promise<void> {
       given
     )
     inputs = { ...given, modelId: prepared.target.modelId }
-    setOutputs(io, { model_id: inputs.modelId, target: prepared.target.outcome === 'given' ? '' : prepared.target.outcome }, secrets)
+    setOutputs(io, { model_id: inputs.modelId, ...(prepared.target.outcome === 'given' ? {} : { target: prepared.target.outcome }) }, secrets)
     if (prepared.report.profileSync?.version != null) setOutputs(io, { profile_version: String(prepared.report.profileSync.version) }, secrets)
     if (inputs.mode === 'validate') await runValidate(deps, inputs, secrets)
     else await runGateStep(deps, inputs, secrets, prepared.report)
