@@ -180,7 +180,7 @@ describe.each(RENDERERS)('%s content', (_kind, render) => {
     const out = render(makeInput({ secrets: [secret], reason: `bad ${secret}`, notes: [secret], model: makeModel({ name: secret }) }))
     expect(out).not.toContain(secret)
     expect(out).not.toContain('sk\\-live\\_\\(key\\)\\*123')
-    expect(out).toMatch(/\\?\[redacted\\?\]/)
+    expect(out).toMatch(/(\\?\*){3}/)
   })
 })
 
