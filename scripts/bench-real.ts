@@ -38,7 +38,7 @@ export function median(values: readonly number[]): number {
   if (values.length === 0) return NaN
   const s = [...values].sort((a, b) => a - b)
   const mid = s.length >> 1
-  return s.length % 2 === 1 ? s[mid]! : (s[mid - 1]! + s[mid]!) / 2
+  return s.length % 2 === 1 ? s[mid] : (s[mid - 1] + s[mid]) / 2
 }
 
 /** Nearest-rank percentile (q in 0..1); NaN when empty. */
@@ -46,7 +46,7 @@ export function percentile(values: readonly number[], q: number): number {
   if (values.length === 0) return NaN
   const s = [...values].sort((a, b) => a - b)
   const rank = Math.min(s.length, Math.max(1, Math.ceil(q * s.length)))
-  return s[rank - 1]!
+  return s[rank - 1]
 }
 
 type LogEntry = Pick<RequestLogEntry, 'at' | 'method' | 'path' | 'endpoint'>
@@ -76,7 +76,7 @@ export function detectionFromLog(log: readonly LogEntry[], runId: string, comple
   const polls = log.filter((e) => isStatusPoll(e, runId))
   if (polls.length === 0) return { polls: 0, terminalPollAt: null, latencyMs: null }
   const after = polls.find((e) => e.at >= completedAtMs)
-  const terminal = after ?? polls[polls.length - 1]!
+  const terminal = after ?? polls[polls.length - 1]
   return { polls: polls.length, terminalPollAt: terminal.at, latencyMs: Math.max(0, terminal.at - completedAtMs) }
 }
 
@@ -122,14 +122,14 @@ export function afterEndFromLogs(
   const reads = inWindow.filter((e) => (RESULT_ENDPOINTS as readonly string[]).includes(e.endpoint))
   const gh = gitHubArrivals.filter((t) => t >= terminalPollAt && t <= exitAt).sort((a, b) => a - b)
   const lastRead = reads.length > 0 ? Math.max(...reads.map((e) => e.at)) : null
-  const lastNetwork = gh.length > 0 ? gh[gh.length - 1]! : (lastRead ?? terminalPollAt)
+  const lastNetwork = gh.length > 0 ? gh[gh.length - 1] : (lastRead ?? terminalPollAt)
   return {
     totalMs: exitAt - terminalPollAt,
     readsIssuedMs: lastRead === null ? null : lastRead - terminalPollAt,
     reads: reads.length,
     otherServiceRequests: inWindow.length - reads.length,
-    toFirstGitHubMs: gh.length > 0 ? gh[0]! - terminalPollAt : null,
-    gitHubSpanMs: gh.length > 0 ? gh[gh.length - 1]! - gh[0]! : null,
+    toFirstGitHubMs: gh.length > 0 ? gh[0] - terminalPollAt : null,
+    gitHubSpanMs: gh.length > 0 ? gh[gh.length - 1] - gh[0] : null,
     gitHubRequests: gh.length,
     tailMs: exitAt - lastNetwork
   }
@@ -157,8 +157,8 @@ const RENDER_SEVERITIES: Severity[] = ['critical', 'high', 'medium', 'low']
 export function manyFindingsInput(count: number): ReportInput {
   const findings: Finding[] = []
   for (let i = 0; i < count; i++) {
-    const category = RENDER_CATEGORIES[i % RENDER_CATEGORIES.length]!
-    const severity = RENDER_SEVERITIES[(i * 7) % RENDER_SEVERITIES.length]!
+    const category = RENDER_CATEGORIES[i % RENDER_CATEGORIES.length]
+    const severity = RENDER_SEVERITIES[(i * 7) % RENDER_SEVERITIES.length]
     findings.push({
       finding_id: `fnd_${String(i).padStart(6, '0')}`,
       lens: 'security',
@@ -319,7 +319,7 @@ function bareNodeMs(nodePath: string): Promise<number> {
     const child = spawn(nodePath, ['-e', '0'], { stdio: 'ignore' })
     const t0 = Date.now()
     child.on('error', reject)
-    child.on('exit', () => resolvePromise(Date.now() - t0))
+    child.on('exit', () => { resolvePromise(Date.now() - t0); })
   })
 }
 
@@ -480,7 +480,7 @@ export async function measureReal(opts: RealBenchOptions): Promise<RealBenchFigu
 
     // Round trips as the bench sees them (same machine, same servers).
     const auth = { authorization: `Bearer ${emu.keys.full}` }
-    const runId = runs[runs.length - 1]!.runId
+    const runId = runs[runs.length - 1].runId
     const one: number[] = []
     const four: number[] = []
     const ghTrips: number[] = []

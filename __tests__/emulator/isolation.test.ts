@@ -16,7 +16,7 @@ const EMULATOR = path.join(SRC, 'emulator')
 /** Relative imports of a TypeScript file (static, re-exports and dynamic), as absolute .ts paths. */
 function relativeImports(file: string): string[] {
   const text = readFileSync(file, 'utf8')
-  const specs = [...text.matchAll(/(?:from\s+|import\s*\(\s*|import\s+)'(\.{1,2}\/[^']+)'/g)].map((m) => m[1]!)
+  const specs = [...text.matchAll(/(?:from\s+|import\s*\(\s*|import\s+)'(\.{1,2}\/[^']+)'/g)].map((m) => m[1])
   return specs.map((s) => path.resolve(path.dirname(file), s.replace(/\.js$/, '.ts')))
 }
 

@@ -63,7 +63,7 @@ describe.each(pages.map(([kind, c, md]) => [`${c.name} ${kind}`, kind, c, md] as
     expect(all.filter(({ el }) => el.tagName === 'img')).toEqual([])
     expect(all.filter(({ el }) => el.tagName === 'details' && el.properties.open !== undefined && el.properties.open !== false)).toEqual([])
     if (c.hostile) {
-      const bold = all.filter(({ el }) => ['strong', 'b', 'em'].includes(el.tagName) && /bold|approve/.test(textOf(el as HElement)))
+      const bold = all.filter(({ el }) => ['strong', 'b', 'em'].includes(el.tagName) && /bold|approve/.test(textOf(el)))
       expect(bold).toEqual([])
     }
   })
@@ -94,7 +94,7 @@ describe.each(pages.map(([kind, c, md]) => [`${c.name} ${kind}`, kind, c, md] as
   })
 
   it('names every blocking finding at least by a one-line row', () => {
-    const text = textOf(tree(md) as never)
+    const text = textOf(tree(md))
     const missing = c.blockingIds.filter((id) => !text.includes(id))
     expect(missing).toEqual([])
   })

@@ -168,10 +168,10 @@ export async function startDemoAgent(opts: { log?: (method: string, path: string
         (r) => {
           if (ws.readyState === ws.OPEN) ws.send(r.body)
         },
-        () => ws.terminate()
+        () => { ws.terminate(); }
       )
     })
-    ws.on('error', () => ws.terminate())
+    ws.on('error', () => { ws.terminate(); })
   })
   const server = http.createServer((req, res) => {
     const chunks: Buffer[] = []
@@ -182,7 +182,7 @@ export async function startDemoAgent(opts: { log?: (method: string, path: string
     })
     req.on('end', () => {
       void (async () => {
-        const path = (req.url ?? '/').split('?')[0]!
+        const path = (req.url ?? '/').split('?')[0]
         const raw = Buffer.concat(chunks).toString('utf8')
         const send = (status: number, body: string, type = 'application/json'): void => {
           log(req.method ?? '', path, status)
@@ -245,7 +245,7 @@ export async function startDemoAgent(opts: { log?: (method: string, path: string
     socket.on('close', () => sockets.delete(socket))
   })
   server.on('upgrade', (req, socket, head: Buffer) => {
-    const path = (req.url ?? '/').split('?')[0]!
+    const path = (req.url ?? '/').split('?')[0]
     if (path !== '/ws' || !authorised('/ws', req.headers)) {
       log('GET', path, 401)
       socket.end('HTTP/1.1 401 Unauthorized\r\ncontent-length: 0\r\nconnection: close\r\n\r\n')
@@ -288,8 +288,8 @@ export async function startDemoAgent(opts: { log?: (method: string, path: string
       for (const t of timers) clearTimeout(t)
       for (const s of sockets) s.destroy()
       for (const ws of wss.clients) ws.terminate()
-      await new Promise<void>((resolve) => wss.close(() => resolve()))
-      await new Promise<void>((resolve) => server.close(() => resolve()))
+      await new Promise<void>((resolve) => { wss.close(() => { resolve(); }); })
+      await new Promise<void>((resolve) => server.close(() => { resolve(); }))
     }
   } satisfies Partial<DemoAgent>)
   return agent

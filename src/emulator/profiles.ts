@@ -41,7 +41,7 @@ export interface ProfileRecord {
   version: number
   name: string
   answers: Record<AnswerField, { value: string | boolean | null; source: Source }>
-  lists: Record<ListField, Array<{ value: ListItem; source: Source }>>
+  lists: Record<ListField, { value: ListItem; source: Source }[]>
 }
 
 export const SAFETY_NOTICE =
@@ -115,7 +115,7 @@ export function renderProfile(p: ProfileRecord, dismissals: readonly DismissalRe
 }
 
 /** Locations (under body.changes) of every string that still holds a fence tag, opening or closing. */
-export function fencedValues(v: unknown, path: Array<string | number> = []): Array<{ loc: Array<string | number>; value: string }> {
+export function fencedValues(v: unknown, path: (string | number)[] = []): { loc: (string | number)[]; value: string }[] {
   if (typeof v === 'string') return /\[\/?UNTRUSTED:/i.test(v) ? [{ loc: path, value: v }] : []
   if (Array.isArray(v)) return v.flatMap((x, i) => fencedValues(x, [...path, i]))
   if (v !== null && typeof v === 'object') {
@@ -139,7 +139,7 @@ export function applyChanges(p: ProfileRecord, changes: ProfileChanges): void {
       const old = p.lists[field as ListField]
       p.lists[field as ListField] = (value as ListItem[]).map((item) => {
         const kept = old.find((e) => same(e.value, item))
-        return kept ? { ...kept } : { value: item, source: 'customer' as Source }
+        return kept ? { ...kept } : { value: item, source: 'customer' }
       })
     }
   }

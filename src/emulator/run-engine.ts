@@ -103,7 +103,7 @@ export class RunEngine {
     for (const key of run.categories_planned) {
       const cat = categoryByKey(key)!
       const n = Math.max(1, this.opts.attacksPerCategory)
-      const results: Array<{ message: string; canary: string; out: TargetOutcome; got: boolean }> = []
+      const results: { message: string; canary: string; out: TargetOutcome; got: boolean }[] = []
       for (let i = 0; i < n; i++) {
         if (this.scheduler.stopped) return
         if (run.cancelRequested) {
@@ -113,7 +113,7 @@ export class RunEngine {
         const slot = this.opts.categoryDurationMs() / n
         const t0 = Date.now()
         const canary = newCanary()
-        const message = cat.prompts[i % cat.prompts.length]!.replaceAll('{canary}', canary)
+        const message = cat.prompts[i % cat.prompts.length].replaceAll('{canary}', canary)
         const out = await target.send(message, sessionId)
         if (this.scheduler.stopped) return
         results.push({ message, canary, out, got: out.ok && out.reply.includes(canary) })

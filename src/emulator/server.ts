@@ -88,7 +88,7 @@ export interface Emulator {
     setLimits(l: EmulatorOptions['limits']): void
     setFaults(f: FaultConfig | null): void
     setCategoryDurationMs(ms: number): void
-    runs(): Array<{ run_id: string; model_id: string; status: KnownRunStatus; started_at: string; workspace: string }>
+    runs(): { run_id: string; model_id: string; status: KnownRunStatus; started_at: string; workspace: string }[]
     registeredCredentials(): string[]
     /** Deletes a model's profile (so a later create restarts its version). */
     deleteProfile(modelId: string): void
@@ -224,7 +224,7 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Emulato
   const sockets = new Set<Socket>()
   const keyOf = (auth: string | undefined): string | null => {
     const m = /^Bearer\s+(\S+)/i.exec(auth ?? '')
-    return m && (Object.values(DEV_KEYS) as string[]).includes(m[1]!) ? m[1]! : null
+    return m && (Object.values(DEV_KEYS) as string[]).includes(m[1]) ? m[1] : null
   }
 
   let emu!: Emulator
@@ -352,10 +352,10 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Emulato
     noConfigModelId: noConfig.model_id,
     demoAgent: {
       url: demoAgent.url,
-      setVulnerable: (c, on) => demoAgent.setVulnerable(c, on),
-      setAllVulnerable: (on) => demoAgent.setAllVulnerable(on),
-      setAvailable: (up) => demoAgent.setAvailable(up),
-      setReplyDelayMs: (ms) => demoAgent.setReplyDelayMs(ms),
+      setVulnerable: (c, on) => { demoAgent.setVulnerable(c, on); },
+      setAllVulnerable: (on) => { demoAgent.setAllVulnerable(on); },
+      setAvailable: (up) => { demoAgent.setAvailable(up); },
+      setReplyDelayMs: (ms) => { demoAgent.setReplyDelayMs(ms); },
       credentialsSeen: () => demoAgent.credentialsSeen()
     },
     demoAgentState: () => demoAgent.state(),
@@ -393,7 +393,7 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Emulato
         stopping = (async () => {
           scheduler.stop()
           for (const s of sockets) s.destroy()
-          await Promise.all([new Promise<void>((resolve) => server.close(() => resolve())), demoAgent.stop()])
+          await Promise.all([new Promise<void>((resolve) => server.close(() => { resolve(); })), demoAgent.stop()])
         })()
       }
       return stopping

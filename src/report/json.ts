@@ -107,10 +107,10 @@ export function renderJson(report: Report, opts: RenderJsonOptions = {}): string
   const caps: number[] = [Number.POSITIVE_INFINITY, ...FIELD_CAPS]
   let i = caps.findIndex((c) => textSize(report, c) <= limit)
   if (i < 0) i = caps.length - 1
-  let json = renderJsonWithCap(report, caps[i] as number)
+  let json = renderJsonWithCap(report, caps[i])
   while (json.length > limit && i < caps.length - 1) {
     i += 1
-    json = renderJsonWithCap(report, caps[i] as number)
+    json = renderJsonWithCap(report, caps[i])
   }
   return json
 }

@@ -45,7 +45,7 @@ const NAMED_PER_RUN = 4
 export function nameInvisible(run: string): string {
   const units: string[] = []
   for (const ch of run) units.push(ch)
-  const named = units.slice(0, NAMED_PER_RUN).map((ch) => `⟨U+${(ch.codePointAt(0) as number).toString(16).toUpperCase().padStart(4, '0')}⟩`)
+  const named = units.slice(0, NAMED_PER_RUN).map((ch) => `⟨U+${(ch.codePointAt(0)!).toString(16).toUpperCase().padStart(4, '0')}⟩`)
   const more = units.length - named.length
   return named.join('') + (more > 0 ? `⟨+${more} more⟩` : '')
 }
@@ -160,7 +160,7 @@ export function codeBlock(text: string, opts: CodeBlockOptions): string {
   }
   let charsCutInLines = 0
   for (let i = 0; i < lines.length; i++) {
-    const line = lines[i] as string
+    const line = lines[i]
     if (line.length > opts.maxLineChars) {
       const c = clampText(line, opts.maxLineChars)
       charsCutInLines += c.cut
@@ -182,7 +182,7 @@ const HTML_ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '
 
 /** Escapes text for HTML element content or attribute values. */
 export function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => HTML_ESCAPES[c] as string)
+  return text.replace(/[&<>"']/g, (c) => HTML_ESCAPES[c])
 }
 
 /**

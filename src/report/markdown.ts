@@ -265,7 +265,7 @@ function categoryCell(row: ReportCoverageRow): string {
 
 function worstCell(row: ReportCoverageRow): string {
   if (row.worstSeverity === null) return '–'
-  const icon = SEVERITY_ICON[row.worstSeverity as Severity]
+  const icon = SEVERITY_ICON[row.worstSeverity]
   return icon ? `${icon} ${row.worstSeverity}` : enumCell(row.worstSeverity, SEVERITIES)
 }
 
@@ -313,7 +313,7 @@ function coverageBlock(r: Report, profile: MarkdownProfile, budget: number): Bou
   const table: string[] = []
   let left = 0
   for (let i = 0; i < shown.length; i++) {
-    const line = coverageRowLine(shown[i] as ReportCoverageRow, full)
+    const line = coverageRowLine(shown[i], full)
     if (used + m(line) > budget) {
       left = shown.length - i
       break
@@ -477,7 +477,7 @@ function gridBlock(fs: ReportFinding[], title: string, m: (s: string) => number,
   let left = 0
   const cats = [...byCat.entries()]
   for (let i = 0; i < cats.length; i++) {
-    const [cat, c] = cats[i] as [string, SeverityCounts]
+    const [cat, c] = cats[i]
     const line = `| ${codeSpan(cat, { max: 60, table: true })} | ${SEVERITIES.map((s) => (c[s] > 0 ? formatCount(c[s]) : '–')).join(' | ')} |\n`
     if (used + m(line) > budget) {
       left = cats.length - i
@@ -563,7 +563,7 @@ function layoutFindings(list: ReportFinding[], profile: MarkdownProfile, avail: 
   const rowSize = list.map((f) => m(findingRow(f)))
   const rowsFrom = (i: number): number => {
     let s = 0
-    for (let k = i; k < total; k++) s += rowSize[k] as number
+    for (let k = i; k < total; k++) s += rowSize[k]
     return s
   }
   const headSize = m(heading) + m(ROWS_HEAD) + 400
@@ -572,7 +572,7 @@ function layoutFindings(list: ReportFinding[], profile: MarkdownProfile, avail: 
     const key = `${i}:${L}`
     let b = cache.get(key)
     if (b === undefined) {
-      b = findingBlock(list[i] as ReportFinding, ladder[L] as DetailLevel)
+      b = findingBlock(list[i], ladder[L])
       cache.set(key, b)
     }
     return b
@@ -584,9 +584,9 @@ function layoutFindings(list: ReportFinding[], profile: MarkdownProfile, avail: 
     let i = 0
     // Group boundaries by severity.
     while (i < total && detailed.length < profile.maxDetailed) {
-      const sev = (list[i] as ReportFinding).severity
+      const sev = (list[i]).severity
       let end = i
-      while (end < total && (list[end] as ReportFinding).severity === sev) end += 1
+      while (end < total && (list[end]).severity === sev) end += 1
       end = Math.min(end, i + (profile.maxDetailed - detailed.length))
       const restRows = rowsFrom(end)
       let chosen = -1
@@ -630,7 +630,7 @@ function layoutFindings(list: ReportFinding[], profile: MarkdownProfile, avail: 
   let rows = 0
   const lines: string[] = []
   for (let k = 0; k < total; k++) {
-    const line = findingRow(list[k] as ReportFinding)
+    const line = findingRow(list[k])
     if (used + m(line) > avail) break
     used += m(line)
     lines.push(line)

@@ -32,7 +32,7 @@ export const findingRoutes = {
       throw codedError(400, 'invalid_status', `status must be one of ${FINDING_STATUS_FILTERS.join(', ')}`)
     }
     const query = parseRequest(ListFindingsQuery, 'query', q)
-    const run = runOf(ctx, ws, req.params.run_id!)
+    const run = runOf(ctx, ws, req.params.run_id)
     if (run.status === 'running') throw codedError(409, 'run_in_progress', 'the run is still in progress; findings are available once it ends')
     const findings = ctx.store
       .findingsOfRun(run)
@@ -46,7 +46,7 @@ export const findingRoutes = {
     noQuery(req.query)
     const input = jsonBody(req.rawBody, req.contentType)
     const body = parseRequest(CloseFindingBody, 'body', input)
-    const f = ctx.store.finding(ws.name, req.params.finding_id!)
+    const f = ctx.store.finding(ws.name, req.params.finding_id)
     if (!f) throw notFound(`finding '${req.params.finding_id}'`)
     if (ws.proofWithheld) throw codedError(403, 'proof_withheld', 'the plan of this workspace withholds the proof of findings')
     if (body.status === 'fixed') {
@@ -65,7 +65,7 @@ export const findingRoutes = {
   async validateFinding(ctx, ws, req) {
     noQuery(req.query)
     noBody(req.rawBody, req.contentType)
-    const f = ctx.store.finding(ws.name, req.params.finding_id!)
+    const f = ctx.store.finding(ws.name, req.params.finding_id)
     if (!f) throw notFound(`finding '${req.params.finding_id}'`)
     if (ws.proofWithheld) throw codedError(403, 'proof_withheld', 'the plan of this workspace withholds the proof of findings')
     if (f.validating) {
@@ -75,7 +75,7 @@ export const findingRoutes = {
       return ok(200, ValidateFindingResponse, { finding_id: f.finding_id, replay_run_id: '', verdict: 'not_eligible', finding: findingView(f, false) })
     }
     const model = ctx.store.models.get(f.model_id)
-    if (!model || !model.config) throw codedError(422, 'replay_unwireable', 'the target has no agent config to replay against')
+    if (!model?.config) throw codedError(422, 'replay_unwireable', 'the target has no agent config to replay against')
     if (model.config.transport === 'websocket') {
       throw codedError(422, 'replay_unwireable', 'replays are sent over HTTP; this target uses the websocket transport')
     }

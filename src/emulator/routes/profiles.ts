@@ -25,7 +25,7 @@ import type { RouteTable } from './context.js'
 export const profileRoutes = {
   async getProfile(ctx, ws, req) {
     noQuery(req.query)
-    const model = modelOf(ctx, ws, req.params.model_id!)
+    const model = modelOf(ctx, ws, req.params.model_id)
     const p = ctx.store.profiles.get(model.model_id)
     if (!p) throw notFound(`profile of model '${model.model_id}'`)
     return ok(200, ProfileResponse, renderProfile(p, ctx.store.dismissals.get(model.model_id) ?? []) as z.input<typeof ProfileResponse>)
@@ -41,7 +41,7 @@ export const profileRoutes = {
         fenced.map((x) => ({ loc: x.loc, msg: 'value still holds an untrusted-content fence', type: 'value_error', input: x.value, ctx: {} }))
       )
     }
-    const model = modelOf(ctx, ws, req.params.model_id!)
+    const model = modelOf(ctx, ws, req.params.model_id)
     const current = ctx.store.profiles.get(model.model_id)
     const check = checkChangeVersion(current, body)
     if (check.kind === 'stale') throw codedError(409, 'stale_version', check.message, { current_version: current?.version ?? null })
@@ -61,7 +61,7 @@ export const profileRoutes = {
     noQuery(req.query)
     const input = jsonBody(req.rawBody, req.contentType)
     const body = parseRequest(ConfirmProfileBody, 'body', input) as Required<z.output<typeof ConfirmProfileBody>>
-    const model = modelOf(ctx, ws, req.params.model_id!)
+    const model = modelOf(ctx, ws, req.params.model_id)
     const current = ctx.store.profiles.get(model.model_id)
     const check = checkVersion(current, body.version, body.profile_id)
     if (check.kind !== 'ok') throw codedError(409, 'stale_version', check.kind === 'stale' ? check.message : 'stale', { current_version: current?.version ?? null })

@@ -107,7 +107,7 @@ export const runRoutes = {
     const q = queryObject(req.query)
     if (badSeverity(q.min_severity)) throw codedError(400, 'invalid_min_severity', `min_severity must be one of ${SEVERITIES.join(', ')}`)
     const query = parseRequest(GetRunQuery, 'query', q)
-    const run = runOf(ctx, ws, req.params.run_id!)
+    const run = runOf(ctx, ws, req.params.run_id)
     const verdict = query.min_severity && isTerminal(run.status) ? verdictOf(ctx, run, query.min_severity) : null
     return ok(200, RunStatusResponse, {
       run_id: run.run_id,
@@ -125,7 +125,7 @@ export const runRoutes = {
 
   async getCoverage(ctx, ws, req) {
     noQuery(req.query)
-    const run = runOf(ctx, ws, req.params.run_id!)
+    const run = runOf(ctx, ws, req.params.run_id)
     if (run.status === 'running') throw codedError(409, 'run_in_progress', 'the run is still in progress; coverage is available once it ends')
     return ok(200, CoverageResponse, { run_id: run.run_id, run_status: run.status, categories: run.coverage.map((r) => ({ ...r })) })
   },
@@ -134,7 +134,7 @@ export const runRoutes = {
     requireScope(ws, SCOPE_TEST_RUN)
     noQuery(req.query)
     noBody(req.rawBody, req.contentType)
-    const run = runOf(ctx, ws, req.params.run_id!)
+    const run = runOf(ctx, ws, req.params.run_id)
     if (run.status !== 'running') throw codedError(409, 'run_not_running', `the run is ${run.status}, not running`, { status: run.status })
     run.cancelRequested = true
     return ok(202, CancelRunAccepted, { run_id: run.run_id, status: 'running', cancel_requested: true })
@@ -146,7 +146,7 @@ export const runRoutes = {
       throw codedError(400, 'invalid_status', `status must be one of ${RUN_STATUS_FILTERS.join(', ')}`)
     }
     const query = parseRequest(ListRunsQuery, 'query', q)
-    const model = modelOf(ctx, ws, req.params.model_id!)
+    const model = modelOf(ctx, ws, req.params.model_id)
     const all = ctx.store.runsOfModel(model.model_id).filter((r) => !query.status || r.status === query.status)
     const runs = all.slice(0, query.limit).map((r) => ({
       run_id: r.run_id,
