@@ -136,7 +136,7 @@ export const MAX_JSON_DEPTH = 128
 
 export type BodyRead = { ok: true; text: string } | { ok: false; awaitingContinue: boolean }
 
-const expectsContinue = (req: IncomingMessage): boolean => /100-continue/i.test(String(req.headers.expect ?? ''))
+const expectsContinue = (req: IncomingMessage): boolean => /100-continue/i.test(req.headers.expect ?? '')
 
 /**
  * Reads the request body as text, keeping at most MAX_BODY_BYTES. As soon as

@@ -130,7 +130,7 @@ function same(a: unknown, b: unknown): boolean {
 
 /** Applies a change in place; only what it alters becomes the customer's. */
 export function applyChanges(p: ProfileRecord, changes: ProfileChanges): void {
-  for (const [field, value] of Object.entries(changes)) {
+  for (const [field, value] of Object.entries<unknown>(changes)) {
     if (value === undefined) continue
     if ((PROFILE_ANSWER_FIELDS as readonly string[]).includes(field)) {
       const entry = p.answers[field as AnswerField]
@@ -145,16 +145,18 @@ export function applyChanges(p: ProfileRecord, changes: ProfileChanges): void {
   }
 }
 
-export type WriteCheck = { kind: 'ok' } | { kind: 'stale'; message: string } | { kind: 'create' }
+export type WriteCheck = { kind: 'ok'; profile: ProfileRecord } | { kind: 'stale'; message: string } | { kind: 'create' }
 
 /** Optimistic concurrency of a change (4.13) against the current profile (or none). */
 export function checkChangeVersion(current: ProfileRecord | undefined, body: ChangeProfileBody): WriteCheck {
-  if (body.version === undefined && body.profile_id === undefined) {
+  const { version, profile_id } = body
+  // the schema admits both or neither
+  if (version === undefined || profile_id === undefined) {
     return current
       ? { kind: 'stale', message: 'the target already has a profile: send version and profile_id from the last read' }
       : { kind: 'create' }
   }
-  return checkVersion(current, body.version!, body.profile_id!)
+  return checkVersion(current, version, profile_id)
 }
 
 export function checkVersion(current: ProfileRecord | undefined, version: number, profileId: string): WriteCheck {
@@ -163,7 +165,7 @@ export function checkVersion(current: ProfileRecord | undefined, version: number
   if (current.version !== version) {
     return { kind: 'stale', message: `the profile changed since it was read (version ${version}, now ${current.version}); read it again` }
   }
-  return { kind: 'ok' }
+  return { kind: 'ok', profile: current }
 }
 
 function itemName(v: ListItem): string {

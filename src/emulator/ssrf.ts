@@ -195,7 +195,7 @@ export function checkEndpointUrlSyntax(raw: string, allowLoopback: boolean): Url
 export type Resolver = (host: string) => Promise<string[]>
 
 export const systemResolver: Resolver = async (host) => {
-  const res = await dns.lookup(host, { all: true, verbatim: true })
+  const res = await dns.lookup(host, { all: true, order: 'verbatim' })
   return res.map((r) => r.address)
 }
 
@@ -237,7 +237,7 @@ export function guardedLookup(allowLoopback: boolean): LookupFunction {
         }
       }
       if (opts.all) { callback(null, list); return; }
-      const first = list[0]
+      const first = list.at(0)
       if (!first) { callback(Object.assign(new Error('no address'), { code: 'ENOTFOUND' })); return; }
       callback(null, first.address, first.family);
     })

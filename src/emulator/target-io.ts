@@ -105,9 +105,10 @@ function withDeadline<T>(limits: ReadLimits, cleanup: () => void, body: (settle:
   })
 }
 
+/** Plain functions (no `this`): they are handed on as callbacks. */
 interface Settle<T> {
-  resolve(v: T): void
-  reject(e: unknown): void
+  resolve: (v: T) => void
+  reject: (e: unknown) => void
 }
 
 /** One HTTP request; the whole answer under `limits`. */
@@ -198,7 +199,7 @@ export function wsExchange(
   )
 }
 
-function rawText(data: WebSocket.RawData): string {
+export function rawText(data: WebSocket.RawData): string {
   if (Array.isArray(data)) return Buffer.concat(data).toString('utf8')
   if (data instanceof ArrayBuffer) return Buffer.from(data).toString('utf8')
   return data.toString('utf8')

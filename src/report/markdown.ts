@@ -357,7 +357,7 @@ function replayText(status: string): string {
 
 /** The attack that proves the finding best: the first that reproduced, else the first. */
 function proofAttack(f: ReportFinding): ReportAttack | null {
-  return f.attacks.find((a) => a.lastReplayStatus === 'reproduced') ?? f.attacks[0] ?? null
+  return f.attacks.find((a) => a.lastReplayStatus === 'reproduced') ?? f.attacks.at(0) ?? null
 }
 
 /** True when `body` only repeats `text` (e.g. a JSON body around the message). */
@@ -411,7 +411,7 @@ function proofSections(a: ReportAttack, f: ReportFinding, level: DetailLevel): P
 }
 
 function findingSummaryLine(f: ReportFinding): string {
-  const icon = SEVERITY_ICON[f.severity] ?? ''
+  const icon = SEVERITY_ICON[f.severity]
   const parts = [
     `${icon} <b>${f.severity}</b>`,
     htmlCode(f.category, 60),
@@ -460,7 +460,7 @@ function findingRow(f: ReportFinding): string {
     ? 'proof withheld'
     : `${formatCount(f.attacks.length)}${f.attacks.some((a) => a.lastReplayStatus === 'reproduced') ? ', reproduced' : ''}`
   const status = f.status === 'open' ? '' : ` (${enumCell(f.status, FINDING_STATUSES)})`
-  return `| ${SEVERITY_ICON[f.severity] ?? ''} ${f.severity} | ${codeSpan(f.category, { max: 60, table: true })} | ${codeSpan(f.findingId, { max: 60, table: true })}${status} | ${attacks} |\n`
+  return `| ${SEVERITY_ICON[f.severity]} ${f.severity} | ${codeSpan(f.category, { max: 60, table: true })} | ${codeSpan(f.findingId, { max: 60, table: true })}${status} | ${attacks} |\n`
 }
 
 /** Counts by category (rows) and severity (columns): at most 5 columns. */

@@ -285,14 +285,12 @@ export function buildReport(input: ReportInput): Report {
       lastReplayStatus: s(a.last_replay_status),
       createdAt: s(a.created_at),
       lastReplayedAt: sn(a.last_replayed_at),
-      source: a.source
-        ? {
-            sourceType: s(a.source.source_type),
-            assessmentId: s(a.source.assessment_id),
-            attackIndex: a.source.attack_index,
-            date: s(a.source.date)
-          }
-        : null,
+      source: {
+        sourceType: s(a.source.source_type),
+        assessmentId: s(a.source.assessment_id),
+        attackIndex: a.source.attack_index,
+        date: s(a.source.date)
+      },
       steps: a.replay_script.map((st) => toStep(st as Record<string, unknown>))
     }))
   })

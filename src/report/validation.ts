@@ -45,7 +45,7 @@ function row(f: ValidatedFinding): string {
   const status = f.finding_status === null ? '' : ` (${enumCell(f.finding_status, FINDING_STATUSES)})`
   const sev = (SEVERITIES as readonly string[]).includes(f.severity) ? `${SEVERITY_ICON[f.severity]} ` : ''
   return [
-    `${OUTCOME_LABEL[f.outcome] ?? enumCell(f.outcome, [])}${status}`,
+    `${OUTCOME_LABEL[f.outcome]}${status}`,
     `${sev}${codeSpan(f.finding_id, { max: 60, table: true })}`,
     codeSpan(f.category, { max: 60, table: true }),
     replaysCell(f),

@@ -25,7 +25,7 @@ import { badSeverity, noQuery, runOf, tooMany } from './context.js'
 import type { RouteTable } from './context.js'
 
 export const findingRoutes = {
-  async listFindings(ctx, ws, req) {
+  listFindings(ctx, ws, req) {
     const q = queryObject(req.query)
     if (badSeverity(q.min_severity)) throw codedError(400, 'invalid_min_severity', `min_severity must be one of ${SEVERITIES.join(', ')}`)
     if (typeof q.status === 'string' && !(FINDING_STATUS_FILTERS as readonly string[]).includes(q.status)) {
@@ -42,7 +42,7 @@ export const findingRoutes = {
     return ok(200, FindingList, { findings, count: findings.length })
   },
 
-  async closeFinding(ctx, ws, req) {
+  closeFinding(ctx, ws, req) {
     noQuery(req.query)
     const input = jsonBody(req.rawBody, req.contentType)
     const body = parseRequest(CloseFindingBody, 'body', input)
@@ -53,10 +53,13 @@ export const findingRoutes = {
       f.status = 'fixed'
       f.fix_description = body.explanation
     } else {
+      const reasonCode = body.reason_code
+      // the schema requires reason_code with a dismissal; reaching this is a bug (a 500)
+      if (reasonCode === undefined) throw new Error('a dismissal without reason_code passed the body schema')
       f.status = 'dismissed'
-      f.dismissal = { reason_code: body.reason_code!, rationale: body.explanation }
+      f.dismissal = { reason_code: reasonCode, rationale: body.explanation }
       const list = (ctx.store.dismissals.get(f.model_id) ?? []).filter((d) => d.finding_id !== f.finding_id)
-      list.push({ finding_id: f.finding_id, category: f.category, reason_code: body.reason_code!, reason_text: body.explanation, created_at: isoNow() })
+      list.push({ finding_id: f.finding_id, category: f.category, reason_code: reasonCode, reason_text: body.explanation, created_at: isoNow() })
       ctx.store.dismissals.set(f.model_id, list)
     }
     return ok(200, Finding, findingView(f, false))
