@@ -415,9 +415,11 @@ async function realRuns(emu: Emulator, gh: GitHubStandin, ghArrivals: number[], 
     if (det.terminalPollAt === null || det.latencyMs === null) throw new Error(`real run ${i + 1}: no status poll of ${created.run_id} in the log`)
     const firstApi = log.find((e) => e.path.startsWith('/api/v1'))
     const durationMs = completedAt - startedAt
+    // an output the action did not set is absent
+    const outputs: Partial<Record<string, string>> = run.main.outputs
     const sample: RunSample = {
       runId: created.run_id,
-      result: run.main.outputs.result ?? '',
+      result: outputs.result ?? '',
       durationMs,
       latencyMs: det.latencyMs,
       polls: det.polls,
@@ -425,7 +427,7 @@ async function realRuns(emu: Emulator, gh: GitHubStandin, ghArrivals: number[], 
       fixed5sPolls: fixedIntervalPolls(durationMs, 5_000),
       startupMs: firstApi ? firstApi.at - spawnAt : null,
       afterEnd: afterEndFromLogs(log, arrivals, det.terminalPollAt, exitAt),
-      commentPosted: Boolean(run.main.outputs.comment_url)
+      commentPosted: Boolean(outputs.comment_url)
     }
     samples.push(sample)
     opts.log(
@@ -670,7 +672,8 @@ async function renderChild(findings: number, repeats: number): Promise<void> {
   process.stdout.write(JSON.stringify({ cold, warm }))
 }
 
-const invokedDirectly = process.argv[1] !== undefined && resolve(process.argv[1]) === THIS_FILE
+const scriptArg = process.argv.at(1)
+const invokedDirectly = scriptArg !== undefined && resolve(scriptArg) === THIS_FILE
 if (invokedDirectly && process.argv[2] === '--render-child') {
   renderChild(Number(process.argv[3]), Number(process.argv[4])).catch((err: unknown) => {
     process.stderr.write(String(err instanceof Error ? err.stack : err))

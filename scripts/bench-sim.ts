@@ -109,7 +109,7 @@ export function simulateRuns(count: number, kinds: readonly ProgressKind[], firs
 /** What GET /run/{id} answers at virtual time t. */
 function observe(run: SimRun, t: number): { status: 'running' | 'completed'; planned: number; completed: number } {
   const done = t >= run.endMs
-  let completed = 0
+  let completed: number
   if (run.kind === 'not-reported' || run.kind === 'no-plan') {
     completed = done ? run.planned : 0
   } else {

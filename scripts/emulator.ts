@@ -28,7 +28,7 @@ async function main(): Promise<void> {
   for (let i = 0; i < args.length; i++) {
     const a = args[i]
     const value = (): string => {
-      const v = args[++i]
+      const v = args.at(++i)
       if (v === undefined) usage(`${a} needs a value`)
       return v
     }

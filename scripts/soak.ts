@@ -25,7 +25,7 @@ function parseArgs(args: string[]): { opts: Partial<SoakOptions>; json: boolean 
   for (let i = 0; i < args.length; i++) {
     const a = args[i]
     const value = (): string => {
-      const v = args[++i]
+      const v = args.at(++i)
       if (v === undefined) usage(`${a} needs a value`)
       return v
     }
