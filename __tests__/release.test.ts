@@ -126,7 +126,7 @@ describe('the project itself', () => {
   it('package.json has a version with a CHANGELOG.md section, so its tag can be released', () => {
     const root = join(dirname(fileURLToPath(import.meta.url)), '..')
     const { version } = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { version: string }
-    const lock = JSON.parse(readFileSync(join(root, 'package-lock.json'), 'utf8')) as { version: string; packages: Record<string, { version?: string }> }
+    const lock = JSON.parse(readFileSync(join(root, 'package-lock.json'), 'utf8')) as { version: string; packages: Partial<Record<string, { version?: string }>> }
     expect(lock.version).toBe(version)
     expect(lock.packages['']?.version).toBe(version)
     const changelog = readFileSync(join(root, 'CHANGELOG.md'), 'utf8')

@@ -166,9 +166,9 @@ describe('JSON depth is counted without parsing', () => {
 function rawRequest(
   method: string,
   path: string,
-  headers: Record<string, string>,
+  headers: Partial<Record<string, string>>,
   send: (req: http.ClientRequest) => void
-): Promise<{ status: number; json: any; continued: boolean } | { error: string }> {
+): Promise<{ status: number; json: unknown; continued: boolean } | { error: string }> {
   return new Promise((resolve) => {
     let continued = false
     const req = http.request(`${emu.url}${path}`, { method, headers: { authorization: `Bearer ${emu.keys.full}`, 'content-type': 'application/json', ...headers } })

@@ -45,7 +45,10 @@ beforeAll(async () => {
         '--ignoreConfig'
       ],
       { cwd: root },
-      (err, stdout) => { err ? reject(new Error(`tsc failed: ${stdout}`)) : resolve(); }
+      (err, stdout) => {
+        if (err) reject(new Error(`tsc failed: ${stdout}`))
+        else resolve()
+      }
     )
   })
   writeFileSync(path.join(outDir, 'package.json'), '{"type":"module"}')

@@ -84,7 +84,7 @@ describe('profiles', () => {
     expect(r.status).toBe(200)
     expect(ProfileWriteResponse.parse(r.json)).toEqual({ model_id: model, profile_id: p0.profile_id, version: p0.version + 1 })
     const p1 = await read(model, 'other')
-    expect(unfence(String((p1.answers.purpose as { value: string }).value))).toBe('Refund desk')
+    expect(unfence((p1.answers.purpose as { value: string }).value)).toBe('Refund desk')
     expect(p1.answers.purpose).toMatchObject({ source: 'customer' })
     expect(p1.answers.system_prompt).toEqual({ value: null, source: 'customer' })
     expect(p1.answers.multi_agent).toEqual({ value: true, source: 'customer' })
@@ -191,7 +191,7 @@ describe('profiles', () => {
     const tools = after.lists.tools as { value: { name: string }; source: string }[]
     expect(tools.map((t) => t.source)).toEqual(['customer', 'discovered'])
     // unchanged text
-    expect(unfence(String((after.answers.purpose as { value: string }).value))).toBe(unfence(String((prof.answers.purpose as { value: string }).value)))
+    expect(unfence((after.answers.purpose as { value: string }).value)).toBe(unfence((prof.answers.purpose as { value: string }).value))
   })
 
   it('404 for an unknown model or another workspace\'s model on all three endpoints', async () => {
