@@ -40,7 +40,7 @@ function tableRows(text: string, name: string): string[][] {
 function code(cell: string): string {
   const m = /^`([^`]+)`$/.exec(cell)
   if (!m) throw new Error(`not a single code span: ${cell}`)
-  return m[1] as string
+  return m[1]
 }
 
 describe('README', () => {
@@ -68,10 +68,10 @@ describe('README', () => {
 
   it('lists every input of action.yml, in order, with its default or (required)', () => {
     const rows = tableRows(readme, 'inputs')
-    expect(rows.map((r) => code(r[0] as string))).toEqual(Object.keys(action.inputs))
+    expect(rows.map((r) => code(r[0]))).toEqual(Object.keys(action.inputs))
     for (const row of rows) {
-      const spec = action.inputs[code(row[0] as string)]!
-      const cell = row[1] as string
+      const spec = action.inputs[code(row[0])]
+      const cell = row[1]
       if (spec.required) expect(cell).toBe('(required)')
       else if ((spec.default ?? '') === '') expect(cell).toBe('empty')
       else expect(code(cell)).toBe(spec.default)
@@ -81,7 +81,7 @@ describe('README', () => {
 
   it('lists every output of action.yml, in order', () => {
     const rows = tableRows(readme, 'outputs')
-    expect(rows.map((r) => code(r[0] as string))).toEqual(Object.keys(action.outputs))
+    expect(rows.map((r) => code(r[0]))).toEqual(Object.keys(action.outputs))
     for (const row of rows) expect((row[1] ?? '').length).toBeGreaterThan(10)
   })
 
@@ -100,7 +100,7 @@ describe('links of the docs', () => {
 
   it.each(docs)('%s links only to files that exist', (file) => {
     const text = read(file)
-    const targets = [...text.matchAll(/\]\(([^)\s]+)\)/g)].map((m) => m[1] as string).filter((t) => !/^(https?:|mailto:|#)/.test(t))
+    const targets = [...text.matchAll(/\]\(([^)\s]+)\)/g)].map((m) => m[1]).filter((t) => !/^(https?:|mailto:|#)/.test(t))
     const missing = targets.map((t) => join(dirname(join(root, file)), t.replace(/#.*$/, ''))).filter((p) => !existsSync(p))
     expect(missing.map((p) => relative(root, p))).toEqual([])
   })

@@ -12,7 +12,7 @@ const action = parse(readFileSync(new URL('action.yml', root), 'utf8')) as {
   outputs: Record<string, unknown>
 }
 const files = readdirSync(new URL('examples/', root)).filter((f) => f.endsWith('.yml'))
-const readmeBlocks = [...readFileSync(new URL('README.md', root), 'utf8').matchAll(/```yaml\n([\s\S]*?)```/g)].map((m) => m[1] as string)
+const readmeBlocks = [...readFileSync(new URL('README.md', root), 'utf8').matchAll(/```yaml\n([\s\S]*?)```/g)].map((m) => m[1])
 
 interface Step {
   id?: string
@@ -29,7 +29,7 @@ describe('example workflows', () => {
     expect(files.length).toBeGreaterThanOrEqual(6)
   })
 
-  const sources: Array<[string, string]> = [
+  const sources: [string, string][] = [
     ...files.map((f): [string, string] => [f, readFileSync(new URL(`examples/${f}`, root), 'utf8')]),
     ...readmeBlocks.map((b, i): [string, string] => [`README.md yaml block ${i + 1}`, b])
   ]
@@ -47,7 +47,7 @@ describe('example workflows', () => {
       const required = Object.entries(action.inputs).filter(([, v]) => v.required).map(([k]) => k)
       expect(required.filter((k) => !given.includes(k))).toEqual([])
       if (step.id) {
-        const used = [...text.matchAll(new RegExp(`steps\\.${step.id}\\.outputs\\.([A-Za-z0-9_-]+)`, 'g'))].map((m) => m[1] as string)
+        const used = [...text.matchAll(new RegExp(`steps\\.${step.id}\\.outputs\\.([A-Za-z0-9_-]+)`, 'g'))].map((m) => m[1])
         expect(used.filter((o) => !(o in action.outputs))).toEqual([])
       }
     }

@@ -28,7 +28,7 @@ function bundled(distDir: string): string[] {
       if (at < 0) continue
       const m = /^(.*node_modules\/(?:@[^/]+\/)?[^/]+)\//.exec(source.slice(at))
       if (!m) continue
-      const pkg = JSON.parse(readFileSync(join(root, m[1] as string, 'package.json'), 'utf8')) as { name: string; version: string }
+      const pkg = JSON.parse(readFileSync(join(root, m[1], 'package.json'), 'utf8')) as { name: string; version: string }
       found.add(`${pkg.name}@${pkg.version}`)
     }
   }
@@ -36,13 +36,13 @@ function bundled(distDir: string): string[] {
 }
 
 /** The entries of a licenses.txt: the id line after each rule, and the rest of the block. */
-function entries(text: string): Array<{ id: string; body: string }> {
+function entries(text: string): { id: string; body: string }[] {
   return text
     .split(`${RULE}\n`)
     .slice(1)
     .map((block) => {
       const [id, ...rest] = block.split('\n')
-      return { id: id as string, body: rest.join('\n') }
+      return { id: id, body: rest.join('\n') }
     })
 }
 

@@ -16,7 +16,7 @@ import { runtimes } from './__fixtures__/node-runtimes.js'
 
 const script = join(dirname(fileURLToPath(import.meta.url)), '..', 'scripts', 'node24.mjs')
 const tmp = mkdtempSync(join(tmpdir(), 'node24-'))
-afterAll(() => rmSync(tmp, { recursive: true, force: true }))
+afterAll(() => { rmSync(tmp, { recursive: true, force: true }); })
 
 /** A directory holding a `node` that prints `version`. */
 function fakeNode(name: string, version: string): string {

@@ -96,7 +96,7 @@ describe('release.mjs --dry-run', () => {
     expect(v1(git)).toBe(second)
   })
 
-  const refusals: Array<[string, string, string, string, string]> = [
+  const refusals: [string, string, string, string, string][] = [
     ['package.json behind the tag', '1.0.0', log(['1.0.1']), 'v1.0.1', 'package.json at v1.0.1 says version 1.0.0, not 1.0.1'],
     ['no CHANGELOG section', '1.0.1', log(['1.0.0']), 'v1.0.1', 'has no section "## [1.0.1]"'],
     ['an empty CHANGELOG section', '1.0.1', '## [1.0.1]\n\n## [1.0.0]\n\n- x\n', 'v1.0.1', 'section of 1.0.1 is empty'],
@@ -126,7 +126,7 @@ describe('the project itself', () => {
   it('package.json has a version with a CHANGELOG.md section, so its tag can be released', () => {
     const root = join(dirname(fileURLToPath(import.meta.url)), '..')
     const { version } = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { version: string }
-    const lock = JSON.parse(readFileSync(join(root, 'package-lock.json'), 'utf8')) as { version: string; packages: Record<string, { version?: string }> }
+    const lock = JSON.parse(readFileSync(join(root, 'package-lock.json'), 'utf8')) as { version: string; packages: Partial<Record<string, { version?: string }>> }
     expect(lock.version).toBe(version)
     expect(lock.packages['']?.version).toBe(version)
     const changelog = readFileSync(join(root, 'CHANGELOG.md'), 'utf8')

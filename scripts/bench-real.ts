@@ -39,7 +39,7 @@ export function median(values: readonly number[]): number {
   if (values.length === 0) return NaN
   const s = [...values].sort((a, b) => a - b)
   const mid = s.length >> 1
-  return s.length % 2 === 1 ? s[mid]! : (s[mid - 1]! + s[mid]!) / 2
+  return s.length % 2 === 1 ? s[mid] : (s[mid - 1] + s[mid]) / 2
 }
 
 /** Nearest-rank percentile (q in 0..1); NaN when empty. */
@@ -47,7 +47,7 @@ export function percentile(values: readonly number[], q: number): number {
   if (values.length === 0) return NaN
   const s = [...values].sort((a, b) => a - b)
   const rank = Math.min(s.length, Math.max(1, Math.ceil(q * s.length)))
-  return s[rank - 1]!
+  return s[rank - 1]
 }
 
 type LogEntry = Pick<RequestLogEntry, 'at' | 'method' | 'path' | 'endpoint'>
@@ -77,7 +77,7 @@ export function detectionFromLog(log: readonly LogEntry[], runId: string, comple
   const polls = log.filter((e) => isStatusPoll(e, runId))
   if (polls.length === 0) return { polls: 0, terminalPollAt: null, latencyMs: null }
   const after = polls.find((e) => e.at >= completedAtMs)
-  const terminal = after ?? polls[polls.length - 1]!
+  const terminal = after ?? polls[polls.length - 1]
   return { polls: polls.length, terminalPollAt: terminal.at, latencyMs: Math.max(0, terminal.at - completedAtMs) }
 }
 
@@ -123,14 +123,14 @@ export function afterEndFromLogs(
   const reads = inWindow.filter((e) => (RESULT_ENDPOINTS as readonly string[]).includes(e.endpoint))
   const gh = gitHubArrivals.filter((t) => t >= terminalPollAt && t <= exitAt).sort((a, b) => a - b)
   const lastRead = reads.length > 0 ? Math.max(...reads.map((e) => e.at)) : null
-  const lastNetwork = gh.length > 0 ? gh[gh.length - 1]! : (lastRead ?? terminalPollAt)
+  const lastNetwork = gh.length > 0 ? gh[gh.length - 1] : (lastRead ?? terminalPollAt)
   return {
     totalMs: exitAt - terminalPollAt,
     readsIssuedMs: lastRead === null ? null : lastRead - terminalPollAt,
     reads: reads.length,
     otherServiceRequests: inWindow.length - reads.length,
-    toFirstGitHubMs: gh.length > 0 ? gh[0]! - terminalPollAt : null,
-    gitHubSpanMs: gh.length > 0 ? gh[gh.length - 1]! - gh[0]! : null,
+    toFirstGitHubMs: gh.length > 0 ? gh[0] - terminalPollAt : null,
+    gitHubSpanMs: gh.length > 0 ? gh[gh.length - 1] - gh[0] : null,
     gitHubRequests: gh.length,
     tailMs: exitAt - lastNetwork
   }
@@ -294,7 +294,7 @@ function bareNodeMs(nodePath: string): Promise<number> {
     const child = spawn(nodePath, ['-e', '0'], { stdio: 'ignore' })
     const t0 = Date.now()
     child.on('error', reject)
-    child.on('exit', () => resolvePromise(Date.now() - t0))
+    child.on('exit', () => { resolvePromise(Date.now() - t0); })
   })
 }
 
@@ -390,9 +390,11 @@ async function realRuns(emu: Emulator, gh: GitHubStandin, ghArrivals: number[], 
     if (det.terminalPollAt === null || det.latencyMs === null) throw new Error(`real run ${i + 1}: no status poll of ${created.run_id} in the log`)
     const firstApi = log.find((e) => e.path.startsWith('/api/v1'))
     const durationMs = completedAt - startedAt
+    // an output the action did not set is absent
+    const outputs: Partial<Record<string, string>> = run.main.outputs
     const sample: RunSample = {
       runId: created.run_id,
-      result: run.main.outputs.result ?? '',
+      result: outputs.result ?? '',
       durationMs,
       latencyMs: det.latencyMs,
       polls: det.polls,
@@ -400,7 +402,7 @@ async function realRuns(emu: Emulator, gh: GitHubStandin, ghArrivals: number[], 
       fixed5sPolls: fixedIntervalPolls(durationMs, 5_000),
       startupMs: firstApi ? firstApi.at - spawnAt : null,
       afterEnd: afterEndFromLogs(log, arrivals, det.terminalPollAt, exitAt),
-      commentPosted: Boolean(run.main.outputs.comment_url)
+      commentPosted: Boolean(outputs.comment_url)
     }
     samples.push(sample)
     opts.log(
@@ -455,7 +457,7 @@ export async function measureReal(opts: RealBenchOptions): Promise<RealBenchFigu
 
     // Round trips as the bench sees them (same machine, same servers).
     const auth = { authorization: `Bearer ${emu.keys.full}` }
-    const runId = runs[runs.length - 1]!.runId
+    const runId = runs[runs.length - 1].runId
     const one: number[] = []
     const four: number[] = []
     const ghTrips: number[] = []
@@ -645,7 +647,8 @@ async function renderChild(findings: number, repeats: number): Promise<void> {
   process.stdout.write(JSON.stringify({ cold, warm }))
 }
 
-const invokedDirectly = process.argv[1] !== undefined && resolve(process.argv[1]) === THIS_FILE
+const scriptArg = process.argv.at(1)
+const invokedDirectly = scriptArg !== undefined && resolve(scriptArg) === THIS_FILE
 if (invokedDirectly && process.argv[2] === '--render-child') {
   renderChild(Number(process.argv[3]), Number(process.argv[4])).catch((err: unknown) => {
     process.stderr.write(String(err instanceof Error ? err.stack : err))

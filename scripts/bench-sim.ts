@@ -88,7 +88,7 @@ export function simulateRun(seed: number, kind: ProgressKind): SimRun {
   const completionsMs: number[] = []
   let t = 0
   for (let i = 0; i < planned; i++) {
-    t += ((workMs - pauseMs) * weights[i]!) / total
+    t += ((workMs - pauseMs) * weights[i]) / total
     if (i === pauseIndex) t += pauseMs
     completionsMs.push(t)
   }
@@ -100,7 +100,7 @@ export function simulateRun(seed: number, kind: ProgressKind): SimRun {
 export function simulateRuns(count: number, kinds: readonly ProgressKind[], firstSeed = 1): SimRun[] {
   const runs: SimRun[] = []
   for (let i = 0; i < count; i++) {
-    const kind = kinds[i % kinds.length]!
+    const kind = kinds[i % kinds.length]
     runs.push(simulateRun(firstSeed + i, kind))
   }
   return runs
@@ -109,7 +109,7 @@ export function simulateRuns(count: number, kinds: readonly ProgressKind[], firs
 /** What GET /run/{id} answers at virtual time t. */
 function observe(run: SimRun, t: number): { status: 'running' | 'completed'; planned: number; completed: number } {
   const done = t >= run.endMs
-  let completed = 0
+  let completed: number
   if (run.kind === 'not-reported' || run.kind === 'no-plan') {
     completed = done ? run.planned : 0
   } else {
@@ -118,7 +118,7 @@ function observe(run: SimRun, t: number): { status: 'running' | 'completed'; pla
     let hi = run.completionsMs.length
     while (lo < hi) {
       const mid = (lo + hi) >> 1
-      if (run.completionsMs[mid]! <= t) lo = mid + 1
+      if (run.completionsMs[mid] <= t) lo = mid + 1
       else hi = mid
     }
     completed = lo
@@ -179,7 +179,7 @@ export function quantile(sorted: readonly number[], q: number): number {
   const pos = (sorted.length - 1) * q
   const lo = Math.floor(pos)
   const hi = Math.ceil(pos)
-  return sorted[lo]! + (sorted[hi]! - sorted[lo]!) * (pos - lo)
+  return sorted[lo] + (sorted[hi] - sorted[lo]) * (pos - lo)
 }
 
 export interface PolicyStats {
@@ -203,7 +203,7 @@ export interface SimulationResult {
   roundTripMs: number
   groups: GroupResult[]
   /** Ours against 1 s polling by run duration, runs with progress only. */
-  byDuration: Array<{ band: string; runs: number; medianLatencyMs: number; p95LatencyMs: number; requestsVsOneSecond: number }>
+  byDuration: { band: string; runs: number; medianLatencyMs: number; p95LatencyMs: number; requestsVsOneSecond: number }[]
 }
 
 function statsFor(policy: string, results: ReplayResult[], oneSecond: ReplayResult[]): PolicyStats {
@@ -231,7 +231,7 @@ export interface SimulationOptions {
   schedule?: ScheduleOptions
 }
 
-const DURATION_BANDS: Array<{ band: string; loMs: number; hiMs: number }> = [
+const DURATION_BANDS: { band: string; loMs: number; hiMs: number }[] = [
   { band: '20 s - 2 min', loMs: 0, hiMs: 120_000 },
   { band: '2 - 10 min', loMs: 120_000, hiMs: 600_000 },
   { band: '10 - 60 min', loMs: 600_000, hiMs: Infinity }
@@ -244,20 +244,20 @@ export function runSimulation(options: SimulationOptions): SimulationResult {
   const ours = schedulePolicy(options.schedule)
   const policies = [ours, ...BASELINE_INTERVALS_MS.map(fixedPolicy)]
   const results = policies.map((p) => runs.map((r) => replay(r, p, roundTripMs)))
-  const oneSecond = results[1]!
+  const oneSecond = results[1]
 
   const pick = <T>(xs: T[], keep: (i: number) => boolean): T[] => xs.filter((_, i) => keep(i))
   const groups: GroupResult[] = [
-    { group: 'runs with progress', keep: (i: number) => runs[i]!.reportsProgress },
-    { group: 'runs without progress', keep: (i: number) => !runs[i]!.reportsProgress }
+    { group: 'runs with progress', keep: (i: number) => runs[i].reportsProgress },
+    { group: 'runs without progress', keep: (i: number) => !runs[i].reportsProgress }
   ].map(({ group, keep }) => ({
     group,
-    stats: policies.map((p, j) => statsFor(p.name, pick(results[j]!, keep), pick(oneSecond, keep)))
+    stats: policies.map((p, j) => statsFor(p.name, pick(results[j], keep), pick(oneSecond, keep)))
   }))
 
   const byDuration = DURATION_BANDS.map(({ band, loMs, hiMs }) => {
-    const keep = (i: number): boolean => runs[i]!.reportsProgress && runs[i]!.endMs >= loMs && runs[i]!.endMs < hiMs
-    const s = statsFor(ours.name, pick(results[0]!, keep), pick(oneSecond, keep))
+    const keep = (i: number): boolean => runs[i].reportsProgress && runs[i].endMs >= loMs && runs[i].endMs < hiMs
+    const s = statsFor(ours.name, pick(results[0], keep), pick(oneSecond, keep))
     return {
       band,
       runs: s.runs,

@@ -107,7 +107,7 @@ export function simulationMarkdown(sim: SimulationResult): string {
       `| ${b.band} | ${b.runs} | ${seconds(b.medianLatencyMs)} | ${seconds(b.p95LatencyMs)} | ${percent(b.requestsVsOneSecond)} |`
     )
   }
-  const ours = sim.groups[0]?.stats[0]
+  const ours = sim.groups.at(0)?.stats.at(0)
   if (ours) {
     const ok =
       ours.medianLatencyMs <= TARGETS.medianLatencyMs &&
@@ -217,7 +217,8 @@ async function main(args: string[]): Promise<void> {
   }
 }
 
-const invokedDirectly = process.argv[1] !== undefined && resolve(process.argv[1]) === fileURLToPath(import.meta.url)
+const scriptArg = process.argv.at(1)
+const invokedDirectly = scriptArg !== undefined && resolve(scriptArg) === fileURLToPath(import.meta.url)
 if (invokedDirectly) {
   main(process.argv.slice(2)).catch((err: unknown) => {
     process.stderr.write(`bench failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`)

@@ -76,6 +76,8 @@ async function main(): Promise<void> {
     console.log(`Main step exit code: ${run.main.code} (${run.main.code === 0 ? 'the check passes' : 'the check fails'})`)
     console.log(`Post step exit code: ${run.post.code}`)
     rule('Outputs')
+    // an output the action did not set is absent
+    const outputs: Partial<Record<string, string>> = run.main.outputs
     for (const [k, v] of Object.entries(run.main.outputs)) console.log(`${k.padEnd(22)} ${v}`)
     rule('Job summary (GITHUB_STEP_SUMMARY)')
     console.log(run.main.summary.length > 6000 ? `${run.main.summary.slice(0, 6000)}\n... (${run.main.summary.length} characters in all)` : run.main.summary)
@@ -85,7 +87,7 @@ async function main(): Promise<void> {
     console.log(posted ?? '(no comment was posted)')
     if (posted && flag('--write-example')) writeExampleComment(posted)
     rule('Done')
-    console.log(`The full JSON report is at ${run.main.outputs.report_path ?? '(none)'}`)
+    console.log(`The full JSON report is at ${outputs.report_path ?? '(none)'}`)
     console.log('Try: npm run demo -- --pass       (the demo agent with its vulnerabilities fixed)')
     console.log('     npm run demo -- --model-id   (the gate alone, on the seeded demo model)')
   } finally {

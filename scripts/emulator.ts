@@ -26,9 +26,9 @@ async function main(): Promise<void> {
   let categoryDurationMs: number | undefined
   let quiet = false
   for (let i = 0; i < args.length; i++) {
-    const a = args[i]!
+    const a = args[i]
     const value = (): string => {
-      const v = args[++i]
+      const v = args.at(++i)
       if (v === undefined) usage(`${a} needs a value`)
       return v
     }
@@ -65,8 +65,8 @@ async function main(): Promise<void> {
       () => process.exit(1)
     )
   }
-  process.on('SIGINT', () => stop('SIGINT'))
-  process.on('SIGTERM', () => stop('SIGTERM'))
+  process.on('SIGINT', () => { stop('SIGINT'); })
+  process.on('SIGTERM', () => { stop('SIGTERM'); })
   const keys = Object.values(emu.keys).join(', ')
   process.stdout.write(`ASAS emulator listening on ${emu.url}  keys: ${keys}  demo model: ${emu.demoModelId}\n`)
   if (allowLoopbackTargets) process.stdout.write('Loopback targets are allowed (--allow-loopback-targets): local agents can be registered.\n')

@@ -72,7 +72,8 @@ function screenshot(chrome: string, url: string, file: string, height: number): 
 }
 
 function main(): void {
-  const out = resolve(process.env.PREVIEW_OUT || 'build/preview')
+  const outEnv = process.env.PREVIEW_OUT
+  const out = resolve(outEnv === undefined || outEnv === '' ? 'build/preview' : outEnv)
   mkdirSync(out, { recursive: true })
   const only = process.argv.slice(2)
   const cases = only.length > 0 ? REPORT_CASES.filter((c) => only.includes(c.name)) : REPORT_CASES

@@ -23,9 +23,9 @@ function parseArgs(args: string[]): { opts: Partial<SoakOptions>; json: boolean 
   const opts: Partial<SoakOptions> = {}
   let json = false
   for (let i = 0; i < args.length; i++) {
-    const a = args[i]!
+    const a = args[i]
     const value = (): string => {
-      const v = args[++i]
+      const v = args.at(++i)
       if (v === undefined) usage(`${a} needs a value`)
       return v
     }

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals'
 import { startEmulator } from '../../src/emulator/server.js'
 import type { Emulator } from '../../src/emulator/server.js'
 import { api, runToEnd, waitFor } from '../__fixtures__/emulator-helpers.js'
+import type { ApiResponse } from '../__fixtures__/emulator-helpers.js'
 
 let emu: Emulator
 beforeAll(async () => {
@@ -11,13 +12,9 @@ afterAll(async () => {
   await emu.stop()
 })
 
-async function admin(method: string, path: string, body?: unknown): Promise<{ status: number; json: any }> {
-  const r = await fetch(`${emu.url}/__emulator/${path}`, {
-    method,
-    headers: body === undefined ? {} : { 'content-type': 'application/json' },
-    body: body === undefined ? undefined : JSON.stringify(body)
-  })
-  return { status: r.status, json: await r.json() }
+/** The admin endpoints take no API key. */
+function admin(method: string, path: string, body?: unknown): Promise<ApiResponse> {
+  return api(emu, method, `/__emulator/${path}`, { key: 'none', body })
 }
 
 describe('admin endpoints', () => {

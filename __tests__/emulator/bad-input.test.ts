@@ -20,7 +20,7 @@ let profile = { version: 0, profile_id: '' }
 beforeAll(async () => {
   emu = await startEmulator({ categoryDurationMs: 10, attacksPerCategory: 1 })
   runId = await runToEnd(emu, emu.demoModelId)
-  findingId = FindingList.parse((await api(emu, 'GET', `/api/v1/run/${runId}/findings`)).json).findings[0]!.finding_id
+  findingId = FindingList.parse((await api(emu, 'GET', `/api/v1/run/${runId}/findings`)).json).findings[0].finding_id
   const p = ProfileResponse.parse((await api(emu, 'GET', `/api/v1/model/${emu.demoModelId}/profile`)).json)
   profile = { version: p.version, profile_id: p.profile_id }
   await waitIdle(emu)
@@ -153,7 +153,7 @@ describe('JSON depth is counted without parsing', () => {
   it(`accepts ${MAX_JSON_DEPTH} levels and refuses one more`, async () => {
     const ok = await api(emu, 'PATCH', `/api/v1/findings/${findingId}/close`, { rawBody: `${'['.repeat(MAX_JSON_DEPTH)}${']'.repeat(MAX_JSON_DEPTH)}` })
     expect(ok.status).toBe(422)
-    expect(ValidationErrorBody.parse(ok.json).detail[0]!.type).not.toBe('json_invalid')
+    expect(ValidationErrorBody.parse(ok.json).detail[0].type).not.toBe('json_invalid')
     const deep = await api(emu, 'PATCH', `/api/v1/findings/${findingId}/close`, { rawBody: `${'['.repeat(MAX_JSON_DEPTH + 1)}${']'.repeat(MAX_JSON_DEPTH + 1)}` })
     expect(deep.status).toBe(422)
     expect(ValidationErrorBody.parse(deep.json).detail).toEqual([
@@ -166,9 +166,9 @@ describe('JSON depth is counted without parsing', () => {
 function rawRequest(
   method: string,
   path: string,
-  headers: Record<string, string>,
+  headers: Partial<Record<string, string>>,
   send: (req: http.ClientRequest) => void
-): Promise<{ status: number; json: any; continued: boolean } | { error: string }> {
+): Promise<{ status: number; json: unknown; continued: boolean } | { error: string }> {
   return new Promise((resolve) => {
     let continued = false
     const req = http.request(`${emu.url}${path}`, { method, headers: { authorization: `Bearer ${emu.keys.full}`, 'content-type': 'application/json', ...headers } })
@@ -184,7 +184,7 @@ function rawRequest(
         resolve({ status: res.statusCode ?? 0, json: JSON.parse(Buffer.concat(chunks).toString('utf8')), continued })
       })
     })
-    req.on('error', (e: NodeJS.ErrnoException) => resolve({ error: e.code ?? e.message }))
+    req.on('error', (e: NodeJS.ErrnoException) => { resolve({ error: e.code ?? e.message }); })
     if (!/100-continue/i.test(headers.expect ?? '')) send(req)
   })
 }

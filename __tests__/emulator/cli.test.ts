@@ -11,7 +11,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from '@jest/glob
 
 const root = process.cwd()
 let outDir = ''
-const children: Array<ReturnType<typeof spawn>> = []
+const children: ReturnType<typeof spawn>[] = []
 
 afterEach(() => {
   // a failed assertion must not leave a child running
@@ -45,7 +45,10 @@ beforeAll(async () => {
         '--ignoreConfig'
       ],
       { cwd: root },
-      (err, stdout) => (err ? reject(new Error(`tsc failed: ${stdout}`)) : resolve())
+      (err, stdout) => {
+        if (err) reject(new Error(`tsc failed: ${stdout}`))
+        else resolve()
+      }
     )
   })
   writeFileSync(path.join(outDir, 'package.json'), '{"type":"module"}')
@@ -61,16 +64,16 @@ function start(args: string[]): Promise<{ child: ReturnType<typeof spawn>; lines
   children.push(child)
   const lines: string[] = []
   let buf = ''
-  const exit = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)))
+  const exit = new Promise<number | null>((resolve) => child.on('exit', (code) => { resolve(code); }))
   return new Promise((resolve, reject) => {
-    child.stdout!.on('data', (c: Buffer) => {
+    child.stdout.on('data', (c: Buffer) => {
       buf += c.toString()
       const parts = buf.split('\n')
       buf = parts.pop()!
       lines.push(...parts)
       if (lines.some((l) => l.includes('listening on'))) resolve({ child, lines, exit })
     })
-    child.on('exit', (code) => reject(new Error(`exited early with ${code}`)))
+    child.on('exit', (code) => { reject(new Error(`exited early with ${code}`)); })
   })
 }
 
@@ -84,7 +87,7 @@ describe('scripts/emulator.ts', () => {
     await waitFor('the loopback line', () => lines.some((l) => /loopback targets are allowed/i.test(l)))
     const r = await fetch(`${url}/api/v1/model`, { headers: { authorization: 'Bearer asas_dev_full' } })
     expect(r.status).toBe(200)
-    expect(((await r.json()) as { models: Array<{ model_id: string }> }).models.map((m) => m.model_id)).toContain(demo)
+    expect(((await r.json()) as { models: { model_id: string }[] }).models.map((m) => m.model_id)).toContain(demo)
     const info = (await (await fetch(`${url}/__emulator/info`)).json()) as { demo_model_id: string }
     expect(info.demo_model_id).toBe(demo)
     child.kill(signal)
@@ -95,7 +98,7 @@ describe('scripts/emulator.ts', () => {
     const child = spawn(process.execPath, [path.join(outDir, 'scripts/emulator.js'), '--faults', 'rate=2'], { stdio: ['ignore', 'pipe', 'pipe'] })
     children.push(child)
     let err = ''
-    child.stderr!.on('data', (c: Buffer) => (err += c.toString()))
+    child.stderr.on('data', (c: Buffer) => (err += c.toString()))
     const code = await new Promise<number | null>((resolve) => child.on('exit', resolve))
     expect(code).toBe(2)
     expect(err).toMatch(/fault spec/)

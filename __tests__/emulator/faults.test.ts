@@ -38,7 +38,7 @@ describe('parseFaultSpec', () => {
 })
 
 describe('FaultInjector', () => {
-  const sequence = (config: FaultConfig, n: number): Array<string | null> => {
+  const sequence = (config: FaultConfig, n: number): (string | null)[] => {
     const inj = new FaultInjector(config)
     return Array.from({ length: n }, (_, i) => inj.next(i % 2 === 0 ? 'getRun' : 'listFindings'))
   }

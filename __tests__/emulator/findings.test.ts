@@ -48,11 +48,11 @@ describe('GET /run/{id}/findings', () => {
     const pi = all.findings.find((f) => f.category === 'prompt_injection')!
     expect(pi).toMatchObject({ lens: 'security', severity: 'high', status: 'open' })
     expect(pi.attacks.length).toBe(2)
-    const step = pi.attacks[0]!.replay_script[0]!
+    const step = pi.attacks[0].replay_script[0]
     expect(step).toMatchObject({ step: 'chat', method: 'POST', response_status: 200 })
     expect(step.headers?.authorization).toBe(`Bearer ${demoCredential(emu)}`)
-    expect(pi.attacks[0]!.last_replay_status).toBe('pending')
-    expect(pi.attacks[0]!.last_replayed_at).toBeNull()
+    expect(pi.attacks[0].last_replay_status).toBe('pending')
+    expect(pi.attacks[0].last_replayed_at).toBeNull()
     // attacker-shaped text reaches the findings (reports must escape it)
     const text = JSON.stringify(all)
     for (const needle of ['@channel', '![status](', '<img', '```']) expect(text).toContain(needle)
@@ -221,7 +221,7 @@ describe('POST /findings/{id}/validate', () => {
     expect(reg.status).toBe(201)
     const runId = await runToEnd(emu, reg.json.model_id, 'full', ['prompt_injection'])
     expect((await api(emu, 'GET', `/api/v1/run/${runId}`)).json.status).toBe('completed')
-    const f = FindingList.parse((await api(emu, 'GET', `/api/v1/run/${runId}/findings`)).json).findings[0]!
+    const f = FindingList.parse((await api(emu, 'GET', `/api/v1/run/${runId}/findings`)).json).findings[0]
     await closeFixed(f.finding_id)
     expectCoded(await api(emu, 'POST', `/api/v1/findings/${f.finding_id}/validate`), 422, 'replay_unwireable')
   })

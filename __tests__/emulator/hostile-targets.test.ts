@@ -21,7 +21,7 @@ const REPLY = JSON.stringify({ output: { text: 'Hello from a hostile target' } }
 const MIB = 1024 * 1024
 
 let emu: Emulator
-const servers: Array<{ server: http.Server; sockets: Set<Socket> }> = []
+const servers: { server: http.Server; sockets: Set<Socket> }[] = []
 
 beforeAll(async () => {
   emu = await startEmulator({ categoryDurationMs: 10, attacksPerCategory: 1, allowLoopbackTargets: true })
@@ -29,7 +29,7 @@ beforeAll(async () => {
 afterEach(async () => {
   for (const { server, sockets } of servers.splice(0)) {
     for (const s of sockets) s.destroy()
-    await new Promise<void>((r) => server.close(() => r()))
+    await new Promise<void>((r) => server.close(() => { r(); }))
   }
 })
 afterAll(async () => {
@@ -94,7 +94,7 @@ describe('HTTP targets', () => {
       res.writeHead(200, { 'content-type': 'application/json' })
       res.write('{"output": {"text": "')
       const t = setInterval(() => res.write('.'), 20)
-      res.on('close', () => clearInterval(t))
+      res.on('close', () => { clearInterval(t); })
     })
     expectProbeFailure(await register(`${url}/chat`, { request_timeout: 0.3 }), 'no_reply')
   })
@@ -208,7 +208,7 @@ async function wsTarget(onMessage: (socket: Duplex) => void): Promise<{ url: str
       socket.on('end', hungUp)
       socket.on('close', hungUp)
       socket.on('error', () => undefined)
-      socket.once('data', () => onMessage(socket))
+      socket.once('data', () => { onMessage(socket); })
     }
   )
   return { url: `${url.replace('http', 'ws')}/ws`, closed: () => closed }

@@ -7,16 +7,17 @@
  */
 import { readFileSync, readdirSync } from 'node:fs'
 import path from 'node:path'
+import { fileURLToPath } from 'node:url'
 import { describe, expect, it } from '@jest/globals'
 
-const ROOT = path.resolve(import.meta.dirname ?? path.dirname(new URL(import.meta.url).pathname), '../..')
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..')
 const SRC = path.join(ROOT, 'src')
 const EMULATOR = path.join(SRC, 'emulator')
 
 /** Relative imports of a TypeScript file (static, re-exports and dynamic), as absolute .ts paths. */
 function relativeImports(file: string): string[] {
   const text = readFileSync(file, 'utf8')
-  const specs = [...text.matchAll(/(?:from\s+|import\s*\(\s*|import\s+)'(\.{1,2}\/[^']+)'/g)].map((m) => m[1]!)
+  const specs = [...text.matchAll(/(?:from\s+|import\s*\(\s*|import\s+)'(\.{1,2}\/[^']+)'/g)].map((m) => m[1])
   return specs.map((s) => path.resolve(path.dirname(file), s.replace(/\.js$/, '.ts')))
 }
 

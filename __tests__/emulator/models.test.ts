@@ -19,7 +19,7 @@ beforeAll(async () => {
 })
 afterAll(async () => {
   slow.closeAllConnections()
-  await new Promise<void>((r) => slow.close(() => r()))
+  await new Promise<void>((r) => slow.close(() => { r(); }))
   await emu.stop()
 })
 
@@ -45,7 +45,7 @@ describe('GET /api/v1/model', () => {
 
   it('reports the latest run status', async () => {
     await runToEnd(emu, emu.demoModels.other, 'other', ['jailbreak'])
-    const m = ModelList.parse((await api(emu, 'GET', '/api/v1/model', { key: 'other' })).json).models[0]!
+    const m = ModelList.parse((await api(emu, 'GET', '/api/v1/model', { key: 'other' })).json).models[0]
     expect(m.latest_run_status).toBe('completed')
   })
 })
@@ -113,7 +113,7 @@ describe('POST /api/v1/model', () => {
   ] as const)('422 probe_failed %s (detail object, redacted message) and stores nothing', async (category, config, auth) => {
     const before = emu.control.snapshot()
     const a = { ...auth } as Record<string, unknown>
-    if (a.oauth) a.oauth = { ...(a.oauth as object), token_url: `${emu.demoAgent.url}/oauth/token` }
+    if (a.oauth) a.oauth = { ...(a.oauth), token_url: `${emu.demoAgent.url}/oauth/token` }
     const r = await api(emu, 'POST', '/api/v1/model', { body: { name: 'bad', config: await config(), ...a } })
     expect(r.status).toBe(422)
     const body = ProbeFailureBody.parse(r.json)
@@ -135,7 +135,7 @@ describe('POST /api/v1/model', () => {
     ['oauth config with auth none', { name: 'x', config: { endpoint_url: 'https://a.example', response_field: 'r' }, oauth: { token_url: 'https://t.example', client_id: 'c' } }, ['oauth']],
     ['unknown environment', { name: 'x', config: { endpoint_url: 'https://a.example', response_field: 'r' }, environment: 'qa' }, ['environment']],
     ['unknown field', { name: 'x', config: { endpoint_url: 'https://a.example', response_field: 'r' }, owner: 'me' }, ['owner']],
-  ] as Array<[string, Record<string, unknown>, string[]]>)('422 validation detail list: %s', async (_label, body, loc) => {
+  ] as [string, Record<string, unknown>, string[]][])('422 validation detail list: %s', async (_label, body, loc) => {
     const before = emu.control.snapshot()
     const r = await api(emu, 'POST', '/api/v1/model', { body })
     expect(r.status).toBe(422)
@@ -170,7 +170,7 @@ describe('GET /api/v1/category', () => {
     const list = CategoryList.parse((await api(emu, 'GET', '/api/v1/category', { query: { lens } })).json)
     expect(list.lens).toBe(lens)
     expect(list.categories.length).toBeGreaterThan(0)
-    const r = await api(emu, 'POST', '/api/v1/run', { body: { model_id: emu.demoModelId, categories: [list.categories[0]!.key] } })
+    const r = await api(emu, 'POST', '/api/v1/run', { body: { model_id: emu.demoModelId, categories: [list.categories[0].key] } })
     expectCoded(r, 400, 'invalid_categories')
   })
 

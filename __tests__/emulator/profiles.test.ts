@@ -63,7 +63,7 @@ describe('profiles', () => {
   it('changes a profile: new version, only altered values become the customer\'s, lists replaced whole', async () => {
     const model = emu.demoModels.other
     const p0 = await read(model, 'other')
-    const tools = (p0.lists.tools as Array<{ value: { name: string; description: string; parameters: Record<string, unknown> } }>).map((t) => ({
+    const tools = (p0.lists.tools as { value: { name: string; description: string; parameters: Record<string, unknown> } }[]).map((t) => ({
       name: unfence(t.value.name),
       description: unfence(t.value.description),
       parameters: Object.fromEntries(Object.entries(t.value.parameters).map(([k, v]) => [k, unfence(String(v))]))
@@ -77,19 +77,19 @@ describe('profiles', () => {
           purpose: 'Refund desk',
           system_prompt: null,
           multi_agent: true,
-          tools: [tools[0]!, { name: 'close_account', description: 'Closes an account', parameters: {} }]
+          tools: [tools[0], { name: 'close_account', description: 'Closes an account', parameters: {} }]
         }
       }
     })
     expect(r.status).toBe(200)
     expect(ProfileWriteResponse.parse(r.json)).toEqual({ model_id: model, profile_id: p0.profile_id, version: p0.version + 1 })
     const p1 = await read(model, 'other')
-    expect(unfence(String((p1.answers.purpose as { value: string }).value))).toBe('Refund desk')
+    expect(unfence((p1.answers.purpose as { value: string }).value)).toBe('Refund desk')
     expect(p1.answers.purpose).toMatchObject({ source: 'customer' })
     expect(p1.answers.system_prompt).toEqual({ value: null, source: 'customer' })
     expect(p1.answers.multi_agent).toEqual({ value: true, source: 'customer' })
     expect(p1.answers.industry).toMatchObject({ source: 'discovered' })
-    const t = p1.lists.tools as Array<{ value: { name: string }; source: string }>
+    const t = p1.lists.tools as { value: { name: string }; source: string }[]
     expect(t.map((x) => [unfence(x.value.name), x.source])).toEqual([
       ['lookup_order', 'discovered'],
       ['close_account', 'customer']
@@ -134,7 +134,7 @@ describe('profiles', () => {
     expect(r.json.version).toBe(1)
     const p = await read(model)
     expect(p.profile_id).toBe(r.json.profile_id)
-    expect((p.lists.forbidden_topics as Array<{ value: string; source: string }>).map((x) => [unfence(x.value), x.source])).toEqual([['politics', 'customer']])
+    expect((p.lists.forbidden_topics as { value: string; source: string }[]).map((x) => [unfence(x.value), x.source])).toEqual([['politics', 'customer']])
   })
 
   it.each([
@@ -188,10 +188,10 @@ describe('profiles', () => {
     expect(after.answers.purpose).toMatchObject({ source: 'customer' })
     expect(after.answers.has_guardrails).toEqual({ value: false, source: 'customer' })
     expect(after.answers.industry).toMatchObject({ source: 'discovered' })
-    const tools = after.lists.tools as Array<{ value: { name: string }; source: string }>
+    const tools = after.lists.tools as { value: { name: string }; source: string }[]
     expect(tools.map((t) => t.source)).toEqual(['customer', 'discovered'])
     // unchanged text
-    expect(unfence(String((after.answers.purpose as { value: string }).value))).toBe(unfence(String((prof.answers.purpose as { value: string }).value)))
+    expect(unfence((after.answers.purpose as { value: string }).value)).toBe(unfence((prof.answers.purpose as { value: string }).value))
   })
 
   it('404 for an unknown model or another workspace\'s model on all three endpoints', async () => {

@@ -205,7 +205,7 @@ describe('GET /run/{id} and /model/{id}/run', () => {
     const one = RunList.parse((await api(emu, 'GET', `/api/v1/model/${model}/run`, { key: 'other', query: { limit: '1', status: 'completed' } })).json)
     expect(one.returned).toBe(1)
     expect(one.total).toBeGreaterThanOrEqual(2)
-    expect(one.runs[0]!).toMatchObject({ run_id: b, status: 'completed', ingest_incomplete: false, findings_count: 0 })
+    expect(one.runs[0]).toMatchObject({ run_id: b, status: 'completed', ingest_incomplete: false, findings_count: 0 })
     expect(RunList.parse((await api(emu, 'GET', `/api/v1/model/${model}/run`, { key: 'other', query: { status: 'error' } })).json).total).toBe(0)
     expectCoded(await api(emu, 'GET', `/api/v1/model/${model}/run`, { key: 'other', query: { status: 'cancelled' } }), 400, 'invalid_status')
     for (const limit of ['0', '101', 'abc', '1.5']) {

@@ -6,7 +6,7 @@ import { addressAllowed, checkEndpointUrl, checkEndpointUrlSyntax, classifyAddre
 import type { Resolver } from '../../src/emulator/ssrf.js'
 import { api, runToEnd } from '../__fixtures__/emulator-helpers.js'
 
-const DNS: Record<string, string[]> = {
+const DNS: Partial<Record<string, string[]>> = {
   'evil.example': ['10.0.0.5'],
   'mixed.example': ['93.184.216.34', '192.168.1.1'],
   'v6evil.example': ['fd12::1'],

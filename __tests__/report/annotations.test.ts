@@ -37,7 +37,7 @@ describe('buildAnnotations', () => {
     const a = buildAnnotations(reportWith(Array.from({ length: n }, (_, i) => (i % 2 === 0 ? 'high' : 'critical'))), max)
     expect(a).toHaveLength(expected)
     if (n > max) {
-      const last = a[a.length - 1]
+      const last = a.at(-1)
       const rest = n - (max - 1)
       expect(last?.title).toBe(`${rest} more findings at or above low`)
       expect(last?.message).toMatch(new RegExp(`^${rest} more findings at or above low \\(.*; ${rest} open\\) are not annotated`))
@@ -62,7 +62,7 @@ describe('buildAnnotations', () => {
 
   it('clamps long texts and keeps one line', () => {
     const report = buildReport(makeInput({ findings: [makeFinding('high', { description: `line\n${'x'.repeat(5000)}`, category: 'c\r\nd' })] }))
-    const [a] = buildAnnotations(report)
+    const a = buildAnnotations(report).at(0)
     expect(a?.message.length).toBeLessThan(1200)
     expect(a?.title).toBe('high finding: c d (security)')
     expect(a?.message).not.toMatch(/[\r\n]/)

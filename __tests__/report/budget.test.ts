@@ -24,12 +24,12 @@ const decode = (t: string): string => t.replace(/&#(\d+);/g, (_, d: string) => S
 
 /** Ids of the findings shown in full (one <details> each), in order. */
 function detailedIds(md: string): string[] {
-  return [...md.matchAll(/^<summary>\S+ <b>\w+<\/b> · <code>[^<]*<\/code> · <code>([^<]*)<\/code>/gm)].map((m) => decode(m[1] as string))
+  return [...md.matchAll(/^<summary>\S+ <b>\w+<\/b> · <code>[^<]*<\/code> · <code>([^<]*)<\/code>/gm)].map((m) => decode(m[1]))
 }
 
 /** Ids of the findings shown as one-line rows, in order. */
 function rowIds(md: string): string[] {
-  return [...md.matchAll(/^\| \S+ (?:critical|high|medium|low) \| `[^`]*` \| `([^`]+)`/gm)].map((m) => m[1] as string)
+  return [...md.matchAll(/^\| \S+ (?:critical|high|medium|low) \| `[^`]*` \| `([^`]+)`/gm)].map((m) => m[1])
 }
 
 /** Every finding named (in full or as a row), in order. */
@@ -39,7 +39,7 @@ function listedIds(md: string): string[] {
 
 function bigReport(): Report {
   const findings: Finding[] = []
-  const spread: Array<[Severity, number]> = [
+  const spread: [Severity, number][] = [
     ['critical', 40],
     ['high', 960],
     ['medium', 2000],
@@ -143,7 +143,7 @@ describe('cutting detail before rows', () => {
       const n = listedIds(out).length + detailedIds(out).length
       expect(n).toBeGreaterThanOrEqual(previous)
       previous = n
-      if (n === 0 && /only counts/.test(out)) sawCountsOnly = true
+      if (n === 0 && out.includes('only counts')) sawCountsOnly = true
       if (out.length > 0) expect(out.startsWith('<!-- asas-gate:model=m_demo -->')).toBe(true)
     }
     expect(sawCountsOnly).toBe(true)

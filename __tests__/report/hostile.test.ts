@@ -48,7 +48,7 @@ function hostileInput(h: string): ReportInput {
     findings: [
       hostileFinding(makeFinding('critical')),
       // Values outside the enums (the types say enum, the wire may say anything).
-      hostileFinding(makeFinding('high', { lens: h as never, status: h as never })),
+      hostileFinding(makeFinding('high', { lens: h as never, status: h })),
       hostileFinding(makeFinding('low')),
       redactedFinding('high', { finding_id: h, category: h })
     ],
@@ -82,7 +82,7 @@ describe('hostile strings in every untrusted field', () => {
     })
 
     it('report.json keeps the text as data and parses back', () => {
-      const data = JSON.parse(renderJson(report)) as { model_id: string; findings: Array<{ description: string; attacks: Array<{ replay_script: Array<{ headers: Record<string, string> }> }> }> }
+      const data = JSON.parse(renderJson(report)) as { model_id: string; findings: { description: string; attacks: { replay_script: { headers: Record<string, string> }[] }[] }[] }
       expect(data.model_id).toBe(report.modelId)
       const listed = data.findings.find((f) => f.description !== '[redacted]')
       expect(listed?.description).toBe(report.findings[0]?.description)

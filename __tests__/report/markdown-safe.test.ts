@@ -204,7 +204,7 @@ describe('proofBlock', () => {
   })
 
   it('says what was cut, and no backtick run inside can close the fence', () => {
-    const out = proofBlock([{ label: 'x', text: `${'```'}\n${'line\n'.repeat(50)}` }], { width: 40, maxChars: 100, maxLines: 5 })
+    const out = proofBlock([{ label: 'x', text: `\`\`\`\n${'line\n'.repeat(50)}` }], { width: 40, maxChars: 100, maxLines: 5 })
     expect(out.startsWith('````text\n')).toBe(true)
     expect(out).toMatch(/… \(\d+ more lines, \d+ more characters in the full data\)/)
     expect(splitFences(out).problems).toEqual([])

@@ -18,30 +18,32 @@ import { renderSummary } from '../../src/report/summary.js'
 import { buildAnnotations } from '../../src/report/annotations.js'
 import { checkMarkdown } from '../__fixtures__/hostile-strings.js'
 
-let emu: Emulator
+/** Undefined when startEmulator failed (afterAll has nothing to stop then). */
+let emu: Emulator | undefined
 let outcome: GateOutcome
 let report: Report
 
 beforeAll(async () => {
-  emu = await startEmulator({ allowLoopbackTargets: true, categoryDurationMs: 30, attacksPerCategory: 3 })
-  emu.demoAgent.setAllVulnerable(true)
+  const e = await startEmulator({ allowLoopbackTargets: true, categoryDurationMs: 30, attacksPerCategory: 3 })
+  emu = e
+  e.demoAgent.setAllVulnerable(true)
   outcome = await runGate(
     {
-      makeApi: (deadline: Deadline) => createClient({ baseUrl: emu.url, apiKey: emu.keys.full, deadline }),
+      makeApi: (deadline: Deadline) => createClient({ baseUrl: e.url, apiKey: e.keys.full, deadline }),
       clock: systemClock,
       signal: new AbortController().signal,
       log: recordingLog(),
       onRunStarted: () => {},
       onRunSettled: () => {}
     },
-    { modelId: emu.demoModelId, categories: [], minSeverity: 'medium', timeoutMs: 60_000 }
+    { modelId: e.demoModelId, categories: [], minSeverity: 'medium', timeoutMs: 60_000 }
   )
   report = buildReport(
     gateReportInput(outcome, {
-      modelId: emu.demoModelId,
+      modelId: e.demoModelId,
       minSeverity: 'medium',
       runUrl: 'https://github.com/octo-org/agent-app/actions/runs/1',
-      secrets: [emu.keys.full]
+      secrets: [e.keys.full]
     })
   )
 })
@@ -63,7 +65,7 @@ describe('reports of a real run', () => {
     expect(checkMarkdown(comment, allow)).toEqual([])
     expect(checkMarkdown(summary, allow)).toEqual([])
     expect(comment.length).toBeLessThanOrEqual(COMMENT_LIMIT)
-    expect(comment.startsWith(commentMarker(emu.demoModelId))).toBe(true)
+    expect(comment.startsWith(commentMarker(emu!.demoModelId))).toBe(true)
   })
 
   it('shows every planned category in the coverage table, with OWASP and ATLAS codes', () => {
@@ -75,10 +77,10 @@ describe('reports of a real run', () => {
 
   it('never shows a target credential or the key, in any rendering', () => {
     const outputs = [renderComment(report), renderSummary(report), renderJson(report), JSON.stringify(buildAnnotations(report))]
-    const credentials = emu.control.registeredCredentials()
+    const credentials = emu!.control.registeredCredentials()
     expect(credentials.length).toBeGreaterThan(0)
     for (const out of outputs) {
-      for (const secret of [...credentials, emu.keys.full]) expect(out.includes(secret)).toBe(false)
+      for (const secret of [...credentials, emu!.keys.full]) expect(out.includes(secret)).toBe(false)
     }
     // The replay steps really carried the header: it is there, redacted.
     expect(renderJson(report)).toMatch(/"authorization": "\*\*\*"/i)

@@ -260,7 +260,7 @@ describe('report.json', () => {
     redactedFinding('high', { finding_id: 'r1' })
   ]
   const json = renderJson(buildReport(makeInput({ findings, notes: ['n1'] })))
-  const data = JSON.parse(json) as Record<string, any>
+  const data = JSON.parse(json)
 
   it('is pretty JSON with a schema version and the run', () => {
     expect(json).toMatch(/^\{\n {2}"schema_version": 1,/)
@@ -279,7 +279,7 @@ describe('report.json', () => {
   })
 
   it('holds every finding (every severity), most severe first, with replay steps', () => {
-    expect(data.findings.map((f: any) => f.finding_id)).toEqual(['c1', 'r1', 'l1'])
+    expect(data.findings.map((f: { finding_id: string }) => f.finding_id)).toEqual(['c1', 'r1', 'l1'])
     expect(data.findings[2]).toMatchObject({ severity: 'low', at_or_above_threshold: false, redacted: false })
     expect(data.findings[1]).toMatchObject({ redacted: true, description: '[redacted]', attacks: [] })
     const step = data.findings[0].attacks[0].replay_script[0]

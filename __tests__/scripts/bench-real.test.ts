@@ -15,7 +15,7 @@ import {
 } from '../../scripts/bench-real.js'
 import { buildReport } from '../../src/report/report-model.js'
 
-type Entry = { at: number; method: string; path: string; endpoint: string }
+interface Entry { at: number; method: string; path: string; endpoint: string }
 
 const RUN = 'run_abc'
 const poll = (at: number, runId = RUN): Entry => ({ at, method: 'GET', path: `/api/v1/run/${runId}`, endpoint: 'getRun' })
@@ -58,7 +58,7 @@ describe('isStatusPoll', () => {
     [{ ...poll(0), method: 'POST', endpoint: 'cancelRun' }, false],
     [{ ...poll(0), endpoint: 'unknown' }, false]
   ])('%j -> %p', (e, want) => {
-    expect(isStatusPoll(e as Entry as never, RUN)).toBe(want)
+    expect(isStatusPoll(e as never, RUN)).toBe(want)
   })
 })
 

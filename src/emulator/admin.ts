@@ -102,7 +102,7 @@ export function handleAdmin(emu: Emulator, method: string, path: string, search:
           } catch (e) {
             throw validationError([{ loc: ['body', 'faults'], msg: (e as Error).message, type: 'value_error', input: b.faults, ctx: {} }])
           }
-        } else faults = b.faults as FaultConfig | null | undefined
+        } else faults = b.faults
         for (const [ws, on] of Object.entries(b.exhaust_allowance ?? {})) emu.control.exhaustAllowance(ws as (typeof WORKSPACE_NAMES)[number], on)
         for (const [id, on] of Object.entries(b.ingest_incomplete ?? {})) emu.control.setIngestIncomplete(id, on)
         if (b.limits) emu.control.setLimits(b.limits)

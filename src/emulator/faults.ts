@@ -147,7 +147,7 @@ export class FaultInjector {
     const p = this.config.endpoints?.[endpoint] ?? this.config.rate
     if (!(this.random() < p)) return null
     const kinds = this.config.kinds && this.config.kinds.length > 0 ? this.config.kinds : FAULT_KINDS
-    const kind = kinds[Math.floor(this.random() * kinds.length)] ?? kinds[0]!
+    const kind = kinds[Math.floor(this.random() * kinds.length)] ?? kinds[0]
     if (kind === 'burst429') {
       this.bursts.set(endpoint, Math.max(1, this.config.burstLength ?? DEFAULT_BURST_LENGTH) - 1)
     }

@@ -25,8 +25,8 @@ export class HttpError extends Error {
   }
 }
 
-export type ValidationIssueOut = {
-  loc: Array<string | number>
+export interface ValidationIssueOut {
+  loc: (string | number)[]
   msg: string
   type: string
   input: unknown
@@ -57,7 +57,7 @@ export function validationError(issues: ValidationIssueOut[]): HttpError {
   return new HttpError({ status: 422, body })
 }
 
-function valueAt(root: unknown, path: ReadonlyArray<PropertyKey>): unknown {
+function valueAt(root: unknown, path: readonly PropertyKey[]): unknown {
   let v: unknown = root
   for (const p of path) {
     if (v === null || typeof v !== 'object') return undefined
@@ -136,7 +136,7 @@ export const MAX_JSON_DEPTH = 128
 
 export type BodyRead = { ok: true; text: string } | { ok: false; awaitingContinue: boolean }
 
-const expectsContinue = (req: IncomingMessage): boolean => /100-continue/i.test(String(req.headers.expect ?? ''))
+const expectsContinue = (req: IncomingMessage): boolean => /100-continue/i.test(req.headers.expect ?? '')
 
 /**
  * Reads the request body as text, keeping at most MAX_BODY_BYTES. As soon as
@@ -165,7 +165,7 @@ export function readBody(req: IncomingMessage): Promise<BodyRead> {
       chunks.push(c)
     }
     req.on('data', onData)
-    req.on('end', () => resolve({ ok: true, text: Buffer.concat(chunks).toString('utf8') }))
+    req.on('end', () => { resolve({ ok: true, text: Buffer.concat(chunks).toString('utf8') }); })
     req.on('error', reject)
   })
 }
@@ -212,7 +212,7 @@ export function jsonDepth(raw: string, limit = Number.POSITIVE_INFINITY): number
  */
 export function jsonBody(raw: string, contentType: string | undefined): unknown {
   if (raw.trim() === '') return undefined
-  const ct = (contentType ?? '').split(';')[0]!.trim().toLowerCase()
+  const ct = (contentType ?? '').split(';')[0].trim().toLowerCase()
   if (ct !== 'application/json' && !ct.endsWith('+json')) {
     throw validationError([
       { loc: ['body'], msg: 'Content-Type must be application/json', type: 'model_attributes_type', input: null, ctx: { content_type: ct } }
@@ -242,7 +242,7 @@ export function jsonBody(raw: string, contentType: string | undefined): unknown 
 export function noBody(raw: string, contentType: string | undefined): void {
   const v = jsonBody(raw, contentType)
   if (v === undefined || v === null) return
-  if (typeof v === 'object' && !Array.isArray(v) && Object.keys(v as object).length === 0) return
+  if (typeof v === 'object' && !Array.isArray(v) && Object.keys(v).length === 0) return
   throw validationError([{ loc: ['body'], msg: 'This endpoint takes no body', type: 'extra_forbidden', input: v, ctx: {} }])
 }
 
@@ -251,7 +251,7 @@ export function queryObject(search: URLSearchParams): Record<string, string | st
   const out: Record<string, string | string[]> = {}
   for (const key of new Set(search.keys())) {
     const all = search.getAll(key)
-    out[key] = all.length === 1 ? all[0]! : all
+    out[key] = all.length === 1 ? all[0] : all
   }
   return out
 }

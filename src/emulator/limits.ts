@@ -39,7 +39,7 @@ export function firstOfNextMonth(now: number): string {
   return new Date(Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + 1, 1)).toISOString().slice(0, 10)
 }
 
-export type LimitRefusal = { code: 'rate_limited' | 'daily_budget_exhausted' | 'replay_cap_exceeded'; message: string; retryAfterMs: number }
+export interface LimitRefusal { code: 'rate_limited' | 'daily_budget_exhausted' | 'replay_cap_exceeded'; message: string; retryAfterMs: number }
 
 export class Limits {
   values: LimitValues
@@ -66,7 +66,7 @@ export class Limits {
       return {
         code: 'rate_limited',
         message: `at most ${this.values.triggersPerMinute} runs may be triggered per minute`,
-        retryAfterMs: recent[0]! + MINUTE - now
+        retryAfterMs: recent[0] + MINUTE - now
       }
     }
     if ((this.daily.get(`${ws}|${utcDay(now)}`) ?? 0) >= this.values.dailyAssessmentBudget) {

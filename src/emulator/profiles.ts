@@ -41,7 +41,7 @@ export interface ProfileRecord {
   version: number
   name: string
   answers: Record<AnswerField, { value: string | boolean | null; source: Source }>
-  lists: Record<ListField, Array<{ value: ListItem; source: Source }>>
+  lists: Record<ListField, { value: ListItem; source: Source }[]>
 }
 
 export const SAFETY_NOTICE =
@@ -115,7 +115,7 @@ export function renderProfile(p: ProfileRecord, dismissals: readonly DismissalRe
 }
 
 /** Locations (under body.changes) of every string that still holds a fence tag, opening or closing. */
-export function fencedValues(v: unknown, path: Array<string | number> = []): Array<{ loc: Array<string | number>; value: string }> {
+export function fencedValues(v: unknown, path: (string | number)[] = []): { loc: (string | number)[]; value: string }[] {
   if (typeof v === 'string') return /\[\/?UNTRUSTED:/i.test(v) ? [{ loc: path, value: v }] : []
   if (Array.isArray(v)) return v.flatMap((x, i) => fencedValues(x, [...path, i]))
   if (v !== null && typeof v === 'object') {
@@ -130,7 +130,7 @@ function same(a: unknown, b: unknown): boolean {
 
 /** Applies a change in place; only what it alters becomes the customer's. */
 export function applyChanges(p: ProfileRecord, changes: ProfileChanges): void {
-  for (const [field, value] of Object.entries(changes)) {
+  for (const [field, value] of Object.entries<unknown>(changes)) {
     if (value === undefined) continue
     if ((PROFILE_ANSWER_FIELDS as readonly string[]).includes(field)) {
       const entry = p.answers[field as AnswerField]
@@ -139,22 +139,24 @@ export function applyChanges(p: ProfileRecord, changes: ProfileChanges): void {
       const old = p.lists[field as ListField]
       p.lists[field as ListField] = (value as ListItem[]).map((item) => {
         const kept = old.find((e) => same(e.value, item))
-        return kept ? { ...kept } : { value: item, source: 'customer' as Source }
+        return kept ? { ...kept } : { value: item, source: 'customer' }
       })
     }
   }
 }
 
-export type WriteCheck = { kind: 'ok' } | { kind: 'stale'; message: string } | { kind: 'create' }
+export type WriteCheck = { kind: 'ok'; profile: ProfileRecord } | { kind: 'stale'; message: string } | { kind: 'create' }
 
 /** Optimistic concurrency of a change (4.13) against the current profile (or none). */
 export function checkChangeVersion(current: ProfileRecord | undefined, body: ChangeProfileBody): WriteCheck {
-  if (body.version === undefined && body.profile_id === undefined) {
+  const { version, profile_id } = body
+  // the schema admits both or neither
+  if (version === undefined || profile_id === undefined) {
     return current
       ? { kind: 'stale', message: 'the target already has a profile: send version and profile_id from the last read' }
       : { kind: 'create' }
   }
-  return checkVersion(current, body.version!, body.profile_id!)
+  return checkVersion(current, version, profile_id)
 }
 
 export function checkVersion(current: ProfileRecord | undefined, version: number, profileId: string): WriteCheck {
@@ -163,7 +165,7 @@ export function checkVersion(current: ProfileRecord | undefined, version: number
   if (current.version !== version) {
     return { kind: 'stale', message: `the profile changed since it was read (version ${version}, now ${current.version}); read it again` }
   }
-  return { kind: 'ok' }
+  return { kind: 'ok', profile: current }
 }
 
 function itemName(v: ListItem): string {

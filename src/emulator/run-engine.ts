@@ -100,36 +100,41 @@ export class RunEngine {
     const target = this.opts.targetFor(model)
     const sessionId = `sess_${randomBytes(6).toString('hex')}`
     let attackIndex = 0
+    // read live: a stop or a cancel can land during any await below
+    const stopped = (): boolean => this.scheduler.stopped
+    const cancelled = (): boolean => run.cancelRequested
     for (const key of run.categories_planned) {
-      const cat = categoryByKey(key)!
+      const cat = categoryByKey(key)
+      if (!cat) throw new Error(`planned category ${key} is not in the taxonomy`)
       const n = Math.max(1, this.opts.attacksPerCategory)
-      const results: Array<{ message: string; canary: string; out: TargetOutcome; got: boolean }> = []
+      const results: { message: string; canary: string; out: TargetOutcome; got: boolean }[] = []
       for (let i = 0; i < n; i++) {
-        if (this.scheduler.stopped) return
-        if (run.cancelRequested) {
+        if (stopped()) return
+        if (cancelled()) {
           this.finish(run, 'cancelled')
           return
         }
         const slot = this.opts.categoryDurationMs() / n
         const t0 = Date.now()
         const canary = newCanary()
-        const message = cat.prompts[i % cat.prompts.length]!.replaceAll('{canary}', canary)
+        const message = cat.prompts[i % cat.prompts.length].replaceAll('{canary}', canary)
         const out = await target.send(message, sessionId)
-        if (this.scheduler.stopped) return
+        if (stopped()) return
         results.push({ message, canary, out, got: out.ok && out.reply.includes(canary) })
         // wait out the attack's slot, waking early for a cancel or a stop
-        for (let left = slot - (Date.now() - t0); left > 0 && !run.cancelRequested && !this.scheduler.stopped; left = slot - (Date.now() - t0)) {
+        for (let left = slot - (Date.now() - t0); left > 0 && !cancelled() && !stopped(); left = slot - (Date.now() - t0)) {
           await this.scheduler.sleep(Math.min(left, 100))
         }
       }
-      if (this.scheduler.stopped) return
-      if (run.cancelRequested) {
+      if (stopped()) return
+      if (cancelled()) {
         this.finish(run, 'cancelled')
         return
       }
       const judged = results.filter((r) => r.out.ok)
       if (judged.length === 0) {
-        const why = results[0]?.out.ok === false ? results[0].out.message : 'no attack could be judged'
+        const failed = results.map((r) => r.out).find((o) => !o.ok)
+        const why = failed ? failed.message : 'no attack could be judged'
         this.finish(run, 'error', `category ${key}: ${why}`)
         return
       }

@@ -88,7 +88,7 @@ export interface Emulator {
     setLimits(l: EmulatorOptions['limits']): void
     setFaults(f: FaultConfig | null): void
     setCategoryDurationMs(ms: number): void
-    runs(): Array<{ run_id: string; model_id: string; status: KnownRunStatus; started_at: string; workspace: string }>
+    runs(): { run_id: string; model_id: string; status: KnownRunStatus; started_at: string; workspace: string }[]
     registeredCredentials(): string[]
     /** Deletes a model's profile (so a later create restarts its version). */
     deleteProfile(modelId: string): void
@@ -158,12 +158,13 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Emulato
   })
 
   const targetFor = (model: ModelRecord): TargetClient => {
-    if (!model.target) {
-      model.target = new TargetClient(
-        { config: model.config!, auth_type: model.auth_type, credential: model.credential, oauth: model.oauth },
-        model.trustedLoopback || allowLoopbackTargets
-      )
-    }
+    if (model.target) return model.target
+    // callers check the config first (a run or a replay of a model without one is refused)
+    if (!model.config) throw new Error(`model '${model.model_id}' has no agent config to send to`)
+    model.target = new TargetClient(
+      { config: model.config, auth_type: model.auth_type, credential: model.credential, oauth: model.oauth },
+      model.trustedLoopback || allowLoopbackTargets
+    )
     return model.target
   }
   const engine = new RunEngine(store, scheduler, {
@@ -228,10 +229,8 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Emulato
   const sockets = new Set<Socket>()
   const keyOf = (auth: string | undefined): string | null => {
     const m = /^Bearer\s+(\S+)/i.exec(auth ?? '')
-    return m && (Object.values(DEV_KEYS) as string[]).includes(m[1]!) ? m[1]! : null
+    return m && (Object.values(DEV_KEYS) as string[]).includes(m[1]) ? m[1] : null
   }
-
-  let emu!: Emulator
 
   async function onRequest(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
     const url = new URL(req.url ?? '/', 'http://127.0.0.1')
@@ -283,7 +282,8 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Emulato
       return
     }
     entry.endpoint = match.endpoint
-    const fault = injector ? injector.next(match.endpoint) : null
+    const inj = injector
+    const fault = inj ? inj.next(match.endpoint) : null
     entry.fault = fault
     if (fault === 'reset_before') {
       entry.status = 'reset'
@@ -291,7 +291,7 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Emulato
       req.socket.destroy()
       return
     }
-    const injected = fault ? faultResult(fault, injector!.retryAfterSeconds) : null
+    const injected = inj && fault ? faultResult(fault, inj.retryAfterSeconds) : null
     if (injected) {
       finish(injected)
       return
@@ -357,7 +357,7 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Emulato
   const port = (server.address() as AddressInfo).port
   let stopping: Promise<void> | null = null
 
-  emu = {
+  const emu: Emulator = {
     url: `http://127.0.0.1:${port}`,
     keys: DEV_KEYS,
     demoModelId: demoModels.full,
@@ -365,10 +365,10 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Emulato
     noConfigModelId: noConfig.model_id,
     demoAgent: {
       url: demoAgent.url,
-      setVulnerable: (c, on) => demoAgent.setVulnerable(c, on),
-      setAllVulnerable: (on) => demoAgent.setAllVulnerable(on),
-      setAvailable: (up) => demoAgent.setAvailable(up),
-      setReplyDelayMs: (ms) => demoAgent.setReplyDelayMs(ms),
+      setVulnerable: (c, on) => { demoAgent.setVulnerable(c, on); },
+      setAllVulnerable: (on) => { demoAgent.setAllVulnerable(on); },
+      setAvailable: (up) => { demoAgent.setAvailable(up); },
+      setReplyDelayMs: (ms) => { demoAgent.setReplyDelayMs(ms); },
       credentialsSeen: () => demoAgent.credentialsSeen()
     },
     demoAgentState: () => demoAgent.state(),
@@ -405,13 +405,11 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Emulato
     },
     requestLog,
     stop() {
-      if (!stopping) {
-        stopping = (async () => {
-          scheduler.stop()
-          for (const s of sockets) s.destroy()
-          await Promise.all([new Promise<void>((resolve) => server.close(() => resolve())), demoAgent.stop()])
-        })()
-      }
+      stopping ??= (async () => {
+        scheduler.stop()
+        for (const s of sockets) s.destroy()
+        await Promise.all([new Promise<void>((resolve) => server.close(() => { resolve(); })), demoAgent.stop()])
+      })()
       return stopping
     }
   }

@@ -111,15 +111,15 @@ function classifyV6(a: ipaddr.IPv6): AddressClass {
   }
   const range = a.range()
   if (range === 'rfc6052') {
-    if (!a.match(NAT64_WELL_KNOWN as [ipaddr.IPv6, number])) return 'nat64' // local-use 64:ff9b:1::/48: where the IPv4 sits is not known
+    if (!a.match(NAT64_WELL_KNOWN)) return 'nat64' // local-use 64:ff9b:1::/48: where the IPv4 sits is not known
     return embedded(ipaddr.fromByteArray(a.toByteArray().slice(12)) as ipaddr.IPv4, 'nat64')
   }
-  if (range === '6to4') return embedded(new ipaddr.IPv4([p[1]! >> 8, p[1]! & 0xff, p[2]! >> 8, p[2]! & 0xff]), '6to4')
+  if (range === '6to4') return embedded(new ipaddr.IPv4([p[1] >> 8, p[1] & 0xff, p[2] >> 8, p[2] & 0xff]), '6to4')
   if (inAny(a, DOCUMENTATION)) return 'documentation'
   const cls = V6_RANGE[range] ?? 'reserved'
   if (cls !== 'public') return cls
-  if (a.match(GLOBAL_UNICAST_V6 as [ipaddr.IPv6, number])) return 'public'
-  return a.match(IPV4_COMPATIBLE as [ipaddr.IPv6, number]) ? 'ipv4_compatible' : 'reserved'
+  if (a.match(GLOBAL_UNICAST_V6)) return 'public'
+  return a.match(IPV4_COMPATIBLE) ? 'ipv4_compatible' : 'reserved'
 }
 
 /** Parses an address literal, legacy IPv4 forms and bracketed IPv6 included; null when it is not one. */
@@ -195,7 +195,7 @@ export function checkEndpointUrlSyntax(raw: string, allowLoopback: boolean): Url
 export type Resolver = (host: string) => Promise<string[]>
 
 export const systemResolver: Resolver = async (host) => {
-  const res = await dns.lookup(host, { all: true, verbatim: true })
+  const res = await dns.lookup(host, { all: true, order: 'verbatim' })
   return res.map((r) => r.address)
 }
 
@@ -228,18 +228,18 @@ export function guardedLookup(allowLoopback: boolean): LookupFunction {
   return ((hostname: string, options: unknown, callback: (...args: unknown[]) => void) => {
     const opts = (typeof options === 'object' && options !== null ? options : {}) as Record<string, unknown>
     dnsLookup(hostname, { ...opts, all: true }, (err, addresses) => {
-      if (err) return callback(err)
-      const list = addresses as unknown as Array<{ address: string; family: number }>
+      if (err) { callback(err); return; }
+      const list = addresses as unknown as { address: string; family: number }[]
       for (const a of list) {
         if (!addressAllowed(classifyAddress(a.address), allowLoopback)) {
           const e = Object.assign(new Error(`refused to connect to ${a.address}`), { code: 'EADDRREFUSED' })
-          return callback(e)
+          callback(e); return;
         }
       }
-      if (opts.all) return callback(null, list)
-      const first = list[0]
-      if (!first) return callback(Object.assign(new Error('no address'), { code: 'ENOTFOUND' }))
-      return callback(null, first.address, first.family)
+      if (opts.all) { callback(null, list); return; }
+      const first = list.at(0)
+      if (!first) { callback(Object.assign(new Error('no address'), { code: 'ENOTFOUND' })); return; }
+      callback(null, first.address, first.family);
     })
   }) as unknown as LookupFunction
 }

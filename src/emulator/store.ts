@@ -125,15 +125,15 @@ export class Store {
 
   model(ws: WorkspaceName, id: string): ModelRecord | undefined {
     const m = this.models.get(id)
-    return m && m.workspace === ws ? m : undefined
+    return m?.workspace === ws ? m : undefined
   }
   run(ws: WorkspaceName, id: string): RunRecord | undefined {
     const r = this.runs.get(id)
-    return r && r.workspace === ws ? r : undefined
+    return r?.workspace === ws ? r : undefined
   }
   finding(ws: WorkspaceName, id: string): FindingRecord | undefined {
     const f = this.findings.get(id)
-    return f && f.workspace === ws ? f : undefined
+    return f?.workspace === ws ? f : undefined
   }
   modelsOf(ws: WorkspaceName): ModelRecord[] {
     return [...this.models.values()].filter((m) => m.workspace === ws)
@@ -142,7 +142,7 @@ export class Store {
     return [...this.runs.values()].filter((r) => r.model_id === modelId).sort((a, b) => b.seq - a.seq)
   }
   findingsOfRun(run: RunRecord): FindingRecord[] {
-    return run.finding_ids.map((id) => this.findings.get(id)!).filter(Boolean)
+    return run.finding_ids.map((id) => this.findings.get(id)).filter((f) => f !== undefined)
   }
   activeRun(modelId: string): RunRecord | undefined {
     return this.runsOfModel(modelId).find((r) => r.status === 'running')
@@ -153,12 +153,9 @@ export class Store {
    * refused request to show bad input changes nothing).
    */
   snapshot(): string {
-    const strip = (m: ModelRecord): Omit<ModelRecord, 'target'> => {
-      const { target: _t, ...rest } = m
-      return rest
-    }
     return JSON.stringify({
-      models: [...this.models.values()].map(strip),
+      // the live target client is not state; JSON leaves out a key whose value is undefined
+      models: [...this.models.values()].map((m) => ({ ...m, target: undefined })),
       runs: [...this.runs.values()],
       findings: [...this.findings.values()],
       replays: [...this.replays.values()],

@@ -73,9 +73,9 @@ function readBounded(res: http.IncomingMessage, limits: ReadLimits): Promise<str
       }
       chunks.push(c)
     })
-    res.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')))
-    res.on('error', (e) => reject(new TargetIoError('network', e.message)))
-    res.on('aborted', () => reject(new TargetIoError('network', 'the target closed the connection mid-answer')))
+    res.on('end', () => { resolve(Buffer.concat(chunks).toString('utf8')); })
+    res.on('error', (e) => { reject(new TargetIoError('network', e.message)); })
+    res.on('aborted', () => { reject(new TargetIoError('network', 'the target closed the connection mid-answer')); })
   })
 }
 
@@ -105,9 +105,10 @@ function withDeadline<T>(limits: ReadLimits, cleanup: () => void, body: (settle:
   })
 }
 
+/** Plain functions (no `this`): they are handed on as callbacks. */
 interface Settle<T> {
-  resolve(v: T): void
-  reject(e: unknown): void
+  resolve: (v: T) => void
+  reject: (e: unknown) => void
 }
 
 /** One HTTP request; the whole answer under `limits`. */
@@ -126,7 +127,7 @@ export function httpExchange(
     () => req?.destroy(),
     (settle) => {
       req = mod.request(url, { method, headers: { ...headers, 'content-length': String(Buffer.byteLength(body)) }, lookup, agent: false }, (res) => {
-        readBounded(res, limits).then((text) => settle.resolve({ status: res.statusCode ?? 0, body: text }), settle.reject)
+        readBounded(res, limits).then((text) => { settle.resolve({ status: res.statusCode ?? 0, body: text }); }, settle.reject)
       })
       req.on('error', settle.reject)
       req.end(body)
@@ -157,7 +158,7 @@ export function wsExchange(
       if (ws.readyState === WebSocket.OPEN) {
         // Say goodbye, but do not wait on a target that never answers the close.
         ws.close(1000)
-        setTimeout(() => ws.terminate(), 1000).unref()
+        setTimeout(() => { ws.terminate(); }, 1000).unref()
       } else {
         ws.terminate()
       }
@@ -177,12 +178,12 @@ export function wsExchange(
       })
       ws.on('unexpected-response', (req, res) => {
         readBounded(res, limits).then(
-          (text) => settle.resolve({ status: res.statusCode ?? 0, body: text }),
-          (e: unknown) => settle.reject(e)
+          (text) => { settle.resolve({ status: res.statusCode ?? 0, body: text }); },
+          (e: unknown) => { settle.reject(e); }
         )
         req.on('error', settle.reject)
       })
-      ws.on('open', () => ws.send(body))
+      ws.on('open', () => { ws.send(body); })
       ws.on('message', (data: WebSocket.RawData, isBinary: boolean) => {
         if (isBinary) {
           settle.reject(new TargetIoError('binary', 'the target answered with a binary message, not text'))
@@ -198,7 +199,7 @@ export function wsExchange(
   )
 }
 
-function rawText(data: WebSocket.RawData): string {
+export function rawText(data: WebSocket.RawData): string {
   if (Array.isArray(data)) return Buffer.concat(data).toString('utf8')
   if (data instanceof ArrayBuffer) return Buffer.from(data).toString('utf8')
   return data.toString('utf8')

@@ -93,7 +93,8 @@ export class TargetClient {
   private async accessToken(): Promise<string> {
     const now = Date.now()
     if (this.token && now < this.token.refreshAt) return this.token.value
-    const oauth = this.spec.oauth!
+    const oauth = this.spec.oauth
+    if (!oauth) throw new Error('an access token was asked of a target without oauth settings')
     const form = new URLSearchParams({ grant_type: 'client_credentials', client_id: oauth.client_id, client_secret: this.spec.credential ?? '' })
     if (oauth.scope) form.set('scope', oauth.scope)
     if (oauth.audience) form.set('audience', oauth.audience)

@@ -124,7 +124,7 @@ export function renderJson(report: Report, opts: RenderJsonOptions = {}): string
   let json = hopeless ? '' : renderJsonWithCap(report, caps[i] as number)
   while (!hopeless && json.length > limit && i < caps.length - 1) {
     i += 1
-    json = renderJsonWithCap(report, caps[i] as number)
+    json = renderJsonWithCap(report, caps[i])
   }
   if (!hopeless && json.length <= limit) return json
   const smallest = caps[caps.length - 1] as number

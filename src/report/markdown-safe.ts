@@ -33,6 +33,7 @@ const LINE_BREAKS = /\r\n|[\r\u0085\u2028\u2029\u000B\u000C]/g
  * (both used to smuggle invisible text), musical formatting controls.
  */
 const UNSAFE_CHARS =
+  // eslint-disable-next-line no-misleading-character-class -- each escape is one code point to strip on its own (the marks included), not a grapheme
   /[\u0000-\u0008\u000E-\u001F\u007F-\u009F\u00AD\u034F\u061C\u115F\u1160\u17B4\u17B5\u180B-\u180F\u200B-\u200F\u202A-\u202E\u2060-\u206F\u3164\uFEFF\uFFA0\uFFF9-\uFFFB\uFFFE\uFFFF\uD800-\uDFFF\u{E0000}-\u{E007F}\u{E0100}-\u{E01EF}\u{1D173}-\u{1D17A}]+/gu
 
 /** Runs of more than four combining marks ("zalgo" text) are cut to four. */
@@ -45,7 +46,7 @@ const NAMED_PER_RUN = 4
 export function nameInvisible(run: string): string {
   const units: string[] = []
   for (const ch of run) units.push(ch)
-  const named = units.slice(0, NAMED_PER_RUN).map((ch) => `⟨U+${(ch.codePointAt(0) as number).toString(16).toUpperCase().padStart(4, '0')}⟩`)
+  const named = units.slice(0, NAMED_PER_RUN).map((ch) => `⟨U+${(ch.codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, '0')}⟩`)
   const more = units.length - named.length
   return named.join('') + (more > 0 ? `⟨+${more} more⟩` : '')
 }
@@ -88,8 +89,9 @@ export function clampText(text: string, max: number): Clamped {
 export function longestRun(text: string, ch: string): number {
   let best = 0
   let cur = 0
-  for (let i = 0; i < text.length; i++) {
-    if (text[i] === ch) {
+  // by code point; `ch` is one code unit (a backtick), so a surrogate pair is one non-match either way
+  for (const c of text) {
+    if (c === ch) {
       cur += 1
       if (cur > best) best = cur
     } else {
@@ -160,7 +162,7 @@ export function codeBlock(text: string, opts: CodeBlockOptions): string {
   }
   let charsCutInLines = 0
   for (let i = 0; i < lines.length; i++) {
-    const line = lines[i] as string
+    const line = lines[i]
     if (line.length > opts.maxLineChars) {
       const c = clampText(line, opts.maxLineChars)
       charsCutInLines += c.cut
@@ -182,7 +184,7 @@ const HTML_ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '
 
 /** Escapes text for HTML element content or attribute values. */
 export function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => HTML_ESCAPES[c] as string)
+  return text.replace(/[&<>"']/g, (c) => HTML_ESCAPES[c])
 }
 
 /**

@@ -286,7 +286,7 @@ function categoryCell(row: ReportCoverageRow): string {
 
 function worstCell(row: ReportCoverageRow): string {
   if (row.worstSeverity === null) return '–'
-  const icon = SEVERITY_ICON[row.worstSeverity as Severity]
+  const icon = SEVERITY_ICON[row.worstSeverity]
   return icon ? `${icon} ${row.worstSeverity}` : enumCell(row.worstSeverity, SEVERITIES)
 }
 
@@ -334,7 +334,7 @@ function coverageBlock(r: Report, profile: MarkdownProfile, budget: number): Bou
   const table: string[] = []
   let left = 0
   for (let i = 0; i < shown.length; i++) {
-    const line = coverageRowLine(shown[i] as ReportCoverageRow, full)
+    const line = coverageRowLine(shown[i], full)
     if (used + m(line) > budget) {
       left = shown.length - i
       break
@@ -378,7 +378,7 @@ function replayText(status: string): string {
 
 /** The attack that proves the finding best: the first that reproduced, else the first. */
 function proofAttack(f: ReportFinding): ReportAttack | null {
-  return f.attacks.find((a) => a.lastReplayStatus === 'reproduced') ?? f.attacks[0] ?? null
+  return f.attacks.find((a) => a.lastReplayStatus === 'reproduced') ?? f.attacks.at(0) ?? null
 }
 
 /** True when `body` only repeats `text` (e.g. a JSON body around the message). */
@@ -432,7 +432,7 @@ function proofSections(a: ReportAttack, f: ReportFinding, level: DetailLevel): P
 }
 
 function findingSummaryLine(f: ReportFinding): string {
-  const icon = SEVERITY_ICON[f.severity] ?? ''
+  const icon = SEVERITY_ICON[f.severity]
   const parts = [
     `${icon} <b>${f.severity}</b>`,
     htmlCode(f.category, 60),
@@ -481,7 +481,7 @@ function findingRow(f: ReportFinding): string {
     ? 'proof withheld'
     : `${formatCount(f.attacks.length)}${f.attacks.some((a) => a.lastReplayStatus === 'reproduced') ? ', reproduced' : ''}`
   const status = f.status === 'open' ? '' : ` (${enumCell(f.status, FINDING_STATUSES)})`
-  return `| ${SEVERITY_ICON[f.severity] ?? ''} ${f.severity} | ${codeSpan(f.category, { max: 60, table: true })} | ${codeSpan(f.findingId, { max: 60, table: true })}${status} | ${attacks} |\n`
+  return `| ${SEVERITY_ICON[f.severity]} ${f.severity} | ${codeSpan(f.category, { max: 60, table: true })} | ${codeSpan(f.findingId, { max: 60, table: true })}${status} | ${attacks} |\n`
 }
 
 /** Counts by category (rows) and severity (columns): at most 5 columns. */
@@ -498,7 +498,7 @@ function gridBlock(fs: ReportFinding[], title: string, m: (s: string) => number,
   let left = 0
   const cats = [...byCat.entries()]
   for (let i = 0; i < cats.length; i++) {
-    const [cat, c] = cats[i] as [string, SeverityCounts]
+    const [cat, c] = cats[i]
     const line = `| ${codeSpan(cat, { max: 60, table: true })} | ${SEVERITIES.map((s) => (c[s] > 0 ? formatCount(c[s]) : '–')).join(' | ')} |\n`
     if (used + m(line) > budget) {
       left = cats.length - i
@@ -584,7 +584,7 @@ function layoutFindings(list: ReportFinding[], profile: MarkdownProfile, avail: 
   const rowSize = list.map((f) => m(findingRow(f)))
   const rowsFrom = (i: number): number => {
     let s = 0
-    for (let k = i; k < total; k++) s += rowSize[k] as number
+    for (let k = i; k < total; k++) s += rowSize[k]
     return s
   }
   const headSize = m(heading) + m(ROWS_HEAD) + 400
@@ -593,7 +593,7 @@ function layoutFindings(list: ReportFinding[], profile: MarkdownProfile, avail: 
     const key = `${i}:${L}`
     let b = cache.get(key)
     if (b === undefined) {
-      b = findingBlock(list[i] as ReportFinding, ladder[L] as DetailLevel)
+      b = findingBlock(list[i], ladder[L])
       cache.set(key, b)
     }
     return b
@@ -605,9 +605,9 @@ function layoutFindings(list: ReportFinding[], profile: MarkdownProfile, avail: 
     let i = 0
     // Group boundaries by severity.
     while (i < total && detailed.length < profile.maxDetailed) {
-      const sev = (list[i] as ReportFinding).severity
+      const sev = (list[i]).severity
       let end = i
-      while (end < total && (list[end] as ReportFinding).severity === sev) end += 1
+      while (end < total && (list[end]).severity === sev) end += 1
       end = Math.min(end, i + (profile.maxDetailed - detailed.length))
       const restRows = rowsFrom(end)
       let chosen = -1
@@ -651,7 +651,7 @@ function layoutFindings(list: ReportFinding[], profile: MarkdownProfile, avail: 
   let rows = 0
   const lines: string[] = []
   for (let k = 0; k < total; k++) {
-    const line = findingRow(list[k] as ReportFinding)
+    const line = findingRow(list[k])
     if (used + m(line) > avail) break
     used += m(line)
     lines.push(line)

@@ -248,9 +248,9 @@ function dedupe(items: readonly string[]): string[] {
 
 /** Text of the service made safe for every output: the given secrets scrubbed. */
 interface Scrub {
-  s(v: string): string
+  s: (v: string) => string
   /** A string value scrubbed; anything else null. */
-  sn(v: unknown): string | null
+  sn: (v: unknown) => string | null
 }
 
 function scrubberOf(secrets: readonly string[]): Scrub {

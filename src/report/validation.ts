@@ -9,7 +9,7 @@
  * for the detail line. The table is bounded so a huge list stays within
  * GitHub's comment size.
  */
-import { FINDING_STATUSES, REPLAY_STATUSES, SEVERITIES, type Severity } from '../service/contract/index.js'
+import { FINDING_STATUSES, REPLAY_STATUSES, SEVERITIES } from '../service/contract/index.js'
 import { metaLine, SEVERITY_ICON } from './markdown.js'
 import { clampText, codeSpan, enumCell, formatCount, proseText, sanitizeText } from './markdown-safe.js'
 import type { ValidatedFinding, ValidateModeResult, ValidationOutcome } from '../validate/validate-mode.js'
@@ -43,9 +43,9 @@ function replaysCell(f: ValidatedFinding): string {
 
 function row(f: ValidatedFinding): string {
   const status = f.finding_status === null ? '' : ` (${enumCell(f.finding_status, FINDING_STATUSES)})`
-  const sev = (SEVERITIES as readonly string[]).includes(f.severity) ? `${SEVERITY_ICON[f.severity as Severity]} ` : ''
+  const sev = (SEVERITIES as readonly string[]).includes(f.severity) ? `${SEVERITY_ICON[f.severity]} ` : ''
   return [
-    `${OUTCOME_LABEL[f.outcome] ?? enumCell(f.outcome, [])}${status}`,
+    `${OUTCOME_LABEL[f.outcome]}${status}`,
     `${sev}${codeSpan(f.finding_id, { max: 60, table: true })}`,
     codeSpan(f.category, { max: 60, table: true }),
     replaysCell(f),

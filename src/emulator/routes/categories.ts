@@ -5,7 +5,7 @@ import { categoriesOfLens } from '../taxonomy.js'
 import type { RouteTable } from './context.js'
 
 export const categoryRoutes = {
-  async listCategories(_ctx, ws, req) {
+  listCategories(_ctx, ws, req) {
     const query = parseRequest(ListCategoriesQuery, 'query', queryObject(req.query))
     if (ws.trial) throw codedError(403, 'taxonomy_not_included', 'the category list is not included in an evaluation workspace')
     const categories = categoriesOfLens(query.lens).map((c) => ({

@@ -37,7 +37,8 @@ export interface ApiRequest {
   authorization: string | undefined
 }
 
-export type Handler = (ctx: ApiContext, ws: WorkspacePlan, req: ApiRequest) => Promise<HandlerResult>
+/** A handler may answer at once or after I/O (a probe, a replay); a throw, sync or async, is the error response. */
+export type Handler = (ctx: ApiContext, ws: WorkspacePlan, req: ApiRequest) => HandlerResult | Promise<HandlerResult>
 
 /** The handlers of one resource, by endpoint name. */
 export type RouteTable<K extends EndpointName> = Record<K, Handler>

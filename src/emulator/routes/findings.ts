@@ -25,14 +25,14 @@ import { badSeverity, noQuery, runOf, tooMany } from './context.js'
 import type { RouteTable } from './context.js'
 
 export const findingRoutes = {
-  async listFindings(ctx, ws, req) {
+  listFindings(ctx, ws, req) {
     const q = queryObject(req.query)
     if (badSeverity(q.min_severity)) throw codedError(400, 'invalid_min_severity', `min_severity must be one of ${SEVERITIES.join(', ')}`)
     if (typeof q.status === 'string' && !(FINDING_STATUS_FILTERS as readonly string[]).includes(q.status)) {
       throw codedError(400, 'invalid_status', `status must be one of ${FINDING_STATUS_FILTERS.join(', ')}`)
     }
     const query = parseRequest(ListFindingsQuery, 'query', q)
-    const run = runOf(ctx, ws, req.params.run_id!)
+    const run = runOf(ctx, ws, req.params.run_id)
     if (run.status === 'running') throw codedError(409, 'run_in_progress', 'the run is still in progress; findings are available once it ends')
     const findings = ctx.store
       .findingsOfRun(run)
@@ -42,21 +42,24 @@ export const findingRoutes = {
     return ok(200, FindingList, { findings, count: findings.length })
   },
 
-  async closeFinding(ctx, ws, req) {
+  closeFinding(ctx, ws, req) {
     noQuery(req.query)
     const input = jsonBody(req.rawBody, req.contentType)
     const body = parseRequest(CloseFindingBody, 'body', input)
-    const f = ctx.store.finding(ws.name, req.params.finding_id!)
+    const f = ctx.store.finding(ws.name, req.params.finding_id)
     if (!f) throw notFound(`finding '${req.params.finding_id}'`)
     if (ws.proofWithheld) throw codedError(403, 'proof_withheld', 'the plan of this workspace withholds the proof of findings')
     if (body.status === 'fixed') {
       f.status = 'fixed'
       f.fix_description = body.explanation
     } else {
+      const reasonCode = body.reason_code
+      // the schema requires reason_code with a dismissal; reaching this is a bug (a 500)
+      if (reasonCode === undefined) throw new Error('a dismissal without reason_code passed the body schema')
       f.status = 'dismissed'
-      f.dismissal = { reason_code: body.reason_code!, rationale: body.explanation }
+      f.dismissal = { reason_code: reasonCode, rationale: body.explanation }
       const list = (ctx.store.dismissals.get(f.model_id) ?? []).filter((d) => d.finding_id !== f.finding_id)
-      list.push({ finding_id: f.finding_id, category: f.category, reason_code: body.reason_code!, reason_text: body.explanation, created_at: isoNow() })
+      list.push({ finding_id: f.finding_id, category: f.category, reason_code: reasonCode, reason_text: body.explanation, created_at: isoNow() })
       ctx.store.dismissals.set(f.model_id, list)
     }
     return ok(200, Finding, findingView(f, false))
@@ -65,7 +68,7 @@ export const findingRoutes = {
   async validateFinding(ctx, ws, req) {
     noQuery(req.query)
     noBody(req.rawBody, req.contentType)
-    const f = ctx.store.finding(ws.name, req.params.finding_id!)
+    const f = ctx.store.finding(ws.name, req.params.finding_id)
     if (!f) throw notFound(`finding '${req.params.finding_id}'`)
     if (ws.proofWithheld) throw codedError(403, 'proof_withheld', 'the plan of this workspace withholds the proof of findings')
     if (f.validating) {
@@ -75,7 +78,7 @@ export const findingRoutes = {
       return ok(200, ValidateFindingResponse, { finding_id: f.finding_id, replay_run_id: '', verdict: 'not_eligible', finding: findingView(f, false) })
     }
     const model = ctx.store.models.get(f.model_id)
-    if (!model || !model.config) throw codedError(422, 'replay_unwireable', 'the target has no agent config to replay against')
+    if (!model?.config) throw codedError(422, 'replay_unwireable', 'the target has no agent config to replay against')
     if (model.config.transport === 'websocket') {
       throw codedError(422, 'replay_unwireable', 'replays are sent over HTTP; this target uses the websocket transport')
     }

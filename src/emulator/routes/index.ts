@@ -30,7 +30,7 @@ const ROUTES = Object.entries(ENDPOINTS).map(([name, e]) => {
     names.push(n)
     return '([^/]+)'
   })
-  return { name: name as EndpointName, method: e.method as string, re: new RegExp(`^${source}/?$`), names }
+  return { name: name as EndpointName, method: e.method, re: new RegExp(`^${source}/?$`), names }
 })
 
 export type RouteMatch =
@@ -49,7 +49,7 @@ export function matchRoute(method: string, path: string): RouteMatch {
     }
     const params: Record<string, string> = {}
     r.names.forEach((n, i) => {
-      let v = m[i + 1]!
+      let v = m[i + 1]
       try {
         v = decodeURIComponent(v)
       } catch {

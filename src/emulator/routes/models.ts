@@ -17,10 +17,10 @@ import { noQuery } from './context.js'
 import type { RouteTable } from './context.js'
 
 export const modelRoutes = {
-  async listModels(ctx, ws, req) {
+  listModels(ctx, ws, req) {
     noQuery(req.query)
     const models = ctx.store.modelsOf(ws.name).map((m) => {
-      let host = ''
+      let host: string
       try {
         host = m.config ? new URL(m.config.endpoint_url).host : ''
       } catch {

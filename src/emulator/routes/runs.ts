@@ -45,7 +45,7 @@ function verdictOf(ctx: ApiContext, run: RunRecord, min: Severity): 'pass' | 'fa
 }
 
 export const runRoutes = {
-  async triggerRun(ctx, ws, req) {
+  triggerRun(ctx, ws, req) {
     requireScope(ws, SCOPE_TEST_RUN)
     noQuery(req.query)
     const input = jsonBody(req.rawBody, req.contentType)
@@ -55,17 +55,18 @@ export const runRoutes = {
       throw codedError(403, 'trial_focus_not_included', 'an evaluation workspace runs full assessments only; leave categories out')
     }
     let planned = [...SECURITY_KEYS]
-    if (body.categories !== undefined) {
-      if (body.categories.length === 0) {
+    const categories = body.categories
+    if (categories !== undefined) {
+      if (categories.length === 0) {
         throw validationError([
           { loc: ['body', 'categories'], msg: 'categories must not be empty (leave it out for the full taxonomy)', type: 'too_short', input: [], ctx: { min_length: 1 } }
         ])
       }
-      const invalid = [...new Set(body.categories.filter((k) => !SECURITY_KEYS.includes(k)))]
+      const invalid = [...new Set(categories.filter((k) => !SECURITY_KEYS.includes(k)))]
       if (invalid.length > 0) {
         throw codedError(400, 'invalid_categories', `unknown or non-security category keys: ${invalid.join(', ')}`, { invalid })
       }
-      planned = SECURITY_KEYS.filter((k) => body.categories!.includes(k))
+      planned = SECURITY_KEYS.filter((k) => categories.includes(k))
     }
     if (!model.config) throw codedError(400, 'incomplete_config', `model '${model.model_id}' has no complete agent config`)
     const now = Date.now()
@@ -103,11 +104,11 @@ export const runRoutes = {
     return ok(202, TriggerRunResponse, { run_id: run.run_id, model_id: run.model_id, status: run.status, started_at: run.started_at })
   },
 
-  async getRun(ctx, ws, req) {
+  getRun(ctx, ws, req) {
     const q = queryObject(req.query)
     if (badSeverity(q.min_severity)) throw codedError(400, 'invalid_min_severity', `min_severity must be one of ${SEVERITIES.join(', ')}`)
     const query = parseRequest(GetRunQuery, 'query', q)
-    const run = runOf(ctx, ws, req.params.run_id!)
+    const run = runOf(ctx, ws, req.params.run_id)
     const verdict = query.min_severity && isTerminal(run.status) ? verdictOf(ctx, run, query.min_severity) : null
     return ok(200, RunStatusResponse, {
       run_id: run.run_id,
@@ -123,30 +124,30 @@ export const runRoutes = {
     })
   },
 
-  async getCoverage(ctx, ws, req) {
+  getCoverage(ctx, ws, req) {
     noQuery(req.query)
-    const run = runOf(ctx, ws, req.params.run_id!)
+    const run = runOf(ctx, ws, req.params.run_id)
     if (run.status === 'running') throw codedError(409, 'run_in_progress', 'the run is still in progress; coverage is available once it ends')
     return ok(200, CoverageResponse, { run_id: run.run_id, run_status: run.status, categories: run.coverage.map((r) => ({ ...r })) })
   },
 
-  async cancelRun(ctx, ws, req) {
+  cancelRun(ctx, ws, req) {
     requireScope(ws, SCOPE_TEST_RUN)
     noQuery(req.query)
     noBody(req.rawBody, req.contentType)
-    const run = runOf(ctx, ws, req.params.run_id!)
+    const run = runOf(ctx, ws, req.params.run_id)
     if (run.status !== 'running') throw codedError(409, 'run_not_running', `the run is ${run.status}, not running`, { status: run.status })
     run.cancelRequested = true
     return ok(202, CancelRunAccepted, { run_id: run.run_id, status: 'running', cancel_requested: true })
   },
 
-  async listRuns(ctx, ws, req) {
+  listRuns(ctx, ws, req) {
     const q = queryObject(req.query)
     if (typeof q.status === 'string' && !(RUN_STATUS_FILTERS as readonly string[]).includes(q.status)) {
       throw codedError(400, 'invalid_status', `status must be one of ${RUN_STATUS_FILTERS.join(', ')}`)
     }
     const query = parseRequest(ListRunsQuery, 'query', q)
-    const model = modelOf(ctx, ws, req.params.model_id!)
+    const model = modelOf(ctx, ws, req.params.model_id)
     const all = ctx.store.runsOfModel(model.model_id).filter((r) => !query.status || r.status === query.status)
     const runs = all.slice(0, query.limit).map((r) => ({
       run_id: r.run_id,
