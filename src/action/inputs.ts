@@ -5,6 +5,7 @@
  */
 import { SEVERITIES, type Severity } from '../service/contract/index.js'
 import { ConfigError } from '../util/errors.js'
+import type { FailOn } from '../gate/policy.js'
 
 export type CommentMode = 'update' | 'new' | 'off'
 export type Mode = 'gate' | 'validate'
@@ -25,6 +26,18 @@ export interface ActionInputs {
   comment: CommentMode
   issue: IssueMode
   maxRuns: number
+  /** any: every open finding at or above min_severity blocks; new: only those the baseline does not hold. */
+  failOn: FailOn
+  /** A run whose findings are the baseline (instead of the Actions cache); '' when unset. */
+  baselineRunId: string
+  /** Repository path of the accepted-risks file ('' : off, from the input value off). */
+  acceptedRisksFile: string
+  /** Write acceptances to the service as dismissals (default branch only). */
+  syncDismissals: boolean
+  /** Threshold of SARIF results. */
+  sarifMinSeverity: Severity
+  /** Repository file SARIF results are located on ('' : the workflow file). */
+  sarifLocation: string
 }
 
 /** Defaults, mirrored in action.yml (a test keeps the two equal). */
@@ -36,7 +49,13 @@ export const INPUT_DEFAULTS = {
   timeout_minutes: '60',
   comment: 'update',
   issue: 'off',
-  max_runs: '20'
+  max_runs: '20',
+  fail_on: 'any',
+  baseline_run_id: '',
+  accepted_risks_file: '.github/agent-security-accepted.yml',
+  sync_dismissals: 'false',
+  sarif_min_severity: 'low',
+  sarif_location: ''
 } as const
 
 /** GitHub's longest job on hosted runners is 6 h; a longer wait is a typo. */
@@ -152,6 +171,28 @@ function parseMaxRuns(raw: string): number {
   return n
 }
 
+function parseRunId(raw: string): string {
+  if (raw !== '' && (raw.length > 200 || /[\u0000-\u001f\u007f/?#\s]/.test(raw))) {
+    throw new ConfigError('baseline_run_id', `'${clip(raw)}' is not a run id (no slashes, ?, #, spaces or control characters)`)
+  }
+  return raw
+}
+
+/** A repository-relative file path ('' allowed): no absolute path, no '..'. */
+function parseRepoPath(input: string, raw: string): string {
+  if (raw === '') return ''
+  if (raw.startsWith('/') || /^[A-Za-z]:/.test(raw) || raw.split(/[\\/]/).includes('..') || /[\u0000-\u001f\u007f]/.test(raw)) {
+    throw new ConfigError(input, `'${clip(raw)}' must be a path inside the repository, e.g. .github/agent-security-accepted.yml`)
+  }
+  return raw.replace(/^\.\//, '')
+}
+
+/** '' : the default path; 'off' : no accepted-risks file. */
+function parseAcceptedFileInput(raw: string): string {
+  if (raw.toLowerCase() === 'off') return ''
+  return parseRepoPath('accepted_risks_file', raw === '' ? INPUT_DEFAULTS.accepted_risks_file : raw)
+}
+
 /**
  * Read and validate every input. Throws ConfigError on the first mistake,
  * before any request is made.
@@ -184,6 +225,12 @@ export function readInputs(get: InputReader): ActionInputs {
     githubToken: get('github_token'),
     comment: oneOf<CommentMode>('comment', get('comment'), ['update', 'new', 'off'], INPUT_DEFAULTS.comment),
     issue: oneOf<IssueMode>('issue', get('issue'), ['off', 'update'], INPUT_DEFAULTS.issue),
-    maxRuns: parseMaxRuns(get('max_runs'))
+    maxRuns: parseMaxRuns(get('max_runs')),
+    failOn: oneOf<FailOn>('fail_on', get('fail_on'), ['any', 'new'], INPUT_DEFAULTS.fail_on),
+    baselineRunId: parseRunId(get('baseline_run_id')),
+    acceptedRisksFile: parseAcceptedFileInput(get('accepted_risks_file')),
+    syncDismissals: parseBoolean('sync_dismissals', get('sync_dismissals'), false),
+    sarifMinSeverity: oneOf<Severity>('sarif_min_severity', get('sarif_min_severity'), SEVERITIES, INPUT_DEFAULTS.sarif_min_severity),
+    sarifLocation: parseRepoPath('sarif_location', get('sarif_location'))
   }
 }

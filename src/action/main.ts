@@ -24,7 +24,18 @@ import { saveRunStarted, saveRunSettled } from './state.js'
 import type { ActionIO } from './io.js'
 import { runValidateMode } from '../validate/validate-mode.js'
 import { renderValidationMarkdown } from '../report/validation.js'
-import { publishToGitHub } from '../github/publish.js'
+import { publishToGitHub, readPayload } from '../github/publish.js'
+import { baselineScope } from '../baseline/scope.js'
+import { actionsCacheStore, type BaselineStore } from '../baseline/store.js'
+import { loadBaseline, type LoadedBaseline } from '../baseline/load-baseline.js'
+import { buildBaseline } from '../baseline/baseline.js'
+import { readAcceptedRisks, type AcceptedRisks } from '../accepted/read-accepted.js'
+import { isoDay } from '../accepted/accepted-file.js'
+import { syncDismissals } from '../accepted/sync-dismissals.js'
+import { createIssuesApi } from '../github/octokit.js'
+import { renderSarif } from '../report/sarif.js'
+import { renderJunit } from '../report/junit.js'
+import { ConfigError } from '../util/errors.js'
 
 export interface MainDeps {
   io: ActionIO
@@ -32,7 +43,12 @@ export interface MainDeps {
   signal: AbortSignal
   random?: () => number
   makeApi(inputs: ActionInputs, deadline: Deadline): ServiceApi
+  /** Where baselines are kept (default: the Actions cache). */
+  baselineStore?: BaselineStore
 }
+
+/** Budget of the reads before the run (baseline, accepted risks). */
+const PRE_RUN_BUDGET_MS = 60_000
 
 function setOutputs(io: ActionIO, outputs: Record<string, string>, secrets: string[]): void {
   for (const [name, value] of Object.entries(outputs)) io.setOutput(name, scrubSecrets(value, secrets))
@@ -47,12 +63,23 @@ function safeFileName(s: string): string {
   return s.replace(/[^A-Za-z0-9_.-]/g, '_').slice(0, 80)
 }
 
-async function writeReportFile(env: NodeJS.ProcessEnv, name: string, json: string): Promise<string> {
+async function writeReportFile(env: NodeJS.ProcessEnv, name: string, json: string, ext = 'json'): Promise<string> {
   const dir = join(env.RUNNER_TEMP || tmpdir(), 'asas-gate')
   await mkdir(dir, { recursive: true })
-  const path = join(dir, `${safeFileName(name)}.json`)
+  const path = join(dir, `${safeFileName(name)}.${ext}`)
   await writeFile(path, json, 'utf8')
   return path
+}
+
+/** The workflow file (from GITHUB_WORKFLOW_REF "owner/repo/.github/workflows/x.yml@ref"), the default SARIF location. */
+export function workflowFile(env: NodeJS.ProcessEnv): string {
+  const m = /^[^/]+\/[^/]+\/(.+?)@/.exec(env.GITHUB_WORKFLOW_REF ?? '')
+  return m?.[1] ?? '.github/workflows'
+}
+
+function repoOf(env: NodeJS.ProcessEnv): { owner: string; repo: string } | null {
+  const [owner, repo] = (env.GITHUB_REPOSITORY ?? '').split('/')
+  return owner && repo ? { owner, repo } : null
 }
 
 /** Run the main step. Never throws: every failure fails the step with a line of its kind. */
@@ -81,6 +108,37 @@ export async function runMain(deps: MainDeps): Promise<void> {
 
 async function runGateStep(deps: MainDeps, inputs: ActionInputs, secrets: string[]): Promise<void> {
   const { io, clock } = deps
+  const scope = baselineScope(io.env.GITHUB_EVENT_NAME ?? '', await readPayload(io.env.GITHUB_EVENT_PATH), io.env)
+  const today = isoDay(clock.now())
+  const githubApi = () => {
+    if (inputs.githubToken === '') throw new ConfigError('github_token', 'is empty: the accepted-risks file of the base branch is read through the GitHub API; leave github_token at its default')
+    return createIssuesApi({
+      token: inputs.githubToken,
+      apiUrl: io.env.GITHUB_API_URL || 'https://api.github.com',
+      clock,
+      deadline: Deadline.after(clock, PRE_RUN_BUDGET_MS),
+      signal: deps.signal,
+      log: io.log,
+      random: deps.random
+    })
+  }
+  // The accepted risks first: a malformed file is a configuration error before any request to the service.
+  let accepted: AcceptedRisks | null = null
+  if (inputs.acceptedRisksFile !== '') {
+    accepted = await readAcceptedRisks(
+      { workspace: io.env.GITHUB_WORKSPACE || process.cwd(), repo: repoOf(io.env), contents: githubApi, today },
+      inputs.acceptedRisksFile,
+      scope
+    )
+    if (accepted.source !== null) io.log.info(`Accepted risks: ${accepted.entries.length} entr${accepted.entries.length === 1 ? 'y' : 'ies'} of ${accepted.path} read from ${accepted.source}.`)
+  }
+  const store = deps.baselineStore ?? actionsCacheStore({ env: io.env, log: io.log })
+  const loaded: LoadedBaseline = await loadBaseline(
+    { api: () => deps.makeApi(inputs, Deadline.after(clock, PRE_RUN_BUDGET_MS)), store, log: io.log },
+    { modelId: inputs.modelId, baselineRunId: inputs.baselineRunId }
+  )
+  io.log.info(loaded.baseline ? `Baseline: run ${loaded.baseline.run_id} (${loaded.baseline.findings.length} findings) from ${loaded.source}.` : `No baseline: ${loaded.why}; gating as with fail_on any.`)
+
   const outcome = await runGate(
     {
       makeApi: (deadline) => deps.makeApi(inputs, deadline),
@@ -91,12 +149,61 @@ async function runGateStep(deps: MainDeps, inputs: ActionInputs, secrets: string
       onRunStarted: (runId) => saveRunStarted(io, runId),
       onRunSettled: () => saveRunSettled(io)
     },
-    { modelId: inputs.modelId, categories: inputs.categories, minSeverity: inputs.minSeverity, timeoutMs: inputs.timeoutMs }
+    {
+      modelId: inputs.modelId,
+      categories: inputs.categories,
+      minSeverity: inputs.minSeverity,
+      timeoutMs: inputs.timeoutMs,
+      policy: { baseline: loaded.baseline, accepted: accepted?.entries ?? [], failOn: inputs.failOn, today }
+    }
   )
   const { decision, run, results } = outcome
-  const report = buildReport(gateReportInput(outcome, { modelId: inputs.modelId, minSeverity: inputs.minSeverity, runUrl: runUrl(io.env), secrets }))
+  const policyNotes: string[] = [...(accepted?.notes ?? [])]
+
+  // The default branch records the baseline of a complete, trusted run.
+  let baselineSaved: string | null = null
+  if (scope.kind === 'default-branch' && (decision.result === 'pass' || decision.result === 'fail') && run?.status === 'completed' && results.findings !== null && !deps.signal.aborted) {
+    const saved = await store.save(
+      buildBaseline({
+        modelId: inputs.modelId,
+        runId: outcome.triggered.runId,
+        createdAt: new Date(clock.now()).toISOString(),
+        commit: scope.sha,
+        categoriesCompleted: run.categories_completed,
+        findings: results.findings
+      })
+    )
+    if (saved.saved) {
+      baselineSaved = saved.where
+      io.log.info(`Baseline of run ${outcome.triggered.runId} saved: ${saved.where}.`)
+    }
+  }
+  if (inputs.syncDismissals && outcome.policy && results.findings !== null) {
+    if (scope.kind !== 'default-branch') {
+      policyNotes.push('sync_dismissals is on, but acceptances are written to the service only from the default branch: nothing dismissed.')
+    } else {
+      const synced = await syncDismissals(deps.makeApi(inputs, Deadline.after(clock, PRE_RUN_BUDGET_MS)), results.findings, outcome.policy.acceptance.acceptedBy)
+      policyNotes.push(...synced.notes)
+    }
+  }
+  const reportInput = gateReportInput(outcome, { modelId: inputs.modelId, minSeverity: inputs.minSeverity, runUrl: runUrl(io.env), secrets })
+  reportInput.notes.push(...(loaded.baseline === null ? [`No baseline: ${loaded.why ?? 'none'}; every finding counts as new (fail_on ${inputs.failOn} gates as any).`] : []), ...policyNotes)
+  reportInput.policy = {
+    failOn: inputs.failOn,
+    baseline: loaded.baseline,
+    baselineSource: loaded.source,
+    baselineWhy: loaded.why,
+    baselineSaved,
+    accepted,
+    outcome: outcome.policy
+  }
+  const report = buildReport(reportInput)
 
   const reportPath = await writeReportFile(io.env, `report-${inputs.modelId}-${outcome.triggered.runId}`, scrubSecrets(renderJson(report), secrets))
+  const sarif = renderSarif(report, { location: inputs.sarifLocation || workflowFile(io.env), threshold: inputs.sarifMinSeverity, toolVersion: '0.1.0' })
+  const sarifPath = await writeReportFile(io.env, `report-${inputs.modelId}-${outcome.triggered.runId}`, scrubSecrets(JSON.stringify(sarif, null, 2), secrets), 'sarif')
+  const junitPath = await writeReportFile(io.env, `report-${inputs.modelId}-${outcome.triggered.runId}`, scrubSecrets(renderJunit(report), secrets), 'junit.xml')
+  const b = report.baseline
   setOutputs(
     io,
     {
@@ -107,7 +214,13 @@ async function runGateStep(deps: MainDeps, inputs: ActionInputs, secrets: string
       findings_count: decision.findingsAtOrAbove === null ? '' : String(decision.findingsAtOrAbove),
       categories_planned: JSON.stringify(run?.categories_planned ?? []),
       categories_completed: JSON.stringify(run?.categories_completed ?? []),
-      report_path: reportPath
+      report_path: reportPath,
+      sarif_path: sarifPath,
+      junit_path: junitPath,
+      new_count: b?.available ? String(b.newCount) : '',
+      known_count: b?.available ? String(b.knownCount) : '',
+      gone_count: b?.available ? String(b.gone.length) : '',
+      accepted_count: String(report.acceptances?.acceptedCount ?? 0)
     },
     secrets
   )

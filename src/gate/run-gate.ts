@@ -13,6 +13,10 @@ import type { ServiceApi } from '../service/service-api.js'
 import { stopRun } from './stop-run.js'
 import { triggerRun, type Triggered } from './trigger.js'
 import { waitForRun, type WaitEnd } from './wait-for-run.js'
+import { applyPolicy, type FailOn, type PolicyOutcome } from './policy.js'
+import type { Baseline } from '../baseline/baseline.js'
+import type { AcceptedEntry } from '../accepted/accepted-file.js'
+import { describeEntry } from '../accepted/accepted-file.js'
 
 export interface GateDeps {
   /** A client whose retries stop at `deadline`. */
@@ -35,6 +39,8 @@ export interface GateArgs {
   categories: string[]
   minSeverity: Severity
   timeoutMs: number
+  /** The baseline and the accepted risks (left out: gate as with fail_on any and no acceptances). */
+  policy?: { baseline: Baseline | null; accepted: readonly AcceptedEntry[]; failOn: FailOn; today: string }
 }
 
 export interface GateOutcome {
@@ -43,6 +49,8 @@ export interface GateOutcome {
   end: WaitEnd
   results: CollectedResults
   decision: Decision
+  /** null when no policy was given or the findings were not read. */
+  policy: PolicyOutcome | null
   startedAtMs: number
   elapsedMs: number
 }
@@ -102,6 +110,19 @@ export async function runGate(deps: GateDeps, args: GateArgs): Promise<GateOutco
     results = await collectResults(deps.makeApi(readBy), triggered.runId, args.modelId, { clock, log })
   }
 
+  const policy =
+    args.policy && results.findings !== null
+      ? applyPolicy({
+          findings: results.findings,
+          runId: triggered.runId,
+          categoriesCompleted: run?.categories_completed ?? [],
+          baseline: args.policy.baseline,
+          accepted: args.policy.accepted,
+          failOn: args.policy.failOn,
+          today: args.policy.today
+        })
+      : null
+  const expired = args.policy ? args.policy.accepted.filter((e) => e.expires < args.policy!.today) : []
   const decision = decide({
     status: run?.status ?? null,
     verdict: run?.verdict ?? null,
@@ -114,7 +135,10 @@ export async function runGate(deps: GateDeps, args: GateArgs): Promise<GateOutco
     coverage: results.coverage,
     timedOut,
     aborted,
-    statusReadError: unreadable ? (waited.readError ?? 'no answer') : null
+    statusReadError: unreadable ? (waited.readError ?? 'no answer') : null,
+    waived: policy?.waived,
+    baselineUncovered: policy?.diff.uncovered,
+    expiredAcceptances: expired.map((e) => `${describeEntry(e)} expired on ${e.expires}`)
   })
-  return { triggered, run, end: waited.end, results, decision, startedAtMs, elapsedMs: clock.now() - startedAtMs }
+  return { triggered, run, end: waited.end, results, decision, policy, startedAtMs, elapsedMs: clock.now() - startedAtMs }
 }

@@ -38,7 +38,8 @@ export interface Published {
 /** GitHub calls get their own short budget: they must not hold the check for long. */
 const GITHUB_BUDGET_MS = 60_000
 
-async function readPayload(path: string | undefined): Promise<unknown> {
+/** The event payload (GITHUB_EVENT_PATH), or null when unreadable. */
+export async function readPayload(path: string | undefined): Promise<unknown> {
   if (!path) return null
   try {
     return JSON.parse(await readFile(path, 'utf8')) as unknown

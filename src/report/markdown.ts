@@ -92,11 +92,42 @@ function plural(n: number, one: string, many = `${one}s`): string {
 // Sections
 // ---------------------------------------------------------------------------
 
+/**
+ * Baseline and accepted risks, a few lines (minimal on purpose: the renderers'
+ * redesign shows the per-finding states, see report-model ReportFinding).
+ */
+function policyLines(r: Report): string[] {
+  const lines: string[] = []
+  const b = r.baseline
+  if (b) {
+    const against = b.available
+      ? `${proseText(r.headline, 300)} (against run ${codeSpan(b.runId ?? '', { max: 120 })}, fail_on ${b.failOn})`
+      : `none (${proseText(b.why ?? '', 300)}); fail_on ${b.failOn} gates as any`
+    lines.push(`- **Baseline:** ${against}`)
+    for (const g of b.gone.slice(0, 20)) lines.push(`- **Gone since the baseline:** ${g.severity} ${codeSpan(g.category, { max: 100 })} ${codeSpan(g.fingerprint, { max: 40 })}`)
+  }
+  const a = r.acceptances
+  if (a) {
+    const entry = (e: { index: number; line: number; category: string; owner: string; expires: string }): string =>
+      `${codeSpan(`${a.path}:${e.line}`, { max: 200 })} ${codeSpan(e.category, { max: 100 })}, owner ${proseText(e.owner, 100)}, expires ${e.expires}`
+    for (const f of r.findings.filter((x) => x.accepted)) {
+      const e = f.accepted!
+      lines.push(`- **Accepted:** ${f.severity} ${codeSpan(f.findingId, { max: 80 })} (${codeSpan(e.reasonCode, { max: 40 })}: ${proseText(e.explanation, 300)}) by ${entry(e)}`)
+    }
+    for (const e of a.expired) lines.push(`- **Expired acceptance (fails):** ${entry(e)}`)
+    for (const e of a.stale) lines.push(`- **Stale acceptance (matches nothing):** ${entry(e)}`)
+    if (a.prAdds.length > 0) lines.push(`- **This PR adds ${plural(a.prAdds.length, 'acceptance')}:** ${a.prAdds.length === 1 ? 'it applies' : 'they apply'} after merge`)
+  }
+  return lines
+}
+
 function headerBlock(r: Report): string {
   const out: string[] = []
   out.push(para('## Agent security gate'))
   const icon = RESULT_ICON[r.result] ?? '⛔'
   out.push(para(`**${icon} ${enumText(r.result, RESULTS)}:** ${proseText(r.reason, 1000)}`))
+  const policy = policyLines(r)
+  if (policy.length > 0) out.push(para(policy.join('\n')))
 
   const items: string[] = []
   const modelId = `model_id ${codeSpan(r.modelId, { max: 200 })}`
