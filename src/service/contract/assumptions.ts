@@ -93,5 +93,10 @@ export const API_ASSUMPTIONS: ReadonlyArray<{ topic: string; decision: string }>
     decision: 'only step is always present; the others may be absent or null depending on the step kind'
   },
   { topic: 'profile answers and list items', decision: 'structure not shown: passed through as JSON values' },
-  { topic: 'request bodies', decision: 'unknown fields are refused with 422 (detail list)' }
+  { topic: 'request bodies', decision: 'unknown fields are refused with 422 (detail list)' },
+  {
+    topic: 'finding fingerprint (baseline, SARIF)',
+    decision:
+      'sha-256 (32 hex) of category, lens, severity and the technique: the sorted attack sources assessment_id:attack_index whose assessment_id is not the run that produced the finding, else the description lowercased with digits as # and canary-like tokens dropped; never ids, counts or timestamps'
+  }
 ]
