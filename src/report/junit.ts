@@ -48,7 +48,7 @@ export function renderJunit(report: Report): string {
       cases.push(`  <testcase ${attrs}>\n    <skipped message="${xml(`not completed: ${row.state}`)}"/>\n  </testcase>`)
       continue
     }
-    const waived = of.filter((f) => f.atOrAbove && f.status === 'open' && !blocks(f, report))
+    const waived = of.filter((f) => f.status === 'open' && !blocks(f, report) && (f.accepted !== null || (f.atOrAbove && f.baselineState === 'known')))
     const out = waived.map((f) => `${f.findingId} ${f.severity}: ${f.accepted ? `accepted (${f.accepted.reasonCode}, owner ${f.accepted.owner}, expires ${f.accepted.expires})` : 'known since the baseline'}`)
     cases.push(out.length > 0 ? `  <testcase ${attrs}>\n    <system-out>${xml(out.join('\n'))}</system-out>\n  </testcase>` : `  <testcase ${attrs}/>`)
   }
