@@ -5,11 +5,9 @@
  * the reports checked on the three renderings.
  */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals'
-import { createClient } from '../../src/service/client.js'
-import { systemClock, type Deadline } from '../../src/util/clock.js'
 import { startEmulator, type Emulator } from '../../src/emulator/server.js'
 import { runGate, type GateOutcome } from '../../src/gate/run-gate.js'
-import { recordingLog } from '../../src/util/log.js'
+import { emulatorGateDeps } from '../__fixtures__/emulator-helpers.js'
 import { buildReport, gateReportInput, type Report } from '../../src/report/report-model.js'
 import { COMMENT_LIMIT, commentMarker, renderComment } from '../../src/report/comment.js'
 import { renderJson } from '../../src/report/json.js'
@@ -25,14 +23,7 @@ beforeAll(async () => {
   emu = await startEmulator({ allowLoopbackTargets: true, categoryDurationMs: 30, attacksPerCategory: 3 })
   emu.demoAgent.setAllVulnerable(true)
   outcome = await runGate(
-    {
-      makeApi: (deadline: Deadline) => createClient({ baseUrl: emu.url, apiKey: emu.keys.full, deadline }),
-      clock: systemClock,
-      signal: new AbortController().signal,
-      log: recordingLog(),
-      onRunStarted: () => {},
-      onRunSettled: () => {}
-    },
+    emulatorGateDeps(emu),
     { modelId: emu.demoModelId, categories: [], minSeverity: 'medium', timeoutMs: 60_000 }
   )
   report = buildReport(

@@ -11,11 +11,9 @@ import { createRequire } from 'node:module'
 import Ajv from 'ajv-draft-04'
 import addFormats from 'ajv-formats'
 import { parseStringPromise } from 'xml2js'
-import { createClient } from '../../src/service/client.js'
-import { systemClock, type Deadline } from '../../src/util/clock.js'
 import { startEmulator, type Emulator } from '../../src/emulator/server.js'
 import { runGate, type GateOutcome } from '../../src/gate/run-gate.js'
-import { recordingLog } from '../../src/util/log.js'
+import { emulatorGateDeps } from '../__fixtures__/emulator-helpers.js'
 import { buildReport, gateReportInput, type Report } from '../../src/report/report-model.js'
 import { renderSarif } from '../../src/report/sarif.js'
 import { renderJunit } from '../../src/report/junit.js'
@@ -39,14 +37,7 @@ const accepted = parseAcceptedFile(
 
 async function gate(baseline: ReturnType<typeof buildBaseline> | null): Promise<{ outcome: GateOutcome; report: Report }> {
   const outcome = await runGate(
-    {
-      makeApi: (deadline: Deadline) => createClient({ baseUrl: emu.url, apiKey: emu.keys.full, deadline }),
-      clock: systemClock,
-      signal: new AbortController().signal,
-      log: recordingLog(),
-      onRunStarted: () => {},
-      onRunSettled: () => {}
-    },
+    emulatorGateDeps(emu),
     { modelId: emu.demoModelId, categories: [], minSeverity: 'high', timeoutMs: 60_000, policy: { baseline, accepted, failOn: 'new', today: TODAY } }
   )
   const input = gateReportInput(outcome, { modelId: emu.demoModelId, minSeverity: 'high', runUrl: null, secrets: [emu.keys.full] })
