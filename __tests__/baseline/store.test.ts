@@ -4,10 +4,10 @@
  * a fake module for the paths the stand-in cannot show.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals'
-import { mkdtempSync } from 'node:fs'
+import { mkdtempSync, readdirSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { actionsCacheStore, cacheKeys, type CacheModule } from '../../src/baseline/store.js'
+import { actionsCacheStore, cacheKeys, cacheServiceConfigured, type CacheModule } from '../../src/baseline/store.js'
 import { buildBaseline } from '../../src/baseline/baseline.js'
 import { recordingLog } from '../../src/util/log.js'
 import { startCacheStandin, type CacheStandin } from '../__fixtures__/cache-standin.js'
@@ -44,7 +44,7 @@ describe('actionsCacheStore with @actions/cache and a cache stand-in', () => {
     process.chdir(dir)
     delete process.env.ACTIONS_CACHE_SERVICE_V2
     delete process.env.ACTIONS_RESULTS_URL
-    return actionsCacheStore({ env: { GITHUB_RUN_ID: runId, GITHUB_RUN_ATTEMPT: '1' }, log: recordingLog() })
+    return actionsCacheStore({ env: { ...process.env, GITHUB_RUN_ID: runId, GITHUB_RUN_ATTEMPT: '1' }, log: recordingLog() })
   }
 
   it('saves on the default branch and restores the newest baseline on a pull request into it', async () => {
@@ -53,6 +53,8 @@ describe('actionsCacheStore with @actions/cache and a cache stand-in', () => {
     expect((await job('refs/heads/main', undefined, '11').save(baseline('run_b'))).saved).toBe(true)
     const got = await job('refs/pull/3/merge', 'refs/heads/main').load('mdl_1')
     expect(got.baseline?.run_id).toBe('run_b')
+    // The file was only a vehicle: nothing is left in the workspace.
+    expect(readdirSync(process.cwd())).toEqual([])
   })
 
   it("never restores another pull request's cache", async () => {
@@ -88,6 +90,12 @@ describe('actionsCacheStore with a fake module', () => {
     await store.load('mdl_1')
     expect(calls).toEqual(['save asas-gate-baseline-v1-mdl_1-77-2', 'restore asas-gate-baseline-v1-mdl_1- asas-gate-baseline-v1-mdl_1-'])
     expect(cacheKeys('a/b c', env).restorePrefix).toBe('asas-gate-baseline-v1-a_b_c-')
+  })
+
+  it('does not load @actions/cache when the runner offers no cache service', async () => {
+    const store = actionsCacheStore({ env: {}, log: recordingLog(), cwd: cwd() })
+    expect(await store.load('mdl_1')).toEqual({ baseline: null, why: expect.stringMatching(/not available/) })
+    expect(cacheServiceConfigured({ ACTIONS_CACHE_URL: 'http://x/' })).toBe(true)
   })
 
   it.each([

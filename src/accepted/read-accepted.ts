@@ -58,6 +58,12 @@ export async function readAcceptedRisks(deps: ReadAcceptedDeps, path: string, sc
   if (scope.kind === 'pull_request') {
     const prEntries = local === null ? [] : parse(local, `${rel} (this pull request's copy)`)
     if (!deps.repo || !scope.baseSha) {
+      // Without the base SHA nothing can be read from the base branch. No copy in the PR
+      // either: nothing to accept. A PR copy alone is never trusted: fail.
+      if (local === null) {
+        out.notes.push(`${rel} was not read: the event payload has no base SHA (or GITHUB_REPOSITORY is unset); no acceptances apply.`)
+        return out
+      }
       throw new ConfigError(ACCEPTED_INPUT, `cannot read ${rel} from the base branch: the event payload has no base SHA or GITHUB_REPOSITORY is unset (the PR's own copy is never trusted)`)
     }
     let baseText: string | null

@@ -9,7 +9,7 @@
  * by a pull request only by that pull request. The gate saves only on the
  * default branch, and restores by prefix (newest first).
  */
-import { mkdir, readFile, rm, writeFile } from 'node:fs/promises'
+import { mkdir, readFile, rm, rmdir, writeFile } from 'node:fs/promises'
 import { dirname, join } from 'node:path'
 import type { Log } from '../util/log.js'
 import { parseBaseline, type Baseline } from './baseline.js'
@@ -45,9 +45,31 @@ export function cacheKeys(modelId: string, env: NodeJS.ProcessEnv): { key: strin
   return { key: `${restorePrefix}${safe(env.GITHUB_RUN_ID ?? 'local')}-${safe(env.GITHUB_RUN_ATTEMPT ?? '1')}`, restorePrefix }
 }
 
+/**
+ * Whether the runner offers a cache service at all (what @actions/cache's
+ * isFeatureAvailable reads), checked before loading the package.
+ */
+export function cacheServiceConfigured(env: NodeJS.ProcessEnv): boolean {
+  return Boolean(env.ACTIONS_CACHE_URL || env.ACTIONS_RESULTS_URL)
+}
+
+const UNAVAILABLE: CacheModule = {
+  isFeatureAvailable: () => false,
+  restoreCache: async () => undefined,
+  saveCache: async () => -1
+}
+
 export function actionsCacheStore(deps: { env: NodeJS.ProcessEnv; log: Log; cwd?: string; loadCache?: () => Promise<CacheModule> }): BaselineStore {
   const cwd = deps.cwd ?? process.cwd()
-  const load = deps.loadCache ?? (async () => (await import('@actions/cache')) as unknown as CacheModule)
+  // The package (and the Azure SDK it brings) is loaded only when a cache service is there to talk to.
+  const load =
+    deps.loadCache ??
+    (async () => (cacheServiceConfigured(deps.env) ? ((await import('@actions/cache')) as unknown as CacheModule) : UNAVAILABLE))
+  /** The file is only a vehicle: never leave it in the workspace (a later step could commit it). */
+  const cleanUp = async (file: string): Promise<void> => {
+    await rm(join(cwd, file), { force: true })
+    await rmdir(join(cwd, dirname(file))).catch(() => undefined)
+  }
   return {
     async load(modelId) {
       const cache = await load()
@@ -67,6 +89,8 @@ export function actionsCacheStore(deps: { env: NodeJS.ProcessEnv; log: Log; cwd?
         text = await readFile(join(cwd, file), 'utf8')
       } catch {
         return { baseline: null, why: `the cache entry ${hit} holds no baseline file` }
+      } finally {
+        await cleanUp(file)
       }
       const parsed = parseBaseline(text)
       if ('error' in parsed) return { baseline: null, why: `cache entry ${hit}: ${parsed.error}` }
@@ -89,6 +113,8 @@ export function actionsCacheStore(deps: { env: NodeJS.ProcessEnv; log: Log; cwd?
       } catch (err) {
         deps.log.warning(`The baseline was not saved to the Actions cache: ${err instanceof Error ? err.message : String(err)}`)
         return { saved: false, where: '' }
+      } finally {
+        await cleanUp(file)
       }
     }
   }
