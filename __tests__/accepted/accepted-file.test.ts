@@ -1,5 +1,6 @@
 import { describe, expect, it } from '@jest/globals'
 import { parseAcceptedFile } from '../../src/accepted/accepted-file.js'
+import * as YAML from 'yaml'
 import { matchAcceptances } from '../../src/accepted/match.js'
 import { ConfigError } from '../../src/util/errors.js'
 import { finding } from '../__fixtures__/findings.js'
@@ -18,7 +19,7 @@ const file = (...entries: string[]) => `version: 1\naccepted:\n${entries.join('\
 
 describe('parseAcceptedFile', () => {
   it('reads a valid file', () => {
-    const out = parseAcceptedFile(file(entry(['    severity_at_most: high', '    description_pattern: "complied"'])), 'a.yml', TODAY)
+    const out = parseAcceptedFile(YAML, file(entry(['    severity_at_most: high', '    description_pattern: "complied"'])), 'a.yml', TODAY)
     expect(out).toEqual([
       {
         index: 1,
@@ -35,7 +36,7 @@ describe('parseAcceptedFile', () => {
     ])
   })
   it.each([['', []], ['version: 1\n', []], ['version: 1\naccepted: []\n', []]])('reads an empty file %j', (text, expected) => {
-    expect(parseAcceptedFile(text, 'a.yml', TODAY)).toEqual(expected)
+    expect(parseAcceptedFile(YAML, text, 'a.yml', TODAY)).toEqual(expected)
   })
 
   const bad: Array<[string, string, RegExp]> = [
@@ -61,7 +62,7 @@ describe('parseAcceptedFile', () => {
   it.each(bad)('refuses %s, naming the line and the field', (_name, text, message) => {
     let err: unknown
     try {
-      parseAcceptedFile(text, 'a.yml', TODAY)
+      parseAcceptedFile(YAML, text, 'a.yml', TODAY)
     } catch (e) {
       err = e
     }
@@ -72,7 +73,7 @@ describe('parseAcceptedFile', () => {
 })
 
 describe('matchAcceptances', () => {
-  const parse = (...extra: string[]) => parseAcceptedFile(file(entry(extra)), 'a.yml', TODAY)[0]!
+  const parse = (...extra: string[]) => parseAcceptedFile(YAML, file(entry(extra)), 'a.yml', TODAY)[0]!
   const fp = new Map<string, string>()
   const f = (severity: 'critical' | 'high' | 'low', category = 'prompt_injection', description = 'the agent complied') => {
     const x = { ...finding(severity, 'open', category), description }

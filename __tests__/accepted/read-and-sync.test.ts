@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { readAcceptedRisks } from '../../src/accepted/read-accepted.js'
 import { parseAcceptedFile } from '../../src/accepted/accepted-file.js'
+import * as YAML from 'yaml'
 import { syncDismissals } from '../../src/accepted/sync-dismissals.js'
 import { baselineScope, type BaselineScope } from '../../src/baseline/scope.js'
 import type { ContentsApi } from '../../src/github/octokit.js'
@@ -106,7 +107,7 @@ describe('syncDismissals against the emulator', () => {
   afterAll(async () => {
     await emu?.stop()
   })
-  const accepted = parseAcceptedFile(file('prompt_injection'), 'a.yml', TODAY)
+  const accepted = parseAcceptedFile(YAML, file('prompt_injection'), 'a.yml', TODAY)
 
   it('dismisses accepted open findings with the reason code and explanation', async () => {
     const runId = await runToEnd(emu, emu.demoModelId)

@@ -4,6 +4,7 @@ import { decide, type DecideInput, type GateResult } from '../../src/gate/decide
 import { applyPolicy } from '../../src/gate/policy.js'
 import { buildBaseline } from '../../src/baseline/baseline.js'
 import { parseAcceptedFile } from '../../src/accepted/accepted-file.js'
+import * as YAML from 'yaml'
 import type { Finding } from '../../src/service/contract/index.js'
 import { finding } from '../__fixtures__/findings.js'
 
@@ -17,7 +18,7 @@ const KNOWN_B = fnd('b', 'critical')
 const NEW_C = fnd('c')
 const baseline = buildBaseline({ modelId: 'm', runId: 'run_base', createdAt: '', commit: null, categoriesCompleted: planned, findings: [fnd('a'), fnd('b', 'critical')] })
 const accept = (category: string, expires = '2027-01-31') =>
-  parseAcceptedFile(`accepted:\n  - category: ${category}\n    reason_code: accepted_risk\n    explanation: x\n    owner: o\n    expires: ${expires}\n`, 'a.yml', '2026-11-23')
+  parseAcceptedFile(YAML, `accepted:\n  - category: ${category}\n    reason_code: accepted_risk\n    explanation: x\n    owner: o\n    expires: ${expires}\n`, 'a.yml', '2026-11-23')
 
 interface Case {
   findings: Finding[]

@@ -19,6 +19,7 @@ import { renderSarif } from '../../src/report/sarif.js'
 import { renderJunit } from '../../src/report/junit.js'
 import { buildBaseline } from '../../src/baseline/baseline.js'
 import { parseAcceptedFile } from '../../src/accepted/accepted-file.js'
+import * as YAML from 'yaml'
 import { FINGERPRINT_KEY } from '../../src/baseline/fingerprint.js'
 
 const require = createRequire(import.meta.url)
@@ -29,7 +30,7 @@ const validate = ajv.compile(schema)
 
 let emu: Emulator
 const TODAY = new Date().toISOString().slice(0, 10)
-const accepted = parseAcceptedFile(
+const accepted = parseAcceptedFile(YAML, 
   `accepted:\n  - category: system_prompt_leakage\n    reason_code: working_as_designed\n    explanation: The prompt holds no secret.\n    owner: "@acme/ai"\n    expires: ${TODAY}\n`,
   'a.yml',
   TODAY

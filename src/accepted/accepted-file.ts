@@ -14,7 +14,7 @@
  *       owner: "@acme/agent-team"                # required
  *       expires: 2027-03-31                      # required, at most a year ahead
  */
-import { isMap, isScalar, isSeq, LineCounter, parseDocument, type Node } from 'yaml'
+import type { Node, Scalar, YAMLMap } from 'yaml'
 import { DISMISS_REASON_CODES, SEVERITIES, type Severity } from '../service/contract/index.js'
 import { LIMITS } from '../service/contract/limits.js'
 import { ConfigError } from '../util/errors.js'
@@ -53,8 +53,16 @@ function addDays(day: string, days: number): string {
   return isoDay(Date.parse(`${day}T00:00:00Z`) + days * 86_400_000)
 }
 
+/** The yaml package, passed in: it is loaded only when there is a file to read (see loadYaml). */
+export type YamlModule = typeof import('yaml')
+
+export async function loadYaml(): Promise<YamlModule> {
+  return import('yaml')
+}
+
 /** Parse and validate the file's text. `today` (YYYY-MM-DD) bounds `expires`. */
-export function parseAcceptedFile(text: string, path: string, today: string): AcceptedEntry[] {
+export function parseAcceptedFile(yaml: YamlModule, text: string, path: string, today: string): AcceptedEntry[] {
+  const { isMap, isScalar, isSeq, LineCounter, parseDocument } = yaml
   const counter = new LineCounter()
   const doc = parseDocument(text, { lineCounter: counter, prettyErrors: false, uniqueKeys: true })
   const lineOf = (node: Node | null | undefined): number => (node?.range ? counter.linePos(node.range[0]).line : 1)
@@ -85,7 +93,7 @@ export function parseAcceptedFile(text: string, path: string, today: string): Ac
     const line = lineOf(node)
     const at = `accepted[${i + 1}]`
     if (!isMap(node)) fail(line, at, 'must be a mapping (category, reason_code, explanation, owner, expires, ...)')
-    const map = node as import('yaml').YAMLMap
+    const map = node as YAMLMap
     const values = new Map<string, { value: unknown; line: number }>()
     for (const pair of map.items) {
       const key = isScalar(pair.key) ? String(pair.key.value) : ''
@@ -93,7 +101,7 @@ export function parseAcceptedFile(text: string, path: string, today: string): Ac
       if (!(FIELDS as readonly string[]).includes(key)) fail(keyLine, `${at}.${key || '?'}`, `is not a field of an entry (${FIELDS.join(', ')})`)
       const v = pair.value as Node | null
       if (v !== null && !isScalar(v)) fail(lineOf(v), `${at}.${key}`, 'must be a single value')
-      values.set(key, { value: v === null ? null : (v as import('yaml').Scalar).value, line: v ? lineOf(v) : keyLine })
+      values.set(key, { value: v === null ? null : (v as Scalar).value, line: v ? lineOf(v) : keyLine })
     }
     const text = (field: string, required: boolean, max = 200): string | null => {
       const got = values.get(field)

@@ -12,7 +12,7 @@ import { isAbsolute, join, normalize } from 'node:path'
 import { ConfigError, describeFailure } from '../util/errors.js'
 import type { ContentsApi, RepoRef } from '../github/octokit.js'
 import type { BaselineScope } from '../baseline/scope.js'
-import { ACCEPTED_INPUT, entryKey, parseAcceptedFile, type AcceptedEntry } from './accepted-file.js'
+import { ACCEPTED_INPUT, entryKey, loadYaml, parseAcceptedFile, type AcceptedEntry, type YamlModule } from './accepted-file.js'
 
 export interface AcceptedRisks {
   path: string
@@ -53,10 +53,11 @@ export async function readAcceptedRisks(deps: ReadAcceptedDeps, path: string, sc
   const rel = checkAcceptedPath(path)
   const local = await readLocal(join(deps.workspace, rel))
   const out: AcceptedRisks = { path: rel, source: null, entries: [], prAdds: [], prRemoves: [], notes: [] }
-  const parse = (text: string, where: string): AcceptedEntry[] => parseAcceptedFile(text, where, deps.today)
+  let yaml: YamlModule | null = null
+  const parse = async (text: string, where: string): Promise<AcceptedEntry[]> => parseAcceptedFile((yaml ??= await loadYaml()), text, where, deps.today)
 
   if (scope.kind === 'pull_request') {
-    const prEntries = local === null ? [] : parse(local, `${rel} (this pull request's copy)`)
+    const prEntries = local === null ? [] : await parse(local, `${rel} (this pull request's copy)`)
     if (!deps.repo || !scope.baseSha) {
       // Without the base SHA nothing can be read from the base branch. No copy in the PR
       // either: nothing to accept. A PR copy alone is never trusted: fail.
@@ -75,7 +76,7 @@ export async function readAcceptedRisks(deps: ReadAcceptedDeps, path: string, sc
         `cannot read ${rel} from the base branch at ${scope.baseSha.slice(0, 12)} (${describeFailure(err)}); the job needs contents: read. The PR's own copy is never trusted`
       )
     }
-    out.entries = baseText === null ? [] : parse(baseText, `${rel} (base branch ${scope.baseRef || scope.baseSha.slice(0, 12)})`)
+    out.entries = baseText === null ? [] : await parse(baseText, `${rel} (base branch ${scope.baseRef || scope.baseSha.slice(0, 12)})`)
     out.source = baseText === null ? null : `the base branch ${scope.baseRef} at ${scope.baseSha.slice(0, 12)}`
     if (local === null) return out // no checkout of the PR: nothing to compare
     const baseKeys = new Set(out.entries.map(entryKey))
@@ -87,7 +88,7 @@ export async function readAcceptedRisks(deps: ReadAcceptedDeps, path: string, sc
     return out
   }
   if (local !== null) {
-    out.entries = parse(local, rel)
+    out.entries = await parse(local, rel)
     out.source = 'the workspace'
     return out
   }
@@ -96,7 +97,7 @@ export async function readAcceptedRisks(deps: ReadAcceptedDeps, path: string, sc
     try {
       const text = await (await deps.contents()).getFileText(deps.repo, rel, sha)
       if (text !== null) {
-        out.entries = parse(text, rel)
+        out.entries = await parse(text, rel)
         out.source = `the commit ${sha.slice(0, 12)}`
       }
     } catch (err) {
