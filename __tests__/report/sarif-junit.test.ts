@@ -21,6 +21,7 @@ import { buildBaseline } from '../../src/baseline/baseline.js'
 import { parseAcceptedFile } from '../../src/accepted/accepted-file.js'
 import * as YAML from 'yaml'
 import { FINGERPRINT_KEY } from '../../src/baseline/fingerprint.js'
+import { workflowFile } from '../../src/action/main.js'
 
 const require = createRequire(import.meta.url)
 const schema = JSON.parse(readFileSync(require.resolve('@microsoft/jest-sarif/lib/schemas/sarif-2.1.0-rtm.5.json'), 'utf8')) as Record<string, unknown>
@@ -104,6 +105,16 @@ describe('SARIF', () => {
     const sup = results(second.report).filter((x) => x.suppressions)
     expect(sup.map((x) => x.ruleId)).toEqual(['agent-security/system_prompt_leakage'])
     expect(sup[0]!.suppressions![0]!.justification).toMatch(/working_as_designed: The prompt holds no secret\. \(owner @acme\/ai, expires/)
+  })
+})
+
+describe('the default SARIF location', () => {
+  it.each([
+    [{ GITHUB_WORKFLOW_REF: 'octo-org/agent-app/.github/workflows/agent.yml@refs/pull/7/merge' }, '.github/workflows/agent.yml'],
+    [{ GITHUB_WORKFLOW_REF: 'octo-org/agent-app/.github/workflows/a@b.yml@refs/heads/main' }, '.github/workflows/a@b.yml'],
+    [{}, '.github/workflows']
+  ])('is the workflow file of %j', (env, expected) => {
+    expect(workflowFile(env)).toBe(expected)
   })
 })
 

@@ -73,7 +73,7 @@ async function writeReportFile(env: NodeJS.ProcessEnv, name: string, json: strin
 
 /** The workflow file (from GITHUB_WORKFLOW_REF "owner/repo/.github/workflows/x.yml@ref"), the default SARIF location. */
 export function workflowFile(env: NodeJS.ProcessEnv): string {
-  const m = /^[^/]+\/[^/]+\/(.+?)@/.exec(env.GITHUB_WORKFLOW_REF ?? '')
+  const m = /^[^/]+\/[^/]+\/(.+)@refs\//.exec(env.GITHUB_WORKFLOW_REF ?? '')
   return m?.[1] ?? '.github/workflows'
 }
 
@@ -187,7 +187,7 @@ async function runGateStep(deps: MainDeps, inputs: ActionInputs, secrets: string
     }
   }
   const reportInput = gateReportInput(outcome, { modelId: inputs.modelId, minSeverity: inputs.minSeverity, runUrl: runUrl(io.env), secrets })
-  reportInput.notes.push(...(loaded.baseline === null ? [`No baseline: ${loaded.why ?? 'none'}; every finding counts as new (fail_on ${inputs.failOn} gates as any).`] : []), ...policyNotes)
+  reportInput.notes.push(...policyNotes)
   reportInput.policy = {
     failOn: inputs.failOn,
     baseline: loaded.baseline,
