@@ -40,6 +40,12 @@ export interface RunOptions {
   killAfterMs?: number
   /** Also copy the steps' stdout to this process's stdout (for the demo). */
   echo?: boolean
+  /**
+   * The workspace (GITHUB_WORKSPACE), also the steps' working directory as on a
+   * runner; files in it are written before the steps run. Default: a new
+   * temporary directory as workspace, the project root as working directory.
+   */
+  workspace?: { files?: Record<string, string> }
 }
 
 export interface StepResult {
@@ -107,7 +113,7 @@ function runStep(
 ): Promise<StepResult> {
   for (const f of [files.output, files.state, files.summary]) writeFileSync(f, '')
   return new Promise((resolvePromise, reject) => {
-    const child = spawn(nodePath, [script], { env, cwd: PROJECT_ROOT, stdio: ['ignore', 'pipe', 'pipe'] })
+    const child = spawn(nodePath, [script], { env, cwd: opts.workspace ? env.GITHUB_WORKSPACE : PROJECT_ROOT, stdio: ['ignore', 'pipe', 'pipe'] })
     let stdout = ''
     let stderr = ''
     child.stdout.on('data', (d: Buffer) => {
@@ -165,6 +171,10 @@ export async function runAction(opts: RunOptions): Promise<ActionRun> {
   }
   const { mkdirSync } = await import('node:fs')
   mkdirSync(runnerTemp, { recursive: true })
+  for (const [rel, text] of Object.entries(opts.workspace?.files ?? {})) {
+    mkdirSync(dirname(join(workDir, rel)), { recursive: true })
+    writeFileSync(join(workDir, rel), text)
+  }
   const nodePath = opts.nodePath ?? process.execPath
   const main = await runStep(nodePath, resolve(PROJECT_ROOT, yml.runs.main), baseEnv, files, opts)
   const stateEnv: Record<string, string> = {}

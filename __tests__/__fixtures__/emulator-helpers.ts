@@ -2,6 +2,9 @@
 import http from 'node:http'
 import type { AddressInfo } from 'node:net'
 import type { Emulator } from '../../src/emulator/server.js'
+import { createClient } from '../../src/service/client.js'
+import { systemClock } from '../../src/util/clock.js'
+import { recordingLog } from './recording-log.js'
 
 export type KeyName = 'full' | 'other' | 'trial' | 'redacted' | 'readonly' | 'none' | 'bogus'
 
@@ -89,4 +92,16 @@ export function demoCredential(emu: Emulator, ws = 'full'): string {
   const c = emu.control.registeredCredentials().find((x) => x.startsWith(`demo-target-secret-${ws}-`))
   if (!c) throw new Error('no demo credential')
   return c
+}
+
+/** The gate's edges for an in-process run against the emulator (full key, real clock, no signal). */
+export function emulatorGateDeps(emu: Emulator): import('../../src/gate/run-gate.js').GateDeps {
+  return {
+    makeApi: (deadline) => createClient({ baseUrl: emu.url, apiKey: emu.keys.full, deadline }),
+    clock: systemClock,
+    signal: new AbortController().signal,
+    log: recordingLog(),
+    onRunStarted: () => {},
+    onRunSettled: () => {}
+  }
 }

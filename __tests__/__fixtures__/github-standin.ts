@@ -73,6 +73,10 @@ export interface StandinOptions {
 
 export interface GitHubStandin {
   url: string
+  /** Files served by the contents API, by commit SHA (or branch name) then path. */
+  files: Map<string, Map<string, string>>
+  /** Puts a file at a commit, as if committed there. */
+  setFile(ref: string, path: string, text: string): void
   state: { comments: Map<number, StandinComment[]>; issues: StandinIssue[] }
   requests: StandinRequest[]
   /** The next `times` (default 1) requests matching method and path answer `status` (0: connection reset). */
@@ -109,6 +113,7 @@ export async function startGitHubStandin(opts: StandinOptions = {}): Promise<Git
   const requests: StandinRequest[] = []
   const pending: Array<{ method: string; pattern: RegExp; status: number; times: number; headers: Record<string, string> }> = []
   let readOnly = false
+  const files = new Map<string, Map<string, string>>()
   let nextCommentId = 1_000_001
   let url = ''
 
@@ -220,6 +225,18 @@ export async function startGitHubStandin(opts: StandinOptions = {}): Promise<Git
     const isWrite = m !== 'GET'
     if (isWrite && readOnly) throw new HttpFailure(403, 'Resource not accessible by integration')
 
+    const contents = /^\/contents\/(.+)$/.exec(rest)
+    if (contents && m === 'GET') {
+      const path = decodeURIComponent(contents[1]!)
+      const ref = req.query.ref ?? 'main'
+      const text = files.get(ref)?.get(path)
+      if (text === undefined) throw new HttpFailure(404, 'Not Found')
+      const buf = Buffer.from(text, 'utf8')
+      return {
+        status: 200,
+        body: { type: 'file', encoding: 'base64', size: buf.length, name: path.split('/').pop(), path, sha: `blob-${buf.length}`, content: buf.toString('base64').replace(/(.{60})/g, '$1\n') }
+      }
+    }
     let hit = /^\/issues\/(\d+)\/comments$/.exec(rest)
     if (hit) {
       const n = Number(hit[1])
@@ -351,6 +368,12 @@ export async function startGitHubStandin(opts: StandinOptions = {}): Promise<Git
 
   return {
     url,
+    files,
+    setFile(ref, path, text) {
+      const at = files.get(ref) ?? new Map<string, string>()
+      at.set(path, text)
+      files.set(ref, at)
+    },
     state,
     requests,
     failNext(method, pathPattern, status, times = 1, headers = {}) {

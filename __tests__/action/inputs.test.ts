@@ -37,11 +37,36 @@ describe('readInputs', () => {
       githubToken: '',
       comment: 'update',
       issue: 'off',
-      maxRuns: 20
+      maxRuns: 20,
+      failOn: 'any',
+      baselineRunId: '',
+      acceptedRisksFile: '.github/agent-security-accepted.yml',
+      syncDismissals: false,
+      sarifMinSeverity: 'low',
+      sarifLocation: ''
     })
   })
 
   it.each([
+    [{ fail_on: 'new' }, { failOn: 'new' }],
+    [{ fail_on: 'NEW' }, { failOn: 'new' }],
+    [{ accepted_risks_file: 'off' }, { acceptedRisksFile: '' }],
+    [{ accepted_risks_file: './sec/accepted.yml' }, { acceptedRisksFile: 'sec/accepted.yml' }],
+    [{ baseline_run_id: 'run_123' }, { baselineRunId: 'run_123' }],
+    [{ sync_dismissals: 'true' }, { syncDismissals: true }],
+    [{ sarif_min_severity: 'high', sarif_location: 'agent/profile.yml' }, { sarifMinSeverity: 'high', sarifLocation: 'agent/profile.yml' }]
+  ])('reads the baseline and report inputs %j', (raw, expected) => {
+    expect(readInputs(reader({ ...valid, ...raw }))).toMatchObject(expected)
+  })
+
+  it.each([
+    ['fail_on', { fail_on: 'known' }, /not one of any, new/],
+    ['baseline_run_id', { baseline_run_id: 'a/b' }, /not a run id/],
+    ['accepted_risks_file', { accepted_risks_file: '../outside.yml' }, /inside the repository/],
+    ['accepted_risks_file', { accepted_risks_file: '/etc/passwd' }, /inside the repository/],
+    ['sarif_location', { sarif_location: 'a/../../b' }, /inside the repository/],
+    ['sarif_min_severity', { sarif_min_severity: 'severe' }, /not one of/],
+    ['sync_dismissals', { sync_dismissals: 'yes' }, /not a boolean/],
     ['model_id', { model_id: '' }, /required/],
     ['model_id', { model_id: 'a/b' }, /not a model id/],
     ['api_key', { api_key: '' }, /forks/],

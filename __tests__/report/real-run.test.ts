@@ -5,11 +5,9 @@
  * the reports checked on the three renderings.
  */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals'
-import { createClient } from '../../src/service/client.js'
-import { systemClock, type Deadline } from '../../src/util/clock.js'
 import { startEmulator, type Emulator } from '../../src/emulator/server.js'
 import { runGate, type GateOutcome } from '../../src/gate/run-gate.js'
-import { recordingLog } from '../__fixtures__/recording-log.js'
+import { emulatorGateDeps } from '../__fixtures__/emulator-helpers.js'
 import { buildReport, type Report } from '../../src/report/report-model.js'
 import { gateReportInput } from '../../src/gate/run-gate.js'
 import { COMMENT_LIMIT, commentMarker, renderComment } from '../../src/report/comment.js'
@@ -28,14 +26,7 @@ beforeAll(async () => {
   emu = e
   e.demoAgent.setAllVulnerable(true)
   outcome = await runGate(
-    {
-      makeApi: (deadline: Deadline) => createClient({ baseUrl: e.url, apiKey: e.keys.full, deadline }),
-      clock: systemClock,
-      signal: new AbortController().signal,
-      log: recordingLog(),
-      onRunStarted: () => {},
-      onRunSettled: () => {}
-    },
+    emulatorGateDeps(e),
     { modelId: e.demoModelId, categories: [], minSeverity: 'medium', timeoutMs: 60_000 }
   )
   report = buildReport(

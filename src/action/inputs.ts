@@ -5,6 +5,7 @@
  */
 import { AUTH_TYPES, ENVIRONMENTS, LIMITS, SEVERITIES, type AuthType, type Severity } from '../service/contract/index.js'
 import type { PublishSettings } from '../github/publish.js'
+import type { FailOn } from '../gate/policy.js'
 import { COMMENT_MODES, type CommentMode } from '../github/sticky-comment.js'
 import { ConfigError } from '../util/errors.js'
 import { parseBaseUrl } from '../service/base-url.js'
@@ -46,6 +47,18 @@ export interface ActionInputs {
   comment: CommentMode
   issue: IssueMode
   maxRuns: number
+  /** any: every open finding at or above min_severity blocks; new: only those the baseline does not hold. */
+  failOn: FailOn
+  /** A run whose findings are the baseline (instead of the Actions cache); '' when unset. */
+  baselineRunId: string
+  /** Repository path of the accepted-risks file ('' : off, from the input value off). */
+  acceptedRisksFile: string
+  /** Write acceptances to the service as dismissals (default branch only). */
+  syncDismissals: boolean
+  /** Threshold of SARIF results. */
+  sarifMinSeverity: Severity
+  /** Repository file SARIF results are located on ('' : the workflow file). */
+  sarifLocation: string
 }
 
 /** Defaults, mirrored in action.yml (a test keeps the two equal). */
@@ -61,7 +74,13 @@ export const INPUT_DEFAULTS = {
   auth_type: 'none',
   transport: 'http',
   fail_on_profile_error: 'true',
-  allow_shared_profile_sync: 'false'
+  allow_shared_profile_sync: 'false',
+  fail_on: 'any',
+  baseline_run_id: '',
+  accepted_risks_file: '.github/agent-security-accepted.yml',
+  sync_dismissals: 'false',
+  sarif_min_severity: 'low',
+  sarif_location: ''
 } as const
 
 /** GitHub's longest job on hosted runners is 6 h; a longer wait is a typo. */
@@ -279,6 +298,28 @@ function readProfileInputs(get: InputReader): ProfileInputs | null {
   return { path, failOnError, allowShared }
 }
 
+function parseRunId(raw: string): string {
+  if (raw !== '' && (raw.length > 200 || /[\u0000-\u001f\u007f/?#\s]/.test(raw))) {
+    throw new ConfigError('baseline_run_id', `'${clip(raw)}' is not a run id (no slashes, ?, #, spaces or control characters)`)
+  }
+  return raw
+}
+
+/** A repository-relative file path ('' allowed): no absolute path, no '..'. */
+function parseRepoPath(input: string, raw: string): string {
+  if (raw === '') return ''
+  if (raw.startsWith('/') || /^[A-Za-z]:/.test(raw) || raw.split(/[\\/]/).includes('..') || /[\u0000-\u001f\u007f]/.test(raw)) {
+    throw new ConfigError(input, `'${clip(raw)}' must be a path inside the repository, e.g. .github/agent-security-accepted.yml`)
+  }
+  return raw.replace(/^\.\//, '')
+}
+
+/** '' : the default path; 'off' : no accepted-risks file. */
+function parseAcceptedFileInput(raw: string): string {
+  if (raw.toLowerCase() === 'off') return ''
+  return parseRepoPath('accepted_risks_file', raw === '' ? INPUT_DEFAULTS.accepted_risks_file : raw)
+}
+
 /**
  * Read and validate every input. Throws ConfigError on the first mistake,
  * before any request is made.
@@ -307,6 +348,12 @@ export function readInputs(get: InputReader): ActionInputs {
     githubToken: get('github_token'),
     comment: oneOf<CommentMode>('comment', get('comment'), COMMENT_MODES, INPUT_DEFAULTS.comment),
     issue: oneOf<IssueMode>('issue', get('issue'), ['off', 'update'], INPUT_DEFAULTS.issue),
-    maxRuns: parseMaxRuns(get('max_runs'))
+    maxRuns: parseMaxRuns(get('max_runs')),
+    failOn: oneOf<FailOn>('fail_on', get('fail_on'), ['any', 'new'], INPUT_DEFAULTS.fail_on),
+    baselineRunId: parseRunId(get('baseline_run_id')),
+    acceptedRisksFile: parseAcceptedFileInput(get('accepted_risks_file')),
+    syncDismissals: parseBoolean('sync_dismissals', get('sync_dismissals'), false),
+    sarifMinSeverity: oneOf<Severity>('sarif_min_severity', get('sarif_min_severity'), SEVERITIES, INPUT_DEFAULTS.sarif_min_severity),
+    sarifLocation: parseRepoPath('sarif_location', get('sarif_location'))
   }
 }

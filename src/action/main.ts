@@ -31,6 +31,18 @@ import { runValidateMode } from '../validate/validate-mode.js'
 import { renderValidationMarkdown, validationTitle } from '../report/validation.js'
 import { publishToGitHub, readEventPayload } from '../github/publish.js'
 import { prepareTarget, type Prepared } from './prepare-target.js'
+import { ACTION_VERSION } from './version.js'
+import { baselineScope } from '../baseline/scope.js'
+import { actionsCacheStore, type BaselineStore } from '../baseline/store.js'
+import { loadBaseline, type LoadedBaseline } from '../baseline/load-baseline.js'
+import { buildBaseline } from '../baseline/baseline.js'
+import { readAcceptedRisks, type AcceptedRisks } from '../accepted/read-accepted.js'
+import { isoDay } from '../accepted/accepted-file.js'
+import { syncDismissals } from '../accepted/sync-dismissals.js'
+import { createIssuesApi } from '../github/octokit.js'
+import { renderSarif } from '../report/sarif.js'
+import { renderJunit } from '../report/junit.js'
+import { ConfigError } from '../util/errors.js'
 
 export interface MainDeps {
   io: ActionIO
@@ -39,7 +51,12 @@ export interface MainDeps {
   random?: () => number
   /** requestTimeoutMs: per request, when a call needs longer than the client's default (the registration probe). */
   makeApi(inputs: ActionInputs, deadline: Deadline, opts?: { requestTimeoutMs?: number }): ServiceApi
+  /** Where baselines are kept (default: the Actions cache). */
+  baselineStore?: BaselineStore
 }
+
+/** Budget of the reads before the run (baseline, accepted risks). */
+const PRE_RUN_BUDGET_MS = 60_000
 
 /** The longest output value: far above any real one (categories_planned of the whole taxonomy). */
 const OUTPUT_MAX_CHARS = 65_536
@@ -62,12 +79,23 @@ function safeFileName(s: string): string {
   return s.replace(/[^A-Za-z0-9_.-]/g, '_').slice(0, 80)
 }
 
-async function writeReportFile(env: NodeJS.ProcessEnv, name: string, json: string): Promise<string> {
+async function writeReportFile(env: NodeJS.ProcessEnv, name: string, json: string, ext = 'json'): Promise<string> {
   const dir = join(env.RUNNER_TEMP || tmpdir(), 'asas-gate')
   await mkdir(dir, { recursive: true })
-  const path = join(dir, `${safeFileName(name)}.json`)
+  const path = join(dir, `${safeFileName(name)}.${ext}`)
   await writeFile(path, json, 'utf8')
   return path
+}
+
+/** The workflow file (from GITHUB_WORKFLOW_REF "owner/repo/.github/workflows/x.yml@ref"), the default SARIF location. */
+export function workflowFile(env: NodeJS.ProcessEnv): string {
+  const m = /^[^/]+\/[^/]+\/(.+)@refs\//.exec(env.GITHUB_WORKFLOW_REF ?? '')
+  return m?.[1] ?? '.github/workflows'
+}
+
+function repoOf(env: NodeJS.ProcessEnv): { owner: string; repo: string } | null {
+  const [owner, repo] = (env.GITHUB_REPOSITORY ?? '').split('/')
+  return owner && repo ? { owner, repo } : null
 }
 
 /** The commit assessed and the time of the report (for every comment and summary). */
@@ -160,6 +188,37 @@ async function reportNotAssessed(
 
 async function runGateStep(deps: MainDeps, inputs: ActionInputs, secrets: string[], prepared: Prepared['report']): Promise<void> {
   const { io, clock } = deps
+  const scope = baselineScope(io.env.GITHUB_EVENT_NAME ?? '', await readEventPayload(io.env.GITHUB_EVENT_PATH), io.env)
+  const today = isoDay(clock.now())
+  const githubApi = () => {
+    if (inputs.githubToken === '') throw new ConfigError('github_token', 'is empty: the accepted-risks file of the base branch is read through the GitHub API; leave github_token at its default')
+    return createIssuesApi({
+      token: inputs.githubToken,
+      apiUrl: io.env.GITHUB_API_URL || 'https://api.github.com',
+      clock,
+      deadline: Deadline.after(clock, PRE_RUN_BUDGET_MS),
+      signal: deps.signal,
+      log: io.log,
+      random: deps.random
+    })
+  }
+  // The accepted risks first: a malformed file is a configuration error before any request to the service.
+  let accepted: AcceptedRisks | null = null
+  if (inputs.acceptedRisksFile !== '') {
+    accepted = await readAcceptedRisks(
+      { workspace: io.env.GITHUB_WORKSPACE || process.cwd(), repo: repoOf(io.env), contents: githubApi, today },
+      inputs.acceptedRisksFile,
+      scope
+    )
+    if (accepted.source !== null) io.log.info(`Accepted risks: ${accepted.entries.length} entr${accepted.entries.length === 1 ? 'y' : 'ies'} of ${accepted.path} read from ${accepted.source}.`)
+  }
+  const store = deps.baselineStore ?? actionsCacheStore({ env: io.env, log: io.log })
+  const loaded: LoadedBaseline = await loadBaseline(
+    { api: () => deps.makeApi(inputs, Deadline.after(clock, PRE_RUN_BUDGET_MS)), store, log: io.log },
+    { modelId: inputs.modelId, baselineRunId: inputs.baselineRunId }
+  )
+  io.log.info(loaded.baseline ? `Baseline: run ${loaded.baseline.run_id} (${loaded.baseline.findings.length} findings) from ${loaded.source}.` : `No baseline: ${loaded.why}; gating as with fail_on any.`)
+
   const outcome = await runGate(
     {
       makeApi: (deadline) => deps.makeApi(inputs, deadline),
@@ -172,15 +231,65 @@ async function runGateStep(deps: MainDeps, inputs: ActionInputs, secrets: string
       onTriggerIntent: (intent) => saveTriggerIntent(io, intent),
       onCancelRequested: (runId) => saveCancelRequested(io, runId)
     },
-    { modelId: inputs.modelId, categories: inputs.categories, minSeverity: inputs.minSeverity, timeoutMs: inputs.timeoutMs }
+    {
+      modelId: inputs.modelId,
+      categories: inputs.categories,
+      minSeverity: inputs.minSeverity,
+      timeoutMs: inputs.timeoutMs,
+      policy: { baseline: loaded.baseline, accepted: accepted?.entries ?? [], failOn: inputs.failOn, today }
+    }
   )
   const { decision, run, results } = outcome
+  const policyNotes: string[] = [...(accepted?.notes ?? [])]
+
+  // The default branch records the baseline of a complete, trusted run.
+  let baselineSaved: string | null = null
+  if (scope.kind === 'default-branch' && (decision.result === 'pass' || decision.result === 'fail') && run?.status === 'completed' && results.findings !== null && !deps.signal.aborted) {
+    const saved = await store.save(
+      buildBaseline({
+        modelId: inputs.modelId,
+        runId: outcome.triggered.runId,
+        createdAt: new Date(clock.now()).toISOString(),
+        commit: scope.sha,
+        categoriesCompleted: run.categories_completed,
+        findings: results.findings
+      })
+    )
+    if (saved.saved) {
+      baselineSaved = saved.where
+      io.log.info(`Baseline of run ${outcome.triggered.runId} saved: ${saved.where}.`)
+    }
+  }
+  if (inputs.syncDismissals && outcome.policy && results.findings !== null) {
+    if (scope.kind !== 'default-branch') {
+      policyNotes.push('sync_dismissals is on, but acceptances are written to the service only from the default branch: nothing dismissed.')
+    } else {
+      const synced = await syncDismissals(deps.makeApi(inputs, Deadline.after(clock, PRE_RUN_BUDGET_MS)), results.findings, outcome.policy.acceptance.acceptedBy)
+      policyNotes.push(...synced.notes)
+    }
+  }
+  const reportInput = gateReportInput(outcome, { modelId: inputs.modelId, minSeverity: inputs.minSeverity, runUrl: runUrl(io.env), secrets, ...prepared })
   const report = buildReport({
-    ...gateReportInput(outcome, { modelId: inputs.modelId, minSeverity: inputs.minSeverity, runUrl: runUrl(io.env), secrets, ...prepared }),
+    ...reportInput,
+    notes: [...reportInput.notes, ...policyNotes],
+    policy: {
+      failOn: inputs.failOn,
+      baseline: loaded.baseline,
+      baselineSource: loaded.source,
+      baselineWhy: loaded.why,
+      baselineSaved,
+      accepted,
+      outcome: outcome.policy
+    },
     commit: await assessedNow(io.env, clock)
   })
 
-  const reportPath = await writeReportFile(io.env, `report-${inputs.modelId}-${outcome.triggered.runId}`, scrubSecrets(renderJson(report), secrets))
+  const reportName = `report-${inputs.modelId}-${outcome.triggered.runId}`
+  const reportPath = await writeReportFile(io.env, reportName, scrubSecrets(renderJson(report), secrets))
+  const sarif = renderSarif(report, { location: inputs.sarifLocation || workflowFile(io.env), threshold: inputs.sarifMinSeverity, toolVersion: ACTION_VERSION })
+  const sarifPath = await writeReportFile(io.env, reportName, scrubSecrets(JSON.stringify(sarif, null, 2), secrets), 'sarif')
+  const junitPath = await writeReportFile(io.env, reportName, scrubSecrets(renderJunit(report), secrets), 'junit.xml')
+  const b = report.baseline
   setOutputs(
     io,
     {
@@ -191,7 +300,13 @@ async function runGateStep(deps: MainDeps, inputs: ActionInputs, secrets: string
       findings_count: decision.findingsAtOrAbove === null ? '' : String(decision.findingsAtOrAbove),
       categories_planned: JSON.stringify(run?.categories_planned ?? []),
       categories_completed: JSON.stringify(run?.categories_completed ?? []),
-      report_path: reportPath
+      report_path: reportPath,
+      sarif_path: sarifPath,
+      junit_path: junitPath,
+      new_count: b?.available ? String(b.newCount) : '',
+      known_count: b?.available ? String(b.knownCount) : '',
+      gone_count: b?.available ? String(b.gone.length) : '',
+      accepted_count: String(report.acceptances?.acceptedCount ?? 0)
     },
     secrets
   )

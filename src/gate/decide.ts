@@ -51,6 +51,16 @@ export interface DecideInput {
    * retry policy gave up on), so the step stopped the run: the failure, one line.
    */
   statusReadError?: string | null
+  /**
+   * Findings that do not block, by finding_id (see policy.ts): accepted in the
+   * accepted-risks file, or known since the baseline with fail_on new. A fail
+   * that rests only on them becomes a pass (said in a note).
+   */
+  waived?: ReadonlyMap<string, 'accepted' | 'known'>
+  /** Categories the baseline covered that this run did not complete: incomplete, whatever fail_on says. */
+  baselineUncovered?: readonly string[]
+  /** Expired accepted-risks entries, one line each: each fails the gate. */
+  expiredAcceptances?: readonly string[]
 }
 
 export interface Decision {
@@ -106,6 +116,7 @@ function holdsOpenAtOrAbove(findings: readonly Finding[], minSeverity: Severity)
 
 /** "1 critical, 2 high" for the findings at or above the threshold that count as open. */
 function describeOpen(findings: readonly Finding[], minSeverity: Severity, rule: OpenRule): string {
+  // (callers pass only the findings that can block: waived ones are left out)
   const parts: string[] = []
   for (const s of SEVERITIES) {
     if (!atOrAbove(s, minSeverity)) continue
@@ -187,14 +198,18 @@ function coverageChecks(
 }
 
 export function decide(input: DecideInput): Decision {
-  const { findings, minSeverity } = input
+  const { minSeverity } = input
+  const waived = input.waived ?? new Map<string, 'accepted' | 'known'>()
+  const allFindings = input.findings
+  /** The findings that can block: every one but the waived. */
+  const findings = allFindings ? allFindings.filter((f) => !waived.has(f.finding_id)) : null
   const planned = input.categoriesPlanned
   const completed = new Set(input.categoriesCompleted)
   const missingCategories = planned.filter((c) => !completed.has(c))
   const atAbove = findings ? findings.filter((f) => atOrAbove(f.severity, minSeverity)) : null
   const openAtAbove = atAbove ? atAbove.filter((f) => countsAsOpen(f, 'open-only')) : null
   const base = {
-    findingsAtOrAbove: atAbove ? atAbove.length : null,
+    findingsAtOrAbove: allFindings ? allFindings.filter((f) => atOrAbove(f.severity, minSeverity)).length : null,
     openAtOrAbove: openAtAbove ? openAtAbove.length : null,
     missingCategories
   }
@@ -242,6 +257,24 @@ export function decide(input: DecideInput): Decision {
     notes.push(
       `The service gave no verdict; it was computed from the findings: fail if a finding at or above ${minSeverity} is not fixed, dismissed or FIXED_VERIFIED.`
     )
+  } else if (
+    verdict === 'fail' &&
+    findings !== null &&
+    allFindings !== null &&
+    waived.size > 0 &&
+    !findings.some((f) => atOrAbove(f.severity, minSeverity) && countsAsOpen(f, 'not-closed')) &&
+    allFindings.some((f) => waived.has(f.finding_id) && atOrAbove(f.severity, minSeverity) && countsAsOpen(f, 'open-only'))
+  ) {
+    // The service's fail rests only on findings that do not block (accepted, or known with fail_on new).
+    const open = allFindings.filter((f) => waived.has(f.finding_id) && atOrAbove(f.severity, minSeverity) && countsAsOpen(f, 'open-only'))
+    const accepted = open.filter((f) => waived.get(f.finding_id) === 'accepted').length
+    const known = open.length - accepted
+    const why = [known > 0 ? `${known} known since the baseline (fail_on: new)` : '', accepted > 0 ? `${accepted} accepted in the accepted-risks file` : '']
+      .filter((x) => x !== '')
+      .join(' and ')
+    verdict = 'pass'
+    verdictComputed = true
+    notes.push(`The service's verdict is fail at ${minSeverity}; the open findings behind it are ${why}, so they do not block.`)
   } else if (verdict === 'pass' && findings !== null && holdsOpenAtOrAbove(findings, minSeverity)) {
     // Fail closed: the findings contradict the service's pass. Only the literal
     // status open counts here (see OpenRule): an unknown status is the service's call.
@@ -259,7 +292,7 @@ export function decide(input: DecideInput): Decision {
   const check: CoverageCheck =
     coverage === undefined || coverage === null
       ? { errors: [], gaps: [], notes: [] }
-      : coverageChecks(coverage, status, planned, input.categoriesCompleted, findings, minSeverity)
+      : coverageChecks(coverage, status, planned, input.categoriesCompleted, allFindings, minSeverity)
   notes.push(...check.notes)
 
   const tail: string[] = []
@@ -270,8 +303,11 @@ export function decide(input: DecideInput): Decision {
   /** The step stopped the run before it ended: whatever it found, the result was not reached. */
   const stopped = tail.length > 0
 
+  const expired = input.expiredAcceptances ?? []
+  const expiredLine = expired.length > 0 ? `expired acceptance${expired.length === 1 ? '' : 's'} (renew or remove): ${expired.join('; ')}` : ''
   if (verdict === 'fail') {
     // A fail stands whatever else is wrong; the contradictions are still said.
+    if (expiredLine) notes.push(`Also: ${expiredLine}.`)
     for (const e of [...check.errors, ...check.gaps]) notes.push(`Also: ${e}.`)
     const detail = findings ? describeOpen(findings, minSeverity, rule) : ''
     const count =
@@ -292,6 +328,7 @@ export function decide(input: DecideInput): Decision {
   if (planned.length === 0) gaps.push('the run planned no categories')
   if (missingCategories.length > 0) gaps.push(`missing ${missingCategories.join(', ')}`)
   gaps.push(...check.gaps)
+  if ((input.baselineUncovered ?? []).length > 0) gaps.push(`the baseline covered ${input.baselineUncovered!.join(', ')}, this run did not`)
   if (input.ingestIncomplete === true) gaps.push('the service reports ingest incomplete')
   if (input.ingestIncomplete === null) gaps.push('the run list item could not be read to confirm ingest completed')
   if (findings === null) gaps.push('the findings could not be read')
@@ -313,13 +350,17 @@ export function decide(input: DecideInput): Decision {
     for (const g of gaps) notes.push(`Also: ${g}.`)
     return { ...decided, result: 'error', reason: check.errors.join('; '), verdict, verdictComputed, notes }
   }
+  if (expiredLine) {
+    for (const g of gaps) notes.push(`Also: ${g}.`)
+    return { ...decided, result: 'fail', reason: expiredLine, verdict, verdictComputed, notes }
+  }
   if (gaps.length > 0) {
     return { ...decided, result: 'incomplete', reason: `coverage incomplete: ${reached}, ${gaps.join(', ')}`, verdict, verdictComputed, notes }
   }
   return {
     ...decided,
     result: 'pass',
-    reason: `no open findings at or above ${minSeverity}; all ${plural(planned.length, 'planned category', 'planned categories')} covered`,
+    reason: `no open findings at or above ${minSeverity}${waived.size > 0 ? ' that block' : ''}; all ${plural(planned.length, 'planned category', 'planned categories')} covered`,
     verdict,
     verdictComputed,
     notes

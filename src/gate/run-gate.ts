@@ -13,6 +13,10 @@ import type { ServiceApi } from '../service/service-api.js'
 import { triggerRun, type Triggered } from './trigger.js'
 import type { TriggerIntent } from './run-ownership.js'
 import { AbortedError } from '../util/errors.js'
+import { applyPolicy, type FailOn, type PolicyOutcome } from './policy.js'
+import type { Baseline } from '../baseline/baseline.js'
+import type { AcceptedEntry } from '../accepted/accepted-file.js'
+import { describeEntry } from '../accepted/accepted-file.js'
 import { stopAbandonedTrigger, stopRun } from './stop-run.js'
 import { waitForRun, type WaitEnd } from './wait-for-run.js'
 import type { ReportInput } from '../report/report-model.js'
@@ -42,6 +46,8 @@ export interface GateArgs {
   categories: string[]
   minSeverity: Severity
   timeoutMs: number
+  /** The baseline and the accepted risks (left out: gate as with fail_on any and no acceptances). */
+  policy?: { baseline: Baseline | null; accepted: readonly AcceptedEntry[]; failOn: FailOn; today: string }
 }
 
 export interface GateOutcome {
@@ -50,6 +56,8 @@ export interface GateOutcome {
   end: WaitEnd
   results: CollectedResults
   decision: Decision
+  /** null when no policy was given or the findings were not read. */
+  policy: PolicyOutcome | null
   startedAtMs: number
   elapsedMs: number
 }
@@ -132,6 +140,19 @@ export async function runGate(deps: GateDeps, args: GateArgs): Promise<GateOutco
   // Cancelled while the results were read (or just after the run ended): what was read is kept, the result is not a pass.
   const abortedAfterRun = !aborted && deps.signal.aborted
 
+  const policy =
+    args.policy && results.findings !== null
+      ? applyPolicy({
+          findings: results.findings,
+          runId: triggered.runId,
+          categoriesCompleted: run?.categories_completed ?? [],
+          baseline: args.policy.baseline,
+          accepted: args.policy.accepted,
+          failOn: args.policy.failOn,
+          today: args.policy.today
+        })
+      : null
+  const expired = args.policy ? args.policy.accepted.filter((e) => e.expires < args.policy!.today) : []
   const decision = decide({
     status: run?.status ?? null,
     verdict: run?.verdict ?? null,
@@ -145,9 +166,12 @@ export async function runGate(deps: GateDeps, args: GateArgs): Promise<GateOutco
     timedOut,
     aborted,
     abortedAfterRun,
-    statusReadError: unreadable ? (waited.readError ?? 'no answer') : null
+    statusReadError: unreadable ? (waited.readError ?? 'no answer') : null,
+    waived: policy?.waived,
+    baselineUncovered: policy?.diff.uncovered,
+    expiredAcceptances: expired.map((e) => `${describeEntry(e)} expired on ${e.expires}`)
   })
-  return { triggered, run, end: waited.end, results, decision, startedAtMs, elapsedMs: clock.now() - startedAtMs }
+  return { triggered, run, end: waited.end, results, decision, policy, startedAtMs, elapsedMs: clock.now() - startedAtMs }
 }
 
 /**

@@ -89,6 +89,11 @@ export interface IssuesApi {
   ): Promise<Issue>
 }
 
+/** GET /repos/{owner}/{repo}/contents/{path}?ref=: a file's text at a commit, or null when it does not exist there. */
+export interface ContentsApi {
+  getFileText(repo: RepoRef, path: string, ref: string): Promise<string | null>
+}
+
 export const PER_PAGE = 100
 const DEFAULT_REQUEST_TIMEOUT_MS = 30_000
 
@@ -320,10 +325,31 @@ const readPage =
  * An IssuesApi over any Octokit-like `request` function. `createIssuesApi`
  * passes the real client's; tests may pass their own.
  */
-export function issuesApiOver(request: RequestFn, deps: GitHubDeps): IssuesApi {
+export function issuesApiOver(request: RequestFn, deps: GitHubDeps): IssuesApi & ContentsApi {
   const call = retryingCalls(request, deps)
 
   return {
+    async getFileText(r, path, ref) {
+      try {
+        return await call(
+          'GET',
+          `${repoPath(r)}/contents/${path}`,
+          'GET /repos/{owner}/{repo}/contents/{path}',
+          { owner: r.owner, repo: r.repo, path, ref },
+          (res, endpoint) => {
+            const d = res.data
+            if (!isRecord(d) || d.type !== 'file' || typeof d.content !== 'string') {
+              throw new GitHubError({ endpoint, status: 200, message: `${path} is not a file at ${ref}` })
+            }
+            return Buffer.from(d.content, d.encoding === 'base64' ? 'base64' : 'utf8').toString('utf8')
+          }
+        )
+      } catch (err) {
+        if (err instanceof GitHubError && err.status === 404) return null
+        throw err
+      }
+    },
+
     async authenticatedLogin() {
       try {
         return await call('GET', '/user', 'GET /user', {}, (res) => {
@@ -404,7 +430,7 @@ export function issuesApiOver(request: RequestFn, deps: GitHubDeps): IssuesApi {
  * The real client: @actions/github's getOctokit, loaded on first use, with
  * its base URL from `apiUrl` and its log routed to ours.
  */
-export async function createIssuesApi(deps: GitHubDeps): Promise<IssuesApi> {
+export async function createIssuesApi(deps: GitHubDeps): Promise<IssuesApi & ContentsApi> {
   const { getOctokit } = await import('@actions/github')
   const octokit = getOctokit(deps.token, {
     baseUrl: deps.apiUrl.replace(/\/+$/, ''),

@@ -10,7 +10,7 @@
  * (most severe first, as the report orders them): `truncation` says how many
  * were left out. The text is always valid JSON and never above the limit.
  */
-import type { Report, ReportFinding, ReportStep } from './report-model.js'
+import type { Report, ReportAcceptance, ReportFinding, ReportStep } from './report-model.js'
 
 /** Default ceiling of the JSON text (UTF-16 code units): far above any real run, below what a runner can hold. */
 export const JSON_LIMIT_CHARS = 64 * 1024 * 1024
@@ -61,6 +61,9 @@ function findingJson(f: ReportFinding, cap: Cap): Record<string, unknown> {
     description: cap(f.description),
     expected_behavior: cap(f.expectedBehavior),
     created_at: f.createdAt,
+    fingerprint: f.fingerprint,
+    baseline: f.baselineState,
+    accepted: f.accepted ? acceptanceJson(f.accepted) : null,
     attacks: f.attacks.map((a) => ({
       attack_id: a.attackId,
       score: a.score,
@@ -73,6 +76,10 @@ function findingJson(f: ReportFinding, cap: Cap): Record<string, unknown> {
       replay_script: a.steps.map((st) => stepJson(st, cap))
     }))
   }
+}
+
+function acceptanceJson(e: ReportAcceptance): Record<string, unknown> {
+  return { entry: e.index, line: e.line, category: e.category, fingerprint: e.fingerprint, reason_code: e.reasonCode, explanation: e.explanation, owner: e.owner, expires: e.expires }
 }
 
 /** Total length of the long texts, each counted at most `cap` (a cheap estimate of the file's size). */
@@ -236,6 +243,30 @@ function renderJsonWithCap(
     redaction: c !== null && c.redacted > 0 ? { count: c.redacted, reason: r.redactionReason } : null,
     findings_readable: r.findingsReadable,
     findings: r.findings.map((f) => findingJson(f, capFn)),
+    headline: r.headline,
+    baseline: r.baseline && {
+      fail_on: r.baseline.failOn,
+      available: r.baseline.available,
+      source: r.baseline.source,
+      why: r.baseline.why,
+      run_id: r.baseline.runId,
+      created_at: r.baseline.createdAt,
+      commit: r.baseline.commit,
+      new_count: r.baseline.newCount,
+      known_count: r.baseline.knownCount,
+      gone: r.baseline.gone,
+      uncovered: r.baseline.uncovered,
+      saved: r.baseline.saved
+    },
+    accepted_risks: r.acceptances && {
+      path: r.acceptances.path,
+      source: r.acceptances.source,
+      accepted_count: r.acceptances.acceptedCount,
+      expired: r.acceptances.expired.map(acceptanceJson),
+      stale: r.acceptances.stale.map(acceptanceJson),
+      pr_adds: r.acceptances.prAdds.map(acceptanceJson),
+      pr_removes: r.acceptances.prRemoves.map(acceptanceJson)
+    },
     notes: r.notes,
     truncation: null as null | JsonTruncation
   }

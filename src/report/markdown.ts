@@ -127,6 +127,35 @@ function describeTargetLine(r: Report): string {
   return parts.join(' · ')
 }
 
+/**
+ * Baseline and accepted risks, a few lines: what the baseline was, what is
+ * gone since, and every accepted, expired, stale or PR-added acceptance.
+ */
+function policyLines(r: Report): string[] {
+  const lines: string[] = []
+  const b = r.baseline
+  if (b) {
+    const against = b.available
+      ? `${proseText(r.headline, 300)} (against run ${codeSpan(b.runId ?? '', { max: 120 })}, fail_on ${b.failOn})`
+      : `none (${proseText(b.why ?? '', 300)}); fail_on ${b.failOn} gates as any`
+    lines.push(`- **Baseline:** ${against}`)
+    for (const g of b.gone.slice(0, 20)) lines.push(`- **Gone since the baseline:** ${g.severity} ${codeSpan(g.category, { max: 100 })} ${codeSpan(g.fingerprint, { max: 40 })}`)
+  }
+  const a = r.acceptances
+  if (a) {
+    const entry = (e: { index: number; line: number; category: string; owner: string; expires: string }): string =>
+      `${codeSpan(`${a.path}:${e.line}`, { max: 200 })} ${codeSpan(e.category, { max: 100 })}, owner ${proseText(e.owner, 100)}, expires ${e.expires}`
+    for (const f of r.findings.filter((x) => x.accepted)) {
+      const e = f.accepted!
+      lines.push(`- **Accepted:** ${f.severity} ${codeSpan(f.findingId, { max: 80 })} (${codeSpan(e.reasonCode, { max: 40 })}: ${proseText(e.explanation, 300)}) by ${entry(e)}`)
+    }
+    for (const e of a.expired) lines.push(`- **Expired acceptance (fails):** ${entry(e)}`)
+    for (const e of a.stale) lines.push(`- **Stale acceptance (matches nothing):** ${entry(e)}`)
+    if (a.prAdds.length > 0) lines.push(`- **This PR adds ${plural(a.prAdds.length, 'acceptance')}:** ${a.prAdds.length === 1 ? 'it applies' : 'they apply'} after merge`)
+  }
+  return lines
+}
+
 /** "12 open critical, 340 open high", or null when none. */
 function openCountsText(c: SeverityCounts): string | null {
   const parts = SEVERITIES.filter((s) => c[s] > 0).map((s) => `${formatCount(c[s])} open ${s}`)
@@ -155,9 +184,10 @@ function headlineCause(r: Report): string {
   const sev = r.minSeverity
   switch (r.result) {
     case 'fail':
-      return openCountsText(blockingCounts(r)) ?? `the service's verdict is fail at ${sev}`
+      // With a baseline or acceptances, the counts that decide ("1 new high · 3 known · 1 accepted").
+      return r.headline !== '' ? r.headline : (openCountsText(blockingCounts(r)) ?? `the service's verdict is fail at ${sev}`)
     case 'pass':
-      return `nothing open at or above ${sev}`
+      return r.headline !== '' ? `nothing blocking at or above ${sev} · ${r.headline}` : `nothing open at or above ${sev}`
     case 'incomplete': {
       const planned = plannedCount(r)
       return r.categoriesPlanned === null ? 'coverage unknown' : `${r.coverageCompleted} of ${planned} categories completed`
@@ -248,6 +278,8 @@ function headerBlock(r: Report): string {
   }
   if (r.ingestIncomplete === true) out.push(para('**The service reports ingest incomplete:** findings may still be missing.'))
   if (r.target !== null || r.profileSync !== null) out.push(para(`**Target:** ${proseText(describeTargetLine(r), 600)}`))
+  const policy = policyLines(r)
+  if (policy.length > 0) out.push(para(policy.join('\n')))
   // The service's verdict only where it differs from the result and can be trusted.
   if (r.verdict !== null && !r.verdictComputed && (r.result === 'pass' || r.result === 'fail') && r.verdict !== r.result) {
     out.push(para(`**The service's verdict:** ${enumText(r.verdict, ['pass', 'fail'])}.`))

@@ -24,6 +24,10 @@ import {
 import { makeScrubber, redactHeaders, redactUrl } from '../util/redact.js'
 import { formatDuration, isRecord } from '../util/text.js'
 
+import type { PolicyOutcome, FailOn } from '../gate/policy.js'
+import type { AcceptedEntry } from '../accepted/accepted-file.js'
+import type { AcceptedRisks } from '../accepted/read-accepted.js'
+import type { Baseline } from '../baseline/baseline.js'
 /**
  * The gate's result, decided by src/gate/decide.ts. Declared here, with the
  * report, so that the report depends on no part of the gate: the gate and the
@@ -56,16 +60,74 @@ export interface ReportInput {
   findings: Finding[] | null
   elapsedMs: number | null
   notes: string[]
+  /** The baseline and the accepted risks, when the gate read them (see src/gate/policy.ts). */
+  policy?: ReportPolicyInput | null
   /** Link to the workflow run (built by the gate; trusted). */
   runUrl?: string | null
   /** The commit assessed (the PR's head SHA, else GITHUB_SHA) and when the report was made (ISO). */
   commit?: { sha: string | null; at: string | null } | null
-  /** Values that must never appear in any output (the api_key, ...): replaced by `[redacted]` everywhere. */
+  /** Values that must never appear in any output (the api_key, ...): replaced by `***` everywhere. */
   secrets?: string[]
   /** How the model was obtained (endpoint_url: registered or reused); absent when model_id was given. */
   target?: ReportTarget | null
   /** What the profile sync did before the run; absent when there is no profile_file. */
   profileSync?: ReportProfileSync | null
+}
+
+export interface ReportPolicyInput {
+  failOn: FailOn
+  baseline: Baseline | null
+  /** Where the baseline came from, or why there is none. */
+  baselineSource: string | null
+  baselineWhy: string | null
+  /** Where this run saved the baseline (default branch), else null. */
+  baselineSaved: string | null
+  accepted: AcceptedRisks | null
+  /** null when the findings were not read. */
+  outcome: PolicyOutcome | null
+}
+
+/** An accepted-risks entry as the report shows it. */
+export interface ReportAcceptance {
+  index: number
+  line: number
+  category: string
+  fingerprint: string | null
+  reasonCode: string
+  explanation: string
+  owner: string
+  expires: string
+}
+
+export interface ReportBaseline {
+  failOn: FailOn
+  /** False: no baseline; the gate ran as with fail_on any. */
+  available: boolean
+  source: string | null
+  why: string | null
+  runId: string | null
+  createdAt: string | null
+  commit: string | null
+  /** Findings at or above min_severity, not closed, by diff state. */
+  newCount: number
+  knownCount: number
+  newBySeverity: SeverityCounts
+  /** Baseline findings this run no longer finds (in categories it completed). */
+  gone: Array<{ fingerprint: string; category: string; severity: Severity; description: string }>
+  /** Categories the baseline covered that this run did not complete. */
+  uncovered: string[]
+  saved: string | null
+}
+
+export interface ReportAcceptances {
+  path: string
+  source: string | null
+  acceptedCount: number
+  expired: ReportAcceptance[]
+  stale: ReportAcceptance[]
+  /** Entries the pull request's own copy adds or changes / removes (applied after merge). */
+  prAdds: ReportAcceptance[]
+  prRemoves: ReportAcceptance[]
 }
 
 /** The target of an endpoint_url: found in the inventory or registered by this step. */
@@ -134,6 +196,12 @@ export interface ReportFinding {
   /** Severity at or above min_severity. */
   atOrAbove: boolean
   attacks: ReportAttack[]
+  /** The stable fingerprint (see src/baseline/fingerprint.ts); null when the gate did not compute it. */
+  fingerprint: string | null
+  /** Against the baseline; null without one. */
+  baselineState: 'new' | 'known' | null
+  /** The accepted-risks entry that accepts it (it does not block). */
+  accepted: ReportAcceptance | null
 }
 
 /**
@@ -215,6 +283,11 @@ export interface Report {
   redactionReason: string | null
   notes: string[]
   runUrl: string | null
+  /** null when the gate did not look at a baseline (e.g. the findings were not read). */
+  baseline: ReportBaseline | null
+  acceptances: ReportAcceptances | null
+  /** "1 new high · 3 known · 1 accepted · 2 gone"; '' without a baseline or acceptances. */
+  headline: string
   /** The commit assessed (hex SHA) and when (ISO time); null when unknown. */
   commitSha: string | null
   assessedAt: string | null
@@ -312,8 +385,17 @@ function reportAttack(a: Finding['attacks'][number], t: Scrub): ReportFinding['a
   }
 }
 
-function reportFinding(f: Finding, threshold: Severity, t: Scrub): ReportFinding {
+/** What the baseline and the accepted risks say of each finding (null: the gate looked at neither). */
+interface FindingPolicy {
+  outcome: PolicyOutcome | null
+  hasBaseline: boolean
+  toAcceptance: (e: AcceptedEntry) => ReportAcceptance
+}
+
+function reportFinding(f: Finding, threshold: Severity, t: Scrub, fp: FindingPolicy): ReportFinding {
   const { s } = t
+  const { outcome } = fp
+  const acceptedBy = outcome?.acceptance.acceptedBy.get(f.finding_id)
   return {
     findingId: s(f.finding_id),
     severity: f.severity,
@@ -326,7 +408,10 @@ function reportFinding(f: Finding, threshold: Severity, t: Scrub): ReportFinding
     createdAt: s(f.created_at),
     redacted: isRedactedFinding(f),
     atOrAbove: atOrAbove(f.severity, threshold),
-    attacks: f.attacks.map((a) => reportAttack(a, t))
+    attacks: f.attacks.map((a) => reportAttack(a, t)),
+    fingerprint: outcome?.diff.fingerprintById.get(f.finding_id) ?? null,
+    baselineState: fp.hasBaseline ? (outcome?.diff.stateById.get(f.finding_id) ?? null) : null,
+    accepted: acceptedBy ? fp.toAcceptance(acceptedBy) : null
   }
 }
 
@@ -424,7 +509,20 @@ export function buildReport(input: ReportInput): Report {
   const { s, sn } = t
   const threshold = input.minSeverity
 
-  const findings = orderFindings((input.findings ?? []).map((f) => reportFinding(f, threshold, t)))
+  const policy = input.policy ?? null
+  const outcome = policy?.outcome ?? null
+  const toAcceptance = (e: AcceptedEntry): ReportAcceptance => ({
+    index: e.index,
+    line: e.line,
+    category: s(e.category),
+    fingerprint: e.fingerprint,
+    reasonCode: e.reasonCode,
+    explanation: s(e.explanation),
+    owner: s(e.owner),
+    expires: e.expires
+  })
+  const findingPolicy: FindingPolicy = { outcome, hasBaseline: policy?.baseline != null, toAcceptance }
+  const findings = orderFindings((input.findings ?? []).map((f) => reportFinding(f, threshold, t, findingPolicy)))
   const counts = input.findings !== null ? countFindings(findings) : null
 
   const run = input.run
@@ -434,6 +532,55 @@ export function buildReport(input: ReportInput): Report {
   const completedRaw = run?.categories_completed ?? null
   const coverageRows = coverageRowsOf(planned, completedRaw, input.coverage, t)
   const plannedRows = coverageRows.filter((r) => r.planned)
+
+  const isOpen = (f: ReportFinding): boolean => f.status === 'open'
+  let baseline: ReportBaseline | null = null
+  if (policy) {
+    const b = policy.baseline
+    const newBySeverity = zeroCounts()
+    let knownCount = 0
+    for (const f of findings) {
+      if (!f.atOrAbove || !isOpen(f) || f.accepted) continue
+      if (f.baselineState === 'known') knownCount += 1
+      else if (f.baselineState === 'new') newBySeverity[f.severity] += 1
+    }
+    baseline = {
+      failOn: policy.failOn,
+      available: b !== null,
+      source: policy.baselineSource ? s(policy.baselineSource) : null,
+      why: policy.baselineWhy ? s(policy.baselineWhy) : null,
+      runId: b ? s(b.run_id) : null,
+      createdAt: b ? s(b.created_at) : null,
+      commit: b?.commit ? s(b.commit) : null,
+      newCount: SEVERITIES.reduce((n, sev) => n + newBySeverity[sev], 0),
+      knownCount,
+      newBySeverity,
+      gone: (outcome?.diff.gone ?? []).map((g) => ({ fingerprint: g.fingerprint, category: s(g.category), severity: g.severity, description: s(g.description) })),
+      uncovered: (outcome?.diff.uncovered ?? []).map(s),
+      saved: policy.baselineSaved ? s(policy.baselineSaved) : null
+    }
+  }
+  let acceptances: ReportAcceptances | null = null
+  if (policy?.accepted && (policy.accepted.source !== null || policy.accepted.prAdds.length > 0)) {
+    const a = policy.accepted
+    acceptances = {
+      path: s(a.path),
+      source: a.source ? s(a.source) : null,
+      acceptedCount: findings.filter((f) => f.accepted !== null).length,
+      expired: (outcome?.acceptance.expired ?? []).map(toAcceptance),
+      stale: (outcome?.acceptance.stale ?? []).map(toAcceptance),
+      prAdds: a.prAdds.map(toAcceptance),
+      prRemoves: a.prRemoves.map(toAcceptance)
+    }
+  }
+  const headlineParts: string[] = []
+  if (baseline?.available) {
+    const newParts = SEVERITIES.filter((sev) => baseline!.newBySeverity[sev] > 0).map((sev) => `${baseline!.newBySeverity[sev]} new ${sev}`)
+    headlineParts.push(...(newParts.length > 0 ? newParts : ['0 new']), `${baseline.knownCount} known`)
+  }
+  if (acceptances && acceptances.acceptedCount > 0) headlineParts.push(`${acceptances.acceptedCount} accepted`)
+  if (baseline?.available && baseline.gone.length > 0) headlineParts.push(`${baseline.gone.length} gone`)
+  if (acceptances && acceptances.expired.length > 0) headlineParts.push(`${acceptances.expired.length} expired acceptance${acceptances.expired.length === 1 ? '' : 's'}`)
 
   return {
     schemaVersion: REPORT_SCHEMA_VERSION,
@@ -484,7 +631,10 @@ export function buildReport(input: ReportInput): Report {
           confirmed: input.profileSync.confirmed.map(s),
           error: input.profileSync.error === null ? null : s(input.profileSync.error)
         }
-      : null
+      : null,
+    baseline,
+    acceptances,
+    headline: headlineParts.join(' · ')
   }
 }
 

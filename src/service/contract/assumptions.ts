@@ -112,5 +112,10 @@ export const API_ASSUMPTIONS: ReadonlyArray<{ topic: string; decision: string }>
   {
     topic: 'nesting depth of a response body',
     decision: 'at most 64 levels of arrays and objects: a deeper 2xx body is malformed (retried, then error); a deeper error body is read as its status alone'
+  },
+  {
+    topic: 'finding fingerprint (baseline, SARIF)',
+    decision:
+      'sha-256 (32 hex) of category, lens, severity and the technique: the sorted attack sources assessment_id:attack_index whose assessment_id is not the run that produced the finding, else the description lowercased with digits as # and canary-like tokens dropped; never ids, counts or timestamps'
   }
 ]

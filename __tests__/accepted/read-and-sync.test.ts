@@ -1,0 +1,133 @@
+/**
+ * Reading the accepted-risks file (base branch on a pull request, the
+ * workspace elsewhere), the scope of a run, and writing acceptances to the
+ * service as dismissals (against the emulator, proof withheld included).
+ */
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals'
+import { mkdtempSync, mkdirSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { readAcceptedRisks } from '../../src/accepted/read-accepted.js'
+import { parseAcceptedFile } from '../../src/accepted/accepted-file.js'
+import * as YAML from 'yaml'
+import { syncDismissals } from '../../src/accepted/sync-dismissals.js'
+import { baselineScope, type BaselineScope } from '../../src/baseline/scope.js'
+import type { ContentsApi } from '../../src/github/octokit.js'
+import { ConfigError, ServiceError } from '../../src/util/errors.js'
+import { startEmulator, type Emulator } from '../../src/emulator/server.js'
+import { createClient } from '../../src/service/client.js'
+import { Deadline, systemClock } from '../../src/util/clock.js'
+import { api, runToEnd } from '../__fixtures__/emulator-helpers.js'
+import type { Finding } from '../../src/service/contract/index.js'
+
+const TODAY = '2026-11-23'
+const PATH = '.github/agent-security-accepted.yml'
+const entry = (category: string) =>
+  `  - category: ${category}\n    reason_code: false_positive\n    explanation: Not a leak.\n    owner: o\n    expires: 2027-01-01\n`
+const file = (...cats: string[]) => `accepted:\n${cats.map(entry).join('')}`
+
+function workspace(text: string | null): string {
+  const dir = mkdtempSync(join(tmpdir(), 'asas-ws-'))
+  if (text !== null) {
+    mkdirSync(join(dir, '.github'), { recursive: true })
+    writeFileSync(join(dir, PATH), text)
+  }
+  return dir
+}
+function contents(files: Record<string, string | Error>): { api: () => Promise<ContentsApi>; asked: string[] } {
+  const asked: string[] = []
+  return {
+    asked,
+    api: async () => ({
+      getFileText: async (_repo, path, ref) => {
+        asked.push(`${path}@${ref}`)
+        const v = files[ref]
+        if (v instanceof Error) throw v
+        return v ?? null
+      }
+    })
+  }
+}
+const PR: BaselineScope = { kind: 'pull_request', baseRef: 'main', baseSha: 'base1', headSha: 'head1' }
+const repo = { owner: 'o', repo: 'r' }
+
+describe('readAcceptedRisks', () => {
+  it('reads the base branch copy on a pull request and says what the PR adds', async () => {
+    const gh = contents({ base1: file('jailbreak') })
+    const out = await readAcceptedRisks({ workspace: workspace(file('jailbreak', 'misinformation')), repo, contents: gh.api, today: TODAY }, PATH, PR)
+    expect(gh.asked).toEqual([`${PATH}@base1`])
+    expect(out.entries.map((e) => e.category)).toEqual(['jailbreak'])
+    expect(out.prAdds.map((e) => e.category)).toEqual(['misinformation'])
+    expect(out.notes).toEqual([`This pull request adds or changes 1 acceptance in ${PATH}: it applies after merge.`])
+  })
+  it('never falls back to the PR copy when the base copy cannot be read', async () => {
+    const gh = contents({ base1: new ServiceError({ endpoint: 'GET /contents', status: 403, message: 'Resource not accessible' }) })
+    await expect(readAcceptedRisks({ workspace: workspace(file('jailbreak')), repo, contents: gh.api, today: TODAY }, PATH, PR)).rejects.toThrow(ConfigError)
+  })
+  it('has no acceptances when the base branch has no file, whatever the PR copy says', async () => {
+    const out = await readAcceptedRisks({ workspace: workspace(file('jailbreak')), repo, contents: contents({}).api, today: TODAY }, PATH, PR)
+    expect(out.entries).toEqual([])
+    expect(out.source).toBeNull()
+    expect(out.prAdds).toHaveLength(1)
+  })
+  it('reads the workspace on the default branch without asking GitHub', async () => {
+    const gh = contents({})
+    const out = await readAcceptedRisks({ workspace: workspace(file('jailbreak')), repo, contents: gh.api, today: TODAY }, PATH, { kind: 'default-branch', branch: 'main', sha: 's' })
+    expect(out.entries).toHaveLength(1)
+    expect(out.source).toBe('the workspace')
+    expect(gh.asked).toEqual([])
+  })
+  it('reads the file at GITHUB_SHA when there is no checkout', async () => {
+    const gh = contents({ s: file('jailbreak') })
+    const out = await readAcceptedRisks({ workspace: workspace(null), repo, contents: gh.api, today: TODAY }, PATH, { kind: 'other', ref: 'refs/heads/x', sha: 's' })
+    expect(out.entries).toHaveLength(1)
+  })
+  it('refuses a path outside the repository', async () => {
+    await expect(readAcceptedRisks({ workspace: workspace(null), repo, contents: contents({}).api, today: TODAY }, '../x.yml', PR)).rejects.toThrow(/inside the repository/)
+  })
+})
+
+describe('baselineScope', () => {
+  it.each([
+    ['pull_request', { pull_request: { base: { ref: 'main', sha: 'b' }, head: { sha: 'h' } } }, {}, { kind: 'pull_request', baseRef: 'main', baseSha: 'b', headSha: 'h' }],
+    ['push', { repository: { default_branch: 'main' } }, { GITHUB_REF: 'refs/heads/main', GITHUB_SHA: 's' }, { kind: 'default-branch', branch: 'main', sha: 's' }],
+    ['schedule', { repository: { default_branch: 'trunk' } }, { GITHUB_REF: 'refs/heads/trunk' }, { kind: 'default-branch', branch: 'trunk', sha: null }],
+    ['push', { repository: { default_branch: 'main' } }, { GITHUB_REF: 'refs/heads/feature' }, { kind: 'other', ref: 'refs/heads/feature', sha: null }],
+    ['workflow_dispatch', {}, { GITHUB_REF: 'refs/heads/main' }, { kind: 'other', ref: 'refs/heads/main', sha: null }]
+  ])('%s %j %j', (event, payload, env, expected) => {
+    expect(baselineScope(event, payload, env)).toEqual(expected)
+  })
+})
+
+describe('syncDismissals against the emulator', () => {
+  let emu: Emulator
+  beforeAll(async () => {
+    emu = await startEmulator({ allowLoopbackTargets: true, categoryDurationMs: 10, attacksPerCategory: 1 })
+  })
+  afterAll(async () => {
+    await emu?.stop()
+  })
+  const accepted = parseAcceptedFile(YAML, file('prompt_injection'), 'a.yml', TODAY)
+
+  it('dismisses accepted open findings with the reason code and explanation', async () => {
+    const runId = await runToEnd(emu, emu.demoModelId)
+    const findings = (await api(emu, 'GET', `/api/v1/run/${runId}/findings`)).json.findings as Finding[]
+    const target = findings.find((f) => f.category === 'prompt_injection')!
+    const client = createClient({ baseUrl: emu.url, apiKey: emu.keys.full, deadline: Deadline.after(systemClock, 30_000) })
+    const out = await syncDismissals(client, findings, new Map([[target.finding_id, accepted[0]!]]))
+    expect(out.dismissed).toBe(1)
+    const after = (await api(emu, 'GET', `/api/v1/run/${runId}/findings`)).json.findings as Finding[]
+    expect(Object.fromEntries(after.map((f) => [f.category, f.status]))).toEqual({ prompt_injection: 'dismissed', system_prompt_leakage: 'open' })
+  })
+
+  it('notes proof withheld (403) without failing', async () => {
+    const runId = await runToEnd(emu, emu.demoModels.redacted, 'redacted')
+    const findings = (await api(emu, 'GET', `/api/v1/run/${runId}/findings`, { key: 'redacted' })).json.findings as Finding[]
+    const client = createClient({ baseUrl: emu.url, apiKey: emu.keys.redacted, deadline: Deadline.after(systemClock, 30_000) })
+    expect(findings.length).toBeGreaterThan(0)
+    const out = await syncDismissals(client, findings, new Map(findings.map((f) => [f.finding_id, accepted[0]!])))
+    expect(out.dismissed).toBe(0)
+    expect(out.notes.length).toBe(findings.length)
+    for (const n of out.notes) expect(n).toMatch(/was not dismissed on the service: the plan withholds proof \(403\)/)
+  })
+})

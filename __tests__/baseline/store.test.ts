@@ -1,0 +1,117 @@
+/**
+ * The Actions cache store: the real @actions/cache against a local stand-in
+ * of the runner's cache service (its v1 protocol), and the adapter alone with
+ * a fake module for the paths the stand-in cannot show.
+ */
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals'
+import { mkdtempSync, readdirSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { actionsCacheStore, cacheKeys, cacheServiceConfigured, type CacheModule } from '../../src/baseline/store.js'
+import { buildBaseline } from '../../src/baseline/baseline.js'
+import { recordingLog } from '../__fixtures__/recording-log.js'
+import { startCacheStandin, type CacheStandin } from '../__fixtures__/cache-standin.js'
+import { makeFinding } from '../__fixtures__/builders.js'
+
+const baseline = (runId: string, modelId = 'mdl_1') =>
+  buildBaseline({ modelId, runId, createdAt: '2026-11-23T00:00:00Z', commit: 'abc', categoriesCompleted: ['prompt_injection'], findings: [makeFinding('high')] })
+
+describe('actionsCacheStore with @actions/cache and a cache stand-in', () => {
+  let cache: CacheStandin
+  const saved: Record<string, string | undefined> = {}
+  const VARS = ['ACTIONS_CACHE_URL', 'ACTIONS_RUNTIME_TOKEN', 'ACTIONS_CACHE_SERVICE_V2', 'ACTIONS_RESULTS_URL', 'GITHUB_SERVER_URL', 'GITHUB_WORKSPACE']
+  const startDir = process.cwd()
+  beforeAll(async () => {
+    cache = await startCacheStandin()
+    for (const v of VARS) saved[v] = process.env[v]
+  })
+  afterAll(async () => {
+    for (const v of VARS) {
+      if (saved[v] === undefined) delete process.env[v]
+      else process.env[v] = saved[v]
+    }
+    process.chdir(startDir)
+    await cache?.stop()
+  })
+  // @actions/cache reads process.env and resolves paths from the working directory
+  // (the workspace on a runner): each "job" sets its own.
+  function job(ref: string, base?: string, runId = '1') {
+    const dir = mkdtempSync(join(tmpdir(), 'asas-cache-'))
+    process.env.ACTIONS_CACHE_URL = cache.url
+    process.env.ACTIONS_RUNTIME_TOKEN = cache.token(ref, base)
+    process.env.GITHUB_SERVER_URL = 'https://github.com'
+    process.env.GITHUB_WORKSPACE = dir
+    process.chdir(dir)
+    delete process.env.ACTIONS_CACHE_SERVICE_V2
+    delete process.env.ACTIONS_RESULTS_URL
+    return actionsCacheStore({ env: { ...process.env, GITHUB_RUN_ID: runId, GITHUB_RUN_ATTEMPT: '1' }, log: recordingLog() })
+  }
+
+  it('saves on the default branch and restores the newest baseline on a pull request into it', async () => {
+    expect(await job('refs/pull/3/merge', 'refs/heads/main').load('mdl_1')).toEqual({ baseline: null, why: expect.stringMatching(/no baseline saved/) })
+    expect((await job('refs/heads/main', undefined, '10').save(baseline('run_a'))).saved).toBe(true)
+    expect((await job('refs/heads/main', undefined, '11').save(baseline('run_b'))).saved).toBe(true)
+    const got = await job('refs/pull/3/merge', 'refs/heads/main').load('mdl_1')
+    expect(got.baseline?.run_id).toBe('run_b')
+    // The file was only a vehicle: nothing is left in the workspace.
+    expect(readdirSync(process.cwd())).toEqual([])
+  })
+
+  it("never restores another pull request's cache", async () => {
+    expect((await job('refs/pull/4/merge', 'refs/heads/release', '20').save(baseline('run_pr4', 'mdl_2'))).saved).toBe(true)
+    const got = await job('refs/pull/5/merge', 'refs/heads/release').load('mdl_2')
+    expect(got.baseline).toBeNull()
+  })
+})
+
+describe('actionsCacheStore with a fake module', () => {
+  let calls: string[]
+  const fake = (over: Partial<CacheModule> = {}): (() => Promise<CacheModule>) => async () => ({
+    isFeatureAvailable: () => true,
+    restoreCache: async (_p, key, restore) => {
+      calls.push(`restore ${key} ${restore?.join(',')}`)
+      return undefined
+    },
+    saveCache: async (_p, key) => {
+      calls.push(`save ${key}`)
+      return 1
+    },
+    ...over
+  })
+  beforeEach(() => {
+    calls = []
+  })
+  const cwd = () => mkdtempSync(join(tmpdir(), 'asas-cache-'))
+
+  it('keys a save by run and attempt, and restores by the model prefix', async () => {
+    const env = { GITHUB_RUN_ID: '77', GITHUB_RUN_ATTEMPT: '2' }
+    const store = actionsCacheStore({ env, log: recordingLog(), cwd: cwd(), loadCache: fake() })
+    await store.save(baseline('r'))
+    await store.load('mdl_1')
+    expect(calls).toEqual(['save asas-gate-baseline-v1-mdl_1-77-2', 'restore asas-gate-baseline-v1-mdl_1- asas-gate-baseline-v1-mdl_1-'])
+    expect(cacheKeys('a/b c', env).restorePrefix).toBe('asas-gate-baseline-v1-a_b_c-')
+  })
+
+  it('does not load @actions/cache when the runner offers no cache service', async () => {
+    const store = actionsCacheStore({ env: {}, log: recordingLog(), cwd: cwd() })
+    expect(await store.load('mdl_1')).toEqual({ baseline: null, why: expect.stringMatching(/not available/) })
+    expect(cacheServiceConfigured({ ACTIONS_CACHE_URL: 'http://x/' })).toBe(true)
+  })
+
+  it.each([
+    ['the service is not available', { isFeatureAvailable: () => false }, /not available/],
+    ['the restore throws', { restoreCache: async () => Promise.reject(new Error('boom')) }, /could not be read: boom/],
+    ['the entry holds no file', { restoreCache: async () => 'k1' }, /holds no baseline file/]
+  ])('says why there is no baseline when %s', async (_n, over, why) => {
+    const store = actionsCacheStore({ env: {}, log: recordingLog(), cwd: cwd(), loadCache: fake(over as Partial<CacheModule>) })
+    const got = await store.load('mdl_1')
+    expect(got.baseline).toBeNull()
+    expect('why' in got ? got.why : '').toMatch(why)
+  })
+
+  it('does not fail the step when the save throws', async () => {
+    const log = recordingLog()
+    const store = actionsCacheStore({ env: {}, log, cwd: cwd(), loadCache: fake({ saveCache: async () => Promise.reject(new Error('quota')) }) })
+    expect(await store.save(baseline('r'))).toEqual({ saved: false, where: '' })
+  })
+})

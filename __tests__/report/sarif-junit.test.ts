@@ -1,0 +1,147 @@
+/**
+ * SARIF and JUnit of real runs: the gate against the emulator, twice, with a
+ * baseline from the first run and one accepted risk. The SARIF is validated
+ * against the SARIF 2.1.0 schema shipped by @microsoft/jest-sarif (draft-04,
+ * with Ajv's draft-04 class); the JUnit is parsed with xml2js, the parser of
+ * dorny/test-reporter.
+ */
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals'
+import { readFileSync } from 'node:fs'
+import { createRequire } from 'node:module'
+import Ajv from 'ajv-draft-04'
+import addFormats from 'ajv-formats'
+import { parseStringPromise } from 'xml2js'
+import { startEmulator, type Emulator } from '../../src/emulator/server.js'
+import { gateReportInput, runGate, type GateOutcome } from '../../src/gate/run-gate.js'
+import { emulatorGateDeps } from '../__fixtures__/emulator-helpers.js'
+import { buildReport, type Report } from '../../src/report/report-model.js'
+import { renderSarif } from '../../src/report/sarif.js'
+import { renderJunit } from '../../src/report/junit.js'
+import { buildBaseline } from '../../src/baseline/baseline.js'
+import { parseAcceptedFile } from '../../src/accepted/accepted-file.js'
+import * as YAML from 'yaml'
+import { FINGERPRINT_KEY } from '../../src/baseline/fingerprint.js'
+import { workflowFile } from '../../src/action/main.js'
+
+const require = createRequire(import.meta.url)
+const schema = JSON.parse(readFileSync(require.resolve('@microsoft/jest-sarif/lib/schemas/sarif-2.1.0-rtm.5.json'), 'utf8')) as Record<string, unknown>
+const ajv = new (Ajv as unknown as typeof Ajv.default)({ allErrors: true, strict: false, unicodeRegExp: false })
+;(addFormats as unknown as typeof addFormats.default)(ajv as never)
+const validate = ajv.compile(schema)
+
+let emu: Emulator
+const TODAY = new Date().toISOString().slice(0, 10)
+const accepted = parseAcceptedFile(YAML, 
+  `accepted:\n  - category: system_prompt_leakage\n    reason_code: working_as_designed\n    explanation: The prompt holds no secret.\n    owner: "@acme/ai"\n    expires: ${TODAY}\n`,
+  'a.yml',
+  TODAY
+)
+
+async function gate(baseline: ReturnType<typeof buildBaseline> | null): Promise<{ outcome: GateOutcome; report: Report }> {
+  const outcome = await runGate(
+    emulatorGateDeps(emu),
+    { modelId: emu.demoModelId, categories: [], minSeverity: 'high', timeoutMs: 60_000, policy: { baseline, accepted, failOn: 'new', today: TODAY } }
+  )
+  const input = gateReportInput(outcome, { modelId: emu.demoModelId, minSeverity: 'high', runUrl: null, secrets: [emu.keys.full] })
+  input.policy = { failOn: 'new', baseline, baselineSource: baseline ? 'test' : null, baselineWhy: baseline ? null : 'none yet', baselineSaved: null, accepted: { path: 'a.yml', source: 'test', entries: accepted, prAdds: [], prRemoves: [], notes: [] }, outcome: outcome.policy }
+  return { outcome, report: buildReport(input) }
+}
+
+let first: { outcome: GateOutcome; report: Report }
+let second: { outcome: GateOutcome; report: Report }
+
+beforeAll(async () => {
+  emu = await startEmulator({ allowLoopbackTargets: true, categoryDurationMs: 20, attacksPerCategory: 2 })
+  emu.demoAgent.setAllVulnerable(false)
+  for (const c of ['prompt_injection', 'system_prompt_leakage', 'excessive_agency']) emu.demoAgent.setVulnerable(c, true)
+  first = await gate(null)
+  const o = first.outcome
+  const baseline = buildBaseline({ modelId: emu.demoModelId, runId: o.triggered.runId, createdAt: '', commit: 'abc', categoriesCompleted: o.run!.categories_completed, findings: o.results.findings! })
+  emu.demoAgent.setVulnerable('jailbreak', true)
+  second = await gate(baseline)
+})
+afterAll(async () => {
+  await emu?.stop()
+})
+
+const sarifOf = (r: Report) => renderSarif(r, { location: '.github/workflows/agent.yml', threshold: 'low', toolVersion: '0.1.0' })
+type SarifResult = { ruleId: string; partialFingerprints: Record<string, string>; suppressions?: Array<{ justification: string }>; properties: Record<string, string> }
+const results = (r: Report) => ((sarifOf(r).runs as Array<{ results: SarifResult[] }>)[0]!.results)
+
+describe('SARIF', () => {
+  it('validates against the SARIF 2.1.0 schema', () => {
+    for (const r of [first.report, second.report]) {
+      const ok = validate(sarifOf(r))
+      expect(ok ? 'valid' : JSON.stringify(validate.errors?.slice(0, 3))).toBe('valid')
+    }
+  })
+
+  it('is checked by a validator that can fail', () => {
+    const broken = sarifOf(first.report) as { runs: Array<{ results: Array<Record<string, unknown>> }> }
+    broken.runs[0]!.results[0]!.level = 'fatal'
+    expect(validate(broken)).toBe(false)
+  })
+
+  it('has one rule per category with OWASP, ATLAS and security-severity', () => {
+    const run = (sarifOf(second.report).runs as Array<{ tool: { driver: { rules: Array<{ id: string; help: { text: string }; properties: { tags: string[]; 'security-severity': string } }> } } }>)[0]!
+    const rules = run.tool.driver.rules
+    expect(new Set(rules.map((r) => r.id)).size).toBe(rules.length)
+    const pi = rules.find((r) => r.id === 'agent-security/prompt_injection')!
+    expect(pi.help.text).toMatch(/OWASP LLM Top 10 LLM01:2025 and MITRE ATLAS AML\.T0051/)
+    expect(pi.properties.tags).toEqual(expect.arrayContaining(['security', 'owasp-llm/LLM01:2025', 'mitre-atlas/AML.T0051']))
+    expect(pi.properties['security-severity']).toBe('8.0')
+  })
+
+  it('keeps identical fingerprints for the unchanged weaknesses across two runs, and a new one for the new weakness', () => {
+    const fp = (r: Report) => new Map(results(r).map((x) => [x.partialFingerprints[FINGERPRINT_KEY]!, x.ruleId]))
+    const a = fp(first.report)
+    const b = fp(second.report)
+    expect(a.size).toBe(3)
+    for (const [k, rule] of a) expect(b.get(k)).toBe(rule)
+    expect([...b.entries()].filter(([k]) => !a.has(k)).map(([, rule]) => rule)).toEqual(['agent-security/jailbreak'])
+  })
+
+  it('suppresses accepted findings with their justification', () => {
+    const sup = results(second.report).filter((x) => x.suppressions)
+    expect(sup.map((x) => x.ruleId)).toEqual(['agent-security/system_prompt_leakage'])
+    expect(sup[0]!.suppressions![0]!.justification).toMatch(/working_as_designed: The prompt holds no secret\. \(owner @acme\/ai, expires/)
+  })
+})
+
+describe('the default SARIF location', () => {
+  it.each([
+    [{ GITHUB_WORKFLOW_REF: 'octo-org/agent-app/.github/workflows/agent.yml@refs/pull/7/merge' }, '.github/workflows/agent.yml'],
+    [{ GITHUB_WORKFLOW_REF: 'octo-org/agent-app/.github/workflows/a@b.yml@refs/heads/main' }, '.github/workflows/a@b.yml'],
+    [{}, '.github/workflows']
+  ])('is the workflow file of %j', (env, expected) => {
+    expect(workflowFile(env)).toBe(expected)
+  })
+})
+
+describe('the report model with a baseline', () => {
+  it('splits new and known, counts them in the headline, and fails on the new one only', () => {
+    const r = second.report
+    expect(r.headline).toBe('1 new high · 2 known · 1 accepted')
+    expect(r.findings.find((f) => f.category === 'jailbreak')?.baselineState).toBe('new')
+    expect(r.findings.find((f) => f.category === 'prompt_injection')?.baselineState).toBe('known')
+    expect(second.outcome.decision.result).toBe('fail')
+    expect(second.outcome.decision.reason).toBe('1 open finding at or above high (1 high)')
+  })
+})
+
+describe('JUnit', () => {
+  it('parses with xml2js: one test case per category, a failure per open blocking finding', async () => {
+    const doc = (await parseStringPromise(renderJunit(second.report))) as {
+      testsuites: { $: Record<string, string>; testsuite: Array<{ testcase: Array<{ $: { name: string }; failure?: Array<{ $: { message: string } }>; 'system-out'?: string[] }> }> }
+    }
+    const cases = doc.testsuites.testsuite[0]!.testcase
+    const names = cases.map((c) => c.$.name)
+    expect(new Set(names).size).toBe(names.length)
+    expect(names).toEqual(second.report.coverageRows.map((r) => r.category))
+    const failing = cases.filter((c) => c.failure)
+    expect(failing.map((c) => c.$.name)).toEqual(['jailbreak'])
+    expect(failing[0]!.failure![0]!.$.message).toMatch(/^high jailbreak finding \S+ \(new\)$/)
+    expect(doc.testsuites.$.failures).toBe('1')
+    expect(cases.find((c) => c.$.name === 'system_prompt_leakage')!['system-out']![0]).toMatch(/accepted \(working_as_designed/)
+  })
+})

@@ -1,0 +1,172 @@
+/**
+ * The accepted-risks file (e.g. .github/agent-security-accepted.yml): parsed
+ * and validated, pure. A mistake is a ConfigError naming the file, the line
+ * and the field, raised before any request to the service.
+ *
+ *   version: 1
+ *   accepted:
+ *     - category: system_prompt_leakage          # required
+ *       fingerprint: 0123456789abcdef0123456789abcdef   # optional: this finding only
+ *       severity_at_most: medium                 # optional
+ *       description_pattern: "instructions"      # optional, a regular expression (case-insensitive)
+ *       reason_code: working_as_designed         # required, the service's list
+ *       explanation: The prompt holds no secret. # required, 1 to 4000 characters
+ *       owner: "@acme/agent-team"                # required
+ *       expires: 2027-03-31                      # required, at most a year ahead
+ */
+import type { Node, Scalar, YAMLMap } from 'yaml'
+import { DISMISS_REASON_CODES, SEVERITIES, type Severity } from '../service/contract/index.js'
+import { LIMITS } from '../service/contract/limits.js'
+import { ConfigError } from '../util/errors.js'
+
+export type ReasonCode = (typeof DISMISS_REASON_CODES)[number]
+
+export interface AcceptedEntry {
+  /** 1-based index in the file. */
+  index: number
+  /** 1-based line where the entry starts. */
+  line: number
+  category: string
+  fingerprint: string | null
+  severityAtMost: Severity | null
+  descriptionPattern: string | null
+  reasonCode: ReasonCode
+  explanation: string
+  owner: string
+  /** YYYY-MM-DD (the last day the acceptance holds, UTC). */
+  expires: string
+}
+
+const FIELDS = ['category', 'fingerprint', 'severity_at_most', 'description_pattern', 'reason_code', 'explanation', 'owner', 'expires'] as const
+/** One year, counted in days from today (UTC), leap day included. */
+export const MAX_EXPIRY_DAYS = 366
+
+/** The input named in a ConfigError about the file. */
+export const ACCEPTED_INPUT = 'accepted_risks_file'
+
+/** Today as YYYY-MM-DD (UTC). */
+export function isoDay(ms: number): string {
+  return new Date(ms).toISOString().slice(0, 10)
+}
+
+function addDays(day: string, days: number): string {
+  return isoDay(Date.parse(`${day}T00:00:00Z`) + days * 86_400_000)
+}
+
+/** The yaml package, passed in: it is loaded only when there is a file to read (see loadYaml). */
+export type YamlModule = typeof import('yaml')
+
+export async function loadYaml(): Promise<YamlModule> {
+  return import('yaml')
+}
+
+/** Parse and validate the file's text. `today` (YYYY-MM-DD) bounds `expires`. */
+export function parseAcceptedFile(yaml: YamlModule, text: string, path: string, today: string): AcceptedEntry[] {
+  const { isMap, isScalar, isSeq, LineCounter, parseDocument } = yaml
+  const counter = new LineCounter()
+  const doc = parseDocument(text, { lineCounter: counter, prettyErrors: false, uniqueKeys: true })
+  const lineOf = (node: Node | null | undefined): number => (node?.range ? counter.linePos(node.range[0]).line : 1)
+  const fail = (line: number, field: string, what: string): never => {
+    throw new ConfigError(ACCEPTED_INPUT, `${path} line ${line}, ${field}: ${what}`)
+  }
+  if (doc.errors.length > 0) {
+    const e = doc.errors[0]!
+    const line = e.linePos?.[0]?.line ?? 1
+    fail(line, 'YAML', e.message.split('\n')[0] ?? 'not valid YAML')
+  }
+  const root = doc.contents
+  if (root === null || (isScalar(root) && (root.value === null || root.value === ''))) return []
+  if (!isMap(root)) return fail(lineOf(root), 'the file', 'must be a mapping with `version: 1` and an `accepted:` list')
+  for (const pair of root.items) {
+    const key = isScalar(pair.key) ? String(pair.key.value) : ''
+    if (key !== 'version' && key !== 'accepted') fail(lineOf(pair.key as Node), key || 'a key', 'is not a field of the file (version, accepted)')
+  }
+  const version = root.get('version', true)
+  if (version !== undefined && !(isScalar(version) && (version.value as unknown) === 1)) fail(lineOf(version as Node), 'version', 'must be 1')
+  const list = root.get('accepted', true) as Node | undefined
+  if (list === undefined || (isScalar(list) && list.value === null)) return []
+  if (!isSeq(list)) return fail(lineOf(list), 'accepted', 'must be a list of entries')
+
+  const out: AcceptedEntry[] = []
+  list.items.forEach((item, i) => {
+    const node = item as Node
+    const line = lineOf(node)
+    const at = `accepted[${i + 1}]`
+    if (!isMap(node)) fail(line, at, 'must be a mapping (category, reason_code, explanation, owner, expires, ...)')
+    const map = node as YAMLMap
+    const values = new Map<string, { value: unknown; line: number }>()
+    for (const pair of map.items) {
+      const key = isScalar(pair.key) ? String(pair.key.value) : ''
+      const keyLine = lineOf(pair.key as Node)
+      if (!(FIELDS as readonly string[]).includes(key)) fail(keyLine, `${at}.${key || '?'}`, `is not a field of an entry (${FIELDS.join(', ')})`)
+      const v = pair.value as Node | null
+      if (v !== null && !isScalar(v)) fail(lineOf(v), `${at}.${key}`, 'must be a single value')
+      values.set(key, { value: v === null ? null : (v as Scalar).value, line: v ? lineOf(v) : keyLine })
+    }
+    const text = (field: string, required: boolean, max = 200): string | null => {
+      const got = values.get(field)
+      if (got === undefined || got.value === null || got.value === '') {
+        if (required) fail(line, `${at}.${field}`, 'is required')
+        return null
+      }
+      if (typeof got.value !== 'string') fail(got.line, `${at}.${field}`, 'must be text')
+      const s = (got.value as string).trim()
+      if (s === '') fail(got.line, `${at}.${field}`, 'must not be empty')
+      if (s.length > max) fail(got.line, `${at}.${field}`, `is longer than ${max} characters`)
+      return s
+    }
+    const lineFor = (field: string): number => values.get(field)?.line ?? line
+
+    const category = text('category', true, 100)!
+    if (!/^[A-Za-z0-9_.:-]+$/.test(category)) fail(lineFor('category'), `${at}.category`, `'${category}' is not a category key`)
+    const fp = text('fingerprint', false, 64)
+    if (fp !== null && !/^[0-9a-f]{32}$/.test(fp)) fail(lineFor('fingerprint'), `${at}.fingerprint`, 'must be the 32 hex characters shown in the report')
+    const sev = text('severity_at_most', false, 20)
+    if (sev !== null && !(SEVERITIES as readonly string[]).includes(sev)) fail(lineFor('severity_at_most'), `${at}.severity_at_most`, `'${sev}' is not one of ${SEVERITIES.join(', ')}`)
+    const pattern = text('description_pattern', false, 500)
+    if (pattern !== null) {
+      try {
+        new RegExp(pattern, 'i')
+      } catch (e) {
+        fail(lineFor('description_pattern'), `${at}.description_pattern`, `is not a valid regular expression (${(e as Error).message})`)
+      }
+    }
+    const reason = text('reason_code', true, 50)!
+    if (!(DISMISS_REASON_CODES as readonly string[]).includes(reason)) fail(lineFor('reason_code'), `${at}.reason_code`, `'${reason}' is not one of ${DISMISS_REASON_CODES.join(', ')}`)
+    const explanation = text('explanation', true, LIMITS.explanationMax)!
+    const owner = text('owner', true, 100)!
+    const expiresRaw = values.get('expires')
+    if (expiresRaw === undefined || expiresRaw.value === null || expiresRaw.value === '') fail(line, `${at}.expires`, 'is required (YYYY-MM-DD, at most a year ahead)')
+    // YAML may read an unquoted date as text or as a Date, depending on the schema: accept both.
+    const ev = expiresRaw!.value
+    const expires = ev instanceof Date ? isoDay(ev.getTime()) : typeof ev === 'string' ? ev.trim() : ''
+    if (!/^\d{4}-\d{2}-\d{2}$/.test(expires) || Number.isNaN(Date.parse(`${expires}T00:00:00Z`)) || isoDay(Date.parse(`${expires}T00:00:00Z`)) !== expires) {
+      fail(expiresRaw!.line, `${at}.expires`, `'${String(ev)}' is not a date (YYYY-MM-DD)`)
+    }
+    const latest = addDays(today, MAX_EXPIRY_DAYS)
+    if (expires > latest) fail(expiresRaw!.line, `${at}.expires`, `${expires} is more than a year ahead (latest ${latest}): acceptances must be reviewed at least yearly`)
+    out.push({
+      index: i + 1,
+      line,
+      category,
+      fingerprint: fp,
+      severityAtMost: sev as Severity | null,
+      descriptionPattern: pattern,
+      reasonCode: reason as ReasonCode,
+      explanation,
+      owner,
+      expires
+    })
+  })
+  return out
+}
+
+/** A short name for an entry in a line: "accepted[2] (line 9, prompt_injection, owner @x)". */
+export function describeEntry(e: AcceptedEntry): string {
+  return `accepted[${e.index}] (line ${e.line}, ${e.category}${e.fingerprint ? ` ${e.fingerprint.slice(0, 8)}` : ''}, owner ${e.owner})`
+}
+
+/** A stable key of an entry's meaning, to compare the PR's copy with the base branch's. */
+export function entryKey(e: AcceptedEntry): string {
+  return JSON.stringify([e.category, e.fingerprint, e.severityAtMost, e.descriptionPattern, e.reasonCode, e.explanation, e.owner, e.expires])
+}

@@ -1,0 +1,88 @@
+/**
+ * The baseline of a model: what a gate run on the default branch found, kept
+ * small (run id, when, the commit, and per finding its fingerprint and what a
+ * person needs to recognise it). Parsed with zod wherever it is read back.
+ */
+import { z } from 'zod'
+import { Severity, type Finding } from '../service/contract/index.js'
+import { fingerprint } from './fingerprint.js'
+
+export const BASELINE_SCHEMA_VERSION = 1
+
+export const BaselineFinding = z.looseObject({
+  fingerprint: z.string().regex(/^[0-9a-f]{32}$/),
+  category: z.string(),
+  severity: Severity,
+  lens: z.string(),
+  /** Service text, for display only (clipped). */
+  description: z.string()
+})
+export type BaselineFinding = z.infer<typeof BaselineFinding>
+
+export const Baseline = z.looseObject({
+  schema_version: z.literal(BASELINE_SCHEMA_VERSION),
+  model_id: z.string(),
+  run_id: z.string(),
+  created_at: z.string(),
+  /** The commit the default-branch run assessed (GITHUB_SHA); null when unknown (e.g. baseline_run_id). */
+  commit: z.string().nullable(),
+  /** Categories the run completed: what the baseline can speak for. */
+  categories_completed: z.array(z.string()),
+  findings: z.array(BaselineFinding)
+})
+export type Baseline = z.infer<typeof Baseline>
+
+/** A finding as the baseline keeps it. Only findings that still count (not closed) belong in a baseline. */
+export function baselineFinding(f: Finding, runId: string): BaselineFinding {
+  return {
+    fingerprint: fingerprint(f, runId),
+    category: f.category,
+    severity: f.severity,
+    lens: f.lens,
+    description: f.description.length > 300 ? `${f.description.slice(0, 299)}…` : f.description
+  }
+}
+
+const CLOSED = new Set(['fixed', 'dismissed', 'FIXED_VERIFIED'])
+
+/** The baseline of one run: every finding that is not closed, one entry per fingerprint. */
+export function buildBaseline(args: {
+  modelId: string
+  runId: string
+  createdAt: string
+  commit: string | null
+  categoriesCompleted: readonly string[]
+  findings: readonly Finding[]
+}): Baseline {
+  const seen = new Set<string>()
+  const findings: BaselineFinding[] = []
+  for (const f of args.findings) {
+    if (CLOSED.has(f.status)) continue
+    const b = baselineFinding(f, args.runId)
+    if (seen.has(b.fingerprint)) continue
+    seen.add(b.fingerprint)
+    findings.push(b)
+  }
+  return {
+    schema_version: BASELINE_SCHEMA_VERSION,
+    model_id: args.modelId,
+    run_id: args.runId,
+    created_at: args.createdAt,
+    commit: args.commit,
+    categories_completed: [...new Set(args.categoriesCompleted)],
+    findings
+  }
+}
+
+/** Parse a stored baseline; null (with why) when it is not one this version reads. */
+export function parseBaseline(text: string): { baseline: Baseline } | { error: string } {
+  let raw: unknown
+  try {
+    raw = JSON.parse(text)
+  } catch {
+    return { error: 'the stored baseline is not JSON' }
+  }
+  const r = Baseline.safeParse(raw)
+  if (!r.success) return { error: `the stored baseline does not follow schema version ${BASELINE_SCHEMA_VERSION}: ${r.error.issues[0]?.message ?? 'invalid'}` }
+  return { baseline: r.data }
+}
