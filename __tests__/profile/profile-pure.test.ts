@@ -1,3 +1,4 @@
+import * as yaml from 'yaml'
 import { describe, expect, it } from '@jest/globals'
 import { diffProfile, pendingConfirm, readCurrent } from '../../src/profile/diff.js'
 import { UNREADABLE_FENCE, unfenceText } from '../../src/profile/fence.js'
@@ -11,7 +12,7 @@ const F = f('ab12')
 
 function problemOf(path: string, text: string): string {
   try {
-    parseProfileFile(path, text)
+    parseProfileFile(yaml, path, text)
   } catch (e) {
     if (e instanceof ConfigError) return `${e.input}: ${e.message}`
     throw e
@@ -21,14 +22,14 @@ function problemOf(path: string, text: string): string {
 
 describe('parseProfileFile', () => {
   it('reads YAML and JSON, completing tools and user types with their defaults', () => {
-    const yml = parseProfileFile('p.yml', 'purpose: Support\ntools:\n  - name: lookup\nuser_types:\n  - name: customer\nconfirm:\n  answers: [industry]\n')
+    const yml = parseProfileFile(yaml, 'p.yml', 'purpose: Support\ntools:\n  - name: lookup\nuser_types:\n  - name: customer\nconfirm:\n  answers: [industry]\n')
     expect(yml.content).toEqual({
       purpose: 'Support',
       tools: [{ name: 'lookup', description: '', parameters: {} }],
       user_types: [{ name: 'customer', auth_level: '', description: '' }]
     })
     expect(yml.confirm).toEqual({ answers: ['industry'], items: {} })
-    expect(parseProfileFile('p.json', '{"system_prompt": null, "multi_agent": null}').content).toEqual({ system_prompt: null, multi_agent: null })
+    expect(parseProfileFile(yaml, 'p.json', '{"system_prompt": null, "multi_agent": null}').content).toEqual({ system_prompt: null, multi_agent: null })
   })
 
   it.each([
@@ -79,7 +80,7 @@ const entry = (value: unknown, source = 'discovered') => ({ value, source })
 const tool = (name: string, description = '', parameters: Record<string, unknown> = {}) => ({ name: F(name), description: F(description), parameters })
 
 describe('diffProfile', () => {
-  const file = (text: string) => parseProfileFile('p.yml', text)
+  const file = (text: string) => parseProfileFile(yaml, 'p.yml', text)
   const current = readCurrent(
     profile(
       { purpose: entry(F('Support')), system_prompt: entry(F('Be kind')), has_guardrails: entry(false), multi_agent: entry(null), user_access: entry(F('')) },
@@ -167,7 +168,7 @@ describe('the example profile', () => {
   it('is a valid profile file', async () => {
     const { readFileSync } = await import('node:fs')
     const path = 'examples/profiles/agent-profile.yml'
-    const file = parseProfileFile(path, readFileSync(new URL(`../../${path}`, import.meta.url), 'utf8'))
+    const file = parseProfileFile(yaml, path, readFileSync(new URL(`../../${path}`, import.meta.url), 'utf8'))
     expect(file.content.tools?.map((t) => t.name)).toEqual(['lookup_order', 'issue_refund', 'refund_order'])
   })
 })

@@ -1,3 +1,4 @@
+import * as yaml from 'yaml'
 import { describe, expect, it } from '@jest/globals'
 import { parseProfileFile } from '../../src/profile/profile-file.js'
 import { MAX_SYNC_ATTEMPTS, syncProfile } from '../../src/profile/sync-profile.js'
@@ -8,7 +9,7 @@ import { recordingLog } from '../__fixtures__/recording-log.js'
 import { fakeApi } from '../__fixtures__/fake-api.js'
 import { fakeClock } from '../__fixtures__/fake-clock.js'
 
-const file = parseProfileFile('p.yml', 'purpose: Support\nforbidden_topics: [a]\nconfirm:\n  answers: [industry]\n')
+const file = parseProfileFile(yaml, 'p.yml', 'purpose: Support\nforbidden_topics: [a]\nconfirm:\n  answers: [industry]\n')
 const read = (version: number): ProfileResponse => ({
   model_id: 'm',
   profile_id: 'prf_1',

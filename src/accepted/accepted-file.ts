@@ -15,6 +15,7 @@
  *       expires: 2027-03-31                      # required, at most a year ahead
  */
 import type { Node, Scalar, YAMLMap } from 'yaml'
+import type { YamlModule } from '../util/yaml.js'
 import { DISMISS_REASON_CODES, SEVERITIES, type Severity } from '../service/contract/index.js'
 import { LIMITS } from '../service/contract/limits.js'
 import { ConfigError } from '../util/errors.js'
@@ -51,13 +52,6 @@ export function isoDay(ms: number): string {
 
 function addDays(day: string, days: number): string {
   return isoDay(Date.parse(`${day}T00:00:00Z`) + days * 86_400_000)
-}
-
-/** The yaml package, passed in: it is loaded only when there is a file to read (see loadYaml). */
-export type YamlModule = typeof import('yaml')
-
-export async function loadYaml(): Promise<YamlModule> {
-  return import('yaml')
 }
 
 /** Parse and validate the file's text. `today` (YYYY-MM-DD) bounds `expires`. */

@@ -12,7 +12,8 @@ import { isAbsolute, join, normalize } from 'node:path'
 import { ConfigError, describeFailure } from '../util/errors.js'
 import type { ContentsApi, RepoRef } from '../github/octokit.js'
 import type { BaselineScope } from '../baseline/scope.js'
-import { ACCEPTED_INPUT, entryKey, loadYaml, parseAcceptedFile, type AcceptedEntry, type YamlModule } from './accepted-file.js'
+import { ACCEPTED_INPUT, entryKey, parseAcceptedFile, type AcceptedEntry } from './accepted-file.js'
+import { loadYaml, type YamlModule } from '../util/yaml.js'
 
 export interface AcceptedRisks {
   path: string

@@ -11,6 +11,7 @@ import { ConfigError, describeFailure, failureKind } from '../util/errors.js'
 import { targetFromEvent } from '../github/context.js'
 import { readEventPayload } from '../github/publish.js'
 import { parseProfileFile, type ProfileFile } from '../profile/profile-file.js'
+import { loadYaml } from '../util/yaml.js'
 import { profileSyncRefusal } from '../profile/sync-policy.js'
 import { syncProfile } from '../profile/sync-profile.js'
 import type { ReportProfileSync, ReportTarget } from '../report/report-model.js'
@@ -59,7 +60,7 @@ export async function loadProfileFile(env: NodeJS.ProcessEnv, path: string): Pro
       `${path}: ${code === 'ENOENT' ? 'no such file in the repository (is actions/checkout run before this step?)' : `cannot be read (${code ?? 'error'})`}`
     )
   }
-  return parseProfileFile(path, raw)
+  return parseProfileFile(await loadYaml(), path, raw)
 }
 
 export async function prepareTarget(deps: PrepareDeps, inputs: ActionInputs): Promise<Prepared> {

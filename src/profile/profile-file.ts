@@ -16,7 +16,7 @@
  *     answers: [industry]
  *     items: {compliance_requirements: [PCI DSS]}
  */
-import { parse as parseYaml } from 'yaml'
+import type { YamlModule } from '../util/yaml.js'
 import { z } from 'zod'
 import { PROFILE_ANSWER_FIELDS, PROFILE_LIST_FIELDS, ProfileChanges } from '../service/contract/index.js'
 import { ConfigError } from '../util/errors.js'
@@ -65,7 +65,7 @@ function fieldOf(loc: ReadonlyArray<PropertyKey>): string {
   return loc.reduce<string>((acc, k) => (typeof k === 'number' ? `${acc}[${k}]` : acc === '' ? String(k) : `${acc}.${String(k)}`), '')
 }
 
-function parseText(path: string, raw: string): unknown {
+function parseText(yaml: YamlModule, path: string, raw: string): unknown {
   if (/\.json$/i.test(path)) {
     try {
       return JSON.parse(raw)
@@ -74,7 +74,7 @@ function parseText(path: string, raw: string): unknown {
     }
   }
   try {
-    return parseYaml(raw, { maxAliasCount: 100 })
+    return yaml.parse(raw, { maxAliasCount: 100 })
   } catch (e) {
     throw problem(path, '', `is not valid YAML (${(e as Error).message.split('\n')[0]})`)
   }
@@ -94,9 +94,9 @@ function itemName(item: unknown): string {
 }
 
 /** Parse and validate a profile file's text (`path` only names it in messages and picks JSON for .json). */
-export function parseProfileFile(path: string, raw: string): ProfileFile {
+export function parseProfileFile(yaml: YamlModule, path: string, raw: string): ProfileFile {
   if (Buffer.byteLength(raw, 'utf8') > PROFILE_FILE_MAX_BYTES) throw problem(path, '', `is larger than ${PROFILE_FILE_MAX_BYTES} bytes`)
-  const doc = parseText(path, raw)
+  const doc = parseText(yaml, path, raw)
   if (doc === null || typeof doc !== 'object' || Array.isArray(doc)) {
     throw problem(path, '', 'must be a mapping of profile fields (purpose, system_prompt, tools, ...)')
   }
