@@ -61,6 +61,23 @@ function repositoryOf(pkg) {
   return typeof r === 'string' ? r.replace(/^git\+/, '').replace(/\.git$/, '') : ''
 }
 
+/** The MIT license's text, which the license requires to be included with the software. */
+const MIT_TEXT = `Permission is hereby granted, free of charge, to any person obtaining a copy of this software and associated documentation files (the "Software"), to deal in the Software without restriction, including without limitation the rights to use, copy, modify, merge, publish, distribute, sublicense, and/or sell copies of the Software, and to permit persons to whom the Software is furnished to do so, subject to the following conditions:
+
+The above copyright notice and this permission notice shall be included in all copies or substantial portions of the Software.
+
+THE SOFTWARE IS PROVIDED "AS IS", WITHOUT WARRANTY OF ANY KIND, EXPRESS OR IMPLIED, INCLUDING BUT NOT LIMITED TO THE WARRANTIES OF MERCHANTABILITY, FITNESS FOR A PARTICULAR PURPOSE AND NONINFRINGEMENT. IN NO EVENT SHALL THE AUTHORS OR COPYRIGHT HOLDERS BE LIABLE FOR ANY CLAIM, DAMAGES OR OTHER LIABILITY, WHETHER IN AN ACTION OF CONTRACT, TORT OR OTHERWISE, ARISING FROM, OUT OF OR IN CONNECTION WITH THE SOFTWARE OR THE USE OR OTHER DEALINGS IN THE SOFTWARE.`
+
+/**
+ * A package that ships no license file: for MIT, the license's own text with
+ * the author its package.json names; any other license must ship its file.
+ */
+function licenseWithoutFile(id, pkg, license) {
+  if (license !== 'MIT') throw new Error(`${id} ships no license file and its license (${license}) is not MIT: add its text by hand or drop the package`)
+  const author = typeof pkg.author === 'string' ? pkg.author : pkg.author?.name
+  return `No license file is shipped in the package; its package.json says MIT. The MIT license:\n\nCopyright (c) ${author || `the authors of ${pkg.name}`}\n\n${MIT_TEXT}`
+}
+
 /** One entry per bundled name@version: name, version, license, repository, text. */
 export function attributions(distDir, root = ROOT) {
   const byId = new Map()
@@ -75,7 +92,7 @@ export function attributions(distDir, root = ROOT) {
     const files = readdirSync(abs).filter((f) => LICENSE_FILE.test(f)).sort()
     const text = files.map((f) => readFileSync(join(abs, f), 'utf8').trim()).join('\n\n')
     if (!license && !text) throw new Error(`${id} (${dir}) states no license: it cannot be bundled without one`)
-    byId.set(id, { name: pkg.name, version: pkg.version, license: license || 'see the license text', repository: repositoryOf(pkg), text: text || `No license file is shipped in the package; its package.json says: ${license}.` })
+    byId.set(id, { name: pkg.name, version: pkg.version, license: license || 'see the license text', repository: repositoryOf(pkg), text: text || licenseWithoutFile(id, pkg, license) })
   }
   return [...byId.values()].sort((a, b) => (a.name === b.name ? a.version.localeCompare(b.version) : a.name < b.name ? -1 : 1))
 }

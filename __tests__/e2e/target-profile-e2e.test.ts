@@ -237,7 +237,7 @@ describe(`target and profile, bundled action on ${rt.name}`, () => {
     const allowed = await push({ pr, inputs: { ...inputs, allow_shared_profile_sync: 'true' }, files })
     expect(allowed.main.code).toBe(0)
     expect(count(mark, 'changeProfile')).toBe(1)
-    expect(allowed.main.outputs.target).toBe('')
+    expect(allowed.main.outputs.target).toBeUndefined()
     expect(allowed.main.outputs.model_id).toBe(emu.demoModelId)
 
     // A push to the default branch may sync it.
