@@ -42,15 +42,6 @@ export function commentMarker(modelId: string): string {
 }
 
 /**
- * True when `body` is the gate's comment for `modelId`: it must START with the
- * marker (quoted text inside another comment may contain a marker-like string).
- */
-export function isCommentFor(body: string, modelId: string): boolean {
-  const marker = commentMarker(modelId)
-  return body.startsWith(`${marker}\n`) || body.startsWith(`${marker}\r\n`) || body === marker
-}
-
-/**
  * Detail of the comment: the ten most severe findings in full at most, proof
  * wrapped at 90 characters; the rest one line each.
  */
