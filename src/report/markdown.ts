@@ -45,6 +45,7 @@ import {
   type ReportFinding,
   type SeverityCounts
 } from './report-model.js'
+import { plural } from '../util/text.js'
 
 /** How much proof a finding shown in full gets. */
 export interface DetailLevel {
@@ -99,11 +100,6 @@ const MAX_NOTES = 30
 const RESERVE = 1200
 
 const para = (s: string): string => `${s}\n\n`
-
-/** "1 finding", "2,345 findings". */
-function plural(n: number, one: string, many = `${one}s`): string {
-  return `${formatCount(n)} ${n === 1 ? one : many}`
-}
 
 // ---------------------------------------------------------------------------
 // Headline, title, metadata
