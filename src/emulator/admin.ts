@@ -18,7 +18,7 @@ import { FAULT_KINDS, parseFaultSpec } from './faults.js'
 import type { FaultConfig } from './faults.js'
 import type { HandlerResult } from './http-util.js'
 import { HttpError, codedError, issuesToDetail, jsonBody, validationError } from './http-util.js'
-import type { Emulator } from './server.js'
+import type { Emulator } from './emulator.js'
 import { ENDPOINTS } from '../service/contract/index.js'
 import { WORKSPACE_NAMES } from './workspaces.js'
 

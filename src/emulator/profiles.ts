@@ -15,8 +15,7 @@
 import { randomBytes } from 'node:crypto'
 import type { ChangeProfileBody, ConfirmProfileBody, ProfileChanges } from '../service/contract/index.js'
 import { PROFILE_ANSWER_FIELDS, PROFILE_LIST_FIELDS } from '../service/contract/index.js'
-import { newId } from './store.js'
-import type { DismissalRecord } from './store.js'
+import { newId } from './ids.js'
 import type { ValidationIssueOut } from './http-util.js'
 
 export type AnswerField = (typeof PROFILE_ANSWER_FIELDS)[number]
@@ -34,6 +33,15 @@ export interface UserTypeItem {
   description: string
 }
 export type ListItem = string | ToolItem | UserTypeItem
+
+/** One entry of a profile's dismissals (section 2.7): added by dismissing a finding. */
+export interface DismissalRecord {
+  finding_id: string
+  category: string
+  reason_code: string
+  reason_text: string
+  created_at: string
+}
 
 export interface ProfileRecord {
   profile_id: string

@@ -10,7 +10,7 @@
 import { randomBytes } from 'node:crypto'
 import type { ReplayStep, Severity } from '../service/contract/index.js'
 import { isoNow } from './http-util.js'
-import { newId } from './store.js'
+import { newId } from './ids.js'
 import type { AttackRecord, FindingRecord, ModelRecord, RunRecord, Store } from './store.js'
 import { categoryByKey } from './taxonomy.js'
 import type { TaxonomyCategory } from './taxonomy.js'

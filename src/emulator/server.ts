@@ -12,22 +12,19 @@
  */
 import http from 'node:http'
 import type { AddressInfo, Socket } from 'node:net'
-import type { EndpointName, KnownRunStatus } from '../service/contract/index.js'
 import { handleAdmin } from './admin.js'
 import { startDemoAgent } from './demo-agent.js'
-import type { DemoAgentState } from './demo-agent.js'
 import { FaultInjector } from './faults.js'
-import type { FaultConfig, FaultKind } from './faults.js'
+import type { FaultKind } from './faults.js'
 import { MAX_BODY_BYTES, codedError, payloadTooLarge, readBody } from './http-util.js'
 import type { HandlerResult } from './http-util.js'
 import { Limits } from './limits.js'
-import type { LimitValues } from './limits.js'
 import { demoProfile } from './profiles.js'
 import { handleApi, matchRoute } from './routes/index.js'
 import type { ApiContext } from './routes/index.js'
 import { RunEngine, Scheduler } from './run-engine.js'
-import type { Resolver } from './ssrf.js'
-import { Store, newId } from './store.js'
+import { Store } from './store.js'
+import { newId } from './ids.js'
 import type { ModelRecord } from './store.js'
 import { TargetClient } from './target.js'
 import { DEV_KEYS, WORKSPACE_NAMES } from './workspaces.js'
@@ -36,70 +33,8 @@ import { randomBytes } from 'node:crypto'
 
 export type { FaultConfig, FaultKind } from './faults.js'
 
-export interface EmulatorOptions {
-  /** Default 0 (a free port); the host is always 127.0.0.1. */
-  port?: number
-  /** Default false; the demo models are seeded regardless. */
-  allowLoopbackTargets?: boolean
-  /** Time a run spends on each category (default 2000). */
-  categoryDurationMs?: number
-  /** Default 3. */
-  attacksPerCategory?: number
-  /** A validate replay taking longer than this answers verdict 'validating' (default 1500). */
-  validationQuickMs?: number
-  limits?: Partial<LimitValues>
-  faults?: FaultConfig | null
-  log?: (line: string) => void
-  /** DNS resolver for the SSRF check (tests). */
-  resolver?: Resolver
-}
-
-export interface RequestLogEntry {
-  at: number
-  method: string
-  path: string
-  query: string
-  endpoint: EndpointName | 'demo-agent' | 'admin' | 'unknown'
-  status: number | 'reset'
-  fault: FaultKind | null
-  key: string | null
-}
-
-export interface Emulator {
-  /** 'http://127.0.0.1:<port>' (service base_url, without /api/v1). */
-  url: string
-  keys: typeof DEV_KEYS
-  demoModelId: string
-  demoModels: Record<WorkspaceName, string>
-  noConfigModelId: string
-  demoAgent: {
-    url: string
-    setVulnerable(category: string, on: boolean): void
-    setAllVulnerable(on: boolean): void
-    setAvailable(up: boolean): void
-    setReplyDelayMs(ms: number): void
-    credentialsSeen(): string[]
-  }
-  /** The demo agent's switches (also GET /__emulator/demo-agent). */
-  demoAgentState(): DemoAgentState
-  control: {
-    exhaustAllowance(workspace: WorkspaceName, on?: boolean): void
-    setIngestIncomplete(modelId: string, on: boolean): void
-    setLimits(l: EmulatorOptions['limits']): void
-    setFaults(f: FaultConfig | null): void
-    setCategoryDurationMs(ms: number): void
-    runs(): { run_id: string; model_id: string; status: KnownRunStatus; started_at: string; workspace: string }[]
-    registeredCredentials(): string[]
-    /** Deletes a model's profile (so a later create restarts its version). */
-    deleteProfile(modelId: string): void
-    /** Another writer: after each of the next `reads` reads of the model's profile, its version moves on (a write built from the read gets 409 stale_version). */
-    raceProfile(modelId: string, reads: number): void
-    /** A JSON snapshot of the whole store (tests: bad input changes nothing). */
-    snapshot(): string
-  }
-  requestLog: RequestLogEntry[]
-  stop(): Promise<void>
-}
+export type { Emulator, EmulatorOptions, RequestLogEntry } from './emulator.js'
+import type { Emulator, EmulatorOptions, RequestLogEntry } from './emulator.js'
 
 const HTML_502 =
   '<html><head><title>502 Bad Gateway</title></head><body><center><h1>502 Bad Gateway</h1></center><hr><center>nginx</center></body></html>\n'

@@ -2,7 +2,6 @@
  * The emulator's in-memory store: models, runs, findings, replays, profiles.
  * Every lookup is scoped to a workspace: another workspace's id is "not there".
  */
-import { randomBytes } from 'node:crypto'
 import type {
   AgentConfig,
   AuthType,
@@ -17,11 +16,7 @@ import type {
 } from '../service/contract/index.js'
 import type { TargetClient } from './target.js'
 import type { WorkspaceName } from './workspaces.js'
-import type { ProfileRecord } from './profiles.js'
-
-export function newId(prefix: string): string {
-  return `${prefix}_${randomBytes(8).toString('hex')}`
-}
+import type { DismissalRecord, ProfileRecord } from './profiles.js'
 
 export interface ModelRecord {
   model_id: string
@@ -96,14 +91,6 @@ export interface ReplayRecord {
   started_at: string
   finished: boolean
   verdict: 'resolved' | 'still_broken' | null
-}
-
-export interface DismissalRecord {
-  finding_id: string
-  category: string
-  reason_code: string
-  reason_text: string
-  created_at: string
 }
 
 export class Store {

@@ -20,7 +20,7 @@ import {
   parseRequest,
   queryObject
 } from '../http-util.js'
-import { newId } from '../store.js'
+import { newId } from '../ids.js'
 import { badSeverity, noQuery, runOf, tooMany } from './context.js'
 import type { RouteTable } from './context.js'
 

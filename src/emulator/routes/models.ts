@@ -10,7 +10,7 @@ import {
   parseRequest
 } from '../http-util.js'
 import { checkEndpointUrl } from '../ssrf.js'
-import { newId } from '../store.js'
+import { newId } from '../ids.js'
 import type { ModelRecord } from '../store.js'
 import { TargetClient } from '../target.js'
 import { noQuery } from './context.js'

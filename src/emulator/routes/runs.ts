@@ -26,7 +26,7 @@ import {
   validationError
 } from '../http-util.js'
 import { firstOfNextMonth } from '../limits.js'
-import { newId } from '../store.js'
+import { newId } from '../ids.js'
 import type { RunRecord } from '../store.js'
 import { SECURITY_KEYS } from '../taxonomy.js'
 import {
