@@ -45,7 +45,7 @@ export async function waitFor<T>(what: string, fn: () => T | Promise<T>, timeout
   const deadline = Date.now() + timeoutMs
   for (;;) {
     const v = await fn()
-    if (v) return v as NonNullable<T>
+    if (v) return v
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`)
     await new Promise((r) => setTimeout(r, 15))
   }
@@ -81,7 +81,7 @@ export async function closedPort(): Promise<number> {
   const s = http.createServer()
   await new Promise<void>((r) => s.listen(0, '127.0.0.1', r))
   const port = (s.address() as AddressInfo).port
-  await new Promise<void>((r) => s.close(() => r()))
+  await new Promise<void>((r) => s.close(() => { r(); }))
   return port
 }
 

@@ -107,7 +107,7 @@ export async function startGitHubStandin(opts: StandinOptions = {}): Promise<Git
   const tokenKind = opts.tokenKind ?? 'installation'
   const state = { comments: new Map<number, StandinComment[]>(), issues: [] as StandinIssue[] }
   const requests: StandinRequest[] = []
-  const pending: Array<{ method: string; pattern: RegExp; status: number; times: number; headers: Record<string, string> }> = []
+  const pending: { method: string; pattern: RegExp; status: number; times: number; headers: Record<string, string> }[] = []
   let readOnly = false
   let nextCommentId = 1_000_001
   let url = ''
@@ -213,10 +213,10 @@ export async function startGitHubStandin(opts: StandinOptions = {}): Promise<Git
     }
     const parts = /^\/repos\/([^/]+)\/([^/]+)(\/.*)$/.exec(req.path)
     if (!parts) throw new HttpFailure(404, 'Not Found')
-    const [askedOwner, askedRepo] = [decodeURIComponent(parts[1]!), decodeURIComponent(parts[2]!)]
+    const [askedOwner, askedRepo] = [decodeURIComponent(parts[1]), decodeURIComponent(parts[2])]
     if (only !== undefined && `${askedOwner}/${askedRepo}` !== only) throw new HttpFailure(404, 'Not Found')
     ;[owner, repo] = [askedOwner, askedRepo]
-    const rest = parts[3]!
+    const rest = parts[3]
     const isWrite = m !== 'GET'
     if (isWrite && readOnly) throw new HttpFailure(403, 'Resource not accessible by integration')
 
@@ -261,7 +261,7 @@ export async function startGitHubStandin(opts: StandinOptions = {}): Promise<Git
     }
     hit = /^\/issues\/(\d+)$/.exec(rest)
     if (hit && m === 'PATCH') {
-      const issue = state.issues.find((i) => i.number === Number(hit![1]))
+      const issue = state.issues.find((i) => i.number === Number(hit[1]))
       if (!issue) throw new HttpFailure(404, 'Not Found')
       const b = (typeof req.body === 'object' && req.body !== null ? req.body : {}) as Record<string, unknown>
       if (typeof b.title === 'string') issue.title = b.title
@@ -315,7 +315,7 @@ export async function startGitHubStandin(opts: StandinOptions = {}): Promise<Git
       const index = pending.findIndex((p) => p.method === record.method && p.pattern.test(record.path))
       let failure: Failure | undefined
       if (index >= 0) {
-        const p = pending[index]!
+        const p = pending[index]
         failure = { status: p.status, headers: p.headers }
         if (--p.times <= 0) pending.splice(index, 1)
       } else {
@@ -345,7 +345,7 @@ export async function startGitHubStandin(opts: StandinOptions = {}): Promise<Git
 
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject)
-    server.listen(0, '127.0.0.1', () => resolve())
+    server.listen(0, '127.0.0.1', () => { resolve(); })
   })
   url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
 
@@ -363,7 +363,7 @@ export async function startGitHubStandin(opts: StandinOptions = {}): Promise<Git
     seedIssue,
     stop: () =>
       new Promise<void>((resolve, reject) => {
-        server.close((err) => (err ? reject(err) : resolve()))
+        server.close((err) => { err ? reject(err) : resolve(); })
         server.closeAllConnections()
       })
   }

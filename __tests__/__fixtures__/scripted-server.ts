@@ -35,7 +35,7 @@ export async function startScriptedServer(...initial: Step[]): Promise<ScriptedS
   let steps: Step[] = initial
   let next = 0
   const requests: RecordedRequest[] = []
-  const waiters: Array<{ n: number; resolve: () => void }> = []
+  const waiters: { n: number; resolve: () => void }[] = []
   const server = http.createServer((req, res) => {
     const chunks: Buffer[] = []
     req.on('data', (c: Buffer) => chunks.push(c))
@@ -81,7 +81,7 @@ export async function startScriptedServer(...initial: Step[]): Promise<ScriptedS
     },
     async stop() {
       server.closeAllConnections()
-      await new Promise<void>((resolve, reject) => server.close((err) => (err ? reject(err) : resolve())))
+      await new Promise<void>((resolve, reject) => server.close((err) => { err ? reject(err) : resolve(); }))
     }
   }
 }
@@ -117,6 +117,6 @@ export async function closedPort(): Promise<number> {
   const server = http.createServer()
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
   const { port } = server.address() as AddressInfo
-  await new Promise<void>((resolve) => server.close(() => resolve()))
+  await new Promise<void>((resolve) => server.close(() => { resolve(); }))
   return port
 }

@@ -280,7 +280,7 @@ describe('a run to completed: status, verdict, coverage, findings, close, valida
     })
     const t = await api().triggerRun({ model_id: reg.model_id, categories: ['prompt_injection'] })
     expect((await terminal(api(), t.run_id)).status).toBe('completed')
-    const f = (await api().listFindings(t.run_id)).findings[0]!
+    const f = (await api().listFindings(t.run_id)).findings[0]
     await api().closeFinding(f.finding_id, { status: 'fixed', explanation: 'guard added' })
     await expectRefused(api().validateFinding(f.finding_id), 422, 'replay_unwireable')
   })

@@ -167,10 +167,10 @@ async function runGateStep(deps: MainDeps, inputs: ActionInputs, secrets: string
       signal: deps.signal,
       log: io.log,
       random: deps.random,
-      onRunStarted: (runId) => saveRunStarted(io, runId),
-      onRunSettled: () => saveRunSettled(io),
-      onTriggerIntent: (intent) => saveTriggerIntent(io, intent),
-      onCancelRequested: (runId) => saveCancelRequested(io, runId)
+      onRunStarted: (runId) => { saveRunStarted(io, runId); },
+      onRunSettled: () => { saveRunSettled(io); },
+      onTriggerIntent: (intent) => { saveTriggerIntent(io, intent); },
+      onCancelRequested: (runId) => { saveCancelRequested(io, runId); }
     },
     { modelId: inputs.modelId, categories: inputs.categories, minSeverity: inputs.minSeverity, timeoutMs: inputs.timeoutMs }
   )

@@ -103,7 +103,7 @@ export async function collectResults(api: ServiceApi, runId: string, modelId: st
   if (runList && !runListItem) notes.push(`Run ${runId} is not among the ${runList.runs.length} most recent runs of the model.`)
   const model = modelList?.models.find((m) => m.model_id === modelId) ?? null
   // run_id is optional in the coverage body; when it is there it must name this run.
-  if (coverage && coverage.run_id !== undefined && coverage.run_id !== null && coverage.run_id !== runId) {
+  if (coverage?.run_id !== undefined && coverage.run_id !== null && coverage.run_id !== runId) {
     notes.push(`Coverage could not be trusted: it names run ${coverage.run_id}.`)
     return { coverage: null, findings, runListItem, model, notes }
   }

@@ -300,8 +300,7 @@ function retryingCalls(request: RequestFn, deps: GitHubDeps): Call {
         signal: deps.signal,
         random: deps.random,
         policy: deps.policy,
-        onRetry: ({ attempt, delayMs, error }) =>
-          deps.log.info(`GitHub: ${error.describe()}; retrying (attempt ${attempt + 1}) in ${(delayMs / 1000).toFixed(1)} s`)
+        onRetry: ({ attempt, delayMs, error }) => { deps.log.info(`GitHub: ${error.describe()}; retrying (attempt ${attempt + 1}) in ${(delayMs / 1000).toFixed(1)} s`); }
       }
     )
   }
@@ -409,10 +408,10 @@ export async function createIssuesApi(deps: GitHubDeps): Promise<IssuesApi> {
   const octokit = getOctokit(deps.token, {
     baseUrl: deps.apiUrl.replace(/\/+$/, ''),
     log: {
-      debug: (m: string) => deps.log.debug(m),
-      info: (m: string) => deps.log.debug(m),
-      warn: (m: string) => deps.log.warning(m),
-      error: (m: string) => deps.log.debug(m)
+      debug: (m: string) => { deps.log.debug(m); },
+      info: (m: string) => { deps.log.debug(m); },
+      warn: (m: string) => { deps.log.warning(m); },
+      error: (m: string) => { deps.log.debug(m); }
     },
     headers: { 'x-github-api-version': '2022-11-28' }
   })

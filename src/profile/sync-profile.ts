@@ -43,7 +43,7 @@ function isNotFound(err: unknown): boolean {
 /** A 422 validation list of a profile write, as a mistake in the file naming the field. */
 function explainWrite(err: unknown, path: string, what: string): unknown {
   if (!(err instanceof ServiceError) || err.status !== 422) return err
-  const issues = Array.isArray(err.extra.issues) ? (err.extra.issues as Array<{ loc?: unknown; msg?: unknown }>) : []
+  const issues = Array.isArray(err.extra.issues) ? (err.extra.issues as { loc?: unknown; msg?: unknown }[]) : []
   const first = issues[0]
   if (!first || !Array.isArray(first.loc)) return new ConfigError('profile_file', `${path}: the service refused the ${what}: ${oneLine(err.serviceMessage, 300)}`)
   const loc = first.loc.map(String).filter((l) => l !== 'body' && l !== 'changes')
@@ -95,7 +95,7 @@ export async function syncProfile(deps: ServiceCallDeps, modelId: string, path: 
       let confirmed: ProfileConfirm | null = null
       if (!isEmptyConfirm(toConfirm)) {
         const written = await api
-          .confirmProfile(modelId, { version: version!, profile_id: profileId!, answers: toConfirm.answers, items: toConfirm.items as Record<string, string[]> }, { signal })
+          .confirmProfile(modelId, { version: version!, profile_id: profileId!, answers: toConfirm.answers, items: toConfirm.items }, { signal })
           .catch((e: unknown) => {
             throw explainWrite(e, path, 'confirm')
           })

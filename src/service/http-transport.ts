@@ -136,7 +136,7 @@ export function networkError(
   endpoint: string,
   opts: { timedOut: boolean; requestTimeoutMs: number; secrets: readonly string[] }
 ): ServiceError {
-  const httpClientTimeout = /^Request timeout:/.test(errorMessage(err))
+  const httpClientTimeout = errorMessage(err).startsWith("Request timeout:")
   if (opts.timedOut || httpClientTimeout) {
     return new ServiceError({
       endpoint,
@@ -212,7 +212,7 @@ export function readBody(msg: http.IncomingMessage, signal: AbortSignal, maxByte
         msg.destroy()
       }
     }
-    const onAbort = (): void => finish(signal.reason ?? withCode('aborted', 'ABORT_ERR'))
+    const onAbort = (): void => { finish(signal.reason ?? withCode('aborted', 'ABORT_ERR')); }
     if (signal.aborted) {
       onAbort()
       return
@@ -223,9 +223,9 @@ export function readBody(msg: http.IncomingMessage, signal: AbortSignal, maxByte
       if (size > maxBytes) finish(new BodyTooLarge(maxBytes))
       else chunks.push(chunk)
     })
-    msg.on('end', () => finish(undefined, Buffer.concat(chunks).toString('utf8')))
-    msg.on('aborted', () => finish(withCode('connection closed before the response was complete', 'ECONNRESET')))
-    msg.on('error', (e) => finish(e))
+    msg.on('end', () => { finish(undefined, Buffer.concat(chunks).toString('utf8')); })
+    msg.on('aborted', () => { finish(withCode('connection closed before the response was complete', 'ECONNRESET')); })
+    msg.on('error', (e) => { finish(e); })
     msg.on('close', () => {
       if (!msg.complete) finish(withCode('connection closed before the response was complete', 'ECONNRESET'))
     })
@@ -275,7 +275,7 @@ export class HttpTransport {
     const timeout = new AbortController()
     const signal = spec.signal ? AbortSignal.any([timeout.signal, spec.signal]) : timeout.signal
     const timeoutMs = spec.timeoutMs ?? this.requestTimeoutMs
-    const timer = setTimeout(() => timeout.abort(), timeoutMs)
+    const timer = setTimeout(() => { timeout.abort(); }, timeoutMs)
     const started = performance.now()
     const elapsed = (): number => Math.round(performance.now() - started)
     const fail = (err: unknown): Error => {

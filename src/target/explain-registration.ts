@@ -44,7 +44,7 @@ export const PROBE_HINTS: Record<ProbeErrorCategory, { input: string; what: stri
   }
 }
 
-const FIELD_INPUTS: ReadonlyArray<[RegExp, string]> = [
+const FIELD_INPUTS: readonly [RegExp, string][] = [
   [/^config\.endpoint_url$/, 'endpoint_url'],
   [/^config\.response_field$/, 'response_field'],
   [/^config\.transport$/, 'transport'],
@@ -63,7 +63,7 @@ export function inputOfField(field: string): string {
   return 'endpoint_url'
 }
 
-function issuesOf(err: ServiceError): Array<{ loc: string[]; msg: string }> {
+function issuesOf(err: ServiceError): { loc: string[]; msg: string }[] {
   const raw = err.extra.issues
   if (!Array.isArray(raw)) return []
   return raw.flatMap((i) => {

@@ -20,8 +20,8 @@ export const silentLog: Log = { info: () => {}, warning: () => {}, debug: () => 
 export function singleLineLog(inner: Log): Log {
   const flat = stripUnsafeChars
   return {
-    info: (line) => inner.info(flat(line)),
-    warning: (line) => inner.warning(flat(line)),
-    debug: (line) => inner.debug(flat(line))
+    info: (line) => { inner.info(flat(line)); },
+    warning: (line) => { inner.warning(flat(line)); },
+    debug: (line) => { inner.debug(flat(line)); }
   }
 }
