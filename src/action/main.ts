@@ -12,7 +12,7 @@ import { join } from 'node:path'
 import { Deadline, type Clock } from '../util/clock.js'
 import { buildAnnotations } from '../report/annotations.js'
 import { describeFailure, failureKind, type FailureKind } from '../util/errors.js'
-import { oneLine } from '../util/text.js'
+import { nonEmpty, oneLine } from '../util/text.js'
 import { gateReportInput, runGate } from '../gate/run-gate.js'
 import { envInputReader, readInputs, type ActionInputs } from './inputs.js'
 import { scrubSecrets } from '../util/redact.js'
@@ -63,7 +63,7 @@ function safeFileName(s: string): string {
 }
 
 async function writeReportFile(env: NodeJS.ProcessEnv, name: string, json: string): Promise<string> {
-  const dir = join(env.RUNNER_TEMP || tmpdir(), 'asas-gate')
+  const dir = join(nonEmpty(env.RUNNER_TEMP) ?? tmpdir(), 'asas-gate')
   await mkdir(dir, { recursive: true })
   const path = join(dir, `${safeFileName(name)}.json`)
   await writeFile(path, json, 'utf8')
