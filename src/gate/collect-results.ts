@@ -67,7 +67,7 @@ async function readLagging<T>(read: () => Promise<T>, opts: { clock: Clock; sign
       return await read()
     } catch (err) {
       if (!(err instanceof ServiceError) || err.status !== 409) throw err
-      const delay = READ_LAG_RETRY_DELAYS_MS[waited.length]
+      const delay = READ_LAG_RETRY_DELAYS_MS.at(waited.length)
       if (delay === undefined) {
         const gaveUp = `still 409 after the run ended, retried ${waited.length} times over ${waited.reduce((a, b) => a + b, 0) / 1000} s`
         throw err.withDetail({ hint: err.hint ? `${err.hint}; ${gaveUp}` : gaveUp })
