@@ -150,8 +150,9 @@ function githubMessage(data: unknown, fallback: string): string {
 
 function githubCode(data: unknown): string | undefined {
   if (!isRecord(data) || !Array.isArray(data.errors)) return undefined
-  const first = data.errors.find((e) => isRecord(e) && typeof e.code === 'string')
-  return isRecord(first) ? (first.code as string) : undefined
+  const errors: unknown[] = data.errors
+  const first = errors.find((e) => isRecord(e) && typeof e.code === 'string')
+  return isRecord(first) && typeof first.code === 'string' ? first.code : undefined
 }
 
 function causeMessage(err: unknown): string | undefined {
