@@ -27,8 +27,8 @@ export const MAX_BODY_DEPTH = 64
 /** True when `value` nests arrays or objects deeper than `max` levels. Iterative. */
 export function nestedDeeperThan(value: unknown, max: number): boolean {
   const stack: { v: unknown; depth: number }[] = [{ v: value, depth: 0 }]
-  while (stack.length > 0) {
-    const { v, depth } = stack.pop()!
+  for (let top = stack.pop(); top !== undefined; top = stack.pop()) {
+    const { v, depth } = top
     if (v === null || typeof v !== 'object') continue
     if (depth + 1 > max) return true
     for (const child of Array.isArray(v) ? v : Object.values(v)) {
