@@ -8,7 +8,11 @@ export interface Log {
   debug(line: string): void
 }
 
-export const silentLog: Log = { info: () => {}, warning: () => {}, debug: () => {} }
+const drop = (): void => {
+  // A silent log drops every line.
+}
+
+export const silentLog: Log = { info: drop, warning: drop, debug: drop }
 
 /**
  * A Log whose every line stays one line. Lines quote values from the service
