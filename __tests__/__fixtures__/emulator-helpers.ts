@@ -3,13 +3,20 @@ import http from 'node:http'
 import type { AddressInfo } from 'node:net'
 import type { Emulator } from '../../src/emulator/server.js'
 
+/**
+ * A parsed response body as tests read it: field by field, unchecked, so a
+ * missing field fails the test's own expectation rather than the compiler.
+ */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- the one untyped JSON type of the tests (eslint.config.js relaxes the no-unsafe-* rules for it)
+export type UntypedJson = any
+
 export type KeyName = 'full' | 'other' | 'trial' | 'redacted' | 'readonly' | 'none' | 'bogus'
 
 export interface ApiResponse {
   status: number
   headers: Headers
   text: string
-  json: any
+  json: UntypedJson
 }
 
 export interface CallOptions {
@@ -32,7 +39,7 @@ export async function api(emu: Emulator, method: string, path: string, opts: Cal
   const qs = opts.query ? `?${new URLSearchParams(opts.query).toString()}` : ''
   const res = await fetch(`${emu.url}${path}${qs}`, { method, headers, body })
   const text = await res.text()
-  let json: any = undefined
+  let json: UntypedJson
   try {
     json = JSON.parse(text)
   } catch {
@@ -57,7 +64,7 @@ export async function trigger(emu: Emulator, modelId: string, key: KeyName = 'fu
   return r.json.run_id as string
 }
 
-export async function waitTerminal(emu: Emulator, runId: string, key: KeyName = 'full'): Promise<any> {
+export async function waitTerminal(emu: Emulator, runId: string, key: KeyName = 'full'): Promise<UntypedJson> {
   return waitFor(`run ${runId} to end`, async () => {
     const r = await api(emu, 'GET', `/api/v1/run/${runId}`, { key })
     return r.json?.status !== 'running' ? r.json : null

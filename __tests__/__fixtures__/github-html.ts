@@ -59,16 +59,18 @@ function linkifyText(value: string): HNode[] | null {
   for (const m of value.matchAll(LINKIFY)) {
     found = true
     const start = m.index
-    if (m[2] !== undefined) {
-      const pre = m[1] ?? ''
+    // Groups of the branches that did not match are undefined.
+    const g: readonly (string | undefined)[] = m
+    if (g[2] !== undefined) {
+      const pre = g[1] ?? ''
       out.push({ type: 'text', value: value.slice(last, start) + pre })
-      out.push(link('user-mention', `https://github.com/${m[2]}`, `@${m[2]}`))
-    } else if (m[4] !== undefined) {
-      const pre = m[3] ?? ''
+      out.push(link('user-mention', `https://github.com/${g[2]}`, `@${g[2]}`))
+    } else if (g[4] !== undefined) {
+      const pre = g[3] ?? ''
       out.push({ type: 'text', value: value.slice(last, start) + pre })
-      out.push(link('issue-link', `https://github.com/owner/repo/issues/${m[4]}`, `#${m[4]}`))
+      out.push(link('issue-link', `https://github.com/owner/repo/issues/${g[4]}`, `#${g[4]}`))
     } else {
-      const ref = (m[5] ?? m[6])
+      const ref = g[5] ?? g[6] ?? ''
       out.push({ type: 'text', value: value.slice(last, start) })
       out.push(link('issue-link', `https://github.com/issues/${encodeURIComponent(ref)}`, ref))
     }

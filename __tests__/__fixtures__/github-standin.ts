@@ -39,9 +39,16 @@ export interface StandinRequest {
   method: string
   /** Path without the query string. */
   path: string
+  /** Every parameter the request had (look names up through `param`, as one may be missing). */
   query: Record<string, string>
   auth: string | null
   body: unknown
+}
+
+/** A query parameter of the request, undefined when it was not sent. */
+function param(req: StandinRequest, name: string): string | undefined {
+  const query: Partial<Record<string, string>> = req.query
+  return query[name]
 }
 
 export interface Failure {
@@ -176,8 +183,8 @@ export async function startGitHubStandin(opts: StandinOptions = {}): Promise<Git
   })
 
   function paginate<T>(res: ServerResponse, req: StandinRequest, items: T[]): T[] {
-    const perPage = Math.min(maxPerPage, Math.max(1, Number(req.query.per_page ?? 30) || 30))
-    const page = Math.max(1, Math.floor(Number(req.query.page ?? 1)) || 1)
+    const perPage = Math.min(maxPerPage, Math.max(1, Number(param(req, 'per_page') ?? 30) || 30))
+    const page = Math.max(1, Math.floor(Number(param(req, 'page') ?? 1)) || 1)
     const last = Math.max(1, Math.ceil(items.length / perPage))
     const link = (p: number): string => {
       const q = new URLSearchParams({ ...req.query, per_page: String(perPage), page: String(p) })
@@ -246,7 +253,7 @@ export async function startGitHubStandin(opts: StandinOptions = {}): Promise<Git
     }
     if (rest === '/issues') {
       if (m === 'GET') {
-        const wanted = req.query.state ?? 'open'
+        const wanted = param(req, 'state') ?? 'open'
         const list = state.issues
           .filter((i) => wanted === 'all' || i.state === wanted)
           .sort((a, b) => b.number - a.number)
@@ -363,7 +370,10 @@ export async function startGitHubStandin(opts: StandinOptions = {}): Promise<Git
     seedIssue,
     stop: () =>
       new Promise<void>((resolve, reject) => {
-        server.close((err) => { err ? reject(err) : resolve(); })
+        server.close((err) => {
+          if (err) reject(err)
+          else resolve()
+        })
         server.closeAllConnections()
       })
   }

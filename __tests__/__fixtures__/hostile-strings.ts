@@ -100,12 +100,13 @@ export function splitFences(md: string): Split {
   const lines = md.split('\n')
   const outside: string[] = []
   const problems: FenceProblem[] = []
-  let open: { ch: string; n: number; line: number } | null = null
+  // Set in the forEach callback: asserted wide, as flow analysis does not see assignments in callbacks.
+  let open = null as { ch: string; n: number; line: number } | null
   let fences = 0
   lines.forEach((line, i) => {
     if (open) {
       const close = /^ {0,3}(`{3,}|~{3,})[ \t]*$/.exec(line)
-      if (close && close[1][0] === open.ch && close[1].length >= open.n) open = null
+      if (close?.[1].startsWith(open.ch) && close[1].length >= open.n) open = null
       outside.push('')
       return
     }
@@ -118,7 +119,7 @@ export function splitFences(md: string): Split {
     }
     outside.push(line)
   })
-  if (open) problems.push({ line: (open as { line: number }).line, problem: 'fence never closed' })
+  if (open) problems.push({ line: open.line, problem: 'fence never closed' })
   return { outside, problems, fences }
 }
 

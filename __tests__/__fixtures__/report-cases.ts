@@ -56,7 +56,7 @@ const ALL = CATEGORIES.map(([c]) => c)
 
 const model = makeModel({ model_id: 'm_acme_support', name: 'Acme Support agent', endpoint_host: 'support-agent.acme.test' })
 
-function coverageFor(categories: readonly string[], hits: Record<string, { through: number; worst: Severity }> = {}) {
+function coverageFor(categories: readonly string[], hits: Partial<Record<string, { through: number; worst: Severity }>> = {}) {
   return makeCoverage(
     categories.map((c) => {
       const [, owasp, atlas] = CATEGORIES.find(([n]) => n === c) ?? [c, 'LLM01', 'AML.T0051']

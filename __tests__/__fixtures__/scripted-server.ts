@@ -51,7 +51,8 @@ export async function startScriptedServer(...initial: Step[]): Promise<ScriptedS
         waiters.splice(waiters.indexOf(w), 1)
         w.resolve()
       }
-      const step = steps[Math.min(next, steps.length - 1)]
+      // No step scripted: at(-1) of an empty script is undefined.
+      const step = steps.at(Math.min(next, steps.length - 1))
       next += 1
       if (step === undefined) {
         res.writeHead(599).end()
@@ -81,7 +82,10 @@ export async function startScriptedServer(...initial: Step[]): Promise<ScriptedS
     },
     async stop() {
       server.closeAllConnections()
-      await new Promise<void>((resolve, reject) => server.close((err) => { err ? reject(err) : resolve(); }))
+      await new Promise<void>((resolve, reject) => server.close((err) => {
+          if (err) reject(err)
+          else resolve()
+        }))
     }
   }
 }

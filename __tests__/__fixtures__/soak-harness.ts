@@ -250,7 +250,7 @@ export interface SoakReport {
   options: SoakOptions
   pairs: PairRecord[]
   pairFigures: PairFigures
-  baseline: Record<string, { results: (GateResult | 'threw')[]; openAtOrAbove: (number | null)[]; requests: number[] }>
+  baseline: Partial<Record<string, { results: (GateResult | 'threw')[]; openAtOrAbove: (number | null)[]; requests: number[] }>>
   records: GateRecord[]
   figures: SoakFigures
   /** One line per violated check; empty when the soak passed. */
@@ -488,7 +488,7 @@ export function checkPairs(pairs: readonly PairRecord[]): { figures: PairFigures
   }
   for (const p of pairs) {
     const tag = `pair ${p.index} (seed ${p.seed}, lane ${p.lane}, model ${p.modelId})`
-    figures.faultedRequests += Object.values(p.faults).reduce((a, b) => a + (b ?? 0), 0)
+    figures.faultedRequests += Object.values(p.faults).reduce((a, b) => a + b, 0)
     p.gates.forEach((g, i) => {
       const expected = PAIR_CONFIGS[i].expected
       if (g.recovered) figures.recoveredTriggers += 1
@@ -620,7 +620,7 @@ export async function runSoak(partial: Partial<SoakOptions> = {}): Promise<SoakR
  * read can exhaust its retries, and then the gate must still reach the same
  * result from the service's verdict (fail), or fail closed.
  */
-function sameResult(r: GateRecord, base: SoakReport['baseline'][string] | undefined): boolean {
+function sameResult(r: GateRecord, base: SoakReport['baseline'][string]): boolean {
   if (!base || base.results.length === 0) return false
   return r.result === base.results[0] && (r.openAtOrAbove === base.openAtOrAbove[0] || r.openAtOrAbove === null)
 }
@@ -637,6 +637,10 @@ function summarise(
   const problems: string[] = []
   for (const c of opts.pairs > 0 ? [...SOAK_CONFIGS, ...PAIR_CONFIGS] : SOAK_CONFIGS) {
     const b = baseline[c.name]
+    if (b === undefined) {
+      problems.push(`baseline '${c.name}' ran no gate`)
+      continue
+    }
     if (b.results.some((r) => r !== c.expected)) problems.push(`baseline '${c.name}' gave ${b.results.join(', ')}, expected ${c.expected}`)
     if (new Set(b.openAtOrAbove).size > 1) problems.push(`baseline '${c.name}' is not stable: open findings ${b.openAtOrAbove.join(', ')}`)
   }
@@ -652,12 +656,13 @@ function summarise(
   let mismatches = 0
   let overBound = 0
   for (const r of records) {
-    for (const [k, n] of Object.entries(r.faults)) faultsByKind[k as FaultKind] += n ?? 0
+    for (const [k, n] of Object.entries(r.faults)) faultsByKind[k as FaultKind] += n
     const tag = `gate ${r.index} (seed ${r.seed}, ${r.config}, lane ${r.lane})`
-    if (!sameResult(r, baseline[r.config])) {
+    const base = baseline[r.config]
+    if (!sameResult(r, base)) {
       mismatches += 1
       problems.push(
-        `${tag}: ${r.result} (open at or above: ${r.openAtOrAbove}), fault-free ${baseline[r.config]?.results[0]} (open at or above: ${baseline[r.config]?.openAtOrAbove[0]}): ${r.reason}`
+        `${tag}: ${r.result} (open at or above: ${r.openAtOrAbove}), fault-free ${base?.results.at(0) ?? 'none'} (open at or above: ${base?.openAtOrAbove.at(0) ?? 'none'}): ${r.reason}`
       )
     }
     if (r.runsCreated.length !== 1 || (r.runId !== null && r.runsCreated[0] !== r.runId)) {
