@@ -12,6 +12,7 @@ import { runtimes } from '../__fixtures__/node-runtimes.js'
 import { startEmulator, type Emulator } from '../../src/emulator/server.js'
 import { startGitHubStandin } from '../__fixtures__/github-standin.js'
 import { DEFAULT_VULNERABLE } from '../../src/emulator/taxonomy.js'
+import { stopStarted } from '../__fixtures__/teardown.js'
 
 type Standin = Awaited<ReturnType<typeof startGitHubStandin>>
 
@@ -24,8 +25,7 @@ beforeAll(async () => {
   gh = await startGitHubStandin()
 })
 afterAll(async () => {
-  await emu?.stop()
-  await gh?.stop()
+  await stopStarted(emu, gh)
 })
 /** The demo agent's default vulnerabilities: one high and one medium finding. */
 function defaultVulnerabilities(): void {

@@ -10,6 +10,7 @@ import { runtimes } from '../__fixtures__/node-runtimes.js'
 import { startEmulator, type Emulator } from '../../src/emulator/server.js'
 import { startGitHubStandin } from '../__fixtures__/github-standin.js'
 import { checkoutWith } from '../__fixtures__/workspace.js'
+import { stopStarted } from '../__fixtures__/teardown.js'
 
 type Standin = Awaited<ReturnType<typeof startGitHubStandin>>
 
@@ -24,8 +25,7 @@ beforeAll(async () => {
   gh = await startGitHubStandin()
 })
 afterAll(async () => {
-  await emu?.stop()
-  await gh?.stop()
+  await stopStarted(emu, gh)
 })
 beforeEach(() => {
   emu.control.setFaults(null)
@@ -168,7 +168,7 @@ describe(`target and profile, bundled action on ${rt.name}`, () => {
     ['not_an_endpoint', { endpoint_url: '/nowhere' }, 'endpoint_url', /not_an_endpoint.*path of endpoint_url/],
     ['SSRF refusal (metadata host)', { endpoint_url: 'http://169.254.169.254/latest/chat' }, 'endpoint_url', /refused the address 169\.254\.169\.254.*private, loopback, link-local and cloud-metadata hosts are refused/]
   ])('explains a refused registration: %s', async (_label, given, input, message) => {
-    const over: Record<string, string> = given
+    const over: Partial<Record<string, string>> = given
     const pr = ++prCounter
     const endpoint = over.endpoint_url?.startsWith('/') ? openEndpoint('127.0.0.1', over.endpoint_url) : (over.endpoint_url ?? openEndpoint())
     const before = JSON.parse(emu.control.snapshot()).models.length

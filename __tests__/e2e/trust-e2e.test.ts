@@ -10,13 +10,14 @@ import { runAction, type ActionRun, type RunOptions } from '../__fixtures__/acti
 import { runtimes } from '../__fixtures__/node-runtimes.js'
 import { startEmulator, type Emulator } from '../../src/emulator/server.js'
 import { waitFor } from '../__fixtures__/emulator-helpers.js'
+import { stopStarted } from '../__fixtures__/teardown.js'
 
 let emu: Emulator
 beforeAll(async () => {
   emu = await startEmulator({ allowLoopbackTargets: true, categoryDurationMs: 5_000, attacksPerCategory: 1 })
 })
 afterAll(async () => {
-  await emu?.stop()
+  await stopStarted(emu)
 })
 beforeEach(() => {
   emu.control.setFaults(null)

@@ -10,6 +10,7 @@ import { DEFAULT_RETRY_POLICY } from '../../src/util/retry-policy.js'
 import { createIssuesApi, type IssuesApi } from '../../src/github/octokit.js'
 import { postStickyComment } from '../../src/github/sticky-comment.js'
 import { startGitHubStandin, type GitHubStandin, type StandinOptions } from '../__fixtures__/github-standin.js'
+import { stopStarted } from '../__fixtures__/teardown.js'
 
 const PR = { owner: 'octo', repo: 'agent', number: 7 }
 const MARKER_A = '<!-- agent-security-gate model_id=model-a -->'
@@ -45,7 +46,7 @@ const writes = () => standin.requests.filter((r) => r.method !== 'GET')
 const warnings = () => log.lines.filter((l) => l.level === 'warning').map((l) => l.line)
 
 afterEach(async () => {
-  await standin?.stop()
+  await stopStarted(standin)
 })
 
 describe('postStickyComment (update)', () => {

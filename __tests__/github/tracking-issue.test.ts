@@ -8,6 +8,7 @@ import { recordingLog } from '../__fixtures__/recording-log.js'
 import { createIssuesApi, type IssuesApi } from '../../src/github/octokit.js'
 import { syncTrackingIssue } from '../../src/github/tracking-issue.js'
 import { startGitHubStandin, type GitHubStandin, type StandinOptions } from '../__fixtures__/github-standin.js'
+import { stopStarted } from '../__fixtures__/teardown.js'
 
 const REPO = { owner: 'octo', repo: 'agent' }
 const MARKER = '<!-- agent-security-gate model_id=model-a -->'
@@ -36,7 +37,7 @@ const warnings = () => log.lines.filter((l) => l.level === 'warning').map((l) =>
 const open = () => standin.state.issues.filter((i) => i.state === 'open')
 
 afterEach(async () => {
-  await standin?.stop()
+  await stopStarted(standin)
 })
 
 describe('syncTrackingIssue', () => {

@@ -11,6 +11,7 @@ import { ServiceError } from '../../src/util/errors.js'
 import type { ServiceApi } from '../../src/service/service-api.js'
 import { startEmulator } from '../../src/emulator/server.js'
 import type { Emulator } from '../../src/emulator/server.js'
+import { stopStarted } from '../__fixtures__/teardown.js'
 
 const CATEGORY_MS = 30
 
@@ -19,7 +20,7 @@ beforeAll(async () => {
   emu = await startEmulator({ allowLoopbackTargets: true, categoryDurationMs: CATEGORY_MS, validationQuickMs: 300 })
 })
 afterAll(async () => {
-  await emu?.stop()
+  await stopStarted(emu)
 })
 
 function api(key: string = emu.keys.full): ServiceApi {
