@@ -20,7 +20,9 @@ describe('input parsing properties', () => {
     fc.assert(
       fc.property(fc.dictionary(fc.constantFrom(...INPUTS), hostile), fc.string({ minLength: 8 }), (values, key) => {
         const secret = `KEY-${key}`
-        const get = (n: string) => (n === 'api_key' ? (values.api_key === undefined ? secret : values.api_key) : (values[n] ?? '')).trim()
+        // The dictionary holds some of the inputs, not all.
+        const given: Partial<Record<string, string>> = values
+        const get = (n: string) => (n === 'api_key' ? (given.api_key ?? secret) : (given[n] ?? '')).trim()
         try {
           const inputs = readInputs(get)
           expect(inputs.timeoutMs).toBeGreaterThan(0)

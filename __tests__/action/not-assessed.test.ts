@@ -65,7 +65,7 @@ async function runRefused(err: ServiceError, opts: { previousBody?: string; inpu
     log,
     setSecret: () => undefined,
     setOutput: () => undefined,
-    saveState: (k, v) => void state.set(k, String(v)),
+    saveState: (k, v) => void state.set(k, v),
     getState: (k) => state.get(k) ?? '',
     annotate: () => undefined,
     appendSummary: async (md) => void summary.push(md),
