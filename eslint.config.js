@@ -17,7 +17,13 @@ export default tseslint.config(
       // Numbers and booleans in template strings are what log lines are made of.
       '@typescript-eslint/restrict-template-expressions': ['error', { allowNumber: true, allowBoolean: true }],
       // Control characters in regular expressions are the point where untrusted text is made inert.
-      'no-control-regex': 'off'
+      'no-control-regex': 'off',
+      // Leaving a field out of a copy with a rest sibling (`const { verdict: _v, ...rest } = body`) is how a
+      // field is dropped without mutating; a leading _ marks a parameter or binding that is unused on purpose.
+      '@typescript-eslint/no-unused-vars': [
+        'error',
+        { ignoreRestSiblings: true, argsIgnorePattern: '^_', varsIgnorePattern: '^_' }
+      ]
     }
   },
   {

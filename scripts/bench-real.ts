@@ -158,8 +158,8 @@ const RENDER_SEVERITIES: Severity[] = ['critical', 'high', 'medium', 'low']
 export function manyFindingsInput(count: number): ReportInput {
   const findings: Finding[] = []
   for (let i = 0; i < count; i++) {
-    const category = RENDER_CATEGORIES[i % RENDER_CATEGORIES.length]!
-    const severity = RENDER_SEVERITIES[(i * 7) % RENDER_SEVERITIES.length]!
+    const category = RENDER_CATEGORIES[i % RENDER_CATEGORIES.length]
+    const severity = RENDER_SEVERITIES[(i * 7) % RENDER_SEVERITIES.length]
     findings.push(
       makeFinding(severity, {
         finding_id: `fnd_${String(i).padStart(6, '0')}`,

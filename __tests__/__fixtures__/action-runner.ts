@@ -65,7 +65,7 @@ export interface ActionRun {
 }
 
 interface ActionYml {
-  inputs: Record<string, { default?: string }>
+  inputs: Partial<Record<string, { default?: string }>>
   runs: { using: string; main: string; post?: string }
 }
 
@@ -93,7 +93,7 @@ export function parseCommandFile(text: string): Record<string, string> {
   return out
 }
 
-function inputEnv(yml: ActionYml, inputs: Record<string, string>, githubToken: string): Record<string, string> {
+function inputEnv(yml: ActionYml, inputs: Partial<Record<string, string>>, githubToken: string): Record<string, string> {
   const env: Record<string, string> = {}
   const names = new Set([...Object.keys(yml.inputs), ...Object.keys(inputs)])
   for (const name of names) {

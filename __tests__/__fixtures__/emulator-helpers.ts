@@ -6,13 +6,20 @@ import { createClient } from '../../src/service/client.js'
 import { systemClock } from '../../src/util/clock.js'
 import { recordingLog } from './recording-log.js'
 
+/**
+ * A parsed response body as tests read it: field by field, unchecked, so a
+ * missing field fails the test's own expectation rather than the compiler.
+ */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- the one untyped JSON type of the tests (eslint.config.js relaxes the no-unsafe-* rules for it)
+export type UntypedJson = any
+
 export type KeyName = 'full' | 'other' | 'trial' | 'redacted' | 'readonly' | 'none' | 'bogus'
 
 export interface ApiResponse {
   status: number
   headers: Headers
   text: string
-  json: any
+  json: UntypedJson
 }
 
 export interface CallOptions {
@@ -35,7 +42,7 @@ export async function api(emu: Emulator, method: string, path: string, opts: Cal
   const qs = opts.query ? `?${new URLSearchParams(opts.query).toString()}` : ''
   const res = await fetch(`${emu.url}${path}${qs}`, { method, headers, body })
   const text = await res.text()
-  let json: any = undefined
+  let json: UntypedJson
   try {
     json = JSON.parse(text)
   } catch {
@@ -48,7 +55,7 @@ export async function waitFor<T>(what: string, fn: () => T | Promise<T>, timeout
   const deadline = Date.now() + timeoutMs
   for (;;) {
     const v = await fn()
-    if (v) return v as NonNullable<T>
+    if (v) return v
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`)
     await new Promise((r) => setTimeout(r, 15))
   }
@@ -60,7 +67,7 @@ export async function trigger(emu: Emulator, modelId: string, key: KeyName = 'fu
   return r.json.run_id as string
 }
 
-export async function waitTerminal(emu: Emulator, runId: string, key: KeyName = 'full'): Promise<any> {
+export async function waitTerminal(emu: Emulator, runId: string, key: KeyName = 'full'): Promise<UntypedJson> {
   return waitFor(`run ${runId} to end`, async () => {
     const r = await api(emu, 'GET', `/api/v1/run/${runId}`, { key })
     return r.json?.status !== 'running' ? r.json : null
@@ -84,7 +91,7 @@ export async function closedPort(): Promise<number> {
   const s = http.createServer()
   await new Promise<void>((r) => s.listen(0, '127.0.0.1', r))
   const port = (s.address() as AddressInfo).port
-  await new Promise<void>((r) => s.close(() => r()))
+  await new Promise<void>((r) => s.close(() => { r(); }))
   return port
 }
 

@@ -11,7 +11,7 @@ export interface FakeActionIO extends ActionIO {
   /** The step state, shared with a later step when passed on (main -> post). */
   state: Map<string, string>
   summary: string[]
-  annotations: Array<{ level: 'error' | 'warning' | 'notice'; message: string; title: string }>
+  annotations: { level: 'error' | 'warning' | 'notice'; message: string; title: string }[]
   secrets: string[]
   /** Every setFailed message, in order (empty when the step passed). */
   failures: string[]

@@ -59,16 +59,18 @@ function linkifyText(value: string): HNode[] | null {
   for (const m of value.matchAll(LINKIFY)) {
     found = true
     const start = m.index
-    if (m[2] !== undefined) {
-      const pre = m[1] ?? ''
+    // Groups of the branches that did not match are undefined.
+    const g: readonly (string | undefined)[] = m
+    if (g[2] !== undefined) {
+      const pre = g[1] ?? ''
       out.push({ type: 'text', value: value.slice(last, start) + pre })
-      out.push(link('user-mention', `https://github.com/${m[2]}`, `@${m[2]}`))
-    } else if (m[4] !== undefined) {
-      const pre = m[3] ?? ''
+      out.push(link('user-mention', `https://github.com/${g[2]}`, `@${g[2]}`))
+    } else if (g[4] !== undefined) {
+      const pre = g[3] ?? ''
       out.push({ type: 'text', value: value.slice(last, start) + pre })
-      out.push(link('issue-link', `https://github.com/owner/repo/issues/${m[4]}`, `#${m[4]}`))
+      out.push(link('issue-link', `https://github.com/owner/repo/issues/${g[4]}`, `#${g[4]}`))
     } else {
-      const ref = (m[5] ?? m[6]) as string
+      const ref = g[5] ?? g[6] ?? ''
       out.push({ type: 'text', value: value.slice(last, start) })
       out.push(link('issue-link', `https://github.com/issues/${encodeURIComponent(ref)}`, ref))
     }
@@ -98,7 +100,7 @@ function githubFilters(node: HNode): void {
 }
 
 function rehypeGithubFilters() {
-  return (tree: HRoot): void => githubFilters(tree)
+  return (tree: HRoot): void => { githubFilters(tree); }
 }
 
 const processor = unified()
@@ -119,12 +121,12 @@ export type { HElement, HNode, HRoot, HText }
 
 /** The same as a tree (hast), for checks. */
 export function githubTree(markdown: string): HRoot {
-  return processor.runSync(processor.parse(markdown)) as unknown as HRoot
+  return processor.runSync(processor.parse(markdown))
 }
 
 /** Every element of `tree`, depth first, with its ancestors' tag names. */
-export function elements(tree: HRoot): Array<{ el: HElement; ancestors: string[] }> {
-  const out: Array<{ el: HElement; ancestors: string[] }> = []
+export function elements(tree: HRoot): { el: HElement; ancestors: string[] }[] {
+  const out: { el: HElement; ancestors: string[] }[] = []
   const walk = (node: HNode, ancestors: string[]): void => {
     const el = node.type === 'element' ? (node as HElement) : null
     if (el) out.push({ el, ancestors })
@@ -159,7 +161,7 @@ export function githubCss(): string {
  * URL opens its first N `<details>`.
  */
 export function githubPage(html: string, title: string): string {
-  const esc = title.replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[c] as string)
+  const esc = title.replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[c]!)
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>${esc}</title>
 <style>${githubCss()}</style>

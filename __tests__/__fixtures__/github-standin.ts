@@ -39,9 +39,16 @@ export interface StandinRequest {
   method: string
   /** Path without the query string. */
   path: string
+  /** Every parameter the request had (look names up through `param`, as one may be missing). */
   query: Record<string, string>
   auth: string | null
   body: unknown
+}
+
+/** A query parameter of the request, undefined when it was not sent. */
+function param(req: StandinRequest, name: string): string | undefined {
+  const query: Partial<Record<string, string>> = req.query
+  return query[name]
 }
 
 export interface Failure {
@@ -111,7 +118,7 @@ export async function startGitHubStandin(opts: StandinOptions = {}): Promise<Git
   const tokenKind = opts.tokenKind ?? 'installation'
   const state = { comments: new Map<number, StandinComment[]>(), issues: [] as StandinIssue[] }
   const requests: StandinRequest[] = []
-  const pending: Array<{ method: string; pattern: RegExp; status: number; times: number; headers: Record<string, string> }> = []
+  const pending: { method: string; pattern: RegExp; status: number; times: number; headers: Record<string, string> }[] = []
   let readOnly = false
   const files = new Map<string, Map<string, string>>()
   let nextCommentId = 1_000_001
@@ -181,8 +188,8 @@ export async function startGitHubStandin(opts: StandinOptions = {}): Promise<Git
   })
 
   function paginate<T>(res: ServerResponse, req: StandinRequest, items: T[]): T[] {
-    const perPage = Math.min(maxPerPage, Math.max(1, Number(req.query.per_page ?? 30) || 30))
-    const page = Math.max(1, Math.floor(Number(req.query.page ?? 1)) || 1)
+    const perPage = Math.min(maxPerPage, Math.max(1, Number(param(req, 'per_page') ?? 30) || 30))
+    const page = Math.max(1, Math.floor(Number(param(req, 'page') ?? 1)) || 1)
     const last = Math.max(1, Math.ceil(items.length / perPage))
     const link = (p: number): string => {
       const q = new URLSearchParams({ ...req.query, per_page: String(perPage), page: String(p) })
@@ -218,10 +225,10 @@ export async function startGitHubStandin(opts: StandinOptions = {}): Promise<Git
     }
     const parts = /^\/repos\/([^/]+)\/([^/]+)(\/.*)$/.exec(req.path)
     if (!parts) throw new HttpFailure(404, 'Not Found')
-    const [askedOwner, askedRepo] = [decodeURIComponent(parts[1]!), decodeURIComponent(parts[2]!)]
+    const [askedOwner, askedRepo] = [decodeURIComponent(parts[1]), decodeURIComponent(parts[2])]
     if (only !== undefined && `${askedOwner}/${askedRepo}` !== only) throw new HttpFailure(404, 'Not Found')
     ;[owner, repo] = [askedOwner, askedRepo]
-    const rest = parts[3]!
+    const rest = parts[3]
     const isWrite = m !== 'GET'
     if (isWrite && readOnly) throw new HttpFailure(403, 'Resource not accessible by integration')
 
@@ -263,7 +270,7 @@ export async function startGitHubStandin(opts: StandinOptions = {}): Promise<Git
     }
     if (rest === '/issues') {
       if (m === 'GET') {
-        const wanted = req.query.state ?? 'open'
+        const wanted = param(req, 'state') ?? 'open'
         const list = state.issues
           .filter((i) => wanted === 'all' || i.state === wanted)
           .sort((a, b) => b.number - a.number)
@@ -278,7 +285,7 @@ export async function startGitHubStandin(opts: StandinOptions = {}): Promise<Git
     }
     hit = /^\/issues\/(\d+)$/.exec(rest)
     if (hit && m === 'PATCH') {
-      const issue = state.issues.find((i) => i.number === Number(hit![1]))
+      const issue = state.issues.find((i) => i.number === Number(hit[1]))
       if (!issue) throw new HttpFailure(404, 'Not Found')
       const b = (typeof req.body === 'object' && req.body !== null ? req.body : {}) as Record<string, unknown>
       if (typeof b.title === 'string') issue.title = b.title
@@ -332,7 +339,7 @@ export async function startGitHubStandin(opts: StandinOptions = {}): Promise<Git
       const index = pending.findIndex((p) => p.method === record.method && p.pattern.test(record.path))
       let failure: Failure | undefined
       if (index >= 0) {
-        const p = pending[index]!
+        const p = pending[index]
         failure = { status: p.status, headers: p.headers }
         if (--p.times <= 0) pending.splice(index, 1)
       } else {
@@ -362,7 +369,7 @@ export async function startGitHubStandin(opts: StandinOptions = {}): Promise<Git
 
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject)
-    server.listen(0, '127.0.0.1', () => resolve())
+    server.listen(0, '127.0.0.1', () => { resolve(); })
   })
   url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
 
@@ -386,7 +393,10 @@ export async function startGitHubStandin(opts: StandinOptions = {}): Promise<Git
     seedIssue,
     stop: () =>
       new Promise<void>((resolve, reject) => {
-        server.close((err) => (err ? reject(err) : resolve()))
+        server.close((err) => {
+          if (err) reject(err)
+          else resolve()
+        })
         server.closeAllConnections()
       })
   }

@@ -7,6 +7,7 @@
 import { execFileSync } from 'node:child_process'
 import { join } from 'node:path'
 import { PROJECT_ROOT } from './action-runner.js'
+import { nonEmpty } from '../../src/util/text.js'
 
 export interface Runtime {
   name: string
@@ -31,7 +32,7 @@ export function node24(): Runtime | null {
 
 /** The machine's Node: the one npm runs on (npm_node_execpath), else this process's. */
 export function machineNode(): Runtime {
-  const path = process.env.npm_node_execpath || process.execPath
+  const path = nonEmpty(process.env.npm_node_execpath) ?? process.execPath
   return { name: 'machine', path, version: versionOf(path) ?? process.version }
 }
 

@@ -40,7 +40,7 @@ export interface ReportCase {
 }
 
 /** Ten categories with their OWASP LLM and MITRE ATLAS references. */
-export const CATEGORIES: ReadonlyArray<[string, string, string]> = [
+export const CATEGORIES: readonly [string, string, string][] = [
   ['prompt_injection', 'LLM01', 'AML.T0051'],
   ['jailbreak', 'LLM01', 'AML.T0054'],
   ['system_prompt_leakage', 'LLM07', 'AML.T0056'],
@@ -56,7 +56,7 @@ const ALL = CATEGORIES.map(([c]) => c)
 
 const model = makeModel({ model_id: 'm_acme_support', name: 'Acme Support agent', endpoint_host: 'support-agent.acme.test' })
 
-function coverageFor(categories: readonly string[], hits: Record<string, { through: number; worst: Severity }> = {}) {
+function coverageFor(categories: readonly string[], hits: Partial<Record<string, { through: number; worst: Severity }>> = {}) {
   return makeCoverage(
     categories.map((c) => {
       const [, owasp, atlas] = CATEGORIES.find(([n]) => n === c) ?? [c, 'LLM01', 'AML.T0051']
@@ -275,12 +275,12 @@ const hostileErrorCase = notAssessedCase(
 // --- huge: 12 critical and 340 high -----------------------------------------
 function hugeFindings(): Finding[] {
   const out: Finding[] = []
-  for (let i = 0; i < 12; i++) out.push(leakFinding(`f_crit_${String(i + 1).padStart(3, '0')}`, 'critical', ALL[i % 4] as string))
+  for (let i = 0; i < 12; i++) out.push(leakFinding(`f_crit_${String(i + 1).padStart(3, '0')}`, 'critical', ALL[i % 4]))
   for (let i = 0; i < 340; i++) {
     out.push(
       makeFinding('high', {
         finding_id: `f_high_${String(i + 1).padStart(3, '0')}`,
-        category: ALL[i % ALL.length] as string,
+        category: ALL[i % ALL.length],
         description: `The agent follows an instruction hidden in a tool result (variant ${i + 1}).`,
         attacks: [makeAttack({ attack_id: `atk_h${i + 1}`, replay_script: [makeStep({ response: LONG_REPLY })] })]
       })

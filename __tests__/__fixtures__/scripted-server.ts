@@ -35,7 +35,7 @@ export async function startScriptedServer(...initial: Step[]): Promise<ScriptedS
   let steps: Step[] = initial
   let next = 0
   const requests: RecordedRequest[] = []
-  const waiters: Array<{ n: number; resolve: () => void }> = []
+  const waiters: { n: number; resolve: () => void }[] = []
   const server = http.createServer((req, res) => {
     const chunks: Buffer[] = []
     req.on('data', (c: Buffer) => chunks.push(c))
@@ -51,7 +51,8 @@ export async function startScriptedServer(...initial: Step[]): Promise<ScriptedS
         waiters.splice(waiters.indexOf(w), 1)
         w.resolve()
       }
-      const step = steps[Math.min(next, steps.length - 1)]
+      // No step scripted: at(-1) of an empty script is undefined.
+      const step = steps.at(Math.min(next, steps.length - 1))
       next += 1
       if (step === undefined) {
         res.writeHead(599).end()
@@ -81,7 +82,10 @@ export async function startScriptedServer(...initial: Step[]): Promise<ScriptedS
     },
     async stop() {
       server.closeAllConnections()
-      await new Promise<void>((resolve, reject) => server.close((err) => (err ? reject(err) : resolve())))
+      await new Promise<void>((resolve, reject) => server.close((err) => {
+          if (err) reject(err)
+          else resolve()
+        }))
     }
   }
 }
@@ -117,6 +121,6 @@ export async function closedPort(): Promise<number> {
   const server = http.createServer()
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
   const { port } = server.address() as AddressInfo
-  await new Promise<void>((resolve) => server.close(() => resolve()))
+  await new Promise<void>((resolve) => server.close(() => { resolve(); }))
   return port
 }

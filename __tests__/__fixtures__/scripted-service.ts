@@ -15,7 +15,7 @@ export interface Script {
   /** Replaces the trigger (default: run_1 starts). */
   trigger?: ServiceApi['triggerRun']
   /** Status answers in order; the last repeats. */
-  statuses: Array<Partial<RunStatusResponse>>
+  statuses: Partial<RunStatusResponse>[]
   coverage?: () => Promise<CoverageResponse>
   findings?: () => Promise<FindingList>
   ingestIncomplete?: boolean

@@ -250,7 +250,7 @@ export interface SoakReport {
   options: SoakOptions
   pairs: PairRecord[]
   pairFigures: PairFigures
-  baseline: Record<string, { results: Array<GateResult | 'threw'>; openAtOrAbove: Array<number | null>; requests: number[] }>
+  baseline: Partial<Record<string, { results: (GateResult | 'threw')[]; openAtOrAbove: (number | null)[]; requests: number[] }>>
   records: GateRecord[]
   figures: SoakFigures
   /** One line per violated check; empty when the soak passed. */
@@ -270,10 +270,10 @@ const API_ENDPOINT = (e: RequestLogEntry): boolean => e.endpoint !== 'demo-agent
 export function stats(values: readonly number[]): Stats {
   if (values.length === 0) return { median: 0, p95: 0, max: 0 }
   const s = [...values].sort((a, b) => a - b)
-  const at = (q: number): number => s[Math.min(s.length - 1, Math.max(0, Math.ceil(q * s.length) - 1))]!
+  const at = (q: number): number => s[Math.min(s.length - 1, Math.max(0, Math.ceil(q * s.length) - 1))]
   const mid = Math.floor(s.length / 2)
-  const median = s.length % 2 === 1 ? s[mid]! : (s[mid - 1]! + s[mid]!) / 2
-  return { median, p95: at(0.95), max: s[s.length - 1]! }
+  const median = s.length % 2 === 1 ? s[mid] : (s[mid - 1] + s[mid]) / 2
+  return { median, p95: at(0.95), max: s[s.length - 1] }
 }
 
 async function startLane(index: number, opts: SoakOptions): Promise<Lane> {
@@ -310,7 +310,7 @@ function setAgent(emu: Emulator, vulnerable: boolean): void {
 /** The lane's model triggered longest ago, after waiting out its cooldown. */
 async function pickModel(lane: Lane, cooldownMs: number): Promise<string> {
   const byAge = [...lane.models].sort((a, b) => (lane.lastTrigger.get(a) ?? 0) - (lane.lastTrigger.get(b) ?? 0))
-  const model = byAge[0]!
+  const model = byAge[0]
   const wait = (lane.lastTrigger.get(model) ?? 0) + cooldownMs - Date.now()
   if (wait > 0) await systemClock.sleep(wait)
   return model
@@ -414,8 +414,8 @@ function faultCounts(entries: readonly RequestLogEntry[]): Partial<Record<FaultK
 }
 
 /** The lane's runs as its store holds them (plans and statuses, without going through the faults). */
-function storeRuns(emu: Emulator): Array<{ run_id: string; status: string; categories_planned: string[]; cancelRequested: boolean }> {
-  return (JSON.parse(emu.control.snapshot()) as { runs: Array<{ run_id: string; status: string; categories_planned: string[]; cancelRequested: boolean }> }).runs
+function storeRuns(emu: Emulator): { run_id: string; status: string; categories_planned: string[]; cancelRequested: boolean }[] {
+  return (JSON.parse(emu.control.snapshot()) as { runs: { run_id: string; status: string; categories_planned: string[]; cancelRequested: boolean }[] }).runs
 }
 
 const TERMINAL = new Set(['completed', 'error', 'cancelled'])
@@ -456,7 +456,7 @@ async function runPair(lane: Lane, opts: SoakOptions, job: { index: number; seed
   const created = storeRuns(emu).filter((r) => !before.has(r.run_id))
   const planOf = new Map(created.map((r) => [r.run_id, r.categories_planned]))
   PAIR_CONFIGS.forEach((config, i) => {
-    const g = gates[i]!
+    const g = gates[i]
     if (g.runId !== null) g.adoptedForeign = !samePlan(planOf.get(g.runId) ?? [], config.categories)
   })
   lane.gateRuns.set(`pair-${job.index}`, created.map((r) => r.run_id))
@@ -465,7 +465,7 @@ async function runPair(lane: Lane, opts: SoakOptions, job: { index: number; seed
     seed: job.seed,
     lane: lane.index,
     modelId,
-    gates: [gates[0]!, gates[1]!],
+    gates: [gates[0], gates[1]],
     runsCreated: created.map((r) => r.run_id),
     cancelled: created.filter((r) => r.status === 'cancelled' || r.cancelRequested).map((r) => r.run_id),
     faults: faultCounts(emu.requestLog.slice(logStart).filter(API_ENDPOINT))
@@ -488,9 +488,9 @@ export function checkPairs(pairs: readonly PairRecord[]): { figures: PairFigures
   }
   for (const p of pairs) {
     const tag = `pair ${p.index} (seed ${p.seed}, lane ${p.lane}, model ${p.modelId})`
-    figures.faultedRequests += Object.values(p.faults).reduce((a, b) => a + (b ?? 0), 0)
+    figures.faultedRequests += Object.values(p.faults).reduce((a, b) => a + b, 0)
     p.gates.forEach((g, i) => {
-      const expected = PAIR_CONFIGS[i]!.expected
+      const expected = PAIR_CONFIGS[i].expected
       if (g.recovered) figures.recoveredTriggers += 1
       if (g.result === 'error' || g.result === 'threw') figures.failedClosed += 1
       else if (g.result !== expected) {
@@ -523,7 +523,7 @@ async function runJobs<J>(lanes: Lane[], jobs: J[], run: (lane: Lane, job: J) =>
       for (;;) {
         const i = next++
         if (i >= jobs.length) return
-        out.push(await run(lane, jobs[i]!))
+        out.push(await run(lane, jobs[i]))
       }
     })
   )
@@ -553,7 +553,7 @@ export async function runSoak(partial: Partial<SoakOptions> = {}): Promise<SoakR
     const baselineJobs = Array.from({ length: baselineConfigs.length * opts.baselineRepeats }, (_, i) => ({
       index: -1 - i,
       seed: 0,
-      config: baselineConfigs[i % baselineConfigs.length]!,
+      config: baselineConfigs[i % baselineConfigs.length],
       faults: null
     }))
     opts.progress?.(`baseline: ${baselineJobs.length} fault-free gates on ${lanes.length} lanes`)
@@ -570,7 +570,7 @@ export async function runSoak(partial: Partial<SoakOptions> = {}): Promise<SoakR
 
     const jobs = Array.from({ length: opts.runs }, (_, i) => {
       const seed = opts.seed * 100_000 + i
-      return { index: i, seed, config: SOAK_CONFIGS[i % SOAK_CONFIGS.length]!, faults: faultConfig(opts, seed) }
+      return { index: i, seed, config: SOAK_CONFIGS[i % SOAK_CONFIGS.length], faults: faultConfig(opts, seed) }
     })
     opts.progress?.(`soak: ${jobs.length} gates at fault rate ${opts.rate} on ${lanes.length} lanes`)
     let done = 0
@@ -594,7 +594,7 @@ export async function runSoak(partial: Partial<SoakOptions> = {}): Promise<SoakR
         for (;;) {
           const i = nextPair++
           if (i >= pairJobs.length) return
-          pairs.push(await runPair(lane, opts, pairJobs[i]!))
+          pairs.push(await runPair(lane, opts, pairJobs[i]))
         }
       })
     )
@@ -620,7 +620,7 @@ export async function runSoak(partial: Partial<SoakOptions> = {}): Promise<SoakR
  * read can exhaust its retries, and then the gate must still reach the same
  * result from the service's verdict (fail), or fail closed.
  */
-function sameResult(r: GateRecord, base: SoakReport['baseline'][string] | undefined): boolean {
+function sameResult(r: GateRecord, base: SoakReport['baseline'][string]): boolean {
   if (!base || base.results.length === 0) return false
   return r.result === base.results[0] && (r.openAtOrAbove === base.openAtOrAbove[0] || r.openAtOrAbove === null)
 }
@@ -636,7 +636,11 @@ function summarise(
 ): SoakReport {
   const problems: string[] = []
   for (const c of opts.pairs > 0 ? [...SOAK_CONFIGS, ...PAIR_CONFIGS] : SOAK_CONFIGS) {
-    const b = baseline[c.name]!
+    const b = baseline[c.name]
+    if (b === undefined) {
+      problems.push(`baseline '${c.name}' ran no gate`)
+      continue
+    }
     if (b.results.some((r) => r !== c.expected)) problems.push(`baseline '${c.name}' gave ${b.results.join(', ')}, expected ${c.expected}`)
     if (new Set(b.openAtOrAbove).size > 1) problems.push(`baseline '${c.name}' is not stable: open findings ${b.openAtOrAbove.join(', ')}`)
   }
@@ -652,12 +656,13 @@ function summarise(
   let mismatches = 0
   let overBound = 0
   for (const r of records) {
-    for (const [k, n] of Object.entries(r.faults)) faultsByKind[k as FaultKind] += n ?? 0
+    for (const [k, n] of Object.entries(r.faults)) faultsByKind[k as FaultKind] += n
     const tag = `gate ${r.index} (seed ${r.seed}, ${r.config}, lane ${r.lane})`
-    if (!sameResult(r, baseline[r.config])) {
+    const base = baseline[r.config]
+    if (!sameResult(r, base)) {
       mismatches += 1
       problems.push(
-        `${tag}: ${r.result} (open at or above: ${r.openAtOrAbove}), fault-free ${baseline[r.config]?.results[0]} (open at or above: ${baseline[r.config]?.openAtOrAbove[0]}): ${r.reason}`
+        `${tag}: ${r.result} (open at or above: ${r.openAtOrAbove}), fault-free ${base?.results.at(0) ?? 'none'} (open at or above: ${base?.openAtOrAbove.at(0) ?? 'none'}): ${r.reason}`
       )
     }
     if (r.runsCreated.length !== 1 || (r.runId !== null && r.runsCreated[0] !== r.runId)) {
@@ -701,7 +706,7 @@ export function formatFigures(report: SoakReport): string {
   const f = report.figures
   const o = report.options
   const kinds = FAULT_KINDS.map((k) => `${k} ${f.faultsByKind[k]}`).join(', ')
-  const rows: Array<[string, string]> = [
+  const rows: [string, string][] = [
     ['gate runs (faulted)', `${f.runs} (seed ${o.seed}, ${o.concurrency} lanes, ${SOAK_CONFIGS.length} configurations)`],
     ['fault rate per request', `${f.rate} on every /api/v1 endpoint`],
     ['requests / faulted', `${f.totalRequests} / ${f.faultedRequests} (${f.totalRequests > 0 ? ((100 * f.faultedRequests) / f.totalRequests).toFixed(1) : '0'}%)`],

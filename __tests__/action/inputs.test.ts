@@ -131,16 +131,16 @@ describe('readInputs', () => {
 
   it('keeps the defaults of action.yml and of the code equal', () => {
     const action = parse(readFileSync(new URL('../../action.yml', import.meta.url), 'utf8')) as {
-      inputs: Record<string, { default?: string; required?: boolean }>
+      inputs: Partial<Record<string, { default?: string; required?: boolean }>>
       runs: { using: string }
     }
     expect(action.runs.using).toBe('node24')
     for (const [name, value] of Object.entries(INPUT_DEFAULTS)) {
       expect([name, action.inputs[name]?.default]).toEqual([name, value])
     }
-    expect(action.inputs.model_id.required).toBe(false)
-    expect(action.inputs.api_key.required).toBe(true)
-    expect(action.inputs.base_url.required).toBe(true)
+    expect(action.inputs.model_id?.required).toBe(false)
+    expect(action.inputs.api_key?.required).toBe(true)
+    expect(action.inputs.base_url?.required).toBe(true)
   })
 })
 

@@ -57,7 +57,7 @@ describe('outputs from service text', () => {
       getRun: async () => ({ status: 'completed', categories_planned: planned, categories_completed: planned, verdict: 'pass' }),
       getCoverage: async () => ({
         run_status: 'completed',
-        categories: [{ category: planned[0]!, attacks_blocked: 1, attacks_succeeded: 0, owasp: 'LLM01', atlas: 'AML.T0051', worst_severity: null }]
+        categories: [{ category: planned[0], attacks_blocked: 1, attacks_succeeded: 0, owasp: 'LLM01', atlas: 'AML.T0051', worst_severity: null }]
       }),
       listFindings: async () => ({ findings: [], count: 0 }),
       listModels: async () => ({ models: [] })
@@ -67,10 +67,10 @@ describe('outputs from service text', () => {
     await runMain({ io, clock, signal: new AbortController().signal, makeApi: () => api })
     expect(Object.keys(io.outputs)).toEqual(expect.arrayContaining(['run_id', 'status', 'categories_planned', 'result']))
     for (const [name, value] of Object.entries(io.outputs)) {
-      // eslint-disable-next-line no-control-regex
+       
       expect([name, /[\u0000-\u001f\u007f-\u009f\u2028-\u202e]/.test(value)]).toEqual([name, false])
     }
     expect(io.outputs.run_id).toBe('run_1 ::set-output name=result::pass [31m')
-    expect(JSON.parse(io.outputs.categories_planned!)).toEqual(['jailbreak\nINJECTED=1'])
+    expect(JSON.parse(io.outputs.categories_planned)).toEqual(['jailbreak\nINJECTED=1'])
   })
 })

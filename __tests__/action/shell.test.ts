@@ -65,8 +65,8 @@ describe('the main step, in-process', () => {
     await runStep(step, scriptedService({ statuses: [{}, done] }))
     expect(step.failures).toEqual([])
     expect(step.outputs).toMatchObject({ result: 'pass', run_id: 'run_1', status: 'completed', verdict: 'pass', findings_count: '0' })
-    expect(JSON.parse(step.outputs.categories_completed!)).toEqual(PLANNED)
-    const report = JSON.parse(await readFile(step.outputs.report_path!, 'utf8')) as { model_id: string; result: string }
+    expect(JSON.parse(step.outputs.categories_completed)).toEqual(PLANNED)
+    const report = JSON.parse(await readFile(step.outputs.report_path, 'utf8')) as { model_id: string; result: string }
     expect(report).toMatchObject({ model_id: 'm', result: 'pass' })
     expect(step.summary.join('')).toContain('pass')
     expect(step.state.get('isPost')).toBe('true')
@@ -156,10 +156,10 @@ describe('the post step, in-process', () => {
     const statuses: string[] = ['running', 'cancelled']
     const api = fakeApi({
       cancelRun: async () => ({ run_id: 'run_1', status: 'running', cancel_requested: true }),
-      getRun: async () => ({ status: statuses.shift() ?? 'cancelled', categories_planned: PLANNED, categories_completed: [] }) as RunStatusResponse
+      getRun: async () => ({ status: statuses.shift() ?? 'cancelled', categories_planned: PLANNED, categories_completed: [] })
     })
     await runStep(step, api)
-    expect((api as ServiceApi & { calls: string[] }).calls[0]).toBe('cancelRun')
+    expect((api).calls[0]).toBe('cancelRun')
     expect(step.secrets).toContain(KEY)
     expect(logged(step, 'info')).toContainEqual('Post step: cancel of run run_1 requested; it has stopped.')
     expect(step.failures).toEqual([])

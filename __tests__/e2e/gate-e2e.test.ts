@@ -12,6 +12,7 @@ import { runtimes } from '../__fixtures__/node-runtimes.js'
 import { startEmulator, type Emulator } from '../../src/emulator/server.js'
 import { startGitHubStandin } from '../__fixtures__/github-standin.js'
 import { DEFAULT_VULNERABLE } from '../../src/emulator/taxonomy.js'
+import { stopStarted } from '../__fixtures__/teardown.js'
 
 type Standin = Awaited<ReturnType<typeof startGitHubStandin>>
 
@@ -24,8 +25,7 @@ beforeAll(async () => {
   gh = await startGitHubStandin()
 })
 afterAll(async () => {
-  await emu?.stop()
-  await gh?.stop()
+  await stopStarted(emu, gh)
 })
 /** The demo agent's default vulnerabilities: one high and one medium finding. */
 function defaultVulnerabilities(): void {
@@ -139,8 +139,7 @@ describe.each(RUNTIMES.map((r) => [r.name, r] as const))('bundled action on %s',
     const r = await run(rt.path, {
       inputs: baseInputs({ min_severity: 'critical' }),
       onSpawn: (_child, out) => {
-        void waitFor('a category to complete', () => /Run \S+: running, [1-9]\d*\/\d+ categories done/.test(out.stdout())).then(() =>
-          emu.demoAgent.setAvailable(false)
+        void waitFor('a category to complete', () => /Run \S+: running, [1-9]\d*\/\d+ categories done/.test(out.stdout())).then(() => { emu.demoAgent.setAvailable(false); }
         )
       }
     })
@@ -275,7 +274,7 @@ describe.each(RUNTIMES.map((r) => [r.name, r] as const))('bundled action on %s',
     const gate = await run(rt.path, { inputs: baseInputs({ model_id: model }) })
     expect(gate.main.outputs.result).toBe('fail')
     const headers = { authorization: `Bearer ${emu.keys.full}`, 'content-type': 'application/json' }
-    const list = (await (await fetch(`${emu.url}/api/v1/run/${gate.main.outputs.run_id}/findings?status=open`, { headers })).json()) as { findings: Array<{ finding_id: string }> }
+    const list = (await (await fetch(`${emu.url}/api/v1/run/${gate.main.outputs.run_id}/findings?status=open`, { headers })).json()) as { findings: { finding_id: string }[] }
     expect(list.findings.length).toBeGreaterThan(0)
     for (const f of list.findings) {
       const closed = await fetch(`${emu.url}/api/v1/findings/${f.finding_id}/close`, { method: 'PATCH', headers, body: JSON.stringify({ status: 'fixed', explanation: 'hardened the system prompt' }) })

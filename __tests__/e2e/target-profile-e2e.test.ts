@@ -10,6 +10,7 @@ import { runtimes } from '../__fixtures__/node-runtimes.js'
 import { startEmulator, type Emulator } from '../../src/emulator/server.js'
 import { startGitHubStandin } from '../__fixtures__/github-standin.js'
 import { checkoutWith } from '../__fixtures__/workspace.js'
+import { stopStarted } from '../__fixtures__/teardown.js'
 
 type Standin = Awaited<ReturnType<typeof startGitHubStandin>>
 
@@ -17,15 +18,14 @@ let emu: Emulator
 let gh: Standin
 const GH_TOKEN = 'ghs_e2e_token_value_456'
 const TARGET_SECRET = 'preview-target-secret-0451'
-const rt = runtimes()[0]!
+const rt = runtimes()[0]
 
 beforeAll(async () => {
   emu = await startEmulator({ allowLoopbackTargets: true, categoryDurationMs: 20, attacksPerCategory: 1 })
   gh = await startGitHubStandin()
 })
 afterAll(async () => {
-  await emu?.stop()
-  await gh?.stop()
+  await stopStarted(emu, gh)
 })
 beforeEach(() => {
   emu.control.setFaults(null)
@@ -78,7 +78,7 @@ async function push(opts: { pr?: number | null; inputs: Record<string, string>; 
   })
 }
 
-function requestsSince(mark: number): Array<{ endpoint: string; status: number | 'reset' }> {
+function requestsSince(mark: number): { endpoint: string; status: number | 'reset' }[] {
   return emu.requestLog.slice(mark).map((r) => ({ endpoint: r.endpoint, status: r.status }))
 }
 
@@ -115,7 +115,7 @@ describe(`target and profile, bundled action on ${rt.name}`, () => {
     const r1 = await push({ pr, inputs, files: files1 })
     expect(r1.main.outputs).toMatchObject({ target: 'registered', result: 'pass' })
     expect(r1.main.code).toBe(0)
-    const modelId = r1.main.outputs.model_id!
+    const modelId = r1.main.outputs.model_id
     expect(modelsNamed(`agent-app-pr-${pr}`)).toEqual([modelId])
     expect(count(mark, 'listModels')).toBeGreaterThanOrEqual(1)
     expect(requestsSince(mark).findIndex((q) => q.endpoint === 'listModels')).toBeLessThan(requestsSince(mark).findIndex((q) => q.endpoint === 'registerModel'))
@@ -168,7 +168,7 @@ describe(`target and profile, bundled action on ${rt.name}`, () => {
     ['not_an_endpoint', { endpoint_url: '/nowhere' }, 'endpoint_url', /not_an_endpoint.*path of endpoint_url/],
     ['SSRF refusal (metadata host)', { endpoint_url: 'http://169.254.169.254/latest/chat' }, 'endpoint_url', /refused the address 169\.254\.169\.254.*private, loopback, link-local and cloud-metadata hosts are refused/]
   ])('explains a refused registration: %s', async (_label, given, input, message) => {
-    const over: Record<string, string> = given
+    const over: Partial<Record<string, string>> = given
     const pr = ++prCounter
     const endpoint = over.endpoint_url?.startsWith('/') ? openEndpoint('127.0.0.1', over.endpoint_url) : (over.endpoint_url ?? openEndpoint())
     const before = JSON.parse(emu.control.snapshot()).models.length
@@ -201,7 +201,7 @@ describe(`target and profile, bundled action on ${rt.name}`, () => {
     const inputs = { endpoint_url: openEndpoint(), profile_file: 'agent-profile.json' }
     const r1 = await push({ pr, inputs, files: { 'agent-profile.json': JSON.stringify({ purpose: 'Support', forbidden_topics: ['a'] }) } })
     expect(r1.main.code).toBe(0)
-    emu.control.raceProfile(r1.main.outputs.model_id!, 1)
+    emu.control.raceProfile(r1.main.outputs.model_id, 1)
     const mark = emu.requestLog.length
     const r2 = await push({ pr, inputs, files: { 'agent-profile.json': JSON.stringify({ purpose: 'Support', forbidden_topics: ['a', 'b'] }) } })
     expect(r2.main.code).toBe(0)
@@ -244,7 +244,7 @@ describe(`target and profile, bundled action on ${rt.name}`, () => {
     const onPush = await push({ pr: null, inputs, files: { 'p.yml': 'forbidden_topics: [competitor pricing]\n' } })
     expect(onPush.main.code).toBe(0)
     expect(plain(onPush.main.summary)).toMatch(/forbidden_topics -1 \(crypto advice\)/)
-    const report = JSON.parse(readFileSync(onPush.main.outputs.report_path!, 'utf8'))
+    const report = JSON.parse(readFileSync(onPush.main.outputs.report_path, 'utf8'))
     expect(report.profile_sync).toMatchObject({ file: 'p.yml', status: 'synced', created: false, changed: ['forbidden_topics -1 (crypto advice)'] })
   }, 90_000)
 })

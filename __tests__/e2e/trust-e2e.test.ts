@@ -10,20 +10,21 @@ import { runAction, type ActionRun, type RunOptions } from '../__fixtures__/acti
 import { runtimes } from '../__fixtures__/node-runtimes.js'
 import { startEmulator, type Emulator } from '../../src/emulator/server.js'
 import { waitFor } from '../__fixtures__/emulator-helpers.js'
+import { stopStarted } from '../__fixtures__/teardown.js'
 
 let emu: Emulator
 beforeAll(async () => {
   emu = await startEmulator({ allowLoopbackTargets: true, categoryDurationMs: 5_000, attacksPerCategory: 1 })
 })
 afterAll(async () => {
-  await emu?.stop()
+  await stopStarted(emu)
 })
 beforeEach(() => {
   emu.control.setFaults(null)
   emu.control.setCategoryDurationMs(5_000)
 })
 
-const rt = runtimes()[0]!
+const rt = runtimes()[0]
 const inputs = (extra: Record<string, string> = {}) => ({ model_id: emu.demoModelId, api_key: emu.keys.full, base_url: emu.url, ...extra })
 
 function run(opts: Partial<RunOptions>): Promise<ActionRun> {
@@ -49,7 +50,7 @@ describe(`signals through the bundle (${rt.name})`, () => {
     })
     const created = modelRuns().filter((x) => !before.has(x.run_id))
     expect(created).toHaveLength(1)
-    const runId = created[0]!.run_id
+    const runId = created[0].run_id
     expect(r.main.signal).toBeNull()
     expect(r.main.code).not.toBe(0)
     expect(r.main.outputs.result).toBe('error')
@@ -71,7 +72,7 @@ describe(`signals through the bundle (${rt.name})`, () => {
     })
     expect(r.main.signal).toBe('SIGKILL')
     expect(r.main.state.run_id).toBeUndefined()
-    expect(JSON.parse(r.main.state.trigger_intent!)).toMatchObject({ modelId: emu.demoModelId, categories: [] })
+    expect(JSON.parse(r.main.state.trigger_intent)).toMatchObject({ modelId: emu.demoModelId, categories: [] })
     const runId = modelRuns().find((x) => !before.has(x.run_id))!.run_id
     expect(r.post.stdout).toMatch(new RegExp(`interrupted trigger created run ${runId}`))
     await waitFor('the run to be cancelled', () => modelRuns().find((x) => x.run_id === runId)?.status === 'cancelled')

@@ -52,7 +52,7 @@ function scripted(over: { getCoverage?: () => Promise<CoverageResponse>; listFin
 }
 
 describe('a 409 from coverage or findings after the run ended', () => {
-  const cases: Array<[string, 'coverage' | 'findings', number, Error, { reads: number; sleeps: number[]; readable: boolean; note?: RegExp }]> = [
+  const cases: [string, 'coverage' | 'findings', number, Error, { reads: number; sleeps: number[]; readable: boolean; note?: RegExp }][] = [
     ['coverage read at once', 'coverage', 0, coverage409, { reads: 1, sleeps: [], readable: true }],
     ['coverage: one 409, then read', 'coverage', 1, coverage409, { reads: 2, sleeps: [1_000], readable: true }],
     ['coverage: three 409s, then read', 'coverage', 3, coverage409, { reads: 4, sleeps: [1_000, 2_000, 4_000], readable: true }],

@@ -23,7 +23,7 @@ function cov(rows: CoverageRow[] = planned.map((c) => row(c)), over: Partial<Cov
   return { run_id: 'r', run_status: 'completed', categories: rows, ...over }
 }
 
-const cases: Array<[string, Partial<DecideInput>, GateResult, RegExp]> = [
+const cases: [string, Partial<DecideInput>, GateResult, RegExp][] = [
   ['clean completed run', {}, 'pass', /no open findings at or above high; all 3 planned categories covered/],
   ['service verdict fail', { verdict: 'fail', findings: [makeFinding('high')] }, 'fail', /1 open finding at or above high \(1 high\)/],
   ['fail with findings unreadable', { verdict: 'fail', findings: null }, 'fail', /verdict is fail at high/],
@@ -111,7 +111,7 @@ describe('decide', () => {
   })
 
   it('never passes an untrusted result', () => {
-    const untrusted: Array<Partial<DecideInput>> = cases.filter(([, , r]) => r !== 'pass').map(([, p]) => p)
+    const untrusted: Partial<DecideInput>[] = cases.filter(([, , r]) => r !== 'pass').map(([, p]) => p)
     for (const patch of untrusted) expect(decide({ ...base, ...patch }).result).not.toBe('pass')
   })
 

@@ -46,7 +46,7 @@ const noFindings = async (): Promise<FindingList> => ({ findings: [], count: 0 }
 const cleanCoverage = coverageOf(planned.map((c) => row(c)))
 const malformed = new MalformedResponseError({ endpoint: 'GET /api/v1/run/run_1/coverage', message: 'response field categories[0].attacks_blocked: expected number', fieldPath: 'categories[0].attacks_blocked' })
 
-const cases: Array<[string, Script, GateResult]> = [
+const cases: [string, Script, GateResult][] = [
   ['control: everything read, nothing wrong', { statuses: [{}, done] }, 'pass'],
   ['run ended with status error', { statuses: [{}, { ...done, status: 'error', categories_completed: planned.slice(0, 1) }] }, 'incomplete'],
   ['run was cancelled by someone else', { statuses: [{}, { ...done, status: 'cancelled', categories_completed: planned.slice(0, 2) }] }, 'incomplete'],
@@ -81,7 +81,7 @@ const cases: Array<[string, Script, GateResult]> = [
   ['no verdict, and a finding with an unknown status at or above the threshold', { statuses: [{ ...done, verdict: null }], findings: async () => ({ findings: [makeFinding('high', { status: 'reopened' })], count: 1 }) }, 'fail'],
   ['a completed category has no coverage row', { statuses: [done], coverage: coverageOf(planned.slice(0, 2).map((c) => row(c))) }, 'incomplete'],
   ['the coverage run_status disagrees with the run status', { statuses: [done], coverage: coverageOf(planned.map((c) => row(c)), { run_status: 'cancelled' }) }, 'incomplete'],
-  ['coverage reports a high finding the findings list does not hold', { statuses: [done], coverage: coverageOf([row(planned[0]!, 'high'), ...planned.slice(1).map((c) => row(c))]) }, 'error'],
+  ['coverage reports a high finding the findings list does not hold', { statuses: [done], coverage: coverageOf([row(planned[0], 'high'), ...planned.slice(1).map((c) => row(c))]) }, 'error'],
   [
     'timeout after the run found an open high finding (the result was not reached)',
     { statuses: [{ categories_completed: planned.slice(0, 1), verdict: 'fail' }], timeoutMs: 120_000, findings: async () => ({ findings: [makeFinding('high')], count: 1 }) },
@@ -95,7 +95,7 @@ const cases: Array<[string, Script, GateResult]> = [
  * Spec-conforming answers that differ from the emulator's: each still passes
  * when nothing is wrong (the gate must not break on them).
  */
-const lenient: Array<[string, Script]> = [
+const lenient: [string, Script][] = [
   ['status bodies with only status, categories and verdict', { statuses: [{}, done], minimalStatus: true }],
   ['"queued" before running, then completed', { statuses: [{ status: 'queued' }, {}, done] }],
   ['coverage without run_id', { statuses: [done], coverage: async () => ({ run_status: 'completed', categories: planned.map((c) => row(c)) }) }],

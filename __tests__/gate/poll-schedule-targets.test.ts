@@ -48,7 +48,7 @@ describe('simulated runs', () => {
       expect(run.endMs).toBeLessThanOrEqual(MAX_RUN_MS)
       expect(run.completionsMs).toHaveLength(run.planned)
       for (let i = 1; i < run.completionsMs.length; i++) {
-        expect(run.completionsMs[i]!).toBeGreaterThanOrEqual(run.completionsMs[i - 1]!)
+        expect(run.completionsMs[i]).toBeGreaterThanOrEqual(run.completionsMs[i - 1])
       }
       expect(run.completionsMs.at(-1)!).toBeLessThanOrEqual(run.endMs)
     }

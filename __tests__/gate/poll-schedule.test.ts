@@ -33,7 +33,7 @@ function even(planned: number, eachS: number): number[] {
 const at = (s: number): number => T0 + s * S
 
 describe('estimateEndMs', () => {
-  const cases: Array<{ name: string; state: ScheduleState; expected: number | null; toleranceS?: number }> = [
+  const cases: { name: string; state: ScheduleState; expected: number | null; toleranceS?: number }[] = [
     { name: 'no observation yet', state: { startedAtMs: T0, observations: [] }, expected: null },
     { name: 'nothing planned', state: history(0, [], 120, 5), expected: null },
     { name: 'nothing completed yet', state: history(10, even(10, 60), 50, 5), expected: null },
@@ -154,8 +154,8 @@ describe('nextPollDelayMs with progress', () => {
     const completions = even(5, 60)
     const times = [900, 1_800, 3_600, 7_200]
     const delays = times.map((nowS) => nextPollDelayMs(history(10, completions, nowS, 5), at(nowS)))
-    for (let i = 1; i < delays.length; i++) expect(delays[i]).toBeGreaterThanOrEqual(delays[i - 1]!)
-    expect(delays.at(-1)!).toBeGreaterThanOrEqual(2 * delays[0]!)
+    for (let i = 1; i < delays.length; i++) expect(delays[i]).toBeGreaterThanOrEqual(delays[i - 1])
+    expect(delays.at(-1)!).toBeGreaterThanOrEqual(2 * delays[0])
     expect(delays.at(-1)!).toBeLessThanOrEqual(DEFAULT_SCHEDULE_OPTIONS.maxDelayMs)
   })
 
@@ -185,9 +185,9 @@ describe('nextPollDelayMs without progress', () => {
     const times = [0, 30, 60, 120, 300, 600, 3_600]
     const delays = times.map((t) => nextPollDelayMs(state(t), at(t)))
     for (let i = 1; i < delays.length; i++) {
-      expect(delays[i]).toBeGreaterThanOrEqual(delays[i - 1]!)
+      expect(delays[i]).toBeGreaterThanOrEqual(delays[i - 1])
       // Gently: never more than double the earlier delay at twice the elapsed time.
-      expect(delays[i]).toBeLessThanOrEqual(Math.max(2 * delays[i - 1]!, 2_500 * (times[i]! / Math.max(1, times[i - 1]!))))
+      expect(delays[i]).toBeLessThanOrEqual(Math.max(2 * delays[i - 1], 2_500 * (times[i] / Math.max(1, times[i - 1]))))
     }
     expect(delays.at(-1)).toBe(DEFAULT_SCHEDULE_OPTIONS.noProgressMaxDelayMs)
   })
@@ -204,7 +204,7 @@ describe('nextPollDelayMs without progress', () => {
 })
 
 describe('nextPollDelayMs: bounds', () => {
-  const states: Array<{ name: string; state: ScheduleState; nowS: number }> = [
+  const states: { name: string; state: ScheduleState; nowS: number }[] = [
     { name: 'no progress', state: history(0, [], 10, 2), nowS: 10 },
     { name: 'near the estimated end', state: history(10, even(10, 60), 598, 1), nowS: 598 },
     { name: 'sparse phase', state: history(10, even(10, 60), 100, 5), nowS: 100 }

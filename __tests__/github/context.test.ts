@@ -4,7 +4,7 @@ import { assessedCommit, targetFromEvent, type EventTarget } from '../../src/git
 const PR_PAYLOAD = { action: 'synchronize', number: 42, pull_request: { number: 42, head: { sha: 'abc' } } }
 
 describe('targetFromEvent', () => {
-  const cases: Array<[string, string, unknown, string, EventTarget]> = [
+  const cases: [string, string, unknown, string, EventTarget][] = [
     ['pull_request', 'pull_request', PR_PAYLOAD, 'octo/agent', { kind: 'pull_request', owner: 'octo', repo: 'agent', number: 42 }],
     ['pull_request_target', 'pull_request_target', PR_PAYLOAD, 'octo/agent', { kind: 'pull_request', owner: 'octo', repo: 'agent', number: 42 }],
     ['number only at the top', 'pull_request', { number: 7 }, 'octo/agent', { kind: 'pull_request', owner: 'octo', repo: 'agent', number: 7 }],
@@ -23,7 +23,7 @@ describe('targetFromEvent', () => {
     expect(targetFromEvent(eventName, payload, repository)).toEqual(expected)
   })
 
-  const noNumber: Array<[string, unknown]> = [
+  const noNumber: [string, unknown][] = [
     ['null payload', null],
     ['array payload', [42]],
     ['string number', { number: '42' }],

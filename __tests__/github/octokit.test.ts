@@ -31,12 +31,12 @@ afterEach(async () => {
     const s = raw
     raw = undefined
     s.closeAllConnections()
-    await new Promise<void>((resolve) => s.close(() => resolve()))
+    await new Promise<void>((resolve) => s.close(() => { resolve(); }))
   }
 })
 
 describe('hasNextLink', () => {
-  const cases: Array<[string | undefined, boolean]> = [
+  const cases: [string | undefined, boolean][] = [
     [undefined, false],
     ['', false],
     ['<https://api.github.com/x?page=2>; rel="next", <https://api.github.com/x?page=5>; rel="last"', true],
@@ -51,7 +51,7 @@ describe('hasNextLink', () => {
 })
 
 describe('githubRetryAfterMs', () => {
-  const cases: Array<[string, Record<string, string>, number | undefined]> = [
+  const cases: [string, Record<string, string>, number | undefined][] = [
     ['no headers', {}, undefined],
     ['retry-after seconds', { 'retry-after': '30' }, 30_000],
     ['retry-after HTTP-date', { 'retry-after': new Date(NOW + 90_000).toUTCString() }, 90_000],
@@ -69,7 +69,7 @@ describe('toGitHubError', () => {
   const httpError = (status: number, data: unknown, headers: Record<string, string> = {}) =>
     Object.assign(new Error('x'), { name: 'HttpError', status, response: { status, headers, data, url: 'u' } })
 
-  const cases: Array<[string, unknown, Partial<Pick<GitHubError, 'status' | 'code' | 'transient' | 'retryAfterMs' | 'serviceMessage'>>]> = [
+  const cases: [string, unknown, Partial<Pick<GitHubError, 'status' | 'code' | 'transient' | 'retryAfterMs' | 'serviceMessage'>>][] = [
     ['502', httpError(502, { message: 'Server Error' }), { status: 502, transient: true, serviceMessage: 'Server Error' }],
     ['500', httpError(500, ''), { status: 500, transient: true }],
     ['408', httpError(408, { message: 'Timeout' }), { status: 408, transient: true }],
@@ -161,7 +161,7 @@ describe('createIssuesApi over real HTTP', () => {
     raw = createServer(() => {
       hits++ // never answers
     })
-    await new Promise<void>((resolve) => raw!.listen(0, '127.0.0.1', () => resolve()))
+    await new Promise<void>((resolve) => raw!.listen(0, '127.0.0.1', () => { resolve(); }))
     const url = `http://127.0.0.1:${(raw.address() as AddressInfo).port}`
     const clock = instantClock()
     const api = await createIssuesApi({
@@ -185,7 +185,7 @@ describe('createIssuesApi over real HTTP', () => {
       res.setHeader('content-type', 'text/html')
       res.end('<html>proxy</html>')
     })
-    await new Promise<void>((resolve) => raw!.listen(0, '127.0.0.1', () => resolve()))
+    await new Promise<void>((resolve) => raw!.listen(0, '127.0.0.1', () => { resolve(); }))
     const url = `http://127.0.0.1:${(raw.address() as AddressInfo).port}`
     const api = await createIssuesApi({
       token: 't',

@@ -10,6 +10,7 @@ import { DEFAULT_RETRY_POLICY } from '../../src/util/retry-policy.js'
 import { createIssuesApi, type IssuesApi } from '../../src/github/octokit.js'
 import { postStickyComment } from '../../src/github/sticky-comment.js'
 import { startGitHubStandin, type GitHubStandin, type StandinOptions } from '../__fixtures__/github-standin.js'
+import { stopStarted } from '../__fixtures__/teardown.js'
 
 const PR = { owner: 'octo', repo: 'agent', number: 7 }
 const MARKER_A = '<!-- agent-security-gate model_id=model-a -->'
@@ -45,7 +46,7 @@ const writes = () => standin.requests.filter((r) => r.method !== 'GET')
 const warnings = () => log.lines.filter((l) => l.level === 'warning').map((l) => l.line)
 
 afterEach(async () => {
-  await standin?.stop()
+  await stopStarted(standin)
 })
 
 describe('postStickyComment (update)', () => {
@@ -55,7 +56,7 @@ describe('postStickyComment (update)', () => {
   })
 
   test('builds the body from the comment it replaces (null when there is none)', async () => {
-    const seen: Array<string | null> = []
+    const seen: (string | null)[] = []
     const body = (existing: string | null): string => {
       seen.push(existing)
       return `${MARKER_A}\nreport after ${existing === null ? 'nothing' : 'an old one'}`
@@ -70,19 +71,19 @@ describe('postStickyComment (update)', () => {
     const out = await postStickyComment(api, PR, `${MARKER_A}\nreport 1`, MARKER_A, 'update', log)
     expect(out.action).toBe('created')
     expect(comments()).toHaveLength(1)
-    expect(comments()[0]!.body).toBe(`${MARKER_A}\nreport 1`)
-    expect(out.url).toBe(comments()[0]!.html_url)
+    expect(comments()[0].body).toBe(`${MARKER_A}\nreport 1`)
+    expect(out.url).toBe(comments()[0].html_url)
     expect(standin.requests.every((r) => r.auth === 'token ghs_test_token')).toBe(true)
     expect(warnings()).toEqual([])
   })
 
   test('the marker is added when the body lacks it, so the next run finds the comment', async () => {
     await postStickyComment(api, PR, 'report without marker', MARKER_A, 'update', log)
-    expect(comments()[0]!.body).toContain(MARKER_A)
+    expect(comments()[0].body).toContain(MARKER_A)
     const out = await postStickyComment(api, PR, 'second', MARKER_A, 'update', log)
     expect(out.action).toBe('updated')
     expect(comments()).toHaveLength(1)
-    expect(comments()[0]!.body).toContain('second')
+    expect(comments()[0].body).toContain('second')
   })
 
   test('edits in place on the second run: no new comment', async () => {
@@ -90,7 +91,7 @@ describe('postStickyComment (update)', () => {
     const second = await postStickyComment(api, PR, `${MARKER_A}\nreport 2`, MARKER_A, 'update', log)
     expect(second).toEqual({ action: 'updated', url: first.url })
     expect(comments()).toHaveLength(1)
-    expect(comments()[0]!.body).toBe(`${MARKER_A}\nreport 2`)
+    expect(comments()[0].body).toBe(`${MARKER_A}\nreport 2`)
     expect(writes().map((r) => r.method)).toEqual(['POST', 'PATCH'])
   })
 
@@ -100,11 +101,11 @@ describe('postStickyComment (update)', () => {
       if (i === 230) standin.seedComment(PR.number, `${MARKER_A}\nold report`)
       else standin.seedComment(PR.number, `comment ${i}`, human)
     }
-    const target = comments()[230]!
+    const target = comments()[230]
     const out = await postStickyComment(api, PR, `${MARKER_A}\nnew report`, MARKER_A, 'update', log)
     expect(out).toEqual({ action: 'updated', url: target.html_url })
     expect(comments()).toHaveLength(250)
-    expect(comments()[230]!.body).toBe(`${MARKER_A}\nnew report`)
+    expect(comments()[230].body).toBe(`${MARKER_A}\nnew report`)
     const lists = standin.requests.filter((r) => r.method === 'GET' && r.path.endsWith('/comments'))
     expect(lists.map((r) => [r.query.page, r.query.per_page])).toEqual([
       ['1', '100'],
@@ -122,7 +123,7 @@ describe('postStickyComment (update)', () => {
     const out = await postStickyComment(api, PR, `${MARKER_A}\nnew`, MARKER_A, 'update', log)
     expect(out.action).toBe('updated')
     expect(standin.requests.filter((r) => r.method === 'GET' && r.path.endsWith('/comments')).map((r) => r.query.page)).toEqual(['1', '2', '3', '4'])
-    expect(comments()[35]!.body).toBe(`${MARKER_A}\nnew`)
+    expect(comments()[35].body).toBe(`${MARKER_A}\nnew`)
   })
 
   test('a marker quoted in a comment by a person is left alone: ours is created', async () => {
@@ -130,7 +131,7 @@ describe('postStickyComment (update)', () => {
     const out = await postStickyComment(api, PR, `${MARKER_A}\nreport`, MARKER_A, 'update', log)
     expect(out.action).toBe('created')
     expect(comments()).toHaveLength(2)
-    expect(comments()[0]!.body).toBe(`look: ${MARKER_A}`)
+    expect(comments()[0].body).toBe(`look: ${MARKER_A}`)
     // The quoted marker does not open the comment, so there is no need to ask who we are.
     expect(standin.requests.some((r) => r.path === '/user')).toBe(false)
   })
@@ -151,7 +152,7 @@ describe('postStickyComment (update)', () => {
     standin.seedComment(8, `${MARKER_A}\nother PR`)
     const out = await postStickyComment(api, PR, `${MARKER_A}\nmine`, MARKER_A, 'update', log)
     expect(out.action).toBe('created')
-    expect(comments(8)[0]!.body).toBe(`${MARKER_A}\nother PR`)
+    expect(comments(8)[0].body).toBe(`${MARKER_A}\nother PR`)
   })
 
   test('with a personal token, only the token user\'s comment is edited', async () => {
@@ -182,7 +183,7 @@ describe('postStickyComment (new, off)', () => {
     const out = await postStickyComment(api, PR, `${MARKER_A}\nnew`, MARKER_A, 'off', log)
     expect(out).toEqual({ action: 'skipped', url: null, reason: expect.any(String) })
     expect(standin.requests).toEqual([])
-    expect(comments()[0]!.body).toBe(`${MARKER_A}\nold`)
+    expect(comments()[0].body).toBe(`${MARKER_A}\nold`)
   })
 })
 
@@ -194,7 +195,7 @@ describe('postStickyComment failures never throw', () => {
     expect(out).toEqual({ action: 'skipped', url: null, reason: expect.stringMatching(/403/) })
     expect(comments()).toEqual([])
     expect(warnings()).toHaveLength(1)
-    const w = warnings()[0]!
+    const w = warnings()[0]
     expect(w).toContain('octo/agent#7')
     expect(w).toContain('pull-requests: write')
     expect(w).toMatch(/fork/)
@@ -210,7 +211,7 @@ describe('postStickyComment failures never throw', () => {
     standin.setReadOnly(true)
     const out = await postStickyComment(api, PR, `${MARKER_A}\nnew`, MARKER_A, 'update', log)
     expect(out.action).toBe('skipped')
-    expect(comments()[0]!.body).toBe(`${MARKER_A}\nold`)
+    expect(comments()[0].body).toBe(`${MARKER_A}\nold`)
     expect(warnings()[0]).toContain('pull-requests: write')
   })
 

@@ -8,6 +8,7 @@ import { recordingLog } from '../__fixtures__/recording-log.js'
 import { createIssuesApi, type IssuesApi } from '../../src/github/octokit.js'
 import { syncTrackingIssue } from '../../src/github/tracking-issue.js'
 import { startGitHubStandin, type GitHubStandin, type StandinOptions } from '../__fixtures__/github-standin.js'
+import { stopStarted } from '../__fixtures__/teardown.js'
 
 const REPO = { owner: 'octo', repo: 'agent' }
 const MARKER = '<!-- agent-security-gate model_id=model-a -->'
@@ -36,7 +37,7 @@ const warnings = () => log.lines.filter((l) => l.level === 'warning').map((l) =>
 const open = () => standin.state.issues.filter((i) => i.state === 'open')
 
 afterEach(async () => {
-  await standin?.stop()
+  await stopStarted(standin)
 })
 
 describe('syncTrackingIssue', () => {
@@ -48,7 +49,7 @@ describe('syncTrackingIssue', () => {
     const created = await syncTrackingIssue(api, REPO, args(true, 'run 1 failed'), log)
     expect(created.action).toBe('created')
     expect(standin.state.issues).toHaveLength(1)
-    const issue = standin.state.issues[0]!
+    const issue = standin.state.issues[0]
     expect(created.url).toBe(issue.html_url)
     expect(issue).toMatchObject({ title: 'Agent security: model-a failing', state: 'open', body: `${MARKER}\nrun 1 failed` })
 
@@ -71,7 +72,7 @@ describe('syncTrackingIssue', () => {
     const again = await syncTrackingIssue(api, REPO, args(true, 'run 5 failed'), log)
     expect(again.action).toBe('created')
     expect(open()).toHaveLength(1)
-    expect(open()[0]!.number).not.toBe(issue.number)
+    expect(open()[0].number).not.toBe(issue.number)
   })
 
   test('passing with no open issue creates nothing', async () => {
@@ -92,7 +93,7 @@ describe('syncTrackingIssue', () => {
     await standin.stop()
     await start({ perPage: 100 })
     const ours = standin.seedIssue({ title: 'tracking', body: `${MARKER}\nold` })
-    standin.seedIssue({ title: 'a PR quoting it', body: `${MARKER}`, pullRequest: true })
+    standin.seedIssue({ title: 'a PR quoting it', body: MARKER, pullRequest: true })
     standin.seedIssue({ title: 'someone quoting it', body: `see ${MARKER}`, user: { login: 'mallory', type: 'User' } })
     for (let i = 0; i < 230; i++) standin.seedIssue({ title: `issue ${i}`, body: 'unrelated', user: { login: 'dev', type: 'User' } })
     const out = await syncTrackingIssue(api, REPO, args(true, 'new report'), log)

@@ -12,7 +12,7 @@ import { makeAttack, makeFinding, makeStep } from '../__fixtures__/builders.js'
 import { makeInput } from '../__fixtures__/report-fixtures.js'
 
 interface Data {
-  findings: Array<{ finding_id: string; severity: Severity }>
+  findings: { finding_id: string; severity: Severity }[]
   counts: { total: number }
   truncation: JsonTruncation | null
 }
@@ -20,7 +20,7 @@ interface Data {
 function findings(n: number, text = 'x'.repeat(300)): Finding[] {
   const sev: Severity[] = ['critical', 'high', 'medium', 'low']
   return Array.from({ length: n }, (_, i) =>
-    makeFinding(sev[i % 4]!, {
+    makeFinding(sev[i % 4], {
       finding_id: `f_${i}`,
       description: text,
       attacks: [makeAttack({ replay_script: [makeStep({ message: text, response: text })] })]
@@ -47,12 +47,12 @@ describe('report.json ceiling', () => {
   }, 120_000)
 
   it.each([
-    ['fits as is', 10_000_000, (t: JsonTruncation | null) => expect(t).toBeNull()],
+    ['fits as is', 10_000_000, (t: JsonTruncation | null) => { expect(t).toBeNull(); }],
     ['texts cut', 400_000, (t: JsonTruncation | null) => {
         expect(t?.fields_truncated).toBeGreaterThan(0)
         expect(t?.findings_omitted).toBeUndefined()
       }],
-    ['findings left out', 60_000, (t: JsonTruncation | null) => expect(t?.findings_omitted).toBeGreaterThan(0)]
+    ['findings left out', 60_000, (t: JsonTruncation | null) => { expect(t?.findings_omitted).toBeGreaterThan(0); }]
   ])('a small limit: %s, always valid JSON within the limit', (_what, limit, check) => {
     const report = buildReport(makeInput({ minSeverity: 'low', findings: findings(200) }))
     const json = renderJson(report, { limitChars: limit })

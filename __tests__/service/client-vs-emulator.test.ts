@@ -11,6 +11,7 @@ import { ServiceError } from '../../src/util/errors.js'
 import type { ServiceApi } from '../../src/service/service-api.js'
 import { startEmulator } from '../../src/emulator/server.js'
 import type { Emulator } from '../../src/emulator/server.js'
+import { stopStarted } from '../__fixtures__/teardown.js'
 
 const CATEGORY_MS = 30
 
@@ -19,7 +20,7 @@ beforeAll(async () => {
   emu = await startEmulator({ allowLoopbackTargets: true, categoryDurationMs: CATEGORY_MS, validationQuickMs: 300 })
 })
 afterAll(async () => {
-  await emu?.stop()
+  await stopStarted(emu)
 })
 
 function api(key: string = emu.keys.full): ServiceApi {
@@ -280,7 +281,7 @@ describe('a run to completed: status, verdict, coverage, findings, close, valida
     })
     const t = await api().triggerRun({ model_id: reg.model_id, categories: ['prompt_injection'] })
     expect((await terminal(api(), t.run_id)).status).toBe('completed')
-    const f = (await api().listFindings(t.run_id)).findings[0]!
+    const f = (await api().listFindings(t.run_id)).findings[0]
     await api().closeFinding(f.finding_id, { status: 'fixed', explanation: 'guard added' })
     await expectRefused(api().validateFinding(f.finding_id), 422, 'replay_unwireable')
   })

@@ -57,14 +57,14 @@ async function serviceFailure(p: Promise<unknown>): Promise<ServiceError> {
 // ---------------------------------------------------------------------------
 
 type Call = (c: ServiceApi) => Promise<unknown>
-const endpointCases: Array<{
+const endpointCases: {
   name: keyof typeof bodies
   call: Call
   method: string
   url: string
   status: number
   sent?: unknown
-}> = [
+}[] = [
   {
     name: 'triggerRun',
     call: (c) => c.triggerRun({ model_id: 'm_1', categories: ['prompt_injection'] }),
@@ -182,11 +182,11 @@ describe('every endpoint: request shape and parsed answer', () => {
 // ---------------------------------------------------------------------------
 
 const retryDate = new Date(Date.parse('2026-11-21T12:00:00Z') + 30_000).toUTCString()
-const errorCases: Array<{
+const errorCases: {
   title: string
   step: Step
   expected: { status: number; code?: string; message: RegExp; transient: boolean; ambiguous: boolean; retryAfterMs?: number; extra?: Record<string, unknown> }
-}> = [
+}[] = [
   {
     title: '400 coded with extra field',
     step: { status: 400, body: { detail: { code: 'invalid_categories', message: 'unknown keys', invalid: ['nope'] } } },
@@ -328,7 +328,7 @@ describe('error mapping (sent once through triggerRun, so nothing is retried)', 
 // ---------------------------------------------------------------------------
 
 const coverage = bodies.getCoverage
-const malformedCases: Array<{ title: string; step: Step; fieldPath: string; message: RegExp }> = [
+const malformedCases: { title: string; step: Step; fieldPath: string; message: RegExp }[] = [
   { title: 'non-JSON 200 (HTML)', step: { status: 200, raw: '<html>proxy error</html>' }, fieldPath: '', message: /^response body is not JSON, starts with "<html>proxy error<\/html>"$/ },
   { title: 'truncated JSON', step: { status: 200, raw: JSON.stringify(coverage).slice(0, 40) }, fieldPath: '', message: /^response body is not valid JSON \(truncated\?\)/ },
   { title: 'empty body', step: { status: 200, raw: '' }, fieldPath: '', message: /^response body is empty, expected JSON$/ },
@@ -482,7 +482,7 @@ describe('retries', () => {
     ['{}', { status: 202, body: {} }],
     ['{"status":"cancelling"}', { status: 202, body: { status: 'cancelling' } }],
     ['a body that is not JSON', { status: 202, raw: 'Accepted' }]
-  ] as Array<[string, Step]>)('cancelRun: a 202 with %s means the cancel was recorded, sent once', async (_, step) => {
+  ] as [string, Step][])('cancelRun: a 202 with %s means the cancel was recorded, sent once', async (_, step) => {
     server.script(step)
     const { c, clock } = client()
     await expect(c.cancelRun('r_1')).resolves.not.toBeInstanceOf(Error)
@@ -497,7 +497,7 @@ describe('retries', () => {
     expect(server.requests).toHaveLength(2)
   })
 
-  const sentOnce: Array<[string, Call]> = [
+  const sentOnce: [string, Call][] = [
     ['triggerRun', (c) => c.triggerRun({ model_id: 'm_1' })],
     ['registerModel', (c) => c.registerModel({ name: 'x', config: { endpoint_url: 'https://x.example.com', response_field: 'r' } })],
     ['validateFinding', (c) => c.validateFinding('f_1')],

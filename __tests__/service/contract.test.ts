@@ -118,7 +118,7 @@ function findingsWith(patch: Record<string, unknown>, attackPatch: Record<string
   return json({ findings: [{ ...finding, ...patch, attacks: [{ ...attack, ...attackPatch, replay_script: [step] }] }], count: 1 })
 }
 
-const lenient: Array<[string, EndpointName, z.ZodType, string]> = [
+const lenient: [string, EndpointName, z.ZodType, string][] = [
   ['run status: only status, categories_planned, categories_completed', 'getRun', RunStatusResponse, json(minimalRun)],
   ['run status: run_id, model_id, started_at, completed_at null', 'getRun', RunStatusResponse, json({ ...minimalRun, run_id: null, model_id: null, started_at: null, completed_at: null })],
   ['run status: terminal with a verdict, nothing else', 'getRun', RunStatusResponse, json({ ...minimalRun, status: 'completed', verdict: 'pass' })],
@@ -148,7 +148,7 @@ const lenient: Array<[string, EndpointName, z.ZodType, string]> = [
   ['cancel 202: cut-short JSON', 'cancelRun', CancelRunResponse, '{"run_id": "r_']
 ]
 
-const strict: Array<[string, EndpointName, z.ZodType, string, string, RegExp]> = [
+const strict: [string, EndpointName, z.ZodType, string, string, RegExp][] = [
   ['run status: status missing', 'getRun', RunStatusResponse, json({ categories_planned: [], categories_completed: [] }), 'status', /^response field status: expected string, got missing$/],
   ['run status: status empty', 'getRun', RunStatusResponse, json({ ...minimalRun, status: '' }), 'status', /^response field status: expected at least 1, got ""$/],
   ['run status: status a number', 'getRun', RunStatusResponse, json({ ...minimalRun, status: 3 }), 'status', /^response field status: expected string, got 3$/],

@@ -17,7 +17,7 @@ describe('formatPath', () => {
     [['findings', 0, 'attacks', 1, 'replay_script', 3, 'step'], 'findings[0].attacks[1].replay_script[3].step'],
     [['answers', 'has space'], 'answers["has space"]'],
     [[0], '[0]']
-  ] as Array<[PropertyKey[], string]>)('%j -> %s', (path, expected) => {
+  ] as [PropertyKey[], string][])('%j -> %s', (path, expected) => {
     expect(formatPath(path)).toBe(expected)
   })
 })

@@ -67,7 +67,7 @@ describe('a lost or failed trigger never leaves two runs', () => {
   })
 
   // [kind, whether the service's handler ran (a run was created) before the fault hit]
-  const table: Array<[FaultKind, boolean]> = [
+  const table: [FaultKind, boolean][] = [
     ['reset_after', true],
     ['truncated', true],
     ['hang', true],
@@ -124,11 +124,11 @@ describe('a lost or failed trigger never leaves two runs', () => {
           .runs()
           .filter((r) => r.model_id === m)
           .map((r) => r.run_id),
-        recovered: outcomes[i]!.triggered.recovered,
-        result: outcomes[i]!.decision.result
+        recovered: outcomes[i].triggered.recovered,
+        result: outcomes[i].decision.result
       }))
       expect(seen).toEqual(
-        models.map((m, i) => ({ model: m, runs: [outcomes[i]!.triggered.runId], recovered: true, result: baseline.decision.result }))
+        models.map((m, i) => ({ model: m, runs: [outcomes[i].triggered.runId], recovered: true, result: baseline.decision.result }))
       )
       expect(triggers(emu).map((e) => e.fault)).toEqual(Array.from({ length: 20 }, () => 'reset_after'))
     } finally {

@@ -97,6 +97,18 @@ describe('explainRegistrationFailure', () => {
     expect(e?.message).toMatch(/Nothing was registered/)
   })
 
+  it.each([
+    ['a category of no known kind', 'overloaded', /failed \(overloaded\)/],
+    ['an inherited property name', 'constructor', /failed \(constructor\)/],
+    ['no category', undefined, /failed \(no category\)/],
+    ['a category that is not text', 7, /failed \(no category\)/]
+  ])('422 probe failure with %s: the endpoint input, the category quoted, no hint', (_what, category, said) => {
+    const e = explainRegistrationFailure(err(422, 'probe_failed', category === undefined ? {} : { error_category: category }), url)
+    expect(e?.input).toBe('endpoint_url')
+    expect(e?.message).toMatch(said)
+    expect(e?.message).toMatch(/nothing was registered/)
+  })
+
   it('400: the address was refused, and why', () => {
     const e = explainRegistrationFailure(err(400, 'endpoint_rejected', { field: 'config.endpoint_url' }, 'config.endpoint_url rejected: address 10.0.0.1 is private'), url)
     expect(e?.input).toBe('endpoint_url')

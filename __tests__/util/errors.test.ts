@@ -13,7 +13,7 @@ import {
 } from '../../src/util/errors.js'
 
 describe('failureKind: the class is the kind', () => {
-  it.each([
+  it.each<[string, Error, string]>([
     ['config', new ConfigError('min_severity', 'bad'), 'config'],
     ['service', new ServiceError({ endpoint: 'GET /api/v1/model', message: 'x' }), 'service'],
     ['malformed', new MalformedResponseError({ endpoint: 'GET /api/v1/model', message: 'x', fieldPath: 'a' }), 'service'],
@@ -48,7 +48,7 @@ describe('withDetail: wrap, never mutate', () => {
     expect(base.describe()).toBe('POST /api/v1/run HTTP 503 down: later')
   })
 
-  it.each([
+  it.each<[string, RemoteError]>([
     ['MalformedResponseError', new MalformedResponseError({ endpoint: 'GET /x', message: 'bad', fieldPath: 'a.b' })],
     ['DeadlineExceededError', new DeadlineExceededError('GET /x', 'ran out')],
     ['GitHubError', new GitHubError({ endpoint: 'GET /user', message: 'no' })]
@@ -57,7 +57,7 @@ describe('withDetail: wrap, never mutate', () => {
     expect(wrapped.constructor).toBe(err.constructor)
     expect(wrapped.hint).toBe('h')
     expect(wrapped.cause).toBe(err)
-    if (err instanceof MalformedResponseError) expect((wrapped as MalformedResponseError).fieldPath).toBe('a.b')
+    if (wrapped instanceof MalformedResponseError) expect(wrapped.fieldPath).toBe('a.b')
   })
 
   it('a retried list given is copied, so later pushes do not reach the error', () => {

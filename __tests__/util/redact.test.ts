@@ -84,7 +84,9 @@ describe('headerValueText', () => {
     [0, '0'],
     [true, 'true'],
     [null, 'null'],
-    [['a', 2, false, null], 'a, 2, false, null']
+    [['a', 2, false, null], 'a, 2, false, null'],
+    [10n, '10'],
+    [() => 'secret source', '[function]']
   ] as const)('%j -> %j', (value, expected) => {
     expect(headerValueText(value)).toBe(expected)
   })

@@ -205,7 +205,7 @@ describe('floors and budgets', () => {
     let n = 0
     const v = await withRetry(
       async () => {
-        const e = script[n]
+        const e = script.at(n)
         n += 1
         if (e) throw e
         return 'ok'

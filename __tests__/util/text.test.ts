@@ -1,6 +1,6 @@
 /** The shared text helpers: one of each (src/util/text.ts). */
 import { describe, expect, it } from '@jest/globals'
-import { formatDuration, isRecord, oneLine, plural } from '../../src/util/text.js'
+import { formatDuration, isRecord, nonEmpty, oneLine, plural } from '../../src/util/text.js'
 
 describe('oneLine', () => {
   it.each([
@@ -62,5 +62,16 @@ describe('isRecord', () => {
     [1, false]
   ])('isRecord(%j) = %p', (value, expected) => {
     expect(isRecord(value)).toBe(expected)
+  })
+})
+
+describe('nonEmpty', () => {
+  it.each([
+    [undefined, undefined],
+    ['', undefined],
+    [' ', ' '],
+    ['/tmp', '/tmp']
+  ])('nonEmpty(%j) = %j', (value, expected) => {
+    expect(nonEmpty(value)).toBe(expected)
   })
 })

@@ -186,7 +186,7 @@ const R1 = { id: 'run_1' }
 // ---------------------------------------------------------------------------
 
 describe('runValidateMode: outcome of a single fixed finding', () => {
-  const cases: Array<{
+  const cases: {
     name: string
     script: Step[]
     timeoutMs?: number
@@ -195,7 +195,7 @@ describe('runValidateMode: outcome of a single fixed finding', () => {
     detail: RegExp
     validateCalls: number
     replay?: string[]
-  }> = [
+  }[] = [
     {
       name: 'verdict resolved',
       script: [{ verdict: 'resolved' }],
@@ -374,7 +374,7 @@ describe('runValidateMode: after a 409, what the attacks show', () => {
   it('says why it asks again', async () => {
     const w = world([R1], [{ id: 'f_1', run: 'run_1', script: [{ error: svcError(409, 'validation_in_progress', 'already running'), pending: { reads: 1, final: 'fixed' } }, { verdict: 'resolved' }] }])
     const { log, clock } = await run(w)
-    expect(log.lines.some((l) => /other validation has ended \(every attack replayed since the 409: f_1_a1 reproduced, f_1_a2 not_reproduced\), but the finding still reads fixed; asking for a validation again/.test(l.line))).toBe(true)
+    expect(log.lines.some((l) => l.line.includes('other validation has ended (every attack replayed since the 409: f_1_a1 reproduced, f_1_a2 not_reproduced), but the finding still reads fixed; asking for a validation again'))).toBe(true)
     // Well before the deadline.
     expect(clock.now() - Date.parse('2026-11-21T12:00:00Z')).toBeLessThan(60_000)
   })
@@ -387,16 +387,16 @@ describe('runValidateMode: after a 409, what the attacks show', () => {
     expect(byId(result, 'f_1').outcome).toBe('not_attempted')
   })
 
-  it.each<[string, Array<{ status: string; at: string | null }>, Array<string | null>, boolean]>([
+  it.each<[string, { status: string; at: string | null }[], (string | null)[], boolean]>([
     ['every attack replayed after the 409', [{ status: 'reproduced', at: '2026-11-21T12:00:10Z' }, { status: 'not_reproduced', at: '2026-11-21T12:00:12Z' }], [null, null], true],
     ['one still pending', [{ status: 'pending', at: '2026-11-21T12:00:10Z' }, { status: 'reproduced', at: '2026-11-21T12:00:12Z' }], [null, null], false],
     ['one not replayed since', [{ status: 'reproduced', at: '2026-11-21T12:00:10Z' }, { status: 'reproduced', at: '2026-11-20T00:00:00Z' }], [null, '2026-11-20T00:00:00Z'], false],
     ['service clock behind, but the replay time moved since read', [{ status: 'reproduced', at: '2026-11-21T11:50:00Z' }], ['2026-11-20T00:00:00Z'], true],
     ['an unreadable time', [{ status: 'reproduced', at: 'yesterday' }], [null], false]
   ])('replaysEndedSince: %s -> %s', (_what, now, before, expected) => {
-    const mk = (attacks: Array<{ status: string; at: string | null }>): Finding => ({
+    const mk = (attacks: { status: string; at: string | null }[]): Finding => ({
       ...findingOf({ id: 'f', run: 'r', attacks: attacks.length }),
-      attacks: findingOf({ id: 'f', run: 'r', attacks: attacks.length }).attacks.map((a, i) => ({ ...a, last_replay_status: attacks[i]!.status, last_replayed_at: attacks[i]!.at }))
+      attacks: findingOf({ id: 'f', run: 'r', attacks: attacks.length }).attacks.map((a, i) => ({ ...a, last_replay_status: attacks[i].status, last_replayed_at: attacks[i].at }))
     })
     const since = Date.parse('2026-11-21T12:00:00Z')
     expect(replaysEndedSince(mk(now), mk(before.map((at) => ({ status: 'reproduced', at }))), since)).toBe(expected)
@@ -410,7 +410,7 @@ describe('runValidateMode: waiting and following', () => {
     const reads = w.trace.filter((t) => t === 'listFindings run_1')
     expect(reads).toHaveLength(8)
     expect(clock.sleeps).toHaveLength(8)
-    expect(clock.sleeps[1]!).toBeGreaterThan(clock.sleeps[0]!)
+    expect(clock.sleeps[1]).toBeGreaterThan(clock.sleeps[0])
     expect(Math.max(...clock.sleeps)).toBeLessThanOrEqual(15_000 * 1.2)
     expect(Math.min(...clock.sleeps)).toBeGreaterThanOrEqual(2_000 * 0.8)
   })
@@ -429,7 +429,7 @@ describe('runValidateMode: waiting and following', () => {
     )
     const { clock, log } = await run(w)
     expect(clock.sleeps).toEqual([42_000])
-    expect(log.lines.some((l) => /waiting 42 s/.test(l.line))).toBe(true)
+    expect(log.lines.some((l) => l.line.includes('waiting 42 s'))).toBe(true)
   })
 
   it('429 beyond the deadline: this finding and all after it are not attempted, without further calls', async () => {
@@ -464,7 +464,7 @@ describe('runValidateMode: waiting and following', () => {
     const { result, clock } = await run(w)
     expect(byId(result, 'f_1').outcome).toBe('resolved')
     expect(clock.sleeps).toHaveLength(1)
-    expect(clock.sleeps[0]!).toBeGreaterThanOrEqual(1_000)
+    expect(clock.sleeps[0]).toBeGreaterThanOrEqual(1_000)
   })
 
   it('an ambiguous failure reads the finding back before the next attempt', async () => {
@@ -602,8 +602,8 @@ describe('runValidateMode: many findings', () => {
     const lines = log.lines.map((l) => l.line)
     expect(lines).toContain('Validating 1/2: finding f_1 (data_leakage, critical)…')
     expect(lines).toContain('Validating 2/2: finding f_2 (prompt_injection, high)…')
-    expect(lines.some((l) => /→ resolved:/.test(l))).toBe(true)
-    expect(lines.some((l) => /→ still broken:/.test(l))).toBe(true)
+    expect(lines.some((l) => l.includes('→ resolved:'))).toBe(true)
+    expect(lines.some((l) => l.includes('→ still broken:'))).toBe(true)
   })
 
   it('a deadline already spent leaves every finding not attempted without a validate call', async () => {
@@ -621,7 +621,7 @@ describe('runValidateMode: counts and the failed flag', () => {
     ineligible: { verdict: 'not_eligible' } as Step,
     unwireable: { error: svcError(422, 'replay_unwireable', 'no') } as Step
   }
-  const cases: Array<{ name: string; steps: Step[]; failOnIncomplete: boolean; counts: [number, number, number, number]; failed: boolean; reason: RegExp }> = [
+  const cases: { name: string; steps: Step[]; failOnIncomplete: boolean; counts: [number, number, number, number]; failed: boolean; reason: RegExp }[] = [
     { name: 'nothing fixed', steps: [], failOnIncomplete: true, counts: [0, 0, 0, 0], failed: false, reason: /No findings marked fixed/ },
     { name: 'all resolved', steps: [S.resolved, S.resolved], failOnIncomplete: true, counts: [2, 0, 0, 0], failed: false, reason: /2 resolved\. Every fix/ },
     { name: 'one still broken', steps: [S.resolved, S.broken], failOnIncomplete: false, counts: [1, 1, 0, 0], failed: true, reason: /1 still broken.*Failing: a fix does not hold/ },
@@ -706,9 +706,9 @@ describe('renderValidationMarkdown', () => {
     const rows = tableRows(md)
     expect(rows).toHaveLength(3)
     expect(rows.every((r) => r.length === 5)).toBe(true)
-    expect(rows[0]!.map((c) => c.trim())).toEqual(['Outcome', 'Finding', 'Category', 'Replays', 'Detail'])
-    expect(rows[1]!.join('|')).toMatch(/still broken \(open\).*🔴 `f_bad`.*1\/2 reproduced/)
-    expect(rows[2]!.join('|')).toMatch(/resolved \(FIXED_VERIFIED\).*🟠 `f_ok`/)
+    expect(rows[0].map((c) => c.trim())).toEqual(['Outcome', 'Finding', 'Category', 'Replays', 'Detail'])
+    expect(rows[1].join('|')).toMatch(/still broken \(open\).*🔴 `f_bad`.*1\/2 reproduced/)
+    expect(rows[2].join('|')).toMatch(/resolved \(FIXED_VERIFIED\).*🟠 `f_ok`/)
     expect(md.split('\n')[0]).toBe('### ❌ Agent security validation: fail · 1 of 2 fixes do not hold · mdl\\_1')
   })
 
@@ -729,8 +729,8 @@ describe('renderValidationMarkdown', () => {
           finding_id: hostile,
           category: hostile,
           detail: hostile,
-          attacks: [{ attack_id: hostile, last_replay_status: 'weird<b>' as never }],
-          finding_status: 'PWNED|x' as never
+          attacks: [{ attack_id: hostile, last_replay_status: 'weird<b>' }],
+          finding_status: 'PWNED|x'
         })
       ], { reason: hostile }),
       { modelId: hostile }

@@ -235,7 +235,7 @@ export function readTargetInput(get: InputReader): TargetInput {
   if (modelId !== '') {
     const stray = ENDPOINT_ONLY_INPUTS.filter((n) => get(n) !== '')
     if (stray.length > 0) {
-      throw new ConfigError(stray[0]!, `is only used with endpoint_url (to register a target), not with model_id: remove ${stray.join(', ')}`)
+      throw new ConfigError(stray[0], `is only used with endpoint_url (to register a target), not with model_id: remove ${stray.join(', ')}`)
     }
     return { kind: 'model', modelId: parseModelId(modelId) }
   }

@@ -12,7 +12,7 @@ import { join } from 'node:path'
 import { Deadline, type Clock } from '../util/clock.js'
 import { buildAnnotations } from '../report/annotations.js'
 import { describeFailure, failureKind, type FailureKind } from '../util/errors.js'
-import { oneLine } from '../util/text.js'
+import { nonEmpty, oneLine } from '../util/text.js'
 import { gateReportInput, runGate } from '../gate/run-gate.js'
 import { envInputReader, readInputs, type ActionInputs } from './inputs.js'
 import { scrubSecrets } from '../util/redact.js'
@@ -80,7 +80,7 @@ function safeFileName(s: string): string {
 }
 
 async function writeReportFile(env: NodeJS.ProcessEnv, name: string, json: string, ext = 'json'): Promise<string> {
-  const dir = join(env.RUNNER_TEMP || tmpdir(), 'asas-gate')
+  const dir = join(nonEmpty(env.RUNNER_TEMP) ?? tmpdir(), 'asas-gate')
   await mkdir(dir, { recursive: true })
   const path = join(dir, `${safeFileName(name)}.${ext}`)
   await writeFile(path, json, 'utf8')
@@ -226,10 +226,10 @@ async function runGateStep(deps: MainDeps, inputs: ActionInputs, secrets: string
       signal: deps.signal,
       log: io.log,
       random: deps.random,
-      onRunStarted: (runId) => saveRunStarted(io, runId),
-      onRunSettled: () => saveRunSettled(io),
-      onTriggerIntent: (intent) => saveTriggerIntent(io, intent),
-      onCancelRequested: (runId) => saveCancelRequested(io, runId)
+      onRunStarted: (runId) => { saveRunStarted(io, runId); },
+      onRunSettled: () => { saveRunSettled(io); },
+      onTriggerIntent: (intent) => { saveTriggerIntent(io, intent); },
+      onCancelRequested: (runId) => { saveCancelRequested(io, runId); }
     },
     {
       modelId: inputs.modelId,

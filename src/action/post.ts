@@ -43,7 +43,8 @@ export async function runPost(deps: PostDeps): Promise<void> {
     const settleBy = Deadline.after(clock, POST_SETTLE_MS)
     const api = deps.makeApi(inputs, Deadline.after(clock, POST_SETTLE_MS * 2))
     if (runId === null) {
-      await stopAbandonedTrigger({ api, clock, log: io.log }, intent!, { settleBy, why: 'the main step ended before its trigger was answered' })
+      // No run id: the step was checked above to have left a trigger intent.
+      if (intent !== null) await stopAbandonedTrigger({ api, clock, log: io.log }, intent, { settleBy, why: 'the main step ended before its trigger was answered' })
       return
     }
     if (cancelRequested(io, runId)) {

@@ -9,6 +9,7 @@ import { isAbsolute, relative, resolve } from 'node:path'
 import { Deadline, type Clock } from '../util/clock.js'
 import { ConfigError, describeFailure, failureKind } from '../util/errors.js'
 import { targetFromEvent } from '../github/context.js'
+import { nonEmpty } from '../util/text.js'
 import { readEventPayload } from '../github/publish.js'
 import { parseProfileFile, type ProfileFile } from '../profile/profile-file.js'
 import { loadYaml } from '../util/yaml.js'
@@ -44,7 +45,7 @@ export function setupRequestTimeoutMs(inputs: ActionInputs): number {
 
 /** Read and validate the profile file, inside the workspace, before any request. */
 export async function loadProfileFile(env: NodeJS.ProcessEnv, path: string): Promise<ProfileFile> {
-  const root = resolve(env.GITHUB_WORKSPACE || process.cwd())
+  const root = resolve(nonEmpty(env.GITHUB_WORKSPACE) ?? process.cwd())
   const full = resolve(root, path)
   const rel = relative(root, full)
   if (rel === '' || rel.startsWith('..') || isAbsolute(rel)) {
@@ -75,7 +76,7 @@ export async function prepareTarget(deps: PrepareDeps, inputs: ActionInputs): Pr
   const prNumber = event.kind === 'pull_request' ? event.number : null
   const deadline = Deadline.after(clock, inputs.timeoutMs)
   const callDeps = { api: deps.makeApi(deadline, setupRequestTimeoutMs(inputs)), clock, deadline, signal: deps.signal, log: io.log, random: deps.random }
-  const name = defaultTargetName({ repository: io.env.GITHUB_REPOSITORY ?? '', prNumber, ref: io.env.GITHUB_HEAD_REF || io.env.GITHUB_REF_NAME || '' })
+  const name = defaultTargetName({ repository: io.env.GITHUB_REPOSITORY ?? '', prNumber, ref: nonEmpty(io.env.GITHUB_HEAD_REF) ?? io.env.GITHUB_REF_NAME ?? '' })
   const target = await resolveTarget(callDeps, inputs.target, name)
   const reportTarget: ReportTarget | null =
     target.outcome === 'given' ? null : { outcome: target.outcome, name: target.name ?? '', movedFrom: target.movedFrom }

@@ -43,7 +43,7 @@ export function abandonedTrigger(state: StateStore): TriggerIntent | null {
     if (typeof modelId !== 'string' || typeof sentAt !== 'number' || !Array.isArray(categories)) return null
     if (!categories.every((c) => typeof c === 'string')) return null
     if (baseline !== null && !(Array.isArray(baseline) && baseline.every((b) => typeof b === 'string'))) return null
-    return { modelId, categories, baseline, sentAt } as TriggerIntent
+    return { modelId, categories, baseline, sentAt }
   } catch {
     return null
   }

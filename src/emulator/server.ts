@@ -240,8 +240,10 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Emulato
       contentType,
       authorization: auth
     })
-    if (match.endpoint === 'getProfile' && result.status === 200) {
-      const modelId = match.params.model_id ?? ''
+    // The route names its parameters, but a read by name may still miss.
+    const params: Partial<Record<string, string>> = match.params
+    const modelId = params.model_id
+    if (match.endpoint === 'getProfile' && result.status === 200 && modelId !== undefined) {
       const left = profileRaces.get(modelId) ?? 0
       const p = store.profiles.get(modelId)
       if (left > 0 && p) {

@@ -67,7 +67,7 @@ async function readLagging<T>(read: () => Promise<T>, opts: { clock: Clock; sign
       return await read()
     } catch (err) {
       if (!(err instanceof ServiceError) || err.status !== 409) throw err
-      const delay = READ_LAG_RETRY_DELAYS_MS[waited.length]
+      const delay = READ_LAG_RETRY_DELAYS_MS.at(waited.length)
       if (delay === undefined) {
         const gaveUp = `still 409 after the run ended, retried ${waited.length} times over ${waited.reduce((a, b) => a + b, 0) / 1000} s`
         throw err.withDetail({ hint: err.hint ? `${err.hint}; ${gaveUp}` : gaveUp })
@@ -103,7 +103,7 @@ export async function collectResults(api: ServiceApi, runId: string, modelId: st
   if (runList && !runListItem) notes.push(`Run ${runId} is not among the ${runList.runs.length} most recent runs of the model.`)
   const model = modelList?.models.find((m) => m.model_id === modelId) ?? null
   // run_id is optional in the coverage body; when it is there it must name this run.
-  if (coverage && coverage.run_id !== undefined && coverage.run_id !== null && coverage.run_id !== runId) {
+  if (coverage?.run_id !== undefined && coverage.run_id !== null && coverage.run_id !== runId) {
     notes.push(`Coverage could not be trusted: it names run ${coverage.run_id}.`)
     return { coverage: null, findings, runListItem, model, notes }
   }

@@ -130,13 +130,13 @@ function progressModel(state: ScheduleState): ProgressModel | null {
   const times = completionTimes(state)
   const c = times.length
   if (c === 0) return null
-  const anchorMs = times[c - 1]!
+  const anchorMs = times[c - 1]
   const planned = last.planned
   const completed = Math.min(last.completed, planned)
   const remaining = planned - completed
   const overall = Math.max(1, anchorMs - state.startedAtMs) / c
   const k = Math.min(RECENT_WINDOW, c)
-  const windowStart = c > k ? times[c - 1 - k]! : state.startedAtMs
+  const windowStart = c > k ? times[c - 1 - k] : state.startedAtMs
   const recent = Math.max(1, anchorMs - windowStart) / k
   const perCategory = Math.sqrt(overall * recent)
   const cv2 = CATEGORY_CV * CATEGORY_CV

@@ -81,7 +81,8 @@ export async function runGate(deps: GateDeps, args: GateArgs): Promise<GateOutco
 
   const scope = args.categories.length > 0 ? `categories ${args.categories.join(', ')}` : 'the full taxonomy'
   log.info(`Triggering an assessment of model ${args.modelId} (${scope}; min_severity ${args.minSeverity}).`)
-  let intent: TriggerIntent | null = null
+  // Set by the onIntent callback: asserted wide, as flow analysis does not see assignments in callbacks.
+  let intent = null as TriggerIntent | null
   let triggered: Triggered
   try {
     triggered = await triggerRun(

@@ -118,7 +118,7 @@ export function claimRun(
     return {
       kind: 'unprovable',
       seen: fresh,
-      why: `run ${ids(unsure)} of model ${intent.modelId} appeared (planning ${keys(unsure[0]!.categories_planned)}), but the category list could not be read to confirm it is the full-taxonomy run this step asked for`
+      why: `run ${ids(unsure)} of model ${intent.modelId} appeared (planning ${keys(unsure[0].categories_planned)}), but the category list could not be read to confirm it is the full-taxonomy run this step asked for`
     }
   }
   const matching = judged.filter((j) => j.matches).map((j) => j.run)
@@ -131,7 +131,7 @@ export function claimRun(
     }
   }
   if (matching.length === 0) {
-    const r = others[0]!
+    const r = others[0]
     const what =
       others.length === 1
         ? `run ${oneLine(r.run_id, 80)} of model ${intent.modelId} appeared, but it plans categories ${keys(r.categories_planned)}`
@@ -139,5 +139,5 @@ export function claimRun(
     return { kind: 'unprovable', seen: fresh, why: `${what} where this step asked for ${asked}: another workflow started it` }
   }
   // One run planning what we asked; any other new run plans something else, so another workflow started that one (left alone).
-  return { kind: 'ours', run: matching[0]! }
+  return { kind: 'ours', run: matching[0] }
 }

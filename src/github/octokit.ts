@@ -155,8 +155,9 @@ function githubMessage(data: unknown, fallback: string): string {
 
 function githubCode(data: unknown): string | undefined {
   if (!isRecord(data) || !Array.isArray(data.errors)) return undefined
-  const first = data.errors.find((e) => isRecord(e) && typeof e.code === 'string')
-  return isRecord(first) ? (first.code as string) : undefined
+  const errors: unknown[] = data.errors
+  const first = errors.find((e) => isRecord(e) && typeof e.code === 'string')
+  return isRecord(first) && typeof first.code === 'string' ? first.code : undefined
 }
 
 function causeMessage(err: unknown): string | undefined {
@@ -305,8 +306,7 @@ function retryingCalls(request: RequestFn, deps: GitHubDeps): Call {
         signal: deps.signal,
         random: deps.random,
         policy: deps.policy,
-        onRetry: ({ attempt, delayMs, error }) =>
-          deps.log.info(`GitHub: ${error.describe()}; retrying (attempt ${attempt + 1}) in ${(delayMs / 1000).toFixed(1)} s`)
+        onRetry: ({ attempt, delayMs, error }) => { deps.log.info(`GitHub: ${error.describe()}; retrying (attempt ${attempt + 1}) in ${(delayMs / 1000).toFixed(1)} s`); }
       }
     )
   }
@@ -435,10 +435,10 @@ export async function createIssuesApi(deps: GitHubDeps): Promise<IssuesApi & Con
   const octokit = getOctokit(deps.token, {
     baseUrl: deps.apiUrl.replace(/\/+$/, ''),
     log: {
-      debug: (m: string) => deps.log.debug(m),
-      info: (m: string) => deps.log.debug(m),
-      warn: (m: string) => deps.log.warning(m),
-      error: (m: string) => deps.log.debug(m)
+      debug: (m: string) => { deps.log.debug(m); },
+      info: (m: string) => { deps.log.debug(m); },
+      warn: (m: string) => { deps.log.warning(m); },
+      error: (m: string) => { deps.log.debug(m); }
     },
     headers: { 'x-github-api-version': '2022-11-28' }
   })

@@ -8,6 +8,7 @@ import { readFile } from 'node:fs/promises'
 import { Deadline, type Clock } from '../util/clock.js'
 import { describeFailure } from '../util/errors.js'
 import type { Log } from '../util/log.js'
+import { nonEmpty } from '../util/text.js'
 import { targetFromEvent } from './context.js'
 import { createIssuesApi } from './octokit.js'
 import { postStickyComment, type CommentMode } from './sticky-comment.js'
@@ -74,7 +75,7 @@ export async function publishToGitHub(deps: PublishDeps, args: PublishArgs): Pro
   try {
     const api = await createIssuesApi({
       token: args.inputs.githubToken,
-      apiUrl: env.GITHUB_API_URL || 'https://api.github.com',
+      apiUrl: nonEmpty(env.GITHUB_API_URL) ?? 'https://api.github.com',
       clock: deps.clock,
       deadline: Deadline.after(deps.clock, GITHUB_BUDGET_MS),
       signal: deps.signal,

@@ -146,7 +146,7 @@ export async function postStickyComment(
     const ownLogin = ownLoginOnce(api)
     const existing = await findStickyComment(api, ref, marker, ownLogin, log)
     if (existing) {
-      const updated = await api.updateComment(ref, existing.id, textFor(existing.body ?? ''))
+      const updated = await api.updateComment(ref, existing.id, textFor(existing.body))
       return { action: 'updated', url: updated.html_url || existing.html_url }
     }
     // A create whose answer was lost may have taken effect: look again before repeating it.

@@ -16,7 +16,7 @@ import { PROFILE_ANSWER_FIELDS, PROFILE_LIST_FIELDS } from '../service/contract/
 import { UNREADABLE_FENCE, unfenceDeep } from './fence.js'
 import type { AnswerField, ListField, ProfileConfirm, ProfileFile } from './profile-file.js'
 
-type Entry = { value: unknown; source: string | null }
+interface Entry { value: unknown; source: string | null }
 
 function entryOf(raw: unknown): Entry {
   if (raw !== null && typeof raw === 'object' && !Array.isArray(raw) && 'value' in raw) {
@@ -151,7 +151,7 @@ export function diffProfile(file: ProfileFile, current: CurrentProfile | null): 
     changes[field] = items
     summary.push(describeListChange(field, items, current?.lists[field]))
   }
-  return { changes: changes as ProfileChanges, summary }
+  return { changes: changes, summary }
 }
 
 /** What the file asks to confirm that is not already the customer's (by the read `source`). */
@@ -159,7 +159,7 @@ export function pendingConfirm(confirm: ProfileConfirm, current: CurrentProfile 
   const isCustomer = (e: Entry | undefined): boolean => e?.source === 'customer'
   const answers = confirm.answers.filter((a) => !isCustomer(current?.answers[a]))
   const items: ProfileConfirm['items'] = {}
-  for (const [field, names] of Object.entries(confirm.items) as Array<[ListField, string[]]>) {
+  for (const [field, names] of Object.entries(confirm.items) as [ListField, string[]][]) {
     const read = current?.lists[field] ?? []
     const left = names.filter((n) => !isCustomer(read.find((e) => nameOf(e.value) === n)))
     if (left.length > 0) items[field] = left

@@ -24,7 +24,7 @@ export function holdsFence(s: string): boolean {
 /** The text inside one fence; the string itself when unfenced; UNREADABLE_FENCE otherwise. */
 export function unfenceText(s: string): string | typeof UNREADABLE_FENCE {
   const m = FENCED.exec(s)
-  if (m) return holdsFence(m[2]!) ? UNREADABLE_FENCE : m[2]!
+  if (m) return holdsFence(m[2]) ? UNREADABLE_FENCE : m[2]
   return holdsFence(s) ? UNREADABLE_FENCE : s
 }
 

@@ -61,7 +61,7 @@ function problem(path: string, field: string, what: string): ConfigError {
   return new ConfigError('profile_file', `${path}: ${field === '' ? '' : `field ${field}: `}${oneLine(what, 300)}`)
 }
 
-function fieldOf(loc: ReadonlyArray<PropertyKey>): string {
+function fieldOf(loc: readonly PropertyKey[]): string {
   return loc.reduce<string>((acc, k) => (typeof k === 'number' ? `${acc}[${k}]` : acc === '' ? String(k) : `${acc}.${String(k)}`), '')
 }
 
@@ -80,7 +80,7 @@ function parseText(yaml: YamlModule, path: string, raw: string): unknown {
   }
 }
 
-function duplicateNames(items: ReadonlyArray<{ name: string }> | undefined): string | null {
+function duplicateNames(items: readonly { name: string }[] | undefined): string | null {
   const seen = new Set<string>()
   for (const i of items ?? []) {
     if (seen.has(i.name)) return i.name
@@ -102,11 +102,11 @@ export function parseProfileFile(yaml: YamlModule, path: string, raw: string): P
   }
   const fenced = fencedPaths(doc)
   if (fenced.length > 0) {
-    throw problem(path, fenced[0]!, 'still holds an [UNTRUSTED:...] fence: copy the text between the fence tags, not the tags (the service refuses fenced values)')
+    throw problem(path, fenced[0], 'still holds an [UNTRUSTED:...] fence: copy the text between the fence tags, not the tags (the service refuses fenced values)')
   }
   const parsed = FileSchema.safeParse(doc)
   if (!parsed.success) {
-    const issue = parsed.error.issues[0]!
+    const issue = parsed.error.issues[0]
     if (issue.code === 'unrecognized_keys') {
       const where = fieldOf(issue.path)
       const allowed = where === '' ? ' (allowed: the writable fields of a profile and confirm)' : ''
@@ -126,11 +126,11 @@ export function parseProfileFile(yaml: YamlModule, path: string, raw: string): P
       throw problem(path, `confirm.answers`, `'${answer}' is set to null in this file: an empty answer or unknown flag cannot be confirmed, only set`)
     }
   }
-  for (const [field, names] of Object.entries(confirm.items) as Array<[ListField, string[]]>) {
+  for (const [field, names] of Object.entries(confirm.items) as [ListField, string[]][]) {
     const listed = content[field] as unknown[] | undefined
     if (listed === undefined) continue
     const missing = names.find((n) => !listed.some((item) => itemName(item) === n))
     if (missing !== undefined) throw problem(path, `confirm.items.${field}`, `'${missing}' is not among the ${field} this file sets`)
   }
-  return { content: content as ProfileChanges, confirm }
+  return { content: content, confirm }
 }

@@ -43,8 +43,8 @@ function isNotFound(err: unknown): boolean {
 /** A 422 validation list of a profile write, as a mistake in the file naming the field. */
 function explainWrite(err: unknown, path: string, what: string): unknown {
   if (!(err instanceof ServiceError) || err.status !== 422) return err
-  const issues = Array.isArray(err.extra.issues) ? (err.extra.issues as Array<{ loc?: unknown; msg?: unknown }>) : []
-  const first = issues[0]
+  const issues = Array.isArray(err.extra.issues) ? (err.extra.issues as { loc?: unknown; msg?: unknown }[]) : []
+  const first = issues.at(0)
   if (!first || !Array.isArray(first.loc)) return new ConfigError('profile_file', `${path}: the service refused the ${what}: ${oneLine(err.serviceMessage, 300)}`)
   const loc = first.loc.map(String).filter((l) => l !== 'body' && l !== 'changes')
   const field = `${what === 'confirm' ? 'confirm.' : ''}${loc.join('.')}`
@@ -92,10 +92,14 @@ export async function syncProfile(deps: ServiceCallDeps, modelId: string, path: 
       } else {
         log.info(`Profile of model ${modelId} already says what ${path} says (version ${version}): nothing to change.`)
       }
+      if (version === null || profileId === null) {
+        // A profile file sets at least one field (parseProfileFile), so a model without a profile always gets a write.
+        throw new Error(`Profile of model ${modelId}: no profile version after the sync (a bug)`)
+      }
       let confirmed: ProfileConfirm | null = null
       if (!isEmptyConfirm(toConfirm)) {
         const written = await api
-          .confirmProfile(modelId, { version: version!, profile_id: profileId!, answers: toConfirm.answers, items: toConfirm.items as Record<string, string[]> }, { signal })
+          .confirmProfile(modelId, { version, profile_id: profileId, answers: toConfirm.answers, items: toConfirm.items }, { signal })
           .catch((e: unknown) => {
             throw explainWrite(e, path, 'confirm')
           })
@@ -104,18 +108,20 @@ export async function syncProfile(deps: ServiceCallDeps, modelId: string, path: 
         confirmed = toConfirm
         log.info(`Confirmed ${confirmText(toConfirm)} (version ${version}).`)
       }
-      return { created: read === null, changed: diff.summary, confirmed, version: version!, profileId: profileId!, attempts: attempt }
+      return { created: read === null, changed: diff.summary, confirmed, version, profileId, attempts: attempt }
     } catch (err) {
       if (!isStale(err)) throw err
       lastStale = err as ServiceError
       if (attempt < MAX_SYNC_ATTEMPTS) log.info(`The profile of model ${modelId} changed while syncing (${lastStale.describe()}): reading it again.`)
     }
   }
+  // Every attempt that did not return ended stale.
+  if (lastStale === null) throw new Error(`Profile of model ${modelId}: ${MAX_SYNC_ATTEMPTS} sync attempts ended without an answer (a bug)`)
   throw new ServiceError({
-    endpoint: lastStale!.endpoint,
-    status: lastStale!.status,
-    code: lastStale!.code,
-    message: `${lastStale!.serviceMessage} (the profile kept changing under ${MAX_SYNC_ATTEMPTS} read-diff-write attempts)`,
+    endpoint: lastStale.endpoint,
+    status: lastStale.status,
+    code: lastStale.code,
+    message: `${lastStale.serviceMessage} (the profile kept changing under ${MAX_SYNC_ATTEMPTS} read-diff-write attempts)`,
     hint: 'Another writer is changing this profile: re-run the job when it is done'
   })
 }

@@ -127,14 +127,14 @@ export function renderJson(report: Report, opts: RenderJsonOptions = {}): string
   let i = caps.findIndex((c) => textSize(report, c) <= limit)
   if (i < 0) i = caps.length - 1
   // Far beyond the limit even at the smallest cap: skip straight to the last resorts.
-  const hopeless = textSize(report, caps[caps.length - 1] as number) > 2 * limit
-  let json = hopeless ? '' : renderJsonWithCap(report, caps[i] as number)
+  const hopeless = textSize(report, caps[caps.length - 1]) > 2 * limit
+  let json = hopeless ? '' : renderJsonWithCap(report, caps[i])
   while (!hopeless && json.length > limit && i < caps.length - 1) {
     i += 1
     json = renderJsonWithCap(report, caps[i])
   }
   if (!hopeless && json.length <= limit) return json
-  const smallest = caps[caps.length - 1] as number
+  const smallest = caps[caps.length - 1]
   // Without indentation.
   if (!hopeless) {
     json = renderJsonWithCap(report, smallest, { indent: 0 })
@@ -160,7 +160,7 @@ function renderFirstFindings(report: Report, cap: number, limit: number): string
   const frame = render(0).length
   let keep = 0
   let used = frame
-  while (keep < total && used + (sizes[keep] as number) <= limit) used += sizes[keep++] as number
+  while (keep < total && used + (sizes[keep]) <= limit) used += sizes[keep++]
   let json = render(keep)
   while (json.length > limit && keep > 0) {
     keep = Math.floor(keep * 0.95)

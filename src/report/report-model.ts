@@ -373,14 +373,13 @@ function reportAttack(a: Finding['attacks'][number], t: Scrub): ReportFinding['a
     lastReplayStatus: s(a.last_replay_status),
     createdAt: s(a.created_at),
     lastReplayedAt: sn(a.last_replayed_at),
-    source: a.source
-      ? {
-          sourceType: s(a.source.source_type),
-          assessmentId: s(a.source.assessment_id),
-          attackIndex: a.source.attack_index,
-          date: s(a.source.date)
-        }
-      : null,
+    // The contract requires source on every attack (parsed by AttackSource).
+    source: {
+      sourceType: s(a.source.source_type),
+      assessmentId: s(a.source.assessment_id),
+      attackIndex: a.source.attack_index,
+      date: s(a.source.date)
+    },
     steps: a.replay_script.map((st) => reportStep(st as Record<string, unknown>, t))
   }
 }

@@ -30,7 +30,7 @@ export function withoutUserInfo(raw: string): string {
 export function baseUrlSecrets(raw: string): string[] {
   const m = /^[^@]*?\/\/([^]*)@/.exec(raw.trim())
   if (!m) return []
-  const info = m[1]!
+  const info = m[1]
   const colon = info.indexOf(':')
   const parts = colon >= 0 ? [info.slice(colon + 1), info] : [info]
   return parts.filter((p) => p.length >= 3)

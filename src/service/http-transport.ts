@@ -136,7 +136,7 @@ export function networkError(
   endpoint: string,
   opts: { timedOut: boolean; requestTimeoutMs: number; secrets: readonly string[] }
 ): ServiceError {
-  const httpClientTimeout = /^Request timeout:/.test(errorMessage(err))
+  const httpClientTimeout = errorMessage(err).startsWith("Request timeout:")
   if (opts.timedOut || httpClientTimeout) {
     return new ServiceError({
       endpoint,
@@ -168,7 +168,9 @@ export function statusError(
   secrets: readonly string[]
 ): ServiceError {
   const parsed = parseErrorBody(status, statusText, text, secrets)
-  const retryAfter = headers['retry-after']
+  // Typed a single string by Node; kept wide, as what a proxy sends is not Node's to promise.
+  const raw: Record<string, string | string[] | undefined> = headers
+  const retryAfter = raw['retry-after']
   const retryAfterMs = parseRetryAfter(Array.isArray(retryAfter) ? retryAfter[0] : retryAfter, nowMs)
   return new ServiceError({
     endpoint,
@@ -202,7 +204,7 @@ export function readBody(msg: http.IncomingMessage, signal: AbortSignal, maxByte
     const chunks: Buffer[] = []
     let size = 0
     let done = false
-    const finish = (err: unknown, text?: string): void => {
+    const finish = (err: Error | undefined, text?: string): void => {
       if (done) return
       done = true
       signal.removeEventListener('abort', onAbort)
@@ -212,7 +214,11 @@ export function readBody(msg: http.IncomingMessage, signal: AbortSignal, maxByte
         msg.destroy()
       }
     }
-    const onAbort = (): void => finish(signal.reason ?? withCode('aborted', 'ABORT_ERR'))
+    // The reason only has to be an Error: the caller tells an abort by its signals, not by this error.
+    const onAbort = (): void => {
+      const reason: unknown = signal.reason
+      finish(reason instanceof Error ? reason : withCode('aborted', 'ABORT_ERR'))
+    }
     if (signal.aborted) {
       onAbort()
       return
@@ -223,9 +229,9 @@ export function readBody(msg: http.IncomingMessage, signal: AbortSignal, maxByte
       if (size > maxBytes) finish(new BodyTooLarge(maxBytes))
       else chunks.push(chunk)
     })
-    msg.on('end', () => finish(undefined, Buffer.concat(chunks).toString('utf8')))
-    msg.on('aborted', () => finish(withCode('connection closed before the response was complete', 'ECONNRESET')))
-    msg.on('error', (e) => finish(e))
+    msg.on('end', () => { finish(undefined, Buffer.concat(chunks).toString('utf8')); })
+    msg.on('aborted', () => { finish(withCode('connection closed before the response was complete', 'ECONNRESET')); })
+    msg.on('error', (e) => { finish(e); })
     msg.on('close', () => {
       if (!msg.complete) finish(withCode('connection closed before the response was complete', 'ECONNRESET'))
     })
@@ -275,7 +281,7 @@ export class HttpTransport {
     const timeout = new AbortController()
     const signal = spec.signal ? AbortSignal.any([timeout.signal, spec.signal]) : timeout.signal
     const timeoutMs = spec.timeoutMs ?? this.requestTimeoutMs
-    const timer = setTimeout(() => timeout.abort(), timeoutMs)
+    const timer = setTimeout(() => { timeout.abort(); }, timeoutMs)
     const started = performance.now()
     const elapsed = (): number => Math.round(performance.now() - started)
     const fail = (err: unknown): Error => {

@@ -26,9 +26,9 @@ export const MAX_BODY_DEPTH = 64
 
 /** True when `value` nests arrays or objects deeper than `max` levels. Iterative. */
 export function nestedDeeperThan(value: unknown, max: number): boolean {
-  const stack: Array<{ v: unknown; depth: number }> = [{ v: value, depth: 0 }]
-  while (stack.length > 0) {
-    const { v, depth } = stack.pop()!
+  const stack: { v: unknown; depth: number }[] = [{ v: value, depth: 0 }]
+  for (let top = stack.pop(); top !== undefined; top = stack.pop()) {
+    const { v, depth } = top
     if (v === null || typeof v !== 'object') continue
     if (depth + 1 > max) return true
     for (const child of Array.isArray(v) ? v : Object.values(v)) {
@@ -46,7 +46,7 @@ export function nestedDeeperThan(value: unknown, max: number): boolean {
 const IDENTIFIER = /^[A-Za-z_$][A-Za-z0-9_$]*$/
 
 /** `['categories', 2, 'worst_severity']` -> `categories[2].worst_severity`. */
-export function formatPath(path: ReadonlyArray<PropertyKey>): string {
+export function formatPath(path: readonly PropertyKey[]): string {
   let out = ''
   for (const key of path) {
     if (typeof key === 'number') out += `[${key}]`
@@ -56,7 +56,7 @@ export function formatPath(path: ReadonlyArray<PropertyKey>): string {
   return out
 }
 
-function valueAt(data: unknown, path: ReadonlyArray<PropertyKey>): { found: boolean; value: unknown } {
+function valueAt(data: unknown, path: readonly PropertyKey[]): { found: boolean; value: unknown } {
   let cur: unknown = data
   for (const key of path) {
     if (cur === null || typeof cur !== 'object' || !Object.prototype.hasOwnProperty.call(cur, key)) {
@@ -215,7 +215,7 @@ function tryJson(text: string): { ok: true; value: unknown } | { ok: false; deep
   return nestedDeeperThan(value, MAX_BODY_DEPTH) ? { ok: false, deep: true } : { ok: true, value }
 }
 
-function summariseValidation(issues: ReadonlyArray<{ loc: ReadonlyArray<string | number>; msg: string }>): string {
+function summariseValidation(issues: readonly { loc: readonly (string | number)[]; msg: string }[]): string {
   if (issues.length === 0) return 'request validation failed (no details given)'
   const shown = issues.slice(0, 3).map((i) => `${i.loc.map(String).join('.') || '(body)'}: ${i.msg}`)
   const more = issues.length > 3 ? ` (and ${issues.length - 3} more)` : ''

@@ -22,12 +22,12 @@ function atHost(models: readonly ModelListItem[], name: string, endpointUrl: str
 export function chooseTarget(models: readonly ModelListItem[], name: string, endpointUrl: string): TargetChoice {
   const named = models.filter((m) => m.name === name)
   const here = atHost(models, name, endpointUrl)
-  if (here.length > 0) return { kind: 'reuse', model: here[0]!, duplicates: here.length - 1, movedFrom: null }
+  if (here.length > 0) return { kind: 'reuse', model: here[0], duplicates: here.length - 1, movedFrom: null }
   if (named.length === 0) return { kind: 'register', name, movedFrom: null }
-  const movedFrom = named[0]!
+  const movedFrom = named[0]
   const moved = movedTargetName(name, hostOf(endpointUrl))
   const found = atHost(models, moved, endpointUrl)
-  if (found.length > 0) return { kind: 'reuse', model: found[0]!, duplicates: found.length - 1, movedFrom }
+  if (found.length > 0) return { kind: 'reuse', model: found[0], duplicates: found.length - 1, movedFrom }
   return { kind: 'register', name: moved, movedFrom }
 }
 

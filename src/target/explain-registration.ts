@@ -44,7 +44,7 @@ export const PROBE_HINTS: Record<ProbeErrorCategory, { input: string; what: stri
   }
 }
 
-const FIELD_INPUTS: ReadonlyArray<[RegExp, string]> = [
+const FIELD_INPUTS: readonly [RegExp, string][] = [
   [/^config\.endpoint_url$/, 'endpoint_url'],
   [/^config\.response_field$/, 'response_field'],
   [/^config\.transport$/, 'transport'],
@@ -63,7 +63,7 @@ export function inputOfField(field: string): string {
   return 'endpoint_url'
 }
 
-function issuesOf(err: ServiceError): Array<{ loc: string[]; msg: string }> {
+function issuesOf(err: ServiceError): { loc: string[]; msg: string }[] {
   const raw = err.extra.issues
   if (!Array.isArray(raw)) return []
   return raw.flatMap((i) => {
@@ -76,8 +76,10 @@ export function explainRegistrationFailure(err: unknown, endpointUrl: string): C
   if (!(err instanceof ServiceError)) return null
   const host = safeHost(endpointUrl)
   if (err.status === 422 && err.code === 'probe_failed') {
-    const category = String(err.extra.error_category ?? '') as ProbeErrorCategory
-    const hint = PROBE_HINTS[category]
+    const raw = err.extra.error_category
+    const category = typeof raw === 'string' ? raw : ''
+    // Own keys only: a category such as `constructor` is not one of ours.
+    const hint = Object.hasOwn(PROBE_HINTS, category) ? PROBE_HINTS[category as ProbeErrorCategory] : undefined
     const said = err.serviceMessage !== '' ? ` (the service said: ${oneLine(err.serviceMessage, 300)})` : ''
     if (!hint) {
       return new ConfigError('endpoint_url', `the service's live probe of ${host} failed (${oneLine(category, 60) || 'no category'})${said}; nothing was registered`)
@@ -93,7 +95,7 @@ export function explainRegistrationFailure(err: unknown, endpointUrl: string): C
   }
   if (err.status === 422 && err.code === 'validation_error') {
     const issues = issuesOf(err)
-    const first = issues[0]
+    const first = issues.at(0)
     if (!first) return new ConfigError('endpoint_url', `the service refused the registration: ${oneLine(err.serviceMessage, 300)}`)
     const field = (first.loc[0] === 'body' ? first.loc.slice(1) : first.loc).join('.')
     const more = issues.length > 1 ? ` (and ${issues.length - 1} more: ${issues.slice(1, 4).map((i) => i.loc.filter((l) => l !== 'body').join('.')).join(', ')})` : ''

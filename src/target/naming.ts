@@ -8,6 +8,7 @@
  * - Whether a name belongs to a pull request (its own preview).
  */
 import { LIMITS } from '../service/contract/index.js'
+import { nonEmpty } from '../util/text.js'
 
 export interface NamingContext {
   /** GITHUB_REPOSITORY (owner/repo) or '' when unknown. */
@@ -24,7 +25,7 @@ function fit(name: string): string {
 
 /** `<repo>-pr-<n>` on a pull request, `<repo>-<ref>` otherwise (`agent` when the repository is unknown). */
 export function defaultTargetName(ctx: NamingContext): string {
-  const repo = ctx.repository.split('/').pop() || 'agent'
+  const repo = nonEmpty(ctx.repository.split('/').pop()) ?? 'agent'
   if (ctx.prNumber !== null) return fit(`${repo}-pr-${ctx.prNumber}`)
   const ref = ctx.ref.replace(/[^A-Za-z0-9._-]+/g, '-').replace(/^-+|-+$/g, '')
   return fit(ref === '' ? repo : `${repo}-${ref}`)

@@ -8,7 +8,11 @@ export interface Log {
   debug(line: string): void
 }
 
-export const silentLog: Log = { info: () => {}, warning: () => {}, debug: () => {} }
+const drop = (): void => {
+  // A silent log drops every line.
+}
+
+export const silentLog: Log = { info: drop, warning: drop, debug: drop }
 
 /**
  * A Log whose every line stays one line. Lines quote values from the service
@@ -20,8 +24,8 @@ export const silentLog: Log = { info: () => {}, warning: () => {}, debug: () => 
 export function singleLineLog(inner: Log): Log {
   const flat = stripUnsafeChars
   return {
-    info: (line) => inner.info(flat(line)),
-    warning: (line) => inner.warning(flat(line)),
-    debug: (line) => inner.debug(flat(line))
+    info: (line) => { inner.info(flat(line)); },
+    warning: (line) => { inner.warning(flat(line)); },
+    debug: (line) => { inner.debug(flat(line)); }
   }
 }

@@ -50,7 +50,9 @@ export function headerValueText(value: unknown, depth = 0): string {
       return '[object]'
     }
   }
-  return String(value)
+  if (typeof value === 'number' || typeof value === 'boolean' || typeof value === 'bigint' || typeof value === 'symbol') return String(value)
+  // A function is no header value: its name, not its source text.
+  return '[function]'
 }
 
 /**

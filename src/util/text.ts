@@ -49,3 +49,11 @@ export function formatDuration(ms: number): string {
 export function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value)
 }
+
+/**
+ * `value` unless it is missing or empty. Runner variables such as
+ * `RUNNER_TEMP` may be set to `''`, which means unset: `nonEmpty(v) ?? fallback`.
+ */
+export function nonEmpty(value: string | undefined): string | undefined {
+  return value === undefined || value === '' ? undefined : value
+}

@@ -59,7 +59,7 @@ export interface ValidatedFinding {
   detail: string
   /** The finding's status after this step, as last seen; null when unknown. */
   finding_status: FindingStatus | null
-  attacks: Array<{ attack_id: string; last_replay_status: ReplayStatus }>
+  attacks: { attack_id: string; last_replay_status: ReplayStatus }[]
 }
 
 export interface ValidateModeResult {
@@ -458,7 +458,7 @@ export async function runValidateMode(deps: ValidateModeDeps, args: ValidateMode
   const out: ValidatedFinding[] = []
   let stopRest: string | null = null
   for (let i = 0; i < candidates.length; i++) {
-    const c = candidates[i] as Candidate
+    const c = candidates[i]
     const f = c.finding
     const base = { finding_id: f.finding_id, category: f.category, severity: f.severity, run_id: c.runId }
     const skip = (detail: string): void => {

@@ -4,7 +4,7 @@
  * follows one of these says ASSUMPTION beside it.
  */
 import { ERROR_CODES } from './errors.js'
-export const API_ASSUMPTIONS: ReadonlyArray<{ topic: string; decision: string }> = [
+export const API_ASSUMPTIONS: readonly { topic: string; decision: string }[] = [
   {
     topic: 'run status body (GET /run/{id})',
     decision:
