@@ -39,7 +39,7 @@ describe('parseAcceptedFile', () => {
     expect(parseAcceptedFile(YAML, text, 'a.yml', TODAY)).toEqual(expected)
   })
 
-  const bad: Array<[string, string, RegExp]> = [
+  const bad: [string, string, RegExp][] = [
     ['not YAML', 'accepted: [\n', /a\.yml line \d+, YAML/],
     ['a list at the top', '- a\n', /line 1, the file: must be a mapping/],
     ['an unknown top-level key', 'version: 1\naccept:\n', /line 2, accept: is not a field/],
@@ -73,14 +73,14 @@ describe('parseAcceptedFile', () => {
 })
 
 describe('matchAcceptances', () => {
-  const parse = (...extra: string[]) => parseAcceptedFile(YAML, file(entry(extra)), 'a.yml', TODAY)[0]!
+  const parse = (...extra: string[]) => parseAcceptedFile(YAML, file(entry(extra)), 'a.yml', TODAY)[0]
   const fp = new Map<string, string>()
   const f = (severity: 'critical' | 'high' | 'low', category = 'prompt_injection', description = 'the agent complied') => {
     const x = { ...makeFinding(severity, { status: 'open', category: category, description: 'd', expected_behavior: 'e', attacks: [] }), description }
     fp.set(x.finding_id, `${'0'.repeat(31)}${severity === 'high' ? 'a' : 'b'}`)
     return x
   }
-  const cases: Array<[string, ReturnType<typeof parse>, ReturnType<typeof f>, boolean]> = [
+  const cases: [string, ReturnType<typeof parse>, ReturnType<typeof f>, boolean][] = [
     ['category', parse(), f('high'), true],
     ['another category', parse(), f('high', 'jailbreak'), false],
     ['severity at most high: high', parse('    severity_at_most: high'), f('high'), true],

@@ -103,7 +103,7 @@ describe('actionsCacheStore with a fake module', () => {
     ['the restore throws', { restoreCache: async () => Promise.reject(new Error('boom')) }, /could not be read: boom/],
     ['the entry holds no file', { restoreCache: async () => 'k1' }, /holds no baseline file/]
   ])('says why there is no baseline when %s', async (_n, over, why) => {
-    const store = actionsCacheStore({ env: {}, log: recordingLog(), cwd: cwd(), loadCache: fake(over as Partial<CacheModule>) })
+    const store = actionsCacheStore({ env: {}, log: recordingLog(), cwd: cwd(), loadCache: fake(over) })
     const got = await store.load('mdl_1')
     expect(got.baseline).toBeNull()
     expect('why' in got ? got.why : '').toMatch(why)

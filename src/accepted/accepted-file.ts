@@ -64,7 +64,7 @@ export function parseAcceptedFile(yaml: YamlModule, text: string, path: string, 
     throw new ConfigError(ACCEPTED_INPUT, `${path} line ${line}, ${field}: ${what}`)
   }
   if (doc.errors.length > 0) {
-    const e = doc.errors[0]!
+    const e = doc.errors[0]
     const line = e.linePos?.[0]?.line ?? 1
     fail(line, 'YAML', e.message.split('\n')[0] ?? 'not valid YAML')
   }
@@ -73,10 +73,10 @@ export function parseAcceptedFile(yaml: YamlModule, text: string, path: string, 
   if (!isMap(root)) return fail(lineOf(root), 'the file', 'must be a mapping with `version: 1` and an `accepted:` list')
   for (const pair of root.items) {
     const key = isScalar(pair.key) ? String(pair.key.value) : ''
-    if (key !== 'version' && key !== 'accepted') fail(lineOf(pair.key as Node), key || 'a key', 'is not a field of the file (version, accepted)')
+    if (key !== 'version' && key !== 'accepted') fail(lineOf(pair.key), key || 'a key', 'is not a field of the file (version, accepted)')
   }
   const version = root.get('version', true)
-  if (version !== undefined && !(isScalar(version) && (version.value as unknown) === 1)) fail(lineOf(version as Node), 'version', 'must be 1')
+  if (version !== undefined && !(isScalar(version) && (version.value as unknown) === 1)) fail(lineOf(version), 'version', 'must be 1')
   const list = root.get('accepted', true) as Node | undefined
   if (list === undefined || (isScalar(list) && list.value === null)) return []
   if (!isSeq(list)) return fail(lineOf(list), 'accepted', 'must be a list of entries')

@@ -64,7 +64,7 @@ export function actionsCacheStore(deps: { env: NodeJS.ProcessEnv; log: Log; cwd?
   // The package (and the Azure SDK it brings) is loaded only when a cache service is there to talk to.
   const load =
     deps.loadCache ??
-    (async () => (cacheServiceConfigured(deps.env) ? ((await import('@actions/cache')) as unknown as CacheModule) : UNAVAILABLE))
+    (async () => (cacheServiceConfigured(deps.env) ? (await import('@actions/cache')) : UNAVAILABLE))
   /** The file is only a vehicle: never leave it in the workspace (a later step could commit it). */
   const cleanUp = async (file: string): Promise<void> => {
     await rm(join(cwd, file), { force: true })
