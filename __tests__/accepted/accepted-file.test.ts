@@ -54,6 +54,7 @@ describe('parseAcceptedFile', () => {
     ['a bad fingerprint', file(entry(['    fingerprint: abc'])), /line 8, accepted\[1\]\.fingerprint: must be the 32 hex/],
     ['a bad pattern', file(entry(['    description_pattern: "("'])), /line 8, accepted\[1\]\.description_pattern: is not a valid regular expression/],
     ['a bad date', file(entry().replace('2027-01-31', '2027-02-30')), /line 7, accepted\[1\]\.expires: '2027-02-30' is not a date/],
+    ['a number for a date', file(entry().replace('2027-01-31', '20270131')), /line 7, accepted\[1\]\.expires: '20270131' is not a date/],
     ['a date more than a year ahead', file(entry().replace('2027-01-31', '2027-11-25')), /line 7, accepted\[1\]\.expires: 2027-11-25 is more than a year ahead/],
     ['an empty explanation', file(entry().replace('Only staff reach this agent.', '""')), /accepted\[1\]\.explanation: is required/],
     ['a list as owner', file(entry().replace('"@acme/ai"', '[a, b]')), /line 6, accepted\[1\]\.owner: must be a single value/],
