@@ -105,7 +105,7 @@ export async function startCacheStandin(): Promise<CacheStandin> {
         const e = entries.find((x) => x.id === Number(one[1]) && x.scope === scopes.write)
         if (!e) { send(404, { message: 'no such cache' }); return; }
         if (req.method === 'PATCH') {
-          const range = /^bytes (\d+)-(\d+)\//.exec(String(req.headers['content-range'] ?? ''))
+          const range = /^bytes (\d+)-(\d+)\//.exec(req.headers['content-range'] ?? '')
           if (!range) { send(400, { message: 'Content-Range required' }); return; }
           e.chunks.push({ start: Number(range[1]), data })
           send(204); return;

@@ -34,7 +34,7 @@ function workspace(text: string | null): string {
   }
   return dir
 }
-function contents(files: Record<string, string | Error>): { api: () => Promise<ContentsApi>; asked: string[] } {
+function contents(files: Partial<Record<string, string | Error>>): { api: () => Promise<ContentsApi>; asked: string[] } {
   const asked: string[] = []
   return {
     asked,
@@ -105,7 +105,7 @@ describe('syncDismissals against the emulator', () => {
     emu = await startEmulator({ allowLoopbackTargets: true, categoryDurationMs: 10, attacksPerCategory: 1 })
   })
   afterAll(async () => {
-    await emu?.stop()
+    await emu.stop()
   })
   const accepted = parseAcceptedFile(YAML, file('prompt_injection'), 'a.yml', TODAY)
 

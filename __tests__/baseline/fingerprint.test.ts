@@ -62,7 +62,7 @@ describe('fingerprint on real emulator runs', () => {
     emu = await startEmulator({ allowLoopbackTargets: true, categoryDurationMs: 20, attacksPerCategory: 2 })
   })
   afterAll(async () => {
-    await emu?.stop()
+    await emu.stop()
   })
   async function fingerprints(): Promise<Map<string, string>> {
     const runId = await runToEnd(emu, emu.demoModelId)

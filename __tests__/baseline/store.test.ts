@@ -27,11 +27,12 @@ describe('actionsCacheStore with @actions/cache and a cache stand-in', () => {
   })
   afterAll(async () => {
     for (const v of VARS) {
+      // eslint-disable-next-line @typescript-eslint/no-dynamic-delete -- an environment variable is unset only by deleting its key (assigning undefined stores 'undefined')
       if (saved[v] === undefined) delete process.env[v]
       else process.env[v] = saved[v]
     }
     process.chdir(startDir)
-    await cache?.stop()
+    await cache.stop()
   })
   // @actions/cache reads process.env and resolves paths from the working directory
   // (the workspace on a runner): each "job" sets its own.

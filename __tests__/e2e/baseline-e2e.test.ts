@@ -32,9 +32,9 @@ beforeAll(async () => {
   cache = await startCacheStandin()
 })
 afterAll(async () => {
-  await emu?.stop()
-  await gh?.stop()
-  await cache?.stop()
+  await emu.stop()
+  await gh.stop()
+  await cache.stop()
 })
 beforeEach(() => {
   emu.demoAgent.setAllVulnerable(false)

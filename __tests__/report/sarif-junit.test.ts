@@ -61,7 +61,7 @@ beforeAll(async () => {
   second = await gate(baseline)
 })
 afterAll(async () => {
-  await emu?.stop()
+  await emu.stop()
 })
 
 const sarifOf = (r: Report) => renderSarif(r, { location: '.github/workflows/agent.yml', threshold: 'low', toolVersion: '0.1.0' })
