@@ -23,7 +23,7 @@ export interface CacheEntry {
   version: string
   scope: string
   committed: boolean
-  chunks: Array<{ start: number; data: Buffer }>
+  chunks: { start: number; data: Buffer }[]
   size: number
   createdAt: number
 }
@@ -32,7 +32,7 @@ export interface CacheStandin {
   /** ACTIONS_CACHE_URL (with the trailing slash @actions/cache expects). */
   url: string
   entries: CacheEntry[]
-  requests: Array<{ method: string; path: string; token: string }>
+  requests: { method: string; path: string; token: string }[]
   /** The ACTIONS_RUNTIME_TOKEN of a run on `ref` (and, for a pull request, its base branch). */
   token(ref: string, base?: string): string
   stop(): Promise<void>
@@ -41,7 +41,7 @@ export interface CacheStandin {
 function scopesOf(auth: string | undefined): { write: string; read: string[] } | null {
   const m = /^Bearer (.+)$/.exec(auth ?? '')
   if (!m) return null
-  const fields = Object.fromEntries(m[1]!.split(';').map((kv) => kv.split('=') as [string, string]))
+  const fields = Object.fromEntries(m[1].split(';').map((kv) => kv.split('=') as [string, string]))
   if (!fields.ref) return null
   return { write: fields.ref, read: [fields.ref, ...(fields.base ? [fields.base] : [])] }
 }
@@ -71,7 +71,7 @@ export async function startCacheStandin(): Promise<CacheStandin> {
       const archive = /^\/archive\/(\d+)$/.exec(u.pathname)
       if (req.method === 'GET' && archive) {
         const e = entries.find((x) => x.id === Number(archive[1]) && x.committed)
-        if (!e) return send(404)
+        if (!e) { send(404); return; }
         const buf = Buffer.alloc(e.size)
         for (const c of e.chunks) c.data.copy(buf, c.start)
         res.setHeader('content-length', String(buf.length))
@@ -79,7 +79,7 @@ export async function startCacheStandin(): Promise<CacheStandin> {
         return
       }
       const scopes = scopesOf(req.headers.authorization)
-      if (!scopes) return send(401, { message: 'no runtime token' })
+      if (!scopes) { send(401, { message: 'no runtime token' }); return; }
       if (req.method === 'GET' && path === 'cache') {
         const keys = (u.searchParams.get('keys') ?? '').split(',')
         const version = u.searchParams.get('version') ?? ''
@@ -87,33 +87,33 @@ export async function startCacheStandin(): Promise<CacheStandin> {
           const inScope = entries.filter((e) => e.committed && e.scope === scope && e.version === version).sort((a, b) => b.createdAt - a.createdAt || b.id - a.id)
           for (const key of keys) {
             const hit = inScope.find((e) => e.key === key) ?? inScope.find((e) => e.key.startsWith(key))
-            if (hit) return send(200, { cacheKey: hit.key, scope, archiveLocation: `${url}/archive/${hit.id}`, creationTime: new Date(hit.createdAt).toISOString() })
+            if (hit) { send(200, { cacheKey: hit.key, scope, archiveLocation: `${url}/archive/${hit.id}`, creationTime: new Date(hit.createdAt).toISOString() }); return; }
           }
         }
-        return send(204)
+        send(204); return;
       }
-      if (req.method === 'GET' && path === 'caches') return send(200, { totalCount: 0, artifactCaches: [] })
+      if (req.method === 'GET' && path === 'caches') { send(200, { totalCount: 0, artifactCaches: [] }); return; }
       if (req.method === 'POST' && path === 'caches') {
         const b = JSON.parse(data.toString('utf8')) as { key: string; version: string }
-        if (entries.some((e) => e.key === b.key && e.version === b.version && e.scope === scopes.write)) return send(409, { message: `Cache already exists. Scope: ${scopes.write}, Key: ${b.key}` })
+        if (entries.some((e) => e.key === b.key && e.version === b.version && e.scope === scopes.write)) { send(409, { message: `Cache already exists. Scope: ${scopes.write}, Key: ${b.key}` }); return; }
         const e: CacheEntry = { id: nextId++, key: b.key, version: b.version, scope: scopes.write, committed: false, chunks: [], size: 0, createdAt: Date.now() }
         entries.push(e)
-        return send(201, { cacheId: e.id })
+        send(201, { cacheId: e.id }); return;
       }
       const one = /^caches\/(\d+)$/.exec(path)
       if (one) {
         const e = entries.find((x) => x.id === Number(one[1]) && x.scope === scopes.write)
-        if (!e) return send(404, { message: 'no such cache' })
+        if (!e) { send(404, { message: 'no such cache' }); return; }
         if (req.method === 'PATCH') {
-          const range = /^bytes (\d+)-(\d+)\//.exec(String(req.headers['content-range'] ?? ''))
-          if (!range) return send(400, { message: 'Content-Range required' })
+          const range = /^bytes (\d+)-(\d+)\//.exec(req.headers['content-range'] ?? '')
+          if (!range) { send(400, { message: 'Content-Range required' }); return; }
           e.chunks.push({ start: Number(range[1]), data })
-          return send(204)
+          send(204); return;
         }
         if (req.method === 'POST') {
           e.size = (JSON.parse(data.toString('utf8')) as { size: number }).size
           e.committed = true
-          return send(204)
+          send(204); return;
         }
       }
       send(404, { message: `no route ${req.method} ${u.pathname}` })
@@ -128,7 +128,7 @@ export async function startCacheStandin(): Promise<CacheStandin> {
     token: (ref, base) => `ref=${ref}${base ? `;base=${base}` : ''}`,
     stop: () =>
       new Promise<void>((resolve) => {
-        server.close(() => resolve())
+        server.close(() => { resolve(); })
         server.closeAllConnections()
       })
   }

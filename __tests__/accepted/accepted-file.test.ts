@@ -39,7 +39,7 @@ describe('parseAcceptedFile', () => {
     expect(parseAcceptedFile(YAML, text, 'a.yml', TODAY)).toEqual(expected)
   })
 
-  const bad: Array<[string, string, RegExp]> = [
+  const bad: [string, string, RegExp][] = [
     ['not YAML', 'accepted: [\n', /a\.yml line \d+, YAML/],
     ['a list at the top', '- a\n', /line 1, the file: must be a mapping/],
     ['an unknown top-level key', 'version: 1\naccept:\n', /line 2, accept: is not a field/],
@@ -54,6 +54,7 @@ describe('parseAcceptedFile', () => {
     ['a bad fingerprint', file(entry(['    fingerprint: abc'])), /line 8, accepted\[1\]\.fingerprint: must be the 32 hex/],
     ['a bad pattern', file(entry(['    description_pattern: "("'])), /line 8, accepted\[1\]\.description_pattern: is not a valid regular expression/],
     ['a bad date', file(entry().replace('2027-01-31', '2027-02-30')), /line 7, accepted\[1\]\.expires: '2027-02-30' is not a date/],
+    ['a number for a date', file(entry().replace('2027-01-31', '20270131')), /line 7, accepted\[1\]\.expires: '20270131' is not a date/],
     ['a date more than a year ahead', file(entry().replace('2027-01-31', '2027-11-25')), /line 7, accepted\[1\]\.expires: 2027-11-25 is more than a year ahead/],
     ['an empty explanation', file(entry().replace('Only staff reach this agent.', '""')), /accepted\[1\]\.explanation: is required/],
     ['a list as owner', file(entry().replace('"@acme/ai"', '[a, b]')), /line 6, accepted\[1\]\.owner: must be a single value/],
@@ -73,14 +74,14 @@ describe('parseAcceptedFile', () => {
 })
 
 describe('matchAcceptances', () => {
-  const parse = (...extra: string[]) => parseAcceptedFile(YAML, file(entry(extra)), 'a.yml', TODAY)[0]!
+  const parse = (...extra: string[]) => parseAcceptedFile(YAML, file(entry(extra)), 'a.yml', TODAY)[0]
   const fp = new Map<string, string>()
   const f = (severity: 'critical' | 'high' | 'low', category = 'prompt_injection', description = 'the agent complied') => {
     const x = { ...makeFinding(severity, { status: 'open', category: category, description: 'd', expected_behavior: 'e', attacks: [] }), description }
     fp.set(x.finding_id, `${'0'.repeat(31)}${severity === 'high' ? 'a' : 'b'}`)
     return x
   }
-  const cases: Array<[string, ReturnType<typeof parse>, ReturnType<typeof f>, boolean]> = [
+  const cases: [string, ReturnType<typeof parse>, ReturnType<typeof f>, boolean][] = [
     ['category', parse(), f('high'), true],
     ['another category', parse(), f('high', 'jailbreak'), false],
     ['severity at most high: high', parse('    severity_at_most: high'), f('high'), true],

@@ -34,7 +34,7 @@ function workspace(text: string | null): string {
   }
   return dir
 }
-function contents(files: Record<string, string | Error>): { api: () => Promise<ContentsApi>; asked: string[] } {
+function contents(files: Partial<Record<string, string | Error>>): { api: () => Promise<ContentsApi>; asked: string[] } {
   const asked: string[] = []
   return {
     asked,
@@ -105,7 +105,7 @@ describe('syncDismissals against the emulator', () => {
     emu = await startEmulator({ allowLoopbackTargets: true, categoryDurationMs: 10, attacksPerCategory: 1 })
   })
   afterAll(async () => {
-    await emu?.stop()
+    await emu.stop()
   })
   const accepted = parseAcceptedFile(YAML, file('prompt_injection'), 'a.yml', TODAY)
 
@@ -114,7 +114,7 @@ describe('syncDismissals against the emulator', () => {
     const findings = (await api(emu, 'GET', `/api/v1/run/${runId}/findings`)).json.findings as Finding[]
     const target = findings.find((f) => f.category === 'prompt_injection')!
     const client = createClient({ baseUrl: emu.url, apiKey: emu.keys.full, deadline: Deadline.after(systemClock, 30_000) })
-    const out = await syncDismissals(client, findings, new Map([[target.finding_id, accepted[0]!]]))
+    const out = await syncDismissals(client, findings, new Map([[target.finding_id, accepted[0]]]))
     expect(out.dismissed).toBe(1)
     const after = (await api(emu, 'GET', `/api/v1/run/${runId}/findings`)).json.findings as Finding[]
     expect(Object.fromEntries(after.map((f) => [f.category, f.status]))).toEqual({ prompt_injection: 'dismissed', system_prompt_leakage: 'open' })
@@ -125,7 +125,7 @@ describe('syncDismissals against the emulator', () => {
     const findings = (await api(emu, 'GET', `/api/v1/run/${runId}/findings`, { key: 'redacted' })).json.findings as Finding[]
     const client = createClient({ baseUrl: emu.url, apiKey: emu.keys.redacted, deadline: Deadline.after(systemClock, 30_000) })
     expect(findings.length).toBeGreaterThan(0)
-    const out = await syncDismissals(client, findings, new Map(findings.map((f) => [f.finding_id, accepted[0]!])))
+    const out = await syncDismissals(client, findings, new Map(findings.map((f) => [f.finding_id, accepted[0]])))
     expect(out.dismissed).toBe(0)
     expect(out.notes.length).toBe(findings.length)
     for (const n of out.notes) expect(n).toMatch(/was not dismissed on the service: the plan withholds proof \(403\)/)

@@ -11,7 +11,7 @@ const baselineOf = (findings: Finding[], completed = ['a', 'b', 'c']) =>
   buildBaseline({ modelId: 'm', runId: 'run_base', createdAt: '2026-11-20T00:00:00Z', commit: 'abc', categoriesCompleted: completed, findings })
 
 describe('diffAgainstBaseline', () => {
-  const cases: Array<[string, Finding[], Finding[] | null, string[], { new: string[]; known: string[]; gone: string[]; uncovered: string[] }]> = [
+  const cases: [string, Finding[], Finding[] | null, string[], { new: string[]; known: string[]; gone: string[]; uncovered: string[] }][] = [
     ['no baseline: every finding is new', [fnd('a')], null, ['a'], { new: ['a'], known: [], gone: [], uncovered: [] }],
     ['same weakness again: known', [fnd('a')], [fnd('a')], ['a', 'b', 'c'], { new: [], known: ['a'], gone: [], uncovered: [] }],
     ['a new category: new', [fnd('a'), fnd('b')], [fnd('a')], ['a', 'b', 'c'], { new: ['b'], known: ['a'], gone: [], uncovered: [] }],

@@ -20,7 +20,7 @@ function attack(assessmentId: string, index: number): Finding['attacks'][number]
 }
 
 describe('fingerprint', () => {
-  const same: Array<[string, FingerprintInput, FingerprintInput, string | null]> = [
+  const same: [string, FingerprintInput, FingerprintInput, string | null][] = [
     ['counts in the description', f(), f({ description: 'Prompt injection: the agent complied with 1 of 5 probes.' }), 'run_a'],
     ['case and white space', f(), f({ description: '  PROMPT injection:   the agent complied with 2 of 3 probes. ' }), 'run_a'],
     ['canary tokens', f({ description: 'leaked ZX-1a2b3c4d5e6f' }), f({ description: 'leaked ZX-ffffffffffff' }), 'run_a'],
@@ -35,7 +35,7 @@ describe('fingerprint', () => {
     expect(fingerprint(a, runA)).toBe(fingerprint(b, runB))
   })
 
-  const differ: Array<[string, FingerprintInput, FingerprintInput]> = [
+  const differ: [string, FingerprintInput, FingerprintInput][] = [
     ['category', f(), f({ category: 'jailbreak' })],
     ['lens', f(), f({ lens: 'safety' })],
     ['severity', f(), f({ severity: 'critical' })],
@@ -62,7 +62,7 @@ describe('fingerprint on real emulator runs', () => {
     emu = await startEmulator({ allowLoopbackTargets: true, categoryDurationMs: 20, attacksPerCategory: 2 })
   })
   afterAll(async () => {
-    await emu?.stop()
+    await emu.stop()
   })
   async function fingerprints(): Promise<Map<string, string>> {
     const runId = await runToEnd(emu, emu.demoModelId)

@@ -27,11 +27,12 @@ describe('actionsCacheStore with @actions/cache and a cache stand-in', () => {
   })
   afterAll(async () => {
     for (const v of VARS) {
+      // eslint-disable-next-line @typescript-eslint/no-dynamic-delete -- an environment variable is unset only by deleting its key (assigning undefined stores 'undefined')
       if (saved[v] === undefined) delete process.env[v]
       else process.env[v] = saved[v]
     }
     process.chdir(startDir)
-    await cache?.stop()
+    await cache.stop()
   })
   // @actions/cache reads process.env and resolves paths from the working directory
   // (the workspace on a runner): each "job" sets its own.
@@ -103,7 +104,7 @@ describe('actionsCacheStore with a fake module', () => {
     ['the restore throws', { restoreCache: async () => Promise.reject(new Error('boom')) }, /could not be read: boom/],
     ['the entry holds no file', { restoreCache: async () => 'k1' }, /holds no baseline file/]
   ])('says why there is no baseline when %s', async (_n, over, why) => {
-    const store = actionsCacheStore({ env: {}, log: recordingLog(), cwd: cwd(), loadCache: fake(over as Partial<CacheModule>) })
+    const store = actionsCacheStore({ env: {}, log: recordingLog(), cwd: cwd(), loadCache: fake(over) })
     const got = await store.load('mdl_1')
     expect(got.baseline).toBeNull()
     expect('why' in got ? got.why : '').toMatch(why)

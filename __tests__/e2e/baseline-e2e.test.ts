@@ -32,9 +32,9 @@ beforeAll(async () => {
   cache = await startCacheStandin()
 })
 afterAll(async () => {
-  await emu?.stop()
-  await gh?.stop()
-  await cache?.stop()
+  await emu.stop()
+  await gh.stop()
+  await cache.stop()
 })
 beforeEach(() => {
   emu.demoAgent.setAllVulnerable(false)
@@ -86,11 +86,11 @@ interface ReportJson {
   result: string
   reason: string
   headline: string
-  findings: Array<{ category: string; baseline: string | null; fingerprint: string; accepted: { reason_code: string; owner: string } | null }>
+  findings: { category: string; baseline: string | null; fingerprint: string; accepted: { reason_code: string; owner: string } | null }[]
   baseline: { available: boolean; new_count: number; known_count: number; saved: string | null; why: string | null }
-  accepted_risks: { stale: Array<{ category: string }>; expired: Array<{ category: string }>; pr_adds: Array<{ category: string }> } | null
+  accepted_risks: { stale: { category: string }[]; expired: { category: string }[]; pr_adds: { category: string }[] } | null
 }
-const reportOf = (r: ActionRun): ReportJson => JSON.parse(readFileSync(r.main.outputs.report_path!, 'utf8')) as ReportJson
+const reportOf = (r: ActionRun): ReportJson => JSON.parse(readFileSync(r.main.outputs.report_path, 'utf8')) as ReportJson
 const comment = () => [...gh.state.comments.values()].flat().at(-1)?.body ?? ''
 const states = (rep: ReportJson) => Object.fromEntries(rep.findings.map((f) => [f.category, f.baseline]))
 
@@ -124,10 +124,10 @@ describe('baseline from the default branch, gating on what the pull request chan
     expect(rep.headline).toBe('1 new high · 2 known')
     expect(comment()).toMatch(/1 new high · 2 known/)
     // SARIF and JUnit are written and named in the outputs.
-    const sarif = JSON.parse(readFileSync(r.main.outputs.sarif_path!, 'utf8')) as { version: string; runs: Array<{ results: unknown[] }> }
+    const sarif = JSON.parse(readFileSync(r.main.outputs.sarif_path, 'utf8')) as { version: string; runs: { results: unknown[] }[] }
     expect(sarif.version).toBe('2.1.0')
-    expect(sarif.runs[0]!.results).toHaveLength(3)
-    expect(readFileSync(r.main.outputs.junit_path!, 'utf8')).toMatch(/<testcase [^>]*name="jailbreak"[^>]*>\s*<failure/)
+    expect(sarif.runs[0].results).toHaveLength(3)
+    expect(readFileSync(r.main.outputs.junit_path, 'utf8')).toMatch(/<testcase [^>]*name="jailbreak"[^>]*>\s*<failure/)
   }, 60_000)
 
   it('the same PR passes when that vulnerability is accepted on the base branch', async () => {

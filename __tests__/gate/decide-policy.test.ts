@@ -58,7 +58,7 @@ function run(c: Case): ReturnType<typeof decide> {
 }
 
 describe('decide with a baseline and accepted risks', () => {
-  const cases: Array<[string, Case, GateResult, RegExp]> = [
+  const cases: [string, Case, GateResult, RegExp][] = [
     ['fail_on any: known findings fail', { findings: [KNOWN_A, KNOWN_B], failOn: 'any' }, 'fail', /2 open findings at or above high \(1 critical, 1 high\)/],
     ['fail_on new: only known findings pass', { findings: [KNOWN_A, KNOWN_B], failOn: 'new' }, 'pass', /no open findings at or above high that block/],
     ['fail_on new: a new finding fails on it alone', { findings: [KNOWN_A, KNOWN_B, NEW_C], failOn: 'new' }, 'fail', /^1 open finding at or above high \(1 high\)$/],

@@ -31,7 +31,7 @@ function report(findings: Finding[], opts: { baseline?: Finding[] | null; accept
 }
 
 describe('report headline', () => {
-  const cases: Array<[string, ReturnType<typeof report>, string]> = [
+  const cases: [string, ReturnType<typeof report>, string][] = [
     ['no baseline, no acceptances', report([f('jailbreak', 'high')], { baseline: null }), ''],
     ['all known', report([f('jailbreak', 'high')], { baseline: [f('jailbreak', 'high')] }), '0 new · 1 known'],
     ['new by severity, most severe first', report([f('jailbreak', 'high'), f('data_leakage', 'critical'), f('prompt_injection', 'high')], { baseline: [f('prompt_injection', 'high')] }), '1 new critical · 1 new high · 1 known'],
@@ -55,6 +55,6 @@ describe('report baseline and acceptances', () => {
   it('says why there is no baseline', () => {
     const r = report([f('jailbreak', 'high')], { baseline: null })
     expect(r.baseline).toMatchObject({ available: false, why: 'no baseline saved by the default branch yet', newCount: 0 })
-    expect(r.findings[0]!.baselineState).toBeNull()
+    expect(r.findings[0].baselineState).toBeNull()
   })
 })

@@ -26,7 +26,7 @@ import { workflowFile } from '../../src/action/main.js'
 const require = createRequire(import.meta.url)
 const schema = JSON.parse(readFileSync(require.resolve('@microsoft/jest-sarif/lib/schemas/sarif-2.1.0-rtm.5.json'), 'utf8')) as Record<string, unknown>
 const ajv = new (Ajv as unknown as typeof Ajv.default)({ allErrors: true, strict: false, unicodeRegExp: false })
-;(addFormats as unknown as typeof addFormats.default)(ajv as never)
+;(addFormats as unknown as typeof addFormats.default)(ajv)
 const validate = ajv.compile(schema)
 
 let emu: Emulator
@@ -61,12 +61,12 @@ beforeAll(async () => {
   second = await gate(baseline)
 })
 afterAll(async () => {
-  await emu?.stop()
+  await emu.stop()
 })
 
 const sarifOf = (r: Report) => renderSarif(r, { location: '.github/workflows/agent.yml', threshold: 'low', toolVersion: '0.1.0' })
-type SarifResult = { ruleId: string; partialFingerprints: Record<string, string>; suppressions?: Array<{ justification: string }>; properties: Record<string, string> }
-const results = (r: Report) => ((sarifOf(r).runs as Array<{ results: SarifResult[] }>)[0]!.results)
+interface SarifResult { ruleId: string; partialFingerprints: Record<string, string>; suppressions?: { justification: string }[]; properties: Record<string, string> }
+const results = (r: Report) => ((sarifOf(r).runs as { results: SarifResult[] }[])[0].results)
 
 describe('SARIF', () => {
   it('validates against the SARIF 2.1.0 schema', () => {
@@ -77,13 +77,13 @@ describe('SARIF', () => {
   })
 
   it('is checked by a validator that can fail', () => {
-    const broken = sarifOf(first.report) as { runs: Array<{ results: Array<Record<string, unknown>> }> }
-    broken.runs[0]!.results[0]!.level = 'fatal'
+    const broken = sarifOf(first.report) as { runs: { results: Record<string, unknown>[] }[] }
+    broken.runs[0].results[0].level = 'fatal'
     expect(validate(broken)).toBe(false)
   })
 
   it('has one rule per category with OWASP, ATLAS and security-severity', () => {
-    const run = (sarifOf(second.report).runs as Array<{ tool: { driver: { rules: Array<{ id: string; help: { text: string }; properties: { tags: string[]; 'security-severity': string } }> } } }>)[0]!
+    const run = (sarifOf(second.report).runs as { tool: { driver: { rules: { id: string; help: { text: string }; properties: { tags: string[]; 'security-severity': string } }[] } } }[])[0]
     const rules = run.tool.driver.rules
     expect(new Set(rules.map((r) => r.id)).size).toBe(rules.length)
     const pi = rules.find((r) => r.id === 'agent-security/prompt_injection')!
@@ -93,7 +93,7 @@ describe('SARIF', () => {
   })
 
   it('keeps identical fingerprints for the unchanged weaknesses across two runs, and a new one for the new weakness', () => {
-    const fp = (r: Report) => new Map(results(r).map((x) => [x.partialFingerprints[FINGERPRINT_KEY]!, x.ruleId]))
+    const fp = (r: Report) => new Map(results(r).map((x) => [x.partialFingerprints[FINGERPRINT_KEY], x.ruleId]))
     const a = fp(first.report)
     const b = fp(second.report)
     expect(a.size).toBe(3)
@@ -104,7 +104,7 @@ describe('SARIF', () => {
   it('suppresses accepted findings with their justification', () => {
     const sup = results(second.report).filter((x) => x.suppressions)
     expect(sup.map((x) => x.ruleId)).toEqual(['agent-security/system_prompt_leakage'])
-    expect(sup[0]!.suppressions![0]!.justification).toMatch(/working_as_designed: The prompt holds no secret\. \(owner @acme\/ai, expires/)
+    expect(sup[0].suppressions![0].justification).toMatch(/working_as_designed: The prompt holds no secret\. \(owner @acme\/ai, expires/)
   })
 })
 
@@ -132,15 +132,15 @@ describe('the report model with a baseline', () => {
 describe('JUnit', () => {
   it('parses with xml2js: one test case per category, a failure per open blocking finding', async () => {
     const doc = (await parseStringPromise(renderJunit(second.report))) as {
-      testsuites: { $: Record<string, string>; testsuite: Array<{ testcase: Array<{ $: { name: string }; failure?: Array<{ $: { message: string } }>; 'system-out'?: string[] }> }> }
+      testsuites: { $: Record<string, string>; testsuite: { testcase: { $: { name: string }; failure?: { $: { message: string } }[]; 'system-out'?: string[] }[] }[] }
     }
-    const cases = doc.testsuites.testsuite[0]!.testcase
+    const cases = doc.testsuites.testsuite[0].testcase
     const names = cases.map((c) => c.$.name)
     expect(new Set(names).size).toBe(names.length)
     expect(names).toEqual(second.report.coverageRows.map((r) => r.category))
     const failing = cases.filter((c) => c.failure)
     expect(failing.map((c) => c.$.name)).toEqual(['jailbreak'])
-    expect(failing[0]!.failure![0]!.$.message).toMatch(/^high jailbreak finding \S+ \(new\)$/)
+    expect(failing[0].failure![0].$.message).toMatch(/^high jailbreak finding \S+ \(new\)$/)
     expect(doc.testsuites.$.failures).toBe('1')
     expect(cases.find((c) => c.$.name === 'system_prompt_leakage')!['system-out']![0]).toMatch(/accepted \(working_as_designed/)
   })

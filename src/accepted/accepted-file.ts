@@ -54,6 +54,12 @@ function addDays(day: string, days: number): string {
   return isoDay(Date.parse(`${day}T00:00:00Z`) + days * 86_400_000)
 }
 
+/** A YAML scalar's value as the user wrote it (non-scalars are rejected before this is shown). */
+function scalarText(v: unknown): string {
+  if (typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean' || typeof v === 'bigint' || v instanceof Date) return String(v)
+  return JSON.stringify(v)
+}
+
 /** Parse and validate the file's text. `today` (YYYY-MM-DD) bounds `expires`. */
 export function parseAcceptedFile(yaml: YamlModule, text: string, path: string, today: string): AcceptedEntry[] {
   const { isMap, isScalar, isSeq, LineCounter, parseDocument } = yaml
@@ -64,7 +70,7 @@ export function parseAcceptedFile(yaml: YamlModule, text: string, path: string, 
     throw new ConfigError(ACCEPTED_INPUT, `${path} line ${line}, ${field}: ${what}`)
   }
   if (doc.errors.length > 0) {
-    const e = doc.errors[0]!
+    const e = doc.errors[0]
     const line = e.linePos?.[0]?.line ?? 1
     fail(line, 'YAML', e.message.split('\n')[0] ?? 'not valid YAML')
   }
@@ -73,10 +79,10 @@ export function parseAcceptedFile(yaml: YamlModule, text: string, path: string, 
   if (!isMap(root)) return fail(lineOf(root), 'the file', 'must be a mapping with `version: 1` and an `accepted:` list')
   for (const pair of root.items) {
     const key = isScalar(pair.key) ? String(pair.key.value) : ''
-    if (key !== 'version' && key !== 'accepted') fail(lineOf(pair.key as Node), key || 'a key', 'is not a field of the file (version, accepted)')
+    if (key !== 'version' && key !== 'accepted') fail(lineOf(pair.key), key || 'a key', 'is not a field of the file (version, accepted)')
   }
   const version = root.get('version', true)
-  if (version !== undefined && !(isScalar(version) && (version.value as unknown) === 1)) fail(lineOf(version as Node), 'version', 'must be 1')
+  if (version !== undefined && !(isScalar(version) && (version.value as unknown) === 1)) fail(lineOf(version), 'version', 'must be 1')
   const list = root.get('accepted', true) as Node | undefined
   if (list === undefined || (isScalar(list) && list.value === null)) return []
   if (!isSeq(list)) return fail(lineOf(list), 'accepted', 'must be a list of entries')
@@ -97,27 +103,26 @@ export function parseAcceptedFile(yaml: YamlModule, text: string, path: string, 
       if (v !== null && !isScalar(v)) fail(lineOf(v), `${at}.${key}`, 'must be a single value')
       values.set(key, { value: v === null ? null : (v as Scalar).value, line: v ? lineOf(v) : keyLine })
     }
-    const text = (field: string, required: boolean, max = 200): string | null => {
+    /** A text field, or null when it is absent or empty. */
+    const optional = (field: string, max = 200): string | null => {
       const got = values.get(field)
-      if (got === undefined || got.value === null || got.value === '') {
-        if (required) fail(line, `${at}.${field}`, 'is required')
-        return null
-      }
+      if (got === undefined || got.value === null || got.value === '') return null
       if (typeof got.value !== 'string') fail(got.line, `${at}.${field}`, 'must be text')
       const s = (got.value as string).trim()
       if (s === '') fail(got.line, `${at}.${field}`, 'must not be empty')
       if (s.length > max) fail(got.line, `${at}.${field}`, `is longer than ${max} characters`)
       return s
     }
+    const required = (field: string, max?: number): string => optional(field, max) ?? fail(line, `${at}.${field}`, 'is required')
     const lineFor = (field: string): number => values.get(field)?.line ?? line
 
-    const category = text('category', true, 100)!
+    const category = required('category', 100)
     if (!/^[A-Za-z0-9_.:-]+$/.test(category)) fail(lineFor('category'), `${at}.category`, `'${category}' is not a category key`)
-    const fp = text('fingerprint', false, 64)
+    const fp = optional('fingerprint', 64)
     if (fp !== null && !/^[0-9a-f]{32}$/.test(fp)) fail(lineFor('fingerprint'), `${at}.fingerprint`, 'must be the 32 hex characters shown in the report')
-    const sev = text('severity_at_most', false, 20)
+    const sev = optional('severity_at_most', 20)
     if (sev !== null && !(SEVERITIES as readonly string[]).includes(sev)) fail(lineFor('severity_at_most'), `${at}.severity_at_most`, `'${sev}' is not one of ${SEVERITIES.join(', ')}`)
-    const pattern = text('description_pattern', false, 500)
+    const pattern = optional('description_pattern', 500)
     if (pattern !== null) {
       try {
         new RegExp(pattern, 'i')
@@ -125,20 +130,20 @@ export function parseAcceptedFile(yaml: YamlModule, text: string, path: string, 
         fail(lineFor('description_pattern'), `${at}.description_pattern`, `is not a valid regular expression (${(e as Error).message})`)
       }
     }
-    const reason = text('reason_code', true, 50)!
+    const reason = required('reason_code', 50)
     if (!(DISMISS_REASON_CODES as readonly string[]).includes(reason)) fail(lineFor('reason_code'), `${at}.reason_code`, `'${reason}' is not one of ${DISMISS_REASON_CODES.join(', ')}`)
-    const explanation = text('explanation', true, LIMITS.explanationMax)!
-    const owner = text('owner', true, 100)!
+    const explanation = required('explanation', LIMITS.explanationMax)
+    const owner = required('owner', 100)
     const expiresRaw = values.get('expires')
-    if (expiresRaw === undefined || expiresRaw.value === null || expiresRaw.value === '') fail(line, `${at}.expires`, 'is required (YYYY-MM-DD, at most a year ahead)')
+    if (expiresRaw === undefined || expiresRaw.value === null || expiresRaw.value === '') return fail(line, `${at}.expires`, 'is required (YYYY-MM-DD, at most a year ahead)')
     // YAML may read an unquoted date as text or as a Date, depending on the schema: accept both.
-    const ev = expiresRaw!.value
+    const ev = expiresRaw.value
     const expires = ev instanceof Date ? isoDay(ev.getTime()) : typeof ev === 'string' ? ev.trim() : ''
     if (!/^\d{4}-\d{2}-\d{2}$/.test(expires) || Number.isNaN(Date.parse(`${expires}T00:00:00Z`)) || isoDay(Date.parse(`${expires}T00:00:00Z`)) !== expires) {
-      fail(expiresRaw!.line, `${at}.expires`, `'${String(ev)}' is not a date (YYYY-MM-DD)`)
+      fail(expiresRaw.line, `${at}.expires`, `'${scalarText(ev)}' is not a date (YYYY-MM-DD)`)
     }
     const latest = addDays(today, MAX_EXPIRY_DAYS)
-    if (expires > latest) fail(expiresRaw!.line, `${at}.expires`, `${expires} is more than a year ahead (latest ${latest}): acceptances must be reviewed at least yearly`)
+    if (expires > latest) fail(expiresRaw.line, `${at}.expires`, `${expires} is more than a year ahead (latest ${latest}): acceptances must be reviewed at least yearly`)
     out.push({
       index: i + 1,
       line,

@@ -40,7 +40,8 @@ export function diffAgainstBaseline(
   const knownIds: string[] = []
   const held = new Set(baseline?.findings.map((b) => b.fingerprint) ?? [])
   for (const f of findings) {
-    const known = baseline !== null && held.has(fingerprintById.get(f.finding_id)!)
+    const fp = fingerprintById.get(f.finding_id)
+    const known = baseline !== null && fp !== undefined && held.has(fp)
     stateById.set(f.finding_id, known ? 'known' : 'new')
     ;(known ? knownIds : newIds).push(f.finding_id)
   }

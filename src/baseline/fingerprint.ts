@@ -36,9 +36,9 @@ export function normalizeDescription(text: string): string {
 /** The technique part: stable sources, else the normalized description. */
 export function techniqueOf(f: FingerprintInput, runId: string | null): string {
   const sources = new Set<string>()
-  for (const a of f.attacks ?? []) {
+  for (const a of f.attacks) {
     const s = a.source
-    if (!s || typeof s.assessment_id !== 'string' || s.assessment_id === '') continue
+    if (typeof s.assessment_id !== 'string' || s.assessment_id === '') continue
     if (runId !== null && s.assessment_id === runId) continue
     sources.add(`${s.assessment_id}:${s.attack_index}`)
   }

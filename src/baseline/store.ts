@@ -50,13 +50,13 @@ export function cacheKeys(modelId: string, env: NodeJS.ProcessEnv): { key: strin
  * isFeatureAvailable reads), checked before loading the package.
  */
 export function cacheServiceConfigured(env: NodeJS.ProcessEnv): boolean {
-  return Boolean(env.ACTIONS_CACHE_URL || env.ACTIONS_RESULTS_URL)
+  return Boolean(env.ACTIONS_CACHE_URL) || Boolean(env.ACTIONS_RESULTS_URL)
 }
 
 const UNAVAILABLE: CacheModule = {
   isFeatureAvailable: () => false,
-  restoreCache: async () => undefined,
-  saveCache: async () => -1
+  restoreCache: () => Promise.resolve(undefined),
+  saveCache: () => Promise.resolve(-1)
 }
 
 export function actionsCacheStore(deps: { env: NodeJS.ProcessEnv; log: Log; cwd?: string; loadCache?: () => Promise<CacheModule> }): BaselineStore {
@@ -64,7 +64,7 @@ export function actionsCacheStore(deps: { env: NodeJS.ProcessEnv; log: Log; cwd?
   // The package (and the Azure SDK it brings) is loaded only when a cache service is there to talk to.
   const load =
     deps.loadCache ??
-    (async () => (cacheServiceConfigured(deps.env) ? ((await import('@actions/cache')) as unknown as CacheModule) : UNAVAILABLE))
+    (async () => (cacheServiceConfigured(deps.env) ? (await import('@actions/cache')) : UNAVAILABLE))
   /** The file is only a vehicle: never leave it in the workspace (a later step could commit it). */
   const cleanUp = async (file: string): Promise<void> => {
     await rm(join(cwd, file), { force: true })

@@ -328,7 +328,8 @@ export function decide(input: DecideInput): Decision {
   if (planned.length === 0) gaps.push('the run planned no categories')
   if (missingCategories.length > 0) gaps.push(`missing ${missingCategories.join(', ')}`)
   gaps.push(...check.gaps)
-  if ((input.baselineUncovered ?? []).length > 0) gaps.push(`the baseline covered ${input.baselineUncovered!.join(', ')}, this run did not`)
+  const baselineUncovered = input.baselineUncovered ?? []
+  if (baselineUncovered.length > 0) gaps.push(`the baseline covered ${baselineUncovered.join(', ')}, this run did not`)
   if (input.ingestIncomplete === true) gaps.push('the service reports ingest incomplete')
   if (input.ingestIncomplete === null) gaps.push('the run list item could not be read to confirm ingest completed')
   if (findings === null) gaps.push('the findings could not be read')

@@ -33,7 +33,7 @@ export function renderJunit(report: Report): string {
     const row = report.coverageRows.find((r) => r.category === c)
     const of = report.findings.filter((f) => f.category === c)
     const blocking = of.filter((f) => blocks(f, report))
-    const name = `${xml(c)}`
+    const name = xml(c)
     const attrs = `classname="agent-security.${xml(report.modelId)}" name="${name}" time="0"`
     if (blocking.length > 0) {
       failures += 1

@@ -41,8 +41,7 @@ export function renderSarif(report: Report, opts: SarifOptions): Record<string, 
     categories.set(f.category, c)
   }
   const keys = [...categories.keys()]
-  const rules = keys.map((key) => {
-    const c = categories.get(key)!
+  const rules = [...categories].map(([key, c]) => {
     const refs = [c.owasp ? `OWASP LLM Top 10 ${c.owasp}` : '', c.atlas ? `MITRE ATLAS ${c.atlas}` : ''].filter((x) => x !== '')
     const help = `AI agent security category ${key}.${refs.length > 0 ? ` Mapped to ${refs.join(' and ')}.` : ''} Each result is a finding of an assessment run; its proof (the attacks and replay steps) is in the run's report.`
     return {
