@@ -234,8 +234,8 @@ export async function startGitHubStandin(opts: StandinOptions = {}): Promise<Git
 
     const contents = /^\/contents\/(.+)$/.exec(rest)
     if (contents && m === 'GET') {
-      const path = decodeURIComponent(contents[1]!)
-      const ref = req.query.ref ?? 'main'
+      const path = decodeURIComponent(contents.at(1) ?? '')
+      const ref = (req.query as Partial<Record<string, string>>).ref ?? 'main'
       const text = files.get(ref)?.get(path)
       if (text === undefined) throw new HttpFailure(404, 'Not Found')
       const buf = Buffer.from(text, 'utf8')

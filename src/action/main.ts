@@ -194,7 +194,7 @@ async function runGateStep(deps: MainDeps, inputs: ActionInputs, secrets: string
     if (inputs.githubToken === '') throw new ConfigError('github_token', 'is empty: the accepted-risks file of the base branch is read through the GitHub API; leave github_token at its default')
     return createIssuesApi({
       token: inputs.githubToken,
-      apiUrl: io.env.GITHUB_API_URL || 'https://api.github.com',
+      apiUrl: nonEmpty(io.env.GITHUB_API_URL) ?? 'https://api.github.com',
       clock,
       deadline: Deadline.after(clock, PRE_RUN_BUDGET_MS),
       signal: deps.signal,
@@ -206,7 +206,7 @@ async function runGateStep(deps: MainDeps, inputs: ActionInputs, secrets: string
   let accepted: AcceptedRisks | null = null
   if (inputs.acceptedRisksFile !== '') {
     accepted = await readAcceptedRisks(
-      { workspace: io.env.GITHUB_WORKSPACE || process.cwd(), repo: repoOf(io.env), contents: githubApi, today },
+      { workspace: nonEmpty(io.env.GITHUB_WORKSPACE) ?? process.cwd(), repo: repoOf(io.env), contents: githubApi, today },
       inputs.acceptedRisksFile,
       scope
     )

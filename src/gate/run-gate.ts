@@ -153,7 +153,8 @@ export async function runGate(deps: GateDeps, args: GateArgs): Promise<GateOutco
           today: args.policy.today
         })
       : null
-  const expired = args.policy ? args.policy.accepted.filter((e) => e.expires < args.policy!.today) : []
+  const today = args.policy?.today
+  const expired = args.policy && today !== undefined ? args.policy.accepted.filter((e) => e.expires < today) : []
   const decision = decide({
     status: run?.status ?? null,
     verdict: run?.verdict ?? null,

@@ -141,8 +141,9 @@ function policyLines(r: Report): string[] {
   if (a) {
     const entry = (e: { index: number; line: number; category: string; owner: string; expires: string }): string =>
       `${codeSpan(`${a.path}:${e.line}`, { max: 200 })} ${codeSpan(e.category, { max: 100 })}, owner ${proseText(e.owner, 100)}, expires ${e.expires}`
-    for (const f of r.findings.filter((x) => x.accepted)) {
-      const e = f.accepted!
+    for (const f of r.findings) {
+      const e = f.accepted
+      if (e === null) continue
       lines.push(`- **Accepted:** ${f.severity} ${codeSpan(f.findingId, { max: 80 })} (${codeSpan(e.reasonCode, { max: 40 })}: ${proseText(e.explanation, 300)}) by ${entry(e)}`)
     }
     for (const e of a.expired) lines.push(`- **Expired acceptance (fails):** ${entry(e)}`)

@@ -113,7 +113,7 @@ export interface ReportBaseline {
   knownCount: number
   newBySeverity: SeverityCounts
   /** Baseline findings this run no longer finds (in categories it completed). */
-  gone: Array<{ fingerprint: string; category: string; severity: Severity; description: string }>
+  gone: { fingerprint: string; category: string; severity: Severity; description: string }[]
   /** Categories the baseline covered that this run did not complete. */
   uncovered: string[]
   saved: string | null
@@ -574,7 +574,8 @@ export function buildReport(input: ReportInput): Report {
   }
   const headlineParts: string[] = []
   if (baseline?.available) {
-    const newParts = SEVERITIES.filter((sev) => baseline!.newBySeverity[sev] > 0).map((sev) => `${baseline!.newBySeverity[sev]} new ${sev}`)
+    const { newBySeverity } = baseline
+    const newParts = SEVERITIES.filter((sev) => newBySeverity[sev] > 0).map((sev) => `${newBySeverity[sev]} new ${sev}`)
     headlineParts.push(...(newParts.length > 0 ? newParts : ['0 new']), `${baseline.knownCount} known`)
   }
   if (acceptances && acceptances.acceptedCount > 0) headlineParts.push(`${acceptances.acceptedCount} accepted`)
