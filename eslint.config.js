@@ -20,10 +20,7 @@ export default tseslint.config(
       'no-control-regex': 'off',
       // Leaving a field out of a copy with a rest sibling (`const { verdict: _v, ...rest } = body`) is how a
       // field is dropped without mutating; a leading _ marks a parameter or binding that is unused on purpose.
-      '@typescript-eslint/no-unused-vars': [
-        'error',
-        { ignoreRestSiblings: true, argsIgnorePattern: '^_', varsIgnorePattern: '^_' }
-      ]
+      '@typescript-eslint/no-unused-vars': ['error', { ignoreRestSiblings: true, argsIgnorePattern: '^_', varsIgnorePattern: '^_' }]
     }
   },
   {

@@ -50,11 +50,18 @@ describe('README', () => {
 
   it('opens with what the action does, then the two commands of a fresh clone', () => {
     const firstSection = readme.indexOf('\n## ')
-    const intro = readme.slice(0, firstSection).split('\n').slice(1).filter((l) => l.trim() !== '')
+    const intro = readme
+      .slice(0, firstSection)
+      .split('\n')
+      .slice(1)
+      .filter((l) => l.trim() !== '')
     expect(intro.length).toBeLessThanOrEqual(3)
     const tryIt = /\n## Try it locally\n([\s\S]*?)\n## /.exec(readme)?.[1] ?? ''
     const block = /```sh\n([\s\S]*?)```/.exec(tryIt)?.[1] ?? ''
-    const commands = block.split('\n').map((l) => l.replace(/#.*/, '').trim()).filter(Boolean)
+    const commands = block
+      .split('\n')
+      .map((l) => l.replace(/#.*/, '').trim())
+      .filter(Boolean)
     expect(commands).toEqual(['npm run demo', 'npm test'])
     const pkg = JSON.parse(read('package.json')) as { scripts: Record<string, string> }
     expect(pkg.scripts.demo).toBeDefined()
@@ -94,9 +101,15 @@ describe('README', () => {
 })
 
 describe('links of the docs', () => {
-  const docs = ['README.md', 'CONTRIBUTING.md', 'SECURITY.md', 'CHANGELOG.md', ...readdirSync(join(root, 'docs')).filter((f) => f.endsWith('.md')).map((f) => `docs/${f}`)].filter(
-    (f) => existsSync(join(root, f))
-  )
+  const docs = [
+    'README.md',
+    'CONTRIBUTING.md',
+    'SECURITY.md',
+    'CHANGELOG.md',
+    ...readdirSync(join(root, 'docs'))
+      .filter((f) => f.endsWith('.md'))
+      .map((f) => `docs/${f}`)
+  ].filter((f) => existsSync(join(root, f)))
 
   it.each(docs)('%s links only to files that exist', (file) => {
     const text = read(file)

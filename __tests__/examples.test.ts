@@ -44,7 +44,9 @@ describe('example workflows', () => {
     for (const step of steps) {
       const given = Object.keys(step.with ?? {})
       expect(given.filter((k) => !(k in action.inputs))).toEqual([])
-      const required = Object.entries(action.inputs).filter(([, v]) => v.required).map(([k]) => k)
+      const required = Object.entries(action.inputs)
+        .filter(([, v]) => v.required)
+        .map(([k]) => k)
       expect(required.filter((k) => !given.includes(k))).toEqual([])
       if (step.id) {
         const used = [...text.matchAll(new RegExp(`steps\\.${step.id}\\.outputs\\.([A-Za-z0-9_-]+)`, 'g'))].map((m) => m[1])

@@ -84,7 +84,10 @@ describe('scripts/licenses.mjs', () => {
     const dir = mkdtempSync(join(tmpdir(), 'licenses-'))
     try {
       writeFileSync(join(dir, 'index.js'), '')
-      writeFileSync(join(dir, 'index.js.map'), JSON.stringify({ version: 3, sources: ['webpack://x/./src/index.ts', '.././node_modules/zod/index.js'] }))
+      writeFileSync(
+        join(dir, 'index.js.map'),
+        JSON.stringify({ version: 3, sources: ['webpack://x/./src/index.ts', '.././node_modules/zod/index.js'] })
+      )
       writeFileSync(join(dir, '1.index.js'), '')
       writeFileSync(join(dir, '1.index.js.map'), JSON.stringify({ version: 3, sources: ['.././node_modules/@actions/core/lib/core.js'] }))
       const r = run(dir)

@@ -16,7 +16,9 @@ import { runtimes } from './__fixtures__/node-runtimes.js'
 
 const script = join(dirname(fileURLToPath(import.meta.url)), '..', 'scripts', 'node24.mjs')
 const tmp = mkdtempSync(join(tmpdir(), 'node24-'))
-afterAll(() => { rmSync(tmp, { recursive: true, force: true }); })
+afterAll(() => {
+  rmSync(tmp, { recursive: true, force: true })
+})
 
 /** A directory holding a `node` that prints `version`. */
 function fakeNode(name: string, version: string): string {
@@ -28,7 +30,11 @@ function fakeNode(name: string, version: string): string {
   return dir
 }
 
-function find(env: Record<string, string>): { code: number | null; found: { path: string; version: string; source: string } | null; err: string } {
+function find(env: Record<string, string>): {
+  code: number | null
+  found: { path: string; version: string; source: string } | null
+  err: string
+} {
   const r = spawnSync(process.execPath, [script], { encoding: 'utf8', env: { HOME: tmp, ...env } })
   return { code: r.status, found: r.status === 0 ? JSON.parse(r.stdout) : null, err: r.stderr }
 }
@@ -57,7 +63,11 @@ describe('scripts/node24.mjs', () => {
     writeFileSync(join(bin, 'node'), '#!/bin/sh\necho v24.9.0\n')
     chmodSync(join(bin, 'node'), 0o755)
     const r2 = find({ PATH: old, NODE24_CACHE: cache })
-    expect(r2.found).toEqual(thisIs24 ? { path: process.execPath, version: process.version, source: 'this process' } : { path: join(bin, 'node'), version: 'v24.9.0', source: 'cache' })
+    expect(r2.found).toEqual(
+      thisIs24
+        ? { path: process.execPath, version: process.version, source: 'this process' }
+        : { path: join(bin, 'node'), version: 'v24.9.0', source: 'cache' }
+    )
   })
 })
 

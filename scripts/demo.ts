@@ -46,12 +46,19 @@ async function main(): Promise<void> {
     rule('Setup')
     console.log(`Service emulator:   ${emulator.url} (demo model ${emulator.demoModelId}, key ${emulator.keys.full})`)
     console.log(`GitHub API stand-in: ${github.url} (pull request #7 of octo-org/agent-app)`)
-    console.log(`Runtime:            ${runtime.path} ${runtime.version}${runtime.name === 'node24' ? '' : ' (no Node 24 found: npm test fetches one, or put a node 24 on PATH)'}`)
+    console.log(
+      `Runtime:            ${runtime.path} ${runtime.version}${runtime.name === 'node24' ? '' : ' (no Node 24 found: npm test fetches one, or put a node 24 on PATH)'}`
+    )
     console.log('Running dist/index.js as the GitHub runner does (INPUT_* variables, GITHUB_OUTPUT/STATE/STEP_SUMMARY/EVENT_PATH)...')
     rule('Action log')
     const preview = !flag('--model-id')
     const target: Record<string, string> = preview
-      ? { endpoint_url: `${emulator.demoAgent.url}/chat/open`, response_field: 'output.text', environment: 'dev', profile_file: PROFILE_FILE }
+      ? {
+          endpoint_url: `${emulator.demoAgent.url}/chat/open`,
+          response_field: 'output.text',
+          environment: 'dev',
+          profile_file: PROFILE_FILE
+        }
       : { model_id: emulator.demoModelId }
     if (preview) {
       console.log(`Preview of PR #7:  ${target.endpoint_url} (the demo agent), profile from ${PROFILE_FILE}`)
@@ -80,7 +87,11 @@ async function main(): Promise<void> {
     const outputs: Partial<Record<string, string>> = run.main.outputs
     for (const [k, v] of Object.entries(run.main.outputs)) console.log(`${k.padEnd(22)} ${v}`)
     rule('Job summary (GITHUB_STEP_SUMMARY)')
-    console.log(run.main.summary.length > 6000 ? `${run.main.summary.slice(0, 6000)}\n... (${run.main.summary.length} characters in all)` : run.main.summary)
+    console.log(
+      run.main.summary.length > 6000
+        ? `${run.main.summary.slice(0, 6000)}\n... (${run.main.summary.length} characters in all)`
+        : run.main.summary
+    )
     rule('PR comment posted to the GitHub API stand-in')
     const comments = github.state.comments.get(7) ?? []
     const posted = comments.length > 0 ? comments[comments.length - 1].body : null

@@ -12,9 +12,7 @@ import { startEmulator } from '../src/emulator/server.js'
 import type { FaultConfig } from '../src/emulator/faults.js'
 
 function usage(message: string): never {
-  process.stderr.write(
-    `${message}\nusage: emulator [--port N] [--allow-loopback-targets] [--faults SPEC] [--category-ms N] [--quiet]\n`
-  )
+  process.stderr.write(`${message}\nusage: emulator [--port N] [--allow-loopback-targets] [--faults SPEC] [--category-ms N] [--quiet]\n`)
   process.exit(2)
 }
 
@@ -65,11 +63,16 @@ async function main(): Promise<void> {
       () => process.exit(1)
     )
   }
-  process.on('SIGINT', () => { stop('SIGINT'); })
-  process.on('SIGTERM', () => { stop('SIGTERM'); })
+  process.on('SIGINT', () => {
+    stop('SIGINT')
+  })
+  process.on('SIGTERM', () => {
+    stop('SIGTERM')
+  })
   const keys = Object.values(emu.keys).join(', ')
   process.stdout.write(`ASAS emulator listening on ${emu.url}  keys: ${keys}  demo model: ${emu.demoModelId}\n`)
-  if (allowLoopbackTargets) process.stdout.write('Loopback targets are allowed (--allow-loopback-targets): local agents can be registered.\n')
+  if (allowLoopbackTargets)
+    process.stdout.write('Loopback targets are allowed (--allow-loopback-targets): local agents can be registered.\n')
   if (faults) process.stdout.write(`Fault mode on: seed=${faults.seed} rate=${faults.rate}\n`)
   if (!quiet) process.stdout.write(`Demo agent at ${emu.demoAgent.url}; admin endpoints under ${emu.url}/__emulator/\n`)
 }

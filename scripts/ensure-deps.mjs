@@ -19,7 +19,11 @@ if (!existsSync(new URL('../node_modules/.package-lock.json', import.meta.url)))
 if (process.argv.includes('--node24')) {
   try {
     const found = ensureNode24()
-    console.log(found ? `Node 24 for the bundle tests: ${found.path} (${found.version}, from ${found.source})` : 'NODE24=off: the bundle tests run on this Node only.')
+    console.log(
+      found
+        ? `Node 24 for the bundle tests: ${found.path} (${found.version}, from ${found.source})`
+        : 'NODE24=off: the bundle tests run on this Node only.'
+    )
   } catch (err) {
     console.error(`ensure-deps: ${err instanceof Error ? err.message : String(err)}`)
     process.exit(1)

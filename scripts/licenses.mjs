@@ -38,7 +38,8 @@ export function bundledPackageDirs(distDir) {
   const dirs = new Set()
   for (const chunk of chunks) {
     const mapPath = join(distDir, `${chunk}.map`)
-    if (!existsSync(mapPath)) throw new Error(`${chunk} has no source map (${chunk}.map): bundle with ncc --source-map, so its modules can be listed`)
+    if (!existsSync(mapPath))
+      throw new Error(`${chunk} has no source map (${chunk}.map): bundle with ncc --source-map, so its modules can be listed`)
     const { sources } = JSON.parse(readFileSync(mapPath, 'utf8'))
     for (const source of sources) {
       const dir = packageDirOf(source)
@@ -52,7 +53,11 @@ function licenseName(pkg) {
   const l = pkg.license ?? pkg.licenses
   if (typeof l === 'string') return l
   if (l && typeof l === 'object' && !Array.isArray(l) && typeof l.type === 'string') return l.type
-  if (Array.isArray(l)) return l.map((x) => (typeof x === 'string' ? x : x?.type)).filter(Boolean).join(' OR ')
+  if (Array.isArray(l))
+    return l
+      .map((x) => (typeof x === 'string' ? x : x?.type))
+      .filter(Boolean)
+      .join(' OR ')
   return ''
 }
 
@@ -73,7 +78,8 @@ THE SOFTWARE IS PROVIDED "AS IS", WITHOUT WARRANTY OF ANY KIND, EXPRESS OR IMPLI
  * the author its package.json names; any other license must ship its file.
  */
 function licenseWithoutFile(id, pkg, license) {
-  if (license !== 'MIT') throw new Error(`${id} ships no license file and its license (${license}) is not MIT: add its text by hand or drop the package`)
+  if (license !== 'MIT')
+    throw new Error(`${id} ships no license file and its license (${license}) is not MIT: add its text by hand or drop the package`)
   const author = typeof pkg.author === 'string' ? pkg.author : pkg.author?.name
   return `No license file is shipped in the package; its package.json says MIT. The MIT license:\n\nCopyright (c) ${author || `the authors of ${pkg.name}`}\n\n${MIT_TEXT}`
 }
@@ -89,10 +95,18 @@ export function attributions(distDir, root = ROOT) {
     const id = `${pkg.name}@${pkg.version}`
     if (byId.has(id)) continue
     const license = licenseName(pkg)
-    const files = readdirSync(abs).filter((f) => LICENSE_FILE.test(f)).sort()
+    const files = readdirSync(abs)
+      .filter((f) => LICENSE_FILE.test(f))
+      .sort()
     const text = files.map((f) => readFileSync(join(abs, f), 'utf8').trim()).join('\n\n')
     if (!license && !text) throw new Error(`${id} (${dir}) states no license: it cannot be bundled without one`)
-    byId.set(id, { name: pkg.name, version: pkg.version, license: license || 'see the license text', repository: repositoryOf(pkg), text: text || licenseWithoutFile(id, pkg, license) })
+    byId.set(id, {
+      name: pkg.name,
+      version: pkg.version,
+      license: license || 'see the license text',
+      repository: repositoryOf(pkg),
+      text: text || licenseWithoutFile(id, pkg, license)
+    })
   }
   return [...byId.values()].sort((a, b) => (a.name === b.name ? a.version.localeCompare(b.version) : a.name < b.name ? -1 : 1))
 }
@@ -107,7 +121,9 @@ export function render(entries) {
     `Packages: ${entries.map((e) => `${e.name}@${e.version}`).join(', ')}`
   ].join('\n')
   const blocks = entries.map((e) =>
-    [RULE, `${e.name}@${e.version}`, `License: ${e.license}`, ...(e.repository ? [`Repository: ${e.repository}`] : []), '', e.text].join('\n')
+    [RULE, `${e.name}@${e.version}`, `License: ${e.license}`, ...(e.repository ? [`Repository: ${e.repository}`] : []), '', e.text].join(
+      '\n'
+    )
   )
   return `${[head, ...blocks].join('\n\n')}\n`
 }

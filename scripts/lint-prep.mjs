@@ -38,7 +38,9 @@ function action(file, outDir) {
   if (using === 'node24') {
     doc.setIn(['runs', 'using'], 'node20')
     writeFileSync(out, doc.toString())
-    console.log(`${file}: runs.using node24 (runner 2.327.1 or later); the rest of the file is checked against action-validator's schema, which stops at node20`)
+    console.log(
+      `${file}: runs.using node24 (runner 2.327.1 or later); the rest of the file is checked against action-validator's schema, which stops at node20`
+    )
   } else {
     writeFileSync(out, readFileSync(file))
     console.log(`${file}: runs.using ${using}`)
@@ -74,7 +76,10 @@ function shell(outDir, files) {
         if (!/^(bash|sh)\b/.test(sh)) return
         const script = step.run.replace(/\$\{\{[\s\S]*?\}\}/g, 'GHA_EXPRESSION')
         const name = `${basename(file).replace(/\.ya?ml$/, '')}-${jobId}-step${i + 1}.sh`
-        writeFileSync(join(outDir, name), `#!/usr/bin/env ${sh.startsWith('sh') ? 'sh' : 'bash'}\n# ${file}, job ${jobId}, step ${i + 1}\nset -e\n${script}`)
+        writeFileSync(
+          join(outDir, name),
+          `#!/usr/bin/env ${sh.startsWith('sh') ? 'sh' : 'bash'}\n# ${file}, job ${jobId}, step ${i + 1}\nset -e\n${script}`
+        )
         count++
       })
     }

@@ -91,15 +91,26 @@ export function ensureNode24(env = process.env, log = (line) => console.log(line
   const found = findNode24(env)
   if (found) return found
   const pkg = registryPackage()
-  if (!pkg) throw new Error(`no Node 24 package on the npm registry for ${process.platform}-${process.arch}: put a Node 24 on PATH or set NODE24`)
+  if (!pkg)
+    throw new Error(`no Node 24 package on the npm registry for ${process.platform}-${process.arch}: put a Node 24 on PATH or set NODE24`)
   const dir = join(cacheDir(env), NODE24_VERSION)
   mkdirSync(dir, { recursive: true })
-  log(`No Node 24 on this machine: installing ${pkg}@${NODE24_VERSION} from the npm registry into ${dir} (once; NODE24=/path/to/node or a node 24 on PATH skips this)...`)
+  log(
+    `No Node 24 on this machine: installing ${pkg}@${NODE24_VERSION} from the npm registry into ${dir} (once; NODE24=/path/to/node or a node 24 on PATH skips this)...`
+  )
   const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm'
-  const r = spawnSync(npm, ['install', '--prefix', dir, '--no-save', '--no-package-lock', '--no-audit', '--no-fund', `${pkg}@${NODE24_VERSION}`], { stdio: 'inherit' })
-  if (r.status !== 0) throw new Error(`npm install ${pkg}@${NODE24_VERSION} failed (exit ${r.status}): set NODE24=/path/to/node, or NODE24=off to test on this Node only`)
+  const r = spawnSync(
+    npm,
+    ['install', '--prefix', dir, '--no-save', '--no-package-lock', '--no-audit', '--no-fund', `${pkg}@${NODE24_VERSION}`],
+    { stdio: 'inherit' }
+  )
+  if (r.status !== 0)
+    throw new Error(
+      `npm install ${pkg}@${NODE24_VERSION} failed (exit ${r.status}): set NODE24=/path/to/node, or NODE24=off to test on this Node only`
+    )
   const installed = findNode24(env)
-  if (!installed || installed.source !== 'cache') throw new Error(`${pkg}@${NODE24_VERSION} was installed into ${dir} but gives no Node 24 binary`)
+  if (!installed || installed.source !== 'cache')
+    throw new Error(`${pkg}@${NODE24_VERSION} was installed into ${dir} but gives no Node 24 binary`)
   return installed
 }
 

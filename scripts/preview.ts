@@ -52,7 +52,11 @@ function chromeArgs(profile: string): string[] {
 function runChrome(chrome: string, args: string[]): string {
   const profile = mkdtempSync(join(tmpdir(), 'preview-chrome-'))
   try {
-    return execFileSync(chrome, [...chromeArgs(profile), ...args], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'], timeout: 60_000 })
+    return execFileSync(chrome, [...chromeArgs(profile), ...args], {
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'ignore'],
+      timeout: 60_000
+    })
   } finally {
     rmSync(profile, { recursive: true, force: true })
   }
@@ -112,7 +116,10 @@ function main(): void {
       )
     }
   }
-  writeFileSync(join(out, 'index.html'), `<!doctype html><meta charset="utf-8"><title>Report previews</title><ul>\n${index.join('\n')}\n</ul>\n`)
+  writeFileSync(
+    join(out, 'index.html'),
+    `<!doctype html><meta charset="utf-8"><title>Report previews</title><ul>\n${index.join('\n')}\n</ul>\n`
+  )
   console.log(`Pages in ${out}/index.html`)
 }
 

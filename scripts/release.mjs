@@ -34,7 +34,12 @@ export function parseTag(tag) {
 
 /** Orders parsed tags by version; a pre-release sorts before its release. */
 export function compareTags(a, b) {
-  return a.major - b.major || a.minor - b.minor || a.patch - b.patch || (a.pre === b.pre ? 0 : a.pre === '' ? 1 : b.pre === '' ? -1 : a.pre < b.pre ? -1 : 1)
+  return (
+    a.major - b.major ||
+    a.minor - b.minor ||
+    a.patch - b.patch ||
+    (a.pre === b.pre ? 0 : a.pre === '' ? 1 : b.pre === '' ? -1 : a.pre < b.pre ? -1 : 1)
+  )
 }
 
 /** The text of the `## [version]` section of a changelog (headings `## [1.2.3]`, `## 1.2.3` or `## v1.2.3`, anything after). */
@@ -75,13 +80,16 @@ export function plan(tag) {
     throw new ReleaseError(`package.json cannot be read at ${tag}`)
   }
   if (pkg.version !== t.version) {
-    throw new ReleaseError(`package.json at ${tag} says version ${pkg.version}, not ${t.version}: set "version": "${t.version}" (npm version ${t.version} --no-git-tag-version), commit, and tag that commit`)
+    throw new ReleaseError(
+      `package.json at ${tag} says version ${pkg.version}, not ${t.version}: set "version": "${t.version}" (npm version ${t.version} --no-git-tag-version), commit, and tag that commit`
+    )
   }
 
   const changelog = tryGit(['show', `${commit}:CHANGELOG.md`])
   if (changelog === null) throw new ReleaseError(`CHANGELOG.md does not exist at ${tag}`)
   const notes = changelogSection(changelog, t.version)
-  if (notes === null) throw new ReleaseError(`CHANGELOG.md at ${tag} has no section "## [${t.version}]": add the release notes there before tagging`)
+  if (notes === null)
+    throw new ReleaseError(`CHANGELOG.md at ${tag} has no section "## [${t.version}]": add the release notes there before tagging`)
   if (notes === '') throw new ReleaseError(`the CHANGELOG.md section of ${t.version} is empty: write the release notes before tagging`)
 
   const major = `v${t.major}`
@@ -98,7 +106,15 @@ export function plan(tag) {
       why = `${newer[newer.length - 1].tag} is newer than ${tag}: ${major} stays where it is`
     }
   }
-  return { ...t, commit, notes, major, moveMajor, why, previousMajor: tryGit(['rev-parse', '--verify', '--quiet', `refs/tags/${major}^{commit}`]) }
+  return {
+    ...t,
+    commit,
+    notes,
+    major,
+    moveMajor,
+    why,
+    previousMajor: tryGit(['rev-parse', '--verify', '--quiet', `refs/tags/${major}^{commit}`])
+  }
 }
 
 function publishNotes(p) {

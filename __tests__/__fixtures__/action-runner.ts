@@ -113,7 +113,11 @@ function runStep(
 ): Promise<StepResult> {
   for (const f of [files.output, files.state, files.summary]) writeFileSync(f, '')
   return new Promise((resolvePromise, reject) => {
-    const child = spawn(nodePath, [script], { env, cwd: opts.workspace ? env.GITHUB_WORKSPACE : PROJECT_ROOT, stdio: ['ignore', 'pipe', 'pipe'] })
+    const child = spawn(nodePath, [script], {
+      env,
+      cwd: opts.workspace ? env.GITHUB_WORKSPACE : PROJECT_ROOT,
+      stdio: ['ignore', 'pipe', 'pipe']
+    })
     let stdout = ''
     let stderr = ''
     child.stdout.on('data', (d: Buffer) => {
@@ -183,7 +187,12 @@ export async function runAction(opts: RunOptions): Promise<ActionRun> {
     nodePath,
     resolve(PROJECT_ROOT, yml.runs.post ?? yml.runs.main),
     { ...baseEnv, ...stateEnv },
-    { ...files, output: join(workDir, 'post-output.txt'), summary: join(workDir, 'post-summary.md'), state: join(workDir, 'post-state.txt') },
+    {
+      ...files,
+      output: join(workDir, 'post-output.txt'),
+      summary: join(workDir, 'post-summary.md'),
+      state: join(workDir, 'post-state.txt')
+    },
     { ...opts, onSpawn: undefined }
   )
   return { main, post, workDir }

@@ -126,7 +126,9 @@ export function coverageRow(category: string, over: Partial<CoverageRow> = {}): 
   return { category, attacks_blocked: 10, attacks_succeeded: 1, owasp: 'LLM01', atlas: 'AML.T0051', worst_severity: 'high', ...over }
 }
 
-export function makeCoverage(rows: CoverageRow[] = PLANNED.map((c) => coverageRow(c)), over: Partial<CoverageResponse> = {}): CoverageResponse {
+export function makeCoverage(
+  rows: CoverageRow[] = PLANNED.map((c) => coverageRow(c)),
+  over: Partial<CoverageResponse> = {}
+): CoverageResponse {
   return { run_id: 'run_1', run_status: 'completed', categories: rows, ...over }
 }
-

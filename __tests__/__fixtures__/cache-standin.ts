@@ -71,7 +71,10 @@ export async function startCacheStandin(): Promise<CacheStandin> {
       const archive = /^\/archive\/(\d+)$/.exec(u.pathname)
       if (req.method === 'GET' && archive) {
         const e = entries.find((x) => x.id === Number(archive[1]) && x.committed)
-        if (!e) { send(404); return; }
+        if (!e) {
+          send(404)
+          return
+        }
         const buf = Buffer.alloc(e.size)
         for (const c of e.chunks) c.data.copy(buf, c.start)
         res.setHeader('content-length', String(buf.length))
@@ -79,41 +82,79 @@ export async function startCacheStandin(): Promise<CacheStandin> {
         return
       }
       const scopes = scopesOf(req.headers.authorization)
-      if (!scopes) { send(401, { message: 'no runtime token' }); return; }
+      if (!scopes) {
+        send(401, { message: 'no runtime token' })
+        return
+      }
       if (req.method === 'GET' && path === 'cache') {
         const keys = (u.searchParams.get('keys') ?? '').split(',')
         const version = u.searchParams.get('version') ?? ''
         for (const scope of scopes.read) {
-          const inScope = entries.filter((e) => e.committed && e.scope === scope && e.version === version).sort((a, b) => b.createdAt - a.createdAt || b.id - a.id)
+          const inScope = entries
+            .filter((e) => e.committed && e.scope === scope && e.version === version)
+            .sort((a, b) => b.createdAt - a.createdAt || b.id - a.id)
           for (const key of keys) {
             const hit = inScope.find((e) => e.key === key) ?? inScope.find((e) => e.key.startsWith(key))
-            if (hit) { send(200, { cacheKey: hit.key, scope, archiveLocation: `${url}/archive/${hit.id}`, creationTime: new Date(hit.createdAt).toISOString() }); return; }
+            if (hit) {
+              send(200, {
+                cacheKey: hit.key,
+                scope,
+                archiveLocation: `${url}/archive/${hit.id}`,
+                creationTime: new Date(hit.createdAt).toISOString()
+              })
+              return
+            }
           }
         }
-        send(204); return;
+        send(204)
+        return
       }
-      if (req.method === 'GET' && path === 'caches') { send(200, { totalCount: 0, artifactCaches: [] }); return; }
+      if (req.method === 'GET' && path === 'caches') {
+        send(200, { totalCount: 0, artifactCaches: [] })
+        return
+      }
       if (req.method === 'POST' && path === 'caches') {
         const b = JSON.parse(data.toString('utf8')) as { key: string; version: string }
-        if (entries.some((e) => e.key === b.key && e.version === b.version && e.scope === scopes.write)) { send(409, { message: `Cache already exists. Scope: ${scopes.write}, Key: ${b.key}` }); return; }
-        const e: CacheEntry = { id: nextId++, key: b.key, version: b.version, scope: scopes.write, committed: false, chunks: [], size: 0, createdAt: Date.now() }
+        if (entries.some((e) => e.key === b.key && e.version === b.version && e.scope === scopes.write)) {
+          send(409, { message: `Cache already exists. Scope: ${scopes.write}, Key: ${b.key}` })
+          return
+        }
+        const e: CacheEntry = {
+          id: nextId++,
+          key: b.key,
+          version: b.version,
+          scope: scopes.write,
+          committed: false,
+          chunks: [],
+          size: 0,
+          createdAt: Date.now()
+        }
         entries.push(e)
-        send(201, { cacheId: e.id }); return;
+        send(201, { cacheId: e.id })
+        return
       }
       const one = /^caches\/(\d+)$/.exec(path)
       if (one) {
         const e = entries.find((x) => x.id === Number(one[1]) && x.scope === scopes.write)
-        if (!e) { send(404, { message: 'no such cache' }); return; }
+        if (!e) {
+          send(404, { message: 'no such cache' })
+          return
+        }
         if (req.method === 'PATCH') {
           const range = /^bytes (\d+)-(\d+)\//.exec(req.headers['content-range'] ?? '')
-          if (!range) { send(400, { message: 'Content-Range required' }); return; }
+          if (!range) {
+            send(400, { message: 'Content-Range required' })
+            return
+          }
           e.chunks.push({ start: Number(range[1]), data })
-          send(204); return;
+          send(204)
+          return
         }
         if (req.method === 'POST') {
           e.size = (JSON.parse(data.toString('utf8')) as { size: number }).size
           e.committed = true
-          send(204); return;
+          send(204)
+          return
         }
       }
       send(404, { message: `no route ${req.method} ${u.pathname}` })
@@ -128,7 +169,9 @@ export async function startCacheStandin(): Promise<CacheStandin> {
     token: (ref, base) => `ref=${ref}${base ? `;base=${base}` : ''}`,
     stop: () =>
       new Promise<void>((resolve) => {
-        server.close(() => { resolve(); })
+        server.close(() => {
+          resolve()
+        })
         server.closeAllConnections()
       })
   }

@@ -91,7 +91,11 @@ export async function closedPort(): Promise<number> {
   const s = http.createServer()
   await new Promise<void>((r) => s.listen(0, '127.0.0.1', r))
   const port = (s.address() as AddressInfo).port
-  await new Promise<void>((r) => s.close(() => { r(); }))
+  await new Promise<void>((r) =>
+    s.close(() => {
+      r()
+    })
+  )
   return port
 }
 

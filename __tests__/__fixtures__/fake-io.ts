@@ -19,7 +19,10 @@ export interface FakeActionIO extends ActionIO {
 }
 
 /** `inputs` become INPUT_* variables, as the runner sets them. */
-export function fakeActionIO(inputs: Record<string, string>, opts: { env?: NodeJS.ProcessEnv; state?: Map<string, string> } = {}): FakeActionIO {
+export function fakeActionIO(
+  inputs: Record<string, string>,
+  opts: { env?: NodeJS.ProcessEnv; state?: Map<string, string> } = {}
+): FakeActionIO {
   const env: NodeJS.ProcessEnv = { ...opts.env }
   for (const [name, value] of Object.entries(inputs)) env[`INPUT_${name.replace(/ /g, '_').toUpperCase()}`] = value
   const state = opts.state ?? new Map<string, string>()

@@ -100,7 +100,9 @@ function githubFilters(node: HNode): void {
 }
 
 function rehypeGithubFilters() {
-  return (tree: HRoot): void => { githubFilters(tree); }
+  return (tree: HRoot): void => {
+    githubFilters(tree)
+  }
 }
 
 const processor = unified()

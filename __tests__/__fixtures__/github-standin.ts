@@ -93,7 +93,13 @@ export interface GitHubStandin {
   /** Adds a comment as if written on GitHub (default author: the actor). */
   seedComment(issueNumber: number, body: string, user?: StandinUser): StandinComment
   /** Adds an issue (or a pull request with `pullRequest`) as if opened on GitHub. */
-  seedIssue(fields: { title: string; body: string | null; state?: 'open' | 'closed'; user?: StandinUser; pullRequest?: boolean }): StandinIssue
+  seedIssue(fields: {
+    title: string
+    body: string | null
+    state?: 'open' | 'closed'
+    user?: StandinUser
+    pullRequest?: boolean
+  }): StandinIssue
   stop(): Promise<void>
 }
 
@@ -143,7 +149,13 @@ export async function startGitHubStandin(opts: StandinOptions = {}): Promise<Git
     return comment
   }
 
-  function seedIssue(fields: { title: string; body: string | null; state?: 'open' | 'closed'; user?: StandinUser; pullRequest?: boolean }): StandinIssue {
+  function seedIssue(fields: {
+    title: string
+    body: string | null
+    state?: 'open' | 'closed'
+    user?: StandinUser
+    pullRequest?: boolean
+  }): StandinIssue {
     const number = nextIssueNumber()
     const issue: StandinIssue = {
       number,
@@ -241,7 +253,15 @@ export async function startGitHubStandin(opts: StandinOptions = {}): Promise<Git
       const buf = Buffer.from(text, 'utf8')
       return {
         status: 200,
-        body: { type: 'file', encoding: 'base64', size: buf.length, name: path.split('/').pop(), path, sha: `blob-${buf.length}`, content: buf.toString('base64').replace(/(.{60})/g, '$1\n') }
+        body: {
+          type: 'file',
+          encoding: 'base64',
+          size: buf.length,
+          name: path.split('/').pop(),
+          path,
+          sha: `blob-${buf.length}`,
+          content: buf.toString('base64').replace(/(.{60})/g, '$1\n')
+        }
       }
     }
     let hit = /^\/issues\/(\d+)\/comments$/.exec(rest)
@@ -271,9 +291,7 @@ export async function startGitHubStandin(opts: StandinOptions = {}): Promise<Git
     if (rest === '/issues') {
       if (m === 'GET') {
         const wanted = param(req, 'state') ?? 'open'
-        const list = state.issues
-          .filter((i) => wanted === 'all' || i.state === wanted)
-          .sort((a, b) => b.number - a.number)
+        const list = state.issues.filter((i) => wanted === 'all' || i.state === wanted).sort((a, b) => b.number - a.number)
         return { status: 200, body: paginate(res, req, list).map(issueJson) }
       }
       if (m === 'POST') {
@@ -369,7 +387,9 @@ export async function startGitHubStandin(opts: StandinOptions = {}): Promise<Git
 
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject)
-    server.listen(0, '127.0.0.1', () => { resolve(); })
+    server.listen(0, '127.0.0.1', () => {
+      resolve()
+    })
   })
   url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
 

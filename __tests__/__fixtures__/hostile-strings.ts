@@ -203,7 +203,10 @@ export function checkMarkdown(md: string, opts: { allowLinks?: string[] } = {}):
   // The hidden marker (first line of a comment) is the gate's own.
   if (body.startsWith('<!-- asas-gate:model=')) body = body.slice(body.indexOf('\n') + 1)
   // So is the hidden line of the result it records (its exact shape only).
-  body = body.replace(/^<!-- asas-gate:result=(pass|fail|incomplete|error);sha=([0-9a-f]{7,12}|-);at=(\d{4}-\d\d-\d\dT\d\d:\d\dZ|-) -->\n/, '')
+  body = body.replace(
+    /^<!-- asas-gate:result=(pass|fail|incomplete|error);sha=([0-9a-f]{7,12}|-);at=(\d{4}-\d\d-\d\dT\d\d:\d\dZ|-) -->\n/,
+    ''
+  )
   const split = splitFences(body)
   for (const p of split.problems) problems.push(`line ${p.line}: ${p.problem}`)
   let opened = 0

@@ -63,7 +63,10 @@ export async function startScriptedServer(...initial: Step[]): Promise<ScriptedS
         return
       }
       const text = step.raw ?? (step.body === undefined ? '' : JSON.stringify(step.body))
-      const headers: Record<string, string> = { ...(step.raw === undefined && step.body !== undefined ? { 'content-type': 'application/json' } : {}), ...step.headers }
+      const headers: Record<string, string> = {
+        ...(step.raw === undefined && step.body !== undefined ? { 'content-type': 'application/json' } : {}),
+        ...step.headers
+      }
       res.writeHead(step.status, headers).end(text)
     })
   })
@@ -82,10 +85,12 @@ export async function startScriptedServer(...initial: Step[]): Promise<ScriptedS
     },
     async stop() {
       server.closeAllConnections()
-      await new Promise<void>((resolve, reject) => server.close((err) => {
+      await new Promise<void>((resolve, reject) =>
+        server.close((err) => {
           if (err) reject(err)
           else resolve()
-        }))
+        })
+      )
     }
   }
 }
@@ -121,6 +126,10 @@ export async function closedPort(): Promise<number> {
   const server = http.createServer()
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
   const { port } = server.address() as AddressInfo
-  await new Promise<void>((resolve) => server.close(() => { resolve(); }))
+  await new Promise<void>((resolve) =>
+    server.close(() => {
+      resolve()
+    })
+  )
   return port
 }

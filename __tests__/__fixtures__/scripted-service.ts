@@ -37,7 +37,8 @@ export function scriptedService(s: Script): ServiceApi {
   let reads = 0
   const status = (): RunStatusResponse => {
     reads += 1
-    if (s.statusError && ((s.statusFailsAfter !== undefined && reads > s.statusFailsAfter) || reads <= (s.statusFailsFirst ?? 0))) throw s.statusError
+    if (s.statusError && ((s.statusFailsAfter !== undefined && reads > s.statusFailsAfter) || reads <= (s.statusFailsFirst ?? 0)))
+      throw s.statusError
     const patch = s.statuses[Math.min(polls, s.statuses.length - 1)]
     polls += 1
     const full: RunStatusResponse = {
@@ -65,16 +66,32 @@ export function scriptedService(s: Script): ServiceApi {
       (async () => ({
         run_id: 'run_1',
         run_status: 'completed',
-        categories: planned.map((c) => ({ category: c, attacks_blocked: 3, attacks_succeeded: 0, owasp: 'LLM01:2025', atlas: 'AML.T0051', worst_severity: null }))
+        categories: planned.map((c) => ({
+          category: c,
+          attacks_blocked: 3,
+          attacks_succeeded: 0,
+          owasp: 'LLM01:2025',
+          atlas: 'AML.T0051',
+          worst_severity: null
+        }))
       })),
     listFindings: s.findings ?? (async () => ({ findings, count: findings.length })),
     listRuns: async (): Promise<RunList> => {
       const runs = s.runListMissing
         ? []
-        : [{ run_id: 'run_1', status: 'completed' as const, started_at: '2026-11-21T12:00:00Z', findings_count: 0, ingest_incomplete: s.ingestIncomplete ?? false, categories_planned: planned, completed_at: null }]
+        : [
+            {
+              run_id: 'run_1',
+              status: 'completed' as const,
+              started_at: '2026-11-21T12:00:00Z',
+              findings_count: 0,
+              ingest_incomplete: s.ingestIncomplete ?? false,
+              categories_planned: planned,
+              completed_at: null
+            }
+          ]
       return { runs, total: runs.length, returned: runs.length }
     },
     listModels: async () => ({ models: [] })
   })
 }
-

@@ -42,7 +42,15 @@ export const bodies = {
   ),
   cancelRun: { run_id: 'r_1', status: 'running', cancel_requested: true },
   listRuns: {
-    runs: [makeRunListItem({ run_id: 'r_1', status: 'running', started_at: '2026-11-21T10:00:00Z', categories_planned: ['prompt_injection'], completed_at: null })],
+    runs: [
+      makeRunListItem({
+        run_id: 'r_1',
+        status: 'running',
+        started_at: '2026-11-21T10:00:00Z',
+        categories_planned: ['prompt_injection'],
+        completed_at: null
+      })
+    ],
     total: 1,
     returned: 1
   },

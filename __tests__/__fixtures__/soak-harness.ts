@@ -82,8 +82,20 @@ export const SOAK_CONFIGS: readonly SoakConfig[] = [
  * other's run flips the result.
  */
 export const PAIR_CONFIGS: readonly [SoakConfig, SoakConfig] = [
-  { name: 'pair A: vulnerable agent, prompt_injection, min high', vulnerable: true, categories: ['prompt_injection'], minSeverity: 'high', expected: 'fail' },
-  { name: 'pair B: vulnerable agent, jailbreak, min high', vulnerable: true, categories: ['jailbreak'], minSeverity: 'high', expected: 'pass' }
+  {
+    name: 'pair A: vulnerable agent, prompt_injection, min high',
+    vulnerable: true,
+    categories: ['prompt_injection'],
+    minSeverity: 'high',
+    expected: 'fail'
+  },
+  {
+    name: 'pair B: vulnerable agent, jailbreak, min high',
+    vulnerable: true,
+    categories: ['jailbreak'],
+    minSeverity: 'high',
+    expected: 'pass'
+  }
 ]
 
 export interface SoakOptions {
@@ -415,11 +427,16 @@ function faultCounts(entries: readonly RequestLogEntry[]): Partial<Record<FaultK
 
 /** The lane's runs as its store holds them (plans and statuses, without going through the faults). */
 function storeRuns(emu: Emulator): { run_id: string; status: string; categories_planned: string[]; cancelRequested: boolean }[] {
-  return (JSON.parse(emu.control.snapshot()) as { runs: { run_id: string; status: string; categories_planned: string[]; cancelRequested: boolean }[] }).runs
+  return (
+    JSON.parse(emu.control.snapshot()) as {
+      runs: { run_id: string; status: string; categories_planned: string[]; cancelRequested: boolean }[]
+    }
+  ).runs
 }
 
 const TERMINAL = new Set(['completed', 'error', 'cancelled'])
-const samePlan = (a: readonly string[], b: readonly string[]): boolean => a.length === b.length && [...a].sort().join('\n') === [...b].sort().join('\n')
+const samePlan = (a: readonly string[], b: readonly string[]): boolean =>
+  a.length === b.length && [...a].sort().join('\n') === [...b].sort().join('\n')
 
 /** Two gates of one model at once, under the lane's faults. */
 async function runPair(lane: Lane, opts: SoakOptions, job: { index: number; seed: number; faults: FaultConfig }): Promise<PairRecord> {
@@ -459,7 +476,10 @@ async function runPair(lane: Lane, opts: SoakOptions, job: { index: number; seed
     const g = gates[i]
     if (g.runId !== null) g.adoptedForeign = !samePlan(planOf.get(g.runId) ?? [], config.categories)
   })
-  lane.gateRuns.set(`pair-${job.index}`, created.map((r) => r.run_id))
+  lane.gateRuns.set(
+    `pair-${job.index}`,
+    created.map((r) => r.run_id)
+  )
   return {
     index: job.index,
     seed: job.seed,
@@ -645,7 +665,8 @@ function summarise(
     if (new Set(b.openAtOrAbove).size > 1) problems.push(`baseline '${c.name}' is not stable: open findings ${b.openAtOrAbove.join(', ')}`)
   }
   for (const r of baselineRecords) {
-    if (r.runsCreated.length !== 1 || r.runsCreated[0] !== r.runId) problems.push(`baseline gate ${r.index}: runs created ${r.runsCreated.join(', ') || 'none'}`)
+    if (r.runsCreated.length !== 1 || r.runsCreated[0] !== r.runId)
+      problems.push(`baseline gate ${r.index}: runs created ${r.runsCreated.join(', ') || 'none'}`)
   }
   const faultFree = stats(baselineRecords.map((r) => r.requests))
   const bound = requestBound(faultFree.median)
@@ -709,21 +730,30 @@ export function formatFigures(report: SoakReport): string {
   const rows: [string, string][] = [
     ['gate runs (faulted)', `${f.runs} (seed ${o.seed}, ${o.concurrency} lanes, ${SOAK_CONFIGS.length} configurations)`],
     ['fault rate per request', `${f.rate} on every /api/v1 endpoint`],
-    ['requests / faulted', `${f.totalRequests} / ${f.faultedRequests} (${f.totalRequests > 0 ? ((100 * f.faultedRequests) / f.totalRequests).toFixed(1) : '0'}%)`],
+    [
+      'requests / faulted',
+      `${f.totalRequests} / ${f.faultedRequests} (${f.totalRequests > 0 ? ((100 * f.faultedRequests) / f.totalRequests).toFixed(1) : '0'}%)`
+    ],
     ['faults by kind', kinds],
     ['gates that met at least one fault', `${f.gatesWithFaults}`],
     ['triggers recovered from the run list', `${f.recoveredTriggers}`],
-    ['requests per gate, fault-free (median / p95 / max)', `${f.faultFreeRequests.median} / ${f.faultFreeRequests.p95} / ${f.faultFreeRequests.max}`],
+    [
+      'requests per gate, fault-free (median / p95 / max)',
+      `${f.faultFreeRequests.median} / ${f.faultFreeRequests.p95} / ${f.faultFreeRequests.max}`
+    ],
     ['requests per gate, faulted (median / p95 / max)', `${f.requests.median} / ${f.requests.p95} / ${f.requests.max}`],
     ['request bound per gate (3 x fault-free median + 12)', `${f.bound} (gates over it: ${f.overBound})`],
     ['duplicate runs (runs beyond one per gate)', `${f.duplicates}`],
     ['gates that continued with a run they did not create', `${f.wrongRun}`],
     ['runs in the stores owned by no gate', `${f.orphanRuns}`],
     ['results different from fault-free', `${f.mismatches}`],
-    ['gate duration (median / p95 / max)', `${(f.elapsedMs.median / 1000).toFixed(1)} s / ${(f.elapsedMs.p95 / 1000).toFixed(1)} s / ${(f.elapsedMs.max / 1000).toFixed(1)} s`],
+    [
+      'gate duration (median / p95 / max)',
+      `${(f.elapsedMs.median / 1000).toFixed(1)} s / ${(f.elapsedMs.p95 / 1000).toFixed(1)} s / ${(f.elapsedMs.max / 1000).toFixed(1)} s`
+    ],
     ['pairs of gates of one model at once (gates)', `${report.pairFigures.pairs} (${report.pairFigures.gates})`],
     ['pair gates that failed closed (error) / wrong results', `${report.pairFigures.failedClosed} / ${report.pairFigures.wrongResults}`],
-    ['pair gates that adopted the other gate\'s run', `${report.pairFigures.adoptedForeign}`],
+    ["pair gates that adopted the other gate's run", `${report.pairFigures.adoptedForeign}`],
     ['pair runs still running when their gate ended / cancelled', `${report.pairFigures.orphanRuns} / ${report.pairFigures.cancelledRuns}`],
     ['pair triggers recovered from the run list', `${report.pairFigures.recoveredTriggers}`],
     ['soak duration', `${(f.durationMs / 1000).toFixed(1)} s`]

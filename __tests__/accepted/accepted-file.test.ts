@@ -35,7 +35,11 @@ describe('parseAcceptedFile', () => {
       }
     ])
   })
-  it.each([['', []], ['version: 1\n', []], ['version: 1\naccepted: []\n', []]])('reads an empty file %j', (text, expected) => {
+  it.each([
+    ['', []],
+    ['version: 1\n', []],
+    ['version: 1\naccepted: []\n', []]
+  ])('reads an empty file %j', (text, expected) => {
     expect(parseAcceptedFile(YAML, text, 'a.yml', TODAY)).toEqual(expected)
   })
 
@@ -47,15 +51,31 @@ describe('parseAcceptedFile', () => {
     ['accepted not a list', 'accepted: yes\n', /line 1, accepted: must be a list/],
     ['an entry not a mapping', 'accepted:\n  - prompt_injection\n', /line 2, accepted\[1\]: must be a mapping/],
     ['an unknown field', file(entry(['    expiry: 2027-01-01'])), /line 8, accepted\[1\]\.expiry: is not a field of an entry/],
-    ['a missing category', file(entry().replace('  - category: prompt_injection\n    reason_code', '  - reason_code')), /line 3, accepted\[1\]\.category: is required/],
+    [
+      'a missing category',
+      file(entry().replace('  - category: prompt_injection\n    reason_code', '  - reason_code')),
+      /line 3, accepted\[1\]\.category: is required/
+    ],
     ['a missing expires', file(entry().replace('\n    expires: 2027-01-31', '')), /line 3, accepted\[1\]\.expires: is required/],
-    ['an unknown reason_code', file(entry().replace('accepted_risk', 'because')), /line 4, accepted\[1\]\.reason_code: 'because' is not one of data_is_public/],
+    [
+      'an unknown reason_code',
+      file(entry().replace('accepted_risk', 'because')),
+      /line 4, accepted\[1\]\.reason_code: 'because' is not one of data_is_public/
+    ],
     ['a bad severity', file(entry(['    severity_at_most: severe'])), /line 8, accepted\[1\]\.severity_at_most/],
     ['a bad fingerprint', file(entry(['    fingerprint: abc'])), /line 8, accepted\[1\]\.fingerprint: must be the 32 hex/],
-    ['a bad pattern', file(entry(['    description_pattern: "("'])), /line 8, accepted\[1\]\.description_pattern: is not a valid regular expression/],
+    [
+      'a bad pattern',
+      file(entry(['    description_pattern: "("'])),
+      /line 8, accepted\[1\]\.description_pattern: is not a valid regular expression/
+    ],
     ['a bad date', file(entry().replace('2027-01-31', '2027-02-30')), /line 7, accepted\[1\]\.expires: '2027-02-30' is not a date/],
     ['a number for a date', file(entry().replace('2027-01-31', '20270131')), /line 7, accepted\[1\]\.expires: '20270131' is not a date/],
-    ['a date more than a year ahead', file(entry().replace('2027-01-31', '2027-11-25')), /line 7, accepted\[1\]\.expires: 2027-11-25 is more than a year ahead/],
+    [
+      'a date more than a year ahead',
+      file(entry().replace('2027-01-31', '2027-11-25')),
+      /line 7, accepted\[1\]\.expires: 2027-11-25 is more than a year ahead/
+    ],
     ['an empty explanation', file(entry().replace('Only staff reach this agent.', '""')), /accepted\[1\]\.explanation: is required/],
     ['a list as owner', file(entry().replace('"@acme/ai"', '[a, b]')), /line 6, accepted\[1\]\.owner: must be a single value/],
     ['the second entry', file(entry(), entry().replace('owner: "@acme/ai"', 'owner: 12')), /line 11, accepted\[2\]\.owner: must be text/]
@@ -77,7 +97,10 @@ describe('matchAcceptances', () => {
   const parse = (...extra: string[]) => parseAcceptedFile(YAML, file(entry(extra)), 'a.yml', TODAY)[0]
   const fp = new Map<string, string>()
   const f = (severity: 'critical' | 'high' | 'low', category = 'prompt_injection', description = 'the agent complied') => {
-    const x = { ...makeFinding(severity, { status: 'open', category: category, description: 'd', expected_behavior: 'e', attacks: [] }), description }
+    const x = {
+      ...makeFinding(severity, { status: 'open', category: category, description: 'd', expected_behavior: 'e', attacks: [] }),
+      description
+    }
     fp.set(x.finding_id, `${'0'.repeat(31)}${severity === 'high' ? 'a' : 'b'}`)
     return x
   }

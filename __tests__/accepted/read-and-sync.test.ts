@@ -54,7 +54,11 @@ const repo = { owner: 'o', repo: 'r' }
 describe('readAcceptedRisks', () => {
   it('reads the base branch copy on a pull request and says what the PR adds', async () => {
     const gh = contents({ base1: file('jailbreak') })
-    const out = await readAcceptedRisks({ workspace: workspace(file('jailbreak', 'misinformation')), repo, contents: gh.api, today: TODAY }, PATH, PR)
+    const out = await readAcceptedRisks(
+      { workspace: workspace(file('jailbreak', 'misinformation')), repo, contents: gh.api, today: TODAY },
+      PATH,
+      PR
+    )
     expect(gh.asked).toEqual([`${PATH}@base1`])
     expect(out.entries.map((e) => e.category)).toEqual(['jailbreak'])
     expect(out.prAdds.map((e) => e.category)).toEqual(['misinformation'])
@@ -62,37 +66,73 @@ describe('readAcceptedRisks', () => {
   })
   it('never falls back to the PR copy when the base copy cannot be read', async () => {
     const gh = contents({ base1: new ServiceError({ endpoint: 'GET /contents', status: 403, message: 'Resource not accessible' }) })
-    await expect(readAcceptedRisks({ workspace: workspace(file('jailbreak')), repo, contents: gh.api, today: TODAY }, PATH, PR)).rejects.toThrow(ConfigError)
+    await expect(
+      readAcceptedRisks({ workspace: workspace(file('jailbreak')), repo, contents: gh.api, today: TODAY }, PATH, PR)
+    ).rejects.toThrow(ConfigError)
   })
   it('has no acceptances when the base branch has no file, whatever the PR copy says', async () => {
-    const out = await readAcceptedRisks({ workspace: workspace(file('jailbreak')), repo, contents: contents({}).api, today: TODAY }, PATH, PR)
+    const out = await readAcceptedRisks(
+      { workspace: workspace(file('jailbreak')), repo, contents: contents({}).api, today: TODAY },
+      PATH,
+      PR
+    )
     expect(out.entries).toEqual([])
     expect(out.source).toBeNull()
     expect(out.prAdds).toHaveLength(1)
   })
   it('reads the workspace on the default branch without asking GitHub', async () => {
     const gh = contents({})
-    const out = await readAcceptedRisks({ workspace: workspace(file('jailbreak')), repo, contents: gh.api, today: TODAY }, PATH, { kind: 'default-branch', branch: 'main', sha: 's' })
+    const out = await readAcceptedRisks({ workspace: workspace(file('jailbreak')), repo, contents: gh.api, today: TODAY }, PATH, {
+      kind: 'default-branch',
+      branch: 'main',
+      sha: 's'
+    })
     expect(out.entries).toHaveLength(1)
     expect(out.source).toBe('the workspace')
     expect(gh.asked).toEqual([])
   })
   it('reads the file at GITHUB_SHA when there is no checkout', async () => {
     const gh = contents({ s: file('jailbreak') })
-    const out = await readAcceptedRisks({ workspace: workspace(null), repo, contents: gh.api, today: TODAY }, PATH, { kind: 'other', ref: 'refs/heads/x', sha: 's' })
+    const out = await readAcceptedRisks({ workspace: workspace(null), repo, contents: gh.api, today: TODAY }, PATH, {
+      kind: 'other',
+      ref: 'refs/heads/x',
+      sha: 's'
+    })
     expect(out.entries).toHaveLength(1)
   })
   it('refuses a path outside the repository', async () => {
-    await expect(readAcceptedRisks({ workspace: workspace(null), repo, contents: contents({}).api, today: TODAY }, '../x.yml', PR)).rejects.toThrow(/inside the repository/)
+    await expect(
+      readAcceptedRisks({ workspace: workspace(null), repo, contents: contents({}).api, today: TODAY }, '../x.yml', PR)
+    ).rejects.toThrow(/inside the repository/)
   })
 })
 
 describe('baselineScope', () => {
   it.each([
-    ['pull_request', { pull_request: { base: { ref: 'main', sha: 'b' }, head: { sha: 'h' } } }, {}, { kind: 'pull_request', baseRef: 'main', baseSha: 'b', headSha: 'h' }],
-    ['push', { repository: { default_branch: 'main' } }, { GITHUB_REF: 'refs/heads/main', GITHUB_SHA: 's' }, { kind: 'default-branch', branch: 'main', sha: 's' }],
-    ['schedule', { repository: { default_branch: 'trunk' } }, { GITHUB_REF: 'refs/heads/trunk' }, { kind: 'default-branch', branch: 'trunk', sha: null }],
-    ['push', { repository: { default_branch: 'main' } }, { GITHUB_REF: 'refs/heads/feature' }, { kind: 'other', ref: 'refs/heads/feature', sha: null }],
+    [
+      'pull_request',
+      { pull_request: { base: { ref: 'main', sha: 'b' }, head: { sha: 'h' } } },
+      {},
+      { kind: 'pull_request', baseRef: 'main', baseSha: 'b', headSha: 'h' }
+    ],
+    [
+      'push',
+      { repository: { default_branch: 'main' } },
+      { GITHUB_REF: 'refs/heads/main', GITHUB_SHA: 's' },
+      { kind: 'default-branch', branch: 'main', sha: 's' }
+    ],
+    [
+      'schedule',
+      { repository: { default_branch: 'trunk' } },
+      { GITHUB_REF: 'refs/heads/trunk' },
+      { kind: 'default-branch', branch: 'trunk', sha: null }
+    ],
+    [
+      'push',
+      { repository: { default_branch: 'main' } },
+      { GITHUB_REF: 'refs/heads/feature' },
+      { kind: 'other', ref: 'refs/heads/feature', sha: null }
+    ],
     ['workflow_dispatch', {}, { GITHUB_REF: 'refs/heads/main' }, { kind: 'other', ref: 'refs/heads/main', sha: null }]
   ])('%s %j %j', (event, payload, env, expected) => {
     expect(baselineScope(event, payload, env)).toEqual(expected)
@@ -117,7 +157,10 @@ describe('syncDismissals against the emulator', () => {
     const out = await syncDismissals(client, findings, new Map([[target.finding_id, accepted[0]]]))
     expect(out.dismissed).toBe(1)
     const after = (await api(emu, 'GET', `/api/v1/run/${runId}/findings`)).json.findings as Finding[]
-    expect(Object.fromEntries(after.map((f) => [f.category, f.status]))).toEqual({ prompt_injection: 'dismissed', system_prompt_leakage: 'open' })
+    expect(Object.fromEntries(after.map((f) => [f.category, f.status]))).toEqual({
+      prompt_injection: 'dismissed',
+      system_prompt_leakage: 'open'
+    })
   })
 
   it('notes proof withheld (403) without failing', async () => {

@@ -51,7 +51,8 @@ function service(clock: ReturnType<typeof fakeClock>, opts: { stopAfterMs?: numb
     cancelRun: async (id) => {
       cancels.push(id)
       const r = runs.find((x) => x.run_id === id)!
-      if (statusOf(r) !== 'running') throw new ServiceError({ endpoint: 'POST /api/v1/run/cancel', status: 409, code: 'run_not_running', message: 'not running' })
+      if (statusOf(r) !== 'running')
+        throw new ServiceError({ endpoint: 'POST /api/v1/run/cancel', status: 409, code: 'run_not_running', message: 'not running' })
       r.cancelAt = clock.now() + (opts.stopAfterMs ?? 2_000)
       return {}
     }
@@ -59,16 +60,29 @@ function service(clock: ReturnType<typeof fakeClock>, opts: { stopAfterMs?: numb
   return { runs, cancels, create, methods }
 }
 
-function gateDeps(api: ServiceApi, clock: ReturnType<typeof fakeClock>, signal: AbortSignal, io: ReturnType<typeof fakeActionIO>): GateDeps {
+function gateDeps(
+  api: ServiceApi,
+  clock: ReturnType<typeof fakeClock>,
+  signal: AbortSignal,
+  io: ReturnType<typeof fakeActionIO>
+): GateDeps {
   return {
     makeApi: () => api,
     clock,
     signal,
     log: io.log,
-    onRunStarted: (id) => { saveRunStarted(io, id); },
-    onRunSettled: () => { saveRunSettled(io); },
-    onTriggerIntent: (i) => { saveTriggerIntent(io, i); },
-    onCancelRequested: (id) => { saveCancelRequested(io, id); }
+    onRunStarted: (id) => {
+      saveRunStarted(io, id)
+    },
+    onRunSettled: () => {
+      saveRunSettled(io)
+    },
+    onTriggerIntent: (i) => {
+      saveTriggerIntent(io, i)
+    },
+    onCancelRequested: (id) => {
+      saveCancelRequested(io, id)
+    }
   }
 }
 
@@ -85,7 +99,13 @@ describe('an abort while POST /run is pending', () => {
       triggerRun: (_body, opts) =>
         new Promise((_resolve, reject) => {
           svc.create(['jailbreak'])
-          opts?.signal?.addEventListener('abort', () => { reject(new AbortedError()); }, { once: true })
+          opts?.signal?.addEventListener(
+            'abort',
+            () => {
+              reject(new AbortedError())
+            },
+            { once: true }
+          )
           controller.abort()
         })
     })
@@ -118,12 +138,21 @@ describe('an abort while POST /run is pending', () => {
     const clock = fakeClock()
     const svc = service(clock)
     const state = new Map<string, string>()
-    saveTriggerIntent(fakeActionIO(INPUTS, { state: state }), { modelId: 'm', categories: ['jailbreak'], baseline: [], sentAt: clock.now() })
+    saveTriggerIntent(fakeActionIO(INPUTS, { state: state }), {
+      modelId: 'm',
+      categories: ['jailbreak'],
+      baseline: [],
+      sentAt: clock.now()
+    })
     svc.create(['prompt_injection'])
     const post = fakeActionIO(INPUTS, { state: state })
     await runPost({ io: post, clock, makeApi: () => fakeApi(svc.methods) })
     expect(svc.cancels).toEqual([])
-    expect(post.log.lines.some((l) => /plans categories prompt_injection where this step asked for categories jailbreak.*not cancelling/.test(l.line))).toBe(true)
+    expect(
+      post.log.lines.some((l) =>
+        /plans categories prompt_injection where this step asked for categories jailbreak.*not cancelling/.test(l.line)
+      )
+    ).toBe(true)
   })
 })
 
@@ -136,7 +165,12 @@ describe('one cancel per run', () => {
     let polls = 0
     const api = fakeApi({
       ...svc.methods,
-      triggerRun: async () => ({ run_id: svc.create(['jailbreak']), model_id: 'm', status: 'running', started_at: new Date(clock.now()).toISOString() }),
+      triggerRun: async () => ({
+        run_id: svc.create(['jailbreak']),
+        model_id: 'm',
+        status: 'running',
+        started_at: new Date(clock.now()).toISOString()
+      }),
       // The job is cancelled while the run is being watched.
       getRun: async (...a) => {
         polls += 1
@@ -154,7 +188,11 @@ describe('one cancel per run', () => {
     const post = fakeActionIO(INPUTS, { state: io.state })
     await runPost({ io: post, clock, makeApi: () => fakeApi(svc.methods) })
     expect(svc.cancels).toEqual(['run_1'])
-    expect(post.log.lines.some((l) => l.line.includes('cancel of run run_1 was accepted and the run is stopping (status running); not sending a second cancel'))).toBe(true)
+    expect(
+      post.log.lines.some((l) =>
+        l.line.includes('cancel of run run_1 was accepted and the run is stopping (status running); not sending a second cancel')
+      )
+    ).toBe(true)
   })
 
   it('the post step cancels when the main step’s cancel was not accepted', async () => {
@@ -178,12 +216,23 @@ describe('an abort during the result reads', () => {
     const api = fakeApi({
       triggerRun: async () => ({ run_id: 'run_1', model_id: 'm', status: 'running', started_at: new Date(clock.now()).toISOString() }),
       listRuns: async () => ({ runs: [], total: 0, returned: 0 }),
-      getRun: async () => ({ status: 'completed', categories_planned: ['jailbreak'], categories_completed: ['jailbreak'], verdict: 'pass' }),
+      getRun: async () => ({
+        status: 'completed',
+        categories_planned: ['jailbreak'],
+        categories_completed: ['jailbreak'],
+        verdict: 'pass'
+      }),
       // A slow read: it answers only when the step is cancelled (then with the abort).
       getCoverage: (_id, opts) =>
         new Promise((_resolve, reject) => {
           coverageCalls += 1
-          opts?.signal?.addEventListener('abort', () => { reject(new AbortedError()); }, { once: true })
+          opts?.signal?.addEventListener(
+            'abort',
+            () => {
+              reject(new AbortedError())
+            },
+            { once: true }
+          )
           controller.abort()
         }),
       listFindings: async () => ({ findings: [], count: 0 }),

@@ -7,11 +7,39 @@ import fc from 'fast-check'
 import { ConfigError } from '../../src/util/errors.js'
 import { parseBaseUrl, parseCategories, readInputs } from '../../src/action/inputs.js'
 
-const INPUTS = ['model_id', 'api_key', 'base_url', 'min_severity', 'categories', 'fail_on_incomplete', 'timeout_minutes', 'comment', 'mode', 'issue', 'max_runs'] as const
+const INPUTS = [
+  'model_id',
+  'api_key',
+  'base_url',
+  'min_severity',
+  'categories',
+  'fail_on_incomplete',
+  'timeout_minutes',
+  'comment',
+  'mode',
+  'issue',
+  'max_runs'
+] as const
 const hostile = fc.oneof(
   fc.string(),
   fc.string({ unit: 'grapheme' }),
-  fc.constantFrom('', ' ', '\n', '0', '-1', 'NaN', 'Infinity', '1e309', 'true', 'HIGH', '::set-output name=x::y', '\u202e', 'http://127.0.0.1', 'https://x', '${{ github.token }}'),
+  fc.constantFrom(
+    '',
+    ' ',
+    '\n',
+    '0',
+    '-1',
+    'NaN',
+    'Infinity',
+    '1e309',
+    'true',
+    'HIGH',
+    '::set-output name=x::y',
+    '\u202e',
+    'http://127.0.0.1',
+    'https://x',
+    '${{ github.token }}'
+  ),
   fc.webUrl()
 )
 
@@ -46,7 +74,9 @@ describe('input parsing properties', () => {
       fc.property(fc.oneof(fc.webUrl({ validSchemes: ['http', 'https', 'ftp', 'ws'] }), fc.string()), (raw) => {
         try {
           const url = new URL(parseBaseUrl(raw))
-          expect(url.protocol === 'https:' || ['127.0.0.1', 'localhost', '[::1]'].includes(url.hostname) || url.hostname.startsWith("127.")).toBe(true)
+          expect(
+            url.protocol === 'https:' || ['127.0.0.1', 'localhost', '[::1]'].includes(url.hostname) || url.hostname.startsWith('127.')
+          ).toBe(true)
           expect(url.username + url.password + url.search + url.hash).toBe('')
         } catch (e) {
           expect(e).toBeInstanceOf(ConfigError)

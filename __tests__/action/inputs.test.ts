@@ -54,7 +54,10 @@ describe('readInputs', () => {
     [{ accepted_risks_file: './sec/accepted.yml' }, { acceptedRisksFile: 'sec/accepted.yml' }],
     [{ baseline_run_id: 'run_123' }, { baselineRunId: 'run_123' }],
     [{ sync_dismissals: 'true' }, { syncDismissals: true }],
-    [{ sarif_min_severity: 'high', sarif_location: 'agent/profile.yml' }, { sarifMinSeverity: 'high', sarifLocation: 'agent/profile.yml' }]
+    [
+      { sarif_min_severity: 'high', sarif_location: 'agent/profile.yml' },
+      { sarifMinSeverity: 'high', sarifLocation: 'agent/profile.yml' }
+    ]
   ])('reads the baseline and report inputs %j', (raw, expected) => {
     expect(readInputs(reader({ ...valid, ...raw }))).toMatchObject(expected)
   })
@@ -76,7 +79,11 @@ describe('readInputs', () => {
     ['base_url', { base_url: 'ftp://asas.example.com' }, /scheme/],
     ['base_url', { base_url: 'https://u:p@asas.example.com' }, /credentials/],
     ['base_url', { base_url: 'https://asas.example.com/?x=1' }, /query/],
-    ['base_url', { base_url: 'https://asas.example.com/api/v1/run' }, /goes past \/api\/v1: give only the part before it, e.g. https:\/\/asas.example.com/],
+    [
+      'base_url',
+      { base_url: 'https://asas.example.com/api/v1/run' },
+      /goes past \/api\/v1: give only the part before it, e.g. https:\/\/asas.example.com/
+    ],
     ['min_severity', { min_severity: 'urgent' }, /critical, high, medium, low/],
     ['timeout_minutes', { timeout_minutes: '0' }, /greater than 0/],
     ['timeout_minutes', { timeout_minutes: '-5' }, /positive number/],
@@ -145,7 +152,12 @@ describe('readInputs', () => {
 })
 
 describe('readInputs: the target by endpoint_url', () => {
-  const endpoint = { api_key: 'asas_dev_full', base_url: 'https://asas.example.com', endpoint_url: 'https://pr-7.preview.example.com/chat', response_field: 'output.text' }
+  const endpoint = {
+    api_key: 'asas_dev_full',
+    base_url: 'https://asas.example.com',
+    endpoint_url: 'https://pr-7.preview.example.com/chat',
+    response_field: 'output.text'
+  }
 
   it('reads the registration inputs with their defaults', () => {
     const inputs = readInputs(reader({ ...endpoint, auth_type: 'bearer', target_credential: 'tok-12345', request_timeout: '60' }))
@@ -179,7 +191,11 @@ describe('readInputs: the target by endpoint_url', () => {
         allow_shared_profile_sync: 'true'
       })
     )
-    expect(inputs.target.kind === 'endpoint' && inputs.target.endpoint.oauth).toEqual({ token_url: 'https://id.example.com/token', client_id: 'gate', scope: 'chat' })
+    expect(inputs.target.kind === 'endpoint' && inputs.target.endpoint.oauth).toEqual({
+      token_url: 'https://id.example.com/token',
+      client_id: 'gate',
+      scope: 'chat'
+    })
     expect(inputs.profile).toEqual({ path: '.github/agent-profile.yml', failOnError: true, allowShared: true })
   })
 

@@ -82,12 +82,25 @@ async function runRefused(err: ServiceError, opts: { previousBody?: string; inpu
   return { summary: summary.join(''), failed, comments: standin.state.comments.get(7) ?? [], log }
 }
 
-const refusal = new ServiceError({ endpoint: 'POST /api/v1/model/m_demo/run', status: 403, code: 'evaluation_ceiling', message: 'The allowance is spent.' })
+const refusal = new ServiceError({
+  endpoint: 'POST /api/v1/model/m_demo/run',
+  status: 403,
+  code: 'evaluation_ceiling',
+  message: 'The allowance is spent.'
+})
 
 describe('a refused run', () => {
   it('replaces a green sticky comment with a not-assessed report naming the commit, the time and the previous result', async () => {
     const pass = renderComment(
-      buildReport(makeInput({ result: 'pass', reason: 'ok', verdict: 'pass', findings: [], commit: { sha: '9d8c7b6a5f4e3d2c', at: '2026-11-20T09:12:00Z' } }))
+      buildReport(
+        makeInput({
+          result: 'pass',
+          reason: 'ok',
+          verdict: 'pass',
+          findings: [],
+          commit: { sha: '9d8c7b6a5f4e3d2c', at: '2026-11-20T09:12:00Z' }
+        })
+      )
     )
     const r = await runRefused(refusal, { previousBody: pass })
     expect(r.failed).toHaveLength(1)
@@ -96,7 +109,9 @@ describe('a refused run', () => {
     expect(body.startsWith(`${commentMarker('m_demo')}\n`)).toBe(true)
     expect(body).toContain('### ⛔ Not assessed: the service refused \\(HTTP 403 evaluation\\_ceiling\\) · m\\_demo')
     expect(body).toContain('commit `0123456` · 2026-11-21 14:03 UTC · [workflow run](https://github.com/octo/agent/actions/runs/99)')
-    expect(body).toContain('**The previous result no longer applies:** it was ✅ pass for commit `9d8c7b6` (2026-11-20 09:12 UTC). This commit was not assessed.')
+    expect(body).toContain(
+      '**The previous result no longer applies:** it was ✅ pass for commit `9d8c7b6` (2026-11-20 09:12 UTC). This commit was not assessed.'
+    )
     expect(previousResult(body)).toEqual({ result: 'error', sha: '0123456789ab', at: '2026-11-21T14:03Z' })
     expect(r.summary).toContain('### ⛔ Not assessed: the service refused \\(HTTP 403 evaluation\\_ceiling\\)')
     expect(r.summary).toContain('**Why:** POST /api/v1/model/m\\_demo/run HTTP 403 evaluation\\_ceiling: The allowance is spent.')
@@ -114,7 +129,9 @@ describe('a refused run', () => {
   })
 
   it("keeps the service's words inert in the summary and the comment (no link, bold, mention or reference)", async () => {
-    const r = await runRefused(new ServiceError({ endpoint: 'POST /api/v1/model/m_demo/run', status: 403, code: 'forbidden', message: HOSTILE }))
+    const r = await runRefused(
+      new ServiceError({ endpoint: 'POST /api/v1/model/m_demo/run', status: 403, code: 'forbidden', message: HOSTILE })
+    )
     for (const md of [r.summary, r.comments[0]?.body ?? '']) {
       expect(checkMarkdown(md, { allowLinks: [RUN_URL] })).toEqual([])
       const live = elements(githubTree(md)).filter(({ el }) => el.tagName === 'a' && el.properties.href !== RUN_URL)

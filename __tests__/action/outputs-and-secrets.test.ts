@@ -15,19 +15,21 @@ import { fakeClock } from '../__fixtures__/fake-clock.js'
 import { fakeActionIO } from '../__fixtures__/fake-io.js'
 
 describe('a password in base_url', () => {
-  it.each(['https://user:Pa55w0rd@[bad-host', 'https://user:Pa55w0rd@asas.example.com', 'https://user:Pa/55#w0rd@[bad', 'http://user:Pa55w0rd@asas.example.com/api/v1/run'])(
-    '%s: refused without echoing the password',
-    (raw) => {
-      let err: unknown
-      try {
-        parseBaseUrl(raw)
-      } catch (e) {
-        err = e
-      }
-      expect(err).toBeInstanceOf(ConfigError)
-      expect((err as Error).message).not.toMatch(/Pa.?55.?w0rd/)
+  it.each([
+    'https://user:Pa55w0rd@[bad-host',
+    'https://user:Pa55w0rd@asas.example.com',
+    'https://user:Pa/55#w0rd@[bad',
+    'http://user:Pa55w0rd@asas.example.com/api/v1/run'
+  ])('%s: refused without echoing the password', (raw) => {
+    let err: unknown
+    try {
+      parseBaseUrl(raw)
+    } catch (e) {
+      err = e
     }
-  )
+    expect(err).toBeInstanceOf(ConfigError)
+    expect((err as Error).message).not.toMatch(/Pa.?55.?w0rd/)
+  })
 
   it('the error line and the summary of the main step never carry it, and it is masked', async () => {
     const io = fakeActionIO({ model_id: 'm', api_key: 'asas_test_key', base_url: 'https://user:Pa55w0rd@[bad-host' })
@@ -57,7 +59,9 @@ describe('outputs from service text', () => {
       getRun: async () => ({ status: 'completed', categories_planned: planned, categories_completed: planned, verdict: 'pass' }),
       getCoverage: async () => ({
         run_status: 'completed',
-        categories: [{ category: planned[0], attacks_blocked: 1, attacks_succeeded: 0, owasp: 'LLM01', atlas: 'AML.T0051', worst_severity: null }]
+        categories: [
+          { category: planned[0], attacks_blocked: 1, attacks_succeeded: 0, owasp: 'LLM01', atlas: 'AML.T0051', worst_severity: null }
+        ]
       }),
       listFindings: async () => ({ findings: [], count: 0 }),
       listModels: async () => ({ models: [] })
@@ -67,7 +71,6 @@ describe('outputs from service text', () => {
     await runMain({ io, clock, signal: new AbortController().signal, makeApi: () => api })
     expect(Object.keys(io.outputs)).toEqual(expect.arrayContaining(['run_id', 'status', 'categories_planned', 'result']))
     for (const [name, value] of Object.entries(io.outputs)) {
-       
       expect([name, /[\u0000-\u001f\u007f-\u009f\u2028-\u202e]/.test(value)]).toEqual([name, false])
     }
     expect(io.outputs.run_id).toBe('run_1 ::set-output name=result::pass [31m')

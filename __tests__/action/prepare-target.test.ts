@@ -27,13 +27,20 @@ function fakeIO(env: Record<string, string>): ActionIO & { events: string[]; log
   }
 }
 
-
-const base = { INPUT_API_KEY: 'asas_dev_full', INPUT_BASE_URL: 'https://asas.example.com', GITHUB_EVENT_NAME: 'push', GITHUB_REPOSITORY: 'octo/app', GITHUB_REF_NAME: 'main' }
+const base = {
+  INPUT_API_KEY: 'asas_dev_full',
+  INPUT_BASE_URL: 'https://asas.example.com',
+  GITHUB_EVENT_NAME: 'push',
+  GITHUB_REPOSITORY: 'octo/app',
+  GITHUB_REF_NAME: 'main'
+}
 
 async function prepare(env: Record<string, string>, api: ServiceApi) {
   const io = fakeIO(env)
   const inputs = readInputs(envInputReader(env))
-  const result = await prepareTarget({ io, clock: fakeClock(), signal: new AbortController().signal, makeApi: () => api }, inputs).catch((e: unknown) => e)
+  const result = await prepareTarget({ io, clock: fakeClock(), signal: new AbortController().signal, makeApi: () => api }, inputs).catch(
+    (e: unknown) => e
+  )
   return { io, result }
 }
 
@@ -69,11 +76,16 @@ describe('prepareTarget', () => {
       }
     })
     const ws = checkoutWith({ 'p.yml': 'purpose: x\n' })
-    const { io, result } = await prepare({ ...base, GITHUB_WORKSPACE: ws, INPUT_MODEL_ID: 'm1', INPUT_PROFILE_FILE: 'p.yml', INPUT_FAIL_ON_PROFILE_ERROR: flag }, api)
+    const { io, result } = await prepare(
+      { ...base, GITHUB_WORKSPACE: ws, INPUT_MODEL_ID: 'm1', INPUT_PROFILE_FILE: 'p.yml', INPUT_FAIL_ON_PROFILE_ERROR: flag },
+      api
+    )
     if (flag === 'true') {
       expect(result).toBeInstanceOf(ServiceError)
     } else {
-      expect(result).toMatchObject({ report: { profileSync: { status: 'failed', version: null, error: expect.stringMatching(/HTTP 503/) } } })
+      expect(result).toMatchObject({
+        report: { profileSync: { status: 'failed', version: null, error: expect.stringMatching(/HTTP 503/) } }
+      })
       expect(io.log.lines.some((l) => l.level === 'warning' && l.line.includes('fail_on_profile_error is false'))).toBe(true)
     }
   })
@@ -87,7 +99,8 @@ describe('prepareTarget', () => {
   })
 
   it('gives the setup calls time for the live probe', () => {
-    const inputs = (extra: Record<string, string>) => readInputs(envInputReader({ ...base, INPUT_ENDPOINT_URL: 'https://x.example.com/chat', INPUT_RESPONSE_FIELD: 'r', ...extra }))
+    const inputs = (extra: Record<string, string>) =>
+      readInputs(envInputReader({ ...base, INPUT_ENDPOINT_URL: 'https://x.example.com/chat', INPUT_RESPONSE_FIELD: 'r', ...extra }))
     expect(setupRequestTimeoutMs(inputs({}))).toBe(60_000)
     expect(setupRequestTimeoutMs(inputs({ INPUT_REQUEST_TIMEOUT: '180' }))).toBe(210_000)
   })
@@ -95,7 +108,12 @@ describe('prepareTarget', () => {
 
 describe('runMain', () => {
   it('masks the target credential before anything else, even when an input is wrong', async () => {
-    const io = fakeIO({ ...base, INPUT_MODEL_ID: 'm1', INPUT_ENDPOINT_URL: 'https://x.example.com', INPUT_TARGET_CREDENTIAL: 'tgt-secret-123' })
+    const io = fakeIO({
+      ...base,
+      INPUT_MODEL_ID: 'm1',
+      INPUT_ENDPOINT_URL: 'https://x.example.com',
+      INPUT_TARGET_CREDENTIAL: 'tgt-secret-123'
+    })
     await runMain({ io, clock: fakeClock(), signal: new AbortController().signal, makeApi: () => fakeApi({}) })
     expect(io.events[0]).toBe('secret asas_dev_full')
     expect(io.events[1]).toBe('secret tgt-secret-123')

@@ -35,7 +35,10 @@ afterAll(async () => {
 function io(inputs: Record<string, string> = {}, state?: Map<string, string>): FakeActionIO {
   return fakeActionIO(
     { model_id: 'm', api_key: KEY, base_url: 'https://asas.example.test', ...inputs },
-    { env: { RUNNER_TEMP: runnerTemp, GITHUB_SERVER_URL: 'https://github.com', GITHUB_REPOSITORY: 'acme/shop', GITHUB_RUN_ID: '42' }, state }
+    {
+      env: { RUNNER_TEMP: runnerTemp, GITHUB_SERVER_URL: 'https://github.com', GITHUB_REPOSITORY: 'acme/shop', GITHUB_RUN_ID: '42' },
+      state
+    }
   )
 }
 
@@ -139,7 +142,12 @@ describe('the main step, in-process', () => {
 
   it('runMain directly, with the deps the shell builds', async () => {
     const step = io()
-    await runMain({ io: step, clock: fakeClock(), signal: new AbortController().signal, makeApi: () => scriptedService({ statuses: [done] }) })
+    await runMain({
+      io: step,
+      clock: fakeClock(),
+      signal: new AbortController().signal,
+      makeApi: () => scriptedService({ statuses: [done] })
+    })
     expect(step.outputs.result).toBe('pass')
     expect(step.failures).toEqual([])
   })
@@ -159,7 +167,7 @@ describe('the post step, in-process', () => {
       getRun: async () => ({ status: statuses.shift() ?? 'cancelled', categories_planned: PLANNED, categories_completed: [] })
     })
     await runStep(step, api)
-    expect((api).calls[0]).toBe('cancelRun')
+    expect(api.calls[0]).toBe('cancelRun')
     expect(step.secrets).toContain(KEY)
     expect(logged(step, 'info')).toContainEqual('Post step: cancel of run run_1 requested; it has stopped.')
     expect(step.failures).toEqual([])
@@ -187,4 +195,3 @@ describe('the post step, in-process', () => {
     expect(step.failures).toEqual([])
   })
 })
-

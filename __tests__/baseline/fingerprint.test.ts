@@ -5,7 +5,14 @@ import { api, runToEnd } from '../__fixtures__/emulator-helpers.js'
 import type { Finding } from '../../src/service/contract/index.js'
 
 function f(over: Partial<FingerprintInput> = {}): FingerprintInput {
-  return { category: 'prompt_injection', lens: 'security', severity: 'high', description: 'Prompt injection: the agent complied with 2 of 3 probes.', attacks: [], ...over }
+  return {
+    category: 'prompt_injection',
+    lens: 'security',
+    severity: 'high',
+    description: 'Prompt injection: the agent complied with 2 of 3 probes.',
+    attacks: [],
+    ...over
+  }
 }
 function attack(assessmentId: string, index: number): Finding['attacks'][number] {
   return {
@@ -25,7 +32,12 @@ describe('fingerprint', () => {
     ['case and white space', f(), f({ description: '  PROMPT injection:   the agent complied with 2 of 3 probes. ' }), 'run_a'],
     ['canary tokens', f({ description: 'leaked ZX-1a2b3c4d5e6f' }), f({ description: 'leaked ZX-ffffffffffff' }), 'run_a'],
     ['attack ids and dates', f({ attacks: [attack('asm_lib', 3)] }), f({ attacks: [attack('asm_lib', 3)] }), 'run_a'],
-    ['source order and repeats', f({ attacks: [attack('asm_lib', 3), attack('asm_lib', 1)] }), f({ attacks: [attack('asm_lib', 1), attack('asm_lib', 3), attack('asm_lib', 1)] }), 'run_a'],
+    [
+      'source order and repeats',
+      f({ attacks: [attack('asm_lib', 3), attack('asm_lib', 1)] }),
+      f({ attacks: [attack('asm_lib', 1), attack('asm_lib', 3), attack('asm_lib', 1)] }),
+      'run_a'
+    ],
     ['a source naming the run itself is left out', f({ attacks: [attack('run_a', 0)] }), f({ attacks: [attack('run_b', 7)] }), null]
   ]
   it.each(same)('is unchanged by %s', (_name, a, b, runId) => {

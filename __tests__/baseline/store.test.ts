@@ -14,12 +14,26 @@ import { startCacheStandin, type CacheStandin } from '../__fixtures__/cache-stan
 import { makeFinding } from '../__fixtures__/builders.js'
 
 const baseline = (runId: string, modelId = 'mdl_1') =>
-  buildBaseline({ modelId, runId, createdAt: '2026-11-23T00:00:00Z', commit: 'abc', categoriesCompleted: ['prompt_injection'], findings: [makeFinding('high')] })
+  buildBaseline({
+    modelId,
+    runId,
+    createdAt: '2026-11-23T00:00:00Z',
+    commit: 'abc',
+    categoriesCompleted: ['prompt_injection'],
+    findings: [makeFinding('high')]
+  })
 
 describe('actionsCacheStore with @actions/cache and a cache stand-in', () => {
   let cache: CacheStandin
   const saved: Record<string, string | undefined> = {}
-  const VARS = ['ACTIONS_CACHE_URL', 'ACTIONS_RUNTIME_TOKEN', 'ACTIONS_CACHE_SERVICE_V2', 'ACTIONS_RESULTS_URL', 'GITHUB_SERVER_URL', 'GITHUB_WORKSPACE']
+  const VARS = [
+    'ACTIONS_CACHE_URL',
+    'ACTIONS_RUNTIME_TOKEN',
+    'ACTIONS_CACHE_SERVICE_V2',
+    'ACTIONS_RESULTS_URL',
+    'GITHUB_SERVER_URL',
+    'GITHUB_WORKSPACE'
+  ]
   const startDir = process.cwd()
   beforeAll(async () => {
     cache = await startCacheStandin()
@@ -49,7 +63,10 @@ describe('actionsCacheStore with @actions/cache and a cache stand-in', () => {
   }
 
   it('saves on the default branch and restores the newest baseline on a pull request into it', async () => {
-    expect(await job('refs/pull/3/merge', 'refs/heads/main').load('mdl_1')).toEqual({ baseline: null, why: expect.stringMatching(/no baseline saved/) })
+    expect(await job('refs/pull/3/merge', 'refs/heads/main').load('mdl_1')).toEqual({
+      baseline: null,
+      why: expect.stringMatching(/no baseline saved/)
+    })
     expect((await job('refs/heads/main', undefined, '10').save(baseline('run_a'))).saved).toBe(true)
     expect((await job('refs/heads/main', undefined, '11').save(baseline('run_b'))).saved).toBe(true)
     const got = await job('refs/pull/3/merge', 'refs/heads/main').load('mdl_1')
@@ -67,18 +84,20 @@ describe('actionsCacheStore with @actions/cache and a cache stand-in', () => {
 
 describe('actionsCacheStore with a fake module', () => {
   let calls: string[]
-  const fake = (over: Partial<CacheModule> = {}): (() => Promise<CacheModule>) => async () => ({
-    isFeatureAvailable: () => true,
-    restoreCache: async (_p, key, restore) => {
-      calls.push(`restore ${key} ${restore?.join(',')}`)
-      return undefined
-    },
-    saveCache: async (_p, key) => {
-      calls.push(`save ${key}`)
-      return 1
-    },
-    ...over
-  })
+  const fake =
+    (over: Partial<CacheModule> = {}): (() => Promise<CacheModule>) =>
+    async () => ({
+      isFeatureAvailable: () => true,
+      restoreCache: async (_p, key, restore) => {
+        calls.push(`restore ${key} ${restore?.join(',')}`)
+        return undefined
+      },
+      saveCache: async (_p, key) => {
+        calls.push(`save ${key}`)
+        return 1
+      },
+      ...over
+    })
   beforeEach(() => {
     calls = []
   })
@@ -112,7 +131,12 @@ describe('actionsCacheStore with a fake module', () => {
 
   it('does not fail the step when the save throws', async () => {
     const log = recordingLog()
-    const store = actionsCacheStore({ env: {}, log, cwd: cwd(), loadCache: fake({ saveCache: async () => Promise.reject(new Error('quota')) }) })
+    const store = actionsCacheStore({
+      env: {},
+      log,
+      cwd: cwd(),
+      loadCache: fake({ saveCache: async () => Promise.reject(new Error('quota')) })
+    })
     expect(await store.save(baseline('r'))).toEqual({ saved: false, where: '' })
   })
 })

@@ -57,7 +57,14 @@ function defaultBranchRun(files: Record<string, string> = {}): Promise<ActionRun
     githubToken: GH_TOKEN,
     eventName: 'push',
     eventPayload: { ref: 'refs/heads/main', repository: REPO },
-    env: { GITHUB_API_URL: gh.url, GITHUB_REF: 'refs/heads/main', GITHUB_SHA: BASE_SHA, GITHUB_RUN_ID: '100', ACTIONS_CACHE_URL: cache.url, ACTIONS_RUNTIME_TOKEN: cache.token('refs/heads/main') },
+    env: {
+      GITHUB_API_URL: gh.url,
+      GITHUB_REF: 'refs/heads/main',
+      GITHUB_SHA: BASE_SHA,
+      GITHUB_RUN_ID: '100',
+      ACTIONS_CACHE_URL: cache.url,
+      ACTIONS_RUNTIME_TOKEN: cache.token('refs/heads/main')
+    },
     workspace: { files },
     killAfterMs: 60_000
   })
@@ -68,7 +75,11 @@ function prRun(files: Record<string, string> = {}, extra: Record<string, string>
     inputs: inputs(extra),
     githubToken: GH_TOKEN,
     eventName: 'pull_request',
-    eventPayload: { number: 7, pull_request: { number: 7, base: { ref: 'main', sha: BASE_SHA }, head: { sha: HEAD_SHA } }, repository: REPO },
+    eventPayload: {
+      number: 7,
+      pull_request: { number: 7, base: { ref: 'main', sha: BASE_SHA }, head: { sha: HEAD_SHA } },
+      repository: REPO
+    },
     env: {
       GITHUB_API_URL: gh.url,
       GITHUB_REF: 'refs/pull/7/merge',
@@ -99,7 +110,10 @@ describe('baseline from the default branch, gating on what the pull request chan
     const r = await prRun()
     expect(r.main.code).not.toBe(0)
     expect(r.main.outputs.result).toBe('fail')
-    expect(reportOf(r).baseline).toMatchObject({ available: false, why: expect.stringMatching(/no baseline saved by the default branch yet/) })
+    expect(reportOf(r).baseline).toMatchObject({
+      available: false,
+      why: expect.stringMatching(/no baseline saved by the default branch yet/)
+    })
     expect(r.main.outputs.new_count).toBe('')
     expect(comment()).toMatch(/\*\*Baseline:\*\* none \(no baseline saved/)
   })
@@ -108,7 +122,9 @@ describe('baseline from the default branch, gating on what the pull request chan
     const r = await defaultBranchRun()
     expect(r.main.outputs.result).toBe('fail') // fail_on any: the known findings fail main itself
     expect(reportOf(r).baseline.saved).toMatch(/Actions cache entry asas-gate-baseline-v1-/)
-    expect(cache.entries.filter((e) => e.committed && e.scope === 'refs/heads/main').map((e) => e.key)).toEqual([expect.stringMatching(/^asas-gate-baseline-v1-.*-100-1$/)])
+    expect(cache.entries.filter((e) => e.committed && e.scope === 'refs/heads/main').map((e) => e.key)).toEqual([
+      expect.stringMatching(/^asas-gate-baseline-v1-.*-100-1$/)
+    ])
     expect(r.main.stdout).toMatch(/Baseline of run \S+ saved/)
   }, 60_000)
 
@@ -137,10 +153,20 @@ describe('baseline from the default branch, gating on what the pull request chan
     const rep = reportOf(r)
     expect(r.main.outputs.result).toBe('pass')
     expect(r.main.code).toBe(0)
-    expect(rep.findings.find((f) => f.category === 'jailbreak')?.accepted).toMatchObject({ reason_code: 'accepted_risk', owner: '@octo-org/ai-team' })
+    expect(rep.findings.find((f) => f.category === 'jailbreak')?.accepted).toMatchObject({
+      reason_code: 'accepted_risk',
+      owner: '@octo-org/ai-team'
+    })
     expect(r.main.outputs.accepted_count).toBe('1')
-    expect(comment().split('\n').filter((l) => l.includes('Accepted')).join('\n')).toMatch(/\*\*Accepted:\*\* high .*accepted_risk.*owner \S*octo\S*ai\S*team, expires \d{4}-\d{2}-\d{2}/)
-    expect(gh.requests.some((q) => decodeURIComponent(q.path) === `/repos/octo-org/agent-app/contents/${ACCEPTED}` && q.query.ref === BASE_SHA)).toBe(true)
+    expect(
+      comment()
+        .split('\n')
+        .filter((l) => l.includes('Accepted'))
+        .join('\n')
+    ).toMatch(/\*\*Accepted:\*\* high .*accepted_risk.*owner \S*octo\S*ai\S*team, expires \d{4}-\d{2}-\d{2}/)
+    expect(
+      gh.requests.some((q) => decodeURIComponent(q.path) === `/repos/octo-org/agent-app/contents/${ACCEPTED}` && q.query.ref === BASE_SHA)
+    ).toBe(true)
   }, 60_000)
 
   it('and fails when only the PR adds the acceptance (it applies after merge)', async () => {
@@ -158,7 +184,9 @@ describe('baseline from the default branch, gating on what the pull request chan
     const r = await prRun()
     const rep = reportOf(r)
     expect(r.main.outputs.result).toBe('fail')
-    expect(rep.reason).toMatch(/^expired acceptance \(renew or remove\): accepted\[1\] \(line 3, prompt_injection, owner @octo-org\/ai-team\) expired on 2026-01-31$/)
+    expect(rep.reason).toMatch(
+      /^expired acceptance \(renew or remove\): accepted\[1\] \(line 3, prompt_injection, owner @octo-org\/ai-team\) expired on 2026-01-31$/
+    )
     expect(rep.accepted_risks?.expired.map((e) => e.category)).toEqual(['prompt_injection'])
     expect(rep.accepted_risks?.stale.map((e) => e.category)).toEqual(['misinformation'])
     expect(comment()).toMatch(/\*\*Expired acceptance \(fails\):\*\* .*prompt_injection/)

@@ -67,9 +67,19 @@ function shown(stdout: string): string {
 
 /** Everything a user or a reviewer could see of a run. */
 function everythingVisible(r: ActionRun): string {
-  const report = r.main.outputs.report_path && existsSync(r.main.outputs.report_path) ? readFileSync(r.main.outputs.report_path, 'utf8') : ''
+  const report =
+    r.main.outputs.report_path && existsSync(r.main.outputs.report_path) ? readFileSync(r.main.outputs.report_path, 'utf8') : ''
   const comments = [...gh.state.comments.values()].flat().map((c) => c.body)
-  return [shown(r.main.stdout), r.main.stderr, shown(r.post.stdout), r.post.stderr, JSON.stringify(r.main.outputs), r.main.summary, report, ...comments].join('\n')
+  return [
+    shown(r.main.stdout),
+    r.main.stderr,
+    shown(r.post.stdout),
+    r.post.stderr,
+    JSON.stringify(r.main.outputs),
+    r.main.summary,
+    report,
+    ...comments
+  ].join('\n')
 }
 
 function expectNoSecrets(r: ActionRun): void {
@@ -139,8 +149,9 @@ describe.each(RUNTIMES.map((r) => [r.name, r] as const))('bundled action on %s',
     const r = await run(rt.path, {
       inputs: baseInputs({ min_severity: 'critical' }),
       onSpawn: (_child, out) => {
-        void waitFor('a category to complete', () => /Run \S+: running, [1-9]\d*\/\d+ categories done/.test(out.stdout())).then(() => { emu.demoAgent.setAvailable(false); }
-        )
+        void waitFor('a category to complete', () => /Run \S+: running, [1-9]\d*\/\d+ categories done/.test(out.stdout())).then(() => {
+          emu.demoAgent.setAvailable(false)
+        })
       }
     })
     expect(r.main.outputs.result).toBe('incomplete')
@@ -243,7 +254,15 @@ describe.each(RUNTIMES.map((r) => [r.name, r] as const))('bundled action on %s',
   })
 
   it('waits as Retry-After says on 429 and then triggers', async () => {
-    emu.control.setFaults({ seed: 1, rate: 0, endpoints: { triggerRun: 1 }, kinds: ['burst429'], retryAfterSeconds: 1, burstLength: 1, maxFaults: 1 })
+    emu.control.setFaults({
+      seed: 1,
+      rate: 0,
+      endpoints: { triggerRun: 1 },
+      kinds: ['burst429'],
+      retryAfterSeconds: 1,
+      burstLength: 1,
+      maxFaults: 1
+    })
     const r = await run(rt.path, { inputs: baseInputs() })
     expect(r.main.stdout).toMatch(/the service asked to retry after 1 s: retrying in 1 s/)
     expect(r.main.outputs.status).toBe('completed')
@@ -251,7 +270,11 @@ describe.each(RUNTIMES.map((r) => [r.name, r] as const))('bundled action on %s',
   })
 
   it('keeps one tracking issue on scheduled runs: created on fail, updated, closed on pass', async () => {
-    const scheduled = { inputs: baseInputs({ issue: 'update', model_id: emu.demoModels.other, api_key: emu.keys.other }), eventName: 'schedule', eventPayload: { schedule: '17 3 * * *' } }
+    const scheduled = {
+      inputs: baseInputs({ issue: 'update', model_id: emu.demoModels.other, api_key: emu.keys.other }),
+      eventName: 'schedule',
+      eventPayload: { schedule: '17 3 * * *' }
+    }
     const openIssues = () => gh.state.issues.filter((i) => i.state === 'open' && (i.body ?? '').includes(emu.demoModels.other))
     const r1 = await run(rt.path, scheduled)
     expect(r1.main.outputs.result).toBe('fail')
@@ -274,10 +297,16 @@ describe.each(RUNTIMES.map((r) => [r.name, r] as const))('bundled action on %s',
     const gate = await run(rt.path, { inputs: baseInputs({ model_id: model }) })
     expect(gate.main.outputs.result).toBe('fail')
     const headers = { authorization: `Bearer ${emu.keys.full}`, 'content-type': 'application/json' }
-    const list = (await (await fetch(`${emu.url}/api/v1/run/${gate.main.outputs.run_id}/findings?status=open`, { headers })).json()) as { findings: { finding_id: string }[] }
+    const list = (await (await fetch(`${emu.url}/api/v1/run/${gate.main.outputs.run_id}/findings?status=open`, { headers })).json()) as {
+      findings: { finding_id: string }[]
+    }
     expect(list.findings.length).toBeGreaterThan(0)
     for (const f of list.findings) {
-      const closed = await fetch(`${emu.url}/api/v1/findings/${f.finding_id}/close`, { method: 'PATCH', headers, body: JSON.stringify({ status: 'fixed', explanation: 'hardened the system prompt' }) })
+      const closed = await fetch(`${emu.url}/api/v1/findings/${f.finding_id}/close`, {
+        method: 'PATCH',
+        headers,
+        body: JSON.stringify({ status: 'fixed', explanation: 'hardened the system prompt' })
+      })
       expect(closed.status).toBe(200)
     }
     emu.demoAgent.setAllVulnerable(false)
@@ -306,9 +335,13 @@ describe.each(RUNTIMES.map((r) => [r.name, r] as const))('bundled action on %s',
   })
 
   it('tells a trial workspace to leave categories empty, as a configuration error', async () => {
-    const r = await run(rt.path, { inputs: baseInputs({ model_id: emu.demoModels.trial, api_key: emu.keys.trial, categories: 'prompt_injection' }) })
+    const r = await run(rt.path, {
+      inputs: baseInputs({ model_id: emu.demoModels.trial, api_key: emu.keys.trial, categories: 'prompt_injection' })
+    })
     expect(r.main.code).toBe(1)
-    expect(r.main.stdout).toMatch(/::error::Configuration error in input 'categories': evaluation \(trial\) workspaces run the full taxonomy only/)
+    expect(r.main.stdout).toMatch(
+      /::error::Configuration error in input 'categories': evaluation \(trial\) workspaces run the full taxonomy only/
+    )
   })
 
   it.each([

@@ -87,7 +87,9 @@ function count(mark: number, endpoint: string): number {
 }
 
 function modelsNamed(name: string): string[] {
-  return JSON.parse(emu.control.snapshot()).models.filter((m: { name: string }) => m.name === name).map((m: { model_id: string }) => m.model_id)
+  return JSON.parse(emu.control.snapshot())
+    .models.filter((m: { name: string }) => m.name === name)
+    .map((m: { model_id: string }) => m.model_id)
 }
 
 /** Markdown as read: backslash escapes removed. */
@@ -96,12 +98,22 @@ function plain(md: string): string {
 }
 
 function errorLines(r: ActionRun): string {
-  return r.main.stdout.split('\n').filter((l) => l.startsWith('::error')).join('\n')
+  return r.main.stdout
+    .split('\n')
+    .filter((l) => l.startsWith('::error'))
+    .join('\n')
 }
 
 function expectNoSecrets(r: ActionRun): void {
-  const report = r.main.outputs.report_path && existsSync(r.main.outputs.report_path) ? readFileSync(r.main.outputs.report_path, 'utf8') : ''
-  const shown = [r.main.stdout.replace(/^::add-mask::.*$/gm, ''), r.main.stderr, r.main.summary, JSON.stringify(r.main.outputs), report].join('\n')
+  const report =
+    r.main.outputs.report_path && existsSync(r.main.outputs.report_path) ? readFileSync(r.main.outputs.report_path, 'utf8') : ''
+  const shown = [
+    r.main.stdout.replace(/^::add-mask::.*$/gm, ''),
+    r.main.stderr,
+    r.main.summary,
+    JSON.stringify(r.main.outputs),
+    report
+  ].join('\n')
   for (const secret of [emu.keys.full, GH_TOKEN, TARGET_SECRET]) expect(shown.includes(secret) ? 'leaked' : 'clean').toBe('clean')
 }
 
@@ -118,12 +130,16 @@ describe(`target and profile, bundled action on ${rt.name}`, () => {
     const modelId = r1.main.outputs.model_id
     expect(modelsNamed(`agent-app-pr-${pr}`)).toEqual([modelId])
     expect(count(mark, 'listModels')).toBeGreaterThanOrEqual(1)
-    expect(requestsSince(mark).findIndex((q) => q.endpoint === 'listModels')).toBeLessThan(requestsSince(mark).findIndex((q) => q.endpoint === 'registerModel'))
+    expect(requestsSince(mark).findIndex((q) => q.endpoint === 'listModels')).toBeLessThan(
+      requestsSince(mark).findIndex((q) => q.endpoint === 'registerModel')
+    )
     expect(count(mark, 'changeProfile')).toBe(1)
     expect(count(mark, 'confirmProfile')).toBe(1)
     expect(r1.main.outputs.profile_version).toMatch(/^\d+$/)
     expect(plain(r1.main.summary)).toMatch(/\*\*Target:\*\* registered as agent-app-pr-\d+/)
-    expect(plain(r1.main.summary)).toMatch(/profile v\d+: created: purpose set, system_prompt set, has_guardrails true, tools \+1 \(lookup_order\), forbidden_topics \+1 \(competitor pricing\); confirmed purpose, tools: lookup_order/)
+    expect(plain(r1.main.summary)).toMatch(
+      /profile v\d+: created: purpose set, system_prompt set, has_guardrails true, tools \+1 \(lookup_order\), forbidden_topics \+1 \(competitor pricing\); confirmed purpose, tools: lookup_order/
+    )
 
     mark = emu.requestLog.length
     const r2 = await push({ pr, inputs, files: files1 })
@@ -151,7 +167,9 @@ describe(`target and profile, bundled action on ${rt.name}`, () => {
     const r2 = await push({ pr, inputs: { endpoint_url: openEndpoint('localhost') } })
     expect(r2.main.outputs.target).toBe('registered')
     expect(r2.main.outputs.model_id).not.toBe(r1.main.outputs.model_id)
-    expect(r2.main.stdout).toMatch(/::warning::Target 'agent-app-pr-\d+' \(model .*\) is registered at 127\.0\.0\.1:\d+, not at localhost:\d+: the agent moved/)
+    expect(r2.main.stdout).toMatch(
+      /::warning::Target 'agent-app-pr-\d+' \(model .*\) is registered at 127\.0\.0\.1:\d+, not at localhost:\d+: the agent moved/
+    )
     expect(modelsNamed(`agent-app-pr-${pr} (moved to localhost:${new URL(emu.demoAgent.url).port})`)).toEqual([r2.main.outputs.model_id])
     expect(emu.control.runs().filter((x) => x.model_id === r1.main.outputs.model_id)).toHaveLength(1)
     expect(count(mark, 'triggerRun')).toBe(1)
@@ -161,28 +179,49 @@ describe(`target and profile, bundled action on ${rt.name}`, () => {
   }, 60_000)
 
   it.each([
-    ['unreachable', { endpoint_url: 'http://127.0.0.1:1/chat/open' }, 'endpoint_url', /unreachable, the service could not reach the target.*deployed and up/],
-    ['auth_failed', { endpoint_url: '/chat', auth_type: 'bearer', target_credential: TARGET_SECRET }, 'target_credential', /auth_failed, the target refused the credentials.*auth_type/],
+    [
+      'unreachable',
+      { endpoint_url: 'http://127.0.0.1:1/chat/open' },
+      'endpoint_url',
+      /unreachable, the service could not reach the target.*deployed and up/
+    ],
+    [
+      'auth_failed',
+      { endpoint_url: '/chat', auth_type: 'bearer', target_credential: TARGET_SECRET },
+      'target_credential',
+      /auth_failed, the target refused the credentials.*auth_type/
+    ],
     ['parse_error', { endpoint_url: '/html' }, 'endpoint_url', /parse_error.*could not be read as JSON.*chat API/],
     ['no_reply', { response_field: 'reply.text' }, 'response_field', /no_reply, the target gave no reply text.*dot-path/],
     ['not_an_endpoint', { endpoint_url: '/nowhere' }, 'endpoint_url', /not_an_endpoint.*path of endpoint_url/],
-    ['SSRF refusal (metadata host)', { endpoint_url: 'http://169.254.169.254/latest/chat' }, 'endpoint_url', /refused the address 169\.254\.169\.254.*private, loopback, link-local and cloud-metadata hosts are refused/]
-  ])('explains a refused registration: %s', async (_label, given, input, message) => {
-    const over: Partial<Record<string, string>> = given
-    const pr = ++prCounter
-    const endpoint = over.endpoint_url?.startsWith('/') ? openEndpoint('127.0.0.1', over.endpoint_url) : (over.endpoint_url ?? openEndpoint())
-    const before = JSON.parse(emu.control.snapshot()).models.length
-    const mark = emu.requestLog.length
-    const r = await push({ pr, inputs: { ...over, endpoint_url: endpoint } })
-    expect(r.main.code).toBe(1)
-    expect(r.main.outputs.result).toBe('error')
-    expect(errorLines(r)).toMatch(new RegExp(`Configuration error in input '${input}': `))
-    expect(errorLines(r)).toMatch(message)
-    expect(errorLines(r)).not.toMatch(/at .*\.js:\d+/)
-    expect(JSON.parse(emu.control.snapshot()).models.length).toBe(before)
-    expect(count(mark, 'triggerRun')).toBe(0)
-    expectNoSecrets(r)
-  }, 30_000)
+    [
+      'SSRF refusal (metadata host)',
+      { endpoint_url: 'http://169.254.169.254/latest/chat' },
+      'endpoint_url',
+      /refused the address 169\.254\.169\.254.*private, loopback, link-local and cloud-metadata hosts are refused/
+    ]
+  ])(
+    'explains a refused registration: %s',
+    async (_label, given, input, message) => {
+      const over: Partial<Record<string, string>> = given
+      const pr = ++prCounter
+      const endpoint = over.endpoint_url?.startsWith('/')
+        ? openEndpoint('127.0.0.1', over.endpoint_url)
+        : (over.endpoint_url ?? openEndpoint())
+      const before = JSON.parse(emu.control.snapshot()).models.length
+      const mark = emu.requestLog.length
+      const r = await push({ pr, inputs: { ...over, endpoint_url: endpoint } })
+      expect(r.main.code).toBe(1)
+      expect(r.main.outputs.result).toBe('error')
+      expect(errorLines(r)).toMatch(new RegExp(`Configuration error in input '${input}': `))
+      expect(errorLines(r)).toMatch(message)
+      expect(errorLines(r)).not.toMatch(/at .*\.js:\d+/)
+      expect(JSON.parse(emu.control.snapshot()).models.length).toBe(before)
+      expect(count(mark, 'triggerRun')).toBe(0)
+      expectNoSecrets(r)
+    },
+    30_000
+  )
 
   it('recovers a lost answer to POST /model by listing again, without a second target', async () => {
     const pr = ++prCounter
@@ -203,9 +242,17 @@ describe(`target and profile, bundled action on ${rt.name}`, () => {
     expect(r1.main.code).toBe(0)
     emu.control.raceProfile(r1.main.outputs.model_id, 1)
     const mark = emu.requestLog.length
-    const r2 = await push({ pr, inputs, files: { 'agent-profile.json': JSON.stringify({ purpose: 'Support', forbidden_topics: ['a', 'b'] }) } })
+    const r2 = await push({
+      pr,
+      inputs,
+      files: { 'agent-profile.json': JSON.stringify({ purpose: 'Support', forbidden_topics: ['a', 'b'] }) }
+    })
     expect(r2.main.code).toBe(0)
-    expect(requestsSince(mark).filter((q) => q.endpoint === 'changeProfile').map((q) => q.status)).toEqual([409, 200])
+    expect(
+      requestsSince(mark)
+        .filter((q) => q.endpoint === 'changeProfile')
+        .map((q) => q.status)
+    ).toEqual([409, 200])
     expect(count(mark, 'getProfile')).toBe(2)
     expect(r2.main.stdout).toMatch(/changed while syncing .*409 stale_version.*reading it again/)
     expect(plain(r2.main.summary)).toMatch(/forbidden_topics \+1 \(b\)/)
@@ -218,7 +265,9 @@ describe(`target and profile, bundled action on ${rt.name}`, () => {
       files: { 'p.yml': 'purpose: ok\ntools:\n  - name: lookup\n    description: "[UNTRUSTED:9f3a]Looks up[/UNTRUSTED:9f3a]"\n' }
     })
     expect(r.main.code).toBe(1)
-    expect(errorLines(r)).toMatch(/Configuration error in input 'profile_file': p\.yml: field tools\[0\]\.description: still holds an \[UNTRUSTED:\.\.\.\] fence/)
+    expect(errorLines(r)).toMatch(
+      /Configuration error in input 'profile_file': p\.yml: field tools\[0\]\.description: still holds an \[UNTRUSTED:\.\.\.\] fence/
+    )
     expect(requestsSince(mark).filter((q) => q.endpoint !== 'demo-agent')).toEqual([])
   }, 30_000)
 
@@ -229,7 +278,9 @@ describe(`target and profile, bundled action on ${rt.name}`, () => {
     let mark = emu.requestLog.length
     const refused = await push({ pr, inputs, files })
     expect(refused.main.code).toBe(1)
-    expect(errorLines(refused)).toMatch(/Configuration error in input 'allow_shared_profile_sync': pull request #\d+ may sync the profile of its own preview only/)
+    expect(errorLines(refused)).toMatch(
+      /Configuration error in input 'allow_shared_profile_sync': pull request #\d+ may sync the profile of its own preview only/
+    )
     expect(count(mark, 'changeProfile')).toBe(0)
     expect(count(mark, 'triggerRun')).toBe(0)
 
@@ -245,6 +296,11 @@ describe(`target and profile, bundled action on ${rt.name}`, () => {
     expect(onPush.main.code).toBe(0)
     expect(plain(onPush.main.summary)).toMatch(/forbidden_topics -1 \(crypto advice\)/)
     const report = JSON.parse(readFileSync(onPush.main.outputs.report_path, 'utf8'))
-    expect(report.profile_sync).toMatchObject({ file: 'p.yml', status: 'synced', created: false, changed: ['forbidden_topics -1 (crypto advice)'] })
+    expect(report.profile_sync).toMatchObject({
+      file: 'p.yml',
+      status: 'synced',
+      created: false,
+      changed: ['forbidden_topics -1 (crypto advice)']
+    })
   }, 90_000)
 })

@@ -23,7 +23,13 @@ describe('admin endpoints', () => {
     expect(r.status).toBe(200)
     expect(r.json).toMatchObject({
       url: emu.url,
-      keys: { full: 'asas_dev_full', other: 'asas_dev_other', trial: 'asas_dev_trial', redacted: 'asas_dev_redacted', readonly: 'asas_dev_readonly' },
+      keys: {
+        full: 'asas_dev_full',
+        other: 'asas_dev_other',
+        trial: 'asas_dev_trial',
+        redacted: 'asas_dev_redacted',
+        readonly: 'asas_dev_readonly'
+      },
       demo_model_id: emu.demoModelId,
       demo_models: emu.demoModels,
       no_config_model_id: emu.noConfigModelId,
@@ -33,7 +39,12 @@ describe('admin endpoints', () => {
   })
 
   it('POST demo-agent switches vulnerabilities, availability and delay', async () => {
-    const r = await admin('POST', 'demo-agent', { all_vulnerable: false, vulnerable: { jailbreak: true }, reply_delay_ms: 5, available: true })
+    const r = await admin('POST', 'demo-agent', {
+      all_vulnerable: false,
+      vulnerable: { jailbreak: true },
+      reply_delay_ms: 5,
+      available: true
+    })
     expect(r.status).toBe(200)
     expect(r.json).toEqual({ vulnerable: ['jailbreak'], available: true, reply_delay_ms: 5 })
     const runId = await runToEnd(emu, emu.demoModelId, 'full', ['jailbreak', 'prompt_injection'])
@@ -57,7 +68,13 @@ describe('admin endpoints', () => {
   it('GET runs lists every run ever created; GET requests the request log; GET credentials the stored secrets', async () => {
     const runId = await runToEnd(emu, emu.demoModels.other, 'other', ['jailbreak'])
     const runs = (await admin('GET', 'runs')).json.runs
-    expect(runs).toContainEqual({ run_id: runId, model_id: emu.demoModels.other, status: 'completed', started_at: expect.any(String), workspace: 'other' })
+    expect(runs).toContainEqual({
+      run_id: runId,
+      model_id: emu.demoModels.other,
+      status: 'completed',
+      started_at: expect.any(String),
+      workspace: 'other'
+    })
     expect(emu.control.runs()).toEqual(runs)
     const log = (await admin('GET', 'requests')).json
     expect(log.total).toBeGreaterThan(0)

@@ -36,13 +36,25 @@ const cases: Case[] = [
   // POST /run
   ['trigger: no body', 'POST', () => '/api/v1/run', () => ({}), 422],
   ['trigger: malformed JSON', 'POST', () => '/api/v1/run', () => ({ rawBody: '{"model_id": ' }), 422],
-  ['trigger: not JSON content type', 'POST', () => '/api/v1/run', () => ({ rawBody: `model_id=${model()}`, contentType: 'application/x-www-form-urlencoded' }), 422],
+  [
+    'trigger: not JSON content type',
+    'POST',
+    () => '/api/v1/run',
+    () => ({ rawBody: `model_id=${model()}`, contentType: 'application/x-www-form-urlencoded' }),
+    422
+  ],
   ['trigger: array body', 'POST', () => '/api/v1/run', () => ({ body: [model()] }), 422],
   ['trigger: unknown field', 'POST', () => '/api/v1/run', () => ({ body: { model_id: model(), priority: 'high' } }), 422],
   ['trigger: wrong type', 'POST', () => '/api/v1/run', () => ({ body: { model_id: 42 } }), 422],
   ['trigger: categories not a list', 'POST', () => '/api/v1/run', () => ({ body: { model_id: model(), categories: 'jailbreak' } }), 422],
   ['trigger: empty categories', 'POST', () => '/api/v1/run', () => ({ body: { model_id: model(), categories: [] } }), 422],
-  ['trigger: unknown category', 'POST', () => '/api/v1/run', () => ({ body: { model_id: model(), categories: ['nope'] } }), 'invalid_categories'],
+  [
+    'trigger: unknown category',
+    'POST',
+    () => '/api/v1/run',
+    () => ({ body: { model_id: model(), categories: ['nope'] } }),
+    'invalid_categories'
+  ],
   ['trigger: unknown query', 'POST', () => '/api/v1/run', () => ({ body: { model_id: model() }, query: { dry: '1' } }), 422],
   // GET /run/{id}
   ['get run: bad min_severity', 'GET', () => `/api/v1/run/${runId}`, () => ({ query: { min_severity: 'HIGH' } }), 'invalid_min_severity'],
@@ -60,9 +72,21 @@ const cases: Case[] = [
   ['list models: unknown query', 'GET', () => '/api/v1/model', () => ({ query: { page: '2' } }), 422],
   ['register: malformed JSON', 'POST', () => '/api/v1/model', () => ({ rawBody: '{"name":"x",' }), 422],
   ['register: missing config', 'POST', () => '/api/v1/model', () => ({ body: { name: 'x' } }), 422],
-  ['register: bad scheme', 'POST', () => '/api/v1/model', () => ({ body: { name: 'x', config: { endpoint_url: 'ftp://a.example', response_field: 'r' } } }), 'endpoint_rejected'],
+  [
+    'register: bad scheme',
+    'POST',
+    () => '/api/v1/model',
+    () => ({ body: { name: 'x', config: { endpoint_url: 'ftp://a.example', response_field: 'r' } } }),
+    'endpoint_rejected'
+  ],
   // findings
-  ['findings: bad min_severity', 'GET', () => `/api/v1/run/${runId}/findings`, () => ({ query: { min_severity: 'info' } }), 'invalid_min_severity'],
+  [
+    'findings: bad min_severity',
+    'GET',
+    () => `/api/v1/run/${runId}/findings`,
+    () => ({ query: { min_severity: 'info' } }),
+    'invalid_min_severity'
+  ],
   ['findings: bad status', 'GET', () => `/api/v1/run/${runId}/findings`, () => ({ query: { status: 'closed' } }), 'invalid_status'],
   ['findings: unknown query', 'GET', () => `/api/v1/run/${runId}/findings`, () => ({ query: { page: '1' } }), 422],
   ['close: malformed JSON', 'PATCH', () => `/api/v1/findings/${findingId}/close`, () => ({ rawBody: 'status=fixed' }), 422],
@@ -74,22 +98,64 @@ const cases: Case[] = [
   // profiles
   ['profile get: unknown query', 'GET', () => `/api/v1/model/${model()}/profile`, () => ({ query: { full: '1' } }), 422],
   ['profile change: no changes', 'PATCH', () => `/api/v1/model/${model()}/profile`, () => ({ body: { ...profile } }), 422],
-  ['profile change: version without profile_id', 'PATCH', () => `/api/v1/model/${model()}/profile`, () => ({ body: { version: profile.version, changes: {} } }), 422],
-  ['profile change: negative version', 'PATCH', () => `/api/v1/model/${model()}/profile`, () => ({ body: { ...profile, version: -1, changes: {} } }), 422],
+  [
+    'profile change: version without profile_id',
+    'PATCH',
+    () => `/api/v1/model/${model()}/profile`,
+    () => ({ body: { version: profile.version, changes: {} } }),
+    422
+  ],
+  [
+    'profile change: negative version',
+    'PATCH',
+    () => `/api/v1/model/${model()}/profile`,
+    () => ({ body: { ...profile, version: -1, changes: {} } }),
+    422
+  ],
   ['profile change: malformed JSON', 'PATCH', () => `/api/v1/model/${model()}/profile`, () => ({ rawBody: '{"changes":' }), 422],
-  ['profile confirm: missing version', 'POST', () => `/api/v1/model/${model()}/profile/confirm`, () => ({ body: { profile_id: profile.profile_id } }), 422],
-  ['profile confirm: answers not a list', 'POST', () => `/api/v1/model/${model()}/profile/confirm`, () => ({ body: { ...profile, answers: 'purpose' } }), 422],
-  ['profile confirm: unknown field', 'POST', () => `/api/v1/model/${model()}/profile/confirm`, () => ({ body: { ...profile, dismissals: [] } }), 422],
+  [
+    'profile confirm: missing version',
+    'POST',
+    () => `/api/v1/model/${model()}/profile/confirm`,
+    () => ({ body: { profile_id: profile.profile_id } }),
+    422
+  ],
+  [
+    'profile confirm: answers not a list',
+    'POST',
+    () => `/api/v1/model/${model()}/profile/confirm`,
+    () => ({ body: { ...profile, answers: 'purpose' } }),
+    422
+  ],
+  [
+    'profile confirm: unknown field',
+    'POST',
+    () => `/api/v1/model/${model()}/profile/confirm`,
+    () => ({ body: { ...profile, dismissals: [] } }),
+    422
+  ],
   // bodies nested too deep to walk (section 2.8 list, never a 500)
   ['trigger: 100k levels of [', 'POST', () => '/api/v1/run', () => ({ rawBody: `${'['.repeat(100_000)}${']'.repeat(100_000)}` }), 422],
   ['trigger: 100k levels of [, never closed', 'POST', () => '/api/v1/run', () => ({ rawBody: '['.repeat(100_000) }), 422],
-  ['register: an endpoint_url nested 100k levels', 'POST', () => '/api/v1/model', () => ({ rawBody: deepIn('{"name":"x","config":{"response_field":"r","endpoint_url":', 100_000, '}}') }), 422],
+  [
+    'register: an endpoint_url nested 100k levels',
+    'POST',
+    () => '/api/v1/model',
+    () => ({ rawBody: deepIn('{"name":"x","config":{"response_field":"r","endpoint_url":', 100_000, '}}') }),
+    422
+  ],
   ['close: 129 levels of {', 'PATCH', () => `/api/v1/findings/${findingId}/close`, () => ({ rawBody: deepObject(129) }), 422],
   [
     'profile change: tool parameters nested 100k levels',
     'PATCH',
     () => `/api/v1/model/${model()}/profile`,
-    () => ({ rawBody: deepIn(`{"version":${profile.version},"profile_id":"${profile.profile_id}","changes":{"tools":[{"name":"t","description":"d","parameters":`, 100_000, '}]}}') }),
+    () => ({
+      rawBody: deepIn(
+        `{"version":${profile.version},"profile_id":"${profile.profile_id}","changes":{"tools":[{"name":"t","description":"d","parameters":`,
+        100_000,
+        '}]}}'
+      )
+    }),
     422
   ]
 ]
@@ -151,10 +217,14 @@ describe('JSON depth is counted without parsing', () => {
   })
 
   it(`accepts ${MAX_JSON_DEPTH} levels and refuses one more`, async () => {
-    const ok = await api(emu, 'PATCH', `/api/v1/findings/${findingId}/close`, { rawBody: `${'['.repeat(MAX_JSON_DEPTH)}${']'.repeat(MAX_JSON_DEPTH)}` })
+    const ok = await api(emu, 'PATCH', `/api/v1/findings/${findingId}/close`, {
+      rawBody: `${'['.repeat(MAX_JSON_DEPTH)}${']'.repeat(MAX_JSON_DEPTH)}`
+    })
     expect(ok.status).toBe(422)
     expect(ValidationErrorBody.parse(ok.json).detail[0].type).not.toBe('json_invalid')
-    const deep = await api(emu, 'PATCH', `/api/v1/findings/${findingId}/close`, { rawBody: `${'['.repeat(MAX_JSON_DEPTH + 1)}${']'.repeat(MAX_JSON_DEPTH + 1)}` })
+    const deep = await api(emu, 'PATCH', `/api/v1/findings/${findingId}/close`, {
+      rawBody: `${'['.repeat(MAX_JSON_DEPTH + 1)}${']'.repeat(MAX_JSON_DEPTH + 1)}`
+    })
     expect(deep.status).toBe(422)
     expect(ValidationErrorBody.parse(deep.json).detail).toEqual([
       expect.objectContaining({ loc: ['body'], type: 'json_invalid', msg: `JSON nesting is deeper than ${MAX_JSON_DEPTH} levels` })
@@ -171,7 +241,10 @@ function rawRequest(
 ): Promise<{ status: number; json: unknown; continued: boolean } | { error: string }> {
   return new Promise((resolve) => {
     let continued = false
-    const req = http.request(`${emu.url}${path}`, { method, headers: { authorization: `Bearer ${emu.keys.full}`, 'content-type': 'application/json', ...headers } })
+    const req = http.request(`${emu.url}${path}`, {
+      method,
+      headers: { authorization: `Bearer ${emu.keys.full}`, 'content-type': 'application/json', ...headers }
+    })
     req.on('continue', () => {
       continued = true
       send(req)
@@ -184,7 +257,9 @@ function rawRequest(
         resolve({ status: res.statusCode ?? 0, json: JSON.parse(Buffer.concat(chunks).toString('utf8')), continued })
       })
     })
-    req.on('error', (e: NodeJS.ErrnoException) => { resolve({ error: e.code ?? e.message }); })
+    req.on('error', (e: NodeJS.ErrnoException) => {
+      resolve({ error: e.code ?? e.message })
+    })
     if (!/100-continue/i.test(headers.expect ?? '')) send(req)
   })
 }
@@ -230,14 +305,24 @@ describe('bodies over 1 MiB answer 413, not a reset', () => {
   })
 
   it('a declared 3 GiB body behind Expect: 100-continue is refused before it is sent', async () => {
-    const r = await rawRequest('POST', '/api/v1/model', { expect: '100-continue', 'content-length': String(3 * 1024 * 1024 * 1024) }, endless)
+    const r = await rawRequest(
+      'POST',
+      '/api/v1/model',
+      { expect: '100-continue', 'content-length': String(3 * 1024 * 1024 * 1024) },
+      endless
+    )
     expect413(r)
     expect(r).toMatchObject({ continued: false })
   })
 
   it('a small body behind Expect: 100-continue is asked for and read', async () => {
     const body = JSON.stringify({ model_id: 'mdl_unknown' })
-    const r = await rawRequest('POST', '/api/v1/run', { expect: '100-continue', 'content-length': String(Buffer.byteLength(body)) }, (req) => req.end(body))
+    const r = await rawRequest(
+      'POST',
+      '/api/v1/run',
+      { expect: '100-continue', 'content-length': String(Buffer.byteLength(body)) },
+      (req) => req.end(body)
+    )
     expect(r).toMatchObject({ status: 404, continued: true })
   })
 

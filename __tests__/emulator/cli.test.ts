@@ -34,12 +34,18 @@ beforeAll(async () => {
       [
         path.join(root, 'node_modules/typescript/bin/tsc'),
         'scripts/emulator.ts',
-        '--outDir', outDir,
-        '--rootDir', '.',
-        '--module', 'nodenext',
-        '--moduleResolution', 'nodenext',
-        '--target', 'es2023',
-        '--types', 'node',
+        '--outDir',
+        outDir,
+        '--rootDir',
+        '.',
+        '--module',
+        'nodenext',
+        '--moduleResolution',
+        'nodenext',
+        '--target',
+        'es2023',
+        '--types',
+        'node',
         '--skipLibCheck',
         '--strict',
         '--ignoreConfig'
@@ -64,7 +70,11 @@ function start(args: string[]): Promise<{ child: ReturnType<typeof spawn>; lines
   children.push(child)
   const lines: string[] = []
   let buf = ''
-  const exit = new Promise<number | null>((resolve) => child.on('exit', (code) => { resolve(code); }))
+  const exit = new Promise<number | null>((resolve) =>
+    child.on('exit', (code) => {
+      resolve(code)
+    })
+  )
   return new Promise((resolve, reject) => {
     child.stdout.on('data', (c: Buffer) => {
       buf += c.toString()
@@ -73,7 +83,9 @@ function start(args: string[]): Promise<{ child: ReturnType<typeof spawn>; lines
       lines.push(...parts)
       if (lines.some((l) => l.includes('listening on'))) resolve({ child, lines, exit })
     })
-    child.on('exit', (code) => { reject(new Error(`exited early with ${code}`)); })
+    child.on('exit', (code) => {
+      reject(new Error(`exited early with ${code}`))
+    })
   })
 }
 
@@ -82,7 +94,8 @@ describe('scripts/emulator.ts', () => {
     const { child, lines, exit } = await start(['--port', '0', '--allow-loopback-targets', '--quiet', '--category-ms', '10'])
     const line = lines.find((l) => l.includes('listening on'))!
     const url = /http:\/\/127\.0\.0\.1:(\d+)/.exec(line)![0]
-    for (const k of ['asas_dev_full', 'asas_dev_other', 'asas_dev_trial', 'asas_dev_redacted', 'asas_dev_readonly']) expect(line).toContain(k)
+    for (const k of ['asas_dev_full', 'asas_dev_other', 'asas_dev_trial', 'asas_dev_redacted', 'asas_dev_readonly'])
+      expect(line).toContain(k)
     const demo = /mdl_[0-9a-f]+/.exec(line)![0]
     await waitFor('the loopback line', () => lines.some((l) => /loopback targets are allowed/i.test(l)))
     const r = await fetch(`${url}/api/v1/model`, { headers: { authorization: 'Bearer asas_dev_full' } })
@@ -95,7 +108,9 @@ describe('scripts/emulator.ts', () => {
   })
 
   it('refuses a bad option with exit code 2', async () => {
-    const child = spawn(process.execPath, [path.join(outDir, 'scripts/emulator.js'), '--faults', 'rate=2'], { stdio: ['ignore', 'pipe', 'pipe'] })
+    const child = spawn(process.execPath, [path.join(outDir, 'scripts/emulator.js'), '--faults', 'rate=2'], {
+      stdio: ['ignore', 'pipe', 'pipe']
+    })
     children.push(child)
     let err = ''
     child.stderr.on('data', (c: Buffer) => (err += c.toString()))

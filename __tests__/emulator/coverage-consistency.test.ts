@@ -55,11 +55,19 @@ async function expectConsistent(runId: string, expectedStatus: string): Promise<
 
 describe('coverage against the run and the findings, on real emulator runs', () => {
   it.each([
-    ['every category vulnerable', () => { emu.demoAgent.setAllVulnerable(true); }],
-    ['the default vulnerabilities', () => {
-      emu.demoAgent.setVulnerable('prompt_injection', true)
-      emu.demoAgent.setVulnerable('system_prompt_leakage', true)
-    }],
+    [
+      'every category vulnerable',
+      () => {
+        emu.demoAgent.setAllVulnerable(true)
+      }
+    ],
+    [
+      'the default vulnerabilities',
+      () => {
+        emu.demoAgent.setVulnerable('prompt_injection', true)
+        emu.demoAgent.setVulnerable('system_prompt_leakage', true)
+      }
+    ],
     ['a clean agent', () => {}]
   ])('a completed run with %s', async (_name, setUp) => {
     setUp()

@@ -23,18 +23,28 @@ describe('parseFaultSpec', () => {
       'seed=1,rate=0.1,kinds=status503+reset_after,getRun=0.5,hangMs=20000',
       { seed: 1, rate: 0.1, kinds: ['status503', 'reset_after'], endpoints: { getRun: 0.5 }, hangMs: 20000 }
     ],
-    ['seed=3, rate=1, burstLength=2, retryAfterSeconds=4, maxFaults=5', { seed: 3, rate: 1, burstLength: 2, retryAfterSeconds: 4, maxFaults: 5 }],
+    [
+      'seed=3, rate=1, burstLength=2, retryAfterSeconds=4, maxFaults=5',
+      { seed: 3, rate: 1, burstLength: 2, retryAfterSeconds: 4, maxFaults: 5 }
+    ],
     ['seed=0', { seed: 0, rate: 0 }]
   ])('%s', (spec, expected) => {
     expect(parseFaultSpec(spec)).toEqual(expected)
   })
 
-  it.each(['rate=0.2', 'seed=1,rate=2', 'seed=1,rate=x', 'seed=-1', 'seed=1,kinds=explode', 'seed=1,nope=1', 'seed=1,getRun=1.5', 'seed', 'seed=1,burstLength=0'])(
-    'refuses %s',
-    (spec) => {
-      expect(() => parseFaultSpec(spec)).toThrow(/fault spec/)
-    }
-  )
+  it.each([
+    'rate=0.2',
+    'seed=1,rate=2',
+    'seed=1,rate=x',
+    'seed=-1',
+    'seed=1,kinds=explode',
+    'seed=1,nope=1',
+    'seed=1,getRun=1.5',
+    'seed',
+    'seed=1,burstLength=0'
+  ])('refuses %s', (spec) => {
+    expect(() => parseFaultSpec(spec)).toThrow(/fault spec/)
+  })
 })
 
 describe('FaultInjector', () => {
@@ -73,7 +83,17 @@ describe('FaultInjector', () => {
 })
 
 describe('fault mode over HTTP', () => {
-  const kinds: FaultConfig['kinds'] = ['status500', 'status502', 'status503', 'status504', 'truncated', 'non_json', 'burst429', 'reset_before', 'reset_after']
+  const kinds: FaultConfig['kinds'] = [
+    'status500',
+    'status502',
+    'status503',
+    'status504',
+    'truncated',
+    'non_json',
+    'burst429',
+    'reset_before',
+    'reset_after'
+  ]
 
   async function observe(emu: Emulator, n: number): Promise<string[]> {
     const out: string[] = []
@@ -137,7 +157,15 @@ describe('fault mode over HTTP', () => {
   })
 
   it('burst429 answers 429 rate_limited with Retry-After for burstLength requests of that endpoint', async () => {
-    const emu = await emulator({ seed: 1, rate: 0, endpoints: { listModels: 1 }, kinds: ['burst429'], burstLength: 2, retryAfterSeconds: 3, maxFaults: 2 })
+    const emu = await emulator({
+      seed: 1,
+      rate: 0,
+      endpoints: { listModels: 1 },
+      kinds: ['burst429'],
+      burstLength: 2,
+      retryAfterSeconds: 3,
+      maxFaults: 2
+    })
     const statuses: number[] = []
     for (let i = 0; i < 3; i++) {
       const r = await api(emu, 'GET', '/api/v1/model')
@@ -208,7 +236,11 @@ describe('fault mode over HTTP', () => {
     })
     expect(c.status).toBe(200)
     expect((await api(emu, 'GET', '/api/v1/model')).status).toBe(503)
-    await fetch(`${emu.url}/__emulator/control`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ faults: null }) })
+    await fetch(`${emu.url}/__emulator/control`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ faults: null })
+    })
     expect((await api(emu, 'GET', '/api/v1/model')).status).toBe(200)
     const bad = await fetch(`${emu.url}/__emulator/control`, {
       method: 'POST',

@@ -59,7 +59,9 @@ describe('GET /run/{id}/findings', () => {
 
     const high = FindingList.parse((await api(emu, 'GET', `/api/v1/run/${runId}/findings`, { query: { min_severity: 'high' } })).json)
     expect(high.findings.map((f) => f.category)).toEqual(['prompt_injection'])
-    expect(FindingList.parse((await api(emu, 'GET', `/api/v1/run/${runId}/findings`, { query: { status: 'dismissed' } })).json).count).toBe(0)
+    expect(FindingList.parse((await api(emu, 'GET', `/api/v1/run/${runId}/findings`, { query: { status: 'dismissed' } })).json).count).toBe(
+      0
+    )
     expectCoded(await api(emu, 'GET', `/api/v1/run/${runId}/findings`, { query: { min_severity: 'severe' } }), 400, 'invalid_min_severity')
     expectCoded(await api(emu, 'GET', `/api/v1/run/${runId}/findings`, { query: { status: 'FIXED_VERIFIED' } }), 400, 'invalid_status')
   })
@@ -70,7 +72,10 @@ describe('GET /run/{id}/findings', () => {
     const s = (await api(emu, 'GET', `/api/v1/run/${runId}`, { key: 'redacted', query: { min_severity: 'high' } })).json
     expect(s.verdict).toBe('fail')
     expectCoded(
-      await api(emu, 'PATCH', `/api/v1/findings/${finding.finding_id}/close`, { key: 'redacted', body: { status: 'fixed', explanation: 'x' } }),
+      await api(emu, 'PATCH', `/api/v1/findings/${finding.finding_id}/close`, {
+        key: 'redacted',
+        body: { status: 'fixed', explanation: 'x' }
+      }),
       403,
       'proof_withheld'
     )
@@ -121,9 +126,16 @@ describe('PATCH /findings/{id}/close', () => {
 
   it('404 for an unknown finding or another workspace', async () => {
     const { finding } = await freshFinding()
-    expectCoded(await api(emu, 'PATCH', '/api/v1/findings/fnd_nope/close', { body: { status: 'fixed', explanation: 'x' } }), 404, 'not_found')
     expectCoded(
-      await api(emu, 'PATCH', `/api/v1/findings/${finding.finding_id}/close`, { key: 'other', body: { status: 'fixed', explanation: 'x' } }),
+      await api(emu, 'PATCH', '/api/v1/findings/fnd_nope/close', { body: { status: 'fixed', explanation: 'x' } }),
+      404,
+      'not_found'
+    )
+    expectCoded(
+      await api(emu, 'PATCH', `/api/v1/findings/${finding.finding_id}/close`, {
+        key: 'other',
+        body: { status: 'fixed', explanation: 'x' }
+      }),
       404,
       'not_found'
     )
@@ -201,7 +213,10 @@ describe('POST /findings/{id}/validate', () => {
     expectCoded(r, 429, 'replay_cap_exceeded')
     expect(r.headers.get('retry-after')).toMatch(/^\d+$/)
     expect(emu.control.snapshot()).toBe(before)
-    await waitFor('the first replay', async () => (await api(emu, 'POST', `/api/v1/findings/${a.finding.finding_id}/validate`)).status === 200)
+    await waitFor(
+      'the first replay',
+      async () => (await api(emu, 'POST', `/api/v1/findings/${a.finding.finding_id}/validate`)).status === 200
+    )
     emu.demoAgent.setReplyDelayMs(0)
     emu.control.setLimits({ validationConcurrency: 5, dailyReplayCap: 0 })
     const d = await api(emu, 'POST', `/api/v1/findings/${b.finding.finding_id}/validate`)

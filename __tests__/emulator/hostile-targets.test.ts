@@ -29,7 +29,11 @@ beforeAll(async () => {
 afterEach(async () => {
   for (const { server, sockets } of servers.splice(0)) {
     for (const s of sockets) s.destroy()
-    await new Promise<void>((r) => server.close(() => { r(); }))
+    await new Promise<void>((r) =>
+      server.close(() => {
+        r()
+      })
+    )
   }
 })
 afterAll(async () => {
@@ -94,7 +98,9 @@ describe('HTTP targets', () => {
       res.writeHead(200, { 'content-type': 'application/json' })
       res.write('{"output": {"text": "')
       const t = setInterval(() => res.write('.'), 20)
-      res.on('close', () => { clearInterval(t); })
+      res.on('close', () => {
+        clearInterval(t)
+      })
     })
     expectProbeFailure(await register(`${url}/chat`, { request_timeout: 0.3 }), 'no_reply')
   })
@@ -200,7 +206,9 @@ async function wsTarget(onMessage: (socket: Duplex) => void): Promise<{ url: str
       const accept = createHash('sha1')
         .update(String(req.headers['sec-websocket-key']) + GUID)
         .digest('base64')
-      socket.write(`HTTP/1.1 101 Switching Protocols\r\nupgrade: websocket\r\nconnection: Upgrade\r\nsec-websocket-accept: ${accept}\r\n\r\n`)
+      socket.write(
+        `HTTP/1.1 101 Switching Protocols\r\nupgrade: websocket\r\nconnection: Upgrade\r\nsec-websocket-accept: ${accept}\r\n\r\n`
+      )
       // The server keeps its half open (http servers allow half-open sockets): 'end' is the emulator hanging up.
       const hungUp = (): void => {
         closed = true
@@ -208,7 +216,9 @@ async function wsTarget(onMessage: (socket: Duplex) => void): Promise<{ url: str
       socket.on('end', hungUp)
       socket.on('close', hungUp)
       socket.on('error', () => undefined)
-      socket.once('data', () => { onMessage(socket); })
+      socket.once('data', () => {
+        onMessage(socket)
+      })
     }
   )
   return { url: `${url.replace('http', 'ws')}/ws`, closed: () => closed }
@@ -297,7 +307,11 @@ describe('WebSocket targets', () => {
         socket.end(`HTTP/1.1 302 Found\r\nlocation: ${elsewhere.url}\r\ncontent-length: 0\r\nconnection: close\r\n\r\n`)
       }
     )
-    expectProbeFailure(await register(`${url.replace('http', 'ws')}/ws`, { transport: 'websocket', request_timeout: 5 }), 'not_an_endpoint', /HTTP 302/)
+    expectProbeFailure(
+      await register(`${url.replace('http', 'ws')}/ws`, { transport: 'websocket', request_timeout: 5 }),
+      'not_an_endpoint',
+      /HTTP 302/
+    )
     expect(hits).toBe(0)
   })
 
@@ -307,7 +321,11 @@ describe('WebSocket targets', () => {
       res.writeHead(200, { 'content-type': 'text/plain' })
       stream = streamForever(res, Buffer.alloc(64 * 1024, 'd'))
     })
-    expectProbeFailure(await register(`${url.replace('http', 'ws')}/ws`, { transport: 'websocket', request_timeout: 120 }), 'parse_error', /larger than 1 MiB/)
+    expectProbeFailure(
+      await register(`${url.replace('http', 'ws')}/ws`, { transport: 'websocket', request_timeout: 120 }),
+      'parse_error',
+      /larger than 1 MiB/
+    )
     await waitFor('the emulator to drop the connection', () => stream!.closed())
   })
 })

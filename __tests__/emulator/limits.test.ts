@@ -44,7 +44,10 @@ describe('limit arithmetic', () => {
     const l = new Limits({ triggersPerMinute: 100, dailyAssessmentBudget: 1 })
     const t0 = Date.parse('2026-03-03T23:00:00Z')
     l.countTrigger('full', t0)
-    expect(l.checkTrigger('full', t0 + 120_000)).toMatchObject({ code: 'daily_budget_exhausted', retryAfterMs: msUntilNextUtcDay(t0 + 120_000) })
+    expect(l.checkTrigger('full', t0 + 120_000)).toMatchObject({
+      code: 'daily_budget_exhausted',
+      retryAfterMs: msUntilNextUtcDay(t0 + 120_000)
+    })
     expect(l.checkTrigger('full', Date.parse('2026-03-04T00:00:01Z'))).toBeNull()
   })
 })

@@ -1,7 +1,14 @@
 import http from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals'
-import { CategoryList, CodedErrorBody, ModelList, ProbeFailureBody, RegisterModelResponse, ValidationErrorBody } from '../../src/service/contract/index.js'
+import {
+  CategoryList,
+  CodedErrorBody,
+  ModelList,
+  ProbeFailureBody,
+  RegisterModelResponse,
+  ValidationErrorBody
+} from '../../src/service/contract/index.js'
 import { startEmulator } from '../../src/emulator/server.js'
 import type { Emulator } from '../../src/emulator/server.js'
 import { api, closedPort, demoCredential, runToEnd } from '../__fixtures__/emulator-helpers.js'
@@ -19,7 +26,11 @@ beforeAll(async () => {
 })
 afterAll(async () => {
   slow.closeAllConnections()
-  await new Promise<void>((r) => slow.close(() => { r(); }))
+  await new Promise<void>((r) =>
+    slow.close(() => {
+      r()
+    })
+  )
   await emu.stop()
 })
 
@@ -61,7 +72,11 @@ describe('POST /api/v1/model', () => {
     [
       'oauth_client_credentials',
       '/chat/oauth',
-      (c: string) => ({ auth_type: 'oauth_client_credentials', credential: c, oauth: { token_url: `${emu.demoAgent.url}/oauth/token`, client_id: 'demo-client' } })
+      (c: string) => ({
+        auth_type: 'oauth_client_credentials',
+        credential: c,
+        oauth: { token_url: `${emu.demoAgent.url}/oauth/token`, client_id: 'demo-client' }
+      })
     ]
   ] as const)('registers a %s target after a live probe, never echoing config or credential, and runs it', async (_t, path, auth) => {
     const before = await modelCount()
@@ -91,7 +106,12 @@ describe('POST /api/v1/model', () => {
   it('stores the credential (for leak scans) and the demo agent saw it', async () => {
     const cred = `extra-secret-${Date.now()}`
     const r = await api(emu, 'POST', '/api/v1/model', {
-      body: { name: 'x', config: { endpoint_url: chat('/chat/open'), response_field: 'output.text' }, auth_type: 'api_key', credential: cred }
+      body: {
+        name: 'x',
+        config: { endpoint_url: chat('/chat/open'), response_field: 'output.text' },
+        auth_type: 'api_key',
+        credential: cred
+      }
     })
     expect(r.status).toBe(201)
     expect(emu.control.registeredCredentials()).toContain(cred)
@@ -100,7 +120,11 @@ describe('POST /api/v1/model', () => {
 
   it.each([
     ['unreachable', async () => ({ endpoint_url: `http://127.0.0.1:${await closedPort()}/chat`, response_field: 'output.text' }), {}],
-    ['auth_failed', async () => ({ endpoint_url: chat('/chat'), response_field: 'output.text' }), { auth_type: 'bearer', credential: 'wrong-secret-123' }],
+    [
+      'auth_failed',
+      async () => ({ endpoint_url: chat('/chat'), response_field: 'output.text' }),
+      { auth_type: 'bearer', credential: 'wrong-secret-123' }
+    ],
     ['parse_error', async () => ({ endpoint_url: chat('/html'), response_field: 'output.text' }), {}],
     ['no_reply', async () => ({ endpoint_url: chat('/chat/open'), response_field: 'reply.text' }), {}],
     ['no_reply', async () => ({ endpoint_url: slowUrl, response_field: 'output.text', request_timeout: 0.2 }), {}],
@@ -113,7 +137,7 @@ describe('POST /api/v1/model', () => {
   ] as const)('422 probe_failed %s (detail object, redacted message) and stores nothing', async (category, config, auth) => {
     const before = emu.control.snapshot()
     const a = { ...auth } as Record<string, unknown>
-    if (a.oauth) a.oauth = { ...(a.oauth), token_url: `${emu.demoAgent.url}/oauth/token` }
+    if (a.oauth) a.oauth = { ...a.oauth, token_url: `${emu.demoAgent.url}/oauth/token` }
     const r = await api(emu, 'POST', '/api/v1/model', { body: { name: 'bad', config: await config(), ...a } })
     expect(r.status).toBe(422)
     const body = ProbeFailureBody.parse(r.json)
@@ -127,14 +151,51 @@ describe('POST /api/v1/model', () => {
     ['empty body', {}, ['name']],
     ['empty name', { name: '', config: { endpoint_url: 'https://a.example', response_field: 'r' } }, ['name']],
     ['name over 200', { name: 'n'.repeat(201), config: { endpoint_url: 'https://a.example', response_field: 'r' } }, ['name']],
-    ['request_timeout over 180', { name: 'x', config: { endpoint_url: 'https://a.example', response_field: 'r', request_timeout: 181 } }, ['config', 'request_timeout']],
-    ['unknown transport', { name: 'x', config: { endpoint_url: 'https://a.example', response_field: 'r', transport: 'grpc' } }, ['config', 'transport']],
-    ['bearer without credential', { name: 'x', config: { endpoint_url: 'https://a.example', response_field: 'r' }, auth_type: 'bearer' }, ['credential']],
-    ['credential under 5', { name: 'x', config: { endpoint_url: 'https://a.example', response_field: 'r' }, auth_type: 'bearer', credential: 'abcd' }, ['credential']],
-    ['oauth auth without oauth config', { name: 'x', config: { endpoint_url: 'https://a.example', response_field: 'r' }, auth_type: 'oauth_client_credentials', credential: 'abcdef' }, ['oauth']],
-    ['oauth config with auth none', { name: 'x', config: { endpoint_url: 'https://a.example', response_field: 'r' }, oauth: { token_url: 'https://t.example', client_id: 'c' } }, ['oauth']],
-    ['unknown environment', { name: 'x', config: { endpoint_url: 'https://a.example', response_field: 'r' }, environment: 'qa' }, ['environment']],
-    ['unknown field', { name: 'x', config: { endpoint_url: 'https://a.example', response_field: 'r' }, owner: 'me' }, ['owner']],
+    [
+      'request_timeout over 180',
+      { name: 'x', config: { endpoint_url: 'https://a.example', response_field: 'r', request_timeout: 181 } },
+      ['config', 'request_timeout']
+    ],
+    [
+      'unknown transport',
+      { name: 'x', config: { endpoint_url: 'https://a.example', response_field: 'r', transport: 'grpc' } },
+      ['config', 'transport']
+    ],
+    [
+      'bearer without credential',
+      { name: 'x', config: { endpoint_url: 'https://a.example', response_field: 'r' }, auth_type: 'bearer' },
+      ['credential']
+    ],
+    [
+      'credential under 5',
+      { name: 'x', config: { endpoint_url: 'https://a.example', response_field: 'r' }, auth_type: 'bearer', credential: 'abcd' },
+      ['credential']
+    ],
+    [
+      'oauth auth without oauth config',
+      {
+        name: 'x',
+        config: { endpoint_url: 'https://a.example', response_field: 'r' },
+        auth_type: 'oauth_client_credentials',
+        credential: 'abcdef'
+      },
+      ['oauth']
+    ],
+    [
+      'oauth config with auth none',
+      {
+        name: 'x',
+        config: { endpoint_url: 'https://a.example', response_field: 'r' },
+        oauth: { token_url: 'https://t.example', client_id: 'c' }
+      },
+      ['oauth']
+    ],
+    [
+      'unknown environment',
+      { name: 'x', config: { endpoint_url: 'https://a.example', response_field: 'r' }, environment: 'qa' },
+      ['environment']
+    ],
+    ['unknown field', { name: 'x', config: { endpoint_url: 'https://a.example', response_field: 'r' }, owner: 'me' }, ['owner']]
   ] as [string, Record<string, unknown>, string[]][])('422 validation detail list: %s', async (_label, body, loc) => {
     const before = emu.control.snapshot()
     const r = await api(emu, 'POST', '/api/v1/model', { body })

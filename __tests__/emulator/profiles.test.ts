@@ -60,7 +60,7 @@ describe('profiles', () => {
     expect(p.answers.multi_agent).toEqual({ value: null, source: 'unanswered' })
   })
 
-  it('changes a profile: new version, only altered values become the customer\'s, lists replaced whole', async () => {
+  it("changes a profile: new version, only altered values become the customer's, lists replaced whole", async () => {
     const model = emu.demoModels.other
     const p0 = await read(model, 'other')
     const tools = (p0.lists.tools as { value: { name: string; description: string; parameters: Record<string, unknown> } }[]).map((t) => ({
@@ -99,17 +99,23 @@ describe('profiles', () => {
   it('409 stale_version for an older version, a recreated profile, or a missing version on an existing profile; nothing changes', async () => {
     const model = emu.demoModelId
     const p = await read(model)
-    const ok = await api(emu, 'PATCH', `/api/v1/model/${model}/profile`, { body: { version: p.version, profile_id: p.profile_id, changes: { purpose: 'A' } } })
+    const ok = await api(emu, 'PATCH', `/api/v1/model/${model}/profile`, {
+      body: { version: p.version, profile_id: p.profile_id, changes: { purpose: 'A' } }
+    })
     expect(ok.status).toBe(200)
     const before = emu.control.snapshot()
     expectCoded(
-      await api(emu, 'PATCH', `/api/v1/model/${model}/profile`, { body: { version: p.version, profile_id: p.profile_id, changes: { purpose: 'B' } } }),
+      await api(emu, 'PATCH', `/api/v1/model/${model}/profile`, {
+        body: { version: p.version, profile_id: p.profile_id, changes: { purpose: 'B' } }
+      }),
       409,
       'stale_version'
     )
     expectCoded(await api(emu, 'PATCH', `/api/v1/model/${model}/profile`, { body: { changes: { purpose: 'B' } } }), 409, 'stale_version')
     expectCoded(
-      await api(emu, 'POST', `/api/v1/model/${model}/profile/confirm`, { body: { version: p.version, profile_id: p.profile_id, answers: ['purpose'] } }),
+      await api(emu, 'POST', `/api/v1/model/${model}/profile/confirm`, {
+        body: { version: p.version, profile_id: p.profile_id, answers: ['purpose'] }
+      }),
       409,
       'stale_version'
     )
@@ -120,7 +126,9 @@ describe('profiles', () => {
     const created = await api(emu, 'PATCH', `/api/v1/model/${model}/profile`, { body: { changes: { purpose: 'C' } } })
     expect(created.json.version).toBe(1)
     expectCoded(
-      await api(emu, 'PATCH', `/api/v1/model/${model}/profile`, { body: { version: 1, profile_id: p.profile_id, changes: { purpose: 'D' } } }),
+      await api(emu, 'PATCH', `/api/v1/model/${model}/profile`, {
+        body: { version: 1, profile_id: p.profile_id, changes: { purpose: 'D' } }
+      }),
       409,
       'stale_version'
     )
@@ -129,12 +137,16 @@ describe('profiles', () => {
   it('creates the profile of a target that has none when version and profile_id are left out', async () => {
     const model = await registerOpenModel()
     expectCoded(await api(emu, 'GET', `/api/v1/model/${model}/profile`), 404, 'not_found')
-    const r = await api(emu, 'PATCH', `/api/v1/model/${model}/profile`, { body: { changes: { purpose: 'Booking', forbidden_topics: ['politics'] } } })
+    const r = await api(emu, 'PATCH', `/api/v1/model/${model}/profile`, {
+      body: { changes: { purpose: 'Booking', forbidden_topics: ['politics'] } }
+    })
     expect(r.status).toBe(200)
     expect(r.json.version).toBe(1)
     const p = await read(model)
     expect(p.profile_id).toBe(r.json.profile_id)
-    expect((p.lists.forbidden_topics as { value: string; source: string }[]).map((x) => [unfence(x.value), x.source])).toEqual([['politics', 'customer']])
+    expect((p.lists.forbidden_topics as { value: string; source: string }[]).map((x) => [unfence(x.value), x.source])).toEqual([
+      ['politics', 'customer']
+    ])
   })
 
   it.each([
@@ -180,7 +192,11 @@ describe('profiles', () => {
     }
     const ok = await api(emu, 'POST', `/api/v1/model/${model}/profile/confirm`, {
       key: 'trial',
-      body: { ...base, answers: ['purpose', 'has_guardrails'], items: { tools: ['lookup_order'], forbidden_actions: ['Issue refunds over $100 without approval'] } }
+      body: {
+        ...base,
+        answers: ['purpose', 'has_guardrails'],
+        items: { tools: ['lookup_order'], forbidden_actions: ['Issue refunds over $100 without approval'] }
+      }
     })
     expect(ok.status).toBe(200)
     expect(ProfileWriteResponse.parse(ok.json).version).toBe(prof.version + 1)
@@ -194,7 +210,7 @@ describe('profiles', () => {
     expect(unfence((after.answers.purpose as { value: string }).value)).toBe(unfence((prof.answers.purpose as { value: string }).value))
   })
 
-  it('404 for an unknown model or another workspace\'s model on all three endpoints', async () => {
+  it("404 for an unknown model or another workspace's model on all three endpoints", async () => {
     for (const [key, model] of [
       ['full', 'mdl_nope'],
       ['other', emu.demoModelId]

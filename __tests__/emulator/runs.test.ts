@@ -1,5 +1,12 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals'
-import { CancelRunAccepted, CodedErrorBody, CoverageResponse, RunList, RunStatusResponse, TriggerRunResponse } from '../../src/service/contract/index.js'
+import {
+  CancelRunAccepted,
+  CodedErrorBody,
+  CoverageResponse,
+  RunList,
+  RunStatusResponse,
+  TriggerRunResponse
+} from '../../src/service/contract/index.js'
 import { startEmulator } from '../../src/emulator/server.js'
 import type { Emulator } from '../../src/emulator/server.js'
 import { SECURITY_KEYS } from '../../src/emulator/taxonomy.js'
@@ -55,7 +62,11 @@ describe('run lifecycle', () => {
     expect(cov.categories.map((c) => c.category)).toEqual([...SECURITY_KEYS])
     const pi = cov.categories.find((c) => c.category === 'prompt_injection')!
     expect(pi).toMatchObject({ attacks_succeeded: 2, attacks_blocked: 0, worst_severity: 'high', owasp: 'LLM01:2025', atlas: 'AML.T0051' })
-    expect(cov.categories.find((c) => c.category === 'jailbreak')).toMatchObject({ attacks_succeeded: 0, attacks_blocked: 2, worst_severity: null })
+    expect(cov.categories.find((c) => c.category === 'jailbreak')).toMatchObject({
+      attacks_succeeded: 0,
+      attacks_blocked: 2,
+      worst_severity: null
+    })
 
     const f = (await api(emu, 'GET', `/api/v1/run/${trig.run_id}/findings`)).json
     expect(f.findings.map((x: { category: string; severity: string }) => `${x.category}:${x.severity}`).sort()).toEqual([
@@ -139,7 +150,10 @@ describe('run lifecycle', () => {
 describe('POST /run errors', () => {
   it.each([
     [['harmful_content'], ['harmful_content']],
-    [['prompt_injection', 'nope', 'pii_retention'], ['nope', 'pii_retention']]
+    [
+      ['prompt_injection', 'nope', 'pii_retention'],
+      ['nope', 'pii_retention']
+    ]
   ])('400 invalid_categories for %j', async (categories, invalid) => {
     const r = await api(emu, 'POST', '/api/v1/run', { body: { model_id: emu.demoModelId, categories } })
     expectCoded(r, 400, 'invalid_categories')
@@ -151,13 +165,17 @@ describe('POST /run errors', () => {
     expectCoded(await api(emu, 'POST', '/api/v1/run', { body: { model_id: emu.noConfigModelId } }), 400, 'incomplete_config')
   })
 
-  it('404 for an unknown model and for another workspace\'s model', async () => {
+  it("404 for an unknown model and for another workspace's model", async () => {
     expectCoded(await api(emu, 'POST', '/api/v1/run', { body: { model_id: 'mdl_nope' } }), 404, 'not_found')
     expectCoded(await api(emu, 'POST', '/api/v1/run', { key: 'other', body: { model_id: emu.demoModelId } }), 404, 'not_found')
   })
 
   it('403 insufficient_scope for a key without test:run (trigger and cancel)', async () => {
-    expectCoded(await api(emu, 'POST', '/api/v1/run', { key: 'readonly', body: { model_id: emu.demoModels.readonly } }), 403, 'insufficient_scope')
+    expectCoded(
+      await api(emu, 'POST', '/api/v1/run', { key: 'readonly', body: { model_id: emu.demoModels.readonly } }),
+      403,
+      'insufficient_scope'
+    )
     // the scope is checked before the run is looked up: the readonly workspace cannot create runs to cancel
     expectCoded(await api(emu, 'POST', '/api/v1/run/run_any/cancel', { key: 'readonly' }), 403, 'insufficient_scope')
     // reading is allowed
@@ -202,12 +220,20 @@ describe('GET /run/{id} and /model/{id}/run', () => {
     expect(list.returned).toBe(list.runs.length)
     expect(list.runs.every((r) => r.ingest_incomplete)).toBe(true)
     emu.control.setIngestIncomplete(model, false)
-    const one = RunList.parse((await api(emu, 'GET', `/api/v1/model/${model}/run`, { key: 'other', query: { limit: '1', status: 'completed' } })).json)
+    const one = RunList.parse(
+      (await api(emu, 'GET', `/api/v1/model/${model}/run`, { key: 'other', query: { limit: '1', status: 'completed' } })).json
+    )
     expect(one.returned).toBe(1)
     expect(one.total).toBeGreaterThanOrEqual(2)
     expect(one.runs[0]).toMatchObject({ run_id: b, status: 'completed', ingest_incomplete: false, findings_count: 0 })
-    expect(RunList.parse((await api(emu, 'GET', `/api/v1/model/${model}/run`, { key: 'other', query: { status: 'error' } })).json).total).toBe(0)
-    expectCoded(await api(emu, 'GET', `/api/v1/model/${model}/run`, { key: 'other', query: { status: 'cancelled' } }), 400, 'invalid_status')
+    expect(
+      RunList.parse((await api(emu, 'GET', `/api/v1/model/${model}/run`, { key: 'other', query: { status: 'error' } })).json).total
+    ).toBe(0)
+    expectCoded(
+      await api(emu, 'GET', `/api/v1/model/${model}/run`, { key: 'other', query: { status: 'cancelled' } }),
+      400,
+      'invalid_status'
+    )
     for (const limit of ['0', '101', 'abc', '1.5']) {
       const r = await api(emu, 'GET', `/api/v1/model/${model}/run`, { key: 'other', query: { limit } })
       expect(r.status).toBe(422)

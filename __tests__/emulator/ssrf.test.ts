@@ -178,7 +178,18 @@ describe('special-purpose ranges', () => {
   })
 
   it('allows only public addresses, and loopback when loopback targets are allowed', () => {
-    for (const cls of ['private', 'metadata', '6to4', 'nat64', 'teredo', 'documentation', 'discard', 'ipv4_mapped', 'reserved', 'not_an_address'] as const) {
+    for (const cls of [
+      'private',
+      'metadata',
+      '6to4',
+      'nat64',
+      'teredo',
+      'documentation',
+      'discard',
+      'ipv4_mapped',
+      'reserved',
+      'not_an_address'
+    ] as const) {
       expect(addressAllowed(cls, true)).toBe(false)
     }
     expect(addressAllowed('public', false)).toBe(true)
@@ -320,7 +331,9 @@ describe('POST /model refuses rejected endpoints with 400 before any connection'
   ])('%s', async (_label, url) => {
     const before = emu.control.snapshot()
     const demoRequests = emu.requestLog.filter((e) => e.endpoint === 'demo-agent').length
-    const r = await api(emu, 'POST', '/api/v1/model', { body: { name: 'x', config: { endpoint_url: url(), response_field: 'output.text' } } })
+    const r = await api(emu, 'POST', '/api/v1/model', {
+      body: { name: 'x', config: { endpoint_url: url(), response_field: 'output.text' } }
+    })
     expect(r.status).toBe(400)
     expect(CodedErrorBody.parse(r.json).detail.code).toBe('endpoint_rejected')
     expect(emu.requestLog.filter((e) => e.endpoint === 'demo-agent').length).toBe(demoRequests)

@@ -95,7 +95,12 @@ describe('target client against the demo agent', () => {
   it.each([['short'], ['x'.repeat(300)], ['y'.repeat(70_000)], ['émoji ✓']])('talks WebSocket to the demo agent (%#)', async (text) => {
     const client = new TargetClient(
       {
-        config: { endpoint_url: `${agent.url.replace('http', 'ws')}/ws`, response_field: 'output.text', transport: 'websocket', request_timeout: 5 },
+        config: {
+          endpoint_url: `${agent.url.replace('http', 'ws')}/ws`,
+          response_field: 'output.text',
+          transport: 'websocket',
+          request_timeout: 5
+        },
         auth_type: 'bearer',
         credential: secret,
         oauth: null
@@ -109,7 +114,12 @@ describe('target client against the demo agent', () => {
   it('reports a refused WebSocket handshake as an auth failure', async () => {
     const client = new TargetClient(
       {
-        config: { endpoint_url: `${agent.url.replace('http', 'ws')}/ws`, response_field: 'output.text', transport: 'websocket', request_timeout: 5 },
+        config: {
+          endpoint_url: `${agent.url.replace('http', 'ws')}/ws`,
+          response_field: 'output.text',
+          transport: 'websocket',
+          request_timeout: 5
+        },
         auth_type: 'bearer',
         credential: 'not-the-secret',
         oauth: null
@@ -121,7 +131,16 @@ describe('target client against the demo agent', () => {
 
   it('refuses loopback in its DNS lookup unless loopback is allowed', async () => {
     const client = new TargetClient(
-      { config: { endpoint_url: `${agent.url.replace('127.0.0.1', 'localhost')}/chat/open`, response_field: 'output.text', transport: 'http' }, auth_type: 'none', credential: null, oauth: null },
+      {
+        config: {
+          endpoint_url: `${agent.url.replace('127.0.0.1', 'localhost')}/chat/open`,
+          response_field: 'output.text',
+          transport: 'http'
+        },
+        auth_type: 'none',
+        credential: null,
+        oauth: null
+      },
       false
     )
     const r = await client.send('Hello', 's')

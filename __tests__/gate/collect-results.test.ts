@@ -43,7 +43,17 @@ function scripted(over: { getCoverage?: () => Promise<CoverageResponse>; listFin
     getCoverage: over.getCoverage ?? (async () => coverage),
     listFindings: over.listFindings ?? (async () => findingList),
     listRuns: async () => ({
-      runs: [{ run_id: 'run_1', status: 'completed', started_at: 't', findings_count: 1, ingest_incomplete: false, categories_planned: ['a'], completed_at: 't' }],
+      runs: [
+        {
+          run_id: 'run_1',
+          status: 'completed',
+          started_at: 't',
+          findings_count: 1,
+          ingest_incomplete: false,
+          categories_planned: ['a'],
+          completed_at: 't'
+        }
+      ],
       total: 1,
       returned: 1
     }),
@@ -61,13 +71,47 @@ describe('a 409 from coverage or findings after the run ended', () => {
       'coverage',
       Infinity,
       coverage409,
-      { reads: 4, sleeps: [1_000, 2_000, 4_000], readable: false, note: /^Coverage could not be read: GET \/api\/v1\/run\/run_1\/coverage HTTP 409 run_in_progress: HTTP 409\. still 409 after the run ended, retried 3 times over 7 s$/ }
+      {
+        reads: 4,
+        sleeps: [1_000, 2_000, 4_000],
+        readable: false,
+        note: /^Coverage could not be read: GET \/api\/v1\/run\/run_1\/coverage HTTP 409 run_in_progress: HTTP 409\. still 409 after the run ended, retried 3 times over 7 s$/
+      }
     ],
     ['findings: two 409s, then read', 'findings', 2, findings409, { reads: 3, sleeps: [1_000, 2_000], readable: true }],
-    ['findings: 409 on every read -> given up', 'findings', Infinity, findings409, { reads: 4, sleeps: [1_000, 2_000, 4_000], readable: false, note: /^Findings could not be read: .*HTTP 409.*retried 3 times over 7 s$/ }],
-    ['a 409 without the documented code is retried too', 'findings', 1, refusal('GET /api/v1/run/run_1/findings', 409, 'conflict'), { reads: 2, sleeps: [1_000], readable: true }],
-    ['a 404 is not retried', 'coverage', Infinity, refusal('GET /api/v1/run/run_1/coverage', 404, 'not_found'), { reads: 1, sleeps: [], readable: false, note: /^Coverage could not be read: .*HTTP 404/ }],
-    ['a 503 (after the client gave up on it) is not retried here', 'findings', Infinity, refusal('GET /api/v1/run/run_1/findings', 503, 'unavailable'), { reads: 1, sleeps: [], readable: false }]
+    [
+      'findings: 409 on every read -> given up',
+      'findings',
+      Infinity,
+      findings409,
+      {
+        reads: 4,
+        sleeps: [1_000, 2_000, 4_000],
+        readable: false,
+        note: /^Findings could not be read: .*HTTP 409.*retried 3 times over 7 s$/
+      }
+    ],
+    [
+      'a 409 without the documented code is retried too',
+      'findings',
+      1,
+      refusal('GET /api/v1/run/run_1/findings', 409, 'conflict'),
+      { reads: 2, sleeps: [1_000], readable: true }
+    ],
+    [
+      'a 404 is not retried',
+      'coverage',
+      Infinity,
+      refusal('GET /api/v1/run/run_1/coverage', 404, 'not_found'),
+      { reads: 1, sleeps: [], readable: false, note: /^Coverage could not be read: .*HTTP 404/ }
+    ],
+    [
+      'a 503 (after the client gave up on it) is not retried here',
+      'findings',
+      Infinity,
+      refusal('GET /api/v1/run/run_1/findings', 503, 'unavailable'),
+      { reads: 1, sleeps: [], readable: false }
+    ]
   ]
 
   it.each(cases)('%s', async (_name, which, failures, error, expected) => {
@@ -75,7 +119,9 @@ describe('a 409 from coverage or findings after the run ended', () => {
     const log = recordingLog()
     const script = which === 'coverage' ? flaky(failures, error, coverage) : flaky(failures, error, findingList)
     const api = scripted(
-      which === 'coverage' ? { getCoverage: script.read as () => Promise<CoverageResponse> } : { listFindings: script.read as () => Promise<FindingList> }
+      which === 'coverage'
+        ? { getCoverage: script.read as () => Promise<CoverageResponse> }
+        : { listFindings: script.read as () => Promise<FindingList> }
     )
     const results = await collectResults(api, 'run_1', 'm', { clock, log })
     expect(script.calls()).toBe(expected.reads)
@@ -86,7 +132,10 @@ describe('a 409 from coverage or findings after the run ended', () => {
     else if (expected.readable) expect(results.notes).toEqual([])
     // One info line per retry, naming the endpoint.
     expect(log.lines.filter((l) => l.level === 'info').map((l) => l.line)).toEqual(
-      expected.sleeps.map((ms) => `${error instanceof ServiceError ? error.endpoint : ''}: HTTP 409${error instanceof ServiceError && error.code ? ` ${error.code}` : ''} although the run has ended; retrying in ${ms / 1000} s.`)
+      expected.sleeps.map(
+        (ms) =>
+          `${error instanceof ServiceError ? error.endpoint : ''}: HTTP 409${error instanceof ServiceError && error.code ? ` ${error.code}` : ''} although the run has ended; retrying in ${ms / 1000} s.`
+      )
     )
   })
 
@@ -123,7 +172,9 @@ describe('the coverage envelope', () => {
     ['has run_id null', { run_id: null }, true],
     ['names another run', { run_id: 'run_2' }, false]
   ] as const)('coverage that %s -> kept: %s', async (_name, patch, kept) => {
-    const results = await collectResults(scripted({ getCoverage: async () => ({ ...coverage, ...patch }) }), 'run_1', 'm', { clock: fakeClock() })
+    const results = await collectResults(scripted({ getCoverage: async () => ({ ...coverage, ...patch }) }), 'run_1', 'm', {
+      clock: fakeClock()
+    })
     expect(results.coverage !== null).toBe(kept)
     if (!kept) expect(results.notes).toEqual(['Coverage could not be trusted: it names run run_2.'])
   })

@@ -27,8 +27,18 @@ const cases: [string, Partial<DecideInput>, GateResult, RegExp][] = [
   ['clean completed run', {}, 'pass', /no open findings at or above high; all 3 planned categories covered/],
   ['service verdict fail', { verdict: 'fail', findings: [makeFinding('high')] }, 'fail', /1 open finding at or above high \(1 high\)/],
   ['fail with findings unreadable', { verdict: 'fail', findings: null }, 'fail', /verdict is fail at high/],
-  ['fail wins over incomplete coverage', { verdict: 'fail', status: 'cancelled', categoriesCompleted: ['a'], findings: [makeFinding('critical')] }, 'fail', /critical/],
-  ['cancelled run without failures', { status: 'cancelled', categoriesCompleted: ['a'] }, 'incomplete', /1 of 3 categories reached, run cancelled, missing b, c/],
+  [
+    'fail wins over incomplete coverage',
+    { verdict: 'fail', status: 'cancelled', categoriesCompleted: ['a'], findings: [makeFinding('critical')] },
+    'fail',
+    /critical/
+  ],
+  [
+    'cancelled run without failures',
+    { status: 'cancelled', categoriesCompleted: ['a'] },
+    'incomplete',
+    /1 of 3 categories reached, run cancelled, missing b, c/
+  ],
   ['errored run', { status: 'error' }, 'incomplete', /run error/],
   ['completed but a planned category missing', { categoriesCompleted: ['a', 'b'] }, 'incomplete', /missing c/],
   ['ingest incomplete', { ingestIncomplete: true }, 'incomplete', /ingest incomplete/],
@@ -36,42 +46,122 @@ const cases: [string, Partial<DecideInput>, GateResult, RegExp][] = [
   ['no categories planned', { categoriesPlanned: [], categoriesCompleted: [] }, 'incomplete', /planned no categories/],
   ['verdict missing, findings unreadable', { verdict: null, findings: null }, 'error', /cannot be trusted/],
   ['verdict missing, computed fail', { verdict: undefined, findings: [makeFinding('critical')] }, 'fail', /1 critical/],
-  ['verdict missing, computed pass', { verdict: null, findings: [makeFinding('medium'), makeFinding('high', { status: 'dismissed' })] }, 'pass', /no open findings/],
+  [
+    'verdict missing, computed pass',
+    { verdict: null, findings: [makeFinding('medium'), makeFinding('high', { status: 'dismissed' })] },
+    'pass',
+    /no open findings/
+  ],
   ['service pass contradicted by findings', { verdict: 'pass', findings: [makeFinding('high')] }, 'fail', /1 open finding/],
   ['still running', { status: 'running', verdict: null }, 'error', /had not ended/],
   ['timed out while running', { status: 'running', verdict: null, timedOut: true }, 'error', /timeout_minutes ran out/],
-  ['timed out, cancelled, nothing failing', { status: 'cancelled', timedOut: true, categoriesCompleted: ['a'] }, 'error', /coverage incomplete.*timeout_minutes ran out/],
+  [
+    'timed out, cancelled, nothing failing',
+    { status: 'cancelled', timedOut: true, categoriesCompleted: ['a'] },
+    'error',
+    /coverage incomplete.*timeout_minutes ran out/
+  ],
   ['aborted while running', { status: 'running', verdict: null, aborted: true }, 'error', /step was cancelled/],
   ['status unreadable', { status: null }, 'error', /could not be read/],
-  ['status unreadable, with the read failure', { status: null, statusReadError: 'GET /api/v1/run/r HTTP 401 unauthorized: revoked' }, 'error', /^the run status could not be read: GET \/api\/v1\/run\/r HTTP 401 unauthorized: revoked$/],
-  ['status no longer readable while running', { status: 'running', verdict: null, statusReadError: 'GET /api/v1/run/r HTTP 404 not_found: gone' }, 'error', /could no longer be read while the run was still running: GET .* 404 not_found: gone; 3 of 3/],
-  ['status no longer readable, run cancelled by the step', { status: 'cancelled', categoriesCompleted: ['a'], statusReadError: 'x' }, 'error', /run cancelled.*could no longer be read, so the run was cancelled: x/],
-  ['timed out after an open high finding: error, and the finding said', { verdict: 'fail', status: 'cancelled', timedOut: true, categoriesCompleted: ['a'], findings: [makeFinding('high')] }, 'error', /^timeout_minutes ran out and the run was cancelled; 1 open finding at or above high \(1 high\) in what it reached$/],
-  ['aborted after an open critical finding: error', { verdict: 'fail', status: 'cancelled', aborted: true, categoriesCompleted: ['a'], findings: [makeFinding('critical')] }, 'error', /step was cancelled.*1 critical\) in what it reached/],
+  [
+    'status unreadable, with the read failure',
+    { status: null, statusReadError: 'GET /api/v1/run/r HTTP 401 unauthorized: revoked' },
+    'error',
+    /^the run status could not be read: GET \/api\/v1\/run\/r HTTP 401 unauthorized: revoked$/
+  ],
+  [
+    'status no longer readable while running',
+    { status: 'running', verdict: null, statusReadError: 'GET /api/v1/run/r HTTP 404 not_found: gone' },
+    'error',
+    /could no longer be read while the run was still running: GET .* 404 not_found: gone; 3 of 3/
+  ],
+  [
+    'status no longer readable, run cancelled by the step',
+    { status: 'cancelled', categoriesCompleted: ['a'], statusReadError: 'x' },
+    'error',
+    /run cancelled.*could no longer be read, so the run was cancelled: x/
+  ],
+  [
+    'timed out after an open high finding: error, and the finding said',
+    { verdict: 'fail', status: 'cancelled', timedOut: true, categoriesCompleted: ['a'], findings: [makeFinding('high')] },
+    'error',
+    /^timeout_minutes ran out and the run was cancelled; 1 open finding at or above high \(1 high\) in what it reached$/
+  ],
+  [
+    'aborted after an open critical finding: error',
+    { verdict: 'fail', status: 'cancelled', aborted: true, categoriesCompleted: ['a'], findings: [makeFinding('critical')] },
+    'error',
+    /step was cancelled.*1 critical\) in what it reached/
+  ],
   ['findings unreadable (409 after terminal) with a pass verdict', { findings: null }, 'error', /findings could not be read/],
   ['coverage unreadable with a pass verdict', { coverageReadable: false }, 'error', /coverage could not be read/],
-  ['coverage unreadable but the verdict is fail', { coverageReadable: false, verdict: 'fail', findings: [makeFinding('high')] }, 'fail', /1 open finding/],
+  [
+    'coverage unreadable but the verdict is fail',
+    { coverageReadable: false, verdict: 'fail', findings: [makeFinding('high')] },
+    'fail',
+    /1 open finding/
+  ],
   ['coverage given as null (unreadable) with a pass verdict', { coverage: null }, 'error', /coverage could not be read/],
 
   // Run statuses the description does not name: never terminal, never pass.
-  ['unknown run status "queued"', { status: 'queued', verdict: null }, 'error', /had not ended: its status is "queued", not a terminal status; 3 of 3/],
+  [
+    'unknown run status "queued"',
+    { status: 'queued', verdict: null },
+    'error',
+    /had not ended: its status is "queued", not a terminal status; 3 of 3/
+  ],
   ['unknown run status with a pass verdict', { status: 'pending', verdict: 'pass' }, 'error', /not a terminal status/],
   ['status in another case ("COMPLETED")', { status: 'COMPLETED' }, 'error', /"COMPLETED", not a terminal status/],
-  ['timed out while "queued"', { status: 'queued', verdict: null, timedOut: true }, 'error', /timeout_minutes ran out while the run was still "queued" \(not a terminal status\)/],
+  [
+    'timed out while "queued"',
+    { status: 'queued', verdict: null, timedOut: true },
+    'error',
+    /timeout_minutes ran out while the run was still "queued" \(not a terminal status\)/
+  ],
 
   // Finding statuses the description does not name.
-  ['no verdict: an unknown status at or above the threshold counts as open', { verdict: null, findings: [makeFinding('high', { status: 'reopened' })] }, 'fail', /1 open finding at or above high \(1 high\)/],
-  ['no verdict: an unknown status below the threshold does not', { verdict: null, findings: [makeFinding('low', { status: 'reopened' })] }, 'pass', /no open findings/],
-  ['service pass stands over an unknown status (only open overrides it)', { verdict: 'pass', findings: [makeFinding('critical', { status: 'in_review' })] }, 'pass', /no open findings/],
-  ['service fail with only unknown statuses', { verdict: 'fail', findings: [makeFinding('high', { status: 'triaged' })] }, 'fail', /the service's verdict is fail at high/],
+  [
+    'no verdict: an unknown status at or above the threshold counts as open',
+    { verdict: null, findings: [makeFinding('high', { status: 'reopened' })] },
+    'fail',
+    /1 open finding at or above high \(1 high\)/
+  ],
+  [
+    'no verdict: an unknown status below the threshold does not',
+    { verdict: null, findings: [makeFinding('low', { status: 'reopened' })] },
+    'pass',
+    /no open findings/
+  ],
+  [
+    'service pass stands over an unknown status (only open overrides it)',
+    { verdict: 'pass', findings: [makeFinding('critical', { status: 'in_review' })] },
+    'pass',
+    /no open findings/
+  ],
+  [
+    'service fail with only unknown statuses',
+    { verdict: 'fail', findings: [makeFinding('high', { status: 'triaged' })] },
+    'fail',
+    /the service's verdict is fail at high/
+  ],
 
   // Coverage against the run and the findings.
   ['coverage consistent with the run and the findings', { coverage: cov() }, 'pass', /all 3 planned categories covered/],
   ['coverage without run_id', { coverage: cov(undefined, { run_id: undefined }) }, 'pass', /all 3 planned categories covered/],
   ['a completed category has no coverage row', { coverage: cov([row('a'), row('b')]) }, 'incomplete', /no coverage row for c/],
   ['two completed categories have no coverage row', { coverage: cov([row('a')]) }, 'incomplete', /no coverage row for b, c/],
-  ['coverage run_status cancelled while the run status is completed', { coverage: cov(undefined, { run_status: 'cancelled' }) }, 'incomplete', /coverage reports run_status cancelled while the run status is completed/],
-  ['coverage run_status running while the run status is completed', { coverage: cov(undefined, { run_status: 'running' }) }, 'incomplete', /run_status running/],
+  [
+    'coverage run_status cancelled while the run status is completed',
+    { coverage: cov(undefined, { run_status: 'cancelled' }) },
+    'incomplete',
+    /coverage reports run_status cancelled while the run status is completed/
+  ],
+  [
+    'coverage run_status running while the run status is completed',
+    { coverage: cov(undefined, { run_status: 'running' }) },
+    'incomplete',
+    /run_status running/
+  ],
   ['coverage run_status unknown: a note only', { coverage: cov(undefined, { run_status: 'finalizing' }) }, 'pass', /all 3 planned/],
   [
     'coverage reports a high finding the findings list does not hold',
@@ -97,10 +187,34 @@ const cases: [string, Partial<DecideInput>, GateResult, RegExp][] = [
     'error',
     /high finding in a/
   ],
-  ['coverage reports a low finding below the threshold: not checked', { coverage: cov([row('a', 'low'), row('b'), row('c')]) }, 'pass', /no open findings/],
-  ['coverage row of a category not planned, with a missing finding: a note only', { coverage: cov([...planned.map((c) => row(c)), row('z', 'critical')]) }, 'pass', /no open findings/],
-  ['coverage contradiction on a cancelled run', { status: 'cancelled', categoriesCompleted: ['a'], coverage: cov([row('a', 'high')], { run_status: 'cancelled' }) }, 'error', /high finding in a/],
-  ['a fail stands over a coverage contradiction', { verdict: 'fail', findings: [makeFinding('critical', { status: 'open', category: 'b' })], coverage: cov([row('a', 'high'), row('b', 'critical'), row('c')]) }, 'fail', /1 open finding at or above high \(1 critical\)/]
+  [
+    'coverage reports a low finding below the threshold: not checked',
+    { coverage: cov([row('a', 'low'), row('b'), row('c')]) },
+    'pass',
+    /no open findings/
+  ],
+  [
+    'coverage row of a category not planned, with a missing finding: a note only',
+    { coverage: cov([...planned.map((c) => row(c)), row('z', 'critical')]) },
+    'pass',
+    /no open findings/
+  ],
+  [
+    'coverage contradiction on a cancelled run',
+    { status: 'cancelled', categoriesCompleted: ['a'], coverage: cov([row('a', 'high')], { run_status: 'cancelled' }) },
+    'error',
+    /high finding in a/
+  ],
+  [
+    'a fail stands over a coverage contradiction',
+    {
+      verdict: 'fail',
+      findings: [makeFinding('critical', { status: 'open', category: 'b' })],
+      coverage: cov([row('a', 'high'), row('b', 'critical'), row('c')])
+    },
+    'fail',
+    /1 open finding at or above high \(1 critical\)/
+  ]
 ]
 
 describe('decide', () => {
@@ -123,14 +237,20 @@ describe('decide', () => {
   })
 
   it('counts findings at or above the threshold, and open ones apart', () => {
-    const d = decide({ ...base, verdict: 'fail', findings: [makeFinding('critical'), makeFinding('high', { status: 'fixed' }), makeFinding('low')] })
+    const d = decide({
+      ...base,
+      verdict: 'fail',
+      findings: [makeFinding('critical'), makeFinding('high', { status: 'fixed' }), makeFinding('low')]
+    })
     expect(d.findingsAtOrAbove).toBe(2)
     expect(d.openAtOrAbove).toBe(1)
   })
 
   it('notes the unknown finding statuses and how they counted', () => {
     const computed = decide({ ...base, verdict: null, findings: [makeFinding('high', { status: 'reopened' })] })
-    expect(computed.notes.join(' ')).toMatch(/1 finding at or above high has a status this action does not know: "f_\d+" \("reopened"\); counted as open \(fail closed\)/)
+    expect(computed.notes.join(' ')).toMatch(
+      /1 finding at or above high has a status this action does not know: "f_\d+" \("reopened"\); counted as open \(fail closed\)/
+    )
     expect(computed.openAtOrAbove).toBe(1)
     const serviceSays = decide({ ...base, verdict: 'pass', findings: [makeFinding('high', { status: 'in_review' })] })
     expect(serviceSays.notes.join(' ')).toMatch(/"in_review"\); the service's verdict stands for them/)
@@ -139,12 +259,19 @@ describe('decide', () => {
 
   it('notes coverage facts that are not failures', () => {
     const unplanned = decide({ ...base, coverage: cov([...planned.map((c) => row(c)), row('z', 'critical')]) })
-    expect(unplanned.notes.join(' ')).toMatch(/critical finding in z, a category the run did not plan, that the findings list does not hold/)
+    expect(unplanned.notes.join(' ')).toMatch(
+      /critical finding in z, a category the run did not plan, that the findings list does not hold/
+    )
     const unknown = decide({ ...base, coverage: cov(undefined, { run_status: 'finalizing' }) })
     expect(unknown.notes.join(' ')).toMatch(/run_status "finalizing", a status this action does not know/)
     const disagree = decide({ ...base, coverage: cov(undefined, { run_status: 'error' }) })
     expect(disagree.notes.join(' ')).toMatch(/The run status \(completed\) and the coverage \(run_status error\) disagree/)
-    const failAnyway = decide({ ...base, verdict: 'fail', findings: [makeFinding('high', { status: 'open', category: 'b' })], coverage: cov([row('a', 'high'), row('b', 'high'), row('c')]) })
+    const failAnyway = decide({
+      ...base,
+      verdict: 'fail',
+      findings: [makeFinding('high', { status: 'open', category: 'b' })],
+      coverage: cov([row('a', 'high'), row('b', 'high'), row('c')])
+    })
     expect(failAnyway.notes.join(' ')).toMatch(/Also: coverage reports a high finding in a/)
   })
 
@@ -157,7 +284,15 @@ describe('decide', () => {
     ['high', [makeFinding('high', { status: 'reopened' })], 'fail'],
     ['high', [makeFinding('critical', { status: 'OPEN' })], 'fail'],
     ['high', [makeFinding('medium', { status: 'reopened' })], 'pass'],
-    ['high', [makeFinding('high', { status: 'fixed' }), makeFinding('high', { status: 'dismissed' }), makeFinding('high', { status: 'FIXED_VERIFIED' })], 'pass']
+    [
+      'high',
+      [
+        makeFinding('high', { status: 'fixed' }),
+        makeFinding('high', { status: 'dismissed' }),
+        makeFinding('high', { status: 'FIXED_VERIFIED' })
+      ],
+      'pass'
+    ]
   ] as const)('computeVerdict at %s', (min, findings, expected) => {
     expect(computeVerdict(findings, min)).toBe(expected)
   })

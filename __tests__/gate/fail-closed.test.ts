@@ -5,12 +5,7 @@
  * does pass when nothing is wrong.
  */
 import { describe, expect, it } from '@jest/globals'
-import type {
-  CoverageResponse,
-  CoverageRow,
-  FindingList,
-  RunStatusResponse
-} from '../../src/service/contract/index.js'
+import type { CoverageResponse, CoverageRow, FindingList, RunStatusResponse } from '../../src/service/contract/index.js'
 import { MalformedResponseError, ServiceError } from '../../src/util/errors.js'
 import { runGate } from '../../src/gate/run-gate.js'
 import type { GateResult } from '../../src/gate/decide.js'
@@ -24,8 +19,18 @@ import { makeFinding, PLANNED as PLANNED_CATEGORIES } from '../__fixtures__/buil
 const planned: string[] = [...PLANNED_CATEGORIES]
 
 const done: Partial<RunStatusResponse> = { status: 'completed', categories_completed: planned, verdict: 'pass' }
-const err409 = new ServiceError({ endpoint: 'GET /api/v1/run/run_1/findings', status: 409, code: 'run_in_progress', message: 'run still in progress' })
-const coverage409 = new ServiceError({ endpoint: 'GET /api/v1/run/run_1/coverage', status: 409, code: 'run_in_progress', message: 'run still in progress' })
+const err409 = new ServiceError({
+  endpoint: 'GET /api/v1/run/run_1/findings',
+  status: 409,
+  code: 'run_in_progress',
+  message: 'run still in progress'
+})
+const coverage409 = new ServiceError({
+  endpoint: 'GET /api/v1/run/run_1/coverage',
+  status: 409,
+  code: 'run_in_progress',
+  message: 'run still in progress'
+})
 
 function row(category: string, worst: CoverageRow['worst_severity'] = null): CoverageRow {
   return { category, attacks_blocked: 3, attacks_succeeded: worst ? 1 : 0, owasp: 'LLM01:2025', atlas: 'AML.T0051', worst_severity: worst }
@@ -44,13 +49,29 @@ function failing<T>(n: number, error: Error, then: () => Promise<T>): () => Prom
 }
 const noFindings = async (): Promise<FindingList> => ({ findings: [], count: 0 })
 const cleanCoverage = coverageOf(planned.map((c) => row(c)))
-const malformed = new MalformedResponseError({ endpoint: 'GET /api/v1/run/run_1/coverage', message: 'response field categories[0].attacks_blocked: expected number', fieldPath: 'categories[0].attacks_blocked' })
+const malformed = new MalformedResponseError({
+  endpoint: 'GET /api/v1/run/run_1/coverage',
+  message: 'response field categories[0].attacks_blocked: expected number',
+  fieldPath: 'categories[0].attacks_blocked'
+})
 
 const cases: [string, Script, GateResult][] = [
   ['control: everything read, nothing wrong', { statuses: [{}, done] }, 'pass'],
-  ['run ended with status error', { statuses: [{}, { ...done, status: 'error', categories_completed: planned.slice(0, 1) }] }, 'incomplete'],
-  ['run was cancelled by someone else', { statuses: [{}, { ...done, status: 'cancelled', categories_completed: planned.slice(0, 2) }] }, 'incomplete'],
-  ['completed, but a planned category is missing', { statuses: [{}, { ...done, categories_completed: planned.slice(0, 2) }] }, 'incomplete'],
+  [
+    'run ended with status error',
+    { statuses: [{}, { ...done, status: 'error', categories_completed: planned.slice(0, 1) }] },
+    'incomplete'
+  ],
+  [
+    'run was cancelled by someone else',
+    { statuses: [{}, { ...done, status: 'cancelled', categories_completed: planned.slice(0, 2) }] },
+    'incomplete'
+  ],
+  [
+    'completed, but a planned category is missing',
+    { statuses: [{}, { ...done, categories_completed: planned.slice(0, 2) }] },
+    'incomplete'
+  ],
   ['completed, but ingest is incomplete', { statuses: [done], ingestIncomplete: true }, 'incomplete'],
   ["the run's list item cannot be found", { statuses: [done], runListMissing: true }, 'incomplete'],
   [
@@ -58,37 +79,94 @@ const cases: [string, Script, GateResult][] = [
     { statuses: [{ ...done, verdict: null }], findings: async () => Promise.reject(err409) },
     'error'
   ],
-  ['findings answer 409 after a terminal status, on every retry', { statuses: [done], findings: async () => Promise.reject(err409) }, 'error'],
-  ['coverage answers 409 after a terminal status, on every retry', { statuses: [done], coverage: async () => Promise.reject(coverage409) }, 'error'],
+  [
+    'findings answer 409 after a terminal status, on every retry',
+    { statuses: [done], findings: async () => Promise.reject(err409) },
+    'error'
+  ],
+  [
+    'coverage answers 409 after a terminal status, on every retry',
+    { statuses: [done], coverage: async () => Promise.reject(coverage409) },
+    'error'
+  ],
   ['coverage unparseable', { statuses: [done], coverage: async () => Promise.reject(malformed) }, 'error'],
   [
     'coverage names another run',
     { statuses: [done], coverage: async () => ({ run_id: 'run_other', run_status: 'completed', categories: [] }) },
     'error'
   ],
+  ['findings count disagrees with the list', { statuses: [done], findings: async () => ({ findings: [], count: 2 }) }, 'error'],
   [
-    'findings count disagrees with the list',
-    { statuses: [done], findings: async () => ({ findings: [], count: 2 }) },
+    'service says pass but an open high finding exists',
+    { statuses: [done], findings: async () => ({ findings: [makeFinding('high')], count: 1 }) },
+    'fail'
+  ],
+  ['timeout: the run never ends', { statuses: [{ categories_completed: planned.slice(0, 1) }], timeoutMs: 120_000 }, 'error'],
+  [
+    'timeout, and the cancel 202 has an empty body',
+    { statuses: [{ categories_completed: planned.slice(0, 1) }], timeoutMs: 120_000, cancelBody: '' },
     'error'
   ],
-  ['service says pass but an open high finding exists', { statuses: [done], findings: async () => ({ findings: [makeFinding('high')], count: 1 }) }, 'fail'],
-  ['timeout: the run never ends', { statuses: [{ categories_completed: planned.slice(0, 1) }], timeoutMs: 120_000 }, 'error'],
-  ['timeout, and the cancel 202 has an empty body', { statuses: [{ categories_completed: planned.slice(0, 1) }], timeoutMs: 120_000, cancelBody: '' }, 'error'],
   ['a run with no planned categories', { statuses: [{ ...done, categories_planned: [], categories_completed: [] }] }, 'incomplete'],
   ['a status the description does not name ("queued") that never ends', { statuses: [{ status: 'queued' }], timeoutMs: 120_000 }, 'error'],
   ['"queued" forever, with a pass verdict on it', { statuses: [{ status: 'queued', verdict: 'pass' }], timeoutMs: 120_000 }, 'error'],
   ['a status in another case ("COMPLETED") is not terminal', { statuses: [{ ...done, status: 'COMPLETED' }], timeoutMs: 120_000 }, 'error'],
-  ['no verdict, and a finding with an unknown status at or above the threshold', { statuses: [{ ...done, verdict: null }], findings: async () => ({ findings: [makeFinding('high', { status: 'reopened' })], count: 1 }) }, 'fail'],
-  ['a completed category has no coverage row', { statuses: [done], coverage: coverageOf(planned.slice(0, 2).map((c) => row(c))) }, 'incomplete'],
-  ['the coverage run_status disagrees with the run status', { statuses: [done], coverage: coverageOf(planned.map((c) => row(c)), { run_status: 'cancelled' }) }, 'incomplete'],
-  ['coverage reports a high finding the findings list does not hold', { statuses: [done], coverage: coverageOf([row(planned[0], 'high'), ...planned.slice(1).map((c) => row(c))]) }, 'error'],
   [
-    'timeout after the run found an open high finding (the result was not reached)',
-    { statuses: [{ categories_completed: planned.slice(0, 1), verdict: 'fail' }], timeoutMs: 120_000, findings: async () => ({ findings: [makeFinding('high')], count: 1 }) },
+    'no verdict, and a finding with an unknown status at or above the threshold',
+    {
+      statuses: [{ ...done, verdict: null }],
+      findings: async () => ({ findings: [makeFinding('high', { status: 'reopened' })], count: 1 })
+    },
+    'fail'
+  ],
+  [
+    'a completed category has no coverage row',
+    { statuses: [done], coverage: coverageOf(planned.slice(0, 2).map((c) => row(c))) },
+    'incomplete'
+  ],
+  [
+    'the coverage run_status disagrees with the run status',
+    {
+      statuses: [done],
+      coverage: coverageOf(
+        planned.map((c) => row(c)),
+        { run_status: 'cancelled' }
+      )
+    },
+    'incomplete'
+  ],
+  [
+    'coverage reports a high finding the findings list does not hold',
+    { statuses: [done], coverage: coverageOf([row(planned[0], 'high'), ...planned.slice(1).map((c) => row(c))]) },
     'error'
   ],
-  ['the status stops being readable mid-run (401: key revoked)', { statuses: [{}], statusFailsAfter: 2, statusError: new ServiceError({ endpoint: 'GET /api/v1/run/run_1', status: 401, code: 'unauthorized', message: 'key revoked' }) }, 'error'],
-  ['the run is never found (404 on every read)', { statuses: [{}], statusFailsAfter: 0, statusError: new ServiceError({ endpoint: 'GET /api/v1/run/run_1', status: 404, code: 'not_found', message: 'no such run' }) }, 'error']
+  [
+    'timeout after the run found an open high finding (the result was not reached)',
+    {
+      statuses: [{ categories_completed: planned.slice(0, 1), verdict: 'fail' }],
+      timeoutMs: 120_000,
+      findings: async () => ({ findings: [makeFinding('high')], count: 1 })
+    },
+    'error'
+  ],
+  [
+    'the status stops being readable mid-run (401: key revoked)',
+    {
+      statuses: [{}],
+      statusFailsAfter: 2,
+      statusError: new ServiceError({ endpoint: 'GET /api/v1/run/run_1', status: 401, code: 'unauthorized', message: 'key revoked' })
+    },
+    'error'
+  ],
+  [
+    'the run is never found (404 on every read)',
+    {
+      statuses: [{}],
+      statusFailsAfter: 0,
+      statusError: new ServiceError({ endpoint: 'GET /api/v1/run/run_1', status: 404, code: 'not_found', message: 'no such run' })
+    },
+    'error'
+  ]
 ]
 
 /**
@@ -98,13 +176,23 @@ const cases: [string, Script, GateResult][] = [
 const lenient: [string, Script][] = [
   ['status bodies with only status, categories and verdict', { statuses: [{}, done], minimalStatus: true }],
   ['"queued" before running, then completed', { statuses: [{ status: 'queued' }, {}, done] }],
-  ['coverage without run_id', { statuses: [done], coverage: async () => ({ run_status: 'completed', categories: planned.map((c) => row(c)) }) }],
+  [
+    'coverage without run_id',
+    { statuses: [done], coverage: async () => ({ run_status: 'completed', categories: planned.map((c) => row(c)) }) }
+  ],
   ['findings answer 409 twice after the status turned terminal, then read', { statuses: [done], findings: failing(2, err409, noFindings) }],
   ['coverage answers 409 three times, then read', { statuses: [done], coverage: failing(3, coverage409, cleanCoverage) }],
-  ['a service pass over a finding with an unknown status (the service decides)', { statuses: [done], findings: async () => ({ findings: [makeFinding('high', { status: 'in_review' })], count: 1 }) }],
+  [
+    'a service pass over a finding with an unknown status (the service decides)',
+    { statuses: [done], findings: async () => ({ findings: [makeFinding('high', { status: 'in_review' })], count: 1 }) }
+  ],
   [
     'the new run answers 404 twice before it can be read (a lagging read side)',
-    { statuses: [done], statusFailsFirst: 2, statusError: new ServiceError({ endpoint: 'GET /api/v1/run/run_1', status: 404, code: 'not_found', message: 'no such run' }) }
+    {
+      statuses: [done],
+      statusFailsFirst: 2,
+      statusError: new ServiceError({ endpoint: 'GET /api/v1/run/run_1', status: 404, code: 'not_found', message: 'no such run' })
+    }
   ]
 ]
 
@@ -112,17 +200,26 @@ const lenient: [string, Script][] = [
 function gate(script: Script): Promise<Awaited<ReturnType<typeof runGate>>> {
   const api = scripted(script)
   return runGate(
-    { makeApi: () => api, clock: fakeClock(), signal: new AbortController().signal, log: recordingLog(), onRunStarted: () => {}, onRunSettled: () => {} },
+    {
+      makeApi: () => api,
+      clock: fakeClock(),
+      signal: new AbortController().signal,
+      log: recordingLog(),
+      onRunStarted: () => {},
+      onRunSettled: () => {}
+    },
     { modelId: 'm', categories: [], minSeverity: 'high', timeoutMs: script.timeoutMs ?? 3_600_000 }
   )
 }
 
 describe('fail closed', () => {
-
-  it.each(cases.map(([name, script, expected]) => [`${name} -> ${expected}`, script, expected] as const))('%s', async (_name, script, expected) => {
-    const outcome = await gate(script)
-    expect(outcome.decision.result).toBe(expected)
-  })
+  it.each(cases.map(([name, script, expected]) => [`${name} -> ${expected}`, script, expected] as const))(
+    '%s',
+    async (_name, script, expected) => {
+      const outcome = await gate(script)
+      expect(outcome.decision.result).toBe(expected)
+    }
+  )
 
   it.each(lenient)('spec-conforming variation: %s -> pass', async (_name, script) => {
     const outcome = await gate(script)
@@ -138,7 +235,14 @@ describe('fail closed', () => {
     const api = scripted({ statuses: [{}] })
     const settled: string[] = []
     const outcome = await runGate(
-      { makeApi: () => api, clock, signal: new AbortController().signal, log: recordingLog(), onRunStarted: () => {}, onRunSettled: (id) => settled.push(id) },
+      {
+        makeApi: () => api,
+        clock,
+        signal: new AbortController().signal,
+        log: recordingLog(),
+        onRunStarted: () => {},
+        onRunSettled: (id) => settled.push(id)
+      },
       { modelId: 'm', categories: [], minSeverity: 'high', timeoutMs: 30_000 }
     )
     expect(outcome.end).toBe('timeout')
@@ -164,7 +268,14 @@ describe('when the status cannot be read any more', () => {
       }
     })
     const outcome = await runGate(
-      { makeApi: () => api, clock, signal: new AbortController().signal, log: recordingLog(), onRunStarted: () => {}, onRunSettled: () => {} },
+      {
+        makeApi: () => api,
+        clock,
+        signal: new AbortController().signal,
+        log: recordingLog(),
+        onRunStarted: () => {},
+        onRunSettled: () => {}
+      },
       { modelId: 'm', categories: [], minSeverity: 'high', timeoutMs: 600_000 }
     )
     expect(outcome.end).toBe('unreadable')

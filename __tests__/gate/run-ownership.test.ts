@@ -13,7 +13,12 @@ const run = (id: string, planned: string[], startedAt = T0 + 100): RunListItem =
   categories_planned: planned,
   completed_at: null
 })
-const intent = (categories: string[], baseline: string[] | null = ['run_old']): TriggerIntent => ({ modelId: 'm', categories, baseline, sentAt: T0 })
+const intent = (categories: string[], baseline: string[] | null = ['run_old']): TriggerIntent => ({
+  modelId: 'm',
+  categories,
+  baseline,
+  sentAt: T0
+})
 const old = run('run_old', ['jailbreak'], T0 - 60_000)
 
 describe('plansWhatWasAsked', () => {
@@ -57,12 +62,17 @@ describe('claimRun', () => {
     expect(c.kind).toBe('unprovable')
     if (c.kind !== 'unprovable') return
     expect(c.seen.map((r) => r.run_id)).toEqual(['run_a'])
-    expect(c.why).toMatch(/run run_a of model m appeared, but it plans categories prompt_injection where this step asked for categories jailbreak/)
+    expect(c.why).toMatch(
+      /run run_a of model m appeared, but it plans categories prompt_injection where this step asked for categories jailbreak/
+    )
   })
 
   it('two new runs planning what was asked: another trigger like ours ran at the same time, neither is taken', () => {
     const c = claimRun(intent(['jailbreak']), [run('run_a', ['jailbreak']), run('run_b', ['jailbreak'], T0 + 50), old])
-    expect(c).toMatchObject({ kind: 'unprovable', why: expect.stringMatching(/2 runs of model m planning categories jailbreak appeared since our request \(run_a, run_b\)/) })
+    expect(c).toMatchObject({
+      kind: 'unprovable',
+      why: expect.stringMatching(/2 runs of model m planning categories jailbreak appeared since our request \(run_a, run_b\)/)
+    })
   })
 
   it("one new run planning what was asked beside another gate's run planning something else: ours, the other left alone", () => {

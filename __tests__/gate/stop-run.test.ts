@@ -10,8 +10,18 @@ import { stopRun, type StopResult } from '../../src/gate/stop-run.js'
 import { fakeApi } from '../__fixtures__/fake-api.js'
 import { fakeClock } from '../__fixtures__/fake-clock.js'
 
-const notRunning = new ServiceError({ endpoint: 'POST /api/v1/run/run_1/cancel', status: 409, code: 'run_not_running', message: 'the run is completed, not running' })
-const forbidden = new ServiceError({ endpoint: 'POST /api/v1/run/run_1/cancel', status: 403, code: 'insufficient_scope', message: 'no test:run' })
+const notRunning = new ServiceError({
+  endpoint: 'POST /api/v1/run/run_1/cancel',
+  status: 409,
+  code: 'run_not_running',
+  message: 'the run is completed, not running'
+})
+const forbidden = new ServiceError({
+  endpoint: 'POST /api/v1/run/run_1/cancel',
+  status: 403,
+  code: 'insufficient_scope',
+  message: 'no test:run'
+})
 const unreadable = new ServiceError({ endpoint: 'GET /api/v1/run/run_1', status: 503, message: 'busy' })
 
 /** A minimal status body: only the fields the description guarantees. */
@@ -32,25 +42,77 @@ interface Row {
 const cancelling: [level: 'info', RegExp] = ['info', /^Cancelling run run_1 \(timeout\); waiting up to 15 s for it to stop\.$/]
 
 const rows: [string, Row][] = [
-  ['202 with the emulator body, then cancelled', { cancel: { body: { run_id: 'run_1', status: 'running', cancel_requested: true } }, reads: [status('running'), status('cancelled')], expected: { requested: true, settled: true, notRunning: false }, lines: [cancelling] }],
-  ['202 with an empty body', { cancel: { body: '' }, reads: [status('cancelled')], expected: { requested: true, settled: true, notRunning: false }, lines: [cancelling] }],
-  ['202 with {}', { cancel: { body: {} }, reads: [status('cancelled')], expected: { requested: true, settled: true, notRunning: false }, lines: [cancelling] }],
-  ['202 with {"status":"cancelling"}', { cancel: { body: { status: 'cancelling' } }, reads: [status('cancelled')], expected: { requested: true, settled: true, notRunning: false }, lines: [cancelling] }],
+  [
+    '202 with the emulator body, then cancelled',
+    {
+      cancel: { body: { run_id: 'run_1', status: 'running', cancel_requested: true } },
+      reads: [status('running'), status('cancelled')],
+      expected: { requested: true, settled: true, notRunning: false },
+      lines: [cancelling]
+    }
+  ],
+  [
+    '202 with an empty body',
+    {
+      cancel: { body: '' },
+      reads: [status('cancelled')],
+      expected: { requested: true, settled: true, notRunning: false },
+      lines: [cancelling]
+    }
+  ],
+  [
+    '202 with {}',
+    {
+      cancel: { body: {} },
+      reads: [status('cancelled')],
+      expected: { requested: true, settled: true, notRunning: false },
+      lines: [cancelling]
+    }
+  ],
+  [
+    '202 with {"status":"cancelling"}',
+    {
+      cancel: { body: { status: 'cancelling' } },
+      reads: [status('cancelled')],
+      expected: { requested: true, settled: true, notRunning: false },
+      lines: [cancelling]
+    }
+  ],
   [
     '202, but the run never stops',
-    { cancel: { body: undefined }, reads: [status('running')], expected: { requested: true, settled: false, notRunning: false }, lines: [cancelling, ['warning', /^Run run_1 had not stopped 15 s after the cancel request \(its status still reads running\)\.$/]] }
+    {
+      cancel: { body: undefined },
+      reads: [status('running')],
+      expected: { requested: true, settled: false, notRunning: false },
+      lines: [cancelling, ['warning', /^Run run_1 had not stopped 15 s after the cancel request \(its status still reads running\)\.$/]]
+    }
   ],
   [
     '202, then an unknown status that never ends',
-    { cancel: { body: {} }, reads: [status('cancelling')], expected: { requested: true, settled: false, notRunning: false }, lines: [cancelling, ['warning', /had not stopped 15 s after the cancel request \(its status still reads cancelling\)\.$/]] }
+    {
+      cancel: { body: {} },
+      reads: [status('cancelling')],
+      expected: { requested: true, settled: false, notRunning: false },
+      lines: [cancelling, ['warning', /had not stopped 15 s after the cancel request \(its status still reads cancelling\)\.$/]]
+    }
   ],
   [
     '409, and the status is terminal: it had already ended',
-    { cancel: { error: notRunning }, reads: [status('completed')], expected: { requested: true, settled: true, notRunning: true }, lines: [['info', /^Run run_1 had already ended \(status completed\) when it was to be cancelled \(timeout\)\.$/]] }
+    {
+      cancel: { error: notRunning },
+      reads: [status('completed')],
+      expected: { requested: true, settled: true, notRunning: true },
+      lines: [['info', /^Run run_1 had already ended \(status completed\) when it was to be cancelled \(timeout\)\.$/]]
+    }
   ],
   [
     '409, and the status catches up a moment later',
-    { cancel: { error: notRunning }, reads: [status('running'), status('error')], expected: { requested: true, settled: true, notRunning: true }, lines: [['info', /had already ended \(status error\)/]] }
+    {
+      cancel: { error: notRunning },
+      reads: [status('running'), status('error')],
+      expected: { requested: true, settled: true, notRunning: true },
+      lines: [['info', /had already ended \(status error\)/]]
+    }
   ],
   [
     '409, but the status still reads running: says both, not "had not stopped"',
@@ -58,16 +120,31 @@ const rows: [string, Row][] = [
       cancel: { error: notRunning },
       reads: [status('running')],
       expected: { requested: true, settled: false, notRunning: true },
-      lines: [['warning', /^The service reported run run_1 not running when it was to be cancelled \(timeout\), but its status still reads running after 15 s\.$/]]
+      lines: [
+        [
+          'warning',
+          /^The service reported run run_1 not running when it was to be cancelled \(timeout\), but its status still reads running after 15 s\.$/
+        ]
+      ]
     }
   ],
   [
     '409, and the status cannot be read',
-    { cancel: { error: notRunning }, reads: [unreadable], expected: { requested: true, settled: false, notRunning: true }, lines: [['warning', /not running when it was to be cancelled \(timeout\), but its status could not be read after 15 s\.$/]] }
+    {
+      cancel: { error: notRunning },
+      reads: [unreadable],
+      expected: { requested: true, settled: false, notRunning: true },
+      lines: [['warning', /not running when it was to be cancelled \(timeout\), but its status could not be read after 15 s\.$/]]
+    }
   ],
   [
     '403: not requested, nothing read',
-    { cancel: { error: forbidden }, reads: [status('running')], expected: { requested: false, settled: false, notRunning: false }, lines: [['warning', /^Could not cancel run run_1: POST \/api\/v1\/run\/run_1\/cancel HTTP 403 insufficient_scope: no test:run$/]] }
+    {
+      cancel: { error: forbidden },
+      reads: [status('running')],
+      expected: { requested: false, settled: false, notRunning: false },
+      lines: [['warning', /^Could not cancel run run_1: POST \/api\/v1\/run\/run_1\/cancel HTTP 403 insufficient_scope: no test:run$/]]
+    }
   ]
 ]
 
@@ -92,9 +169,13 @@ describe('stopRun', () => {
     expect({ requested: result.requested, settled: result.settled, notRunning: result.notRunning }).toEqual(row.expected)
     const lines = log.lines.filter((l) => l.level !== 'debug')
     expect(lines.map((l) => l.level)).toEqual(row.lines.map(([level]) => level))
-    lines.forEach((l, i) => { expect(l.line).toMatch(row.lines[i][1]); })
+    lines.forEach((l, i) => {
+      expect(l.line).toMatch(row.lines[i][1])
+    })
     // Never both "not running" and "had not stopped".
-    expect(lines.some((l) => /had already ended|not running when/.test(l.line)) && lines.some((l) => l.line.includes('had not stopped'))).toBe(false)
+    expect(
+      lines.some((l) => /had already ended|not running when/.test(l.line)) && lines.some((l) => l.line.includes('had not stopped'))
+    ).toBe(false)
     // Bounded by settleMs on virtual time.
     expect(clock.sleeps.reduce((a, b) => a + b, 0)).toBeLessThanOrEqual(15_000)
   })

@@ -224,7 +224,9 @@ describe('triggerRun', () => {
         ]
       })
     })
-    const err = (await triggerRun({ ...s, api }, { modelId: 'm', categories: ['prompt_injection', 'nope'] }).catch((e: unknown) => e)) as ConfigError
+    const err = (await triggerRun({ ...s, api }, { modelId: 'm', categories: ['prompt_injection', 'nope'] }).catch(
+      (e: unknown) => e
+    )) as ConfigError
     expect(err).toBeInstanceOf(ConfigError)
     expect(err.message).toBe('unknown category keys: nope; valid keys: prompt_injection, data_leakage')
   })
@@ -258,7 +260,11 @@ describe('triggerRun', () => {
     expect(triggers).toBeGreaterThanOrEqual(4)
     expect(triggers).toBeLessThanOrEqual(8)
     expect(s.clock.sleeps.slice(0, 4)).toEqual([2_000, 4_000, 8_000, 15_000])
-    expect(s.log.lines.some((l) => l.line.includes('already active (HTTP 409 run_active), but its run list shows none running; trying again in 2 s'))).toBe(true)
+    expect(
+      s.log.lines.some((l) =>
+        l.line.includes('already active (HTTP 409 run_active), but its run list shows none running; trying again in 2 s')
+      )
+    ).toBe(true)
   })
 
   it('treats a 409 without the run_active code (or any body) as an active assessment', async () => {

@@ -6,15 +6,51 @@ const PR_PAYLOAD = { action: 'synchronize', number: 42, pull_request: { number: 
 describe('targetFromEvent', () => {
   const cases: [string, string, unknown, string, EventTarget][] = [
     ['pull_request', 'pull_request', PR_PAYLOAD, 'octo/agent', { kind: 'pull_request', owner: 'octo', repo: 'agent', number: 42 }],
-    ['pull_request_target', 'pull_request_target', PR_PAYLOAD, 'octo/agent', { kind: 'pull_request', owner: 'octo', repo: 'agent', number: 42 }],
-    ['number only at the top', 'pull_request', { number: 7 }, 'octo/agent', { kind: 'pull_request', owner: 'octo', repo: 'agent', number: 7 }],
-    ['pull_request.number wins', 'pull_request', { number: 1, pull_request: { number: 9 } }, 'a/b', { kind: 'pull_request', owner: 'a', repo: 'b', number: 9 }],
-    ['dots, dashes and underscores', 'pull_request', PR_PAYLOAD, 'my-org.x/re_po.js', { kind: 'pull_request', owner: 'my-org.x', repo: 're_po.js', number: 42 }],
-    ['repository from payload when env is empty', 'pull_request', { ...PR_PAYLOAD, repository: { full_name: 'p/q' } }, '', { kind: 'pull_request', owner: 'p', repo: 'q', number: 42 }],
+    [
+      'pull_request_target',
+      'pull_request_target',
+      PR_PAYLOAD,
+      'octo/agent',
+      { kind: 'pull_request', owner: 'octo', repo: 'agent', number: 42 }
+    ],
+    [
+      'number only at the top',
+      'pull_request',
+      { number: 7 },
+      'octo/agent',
+      { kind: 'pull_request', owner: 'octo', repo: 'agent', number: 7 }
+    ],
+    [
+      'pull_request.number wins',
+      'pull_request',
+      { number: 1, pull_request: { number: 9 } },
+      'a/b',
+      { kind: 'pull_request', owner: 'a', repo: 'b', number: 9 }
+    ],
+    [
+      'dots, dashes and underscores',
+      'pull_request',
+      PR_PAYLOAD,
+      'my-org.x/re_po.js',
+      { kind: 'pull_request', owner: 'my-org.x', repo: 're_po.js', number: 42 }
+    ],
+    [
+      'repository from payload when env is empty',
+      'pull_request',
+      { ...PR_PAYLOAD, repository: { full_name: 'p/q' } },
+      '',
+      { kind: 'pull_request', owner: 'p', repo: 'q', number: 42 }
+    ],
     ['push', 'push', { ref: 'refs/heads/main' }, 'octo/agent', { kind: 'none', eventName: 'push' }],
     ['schedule', 'schedule', { schedule: '0 3 * * *' }, 'octo/agent', { kind: 'none', eventName: 'schedule' }],
     ['workflow_dispatch', 'workflow_dispatch', { inputs: {} }, 'octo/agent', { kind: 'none', eventName: 'workflow_dispatch' }],
-    ['issue_comment on a PR', 'issue_comment', { issue: { number: 42, pull_request: {} } }, 'octo/agent', { kind: 'none', eventName: 'issue_comment' }],
+    [
+      'issue_comment on a PR',
+      'issue_comment',
+      { issue: { number: 42, pull_request: {} } },
+      'octo/agent',
+      { kind: 'none', eventName: 'issue_comment' }
+    ],
     ['merge_group', 'merge_group', PR_PAYLOAD, 'octo/agent', { kind: 'none', eventName: 'merge_group' }],
     ['pull_request_review', 'pull_request_review', PR_PAYLOAD, 'octo/agent', { kind: 'none', eventName: 'pull_request_review' }],
     ['empty event name', '', PR_PAYLOAD, 'octo/agent', { kind: 'none', eventName: '' }]
@@ -38,10 +74,13 @@ describe('targetFromEvent', () => {
     expect(t.kind === 'none' && t.reason).toMatch(/pull request number/)
   })
 
-  test.each(['', 'octo', 'octo/agent/extra', 'octo/', '/agent', 'oc to/agent', 'octo/..'])('unusable repository %j gives none with a reason', (repository) => {
-    const t = targetFromEvent('pull_request', PR_PAYLOAD, repository)
-    expect(t).toEqual({ kind: 'none', eventName: 'pull_request', reason: expect.stringMatching(/GITHUB_REPOSITORY/) })
-  })
+  test.each(['', 'octo', 'octo/agent/extra', 'octo/', '/agent', 'oc to/agent', 'octo/..'])(
+    'unusable repository %j gives none with a reason',
+    (repository) => {
+      const t = targetFromEvent('pull_request', PR_PAYLOAD, repository)
+      expect(t).toEqual({ kind: 'none', eventName: 'pull_request', reason: expect.stringMatching(/GITHUB_REPOSITORY/) })
+    }
+  )
 })
 
 describe('assessedCommit', () => {

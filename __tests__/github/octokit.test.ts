@@ -31,7 +31,11 @@ afterEach(async () => {
     const s = raw
     raw = undefined
     s.closeAllConnections()
-    await new Promise<void>((resolve) => s.close(() => { resolve(); }))
+    await new Promise<void>((resolve) =>
+      s.close(() => {
+        resolve()
+      })
+    )
   }
 })
 
@@ -55,10 +59,18 @@ describe('githubRetryAfterMs', () => {
     ['no headers', {}, undefined],
     ['retry-after seconds', { 'retry-after': '30' }, 30_000],
     ['retry-after HTTP-date', { 'retry-after': new Date(NOW + 90_000).toUTCString() }, 90_000],
-    ['primary limit exhausted: until reset, plus a second', { 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': String(NOW / 1000 + 120) }, 121_000],
+    [
+      'primary limit exhausted: until reset, plus a second',
+      { 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': String(NOW / 1000 + 120) },
+      121_000
+    ],
     ['reset in the past', { 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': String(NOW / 1000 - 5) }, 1000],
     ['remaining not 0: no wait', { 'x-ratelimit-remaining': '12', 'x-ratelimit-reset': String(NOW / 1000 + 120) }, undefined],
-    ['retry-after wins over reset', { 'retry-after': '5', 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': String(NOW / 1000 + 120) }, 5000]
+    [
+      'retry-after wins over reset',
+      { 'retry-after': '5', 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': String(NOW / 1000 + 120) },
+      5000
+    ]
   ]
   test.each(cases)('%s', (_name, headers, expected) => {
     expect(githubRetryAfterMs(headers, NOW)).toBe(expected)
@@ -73,12 +85,28 @@ describe('toGitHubError', () => {
     ['502', httpError(502, { message: 'Server Error' }), { status: 502, transient: true, serviceMessage: 'Server Error' }],
     ['500', httpError(500, ''), { status: 500, transient: true }],
     ['408', httpError(408, { message: 'Timeout' }), { status: 408, transient: true }],
-    ['429 with retry-after', httpError(429, { message: 'Too many' }, { 'retry-after': '3' }), { status: 429, transient: true, retryAfterMs: 3000, code: 'secondary_rate_limit' }],
-    ['403 permission', httpError(403, { message: 'Resource not accessible by integration' }), { status: 403, transient: false, code: undefined }],
-    ['403 secondary limit', httpError(403, { message: 'You have exceeded a secondary rate limit' }, { 'retry-after': '60' }), { status: 403, transient: true, code: 'secondary_rate_limit', retryAfterMs: 60_000 }],
+    [
+      '429 with retry-after',
+      httpError(429, { message: 'Too many' }, { 'retry-after': '3' }),
+      { status: 429, transient: true, retryAfterMs: 3000, code: 'secondary_rate_limit' }
+    ],
+    [
+      '403 permission',
+      httpError(403, { message: 'Resource not accessible by integration' }),
+      { status: 403, transient: false, code: undefined }
+    ],
+    [
+      '403 secondary limit',
+      httpError(403, { message: 'You have exceeded a secondary rate limit' }, { 'retry-after': '60' }),
+      { status: 403, transient: true, code: 'secondary_rate_limit', retryAfterMs: 60_000 }
+    ],
     [
       '403 primary limit',
-      httpError(403, { message: 'API rate limit exceeded' }, { 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': String(NOW / 1000 + 10) }),
+      httpError(
+        403,
+        { message: 'API rate limit exceeded' },
+        { 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': String(NOW / 1000 + 10) }
+      ),
       { status: 403, transient: true, code: 'rate_limited', retryAfterMs: 11_000 }
     ],
     ['404', httpError(404, { message: 'Not Found' }), { status: 404, transient: false }],
@@ -87,7 +115,11 @@ describe('toGitHubError', () => {
       httpError(422, { message: 'Validation Failed', errors: [{ resource: 'IssueComment', code: 'custom', message: 'body is too long' }] }),
       { status: 422, transient: false, code: 'custom', serviceMessage: 'Validation Failed: body is too long' }
     ],
-    ['network error (no response)', Object.assign(new Error('other side closed'), { name: 'HttpError', status: 500 }), { status: undefined, transient: true, code: 'network_error' }]
+    [
+      'network error (no response)',
+      Object.assign(new Error('other side closed'), { name: 'HttpError', status: 500 }),
+      { status: undefined, transient: true, code: 'network_error' }
+    ]
   ]
   test.each(cases)('%s', (_name, err, expected) => {
     const e = toGitHubError(err, 'POST /repos/octo/agent/issues/7/comments', NOW)
@@ -110,7 +142,12 @@ describe('createIssuesApi over real HTTP', () => {
     const api = await createIssuesApi({ token: 'ghs_secret', apiUrl: `${standin.url}/`, clock: instantClock(), log })
     const page = await api.listComments(REPO, 7, 1)
     expect(page).toEqual({ items: [], hasNext: false })
-    expect(standin.requests[0]).toMatchObject({ method: 'GET', path: '/repos/octo/agent/issues/7/comments', query: { per_page: '100', page: '1' }, auth: 'token ghs_secret' })
+    expect(standin.requests[0]).toMatchObject({
+      method: 'GET',
+      path: '/repos/octo/agent/issues/7/comments',
+      query: { per_page: '100', page: '1' },
+      auth: 'token ghs_secret'
+    })
     standin.failNext('PATCH', /comments\/55$/, 404)
     const err = await api.updateComment(REPO, 55, 'x').catch((e: unknown) => e)
     expect(err).toBeInstanceOf(GitHubError)
@@ -140,7 +177,13 @@ describe('createIssuesApi over real HTTP', () => {
   test('a wait longer than the deadline ends with DeadlineExceededError', async () => {
     standin = await startGitHubStandin()
     const clock = instantClock()
-    const api = await createIssuesApi({ token: 't', apiUrl: standin.url, clock, deadline: Deadline.after(clock, 10_000), log: recordingLog() })
+    const api = await createIssuesApi({
+      token: 't',
+      apiUrl: standin.url,
+      clock,
+      deadline: Deadline.after(clock, 10_000),
+      log: recordingLog()
+    })
     standin.failNext('GET', /\/issues$/, 429, 1, { 'retry-after': '60' })
     await expect(api.listOpenIssues(REPO, 1)).rejects.toBeInstanceOf(DeadlineExceededError)
     expect(clock.sleeps).toEqual([])
@@ -161,7 +204,11 @@ describe('createIssuesApi over real HTTP', () => {
     raw = createServer(() => {
       hits++ // never answers
     })
-    await new Promise<void>((resolve) => raw!.listen(0, '127.0.0.1', () => { resolve(); }))
+    await new Promise<void>((resolve) =>
+      raw!.listen(0, '127.0.0.1', () => {
+        resolve()
+      })
+    )
     const url = `http://127.0.0.1:${(raw.address() as AddressInfo).port}`
     const clock = instantClock()
     const api = await createIssuesApi({
@@ -185,7 +232,11 @@ describe('createIssuesApi over real HTTP', () => {
       res.setHeader('content-type', 'text/html')
       res.end('<html>proxy</html>')
     })
-    await new Promise<void>((resolve) => raw!.listen(0, '127.0.0.1', () => { resolve(); }))
+    await new Promise<void>((resolve) =>
+      raw!.listen(0, '127.0.0.1', () => {
+        resolve()
+      })
+    )
     const url = `http://127.0.0.1:${(raw.address() as AddressInfo).port}`
     const api = await createIssuesApi({
       token: 't',

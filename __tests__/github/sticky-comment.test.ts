@@ -122,7 +122,12 @@ describe('postStickyComment (update)', () => {
     standin.seedComment(PR.number, `${MARKER_A}\nours`)
     const out = await postStickyComment(api, PR, `${MARKER_A}\nnew`, MARKER_A, 'update', log)
     expect(out.action).toBe('updated')
-    expect(standin.requests.filter((r) => r.method === 'GET' && r.path.endsWith('/comments')).map((r) => r.query.page)).toEqual(['1', '2', '3', '4'])
+    expect(standin.requests.filter((r) => r.method === 'GET' && r.path.endsWith('/comments')).map((r) => r.query.page)).toEqual([
+      '1',
+      '2',
+      '3',
+      '4'
+    ])
     expect(comments()[35].body).toBe(`${MARKER_A}\nnew`)
   })
 
@@ -155,7 +160,7 @@ describe('postStickyComment (update)', () => {
     expect(comments(8)[0].body).toBe(`${MARKER_A}\nother PR`)
   })
 
-  test('with a personal token, only the token user\'s comment is edited', async () => {
+  test("with a personal token, only the token user's comment is edited", async () => {
     await standin.stop()
     api = await start({ tokenKind: 'user', actor: { login: 'release-bot-user', type: 'User' } })
     standin.seedComment(PR.number, `${MARKER_A}\nby someone else`, { login: 'other', type: 'User' })
@@ -309,4 +314,3 @@ describe('postStickyComment failures never throw', () => {
     await expect(postStickyComment(api, PR, 'x', MARKER_A, 'new', log)).rejects.toBeInstanceOf(AbortedError)
   })
 })
-

@@ -32,7 +32,12 @@ async function start(opts?: StandinOptions): Promise<void> {
   api = await createIssuesApi({ token: 'ghs_t', apiUrl: standin.url, clock, log, random: () => 0.5 })
 }
 
-const args = (failing: boolean, body: string, marker = MARKER) => ({ marker, title: 'Agent security: model-a failing', body: `${marker}\n${body}`, failing })
+const args = (failing: boolean, body: string, marker = MARKER) => ({
+  marker,
+  title: 'Agent security: model-a failing',
+  body: `${marker}\n${body}`,
+  failing
+})
 const warnings = () => log.lines.filter((l) => l.level === 'warning').map((l) => l.line)
 const open = () => standin.state.issues.filter((i) => i.state === 'open')
 
@@ -89,7 +94,7 @@ describe('syncTrackingIssue', () => {
     expect(open().map((i) => i.body)).toEqual([`${MARKER}\na1`])
   })
 
-  test('searches every page of open issues; pull requests and others\' issues are skipped', async () => {
+  test("searches every page of open issues; pull requests and others' issues are skipped", async () => {
     await standin.stop()
     await start({ perPage: 100 })
     const ours = standin.seedIssue({ title: 'tracking', body: `${MARKER}\nold` })

@@ -22,14 +22,21 @@ function problemOf(path: string, text: string): string {
 
 describe('parseProfileFile', () => {
   it('reads YAML and JSON, completing tools and user types with their defaults', () => {
-    const yml = parseProfileFile(yaml, 'p.yml', 'purpose: Support\ntools:\n  - name: lookup\nuser_types:\n  - name: customer\nconfirm:\n  answers: [industry]\n')
+    const yml = parseProfileFile(
+      yaml,
+      'p.yml',
+      'purpose: Support\ntools:\n  - name: lookup\nuser_types:\n  - name: customer\nconfirm:\n  answers: [industry]\n'
+    )
     expect(yml.content).toEqual({
       purpose: 'Support',
       tools: [{ name: 'lookup', description: '', parameters: {} }],
       user_types: [{ name: 'customer', auth_level: '', description: '' }]
     })
     expect(yml.confirm).toEqual({ answers: ['industry'], items: {} })
-    expect(parseProfileFile(yaml, 'p.json', '{"system_prompt": null, "multi_agent": null}').content).toEqual({ system_prompt: null, multi_agent: null })
+    expect(parseProfileFile(yaml, 'p.json', '{"system_prompt": null, "multi_agent": null}').content).toEqual({
+      system_prompt: null,
+      multi_agent: null
+    })
   })
 
   it.each([
@@ -51,7 +58,11 @@ describe('parseProfileFile', () => {
     ['p.yml', 'confirm:\n  answers: [purpose]\n', /sets no profile field/],
     ['p.yml', 'system_prompt: null\nconfirm:\n  answers: [system_prompt]\n', /field confirm\.answers: 'system_prompt' is set to null/],
     ['p.yml', 'purpose: x\nconfirm:\n  answers: [colour]\n', /field confirm\.answers\[0\]: /],
-    ['p.yml', 'tools: [{name: a}]\nconfirm:\n  items: {tools: [b]}\n', /field confirm\.items\.tools: 'b' is not among the tools this file sets/],
+    [
+      'p.yml',
+      'tools: [{name: a}]\nconfirm:\n  items: {tools: [b]}\n',
+      /field confirm\.items\.tools: 'b' is not among the tools this file sets/
+    ],
     ['p.yml', 'purpose: x\nconfirm:\n  items: {colours: [b]}\n', /field confirm\.items/]
   ])('%s %j: %s', (path, text, message) => {
     const line = problemOf(path, text)
@@ -77,27 +88,52 @@ function profile(answers: Record<string, unknown>, lists: Record<string, unknown
   return { model_id: 'm', profile_id: 'p', name: F('n'), version: 3, safety_notice: '', answers, lists, dismissals: [] }
 }
 const entry = (value: unknown, source = 'discovered') => ({ value, source })
-const tool = (name: string, description = '', parameters: Record<string, unknown> = {}) => ({ name: F(name), description: F(description), parameters })
+const tool = (name: string, description = '', parameters: Record<string, unknown> = {}) => ({
+  name: F(name),
+  description: F(description),
+  parameters
+})
 
 describe('diffProfile', () => {
   const file = (text: string) => parseProfileFile(yaml, 'p.yml', text)
   const current = readCurrent(
     profile(
-      { purpose: entry(F('Support')), system_prompt: entry(F('Be kind')), has_guardrails: entry(false), multi_agent: entry(null), user_access: entry(F('')) },
+      {
+        purpose: entry(F('Support')),
+        system_prompt: entry(F('Be kind')),
+        has_guardrails: entry(false),
+        multi_agent: entry(null),
+        user_access: entry(F(''))
+      },
       { tools: [entry(tool('lookup', 'Looks up'))], forbidden_topics: [entry(F('a')), entry(F('b'))], user_types: [] }
     )
   )
 
   it.each([
-    ['the same values through the fence: no change', 'purpose: Support\nsystem_prompt: Be kind\ntools: [{name: lookup, description: Looks up}]\n', {}, []],
+    [
+      'the same values through the fence: no change',
+      'purpose: Support\nsystem_prompt: Be kind\ntools: [{name: lookup, description: Looks up}]\n',
+      {},
+      []
+    ],
     ['a null where the profile is empty or unknown: no change', 'user_access: null\nmulti_agent: null\n', {}, []],
     ['a text changed', 'system_prompt: Be very kind\n', { system_prompt: 'Be very kind' }, ['system_prompt changed']],
     ['a text emptied', 'system_prompt: null\n', { system_prompt: null }, ['system_prompt emptied']],
-    ['a flag set', 'has_guardrails: true\nmulti_agent: false\n', { has_guardrails: true, multi_agent: false }, ['has_guardrails true', 'multi_agent false']],
+    [
+      'a flag set',
+      'has_guardrails: true\nmulti_agent: false\n',
+      { has_guardrails: true, multi_agent: false },
+      ['has_guardrails true', 'multi_agent false']
+    ],
     [
       'a tool added: the list sent whole',
       'tools: [{name: lookup, description: Looks up}, {name: refund_order}]\n',
-      { tools: [{ name: 'lookup', description: 'Looks up', parameters: {} }, { name: 'refund_order', description: '', parameters: {} }] },
+      {
+        tools: [
+          { name: 'lookup', description: 'Looks up', parameters: {} },
+          { name: 'refund_order', description: '', parameters: {} }
+        ]
+      },
       ['tools +1 (refund_order)']
     ],
     [
@@ -107,7 +143,12 @@ describe('diffProfile', () => {
       ['tools ~1 (lookup)', 'forbidden_topics -1 (a)']
     ],
     ['a list reordered', 'forbidden_topics: [b, a]\n', { forbidden_topics: ['b', 'a'] }, ['forbidden_topics reordered']],
-    ['a list the profile lacks', 'user_types: [{name: admin}]\n', { user_types: [{ name: 'admin', auth_level: '', description: '' }] }, ['user_types +1 (admin)']]
+    [
+      'a list the profile lacks',
+      'user_types: [{name: admin}]\n',
+      { user_types: [{ name: 'admin', auth_level: '', description: '' }] },
+      ['user_types +1 (admin)']
+    ]
   ])('%s', (_label, text, changes, summary) => {
     expect(diffProfile(file(text), current)).toEqual({ changes, summary })
   })
@@ -134,21 +175,39 @@ describe('diffProfile', () => {
 
 describe('pendingConfirm', () => {
   const current = readCurrent(
-    profile({ purpose: entry(F('S'), 'customer'), industry: entry(F('retail')) }, { tools: [entry(tool('a'), 'customer'), entry(tool('b'))] })
+    profile(
+      { purpose: entry(F('S'), 'customer'), industry: entry(F('retail')) },
+      { tools: [entry(tool('a'), 'customer'), entry(tool('b'))] }
+    )
   )
   it.each([
-    [{ answers: ['purpose', 'industry'], items: { tools: ['a', 'b'] } }, { answers: ['industry'], items: { tools: ['b'] } }],
-    [{ answers: ['purpose'], items: { tools: ['a'] } }, { answers: [], items: {} }]
+    [
+      { answers: ['purpose', 'industry'], items: { tools: ['a', 'b'] } },
+      { answers: ['industry'], items: { tools: ['b'] } }
+    ],
+    [
+      { answers: ['purpose'], items: { tools: ['a'] } },
+      { answers: [], items: {} }
+    ]
   ])('%j -> %j', (asked, left) => {
     expect(pendingConfirm(asked as never, current)).toEqual(left)
   })
   it('confirms everything asked when nothing was read', () => {
-    expect(pendingConfirm({ answers: ['purpose'], items: { tools: ['a'] } }, null)).toEqual({ answers: ['purpose'], items: { tools: ['a'] } })
+    expect(pendingConfirm({ answers: ['purpose'], items: { tools: ['a'] } }, null)).toEqual({
+      answers: ['purpose'],
+      items: { tools: ['a'] }
+    })
   })
 })
 
 describe('profileSyncRefusal', () => {
-  const target = (outcome: 'given' | 'registered' | 'reused', name: string | null) => ({ modelId: 'm1', name, outcome, endpointHost: null, movedFrom: null })
+  const target = (outcome: 'given' | 'registered' | 'reused', name: string | null) => ({
+    modelId: 'm1',
+    name,
+    outcome,
+    endpointHost: null,
+    movedFrom: null
+  })
   it.each([
     ['a push syncs anything', null, target('given', null), false, false],
     ['a PR syncs its own preview', 7, target('reused', 'app-pr-7'), false, false],

@@ -16,11 +16,15 @@ const read = (version: number): ProfileResponse => ({
   name: '[UNTRUSTED:t]n[/UNTRUSTED:t]',
   version,
   safety_notice: '',
-  answers: { purpose: { value: '[UNTRUSTED:t]Old[/UNTRUSTED:t]', source: 'discovered' }, industry: { value: '[UNTRUSTED:t]retail[/UNTRUSTED:t]', source: 'discovered' } },
+  answers: {
+    purpose: { value: '[UNTRUSTED:t]Old[/UNTRUSTED:t]', source: 'discovered' },
+    industry: { value: '[UNTRUSTED:t]retail[/UNTRUSTED:t]', source: 'discovered' }
+  },
   lists: { forbidden_topics: [{ value: '[UNTRUSTED:t]a[/UNTRUSTED:t]', source: 'discovered' }] },
   dismissals: []
 })
-const http = (status: number, code?: string, extra: Record<string, unknown> = {}) => new ServiceError({ endpoint: 'X', status, code, message: `HTTP ${status}`, extra })
+const http = (status: number, code?: string, extra: Record<string, unknown> = {}) =>
+  new ServiceError({ endpoint: 'X', status, code, message: `HTTP ${status}`, extra })
 
 function deps(api: ReturnType<typeof fakeApi>) {
   const clock = fakeClock()
@@ -45,7 +49,14 @@ describe('syncProfile', () => {
     const r = await syncProfile(deps(api), 'm', 'p.yml', file)
     expect(changes).toEqual([{ changes: { purpose: 'Support' }, version: 4, profile_id: 'prf_1' }])
     expect(confirms).toEqual([{ version: 5, profile_id: 'prf_1', answers: ['industry'], items: {} }])
-    expect(r).toEqual({ created: false, changed: ['purpose changed'], confirmed: { answers: ['industry'], items: {} }, version: 6, profileId: 'prf_1', attempts: 1 })
+    expect(r).toEqual({
+      created: false,
+      changed: ['purpose changed'],
+      confirmed: { answers: ['industry'], items: {} },
+      version: 6,
+      profileId: 'prf_1',
+      attempts: 1
+    })
   })
 
   it('creates a missing profile (404) without version and profile_id', async () => {

@@ -6,7 +6,9 @@ import { makeInput } from '../__fixtures__/report-fixtures.js'
 import { makeFinding, redactedFinding } from '../__fixtures__/builders.js'
 
 function reportWith(severities: Severity[], minSeverity: Severity = 'low') {
-  return buildReport(makeInput({ minSeverity, findings: severities.map((s, i) => makeFinding(s, { finding_id: `f${i}`, category: `cat_${s}` })) }))
+  return buildReport(
+    makeInput({ minSeverity, findings: severities.map((s, i) => makeFinding(s, { finding_id: `f${i}`, category: `cat_${s}` })) })
+  )
 }
 
 describe('buildAnnotations', () => {
@@ -61,7 +63,9 @@ describe('buildAnnotations', () => {
   })
 
   it('clamps long texts and keeps one line', () => {
-    const report = buildReport(makeInput({ findings: [makeFinding('high', { description: `line\n${'x'.repeat(5000)}`, category: 'c\r\nd' })] }))
+    const report = buildReport(
+      makeInput({ findings: [makeFinding('high', { description: `line\n${'x'.repeat(5000)}`, category: 'c\r\nd' })] })
+    )
     const a = buildAnnotations(report).at(0)
     expect(a?.message.length).toBeLessThan(1200)
     expect(a?.title).toBe('high finding: c d (security)')

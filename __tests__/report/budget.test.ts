@@ -59,7 +59,7 @@ describe('5,000 findings with megabyte replies', () => {
     const rows = rowIds(out)
     expect(rows.length).toBeGreaterThan(100)
     expect(rows).toEqual(order.slice(0, rows.length))
-    expect(out).toContain(`${(5000 - rows.length).toLocaleString("en-US")} findings only counted in the grid`)
+    expect(out).toContain(`${(5000 - rows.length).toLocaleString('en-US')} findings only counted in the grid`)
     expect(out).toMatch(/To fit the 65,536-character limit of a GitHub comment: /)
     expect(out).toMatch(/\*\*All 5,000 findings by category:\*\*\n\n\| Category \| 🔴 critical \| 🟠 high \| 🟡 medium \| 🔵 low \|/)
     expect(out).toContain('| `prompt_injection` | 40 | 960 | 2,000 | 2,000 |')
@@ -151,7 +151,10 @@ describe('cutting detail before rows', () => {
   })
 
   it('the summary lists findings below the threshold when there is room; the comment only counts them', () => {
-    const findings = [makeFinding('high', { finding_id: 'h_1' }), ...Array.from({ length: 20 }, (_, i) => makeFinding('low', { finding_id: `l_${i}` }))]
+    const findings = [
+      makeFinding('high', { finding_id: 'h_1' }),
+      ...Array.from({ length: 20 }, (_, i) => makeFinding('low', { finding_id: `l_${i}` }))
+    ]
     const report = buildReport(makeInput({ findings }))
     const summary = renderSummary(report)
     expect(summary).toContain('#### Below high: 20 findings (20 low)')

@@ -9,7 +9,17 @@ import { renderJson } from '../../src/report/json.js'
 import { renderSummary, SUMMARY_LIMIT } from '../../src/report/summary.js'
 import { checkMarkdown, HOSTILE_STRINGS, splitFences } from '../__fixtures__/hostile-strings.js'
 import { makeInput } from '../__fixtures__/report-fixtures.js'
-import { coverageRow, makeAttack, makeCoverage, makeFinding, makeModel, makeRun, makeRunListItem, makeStep, redactedFinding } from '../__fixtures__/builders.js'
+import {
+  coverageRow,
+  makeAttack,
+  makeCoverage,
+  makeFinding,
+  makeModel,
+  makeRun,
+  makeRunListItem,
+  makeStep,
+  redactedFinding
+} from '../__fixtures__/builders.js'
 
 const RUN_URL = 'https://github.com/acme/shop/actions/runs/42'
 
@@ -82,7 +92,10 @@ describe('hostile strings in every untrusted field', () => {
     })
 
     it('report.json keeps the text as data and parses back', () => {
-      const data = JSON.parse(renderJson(report)) as { model_id: string; findings: { description: string; attacks: { replay_script: { headers: Record<string, string> }[] }[] }[] }
+      const data = JSON.parse(renderJson(report)) as {
+        model_id: string
+        findings: { description: string; attacks: { replay_script: { headers: Record<string, string> }[] }[] }[]
+      }
       expect(data.model_id).toBe(report.modelId)
       const listed = data.findings.find((f) => f.description !== '[redacted]')
       expect(listed?.description).toBe(report.findings[0]?.description)

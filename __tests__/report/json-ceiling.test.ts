@@ -40,19 +40,37 @@ describe('report.json ceiling', () => {
     expect(t.findings_omitted).toBe(100_000 - data.findings.length)
     expect(t.findings_omitted).toBeGreaterThan(0)
     expect(data.findings.length).toBeGreaterThan(10_000)
-    expect(t.note).toMatch(/report\.json is limited to 67,108,864 characters: the first [\d,]+ of 100,000 findings \(most severe first\) are listed/)
+    expect(t.note).toMatch(
+      /report\.json is limited to 67,108,864 characters: the first [\d,]+ of 100,000 findings \(most severe first\) are listed/
+    )
     // Most severe first: every critical finding listed comes before any other.
     const firstNonCritical = data.findings.findIndex((f) => f.severity !== 'critical')
     expect(data.findings.slice(firstNonCritical).some((f) => f.severity === 'critical')).toBe(false)
   }, 120_000)
 
   it.each([
-    ['fits as is', 10_000_000, (t: JsonTruncation | null) => { expect(t).toBeNull(); }],
-    ['texts cut', 400_000, (t: JsonTruncation | null) => {
+    [
+      'fits as is',
+      10_000_000,
+      (t: JsonTruncation | null) => {
+        expect(t).toBeNull()
+      }
+    ],
+    [
+      'texts cut',
+      400_000,
+      (t: JsonTruncation | null) => {
         expect(t?.fields_truncated).toBeGreaterThan(0)
         expect(t?.findings_omitted).toBeUndefined()
-      }],
-    ['findings left out', 60_000, (t: JsonTruncation | null) => { expect(t?.findings_omitted).toBeGreaterThan(0); }]
+      }
+    ],
+    [
+      'findings left out',
+      60_000,
+      (t: JsonTruncation | null) => {
+        expect(t?.findings_omitted).toBeGreaterThan(0)
+      }
+    ]
   ])('a small limit: %s, always valid JSON within the limit', (_what, limit, check) => {
     const report = buildReport(makeInput({ minSeverity: 'low', findings: findings(200) }))
     const json = renderJson(report, { limitChars: limit })

@@ -195,7 +195,13 @@ describe('wrapLine', () => {
 describe('proofBlock', () => {
   const opts = { width: 40, maxChars: 10_000, maxLines: 100 }
   it('labels each section and wraps every line to the width', () => {
-    const out = proofBlock([{ label: '→ prompt', text: 'word '.repeat(30) }, { label: '← reply', text: 'x'.repeat(100) }], opts)
+    const out = proofBlock(
+      [
+        { label: '→ prompt', text: 'word '.repeat(30) },
+        { label: '← reply', text: 'x'.repeat(100) }
+      ],
+      opts
+    )
     const lines = out.split('\n')
     expect(lines[0]).toBe('```text')
     expect(lines[1]).toBe('→ prompt')

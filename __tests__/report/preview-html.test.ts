@@ -43,7 +43,7 @@ describe('the github.com model used by the preview', () => {
     expect(html).toContain('<code>@octocat #12 https://evil.example/x</code>')
   })
 
-  it("sanitizes as GitHub does: scripts and event handlers go, details and summary stay", () => {
+  it('sanitizes as GitHub does: scripts and event handlers go, details and summary stay', () => {
     const html = githubHtml('<details><summary>s</summary>\n\nx <script>alert(1)</script><img src=x onerror=alert(1)>\n\n</details>')
     expect(html).toContain('<details>')
     expect(html).toContain('<summary>s</summary>')
@@ -72,7 +72,12 @@ describe.each(pages.map(([kind, c, md]) => [`${c.name} ${kind}`, kind, c, md] as
     const first = tree(md).children.find((n) => n.type === 'element') as HElement
     expect(first.tagName).toBe('h3')
     const text = textOf(first)
-    const expected = { pass: /^✅ Agent security (gate|validation): pass · /, fail: /^❌ Agent security (gate|validation): fail · /, incomplete: /^⚠️ Agent security gate: incomplete · /, error: /^⛔ Not assessed: / }[c.result]
+    const expected = {
+      pass: /^✅ Agent security (gate|validation): pass · /,
+      fail: /^❌ Agent security (gate|validation): fail · /,
+      incomplete: /^⚠️ Agent security gate: incomplete · /,
+      error: /^⛔ Not assessed: /
+    }[c.result]
     expect(text).toMatch(expected)
     // Never "pass" wording under an error or an incomplete result (the replaced result may be named as such).
     const own = md.replace(/^\*\*The previous result no longer applies:\*\*.*$/m, '')

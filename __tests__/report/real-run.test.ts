@@ -25,10 +25,7 @@ beforeAll(async () => {
   const e = await startEmulator({ allowLoopbackTargets: true, categoryDurationMs: 30, attacksPerCategory: 3 })
   emu = e
   e.demoAgent.setAllVulnerable(true)
-  outcome = await runGate(
-    emulatorGateDeps(e),
-    { modelId: e.demoModelId, categories: [], minSeverity: 'medium', timeoutMs: 60_000 }
-  )
+  outcome = await runGate(emulatorGateDeps(e), { modelId: e.demoModelId, categories: [], minSeverity: 'medium', timeoutMs: 60_000 })
   report = buildReport(
     gateReportInput(outcome, {
       modelId: e.demoModelId,

@@ -8,7 +8,18 @@ import { renderSummary } from '../../src/report/summary.js'
 import { scrubSecrets } from '../../src/util/redact.js'
 import { checkMarkdown, splitFences } from '../__fixtures__/hostile-strings.js'
 import { makeInput } from '../__fixtures__/report-fixtures.js'
-import { coverageRow, makeAttack, makeCoverage, makeFinding, makeModel, makeRun, makeStep, PLANNED, redactedFinding, TARGET_TOKEN } from '../__fixtures__/builders.js'
+import {
+  coverageRow,
+  makeAttack,
+  makeCoverage,
+  makeFinding,
+  makeModel,
+  makeRun,
+  makeStep,
+  PLANNED,
+  redactedFinding,
+  TARGET_TOKEN
+} from '../__fixtures__/builders.js'
 
 const RUN_URL = 'https://github.com/acme/shop/actions/runs/42'
 
@@ -20,7 +31,10 @@ const RENDERERS = [
 describe.each(RENDERERS)('%s content', (_kind, render) => {
   it('opens with one headline (icon, result, blocking counts, model), then one metadata line', () => {
     const out = render(makeInput({ commit: { sha: 'ABCDEF1234567890', at: '2026-11-21T14:03:27Z' } }))
-    const lines = out.replace(/^<!--.*\n/gm, '').split('\n').filter((l) => l !== '')
+    const lines = out
+      .replace(/^<!--.*\n/gm, '')
+      .split('\n')
+      .filter((l) => l !== '')
     expect(lines[0]).toBe('### ❌ Agent security gate: fail · 1 open critical, 1 open high · Demo banking agent')
     expect(lines[1]).toBe(
       `commit \`abcdef1\` · 2026-11-21 14:03 UTC · 3/3 categories · threshold high · 3 min 12 s · run \`run_1\` · [workflow run](${RUN_URL})`
@@ -61,11 +75,15 @@ describe.each(RENDERERS)('%s content', (_kind, render) => {
         verdict: null
       })
     )
-    expect(out).toContain('### ⛔ Not assessed: timeout\\_minutes ran out before any category ran: raise timeout\\_minutes · Demo banking agent')
+    expect(out).toContain(
+      '### ⛔ Not assessed: timeout\\_minutes ran out before any category ran: raise timeout\\_minutes · Demo banking agent'
+    )
     expect(out).toContain('**Why:** timeout\\_minutes ran out while the run was still running; 0 of 3 categories reached')
     expect(out).not.toMatch(/none|No findings/)
     expect(out).toMatch(
-      _kind === 'comment' ? /3 categories not reached:\*\* `prompt_injection`, `data_leakage`, `jailbreak`/ : /\| ⬜ `jailbreak` \*\*not reached\*\* \| – \|/
+      _kind === 'comment'
+        ? /3 categories not reached:\*\* `prompt_injection`, `data_leakage`, `jailbreak`/
+        : /\| ⬜ `jailbreak` \*\*not reached\*\* \| – \|/
     )
   })
 
@@ -84,7 +102,18 @@ describe.each(RENDERERS)('%s content', (_kind, render) => {
   })
 
   it('says when the model or the run could not be read', () => {
-    const out = render(makeInput({ model: null, run: null, runListItem: null, coverage: null, findings: null, elapsedMs: null, result: 'error', reason: 'the run status could not be read' }))
+    const out = render(
+      makeInput({
+        model: null,
+        run: null,
+        runListItem: null,
+        coverage: null,
+        findings: null,
+        elapsedMs: null,
+        result: 'error',
+        reason: 'the run status could not be read'
+      })
+    )
     expect(out).toContain('### ⛔ Not assessed: the run status could not be read · m\\_demo')
     expect(out).toContain('**The findings could not be read.**')
     expect(out).toContain('the planned categories are unknown')
@@ -94,9 +123,18 @@ describe.each(RENDERERS)('%s content', (_kind, render) => {
   it('has a coverage table of at most five columns with a bar of attacks that got through', () => {
     const out = render(
       makeInput({
-        run: makeRun({ categories_planned: ['prompt_injection', 'data_leakage', 'jailbreak'], categories_completed: ['prompt_injection', 'data_leakage'] }),
+        run: makeRun({
+          categories_planned: ['prompt_injection', 'data_leakage', 'jailbreak'],
+          categories_completed: ['prompt_injection', 'data_leakage']
+        }),
         coverage: makeCoverage([
-          coverageRow('prompt_injection', { attacks_blocked: 12, attacks_succeeded: 3, owasp: 'LLM01', atlas: 'AML.T0051', worst_severity: 'critical' }),
+          coverageRow('prompt_injection', {
+            attacks_blocked: 12,
+            attacks_succeeded: 3,
+            owasp: 'LLM01',
+            atlas: 'AML.T0051',
+            worst_severity: 'critical'
+          }),
           coverageRow('data_leakage', { attacks_blocked: 2, attacks_succeeded: 1, worst_severity: 'medium', owasp: 'LLM06' }),
           coverageRow('tool_misuse', { attacks_blocked: 1, attacks_succeeded: 0, worst_severity: null })
         ])
@@ -115,14 +153,21 @@ describe.each(RENDERERS)('%s content', (_kind, render) => {
 
   it('gives each blocking finding one collapsed section, most severe first, with escaped prose and its proof', () => {
     const findings = [
-      makeFinding('high', { finding_id: 'h1', category: 'jailbreak', description: 'Role-play *bypass*.', expected_behavior: 'Stay in policy.' }),
+      makeFinding('high', {
+        finding_id: 'h1',
+        category: 'jailbreak',
+        description: 'Role-play *bypass*.',
+        expected_behavior: 'Stay in policy.'
+      }),
       makeFinding('critical', { finding_id: 'c1', lens: 'safety', status: 'open' }),
       makeFinding('high', { finding_id: 'h2', status: 'dismissed' }),
       makeFinding('medium', { finding_id: 'm1' })
     ]
     const out = render(makeInput({ findings }))
     expect(out).toContain('#### 3 findings at or above high: 1 critical, 2 high')
-    const c1 = out.indexOf('<summary>🔴 <b>critical</b> · <code>prompt&#95;injection</code> · <code>c1</code> · 1 attack, 1 reproduced</summary>')
+    const c1 = out.indexOf(
+      '<summary>🔴 <b>critical</b> · <code>prompt&#95;injection</code> · <code>c1</code> · 1 attack, 1 reproduced</summary>'
+    )
     const h1 = out.indexOf('<summary>🟠 <b>high</b> · <code>jailbreak</code> · <code>h1</code>')
     const h2 = out.indexOf('<code>h2</code> · 1 attack, 1 reproduced · status dismissed</summary>')
     expect(c1).toBeGreaterThan(0)
@@ -135,8 +180,20 @@ describe.each(RENDERERS)('%s content', (_kind, render) => {
 
   it('shows the proof as prompt, reply and failed check in one wrapped block, bodies only when they add something', () => {
     const long = 'word '.repeat(60).trim()
-    const step = makeStep({ message: 'hello', response: long, assertion: 'no secrets', body: '{"message":"hello"}', response_body: `{"reply":"${long}","debug":"x"}` })
-    const out = render(makeInput({ findings: [makeFinding('critical', { attacks: [makeAttack({ attack_id: 'a1', replay_script: [step] }), makeAttack({ attack_id: 'a2' })] })] }))
+    const step = makeStep({
+      message: 'hello',
+      response: long,
+      assertion: 'no secrets',
+      body: '{"message":"hello"}',
+      response_body: `{"reply":"${long}","debug":"x"}`
+    })
+    const out = render(
+      makeInput({
+        findings: [
+          makeFinding('critical', { attacks: [makeAttack({ attack_id: 'a1', replay_script: [step] }), makeAttack({ attack_id: 'a2' })] })
+        ]
+      })
+    )
     expect(out).toContain('**Proof:** attack `a1`, score 8, reproduced on the last replay.')
     expect(out).toMatch(/```text\n→ prompt\n {2}hello\n\n← reply \(HTTP 200\)\n {2}word word/)
     expect(out).toContain('✗ failed check\n  no secrets')
@@ -149,15 +206,23 @@ describe.each(RENDERERS)('%s content', (_kind, render) => {
   })
 
   it('shows redacted findings as redacted, with the reason, counted the same', () => {
-    const findings = [makeFinding('high', { finding_id: 'h1' }), redactedFinding('high', { finding_id: 'r1' }), redactedFinding('low', { finding_id: 'r2' })]
+    const findings = [
+      makeFinding('high', { finding_id: 'h1' }),
+      redactedFinding('high', { finding_id: 'r1' }),
+      redactedFinding('low', { finding_id: 'r2' })
+    ]
     const out = render(makeInput({ findings }))
     expect(out).toContain('<code>r1</code> · proof withheld by the plan</summary>')
-    expect(out).toContain("**Redacted:** 2 findings (1 at or above high) are shown without proof: the workspace's plan withholds the proof of findings. They count the same as the others.")
+    expect(out).toContain(
+      "**Redacted:** 2 findings (1 at or above high) are shown without proof: the workspace's plan withholds the proof of findings. They count the same as the others."
+    )
     expect(out).not.toContain('`[redacted]`')
   })
 
   it('puts the notes in a labelled quote block above the footer, which says where the full data is', () => {
-    const out = render(makeInput({ notes: ['The service gave no verdict; it was computed from the findings.', 'Run cancelled at timeout.'] }))
+    const out = render(
+      makeInput({ notes: ['The service gave no verdict; it was computed from the findings.', 'Run cancelled at timeout.'] })
+    )
     const notes = out.indexOf('> **Notes from the run** (may quote the service: untrusted text, not instructions)')
     const footer = out.lastIndexOf('<sub>Quoted text')
     expect(notes).toBeGreaterThan(0)
@@ -168,7 +233,19 @@ describe.each(RENDERERS)('%s content', (_kind, render) => {
 
   it('keeps target credentials out (headers, URL)', () => {
     const findings = [
-      makeFinding('high', { attacks: [makeAttack({ replay_script: [makeStep({ message: null, url: `https://agent.example.test/?token=${TARGET_TOKEN}`, headers: { Authorization: `Bearer ${TARGET_TOKEN}`, 'X-Trace': 'abc' } })] })] })
+      makeFinding('high', {
+        attacks: [
+          makeAttack({
+            replay_script: [
+              makeStep({
+                message: null,
+                url: `https://agent.example.test/?token=${TARGET_TOKEN}`,
+                headers: { Authorization: `Bearer ${TARGET_TOKEN}`, 'X-Trace': 'abc' }
+              })
+            ]
+          })
+        ]
+      })
     ]
     const out = render(makeInput({ findings }))
     expect(out).not.toContain(TARGET_TOKEN)
@@ -199,20 +276,35 @@ describe('comment specifics', () => {
     expect(out.split('\n')[1]).toBe('<!-- asas-gate:result=fail;sha=abcdef123456;at=2026-11-21T14:03Z -->')
     expect(previousResult(out)).toEqual({ result: 'fail', sha: 'abcdef123456', at: '2026-11-21T14:03Z' })
     expect(previousResult(renderComment(buildReport(makeInput({ commit: null }))))).toEqual({ result: 'fail', sha: null, at: null })
-    for (const body of ['', 'x\n<!-- asas-gate:result=pass;sha=abc;at=- -->', 'm\n<!-- asas-gate:result=pass;sha=abcdef1;at=- --> @x', 'm\n<!-- asas-gate:result=ok;sha=-;at=- -->']) {
+    for (const body of [
+      '',
+      'x\n<!-- asas-gate:result=pass;sha=abc;at=- -->',
+      'm\n<!-- asas-gate:result=pass;sha=abcdef1;at=- --> @x',
+      'm\n<!-- asas-gate:result=ok;sha=-;at=- -->'
+    ]) {
       expect(previousResult(body)).toBeNull()
     }
   })
 
   it('counts findings below the threshold without listing them', () => {
-    const out = renderComment(buildReport(makeInput({ findings: [makeFinding('high'), makeFinding('low', { finding_id: 'l1' }), makeFinding('medium')] })))
+    const out = renderComment(
+      buildReport(makeInput({ findings: [makeFinding('high'), makeFinding('low', { finding_id: 'l1' }), makeFinding('medium')] }))
+    )
     expect(out).toContain('**Below high:** 2 findings (1 medium, 1 low), counted here and listed in the job summary.')
     expect(out).not.toContain('`l1`')
   })
 
   it('folds the coverage on a pass and rolls clean categories into one line', () => {
     const out = renderComment(
-      buildReport(makeInput({ result: 'pass', reason: 'ok', verdict: 'pass', findings: [], coverage: makeCoverage(PLANNED.map((c) => coverageRow(c, { attacks_succeeded: 0, worst_severity: null }))) }))
+      buildReport(
+        makeInput({
+          result: 'pass',
+          reason: 'ok',
+          verdict: 'pass',
+          findings: [],
+          coverage: makeCoverage(PLANNED.map((c) => coverageRow(c, { attacks_succeeded: 0, worst_severity: null })))
+        })
+      )
     )
     expect(out).toContain('<details>\n<summary>Coverage: 3 of 3 categories completed · 0 of 30 attacks got through</summary>')
     expect(out).toContain('✅ 3 categories: 0 of 30 attacks got through.')
@@ -221,7 +313,9 @@ describe('comment specifics', () => {
 
   it('renders statuses the description does not name as code text', () => {
     const out = renderComment(
-      buildReport(makeInput({ findings: [makeFinding('high', { status: 'reopened', attacks: [makeAttack({ last_replay_status: 'replaying' })] })] }))
+      buildReport(
+        makeInput({ findings: [makeFinding('high', { status: 'reopened', attacks: [makeAttack({ last_replay_status: 'replaying' })] })] })
+      )
     )
     expect(out).toContain('status <code>reopened</code>')
     expect(out).toContain('last replay `replaying`')
@@ -246,7 +340,9 @@ describe('summary specifics', () => {
 
   it('shows headers that are not routine in the proof', () => {
     const step = makeStep({ headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${TARGET_TOKEN}`, 'X-Tenant': 'acme' } })
-    const out = renderSummary(buildReport(makeInput({ findings: [makeFinding('high', { attacks: [makeAttack({ replay_script: [step] })] })] })))
+    const out = renderSummary(
+      buildReport(makeInput({ findings: [makeFinding('high', { attacks: [makeAttack({ replay_script: [step] })] })] }))
+    )
     expect(out).toContain('→ headers\n  X-Tenant: acme')
     expect(out).not.toContain('Content-Type')
     expect(out).not.toContain(TARGET_TOKEN)
@@ -287,10 +383,21 @@ describe('report.json', () => {
   })
 
   it('has counts, coverage and the redaction reason', () => {
-    expect(data.counts).toMatchObject({ total: 3, at_or_above_threshold: 2, below_threshold: 1, redacted: 1, by_severity: { critical: 1, high: 1, medium: 0, low: 1 } })
+    expect(data.counts).toMatchObject({
+      total: 3,
+      at_or_above_threshold: 2,
+      below_threshold: 1,
+      redacted: 1,
+      by_severity: { critical: 1, high: 1, medium: 0, low: 1 }
+    })
     expect(data.redaction).toEqual({ count: 1, reason: "the workspace's plan withholds the proof of findings" })
     expect(data.coverage.categories).toHaveLength(3)
-    expect(data.coverage.categories[0]).toMatchObject({ category: 'prompt_injection', planned: true, state: 'completed', attacks_blocked: 10 })
+    expect(data.coverage.categories[0]).toMatchObject({
+      category: 'prompt_injection',
+      planned: true,
+      state: 'completed',
+      attacks_blocked: 10
+    })
   })
 
   it('redacts credential headers', () => {

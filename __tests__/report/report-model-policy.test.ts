@@ -10,14 +10,32 @@ import { makeFinding, PLANNED } from '../__fixtures__/builders.js'
 import { makeInput } from '../__fixtures__/report-fixtures.js'
 
 const TODAY = '2026-11-23'
-const f = (category: string, severity: Finding['severity'], status = 'open'): Finding => makeFinding(severity, { category, description: `${category} weakness`, status })
+const f = (category: string, severity: Finding['severity'], status = 'open'): Finding =>
+  makeFinding(severity, { category, description: `${category} weakness`, status })
 const accept = (category: string, expires = '2027-01-01') =>
   `  - category: ${category}\n    reason_code: other\n    explanation: x\n    owner: o\n    expires: ${expires}\n`
 
 function report(findings: Finding[], opts: { baseline?: Finding[] | null; accepted?: string[]; failOn?: 'any' | 'new' } = {}) {
-  const baseline = opts.baseline ? buildBaseline({ modelId: 'm', runId: 'run_0', createdAt: '', commit: null, categoriesCompleted: [...PLANNED], findings: opts.baseline }) : null
+  const baseline = opts.baseline
+    ? buildBaseline({
+        modelId: 'm',
+        runId: 'run_0',
+        createdAt: '',
+        commit: null,
+        categoriesCompleted: [...PLANNED],
+        findings: opts.baseline
+      })
+    : null
   const entries = opts.accepted ? parseAcceptedFile(YAML, `accepted:\n${opts.accepted.join('')}`, 'a.yml', TODAY) : []
-  const outcome = applyPolicy({ findings, runId: 'run_1', categoriesCompleted: [...PLANNED], baseline, accepted: entries, failOn: opts.failOn ?? 'new', today: TODAY })
+  const outcome = applyPolicy({
+    findings,
+    runId: 'run_1',
+    categoriesCompleted: [...PLANNED],
+    baseline,
+    accepted: entries,
+    failOn: opts.failOn ?? 'new',
+    today: TODAY
+  })
   const policy: ReportPolicyInput = {
     failOn: opts.failOn ?? 'new',
     baseline,
@@ -34,9 +52,23 @@ describe('report headline', () => {
   const cases: [string, ReturnType<typeof report>, string][] = [
     ['no baseline, no acceptances', report([f('jailbreak', 'high')], { baseline: null }), ''],
     ['all known', report([f('jailbreak', 'high')], { baseline: [f('jailbreak', 'high')] }), '0 new · 1 known'],
-    ['new by severity, most severe first', report([f('jailbreak', 'high'), f('data_leakage', 'critical'), f('prompt_injection', 'high')], { baseline: [f('prompt_injection', 'high')] }), '1 new critical · 1 new high · 1 known'],
-    ['below the threshold and closed findings are not counted', report([f('jailbreak', 'medium'), f('data_leakage', 'high', 'dismissed')], { baseline: [] }), '0 new · 0 known'],
-    ['accepted and gone', report([f('jailbreak', 'high')], { baseline: [f('data_leakage', 'high')], accepted: [accept('jailbreak')] }), '0 new · 0 known · 1 accepted · 1 gone'],
+    [
+      'new by severity, most severe first',
+      report([f('jailbreak', 'high'), f('data_leakage', 'critical'), f('prompt_injection', 'high')], {
+        baseline: [f('prompt_injection', 'high')]
+      }),
+      '1 new critical · 1 new high · 1 known'
+    ],
+    [
+      'below the threshold and closed findings are not counted',
+      report([f('jailbreak', 'medium'), f('data_leakage', 'high', 'dismissed')], { baseline: [] }),
+      '0 new · 0 known'
+    ],
+    [
+      'accepted and gone',
+      report([f('jailbreak', 'high')], { baseline: [f('data_leakage', 'high')], accepted: [accept('jailbreak')] }),
+      '0 new · 0 known · 1 accepted · 1 gone'
+    ],
     ['expired', report([], { accepted: [accept('jailbreak', '2026-01-01')] }), '1 expired acceptance']
   ]
   it.each(cases)('%s', (_name, r, headline) => {
@@ -46,8 +78,14 @@ describe('report headline', () => {
 
 describe('report baseline and acceptances', () => {
   it('marks each finding new or known, with its fingerprint, and lists stale entries', () => {
-    const r = report([f('jailbreak', 'high'), f('prompt_injection', 'high')], { baseline: [f('prompt_injection', 'high')], accepted: [accept('data_leakage')] })
-    expect(Object.fromEntries(r.findings.map((x) => [x.category, x.baselineState]))).toEqual({ jailbreak: 'new', prompt_injection: 'known' })
+    const r = report([f('jailbreak', 'high'), f('prompt_injection', 'high')], {
+      baseline: [f('prompt_injection', 'high')],
+      accepted: [accept('data_leakage')]
+    })
+    expect(Object.fromEntries(r.findings.map((x) => [x.category, x.baselineState]))).toEqual({
+      jailbreak: 'new',
+      prompt_injection: 'known'
+    })
     expect(r.findings.every((x) => /^[0-9a-f]{32}$/.test(x.fingerprint ?? ''))).toBe(true)
     expect(r.acceptances?.stale.map((e) => e.category)).toEqual(['data_leakage'])
     expect(r.baseline).toMatchObject({ available: true, newCount: 1, knownCount: 1, runId: 'run_0' })

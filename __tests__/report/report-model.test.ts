@@ -1,7 +1,18 @@
 import { describe, expect, it } from '@jest/globals'
 import { buildReport, describeCounts, formatElapsed, isRedactedFinding, REDACTION_REASON } from '../../src/report/report-model.js'
 import { makeInput } from '../__fixtures__/report-fixtures.js'
-import { coverageRow, makeAttack, makeCoverage, makeFinding, makeRun, makeRunListItem, makeStep, PLANNED, redactedFinding, TARGET_TOKEN } from '../__fixtures__/builders.js'
+import {
+  coverageRow,
+  makeAttack,
+  makeCoverage,
+  makeFinding,
+  makeRun,
+  makeRunListItem,
+  makeStep,
+  PLANNED,
+  redactedFinding,
+  TARGET_TOKEN
+} from '../__fixtures__/builders.js'
 
 describe('buildReport: findings', () => {
   const findings = [
@@ -81,7 +92,11 @@ describe('buildReport: coverage rows', () => {
     const r = buildReport(
       makeInput({
         run: makeRun({ categories_planned: ['a', 'b', 'c', 'a'], categories_completed: ['a'] }),
-        coverage: makeCoverage([coverageRow('x'), coverageRow('b', { attacks_blocked: 3, attacks_succeeded: 0, worst_severity: null }), coverageRow('a')])
+        coverage: makeCoverage([
+          coverageRow('x'),
+          coverageRow('b', { attacks_blocked: 3, attacks_succeeded: 0, worst_severity: null }),
+          coverageRow('a')
+        ])
       })
     )
     expect(r.coverageRows.map((row) => [row.category, row.planned, row.state])).toEqual([
@@ -118,7 +133,11 @@ describe('buildReport: coverage rows', () => {
 
   it('without the run status, the plan comes from the list item and completion is unknown', () => {
     const r = buildReport(
-      makeInput({ run: null, runListItem: makeRunListItem({ run_id: 'run_9', categories_planned: ['a', 'b'] }), coverage: makeCoverage([coverageRow('a')]) })
+      makeInput({
+        run: null,
+        runListItem: makeRunListItem({ run_id: 'run_9', categories_planned: ['a', 'b'] }),
+        coverage: makeCoverage([coverageRow('a')])
+      })
     )
     expect(r.runId).toBe('run_9')
     expect(r.categoriesCompleted).toBeNull()
@@ -130,7 +149,12 @@ describe('buildReport: coverage rows', () => {
     ['null', { run_id: null, model_id: null, started_at: null, completed_at: null }]
   ] as const)('a run status with run_id, started_at and completed_at %s takes them from the list item', (_how, patch) => {
     const r = buildReport(makeInput({ run: makeRun(patch), runListItem: makeRunListItem({ run_id: 'run_9' }) }))
-    expect([r.runId, r.startedAt, r.completedAt, r.runStatus]).toEqual(['run_9', '2026-11-21T00:00:00Z', '2026-11-21T00:03:12Z', 'completed'])
+    expect([r.runId, r.startedAt, r.completedAt, r.runStatus]).toEqual([
+      'run_9',
+      '2026-11-21T00:00:00Z',
+      '2026-11-21T00:03:12Z',
+      'completed'
+    ])
     const bare = buildReport(makeInput({ run: makeRun(patch), runListItem: null }))
     expect([bare.runId, bare.startedAt, bare.completedAt]).toEqual([null, null, null])
     expect(bare.categoriesPlanned).toEqual([...PLANNED])
@@ -192,7 +216,14 @@ describe('buildReport: credentials', () => {
 
   it('shows header values that are not strings as text, and still redacts credential-like names', () => {
     const mixed = makeStep({
-      headers: { 'Content-Length': 42, 'X-Cache': false, 'X-Empty': null, Vary: ['Accept', 'Origin'], 'X-Api-Key': 12345678, Cookie: ['a=1', 'b=2'] }
+      headers: {
+        'Content-Length': 42,
+        'X-Cache': false,
+        'X-Empty': null,
+        Vary: ['Accept', 'Origin'],
+        'X-Api-Key': 12345678,
+        Cookie: ['a=1', 'b=2']
+      }
     })
     const m = buildReport(makeInput({ findings: [makeFinding('high', { attacks: [makeAttack({ replay_script: [mixed] })] })] }))
     expect(m.findings[0]?.attacks[0]?.steps[0]?.headers).toEqual({

@@ -24,26 +24,41 @@ import { FINGERPRINT_KEY } from '../../src/baseline/fingerprint.js'
 import { workflowFile } from '../../src/action/main.js'
 
 const require = createRequire(import.meta.url)
-const schema = JSON.parse(readFileSync(require.resolve('@microsoft/jest-sarif/lib/schemas/sarif-2.1.0-rtm.5.json'), 'utf8')) as Record<string, unknown>
+const schema = JSON.parse(readFileSync(require.resolve('@microsoft/jest-sarif/lib/schemas/sarif-2.1.0-rtm.5.json'), 'utf8')) as Record<
+  string,
+  unknown
+>
 const ajv = new (Ajv as unknown as typeof Ajv.default)({ allErrors: true, strict: false, unicodeRegExp: false })
 ;(addFormats as unknown as typeof addFormats.default)(ajv)
 const validate = ajv.compile(schema)
 
 let emu: Emulator
 const TODAY = new Date().toISOString().slice(0, 10)
-const accepted = parseAcceptedFile(YAML, 
+const accepted = parseAcceptedFile(
+  YAML,
   `accepted:\n  - category: system_prompt_leakage\n    reason_code: working_as_designed\n    explanation: The prompt holds no secret.\n    owner: "@acme/ai"\n    expires: ${TODAY}\n`,
   'a.yml',
   TODAY
 )
 
 async function gate(baseline: ReturnType<typeof buildBaseline> | null): Promise<{ outcome: GateOutcome; report: Report }> {
-  const outcome = await runGate(
-    emulatorGateDeps(emu),
-    { modelId: emu.demoModelId, categories: [], minSeverity: 'high', timeoutMs: 60_000, policy: { baseline, accepted, failOn: 'new', today: TODAY } }
-  )
+  const outcome = await runGate(emulatorGateDeps(emu), {
+    modelId: emu.demoModelId,
+    categories: [],
+    minSeverity: 'high',
+    timeoutMs: 60_000,
+    policy: { baseline, accepted, failOn: 'new', today: TODAY }
+  })
   const input = gateReportInput(outcome, { modelId: emu.demoModelId, minSeverity: 'high', runUrl: null, secrets: [emu.keys.full] })
-  input.policy = { failOn: 'new', baseline, baselineSource: baseline ? 'test' : null, baselineWhy: baseline ? null : 'none yet', baselineSaved: null, accepted: { path: 'a.yml', source: 'test', entries: accepted, prAdds: [], prRemoves: [], notes: [] }, outcome: outcome.policy }
+  input.policy = {
+    failOn: 'new',
+    baseline,
+    baselineSource: baseline ? 'test' : null,
+    baselineWhy: baseline ? null : 'none yet',
+    baselineSaved: null,
+    accepted: { path: 'a.yml', source: 'test', entries: accepted, prAdds: [], prRemoves: [], notes: [] },
+    outcome: outcome.policy
+  }
   return { outcome, report: buildReport(input) }
 }
 
@@ -56,7 +71,14 @@ beforeAll(async () => {
   for (const c of ['prompt_injection', 'system_prompt_leakage', 'excessive_agency']) emu.demoAgent.setVulnerable(c, true)
   first = await gate(null)
   const o = first.outcome
-  const baseline = buildBaseline({ modelId: emu.demoModelId, runId: o.triggered.runId, createdAt: '', commit: 'abc', categoriesCompleted: o.run!.categories_completed, findings: o.results.findings! })
+  const baseline = buildBaseline({
+    modelId: emu.demoModelId,
+    runId: o.triggered.runId,
+    createdAt: '',
+    commit: 'abc',
+    categoriesCompleted: o.run!.categories_completed,
+    findings: o.results.findings!
+  })
   emu.demoAgent.setVulnerable('jailbreak', true)
   second = await gate(baseline)
 })
@@ -65,8 +87,13 @@ afterAll(async () => {
 })
 
 const sarifOf = (r: Report) => renderSarif(r, { location: '.github/workflows/agent.yml', threshold: 'low', toolVersion: '0.1.0' })
-interface SarifResult { ruleId: string; partialFingerprints: Record<string, string>; suppressions?: { justification: string }[]; properties: Record<string, string> }
-const results = (r: Report) => ((sarifOf(r).runs as { results: SarifResult[] }[])[0].results)
+interface SarifResult {
+  ruleId: string
+  partialFingerprints: Record<string, string>
+  suppressions?: { justification: string }[]
+  properties: Record<string, string>
+}
+const results = (r: Report) => (sarifOf(r).runs as { results: SarifResult[] }[])[0].results
 
 describe('SARIF', () => {
   it('validates against the SARIF 2.1.0 schema', () => {
@@ -83,7 +110,11 @@ describe('SARIF', () => {
   })
 
   it('has one rule per category with OWASP, ATLAS and security-severity', () => {
-    const run = (sarifOf(second.report).runs as { tool: { driver: { rules: { id: string; help: { text: string }; properties: { tags: string[]; 'security-severity': string } }[] } } }[])[0]
+    const run = (
+      sarifOf(second.report).runs as {
+        tool: { driver: { rules: { id: string; help: { text: string }; properties: { tags: string[]; 'security-severity': string } }[] } }
+      }[]
+    )[0]
     const rules = run.tool.driver.rules
     expect(new Set(rules.map((r) => r.id)).size).toBe(rules.length)
     const pi = rules.find((r) => r.id === 'agent-security/prompt_injection')!
@@ -132,7 +163,10 @@ describe('the report model with a baseline', () => {
 describe('JUnit', () => {
   it('parses with xml2js: one test case per category, a failure per open blocking finding', async () => {
     const doc = (await parseStringPromise(renderJunit(second.report))) as {
-      testsuites: { $: Record<string, string>; testsuite: { testcase: { $: { name: string }; failure?: { $: { message: string } }[]; 'system-out'?: string[] }[] }[] }
+      testsuites: {
+        $: Record<string, string>
+        testsuite: { testcase: { $: { name: string }; failure?: { $: { message: string } }[]; 'system-out'?: string[] }[] }[]
+      }
     }
     const cases = doc.testsuites.testsuite[0].testcase
     const names = cases.map((c) => c.$.name)

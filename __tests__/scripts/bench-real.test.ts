@@ -15,7 +15,12 @@ import {
 } from '../../scripts/bench-real.js'
 import { buildReport } from '../../src/report/report-model.js'
 
-interface Entry { at: number; method: string; path: string; endpoint: string }
+interface Entry {
+  at: number
+  method: string
+  path: string
+  endpoint: string
+}
 
 const RUN = 'run_abc'
 const poll = (at: number, runId = RUN): Entry => ({ at, method: 'GET', path: `/api/v1/run/${runId}`, endpoint: 'getRun' })

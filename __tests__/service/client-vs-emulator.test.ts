@@ -25,7 +25,12 @@ afterAll(async () => {
 
 function api(key: string = emu.keys.full): ServiceApi {
   // One attempt: a contract test must see exactly what the emulator answered.
-  return createClient({ baseUrl: emu.url, apiKey: key, requestTimeoutMs: 10_000, retryPolicy: { maxAttempts: 1, baseDelayMs: 0, maxDelayMs: 0, maxRetryAfterMs: 0, minRetryAfterMs: 0, maxMalformedAttempts: 1 } })
+  return createClient({
+    baseUrl: emu.url,
+    apiKey: key,
+    requestTimeoutMs: 10_000,
+    retryPolicy: { maxAttempts: 1, baseDelayMs: 0, maxDelayMs: 0, maxRetryAfterMs: 0, minRetryAfterMs: 0, maxMalformedAttempts: 1 }
+  })
 }
 
 async function rejection(p: Promise<unknown>): Promise<ServiceError> {
@@ -156,7 +161,11 @@ describe('registering a target', () => {
       400,
       'endpoint_rejected'
     )
-    await expectRefused(api().registerModel({ name: 'scheme', config: { endpoint_url: 'file:///etc/passwd', response_field: 'r' } }), 400, 'endpoint_rejected')
+    await expectRefused(
+      api().registerModel({ name: 'scheme', config: { endpoint_url: 'file:///etc/passwd', response_field: 'r' } }),
+      400,
+      'endpoint_rejected'
+    )
     expect(emu.requestLog.filter((e) => e.endpoint === 'demo-agent').length).toBe(before)
   })
 })
@@ -341,7 +350,11 @@ describe('a run in progress, then cancelled', () => {
 
 describe('trigger refusals', () => {
   it('400 invalid_categories with the invalid keys, 400 incomplete_config, 422 for an empty model id', async () => {
-    const bad = await expectRefused(api().triggerRun({ model_id: emu.demoModelId, categories: ['nope', 'prompt_injection'] }), 400, 'invalid_categories')
+    const bad = await expectRefused(
+      api().triggerRun({ model_id: emu.demoModelId, categories: ['nope', 'prompt_injection'] }),
+      400,
+      'invalid_categories'
+    )
     expect(bad.extra.invalid).toEqual(['nope'])
     await expectRefused(api().triggerRun({ model_id: emu.noConfigModelId }), 400, 'incomplete_config')
     await expectRefused(api().triggerRun({ model_id: '' }), 422, 'validation_error')
@@ -437,7 +450,11 @@ describe('profile: read, change, confirm, optimistic versions', () => {
     expect(p.safety_notice.length).toBeGreaterThan(0)
     const v0 = p.version
 
-    const changed = await c.changeProfile(emu.demoModelId, { changes: { purpose: 'Order support', multi_agent: false }, version: v0, profile_id: p.profile_id })
+    const changed = await c.changeProfile(emu.demoModelId, {
+      changes: { purpose: 'Order support', multi_agent: false },
+      version: v0,
+      profile_id: p.profile_id
+    })
     expect(changed).toEqual({ model_id: emu.demoModelId, profile_id: p.profile_id, version: v0 + 1 })
     const stale = await expectRefused(
       c.changeProfile(emu.demoModelId, { changes: { purpose: 'again' }, version: v0, profile_id: p.profile_id }),
@@ -477,7 +494,11 @@ describe('profile: read, change, confirm, optimistic versions', () => {
     await expectRefused(c.getProfile(modelId), 404, 'not_found')
     const created = await c.changeProfile(modelId, { changes: { purpose: 'recreated' } })
     expect(created.version).toBe(1)
-    await expectRefused(c.changeProfile(modelId, { changes: { purpose: 'x' }, version: old.version, profile_id: old.profile_id }), 409, 'stale_version')
+    await expectRefused(
+      c.changeProfile(modelId, { changes: { purpose: 'x' }, version: old.version, profile_id: old.profile_id }),
+      409,
+      'stale_version'
+    )
   })
 })
 

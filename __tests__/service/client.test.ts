@@ -16,7 +16,14 @@ import { closedPort, fakeClock, neverAnswer, resetAfterRequest, startScriptedSer
 import type { ScriptedServer, Step } from '../__fixtures__/scripted-server.js'
 
 const KEY = 'asas_test_SECRET_key_123456'
-const POLICY: RetryPolicy = { maxAttempts: 4, baseDelayMs: 100, maxDelayMs: 1000, maxRetryAfterMs: 60_000, minRetryAfterMs: 0, maxMalformedAttempts: 4 }
+const POLICY: RetryPolicy = {
+  maxAttempts: 4,
+  baseDelayMs: 100,
+  maxDelayMs: 1000,
+  maxRetryAfterMs: 60_000,
+  minRetryAfterMs: 0,
+  maxMalformedAttempts: 4
+}
 
 let server: ScriptedServer
 beforeAll(async () => {
@@ -73,23 +80,51 @@ const endpointCases: {
     status: 202,
     sent: { model_id: 'm_1', categories: ['prompt_injection'] }
   },
-  { name: 'getRun', call: (c) => c.getRun('r_1', { min_severity: 'high' }), method: 'GET', url: '/api/v1/run/r_1?min_severity=high', status: 200 },
+  {
+    name: 'getRun',
+    call: (c) => c.getRun('r_1', { min_severity: 'high' }),
+    method: 'GET',
+    url: '/api/v1/run/r_1?min_severity=high',
+    status: 200
+  },
   { name: 'getRun', call: (c) => c.getRun('r_1'), method: 'GET', url: '/api/v1/run/r_1', status: 200 },
   { name: 'getCoverage', call: (c) => c.getCoverage('r/1 x'), method: 'GET', url: '/api/v1/run/r%2F1%20x/coverage', status: 200 },
   { name: 'cancelRun', call: (c) => c.cancelRun('r_1'), method: 'POST', url: '/api/v1/run/r_1/cancel', status: 202 },
-  { name: 'listRuns', call: (c) => c.listRuns('m_1', { status: 'running', limit: 5 }), method: 'GET', url: '/api/v1/model/m_1/run?status=running&limit=5', status: 200 },
+  {
+    name: 'listRuns',
+    call: (c) => c.listRuns('m_1', { status: 'running', limit: 5 }),
+    method: 'GET',
+    url: '/api/v1/model/m_1/run?status=running&limit=5',
+    status: 200
+  },
   { name: 'listRuns', call: (c) => c.listRuns('m_1', { limit: 100 }), method: 'GET', url: '/api/v1/model/m_1/run?limit=100', status: 200 },
   { name: 'listModels', call: (c) => c.listModels(), method: 'GET', url: '/api/v1/model', status: 200 },
   {
     name: 'registerModel',
     call: (c) =>
-      c.registerModel({ name: 'bot', config: { endpoint_url: 'https://bot.example.com/chat', response_field: 'reply' }, auth_type: 'bearer', credential: 'tok_12345' }),
+      c.registerModel({
+        name: 'bot',
+        config: { endpoint_url: 'https://bot.example.com/chat', response_field: 'reply' },
+        auth_type: 'bearer',
+        credential: 'tok_12345'
+      }),
     method: 'POST',
     url: '/api/v1/model',
     status: 201,
-    sent: { name: 'bot', config: { endpoint_url: 'https://bot.example.com/chat', response_field: 'reply' }, auth_type: 'bearer', credential: 'tok_12345' }
+    sent: {
+      name: 'bot',
+      config: { endpoint_url: 'https://bot.example.com/chat', response_field: 'reply' },
+      auth_type: 'bearer',
+      credential: 'tok_12345'
+    }
   },
-  { name: 'listFindings', call: (c) => c.listFindings('r_1', { min_severity: 'low', status: 'open' }), method: 'GET', url: '/api/v1/run/r_1/findings?min_severity=low&status=open', status: 200 },
+  {
+    name: 'listFindings',
+    call: (c) => c.listFindings('r_1', { min_severity: 'low', status: 'open' }),
+    method: 'GET',
+    url: '/api/v1/run/r_1/findings?min_severity=low&status=open',
+    status: 200
+  },
   {
     name: 'closeFinding',
     call: (c) => c.closeFinding('f_1', { status: 'dismissed', explanation: 'public data', reason_code: 'data_is_public' }),
@@ -99,7 +134,13 @@ const endpointCases: {
     sent: { status: 'dismissed', explanation: 'public data', reason_code: 'data_is_public' }
   },
   { name: 'validateFinding', call: (c) => c.validateFinding('f_1'), method: 'POST', url: '/api/v1/findings/f_1/validate', status: 200 },
-  { name: 'listCategories', call: (c) => c.listCategories({ lens: 'safety' }), method: 'GET', url: '/api/v1/category?lens=safety', status: 200 },
+  {
+    name: 'listCategories',
+    call: (c) => c.listCategories({ lens: 'safety' }),
+    method: 'GET',
+    url: '/api/v1/category?lens=safety',
+    status: 200
+  },
   { name: 'listCategories', call: (c) => c.listCategories(), method: 'GET', url: '/api/v1/category', status: 200 },
   { name: 'getProfile', call: (c) => c.getProfile('m_1'), method: 'GET', url: '/api/v1/model/m_1/profile', status: 200 },
   {
@@ -185,12 +226,27 @@ const retryDate = new Date(Date.parse('2026-11-21T12:00:00Z') + 30_000).toUTCStr
 const errorCases: {
   title: string
   step: Step
-  expected: { status: number; code?: string; message: RegExp; transient: boolean; ambiguous: boolean; retryAfterMs?: number; extra?: Record<string, unknown> }
+  expected: {
+    status: number
+    code?: string
+    message: RegExp
+    transient: boolean
+    ambiguous: boolean
+    retryAfterMs?: number
+    extra?: Record<string, unknown>
+  }
 }[] = [
   {
     title: '400 coded with extra field',
     step: { status: 400, body: { detail: { code: 'invalid_categories', message: 'unknown keys', invalid: ['nope'] } } },
-    expected: { status: 400, code: 'invalid_categories', message: /^unknown keys$/, transient: false, ambiguous: false, extra: { invalid: ['nope'] } }
+    expected: {
+      status: 400,
+      code: 'invalid_categories',
+      message: /^unknown keys$/,
+      transient: false,
+      ambiguous: false,
+      extra: { invalid: ['nope'] }
+    }
   },
   {
     title: '400 endpoint_rejected',
@@ -210,7 +266,14 @@ const errorCases: {
   {
     title: '403 allowance_exhausted carries resets_on',
     step: { status: 403, body: { detail: { code: 'allowance_exhausted', message: 'monthly allowance spent', resets_on: '2026-12-01' } } },
-    expected: { status: 403, code: 'allowance_exhausted', message: /monthly/, transient: false, ambiguous: false, extra: { resets_on: '2026-12-01' } }
+    expected: {
+      status: 403,
+      code: 'allowance_exhausted',
+      message: /monthly/,
+      transient: false,
+      ambiguous: false,
+      extra: { resets_on: '2026-12-01' }
+    }
   },
   {
     title: '403 insufficient_scope',
@@ -243,7 +306,8 @@ const errorCases: {
     expected: {
       status: 422,
       code: 'validation_error',
-      message: /^request validation failed: body\.model_id: Field required; body\.categories\.0: Input should be a valid string; body\.a: x \(and 1 more\)$/,
+      message:
+        /^request validation failed: body\.model_id: Field required; body\.categories\.0: Input should be a valid string; body\.a: x \(and 1 more\)$/,
       transient: false,
       ambiguous: false
     }
@@ -251,7 +315,14 @@ const errorCases: {
   {
     title: '422 probe failure object',
     step: { status: 422, body: { detail: { error: 'probe_failed', error_category: 'unreachable', message: 'target did not answer' } } },
-    expected: { status: 422, code: 'probe_failed', message: /target did not answer/, transient: false, ambiguous: false, extra: { error_category: 'unreachable' } }
+    expected: {
+      status: 422,
+      code: 'probe_failed',
+      message: /target did not answer/,
+      transient: false,
+      ambiguous: false,
+      extra: { error_category: 'unreachable' }
+    }
   },
   {
     title: '429 with Retry-After seconds',
@@ -266,7 +337,12 @@ const errorCases: {
   {
     title: '500 HTML page from a proxy, control characters stripped',
     step: { status: 500, raw: '<html>\r\n<body>\u0007oops\u001b[31m</body></html>', headers: { 'content-type': 'text/html' } },
-    expected: { status: 500, message: /^Internal Server Error: <html> <body> oops \[31m<\/body><\/html>$/, transient: true, ambiguous: true }
+    expected: {
+      status: 500,
+      message: /^Internal Server Error: <html> <body> oops \[31m<\/body><\/html>$/,
+      transient: true,
+      ambiguous: true
+    }
   },
   {
     title: '502 long non-JSON body is clipped',
@@ -329,10 +405,25 @@ describe('error mapping (sent once through triggerRun, so nothing is retried)', 
 
 const coverage = bodies.getCoverage
 const malformedCases: { title: string; step: Step; fieldPath: string; message: RegExp }[] = [
-  { title: 'non-JSON 200 (HTML)', step: { status: 200, raw: '<html>proxy error</html>' }, fieldPath: '', message: /^response body is not JSON, starts with "<html>proxy error<\/html>"$/ },
-  { title: 'truncated JSON', step: { status: 200, raw: JSON.stringify(coverage).slice(0, 40) }, fieldPath: '', message: /^response body is not valid JSON \(truncated\?\)/ },
+  {
+    title: 'non-JSON 200 (HTML)',
+    step: { status: 200, raw: '<html>proxy error</html>' },
+    fieldPath: '',
+    message: /^response body is not JSON, starts with "<html>proxy error<\/html>"$/
+  },
+  {
+    title: 'truncated JSON',
+    step: { status: 200, raw: JSON.stringify(coverage).slice(0, 40) },
+    fieldPath: '',
+    message: /^response body is not valid JSON \(truncated\?\)/
+  },
   { title: 'empty body', step: { status: 200, raw: '' }, fieldPath: '', message: /^response body is empty, expected JSON$/ },
-  { title: 'JSON but not an object', step: { status: 200, body: 'text' }, fieldPath: '', message: /^response body: expected object, got "text"$/ },
+  {
+    title: 'JSON but not an object',
+    step: { status: 200, body: 'text' },
+    fieldPath: '',
+    message: /^response body: expected object, got "text"$/
+  },
   {
     title: 'missing field',
     step: { status: 200, body: { run_id: 'r_1', run_status: 'completed' } },
@@ -353,7 +444,10 @@ const malformedCases: { title: string; step: Step; fieldPath: string; message: R
   },
   {
     title: 'unknown enum value',
-    step: { status: 200, body: { ...coverage, categories: [...coverage.categories.slice(0, 2), { ...coverage.categories[2], worst_severity: 'urgent' }] } },
+    step: {
+      status: 200,
+      body: { ...coverage, categories: [...coverage.categories.slice(0, 2), { ...coverage.categories[2], worst_severity: 'urgent' }] }
+    },
     fieldPath: 'categories[2].worst_severity',
     message: /^response field categories\[2\]\.worst_severity: expected one of critical\|high\|medium\|low, got "urgent"$/
   },
@@ -363,7 +457,12 @@ const malformedCases: { title: string; step: Step; fieldPath: string; message: R
     fieldPath: 'run_status',
     message: /^response field run_status: expected at least 1, got "" \(and 1 more issue\)$/
   },
-  { title: 'unexpected 2xx status', step: { status: 204, raw: '' }, fieldPath: '', message: /^unexpected success status 204, expected 200$/ }
+  {
+    title: 'unexpected 2xx status',
+    step: { status: 204, raw: '' },
+    fieldPath: '',
+    message: /^unexpected success status 204, expected 200$/
+  }
 ]
 
 describe('malformed answers', () => {
@@ -382,7 +481,12 @@ describe('malformed answers', () => {
   })
 
   it('a findings list with a bad nested attack names the full path', async () => {
-    const bad = { findings: [{ ...bodies.listFindings.findings[0], attacks: [{ ...bodies.listFindings.findings[0].attacks[0], last_replay_status: 42 }] }], count: 1 }
+    const bad = {
+      findings: [
+        { ...bodies.listFindings.findings[0], attacks: [{ ...bodies.listFindings.findings[0].attacks[0], last_replay_status: 42 }] }
+      ],
+      count: 1
+    }
     server.script({ status: 200, body: bad })
     const err = (await failure(client({ retryPolicy: { ...POLICY, maxAttempts: 1 } }).c.listFindings('r_1'))) as MalformedResponseError
     expect(err.fieldPath).toBe('findings[0].attacks[0].last_replay_status')
@@ -419,7 +523,10 @@ describe('retries', () => {
   })
 
   it('429 waits for Retry-After, then succeeds', async () => {
-    server.script({ status: 429, body: { detail: { code: 'rate_limited', message: 'slow' } }, headers: { 'retry-after': '12' } }, { status: 200, body: bodies.listModels })
+    server.script(
+      { status: 429, body: { detail: { code: 'rate_limited', message: 'slow' } }, headers: { 'retry-after': '12' } },
+      { status: 200, body: bodies.listModels }
+    )
     const { c, clock } = client()
     await expect(c.listModels()).resolves.toEqual(bodies.listModels)
     expect(clock.sleeps).toEqual([12_000])
@@ -615,10 +722,13 @@ describe('network errors, per-request timeout and abort', () => {
     server.script(unavailable)
     const ac = new AbortController()
     const clock = fakeClock()
-    const sleeping = { ...clock, sleep: async (ms: number, signal?: AbortSignal) => {
-      ac.abort()
-      return clock.sleep(ms, signal)
-    } }
+    const sleeping = {
+      ...clock,
+      sleep: async (ms: number, signal?: AbortSignal) => {
+        ac.abort()
+        return clock.sleep(ms, signal)
+      }
+    }
     const err = await failure(client({ clock: sleeping, signal: ac.signal }).c.listModels())
     expect(err).toBeInstanceOf(AbortedError)
     expect(server.requests).toHaveLength(1)
@@ -630,28 +740,37 @@ describe('network errors, per-request timeout and abort', () => {
 // ---------------------------------------------------------------------------
 
 describe('the api key never appears in an error, its fields, or a log line', () => {
-  const echoKey = (shape: 'coded' | 'text' | 'html' | 'list' | 'malformed'): Step => (req, res) => {
-    const auth = String(req.headers.authorization)
-    const status = shape === 'malformed' ? 200 : 400
-    const body =
-      shape === 'coded'
-        ? JSON.stringify({ detail: { code: 'bad', message: `you sent ${auth}`, echo: { header: auth, list: [auth] } } })
-        : shape === 'text'
-          ? JSON.stringify({ detail: `header was ${auth}` })
-          : shape === 'list'
-            ? JSON.stringify({ detail: [{ loc: ['header', auth], msg: `bad ${auth}`, type: 't', input: auth }] })
-            : shape === 'html'
-              ? `<pre>${auth}</pre>`
-              : JSON.stringify({ models: [{ ...bodies.listModels.models[0], has_agent_config: auth }] })
-    res.writeHead(status, { 'content-type': 'application/json' }).end(body)
-  }
+  const echoKey =
+    (shape: 'coded' | 'text' | 'html' | 'list' | 'malformed'): Step =>
+    (req, res) => {
+      const auth = String(req.headers.authorization)
+      const status = shape === 'malformed' ? 200 : 400
+      const body =
+        shape === 'coded'
+          ? JSON.stringify({ detail: { code: 'bad', message: `you sent ${auth}`, echo: { header: auth, list: [auth] } } })
+          : shape === 'text'
+            ? JSON.stringify({ detail: `header was ${auth}` })
+            : shape === 'list'
+              ? JSON.stringify({ detail: [{ loc: ['header', auth], msg: `bad ${auth}`, type: 't', input: auth }] })
+              : shape === 'html'
+                ? `<pre>${auth}</pre>`
+                : JSON.stringify({ models: [{ ...bodies.listModels.models[0], has_agent_config: auth }] })
+      res.writeHead(status, { 'content-type': 'application/json' }).end(body)
+    }
 
   it.each(['coded', 'text', 'html', 'list', 'malformed'] as const)('server echoes the header in a %s body', async (shape) => {
     server.script(echoKey(shape))
     const { c, log } = client({ retryPolicy: { ...POLICY, maxAttempts: 2 } })
     const err = await serviceFailure(c.listModels())
     expect(server.requests[0].headers.authorization).toContain(KEY) // it was really echoed
-    const everything = [err.message, err.describe(), err.stack ?? '', JSON.stringify(err.extra), JSON.stringify(err), ...log.lines.map((l) => l.line)].join('\n')
+    const everything = [
+      err.message,
+      err.describe(),
+      err.stack ?? '',
+      JSON.stringify(err.extra),
+      JSON.stringify(err),
+      ...log.lines.map((l) => l.line)
+    ].join('\n')
     expect(everything).not.toContain(KEY)
     expect(everything).toContain('***')
   })

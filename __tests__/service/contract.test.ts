@@ -34,8 +34,14 @@ describe('contract', () => {
 
   it('keeps unknown response fields and rejects a missing known one with its path', () => {
     const ok = RunStatusResponse.parse({
-      run_id: 'r', model_id: 'm', status: 'running', started_at: 't', completed_at: null,
-      categories_planned: ['a'], categories_completed: [], extra_field: 1
+      run_id: 'r',
+      model_id: 'm',
+      status: 'running',
+      started_at: 't',
+      completed_at: null,
+      categories_planned: ['a'],
+      categories_completed: [],
+      extra_field: 1
     })
     expect(ok).toMatchObject({ extra_field: 1 })
     const bad = RunStatusResponse.safeParse({ run_id: 'r', model_id: 'm', categories_planned: [], categories_completed: [] })
@@ -113,21 +119,45 @@ function parse(name: EndpointName, schema: z.ZodType, text: string): unknown {
 const json = (v: unknown): string => JSON.stringify(v)
 const minimalRun = { status: 'running', categories_planned: ['a'], categories_completed: [] }
 const attack = finding.attacks[0]
-function findingsWith(patch: Record<string, unknown>, attackPatch: Record<string, unknown> = {}, stepPatch: Record<string, unknown> = {}): string {
+function findingsWith(
+  patch: Record<string, unknown>,
+  attackPatch: Record<string, unknown> = {},
+  stepPatch: Record<string, unknown> = {}
+): string {
   const step = { ...attack.replay_script[0], ...stepPatch }
   return json({ findings: [{ ...finding, ...patch, attacks: [{ ...attack, ...attackPatch, replay_script: [step] }] }], count: 1 })
 }
 
 const lenient: [string, EndpointName, z.ZodType, string][] = [
   ['run status: only status, categories_planned, categories_completed', 'getRun', RunStatusResponse, json(minimalRun)],
-  ['run status: run_id, model_id, started_at, completed_at null', 'getRun', RunStatusResponse, json({ ...minimalRun, run_id: null, model_id: null, started_at: null, completed_at: null })],
-  ['run status: terminal with a verdict, nothing else', 'getRun', RunStatusResponse, json({ ...minimalRun, status: 'completed', verdict: 'pass' })],
+  [
+    'run status: run_id, model_id, started_at, completed_at null',
+    'getRun',
+    RunStatusResponse,
+    json({ ...minimalRun, run_id: null, model_id: null, started_at: null, completed_at: null })
+  ],
+  [
+    'run status: terminal with a verdict, nothing else',
+    'getRun',
+    RunStatusResponse,
+    json({ ...minimalRun, status: 'completed', verdict: 'pass' })
+  ],
   ['run status "queued"', 'getRun', RunStatusResponse, json({ ...bodies.getRun, status: 'queued', verdict: null })],
   ['run status "pending"', 'getRun', RunStatusResponse, json({ ...minimalRun, status: 'pending' })],
   ['run status "RUNNING"', 'getRun', RunStatusResponse, json({ ...minimalRun, status: 'RUNNING' })],
   ['trigger answer with status "queued"', 'triggerRun', TriggerRunResponse, json({ ...bodies.triggerRun, status: 'queued' })],
-  ['run list item with status "pending"', 'listRuns', RunList, json({ ...bodies.listRuns, runs: [{ ...bodies.listRuns.runs[0], status: 'pending' }] })],
-  ['coverage without run_id', 'getCoverage', CoverageResponse, json({ run_status: 'completed', categories: bodies.getCoverage.categories })],
+  [
+    'run list item with status "pending"',
+    'listRuns',
+    RunList,
+    json({ ...bodies.listRuns, runs: [{ ...bodies.listRuns.runs[0], status: 'pending' }] })
+  ],
+  [
+    'coverage without run_id',
+    'getCoverage',
+    CoverageResponse,
+    json({ run_status: 'completed', categories: bodies.getCoverage.categories })
+  ],
   ['coverage with run_status "finalizing"', 'getCoverage', CoverageResponse, json({ ...bodies.getCoverage, run_status: 'finalizing' })],
   ['finding status "reopened"', 'listFindings', FindingList, findingsWith({ status: 'reopened' })],
   ['finding status "in_review"', 'listFindings', FindingList, findingsWith({ status: 'in_review' })],
@@ -137,7 +167,20 @@ const lenient: [string, EndpointName, z.ZodType, string][] = [
     'replay headers with numbers, booleans, null and arrays',
     'listFindings',
     FindingList,
-    findingsWith({}, {}, { headers: { 'Content-Length': 42, 'X-Cache': false, 'X-Empty': null, 'Set-Cookie': ['a=1', 'b=2'], 'X-Mixed': [1, true, null, 's'], Accept: '*/*' } })
+    findingsWith(
+      {},
+      {},
+      {
+        headers: {
+          'Content-Length': 42,
+          'X-Cache': false,
+          'X-Empty': null,
+          'Set-Cookie': ['a=1', 'b=2'],
+          'X-Mixed': [1, true, null, 's'],
+          Accept: '*/*'
+        }
+      }
+    )
   ],
   ['replay headers empty', 'listFindings', FindingList, findingsWith({}, {}, { headers: {} })],
   ['cancel 202: the emulator body', 'cancelRun', CancelRunResponse, json(bodies.cancelRun)],
@@ -149,15 +192,78 @@ const lenient: [string, EndpointName, z.ZodType, string][] = [
 ]
 
 const strict: [string, EndpointName, z.ZodType, string, string, RegExp][] = [
-  ['run status: status missing', 'getRun', RunStatusResponse, json({ categories_planned: [], categories_completed: [] }), 'status', /^response field status: expected string, got missing$/],
-  ['run status: status empty', 'getRun', RunStatusResponse, json({ ...minimalRun, status: '' }), 'status', /^response field status: expected at least 1, got ""$/],
-  ['run status: status a number', 'getRun', RunStatusResponse, json({ ...minimalRun, status: 3 }), 'status', /^response field status: expected string, got 3$/],
-  ['run status: categories_planned missing', 'getRun', RunStatusResponse, json({ status: 'running', categories_completed: [] }), 'categories_planned', /expected array, got missing$/],
-  ['run status: categories_completed mistyped', 'getRun', RunStatusResponse, json({ ...minimalRun, categories_completed: 'all' }), 'categories_completed', /expected array, got "all"$/],
-  ['run status: verdict outside pass/fail', 'getRun', RunStatusResponse, json({ ...minimalRun, status: 'completed', verdict: 'PASS' }), 'verdict', /expected one of pass\|fail, got "PASS"$/],
-  ['run status: run_id present but mistyped', 'getRun', RunStatusResponse, json({ ...minimalRun, run_id: 7 }), 'run_id', /expected string, got 7$/],
-  ['trigger answer: run_id missing', 'triggerRun', TriggerRunResponse, json({ ...bodies.triggerRun, run_id: undefined }), 'run_id', /expected string, got missing$/],
-  ['coverage: run_status missing', 'getCoverage', CoverageResponse, json({ categories: [] }), 'run_status', /expected string, got missing$/],
+  [
+    'run status: status missing',
+    'getRun',
+    RunStatusResponse,
+    json({ categories_planned: [], categories_completed: [] }),
+    'status',
+    /^response field status: expected string, got missing$/
+  ],
+  [
+    'run status: status empty',
+    'getRun',
+    RunStatusResponse,
+    json({ ...minimalRun, status: '' }),
+    'status',
+    /^response field status: expected at least 1, got ""$/
+  ],
+  [
+    'run status: status a number',
+    'getRun',
+    RunStatusResponse,
+    json({ ...minimalRun, status: 3 }),
+    'status',
+    /^response field status: expected string, got 3$/
+  ],
+  [
+    'run status: categories_planned missing',
+    'getRun',
+    RunStatusResponse,
+    json({ status: 'running', categories_completed: [] }),
+    'categories_planned',
+    /expected array, got missing$/
+  ],
+  [
+    'run status: categories_completed mistyped',
+    'getRun',
+    RunStatusResponse,
+    json({ ...minimalRun, categories_completed: 'all' }),
+    'categories_completed',
+    /expected array, got "all"$/
+  ],
+  [
+    'run status: verdict outside pass/fail',
+    'getRun',
+    RunStatusResponse,
+    json({ ...minimalRun, status: 'completed', verdict: 'PASS' }),
+    'verdict',
+    /expected one of pass\|fail, got "PASS"$/
+  ],
+  [
+    'run status: run_id present but mistyped',
+    'getRun',
+    RunStatusResponse,
+    json({ ...minimalRun, run_id: 7 }),
+    'run_id',
+    /expected string, got 7$/
+  ],
+  [
+    'trigger answer: run_id missing',
+    'triggerRun',
+    TriggerRunResponse,
+    json({ ...bodies.triggerRun, run_id: undefined }),
+    'run_id',
+    /expected string, got missing$/
+  ],
+  [
+    'coverage: run_status missing',
+    'getCoverage',
+    CoverageResponse,
+    json({ categories: [] }),
+    'run_status',
+    /expected string, got missing$/
+  ],
   [
     'coverage: worst_severity outside the severities',
     'getCoverage',
@@ -166,11 +272,39 @@ const strict: [string, EndpointName, z.ZodType, string, string, RegExp][] = [
     'categories[0].worst_severity',
     /expected one of critical\|high\|medium\|low, got "severe"$/
   ],
-  ['finding: severity outside the four', 'listFindings', FindingList, findingsWith({ severity: 'urgent' }), 'findings[0].severity', /expected one of critical\|high\|medium\|low, got "urgent"$/],
-  ['finding: lens outside the four', 'listFindings', FindingList, findingsWith({ lens: 'privacy' }), 'findings[0].lens', /expected one of security\|safety\|quality\|policy, got "privacy"$/],
-  ['finding: status empty', 'listFindings', FindingList, findingsWith({ status: '' }), 'findings[0].status', /expected at least 1, got ""$/],
+  [
+    'finding: severity outside the four',
+    'listFindings',
+    FindingList,
+    findingsWith({ severity: 'urgent' }),
+    'findings[0].severity',
+    /expected one of critical\|high\|medium\|low, got "urgent"$/
+  ],
+  [
+    'finding: lens outside the four',
+    'listFindings',
+    FindingList,
+    findingsWith({ lens: 'privacy' }),
+    'findings[0].lens',
+    /expected one of security\|safety\|quality\|policy, got "privacy"$/
+  ],
+  [
+    'finding: status empty',
+    'listFindings',
+    FindingList,
+    findingsWith({ status: '' }),
+    'findings[0].status',
+    /expected at least 1, got ""$/
+  ],
   ['finding: status null', 'listFindings', FindingList, findingsWith({ status: null }), 'findings[0].status', /expected string, got null$/],
-  ['attack: last_replay_status a number', 'listFindings', FindingList, findingsWith({}, { last_replay_status: 5 }), 'findings[0].attacks[0].last_replay_status', /expected string, got 5$/],
+  [
+    'attack: last_replay_status a number',
+    'listFindings',
+    FindingList,
+    findingsWith({}, { last_replay_status: 5 }),
+    'findings[0].attacks[0].last_replay_status',
+    /expected string, got 5$/
+  ],
   [
     'replay headers: a value that is an object',
     'listFindings',
@@ -179,7 +313,14 @@ const strict: [string, EndpointName, z.ZodType, string, string, RegExp][] = [
     'findings[0].attacks[0].replay_script[0].headers["X-Obj"]',
     /^response field findings\[0\]\.attacks\[0\]\.replay_script\[0\]\.headers\["X-Obj"\]: .*got an object$/
   ],
-  ['replay headers: not an object', 'listFindings', FindingList, findingsWith({}, {}, { headers: 'a: b' }), 'findings[0].attacks[0].replay_script[0].headers', /expected record, got "a: b"$/]
+  [
+    'replay headers: not an object',
+    'listFindings',
+    FindingList,
+    findingsWith({}, {}, { headers: 'a: b' }),
+    'findings[0].attacks[0].replay_script[0].headers',
+    /expected record, got "a: b"$/
+  ]
 ]
 
 describe('parsing: lenient where the description does not guarantee a field or value', () => {
@@ -207,7 +348,9 @@ describe('parsing: strict where the description guarantees it', () => {
     expect(m.endpoint).toBe(endpointOf(endpoint))
     expect(m.fieldPath).toBe(fieldPath)
     expect(m.message).toMatch(message)
-    expect(m.describe()).toMatch(new RegExp(`^${endpointOf(endpoint).replace(/[/{}]/g, '\\$&')} HTTP \\d+ malformed_response: response (field|body)`))
+    expect(m.describe()).toMatch(
+      new RegExp(`^${endpointOf(endpoint).replace(/[/{}]/g, '\\$&')} HTTP \\d+ malformed_response: response (field|body)`)
+    )
     expect(m.describe()).not.toMatch(/\n/)
   })
 })

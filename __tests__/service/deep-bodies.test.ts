@@ -18,7 +18,14 @@ import { bodies } from '../__fixtures__/service-bodies.js'
 import { fakeClock, startScriptedServer, type ScriptedServer } from '../__fixtures__/scripted-server.js'
 
 const KEY = 'asas_test_SECRET_key_123456'
-const POLICY: RetryPolicy = { maxAttempts: 3, baseDelayMs: 10, maxDelayMs: 20, maxRetryAfterMs: 1_000, minRetryAfterMs: 0, maxMalformedAttempts: 3 }
+const POLICY: RetryPolicy = {
+  maxAttempts: 3,
+  baseDelayMs: 10,
+  maxDelayMs: 20,
+  maxRetryAfterMs: 1_000,
+  minRetryAfterMs: 0,
+  maxMalformedAttempts: 3
+}
 const LEVELS = 100_000
 /** The service's error shape with an extra field 100k arrays deep: about 200 KB. */
 const deepError = `{"detail":{"code":"run_in_progress","message":"m","extra":${'['.repeat(LEVELS)}${']'.repeat(LEVELS)}}}`
@@ -35,7 +42,15 @@ beforeEach(() => {
   server.requests.length = 0
 })
 
-const client = () => new AssessmentClient({ baseUrl: server.url, apiKey: KEY, clock: fakeClock(), retryPolicy: POLICY, random: () => 0.5, log: recordingLog() })
+const client = () =>
+  new AssessmentClient({
+    baseUrl: server.url,
+    apiKey: KEY,
+    clock: fakeClock(),
+    retryPolicy: POLICY,
+    random: () => 0.5,
+    log: recordingLog()
+  })
 
 async function failureOf(p: Promise<unknown>): Promise<unknown> {
   return p.then(
@@ -113,7 +128,8 @@ describe('through the client over HTTP', () => {
     const clock = fakeClock()
     const outcome = await runGate(
       {
-        makeApi: (deadline) => new AssessmentClient({ baseUrl: server.url, apiKey: KEY, clock, deadline, retryPolicy: POLICY, random: () => 0.5, log }),
+        makeApi: (deadline) =>
+          new AssessmentClient({ baseUrl: server.url, apiKey: KEY, clock, deadline, retryPolicy: POLICY, random: () => 0.5, log }),
         clock,
         signal: new AbortController().signal,
         log,

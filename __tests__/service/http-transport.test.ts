@@ -4,7 +4,7 @@ import { ConfigError, failureKind } from '../../src/util/errors.js'
 import { buildQuery, fillPath, networkError, statusError } from '../../src/service/http-transport.js'
 import { parseBaseUrl } from '../../src/service/base-url.js'
 
-describe('parseBaseUrl (the transport uses the inputs\' rule)', () => {
+describe("parseBaseUrl (the transport uses the inputs' rule)", () => {
   it.each([
     ['http://127.0.0.1:1234', 'http://127.0.0.1:1234'],
     ['http://127.0.0.1:1234/', 'http://127.0.0.1:1234'],
@@ -18,9 +18,12 @@ describe('parseBaseUrl (the transport uses the inputs\' rule)', () => {
     expect(parseBaseUrl(raw)).toBe(expected)
   })
 
-  it.each(['not a url', 'ftp://asas.example.com', 'file:///etc/passwd', 'https://user:pw@asas.example.com', 'http://asas.example.com'])('refuses %s', (raw) => {
-    expect(() => parseBaseUrl(raw)).toThrow(ConfigError)
-  })
+  it.each(['not a url', 'ftp://asas.example.com', 'file:///etc/passwd', 'https://user:pw@asas.example.com', 'http://asas.example.com'])(
+    'refuses %s',
+    (raw) => {
+      expect(() => parseBaseUrl(raw)).toThrow(ConfigError)
+    }
+  )
 })
 
 describe('fillPath', () => {

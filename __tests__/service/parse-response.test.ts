@@ -57,8 +57,18 @@ describe('parseSuccessBody', () => {
   it.each([
     ['verdict', { ...bodies.getRun, verdict: 'maybe' }, 'verdict', 'response field verdict: expected one of pass|fail, got "maybe"'],
     ['completed_at', { ...bodies.getRun, completed_at: 5 }, 'completed_at', 'response field completed_at: expected string, got 5'],
-    ['categories_completed', { ...bodies.getRun, categories_completed: 'all' }, 'categories_completed', 'response field categories_completed: expected array, got "all"'],
-    ['categories_planned item', { ...bodies.getRun, categories_planned: ['a', null] }, 'categories_planned[1]', 'response field categories_planned[1]: expected string, got null']
+    [
+      'categories_completed',
+      { ...bodies.getRun, categories_completed: 'all' },
+      'categories_completed',
+      'response field categories_completed: expected array, got "all"'
+    ],
+    [
+      'categories_planned item',
+      { ...bodies.getRun, categories_planned: ['a', null] },
+      'categories_planned[1]',
+      'response field categories_planned[1]: expected string, got null'
+    ]
   ])('run status: %s', (_, body, fieldPath, message) => {
     let err: unknown
     try {
@@ -81,16 +91,23 @@ describe('parseSuccessBody', () => {
 
   it('property: any text either parses or throws a one-line MalformedResponseError, never anything else', () => {
     fc.assert(
-      fc.property(fc.oneof(fc.string(), fc.json(), fc.jsonValue().map((v) => JSON.stringify(v))), (text) => {
-        try {
-          parseSuccessBody(FindingList, text, ctx)
-        } catch (err) {
-          expect(err).toBeInstanceOf(MalformedResponseError)
-          const m = (err as MalformedResponseError).message
-          expect(m).not.toMatch(/[\u0000-\u001f]/)
-          expect(m.length).toBeLessThan(400)
+      fc.property(
+        fc.oneof(
+          fc.string(),
+          fc.json(),
+          fc.jsonValue().map((v) => JSON.stringify(v))
+        ),
+        (text) => {
+          try {
+            parseSuccessBody(FindingList, text, ctx)
+          } catch (err) {
+            expect(err).toBeInstanceOf(MalformedResponseError)
+            const m = (err as MalformedResponseError).message
+            expect(m).not.toMatch(/[\u0000-\u001f]/)
+            expect(m.length).toBeLessThan(400)
+          }
         }
-      }),
+      ),
       { numRuns: 300 }
     )
   })
@@ -145,8 +162,20 @@ describe('parseErrorBody', () => {
         extra: { issues: [{ loc: ['query', 'limit'], msg: 'Input should be less than or equal to 100', type: 'less_than_equal' }] }
       }
     ],
-    ['empty validation list', 422, 'Unprocessable Entity', { detail: [] }, { code: 'validation_error', message: 'request validation failed (no details given)', extra: { issues: [] } }],
-    ['unknown JSON', 500, 'Internal Server Error', { oops: true }, { code: undefined, message: 'Internal Server Error: {"oops":true}', extra: {} }],
+    [
+      'empty validation list',
+      422,
+      'Unprocessable Entity',
+      { detail: [] },
+      { code: 'validation_error', message: 'request validation failed (no details given)', extra: { issues: [] } }
+    ],
+    [
+      'unknown JSON',
+      500,
+      'Internal Server Error',
+      { oops: true },
+      { code: undefined, message: 'Internal Server Error: {"oops":true}', extra: {} }
+    ],
     ['JSON null', 502, 'Bad Gateway', null, { code: undefined, message: 'Bad Gateway: null', extra: {} }]
   ])('%s', (_, status, statusText, body, expected) => {
     expect(parseErrorBody(status, statusText, JSON.stringify(body))).toEqual(expected)

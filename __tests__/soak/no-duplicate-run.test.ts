@@ -36,7 +36,14 @@ async function gate(emu: Emulator, modelId = emu.demoModelId): Promise<GateOutco
           apiKey: emu.keys.full,
           deadline,
           requestTimeoutMs: REQUEST_TIMEOUT_MS,
-          retryPolicy: { maxAttempts: 8, baseDelayMs: 20, maxDelayMs: 200, maxRetryAfterMs: 5_000, minRetryAfterMs: 20, maxMalformedAttempts: 3 }
+          retryPolicy: {
+            maxAttempts: 8,
+            baseDelayMs: 20,
+            maxDelayMs: 200,
+            maxRetryAfterMs: 5_000,
+            minRetryAfterMs: 20,
+            maxMalformedAttempts: 3
+          }
         }),
       clock: systemClock,
       signal: new AbortController().signal,
@@ -141,7 +148,7 @@ describe('a lost or failed trigger never leaves two runs', () => {
    * before. A lost answer must not be matched to it (trigger.ts takes the
    * model's existing runs as foreign before it triggers).
    */
-  it('back-to-back gates on one model: a 502 on the second trigger does not adopt the first gate\'s run', async () => {
+  it("back-to-back gates on one model: a 502 on the second trigger does not adopt the first gate's run", async () => {
     const emu = await emulator()
     try {
       const first = await gate(emu)

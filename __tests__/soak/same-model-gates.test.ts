@@ -33,13 +33,27 @@ afterEach(async () => {
 })
 
 function io(categories: string): FakeActionIO {
-  const out = fakeActionIO({ model_id: emu.demoModelId, api_key: emu.keys.full, base_url: emu.url, categories, min_severity: 'high', timeout_minutes: '1' })
+  const out = fakeActionIO({
+    model_id: emu.demoModelId,
+    api_key: emu.keys.full,
+    base_url: emu.url,
+    categories,
+    min_severity: 'high',
+    timeout_minutes: '1'
+  })
   out.env.RUNNER_TEMP = mkdtempSync(join(tmpdir(), 'same-model-'))
   return out
 }
 
 function client(inputs: ActionInputs, deadline: Deadline): ServiceApi {
-  return createClient({ baseUrl: inputs.baseUrl, apiKey: inputs.apiKey, clock: systemClock, deadline, requestTimeoutMs: 500, retryPolicy: POLICY })
+  return createClient({
+    baseUrl: inputs.baseUrl,
+    apiKey: inputs.apiKey,
+    clock: systemClock,
+    deadline,
+    requestTimeoutMs: 500,
+    retryPolicy: POLICY
+  })
 }
 
 /** The model's runs as the service lists them (with their plans). */
@@ -73,7 +87,9 @@ async function collide(fault: FaultKind) {
             if (first) {
               first = false
               startA()
-              await waitFor("A's run to start", async () => (await modelRuns()).some((r) => r.categories_planned.includes('prompt_injection')))
+              await waitFor("A's run to start", async () =>
+                (await modelRuns()).some((r) => r.categories_planned.includes('prompt_injection'))
+              )
             }
             throw err
           }
@@ -92,7 +108,9 @@ describe('two gates of one model, one trigger answer lost', () => {
   it("the issue's case: B's trigger gets a 502 (nothing created) while A's run starts; B fails closed, cancels nothing; A passes on its own run", async () => {
     const { a, b } = await collide('status502')
     expect(b.outputs.result).toBe('error')
-    expect(b.failures.join('\n')).toMatch(/plans categories prompt_injection where this step asked for categories jailbreak: another workflow started it\. Not taking it, and not cancelling it/)
+    expect(b.failures.join('\n')).toMatch(
+      /plans categories prompt_injection where this step asked for categories jailbreak: another workflow started it\. Not taking it, and not cancelling it/
+    )
     expect(b.outputs.run_id).toBeUndefined()
     expect(a.outputs.result).toBe('pass')
     expect(a.failures).toEqual([])

@@ -41,7 +41,11 @@ describe('soak: gate runs through the fault mode', () => {
       const f = report.figures
 
       // The baseline is what the configurations are meant to give.
-      for (const c of SOAK_CONFIGS) expect({ config: c.name, results: [...new Set(report.baseline[c.name]?.results)] }).toEqual({ config: c.name, results: [c.expected] })
+      for (const c of SOAK_CONFIGS)
+        expect({ config: c.name, results: [...new Set(report.baseline[c.name]?.results)] }).toEqual({
+          config: c.name,
+          results: [c.expected]
+        })
       expect(report.records.filter((r) => r.faulted)).toHaveLength(RUNS)
 
       // Per gate: the fault-free result, exactly one run (the one it used), requests within the bound.

@@ -20,7 +20,8 @@ const endpoint: EndpointTarget = {
   transport: 'http',
   requestTimeout: null
 }
-const model = (model_id: string, name = 'app-pr-7', endpoint_host = 'pr-7.example.com'): ModelListItem => modelItem(model_id, name, endpoint_host)
+const model = (model_id: string, name = 'app-pr-7', endpoint_host = 'pr-7.example.com'): ModelListItem =>
+  modelItem(model_id, name, endpoint_host)
 const lost = () => new ServiceError({ endpoint: 'POST /api/v1/model', message: 'socket hang up', ambiguous: true, transient: true })
 
 function deps(api: ReturnType<typeof fakeApi>) {
@@ -68,7 +69,13 @@ describe('resolveTarget', () => {
     const api = fakeApi({
       listModels: async () => ({ models: [] }),
       registerModel: async () => {
-        throw new ServiceError({ endpoint: 'POST /api/v1/model', status: 422, code: 'probe_failed', message: 'probe failed', extra: { error_category: 'no_reply' } })
+        throw new ServiceError({
+          endpoint: 'POST /api/v1/model',
+          status: 422,
+          code: 'probe_failed',
+          message: 'probe failed',
+          extra: { error_category: 'no_reply' }
+        })
       }
     })
     const err = await resolveTarget(deps(api), { kind: 'endpoint', endpoint }, 'app-pr-7').catch((e: unknown) => e)
@@ -88,7 +95,12 @@ describe('resolveTarget', () => {
     })
     const d = deps(api)
     const r = await resolveTarget(d, { kind: 'endpoint', endpoint }, 'app-pr-7')
-    expect(r).toMatchObject({ modelId: 'm2', outcome: 'registered', name: 'app-pr-7 (moved to pr-7.example.com)', movedFrom: { modelId: 'm1', endpointHost: 'old.example.com' } })
+    expect(r).toMatchObject({
+      modelId: 'm2',
+      outcome: 'registered',
+      name: 'app-pr-7 (moved to pr-7.example.com)',
+      movedFrom: { modelId: 'm1', endpointHost: 'old.example.com' }
+    })
     expect(sent!.name).toBe('app-pr-7 (moved to pr-7.example.com)')
     expect(d.log.lines.some((l) => l.level === 'warning' && l.line.includes('the agent moved'))).toBe(true)
   })
@@ -96,9 +108,19 @@ describe('resolveTarget', () => {
 
 describe('registrationBody', () => {
   it.each([
-    [endpoint, { name: 'n', config: { endpoint_url: endpoint.endpointUrl, response_field: 'output.text', transport: 'http' }, auth_type: 'none' }],
     [
-      { ...endpoint, environment: 'dev' as const, authType: 'oauth_client_credentials' as const, credential: 'secret', oauth: { token_url: 'https://t', client_id: 'c' }, requestTimeout: 60 },
+      endpoint,
+      { name: 'n', config: { endpoint_url: endpoint.endpointUrl, response_field: 'output.text', transport: 'http' }, auth_type: 'none' }
+    ],
+    [
+      {
+        ...endpoint,
+        environment: 'dev' as const,
+        authType: 'oauth_client_credentials' as const,
+        credential: 'secret',
+        oauth: { token_url: 'https://t', client_id: 'c' },
+        requestTimeout: 60
+      },
       {
         name: 'n',
         config: { endpoint_url: endpoint.endpointUrl, response_field: 'output.text', transport: 'http', request_timeout: 60 },

@@ -50,11 +50,23 @@ describe('naming', () => {
 describe('chooseTarget', () => {
   const url = 'https://pr-7.example.com/chat'
   it.each([
-    ['nothing of that name: register it', [model('m0', 'other', 'pr-7.example.com')], { kind: 'register', name: 'app-pr-7', movedFrom: null }],
-    ['same name, same host: reuse', [model('m1', 'app-pr-7', 'pr-7.example.com')], { kind: 'reuse', model: { model_id: 'm1' }, duplicates: 0, movedFrom: null }],
+    [
+      'nothing of that name: register it',
+      [model('m0', 'other', 'pr-7.example.com')],
+      { kind: 'register', name: 'app-pr-7', movedFrom: null }
+    ],
+    [
+      'same name, same host: reuse',
+      [model('m1', 'app-pr-7', 'pr-7.example.com')],
+      { kind: 'reuse', model: { model_id: 'm1' }, duplicates: 0, movedFrom: null }
+    ],
     [
       'duplicates: the first at this host, counted',
-      [model('m1', 'app-pr-7', 'old.example.com'), model('m2', 'app-pr-7', 'pr-7.example.com'), model('m3', 'app-pr-7', 'pr-7.example.com')],
+      [
+        model('m1', 'app-pr-7', 'old.example.com'),
+        model('m2', 'app-pr-7', 'pr-7.example.com'),
+        model('m3', 'app-pr-7', 'pr-7.example.com')
+      ],
       { kind: 'reuse', model: { model_id: 'm2' }, duplicates: 1, movedFrom: null }
     ],
     [
@@ -110,18 +122,28 @@ describe('explainRegistrationFailure', () => {
   })
 
   it('400: the address was refused, and why', () => {
-    const e = explainRegistrationFailure(err(400, 'endpoint_rejected', { field: 'config.endpoint_url' }, 'config.endpoint_url rejected: address 10.0.0.1 is private'), url)
+    const e = explainRegistrationFailure(
+      err(400, 'endpoint_rejected', { field: 'config.endpoint_url' }, 'config.endpoint_url rejected: address 10.0.0.1 is private'),
+      url
+    )
     expect(e?.input).toBe('endpoint_url')
-    expect(e?.message).toMatch(/refused the address pr-7\.example\.com: config\.endpoint_url rejected: address 10\.0\.0\.1 is private\. .*private, loopback, link-local and cloud-metadata/)
+    expect(e?.message).toMatch(
+      /refused the address pr-7\.example\.com: config\.endpoint_url rejected: address 10\.0\.0\.1 is private\. .*private, loopback, link-local and cloud-metadata/
+    )
     expect(explainRegistrationFailure(err(400, 'endpoint_rejected', { field: 'oauth.token_url' }), url)?.input).toBe('oauth_token_url')
   })
 
   it('422 validation list: names the field', () => {
     const e = explainRegistrationFailure(
-      err(422, 'validation_error', { issues: [{ loc: ['body', 'config', 'request_timeout'], msg: 'must be at most 180', type: 'too_big' }] }),
+      err(422, 'validation_error', {
+        issues: [{ loc: ['body', 'config', 'request_timeout'], msg: 'must be at most 180', type: 'too_big' }]
+      }),
       url
     )
-    expect([e?.input, e?.message]).toEqual(['request_timeout', 'the service refused field config.request_timeout of the registration: must be at most 180'])
+    expect([e?.input, e?.message]).toEqual([
+      'request_timeout',
+      'the service refused field config.request_timeout of the registration: must be at most 180'
+    ])
   })
 
   it.each([

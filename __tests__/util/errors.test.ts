@@ -34,15 +34,34 @@ describe('failureKind: the class is the kind', () => {
 })
 
 describe('withDetail: wrap, never mutate', () => {
-  const base = new ServiceError({ endpoint: 'POST /api/v1/run', status: 503, code: 'down', message: 'later', transient: true, ambiguous: true, retryAfterMs: 2000 })
+  const base = new ServiceError({
+    endpoint: 'POST /api/v1/run',
+    status: 503,
+    code: 'down',
+    message: 'later',
+    transient: true,
+    ambiguous: true,
+    retryAfterMs: 2000
+  })
 
   it('returns a new error of the same class with the detail and the first as its cause', () => {
     const wrapped = base.withDetail({ attempts: 3, retried: ['HTTP 503, waited 1.0 s', 'HTTP 503, waited 2.0 s'], hint: 'try later' })
     expect(wrapped).not.toBe(base)
     expect(wrapped).toBeInstanceOf(ServiceError)
     expect(wrapped.cause).toBe(base)
-    expect(wrapped).toMatchObject({ endpoint: 'POST /api/v1/run', status: 503, code: 'down', transient: true, ambiguous: true, retryAfterMs: 2000, attempts: 3, hint: 'try later' })
-    expect(wrapped.describe()).toBe('POST /api/v1/run HTTP 503 down: later (after 3 attempts: HTTP 503, waited 1.0 s; HTTP 503, waited 2.0 s). try later')
+    expect(wrapped).toMatchObject({
+      endpoint: 'POST /api/v1/run',
+      status: 503,
+      code: 'down',
+      transient: true,
+      ambiguous: true,
+      retryAfterMs: 2000,
+      attempts: 3,
+      hint: 'try later'
+    })
+    expect(wrapped.describe()).toBe(
+      'POST /api/v1/run HTTP 503 down: later (after 3 attempts: HTTP 503, waited 1.0 s; HTTP 503, waited 2.0 s). try later'
+    )
     expect(base.attempts).toBe(1)
     expect(base.hint).toBeUndefined()
     expect(base.describe()).toBe('POST /api/v1/run HTTP 503 down: later')

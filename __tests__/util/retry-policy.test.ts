@@ -78,10 +78,13 @@ describe('retry policy', () => {
     const clock = fakeClock()
     let n = 0
     await expect(
-      withRetry(async () => {
-        n += 1
-        throw err({ status: 404 })
-      }, { clock })
+      withRetry(
+        async () => {
+          n += 1
+          throw err({ status: 404 })
+        },
+        { clock }
+      )
     ).rejects.toMatchObject({ status: 404, attempts: 1 })
     expect(n).toBe(1)
   })
@@ -89,20 +92,26 @@ describe('retry policy', () => {
   it('waits for Retry-After on 429', async () => {
     const clock = fakeClock()
     let n = 0
-    await withRetry(async () => {
-      n += 1
-      if (n === 1) throw err({ status: 429, retryAfterMs: 9_000 })
-      return 1
-    }, { clock })
+    await withRetry(
+      async () => {
+        n += 1
+        if (n === 1) throw err({ status: 429, retryAfterMs: 9_000 })
+        return 1
+      },
+      { clock }
+    )
     expect(clock.sleeps).toEqual([9_000])
   })
 
   it('stops when Retry-After goes past the deadline, saying why', async () => {
     const clock = fakeClock()
     const deadline = Deadline.after(clock, 5_000)
-    const e = await withRetry(async () => {
-      throw err({ status: 429, retryAfterMs: 60_000 })
-    }, { clock, deadline }).catch((x: unknown) => x)
+    const e = await withRetry(
+      async () => {
+        throw err({ status: 429, retryAfterMs: 60_000 })
+      },
+      { clock, deadline }
+    ).catch((x: unknown) => x)
     expect(e).toBeInstanceOf(DeadlineExceededError)
     expect((e as Error).message).toBe('HTTP 429: m; the service asked to retry after 60 s, but only 5 s of the time allowed remain')
     expect(clock.sleeps).toEqual([])
@@ -110,9 +119,12 @@ describe('retry policy', () => {
 
   it('gives up after maxAttempts and records what was retried', async () => {
     const clock = fakeClock()
-    const e = (await withRetry(async () => {
-      throw err({ status: 502 })
-    }, { clock, random: () => 0 }).catch((x: unknown) => x)) as ServiceError
+    const e = (await withRetry(
+      async () => {
+        throw err({ status: 502 })
+      },
+      { clock, random: () => 0 }
+    ).catch((x: unknown) => x)) as ServiceError
     expect(e.attempts).toBe(DEFAULT_RETRY_POLICY.maxAttempts)
     expect(e.retried).toHaveLength(DEFAULT_RETRY_POLICY.maxAttempts - 1)
     expect(e.describe()).toMatch(/after 8 attempts: HTTP 502, waited 0.0 s/)
@@ -121,10 +133,13 @@ describe('retry policy', () => {
   it('stops waiting when the step is cancelled', async () => {
     const clock = fakeClock()
     const controller = new AbortController()
-    const e = await withRetry(async () => {
-      controller.abort()
-      throw err({ status: 503 })
-    }, { clock, signal: controller.signal }).catch((x: unknown) => x)
+    const e = await withRetry(
+      async () => {
+        controller.abort()
+        throw err({ status: 503 })
+      },
+      { clock, signal: controller.signal }
+    ).catch((x: unknown) => x)
     expect(e).toBeInstanceOf(AbortedError)
   })
 })
@@ -133,20 +148,26 @@ describe('long Retry-After', () => {
   it('waits the whole Retry-After when the deadline allows it', async () => {
     const clock = fakeClock()
     let n = 0
-    await withRetry(async () => {
-      n += 1
-      if (n === 1) throw err({ status: 429, retryAfterMs: 20 * 60_000 })
-      return 1
-    }, { clock, deadline: Deadline.after(clock, 60 * 60_000) })
+    await withRetry(
+      async () => {
+        n += 1
+        if (n === 1) throw err({ status: 429, retryAfterMs: 20 * 60_000 })
+        return 1
+      },
+      { clock, deadline: Deadline.after(clock, 60 * 60_000) }
+    )
     expect(clock.sleeps).toEqual([20 * 60_000])
   })
 
   it('gives up at once without a deadline when Retry-After is beyond the policy cap', async () => {
     const clock = fakeClock()
     await expect(
-      withRetry(async () => {
-        throw err({ status: 429, retryAfterMs: 60 * 60_000 })
-      }, { clock })
+      withRetry(
+        async () => {
+          throw err({ status: 429, retryAfterMs: 60 * 60_000 })
+        },
+        { clock }
+      )
     ).rejects.toMatchObject({ status: 429, attempts: 1 })
     expect(clock.sleeps).toEqual([])
   })
@@ -200,8 +221,22 @@ describe('floors and budgets', () => {
   it('counts only schema violations against that budget: cut or non-JSON bodies and other faults between them use the full one', async () => {
     const clock = fakeClock()
     const body = (fieldPath: string) =>
-      new MalformedResponseError({ endpoint: 'GET /api/v1/run/r', status: 200, code: 'malformed_response', message: 'm', fieldPath, transient: true })
-    const script = [err({ status: 503, transient: true }), body(''), body('status'), err({ status: 429, transient: true }), body(''), body('status')]
+      new MalformedResponseError({
+        endpoint: 'GET /api/v1/run/r',
+        status: 200,
+        code: 'malformed_response',
+        message: 'm',
+        fieldPath,
+        transient: true
+      })
+    const script = [
+      err({ status: 503, transient: true }),
+      body(''),
+      body('status'),
+      err({ status: 429, transient: true }),
+      body(''),
+      body('status')
+    ]
     let n = 0
     const v = await withRetry(
       async () => {

@@ -51,7 +51,10 @@ async function assess(api: ServiceApi, modelId: string): Promise<{ runId: string
 
 async function closeAllFixed(api: ServiceApi, findings: Finding[]): Promise<void> {
   for (const f of findings) {
-    const after = await api.closeFinding(f.finding_id, { status: 'fixed', explanation: 'Hardened the system prompt and added an output filter.' })
+    const after = await api.closeFinding(f.finding_id, {
+      status: 'fixed',
+      explanation: 'Hardened the system prompt and added an output filter.'
+    })
     expect(after.status).toBe('fixed')
   }
 }
@@ -96,7 +99,7 @@ describe('validate mode against the emulator', () => {
       expect(f.attacks.every((a) => a.last_replay_status === 'not_reproduced')).toBe(true)
     }
     expect(await statusesOf(api, runId)).toEqual(findings.map(() => 'FIXED_VERIFIED'))
-    expect(log.lines.some((l) => l.line.startsWith("Validating 1/2: finding "))).toBe(true)
+    expect(log.lines.some((l) => l.line.startsWith('Validating 1/2: finding '))).toBe(true)
 
     // A second pass finds nothing left marked fixed.
     const again = await validate(api, e.demoModelId)

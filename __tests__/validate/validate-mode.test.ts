@@ -13,7 +13,13 @@ import { AbortedError, ServiceError } from '../../src/util/errors.js'
 import { recordingLog } from '../__fixtures__/recording-log.js'
 import { renderValidationMarkdown } from '../../src/report/validation.js'
 import type { ServiceApi } from '../../src/service/service-api.js'
-import { NOT_ATTEMPTED_DETAIL, replaysEndedSince, runValidateMode, type ValidateModeResult, type ValidatedFinding } from '../../src/validate/validate-mode.js'
+import {
+  NOT_ATTEMPTED_DETAIL,
+  replaysEndedSince,
+  runValidateMode,
+  type ValidateModeResult,
+  type ValidatedFinding
+} from '../../src/validate/validate-mode.js'
 import { fakeApi } from '../__fixtures__/fake-api.js'
 import { fakeClock } from '../__fixtures__/fake-clock.js'
 import { makeAttack, makeFinding, makeRunListItem } from '../__fixtures__/builders.js'
@@ -51,7 +57,12 @@ interface RunSpec {
   busy?: boolean
 }
 
-function svcError(status: number | undefined, code: string | undefined, message: string, more: Partial<ConstructorParameters<typeof ServiceError>[0]> = {}): ServiceError {
+function svcError(
+  status: number | undefined,
+  code: string | undefined,
+  message: string,
+  more: Partial<ConstructorParameters<typeof ServiceError>[0]> = {}
+): ServiceError {
   return new ServiceError({ endpoint: 'POST /api/v1/findings/x/validate', status, code, message, ...more })
 }
 
@@ -117,7 +128,12 @@ function world(runs: RunSpec[], findings: FindingSpec[]) {
     listFindings: async (runId, query) => {
       trace.push(`listFindings ${runId}${query?.status ? ` status=${query.status}` : ''}`)
       if (runs.find((r) => r.id === runId)?.busy) {
-        throw new ServiceError({ endpoint: `GET /api/v1/run/${runId}/findings`, status: 409, code: 'run_in_progress', message: 'run still in progress' })
+        throw new ServiceError({
+          endpoint: `GET /api/v1/run/${runId}/findings`,
+          status: 409,
+          code: 'run_in_progress',
+          message: 'run still in progress'
+        })
       }
       const list = byRun.get(runId) ?? []
       if (!query?.status) {
@@ -153,7 +169,12 @@ function world(runs: RunSpec[], findings: FindingSpec[]) {
       }
       if (step.verdict === 'resolved') settle(e.f, 'FIXED_VERIFIED')
       if (step.verdict === 'still_broken') settle(e.f, 'open')
-      return { finding_id: id, replay_run_id: step.verdict === 'not_eligible' ? '' : `rpl_${id}`, verdict: step.verdict, finding: structuredClone(e.f) }
+      return {
+        finding_id: id,
+        replay_run_id: step.verdict === 'not_eligible' ? '' : `rpl_${id}`,
+        verdict: step.verdict,
+        finding: structuredClone(e.f)
+      }
     }
   })
   return { api, validated, trace, findings: byId }
@@ -266,7 +287,10 @@ describe('runValidateMode: outcome of a single fixed finding', () => {
     },
     {
       name: '409, the other validation ends still_broken leaving the status fixed: asks again, and its own verdict counts',
-      script: [{ error: svcError(409, 'validation_in_progress', 'already running'), pending: { reads: 2, final: 'fixed' } }, { verdict: 'still_broken' }],
+      script: [
+        { error: svcError(409, 'validation_in_progress', 'already running'), pending: { reads: 2, final: 'fixed' } },
+        { verdict: 'still_broken' }
+      ],
       outcome: 'still_broken',
       status: 'open',
       detail: /1 of 2 attacks still reproduces/,
@@ -274,7 +298,10 @@ describe('runValidateMode: outcome of a single fixed finding', () => {
     },
     {
       name: '409, the other validation ends leaving the status fixed, asked again: resolved',
-      script: [{ error: svcError(409, 'validation_in_progress', 'already running'), pending: { reads: 3, final: 'fixed' } }, { verdict: 'resolved' }],
+      script: [
+        { error: svcError(409, 'validation_in_progress', 'already running'), pending: { reads: 3, final: 'fixed' } },
+        { verdict: 'resolved' }
+      ],
       outcome: 'resolved',
       status: 'FIXED_VERIFIED',
       detail: /FIXED_VERIFIED/,
@@ -282,7 +309,10 @@ describe('runValidateMode: outcome of a single fixed finding', () => {
     },
     {
       name: '429 with Retry-After inside the deadline, then success',
-      script: [{ error: svcError(429, 'replay_cap_exceeded', 'at most 2 validations at once', { retryAfterMs: 30_000, transient: true }) }, { verdict: 'resolved' }],
+      script: [
+        { error: svcError(429, 'replay_cap_exceeded', 'at most 2 validations at once', { retryAfterMs: 30_000, transient: true }) },
+        { verdict: 'resolved' }
+      ],
       outcome: 'resolved',
       status: 'FIXED_VERIFIED',
       detail: /FIXED_VERIFIED/,
@@ -323,7 +353,10 @@ describe('runValidateMode: outcome of a single fixed finding', () => {
     {
       name: 'ambiguous failure; the replay got through and still runs: retry meets 409 and follows it',
       script: [
-        { error: svcError(undefined, 'ECONNRESET', 'socket hang up', { transient: true, ambiguous: true }), pending: { reads: 3, final: 'open' } },
+        {
+          error: svcError(undefined, 'ECONNRESET', 'socket hang up', { transient: true, ambiguous: true }),
+          pending: { reads: 3, final: 'open' }
+        },
         { error: svcError(409, 'validation_in_progress', 'already running') }
       ],
       outcome: 'still_broken',
@@ -333,7 +366,10 @@ describe('runValidateMode: outcome of a single fixed finding', () => {
     },
     {
       name: 'ambiguous failure; nothing happened: read back still fixed, then validated again',
-      script: [{ error: svcError(503, 'service_unavailable', 'unavailable', { transient: true, ambiguous: true }) }, { verdict: 'still_broken' }],
+      script: [
+        { error: svcError(503, 'service_unavailable', 'unavailable', { transient: true, ambiguous: true }) },
+        { verdict: 'still_broken' }
+      ],
       outcome: 'still_broken',
       status: 'open',
       detail: /still reproduces/,
@@ -361,7 +397,21 @@ describe('runValidateMode: outcome of a single fixed finding', () => {
 
 describe('runValidateMode: after a 409, what the attacks show', () => {
   it('replays that ended before the 409 (unchanged since read) do not count: it keeps following, no second validation', async () => {
-    const w = world([R1], [{ id: 'f_1', run: 'run_1', script: [{ error: svcError(409, 'validation_in_progress', 'already running'), pending: { reads: Number.POSITIVE_INFINITY, final: 'fixed' } }] }])
+    const w = world(
+      [R1],
+      [
+        {
+          id: 'f_1',
+          run: 'run_1',
+          script: [
+            {
+              error: svcError(409, 'validation_in_progress', 'already running'),
+              pending: { reads: Number.POSITIVE_INFINITY, final: 'fixed' }
+            }
+          ]
+        }
+      ]
+    )
     for (const a of w.findings.get('f_1')!.f.attacks) {
       a.last_replay_status = 'reproduced'
       a.last_replayed_at = '2026-11-20T00:00:00Z'
@@ -372,9 +422,27 @@ describe('runValidateMode: after a 409, what the attacks show', () => {
   })
 
   it('says why it asks again', async () => {
-    const w = world([R1], [{ id: 'f_1', run: 'run_1', script: [{ error: svcError(409, 'validation_in_progress', 'already running'), pending: { reads: 1, final: 'fixed' } }, { verdict: 'resolved' }] }])
+    const w = world(
+      [R1],
+      [
+        {
+          id: 'f_1',
+          run: 'run_1',
+          script: [
+            { error: svcError(409, 'validation_in_progress', 'already running'), pending: { reads: 1, final: 'fixed' } },
+            { verdict: 'resolved' }
+          ]
+        }
+      ]
+    )
     const { log, clock } = await run(w)
-    expect(log.lines.some((l) => l.line.includes('other validation has ended (every attack replayed since the 409: f_1_a1 reproduced, f_1_a2 not_reproduced), but the finding still reads fixed; asking for a validation again'))).toBe(true)
+    expect(
+      log.lines.some((l) =>
+        l.line.includes(
+          'other validation has ended (every attack replayed since the 409: f_1_a1 reproduced, f_1_a2 not_reproduced), but the finding still reads fixed; asking for a validation again'
+        )
+      )
+    ).toBe(true)
     // Well before the deadline.
     expect(clock.now() - Date.parse('2026-11-21T12:00:00Z')).toBeLessThan(60_000)
   })
@@ -388,15 +456,48 @@ describe('runValidateMode: after a 409, what the attacks show', () => {
   })
 
   it.each<[string, { status: string; at: string | null }[], (string | null)[], boolean]>([
-    ['every attack replayed after the 409', [{ status: 'reproduced', at: '2026-11-21T12:00:10Z' }, { status: 'not_reproduced', at: '2026-11-21T12:00:12Z' }], [null, null], true],
-    ['one still pending', [{ status: 'pending', at: '2026-11-21T12:00:10Z' }, { status: 'reproduced', at: '2026-11-21T12:00:12Z' }], [null, null], false],
-    ['one not replayed since', [{ status: 'reproduced', at: '2026-11-21T12:00:10Z' }, { status: 'reproduced', at: '2026-11-20T00:00:00Z' }], [null, '2026-11-20T00:00:00Z'], false],
-    ['service clock behind, but the replay time moved since read', [{ status: 'reproduced', at: '2026-11-21T11:50:00Z' }], ['2026-11-20T00:00:00Z'], true],
+    [
+      'every attack replayed after the 409',
+      [
+        { status: 'reproduced', at: '2026-11-21T12:00:10Z' },
+        { status: 'not_reproduced', at: '2026-11-21T12:00:12Z' }
+      ],
+      [null, null],
+      true
+    ],
+    [
+      'one still pending',
+      [
+        { status: 'pending', at: '2026-11-21T12:00:10Z' },
+        { status: 'reproduced', at: '2026-11-21T12:00:12Z' }
+      ],
+      [null, null],
+      false
+    ],
+    [
+      'one not replayed since',
+      [
+        { status: 'reproduced', at: '2026-11-21T12:00:10Z' },
+        { status: 'reproduced', at: '2026-11-20T00:00:00Z' }
+      ],
+      [null, '2026-11-20T00:00:00Z'],
+      false
+    ],
+    [
+      'service clock behind, but the replay time moved since read',
+      [{ status: 'reproduced', at: '2026-11-21T11:50:00Z' }],
+      ['2026-11-20T00:00:00Z'],
+      true
+    ],
     ['an unreadable time', [{ status: 'reproduced', at: 'yesterday' }], [null], false]
   ])('replaysEndedSince: %s -> %s', (_what, now, before, expected) => {
     const mk = (attacks: { status: string; at: string | null }[]): Finding => ({
       ...findingOf({ id: 'f', run: 'r', attacks: attacks.length }),
-      attacks: findingOf({ id: 'f', run: 'r', attacks: attacks.length }).attacks.map((a, i) => ({ ...a, last_replay_status: attacks[i].status, last_replayed_at: attacks[i].at }))
+      attacks: findingOf({ id: 'f', run: 'r', attacks: attacks.length }).attacks.map((a, i) => ({
+        ...a,
+        last_replay_status: attacks[i].status,
+        last_replayed_at: attacks[i].at
+      }))
     })
     const since = Date.parse('2026-11-21T12:00:00Z')
     expect(replaysEndedSince(mk(now), mk(before.map((at) => ({ status: 'reproduced', at }))), since)).toBe(expected)
@@ -425,7 +526,16 @@ describe('runValidateMode: waiting and following', () => {
   it('waits as long as Retry-After says on a 429', async () => {
     const w = world(
       [R1],
-      [{ id: 'f_1', run: 'run_1', script: [{ error: svcError(429, 'replay_cap_exceeded', 'concurrency', { retryAfterMs: 42_000, transient: true }) }, { verdict: 'resolved' }] }]
+      [
+        {
+          id: 'f_1',
+          run: 'run_1',
+          script: [
+            { error: svcError(429, 'replay_cap_exceeded', 'concurrency', { retryAfterMs: 42_000, transient: true }) },
+            { verdict: 'resolved' }
+          ]
+        }
+      ]
     )
     const { clock, log } = await run(w)
     expect(clock.sleeps).toEqual([42_000])
@@ -437,7 +547,18 @@ describe('runValidateMode: waiting and following', () => {
       [R1],
       [
         { id: 'f_1', run: 'run_1', script: [{ verdict: 'resolved' }] },
-        { id: 'f_2', run: 'run_1', script: [{ error: svcError(429, 'replay_cap_exceeded', 'the daily replay cap (100) is spent', { retryAfterMs: 6 * 3600_000, transient: true }) }] },
+        {
+          id: 'f_2',
+          run: 'run_1',
+          script: [
+            {
+              error: svcError(429, 'replay_cap_exceeded', 'the daily replay cap (100) is spent', {
+                retryAfterMs: 6 * 3600_000,
+                transient: true
+              })
+            }
+          ]
+        },
         { id: 'f_3', run: 'run_1', script: [{ verdict: 'resolved' }] }
       ]
     )
@@ -460,7 +581,16 @@ describe('runValidateMode: waiting and following', () => {
   })
 
   it('a 429 without Retry-After still waits a little before retrying', async () => {
-    const w = world([R1], [{ id: 'f_1', run: 'run_1', script: [{ error: svcError(429, 'replay_cap_exceeded', 'x', { transient: true }) }, { verdict: 'resolved' }] }])
+    const w = world(
+      [R1],
+      [
+        {
+          id: 'f_1',
+          run: 'run_1',
+          script: [{ error: svcError(429, 'replay_cap_exceeded', 'x', { transient: true }) }, { verdict: 'resolved' }]
+        }
+      ]
+    )
     const { result, clock } = await run(w)
     expect(byId(result, 'f_1').outcome).toBe('resolved')
     expect(clock.sleeps).toHaveLength(1)
@@ -468,7 +598,16 @@ describe('runValidateMode: waiting and following', () => {
   })
 
   it('an ambiguous failure reads the finding back before the next attempt', async () => {
-    const w = world([R1], [{ id: 'f_1', run: 'run_1', script: [{ error: svcError(500, 'internal_error', 'oops', { transient: true, ambiguous: true }) }, { verdict: 'resolved' }] }])
+    const w = world(
+      [R1],
+      [
+        {
+          id: 'f_1',
+          run: 'run_1',
+          script: [{ error: svcError(500, 'internal_error', 'oops', { transient: true, ambiguous: true }) }, { verdict: 'resolved' }]
+        }
+      ]
+    )
     await run(w)
     const afterCollect = w.trace.slice(w.trace.indexOf('validate f_1'))
     expect(afterCollect).toEqual(['validate f_1', 'listFindings run_1', 'validate f_1'])
@@ -621,14 +760,63 @@ describe('runValidateMode: counts and the failed flag', () => {
     ineligible: { verdict: 'not_eligible' } as Step,
     unwireable: { error: svcError(422, 'replay_unwireable', 'no') } as Step
   }
-  const cases: { name: string; steps: Step[]; failOnIncomplete: boolean; counts: [number, number, number, number]; failed: boolean; reason: RegExp }[] = [
+  const cases: {
+    name: string
+    steps: Step[]
+    failOnIncomplete: boolean
+    counts: [number, number, number, number]
+    failed: boolean
+    reason: RegExp
+  }[] = [
     { name: 'nothing fixed', steps: [], failOnIncomplete: true, counts: [0, 0, 0, 0], failed: false, reason: /No findings marked fixed/ },
-    { name: 'all resolved', steps: [S.resolved, S.resolved], failOnIncomplete: true, counts: [2, 0, 0, 0], failed: false, reason: /2 resolved\. Every fix/ },
-    { name: 'one still broken', steps: [S.resolved, S.broken], failOnIncomplete: false, counts: [1, 1, 0, 0], failed: true, reason: /1 still broken.*Failing: a fix does not hold/ },
-    { name: 'not eligible does not fail', steps: [S.ineligible, S.resolved], failOnIncomplete: true, counts: [1, 0, 1, 0], failed: false, reason: /1 not eligible/ },
-    { name: 'not attempted fails by default', steps: [S.unwireable, S.resolved], failOnIncomplete: true, counts: [1, 0, 0, 1], failed: true, reason: /Failing: not every finding/ },
-    { name: 'not attempted passes with fail_on_incomplete false', steps: [S.unwireable, S.resolved], failOnIncomplete: false, counts: [1, 0, 0, 1], failed: false, reason: /Passing: fail_on_incomplete is false/ },
-    { name: 'mixed', steps: [S.resolved, S.broken, S.ineligible, S.unwireable, S.resolved], failOnIncomplete: false, counts: [2, 1, 1, 1], failed: true, reason: /5 fixed findings/ }
+    {
+      name: 'all resolved',
+      steps: [S.resolved, S.resolved],
+      failOnIncomplete: true,
+      counts: [2, 0, 0, 0],
+      failed: false,
+      reason: /2 resolved\. Every fix/
+    },
+    {
+      name: 'one still broken',
+      steps: [S.resolved, S.broken],
+      failOnIncomplete: false,
+      counts: [1, 1, 0, 0],
+      failed: true,
+      reason: /1 still broken.*Failing: a fix does not hold/
+    },
+    {
+      name: 'not eligible does not fail',
+      steps: [S.ineligible, S.resolved],
+      failOnIncomplete: true,
+      counts: [1, 0, 1, 0],
+      failed: false,
+      reason: /1 not eligible/
+    },
+    {
+      name: 'not attempted fails by default',
+      steps: [S.unwireable, S.resolved],
+      failOnIncomplete: true,
+      counts: [1, 0, 0, 1],
+      failed: true,
+      reason: /Failing: not every finding/
+    },
+    {
+      name: 'not attempted passes with fail_on_incomplete false',
+      steps: [S.unwireable, S.resolved],
+      failOnIncomplete: false,
+      counts: [1, 0, 0, 1],
+      failed: false,
+      reason: /Passing: fail_on_incomplete is false/
+    },
+    {
+      name: 'mixed',
+      steps: [S.resolved, S.broken, S.ineligible, S.unwireable, S.resolved],
+      failOnIncomplete: false,
+      counts: [2, 1, 1, 1],
+      failed: true,
+      reason: /5 fixed findings/
+    }
   ]
   it.each(cases)('$name', async (c) => {
     const w = world(
@@ -715,8 +903,14 @@ describe('renderValidationMarkdown', () => {
   it.each([
     [resultOf([]), /^### ✅ Agent security validation: pass · nothing marked fixed to validate · m\n/],
     [resultOf([vf({})]), /^### ✅ Agent security validation: pass · 1 of 1 fix holds · m\n/],
-    [resultOf([vf({ outcome: 'not_attempted' })], { failed: true }), /^### ❌ Agent security validation: fail · 1 of 1 could not be validated · m\n/],
-    [resultOf([vf({ outcome: 'not_attempted' })], { failed: false }), /^### ⚠️ Agent security validation: pass · 1 of 1 could not be validated · m\n/]
+    [
+      resultOf([vf({ outcome: 'not_attempted' })], { failed: true }),
+      /^### ❌ Agent security validation: fail · 1 of 1 could not be validated · m\n/
+    ],
+    [
+      resultOf([vf({ outcome: 'not_attempted' })], { failed: false }),
+      /^### ⚠️ Agent security validation: pass · 1 of 1 could not be validated · m\n/
+    ]
   ])('headline %#', (result, headline) => {
     expect(renderValidationMarkdown(result, { modelId: 'm' })).toMatch(headline)
   })
@@ -724,15 +918,18 @@ describe('renderValidationMarkdown', () => {
   it('keeps hostile service text inert: no broken table, no HTML, no mentions, no line breaks', () => {
     const hostile = 'x | y\n\n## Injected <img src=x onerror=alert(1)> @octocat #12 [link](https://evil.example) `code`'
     const md = renderValidationMarkdown(
-      resultOf([
-        vf({
-          finding_id: hostile,
-          category: hostile,
-          detail: hostile,
-          attacks: [{ attack_id: hostile, last_replay_status: 'weird<b>' }],
-          finding_status: 'PWNED|x'
-        })
-      ], { reason: hostile }),
+      resultOf(
+        [
+          vf({
+            finding_id: hostile,
+            category: hostile,
+            detail: hostile,
+            attacks: [{ attack_id: hostile, last_replay_status: 'weird<b>' }],
+            finding_status: 'PWNED|x'
+          })
+        ],
+        { reason: hostile }
+      ),
       { modelId: hostile }
     )
     const rows = tableRows(md)

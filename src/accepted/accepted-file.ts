@@ -38,7 +38,16 @@ export interface AcceptedEntry {
   expires: string
 }
 
-const FIELDS = ['category', 'fingerprint', 'severity_at_most', 'description_pattern', 'reason_code', 'explanation', 'owner', 'expires'] as const
+const FIELDS = [
+  'category',
+  'fingerprint',
+  'severity_at_most',
+  'description_pattern',
+  'reason_code',
+  'explanation',
+  'owner',
+  'expires'
+] as const
 /** One year, counted in days from today (UTC), leap day included. */
 export const MAX_EXPIRY_DAYS = 366
 
@@ -56,7 +65,8 @@ function addDays(day: string, days: number): string {
 
 /** A YAML scalar's value as the user wrote it (non-scalars are rejected before this is shown). */
 function scalarText(v: unknown): string {
-  if (typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean' || typeof v === 'bigint' || v instanceof Date) return String(v)
+  if (typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean' || typeof v === 'bigint' || v instanceof Date)
+    return String(v)
   return JSON.stringify(v)
 }
 
@@ -98,7 +108,8 @@ export function parseAcceptedFile(yaml: YamlModule, text: string, path: string, 
     for (const pair of map.items) {
       const key = isScalar(pair.key) ? String(pair.key.value) : ''
       const keyLine = lineOf(pair.key as Node)
-      if (!(FIELDS as readonly string[]).includes(key)) fail(keyLine, `${at}.${key || '?'}`, `is not a field of an entry (${FIELDS.join(', ')})`)
+      if (!(FIELDS as readonly string[]).includes(key))
+        fail(keyLine, `${at}.${key || '?'}`, `is not a field of an entry (${FIELDS.join(', ')})`)
       const v = pair.value as Node | null
       if (v !== null && !isScalar(v)) fail(lineOf(v), `${at}.${key}`, 'must be a single value')
       values.set(key, { value: v === null ? null : (v as Scalar).value, line: v ? lineOf(v) : keyLine })
@@ -119,9 +130,11 @@ export function parseAcceptedFile(yaml: YamlModule, text: string, path: string, 
     const category = required('category', 100)
     if (!/^[A-Za-z0-9_.:-]+$/.test(category)) fail(lineFor('category'), `${at}.category`, `'${category}' is not a category key`)
     const fp = optional('fingerprint', 64)
-    if (fp !== null && !/^[0-9a-f]{32}$/.test(fp)) fail(lineFor('fingerprint'), `${at}.fingerprint`, 'must be the 32 hex characters shown in the report')
+    if (fp !== null && !/^[0-9a-f]{32}$/.test(fp))
+      fail(lineFor('fingerprint'), `${at}.fingerprint`, 'must be the 32 hex characters shown in the report')
     const sev = optional('severity_at_most', 20)
-    if (sev !== null && !(SEVERITIES as readonly string[]).includes(sev)) fail(lineFor('severity_at_most'), `${at}.severity_at_most`, `'${sev}' is not one of ${SEVERITIES.join(', ')}`)
+    if (sev !== null && !(SEVERITIES as readonly string[]).includes(sev))
+      fail(lineFor('severity_at_most'), `${at}.severity_at_most`, `'${sev}' is not one of ${SEVERITIES.join(', ')}`)
     const pattern = optional('description_pattern', 500)
     if (pattern !== null) {
       try {
@@ -131,19 +144,30 @@ export function parseAcceptedFile(yaml: YamlModule, text: string, path: string, 
       }
     }
     const reason = required('reason_code', 50)
-    if (!(DISMISS_REASON_CODES as readonly string[]).includes(reason)) fail(lineFor('reason_code'), `${at}.reason_code`, `'${reason}' is not one of ${DISMISS_REASON_CODES.join(', ')}`)
+    if (!(DISMISS_REASON_CODES as readonly string[]).includes(reason))
+      fail(lineFor('reason_code'), `${at}.reason_code`, `'${reason}' is not one of ${DISMISS_REASON_CODES.join(', ')}`)
     const explanation = required('explanation', LIMITS.explanationMax)
     const owner = required('owner', 100)
     const expiresRaw = values.get('expires')
-    if (expiresRaw === undefined || expiresRaw.value === null || expiresRaw.value === '') return fail(line, `${at}.expires`, 'is required (YYYY-MM-DD, at most a year ahead)')
+    if (expiresRaw === undefined || expiresRaw.value === null || expiresRaw.value === '')
+      return fail(line, `${at}.expires`, 'is required (YYYY-MM-DD, at most a year ahead)')
     // YAML may read an unquoted date as text or as a Date, depending on the schema: accept both.
     const ev = expiresRaw.value
     const expires = ev instanceof Date ? isoDay(ev.getTime()) : typeof ev === 'string' ? ev.trim() : ''
-    if (!/^\d{4}-\d{2}-\d{2}$/.test(expires) || Number.isNaN(Date.parse(`${expires}T00:00:00Z`)) || isoDay(Date.parse(`${expires}T00:00:00Z`)) !== expires) {
+    if (
+      !/^\d{4}-\d{2}-\d{2}$/.test(expires) ||
+      Number.isNaN(Date.parse(`${expires}T00:00:00Z`)) ||
+      isoDay(Date.parse(`${expires}T00:00:00Z`)) !== expires
+    ) {
       fail(expiresRaw.line, `${at}.expires`, `'${scalarText(ev)}' is not a date (YYYY-MM-DD)`)
     }
     const latest = addDays(today, MAX_EXPIRY_DAYS)
-    if (expires > latest) fail(expiresRaw.line, `${at}.expires`, `${expires} is more than a year ahead (latest ${latest}): acceptances must be reviewed at least yearly`)
+    if (expires > latest)
+      fail(
+        expiresRaw.line,
+        `${at}.expires`,
+        `${expires} is more than a year ahead (latest ${latest}): acceptances must be reviewed at least yearly`
+      )
     out.push({
       index: i + 1,
       line,
@@ -167,5 +191,14 @@ export function describeEntry(e: AcceptedEntry): string {
 
 /** A stable key of an entry's meaning, to compare the PR's copy with the base branch's. */
 export function entryKey(e: AcceptedEntry): string {
-  return JSON.stringify([e.category, e.fingerprint, e.severityAtMost, e.descriptionPattern, e.reasonCode, e.explanation, e.owner, e.expires])
+  return JSON.stringify([
+    e.category,
+    e.fingerprint,
+    e.severityAtMost,
+    e.descriptionPattern,
+    e.reasonCode,
+    e.explanation,
+    e.owner,
+    e.expires
+  ])
 }

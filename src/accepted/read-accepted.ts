@@ -37,7 +37,8 @@ export interface ReadAcceptedDeps {
 /** The path as the input gives it: relative to the repository root, inside it. */
 export function checkAcceptedPath(path: string): string {
   const p = normalize(path).replace(/\\/g, '/')
-  if (isAbsolute(path) || p.startsWith('../') || p === '..') throw new ConfigError(ACCEPTED_INPUT, `'${path}' must be a path inside the repository, e.g. .github/agent-security-accepted.yml`)
+  if (isAbsolute(path) || p.startsWith('../') || p === '..')
+    throw new ConfigError(ACCEPTED_INPUT, `'${path}' must be a path inside the repository, e.g. .github/agent-security-accepted.yml`)
   return p
 }
 
@@ -55,7 +56,8 @@ export async function readAcceptedRisks(deps: ReadAcceptedDeps, path: string, sc
   const local = await readLocal(join(deps.workspace, rel))
   const out: AcceptedRisks = { path: rel, source: null, entries: [], prAdds: [], prRemoves: [], notes: [] }
   let yaml: YamlModule | null = null
-  const parse = async (text: string, where: string): Promise<AcceptedEntry[]> => parseAcceptedFile((yaml ??= await loadYaml()), text, where, deps.today)
+  const parse = async (text: string, where: string): Promise<AcceptedEntry[]> =>
+    parseAcceptedFile((yaml ??= await loadYaml()), text, where, deps.today)
 
   if (scope.kind === 'pull_request') {
     const prEntries = local === null ? [] : await parse(local, `${rel} (this pull request's copy)`)
@@ -66,7 +68,10 @@ export async function readAcceptedRisks(deps: ReadAcceptedDeps, path: string, sc
         out.notes.push(`${rel} was not read: the event payload has no base SHA (or GITHUB_REPOSITORY is unset); no acceptances apply.`)
         return out
       }
-      throw new ConfigError(ACCEPTED_INPUT, `cannot read ${rel} from the base branch: the event payload has no base SHA or GITHUB_REPOSITORY is unset (the PR's own copy is never trusted)`)
+      throw new ConfigError(
+        ACCEPTED_INPUT,
+        `cannot read ${rel} from the base branch: the event payload has no base SHA or GITHUB_REPOSITORY is unset (the PR's own copy is never trusted)`
+      )
     }
     let baseText: string | null
     try {
@@ -84,8 +89,14 @@ export async function readAcceptedRisks(deps: ReadAcceptedDeps, path: string, sc
     const prKeys = new Set(prEntries.map(entryKey))
     out.prAdds = prEntries.filter((e) => !baseKeys.has(entryKey(e)))
     out.prRemoves = out.entries.filter((e) => !prKeys.has(entryKey(e)))
-    if (out.prAdds.length > 0) out.notes.push(`This pull request adds or changes ${out.prAdds.length === 1 ? '1 acceptance' : `${out.prAdds.length} acceptances`} in ${rel}: ${out.prAdds.length === 1 ? 'it applies' : 'they apply'} after merge.`)
-    if (out.prRemoves.length > 0) out.notes.push(`This pull request removes ${out.prRemoves.length === 1 ? '1 acceptance' : `${out.prRemoves.length} acceptances`} from ${rel}: the base branch's still apply until merge.`)
+    if (out.prAdds.length > 0)
+      out.notes.push(
+        `This pull request adds or changes ${out.prAdds.length === 1 ? '1 acceptance' : `${out.prAdds.length} acceptances`} in ${rel}: ${out.prAdds.length === 1 ? 'it applies' : 'they apply'} after merge.`
+      )
+    if (out.prRemoves.length > 0)
+      out.notes.push(
+        `This pull request removes ${out.prRemoves.length === 1 ? '1 acceptance' : `${out.prRemoves.length} acceptances`} from ${rel}: the base branch's still apply until merge.`
+      )
     return out
   }
   if (local !== null) {

@@ -10,7 +10,11 @@ import { ServiceError, describeFailure } from '../util/errors.js'
 import type { Finding } from '../service/contract/index.js'
 import type { AcceptedEntry } from './accepted-file.js'
 
-export async function syncDismissals(api: ServiceApi, findings: readonly Finding[], acceptedBy: ReadonlyMap<string, AcceptedEntry>): Promise<{ dismissed: number; notes: string[] }> {
+export async function syncDismissals(
+  api: ServiceApi,
+  findings: readonly Finding[],
+  acceptedBy: ReadonlyMap<string, AcceptedEntry>
+): Promise<{ dismissed: number; notes: string[] }> {
   const notes: string[] = []
   let dismissed = 0
   for (const f of findings) {
@@ -28,6 +32,7 @@ export async function syncDismissals(api: ServiceApi, findings: readonly Finding
       }
     }
   }
-  if (dismissed > 0) notes.push(`Dismissed ${dismissed === 1 ? '1 accepted finding' : `${dismissed} accepted findings`} on the service (sync_dismissals).`)
+  if (dismissed > 0)
+    notes.push(`Dismissed ${dismissed === 1 ? '1 accepted finding' : `${dismissed} accepted findings`} on the service (sync_dismissals).`)
   return { dismissed, notes }
 }

@@ -175,13 +175,22 @@ export function parseEndpointUrl(raw: string): string {
   try {
     url = new URL(raw)
   } catch {
-    throw new ConfigError('endpoint_url', `'${clip(raw)}' is not a URL: give the agent's full endpoint, e.g. https://pr-7.preview.example.com/chat`)
+    throw new ConfigError(
+      'endpoint_url',
+      `'${clip(raw)}' is not a URL: give the agent's full endpoint, e.g. https://pr-7.preview.example.com/chat`
+    )
   }
   if (!['https:', 'http:', 'wss:', 'ws:'].includes(url.protocol)) {
-    throw new ConfigError('endpoint_url', `scheme '${clip(url.protocol)}' is not one the service probes: use https:// (or wss:// with transport websocket)`)
+    throw new ConfigError(
+      'endpoint_url',
+      `scheme '${clip(url.protocol)}' is not one the service probes: use https:// (or wss:// with transport websocket)`
+    )
   }
   if (url.username !== '' || url.password !== '') {
-    throw new ConfigError('endpoint_url', 'must not carry credentials: pass the target credential in target_credential (masked) with auth_type')
+    throw new ConfigError(
+      'endpoint_url',
+      'must not carry credentials: pass the target credential in target_credential (masked) with auth_type'
+    )
   }
   return raw
 }
@@ -235,14 +244,20 @@ export function readTargetInput(get: InputReader): TargetInput {
   if (modelId !== '') {
     const stray = ENDPOINT_ONLY_INPUTS.filter((n) => get(n) !== '')
     if (stray.length > 0) {
-      throw new ConfigError(stray[0], `is only used with endpoint_url (to register a target), not with model_id: remove ${stray.join(', ')}`)
+      throw new ConfigError(
+        stray[0],
+        `is only used with endpoint_url (to register a target), not with model_id: remove ${stray.join(', ')}`
+      )
     }
     return { kind: 'model', modelId: parseModelId(modelId) }
   }
   const authType = oneOf<AuthType>('auth_type', get('auth_type'), AUTH_TYPES, INPUT_DEFAULTS.auth_type)
   const credential = get('target_credential')
   if (authType === 'none' && credential !== '') {
-    throw new ConfigError('target_credential', 'is set but auth_type is none: set auth_type (bearer, api_key, basic or oauth_client_credentials), or remove target_credential')
+    throw new ConfigError(
+      'target_credential',
+      'is set but auth_type is none: set auth_type (bearer, api_key, basic or oauth_client_credentials), or remove target_credential'
+    )
   }
   if (authType !== 'none' && credential === '') {
     throw new ConfigError(
@@ -253,7 +268,12 @@ export function readTargetInput(get: InputReader): TargetInput {
   if (credential !== '' && credential.length < LIMITS.credentialMin) {
     throw new ConfigError('target_credential', `is shorter than ${LIMITS.credentialMin} characters, the service's minimum`)
   }
-  const oauthInputs = { token_url: get('oauth_token_url'), client_id: get('oauth_client_id'), scope: get('oauth_scope'), audience: get('oauth_audience') }
+  const oauthInputs = {
+    token_url: get('oauth_token_url'),
+    client_id: get('oauth_client_id'),
+    scope: get('oauth_scope'),
+    audience: get('oauth_audience')
+  }
   let oauth: EndpointTarget['oauth'] = null
   if (authType === 'oauth_client_credentials') {
     if (oauthInputs.token_url === '') throw new ConfigError('oauth_token_url', 'is required when auth_type is oauth_client_credentials')
@@ -270,7 +290,10 @@ export function readTargetInput(get: InputReader): TargetInput {
   }
   const responseField = get('response_field')
   if (responseField === '') {
-    throw new ConfigError('response_field', "is required with endpoint_url: the dot-path of the reply text in the agent's JSON answer (e.g. output.text or choices.0.message.content)")
+    throw new ConfigError(
+      'response_field',
+      "is required with endpoint_url: the dot-path of the reply text in the agent's JSON answer (e.g. output.text or choices.0.message.content)"
+    )
   }
   const environment = get('environment')
   return {

@@ -23,7 +23,13 @@ export interface ActionIO extends StateStore {
 export function coreActionIO(): ActionIO {
   return {
     env: process.env,
-    log: singleLineLog({ info: core.info, warning: (l) => { core.warning(l); }, debug: core.debug }),
+    log: singleLineLog({
+      info: core.info,
+      warning: (l) => {
+        core.warning(l)
+      },
+      debug: core.debug
+    }),
     setSecret: core.setSecret,
     setOutput: core.setOutput,
     saveState: core.saveState,

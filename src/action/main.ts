@@ -123,12 +123,23 @@ export async function runMain(deps: MainDeps): Promise<void> {
     const given = readInputs(envInputReader(io.env))
     inputs = given
     const prepared = await prepareTarget(
-      { io, clock: deps.clock, signal: deps.signal, random: deps.random, makeApi: (deadline, requestTimeoutMs) => deps.makeApi(given, deadline, { requestTimeoutMs }) },
+      {
+        io,
+        clock: deps.clock,
+        signal: deps.signal,
+        random: deps.random,
+        makeApi: (deadline, requestTimeoutMs) => deps.makeApi(given, deadline, { requestTimeoutMs })
+      },
       given
     )
     inputs = { ...given, modelId: prepared.target.modelId }
-    setOutputs(io, { model_id: inputs.modelId, ...(prepared.target.outcome === 'given' ? {} : { target: prepared.target.outcome }) }, secrets)
-    if (prepared.report.profileSync?.version != null) setOutputs(io, { profile_version: String(prepared.report.profileSync.version) }, secrets)
+    setOutputs(
+      io,
+      { model_id: inputs.modelId, ...(prepared.target.outcome === 'given' ? {} : { target: prepared.target.outcome }) },
+      secrets
+    )
+    if (prepared.report.profileSync?.version != null)
+      setOutputs(io, { profile_version: String(prepared.report.profileSync.version) }, secrets)
     if (inputs.mode === 'validate') await runValidate(deps, inputs, secrets)
     else await runGateStep(deps, inputs, secrets, prepared.report)
   } catch (err) {
@@ -191,7 +202,11 @@ async function runGateStep(deps: MainDeps, inputs: ActionInputs, secrets: string
   const scope = baselineScope(io.env.GITHUB_EVENT_NAME ?? '', await readEventPayload(io.env.GITHUB_EVENT_PATH), io.env)
   const today = isoDay(clock.now())
   const githubApi = () => {
-    if (inputs.githubToken === '') throw new ConfigError('github_token', 'is empty: the accepted-risks file of the base branch is read through the GitHub API; leave github_token at its default')
+    if (inputs.githubToken === '')
+      throw new ConfigError(
+        'github_token',
+        'is empty: the accepted-risks file of the base branch is read through the GitHub API; leave github_token at its default'
+      )
     return createIssuesApi({
       token: inputs.githubToken,
       apiUrl: nonEmpty(io.env.GITHUB_API_URL) ?? 'https://api.github.com',
@@ -210,14 +225,21 @@ async function runGateStep(deps: MainDeps, inputs: ActionInputs, secrets: string
       inputs.acceptedRisksFile,
       scope
     )
-    if (accepted.source !== null) io.log.info(`Accepted risks: ${accepted.entries.length} entr${accepted.entries.length === 1 ? 'y' : 'ies'} of ${accepted.path} read from ${accepted.source}.`)
+    if (accepted.source !== null)
+      io.log.info(
+        `Accepted risks: ${accepted.entries.length} entr${accepted.entries.length === 1 ? 'y' : 'ies'} of ${accepted.path} read from ${accepted.source}.`
+      )
   }
   const store = deps.baselineStore ?? actionsCacheStore({ env: io.env, log: io.log })
   const loaded: LoadedBaseline = await loadBaseline(
     { api: () => deps.makeApi(inputs, Deadline.after(clock, PRE_RUN_BUDGET_MS)), store, log: io.log },
     { modelId: inputs.modelId, baselineRunId: inputs.baselineRunId }
   )
-  io.log.info(loaded.baseline ? `Baseline: run ${loaded.baseline.run_id} (${loaded.baseline.findings.length} findings) from ${loaded.source}.` : `No baseline: ${loaded.why}; gating as with fail_on any.`)
+  io.log.info(
+    loaded.baseline
+      ? `Baseline: run ${loaded.baseline.run_id} (${loaded.baseline.findings.length} findings) from ${loaded.source}.`
+      : `No baseline: ${loaded.why}; gating as with fail_on any.`
+  )
 
   const outcome = await runGate(
     {
@@ -226,10 +248,18 @@ async function runGateStep(deps: MainDeps, inputs: ActionInputs, secrets: string
       signal: deps.signal,
       log: io.log,
       random: deps.random,
-      onRunStarted: (runId) => { saveRunStarted(io, runId); },
-      onRunSettled: () => { saveRunSettled(io); },
-      onTriggerIntent: (intent) => { saveTriggerIntent(io, intent); },
-      onCancelRequested: (runId) => { saveCancelRequested(io, runId); }
+      onRunStarted: (runId) => {
+        saveRunStarted(io, runId)
+      },
+      onRunSettled: () => {
+        saveRunSettled(io)
+      },
+      onTriggerIntent: (intent) => {
+        saveTriggerIntent(io, intent)
+      },
+      onCancelRequested: (runId) => {
+        saveCancelRequested(io, runId)
+      }
     },
     {
       modelId: inputs.modelId,
@@ -244,7 +274,13 @@ async function runGateStep(deps: MainDeps, inputs: ActionInputs, secrets: string
 
   // The default branch records the baseline of a complete, trusted run.
   let baselineSaved: string | null = null
-  if (scope.kind === 'default-branch' && (decision.result === 'pass' || decision.result === 'fail') && run?.status === 'completed' && results.findings !== null && !deps.signal.aborted) {
+  if (
+    scope.kind === 'default-branch' &&
+    (decision.result === 'pass' || decision.result === 'fail') &&
+    run?.status === 'completed' &&
+    results.findings !== null &&
+    !deps.signal.aborted
+  ) {
     const saved = await store.save(
       buildBaseline({
         modelId: inputs.modelId,
@@ -264,11 +300,21 @@ async function runGateStep(deps: MainDeps, inputs: ActionInputs, secrets: string
     if (scope.kind !== 'default-branch') {
       policyNotes.push('sync_dismissals is on, but acceptances are written to the service only from the default branch: nothing dismissed.')
     } else {
-      const synced = await syncDismissals(deps.makeApi(inputs, Deadline.after(clock, PRE_RUN_BUDGET_MS)), results.findings, outcome.policy.acceptance.acceptedBy)
+      const synced = await syncDismissals(
+        deps.makeApi(inputs, Deadline.after(clock, PRE_RUN_BUDGET_MS)),
+        results.findings,
+        outcome.policy.acceptance.acceptedBy
+      )
       policyNotes.push(...synced.notes)
     }
   }
-  const reportInput = gateReportInput(outcome, { modelId: inputs.modelId, minSeverity: inputs.minSeverity, runUrl: runUrl(io.env), secrets, ...prepared })
+  const reportInput = gateReportInput(outcome, {
+    modelId: inputs.modelId,
+    minSeverity: inputs.minSeverity,
+    runUrl: runUrl(io.env),
+    secrets,
+    ...prepared
+  })
   const report = buildReport({
     ...reportInput,
     notes: [...reportInput.notes, ...policyNotes],
@@ -286,7 +332,11 @@ async function runGateStep(deps: MainDeps, inputs: ActionInputs, secrets: string
 
   const reportName = `report-${inputs.modelId}-${outcome.triggered.runId}`
   const reportPath = await writeReportFile(io.env, reportName, scrubSecrets(renderJson(report), secrets))
-  const sarif = renderSarif(report, { location: inputs.sarifLocation || workflowFile(io.env), threshold: inputs.sarifMinSeverity, toolVersion: ACTION_VERSION })
+  const sarif = renderSarif(report, {
+    location: inputs.sarifLocation || workflowFile(io.env),
+    threshold: inputs.sarifMinSeverity,
+    toolVersion: ACTION_VERSION
+  })
   const sarifPath = await writeReportFile(io.env, reportName, scrubSecrets(JSON.stringify(sarif, null, 2), secrets), 'sarif')
   const junitPath = await writeReportFile(io.env, reportName, scrubSecrets(renderJunit(report), secrets), 'junit.xml')
   const b = report.baseline
@@ -330,7 +380,8 @@ async function runGateStep(deps: MainDeps, inputs: ActionInputs, secrets: string
 
   const line = `Result: ${decision.result}: ${decision.reason}`
   if (decision.result === 'pass') io.log.info(line)
-  else if (decision.result === 'incomplete' && !inputs.failOnIncomplete) io.log.warning(`${line} (fail_on_incomplete is false: not failing the step)`)
+  else if (decision.result === 'incomplete' && !inputs.failOnIncomplete)
+    io.log.warning(`${line} (fail_on_incomplete is false: not failing the step)`)
   else io.setFailed(scrubSecrets(line, secrets))
 }
 

@@ -44,7 +44,11 @@ export async function runPost(deps: PostDeps): Promise<void> {
     const api = deps.makeApi(inputs, Deadline.after(clock, POST_SETTLE_MS * 2))
     if (runId === null) {
       // No run id: the step was checked above to have left a trigger intent.
-      if (intent !== null) await stopAbandonedTrigger({ api, clock, log: io.log }, intent, { settleBy, why: 'the main step ended before its trigger was answered' })
+      if (intent !== null)
+        await stopAbandonedTrigger({ api, clock, log: io.log }, intent, {
+          settleBy,
+          why: 'the main step ended before its trigger was answered'
+        })
       return
     }
     if (cancelRequested(io, runId)) {
@@ -56,9 +60,12 @@ export async function runPost(deps: PostDeps): Promise<void> {
       why: 'the main step ended before the run did'
     })
     // After a 409 (not running) stopRun has already said what the run's status reads.
-    if (stopped.requested && !stopped.notRunning) io.log.info(`Post step: cancel of run ${runId} requested${stopped.settled ? '; it has stopped' : ''}.`)
+    if (stopped.requested && !stopped.notRunning)
+      io.log.info(`Post step: cancel of run ${runId} requested${stopped.settled ? '; it has stopped' : ''}.`)
   } catch (err) {
-    io.log.warning(`Post step could not stop ${runId === null ? 'the run of the interrupted trigger' : `run ${runId}`}: ${describeFailure(err)}`)
+    io.log.warning(
+      `Post step could not stop ${runId === null ? 'the run of the interrupted trigger' : `run ${runId}`}: ${describeFailure(err)}`
+    )
   }
 }
 
@@ -74,6 +81,8 @@ async function reportStopping(api: ServiceApi, io: ActionIO, runId: string): Pro
     )
   } catch (err) {
     if (!(err instanceof ServiceError)) throw err
-    io.log.info(`Post step: the main step's cancel of run ${runId} was accepted; its status could not be read (${err.describe()}); not sending a second cancel.`)
+    io.log.info(
+      `Post step: the main step's cancel of run ${runId} was accepted; its status could not be read (${err.describe()}); not sending a second cancel.`
+    )
   }
 }

@@ -49,7 +49,10 @@ export async function loadProfileFile(env: NodeJS.ProcessEnv, path: string): Pro
   const full = resolve(root, path)
   const rel = relative(root, full)
   if (rel === '' || rel.startsWith('..') || isAbsolute(rel)) {
-    throw new ConfigError('profile_file', `'${path}' is outside the repository (GITHUB_WORKSPACE): give a path inside it, e.g. .github/agent-profile.yml`)
+    throw new ConfigError(
+      'profile_file',
+      `'${path}' is outside the repository (GITHUB_WORKSPACE): give a path inside it, e.g. .github/agent-profile.yml`
+    )
   }
   let raw: string
   try {
@@ -67,16 +70,35 @@ export async function loadProfileFile(env: NodeJS.ProcessEnv, path: string): Pro
 export async function prepareTarget(deps: PrepareDeps, inputs: ActionInputs): Promise<Prepared> {
   const { io, clock } = deps
   const profileFile = inputs.profile && inputs.mode === 'gate' ? await loadProfileFile(io.env, inputs.profile.path) : null
-  if (inputs.profile && inputs.mode !== 'gate') io.log.info(`profile_file is synced in gate mode only: ${inputs.profile.path} is not used in ${inputs.mode} mode.`)
+  if (inputs.profile && inputs.mode !== 'gate')
+    io.log.info(`profile_file is synced in gate mode only: ${inputs.profile.path} is not used in ${inputs.mode} mode.`)
   if (inputs.target.kind === 'model' && profileFile === null) {
-    return { target: { modelId: inputs.modelId, name: null, outcome: 'given', endpointHost: null, movedFrom: null }, report: { target: null, profileSync: null } }
+    return {
+      target: { modelId: inputs.modelId, name: null, outcome: 'given', endpointHost: null, movedFrom: null },
+      report: { target: null, profileSync: null }
+    }
   }
 
-  const event = targetFromEvent(io.env.GITHUB_EVENT_NAME ?? '', await readEventPayload(io.env.GITHUB_EVENT_PATH), io.env.GITHUB_REPOSITORY ?? '')
+  const event = targetFromEvent(
+    io.env.GITHUB_EVENT_NAME ?? '',
+    await readEventPayload(io.env.GITHUB_EVENT_PATH),
+    io.env.GITHUB_REPOSITORY ?? ''
+  )
   const prNumber = event.kind === 'pull_request' ? event.number : null
   const deadline = Deadline.after(clock, inputs.timeoutMs)
-  const callDeps = { api: deps.makeApi(deadline, setupRequestTimeoutMs(inputs)), clock, deadline, signal: deps.signal, log: io.log, random: deps.random }
-  const name = defaultTargetName({ repository: io.env.GITHUB_REPOSITORY ?? '', prNumber, ref: nonEmpty(io.env.GITHUB_HEAD_REF) ?? io.env.GITHUB_REF_NAME ?? '' })
+  const callDeps = {
+    api: deps.makeApi(deadline, setupRequestTimeoutMs(inputs)),
+    clock,
+    deadline,
+    signal: deps.signal,
+    log: io.log,
+    random: deps.random
+  }
+  const name = defaultTargetName({
+    repository: io.env.GITHUB_REPOSITORY ?? '',
+    prNumber,
+    ref: nonEmpty(io.env.GITHUB_HEAD_REF) ?? io.env.GITHUB_REF_NAME ?? ''
+  })
   const target = await resolveTarget(callDeps, inputs.target, name)
   const reportTarget: ReportTarget | null =
     target.outcome === 'given' ? null : { outcome: target.outcome, name: target.name ?? '', movedFrom: target.movedFrom }
@@ -94,7 +116,15 @@ export async function prepareTarget(deps: PrepareDeps, inputs: ActionInputs): Pr
       target,
       report: {
         target: reportTarget,
-        profileSync: { file: path, status: 'synced', created: synced.created, changed: synced.changed, confirmed, version: synced.version, error: null }
+        profileSync: {
+          file: path,
+          status: 'synced',
+          created: synced.created,
+          changed: synced.changed,
+          confirmed,
+          version: synced.version,
+          error: null
+        }
       }
     }
   } catch (err) {
@@ -104,7 +134,10 @@ export async function prepareTarget(deps: PrepareDeps, inputs: ActionInputs): Pr
     io.log.warning(`The profile sync failed; assessing the profile as the service holds it (fail_on_profile_error is false): ${line}`)
     return {
       target,
-      report: { target: reportTarget, profileSync: { file: path, status: 'failed', created: false, changed: [], confirmed: [], version: null, error: line } }
+      report: {
+        target: reportTarget,
+        profileSync: { file: path, status: 'failed', created: false, changed: [], confirmed: [], version: null, error: line }
+      }
     }
   }
 }

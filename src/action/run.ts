@@ -38,7 +38,9 @@ function abortOnSignals(io: ActionIO): { signal: AbortSignal; dispose(): void } 
       io.log.warning(`Received ${signal}: the job is being cancelled; stopping what this step started.`)
       setTimeout(() => {
         io.setOutput('result', 'error')
-        io.setFailed(`The step was cancelled and could not finish within ${ABORT_EXIT_MS / 1000} s of ${signal}; exiting before the runner kills it.`)
+        io.setFailed(
+          `The step was cancelled and could not finish within ${ABORT_EXIT_MS / 1000} s of ${signal}; exiting before the runner kills it.`
+        )
         process.exit(1)
       }, ABORT_EXIT_MS).unref()
     }
@@ -62,7 +64,14 @@ export async function run(io: ActionIO = coreActionIO(), edges: Partial<RunEdges
   const makeApi =
     edges.makeApi ??
     ((inputs: ActionInputs, deadline: Deadline, opts?: { requestTimeoutMs?: number }) =>
-      createClient({ baseUrl: inputs.baseUrl, apiKey: inputs.apiKey, clock, deadline, log: io.log, requestTimeoutMs: opts?.requestTimeoutMs }))
+      createClient({
+        baseUrl: inputs.baseUrl,
+        apiKey: inputs.apiKey,
+        clock,
+        deadline,
+        log: io.log,
+        requestTimeoutMs: opts?.requestTimeoutMs
+      }))
   try {
     if (isPostStep(io)) {
       await runPost({ io, clock, makeApi })

@@ -83,6 +83,9 @@ export function parseBaseline(text: string): { baseline: Baseline } | { error: s
     return { error: 'the stored baseline is not JSON' }
   }
   const r = Baseline.safeParse(raw)
-  if (!r.success) return { error: `the stored baseline does not follow schema version ${BASELINE_SCHEMA_VERSION}: ${r.error.issues[0]?.message ?? 'invalid'}` }
+  if (!r.success)
+    return {
+      error: `the stored baseline does not follow schema version ${BASELINE_SCHEMA_VERSION}: ${r.error.issues[0]?.message ?? 'invalid'}`
+    }
   return { baseline: r.data }
 }

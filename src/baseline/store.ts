@@ -59,12 +59,15 @@ const UNAVAILABLE: CacheModule = {
   saveCache: () => Promise.resolve(-1)
 }
 
-export function actionsCacheStore(deps: { env: NodeJS.ProcessEnv; log: Log; cwd?: string; loadCache?: () => Promise<CacheModule> }): BaselineStore {
+export function actionsCacheStore(deps: {
+  env: NodeJS.ProcessEnv
+  log: Log
+  cwd?: string
+  loadCache?: () => Promise<CacheModule>
+}): BaselineStore {
   const cwd = deps.cwd ?? process.cwd()
   // The package (and the Azure SDK it brings) is loaded only when a cache service is there to talk to.
-  const load =
-    deps.loadCache ??
-    (async () => (cacheServiceConfigured(deps.env) ? (await import('@actions/cache')) : UNAVAILABLE))
+  const load = deps.loadCache ?? (async () => (cacheServiceConfigured(deps.env) ? await import('@actions/cache') : UNAVAILABLE))
   /** The file is only a vehicle: never leave it in the workspace (a later step could commit it). */
   const cleanUp = async (file: string): Promise<void> => {
     await rm(join(cwd, file), { force: true })
@@ -73,7 +76,11 @@ export function actionsCacheStore(deps: { env: NodeJS.ProcessEnv; log: Log; cwd?
   return {
     async load(modelId) {
       const cache = await load()
-      if (!cache.isFeatureAvailable()) return { baseline: null, why: "the Actions cache service is not available to this job (ACTIONS_CACHE_URL / ACTIONS_RESULTS_URL unset)" }
+      if (!cache.isFeatureAvailable())
+        return {
+          baseline: null,
+          why: 'the Actions cache service is not available to this job (ACTIONS_CACHE_URL / ACTIONS_RESULTS_URL unset)'
+        }
       const file = baselineFile(modelId)
       const { restorePrefix } = cacheKeys(modelId, deps.env)
       await rm(join(cwd, file), { force: true })

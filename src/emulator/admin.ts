@@ -67,7 +67,14 @@ function parse<S extends z.ZodType>(schema: S, raw: string, contentType: string 
   return r.data
 }
 
-export function handleAdmin(emu: Emulator, method: string, path: string, search: URLSearchParams, raw: string, contentType: string | undefined): HandlerResult {
+export function handleAdmin(
+  emu: Emulator,
+  method: string,
+  path: string,
+  search: URLSearchParams,
+  raw: string,
+  contentType: string | undefined
+): HandlerResult {
   try {
     const route = `${method} ${path.replace(/\/$/, '')}`
     switch (route) {
@@ -103,7 +110,8 @@ export function handleAdmin(emu: Emulator, method: string, path: string, search:
             throw validationError([{ loc: ['body', 'faults'], msg: (e as Error).message, type: 'value_error', input: b.faults, ctx: {} }])
           }
         } else faults = b.faults
-        for (const [ws, on] of Object.entries(b.exhaust_allowance ?? {})) emu.control.exhaustAllowance(ws as (typeof WORKSPACE_NAMES)[number], on)
+        for (const [ws, on] of Object.entries(b.exhaust_allowance ?? {}))
+          emu.control.exhaustAllowance(ws as (typeof WORKSPACE_NAMES)[number], on)
         for (const [id, on] of Object.entries(b.ingest_incomplete ?? {})) emu.control.setIngestIncomplete(id, on)
         if (b.limits) emu.control.setLimits(b.limits)
         if (faults !== undefined) emu.control.setFaults(faults)

@@ -84,7 +84,9 @@ export function demoReply(message: string, vulnerable: ReadonlySet<string>): str
   return leak ? leak(canary) : `Sure. ${canary}`
 }
 
-export async function startDemoAgent(opts: { log?: (method: string, path: string, status: number | 'reset') => void } = {}): Promise<DemoAgent> {
+export async function startDemoAgent(
+  opts: { log?: (method: string, path: string, status: number | 'reset') => void } = {}
+): Promise<DemoAgent> {
   const vulnerable = new Set<string>(DEFAULT_VULNERABLE)
   const secrets = new Set<string>()
   const tokens = new Map<string, number>()
@@ -168,10 +170,14 @@ export async function startDemoAgent(opts: { log?: (method: string, path: string
         (r) => {
           if (ws.readyState === ws.OPEN) ws.send(r.body)
         },
-        () => { ws.terminate(); }
+        () => {
+          ws.terminate()
+        }
       )
     })
-    ws.on('error', () => { ws.terminate(); })
+    ws.on('error', () => {
+      ws.terminate()
+    })
   })
   const server = http.createServer((req, res) => {
     const chunks: Buffer[] = []
@@ -288,8 +294,16 @@ export async function startDemoAgent(opts: { log?: (method: string, path: string
       for (const t of timers) clearTimeout(t)
       for (const s of sockets) s.destroy()
       for (const ws of wss.clients) ws.terminate()
-      await new Promise<void>((resolve) => { wss.close(() => { resolve(); }); })
-      await new Promise<void>((resolve) => server.close(() => { resolve(); }))
+      await new Promise<void>((resolve) => {
+        wss.close(() => {
+          resolve()
+        })
+      })
+      await new Promise<void>((resolve) =>
+        server.close(() => {
+          resolve()
+        })
+      )
     }
   } satisfies Partial<DemoAgent>)
   return agent

@@ -77,7 +77,10 @@ function parseNonNegativeInt(key: string, raw: string): number {
 export function parseFaultSpec(spec: string): FaultConfig {
   const config: FaultConfig = { seed: 1, rate: 0 }
   let seenSeed = false
-  for (const part of spec.split(',').map((p) => p.trim()).filter((p) => p !== '')) {
+  for (const part of spec
+    .split(',')
+    .map((p) => p.trim())
+    .filter((p) => p !== '')) {
     const eq = part.indexOf('=')
     if (eq <= 0) throw new Error(`fault spec: expected key=value, got '${part}'`)
     const key = part.slice(0, eq).trim()
@@ -111,7 +114,6 @@ export function parseFaultSpec(spec: string): FaultConfig {
   if (!seenSeed) throw new Error('fault spec: seed is required (e.g. seed=42,rate=0.2)')
   return config
 }
-
 
 /** Decides, request by request, which fault (if any) to inject. */
 export class FaultInjector {

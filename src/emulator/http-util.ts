@@ -78,7 +78,11 @@ const TYPE_BY_CODE: Record<string, string> = {
 }
 
 /** zod issues -> 2.8 detail list. `where` is 'body' or 'query' (the first loc element). */
-export function issuesToDetail(where: 'body' | 'query' | 'path', input: unknown, issues: readonly z.core.$ZodIssue[]): ValidationIssueOut[] {
+export function issuesToDetail(
+  where: 'body' | 'query' | 'path',
+  input: unknown,
+  issues: readonly z.core.$ZodIssue[]
+): ValidationIssueOut[] {
   const out: ValidationIssueOut[] = []
   for (const issue of issues) {
     const path = issue.path.map((p) => (typeof p === 'symbol' ? String(p) : p))
@@ -165,7 +169,9 @@ export function readBody(req: IncomingMessage): Promise<BodyRead> {
       chunks.push(c)
     }
     req.on('data', onData)
-    req.on('end', () => { resolve({ ok: true, text: Buffer.concat(chunks).toString('utf8') }); })
+    req.on('end', () => {
+      resolve({ ok: true, text: Buffer.concat(chunks).toString('utf8') })
+    })
     req.on('error', reject)
   })
 }
@@ -177,7 +183,8 @@ export function readBody(req: IncomingMessage): Promise<BodyRead> {
  */
 export function payloadTooLarge(awaitingContinue: boolean): HandlerResult {
   const message = `the request body is larger than ${MAX_BODY_BYTES / (1024 * 1024)} MiB`
-  return codedError(413, 'payload_too_large', message, { max_bytes: MAX_BODY_BYTES }, awaitingContinue ? { connection: 'close' } : {}).result
+  return codedError(413, 'payload_too_large', message, { max_bytes: MAX_BODY_BYTES }, awaitingContinue ? { connection: 'close' } : {})
+    .result
 }
 
 /**
@@ -192,7 +199,8 @@ export function jsonDepth(raw: string, limit = Number.POSITIVE_INFINITY): number
   for (let i = 0; i < raw.length; i++) {
     const c = raw.charCodeAt(i)
     if (inString) {
-      if (c === 0x5c) i++ // backslash: skip the escaped character
+      if (c === 0x5c)
+        i++ // backslash: skip the escaped character
       else if (c === 0x22) inString = false
     } else if (c === 0x22) inString = true
     else if (c === 0x5b || c === 0x7b) {

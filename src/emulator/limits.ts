@@ -39,7 +39,11 @@ export function firstOfNextMonth(now: number): string {
   return new Date(Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + 1, 1)).toISOString().slice(0, 10)
 }
 
-export interface LimitRefusal { code: 'rate_limited' | 'daily_budget_exhausted' | 'replay_cap_exceeded'; message: string; retryAfterMs: number }
+export interface LimitRefusal {
+  code: 'rate_limited' | 'daily_budget_exhausted' | 'replay_cap_exceeded'
+  message: string
+  retryAfterMs: number
+}
 
 export class Limits {
   values: LimitValues

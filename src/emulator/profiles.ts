@@ -186,7 +186,13 @@ export function confirmIssues(p: ProfileRecord, body: Required<ConfirmProfileBod
   body.answers.forEach((name, i) => {
     const loc = ['body', 'answers', i]
     if (!(PROFILE_ANSWER_FIELDS as readonly string[]).includes(name)) {
-      issues.push({ loc, msg: `'${name}' is not an answer field`, type: 'value_error', input: name, ctx: { allowed: [...PROFILE_ANSWER_FIELDS] } })
+      issues.push({
+        loc,
+        msg: `'${name}' is not an answer field`,
+        type: 'value_error',
+        input: name,
+        ctx: { allowed: [...PROFILE_ANSWER_FIELDS] }
+      })
       return
     }
     const v = p.answers[name as AnswerField].value

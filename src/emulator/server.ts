@@ -38,7 +38,8 @@ import type { Emulator, EmulatorOptions, RequestLogEntry } from './emulator.js'
 
 const HTML_502 =
   '<html><head><title>502 Bad Gateway</title></head><body><center><h1>502 Bad Gateway</h1></center><hr><center>nginx</center></body></html>\n'
-const HTML_200 = '<!DOCTYPE html><html><head><title>Sign in</title></head><body><h1>Please sign in</h1><p>Captive portal.</p></body></html>\n'
+const HTML_200 =
+  '<!DOCTYPE html><html><head><title>Sign in</title></head><body><h1>Please sign in</h1><p>Captive portal.</p></body></html>\n'
 
 function serialise(result: HandlerResult): { body: string; type: string } {
   if (result.contentType) return { body: String(result.body), type: result.contentType }
@@ -66,8 +67,13 @@ function faultResult(kind: FaultKind, retryAfter: number): HandlerResult | null 
     case 'non_json':
       return { status: 200, body: HTML_200, contentType: 'text/html' }
     case 'burst429':
-      return codedError(429, 'rate_limited', 'too many requests (injected fault)', { retry_after_seconds: retryAfter }, { 'retry-after': String(retryAfter) })
-        .result
+      return codedError(
+        429,
+        'rate_limited',
+        'too many requests (injected fault)',
+        { retry_after_seconds: retryAfter },
+        { 'retry-after': String(retryAfter) }
+      ).result
     default:
       return null
   }
@@ -302,10 +308,18 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Emulato
     noConfigModelId: noConfig.model_id,
     demoAgent: {
       url: demoAgent.url,
-      setVulnerable: (c, on) => { demoAgent.setVulnerable(c, on); },
-      setAllVulnerable: (on) => { demoAgent.setAllVulnerable(on); },
-      setAvailable: (up) => { demoAgent.setAvailable(up); },
-      setReplyDelayMs: (ms) => { demoAgent.setReplyDelayMs(ms); },
+      setVulnerable: (c, on) => {
+        demoAgent.setVulnerable(c, on)
+      },
+      setAllVulnerable: (on) => {
+        demoAgent.setAllVulnerable(on)
+      },
+      setAvailable: (up) => {
+        demoAgent.setAvailable(up)
+      },
+      setReplyDelayMs: (ms) => {
+        demoAgent.setReplyDelayMs(ms)
+      },
       credentialsSeen: () => demoAgent.credentialsSeen()
     },
     demoAgentState: () => demoAgent.state(),
@@ -345,7 +359,14 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Emulato
       stopping ??= (async () => {
         scheduler.stop()
         for (const s of sockets) s.destroy()
-        await Promise.all([new Promise<void>((resolve) => server.close(() => { resolve(); })), demoAgent.stop()])
+        await Promise.all([
+          new Promise<void>((resolve) =>
+            server.close(() => {
+              resolve()
+            })
+          ),
+          demoAgent.stop()
+        ])
       })()
       return stopping
     }

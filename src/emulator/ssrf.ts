@@ -228,18 +228,28 @@ export function guardedLookup(allowLoopback: boolean): LookupFunction {
   return ((hostname: string, options: unknown, callback: (...args: unknown[]) => void) => {
     const opts = (typeof options === 'object' && options !== null ? options : {}) as Record<string, unknown>
     dnsLookup(hostname, { ...opts, all: true }, (err, addresses) => {
-      if (err) { callback(err); return; }
+      if (err) {
+        callback(err)
+        return
+      }
       const list = addresses as unknown as { address: string; family: number }[]
       for (const a of list) {
         if (!addressAllowed(classifyAddress(a.address), allowLoopback)) {
           const e = Object.assign(new Error(`refused to connect to ${a.address}`), { code: 'EADDRREFUSED' })
-          callback(e); return;
+          callback(e)
+          return
         }
       }
-      if (opts.all) { callback(null, list); return; }
+      if (opts.all) {
+        callback(null, list)
+        return
+      }
       const first = list.at(0)
-      if (!first) { callback(Object.assign(new Error('no address'), { code: 'ENOTFOUND' })); return; }
-      callback(null, first.address, first.family);
+      if (!first) {
+        callback(Object.assign(new Error('no address'), { code: 'ENOTFOUND' }))
+        return
+      }
+      callback(null, first.address, first.family)
     })
   }) as unknown as LookupFunction
 }

@@ -73,9 +73,15 @@ function readBounded(res: http.IncomingMessage, limits: ReadLimits): Promise<str
       }
       chunks.push(c)
     })
-    res.on('end', () => { resolve(Buffer.concat(chunks).toString('utf8')); })
-    res.on('error', (e) => { reject(new TargetIoError('network', e.message)); })
-    res.on('aborted', () => { reject(new TargetIoError('network', 'the target closed the connection mid-answer')); })
+    res.on('end', () => {
+      resolve(Buffer.concat(chunks).toString('utf8'))
+    })
+    res.on('error', (e) => {
+      reject(new TargetIoError('network', e.message))
+    })
+    res.on('aborted', () => {
+      reject(new TargetIoError('network', 'the target closed the connection mid-answer'))
+    })
   })
 }
 
@@ -126,9 +132,15 @@ export function httpExchange(
     limits,
     () => req?.destroy(),
     (settle) => {
-      req = mod.request(url, { method, headers: { ...headers, 'content-length': String(Buffer.byteLength(body)) }, lookup, agent: false }, (res) => {
-        readBounded(res, limits).then((text) => { settle.resolve({ status: res.statusCode ?? 0, body: text }); }, settle.reject)
-      })
+      req = mod.request(
+        url,
+        { method, headers: { ...headers, 'content-length': String(Buffer.byteLength(body)) }, lookup, agent: false },
+        (res) => {
+          readBounded(res, limits).then((text) => {
+            settle.resolve({ status: res.statusCode ?? 0, body: text })
+          }, settle.reject)
+        }
+      )
       req.on('error', settle.reject)
       req.end(body)
     }
@@ -158,7 +170,9 @@ export function wsExchange(
       if (ws.readyState === WebSocket.OPEN) {
         // Say goodbye, but do not wait on a target that never answers the close.
         ws.close(1000)
-        setTimeout(() => { ws.terminate(); }, 1000).unref()
+        setTimeout(() => {
+          ws.terminate()
+        }, 1000).unref()
       } else {
         ws.terminate()
       }
@@ -178,12 +192,18 @@ export function wsExchange(
       })
       ws.on('unexpected-response', (req, res) => {
         readBounded(res, limits).then(
-          (text) => { settle.resolve({ status: res.statusCode ?? 0, body: text }); },
-          (e: unknown) => { settle.reject(e); }
+          (text) => {
+            settle.resolve({ status: res.statusCode ?? 0, body: text })
+          },
+          (e: unknown) => {
+            settle.reject(e)
+          }
         )
         req.on('error', settle.reject)
       })
-      ws.on('open', () => { ws.send(body); })
+      ws.on('open', () => {
+        ws.send(body)
+      })
       ws.on('message', (data: WebSocket.RawData, isBinary: boolean) => {
         if (isBinary) {
           settle.reject(new TargetIoError('binary', 'the target answered with a binary message, not text'))

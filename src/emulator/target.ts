@@ -35,8 +35,7 @@ export interface Exchange {
 }
 
 export type TargetOutcome =
-  | ({ ok: true; reply: string } & Exchange)
-  | ({ ok: false; category: ProbeErrorCategory; message: string } & Exchange)
+  ({ ok: true; reply: string } & Exchange) | ({ ok: false; category: ProbeErrorCategory; message: string } & Exchange)
 
 export const DEFAULT_REQUEST_TIMEOUT_S = 30
 
@@ -95,7 +94,11 @@ export class TargetClient {
     if (this.token && now < this.token.refreshAt) return this.token.value
     const oauth = this.spec.oauth
     if (!oauth) throw new Error('an access token was asked of a target without oauth settings')
-    const form = new URLSearchParams({ grant_type: 'client_credentials', client_id: oauth.client_id, client_secret: this.spec.credential ?? '' })
+    const form = new URLSearchParams({
+      grant_type: 'client_credentials',
+      client_id: oauth.client_id,
+      client_secret: this.spec.credential ?? ''
+    })
     if (oauth.scope) form.set('scope', oauth.scope)
     if (oauth.audience) form.set('audience', oauth.audience)
     const res = await httpExchange(
@@ -147,7 +150,12 @@ export class TargetClient {
       base.headers = { ...base.headers, ...(await this.authHeaders()) }
     } catch (e) {
       const auth = (e as { auth?: boolean }).auth === true
-      return { ...base, ok: false, category: auth ? 'auth_failed' : 'unreachable', message: auth ? 'the token endpoint refused the client credentials' : 'the token endpoint could not be reached' }
+      return {
+        ...base,
+        ok: false,
+        category: auth ? 'auth_failed' : 'unreachable',
+        message: auth ? 'the token endpoint refused the client credentials' : 'the token endpoint could not be reached'
+      }
     }
     let res: RawResponse
     try {

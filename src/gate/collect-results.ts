@@ -72,22 +72,37 @@ async function readLagging<T>(read: () => Promise<T>, opts: { clock: Clock; sign
         const gaveUp = `still 409 after the run ended, retried ${waited.length} times over ${waited.reduce((a, b) => a + b, 0) / 1000} s`
         throw err.withDetail({ hint: err.hint ? `${err.hint}; ${gaveUp}` : gaveUp })
       }
-      opts.log?.info(`${err.endpoint}: HTTP 409${err.code ? ` ${err.code}` : ''} although the run has ended; retrying in ${delay / 1000} s.`)
+      opts.log?.info(
+        `${err.endpoint}: HTTP 409${err.code ? ` ${err.code}` : ''} although the run has ended; retrying in ${delay / 1000} s.`
+      )
       await opts.clock.sleep(delay, opts.signal)
       waited.push(delay)
     }
   }
 }
 
-export async function collectResults(api: ServiceApi, runId: string, modelId: string, options: CollectOptions = {}): Promise<CollectedResults> {
+export async function collectResults(
+  api: ServiceApi,
+  runId: string,
+  modelId: string,
+  options: CollectOptions = {}
+): Promise<CollectedResults> {
   const notes: string[] = []
   const { signal, log } = options
   const clock = options.clock ?? systemClock
   const opts = { signal }
   const lagging = { clock, signal, log }
   const [coverage, findingList, runList, modelList] = await Promise.all([
-    settle('Coverage', notes, readLagging(() => api.getCoverage(runId, opts), lagging)),
-    settle('Findings', notes, readLagging(() => api.listFindings(runId, {}, opts), lagging)),
+    settle(
+      'Coverage',
+      notes,
+      readLagging(() => api.getCoverage(runId, opts), lagging)
+    ),
+    settle(
+      'Findings',
+      notes,
+      readLagging(() => api.listFindings(runId, {}, opts), lagging)
+    ),
     settle('The run list', notes, api.listRuns(modelId, { limit: RUN_LIST_LIMIT }, opts)),
     settle('The model list', notes, api.listModels(opts))
   ])

@@ -174,9 +174,13 @@ function coverageChecks(
   if (covStatus !== status) {
     if (isKnownRunStatus(covStatus)) {
       out.gaps.push(`the coverage reports run_status ${covStatus} while the run status is ${status}`)
-      out.notes.push(`The run status (${status}) and the coverage (run_status ${covStatus}) disagree: the two reads do not describe the same run state, so the coverage may be partial.`)
+      out.notes.push(
+        `The run status (${status}) and the coverage (run_status ${covStatus}) disagree: the two reads do not describe the same run state, so the coverage may be partial.`
+      )
     } else {
-      out.notes.push(`The coverage reports run_status ${quote(covStatus, 40)}, a status this action does not know, while the run status is ${status}.`)
+      out.notes.push(
+        `The coverage reports run_status ${quote(covStatus, 40)}, a status this action does not know, while the run status is ${status}.`
+      )
     }
   }
 
@@ -188,9 +192,13 @@ function coverageChecks(
       const held = findings.some((f) => f.category === row.category && atOrAbove(f.severity, minSeverity))
       if (held) continue
       if (plannedSet.has(row.category)) {
-        out.errors.push(`coverage reports a ${worst} finding in ${row.category} that the findings list does not hold; the result cannot be trusted`)
+        out.errors.push(
+          `coverage reports a ${worst} finding in ${row.category} that the findings list does not hold; the result cannot be trusted`
+        )
       } else {
-        out.notes.push(`The coverage reports a ${worst} finding in ${row.category}, a category the run did not plan, that the findings list does not hold.`)
+        out.notes.push(
+          `The coverage reports a ${worst} finding in ${row.category}, a category the run did not plan, that the findings list does not hold.`
+        )
       }
     }
   }
@@ -217,7 +225,14 @@ export function decide(input: DecideInput): Decision {
 
   const readError = input.statusReadError ? `: ${input.statusReadError}` : ''
   if (input.status === null) {
-    return { ...base, result: 'error', reason: `the run status could not be read${readError}`, verdict: null, verdictComputed: false, notes: [] }
+    return {
+      ...base,
+      result: 'error',
+      reason: `the run status could not be read${readError}`,
+      verdict: null,
+      verdictComputed: false,
+      notes: []
+    }
   }
   // isTerminal is the one place that says which statuses end a run: running, and
   // any status the description does not name, have not ended (fail closed).
@@ -230,8 +245,8 @@ export function decide(input: DecideInput): Decision {
         : input.statusReadError
           ? `the run status could no longer be read while the run was ${still}${readError}`
           : input.status === 'running'
-          ? 'the run had not ended'
-          : `the run had not ended: its status is ${quote(input.status, 40)}, not a terminal status`
+            ? 'the run had not ended'
+            : `the run had not ended: its status is ${quote(input.status, 40)}, not a terminal status`
     return { ...base, result: 'error', reason: `${why}; ${reached}`, verdict: null, verdictComputed: false, notes: [] }
   }
   const status = input.status
@@ -269,7 +284,10 @@ export function decide(input: DecideInput): Decision {
     const open = allFindings.filter((f) => waived.has(f.finding_id) && atOrAbove(f.severity, minSeverity) && countsAsOpen(f, 'open-only'))
     const accepted = open.filter((f) => waived.get(f.finding_id) === 'accepted').length
     const known = open.length - accepted
-    const why = [known > 0 ? `${known} known since the baseline (fail_on: new)` : '', accepted > 0 ? `${accepted} accepted in the accepted-risks file` : '']
+    const why = [
+      known > 0 ? `${known} known since the baseline (fail_on: new)` : '',
+      accepted > 0 ? `${accepted} accepted in the accepted-risks file` : ''
+    ]
       .filter((x) => x !== '')
       .join(' and ')
     verdict = 'pass'
@@ -304,7 +322,8 @@ export function decide(input: DecideInput): Decision {
   const stopped = tail.length > 0
 
   const expired = input.expiredAcceptances ?? []
-  const expiredLine = expired.length > 0 ? `expired acceptance${expired.length === 1 ? '' : 's'} (renew or remove): ${expired.join('; ')}` : ''
+  const expiredLine =
+    expired.length > 0 ? `expired acceptance${expired.length === 1 ? '' : 's'} (renew or remove): ${expired.join('; ')}` : ''
   if (verdict === 'fail') {
     // A fail stands whatever else is wrong; the contradictions are still said.
     if (expiredLine) notes.push(`Also: ${expiredLine}.`)
@@ -356,7 +375,14 @@ export function decide(input: DecideInput): Decision {
     return { ...decided, result: 'fail', reason: expiredLine, verdict, verdictComputed, notes }
   }
   if (gaps.length > 0) {
-    return { ...decided, result: 'incomplete', reason: `coverage incomplete: ${reached}, ${gaps.join(', ')}`, verdict, verdictComputed, notes }
+    return {
+      ...decided,
+      result: 'incomplete',
+      reason: `coverage incomplete: ${reached}, ${gaps.join(', ')}`,
+      verdict,
+      verdictComputed,
+      notes
+    }
   }
   return {
     ...decided,

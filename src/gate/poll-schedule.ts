@@ -140,10 +140,7 @@ function progressModel(state: ScheduleState): ProgressModel | null {
   const recent = Math.max(1, anchorMs - windowStart) / k
   const perCategory = Math.sqrt(overall * recent)
   const cv2 = CATEGORY_CV * CATEGORY_CV
-  const logSpread = Math.min(
-    MAX_LOG_SPREAD,
-    Math.max(MIN_LOG_SPREAD, Math.sqrt(Math.log(1 + cv2 / Math.max(1, remaining) + cv2 / c)))
-  )
+  const logSpread = Math.min(MAX_LOG_SPREAD, Math.max(MIN_LOG_SPREAD, Math.sqrt(Math.log(1 + cv2 / Math.max(1, remaining) + cv2 / c))))
   return { planned, completed, anchorMs, medianRemainingMs: remaining * perCategory, logSpread }
 }
 
@@ -182,7 +179,9 @@ function scaledErfc(x: number): number {
       (1.00002368 +
         t *
           (0.37409196 +
-            t * (0.09678418 + t * (-0.18628806 + t * (0.27886807 + t * (-1.13520398 + t * (1.48851587 + t * (-0.82215223 + t * 0.17087277))))))))
+            t *
+              (0.09678418 +
+                t * (-0.18628806 + t * (0.27886807 + t * (-1.13520398 + t * (1.48851587 + t * (-0.82215223 + t * 0.17087277))))))))
   return t * Math.exp(poly)
 }
 
@@ -256,11 +255,7 @@ function clamp(x: number, lo: number, hi: number): number {
  * current time. Within [minDelayMs, maxDelayMs] (noProgressMaxDelayMs without
  * progress).
  */
-export function nextPollDelayMs(
-  state: ScheduleState,
-  nowMs: number,
-  opts: ScheduleOptions = DEFAULT_SCHEDULE_OPTIONS
-): number {
+export function nextPollDelayMs(state: ScheduleState, nowMs: number, opts: ScheduleOptions = DEFAULT_SCHEDULE_OPTIONS): number {
   const minMs = Math.max(0, opts.minDelayMs)
   const maxMs = Math.max(minMs, opts.maxDelayMs)
   const noProgressMaxMs = clamp(opts.noProgressMaxDelayMs, minMs, maxMs)

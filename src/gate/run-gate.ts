@@ -123,7 +123,11 @@ export async function runGate(deps: GateDeps, args: GateArgs): Promise<GateOutco
     const stopped = await stopRun({ api: stopApi, clock, log }, triggered.runId, {
       settleMs: aborted ? ABORT_SETTLE_MS : TIMEOUT_SETTLE_MS,
       minSeverity: args.minSeverity,
-      why: aborted ? 'the step was cancelled' : timedOut ? `timeout_minutes (${args.timeoutMs / 60_000}) ran out` : 'its status could not be read'
+      why: aborted
+        ? 'the step was cancelled'
+        : timedOut
+          ? `timeout_minutes (${args.timeoutMs / 60_000}) ran out`
+          : 'its status could not be read'
     })
     if (stopped.last) run = stopped.last
     if (stopped.requested && !stopped.notRunning) deps.onCancelRequested?.(triggered.runId)
@@ -202,7 +206,12 @@ async function stopInterruptedTrigger(deps: GateDeps, intent: TriggerIntent, arg
 /** What the gate read and decided, as the input of buildReport (notes on how the run was reached first). */
 export function gateReportInput(
   outcome: GateOutcome,
-  context: Pick<ReportInput, 'target' | 'profileSync'> & { modelId: string; minSeverity: Severity; runUrl: string | null; secrets: string[] }
+  context: Pick<ReportInput, 'target' | 'profileSync'> & {
+    modelId: string
+    minSeverity: Severity
+    runUrl: string | null
+    secrets: string[]
+  }
 ): ReportInput {
   const { decision, run, results, triggered } = outcome
   return {
@@ -218,8 +227,12 @@ export function gateReportInput(
     findings: results.findings,
     elapsedMs: outcome.elapsedMs,
     notes: [
-      ...(triggered.recovered ? ['The answer to the trigger was lost; the run was found in the run list (it appeared after our request).'] : []),
-      ...(triggered.waitedFor.length > 0 ? [`Waited for run(s) ${triggered.waitedFor.join(', ')} of this model to end before triggering.`] : []),
+      ...(triggered.recovered
+        ? ['The answer to the trigger was lost; the run was found in the run list (it appeared after our request).']
+        : []),
+      ...(triggered.waitedFor.length > 0
+        ? [`Waited for run(s) ${triggered.waitedFor.join(', ')} of this model to end before triggering.`]
+        : []),
       ...decision.notes,
       ...results.notes
     ]

@@ -112,7 +112,10 @@ export function claimRun(
     }
   }
   const asked = intent.categories.length > 0 ? `categories ${keys(intent.categories)}` : 'the full taxonomy'
-  const judged = fresh.map((run) => ({ run, matches: plansWhatWasAsked(run.categories_planned, intent.categories, opts.fullTaxonomy ?? null) }))
+  const judged = fresh.map((run) => ({
+    run,
+    matches: plansWhatWasAsked(run.categories_planned, intent.categories, opts.fullTaxonomy ?? null)
+  }))
   const unsure = judged.filter((j) => j.matches === null).map((j) => j.run)
   if (unsure.length > 0) {
     return {

@@ -67,7 +67,8 @@ export async function stopRun(
     try {
       last = await api.getRun(runId, opts.minSeverity ? { min_severity: opts.minSeverity } : {})
       if (isTerminal(last.status)) {
-        if (notRunning) log.info(`Run ${runId} had already ended (status ${oneLine(last.status, 40)}) when it was to be cancelled (${opts.why}).`)
+        if (notRunning)
+          log.info(`Run ${runId} had already ended (status ${oneLine(last.status, 40)}) when it was to be cancelled (${opts.why}).`)
         return { requested: true, last, settled: true, notRunning }
       }
     } catch (err) {
@@ -122,8 +123,14 @@ export async function stopAbandonedTrigger(
     }
     if (claim.kind === 'ours') {
       const runId = claim.run.run_id
-      log.info(`The interrupted trigger created run ${oneLine(runId, 80)} (the only new run, planning what this step asked for): stopping it.`)
-      const stopped = await stopRun(deps, runId, { settleMs: Math.max(0, opts.settleBy.remainingMs()), minSeverity: opts.minSeverity, why: opts.why })
+      log.info(
+        `The interrupted trigger created run ${oneLine(runId, 80)} (the only new run, planning what this step asked for): stopping it.`
+      )
+      const stopped = await stopRun(deps, runId, {
+        settleMs: Math.max(0, opts.settleBy.remainingMs()),
+        minSeverity: opts.minSeverity,
+        why: opts.why
+      })
       return { runId, stopped }
     }
     if (claim.kind === 'unprovable') {

@@ -74,7 +74,9 @@ async function baselineRunIds(deps: TriggerDeps, modelId: string): Promise<strin
     return list.runs.map((r) => r.run_id)
   } catch (err) {
     if (!(err instanceof ServiceError) || err instanceof DeadlineExceededError) throw err
-    deps.log.debug(`Could not list the model's runs before triggering (${err.describe()}); a run appearing after a lost trigger answer could not be shown to be ours.`)
+    deps.log.debug(
+      `Could not list the model's runs before triggering (${err.describe()}); a run appearing after a lost trigger answer could not be shown to be ours.`
+    )
     return null
   }
 }
@@ -188,14 +190,18 @@ async function explain(deps: TriggerDeps, args: TriggerArgs, err: ServiceError):
       return new ConfigError('api_key', 'the key lacks the test:run scope that triggering a run requires: use a key with test:run')
     case 'allowance_exhausted': {
       const resets = typeof err.extra.resets_on === 'string' ? oneLine(err.extra.resets_on, 40) : 'the 1st of next month (UTC)'
-      return err.withDetail({ hint: `The workspace's monthly assessment allowance is spent; it resets on ${resets}. Waiting within this job will not help` })
+      return err.withDetail({
+        hint: `The workspace's monthly assessment allowance is spent; it resets on ${resets}. Waiting within this job will not help`
+      })
     }
     case 'evaluation_ceiling':
       return err.withDetail({
         hint: "The evaluation workspace has reached its assessment ceiling. Only the service's operator can lift it (waiting does not): contact them or move to a paid plan"
       })
     case 'daily_budget_exhausted':
-      return err.withDetail({ hint: 'The daily assessment budget is spent and Retry-After is beyond timeout_minutes; run again later or raise timeout_minutes' })
+      return err.withDetail({
+        hint: 'The daily assessment budget is spent and Retry-After is beyond timeout_minutes; run again later or raise timeout_minutes'
+      })
   }
   if (err.status === 401) {
     return new ConfigError(
@@ -262,7 +268,10 @@ export async function triggerRun(deps: TriggerDeps, args: TriggerArgs): Promise<
   for (;;) {
     if (deps.signal?.aborted) throw new AbortedError()
     if (deps.deadline.expired()) {
-      throw new DeadlineExceededError(ENDPOINT, `timeout_minutes ran out before the run could be triggered${lastRefusal ? `: ${lastRefusal}` : ''}`)
+      throw new DeadlineExceededError(
+        ENDPOINT,
+        `timeout_minutes ran out before the run could be triggered${lastRefusal ? `: ${lastRefusal}` : ''}`
+      )
     }
     const sentAt = deps.clock.now()
     // The recorded intent: what an abort (here or in the post step) needs to find the run this request may create.
@@ -298,7 +307,11 @@ export async function triggerRun(deps: TriggerDeps, args: TriggerArgs): Promise<
           `The service says an assessment of model ${args.modelId} is already active (${said}), but its run list shows none running; trying again in ${Math.round(wait / 1000)} s.`
         )
         lastRefusal = `the service kept answering ${said} (an assessment of model ${args.modelId} is already active) while its run list showed none running`
-        await sleepWithin(deps, wait, `while ${lastRefusal}. Serialize workflow runs with a concurrency group keyed on the model_id (see examples/concurrency.yml)`)
+        await sleepWithin(
+          deps,
+          wait,
+          `while ${lastRefusal}. Serialize workflow runs with a concurrency group keyed on the model_id (see examples/concurrency.yml)`
+        )
         continue
       }
 
@@ -306,7 +319,10 @@ export async function triggerRun(deps: TriggerDeps, args: TriggerArgs): Promise<
         failures += 1
         const wait = retryDelayMs(err, failures, policy, random)
         const seconds = Math.ceil(wait / 1000)
-        const asked = err.retryAfterMs !== undefined ? `the service asked to retry after ${Math.ceil(err.retryAfterMs / 1000)} s` : 'the service gave no Retry-After'
+        const asked =
+          err.retryAfterMs !== undefined
+            ? `the service asked to retry after ${Math.ceil(err.retryAfterMs / 1000)} s`
+            : 'the service gave no Retry-After'
         if (wait >= deps.deadline.remainingMs()) {
           const why = `${asked} (${err.code ?? 'rate limited'}); waiting ${seconds} s more would go beyond what is left of timeout_minutes`
           throw await explain(deps, args, new ServiceError({ ...errInit(err), message: `${err.serviceMessage}; ${why}`, retried }))
@@ -327,9 +343,13 @@ export async function triggerRun(deps: TriggerDeps, args: TriggerArgs): Promise<
       if (isRetryable(err) && failures + 1 < policy.maxAttempts) {
         failures += 1
         const wait = backoffDelayMs(failures, policy, random)
-        deps.log.info(`Triggering the run failed (${err.describe()}); no run of ours is in the run list, retrying in ${(wait / 1000).toFixed(1)} s.`)
+        deps.log.info(
+          `Triggering the run failed (${err.describe()}); no run of ours is in the run list, retrying in ${(wait / 1000).toFixed(1)} s.`
+        )
         lastRefusal = `the last attempt failed: ${err.describe()}`
-        retried.push(`${err.status !== undefined ? `HTTP ${err.status}` : (err.code ?? 'network error')}, waited ${(wait / 1000).toFixed(1)} s`)
+        retried.push(
+          `${err.status !== undefined ? `HTTP ${err.status}` : (err.code ?? 'network error')}, waited ${(wait / 1000).toFixed(1)} s`
+        )
         await sleepWithin(deps, wait, 'while retrying the trigger')
         continue
       }
@@ -350,7 +370,12 @@ function errInit(err: ServiceError) {
 }
 
 /** Our run after an ambiguous failure, or null when none appeared; throws UnprovenRunError when one appeared that is not provably ours. */
-async function claimAfter(deps: TriggerDeps, intent: TriggerIntent, foreign: ReadonlySet<string>, cause: ServiceError): Promise<RunListItem | null> {
+async function claimAfter(
+  deps: TriggerDeps,
+  intent: TriggerIntent,
+  foreign: ReadonlySet<string>,
+  cause: ServiceError
+): Promise<RunListItem | null> {
   const claim = await findOurRun(deps.api, intent, { signal: deps.signal, foreign })
   if (claim.kind === 'ours') return claim.run
   if (claim.kind === 'none') return null

@@ -72,11 +72,7 @@ export async function waitForRun(deps: WaitDeps, runId: string, minSeverity: Sev
     const completed = last.categories_completed.length
     state.observations.push({ atMs: now, status: last.status, planned, completed })
 
-    if (
-      completed !== lastLogged.completed ||
-      last.status !== lastLogged.status ||
-      now - lastLogged.at >= HEARTBEAT_MS
-    ) {
+    if (completed !== lastLogged.completed || last.status !== lastLogged.status || now - lastLogged.at >= HEARTBEAT_MS) {
       const progress = planned > 0 ? `${completed}/${planned} categories done` : 'progress not reported'
       log.info(`Run ${runId}: ${last.status}, ${progress}, ${formatDuration(now - state.startedAtMs)} elapsed.`)
       lastLogged = { at: now, completed, status: last.status }

@@ -202,7 +202,8 @@ export function toGitHubError(err: unknown, endpoint: string, nowMs: number, tim
   const retryAfterMs = githubRetryAfterMs(headers, nowMs)
   const primaryLimit = header(headers, 'x-ratelimit-remaining') === '0'
   const message = githubMessage(data, err.message || `HTTP ${status}`)
-  const secondaryLimit = (status === 403 || status === 429) && (header(headers, 'retry-after') !== undefined || /secondary rate limit/i.test(message))
+  const secondaryLimit =
+    (status === 403 || status === 429) && (header(headers, 'retry-after') !== undefined || /secondary rate limit/i.test(message))
   const rateLimited = status === 429 || ((status === 403 || status === 429) && (primaryLimit || secondaryLimit))
   const code = rateLimited ? (secondaryLimit ? 'secondary_rate_limit' : 'rate_limited') : githubCode(data)
   const transient = status >= 500 || status === 408 || status === 429 || rateLimited
@@ -218,7 +219,10 @@ export function toGitHubError(err: unknown, endpoint: string, nowMs: number, tim
 }
 
 /** The subset of the Octokit client used here (keeps the types free of Octokit's). */
-type RequestFn = (route: string, params: Record<string, unknown>) => Promise<{ status: number; headers: Record<string, unknown>; data: unknown }>
+type RequestFn = (
+  route: string,
+  params: Record<string, unknown>
+) => Promise<{ status: number; headers: Record<string, unknown>; data: unknown }>
 
 function asUser(data: unknown): GitHubUser | null {
   if (!isRecord(data) || typeof data.login !== 'string') return null
@@ -256,7 +260,8 @@ function asIssue(data: unknown, endpoint: string): Issue {
 }
 
 function asList<T>(data: unknown, endpoint: string, one: (item: unknown, endpoint: string) => T): T[] {
-  if (!Array.isArray(data)) throw new GitHubError({ endpoint, message: 'GitHub answered with something other than a list', transient: true })
+  if (!Array.isArray(data))
+    throw new GitHubError({ endpoint, message: 'GitHub answered with something other than a list', transient: true })
   return data.map((item) => one(item, endpoint))
 }
 
@@ -306,7 +311,9 @@ function retryingCalls(request: RequestFn, deps: GitHubDeps): Call {
         signal: deps.signal,
         random: deps.random,
         policy: deps.policy,
-        onRetry: ({ attempt, delayMs, error }) => { deps.log.info(`GitHub: ${error.describe()}; retrying (attempt ${attempt + 1}) in ${(delayMs / 1000).toFixed(1)} s`); }
+        onRetry: ({ attempt, delayMs, error }) => {
+          deps.log.info(`GitHub: ${error.describe()}; retrying (attempt ${attempt + 1}) in ${(delayMs / 1000).toFixed(1)} s`)
+        }
       }
     )
   }
@@ -435,10 +442,18 @@ export async function createIssuesApi(deps: GitHubDeps): Promise<IssuesApi & Con
   const octokit = getOctokit(deps.token, {
     baseUrl: deps.apiUrl.replace(/\/+$/, ''),
     log: {
-      debug: (m: string) => { deps.log.debug(m); },
-      info: (m: string) => { deps.log.debug(m); },
-      warn: (m: string) => { deps.log.warning(m); },
-      error: (m: string) => { deps.log.debug(m); }
+      debug: (m: string) => {
+        deps.log.debug(m)
+      },
+      info: (m: string) => {
+        deps.log.debug(m)
+      },
+      warn: (m: string) => {
+        deps.log.warning(m)
+      },
+      error: (m: string) => {
+        deps.log.debug(m)
+      }
     },
     headers: { 'x-github-api-version': '2022-11-28' }
   })

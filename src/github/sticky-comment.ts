@@ -98,7 +98,7 @@ export async function findStickyComment(
 
 const FORK_HINT =
   'On pull requests from forks the GITHUB_TOKEN is read-only whatever `permissions:` says: accept the job summary alone there, ' +
-  'or use `pull_request_target` with care (it runs with a write token and secrets: never check out or run the fork\'s code in that job).'
+  "or use `pull_request_target` with care (it runs with a write token and secrets: never check out or run the fork's code in that job)."
 
 /** The warning line for a comment that could not be read or written, and the short reason for the outcome. */
 export function explainCommentFailure(err: unknown, target: PullRequestRef): FailureExplanation {

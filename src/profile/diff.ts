@@ -16,7 +16,10 @@ import { PROFILE_ANSWER_FIELDS, PROFILE_LIST_FIELDS } from '../service/contract/
 import { UNREADABLE_FENCE, unfenceDeep } from './fence.js'
 import type { AnswerField, ListField, ProfileConfirm, ProfileFile } from './profile-file.js'
 
-interface Entry { value: unknown; source: string | null }
+interface Entry {
+  value: unknown
+  source: string | null
+}
 
 function entryOf(raw: unknown): Entry {
   if (raw !== null && typeof raw === 'object' && !Array.isArray(raw) && 'value' in raw) {
@@ -89,7 +92,8 @@ function sameList(field: ListField, fileItems: unknown[], read: Entry[] | undefi
 
 function nameOf(item: unknown): string {
   if (typeof item === 'string') return item
-  if (item !== null && typeof item === 'object' && typeof (item as { name?: unknown }).name === 'string') return (item as { name: string }).name
+  if (item !== null && typeof item === 'object' && typeof (item as { name?: unknown }).name === 'string')
+    return (item as { name: string }).name
   return canonical(item)
 }
 

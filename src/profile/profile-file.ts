@@ -102,7 +102,11 @@ export function parseProfileFile(yaml: YamlModule, path: string, raw: string): P
   }
   const fenced = fencedPaths(doc)
   if (fenced.length > 0) {
-    throw problem(path, fenced[0], 'still holds an [UNTRUSTED:...] fence: copy the text between the fence tags, not the tags (the service refuses fenced values)')
+    throw problem(
+      path,
+      fenced[0],
+      'still holds an [UNTRUSTED:...] fence: copy the text between the fence tags, not the tags (the service refuses fenced values)'
+    )
   }
   const parsed = FileSchema.safeParse(doc)
   if (!parsed.success) {
@@ -123,7 +127,11 @@ export function parseProfileFile(yaml: YamlModule, path: string, raw: string): P
   const confirm: ProfileConfirm = { answers: rawConfirm?.answers ?? [], items: rawConfirm?.items ?? {} }
   for (const answer of confirm.answers) {
     if ((content as Record<string, unknown>)[answer] === null) {
-      throw problem(path, `confirm.answers`, `'${answer}' is set to null in this file: an empty answer or unknown flag cannot be confirmed, only set`)
+      throw problem(
+        path,
+        `confirm.answers`,
+        `'${answer}' is set to null in this file: an empty answer or unknown flag cannot be confirmed, only set`
+      )
     }
   }
   for (const [field, names] of Object.entries(confirm.items) as [ListField, string[]][]) {

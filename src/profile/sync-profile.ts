@@ -45,7 +45,8 @@ function explainWrite(err: unknown, path: string, what: string): unknown {
   if (!(err instanceof ServiceError) || err.status !== 422) return err
   const issues = Array.isArray(err.extra.issues) ? (err.extra.issues as { loc?: unknown; msg?: unknown }[]) : []
   const first = issues.at(0)
-  if (!first || !Array.isArray(first.loc)) return new ConfigError('profile_file', `${path}: the service refused the ${what}: ${oneLine(err.serviceMessage, 300)}`)
+  if (!first || !Array.isArray(first.loc))
+    return new ConfigError('profile_file', `${path}: the service refused the ${what}: ${oneLine(err.serviceMessage, 300)}`)
   const loc = first.loc.map(String).filter((l) => l !== 'body' && l !== 'changes')
   const field = `${what === 'confirm' ? 'confirm.' : ''}${loc.join('.')}`
   return new ConfigError('profile_file', `${path}: field ${field}: the service refused the ${what}: ${oneLine(String(first.msg), 300)}`)
@@ -82,7 +83,8 @@ export async function syncProfile(deps: ServiceCallDeps, modelId: string, path: 
     let profileId = read?.profile_id ?? null
     try {
       if (Object.keys(diff.changes).length > 0) {
-        const body = read === null ? { changes: diff.changes } : { changes: diff.changes, version: read.version, profile_id: read.profile_id }
+        const body =
+          read === null ? { changes: diff.changes } : { changes: diff.changes, version: read.version, profile_id: read.profile_id }
         const written = await api.changeProfile(modelId, body, { signal }).catch((e: unknown) => {
           throw explainWrite(e, path, 'change')
         })
@@ -112,7 +114,8 @@ export async function syncProfile(deps: ServiceCallDeps, modelId: string, path: 
     } catch (err) {
       if (!isStale(err)) throw err
       lastStale = err as ServiceError
-      if (attempt < MAX_SYNC_ATTEMPTS) log.info(`The profile of model ${modelId} changed while syncing (${lastStale.describe()}): reading it again.`)
+      if (attempt < MAX_SYNC_ATTEMPTS)
+        log.info(`The profile of model ${modelId} changed while syncing (${lastStale.describe()}): reading it again.`)
     }
   }
   // Every attempt that did not return ended stale.

@@ -31,7 +31,10 @@ function annotationFor(f: ReportFinding, minSeverity: Severity): Annotation {
   } else {
     parts.push(`Description: ${clean(f.description, 500)}`)
     parts.push(`Expected behaviour: ${clean(f.expectedBehavior, 300)}`)
-    if (f.attacks.length > 0) parts.push(`${f.attacks.length} ${f.attacks.length === 1 ? 'attack' : 'attacks'}; replay steps in the job summary and the JSON report.`)
+    if (f.attacks.length > 0)
+      parts.push(
+        `${f.attacks.length} ${f.attacks.length === 1 ? 'attack' : 'attacks'}; replay steps in the job summary and the JSON report.`
+      )
   }
   // Open findings fail the gate (error); fixed or dismissed ones at the threshold do not (warning).
   return { level: f.status === 'open' ? 'error' : 'warning', title, message: parts.join(' ') }

@@ -89,5 +89,5 @@ export function previousResult(body: string | null | undefined): PreviousResult 
   const second = body.split('\n', 3)[1]?.replace(/\r$/, '') ?? ''
   const m = /^<!-- asas-gate:result=(pass|fail|incomplete|error);sha=([0-9a-f]{7,12}|-);at=(\d{4}-\d\d-\d\dT\d\d:\d\dZ|-) -->$/.exec(second)
   if (!m) return null
-  return { result: m[1] as PreviousResult['result'], sha: m[2] === '-' ? null : (m[2]), at: m[3] === '-' ? null : (m[3]) }
+  return { result: m[1] as PreviousResult['result'], sha: m[2] === '-' ? null : m[2], at: m[3] === '-' ? null : m[3] }
 }

@@ -71,7 +71,12 @@ function findingJson(f: ReportFinding, cap: Cap): Record<string, unknown> {
       created_at: a.createdAt,
       last_replayed_at: a.lastReplayedAt,
       source: a.source
-        ? { source_type: a.source.sourceType, assessment_id: a.source.assessmentId, attack_index: a.source.attackIndex, date: a.source.date }
+        ? {
+            source_type: a.source.sourceType,
+            assessment_id: a.source.assessmentId,
+            attack_index: a.source.attackIndex,
+            date: a.source.date
+          }
         : null,
       replay_script: a.steps.map((st) => stepJson(st, cap))
     }))
@@ -79,7 +84,16 @@ function findingJson(f: ReportFinding, cap: Cap): Record<string, unknown> {
 }
 
 function acceptanceJson(e: ReportAcceptance): Record<string, unknown> {
-  return { entry: e.index, line: e.line, category: e.category, fingerprint: e.fingerprint, reason_code: e.reasonCode, explanation: e.explanation, owner: e.owner, expires: e.expires }
+  return {
+    entry: e.index,
+    line: e.line,
+    category: e.category,
+    fingerprint: e.fingerprint,
+    reason_code: e.reasonCode,
+    explanation: e.explanation,
+    owner: e.owner,
+    expires: e.expires
+  }
 }
 
 /** Total length of the long texts, each counted at most `cap` (a cheap estimate of the file's size). */
@@ -160,7 +174,7 @@ function renderFirstFindings(report: Report, cap: number, limit: number): string
   const frame = render(0).length
   let keep = 0
   let used = frame
-  while (keep < total && used + (sizes[keep]) <= limit) used += sizes[keep++]
+  while (keep < total && used + sizes[keep] <= limit) used += sizes[keep++]
   let json = render(keep)
   while (json.length > limit && keep > 0) {
     keep = Math.floor(keep * 0.95)
@@ -189,11 +203,29 @@ function renderJsonWithCap(
     schema_version: r.schemaVersion,
     model_id: r.modelId,
     model: r.modelName === null ? null : { name: r.modelName, endpoint_host: r.endpointHost },
-    target: r.target === null ? null : { outcome: r.target.outcome, name: r.target.name, moved_from: r.target.movedFrom === null ? null : { name: r.target.movedFrom.name, model_id: r.target.movedFrom.modelId, endpoint_host: r.target.movedFrom.endpointHost } },
+    target:
+      r.target === null
+        ? null
+        : {
+            outcome: r.target.outcome,
+            name: r.target.name,
+            moved_from:
+              r.target.movedFrom === null
+                ? null
+                : { name: r.target.movedFrom.name, model_id: r.target.movedFrom.modelId, endpoint_host: r.target.movedFrom.endpointHost }
+          },
     profile_sync:
       r.profileSync === null
         ? null
-        : { file: r.profileSync.file, status: r.profileSync.status, created: r.profileSync.created, changed: r.profileSync.changed, confirmed: r.profileSync.confirmed, version: r.profileSync.version, error: r.profileSync.error },
+        : {
+            file: r.profileSync.file,
+            status: r.profileSync.status,
+            created: r.profileSync.created,
+            changed: r.profileSync.changed,
+            confirmed: r.profileSync.confirmed,
+            version: r.profileSync.version,
+            error: r.profileSync.error
+          },
     min_severity: r.minSeverity,
     result: r.result,
     reason: r.reason,

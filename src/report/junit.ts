@@ -38,7 +38,10 @@ export function renderJunit(report: Report): string {
     if (blocking.length > 0) {
       failures += 1
       const body = blocking
-        .map((f) => `    <failure message="${xml(`${f.severity} ${f.category} finding ${f.findingId}${f.baselineState ? ` (${f.baselineState})` : ''}`)}" type="${xml(f.severity)}">${xml(f.description)}</failure>`)
+        .map(
+          (f) =>
+            `    <failure message="${xml(`${f.severity} ${f.category} finding ${f.findingId}${f.baselineState ? ` (${f.baselineState})` : ''}`)}" type="${xml(f.severity)}">${xml(f.description)}</failure>`
+        )
         .join('\n')
       cases.push(`  <testcase ${attrs}>\n${body}\n  </testcase>`)
       continue
@@ -48,9 +51,18 @@ export function renderJunit(report: Report): string {
       cases.push(`  <testcase ${attrs}>\n    <skipped message="${xml(`not completed: ${row.state}`)}"/>\n  </testcase>`)
       continue
     }
-    const waived = of.filter((f) => f.status === 'open' && !blocks(f, report) && (f.accepted !== null || (f.atOrAbove && f.baselineState === 'known')))
-    const out = waived.map((f) => `${f.findingId} ${f.severity}: ${f.accepted ? `accepted (${f.accepted.reasonCode}, owner ${f.accepted.owner}, expires ${f.accepted.expires})` : 'known since the baseline'}`)
-    cases.push(out.length > 0 ? `  <testcase ${attrs}>\n    <system-out>${xml(out.join('\n'))}</system-out>\n  </testcase>` : `  <testcase ${attrs}/>`)
+    const waived = of.filter(
+      (f) => f.status === 'open' && !blocks(f, report) && (f.accepted !== null || (f.atOrAbove && f.baselineState === 'known'))
+    )
+    const out = waived.map(
+      (f) =>
+        `${f.findingId} ${f.severity}: ${f.accepted ? `accepted (${f.accepted.reasonCode}, owner ${f.accepted.owner}, expires ${f.accepted.expires})` : 'known since the baseline'}`
+    )
+    cases.push(
+      out.length > 0
+        ? `  <testcase ${attrs}>\n    <system-out>${xml(out.join('\n'))}</system-out>\n  </testcase>`
+        : `  <testcase ${attrs}/>`
+    )
   }
   const suite = `agent-security-gate ${report.modelId}`
   return [

@@ -117,7 +117,8 @@ function describeTargetLine(r: Report): string {
   const parts: string[] = []
   if (r.target !== null) {
     parts.push(`${r.target.outcome} as ${r.target.name}`)
-    if (r.target.movedFrom !== null) parts.push(`moved from ${r.target.movedFrom.endpointHost} (model ${r.target.movedFrom.modelId} not assessed)`)
+    if (r.target.movedFrom !== null)
+      parts.push(`moved from ${r.target.movedFrom.endpointHost} (model ${r.target.movedFrom.modelId} not assessed)`)
   }
   if (r.profileSync !== null) parts.push(describeProfileSync(r.profileSync))
   return parts.join(' · ')
@@ -135,7 +136,10 @@ function policyLines(r: Report): string[] {
       ? `${proseText(r.headline, 300)} (against run ${codeSpan(b.runId ?? '', { max: 120 })}, fail_on ${b.failOn})`
       : `none (${proseText(b.why ?? '', 300)}); fail_on ${b.failOn} gates as any`
     lines.push(`- **Baseline:** ${against}`)
-    for (const g of b.gone.slice(0, 20)) lines.push(`- **Gone since the baseline:** ${g.severity} ${codeSpan(g.category, { max: 100 })} ${codeSpan(g.fingerprint, { max: 40 })}`)
+    for (const g of b.gone.slice(0, 20))
+      lines.push(
+        `- **Gone since the baseline:** ${g.severity} ${codeSpan(g.category, { max: 100 })} ${codeSpan(g.fingerprint, { max: 40 })}`
+      )
   }
   const a = r.acceptances
   if (a) {
@@ -144,11 +148,16 @@ function policyLines(r: Report): string[] {
     for (const f of r.findings) {
       const e = f.accepted
       if (e === null) continue
-      lines.push(`- **Accepted:** ${f.severity} ${codeSpan(f.findingId, { max: 80 })} (${codeSpan(e.reasonCode, { max: 40 })}: ${proseText(e.explanation, 300)}) by ${entry(e)}`)
+      lines.push(
+        `- **Accepted:** ${f.severity} ${codeSpan(f.findingId, { max: 80 })} (${codeSpan(e.reasonCode, { max: 40 })}: ${proseText(e.explanation, 300)}) by ${entry(e)}`
+      )
     }
     for (const e of a.expired) lines.push(`- **Expired acceptance (fails):** ${entry(e)}`)
     for (const e of a.stale) lines.push(`- **Stale acceptance (matches nothing):** ${entry(e)}`)
-    if (a.prAdds.length > 0) lines.push(`- **This PR adds ${plural(a.prAdds.length, 'acceptance')}:** ${a.prAdds.length === 1 ? 'it applies' : 'they apply'} after merge`)
+    if (a.prAdds.length > 0)
+      lines.push(
+        `- **This PR adds ${plural(a.prAdds.length, 'acceptance')}:** ${a.prAdds.length === 1 ? 'it applies' : 'they apply'} after merge`
+      )
   }
   return lines
 }
@@ -380,7 +389,11 @@ function coverageBlock(r: Report, profile: MarkdownProfile, budget: number): Bou
   if (notReached.length > 0) {
     const names = notReached.slice(0, 12).map((row) => codeSpan(row.category, { max: 60 }))
     const more = notReached.length - names.length
-    lines.push(para(`⬜ **${plural(notReached.length, 'category', 'categories')} not reached:** ${names.join(', ')}${more > 0 ? ` and ${formatCount(more)} more` : ''}.`))
+    lines.push(
+      para(
+        `⬜ **${plural(notReached.length, 'category', 'categories')} not reached:** ${names.join(', ')}${more > 0 ? ` and ${formatCount(more)} more` : ''}.`
+      )
+    )
   }
   if (left > 0) lines.push(para(`*${plural(left, 'more category', 'more categories')} not shown here (the job summary has them).*`))
   const body = lines.join('')
@@ -454,25 +467,24 @@ function proofSections(a: ReportAttack, f: ReportFinding, level: DetailLevel): P
       out.push({ label: `← response body${st.response === null ? status : ''}`, text: st.responseBody })
     }
     if (st.assertion !== null) out.push({ label: '✗ failed check', text: st.assertion })
-    else if (st.expectedBehavior !== null && st.expectedBehavior !== f.expectedBehavior) out.push({ label: '✗ expected', text: st.expectedBehavior })
+    else if (st.expectedBehavior !== null && st.expectedBehavior !== f.expectedBehavior)
+      out.push({ label: '✗ expected', text: st.expectedBehavior })
   })
-  if (a.steps.length > steps.length) out.push({ label: `… ${plural(a.steps.length - steps.length, 'more step')} in the full data`, text: '' })
+  if (a.steps.length > steps.length)
+    out.push({ label: `… ${plural(a.steps.length - steps.length, 'more step')} in the full data`, text: '' })
   return out
 }
 
 function findingSummaryLine(f: ReportFinding): string {
   const icon = SEVERITY_ICON[f.severity]
-  const parts = [
-    `${icon} <b>${f.severity}</b>`,
-    htmlCode(f.category, 60),
-    htmlCode(f.findingId, 60)
-  ]
+  const parts = [`${icon} <b>${f.severity}</b>`, htmlCode(f.category, 60), htmlCode(f.findingId, 60)]
   if (f.redacted) parts.push('proof withheld by the plan')
   else {
     const reproduced = f.attacks.filter((a) => a.lastReplayStatus === 'reproduced').length
     parts.push(`${plural(f.attacks.length, 'attack')}${reproduced > 0 ? `, ${formatCount(reproduced)} reproduced` : ''}`)
   }
-  if (f.status !== 'open') parts.push(`status ${(FINDING_STATUSES as readonly string[]).includes(f.status) ? f.status : htmlCode(f.status, 30)}`)
+  if (f.status !== 'open')
+    parts.push(`status ${(FINDING_STATUSES as readonly string[]).includes(f.status) ? f.status : htmlCode(f.status, 30)}`)
   return parts.join(' · ')
 }
 
@@ -485,13 +497,21 @@ function findingBlock(f: ReportFinding, level: DetailLevel): string {
     out.push(para(`**Expected:** ${proseText(f.expectedBehavior, level.proseChars)}`))
     const a = proofAttack(f)
     if (a !== null && level.maxSteps > 0) {
-      out.push(para(`**Proof:** attack ${codeSpan(a.attackId, { max: 60 })}, score ${formatCount(a.score)}, ${replayText(a.lastReplayStatus)}.`))
+      out.push(
+        para(`**Proof:** attack ${codeSpan(a.attackId, { max: 60 })}, score ${formatCount(a.score)}, ${replayText(a.lastReplayStatus)}.`)
+      )
       const sections = proofSections(a, f, level)
-      if (sections.length > 0) out.push(para(proofBlock(sections, { width: level.wrap, maxChars: level.fieldChars, maxLines: level.maxLines })))
+      if (sections.length > 0)
+        out.push(para(proofBlock(sections, { width: level.wrap, maxChars: level.fieldChars, maxLines: level.maxLines })))
       else out.push(para('*The attack has no replay steps.*'))
       const others = f.attacks.filter((x) => x !== a)
       if (others.length > 0) {
-        const listed = others.slice(0, 3).map((x) => `${codeSpan(x.attackId, { max: 40 })} (${(REPLAY_STATUSES as readonly string[]).includes(x.lastReplayStatus) ? x.lastReplayStatus.replace('_', ' ') : codeSpan(x.lastReplayStatus, { max: 20 })})`)
+        const listed = others
+          .slice(0, 3)
+          .map(
+            (x) =>
+              `${codeSpan(x.attackId, { max: 40 })} (${(REPLAY_STATUSES as readonly string[]).includes(x.lastReplayStatus) ? x.lastReplayStatus.replace('_', ' ') : codeSpan(x.lastReplayStatus, { max: 20 })})`
+          )
         const more = others.length - listed.length
         out.push(para(`Also: ${listed.join(', ')}${more > 0 ? ` and ${formatCount(more)} more` : ''}.`))
       }
@@ -634,9 +654,9 @@ function layoutFindings(list: ReportFinding[], profile: MarkdownProfile, avail: 
     let i = 0
     // Group boundaries by severity.
     while (i < total && detailed.length < profile.maxDetailed) {
-      const sev = (list[i]).severity
+      const sev = list[i].severity
       let end = i
-      while (end < total && (list[end]).severity === sev) end += 1
+      while (end < total && list[end].severity === sev) end += 1
       end = Math.min(end, i + (profile.maxDetailed - detailed.length))
       const restRows = rowsFrom(end)
       let chosen = -1
@@ -735,7 +755,9 @@ export function renderMarkdownReport(r: Report, profile: MarkdownProfile): strin
   }
   let belowCount = ''
   if (r.counts !== null && below.length > 0 && !profile.listBelowThreshold) {
-    belowCount = para(`**Below ${sev}:** ${plural(below.length, 'finding')} (${countsText(below)}), counted here and listed in the job summary.`)
+    belowCount = para(
+      `**Below ${sev}:** ${plural(below.length, 'finding')} (${countsText(below)}), counted here and listed in the job summary.`
+    )
   }
 
   const fixed = m(marker) + m(header) + m(coverage.text) + m(notes.text) + m(footer) + m(redaction) + m(belowCount)
@@ -781,4 +803,3 @@ export function renderMarkdownReport(r: Report, profile: MarkdownProfile): strin
   if (m(doc) > limit) return minimalDocument(r, profile)
   return doc
 }
-

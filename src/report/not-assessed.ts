@@ -64,13 +64,20 @@ function previousLine(previous: PreviousResult | null | undefined): string | nul
  * nothing readable; undefined: there is no earlier comment, or this is the
  * job summary).
  */
-export function renderNotAssessed(input: NotAssessedInput, opts: { marker?: string | null; previous?: PreviousResult | null } = {}): string {
+export function renderNotAssessed(
+  input: NotAssessedInput,
+  opts: { marker?: string | null; previous?: PreviousResult | null } = {}
+): string {
   const out: string[] = []
   if (opts.marker) out.push(`${opts.marker}\n${stateMarker({ result: 'error', commitSha: input.commitSha, assessedAt: input.assessedAt })}`)
   out.push(headline('error', notAssessedTitle(input)))
   const meta = metaLine({ commitSha: input.commitSha, assessedAt: input.assessedAt, runUrl: input.runUrl })
   if (meta !== '') out.push(meta)
-  out.push(input.kind === 'bug' ? "**Why:** an unexpected error occurred (a bug in this action); the step's log has the details." : `**Why:** ${proseText(input.line, 2000)}`)
+  out.push(
+    input.kind === 'bug'
+      ? "**Why:** an unexpected error occurred (a bug in this action); the step's log has the details."
+      : `**Why:** ${proseText(input.line, 2000)}`
+  )
   const prev = previousLine(opts.previous)
   if (prev) out.push(prev)
   out.push('<sub>Quoted text comes from the service: untrusted data, not instructions. The step failed, so the check is red.</sub>')

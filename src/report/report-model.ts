@@ -297,7 +297,8 @@ export interface Report {
 
 /** "profile v4: tools +1 (refund_order), system_prompt changed" (the one line a report shows of the sync). */
 export function describeProfileSync(p: ReportProfileSync): string {
-  if (p.status === 'failed') return `profile sync failed${p.version === null ? '' : ` (assessed version ${p.version})`}: ${p.error ?? 'unknown error'}`
+  if (p.status === 'failed')
+    return `profile sync failed${p.version === null ? '' : ` (assessed version ${p.version})`}: ${p.error ?? 'unknown error'}`
   const what = p.changed.length > 0 ? `${p.created ? 'created: ' : ''}${p.changed.join(', ')}` : 'unchanged'
   const confirmed = p.confirmed.length > 0 ? `; confirmed ${p.confirmed.join(', ')}` : ''
   return `profile v${p.version ?? '?'}: ${what}${confirmed}`
@@ -419,9 +420,7 @@ function orderFindings(findings: ReportFinding[]): ReportFinding[] {
   const indexed = findings.map((f, i) => ({ f, i }))
   indexed.sort(
     (a, b) =>
-      severityRank(a.f.severity) - severityRank(b.f.severity) ||
-      Number(b.f.status === 'open') - Number(a.f.status === 'open') ||
-      a.i - b.i
+      severityRank(a.f.severity) - severityRank(b.f.severity) || Number(b.f.status === 'open') - Number(a.f.status === 'open') || a.i - b.i
   )
   return indexed.map((x) => x.f)
 }
@@ -554,7 +553,12 @@ export function buildReport(input: ReportInput): Report {
       newCount: SEVERITIES.reduce((n, sev) => n + newBySeverity[sev], 0),
       knownCount,
       newBySeverity,
-      gone: (outcome?.diff.gone ?? []).map((g) => ({ fingerprint: g.fingerprint, category: s(g.category), severity: g.severity, description: s(g.description) })),
+      gone: (outcome?.diff.gone ?? []).map((g) => ({
+        fingerprint: g.fingerprint,
+        category: s(g.category),
+        severity: g.severity,
+        description: s(g.description)
+      })),
       uncovered: (outcome?.diff.uncovered ?? []).map(s),
       saved: policy.baselineSaved ? s(policy.baselineSaved) : null
     }
@@ -580,7 +584,8 @@ export function buildReport(input: ReportInput): Report {
   }
   if (acceptances && acceptances.acceptedCount > 0) headlineParts.push(`${acceptances.acceptedCount} accepted`)
   if (baseline?.available && baseline.gone.length > 0) headlineParts.push(`${baseline.gone.length} gone`)
-  if (acceptances && acceptances.expired.length > 0) headlineParts.push(`${acceptances.expired.length} expired acceptance${acceptances.expired.length === 1 ? '' : 's'}`)
+  if (acceptances && acceptances.expired.length > 0)
+    headlineParts.push(`${acceptances.expired.length} expired acceptance${acceptances.expired.length === 1 ? '' : 's'}`)
 
   return {
     schemaVersion: REPORT_SCHEMA_VERSION,
@@ -619,7 +624,11 @@ export function buildReport(input: ReportInput): Report {
           outcome: input.target.outcome,
           name: s(input.target.name),
           movedFrom: input.target.movedFrom
-            ? { name: s(input.target.movedFrom.name), modelId: s(input.target.movedFrom.modelId), endpointHost: s(input.target.movedFrom.endpointHost) }
+            ? {
+                name: s(input.target.movedFrom.name),
+                modelId: s(input.target.movedFrom.modelId),
+                endpointHost: s(input.target.movedFrom.endpointHost)
+              }
             : null
         }
       : null,

@@ -34,7 +34,8 @@ function ruleId(category: string): string {
 export function renderSarif(report: Report, opts: SarifOptions): Record<string, unknown> {
   const findings = report.findings.filter((f) => atOrAbove(f.severity, opts.threshold))
   const categories = new Map<string, { worst: Severity; owasp: string | null; atlas: string | null }>()
-  for (const row of report.coverageRows) categories.set(row.category, { worst: row.worstSeverity ?? 'low', owasp: row.owasp, atlas: row.atlas })
+  for (const row of report.coverageRows)
+    categories.set(row.category, { worst: row.worstSeverity ?? 'low', owasp: row.owasp, atlas: row.atlas })
   for (const f of findings) {
     const c = categories.get(f.category) ?? { worst: f.severity, owasp: null, atlas: null }
     if (severityRank(f.severity) < severityRank(c.worst)) c.worst = f.severity
@@ -63,7 +64,12 @@ export function renderSarif(report: Report, opts: SarifOptions): Record<string, 
       ruleId: ruleId(f.category),
       ruleIndex: keys.indexOf(f.category),
       level: LEVEL[f.severity],
-      message: { text: `${f.severity} ${f.category} finding ${f.findingId} (${f.status}${f.baselineState ? `, ${f.baselineState}` : ''}): ${f.description}`.slice(0, 2000) },
+      message: {
+        text: `${f.severity} ${f.category} finding ${f.findingId} (${f.status}${f.baselineState ? `, ${f.baselineState}` : ''}): ${f.description}`.slice(
+          0,
+          2000
+        )
+      },
       locations: [{ physicalLocation: { artifactLocation: { uri: opts.location, uriBaseId: '%SRCROOT%' }, region: { startLine: 1 } } }],
       partialFingerprints: f.fingerprint ? { [FINGERPRINT_KEY]: f.fingerprint } : {},
       properties: {
@@ -78,7 +84,8 @@ export function renderSarif(report: Report, opts: SarifOptions): Record<string, 
         {
           kind: 'external',
           status: 'accepted',
-          justification: `${f.accepted.reasonCode}: ${f.accepted.explanation} (owner ${f.accepted.owner}, expires ${f.accepted.expires})`.slice(0, 1000)
+          justification:
+            `${f.accepted.reasonCode}: ${f.accepted.explanation} (owner ${f.accepted.owner}, expires ${f.accepted.expires})`.slice(0, 1000)
         }
       ]
     }

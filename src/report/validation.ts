@@ -36,7 +36,9 @@ function replaysCell(f: ValidatedFinding): string {
   const parts = [`${formatCount(reproduced)}/${formatCount(f.attacks.length)} reproduced`]
   for (const [status, n] of counts) {
     if (status === 'reproduced' || status === 'not_reproduced') continue
-    parts.push(`${formatCount(n)} ${(REPLAY_STATUSES as readonly string[]).includes(status) ? status.replace('_', ' ') : codeSpan(status, { max: 30, table: true })}`)
+    parts.push(
+      `${formatCount(n)} ${(REPLAY_STATUSES as readonly string[]).includes(status) ? status.replace('_', ' ') : codeSpan(status, { max: 30, table: true })}`
+    )
   }
   return parts.join(', ')
 }
@@ -57,14 +59,19 @@ function row(f: ValidatedFinding): string {
 function cause(result: ValidateModeResult): string {
   const checked = result.resolved + result.stillBroken + result.notAttempted
   if (result.findings.length === 0) return 'nothing marked fixed to validate'
-  if (result.stillBroken > 0) return `${formatCount(result.stillBroken)} of ${formatCount(checked)} ${checked === 1 ? 'fix does' : 'fixes do'} not hold`
+  if (result.stillBroken > 0)
+    return `${formatCount(result.stillBroken)} of ${formatCount(checked)} ${checked === 1 ? 'fix does' : 'fixes do'} not hold`
   if (result.notAttempted > 0) return `${formatCount(result.notAttempted)} of ${formatCount(checked)} could not be validated`
   return `${formatCount(result.resolved)} of ${formatCount(checked)} ${checked === 1 ? 'fix holds' : 'fixes hold'}`
 }
 
 /** The one title, the same in the comment, the summary and the tracking issue. */
 export function validationTitle(result: ValidateModeResult, modelId: string): string {
-  return sanitizeText(clampText(`Agent security validation: ${result.failed ? 'fail' : 'pass'} · ${cause(result)} · ${clampText(modelId, 100).text}`, 300).text, false)
+  return sanitizeText(
+    clampText(`Agent security validation: ${result.failed ? 'fail' : 'pass'} · ${cause(result)} · ${clampText(modelId, 100).text}`, 300)
+      .text,
+    false
+  )
 }
 
 export interface ValidationContext {
@@ -83,7 +90,12 @@ export function renderValidationMarkdown(result: ValidateModeResult, ctx: Valida
   out.push('')
   out.push(
     [
-      metaLine({ commitSha: ctx.commitSha ?? null, assessedAt: ctx.assessedAt ?? null, elapsed: ctx.elapsed ?? null, runUrl: ctx.runUrl ?? null }),
+      metaLine({
+        commitSha: ctx.commitSha ?? null,
+        assessedAt: ctx.assessedAt ?? null,
+        elapsed: ctx.elapsed ?? null,
+        runUrl: ctx.runUrl ?? null
+      }),
       `${formatCount(result.runsScanned)} ${result.runsScanned === 1 ? 'run' : 'runs'} scanned`
     ]
       .filter((x) => x !== '')

@@ -148,7 +148,9 @@ export class AssessmentClient implements ServiceApi {
       policy: this.policy,
       random: this.random,
       onRetry: ({ attempt, delayMs, error }) => {
-        this.log.info(`${error.endpoint}: ${describeAttempt(error)}; retrying in ${(delayMs / 1000).toFixed(1)} s (attempt ${attempt + 1} of ${this.policy.maxAttempts})`)
+        this.log.info(
+          `${error.endpoint}: ${describeAttempt(error)}; retrying in ${(delayMs / 1000).toFixed(1)} s (attempt ${attempt + 1} of ${this.policy.maxAttempts})`
+        )
       }
     })
   }
@@ -159,7 +161,12 @@ export class AssessmentClient implements ServiceApi {
 
   async getRun(runId: string, query?: { min_severity?: Severity }, opts?: CallOptions): Promise<RunStatusResponse> {
     return this.retried(
-      this.spec('getRun', RunStatusResponse, { run_id: runId }, { query: { min_severity: query?.min_severity }, signal: this.signalFor(opts) })
+      this.spec(
+        'getRun',
+        RunStatusResponse,
+        { run_id: runId },
+        { query: { min_severity: query?.min_severity }, signal: this.signalFor(opts) }
+      )
     )
   }
 
@@ -210,9 +217,7 @@ export class AssessmentClient implements ServiceApi {
   }
 
   async validateFinding(findingId: string, opts?: CallOptions): Promise<ValidateFindingResponse> {
-    return this.once(
-      this.spec('validateFinding', ValidateFindingResponse, { finding_id: findingId }, { signal: this.signalFor(opts) })
-    )
+    return this.once(this.spec('validateFinding', ValidateFindingResponse, { finding_id: findingId }, { signal: this.signalFor(opts) }))
   }
 
   async listCategories(query?: { lens?: CategoryLens }, opts?: CallOptions): Promise<CategoryList> {

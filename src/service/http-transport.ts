@@ -136,7 +136,7 @@ export function networkError(
   endpoint: string,
   opts: { timedOut: boolean; requestTimeoutMs: number; secrets: readonly string[] }
 ): ServiceError {
-  const httpClientTimeout = errorMessage(err).startsWith("Request timeout:")
+  const httpClientTimeout = errorMessage(err).startsWith('Request timeout:')
   if (opts.timedOut || httpClientTimeout) {
     return new ServiceError({
       endpoint,
@@ -229,9 +229,15 @@ export function readBody(msg: http.IncomingMessage, signal: AbortSignal, maxByte
       if (size > maxBytes) finish(new BodyTooLarge(maxBytes))
       else chunks.push(chunk)
     })
-    msg.on('end', () => { finish(undefined, Buffer.concat(chunks).toString('utf8')); })
-    msg.on('aborted', () => { finish(withCode('connection closed before the response was complete', 'ECONNRESET')); })
-    msg.on('error', (e) => { finish(e); })
+    msg.on('end', () => {
+      finish(undefined, Buffer.concat(chunks).toString('utf8'))
+    })
+    msg.on('aborted', () => {
+      finish(withCode('connection closed before the response was complete', 'ECONNRESET'))
+    })
+    msg.on('error', (e) => {
+      finish(e)
+    })
     msg.on('close', () => {
       if (!msg.complete) finish(withCode('connection closed before the response was complete', 'ECONNRESET'))
     })
@@ -281,7 +287,9 @@ export class HttpTransport {
     const timeout = new AbortController()
     const signal = spec.signal ? AbortSignal.any([timeout.signal, spec.signal]) : timeout.signal
     const timeoutMs = spec.timeoutMs ?? this.requestTimeoutMs
-    const timer = setTimeout(() => { timeout.abort(); }, timeoutMs)
+    const timer = setTimeout(() => {
+      timeout.abort()
+    }, timeoutMs)
     const started = performance.now()
     const elapsed = (): number => Math.round(performance.now() - started)
     const fail = (err: unknown): Error => {

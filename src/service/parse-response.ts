@@ -38,7 +38,6 @@ export function nestedDeeperThan(value: unknown, max: number): boolean {
   return false
 }
 
-
 // ---------------------------------------------------------------------------
 // Field paths and issue descriptions
 // ---------------------------------------------------------------------------
@@ -230,15 +229,9 @@ function summariseValidation(issues: readonly { loc: readonly (string | number)[
  * - `{"detail": "text"}`;
  * - anything else, JSON or not -> status text and the start of the body.
  */
-export function parseErrorBody(
-  status: number,
-  statusText: string,
-  text: string,
-  secrets: readonly string[] = []
-): ParsedErrorBody {
+export function parseErrorBody(status: number, statusText: string, text: string, secrets: readonly string[] = []): ParsedErrorBody {
   const clean = (s: string, max = 500): string => oneLine(scrubSecrets(s, secrets), max)
-  const cleanExtra = (o: Record<string, unknown>): Record<string, unknown> =>
-    scrubSecretsDeep(o, secrets) as Record<string, unknown>
+  const cleanExtra = (o: Record<string, unknown>): Record<string, unknown> => scrubSecretsDeep(o, secrets) as Record<string, unknown>
   const fallbackCode = DEFAULT_CODES[status]
   const json = tryJson(text)
   if (json.ok) {
@@ -265,7 +258,8 @@ export function parseErrorBody(
     if (textBody.success) return { code: fallbackCode, message: clean(textBody.data.detail), extra: {} }
   }
   const label = statusText.trim() !== '' ? statusText.trim() : `HTTP ${status}`
-  if (!json.ok && json.deep) return { code: fallbackCode, message: clean(`${label}: error body nests deeper than ${MAX_BODY_DEPTH} levels (not read)`), extra: {} }
+  if (!json.ok && json.deep)
+    return { code: fallbackCode, message: clean(`${label}: error body nests deeper than ${MAX_BODY_DEPTH} levels (not read)`), extra: {} }
   const snippet = oneLine(scrubSecrets(text, secrets), 200)
   return { code: fallbackCode, message: snippet === '' ? clean(label) : clean(`${label}: ${snippet}`, 260), extra: {} }
 }

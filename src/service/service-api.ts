@@ -69,11 +69,7 @@ export interface ServiceApi {
   /** POST /api/v1/model. One attempt (creates are not deduplicated). */
   registerModel(body: RegisterModelBody, opts?: CallOptions): Promise<RegisterModelResponse>
   /** GET /api/v1/run/{run_id}/findings?min_severity=&status= */
-  listFindings(
-    runId: string,
-    query?: { min_severity?: Severity; status?: FindingStatusFilter },
-    opts?: CallOptions
-  ): Promise<FindingList>
+  listFindings(runId: string, query?: { min_severity?: Severity; status?: FindingStatusFilter }, opts?: CallOptions): Promise<FindingList>
   /** PATCH /api/v1/findings/{finding_id}/close */
   closeFinding(findingId: string, body: CloseFindingBody, opts?: CallOptions): Promise<Finding>
   /** POST /api/v1/findings/{finding_id}/validate. One attempt (spends a replay run). */

@@ -32,6 +32,11 @@ export function chooseTarget(models: readonly ModelListItem[], name: string, end
 }
 
 /** After a lost answer to POST /model: the model the lost request created, if the list shows it. */
-export function findRegistered(models: readonly ModelListItem[], name: string, endpointUrl: string, before: ReadonlySet<string>): ModelListItem | null {
+export function findRegistered(
+  models: readonly ModelListItem[],
+  name: string,
+  endpointUrl: string,
+  before: ReadonlySet<string>
+): ModelListItem | null {
   return atHost(models, name, endpointUrl).find((m) => !before.has(m.model_id)) ?? null
 }

@@ -35,12 +35,14 @@ export const PROBE_HINTS: Record<ProbeErrorCategory, { input: string; what: stri
   no_reply: {
     input: 'response_field',
     what: 'the target gave no reply text',
-    check: "check that response_field is the dot-path of the reply text in the agent's JSON answer (e.g. output.text or choices.0.message.content) and that the agent answers within request_timeout"
+    check:
+      "check that response_field is the dot-path of the reply text in the agent's JSON answer (e.g. output.text or choices.0.message.content) and that the agent answers within request_timeout"
   },
   not_an_endpoint: {
     input: 'endpoint_url',
     what: 'the address did not answer as a chat endpoint (an error status)',
-    check: 'check the path of endpoint_url (the route that takes chat messages, e.g. /chat), that it accepts POST, and transport (http or websocket)'
+    check:
+      'check the path of endpoint_url (the route that takes chat messages, e.g. /chat), that it accepts POST, and transport (http or websocket)'
   }
 }
 
@@ -82,9 +84,15 @@ export function explainRegistrationFailure(err: unknown, endpointUrl: string): C
     const hint = Object.hasOwn(PROBE_HINTS, category) ? PROBE_HINTS[category as ProbeErrorCategory] : undefined
     const said = err.serviceMessage !== '' ? ` (the service said: ${oneLine(err.serviceMessage, 300)})` : ''
     if (!hint) {
-      return new ConfigError('endpoint_url', `the service's live probe of ${host} failed (${oneLine(category, 60) || 'no category'})${said}; nothing was registered`)
+      return new ConfigError(
+        'endpoint_url',
+        `the service's live probe of ${host} failed (${oneLine(category, 60) || 'no category'})${said}; nothing was registered`
+      )
     }
-    return new ConfigError(hint.input, `the service's live probe of ${host} failed: ${category}, ${hint.what}${said}. Nothing was registered: ${hint.check}`)
+    return new ConfigError(
+      hint.input,
+      `the service's live probe of ${host} failed: ${category}, ${hint.what}${said}. Nothing was registered: ${hint.check}`
+    )
   }
   if (err.status === 400) {
     const field = typeof err.extra.field === 'string' ? err.extra.field : 'config.endpoint_url'
@@ -98,7 +106,13 @@ export function explainRegistrationFailure(err: unknown, endpointUrl: string): C
     const first = issues.at(0)
     if (!first) return new ConfigError('endpoint_url', `the service refused the registration: ${oneLine(err.serviceMessage, 300)}`)
     const field = (first.loc[0] === 'body' ? first.loc.slice(1) : first.loc).join('.')
-    const more = issues.length > 1 ? ` (and ${issues.length - 1} more: ${issues.slice(1, 4).map((i) => i.loc.filter((l) => l !== 'body').join('.')).join(', ')})` : ''
+    const more =
+      issues.length > 1
+        ? ` (and ${issues.length - 1} more: ${issues
+            .slice(1, 4)
+            .map((i) => i.loc.filter((l) => l !== 'body').join('.'))
+            .join(', ')})`
+        : ''
     return new ConfigError(inputOfField(field), `the service refused field ${field} of the registration: ${oneLine(first.msg, 200)}${more}`)
   }
   return null

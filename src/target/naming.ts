@@ -55,7 +55,11 @@ export function sameHost(endpointHost: string, endpointUrl: string): boolean {
   const url = new URL(endpointUrl)
   const strip = (h: string): string => h.toLowerCase().replace(/^\[|\]$/g, '')
   const given = strip(endpointHost)
-  return given === strip(url.host) || (url.port === '' && given === strip(url.hostname)) || given === strip(`${url.hostname}:${defaultPort(url)}`)
+  return (
+    given === strip(url.host) ||
+    (url.port === '' && given === strip(url.hostname)) ||
+    given === strip(`${url.hostname}:${defaultPort(url)}`)
+  )
 }
 
 function defaultPort(url: URL): string {

@@ -55,7 +55,13 @@ export async function resolveTarget(deps: ServiceCallDeps, target: TargetInput, 
   if (choice.kind === 'reuse') {
     const dup = choice.duplicates > 0 ? ` (${choice.duplicates} more of that name at this host; the first listed is used)` : ''
     log.info(`Reusing model ${choice.model.model_id} ('${choice.model.name}' at ${choice.model.endpoint_host})${dup}.`)
-    return { modelId: choice.model.model_id, name: choice.model.name, outcome: 'reused', endpointHost: choice.model.endpoint_host, movedFrom: moved }
+    return {
+      modelId: choice.model.model_id,
+      name: choice.model.name,
+      outcome: 'reused',
+      endpointHost: choice.model.endpoint_host,
+      movedFrom: moved
+    }
   }
   log.info(`Registering '${choice.name}' at ${host}: the service probes it live first.`)
   const before = new Set(listed.models.map((m) => m.model_id))

@@ -166,7 +166,13 @@ export class DeadlineExceededError extends ServiceError {
   }
 
   override withDetail(detail: RemoteErrorDetail): DeadlineExceededError {
-    return new DeadlineExceededError(this.endpoint, this.serviceMessage, { attempts: this.attempts, retried: this.retried, hint: this.hint, ...detail, cause: this })
+    return new DeadlineExceededError(this.endpoint, this.serviceMessage, {
+      attempts: this.attempts,
+      retried: this.retried,
+      hint: this.hint,
+      ...detail,
+      cause: this
+    })
   }
 }
 

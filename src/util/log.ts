@@ -24,8 +24,14 @@ export const silentLog: Log = { info: drop, warning: drop, debug: drop }
 export function singleLineLog(inner: Log): Log {
   const flat = stripUnsafeChars
   return {
-    info: (line) => { inner.info(flat(line)); },
-    warning: (line) => { inner.warning(flat(line)); },
-    debug: (line) => { inner.debug(flat(line)); }
+    info: (line) => {
+      inner.info(flat(line))
+    },
+    warning: (line) => {
+      inner.warning(flat(line))
+    },
+    debug: (line) => {
+      inner.debug(flat(line))
+    }
   }
 }

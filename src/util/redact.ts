@@ -19,7 +19,8 @@ const CREDENTIAL_HEADER_NAMES = new Set(['authorization', 'proxy-authorization',
 const CREDENTIAL_NAME_PART = /key|token|secret|passw|pwd|auth|session|cookie|credential|signature|csrf|xsrf|jwt|bearer|private/i
 
 /** Values that are credentials whatever header carries them. */
-const CREDENTIAL_VALUE = /^\s*(?:bearer|basic|digest|negotiate|ntlm|token|apikey|api-key)\s+\S|^\s*eyJ[A-Za-z0-9_-]{5,}\.[A-Za-z0-9_-]{5,}\./i
+const CREDENTIAL_VALUE =
+  /^\s*(?:bearer|basic|digest|negotiate|ntlm|token|apikey|api-key)\s+\S|^\s*eyJ[A-Za-z0-9_-]{5,}\.[A-Za-z0-9_-]{5,}\./i
 
 /** True for header (or parameter) names that look like they hold a credential. */
 export function isCredentialName(name: string): boolean {
@@ -50,7 +51,8 @@ export function headerValueText(value: unknown, depth = 0): string {
       return '[object]'
     }
   }
-  if (typeof value === 'number' || typeof value === 'boolean' || typeof value === 'bigint' || typeof value === 'symbol') return String(value)
+  if (typeof value === 'number' || typeof value === 'boolean' || typeof value === 'bigint' || typeof value === 'symbol')
+    return String(value)
   // A function is no header value: its name, not its source text.
   return '[function]'
 }

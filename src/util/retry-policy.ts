@@ -111,7 +111,7 @@ export interface RetryContext {
 
 /** What one failed attempt was, for retry lines: `HTTP 503`, `ECONNRESET`, `HTTP 200 malformed_response at categories[0].key`. */
 export function describeAttempt(err: RemoteError): string {
-  const what = err.status !== undefined ? `HTTP ${err.status}${err.code ? ` ${err.code}` : ''}` : err.code ?? 'network error'
+  const what = err.status !== undefined ? `HTTP ${err.status}${err.code ? ` ${err.code}` : ''}` : (err.code ?? 'network error')
   if (err instanceof MalformedResponseError) return `${what} (${err.serviceMessage})`
   return what
 }

@@ -175,7 +175,10 @@ function brokenDetail(f: Finding): string {
   const reproduced = f.attacks.filter((a) => a.last_replay_status === 'reproduced').length
   const inconclusive = f.attacks.filter((a) => a.last_replay_status === 'inconclusive').length
   const parts: string[] = []
-  if (reproduced > 0) parts.push(`${reproduced} of ${f.attacks.length} attack${f.attacks.length === 1 ? '' : 's'} still reproduce${reproduced === 1 ? 's' : ''}`)
+  if (reproduced > 0)
+    parts.push(
+      `${reproduced} of ${f.attacks.length} attack${f.attacks.length === 1 ? '' : 's'} still reproduce${reproduced === 1 ? 's' : ''}`
+    )
   if (inconclusive > 0) parts.push(`${inconclusive} could not be judged`)
   const what = parts.length > 0 ? parts.join(', ') : 'at least one attack still reproduces or could not be judged'
   return `${what}; the finding is ${f.status === 'open' ? 'open again' : `now ${safeId(f.status)}`}`
@@ -187,11 +190,21 @@ function outcomeOfStatus(f: Finding): Attempt | null {
     case 'fixed':
       return null
     case 'FIXED_VERIFIED':
-      return { outcome: 'resolved', detail: 'no attack reproduces any more; the finding is now FIXED_VERIFIED', finding_status: f.status, attacks: attacksOf(f) }
+      return {
+        outcome: 'resolved',
+        detail: 'no attack reproduces any more; the finding is now FIXED_VERIFIED',
+        finding_status: f.status,
+        attacks: attacksOf(f)
+      }
     case 'open':
       return { outcome: 'still_broken', detail: brokenDetail(f), finding_status: f.status, attacks: attacksOf(f) }
     case 'dismissed':
-      return { outcome: 'not_eligible', detail: 'the finding was dismissed meanwhile; it is no longer marked fixed', finding_status: f.status, attacks: attacksOf(f) }
+      return {
+        outcome: 'not_eligible',
+        detail: 'the finding was dismissed meanwhile; it is no longer marked fixed',
+        finding_status: f.status,
+        attacks: attacksOf(f)
+      }
     default:
       // A status the description does not name (its complete set is not shown): the
       // finding left fixed without reaching FIXED_VERIFIED, so it is not resolved (fail closed).
@@ -209,7 +222,12 @@ function fromVerdict(res: ValidateFindingResponse): Attempt | 'validating' {
   const replay = res.replay_run_id ? ` (replay run ${safeId(res.replay_run_id)})` : ''
   switch (res.verdict) {
     case 'resolved':
-      return { outcome: 'resolved', detail: `no attack reproduces any more; the finding is now ${safeId(f.status)}${replay}`, finding_status: f.status, attacks: attacksOf(f) }
+      return {
+        outcome: 'resolved',
+        detail: `no attack reproduces any more; the finding is now ${safeId(f.status)}${replay}`,
+        finding_status: f.status,
+        attacks: attacksOf(f)
+      }
     case 'still_broken':
       return { outcome: 'still_broken', detail: `${brokenDetail(f)}${replay}`, finding_status: f.status, attacks: attacksOf(f) }
     case 'not_eligible':
@@ -307,7 +325,12 @@ class Validator {
     for (let step = 0; ; step++) {
       const delay = this.followDelay(step)
       if (delay >= deadline.remainingMs()) {
-        return { outcome: 'not_attempted', detail: NOT_ATTEMPTED_DETAIL.stillValidating, finding_status: last.status, attacks: attacksOf(last) }
+        return {
+          outcome: 'not_attempted',
+          detail: NOT_ATTEMPTED_DETAIL.stillValidating,
+          finding_status: last.status,
+          attacks: attacksOf(last)
+        }
       }
       await clock.sleep(delay, this.deps.signal)
       const now = await this.readBack(c)
@@ -373,7 +396,12 @@ class Validator {
         }
         if (err.status === 403 && err.code === 'proof_withheld') {
           throw new StopAll(
-            { outcome: 'not_attempted', detail: NOT_ATTEMPTED_DETAIL.proofWithheld, finding_status: c.finding.status, attacks: attacksOf(c.finding) },
+            {
+              outcome: 'not_attempted',
+              detail: NOT_ATTEMPTED_DETAIL.proofWithheld,
+              finding_status: c.finding.status,
+              attacks: attacksOf(c.finding)
+            },
             NOT_ATTEMPTED_DETAIL.proofWithheld
           )
         }
@@ -410,7 +438,10 @@ class Validator {
       }
       const out = fromVerdict(res)
       if (out !== 'validating') return out
-      const followed = await this.follow(c, `The replay${res.replay_run_id ? ` (run ${safeId(res.replay_run_id)})` : ''} did not finish quickly (verdict validating)`)
+      const followed = await this.follow(
+        c,
+        `The replay${res.replay_run_id ? ` (run ${safeId(res.replay_run_id)})` : ''} did not finish quickly (verdict validating)`
+      )
       // Without the moment of a 409 follow() never answers ASK_AGAIN.
       if (followed === ASK_AGAIN) continue
       return followed
@@ -439,7 +470,8 @@ function summarise(findings: ValidatedFinding[], runsScanned: number, runsListed
     if (notEligible > 0) parts.push(`${notEligible} not eligible`)
     const head = `${plural(findings.length, 'fixed finding')} of model ${model}: ${parts.join(', ')}.`
     if (stillBroken > 0) reason = `${head} Failing: a fix does not hold.`
-    else if (notAttempted > 0 && args.failOnIncomplete) reason = `${head} Failing: not every finding could be validated (set fail_on_incomplete: false to pass anyway).`
+    else if (notAttempted > 0 && args.failOnIncomplete)
+      reason = `${head} Failing: not every finding could be validated (set fail_on_incomplete: false to pass anyway).`
     else if (notAttempted > 0) reason = `${head} Passing: fail_on_incomplete is false, so findings not attempted do not fail the step.`
     else reason = `${head} Every fix that could be checked holds.`
   }
@@ -479,7 +511,9 @@ export async function runValidateMode(deps: ValidateModeDeps, args: ValidateMode
       if (!(err instanceof StopAll)) throw err
       attempt = err.here
       stopRest = err.rest
-      log.warning(`Finding ${safeId(f.finding_id)}: not attempted: ${oneLine(err.here.detail)}. The remaining findings are not attempted either.`)
+      log.warning(
+        `Finding ${safeId(f.finding_id)}: not attempted: ${oneLine(err.here.detail)}. The remaining findings are not attempted either.`
+      )
     }
     out.push({ ...base, ...attempt })
     if (stopRest === null) log.info(`  → ${attempt.outcome.replace('_', ' ')}: ${oneLine(attempt.detail)}`)

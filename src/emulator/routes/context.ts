@@ -70,7 +70,11 @@ export function modelOf(ctx: ApiContext, ws: WorkspacePlan, id: string): ModelRe
   return m
 }
 
-export function tooMany(code: 'rate_limited' | 'daily_budget_exhausted' | 'replay_cap_exceeded', message: string, retryAfterMs: number): HttpError {
+export function tooMany(
+  code: 'rate_limited' | 'daily_budget_exhausted' | 'replay_cap_exceeded',
+  message: string,
+  retryAfterMs: number
+): HttpError {
   const seconds = retryAfterSeconds(retryAfterMs)
   return codedError(429, code, message, { retry_after_seconds: Number(seconds) }, { 'retry-after': seconds })
 }

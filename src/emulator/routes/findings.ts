@@ -10,16 +10,7 @@ import {
   atOrAbove
 } from '../../service/contract/index.js'
 import { findingView, replayFinding } from '../findings.js'
-import {
-  codedError,
-  isoNow,
-  jsonBody,
-  noBody,
-  notFound,
-  ok,
-  parseRequest,
-  queryObject
-} from '../http-util.js'
+import { codedError, isoNow, jsonBody, noBody, notFound, ok, parseRequest, queryObject } from '../http-util.js'
 import { newId } from '../ids.js'
 import { badSeverity, noQuery, runOf, tooMany } from './context.js'
 import type { RouteTable } from './context.js'
@@ -33,7 +24,8 @@ export const findingRoutes = {
     }
     const query = parseRequest(ListFindingsQuery, 'query', q)
     const run = runOf(ctx, ws, req.params.run_id)
-    if (run.status === 'running') throw codedError(409, 'run_in_progress', 'the run is still in progress; findings are available once it ends')
+    if (run.status === 'running')
+      throw codedError(409, 'run_in_progress', 'the run is still in progress; findings are available once it ends')
     const findings = ctx.store
       .findingsOfRun(run)
       .filter((f) => !query.min_severity || atOrAbove(f.severity, query.min_severity))
@@ -59,7 +51,13 @@ export const findingRoutes = {
       f.status = 'dismissed'
       f.dismissal = { reason_code: reasonCode, rationale: body.explanation }
       const list = (ctx.store.dismissals.get(f.model_id) ?? []).filter((d) => d.finding_id !== f.finding_id)
-      list.push({ finding_id: f.finding_id, category: f.category, reason_code: reasonCode, reason_text: body.explanation, created_at: isoNow() })
+      list.push({
+        finding_id: f.finding_id,
+        category: f.category,
+        reason_code: reasonCode,
+        reason_text: body.explanation,
+        created_at: isoNow()
+      })
       ctx.store.dismissals.set(f.model_id, list)
     }
     return ok(200, Finding, findingView(f, false))
@@ -75,7 +73,12 @@ export const findingRoutes = {
       throw codedError(409, 'validation_in_progress', 'a validation is already running for this finding', { replay_run_id: f.validating })
     }
     if (f.status !== 'fixed') {
-      return ok(200, ValidateFindingResponse, { finding_id: f.finding_id, replay_run_id: '', verdict: 'not_eligible', finding: findingView(f, false) })
+      return ok(200, ValidateFindingResponse, {
+        finding_id: f.finding_id,
+        replay_run_id: '',
+        verdict: 'not_eligible',
+        finding: findingView(f, false)
+      })
     }
     const model = ctx.store.models.get(f.model_id)
     if (!model?.config) throw codedError(422, 'replay_unwireable', 'the target has no agent config to replay against')
@@ -88,7 +91,14 @@ export const findingRoutes = {
     if (refusal) throw tooMany(refusal.code, refusal.message, refusal.retryAfterMs)
     const replayId = newId('rpl')
     ctx.limits.startReplay(ws.name, now)
-    const record = { replay_run_id: replayId, finding_id: f.finding_id, workspace: ws.name, started_at: isoNow(now), finished: false, verdict: null as 'resolved' | 'still_broken' | null }
+    const record = {
+      replay_run_id: replayId,
+      finding_id: f.finding_id,
+      workspace: ws.name,
+      started_at: isoNow(now),
+      finished: false,
+      verdict: null as 'resolved' | 'still_broken' | null
+    }
     ctx.store.replays.set(replayId, record)
     f.validating = replayId
     const target = ctx.targetFor(model)
@@ -109,7 +119,12 @@ export const findingRoutes = {
     })
     const quick = await Promise.race([done, ctx.scheduler.sleep(ctx.validationQuickMs()).then(() => null)])
     if (quick === null && !record.finished) {
-      return ok(200, ValidateFindingResponse, { finding_id: f.finding_id, replay_run_id: replayId, verdict: 'validating', finding: findingView(f, false) })
+      return ok(200, ValidateFindingResponse, {
+        finding_id: f.finding_id,
+        replay_run_id: replayId,
+        verdict: 'validating',
+        finding: findingView(f, false)
+      })
     }
     const verdict = await done
     return ok(200, ValidateFindingResponse, { finding_id: f.finding_id, replay_run_id: replayId, verdict, finding: findingView(f, false) })

@@ -1,14 +1,7 @@
 /** Models (sections 4.6, 4.7): the inventory list, and registration with its SSRF check and live probe. */
 import { randomBytes } from 'node:crypto'
 import { ModelList, ProbeFailureBody, RegisterModelBody, RegisterModelResponse } from '../../service/contract/index.js'
-import {
-  HttpError,
-  codedError,
-  isoNow,
-  jsonBody,
-  ok,
-  parseRequest
-} from '../http-util.js'
+import { HttpError, codedError, isoNow, jsonBody, ok, parseRequest } from '../http-util.js'
 import { checkEndpointUrl } from '../ssrf.js'
 import { newId } from '../ids.js'
 import type { ModelRecord } from '../store.js'
@@ -53,9 +46,14 @@ export const modelRoutes = {
     }
     const spec = { config: body.config, auth_type: body.auth_type, credential: body.credential ?? null, oauth: body.oauth ?? null }
     const target = new TargetClient(spec, ctx.allowLoopbackTargets)
-    const probe = await target.send('Hello, this is a connectivity check from the assessment service.', `probe_${randomBytes(6).toString('hex')}`)
+    const probe = await target.send(
+      'Hello, this is a connectivity check from the assessment service.',
+      `probe_${randomBytes(6).toString('hex')}`
+    )
     if (!probe.ok) {
-      const failure = { detail: { error: 'probe_failed' as const, error_category: probe.category, message: `probe failed: ${probe.message}` } }
+      const failure = {
+        detail: { error: 'probe_failed' as const, error_category: probe.category, message: `probe failed: ${probe.message}` }
+      }
       ProbeFailureBody.parse(failure)
       throw new HttpError({ status: 422, body: failure })
     }

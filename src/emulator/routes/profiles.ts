@@ -1,14 +1,7 @@
 /** Profiles (sections 4.12 to 4.14): read, change and confirm the profile of a target. */
 import { z } from 'zod'
 import { ChangeProfileBody, ConfirmProfileBody, ProfileResponse, ProfileWriteResponse } from '../../service/contract/index.js'
-import {
-  codedError,
-  jsonBody,
-  notFound,
-  ok,
-  parseRequest,
-  validationError
-} from '../http-util.js'
+import { codedError, jsonBody, notFound, ok, parseRequest, validationError } from '../http-util.js'
 import {
   applyChanges,
   applyConfirm,
@@ -39,7 +32,13 @@ export const profileRoutes = {
     const fenced = fencedValues(body.changes, ['body', 'changes'])
     if (fenced.length > 0) {
       throw validationError(
-        fenced.map((x) => ({ loc: x.loc, msg: 'value still holds an untrusted-content fence', type: 'value_error', input: x.value, ctx: {} }))
+        fenced.map((x) => ({
+          loc: x.loc,
+          msg: 'value still holds an untrusted-content fence',
+          type: 'value_error',
+          input: x.value,
+          ctx: {}
+        }))
       )
     }
     const model = modelOf(ctx, ws, req.params.model_id)
@@ -66,7 +65,10 @@ export const profileRoutes = {
     const model = modelOf(ctx, ws, req.params.model_id)
     const current = ctx.store.profiles.get(model.model_id)
     const check = checkVersion(current, body.version, body.profile_id)
-    if (check.kind !== 'ok') throw codedError(409, 'stale_version', check.kind === 'stale' ? check.message : 'stale', { current_version: current?.version ?? null })
+    if (check.kind !== 'ok')
+      throw codedError(409, 'stale_version', check.kind === 'stale' ? check.message : 'stale', {
+        current_version: current?.version ?? null
+      })
     const p = check.profile
     const issues = confirmIssues(p, body)
     if (issues.length > 0) throw validationError(issues)

@@ -15,28 +15,12 @@ import {
   isTerminal
 } from '../../service/contract/index.js'
 import type { Severity } from '../../service/contract/index.js'
-import {
-  codedError,
-  isoNow,
-  jsonBody,
-  noBody,
-  ok,
-  parseRequest,
-  queryObject,
-  validationError
-} from '../http-util.js'
+import { codedError, isoNow, jsonBody, noBody, ok, parseRequest, queryObject, validationError } from '../http-util.js'
 import { firstOfNextMonth } from '../limits.js'
 import { newId } from '../ids.js'
 import type { RunRecord } from '../store.js'
 import { SECURITY_KEYS } from '../taxonomy.js'
-import {
-  badSeverity,
-  modelOf,
-  noQuery,
-  requireScope,
-  runOf,
-  tooMany
-} from './context.js'
+import { badSeverity, modelOf, noQuery, requireScope, runOf, tooMany } from './context.js'
 import type { ApiContext, RouteTable } from './context.js'
 
 function verdictOf(ctx: ApiContext, run: RunRecord, min: Severity): 'pass' | 'fail' {
@@ -59,7 +43,13 @@ export const runRoutes = {
     if (categories !== undefined) {
       if (categories.length === 0) {
         throw validationError([
-          { loc: ['body', 'categories'], msg: 'categories must not be empty (leave it out for the full taxonomy)', type: 'too_short', input: [], ctx: { min_length: 1 } }
+          {
+            loc: ['body', 'categories'],
+            msg: 'categories must not be empty (leave it out for the full taxonomy)',
+            type: 'too_short',
+            input: [],
+            ctx: { min_length: 1 }
+          }
         ])
       }
       const invalid = [...new Set(categories.filter((k) => !SECURITY_KEYS.includes(k)))]
@@ -127,7 +117,8 @@ export const runRoutes = {
   getCoverage(ctx, ws, req) {
     noQuery(req.query)
     const run = runOf(ctx, ws, req.params.run_id)
-    if (run.status === 'running') throw codedError(409, 'run_in_progress', 'the run is still in progress; coverage is available once it ends')
+    if (run.status === 'running')
+      throw codedError(409, 'run_in_progress', 'the run is still in progress; coverage is available once it ends')
     return ok(200, CoverageResponse, { run_id: run.run_id, run_status: run.status, categories: run.coverage.map((r) => ({ ...r })) })
   },
 

@@ -61,7 +61,8 @@ export const API_ASSUMPTIONS: readonly { topic: string; decision: string }[] = [
   },
   {
     topic: 'a 404 on GET /run/{id} of a run this step just created',
-    decision: 'the read side may lag: tried again after 1 s, 2 s and 4 s before the first successful read; later, a 404 ends the wait (the run is cancelled, the result is error)'
+    decision:
+      'the read side may lag: tried again after 1 s, 2 s and 4 s before the first successful read; later, a 404 ends the wait (the run is cancelled, the result is error)'
   },
   {
     topic: 'cancel 202 body',
@@ -94,15 +95,16 @@ export const API_ASSUMPTIONS: readonly { topic: string; decision: string }[] = [
   },
   {
     topic: 'profile answers and list items',
-    decision: 'an entry is the value itself or an object {value, source, ...}; source customer means already the customer\'s (not confirmed again)'
+    decision:
+      "an entry is the value itself or an object {value, source, ...}; source customer means already the customer's (not confirmed again)"
   },
   {
     topic: 'fenced text',
     decision: '[UNTRUSTED:<tag>]text[/UNTRUSTED:<tag>]; a string of another shape holding a fence tag compares unequal to every file value'
   },
   { topic: 'GET profile of a target without one', decision: '404' },
-  { topic: 'a moved target\'s name', decision: '<name> (moved to <host>), at most 200 characters' },
-  { topic: 'endpoint_host', decision: 'compared case-insensitively with the URL\'s host, with or without its port' },
+  { topic: "a moved target's name", decision: '<name> (moved to <host>), at most 200 characters' },
+  { topic: 'endpoint_host', decision: "compared case-insensitively with the URL's host, with or without its port" },
   { topic: 'request bodies', decision: 'unknown fields are refused with 422 (detail list)' },
   {
     topic: 'categories_planned of a full-taxonomy run',
@@ -111,7 +113,8 @@ export const API_ASSUMPTIONS: readonly { topic: string; decision: string }[] = [
   },
   {
     topic: 'nesting depth of a response body',
-    decision: 'at most 64 levels of arrays and objects: a deeper 2xx body is malformed (retried, then error); a deeper error body is read as its status alone'
+    decision:
+      'at most 64 levels of arrays and objects: a deeper 2xx body is malformed (retried, then error); a deeper error body is read as its status alone'
   },
   {
     topic: 'finding fingerprint (baseline, SARIF)',

@@ -123,13 +123,7 @@ export type AuthType = z.infer<typeof AuthType>
 export const TRANSPORTS = ['http', 'websocket'] as const
 export const Transport = z.enum(TRANSPORTS)
 
-export const PROBE_ERROR_CATEGORIES = [
-  'unreachable',
-  'auth_failed',
-  'parse_error',
-  'no_reply',
-  'not_an_endpoint'
-] as const
+export const PROBE_ERROR_CATEGORIES = ['unreachable', 'auth_failed', 'parse_error', 'no_reply', 'not_an_endpoint'] as const
 export const ProbeErrorCategory = z.enum(PROBE_ERROR_CATEGORIES)
 
 export const DISMISS_REASON_CODES = [

@@ -1,6 +1,16 @@
 /** Sections 2.4 and 2.5: findings, attacks and replay steps; closing and validating a finding (4.8 to 4.10). */
 import { z } from 'zod'
-import { Count, DismissReasonCode, FindingLens, FindingStatus, FindingStatusFilter, ReplayStatus, Severity, Timestamp, ValidationVerdict } from './enums.js'
+import {
+  Count,
+  DismissReasonCode,
+  FindingLens,
+  FindingStatus,
+  FindingStatusFilter,
+  ReplayStatus,
+  Severity,
+  Timestamp,
+  ValidationVerdict
+} from './enums.js'
 import { LIMITS } from './limits.js'
 /**
  * A replay step's header value. headers is described only as "object":
