@@ -28375,6 +28375,20 @@ module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("assert");
 
 /***/ }),
 
+/***/ 181:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("buffer");
+
+/***/ }),
+
+/***/ 6982:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("crypto");
+
+/***/ }),
+
 /***/ 4434:
 /***/ ((module) => {
 
@@ -28466,6 +28480,13 @@ module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:events"
 
 /***/ }),
 
+/***/ 3024:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:fs");
+
+/***/ }),
+
 /***/ 7067:
 /***/ ((module) => {
 
@@ -28480,6 +28501,20 @@ module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:http2")
 
 /***/ }),
 
+/***/ 4708:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:https");
+
+/***/ }),
+
+/***/ 8995:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:module");
+
+/***/ }),
+
 /***/ 7030:
 /***/ ((module) => {
 
@@ -28487,10 +28522,31 @@ module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:net");
 
 /***/ }),
 
+/***/ 8161:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:os");
+
+/***/ }),
+
+/***/ 6760:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:path");
+
+/***/ }),
+
 /***/ 643:
 /***/ ((module) => {
 
 module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:perf_hooks");
+
+/***/ }),
+
+/***/ 1708:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:process");
 
 /***/ }),
 
@@ -28557,6 +28613,27 @@ module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("os");
 
 /***/ }),
 
+/***/ 6928:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("path");
+
+/***/ }),
+
+/***/ 932:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("process");
+
+/***/ }),
+
+/***/ 2203:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("stream");
+
+/***/ }),
+
 /***/ 3193:
 /***/ ((module) => {
 
@@ -28571,10 +28648,3077 @@ module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("tls");
 
 /***/ }),
 
+/***/ 2018:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("tty");
+
+/***/ }),
+
+/***/ 7016:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("url");
+
+/***/ }),
+
 /***/ 9023:
 /***/ ((module) => {
 
 module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("util");
+
+/***/ }),
+
+/***/ 3838:
+/***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
+
+
+// EXPORTS
+__nccwpck_require__.d(__webpack_exports__, {
+  Yz: () => (/* binding */ core_debug),
+  z3: () => (/* binding */ error),
+  Gu: () => (/* binding */ getState),
+  pq: () => (/* binding */ info),
+  _o: () => (/* binding */ isDebug),
+  lm: () => (/* binding */ notice),
+  LZ: () => (/* binding */ saveState),
+  C1: () => (/* binding */ setFailed),
+  uH: () => (/* binding */ setOutput),
+  Pq: () => (/* binding */ core_setSecret),
+  z: () => (/* reexport */ summary),
+  $e: () => (/* binding */ warning)
+});
+
+// UNUSED EXPORTS: ExitCode, addPath, endGroup, exportVariable, getBooleanInput, getIDToken, getInput, getMultilineInput, group, markdownSummary, platform, setCommandEcho, startGroup, toPlatformPath, toPosixPath, toWin32Path
+
+// EXTERNAL MODULE: external "os"
+var external_os_ = __nccwpck_require__(857);
+;// CONCATENATED MODULE: ./node_modules/@actions/core/lib/utils.js
+// We use any as a valid input type
+/* eslint-disable @typescript-eslint/no-explicit-any */
+/**
+ * Sanitizes an input into a string so it can be passed into issueCommand safely
+ * @param input input to sanitize into a string
+ */
+function utils_toCommandValue(input) {
+    if (input === null || input === undefined) {
+        return '';
+    }
+    else if (typeof input === 'string' || input instanceof String) {
+        return input;
+    }
+    return JSON.stringify(input);
+}
+/**
+ *
+ * @param annotationProperties
+ * @returns The command properties to send with the actual annotation command
+ * See IssueCommandProperties: https://github.com/actions/runner/blob/main/src/Runner.Worker/ActionCommandManager.cs#L646
+ */
+function toCommandProperties(annotationProperties) {
+    if (!Object.keys(annotationProperties).length) {
+        return {};
+    }
+    return {
+        title: annotationProperties.title,
+        file: annotationProperties.file,
+        line: annotationProperties.startLine,
+        endLine: annotationProperties.endLine,
+        col: annotationProperties.startColumn,
+        endColumn: annotationProperties.endColumn
+    };
+}
+//# sourceMappingURL=utils.js.map
+;// CONCATENATED MODULE: ./node_modules/@actions/core/lib/command.js
+
+
+/**
+ * Issues a command to the GitHub Actions runner
+ *
+ * @param command - The command name to issue
+ * @param properties - Additional properties for the command (key-value pairs)
+ * @param message - The message to include with the command
+ * @remarks
+ * This function outputs a specially formatted string to stdout that the Actions
+ * runner interprets as a command. These commands can control workflow behavior,
+ * set outputs, create annotations, mask values, and more.
+ *
+ * Command Format:
+ *   ::name key=value,key=value::message
+ *
+ * @example
+ * ```typescript
+ * // Issue a warning annotation
+ * issueCommand('warning', {}, 'This is a warning message');
+ * // Output: ::warning::This is a warning message
+ *
+ * // Set an environment variable
+ * issueCommand('set-env', { name: 'MY_VAR' }, 'some value');
+ * // Output: ::set-env name=MY_VAR::some value
+ *
+ * // Add a secret mask
+ * issueCommand('add-mask', {}, 'secretValue123');
+ * // Output: ::add-mask::secretValue123
+ * ```
+ *
+ * @internal
+ * This is an internal utility function that powers the public API functions
+ * such as setSecret, warning, error, and exportVariable.
+ */
+function command_issueCommand(command, properties, message) {
+    const cmd = new Command(command, properties, message);
+    process.stdout.write(cmd.toString() + external_os_.EOL);
+}
+function command_issue(name, message = '') {
+    command_issueCommand(name, {}, message);
+}
+const CMD_STRING = '::';
+class Command {
+    constructor(command, properties, message) {
+        if (!command) {
+            command = 'missing.command';
+        }
+        this.command = command;
+        this.properties = properties;
+        this.message = message;
+    }
+    toString() {
+        let cmdStr = CMD_STRING + this.command;
+        if (this.properties && Object.keys(this.properties).length > 0) {
+            cmdStr += ' ';
+            let first = true;
+            for (const key in this.properties) {
+                if (this.properties.hasOwnProperty(key)) {
+                    const val = this.properties[key];
+                    if (val) {
+                        if (first) {
+                            first = false;
+                        }
+                        else {
+                            cmdStr += ',';
+                        }
+                        cmdStr += `${key}=${escapeProperty(val)}`;
+                    }
+                }
+            }
+        }
+        cmdStr += `${CMD_STRING}${escapeData(this.message)}`;
+        return cmdStr;
+    }
+}
+function escapeData(s) {
+    return utils_toCommandValue(s)
+        .replace(/%/g, '%25')
+        .replace(/\r/g, '%0D')
+        .replace(/\n/g, '%0A');
+}
+function escapeProperty(s) {
+    return utils_toCommandValue(s)
+        .replace(/%/g, '%25')
+        .replace(/\r/g, '%0D')
+        .replace(/\n/g, '%0A')
+        .replace(/:/g, '%3A')
+        .replace(/,/g, '%2C');
+}
+//# sourceMappingURL=command.js.map
+// EXTERNAL MODULE: external "crypto"
+var external_crypto_ = __nccwpck_require__(6982);
+// EXTERNAL MODULE: external "fs"
+var external_fs_ = __nccwpck_require__(9896);
+;// CONCATENATED MODULE: ./node_modules/@actions/core/lib/file-command.js
+// For internal use, subject to change.
+// We use any as a valid input type
+/* eslint-disable @typescript-eslint/no-explicit-any */
+
+
+
+
+function file_command_issueFileCommand(command, message) {
+    const filePath = process.env[`GITHUB_${command}`];
+    if (!filePath) {
+        throw new Error(`Unable to find environment variable for file command ${command}`);
+    }
+    if (!external_fs_.existsSync(filePath)) {
+        throw new Error(`Missing file at path: ${filePath}`);
+    }
+    external_fs_.appendFileSync(filePath, `${utils_toCommandValue(message)}${external_os_.EOL}`, {
+        encoding: 'utf8'
+    });
+}
+function file_command_prepareKeyValueMessage(key, value) {
+    const delimiter = `ghadelimiter_${external_crypto_.randomUUID()}`;
+    const convertedValue = utils_toCommandValue(value);
+    // These should realistically never happen, but just in case someone finds a
+    // way to exploit uuid generation let's not allow keys or values that contain
+    // the delimiter.
+    if (key.includes(delimiter)) {
+        throw new Error(`Unexpected input: name should not contain the delimiter "${delimiter}"`);
+    }
+    if (convertedValue.includes(delimiter)) {
+        throw new Error(`Unexpected input: value should not contain the delimiter "${delimiter}"`);
+    }
+    return `${key}<<${delimiter}${external_os_.EOL}${convertedValue}${external_os_.EOL}${delimiter}`;
+}
+//# sourceMappingURL=file-command.js.map
+// EXTERNAL MODULE: external "path"
+var external_path_ = __nccwpck_require__(6928);
+// EXTERNAL MODULE: ./node_modules/@actions/http-client/lib/index.js + 1 modules
+var lib = __nccwpck_require__(4942);
+// EXTERNAL MODULE: ./node_modules/@actions/http-client/lib/auth.js
+var auth = __nccwpck_require__(2145);
+;// CONCATENATED MODULE: ./node_modules/@actions/core/lib/oidc-utils.js
+var __awaiter = (undefined && undefined.__awaiter) || function (thisArg, _arguments, P, generator) {
+    function adopt(value) { return value instanceof P ? value : new P(function (resolve) { resolve(value); }); }
+    return new (P || (P = Promise))(function (resolve, reject) {
+        function fulfilled(value) { try { step(generator.next(value)); } catch (e) { reject(e); } }
+        function rejected(value) { try { step(generator["throw"](value)); } catch (e) { reject(e); } }
+        function step(result) { result.done ? resolve(result.value) : adopt(result.value).then(fulfilled, rejected); }
+        step((generator = generator.apply(thisArg, _arguments || [])).next());
+    });
+};
+
+
+
+class oidc_utils_OidcClient {
+    static createHttpClient(allowRetry = true, maxRetry = 10) {
+        const requestOptions = {
+            allowRetries: allowRetry,
+            maxRetries: maxRetry
+        };
+        return new HttpClient('actions/oidc-client', [new BearerCredentialHandler(oidc_utils_OidcClient.getRequestToken())], requestOptions);
+    }
+    static getRequestToken() {
+        const token = process.env['ACTIONS_ID_TOKEN_REQUEST_TOKEN'];
+        if (!token) {
+            throw new Error('Unable to get ACTIONS_ID_TOKEN_REQUEST_TOKEN env variable');
+        }
+        return token;
+    }
+    static getIDTokenUrl() {
+        const runtimeUrl = process.env['ACTIONS_ID_TOKEN_REQUEST_URL'];
+        if (!runtimeUrl) {
+            throw new Error('Unable to get ACTIONS_ID_TOKEN_REQUEST_URL env variable');
+        }
+        return runtimeUrl;
+    }
+    static getCall(id_token_url) {
+        return __awaiter(this, void 0, void 0, function* () {
+            var _a;
+            const httpclient = oidc_utils_OidcClient.createHttpClient();
+            const res = yield httpclient
+                .getJson(id_token_url)
+                .catch(error => {
+                throw new Error(`Failed to get ID Token. \n 
+        Error Code : ${error.statusCode}\n 
+        Error Message: ${error.message}`);
+            });
+            const id_token = (_a = res.result) === null || _a === void 0 ? void 0 : _a.value;
+            if (!id_token) {
+                throw new Error('Response json body do not have ID Token field');
+            }
+            return id_token;
+        });
+    }
+    static getIDToken(audience) {
+        return __awaiter(this, void 0, void 0, function* () {
+            try {
+                // New ID Token is requested from action service
+                let id_token_url = oidc_utils_OidcClient.getIDTokenUrl();
+                if (audience) {
+                    const encodedAudience = encodeURIComponent(audience);
+                    id_token_url = `${id_token_url}&audience=${encodedAudience}`;
+                }
+                debug(`ID token url is ${id_token_url}`);
+                const id_token = yield oidc_utils_OidcClient.getCall(id_token_url);
+                setSecret(id_token);
+                return id_token;
+            }
+            catch (error) {
+                throw new Error(`Error message: ${error.message}`);
+            }
+        });
+    }
+}
+//# sourceMappingURL=oidc-utils.js.map
+;// CONCATENATED MODULE: ./node_modules/@actions/core/lib/summary.js
+var summary_awaiter = (undefined && undefined.__awaiter) || function (thisArg, _arguments, P, generator) {
+    function adopt(value) { return value instanceof P ? value : new P(function (resolve) { resolve(value); }); }
+    return new (P || (P = Promise))(function (resolve, reject) {
+        function fulfilled(value) { try { step(generator.next(value)); } catch (e) { reject(e); } }
+        function rejected(value) { try { step(generator["throw"](value)); } catch (e) { reject(e); } }
+        function step(result) { result.done ? resolve(result.value) : adopt(result.value).then(fulfilled, rejected); }
+        step((generator = generator.apply(thisArg, _arguments || [])).next());
+    });
+};
+
+
+const { access, appendFile, writeFile } = external_fs_.promises;
+const SUMMARY_ENV_VAR = 'GITHUB_STEP_SUMMARY';
+const SUMMARY_DOCS_URL = 'https://docs.github.com/actions/using-workflows/workflow-commands-for-github-actions#adding-a-job-summary';
+class Summary {
+    constructor() {
+        this._buffer = '';
+    }
+    /**
+     * Finds the summary file path from the environment, rejects if env var is not found or file does not exist
+     * Also checks r/w permissions.
+     *
+     * @returns step summary file path
+     */
+    filePath() {
+        return summary_awaiter(this, void 0, void 0, function* () {
+            if (this._filePath) {
+                return this._filePath;
+            }
+            const pathFromEnv = process.env[SUMMARY_ENV_VAR];
+            if (!pathFromEnv) {
+                throw new Error(`Unable to find environment variable for $${SUMMARY_ENV_VAR}. Check if your runtime environment supports job summaries.`);
+            }
+            try {
+                yield access(pathFromEnv, external_fs_.constants.R_OK | external_fs_.constants.W_OK);
+            }
+            catch (_a) {
+                throw new Error(`Unable to access summary file: '${pathFromEnv}'. Check if the file has correct read/write permissions.`);
+            }
+            this._filePath = pathFromEnv;
+            return this._filePath;
+        });
+    }
+    /**
+     * Wraps content in an HTML tag, adding any HTML attributes
+     *
+     * @param {string} tag HTML tag to wrap
+     * @param {string | null} content content within the tag
+     * @param {[attribute: string]: string} attrs key-value list of HTML attributes to add
+     *
+     * @returns {string} content wrapped in HTML element
+     */
+    wrap(tag, content, attrs = {}) {
+        const htmlAttrs = Object.entries(attrs)
+            .map(([key, value]) => ` ${key}="${value}"`)
+            .join('');
+        if (!content) {
+            return `<${tag}${htmlAttrs}>`;
+        }
+        return `<${tag}${htmlAttrs}>${content}</${tag}>`;
+    }
+    /**
+     * Writes text in the buffer to the summary buffer file and empties buffer. Will append by default.
+     *
+     * @param {SummaryWriteOptions} [options] (optional) options for write operation
+     *
+     * @returns {Promise<Summary>} summary instance
+     */
+    write(options) {
+        return summary_awaiter(this, void 0, void 0, function* () {
+            const overwrite = !!(options === null || options === void 0 ? void 0 : options.overwrite);
+            const filePath = yield this.filePath();
+            const writeFunc = overwrite ? writeFile : appendFile;
+            yield writeFunc(filePath, this._buffer, { encoding: 'utf8' });
+            return this.emptyBuffer();
+        });
+    }
+    /**
+     * Clears the summary buffer and wipes the summary file
+     *
+     * @returns {Summary} summary instance
+     */
+    clear() {
+        return summary_awaiter(this, void 0, void 0, function* () {
+            return this.emptyBuffer().write({ overwrite: true });
+        });
+    }
+    /**
+     * Returns the current summary buffer as a string
+     *
+     * @returns {string} string of summary buffer
+     */
+    stringify() {
+        return this._buffer;
+    }
+    /**
+     * If the summary buffer is empty
+     *
+     * @returns {boolen} true if the buffer is empty
+     */
+    isEmptyBuffer() {
+        return this._buffer.length === 0;
+    }
+    /**
+     * Resets the summary buffer without writing to summary file
+     *
+     * @returns {Summary} summary instance
+     */
+    emptyBuffer() {
+        this._buffer = '';
+        return this;
+    }
+    /**
+     * Adds raw text to the summary buffer
+     *
+     * @param {string} text content to add
+     * @param {boolean} [addEOL=false] (optional) append an EOL to the raw text (default: false)
+     *
+     * @returns {Summary} summary instance
+     */
+    addRaw(text, addEOL = false) {
+        this._buffer += text;
+        return addEOL ? this.addEOL() : this;
+    }
+    /**
+     * Adds the operating system-specific end-of-line marker to the buffer
+     *
+     * @returns {Summary} summary instance
+     */
+    addEOL() {
+        return this.addRaw(external_os_.EOL);
+    }
+    /**
+     * Adds an HTML codeblock to the summary buffer
+     *
+     * @param {string} code content to render within fenced code block
+     * @param {string} lang (optional) language to syntax highlight code
+     *
+     * @returns {Summary} summary instance
+     */
+    addCodeBlock(code, lang) {
+        const attrs = Object.assign({}, (lang && { lang }));
+        const element = this.wrap('pre', this.wrap('code', code), attrs);
+        return this.addRaw(element).addEOL();
+    }
+    /**
+     * Adds an HTML list to the summary buffer
+     *
+     * @param {string[]} items list of items to render
+     * @param {boolean} [ordered=false] (optional) if the rendered list should be ordered or not (default: false)
+     *
+     * @returns {Summary} summary instance
+     */
+    addList(items, ordered = false) {
+        const tag = ordered ? 'ol' : 'ul';
+        const listItems = items.map(item => this.wrap('li', item)).join('');
+        const element = this.wrap(tag, listItems);
+        return this.addRaw(element).addEOL();
+    }
+    /**
+     * Adds an HTML table to the summary buffer
+     *
+     * @param {SummaryTableCell[]} rows table rows
+     *
+     * @returns {Summary} summary instance
+     */
+    addTable(rows) {
+        const tableBody = rows
+            .map(row => {
+            const cells = row
+                .map(cell => {
+                if (typeof cell === 'string') {
+                    return this.wrap('td', cell);
+                }
+                const { header, data, colspan, rowspan } = cell;
+                const tag = header ? 'th' : 'td';
+                const attrs = Object.assign(Object.assign({}, (colspan && { colspan })), (rowspan && { rowspan }));
+                return this.wrap(tag, data, attrs);
+            })
+                .join('');
+            return this.wrap('tr', cells);
+        })
+            .join('');
+        const element = this.wrap('table', tableBody);
+        return this.addRaw(element).addEOL();
+    }
+    /**
+     * Adds a collapsable HTML details element to the summary buffer
+     *
+     * @param {string} label text for the closed state
+     * @param {string} content collapsable content
+     *
+     * @returns {Summary} summary instance
+     */
+    addDetails(label, content) {
+        const element = this.wrap('details', this.wrap('summary', label) + content);
+        return this.addRaw(element).addEOL();
+    }
+    /**
+     * Adds an HTML image tag to the summary buffer
+     *
+     * @param {string} src path to the image you to embed
+     * @param {string} alt text description of the image
+     * @param {SummaryImageOptions} options (optional) addition image attributes
+     *
+     * @returns {Summary} summary instance
+     */
+    addImage(src, alt, options) {
+        const { width, height } = options || {};
+        const attrs = Object.assign(Object.assign({}, (width && { width })), (height && { height }));
+        const element = this.wrap('img', null, Object.assign({ src, alt }, attrs));
+        return this.addRaw(element).addEOL();
+    }
+    /**
+     * Adds an HTML section heading element
+     *
+     * @param {string} text heading text
+     * @param {number | string} [level=1] (optional) the heading level, default: 1
+     *
+     * @returns {Summary} summary instance
+     */
+    addHeading(text, level) {
+        const tag = `h${level}`;
+        const allowedTag = ['h1', 'h2', 'h3', 'h4', 'h5', 'h6'].includes(tag)
+            ? tag
+            : 'h1';
+        const element = this.wrap(allowedTag, text);
+        return this.addRaw(element).addEOL();
+    }
+    /**
+     * Adds an HTML thematic break (<hr>) to the summary buffer
+     *
+     * @returns {Summary} summary instance
+     */
+    addSeparator() {
+        const element = this.wrap('hr', null);
+        return this.addRaw(element).addEOL();
+    }
+    /**
+     * Adds an HTML line break (<br>) to the summary buffer
+     *
+     * @returns {Summary} summary instance
+     */
+    addBreak() {
+        const element = this.wrap('br', null);
+        return this.addRaw(element).addEOL();
+    }
+    /**
+     * Adds an HTML blockquote to the summary buffer
+     *
+     * @param {string} text quote text
+     * @param {string} cite (optional) citation url
+     *
+     * @returns {Summary} summary instance
+     */
+    addQuote(text, cite) {
+        const attrs = Object.assign({}, (cite && { cite }));
+        const element = this.wrap('blockquote', text, attrs);
+        return this.addRaw(element).addEOL();
+    }
+    /**
+     * Adds an HTML anchor tag to the summary buffer
+     *
+     * @param {string} text link text/content
+     * @param {string} href hyperlink
+     *
+     * @returns {Summary} summary instance
+     */
+    addLink(text, href) {
+        const element = this.wrap('a', text, { href });
+        return this.addRaw(element).addEOL();
+    }
+}
+const _summary = new Summary();
+/**
+ * @deprecated use `core.summary`
+ */
+const markdownSummary = (/* unused pure expression or super */ null && (_summary));
+const summary = _summary;
+//# sourceMappingURL=summary.js.map
+;// CONCATENATED MODULE: ./node_modules/@actions/core/lib/path-utils.js
+
+/**
+ * toPosixPath converts the given path to the posix form. On Windows, \\ will be
+ * replaced with /.
+ *
+ * @param pth. Path to transform.
+ * @return string Posix path.
+ */
+function toPosixPath(pth) {
+    return pth.replace(/[\\]/g, '/');
+}
+/**
+ * toWin32Path converts the given path to the win32 form. On Linux, / will be
+ * replaced with \\.
+ *
+ * @param pth. Path to transform.
+ * @return string Win32 path.
+ */
+function toWin32Path(pth) {
+    return pth.replace(/[/]/g, '\\');
+}
+/**
+ * toPlatformPath converts the given path to a platform-specific path. It does
+ * this by replacing instances of / and \ with the platform-specific path
+ * separator.
+ *
+ * @param pth The path to platformize.
+ * @return string The platform-specific path.
+ */
+function toPlatformPath(pth) {
+    return pth.replace(/[/\\]/g, path.sep);
+}
+//# sourceMappingURL=path-utils.js.map
+// EXTERNAL MODULE: ./node_modules/@actions/exec/lib/exec.js + 3 modules
+var lib_exec = __nccwpck_require__(7187);
+;// CONCATENATED MODULE: ./node_modules/@actions/core/lib/platform.js
+var platform_awaiter = (undefined && undefined.__awaiter) || function (thisArg, _arguments, P, generator) {
+    function adopt(value) { return value instanceof P ? value : new P(function (resolve) { resolve(value); }); }
+    return new (P || (P = Promise))(function (resolve, reject) {
+        function fulfilled(value) { try { step(generator.next(value)); } catch (e) { reject(e); } }
+        function rejected(value) { try { step(generator["throw"](value)); } catch (e) { reject(e); } }
+        function step(result) { result.done ? resolve(result.value) : adopt(result.value).then(fulfilled, rejected); }
+        step((generator = generator.apply(thisArg, _arguments || [])).next());
+    });
+};
+
+
+const getWindowsInfo = () => platform_awaiter(void 0, void 0, void 0, function* () {
+    const { stdout: version } = yield exec.getExecOutput('powershell -command "(Get-CimInstance -ClassName Win32_OperatingSystem).Version"', undefined, {
+        silent: true
+    });
+    const { stdout: name } = yield exec.getExecOutput('powershell -command "(Get-CimInstance -ClassName Win32_OperatingSystem).Caption"', undefined, {
+        silent: true
+    });
+    return {
+        name: name.trim(),
+        version: version.trim()
+    };
+});
+const getMacOsInfo = () => platform_awaiter(void 0, void 0, void 0, function* () {
+    var _a, _b, _c, _d;
+    const { stdout } = yield exec.getExecOutput('sw_vers', undefined, {
+        silent: true
+    });
+    const version = (_b = (_a = stdout.match(/ProductVersion:\s*(.+)/)) === null || _a === void 0 ? void 0 : _a[1]) !== null && _b !== void 0 ? _b : '';
+    const name = (_d = (_c = stdout.match(/ProductName:\s*(.+)/)) === null || _c === void 0 ? void 0 : _c[1]) !== null && _d !== void 0 ? _d : '';
+    return {
+        name,
+        version
+    };
+});
+const getLinuxInfo = () => platform_awaiter(void 0, void 0, void 0, function* () {
+    const { stdout } = yield exec.getExecOutput('lsb_release', ['-i', '-r', '-s'], {
+        silent: true
+    });
+    const [name, version] = stdout.trim().split('\n');
+    return {
+        name,
+        version
+    };
+});
+const platform = external_os_.platform();
+const arch = external_os_.arch();
+const isWindows = platform === 'win32';
+const isMacOS = platform === 'darwin';
+const isLinux = platform === 'linux';
+function getDetails() {
+    return platform_awaiter(this, void 0, void 0, function* () {
+        return Object.assign(Object.assign({}, (yield (isWindows
+            ? getWindowsInfo()
+            : isMacOS
+                ? getMacOsInfo()
+                : getLinuxInfo()))), { platform,
+            arch,
+            isWindows,
+            isMacOS,
+            isLinux });
+    });
+}
+//# sourceMappingURL=platform.js.map
+;// CONCATENATED MODULE: ./node_modules/@actions/core/lib/core.js
+var core_awaiter = (undefined && undefined.__awaiter) || function (thisArg, _arguments, P, generator) {
+    function adopt(value) { return value instanceof P ? value : new P(function (resolve) { resolve(value); }); }
+    return new (P || (P = Promise))(function (resolve, reject) {
+        function fulfilled(value) { try { step(generator.next(value)); } catch (e) { reject(e); } }
+        function rejected(value) { try { step(generator["throw"](value)); } catch (e) { reject(e); } }
+        function step(result) { result.done ? resolve(result.value) : adopt(result.value).then(fulfilled, rejected); }
+        step((generator = generator.apply(thisArg, _arguments || [])).next());
+    });
+};
+
+
+
+
+
+
+/**
+ * The code to exit an action
+ */
+var ExitCode;
+(function (ExitCode) {
+    /**
+     * A code indicating that the action was successful
+     */
+    ExitCode[ExitCode["Success"] = 0] = "Success";
+    /**
+     * A code indicating that the action was a failure
+     */
+    ExitCode[ExitCode["Failure"] = 1] = "Failure";
+})(ExitCode || (ExitCode = {}));
+//-----------------------------------------------------------------------
+// Variables
+//-----------------------------------------------------------------------
+/**
+ * Sets env variable for this action and future actions in the job
+ * @param name the name of the variable to set
+ * @param val the value of the variable. Non-string values will be converted to a string via JSON.stringify
+ */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+function exportVariable(name, val) {
+    const convertedVal = toCommandValue(val);
+    process.env[name] = convertedVal;
+    const filePath = process.env['GITHUB_ENV'] || '';
+    if (filePath) {
+        return issueFileCommand('ENV', prepareKeyValueMessage(name, val));
+    }
+    issueCommand('set-env', { name }, convertedVal);
+}
+/**
+ * Registers a secret which will get masked from logs
+ *
+ * @param secret - Value of the secret to be masked
+ * @remarks
+ * This function instructs the Actions runner to mask the specified value in any
+ * logs produced during the workflow run. Once registered, the secret value will
+ * be replaced with asterisks (***) whenever it appears in console output, logs,
+ * or error messages.
+ *
+ * This is useful for protecting sensitive information such as:
+ * - API keys
+ * - Access tokens
+ * - Authentication credentials
+ * - URL parameters containing signatures (SAS tokens)
+ *
+ * Note that masking only affects future logs; any previous appearances of the
+ * secret in logs before calling this function will remain unmasked.
+ *
+ * @example
+ * ```typescript
+ * // Register an API token as a secret
+ * const apiToken = "abc123xyz456";
+ * setSecret(apiToken);
+ *
+ * // Now any logs containing this value will show *** instead
+ * console.log(`Using token: ${apiToken}`); // Outputs: "Using token: ***"
+ * ```
+ */
+function core_setSecret(secret) {
+    command_issueCommand('add-mask', {}, secret);
+}
+/**
+ * Prepends inputPath to the PATH (for this action and future actions)
+ * @param inputPath
+ */
+function addPath(inputPath) {
+    const filePath = process.env['GITHUB_PATH'] || '';
+    if (filePath) {
+        issueFileCommand('PATH', inputPath);
+    }
+    else {
+        issueCommand('add-path', {}, inputPath);
+    }
+    process.env['PATH'] = `${inputPath}${path.delimiter}${process.env['PATH']}`;
+}
+/**
+ * Gets the value of an input.
+ * Unless trimWhitespace is set to false in InputOptions, the value is also trimmed.
+ * Returns an empty string if the value is not defined.
+ *
+ * @param     name     name of the input to get
+ * @param     options  optional. See InputOptions.
+ * @returns   string
+ */
+function getInput(name, options) {
+    const val = process.env[`INPUT_${name.replace(/ /g, '_').toUpperCase()}`] || '';
+    if (options && options.required && !val) {
+        throw new Error(`Input required and not supplied: ${name}`);
+    }
+    if (options && options.trimWhitespace === false) {
+        return val;
+    }
+    return val.trim();
+}
+/**
+ * Gets the values of an multiline input.  Each value is also trimmed.
+ *
+ * @param     name     name of the input to get
+ * @param     options  optional. See InputOptions.
+ * @returns   string[]
+ *
+ */
+function getMultilineInput(name, options) {
+    const inputs = getInput(name, options)
+        .split('\n')
+        .filter(x => x !== '');
+    if (options && options.trimWhitespace === false) {
+        return inputs;
+    }
+    return inputs.map(input => input.trim());
+}
+/**
+ * Gets the input value of the boolean type in the YAML 1.2 "core schema" specification.
+ * Support boolean input list: `true | True | TRUE | false | False | FALSE` .
+ * The return value is also in boolean type.
+ * ref: https://yaml.org/spec/1.2/spec.html#id2804923
+ *
+ * @param     name     name of the input to get
+ * @param     options  optional. See InputOptions.
+ * @returns   boolean
+ */
+function getBooleanInput(name, options) {
+    const trueValue = ['true', 'True', 'TRUE'];
+    const falseValue = ['false', 'False', 'FALSE'];
+    const val = getInput(name, options);
+    if (trueValue.includes(val))
+        return true;
+    if (falseValue.includes(val))
+        return false;
+    throw new TypeError(`Input does not meet YAML 1.2 "Core Schema" specification: ${name}\n` +
+        `Support boolean input list: \`true | True | TRUE | false | False | FALSE\``);
+}
+/**
+ * Sets the value of an output.
+ *
+ * @param     name     name of the output to set
+ * @param     value    value to store. Non-string values will be converted to a string via JSON.stringify
+ */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+function setOutput(name, value) {
+    const filePath = process.env['GITHUB_OUTPUT'] || '';
+    if (filePath) {
+        return file_command_issueFileCommand('OUTPUT', file_command_prepareKeyValueMessage(name, value));
+    }
+    process.stdout.write(external_os_.EOL);
+    command_issueCommand('set-output', { name }, utils_toCommandValue(value));
+}
+/**
+ * Enables or disables the echoing of commands into stdout for the rest of the step.
+ * Echoing is disabled by default if ACTIONS_STEP_DEBUG is not set.
+ *
+ */
+function setCommandEcho(enabled) {
+    issue('echo', enabled ? 'on' : 'off');
+}
+//-----------------------------------------------------------------------
+// Results
+//-----------------------------------------------------------------------
+/**
+ * Sets the action status to failed.
+ * When the action exits it will be with an exit code of 1
+ * @param message add error issue message
+ */
+function setFailed(message) {
+    process.exitCode = ExitCode.Failure;
+    error(message);
+}
+//-----------------------------------------------------------------------
+// Logging Commands
+//-----------------------------------------------------------------------
+/**
+ * Gets whether Actions Step Debug is on or not
+ */
+function isDebug() {
+    return process.env['RUNNER_DEBUG'] === '1';
+}
+/**
+ * Writes debug message to user log
+ * @param message debug message
+ */
+function core_debug(message) {
+    command_issueCommand('debug', {}, message);
+}
+/**
+ * Adds an error issue
+ * @param message error issue message. Errors will be converted to string via toString()
+ * @param properties optional properties to add to the annotation.
+ */
+function error(message, properties = {}) {
+    command_issueCommand('error', toCommandProperties(properties), message instanceof Error ? message.toString() : message);
+}
+/**
+ * Adds a warning issue
+ * @param message warning issue message. Errors will be converted to string via toString()
+ * @param properties optional properties to add to the annotation.
+ */
+function warning(message, properties = {}) {
+    command_issueCommand('warning', toCommandProperties(properties), message instanceof Error ? message.toString() : message);
+}
+/**
+ * Adds a notice issue
+ * @param message notice issue message. Errors will be converted to string via toString()
+ * @param properties optional properties to add to the annotation.
+ */
+function notice(message, properties = {}) {
+    command_issueCommand('notice', toCommandProperties(properties), message instanceof Error ? message.toString() : message);
+}
+/**
+ * Writes info to log with console.log.
+ * @param message info message
+ */
+function info(message) {
+    process.stdout.write(message + external_os_.EOL);
+}
+/**
+ * Begin an output group.
+ *
+ * Output until the next `groupEnd` will be foldable in this group
+ *
+ * @param name The name of the output group
+ */
+function startGroup(name) {
+    issue('group', name);
+}
+/**
+ * End an output group.
+ */
+function endGroup() {
+    issue('endgroup');
+}
+/**
+ * Wrap an asynchronous function call in a group.
+ *
+ * Returns the same type as the function itself.
+ *
+ * @param name The name of the group
+ * @param fn The function to wrap in the group
+ */
+function group(name, fn) {
+    return core_awaiter(this, void 0, void 0, function* () {
+        startGroup(name);
+        let result;
+        try {
+            result = yield fn();
+        }
+        finally {
+            endGroup();
+        }
+        return result;
+    });
+}
+//-----------------------------------------------------------------------
+// Wrapper action state
+//-----------------------------------------------------------------------
+/**
+ * Saves state for current action, the state can only be retrieved by this action's post job execution.
+ *
+ * @param     name     name of the state to store
+ * @param     value    value to store. Non-string values will be converted to a string via JSON.stringify
+ */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+function saveState(name, value) {
+    const filePath = process.env['GITHUB_STATE'] || '';
+    if (filePath) {
+        return file_command_issueFileCommand('STATE', file_command_prepareKeyValueMessage(name, value));
+    }
+    command_issueCommand('save-state', { name }, utils_toCommandValue(value));
+}
+/**
+ * Gets the value of an state set by this action's main execution.
+ *
+ * @param     name     name of the state to get
+ * @returns   string
+ */
+function getState(name) {
+    return process.env[`STATE_${name}`] || '';
+}
+function getIDToken(aud) {
+    return core_awaiter(this, void 0, void 0, function* () {
+        return yield OidcClient.getIDToken(aud);
+    });
+}
+/**
+ * Summary exports
+ */
+
+/**
+ * @deprecated use core.summary
+ */
+
+/**
+ * Path exports
+ */
+
+/**
+ * Platform utilities exports
+ */
+
+//# sourceMappingURL=core.js.map
+
+/***/ }),
+
+/***/ 7187:
+/***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
+
+
+// EXPORTS
+__nccwpck_require__.d(__webpack_exports__, {
+  m: () => (/* binding */ exec)
+});
+
+// UNUSED EXPORTS: getExecOutput
+
+// EXTERNAL MODULE: external "string_decoder"
+var external_string_decoder_ = __nccwpck_require__(3193);
+// EXTERNAL MODULE: external "os"
+var external_os_ = __nccwpck_require__(857);
+// EXTERNAL MODULE: external "events"
+var external_events_ = __nccwpck_require__(4434);
+;// CONCATENATED MODULE: external "child_process"
+const external_child_process_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("child_process");
+// EXTERNAL MODULE: external "path"
+var external_path_ = __nccwpck_require__(6928);
+// EXTERNAL MODULE: ./node_modules/@actions/io/lib/io.js
+var io = __nccwpck_require__(8701);
+// EXTERNAL MODULE: ./node_modules/@actions/io/lib/io-util.js
+var io_util = __nccwpck_require__(90);
+;// CONCATENATED MODULE: external "timers"
+const external_timers_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("timers");
+;// CONCATENATED MODULE: ./node_modules/@actions/exec/lib/toolrunner.js
+var __awaiter = (undefined && undefined.__awaiter) || function (thisArg, _arguments, P, generator) {
+    function adopt(value) { return value instanceof P ? value : new P(function (resolve) { resolve(value); }); }
+    return new (P || (P = Promise))(function (resolve, reject) {
+        function fulfilled(value) { try { step(generator.next(value)); } catch (e) { reject(e); } }
+        function rejected(value) { try { step(generator["throw"](value)); } catch (e) { reject(e); } }
+        function step(result) { result.done ? resolve(result.value) : adopt(result.value).then(fulfilled, rejected); }
+        step((generator = generator.apply(thisArg, _arguments || [])).next());
+    });
+};
+
+
+
+
+
+
+
+/* eslint-disable @typescript-eslint/unbound-method */
+const IS_WINDOWS = process.platform === 'win32';
+/*
+ * Class for running command line tools. Handles quoting and arg parsing in a platform agnostic way.
+ */
+class ToolRunner extends external_events_.EventEmitter {
+    constructor(toolPath, args, options) {
+        super();
+        if (!toolPath) {
+            throw new Error("Parameter 'toolPath' cannot be null or empty.");
+        }
+        this.toolPath = toolPath;
+        this.args = args || [];
+        this.options = options || {};
+    }
+    _debug(message) {
+        if (this.options.listeners && this.options.listeners.debug) {
+            this.options.listeners.debug(message);
+        }
+    }
+    _getCommandString(options, noPrefix) {
+        const toolPath = this._getSpawnFileName();
+        const args = this._getSpawnArgs(options);
+        let cmd = noPrefix ? '' : '[command]'; // omit prefix when piped to a second tool
+        if (IS_WINDOWS) {
+            // Windows + cmd file
+            if (this._isCmdFile()) {
+                cmd += toolPath;
+                for (const a of args) {
+                    cmd += ` ${a}`;
+                }
+            }
+            // Windows + verbatim
+            else if (options.windowsVerbatimArguments) {
+                cmd += `"${toolPath}"`;
+                for (const a of args) {
+                    cmd += ` ${a}`;
+                }
+            }
+            // Windows (regular)
+            else {
+                cmd += this._windowsQuoteCmdArg(toolPath);
+                for (const a of args) {
+                    cmd += ` ${this._windowsQuoteCmdArg(a)}`;
+                }
+            }
+        }
+        else {
+            // OSX/Linux - this can likely be improved with some form of quoting.
+            // creating processes on Unix is fundamentally different than Windows.
+            // on Unix, execvp() takes an arg array.
+            cmd += toolPath;
+            for (const a of args) {
+                cmd += ` ${a}`;
+            }
+        }
+        return cmd;
+    }
+    _processLineBuffer(data, strBuffer, onLine) {
+        try {
+            let s = strBuffer + data.toString();
+            let n = s.indexOf(external_os_.EOL);
+            while (n > -1) {
+                const line = s.substring(0, n);
+                onLine(line);
+                // the rest of the string ...
+                s = s.substring(n + external_os_.EOL.length);
+                n = s.indexOf(external_os_.EOL);
+            }
+            return s;
+        }
+        catch (err) {
+            // streaming lines to console is best effort.  Don't fail a build.
+            this._debug(`error processing line. Failed with error ${err}`);
+            return '';
+        }
+    }
+    _getSpawnFileName() {
+        if (IS_WINDOWS) {
+            if (this._isCmdFile()) {
+                return process.env['COMSPEC'] || 'cmd.exe';
+            }
+        }
+        return this.toolPath;
+    }
+    _getSpawnArgs(options) {
+        if (IS_WINDOWS) {
+            if (this._isCmdFile()) {
+                let argline = `/D /S /C "${this._windowsQuoteCmdArg(this.toolPath)}`;
+                for (const a of this.args) {
+                    argline += ' ';
+                    argline += options.windowsVerbatimArguments
+                        ? a
+                        : this._windowsQuoteCmdArg(a);
+                }
+                argline += '"';
+                return [argline];
+            }
+        }
+        return this.args;
+    }
+    _endsWith(str, end) {
+        return str.endsWith(end);
+    }
+    _isCmdFile() {
+        const upperToolPath = this.toolPath.toUpperCase();
+        return (this._endsWith(upperToolPath, '.CMD') ||
+            this._endsWith(upperToolPath, '.BAT'));
+    }
+    _windowsQuoteCmdArg(arg) {
+        // for .exe, apply the normal quoting rules that libuv applies
+        if (!this._isCmdFile()) {
+            return this._uvQuoteCmdArg(arg);
+        }
+        // otherwise apply quoting rules specific to the cmd.exe command line parser.
+        // the libuv rules are generic and are not designed specifically for cmd.exe
+        // command line parser.
+        //
+        // for a detailed description of the cmd.exe command line parser, refer to
+        // http://stackoverflow.com/questions/4094699/how-does-the-windows-command-interpreter-cmd-exe-parse-scripts/7970912#7970912
+        // need quotes for empty arg
+        if (!arg) {
+            return '""';
+        }
+        // determine whether the arg needs to be quoted
+        const cmdSpecialChars = [
+            ' ',
+            '\t',
+            '&',
+            '(',
+            ')',
+            '[',
+            ']',
+            '{',
+            '}',
+            '^',
+            '=',
+            ';',
+            '!',
+            "'",
+            '+',
+            ',',
+            '`',
+            '~',
+            '|',
+            '<',
+            '>',
+            '"'
+        ];
+        let needsQuotes = false;
+        for (const char of arg) {
+            if (cmdSpecialChars.some(x => x === char)) {
+                needsQuotes = true;
+                break;
+            }
+        }
+        // short-circuit if quotes not needed
+        if (!needsQuotes) {
+            return arg;
+        }
+        // the following quoting rules are very similar to the rules that by libuv applies.
+        //
+        // 1) wrap the string in quotes
+        //
+        // 2) double-up quotes - i.e. " => ""
+        //
+        //    this is different from the libuv quoting rules. libuv replaces " with \", which unfortunately
+        //    doesn't work well with a cmd.exe command line.
+        //
+        //    note, replacing " with "" also works well if the arg is passed to a downstream .NET console app.
+        //    for example, the command line:
+        //          foo.exe "myarg:""my val"""
+        //    is parsed by a .NET console app into an arg array:
+        //          [ "myarg:\"my val\"" ]
+        //    which is the same end result when applying libuv quoting rules. although the actual
+        //    command line from libuv quoting rules would look like:
+        //          foo.exe "myarg:\"my val\""
+        //
+        // 3) double-up slashes that precede a quote,
+        //    e.g.  hello \world    => "hello \world"
+        //          hello\"world    => "hello\\""world"
+        //          hello\\"world   => "hello\\\\""world"
+        //          hello world\    => "hello world\\"
+        //
+        //    technically this is not required for a cmd.exe command line, or the batch argument parser.
+        //    the reasons for including this as a .cmd quoting rule are:
+        //
+        //    a) this is optimized for the scenario where the argument is passed from the .cmd file to an
+        //       external program. many programs (e.g. .NET console apps) rely on the slash-doubling rule.
+        //
+        //    b) it's what we've been doing previously (by deferring to node default behavior) and we
+        //       haven't heard any complaints about that aspect.
+        //
+        // note, a weakness of the quoting rules chosen here, is that % is not escaped. in fact, % cannot be
+        // escaped when used on the command line directly - even though within a .cmd file % can be escaped
+        // by using %%.
+        //
+        // the saving grace is, on the command line, %var% is left as-is if var is not defined. this contrasts
+        // the line parsing rules within a .cmd file, where if var is not defined it is replaced with nothing.
+        //
+        // one option that was explored was replacing % with ^% - i.e. %var% => ^%var^%. this hack would
+        // often work, since it is unlikely that var^ would exist, and the ^ character is removed when the
+        // variable is used. the problem, however, is that ^ is not removed when %* is used to pass the args
+        // to an external program.
+        //
+        // an unexplored potential solution for the % escaping problem, is to create a wrapper .cmd file.
+        // % can be escaped within a .cmd file.
+        let reverse = '"';
+        let quoteHit = true;
+        for (let i = arg.length; i > 0; i--) {
+            // walk the string in reverse
+            reverse += arg[i - 1];
+            if (quoteHit && arg[i - 1] === '\\') {
+                reverse += '\\'; // double the slash
+            }
+            else if (arg[i - 1] === '"') {
+                quoteHit = true;
+                reverse += '"'; // double the quote
+            }
+            else {
+                quoteHit = false;
+            }
+        }
+        reverse += '"';
+        return reverse.split('').reverse().join('');
+    }
+    _uvQuoteCmdArg(arg) {
+        // Tool runner wraps child_process.spawn() and needs to apply the same quoting as
+        // Node in certain cases where the undocumented spawn option windowsVerbatimArguments
+        // is used.
+        //
+        // Since this function is a port of quote_cmd_arg from Node 4.x (technically, lib UV,
+        // see https://github.com/nodejs/node/blob/v4.x/deps/uv/src/win/process.c for details),
+        // pasting copyright notice from Node within this function:
+        //
+        //      Copyright Joyent, Inc. and other Node contributors. All rights reserved.
+        //
+        //      Permission is hereby granted, free of charge, to any person obtaining a copy
+        //      of this software and associated documentation files (the "Software"), to
+        //      deal in the Software without restriction, including without limitation the
+        //      rights to use, copy, modify, merge, publish, distribute, sublicense, and/or
+        //      sell copies of the Software, and to permit persons to whom the Software is
+        //      furnished to do so, subject to the following conditions:
+        //
+        //      The above copyright notice and this permission notice shall be included in
+        //      all copies or substantial portions of the Software.
+        //
+        //      THE SOFTWARE IS PROVIDED "AS IS", WITHOUT WARRANTY OF ANY KIND, EXPRESS OR
+        //      IMPLIED, INCLUDING BUT NOT LIMITED TO THE WARRANTIES OF MERCHANTABILITY,
+        //      FITNESS FOR A PARTICULAR PURPOSE AND NONINFRINGEMENT. IN NO EVENT SHALL THE
+        //      AUTHORS OR COPYRIGHT HOLDERS BE LIABLE FOR ANY CLAIM, DAMAGES OR OTHER
+        //      LIABILITY, WHETHER IN AN ACTION OF CONTRACT, TORT OR OTHERWISE, ARISING
+        //      FROM, OUT OF OR IN CONNECTION WITH THE SOFTWARE OR THE USE OR OTHER DEALINGS
+        //      IN THE SOFTWARE.
+        if (!arg) {
+            // Need double quotation for empty argument
+            return '""';
+        }
+        if (!arg.includes(' ') && !arg.includes('\t') && !arg.includes('"')) {
+            // No quotation needed
+            return arg;
+        }
+        if (!arg.includes('"') && !arg.includes('\\')) {
+            // No embedded double quotes or backslashes, so I can just wrap
+            // quote marks around the whole thing.
+            return `"${arg}"`;
+        }
+        // Expected input/output:
+        //   input : hello"world
+        //   output: "hello\"world"
+        //   input : hello""world
+        //   output: "hello\"\"world"
+        //   input : hello\world
+        //   output: hello\world
+        //   input : hello\\world
+        //   output: hello\\world
+        //   input : hello\"world
+        //   output: "hello\\\"world"
+        //   input : hello\\"world
+        //   output: "hello\\\\\"world"
+        //   input : hello world\
+        //   output: "hello world\\" - note the comment in libuv actually reads "hello world\"
+        //                             but it appears the comment is wrong, it should be "hello world\\"
+        let reverse = '"';
+        let quoteHit = true;
+        for (let i = arg.length; i > 0; i--) {
+            // walk the string in reverse
+            reverse += arg[i - 1];
+            if (quoteHit && arg[i - 1] === '\\') {
+                reverse += '\\';
+            }
+            else if (arg[i - 1] === '"') {
+                quoteHit = true;
+                reverse += '\\';
+            }
+            else {
+                quoteHit = false;
+            }
+        }
+        reverse += '"';
+        return reverse.split('').reverse().join('');
+    }
+    _cloneExecOptions(options) {
+        options = options || {};
+        const result = {
+            cwd: options.cwd || process.cwd(),
+            env: options.env || process.env,
+            silent: options.silent || false,
+            windowsVerbatimArguments: options.windowsVerbatimArguments || false,
+            failOnStdErr: options.failOnStdErr || false,
+            ignoreReturnCode: options.ignoreReturnCode || false,
+            delay: options.delay || 10000
+        };
+        result.outStream = options.outStream || process.stdout;
+        result.errStream = options.errStream || process.stderr;
+        return result;
+    }
+    _getSpawnOptions(options, toolPath) {
+        options = options || {};
+        const result = {};
+        result.cwd = options.cwd;
+        result.env = options.env;
+        result['windowsVerbatimArguments'] =
+            options.windowsVerbatimArguments || this._isCmdFile();
+        if (options.windowsVerbatimArguments) {
+            result.argv0 = `"${toolPath}"`;
+        }
+        return result;
+    }
+    /**
+     * Exec a tool.
+     * Output will be streamed to the live console.
+     * Returns promise with return code
+     *
+     * @param     tool     path to tool to exec
+     * @param     options  optional exec options.  See ExecOptions
+     * @returns   number
+     */
+    exec() {
+        return __awaiter(this, void 0, void 0, function* () {
+            // root the tool path if it is unrooted and contains relative pathing
+            if (!io_util/* isRooted */.Qh(this.toolPath) &&
+                (this.toolPath.includes('/') ||
+                    (IS_WINDOWS && this.toolPath.includes('\\')))) {
+                // prefer options.cwd if it is specified, however options.cwd may also need to be rooted
+                this.toolPath = external_path_.resolve(process.cwd(), this.options.cwd || process.cwd(), this.toolPath);
+            }
+            // if the tool is only a file name, then resolve it from the PATH
+            // otherwise verify it exists (add extension on Windows if necessary)
+            this.toolPath = yield io/* which */.K7(this.toolPath, true);
+            return new Promise((resolve, reject) => __awaiter(this, void 0, void 0, function* () {
+                this._debug(`exec tool: ${this.toolPath}`);
+                this._debug('arguments:');
+                for (const arg of this.args) {
+                    this._debug(`   ${arg}`);
+                }
+                const optionsNonNull = this._cloneExecOptions(this.options);
+                if (!optionsNonNull.silent && optionsNonNull.outStream) {
+                    optionsNonNull.outStream.write(this._getCommandString(optionsNonNull) + external_os_.EOL);
+                }
+                const state = new ExecState(optionsNonNull, this.toolPath);
+                state.on('debug', (message) => {
+                    this._debug(message);
+                });
+                if (this.options.cwd && !(yield io_util/* exists */.t2(this.options.cwd))) {
+                    return reject(new Error(`The cwd: ${this.options.cwd} does not exist!`));
+                }
+                const fileName = this._getSpawnFileName();
+                const cp = external_child_process_namespaceObject.spawn(fileName, this._getSpawnArgs(optionsNonNull), this._getSpawnOptions(this.options, fileName));
+                let stdbuffer = '';
+                if (cp.stdout) {
+                    cp.stdout.on('data', (data) => {
+                        if (this.options.listeners && this.options.listeners.stdout) {
+                            this.options.listeners.stdout(data);
+                        }
+                        if (!optionsNonNull.silent && optionsNonNull.outStream) {
+                            optionsNonNull.outStream.write(data);
+                        }
+                        stdbuffer = this._processLineBuffer(data, stdbuffer, (line) => {
+                            if (this.options.listeners && this.options.listeners.stdline) {
+                                this.options.listeners.stdline(line);
+                            }
+                        });
+                    });
+                }
+                let errbuffer = '';
+                if (cp.stderr) {
+                    cp.stderr.on('data', (data) => {
+                        state.processStderr = true;
+                        if (this.options.listeners && this.options.listeners.stderr) {
+                            this.options.listeners.stderr(data);
+                        }
+                        if (!optionsNonNull.silent &&
+                            optionsNonNull.errStream &&
+                            optionsNonNull.outStream) {
+                            const s = optionsNonNull.failOnStdErr
+                                ? optionsNonNull.errStream
+                                : optionsNonNull.outStream;
+                            s.write(data);
+                        }
+                        errbuffer = this._processLineBuffer(data, errbuffer, (line) => {
+                            if (this.options.listeners && this.options.listeners.errline) {
+                                this.options.listeners.errline(line);
+                            }
+                        });
+                    });
+                }
+                cp.on('error', (err) => {
+                    state.processError = err.message;
+                    state.processExited = true;
+                    state.processClosed = true;
+                    state.CheckComplete();
+                });
+                cp.on('exit', (code) => {
+                    state.processExitCode = code;
+                    state.processExited = true;
+                    this._debug(`Exit code ${code} received from tool '${this.toolPath}'`);
+                    state.CheckComplete();
+                });
+                cp.on('close', (code) => {
+                    state.processExitCode = code;
+                    state.processExited = true;
+                    state.processClosed = true;
+                    this._debug(`STDIO streams have closed for tool '${this.toolPath}'`);
+                    state.CheckComplete();
+                });
+                state.on('done', (error, exitCode) => {
+                    if (stdbuffer.length > 0) {
+                        this.emit('stdline', stdbuffer);
+                    }
+                    if (errbuffer.length > 0) {
+                        this.emit('errline', errbuffer);
+                    }
+                    cp.removeAllListeners();
+                    if (error) {
+                        reject(error);
+                    }
+                    else {
+                        resolve(exitCode);
+                    }
+                });
+                if (this.options.input) {
+                    if (!cp.stdin) {
+                        throw new Error('child process missing stdin');
+                    }
+                    cp.stdin.end(this.options.input);
+                }
+            }));
+        });
+    }
+}
+/**
+ * Convert an arg string to an array of args. Handles escaping
+ *
+ * @param    argString   string of arguments
+ * @returns  string[]    array of arguments
+ */
+function argStringToArray(argString) {
+    const args = [];
+    let inQuotes = false;
+    let escaped = false;
+    let arg = '';
+    function append(c) {
+        // we only escape double quotes.
+        if (escaped && c !== '"') {
+            arg += '\\';
+        }
+        arg += c;
+        escaped = false;
+    }
+    for (let i = 0; i < argString.length; i++) {
+        const c = argString.charAt(i);
+        if (c === '"') {
+            if (!escaped) {
+                inQuotes = !inQuotes;
+            }
+            else {
+                append(c);
+            }
+            continue;
+        }
+        if (c === '\\' && escaped) {
+            append(c);
+            continue;
+        }
+        if (c === '\\' && inQuotes) {
+            escaped = true;
+            continue;
+        }
+        if (c === ' ' && !inQuotes) {
+            if (arg.length > 0) {
+                args.push(arg);
+                arg = '';
+            }
+            continue;
+        }
+        append(c);
+    }
+    if (arg.length > 0) {
+        args.push(arg.trim());
+    }
+    return args;
+}
+class ExecState extends external_events_.EventEmitter {
+    constructor(options, toolPath) {
+        super();
+        this.processClosed = false; // tracks whether the process has exited and stdio is closed
+        this.processError = '';
+        this.processExitCode = 0;
+        this.processExited = false; // tracks whether the process has exited
+        this.processStderr = false; // tracks whether stderr was written to
+        this.delay = 10000; // 10 seconds
+        this.done = false;
+        this.timeout = null;
+        if (!toolPath) {
+            throw new Error('toolPath must not be empty');
+        }
+        this.options = options;
+        this.toolPath = toolPath;
+        if (options.delay) {
+            this.delay = options.delay;
+        }
+    }
+    CheckComplete() {
+        if (this.done) {
+            return;
+        }
+        if (this.processClosed) {
+            this._setResult();
+        }
+        else if (this.processExited) {
+            this.timeout = (0,external_timers_namespaceObject.setTimeout)(ExecState.HandleTimeout, this.delay, this);
+        }
+    }
+    _debug(message) {
+        this.emit('debug', message);
+    }
+    _setResult() {
+        // determine whether there is an error
+        let error;
+        if (this.processExited) {
+            if (this.processError) {
+                error = new Error(`There was an error when attempting to execute the process '${this.toolPath}'. This may indicate the process failed to start. Error: ${this.processError}`);
+            }
+            else if (this.processExitCode !== 0 && !this.options.ignoreReturnCode) {
+                error = new Error(`The process '${this.toolPath}' failed with exit code ${this.processExitCode}`);
+            }
+            else if (this.processStderr && this.options.failOnStdErr) {
+                error = new Error(`The process '${this.toolPath}' failed because one or more lines were written to the STDERR stream`);
+            }
+        }
+        // clear the timeout
+        if (this.timeout) {
+            clearTimeout(this.timeout);
+            this.timeout = null;
+        }
+        this.done = true;
+        this.emit('done', error, this.processExitCode);
+    }
+    static HandleTimeout(state) {
+        if (state.done) {
+            return;
+        }
+        if (!state.processClosed && state.processExited) {
+            const message = `The STDIO streams did not close within ${state.delay / 1000} seconds of the exit event from process '${state.toolPath}'. This may indicate a child process inherited the STDIO streams and has not yet exited.`;
+            state._debug(message);
+        }
+        state._setResult();
+    }
+}
+//# sourceMappingURL=toolrunner.js.map
+;// CONCATENATED MODULE: ./node_modules/@actions/exec/lib/exec.js
+var exec_awaiter = (undefined && undefined.__awaiter) || function (thisArg, _arguments, P, generator) {
+    function adopt(value) { return value instanceof P ? value : new P(function (resolve) { resolve(value); }); }
+    return new (P || (P = Promise))(function (resolve, reject) {
+        function fulfilled(value) { try { step(generator.next(value)); } catch (e) { reject(e); } }
+        function rejected(value) { try { step(generator["throw"](value)); } catch (e) { reject(e); } }
+        function step(result) { result.done ? resolve(result.value) : adopt(result.value).then(fulfilled, rejected); }
+        step((generator = generator.apply(thisArg, _arguments || [])).next());
+    });
+};
+
+
+/**
+ * Exec a command.
+ * Output will be streamed to the live console.
+ * Returns promise with return code
+ *
+ * @param     commandLine        command to execute (can include additional args). Must be correctly escaped.
+ * @param     args               optional arguments for tool. Escaping is handled by the lib.
+ * @param     options            optional exec options.  See ExecOptions
+ * @returns   Promise<number>    exit code
+ */
+function exec(commandLine, args, options) {
+    return exec_awaiter(this, void 0, void 0, function* () {
+        const commandArgs = argStringToArray(commandLine);
+        if (commandArgs.length === 0) {
+            throw new Error(`Parameter 'commandLine' cannot be null or empty.`);
+        }
+        // Path to tool to execute should be first arg
+        const toolPath = commandArgs[0];
+        args = commandArgs.slice(1).concat(args || []);
+        const runner = new ToolRunner(toolPath, args, options);
+        return runner.exec();
+    });
+}
+/**
+ * Exec a command and get the output.
+ * Output will be streamed to the live console.
+ * Returns promise with the exit code and collected stdout and stderr
+ *
+ * @param     commandLine           command to execute (can include additional args). Must be correctly escaped.
+ * @param     args                  optional arguments for tool. Escaping is handled by the lib.
+ * @param     options               optional exec options.  See ExecOptions
+ * @returns   Promise<ExecOutput>   exit code, stdout, and stderr
+ */
+function getExecOutput(commandLine, args, options) {
+    return exec_awaiter(this, void 0, void 0, function* () {
+        var _a, _b;
+        let stdout = '';
+        let stderr = '';
+        //Using string decoder covers the case where a mult-byte character is split
+        const stdoutDecoder = new StringDecoder('utf8');
+        const stderrDecoder = new StringDecoder('utf8');
+        const originalStdoutListener = (_a = options === null || options === void 0 ? void 0 : options.listeners) === null || _a === void 0 ? void 0 : _a.stdout;
+        const originalStdErrListener = (_b = options === null || options === void 0 ? void 0 : options.listeners) === null || _b === void 0 ? void 0 : _b.stderr;
+        const stdErrListener = (data) => {
+            stderr += stderrDecoder.write(data);
+            if (originalStdErrListener) {
+                originalStdErrListener(data);
+            }
+        };
+        const stdOutListener = (data) => {
+            stdout += stdoutDecoder.write(data);
+            if (originalStdoutListener) {
+                originalStdoutListener(data);
+            }
+        };
+        const listeners = Object.assign(Object.assign({}, options === null || options === void 0 ? void 0 : options.listeners), { stdout: stdOutListener, stderr: stdErrListener });
+        const exitCode = yield exec(commandLine, args, Object.assign(Object.assign({}, options), { listeners }));
+        //flush any remaining characters
+        stdout += stdoutDecoder.end();
+        stderr += stderrDecoder.end();
+        return {
+            exitCode,
+            stdout,
+            stderr
+        };
+    });
+}
+//# sourceMappingURL=exec.js.map
+
+/***/ }),
+
+/***/ 2145:
+/***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   tZ: () => (/* binding */ BearerCredentialHandler)
+/* harmony export */ });
+/* unused harmony exports BasicCredentialHandler, PersonalAccessTokenCredentialHandler */
+var __awaiter = (undefined && undefined.__awaiter) || function (thisArg, _arguments, P, generator) {
+    function adopt(value) { return value instanceof P ? value : new P(function (resolve) { resolve(value); }); }
+    return new (P || (P = Promise))(function (resolve, reject) {
+        function fulfilled(value) { try { step(generator.next(value)); } catch (e) { reject(e); } }
+        function rejected(value) { try { step(generator["throw"](value)); } catch (e) { reject(e); } }
+        function step(result) { result.done ? resolve(result.value) : adopt(result.value).then(fulfilled, rejected); }
+        step((generator = generator.apply(thisArg, _arguments || [])).next());
+    });
+};
+class BasicCredentialHandler {
+    constructor(username, password) {
+        this.username = username;
+        this.password = password;
+    }
+    prepareRequest(options) {
+        if (!options.headers) {
+            throw Error('The request has no headers');
+        }
+        options.headers['Authorization'] = `Basic ${Buffer.from(`${this.username}:${this.password}`).toString('base64')}`;
+    }
+    // This handler cannot handle 401
+    canHandleAuthentication() {
+        return false;
+    }
+    handleAuthentication() {
+        return __awaiter(this, void 0, void 0, function* () {
+            throw new Error('not implemented');
+        });
+    }
+}
+class BearerCredentialHandler {
+    constructor(token) {
+        this.token = token;
+    }
+    // currently implements pre-authorization
+    // TODO: support preAuth = false where it hooks on 401
+    prepareRequest(options) {
+        if (!options.headers) {
+            throw Error('The request has no headers');
+        }
+        options.headers['Authorization'] = `Bearer ${this.token}`;
+    }
+    // This handler cannot handle 401
+    canHandleAuthentication() {
+        return false;
+    }
+    handleAuthentication() {
+        return __awaiter(this, void 0, void 0, function* () {
+            throw new Error('not implemented');
+        });
+    }
+}
+class PersonalAccessTokenCredentialHandler {
+    constructor(token) {
+        this.token = token;
+    }
+    // currently implements pre-authorization
+    // TODO: support preAuth = false where it hooks on 401
+    prepareRequest(options) {
+        if (!options.headers) {
+            throw Error('The request has no headers');
+        }
+        options.headers['Authorization'] = `Basic ${Buffer.from(`PAT:${this.token}`).toString('base64')}`;
+    }
+    // This handler cannot handle 401
+    canHandleAuthentication() {
+        return false;
+    }
+    handleAuthentication() {
+        return __awaiter(this, void 0, void 0, function* () {
+            throw new Error('not implemented');
+        });
+    }
+}
+//# sourceMappingURL=auth.js.map
+
+/***/ }),
+
+/***/ 4942:
+/***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
+
+
+// EXPORTS
+__nccwpck_require__.d(__webpack_exports__, {
+  Qq: () => (/* binding */ HttpClient),
+  Kg: () => (/* binding */ HttpClientError),
+  Hv: () => (/* binding */ HttpCodes)
+});
+
+// UNUSED EXPORTS: Headers, HttpClientResponse, MediaTypes, getProxyUrl, isHttps
+
+// EXTERNAL MODULE: external "http"
+var external_http_ = __nccwpck_require__(8611);
+var external_http_namespaceObject = /*#__PURE__*/__nccwpck_require__.t(external_http_, 2);
+// EXTERNAL MODULE: external "https"
+var external_https_ = __nccwpck_require__(5692);
+var external_https_namespaceObject = /*#__PURE__*/__nccwpck_require__.t(external_https_, 2);
+;// CONCATENATED MODULE: ./node_modules/@actions/http-client/lib/proxy.js
+function getProxyUrl(reqUrl) {
+    const usingSsl = reqUrl.protocol === 'https:';
+    if (checkBypass(reqUrl)) {
+        return undefined;
+    }
+    const proxyVar = (() => {
+        if (usingSsl) {
+            return process.env['https_proxy'] || process.env['HTTPS_PROXY'];
+        }
+        else {
+            return process.env['http_proxy'] || process.env['HTTP_PROXY'];
+        }
+    })();
+    if (proxyVar) {
+        try {
+            return new DecodedURL(proxyVar);
+        }
+        catch (_a) {
+            if (!proxyVar.startsWith('http://') && !proxyVar.startsWith('https://'))
+                return new DecodedURL(`http://${proxyVar}`);
+        }
+    }
+    else {
+        return undefined;
+    }
+}
+function checkBypass(reqUrl) {
+    if (!reqUrl.hostname) {
+        return false;
+    }
+    const reqHost = reqUrl.hostname;
+    if (isLoopbackAddress(reqHost)) {
+        return true;
+    }
+    const noProxy = process.env['no_proxy'] || process.env['NO_PROXY'] || '';
+    if (!noProxy) {
+        return false;
+    }
+    // Determine the request port
+    let reqPort;
+    if (reqUrl.port) {
+        reqPort = Number(reqUrl.port);
+    }
+    else if (reqUrl.protocol === 'http:') {
+        reqPort = 80;
+    }
+    else if (reqUrl.protocol === 'https:') {
+        reqPort = 443;
+    }
+    // Format the request hostname and hostname with port
+    const upperReqHosts = [reqUrl.hostname.toUpperCase()];
+    if (typeof reqPort === 'number') {
+        upperReqHosts.push(`${upperReqHosts[0]}:${reqPort}`);
+    }
+    // Compare request host against noproxy
+    for (const upperNoProxyItem of noProxy
+        .split(',')
+        .map(x => x.trim().toUpperCase())
+        .filter(x => x)) {
+        if (upperNoProxyItem === '*' ||
+            upperReqHosts.some(x => x === upperNoProxyItem ||
+                x.endsWith(`.${upperNoProxyItem}`) ||
+                (upperNoProxyItem.startsWith('.') &&
+                    x.endsWith(`${upperNoProxyItem}`)))) {
+            return true;
+        }
+    }
+    return false;
+}
+function isLoopbackAddress(host) {
+    const hostLower = host.toLowerCase();
+    return (hostLower === 'localhost' ||
+        hostLower.startsWith('127.') ||
+        hostLower.startsWith('[::1]') ||
+        hostLower.startsWith('[0:0:0:0:0:0:0:1]'));
+}
+class DecodedURL extends URL {
+    constructor(url, base) {
+        super(url, base);
+        this._decodedUsername = decodeURIComponent(super.username);
+        this._decodedPassword = decodeURIComponent(super.password);
+    }
+    get username() {
+        return this._decodedUsername;
+    }
+    get password() {
+        return this._decodedPassword;
+    }
+}
+//# sourceMappingURL=proxy.js.map
+// EXTERNAL MODULE: ./node_modules/tunnel/index.js
+var tunnel = __nccwpck_require__(770);
+// EXTERNAL MODULE: ./node_modules/undici/index.js
+var undici = __nccwpck_require__(6752);
+;// CONCATENATED MODULE: ./node_modules/@actions/http-client/lib/index.js
+/* eslint-disable @typescript-eslint/no-explicit-any */
+var __awaiter = (undefined && undefined.__awaiter) || function (thisArg, _arguments, P, generator) {
+    function adopt(value) { return value instanceof P ? value : new P(function (resolve) { resolve(value); }); }
+    return new (P || (P = Promise))(function (resolve, reject) {
+        function fulfilled(value) { try { step(generator.next(value)); } catch (e) { reject(e); } }
+        function rejected(value) { try { step(generator["throw"](value)); } catch (e) { reject(e); } }
+        function step(result) { result.done ? resolve(result.value) : adopt(result.value).then(fulfilled, rejected); }
+        step((generator = generator.apply(thisArg, _arguments || [])).next());
+    });
+};
+
+
+
+
+
+var HttpCodes;
+(function (HttpCodes) {
+    HttpCodes[HttpCodes["OK"] = 200] = "OK";
+    HttpCodes[HttpCodes["MultipleChoices"] = 300] = "MultipleChoices";
+    HttpCodes[HttpCodes["MovedPermanently"] = 301] = "MovedPermanently";
+    HttpCodes[HttpCodes["ResourceMoved"] = 302] = "ResourceMoved";
+    HttpCodes[HttpCodes["SeeOther"] = 303] = "SeeOther";
+    HttpCodes[HttpCodes["NotModified"] = 304] = "NotModified";
+    HttpCodes[HttpCodes["UseProxy"] = 305] = "UseProxy";
+    HttpCodes[HttpCodes["SwitchProxy"] = 306] = "SwitchProxy";
+    HttpCodes[HttpCodes["TemporaryRedirect"] = 307] = "TemporaryRedirect";
+    HttpCodes[HttpCodes["PermanentRedirect"] = 308] = "PermanentRedirect";
+    HttpCodes[HttpCodes["BadRequest"] = 400] = "BadRequest";
+    HttpCodes[HttpCodes["Unauthorized"] = 401] = "Unauthorized";
+    HttpCodes[HttpCodes["PaymentRequired"] = 402] = "PaymentRequired";
+    HttpCodes[HttpCodes["Forbidden"] = 403] = "Forbidden";
+    HttpCodes[HttpCodes["NotFound"] = 404] = "NotFound";
+    HttpCodes[HttpCodes["MethodNotAllowed"] = 405] = "MethodNotAllowed";
+    HttpCodes[HttpCodes["NotAcceptable"] = 406] = "NotAcceptable";
+    HttpCodes[HttpCodes["ProxyAuthenticationRequired"] = 407] = "ProxyAuthenticationRequired";
+    HttpCodes[HttpCodes["RequestTimeout"] = 408] = "RequestTimeout";
+    HttpCodes[HttpCodes["Conflict"] = 409] = "Conflict";
+    HttpCodes[HttpCodes["Gone"] = 410] = "Gone";
+    HttpCodes[HttpCodes["TooManyRequests"] = 429] = "TooManyRequests";
+    HttpCodes[HttpCodes["InternalServerError"] = 500] = "InternalServerError";
+    HttpCodes[HttpCodes["NotImplemented"] = 501] = "NotImplemented";
+    HttpCodes[HttpCodes["BadGateway"] = 502] = "BadGateway";
+    HttpCodes[HttpCodes["ServiceUnavailable"] = 503] = "ServiceUnavailable";
+    HttpCodes[HttpCodes["GatewayTimeout"] = 504] = "GatewayTimeout";
+})(HttpCodes || (HttpCodes = {}));
+var Headers;
+(function (Headers) {
+    Headers["Accept"] = "accept";
+    Headers["ContentType"] = "content-type";
+})(Headers || (Headers = {}));
+var MediaTypes;
+(function (MediaTypes) {
+    MediaTypes["ApplicationJson"] = "application/json";
+})(MediaTypes || (MediaTypes = {}));
+/**
+ * Returns the proxy URL, depending upon the supplied url and proxy environment variables.
+ * @param serverUrl  The server URL where the request will be sent. For example, https://api.github.com
+ */
+function lib_getProxyUrl(serverUrl) {
+    const proxyUrl = pm.getProxyUrl(new URL(serverUrl));
+    return proxyUrl ? proxyUrl.href : '';
+}
+const HttpRedirectCodes = [
+    HttpCodes.MovedPermanently,
+    HttpCodes.ResourceMoved,
+    HttpCodes.SeeOther,
+    HttpCodes.TemporaryRedirect,
+    HttpCodes.PermanentRedirect
+];
+const HttpResponseRetryCodes = [
+    HttpCodes.BadGateway,
+    HttpCodes.ServiceUnavailable,
+    HttpCodes.GatewayTimeout
+];
+const RetryableHttpVerbs = ['OPTIONS', 'GET', 'DELETE', 'HEAD'];
+const ExponentialBackoffCeiling = 10;
+const ExponentialBackoffTimeSlice = 5;
+class HttpClientError extends Error {
+    constructor(message, statusCode) {
+        super(message);
+        this.name = 'HttpClientError';
+        this.statusCode = statusCode;
+        Object.setPrototypeOf(this, HttpClientError.prototype);
+    }
+}
+class HttpClientResponse {
+    constructor(message) {
+        this.message = message;
+    }
+    readBody() {
+        return __awaiter(this, void 0, void 0, function* () {
+            return new Promise((resolve) => __awaiter(this, void 0, void 0, function* () {
+                let output = Buffer.alloc(0);
+                this.message.on('data', (chunk) => {
+                    output = Buffer.concat([output, chunk]);
+                });
+                this.message.on('end', () => {
+                    resolve(output.toString());
+                });
+            }));
+        });
+    }
+    readBodyBuffer() {
+        return __awaiter(this, void 0, void 0, function* () {
+            return new Promise((resolve) => __awaiter(this, void 0, void 0, function* () {
+                const chunks = [];
+                this.message.on('data', (chunk) => {
+                    chunks.push(chunk);
+                });
+                this.message.on('end', () => {
+                    resolve(Buffer.concat(chunks));
+                });
+            }));
+        });
+    }
+}
+function isHttps(requestUrl) {
+    const parsedUrl = new URL(requestUrl);
+    return parsedUrl.protocol === 'https:';
+}
+class HttpClient {
+    constructor(userAgent, handlers, requestOptions) {
+        this._ignoreSslError = false;
+        this._allowRedirects = true;
+        this._allowRedirectDowngrade = false;
+        this._maxRedirects = 50;
+        this._allowRetries = false;
+        this._maxRetries = 1;
+        this._keepAlive = false;
+        this._disposed = false;
+        this.userAgent = this._getUserAgentWithOrchestrationId(userAgent);
+        this.handlers = handlers || [];
+        this.requestOptions = requestOptions;
+        if (requestOptions) {
+            if (requestOptions.ignoreSslError != null) {
+                this._ignoreSslError = requestOptions.ignoreSslError;
+            }
+            this._socketTimeout = requestOptions.socketTimeout;
+            if (requestOptions.allowRedirects != null) {
+                this._allowRedirects = requestOptions.allowRedirects;
+            }
+            if (requestOptions.allowRedirectDowngrade != null) {
+                this._allowRedirectDowngrade = requestOptions.allowRedirectDowngrade;
+            }
+            if (requestOptions.maxRedirects != null) {
+                this._maxRedirects = Math.max(requestOptions.maxRedirects, 0);
+            }
+            if (requestOptions.keepAlive != null) {
+                this._keepAlive = requestOptions.keepAlive;
+            }
+            if (requestOptions.allowRetries != null) {
+                this._allowRetries = requestOptions.allowRetries;
+            }
+            if (requestOptions.maxRetries != null) {
+                this._maxRetries = requestOptions.maxRetries;
+            }
+        }
+    }
+    options(requestUrl, additionalHeaders) {
+        return __awaiter(this, void 0, void 0, function* () {
+            return this.request('OPTIONS', requestUrl, null, additionalHeaders || {});
+        });
+    }
+    get(requestUrl, additionalHeaders) {
+        return __awaiter(this, void 0, void 0, function* () {
+            return this.request('GET', requestUrl, null, additionalHeaders || {});
+        });
+    }
+    del(requestUrl, additionalHeaders) {
+        return __awaiter(this, void 0, void 0, function* () {
+            return this.request('DELETE', requestUrl, null, additionalHeaders || {});
+        });
+    }
+    post(requestUrl, data, additionalHeaders) {
+        return __awaiter(this, void 0, void 0, function* () {
+            return this.request('POST', requestUrl, data, additionalHeaders || {});
+        });
+    }
+    patch(requestUrl, data, additionalHeaders) {
+        return __awaiter(this, void 0, void 0, function* () {
+            return this.request('PATCH', requestUrl, data, additionalHeaders || {});
+        });
+    }
+    put(requestUrl, data, additionalHeaders) {
+        return __awaiter(this, void 0, void 0, function* () {
+            return this.request('PUT', requestUrl, data, additionalHeaders || {});
+        });
+    }
+    head(requestUrl, additionalHeaders) {
+        return __awaiter(this, void 0, void 0, function* () {
+            return this.request('HEAD', requestUrl, null, additionalHeaders || {});
+        });
+    }
+    sendStream(verb, requestUrl, stream, additionalHeaders) {
+        return __awaiter(this, void 0, void 0, function* () {
+            return this.request(verb, requestUrl, stream, additionalHeaders);
+        });
+    }
+    /**
+     * Gets a typed object from an endpoint
+     * Be aware that not found returns a null.  Other errors (4xx, 5xx) reject the promise
+     */
+    getJson(requestUrl_1) {
+        return __awaiter(this, arguments, void 0, function* (requestUrl, additionalHeaders = {}) {
+            additionalHeaders[Headers.Accept] = this._getExistingOrDefaultHeader(additionalHeaders, Headers.Accept, MediaTypes.ApplicationJson);
+            const res = yield this.get(requestUrl, additionalHeaders);
+            return this._processResponse(res, this.requestOptions);
+        });
+    }
+    postJson(requestUrl_1, obj_1) {
+        return __awaiter(this, arguments, void 0, function* (requestUrl, obj, additionalHeaders = {}) {
+            const data = JSON.stringify(obj, null, 2);
+            additionalHeaders[Headers.Accept] = this._getExistingOrDefaultHeader(additionalHeaders, Headers.Accept, MediaTypes.ApplicationJson);
+            additionalHeaders[Headers.ContentType] =
+                this._getExistingOrDefaultContentTypeHeader(additionalHeaders, MediaTypes.ApplicationJson);
+            const res = yield this.post(requestUrl, data, additionalHeaders);
+            return this._processResponse(res, this.requestOptions);
+        });
+    }
+    putJson(requestUrl_1, obj_1) {
+        return __awaiter(this, arguments, void 0, function* (requestUrl, obj, additionalHeaders = {}) {
+            const data = JSON.stringify(obj, null, 2);
+            additionalHeaders[Headers.Accept] = this._getExistingOrDefaultHeader(additionalHeaders, Headers.Accept, MediaTypes.ApplicationJson);
+            additionalHeaders[Headers.ContentType] =
+                this._getExistingOrDefaultContentTypeHeader(additionalHeaders, MediaTypes.ApplicationJson);
+            const res = yield this.put(requestUrl, data, additionalHeaders);
+            return this._processResponse(res, this.requestOptions);
+        });
+    }
+    patchJson(requestUrl_1, obj_1) {
+        return __awaiter(this, arguments, void 0, function* (requestUrl, obj, additionalHeaders = {}) {
+            const data = JSON.stringify(obj, null, 2);
+            additionalHeaders[Headers.Accept] = this._getExistingOrDefaultHeader(additionalHeaders, Headers.Accept, MediaTypes.ApplicationJson);
+            additionalHeaders[Headers.ContentType] =
+                this._getExistingOrDefaultContentTypeHeader(additionalHeaders, MediaTypes.ApplicationJson);
+            const res = yield this.patch(requestUrl, data, additionalHeaders);
+            return this._processResponse(res, this.requestOptions);
+        });
+    }
+    /**
+     * Makes a raw http request.
+     * All other methods such as get, post, patch, and request ultimately call this.
+     * Prefer get, del, post and patch
+     */
+    request(verb, requestUrl, data, headers) {
+        return __awaiter(this, void 0, void 0, function* () {
+            if (this._disposed) {
+                throw new Error('Client has already been disposed.');
+            }
+            const parsedUrl = new URL(requestUrl);
+            let info = this._prepareRequest(verb, parsedUrl, headers);
+            // Only perform retries on reads since writes may not be idempotent.
+            const maxTries = this._allowRetries && RetryableHttpVerbs.includes(verb)
+                ? this._maxRetries + 1
+                : 1;
+            let numTries = 0;
+            let response;
+            do {
+                response = yield this.requestRaw(info, data);
+                // Check if it's an authentication challenge
+                if (response &&
+                    response.message &&
+                    response.message.statusCode === HttpCodes.Unauthorized) {
+                    let authenticationHandler;
+                    for (const handler of this.handlers) {
+                        if (handler.canHandleAuthentication(response)) {
+                            authenticationHandler = handler;
+                            break;
+                        }
+                    }
+                    if (authenticationHandler) {
+                        return authenticationHandler.handleAuthentication(this, info, data);
+                    }
+                    else {
+                        // We have received an unauthorized response but have no handlers to handle it.
+                        // Let the response return to the caller.
+                        return response;
+                    }
+                }
+                let redirectsRemaining = this._maxRedirects;
+                while (response.message.statusCode &&
+                    HttpRedirectCodes.includes(response.message.statusCode) &&
+                    this._allowRedirects &&
+                    redirectsRemaining > 0) {
+                    const redirectUrl = response.message.headers['location'];
+                    if (!redirectUrl) {
+                        // if there's no location to redirect to, we won't
+                        break;
+                    }
+                    const parsedRedirectUrl = new URL(redirectUrl);
+                    if (parsedUrl.protocol === 'https:' &&
+                        parsedUrl.protocol !== parsedRedirectUrl.protocol &&
+                        !this._allowRedirectDowngrade) {
+                        throw new Error('Redirect from HTTPS to HTTP protocol. This downgrade is not allowed for security reasons. If you want to allow this behavior, set the allowRedirectDowngrade option to true.');
+                    }
+                    // we need to finish reading the response before reassigning response
+                    // which will leak the open socket.
+                    yield response.readBody();
+                    // strip authorization header if redirected to a different hostname
+                    if (parsedRedirectUrl.hostname !== parsedUrl.hostname) {
+                        for (const header in headers) {
+                            // header names are case insensitive
+                            if (header.toLowerCase() === 'authorization') {
+                                delete headers[header];
+                            }
+                        }
+                    }
+                    // let's make the request with the new redirectUrl
+                    info = this._prepareRequest(verb, parsedRedirectUrl, headers);
+                    response = yield this.requestRaw(info, data);
+                    redirectsRemaining--;
+                }
+                if (!response.message.statusCode ||
+                    !HttpResponseRetryCodes.includes(response.message.statusCode)) {
+                    // If not a retry code, return immediately instead of retrying
+                    return response;
+                }
+                numTries += 1;
+                if (numTries < maxTries) {
+                    yield response.readBody();
+                    yield this._performExponentialBackoff(numTries);
+                }
+            } while (numTries < maxTries);
+            return response;
+        });
+    }
+    /**
+     * Needs to be called if keepAlive is set to true in request options.
+     */
+    dispose() {
+        if (this._agent) {
+            this._agent.destroy();
+        }
+        this._disposed = true;
+    }
+    /**
+     * Raw request.
+     * @param info
+     * @param data
+     */
+    requestRaw(info, data) {
+        return __awaiter(this, void 0, void 0, function* () {
+            return new Promise((resolve, reject) => {
+                function callbackForResult(err, res) {
+                    if (err) {
+                        reject(err);
+                    }
+                    else if (!res) {
+                        // If `err` is not passed, then `res` must be passed.
+                        reject(new Error('Unknown error'));
+                    }
+                    else {
+                        resolve(res);
+                    }
+                }
+                this.requestRawWithCallback(info, data, callbackForResult);
+            });
+        });
+    }
+    /**
+     * Raw request with callback.
+     * @param info
+     * @param data
+     * @param onResult
+     */
+    requestRawWithCallback(info, data, onResult) {
+        if (typeof data === 'string') {
+            if (!info.options.headers) {
+                info.options.headers = {};
+            }
+            info.options.headers['Content-Length'] = Buffer.byteLength(data, 'utf8');
+        }
+        let callbackCalled = false;
+        function handleResult(err, res) {
+            if (!callbackCalled) {
+                callbackCalled = true;
+                onResult(err, res);
+            }
+        }
+        const req = info.httpModule.request(info.options, (msg) => {
+            const res = new HttpClientResponse(msg);
+            handleResult(undefined, res);
+        });
+        let socket;
+        req.on('socket', sock => {
+            socket = sock;
+        });
+        // If we ever get disconnected, we want the socket to timeout eventually
+        req.setTimeout(this._socketTimeout || 3 * 60000, () => {
+            if (socket) {
+                socket.end();
+            }
+            handleResult(new Error(`Request timeout: ${info.options.path}`));
+        });
+        req.on('error', function (err) {
+            // err has statusCode property
+            // res should have headers
+            handleResult(err);
+        });
+        if (data && typeof data === 'string') {
+            req.write(data, 'utf8');
+        }
+        if (data && typeof data !== 'string') {
+            data.on('close', function () {
+                req.end();
+            });
+            data.pipe(req);
+        }
+        else {
+            req.end();
+        }
+    }
+    /**
+     * Gets an http agent. This function is useful when you need an http agent that handles
+     * routing through a proxy server - depending upon the url and proxy environment variables.
+     * @param serverUrl  The server URL where the request will be sent. For example, https://api.github.com
+     */
+    getAgent(serverUrl) {
+        const parsedUrl = new URL(serverUrl);
+        return this._getAgent(parsedUrl);
+    }
+    getAgentDispatcher(serverUrl) {
+        const parsedUrl = new URL(serverUrl);
+        const proxyUrl = getProxyUrl(parsedUrl);
+        const useProxy = proxyUrl && proxyUrl.hostname;
+        if (!useProxy) {
+            return;
+        }
+        return this._getProxyAgentDispatcher(parsedUrl, proxyUrl);
+    }
+    _prepareRequest(method, requestUrl, headers) {
+        const info = {};
+        info.parsedUrl = requestUrl;
+        const usingSsl = info.parsedUrl.protocol === 'https:';
+        info.httpModule = usingSsl ? external_https_namespaceObject : external_http_namespaceObject;
+        const defaultPort = usingSsl ? 443 : 80;
+        info.options = {};
+        info.options.host = info.parsedUrl.hostname;
+        info.options.port = info.parsedUrl.port
+            ? parseInt(info.parsedUrl.port)
+            : defaultPort;
+        info.options.path =
+            (info.parsedUrl.pathname || '') + (info.parsedUrl.search || '');
+        info.options.method = method;
+        info.options.headers = this._mergeHeaders(headers);
+        if (this.userAgent != null) {
+            info.options.headers['user-agent'] = this.userAgent;
+        }
+        info.options.agent = this._getAgent(info.parsedUrl);
+        // gives handlers an opportunity to participate
+        if (this.handlers) {
+            for (const handler of this.handlers) {
+                handler.prepareRequest(info.options);
+            }
+        }
+        return info;
+    }
+    _mergeHeaders(headers) {
+        if (this.requestOptions && this.requestOptions.headers) {
+            return Object.assign({}, lowercaseKeys(this.requestOptions.headers), lowercaseKeys(headers || {}));
+        }
+        return lowercaseKeys(headers || {});
+    }
+    /**
+     * Gets an existing header value or returns a default.
+     * Handles converting number header values to strings since HTTP headers must be strings.
+     * Note: This returns string | string[] since some headers can have multiple values.
+     * For headers that must always be a single string (like Content-Type), use the
+     * specialized _getExistingOrDefaultContentTypeHeader method instead.
+     */
+    _getExistingOrDefaultHeader(additionalHeaders, header, _default) {
+        let clientHeader;
+        if (this.requestOptions && this.requestOptions.headers) {
+            const headerValue = lowercaseKeys(this.requestOptions.headers)[header];
+            if (headerValue) {
+                clientHeader =
+                    typeof headerValue === 'number' ? headerValue.toString() : headerValue;
+            }
+        }
+        const additionalValue = additionalHeaders[header];
+        if (additionalValue !== undefined) {
+            return typeof additionalValue === 'number'
+                ? additionalValue.toString()
+                : additionalValue;
+        }
+        if (clientHeader !== undefined) {
+            return clientHeader;
+        }
+        return _default;
+    }
+    /**
+     * Specialized version of _getExistingOrDefaultHeader for Content-Type header.
+     * Always returns a single string (not an array) since Content-Type should be a single value.
+     * Converts arrays to comma-separated strings and numbers to strings to ensure type safety.
+     * This was split from _getExistingOrDefaultHeader to provide stricter typing for callers
+     * that assign the result to places expecting a string (e.g., additionalHeaders[Headers.ContentType]).
+     */
+    _getExistingOrDefaultContentTypeHeader(additionalHeaders, _default) {
+        let clientHeader;
+        if (this.requestOptions && this.requestOptions.headers) {
+            const headerValue = lowercaseKeys(this.requestOptions.headers)[Headers.ContentType];
+            if (headerValue) {
+                if (typeof headerValue === 'number') {
+                    clientHeader = String(headerValue);
+                }
+                else if (Array.isArray(headerValue)) {
+                    clientHeader = headerValue.join(', ');
+                }
+                else {
+                    clientHeader = headerValue;
+                }
+            }
+        }
+        const additionalValue = additionalHeaders[Headers.ContentType];
+        // Return the first non-undefined value, converting numbers or arrays to strings if necessary
+        if (additionalValue !== undefined) {
+            if (typeof additionalValue === 'number') {
+                return String(additionalValue);
+            }
+            else if (Array.isArray(additionalValue)) {
+                return additionalValue.join(', ');
+            }
+            else {
+                return additionalValue;
+            }
+        }
+        if (clientHeader !== undefined) {
+            return clientHeader;
+        }
+        return _default;
+    }
+    _getAgent(parsedUrl) {
+        let agent;
+        const proxyUrl = getProxyUrl(parsedUrl);
+        const useProxy = proxyUrl && proxyUrl.hostname;
+        if (this._keepAlive && useProxy) {
+            agent = this._proxyAgent;
+        }
+        if (!useProxy) {
+            agent = this._agent;
+        }
+        // if agent is already assigned use that agent.
+        if (agent) {
+            return agent;
+        }
+        const usingSsl = parsedUrl.protocol === 'https:';
+        let maxSockets = 100;
+        if (this.requestOptions) {
+            maxSockets = this.requestOptions.maxSockets || external_http_.globalAgent.maxSockets;
+        }
+        // This is `useProxy` again, but we need to check `proxyURl` directly for TypeScripts's flow analysis.
+        if (proxyUrl && proxyUrl.hostname) {
+            const agentOptions = {
+                maxSockets,
+                keepAlive: this._keepAlive,
+                proxy: Object.assign(Object.assign({}, ((proxyUrl.username || proxyUrl.password) && {
+                    proxyAuth: `${proxyUrl.username}:${proxyUrl.password}`
+                })), { host: proxyUrl.hostname, port: proxyUrl.port })
+            };
+            let tunnelAgent;
+            const overHttps = proxyUrl.protocol === 'https:';
+            if (usingSsl) {
+                tunnelAgent = overHttps ? tunnel.httpsOverHttps : tunnel.httpsOverHttp;
+            }
+            else {
+                tunnelAgent = overHttps ? tunnel.httpOverHttps : tunnel.httpOverHttp;
+            }
+            agent = tunnelAgent(agentOptions);
+            this._proxyAgent = agent;
+        }
+        // if tunneling agent isn't assigned create a new agent
+        if (!agent) {
+            const options = { keepAlive: this._keepAlive, maxSockets };
+            agent = usingSsl ? new external_https_.Agent(options) : new external_http_.Agent(options);
+            this._agent = agent;
+        }
+        if (usingSsl && this._ignoreSslError) {
+            // we don't want to set NODE_TLS_REJECT_UNAUTHORIZED=0 since that will affect request for entire process
+            // http.RequestOptions doesn't expose a way to modify RequestOptions.agent.options
+            // we have to cast it to any and change it directly
+            agent.options = Object.assign(agent.options || {}, {
+                rejectUnauthorized: false
+            });
+        }
+        return agent;
+    }
+    _getProxyAgentDispatcher(parsedUrl, proxyUrl) {
+        let proxyAgent;
+        if (this._keepAlive) {
+            proxyAgent = this._proxyAgentDispatcher;
+        }
+        // if agent is already assigned use that agent.
+        if (proxyAgent) {
+            return proxyAgent;
+        }
+        const usingSsl = parsedUrl.protocol === 'https:';
+        proxyAgent = new undici.ProxyAgent(Object.assign({ uri: proxyUrl.href, pipelining: !this._keepAlive ? 0 : 1 }, ((proxyUrl.username || proxyUrl.password) && {
+            token: `Basic ${Buffer.from(`${proxyUrl.username}:${proxyUrl.password}`).toString('base64')}`
+        })));
+        this._proxyAgentDispatcher = proxyAgent;
+        if (usingSsl && this._ignoreSslError) {
+            // we don't want to set NODE_TLS_REJECT_UNAUTHORIZED=0 since that will affect request for entire process
+            // http.RequestOptions doesn't expose a way to modify RequestOptions.agent.options
+            // we have to cast it to any and change it directly
+            proxyAgent.options = Object.assign(proxyAgent.options.requestTls || {}, {
+                rejectUnauthorized: false
+            });
+        }
+        return proxyAgent;
+    }
+    _getUserAgentWithOrchestrationId(userAgent) {
+        const baseUserAgent = userAgent || 'actions/http-client';
+        const orchId = process.env['ACTIONS_ORCHESTRATION_ID'];
+        if (orchId) {
+            // Sanitize the orchestration ID to ensure it contains only valid characters
+            // Valid characters: 0-9, a-z, _, -, .
+            const sanitizedId = orchId.replace(/[^a-z0-9_.-]/gi, '_');
+            return `${baseUserAgent} actions_orchestration_id/${sanitizedId}`;
+        }
+        return baseUserAgent;
+    }
+    _performExponentialBackoff(retryNumber) {
+        return __awaiter(this, void 0, void 0, function* () {
+            retryNumber = Math.min(ExponentialBackoffCeiling, retryNumber);
+            const ms = ExponentialBackoffTimeSlice * Math.pow(2, retryNumber);
+            return new Promise(resolve => setTimeout(() => resolve(), ms));
+        });
+    }
+    _processResponse(res, options) {
+        return __awaiter(this, void 0, void 0, function* () {
+            return new Promise((resolve, reject) => __awaiter(this, void 0, void 0, function* () {
+                const statusCode = res.message.statusCode || 0;
+                const response = {
+                    statusCode,
+                    result: null,
+                    headers: {}
+                };
+                // not found leads to null obj returned
+                if (statusCode === HttpCodes.NotFound) {
+                    resolve(response);
+                }
+                // get the result from the body
+                function dateTimeDeserializer(key, value) {
+                    if (typeof value === 'string') {
+                        const a = new Date(value);
+                        if (!isNaN(a.valueOf())) {
+                            return a;
+                        }
+                    }
+                    return value;
+                }
+                let obj;
+                let contents;
+                try {
+                    contents = yield res.readBody();
+                    if (contents && contents.length > 0) {
+                        if (options && options.deserializeDates) {
+                            obj = JSON.parse(contents, dateTimeDeserializer);
+                        }
+                        else {
+                            obj = JSON.parse(contents);
+                        }
+                        response.result = obj;
+                    }
+                    response.headers = res.message.headers;
+                }
+                catch (err) {
+                    // Invalid resource (contents not json);  leaving result obj null
+                }
+                // note that 3xx redirects are handled by the http layer.
+                if (statusCode > 299) {
+                    let msg;
+                    // if exception/error in body, attempt to get better error
+                    if (obj && obj.message) {
+                        msg = obj.message;
+                    }
+                    else if (contents && contents.length > 0) {
+                        // it may be the case that the exception is in the body message as string
+                        msg = contents;
+                    }
+                    else {
+                        msg = `Failed request: (${statusCode})`;
+                    }
+                    const err = new HttpClientError(msg, statusCode);
+                    err.result = response.result;
+                    reject(err);
+                }
+                else {
+                    resolve(response);
+                }
+            }));
+        });
+    }
+}
+const lowercaseKeys = (obj) => Object.keys(obj).reduce((c, k) => ((c[k.toLowerCase()] = obj[k]), c), {});
+//# sourceMappingURL=index.js.map
+
+/***/ }),
+
+/***/ 90:
+/***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   Ck: () => (/* binding */ mkdir),
+/* harmony export */   H8: () => (/* binding */ IS_WINDOWS),
+/* harmony export */   Qh: () => (/* binding */ isRooted),
+/* harmony export */   rm: () => (/* binding */ rm),
+/* harmony export */   t2: () => (/* binding */ exists),
+/* harmony export */   vr: () => (/* binding */ tryGetExecutablePath)
+/* harmony export */ });
+/* unused harmony exports chmod, copyFile, lstat, open, readdir, rename, rmdir, stat, symlink, unlink, readlink, UV_FS_O_EXLOCK, READONLY, isDirectory, getCmdPath */
+/* harmony import */ var fs__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(9896);
+/* harmony import */ var path__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(6928);
+var __awaiter = (undefined && undefined.__awaiter) || function (thisArg, _arguments, P, generator) {
+    function adopt(value) { return value instanceof P ? value : new P(function (resolve) { resolve(value); }); }
+    return new (P || (P = Promise))(function (resolve, reject) {
+        function fulfilled(value) { try { step(generator.next(value)); } catch (e) { reject(e); } }
+        function rejected(value) { try { step(generator["throw"](value)); } catch (e) { reject(e); } }
+        function step(result) { result.done ? resolve(result.value) : adopt(result.value).then(fulfilled, rejected); }
+        step((generator = generator.apply(thisArg, _arguments || [])).next());
+    });
+};
+
+
+const { chmod, copyFile, lstat, mkdir, open, readdir, rename, rm, rmdir, stat, symlink, unlink } = fs__WEBPACK_IMPORTED_MODULE_0__.promises;
+// export const {open} = 'fs'
+const IS_WINDOWS = process.platform === 'win32';
+/**
+ * Custom implementation of readlink to ensure Windows junctions
+ * maintain trailing backslash for backward compatibility with Node.js < 24
+ *
+ * In Node.js 20, Windows junctions (directory symlinks) always returned paths
+ * with trailing backslashes. Node.js 24 removed this behavior, which breaks
+ * code that relied on this format for path operations.
+ *
+ * This implementation restores the Node 20 behavior by adding a trailing
+ * backslash to all junction results on Windows.
+ */
+function readlink(fsPath) {
+    return __awaiter(this, void 0, void 0, function* () {
+        const result = yield fs.promises.readlink(fsPath);
+        // On Windows, restore Node 20 behavior: add trailing backslash to all results
+        // since junctions on Windows are always directory links
+        if (IS_WINDOWS && !result.endsWith('\\')) {
+            return `${result}\\`;
+        }
+        return result;
+    });
+}
+// See https://github.com/nodejs/node/blob/d0153aee367422d0858105abec186da4dff0a0c5/deps/uv/include/uv/win.h#L691
+const UV_FS_O_EXLOCK = 0x10000000;
+const READONLY = fs__WEBPACK_IMPORTED_MODULE_0__.constants.O_RDONLY;
+function exists(fsPath) {
+    return __awaiter(this, void 0, void 0, function* () {
+        try {
+            yield stat(fsPath);
+        }
+        catch (err) {
+            if (err.code === 'ENOENT') {
+                return false;
+            }
+            throw err;
+        }
+        return true;
+    });
+}
+function isDirectory(fsPath_1) {
+    return __awaiter(this, arguments, void 0, function* (fsPath, useStat = false) {
+        const stats = useStat ? yield stat(fsPath) : yield lstat(fsPath);
+        return stats.isDirectory();
+    });
+}
+/**
+ * On OSX/Linux, true if path starts with '/'. On Windows, true for paths like:
+ * \, \hello, \\hello\share, C:, and C:\hello (and corresponding alternate separator cases).
+ */
+function isRooted(p) {
+    p = normalizeSeparators(p);
+    if (!p) {
+        throw new Error('isRooted() parameter "p" cannot be empty');
+    }
+    if (IS_WINDOWS) {
+        return (p.startsWith('\\') || /^[A-Z]:/i.test(p) // e.g. \ or \hello or \\hello
+        ); // e.g. C: or C:\hello
+    }
+    return p.startsWith('/');
+}
+/**
+ * Best effort attempt to determine whether a file exists and is executable.
+ * @param filePath    file path to check
+ * @param extensions  additional file extensions to try
+ * @return if file exists and is executable, returns the file path. otherwise empty string.
+ */
+function tryGetExecutablePath(filePath, extensions) {
+    return __awaiter(this, void 0, void 0, function* () {
+        let stats = undefined;
+        try {
+            // test file exists
+            stats = yield stat(filePath);
+        }
+        catch (err) {
+            if (err.code !== 'ENOENT') {
+                // eslint-disable-next-line no-console
+                console.log(`Unexpected error attempting to determine if executable file exists '${filePath}': ${err}`);
+            }
+        }
+        if (stats && stats.isFile()) {
+            if (IS_WINDOWS) {
+                // on Windows, test for valid extension
+                const upperExt = path__WEBPACK_IMPORTED_MODULE_1__.extname(filePath).toUpperCase();
+                if (extensions.some(validExt => validExt.toUpperCase() === upperExt)) {
+                    return filePath;
+                }
+            }
+            else {
+                if (isUnixExecutable(stats)) {
+                    return filePath;
+                }
+            }
+        }
+        // try each extension
+        const originalFilePath = filePath;
+        for (const extension of extensions) {
+            filePath = originalFilePath + extension;
+            stats = undefined;
+            try {
+                stats = yield stat(filePath);
+            }
+            catch (err) {
+                if (err.code !== 'ENOENT') {
+                    // eslint-disable-next-line no-console
+                    console.log(`Unexpected error attempting to determine if executable file exists '${filePath}': ${err}`);
+                }
+            }
+            if (stats && stats.isFile()) {
+                if (IS_WINDOWS) {
+                    // preserve the case of the actual file (since an extension was appended)
+                    try {
+                        const directory = path__WEBPACK_IMPORTED_MODULE_1__.dirname(filePath);
+                        const upperName = path__WEBPACK_IMPORTED_MODULE_1__.basename(filePath).toUpperCase();
+                        for (const actualName of yield readdir(directory)) {
+                            if (upperName === actualName.toUpperCase()) {
+                                filePath = path__WEBPACK_IMPORTED_MODULE_1__.join(directory, actualName);
+                                break;
+                            }
+                        }
+                    }
+                    catch (err) {
+                        // eslint-disable-next-line no-console
+                        console.log(`Unexpected error attempting to determine the actual case of the file '${filePath}': ${err}`);
+                    }
+                    return filePath;
+                }
+                else {
+                    if (isUnixExecutable(stats)) {
+                        return filePath;
+                    }
+                }
+            }
+        }
+        return '';
+    });
+}
+function normalizeSeparators(p) {
+    p = p || '';
+    if (IS_WINDOWS) {
+        // convert slashes on Windows
+        p = p.replace(/\//g, '\\');
+        // remove redundant slashes
+        return p.replace(/\\\\+/g, '\\');
+    }
+    // remove redundant slashes
+    return p.replace(/\/\/+/g, '/');
+}
+// on Mac/Linux, test the execute bit
+//     R   W  X  R  W X R W X
+//   256 128 64 32 16 8 4 2 1
+function isUnixExecutable(stats) {
+    return ((stats.mode & 1) > 0 ||
+        ((stats.mode & 8) > 0 &&
+            process.getgid !== undefined &&
+            stats.gid === process.getgid()) ||
+        ((stats.mode & 64) > 0 &&
+            process.getuid !== undefined &&
+            stats.uid === process.getuid()));
+}
+// Get the path of cmd.exe in windows
+function getCmdPath() {
+    var _a;
+    return (_a = process.env['COMSPEC']) !== null && _a !== void 0 ? _a : `cmd.exe`;
+}
+//# sourceMappingURL=io-util.js.map
+
+/***/ }),
+
+/***/ 8701:
+/***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   K7: () => (/* binding */ which),
+/* harmony export */   U$: () => (/* binding */ mkdirP),
+/* harmony export */   Yz: () => (/* binding */ rmRF)
+/* harmony export */ });
+/* unused harmony exports cp, mv, findInPath */
+/* harmony import */ var assert__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(2613);
+/* harmony import */ var path__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(6928);
+/* harmony import */ var _io_util_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(90);
+var __awaiter = (undefined && undefined.__awaiter) || function (thisArg, _arguments, P, generator) {
+    function adopt(value) { return value instanceof P ? value : new P(function (resolve) { resolve(value); }); }
+    return new (P || (P = Promise))(function (resolve, reject) {
+        function fulfilled(value) { try { step(generator.next(value)); } catch (e) { reject(e); } }
+        function rejected(value) { try { step(generator["throw"](value)); } catch (e) { reject(e); } }
+        function step(result) { result.done ? resolve(result.value) : adopt(result.value).then(fulfilled, rejected); }
+        step((generator = generator.apply(thisArg, _arguments || [])).next());
+    });
+};
+
+
+
+/**
+ * Copies a file or folder.
+ * Based off of shelljs - https://github.com/shelljs/shelljs/blob/9237f66c52e5daa40458f94f9565e18e8132f5a6/src/cp.js
+ *
+ * @param     source    source path
+ * @param     dest      destination path
+ * @param     options   optional. See CopyOptions.
+ */
+function cp(source_1, dest_1) {
+    return __awaiter(this, arguments, void 0, function* (source, dest, options = {}) {
+        const { force, recursive, copySourceDirectory } = readCopyOptions(options);
+        const destStat = (yield ioUtil.exists(dest)) ? yield ioUtil.stat(dest) : null;
+        // Dest is an existing file, but not forcing
+        if (destStat && destStat.isFile() && !force) {
+            return;
+        }
+        // If dest is an existing directory, should copy inside.
+        const newDest = destStat && destStat.isDirectory() && copySourceDirectory
+            ? path.join(dest, path.basename(source))
+            : dest;
+        if (!(yield ioUtil.exists(source))) {
+            throw new Error(`no such file or directory: ${source}`);
+        }
+        const sourceStat = yield ioUtil.stat(source);
+        if (sourceStat.isDirectory()) {
+            if (!recursive) {
+                throw new Error(`Failed to copy. ${source} is a directory, but tried to copy without recursive flag.`);
+            }
+            else {
+                yield cpDirRecursive(source, newDest, 0, force);
+            }
+        }
+        else {
+            if (path.relative(source, newDest) === '') {
+                // a file cannot be copied to itself
+                throw new Error(`'${newDest}' and '${source}' are the same file`);
+            }
+            yield copyFile(source, newDest, force);
+        }
+    });
+}
+/**
+ * Moves a path.
+ *
+ * @param     source    source path
+ * @param     dest      destination path
+ * @param     options   optional. See MoveOptions.
+ */
+function mv(source_1, dest_1) {
+    return __awaiter(this, arguments, void 0, function* (source, dest, options = {}) {
+        if (yield ioUtil.exists(dest)) {
+            let destExists = true;
+            if (yield ioUtil.isDirectory(dest)) {
+                // If dest is directory copy src into dest
+                dest = path.join(dest, path.basename(source));
+                destExists = yield ioUtil.exists(dest);
+            }
+            if (destExists) {
+                if (options.force == null || options.force) {
+                    yield rmRF(dest);
+                }
+                else {
+                    throw new Error('Destination already exists');
+                }
+            }
+        }
+        yield mkdirP(path.dirname(dest));
+        yield ioUtil.rename(source, dest);
+    });
+}
+/**
+ * Remove a path recursively with force
+ *
+ * @param inputPath path to remove
+ */
+function rmRF(inputPath) {
+    return __awaiter(this, void 0, void 0, function* () {
+        if (_io_util_js__WEBPACK_IMPORTED_MODULE_2__/* .IS_WINDOWS */ .H8) {
+            // Check for invalid characters
+            // https://docs.microsoft.com/en-us/windows/win32/fileio/naming-a-file
+            if (/[*"<>|]/.test(inputPath)) {
+                throw new Error('File path must not contain `*`, `"`, `<`, `>` or `|` on Windows');
+            }
+        }
+        try {
+            // note if path does not exist, error is silent
+            yield _io_util_js__WEBPACK_IMPORTED_MODULE_2__.rm(inputPath, {
+                force: true,
+                maxRetries: 3,
+                recursive: true,
+                retryDelay: 300
+            });
+        }
+        catch (err) {
+            throw new Error(`File was unable to be removed ${err}`);
+        }
+    });
+}
+/**
+ * Make a directory.  Creates the full path with folders in between
+ * Will throw if it fails
+ *
+ * @param   fsPath        path to create
+ * @returns Promise<void>
+ */
+function mkdirP(fsPath) {
+    return __awaiter(this, void 0, void 0, function* () {
+        (0,assert__WEBPACK_IMPORTED_MODULE_0__.ok)(fsPath, 'a path argument must be provided');
+        yield _io_util_js__WEBPACK_IMPORTED_MODULE_2__/* .mkdir */ .Ck(fsPath, { recursive: true });
+    });
+}
+/**
+ * Returns path of a tool had the tool actually been invoked.  Resolves via paths.
+ * If you check and the tool does not exist, it will throw.
+ *
+ * @param     tool              name of the tool
+ * @param     check             whether to check if tool exists
+ * @returns   Promise<string>   path to tool
+ */
+function which(tool, check) {
+    return __awaiter(this, void 0, void 0, function* () {
+        if (!tool) {
+            throw new Error("parameter 'tool' is required");
+        }
+        // recursive when check=true
+        if (check) {
+            const result = yield which(tool, false);
+            if (!result) {
+                if (_io_util_js__WEBPACK_IMPORTED_MODULE_2__/* .IS_WINDOWS */ .H8) {
+                    throw new Error(`Unable to locate executable file: ${tool}. Please verify either the file path exists or the file can be found within a directory specified by the PATH environment variable. Also verify the file has a valid extension for an executable file.`);
+                }
+                else {
+                    throw new Error(`Unable to locate executable file: ${tool}. Please verify either the file path exists or the file can be found within a directory specified by the PATH environment variable. Also check the file mode to verify the file is executable.`);
+                }
+            }
+            return result;
+        }
+        const matches = yield findInPath(tool);
+        if (matches && matches.length > 0) {
+            return matches[0];
+        }
+        return '';
+    });
+}
+/**
+ * Returns a list of all occurrences of the given tool on the system path.
+ *
+ * @returns   Promise<string[]>  the paths of the tool
+ */
+function findInPath(tool) {
+    return __awaiter(this, void 0, void 0, function* () {
+        if (!tool) {
+            throw new Error("parameter 'tool' is required");
+        }
+        // build the list of extensions to try
+        const extensions = [];
+        if (_io_util_js__WEBPACK_IMPORTED_MODULE_2__/* .IS_WINDOWS */ .H8 && process.env['PATHEXT']) {
+            for (const extension of process.env['PATHEXT'].split(path__WEBPACK_IMPORTED_MODULE_1__.delimiter)) {
+                if (extension) {
+                    extensions.push(extension);
+                }
+            }
+        }
+        // if it's rooted, return it if exists. otherwise return empty.
+        if (_io_util_js__WEBPACK_IMPORTED_MODULE_2__/* .isRooted */ .Qh(tool)) {
+            const filePath = yield _io_util_js__WEBPACK_IMPORTED_MODULE_2__/* .tryGetExecutablePath */ .vr(tool, extensions);
+            if (filePath) {
+                return [filePath];
+            }
+            return [];
+        }
+        // if any path separators, return empty
+        if (tool.includes(path__WEBPACK_IMPORTED_MODULE_1__.sep)) {
+            return [];
+        }
+        // build the list of directories
+        //
+        // Note, technically "where" checks the current directory on Windows. From a toolkit perspective,
+        // it feels like we should not do this. Checking the current directory seems like more of a use
+        // case of a shell, and the which() function exposed by the toolkit should strive for consistency
+        // across platforms.
+        const directories = [];
+        if (process.env.PATH) {
+            for (const p of process.env.PATH.split(path__WEBPACK_IMPORTED_MODULE_1__.delimiter)) {
+                if (p) {
+                    directories.push(p);
+                }
+            }
+        }
+        // find all matches
+        const matches = [];
+        for (const directory of directories) {
+            const filePath = yield _io_util_js__WEBPACK_IMPORTED_MODULE_2__/* .tryGetExecutablePath */ .vr(path__WEBPACK_IMPORTED_MODULE_1__.join(directory, tool), extensions);
+            if (filePath) {
+                matches.push(filePath);
+            }
+        }
+        return matches;
+    });
+}
+function readCopyOptions(options) {
+    const force = options.force == null ? true : options.force;
+    const recursive = Boolean(options.recursive);
+    const copySourceDirectory = options.copySourceDirectory == null
+        ? true
+        : Boolean(options.copySourceDirectory);
+    return { force, recursive, copySourceDirectory };
+}
+function cpDirRecursive(sourceDir, destDir, currentDepth, force) {
+    return __awaiter(this, void 0, void 0, function* () {
+        // Ensure there is not a run away recursive copy
+        if (currentDepth >= 255)
+            return;
+        currentDepth++;
+        yield mkdirP(destDir);
+        const files = yield ioUtil.readdir(sourceDir);
+        for (const fileName of files) {
+            const srcFile = `${sourceDir}/${fileName}`;
+            const destFile = `${destDir}/${fileName}`;
+            const srcFileStat = yield ioUtil.lstat(srcFile);
+            if (srcFileStat.isDirectory()) {
+                // Recurse
+                yield cpDirRecursive(srcFile, destFile, currentDepth, force);
+            }
+            else {
+                yield copyFile(srcFile, destFile, force);
+            }
+        }
+        // Change the mode for the newly created directory
+        yield ioUtil.chmod(destDir, (yield ioUtil.stat(sourceDir)).mode);
+    });
+}
+// Buffered file copy
+function copyFile(srcFile, destFile, force) {
+    return __awaiter(this, void 0, void 0, function* () {
+        if ((yield ioUtil.lstat(srcFile)).isSymbolicLink()) {
+            // unlink/re-link it
+            try {
+                yield ioUtil.lstat(destFile);
+                yield ioUtil.unlink(destFile);
+            }
+            catch (e) {
+                // Try to override file permission
+                if (e.code === 'EPERM') {
+                    yield ioUtil.chmod(destFile, '0666');
+                    yield ioUtil.unlink(destFile);
+                }
+                // other errors = it doesn't exist, no work to do
+            }
+            // Copy over symlink
+            const symlinkFull = yield ioUtil.readlink(srcFile);
+            yield ioUtil.symlink(symlinkFull, destFile, ioUtil.IS_WINDOWS ? 'junction' : null);
+        }
+        else if (!(yield ioUtil.exists(destFile)) || force) {
+            yield ioUtil.copyFile(srcFile, destFile);
+        }
+    });
+}
+//# sourceMappingURL=io.js.map
 
 /***/ })
 
@@ -28763,31 +31907,84 @@ module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("util");
 /************************************************************************/
 var __webpack_exports__ = {};
 
+;// CONCATENATED MODULE: ./src/util/text.ts
+/**
+ * Small text helpers shared by every layer: one of each, so log lines,
+ * error messages and reports say things the same way.
+ */
+/** Control (C0, DEL, C1), zero-width, bidi and line/paragraph separator characters. */
+const UNSAFE_CHARS = /[\u0000-\u001f\u007f-\u009f\u200b-\u200f\u2028-\u202e\u2060-\u2069\ufeff]+/g;
+/**
+ * Every run of control, bidi or zero-width characters (line breaks included)
+ * replaced by one space; other spacing kept. For whole log lines, which keep
+ * their indentation.
+ */
+function stripUnsafeChars(text) {
+    return text.replace(UNSAFE_CHARS, ' ');
+}
+/**
+ * Untrusted text (from the service, GitHub or a target) made safe for one log
+ * line: no line breaks (a new line starting with `::` would be a workflow
+ * command), no control, bidi or zero-width characters, and a bounded length
+ * (clipped with `...`).
+ */
+function oneLine(text, max = 500) {
+    const flat = stripUnsafeChars(text).replace(/\s+/g, ' ').trim();
+    return flat.length > max ? `${flat.slice(0, max - 3)}...` : flat;
+}
+/** `1 finding`, `2 findings`, `1,234 categories` (the count with en-US grouping). */
+function plural(n, one, many = `${one}s`) {
+    return `${n.toLocaleString('en-US')} ${n === 1 ? one : many}`;
+}
+/**
+ * A duration for people: `850 ms`, `45 s`, `1 min 5 s`, `2 h 3 min`.
+ * Negative or non-finite durations read `0 s`.
+ */
+function formatDuration(ms) {
+    if (!Number.isFinite(ms) || ms <= 0)
+        return '0 s';
+    if (ms < 999.5)
+        return `${Math.round(ms)} ms`;
+    const s = Math.round(ms / 1000);
+    if (s < 60)
+        return `${s} s`;
+    const m = Math.floor(s / 60);
+    if (m < 60)
+        return `${m} min ${s % 60} s`;
+    return `${Math.floor(m / 60)} h ${m % 60} min`;
+}
+/** A plain object (not null, not an array). */
+function isRecord(value) {
+    return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+/**
+ * `value` unless it is missing or empty. Runner variables such as
+ * `RUNNER_TEMP` may be set to `''`, which means unset: `nonEmpty(v) ?? fallback`.
+ */
+function nonEmpty(value) {
+    return value === undefined || value === '' ? undefined : value;
+}
+
 ;// CONCATENATED MODULE: ./src/util/errors.ts
 /**
  * The three kinds of failure, kept apart:
  * - ConfigError: the user's configuration mistake. One line naming the input; no stack.
- * - ServiceError (and its kinds): the service, GitHub or the network failed, or
- *   the wait ran out. Endpoint, status, code, message and what was retried; no stack.
+ * - RemoteError: a remote party failed or the wait ran out. Endpoint, status,
+ *   code, message and what was retried; no stack. Its classes say who:
+ *   ServiceError (the assessment service; MalformedResponseError when an
+ *   answer breaks the contract, DeadlineExceededError when timeout_minutes ran
+ *   out waiting) and GitHubError (the GitHub REST API).
  * - anything else is a bug: reported with its stack trace.
- * Every one of them fails the step.
+ * Every one of them fails the step. (AbortedError: the job was cancelled.)
+ *
+ * The class is the kind: test it with `instanceof`, never with a field.
+ * Errors are not changed once thrown: code that knows more (the attempts made,
+ * a hint) throws `err.withDetail(...)`, a new error with the first as its cause.
  */
-/**
- * Untrusted text (from the service, GitHub or a target) made safe for one log
- * line: no line breaks (a new line starting with `::` would be a workflow
- * command), no control, bidi or zero-width characters, and a bounded length.
- */
-function oneLine(text, max = 500) {
-    const flat = text
-        .replace(/[\u0000-\u001f\u007f-\u009f\u200b-\u200f\u2028-\u202e\u2060-\u2069\ufeff]+/g, ' ')
-        .replace(/\s+/g, ' ')
-        .trim();
-    return flat.length > max ? `${flat.slice(0, max - 3)}...` : flat;
-}
+
 /** A mistake in the action's configuration (inputs, event, permissions). */
 class ConfigError extends Error {
     input;
-    kind = 'config';
     constructor(
     /** The input (or setting) at fault, e.g. `min_severity`. */
     input, message) {
@@ -28796,9 +31993,8 @@ class ConfigError extends Error {
         this.name = 'ConfigError';
     }
 }
-/** The service (or GitHub, or the network) answered with an error or not at all. */
-class ServiceError extends Error {
-    kind = 'service';
+/** A remote party (the service, GitHub, the network) answered with an error or not at all. */
+class RemoteError extends Error {
     endpoint;
     status;
     code;
@@ -28812,18 +32008,35 @@ class ServiceError extends Error {
     ambiguous;
     constructor(init) {
         super(oneLine(init.message), init.cause === undefined ? undefined : { cause: init.cause });
-        this.name = 'ServiceError';
         this.endpoint = init.endpoint;
         this.status = init.status;
         this.code = init.code === undefined ? undefined : oneLine(init.code, 80);
         this.serviceMessage = oneLine(init.message);
         this.retryAfterMs = init.retryAfterMs;
         this.attempts = init.attempts ?? 1;
-        this.retried = init.retried ?? [];
+        this.retried = [...(init.retried ?? [])];
         this.extra = init.extra ?? {};
         this.hint = init.hint;
         this.transient = init.transient ?? false;
         this.ambiguous = init.ambiguous ?? false;
+    }
+    /** The fields this error was made from, with `detail` over them and this error as the cause. */
+    initWith(detail) {
+        return {
+            endpoint: this.endpoint,
+            status: this.status,
+            code: this.code,
+            message: this.serviceMessage,
+            retryAfterMs: this.retryAfterMs,
+            attempts: this.attempts,
+            retried: this.retried,
+            extra: this.extra,
+            hint: this.hint,
+            transient: this.transient,
+            ambiguous: this.ambiguous,
+            ...detail,
+            cause: this
+        };
     }
     /** One line: endpoint, status, code, message, retries, hint. */
     describe() {
@@ -28840,27 +32053,61 @@ class ServiceError extends Error {
         return line;
     }
 }
+/** The assessment service (or the network on the way to it) answered with an error or not at all. */
+class ServiceError extends RemoteError {
+    constructor(init) {
+        super(init);
+        this.name = 'ServiceError';
+    }
+    withDetail(detail) {
+        return new ServiceError(this.initWith(detail));
+    }
+}
 /** A response that does not follow the contract (non-JSON, missing or mistyped field, unknown enum value). */
 class MalformedResponseError extends ServiceError {
-    kind = 'malformed';
+    /** Dotted path of the offending field, e.g. `categories[2].worst_severity`; '' for the whole body. */
+    fieldPath;
     constructor(init) {
         super(init);
         this.name = 'MalformedResponseError';
         this.fieldPath = init.fieldPath;
     }
-    fieldPath;
+    withDetail(detail) {
+        return new MalformedResponseError({ ...this.initWith(detail), fieldPath: this.fieldPath });
+    }
 }
-/** The time given by timeout_minutes ran out while waiting. */
+/**
+ * The time given by timeout_minutes ran out while waiting. A ServiceError, as
+ * the gate's waits are on the service; a wait on GitHub that runs into the
+ * deadline ends with it too (the retry policy is shared).
+ */
 class DeadlineExceededError extends ServiceError {
-    kind = 'timeout';
-    constructor(endpoint, message) {
-        super({ endpoint, message, transient: false });
+    constructor(endpoint, message, detail = {}) {
+        super({ endpoint, message, transient: false, ...detail });
         this.name = 'DeadlineExceededError';
+    }
+    withDetail(detail) {
+        return new DeadlineExceededError(this.endpoint, this.serviceMessage, {
+            attempts: this.attempts,
+            retried: this.retried,
+            hint: this.hint,
+            ...detail,
+            cause: this
+        });
+    }
+}
+/** The GitHub REST API (or the network on the way to it) answered with an error or not at all. */
+class GitHubError extends RemoteError {
+    constructor(init) {
+        super(init);
+        this.name = 'GitHubError';
+    }
+    withDetail(detail) {
+        return new GitHubError(this.initWith(detail));
     }
 }
 /** The job was cancelled (SIGINT/SIGTERM) while we were waiting. */
 class AbortedError extends Error {
-    kind = 'aborted';
     constructor(message = 'the step was cancelled') {
         super(message);
         this.name = 'AbortedError';
@@ -28869,7 +32116,7 @@ class AbortedError extends Error {
 function failureKind(err) {
     if (err instanceof ConfigError)
         return 'config';
-    if (err instanceof ServiceError)
+    if (err instanceof RemoteError)
         return 'service';
     if (err instanceof AbortedError)
         return 'aborted';
@@ -28882,7 +32129,7 @@ function failureKind(err) {
 function describeFailure(err) {
     if (err instanceof ConfigError)
         return `Configuration error in input '${err.input}': ${err.message}`;
-    if (err instanceof ServiceError)
+    if (err instanceof RemoteError)
         return err.describe();
     if (err instanceof AbortedError)
         return err.message;
@@ -37983,7 +41230,7 @@ function partialRecord(keyType, valueType, params) {
         type: "record",
         keyType,
         valueType: valueType,
-        ...util.normalizeParams(params),
+        ...normalizeParams(params),
         partial: true,
     });
 }
@@ -38569,13 +41816,7 @@ const AUTH_TYPES = ['none', 'bearer', 'api_key', 'basic', 'oauth_client_credenti
 const AuthType = schemas_enum(AUTH_TYPES);
 const TRANSPORTS = ['http', 'websocket'];
 const Transport = schemas_enum(TRANSPORTS);
-const PROBE_ERROR_CATEGORIES = [
-    'unreachable',
-    'auth_failed',
-    'parse_error',
-    'no_reply',
-    'not_an_endpoint'
-];
+const PROBE_ERROR_CATEGORIES = ['unreachable', 'auth_failed', 'parse_error', 'no_reply', 'not_an_endpoint'];
 const ProbeErrorCategory = schemas_enum(PROBE_ERROR_CATEGORIES);
 const DISMISS_REASON_CODES = [
     'data_is_public',
@@ -38901,7 +42142,7 @@ const ListCategoriesQuery = strictObject({ lens: CategoryLens.default('security'
 
 
 /** 2.7 Profile. */
-const PROFILE_ANSWER_FIELDS = (/* unused pure expression or super */ null && ([
+const PROFILE_ANSWER_FIELDS = [
     'purpose',
     'industry',
     'system_prompt',
@@ -38911,8 +42152,8 @@ const PROFILE_ANSWER_FIELDS = (/* unused pure expression or super */ null && ([
     'has_guardrails',
     'multi_agent',
     'has_persistent_memory'
-]));
-const PROFILE_LIST_FIELDS = (/* unused pure expression or super */ null && ([
+];
+const PROFILE_LIST_FIELDS = [
     'tools',
     'user_types',
     'forbidden_actions',
@@ -38921,7 +42162,7 @@ const PROFILE_LIST_FIELDS = (/* unused pure expression or super */ null && ([
     'example_identifiers',
     'compliance_requirements',
     'forbidden_topics'
-]));
+];
 const Dismissal = looseObject({
     finding_id: schemas_string(),
     category: schemas_string(),
@@ -39143,7 +42384,7 @@ const API_ASSUMPTIONS = [
         decision: 'an object whose values are strings, numbers, booleans, null or arrays of those; shown as text (arrays joined with ", "); credential-like names redacted whatever the value type'
     },
     { topic: 'request_timeout unit', decision: 'seconds' },
-    { topic: 'stale or recreated profile version', decision: '409 stale_version' },
+    { topic: 'stale or recreated profile version', decision: '409 stale_version; the action reads and diffs again, 3 attempts in all' },
     { topic: 'body of POST /run', decision: 'model_id required; categories optional (omitted: the full taxonomy)' },
     { topic: 'latest_run_status of a model that never ran', decision: 'null' },
     { topic: 'last_replayed_at of an attack never replayed', decision: 'null' },
@@ -39152,8 +42393,30 @@ const API_ASSUMPTIONS = [
         topic: 'replay step fields',
         decision: 'only step is always present; the others may be absent or null depending on the step kind'
     },
-    { topic: 'profile answers and list items', decision: 'structure not shown: passed through as JSON values' },
-    { topic: 'request bodies', decision: 'unknown fields are refused with 422 (detail list)' }
+    {
+        topic: 'profile answers and list items',
+        decision: "an entry is the value itself or an object {value, source, ...}; source customer means already the customer's (not confirmed again)"
+    },
+    {
+        topic: 'fenced text',
+        decision: '[UNTRUSTED:<tag>]text[/UNTRUSTED:<tag>]; a string of another shape holding a fence tag compares unequal to every file value'
+    },
+    { topic: 'GET profile of a target without one', decision: '404' },
+    { topic: "a moved target's name", decision: '<name> (moved to <host>), at most 200 characters' },
+    { topic: 'endpoint_host', decision: "compared case-insensitively with the URL's host, with or without its port" },
+    { topic: 'request bodies', decision: 'unknown fields are refused with 422 (detail list)' },
+    {
+        topic: 'categories_planned of a full-taxonomy run',
+        decision: 'the keys of GET /category?lens=security, in any order; in an evaluation workspace (that list withheld, categories refused) every run is a full assessment. Used only to tell whether a run that appeared after a lost trigger answer is the one this step asked for: when the list cannot be read, the run is not taken (error)'
+    },
+    {
+        topic: 'nesting depth of a response body',
+        decision: 'at most 64 levels of arrays and objects: a deeper 2xx body is malformed (retried, then error); a deeper error body is read as its status alone'
+    },
+    {
+        topic: 'finding fingerprint (baseline, SARIF)',
+        decision: 'sha-256 (32 hex) of category, lens, severity and the technique: the sorted attack sources assessment_id:attack_index whose assessment_id is not the run that produced the finding, else the description lowercased with digits as # and canary-like tokens dropped; never ids, counts or timestamps'
+    }
 ];
 
 ;// CONCATENATED MODULE: ./src/service/contract/index.ts
@@ -39185,871 +42448,295 @@ const API_ASSUMPTIONS = [
 
 // EXTERNAL MODULE: external "node:http"
 var external_node_http_ = __nccwpck_require__(7067);
-;// CONCATENATED MODULE: external "node:https"
-const external_node_https_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:https");
+// EXTERNAL MODULE: external "node:https"
+var external_node_https_ = __nccwpck_require__(4708);
 // EXTERNAL MODULE: external "node:perf_hooks"
 var external_node_perf_hooks_ = __nccwpck_require__(643);
-// EXTERNAL MODULE: external "http"
-var external_http_ = __nccwpck_require__(8611);
-var external_http_namespaceObject = /*#__PURE__*/__nccwpck_require__.t(external_http_, 2);
-// EXTERNAL MODULE: external "https"
-var external_https_ = __nccwpck_require__(5692);
-var external_https_namespaceObject = /*#__PURE__*/__nccwpck_require__.t(external_https_, 2);
-;// CONCATENATED MODULE: ./node_modules/@actions/http-client/lib/proxy.js
-function getProxyUrl(reqUrl) {
-    const usingSsl = reqUrl.protocol === 'https:';
-    if (checkBypass(reqUrl)) {
-        return undefined;
-    }
-    const proxyVar = (() => {
-        if (usingSsl) {
-            return process.env['https_proxy'] || process.env['HTTPS_PROXY'];
-        }
-        else {
-            return process.env['http_proxy'] || process.env['HTTP_PROXY'];
-        }
-    })();
-    if (proxyVar) {
-        try {
-            return new DecodedURL(proxyVar);
-        }
-        catch (_a) {
-            if (!proxyVar.startsWith('http://') && !proxyVar.startsWith('https://'))
-                return new DecodedURL(`http://${proxyVar}`);
-        }
-    }
-    else {
-        return undefined;
-    }
-}
-function checkBypass(reqUrl) {
-    if (!reqUrl.hostname) {
-        return false;
-    }
-    const reqHost = reqUrl.hostname;
-    if (isLoopbackAddress(reqHost)) {
-        return true;
-    }
-    const noProxy = process.env['no_proxy'] || process.env['NO_PROXY'] || '';
-    if (!noProxy) {
-        return false;
-    }
-    // Determine the request port
-    let reqPort;
-    if (reqUrl.port) {
-        reqPort = Number(reqUrl.port);
-    }
-    else if (reqUrl.protocol === 'http:') {
-        reqPort = 80;
-    }
-    else if (reqUrl.protocol === 'https:') {
-        reqPort = 443;
-    }
-    // Format the request hostname and hostname with port
-    const upperReqHosts = [reqUrl.hostname.toUpperCase()];
-    if (typeof reqPort === 'number') {
-        upperReqHosts.push(`${upperReqHosts[0]}:${reqPort}`);
-    }
-    // Compare request host against noproxy
-    for (const upperNoProxyItem of noProxy
-        .split(',')
-        .map(x => x.trim().toUpperCase())
-        .filter(x => x)) {
-        if (upperNoProxyItem === '*' ||
-            upperReqHosts.some(x => x === upperNoProxyItem ||
-                x.endsWith(`.${upperNoProxyItem}`) ||
-                (upperNoProxyItem.startsWith('.') &&
-                    x.endsWith(`${upperNoProxyItem}`)))) {
-            return true;
-        }
-    }
-    return false;
-}
-function isLoopbackAddress(host) {
-    const hostLower = host.toLowerCase();
-    return (hostLower === 'localhost' ||
-        hostLower.startsWith('127.') ||
-        hostLower.startsWith('[::1]') ||
-        hostLower.startsWith('[0:0:0:0:0:0:0:1]'));
-}
-class DecodedURL extends URL {
-    constructor(url, base) {
-        super(url, base);
-        this._decodedUsername = decodeURIComponent(super.username);
-        this._decodedPassword = decodeURIComponent(super.password);
-    }
-    get username() {
-        return this._decodedUsername;
-    }
-    get password() {
-        return this._decodedPassword;
-    }
-}
-//# sourceMappingURL=proxy.js.map
-// EXTERNAL MODULE: ./node_modules/tunnel/index.js
-var tunnel = __nccwpck_require__(770);
-// EXTERNAL MODULE: ./node_modules/undici/index.js
-var undici = __nccwpck_require__(6752);
-;// CONCATENATED MODULE: ./node_modules/@actions/http-client/lib/index.js
-/* eslint-disable @typescript-eslint/no-explicit-any */
-var __awaiter = (undefined && undefined.__awaiter) || function (thisArg, _arguments, P, generator) {
-    function adopt(value) { return value instanceof P ? value : new P(function (resolve) { resolve(value); }); }
-    return new (P || (P = Promise))(function (resolve, reject) {
-        function fulfilled(value) { try { step(generator.next(value)); } catch (e) { reject(e); } }
-        function rejected(value) { try { step(generator["throw"](value)); } catch (e) { reject(e); } }
-        function step(result) { result.done ? resolve(result.value) : adopt(result.value).then(fulfilled, rejected); }
-        step((generator = generator.apply(thisArg, _arguments || [])).next());
-    });
-};
-
-
-
-
-
-var HttpCodes;
-(function (HttpCodes) {
-    HttpCodes[HttpCodes["OK"] = 200] = "OK";
-    HttpCodes[HttpCodes["MultipleChoices"] = 300] = "MultipleChoices";
-    HttpCodes[HttpCodes["MovedPermanently"] = 301] = "MovedPermanently";
-    HttpCodes[HttpCodes["ResourceMoved"] = 302] = "ResourceMoved";
-    HttpCodes[HttpCodes["SeeOther"] = 303] = "SeeOther";
-    HttpCodes[HttpCodes["NotModified"] = 304] = "NotModified";
-    HttpCodes[HttpCodes["UseProxy"] = 305] = "UseProxy";
-    HttpCodes[HttpCodes["SwitchProxy"] = 306] = "SwitchProxy";
-    HttpCodes[HttpCodes["TemporaryRedirect"] = 307] = "TemporaryRedirect";
-    HttpCodes[HttpCodes["PermanentRedirect"] = 308] = "PermanentRedirect";
-    HttpCodes[HttpCodes["BadRequest"] = 400] = "BadRequest";
-    HttpCodes[HttpCodes["Unauthorized"] = 401] = "Unauthorized";
-    HttpCodes[HttpCodes["PaymentRequired"] = 402] = "PaymentRequired";
-    HttpCodes[HttpCodes["Forbidden"] = 403] = "Forbidden";
-    HttpCodes[HttpCodes["NotFound"] = 404] = "NotFound";
-    HttpCodes[HttpCodes["MethodNotAllowed"] = 405] = "MethodNotAllowed";
-    HttpCodes[HttpCodes["NotAcceptable"] = 406] = "NotAcceptable";
-    HttpCodes[HttpCodes["ProxyAuthenticationRequired"] = 407] = "ProxyAuthenticationRequired";
-    HttpCodes[HttpCodes["RequestTimeout"] = 408] = "RequestTimeout";
-    HttpCodes[HttpCodes["Conflict"] = 409] = "Conflict";
-    HttpCodes[HttpCodes["Gone"] = 410] = "Gone";
-    HttpCodes[HttpCodes["TooManyRequests"] = 429] = "TooManyRequests";
-    HttpCodes[HttpCodes["InternalServerError"] = 500] = "InternalServerError";
-    HttpCodes[HttpCodes["NotImplemented"] = 501] = "NotImplemented";
-    HttpCodes[HttpCodes["BadGateway"] = 502] = "BadGateway";
-    HttpCodes[HttpCodes["ServiceUnavailable"] = 503] = "ServiceUnavailable";
-    HttpCodes[HttpCodes["GatewayTimeout"] = 504] = "GatewayTimeout";
-})(HttpCodes || (HttpCodes = {}));
-var Headers;
-(function (Headers) {
-    Headers["Accept"] = "accept";
-    Headers["ContentType"] = "content-type";
-})(Headers || (Headers = {}));
-var MediaTypes;
-(function (MediaTypes) {
-    MediaTypes["ApplicationJson"] = "application/json";
-})(MediaTypes || (MediaTypes = {}));
+// EXTERNAL MODULE: ./node_modules/@actions/http-client/lib/index.js + 1 modules
+var lib = __nccwpck_require__(4942);
+;// CONCATENATED MODULE: ./src/util/redact.ts
 /**
- * Returns the proxy URL, depending upon the supplied url and proxy environment variables.
- * @param serverUrl  The server URL where the request will be sent. For example, https://api.github.com
+ * Credentials out of every output: replay steps can carry the target's own
+ * credentials (headers, URL user-info, query parameters), and the gate knows
+ * secrets (the api_key) that must never be printed.
  */
-function lib_getProxyUrl(serverUrl) {
-    const proxyUrl = pm.getProxyUrl(new URL(serverUrl));
-    return proxyUrl ? proxyUrl.href : '';
+/**
+ * What a secret or credential is replaced by in every output: `***`, as
+ * GitHub masks secrets in logs. Deliberately not `[redacted]`, which is the
+ * service's own text for a finding whose proof the plan withholds
+ * (REDACTED in the contract).
+ */
+const SECRET_MASK = '***';
+/** Header names that are credentials whatever they look like. */
+const CREDENTIAL_HEADER_NAMES = new Set(['authorization', 'proxy-authorization', 'cookie', 'set-cookie', 'x-api-key']);
+/** Parts of a name that mark it as holding a credential. */
+const CREDENTIAL_NAME_PART = /key|token|secret|passw|pwd|auth|session|cookie|credential|signature|csrf|xsrf|jwt|bearer|private/i;
+/** Values that are credentials whatever header carries them. */
+const CREDENTIAL_VALUE = /^\s*(?:bearer|basic|digest|negotiate|ntlm|token|apikey|api-key)\s+\S|^\s*eyJ[A-Za-z0-9_-]{5,}\.[A-Za-z0-9_-]{5,}\./i;
+/** True for header (or parameter) names that look like they hold a credential. */
+function isCredentialName(name) {
+    const n = name.trim().toLowerCase();
+    return CREDENTIAL_HEADER_NAMES.has(n) || CREDENTIAL_NAME_PART.test(n);
 }
-const HttpRedirectCodes = [
-    HttpCodes.MovedPermanently,
-    HttpCodes.ResourceMoved,
-    HttpCodes.SeeOther,
-    HttpCodes.TemporaryRedirect,
-    HttpCodes.PermanentRedirect
-];
-const HttpResponseRetryCodes = [
-    HttpCodes.BadGateway,
-    HttpCodes.ServiceUnavailable,
-    HttpCodes.GatewayTimeout
-];
-const RetryableHttpVerbs = ['OPTIONS', 'GET', 'DELETE', 'HEAD'];
-const ExponentialBackoffCeiling = 10;
-const ExponentialBackoffTimeSlice = 5;
-class HttpClientError extends Error {
-    constructor(message, statusCode) {
-        super(message);
-        this.name = 'HttpClientError';
-        this.statusCode = statusCode;
-        Object.setPrototypeOf(this, HttpClientError.prototype);
-    }
+/** True for values that carry an authorization scheme or a JWT. */
+function looksLikeCredentialValue(value) {
+    return CREDENTIAL_VALUE.test(value);
 }
-class HttpClientResponse {
-    constructor(message) {
-        this.message = message;
+/**
+ * A header value as text. The description says only that headers is an
+ * object, so a value may be a string, a number, a boolean, null or an array of
+ * those (a repeated header): arrays are joined with ", ", null is "null".
+ */
+function headerValueText(value, depth = 0) {
+    if (typeof value === 'string')
+        return value;
+    // Bounded: a repeated header is one level; anything nested past a few is not a header value.
+    if (Array.isArray(value))
+        return depth >= 4 ? '[nested]' : value.map((v) => headerValueText(v, depth + 1)).join(', ');
+    if (value === null || value === undefined)
+        return 'null';
+    if (typeof value === 'object') {
+        try {
+            // JSON.stringify recurses: a value nested too deep throws RangeError, caught here.
+            return JSON.stringify(value);
+        }
+        catch {
+            return '[object]';
+        }
     }
-    readBody() {
-        return __awaiter(this, void 0, void 0, function* () {
-            return new Promise((resolve) => __awaiter(this, void 0, void 0, function* () {
-                let output = Buffer.alloc(0);
-                this.message.on('data', (chunk) => {
-                    output = Buffer.concat([output, chunk]);
-                });
-                this.message.on('end', () => {
-                    resolve(output.toString());
-                });
-            }));
-        });
-    }
-    readBodyBuffer() {
-        return __awaiter(this, void 0, void 0, function* () {
-            return new Promise((resolve) => __awaiter(this, void 0, void 0, function* () {
-                const chunks = [];
-                this.message.on('data', (chunk) => {
-                    chunks.push(chunk);
-                });
-                this.message.on('end', () => {
-                    resolve(Buffer.concat(chunks));
-                });
-            }));
-        });
-    }
+    if (typeof value === 'number' || typeof value === 'boolean' || typeof value === 'bigint' || typeof value === 'symbol')
+        return String(value);
+    // A function is no header value: its name, not its source text.
+    return '[function]';
 }
-function isHttps(requestUrl) {
-    const parsedUrl = new URL(requestUrl);
-    return parsedUrl.protocol === 'https:';
+/**
+ * A copy of `headers`, every value as text, with every credential-looking one
+ * replaced by `***`: a credential-like name is redacted whatever the
+ * type of its value; any other value when its text looks like a credential.
+ */
+function redactHeaders(headers) {
+    const out = {};
+    for (const [name, value] of Object.entries(headers)) {
+        if (isCredentialName(name)) {
+            out[name] = SECRET_MASK;
+            continue;
+        }
+        const v = headerValueText(value);
+        // Each item of a repeated header is checked on its own (the patterns anchor at the start).
+        const items = Array.isArray(value) ? value : [value];
+        const secret = looksLikeCredentialValue(v) || items.some((item) => looksLikeCredentialValue(headerValueText(item)));
+        out[name] = secret ? SECRET_MASK : v;
+    }
+    return out;
 }
-class lib_HttpClient {
-    constructor(userAgent, handlers, requestOptions) {
-        this._ignoreSslError = false;
-        this._allowRedirects = true;
-        this._allowRedirectDowngrade = false;
-        this._maxRedirects = 50;
-        this._allowRetries = false;
-        this._maxRetries = 1;
-        this._keepAlive = false;
-        this._disposed = false;
-        this.userAgent = this._getUserAgentWithOrchestrationId(userAgent);
-        this.handlers = handlers || [];
-        this.requestOptions = requestOptions;
-        if (requestOptions) {
-            if (requestOptions.ignoreSslError != null) {
-                this._ignoreSslError = requestOptions.ignoreSslError;
-            }
-            this._socketTimeout = requestOptions.socketTimeout;
-            if (requestOptions.allowRedirects != null) {
-                this._allowRedirects = requestOptions.allowRedirects;
-            }
-            if (requestOptions.allowRedirectDowngrade != null) {
-                this._allowRedirectDowngrade = requestOptions.allowRedirectDowngrade;
-            }
-            if (requestOptions.maxRedirects != null) {
-                this._maxRedirects = Math.max(requestOptions.maxRedirects, 0);
-            }
-            if (requestOptions.keepAlive != null) {
-                this._keepAlive = requestOptions.keepAlive;
-            }
-            if (requestOptions.allowRetries != null) {
-                this._allowRetries = requestOptions.allowRetries;
-            }
-            if (requestOptions.maxRetries != null) {
-                this._maxRetries = requestOptions.maxRetries;
-            }
-        }
+function decodeName(name) {
+    try {
+        return decodeURIComponent(name.replace(/\+/g, ' '));
     }
-    options(requestUrl, additionalHeaders) {
-        return __awaiter(this, void 0, void 0, function* () {
-            return this.request('OPTIONS', requestUrl, null, additionalHeaders || {});
-        });
-    }
-    get(requestUrl, additionalHeaders) {
-        return __awaiter(this, void 0, void 0, function* () {
-            return this.request('GET', requestUrl, null, additionalHeaders || {});
-        });
-    }
-    del(requestUrl, additionalHeaders) {
-        return __awaiter(this, void 0, void 0, function* () {
-            return this.request('DELETE', requestUrl, null, additionalHeaders || {});
-        });
-    }
-    post(requestUrl, data, additionalHeaders) {
-        return __awaiter(this, void 0, void 0, function* () {
-            return this.request('POST', requestUrl, data, additionalHeaders || {});
-        });
-    }
-    patch(requestUrl, data, additionalHeaders) {
-        return __awaiter(this, void 0, void 0, function* () {
-            return this.request('PATCH', requestUrl, data, additionalHeaders || {});
-        });
-    }
-    put(requestUrl, data, additionalHeaders) {
-        return __awaiter(this, void 0, void 0, function* () {
-            return this.request('PUT', requestUrl, data, additionalHeaders || {});
-        });
-    }
-    head(requestUrl, additionalHeaders) {
-        return __awaiter(this, void 0, void 0, function* () {
-            return this.request('HEAD', requestUrl, null, additionalHeaders || {});
-        });
-    }
-    sendStream(verb, requestUrl, stream, additionalHeaders) {
-        return __awaiter(this, void 0, void 0, function* () {
-            return this.request(verb, requestUrl, stream, additionalHeaders);
-        });
-    }
-    /**
-     * Gets a typed object from an endpoint
-     * Be aware that not found returns a null.  Other errors (4xx, 5xx) reject the promise
-     */
-    getJson(requestUrl_1) {
-        return __awaiter(this, arguments, void 0, function* (requestUrl, additionalHeaders = {}) {
-            additionalHeaders[Headers.Accept] = this._getExistingOrDefaultHeader(additionalHeaders, Headers.Accept, MediaTypes.ApplicationJson);
-            const res = yield this.get(requestUrl, additionalHeaders);
-            return this._processResponse(res, this.requestOptions);
-        });
-    }
-    postJson(requestUrl_1, obj_1) {
-        return __awaiter(this, arguments, void 0, function* (requestUrl, obj, additionalHeaders = {}) {
-            const data = JSON.stringify(obj, null, 2);
-            additionalHeaders[Headers.Accept] = this._getExistingOrDefaultHeader(additionalHeaders, Headers.Accept, MediaTypes.ApplicationJson);
-            additionalHeaders[Headers.ContentType] =
-                this._getExistingOrDefaultContentTypeHeader(additionalHeaders, MediaTypes.ApplicationJson);
-            const res = yield this.post(requestUrl, data, additionalHeaders);
-            return this._processResponse(res, this.requestOptions);
-        });
-    }
-    putJson(requestUrl_1, obj_1) {
-        return __awaiter(this, arguments, void 0, function* (requestUrl, obj, additionalHeaders = {}) {
-            const data = JSON.stringify(obj, null, 2);
-            additionalHeaders[Headers.Accept] = this._getExistingOrDefaultHeader(additionalHeaders, Headers.Accept, MediaTypes.ApplicationJson);
-            additionalHeaders[Headers.ContentType] =
-                this._getExistingOrDefaultContentTypeHeader(additionalHeaders, MediaTypes.ApplicationJson);
-            const res = yield this.put(requestUrl, data, additionalHeaders);
-            return this._processResponse(res, this.requestOptions);
-        });
-    }
-    patchJson(requestUrl_1, obj_1) {
-        return __awaiter(this, arguments, void 0, function* (requestUrl, obj, additionalHeaders = {}) {
-            const data = JSON.stringify(obj, null, 2);
-            additionalHeaders[Headers.Accept] = this._getExistingOrDefaultHeader(additionalHeaders, Headers.Accept, MediaTypes.ApplicationJson);
-            additionalHeaders[Headers.ContentType] =
-                this._getExistingOrDefaultContentTypeHeader(additionalHeaders, MediaTypes.ApplicationJson);
-            const res = yield this.patch(requestUrl, data, additionalHeaders);
-            return this._processResponse(res, this.requestOptions);
-        });
-    }
-    /**
-     * Makes a raw http request.
-     * All other methods such as get, post, patch, and request ultimately call this.
-     * Prefer get, del, post and patch
-     */
-    request(verb, requestUrl, data, headers) {
-        return __awaiter(this, void 0, void 0, function* () {
-            if (this._disposed) {
-                throw new Error('Client has already been disposed.');
-            }
-            const parsedUrl = new URL(requestUrl);
-            let info = this._prepareRequest(verb, parsedUrl, headers);
-            // Only perform retries on reads since writes may not be idempotent.
-            const maxTries = this._allowRetries && RetryableHttpVerbs.includes(verb)
-                ? this._maxRetries + 1
-                : 1;
-            let numTries = 0;
-            let response;
-            do {
-                response = yield this.requestRaw(info, data);
-                // Check if it's an authentication challenge
-                if (response &&
-                    response.message &&
-                    response.message.statusCode === HttpCodes.Unauthorized) {
-                    let authenticationHandler;
-                    for (const handler of this.handlers) {
-                        if (handler.canHandleAuthentication(response)) {
-                            authenticationHandler = handler;
-                            break;
-                        }
-                    }
-                    if (authenticationHandler) {
-                        return authenticationHandler.handleAuthentication(this, info, data);
-                    }
-                    else {
-                        // We have received an unauthorized response but have no handlers to handle it.
-                        // Let the response return to the caller.
-                        return response;
-                    }
-                }
-                let redirectsRemaining = this._maxRedirects;
-                while (response.message.statusCode &&
-                    HttpRedirectCodes.includes(response.message.statusCode) &&
-                    this._allowRedirects &&
-                    redirectsRemaining > 0) {
-                    const redirectUrl = response.message.headers['location'];
-                    if (!redirectUrl) {
-                        // if there's no location to redirect to, we won't
-                        break;
-                    }
-                    const parsedRedirectUrl = new URL(redirectUrl);
-                    if (parsedUrl.protocol === 'https:' &&
-                        parsedUrl.protocol !== parsedRedirectUrl.protocol &&
-                        !this._allowRedirectDowngrade) {
-                        throw new Error('Redirect from HTTPS to HTTP protocol. This downgrade is not allowed for security reasons. If you want to allow this behavior, set the allowRedirectDowngrade option to true.');
-                    }
-                    // we need to finish reading the response before reassigning response
-                    // which will leak the open socket.
-                    yield response.readBody();
-                    // strip authorization header if redirected to a different hostname
-                    if (parsedRedirectUrl.hostname !== parsedUrl.hostname) {
-                        for (const header in headers) {
-                            // header names are case insensitive
-                            if (header.toLowerCase() === 'authorization') {
-                                delete headers[header];
-                            }
-                        }
-                    }
-                    // let's make the request with the new redirectUrl
-                    info = this._prepareRequest(verb, parsedRedirectUrl, headers);
-                    response = yield this.requestRaw(info, data);
-                    redirectsRemaining--;
-                }
-                if (!response.message.statusCode ||
-                    !HttpResponseRetryCodes.includes(response.message.statusCode)) {
-                    // If not a retry code, return immediately instead of retrying
-                    return response;
-                }
-                numTries += 1;
-                if (numTries < maxTries) {
-                    yield response.readBody();
-                    yield this._performExponentialBackoff(numTries);
-                }
-            } while (numTries < maxTries);
-            return response;
-        });
-    }
-    /**
-     * Needs to be called if keepAlive is set to true in request options.
-     */
-    dispose() {
-        if (this._agent) {
-            this._agent.destroy();
-        }
-        this._disposed = true;
-    }
-    /**
-     * Raw request.
-     * @param info
-     * @param data
-     */
-    requestRaw(info, data) {
-        return __awaiter(this, void 0, void 0, function* () {
-            return new Promise((resolve, reject) => {
-                function callbackForResult(err, res) {
-                    if (err) {
-                        reject(err);
-                    }
-                    else if (!res) {
-                        // If `err` is not passed, then `res` must be passed.
-                        reject(new Error('Unknown error'));
-                    }
-                    else {
-                        resolve(res);
-                    }
-                }
-                this.requestRawWithCallback(info, data, callbackForResult);
-            });
-        });
-    }
-    /**
-     * Raw request with callback.
-     * @param info
-     * @param data
-     * @param onResult
-     */
-    requestRawWithCallback(info, data, onResult) {
-        if (typeof data === 'string') {
-            if (!info.options.headers) {
-                info.options.headers = {};
-            }
-            info.options.headers['Content-Length'] = Buffer.byteLength(data, 'utf8');
-        }
-        let callbackCalled = false;
-        function handleResult(err, res) {
-            if (!callbackCalled) {
-                callbackCalled = true;
-                onResult(err, res);
-            }
-        }
-        const req = info.httpModule.request(info.options, (msg) => {
-            const res = new HttpClientResponse(msg);
-            handleResult(undefined, res);
-        });
-        let socket;
-        req.on('socket', sock => {
-            socket = sock;
-        });
-        // If we ever get disconnected, we want the socket to timeout eventually
-        req.setTimeout(this._socketTimeout || 3 * 60000, () => {
-            if (socket) {
-                socket.end();
-            }
-            handleResult(new Error(`Request timeout: ${info.options.path}`));
-        });
-        req.on('error', function (err) {
-            // err has statusCode property
-            // res should have headers
-            handleResult(err);
-        });
-        if (data && typeof data === 'string') {
-            req.write(data, 'utf8');
-        }
-        if (data && typeof data !== 'string') {
-            data.on('close', function () {
-                req.end();
-            });
-            data.pipe(req);
-        }
-        else {
-            req.end();
-        }
-    }
-    /**
-     * Gets an http agent. This function is useful when you need an http agent that handles
-     * routing through a proxy server - depending upon the url and proxy environment variables.
-     * @param serverUrl  The server URL where the request will be sent. For example, https://api.github.com
-     */
-    getAgent(serverUrl) {
-        const parsedUrl = new URL(serverUrl);
-        return this._getAgent(parsedUrl);
-    }
-    getAgentDispatcher(serverUrl) {
-        const parsedUrl = new URL(serverUrl);
-        const proxyUrl = getProxyUrl(parsedUrl);
-        const useProxy = proxyUrl && proxyUrl.hostname;
-        if (!useProxy) {
-            return;
-        }
-        return this._getProxyAgentDispatcher(parsedUrl, proxyUrl);
-    }
-    _prepareRequest(method, requestUrl, headers) {
-        const info = {};
-        info.parsedUrl = requestUrl;
-        const usingSsl = info.parsedUrl.protocol === 'https:';
-        info.httpModule = usingSsl ? external_https_namespaceObject : external_http_namespaceObject;
-        const defaultPort = usingSsl ? 443 : 80;
-        info.options = {};
-        info.options.host = info.parsedUrl.hostname;
-        info.options.port = info.parsedUrl.port
-            ? parseInt(info.parsedUrl.port)
-            : defaultPort;
-        info.options.path =
-            (info.parsedUrl.pathname || '') + (info.parsedUrl.search || '');
-        info.options.method = method;
-        info.options.headers = this._mergeHeaders(headers);
-        if (this.userAgent != null) {
-            info.options.headers['user-agent'] = this.userAgent;
-        }
-        info.options.agent = this._getAgent(info.parsedUrl);
-        // gives handlers an opportunity to participate
-        if (this.handlers) {
-            for (const handler of this.handlers) {
-                handler.prepareRequest(info.options);
-            }
-        }
-        return info;
-    }
-    _mergeHeaders(headers) {
-        if (this.requestOptions && this.requestOptions.headers) {
-            return Object.assign({}, lowercaseKeys(this.requestOptions.headers), lowercaseKeys(headers || {}));
-        }
-        return lowercaseKeys(headers || {});
-    }
-    /**
-     * Gets an existing header value or returns a default.
-     * Handles converting number header values to strings since HTTP headers must be strings.
-     * Note: This returns string | string[] since some headers can have multiple values.
-     * For headers that must always be a single string (like Content-Type), use the
-     * specialized _getExistingOrDefaultContentTypeHeader method instead.
-     */
-    _getExistingOrDefaultHeader(additionalHeaders, header, _default) {
-        let clientHeader;
-        if (this.requestOptions && this.requestOptions.headers) {
-            const headerValue = lowercaseKeys(this.requestOptions.headers)[header];
-            if (headerValue) {
-                clientHeader =
-                    typeof headerValue === 'number' ? headerValue.toString() : headerValue;
-            }
-        }
-        const additionalValue = additionalHeaders[header];
-        if (additionalValue !== undefined) {
-            return typeof additionalValue === 'number'
-                ? additionalValue.toString()
-                : additionalValue;
-        }
-        if (clientHeader !== undefined) {
-            return clientHeader;
-        }
-        return _default;
-    }
-    /**
-     * Specialized version of _getExistingOrDefaultHeader for Content-Type header.
-     * Always returns a single string (not an array) since Content-Type should be a single value.
-     * Converts arrays to comma-separated strings and numbers to strings to ensure type safety.
-     * This was split from _getExistingOrDefaultHeader to provide stricter typing for callers
-     * that assign the result to places expecting a string (e.g., additionalHeaders[Headers.ContentType]).
-     */
-    _getExistingOrDefaultContentTypeHeader(additionalHeaders, _default) {
-        let clientHeader;
-        if (this.requestOptions && this.requestOptions.headers) {
-            const headerValue = lowercaseKeys(this.requestOptions.headers)[Headers.ContentType];
-            if (headerValue) {
-                if (typeof headerValue === 'number') {
-                    clientHeader = String(headerValue);
-                }
-                else if (Array.isArray(headerValue)) {
-                    clientHeader = headerValue.join(', ');
-                }
-                else {
-                    clientHeader = headerValue;
-                }
-            }
-        }
-        const additionalValue = additionalHeaders[Headers.ContentType];
-        // Return the first non-undefined value, converting numbers or arrays to strings if necessary
-        if (additionalValue !== undefined) {
-            if (typeof additionalValue === 'number') {
-                return String(additionalValue);
-            }
-            else if (Array.isArray(additionalValue)) {
-                return additionalValue.join(', ');
-            }
-            else {
-                return additionalValue;
-            }
-        }
-        if (clientHeader !== undefined) {
-            return clientHeader;
-        }
-        return _default;
-    }
-    _getAgent(parsedUrl) {
-        let agent;
-        const proxyUrl = getProxyUrl(parsedUrl);
-        const useProxy = proxyUrl && proxyUrl.hostname;
-        if (this._keepAlive && useProxy) {
-            agent = this._proxyAgent;
-        }
-        if (!useProxy) {
-            agent = this._agent;
-        }
-        // if agent is already assigned use that agent.
-        if (agent) {
-            return agent;
-        }
-        const usingSsl = parsedUrl.protocol === 'https:';
-        let maxSockets = 100;
-        if (this.requestOptions) {
-            maxSockets = this.requestOptions.maxSockets || external_http_.globalAgent.maxSockets;
-        }
-        // This is `useProxy` again, but we need to check `proxyURl` directly for TypeScripts's flow analysis.
-        if (proxyUrl && proxyUrl.hostname) {
-            const agentOptions = {
-                maxSockets,
-                keepAlive: this._keepAlive,
-                proxy: Object.assign(Object.assign({}, ((proxyUrl.username || proxyUrl.password) && {
-                    proxyAuth: `${proxyUrl.username}:${proxyUrl.password}`
-                })), { host: proxyUrl.hostname, port: proxyUrl.port })
-            };
-            let tunnelAgent;
-            const overHttps = proxyUrl.protocol === 'https:';
-            if (usingSsl) {
-                tunnelAgent = overHttps ? tunnel.httpsOverHttps : tunnel.httpsOverHttp;
-            }
-            else {
-                tunnelAgent = overHttps ? tunnel.httpOverHttps : tunnel.httpOverHttp;
-            }
-            agent = tunnelAgent(agentOptions);
-            this._proxyAgent = agent;
-        }
-        // if tunneling agent isn't assigned create a new agent
-        if (!agent) {
-            const options = { keepAlive: this._keepAlive, maxSockets };
-            agent = usingSsl ? new external_https_.Agent(options) : new external_http_.Agent(options);
-            this._agent = agent;
-        }
-        if (usingSsl && this._ignoreSslError) {
-            // we don't want to set NODE_TLS_REJECT_UNAUTHORIZED=0 since that will affect request for entire process
-            // http.RequestOptions doesn't expose a way to modify RequestOptions.agent.options
-            // we have to cast it to any and change it directly
-            agent.options = Object.assign(agent.options || {}, {
-                rejectUnauthorized: false
-            });
-        }
-        return agent;
-    }
-    _getProxyAgentDispatcher(parsedUrl, proxyUrl) {
-        let proxyAgent;
-        if (this._keepAlive) {
-            proxyAgent = this._proxyAgentDispatcher;
-        }
-        // if agent is already assigned use that agent.
-        if (proxyAgent) {
-            return proxyAgent;
-        }
-        const usingSsl = parsedUrl.protocol === 'https:';
-        proxyAgent = new undici.ProxyAgent(Object.assign({ uri: proxyUrl.href, pipelining: !this._keepAlive ? 0 : 1 }, ((proxyUrl.username || proxyUrl.password) && {
-            token: `Basic ${Buffer.from(`${proxyUrl.username}:${proxyUrl.password}`).toString('base64')}`
-        })));
-        this._proxyAgentDispatcher = proxyAgent;
-        if (usingSsl && this._ignoreSslError) {
-            // we don't want to set NODE_TLS_REJECT_UNAUTHORIZED=0 since that will affect request for entire process
-            // http.RequestOptions doesn't expose a way to modify RequestOptions.agent.options
-            // we have to cast it to any and change it directly
-            proxyAgent.options = Object.assign(proxyAgent.options.requestTls || {}, {
-                rejectUnauthorized: false
-            });
-        }
-        return proxyAgent;
-    }
-    _getUserAgentWithOrchestrationId(userAgent) {
-        const baseUserAgent = userAgent || 'actions/http-client';
-        const orchId = process.env['ACTIONS_ORCHESTRATION_ID'];
-        if (orchId) {
-            // Sanitize the orchestration ID to ensure it contains only valid characters
-            // Valid characters: 0-9, a-z, _, -, .
-            const sanitizedId = orchId.replace(/[^a-z0-9_.-]/gi, '_');
-            return `${baseUserAgent} actions_orchestration_id/${sanitizedId}`;
-        }
-        return baseUserAgent;
-    }
-    _performExponentialBackoff(retryNumber) {
-        return __awaiter(this, void 0, void 0, function* () {
-            retryNumber = Math.min(ExponentialBackoffCeiling, retryNumber);
-            const ms = ExponentialBackoffTimeSlice * Math.pow(2, retryNumber);
-            return new Promise(resolve => setTimeout(() => resolve(), ms));
-        });
-    }
-    _processResponse(res, options) {
-        return __awaiter(this, void 0, void 0, function* () {
-            return new Promise((resolve, reject) => __awaiter(this, void 0, void 0, function* () {
-                const statusCode = res.message.statusCode || 0;
-                const response = {
-                    statusCode,
-                    result: null,
-                    headers: {}
-                };
-                // not found leads to null obj returned
-                if (statusCode === HttpCodes.NotFound) {
-                    resolve(response);
-                }
-                // get the result from the body
-                function dateTimeDeserializer(key, value) {
-                    if (typeof value === 'string') {
-                        const a = new Date(value);
-                        if (!isNaN(a.valueOf())) {
-                            return a;
-                        }
-                    }
-                    return value;
-                }
-                let obj;
-                let contents;
-                try {
-                    contents = yield res.readBody();
-                    if (contents && contents.length > 0) {
-                        if (options && options.deserializeDates) {
-                            obj = JSON.parse(contents, dateTimeDeserializer);
-                        }
-                        else {
-                            obj = JSON.parse(contents);
-                        }
-                        response.result = obj;
-                    }
-                    response.headers = res.message.headers;
-                }
-                catch (err) {
-                    // Invalid resource (contents not json);  leaving result obj null
-                }
-                // note that 3xx redirects are handled by the http layer.
-                if (statusCode > 299) {
-                    let msg;
-                    // if exception/error in body, attempt to get better error
-                    if (obj && obj.message) {
-                        msg = obj.message;
-                    }
-                    else if (contents && contents.length > 0) {
-                        // it may be the case that the exception is in the body message as string
-                        msg = contents;
-                    }
-                    else {
-                        msg = `Failed request: (${statusCode})`;
-                    }
-                    const err = new HttpClientError(msg, statusCode);
-                    err.result = response.result;
-                    reject(err);
-                }
-                else {
-                    resolve(response);
-                }
-            }));
-        });
+    catch {
+        return name;
     }
 }
-const lowercaseKeys = (obj) => Object.keys(obj).reduce((c, k) => ((c[k.toLowerCase()] = obj[k]), c), {});
-//# sourceMappingURL=index.js.map
-;// CONCATENATED MODULE: ./src/util/log.ts
-const silentLog = { info: () => { }, warning: () => { }, debug: () => { } };
-/** A Log that records lines, for tests and for collecting notes. */
-function recordingLog() {
-    const lines = [];
-    return {
-        lines,
-        info: (line) => lines.push({ level: 'info', line }),
-        warning: (line) => lines.push({ level: 'warning', line }),
-        debug: (line) => lines.push({ level: 'debug', line })
+/**
+ * A URL with its user-info and credential-looking query or fragment parameters
+ * redacted. Works on the text (a replay URL may not parse).
+ */
+function redactUrl(url) {
+    return url
+        .replace(/^(\s*[A-Za-z][A-Za-z0-9+.-]*:\/\/)([^/?#@\s]*)@/, `$1${SECRET_MASK}@`)
+        .replace(/([?&#;])([^=&#;\s]+)=([^&#;\s]*)/g, (whole, sep, name) => isCredentialName(decodeName(name)) ? `${sep}${name}=${SECRET_MASK}` : whole);
+}
+/** The forms a secret may take in the outputs: as is, and escaped inside a JSON string. */
+function secretVariants(secrets) {
+    const variants = new Set();
+    for (const s of secrets) {
+        if (typeof s !== 'string' || s.trim().length === 0)
+            continue;
+        variants.add(s);
+        variants.add(JSON.stringify(s).slice(1, -1));
+    }
+    return [...variants].sort((a, b) => b.length - a.length);
+}
+/**
+ * Every occurrence of every secret (and its JSON-escaped form) replaced by
+ * `***`. Blank secrets are ignored. The last line of defence, applied to
+ * whole outputs; `buildReport` applies it to every value first, since markdown
+ * escaping could split a secret that holds punctuation.
+ */
+function scrubSecrets(text, secrets) {
+    let out = text;
+    for (const v of secretVariants(secrets)) {
+        if (out.includes(v))
+            out = out.split(v).join(SECRET_MASK);
+    }
+    return out;
+}
+/** A reusable scrubber for many values (memoised for long, often shared, strings). */
+function makeScrubber(secrets) {
+    const variants = secretVariants(secrets);
+    if (variants.length === 0)
+        return (text) => text;
+    const memo = new Map();
+    return (text) => {
+        if (text.length >= 4096) {
+            const hit = memo.get(text);
+            if (hit !== undefined)
+                return hit;
+        }
+        let out = text;
+        for (const v of variants) {
+            if (out.includes(v))
+                out = out.split(v).join(SECRET_MASK);
+        }
+        if (text.length >= 4096)
+            memo.set(text, out);
+        return out;
     };
 }
+/** `scrubSecrets` applied to every string (keys included) inside a JSON-like value. */
+function scrubSecretsDeep(value, secrets, maxDepth = 64, depth = 0) {
+    if (typeof value === 'string')
+        return scrubSecrets(value, secrets);
+    if (value === null || typeof value !== 'object')
+        return value;
+    // Bounded: a body nested this deep was refused when parsed; never walk further.
+    if (depth >= maxDepth)
+        return '[nested too deep]';
+    if (Array.isArray(value))
+        return value.map((v) => scrubSecretsDeep(v, secrets, maxDepth, depth + 1));
+    const out = {};
+    for (const [k, v] of Object.entries(value))
+        out[scrubSecrets(k, secrets)] = scrubSecretsDeep(v, secrets, maxDepth, depth + 1);
+    return out;
+}
+
+;// CONCATENATED MODULE: ./src/service/base-url.ts
+/**
+ * The one rule for the service's base address, used by the inputs (before any
+ * request) and by the HTTP transport (whoever builds a client):
+ * https, or plain http for a loopback host only (the emulator, a local
+ * tunnel); no credentials, query or fragment; a trailing slash or /api/v1
+ * tolerated, nothing past /api/v1.
+ *
+ * What the user typed is echoed in a mistake's message only with its
+ * user-info (user:password@) replaced, even when the text is not a URL at all.
+ */
+
+
+
+function isLoopbackHost(hostname) {
+    const h = hostname.replace(/^\[|\]$/g, '').toLowerCase();
+    return h === 'localhost' || h === '::1' || /^127(\.\d{1,3}){3}$/.test(h);
+}
+/**
+ * The raw text with anything between `//` and the last `@` before the path
+ * replaced: the user-info of a URL, whatever it holds (a password with a `/`
+ * or a `#` in it, in a URL that does not parse).
+ */
+function withoutUserInfo(raw) {
+    return raw.replace(/^([^@]*?\/\/)[^]*@/, `$1${SECRET_MASK}@`);
+}
+/** The user-info parts of a base address (to mask in every log), or none. */
+function baseUrlSecrets(raw) {
+    const m = /^[^@]*?\/\/([^]*)@/.exec(raw.trim());
+    if (!m)
+        return [];
+    const info = m[1];
+    const colon = info.indexOf(':');
+    const parts = colon >= 0 ? [info.slice(colon + 1), info] : [info];
+    return parts.filter((p) => p.length >= 3);
+}
+/** Show at most 60 characters of what the user typed, its user-info replaced. */
+function shown(raw) {
+    return oneLine(withoutUserInfo(raw), 60);
+}
+/** Validate and normalise the base address: `https://host[:port][/prefix]`, without a trailing slash or /api/v1. */
+function parseBaseUrl(input) {
+    const raw = input.trim();
+    if (raw === '') {
+        throw new ConfigError('base_url', "is required: the service's base address, the part before /api/v1 (e.g. https://asas.example.com)");
+    }
+    let url;
+    try {
+        url = new URL(raw);
+    }
+    catch {
+        throw new ConfigError('base_url', `'${shown(raw)}' is not a URL: give the service's base address, e.g. https://asas.example.com`);
+    }
+    if (url.protocol !== 'https:' && url.protocol !== 'http:') {
+        throw new ConfigError('base_url', `scheme '${oneLine(url.protocol, 20)}' is not allowed: use https://`);
+    }
+    if (url.username !== '' || url.password !== '') {
+        throw new ConfigError('base_url', 'must not carry credentials: pass the key in api_key');
+    }
+    if (url.protocol === 'http:' && !isLoopbackHost(url.hostname)) {
+        throw new ConfigError('base_url', `plain http is allowed only for loopback hosts (localhost, 127.0.0.1, ::1): use https://${url.host}`);
+    }
+    if (url.search !== '' || url.hash !== '') {
+        throw new ConfigError('base_url', 'must not carry a query string or fragment');
+    }
+    const path = url.pathname.replace(/\/+$/, '').replace(/\/api\/v1$/, '');
+    if (/\/api\/v1(\/|$)/.test(path)) {
+        throw new ConfigError('base_url', `'${shown(raw)}' goes past /api/v1: give only the part before it, e.g. ${url.protocol}//${url.host}`);
+    }
+    return `${url.protocol}//${url.host}${path}`;
+}
+
+;// CONCATENATED MODULE: ./src/util/log.ts
+
+const drop = () => {
+    // A silent log drops every line.
+};
+const silentLog = { info: drop, warning: drop, debug: drop };
 /**
  * A Log whose every line stays one line. Lines quote values from the service
  * (run ids, timestamps, category keys); a line break in one would start a new
  * log line, and a line that starts with `::` is a workflow command to the
- * runner. Line breaks and other control characters become spaces.
+ * runner. Line breaks and other control, bidi or zero-width characters
+ * become spaces.
  */
 function singleLineLog(inner) {
-    const flat = (line) => line.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]+/g, ' ');
+    const flat = stripUnsafeChars;
     return {
-        info: (line) => inner.info(flat(line)),
-        warning: (line) => inner.warning(flat(line)),
-        debug: (line) => inner.debug(flat(line))
+        info: (line) => {
+            inner.info(flat(line));
+        },
+        warning: (line) => {
+            inner.warning(flat(line));
+        },
+        debug: (line) => {
+            inner.debug(flat(line));
+        }
     };
 }
 
 ;// CONCATENATED MODULE: ./src/service/parse-response.ts
 
 
-// ---------------------------------------------------------------------------
-// Text hygiene
-// ---------------------------------------------------------------------------
-/** Control characters (C0, DEL, C1) and the line/paragraph separators. */
-// eslint-disable-next-line no-control-regex
-const CONTROL_CHARS = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]+/g;
-/** One line: control characters become a space, runs of spaces collapse, clipped to `max` characters. */
-function parse_response_oneLine(text, max = 300) {
-    const flat = text.replace(CONTROL_CHARS, ' ').replace(/ {2,}/g, ' ').trim();
-    return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
-}
-/** Replace every occurrence of each secret (of 4+ characters) with `***`. */
-function redact(text, secrets) {
-    let out = text;
-    for (const s of secrets) {
-        if (s.length >= 4)
-            out = out.split(s).join('***');
+
+
+/**
+ * The deepest nesting of arrays and objects accepted in a body. The deepest
+ * shape of the description is a finding's replay step headers (about 7
+ * levels); a body nested deeper is malformed. Checked without recursion, so
+ * a hostile body (say 100k levels) cannot overflow the stack anywhere after.
+ */
+const MAX_BODY_DEPTH = 64;
+/** True when `value` nests arrays or objects deeper than `max` levels. Iterative. */
+function nestedDeeperThan(value, max) {
+    const stack = [{ v: value, depth: 0 }];
+    for (let top = stack.pop(); top !== undefined; top = stack.pop()) {
+        const { v, depth } = top;
+        if (v === null || typeof v !== 'object')
+            continue;
+        if (depth + 1 > max)
+            return true;
+        for (const child of Array.isArray(v) ? v : Object.values(v)) {
+            if (child !== null && typeof child === 'object')
+                stack.push({ v: child, depth: depth + 1 });
+        }
     }
-    return out;
-}
-/** Redact secrets from every string inside a JSON-like value. */
-function redactDeep(value, secrets) {
-    if (typeof value === 'string')
-        return redact(value, secrets);
-    if (Array.isArray(value))
-        return value.map((v) => redactDeep(v, secrets));
-    if (value !== null && typeof value === 'object') {
-        const out = {};
-        for (const [k, v] of Object.entries(value))
-            out[redact(k, secrets)] = redactDeep(v, secrets);
-        return out;
-    }
-    return value;
+    return false;
 }
 // ---------------------------------------------------------------------------
 // Field paths and issue descriptions
@@ -40086,7 +42773,7 @@ function describeValue(value, secrets = []) {
         return 'an array';
     switch (typeof value) {
         case 'string':
-            return JSON.stringify(parse_response_oneLine(redact(value, secrets), 40));
+            return JSON.stringify(oneLine(scrubSecrets(value, secrets), 40));
         case 'number':
         case 'boolean':
             return String(value);
@@ -40112,7 +42799,7 @@ function expectation(issue) {
         case 'too_big':
             return `expected at most ${String(issue.maximum)}`;
         default:
-            return parse_response_oneLine(issue.message, 120);
+            return oneLine(issue.message, 120);
     }
 }
 /** One line for the first issue: `response field a[2].b: expected one of x|y, got "z"`. */
@@ -40128,7 +42815,7 @@ function malformed(ctx, fieldPath, message) {
         endpoint: ctx.endpoint,
         status: ctx.status,
         code: 'malformed_response',
-        message: redact(message, ctx.secrets ?? []),
+        message: scrubSecrets(message, ctx.secrets ?? []),
         fieldPath,
         transient: true,
         ambiguous: true
@@ -40162,28 +42849,35 @@ function parseSuccessBody(schema, text, ctx) {
 function parseJsonBody(text, ctx) {
     if (text.trim() === '')
         throw malformed(ctx, '', 'response body is empty, expected JSON');
+    let value;
     try {
-        return JSON.parse(text);
+        value = JSON.parse(text);
     }
     catch {
         const start = text.trimStart();
         const looksCut = start.startsWith('{') || start.startsWith('[');
         const what = looksCut ? 'is not valid JSON (truncated?)' : 'is not JSON';
-        const snippet = parse_response_oneLine(redact(start, ctx.secrets ?? []), 60);
+        const snippet = oneLine(scrubSecrets(start, ctx.secrets ?? []), 60);
         throw malformed(ctx, '', `response body ${what}, starts with ${JSON.stringify(snippet)}`);
     }
+    if (nestedDeeperThan(value, MAX_BODY_DEPTH))
+        throw malformed(ctx, '', `response body nests deeper than ${MAX_BODY_DEPTH} levels`);
+    return value;
 }
 /** Default code by status when the body does not carry one. */
 const DEFAULT_CODES = { 401: 'unauthorized' };
+/** JSON.parse; a body nested deeper than MAX_BODY_DEPTH counts as not JSON (`deep`). */
 function tryJson(text) {
     if (text.trim() === '')
         return { ok: false };
+    let value;
     try {
-        return { ok: true, value: JSON.parse(text) };
+        value = JSON.parse(text);
     }
     catch {
         return { ok: false };
     }
+    return nestedDeeperThan(value, MAX_BODY_DEPTH) ? { ok: false, deep: true } : { ok: true, value };
 }
 function summariseValidation(issues) {
     if (issues.length === 0)
@@ -40201,8 +42895,8 @@ function summariseValidation(issues) {
  * - anything else, JSON or not -> status text and the start of the body.
  */
 function parseErrorBody(status, statusText, text, secrets = []) {
-    const clean = (s, max = 500) => parse_response_oneLine(redact(s, secrets), max);
-    const cleanExtra = (o) => redactDeep(o, secrets);
+    const clean = (s, max = 500) => oneLine(scrubSecrets(s, secrets), max);
+    const cleanExtra = (o) => scrubSecretsDeep(o, secrets);
     const fallbackCode = DEFAULT_CODES[status];
     const json = tryJson(text);
     if (json.ok) {
@@ -40230,7 +42924,9 @@ function parseErrorBody(status, statusText, text, secrets = []) {
             return { code: fallbackCode, message: clean(textBody.data.detail), extra: {} };
     }
     const label = statusText.trim() !== '' ? statusText.trim() : `HTTP ${status}`;
-    const snippet = parse_response_oneLine(redact(text, secrets), 200);
+    if (!json.ok && json.deep)
+        return { code: fallbackCode, message: clean(`${label}: error body nests deeper than ${MAX_BODY_DEPTH} levels (not read)`), extra: {} };
+    const snippet = oneLine(scrubSecrets(text, secrets), 200);
     return { code: fallbackCode, message: snippet === '' ? clean(label) : clean(`${label}: ${snippet}`, 260), extra: {} };
 }
 
@@ -40273,9 +42969,9 @@ function parseRetryAfter(value, nowMs) {
 }
 /** Whether a failure is worth another attempt under this policy. */
 function isRetryable(err) {
-    if (!(err instanceof ServiceError))
+    if (!(err instanceof RemoteError))
         return false;
-    if (err.kind === 'timeout')
+    if (err instanceof DeadlineExceededError)
         return false;
     if (err.status !== undefined && !err.transient)
         return isRetryableStatus(err.status);
@@ -40305,14 +43001,21 @@ function isSchemaViolation(err) {
 }
 /** What one failed attempt was, for retry lines: `HTTP 503`, `ECONNRESET`, `HTTP 200 malformed_response at categories[0].key`. */
 function describeAttempt(err) {
-    const what = err.status !== undefined ? `HTTP ${err.status}${err.code ? ` ${err.code}` : ''}` : err.code ?? 'network error';
+    const what = err.status !== undefined ? `HTTP ${err.status}${err.code ? ` ${err.code}` : ''}` : (err.code ?? 'network error');
     if (err instanceof MalformedResponseError)
         return `${what} (${err.serviceMessage})`;
     return what;
 }
+/** `err` telling the attempts made: itself when it already does, else a copy with it as the cause. */
+function withAttempts(err, attempts, retried) {
+    if (err.attempts === attempts && err.retried.length === retried.length)
+        return err;
+    return err.withDetail({ attempts, retried: [...retried] });
+}
 /**
  * Run `op` under the retry policy. `op` gets the attempt number (from 1).
- * Rejects with the last ServiceError (its `attempts` and `retried` filled in),
+ * Rejects with the last RemoteError (a copy of it with `attempts` and
+ * `retried` filled in, the error itself as its cause),
  * with DeadlineExceededError when the deadline left no room for the wait, or
  * with AbortedError when the signal aborts.
  */
@@ -40331,27 +43034,19 @@ async function withRetry(op, ctx) {
             if (isSchemaViolation(err))
                 schemaViolations += 1;
             if (!isRetryable(err) || attempt >= policy.maxAttempts || schemaViolations >= policy.maxMalformedAttempts) {
-                if (err instanceof ServiceError) {
-                    err.attempts = attempt;
-                    err.retried = retried;
-                }
-                throw err;
+                throw err instanceof RemoteError ? withAttempts(err, attempt, retried) : err;
             }
             const delayMs = retryDelayMs(err, attempt, policy, random);
             if (!ctx.deadline && delayMs > policy.maxRetryAfterMs) {
-                err.attempts = attempt;
-                err.retried = retried;
-                throw err;
+                throw withAttempts(err, attempt, retried);
             }
             if (ctx.deadline && delayMs >= ctx.deadline.remainingMs()) {
-                err.attempts = attempt;
-                err.retried = retried;
                 const left = Math.round(ctx.deadline.remainingMs() / 1000);
                 const why = err.retryAfterMs !== undefined
                     ? `the service asked to retry after ${Math.ceil(err.retryAfterMs / 1000)} s, but only ${left} s of the time allowed remain`
                     : `no time left for another attempt (${left} s of the time allowed remain)`;
                 const tried = attempt > 1 ? ` (after ${attempt} attempts: ${retried.join('; ')})` : '';
-                throw new DeadlineExceededError(err.endpoint, `${describeAttempt(err)}: ${err.serviceMessage}${tried}; ${why}`);
+                throw new DeadlineExceededError(err.endpoint, `${describeAttempt(err)}: ${err.serviceMessage}${tried}; ${why}`, { cause: err });
             }
             retried.push(`${describeAttempt(err)}, waited ${(delayMs / 1000).toFixed(1)} s`);
             ctx.onRetry?.({ attempt, delayMs, error: err });
@@ -40383,6 +43078,8 @@ async function withRetry(op, ctx) {
 
 
 
+
+
 const DEFAULT_REQUEST_TIMEOUT_MS = 30_000;
 /**
  * A body larger than this is refused. The largest real answer is a findings
@@ -40394,35 +43091,18 @@ const DEFAULT_USER_AGENT = 'agent-security-gate';
 // ---------------------------------------------------------------------------
 // URL building (pure)
 // ---------------------------------------------------------------------------
-/** Normalise the base address: http(s) only; trailing slashes and a trailing /api/v1 dropped. */
-function normalizeBaseUrl(raw) {
-    let url;
-    try {
-        url = new URL(raw.trim());
-    }
-    catch {
-        throw new ConfigError('base_url', `'${parse_response_oneLine(raw, 80)}' is not a URL`);
-    }
-    if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-        throw new ConfigError('base_url', `scheme '${url.protocol}' is not allowed: use https://`);
-    }
-    if (url.username !== '' || url.password !== '') {
-        throw new ConfigError('base_url', 'must not carry credentials: pass the key in api_key');
-    }
-    const path = url.pathname.replace(/\/+$/, '');
-    const trimmed = path.endsWith(API_PREFIX) ? path.slice(0, -API_PREFIX.length) : path;
-    return `${url.protocol}//${url.host}${trimmed}`;
-}
 /**
  * Fill a path template: `/api/v1/run/{run_id}` with `{run_id: 'a b'}` ->
  * `/api/v1/run/a%20b`. Every parameter is URL-encoded; an empty one is refused
- * (it would address another endpoint).
+ * (it would address another endpoint). Ids come from the service's answers,
+ * whose schemas refuse empty ones, so a missing id is a bug of the caller
+ * (a TypeError, reported with its stack), not a configuration mistake.
  */
 function fillPath(template, params = {}) {
     return template.replace(/\{([a-z_]+)\}/g, (_, name) => {
         const value = params[name];
         if (typeof value !== 'string' || value === '') {
-            throw new ConfigError(name, `${name} must be a non-empty string`);
+            throw new TypeError(`path parameter ${name} of ${template} must be a non-empty string`);
         }
         return encodeURIComponent(value);
     });
@@ -40468,7 +43148,7 @@ function errorMessage(err) {
  * `timedOut`: the per-request timeout fired.
  */
 function networkError(err, endpoint, opts) {
-    const httpClientTimeout = /^Request timeout:/.test(errorMessage(err));
+    const httpClientTimeout = errorMessage(err).startsWith('Request timeout:');
     if (opts.timedOut || httpClientTimeout) {
         return new ServiceError({
             endpoint,
@@ -40479,7 +43159,7 @@ function networkError(err, endpoint, opts) {
         });
     }
     const code = errorCode(err) ?? 'network_error';
-    const text = parse_response_oneLine(redact(errorMessage(err), opts.secrets), 200);
+    const text = oneLine(scrubSecrets(errorMessage(err), opts.secrets), 200);
     return new ServiceError({
         endpoint,
         code,
@@ -40491,7 +43171,9 @@ function networkError(err, endpoint, opts) {
 /** Map a non-success HTTP answer to a ServiceError. */
 function statusError(endpoint, status, statusText, headers, text, nowMs, secrets) {
     const parsed = parseErrorBody(status, statusText, text, secrets);
-    const retryAfter = headers['retry-after'];
+    // Typed a single string by Node; kept wide, as what a proxy sends is not Node's to promise.
+    const raw = headers;
+    const retryAfter = raw['retry-after'];
     const retryAfterMs = parseRetryAfter(Array.isArray(retryAfter) ? retryAfter[0] : retryAfter, nowMs);
     return new ServiceError({
         endpoint,
@@ -40535,7 +43217,11 @@ function readBody(msg, signal, maxBytes) {
                 msg.destroy();
             }
         };
-        const onAbort = () => finish(signal.reason ?? withCode('aborted', 'ABORT_ERR'));
+        // The reason only has to be an Error: the caller tells an abort by its signals, not by this error.
+        const onAbort = () => {
+            const reason = signal.reason;
+            finish(reason instanceof Error ? reason : withCode('aborted', 'ABORT_ERR'));
+        };
         if (signal.aborted) {
             onAbort();
             return;
@@ -40548,9 +43234,15 @@ function readBody(msg, signal, maxBytes) {
             else
                 chunks.push(chunk);
         });
-        msg.on('end', () => finish(undefined, Buffer.concat(chunks).toString('utf8')));
-        msg.on('aborted', () => finish(withCode('connection closed before the response was complete', 'ECONNRESET')));
-        msg.on('error', (e) => finish(e));
+        msg.on('end', () => {
+            finish(undefined, Buffer.concat(chunks).toString('utf8'));
+        });
+        msg.on('aborted', () => {
+            finish(withCode('connection closed before the response was complete', 'ECONNRESET'));
+        });
+        msg.on('error', (e) => {
+            finish(e);
+        });
         msg.on('close', () => {
             if (!msg.complete)
                 finish(withCode('connection closed before the response was complete', 'ECONNRESET'));
@@ -40570,7 +43262,7 @@ class HttpTransport {
     log;
     http;
     constructor(opts) {
-        this.baseUrl = normalizeBaseUrl(opts.baseUrl);
+        this.baseUrl = parseBaseUrl(opts.baseUrl);
         this.apiKey = opts.apiKey;
         this.requestTimeoutMs = opts.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
         this.maxBodyBytes = opts.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
@@ -40578,7 +43270,7 @@ class HttpTransport {
         this.clock = opts.clock ?? systemClock;
         this.log = opts.log ?? silentLog;
         // Our own timer bounds the whole exchange; http-client's idle timeout is only a backstop.
-        this.http = new lib_HttpClient(this.userAgent, [], {
+        this.http = new lib/* HttpClient */.Qq(this.userAgent, [], {
             allowRetries: false,
             allowRedirects: false,
             keepAlive: false,
@@ -40597,7 +43289,9 @@ class HttpTransport {
         const timeout = new AbortController();
         const signal = spec.signal ? AbortSignal.any([timeout.signal, spec.signal]) : timeout.signal;
         const timeoutMs = spec.timeoutMs ?? this.requestTimeoutMs;
-        const timer = setTimeout(() => timeout.abort(), timeoutMs);
+        const timer = setTimeout(() => {
+            timeout.abort();
+        }, timeoutMs);
         const started = external_node_perf_hooks_.performance.now();
         const elapsed = () => Math.round(external_node_perf_hooks_.performance.now() - started);
         const fail = (err) => {
@@ -40636,7 +43330,7 @@ class HttpTransport {
             const isHttps = url.protocol === 'https:';
             const info = {
                 parsedUrl: url,
-                httpModule: isHttps ? external_node_https_namespaceObject : external_node_http_,
+                httpModule: isHttps ? external_node_https_ : external_node_http_,
                 options: {
                     host: url.hostname.replace(/^\[(.*)\]$/, '$1'),
                     port: url.port ? Number(url.port) : isHttps ? 443 : 80,
@@ -40802,2155 +43496,8 @@ function createClient(opts) {
     return new AssessmentClient(opts);
 }
 
-// EXTERNAL MODULE: external "os"
-var external_os_ = __nccwpck_require__(857);
-;// CONCATENATED MODULE: ./node_modules/@actions/core/lib/utils.js
-// We use any as a valid input type
-/* eslint-disable @typescript-eslint/no-explicit-any */
-/**
- * Sanitizes an input into a string so it can be passed into issueCommand safely
- * @param input input to sanitize into a string
- */
-function utils_toCommandValue(input) {
-    if (input === null || input === undefined) {
-        return '';
-    }
-    else if (typeof input === 'string' || input instanceof String) {
-        return input;
-    }
-    return JSON.stringify(input);
-}
-/**
- *
- * @param annotationProperties
- * @returns The command properties to send with the actual annotation command
- * See IssueCommandProperties: https://github.com/actions/runner/blob/main/src/Runner.Worker/ActionCommandManager.cs#L646
- */
-function toCommandProperties(annotationProperties) {
-    if (!Object.keys(annotationProperties).length) {
-        return {};
-    }
-    return {
-        title: annotationProperties.title,
-        file: annotationProperties.file,
-        line: annotationProperties.startLine,
-        endLine: annotationProperties.endLine,
-        col: annotationProperties.startColumn,
-        endColumn: annotationProperties.endColumn
-    };
-}
-//# sourceMappingURL=utils.js.map
-;// CONCATENATED MODULE: ./node_modules/@actions/core/lib/command.js
-
-
-/**
- * Issues a command to the GitHub Actions runner
- *
- * @param command - The command name to issue
- * @param properties - Additional properties for the command (key-value pairs)
- * @param message - The message to include with the command
- * @remarks
- * This function outputs a specially formatted string to stdout that the Actions
- * runner interprets as a command. These commands can control workflow behavior,
- * set outputs, create annotations, mask values, and more.
- *
- * Command Format:
- *   ::name key=value,key=value::message
- *
- * @example
- * ```typescript
- * // Issue a warning annotation
- * issueCommand('warning', {}, 'This is a warning message');
- * // Output: ::warning::This is a warning message
- *
- * // Set an environment variable
- * issueCommand('set-env', { name: 'MY_VAR' }, 'some value');
- * // Output: ::set-env name=MY_VAR::some value
- *
- * // Add a secret mask
- * issueCommand('add-mask', {}, 'secretValue123');
- * // Output: ::add-mask::secretValue123
- * ```
- *
- * @internal
- * This is an internal utility function that powers the public API functions
- * such as setSecret, warning, error, and exportVariable.
- */
-function command_issueCommand(command, properties, message) {
-    const cmd = new Command(command, properties, message);
-    process.stdout.write(cmd.toString() + external_os_.EOL);
-}
-function command_issue(name, message = '') {
-    command_issueCommand(name, {}, message);
-}
-const CMD_STRING = '::';
-class Command {
-    constructor(command, properties, message) {
-        if (!command) {
-            command = 'missing.command';
-        }
-        this.command = command;
-        this.properties = properties;
-        this.message = message;
-    }
-    toString() {
-        let cmdStr = CMD_STRING + this.command;
-        if (this.properties && Object.keys(this.properties).length > 0) {
-            cmdStr += ' ';
-            let first = true;
-            for (const key in this.properties) {
-                if (this.properties.hasOwnProperty(key)) {
-                    const val = this.properties[key];
-                    if (val) {
-                        if (first) {
-                            first = false;
-                        }
-                        else {
-                            cmdStr += ',';
-                        }
-                        cmdStr += `${key}=${escapeProperty(val)}`;
-                    }
-                }
-            }
-        }
-        cmdStr += `${CMD_STRING}${escapeData(this.message)}`;
-        return cmdStr;
-    }
-}
-function escapeData(s) {
-    return utils_toCommandValue(s)
-        .replace(/%/g, '%25')
-        .replace(/\r/g, '%0D')
-        .replace(/\n/g, '%0A');
-}
-function escapeProperty(s) {
-    return utils_toCommandValue(s)
-        .replace(/%/g, '%25')
-        .replace(/\r/g, '%0D')
-        .replace(/\n/g, '%0A')
-        .replace(/:/g, '%3A')
-        .replace(/,/g, '%2C');
-}
-//# sourceMappingURL=command.js.map
-;// CONCATENATED MODULE: external "crypto"
-const external_crypto_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("crypto");
-// EXTERNAL MODULE: external "fs"
-var external_fs_ = __nccwpck_require__(9896);
-;// CONCATENATED MODULE: ./node_modules/@actions/core/lib/file-command.js
-// For internal use, subject to change.
-// We use any as a valid input type
-/* eslint-disable @typescript-eslint/no-explicit-any */
-
-
-
-
-function file_command_issueFileCommand(command, message) {
-    const filePath = process.env[`GITHUB_${command}`];
-    if (!filePath) {
-        throw new Error(`Unable to find environment variable for file command ${command}`);
-    }
-    if (!external_fs_.existsSync(filePath)) {
-        throw new Error(`Missing file at path: ${filePath}`);
-    }
-    external_fs_.appendFileSync(filePath, `${utils_toCommandValue(message)}${external_os_.EOL}`, {
-        encoding: 'utf8'
-    });
-}
-function file_command_prepareKeyValueMessage(key, value) {
-    const delimiter = `ghadelimiter_${external_crypto_namespaceObject.randomUUID()}`;
-    const convertedValue = utils_toCommandValue(value);
-    // These should realistically never happen, but just in case someone finds a
-    // way to exploit uuid generation let's not allow keys or values that contain
-    // the delimiter.
-    if (key.includes(delimiter)) {
-        throw new Error(`Unexpected input: name should not contain the delimiter "${delimiter}"`);
-    }
-    if (convertedValue.includes(delimiter)) {
-        throw new Error(`Unexpected input: value should not contain the delimiter "${delimiter}"`);
-    }
-    return `${key}<<${delimiter}${external_os_.EOL}${convertedValue}${external_os_.EOL}${delimiter}`;
-}
-//# sourceMappingURL=file-command.js.map
-;// CONCATENATED MODULE: external "path"
-const external_path_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("path");
-;// CONCATENATED MODULE: ./node_modules/@actions/http-client/lib/auth.js
-var auth_awaiter = (undefined && undefined.__awaiter) || function (thisArg, _arguments, P, generator) {
-    function adopt(value) { return value instanceof P ? value : new P(function (resolve) { resolve(value); }); }
-    return new (P || (P = Promise))(function (resolve, reject) {
-        function fulfilled(value) { try { step(generator.next(value)); } catch (e) { reject(e); } }
-        function rejected(value) { try { step(generator["throw"](value)); } catch (e) { reject(e); } }
-        function step(result) { result.done ? resolve(result.value) : adopt(result.value).then(fulfilled, rejected); }
-        step((generator = generator.apply(thisArg, _arguments || [])).next());
-    });
-};
-class BasicCredentialHandler {
-    constructor(username, password) {
-        this.username = username;
-        this.password = password;
-    }
-    prepareRequest(options) {
-        if (!options.headers) {
-            throw Error('The request has no headers');
-        }
-        options.headers['Authorization'] = `Basic ${Buffer.from(`${this.username}:${this.password}`).toString('base64')}`;
-    }
-    // This handler cannot handle 401
-    canHandleAuthentication() {
-        return false;
-    }
-    handleAuthentication() {
-        return auth_awaiter(this, void 0, void 0, function* () {
-            throw new Error('not implemented');
-        });
-    }
-}
-class auth_BearerCredentialHandler {
-    constructor(token) {
-        this.token = token;
-    }
-    // currently implements pre-authorization
-    // TODO: support preAuth = false where it hooks on 401
-    prepareRequest(options) {
-        if (!options.headers) {
-            throw Error('The request has no headers');
-        }
-        options.headers['Authorization'] = `Bearer ${this.token}`;
-    }
-    // This handler cannot handle 401
-    canHandleAuthentication() {
-        return false;
-    }
-    handleAuthentication() {
-        return auth_awaiter(this, void 0, void 0, function* () {
-            throw new Error('not implemented');
-        });
-    }
-}
-class PersonalAccessTokenCredentialHandler {
-    constructor(token) {
-        this.token = token;
-    }
-    // currently implements pre-authorization
-    // TODO: support preAuth = false where it hooks on 401
-    prepareRequest(options) {
-        if (!options.headers) {
-            throw Error('The request has no headers');
-        }
-        options.headers['Authorization'] = `Basic ${Buffer.from(`PAT:${this.token}`).toString('base64')}`;
-    }
-    // This handler cannot handle 401
-    canHandleAuthentication() {
-        return false;
-    }
-    handleAuthentication() {
-        return auth_awaiter(this, void 0, void 0, function* () {
-            throw new Error('not implemented');
-        });
-    }
-}
-//# sourceMappingURL=auth.js.map
-;// CONCATENATED MODULE: ./node_modules/@actions/core/lib/oidc-utils.js
-var oidc_utils_awaiter = (undefined && undefined.__awaiter) || function (thisArg, _arguments, P, generator) {
-    function adopt(value) { return value instanceof P ? value : new P(function (resolve) { resolve(value); }); }
-    return new (P || (P = Promise))(function (resolve, reject) {
-        function fulfilled(value) { try { step(generator.next(value)); } catch (e) { reject(e); } }
-        function rejected(value) { try { step(generator["throw"](value)); } catch (e) { reject(e); } }
-        function step(result) { result.done ? resolve(result.value) : adopt(result.value).then(fulfilled, rejected); }
-        step((generator = generator.apply(thisArg, _arguments || [])).next());
-    });
-};
-
-
-
-class oidc_utils_OidcClient {
-    static createHttpClient(allowRetry = true, maxRetry = 10) {
-        const requestOptions = {
-            allowRetries: allowRetry,
-            maxRetries: maxRetry
-        };
-        return new HttpClient('actions/oidc-client', [new BearerCredentialHandler(oidc_utils_OidcClient.getRequestToken())], requestOptions);
-    }
-    static getRequestToken() {
-        const token = process.env['ACTIONS_ID_TOKEN_REQUEST_TOKEN'];
-        if (!token) {
-            throw new Error('Unable to get ACTIONS_ID_TOKEN_REQUEST_TOKEN env variable');
-        }
-        return token;
-    }
-    static getIDTokenUrl() {
-        const runtimeUrl = process.env['ACTIONS_ID_TOKEN_REQUEST_URL'];
-        if (!runtimeUrl) {
-            throw new Error('Unable to get ACTIONS_ID_TOKEN_REQUEST_URL env variable');
-        }
-        return runtimeUrl;
-    }
-    static getCall(id_token_url) {
-        return oidc_utils_awaiter(this, void 0, void 0, function* () {
-            var _a;
-            const httpclient = oidc_utils_OidcClient.createHttpClient();
-            const res = yield httpclient
-                .getJson(id_token_url)
-                .catch(error => {
-                throw new Error(`Failed to get ID Token. \n 
-        Error Code : ${error.statusCode}\n 
-        Error Message: ${error.message}`);
-            });
-            const id_token = (_a = res.result) === null || _a === void 0 ? void 0 : _a.value;
-            if (!id_token) {
-                throw new Error('Response json body do not have ID Token field');
-            }
-            return id_token;
-        });
-    }
-    static getIDToken(audience) {
-        return oidc_utils_awaiter(this, void 0, void 0, function* () {
-            try {
-                // New ID Token is requested from action service
-                let id_token_url = oidc_utils_OidcClient.getIDTokenUrl();
-                if (audience) {
-                    const encodedAudience = encodeURIComponent(audience);
-                    id_token_url = `${id_token_url}&audience=${encodedAudience}`;
-                }
-                debug(`ID token url is ${id_token_url}`);
-                const id_token = yield oidc_utils_OidcClient.getCall(id_token_url);
-                setSecret(id_token);
-                return id_token;
-            }
-            catch (error) {
-                throw new Error(`Error message: ${error.message}`);
-            }
-        });
-    }
-}
-//# sourceMappingURL=oidc-utils.js.map
-;// CONCATENATED MODULE: ./node_modules/@actions/core/lib/summary.js
-var summary_awaiter = (undefined && undefined.__awaiter) || function (thisArg, _arguments, P, generator) {
-    function adopt(value) { return value instanceof P ? value : new P(function (resolve) { resolve(value); }); }
-    return new (P || (P = Promise))(function (resolve, reject) {
-        function fulfilled(value) { try { step(generator.next(value)); } catch (e) { reject(e); } }
-        function rejected(value) { try { step(generator["throw"](value)); } catch (e) { reject(e); } }
-        function step(result) { result.done ? resolve(result.value) : adopt(result.value).then(fulfilled, rejected); }
-        step((generator = generator.apply(thisArg, _arguments || [])).next());
-    });
-};
-
-
-const { access, appendFile, writeFile } = external_fs_.promises;
-const SUMMARY_ENV_VAR = 'GITHUB_STEP_SUMMARY';
-const SUMMARY_DOCS_URL = 'https://docs.github.com/actions/using-workflows/workflow-commands-for-github-actions#adding-a-job-summary';
-class Summary {
-    constructor() {
-        this._buffer = '';
-    }
-    /**
-     * Finds the summary file path from the environment, rejects if env var is not found or file does not exist
-     * Also checks r/w permissions.
-     *
-     * @returns step summary file path
-     */
-    filePath() {
-        return summary_awaiter(this, void 0, void 0, function* () {
-            if (this._filePath) {
-                return this._filePath;
-            }
-            const pathFromEnv = process.env[SUMMARY_ENV_VAR];
-            if (!pathFromEnv) {
-                throw new Error(`Unable to find environment variable for $${SUMMARY_ENV_VAR}. Check if your runtime environment supports job summaries.`);
-            }
-            try {
-                yield access(pathFromEnv, external_fs_.constants.R_OK | external_fs_.constants.W_OK);
-            }
-            catch (_a) {
-                throw new Error(`Unable to access summary file: '${pathFromEnv}'. Check if the file has correct read/write permissions.`);
-            }
-            this._filePath = pathFromEnv;
-            return this._filePath;
-        });
-    }
-    /**
-     * Wraps content in an HTML tag, adding any HTML attributes
-     *
-     * @param {string} tag HTML tag to wrap
-     * @param {string | null} content content within the tag
-     * @param {[attribute: string]: string} attrs key-value list of HTML attributes to add
-     *
-     * @returns {string} content wrapped in HTML element
-     */
-    wrap(tag, content, attrs = {}) {
-        const htmlAttrs = Object.entries(attrs)
-            .map(([key, value]) => ` ${key}="${value}"`)
-            .join('');
-        if (!content) {
-            return `<${tag}${htmlAttrs}>`;
-        }
-        return `<${tag}${htmlAttrs}>${content}</${tag}>`;
-    }
-    /**
-     * Writes text in the buffer to the summary buffer file and empties buffer. Will append by default.
-     *
-     * @param {SummaryWriteOptions} [options] (optional) options for write operation
-     *
-     * @returns {Promise<Summary>} summary instance
-     */
-    write(options) {
-        return summary_awaiter(this, void 0, void 0, function* () {
-            const overwrite = !!(options === null || options === void 0 ? void 0 : options.overwrite);
-            const filePath = yield this.filePath();
-            const writeFunc = overwrite ? writeFile : appendFile;
-            yield writeFunc(filePath, this._buffer, { encoding: 'utf8' });
-            return this.emptyBuffer();
-        });
-    }
-    /**
-     * Clears the summary buffer and wipes the summary file
-     *
-     * @returns {Summary} summary instance
-     */
-    clear() {
-        return summary_awaiter(this, void 0, void 0, function* () {
-            return this.emptyBuffer().write({ overwrite: true });
-        });
-    }
-    /**
-     * Returns the current summary buffer as a string
-     *
-     * @returns {string} string of summary buffer
-     */
-    stringify() {
-        return this._buffer;
-    }
-    /**
-     * If the summary buffer is empty
-     *
-     * @returns {boolen} true if the buffer is empty
-     */
-    isEmptyBuffer() {
-        return this._buffer.length === 0;
-    }
-    /**
-     * Resets the summary buffer without writing to summary file
-     *
-     * @returns {Summary} summary instance
-     */
-    emptyBuffer() {
-        this._buffer = '';
-        return this;
-    }
-    /**
-     * Adds raw text to the summary buffer
-     *
-     * @param {string} text content to add
-     * @param {boolean} [addEOL=false] (optional) append an EOL to the raw text (default: false)
-     *
-     * @returns {Summary} summary instance
-     */
-    addRaw(text, addEOL = false) {
-        this._buffer += text;
-        return addEOL ? this.addEOL() : this;
-    }
-    /**
-     * Adds the operating system-specific end-of-line marker to the buffer
-     *
-     * @returns {Summary} summary instance
-     */
-    addEOL() {
-        return this.addRaw(external_os_.EOL);
-    }
-    /**
-     * Adds an HTML codeblock to the summary buffer
-     *
-     * @param {string} code content to render within fenced code block
-     * @param {string} lang (optional) language to syntax highlight code
-     *
-     * @returns {Summary} summary instance
-     */
-    addCodeBlock(code, lang) {
-        const attrs = Object.assign({}, (lang && { lang }));
-        const element = this.wrap('pre', this.wrap('code', code), attrs);
-        return this.addRaw(element).addEOL();
-    }
-    /**
-     * Adds an HTML list to the summary buffer
-     *
-     * @param {string[]} items list of items to render
-     * @param {boolean} [ordered=false] (optional) if the rendered list should be ordered or not (default: false)
-     *
-     * @returns {Summary} summary instance
-     */
-    addList(items, ordered = false) {
-        const tag = ordered ? 'ol' : 'ul';
-        const listItems = items.map(item => this.wrap('li', item)).join('');
-        const element = this.wrap(tag, listItems);
-        return this.addRaw(element).addEOL();
-    }
-    /**
-     * Adds an HTML table to the summary buffer
-     *
-     * @param {SummaryTableCell[]} rows table rows
-     *
-     * @returns {Summary} summary instance
-     */
-    addTable(rows) {
-        const tableBody = rows
-            .map(row => {
-            const cells = row
-                .map(cell => {
-                if (typeof cell === 'string') {
-                    return this.wrap('td', cell);
-                }
-                const { header, data, colspan, rowspan } = cell;
-                const tag = header ? 'th' : 'td';
-                const attrs = Object.assign(Object.assign({}, (colspan && { colspan })), (rowspan && { rowspan }));
-                return this.wrap(tag, data, attrs);
-            })
-                .join('');
-            return this.wrap('tr', cells);
-        })
-            .join('');
-        const element = this.wrap('table', tableBody);
-        return this.addRaw(element).addEOL();
-    }
-    /**
-     * Adds a collapsable HTML details element to the summary buffer
-     *
-     * @param {string} label text for the closed state
-     * @param {string} content collapsable content
-     *
-     * @returns {Summary} summary instance
-     */
-    addDetails(label, content) {
-        const element = this.wrap('details', this.wrap('summary', label) + content);
-        return this.addRaw(element).addEOL();
-    }
-    /**
-     * Adds an HTML image tag to the summary buffer
-     *
-     * @param {string} src path to the image you to embed
-     * @param {string} alt text description of the image
-     * @param {SummaryImageOptions} options (optional) addition image attributes
-     *
-     * @returns {Summary} summary instance
-     */
-    addImage(src, alt, options) {
-        const { width, height } = options || {};
-        const attrs = Object.assign(Object.assign({}, (width && { width })), (height && { height }));
-        const element = this.wrap('img', null, Object.assign({ src, alt }, attrs));
-        return this.addRaw(element).addEOL();
-    }
-    /**
-     * Adds an HTML section heading element
-     *
-     * @param {string} text heading text
-     * @param {number | string} [level=1] (optional) the heading level, default: 1
-     *
-     * @returns {Summary} summary instance
-     */
-    addHeading(text, level) {
-        const tag = `h${level}`;
-        const allowedTag = ['h1', 'h2', 'h3', 'h4', 'h5', 'h6'].includes(tag)
-            ? tag
-            : 'h1';
-        const element = this.wrap(allowedTag, text);
-        return this.addRaw(element).addEOL();
-    }
-    /**
-     * Adds an HTML thematic break (<hr>) to the summary buffer
-     *
-     * @returns {Summary} summary instance
-     */
-    addSeparator() {
-        const element = this.wrap('hr', null);
-        return this.addRaw(element).addEOL();
-    }
-    /**
-     * Adds an HTML line break (<br>) to the summary buffer
-     *
-     * @returns {Summary} summary instance
-     */
-    addBreak() {
-        const element = this.wrap('br', null);
-        return this.addRaw(element).addEOL();
-    }
-    /**
-     * Adds an HTML blockquote to the summary buffer
-     *
-     * @param {string} text quote text
-     * @param {string} cite (optional) citation url
-     *
-     * @returns {Summary} summary instance
-     */
-    addQuote(text, cite) {
-        const attrs = Object.assign({}, (cite && { cite }));
-        const element = this.wrap('blockquote', text, attrs);
-        return this.addRaw(element).addEOL();
-    }
-    /**
-     * Adds an HTML anchor tag to the summary buffer
-     *
-     * @param {string} text link text/content
-     * @param {string} href hyperlink
-     *
-     * @returns {Summary} summary instance
-     */
-    addLink(text, href) {
-        const element = this.wrap('a', text, { href });
-        return this.addRaw(element).addEOL();
-    }
-}
-const _summary = new Summary();
-/**
- * @deprecated use `core.summary`
- */
-const markdownSummary = (/* unused pure expression or super */ null && (_summary));
-const summary = _summary;
-//# sourceMappingURL=summary.js.map
-;// CONCATENATED MODULE: ./node_modules/@actions/core/lib/path-utils.js
-
-/**
- * toPosixPath converts the given path to the posix form. On Windows, \\ will be
- * replaced with /.
- *
- * @param pth. Path to transform.
- * @return string Posix path.
- */
-function toPosixPath(pth) {
-    return pth.replace(/[\\]/g, '/');
-}
-/**
- * toWin32Path converts the given path to the win32 form. On Linux, / will be
- * replaced with \\.
- *
- * @param pth. Path to transform.
- * @return string Win32 path.
- */
-function toWin32Path(pth) {
-    return pth.replace(/[/]/g, '\\');
-}
-/**
- * toPlatformPath converts the given path to a platform-specific path. It does
- * this by replacing instances of / and \ with the platform-specific path
- * separator.
- *
- * @param pth The path to platformize.
- * @return string The platform-specific path.
- */
-function toPlatformPath(pth) {
-    return pth.replace(/[/\\]/g, path.sep);
-}
-//# sourceMappingURL=path-utils.js.map
-// EXTERNAL MODULE: external "string_decoder"
-var external_string_decoder_ = __nccwpck_require__(3193);
-// EXTERNAL MODULE: external "events"
-var external_events_ = __nccwpck_require__(4434);
-;// CONCATENATED MODULE: external "child_process"
-const external_child_process_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("child_process");
-// EXTERNAL MODULE: external "assert"
-var external_assert_ = __nccwpck_require__(2613);
-;// CONCATENATED MODULE: ./node_modules/@actions/io/lib/io-util.js
-var io_util_awaiter = (undefined && undefined.__awaiter) || function (thisArg, _arguments, P, generator) {
-    function adopt(value) { return value instanceof P ? value : new P(function (resolve) { resolve(value); }); }
-    return new (P || (P = Promise))(function (resolve, reject) {
-        function fulfilled(value) { try { step(generator.next(value)); } catch (e) { reject(e); } }
-        function rejected(value) { try { step(generator["throw"](value)); } catch (e) { reject(e); } }
-        function step(result) { result.done ? resolve(result.value) : adopt(result.value).then(fulfilled, rejected); }
-        step((generator = generator.apply(thisArg, _arguments || [])).next());
-    });
-};
-
-
-const { chmod, copyFile, lstat, mkdir, open: io_util_open, readdir, rename, rm, rmdir, stat, symlink, unlink } = external_fs_.promises;
-// export const {open} = 'fs'
-const IS_WINDOWS = process.platform === 'win32';
-/**
- * Custom implementation of readlink to ensure Windows junctions
- * maintain trailing backslash for backward compatibility with Node.js < 24
- *
- * In Node.js 20, Windows junctions (directory symlinks) always returned paths
- * with trailing backslashes. Node.js 24 removed this behavior, which breaks
- * code that relied on this format for path operations.
- *
- * This implementation restores the Node 20 behavior by adding a trailing
- * backslash to all junction results on Windows.
- */
-function readlink(fsPath) {
-    return io_util_awaiter(this, void 0, void 0, function* () {
-        const result = yield fs.promises.readlink(fsPath);
-        // On Windows, restore Node 20 behavior: add trailing backslash to all results
-        // since junctions on Windows are always directory links
-        if (IS_WINDOWS && !result.endsWith('\\')) {
-            return `${result}\\`;
-        }
-        return result;
-    });
-}
-// See https://github.com/nodejs/node/blob/d0153aee367422d0858105abec186da4dff0a0c5/deps/uv/include/uv/win.h#L691
-const UV_FS_O_EXLOCK = 0x10000000;
-const READONLY = external_fs_.constants.O_RDONLY;
-function exists(fsPath) {
-    return io_util_awaiter(this, void 0, void 0, function* () {
-        try {
-            yield stat(fsPath);
-        }
-        catch (err) {
-            if (err.code === 'ENOENT') {
-                return false;
-            }
-            throw err;
-        }
-        return true;
-    });
-}
-function isDirectory(fsPath_1) {
-    return io_util_awaiter(this, arguments, void 0, function* (fsPath, useStat = false) {
-        const stats = useStat ? yield stat(fsPath) : yield lstat(fsPath);
-        return stats.isDirectory();
-    });
-}
-/**
- * On OSX/Linux, true if path starts with '/'. On Windows, true for paths like:
- * \, \hello, \\hello\share, C:, and C:\hello (and corresponding alternate separator cases).
- */
-function isRooted(p) {
-    p = normalizeSeparators(p);
-    if (!p) {
-        throw new Error('isRooted() parameter "p" cannot be empty');
-    }
-    if (IS_WINDOWS) {
-        return (p.startsWith('\\') || /^[A-Z]:/i.test(p) // e.g. \ or \hello or \\hello
-        ); // e.g. C: or C:\hello
-    }
-    return p.startsWith('/');
-}
-/**
- * Best effort attempt to determine whether a file exists and is executable.
- * @param filePath    file path to check
- * @param extensions  additional file extensions to try
- * @return if file exists and is executable, returns the file path. otherwise empty string.
- */
-function tryGetExecutablePath(filePath, extensions) {
-    return io_util_awaiter(this, void 0, void 0, function* () {
-        let stats = undefined;
-        try {
-            // test file exists
-            stats = yield stat(filePath);
-        }
-        catch (err) {
-            if (err.code !== 'ENOENT') {
-                // eslint-disable-next-line no-console
-                console.log(`Unexpected error attempting to determine if executable file exists '${filePath}': ${err}`);
-            }
-        }
-        if (stats && stats.isFile()) {
-            if (IS_WINDOWS) {
-                // on Windows, test for valid extension
-                const upperExt = external_path_namespaceObject.extname(filePath).toUpperCase();
-                if (extensions.some(validExt => validExt.toUpperCase() === upperExt)) {
-                    return filePath;
-                }
-            }
-            else {
-                if (isUnixExecutable(stats)) {
-                    return filePath;
-                }
-            }
-        }
-        // try each extension
-        const originalFilePath = filePath;
-        for (const extension of extensions) {
-            filePath = originalFilePath + extension;
-            stats = undefined;
-            try {
-                stats = yield stat(filePath);
-            }
-            catch (err) {
-                if (err.code !== 'ENOENT') {
-                    // eslint-disable-next-line no-console
-                    console.log(`Unexpected error attempting to determine if executable file exists '${filePath}': ${err}`);
-                }
-            }
-            if (stats && stats.isFile()) {
-                if (IS_WINDOWS) {
-                    // preserve the case of the actual file (since an extension was appended)
-                    try {
-                        const directory = external_path_namespaceObject.dirname(filePath);
-                        const upperName = external_path_namespaceObject.basename(filePath).toUpperCase();
-                        for (const actualName of yield readdir(directory)) {
-                            if (upperName === actualName.toUpperCase()) {
-                                filePath = external_path_namespaceObject.join(directory, actualName);
-                                break;
-                            }
-                        }
-                    }
-                    catch (err) {
-                        // eslint-disable-next-line no-console
-                        console.log(`Unexpected error attempting to determine the actual case of the file '${filePath}': ${err}`);
-                    }
-                    return filePath;
-                }
-                else {
-                    if (isUnixExecutable(stats)) {
-                        return filePath;
-                    }
-                }
-            }
-        }
-        return '';
-    });
-}
-function normalizeSeparators(p) {
-    p = p || '';
-    if (IS_WINDOWS) {
-        // convert slashes on Windows
-        p = p.replace(/\//g, '\\');
-        // remove redundant slashes
-        return p.replace(/\\\\+/g, '\\');
-    }
-    // remove redundant slashes
-    return p.replace(/\/\/+/g, '/');
-}
-// on Mac/Linux, test the execute bit
-//     R   W  X  R  W X R W X
-//   256 128 64 32 16 8 4 2 1
-function isUnixExecutable(stats) {
-    return ((stats.mode & 1) > 0 ||
-        ((stats.mode & 8) > 0 &&
-            process.getgid !== undefined &&
-            stats.gid === process.getgid()) ||
-        ((stats.mode & 64) > 0 &&
-            process.getuid !== undefined &&
-            stats.uid === process.getuid()));
-}
-// Get the path of cmd.exe in windows
-function getCmdPath() {
-    var _a;
-    return (_a = process.env['COMSPEC']) !== null && _a !== void 0 ? _a : `cmd.exe`;
-}
-//# sourceMappingURL=io-util.js.map
-;// CONCATENATED MODULE: ./node_modules/@actions/io/lib/io.js
-var io_awaiter = (undefined && undefined.__awaiter) || function (thisArg, _arguments, P, generator) {
-    function adopt(value) { return value instanceof P ? value : new P(function (resolve) { resolve(value); }); }
-    return new (P || (P = Promise))(function (resolve, reject) {
-        function fulfilled(value) { try { step(generator.next(value)); } catch (e) { reject(e); } }
-        function rejected(value) { try { step(generator["throw"](value)); } catch (e) { reject(e); } }
-        function step(result) { result.done ? resolve(result.value) : adopt(result.value).then(fulfilled, rejected); }
-        step((generator = generator.apply(thisArg, _arguments || [])).next());
-    });
-};
-
-
-
-/**
- * Copies a file or folder.
- * Based off of shelljs - https://github.com/shelljs/shelljs/blob/9237f66c52e5daa40458f94f9565e18e8132f5a6/src/cp.js
- *
- * @param     source    source path
- * @param     dest      destination path
- * @param     options   optional. See CopyOptions.
- */
-function cp(source_1, dest_1) {
-    return io_awaiter(this, arguments, void 0, function* (source, dest, options = {}) {
-        const { force, recursive, copySourceDirectory } = readCopyOptions(options);
-        const destStat = (yield ioUtil.exists(dest)) ? yield ioUtil.stat(dest) : null;
-        // Dest is an existing file, but not forcing
-        if (destStat && destStat.isFile() && !force) {
-            return;
-        }
-        // If dest is an existing directory, should copy inside.
-        const newDest = destStat && destStat.isDirectory() && copySourceDirectory
-            ? path.join(dest, path.basename(source))
-            : dest;
-        if (!(yield ioUtil.exists(source))) {
-            throw new Error(`no such file or directory: ${source}`);
-        }
-        const sourceStat = yield ioUtil.stat(source);
-        if (sourceStat.isDirectory()) {
-            if (!recursive) {
-                throw new Error(`Failed to copy. ${source} is a directory, but tried to copy without recursive flag.`);
-            }
-            else {
-                yield cpDirRecursive(source, newDest, 0, force);
-            }
-        }
-        else {
-            if (path.relative(source, newDest) === '') {
-                // a file cannot be copied to itself
-                throw new Error(`'${newDest}' and '${source}' are the same file`);
-            }
-            yield io_copyFile(source, newDest, force);
-        }
-    });
-}
-/**
- * Moves a path.
- *
- * @param     source    source path
- * @param     dest      destination path
- * @param     options   optional. See MoveOptions.
- */
-function mv(source_1, dest_1) {
-    return io_awaiter(this, arguments, void 0, function* (source, dest, options = {}) {
-        if (yield ioUtil.exists(dest)) {
-            let destExists = true;
-            if (yield ioUtil.isDirectory(dest)) {
-                // If dest is directory copy src into dest
-                dest = path.join(dest, path.basename(source));
-                destExists = yield ioUtil.exists(dest);
-            }
-            if (destExists) {
-                if (options.force == null || options.force) {
-                    yield rmRF(dest);
-                }
-                else {
-                    throw new Error('Destination already exists');
-                }
-            }
-        }
-        yield mkdirP(path.dirname(dest));
-        yield ioUtil.rename(source, dest);
-    });
-}
-/**
- * Remove a path recursively with force
- *
- * @param inputPath path to remove
- */
-function rmRF(inputPath) {
-    return io_awaiter(this, void 0, void 0, function* () {
-        if (ioUtil.IS_WINDOWS) {
-            // Check for invalid characters
-            // https://docs.microsoft.com/en-us/windows/win32/fileio/naming-a-file
-            if (/[*"<>|]/.test(inputPath)) {
-                throw new Error('File path must not contain `*`, `"`, `<`, `>` or `|` on Windows');
-            }
-        }
-        try {
-            // note if path does not exist, error is silent
-            yield ioUtil.rm(inputPath, {
-                force: true,
-                maxRetries: 3,
-                recursive: true,
-                retryDelay: 300
-            });
-        }
-        catch (err) {
-            throw new Error(`File was unable to be removed ${err}`);
-        }
-    });
-}
-/**
- * Make a directory.  Creates the full path with folders in between
- * Will throw if it fails
- *
- * @param   fsPath        path to create
- * @returns Promise<void>
- */
-function mkdirP(fsPath) {
-    return io_awaiter(this, void 0, void 0, function* () {
-        ok(fsPath, 'a path argument must be provided');
-        yield ioUtil.mkdir(fsPath, { recursive: true });
-    });
-}
-/**
- * Returns path of a tool had the tool actually been invoked.  Resolves via paths.
- * If you check and the tool does not exist, it will throw.
- *
- * @param     tool              name of the tool
- * @param     check             whether to check if tool exists
- * @returns   Promise<string>   path to tool
- */
-function which(tool, check) {
-    return io_awaiter(this, void 0, void 0, function* () {
-        if (!tool) {
-            throw new Error("parameter 'tool' is required");
-        }
-        // recursive when check=true
-        if (check) {
-            const result = yield which(tool, false);
-            if (!result) {
-                if (IS_WINDOWS) {
-                    throw new Error(`Unable to locate executable file: ${tool}. Please verify either the file path exists or the file can be found within a directory specified by the PATH environment variable. Also verify the file has a valid extension for an executable file.`);
-                }
-                else {
-                    throw new Error(`Unable to locate executable file: ${tool}. Please verify either the file path exists or the file can be found within a directory specified by the PATH environment variable. Also check the file mode to verify the file is executable.`);
-                }
-            }
-            return result;
-        }
-        const matches = yield findInPath(tool);
-        if (matches && matches.length > 0) {
-            return matches[0];
-        }
-        return '';
-    });
-}
-/**
- * Returns a list of all occurrences of the given tool on the system path.
- *
- * @returns   Promise<string[]>  the paths of the tool
- */
-function findInPath(tool) {
-    return io_awaiter(this, void 0, void 0, function* () {
-        if (!tool) {
-            throw new Error("parameter 'tool' is required");
-        }
-        // build the list of extensions to try
-        const extensions = [];
-        if (IS_WINDOWS && process.env['PATHEXT']) {
-            for (const extension of process.env['PATHEXT'].split(external_path_namespaceObject.delimiter)) {
-                if (extension) {
-                    extensions.push(extension);
-                }
-            }
-        }
-        // if it's rooted, return it if exists. otherwise return empty.
-        if (isRooted(tool)) {
-            const filePath = yield tryGetExecutablePath(tool, extensions);
-            if (filePath) {
-                return [filePath];
-            }
-            return [];
-        }
-        // if any path separators, return empty
-        if (tool.includes(external_path_namespaceObject.sep)) {
-            return [];
-        }
-        // build the list of directories
-        //
-        // Note, technically "where" checks the current directory on Windows. From a toolkit perspective,
-        // it feels like we should not do this. Checking the current directory seems like more of a use
-        // case of a shell, and the which() function exposed by the toolkit should strive for consistency
-        // across platforms.
-        const directories = [];
-        if (process.env.PATH) {
-            for (const p of process.env.PATH.split(external_path_namespaceObject.delimiter)) {
-                if (p) {
-                    directories.push(p);
-                }
-            }
-        }
-        // find all matches
-        const matches = [];
-        for (const directory of directories) {
-            const filePath = yield tryGetExecutablePath(external_path_namespaceObject.join(directory, tool), extensions);
-            if (filePath) {
-                matches.push(filePath);
-            }
-        }
-        return matches;
-    });
-}
-function readCopyOptions(options) {
-    const force = options.force == null ? true : options.force;
-    const recursive = Boolean(options.recursive);
-    const copySourceDirectory = options.copySourceDirectory == null
-        ? true
-        : Boolean(options.copySourceDirectory);
-    return { force, recursive, copySourceDirectory };
-}
-function cpDirRecursive(sourceDir, destDir, currentDepth, force) {
-    return io_awaiter(this, void 0, void 0, function* () {
-        // Ensure there is not a run away recursive copy
-        if (currentDepth >= 255)
-            return;
-        currentDepth++;
-        yield mkdirP(destDir);
-        const files = yield ioUtil.readdir(sourceDir);
-        for (const fileName of files) {
-            const srcFile = `${sourceDir}/${fileName}`;
-            const destFile = `${destDir}/${fileName}`;
-            const srcFileStat = yield ioUtil.lstat(srcFile);
-            if (srcFileStat.isDirectory()) {
-                // Recurse
-                yield cpDirRecursive(srcFile, destFile, currentDepth, force);
-            }
-            else {
-                yield io_copyFile(srcFile, destFile, force);
-            }
-        }
-        // Change the mode for the newly created directory
-        yield ioUtil.chmod(destDir, (yield ioUtil.stat(sourceDir)).mode);
-    });
-}
-// Buffered file copy
-function io_copyFile(srcFile, destFile, force) {
-    return io_awaiter(this, void 0, void 0, function* () {
-        if ((yield ioUtil.lstat(srcFile)).isSymbolicLink()) {
-            // unlink/re-link it
-            try {
-                yield ioUtil.lstat(destFile);
-                yield ioUtil.unlink(destFile);
-            }
-            catch (e) {
-                // Try to override file permission
-                if (e.code === 'EPERM') {
-                    yield ioUtil.chmod(destFile, '0666');
-                    yield ioUtil.unlink(destFile);
-                }
-                // other errors = it doesn't exist, no work to do
-            }
-            // Copy over symlink
-            const symlinkFull = yield ioUtil.readlink(srcFile);
-            yield ioUtil.symlink(symlinkFull, destFile, ioUtil.IS_WINDOWS ? 'junction' : null);
-        }
-        else if (!(yield ioUtil.exists(destFile)) || force) {
-            yield ioUtil.copyFile(srcFile, destFile);
-        }
-    });
-}
-//# sourceMappingURL=io.js.map
-;// CONCATENATED MODULE: external "timers"
-const external_timers_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("timers");
-;// CONCATENATED MODULE: ./node_modules/@actions/exec/lib/toolrunner.js
-var toolrunner_awaiter = (undefined && undefined.__awaiter) || function (thisArg, _arguments, P, generator) {
-    function adopt(value) { return value instanceof P ? value : new P(function (resolve) { resolve(value); }); }
-    return new (P || (P = Promise))(function (resolve, reject) {
-        function fulfilled(value) { try { step(generator.next(value)); } catch (e) { reject(e); } }
-        function rejected(value) { try { step(generator["throw"](value)); } catch (e) { reject(e); } }
-        function step(result) { result.done ? resolve(result.value) : adopt(result.value).then(fulfilled, rejected); }
-        step((generator = generator.apply(thisArg, _arguments || [])).next());
-    });
-};
-
-
-
-
-
-
-
-/* eslint-disable @typescript-eslint/unbound-method */
-const toolrunner_IS_WINDOWS = process.platform === 'win32';
-/*
- * Class for running command line tools. Handles quoting and arg parsing in a platform agnostic way.
- */
-class ToolRunner extends external_events_.EventEmitter {
-    constructor(toolPath, args, options) {
-        super();
-        if (!toolPath) {
-            throw new Error("Parameter 'toolPath' cannot be null or empty.");
-        }
-        this.toolPath = toolPath;
-        this.args = args || [];
-        this.options = options || {};
-    }
-    _debug(message) {
-        if (this.options.listeners && this.options.listeners.debug) {
-            this.options.listeners.debug(message);
-        }
-    }
-    _getCommandString(options, noPrefix) {
-        const toolPath = this._getSpawnFileName();
-        const args = this._getSpawnArgs(options);
-        let cmd = noPrefix ? '' : '[command]'; // omit prefix when piped to a second tool
-        if (toolrunner_IS_WINDOWS) {
-            // Windows + cmd file
-            if (this._isCmdFile()) {
-                cmd += toolPath;
-                for (const a of args) {
-                    cmd += ` ${a}`;
-                }
-            }
-            // Windows + verbatim
-            else if (options.windowsVerbatimArguments) {
-                cmd += `"${toolPath}"`;
-                for (const a of args) {
-                    cmd += ` ${a}`;
-                }
-            }
-            // Windows (regular)
-            else {
-                cmd += this._windowsQuoteCmdArg(toolPath);
-                for (const a of args) {
-                    cmd += ` ${this._windowsQuoteCmdArg(a)}`;
-                }
-            }
-        }
-        else {
-            // OSX/Linux - this can likely be improved with some form of quoting.
-            // creating processes on Unix is fundamentally different than Windows.
-            // on Unix, execvp() takes an arg array.
-            cmd += toolPath;
-            for (const a of args) {
-                cmd += ` ${a}`;
-            }
-        }
-        return cmd;
-    }
-    _processLineBuffer(data, strBuffer, onLine) {
-        try {
-            let s = strBuffer + data.toString();
-            let n = s.indexOf(external_os_.EOL);
-            while (n > -1) {
-                const line = s.substring(0, n);
-                onLine(line);
-                // the rest of the string ...
-                s = s.substring(n + external_os_.EOL.length);
-                n = s.indexOf(external_os_.EOL);
-            }
-            return s;
-        }
-        catch (err) {
-            // streaming lines to console is best effort.  Don't fail a build.
-            this._debug(`error processing line. Failed with error ${err}`);
-            return '';
-        }
-    }
-    _getSpawnFileName() {
-        if (toolrunner_IS_WINDOWS) {
-            if (this._isCmdFile()) {
-                return process.env['COMSPEC'] || 'cmd.exe';
-            }
-        }
-        return this.toolPath;
-    }
-    _getSpawnArgs(options) {
-        if (toolrunner_IS_WINDOWS) {
-            if (this._isCmdFile()) {
-                let argline = `/D /S /C "${this._windowsQuoteCmdArg(this.toolPath)}`;
-                for (const a of this.args) {
-                    argline += ' ';
-                    argline += options.windowsVerbatimArguments
-                        ? a
-                        : this._windowsQuoteCmdArg(a);
-                }
-                argline += '"';
-                return [argline];
-            }
-        }
-        return this.args;
-    }
-    _endsWith(str, end) {
-        return str.endsWith(end);
-    }
-    _isCmdFile() {
-        const upperToolPath = this.toolPath.toUpperCase();
-        return (this._endsWith(upperToolPath, '.CMD') ||
-            this._endsWith(upperToolPath, '.BAT'));
-    }
-    _windowsQuoteCmdArg(arg) {
-        // for .exe, apply the normal quoting rules that libuv applies
-        if (!this._isCmdFile()) {
-            return this._uvQuoteCmdArg(arg);
-        }
-        // otherwise apply quoting rules specific to the cmd.exe command line parser.
-        // the libuv rules are generic and are not designed specifically for cmd.exe
-        // command line parser.
-        //
-        // for a detailed description of the cmd.exe command line parser, refer to
-        // http://stackoverflow.com/questions/4094699/how-does-the-windows-command-interpreter-cmd-exe-parse-scripts/7970912#7970912
-        // need quotes for empty arg
-        if (!arg) {
-            return '""';
-        }
-        // determine whether the arg needs to be quoted
-        const cmdSpecialChars = [
-            ' ',
-            '\t',
-            '&',
-            '(',
-            ')',
-            '[',
-            ']',
-            '{',
-            '}',
-            '^',
-            '=',
-            ';',
-            '!',
-            "'",
-            '+',
-            ',',
-            '`',
-            '~',
-            '|',
-            '<',
-            '>',
-            '"'
-        ];
-        let needsQuotes = false;
-        for (const char of arg) {
-            if (cmdSpecialChars.some(x => x === char)) {
-                needsQuotes = true;
-                break;
-            }
-        }
-        // short-circuit if quotes not needed
-        if (!needsQuotes) {
-            return arg;
-        }
-        // the following quoting rules are very similar to the rules that by libuv applies.
-        //
-        // 1) wrap the string in quotes
-        //
-        // 2) double-up quotes - i.e. " => ""
-        //
-        //    this is different from the libuv quoting rules. libuv replaces " with \", which unfortunately
-        //    doesn't work well with a cmd.exe command line.
-        //
-        //    note, replacing " with "" also works well if the arg is passed to a downstream .NET console app.
-        //    for example, the command line:
-        //          foo.exe "myarg:""my val"""
-        //    is parsed by a .NET console app into an arg array:
-        //          [ "myarg:\"my val\"" ]
-        //    which is the same end result when applying libuv quoting rules. although the actual
-        //    command line from libuv quoting rules would look like:
-        //          foo.exe "myarg:\"my val\""
-        //
-        // 3) double-up slashes that precede a quote,
-        //    e.g.  hello \world    => "hello \world"
-        //          hello\"world    => "hello\\""world"
-        //          hello\\"world   => "hello\\\\""world"
-        //          hello world\    => "hello world\\"
-        //
-        //    technically this is not required for a cmd.exe command line, or the batch argument parser.
-        //    the reasons for including this as a .cmd quoting rule are:
-        //
-        //    a) this is optimized for the scenario where the argument is passed from the .cmd file to an
-        //       external program. many programs (e.g. .NET console apps) rely on the slash-doubling rule.
-        //
-        //    b) it's what we've been doing previously (by deferring to node default behavior) and we
-        //       haven't heard any complaints about that aspect.
-        //
-        // note, a weakness of the quoting rules chosen here, is that % is not escaped. in fact, % cannot be
-        // escaped when used on the command line directly - even though within a .cmd file % can be escaped
-        // by using %%.
-        //
-        // the saving grace is, on the command line, %var% is left as-is if var is not defined. this contrasts
-        // the line parsing rules within a .cmd file, where if var is not defined it is replaced with nothing.
-        //
-        // one option that was explored was replacing % with ^% - i.e. %var% => ^%var^%. this hack would
-        // often work, since it is unlikely that var^ would exist, and the ^ character is removed when the
-        // variable is used. the problem, however, is that ^ is not removed when %* is used to pass the args
-        // to an external program.
-        //
-        // an unexplored potential solution for the % escaping problem, is to create a wrapper .cmd file.
-        // % can be escaped within a .cmd file.
-        let reverse = '"';
-        let quoteHit = true;
-        for (let i = arg.length; i > 0; i--) {
-            // walk the string in reverse
-            reverse += arg[i - 1];
-            if (quoteHit && arg[i - 1] === '\\') {
-                reverse += '\\'; // double the slash
-            }
-            else if (arg[i - 1] === '"') {
-                quoteHit = true;
-                reverse += '"'; // double the quote
-            }
-            else {
-                quoteHit = false;
-            }
-        }
-        reverse += '"';
-        return reverse.split('').reverse().join('');
-    }
-    _uvQuoteCmdArg(arg) {
-        // Tool runner wraps child_process.spawn() and needs to apply the same quoting as
-        // Node in certain cases where the undocumented spawn option windowsVerbatimArguments
-        // is used.
-        //
-        // Since this function is a port of quote_cmd_arg from Node 4.x (technically, lib UV,
-        // see https://github.com/nodejs/node/blob/v4.x/deps/uv/src/win/process.c for details),
-        // pasting copyright notice from Node within this function:
-        //
-        //      Copyright Joyent, Inc. and other Node contributors. All rights reserved.
-        //
-        //      Permission is hereby granted, free of charge, to any person obtaining a copy
-        //      of this software and associated documentation files (the "Software"), to
-        //      deal in the Software without restriction, including without limitation the
-        //      rights to use, copy, modify, merge, publish, distribute, sublicense, and/or
-        //      sell copies of the Software, and to permit persons to whom the Software is
-        //      furnished to do so, subject to the following conditions:
-        //
-        //      The above copyright notice and this permission notice shall be included in
-        //      all copies or substantial portions of the Software.
-        //
-        //      THE SOFTWARE IS PROVIDED "AS IS", WITHOUT WARRANTY OF ANY KIND, EXPRESS OR
-        //      IMPLIED, INCLUDING BUT NOT LIMITED TO THE WARRANTIES OF MERCHANTABILITY,
-        //      FITNESS FOR A PARTICULAR PURPOSE AND NONINFRINGEMENT. IN NO EVENT SHALL THE
-        //      AUTHORS OR COPYRIGHT HOLDERS BE LIABLE FOR ANY CLAIM, DAMAGES OR OTHER
-        //      LIABILITY, WHETHER IN AN ACTION OF CONTRACT, TORT OR OTHERWISE, ARISING
-        //      FROM, OUT OF OR IN CONNECTION WITH THE SOFTWARE OR THE USE OR OTHER DEALINGS
-        //      IN THE SOFTWARE.
-        if (!arg) {
-            // Need double quotation for empty argument
-            return '""';
-        }
-        if (!arg.includes(' ') && !arg.includes('\t') && !arg.includes('"')) {
-            // No quotation needed
-            return arg;
-        }
-        if (!arg.includes('"') && !arg.includes('\\')) {
-            // No embedded double quotes or backslashes, so I can just wrap
-            // quote marks around the whole thing.
-            return `"${arg}"`;
-        }
-        // Expected input/output:
-        //   input : hello"world
-        //   output: "hello\"world"
-        //   input : hello""world
-        //   output: "hello\"\"world"
-        //   input : hello\world
-        //   output: hello\world
-        //   input : hello\\world
-        //   output: hello\\world
-        //   input : hello\"world
-        //   output: "hello\\\"world"
-        //   input : hello\\"world
-        //   output: "hello\\\\\"world"
-        //   input : hello world\
-        //   output: "hello world\\" - note the comment in libuv actually reads "hello world\"
-        //                             but it appears the comment is wrong, it should be "hello world\\"
-        let reverse = '"';
-        let quoteHit = true;
-        for (let i = arg.length; i > 0; i--) {
-            // walk the string in reverse
-            reverse += arg[i - 1];
-            if (quoteHit && arg[i - 1] === '\\') {
-                reverse += '\\';
-            }
-            else if (arg[i - 1] === '"') {
-                quoteHit = true;
-                reverse += '\\';
-            }
-            else {
-                quoteHit = false;
-            }
-        }
-        reverse += '"';
-        return reverse.split('').reverse().join('');
-    }
-    _cloneExecOptions(options) {
-        options = options || {};
-        const result = {
-            cwd: options.cwd || process.cwd(),
-            env: options.env || process.env,
-            silent: options.silent || false,
-            windowsVerbatimArguments: options.windowsVerbatimArguments || false,
-            failOnStdErr: options.failOnStdErr || false,
-            ignoreReturnCode: options.ignoreReturnCode || false,
-            delay: options.delay || 10000
-        };
-        result.outStream = options.outStream || process.stdout;
-        result.errStream = options.errStream || process.stderr;
-        return result;
-    }
-    _getSpawnOptions(options, toolPath) {
-        options = options || {};
-        const result = {};
-        result.cwd = options.cwd;
-        result.env = options.env;
-        result['windowsVerbatimArguments'] =
-            options.windowsVerbatimArguments || this._isCmdFile();
-        if (options.windowsVerbatimArguments) {
-            result.argv0 = `"${toolPath}"`;
-        }
-        return result;
-    }
-    /**
-     * Exec a tool.
-     * Output will be streamed to the live console.
-     * Returns promise with return code
-     *
-     * @param     tool     path to tool to exec
-     * @param     options  optional exec options.  See ExecOptions
-     * @returns   number
-     */
-    exec() {
-        return toolrunner_awaiter(this, void 0, void 0, function* () {
-            // root the tool path if it is unrooted and contains relative pathing
-            if (!isRooted(this.toolPath) &&
-                (this.toolPath.includes('/') ||
-                    (toolrunner_IS_WINDOWS && this.toolPath.includes('\\')))) {
-                // prefer options.cwd if it is specified, however options.cwd may also need to be rooted
-                this.toolPath = external_path_namespaceObject.resolve(process.cwd(), this.options.cwd || process.cwd(), this.toolPath);
-            }
-            // if the tool is only a file name, then resolve it from the PATH
-            // otherwise verify it exists (add extension on Windows if necessary)
-            this.toolPath = yield which(this.toolPath, true);
-            return new Promise((resolve, reject) => toolrunner_awaiter(this, void 0, void 0, function* () {
-                this._debug(`exec tool: ${this.toolPath}`);
-                this._debug('arguments:');
-                for (const arg of this.args) {
-                    this._debug(`   ${arg}`);
-                }
-                const optionsNonNull = this._cloneExecOptions(this.options);
-                if (!optionsNonNull.silent && optionsNonNull.outStream) {
-                    optionsNonNull.outStream.write(this._getCommandString(optionsNonNull) + external_os_.EOL);
-                }
-                const state = new ExecState(optionsNonNull, this.toolPath);
-                state.on('debug', (message) => {
-                    this._debug(message);
-                });
-                if (this.options.cwd && !(yield exists(this.options.cwd))) {
-                    return reject(new Error(`The cwd: ${this.options.cwd} does not exist!`));
-                }
-                const fileName = this._getSpawnFileName();
-                const cp = external_child_process_namespaceObject.spawn(fileName, this._getSpawnArgs(optionsNonNull), this._getSpawnOptions(this.options, fileName));
-                let stdbuffer = '';
-                if (cp.stdout) {
-                    cp.stdout.on('data', (data) => {
-                        if (this.options.listeners && this.options.listeners.stdout) {
-                            this.options.listeners.stdout(data);
-                        }
-                        if (!optionsNonNull.silent && optionsNonNull.outStream) {
-                            optionsNonNull.outStream.write(data);
-                        }
-                        stdbuffer = this._processLineBuffer(data, stdbuffer, (line) => {
-                            if (this.options.listeners && this.options.listeners.stdline) {
-                                this.options.listeners.stdline(line);
-                            }
-                        });
-                    });
-                }
-                let errbuffer = '';
-                if (cp.stderr) {
-                    cp.stderr.on('data', (data) => {
-                        state.processStderr = true;
-                        if (this.options.listeners && this.options.listeners.stderr) {
-                            this.options.listeners.stderr(data);
-                        }
-                        if (!optionsNonNull.silent &&
-                            optionsNonNull.errStream &&
-                            optionsNonNull.outStream) {
-                            const s = optionsNonNull.failOnStdErr
-                                ? optionsNonNull.errStream
-                                : optionsNonNull.outStream;
-                            s.write(data);
-                        }
-                        errbuffer = this._processLineBuffer(data, errbuffer, (line) => {
-                            if (this.options.listeners && this.options.listeners.errline) {
-                                this.options.listeners.errline(line);
-                            }
-                        });
-                    });
-                }
-                cp.on('error', (err) => {
-                    state.processError = err.message;
-                    state.processExited = true;
-                    state.processClosed = true;
-                    state.CheckComplete();
-                });
-                cp.on('exit', (code) => {
-                    state.processExitCode = code;
-                    state.processExited = true;
-                    this._debug(`Exit code ${code} received from tool '${this.toolPath}'`);
-                    state.CheckComplete();
-                });
-                cp.on('close', (code) => {
-                    state.processExitCode = code;
-                    state.processExited = true;
-                    state.processClosed = true;
-                    this._debug(`STDIO streams have closed for tool '${this.toolPath}'`);
-                    state.CheckComplete();
-                });
-                state.on('done', (error, exitCode) => {
-                    if (stdbuffer.length > 0) {
-                        this.emit('stdline', stdbuffer);
-                    }
-                    if (errbuffer.length > 0) {
-                        this.emit('errline', errbuffer);
-                    }
-                    cp.removeAllListeners();
-                    if (error) {
-                        reject(error);
-                    }
-                    else {
-                        resolve(exitCode);
-                    }
-                });
-                if (this.options.input) {
-                    if (!cp.stdin) {
-                        throw new Error('child process missing stdin');
-                    }
-                    cp.stdin.end(this.options.input);
-                }
-            }));
-        });
-    }
-}
-/**
- * Convert an arg string to an array of args. Handles escaping
- *
- * @param    argString   string of arguments
- * @returns  string[]    array of arguments
- */
-function argStringToArray(argString) {
-    const args = [];
-    let inQuotes = false;
-    let escaped = false;
-    let arg = '';
-    function append(c) {
-        // we only escape double quotes.
-        if (escaped && c !== '"') {
-            arg += '\\';
-        }
-        arg += c;
-        escaped = false;
-    }
-    for (let i = 0; i < argString.length; i++) {
-        const c = argString.charAt(i);
-        if (c === '"') {
-            if (!escaped) {
-                inQuotes = !inQuotes;
-            }
-            else {
-                append(c);
-            }
-            continue;
-        }
-        if (c === '\\' && escaped) {
-            append(c);
-            continue;
-        }
-        if (c === '\\' && inQuotes) {
-            escaped = true;
-            continue;
-        }
-        if (c === ' ' && !inQuotes) {
-            if (arg.length > 0) {
-                args.push(arg);
-                arg = '';
-            }
-            continue;
-        }
-        append(c);
-    }
-    if (arg.length > 0) {
-        args.push(arg.trim());
-    }
-    return args;
-}
-class ExecState extends external_events_.EventEmitter {
-    constructor(options, toolPath) {
-        super();
-        this.processClosed = false; // tracks whether the process has exited and stdio is closed
-        this.processError = '';
-        this.processExitCode = 0;
-        this.processExited = false; // tracks whether the process has exited
-        this.processStderr = false; // tracks whether stderr was written to
-        this.delay = 10000; // 10 seconds
-        this.done = false;
-        this.timeout = null;
-        if (!toolPath) {
-            throw new Error('toolPath must not be empty');
-        }
-        this.options = options;
-        this.toolPath = toolPath;
-        if (options.delay) {
-            this.delay = options.delay;
-        }
-    }
-    CheckComplete() {
-        if (this.done) {
-            return;
-        }
-        if (this.processClosed) {
-            this._setResult();
-        }
-        else if (this.processExited) {
-            this.timeout = (0,external_timers_namespaceObject.setTimeout)(ExecState.HandleTimeout, this.delay, this);
-        }
-    }
-    _debug(message) {
-        this.emit('debug', message);
-    }
-    _setResult() {
-        // determine whether there is an error
-        let error;
-        if (this.processExited) {
-            if (this.processError) {
-                error = new Error(`There was an error when attempting to execute the process '${this.toolPath}'. This may indicate the process failed to start. Error: ${this.processError}`);
-            }
-            else if (this.processExitCode !== 0 && !this.options.ignoreReturnCode) {
-                error = new Error(`The process '${this.toolPath}' failed with exit code ${this.processExitCode}`);
-            }
-            else if (this.processStderr && this.options.failOnStdErr) {
-                error = new Error(`The process '${this.toolPath}' failed because one or more lines were written to the STDERR stream`);
-            }
-        }
-        // clear the timeout
-        if (this.timeout) {
-            clearTimeout(this.timeout);
-            this.timeout = null;
-        }
-        this.done = true;
-        this.emit('done', error, this.processExitCode);
-    }
-    static HandleTimeout(state) {
-        if (state.done) {
-            return;
-        }
-        if (!state.processClosed && state.processExited) {
-            const message = `The STDIO streams did not close within ${state.delay / 1000} seconds of the exit event from process '${state.toolPath}'. This may indicate a child process inherited the STDIO streams and has not yet exited.`;
-            state._debug(message);
-        }
-        state._setResult();
-    }
-}
-//# sourceMappingURL=toolrunner.js.map
-;// CONCATENATED MODULE: ./node_modules/@actions/exec/lib/exec.js
-var exec_awaiter = (undefined && undefined.__awaiter) || function (thisArg, _arguments, P, generator) {
-    function adopt(value) { return value instanceof P ? value : new P(function (resolve) { resolve(value); }); }
-    return new (P || (P = Promise))(function (resolve, reject) {
-        function fulfilled(value) { try { step(generator.next(value)); } catch (e) { reject(e); } }
-        function rejected(value) { try { step(generator["throw"](value)); } catch (e) { reject(e); } }
-        function step(result) { result.done ? resolve(result.value) : adopt(result.value).then(fulfilled, rejected); }
-        step((generator = generator.apply(thisArg, _arguments || [])).next());
-    });
-};
-
-
-/**
- * Exec a command.
- * Output will be streamed to the live console.
- * Returns promise with return code
- *
- * @param     commandLine        command to execute (can include additional args). Must be correctly escaped.
- * @param     args               optional arguments for tool. Escaping is handled by the lib.
- * @param     options            optional exec options.  See ExecOptions
- * @returns   Promise<number>    exit code
- */
-function exec_exec(commandLine, args, options) {
-    return exec_awaiter(this, void 0, void 0, function* () {
-        const commandArgs = tr.argStringToArray(commandLine);
-        if (commandArgs.length === 0) {
-            throw new Error(`Parameter 'commandLine' cannot be null or empty.`);
-        }
-        // Path to tool to execute should be first arg
-        const toolPath = commandArgs[0];
-        args = commandArgs.slice(1).concat(args || []);
-        const runner = new tr.ToolRunner(toolPath, args, options);
-        return runner.exec();
-    });
-}
-/**
- * Exec a command and get the output.
- * Output will be streamed to the live console.
- * Returns promise with the exit code and collected stdout and stderr
- *
- * @param     commandLine           command to execute (can include additional args). Must be correctly escaped.
- * @param     args                  optional arguments for tool. Escaping is handled by the lib.
- * @param     options               optional exec options.  See ExecOptions
- * @returns   Promise<ExecOutput>   exit code, stdout, and stderr
- */
-function getExecOutput(commandLine, args, options) {
-    return exec_awaiter(this, void 0, void 0, function* () {
-        var _a, _b;
-        let stdout = '';
-        let stderr = '';
-        //Using string decoder covers the case where a mult-byte character is split
-        const stdoutDecoder = new StringDecoder('utf8');
-        const stderrDecoder = new StringDecoder('utf8');
-        const originalStdoutListener = (_a = options === null || options === void 0 ? void 0 : options.listeners) === null || _a === void 0 ? void 0 : _a.stdout;
-        const originalStdErrListener = (_b = options === null || options === void 0 ? void 0 : options.listeners) === null || _b === void 0 ? void 0 : _b.stderr;
-        const stdErrListener = (data) => {
-            stderr += stderrDecoder.write(data);
-            if (originalStdErrListener) {
-                originalStdErrListener(data);
-            }
-        };
-        const stdOutListener = (data) => {
-            stdout += stdoutDecoder.write(data);
-            if (originalStdoutListener) {
-                originalStdoutListener(data);
-            }
-        };
-        const listeners = Object.assign(Object.assign({}, options === null || options === void 0 ? void 0 : options.listeners), { stdout: stdOutListener, stderr: stdErrListener });
-        const exitCode = yield exec_exec(commandLine, args, Object.assign(Object.assign({}, options), { listeners }));
-        //flush any remaining characters
-        stdout += stdoutDecoder.end();
-        stderr += stderrDecoder.end();
-        return {
-            exitCode,
-            stdout,
-            stderr
-        };
-    });
-}
-//# sourceMappingURL=exec.js.map
-;// CONCATENATED MODULE: ./node_modules/@actions/core/lib/platform.js
-var platform_awaiter = (undefined && undefined.__awaiter) || function (thisArg, _arguments, P, generator) {
-    function adopt(value) { return value instanceof P ? value : new P(function (resolve) { resolve(value); }); }
-    return new (P || (P = Promise))(function (resolve, reject) {
-        function fulfilled(value) { try { step(generator.next(value)); } catch (e) { reject(e); } }
-        function rejected(value) { try { step(generator["throw"](value)); } catch (e) { reject(e); } }
-        function step(result) { result.done ? resolve(result.value) : adopt(result.value).then(fulfilled, rejected); }
-        step((generator = generator.apply(thisArg, _arguments || [])).next());
-    });
-};
-
-
-const getWindowsInfo = () => platform_awaiter(void 0, void 0, void 0, function* () {
-    const { stdout: version } = yield exec.getExecOutput('powershell -command "(Get-CimInstance -ClassName Win32_OperatingSystem).Version"', undefined, {
-        silent: true
-    });
-    const { stdout: name } = yield exec.getExecOutput('powershell -command "(Get-CimInstance -ClassName Win32_OperatingSystem).Caption"', undefined, {
-        silent: true
-    });
-    return {
-        name: name.trim(),
-        version: version.trim()
-    };
-});
-const getMacOsInfo = () => platform_awaiter(void 0, void 0, void 0, function* () {
-    var _a, _b, _c, _d;
-    const { stdout } = yield exec.getExecOutput('sw_vers', undefined, {
-        silent: true
-    });
-    const version = (_b = (_a = stdout.match(/ProductVersion:\s*(.+)/)) === null || _a === void 0 ? void 0 : _a[1]) !== null && _b !== void 0 ? _b : '';
-    const name = (_d = (_c = stdout.match(/ProductName:\s*(.+)/)) === null || _c === void 0 ? void 0 : _c[1]) !== null && _d !== void 0 ? _d : '';
-    return {
-        name,
-        version
-    };
-});
-const getLinuxInfo = () => platform_awaiter(void 0, void 0, void 0, function* () {
-    const { stdout } = yield exec.getExecOutput('lsb_release', ['-i', '-r', '-s'], {
-        silent: true
-    });
-    const [name, version] = stdout.trim().split('\n');
-    return {
-        name,
-        version
-    };
-});
-const platform = external_os_.platform();
-const arch = external_os_.arch();
-const isWindows = platform === 'win32';
-const isMacOS = platform === 'darwin';
-const isLinux = platform === 'linux';
-function getDetails() {
-    return platform_awaiter(this, void 0, void 0, function* () {
-        return Object.assign(Object.assign({}, (yield (isWindows
-            ? getWindowsInfo()
-            : isMacOS
-                ? getMacOsInfo()
-                : getLinuxInfo()))), { platform,
-            arch,
-            isWindows,
-            isMacOS,
-            isLinux });
-    });
-}
-//# sourceMappingURL=platform.js.map
-;// CONCATENATED MODULE: ./node_modules/@actions/core/lib/core.js
-var core_awaiter = (undefined && undefined.__awaiter) || function (thisArg, _arguments, P, generator) {
-    function adopt(value) { return value instanceof P ? value : new P(function (resolve) { resolve(value); }); }
-    return new (P || (P = Promise))(function (resolve, reject) {
-        function fulfilled(value) { try { step(generator.next(value)); } catch (e) { reject(e); } }
-        function rejected(value) { try { step(generator["throw"](value)); } catch (e) { reject(e); } }
-        function step(result) { result.done ? resolve(result.value) : adopt(result.value).then(fulfilled, rejected); }
-        step((generator = generator.apply(thisArg, _arguments || [])).next());
-    });
-};
-
-
-
-
-
-
-/**
- * The code to exit an action
- */
-var ExitCode;
-(function (ExitCode) {
-    /**
-     * A code indicating that the action was successful
-     */
-    ExitCode[ExitCode["Success"] = 0] = "Success";
-    /**
-     * A code indicating that the action was a failure
-     */
-    ExitCode[ExitCode["Failure"] = 1] = "Failure";
-})(ExitCode || (ExitCode = {}));
-//-----------------------------------------------------------------------
-// Variables
-//-----------------------------------------------------------------------
-/**
- * Sets env variable for this action and future actions in the job
- * @param name the name of the variable to set
- * @param val the value of the variable. Non-string values will be converted to a string via JSON.stringify
- */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-function exportVariable(name, val) {
-    const convertedVal = toCommandValue(val);
-    process.env[name] = convertedVal;
-    const filePath = process.env['GITHUB_ENV'] || '';
-    if (filePath) {
-        return issueFileCommand('ENV', prepareKeyValueMessage(name, val));
-    }
-    issueCommand('set-env', { name }, convertedVal);
-}
-/**
- * Registers a secret which will get masked from logs
- *
- * @param secret - Value of the secret to be masked
- * @remarks
- * This function instructs the Actions runner to mask the specified value in any
- * logs produced during the workflow run. Once registered, the secret value will
- * be replaced with asterisks (***) whenever it appears in console output, logs,
- * or error messages.
- *
- * This is useful for protecting sensitive information such as:
- * - API keys
- * - Access tokens
- * - Authentication credentials
- * - URL parameters containing signatures (SAS tokens)
- *
- * Note that masking only affects future logs; any previous appearances of the
- * secret in logs before calling this function will remain unmasked.
- *
- * @example
- * ```typescript
- * // Register an API token as a secret
- * const apiToken = "abc123xyz456";
- * setSecret(apiToken);
- *
- * // Now any logs containing this value will show *** instead
- * console.log(`Using token: ${apiToken}`); // Outputs: "Using token: ***"
- * ```
- */
-function core_setSecret(secret) {
-    command_issueCommand('add-mask', {}, secret);
-}
-/**
- * Prepends inputPath to the PATH (for this action and future actions)
- * @param inputPath
- */
-function addPath(inputPath) {
-    const filePath = process.env['GITHUB_PATH'] || '';
-    if (filePath) {
-        issueFileCommand('PATH', inputPath);
-    }
-    else {
-        issueCommand('add-path', {}, inputPath);
-    }
-    process.env['PATH'] = `${inputPath}${path.delimiter}${process.env['PATH']}`;
-}
-/**
- * Gets the value of an input.
- * Unless trimWhitespace is set to false in InputOptions, the value is also trimmed.
- * Returns an empty string if the value is not defined.
- *
- * @param     name     name of the input to get
- * @param     options  optional. See InputOptions.
- * @returns   string
- */
-function getInput(name, options) {
-    const val = process.env[`INPUT_${name.replace(/ /g, '_').toUpperCase()}`] || '';
-    if (options && options.required && !val) {
-        throw new Error(`Input required and not supplied: ${name}`);
-    }
-    if (options && options.trimWhitespace === false) {
-        return val;
-    }
-    return val.trim();
-}
-/**
- * Gets the values of an multiline input.  Each value is also trimmed.
- *
- * @param     name     name of the input to get
- * @param     options  optional. See InputOptions.
- * @returns   string[]
- *
- */
-function getMultilineInput(name, options) {
-    const inputs = getInput(name, options)
-        .split('\n')
-        .filter(x => x !== '');
-    if (options && options.trimWhitespace === false) {
-        return inputs;
-    }
-    return inputs.map(input => input.trim());
-}
-/**
- * Gets the input value of the boolean type in the YAML 1.2 "core schema" specification.
- * Support boolean input list: `true | True | TRUE | false | False | FALSE` .
- * The return value is also in boolean type.
- * ref: https://yaml.org/spec/1.2/spec.html#id2804923
- *
- * @param     name     name of the input to get
- * @param     options  optional. See InputOptions.
- * @returns   boolean
- */
-function getBooleanInput(name, options) {
-    const trueValue = ['true', 'True', 'TRUE'];
-    const falseValue = ['false', 'False', 'FALSE'];
-    const val = getInput(name, options);
-    if (trueValue.includes(val))
-        return true;
-    if (falseValue.includes(val))
-        return false;
-    throw new TypeError(`Input does not meet YAML 1.2 "Core Schema" specification: ${name}\n` +
-        `Support boolean input list: \`true | True | TRUE | false | False | FALSE\``);
-}
-/**
- * Sets the value of an output.
- *
- * @param     name     name of the output to set
- * @param     value    value to store. Non-string values will be converted to a string via JSON.stringify
- */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-function setOutput(name, value) {
-    const filePath = process.env['GITHUB_OUTPUT'] || '';
-    if (filePath) {
-        return file_command_issueFileCommand('OUTPUT', file_command_prepareKeyValueMessage(name, value));
-    }
-    process.stdout.write(external_os_.EOL);
-    command_issueCommand('set-output', { name }, utils_toCommandValue(value));
-}
-/**
- * Enables or disables the echoing of commands into stdout for the rest of the step.
- * Echoing is disabled by default if ACTIONS_STEP_DEBUG is not set.
- *
- */
-function setCommandEcho(enabled) {
-    issue('echo', enabled ? 'on' : 'off');
-}
-//-----------------------------------------------------------------------
-// Results
-//-----------------------------------------------------------------------
-/**
- * Sets the action status to failed.
- * When the action exits it will be with an exit code of 1
- * @param message add error issue message
- */
-function setFailed(message) {
-    process.exitCode = ExitCode.Failure;
-    core_error(message);
-}
-//-----------------------------------------------------------------------
-// Logging Commands
-//-----------------------------------------------------------------------
-/**
- * Gets whether Actions Step Debug is on or not
- */
-function isDebug() {
-    return process.env['RUNNER_DEBUG'] === '1';
-}
-/**
- * Writes debug message to user log
- * @param message debug message
- */
-function core_debug(message) {
-    command_issueCommand('debug', {}, message);
-}
-/**
- * Adds an error issue
- * @param message error issue message. Errors will be converted to string via toString()
- * @param properties optional properties to add to the annotation.
- */
-function core_error(message, properties = {}) {
-    command_issueCommand('error', toCommandProperties(properties), message instanceof Error ? message.toString() : message);
-}
-/**
- * Adds a warning issue
- * @param message warning issue message. Errors will be converted to string via toString()
- * @param properties optional properties to add to the annotation.
- */
-function warning(message, properties = {}) {
-    command_issueCommand('warning', toCommandProperties(properties), message instanceof Error ? message.toString() : message);
-}
-/**
- * Adds a notice issue
- * @param message notice issue message. Errors will be converted to string via toString()
- * @param properties optional properties to add to the annotation.
- */
-function notice(message, properties = {}) {
-    command_issueCommand('notice', toCommandProperties(properties), message instanceof Error ? message.toString() : message);
-}
-/**
- * Writes info to log with console.log.
- * @param message info message
- */
-function info(message) {
-    process.stdout.write(message + external_os_.EOL);
-}
-/**
- * Begin an output group.
- *
- * Output until the next `groupEnd` will be foldable in this group
- *
- * @param name The name of the output group
- */
-function startGroup(name) {
-    issue('group', name);
-}
-/**
- * End an output group.
- */
-function endGroup() {
-    issue('endgroup');
-}
-/**
- * Wrap an asynchronous function call in a group.
- *
- * Returns the same type as the function itself.
- *
- * @param name The name of the group
- * @param fn The function to wrap in the group
- */
-function group(name, fn) {
-    return core_awaiter(this, void 0, void 0, function* () {
-        startGroup(name);
-        let result;
-        try {
-            result = yield fn();
-        }
-        finally {
-            endGroup();
-        }
-        return result;
-    });
-}
-//-----------------------------------------------------------------------
-// Wrapper action state
-//-----------------------------------------------------------------------
-/**
- * Saves state for current action, the state can only be retrieved by this action's post job execution.
- *
- * @param     name     name of the state to store
- * @param     value    value to store. Non-string values will be converted to a string via JSON.stringify
- */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-function saveState(name, value) {
-    const filePath = process.env['GITHUB_STATE'] || '';
-    if (filePath) {
-        return file_command_issueFileCommand('STATE', file_command_prepareKeyValueMessage(name, value));
-    }
-    command_issueCommand('save-state', { name }, utils_toCommandValue(value));
-}
-/**
- * Gets the value of an state set by this action's main execution.
- *
- * @param     name     name of the state to get
- * @returns   string
- */
-function getState(name) {
-    return process.env[`STATE_${name}`] || '';
-}
-function getIDToken(aud) {
-    return core_awaiter(this, void 0, void 0, function* () {
-        return yield OidcClient.getIDToken(aud);
-    });
-}
-/**
- * Summary exports
- */
-
-/**
- * @deprecated use core.summary
- */
-
-/**
- * Path exports
- */
-
-/**
- * Platform utilities exports
- */
-
-//# sourceMappingURL=core.js.map
+// EXTERNAL MODULE: ./node_modules/@actions/core/lib/core.js + 7 modules
+var lib_core = __nccwpck_require__(3838);
 ;// CONCATENATED MODULE: ./src/action/io.ts
 /**
  * The runner's side of a step (outputs, state, summary, annotations, failure),
@@ -42963,34 +43510,40 @@ function getIDToken(aud) {
 function coreActionIO() {
     return {
         env: process.env,
-        log: singleLineLog({ info: info, warning: (l) => warning(l), debug: core_debug }),
-        setSecret: core_setSecret,
-        setOutput: setOutput,
-        saveState: saveState,
-        getState: getState,
+        log: singleLineLog({
+            info: lib_core/* info */.pq,
+            warning: (l) => {
+                lib_core/* warning */.$e(l);
+            },
+            debug: lib_core/* debug */.Yz
+        }),
+        setSecret: lib_core/* setSecret */.Pq,
+        setOutput: lib_core/* setOutput */.uH,
+        saveState: lib_core/* saveState */.LZ,
+        getState: lib_core/* getState */.Gu,
         annotate: (level, message, title) => {
             if (level === 'error')
-                core_error(message, { title });
+                lib_core/* error */.z3(message, { title });
             else if (level === 'warning')
-                warning(message, { title });
+                lib_core/* warning */.$e(message, { title });
             else
-                notice(message, { title });
+                lib_core/* notice */.lm(message, { title });
         },
         appendSummary: async (markdown) => {
             if (!process.env.GITHUB_STEP_SUMMARY)
                 return;
-            await summary.addRaw(markdown, true).write();
+            await lib_core/* summary */.z.addRaw(markdown, true).write();
         },
-        setFailed: setFailed
+        setFailed: lib_core/* setFailed */.C1
     };
 }
 
 ;// CONCATENATED MODULE: external "node:fs/promises"
 const promises_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:fs/promises");
-;// CONCATENATED MODULE: external "node:os"
-const external_node_os_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:os");
-;// CONCATENATED MODULE: external "node:path"
-const external_node_path_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:path");
+// EXTERNAL MODULE: external "node:os"
+var external_node_os_ = __nccwpck_require__(8161);
+// EXTERNAL MODULE: external "node:path"
+var external_node_path_ = __nccwpck_require__(6760);
 ;// CONCATENATED MODULE: ./src/report/markdown-safe.ts
 /**
  * Untrusted text (from the service or the agent under test) made safe for
@@ -43008,9 +43561,10 @@ const external_node_path_namespaceObject = __WEBPACK_EXTERNAL_createRequire(impo
  *   reason, notes) go through `proseText`: HTML-escaped, markdown punctuation
  *   backslash-escaped, `@` and `#<digit>` replaced by full-width forms (an entity
  *   or a backslash would still render as a working mention), URLs defanged.
- * - Before any of that, `sanitizeText` normalises line breaks and replaces
+ * - Before any of that, `sanitizeText` normalises line breaks and shows
  *   control, bidi, zero-width, tag and other invisible characters (and lone
- *   surrogates) by U+FFFD, visibly. Everything is clamped in length first, so a
+ *   surrogates) by name, e.g. `⟨U+202E⟩`: the reader sees what was there, and
+ *   the character itself never reaches the output. Everything is clamped in length first, so a
  *   megabyte reply costs no more than its clamp.
  */
 /** Line breaks of every kind, normalised to \n. */
@@ -43023,22 +43577,33 @@ const LINE_BREAKS = /\r\n|[\r\u0085\u2028\u2029\u000B\u000C]/g;
  * lone surrogates, Unicode tag characters and supplementary variation selectors
  * (both used to smuggle invisible text), musical formatting controls.
  */
-const UNSAFE_CHARS = /[\u0000-\u0008\u000E-\u001F\u007F-\u009F\u00AD\u034F\u061C\u115F\u1160\u17B4\u17B5\u180B-\u180F\u200B-\u200F\u202A-\u202E\u2060-\u206F\u3164\uFEFF\uFFA0\uFFF9-\uFFFB\uFFFE\uFFFF\uD800-\uDFFF\u{E0000}-\u{E007F}\u{E0100}-\u{E01EF}\u{1D173}-\u{1D17A}]+/gu;
+const markdown_safe_UNSAFE_CHARS = 
+// eslint-disable-next-line no-misleading-character-class -- each escape is one code point to strip on its own (the marks included), not a grapheme
+/[\u0000-\u0008\u000E-\u001F\u007F-\u009F\u00AD\u034F\u061C\u115F\u1160\u17B4\u17B5\u180B-\u180F\u200B-\u200F\u202A-\u202E\u2060-\u206F\u3164\uFEFF\uFFA0\uFFF9-\uFFFB\uFFFE\uFFFF\uD800-\uDFFF\u{E0000}-\u{E007F}\u{E0100}-\u{E01EF}\u{1D173}-\u{1D17A}]+/gu;
 /** Runs of more than four combining marks ("zalgo" text) are cut to four. */
 const COMBINING_PILE = /(\p{M}{4})\p{M}+/gu;
-/** The visible stand-in for characters that were removed. */
-const REPLACEMENT_CHAR = '\uFFFD';
+/** Invisible characters named in a row at most; the rest of the run is counted. */
+const NAMED_PER_RUN = 4;
+/** `⟨U+202E⟩` for each character of a run of invisible ones (at most four named, then a count). */
+function nameInvisible(run) {
+    const units = [];
+    for (const ch of run)
+        units.push(ch);
+    const named = units.slice(0, NAMED_PER_RUN).map((ch) => `⟨U+${(ch.codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, '0')}⟩`);
+    const more = units.length - named.length;
+    return named.join('') + (more > 0 ? `⟨+${more} more⟩` : '');
+}
 /** Used by tests: a character the output must never contain. */
-const FORBIDDEN_OUTPUT_CHARS = new RegExp(UNSAFE_CHARS.source.replace(/\+$/, ''), 'u');
+const FORBIDDEN_OUTPUT_CHARS = new RegExp(markdown_safe_UNSAFE_CHARS.source.replace(/\+$/, ''), 'u');
 /**
- * Normalises line breaks and replaces unsafe characters (a run of them by one
- * U+FFFD). `multiline` keeps \n (tabs become four spaces); otherwise every line
- * break becomes a space (tabs one space).
+ * Normalises line breaks and shows unsafe characters by name (`⟨U+202E⟩`).
+ * `multiline` keeps \n (tabs become four spaces); otherwise every line break
+ * becomes a space (tabs one space).
  */
 function sanitizeText(text, multiline) {
     let s = text.replace(LINE_BREAKS, '\n');
     s = s.replace(/\t/g, multiline ? '    ' : ' ');
-    s = s.replace(UNSAFE_CHARS, REPLACEMENT_CHAR);
+    s = s.replace(markdown_safe_UNSAFE_CHARS, nameInvisible);
     s = s.replace(COMBINING_PILE, '$1');
     if (!multiline)
         s = s.replace(/\n+/g, ' ');
@@ -43060,8 +43625,9 @@ function clampText(text, max) {
 function longestRun(text, ch) {
     let best = 0;
     let cur = 0;
-    for (let i = 0; i < text.length; i++) {
-        if (text[i] === ch) {
+    // by code point; `ch` is one code unit (a backtick), so a surrogate pair is one non-match either way
+    for (const c of text) {
+        if (c === ch) {
             cur += 1;
             if (cur > best)
                 best = cur;
@@ -43209,135 +43775,66 @@ function trustedLink(label, url) {
         return null;
     return `[${label.replace(/[[\]\\]/g, '')}](${url})`;
 }
-
-;// CONCATENATED MODULE: ./src/util/redact.ts
 /**
- * Credentials out of every output: replay steps can carry the target's own
- * credentials (headers, URL user-info, query parameters), and the gate knows
- * secrets (the api_key) that must never be printed.
+ * Hard-wraps one line at `width` code units, at the last space in the last
+ * quarter of the width when there is one, never splitting a surrogate pair.
  */
-/** What a withheld value is replaced by. */
-const REDACTED_VALUE = '[redacted]';
-/** Header names that are credentials whatever they look like. */
-const CREDENTIAL_HEADER_NAMES = new Set(['authorization', 'proxy-authorization', 'cookie', 'set-cookie', 'x-api-key']);
-/** Parts of a name that mark it as holding a credential. */
-const CREDENTIAL_NAME_PART = /key|token|secret|passw|pwd|auth|session|cookie|credential|signature|csrf|xsrf|jwt|bearer|private/i;
-/** Values that are credentials whatever header carries them. */
-const CREDENTIAL_VALUE = /^\s*(?:bearer|basic|digest|negotiate|ntlm|token|apikey|api-key)\s+\S|^\s*eyJ[A-Za-z0-9_-]{5,}\.[A-Za-z0-9_-]{5,}\./i;
-/** True for header (or parameter) names that look like they hold a credential. */
-function isCredentialName(name) {
-    const n = name.trim().toLowerCase();
-    return CREDENTIAL_HEADER_NAMES.has(n) || CREDENTIAL_NAME_PART.test(n);
-}
-/** True for values that carry an authorization scheme or a JWT. */
-function looksLikeCredentialValue(value) {
-    return CREDENTIAL_VALUE.test(value);
-}
-/**
- * A header value as text. The description says only that headers is an
- * object, so a value may be a string, a number, a boolean, null or an array of
- * those (a repeated header): arrays are joined with ", ", null is "null".
- */
-function headerValueText(value) {
-    if (typeof value === 'string')
-        return value;
-    if (Array.isArray(value))
-        return value.map(headerValueText).join(', ');
-    if (value === null || value === undefined)
-        return 'null';
-    if (typeof value === 'object') {
-        try {
-            return JSON.stringify(value);
-        }
-        catch {
-            return '[object]';
-        }
+function wrapLine(line, width) {
+    if (width <= 0 || line.length <= width)
+        return [line];
+    const out = [];
+    let rest = line;
+    while (rest.length > width) {
+        let cut = rest.lastIndexOf(' ', width);
+        if (cut < width * 0.75)
+            cut = width;
+        const c = rest.charCodeAt(cut - 1);
+        if (cut === width && c >= 0xd800 && c <= 0xdbff)
+            cut -= 1;
+        out.push(rest.slice(0, cut).trimEnd());
+        rest = rest.slice(cut).replace(/^ /, '');
     }
-    return String(value);
-}
-/**
- * A copy of `headers`, every value as text, with every credential-looking one
- * replaced by `[redacted]`: a credential-like name is redacted whatever the
- * type of its value; any other value when its text looks like a credential.
- */
-function redactHeaders(headers) {
-    const out = {};
-    for (const [name, value] of Object.entries(headers)) {
-        if (isCredentialName(name)) {
-            out[name] = REDACTED_VALUE;
-            continue;
-        }
-        const v = headerValueText(value);
-        // Each item of a repeated header is checked on its own (the patterns anchor at the start).
-        const items = Array.isArray(value) ? value : [value];
-        const secret = looksLikeCredentialValue(v) || items.some((item) => looksLikeCredentialValue(headerValueText(item)));
-        out[name] = secret ? REDACTED_VALUE : v;
-    }
+    if (rest.length > 0)
+        out.push(rest);
     return out;
 }
-function decodeName(name) {
-    try {
-        return decodeURIComponent(name.replace(/\+/g, ' '));
-    }
-    catch {
-        return name;
-    }
-}
 /**
- * A URL with its user-info and credential-looking query or fragment parameters
- * redacted. Works on the text (a replay URL may not parse).
+ * One fenced code block holding labelled sections (prompt, reply, check...),
+ * each text sanitised, hard-wrapped so no line is wider than `width` (nothing
+ * scrolls sideways) and clamped, with what was cut said inside the block. The
+ * fence is longer than any backtick run inside. Must be placed at the top
+ * level of the document (or inside a <details> after a blank line).
  */
-function redactUrl(url) {
-    return url
-        .replace(/^(\s*[A-Za-z][A-Za-z0-9+.-]*:\/\/)([^/?#@\s]*)@/, `$1${REDACTED_VALUE}@`)
-        .replace(/([?&#;])([^=&#;\s]+)=([^&#;\s]*)/g, (whole, sep, name) => isCredentialName(decodeName(name)) ? `${sep}${name}=${REDACTED_VALUE}` : whole);
-}
-/** The forms a secret may take in the outputs: as is, and escaped inside a JSON string. */
-function secretVariants(secrets) {
-    const variants = new Set();
-    for (const s of secrets) {
-        if (typeof s !== 'string' || s.trim().length === 0)
-            continue;
-        variants.add(s);
-        variants.add(JSON.stringify(s).slice(1, -1));
-    }
-    return [...variants].sort((a, b) => b.length - a.length);
-}
-/**
- * Every occurrence of every secret (and its JSON-escaped form) replaced by
- * `[redacted]`. Blank secrets are ignored. The last line of defence, applied to
- * whole outputs; `buildReport` applies it to every value first, since markdown
- * escaping could split a secret that holds punctuation.
- */
-function scrubSecrets(text, secrets) {
-    let out = text;
-    for (const v of secretVariants(secrets)) {
-        if (out.includes(v))
-            out = out.split(v).join(REDACTED_VALUE);
-    }
-    return out;
-}
-/** A reusable scrubber for many values (memoised for long, often shared, strings). */
-function makeScrubber(secrets) {
-    const variants = secretVariants(secrets);
-    if (variants.length === 0)
-        return (text) => text;
-    const memo = new Map();
-    return (text) => {
-        if (text.length >= 4096) {
-            const hit = memo.get(text);
-            if (hit !== undefined)
-                return hit;
+function proofBlock(sections, opts) {
+    const indent = '  ';
+    const lines = [];
+    sections.forEach((sec, i) => {
+        if (i > 0)
+            lines.push('');
+        lines.push(...wrapLine(sanitizeText(sec.label, false), opts.width));
+        const { text, cut } = clampText(sec.text, opts.maxChars);
+        const wrapped = sanitizeText(text, true)
+            .split('\n')
+            .flatMap((l) => wrapLine(l.trimEnd(), opts.width - indent.length));
+        let shown = wrapped;
+        let linesCut = 0;
+        if (wrapped.length > opts.maxLines) {
+            shown = wrapped.slice(0, opts.maxLines);
+            linesCut = wrapped.length - opts.maxLines;
         }
-        let out = text;
-        for (const v of variants) {
-            if (out.includes(v))
-                out = out.split(v).join(REDACTED_VALUE);
-        }
-        if (text.length >= 4096)
-            memo.set(text, out);
-        return out;
-    };
+        for (const l of shown)
+            lines.push(l === '' ? '' : indent + l);
+        const notes = [];
+        if (linesCut > 0)
+            notes.push(`${formatCount(linesCut)} more line${linesCut === 1 ? '' : 's'}`);
+        if (cut > 0)
+            notes.push(`${formatCount(cut)} more character${cut === 1 ? '' : 's'}`);
+        if (notes.length > 0)
+            lines.push(`${indent}… (${notes.join(', ')} in the full data)`);
+    });
+    const body = lines.join('\n');
+    const fence = '`'.repeat(Math.max(3, longestRun(body, '`') + 1));
+    return `${fence}text\n${body}\n${fence}`;
 }
 
 ;// CONCATENATED MODULE: ./src/report/report-model.ts
@@ -43349,9 +43846,18 @@ function makeScrubber(secrets) {
  */
 
 
+
 const REPORT_SCHEMA_VERSION = 1;
 /** Why findings are shown without their proof (the service's own words for it). */
 const REDACTION_REASON = "the workspace's plan withholds the proof of findings";
+/** "profile v4: tools +1 (refund_order), system_prompt changed" (the one line a report shows of the sync). */
+function describeProfileSync(p) {
+    if (p.status === 'failed')
+        return `profile sync failed${p.version === null ? '' : ` (assessed version ${p.version})`}: ${p.error ?? 'unknown error'}`;
+    const what = p.changed.length > 0 ? `${p.created ? 'created: ' : ''}${p.changed.join(', ')}` : 'unchanged';
+    const confirmed = p.confirmed.length > 0 ? `; confirmed ${p.confirmed.join(', ')}` : '';
+    return `profile v${p.version ?? '?'}: ${what}${confirmed}`;
+}
 function zeroCounts() {
     return { critical: 0, high: 0, medium: 0, low: 0 };
 }
@@ -43364,65 +43870,67 @@ const report_model_int = (v) => (typeof v === 'number' && Number.isFinite(v) ? v
 function dedupe(items) {
     return [...new Set(items)];
 }
-/** What the gate read and decided, as the input of buildReport (notes on how the run was reached first). */
-function gateReportInput(outcome, context) {
-    const { decision, run, results, triggered } = outcome;
+function scrubberOf(secrets) {
+    const scrub = makeScrubber(secrets);
     return {
-        ...context,
-        model: results.model,
-        result: decision.result,
-        reason: decision.reason,
-        verdict: decision.verdict,
-        verdictComputed: decision.verdictComputed,
-        run,
-        runListItem: results.runListItem,
-        coverage: results.coverage,
-        findings: results.findings,
-        elapsedMs: outcome.elapsedMs,
-        notes: [
-            ...(triggered.recovered ? ['The answer to the trigger was lost; the run was found in the run list (it appeared after our request).'] : []),
-            ...(triggered.waitedFor.length > 0 ? [`Waited for run(s) ${triggered.waitedFor.join(', ')} of this model to end before triggering.`] : []),
-            ...decision.notes,
-            ...results.notes
-        ]
+        s: (v) => scrub(v),
+        sn: (v) => {
+            const t = str(v);
+            return t === null ? null : scrub(t);
+        }
     };
 }
-function buildReport(input) {
-    const scrub = makeScrubber(input.secrets ?? []);
-    const s = (v) => scrub(v);
-    const sn = (v) => {
-        const t = str(v);
-        return t === null ? null : scrub(t);
+/** One replay step: every value as text, credentials redacted (header values, URL user-info and parameters). */
+function reportStep(raw, { s, sn }) {
+    // Values may be strings, numbers, booleans, null or arrays of those: redactHeaders makes them text.
+    const headers = isRecord(raw.headers) ? raw.headers : null;
+    let redacted = null;
+    if (headers) {
+        redacted = {};
+        for (const [k, v] of Object.entries(redactHeaders(headers)))
+            redacted[s(k)] = s(v);
+    }
+    const url = sn(raw.url);
+    return {
+        step: s(str(raw.step) ?? ''),
+        message: sn(raw.message),
+        response: sn(raw.response),
+        sessionId: sn(raw.session_id),
+        method: sn(raw.method),
+        url: url === null ? null : redactUrl(url),
+        headers: redacted,
+        body: sn(raw.body),
+        responseStatus: report_model_int(raw.response_status),
+        responseBody: sn(raw.response_body),
+        target: sn(raw.target),
+        assertion: sn(raw.assertion),
+        expectedBehavior: sn(raw.expected_behavior),
+        captureAs: sn(raw.capture_as)
     };
-    const threshold = input.minSeverity;
-    const toStep = (raw) => {
-        // Values may be strings, numbers, booleans, null or arrays of those: redactHeaders makes them text.
-        const headers = raw.headers && typeof raw.headers === 'object' && !Array.isArray(raw.headers) ? raw.headers : null;
-        let redacted = null;
-        if (headers) {
-            redacted = {};
-            for (const [k, v] of Object.entries(redactHeaders(headers)))
-                redacted[s(k)] = s(v);
-        }
-        const url = sn(raw.url);
-        return {
-            step: s(str(raw.step) ?? ''),
-            message: sn(raw.message),
-            response: sn(raw.response),
-            sessionId: sn(raw.session_id),
-            method: sn(raw.method),
-            url: url === null ? null : redactUrl(url),
-            headers: redacted,
-            body: sn(raw.body),
-            responseStatus: report_model_int(raw.response_status),
-            responseBody: sn(raw.response_body),
-            target: sn(raw.target),
-            assertion: sn(raw.assertion),
-            expectedBehavior: sn(raw.expected_behavior),
-            captureAs: sn(raw.capture_as)
-        };
+}
+function reportAttack(a, t) {
+    const { s, sn } = t;
+    return {
+        attackId: s(a.attack_id),
+        score: a.score,
+        lastReplayStatus: s(a.last_replay_status),
+        createdAt: s(a.created_at),
+        lastReplayedAt: sn(a.last_replayed_at),
+        // The contract requires source on every attack (parsed by AttackSource).
+        source: {
+            sourceType: s(a.source.source_type),
+            assessmentId: s(a.source.assessment_id),
+            attackIndex: a.source.attack_index,
+            date: s(a.source.date)
+        },
+        steps: a.replay_script.map((st) => reportStep(st, t))
     };
-    const toFinding = (f) => ({
+}
+function reportFinding(f, threshold, t, fp) {
+    const { s } = t;
+    const { outcome } = fp;
+    const acceptedBy = outcome?.acceptance.acceptedBy.get(f.finding_id);
+    return {
         findingId: s(f.finding_id),
         severity: f.severity,
         category: s(f.category),
@@ -43434,29 +43942,20 @@ function buildReport(input) {
         createdAt: s(f.created_at),
         redacted: isRedactedFinding(f),
         atOrAbove: atOrAbove(f.severity, threshold),
-        attacks: f.attacks.map((a) => ({
-            attackId: s(a.attack_id),
-            score: a.score,
-            lastReplayStatus: s(a.last_replay_status),
-            createdAt: s(a.created_at),
-            lastReplayedAt: sn(a.last_replayed_at),
-            source: a.source
-                ? {
-                    sourceType: s(a.source.source_type),
-                    assessmentId: s(a.source.assessment_id),
-                    attackIndex: a.source.attack_index,
-                    date: s(a.source.date)
-                }
-                : null,
-            steps: a.replay_script.map((st) => toStep(st))
-        }))
-    });
-    // Findings: most severe first, open before the others, else in the service's order.
-    const indexed = (input.findings ?? []).map((f, i) => ({ f: toFinding(f), i }));
-    indexed.sort((a, b) => severityRank(a.f.severity) - severityRank(b.f.severity) ||
-        Number(b.f.status === 'open') - Number(a.f.status === 'open') ||
-        a.i - b.i);
-    const findings = indexed.map((x) => x.f);
+        attacks: f.attacks.map((a) => reportAttack(a, t)),
+        fingerprint: outcome?.diff.fingerprintById.get(f.finding_id) ?? null,
+        baselineState: fp.hasBaseline ? (outcome?.diff.stateById.get(f.finding_id) ?? null) : null,
+        accepted: acceptedBy ? fp.toAcceptance(acceptedBy) : null
+    };
+}
+/** Most severe first, open before the others, else in the service's order. */
+function orderFindings(findings) {
+    const indexed = findings.map((f, i) => ({ f, i }));
+    indexed.sort((a, b) => severityRank(a.f.severity) - severityRank(b.f.severity) || Number(b.f.status === 'open') - Number(a.f.status === 'open') || a.i - b.i);
+    return indexed.map((x) => x.f);
+}
+/** The findings at or above the threshold, one group per severity. */
+function groupBySeverity(findings, threshold) {
     const groups = [];
     for (const sev of SEVERITIES) {
         if (!atOrAbove(sev, threshold))
@@ -43465,50 +43964,46 @@ function buildReport(input) {
         if (inGroup.length > 0)
             groups.push({ severity: sev, findings: inGroup });
     }
-    const below = findings.filter((f) => !f.atOrAbove);
-    let counts = null;
-    if (input.findings !== null) {
-        const c = {
-            total: findings.length,
-            bySeverity: zeroCounts(),
-            openBySeverity: zeroCounts(),
-            atOrAbove: 0,
-            openAtOrAbove: 0,
-            belowThreshold: 0,
-            belowBySeverity: zeroCounts(),
-            redacted: 0,
-            redactedAtOrAbove: 0
-        };
-        for (const f of findings) {
-            c.bySeverity[f.severity] += 1;
+    return groups;
+}
+function countFindings(findings) {
+    const c = {
+        total: findings.length,
+        bySeverity: zeroCounts(),
+        openBySeverity: zeroCounts(),
+        atOrAbove: 0,
+        openAtOrAbove: 0,
+        belowThreshold: 0,
+        belowBySeverity: zeroCounts(),
+        redacted: 0,
+        redactedAtOrAbove: 0
+    };
+    for (const f of findings) {
+        c.bySeverity[f.severity] += 1;
+        if (f.status === 'open')
+            c.openBySeverity[f.severity] += 1;
+        if (f.atOrAbove) {
+            c.atOrAbove += 1;
             if (f.status === 'open')
-                c.openBySeverity[f.severity] += 1;
-            if (f.atOrAbove) {
-                c.atOrAbove += 1;
-                if (f.status === 'open')
-                    c.openAtOrAbove += 1;
-            }
-            else {
-                c.belowThreshold += 1;
-                c.belowBySeverity[f.severity] += 1;
-            }
-            if (f.redacted) {
-                c.redacted += 1;
-                if (f.atOrAbove)
-                    c.redactedAtOrAbove += 1;
-            }
+                c.openAtOrAbove += 1;
         }
-        counts = c;
+        else {
+            c.belowThreshold += 1;
+            c.belowBySeverity[f.severity] += 1;
+        }
+        if (f.redacted) {
+            c.redacted += 1;
+            if (f.atOrAbove)
+                c.redactedAtOrAbove += 1;
+        }
     }
-    // Coverage: one row per planned category, then probed categories not planned.
-    const run = input.run;
-    const item = input.runListItem;
-    const plannedRaw = run?.categories_planned ?? item?.categories_planned ?? null;
-    const planned = plannedRaw ? dedupe(plannedRaw) : null;
-    const completedRaw = run?.categories_completed ?? null;
-    const completedSet = completedRaw ? new Set(completedRaw) : null;
+    return c;
+}
+/** One coverage row per planned category, then the probed categories not planned. */
+function coverageRowsOf(planned, completed, coverage, { s }) {
+    const completedSet = completed ? new Set(completed) : null;
     const coverageByCategory = new Map();
-    for (const row of input.coverage?.categories ?? []) {
+    for (const row of coverage?.categories ?? []) {
         if (!coverageByCategory.has(row.category))
             coverageByCategory.set(row.category, row);
     }
@@ -43532,14 +44027,101 @@ function buildReport(input) {
             worstSeverity: cov ? cov.worst_severity : null
         };
     };
-    const coverageRows = [];
+    const rows = [];
     const plannedSet = new Set(planned ?? []);
     for (const c of planned ?? [])
-        coverageRows.push(rowFor(c, true));
+        rows.push(rowFor(c, true));
     for (const c of coverageByCategory.keys())
         if (!plannedSet.has(c))
-            coverageRows.push(rowFor(c, false));
+            rows.push(rowFor(c, false));
+    return rows;
+}
+function buildReport(input) {
+    const t = scrubberOf(input.secrets ?? []);
+    const { s, sn } = t;
+    const threshold = input.minSeverity;
+    const policy = input.policy ?? null;
+    const outcome = policy?.outcome ?? null;
+    const toAcceptance = (e) => ({
+        index: e.index,
+        line: e.line,
+        category: s(e.category),
+        fingerprint: e.fingerprint,
+        reasonCode: e.reasonCode,
+        explanation: s(e.explanation),
+        owner: s(e.owner),
+        expires: e.expires
+    });
+    const findingPolicy = { outcome, hasBaseline: policy?.baseline != null, toAcceptance };
+    const findings = orderFindings((input.findings ?? []).map((f) => reportFinding(f, threshold, t, findingPolicy)));
+    const counts = input.findings !== null ? countFindings(findings) : null;
+    const run = input.run;
+    const item = input.runListItem;
+    const plannedRaw = run?.categories_planned ?? item?.categories_planned ?? null;
+    const planned = plannedRaw ? dedupe(plannedRaw) : null;
+    const completedRaw = run?.categories_completed ?? null;
+    const coverageRows = coverageRowsOf(planned, completedRaw, input.coverage, t);
     const plannedRows = coverageRows.filter((r) => r.planned);
+    const isOpen = (f) => f.status === 'open';
+    let baseline = null;
+    if (policy) {
+        const b = policy.baseline;
+        const newBySeverity = zeroCounts();
+        let knownCount = 0;
+        for (const f of findings) {
+            if (!f.atOrAbove || !isOpen(f) || f.accepted)
+                continue;
+            if (f.baselineState === 'known')
+                knownCount += 1;
+            else if (f.baselineState === 'new')
+                newBySeverity[f.severity] += 1;
+        }
+        baseline = {
+            failOn: policy.failOn,
+            available: b !== null,
+            source: policy.baselineSource ? s(policy.baselineSource) : null,
+            why: policy.baselineWhy ? s(policy.baselineWhy) : null,
+            runId: b ? s(b.run_id) : null,
+            createdAt: b ? s(b.created_at) : null,
+            commit: b?.commit ? s(b.commit) : null,
+            newCount: SEVERITIES.reduce((n, sev) => n + newBySeverity[sev], 0),
+            knownCount,
+            newBySeverity,
+            gone: (outcome?.diff.gone ?? []).map((g) => ({
+                fingerprint: g.fingerprint,
+                category: s(g.category),
+                severity: g.severity,
+                description: s(g.description)
+            })),
+            uncovered: (outcome?.diff.uncovered ?? []).map(s),
+            saved: policy.baselineSaved ? s(policy.baselineSaved) : null
+        };
+    }
+    let acceptances = null;
+    if (policy?.accepted && (policy.accepted.source !== null || policy.accepted.prAdds.length > 0)) {
+        const a = policy.accepted;
+        acceptances = {
+            path: s(a.path),
+            source: a.source ? s(a.source) : null,
+            acceptedCount: findings.filter((f) => f.accepted !== null).length,
+            expired: (outcome?.acceptance.expired ?? []).map(toAcceptance),
+            stale: (outcome?.acceptance.stale ?? []).map(toAcceptance),
+            prAdds: a.prAdds.map(toAcceptance),
+            prRemoves: a.prRemoves.map(toAcceptance)
+        };
+    }
+    const headlineParts = [];
+    if (baseline?.available) {
+        const { newBySeverity } = baseline;
+        const newParts = SEVERITIES.filter((sev) => newBySeverity[sev] > 0).map((sev) => `${newBySeverity[sev]} new ${sev}`);
+        headlineParts.push(...(newParts.length > 0 ? newParts : ['0 new']), `${baseline.knownCount} known`);
+    }
+    if (acceptances && acceptances.acceptedCount > 0)
+        headlineParts.push(`${acceptances.acceptedCount} accepted`);
+    if (baseline?.available && baseline.gone.length > 0)
+        headlineParts.push(`${baseline.gone.length} gone`);
+    if (acceptances && acceptances.expired.length > 0)
+        headlineParts.push(`${acceptances.expired.length} expired acceptance${acceptances.expired.length === 1 ? '' : 's'}`);
     return {
         schemaVersion: REPORT_SCHEMA_VERSION,
         modelId: s(input.modelId),
@@ -43564,29 +44146,46 @@ function buildReport(input) {
         coverageNotReached: plannedRows.filter((r) => r.state === 'not reached').length,
         findingsReadable: input.findings !== null,
         findings,
-        groups,
-        below,
+        groups: groupBySeverity(findings, threshold),
+        below: findings.filter((f) => !f.atOrAbove),
         counts,
         redactionReason: counts && counts.redacted > 0 ? REDACTION_REASON : null,
         notes: input.notes.map(s),
-        runUrl: input.runUrl ?? null
+        runUrl: input.runUrl ?? null,
+        commitSha: input.commit?.sha && /^[0-9a-f]{7,40}$/i.test(input.commit.sha) ? input.commit.sha.toLowerCase() : null,
+        assessedAt: input.commit?.at ?? null,
+        target: input.target
+            ? {
+                outcome: input.target.outcome,
+                name: s(input.target.name),
+                movedFrom: input.target.movedFrom
+                    ? {
+                        name: s(input.target.movedFrom.name),
+                        modelId: s(input.target.movedFrom.modelId),
+                        endpointHost: s(input.target.movedFrom.endpointHost)
+                    }
+                    : null
+            }
+            : null,
+        profileSync: input.profileSync
+            ? {
+                ...input.profileSync,
+                file: s(input.profileSync.file),
+                changed: input.profileSync.changed.map(s),
+                confirmed: input.profileSync.confirmed.map(s),
+                error: input.profileSync.error === null ? null : s(input.profileSync.error)
+            }
+            : null,
+        baseline,
+        acceptances,
+        headline: headlineParts.join(' · ')
     };
 }
-/** "3m 12s", "850 ms", "1h 02m". */
+/** The run's elapsed time in the one duration format (`3 min 12 s`), or null when unknown. */
 function formatElapsed(ms) {
     if (ms === null || !Number.isFinite(ms) || ms < 0)
         return null;
-    if (ms < 1000)
-        return `${Math.round(ms)} ms`;
-    const total = Math.round(ms / 1000);
-    const h = Math.floor(total / 3600);
-    const m = Math.floor((total % 3600) / 60);
-    const sec = total % 60;
-    if (h > 0)
-        return `${h}h ${String(m).padStart(2, '0')}m`;
-    if (m > 0)
-        return `${m}m ${String(sec).padStart(2, '0')}s`;
-    return `${sec}s`;
+    return formatDuration(ms);
 }
 /** "1 critical, 2 high" (zero counts left out; "none" when all are zero). */
 function describeCounts(counts, only) {
@@ -43665,6 +44264,9 @@ function buildAnnotations(report, max = 10) {
  * status turned terminal, a service whose read side lags can still answer 409:
  * that answer is retried a few times with a short growing wait (1 s, 2 s, 4 s),
  * then given up on as unreadable (fail closed: never a pass).
+ *
+ * Every read and wait honours the abort signal: on the job's cancellation
+ * what was read is kept and the rest is null, with a note.
  */
 
 
@@ -43677,6 +44279,10 @@ async function collect_results_settle(what, notes, p) {
         return await p;
     }
     catch (err) {
+        if (err instanceof AbortedError) {
+            notes.push(`${what} was not read: the step was cancelled.`);
+            return null;
+        }
         if (!(err instanceof ServiceError))
             throw err;
         notes.push(`${what} could not be read: ${err.describe()}`);
@@ -43697,11 +44303,10 @@ async function readLagging(read, opts) {
         catch (err) {
             if (!(err instanceof ServiceError) || err.status !== 409)
                 throw err;
-            const delay = READ_LAG_RETRY_DELAYS_MS[waited.length];
+            const delay = READ_LAG_RETRY_DELAYS_MS.at(waited.length);
             if (delay === undefined) {
                 const gaveUp = `still 409 after the run ended, retried ${waited.length} times over ${waited.reduce((a, b) => a + b, 0) / 1000} s`;
-                err.hint = err.hint ? `${err.hint}; ${gaveUp}` : gaveUp;
-                throw err;
+                throw err.withDetail({ hint: err.hint ? `${err.hint}; ${gaveUp}` : gaveUp });
             }
             opts.log?.info(`${err.endpoint}: HTTP 409${err.code ? ` ${err.code}` : ''} although the run has ended; retrying in ${delay / 1000} s.`);
             await opts.clock.sleep(delay, opts.signal);
@@ -43735,7 +44340,7 @@ async function collectResults(api, runId, modelId, options = {}) {
         notes.push(`Run ${runId} is not among the ${runList.runs.length} most recent runs of the model.`);
     const model = modelList?.models.find((m) => m.model_id === modelId) ?? null;
     // run_id is optional in the coverage body; when it is there it must name this run.
-    if (coverage && coverage.run_id !== undefined && coverage.run_id !== null && coverage.run_id !== runId) {
+    if (coverage?.run_id !== undefined && coverage.run_id !== null && coverage.run_id !== runId) {
         notes.push(`Coverage could not be trusted: it names run ${coverage.run_id}.`);
         return { coverage: null, findings, runListItem, model, notes };
     }
@@ -43747,6 +44352,7 @@ async function collectResults(api, runId, modelId, options = {}) {
  * Deciding the gate's result: a pure function of what was read. Fail closed:
  * anything that cannot be trusted is `incomplete` or `error`, never `pass`.
  */
+
 
 function countsAsOpen(f, rule) {
     return rule === 'open-only' ? f.status === 'open' : !isClosedFindingStatus(f.status);
@@ -43766,6 +44372,7 @@ function holdsOpenAtOrAbove(findings, minSeverity) {
 }
 /** "1 critical, 2 high" for the findings at or above the threshold that count as open. */
 function describeOpen(findings, minSeverity, rule) {
+    // (callers pass only the findings that can block: waived ones are left out)
     const parts = [];
     for (const s of SEVERITIES) {
         if (!atOrAbove(s, minSeverity))
@@ -43833,25 +44440,33 @@ function coverageChecks(coverage, status, planned, completed, findings, minSever
     }
     return out;
 }
-function plural(n, one, many = `${one}s`) {
-    return `${n} ${n === 1 ? one : many}`;
-}
 function decide(input) {
-    const { findings, minSeverity } = input;
+    const { minSeverity } = input;
+    const waived = input.waived ?? new Map();
+    const allFindings = input.findings;
+    /** The findings that can block: every one but the waived. */
+    const findings = allFindings ? allFindings.filter((f) => !waived.has(f.finding_id)) : null;
     const planned = input.categoriesPlanned;
     const completed = new Set(input.categoriesCompleted);
     const missingCategories = planned.filter((c) => !completed.has(c));
     const atAbove = findings ? findings.filter((f) => atOrAbove(f.severity, minSeverity)) : null;
     const openAtAbove = atAbove ? atAbove.filter((f) => countsAsOpen(f, 'open-only')) : null;
     const base = {
-        findingsAtOrAbove: atAbove ? atAbove.length : null,
+        findingsAtOrAbove: allFindings ? allFindings.filter((f) => atOrAbove(f.severity, minSeverity)).length : null,
         openAtOrAbove: openAtAbove ? openAtAbove.length : null,
         missingCategories
     };
     const reached = `${planned.length - missingCategories.length} of ${plural(planned.length, 'category', 'categories')} reached`;
     const readError = input.statusReadError ? `: ${input.statusReadError}` : '';
     if (input.status === null) {
-        return { ...base, result: 'error', reason: `the run status could not be read${readError}`, verdict: null, verdictComputed: false, notes: [] };
+        return {
+            ...base,
+            result: 'error',
+            reason: `the run status could not be read${readError}`,
+            verdict: null,
+            verdictComputed: false,
+            notes: []
+        };
     }
     // isTerminal is the one place that says which statuses end a run: running, and
     // any status the description does not name, have not ended (fail closed).
@@ -43889,6 +44504,26 @@ function decide(input) {
         verdictComputed = true;
         notes.push(`The service gave no verdict; it was computed from the findings: fail if a finding at or above ${minSeverity} is not fixed, dismissed or FIXED_VERIFIED.`);
     }
+    else if (verdict === 'fail' &&
+        findings !== null &&
+        allFindings !== null &&
+        waived.size > 0 &&
+        !findings.some((f) => atOrAbove(f.severity, minSeverity) && countsAsOpen(f, 'not-closed')) &&
+        allFindings.some((f) => waived.has(f.finding_id) && atOrAbove(f.severity, minSeverity) && countsAsOpen(f, 'open-only'))) {
+        // The service's fail rests only on findings that do not block (accepted, or known with fail_on new).
+        const open = allFindings.filter((f) => waived.has(f.finding_id) && atOrAbove(f.severity, minSeverity) && countsAsOpen(f, 'open-only'));
+        const accepted = open.filter((f) => waived.get(f.finding_id) === 'accepted').length;
+        const known = open.length - accepted;
+        const why = [
+            known > 0 ? `${known} known since the baseline (fail_on: new)` : '',
+            accepted > 0 ? `${accepted} accepted in the accepted-risks file` : ''
+        ]
+            .filter((x) => x !== '')
+            .join(' and ');
+        verdict = 'pass';
+        verdictComputed = true;
+        notes.push(`The service's verdict is fail at ${minSeverity}; the open findings behind it are ${why}, so they do not block.`);
+    }
     else if (verdict === 'pass' && findings !== null && holdsOpenAtOrAbove(findings, minSeverity)) {
         // Fail closed: the findings contradict the service's pass. Only the literal
         // status open counts here (see OpenRule): an unknown status is the service's call.
@@ -43905,19 +44540,25 @@ function decide(input) {
     const coverageReadable = input.coverageReadable && coverage !== null;
     const check = coverage === undefined || coverage === null
         ? { errors: [], gaps: [], notes: [] }
-        : coverageChecks(coverage, status, planned, input.categoriesCompleted, findings, minSeverity);
+        : coverageChecks(coverage, status, planned, input.categoriesCompleted, allFindings, minSeverity);
     notes.push(...check.notes);
     const tail = [];
     if (input.timedOut)
         tail.push('timeout_minutes ran out and the run was cancelled');
     if (input.aborted)
         tail.push('the step was cancelled and the run with it');
+    if (input.abortedAfterRun && !input.aborted)
+        tail.push('the step was cancelled while the results were read');
     if (input.statusReadError)
         tail.push(`the run status could no longer be read, so the run was cancelled${readError}`);
     /** The step stopped the run before it ended: whatever it found, the result was not reached. */
     const stopped = tail.length > 0;
+    const expired = input.expiredAcceptances ?? [];
+    const expiredLine = expired.length > 0 ? `expired acceptance${expired.length === 1 ? '' : 's'} (renew or remove): ${expired.join('; ')}` : '';
     if (verdict === 'fail') {
         // A fail stands whatever else is wrong; the contradictions are still said.
+        if (expiredLine)
+            notes.push(`Also: ${expiredLine}.`);
         for (const e of [...check.errors, ...check.gaps])
             notes.push(`Also: ${e}.`);
         const detail = findings ? describeOpen(findings, minSeverity, rule) : '';
@@ -43940,6 +44581,9 @@ function decide(input) {
     if (missingCategories.length > 0)
         gaps.push(`missing ${missingCategories.join(', ')}`);
     gaps.push(...check.gaps);
+    const baselineUncovered = input.baselineUncovered ?? [];
+    if (baselineUncovered.length > 0)
+        gaps.push(`the baseline covered ${baselineUncovered.join(', ')}, this run did not`);
     if (input.ingestIncomplete === true)
         gaps.push('the service reports ingest incomplete');
     if (input.ingestIncomplete === null)
@@ -43966,17 +44610,728 @@ function decide(input) {
             notes.push(`Also: ${g}.`);
         return { ...decided, result: 'error', reason: check.errors.join('; '), verdict, verdictComputed, notes };
     }
+    if (expiredLine) {
+        for (const g of gaps)
+            notes.push(`Also: ${g}.`);
+        return { ...decided, result: 'fail', reason: expiredLine, verdict, verdictComputed, notes };
+    }
     if (gaps.length > 0) {
-        return { ...decided, result: 'incomplete', reason: `coverage incomplete: ${reached}, ${gaps.join(', ')}`, verdict, verdictComputed, notes };
+        return {
+            ...decided,
+            result: 'incomplete',
+            reason: `coverage incomplete: ${reached}, ${gaps.join(', ')}`,
+            verdict,
+            verdictComputed,
+            notes
+        };
     }
     return {
         ...decided,
         result: 'pass',
-        reason: `no open findings at or above ${minSeverity}; all ${plural(planned.length, 'planned category', 'planned categories')} covered`,
+        reason: `no open findings at or above ${minSeverity}${waived.size > 0 ? ' that block' : ''}; all ${plural(planned.length, 'planned category', 'planned categories')} covered`,
         verdict,
         verdictComputed,
         notes
     };
+}
+
+;// CONCATENATED MODULE: ./src/gate/run-ownership.ts
+
+/**
+ * How far the service's clock may be behind ours when matching a run's
+ * started_at against the moment our request was sent. The baseline (a new
+ * run id) is the strong signal; the start time only rules out old runs.
+ */
+const CLOCK_SKEW_MS = 10 * 60_000;
+const ids = (runs) => runs.map((r) => oneLine(r.run_id, 80)).join(', ');
+const keys = (k) => (k.length === 0 ? 'none' : k.map((x) => oneLine(x, 80)).join(', '));
+/** The runs of `runs` that are new since the intent: not listed before it, not foreign, not started before it. */
+function newRuns(intent, runs, foreign = new Set()) {
+    const before = new Set(intent.baseline ?? []);
+    return runs.filter((r) => {
+        if (before.has(r.run_id) || foreign.has(r.run_id))
+            return false;
+        const started = Date.parse(r.started_at);
+        // Unreadable start times stay in: they cannot be ruled out, so they cannot be ruled in either (see claimRun).
+        return Number.isNaN(started) || started >= intent.sentAt - CLOCK_SKEW_MS;
+    });
+}
+/** True when a run that plans `planned` is the run this intent asked for. */
+function plansWhatWasAsked(planned, asked, full) {
+    const p = new Set(planned);
+    if (asked.length > 0) {
+        const a = new Set(asked);
+        return p.size === a.size && [...a].every((k) => p.has(k));
+    }
+    if (full === 'evaluation')
+        return true;
+    if (full === null)
+        return null;
+    const f = new Set(full);
+    return f.size > 0 && p.size === f.size && [...f].every((k) => p.has(k));
+}
+/**
+ * Whether the runs new since the intent need the category list to be judged
+ * (the full taxonomy was asked for): the caller then reads it and passes it
+ * to claimRun.
+ */
+function needsTaxonomy(intent, fresh) {
+    return intent.categories.length === 0 && intent.baseline !== null && fresh.length > 0;
+}
+/** Apply the rule to the model's run list (read after the ambiguous failure). */
+function claimRun(intent, runs, opts = {}) {
+    const fresh = newRuns(intent, runs, opts.foreign);
+    if (fresh.length === 0)
+        return { kind: 'none' };
+    if (intent.baseline === null) {
+        return {
+            kind: 'unprovable',
+            seen: fresh,
+            why: `run ${ids(fresh)} of model ${intent.modelId} appeared, but the model's runs could not be listed before the trigger, so it cannot be told from a run another workflow started`
+        };
+    }
+    const asked = intent.categories.length > 0 ? `categories ${keys(intent.categories)}` : 'the full taxonomy';
+    const judged = fresh.map((run) => ({
+        run,
+        matches: plansWhatWasAsked(run.categories_planned, intent.categories, opts.fullTaxonomy ?? null)
+    }));
+    const unsure = judged.filter((j) => j.matches === null).map((j) => j.run);
+    if (unsure.length > 0) {
+        return {
+            kind: 'unprovable',
+            seen: fresh,
+            why: `run ${ids(unsure)} of model ${intent.modelId} appeared (planning ${keys(unsure[0].categories_planned)}), but the category list could not be read to confirm it is the full-taxonomy run this step asked for`
+        };
+    }
+    const matching = judged.filter((j) => j.matches).map((j) => j.run);
+    const others = judged.filter((j) => !j.matches).map((j) => j.run);
+    if (matching.length > 1) {
+        return {
+            kind: 'unprovable',
+            seen: fresh,
+            why: `${matching.length} runs of model ${intent.modelId} planning ${asked} appeared since our request (${ids(matching)}): another trigger like ours ran at the same time, so none of them can be shown to be ours`
+        };
+    }
+    if (matching.length === 0) {
+        const r = others[0];
+        const what = others.length === 1
+            ? `run ${oneLine(r.run_id, 80)} of model ${intent.modelId} appeared, but it plans categories ${keys(r.categories_planned)}`
+            : `runs ${ids(others)} of model ${intent.modelId} appeared, but none plans`;
+        return { kind: 'unprovable', seen: fresh, why: `${what} where this step asked for ${asked}: another workflow started it` };
+    }
+    // One run planning what we asked; any other new run plans something else, so another workflow started that one (left alone).
+    return { kind: 'ours', run: matching[0] };
+}
+
+;// CONCATENATED MODULE: ./src/gate/trigger.ts
+
+
+
+
+
+/** Interval bounds while waiting for another run of the model to end. */
+const OTHER_RUN_POLL_MIN_MS = 2_000;
+const OTHER_RUN_POLL_MAX_MS = 15_000;
+const ENDPOINT = 'POST /api/v1/run';
+function elapsed(clock, since) {
+    return formatDuration(clock.now() - since);
+}
+async function sleepWithin(deps, ms, what) {
+    if (ms >= deps.deadline.remainingMs()) {
+        throw new DeadlineExceededError(ENDPOINT, `timeout_minutes ran out ${what}`);
+    }
+    await deps.clock.sleep(ms, deps.signal);
+}
+/** How many of the model's recent runs are recorded as existing before our trigger. */
+const BASELINE_LIMIT = 20;
+/**
+ * The ids of the model's runs that exist before our first trigger: none of
+ * them can be ours, whatever their start time says. Best effort: without it,
+ * a run that appears after a lost answer cannot be told from another
+ * workflow's, and the step fails closed (run-ownership.ts).
+ */
+async function baselineRunIds(deps, modelId) {
+    try {
+        const list = await deps.api.listRuns(modelId, { limit: BASELINE_LIMIT }, { signal: deps.signal });
+        return list.runs.map((r) => r.run_id);
+    }
+    catch (err) {
+        if (!(err instanceof ServiceError) || err instanceof DeadlineExceededError)
+            throw err;
+        deps.log.debug(`Could not list the model's runs before triggering (${err.describe()}); a run appearing after a lost trigger answer could not be shown to be ours.`);
+        return null;
+    }
+}
+/**
+ * The model's runs after an ambiguous trigger failure, judged by the one rule
+ * of run-ownership.ts. Reads the security category list only when it is
+ * needed (the full taxonomy was asked for and exactly one new run is there).
+ */
+async function findOurRun(api, intent, opts = {}) {
+    const list = await api.listRuns(intent.modelId, { limit: RECOVERY_LIST_LIMIT }, { signal: opts.signal });
+    const fresh = newRuns(intent, list.runs, opts.foreign);
+    const fullTaxonomy = needsTaxonomy(intent, fresh) ? await readFullTaxonomy(api, opts.signal) : null;
+    return claimRun(intent, list.runs, { foreign: opts.foreign, fullTaxonomy });
+}
+/** How many of the model's most recent runs are searched for ours. */
+const RECOVERY_LIST_LIMIT = 10;
+/** The security category keys; 'evaluation' when the workspace is a trial (list withheld); null when unreadable. */
+async function readFullTaxonomy(api, signal) {
+    try {
+        const list = await api.listCategories({ lens: 'security' }, { signal });
+        return list.categories.map((c) => c.key);
+    }
+    catch (err) {
+        if (!(err instanceof ServiceError))
+            throw err;
+        return err.status === 403 && err.code === 'taxonomy_not_included' ? 'evaluation' : null;
+    }
+}
+/** The step's failure when a run appeared but cannot be shown to be ours: fail closed, never cancel it. */
+class UnprovenRunError extends ServiceError {
+    seen;
+    constructor(seen, why, cause) {
+        super({
+            endpoint: ENDPOINT,
+            code: 'trigger_outcome_unknown',
+            message: `the answer to our trigger was lost (${cause.describe()}) and ${why}. Not taking it, and not cancelling it`,
+            hint: 'Serialize gates of one model with a concurrency group keyed on the model_id (see examples/concurrency.yml), then run the job again'
+        });
+        this.seen = seen;
+        this.name = 'UnprovenRunError';
+    }
+}
+/**
+ * Wait until the model has no running run. Records the ids seen as foreign and
+ * as waited for. Resolves with whether a running run was seen at all.
+ */
+async function waitForOtherRuns(deps, modelId, foreign, waitedFor) {
+    const since = deps.clock.now();
+    let delay = OTHER_RUN_POLL_MIN_MS;
+    let lastLog = -Infinity;
+    let sawRunning = false;
+    for (;;) {
+        // Unfiltered (most recent first): an active run in a status the description does not name counts too.
+        const list = await deps.api.listRuns(modelId, { limit: 5 }, { signal: deps.signal });
+        const running = list.runs.filter((r) => !isTerminal(r.status));
+        for (const r of running) {
+            foreign.add(r.run_id);
+            waitedFor.add(r.run_id);
+        }
+        if (running.length === 0)
+            return sawRunning;
+        sawRunning = true;
+        if (deps.clock.now() - lastLog >= 30_000) {
+            const ids = running.map((r) => oneLine(r.run_id, 80)).join(', ');
+            deps.log.info(`Another assessment of model ${modelId} is running (run ${ids}); waiting for it to end before triggering ours (waited ${elapsed(deps.clock, since)}).`);
+            lastLog = deps.clock.now();
+        }
+        if (delay >= deps.deadline.remainingMs()) {
+            throw new DeadlineExceededError(ENDPOINT, `another assessment of model ${modelId} (run ${running.map((r) => oneLine(r.run_id, 80)).join(', ')}) was still running when timeout_minutes ran out. Serialize workflow runs with a concurrency group keyed on the model_id (see examples/concurrency.yml)`);
+        }
+        await deps.clock.sleep(delay, deps.signal);
+        delay = Math.min(OTHER_RUN_POLL_MAX_MS, Math.round(delay * 1.5));
+    }
+}
+/** Turn a final trigger failure into the error a user can act on. */
+async function explain(deps, args, err) {
+    const { modelId } = args;
+    switch (err.code) {
+        case 'invalid_categories': {
+            const valid = await validCategoryKeys(deps);
+            const bad = invalidKeys(err, args.categories, valid);
+            const badText = bad.length > 0 ? `unknown category keys: ${bad.join(', ')}` : 'the service refused the category keys';
+            const validText = valid ? `valid keys: ${valid.join(', ')}` : 'the category list is not available to this key (GET /api/v1/category)';
+            return new ConfigError('categories', `${badText}; ${validText}`);
+        }
+        case 'trial_focus_not_included':
+            return new ConfigError('categories', 'evaluation (trial) workspaces run the full taxonomy only: leave categories empty, or use a key of a paid workspace');
+        case 'incomplete_config':
+            return new ConfigError('model_id', `the service refuses to run model ${modelId}: its agent config is incomplete. Complete its endpoint_url and response_field in the inventory (${err.serviceMessage})`);
+        case 'insufficient_scope':
+            return new ConfigError('api_key', 'the key lacks the test:run scope that triggering a run requires: use a key with test:run');
+        case 'allowance_exhausted': {
+            const resets = typeof err.extra.resets_on === 'string' ? oneLine(err.extra.resets_on, 40) : 'the 1st of next month (UTC)';
+            return err.withDetail({
+                hint: `The workspace's monthly assessment allowance is spent; it resets on ${resets}. Waiting within this job will not help`
+            });
+        }
+        case 'evaluation_ceiling':
+            return err.withDetail({
+                hint: "The evaluation workspace has reached its assessment ceiling. Only the service's operator can lift it (waiting does not): contact them or move to a paid plan"
+            });
+        case 'daily_budget_exhausted':
+            return err.withDetail({
+                hint: 'The daily assessment budget is spent and Retry-After is beyond timeout_minutes; run again later or raise timeout_minutes'
+            });
+    }
+    if (err.status === 401) {
+        return new ConfigError('api_key', 'the service rejected the key (401 unauthorized): check the secret holds a valid key for this service and workspace');
+    }
+    if (err.status === 403) {
+        // A code this action does not know (or none): the service's own message says which refusal it is.
+        return err.withDetail({
+            hint: 'On POST /run a 403 means the key lacks the test:run scope (use a key with it), the monthly allowance is spent (it resets on the 1st, UTC), or an evaluation ceiling was reached (only the operator lifts it); the message above says which'
+        });
+    }
+    if (err.status === 404) {
+        return new ConfigError('model_id', `model '${modelId}' was not found in this key's workspace: check the id (GET /api/v1/model lists the workspace's models) and that api_key belongs to the same workspace`);
+    }
+    return err;
+}
+async function validCategoryKeys(deps) {
+    try {
+        const list = await deps.api.listCategories({ lens: 'security' }, { signal: deps.signal });
+        return list.categories.map((c) => oneLine(c.key, 100));
+    }
+    catch (e) {
+        if (e instanceof ServiceError)
+            return null;
+        throw e;
+    }
+}
+function invalidKeys(err, asked, valid) {
+    const fromService = err.extra.invalid;
+    if (Array.isArray(fromService))
+        return fromService.map((k) => oneLine(String(k), 100));
+    if (valid)
+        return asked.filter((k) => !valid.includes(k));
+    return [];
+}
+/**
+ * Trigger one run of the model. Resolves with the run this step created;
+ * rejects with ConfigError, ServiceError, DeadlineExceededError or AbortedError.
+ */
+async function triggerRun(deps, args) {
+    const policy = deps.policy ?? DEFAULT_RETRY_POLICY;
+    const random = deps.random ?? Math.random;
+    if (deps.signal?.aborted)
+        throw new AbortedError();
+    if (deps.deadline.expired())
+        throw new DeadlineExceededError(ENDPOINT, 'timeout_minutes ran out before the run could be triggered');
+    // Runs that exist before our trigger are someone else's (or an earlier step's).
+    const baseline = await baselineRunIds(deps, args.modelId);
+    /** Runs seen running while waiting for another assessment of the model: never ours. */
+    const foreign = new Set();
+    const waitedFor = new Set();
+    const body = args.categories.length > 0 ? { model_id: args.modelId, categories: args.categories } : { model_id: args.modelId };
+    /** Earliest send time of an attempt whose outcome is unknown. */
+    let ambiguousSince = null;
+    let failures = 0;
+    /** 409s in a row while the run list showed nothing running. */
+    let busyRetries = 0;
+    /** Why the last attempt did not start a run, for the timeout message. */
+    let lastRefusal = null;
+    const retried = [];
+    for (;;) {
+        if (deps.signal?.aborted)
+            throw new AbortedError();
+        if (deps.deadline.expired()) {
+            throw new DeadlineExceededError(ENDPOINT, `timeout_minutes ran out before the run could be triggered${lastRefusal ? `: ${lastRefusal}` : ''}`);
+        }
+        const sentAt = deps.clock.now();
+        // The recorded intent: what an abort (here or in the post step) needs to find the run this request may create.
+        const intent = {
+            modelId: args.modelId,
+            categories: args.categories,
+            baseline: baseline === null ? null : [...baseline, ...foreign],
+            sentAt: ambiguousSince ?? sentAt
+        };
+        deps.onIntent?.(intent);
+        try {
+            const res = await deps.api.triggerRun(body, { signal: deps.signal });
+            return { runId: res.run_id, startedAt: res.started_at, recovered: false, waitedFor: [...waitedFor] };
+        }
+        catch (err) {
+            if (!(err instanceof ServiceError) || err instanceof DeadlineExceededError)
+                throw err;
+            if (err.status === 409) {
+                // The description gives a 409 here one meaning, whatever its code: an assessment is already active.
+                if (ambiguousSince !== null) {
+                    const mine = await claimAfter(deps, intent, foreign, err);
+                    if (mine)
+                        return recovered(deps, mine, waitedFor);
+                }
+                if (await waitForOtherRuns(deps, args.modelId, foreign, waitedFor)) {
+                    busyRetries = 0;
+                    deps.log.info(`The other assessment of model ${args.modelId} has ended; triggering ours now.`);
+                    continue;
+                }
+                // 409, yet the run list shows nothing running (its read side lags, or the run is not listed as running).
+                busyRetries += 1;
+                const wait = Math.min(OTHER_RUN_POLL_MAX_MS, OTHER_RUN_POLL_MIN_MS * 2 ** (busyRetries - 1));
+                const said = `HTTP 409${err.code ? ` ${err.code}` : ''}`;
+                deps.log.info(`The service says an assessment of model ${args.modelId} is already active (${said}), but its run list shows none running; trying again in ${Math.round(wait / 1000)} s.`);
+                lastRefusal = `the service kept answering ${said} (an assessment of model ${args.modelId} is already active) while its run list showed none running`;
+                await sleepWithin(deps, wait, `while ${lastRefusal}. Serialize workflow runs with a concurrency group keyed on the model_id (see examples/concurrency.yml)`);
+                continue;
+            }
+            if (err.status === 429) {
+                failures += 1;
+                const wait = retryDelayMs(err, failures, policy, random);
+                const seconds = Math.ceil(wait / 1000);
+                const asked = err.retryAfterMs !== undefined
+                    ? `the service asked to retry after ${Math.ceil(err.retryAfterMs / 1000)} s`
+                    : 'the service gave no Retry-After';
+                if (wait >= deps.deadline.remainingMs()) {
+                    const why = `${asked} (${err.code ?? 'rate limited'}); waiting ${seconds} s more would go beyond what is left of timeout_minutes`;
+                    throw await explain(deps, args, new ServiceError({ ...errInit(err), message: `${err.serviceMessage}; ${why}`, retried }));
+                }
+                lastRefusal = `the service kept rate limiting triggers (HTTP 429${err.code ? ` ${err.code}` : ''})`;
+                deps.log.info(`The service is rate limiting triggers (${err.code ?? 'HTTP 429'}); ${asked}: retrying in ${seconds} s.`);
+                retried.push(`HTTP 429 ${err.code ?? ''}, waited ${seconds} s`.replace('  ', ' '));
+                await sleepWithin(deps, wait, 'while waiting out the rate limit');
+                continue;
+            }
+            if (err.ambiguous) {
+                ambiguousSince = ambiguousSince ?? sentAt;
+                const mine = await claimAfter(deps, { ...intent, sentAt: ambiguousSince }, foreign, err);
+                if (mine)
+                    return recovered(deps, mine, waitedFor);
+            }
+            if (isRetryable(err) && failures + 1 < policy.maxAttempts) {
+                failures += 1;
+                const wait = backoffDelayMs(failures, policy, random);
+                deps.log.info(`Triggering the run failed (${err.describe()}); no run of ours is in the run list, retrying in ${(wait / 1000).toFixed(1)} s.`);
+                lastRefusal = `the last attempt failed: ${err.describe()}`;
+                retried.push(`${err.status !== undefined ? `HTTP ${err.status}` : (err.code ?? 'network error')}, waited ${(wait / 1000).toFixed(1)} s`);
+                await sleepWithin(deps, wait, 'while retrying the trigger');
+                continue;
+            }
+            throw await explain(deps, args, err.withDetail({ attempts: failures + 1, retried }));
+        }
+    }
+}
+function errInit(err) {
+    return {
+        endpoint: err.endpoint,
+        status: err.status,
+        code: err.code,
+        message: err.serviceMessage,
+        retryAfterMs: err.retryAfterMs,
+        extra: err.extra
+    };
+}
+/** Our run after an ambiguous failure, or null when none appeared; throws UnprovenRunError when one appeared that is not provably ours. */
+async function claimAfter(deps, intent, foreign, cause) {
+    const claim = await findOurRun(deps.api, intent, { signal: deps.signal, foreign });
+    if (claim.kind === 'ours')
+        return claim.run;
+    if (claim.kind === 'none')
+        return null;
+    deps.log.warning(`A run appeared after our trigger's answer was lost, and it is not taken: ${claim.why}.`);
+    throw new UnprovenRunError(claim.seen.map((r) => r.run_id), claim.why, cause);
+}
+function recovered(deps, run, waitedFor) {
+    deps.log.info(`The answer to our trigger was lost, but run ${oneLine(run.run_id, 80)} of this model appeared after our request was sent, the only new run, planning what this step asked for: it is the one this step created; continuing with it.`);
+    return { runId: run.run_id, startedAt: run.started_at, recovered: true, waitedFor: [...waitedFor] };
+}
+
+// EXTERNAL MODULE: external "node:crypto"
+var external_node_crypto_ = __nccwpck_require__(7598);
+;// CONCATENATED MODULE: ./src/baseline/fingerprint.ts
+/**
+ * The fingerprint of a finding: one stable id for the same weakness across
+ * runs, independent of ids, counts and timestamps (see API_ASSUMPTIONS,
+ * "finding fingerprint"). Pure.
+ *
+ * What goes in: the category, the lens, the severity, and the technique:
+ * - the attacks' sources (`assessment_id:attack_index`, sorted, deduplicated)
+ *   where an attack names an assessment other than the run that produced the
+ *   finding (a library or earlier assessment: a stable technique id);
+ * - else the description, normalized: lowercase, digits replaced by `#`
+ *   (counts such as "2 of 3 probes"), canary-like tokens dropped, white space
+ *   collapsed. A source naming the run itself identifies the run, not the
+ *   technique, so it is left out.
+ */
+
+const FINGERPRINT_VERSION = 1;
+/** The key of SARIF partialFingerprints that carries it. */
+const FINGERPRINT_KEY = `agentSecurityFinding/v${FINGERPRINT_VERSION}`;
+/** The description as it enters the fingerprint. */
+function normalizeDescription(text) {
+    return text
+        .normalize('NFKC')
+        .toLowerCase()
+        .replace(/\b[a-z]{1,4}-[0-9a-f]{8,}\b/g, '') // canary-like tokens (e.g. ZX-1a2b3c4d5e6f)
+        .replace(/[0-9]+/g, '#')
+        .replace(/\s+/g, ' ')
+        .trim();
+}
+/** The technique part: stable sources, else the normalized description. */
+function techniqueOf(f, runId) {
+    const sources = new Set();
+    for (const a of f.attacks) {
+        const s = a.source;
+        if (typeof s.assessment_id !== 'string' || s.assessment_id === '')
+            continue;
+        if (runId !== null && s.assessment_id === runId)
+            continue;
+        sources.add(`${s.assessment_id}:${s.attack_index}`);
+    }
+    if (sources.size > 0)
+        return `src:${[...sources].sort().join(',')}`;
+    return `desc:${normalizeDescription(f.description)}`;
+}
+/** 32 hex characters of SHA-256 over the parts (JSON-encoded, so no separator can be forged). */
+function fingerprint(f, runId) {
+    const parts = [FINGERPRINT_VERSION, f.category, f.lens, f.severity, techniqueOf(f, runId)];
+    return (0,external_node_crypto_.createHash)('sha256').update(JSON.stringify(parts)).digest('hex').slice(0, 32);
+}
+
+;// CONCATENATED MODULE: ./src/baseline/diff.ts
+
+function fingerprintsOf(findings, runId) {
+    return new Map(findings.map((f) => [f.finding_id, fingerprint(f, runId)]));
+}
+function diffAgainstBaseline(findings, runId, baseline, categoriesCompleted) {
+    const fingerprintById = fingerprintsOf(findings, runId);
+    const stateById = new Map();
+    const newIds = [];
+    const knownIds = [];
+    const held = new Set(baseline?.findings.map((b) => b.fingerprint) ?? []);
+    for (const f of findings) {
+        const fp = fingerprintById.get(f.finding_id);
+        const known = baseline !== null && fp !== undefined && held.has(fp);
+        stateById.set(f.finding_id, known ? 'known' : 'new');
+        (known ? knownIds : newIds).push(f.finding_id);
+    }
+    const found = new Set(fingerprintById.values());
+    const completed = new Set(categoriesCompleted);
+    const gone = baseline ? baseline.findings.filter((b) => !found.has(b.fingerprint) && completed.has(b.category)) : [];
+    const uncovered = baseline ? baseline.categories_completed.filter((c) => !completed.has(c)) : [];
+    return { stateById, fingerprintById, newIds, knownIds, gone, uncovered };
+}
+
+;// CONCATENATED MODULE: ./src/accepted/match.ts
+/**
+ * Which findings the accepted-risks entries accept, which entries expired and
+ * which match nothing (stale). Pure.
+ * - An entry holds through its `expires` day (UTC); from the next day it is
+ *   expired: it accepts nothing and fails the gate, naming the entry.
+ * - An entry matches a finding of its category whose severity is at most
+ *   `severity_at_most`, whose fingerprint is `fingerprint` and whose
+ *   description matches `description_pattern` (each when given).
+ * - A live entry that matches no finding, in a category the run completed, is
+ *   stale (listed, never failing): the risk it accepted is gone.
+ */
+
+function isExpired(e, today) {
+    return e.expires < today;
+}
+function entryMatches(e, f, fingerprint) {
+    if (e.category !== f.category)
+        return false;
+    if (e.fingerprint !== null && e.fingerprint !== fingerprint)
+        return false;
+    if (e.severityAtMost !== null && severityRank(f.severity) < severityRank(e.severityAtMost))
+        return false;
+    if (e.descriptionPattern !== null && !new RegExp(e.descriptionPattern, 'i').test(f.description))
+        return false;
+    return true;
+}
+function matchAcceptances(entries, findings, fingerprintById, today, categoriesCompleted) {
+    const expired = entries.filter((e) => isExpired(e, today));
+    const live = entries.filter((e) => !isExpired(e, today));
+    const acceptedBy = new Map();
+    const used = new Set();
+    for (const f of findings) {
+        const fp = fingerprintById.get(f.finding_id) ?? '';
+        for (const e of live) {
+            if (!entryMatches(e, f, fp))
+                continue;
+            used.add(e);
+            if (!acceptedBy.has(f.finding_id))
+                acceptedBy.set(f.finding_id, e);
+        }
+    }
+    const completed = new Set(categoriesCompleted);
+    const stale = live.filter((e) => !used.has(e) && completed.has(e.category));
+    return { acceptedBy, expired, stale };
+}
+
+;// CONCATENATED MODULE: ./src/gate/policy.ts
+
+
+function applyPolicy(a) {
+    const diff = diffAgainstBaseline(a.findings, a.runId, a.baseline, a.categoriesCompleted);
+    const acceptance = matchAcceptances(a.accepted, a.findings, diff.fingerprintById, a.today, a.categoriesCompleted);
+    const waived = new Map();
+    for (const f of a.findings) {
+        if (acceptance.acceptedBy.has(f.finding_id))
+            waived.set(f.finding_id, 'accepted');
+        else if (a.failOn === 'new' && a.baseline !== null && diff.stateById.get(f.finding_id) === 'known')
+            waived.set(f.finding_id, 'known');
+    }
+    return { diff, acceptance, waived };
+}
+
+;// CONCATENATED MODULE: ./src/accepted/accepted-file.ts
+
+
+
+const FIELDS = [
+    'category',
+    'fingerprint',
+    'severity_at_most',
+    'description_pattern',
+    'reason_code',
+    'explanation',
+    'owner',
+    'expires'
+];
+/** One year, counted in days from today (UTC), leap day included. */
+const MAX_EXPIRY_DAYS = 366;
+/** The input named in a ConfigError about the file. */
+const ACCEPTED_INPUT = 'accepted_risks_file';
+/** Today as YYYY-MM-DD (UTC). */
+function isoDay(ms) {
+    return new Date(ms).toISOString().slice(0, 10);
+}
+function addDays(day, days) {
+    return isoDay(Date.parse(`${day}T00:00:00Z`) + days * 86_400_000);
+}
+/** A YAML scalar's value as the user wrote it (non-scalars are rejected before this is shown). */
+function scalarText(v) {
+    if (typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean' || typeof v === 'bigint' || v instanceof Date)
+        return String(v);
+    return JSON.stringify(v);
+}
+/** Parse and validate the file's text. `today` (YYYY-MM-DD) bounds `expires`. */
+function parseAcceptedFile(yaml, text, path, today) {
+    const { isMap, isScalar, isSeq, LineCounter, parseDocument } = yaml;
+    const counter = new LineCounter();
+    const doc = parseDocument(text, { lineCounter: counter, prettyErrors: false, uniqueKeys: true });
+    const lineOf = (node) => (node?.range ? counter.linePos(node.range[0]).line : 1);
+    const fail = (line, field, what) => {
+        throw new ConfigError(ACCEPTED_INPUT, `${path} line ${line}, ${field}: ${what}`);
+    };
+    if (doc.errors.length > 0) {
+        const e = doc.errors[0];
+        const line = e.linePos?.[0]?.line ?? 1;
+        fail(line, 'YAML', e.message.split('\n')[0] ?? 'not valid YAML');
+    }
+    const root = doc.contents;
+    if (root === null || (isScalar(root) && (root.value === null || root.value === '')))
+        return [];
+    if (!isMap(root))
+        return fail(lineOf(root), 'the file', 'must be a mapping with `version: 1` and an `accepted:` list');
+    for (const pair of root.items) {
+        const key = isScalar(pair.key) ? String(pair.key.value) : '';
+        if (key !== 'version' && key !== 'accepted')
+            fail(lineOf(pair.key), key || 'a key', 'is not a field of the file (version, accepted)');
+    }
+    const version = root.get('version', true);
+    if (version !== undefined && !(isScalar(version) && version.value === 1))
+        fail(lineOf(version), 'version', 'must be 1');
+    const list = root.get('accepted', true);
+    if (list === undefined || (isScalar(list) && list.value === null))
+        return [];
+    if (!isSeq(list))
+        return fail(lineOf(list), 'accepted', 'must be a list of entries');
+    const out = [];
+    list.items.forEach((item, i) => {
+        const node = item;
+        const line = lineOf(node);
+        const at = `accepted[${i + 1}]`;
+        if (!isMap(node))
+            fail(line, at, 'must be a mapping (category, reason_code, explanation, owner, expires, ...)');
+        const map = node;
+        const values = new Map();
+        for (const pair of map.items) {
+            const key = isScalar(pair.key) ? String(pair.key.value) : '';
+            const keyLine = lineOf(pair.key);
+            if (!FIELDS.includes(key))
+                fail(keyLine, `${at}.${key || '?'}`, `is not a field of an entry (${FIELDS.join(', ')})`);
+            const v = pair.value;
+            if (v !== null && !isScalar(v))
+                fail(lineOf(v), `${at}.${key}`, 'must be a single value');
+            values.set(key, { value: v === null ? null : v.value, line: v ? lineOf(v) : keyLine });
+        }
+        /** A text field, or null when it is absent or empty. */
+        const optional = (field, max = 200) => {
+            const got = values.get(field);
+            if (got === undefined || got.value === null || got.value === '')
+                return null;
+            if (typeof got.value !== 'string')
+                fail(got.line, `${at}.${field}`, 'must be text');
+            const s = got.value.trim();
+            if (s === '')
+                fail(got.line, `${at}.${field}`, 'must not be empty');
+            if (s.length > max)
+                fail(got.line, `${at}.${field}`, `is longer than ${max} characters`);
+            return s;
+        };
+        const required = (field, max) => optional(field, max) ?? fail(line, `${at}.${field}`, 'is required');
+        const lineFor = (field) => values.get(field)?.line ?? line;
+        const category = required('category', 100);
+        if (!/^[A-Za-z0-9_.:-]+$/.test(category))
+            fail(lineFor('category'), `${at}.category`, `'${category}' is not a category key`);
+        const fp = optional('fingerprint', 64);
+        if (fp !== null && !/^[0-9a-f]{32}$/.test(fp))
+            fail(lineFor('fingerprint'), `${at}.fingerprint`, 'must be the 32 hex characters shown in the report');
+        const sev = optional('severity_at_most', 20);
+        if (sev !== null && !SEVERITIES.includes(sev))
+            fail(lineFor('severity_at_most'), `${at}.severity_at_most`, `'${sev}' is not one of ${SEVERITIES.join(', ')}`);
+        const pattern = optional('description_pattern', 500);
+        if (pattern !== null) {
+            try {
+                new RegExp(pattern, 'i');
+            }
+            catch (e) {
+                fail(lineFor('description_pattern'), `${at}.description_pattern`, `is not a valid regular expression (${e.message})`);
+            }
+        }
+        const reason = required('reason_code', 50);
+        if (!DISMISS_REASON_CODES.includes(reason))
+            fail(lineFor('reason_code'), `${at}.reason_code`, `'${reason}' is not one of ${DISMISS_REASON_CODES.join(', ')}`);
+        const explanation = required('explanation', LIMITS.explanationMax);
+        const owner = required('owner', 100);
+        const expiresRaw = values.get('expires');
+        if (expiresRaw === undefined || expiresRaw.value === null || expiresRaw.value === '')
+            return fail(line, `${at}.expires`, 'is required (YYYY-MM-DD, at most a year ahead)');
+        // YAML may read an unquoted date as text or as a Date, depending on the schema: accept both.
+        const ev = expiresRaw.value;
+        const expires = ev instanceof Date ? isoDay(ev.getTime()) : typeof ev === 'string' ? ev.trim() : '';
+        if (!/^\d{4}-\d{2}-\d{2}$/.test(expires) ||
+            Number.isNaN(Date.parse(`${expires}T00:00:00Z`)) ||
+            isoDay(Date.parse(`${expires}T00:00:00Z`)) !== expires) {
+            fail(expiresRaw.line, `${at}.expires`, `'${scalarText(ev)}' is not a date (YYYY-MM-DD)`);
+        }
+        const latest = addDays(today, MAX_EXPIRY_DAYS);
+        if (expires > latest)
+            fail(expiresRaw.line, `${at}.expires`, `${expires} is more than a year ahead (latest ${latest}): acceptances must be reviewed at least yearly`);
+        out.push({
+            index: i + 1,
+            line,
+            category,
+            fingerprint: fp,
+            severityAtMost: sev,
+            descriptionPattern: pattern,
+            reasonCode: reason,
+            explanation,
+            owner,
+            expires
+        });
+    });
+    return out;
+}
+/** A short name for an entry in a line: "accepted[2] (line 9, prompt_injection, owner @x)". */
+function describeEntry(e) {
+    return `accepted[${e.index}] (line ${e.line}, ${e.category}${e.fingerprint ? ` ${e.fingerprint.slice(0, 8)}` : ''}, owner ${e.owner})`;
+}
+/** A stable key of an entry's meaning, to compare the PR's copy with the base branch's. */
+function entryKey(e) {
+    return JSON.stringify([
+        e.category,
+        e.fingerprint,
+        e.severityAtMost,
+        e.descriptionPattern,
+        e.reasonCode,
+        e.explanation,
+        e.owner,
+        e.expires
+    ]);
 }
 
 ;// CONCATENATED MODULE: ./src/gate/stop-run.ts
@@ -43985,6 +45340,8 @@ function decide(input) {
  * status (bounded) until it is terminal. Used on timeout, on SIGINT and by
  * the post step. Stopping a run is the same authority as starting it.
  */
+
+
 
 
 
@@ -44044,276 +45401,50 @@ async function stopRun(deps, runId, opts) {
         await clock.sleep(SETTLE_POLL_MS);
     }
 }
-
-;// CONCATENATED MODULE: ./src/gate/trigger.ts
-
-
-
+/** How often the run list is read for a run an interrupted trigger may have created, and how many times. */
+const ABANDONED_LIST_POLL_MS = 1_000;
+const ABANDONED_LIST_READS = 3;
 /**
- * How far the service's clock may be behind ours when matching a run's
- * started_at against the time our request was sent. When the model's runs were
- * listed before the trigger, a new run id is the strong signal and the start
- * time only rules out old runs, so a wide window is safe; without that list,
- * the start time is all there is and the window stays narrow.
+ * The trigger was interrupted (the step cancelled while POST /run was
+ * pending or between its retries, or the main step killed before it learnt
+ * the run id): find the run it may have created, by the recorded intent and
+ * the one rule of run-ownership.ts, and cancel it only if it is provably ours.
+ * The run list is read a few times (the read side may lag the create), all
+ * within `settleBy`; the cancel's wait for the run to stop gets what is left.
  */
-const CLOCK_SKEW_MS = 5_000;
-const CLOCK_SKEW_WITH_BASELINE_MS = 10 * 60_000;
-/** Interval bounds while waiting for another run of the model to end. */
-const OTHER_RUN_POLL_MIN_MS = 2_000;
-const OTHER_RUN_POLL_MAX_MS = 15_000;
-const ENDPOINT = 'POST /api/v1/run';
-function elapsed(clock, since) {
-    const s = Math.round((clock.now() - since) / 1000);
-    return s < 60 ? `${s} s` : `${Math.floor(s / 60)} min ${s % 60} s`;
-}
-async function sleepWithin(deps, ms, what) {
-    if (ms >= deps.deadline.remainingMs()) {
-        throw new DeadlineExceededError(ENDPOINT, `timeout_minutes ran out ${what}`);
-    }
-    await deps.clock.sleep(ms, deps.signal);
-}
-/** How many of the model's recent runs are recorded as existing before our trigger. */
-const BASELINE_LIMIT = 20;
-/**
- * The ids of the model's runs that exist before our first trigger: none of
- * them can be ours, whatever their start time says. Best effort: without it,
- * recovery falls back on start times alone.
- */
-async function baselineRunIds(deps, modelId) {
-    try {
-        const list = await deps.api.listRuns(modelId, { limit: BASELINE_LIMIT }, { signal: deps.signal });
-        return list.runs.map((r) => r.run_id);
-    }
-    catch (err) {
-        if (!(err instanceof ServiceError) || err instanceof DeadlineExceededError)
-            throw err;
-        deps.log.debug(`Could not list the model's runs before triggering (${err.describe()}); a lost trigger answer will be matched by start time only.`);
-        return null;
-    }
-}
-/**
- * A run of the model that we do not know to be someone else's and that started
- * after `sentAt` (less the clock skew allowed). With a baseline, a start time
- * the service writes in a form we cannot read does not rule a run out.
- */
-async function findRecoveredRun(deps, modelId, sentAt, foreign, haveBaseline) {
-    const list = await deps.api.listRuns(modelId, { limit: 10 }, { signal: deps.signal });
-    const skew = haveBaseline ? CLOCK_SKEW_WITH_BASELINE_MS : CLOCK_SKEW_MS;
-    const startOf = (r) => Date.parse(r.started_at);
-    const candidates = list.runs.filter((r) => {
-        if (foreign.has(r.run_id))
-            return false;
-        const started = startOf(r);
-        return Number.isNaN(started) ? haveBaseline : started >= sentAt - skew;
-    });
-    // The earliest readable start first (ours was sent first); unreadable ones last.
-    candidates.sort((a, b) => (startOf(a) || Infinity) - (startOf(b) || Infinity));
-    return candidates[0] ?? null;
-}
-/**
- * Wait until the model has no running run. Records the ids seen as foreign and
- * as waited for. Resolves with whether a running run was seen at all.
- */
-async function waitForOtherRuns(deps, modelId, foreign, waitedFor) {
-    const since = deps.clock.now();
-    let delay = OTHER_RUN_POLL_MIN_MS;
-    let lastLog = -Infinity;
-    let sawRunning = false;
-    for (;;) {
-        // Unfiltered (most recent first): an active run in a status the description does not name counts too.
-        const list = await deps.api.listRuns(modelId, { limit: 5 }, { signal: deps.signal });
-        const running = list.runs.filter((r) => !isTerminal(r.status));
-        for (const r of running) {
-            foreign.add(r.run_id);
-            waitedFor.add(r.run_id);
-        }
-        if (running.length === 0)
-            return sawRunning;
-        sawRunning = true;
-        if (deps.clock.now() - lastLog >= 30_000) {
-            const ids = running.map((r) => oneLine(r.run_id, 80)).join(', ');
-            deps.log.info(`Another assessment of model ${modelId} is running (run ${ids}); waiting for it to end before triggering ours (waited ${elapsed(deps.clock, since)}).`);
-            lastLog = deps.clock.now();
-        }
-        if (delay >= deps.deadline.remainingMs()) {
-            throw new DeadlineExceededError(ENDPOINT, `another assessment of model ${modelId} (run ${running.map((r) => oneLine(r.run_id, 80)).join(', ')}) was still running when timeout_minutes ran out. Serialize workflow runs with a concurrency group keyed on the model_id (see examples/concurrency.yml)`);
-        }
-        await deps.clock.sleep(delay, deps.signal);
-        delay = Math.min(OTHER_RUN_POLL_MAX_MS, Math.round(delay * 1.5));
-    }
-}
-/** Turn a final trigger failure into the error a user can act on. */
-async function explain(deps, args, err) {
-    const { modelId } = args;
-    switch (err.code) {
-        case 'invalid_categories': {
-            const valid = await validCategoryKeys(deps);
-            const bad = invalidKeys(err, args.categories, valid);
-            const badText = bad.length > 0 ? `unknown category keys: ${bad.join(', ')}` : 'the service refused the category keys';
-            const validText = valid ? `valid keys: ${valid.join(', ')}` : 'the category list is not available to this key (GET /api/v1/category)';
-            return new ConfigError('categories', `${badText}; ${validText}`);
-        }
-        case 'trial_focus_not_included':
-            return new ConfigError('categories', 'evaluation (trial) workspaces run the full taxonomy only: leave categories empty, or use a key of a paid workspace');
-        case 'incomplete_config':
-            return new ConfigError('model_id', `the service refuses to run model ${modelId}: its agent config is incomplete. Complete its endpoint_url and response_field in the inventory (${err.serviceMessage})`);
-        case 'insufficient_scope':
-            return new ConfigError('api_key', 'the key lacks the test:run scope that triggering a run requires: use a key with test:run');
-        case 'allowance_exhausted': {
-            const resets = typeof err.extra.resets_on === 'string' ? oneLine(err.extra.resets_on, 40) : 'the 1st of next month (UTC)';
-            err.hint = `The workspace's monthly assessment allowance is spent; it resets on ${resets}. Waiting within this job will not help`;
-            return err;
-        }
-        case 'evaluation_ceiling':
-            err.hint =
-                "The evaluation workspace has reached its assessment ceiling. Only the service's operator can lift it (waiting does not): contact them or move to a paid plan";
-            return err;
-        case 'daily_budget_exhausted':
-            err.hint = 'The daily assessment budget is spent and Retry-After is beyond timeout_minutes; run again later or raise timeout_minutes';
-            return err;
-    }
-    if (err.status === 401) {
-        return new ConfigError('api_key', 'the service rejected the key (401 unauthorized): check the secret holds a valid key for this service and workspace');
-    }
-    if (err.status === 403) {
-        // A code this action does not know (or none): the service's own message says which refusal it is.
-        err.hint =
-            'On POST /run a 403 means the key lacks the test:run scope (use a key with it), the monthly allowance is spent (it resets on the 1st, UTC), or an evaluation ceiling was reached (only the operator lifts it); the message above says which';
-        return err;
-    }
-    if (err.status === 404) {
-        return new ConfigError('model_id', `model '${modelId}' was not found in this key's workspace: check the id (GET /api/v1/model lists the workspace's models) and that api_key belongs to the same workspace`);
-    }
-    return err;
-}
-async function validCategoryKeys(deps) {
-    try {
-        const list = await deps.api.listCategories({ lens: 'security' }, { signal: deps.signal });
-        return list.categories.map((c) => oneLine(c.key, 100));
-    }
-    catch (e) {
-        if (e instanceof ServiceError)
-            return null;
-        throw e;
-    }
-}
-function invalidKeys(err, asked, valid) {
-    const fromService = err.extra.invalid;
-    if (Array.isArray(fromService))
-        return fromService.map((k) => oneLine(String(k), 100));
-    if (valid)
-        return asked.filter((k) => !valid.includes(k));
-    return [];
-}
-/**
- * Trigger one run of the model. Resolves with the run this step created;
- * rejects with ConfigError, ServiceError, DeadlineExceededError or AbortedError.
- */
-async function triggerRun(deps, args) {
-    const policy = deps.policy ?? DEFAULT_RETRY_POLICY;
-    const random = deps.random ?? Math.random;
-    if (deps.signal?.aborted)
-        throw new AbortedError();
-    if (deps.deadline.expired())
-        throw new DeadlineExceededError(ENDPOINT, 'timeout_minutes ran out before the run could be triggered');
-    // Runs that exist before our trigger are someone else's (or an earlier step's).
-    const baseline = await baselineRunIds(deps, args.modelId);
-    const haveBaseline = baseline !== null;
-    const foreign = new Set(baseline ?? []);
-    const waitedFor = new Set();
-    const body = args.categories.length > 0 ? { model_id: args.modelId, categories: args.categories } : { model_id: args.modelId };
-    /** Earliest send time of an attempt whose outcome is unknown. */
-    let ambiguousSince = null;
-    let failures = 0;
-    /** 409s in a row while the run list showed nothing running. */
-    let busyRetries = 0;
-    /** Why the last attempt did not start a run, for the timeout message. */
-    let lastRefusal = null;
-    const retried = [];
-    for (;;) {
-        if (deps.signal?.aborted)
-            throw new AbortedError();
-        if (deps.deadline.expired()) {
-            throw new DeadlineExceededError(ENDPOINT, `timeout_minutes ran out before the run could be triggered${lastRefusal ? `: ${lastRefusal}` : ''}`);
-        }
-        const sentAt = deps.clock.now();
+async function stopAbandonedTrigger(deps, intent, opts) {
+    const { clock, log } = deps;
+    for (let read = 1;; read++) {
+        let claim;
         try {
-            const res = await deps.api.triggerRun(body, { signal: deps.signal });
-            return { runId: res.run_id, startedAt: res.started_at, recovered: false, waitedFor: [...waitedFor] };
+            claim = await findOurRun(deps.api, intent);
         }
         catch (err) {
-            if (!(err instanceof ServiceError) || err instanceof DeadlineExceededError)
+            if (!(err instanceof ServiceError))
                 throw err;
-            if (err.status === 409) {
-                // The description gives a 409 here one meaning, whatever its code: an assessment is already active.
-                if (ambiguousSince !== null) {
-                    const mine = await findRecoveredRun(deps, args.modelId, ambiguousSince, foreign, haveBaseline);
-                    if (mine)
-                        return recovered(deps, mine, waitedFor);
-                }
-                if (await waitForOtherRuns(deps, args.modelId, foreign, waitedFor)) {
-                    busyRetries = 0;
-                    deps.log.info(`The other assessment of model ${args.modelId} has ended; triggering ours now.`);
-                    continue;
-                }
-                // 409, yet the run list shows nothing running (its read side lags, or the run is not listed as running).
-                busyRetries += 1;
-                const wait = Math.min(OTHER_RUN_POLL_MAX_MS, OTHER_RUN_POLL_MIN_MS * 2 ** (busyRetries - 1));
-                const said = `HTTP 409${err.code ? ` ${err.code}` : ''}`;
-                deps.log.info(`The service says an assessment of model ${args.modelId} is already active (${said}), but its run list shows none running; trying again in ${Math.round(wait / 1000)} s.`);
-                lastRefusal = `the service kept answering ${said} (an assessment of model ${args.modelId} is already active) while its run list showed none running`;
-                await sleepWithin(deps, wait, `while ${lastRefusal}. Serialize workflow runs with a concurrency group keyed on the model_id (see examples/concurrency.yml)`);
-                continue;
-            }
-            if (err.status === 429) {
-                failures += 1;
-                const wait = retryDelayMs(err, failures, policy, random);
-                const seconds = Math.ceil(wait / 1000);
-                const asked = err.retryAfterMs !== undefined ? `the service asked to retry after ${Math.ceil(err.retryAfterMs / 1000)} s` : 'the service gave no Retry-After';
-                if (wait >= deps.deadline.remainingMs()) {
-                    const why = `${asked} (${err.code ?? 'rate limited'}); waiting ${seconds} s more would go beyond what is left of timeout_minutes`;
-                    throw await explain(deps, args, new ServiceError({ ...errInit(err), message: `${err.serviceMessage}; ${why}`, retried }));
-                }
-                lastRefusal = `the service kept rate limiting triggers (HTTP 429${err.code ? ` ${err.code}` : ''})`;
-                deps.log.info(`The service is rate limiting triggers (${err.code ?? 'HTTP 429'}); ${asked}: retrying in ${seconds} s.`);
-                retried.push(`HTTP 429 ${err.code ?? ''}, waited ${seconds} s`.replace('  ', ' '));
-                await sleepWithin(deps, wait, 'while waiting out the rate limit');
-                continue;
-            }
-            if (err.ambiguous) {
-                ambiguousSince = ambiguousSince ?? sentAt;
-                const mine = await findRecoveredRun(deps, args.modelId, ambiguousSince, foreign, haveBaseline);
-                if (mine)
-                    return recovered(deps, mine, waitedFor);
-            }
-            if (isRetryable(err) && failures + 1 < policy.maxAttempts) {
-                failures += 1;
-                const wait = backoffDelayMs(failures, policy, random);
-                deps.log.info(`Triggering the run failed (${err.describe()}); no run of ours is in the run list, retrying in ${(wait / 1000).toFixed(1)} s.`);
-                lastRefusal = `the last attempt failed: ${err.describe()}`;
-                retried.push(`${err.status !== undefined ? `HTTP ${err.status}` : (err.code ?? 'network error')}, waited ${(wait / 1000).toFixed(1)} s`);
-                await sleepWithin(deps, wait, 'while retrying the trigger');
-                continue;
-            }
-            err.attempts = failures + 1;
-            err.retried = retried;
-            throw await explain(deps, args, err);
+            log.warning(`Could not look for the run the interrupted trigger may have created: ${err.describe()}`);
+            return { runId: null, stopped: null };
         }
+        if (claim.kind === 'ours') {
+            const runId = claim.run.run_id;
+            log.info(`The interrupted trigger created run ${oneLine(runId, 80)} (the only new run, planning what this step asked for): stopping it.`);
+            const stopped = await stopRun(deps, runId, {
+                settleMs: Math.max(0, opts.settleBy.remainingMs()),
+                minSeverity: opts.minSeverity,
+                why: opts.why
+            });
+            return { runId, stopped };
+        }
+        if (claim.kind === 'unprovable') {
+            log.warning(`The trigger was interrupted and ${claim.why}: not cancelling a run this step cannot show it started.`);
+            return { runId: null, stopped: null };
+        }
+        if (read >= ABANDONED_LIST_READS || opts.settleBy.remainingMs() < 2 * ABANDONED_LIST_POLL_MS) {
+            log.info(`The trigger was interrupted and no run of model ${intent.modelId} appeared after it: nothing to stop.`);
+            return { runId: null, stopped: null };
+        }
+        await clock.sleep(ABANDONED_LIST_POLL_MS);
     }
-}
-function errInit(err) {
-    return {
-        endpoint: err.endpoint,
-        status: err.status,
-        code: err.code,
-        message: err.serviceMessage,
-        retryAfterMs: err.retryAfterMs,
-        extra: err.extra
-    };
-}
-function recovered(deps, run, waitedFor) {
-    deps.log.info(`The answer to our trigger was lost, but run ${oneLine(run.run_id, 80)} of this model appeared after our request was sent: it is the one this step created; continuing with it.`);
-    return { runId: run.run_id, startedAt: run.started_at, recovered: true, waitedFor: [...waitedFor] };
 }
 
 ;// CONCATENATED MODULE: ./src/gate/poll-schedule.ts
@@ -44415,7 +45546,9 @@ function scaledErfc(x) {
             (1.00002368 +
                 t *
                     (0.37409196 +
-                        t * (0.09678418 + t * (-0.18628806 + t * (0.27886807 + t * (-1.13520398 + t * (1.48851587 + t * (-0.82215223 + t * 0.17087277))))))));
+                        t *
+                            (0.09678418 +
+                                t * (-0.18628806 + t * (0.27886807 + t * (-1.13520398 + t * (1.48851587 + t * (-0.82215223 + t * 0.17087277))))))));
     return t * Math.exp(poly);
 }
 /** Standard normal survival Q(z) = P(Z > z). */
@@ -44485,7 +45618,7 @@ function clamp(x, lo, hi) {
 /**
  * Delay (ms) before the next poll, given what the polls so far saw and the
  * current time. Within [minDelayMs, maxDelayMs] (noProgressMaxDelayMs without
- * progress), except that it never ends before `retryAfterMs`.
+ * progress).
  */
 function nextPollDelayMs(state, nowMs, opts = DEFAULT_SCHEDULE_OPTIONS) {
     const minMs = Math.max(0, opts.minDelayMs);
@@ -44505,9 +45638,6 @@ function nextPollDelayMs(state, nowMs, opts = DEFAULT_SCHEDULE_OPTIONS) {
     else {
         delay = clamp(hazardDelay(model, nowMs, bounded), minMs, maxMs);
     }
-    if (state.retryAfterMs !== undefined && Number.isFinite(state.retryAfterMs)) {
-        delay = Math.max(delay, state.retryAfterMs - nowMs);
-    }
     return Math.round(delay);
 }
 
@@ -44521,6 +45651,7 @@ function nextPollDelayMs(state, nowMs, opts = DEFAULT_SCHEDULE_OPTIONS) {
 
 
 
+
 /**
  * A run the service has just created may not be readable at once (its read
  * side lags the write): a 404 before the first successful read is tried again
@@ -44529,15 +45660,6 @@ function nextPollDelayMs(state, nowMs, opts = DEFAULT_SCHEDULE_OPTIONS) {
 const NOT_FOUND_YET_WAITS_MS = [1_000, 2_000, 4_000];
 /** Log a progress line at least this often, even when nothing changed. */
 const HEARTBEAT_MS = 60_000;
-function formatDuration(ms) {
-    const s = Math.max(0, Math.round(ms / 1000));
-    if (s < 60)
-        return `${s} s`;
-    const m = Math.floor(s / 60);
-    if (m < 60)
-        return `${m} min ${s % 60} s`;
-    return `${Math.floor(m / 60)} h ${m % 60} min`;
-}
 async function waitForRun(deps, runId, minSeverity) {
     const { clock, log } = deps;
     const state = { startedAtMs: clock.now(), observations: [] };
@@ -44576,9 +45698,7 @@ async function waitForRun(deps, runId, minSeverity) {
         const planned = last.categories_planned.length;
         const completed = last.categories_completed.length;
         state.observations.push({ atMs: now, status: last.status, planned, completed });
-        if (completed !== lastLogged.completed ||
-            last.status !== lastLogged.status ||
-            now - lastLogged.at >= HEARTBEAT_MS) {
+        if (completed !== lastLogged.completed || last.status !== lastLogged.status || now - lastLogged.at >= HEARTBEAT_MS) {
             const progress = planned > 0 ? `${completed}/${planned} categories done` : 'progress not reported';
             log.info(`Run ${runId}: ${last.status}, ${progress}, ${formatDuration(now - state.startedAtMs)} elapsed.`);
             lastLogged = { at: now, completed, status: last.status };
@@ -44614,6 +45734,9 @@ async function waitForRun(deps, runId, minSeverity) {
 
 
 
+
+
+
 /** Time allowed for a cancel to take effect after timeout_minutes ran out (the service says about 5 s). */
 const TIMEOUT_SETTLE_MS = 15_000;
 /** After SIGINT the runner sends SIGTERM 7.5 s later and kills 2.5 s after that: stay well inside. */
@@ -44631,7 +45754,30 @@ async function runGate(deps, args) {
     const api = deps.makeApi(deadline);
     const scope = args.categories.length > 0 ? `categories ${args.categories.join(', ')}` : 'the full taxonomy';
     log.info(`Triggering an assessment of model ${args.modelId} (${scope}; min_severity ${args.minSeverity}).`);
-    const triggered = await triggerRun({ api, clock, deadline, signal: deps.signal, log, random: deps.random, policy: deps.policy }, { modelId: args.modelId, categories: args.categories });
+    // Set by the onIntent callback: asserted wide, as flow analysis does not see assignments in callbacks.
+    let intent = null;
+    let triggered;
+    try {
+        triggered = await triggerRun({
+            api,
+            clock,
+            deadline,
+            signal: deps.signal,
+            log,
+            random: deps.random,
+            policy: deps.policy,
+            onIntent: (i) => {
+                intent = i;
+                deps.onTriggerIntent?.(i);
+            }
+        }, { modelId: args.modelId, categories: args.categories });
+    }
+    catch (err) {
+        // Cancelled while a POST /run was pending (or between its retries): the service may have created the run.
+        if (err instanceof AbortedError && intent !== null)
+            await stopInterruptedTrigger(deps, intent, args);
+        throw err;
+    }
     deps.onRunStarted(triggered.runId);
     log.info(`Run ${triggered.runId} started at ${triggered.startedAt}.`);
     const waited = await waitForRun({ api, clock, deadline, signal: deps.signal, log }, triggered.runId, args.minSeverity);
@@ -44648,10 +45794,16 @@ async function runGate(deps, args) {
         const stopped = await stopRun({ api: stopApi, clock, log }, triggered.runId, {
             settleMs: aborted ? ABORT_SETTLE_MS : TIMEOUT_SETTLE_MS,
             minSeverity: args.minSeverity,
-            why: aborted ? 'the step was cancelled' : timedOut ? `timeout_minutes (${args.timeoutMs / 60_000}) ran out` : 'its status could not be read'
+            why: aborted
+                ? 'the step was cancelled'
+                : timedOut
+                    ? `timeout_minutes (${args.timeoutMs / 60_000}) ran out`
+                    : 'its status could not be read'
         });
         if (stopped.last)
             run = stopped.last;
+        if (stopped.requested && !stopped.notRunning)
+            deps.onCancelRequested?.(triggered.runId);
         if (stopped.settled)
             deps.onRunSettled(triggered.runId);
     }
@@ -44659,11 +45811,26 @@ async function runGate(deps, args) {
         deps.onRunSettled(triggered.runId);
     }
     let results = { coverage: null, findings: null, runListItem: null, model: null, notes: [] };
-    if (run && isTerminal(run.status) && !aborted) {
+    if (run && isTerminal(run.status) && !aborted && !deps.signal.aborted) {
         log.info(`Run ${triggered.runId} ended with status ${run.status}; reading coverage and findings.`);
         const readBy = Deadline.after(clock, Math.max(deadline.remainingMs(), COLLECT_MIN_MS));
-        results = await collectResults(deps.makeApi(readBy), triggered.runId, args.modelId, { clock, log });
+        results = await collectResults(deps.makeApi(readBy), triggered.runId, args.modelId, { clock, log, signal: deps.signal });
     }
+    // Cancelled while the results were read (or just after the run ended): what was read is kept, the result is not a pass.
+    const abortedAfterRun = !aborted && deps.signal.aborted;
+    const policy = args.policy && results.findings !== null
+        ? applyPolicy({
+            findings: results.findings,
+            runId: triggered.runId,
+            categoriesCompleted: run?.categories_completed ?? [],
+            baseline: args.policy.baseline,
+            accepted: args.policy.accepted,
+            failOn: args.policy.failOn,
+            today: args.policy.today
+        })
+        : null;
+    const today = args.policy?.today;
+    const expired = args.policy && today !== undefined ? args.policy.accepted.filter((e) => e.expires < today) : [];
     const decision = decide({
         status: run?.status ?? null,
         verdict: run?.verdict ?? null,
@@ -44676,9 +45843,505 @@ async function runGate(deps, args) {
         coverage: results.coverage,
         timedOut,
         aborted,
-        statusReadError: unreadable ? (waited.readError ?? 'no answer') : null
+        abortedAfterRun,
+        statusReadError: unreadable ? (waited.readError ?? 'no answer') : null,
+        waived: policy?.waived,
+        baselineUncovered: policy?.diff.uncovered,
+        expiredAcceptances: expired.map((e) => `${describeEntry(e)} expired on ${e.expires}`)
     });
-    return { triggered, run, end: waited.end, results, decision, startedAtMs, elapsedMs: clock.now() - startedAtMs };
+    return { triggered, run, end: waited.end, results, decision, policy, startedAtMs, elapsedMs: clock.now() - startedAtMs };
+}
+/**
+ * The step was cancelled before the trigger's answer arrived: find the run
+ * the trigger created (if it is provably ours) and cancel it, within the
+ * runner's grace after SIGINT.
+ */
+async function stopInterruptedTrigger(deps, intent, args) {
+    const settleBy = Deadline.after(deps.clock, ABORT_SETTLE_MS);
+    const api = deps.makeApi(settleBy);
+    try {
+        const found = await stopAbandonedTrigger({ api, clock: deps.clock, log: deps.log }, intent, {
+            settleBy,
+            minSeverity: args.minSeverity,
+            why: 'the step was cancelled while the trigger was pending'
+        });
+        if (found.runId === null || found.stopped === null)
+            return;
+        deps.onRunStarted(found.runId);
+        if (found.stopped.requested && !found.stopped.notRunning)
+            deps.onCancelRequested?.(found.runId);
+        if (found.stopped.settled)
+            deps.onRunSettled(found.runId);
+    }
+    catch (err) {
+        deps.log.warning(`Could not stop the run the interrupted trigger may have created: ${err instanceof Error ? err.message : String(err)}`);
+    }
+}
+/** What the gate read and decided, as the input of buildReport (notes on how the run was reached first). */
+function gateReportInput(outcome, context) {
+    const { decision, run, results, triggered } = outcome;
+    return {
+        ...context,
+        model: results.model,
+        result: decision.result,
+        reason: decision.reason,
+        verdict: decision.verdict,
+        verdictComputed: decision.verdictComputed,
+        run,
+        runListItem: results.runListItem,
+        coverage: results.coverage,
+        findings: results.findings,
+        elapsedMs: outcome.elapsedMs,
+        notes: [
+            ...(triggered.recovered
+                ? ['The answer to the trigger was lost; the run was found in the run list (it appeared after our request).']
+                : []),
+            ...(triggered.waitedFor.length > 0
+                ? [`Waited for run(s) ${triggered.waitedFor.join(', ')} of this model to end before triggering.`]
+                : []),
+            ...decision.notes,
+            ...results.notes
+        ]
+    };
+}
+
+;// CONCATENATED MODULE: ./src/github/octokit.ts
+
+
+
+const PER_PAGE = 100;
+const octokit_DEFAULT_REQUEST_TIMEOUT_MS = 30_000;
+/** Whether a Link header holds rel="next". */
+function hasNextLink(link) {
+    if (!link)
+        return false;
+    return link.split(',').some((part) => {
+        const rel = /;\s*rel="?([^";]*)"?/.exec(part)?.[1] ?? '';
+        return rel.trim().split(/\s+/).includes('next');
+    });
+}
+function header(headers, name) {
+    if (!isRecord(headers))
+        return undefined;
+    const value = headers[name] ?? headers[name.toLowerCase()];
+    if (typeof value === 'string')
+        return value;
+    if (typeof value === 'number')
+        return String(value);
+    return undefined;
+}
+function isRequestErrorLike(err) {
+    return err instanceof Error && (err.name === 'HttpError' || err.name === 'AbortError' || 'status' in err);
+}
+/**
+ * When GitHub asked us to wait: Retry-After first (secondary rate limits send
+ * it with a 403 or 429), else x-ratelimit-reset when x-ratelimit-remaining is 0.
+ */
+function githubRetryAfterMs(headers, nowMs) {
+    const retryAfter = parseRetryAfter(header(headers, 'retry-after'), nowMs);
+    if (retryAfter !== undefined)
+        return retryAfter;
+    if (header(headers, 'x-ratelimit-remaining') === '0') {
+        const reset = Number(header(headers, 'x-ratelimit-reset'));
+        if (Number.isFinite(reset) && reset > 0)
+            return Math.max(0, reset * 1000 - nowMs) + 1000;
+    }
+    return undefined;
+}
+function githubMessage(data, fallback) {
+    if (isRecord(data) && typeof data.message === 'string') {
+        const errors = Array.isArray(data.errors) ? data.errors : [];
+        const details = errors
+            .map((e) => (isRecord(e) && typeof e.message === 'string' ? e.message : isRecord(e) && typeof e.code === 'string' ? e.code : ''))
+            .filter((s) => s !== '');
+        return details.length > 0 ? `${data.message}: ${details.join(', ')}` : data.message;
+    }
+    if (typeof data === 'string' && data.trim() !== '')
+        return data.slice(0, 300);
+    return fallback;
+}
+function githubCode(data) {
+    if (!isRecord(data) || !Array.isArray(data.errors))
+        return undefined;
+    const errors = data.errors;
+    const first = errors.find((e) => isRecord(e) && typeof e.code === 'string');
+    return isRecord(first) && typeof first.code === 'string' ? first.code : undefined;
+}
+function causeMessage(err) {
+    let cur = err;
+    for (let i = 0; i < 4 && cur instanceof Error; i++) {
+        const code = cur.code;
+        if (typeof code === 'string' && /^E[A-Z_]+$/.test(code))
+            return code;
+        cur = cur.cause;
+    }
+    return undefined;
+}
+/**
+ * Octokit's RequestError (or a fetch failure) as a GitHubError. `timedOut`
+ * tells that our own per-request timeout fired.
+ */
+function toGitHubError(err, endpoint, nowMs, timedOut = false) {
+    if (err instanceof RemoteError)
+        return err;
+    if (timedOut) {
+        return new GitHubError({
+            endpoint,
+            code: 'request_timeout',
+            message: 'GitHub did not answer within the request timeout',
+            transient: true,
+            ambiguous: true
+        });
+    }
+    if (!isRequestErrorLike(err) || err.response === undefined) {
+        // No answer at all: connection refused or reset, DNS, TLS, aborted by the fetch layer.
+        const message = err instanceof Error ? err.message : String(err);
+        return new GitHubError({
+            endpoint,
+            code: causeMessage(err) ?? 'network_error',
+            message: `no answer from GitHub: ${message}`,
+            transient: true,
+            ambiguous: true
+        });
+    }
+    const status = err.response.status;
+    const headers = err.response.headers;
+    const data = err.response.data;
+    const retryAfterMs = githubRetryAfterMs(headers, nowMs);
+    const primaryLimit = header(headers, 'x-ratelimit-remaining') === '0';
+    const message = githubMessage(data, err.message || `HTTP ${status}`);
+    const secondaryLimit = (status === 403 || status === 429) && (header(headers, 'retry-after') !== undefined || /secondary rate limit/i.test(message));
+    const rateLimited = status === 429 || ((status === 403 || status === 429) && (primaryLimit || secondaryLimit));
+    const code = rateLimited ? (secondaryLimit ? 'secondary_rate_limit' : 'rate_limited') : githubCode(data);
+    const transient = status >= 500 || status === 408 || status === 429 || rateLimited;
+    return new GitHubError({
+        endpoint,
+        status,
+        code,
+        message,
+        retryAfterMs,
+        transient,
+        ambiguous: status >= 500 || status === 408
+    });
+}
+function asUser(data) {
+    if (!isRecord(data) || typeof data.login !== 'string')
+        return null;
+    return { login: data.login, type: typeof data.type === 'string' ? data.type : undefined };
+}
+function asComment(data, endpoint) {
+    if (!isRecord(data) || typeof data.id !== 'number') {
+        throw new GitHubError({ endpoint, message: 'GitHub answered without a comment id', transient: true });
+    }
+    const user = asUser(data.user);
+    return {
+        id: data.id,
+        body: typeof data.body === 'string' ? data.body : '',
+        user,
+        html_url: typeof data.html_url === 'string' ? data.html_url : ''
+    };
+}
+function asIssue(data, endpoint) {
+    if (!isRecord(data) || typeof data.number !== 'number') {
+        throw new GitHubError({ endpoint, message: 'GitHub answered without an issue number', transient: true });
+    }
+    const user = asUser(data.user);
+    const issue = {
+        number: data.number,
+        title: typeof data.title === 'string' ? data.title : '',
+        body: typeof data.body === 'string' ? data.body : null,
+        state: typeof data.state === 'string' ? data.state : 'open',
+        html_url: typeof data.html_url === 'string' ? data.html_url : '',
+        user
+    };
+    if (data.pull_request !== undefined && data.pull_request !== null)
+        issue.pull_request = data.pull_request;
+    return issue;
+}
+function asList(data, endpoint, one) {
+    if (!Array.isArray(data))
+        throw new GitHubError({ endpoint, message: 'GitHub answered with something other than a list', transient: true });
+    return data.map((item) => one(item, endpoint));
+}
+/**
+ * The calls of `request`: each attempt with its own timeout, failures as
+ * GitHubErrors, the whole under the one retry policy; before a create is sent
+ * again after an ambiguous failure, `findExisting` looks for what it made.
+ */
+function retryingCalls(request, deps) {
+    const timeoutMs = deps.requestTimeoutMs ?? octokit_DEFAULT_REQUEST_TIMEOUT_MS;
+    return async (method, path, route, params, read, findExisting) => {
+        const endpoint = `${method} ${path}`;
+        let last;
+        return withRetry(async (attempt) => {
+            if (attempt > 1 && findExisting && last?.ambiguous) {
+                const existing = await findExisting();
+                if (existing !== null) {
+                    deps.log.info(`${endpoint}: the earlier attempt had taken effect; using what it created.`);
+                    return existing;
+                }
+            }
+            const timeout = AbortSignal.timeout(timeoutMs);
+            const signal = deps.signal ? AbortSignal.any([deps.signal, timeout]) : timeout;
+            try {
+                const res = await request(route, { ...params, request: { signal } });
+                return read(res, endpoint);
+            }
+            catch (err) {
+                if (deps.signal?.aborted)
+                    throw new AbortedError();
+                last = toGitHubError(err, endpoint, deps.clock.now(), timeout.aborted);
+                throw last;
+            }
+        }, {
+            clock: deps.clock,
+            deadline: deps.deadline,
+            signal: deps.signal,
+            random: deps.random,
+            policy: deps.policy,
+            onRetry: ({ attempt, delayMs, error }) => {
+                deps.log.info(`GitHub: ${error.describe()}; retrying (attempt ${attempt + 1}) in ${(delayMs / 1000).toFixed(1)} s`);
+            }
+        });
+    };
+}
+const repoPath = (r) => `/repos/${encodeURIComponent(r.owner)}/${encodeURIComponent(r.repo)}`;
+const readPage = (one) => (res, endpoint) => ({
+    items: asList(res.data, endpoint, one),
+    hasNext: hasNextLink(header(res.headers, 'link'))
+});
+/**
+ * An IssuesApi over any Octokit-like `request` function. `createIssuesApi`
+ * passes the real client's; tests may pass their own.
+ */
+function issuesApiOver(request, deps) {
+    const call = retryingCalls(request, deps);
+    return {
+        async getFileText(r, path, ref) {
+            try {
+                return await call('GET', `${repoPath(r)}/contents/${path}`, 'GET /repos/{owner}/{repo}/contents/{path}', { owner: r.owner, repo: r.repo, path, ref }, (res, endpoint) => {
+                    const d = res.data;
+                    if (!isRecord(d) || d.type !== 'file' || typeof d.content !== 'string') {
+                        throw new GitHubError({ endpoint, status: 200, message: `${path} is not a file at ${ref}` });
+                    }
+                    return Buffer.from(d.content, d.encoding === 'base64' ? 'base64' : 'utf8').toString('utf8');
+                });
+            }
+            catch (err) {
+                if (err instanceof GitHubError && err.status === 404)
+                    return null;
+                throw err;
+            }
+        },
+        async authenticatedLogin() {
+            try {
+                return await call('GET', '/user', 'GET /user', {}, (res) => {
+                    const d = res.data;
+                    return isRecord(d) && typeof d.login === 'string' ? d.login : null;
+                });
+            }
+            catch (err) {
+                if (err instanceof GitHubError && (err.status === 403 || err.status === 401 || err.status === 404))
+                    return null;
+                throw err;
+            }
+        },
+        listComments(r, issueNumber, page) {
+            return call('GET', `${repoPath(r)}/issues/${issueNumber}/comments`, 'GET /repos/{owner}/{repo}/issues/{issue_number}/comments', { owner: r.owner, repo: r.repo, issue_number: issueNumber, per_page: PER_PAGE, page }, readPage(asComment));
+        },
+        createComment(r, issueNumber, body, findExisting) {
+            return call('POST', `${repoPath(r)}/issues/${issueNumber}/comments`, 'POST /repos/{owner}/{repo}/issues/{issue_number}/comments', { owner: r.owner, repo: r.repo, issue_number: issueNumber, body }, (res, endpoint) => asComment(res.data, endpoint), findExisting);
+        },
+        updateComment(r, commentId, body) {
+            return call('PATCH', `${repoPath(r)}/issues/comments/${commentId}`, 'PATCH /repos/{owner}/{repo}/issues/comments/{comment_id}', { owner: r.owner, repo: r.repo, comment_id: commentId, body }, (res, endpoint) => asComment(res.data, endpoint));
+        },
+        listOpenIssues(r, page) {
+            return call('GET', `${repoPath(r)}/issues`, 'GET /repos/{owner}/{repo}/issues', { owner: r.owner, repo: r.repo, state: 'open', per_page: PER_PAGE, page }, readPage(asIssue));
+        },
+        createIssue(r, fields, findExisting) {
+            return call('POST', `${repoPath(r)}/issues`, 'POST /repos/{owner}/{repo}/issues', { owner: r.owner, repo: r.repo, title: fields.title, body: fields.body }, (res, endpoint) => asIssue(res.data, endpoint), findExisting);
+        },
+        updateIssue(r, issueNumber, fields) {
+            return call('PATCH', `${repoPath(r)}/issues/${issueNumber}`, 'PATCH /repos/{owner}/{repo}/issues/{issue_number}', { owner: r.owner, repo: r.repo, issue_number: issueNumber, ...fields }, (res, endpoint) => asIssue(res.data, endpoint));
+        }
+    };
+}
+/**
+ * The real client: @actions/github's getOctokit, loaded on first use, with
+ * its base URL from `apiUrl` and its log routed to ours.
+ */
+async function createIssuesApi(deps) {
+    const { getOctokit } = await __nccwpck_require__.e(/* import() */ 413).then(__nccwpck_require__.bind(__nccwpck_require__, 2413));
+    const octokit = getOctokit(deps.token, {
+        baseUrl: deps.apiUrl.replace(/\/+$/, ''),
+        log: {
+            debug: (m) => {
+                deps.log.debug(m);
+            },
+            info: (m) => {
+                deps.log.debug(m);
+            },
+            warn: (m) => {
+                deps.log.warning(m);
+            },
+            error: (m) => {
+                deps.log.debug(m);
+            }
+        },
+        headers: { 'x-github-api-version': '2022-11-28' }
+    });
+    const request = octokit.request;
+    return issuesApiOver(request, deps);
+}
+/**
+ * Explain a failed GitHub write for a warning. `specific` handles what depends
+ * on the write (403, 404, 410...); the rest is shared: rate limits that held,
+ * 401, other service failures, and anything unexpected.
+ */
+function explainGitHubFailure(err, head, specific) {
+    if (!(err instanceof RemoteError)) {
+        const message = err instanceof Error ? err.message : String(err);
+        return { warning: `${head}: unexpected error: ${message}`, reason: 'unexpected error' };
+    }
+    const said = err.describe();
+    if (err.code === 'rate_limited' || err.code === 'secondary_rate_limit') {
+        return { warning: `${head}: GitHub's rate limit held after retries (${said}).`, reason: 'rate limited' };
+    }
+    const own = specific(err, said);
+    if (own)
+        return own;
+    if (err.status === 401) {
+        return {
+            warning: `${head}: GitHub answered 401, the token was refused (${said}). Fix: leave github_token at its default (\${{ github.token }}) or pass a valid token.`,
+            reason: 'unauthorized (401)'
+        };
+    }
+    return { warning: `${head}: ${said}`, reason: err.status !== undefined ? `HTTP ${err.status}` : (err.code ?? 'network error') };
+}
+
+;// CONCATENATED MODULE: ./src/github/sticky-comment.ts
+/**
+ * The sticky PR comment: one per model_id, found by a hidden marker in its
+ * body, edited in place on the next run (`update`), or a new one per run
+ * (`new`), or none (`off`).
+ *
+ * Writing the comment never changes the gate's result: a comment that cannot
+ * be written (403 on a fork PR's read-only token, missing
+ * `pull-requests: write`, 404, anything after retries) is a warning that says
+ * why and how to fix it, and the outcome is `skipped`.
+ */
+
+
+/** The values of the `comment` input. */
+const COMMENT_MODES = ['update', 'new', 'off'];
+/** Pages read at most when looking for the marker (100 per page). */
+const MAX_PAGES = 100;
+/** Whether an author looks like an app's bot user (GITHUB_TOKEN writes as `github-actions[bot]`). */
+function isBotUser(user) {
+    if (!user)
+        return false;
+    return user.type === 'Bot' || user.login.endsWith('[bot]');
+}
+/**
+ * Whether an item holding the marker was written by us: by the token's own
+ * login when GitHub told it, else by a bot user. A person quoting the marker
+ * in their own comment or issue cannot make the action edit it.
+ */
+function ownedBy(user, ownLogin) {
+    if (!user)
+        return false;
+    return ownLogin !== null ? user.login === ownLogin : isBotUser(user);
+}
+/** The body with the marker in it (prepended when the renderer did not put it there). */
+function withMarker(body, marker) {
+    return hasMarker(body, marker) ? body : `${marker}\n${body}`;
+}
+/**
+ * Whether a body is ours for this marker: the marker opens it. Anchored, so a
+ * finding that quotes another model's marker inside our comment cannot make
+ * that comment look like the other model's.
+ */
+function hasMarker(body, marker) {
+    return (body ?? '').trimStart().startsWith(marker);
+}
+/**
+ * A memo of the token's login: GET /user is asked at most once, and only when
+ * some item holds the marker.
+ */
+function ownLoginOnce(api) {
+    let cached;
+    return () => (cached ??= api.authenticatedLogin().catch(() => null));
+}
+/** The first comment of ours holding the marker, searched through every page. */
+async function findStickyComment(api, target, marker, ownLogin, log) {
+    for (let page = 1; page <= MAX_PAGES; page++) {
+        const { items, hasNext } = await api.listComments(target, target.number, page);
+        for (const comment of items) {
+            if (!hasMarker(comment.body, marker))
+                continue;
+            if (ownedBy(comment.user, await ownLogin()))
+                return comment;
+            log.debug(`Comment ${comment.id} holds the marker but was not written by this action's token; left alone.`);
+        }
+        if (!hasNext || items.length === 0)
+            return null;
+    }
+    log.debug(`No sticky comment found in the first ${MAX_PAGES} pages of comments; a new one is added.`);
+    return null;
+}
+const FORK_HINT = 'On pull requests from forks the GITHUB_TOKEN is read-only whatever `permissions:` says: accept the job summary alone there, ' +
+    "or use `pull_request_target` with care (it runs with a write token and secrets: never check out or run the fork's code in that job).";
+/** The warning line for a comment that could not be read or written, and the short reason for the outcome. */
+function explainCommentFailure(err, target) {
+    const where = `${target.owner}/${target.repo}#${target.number}`;
+    const head = `Could not write the PR comment on ${where} (the gate's result is unchanged)`;
+    return explainGitHubFailure(err, head, (e, said) => {
+        if (e.status === 403) {
+            return {
+                warning: `${head}: GitHub answered 403, the token may not write to pull requests (${said}). ` +
+                    'Fix: give the job `permissions: pull-requests: write`. ' +
+                    FORK_HINT,
+                reason: 'forbidden (403): the token cannot write pull request comments'
+            };
+        }
+        if (e.status === 404) {
+            return {
+                warning: `${head}: GitHub answered 404, the pull request is not visible to the token (${said}). ` +
+                    'Fix: give the job `permissions: pull-requests: write` (a private repository hides what the token may not read), and check GITHUB_REPOSITORY and github_token. ' +
+                    FORK_HINT,
+                reason: 'not found (404): the token cannot see the pull request'
+            };
+        }
+        return null;
+    });
+}
+async function postStickyComment(api, target, body, marker, mode, log) {
+    if (mode === 'off')
+        return { action: 'skipped', url: null, reason: 'comment is off' };
+    const textFor = (existing) => withMarker(typeof body === 'string' ? body : body(existing), marker);
+    const ref = { owner: target.owner, repo: target.repo, number: target.number };
+    try {
+        if (mode === 'new') {
+            const created = await api.createComment(ref, ref.number, textFor(null));
+            return { action: 'created', url: created.html_url };
+        }
+        const ownLogin = ownLoginOnce(api);
+        const existing = await findStickyComment(api, ref, marker, ownLogin, log);
+        if (existing) {
+            const updated = await api.updateComment(ref, existing.id, textFor(existing.body));
+            return { action: 'updated', url: updated.html_url || existing.html_url };
+        }
+        // A create whose answer was lost may have taken effect: look again before repeating it.
+        const created = await api.createComment(ref, ref.number, textFor(null), () => findStickyComment(api, ref, marker, ownLogin, log));
+        return { action: 'created', url: created.html_url };
+    }
+    catch (err) {
+        if (err instanceof AbortedError)
+            throw err;
+        const { warning, reason } = explainCommentFailure(err, ref);
+        log.warning(warning);
+        return { action: 'skipped', url: null, reason };
+    }
 }
 
 ;// CONCATENATED MODULE: ./src/action/inputs.ts
@@ -44689,6 +46352,11 @@ async function runGate(deps, args) {
  */
 
 
+
+
+
+/** The base-address rule lives with the transport that uses it too. */
+
 /** Defaults, mirrored in action.yml (a test keeps the two equal). */
 const INPUT_DEFAULTS = {
     mode: 'gate',
@@ -44698,7 +46366,17 @@ const INPUT_DEFAULTS = {
     timeout_minutes: '60',
     comment: 'update',
     issue: 'off',
-    max_runs: '20'
+    max_runs: '20',
+    auth_type: 'none',
+    transport: 'http',
+    fail_on_profile_error: 'true',
+    allow_shared_profile_sync: 'false',
+    fail_on: 'any',
+    baseline_run_id: '',
+    accepted_risks_file: '.github/agent-security-accepted.yml',
+    sync_dismissals: 'false',
+    sarif_min_severity: 'low',
+    sarif_location: ''
 };
 /** GitHub's longest job on hosted runners is 6 h; a longer wait is a typo. */
 const MAX_TIMEOUT_MINUTES = 360;
@@ -44715,10 +46393,9 @@ function oneOf(input, raw, allowed, fallback) {
     }
     return value;
 }
-/** Show at most 60 characters of what the user typed. */
+/** Show at most 60 characters of what the user typed, on one line. */
 function clip(s) {
-    const flat = s.replace(/[\u0000-\u001f\u007f]/g, ' ');
-    return flat.length > 60 ? `${flat.slice(0, 57)}...` : flat;
+    return oneLine(s, 60);
 }
 function parseBoolean(input, raw, fallback) {
     if (raw === '')
@@ -44741,40 +46418,6 @@ function parseCategories(raw) {
         }
     }
     return [...new Set(keys)];
-}
-function isLoopbackHost(hostname) {
-    const h = hostname.replace(/^\[|\]$/g, '').toLowerCase();
-    return h === 'localhost' || h === '::1' || /^127(\.\d{1,3}){3}$/.test(h);
-}
-/** https, or http for a loopback host only; no credentials, query or fragment; /api/v1 suffix tolerated. */
-function parseBaseUrl(raw) {
-    if (raw === '') {
-        throw new ConfigError('base_url', "is required: the service's base address, the part before /api/v1 (e.g. https://asas.example.com)");
-    }
-    let url;
-    try {
-        url = new URL(raw);
-    }
-    catch {
-        throw new ConfigError('base_url', `'${clip(raw)}' is not a URL: give the service's base address, e.g. https://asas.example.com`);
-    }
-    if (url.protocol !== 'https:' && url.protocol !== 'http:') {
-        throw new ConfigError('base_url', `scheme '${clip(url.protocol)}' is not allowed: use https://`);
-    }
-    if (url.protocol === 'http:' && !isLoopbackHost(url.hostname)) {
-        throw new ConfigError('base_url', `plain http is allowed only for loopback hosts (localhost, 127.0.0.1, ::1): use https://${url.host}`);
-    }
-    if (url.username !== '' || url.password !== '') {
-        throw new ConfigError('base_url', 'must not carry credentials: pass the key in api_key');
-    }
-    if (url.search !== '' || url.hash !== '') {
-        throw new ConfigError('base_url', 'must not carry a query string or fragment');
-    }
-    const path = url.pathname.replace(/\/+$/, '').replace(/\/api\/v1$/, '');
-    if (/\/api\/v1(\/|$)/.test(path)) {
-        throw new ConfigError('base_url', `'${clip(raw)}' goes past /api/v1: give only the part before it, e.g. ${url.protocol}//${url.host}`);
-    }
-    return `${url.protocol}//${url.host}${path}`;
 }
 function parseTimeoutMs(raw) {
     const text = raw === '' ? INPUT_DEFAULTS.timeout_minutes : raw;
@@ -44801,26 +46444,178 @@ function parseMaxRuns(raw) {
     }
     return n;
 }
+const MODEL_ID_HINT = 'the model_id of the agent target in the service inventory (GET /api/v1/model lists them)';
+function parseModelId(modelId) {
+    if (modelId.length > 200 || /[\u0000-\u001f\u007f/?#]/.test(modelId)) {
+        throw new ConfigError('model_id', `'${clip(modelId)}' is not a model id (no slashes, ?, # or control characters)`);
+    }
+    return modelId;
+}
+/** The endpoint to register: a URL the service can probe; its address rules (private hosts...) are the service's (400). */
+function parseEndpointUrl(raw) {
+    let url;
+    try {
+        url = new URL(raw);
+    }
+    catch {
+        throw new ConfigError('endpoint_url', `'${clip(raw)}' is not a URL: give the agent's full endpoint, e.g. https://pr-7.preview.example.com/chat`);
+    }
+    if (!['https:', 'http:', 'wss:', 'ws:'].includes(url.protocol)) {
+        throw new ConfigError('endpoint_url', `scheme '${clip(url.protocol)}' is not one the service probes: use https:// (or wss:// with transport websocket)`);
+    }
+    if (url.username !== '' || url.password !== '') {
+        throw new ConfigError('endpoint_url', 'must not carry credentials: pass the target credential in target_credential (masked) with auth_type');
+    }
+    return raw;
+}
+function parseTargetName(raw) {
+    if (raw === '')
+        return null;
+    if (raw.length > LIMITS.targetNameMax || /[\u0000-\u001f\u007f]/.test(raw)) {
+        throw new ConfigError('target_name', `must be 1 to ${LIMITS.targetNameMax} characters without control characters`);
+    }
+    return raw;
+}
+function parseRequestTimeout(raw) {
+    if (raw === '')
+        return null;
+    const n = Number(raw);
+    if (!/^\d*\.?\d+$/.test(raw) || !(n > 0) || n > LIMITS.requestTimeoutMax) {
+        throw new ConfigError('request_timeout', `'${clip(raw)}' is not a number of seconds above 0 and at most ${LIMITS.requestTimeoutMax}`);
+    }
+    return n;
+}
+/** Inputs that only make sense with endpoint_url, named when given with model_id. */
+const ENDPOINT_ONLY_INPUTS = [
+    'target_name',
+    'environment',
+    'target_credential',
+    'oauth_token_url',
+    'oauth_client_id',
+    'oauth_scope',
+    'oauth_audience',
+    'response_field',
+    'request_timeout'
+];
+/** model_id or endpoint_url (exactly one), and the registration inputs of the endpoint. */
+function readTargetInput(get) {
+    const modelId = get('model_id');
+    const endpointUrl = get('endpoint_url');
+    if (modelId !== '' && endpointUrl !== '') {
+        throw new ConfigError('model_id', 'is set together with endpoint_url: give one of the two. model_id assesses a model already in the inventory; endpoint_url finds or registers the agent at that address (e.g. the preview of this pull request)');
+    }
+    if (modelId === '' && endpointUrl === '') {
+        throw new ConfigError('model_id', `is required unless endpoint_url is set: give one of the two. model_id is ${MODEL_ID_HINT}; endpoint_url is the address of the agent to find or register (e.g. the preview of this pull request)`);
+    }
+    if (modelId !== '') {
+        const stray = ENDPOINT_ONLY_INPUTS.filter((n) => get(n) !== '');
+        if (stray.length > 0) {
+            throw new ConfigError(stray[0], `is only used with endpoint_url (to register a target), not with model_id: remove ${stray.join(', ')}`);
+        }
+        return { kind: 'model', modelId: parseModelId(modelId) };
+    }
+    const authType = oneOf('auth_type', get('auth_type'), AUTH_TYPES, INPUT_DEFAULTS.auth_type);
+    const credential = get('target_credential');
+    if (authType === 'none' && credential !== '') {
+        throw new ConfigError('target_credential', 'is set but auth_type is none: set auth_type (bearer, api_key, basic or oauth_client_credentials), or remove target_credential');
+    }
+    if (authType !== 'none' && credential === '') {
+        throw new ConfigError('target_credential', `is required when auth_type is ${authType}${authType === 'oauth_client_credentials' ? ' (the OAuth client secret)' : authType === 'basic' ? ' (user:password)' : ''}: pass it from a secret`);
+    }
+    if (credential !== '' && credential.length < LIMITS.credentialMin) {
+        throw new ConfigError('target_credential', `is shorter than ${LIMITS.credentialMin} characters, the service's minimum`);
+    }
+    const oauthInputs = {
+        token_url: get('oauth_token_url'),
+        client_id: get('oauth_client_id'),
+        scope: get('oauth_scope'),
+        audience: get('oauth_audience')
+    };
+    let oauth = null;
+    if (authType === 'oauth_client_credentials') {
+        if (oauthInputs.token_url === '')
+            throw new ConfigError('oauth_token_url', 'is required when auth_type is oauth_client_credentials');
+        if (oauthInputs.client_id === '')
+            throw new ConfigError('oauth_client_id', 'is required when auth_type is oauth_client_credentials');
+        oauth = {
+            token_url: oauthInputs.token_url,
+            client_id: oauthInputs.client_id,
+            ...(oauthInputs.scope !== '' ? { scope: oauthInputs.scope } : {}),
+            ...(oauthInputs.audience !== '' ? { audience: oauthInputs.audience } : {})
+        };
+    }
+    else {
+        const stray = Object.entries(oauthInputs).find(([, v]) => v !== '');
+        if (stray)
+            throw new ConfigError(`oauth_${stray[0]}`, 'is only used when auth_type is oauth_client_credentials');
+    }
+    const responseField = get('response_field');
+    if (responseField === '') {
+        throw new ConfigError('response_field', "is required with endpoint_url: the dot-path of the reply text in the agent's JSON answer (e.g. output.text or choices.0.message.content)");
+    }
+    const environment = get('environment');
+    return {
+        kind: 'endpoint',
+        endpoint: {
+            endpointUrl: parseEndpointUrl(endpointUrl),
+            name: parseTargetName(get('target_name')),
+            environment: environment === '' ? null : oneOf('environment', environment, ENVIRONMENTS, 'staging'),
+            authType,
+            credential: credential === '' ? null : credential,
+            oauth,
+            responseField,
+            transport: oneOf('transport', get('transport'), ['http', 'websocket'], INPUT_DEFAULTS.transport),
+            requestTimeout: parseRequestTimeout(get('request_timeout'))
+        }
+    };
+}
+function readProfileInputs(get) {
+    const path = get('profile_file');
+    const failOnError = parseBoolean('fail_on_profile_error', get('fail_on_profile_error'), true);
+    const allowShared = parseBoolean('allow_shared_profile_sync', get('allow_shared_profile_sync'), false);
+    if (path === '')
+        return null;
+    if (/[\u0000-\u001f\u007f]/.test(path))
+        throw new ConfigError('profile_file', 'holds control characters');
+    return { path, failOnError, allowShared };
+}
+function parseRunId(raw) {
+    if (raw !== '' && (raw.length > 200 || /[\u0000-\u001f\u007f/?#\s]/.test(raw))) {
+        throw new ConfigError('baseline_run_id', `'${clip(raw)}' is not a run id (no slashes, ?, #, spaces or control characters)`);
+    }
+    return raw;
+}
+/** A repository-relative file path ('' allowed): no absolute path, no '..'. */
+function parseRepoPath(input, raw) {
+    if (raw === '')
+        return '';
+    if (raw.startsWith('/') || /^[A-Za-z]:/.test(raw) || raw.split(/[\\/]/).includes('..') || /[\u0000-\u001f\u007f]/.test(raw)) {
+        throw new ConfigError(input, `'${clip(raw)}' must be a path inside the repository, e.g. .github/agent-security-accepted.yml`);
+    }
+    return raw.replace(/^\.\//, '');
+}
+/** '' : the default path; 'off' : no accepted-risks file. */
+function parseAcceptedFileInput(raw) {
+    if (raw.toLowerCase() === 'off')
+        return '';
+    return parseRepoPath('accepted_risks_file', raw === '' ? INPUT_DEFAULTS.accepted_risks_file : raw);
+}
 /**
  * Read and validate every input. Throws ConfigError on the first mistake,
  * before any request is made.
  */
 function readInputs(get) {
     const mode = oneOf('mode', get('mode'), ['gate', 'validate'], INPUT_DEFAULTS.mode);
-    const modelId = get('model_id');
-    if (modelId === '') {
-        throw new ConfigError('model_id', 'is required: the model_id of the agent target in the service inventory (GET /api/v1/model lists them)');
-    }
-    if (modelId.length > 200 || /[\u0000-\u001f\u007f/?#]/.test(modelId)) {
-        throw new ConfigError('model_id', `'${clip(modelId)}' is not a model id (no slashes, ?, # or control characters)`);
-    }
+    const target = readTargetInput(get);
     const apiKey = get('api_key');
     if (apiKey === '') {
         throw new ConfigError('api_key', 'is empty. Pass the service key from a secret (api_key: ${{ secrets.ASAS_API_KEY }}). Secrets are not given to workflows triggered from forks: this check fails rather than skip, so a change cannot merge unassessed');
     }
     return {
         mode,
-        modelId,
+        modelId: target.kind === 'model' ? target.modelId : '',
+        target,
+        profile: readProfileInputs(get),
         minSeverity: oneOf('min_severity', get('min_severity'), SEVERITIES, INPUT_DEFAULTS.min_severity),
         categories: parseCategories(get('categories')),
         apiKey,
@@ -44828,499 +46623,717 @@ function readInputs(get) {
         failOnIncomplete: parseBoolean('fail_on_incomplete', get('fail_on_incomplete'), true),
         timeoutMs: parseTimeoutMs(get('timeout_minutes')),
         githubToken: get('github_token'),
-        comment: oneOf('comment', get('comment'), ['update', 'new', 'off'], INPUT_DEFAULTS.comment),
+        comment: oneOf('comment', get('comment'), COMMENT_MODES, INPUT_DEFAULTS.comment),
         issue: oneOf('issue', get('issue'), ['off', 'update'], INPUT_DEFAULTS.issue),
-        maxRuns: parseMaxRuns(get('max_runs'))
+        maxRuns: parseMaxRuns(get('max_runs')),
+        failOn: oneOf('fail_on', get('fail_on'), ['any', 'new'], INPUT_DEFAULTS.fail_on),
+        baselineRunId: parseRunId(get('baseline_run_id')),
+        acceptedRisksFile: parseAcceptedFileInput(get('accepted_risks_file')),
+        syncDismissals: parseBoolean('sync_dismissals', get('sync_dismissals'), false),
+        sarifMinSeverity: oneOf('sarif_min_severity', get('sarif_min_severity'), SEVERITIES, INPUT_DEFAULTS.sarif_min_severity),
+        sarifLocation: parseRepoPath('sarif_location', get('sarif_location'))
     };
 }
 
-// EXTERNAL MODULE: external "node:crypto"
-var external_node_crypto_ = __nccwpck_require__(7598);
 ;// CONCATENATED MODULE: ./src/report/markdown.ts
 /**
  * The markdown rendering of a report, shared by the PR comment and the job
- * summary, fitted to a size budget.
+ * summary, fitted to a size budget, laid out for the reader who decides in
+ * seconds:
  *
- * The document is built from blocks, each ending with a blank line, so the
- * size of the whole is the sum of the sizes of its parts: nothing is rendered
- * twice to be measured. When the findings do not fit, the rendering degrades in
- * order: (1) replay fields are trimmed harder, then left out (the detail
- * ladder); (2) the least severe groups are collapsed to counts, one at a time,
- * the kept groups getting back the most detail that fits; (3) only counts. A
- * note near the top says what was left out and where the full data is.
+ * 1. A headline: icon, result, the blocking counts or the cause, the model.
+ *    An error reads "⛔ Not assessed: ...": never "pass" wording under an
+ *    error or an incomplete run.
+ * 2. One metadata line: commit, categories done/planned, threshold, elapsed,
+ *    the run and a link to the workflow run (where the job summary is).
+ * 3. The blocking findings: the most severe with their proof (one <details>
+ *    per finding: the first reproducing attack as prompt → reply → the check it
+ *    failed, hard-wrapped so nothing scrolls sideways), every other one as a
+ *    one-line row, and only when even the rows do not fit, a category ×
+ *    severity count grid. What was cut is said with exact counts.
+ * 4. Coverage: at most 5 columns; clean categories rolled up into one line;
+ *    folded on a pass. The job summary has every row (ATLAS included).
+ * 5. Notes in a quote block labelled as text from the run, then the footer.
  *
- * Every value from the service or the target goes through markdown-safe.ts.
+ * The document is built from blocks whose sizes add up, so nothing is
+ * rendered twice to be measured. Every value from the service or the target
+ * goes through markdown-safe.ts.
  */
+
 
 
 
 const RESULT_ICON = { pass: '✅', fail: '❌', incomplete: '⚠️', error: '⛔' };
 const SEVERITY_ICON = { critical: '🔴', high: '🟠', medium: '🟡', low: '🔵' };
-const RESULTS = ['pass', 'fail', 'incomplete', 'error'];
-const VERDICTS = ['pass', 'fail'];
+/** Wrap width of proof blocks: fits a PR comment (815 px) in GitHub's monospace font. */
+const WRAP_WIDTH = 90;
 /** Share of the budget the coverage table and the notes may take at most. */
-const COVERAGE_SHARE = 0.25;
-const NOTES_SHARE = 0.08;
+const COVERAGE_SHARE = 0.2;
+const NOTES_SHARE = 0.06;
 const MAX_NOTES = 30;
-/** Room kept for the note on what was left out and the "not listed" line. */
-const RESERVE = 1600;
+/** Room kept for the line on what was cut. */
+const RESERVE = 1200;
 const para = (s) => `${s}\n\n`;
-/** "1 finding", "2,345 findings". */
-function markdown_plural(n, one, many = `${one}s`) {
-    return `${formatCount(n)} ${n === 1 ? one : many}`;
+// ---------------------------------------------------------------------------
+// Headline, title, metadata
+// ---------------------------------------------------------------------------
+/** Open findings at or above the threshold, by severity. */
+function blockingCounts(r) {
+    const out = zeroCounts();
+    for (const f of r.findings)
+        if (f.atOrAbove && f.status === 'open')
+            out[f.severity] += 1;
+    return out;
 }
-// ---------------------------------------------------------------------------
-// Sections
-// ---------------------------------------------------------------------------
-function headerBlock(r) {
-    const out = [];
-    out.push(para('## Agent security gate'));
-    const icon = RESULT_ICON[r.result] ?? '⛔';
-    out.push(para(`**${icon} ${enumText(r.result, RESULTS)}:** ${proseText(r.reason, 1000)}`));
-    const items = [];
-    const modelId = `model_id ${codeSpan(r.modelId, { max: 200 })}`;
-    if (r.modelName !== null) {
-        items.push(`- **Model:** ${codeSpan(r.modelName, { max: 200 })} at ${codeSpan(r.endpointHost ?? '', { max: 200 })} · ${modelId}`);
+/** The target (registered, reused, moved) and its profile sync, in one line. */
+function describeTargetLine(r) {
+    const parts = [];
+    if (r.target !== null) {
+        parts.push(`${r.target.outcome} as ${r.target.name}`);
+        if (r.target.movedFrom !== null)
+            parts.push(`moved from ${r.target.movedFrom.endpointHost} (model ${r.target.movedFrom.modelId} not assessed)`);
     }
-    else {
-        items.push(`- **Model:** ${modelId} (name and endpoint host not read)`);
+    if (r.profileSync !== null)
+        parts.push(describeProfileSync(r.profileSync));
+    return parts.join(' · ');
+}
+/**
+ * Baseline and accepted risks, a few lines: what the baseline was, what is
+ * gone since, and every accepted, expired, stale or PR-added acceptance.
+ */
+function policyLines(r) {
+    const lines = [];
+    const b = r.baseline;
+    if (b) {
+        const against = b.available
+            ? `${proseText(r.headline, 300)} (against run ${codeSpan(b.runId ?? '', { max: 120 })}, fail_on ${b.failOn})`
+            : `none (${proseText(b.why ?? '', 300)}); fail_on ${b.failOn} gates as any`;
+        lines.push(`- **Baseline:** ${against}`);
+        for (const g of b.gone.slice(0, 20))
+            lines.push(`- **Gone since the baseline:** ${g.severity} ${codeSpan(g.category, { max: 100 })} ${codeSpan(g.fingerprint, { max: 40 })}`);
     }
-    const run = [];
-    if (r.runId !== null) {
-        run.push(codeSpan(r.runId, { max: 120 }));
-        run.push(`status ${enumText(r.runStatus, RUN_STATUSES)}`);
+    const a = r.acceptances;
+    if (a) {
+        const entry = (e) => `${codeSpan(`${a.path}:${e.line}`, { max: 200 })} ${codeSpan(e.category, { max: 100 })}, owner ${proseText(e.owner, 100)}, expires ${e.expires}`;
+        for (const f of r.findings) {
+            const e = f.accepted;
+            if (e === null)
+                continue;
+            lines.push(`- **Accepted:** ${f.severity} ${codeSpan(f.findingId, { max: 80 })} (${codeSpan(e.reasonCode, { max: 40 })}: ${proseText(e.explanation, 300)}) by ${entry(e)}`);
+        }
+        for (const e of a.expired)
+            lines.push(`- **Expired acceptance (fails):** ${entry(e)}`);
+        for (const e of a.stale)
+            lines.push(`- **Stale acceptance (matches nothing):** ${entry(e)}`);
+        if (a.prAdds.length > 0)
+            lines.push(`- **This PR adds ${plural(a.prAdds.length, 'acceptance')}:** ${a.prAdds.length === 1 ? 'it applies' : 'they apply'} after merge`);
     }
-    else {
-        run.push('the run did not start');
+    return lines;
+}
+/** "12 open critical, 340 open high", or null when none. */
+function openCountsText(c) {
+    const parts = SEVERITIES.filter((s) => c[s] > 0).map((s) => `${formatCount(c[s])} open ${s}`);
+    return parts.length > 0 ? parts.join(', ') : null;
+}
+function plannedCount(r) {
+    return r.coverageRows.filter((row) => row.planned).length;
+}
+/** Why a run that ended in error was not assessed, in a few words (plain text; may quote the service). */
+function notAssessedCause(r) {
+    const planned = plannedCount(r);
+    if (r.reason.startsWith('timeout_minutes ran out')) {
+        return r.coverageCompleted === 0
+            ? 'timeout_minutes ran out before any category ran: raise timeout_minutes'
+            : `timeout_minutes ran out after ${r.coverageCompleted} of ${planned} categories: raise timeout_minutes`;
     }
-    run.push(`min_severity ${enumText(r.minSeverity, SEVERITIES)}`);
-    const elapsed = formatElapsed(r.elapsedMs);
-    if (elapsed)
-        run.push(`elapsed ${elapsed}`);
-    if (r.ingestIncomplete === true)
-        run.push('**ingest incomplete**');
-    const link = trustedLink('workflow run', r.runUrl);
+    if (r.reason.startsWith('the step was cancelled'))
+        return 'the job was cancelled before the run ended';
+    const first = r.reason.split('; ')[0] ?? r.reason;
+    return clampText(first, 160).text;
+}
+/** The words after the result (plain text, may quote service text). */
+function headlineCause(r) {
+    const sev = r.minSeverity;
+    switch (r.result) {
+        case 'fail':
+            // With a baseline or acceptances, the counts that decide ("1 new high · 3 known · 1 accepted").
+            return r.headline !== '' ? r.headline : (openCountsText(blockingCounts(r)) ?? `the service's verdict is fail at ${sev}`);
+        case 'pass':
+            return r.headline !== '' ? `nothing blocking at or above ${sev} · ${r.headline}` : `nothing open at or above ${sev}`;
+        case 'incomplete': {
+            const planned = plannedCount(r);
+            return r.categoriesPlanned === null ? 'coverage unknown' : `${r.coverageCompleted} of ${planned} categories completed`;
+        }
+        default:
+            return notAssessedCause(r);
+    }
+}
+/** The model as named in titles (plain text). */
+function modelLabel(r) {
+    return r.modelName !== null && r.modelName.trim() !== '' ? r.modelName : r.modelId;
+}
+/**
+ * The one title of a result, the same in the comment, the summary and the
+ * tracking issue: "Agent security gate: fail · 1 open high · Acme Support agent",
+ * "Not assessed: ... · model". Plain text on one line (escape it for markdown).
+ */
+function gateTitle(result, cause, model) {
+    const head = result === 'error' ? `Not assessed: ${cause}` : `Agent security gate: ${result} · ${cause}`;
+    return sanitizeText(clampText(`${head} · ${clampText(model, 100).text}`, 300).text, false);
+}
+function reportTitle(r) {
+    return gateTitle(r.result, headlineCause(r), modelLabel(r));
+}
+/** "### ❌ Agent security gate: fail · ..." */
+function headline(result, title) {
+    return `### ${RESULT_ICON[result] ?? '⛔'} ${proseText(title, 400)}`;
+}
+/** "2026-11-21 14:03 UTC" from an ISO time; null when it is not one. */
+function formatWhen(iso) {
+    if (iso === null)
+        return null;
+    const m = /^(\d{4}-\d\d-\d\d)T(\d\d:\d\d)/.exec(iso);
+    return m ? `${m[1]} ${m[2]} UTC` : null;
+}
+/** The one metadata line under the headline (trusted parts and code spans). */
+function metaLine(p) {
+    const parts = [];
+    if (p.commitSha !== null && /^[0-9a-f]{7,40}$/i.test(p.commitSha))
+        parts.push(`commit \`${p.commitSha.slice(0, 7)}\``);
+    const when = formatWhen(p.assessedAt);
+    if (when)
+        parts.push(when);
+    if (p.categories)
+        parts.push(`${p.categories.done}/${p.categories.planned} categories`);
+    if (p.threshold)
+        parts.push(`threshold ${enumText(p.threshold, SEVERITIES)}`);
+    if (p.elapsed)
+        parts.push(p.elapsed);
+    if (p.runId)
+        parts.push(`run ${codeSpan(p.runId, { max: 80 })}`);
+    const link = trustedLink('workflow run', p.runUrl);
     if (link)
-        run.push(link);
-    items.push(`- **Run:** ${run.join(' · ')}`);
-    const verdict = r.verdict === null
-        ? 'none'
-        : `${enumText(r.verdict, VERDICTS)}, ${r.verdictComputed ? 'computed locally from the findings' : 'from the service'}`;
-    items.push(`- **Verdict:** ${verdict}`);
-    items.push(`- **Findings:** ${findingsSummary(r)}`);
-    out.push(para(items.join('\n')));
+        parts.push(link);
+    return parts.join(' · ');
+}
+function headerBlock(r) {
+    const out = [para(headline(r.result, reportTitle(r)))];
+    out.push(para(metaLine({
+        commitSha: r.commitSha,
+        assessedAt: r.assessedAt,
+        categories: r.categoriesPlanned === null ? null : { done: r.coverageCompleted, planned: plannedCount(r) },
+        threshold: r.minSeverity,
+        elapsed: formatElapsed(r.elapsedMs),
+        runId: r.runId,
+        runUrl: r.runUrl
+    })));
+    // The whole reason when the headline shortened it.
+    if (r.result !== 'fail' && r.result !== 'pass' && proseText(r.reason, 1000) !== proseText(headlineCause(r), 1000)) {
+        out.push(para(`**Why:** ${proseText(r.reason, 1000)}`));
+    }
+    const open = openCountsText(blockingCounts(r));
+    if (r.result === 'error' && open !== null) {
+        out.push(para(`**Found before it stopped:** ${open}. Not a result: the run did not end, so other categories were not tested.`));
+    }
+    if (r.ingestIncomplete === true)
+        out.push(para('**The service reports ingest incomplete:** findings may still be missing.'));
+    if (r.target !== null || r.profileSync !== null)
+        out.push(para(`**Target:** ${proseText(describeTargetLine(r), 600)}`));
+    const policy = policyLines(r);
+    if (policy.length > 0)
+        out.push(para(policy.join('\n')));
+    // The service's verdict only where it differs from the result and can be trusted.
+    if (r.verdict !== null && !r.verdictComputed && (r.result === 'pass' || r.result === 'fail') && r.verdict !== r.result) {
+        out.push(para(`**The service's verdict:** ${enumText(r.verdict, ['pass', 'fail'])}.`));
+    }
+    if (r.counts === null)
+        out.push(para('**The findings could not be read.**'));
     return out.join('');
 }
-function findingsSummary(r) {
-    const c = r.counts;
-    if (c === null)
-        return '**could not be read**';
-    const sev = enumText(r.minSeverity, SEVERITIES);
-    const parts = [`${formatCount(c.total)} in total (${describeCounts(c.bySeverity)})`];
-    parts.push(`${formatCount(c.atOrAbove)} at or above ${sev}, ${formatCount(c.openAtOrAbove)} of them open`);
-    if (c.redacted > 0)
-        parts.push(`${formatCount(c.redacted)} redacted`);
-    return parts.join('; ');
+// ---------------------------------------------------------------------------
+// Coverage
+// ---------------------------------------------------------------------------
+/** `██░ 2/3`: attacks that got through of those tried. */
+function bar(succeeded, blocked) {
+    if (succeeded === null || blocked === null)
+        return '–';
+    const total = succeeded + blocked;
+    if (total <= 0)
+        return '–';
+    const width = total <= 3 ? total : 5;
+    const filled = succeeded === 0 ? 0 : Math.min(width, Math.max(1, Math.round((width * succeeded) / total)));
+    return `${'█'.repeat(filled)}${'░'.repeat(width - filled)} ${formatCount(succeeded)}/${formatCount(total)}`;
 }
-const STATE_TEXT = {
-    completed: 'completed',
-    partial: 'partial (not completed)',
-    'not reached': '**not reached**',
-    probed: 'probed'
-};
-function num(n) {
-    return n === null ? '–' : formatCount(n);
+function stateIcon(row) {
+    if (row.state === 'not reached')
+        return '⬜';
+    if (row.state === 'partial')
+        return '◐';
+    if (row.state === 'probed')
+        return '❔';
+    return (row.succeeded ?? 0) > 0 ? '❗' : '✅';
 }
-function coverageRowLine(row) {
-    const state = (STATE_TEXT[row.state] ?? codeSpan(row.state, { table: true })) + (row.planned ? '' : ', not planned');
-    const cells = [
-        codeSpan(row.category, { max: 100, table: true }),
-        state,
-        num(row.blocked),
-        num(row.succeeded),
-        row.owasp === null ? '–' : codeSpan(row.owasp, { max: 60, table: true }),
-        row.atlas === null ? '–' : codeSpan(row.atlas, { max: 60, table: true }),
-        enumCell(row.worstSeverity, SEVERITIES)
-    ];
+const STATE_NOTE = { partial: ' partial', 'not reached': ' **not reached**', probed: ' probed' };
+function categoryCell(row) {
+    const note = (STATE_NOTE[row.state] ?? '') + (row.planned ? '' : ' (not planned)');
+    return `${stateIcon(row)} ${codeSpan(row.category, { max: 60, table: true })}${note}`;
+}
+function worstCell(row) {
+    if (row.worstSeverity === null)
+        return '–';
+    const icon = SEVERITY_ICON[row.worstSeverity];
+    return icon ? `${icon} ${row.worstSeverity}` : enumCell(row.worstSeverity, SEVERITIES);
+}
+const ref = (v) => (v === null ? '–' : codeSpan(v, { max: 30, table: true }));
+function coverageRowLine(row, full) {
+    const cells = [categoryCell(row), bar(row.succeeded, row.blocked), worstCell(row), ref(row.owasp)];
+    if (full)
+        cells.push(ref(row.atlas));
     return `| ${cells.join(' | ')} |\n`;
 }
-function coverageBlock(r, budget, m) {
-    const planned = r.coverageRows.filter((row) => row.planned).length;
-    let head;
-    if (r.categoriesPlanned === null) {
-        head = '#### Coverage\n\nThe run status was not read: the planned categories are unknown.';
-    }
-    else {
-        head = `#### Coverage: ${formatCount(r.coverageCompleted)} of ${formatCount(planned)} planned categories completed`;
-        if (r.coverageNotReached > 0)
-            head += `, ${formatCount(r.coverageNotReached)} not reached`;
-    }
-    const out = [para(head)];
+/** A row with nothing to read: completed, nothing got through, no severity. */
+function isClean(row) {
+    return row.planned && row.state === 'completed' && (row.succeeded ?? 0) === 0 && row.worstSeverity === null && row.blocked !== null;
+}
+function coverageBlock(r, profile, budget) {
+    const m = profile.measure;
+    const full = profile.coverage === 'full';
+    const planned = plannedCount(r);
+    const rows = r.coverageRows;
+    const tried = rows.reduce((n, row) => n + (row.succeeded ?? 0) + (row.blocked ?? 0), 0);
+    const through = rows.reduce((n, row) => n + (row.succeeded ?? 0), 0);
+    let title;
+    if (r.categoriesPlanned === null)
+        title = 'Coverage: the planned categories are unknown (the run status was not read)';
+    else
+        title = `Coverage: ${formatCount(r.coverageCompleted)} of ${formatCount(planned)} categories completed`;
+    if (r.coverageNotReached > 0)
+        title += `, ${formatCount(r.coverageNotReached)} not reached`;
+    if (r.coverageReadable && tried > 0)
+        title += ` · ${formatCount(through)} of ${formatCount(tried)} attacks got through`;
+    const lines = [];
     if (!r.coverageReadable)
-        out.push(para('The coverage could not be read: attack counts, OWASP and ATLAS references are unknown.'));
-    if (r.coverageRows.length === 0)
-        return { text: out.join(''), left: 0 };
-    const tableHead = '| Category | State | Blocked | Got through | OWASP | ATLAS | Worst severity |\n| --- | --- | ---: | ---: | --- | --- | --- |\n';
-    let used = m(out.join('')) + m(tableHead) + 200;
-    const rows = [];
+        lines.push(para('The coverage could not be read: attack counts and OWASP and ATLAS references are unknown.'));
+    const unreached = (row) => row.planned && row.state === 'not reached' && row.blocked === null;
+    const shown = full ? rows : rows.filter((row) => !isClean(row) && !unreached(row));
+    const rolled = full ? [] : rows.filter(isClean);
+    const notReached = full ? [] : rows.filter(unreached);
+    const head = full
+        ? '| Category | Got through | Worst | OWASP | ATLAS |\n| --- | --- | --- | --- | --- |\n'
+        : '| Category | Got through | Worst | OWASP |\n| --- | --- | --- | --- |\n';
+    let used = m(title) + m(head) + 400;
+    const table = [];
     let left = 0;
-    for (let i = 0; i < r.coverageRows.length; i++) {
-        const line = coverageRowLine(r.coverageRows[i]);
-        const size = m(line);
-        if (used + size > budget) {
-            left = r.coverageRows.length - i;
+    for (let i = 0; i < shown.length; i++) {
+        const line = coverageRowLine(shown[i], full);
+        if (used + m(line) > budget) {
+            left = shown.length - i;
             break;
         }
-        used += size;
-        rows.push(line);
+        used += m(line);
+        table.push(line);
     }
-    if (rows.length > 0)
-        out.push(tableHead, rows.join(''), '\n');
-    if (left > 0) {
-        const notReached = r.coverageRows.slice(r.coverageRows.length - left).filter((row) => row.state === 'not reached').length;
-        out.push(para(`*${markdown_plural(left, 'more category', 'more categories')} not shown (${formatCount(notReached)} of them not reached).*`));
+    if (table.length > 0)
+        lines.push(head, table.join(''), '\n');
+    if (rolled.length > 0) {
+        const n = rolled.reduce((k, row) => k + (row.blocked ?? 0), 0);
+        const other = table.length > 0 ? 'other ' : '';
+        lines.push(para(`✅ ${plural(rolled.length, `${other}category`, `${other}categories`)}: 0 of ${formatCount(n)} attacks got through.`));
     }
-    return { text: out.join(''), left };
+    if (notReached.length > 0) {
+        const names = notReached.slice(0, 12).map((row) => codeSpan(row.category, { max: 60 }));
+        const more = notReached.length - names.length;
+        lines.push(para(`⬜ **${plural(notReached.length, 'category', 'categories')} not reached:** ${names.join(', ')}${more > 0 ? ` and ${formatCount(more)} more` : ''}.`));
+    }
+    if (left > 0)
+        lines.push(para(`*${plural(left, 'more category', 'more categories')} not shown here (the job summary has them).*`));
+    const body = lines.join('');
+    if (r.result === 'pass' && !full) {
+        return { text: `<details>\n<summary>${title}</summary>\n\n${body}</details>\n\n`, left };
+    }
+    return { text: para(`#### ${title}`) + body, left };
 }
+// ---------------------------------------------------------------------------
+// Findings
+// ---------------------------------------------------------------------------
+const REPLAY_TEXT = {
+    reproduced: 'reproduced on the last replay',
+    not_reproduced: 'did not reproduce on the last replay',
+    pending: 'not replayed since it was found',
+    inconclusive: 'the last replay was inconclusive'
+};
+function replayText(status) {
+    return REPLAY_TEXT[status] ?? `last replay ${codeSpan(status, { max: 30 })}`;
+}
+/** The attack that proves the finding best: the first that reproduced, else the first. */
+function proofAttack(f) {
+    return f.attacks.find((a) => a.lastReplayStatus === 'reproduced') ?? f.attacks.at(0) ?? null;
+}
+/** True when `body` only repeats `text` (e.g. a JSON body around the message). */
+function repeats(body, text) {
+    if (text === null || text === '')
+        return false;
+    return body.includes(text) || body.includes(JSON.stringify(text).slice(1, -1));
+}
+const ROUTINE_HEADERS = new Set([
+    'content-type',
+    'content-length',
+    'accept',
+    'accept-encoding',
+    'accept-language',
+    'user-agent',
+    'host',
+    'connection',
+    'date',
+    'authorization',
+    'cookie',
+    'x-api-key'
+]);
+function proofSections(a, f, level) {
+    const out = [];
+    const steps = a.steps.slice(0, level.maxSteps);
+    const many = a.steps.length > 1;
+    steps.forEach((st, i) => {
+        const n = many ? ` (step ${i + 1} of ${a.steps.length})` : '';
+        if (st.method !== null && st.url !== null && st.message === null) {
+            out.push({ label: `→ request${n}`, text: `${st.method} ${st.url}` });
+        }
+        if (level.headers && st.headers !== null) {
+            const extra = Object.entries(st.headers).filter(([k, v]) => !ROUTINE_HEADERS.has(k.toLowerCase()) && v !== '[redacted]');
+            if (extra.length > 0)
+                out.push({ label: `→ headers${n}`, text: extra.map(([k, v]) => `${k}: ${v}`).join('\n') });
+        }
+        if (st.message !== null)
+            out.push({ label: `→ prompt${n}`, text: st.message });
+        if (st.body !== null && (st.message === null || (level.bodies && !repeats(st.body, st.message)))) {
+            out.push({ label: `→ request body${n}`, text: st.body });
+        }
+        const status = st.responseStatus !== null ? ` (HTTP ${formatCount(st.responseStatus)})` : '';
+        if (st.response !== null)
+            out.push({ label: `← reply${status}`, text: st.response });
+        if (st.responseBody !== null && (st.response === null || (level.bodies && !repeats(st.responseBody, st.response)))) {
+            out.push({ label: `← response body${st.response === null ? status : ''}`, text: st.responseBody });
+        }
+        if (st.assertion !== null)
+            out.push({ label: '✗ failed check', text: st.assertion });
+        else if (st.expectedBehavior !== null && st.expectedBehavior !== f.expectedBehavior)
+            out.push({ label: '✗ expected', text: st.expectedBehavior });
+    });
+    if (a.steps.length > steps.length)
+        out.push({ label: `… ${plural(a.steps.length - steps.length, 'more step')} in the full data`, text: '' });
+    return out;
+}
+function findingSummaryLine(f) {
+    const icon = SEVERITY_ICON[f.severity];
+    const parts = [`${icon} <b>${f.severity}</b>`, htmlCode(f.category, 60), htmlCode(f.findingId, 60)];
+    if (f.redacted)
+        parts.push('proof withheld by the plan');
+    else {
+        const reproduced = f.attacks.filter((a) => a.lastReplayStatus === 'reproduced').length;
+        parts.push(`${plural(f.attacks.length, 'attack')}${reproduced > 0 ? `, ${formatCount(reproduced)} reproduced` : ''}`);
+    }
+    if (f.status !== 'open')
+        parts.push(`status ${FINDING_STATUSES.includes(f.status) ? f.status : htmlCode(f.status, 30)}`);
+    return parts.join(' · ');
+}
+function findingBlock(f, level) {
+    const out = [`<details>\n<summary>${findingSummaryLine(f)}</summary>\n\n`];
+    if (f.redacted) {
+        out.push(para('The proof is withheld by the plan; the finding counts the same as the others.'));
+    }
+    else {
+        out.push(para(`> ${proseText(f.description, level.proseChars)}`));
+        out.push(para(`**Expected:** ${proseText(f.expectedBehavior, level.proseChars)}`));
+        const a = proofAttack(f);
+        if (a !== null && level.maxSteps > 0) {
+            out.push(para(`**Proof:** attack ${codeSpan(a.attackId, { max: 60 })}, score ${formatCount(a.score)}, ${replayText(a.lastReplayStatus)}.`));
+            const sections = proofSections(a, f, level);
+            if (sections.length > 0)
+                out.push(para(proofBlock(sections, { width: level.wrap, maxChars: level.fieldChars, maxLines: level.maxLines })));
+            else
+                out.push(para('*The attack has no replay steps.*'));
+            const others = f.attacks.filter((x) => x !== a);
+            if (others.length > 0) {
+                const listed = others
+                    .slice(0, 3)
+                    .map((x) => `${codeSpan(x.attackId, { max: 40 })} (${REPLAY_STATUSES.includes(x.lastReplayStatus) ? x.lastReplayStatus.replace('_', ' ') : codeSpan(x.lastReplayStatus, { max: 20 })})`);
+                const more = others.length - listed.length;
+                out.push(para(`Also: ${listed.join(', ')}${more > 0 ? ` and ${formatCount(more)} more` : ''}.`));
+            }
+        }
+        else if (a !== null) {
+            out.push(para(`*Proof of ${plural(f.attacks.length, 'attack')} left out here (see the full data).*`));
+        }
+    }
+    out.push(para('</details>'));
+    return out.join('');
+}
+const ROWS_HEAD = '| Severity | Category | Finding | Attacks |\n| --- | --- | --- | --- |\n';
+function findingRow(f) {
+    const attacks = f.redacted
+        ? 'proof withheld'
+        : `${formatCount(f.attacks.length)}${f.attacks.some((a) => a.lastReplayStatus === 'reproduced') ? ', reproduced' : ''}`;
+    const status = f.status === 'open' ? '' : ` (${enumCell(f.status, FINDING_STATUSES)})`;
+    return `| ${SEVERITY_ICON[f.severity]} ${f.severity} | ${codeSpan(f.category, { max: 60, table: true })} | ${codeSpan(f.findingId, { max: 60, table: true })}${status} | ${attacks} |\n`;
+}
+/** Counts by category (rows) and severity (columns): at most 5 columns. */
+function gridBlock(fs, title, m, budget) {
+    const byCat = new Map();
+    for (const f of fs) {
+        const c = byCat.get(f.category) ?? zeroCounts();
+        c[f.severity] += 1;
+        byCat.set(f.category, c);
+    }
+    const head = `${para(title)}| Category | 🔴 critical | 🟠 high | 🟡 medium | 🔵 low |\n| --- | ---: | ---: | ---: | ---: |\n`;
+    const lines = [];
+    let used = m(head) + 200;
+    let left = 0;
+    const cats = [...byCat.entries()];
+    for (let i = 0; i < cats.length; i++) {
+        const [cat, c] = cats[i];
+        const line = `| ${codeSpan(cat, { max: 60, table: true })} | ${SEVERITIES.map((s) => (c[s] > 0 ? formatCount(c[s]) : '–')).join(' | ')} |\n`;
+        if (used + m(line) > budget) {
+            left = cats.length - i;
+            break;
+        }
+        used += m(line);
+        lines.push(line);
+    }
+    let text = head + lines.join('') + '\n';
+    if (left > 0)
+        text += para(`*${plural(left, 'more category', 'more categories')} not shown in the grid.*`);
+    return { text, left };
+}
+// ---------------------------------------------------------------------------
+// Notes and footer
+// ---------------------------------------------------------------------------
 function notesBlock(r, budget, m) {
     if (r.notes.length === 0)
         return { text: '', left: 0 };
     const lines = [];
-    let used = 40;
+    let used = 200;
     let shown = 0;
     for (const note of r.notes) {
         if (shown >= MAX_NOTES)
             break;
-        const line = `- ${proseText(note, 600)}\n`;
-        const size = m(line);
-        if (used + size > budget)
+        const line = `> - ${proseText(note, 600)}\n`;
+        if (used + m(line) > budget)
             break;
-        used += size;
+        used += m(line);
         lines.push(line);
         shown += 1;
     }
     const left = r.notes.length - shown;
     if (left > 0)
-        lines.push(`- *${markdown_plural(left, 'more note')} not shown.*\n`);
-    return { text: `**Notes:**\n\n${lines.join('')}\n`, left };
+        lines.push(`> - *${plural(left, 'more note')} not shown.*\n`);
+    return { text: `> **Notes from the run** (may quote the service: untrusted text, not instructions)\n>\n${lines.join('')}\n`, left };
 }
-function belowCountsLine(r) {
-    const c = r.counts;
-    if (c === null || c.belowThreshold === 0)
-        return '';
-    const sev = enumText(r.minSeverity, SEVERITIES);
-    return para(`**Below ${sev}:** ${markdown_plural(c.belowThreshold, 'finding')} (${describeCounts(c.belowBySeverity)}), counted here and not listed.`);
+function footerBlock(profile) {
+    return para(`<sub>Quoted text (code, quotes, proof) comes from the service and the agent under test: untrusted data, not instructions. Full data: ${profile.fullDataWhere}.</sub>`);
 }
 function redactionLine(r) {
     const c = r.counts;
     if (c === null || c.redacted === 0 || r.redactionReason === null)
         return '';
     const sev = enumText(r.minSeverity, SEVERITIES);
-    return para(`**Redacted:** ${markdown_plural(c.redacted, 'finding')} (${formatCount(c.redactedAtOrAbove)} at or above ${sev}) ${c.redacted === 1 ? 'is' : 'are'} shown without proof: ${proseText(r.redactionReason, 200)}. ${c.redacted === 1 ? 'It counts' : 'They count'} the same as the others.`);
+    return para(`**Redacted:** ${plural(c.redacted, 'finding')} (${formatCount(c.redactedAtOrAbove)} at or above ${sev}) ${c.redacted === 1 ? 'is' : 'are'} shown without proof: ${proseText(r.redactionReason, 200)}. ${c.redacted === 1 ? 'It counts' : 'They count'} the same as the others.`);
 }
-function footerBlock(profile, notes) {
-    const lines = [
-        para('---'),
-        para(`*Text in code spans and code blocks is quoted from the service and the agent under test: untrusted data, not instructions.* Full data: ${profile.fullDataWhere}.`),
-        notes
-    ];
-    return lines.join('');
+function countsText(fs) {
+    const c = zeroCounts();
+    for (const f of fs)
+        c[f.severity] += 1;
+    return SEVERITIES.filter((s) => c[s] > 0)
+        .map((s) => `${formatCount(c[s])} ${s}`)
+        .join(', ');
 }
-// ---------------------------------------------------------------------------
-// Findings
-// ---------------------------------------------------------------------------
-const BLOCK_FIELDS = [
-    ['message', 'Message'],
-    ['body', 'Request body'],
-    ['response', 'Response'],
-    ['responseBody', 'Response body'],
-    ['assertion', 'Assertion'],
-    ['expectedBehavior', 'Expected behaviour']
-];
-function stepBlock(step, n, level) {
-    const head = [`**Step ${n}:** ${codeSpan(step.step, { max: 80 })}`];
-    if (step.method !== null || step.url !== null) {
-        const req = [step.method !== null ? codeSpan(step.method, { max: 20 }) : null, step.url !== null ? codeSpan(step.url, { max: 300 }) : null];
-        head.push(req.filter((x) => x !== null).join(' '));
-    }
-    if (step.responseStatus !== null)
-        head.push(`status ${formatCount(step.responseStatus)}`);
-    if (step.sessionId !== null)
-        head.push(`session ${codeSpan(step.sessionId, { max: 80 })}`);
-    if (step.target !== null)
-        head.push(`target ${codeSpan(step.target, { max: 80 })}`);
-    if (step.captureAs !== null)
-        head.push(`captured as ${codeSpan(step.captureAs, { max: 80 })}`);
-    const out = [para(head.join(' · '))];
-    const blockOpts = { maxChars: level.fieldChars, maxLineChars: level.lineChars, maxLines: level.maxLines };
-    if (step.headers !== null) {
-        const entries = Object.entries(step.headers);
-        const oneLine = (t, max) => sanitizeText(clampText(t, max).text, false);
-        const shown = entries.slice(0, level.maxHeaders).map(([k, v]) => `${oneLine(k, 100)}: ${oneLine(v, 300)}`);
-        if (entries.length > shown.length)
-            shown.push(`(${formatCount(entries.length - shown.length)} more headers)`);
-        out.push(para('**Headers:**'), para(codeBlock(shown.join('\n'), blockOpts)));
-    }
-    for (const [key, label] of BLOCK_FIELDS) {
-        const v = step[key];
-        if (typeof v === 'string')
-            out.push(para(`**${label}:**`), para(codeBlock(v, blockOpts)));
-    }
-    return out.join('');
-}
-function attackBlock(a, n, of, level) {
-    const replay = REPLAY_STATUSES.includes(a.lastReplayStatus) ? a.lastReplayStatus : htmlCode(String(a.lastReplayStatus), 30);
-    const summary = [
-        `Attack ${n} of ${of}: ${htmlCode(a.attackId, 80)}`,
-        `score ${formatCount(a.score)}`,
-        `last replay ${replay}`,
-        markdown_plural(a.steps.length, 'replay step')
-    ].join(' · ');
-    const out = [`<details>\n<summary>${summary}</summary>\n\n`];
-    const steps = a.steps.slice(0, level.maxSteps);
-    steps.forEach((st, i) => out.push(stepBlock(st, i + 1, level)));
-    if (a.steps.length > steps.length)
-        out.push(para(`*${markdown_plural(a.steps.length - steps.length, 'more step')} in the full data.*`));
-    if (a.steps.length === 0)
-        out.push(para('*No replay steps.*'));
-    out.push(para('</details>'));
-    return out.join('');
-}
-function findingBlock(f, n, level) {
-    const head = [
-        `**${formatCount(n)}. ${codeSpan(f.category, { max: 100 })}**`,
-        `lens ${enumText(f.lens, FINDING_LENSES)}`,
-        `status **${enumText(f.status, FINDING_STATUSES)}**`,
-        `id ${codeSpan(f.findingId, { max: 80 })}`
-    ];
-    if (f.redacted) {
-        head.push('**proof withheld** by the plan');
-        return para(head.join(' · '));
-    }
-    head.push(markdown_plural(f.attacks.length, 'attack'));
-    const out = [para(head.join(' · '))];
-    out.push(para(`**Description:** ${codeSpan(f.description, { max: level.proseChars })}`));
-    out.push(para(`**Expected behaviour:** ${codeSpan(f.expectedBehavior, { max: level.proseChars })}`));
-    if (f.attacks.length > 0) {
-        if (level.fieldChars <= 0) {
-            out.push(para(`*Replay steps of ${markdown_plural(f.attacks.length, 'attack')} left out (see the full data).*`));
+/**
+ * Details, then rows, then a grid: each severity group gets the most detail
+ * that leaves room for a row for every finding after it; when even the rows
+ * do not fit, the rows that fit and a count grid of all.
+ */
+function layoutFindings(list, profile, avail, heading) {
+    const m = profile.measure;
+    const ladder = profile.ladder;
+    const total = list.length;
+    if (total === 0)
+        return { detailed: [], rows: 0, gridOnly: 0, text: '' };
+    const rowSize = list.map((f) => m(findingRow(f)));
+    const rowsFrom = (i) => {
+        let s = 0;
+        for (let k = i; k < total; k++)
+            s += rowSize[k];
+        return s;
+    };
+    const headSize = m(heading) + m(ROWS_HEAD) + 400;
+    const cache = new Map();
+    const block = (i, L) => {
+        const key = `${i}:${L}`;
+        let b = cache.get(key);
+        if (b === undefined) {
+            b = findingBlock(list[i], ladder[L]);
+            cache.set(key, b);
         }
-        else {
-            const attacks = f.attacks.slice(0, level.maxAttacks);
-            attacks.forEach((a, i) => out.push(attackBlock(a, i + 1, f.attacks.length, level)));
-            if (f.attacks.length > attacks.length)
-                out.push(para(`*${markdown_plural(f.attacks.length - attacks.length, 'more attack')} in the full data.*`));
+        return b;
+    };
+    const detailed = [];
+    if (headSize + rowsFrom(0) <= avail) {
+        let used = headSize;
+        let i = 0;
+        // Group boundaries by severity.
+        while (i < total && detailed.length < profile.maxDetailed) {
+            const sev = list[i].severity;
+            let end = i;
+            while (end < total && list[end].severity === sev)
+                end += 1;
+            end = Math.min(end, i + (profile.maxDetailed - detailed.length));
+            const restRows = rowsFrom(end);
+            let chosen = -1;
+            let size = 0;
+            for (let L = 0; L < ladder.length && chosen < 0; L++) {
+                let s = 0;
+                for (let k = i; k < end && used + s + restRows <= avail; k++)
+                    s += m(block(k, L));
+                if (used + s + restRows <= avail) {
+                    chosen = L;
+                    size = s;
+                }
+            }
+            if (chosen >= 0) {
+                for (let k = i; k < end; k++)
+                    detailed.push(chosen);
+                used += size;
+                i = end;
+                continue;
+            }
+            // Not the whole group: as many as fit at the lowest level, rows for the rest.
+            const L = ladder.length - 1;
+            while (i < end && used + m(block(i, L)) + rowsFrom(i + 1) <= avail) {
+                used += m(block(i, L));
+                detailed.push(L);
+                i += 1;
+            }
+            break;
         }
+        const parts = [heading];
+        detailed.forEach((L, k) => parts.push(block(k, L)));
+        const rows = total - detailed.length;
+        if (rows > 0) {
+            parts.push(para(detailed.length > 0 ? `**${plural(rows, 'more finding')}, one line each:**` : `**One line each:**`));
+            parts.push(ROWS_HEAD, list.slice(detailed.length).map(findingRow).join(''), '\n');
+        }
+        return { detailed, rows, gridOnly: 0, text: parts.join('') };
     }
-    return out.join('');
-}
-function groupHeading(sev, total) {
-    return para(`##### ${SEVERITY_ICON[sev]} ${sev}: ${formatCount(total)}`);
-}
-function belowLine(f) {
-    const parts = [
-        enumText(f.severity, SEVERITIES),
-        codeSpan(f.category, { max: 100 }),
-        `lens ${enumText(f.lens, FINDING_LENSES)}`,
-        `status ${enumText(f.status, FINDING_STATUSES)}`,
-        `id ${codeSpan(f.findingId, { max: 80 })}`
-    ];
-    if (f.redacted)
-        parts.push('proof withheld');
-    return `- ${parts.join(' · ')}\n`;
+    // Not even the rows fit: the rows that fit, then a grid of all.
+    const grid = gridBlock(list, `**All ${plural(total, 'finding')} by category:**`, m, Math.floor(avail / 3));
+    let used = headSize + m(grid.text);
+    let rows = 0;
+    const lines = [];
+    for (let k = 0; k < total; k++) {
+        const line = findingRow(list[k]);
+        if (used + m(line) > avail)
+            break;
+        used += m(line);
+        lines.push(line);
+        rows += 1;
+    }
+    const parts = [heading];
+    if (rows > 0)
+        parts.push(ROWS_HEAD, lines.join(''), '\n');
+    parts.push(grid.text);
+    return { detailed: [], rows, gridOnly: total - rows, text: parts.join('') };
 }
 function minimalDocument(r, profile) {
-    const icon = RESULT_ICON[r.result] ?? '⛔';
     const lines = [];
     if (profile.marker)
         lines.push(profile.marker);
-    lines.push('## Agent security gate');
-    lines.push(`**${icon} ${enumText(r.result, RESULTS)}:** ${proseText(r.reason, 300)}`);
-    lines.push(`**Findings:** ${findingsSummary(r)}`);
+    lines.push(headline(r.result, reportTitle(r)));
+    lines.push(metaLine({ commitSha: r.commitSha, assessedAt: r.assessedAt, runUrl: r.runUrl, threshold: r.minSeverity }));
+    const open = openCountsText(blockingCounts(r));
+    if (open)
+        lines.push(`**Blocking:** ${open}.`);
     lines.push(`*The report did not fit ${profile.limitLabel}: only counts are shown. Full data: ${profile.fullDataWhere}.*`);
     const m = profile.measure;
-    // Drop lines from the end until it fits (a tiny budget), never cutting inside a line.
     while (lines.length > 1 && m(lines.join('\n\n') + '\n') > profile.limit)
         lines.pop();
     const doc = lines.join('\n\n') + '\n';
-    if (m(doc) <= profile.limit)
-        return doc;
-    return '';
+    return m(doc) <= profile.limit ? doc : '';
+}
+/** The hidden second line of a comment: the result, commit and time, read back by the next run. */
+function stateMarker(r) {
+    const sha = r.commitSha !== null && /^[0-9a-f]{7,40}$/i.test(r.commitSha) ? r.commitSha.slice(0, 12).toLowerCase() : '-';
+    const at = r.assessedAt !== null && /^\d{4}-\d\d-\d\dT\d\d:\d\d/.test(r.assessedAt) ? `${r.assessedAt.slice(0, 16)}Z` : '-';
+    const result = ['pass', 'fail', 'incomplete', 'error'].includes(r.result) ? r.result : 'error';
+    return `<!-- asas-gate:result=${result};sha=${sha};at=${at} -->`;
 }
 function renderMarkdownReport(r, profile) {
     const m = profile.measure;
     const limit = profile.limit;
-    const ladder = profile.ladder;
-    const last = ladder.length - 1;
-    const marker = profile.marker ? para(profile.marker) : '';
+    const marker = profile.marker ? `${profile.marker}\n${stateMarker(r)}\n\n` : '';
     const header = headerBlock(r);
-    const coverage = coverageBlock(r, Math.floor(limit * COVERAGE_SHARE), m);
+    const coverage = coverageBlock(r, profile, Math.floor(limit * COVERAGE_SHARE));
     const notes = notesBlock(r, Math.floor(limit * NOTES_SHARE), m);
-    const footer = footerBlock(profile, notes.text);
+    const footer = footerBlock(profile);
     const redaction = redactionLine(r);
-    const belowCounts = profile.listBelowThreshold ? '' : belowCountsLine(r);
     const sev = enumText(r.minSeverity, SEVERITIES);
-    const list = r.groups.flatMap((g) => g.findings);
-    const total = list.length;
-    let findingsHead;
-    if (r.counts === null)
-        findingsHead = para('#### Findings\n\nThe findings could not be read.');
-    else if (total === 0)
-        findingsHead = para(`#### Findings at or above ${sev}: none`);
-    else
-        findingsHead = para(`#### Findings at or above ${sev}: ${formatCount(total)}`);
-    const fixed = m(marker) + m(header) + m(coverage.text) + m(footer) + m(redaction) + m(belowCounts) + m(findingsHead);
+    const blocking = r.groups.flatMap((g) => g.findings);
+    const below = r.below;
+    let heading = '';
+    if (r.counts !== null && blocking.length > 0) {
+        heading = para(`#### ${plural(blocking.length, 'finding')} at or above ${sev}: ${countsText(blocking)}`);
+    }
+    else if (r.counts !== null && r.result !== 'error') {
+        heading = para(`**No findings at or above ${sev}.**`);
+    }
+    let belowCount = '';
+    if (r.counts !== null && below.length > 0 && !profile.listBelowThreshold) {
+        belowCount = para(`**Below ${sev}:** ${plural(below.length, 'finding')} (${countsText(below)}), counted here and listed in the job summary.`);
+    }
+    const fixed = m(marker) + m(header) + m(coverage.text) + m(notes.text) + m(footer) + m(redaction) + m(belowCount);
     const avail = limit - fixed - RESERVE;
-    if (avail < 0 || ladder.length === 0)
+    if (avail < 0 || profile.ladder.length === 0)
         return minimalDocument(r, profile);
-    // Where each group starts, and the group total of each finding's severity.
-    const groupStart = new Set();
-    const groupEnds = [];
-    const groupTotal = new Map();
-    let at = 0;
-    for (const g of r.groups) {
-        groupStart.add(at);
-        at += g.findings.length;
-        groupEnds.push(at);
-        groupTotal.set(g.severity, g.findings.length);
-    }
-    // Blocks per level, rendered lazily and once; fitted[level] = how many fit.
-    const blocks = ladder.map(() => []);
-    const fitted = ladder.map(() => undefined);
-    const used = ladder.map(() => 0);
-    const blockAt = (i, level) => {
-        const cached = blocks[level][i];
-        if (cached !== undefined)
-            return cached;
-        const f = list[i];
-        const head = groupStart.has(i) ? groupHeading(f.severity, groupTotal.get(f.severity) ?? 0) : '';
-        const b = head + findingBlock(f, i + 1, ladder[level]);
-        blocks[level][i] = b;
-        return b;
-    };
-    const fitCount = (level) => {
-        const known = fitted[level];
-        if (known !== undefined)
-            return known;
-        let size = 0;
-        let k = 0;
-        while (k < total) {
-            const s = m(blockAt(k, level));
-            if (size + s > avail)
-                break;
-            size += s;
-            k += 1;
-        }
-        fitted[level] = k;
-        used[level] = size;
-        return k;
-    };
-    // Whether the first n blocks fit at a level. A level whose sampled blocks
-    // show that n of them would clearly overflow is skipped without rendering up
-    // to the budget (5,000 findings would otherwise render about a budget's worth
-    // of text at every level). The sample is the first blocks, which an exact fit
-    // renders first anyway; a wrong estimate can only lower the detail.
-    const SAMPLE = 64;
-    const MIN_SAMPLE = 8;
-    const clearlyOverflows = (level, n) => {
-        let size = 0;
-        for (let k = 0; k < Math.min(SAMPLE, n); k++) {
-            size += m(blockAt(k, level));
-            if (k + 1 >= MIN_SAMPLE && (size / (k + 1)) * n > 2 * avail)
-                return true;
-        }
-        return false;
-    };
-    const fits = (level, n) => {
-        if (n > SAMPLE && fitted[level] === undefined && clearlyOverflows(level, n))
-            return false;
-        return fitCount(level) >= n;
-    };
-    let layout = null;
-    for (let L = 0; L <= last && layout === null; L++)
-        if (fits(L, total))
-            layout = { listed: total, level: L, belowListed: 0 };
-    for (let g = r.groups.length - 1; g >= 1 && layout === null; g--) {
-        const keep = groupEnds[g - 1];
-        for (let L = 0; L <= last; L++) {
-            if (fits(L, keep)) {
-                layout = { listed: keep, level: L, belowListed: 0 };
-                break;
-            }
-        }
-    }
-    if (layout === null)
-        layout = { listed: fitCount(last), level: last, belowListed: 0 };
-    // Findings section.
-    const section = [findingsHead];
-    let sectionSize = m(findingsHead);
-    for (let i = 0; i < layout.listed; i++) {
-        const b = blockAt(i, layout.level);
-        section.push(b);
-        sectionSize += m(b);
-    }
-    const unlisted = zeroCounts();
-    for (let i = layout.listed; i < total; i++)
-        unlisted[list[i].severity] += 1;
-    const unlistedCount = total - layout.listed;
-    // Groups cut short or collapsed to counts: a line each (at most four, within the reserve).
-    for (const g of r.groups) {
-        const n = unlisted[g.severity];
-        if (n === 0)
-            continue;
-        const line = n === g.findings.length
-            ? groupHeading(g.severity, n) + para(`*Collapsed to a count to fit (see the note at the top).*`)
-            : para(`*${markdown_plural(n, `more ${g.severity} finding`)} not listed (see the note at the top).*`);
-        section.push(line);
-        sectionSize += m(line);
-    }
-    // Below the threshold (summary): one line each, with what is left.
-    let belowText = belowCounts;
+    const main = layoutFindings(blocking, profile, avail, heading);
+    let belowText = belowCount;
     let belowLeft = 0;
-    if (profile.listBelowThreshold && r.counts !== null && r.below.length > 0) {
-        const head = para(`#### Findings below ${sev}: ${formatCount(r.below.length)} (${describeCounts(r.counts.belowBySeverity)})`);
-        const room = avail - sectionSize - m(head) - 200;
+    if (profile.listBelowThreshold && below.length > 0) {
+        const head = para(`#### Below ${sev}: ${plural(below.length, 'finding')} (${countsText(below)})`);
+        const room = avail - m(main.text) - m(head) - m(ROWS_HEAD) - 200;
         const lines = [];
         let size = 0;
-        if (unlistedCount === 0) {
-            for (const f of r.below) {
-                const line = belowLine(f);
-                const s = m(line);
-                if (size + s > room)
+        if (main.gridOnly === 0) {
+            for (const f of below) {
+                const line = findingRow(f);
+                if (size + m(line) > room)
                     break;
-                size += s;
+                size += m(line);
                 lines.push(line);
             }
         }
-        layout.belowListed = lines.length;
-        belowLeft = r.below.length - lines.length;
-        belowText = head + (lines.length > 0 ? `${lines.join('')}\n` : '');
+        belowLeft = below.length - lines.length;
+        belowText = head + (lines.length > 0 ? `${ROWS_HEAD}${lines.join('')}\n` : '');
         if (belowLeft > 0)
-            belowText += para(`*${markdown_plural(belowLeft, 'finding')} below ${sev} not listed here.*`);
+            belowText += para(`*${plural(belowLeft, 'finding')} below ${sev} not listed here.*`);
     }
-    // What was left out.
+    // What was cut, with exact counts.
     const cuts = [];
-    const lvl = ladder[layout.level];
-    if (layout.level > 0 && layout.listed > 0) {
-        cuts.push(lvl.fieldChars > 0
-            ? `replay fields trimmed to ${formatCount(lvl.fieldChars)} characters, at most ${lvl.maxAttacks} attacks per finding and ${lvl.maxSteps} steps per attack`
-            : 'replay steps left out');
-    }
-    if (unlistedCount > 0) {
-        cuts.push(layout.listed === 0
-            ? `only counts of the findings at or above ${sev} are shown`
-            : `${describeCounts(unlisted)} findings at or above ${sev} collapsed to counts`);
-    }
+    const full = main.detailed.filter((L) => L === 0).length;
+    const trimmed = main.detailed.length - full;
+    if (trimmed > 0)
+        cuts.push(`${plural(trimmed, 'finding')} with shorter proof`);
+    if (main.rows > 0 && blocking.length > 0)
+        cuts.push(`${plural(main.rows, 'finding')} as one-line rows without proof`);
+    if (main.gridOnly > 0)
+        cuts.push(`${plural(main.gridOnly, 'finding')} only counted in the grid`);
     if (belowLeft > 0)
-        cuts.push(`${formatCount(belowLeft)} findings below ${sev} not listed`);
+        cuts.push(`${plural(belowLeft, 'finding')} below ${sev} not listed`);
     if (coverage.left > 0)
-        cuts.push(`${formatCount(coverage.left)} coverage rows not shown`);
+        cuts.push(`${plural(coverage.left, 'coverage row')} not shown`);
     if (notes.left > 0)
-        cuts.push(`${formatCount(notes.left)} notes not shown`);
-    const notice = cuts.length > 0
-        ? para(`> **Shortened to fit ${profile.limitLabel}:** ${cuts.join('; ')}. The full data is in ${profile.fullDataWhere}.`)
-        : '';
-    const doc = [marker, header, notice, coverage.text, section.join(''), belowText, redaction, footer].join('').replace(/\n+$/, '\n');
+        cuts.push(`${plural(notes.left, 'note')} not shown`);
+    const cutLine = cuts.length > 0 ? para(`*To fit ${profile.limitLabel}: ${cuts.join('; ')}. Full data: ${profile.fullDataWhere}.*`) : '';
+    const findingsFirst = blocking.length > 0;
+    const body = findingsFirst ? [main.text, cutLine, belowText, coverage.text] : [coverage.text, main.text, cutLine, belowText];
+    const doc = [marker, header, ...body, redaction, notes.text, footer].join('').replace(/\n+$/, '\n');
     if (m(doc) > limit)
         return minimalDocument(r, profile);
     return doc;
@@ -45332,6 +47345,7 @@ function renderMarkdownReport(r, profile) {
  * starting with a hidden marker that names the model, so each model of a matrix
  * keeps its own comment and the next run edits it in place.
  */
+
 
 
 /** GitHub's limit on a comment body, in characters. */
@@ -45364,32 +47378,175 @@ function commentMarker(modelId) {
     return `${MARKER_PREFIX}${enc}${MARKER_SUFFIX}`;
 }
 /**
- * True when `body` is the gate's comment for `modelId`: it must START with the
- * marker (quoted text inside another comment may contain a marker-like string).
+ * Detail of the comment: the ten most severe findings in full at most, proof
+ * wrapped at 90 characters; the rest one line each.
  */
-function isCommentFor(body, modelId) {
-    const marker = commentMarker(modelId);
-    return body.startsWith(`${marker}\n`) || body.startsWith(`${marker}\r\n`) || body === marker;
-}
-/** Detail ladder of the comment: most detailed first; the last leaves replay steps out. */
 const COMMENT_LADDER = [
-    { fieldChars: 2000, lineChars: 300, maxLines: 40, proseChars: 1500, maxAttacks: 3, maxSteps: 8, maxHeaders: 20 },
-    { fieldChars: 600, lineChars: 200, maxLines: 15, proseChars: 600, maxAttacks: 2, maxSteps: 5, maxHeaders: 10 },
-    { fieldChars: 160, lineChars: 160, maxLines: 5, proseChars: 300, maxAttacks: 1, maxSteps: 3, maxHeaders: 5 },
-    { fieldChars: 0, lineChars: 0, maxLines: 0, proseChars: 200, maxAttacks: 0, maxSteps: 0, maxHeaders: 0 }
+    { wrap: WRAP_WIDTH, fieldChars: 1200, maxLines: 14, proseChars: 600, maxSteps: 3, bodies: true, headers: false },
+    { wrap: WRAP_WIDTH, fieldChars: 400, maxLines: 6, proseChars: 300, maxSteps: 1, bodies: false, headers: false },
+    { wrap: WRAP_WIDTH, fieldChars: 0, maxLines: 0, proseChars: 200, maxSteps: 0, bodies: false, headers: false }
 ];
+/** Findings shown with their proof in the comment at most. */
+const COMMENT_MAX_DETAILED = 10;
 /** The comment body: starts with the marker line; at most `limit` characters (UTF-16 code units). */
 function renderComment(report, opts = {}) {
     const limit = opts.limit ?? COMMENT_LIMIT;
+    const summary = trustedLink('job summary', report.runUrl);
     return renderMarkdownReport(report, {
         limit,
         measure: (s) => s.length,
         limitLabel: `the ${limit.toLocaleString('en-US')}-character limit of a GitHub comment`,
         marker: commentMarker(report.modelId),
         ladder: COMMENT_LADDER,
+        maxDetailed: COMMENT_MAX_DETAILED,
+        coverage: 'compact',
         listBelowThreshold: false,
-        fullDataWhere: "the job summary of this workflow run and the JSON report (the step's `report_path` output)"
+        fullDataWhere: `${summary ?? 'the job summary of this workflow run'} and the JSON report (\`report_path\`, kept when the workflow uploads it as an artifact)`
     });
+}
+/**
+ * The result an earlier comment recorded in its hidden second line (see
+ * stateMarker), or null. Only the exact shape is read: an enum, hex and an ISO
+ * minute, so whatever else the comment holds cannot come through.
+ */
+function previousResult(body) {
+    if (!body)
+        return null;
+    const second = body.split('\n', 3)[1]?.replace(/\r$/, '') ?? '';
+    const m = /^<!-- asas-gate:result=(pass|fail|incomplete|error);sha=([0-9a-f]{7,12}|-);at=(\d{4}-\d\d-\d\dT\d\d:\d\dZ|-) -->$/.exec(second);
+    if (!m)
+        return null;
+    return { result: m[1], sha: m[2] === '-' ? null : m[2], at: m[3] === '-' ? null : m[3] };
+}
+
+;// CONCATENATED MODULE: ./src/report/not-assessed.ts
+/**
+ * The short report of a step that ended without a result (a refusal, an
+ * unreachable service, a configuration mistake, a cancelled job, a bug): the
+ * same headline form as every other report ("⛔ Not assessed: ..."), the
+ * commit and time, why, and what the previous result of the sticky comment
+ * was and for which commit, so a green comment never stays on a red check.
+ *
+ * Everything that may quote the service or the user goes through
+ * markdown-safe.ts (issue 11: the error path renders service text inert).
+ */
+
+
+
+/** The failure in a few words for the title (plain text, from trusted parts only). */
+function failureCause(err, kind) {
+    if (kind === 'aborted')
+        return 'the job was cancelled';
+    if (kind === 'bug')
+        return 'an unexpected error in this action';
+    if (err instanceof ConfigError)
+        return `a configuration mistake in ${err.input.replace(/[^\w.-]/g, '').slice(0, 40) || 'the inputs'}`;
+    if (err instanceof ServiceError) {
+        if (err instanceof DeadlineExceededError)
+            return 'timeout_minutes ran out';
+        if (err instanceof MalformedResponseError)
+            return 'the service answered outside its contract';
+        if (err.status !== undefined) {
+            const code = err.code !== undefined && /^[a-z0-9_.-]{1,60}$/i.test(err.code) ? ` ${err.code}` : '';
+            return err.status >= 500 ? `the service failed (HTTP ${err.status}${code})` : `the service refused (HTTP ${err.status}${code})`;
+        }
+        return 'the service could not be reached';
+    }
+    return 'the step failed';
+}
+function notAssessedTitle(input) {
+    const title = gateTitle('error', input.cause, input.modelId);
+    return input.mode === 'validate' ? title.replace(/^Not assessed:/, 'Not validated:') : title;
+}
+function previousLine(previous) {
+    if (previous === undefined)
+        return null;
+    if (previous === null)
+        return '**This replaces the previous result:** this commit was not assessed, so no earlier result applies to it.';
+    const icon = RESULT_ICON[previous.result] ?? '';
+    const commit = previous.sha ? ` for commit \`${previous.sha.slice(0, 7)}\`` : '';
+    const when = previous.at ? ` (${formatWhen(previous.at.replace(/Z$/, ''))})` : '';
+    return `**The previous result no longer applies:** it was ${icon} ${previous.result}${commit}${when}. This commit was not assessed.`;
+}
+/**
+ * The report as markdown. `marker` (the sticky comment's) starts the comment;
+ * `previous` is what the comment being replaced recorded (null: it recorded
+ * nothing readable; undefined: there is no earlier comment, or this is the
+ * job summary).
+ */
+function renderNotAssessed(input, opts = {}) {
+    const out = [];
+    if (opts.marker)
+        out.push(`${opts.marker}\n${stateMarker({ result: 'error', commitSha: input.commitSha, assessedAt: input.assessedAt })}`);
+    out.push(headline('error', notAssessedTitle(input)));
+    const meta = metaLine({ commitSha: input.commitSha, assessedAt: input.assessedAt, runUrl: input.runUrl });
+    if (meta !== '')
+        out.push(meta);
+    out.push(input.kind === 'bug'
+        ? "**Why:** an unexpected error occurred (a bug in this action); the step's log has the details."
+        : `**Why:** ${proseText(input.line, 2000)}`);
+    const prev = previousLine(opts.previous);
+    if (prev)
+        out.push(prev);
+    out.push('<sub>Quoted text comes from the service: untrusted data, not instructions. The step failed, so the check is red.</sub>');
+    return `${out.join('\n\n')}\n`;
+}
+
+;// CONCATENATED MODULE: ./src/github/context.ts
+/**
+ * Which pull request (if any) an event is about. Pure: the event name, its
+ * payload (the JSON at GITHUB_EVENT_PATH) and GITHUB_REPOSITORY in, a target
+ * out. Only pull_request and pull_request_target carry a PR to comment on;
+ * every other event (push, schedule, workflow_dispatch, issue_comment, ...)
+ * has none, and the report goes to the job summary (and the tracking issue).
+ */
+
+/** Events whose payload is a pull request the workflow runs for. */
+const PULL_REQUEST_EVENTS = new Set(['pull_request', 'pull_request_target']);
+function prNumber(value) {
+    return typeof value === 'number' && Number.isSafeInteger(value) && value > 0 ? value : undefined;
+}
+// GitHub owner and repository names: letters, digits, '-', '_', '.'.
+const NAME = /^[A-Za-z0-9_.-]+$/;
+function splitRepository(full) {
+    if (typeof full !== 'string')
+        return undefined;
+    const parts = full.trim().split('/');
+    if (parts.length !== 2)
+        return undefined;
+    const [owner, repo] = parts;
+    if (!NAME.test(owner) || !NAME.test(repo) || repo === '.' || repo === '..')
+        return undefined;
+    return { owner, repo };
+}
+function targetFromEvent(eventName, payload, repository) {
+    if (!PULL_REQUEST_EVENTS.has(eventName))
+        return { kind: 'none', eventName };
+    const body = isRecord(payload) ? payload : {};
+    const pr = isRecord(body.pull_request) ? body.pull_request : undefined;
+    const number = prNumber(pr?.number) ?? prNumber(body.number);
+    if (number === undefined) {
+        return { kind: 'none', eventName, reason: 'the event payload holds no pull request number' };
+    }
+    const repoFromPayload = isRecord(body.repository) ? splitRepository(body.repository.full_name) : undefined;
+    const where = splitRepository(repository) ?? repoFromPayload;
+    if (where === undefined) {
+        return { kind: 'none', eventName, reason: 'GITHUB_REPOSITORY is not set or not of the form owner/repo' };
+    }
+    return { kind: 'pull_request', owner: where.owner, repo: where.repo, number };
+}
+/**
+ * The commit a run assesses: the pull request's head (GITHUB_SHA is the merge
+ * commit on pull_request events), else GITHUB_SHA. Hex only, else null.
+ */
+function assessedCommit(payload, githubSha) {
+    const body = isRecord(payload) ? payload : {};
+    const pr = isRecord(body.pull_request) ? body.pull_request : undefined;
+    const head = pr && isRecord(pr.head) ? pr.head.sha : undefined;
+    for (const sha of [head, githubSha])
+        if (typeof sha === 'string' && /^[0-9a-f]{7,64}$/i.test(sha))
+            return sha.toLowerCase();
+    return null;
 }
 
 ;// CONCATENATED MODULE: ./src/report/json.ts
@@ -45434,6 +47591,9 @@ function findingJson(f, cap) {
         description: cap(f.description),
         expected_behavior: cap(f.expectedBehavior),
         created_at: f.createdAt,
+        fingerprint: f.fingerprint,
+        baseline: f.baselineState,
+        accepted: f.accepted ? acceptanceJson(f.accepted) : null,
         attacks: f.attacks.map((a) => ({
             attack_id: a.attackId,
             score: a.score,
@@ -45441,10 +47601,27 @@ function findingJson(f, cap) {
             created_at: a.createdAt,
             last_replayed_at: a.lastReplayedAt,
             source: a.source
-                ? { source_type: a.source.sourceType, assessment_id: a.source.assessmentId, attack_index: a.source.attackIndex, date: a.source.date }
+                ? {
+                    source_type: a.source.sourceType,
+                    assessment_id: a.source.assessmentId,
+                    attack_index: a.source.attackIndex,
+                    date: a.source.date
+                }
                 : null,
             replay_script: a.steps.map((st) => stepJson(st, cap))
         }))
+    };
+}
+function acceptanceJson(e) {
+    return {
+        entry: e.index,
+        line: e.line,
+        category: e.category,
+        fingerprint: e.fingerprint,
+        reason_code: e.reasonCode,
+        explanation: e.explanation,
+        owner: e.owner,
+        expires: e.expires
     };
 }
 /** Total length of the long texts, each counted at most `cap` (a cheap estimate of the file's size). */
@@ -45485,14 +47662,50 @@ function renderJson(report, opts = {}) {
     let i = caps.findIndex((c) => textSize(report, c) <= limit);
     if (i < 0)
         i = caps.length - 1;
-    let json = renderJsonWithCap(report, caps[i]);
-    while (json.length > limit && i < caps.length - 1) {
+    // Far beyond the limit even at the smallest cap: skip straight to the last resorts.
+    const hopeless = textSize(report, caps[caps.length - 1]) > 2 * limit;
+    let json = hopeless ? '' : renderJsonWithCap(report, caps[i]);
+    while (!hopeless && json.length > limit && i < caps.length - 1) {
         i += 1;
         json = renderJsonWithCap(report, caps[i]);
     }
+    if (!hopeless && json.length <= limit)
+        return json;
+    const smallest = caps[caps.length - 1];
+    // Without indentation.
+    if (!hopeless) {
+        json = renderJsonWithCap(report, smallest, { indent: 0 });
+        if (json.length <= limit)
+            return json;
+    }
+    return renderFirstFindings(report, smallest, limit);
+}
+/**
+ * The report with only as many findings (in the report's order) as fit
+ * under `limit`, compact, with the truncation marker saying how many were
+ * left out. Each finding is measured once; the whole is checked at the end.
+ */
+function renderFirstFindings(report, cap, limit) {
+    const total = report.findings.length;
+    const capFn = (s) => (s.length <= cap ? s : `${s.slice(0, cap)}…[${s.length - cap} more characters cut]`);
+    const sizes = report.findings.map((f) => JSON.stringify(findingJson(f, capFn)).length + 1);
+    const render = (keep) => renderJsonWithCap({ ...report, findings: report.findings.slice(0, keep) }, cap, {
+        indent: 0,
+        omitted: { omitted: total - keep, total, limit }
+    });
+    const frame = render(0).length;
+    let keep = 0;
+    let used = frame;
+    while (keep < total && used + sizes[keep] <= limit)
+        used += sizes[keep++];
+    let json = render(keep);
+    while (json.length > limit && keep > 0) {
+        keep = Math.floor(keep * 0.95);
+        json = render(keep);
+    }
     return json;
 }
-function renderJsonWithCap(report, cap) {
+function renderJsonWithCap(report, cap, opts = {}) {
     let truncatedFields = 0;
     const capFn = Number.isFinite(cap)
         ? (s) => {
@@ -45508,6 +47721,26 @@ function renderJsonWithCap(report, cap) {
         schema_version: r.schemaVersion,
         model_id: r.modelId,
         model: r.modelName === null ? null : { name: r.modelName, endpoint_host: r.endpointHost },
+        target: r.target === null
+            ? null
+            : {
+                outcome: r.target.outcome,
+                name: r.target.name,
+                moved_from: r.target.movedFrom === null
+                    ? null
+                    : { name: r.target.movedFrom.name, model_id: r.target.movedFrom.modelId, endpoint_host: r.target.movedFrom.endpointHost }
+            },
+        profile_sync: r.profileSync === null
+            ? null
+            : {
+                file: r.profileSync.file,
+                status: r.profileSync.status,
+                created: r.profileSync.created,
+                changed: r.profileSync.changed,
+                confirmed: r.profileSync.confirmed,
+                version: r.profileSync.version,
+                error: r.profileSync.error
+            },
         min_severity: r.minSeverity,
         result: r.result,
         reason: r.reason,
@@ -45556,12 +47789,47 @@ function renderJsonWithCap(report, cap) {
         redaction: c !== null && c.redacted > 0 ? { count: c.redacted, reason: r.redactionReason } : null,
         findings_readable: r.findingsReadable,
         findings: r.findings.map((f) => findingJson(f, capFn)),
+        headline: r.headline,
+        baseline: r.baseline && {
+            fail_on: r.baseline.failOn,
+            available: r.baseline.available,
+            source: r.baseline.source,
+            why: r.baseline.why,
+            run_id: r.baseline.runId,
+            created_at: r.baseline.createdAt,
+            commit: r.baseline.commit,
+            new_count: r.baseline.newCount,
+            known_count: r.baseline.knownCount,
+            gone: r.baseline.gone,
+            uncovered: r.baseline.uncovered,
+            saved: r.baseline.saved
+        },
+        accepted_risks: r.acceptances && {
+            path: r.acceptances.path,
+            source: r.acceptances.source,
+            accepted_count: r.acceptances.acceptedCount,
+            expired: r.acceptances.expired.map(acceptanceJson),
+            stale: r.acceptances.stale.map(acceptanceJson),
+            pr_adds: r.acceptances.prAdds.map(acceptanceJson),
+            pr_removes: r.acceptances.prRemoves.map(acceptanceJson)
+        },
         notes: r.notes,
         truncation: null
     };
     if (truncatedFields > 0)
         data.truncation = { max_field_chars: cap, fields_truncated: truncatedFields };
-    return `${JSON.stringify(data, null, 2)}\n`;
+    const o = opts.omitted;
+    if (o && o.omitted > 0) {
+        data.truncation = {
+            max_field_chars: Number.isFinite(cap) ? cap : null,
+            fields_truncated: truncatedFields,
+            findings_omitted: o.omitted,
+            findings_total: o.total,
+            note: `report.json is limited to ${o.limit.toLocaleString('en-US')} characters: the first ${(o.total - o.omitted).toLocaleString('en-US')} of ${o.total.toLocaleString('en-US')} findings (most severe first) are listed, ${o.omitted.toLocaleString('en-US')} left out; the counts cover them all`
+        };
+    }
+    const indent = opts.indent ?? 2;
+    return `${indent > 0 ? JSON.stringify(data, null, indent) : JSON.stringify(data)}\n`;
 }
 
 ;// CONCATENATED MODULE: ./src/report/summary.ts
@@ -45573,14 +47841,15 @@ function renderJsonWithCap(report, cap) {
 
 /** GitHub's limit on a step summary, in bytes. */
 const SUMMARY_LIMIT = 1024 * 1024;
-/** Detail ladder of the summary: most detailed first; the last leaves replay steps out. */
+/** Detail of the summary: chosen per severity, most severe first (criticals keep their proof longest). */
 const SUMMARY_LADDER = [
-    { fieldChars: 16000, lineChars: 1000, maxLines: 200, proseChars: 4000, maxAttacks: 20, maxSteps: 40, maxHeaders: 50 },
-    { fieldChars: 4000, lineChars: 500, maxLines: 60, proseChars: 2000, maxAttacks: 10, maxSteps: 20, maxHeaders: 30 },
-    { fieldChars: 800, lineChars: 300, maxLines: 15, proseChars: 800, maxAttacks: 5, maxSteps: 10, maxHeaders: 15 },
-    { fieldChars: 200, lineChars: 200, maxLines: 5, proseChars: 400, maxAttacks: 2, maxSteps: 4, maxHeaders: 8 },
-    { fieldChars: 0, lineChars: 0, maxLines: 0, proseChars: 300, maxAttacks: 0, maxSteps: 0, maxHeaders: 0 }
+    { wrap: WRAP_WIDTH, fieldChars: 8000, maxLines: 120, proseChars: 4000, maxSteps: 20, bodies: true, headers: true },
+    { wrap: WRAP_WIDTH, fieldChars: 2000, maxLines: 40, proseChars: 1500, maxSteps: 8, bodies: true, headers: true },
+    { wrap: WRAP_WIDTH, fieldChars: 600, maxLines: 12, proseChars: 600, maxSteps: 3, bodies: false, headers: false },
+    { wrap: WRAP_WIDTH, fieldChars: 0, maxLines: 0, proseChars: 300, maxSteps: 0, bodies: false, headers: false }
 ];
+/** Findings shown with their proof in the summary at most. */
+const SUMMARY_MAX_DETAILED = 500;
 /** Markdown for GITHUB_STEP_SUMMARY; its UTF-8 length is at most `limitBytes`. */
 function renderSummary(report, opts = {}) {
     const limit = opts.limitBytes ?? SUMMARY_LIMIT;
@@ -45590,8 +47859,10 @@ function renderSummary(report, opts = {}) {
         limitLabel: `the ${limit.toLocaleString('en-US')}-byte limit of a job summary`,
         marker: null,
         ladder: SUMMARY_LADDER,
+        maxDetailed: SUMMARY_MAX_DETAILED,
+        coverage: 'full',
         listBelowThreshold: true,
-        fullDataWhere: "the JSON report (the step's `report_path` output)"
+        fullDataWhere: "the JSON report (the step's `report_path` output; upload it as an artifact to keep it)"
     });
 }
 
@@ -45599,12 +47870,42 @@ function renderSummary(report, opts = {}) {
 const IS_POST = 'isPost';
 const RUN_ID = 'run_id';
 const RUN_SETTLED = 'run_settled';
+const TRIGGER_INTENT = 'trigger_intent';
+const CANCEL_REQUESTED = 'cancel_requested';
 /** True in the post step: the main step marks the state before doing anything else. */
 function isPostStep(state) {
     return state.getState(IS_POST) === 'true';
 }
 function markMainStarted(state) {
     state.saveState(IS_POST, 'true');
+}
+/** Saved before each POST /run: what the post step needs to find the run a trigger it never heard back from created. */
+function saveTriggerIntent(state, intent) {
+    state.saveState(TRIGGER_INTENT, JSON.stringify(intent));
+}
+/** The recorded intent of a trigger whose run id the main step never saved, or null. */
+function abandonedTrigger(state) {
+    if (state.getState(RUN_ID) !== '')
+        return null;
+    const raw = state.getState(TRIGGER_INTENT);
+    if (raw === '')
+        return null;
+    try {
+        const v = JSON.parse(raw);
+        if (typeof v !== 'object' || v === null || Array.isArray(v))
+            return null;
+        const { modelId, categories, baseline, sentAt } = v;
+        if (typeof modelId !== 'string' || typeof sentAt !== 'number' || !Array.isArray(categories))
+            return null;
+        if (!categories.every((c) => typeof c === 'string'))
+            return null;
+        if (baseline !== null && !(Array.isArray(baseline) && baseline.every((b) => typeof b === 'string')))
+            return null;
+        return { modelId, categories, baseline, sentAt };
+    }
+    catch {
+        return null;
+    }
 }
 function saveRunStarted(state, runId) {
     state.saveState(RUN_ID, runId);
@@ -45613,7 +47914,14 @@ function saveRunStarted(state, runId) {
 function saveRunSettled(state) {
     state.saveState(RUN_SETTLED, 'true');
 }
-/** The run the post step must cancel, or null when there is none. */
+/** A cancel of `runId` was accepted (202): the run is stopping, and no second cancel is to be sent. */
+function saveCancelRequested(state, runId) {
+    state.saveState(CANCEL_REQUESTED, runId);
+}
+function cancelRequested(state, runId) {
+    return state.getState(CANCEL_REQUESTED) === runId;
+}
+/** The run the post step must see stopped, or null when there is none. */
 function runLeftRunning(state) {
     const runId = state.getState(RUN_ID);
     return runId !== '' && state.getState(RUN_SETTLED) !== 'true' ? runId : null;
@@ -45634,7 +47942,13 @@ function runLeftRunning(state) {
  *   are final; `validating` is followed through the findings list until the
  *   finding's status leaves `fixed`, within the deadline.
  * - 409 validation_in_progress: someone else's validation of the finding is
- *   running: follow it the same way, never start another.
+ *   running: follow it the same way, never start another while it runs. What
+ *   a still_broken validation leaves behind is not shown (the status may stay
+ *   `fixed`), so the attacks are watched too: once every attack's
+ *   last_replay_status is no longer pending and its last_replayed_at has
+ *   moved past the moment of the 409, the other validation has visibly
+ *   ended; if the status still says `fixed`, POST validate is asked again
+ *   (its verdict is then ours) rather than waiting out the deadline.
  * - 429 (concurrency or daily replay cap): wait per Retry-After if it fits in
  *   timeout_minutes, then retry; else this and every remaining finding is
  *   reported not attempted.
@@ -45646,6 +47960,7 @@ function runLeftRunning(state) {
  *   never retries validate, since each call spends a replay run).
  * - Other service errors propagate; the shell reports them.
  */
+
 
 
 
@@ -45667,6 +47982,37 @@ const FOLLOW_POLL_MAX_MS = 15_000;
 const MIN_429_WAIT_MS = 1_000;
 /** Attempts of one validate call after ambiguous failures (each one read back first). */
 const MAX_AMBIGUOUS_ATTEMPTS = 3;
+/** Times POST validate is asked again after another validation visibly ended with the status still `fixed`. */
+const MAX_ASK_AGAIN = 2;
+/** How far the service's clock may be behind ours when comparing last_replayed_at with the moment of a 409. */
+const REPLAY_CLOCK_SKEW_MS = 5_000;
+/**
+ * Every attack of `now` was replayed after `sinceMs` (our clock, less the
+ * skew allowed) or after what `before` showed, and none is pending: the
+ * validation running at `sinceMs` has ended. False when the finding has no
+ * attacks (nothing to see).
+ */
+function replaysEndedSince(now, before, sinceMs) {
+    if (now.attacks.length === 0)
+        return false;
+    const prev = new Map(before.attacks.map((a) => [a.attack_id, a.last_replayed_at]));
+    return now.attacks.every((a) => {
+        if (a.last_replay_status === 'pending' || a.last_replayed_at === null)
+            return false;
+        const at = Date.parse(a.last_replayed_at);
+        if (Number.isNaN(at))
+            return false;
+        if (at >= sinceMs - REPLAY_CLOCK_SKEW_MS)
+            return true;
+        const was = prev.get(a.attack_id);
+        if (was === undefined)
+            return false;
+        const wasAt = was === null ? Number.NEGATIVE_INFINITY : Date.parse(was);
+        return !Number.isNaN(wasAt) && at > wasAt;
+    });
+}
+/** follow() saw the other validation end with the status still `fixed`. */
+const ASK_AGAIN = 'ask-again';
 /** Ends this finding and all those after it with the same explanation. */
 class StopAll extends Error {
     here;
@@ -45709,11 +48055,21 @@ function outcomeOfStatus(f) {
         case 'fixed':
             return null;
         case 'FIXED_VERIFIED':
-            return { outcome: 'resolved', detail: 'no attack reproduces any more; the finding is now FIXED_VERIFIED', finding_status: f.status, attacks: attacksOf(f) };
+            return {
+                outcome: 'resolved',
+                detail: 'no attack reproduces any more; the finding is now FIXED_VERIFIED',
+                finding_status: f.status,
+                attacks: attacksOf(f)
+            };
         case 'open':
             return { outcome: 'still_broken', detail: brokenDetail(f), finding_status: f.status, attacks: attacksOf(f) };
         case 'dismissed':
-            return { outcome: 'not_eligible', detail: 'the finding was dismissed meanwhile; it is no longer marked fixed', finding_status: f.status, attacks: attacksOf(f) };
+            return {
+                outcome: 'not_eligible',
+                detail: 'the finding was dismissed meanwhile; it is no longer marked fixed',
+                finding_status: f.status,
+                attacks: attacksOf(f)
+            };
         default:
             // A status the description does not name (its complete set is not shown): the
             // finding left fixed without reaching FIXED_VERIFIED, so it is not resolved (fail closed).
@@ -45730,7 +48086,12 @@ function fromVerdict(res) {
     const replay = res.replay_run_id ? ` (replay run ${safeId(res.replay_run_id)})` : '';
     switch (res.verdict) {
         case 'resolved':
-            return { outcome: 'resolved', detail: `no attack reproduces any more; the finding is now ${safeId(f.status)}${replay}`, finding_status: f.status, attacks: attacksOf(f) };
+            return {
+                outcome: 'resolved',
+                detail: `no attack reproduces any more; the finding is now ${safeId(f.status)}${replay}`,
+                finding_status: f.status,
+                attacks: attacksOf(f)
+            };
         case 'still_broken':
             return { outcome: 'still_broken', detail: `${brokenDetail(f)}${replay}`, finding_status: f.status, attacks: attacksOf(f) };
         case 'not_eligible':
@@ -45743,9 +48104,6 @@ function fromVerdict(res) {
         case 'validating':
             return 'validating';
     }
-}
-function validate_mode_plural(n, word) {
-    return `${n} ${word}${n === 1 ? '' : 's'}`;
 }
 class Validator {
     deps;
@@ -45809,8 +48167,13 @@ class Validator {
         const base = Math.min(FOLLOW_POLL_MAX_MS, FOLLOW_POLL_MIN_MS * 1.5 ** step);
         return Math.round(base * (0.8 + 0.4 * this.random()));
     }
-    /** Follow a running validation (ours or someone else's) until the status leaves `fixed`. */
-    async follow(c, why) {
+    /**
+     * Follow a running validation (ours or someone else's) until the status
+     * leaves `fixed`. With `othersSince` (the moment of a 409: someone else's
+     * validation), also until its replays visibly end with the status still
+     * `fixed`: then ASK_AGAIN.
+     */
+    async follow(c, why, othersSince) {
         const { clock, deadline, log } = this.deps;
         const since = clock.now();
         let lastLog = since;
@@ -45819,7 +48182,12 @@ class Validator {
         for (let step = 0;; step++) {
             const delay = this.followDelay(step);
             if (delay >= deadline.remainingMs()) {
-                return { outcome: 'not_attempted', detail: NOT_ATTEMPTED_DETAIL.stillValidating, finding_status: last.status, attacks: attacksOf(last) };
+                return {
+                    outcome: 'not_attempted',
+                    detail: NOT_ATTEMPTED_DETAIL.stillValidating,
+                    finding_status: last.status,
+                    attacks: attacksOf(last)
+                };
             }
             await clock.sleep(delay, this.deps.signal);
             const now = await this.readBack(c);
@@ -45835,6 +48203,10 @@ class Validator {
             const done = outcomeOfStatus(now);
             if (done)
                 return done;
+            if (othersSince !== undefined && replaysEndedSince(now, c.finding, othersSince)) {
+                log.info(`  The other validation has ended (every attack replayed since the 409: ${now.attacks.map((a) => `${safeId(a.attack_id)} ${safeId(a.last_replay_status)}`).join(', ')}), but the finding still reads fixed; asking for a validation again.`);
+                return ASK_AGAIN;
+            }
             if (clock.now() - lastLog >= 30_000) {
                 log.info(`  Still validating (${Math.round((clock.now() - since) / 1000)} s so far)…`);
                 lastLog = clock.now();
@@ -45847,6 +48219,7 @@ class Validator {
         const id = c.finding.finding_id;
         let ambiguous = 0;
         let capWaits = 0;
+        let askedAgain = 0;
         for (;;) {
             let res;
             try {
@@ -45856,7 +48229,12 @@ class Validator {
                 if (!(err instanceof ServiceError))
                     throw err;
                 if (err.status === 409 && (err.code === 'validation_in_progress' || err.code === undefined)) {
-                    return this.follow(c, 'A validation of this finding is already running (409); not starting another');
+                    const watch = askedAgain < MAX_ASK_AGAIN ? clock.now() : undefined;
+                    const followed = await this.follow(c, 'A validation of this finding is already running (409); not starting another', watch);
+                    if (followed !== ASK_AGAIN)
+                        return followed;
+                    askedAgain += 1;
+                    continue;
                 }
                 if (err.status === 429) {
                     const wait = Math.max(MIN_429_WAIT_MS, err.retryAfterMs ?? backoffDelayMs(capWaits + 1, DEFAULT_RETRY_POLICY, this.random));
@@ -45870,7 +48248,12 @@ class Validator {
                     continue;
                 }
                 if (err.status === 403 && err.code === 'proof_withheld') {
-                    throw new StopAll({ outcome: 'not_attempted', detail: NOT_ATTEMPTED_DETAIL.proofWithheld, finding_status: c.finding.status, attacks: attacksOf(c.finding) }, NOT_ATTEMPTED_DETAIL.proofWithheld);
+                    throw new StopAll({
+                        outcome: 'not_attempted',
+                        detail: NOT_ATTEMPTED_DETAIL.proofWithheld,
+                        finding_status: c.finding.status,
+                        attacks: attacksOf(c.finding)
+                    }, NOT_ATTEMPTED_DETAIL.proofWithheld);
                 }
                 if (err.status === 422) {
                     return {
@@ -45901,14 +48284,18 @@ class Validator {
                     continue; // still fixed: nothing ran, or a replay runs now (the next attempt then meets 409 and follows it)
                 }
                 if (err.ambiguous || err.transient) {
-                    err.hint = `validation of finding ${safeId(id)} got no clear answer after ${MAX_AMBIGUOUS_ATTEMPTS} attempts`;
+                    throw err.withDetail({ hint: `validation of finding ${safeId(id)} got no clear answer after ${MAX_AMBIGUOUS_ATTEMPTS} attempts` });
                 }
                 throw err;
             }
             const out = fromVerdict(res);
             if (out !== 'validating')
                 return out;
-            return this.follow(c, `The replay${res.replay_run_id ? ` (run ${safeId(res.replay_run_id)})` : ''} did not finish quickly (verdict validating)`);
+            const followed = await this.follow(c, `The replay${res.replay_run_id ? ` (run ${safeId(res.replay_run_id)})` : ''} did not finish quickly (verdict validating)`);
+            // Without the moment of a 409 follow() never answers ASK_AGAIN.
+            if (followed === ASK_AGAIN)
+                continue;
+            return followed;
         }
     }
 }
@@ -45925,7 +48312,7 @@ function summarise(findings, runsScanned, runsListed, args) {
         reason = `Model ${model} has no runs yet: nothing to validate.`;
     }
     else if (findings.length === 0) {
-        reason = `No findings marked fixed in the ${validate_mode_plural(runsListed, 'most recent run')} of model ${model} (${runsScanned} with readable findings): nothing to validate.`;
+        reason = `No findings marked fixed in the ${plural(runsListed, 'most recent run')} of model ${model} (${runsScanned} with readable findings): nothing to validate.`;
     }
     else {
         const parts = [];
@@ -45937,7 +48324,7 @@ function summarise(findings, runsScanned, runsListed, args) {
             parts.push(`${resolved} resolved`);
         if (notEligible > 0)
             parts.push(`${notEligible} not eligible`);
-        const head = `${validate_mode_plural(findings.length, 'fixed finding')} of model ${model}: ${parts.join(', ')}.`;
+        const head = `${plural(findings.length, 'fixed finding')} of model ${model}: ${parts.join(', ')}.`;
         if (stillBroken > 0)
             reason = `${head} Failing: a fix does not hold.`;
         else if (notAttempted > 0 && args.failOnIncomplete)
@@ -45956,7 +48343,7 @@ async function runValidateMode(deps, args) {
     const v = new Validator(deps, args.modelId);
     log.info(`Looking for findings marked fixed in the ${clampMaxRuns(args.maxRuns)} most recent runs of model ${model}.`);
     const { candidates, runsScanned, runsListed } = await v.collect(args.maxRuns);
-    log.info(`Found ${validate_mode_plural(candidates.length, 'finding')} marked fixed across ${validate_mode_plural(runsScanned, 'run')}.`);
+    log.info(`Found ${plural(candidates.length, 'finding')} marked fixed across ${plural(runsScanned, 'run')}.`);
     const out = [];
     let stopRest = null;
     for (let i = 0; i < candidates.length; i++) {
@@ -45979,7 +48366,7 @@ async function runValidateMode(deps, args) {
         }
         catch (caught) {
             // The client's own waits (retries of a read) ran into the deadline.
-            const err = caught instanceof ServiceError && caught.kind === 'timeout' ? timedOut(f) : caught;
+            const err = caught instanceof DeadlineExceededError ? timedOut(f) : caught;
             if (!(err instanceof StopAll))
                 throw err;
             attempt = err.here;
@@ -45998,8 +48385,8 @@ async function runValidateMode(deps, args) {
 ;// CONCATENATED MODULE: ./src/report/validation.ts
 /**
  * The markdown report of validate mode (job summary, sticky comment, tracking
- * issue): a headline, counts, and one table row per finding with its category,
- * severity, outcome, replay status per attack and why.
+ * issue): a headline, the metadata line, counts, and one table row (5 columns)
+ * per finding with its outcome, severity, category, "2/3 reproduced" and why.
  *
  * Every value that came from the service (ids, categories, statuses, details
  * quoting service messages) is untrusted and goes through markdown-safe.ts:
@@ -46009,10 +48396,9 @@ async function runValidateMode(deps, args) {
  */
 
 
+
 /** Rows shown at most; the rest are counted below the table. */
 const MAX_ROWS = 150;
-/** Attacks listed per row at most. */
-const MAX_ATTACKS_PER_ROW = 8;
 const OUTCOME_LABEL = {
     still_broken: '❌ still broken',
     not_attempted: '⚠️ not attempted',
@@ -46021,49 +48407,71 @@ const OUTCOME_LABEL = {
 };
 /** Rows in this order: what needs attention first. */
 const OUTCOME_ORDER = ['still_broken', 'not_attempted', 'resolved', 'not_eligible'];
-function attacksCell(f) {
+/** "2/3 reproduced", plus the other replay statuses counted. */
+function replaysCell(f) {
     if (f.attacks.length === 0)
         return '–';
-    const shown = f.attacks.slice(0, MAX_ATTACKS_PER_ROW).map((a) => `${codeSpan(a.attack_id, { max: 40, table: true })}: ${enumCell(a.last_replay_status, REPLAY_STATUSES)}`);
-    const more = f.attacks.length - shown.length;
-    if (more > 0)
-        shown.push(`…and ${formatCount(more)} more`);
-    return shown.join('<br>');
+    const counts = new Map();
+    for (const a of f.attacks)
+        counts.set(a.last_replay_status, (counts.get(a.last_replay_status) ?? 0) + 1);
+    const reproduced = counts.get('reproduced') ?? 0;
+    const parts = [`${formatCount(reproduced)}/${formatCount(f.attacks.length)} reproduced`];
+    for (const [status, n] of counts) {
+        if (status === 'reproduced' || status === 'not_reproduced')
+            continue;
+        parts.push(`${formatCount(n)} ${REPLAY_STATUSES.includes(status) ? status.replace('_', ' ') : codeSpan(status, { max: 30, table: true })}`);
+    }
+    return parts.join(', ');
 }
 function row(f) {
     const status = f.finding_status === null ? '' : ` (${enumCell(f.finding_status, FINDING_STATUSES)})`;
+    const sev = SEVERITIES.includes(f.severity) ? `${SEVERITY_ICON[f.severity]} ` : '';
     return [
-        codeSpan(f.finding_id, { max: 60, table: true }),
+        `${OUTCOME_LABEL[f.outcome]}${status}`,
+        `${sev}${codeSpan(f.finding_id, { max: 60, table: true })}`,
         codeSpan(f.category, { max: 60, table: true }),
-        enumCell(f.severity, SEVERITIES),
-        `${OUTCOME_LABEL[f.outcome] ?? enumCell(f.outcome, [])}${status}`,
-        attacksCell(f),
-        proseText(f.detail, 400)
+        replaysCell(f),
+        proseText(f.detail, 300)
     ].join(' | ');
 }
-function headline(result) {
+/** The words after the result in the title. */
+function cause(result) {
+    const checked = result.resolved + result.stillBroken + result.notAttempted;
     if (result.findings.length === 0)
-        return '✅ Nothing to validate';
+        return 'nothing marked fixed to validate';
     if (result.stillBroken > 0)
-        return '❌ Fail: a fix does not hold';
-    if (result.failed)
-        return '⚠️ Fail: not every fixed finding could be validated';
+        return `${formatCount(result.stillBroken)} of ${formatCount(checked)} ${checked === 1 ? 'fix does' : 'fixes do'} not hold`;
     if (result.notAttempted > 0)
-        return '⚠️ Pass, incomplete: some findings could not be validated';
-    return '✅ Pass: every fix that could be checked holds';
+        return `${formatCount(result.notAttempted)} of ${formatCount(checked)} could not be validated`;
+    return `${formatCount(result.resolved)} of ${formatCount(checked)} ${checked === 1 ? 'fix holds' : 'fixes hold'}`;
+}
+/** The one title, the same in the comment, the summary and the tracking issue. */
+function validationTitle(result, modelId) {
+    return sanitizeText(clampText(`Agent security validation: ${result.failed ? 'fail' : 'pass'} · ${cause(result)} · ${clampText(modelId, 100).text}`, 300)
+        .text, false);
 }
 /** The validation report as GitHub-flavoured markdown. */
 function renderValidationMarkdown(result, ctx) {
     const out = [];
-    out.push(`### Validation of fixed findings: model ${codeSpan(ctx.modelId, { max: 100 })}`);
+    const icon = result.failed ? '❌' : result.notAttempted > 0 ? '⚠️' : '✅';
+    out.push(`### ${icon} ${proseText(validationTitle(result, ctx.modelId), 400)}`);
     out.push('');
-    out.push(`**${headline(result)}**`);
+    out.push([
+        metaLine({
+            commitSha: ctx.commitSha ?? null,
+            assessedAt: ctx.assessedAt ?? null,
+            elapsed: ctx.elapsed ?? null,
+            runUrl: ctx.runUrl ?? null
+        }),
+        `${formatCount(result.runsScanned)} ${result.runsScanned === 1 ? 'run' : 'runs'} scanned`
+    ]
+        .filter((x) => x !== '')
+        .join(' · '));
     out.push('');
-    out.push(proseText(result.reason, 600));
+    out.push(`✅ resolved **${formatCount(result.resolved)}** · ❌ still broken **${formatCount(result.stillBroken)}** · ` +
+        `⚠️ not attempted **${formatCount(result.notAttempted)}** · ➖ not eligible **${formatCount(result.notEligible)}**`);
     out.push('');
-    out.push(`Resolved: **${formatCount(result.resolved)}** · Still broken: **${formatCount(result.stillBroken)}** · ` +
-        `Not eligible: **${formatCount(result.notEligible)}** · Not attempted: **${formatCount(result.notAttempted)}** · ` +
-        `Runs scanned: ${formatCount(result.runsScanned)}`);
+    out.push(`**Why:** ${proseText(result.reason, 600)}`);
     if (result.findings.length === 0)
         return `${out.join('\n')}\n`;
     const sorted = OUTCOME_ORDER.flatMap((o) => result.findings.filter((f) => f.outcome === o));
@@ -46072,462 +48480,21 @@ function renderValidationMarkdown(result, ctx) {
         if (!OUTCOME_ORDER.includes(f.outcome))
             sorted.push(f);
     out.push('');
-    out.push('| Finding | Category | Severity | Outcome | Replay status per attack | Detail |');
-    out.push('|---|---|---|---|---|---|');
+    out.push('| Outcome | Finding | Category | Replays | Detail |');
+    out.push('| --- | --- | --- | --- | --- |');
     for (const f of sorted.slice(0, MAX_ROWS))
         out.push(`| ${row(f)} |`);
     if (sorted.length > MAX_ROWS) {
         out.push('');
-        out.push(`*${formatCount(sorted.length - MAX_ROWS)} more findings not shown; the JSON report (report_path) lists them all.*`);
+        out.push(`*${formatCount(sorted.length - MAX_ROWS)} more findings not shown; the JSON report (\`report_path\`) lists them all.*`);
     }
     out.push('');
     out.push('<sub>Resolved: every attack was replayed against the live target and none reproduces (FIXED_VERIFIED). ' +
         'Still broken: at least one attack reproduces or could not be judged; the finding is open again. ' +
         'Not eligible: the finding was no longer marked fixed. ' +
-        'Not attempted: the service could not validate it in this run (see the detail).</sub>');
+        'Not attempted: the service could not validate it in this run (see the detail). ' +
+        'Quoted text comes from the service: untrusted data, not instructions.</sub>');
     return `${out.join('\n')}\n`;
-}
-
-;// CONCATENATED MODULE: ./src/github/context.ts
-/**
- * Which pull request (if any) an event is about. Pure: the event name, its
- * payload (the JSON at GITHUB_EVENT_PATH) and GITHUB_REPOSITORY in, a target
- * out. Only pull_request and pull_request_target carry a PR to comment on;
- * every other event (push, schedule, workflow_dispatch, issue_comment, ...)
- * has none, and the report goes to the job summary (and the tracking issue).
- */
-/** Events whose payload is a pull request the workflow runs for. */
-const PULL_REQUEST_EVENTS = new Set(['pull_request', 'pull_request_target']);
-function isRecord(value) {
-    return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-function prNumber(value) {
-    return typeof value === 'number' && Number.isSafeInteger(value) && value > 0 ? value : undefined;
-}
-// GitHub owner and repository names: letters, digits, '-', '_', '.'.
-const NAME = /^[A-Za-z0-9_.-]+$/;
-function splitRepository(full) {
-    if (typeof full !== 'string')
-        return undefined;
-    const parts = full.trim().split('/');
-    if (parts.length !== 2)
-        return undefined;
-    const [owner, repo] = parts;
-    if (!NAME.test(owner) || !NAME.test(repo) || repo === '.' || repo === '..')
-        return undefined;
-    return { owner, repo };
-}
-function targetFromEvent(eventName, payload, repository) {
-    if (!PULL_REQUEST_EVENTS.has(eventName))
-        return { kind: 'none', eventName };
-    const body = isRecord(payload) ? payload : {};
-    const pr = isRecord(body.pull_request) ? body.pull_request : undefined;
-    const number = prNumber(pr?.number) ?? prNumber(body.number);
-    if (number === undefined) {
-        return { kind: 'none', eventName, reason: 'the event payload holds no pull request number' };
-    }
-    const repoFromPayload = isRecord(body.repository) ? splitRepository(body.repository.full_name) : undefined;
-    const where = splitRepository(repository) ?? repoFromPayload;
-    if (where === undefined) {
-        return { kind: 'none', eventName, reason: 'GITHUB_REPOSITORY is not set or not of the form owner/repo' };
-    }
-    return { kind: 'pull_request', owner: where.owner, repo: where.repo, number };
-}
-
-;// CONCATENATED MODULE: ./src/github/octokit.ts
-
-
-const PER_PAGE = 100;
-const octokit_DEFAULT_REQUEST_TIMEOUT_MS = 30_000;
-/** Whether a Link header holds rel="next". */
-function hasNextLink(link) {
-    if (!link)
-        return false;
-    return link.split(',').some((part) => {
-        const rel = /;\s*rel="?([^";]*)"?/.exec(part)?.[1] ?? '';
-        return rel.trim().split(/\s+/).includes('next');
-    });
-}
-function octokit_isRecord(value) {
-    return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-function header(headers, name) {
-    if (!octokit_isRecord(headers))
-        return undefined;
-    const value = headers[name] ?? headers[name.toLowerCase()];
-    if (typeof value === 'string')
-        return value;
-    if (typeof value === 'number')
-        return String(value);
-    return undefined;
-}
-function isRequestErrorLike(err) {
-    return err instanceof Error && (err.name === 'HttpError' || err.name === 'AbortError' || 'status' in err);
-}
-/**
- * When GitHub asked us to wait: Retry-After first (secondary rate limits send
- * it with a 403 or 429), else x-ratelimit-reset when x-ratelimit-remaining is 0.
- */
-function githubRetryAfterMs(headers, nowMs) {
-    const retryAfter = parseRetryAfter(header(headers, 'retry-after'), nowMs);
-    if (retryAfter !== undefined)
-        return retryAfter;
-    if (header(headers, 'x-ratelimit-remaining') === '0') {
-        const reset = Number(header(headers, 'x-ratelimit-reset'));
-        if (Number.isFinite(reset) && reset > 0)
-            return Math.max(0, reset * 1000 - nowMs) + 1000;
-    }
-    return undefined;
-}
-function githubMessage(data, fallback) {
-    if (octokit_isRecord(data) && typeof data.message === 'string') {
-        const errors = Array.isArray(data.errors) ? data.errors : [];
-        const details = errors
-            .map((e) => (octokit_isRecord(e) && typeof e.message === 'string' ? e.message : octokit_isRecord(e) && typeof e.code === 'string' ? e.code : ''))
-            .filter((s) => s !== '');
-        return details.length > 0 ? `${data.message}: ${details.join(', ')}` : data.message;
-    }
-    if (typeof data === 'string' && data.trim() !== '')
-        return data.slice(0, 300);
-    return fallback;
-}
-function githubCode(data) {
-    if (!octokit_isRecord(data) || !Array.isArray(data.errors))
-        return undefined;
-    const first = data.errors.find((e) => octokit_isRecord(e) && typeof e.code === 'string');
-    return octokit_isRecord(first) ? first.code : undefined;
-}
-function causeMessage(err) {
-    let cur = err;
-    for (let i = 0; i < 4 && cur instanceof Error; i++) {
-        const code = cur.code;
-        if (typeof code === 'string' && /^E[A-Z_]+$/.test(code))
-            return code;
-        cur = cur.cause;
-    }
-    return undefined;
-}
-/**
- * Octokit's RequestError (or a fetch failure) as a ServiceError. `timedOut`
- * tells that our own per-request timeout fired.
- */
-function toServiceError(err, endpoint, nowMs, timedOut = false) {
-    if (err instanceof ServiceError)
-        return err;
-    if (timedOut) {
-        return new ServiceError({
-            endpoint,
-            code: 'request_timeout',
-            message: 'GitHub did not answer within the request timeout',
-            transient: true,
-            ambiguous: true
-        });
-    }
-    if (!isRequestErrorLike(err) || err.response === undefined) {
-        // No answer at all: connection refused or reset, DNS, TLS, aborted by the fetch layer.
-        const message = err instanceof Error ? err.message : String(err);
-        return new ServiceError({
-            endpoint,
-            code: causeMessage(err) ?? 'network_error',
-            message: `no answer from GitHub: ${message}`,
-            transient: true,
-            ambiguous: true
-        });
-    }
-    const status = err.response.status;
-    const headers = err.response.headers;
-    const data = err.response.data;
-    const retryAfterMs = githubRetryAfterMs(headers, nowMs);
-    const primaryLimit = header(headers, 'x-ratelimit-remaining') === '0';
-    const message = githubMessage(data, err.message || `HTTP ${status}`);
-    const secondaryLimit = (status === 403 || status === 429) && (header(headers, 'retry-after') !== undefined || /secondary rate limit/i.test(message));
-    const rateLimited = status === 429 || ((status === 403 || status === 429) && (primaryLimit || secondaryLimit));
-    const code = rateLimited ? (secondaryLimit ? 'secondary_rate_limit' : 'rate_limited') : githubCode(data);
-    const transient = status >= 500 || status === 408 || status === 429 || rateLimited;
-    return new ServiceError({
-        endpoint,
-        status,
-        code,
-        message,
-        retryAfterMs,
-        transient,
-        ambiguous: status >= 500 || status === 408
-    });
-}
-function asComment(data, endpoint) {
-    if (!octokit_isRecord(data) || typeof data.id !== 'number') {
-        throw new ServiceError({ endpoint, message: 'GitHub answered without a comment id', transient: true });
-    }
-    const user = octokit_isRecord(data.user) && typeof data.user.login === 'string' ? { login: data.user.login, type: typeof data.user.type === 'string' ? data.user.type : undefined } : null;
-    return {
-        id: data.id,
-        body: typeof data.body === 'string' ? data.body : '',
-        user,
-        html_url: typeof data.html_url === 'string' ? data.html_url : ''
-    };
-}
-function asIssue(data, endpoint) {
-    if (!octokit_isRecord(data) || typeof data.number !== 'number') {
-        throw new ServiceError({ endpoint, message: 'GitHub answered without an issue number', transient: true });
-    }
-    const user = octokit_isRecord(data.user) && typeof data.user.login === 'string' ? { login: data.user.login, type: typeof data.user.type === 'string' ? data.user.type : undefined } : null;
-    const issue = {
-        number: data.number,
-        title: typeof data.title === 'string' ? data.title : '',
-        body: typeof data.body === 'string' ? data.body : null,
-        state: typeof data.state === 'string' ? data.state : 'open',
-        html_url: typeof data.html_url === 'string' ? data.html_url : '',
-        user
-    };
-    if (data.pull_request !== undefined && data.pull_request !== null)
-        issue.pull_request = data.pull_request;
-    return issue;
-}
-function asList(data, endpoint, one) {
-    if (!Array.isArray(data))
-        throw new ServiceError({ endpoint, message: 'GitHub answered with something other than a list', transient: true });
-    return data.map((item) => one(item, endpoint));
-}
-/**
- * An IssuesApi over any Octokit-like `request` function. `createIssuesApi`
- * passes the real client's; tests may pass their own.
- */
-function issuesApiOver(request, deps) {
-    const timeoutMs = deps.requestTimeoutMs ?? octokit_DEFAULT_REQUEST_TIMEOUT_MS;
-    /** One call: its own timeout per attempt, errors converted, the whole under the retry policy. */
-    async function call(method, path, route, params, read, findExisting) {
-        const endpoint = `${method} ${path}`;
-        let last;
-        return withRetry(async (attempt) => {
-            if (attempt > 1 && findExisting && last?.ambiguous) {
-                const existing = await findExisting();
-                if (existing !== null) {
-                    deps.log.info(`${endpoint}: the earlier attempt had taken effect; using what it created.`);
-                    return existing;
-                }
-            }
-            const timeout = AbortSignal.timeout(timeoutMs);
-            const signal = deps.signal ? AbortSignal.any([deps.signal, timeout]) : timeout;
-            try {
-                const res = await request(route, { ...params, request: { signal } });
-                return read(res, endpoint);
-            }
-            catch (err) {
-                if (deps.signal?.aborted)
-                    throw new AbortedError();
-                last = toServiceError(err, endpoint, deps.clock.now(), timeout.aborted);
-                throw last;
-            }
-        }, {
-            clock: deps.clock,
-            deadline: deps.deadline,
-            signal: deps.signal,
-            random: deps.random,
-            policy: deps.policy,
-            onRetry: ({ attempt, delayMs, error }) => deps.log.info(`GitHub: ${error.describe()}; retrying (attempt ${attempt + 1}) in ${(delayMs / 1000).toFixed(1)} s`)
-        });
-    }
-    const repoPath = (r) => `/repos/${encodeURIComponent(r.owner)}/${encodeURIComponent(r.repo)}`;
-    return {
-        async authenticatedLogin() {
-            try {
-                return await call('GET', '/user', 'GET /user', {}, (res) => {
-                    const d = res.data;
-                    return octokit_isRecord(d) && typeof d.login === 'string' ? d.login : null;
-                });
-            }
-            catch (err) {
-                if (err instanceof ServiceError && (err.status === 403 || err.status === 401 || err.status === 404))
-                    return null;
-                throw err;
-            }
-        },
-        listComments(r, issueNumber, page) {
-            return call('GET', `${repoPath(r)}/issues/${issueNumber}/comments`, 'GET /repos/{owner}/{repo}/issues/{issue_number}/comments', { owner: r.owner, repo: r.repo, issue_number: issueNumber, per_page: PER_PAGE, page }, (res, endpoint) => ({ items: asList(res.data, endpoint, asComment), hasNext: hasNextLink(header(res.headers, 'link')) }));
-        },
-        createComment(r, issueNumber, body, findExisting) {
-            return call('POST', `${repoPath(r)}/issues/${issueNumber}/comments`, 'POST /repos/{owner}/{repo}/issues/{issue_number}/comments', { owner: r.owner, repo: r.repo, issue_number: issueNumber, body }, (res, endpoint) => asComment(res.data, endpoint), findExisting);
-        },
-        updateComment(r, commentId, body) {
-            return call('PATCH', `${repoPath(r)}/issues/comments/${commentId}`, 'PATCH /repos/{owner}/{repo}/issues/comments/{comment_id}', { owner: r.owner, repo: r.repo, comment_id: commentId, body }, (res, endpoint) => asComment(res.data, endpoint));
-        },
-        listOpenIssues(r, page) {
-            return call('GET', `${repoPath(r)}/issues`, 'GET /repos/{owner}/{repo}/issues', { owner: r.owner, repo: r.repo, state: 'open', per_page: PER_PAGE, page }, (res, endpoint) => ({ items: asList(res.data, endpoint, asIssue), hasNext: hasNextLink(header(res.headers, 'link')) }));
-        },
-        createIssue(r, fields, findExisting) {
-            return call('POST', `${repoPath(r)}/issues`, 'POST /repos/{owner}/{repo}/issues', { owner: r.owner, repo: r.repo, title: fields.title, body: fields.body }, (res, endpoint) => asIssue(res.data, endpoint), findExisting);
-        },
-        updateIssue(r, issueNumber, fields) {
-            return call('PATCH', `${repoPath(r)}/issues/${issueNumber}`, 'PATCH /repos/{owner}/{repo}/issues/{issue_number}', { owner: r.owner, repo: r.repo, issue_number: issueNumber, ...fields }, (res, endpoint) => asIssue(res.data, endpoint));
-        }
-    };
-}
-/**
- * The real client: @actions/github's getOctokit, loaded on first use, with
- * its base URL from `apiUrl` and its log routed to ours.
- */
-async function createIssuesApi(deps) {
-    const { getOctokit } = await __nccwpck_require__.e(/* import() */ 413).then(__nccwpck_require__.bind(__nccwpck_require__, 2413));
-    const octokit = getOctokit(deps.token, {
-        baseUrl: deps.apiUrl.replace(/\/+$/, ''),
-        log: {
-            debug: (m) => deps.log.debug(m),
-            info: (m) => deps.log.debug(m),
-            warn: (m) => deps.log.warning(m),
-            error: (m) => deps.log.debug(m)
-        },
-        headers: { 'x-github-api-version': '2022-11-28' }
-    });
-    const request = octokit.request;
-    return issuesApiOver(request, deps);
-}
-/**
- * Explain a failed GitHub write for a warning. `specific` handles what depends
- * on the write (403, 404, 410...); the rest is shared: rate limits that held,
- * 401, other service failures, and anything unexpected.
- */
-function explainGitHubFailure(err, head, specific) {
-    if (!(err instanceof ServiceError)) {
-        const message = err instanceof Error ? err.message : String(err);
-        return { warning: `${head}: unexpected error: ${message}`, reason: 'unexpected error' };
-    }
-    const said = err.describe();
-    if (err.code === 'rate_limited' || err.code === 'secondary_rate_limit') {
-        return { warning: `${head}: GitHub's rate limit held after retries (${said}).`, reason: 'rate limited' };
-    }
-    const own = specific(err, said);
-    if (own)
-        return own;
-    if (err.status === 401) {
-        return {
-            warning: `${head}: GitHub answered 401, the token was refused (${said}). Fix: leave github_token at its default (\${{ github.token }}) or pass a valid token.`,
-            reason: 'unauthorized (401)'
-        };
-    }
-    return { warning: `${head}: ${said}`, reason: err.status !== undefined ? `HTTP ${err.status}` : (err.code ?? 'network error') };
-}
-
-;// CONCATENATED MODULE: ./src/github/sticky-comment.ts
-/**
- * The sticky PR comment: one per model_id, found by a hidden marker in its
- * body, edited in place on the next run (`update`), or a new one per run
- * (`new`), or none (`off`).
- *
- * Writing the comment never changes the gate's result: a comment that cannot
- * be written (403 on a fork PR's read-only token, missing
- * `pull-requests: write`, 404, anything after retries) is a warning that says
- * why and how to fix it, and the outcome is `skipped`.
- */
-
-
-/** Pages read at most when looking for the marker (100 per page). */
-const MAX_PAGES = 100;
-/** Whether an author looks like an app's bot user (GITHUB_TOKEN writes as `github-actions[bot]`). */
-function isBotUser(user) {
-    if (!user)
-        return false;
-    return user.type === 'Bot' || user.login.endsWith('[bot]');
-}
-/**
- * Whether an item holding the marker was written by us: by the token's own
- * login when GitHub told it, else by a bot user. A person quoting the marker
- * in their own comment or issue cannot make the action edit it.
- */
-function ownedBy(user, ownLogin) {
-    if (!user)
-        return false;
-    return ownLogin !== null ? user.login === ownLogin : isBotUser(user);
-}
-/** The body with the marker in it (prepended when the renderer did not put it there). */
-function withMarker(body, marker) {
-    return hasMarker(body, marker) ? body : `${marker}\n${body}`;
-}
-/**
- * Whether a body is ours for this marker: the marker opens it. Anchored, so a
- * finding that quotes another model's marker inside our comment cannot make
- * that comment look like the other model's.
- */
-function hasMarker(body, marker) {
-    return (body ?? '').trimStart().startsWith(marker);
-}
-/**
- * A memo of the token's login: GET /user is asked at most once, and only when
- * some item holds the marker.
- */
-function ownLoginOnce(api) {
-    let cached;
-    return () => (cached ??= api.authenticatedLogin().catch(() => null));
-}
-/** The first comment of ours holding the marker, searched through every page. */
-async function findStickyComment(api, target, marker, ownLogin, log) {
-    for (let page = 1; page <= MAX_PAGES; page++) {
-        const { items, hasNext } = await api.listComments(target, target.number, page);
-        for (const comment of items) {
-            if (!hasMarker(comment.body, marker))
-                continue;
-            if (ownedBy(comment.user, await ownLogin()))
-                return comment;
-            log.debug(`Comment ${comment.id} holds the marker but was not written by this action's token; left alone.`);
-        }
-        if (!hasNext || items.length === 0)
-            return null;
-    }
-    log.debug(`No sticky comment found in the first ${MAX_PAGES} pages of comments; a new one is added.`);
-    return null;
-}
-const FORK_HINT = 'On pull requests from forks the GITHUB_TOKEN is read-only whatever `permissions:` says: accept the job summary alone there, ' +
-    'or use `pull_request_target` with care (it runs with a write token and secrets: never check out or run the fork\'s code in that job).';
-/** The warning line for a comment that could not be read or written, and the short reason for the outcome. */
-function explainCommentFailure(err, target) {
-    const where = `${target.owner}/${target.repo}#${target.number}`;
-    const head = `Could not write the PR comment on ${where} (the gate's result is unchanged)`;
-    return explainGitHubFailure(err, head, (e, said) => {
-        if (e.status === 403) {
-            return {
-                warning: `${head}: GitHub answered 403, the token may not write to pull requests (${said}). ` +
-                    'Fix: give the job `permissions: pull-requests: write`. ' +
-                    FORK_HINT,
-                reason: 'forbidden (403): the token cannot write pull request comments'
-            };
-        }
-        if (e.status === 404) {
-            return {
-                warning: `${head}: GitHub answered 404, the pull request is not visible to the token (${said}). ` +
-                    'Fix: give the job `permissions: pull-requests: write` (a private repository hides what the token may not read), and check GITHUB_REPOSITORY and github_token. ' +
-                    FORK_HINT,
-                reason: 'not found (404): the token cannot see the pull request'
-            };
-        }
-        return null;
-    });
-}
-async function postStickyComment(api, target, body, marker, mode, log) {
-    if (mode === 'off')
-        return { action: 'skipped', url: null, reason: 'comment is off' };
-    const text = withMarker(body, marker);
-    const ref = { owner: target.owner, repo: target.repo, number: target.number };
-    try {
-        if (mode === 'new') {
-            const created = await api.createComment(ref, ref.number, text);
-            return { action: 'created', url: created.html_url };
-        }
-        const ownLogin = ownLoginOnce(api);
-        const existing = await findStickyComment(api, ref, marker, ownLogin, log);
-        if (existing) {
-            const updated = await api.updateComment(ref, existing.id, text);
-            return { action: 'updated', url: updated.html_url || existing.html_url };
-        }
-        // A create whose answer was lost may have taken effect: look again before repeating it.
-        const created = await api.createComment(ref, ref.number, text, () => findStickyComment(api, ref, marker, ownLogin, log));
-        return { action: 'created', url: created.html_url };
-    }
-    catch (err) {
-        if (err instanceof AbortedError)
-            throw err;
-        const { warning, reason } = explainCommentFailure(err, ref);
-        log.warning(warning);
-        return { action: 'skipped', url: null, reason };
-    }
 }
 
 ;// CONCATENATED MODULE: ./src/github/tracking-issue.ts
@@ -46584,8 +48551,9 @@ async function syncTrackingIssue(api, repo, args, log) {
     const ownLogin = ownLoginOnce(api);
     try {
         const open = await findTrackingIssue(api, ref, args.marker, ownLogin, log);
+        const bodyFor = (existing) => (typeof args.body === 'string' ? args.body : args.body(existing));
         if (args.failing) {
-            const body = withMarker(args.body, args.marker);
+            const body = withMarker(bodyFor(open ? (open.body ?? '') : null), args.marker);
             if (open) {
                 const updated = await api.updateIssue(ref, open.number, { title: args.title, body });
                 return { action: 'updated', url: updated.html_url || open.html_url };
@@ -46596,7 +48564,7 @@ async function syncTrackingIssue(api, repo, args, log) {
         }
         if (!open)
             return { action: 'none', url: null };
-        await api.createComment(ref, open.number, args.body);
+        await api.createComment(ref, open.number, bodyFor(open.body ?? ''));
         const closed = await api.updateIssue(ref, open.number, { state: 'closed', state_reason: 'completed' });
         return { action: 'closed', url: closed.html_url || open.html_url };
     }
@@ -46623,9 +48591,11 @@ async function syncTrackingIssue(api, repo, args, log) {
 
 
 
+
 /** GitHub calls get their own short budget: they must not hold the check for long. */
 const GITHUB_BUDGET_MS = 60_000;
-async function readPayload(path) {
+/** The event payload (GITHUB_EVENT_PATH), or null when it cannot be read. */
+async function readEventPayload(path) {
     if (!path)
         return null;
     try {
@@ -46636,10 +48606,9 @@ async function readPayload(path) {
     }
 }
 async function publishToGitHub(deps, args) {
-    const { io } = deps;
-    const { env, log } = io;
+    const { env, log } = deps;
     const none = { commentUrl: null, issueUrl: null };
-    const target = targetFromEvent(env.GITHUB_EVENT_NAME ?? '', await readPayload(env.GITHUB_EVENT_PATH), env.GITHUB_REPOSITORY ?? '');
+    const target = targetFromEvent(env.GITHUB_EVENT_NAME ?? '', await readEventPayload(env.GITHUB_EVENT_PATH), env.GITHUB_REPOSITORY ?? '');
     const wantComment = target.kind === 'pull_request' && args.inputs.comment !== 'off';
     const wantIssue = target.kind === 'none' && args.inputs.issue === 'update';
     if (!wantComment && !wantIssue) {
@@ -46654,7 +48623,7 @@ async function publishToGitHub(deps, args) {
     try {
         const api = await createIssuesApi({
             token: args.inputs.githubToken,
-            apiUrl: env.GITHUB_API_URL || 'https://api.github.com',
+            apiUrl: nonEmpty(env.GITHUB_API_URL) ?? 'https://api.github.com',
             clock: deps.clock,
             deadline: Deadline.after(deps.clock, GITHUB_BUDGET_MS),
             signal: deps.signal,
@@ -46662,7 +48631,7 @@ async function publishToGitHub(deps, args) {
             random: deps.random
         });
         if (target.kind === 'pull_request') {
-            const out = await postStickyComment(api, target, args.commentBody(), args.marker, args.inputs.comment, log);
+            const out = await postStickyComment(api, target, args.commentBody, args.marker, args.inputs.comment, log);
             if (out.url)
                 log.info(`PR comment ${out.action}: ${out.url}`);
             return { commentUrl: out.url, issueUrl: null };
@@ -46672,7 +48641,7 @@ async function publishToGitHub(deps, args) {
             log.warning('GITHUB_REPOSITORY is not set, so the tracking issue cannot be kept.');
             return none;
         }
-        const out = await syncTrackingIssue(api, { owner, repo }, { marker: args.marker, title: args.issueTitle, body: args.commentBody(), failing: args.failing }, log);
+        const out = await syncTrackingIssue(api, { owner, repo }, { marker: args.marker, title: args.issueTitle, body: args.commentBody, failing: args.failing }, log);
         if (out.url)
             log.info(`Tracking issue ${out.action}: ${out.url}`);
         return { commentUrl: null, issueUrl: out.url };
@@ -46681,6 +48650,1365 @@ async function publishToGitHub(deps, args) {
         log.warning(`Could not publish to GitHub (the gate's result is unchanged): ${describeFailure(err)}`);
         return none;
     }
+}
+
+;// CONCATENATED MODULE: ./src/profile/fence.ts
+/**
+ * The untrusted-content fence of profile text (section 2.7). Every text value
+ * read back is wrapped in a fence whose tag begins with `[UNTRUSTED:`; a value
+ * still holding a fence is refused on write. Pure.
+ *
+ * ASSUMPTION (the closing tag is not shown): a fenced value reads
+ * `[UNTRUSTED:<tag>]text[/UNTRUSTED:<tag>]`. A string of that exact shape is
+ * read as its text; any other string holding a fence tag cannot be read and
+ * compares unequal to everything (so the file's value is written, never it).
+ */
+
+/** Stands for a fenced text that could not be read; equal to no value of a file. */
+const UNREADABLE_FENCE = Symbol('unreadable fenced text');
+const FENCED = /^\[UNTRUSTED:([^\]\r\n]{1,200})\]([\s\S]*)\[\/UNTRUSTED:\1\]$/;
+const ANY_TAG = /\[\/?UNTRUSTED:/i;
+/** True when a string holds an opening or closing fence tag anywhere. */
+function holdsFence(s) {
+    return s.includes(UNTRUSTED_FENCE_PREFIX) || ANY_TAG.test(s);
+}
+/** The text inside one fence; the string itself when unfenced; UNREADABLE_FENCE otherwise. */
+function unfenceText(s) {
+    const m = FENCED.exec(s);
+    if (m)
+        return holdsFence(m[2]) ? UNREADABLE_FENCE : m[2];
+    return holdsFence(s) ? UNREADABLE_FENCE : s;
+}
+/** Every string inside `v` unfenced (objects and arrays walked). */
+function unfenceDeep(v) {
+    if (typeof v === 'string')
+        return unfenceText(v);
+    if (Array.isArray(v))
+        return v.map(unfenceDeep);
+    if (v !== null && typeof v === 'object') {
+        return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, unfenceDeep(x)]));
+    }
+    return v;
+}
+/** Paths (`tools[1].description`) of every string holding a fence tag. */
+function fencedPaths(v, path = '') {
+    if (typeof v === 'string')
+        return holdsFence(v) ? [path] : [];
+    if (Array.isArray(v))
+        return v.flatMap((x, i) => fencedPaths(x, `${path}[${i}]`));
+    if (v !== null && typeof v === 'object') {
+        return Object.entries(v).flatMap(([k, x]) => [
+            ...(holdsFence(k) ? [path === '' ? k : `${path}.${k}`] : []),
+            ...fencedPaths(x, path === '' ? k : `${path}.${k}`)
+        ]);
+    }
+    return [];
+}
+
+;// CONCATENATED MODULE: ./src/profile/profile-file.ts
+
+
+
+
+
+/** The largest profile file read (a profile is a page of text, not megabytes). */
+const PROFILE_FILE_MAX_BYTES = 1024 * 1024;
+const profile_file_text = schemas_string();
+const profile_file_name = schemas_string().trim().min(1, 'a name is required');
+const FileTool = strictObject({ name: profile_file_name, description: profile_file_text.default(''), parameters: record(schemas_string(), unknown()).default({}) });
+const FileUserType = strictObject({ name: profile_file_name, auth_level: profile_file_text.default(''), description: profile_file_text.default('') });
+const FileConfirm = strictObject({
+    answers: array(schemas_enum(PROFILE_ANSWER_FIELDS)).default([]),
+    items: partialRecord(schemas_enum(PROFILE_LIST_FIELDS), array(schemas_string().min(1))).default({})
+});
+const FileSchema = ProfileChanges.extend({
+    tools: array(FileTool).optional(),
+    user_types: array(FileUserType).optional(),
+    confirm: FileConfirm.optional()
+});
+function problem(path, field, what) {
+    return new ConfigError('profile_file', `${path}: ${field === '' ? '' : `field ${field}: `}${oneLine(what, 300)}`);
+}
+function fieldOf(loc) {
+    return loc.reduce((acc, k) => (typeof k === 'number' ? `${acc}[${k}]` : acc === '' ? String(k) : `${acc}.${String(k)}`), '');
+}
+function parseText(yaml, path, raw) {
+    if (/\.json$/i.test(path)) {
+        try {
+            return JSON.parse(raw);
+        }
+        catch (e) {
+            throw problem(path, '', `is not valid JSON (${e.message})`);
+        }
+    }
+    try {
+        return yaml.parse(raw, { maxAliasCount: 100 });
+    }
+    catch (e) {
+        throw problem(path, '', `is not valid YAML (${e.message.split('\n')[0]})`);
+    }
+}
+function duplicateNames(items) {
+    const seen = new Set();
+    for (const i of items ?? []) {
+        if (seen.has(i.name))
+            return i.name;
+        seen.add(i.name);
+    }
+    return null;
+}
+function itemName(item) {
+    return typeof item === 'string' ? item : item.name;
+}
+/** Parse and validate a profile file's text (`path` only names it in messages and picks JSON for .json). */
+function parseProfileFile(yaml, path, raw) {
+    if (Buffer.byteLength(raw, 'utf8') > PROFILE_FILE_MAX_BYTES)
+        throw problem(path, '', `is larger than ${PROFILE_FILE_MAX_BYTES} bytes`);
+    const doc = parseText(yaml, path, raw);
+    if (doc === null || typeof doc !== 'object' || Array.isArray(doc)) {
+        throw problem(path, '', 'must be a mapping of profile fields (purpose, system_prompt, tools, ...)');
+    }
+    const fenced = fencedPaths(doc);
+    if (fenced.length > 0) {
+        throw problem(path, fenced[0], 'still holds an [UNTRUSTED:...] fence: copy the text between the fence tags, not the tags (the service refuses fenced values)');
+    }
+    const parsed = FileSchema.safeParse(doc);
+    if (!parsed.success) {
+        const issue = parsed.error.issues[0];
+        if (issue.code === 'unrecognized_keys') {
+            const where = fieldOf(issue.path);
+            const allowed = where === '' ? ' (allowed: the writable fields of a profile and confirm)' : '';
+            throw problem(path, where, `unknown field ${issue.keys.map((k) => `'${k}'`).join(', ')}${allowed}`);
+        }
+        throw problem(path, fieldOf(issue.path), issue.message);
+    }
+    const { confirm: rawConfirm, ...content } = parsed.data;
+    if (Object.keys(content).length === 0)
+        throw problem(path, '', 'sets no profile field (purpose, system_prompt, tools, ...)');
+    for (const field of ['tools', 'user_types']) {
+        const dup = duplicateNames(content[field]);
+        if (dup !== null)
+            throw problem(path, field, `two items are named '${dup}' (items are confirmed by name: names must differ)`);
+    }
+    const confirm = { answers: rawConfirm?.answers ?? [], items: rawConfirm?.items ?? {} };
+    for (const answer of confirm.answers) {
+        if (content[answer] === null) {
+            throw problem(path, `confirm.answers`, `'${answer}' is set to null in this file: an empty answer or unknown flag cannot be confirmed, only set`);
+        }
+    }
+    for (const [field, names] of Object.entries(confirm.items)) {
+        const listed = content[field];
+        if (listed === undefined)
+            continue;
+        const missing = names.find((n) => !listed.some((item) => itemName(item) === n));
+        if (missing !== undefined)
+            throw problem(path, `confirm.items.${field}`, `'${missing}' is not among the ${field} this file sets`);
+    }
+    return { content: content, confirm };
+}
+
+;// CONCATENATED MODULE: ./src/util/yaml.ts
+async function loadYaml() {
+    return __nccwpck_require__.e(/* import() */ 815).then(__nccwpck_require__.t.bind(__nccwpck_require__, 8815, 19));
+}
+
+;// CONCATENATED MODULE: ./src/target/naming.ts
+/**
+ * Names of targets in the inventory. Pure.
+ * - The default name of the event's agent: `<repo>-pr-<number>` on a pull
+ *   request, `<repo>-<ref>` otherwise.
+ * - The name of a preview that moved to another host: the first name with
+ *   `(moved to <host>)`, so the inventory says why there are two, and the same
+ *   new host finds the same model on the next push.
+ * - Whether a name belongs to a pull request (its own preview).
+ */
+
+
+function fit(name) {
+    return name.length > LIMITS.targetNameMax ? name.slice(0, LIMITS.targetNameMax) : name;
+}
+/** `<repo>-pr-<n>` on a pull request, `<repo>-<ref>` otherwise (`agent` when the repository is unknown). */
+function defaultTargetName(ctx) {
+    const repo = nonEmpty(ctx.repository.split('/').pop()) ?? 'agent';
+    if (ctx.prNumber !== null)
+        return fit(`${repo}-pr-${ctx.prNumber}`);
+    const ref = ctx.ref.replace(/[^A-Za-z0-9._-]+/g, '-').replace(/^-+|-+$/g, '');
+    return fit(ref === '' ? repo : `${repo}-${ref}`);
+}
+/** The name a target registered afresh after `name`'s model moved to `host` gets. */
+function movedTargetName(name, host) {
+    const suffix = ` (moved to ${host.slice(0, 100)})`;
+    return `${name.slice(0, LIMITS.targetNameMax - suffix.length)}${suffix}`;
+}
+/**
+ * True when `name` is a pull request's own: it holds `pr-<number>` as a
+ * token (the default name, its moved variant, or a target_name that says so).
+ */
+function isPullRequestName(name, prNumber) {
+    return new RegExp(`(^|[^A-Za-z0-9])pr-${prNumber}($|[^0-9])`, 'i').test(name);
+}
+/** The host part of an endpoint URL, lower case, as `endpoint_host` compares. */
+function hostOf(endpointUrl) {
+    return new URL(endpointUrl).host.toLowerCase();
+}
+/** True when the service's `endpoint_host` names the host of `endpointUrl` (with or without its port). */
+function sameHost(endpointHost, endpointUrl) {
+    const url = new URL(endpointUrl);
+    const strip = (h) => h.toLowerCase().replace(/^\[|\]$/g, '');
+    const given = strip(endpointHost);
+    return (given === strip(url.host) ||
+        (url.port === '' && given === strip(url.hostname)) ||
+        given === strip(`${url.hostname}:${defaultPort(url)}`));
+}
+function defaultPort(url) {
+    if (url.port !== '')
+        return url.port;
+    return url.protocol === 'https:' || url.protocol === 'wss:' ? '443' : '80';
+}
+
+;// CONCATENATED MODULE: ./src/profile/sync-policy.ts
+/**
+ * Where a profile may be synced from. Pure. A pull request syncs the profile
+ * of its own target only (its preview: a name holding `pr-<number>`, as the
+ * default name does); syncing another (shared) target from a pull request is
+ * refused unless the workflow opts in, because a pull request could otherwise
+ * rewrite what production is assessed against. Other events (push, schedule,
+ * workflow_dispatch) run the workflow of a branch and may sync any target.
+ */
+
+
+function profileSyncRefusal(prNumber, target, allowShared) {
+    if (prNumber === null || allowShared)
+        return null;
+    if (target.outcome !== 'given' && target.name !== null && isPullRequestName(target.name, prNumber))
+        return null;
+    const what = target.name !== null ? `target '${target.name}' (model ${target.modelId})` : `model ${target.modelId} (given by model_id)`;
+    return new ConfigError('allow_shared_profile_sync', `pull request #${prNumber} may sync the profile of its own preview only (a target registered by endpoint_url whose name holds pr-${prNumber}, as the default name does), and ${what} is shared. ` +
+        'Sync it from a push to the default branch, or set allow_shared_profile_sync: true if pull requests may rewrite its profile');
+}
+
+;// CONCATENATED MODULE: ./src/profile/diff.ts
+
+
+function entryOf(raw) {
+    if (raw !== null && typeof raw === 'object' && !Array.isArray(raw) && 'value' in raw) {
+        const r = raw;
+        return { value: unfenceDeep(r.value), source: typeof r.source === 'string' ? r.source : null };
+    }
+    return { value: unfenceDeep(raw), source: null };
+}
+function readCurrent(profile) {
+    const answers = {};
+    for (const f of PROFILE_ANSWER_FIELDS)
+        if (f in profile.answers)
+            answers[f] = entryOf(profile.answers[f]);
+    const lists = {};
+    for (const f of PROFILE_LIST_FIELDS) {
+        const raw = profile.lists[f];
+        if (Array.isArray(raw))
+            lists[f] = raw.map(entryOf);
+    }
+    return { answers, lists };
+}
+function hasUnreadable(v) {
+    if (v === UNREADABLE_FENCE)
+        return true;
+    if (Array.isArray(v))
+        return v.some(hasUnreadable);
+    if (v !== null && typeof v === 'object')
+        return Object.values(v).some(hasUnreadable);
+    return false;
+}
+/** JSON with sorted keys (an unreadable fenced text shows as a marker no file value equals; see hasUnreadable). */
+function canonical(v) {
+    if (v === UNREADABLE_FENCE)
+        return '"[unreadable fenced text]"';
+    if (Array.isArray(v))
+        return `[${v.map(canonical).join(',')}]`;
+    if (v !== null && typeof v === 'object') {
+        return `{${Object.keys(v)
+            .sort()
+            .map((k) => `${JSON.stringify(k)}:${canonical(v[k])}`)
+            .join(',')}}`;
+    }
+    return JSON.stringify(v ?? null);
+}
+/** The writable part of a list item as read (extra keys of a read item are not the file's business). */
+function writable(field, item) {
+    if (field === 'tools' && item !== null && typeof item === 'object') {
+        const t = item;
+        return { name: t.name, description: t.description ?? '', parameters: t.parameters ?? {} };
+    }
+    if (field === 'user_types' && item !== null && typeof item === 'object') {
+        const u = item;
+        return { name: u.name, auth_level: u.auth_level ?? '', description: u.description ?? '' };
+    }
+    return item;
+}
+function sameAnswer(fileValue, read) {
+    const current = read?.value;
+    if (fileValue === null)
+        return current === null || current === '';
+    return read !== undefined && !hasUnreadable(current) && canonical(fileValue) === canonical(current);
+}
+function sameList(field, fileItems, read) {
+    if (read === undefined || read.some((e) => hasUnreadable(e.value)))
+        return false;
+    return canonical(fileItems) === canonical(read.map((e) => writable(field, e.value)));
+}
+function nameOf(item) {
+    if (typeof item === 'string')
+        return item;
+    if (item !== null && typeof item === 'object' && typeof item.name === 'string')
+        return item.name;
+    return canonical(item);
+}
+function clipName(s) {
+    const flat = s.replace(/\s+/g, ' ');
+    return flat.length > 40 ? `${flat.slice(0, 37)}...` : flat;
+}
+function namesText(names) {
+    const shown = names.slice(0, 3).map(clipName);
+    return `(${shown.join(', ')}${names.length > 3 ? `, +${names.length - 3} more` : ''})`;
+}
+/** "tools +1 (refund_order), -1 (issue_refund), ~1 (lookup_order)"; "forbidden_topics reordered". */
+function describeListChange(field, fileItems, read) {
+    const before = (read ?? []).map((e) => writable(field, e.value));
+    const beforeByName = new Map(before.map((i) => [nameOf(i), canonical(i)]));
+    const afterNames = new Set(fileItems.map(nameOf));
+    const added = fileItems.map(nameOf).filter((n) => !beforeByName.has(n));
+    const removed = [...beforeByName.keys()].filter((n) => !afterNames.has(n));
+    const changed = fileItems.filter((i) => beforeByName.has(nameOf(i)) && beforeByName.get(nameOf(i)) !== canonical(i)).map(nameOf);
+    const parts = [];
+    if (added.length > 0)
+        parts.push(`+${added.length} ${namesText(added)}`);
+    if (removed.length > 0)
+        parts.push(`-${removed.length} ${namesText(removed)}`);
+    if (changed.length > 0)
+        parts.push(`~${changed.length} ${namesText(changed)}`);
+    if (parts.length === 0)
+        parts.push(read === undefined ? 'set' : 'reordered');
+    return `${field} ${parts.join(', ')}`;
+}
+function describeAnswerChange(field, value, before) {
+    if (value === null)
+        return field === 'multi_agent' || field === 'has_persistent_memory' ? `${field} unknown` : `${field} emptied`;
+    if (typeof value === 'boolean')
+        return `${field} ${value}`;
+    return `${field} ${before === undefined || before.value === null || before.value === '' ? 'set' : 'changed'}`;
+}
+/** The change that makes `current` (null: the target has no profile) say what the file says. */
+function diffProfile(file, current) {
+    const changes = {};
+    const summary = [];
+    const content = file.content;
+    for (const field of PROFILE_ANSWER_FIELDS) {
+        if (!(field in content))
+            continue;
+        const value = content[field];
+        if (current !== null && sameAnswer(value, current.answers[field]))
+            continue;
+        changes[field] = value;
+        summary.push(describeAnswerChange(field, value, current?.answers[field]));
+    }
+    for (const field of PROFILE_LIST_FIELDS) {
+        if (!(field in content))
+            continue;
+        const items = content[field];
+        if (current !== null && sameList(field, items, current.lists[field]))
+            continue;
+        changes[field] = items;
+        summary.push(describeListChange(field, items, current?.lists[field]));
+    }
+    return { changes: changes, summary };
+}
+/** What the file asks to confirm that is not already the customer's (by the read `source`). */
+function pendingConfirm(confirm, current) {
+    const isCustomer = (e) => e?.source === 'customer';
+    const answers = confirm.answers.filter((a) => !isCustomer(current?.answers[a]));
+    const items = {};
+    for (const [field, names] of Object.entries(confirm.items)) {
+        const read = current?.lists[field] ?? [];
+        const left = names.filter((n) => !isCustomer(read.find((e) => nameOf(e.value) === n)));
+        if (left.length > 0)
+            items[field] = left;
+    }
+    return { answers, items };
+}
+function isEmptyConfirm(c) {
+    return c.answers.length === 0 && Object.keys(c.items).length === 0;
+}
+
+;// CONCATENATED MODULE: ./src/profile/sync-profile.ts
+
+
+
+/** Reads of the profile before giving up on a stale version. */
+const MAX_SYNC_ATTEMPTS = 3;
+function isStale(err) {
+    return err instanceof ServiceError && err.status === 409;
+}
+function isNotFound(err) {
+    return err instanceof ServiceError && err.status === 404;
+}
+/** A 422 validation list of a profile write, as a mistake in the file naming the field. */
+function explainWrite(err, path, what) {
+    if (!(err instanceof ServiceError) || err.status !== 422)
+        return err;
+    const issues = Array.isArray(err.extra.issues) ? err.extra.issues : [];
+    const first = issues.at(0);
+    if (!first || !Array.isArray(first.loc))
+        return new ConfigError('profile_file', `${path}: the service refused the ${what}: ${oneLine(err.serviceMessage, 300)}`);
+    const loc = first.loc.map(String).filter((l) => l !== 'body' && l !== 'changes');
+    const field = `${what === 'confirm' ? 'confirm.' : ''}${loc.join('.')}`;
+    return new ConfigError('profile_file', `${path}: field ${field}: the service refused the ${what}: ${oneLine(String(first.msg), 300)}`);
+}
+async function readProfile(deps, modelId) {
+    try {
+        return await deps.api.getProfile(modelId, { signal: deps.signal });
+    }
+    catch (err) {
+        if (isNotFound(err))
+            return null;
+        if (err instanceof ServiceError && err.status === 403) {
+            throw err.withDetail({
+                hint: 'Syncing the profile compares it with what the service holds: the key must be allowed to read the profile, not only to write it'
+            });
+        }
+        throw err;
+    }
+}
+function confirmText(c) {
+    const items = Object.entries(c.items).map(([f, names]) => `${f} ${names.length}`);
+    return [...c.answers, ...items].join(', ');
+}
+async function syncProfile(deps, modelId, path, file) {
+    const { api, log, signal } = deps;
+    let lastStale = null;
+    for (let attempt = 1; attempt <= MAX_SYNC_ATTEMPTS; attempt++) {
+        const read = await readProfile(deps, modelId);
+        const current = read === null ? null : readCurrent(read);
+        const diff = diffProfile(file, current);
+        const toConfirm = pendingConfirm(file.confirm, current);
+        let version = read?.version ?? null;
+        let profileId = read?.profile_id ?? null;
+        try {
+            if (Object.keys(diff.changes).length > 0) {
+                const body = read === null ? { changes: diff.changes } : { changes: diff.changes, version: read.version, profile_id: read.profile_id };
+                const written = await api.changeProfile(modelId, body, { signal }).catch((e) => {
+                    throw explainWrite(e, path, 'change');
+                });
+                version = written.version;
+                profileId = written.profile_id;
+                log.info(`Profile of model ${modelId} ${read === null ? 'created' : 'changed'} (version ${version}): ${diff.summary.join(', ')}.`);
+            }
+            else {
+                log.info(`Profile of model ${modelId} already says what ${path} says (version ${version}): nothing to change.`);
+            }
+            if (version === null || profileId === null) {
+                // A profile file sets at least one field (parseProfileFile), so a model without a profile always gets a write.
+                throw new Error(`Profile of model ${modelId}: no profile version after the sync (a bug)`);
+            }
+            let confirmed = null;
+            if (!isEmptyConfirm(toConfirm)) {
+                const written = await api
+                    .confirmProfile(modelId, { version, profile_id: profileId, answers: toConfirm.answers, items: toConfirm.items }, { signal })
+                    .catch((e) => {
+                    throw explainWrite(e, path, 'confirm');
+                });
+                version = written.version;
+                profileId = written.profile_id;
+                confirmed = toConfirm;
+                log.info(`Confirmed ${confirmText(toConfirm)} (version ${version}).`);
+            }
+            return { created: read === null, changed: diff.summary, confirmed, version, profileId, attempts: attempt };
+        }
+        catch (err) {
+            if (!isStale(err))
+                throw err;
+            lastStale = err;
+            if (attempt < MAX_SYNC_ATTEMPTS)
+                log.info(`The profile of model ${modelId} changed while syncing (${lastStale.describe()}): reading it again.`);
+        }
+    }
+    // Every attempt that did not return ended stale.
+    if (lastStale === null)
+        throw new Error(`Profile of model ${modelId}: ${MAX_SYNC_ATTEMPTS} sync attempts ended without an answer (a bug)`);
+    throw new ServiceError({
+        endpoint: lastStale.endpoint,
+        status: lastStale.status,
+        code: lastStale.code,
+        message: `${lastStale.serviceMessage} (the profile kept changing under ${MAX_SYNC_ATTEMPTS} read-diff-write attempts)`,
+        hint: 'Another writer is changing this profile: re-run the job when it is done'
+    });
+}
+
+;// CONCATENATED MODULE: ./src/target/choose-target.ts
+
+function atHost(models, name, endpointUrl) {
+    return models.filter((m) => m.name === name && sameHost(m.endpoint_host, endpointUrl));
+}
+function chooseTarget(models, name, endpointUrl) {
+    const named = models.filter((m) => m.name === name);
+    const here = atHost(models, name, endpointUrl);
+    if (here.length > 0)
+        return { kind: 'reuse', model: here[0], duplicates: here.length - 1, movedFrom: null };
+    if (named.length === 0)
+        return { kind: 'register', name, movedFrom: null };
+    const movedFrom = named[0];
+    const moved = movedTargetName(name, hostOf(endpointUrl));
+    const found = atHost(models, moved, endpointUrl);
+    if (found.length > 0)
+        return { kind: 'reuse', model: found[0], duplicates: found.length - 1, movedFrom };
+    return { kind: 'register', name: moved, movedFrom };
+}
+/** After a lost answer to POST /model: the model the lost request created, if the list shows it. */
+function findRegistered(models, name, endpointUrl, before) {
+    return atHost(models, name, endpointUrl).find((m) => !before.has(m.model_id)) ?? null;
+}
+
+;// CONCATENATED MODULE: ./src/target/explain-registration.ts
+/**
+ * Why POST /model refused a target, in the user's terms (section 4.7). Pure:
+ * the service's error in, a ConfigError naming the input to fix out (or null
+ * when the error is the service's own, to be reported as a service failure).
+ * - 422 probe failure: the service's live round trip to the target failed;
+ *   what to check depends on error_category.
+ * - 400: the endpoint (or token) address or scheme was refused.
+ * - 422 validation list: the field refused, mapped to its input.
+ */
+
+
+/** What to check for each probe failure, and the input most likely at fault. */
+const PROBE_HINTS = {
+    unreachable: {
+        input: 'endpoint_url',
+        what: 'the service could not reach the target',
+        check: 'check that the agent is deployed and up before this step, that its host name resolves publicly, that it accepts connections from the internet (no VPN or IP allow-list in the way) and that its TLS certificate is valid; for oauth_client_credentials, that oauth_token_url is reachable too'
+    },
+    auth_failed: {
+        input: 'target_credential',
+        what: 'the target refused the credentials',
+        check: 'check auth_type (bearer sends Authorization: Bearer, api_key sends x-api-key, basic takes user:password) and that target_credential is the current secret; for oauth_client_credentials, check oauth_token_url, oauth_client_id, oauth_scope and oauth_audience'
+    },
+    parse_error: {
+        input: 'endpoint_url',
+        what: "the target's answer could not be read as JSON",
+        check: 'check that endpoint_url is the chat API of the agent (not a web page or a proxy login page) and that it answers JSON'
+    },
+    no_reply: {
+        input: 'response_field',
+        what: 'the target gave no reply text',
+        check: "check that response_field is the dot-path of the reply text in the agent's JSON answer (e.g. output.text or choices.0.message.content) and that the agent answers within request_timeout"
+    },
+    not_an_endpoint: {
+        input: 'endpoint_url',
+        what: 'the address did not answer as a chat endpoint (an error status)',
+        check: 'check the path of endpoint_url (the route that takes chat messages, e.g. /chat), that it accepts POST, and transport (http or websocket)'
+    }
+};
+const FIELD_INPUTS = [
+    [/^config\.endpoint_url$/, 'endpoint_url'],
+    [/^config\.response_field$/, 'response_field'],
+    [/^config\.transport$/, 'transport'],
+    [/^config\.request_timeout$/, 'request_timeout'],
+    [/^name$/, 'target_name'],
+    [/^environment$/, 'environment'],
+    [/^auth_type$/, 'auth_type'],
+    [/^credential$/, 'target_credential'],
+    [/^oauth\.(token_url|client_id|scope|audience)$/, 'oauth_$1'],
+    [/^oauth$/, 'auth_type']
+];
+/** The input behind a field of the registration body (`config.endpoint_url` -> endpoint_url). */
+function inputOfField(field) {
+    for (const [re, input] of FIELD_INPUTS)
+        if (re.test(field))
+            return field.replace(re, input);
+    return 'endpoint_url';
+}
+function issuesOf(err) {
+    const raw = err.extra.issues;
+    if (!Array.isArray(raw))
+        return [];
+    return raw.flatMap((i) => {
+        const r = i;
+        return Array.isArray(r.loc) && typeof r.msg === 'string' ? [{ loc: r.loc.map(String), msg: r.msg }] : [];
+    });
+}
+function explainRegistrationFailure(err, endpointUrl) {
+    if (!(err instanceof ServiceError))
+        return null;
+    const host = safeHost(endpointUrl);
+    if (err.status === 422 && err.code === 'probe_failed') {
+        const raw = err.extra.error_category;
+        const category = typeof raw === 'string' ? raw : '';
+        // Own keys only: a category such as `constructor` is not one of ours.
+        const hint = Object.hasOwn(PROBE_HINTS, category) ? PROBE_HINTS[category] : undefined;
+        const said = err.serviceMessage !== '' ? ` (the service said: ${oneLine(err.serviceMessage, 300)})` : '';
+        if (!hint) {
+            return new ConfigError('endpoint_url', `the service's live probe of ${host} failed (${oneLine(category, 60) || 'no category'})${said}; nothing was registered`);
+        }
+        return new ConfigError(hint.input, `the service's live probe of ${host} failed: ${category}, ${hint.what}${said}. Nothing was registered: ${hint.check}`);
+    }
+    if (err.status === 400) {
+        const field = typeof err.extra.field === 'string' ? err.extra.field : 'config.endpoint_url';
+        return new ConfigError(inputOfField(field), `the service refused the address${field === 'oauth.token_url' ? ' of the token endpoint' : ` ${host}`}: ${oneLine(err.serviceMessage, 300)}. It probes only public addresses over an accepted scheme (https): private, loopback, link-local and cloud-metadata hosts are refused. Give the agent's public URL; nothing was registered`);
+    }
+    if (err.status === 422 && err.code === 'validation_error') {
+        const issues = issuesOf(err);
+        const first = issues.at(0);
+        if (!first)
+            return new ConfigError('endpoint_url', `the service refused the registration: ${oneLine(err.serviceMessage, 300)}`);
+        const field = (first.loc[0] === 'body' ? first.loc.slice(1) : first.loc).join('.');
+        const more = issues.length > 1
+            ? ` (and ${issues.length - 1} more: ${issues
+                .slice(1, 4)
+                .map((i) => i.loc.filter((l) => l !== 'body').join('.'))
+                .join(', ')})`
+            : '';
+        return new ConfigError(inputOfField(field), `the service refused field ${field} of the registration: ${oneLine(first.msg, 200)}${more}`);
+    }
+    return null;
+}
+function safeHost(url) {
+    try {
+        return new URL(url).host;
+    }
+    catch {
+        return 'the endpoint';
+    }
+}
+
+;// CONCATENATED MODULE: ./src/target/resolve-target.ts
+
+
+
+
+/** Waits before each new listing after a lost answer to POST /model. */
+const LOST_REGISTRATION_RELISTS_MS = [1_000, 2_000, 4_000];
+function registrationBody(endpoint, name) {
+    return {
+        name,
+        config: {
+            endpoint_url: endpoint.endpointUrl,
+            response_field: endpoint.responseField,
+            transport: endpoint.transport,
+            ...(endpoint.requestTimeout !== null ? { request_timeout: endpoint.requestTimeout } : {})
+        },
+        ...(endpoint.environment !== null ? { environment: endpoint.environment } : {}),
+        auth_type: endpoint.authType,
+        ...(endpoint.credential !== null ? { credential: endpoint.credential } : {}),
+        ...(endpoint.oauth !== null ? { oauth: endpoint.oauth } : {})
+    };
+}
+async function resolveTarget(deps, target, defaultName) {
+    if (target.kind === 'model')
+        return { modelId: target.modelId, name: null, outcome: 'given', endpointHost: null, movedFrom: null };
+    const { api, log, signal } = deps;
+    const endpoint = target.endpoint;
+    const name = endpoint.name ?? defaultName;
+    const host = hostOf(endpoint.endpointUrl);
+    const listed = await api.listModels({ signal });
+    const choice = chooseTarget(listed.models, name, endpoint.endpointUrl);
+    const movedFrom = choice.movedFrom;
+    if (movedFrom) {
+        log.warning(`Target '${name}' (model ${movedFrom.model_id}) is registered at ${movedFrom.endpoint_host}, not at ${host}: the agent moved. ` +
+            `Not assessing the old host; using '${choice.kind === 'reuse' ? choice.model.name : choice.name}' for ${host}.`);
+    }
+    const moved = movedFrom ? { name: movedFrom.name, modelId: movedFrom.model_id, endpointHost: movedFrom.endpoint_host } : null;
+    if (choice.kind === 'reuse') {
+        const dup = choice.duplicates > 0 ? ` (${choice.duplicates} more of that name at this host; the first listed is used)` : '';
+        log.info(`Reusing model ${choice.model.model_id} ('${choice.model.name}' at ${choice.model.endpoint_host})${dup}.`);
+        return {
+            modelId: choice.model.model_id,
+            name: choice.model.name,
+            outcome: 'reused',
+            endpointHost: choice.model.endpoint_host,
+            movedFrom: moved
+        };
+    }
+    log.info(`Registering '${choice.name}' at ${host}: the service probes it live first.`);
+    const before = new Set(listed.models.map((m) => m.model_id));
+    try {
+        const created = await api.registerModel(registrationBody(endpoint, choice.name), { signal });
+        log.info(`Registered model ${created.model_id} ('${choice.name}').`);
+        return { modelId: created.model_id, name: choice.name, outcome: 'registered', endpointHost: host, movedFrom: moved };
+    }
+    catch (err) {
+        const explained = explainRegistrationFailure(err, endpoint.endpointUrl);
+        if (explained)
+            throw explained;
+        if (!(err instanceof ServiceError) || !err.ambiguous)
+            throw err;
+        const found = await recoverLostRegistration(deps, choice.name, endpoint.endpointUrl, before, err);
+        return { modelId: found.model_id, name: found.name, outcome: 'registered', endpointHost: found.endpoint_host, movedFrom: moved };
+    }
+}
+async function recoverLostRegistration(deps, name, endpointUrl, before, lost) {
+    const { api, clock, log, signal } = deps;
+    log.warning(`The answer to the registration was lost (${lost.describe()}): listing the inventory again rather than registering twice.`);
+    for (const waitMs of LOST_REGISTRATION_RELISTS_MS) {
+        await clock.sleep(waitMs, signal);
+        const found = findRegistered((await api.listModels({ signal })).models, name, endpointUrl, before);
+        if (found) {
+            log.info(`The lost registration did happen: model ${found.model_id} ('${found.name}') is in the inventory.`);
+            return found;
+        }
+    }
+    throw new ServiceError({
+        endpoint: lost.endpoint,
+        status: lost.status,
+        code: lost.code,
+        message: `${lost.serviceMessage}; the answer to the registration was lost and no model '${name}' appeared in the inventory after ${LOST_REGISTRATION_RELISTS_MS.length} listings`,
+        hint: 'Not registering again (creates are not deduplicated). Re-run the job: it finds the model if the registration took effect, else registers it',
+        attempts: lost.attempts,
+        retried: lost.retried
+    });
+}
+
+;// CONCATENATED MODULE: ./src/action/prepare-target.ts
+/**
+ * Before the gate: the model to assess (model_id, or endpoint_url found or
+ * registered) and its profile synced from the repository's profile_file. The
+ * profile file is read and validated before any request; a sync failure fails
+ * the step before any run is triggered, unless fail_on_profile_error is false.
+ */
+
+
+
+
+
+
+
+
+
+
+
+
+
+/** Per-request timeout of the setup calls: the probe may take request_timeout (default 30 s) and then some. */
+function setupRequestTimeoutMs(inputs) {
+    const probeS = inputs.target.kind === 'endpoint' ? (inputs.target.endpoint.requestTimeout ?? 30) : 0;
+    return Math.max(30_000, Math.ceil(probeS * 1000) + 30_000);
+}
+/** Read and validate the profile file, inside the workspace, before any request. */
+async function loadProfileFile(env, path) {
+    const root = (0,external_node_path_.resolve)(nonEmpty(env.GITHUB_WORKSPACE) ?? process.cwd());
+    const full = (0,external_node_path_.resolve)(root, path);
+    const rel = (0,external_node_path_.relative)(root, full);
+    if (rel === '' || rel.startsWith('..') || (0,external_node_path_.isAbsolute)(rel)) {
+        throw new ConfigError('profile_file', `'${path}' is outside the repository (GITHUB_WORKSPACE): give a path inside it, e.g. .github/agent-profile.yml`);
+    }
+    let raw;
+    try {
+        raw = await (0,promises_namespaceObject.readFile)(full, 'utf8');
+    }
+    catch (e) {
+        const code = e.code;
+        throw new ConfigError('profile_file', `${path}: ${code === 'ENOENT' ? 'no such file in the repository (is actions/checkout run before this step?)' : `cannot be read (${code ?? 'error'})`}`);
+    }
+    return parseProfileFile(await loadYaml(), path, raw);
+}
+async function prepareTarget(deps, inputs) {
+    const { io, clock } = deps;
+    const profileFile = inputs.profile && inputs.mode === 'gate' ? await loadProfileFile(io.env, inputs.profile.path) : null;
+    if (inputs.profile && inputs.mode !== 'gate')
+        io.log.info(`profile_file is synced in gate mode only: ${inputs.profile.path} is not used in ${inputs.mode} mode.`);
+    if (inputs.target.kind === 'model' && profileFile === null) {
+        return {
+            target: { modelId: inputs.modelId, name: null, outcome: 'given', endpointHost: null, movedFrom: null },
+            report: { target: null, profileSync: null }
+        };
+    }
+    const event = targetFromEvent(io.env.GITHUB_EVENT_NAME ?? '', await readEventPayload(io.env.GITHUB_EVENT_PATH), io.env.GITHUB_REPOSITORY ?? '');
+    const prNumber = event.kind === 'pull_request' ? event.number : null;
+    const deadline = Deadline.after(clock, inputs.timeoutMs);
+    const callDeps = {
+        api: deps.makeApi(deadline, setupRequestTimeoutMs(inputs)),
+        clock,
+        deadline,
+        signal: deps.signal,
+        log: io.log,
+        random: deps.random
+    };
+    const name = defaultTargetName({
+        repository: io.env.GITHUB_REPOSITORY ?? '',
+        prNumber,
+        ref: nonEmpty(io.env.GITHUB_HEAD_REF) ?? io.env.GITHUB_REF_NAME ?? ''
+    });
+    const target = await resolveTarget(callDeps, inputs.target, name);
+    const reportTarget = target.outcome === 'given' ? null : { outcome: target.outcome, name: target.name ?? '', movedFrom: target.movedFrom };
+    if (profileFile === null || inputs.profile === null)
+        return { target, report: { target: reportTarget, profileSync: null } };
+    const refusal = profileSyncRefusal(prNumber, target, inputs.profile.allowShared);
+    if (refusal)
+        throw refusal;
+    const path = inputs.profile.path;
+    try {
+        const synced = await syncProfile(callDeps, target.modelId, path, profileFile);
+        const confirmed = synced.confirmed
+            ? [...synced.confirmed.answers, ...Object.entries(synced.confirmed.items).flatMap(([f, names]) => names.map((n) => `${f}: ${n}`))]
+            : [];
+        return {
+            target,
+            report: {
+                target: reportTarget,
+                profileSync: {
+                    file: path,
+                    status: 'synced',
+                    created: synced.created,
+                    changed: synced.changed,
+                    confirmed,
+                    version: synced.version,
+                    error: null
+                }
+            }
+        };
+    }
+    catch (err) {
+        const kind = failureKind(err);
+        if (inputs.profile.failOnError || kind === 'bug' || kind === 'aborted')
+            throw err;
+        const line = describeFailure(err);
+        io.log.warning(`The profile sync failed; assessing the profile as the service holds it (fail_on_profile_error is false): ${line}`);
+        return {
+            target,
+            report: {
+                target: reportTarget,
+                profileSync: { file: path, status: 'failed', created: false, changed: [], confirmed: [], version: null, error: line }
+            }
+        };
+    }
+}
+
+;// CONCATENATED MODULE: ./src/action/version.ts
+/** This action's version, as in package.json (a test keeps the two equal; the release checks the tag against package.json). */
+const ACTION_VERSION = '1.0.0';
+
+;// CONCATENATED MODULE: ./src/baseline/scope.ts
+function rec(v) {
+    return typeof v === 'object' && v !== null && !Array.isArray(v) ? v : {};
+}
+const scope_text = (v) => (typeof v === 'string' && v !== '' ? v : null);
+function baselineScope(eventName, payload, env) {
+    const body = rec(payload);
+    if (eventName === 'pull_request' || eventName === 'pull_request_target') {
+        const pr = rec(body.pull_request);
+        const base = rec(pr.base);
+        const head = rec(pr.head);
+        return { kind: 'pull_request', baseRef: scope_text(base.ref) ?? env.GITHUB_BASE_REF ?? '', baseSha: scope_text(base.sha), headSha: scope_text(head.sha) };
+    }
+    const ref = env.GITHUB_REF ?? '';
+    const defaultBranch = scope_text(rec(body.repository).default_branch);
+    const sha = scope_text(env.GITHUB_SHA);
+    if (defaultBranch !== null && ref === `refs/heads/${defaultBranch}`)
+        return { kind: 'default-branch', branch: defaultBranch, sha };
+    return { kind: 'other', ref, sha };
+}
+
+;// CONCATENATED MODULE: ./src/baseline/baseline.ts
+/**
+ * The baseline of a model: what a gate run on the default branch found, kept
+ * small (run id, when, the commit, and per finding its fingerprint and what a
+ * person needs to recognise it). Parsed with zod wherever it is read back.
+ */
+
+
+
+const BASELINE_SCHEMA_VERSION = 1;
+const BaselineFinding = looseObject({
+    fingerprint: schemas_string().regex(/^[0-9a-f]{32}$/),
+    category: schemas_string(),
+    severity: Severity,
+    lens: schemas_string(),
+    /** Service text, for display only (clipped). */
+    description: schemas_string()
+});
+const Baseline = looseObject({
+    schema_version: literal(BASELINE_SCHEMA_VERSION),
+    model_id: schemas_string(),
+    run_id: schemas_string(),
+    created_at: schemas_string(),
+    /** The commit the default-branch run assessed (GITHUB_SHA); null when unknown (e.g. baseline_run_id). */
+    commit: schemas_string().nullable(),
+    /** Categories the run completed: what the baseline can speak for. */
+    categories_completed: array(schemas_string()),
+    findings: array(BaselineFinding)
+});
+/** A finding as the baseline keeps it. Only findings that still count (not closed) belong in a baseline. */
+function baselineFinding(f, runId) {
+    return {
+        fingerprint: fingerprint(f, runId),
+        category: f.category,
+        severity: f.severity,
+        lens: f.lens,
+        description: f.description.length > 300 ? `${f.description.slice(0, 299)}…` : f.description
+    };
+}
+const CLOSED = new Set(['fixed', 'dismissed', 'FIXED_VERIFIED']);
+/** The baseline of one run: every finding that is not closed, one entry per fingerprint. */
+function buildBaseline(args) {
+    const seen = new Set();
+    const findings = [];
+    for (const f of args.findings) {
+        if (CLOSED.has(f.status))
+            continue;
+        const b = baselineFinding(f, args.runId);
+        if (seen.has(b.fingerprint))
+            continue;
+        seen.add(b.fingerprint);
+        findings.push(b);
+    }
+    return {
+        schema_version: BASELINE_SCHEMA_VERSION,
+        model_id: args.modelId,
+        run_id: args.runId,
+        created_at: args.createdAt,
+        commit: args.commit,
+        categories_completed: [...new Set(args.categoriesCompleted)],
+        findings
+    };
+}
+/** Parse a stored baseline; null (with why) when it is not one this version reads. */
+function parseBaseline(text) {
+    let raw;
+    try {
+        raw = JSON.parse(text);
+    }
+    catch {
+        return { error: 'the stored baseline is not JSON' };
+    }
+    const r = Baseline.safeParse(raw);
+    if (!r.success)
+        return {
+            error: `the stored baseline does not follow schema version ${BASELINE_SCHEMA_VERSION}: ${r.error.issues[0]?.message ?? 'invalid'}`
+        };
+    return { baseline: r.data };
+}
+
+;// CONCATENATED MODULE: ./src/baseline/store.ts
+/**
+ * Where baselines are kept, behind one interface so the gate is tested
+ * without GitHub, and the real store: GitHub's Actions cache through
+ * @actions/cache (loaded only when a baseline is read or saved: it brings the
+ * Azure storage SDK). See docs/baseline.md for why the cache.
+ *
+ * Scoping is GitHub's: a cache saved by a run on the default branch can be
+ * restored by every branch and pull request of the repository; a cache saved
+ * by a pull request only by that pull request. The gate saves only on the
+ * default branch, and restores by prefix (newest first).
+ */
+
+
+
+const CACHE_KEY_PREFIX = 'asas-gate-baseline-v1';
+function safe(s) {
+    return s.replace(/[^A-Za-z0-9_.-]/g, '_').slice(0, 100);
+}
+/** The file cached (relative to the working directory, which is the workspace on a runner: the cache version hashes this path). */
+function baselineFile(modelId) {
+    return (0,external_node_path_.join)('.asas-gate-baseline', `${safe(modelId)}.json`);
+}
+/** Keys: one per saving run (cache entries are immutable), restored by the model's prefix. */
+function cacheKeys(modelId, env) {
+    const restorePrefix = `${CACHE_KEY_PREFIX}-${safe(modelId)}-`;
+    return { key: `${restorePrefix}${safe(env.GITHUB_RUN_ID ?? 'local')}-${safe(env.GITHUB_RUN_ATTEMPT ?? '1')}`, restorePrefix };
+}
+/**
+ * Whether the runner offers a cache service at all (what @actions/cache's
+ * isFeatureAvailable reads), checked before loading the package.
+ */
+function cacheServiceConfigured(env) {
+    return Boolean(env.ACTIONS_CACHE_URL) || Boolean(env.ACTIONS_RESULTS_URL);
+}
+const UNAVAILABLE = {
+    isFeatureAvailable: () => false,
+    restoreCache: () => Promise.resolve(undefined),
+    saveCache: () => Promise.resolve(-1)
+};
+function actionsCacheStore(deps) {
+    const cwd = deps.cwd ?? process.cwd();
+    // The package (and the Azure SDK it brings) is loaded only when a cache service is there to talk to.
+    const load = deps.loadCache ?? (async () => (cacheServiceConfigured(deps.env) ? await __nccwpck_require__.e(/* import() */ 691).then(__nccwpck_require__.bind(__nccwpck_require__, 1691)) : UNAVAILABLE));
+    /** The file is only a vehicle: never leave it in the workspace (a later step could commit it). */
+    const cleanUp = async (file) => {
+        await (0,promises_namespaceObject.rm)((0,external_node_path_.join)(cwd, file), { force: true });
+        await (0,promises_namespaceObject.rmdir)((0,external_node_path_.join)(cwd, (0,external_node_path_.dirname)(file))).catch(() => undefined);
+    };
+    return {
+        async load(modelId) {
+            const cache = await load();
+            if (!cache.isFeatureAvailable())
+                return {
+                    baseline: null,
+                    why: 'the Actions cache service is not available to this job (ACTIONS_CACHE_URL / ACTIONS_RESULTS_URL unset)'
+                };
+            const file = baselineFile(modelId);
+            const { restorePrefix } = cacheKeys(modelId, deps.env);
+            await (0,promises_namespaceObject.rm)((0,external_node_path_.join)(cwd, file), { force: true });
+            let hit;
+            try {
+                hit = await cache.restoreCache([file], restorePrefix, [restorePrefix]);
+            }
+            catch (err) {
+                return { baseline: null, why: `the Actions cache could not be read: ${err instanceof Error ? err.message : String(err)}` };
+            }
+            if (hit === undefined)
+                return { baseline: null, why: 'no baseline saved by the default branch yet (no cache entry)' };
+            let text;
+            try {
+                text = await (0,promises_namespaceObject.readFile)((0,external_node_path_.join)(cwd, file), 'utf8');
+            }
+            catch {
+                return { baseline: null, why: `the cache entry ${hit} holds no baseline file` };
+            }
+            finally {
+                await cleanUp(file);
+            }
+            const parsed = parseBaseline(text);
+            if ('error' in parsed)
+                return { baseline: null, why: `cache entry ${hit}: ${parsed.error}` };
+            if (parsed.baseline.model_id !== modelId)
+                return { baseline: null, why: `cache entry ${hit} holds the baseline of another model` };
+            return { baseline: parsed.baseline, where: `Actions cache entry ${hit}` };
+        },
+        async save(baseline) {
+            const cache = await load();
+            if (!cache.isFeatureAvailable()) {
+                deps.log.warning('The baseline was not saved: the Actions cache service is not available to this job.');
+                return { saved: false, where: '' };
+            }
+            const file = baselineFile(baseline.model_id);
+            await (0,promises_namespaceObject.mkdir)((0,external_node_path_.dirname)((0,external_node_path_.join)(cwd, file)), { recursive: true });
+            await (0,promises_namespaceObject.writeFile)((0,external_node_path_.join)(cwd, file), JSON.stringify(baseline), 'utf8');
+            const { key } = cacheKeys(baseline.model_id, deps.env);
+            try {
+                const id = await cache.saveCache([file], key);
+                return { saved: id !== -1, where: `Actions cache entry ${key}` };
+            }
+            catch (err) {
+                deps.log.warning(`The baseline was not saved to the Actions cache: ${err instanceof Error ? err.message : String(err)}`);
+                return { saved: false, where: '' };
+            }
+            finally {
+                await cleanUp(file);
+            }
+        }
+    };
+}
+
+;// CONCATENATED MODULE: ./src/baseline/load-baseline.ts
+
+
+/** The findings of a finished run of the service as a baseline. A run that cannot be read is a failure (the user named it). */
+async function baselineFromRun(api, modelId, runId) {
+    const run = await api.getRun(runId);
+    const list = await api.listFindings(runId);
+    return buildBaseline({
+        modelId,
+        runId,
+        createdAt: typeof run.completed_at === 'string' ? run.completed_at : '',
+        commit: null,
+        categoriesCompleted: run.categories_completed,
+        findings: list.findings
+    });
+}
+async function loadBaseline(deps, args) {
+    if (args.baselineRunId !== '') {
+        const baseline = await baselineFromRun(deps.api(), args.modelId, args.baselineRunId);
+        return { baseline, source: `run ${args.baselineRunId} (baseline_run_id)`, why: null };
+    }
+    try {
+        const got = await deps.store.load(args.modelId);
+        if (got.baseline === null)
+            return { baseline: null, source: null, why: got.why };
+        return { baseline: got.baseline, source: got.where, why: null };
+    }
+    catch (err) {
+        deps.log.warning(`The baseline could not be read: ${describeFailure(err)}`);
+        return { baseline: null, source: null, why: `the baseline could not be read: ${describeFailure(err)}` };
+    }
+}
+
+;// CONCATENATED MODULE: ./src/accepted/read-accepted.ts
+/**
+ * Reading the accepted-risks file. On a pull request it is read from the base
+ * branch, at the base SHA, through the GitHub contents API, so a pull request
+ * cannot accept its own findings; the PR's own copy (in the workspace) is
+ * compared with it to say what the PR changes ("applies after merge").
+ * Elsewhere the workspace copy is read (or, without a checkout, the file at
+ * GITHUB_SHA). Any mistake in the file is a ConfigError before any request to
+ * the service.
+ */
+
+
+
+
+
+/** The path as the input gives it: relative to the repository root, inside it. */
+function checkAcceptedPath(path) {
+    const p = (0,external_node_path_.normalize)(path).replace(/\\/g, '/');
+    if ((0,external_node_path_.isAbsolute)(path) || p.startsWith('../') || p === '..')
+        throw new ConfigError(ACCEPTED_INPUT, `'${path}' must be a path inside the repository, e.g. .github/agent-security-accepted.yml`);
+    return p;
+}
+async function readLocal(file) {
+    try {
+        return await (0,promises_namespaceObject.readFile)(file, 'utf8');
+    }
+    catch (err) {
+        if (err.code === 'ENOENT')
+            return null;
+        throw err;
+    }
+}
+async function readAcceptedRisks(deps, path, scope) {
+    const rel = checkAcceptedPath(path);
+    const local = await readLocal((0,external_node_path_.join)(deps.workspace, rel));
+    const out = { path: rel, source: null, entries: [], prAdds: [], prRemoves: [], notes: [] };
+    let yaml = null;
+    const parse = async (text, where) => parseAcceptedFile((yaml ??= await loadYaml()), text, where, deps.today);
+    if (scope.kind === 'pull_request') {
+        const prEntries = local === null ? [] : await parse(local, `${rel} (this pull request's copy)`);
+        if (!deps.repo || !scope.baseSha) {
+            // Without the base SHA nothing can be read from the base branch. No copy in the PR
+            // either: nothing to accept. A PR copy alone is never trusted: fail.
+            if (local === null) {
+                out.notes.push(`${rel} was not read: the event payload has no base SHA (or GITHUB_REPOSITORY is unset); no acceptances apply.`);
+                return out;
+            }
+            throw new ConfigError(ACCEPTED_INPUT, `cannot read ${rel} from the base branch: the event payload has no base SHA or GITHUB_REPOSITORY is unset (the PR's own copy is never trusted)`);
+        }
+        let baseText;
+        try {
+            baseText = await (await deps.contents()).getFileText(deps.repo, rel, scope.baseSha);
+        }
+        catch (err) {
+            throw new ConfigError(ACCEPTED_INPUT, `cannot read ${rel} from the base branch at ${scope.baseSha.slice(0, 12)} (${describeFailure(err)}); the job needs contents: read. The PR's own copy is never trusted`);
+        }
+        out.entries = baseText === null ? [] : await parse(baseText, `${rel} (base branch ${scope.baseRef || scope.baseSha.slice(0, 12)})`);
+        out.source = baseText === null ? null : `the base branch ${scope.baseRef} at ${scope.baseSha.slice(0, 12)}`;
+        if (local === null)
+            return out; // no checkout of the PR: nothing to compare
+        const baseKeys = new Set(out.entries.map(entryKey));
+        const prKeys = new Set(prEntries.map(entryKey));
+        out.prAdds = prEntries.filter((e) => !baseKeys.has(entryKey(e)));
+        out.prRemoves = out.entries.filter((e) => !prKeys.has(entryKey(e)));
+        if (out.prAdds.length > 0)
+            out.notes.push(`This pull request adds or changes ${out.prAdds.length === 1 ? '1 acceptance' : `${out.prAdds.length} acceptances`} in ${rel}: ${out.prAdds.length === 1 ? 'it applies' : 'they apply'} after merge.`);
+        if (out.prRemoves.length > 0)
+            out.notes.push(`This pull request removes ${out.prRemoves.length === 1 ? '1 acceptance' : `${out.prRemoves.length} acceptances`} from ${rel}: the base branch's still apply until merge.`);
+        return out;
+    }
+    if (local !== null) {
+        out.entries = await parse(local, rel);
+        out.source = 'the workspace';
+        return out;
+    }
+    const sha = scope.sha;
+    if (deps.repo && sha) {
+        try {
+            const text = await (await deps.contents()).getFileText(deps.repo, rel, sha);
+            if (text !== null) {
+                out.entries = await parse(text, rel);
+                out.source = `the commit ${sha.slice(0, 12)}`;
+            }
+        }
+        catch (err) {
+            if (err instanceof ConfigError)
+                throw err;
+            out.notes.push(`${rel} is not in the workspace and could not be read from GitHub (${describeFailure(err)}): no acceptances apply.`);
+        }
+    }
+    return out;
+}
+
+;// CONCATENATED MODULE: ./src/accepted/sync-dismissals.ts
+
+async function syncDismissals(api, findings, acceptedBy) {
+    const notes = [];
+    let dismissed = 0;
+    for (const f of findings) {
+        const e = acceptedBy.get(f.finding_id);
+        if (!e || f.status !== 'open')
+            continue;
+        const explanation = `${e.explanation} (accepted risk, owner ${e.owner}, expires ${e.expires})`.slice(0, 4000);
+        try {
+            await api.closeFinding(f.finding_id, { status: 'dismissed', reason_code: e.reasonCode, explanation });
+            dismissed += 1;
+        }
+        catch (err) {
+            if (err instanceof ServiceError && err.status === 403) {
+                notes.push(`Finding ${f.finding_id} was not dismissed on the service: the plan withholds proof (403); it stays accepted here.`);
+            }
+            else {
+                notes.push(`Warning: finding ${f.finding_id} could not be dismissed on the service: ${describeFailure(err)}`);
+            }
+        }
+    }
+    if (dismissed > 0)
+        notes.push(`Dismissed ${dismissed === 1 ? '1 accepted finding' : `${dismissed} accepted findings`} on the service (sync_dismissals).`);
+    return { dismissed, notes };
+}
+
+;// CONCATENATED MODULE: ./src/report/sarif.ts
+/**
+ * SARIF 2.1.0 of a report, for github/codeql-action/upload-sarif. Pure.
+ * - one rule per category (name, OWASP and ATLAS in the help and the tags,
+ *   security-severity from the worst severity seen);
+ * - one result per finding at or above the threshold, on a repository file the
+ *   user names (the agent's profile or the workflow file), with
+ *   partialFingerprints from the finding's fingerprint so code scanning keeps
+ *   an alert's lifecycle across runs;
+ * - accepted findings carry a suppression with their justification.
+ */
+
+
+const SARIF_SCHEMA = 'https://json.schemastore.org/sarif-2.1.0.json';
+/** GitHub's security-severity scale (critical is over 9.0, high 7.0 to 8.9, medium 4.0 to 6.9, low below 4.0). */
+const SECURITY_SEVERITY = { critical: '9.5', high: '8.0', medium: '5.5', low: '3.0' };
+const LEVEL = { critical: 'error', high: 'error', medium: 'warning', low: 'note' };
+function ruleId(category) {
+    return `agent-security/${category}`;
+}
+function renderSarif(report, opts) {
+    const findings = report.findings.filter((f) => atOrAbove(f.severity, opts.threshold));
+    const categories = new Map();
+    for (const row of report.coverageRows)
+        categories.set(row.category, { worst: row.worstSeverity ?? 'low', owasp: row.owasp, atlas: row.atlas });
+    for (const f of findings) {
+        const c = categories.get(f.category) ?? { worst: f.severity, owasp: null, atlas: null };
+        if (severityRank(f.severity) < severityRank(c.worst))
+            c.worst = f.severity;
+        categories.set(f.category, c);
+    }
+    const keys = [...categories.keys()];
+    const rules = [...categories].map(([key, c]) => {
+        const refs = [c.owasp ? `OWASP LLM Top 10 ${c.owasp}` : '', c.atlas ? `MITRE ATLAS ${c.atlas}` : ''].filter((x) => x !== '');
+        const help = `AI agent security category ${key}.${refs.length > 0 ? ` Mapped to ${refs.join(' and ')}.` : ''} Each result is a finding of an assessment run; its proof (the attacks and replay steps) is in the run's report.`;
+        return {
+            id: ruleId(key),
+            name: key.replace(/(^|_)([a-z])/g, (_m, _s, ch) => ch.toUpperCase()),
+            shortDescription: { text: `AI agent security: ${key}` },
+            fullDescription: { text: help },
+            help: { text: help, markdown: `**${key}**${refs.length > 0 ? `: ${refs.join(', ')}` : ''}` },
+            defaultConfiguration: { level: LEVEL[c.worst] },
+            properties: {
+                tags: ['security', 'ai-agent', ...(c.owasp ? [`owasp-llm/${c.owasp}`] : []), ...(c.atlas ? [`mitre-atlas/${c.atlas}`] : [])],
+                'security-severity': SECURITY_SEVERITY[c.worst],
+                precision: 'high'
+            }
+        };
+    });
+    const results = findings.map((f) => {
+        const result = {
+            ruleId: ruleId(f.category),
+            ruleIndex: keys.indexOf(f.category),
+            level: LEVEL[f.severity],
+            message: {
+                text: `${f.severity} ${f.category} finding ${f.findingId} (${f.status}${f.baselineState ? `, ${f.baselineState}` : ''}): ${f.description}`.slice(0, 2000)
+            },
+            locations: [{ physicalLocation: { artifactLocation: { uri: opts.location, uriBaseId: '%SRCROOT%' }, region: { startLine: 1 } } }],
+            partialFingerprints: f.fingerprint ? { [FINGERPRINT_KEY]: f.fingerprint } : {},
+            properties: {
+                'security-severity': SECURITY_SEVERITY[f.severity],
+                findingId: f.findingId,
+                status: f.status,
+                ...(f.baselineState ? { baseline: f.baselineState } : {})
+            }
+        };
+        if (f.accepted) {
+            result.suppressions = [
+                {
+                    kind: 'external',
+                    status: 'accepted',
+                    justification: `${f.accepted.reasonCode}: ${f.accepted.explanation} (owner ${f.accepted.owner}, expires ${f.accepted.expires})`.slice(0, 1000)
+                }
+            ];
+        }
+        return result;
+    });
+    return {
+        $schema: SARIF_SCHEMA,
+        version: '2.1.0',
+        runs: [
+            {
+                tool: {
+                    driver: {
+                        name: 'agent-security-gate',
+                        version: opts.toolVersion,
+                        informationUri: opts.informationUri ?? 'https://github.com/marketplace/actions/ai-agent-security-gate',
+                        rules
+                    }
+                },
+                automationDetails: { id: `agent-security-gate/${report.modelId}/` },
+                results,
+                properties: { modelId: report.modelId, runId: report.runId, result: report.result }
+            }
+        ]
+    };
+}
+
+;// CONCATENATED MODULE: ./src/report/junit.ts
+function xml(text) {
+    return text
+        .replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]/g, '')
+        .replace(/&/g, '&amp;')
+        .replace(/</g, '&lt;')
+        .replace(/>/g, '&gt;')
+        .replace(/"/g, '&quot;');
+}
+/** Whether a finding blocks the gate as the report sees it. */
+function blocks(f, report) {
+    if (!f.atOrAbove || f.status !== 'open' || f.accepted)
+        return false;
+    if (report.baseline?.available && report.baseline.failOn === 'new' && f.baselineState === 'known')
+        return false;
+    return true;
+}
+function renderJunit(report) {
+    const categories = report.coverageRows.map((r) => r.category);
+    for (const f of report.findings)
+        if (!categories.includes(f.category))
+            categories.push(f.category);
+    const cases = [];
+    let failures = 0;
+    let skipped = 0;
+    for (const c of categories) {
+        const row = report.coverageRows.find((r) => r.category === c);
+        const of = report.findings.filter((f) => f.category === c);
+        const blocking = of.filter((f) => blocks(f, report));
+        const name = xml(c);
+        const attrs = `classname="agent-security.${xml(report.modelId)}" name="${name}" time="0"`;
+        if (blocking.length > 0) {
+            failures += 1;
+            const body = blocking
+                .map((f) => `    <failure message="${xml(`${f.severity} ${f.category} finding ${f.findingId}${f.baselineState ? ` (${f.baselineState})` : ''}`)}" type="${xml(f.severity)}">${xml(f.description)}</failure>`)
+                .join('\n');
+            cases.push(`  <testcase ${attrs}>\n${body}\n  </testcase>`);
+            continue;
+        }
+        if (row && row.planned && row.state !== 'completed') {
+            skipped += 1;
+            cases.push(`  <testcase ${attrs}>\n    <skipped message="${xml(`not completed: ${row.state}`)}"/>\n  </testcase>`);
+            continue;
+        }
+        const waived = of.filter((f) => f.status === 'open' && !blocks(f, report) && (f.accepted !== null || (f.atOrAbove && f.baselineState === 'known')));
+        const out = waived.map((f) => `${f.findingId} ${f.severity}: ${f.accepted ? `accepted (${f.accepted.reasonCode}, owner ${f.accepted.owner}, expires ${f.accepted.expires})` : 'known since the baseline'}`);
+        cases.push(out.length > 0
+            ? `  <testcase ${attrs}>\n    <system-out>${xml(out.join('\n'))}</system-out>\n  </testcase>`
+            : `  <testcase ${attrs}/>`);
+    }
+    const suite = `agent-security-gate ${report.modelId}`;
+    return [
+        '<?xml version="1.0" encoding="UTF-8"?>',
+        `<testsuites name="${xml(suite)}" tests="${categories.length}" failures="${failures}" errors="0" skipped="${skipped}">`,
+        `<testsuite name="${xml(suite)}" tests="${categories.length}" failures="${failures}" errors="0" skipped="${skipped}"${report.startedAt ? ` timestamp="${xml(report.startedAt)}"` : ''}>`,
+        ...cases,
+        '</testsuite>',
+        '</testsuites>',
+        ''
+    ].join('\n');
 }
 
 ;// CONCATENATED MODULE: ./src/action/main.ts
@@ -46709,9 +50037,36 @@ async function publishToGitHub(deps, args) {
 
 
 
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+/** Budget of the reads before the run (baseline, accepted risks). */
+const PRE_RUN_BUDGET_MS = 60_000;
+/** The longest output value: far above any real one (categories_planned of the whole taxonomy). */
+const OUTPUT_MAX_CHARS = 65_536;
+/**
+ * Every output is one line, without control, bidi or zero-width characters
+ * (a workflow may put it in a `run:` script), and without secrets: values
+ * carry text from the service (run_id, status, category keys).
+ */
 function setOutputs(io, outputs, secrets) {
     for (const [name, value] of Object.entries(outputs))
-        io.setOutput(name, scrubSecrets(value, secrets));
+        io.setOutput(name, oneLine(scrubSecrets(value, secrets), OUTPUT_MAX_CHARS));
 }
 function runUrl(env) {
     const { GITHUB_SERVER_URL: server, GITHUB_REPOSITORY: repo, GITHUB_RUN_ID: id } = env;
@@ -46720,55 +50075,225 @@ function runUrl(env) {
 function safeFileName(s) {
     return s.replace(/[^A-Za-z0-9_.-]/g, '_').slice(0, 80);
 }
-async function writeReportFile(env, name, json) {
-    const dir = (0,external_node_path_namespaceObject.join)(env.RUNNER_TEMP || (0,external_node_os_namespaceObject.tmpdir)(), 'asas-gate');
+async function writeReportFile(env, name, json, ext = 'json') {
+    const dir = (0,external_node_path_.join)(nonEmpty(env.RUNNER_TEMP) ?? (0,external_node_os_.tmpdir)(), 'asas-gate');
     await (0,promises_namespaceObject.mkdir)(dir, { recursive: true });
-    const path = (0,external_node_path_namespaceObject.join)(dir, `${safeFileName(name)}.json`);
+    const path = (0,external_node_path_.join)(dir, `${safeFileName(name)}.${ext}`);
     await (0,promises_namespaceObject.writeFile)(path, json, 'utf8');
     return path;
+}
+/** The workflow file (from GITHUB_WORKFLOW_REF "owner/repo/.github/workflows/x.yml@ref"), the default SARIF location. */
+function workflowFile(env) {
+    const m = /^[^/]+\/[^/]+\/(.+)@refs\//.exec(env.GITHUB_WORKFLOW_REF ?? '');
+    return m?.[1] ?? '.github/workflows';
+}
+function repoOf(env) {
+    const [owner, repo] = (env.GITHUB_REPOSITORY ?? '').split('/');
+    return owner && repo ? { owner, repo } : null;
+}
+/** The commit assessed and the time of the report (for every comment and summary). */
+async function assessedNow(env, clock) {
+    return { sha: assessedCommit(await readEventPayload(env.GITHUB_EVENT_PATH), env.GITHUB_SHA), at: new Date(clock.now()).toISOString() };
 }
 /** Run the main step. Never throws: every failure fails the step with a line of its kind. */
 async function runMain(deps) {
     const { io } = deps;
-    // Mask the key before anything else can print it.
-    const rawKey = envInputReader(io.env)('api_key');
-    if (rawKey !== '')
-        io.setSecret(rawKey);
-    const secrets = rawKey !== '' ? [rawKey] : [];
+    // Mask the service key and the target's credential before anything else can print them.
+    const secrets = [];
+    for (const name of ['api_key', 'target_credential']) {
+        const raw = envInputReader(io.env)(name);
+        if (raw === '')
+            continue;
+        io.setSecret(raw);
+        secrets.push(raw);
+    }
+    // A password in base_url is refused, but it must not echo anywhere meanwhile.
+    const urlSecrets = baseUrlSecrets(envInputReader(io.env)('base_url'));
+    for (const s of urlSecrets)
+        io.setSecret(s);
+    secrets.push(...urlSecrets);
+    let inputs = null;
     try {
-        const inputs = readInputs(envInputReader(io.env));
+        const given = readInputs(envInputReader(io.env));
+        inputs = given;
+        const prepared = await prepareTarget({
+            io,
+            clock: deps.clock,
+            signal: deps.signal,
+            random: deps.random,
+            makeApi: (deadline, requestTimeoutMs) => deps.makeApi(given, deadline, { requestTimeoutMs })
+        }, given);
+        inputs = { ...given, modelId: prepared.target.modelId };
+        setOutputs(io, { model_id: inputs.modelId, ...(prepared.target.outcome === 'given' ? {} : { target: prepared.target.outcome }) }, secrets);
+        if (prepared.report.profileSync?.version != null)
+            setOutputs(io, { profile_version: String(prepared.report.profileSync.version) }, secrets);
         if (inputs.mode === 'validate')
             await runValidate(deps, inputs, secrets);
         else
-            await runGateStep(deps, inputs, secrets);
+            await runGateStep(deps, inputs, secrets, prepared.report);
     }
     catch (err) {
         const kind = failureKind(err);
         setOutputs(io, { result: 'error' }, secrets);
         const line = scrubSecrets(describeFailure(err), secrets);
         try {
-            await io.appendSummary(`## AI agent security gate: error\n\n${kind === 'bug' ? 'An unexpected error occurred (a bug in this action).' : oneLine(line, 2000).replace(/[<>@`|[\]]/g, ' ')}\n`);
+            await reportNotAssessed(deps, inputs, { kind, line, cause: failureCause(err, kind) }, secrets);
         }
-        catch {
-            // The summary is best effort here; the failure below is what matters.
+        catch (publishErr) {
+            // Best effort here; the failure below is what matters.
+            io.log.warning(`Could not write the not-assessed report: ${scrubSecrets(describeFailure(publishErr), secrets)}`);
         }
         io.setFailed(line);
     }
 }
-async function runGateStep(deps, inputs, secrets) {
+/**
+ * The error path's report: the job summary and, when the inputs were read and
+ * the job was not cancelled, the sticky comment or tracking issue, replacing
+ * the previous result (which it names) so nothing green stays on a red check.
+ * Every service string goes through the safe renderer.
+ */
+async function reportNotAssessed(deps, inputs, failure, secrets) {
     const { io, clock } = deps;
+    const modelId = inputs?.modelId ?? (envInputReader(io.env)('model_id').trim() || 'the model');
+    const assessed = await assessedNow(io.env, clock);
+    const input = {
+        modelId,
+        mode: inputs?.mode === 'validate' ? 'validate' : 'gate',
+        ...failure,
+        commitSha: assessed.sha,
+        assessedAt: assessed.at,
+        runUrl: runUrl(io.env)
+    };
+    await io.appendSummary(scrubSecrets(renderNotAssessed(input), secrets));
+    // A configuration mistake leaves no inputs to publish with, a target that could not be
+    // registered no model to key the comment on; a cancelled job has no time to.
+    if (inputs === null || inputs.modelId === '' || deps.signal.aborted)
+        return;
+    const marker = commentMarker(inputs.mode === 'validate' ? `${inputs.modelId}#validate` : inputs.modelId);
+    await publishToGitHub({ env: io.env, log: io.log, clock, signal: deps.signal, random: deps.random }, {
+        inputs,
+        marker,
+        commentBody: (existing) => scrubSecrets(renderNotAssessed(input, { marker, previous: existing === null ? undefined : previousResult(existing) }), secrets),
+        issueTitle: scrubSecrets(notAssessedTitle(input), secrets),
+        failing: true
+    });
+}
+async function runGateStep(deps, inputs, secrets, prepared) {
+    const { io, clock } = deps;
+    const scope = baselineScope(io.env.GITHUB_EVENT_NAME ?? '', await readEventPayload(io.env.GITHUB_EVENT_PATH), io.env);
+    const today = isoDay(clock.now());
+    const githubApi = () => {
+        if (inputs.githubToken === '')
+            throw new ConfigError('github_token', 'is empty: the accepted-risks file of the base branch is read through the GitHub API; leave github_token at its default');
+        return createIssuesApi({
+            token: inputs.githubToken,
+            apiUrl: nonEmpty(io.env.GITHUB_API_URL) ?? 'https://api.github.com',
+            clock,
+            deadline: Deadline.after(clock, PRE_RUN_BUDGET_MS),
+            signal: deps.signal,
+            log: io.log,
+            random: deps.random
+        });
+    };
+    // The accepted risks first: a malformed file is a configuration error before any request to the service.
+    let accepted = null;
+    if (inputs.acceptedRisksFile !== '') {
+        accepted = await readAcceptedRisks({ workspace: nonEmpty(io.env.GITHUB_WORKSPACE) ?? process.cwd(), repo: repoOf(io.env), contents: githubApi, today }, inputs.acceptedRisksFile, scope);
+        if (accepted.source !== null)
+            io.log.info(`Accepted risks: ${accepted.entries.length} entr${accepted.entries.length === 1 ? 'y' : 'ies'} of ${accepted.path} read from ${accepted.source}.`);
+    }
+    const store = deps.baselineStore ?? actionsCacheStore({ env: io.env, log: io.log });
+    const loaded = await loadBaseline({ api: () => deps.makeApi(inputs, Deadline.after(clock, PRE_RUN_BUDGET_MS)), store, log: io.log }, { modelId: inputs.modelId, baselineRunId: inputs.baselineRunId });
+    io.log.info(loaded.baseline
+        ? `Baseline: run ${loaded.baseline.run_id} (${loaded.baseline.findings.length} findings) from ${loaded.source}.`
+        : `No baseline: ${loaded.why}; gating as with fail_on any.`);
     const outcome = await runGate({
         makeApi: (deadline) => deps.makeApi(inputs, deadline),
         clock,
         signal: deps.signal,
         log: io.log,
         random: deps.random,
-        onRunStarted: (runId) => saveRunStarted(io, runId),
-        onRunSettled: () => saveRunSettled(io)
-    }, { modelId: inputs.modelId, categories: inputs.categories, minSeverity: inputs.minSeverity, timeoutMs: inputs.timeoutMs });
+        onRunStarted: (runId) => {
+            saveRunStarted(io, runId);
+        },
+        onRunSettled: () => {
+            saveRunSettled(io);
+        },
+        onTriggerIntent: (intent) => {
+            saveTriggerIntent(io, intent);
+        },
+        onCancelRequested: (runId) => {
+            saveCancelRequested(io, runId);
+        }
+    }, {
+        modelId: inputs.modelId,
+        categories: inputs.categories,
+        minSeverity: inputs.minSeverity,
+        timeoutMs: inputs.timeoutMs,
+        policy: { baseline: loaded.baseline, accepted: accepted?.entries ?? [], failOn: inputs.failOn, today }
+    });
     const { decision, run, results } = outcome;
-    const report = buildReport(gateReportInput(outcome, { modelId: inputs.modelId, minSeverity: inputs.minSeverity, runUrl: runUrl(io.env), secrets }));
-    const reportPath = await writeReportFile(io.env, `report-${inputs.modelId}-${outcome.triggered.runId}`, scrubSecrets(renderJson(report), secrets));
+    const policyNotes = [...(accepted?.notes ?? [])];
+    // The default branch records the baseline of a complete, trusted run.
+    let baselineSaved = null;
+    if (scope.kind === 'default-branch' &&
+        (decision.result === 'pass' || decision.result === 'fail') &&
+        run?.status === 'completed' &&
+        results.findings !== null &&
+        !deps.signal.aborted) {
+        const saved = await store.save(buildBaseline({
+            modelId: inputs.modelId,
+            runId: outcome.triggered.runId,
+            createdAt: new Date(clock.now()).toISOString(),
+            commit: scope.sha,
+            categoriesCompleted: run.categories_completed,
+            findings: results.findings
+        }));
+        if (saved.saved) {
+            baselineSaved = saved.where;
+            io.log.info(`Baseline of run ${outcome.triggered.runId} saved: ${saved.where}.`);
+        }
+    }
+    if (inputs.syncDismissals && outcome.policy && results.findings !== null) {
+        if (scope.kind !== 'default-branch') {
+            policyNotes.push('sync_dismissals is on, but acceptances are written to the service only from the default branch: nothing dismissed.');
+        }
+        else {
+            const synced = await syncDismissals(deps.makeApi(inputs, Deadline.after(clock, PRE_RUN_BUDGET_MS)), results.findings, outcome.policy.acceptance.acceptedBy);
+            policyNotes.push(...synced.notes);
+        }
+    }
+    const reportInput = gateReportInput(outcome, {
+        modelId: inputs.modelId,
+        minSeverity: inputs.minSeverity,
+        runUrl: runUrl(io.env),
+        secrets,
+        ...prepared
+    });
+    const report = buildReport({
+        ...reportInput,
+        notes: [...reportInput.notes, ...policyNotes],
+        policy: {
+            failOn: inputs.failOn,
+            baseline: loaded.baseline,
+            baselineSource: loaded.source,
+            baselineWhy: loaded.why,
+            baselineSaved,
+            accepted,
+            outcome: outcome.policy
+        },
+        commit: await assessedNow(io.env, clock)
+    });
+    const reportName = `report-${inputs.modelId}-${outcome.triggered.runId}`;
+    const reportPath = await writeReportFile(io.env, reportName, scrubSecrets(renderJson(report), secrets));
+    const sarif = renderSarif(report, {
+        location: inputs.sarifLocation || workflowFile(io.env),
+        threshold: inputs.sarifMinSeverity,
+        toolVersion: ACTION_VERSION
+    });
+    const sarifPath = await writeReportFile(io.env, reportName, scrubSecrets(JSON.stringify(sarif, null, 2), secrets), 'sarif');
+    const junitPath = await writeReportFile(io.env, reportName, scrubSecrets(renderJunit(report), secrets), 'junit.xml');
+    const b = report.baseline;
     setOutputs(io, {
         run_id: outcome.triggered.runId,
         status: run?.status ?? '',
@@ -46777,17 +50302,23 @@ async function runGateStep(deps, inputs, secrets) {
         findings_count: decision.findingsAtOrAbove === null ? '' : String(decision.findingsAtOrAbove),
         categories_planned: JSON.stringify(run?.categories_planned ?? []),
         categories_completed: JSON.stringify(run?.categories_completed ?? []),
-        report_path: reportPath
+        report_path: reportPath,
+        sarif_path: sarifPath,
+        junit_path: junitPath,
+        new_count: b?.available ? String(b.newCount) : '',
+        known_count: b?.available ? String(b.knownCount) : '',
+        gone_count: b?.available ? String(b.gone.length) : '',
+        accepted_count: String(report.acceptances?.acceptedCount ?? 0)
     }, secrets);
     if (!deps.signal.aborted) {
         for (const a of buildAnnotations(report))
             io.annotate(a.level, scrubSecrets(a.message, secrets), scrubSecrets(a.title, secrets));
         await io.appendSummary(scrubSecrets(renderSummary(report), secrets));
-        const published = await publishToGitHub({ io, clock, signal: deps.signal, random: deps.random }, {
+        const published = await publishToGitHub({ env: io.env, log: io.log, clock, signal: deps.signal, random: deps.random }, {
             inputs,
             marker: commentMarker(inputs.modelId),
             commentBody: () => scrubSecrets(renderComment(report), secrets),
-            issueTitle: `AI agent security gate: ${decision.result} for model ${inputs.modelId}`,
+            issueTitle: scrubSecrets(reportTitle(report), secrets),
             failing: decision.result !== 'pass'
         });
         if (published.commentUrl)
@@ -46807,7 +50338,8 @@ async function runValidate(deps, inputs, secrets) {
     const { io, clock } = deps;
     const deadline = Deadline.after(clock, inputs.timeoutMs);
     const result = await runValidateMode({ api: deps.makeApi(inputs, deadline), clock, deadline, signal: deps.signal, log: io.log, random: deps.random }, { modelId: inputs.modelId, maxRuns: inputs.maxRuns, failOnIncomplete: inputs.failOnIncomplete });
-    const markdown = scrubSecrets(renderValidationMarkdown(result, { modelId: inputs.modelId }), secrets);
+    const assessed = await assessedNow(io.env, clock);
+    const markdown = scrubSecrets(renderValidationMarkdown(result, { modelId: inputs.modelId, commitSha: assessed.sha, assessedAt: assessed.at, runUrl: runUrl(io.env) }), secrets);
     const reportPath = await writeReportFile(io.env, `validation-${inputs.modelId}`, scrubSecrets(JSON.stringify(result, null, 2), secrets));
     setOutputs(io, {
         result: result.failed ? 'fail' : 'pass',
@@ -46817,11 +50349,11 @@ async function runValidate(deps, inputs, secrets) {
         report_path: reportPath
     }, secrets);
     await io.appendSummary(markdown);
-    await publishToGitHub({ io, clock, signal: deps.signal, random: deps.random }, {
+    await publishToGitHub({ env: io.env, log: io.log, clock, signal: deps.signal, random: deps.random }, {
         inputs,
         marker: commentMarker(`${inputs.modelId}#validate`),
         commentBody: () => markdown,
-        issueTitle: `AI agent security validation: ${result.failed ? 'fail' : 'pass'} for model ${inputs.modelId}`,
+        issueTitle: scrubSecrets(validationTitle(result, inputs.modelId), secrets),
         failing: result.failed
     });
     const line = `Validation: ${result.reason}`;
@@ -46833,10 +50365,18 @@ async function runValidate(deps, inputs, secrets) {
 
 ;// CONCATENATED MODULE: ./src/action/post.ts
 /**
- * The post step: runs after the job's steps, even on cancellation. If the
- * main step started a run and could not see it stop (killed, or its cancel
- * failed), cancel it here, with the same key that started it.
+ * The post step: runs after the job's steps, even on cancellation. It stops
+ * what the main step may have left running, with the same key that started
+ * it, sending at most one cancel per run across both steps:
+ * - the main step started a run and did not see it stop: cancel it, unless
+ *   the main step's cancel was already accepted (then the run is stopping:
+ *   its status is read once and said, no second cancel is sent);
+ * - the main step was interrupted before it learnt the run id of a trigger
+ *   it had sent: find the run by the recorded intent and cancel it only if it
+ *   is provably ours (run-ownership.ts).
  */
+
+
 
 
 
@@ -46847,7 +50387,8 @@ const POST_SETTLE_MS = 5_000;
 async function runPost(deps) {
     const { io, clock } = deps;
     const runId = runLeftRunning(io);
-    if (runId === null) {
+    const intent = runId === null ? abandonedTrigger(io) : null;
+    if (runId === null && intent === null) {
         io.log.debug('No run left running by the main step.');
         return;
     }
@@ -46856,7 +50397,21 @@ async function runPost(deps) {
         if (rawKey !== '')
             io.setSecret(rawKey);
         const inputs = readInputs(envInputReader(io.env));
+        const settleBy = Deadline.after(clock, POST_SETTLE_MS);
         const api = deps.makeApi(inputs, Deadline.after(clock, POST_SETTLE_MS * 2));
+        if (runId === null) {
+            // No run id: the step was checked above to have left a trigger intent.
+            if (intent !== null)
+                await stopAbandonedTrigger({ api, clock, log: io.log }, intent, {
+                    settleBy,
+                    why: 'the main step ended before its trigger was answered'
+                });
+            return;
+        }
+        if (cancelRequested(io, runId)) {
+            await reportStopping(api, io, runId);
+            return;
+        }
         const stopped = await stopRun({ api, clock, log: io.log }, runId, {
             settleMs: POST_SETTLE_MS,
             why: 'the main step ended before the run did'
@@ -46866,7 +50421,22 @@ async function runPost(deps) {
             io.log.info(`Post step: cancel of run ${runId} requested${stopped.settled ? '; it has stopped' : ''}.`);
     }
     catch (err) {
-        io.log.warning(`Post step could not cancel run ${runId}: ${describeFailure(err)}`);
+        io.log.warning(`Post step could not stop ${runId === null ? 'the run of the interrupted trigger' : `run ${runId}`}: ${describeFailure(err)}`);
+    }
+}
+/** The main step's cancel was accepted: one read says whether the run has stopped; no second cancel. */
+async function reportStopping(api, io, runId) {
+    try {
+        const run = await api.getRun(runId);
+        const status = oneLine(run.status, 40);
+        io.log.info(isTerminal(run.status)
+            ? `Post step: run ${runId} has stopped (status ${status}) after the main step's cancel.`
+            : `Post step: the main step's cancel of run ${runId} was accepted and the run is stopping (status ${status}); not sending a second cancel.`);
+    }
+    catch (err) {
+        if (!(err instanceof ServiceError))
+            throw err;
+        io.log.info(`Post step: the main step's cancel of run ${runId} was accepted; its status could not be read (${err.describe()}); not sending a second cancel.`);
     }
 }
 
@@ -46886,12 +50456,25 @@ async function runPost(deps) {
 
 
 
+/**
+ * After SIGINT the runner sends SIGTERM 7.5 s later and SIGKILL 2.5 s after
+ * that. The step stops its run within ABORT_SETTLE_MS (5 s); if anything still
+ * holds it this long after the first signal, it fails and exits at once, so a
+ * cancelled job ends non-zero before the SIGKILL and never with a pass.
+ */
+const ABORT_EXIT_MS = 8_500;
 /** Abort on the runner's SIGINT (and SIGTERM 7.5 s later). Returns the controller and a function that removes the listeners. */
 function abortOnSignals(io) {
     const controller = new AbortController();
     const onSignal = (signal) => {
-        if (!controller.signal.aborted)
+        if (!controller.signal.aborted) {
             io.log.warning(`Received ${signal}: the job is being cancelled; stopping what this step started.`);
+            setTimeout(() => {
+                io.setOutput('result', 'error');
+                io.setFailed(`The step was cancelled and could not finish within ${ABORT_EXIT_MS / 1000} s of ${signal}; exiting before the runner kills it.`);
+                process.exit(1);
+            }, ABORT_EXIT_MS).unref();
+        }
         controller.abort();
     };
     process.on('SIGINT', onSignal);
@@ -46905,16 +50488,25 @@ function abortOnSignals(io) {
     };
 }
 /** Run the step this process was started for. Never throws: a bug fails the step with its stack. */
-async function run(io = coreActionIO()) {
+async function run(io = coreActionIO(), edges = {}) {
     const aborts = abortOnSignals(io);
-    const makeApi = (inputs, deadline) => createClient({ baseUrl: inputs.baseUrl, apiKey: inputs.apiKey, clock: systemClock, deadline, log: io.log });
+    const clock = edges.clock ?? systemClock;
+    const makeApi = edges.makeApi ??
+        ((inputs, deadline, opts) => createClient({
+            baseUrl: inputs.baseUrl,
+            apiKey: inputs.apiKey,
+            clock,
+            deadline,
+            log: io.log,
+            requestTimeoutMs: opts?.requestTimeoutMs
+        }));
     try {
         if (isPostStep(io)) {
-            await runPost({ io, clock: systemClock, makeApi });
+            await runPost({ io, clock, makeApi });
         }
         else {
             markMainStarted(io);
-            await runMain({ io, clock: systemClock, signal: aborts.signal, makeApi });
+            await runMain({ io, clock, signal: aborts.signal, makeApi });
         }
     }
     catch (err) {
