@@ -151,6 +151,22 @@ describe('the main step, in-process', () => {
     expect(step.outputs.result).toBe('pass')
     expect(step.failures).toEqual([])
   })
+
+  it('a job cancelled after a pass was decided (while it is being published) ends error, never pass', async () => {
+    const step = io()
+    const cancel = new AbortController()
+    // The summary is written just before the comment is published: the SIGINT lands there.
+    const summaries = step.summary
+    step.appendSummary = (markdown) => {
+      summaries.push(markdown)
+      cancel.abort()
+      return Promise.resolve()
+    }
+    await runMain({ io: step, clock: fakeClock(), signal: cancel.signal, makeApi: () => scriptedService({ statuses: [done] }) })
+    expect(step.outputs.result).toBe('error')
+    expect(step.failures).toHaveLength(1)
+    expect(step.failures[0]).toMatch(/^Result: error: the step was cancelled before it finished \(the assessment read pass/)
+  })
 })
 
 describe('the post step, in-process', () => {

@@ -133,16 +133,16 @@ const cases: [string, Partial<DecideInput>, GateResult, RegExp][] = [
     /no open findings/
   ],
   [
-    'service pass stands over an unknown status (only open overrides it)',
+    'service pass over an unknown status is not trusted (only fixed, dismissed, FIXED_VERIFIED close)',
     { verdict: 'pass', findings: [makeFinding('critical', { status: 'in_review' })] },
-    'pass',
-    /no open findings/
+    'fail',
+    /1 open finding at or above high \(1 critical\)/
   ],
   [
     'service fail with only unknown statuses',
     { verdict: 'fail', findings: [makeFinding('high', { status: 'triaged' })] },
     'fail',
-    /the service's verdict is fail at high/
+    /1 open finding at or above high \(1 high\)/
   ],
 
   // Coverage against the run and the findings.
@@ -252,9 +252,20 @@ describe('decide', () => {
       /1 finding at or above high has a status this action does not know: "f_\d+" \("reopened"\); counted as open \(fail closed\)/
     )
     expect(computed.openAtOrAbove).toBe(1)
+    // A service pass beside a status that does not close the finding is not trusted (fail closed).
     const serviceSays = decide({ ...base, verdict: 'pass', findings: [makeFinding('high', { status: 'in_review' })] })
-    expect(serviceSays.notes.join(' ')).toMatch(/"in_review"\); the service's verdict stands for them/)
-    expect(serviceSays.openAtOrAbove).toBe(0)
+    expect(serviceSays.notes.join(' ')).toMatch(/"in_review"\); counted as open \(fail closed\)/)
+    expect(serviceSays.openAtOrAbove).toBe(1)
+    expect(serviceSays.result).toBe('fail')
+  })
+
+  it.each(['OPEN', 'open ', 'reopened', 'in_review', ''])('a service pass beside a high finding in status %j fails closed', (status) => {
+    const d = decide({ ...base, verdict: 'pass', findings: [makeFinding('high', { status })] })
+    expect(d.result).toBe('fail')
+  })
+
+  it.each(['fixed', 'dismissed', 'FIXED_VERIFIED'])('a service pass beside a high finding in the closed status %s stands', (status) => {
+    expect(decide({ ...base, verdict: 'pass', findings: [makeFinding('high', { status })] }).result).toBe('pass')
   })
 
   it('notes coverage facts that are not failures', () => {

@@ -378,6 +378,14 @@ async function runGateStep(deps: MainDeps, inputs: ActionInputs, secrets: string
   }
   for (const note of results.notes) io.log.info(scrubSecrets(note, secrets))
 
+  // Cancelled after the result was decided (while it was being published): a cancelled job never passes.
+  if (deps.signal.aborted && decision.result !== 'error') {
+    setOutputs(io, { result: 'error' }, secrets)
+    io.setFailed(
+      `Result: error: the step was cancelled before it finished (the assessment read ${decision.result}: ${scrubSecrets(decision.reason, secrets)})`
+    )
+    return
+  }
   const line = `Result: ${decision.result}: ${decision.reason}`
   if (decision.result === 'pass') io.log.info(line)
   else if (decision.result === 'incomplete' && !inputs.failOnIncomplete)
@@ -421,6 +429,9 @@ async function runValidate(deps: MainDeps, inputs: ActionInputs, secrets: string
     }
   )
   const line = `Validation: ${result.reason}`
-  if (result.failed) io.setFailed(scrubSecrets(line, secrets))
+  if (deps.signal.aborted && !result.failed) {
+    setOutputs(io, { result: 'error' }, secrets)
+    io.setFailed('Validation: error: the step was cancelled before it finished')
+  } else if (result.failed) io.setFailed(scrubSecrets(line, secrets))
   else io.log.info(line)
 }

@@ -84,19 +84,14 @@ export interface Decision {
 }
 
 /**
- * Which findings count against the gate.
- * - 'not-closed': for a verdict computed locally because the service gave none.
- *   The complete set of finding statuses is not shown, so a status that is not
- *   one of the known closed ones (fixed, dismissed, FIXED_VERIFIED) counts as
- *   open: fail closed.
- * - 'open-only': for the check of a service verdict. Only the literal status
- *   `open` contradicts the service's pass: the service is the authority on its
- *   own statuses, and counting an unknown one would fail a valid setup forever.
+ * Which findings count against the gate: the complete set of finding statuses
+ * is not shown, so any status that is not one of the known closed ones (fixed,
+ * dismissed, FIXED_VERIFIED) counts as open, whoever decided the verdict. A
+ * service pass beside a finding at or above the threshold in an unknown status
+ * ("reopened", "OPEN", "open ") is a contradiction: fail closed.
  */
-type OpenRule = 'not-closed' | 'open-only'
-
-function countsAsOpen(f: Finding, rule: OpenRule): boolean {
-  return rule === 'open-only' ? f.status === 'open' : !isClosedFindingStatus(f.status)
+function countsAsOpen(f: Finding): boolean {
+  return !isClosedFindingStatus(f.status)
 }
 
 /**
@@ -106,21 +101,21 @@ function countsAsOpen(f: Finding, rule: OpenRule): boolean {
  * (an unknown status fails closed; decide() notes it).
  */
 export function computeVerdict(findings: readonly Finding[], minSeverity: Severity): Verdict {
-  return findings.some((f) => atOrAbove(f.severity, minSeverity) && countsAsOpen(f, 'not-closed')) ? 'fail' : 'pass'
+  return findings.some((f) => atOrAbove(f.severity, minSeverity) && countsAsOpen(f)) ? 'fail' : 'pass'
 }
 
-/** True when the findings hold a finding with the literal status open at or above the threshold. */
+/** True when the findings hold a finding at or above the threshold that is not closed. */
 function holdsOpenAtOrAbove(findings: readonly Finding[], minSeverity: Severity): boolean {
-  return findings.some((f) => atOrAbove(f.severity, minSeverity) && countsAsOpen(f, 'open-only'))
+  return findings.some((f) => atOrAbove(f.severity, minSeverity) && countsAsOpen(f))
 }
 
 /** "1 critical, 2 high" for the findings at or above the threshold that count as open. */
-function describeOpen(findings: readonly Finding[], minSeverity: Severity, rule: OpenRule): string {
+function describeOpen(findings: readonly Finding[], minSeverity: Severity): string {
   // (callers pass only the findings that can block: waived ones are left out)
   const parts: string[] = []
   for (const s of SEVERITIES) {
     if (!atOrAbove(s, minSeverity)) continue
-    const n = findings.filter((f) => countsAsOpen(f, rule) && f.severity === s).length
+    const n = findings.filter((f) => countsAsOpen(f) && f.severity === s).length
     if (n > 0) parts.push(`${n} ${s}`)
   }
   return parts.join(', ')
@@ -132,15 +127,13 @@ function quote(text: string, max = 60): string {
 }
 
 /** Notes on findings at or above the threshold whose status this action does not know. */
-function unknownStatusNotes(findings: readonly Finding[], minSeverity: Severity, rule: OpenRule): string[] {
+function unknownStatusNotes(findings: readonly Finding[], minSeverity: Severity): string[] {
   const unknown = findings.filter((f) => atOrAbove(f.severity, minSeverity) && !isKnownFindingStatus(f.status))
   if (unknown.length === 0) return []
   const shown = unknown.slice(0, 5).map((f) => `${quote(f.finding_id, 40)} (${quote(f.status, 40)})`)
   const more = unknown.length > shown.length ? ` and ${unknown.length - shown.length} more` : ''
   const what = `${plural(unknown.length, 'finding')} at or above ${minSeverity} ${unknown.length === 1 ? 'has' : 'have'} a status this action does not know: ${shown.join(', ')}${more}`
-  return rule === 'not-closed'
-    ? [`${what}; counted as open (fail closed), since only fixed, dismissed and FIXED_VERIFIED close a finding.`]
-    : [`${what}; the service's verdict stands for them.`]
+  return [`${what}; counted as open (fail closed), since only fixed, dismissed and FIXED_VERIFIED close a finding.`]
 }
 
 interface CoverageCheck {
@@ -215,7 +208,7 @@ export function decide(input: DecideInput): Decision {
   const completed = new Set(input.categoriesCompleted)
   const missingCategories = planned.filter((c) => !completed.has(c))
   const atAbove = findings ? findings.filter((f) => atOrAbove(f.severity, minSeverity)) : null
-  const openAtAbove = atAbove ? atAbove.filter((f) => countsAsOpen(f, 'open-only')) : null
+  const openAtAbove = atAbove ? atAbove.filter((f) => countsAsOpen(f)) : null
   const base = {
     findingsAtOrAbove: allFindings ? allFindings.filter((f) => atOrAbove(f.severity, minSeverity)).length : null,
     openAtOrAbove: openAtAbove ? openAtAbove.length : null,
@@ -254,7 +247,6 @@ export function decide(input: DecideInput): Decision {
   const notes: string[] = []
   let verdict: Verdict | null = input.verdict ?? null
   let verdictComputed = false
-  let rule: OpenRule = 'open-only'
   if (verdict === null) {
     if (findings === null) {
       return {
@@ -266,7 +258,6 @@ export function decide(input: DecideInput): Decision {
         notes
       }
     }
-    rule = 'not-closed'
     verdict = computeVerdict(findings, minSeverity)
     verdictComputed = true
     notes.push(
@@ -277,11 +268,11 @@ export function decide(input: DecideInput): Decision {
     findings !== null &&
     allFindings !== null &&
     waived.size > 0 &&
-    !findings.some((f) => atOrAbove(f.severity, minSeverity) && countsAsOpen(f, 'not-closed')) &&
-    allFindings.some((f) => waived.has(f.finding_id) && atOrAbove(f.severity, minSeverity) && countsAsOpen(f, 'open-only'))
+    !findings.some((f) => atOrAbove(f.severity, minSeverity) && countsAsOpen(f)) &&
+    allFindings.some((f) => waived.has(f.finding_id) && atOrAbove(f.severity, minSeverity) && countsAsOpen(f))
   ) {
     // The service's fail rests only on findings that do not block (accepted, or known with fail_on new).
-    const open = allFindings.filter((f) => waived.has(f.finding_id) && atOrAbove(f.severity, minSeverity) && countsAsOpen(f, 'open-only'))
+    const open = allFindings.filter((f) => waived.has(f.finding_id) && atOrAbove(f.severity, minSeverity) && countsAsOpen(f))
     const accepted = open.filter((f) => waived.get(f.finding_id) === 'accepted').length
     const known = open.length - accepted
     const why = [
@@ -294,14 +285,13 @@ export function decide(input: DecideInput): Decision {
     verdictComputed = true
     notes.push(`The service's verdict is fail at ${minSeverity}; the open findings behind it are ${why}, so they do not block.`)
   } else if (verdict === 'pass' && findings !== null && holdsOpenAtOrAbove(findings, minSeverity)) {
-    // Fail closed: the findings contradict the service's pass. Only the literal
-    // status open counts here (see OpenRule): an unknown status is the service's call.
+    // Fail closed: the findings contradict the service's pass (see countsAsOpen).
     verdict = 'fail'
     verdictComputed = true
     notes.push(`The service's verdict was pass, but its findings hold open findings at or above ${minSeverity}; the gate fails closed.`)
   }
-  if (findings !== null) notes.push(...unknownStatusNotes(findings, minSeverity, rule))
-  const blocking = atAbove ? atAbove.filter((f) => countsAsOpen(f, rule)).length : null
+  if (findings !== null) notes.push(...unknownStatusNotes(findings, minSeverity))
+  const blocking = atAbove ? atAbove.filter((f) => countsAsOpen(f)).length : null
   const decided = { ...base, openAtOrAbove: blocking }
 
   // Coverage against the run and the findings (only when the caller gave it).
@@ -328,7 +318,7 @@ export function decide(input: DecideInput): Decision {
     // A fail stands whatever else is wrong; the contradictions are still said.
     if (expiredLine) notes.push(`Also: ${expiredLine}.`)
     for (const e of [...check.errors, ...check.gaps]) notes.push(`Also: ${e}.`)
-    const detail = findings ? describeOpen(findings, minSeverity, rule) : ''
+    const detail = findings ? describeOpen(findings, minSeverity) : ''
     const count =
       blocking !== null && blocking > 0
         ? `${plural(blocking, 'open finding')} at or above ${minSeverity}`

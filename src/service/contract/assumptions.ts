@@ -72,7 +72,7 @@ export const API_ASSUMPTIONS: readonly { topic: string; decision: string }[] = [
   {
     topic: 'finding statuses',
     decision:
-      'open, fixed, dismissed, FIXED_VERIFIED are named; any other non-empty string is accepted. A verdict computed locally (the service gave none) counts a finding at or above min_severity as open unless its status is fixed, dismissed or FIXED_VERIFIED; the check that overrides a service pass counts only status open. A validation that ends still_broken sets it back to open'
+      'open, fixed, dismissed, FIXED_VERIFIED are named; any other non-empty string is accepted. A finding at or above min_severity counts as open unless its status is fixed, dismissed or FIXED_VERIFIED, both for a verdict computed locally and for the check that overrides a service pass (fail closed: a pass beside an unknown status is not trusted). A validation that ends still_broken sets it back to open'
   },
   {
     topic: 'attack last_replay_status',
