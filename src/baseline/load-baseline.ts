@@ -5,7 +5,8 @@
  */
 import type { ServiceApi } from '../service/service-api.js'
 import type { Log } from '../util/log.js'
-import { describeFailure } from '../util/errors.js'
+import { ConfigError, describeFailure } from '../util/errors.js'
+import { oneLine } from '../util/text.js'
 import { buildBaseline, type Baseline } from './baseline.js'
 import type { BaselineStore } from './store.js'
 
@@ -17,18 +18,33 @@ export interface LoadedBaseline {
   why: string | null
 }
 
-/** The findings of a finished run of the service as a baseline. A run that cannot be read is a failure (the user named it). */
-export async function baselineFromRun(api: ServiceApi, modelId: string, runId: string): Promise<Baseline> {
+/**
+ * The findings of a finished run of the service as a baseline, or why that run
+ * cannot be one: it must be of this model (when the service says) and
+ * completed. A run that cannot be read throws (the service failure line).
+ */
+export async function baselineFromRun(
+  api: ServiceApi,
+  modelId: string,
+  runId: string
+): Promise<{ baseline: Baseline } | { problem: string }> {
   const run = await api.getRun(runId)
+  const id = oneLine(runId, 80)
+  if (typeof run.model_id === 'string' && run.model_id !== modelId) {
+    return { problem: `run ${id} is a run of another model (${oneLine(run.model_id, 80)})` }
+  }
+  if (run.status !== 'completed') return { problem: `run ${id} is ${oneLine(run.status, 40)}, not completed` }
   const list = await api.listFindings(runId)
-  return buildBaseline({
-    modelId,
-    runId,
-    createdAt: typeof run.completed_at === 'string' ? run.completed_at : '',
-    commit: null,
-    categoriesCompleted: run.categories_completed,
-    findings: list.findings
-  })
+  return {
+    baseline: buildBaseline({
+      modelId,
+      runId,
+      createdAt: typeof run.completed_at === 'string' ? run.completed_at : '',
+      commit: null,
+      categoriesCompleted: run.categories_completed,
+      findings: list.findings
+    })
+  }
 }
 
 export async function loadBaseline(
@@ -36,13 +52,20 @@ export async function loadBaseline(
   args: { modelId: string; baselineRunId: string }
 ): Promise<LoadedBaseline> {
   if (args.baselineRunId !== '') {
-    const baseline = await baselineFromRun(deps.api(), args.modelId, args.baselineRunId)
-    return { baseline, source: `run ${args.baselineRunId} (baseline_run_id)`, why: null }
+    const read = await baselineFromRun(deps.api(), args.modelId, args.baselineRunId)
+    if ('problem' in read) throw new ConfigError('baseline_run_id', `${read.problem}: name a completed run of this model`)
+    return { baseline: read.baseline, source: `run ${args.baselineRunId} (baseline_run_id)`, why: null }
   }
   try {
     const got = await deps.store.load(args.modelId)
     if (got.baseline === null) return { baseline: null, source: null, why: got.why }
-    return { baseline: got.baseline, source: got.where, why: null }
+    // The cache is only trusted to name the run: a pull request can save a cache entry of its own
+    // (restored before the base branch's), so the findings are read again from the service, where
+    // only a real, completed run of this model can supply them.
+    const cached = got.baseline
+    const read = await baselineFromRun(deps.api(), args.modelId, cached.run_id)
+    if ('problem' in read) return { baseline: null, source: null, why: `the cached baseline names ${read.problem}: not trusted` }
+    return { baseline: { ...read.baseline, commit: cached.commit }, source: `${got.where}, its run re-read from the service`, why: null }
   } catch (err) {
     deps.log.warning(`The baseline could not be read: ${describeFailure(err)}`)
     return { baseline: null, source: null, why: `the baseline could not be read: ${describeFailure(err)}` }
