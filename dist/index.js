@@ -42373,7 +42373,7 @@ const API_ASSUMPTIONS = [
     },
     {
         topic: 'finding statuses',
-        decision: 'open, fixed, dismissed, FIXED_VERIFIED are named; any other non-empty string is accepted. A verdict computed locally (the service gave none) counts a finding at or above min_severity as open unless its status is fixed, dismissed or FIXED_VERIFIED; the check that overrides a service pass counts only status open. A validation that ends still_broken sets it back to open'
+        decision: 'open, fixed, dismissed, FIXED_VERIFIED are named; any other non-empty string is accepted. A finding at or above min_severity counts as open unless its status is fixed, dismissed or FIXED_VERIFIED, both for a verdict computed locally and for the check that overrides a service pass (fail closed: a pass beside an unknown status is not trusted). A validation that ends still_broken sets it back to open'
     },
     {
         topic: 'attack last_replay_status',
@@ -44354,8 +44354,15 @@ async function collectResults(api, runId, modelId, options = {}) {
  */
 
 
-function countsAsOpen(f, rule) {
-    return rule === 'open-only' ? f.status === 'open' : !isClosedFindingStatus(f.status);
+/**
+ * Which findings count against the gate: the complete set of finding statuses
+ * is not shown, so any status that is not one of the known closed ones (fixed,
+ * dismissed, FIXED_VERIFIED) counts as open, whoever decided the verdict. A
+ * service pass beside a finding at or above the threshold in an unknown status
+ * ("reopened", "OPEN", "open ") is a contradiction: fail closed.
+ */
+function countsAsOpen(f) {
+    return !isClosedFindingStatus(f.status);
 }
 /**
  * The verdict computed locally when the service gave none (see API
@@ -44364,20 +44371,20 @@ function countsAsOpen(f, rule) {
  * (an unknown status fails closed; decide() notes it).
  */
 function computeVerdict(findings, minSeverity) {
-    return findings.some((f) => atOrAbove(f.severity, minSeverity) && countsAsOpen(f, 'not-closed')) ? 'fail' : 'pass';
+    return findings.some((f) => atOrAbove(f.severity, minSeverity) && countsAsOpen(f)) ? 'fail' : 'pass';
 }
-/** True when the findings hold a finding with the literal status open at or above the threshold. */
+/** True when the findings hold a finding at or above the threshold that is not closed. */
 function holdsOpenAtOrAbove(findings, minSeverity) {
-    return findings.some((f) => atOrAbove(f.severity, minSeverity) && countsAsOpen(f, 'open-only'));
+    return findings.some((f) => atOrAbove(f.severity, minSeverity) && countsAsOpen(f));
 }
 /** "1 critical, 2 high" for the findings at or above the threshold that count as open. */
-function describeOpen(findings, minSeverity, rule) {
+function describeOpen(findings, minSeverity) {
     // (callers pass only the findings that can block: waived ones are left out)
     const parts = [];
     for (const s of SEVERITIES) {
         if (!atOrAbove(s, minSeverity))
             continue;
-        const n = findings.filter((f) => countsAsOpen(f, rule) && f.severity === s).length;
+        const n = findings.filter((f) => countsAsOpen(f) && f.severity === s).length;
         if (n > 0)
             parts.push(`${n} ${s}`);
     }
@@ -44388,16 +44395,14 @@ function quote(text, max = 60) {
     return JSON.stringify(text.length > max ? `${text.slice(0, max - 1)}…` : text);
 }
 /** Notes on findings at or above the threshold whose status this action does not know. */
-function unknownStatusNotes(findings, minSeverity, rule) {
+function unknownStatusNotes(findings, minSeverity) {
     const unknown = findings.filter((f) => atOrAbove(f.severity, minSeverity) && !isKnownFindingStatus(f.status));
     if (unknown.length === 0)
         return [];
     const shown = unknown.slice(0, 5).map((f) => `${quote(f.finding_id, 40)} (${quote(f.status, 40)})`);
     const more = unknown.length > shown.length ? ` and ${unknown.length - shown.length} more` : '';
     const what = `${plural(unknown.length, 'finding')} at or above ${minSeverity} ${unknown.length === 1 ? 'has' : 'have'} a status this action does not know: ${shown.join(', ')}${more}`;
-    return rule === 'not-closed'
-        ? [`${what}; counted as open (fail closed), since only fixed, dismissed and FIXED_VERIFIED close a finding.`]
-        : [`${what}; the service's verdict stands for them.`];
+    return [`${what}; counted as open (fail closed), since only fixed, dismissed and FIXED_VERIFIED close a finding.`];
 }
 /**
  * Coverage against the run status and the findings. The description: a
@@ -44450,7 +44455,7 @@ function decide(input) {
     const completed = new Set(input.categoriesCompleted);
     const missingCategories = planned.filter((c) => !completed.has(c));
     const atAbove = findings ? findings.filter((f) => atOrAbove(f.severity, minSeverity)) : null;
-    const openAtAbove = atAbove ? atAbove.filter((f) => countsAsOpen(f, 'open-only')) : null;
+    const openAtAbove = atAbove ? atAbove.filter((f) => countsAsOpen(f)) : null;
     const base = {
         findingsAtOrAbove: allFindings ? allFindings.filter((f) => atOrAbove(f.severity, minSeverity)).length : null,
         openAtOrAbove: openAtAbove ? openAtAbove.length : null,
@@ -44487,7 +44492,6 @@ function decide(input) {
     const notes = [];
     let verdict = input.verdict ?? null;
     let verdictComputed = false;
-    let rule = 'open-only';
     if (verdict === null) {
         if (findings === null) {
             return {
@@ -44499,7 +44503,6 @@ function decide(input) {
                 notes
             };
         }
-        rule = 'not-closed';
         verdict = computeVerdict(findings, minSeverity);
         verdictComputed = true;
         notes.push(`The service gave no verdict; it was computed from the findings: fail if a finding at or above ${minSeverity} is not fixed, dismissed or FIXED_VERIFIED.`);
@@ -44508,10 +44511,10 @@ function decide(input) {
         findings !== null &&
         allFindings !== null &&
         waived.size > 0 &&
-        !findings.some((f) => atOrAbove(f.severity, minSeverity) && countsAsOpen(f, 'not-closed')) &&
-        allFindings.some((f) => waived.has(f.finding_id) && atOrAbove(f.severity, minSeverity) && countsAsOpen(f, 'open-only'))) {
+        !findings.some((f) => atOrAbove(f.severity, minSeverity) && countsAsOpen(f)) &&
+        allFindings.some((f) => waived.has(f.finding_id) && atOrAbove(f.severity, minSeverity) && countsAsOpen(f))) {
         // The service's fail rests only on findings that do not block (accepted, or known with fail_on new).
-        const open = allFindings.filter((f) => waived.has(f.finding_id) && atOrAbove(f.severity, minSeverity) && countsAsOpen(f, 'open-only'));
+        const open = allFindings.filter((f) => waived.has(f.finding_id) && atOrAbove(f.severity, minSeverity) && countsAsOpen(f));
         const accepted = open.filter((f) => waived.get(f.finding_id) === 'accepted').length;
         const known = open.length - accepted;
         const why = [
@@ -44525,15 +44528,14 @@ function decide(input) {
         notes.push(`The service's verdict is fail at ${minSeverity}; the open findings behind it are ${why}, so they do not block.`);
     }
     else if (verdict === 'pass' && findings !== null && holdsOpenAtOrAbove(findings, minSeverity)) {
-        // Fail closed: the findings contradict the service's pass. Only the literal
-        // status open counts here (see OpenRule): an unknown status is the service's call.
+        // Fail closed: the findings contradict the service's pass (see countsAsOpen).
         verdict = 'fail';
         verdictComputed = true;
         notes.push(`The service's verdict was pass, but its findings hold open findings at or above ${minSeverity}; the gate fails closed.`);
     }
     if (findings !== null)
-        notes.push(...unknownStatusNotes(findings, minSeverity, rule));
-    const blocking = atAbove ? atAbove.filter((f) => countsAsOpen(f, rule)).length : null;
+        notes.push(...unknownStatusNotes(findings, minSeverity));
+    const blocking = atAbove ? atAbove.filter((f) => countsAsOpen(f)).length : null;
     const decided = { ...base, openAtOrAbove: blocking };
     // Coverage against the run and the findings (only when the caller gave it).
     const coverage = input.coverage;
@@ -44561,7 +44563,7 @@ function decide(input) {
             notes.push(`Also: ${expiredLine}.`);
         for (const e of [...check.errors, ...check.gaps])
             notes.push(`Also: ${e}.`);
-        const detail = findings ? describeOpen(findings, minSeverity, rule) : '';
+        const detail = findings ? describeOpen(findings, minSeverity) : '';
         const count = blocking !== null && blocking > 0
             ? `${plural(blocking, 'open finding')} at or above ${minSeverity}`
             : `the service's verdict is fail at ${minSeverity}`;
@@ -49700,29 +49702,51 @@ function actionsCacheStore(deps) {
 ;// CONCATENATED MODULE: ./src/baseline/load-baseline.ts
 
 
-/** The findings of a finished run of the service as a baseline. A run that cannot be read is a failure (the user named it). */
+
+/**
+ * The findings of a finished run of the service as a baseline, or why that run
+ * cannot be one: it must be of this model (when the service says) and
+ * completed. A run that cannot be read throws (the service failure line).
+ */
 async function baselineFromRun(api, modelId, runId) {
     const run = await api.getRun(runId);
+    const id = oneLine(runId, 80);
+    if (typeof run.model_id === 'string' && run.model_id !== modelId) {
+        return { problem: `run ${id} is a run of another model (${oneLine(run.model_id, 80)})` };
+    }
+    if (run.status !== 'completed')
+        return { problem: `run ${id} is ${oneLine(run.status, 40)}, not completed` };
     const list = await api.listFindings(runId);
-    return buildBaseline({
-        modelId,
-        runId,
-        createdAt: typeof run.completed_at === 'string' ? run.completed_at : '',
-        commit: null,
-        categoriesCompleted: run.categories_completed,
-        findings: list.findings
-    });
+    return {
+        baseline: buildBaseline({
+            modelId,
+            runId,
+            createdAt: typeof run.completed_at === 'string' ? run.completed_at : '',
+            commit: null,
+            categoriesCompleted: run.categories_completed,
+            findings: list.findings
+        })
+    };
 }
 async function loadBaseline(deps, args) {
     if (args.baselineRunId !== '') {
-        const baseline = await baselineFromRun(deps.api(), args.modelId, args.baselineRunId);
-        return { baseline, source: `run ${args.baselineRunId} (baseline_run_id)`, why: null };
+        const read = await baselineFromRun(deps.api(), args.modelId, args.baselineRunId);
+        if ('problem' in read)
+            throw new ConfigError('baseline_run_id', `${read.problem}: name a completed run of this model`);
+        return { baseline: read.baseline, source: `run ${args.baselineRunId} (baseline_run_id)`, why: null };
     }
     try {
         const got = await deps.store.load(args.modelId);
         if (got.baseline === null)
             return { baseline: null, source: null, why: got.why };
-        return { baseline: got.baseline, source: got.where, why: null };
+        // The cache is only trusted to name the run: a pull request can save a cache entry of its own
+        // (restored before the base branch's), so the findings are read again from the service, where
+        // only a real, completed run of this model can supply them.
+        const cached = got.baseline;
+        const read = await baselineFromRun(deps.api(), args.modelId, cached.run_id);
+        if ('problem' in read)
+            return { baseline: null, source: null, why: `the cached baseline names ${read.problem}: not trusted` };
+        return { baseline: { ...read.baseline, commit: cached.commit }, source: `${got.where}, its run re-read from the service`, why: null };
     }
     catch (err) {
         deps.log.warning(`The baseline could not be read: ${describeFailure(err)}`);
@@ -50326,6 +50350,12 @@ async function runGateStep(deps, inputs, secrets, prepared) {
     }
     for (const note of results.notes)
         io.log.info(scrubSecrets(note, secrets));
+    // Cancelled after the result was decided (while it was being published): a cancelled job never passes.
+    if (deps.signal.aborted && decision.result !== 'error') {
+        setOutputs(io, { result: 'error' }, secrets);
+        io.setFailed(`Result: error: the step was cancelled before it finished (the assessment read ${decision.result}: ${scrubSecrets(decision.reason, secrets)})`);
+        return;
+    }
     const line = `Result: ${decision.result}: ${decision.reason}`;
     if (decision.result === 'pass')
         io.log.info(line);
@@ -50357,7 +50387,11 @@ async function runValidate(deps, inputs, secrets) {
         failing: result.failed
     });
     const line = `Validation: ${result.reason}`;
-    if (result.failed)
+    if (deps.signal.aborted && !result.failed) {
+        setOutputs(io, { result: 'error' }, secrets);
+        io.setFailed('Validation: error: the step was cancelled before it finished');
+    }
+    else if (result.failed)
         io.setFailed(scrubSecrets(line, secrets));
     else
         io.log.info(line);
