@@ -133,7 +133,26 @@ describe('baselineScope', () => {
       { GITHUB_REF: 'refs/heads/feature' },
       { kind: 'other', ref: 'refs/heads/feature', sha: null }
     ],
-    ['workflow_dispatch', {}, { GITHUB_REF: 'refs/heads/main' }, { kind: 'other', ref: 'refs/heads/main', sha: null }]
+    ['workflow_dispatch', {}, { GITHUB_REF: 'refs/heads/main' }, { kind: 'other', ref: 'refs/heads/main', sha: null }],
+    [
+      'workflow_dispatch',
+      { repository: { default_branch: 'main' } },
+      { GITHUB_REF: 'refs/heads/main' },
+      { kind: 'default-branch', branch: 'main', sha: null }
+    ],
+    // Events that may run a pull request's code on the default branch's ref never record a baseline.
+    [
+      'issue_comment',
+      { repository: { default_branch: 'main' } },
+      { GITHUB_REF: 'refs/heads/main' },
+      { kind: 'other', ref: 'refs/heads/main', sha: null }
+    ],
+    [
+      'workflow_run',
+      { repository: { default_branch: 'main' } },
+      { GITHUB_REF: 'refs/heads/main' },
+      { kind: 'other', ref: 'refs/heads/main', sha: null }
+    ]
   ])('%s %j %j', (event, payload, env, expected) => {
     expect(baselineScope(event, payload, env)).toEqual(expected)
   })

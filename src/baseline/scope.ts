@@ -26,6 +26,10 @@ export function baselineScope(eventName: string, payload: unknown, env: NodeJS.P
   const ref = env.GITHUB_REF ?? ''
   const defaultBranch = text(rec(body.repository).default_branch)
   const sha = text(env.GITHUB_SHA)
-  if (defaultBranch !== null && ref === `refs/heads/${defaultBranch}`) return { kind: 'default-branch', branch: defaultBranch, sha }
+  // Only events that run the default branch's own code record: issue_comment or workflow_run also run on the
+  // default branch's ref, but a workflow may check out a pull request's code there.
+  const recording = eventName === 'push' || eventName === 'schedule' || eventName === 'workflow_dispatch'
+  if (recording && defaultBranch !== null && ref === `refs/heads/${defaultBranch}`)
+    return { kind: 'default-branch', branch: defaultBranch, sha }
   return { kind: 'other', ref, sha }
 }
