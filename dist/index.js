@@ -49503,7 +49503,10 @@ function baselineScope(eventName, payload, env) {
     const ref = env.GITHUB_REF ?? '';
     const defaultBranch = scope_text(rec(body.repository).default_branch);
     const sha = scope_text(env.GITHUB_SHA);
-    if (defaultBranch !== null && ref === `refs/heads/${defaultBranch}`)
+    // Only events that run the default branch's own code record: issue_comment or workflow_run also run on the
+    // default branch's ref, but a workflow may check out a pull request's code there.
+    const recording = eventName === 'push' || eventName === 'schedule' || eventName === 'workflow_dispatch';
+    if (recording && defaultBranch !== null && ref === `refs/heads/${defaultBranch}`)
         return { kind: 'default-branch', branch: defaultBranch, sha };
     return { kind: 'other', ref, sha };
 }
