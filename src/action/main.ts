@@ -21,7 +21,7 @@ import { buildReport } from '../report/report-model.js'
 import { commentMarker, previousResult, renderComment } from '../report/comment.js'
 import { reportTitle } from '../report/markdown.js'
 import { failureCause, notAssessedTitle, renderNotAssessed, type NotAssessedInput } from '../report/not-assessed.js'
-import { assessedCommit } from '../github/context.js'
+import { assessedCommit, splitRepository } from '../github/context.js'
 import { renderJson } from '../report/json.js'
 import { renderSummary } from '../report/summary.js'
 import type { ServiceApi } from '../service/service-api.js'
@@ -91,11 +91,6 @@ async function writeReportFile(env: NodeJS.ProcessEnv, name: string, json: strin
 export function workflowFile(env: NodeJS.ProcessEnv): string {
   const m = /^[^/]+\/[^/]+\/(.+)@refs\//.exec(env.GITHUB_WORKFLOW_REF ?? '')
   return m?.[1] ?? '.github/workflows'
-}
-
-function repoOf(env: NodeJS.ProcessEnv): { owner: string; repo: string } | null {
-  const [owner, repo] = (env.GITHUB_REPOSITORY ?? '').split('/')
-  return owner && repo ? { owner, repo } : null
 }
 
 /** The commit assessed and the time of the report (for every comment and summary). */
@@ -221,7 +216,12 @@ async function runGateStep(deps: MainDeps, inputs: ActionInputs, secrets: string
   let accepted: AcceptedRisks | null = null
   if (inputs.acceptedRisksFile !== '') {
     accepted = await readAcceptedRisks(
-      { workspace: nonEmpty(io.env.GITHUB_WORKSPACE) ?? process.cwd(), repo: repoOf(io.env), contents: githubApi, today },
+      {
+        workspace: nonEmpty(io.env.GITHUB_WORKSPACE) ?? process.cwd(),
+        repo: splitRepository(io.env.GITHUB_REPOSITORY) ?? null,
+        contents: githubApi,
+        today
+      },
       inputs.acceptedRisksFile,
       scope
     )

@@ -26,7 +26,8 @@ function prNumber(value: unknown): number | undefined {
 // GitHub owner and repository names: letters, digits, '-', '_', '.'.
 const NAME = /^[A-Za-z0-9_.-]+$/
 
-function splitRepository(full: unknown): { owner: string; repo: string } | undefined {
+/** GITHUB_REPOSITORY ('owner/repo') checked and split; undefined when it is unset or not of that form. */
+export function splitRepository(full: unknown): { owner: string; repo: string } | undefined {
   if (typeof full !== 'string') return undefined
   const parts = full.trim().split('/')
   if (parts.length !== 2) return undefined

@@ -9,7 +9,7 @@ import { Deadline, type Clock } from '../util/clock.js'
 import { describeFailure } from '../util/errors.js'
 import type { Log } from '../util/log.js'
 import { nonEmpty } from '../util/text.js'
-import { targetFromEvent } from './context.js'
+import { splitRepository, targetFromEvent } from './context.js'
 import { createIssuesApi } from './octokit.js'
 import { postStickyComment, type CommentMode } from './sticky-comment.js'
 import { syncTrackingIssue } from './tracking-issue.js'
@@ -87,14 +87,14 @@ export async function publishToGitHub(deps: PublishDeps, args: PublishArgs): Pro
       if (out.url) log.info(`PR comment ${out.action}: ${out.url}`)
       return { commentUrl: out.url, issueUrl: null }
     }
-    const [owner, repo] = (env.GITHUB_REPOSITORY ?? '').split('/')
-    if (!owner || !repo) {
-      log.warning('GITHUB_REPOSITORY is not set, so the tracking issue cannot be kept.')
+    const repository = splitRepository(env.GITHUB_REPOSITORY)
+    if (!repository) {
+      log.warning('GITHUB_REPOSITORY is not set (or not owner/repo), so the tracking issue cannot be kept.')
       return none
     }
     const out = await syncTrackingIssue(
       api,
-      { owner, repo },
+      repository,
       { marker: args.marker, title: args.issueTitle, body: args.commentBody, failing: args.failing },
       log
     )
