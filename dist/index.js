@@ -47510,6 +47510,7 @@ function prNumber(value) {
 }
 // GitHub owner and repository names: letters, digits, '-', '_', '.'.
 const NAME = /^[A-Za-z0-9_.-]+$/;
+/** GITHUB_REPOSITORY ('owner/repo') checked and split; undefined when it is unset or not of that form. */
 function splitRepository(full) {
     if (typeof full !== 'string')
         return undefined;
@@ -48638,12 +48639,12 @@ async function publishToGitHub(deps, args) {
                 log.info(`PR comment ${out.action}: ${out.url}`);
             return { commentUrl: out.url, issueUrl: null };
         }
-        const [owner, repo] = (env.GITHUB_REPOSITORY ?? '').split('/');
-        if (!owner || !repo) {
-            log.warning('GITHUB_REPOSITORY is not set, so the tracking issue cannot be kept.');
+        const repository = splitRepository(env.GITHUB_REPOSITORY);
+        if (!repository) {
+            log.warning('GITHUB_REPOSITORY is not set (or not owner/repo), so the tracking issue cannot be kept.');
             return none;
         }
-        const out = await syncTrackingIssue(api, { owner, repo }, { marker: args.marker, title: args.issueTitle, body: args.commentBody, failing: args.failing }, log);
+        const out = await syncTrackingIssue(api, repository, { marker: args.marker, title: args.issueTitle, body: args.commentBody, failing: args.failing }, log);
         if (out.url)
             log.info(`Tracking issue ${out.action}: ${out.url}`);
         return { commentUrl: null, issueUrl: out.url };
@@ -50114,10 +50115,6 @@ function workflowFile(env) {
     const m = /^[^/]+\/[^/]+\/(.+)@refs\//.exec(env.GITHUB_WORKFLOW_REF ?? '');
     return m?.[1] ?? '.github/workflows';
 }
-function repoOf(env) {
-    const [owner, repo] = (env.GITHUB_REPOSITORY ?? '').split('/');
-    return owner && repo ? { owner, repo } : null;
-}
 /** The commit assessed and the time of the report (for every comment and summary). */
 async function assessedNow(env, clock) {
     return { sha: assessedCommit(await readEventPayload(env.GITHUB_EVENT_PATH), env.GITHUB_SHA), at: new Date(clock.now()).toISOString() };
@@ -50225,7 +50222,12 @@ async function runGateStep(deps, inputs, secrets, prepared) {
     // The accepted risks first: a malformed file is a configuration error before any request to the service.
     let accepted = null;
     if (inputs.acceptedRisksFile !== '') {
-        accepted = await readAcceptedRisks({ workspace: nonEmpty(io.env.GITHUB_WORKSPACE) ?? process.cwd(), repo: repoOf(io.env), contents: githubApi, today }, inputs.acceptedRisksFile, scope);
+        accepted = await readAcceptedRisks({
+            workspace: nonEmpty(io.env.GITHUB_WORKSPACE) ?? process.cwd(),
+            repo: splitRepository(io.env.GITHUB_REPOSITORY) ?? null,
+            contents: githubApi,
+            today
+        }, inputs.acceptedRisksFile, scope);
         if (accepted.source !== null)
             io.log.info(`Accepted risks: ${accepted.entries.length} entr${accepted.entries.length === 1 ? 'y' : 'ies'} of ${accepted.path} read from ${accepted.source}.`);
     }
