@@ -39,7 +39,7 @@ import { buildBaseline } from '../baseline/baseline.js'
 import { readAcceptedRisks, type AcceptedRisks } from '../accepted/read-accepted.js'
 import { isoDay } from '../accepted/accepted-file.js'
 import { syncDismissals } from '../accepted/sync-dismissals.js'
-import { createIssuesApi } from '../github/octokit.js'
+import { createGitHubClient } from '../github/github-client.js'
 import { renderSarif } from '../report/sarif.js'
 import { renderJunit } from '../report/junit.js'
 import { ConfigError } from '../util/errors.js'
@@ -202,7 +202,7 @@ async function runGateStep(deps: MainDeps, inputs: ActionInputs, secrets: string
         'github_token',
         'is empty: the accepted-risks file of the base branch is read through the GitHub API; leave github_token at its default'
       )
-    return createIssuesApi({
+    return createGitHubClient({
       token: inputs.githubToken,
       apiUrl: nonEmpty(io.env.GITHUB_API_URL) ?? 'https://api.github.com',
       clock,
