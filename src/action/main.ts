@@ -13,7 +13,7 @@ import { Deadline, type Clock } from '../util/clock.js'
 import { buildAnnotations } from '../report/annotations.js'
 import { describeFailure, failureKind, type FailureKind } from '../util/errors.js'
 import { nonEmpty, oneLine } from '../util/text.js'
-import { gateReportInput, runGate } from '../gate/run-gate.js'
+import { assess, assessmentReportInput } from '../gate/assess.js'
 import { envInputReader, readInputs, type ActionInputs } from './inputs.js'
 import { scrubSecrets } from '../util/redact.js'
 import { baseUrlSecrets } from '../service/base-url.js'
@@ -241,7 +241,7 @@ async function runGateStep(deps: MainDeps, inputs: ActionInputs, secrets: string
       : `No baseline: ${loaded.why}; gating as with fail_on any.`
   )
 
-  const outcome = await runGate(
+  const outcome = await assess(
     {
       makeApi: (deadline) => deps.makeApi(inputs, deadline),
       clock,
@@ -308,7 +308,7 @@ async function runGateStep(deps: MainDeps, inputs: ActionInputs, secrets: string
       policyNotes.push(...synced.notes)
     }
   }
-  const reportInput = gateReportInput(outcome, {
+  const reportInput = assessmentReportInput(outcome, {
     modelId: inputs.modelId,
     minSeverity: inputs.minSeverity,
     runUrl: runUrl(io.env),
