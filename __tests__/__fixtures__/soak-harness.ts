@@ -46,7 +46,7 @@ import { describeFailure } from '../../src/util/errors.js'
 import { DEFAULT_BURST_LENGTH, FAULT_KINDS, seededRandom, type FaultConfig, type FaultKind } from '../../src/emulator/faults.js'
 import { startEmulator, type Emulator, type RequestLogEntry } from '../../src/emulator/server.js'
 import { DEFAULT_VULNERABLE } from '../../src/emulator/taxonomy.js'
-import { runGate, type GateOutcome } from '../../src/gate/run-gate.js'
+import { assess, type GateOutcome } from '../../src/gate/assess.js'
 import { recordingLog } from './recording-log.js'
 import type { RetryPolicy } from '../../src/util/retry-policy.js'
 
@@ -177,7 +177,7 @@ export interface GateRecord {
   config: string
   modelId: string
   faulted: boolean
-  /** The gate's result, or 'threw' when runGate rejected. */
+  /** The gate's result, or 'threw' when assess rejected. */
   result: GateResult | 'threw'
   openAtOrAbove: number | null
   reason: string
@@ -361,7 +361,7 @@ async function gateOnce(
   config: SoakConfig
 ): Promise<{ outcome: GateOutcome | null; error: string }> {
   try {
-    const outcome = await runGate(gateDeps(lane, opts, seed), {
+    const outcome = await assess(gateDeps(lane, opts, seed), {
       modelId,
       categories: config.categories,
       minSeverity: config.minSeverity,

@@ -5,7 +5,7 @@
  * fake whose run list, status and cancel follow the description.
  */
 import { describe, expect, it } from '@jest/globals'
-import { runGate, type GateDeps } from '../../src/gate/run-gate.js'
+import { assess, type GateDeps } from '../../src/gate/assess.js'
 import { runPost } from '../../src/action/post.js'
 import { saveCancelRequested, saveRunStarted, saveRunSettled, saveTriggerIntent } from '../../src/action/state.js'
 import type { RunListItem, RunStatusResponse } from '../../src/service/contract/index.js'
@@ -110,7 +110,7 @@ describe('an abort while POST /run is pending', () => {
         })
     })
     const io = fakeActionIO(INPUTS)
-    await expect(runGate(gateDeps(api, clock, controller.signal, io), ARGS)).rejects.toBeInstanceOf(AbortedError)
+    await expect(assess(gateDeps(api, clock, controller.signal, io), ARGS)).rejects.toBeInstanceOf(AbortedError)
     expect(svc.cancels).toEqual(['run_1'])
     expect(io.log.lines.some((l) => l.line.includes('interrupted trigger created run run_1'))).toBe(true)
     expect(io.state.get('cancel_requested')).toBe('run_1')
@@ -179,7 +179,7 @@ describe('one cancel per run', () => {
       }
     })
     const io = fakeActionIO(INPUTS)
-    const outcome = await runGate(gateDeps(api, clock, controller.signal, io), ARGS)
+    const outcome = await assess(gateDeps(api, clock, controller.signal, io), ARGS)
     expect(outcome.decision.result).toBe('error')
     expect(svc.cancels).toEqual(['run_1'])
     expect(io.state.get('run_settled')).toBe('false')
@@ -238,7 +238,7 @@ describe('an abort during the result reads', () => {
       listFindings: async () => ({ findings: [], count: 0 }),
       listModels: async () => ({ models: [] })
     })
-    const outcome = await runGate(
+    const outcome = await assess(
       { makeApi: () => api, clock, signal: controller.signal, log, onRunStarted: () => {}, onRunSettled: () => {} },
       ARGS
     )

@@ -7,7 +7,7 @@
 import { describe, expect, it } from '@jest/globals'
 import type { CoverageResponse, CoverageRow, FindingList, RunStatusResponse } from '../../src/service/contract/index.js'
 import { MalformedResponseError, ServiceError } from '../../src/util/errors.js'
-import { runGate } from '../../src/gate/run-gate.js'
+import { assess } from '../../src/gate/assess.js'
 import type { GateResult } from '../../src/gate/decide.js'
 import { recordingLog } from '../__fixtures__/recording-log.js'
 import type { ServiceApi } from '../../src/service/service-api.js'
@@ -198,9 +198,9 @@ const lenient: [string, Script][] = [
 ]
 
 /** Runs the gate on a fake clock: its waits are instant. */
-function gate(script: Script): Promise<Awaited<ReturnType<typeof runGate>>> {
+function gate(script: Script): Promise<Awaited<ReturnType<typeof assess>>> {
   const api = scripted(script)
-  return runGate(
+  return assess(
     {
       makeApi: () => api,
       clock: fakeClock(),
@@ -235,7 +235,7 @@ describe('fail closed', () => {
     const clock = fakeClock()
     const api = scripted({ statuses: [{}] })
     const settled: string[] = []
-    const outcome = await runGate(
+    const outcome = await assess(
       {
         makeApi: () => api,
         clock,
@@ -268,7 +268,7 @@ describe('when the status cannot be read any more', () => {
         return { run_id: 'run_1', status: 'running', cancel_requested: true }
       }
     })
-    const outcome = await runGate(
+    const outcome = await assess(
       {
         makeApi: () => api,
         clock,

@@ -7,7 +7,8 @@ import type { Clock } from '../../src/util/clock.js'
 import { AbortedError } from '../../src/util/errors.js'
 import { recordingLog } from '../__fixtures__/recording-log.js'
 import { DEFAULT_RETRY_POLICY } from '../../src/util/retry-policy.js'
-import { createIssuesApi, type IssuesApi } from '../../src/github/octokit.js'
+import { createGitHubClient } from '../../src/github/github-client.js'
+import type { IssuesApi } from '../../src/github/issues-api.js'
 import { postStickyComment } from '../../src/github/sticky-comment.js'
 import { startGitHubStandin, type GitHubStandin, type StandinOptions } from '../__fixtures__/github-standin.js'
 import { stopStarted } from '../__fixtures__/teardown.js'
@@ -38,7 +39,7 @@ async function start(opts?: StandinOptions): Promise<IssuesApi> {
   standin = await startGitHubStandin(opts)
   clock = instantClock()
   log = recordingLog()
-  return createIssuesApi({ token: 'ghs_test_token', apiUrl: standin.url, clock, log, random: () => 0.5 })
+  return createGitHubClient({ token: 'ghs_test_token', apiUrl: standin.url, clock, log, random: () => 0.5 })
 }
 
 const comments = (n = PR.number) => standin.state.comments.get(n) ?? []
@@ -231,7 +232,7 @@ describe('postStickyComment failures never throw', () => {
   test('401 (bad token): warning, skipped', async () => {
     standin = await startGitHubStandin()
     log = recordingLog()
-    const api = await createIssuesApi({ token: 'a b', apiUrl: standin.url, clock: instantClock(), log })
+    const api = await createGitHubClient({ token: 'a b', apiUrl: standin.url, clock: instantClock(), log })
     const out = await postStickyComment(api, PR, 'x', MARKER_A, 'new', log)
     expect(out.action).toBe('skipped')
     expect(warnings()[0]).toMatch(/401/)
@@ -310,7 +311,7 @@ describe('postStickyComment failures never throw', () => {
     log = recordingLog()
     const controller = new AbortController()
     controller.abort()
-    const api = await createIssuesApi({ token: 't', apiUrl: standin.url, clock: instantClock(), log, signal: controller.signal })
+    const api = await createGitHubClient({ token: 't', apiUrl: standin.url, clock: instantClock(), log, signal: controller.signal })
     await expect(postStickyComment(api, PR, 'x', MARKER_A, 'new', log)).rejects.toBeInstanceOf(AbortedError)
   })
 })

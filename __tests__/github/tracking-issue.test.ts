@@ -5,7 +5,8 @@
 import { afterEach, beforeEach, describe, expect, test } from '@jest/globals'
 import type { Clock } from '../../src/util/clock.js'
 import { recordingLog } from '../__fixtures__/recording-log.js'
-import { createIssuesApi, type IssuesApi } from '../../src/github/octokit.js'
+import { createGitHubClient } from '../../src/github/github-client.js'
+import type { IssuesApi } from '../../src/github/issues-api.js'
 import { syncTrackingIssue } from '../../src/github/tracking-issue.js'
 import { startGitHubStandin, type GitHubStandin, type StandinOptions } from '../__fixtures__/github-standin.js'
 import { stopStarted } from '../__fixtures__/teardown.js'
@@ -29,7 +30,7 @@ async function start(opts?: StandinOptions): Promise<void> {
   standin = await startGitHubStandin(opts)
   clock = instantClock()
   log = recordingLog()
-  api = await createIssuesApi({ token: 'ghs_t', apiUrl: standin.url, clock, log, random: () => 0.5 })
+  api = await createGitHubClient({ token: 'ghs_t', apiUrl: standin.url, clock, log, random: () => 0.5 })
 }
 
 const args = (failing: boolean, body: string, marker = MARKER) => ({

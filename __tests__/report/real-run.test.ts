@@ -6,10 +6,10 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals'
 import { startEmulator, type Emulator } from '../../src/emulator/server.js'
-import { runGate, type GateOutcome } from '../../src/gate/run-gate.js'
+import { assess, type GateOutcome } from '../../src/gate/assess.js'
 import { emulatorGateDeps } from '../__fixtures__/emulator-helpers.js'
 import { buildReport, type Report } from '../../src/report/report-model.js'
-import { gateReportInput } from '../../src/gate/run-gate.js'
+import { assessmentReportInput } from '../../src/gate/assess.js'
 import { COMMENT_LIMIT, commentMarker, renderComment } from '../../src/report/comment.js'
 import { renderJson } from '../../src/report/json.js'
 import { renderSummary } from '../../src/report/summary.js'
@@ -25,9 +25,9 @@ beforeAll(async () => {
   const e = await startEmulator({ allowLoopbackTargets: true, categoryDurationMs: 30, attacksPerCategory: 3 })
   emu = e
   e.demoAgent.setAllVulnerable(true)
-  outcome = await runGate(emulatorGateDeps(e), { modelId: e.demoModelId, categories: [], minSeverity: 'medium', timeoutMs: 60_000 })
+  outcome = await assess(emulatorGateDeps(e), { modelId: e.demoModelId, categories: [], minSeverity: 'medium', timeoutMs: 60_000 })
   report = buildReport(
-    gateReportInput(outcome, {
+    assessmentReportInput(outcome, {
       modelId: e.demoModelId,
       minSeverity: 'medium',
       runUrl: 'https://github.com/octo-org/agent-app/actions/runs/1',

@@ -12,7 +12,7 @@ import Ajv from 'ajv-draft-04'
 import addFormats from 'ajv-formats'
 import { parseStringPromise } from 'xml2js'
 import { startEmulator, type Emulator } from '../../src/emulator/server.js'
-import { gateReportInput, runGate, type GateOutcome } from '../../src/gate/run-gate.js'
+import { assess, assessmentReportInput, type GateOutcome } from '../../src/gate/assess.js'
 import { emulatorGateDeps } from '../__fixtures__/emulator-helpers.js'
 import { buildReport, type Report } from '../../src/report/report-model.js'
 import { renderSarif } from '../../src/report/sarif.js'
@@ -42,14 +42,14 @@ const accepted = parseAcceptedFile(
 )
 
 async function gate(baseline: ReturnType<typeof buildBaseline> | null): Promise<{ outcome: GateOutcome; report: Report }> {
-  const outcome = await runGate(emulatorGateDeps(emu), {
+  const outcome = await assess(emulatorGateDeps(emu), {
     modelId: emu.demoModelId,
     categories: [],
     minSeverity: 'high',
     timeoutMs: 60_000,
     policy: { baseline, accepted, failOn: 'new', today: TODAY }
   })
-  const input = gateReportInput(outcome, { modelId: emu.demoModelId, minSeverity: 'high', runUrl: null, secrets: [emu.keys.full] })
+  const input = assessmentReportInput(outcome, { modelId: emu.demoModelId, minSeverity: 'high', runUrl: null, secrets: [emu.keys.full] })
   input.policy = {
     failOn: 'new',
     baseline,

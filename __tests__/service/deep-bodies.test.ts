@@ -13,7 +13,7 @@ import { MalformedResponseError, ServiceError, describeFailure, failureKind } fr
 import { headerValueText, scrubSecretsDeep } from '../../src/util/redact.js'
 import { recordingLog } from '../__fixtures__/recording-log.js'
 import type { RetryPolicy } from '../../src/util/retry-policy.js'
-import { runGate } from '../../src/gate/run-gate.js'
+import { assess } from '../../src/gate/assess.js'
 import { bodies } from '../__fixtures__/service-bodies.js'
 import { fakeClock, startScriptedServer, type ScriptedServer } from '../__fixtures__/scripted-server.js'
 
@@ -126,7 +126,7 @@ describe('through the client over HTTP', () => {
     )
     const log = recordingLog()
     const clock = fakeClock()
-    const outcome = await runGate(
+    const outcome = await assess(
       {
         makeApi: (deadline) =>
           new AssessmentClient({ baseUrl: server.url, apiKey: KEY, clock, deadline, retryPolicy: POLICY, random: () => 0.5, log }),

@@ -1,7 +1,8 @@
 /** Pure helpers of the transport: URL building and network error mapping. */
 import { describe, expect, it } from '@jest/globals'
 import { ConfigError, failureKind } from '../../src/util/errors.js'
-import { buildQuery, fillPath, networkError, statusError } from '../../src/service/http-transport.js'
+import { networkError, statusError } from '../../src/service/http-errors.js'
+import { buildQuery, fillPath } from '../../src/service/http-transport.js'
 import { parseBaseUrl } from '../../src/service/base-url.js'
 
 describe("parseBaseUrl (the transport uses the inputs' rule)", () => {

@@ -17,7 +17,7 @@ import { createClient } from '../../src/service/client.js'
 import { systemClock, type Deadline } from '../../src/util/clock.js'
 import type { FaultKind } from '../../src/emulator/faults.js'
 import { startEmulator, type Emulator } from '../../src/emulator/server.js'
-import { runGate, type GateOutcome } from '../../src/gate/run-gate.js'
+import { assess, type GateOutcome } from '../../src/gate/assess.js'
 import { recordingLog } from '../__fixtures__/recording-log.js'
 
 const REQUEST_TIMEOUT_MS = 500
@@ -28,7 +28,7 @@ async function emulator(): Promise<Emulator> {
 }
 
 async function gate(emu: Emulator, modelId = emu.demoModelId): Promise<GateOutcome> {
-  return runGate(
+  return assess(
     {
       makeApi: (deadline: Deadline) =>
         createClient({

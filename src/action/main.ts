@@ -13,7 +13,7 @@ import { Deadline, type Clock } from '../util/clock.js'
 import { buildAnnotations } from '../report/annotations.js'
 import { describeFailure, failureKind, type FailureKind } from '../util/errors.js'
 import { nonEmpty, oneLine } from '../util/text.js'
-import { gateReportInput, runGate } from '../gate/run-gate.js'
+import { assess, assessmentReportInput } from '../gate/assess.js'
 import { envInputReader, readInputs, type ActionInputs } from './inputs.js'
 import { scrubSecrets } from '../util/redact.js'
 import { baseUrlSecrets } from '../service/base-url.js'
@@ -39,7 +39,7 @@ import { buildBaseline } from '../baseline/baseline.js'
 import { readAcceptedRisks, type AcceptedRisks } from '../accepted/read-accepted.js'
 import { isoDay } from '../accepted/accepted-file.js'
 import { syncDismissals } from '../accepted/sync-dismissals.js'
-import { createIssuesApi } from '../github/octokit.js'
+import { createGitHubClient } from '../github/github-client.js'
 import { renderSarif } from '../report/sarif.js'
 import { renderJunit } from '../report/junit.js'
 import { ConfigError } from '../util/errors.js'
@@ -202,7 +202,7 @@ async function runGateStep(deps: MainDeps, inputs: ActionInputs, secrets: string
         'github_token',
         'is empty: the accepted-risks file of the base branch is read through the GitHub API; leave github_token at its default'
       )
-    return createIssuesApi({
+    return createGitHubClient({
       token: inputs.githubToken,
       apiUrl: nonEmpty(io.env.GITHUB_API_URL) ?? 'https://api.github.com',
       clock,
@@ -241,7 +241,7 @@ async function runGateStep(deps: MainDeps, inputs: ActionInputs, secrets: string
       : `No baseline: ${loaded.why}; gating as with fail_on any.`
   )
 
-  const outcome = await runGate(
+  const outcome = await assess(
     {
       makeApi: (deadline) => deps.makeApi(inputs, deadline),
       clock,
@@ -308,7 +308,7 @@ async function runGateStep(deps: MainDeps, inputs: ActionInputs, secrets: string
       policyNotes.push(...synced.notes)
     }
   }
-  const reportInput = gateReportInput(outcome, {
+  const reportInput = assessmentReportInput(outcome, {
     modelId: inputs.modelId,
     minSeverity: inputs.minSeverity,
     runUrl: runUrl(io.env),

@@ -12,14 +12,16 @@
  *   look for a run of this model that appeared since the request was sent.
  *   None: retry. One that is provably ours (run-ownership.ts): continue with
  *   it. One that is not: fail closed (UnprovenRunError), never cancelling it.
- * - Everything else is explained (config mistakes become ConfigError).
+ * - Everything else is explained (explain-trigger-failure.ts: config mistakes
+ *   become ConfigError).
  */
 import type { Clock } from '../util/clock.js'
 import { isTerminal, type RunListItem } from '../service/contract/index.js'
-import { AbortedError, ConfigError, DeadlineExceededError, ServiceError } from '../util/errors.js'
+import { AbortedError, DeadlineExceededError, ServiceError } from '../util/errors.js'
 import { formatDuration, oneLine } from '../util/text.js'
 import { backoffDelayMs, DEFAULT_RETRY_POLICY, isRetryable, retryDelayMs, type RetryPolicy } from '../util/retry-policy.js'
 import type { ServiceApi, ServiceCallDeps } from '../service/service-api.js'
+import { explainTriggerFailure } from './explain-trigger-failure.js'
 import { claimRun, needsTaxonomy, newRuns, type Claim, type FullTaxonomy, type TriggerIntent } from './run-ownership.js'
 
 export interface TriggerDeps extends ServiceCallDeps {
@@ -165,80 +167,22 @@ async function waitForOtherRuns(deps: TriggerDeps, modelId: string, foreign: Set
   }
 }
 
-/** Turn a final trigger failure into the error a user can act on. */
-async function explain(deps: TriggerDeps, args: TriggerArgs, err: ServiceError): Promise<Error> {
-  const { modelId } = args
-  switch (err.code) {
-    case 'invalid_categories': {
-      const valid = await validCategoryKeys(deps)
-      const bad = invalidKeys(err, args.categories, valid)
-      const badText = bad.length > 0 ? `unknown category keys: ${bad.join(', ')}` : 'the service refused the category keys'
-      const validText = valid ? `valid keys: ${valid.join(', ')}` : 'the category list is not available to this key (GET /api/v1/category)'
-      return new ConfigError('categories', `${badText}; ${validText}`)
-    }
-    case 'trial_focus_not_included':
-      return new ConfigError(
-        'categories',
-        'evaluation (trial) workspaces run the full taxonomy only: leave categories empty, or use a key of a paid workspace'
-      )
-    case 'incomplete_config':
-      return new ConfigError(
-        'model_id',
-        `the service refuses to run model ${modelId}: its agent config is incomplete. Complete its endpoint_url and response_field in the inventory (${err.serviceMessage})`
-      )
-    case 'insufficient_scope':
-      return new ConfigError('api_key', 'the key lacks the test:run scope that triggering a run requires: use a key with test:run')
-    case 'allowance_exhausted': {
-      const resets = typeof err.extra.resets_on === 'string' ? oneLine(err.extra.resets_on, 40) : 'the 1st of next month (UTC)'
-      return err.withDetail({
-        hint: `The workspace's monthly assessment allowance is spent; it resets on ${resets}. Waiting within this job will not help`
-      })
-    }
-    case 'evaluation_ceiling':
-      return err.withDetail({
-        hint: "The evaluation workspace has reached its assessment ceiling. Only the service's operator can lift it (waiting does not): contact them or move to a paid plan"
-      })
-    case 'daily_budget_exhausted':
-      return err.withDetail({
-        hint: 'The daily assessment budget is spent and Retry-After is beyond timeout_minutes; run again later or raise timeout_minutes'
-      })
-  }
-  if (err.status === 401) {
-    return new ConfigError(
-      'api_key',
-      'the service rejected the key (401 unauthorized): check the secret holds a valid key for this service and workspace'
-    )
-  }
-  if (err.status === 403) {
-    // A code this action does not know (or none): the service's own message says which refusal it is.
-    return err.withDetail({
-      hint: 'On POST /run a 403 means the key lacks the test:run scope (use a key with it), the monthly allowance is spent (it resets on the 1st, UTC), or an evaluation ceiling was reached (only the operator lifts it); the message above says which'
-    })
-  }
-  if (err.status === 404) {
-    return new ConfigError(
-      'model_id',
-      `model '${modelId}' was not found in this key's workspace: check the id (GET /api/v1/model lists the workspace's models) and that api_key belongs to the same workspace`
-    )
-  }
-  return err
-}
-
-async function validCategoryKeys(deps: TriggerDeps): Promise<string[] | null> {
-  try {
-    const list = await deps.api.listCategories({ lens: 'security' }, { signal: deps.signal })
-    return list.categories.map((c) => oneLine(c.key, 100))
-  } catch (e) {
-    if (e instanceof ServiceError) return null
-    throw e
-  }
-}
-
-function invalidKeys(err: ServiceError, asked: string[], valid: string[] | null): string[] {
-  const fromService = err.extra.invalid
-  if (Array.isArray(fromService)) return fromService.map((k) => oneLine(String(k), 100))
-  if (valid) return asked.filter((k) => !valid.includes(k))
-  return []
+/** What the attempts so far have learnt: the state of `triggerRun`'s loop. */
+interface Attempts {
+  /** Runs that exist before our trigger are someone else's (or an earlier step's); null when they could not be listed. */
+  readonly baseline: string[] | null
+  /** Runs seen running while waiting for another assessment of the model: never ours. */
+  readonly foreign: Set<string>
+  readonly waitedFor: Set<string>
+  /** Earliest send time of an attempt whose outcome is unknown. */
+  ambiguousSince: number | null
+  failures: number
+  /** 409s in a row while the run list showed nothing running. */
+  busyRetries: number
+  /** Why the last attempt did not start a run, for the timeout message. */
+  lastRefusal: string | null
+  /** The failures waited out, for the final error. */
+  readonly retried: string[]
 }
 
 /**
@@ -246,116 +190,148 @@ function invalidKeys(err: ServiceError, asked: string[], valid: string[] | null)
  * rejects with ConfigError, ServiceError, DeadlineExceededError or AbortedError.
  */
 export async function triggerRun(deps: TriggerDeps, args: TriggerArgs): Promise<Triggered> {
-  const policy = deps.policy ?? DEFAULT_RETRY_POLICY
-  const random = deps.random ?? Math.random
   if (deps.signal?.aborted) throw new AbortedError()
   if (deps.deadline.expired()) throw new DeadlineExceededError(ENDPOINT, 'timeout_minutes ran out before the run could be triggered')
-  // Runs that exist before our trigger are someone else's (or an earlier step's).
-  const baseline = await baselineRunIds(deps, args.modelId)
-  /** Runs seen running while waiting for another assessment of the model: never ours. */
-  const foreign = new Set<string>()
-  const waitedFor = new Set<string>()
+  const attempts: Attempts = {
+    baseline: await baselineRunIds(deps, args.modelId),
+    foreign: new Set(),
+    waitedFor: new Set(),
+    ambiguousSince: null,
+    failures: 0,
+    busyRetries: 0,
+    lastRefusal: null,
+    retried: []
+  }
   const body = args.categories.length > 0 ? { model_id: args.modelId, categories: args.categories } : { model_id: args.modelId }
-  /** Earliest send time of an attempt whose outcome is unknown. */
-  let ambiguousSince: number | null = null
-  let failures = 0
-  /** 409s in a row while the run list showed nothing running. */
-  let busyRetries = 0
-  /** Why the last attempt did not start a run, for the timeout message. */
-  let lastRefusal: string | null = null
-  const retried: string[] = []
-
   for (;;) {
-    if (deps.signal?.aborted) throw new AbortedError()
-    if (deps.deadline.expired()) {
-      throw new DeadlineExceededError(
-        ENDPOINT,
-        `timeout_minutes ran out before the run could be triggered${lastRefusal ? `: ${lastRefusal}` : ''}`
-      )
-    }
+    stopWhenOutOfTime(deps, attempts)
     const sentAt = deps.clock.now()
-    // The recorded intent: what an abort (here or in the post step) needs to find the run this request may create.
-    const intent: TriggerIntent = {
-      modelId: args.modelId,
-      categories: args.categories,
-      baseline: baseline === null ? null : [...baseline, ...foreign],
-      sentAt: ambiguousSince ?? sentAt
-    }
-    deps.onIntent?.(intent)
+    const intent = recordIntent(deps, args, attempts, sentAt)
     try {
       const res = await deps.api.triggerRun(body, { signal: deps.signal })
-      return { runId: res.run_id, startedAt: res.started_at, recovered: false, waitedFor: [...waitedFor] }
+      return { runId: res.run_id, startedAt: res.started_at, recovered: false, waitedFor: [...attempts.waitedFor] }
     } catch (err) {
       if (!(err instanceof ServiceError) || err instanceof DeadlineExceededError) throw err
-
-      if (err.status === 409) {
-        // The description gives a 409 here one meaning, whatever its code: an assessment is already active.
-        if (ambiguousSince !== null) {
-          const mine = await claimAfter(deps, intent, foreign, err)
-          if (mine) return recovered(deps, mine, waitedFor)
-        }
-        if (await waitForOtherRuns(deps, args.modelId, foreign, waitedFor)) {
-          busyRetries = 0
-          deps.log.info(`The other assessment of model ${args.modelId} has ended; triggering ours now.`)
-          continue
-        }
-        // 409, yet the run list shows nothing running (its read side lags, or the run is not listed as running).
-        busyRetries += 1
-        const wait = Math.min(OTHER_RUN_POLL_MAX_MS, OTHER_RUN_POLL_MIN_MS * 2 ** (busyRetries - 1))
-        const said = `HTTP 409${err.code ? ` ${err.code}` : ''}`
-        deps.log.info(
-          `The service says an assessment of model ${args.modelId} is already active (${said}), but its run list shows none running; trying again in ${Math.round(wait / 1000)} s.`
-        )
-        lastRefusal = `the service kept answering ${said} (an assessment of model ${args.modelId} is already active) while its run list showed none running`
-        await sleepWithin(
-          deps,
-          wait,
-          `while ${lastRefusal}. Serialize workflow runs with a concurrency group keyed on the model_id (see examples/concurrency.yml)`
-        )
-        continue
-      }
-
-      if (err.status === 429) {
-        failures += 1
-        const wait = retryDelayMs(err, failures, policy, random)
-        const seconds = Math.ceil(wait / 1000)
-        const asked =
-          err.retryAfterMs !== undefined
-            ? `the service asked to retry after ${Math.ceil(err.retryAfterMs / 1000)} s`
-            : 'the service gave no Retry-After'
-        if (wait >= deps.deadline.remainingMs()) {
-          const why = `${asked} (${err.code ?? 'rate limited'}); waiting ${seconds} s more would go beyond what is left of timeout_minutes`
-          throw await explain(deps, args, new ServiceError({ ...errInit(err), message: `${err.serviceMessage}; ${why}`, retried }))
-        }
-        lastRefusal = `the service kept rate limiting triggers (HTTP 429${err.code ? ` ${err.code}` : ''})`
-        deps.log.info(`The service is rate limiting triggers (${err.code ?? 'HTTP 429'}); ${asked}: retrying in ${seconds} s.`)
-        retried.push(`HTTP 429 ${err.code ?? ''}, waited ${seconds} s`.replace('  ', ' '))
-        await sleepWithin(deps, wait, 'while waiting out the rate limit')
-        continue
-      }
-
-      if (err.ambiguous) {
-        ambiguousSince = ambiguousSince ?? sentAt
-        const mine = await claimAfter(deps, { ...intent, sentAt: ambiguousSince }, foreign, err)
-        if (mine) return recovered(deps, mine, waitedFor)
-      }
-
-      if (isRetryable(err) && failures + 1 < policy.maxAttempts) {
-        failures += 1
-        const wait = backoffDelayMs(failures, policy, random)
-        deps.log.info(
-          `Triggering the run failed (${err.describe()}); no run of ours is in the run list, retrying in ${(wait / 1000).toFixed(1)} s.`
-        )
-        lastRefusal = `the last attempt failed: ${err.describe()}`
-        retried.push(
-          `${err.status !== undefined ? `HTTP ${err.status}` : (err.code ?? 'network error')}, waited ${(wait / 1000).toFixed(1)} s`
-        )
-        await sleepWithin(deps, wait, 'while retrying the trigger')
-        continue
-      }
-      throw await explain(deps, args, err.withDetail({ attempts: failures + 1, retried }))
+      const ours = await afterFailure(deps, args, attempts, { intent, sentAt, err })
+      if (ours) return ours
     }
   }
+}
+
+function stopWhenOutOfTime(deps: TriggerDeps, attempts: Attempts): void {
+  if (deps.signal?.aborted) throw new AbortedError()
+  if (deps.deadline.expired()) {
+    const why = attempts.lastRefusal ? `: ${attempts.lastRefusal}` : ''
+    throw new DeadlineExceededError(ENDPOINT, `timeout_minutes ran out before the run could be triggered${why}`)
+  }
+}
+
+/** The recorded intent: what an abort (here or in the post step) needs to find the run this request may create. */
+function recordIntent(deps: TriggerDeps, args: TriggerArgs, attempts: Attempts, sentAt: number): TriggerIntent {
+  const intent: TriggerIntent = {
+    modelId: args.modelId,
+    categories: args.categories,
+    baseline: attempts.baseline === null ? null : [...attempts.baseline, ...attempts.foreign],
+    sentAt: attempts.ambiguousSince ?? sentAt
+  }
+  deps.onIntent?.(intent)
+  return intent
+}
+
+/** A failed attempt: the intent it was sent under, when, and how it failed. */
+interface FailedAttempt {
+  intent: TriggerIntent
+  sentAt: number
+  err: ServiceError
+}
+
+/**
+ * After a failed attempt: the run this step created when a lost answer turns
+ * out to have started it, null to try again (after the wait the failure
+ * asks for), or a throw when trying again will not help.
+ */
+async function afterFailure(deps: TriggerDeps, args: TriggerArgs, attempts: Attempts, failed: FailedAttempt): Promise<Triggered | null> {
+  const { err } = failed
+  if (err.status === 409) return afterConflict(deps, args.modelId, attempts, failed)
+  if (err.status === 429) {
+    await waitOutRateLimit(deps, args, attempts, err)
+    return null
+  }
+  if (err.ambiguous) {
+    attempts.ambiguousSince = attempts.ambiguousSince ?? failed.sentAt
+    const mine = await claimAfter(deps, { ...failed.intent, sentAt: attempts.ambiguousSince }, attempts.foreign, err)
+    if (mine) return recovered(deps, mine, attempts.waitedFor)
+  }
+  await backOffOrExplain(deps, args, attempts, err)
+  return null
+}
+
+/**
+ * 409: the description gives it one meaning here, whatever its code: an
+ * assessment of the model is already active. Wait for it to end; never adopt it.
+ */
+async function afterConflict(deps: TriggerDeps, modelId: string, attempts: Attempts, failed: FailedAttempt): Promise<Triggered | null> {
+  if (attempts.ambiguousSince !== null) {
+    const mine = await claimAfter(deps, failed.intent, attempts.foreign, failed.err)
+    if (mine) return recovered(deps, mine, attempts.waitedFor)
+  }
+  if (await waitForOtherRuns(deps, modelId, attempts.foreign, attempts.waitedFor)) {
+    attempts.busyRetries = 0
+    deps.log.info(`The other assessment of model ${modelId} has ended; triggering ours now.`)
+    return null
+  }
+  // 409, yet the run list shows nothing running (its read side lags, or the run is not listed as running).
+  attempts.busyRetries += 1
+  const wait = Math.min(OTHER_RUN_POLL_MAX_MS, OTHER_RUN_POLL_MIN_MS * 2 ** (attempts.busyRetries - 1))
+  const said = `HTTP 409${failed.err.code ? ` ${failed.err.code}` : ''}`
+  deps.log.info(
+    `The service says an assessment of model ${modelId} is already active (${said}), but its run list shows none running; trying again in ${Math.round(wait / 1000)} s.`
+  )
+  attempts.lastRefusal = `the service kept answering ${said} (an assessment of model ${modelId} is already active) while its run list showed none running`
+  await sleepWithin(
+    deps,
+    wait,
+    `while ${attempts.lastRefusal}. Serialize workflow runs with a concurrency group keyed on the model_id (see examples/concurrency.yml)`
+  )
+  return null
+}
+
+/** 429: wait as Retry-After says (never less than the policy's floor), or fail when that is beyond the deadline. */
+async function waitOutRateLimit(deps: TriggerDeps, args: TriggerArgs, attempts: Attempts, err: ServiceError): Promise<void> {
+  attempts.failures += 1
+  const wait = retryDelayMs(err, attempts.failures, deps.policy ?? DEFAULT_RETRY_POLICY, deps.random ?? Math.random)
+  const seconds = Math.ceil(wait / 1000)
+  const asked =
+    err.retryAfterMs !== undefined
+      ? `the service asked to retry after ${Math.ceil(err.retryAfterMs / 1000)} s`
+      : 'the service gave no Retry-After'
+  if (wait >= deps.deadline.remainingMs()) {
+    const why = `${asked} (${err.code ?? 'rate limited'}); waiting ${seconds} s more would go beyond what is left of timeout_minutes`
+    const final = new ServiceError({ ...errInit(err), message: `${err.serviceMessage}; ${why}`, retried: attempts.retried })
+    throw await explainTriggerFailure(deps, args, final)
+  }
+  attempts.lastRefusal = `the service kept rate limiting triggers (HTTP 429${err.code ? ` ${err.code}` : ''})`
+  deps.log.info(`The service is rate limiting triggers (${err.code ?? 'HTTP 429'}); ${asked}: retrying in ${seconds} s.`)
+  attempts.retried.push(`HTTP 429 ${err.code ?? ''}, waited ${seconds} s`.replace('  ', ' '))
+  await sleepWithin(deps, wait, 'while waiting out the rate limit')
+}
+
+/** Any other failure: back off and try again while the policy allows it, else fail with the error a user can act on. */
+async function backOffOrExplain(deps: TriggerDeps, args: TriggerArgs, attempts: Attempts, err: ServiceError): Promise<void> {
+  const policy = deps.policy ?? DEFAULT_RETRY_POLICY
+  if (!isRetryable(err) || attempts.failures + 1 >= policy.maxAttempts) {
+    throw await explainTriggerFailure(deps, args, err.withDetail({ attempts: attempts.failures + 1, retried: attempts.retried }))
+  }
+  attempts.failures += 1
+  const wait = backoffDelayMs(attempts.failures, policy, deps.random ?? Math.random)
+  deps.log.info(
+    `Triggering the run failed (${err.describe()}); no run of ours is in the run list, retrying in ${(wait / 1000).toFixed(1)} s.`
+  )
+  attempts.lastRefusal = `the last attempt failed: ${err.describe()}`
+  attempts.retried.push(
+    `${err.status !== undefined ? `HTTP ${err.status}` : (err.code ?? 'network error')}, waited ${(wait / 1000).toFixed(1)} s`
+  )
+  await sleepWithin(deps, wait, 'while retrying the trigger')
 }
 
 function errInit(err: ServiceError) {

@@ -10,7 +10,7 @@ import { describeFailure } from '../util/errors.js'
 import type { Log } from '../util/log.js'
 import { nonEmpty } from '../util/text.js'
 import { splitRepository, targetFromEvent } from './context.js'
-import { createIssuesApi } from './octokit.js'
+import { createGitHubClient } from './github-client.js'
 import { postStickyComment, type CommentMode } from './sticky-comment.js'
 import { syncTrackingIssue } from './tracking-issue.js'
 
@@ -73,7 +73,7 @@ export async function publishToGitHub(deps: PublishDeps, args: PublishArgs): Pro
     return none
   }
   try {
-    const api = await createIssuesApi({
+    const api = await createGitHubClient({
       token: args.inputs.githubToken,
       apiUrl: nonEmpty(env.GITHUB_API_URL) ?? 'https://api.github.com',
       clock: deps.clock,

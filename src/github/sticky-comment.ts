@@ -10,8 +10,9 @@
  */
 import { AbortedError } from '../util/errors.js'
 import type { Log } from '../util/log.js'
-import type { GitHubUser, IssueComment, IssuesApi, RepoRef } from './octokit.js'
-import { explainGitHubFailure, type FailureExplanation } from './octokit.js'
+import { explainGitHubFailure, type FailureExplanation } from './explain-failure.js'
+import type { GitHubUser, IssueComment, IssuesApi } from './issues-api.js'
+import type { RepoRef } from './transport.js'
 
 /** The values of the `comment` input. */
 export const COMMENT_MODES = ['update', 'new', 'off'] as const

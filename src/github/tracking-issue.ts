@@ -7,8 +7,9 @@
  */
 import { AbortedError } from '../util/errors.js'
 import type { Log } from '../util/log.js'
-import type { Issue, IssuesApi, RepoRef } from './octokit.js'
-import { explainGitHubFailure, type FailureExplanation } from './octokit.js'
+import { explainGitHubFailure, type FailureExplanation } from './explain-failure.js'
+import type { Issue, IssuesApi } from './issues-api.js'
+import type { RepoRef } from './transport.js'
 import { hasMarker, MAX_PAGES, ownedBy, ownLoginOnce, withMarker, type CommentBody } from './sticky-comment.js'
 
 export interface TrackingOutcome {

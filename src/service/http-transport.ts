@@ -1,7 +1,8 @@
 /**
  * One HTTP exchange with the service, on @actions/http-client: URL building,
  * headers, a per-request timeout covering connect, headers and body, body
- * reading, and mapping every outcome to a value or a typed error.
+ * reading (./read-body.ts), and mapping every outcome to a value or a typed
+ * error (./http-errors.ts).
  *
  * No retrying here (see retry-policy.ts and client.ts); no redirects followed
  * (a redirect is an error: the Authorization header must not travel).
@@ -20,13 +21,12 @@ import type { z } from 'zod'
 import { parseBaseUrl } from './base-url.js'
 import type { Clock } from '../util/clock.js'
 import { systemClock } from '../util/clock.js'
-import { AbortedError, MalformedResponseError, ServiceError } from '../util/errors.js'
+import { AbortedError, MalformedResponseError } from '../util/errors.js'
 import type { Log } from '../util/log.js'
 import { silentLog } from '../util/log.js'
-import { parseErrorBody, parseSuccessBody } from './parse-response.js'
-import { scrubSecrets } from '../util/redact.js'
-import { oneLine } from '../util/text.js'
-import { parseRetryAfter } from '../util/retry-policy.js'
+import { networkError, statusError } from './http-errors.js'
+import { parseSuccessBody } from './parse-response.js'
+import { BodyTooLarge, readBody } from './read-body.js'
 
 export type HttpMethod = 'GET' | 'POST' | 'PATCH'
 
@@ -101,152 +101,32 @@ export function buildQuery(query: RequestSpec<z.ZodType>['query']): string {
 }
 
 // ---------------------------------------------------------------------------
-// Network failures (pure)
-// ---------------------------------------------------------------------------
-
-/** Connection never established: the request cannot have reached the service. */
-const NOT_REACHED = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH'])
-/** Network faults worth another attempt. */
-const TRANSIENT_NETWORK = new Set([
-  ...NOT_REACHED,
-  'ECONNRESET',
-  'EPIPE',
-  'ETIMEDOUT',
-  'ECONNABORTED',
-  'ESOCKETTIMEDOUT',
-  'UND_ERR_SOCKET',
-  'request_timeout'
-])
-
-function errorCode(err: unknown): string | undefined {
-  if (err !== null && typeof err === 'object' && 'code' in err && typeof err.code === 'string') return err.code
-  return undefined
-}
-
-function errorMessage(err: unknown): string {
-  return err instanceof Error ? err.message : String(err)
-}
-
-/**
- * Map a failure of the exchange (no HTTP status) to a ServiceError.
- * `timedOut`: the per-request timeout fired.
- */
-export function networkError(
-  err: unknown,
-  endpoint: string,
-  opts: { timedOut: boolean; requestTimeoutMs: number; secrets: readonly string[] }
-): ServiceError {
-  const httpClientTimeout = errorMessage(err).startsWith('Request timeout:')
-  if (opts.timedOut || httpClientTimeout) {
-    return new ServiceError({
-      endpoint,
-      code: 'request_timeout',
-      message: `no complete answer within ${opts.requestTimeoutMs} ms (per-request timeout)`,
-      transient: true,
-      ambiguous: true
-    })
-  }
-  const code = errorCode(err) ?? 'network_error'
-  const text = oneLine(scrubSecrets(errorMessage(err), opts.secrets), 200)
-  return new ServiceError({
-    endpoint,
-    code,
-    message: `network error: ${text}`,
-    transient: TRANSIENT_NETWORK.has(code),
-    ambiguous: !NOT_REACHED.has(code)
-  })
-}
-
-/** Map a non-success HTTP answer to a ServiceError. */
-export function statusError(
-  endpoint: string,
-  status: number,
-  statusText: string,
-  headers: http.IncomingHttpHeaders,
-  text: string,
-  nowMs: number,
-  secrets: readonly string[]
-): ServiceError {
-  const parsed = parseErrorBody(status, statusText, text, secrets)
-  // Typed a single string by Node; kept wide, as what a proxy sends is not Node's to promise.
-  const raw: Record<string, string | string[] | undefined> = headers
-  const retryAfter = raw['retry-after']
-  const retryAfterMs = parseRetryAfter(Array.isArray(retryAfter) ? retryAfter[0] : retryAfter, nowMs)
-  return new ServiceError({
-    endpoint,
-    status,
-    code: parsed.code,
-    message: parsed.message,
-    retryAfterMs,
-    extra: parsed.extra,
-    transient: status === 408 || status === 429 || status >= 500,
-    ambiguous: status === 408 || status >= 500
-  })
-}
-
-// ---------------------------------------------------------------------------
-// Body reading
-// ---------------------------------------------------------------------------
-
-class BodyTooLarge extends Error {
-  constructor(readonly limit: number) {
-    super(`response body larger than ${limit} bytes`)
-  }
-}
-
-function withCode(message: string, code: string): Error {
-  return Object.assign(new Error(message), { code })
-}
-
-/** Read the whole body; rejects on abort, on a connection cut before the end, or past `maxBytes`. */
-export function readBody(msg: http.IncomingMessage, signal: AbortSignal, maxBytes: number): Promise<string> {
-  return new Promise<string>((resolve, reject) => {
-    const chunks: Buffer[] = []
-    let size = 0
-    let done = false
-    const finish = (err: Error | undefined, text?: string): void => {
-      if (done) return
-      done = true
-      signal.removeEventListener('abort', onAbort)
-      if (err === undefined) resolve(text ?? '')
-      else {
-        reject(err)
-        msg.destroy()
-      }
-    }
-    // The reason only has to be an Error: the caller tells an abort by its signals, not by this error.
-    const onAbort = (): void => {
-      const reason: unknown = signal.reason
-      finish(reason instanceof Error ? reason : withCode('aborted', 'ABORT_ERR'))
-    }
-    if (signal.aborted) {
-      onAbort()
-      return
-    }
-    signal.addEventListener('abort', onAbort, { once: true })
-    msg.on('data', (chunk: Buffer) => {
-      size += chunk.length
-      if (size > maxBytes) finish(new BodyTooLarge(maxBytes))
-      else chunks.push(chunk)
-    })
-    msg.on('end', () => {
-      finish(undefined, Buffer.concat(chunks).toString('utf8'))
-    })
-    msg.on('aborted', () => {
-      finish(withCode('connection closed before the response was complete', 'ECONNRESET'))
-    })
-    msg.on('error', (e) => {
-      finish(e)
-    })
-    msg.on('close', () => {
-      if (!msg.complete) finish(withCode('connection closed before the response was complete', 'ECONNRESET'))
-    })
-  })
-}
-
-// ---------------------------------------------------------------------------
 // The transport
 // ---------------------------------------------------------------------------
+
+/** One attempt in flight. */
+interface Attempt {
+  /** `METHOD /path`, as errors and logs name it. */
+  endpoint: string
+  url: URL
+  timeoutMs: number
+  /** Aborted by the timer when the attempt takes longer than timeoutMs. */
+  timeout: AbortController
+  callerSignal: AbortSignal | undefined
+  /** Ends the exchange on either the caller's abort or the timeout. */
+  signal: AbortSignal
+  timer: ReturnType<typeof setTimeout>
+  /** Milliseconds since the attempt started, for the debug log. */
+  elapsed: () => number
+}
+
+/** A whole answer, before it is judged. */
+interface RawAnswer {
+  status: number
+  statusText: string
+  headers: http.IncomingHttpHeaders
+  text: string
+}
 
 export class HttpTransport {
   readonly baseUrl: string
@@ -281,92 +161,121 @@ export class HttpTransport {
 
   /** Send one request; resolve with the success body parsed through `spec.schema`. */
   async send<S extends z.ZodType>(spec: RequestSpec<S>): Promise<z.infer<S>> {
-    const endpoint = `${spec.method} ${spec.path}`
     if (spec.signal?.aborted) throw new AbortedError()
+    const attempt = this.startAttempt(spec)
+    try {
+      const answer = await this.exchange(spec, attempt)
+      this.log.debug(`${attempt.endpoint} -> ${answer.status} (${attempt.elapsed()} ms)`)
+      return this.readAnswer(spec, attempt.endpoint, answer)
+    } finally {
+      clearTimeout(attempt.timer)
+    }
+  }
+
+  /** The attempt's URL, and its timer started: from here it ends by an answer, the caller's abort or the timeout. */
+  private startAttempt(spec: RequestSpec<z.ZodType>): Attempt {
     const url = new URL(`${this.baseUrl}${spec.path}${buildQuery(spec.query)}`)
     const timeout = new AbortController()
-    const signal = spec.signal ? AbortSignal.any([timeout.signal, spec.signal]) : timeout.signal
     const timeoutMs = spec.timeoutMs ?? this.requestTimeoutMs
     const timer = setTimeout(() => {
       timeout.abort()
     }, timeoutMs)
     const started = performance.now()
-    const elapsed = (): number => Math.round(performance.now() - started)
-    const fail = (err: unknown): Error => {
-      const timedOut = timeout.signal.aborted
-      timeout.abort() // destroy whatever is left of the exchange
-      if (spec.signal?.aborted) return new AbortedError()
-      if (err instanceof BodyTooLarge) {
-        return new MalformedResponseError({
-          endpoint,
-          code: 'malformed_response',
-          message: err.message,
-          fieldPath: '',
-          // The same answer will be as large next time: not worth a retry.
-          transient: false,
-          ambiguous: true
-        })
-      }
-      const mapped = networkError(err, endpoint, {
-        timedOut,
-        requestTimeoutMs: timeoutMs,
-        secrets: this.secrets
-      })
-      this.log.debug(`${endpoint} -> ${mapped.code ?? 'network error'} (${elapsed()} ms)`)
-      return mapped
+    return {
+      endpoint: `${spec.method} ${spec.path}`,
+      url,
+      timeoutMs,
+      timeout,
+      callerSignal: spec.signal,
+      signal: spec.signal ? AbortSignal.any([timeout.signal, spec.signal]) : timeout.signal,
+      timer,
+      elapsed: () => Math.round(performance.now() - started)
+    }
+  }
+
+  /** The request sent and the whole answer read; any failure on the way as the error `send` throws. */
+  private async exchange(spec: RequestSpec<z.ZodType>, attempt: Attempt): Promise<RawAnswer> {
+    const data = spec.body === undefined ? null : JSON.stringify(spec.body)
+    let res: HttpClientResponse
+    try {
+      res = await this.http.requestRaw(this.requestInfo(spec.method, attempt, data !== null), data)
+    } catch (err) {
+      throw this.exchangeFailure(err, attempt)
     }
     try {
-      const data = spec.body === undefined ? null : JSON.stringify(spec.body)
-      const headers: http.OutgoingHttpHeaders = {
-        accept: 'application/json',
-        authorization: `Bearer ${this.apiKey}`,
-        'user-agent': this.userAgent
-      }
-      if (data !== null) headers['content-type'] = 'application/json'
-      const isHttps = url.protocol === 'https:'
-      const info: RequestInfo = {
-        parsedUrl: url,
-        httpModule: isHttps ? https : http,
-        options: {
-          host: url.hostname.replace(/^\[(.*)\]$/, '$1'),
-          port: url.port ? Number(url.port) : isHttps ? 443 : 80,
-          path: `${url.pathname}${url.search}`,
-          method: spec.method,
-          headers,
-          agent: this.http.getAgent(url.toString()),
-          signal
-        }
-      }
-      let res: HttpClientResponse
-      try {
-        res = await this.http.requestRaw(info, data)
-      } catch (err) {
-        throw fail(err)
-      }
-      const status = res.message.statusCode ?? 0
-      let text: string
-      try {
-        text = await readBody(res.message, signal, this.maxBodyBytes)
-      } catch (err) {
-        throw fail(err)
-      }
-      this.log.debug(`${endpoint} -> ${status} (${elapsed()} ms)`)
-      const ctx = { endpoint, status, secrets: this.secrets }
-      if (status === spec.okStatus) return parseSuccessBody(spec.schema, text, ctx)
-      if (status >= 200 && status < 300) {
-        throw new MalformedResponseError({
-          endpoint,
-          status,
-          code: 'malformed_response',
-          message: `unexpected success status ${status}, expected ${spec.okStatus}`,
-          fieldPath: '',
-          transient: true,
-          ambiguous: true
-        })
-      }
-      throw statusError(endpoint, status, res.message.statusMessage ?? '', res.message.headers, text, this.clock.now(), this.secrets)
-    } finally {
-      clearTimeout(timer)
+      const text = await readBody(res.message, attempt.signal, this.maxBodyBytes)
+      return { status: res.message.statusCode ?? 0, statusText: res.message.statusMessage ?? '', headers: res.message.headers, text }
+    } catch (err) {
+      throw this.exchangeFailure(err, attempt)
     }
+  }
+
+  /** What http-client sends: the method, the headers (the api key in Authorization only), the attempt's signal. */
+  private requestInfo(method: HttpMethod, attempt: Attempt, hasBody: boolean): RequestInfo {
+    const { url } = attempt
+    const headers: http.OutgoingHttpHeaders = {
+      accept: 'application/json',
+      authorization: `Bearer ${this.apiKey}`,
+      'user-agent': this.userAgent
+    }
+    if (hasBody) headers['content-type'] = 'application/json'
+    const isHttps = url.protocol === 'https:'
+    return {
+      parsedUrl: url,
+      httpModule: isHttps ? https : http,
+      options: {
+        host: url.hostname.replace(/^\[(.*)\]$/, '$1'),
+        port: url.port ? Number(url.port) : isHttps ? 443 : 80,
+        path: `${url.pathname}${url.search}`,
+        method,
+        headers,
+        agent: this.http.getAgent(url.toString()),
+        signal: attempt.signal
+      }
+    }
+  }
+
+  /** A failure before the whole answer arrived: the caller's abort, a body too large, or a network error or timeout. */
+  private exchangeFailure(err: unknown, attempt: Attempt): Error {
+    const { endpoint } = attempt
+    const timedOut = attempt.timeout.signal.aborted
+    attempt.timeout.abort() // destroy whatever is left of the exchange
+    if (attempt.callerSignal?.aborted) return new AbortedError()
+    if (err instanceof BodyTooLarge) {
+      return new MalformedResponseError({
+        endpoint,
+        code: 'malformed_response',
+        message: err.message,
+        fieldPath: '',
+        // The same answer will be as large next time: not worth a retry.
+        transient: false,
+        ambiguous: true
+      })
+    }
+    const mapped = networkError(err, endpoint, {
+      timedOut,
+      requestTimeoutMs: attempt.timeoutMs,
+      secrets: this.secrets
+    })
+    this.log.debug(`${endpoint} -> ${mapped.code ?? 'network error'} (${attempt.elapsed()} ms)`)
+    return mapped
+  }
+
+  /** The answer read: the success body through the schema, another 2xx as malformed, anything else as a ServiceError. */
+  private readAnswer<S extends z.ZodType>(spec: RequestSpec<S>, endpoint: string, answer: RawAnswer): z.infer<S> {
+    const { status, text } = answer
+    if (status === spec.okStatus) return parseSuccessBody(spec.schema, text, { endpoint, status, secrets: this.secrets })
+    if (status >= 200 && status < 300) {
+      throw new MalformedResponseError({
+        endpoint,
+        status,
+        code: 'malformed_response',
+        message: `unexpected success status ${status}, expected ${spec.okStatus}`,
+        fieldPath: '',
+        transient: true,
+        ambiguous: true
+      })
+    }
+    throw statusError(endpoint, status, answer.statusText, answer.headers, text, this.clock.now(), this.secrets)
   }
 }

@@ -10,7 +10,9 @@ import type { Clock } from '../../src/util/clock.js'
 import { Deadline } from '../../src/util/clock.js'
 import { DeadlineExceededError, GitHubError, ServiceError } from '../../src/util/errors.js'
 import { recordingLog } from '../__fixtures__/recording-log.js'
-import { createIssuesApi, githubRetryAfterMs, hasNextLink, toGitHubError } from '../../src/github/octokit.js'
+import { createGitHubClient } from '../../src/github/github-client.js'
+import { githubRetryAfterMs, toGitHubError } from '../../src/github/github-error.js'
+import { hasNextLink } from '../../src/github/pages.js'
 import { startGitHubStandin, type GitHubStandin } from '../__fixtures__/github-standin.js'
 
 const NOW = 1_700_000_000_000
@@ -135,11 +137,11 @@ describe('toGitHubError', () => {
   })
 })
 
-describe('createIssuesApi over real HTTP', () => {
+describe('createGitHubClient over real HTTP', () => {
   test('sends the token, the API version and per_page=100; names endpoints with ids and no query', async () => {
     standin = await startGitHubStandin()
     const log = recordingLog()
-    const api = await createIssuesApi({ token: 'ghs_secret', apiUrl: `${standin.url}/`, clock: instantClock(), log })
+    const api = await createGitHubClient({ token: 'ghs_secret', apiUrl: `${standin.url}/`, clock: instantClock(), log })
     const page = await api.listComments(REPO, 7, 1)
     expect(page).toEqual({ items: [], hasNext: false })
     expect(standin.requests[0]).toMatchObject({
@@ -157,18 +159,18 @@ describe('createIssuesApi over real HTTP', () => {
 
   test('GET /user: null for an installation token (403), the login for a user token', async () => {
     standin = await startGitHubStandin()
-    let api = await createIssuesApi({ token: 't', apiUrl: standin.url, clock: instantClock(), log: recordingLog() })
+    let api = await createGitHubClient({ token: 't', apiUrl: standin.url, clock: instantClock(), log: recordingLog() })
     await expect(api.authenticatedLogin()).resolves.toBeNull()
     await standin.stop()
     standin = await startGitHubStandin({ tokenKind: 'user', actor: { login: 'octocat', type: 'User' } })
-    api = await createIssuesApi({ token: 't', apiUrl: standin.url, clock: instantClock(), log: recordingLog() })
+    api = await createGitHubClient({ token: 't', apiUrl: standin.url, clock: instantClock(), log: recordingLog() })
     await expect(api.authenticatedLogin()).resolves.toBe('octocat')
   })
 
   test('primary rate limit: waits until x-ratelimit-reset, then succeeds', async () => {
     standin = await startGitHubStandin()
     const clock = instantClock()
-    const api = await createIssuesApi({ token: 't', apiUrl: standin.url, clock, log: recordingLog() })
+    const api = await createGitHubClient({ token: 't', apiUrl: standin.url, clock, log: recordingLog() })
     standin.failNext('GET', /\/issues$/, 403, 1, { 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': String(Math.floor(NOW / 1000) + 30) })
     await expect(api.listOpenIssues(REPO, 1)).resolves.toEqual({ items: [], hasNext: false })
     expect(clock.sleeps).toEqual([31_000])
@@ -177,7 +179,7 @@ describe('createIssuesApi over real HTTP', () => {
   test('a wait longer than the deadline ends with DeadlineExceededError', async () => {
     standin = await startGitHubStandin()
     const clock = instantClock()
-    const api = await createIssuesApi({
+    const api = await createGitHubClient({
       token: 't',
       apiUrl: standin.url,
       clock,
@@ -192,7 +194,7 @@ describe('createIssuesApi over real HTTP', () => {
   test('a connection reset is retried', async () => {
     standin = await startGitHubStandin()
     const clock = instantClock()
-    const api = await createIssuesApi({ token: 't', apiUrl: standin.url, clock, log: recordingLog(), random: () => 0 })
+    const api = await createGitHubClient({ token: 't', apiUrl: standin.url, clock, log: recordingLog(), random: () => 0 })
     standin.failNext('GET', /\/issues$/, 0)
     await expect(api.listOpenIssues(REPO, 1)).resolves.toEqual({ items: [], hasNext: false })
     expect(standin.requests).toHaveLength(2)
@@ -211,7 +213,7 @@ describe('createIssuesApi over real HTTP', () => {
     )
     const url = `http://127.0.0.1:${(raw.address() as AddressInfo).port}`
     const clock = instantClock()
-    const api = await createIssuesApi({
+    const api = await createGitHubClient({
       token: 't',
       apiUrl: url,
       clock,
@@ -238,7 +240,7 @@ describe('createIssuesApi over real HTTP', () => {
       })
     )
     const url = `http://127.0.0.1:${(raw.address() as AddressInfo).port}`
-    const api = await createIssuesApi({
+    const api = await createGitHubClient({
       token: 't',
       apiUrl: url,
       clock: instantClock(),

@@ -1,7 +1,8 @@
 /**
- * The pull-request gate: trigger a run, wait for it, stop it on timeout or
- * cancellation, read what it produced, and decide. Everything it touches is
- * passed in; the shell (main.ts) turns the outcome into outputs and reports.
+ * Assessing the model, on every event (pull request, push, schedule...):
+ * trigger a run, wait for it, stop it on timeout or cancellation, read what it
+ * produced, and decide. Everything it touches is passed in; the shell
+ * (main.ts) turns the outcome into outputs and reports.
  */
 import { Deadline, type Clock } from '../util/clock.js'
 import { collectResults, type CollectedResults } from './collect-results.js'
@@ -73,14 +74,25 @@ export const ABORT_SETTLE_MS = 5_000
  */
 export const COLLECT_MIN_MS = 30_000
 
-export async function runGate(deps: GateDeps, args: GateArgs): Promise<GateOutcome> {
-  const { clock, log } = deps
-  const startedAtMs = clock.now()
-  const deadline = Deadline.after(clock, args.timeoutMs)
+/**
+ * One assessment of the model, on every event: trigger a run, wait for it to
+ * end (stopping it when it cannot), read what it produced, and decide.
+ */
+export async function assess(deps: GateDeps, args: GateArgs): Promise<GateOutcome> {
+  const startedAtMs = deps.clock.now()
+  const deadline = Deadline.after(deps.clock, args.timeoutMs)
   const api = deps.makeApi(deadline)
+  const triggered = await triggerOurRun(deps, api, deadline, args)
+  const ended = await waitForEnd(deps, api, deadline, triggered.runId, args)
+  const results = await readResults(deps, deadline, triggered.runId, ended, args.modelId)
+  const { decision, policy } = decideOn(deps, args, triggered.runId, ended, results)
+  return { triggered, run: ended.run, end: ended.end, results, decision, policy, startedAtMs, elapsedMs: deps.clock.now() - startedAtMs }
+}
 
+/** The run this step created; when cancelled while the trigger was pending, the run it may have created is stopped. */
+async function triggerOurRun(deps: GateDeps, api: ServiceApi, deadline: Deadline, args: GateArgs): Promise<Triggered> {
   const scope = args.categories.length > 0 ? `categories ${args.categories.join(', ')}` : 'the full taxonomy'
-  log.info(`Triggering an assessment of model ${args.modelId} (${scope}; min_severity ${args.minSeverity}).`)
+  deps.log.info(`Triggering an assessment of model ${args.modelId} (${scope}; min_severity ${args.minSeverity}).`)
   // Set by the onIntent callback: asserted wide, as flow analysis does not see assignments in callbacks.
   let intent = null as TriggerIntent | null
   let triggered: Triggered
@@ -88,10 +100,10 @@ export async function runGate(deps: GateDeps, args: GateArgs): Promise<GateOutco
     triggered = await triggerRun(
       {
         api,
-        clock,
+        clock: deps.clock,
         deadline,
         signal: deps.signal,
-        log,
+        log: deps.log,
         random: deps.random,
         policy: deps.policy,
         onIntent: (i) => {
@@ -107,49 +119,77 @@ export async function runGate(deps: GateDeps, args: GateArgs): Promise<GateOutco
     throw err
   }
   deps.onRunStarted(triggered.runId)
-  log.info(`Run ${triggered.runId} started at ${triggered.startedAt}.`)
+  deps.log.info(`Run ${triggered.runId} started at ${triggered.startedAt}.`)
+  return triggered
+}
 
-  const waited = await waitForRun({ api, clock, deadline, signal: deps.signal, log }, triggered.runId, args.minSeverity)
-  let run = waited.last
-  const timedOut = waited.end === 'timeout'
+/** How the run was left: the wait's end, the last status seen (the stop's, when it was stopped). */
+interface RunEnd {
+  end: WaitEnd
+  run: RunStatusResponse | null
+  /** With `unreadable` (or `timeout`): the failure of the last status read. */
+  readError: string | undefined
+}
+
+/**
+ * Wait for the run to end. When it does not (timeout, cancellation, a status
+ * that cannot be read), do not leave it going on the service: stop it, within
+ * its own short budget, as the main deadline may have passed.
+ */
+async function waitForEnd(deps: GateDeps, api: ServiceApi, deadline: Deadline, runId: string, args: GateArgs): Promise<RunEnd> {
+  const { clock, log } = deps
+  const waited = await waitForRun({ api, clock, deadline, signal: deps.signal, log }, runId, args.minSeverity)
+  const ended: RunEnd = { end: waited.end, run: waited.last, readError: waited.readError }
+  if (waited.end === 'unreadable') log.warning(`The status of run ${runId} could not be read: ${waited.readError ?? 'no answer'}`)
+  if (waited.end === 'terminal') {
+    deps.onRunSettled(runId)
+    return ended
+  }
   const aborted = waited.end === 'aborted'
-  const unreadable = waited.end === 'unreadable'
-  if (unreadable) log.warning(`The status of run ${triggered.runId} could not be read: ${waited.readError ?? 'no answer'}`)
+  const stopApi = deps.makeApi(Deadline.after(clock, aborted ? ABORT_SETTLE_MS : TIMEOUT_SETTLE_MS))
+  const stopped = await stopRun({ api: stopApi, clock, log }, runId, {
+    settleMs: aborted ? ABORT_SETTLE_MS : TIMEOUT_SETTLE_MS,
+    minSeverity: args.minSeverity,
+    why: aborted
+      ? 'the step was cancelled'
+      : waited.end === 'timeout'
+        ? `timeout_minutes (${args.timeoutMs / 60_000}) ran out`
+        : 'its status could not be read'
+  })
+  if (stopped.last) ended.run = stopped.last
+  if (stopped.requested && !stopped.notRunning) deps.onCancelRequested?.(runId)
+  if (stopped.settled) deps.onRunSettled(runId)
+  return ended
+}
 
-  if (waited.end !== 'terminal') {
-    // Do not leave the run going on the service. The main deadline may have passed
-    // (or the step is being cancelled): the stop gets its own short budget.
-    const stopApi = deps.makeApi(Deadline.after(clock, aborted ? ABORT_SETTLE_MS : TIMEOUT_SETTLE_MS))
-    const stopped = await stopRun({ api: stopApi, clock, log }, triggered.runId, {
-      settleMs: aborted ? ABORT_SETTLE_MS : TIMEOUT_SETTLE_MS,
-      minSeverity: args.minSeverity,
-      why: aborted
-        ? 'the step was cancelled'
-        : timedOut
-          ? `timeout_minutes (${args.timeoutMs / 60_000}) ran out`
-          : 'its status could not be read'
-    })
-    if (stopped.last) run = stopped.last
-    if (stopped.requested && !stopped.notRunning) deps.onCancelRequested?.(triggered.runId)
-    if (stopped.settled) deps.onRunSettled(triggered.runId)
-  } else {
-    deps.onRunSettled(triggered.runId)
+/** Coverage, findings, the run's list item and the model, read only when the run ended and the step goes on. */
+async function readResults(deps: GateDeps, deadline: Deadline, runId: string, ended: RunEnd, modelId: string): Promise<CollectedResults> {
+  const { run } = ended
+  if (!run || !isTerminal(run.status) || ended.end === 'aborted' || deps.signal.aborted) {
+    return { coverage: null, findings: null, runListItem: null, model: null, notes: [] }
   }
+  deps.log.info(`Run ${runId} ended with status ${run.status}; reading coverage and findings.`)
+  const readBy = Deadline.after(deps.clock, Math.max(deadline.remainingMs(), COLLECT_MIN_MS))
+  return collectResults(deps.makeApi(readBy), runId, modelId, { clock: deps.clock, log: deps.log, signal: deps.signal })
+}
 
-  let results: CollectedResults = { coverage: null, findings: null, runListItem: null, model: null, notes: [] }
-  if (run && isTerminal(run.status) && !aborted && !deps.signal.aborted) {
-    log.info(`Run ${triggered.runId} ended with status ${run.status}; reading coverage and findings.`)
-    const readBy = Deadline.after(clock, Math.max(deadline.remainingMs(), COLLECT_MIN_MS))
-    results = await collectResults(deps.makeApi(readBy), triggered.runId, args.modelId, { clock, log, signal: deps.signal })
-  }
+/** The baseline and accepted risks applied to the findings, then the decision on all the run left. */
+function decideOn(
+  deps: GateDeps,
+  args: GateArgs,
+  runId: string,
+  ended: RunEnd,
+  results: CollectedResults
+): { decision: Decision; policy: PolicyOutcome | null } {
+  const { run } = ended
+  const aborted = ended.end === 'aborted'
   // Cancelled while the results were read (or just after the run ended): what was read is kept, the result is not a pass.
   const abortedAfterRun = !aborted && deps.signal.aborted
-
   const policy =
     args.policy && results.findings !== null
       ? applyPolicy({
           findings: results.findings,
-          runId: triggered.runId,
+          runId,
           categoriesCompleted: run?.categories_completed ?? [],
           baseline: args.policy.baseline,
           accepted: args.policy.accepted,
@@ -169,15 +209,15 @@ export async function runGate(deps: GateDeps, args: GateArgs): Promise<GateOutco
     findings: results.findings,
     coverageReadable: results.coverage !== null,
     coverage: results.coverage,
-    timedOut,
+    timedOut: ended.end === 'timeout',
     aborted,
     abortedAfterRun,
-    statusReadError: unreadable ? (waited.readError ?? 'no answer') : null,
+    statusReadError: ended.end === 'unreadable' ? (ended.readError ?? 'no answer') : null,
     waived: policy?.waived,
     baselineUncovered: policy?.diff.uncovered,
     expiredAcceptances: expired.map((e) => `${describeEntry(e)} expired on ${e.expires}`)
   })
-  return { triggered, run, end: waited.end, results, decision, policy, startedAtMs, elapsedMs: clock.now() - startedAtMs }
+  return { decision, policy }
 }
 
 /**
@@ -203,8 +243,8 @@ async function stopInterruptedTrigger(deps: GateDeps, intent: TriggerIntent, arg
   }
 }
 
-/** What the gate read and decided, as the input of buildReport (notes on how the run was reached first). */
-export function gateReportInput(
+/** What the assessment read and decided, as the input of buildReport (notes on how the run was reached first). */
+export function assessmentReportInput(
   outcome: GateOutcome,
   context: Pick<ReportInput, 'target' | 'profileSync'> & {
     modelId: string

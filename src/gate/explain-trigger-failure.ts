@@ -1,0 +1,88 @@
+/**
+ * A trigger failure that retrying will not cure, turned into the error a user
+ * can act on: configuration mistakes become ConfigErrors naming the input,
+ * spent allowances and budgets get a hint saying what (not) to do.
+ */
+import { ConfigError, ServiceError } from '../util/errors.js'
+import type { ServiceCallDeps } from '../service/service-api.js'
+import { oneLine } from '../util/text.js'
+
+/** Turn a final trigger failure into the error a user can act on. */
+export async function explainTriggerFailure(
+  deps: ServiceCallDeps,
+  args: { modelId: string; categories: string[] },
+  err: ServiceError
+): Promise<Error> {
+  const { modelId } = args
+  switch (err.code) {
+    case 'invalid_categories': {
+      const valid = await validCategoryKeys(deps)
+      const bad = invalidKeys(err, args.categories, valid)
+      const badText = bad.length > 0 ? `unknown category keys: ${bad.join(', ')}` : 'the service refused the category keys'
+      const validText = valid ? `valid keys: ${valid.join(', ')}` : 'the category list is not available to this key (GET /api/v1/category)'
+      return new ConfigError('categories', `${badText}; ${validText}`)
+    }
+    case 'trial_focus_not_included':
+      return new ConfigError(
+        'categories',
+        'evaluation (trial) workspaces run the full taxonomy only: leave categories empty, or use a key of a paid workspace'
+      )
+    case 'incomplete_config':
+      return new ConfigError(
+        'model_id',
+        `the service refuses to run model ${modelId}: its agent config is incomplete. Complete its endpoint_url and response_field in the inventory (${err.serviceMessage})`
+      )
+    case 'insufficient_scope':
+      return new ConfigError('api_key', 'the key lacks the test:run scope that triggering a run requires: use a key with test:run')
+    case 'allowance_exhausted': {
+      const resets = typeof err.extra.resets_on === 'string' ? oneLine(err.extra.resets_on, 40) : 'the 1st of next month (UTC)'
+      return err.withDetail({
+        hint: `The workspace's monthly assessment allowance is spent; it resets on ${resets}. Waiting within this job will not help`
+      })
+    }
+    case 'evaluation_ceiling':
+      return err.withDetail({
+        hint: "The evaluation workspace has reached its assessment ceiling. Only the service's operator can lift it (waiting does not): contact them or move to a paid plan"
+      })
+    case 'daily_budget_exhausted':
+      return err.withDetail({
+        hint: 'The daily assessment budget is spent and Retry-After is beyond timeout_minutes; run again later or raise timeout_minutes'
+      })
+  }
+  if (err.status === 401) {
+    return new ConfigError(
+      'api_key',
+      'the service rejected the key (401 unauthorized): check the secret holds a valid key for this service and workspace'
+    )
+  }
+  if (err.status === 403) {
+    // A code this action does not know (or none): the service's own message says which refusal it is.
+    return err.withDetail({
+      hint: 'On POST /run a 403 means the key lacks the test:run scope (use a key with it), the monthly allowance is spent (it resets on the 1st, UTC), or an evaluation ceiling was reached (only the operator lifts it); the message above says which'
+    })
+  }
+  if (err.status === 404) {
+    return new ConfigError(
+      'model_id',
+      `model '${modelId}' was not found in this key's workspace: check the id (GET /api/v1/model lists the workspace's models) and that api_key belongs to the same workspace`
+    )
+  }
+  return err
+}
+
+async function validCategoryKeys(deps: ServiceCallDeps): Promise<string[] | null> {
+  try {
+    const list = await deps.api.listCategories({ lens: 'security' }, { signal: deps.signal })
+    return list.categories.map((c) => oneLine(c.key, 100))
+  } catch (e) {
+    if (e instanceof ServiceError) return null
+    throw e
+  }
+}
+
+function invalidKeys(err: ServiceError, asked: string[], valid: string[] | null): string[] {
+  const fromService = err.extra.invalid
+  if (Array.isArray(fromService)) return fromService.map((k) => oneLine(String(k), 100))
+  if (valid) return asked.filter((k) => !valid.includes(k))
+  return []
+}

@@ -1,0 +1,22 @@
+/**
+ * The GitHub client the action uses: every API file's calls over one retrying
+ * transport. To add a REST call, write it as its own file over `Call` (see
+ * contents-api.ts for the shape), then add its interface to `GitHubClient` and
+ * its calls to `githubClientOver`.
+ */
+import { contentsApi, type ContentsApi } from './contents-api.js'
+import { issuesApi, type IssuesApi } from './issues-api.js'
+import { loadOctokitRequest, retryingCalls, type GitHubDeps, type RequestFn } from './transport.js'
+
+export type GitHubClient = IssuesApi & ContentsApi
+
+/** The client over any Octokit-like `request` function (tests may pass their own). */
+export function githubClientOver(request: RequestFn, deps: GitHubDeps): GitHubClient {
+  const call = retryingCalls(request, deps)
+  return { ...issuesApi(call), ...contentsApi(call) }
+}
+
+/** The client over the real @actions/github, loaded on first use. */
+export async function createGitHubClient(deps: GitHubDeps): Promise<GitHubClient> {
+  return githubClientOver(await loadOctokitRequest(deps), deps)
+}
