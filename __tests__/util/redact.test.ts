@@ -151,6 +151,7 @@ describe('secretWireForms', () => {
         'pa ss"/wörd+1',
         b64(cred),
         b64(cred).replace(/=+$/, ''),
+        encodeURIComponent(b64(cred)),
         Buffer.from(cred, 'utf8').toString('base64url'),
         Buffer.from(cred, 'latin1').toString('base64'),
         encodeURIComponent(cred),

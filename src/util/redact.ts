@@ -128,8 +128,8 @@ function urlEncodedForms(s: string): string[] {
  * - the secret as given, JSON-escaped, URL-encoded (query string, form body);
  * - HTTP Basic (`Authorization: Basic <base64(user:password)>`): the base64 of
  *   the whole text (UTF-8, and Latin-1 as older clients send it), padded,
- *   unpadded and base64url; and for `user:password` the password alone
- *   (URL-encoded too) and the text as given;
+ *   unpadded and base64url, each URL-encoded too; and for `user:password`
+ *   the password alone (URL-encoded too) and the text as given;
  * - an OAuth client secret (`clientId` given): base64 of
  *   `client_id:client_secret`, each form-encoded first or not (RFC 6749 2.3.1).
  * A derived form shorter than MIN_SECRET_CHARS (a short password) is left
@@ -145,18 +145,20 @@ export function secretWireForms(secret: string, opts: { clientId?: string } = {}
     forms.add(JSON.stringify(t).slice(1, -1))
     for (const u of urlEncodedForms(t)) forms.add(u)
   }
+  // base64 holds + / =, which a query string percent-encodes.
+  const addBase64 = (bytes: Buffer): void => {
+    for (const b of base64Forms(bytes)) for (const t of [b, ...urlEncodedForms(b)]) forms.add(t)
+  }
   addText(secret)
   const colon = secret.indexOf(':')
   if (colon >= 0) addText(secret.slice(colon + 1))
-  for (const b of base64Forms(Buffer.from(secret, 'utf8'))) forms.add(b)
+  addBase64(Buffer.from(secret, 'utf8'))
   // Latin-1 only when every character has a Latin-1 byte (else Buffer would mangle it).
-  if (/[\u0080-\u00ff]/.test(secret) && !/[^\u0000-\u00ff]/.test(secret))
-    for (const b of base64Forms(Buffer.from(secret, 'latin1'))) forms.add(b)
+  if (/[\u0080-\u00ff]/.test(secret) && !/[^\u0000-\u00ff]/.test(secret)) addBase64(Buffer.from(secret, 'latin1'))
   const clientId = opts.clientId ?? ''
   if (clientId !== '') {
     const formEncoded = (t: string): string => new URLSearchParams({ v: t }).toString().slice(2)
-    for (const pair of [`${clientId}:${secret}`, `${formEncoded(clientId)}:${formEncoded(secret)}`])
-      for (const b of base64Forms(Buffer.from(pair, 'utf8'))) forms.add(b)
+    for (const pair of [`${clientId}:${secret}`, `${formEncoded(clientId)}:${formEncoded(secret)}`]) addBase64(Buffer.from(pair, 'utf8'))
   }
   return [...forms].filter((f) => f.length >= MIN_SECRET_CHARS)
 }
