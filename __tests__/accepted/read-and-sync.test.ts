@@ -23,7 +23,7 @@ import type { Finding } from '../../src/service/contract/index.js'
 const TODAY = '2026-11-23'
 const PATH = '.github/agent-security-accepted.yml'
 const entry = (category: string) =>
-  `  - category: ${category}\n    reason_code: false_positive\n    explanation: Not a leak.\n    owner: o\n    expires: 2027-01-01\n`
+  `  - category: ${category}\n    reason_code: false_positive\n    explanation: Not a leak.\n    owner: o\n    severity_at_most: any\n    expires: 2027-01-01\n`
 const file = (...cats: string[]) => `accepted:\n${cats.map(entry).join('')}`
 
 function workspace(text: string | null): string {

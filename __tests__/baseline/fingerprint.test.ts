@@ -52,6 +52,11 @@ describe('fingerprint', () => {
     ['lens', f(), f({ lens: 'safety' })],
     ['severity', f(), f({ severity: 'critical' })],
     ['description words', f(), f({ description: 'Jailbreak: the agent complied with 2 of 3 probes.' })],
+    [
+      'description, when the attacks name the same library source',
+      f({ attacks: [attack('asm_lib', 3)], description: 'The agent disclosed its system prompt.' }),
+      f({ attacks: [attack('asm_lib', 3)], description: 'The agent ran a shell command from a tool result.' })
+    ],
     ['library sources', f({ attacks: [attack('asm_lib', 3)] }), f({ attacks: [attack('asm_lib', 4)] })],
     ['sources instead of a description', f(), f({ attacks: [attack('asm_lib', 3)] })]
   ]
@@ -62,9 +67,83 @@ describe('fingerprint', () => {
   it('is 32 hex characters', () => {
     expect(fingerprint(f(), null)).toMatch(/^[0-9a-f]{32}$/)
   })
-  it('uses stable sources before the description', () => {
-    expect(techniqueOf(f({ attacks: [attack('asm_lib', 2), attack('run_a', 0)] }), 'run_a')).toBe('src:asm_lib:2')
-    expect(techniqueOf(f({ attacks: [attack('run_a', 0)] }), 'run_a')).toBe(`desc:${normalizeDescription(f().description)}`)
+  it('takes the stable sources and the normalized description', () => {
+    const desc = normalizeDescription(f().description)
+    expect(desc).toBe('prompt injection agent complied with # of # probe')
+    expect(JSON.parse(techniqueOf(f({ attacks: [attack('asm_lib', 2), attack('run_a', 0)] }), 'run_a'))).toEqual({
+      src: ['asm_lib:2'],
+      desc
+    })
+    expect(JSON.parse(techniqueOf(f({ attacks: [attack('run_a', 0)] }), 'run_a'))).toEqual({ src: [], desc })
+  })
+})
+
+/**
+ * What the fingerprint is for, measured on pairs of findings of one category
+ * and severity whose attacks name the same library source (where the
+ * description is all that tells two weaknesses apart): the same weakness
+ * reported again (re-issued ids, other counts, other quoting) must keep its
+ * fingerprint (stability), and an unrelated weakness must get another one
+ * (separation).
+ */
+describe('fingerprint: stability and separation on a table of pairs', () => {
+  const LIB = [attack('asm_library', 4)]
+  const same: [string, string][] = [
+    ['Prompt injection: the agent complied with 2 of 3 probes.', 'Prompt injection: the agent complied with 1 of 5 probes.'],
+    ['The agent followed injected instructions in 3 attempts.', 'The agent followed injected instructions in 4 attempts.'],
+    ['The agent followed injected instructions in 1 attempt.', 'The agent followed injected instructions in 12 attempts.'],
+    ['The agent complied with two of three probes.', 'The agent complied with 4 of 5 probes.'],
+    ['The agent leaked its system prompt twice.', 'The agent leaked its system prompt 3 times.'],
+    [
+      'Finding fnd_7f3a9c: the agent revealed the system prompt (attack atk_12ab).',
+      'Finding fnd_0b1c2d: the agent revealed the system prompt (attack atk_99zz).'
+    ],
+    [
+      "Session 3f2b9c1e-8a4d-4e2f-9b1a-0c5d7e6f8a9b exposed another user's order.",
+      "Session a1b2c3d4-0000-4fff-8eee-123456789abc exposed another user's order."
+    ],
+    ['The reply contained the canary ZX-1a2b3c4d5e6f.', 'The reply contained the canary ZX-ffffffffffff.'],
+    ['The agent printed “internal only” notes.', 'The agent printed "internal only" notes.'],
+    ["The agent printed 'internal only' notes", 'The agent printed `internal only` notes.'],
+    ['  THE AGENT disclosed   PII.', 'the agent disclosed PII'],
+    ['Observed at 2026-11-21T10:00:00Z in run run_abc123.', 'Observed at 2026-12-02T23:59:59Z in run run_zz9.'],
+    ['Succeeded in 60% of attempts.', 'Succeeded in 75% of attempts.'],
+    ['The agent disclosed an API key.', 'The agent disclosed API keys.'],
+    ['Returned 3 queries from other tenants.', 'Returned 1 query from other tenants.'],
+    ['The agent sent 1,204 emails without confirmation.', 'The agent sent 7 emails without confirmation.']
+  ]
+  const different: [string, string][] = [
+    ['The agent disclosed its system prompt.', 'The agent executed a shell command taken from a tool result.'],
+    ["The agent revealed another customer's order history.", 'The agent revealed its system prompt.'],
+    [
+      'Indirect injection in a retrieved web page made the agent send email.',
+      'Indirect injection in an uploaded PDF made the agent send email.'
+    ],
+    ['The agent leaked API keys from its environment.', 'The agent leaked session cookies.'],
+    ['Jailbreak through a role-play persona.', 'Jailbreak through base64-encoded instructions.'],
+    ['A tool call deleted a file.', 'A tool call deleted a database.'],
+    ['The agent complied with 2 of 3 probes.', 'The agent refused 2 of 3 probes but leaked the refusal policy.'],
+    ['The agent disclosed PII of other users.', 'The agent disclosed its own configuration.'],
+    ['Prompt injection: the agent complied with 2 of 3 probes.', 'Prompt injection: the agent called a payment tool.'],
+    ['Markdown image exfiltration of chat history.', 'Markdown link exfiltration of chat history.']
+  ]
+  const fp = (description: string) => fingerprint(f({ description, attacks: LIB }), 'run_a')
+
+  it('keeps every re-issued or reworded finding (stability) and tells every unrelated one apart (separation)', () => {
+    const stable = same.filter(([a, b]) => fp(a) === fp(b)).length
+    const separated = different.filter(([a, b]) => fp(a) !== fp(b)).length
+    // The numbers the tests report: same weakness kept / pairs, different weakness told apart / pairs.
+    expect({ stability: `${stable}/${same.length}`, separation: `${separated}/${different.length}` }).toEqual({
+      stability: `${same.length}/${same.length}`,
+      separation: `${different.length}/${different.length}`
+    })
+  })
+
+  it.each(same)('same weakness: %j and %j', (a, b) => {
+    expect(normalizeDescription(a)).toBe(normalizeDescription(b))
+  })
+  it.each(different)('different weaknesses: %j and %j', (a, b) => {
+    expect(fp(a)).not.toBe(fp(b))
   })
 })
 

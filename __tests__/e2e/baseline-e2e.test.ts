@@ -43,7 +43,7 @@ beforeEach(() => {
 })
 
 function acceptance(category: string, expires = nextYear, extra = ''): string {
-  return `  - category: ${category}\n    reason_code: accepted_risk\n    explanation: Reviewed by the security team; staff-only agent.\n    owner: "@octo-org/ai-team"\n    expires: ${expires}\n${extra}`
+  return `  - category: ${category}\n    reason_code: accepted_risk\n    explanation: Reviewed by the security team; staff-only agent.\n    owner: "@octo-org/ai-team"\n    severity_at_most: any\n    expires: ${expires}\n${extra}`
 }
 const acceptedFile = (...entries: string[]) => `version: 1\naccepted:\n${entries.join('')}`
 

@@ -27,7 +27,7 @@ const baseline = buildBaseline({
 const accept = (category: string, expires = '2027-01-31') =>
   parseAcceptedFile(
     YAML,
-    `accepted:\n  - category: ${category}\n    reason_code: accepted_risk\n    explanation: x\n    owner: o\n    expires: ${expires}\n`,
+    `accepted:\n  - category: ${category}\n    reason_code: accepted_risk\n    explanation: x\n    owner: o\n    severity_at_most: any\n    expires: ${expires}\n`,
     'a.yml',
     '2026-11-23'
   )

@@ -36,7 +36,7 @@ let emu: Emulator
 const TODAY = new Date().toISOString().slice(0, 10)
 const accepted = parseAcceptedFile(
   YAML,
-  `accepted:\n  - category: system_prompt_leakage\n    reason_code: working_as_designed\n    explanation: The prompt holds no secret.\n    owner: "@acme/ai"\n    expires: ${TODAY}\n`,
+  `accepted:\n  - category: system_prompt_leakage\n    reason_code: working_as_designed\n    explanation: The prompt holds no secret.\n    owner: "@acme/ai"\n    severity_at_most: any\n    expires: ${TODAY}\n`,
   'a.yml',
   TODAY
 )

@@ -8,7 +8,8 @@ import {
   redactUrl,
   SECRET_MASK,
   scrubSecrets,
-  scrubSecretsDeep
+  scrubSecretsDeep,
+  secretWireForms
 } from '../../src/util/redact.js'
 
 describe('isCredentialName', () => {
@@ -111,6 +112,8 @@ describe('scrubSecrets', () => {
   it.each([
     ['every occurrence', 'k=SECRET1 and SECRET1', ['SECRET1'], 'k=*** and ***'],
     ['the JSON-escaped form', '{"a":"pa\\"ss"}', ['pa"ss'], '{"a":"***"}'],
+    ['the JSON-escaped form with an escaped slash', '{"a":"a\\/b\\"c"}', ['a/b"c'], '{"a":"***"}'],
+    ['the XML-escaped form', '<a v="x&amp;y&lt;z&quot;"/>', ['x&y<z"'], '<a v="***"/>'],
     ['longest first when secrets overlap', 'abcdef', ['abc', 'abcdef'], '***'],
     ['blank secrets ignored', 'a b', ['', '  '], 'a b'],
     ['nothing to do', 'text', ['zzz'], 'text']
@@ -133,5 +136,52 @@ describe('scrubSecrets', () => {
     expect(scrub(long)).toBe(scrubSecrets(long, ['SECRET']))
     expect(scrub(long)).toBe(scrubSecrets(long, ['SECRET']))
     expect(makeScrubber([])('SECRET')).toBe('SECRET')
+  })
+})
+
+describe('secretWireForms', () => {
+  const b64 = (t: string) => Buffer.from(t, 'utf8').toString('base64')
+
+  it('HTTP Basic: the text as given, the password alone, base64 (padded, unpadded, url) and the URL- and JSON-encoded forms', () => {
+    const cred = 'demo:pa ss"/wörd+1'
+    const forms = secretWireForms(cred)
+    expect(forms[0]).toBe(cred)
+    expect(forms).toEqual(
+      expect.arrayContaining([
+        'pa ss"/wörd+1',
+        b64(cred),
+        b64(cred).replace(/=+$/, ''),
+        encodeURIComponent(b64(cred)),
+        Buffer.from(cred, 'utf8').toString('base64url'),
+        Buffer.from(cred, 'latin1').toString('base64'),
+        encodeURIComponent(cred),
+        encodeURIComponent('pa ss"/wörd+1'),
+        encodeURIComponent('pa ss"/wörd+1').replace(/%[0-9A-F]{2}/g, (m) => m.toLowerCase()),
+        new URLSearchParams({ p: 'pa ss"/wörd+1' }).toString().slice(2),
+        'pa ss\\"/wörd+1'
+      ])
+    )
+  })
+
+  it('an OAuth client secret: base64 of client_id:client_secret, form-encoded or not', () => {
+    const forms = secretWireForms('s3cret value', { clientId: 'my client' })
+    expect(forms).toEqual(expect.arrayContaining([b64('my client:s3cret value'), b64('my+client:s3cret+value')]))
+  })
+
+  it.each([
+    ['a password shorter than 5 characters alone', 'someone:pw', 'pw'],
+    ['a blank secret', '   ', undefined],
+    ['a secret shorter than 5 characters', 'abcd', undefined]
+  ])('leaves out %s', (_name, secret, left) => {
+    const forms = secretWireForms(secret)
+    if (left === undefined) expect(forms).toEqual([])
+    else expect(forms).not.toContain(left)
+    for (const f of forms) expect(f.length).toBeGreaterThanOrEqual(5)
+  })
+
+  it('scrubs an echoed Authorization header, a decoded password and a reset link', () => {
+    const cred = 'demo:s3cr3t pass'
+    const text = `Authorization: Basic ${b64(cred)}\ndecoded ${cred}; link ?p=${encodeURIComponent('s3cr3t pass')} or ?p=s3cr3t+pass`
+    expect(scrubSecrets(text, secretWireForms(cred))).toBe('Authorization: Basic ***\ndecoded ***; link ?p=*** or ?p=***')
   })
 })

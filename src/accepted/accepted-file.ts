@@ -7,8 +7,8 @@
  *   accepted:
  *     - category: system_prompt_leakage          # required
  *       fingerprint: 0123456789abcdef0123456789abcdef   # optional: this finding only
- *       severity_at_most: medium                 # optional
- *       description_pattern: "instructions"      # optional, a regular expression (case-insensitive)
+ *       severity_at_most: medium                 # required: a severity, or any
+ *       description_pattern: "instructions"      # optional, an RE2 regular expression (case-insensitive)
  *       reason_code: working_as_designed         # required, the service's list
  *       explanation: The prompt holds no secret. # required, 1 to 4000 characters
  *       owner: "@acme/agent-team"                # required
@@ -16,6 +16,7 @@
  */
 import type { Node, Scalar, YAMLMap } from 'yaml'
 import type { YamlModule } from '../util/yaml.js'
+import { compileDescriptionPattern, type DescriptionMatcher, type PatternEngine } from './description-pattern.js'
 import { DISMISS_REASON_CODES, SEVERITIES, type Severity } from '../service/contract/index.js'
 import { LIMITS } from '../service/contract/limits.js'
 import { ConfigError } from '../util/errors.js'
@@ -29,8 +30,11 @@ export interface AcceptedEntry {
   line: number
   category: string
   fingerprint: string | null
+  /** The worst severity accepted; null: any (written `any`, never left out). */
   severityAtMost: Severity | null
   descriptionPattern: string | null
+  /** descriptionPattern compiled (linear-time); null when there is none. */
+  matchesDescription: DescriptionMatcher | null
   reasonCode: ReasonCode
   explanation: string
   owner: string
@@ -70,8 +74,21 @@ function scalarText(v: unknown): string {
   return JSON.stringify(v)
 }
 
-/** Parse and validate the file's text. `today` (YYYY-MM-DD) bounds `expires`. */
-export function parseAcceptedFile(yaml: YamlModule, text: string, path: string, today: string): AcceptedEntry[] {
+/** What `severity_at_most` takes besides a severity: every severity, said on purpose. */
+export const ANY_SEVERITY = 'any'
+
+/**
+ * Parse and validate the file's text. `today` (YYYY-MM-DD) bounds `expires`.
+ * `patterns` runs description_pattern (load it with loadPatternEngine()); a
+ * file with a pattern and no engine is a bug of the caller.
+ */
+export function parseAcceptedFile(
+  yaml: YamlModule,
+  text: string,
+  path: string,
+  today: string,
+  patterns: PatternEngine | null = null
+): AcceptedEntry[] {
   const { isMap, isScalar, isSeq, LineCounter, parseDocument } = yaml
   const counter = new LineCounter()
   const doc = parseDocument(text, { lineCounter: counter, prettyErrors: false, uniqueKeys: true })
@@ -132,15 +149,22 @@ export function parseAcceptedFile(yaml: YamlModule, text: string, path: string, 
     const fp = optional('fingerprint', 64)
     if (fp !== null && !/^[0-9a-f]{32}$/.test(fp))
       fail(lineFor('fingerprint'), `${at}.fingerprint`, 'must be the 32 hex characters shown in the report')
-    const sev = optional('severity_at_most', 20)
-    if (sev !== null && !(SEVERITIES as readonly string[]).includes(sev))
-      fail(lineFor('severity_at_most'), `${at}.severity_at_most`, `'${sev}' is not one of ${SEVERITIES.join(', ')}`)
+    // A category alone would accept every severity, a critical included: the cap is said, or `any` is.
+    const severities = `${SEVERITIES.join(', ')} or ${ANY_SEVERITY}`
+    const sevRaw =
+      optional('severity_at_most', 20) ??
+      fail(lineFor('severity_at_most'), `${at}.severity_at_most`, `is required: the worst severity this entry accepts (${severities})`)
+    const sev = sevRaw.toLowerCase()
+    if (sev !== ANY_SEVERITY && !(SEVERITIES as readonly string[]).includes(sev))
+      fail(lineFor('severity_at_most'), `${at}.severity_at_most`, `'${sevRaw}' is not one of ${severities}`)
     const pattern = optional('description_pattern', 500)
+    let matchesDescription: DescriptionMatcher | null = null
     if (pattern !== null) {
+      if (patterns === null) throw new Error('parseAcceptedFile: description_pattern needs the pattern engine (loadPatternEngine)')
       try {
-        new RegExp(pattern, 'i')
+        matchesDescription = compileDescriptionPattern(patterns, pattern)
       } catch (e) {
-        fail(lineFor('description_pattern'), `${at}.description_pattern`, `is not a valid regular expression (${(e as Error).message})`)
+        fail(lineFor('description_pattern'), `${at}.description_pattern`, `cannot be run: ${(e as Error).message}`)
       }
     }
     const reason = required('reason_code', 50)
@@ -173,8 +197,9 @@ export function parseAcceptedFile(yaml: YamlModule, text: string, path: string, 
       line,
       category,
       fingerprint: fp,
-      severityAtMost: sev as Severity | null,
+      severityAtMost: sev === ANY_SEVERITY ? null : (sev as Severity),
       descriptionPattern: pattern,
+      matchesDescription,
       reasonCode: reason as ReasonCode,
       explanation,
       owner,

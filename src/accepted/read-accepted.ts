@@ -15,6 +15,7 @@ import type { RepoRef } from '../github/transport.js'
 import type { BaselineScope } from '../baseline/scope.js'
 import { ACCEPTED_INPUT, entryKey, parseAcceptedFile, type AcceptedEntry } from './accepted-file.js'
 import { loadYaml, type YamlModule } from '../util/yaml.js'
+import { loadPatternEngine, type PatternEngine } from './description-pattern.js'
 
 export interface AcceptedRisks {
   path: string
@@ -57,8 +58,9 @@ export async function readAcceptedRisks(deps: ReadAcceptedDeps, path: string, sc
   const local = await readLocal(join(deps.workspace, rel))
   const out: AcceptedRisks = { path: rel, source: null, entries: [], prAdds: [], prRemoves: [], notes: [] }
   let yaml: YamlModule | null = null
+  let patterns: PatternEngine | null = null
   const parse = async (text: string, where: string): Promise<AcceptedEntry[]> =>
-    parseAcceptedFile((yaml ??= await loadYaml()), text, where, deps.today)
+    parseAcceptedFile((yaml ??= await loadYaml()), text, where, deps.today, (patterns ??= await loadPatternEngine()))
 
   if (scope.kind === 'pull_request') {
     const prEntries = local === null ? [] : await parse(local, `${rel} (this pull request's copy)`)

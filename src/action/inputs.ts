@@ -10,6 +10,7 @@ import { COMMENT_MODES, type CommentMode } from '../github/sticky-comment.js'
 import { ConfigError } from '../util/errors.js'
 import { parseBaseUrl } from '../service/base-url.js'
 import { oneLine } from '../util/text.js'
+import { MIN_SECRET_CHARS } from '../util/redact.js'
 import type { EndpointTarget, TargetEnvironment, TargetInput, TargetTransport } from '../target/target-spec.js'
 
 /** The base-address rule lives with the transport that uses it too. */
@@ -102,6 +103,47 @@ function oneOf<T extends string>(input: string, raw: string, allowed: readonly T
     throw new ConfigError(input, `'${clip(raw)}' is not one of ${allowed.join(', ')}`)
   }
   return value
+}
+
+/** C0 and C1 control characters and DEL: no credential holds one (a header cannot carry it). */
+const CONTROL_CHARS = /[\u0000-\u001f\u007f-\u009f]/
+
+/**
+ * True when a secret input may be registered as a mask: long enough to be a
+ * credential and without control characters. A shorter value would mask that
+ * text in every log line (a one-letter key masks the letter); such values are
+ * refused as inputs instead (see checkApiKey, readTargetInput), never echoed.
+ */
+export function isMaskableSecret(value: string): boolean {
+  return value.length >= MIN_SECRET_CHARS && !CONTROL_CHARS.test(value)
+}
+
+/**
+ * The service key as sent (`Authorization: Bearer <key>`): at least the
+ * service's minimum credential length, visible ASCII only (0x21 to 0x7E; a
+ * space, a control or a non-ASCII character cannot be a header's token, and
+ * would fail as a network error). The message never shows the key.
+ */
+function checkApiKey(apiKey: string): string {
+  if (apiKey === '') {
+    throw new ConfigError(
+      'api_key',
+      'is empty. Pass the service key from a secret (api_key: ${{ secrets.ASAS_API_KEY }}). Secrets are not given to workflows triggered from forks: this check fails rather than skip, so a change cannot merge unassessed'
+    )
+  }
+  if (apiKey.length < LIMITS.credentialMin) {
+    throw new ConfigError(
+      'api_key',
+      `is shorter than ${LIMITS.credentialMin} characters: not a service key. Pass the key from a secret (api_key: \${{ secrets.ASAS_API_KEY }})`
+    )
+  }
+  if (!/^[\x21-\x7e]+$/.test(apiKey)) {
+    throw new ConfigError(
+      'api_key',
+      'holds a space, a control or a non-ASCII character: a service key is visible ASCII only. Check the secret for a stray character (a line break, a typographic quote)'
+    )
+  }
+  return apiKey
 }
 
 /** Show at most 60 characters of what the user typed, on one line. */
@@ -268,6 +310,9 @@ export function readTargetInput(get: InputReader): TargetInput {
   if (credential !== '' && credential.length < LIMITS.credentialMin) {
     throw new ConfigError('target_credential', `is shorter than ${LIMITS.credentialMin} characters, the service's minimum`)
   }
+  if (CONTROL_CHARS.test(credential)) {
+    throw new ConfigError('target_credential', 'holds a control character (a line break?): check the secret for a stray character')
+  }
   const oauthInputs = {
     token_url: get('oauth_token_url'),
     client_id: get('oauth_client_id'),
@@ -350,13 +395,7 @@ function parseAcceptedFileInput(raw: string): string {
 export function readInputs(get: InputReader): ActionInputs {
   const mode = oneOf<Mode>('mode', get('mode'), ['gate', 'validate'], INPUT_DEFAULTS.mode)
   const target = readTargetInput(get)
-  const apiKey = get('api_key')
-  if (apiKey === '') {
-    throw new ConfigError(
-      'api_key',
-      'is empty. Pass the service key from a secret (api_key: ${{ secrets.ASAS_API_KEY }}). Secrets are not given to workflows triggered from forks: this check fails rather than skip, so a change cannot merge unassessed'
-    )
-  }
+  const apiKey = checkApiKey(get('api_key'))
   return {
     mode,
     modelId: target.kind === 'model' ? target.modelId : '',

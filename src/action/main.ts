@@ -14,8 +14,8 @@ import { buildAnnotations } from '../report/annotations.js'
 import { describeFailure, failureKind, type FailureKind } from '../util/errors.js'
 import { nonEmpty, oneLine } from '../util/text.js'
 import { assess, assessmentReportInput } from '../gate/assess.js'
-import { envInputReader, readInputs, type ActionInputs } from './inputs.js'
-import { scrubSecrets } from '../util/redact.js'
+import { envInputReader, isMaskableSecret, readInputs, type ActionInputs } from './inputs.js'
+import { scrubSecrets, secretWireForms } from '../util/redact.js'
 import { baseUrlSecrets } from '../service/base-url.js'
 import { buildReport } from '../report/report-model.js'
 import { commentMarker, previousResult, renderComment } from '../report/comment.js'
@@ -101,13 +101,16 @@ async function assessedNow(env: NodeJS.ProcessEnv, clock: Clock): Promise<{ sha:
 /** Run the main step. Never throws: every failure fails the step with a line of its kind. */
 export async function runMain(deps: MainDeps): Promise<void> {
   const { io } = deps
-  // Mask the service key and the target's credential before anything else can print them.
+  // Mask the service key and the target's credential, in every form they are sent in, before
+  // anything else can print them. A value that cannot be a credential (too short) is never
+  // registered as a mask: readInputs refuses it below without printing it.
   const secrets: string[] = []
   for (const name of ['api_key', 'target_credential']) {
     const raw = envInputReader(io.env)(name)
-    if (raw === '') continue
-    io.setSecret(raw)
-    secrets.push(raw)
+    if (!isMaskableSecret(raw)) continue
+    const forms = secretWireForms(raw, name === 'target_credential' ? { clientId: envInputReader(io.env)('oauth_client_id') } : {})
+    for (const form of forms) io.setSecret(form)
+    secrets.push(...forms)
   }
   // A password in base_url is refused, but it must not echo anywhere meanwhile.
   const urlSecrets = baseUrlSecrets(envInputReader(io.env)('base_url'))

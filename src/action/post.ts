@@ -12,7 +12,7 @@
 import { Deadline, type Clock } from '../util/clock.js'
 import { describeFailure, ServiceError } from '../util/errors.js'
 import { oneLine } from '../util/text.js'
-import { envInputReader, readInputs, type ActionInputs } from './inputs.js'
+import { envInputReader, isMaskableSecret, readInputs, type ActionInputs } from './inputs.js'
 import type { ActionIO } from './io.js'
 import type { ServiceApi } from '../service/service-api.js'
 import { abandonedTrigger, cancelRequested, runLeftRunning } from './state.js'
@@ -38,7 +38,7 @@ export async function runPost(deps: PostDeps): Promise<void> {
   }
   try {
     const rawKey = envInputReader(io.env)('api_key')
-    if (rawKey !== '') io.setSecret(rawKey)
+    if (isMaskableSecret(rawKey)) io.setSecret(rawKey)
     const inputs = readInputs(envInputReader(io.env))
     const settleBy = Deadline.after(clock, POST_SETTLE_MS)
     const api = deps.makeApi(inputs, Deadline.after(clock, POST_SETTLE_MS * 2))

@@ -6,34 +6,71 @@
  * What goes in: the category, the lens, the severity, and the technique:
  * - the attacks' sources (`assessment_id:attack_index`, sorted, deduplicated)
  *   where an attack names an assessment other than the run that produced the
- *   finding (a library or earlier assessment: a stable technique id);
- * - else the description, normalized: lowercase, digits replaced by `#`
- *   (counts such as "2 of 3 probes"), canary-like tokens dropped, white space
- *   collapsed. A source naming the run itself identifies the run, not the
- *   technique, so it is left out.
+ *   finding (a library or earlier assessment: a stable technique id). A source
+ *   naming the run itself identifies the run, not the technique, so it is
+ *   left out;
+ * - and always the description, normalized (normalizeDescription): two
+ *   unrelated weaknesses found by one library attack are two findings, while
+ *   the same weakness reported again with new ids or other counts ("3
+ *   attempts", "1 attempt") keeps its fingerprint.
  */
 import { createHash } from 'node:crypto'
 import type { Finding } from '../service/contract/index.js'
 
-export const FINGERPRINT_VERSION = 1
+export const FINGERPRINT_VERSION = 2
 
 /** The key of SARIF partialFingerprints that carries it. */
 export const FINGERPRINT_KEY = `agentSecurityFinding/v${FINGERPRINT_VERSION}`
 
 export type FingerprintInput = Pick<Finding, 'category' | 'lens' | 'severity' | 'description' | 'attacks'>
 
-/** The description as it enters the fingerprint. */
+/** Words that only count: each reads as a number. */
+const COUNT_WORDS =
+  /(?<![\p{L}\p{N}])(?:zero|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen|twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety|hundred|thousand|several|multiple|many|single)(?![\p{L}\p{N}])/gu
+
+/**
+ * The description as it enters the fingerprint: what names the weakness,
+ * without what changes from one report of it to the next.
+ * - compatibility forms and case folded (NFKC, lower case);
+ * - every token holding a digit or a run of 8 hex digits (a count, an id
+ *   such as fnd_7f3a or run-2026-11-21, a canary such as ZX-1a2b3c4d5e6f, a
+ *   UUID, a time) and every count word (three, several) becomes `#`, a run of
+ *   them one `#`; once, twice and thrice read as "# time";
+ * - quotes, brackets and every other punctuation mark become a space;
+ * - the articles a, an, the are dropped and a plural is read as its singular
+ *   (attempts, queries -> attempt, query), so "1 attempt" and "3 attempts"
+ *   agree;
+ * - white space collapsed.
+ */
 export function normalizeDescription(text: string): string {
-  return text
+  const words = text
     .normalize('NFKC')
     .toLowerCase()
-    .replace(/\b[a-z]{1,4}-[0-9a-f]{8,}\b/g, '') // canary-like tokens (e.g. ZX-1a2b3c4d5e6f)
-    .replace(/[0-9]+/g, '#')
-    .replace(/\s+/g, ' ')
-    .trim()
+    .replace(/[\p{L}\p{N}_-]+/gu, (token) => (isIdOrCount(token) ? ' # ' : token))
+    .replace(/(?<![\p{L}\p{N}])(?:once|twice|thrice)(?![\p{L}\p{N}])/gu, ' # time ')
+    .replace(COUNT_WORDS, ' # ')
+    .replace(/[^\p{L}#]+/gu, ' ')
+    .split(' ')
+    .filter((w) => w !== '' && w !== 'a' && w !== 'an' && w !== 'the')
+    .map(singular)
+  const out: string[] = []
+  for (const w of words) if (!(w === '#' && out.at(-1) === '#')) out.push(w)
+  return out.join(' ')
 }
 
-/** The technique part: stable sources, else the normalized description. */
+/** A token (letters, digits, _ and -) holding a digit or a run of 8 hex digits: a count, an id, a date, a canary. */
+function isIdOrCount(token: string): boolean {
+  return /\p{N}/u.test(token) || /(?:^|[_-])[0-9a-f]{8,}(?:$|[_-])/.test(token)
+}
+
+/** A crude singular, applied alike to both sides of every comparison: only consistency matters. */
+function singular(w: string): string {
+  if (w.length > 4 && w.endsWith('ies')) return `${w.slice(0, -3)}y`
+  if (w.length >= 4 && w.endsWith('s') && !w.endsWith('ss')) return w.slice(0, -1)
+  return w
+}
+
+/** The technique part: the stable sources (if any) and the normalized description. */
 export function techniqueOf(f: FingerprintInput, runId: string | null): string {
   const sources = new Set<string>()
   for (const a of f.attacks) {
@@ -42,8 +79,7 @@ export function techniqueOf(f: FingerprintInput, runId: string | null): string {
     if (runId !== null && s.assessment_id === runId) continue
     sources.add(`${s.assessment_id}:${s.attack_index}`)
   }
-  if (sources.size > 0) return `src:${[...sources].sort().join(',')}`
-  return `desc:${normalizeDescription(f.description)}`
+  return JSON.stringify({ src: [...sources].sort(), desc: normalizeDescription(f.description) })
 }
 
 /** 32 hex characters of SHA-256 over the parts (JSON-encoded, so no separator can be forged). */

@@ -3,6 +3,7 @@
  * credentials (headers, URL user-info, query parameters), and the gate knows
  * secrets (the api_key) that must never be printed.
  */
+import { LIMITS } from '../service/contract/limits.js'
 
 /**
  * What a secret or credential is replaced by in every output: `***`, as
@@ -98,13 +99,85 @@ export function redactUrl(url: string): string {
     )
 }
 
-/** The forms a secret may take in the outputs: as is, and escaped inside a JSON string. */
+/**
+ * The shortest secret masked or scrubbed: the service's minimum credential
+ * length. Shorter text is not a real credential, and masking it would hide
+ * that text (a letter, a short word) in every output and log line.
+ */
+export const MIN_SECRET_CHARS: number = LIMITS.credentialMin
+
+function base64Forms(bytes: Buffer): string[] {
+  const b64 = bytes.toString('base64')
+  // Padded and unpadded (a padded value ends with what the unpadded one begins with), and base64url.
+  return [b64, b64.replace(/=+$/, ''), bytes.toString('base64url')]
+}
+
+/** percent-encoded as encodeURIComponent and as a form body (+ for a space, !'()* encoded too), in upper- and lower-case hex. */
+function urlEncodedForms(s: string): string[] {
+  const component = encodeURIComponent(s)
+  const form = new URLSearchParams({ v: s }).toString().slice(2)
+  const lower = (t: string): string => t.replace(/%[0-9A-F]{2}/g, (m) => m.toLowerCase())
+  return [component, form, lower(component), lower(form)]
+}
+
+/**
+ * Every form in which a secret is sent, so each one can be masked by the
+ * runner and scrubbed from every output: an agent that echoes its request
+ * (a header, a query string, a JSON body) hands back the encoded form, not
+ * the one the workflow gave.
+ * - the secret as given, JSON-escaped, URL-encoded (query string, form body);
+ * - HTTP Basic (`Authorization: Basic <base64(user:password)>`): the base64 of
+ *   the whole text (UTF-8, and Latin-1 as older clients send it), padded,
+ *   unpadded and base64url, each URL-encoded too; and for `user:password`
+ *   the password alone (URL-encoded too) and the text as given;
+ * - an OAuth client secret (`clientId` given): base64 of
+ *   `client_id:client_secret`, each form-encoded first or not (RFC 6749 2.3.1).
+ * A derived form shorter than MIN_SECRET_CHARS (a short password) is left
+ * out; a secret that short or blank gives none. The secret as given comes
+ * first.
+ */
+export function secretWireForms(secret: string, opts: { clientId?: string } = {}): string[] {
+  if (typeof secret !== 'string' || secret.trim().length < MIN_SECRET_CHARS) return []
+  const forms = new Set<string>()
+  const addText = (t: string): void => {
+    if (t.length < MIN_SECRET_CHARS) return
+    forms.add(t)
+    forms.add(JSON.stringify(t).slice(1, -1))
+    for (const u of urlEncodedForms(t)) forms.add(u)
+  }
+  // base64 holds + / =, which a query string percent-encodes.
+  const addBase64 = (bytes: Buffer): void => {
+    for (const b of base64Forms(bytes)) for (const t of [b, ...urlEncodedForms(b)]) forms.add(t)
+  }
+  addText(secret)
+  const colon = secret.indexOf(':')
+  if (colon >= 0) addText(secret.slice(colon + 1))
+  addBase64(Buffer.from(secret, 'utf8'))
+  // Latin-1 only when every character has a Latin-1 byte (else Buffer would mangle it).
+  if (/[\u0080-\u00ff]/.test(secret) && !/[^\u0000-\u00ff]/.test(secret)) addBase64(Buffer.from(secret, 'latin1'))
+  const clientId = opts.clientId ?? ''
+  if (clientId !== '') {
+    const formEncoded = (t: string): string => new URLSearchParams({ v: t }).toString().slice(2)
+    for (const pair of [`${clientId}:${secret}`, `${formEncoded(clientId)}:${formEncoded(secret)}`]) addBase64(Buffer.from(pair, 'utf8'))
+  }
+  return [...forms].filter((f) => f.length >= MIN_SECRET_CHARS)
+}
+
+/**
+ * The forms a secret may take in the outputs: as is, escaped inside a JSON
+ * string (also with `\/`, as some encoders write a slash), and escaped as XML
+ * or HTML text.
+ */
 function secretVariants(secrets: readonly string[]): string[] {
   const variants = new Set<string>()
   for (const s of secrets) {
     if (typeof s !== 'string' || s.trim().length === 0) continue
     variants.add(s)
-    variants.add(JSON.stringify(s).slice(1, -1))
+    const json = JSON.stringify(s).slice(1, -1)
+    variants.add(json)
+    variants.add(json.replace(/\//g, '\\/'))
+    variants.add(s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&apos;'))
+    variants.add(s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;'))
   }
   return [...variants].sort((a, b) => b.length - a.length)
 }

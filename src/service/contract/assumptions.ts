@@ -119,6 +119,6 @@ export const API_ASSUMPTIONS: readonly { topic: string; decision: string }[] = [
   {
     topic: 'finding fingerprint (baseline, SARIF)',
     decision:
-      'sha-256 (32 hex) of category, lens, severity and the technique: the sorted attack sources assessment_id:attack_index whose assessment_id is not the run that produced the finding, else the description lowercased with digits as # and canary-like tokens dropped; never ids, counts or timestamps'
+      'sha-256 (32 hex, rule version 2) of category, lens, severity and the technique: the sorted attack sources assessment_id:attack_index whose assessment_id is not the run that produced the finding, and always the description normalized (NFKC, lower case; every token holding a digit or 8 hex digits, every count word and once/twice as #; punctuation and quotes as spaces; articles dropped, plurals as singular); never ids, counts or timestamps, so two unrelated weaknesses found by one library attack differ'
   }
 ]
