@@ -9,7 +9,7 @@ import * as RE2 from 're2js'
 import { readAcceptedRisks } from '../../src/accepted/read-accepted.js'
 import { compileDescriptionPattern, MAX_PATTERN_PROGRAM } from '../../src/accepted/description-pattern.js'
 import type { BaselineScope } from '../../src/baseline/scope.js'
-import type { ContentsApi } from '../../src/github/octokit.js'
+import type { ContentsApi } from '../../src/github/contents-api.js'
 import { ConfigError } from '../../src/util/errors.js'
 
 const TODAY = '2026-11-23'
