@@ -9,6 +9,9 @@ import { recordingLog } from '../__fixtures__/recording-log.js'
 import { fakeApi } from '../__fixtures__/fake-api.js'
 import { fakeClock } from '../__fixtures__/fake-clock.js'
 import { checkoutWith } from '../__fixtures__/workspace.js'
+import { mkdtempSync, symlinkSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 
 function fakeIO(env: Record<string, string>): ActionIO & { events: string[]; log: ReturnType<typeof recordingLog> } {
   const events: string[] = []
@@ -63,6 +66,19 @@ describe('prepareTarget', () => {
     expect(result).toBeInstanceOf(ConfigError)
     expect((result as ConfigError).input).toBe('profile_file')
     expect((result as ConfigError).message).toMatch(message)
+    expect(api.calls).toEqual([])
+  })
+
+  it('never sends a file a symlink in the checkout leads to outside it', async () => {
+    const secretDir = mkdtempSync(join(tmpdir(), 'asas-secret-'))
+    writeFileSync(join(secretDir, 'runner-secret.yml'), 'purpose: a file of the runner\n')
+    const ws = checkoutWith({})
+    symlinkSync(join(secretDir, 'runner-secret.yml'), join(ws, 'p.yml'))
+    const api = fakeApi({})
+    const { result } = await prepare({ ...base, GITHUB_WORKSPACE: ws, INPUT_MODEL_ID: 'm1', INPUT_PROFILE_FILE: 'p.yml' }, api)
+    expect(result).toBeInstanceOf(ConfigError)
+    expect((result as ConfigError).input).toBe('profile_file')
+    expect((result as ConfigError).message).toMatch(/^'p\.yml' leads \(through a symbolic link\) outside the repository/)
     expect(api.calls).toEqual([])
   })
 

@@ -69,6 +69,25 @@ describe('parseProfileFile', () => {
     expect(line.startsWith(`profile_file: ${path}: `)).toBe(true)
     expect(line).toMatch(message)
   })
+  describe('nesting', () => {
+    const nest = (open: string, close: string, n: number, inner = '1') => `${open.repeat(n)}${inner}${close.repeat(n)}`
+    it.each([
+      ['p.json', `{"purpose": ${nest('[', ']', 400_000)}}`],
+      ['p.json', `{"tools": [{"name": "a", "parameters": ${nest('{"x": ', '}', 120_000)}}]}`],
+      ['p.yml', `purpose: ${nest('[', ']', 400_000)}\n`],
+      ['p.yml', `tools:\n  - name: a\n    parameters: ${nest('{x: ', '}', 150_000)}\n`],
+      ['p.yml', `purpose:\n${'- '.repeat(50_000)}a\n`],
+      ['p.yml', `purpose:\n${Array.from({ length: 1000 }, (_, i) => `${' '.repeat(i)}x:\n`).join('')}`],
+      ['p.yml', `purpose: ${nest('[', ']', 64)}\n`],
+      ['p.json', `{"purpose": ${nest('[', ']', 64)}}`]
+    ])('%s nested too deep is a mistake in the file, not a crash (%#)', (path, text) => {
+      expect(problemOf(path, text)).toBe(`profile_file: ${path}: nests lists or mappings deeper than 64 levels`)
+    })
+    it('reads parameters nested as deep as a real tool schema', () => {
+      const file = parseProfileFile(yaml, 'p.json', `{"tools": [{"name": "a", "parameters": ${nest('{"x": ', '}', 20)}}]}`)
+      expect(file.content.tools?.[0].name).toBe('a')
+    })
+  })
 })
 
 describe('unfenceText', () => {

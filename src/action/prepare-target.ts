@@ -4,14 +4,13 @@
  * profile file is read and validated before any request; a sync failure fails
  * the step before any run is triggered, unless fail_on_profile_error is false.
  */
-import { readFile } from 'node:fs/promises'
-import { isAbsolute, relative, resolve } from 'node:path'
 import { Deadline, type Clock } from '../util/clock.js'
 import { ConfigError, describeFailure, failureKind } from '../util/errors.js'
 import { targetFromEvent } from '../github/context.js'
 import { nonEmpty } from '../util/text.js'
 import { readEventPayload } from '../github/publish.js'
-import { parseProfileFile, type ProfileFile } from '../profile/profile-file.js'
+import { parseProfileFile, PROFILE_FILE_MAX_BYTES, type ProfileFile } from '../profile/profile-file.js'
+import { readWorkspaceFile } from '../util/read-workspace-file.js'
 import { loadYaml } from '../util/yaml.js'
 import { profileSyncRefusal } from '../profile/sync-policy.js'
 import { syncProfile } from '../profile/sync-profile.js'
@@ -45,25 +44,15 @@ export function setupRequestTimeoutMs(inputs: ActionInputs): number {
 
 /** Read and validate the profile file, inside the workspace, before any request. */
 export async function loadProfileFile(env: NodeJS.ProcessEnv, path: string): Promise<ProfileFile> {
-  const root = resolve(nonEmpty(env.GITHUB_WORKSPACE) ?? process.cwd())
-  const full = resolve(root, path)
-  const rel = relative(root, full)
-  if (rel === '' || rel.startsWith('..') || isAbsolute(rel)) {
-    throw new ConfigError(
-      'profile_file',
-      `'${path}' is outside the repository (GITHUB_WORKSPACE): give a path inside it, e.g. .github/agent-profile.yml`
-    )
-  }
-  let raw: string
-  try {
-    raw = await readFile(full, 'utf8')
-  } catch (e) {
-    const code = (e as NodeJS.ErrnoException).code
-    throw new ConfigError(
-      'profile_file',
-      `${path}: ${code === 'ENOENT' ? 'no such file in the repository (is actions/checkout run before this step?)' : `cannot be read (${code ?? 'error'})`}`
-    )
-  }
+  const raw = await readWorkspaceFile({
+    workspace: nonEmpty(env.GITHUB_WORKSPACE) ?? process.cwd(),
+    path,
+    input: 'profile_file',
+    maxBytes: PROFILE_FILE_MAX_BYTES,
+    example: '.github/agent-profile.yml'
+  })
+  if (raw === null)
+    throw new ConfigError('profile_file', `${path}: no such file in the repository (is actions/checkout run before this step?)`)
   return parseProfileFile(await loadYaml(), path, raw)
 }
 
