@@ -6,6 +6,10 @@
 import { describe, expect, it } from '@jest/globals'
 import { profileWriteRefusal, writeRefusal, writeStanding, type WriteStanding } from '../../src/github/write-rule.js'
 import type { ResolvedTarget, TargetOutcome } from '../../src/target/target-spec.js'
+import { readEventPayload } from '../../src/github/publish.js'
+import { mkdtempSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 
 const REPO = { full_name: 'octo/app', default_branch: 'main' }
 const onMain = { GITHUB_REF: 'refs/heads/main', GITHUB_REPOSITORY: 'octo/app' }
@@ -91,5 +95,23 @@ describe('writeRefusal', () => {
     expect(comment?.message).toMatch(
       /^this issue_comment run on refs\/heads\/main may run a pull request's code, and target 'production' \(model m1\) is shared: shared targets, dismissals and the baseline are written only from the default branch on push, schedule or workflow_dispatch\./
     )
+  })
+})
+
+describe('the event payload', () => {
+  const fileOf = (text: string): string => {
+    const path = join(mkdtempSync(join(tmpdir(), 'asas-event-')), 'event.json')
+    writeFileSync(path, text)
+    return path
+  }
+  it('is read with its nesting bounded: a payload deeper than any real one reads as none, and writes nothing', async () => {
+    const deep = `{"repository": {"default_branch": "main"}, "x": ${'['.repeat(400_000)}${']'.repeat(400_000)}}`
+    const payload = await readEventPayload(fileOf(deep))
+    expect(payload).toBeNull()
+    expect(writeStanding('push', payload, onMain)).toEqual({ kind: 'other', eventName: 'push', ref: 'refs/heads/main' })
+  })
+  it('reads a real payload', async () => {
+    const payload = await readEventPayload(fileOf(JSON.stringify({ repository: REPO, head_commit: { author: { name: 'a' } } })))
+    expect(writeStanding('push', payload, onMain)).toEqual({ kind: 'default-branch', branch: 'main' })
   })
 })

@@ -16,7 +16,8 @@
  *     answers: [industry]
  *     items: {compliance_requirements: [PCI DSS]}
  */
-import { parseJsonFile, parseYamlFile, type YamlModule } from '../util/yaml.js'
+import { parseYamlFile, type YamlModule } from '../util/yaml.js'
+import { parseJsonFile } from '../util/parse-file.js'
 import { z } from 'zod'
 import { PROFILE_ANSWER_FIELDS, PROFILE_LIST_FIELDS, ProfileChanges } from '../service/contract/index.js'
 import { ConfigError } from '../util/errors.js'
