@@ -14,7 +14,7 @@ import { ConfigError } from '../../src/util/errors.js'
 
 const TODAY = '2026-11-23'
 const PATH = '.github/agent-security-accepted.yml'
-const PR: BaselineScope = { kind: 'pull_request', baseRef: 'main', baseSha: 'base1', headSha: 'head1' }
+const PR: BaselineScope = { kind: 'pull_request', number: 7, baseRef: 'main', baseSha: 'base1', headSha: 'head1', sha: 'merge1' }
 const fileWith = (pattern: string) =>
   [
     'version: 1',

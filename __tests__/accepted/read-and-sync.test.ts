@@ -4,7 +4,7 @@
  * service as dismissals (against the emulator, proof withheld included).
  */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals'
-import { mkdtempSync, mkdirSync, writeFileSync } from 'node:fs'
+import { mkdtempSync, mkdirSync, symlinkSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { readAcceptedRisks } from '../../src/accepted/read-accepted.js'
@@ -12,6 +12,7 @@ import { parseAcceptedFile } from '../../src/accepted/accepted-file.js'
 import * as YAML from 'yaml'
 import { syncDismissals } from '../../src/accepted/sync-dismissals.js'
 import { baselineScope, type BaselineScope } from '../../src/baseline/scope.js'
+import type { WriteStanding } from '../../src/github/write-rule.js'
 import type { ContentsApi } from '../../src/github/contents-api.js'
 import { ConfigError, ServiceError } from '../../src/util/errors.js'
 import { startEmulator, type Emulator } from '../../src/emulator/server.js'
@@ -19,6 +20,7 @@ import { createClient } from '../../src/service/client.js'
 import { Deadline, systemClock } from '../../src/util/clock.js'
 import { api, runToEnd } from '../__fixtures__/emulator-helpers.js'
 import type { Finding } from '../../src/service/contract/index.js'
+import { makeFinding } from '../__fixtures__/builders.js'
 
 const TODAY = '2026-11-23'
 const PATH = '.github/agent-security-accepted.yml'
@@ -48,7 +50,7 @@ function contents(files: Partial<Record<string, string | Error>>): { api: () => 
     })
   }
 }
-const PR: BaselineScope = { kind: 'pull_request', baseRef: 'main', baseSha: 'base1', headSha: 'head1' }
+const PR: BaselineScope = { kind: 'pull_request', number: 7, baseRef: 'main', baseSha: 'base1', headSha: 'head1', sha: 'merge1' }
 const repo = { owner: 'o', repo: 'r' }
 
 describe('readAcceptedRisks', () => {
@@ -80,25 +82,61 @@ describe('readAcceptedRisks', () => {
     expect(out.source).toBeNull()
     expect(out.prAdds).toHaveLength(1)
   })
-  it('reads the workspace on the default branch without asking GitHub', async () => {
-    const gh = contents({})
-    const out = await readAcceptedRisks({ workspace: workspace(file('jailbreak')), repo, contents: gh.api, today: TODAY }, PATH, {
-      kind: 'default-branch',
-      branch: 'main',
-      sha: 's'
-    })
-    expect(out.entries).toHaveLength(1)
-    expect(out.source).toBe('the workspace')
-    expect(gh.asked).toEqual([])
-  })
-  it('reads the file at GITHUB_SHA when there is no checkout', async () => {
+  it.each<[string, BaselineScope]>([
+    ['a push to the default branch', { kind: 'default-branch', branch: 'main', sha: 's' }],
+    ['issue_comment', { kind: 'other', eventName: 'issue_comment', ref: 'refs/heads/main', sha: 's' }],
+    ['workflow_run', { kind: 'other', eventName: 'workflow_run', ref: 'refs/heads/main', sha: 's' }],
+    ['a push to another branch', { kind: 'other', eventName: 'push', ref: 'refs/heads/x', sha: 's' }]
+  ])('reads the file at GITHUB_SHA on %s, never the checkout (which may be a pull request)', async (_what, scope) => {
     const gh = contents({ s: file('jailbreak') })
-    const out = await readAcceptedRisks({ workspace: workspace(null), repo, contents: gh.api, today: TODAY }, PATH, {
-      kind: 'other',
-      ref: 'refs/heads/x',
-      sha: 's'
-    })
-    expect(out.entries).toHaveLength(1)
+    // The checkout accepts the pull request's own finding: it must not count.
+    const out = await readAcceptedRisks({ workspace: workspace(file('misinformation')), repo, contents: gh.api, today: TODAY }, PATH, scope)
+    expect(gh.asked).toEqual([`${PATH}@s`])
+    expect(out.entries.map((e) => e.category)).toEqual(['jailbreak'])
+    expect(out.source).toBe('the commit s')
+  })
+  it('accepts nothing outside a pull request when the commit has no file, whatever the checkout holds', async () => {
+    const out = await readAcceptedRisks(
+      { workspace: workspace(file('misinformation')), repo, contents: contents({}).api, today: TODAY },
+      PATH,
+      { kind: 'other', eventName: 'issue_comment', ref: 'refs/heads/main', sha: 's' }
+    )
+    expect(out.entries).toEqual([])
+    expect(out.source).toBeNull()
+  })
+  it('accepts nothing when the commit is unknown, whatever the checkout holds', async () => {
+    const out = await readAcceptedRisks(
+      { workspace: workspace(file('misinformation')), repo, contents: contents({}).api, today: TODAY },
+      PATH,
+      { kind: 'other', eventName: 'workflow_run', ref: 'refs/heads/main', sha: null }
+    )
+    expect(out.entries).toEqual([])
+    expect(out.source).toBeNull()
+  })
+  it("refuses a pull request's copy that is a symlink out of the checkout", async () => {
+    const secretDir = mkdtempSync(join(tmpdir(), 'asas-secret-'))
+    writeFileSync(join(secretDir, 'x.yml'), file('jailbreak'))
+    const ws = workspace(null)
+    mkdirSync(join(ws, '.github'), { recursive: true })
+    symlinkSync(join(secretDir, 'x.yml'), join(ws, PATH))
+    const gh = contents({ base1: file('jailbreak') })
+    const err = await readAcceptedRisks({ workspace: ws, repo, contents: gh.api, today: TODAY }, PATH, PR).catch((e: unknown) => e)
+    expect(err).toBeInstanceOf(ConfigError)
+    expect((err as ConfigError).input).toBe('accepted_risks_file')
+    expect((err as ConfigError).message).toMatch(/leads \(through a symbolic link\) outside the repository/)
+  })
+  it.each([
+    ['flow', `accepted: ${'['.repeat(400_000)}${']'.repeat(400_000)}\n`],
+    ['block', `accepted:\n${'- '.repeat(50_000)}a\n`],
+    ['shallow but too deep', `accepted: ${'['.repeat(65)}${']'.repeat(65)}\n`]
+  ])('refuses a file nested too deep (%s) as a mistake in it', async (_what, text) => {
+    const gh = contents({ base1: text })
+    const err = await readAcceptedRisks({ workspace: workspace(null), repo, contents: gh.api, today: TODAY }, PATH, PR).catch(
+      (e: unknown) => e
+    )
+    expect(err).toBeInstanceOf(ConfigError)
+    expect((err as ConfigError).input).toBe('accepted_risks_file')
+    expect((err as ConfigError).message).toBe(`${PATH} (base branch main): nests lists or mappings deeper than 64 levels`)
   })
   it('refuses a path outside the repository', async () => {
     await expect(
@@ -111,9 +149,9 @@ describe('baselineScope', () => {
   it.each([
     [
       'pull_request',
-      { pull_request: { base: { ref: 'main', sha: 'b' }, head: { sha: 'h' } } },
-      {},
-      { kind: 'pull_request', baseRef: 'main', baseSha: 'b', headSha: 'h' }
+      { number: 7, pull_request: { number: 7, base: { ref: 'main', sha: 'b' }, head: { sha: 'h' } } },
+      { GITHUB_REPOSITORY: 'o/r', GITHUB_SHA: 'm' },
+      { kind: 'pull_request', number: 7, baseRef: 'main', baseSha: 'b', headSha: 'h', sha: 'm' }
     ],
     [
       'push',
@@ -131,9 +169,14 @@ describe('baselineScope', () => {
       'push',
       { repository: { default_branch: 'main' } },
       { GITHUB_REF: 'refs/heads/feature' },
-      { kind: 'other', ref: 'refs/heads/feature', sha: null }
+      { kind: 'other', eventName: 'push', ref: 'refs/heads/feature', sha: null }
     ],
-    ['workflow_dispatch', {}, { GITHUB_REF: 'refs/heads/main' }, { kind: 'other', ref: 'refs/heads/main', sha: null }],
+    [
+      'workflow_dispatch',
+      {},
+      { GITHUB_REF: 'refs/heads/main' },
+      { kind: 'other', eventName: 'workflow_dispatch', ref: 'refs/heads/main', sha: null }
+    ],
     [
       'workflow_dispatch',
       { repository: { default_branch: 'main' } },
@@ -145,13 +188,13 @@ describe('baselineScope', () => {
       'issue_comment',
       { repository: { default_branch: 'main' } },
       { GITHUB_REF: 'refs/heads/main' },
-      { kind: 'other', ref: 'refs/heads/main', sha: null }
+      { kind: 'other', eventName: 'issue_comment', ref: 'refs/heads/main', sha: null }
     ],
     [
       'workflow_run',
       { repository: { default_branch: 'main' } },
       { GITHUB_REF: 'refs/heads/main' },
-      { kind: 'other', ref: 'refs/heads/main', sha: null }
+      { kind: 'other', eventName: 'workflow_run', ref: 'refs/heads/main', sha: null }
     ]
   ])('%s %j %j', (event, payload, env, expected) => {
     expect(baselineScope(event, payload, env)).toEqual(expected)
@@ -167,13 +210,14 @@ describe('syncDismissals against the emulator', () => {
     await emu.stop()
   })
   const accepted = parseAcceptedFile(YAML, file('prompt_injection'), 'a.yml', TODAY)
+  const MAIN: WriteStanding = { kind: 'default-branch', branch: 'main' }
 
   it('dismisses accepted open findings with the reason code and explanation', async () => {
     const runId = await runToEnd(emu, emu.demoModelId)
     const findings = (await api(emu, 'GET', `/api/v1/run/${runId}/findings`)).json.findings as Finding[]
     const target = findings.find((f) => f.category === 'prompt_injection')!
     const client = createClient({ baseUrl: emu.url, apiKey: emu.keys.full, deadline: Deadline.after(systemClock, 30_000) })
-    const out = await syncDismissals(client, findings, new Map([[target.finding_id, accepted[0]]]))
+    const out = await syncDismissals(MAIN, () => client, findings, new Map([[target.finding_id, accepted[0]]]))
     expect(out.dismissed).toBe(1)
     const after = (await api(emu, 'GET', `/api/v1/run/${runId}/findings`)).json.findings as Finding[]
     expect(Object.fromEntries(after.map((f) => [f.category, f.status]))).toEqual({
@@ -182,12 +226,37 @@ describe('syncDismissals against the emulator', () => {
     })
   })
 
+  it.each<[string, WriteStanding]>([
+    ['a pull request', { kind: 'pull_request', number: 7 }],
+    ['issue_comment on the default branch', { kind: 'other', eventName: 'issue_comment', ref: 'refs/heads/main' }],
+    ['workflow_run on the default branch', { kind: 'other', eventName: 'workflow_run', ref: 'refs/heads/main' }]
+  ])('writes nothing from %s, and says why', async (_what, standing) => {
+    const findings = [makeFinding('high', { category: 'prompt_injection', status: 'open' })]
+    let made = 0
+    const out = await syncDismissals(
+      standing,
+      () => {
+        made += 1
+        throw new Error('no client may be made')
+      },
+      findings,
+      new Map(findings.map((f) => [f.finding_id, accepted[0]]))
+    )
+    expect(made).toBe(0)
+    expect(out.dismissed).toBe(0)
+    expect(out.notes).toEqual([
+      expect.stringMatching(
+        /^sync_dismissals is on, but .* only from the default branch on push, schedule or workflow_dispatch: nothing dismissed\.$/
+      )
+    ])
+  })
+
   it('notes proof withheld (403) without failing', async () => {
     const runId = await runToEnd(emu, emu.demoModels.redacted, 'redacted')
     const findings = (await api(emu, 'GET', `/api/v1/run/${runId}/findings`, { key: 'redacted' })).json.findings as Finding[]
     const client = createClient({ baseUrl: emu.url, apiKey: emu.keys.redacted, deadline: Deadline.after(systemClock, 30_000) })
     expect(findings.length).toBeGreaterThan(0)
-    const out = await syncDismissals(client, findings, new Map(findings.map((f) => [f.finding_id, accepted[0]])))
+    const out = await syncDismissals(MAIN, () => client, findings, new Map(findings.map((f) => [f.finding_id, accepted[0]])))
     expect(out.dismissed).toBe(0)
     expect(out.notes.length).toBe(findings.length)
     for (const n of out.notes) expect(n).toMatch(/was not dismissed on the service: the plan withholds proof \(403\)/)

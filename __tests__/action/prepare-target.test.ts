@@ -9,6 +9,9 @@ import { recordingLog } from '../__fixtures__/recording-log.js'
 import { fakeApi } from '../__fixtures__/fake-api.js'
 import { fakeClock } from '../__fixtures__/fake-clock.js'
 import { checkoutWith } from '../__fixtures__/workspace.js'
+import { mkdtempSync, symlinkSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 
 function fakeIO(env: Record<string, string>): ActionIO & { events: string[]; log: ReturnType<typeof recordingLog> } {
   const events: string[] = []
@@ -27,11 +30,22 @@ function fakeIO(env: Record<string, string>): ActionIO & { events: string[]; log
   }
 }
 
+/** The event file of a run: its payload names the default branch, as GitHub's do. */
+function eventFile(payload: unknown): string {
+  const path = join(mkdtempSync(join(tmpdir(), 'asas-event-')), 'event.json')
+  writeFileSync(path, JSON.stringify(payload))
+  return path
+}
+const ON_MAIN = eventFile({ repository: { full_name: 'octo/app', default_branch: 'main' } })
+
+/** A push to the default branch: the one standing that may sync a shared target's profile. */
 const base = {
   INPUT_API_KEY: 'asas_dev_full',
   INPUT_BASE_URL: 'https://asas.example.com',
   GITHUB_EVENT_NAME: 'push',
+  GITHUB_EVENT_PATH: ON_MAIN,
   GITHUB_REPOSITORY: 'octo/app',
+  GITHUB_REF: 'refs/heads/main',
   GITHUB_REF_NAME: 'main'
 }
 
@@ -66,6 +80,19 @@ describe('prepareTarget', () => {
     expect(api.calls).toEqual([])
   })
 
+  it('never sends a file a symlink in the checkout leads to outside it', async () => {
+    const secretDir = mkdtempSync(join(tmpdir(), 'asas-secret-'))
+    writeFileSync(join(secretDir, 'runner-secret.yml'), 'purpose: a file of the runner\n')
+    const ws = checkoutWith({})
+    symlinkSync(join(secretDir, 'runner-secret.yml'), join(ws, 'p.yml'))
+    const api = fakeApi({})
+    const { result } = await prepare({ ...base, GITHUB_WORKSPACE: ws, INPUT_MODEL_ID: 'm1', INPUT_PROFILE_FILE: 'p.yml' }, api)
+    expect(result).toBeInstanceOf(ConfigError)
+    expect((result as ConfigError).input).toBe('profile_file')
+    expect((result as ConfigError).message).toMatch(/^'p\.yml' leads \(through a symbolic link\) outside the repository/)
+    expect(api.calls).toEqual([])
+  })
+
   it.each([
     ['true', 'fails the step'],
     ['false', 'warns and assesses the profile the service holds']
@@ -88,6 +115,47 @@ describe('prepareTarget', () => {
       })
       expect(io.log.lines.some((l) => l.level === 'warning' && l.line.includes('fail_on_profile_error is false'))).toBe(true)
     }
+  })
+
+  it.each([
+    ['issue_comment', ON_MAIN],
+    ['workflow_run', ON_MAIN],
+    ['pull_request_target', eventFile({ number: 7, pull_request: { number: 7 }, repository: { default_branch: 'main' } })],
+    ['push', eventFile({ repository: { default_branch: 'trunk' } })]
+  ])(
+    "never syncs a shared target's profile from %s: only the default branch on push, schedule or workflow_dispatch may",
+    async (eventName, eventPath) => {
+      const api = fakeApi({})
+      const ws = checkoutWith({ 'p.yml': 'purpose: written by a pull request\n' })
+      const { result } = await prepare(
+        {
+          ...base,
+          GITHUB_EVENT_NAME: eventName,
+          GITHUB_EVENT_PATH: eventPath,
+          GITHUB_WORKSPACE: ws,
+          INPUT_MODEL_ID: 'm1',
+          INPUT_PROFILE_FILE: 'p.yml'
+        },
+        api
+      )
+      expect(result).toBeInstanceOf(ConfigError)
+      expect((result as ConfigError).input).toBe('allow_shared_profile_sync')
+      expect((result as ConfigError).message).toMatch(/only from the default branch on push, schedule or workflow_dispatch/)
+      expect(api.calls).toEqual([])
+    }
+  )
+
+  it("syncs a shared target's profile from a push to the default branch", async () => {
+    const api = fakeApi({
+      getProfile: async () => {
+        throw new ServiceError({ endpoint: 'GET /api/v1/model/m1/profile', status: 404, message: 'no profile' })
+      },
+      changeProfile: async () => ({ model_id: 'm1', profile_id: 'p1', version: 1 })
+    })
+    const ws = checkoutWith({ 'p.yml': 'purpose: x\n' })
+    const { result } = await prepare({ ...base, GITHUB_WORKSPACE: ws, INPUT_MODEL_ID: 'm1', INPUT_PROFILE_FILE: 'p.yml' }, api)
+    expect(result).toMatchObject({ report: { profileSync: { status: 'synced', created: true, version: 1 } } })
+    expect(api.calls).toEqual(['getProfile', 'changeProfile'])
   })
 
   it('does not sync in validate mode', async () => {

@@ -59,6 +59,11 @@ describe('baseline', () => {
   })
   it.each([
     ['not JSON', '{', /not JSON/],
+    [
+      'a baseline nested deeper than any real one',
+      JSON.stringify({ ...baselineOf([]), extra: 'DEEP' }).replace('"DEEP"', `${'['.repeat(100)}${']'.repeat(100)}`),
+      /^the stored baseline nests lists or mappings deeper than 64 levels$/
+    ],
     ['another schema version', JSON.stringify({ ...baselineOf([]), schema_version: 2 }), /schema version 1/],
     [
       'a bad fingerprint',

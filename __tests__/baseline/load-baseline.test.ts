@@ -10,7 +10,7 @@ import type { BaselineStore } from '../../src/baseline/store.js'
 import type { RunStatusResponse } from '../../src/service/contract/index.js'
 import { ConfigError } from '../../src/util/errors.js'
 import { fakeApi } from '../__fixtures__/fake-api.js'
-import { makeFinding, makeRun } from '../__fixtures__/builders.js'
+import { makeFinding, makeRun, makeRunListItem } from '../__fixtures__/builders.js'
 import { recordingLog } from '../__fixtures__/recording-log.js'
 
 const serviceFinding = makeFinding('high', { category: 'jailbreak', description: 'the real weakness', attacks: [] })
@@ -69,5 +69,49 @@ describe('loadBaseline', () => {
         { modelId: 'm', baselineRunId: 'run_x' }
       )
     ).rejects.toThrow(ConfigError)
+  })
+
+  describe('when GET /run names no model', () => {
+    function unnamed(listed: string[]) {
+      const asked: unknown[] = []
+      const a = fakeApi({
+        getRun: () => Promise.resolve(makeRun({ status: 'completed', model_id: undefined })),
+        listRuns: (modelId, query) => {
+          asked.push({ modelId, ...query })
+          const runs = listed.map((id) => makeRunListItem({ run_id: id, status: 'completed' }))
+          return Promise.resolve({ runs, total: runs.length, returned: runs.length })
+        },
+        listFindings: () => Promise.resolve({ findings: [serviceFinding], count: 1 })
+      })
+      return { a, asked }
+    }
+
+    it('takes a run the model lists among its completed runs (asking for the most the list gives)', async () => {
+      const { a, asked } = unnamed(['run_other', 'run_base'])
+      const got = await loadBaseline(
+        { api: () => a, store: storeWith('run_base'), log: recordingLog() },
+        { modelId: 'm', baselineRunId: '' }
+      )
+      expect(got.baseline?.run_id).toBe('run_base')
+      expect(asked).toEqual([{ modelId: 'm', status: 'completed', limit: 100 }])
+    })
+
+    it('does not trust a cached run the model does not list', async () => {
+      const { a } = unnamed(['run_other'])
+      const got = await loadBaseline({ api: () => a, store: storeWith('run_x'), log: recordingLog() }, { modelId: 'm', baselineRunId: '' })
+      expect(got.baseline).toBeNull()
+      expect(got.why).toMatch(/run_x is not among the 100 most recent completed runs of this model/)
+      expect(a.calls).not.toContain('listFindings')
+    })
+
+    it('refuses a baseline_run_id the model does not list, naming the input', async () => {
+      const { a } = unnamed([])
+      const err = await loadBaseline(
+        { api: () => a, store: storeWith('run_x'), log: recordingLog() },
+        { modelId: 'm', baselineRunId: 'run_x' }
+      ).catch((e: unknown) => e)
+      expect(err).toBeInstanceOf(ConfigError)
+      expect((err as ConfigError).input).toBe('baseline_run_id')
+    })
   })
 })

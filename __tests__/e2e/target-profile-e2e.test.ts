@@ -71,9 +71,15 @@ async function push(opts: { pr?: number | null; inputs: Record<string, string>; 
     nodePath: rt.path,
     githubToken: GH_TOKEN,
     killAfterMs: 60_000,
+    // pr null: a push to the default branch, the one event that may sync a shared target.
     eventName: pr === null ? 'push' : 'pull_request',
-    eventPayload: pr === null ? {} : prEvent(pr),
-    env: { GITHUB_API_URL: gh.url, GITHUB_WORKSPACE: checkoutWith(opts.files ?? {}), GITHUB_REF_NAME: 'main' },
+    eventPayload: pr === null ? { repository: { full_name: 'octo-org/agent-app', default_branch: 'main' } } : prEvent(pr),
+    env: {
+      GITHUB_API_URL: gh.url,
+      GITHUB_WORKSPACE: checkoutWith(opts.files ?? {}),
+      GITHUB_REF_NAME: 'main',
+      ...(pr === null ? { GITHUB_REF: 'refs/heads/main' } : {})
+    },
     inputs: { api_key: emu.keys.full, base_url: emu.url, timeout_minutes: '2', response_field: 'output.text', ...opts.inputs }
   })
 }

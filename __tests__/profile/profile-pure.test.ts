@@ -3,7 +3,6 @@ import { describe, expect, it } from '@jest/globals'
 import { diffProfile, pendingConfirm, readCurrent } from '../../src/profile/diff.js'
 import { UNREADABLE_FENCE, unfenceText } from '../../src/profile/fence.js'
 import { parseProfileFile } from '../../src/profile/profile-file.js'
-import { profileSyncRefusal } from '../../src/profile/sync-policy.js'
 import type { ProfileResponse } from '../../src/service/contract/index.js'
 import { ConfigError } from '../../src/util/errors.js'
 
@@ -68,6 +67,25 @@ describe('parseProfileFile', () => {
     const line = problemOf(path, text)
     expect(line.startsWith(`profile_file: ${path}: `)).toBe(true)
     expect(line).toMatch(message)
+  })
+  describe('nesting', () => {
+    const nest = (open: string, close: string, n: number, inner = '1') => `${open.repeat(n)}${inner}${close.repeat(n)}`
+    it.each([
+      ['p.json', `{"purpose": ${nest('[', ']', 400_000)}}`],
+      ['p.json', `{"tools": [{"name": "a", "parameters": ${nest('{"x": ', '}', 120_000)}}]}`],
+      ['p.yml', `purpose: ${nest('[', ']', 400_000)}\n`],
+      ['p.yml', `tools:\n  - name: a\n    parameters: ${nest('{x: ', '}', 150_000)}\n`],
+      ['p.yml', `purpose:\n${'- '.repeat(50_000)}a\n`],
+      ['p.yml', `purpose:\n${Array.from({ length: 1000 }, (_, i) => `${' '.repeat(i)}x:\n`).join('')}`],
+      ['p.yml', `purpose: ${nest('[', ']', 64)}\n`],
+      ['p.json', `{"purpose": ${nest('[', ']', 64)}}`]
+    ])('%s nested too deep is a mistake in the file, not a crash (%#)', (path, text) => {
+      expect(problemOf(path, text)).toBe(`profile_file: ${path}: nests lists or mappings deeper than 64 levels`)
+    })
+    it('reads parameters nested as deep as a real tool schema', () => {
+      const file = parseProfileFile(yaml, 'p.json', `{"tools": [{"name": "a", "parameters": ${nest('{"x": ', '}', 20)}}]}`)
+      expect(file.content.tools?.[0].name).toBe('a')
+    })
   })
 })
 
@@ -197,29 +215,6 @@ describe('pendingConfirm', () => {
       answers: ['purpose'],
       items: { tools: ['a'] }
     })
-  })
-})
-
-describe('profileSyncRefusal', () => {
-  const target = (outcome: 'given' | 'registered' | 'reused', name: string | null) => ({
-    modelId: 'm1',
-    name,
-    outcome,
-    endpointHost: null,
-    movedFrom: null
-  })
-  it.each([
-    ['a push syncs anything', null, target('given', null), false, false],
-    ['a PR syncs its own preview', 7, target('reused', 'app-pr-7'), false, false],
-    ['a PR syncs its moved preview', 7, target('registered', 'app-pr-7 (moved to h)'), false, false],
-    ['a PR may not sync a model_id', 7, target('given', null), false, true],
-    ['a PR may not sync another PR or a shared name', 7, target('reused', 'app-pr-8'), false, true],
-    ['a PR may not sync production by endpoint', 7, target('reused', 'production'), false, true],
-    ['unless the workflow opts in', 7, target('given', null), true, false]
-  ])('%s', (_label, pr, t, allow, refused) => {
-    const e = profileSyncRefusal(pr, t, allow)
-    expect(e !== null).toBe(refused)
-    if (e) expect(e.input).toBe('allow_shared_profile_sync')
   })
 })
 

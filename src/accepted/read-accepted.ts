@@ -1,25 +1,31 @@
 /**
- * Reading the accepted-risks file. On a pull request it is read from the base
- * branch, at the base SHA, through the GitHub contents API, so a pull request
- * cannot accept its own findings; the PR's own copy (in the workspace) is
- * compared with it to say what the PR changes ("applies after merge").
- * Elsewhere the workspace copy is read (or, without a checkout, the file at
- * GITHUB_SHA). Any mistake in the file is a ConfigError before any request to
- * the service.
+ * Reading the accepted-risks file, always from a commit through the GitHub
+ * contents API, never from a checkout another event may have filled with a
+ * pull request's code:
+ * - on a pull request (pull_request, pull_request_target): at the base SHA, so
+ *   a pull request cannot accept its own findings; the PR's own copy (in the
+ *   workspace, read bounded) is compared with it to say what the PR changes
+ *   ("applies after merge");
+ * - on every other event (issue_comment and workflow_run included, which may
+ *   check a pull request out): at GITHUB_SHA, the commit the event is for.
+ * Any mistake in the file is a ConfigError before any request to the service.
  */
-import { readFile } from 'node:fs/promises'
-import { isAbsolute, join, normalize } from 'node:path'
+import { isAbsolute, normalize } from 'node:path'
 import { ConfigError, describeFailure } from '../util/errors.js'
 import type { ContentsApi } from '../github/contents-api.js'
 import type { RepoRef } from '../github/transport.js'
 import type { BaselineScope } from '../baseline/scope.js'
 import { ACCEPTED_INPUT, entryKey, parseAcceptedFile, type AcceptedEntry } from './accepted-file.js'
-import { loadYaml, type YamlModule } from '../util/yaml.js'
+import { loadYaml, parseYamlFile, type YamlModule } from '../util/yaml.js'
+import { readWorkspaceFile } from '../util/read-workspace-file.js'
 import { loadPatternEngine, type PatternEngine } from './description-pattern.js'
+
+/** The largest accepted-risks file read (from the workspace or GitHub): a list of entries, never megabytes. */
+export const ACCEPTED_FILE_MAX_BYTES = 1024 * 1024
 
 export interface AcceptedRisks {
   path: string
-  /** Where the entries in force were read: 'base branch at <sha>', 'workspace', ... ; null when there is no file. */
+  /** Where the entries in force were read ('the base branch main at <sha>', 'the commit <sha>'); null when there is no file. */
   source: string | null
   entries: AcceptedEntry[]
   /** On a pull request: entries the PR's copy adds or changes, and removes (they apply after merge). */
@@ -31,7 +37,7 @@ export interface AcceptedRisks {
 export interface ReadAcceptedDeps {
   workspace: string
   repo: RepoRef | null
-  /** Made only when the file must be read from GitHub. */
+  /** The GitHub contents API, made when the file is read. */
   contents: () => Promise<ContentsApi>
   today: string
 }
@@ -44,25 +50,29 @@ export function checkAcceptedPath(path: string): string {
   return p
 }
 
-async function readLocal(file: string): Promise<string | null> {
-  try {
-    return await readFile(file, 'utf8')
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null
-    throw err
-  }
-}
-
 export async function readAcceptedRisks(deps: ReadAcceptedDeps, path: string, scope: BaselineScope): Promise<AcceptedRisks> {
   const rel = checkAcceptedPath(path)
-  const local = await readLocal(join(deps.workspace, rel))
   const out: AcceptedRisks = { path: rel, source: null, entries: [], prAdds: [], prRemoves: [], notes: [] }
   let yaml: YamlModule | null = null
   let patterns: PatternEngine | null = null
-  const parse = async (text: string, where: string): Promise<AcceptedEntry[]> =>
-    parseAcceptedFile((yaml ??= await loadYaml()), text, where, deps.today, (patterns ??= await loadPatternEngine()))
+  const parse = async (text: string, where: string): Promise<AcceptedEntry[]> => {
+    yaml ??= await loadYaml()
+    if (Buffer.byteLength(text, 'utf8') > ACCEPTED_FILE_MAX_BYTES)
+      throw new ConfigError(ACCEPTED_INPUT, `${where}: is larger than ${ACCEPTED_FILE_MAX_BYTES} bytes`)
+    // Nesting first, bounded: whatever walks the document next never meets a deep one.
+    const bounded = parseYamlFile(yaml, text)
+    if (!bounded.ok && bounded.tooDeep) throw new ConfigError(ACCEPTED_INPUT, `${where}: ${bounded.why}`)
+    return parseAcceptedFile(yaml, text, where, deps.today, (patterns ??= await loadPatternEngine()))
+  }
 
   if (scope.kind === 'pull_request') {
+    const local = await readWorkspaceFile({
+      workspace: deps.workspace,
+      path: rel,
+      input: ACCEPTED_INPUT,
+      maxBytes: ACCEPTED_FILE_MAX_BYTES,
+      example: '.github/agent-security-accepted.yml'
+    })
     const prEntries = local === null ? [] : await parse(local, `${rel} (this pull request's copy)`)
     if (!deps.repo || !scope.baseSha) {
       // Without the base SHA nothing can be read from the base branch. No copy in the PR
@@ -102,23 +112,22 @@ export async function readAcceptedRisks(deps: ReadAcceptedDeps, path: string, sc
       )
     return out
   }
-  if (local !== null) {
-    out.entries = await parse(local, rel)
-    out.source = 'the workspace'
+  // Any other event: the file at the commit the event is for. The workspace is not read: on
+  // issue_comment, workflow_run and the like it may hold a pull request's checkout.
+  const sha = scope.sha
+  // The runner always sets both; without them (a local run) there is no commit to read, and nothing is accepted.
+  if (!deps.repo || !sha) return out
+  let text: string | null
+  try {
+    text = await (await deps.contents()).getFileText(deps.repo, rel, sha)
+  } catch (err) {
+    if (err instanceof ConfigError) throw err
+    out.notes.push(`${rel} could not be read from GitHub at ${sha.slice(0, 12)} (${describeFailure(err)}): no acceptances apply.`)
     return out
   }
-  const sha = scope.sha
-  if (deps.repo && sha) {
-    try {
-      const text = await (await deps.contents()).getFileText(deps.repo, rel, sha)
-      if (text !== null) {
-        out.entries = await parse(text, rel)
-        out.source = `the commit ${sha.slice(0, 12)}`
-      }
-    } catch (err) {
-      if (err instanceof ConfigError) throw err
-      out.notes.push(`${rel} is not in the workspace and could not be read from GitHub (${describeFailure(err)}): no acceptances apply.`)
-    }
+  if (text !== null) {
+    out.entries = await parse(text, rel)
+    out.source = `the commit ${sha.slice(0, 12)}`
   }
   return out
 }

@@ -39,6 +39,7 @@ import { buildBaseline } from '../baseline/baseline.js'
 import { readAcceptedRisks, type AcceptedRisks } from '../accepted/read-accepted.js'
 import { isoDay } from '../accepted/accepted-file.js'
 import { syncDismissals } from '../accepted/sync-dismissals.js'
+import { writeRefusal } from '../github/write-rule.js'
 import { createGitHubClient } from '../github/github-client.js'
 import { renderSarif } from '../report/sarif.js'
 import { renderJunit } from '../report/junit.js'
@@ -203,7 +204,7 @@ async function runGateStep(deps: MainDeps, inputs: ActionInputs, secrets: string
     if (inputs.githubToken === '')
       throw new ConfigError(
         'github_token',
-        'is empty: the accepted-risks file of the base branch is read through the GitHub API; leave github_token at its default'
+        'is empty: the accepted-risks file is read through the GitHub API (at the base SHA on a pull request, else at GITHUB_SHA); leave github_token at its default'
       )
     return createGitHubClient({
       token: inputs.githubToken,
@@ -278,7 +279,7 @@ async function runGateStep(deps: MainDeps, inputs: ActionInputs, secrets: string
   // The default branch records the baseline of a complete, trusted run.
   let baselineSaved: string | null = null
   if (
-    scope.kind === 'default-branch' &&
+    writeRefusal(scope, { kind: 'baseline' }) === null &&
     (decision.result === 'pass' || decision.result === 'fail') &&
     run?.status === 'completed' &&
     results.findings !== null &&
@@ -300,16 +301,13 @@ async function runGateStep(deps: MainDeps, inputs: ActionInputs, secrets: string
     }
   }
   if (inputs.syncDismissals && outcome.policy && results.findings !== null) {
-    if (scope.kind !== 'default-branch') {
-      policyNotes.push('sync_dismissals is on, but acceptances are written to the service only from the default branch: nothing dismissed.')
-    } else {
-      const synced = await syncDismissals(
-        deps.makeApi(inputs, Deadline.after(clock, PRE_RUN_BUDGET_MS)),
-        results.findings,
-        outcome.policy.acceptance.acceptedBy
-      )
-      policyNotes.push(...synced.notes)
-    }
+    const synced = await syncDismissals(
+      scope,
+      () => deps.makeApi(inputs, Deadline.after(clock, PRE_RUN_BUDGET_MS)),
+      results.findings,
+      outcome.policy.acceptance.acceptedBy
+    )
+    policyNotes.push(...synced.notes)
   }
   const reportInput = assessmentReportInput(outcome, {
     modelId: inputs.modelId,

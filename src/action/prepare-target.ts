@@ -1,19 +1,19 @@
 /**
  * Before the gate: the model to assess (model_id, or endpoint_url found or
- * registered) and its profile synced from the repository's profile_file. The
+ * registered) and its profile synced from the repository's profile_file,
+ * where the write rule (src/github/write-rule.ts) lets this run write it. The
  * profile file is read and validated before any request; a sync failure fails
  * the step before any run is triggered, unless fail_on_profile_error is false.
  */
-import { readFile } from 'node:fs/promises'
-import { isAbsolute, relative, resolve } from 'node:path'
 import { Deadline, type Clock } from '../util/clock.js'
 import { ConfigError, describeFailure, failureKind } from '../util/errors.js'
 import { targetFromEvent } from '../github/context.js'
 import { nonEmpty } from '../util/text.js'
 import { readEventPayload } from '../github/publish.js'
-import { parseProfileFile, type ProfileFile } from '../profile/profile-file.js'
+import { parseProfileFile, PROFILE_FILE_MAX_BYTES, type ProfileFile } from '../profile/profile-file.js'
+import { readWorkspaceFile } from '../util/read-workspace-file.js'
 import { loadYaml } from '../util/yaml.js'
-import { profileSyncRefusal } from '../profile/sync-policy.js'
+import { profileWriteRefusal, writeStanding } from '../github/write-rule.js'
 import { syncProfile } from '../profile/sync-profile.js'
 import type { ReportProfileSync, ReportTarget } from '../report/report-model.js'
 import type { ServiceApi } from '../service/service-api.js'
@@ -45,25 +45,15 @@ export function setupRequestTimeoutMs(inputs: ActionInputs): number {
 
 /** Read and validate the profile file, inside the workspace, before any request. */
 export async function loadProfileFile(env: NodeJS.ProcessEnv, path: string): Promise<ProfileFile> {
-  const root = resolve(nonEmpty(env.GITHUB_WORKSPACE) ?? process.cwd())
-  const full = resolve(root, path)
-  const rel = relative(root, full)
-  if (rel === '' || rel.startsWith('..') || isAbsolute(rel)) {
-    throw new ConfigError(
-      'profile_file',
-      `'${path}' is outside the repository (GITHUB_WORKSPACE): give a path inside it, e.g. .github/agent-profile.yml`
-    )
-  }
-  let raw: string
-  try {
-    raw = await readFile(full, 'utf8')
-  } catch (e) {
-    const code = (e as NodeJS.ErrnoException).code
-    throw new ConfigError(
-      'profile_file',
-      `${path}: ${code === 'ENOENT' ? 'no such file in the repository (is actions/checkout run before this step?)' : `cannot be read (${code ?? 'error'})`}`
-    )
-  }
+  const raw = await readWorkspaceFile({
+    workspace: nonEmpty(env.GITHUB_WORKSPACE) ?? process.cwd(),
+    path,
+    input: 'profile_file',
+    maxBytes: PROFILE_FILE_MAX_BYTES,
+    example: '.github/agent-profile.yml'
+  })
+  if (raw === null)
+    throw new ConfigError('profile_file', `${path}: no such file in the repository (is actions/checkout run before this step?)`)
   return parseProfileFile(await loadYaml(), path, raw)
 }
 
@@ -79,11 +69,9 @@ export async function prepareTarget(deps: PrepareDeps, inputs: ActionInputs): Pr
     }
   }
 
-  const event = targetFromEvent(
-    io.env.GITHUB_EVENT_NAME ?? '',
-    await readEventPayload(io.env.GITHUB_EVENT_PATH),
-    io.env.GITHUB_REPOSITORY ?? ''
-  )
+  const eventName = io.env.GITHUB_EVENT_NAME ?? ''
+  const payload = await readEventPayload(io.env.GITHUB_EVENT_PATH)
+  const event = targetFromEvent(eventName, payload, io.env.GITHUB_REPOSITORY ?? '')
   const prNumber = event.kind === 'pull_request' ? event.number : null
   const deadline = Deadline.after(clock, inputs.timeoutMs)
   const callDeps = {
@@ -104,7 +92,7 @@ export async function prepareTarget(deps: PrepareDeps, inputs: ActionInputs): Pr
     target.outcome === 'given' ? null : { outcome: target.outcome, name: target.name ?? '', movedFrom: target.movedFrom }
   if (profileFile === null || inputs.profile === null) return { target, report: { target: reportTarget, profileSync: null } }
 
-  const refusal = profileSyncRefusal(prNumber, target, inputs.profile.allowShared)
+  const refusal = profileWriteRefusal(writeStanding(eventName, payload, io.env), target, inputs.profile.allowShared)
   if (refusal) throw refusal
   const path = inputs.profile.path
   try {

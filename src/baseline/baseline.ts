@@ -6,6 +6,7 @@
 import { z } from 'zod'
 import { Severity, type Finding } from '../service/contract/index.js'
 import { fingerprint } from './fingerprint.js'
+import { parseJsonFile } from '../util/parse-file.js'
 
 export const BASELINE_SCHEMA_VERSION = 1
 
@@ -76,13 +77,10 @@ export function buildBaseline(args: {
 
 /** Parse a stored baseline; null (with why) when it is not one this version reads. */
 export function parseBaseline(text: string): { baseline: Baseline } | { error: string } {
-  let raw: unknown
-  try {
-    raw = JSON.parse(text)
-  } catch {
-    return { error: 'the stored baseline is not JSON' }
-  }
-  const r = Baseline.safeParse(raw)
+  // A pull request can save a cache entry of its own: the text is hostile, its nesting bounded.
+  const parsed = parseJsonFile(text)
+  if (!parsed.ok) return { error: parsed.tooDeep ? `the stored baseline ${parsed.why}` : 'the stored baseline is not JSON' }
+  const r = Baseline.safeParse(parsed.value)
   if (!r.success)
     return {
       error: `the stored baseline does not follow schema version ${BASELINE_SCHEMA_VERSION}: ${r.error.issues[0]?.message ?? 'invalid'}`

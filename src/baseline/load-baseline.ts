@@ -18,10 +18,30 @@ export interface LoadedBaseline {
   why: string | null
 }
 
+/** The most runs GET /model/{model_id}/run lists in one answer (its limit is 1 to 100). */
+export const OWNERSHIP_LIST_LIMIT = 100
+
+/**
+ * Whether `runId` is a run of `modelId`, proved by the service: GET /run names
+ * the model, or (the description does not promise model_id there) the run is
+ * among the model's most recent completed runs. A run it cannot place is not
+ * the model's: a baseline of another model would hide this model's findings.
+ */
+async function ownership(
+  api: ServiceApi,
+  modelId: string,
+  runId: string,
+  named: unknown
+): Promise<'owned' | 'unproved' | { other: string }> {
+  if (typeof named === 'string' && named !== '') return named === modelId ? 'owned' : { other: named }
+  const list = await api.listRuns(modelId, { status: 'completed', limit: OWNERSHIP_LIST_LIMIT })
+  return list.runs.some((r) => r.run_id === runId) ? 'owned' : 'unproved'
+}
+
 /**
  * The findings of a finished run of the service as a baseline, or why that run
- * cannot be one: it must be of this model (when the service says) and
- * completed. A run that cannot be read throws (the service failure line).
+ * cannot be one: it must be completed and a run of this model. A run that
+ * cannot be read throws (the service failure line).
  */
 export async function baselineFromRun(
   api: ServiceApi,
@@ -30,10 +50,13 @@ export async function baselineFromRun(
 ): Promise<{ baseline: Baseline } | { problem: string }> {
   const run = await api.getRun(runId)
   const id = oneLine(runId, 80)
-  if (typeof run.model_id === 'string' && run.model_id !== modelId) {
-    return { problem: `run ${id} is a run of another model (${oneLine(run.model_id, 80)})` }
-  }
   if (run.status !== 'completed') return { problem: `run ${id} is ${oneLine(run.status, 40)}, not completed` }
+  const owner = await ownership(api, modelId, runId, run.model_id)
+  if (typeof owner === 'object') return { problem: `run ${id} is a run of another model (${oneLine(owner.other, 80)})` }
+  if (owner === 'unproved')
+    return {
+      problem: `run ${id} is not among the ${OWNERSHIP_LIST_LIMIT} most recent completed runs of this model (GET /run names no model), so it cannot be shown to be one of its runs`
+    }
   const list = await api.listFindings(runId)
   return {
     baseline: buildBaseline({

@@ -9,6 +9,7 @@ import { Deadline, type Clock } from '../util/clock.js'
 import { describeFailure } from '../util/errors.js'
 import type { Log } from '../util/log.js'
 import { nonEmpty } from '../util/text.js'
+import { parseJsonFile } from '../util/parse-file.js'
 import { splitRepository, targetFromEvent } from './context.js'
 import { createGitHubClient } from './github-client.js'
 import { postStickyComment, type CommentMode } from './sticky-comment.js'
@@ -48,11 +49,12 @@ export interface Published {
 /** GitHub calls get their own short budget: they must not hold the check for long. */
 const GITHUB_BUDGET_MS = 60_000
 
-/** The event payload (GITHUB_EVENT_PATH), or null when it cannot be read. */
+/** The event payload (GITHUB_EVENT_PATH), or null when it cannot be read, is not JSON or nests deeper than any real one. */
 export async function readEventPayload(path: string | undefined): Promise<unknown> {
   if (!path) return null
   try {
-    return JSON.parse(await readFile(path, 'utf8')) as unknown
+    const parsed = parseJsonFile(await readFile(path, 'utf8'))
+    return parsed.ok ? parsed.value : null
   } catch {
     return null
   }

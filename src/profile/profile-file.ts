@@ -16,7 +16,8 @@
  *     answers: [industry]
  *     items: {compliance_requirements: [PCI DSS]}
  */
-import type { YamlModule } from '../util/yaml.js'
+import { parseYamlFile, type YamlModule } from '../util/yaml.js'
+import { parseJsonFile } from '../util/parse-file.js'
 import { z } from 'zod'
 import { PROFILE_ANSWER_FIELDS, PROFILE_LIST_FIELDS, ProfileChanges } from '../service/contract/index.js'
 import { ConfigError } from '../util/errors.js'
@@ -66,18 +67,9 @@ function fieldOf(loc: readonly PropertyKey[]): string {
 }
 
 function parseText(yaml: YamlModule, path: string, raw: string): unknown {
-  if (/\.json$/i.test(path)) {
-    try {
-      return JSON.parse(raw)
-    } catch (e) {
-      throw problem(path, '', `is not valid JSON (${(e as Error).message})`)
-    }
-  }
-  try {
-    return yaml.parse(raw, { maxAliasCount: 100 })
-  } catch (e) {
-    throw problem(path, '', `is not valid YAML (${(e as Error).message.split('\n')[0]})`)
-  }
+  const parsed = /\.json$/i.test(path) ? parseJsonFile(raw) : parseYamlFile(yaml, raw)
+  if (!parsed.ok) throw problem(path, '', parsed.why)
+  return parsed.value
 }
 
 function duplicateNames(items: readonly { name: string }[] | undefined): string | null {

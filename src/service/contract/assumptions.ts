@@ -11,6 +11,11 @@ export const API_ASSUMPTIONS: readonly { topic: string; decision: string }[] = [
       'status, categories_planned, categories_completed required; verdict ("pass"/"fail") present and non-null only when min_severity was given and the status is terminal, else null or absent; run_id, model_id, started_at, completed_at sent by the emulator but optional and nullable on parse'
   },
   {
+    topic: 'model of a baseline run (GET /run/{id} without model_id)',
+    decision:
+      'model_id is not promised there: a baseline run (baseline_run_id, or the run the cached baseline names) is a run of the model only when GET /run/{id} names that model or, naming none, when GET /model/{model_id}/run?status=completed&limit=100 lists it; a run naming another model or not listed is refused (baseline_run_id: configuration error; cached: no baseline)'
+  },
+  {
     topic: 'run statuses',
     decision:
       'running, completed, error, cancelled are named; any other non-empty string (e.g. queued) is accepted and is not terminal: the gate keeps waiting and, at timeout_minutes, cancels the run and fails with error'

@@ -1,0 +1,112 @@
+/**
+ * The one rule for every write a run makes beyond its own report: a target's
+ * profile (profile_file), dismissals on the service (sync_dismissals) and the
+ * baseline later runs gate against.
+ *
+ *   Shared targets, dismissals and the baseline are written only from the
+ *   default branch on push, schedule or workflow_dispatch; a pull request
+ *   writes only the profile of its own preview.
+ *
+ * Only those events on the default branch run the default branch's own code.
+ * Every other event may run a pull request's: pull_request runs it, and
+ * pull_request_target, issue_comment, workflow_run and the rest run on the
+ * default branch's ref while the workflow may check the pull request out. A
+ * pull request's own preview (a target found or registered by endpoint_url
+ * whose name holds `pr-<number>`) is its own to write. The workflow may widen
+ * the profile rule with allow_shared_profile_sync; nothing widens the others.
+ *
+ * Pure: the event name, its payload and the environment in.
+ */
+import { isPullRequestName } from '../target/naming.js'
+import type { ResolvedTarget } from '../target/target-spec.js'
+import { ConfigError } from '../util/errors.js'
+import { isRecord, oneLine } from '../util/text.js'
+import { PULL_REQUEST_EVENTS, targetFromEvent } from './context.js'
+
+/** Events that run the code of the ref they run on (a branch's own workflow). */
+export const WRITING_EVENTS: ReadonlySet<string> = new Set(['push', 'schedule', 'workflow_dispatch'])
+
+/** The rule in one line, for messages and the docs. */
+export const WRITE_RULE =
+  'shared targets, dismissals and the baseline are written only from the default branch on push, schedule or workflow_dispatch'
+
+/** Where a run stands for writes. */
+export type WriteStanding =
+  /** A push, schedule or workflow_dispatch whose GITHUB_REF is the repository's default branch. */
+  | { kind: 'default-branch'; branch: string }
+  /** pull_request or pull_request_target (number null when the payload holds none). */
+  | { kind: 'pull_request'; number: number | null }
+  /** Anything else: another branch or tag, or an event that may check out a pull request's code. */
+  | { kind: 'other'; eventName: string; ref: string }
+
+export type ServiceWrite = { kind: 'baseline' } | { kind: 'dismissals' } | { kind: 'profile'; target: ResolvedTarget; allowShared: boolean }
+
+const text = (v: unknown): string | null => (typeof v === 'string' && v !== '' ? v : null)
+
+export function writeStanding(eventName: string, payload: unknown, env: NodeJS.ProcessEnv): WriteStanding {
+  if (PULL_REQUEST_EVENTS.has(eventName)) {
+    const event = targetFromEvent(eventName, payload, env.GITHUB_REPOSITORY ?? '')
+    return { kind: 'pull_request', number: event.kind === 'pull_request' ? event.number : null }
+  }
+  const ref = env.GITHUB_REF ?? ''
+  const body = isRecord(payload) ? payload : {}
+  const defaultBranch = text(isRecord(body.repository) ? body.repository.default_branch : undefined)
+  if (WRITING_EVENTS.has(eventName) && defaultBranch !== null && ref === `refs/heads/${defaultBranch}`)
+    return { kind: 'default-branch', branch: defaultBranch }
+  return { kind: 'other', eventName, ref }
+}
+
+/** The run, as a message names it. */
+function describeRun(standing: WriteStanding): string {
+  switch (standing.kind) {
+    case 'default-branch':
+      return `this run of the default branch ${oneLine(standing.branch, 100)}`
+    case 'pull_request':
+      return standing.number === null ? 'this pull request' : `pull request #${standing.number}`
+    case 'other':
+      return `this ${oneLine(standing.eventName, 40) || 'unnamed'} run on ${oneLine(standing.ref, 100) || 'an unknown ref'}`
+  }
+}
+
+/** True when `target` is the pull request's own preview, found or registered by endpoint_url. */
+function isOwnPreview(standing: WriteStanding, target: ResolvedTarget): boolean {
+  return (
+    standing.kind === 'pull_request' &&
+    standing.number !== null &&
+    target.outcome !== 'given' &&
+    target.name !== null &&
+    isPullRequestName(target.name, standing.number)
+  )
+}
+
+/** Why `write` may not be made from where the run stands, in one phrase; null when it may. */
+export function writeRefusal(standing: WriteStanding, write: ServiceWrite): string | null {
+  if (standing.kind === 'default-branch') return null
+  const run = describeRun(standing)
+  switch (write.kind) {
+    case 'baseline':
+      return `${run} may run a pull request's code, and the baseline is recorded only from the default branch on push, schedule or workflow_dispatch`
+    case 'dismissals':
+      return `${run} may run a pull request's code, and acceptances are written to the service only from the default branch on push, schedule or workflow_dispatch`
+    case 'profile': {
+      if (write.allowShared || isOwnPreview(standing, write.target)) return null
+      const t = write.target
+      const what = t.name !== null ? `target '${oneLine(t.name, 200)}' (model ${t.modelId})` : `model ${t.modelId} (given by model_id)`
+      const own =
+        standing.kind === 'pull_request' && standing.number !== null
+          ? `may sync the profile of its own preview only (a target registered by endpoint_url whose name holds pr-${standing.number}, as the default name does), and ${what} is shared`
+          : `may run a pull request's code, and ${what} is shared`
+      return `${run} ${own}`
+    }
+  }
+}
+
+/** The profile sync's refusal, as the configuration error naming the input that widens the rule; null when it may sync. */
+export function profileWriteRefusal(standing: WriteStanding, target: ResolvedTarget, allowShared: boolean): ConfigError | null {
+  const why = writeRefusal(standing, { kind: 'profile', target, allowShared })
+  if (why === null) return null
+  return new ConfigError(
+    'allow_shared_profile_sync',
+    `${why}: ${WRITE_RULE}. Sync it from a push to the default branch, or set allow_shared_profile_sync: true if runs not on it may rewrite its profile`
+  )
+}
