@@ -48,7 +48,7 @@ describe('README', () => {
     expect(Buffer.byteLength(readme)).toBeLessThan(15 * 1024)
   })
 
-  it('opens with what the action does, then the two commands of a fresh clone', () => {
+  it('opens with what the action does, then the service and its key, the quick start, and the two commands of a fresh clone', () => {
     const firstSection = readme.indexOf('\n## ')
     const intro = readme
       .slice(0, firstSection)
@@ -56,6 +56,10 @@ describe('README', () => {
       .slice(1)
       .filter((l) => l.trim() !== '')
     expect(intro.length).toBeLessThanOrEqual(3)
+    const sections = [...readme.matchAll(/^## (.+)$/gm)].map((m) => m[1])
+    expect(sections.slice(0, 3)).toEqual(['What you need: the service and a key', 'Quick start: gate pull requests', 'Try it locally'])
+    const need = /\n## What you need[^\n]*\n([\s\S]*?)\n## /.exec(readme)?.[1] ?? ''
+    for (const fact of ['`test:run`', 'workspace', 'not say how keys are issued']) expect(need).toContain(fact)
     const tryIt = /\n## Try it locally\n([\s\S]*?)\n## /.exec(readme)?.[1] ?? ''
     const block = /```sh\n([\s\S]*?)```/.exec(tryIt)?.[1] ?? ''
     const commands = block
@@ -63,9 +67,15 @@ describe('README', () => {
       .map((l) => l.replace(/#.*/, '').trim())
       .filter(Boolean)
     expect(commands).toEqual(['npm run demo', 'npm test'])
+    expect(tryIt).toContain('](docs/emulator.md#run-the-bundled-action-by-hand)')
     const pkg = JSON.parse(read('package.json')) as { scripts: Record<string, string> }
     expect(pkg.scripts.demo).toBeDefined()
     expect(pkg.scripts.test).toBeDefined()
+  })
+
+  it('says which permission each feature needs: contents: read for the accepted-risks file', () => {
+    const row = readme.split('\n').find((l) => l.startsWith('| `contents: read` |')) ?? ''
+    expect(row).toContain('accepted-risks')
   })
 
   it('has no rendered comment headings in its outline (headings come only from the README itself)', () => {
@@ -92,8 +102,12 @@ describe('README', () => {
     for (const row of rows) expect((row[1] ?? '').length).toBeGreaterThan(10)
   })
 
-  it('tells which tag to use, and the requirements a workflow author needs', () => {
+  it('tells which tag to use, how to pin a commit, and the requirements a workflow author needs', () => {
     expect(readme).toContain('@v1')
+    const pinning = /\n## Versions and pinning\n([\s\S]*?)\n## /.exec(readme)?.[1] ?? ''
+    expect(pinning).toMatch(/uses: your-org\/agent-security-gate@[0-9a-f]{40} # v1\.\d+\.\d+/)
+    expect(pinning).toContain('immutable')
+    expect(pinning).toContain('gh attestation verify')
     for (const needed of ['2.327.1', 'HTTPS_PROXY', 'NO_PROXY', 'NODE_EXTRA_CA_CERTS', 'GITHUB_API_URL', 'merge_group']) {
       expect(readme).toContain(needed)
     }

@@ -11,13 +11,16 @@
 //   node scripts/lint-prep.mjs snippets OUTDIR FILE.md...
 //     Writes each ```yaml block that is a workflow (it has `jobs:`) to OUTDIR,
 //     one file per block, named after the Markdown file and the block's line.
+//     A block that is a list of steps (a step to add to a job) is written
+//     inside a one-job workflow, after a step `gate` running this action when
+//     the block reads steps.gate, so it is checked as it will run.
 //   node scripts/lint-prep.mjs shell OUTDIR WORKFLOW.yml...
 //     Writes each `run:` block of the workflows (steps with a bash or default
 //     shell) to OUTDIR as a bash script for shellcheck, with every ${{ ... }}
 //     replaced by a plain word, as actionlint does.
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { basename, join } from 'node:path'
-import { parseDocument, parse } from 'yaml'
+import { parseDocument, parse, stringify } from 'yaml'
 
 const RUNTIMES = new Set(['node20', 'node24', 'composite', 'docker'])
 
@@ -52,14 +55,38 @@ function snippets(outDir, files) {
   for (const file of files) {
     const text = readFileSync(file, 'utf8')
     for (const m of text.matchAll(/^```ya?ml\n([\s\S]*?)^```/gm)) {
-      const body = m[1]
-      if (!/^jobs:/m.test(body)) continue
+      const body = /^jobs:/m.test(m[1]) ? m[1] : stepsAsWorkflow(m[1])
+      if (body === null) continue
       const line = text.slice(0, m.index).split('\n').length
       const name = `${file.replace(/[/\\]/g, '_').replace(/\.md$/, '')}-line${line}.yml`
       writeFileSync(join(outDir, name), body)
       console.log(`${name} <- ${file}:${line}`)
     }
   }
+}
+
+/** A block that is a list of steps, as a workflow of one job; null for any other block (a profile, a config). */
+function stepsAsWorkflow(body) {
+  let steps
+  try {
+    steps = parse(body)
+  } catch (err) {
+    // A block meant as steps that does not even parse must fail the lint, not be skipped.
+    if (/^\s*- (uses|run|name|id|if):/m.test(body)) return `# does not parse: ${String(err).split('\n')[0]}\n${body}`
+    return null
+  }
+  const isStep = (s) => s !== null && typeof s === 'object' && !Array.isArray(s) && ('uses' in s || 'run' in s)
+  if (!Array.isArray(steps) || steps.length === 0 || !steps.every(isStep)) return null
+  const gate = {
+    id: 'gate',
+    uses: 'your-org/agent-security-gate@v1',
+    with: { model_id: 'm', api_key: 'k', base_url: 'https://asas.example.com' }
+  }
+  const needsGate = /steps\.gate\./.test(body) && !steps.some((s) => s.id === 'gate')
+  return stringify({
+    on: 'workflow_dispatch',
+    jobs: { snippet: { 'runs-on': 'ubuntu-latest', steps: [...(needsGate ? [gate] : []), ...steps] } }
+  })
 }
 
 function shell(outDir, files) {
