@@ -8,6 +8,7 @@ import { describe, expect, it } from '@jest/globals'
 import { existsSync, readdirSync, readFileSync } from 'node:fs'
 import { dirname, join, relative } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import semver from 'semver'
 import { parse } from 'yaml'
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..')
@@ -132,7 +133,55 @@ describe('links of the docs', () => {
     expect(missing.map((p) => relative(root, p))).toEqual([])
   })
 
+  /** GitHub's anchor of a heading: lower case, punctuation dropped, spaces as hyphens. */
+  const slug = (heading: string): string =>
+    heading
+      .trim()
+      .toLowerCase()
+      .replace(/[^\p{L}\p{N} _-]/gu, '')
+      .replace(/ /g, '-')
+
+  it.each(docs)('%s links only to headings that exist', (file) => {
+    const text = read(file)
+    const anchored = [...text.matchAll(/\]\(([^)\s#]*\.md)?#([^)\s]+)\)/g)].map((m) => ({ target: m.at(1) ?? '', anchor: m[2] }))
+    const missing = anchored.filter(({ target, anchor }) => {
+      const path = target === '' ? join(root, file) : join(dirname(join(root, file)), target)
+      if (/^https?:/.test(target) || !existsSync(path)) return false
+      const headings = [...readFileSync(path, 'utf8').matchAll(/^#{1,6} (.+)$/gm)].map((m) => slug(m[1]))
+      return !headings.includes(anchor)
+    })
+    expect(missing).toEqual([])
+  })
+
   it('the README links every maintainer document', () => {
     for (const f of docs.filter((d) => d !== 'README.md' && d !== 'CHANGELOG.md')) expect(readme).toContain(`](${f})`)
+  })
+})
+
+describe('the Node versions the project states', () => {
+  const pkg = JSON.parse(read('package.json')) as { engines: { node: string } }
+  const lock = JSON.parse(read('package-lock.json')) as { packages: Record<string, { engines?: { node?: string } | string[] }> }
+  const range = new semver.Range(pkg.engines.node)
+  /** The lowest version of each alternative of the range (22.13.0 and 24.0.0 for "^22.13.0 || >=24"). */
+  const floors = range.set.map((comparators) => semver.minVersion(comparators.map((c) => c.value).join(' '))?.version ?? '')
+
+  it.each(floors)('every locked package accepts Node %s, the floor of an alternative of engines.node', (floor) => {
+    const refusing = Object.entries(lock.packages)
+      .map(([name, p]) => [name.replace(/^.*node_modules\//, ''), Array.isArray(p.engines) ? undefined : p.engines?.node] as const)
+      .filter((entry): entry is readonly [string, string] => typeof entry[1] === 'string')
+      .filter(([, wants]) => semver.validRange(wants) !== null && !semver.satisfies(floor, wants))
+      .map(([name, wants]) => `${name} (${wants})`)
+    expect(refusing).toEqual([])
+  })
+
+  it('CONTRIBUTING states engines.node, and CI and the release run a Node inside it, the node24 the action runs on', () => {
+    expect(read('CONTRIBUTING.md')).toContain(`\`${pkg.engines.node}\``)
+    for (const wf of ['.github/workflows/ci.yml', '.github/workflows/release.yml']) {
+      const versions = [...read(wf).matchAll(/node-version:\s*['"]?(\d+)/g)].map((m) => m[1])
+      expect(versions.length).toBeGreaterThan(0)
+      for (const v of versions) expect(semver.satisfies(`${v}.0.0`, range)).toBe(true)
+    }
+    expect((parse(read('action.yml')) as { runs: { using: string } }).runs.using).toBe('node24')
+    expect(semver.satisfies('24.0.0', range)).toBe(true)
   })
 })

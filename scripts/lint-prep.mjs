@@ -14,12 +14,17 @@
 //     A block that is a list of steps (a step to add to a job) is written
 //     inside a one-job workflow, after a step `gate` running this action when
 //     the block reads steps.gate, so it is checked as it will run.
+//   node scripts/lint-prep.mjs workflow FILE OUT
+//     Writes to OUT a copy of the workflow for action-validator 0.6.0's
+//     schema, which predates the `attestations` permission: that key is
+//     checked here (read, write or none) and left out of the copy; the rest
+//     is the file as it is. Prints what was left out, if anything.
 //   node scripts/lint-prep.mjs shell OUTDIR WORKFLOW.yml...
 //     Writes each `run:` block of the workflows (steps with a bash or default
 //     shell) to OUTDIR as a bash script for shellcheck, with every ${{ ... }}
 //     replaced by a plain word, as actionlint does.
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
-import { basename, join } from 'node:path'
+import { basename, dirname, join } from 'node:path'
 import { parseDocument, parse, stringify } from 'yaml'
 
 const RUNTIMES = new Set(['node20', 'node24', 'composite', 'docker'])
@@ -48,6 +53,33 @@ function action(file, outDir) {
     writeFileSync(out, readFileSync(file))
     console.log(`${file}: runs.using ${using}`)
   }
+}
+
+/** Permissions GitHub has that action-validator 0.6.0's schema does not know. */
+const NEWER_PERMISSIONS = ['attestations']
+
+function workflow(file, out) {
+  const doc = parseDocument(readFileSync(file, 'utf8'))
+  if (doc.errors.length > 0) fail(`${file}: ${doc.errors[0].message}`)
+  const left = []
+  const strip = (path) => {
+    const perms = doc.getIn(path)
+    if (!perms || typeof perms !== 'object' || !('has' in perms)) return
+    for (const key of NEWER_PERMISSIONS) {
+      if (!perms.has(key)) continue
+      const level = perms.get(key)
+      if (!['read', 'write', 'none'].includes(level))
+        fail(`${file}: ${[...path, key].join('.')} is ${JSON.stringify(level)}: read, write or none`)
+      perms.delete(key)
+      left.push([...path, key].join('.'))
+    }
+  }
+  strip(['permissions'])
+  const jobs = doc.get('jobs')
+  if (jobs && typeof jobs === 'object' && 'items' in jobs) for (const pair of jobs.items) strip(['jobs', String(pair.key), 'permissions'])
+  mkdirSync(dirname(out), { recursive: true })
+  writeFileSync(out, doc.toString())
+  if (left.length > 0) console.log(`schema checked without ${left.join(', ')}`)
 }
 
 function snippets(outDir, files) {
@@ -116,6 +148,7 @@ function shell(outDir, files) {
 
 const [command, ...args] = process.argv.slice(2)
 if (command === 'action' && args.length === 2) action(args[0], args[1])
+else if (command === 'workflow' && args.length === 2) workflow(args[0], args[1])
 else if (command === 'snippets' && args.length >= 1) snippets(args[0], args.slice(1))
 else if (command === 'shell' && args.length >= 1) shell(args[0], args.slice(1))
-else fail('usage: lint-prep.mjs action FILE OUTDIR | snippets OUTDIR FILE.md... | shell OUTDIR WORKFLOW.yml...')
+else fail('usage: lint-prep.mjs action FILE OUTDIR | workflow FILE OUT | snippets OUTDIR FILE.md... | shell OUTDIR WORKFLOW.yml...')
