@@ -15,8 +15,10 @@ const root = join(dirname(fileURLToPath(import.meta.url)), '..')
 const read = (path: string): string => readFileSync(join(root, path), 'utf8')
 const readme = read('README.md')
 const action = parse(read('action.yml')) as {
-  inputs: Record<string, { required?: boolean; default?: string }>
-  outputs: Record<string, unknown>
+  name: string
+  description: string
+  inputs: Record<string, { description: string; required?: boolean; default?: string }>
+  outputs: Record<string, { description: string }>
 }
 
 /** The rows of the Markdown table between `<!-- NAME:start...-->` and `<!-- NAME:end -->`, as arrays of cells. */
@@ -112,6 +114,25 @@ describe('README', () => {
     for (const needed of ['2.327.1', 'HTTPS_PROXY', 'NO_PROXY', 'NODE_EXTRA_CA_CERTS', 'GITHUB_API_URL', 'merge_group']) {
       expect(readme).toContain(needed)
     }
+  })
+})
+
+describe('action.yml on the Marketplace', () => {
+  it('has a description under 125 characters, which the Marketplace shows whole', () => {
+    expect(action.description.length).toBeLessThan(125)
+    expect(action.name.length).toBeLessThanOrEqual(60)
+  })
+
+  /** One short sentence or two, to read in the Marketplace's table of inputs: the detail belongs in the docs. */
+  const SHORT = 160
+  it.each(Object.entries(action.inputs))('input %s has a short description', (_name, spec) => {
+    expect(spec.description.length).toBeLessThanOrEqual(SHORT)
+    expect(spec.description.split(/(?<=\.) (?=[A-Z])/).length).toBeLessThanOrEqual(2)
+  })
+
+  it.each(Object.entries(action.outputs))('output %s has a short description, naming the real file name', (_name, spec) => {
+    expect(spec.description.length).toBeLessThanOrEqual(SHORT)
+    expect(spec.description).not.toMatch(/\breport\.(json|sarif|junit\.xml)\b/)
   })
 })
 
