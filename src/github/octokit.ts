@@ -5,7 +5,7 @@
  *
  * The real client (@actions/github, which pulls in Octokit and undici) is
  * imported lazily, only when there is something to post. Every call goes
- * through the one retry policy (src/retry-policy.ts) with its own request
+ * through the one retry policy (src/util/retry-policy.ts) with its own request
  * timeout; Octokit's RequestError becomes a GitHubError naming the endpoint
  * (ids filled in, never a query string or a header).
  */
