@@ -117,6 +117,23 @@ describe('README', () => {
   })
 })
 
+describe('docs/architecture.md', () => {
+  const text = read('docs/architecture.md')
+
+  it('covers every folder of src/', () => {
+    const folders = readdirSync(join(root, 'src'), { withFileTypes: true })
+      .filter((d) => d.isDirectory())
+      .map((d) => `\`src/${d.name}/\``)
+    expect(folders.length).toBeGreaterThan(5)
+    expect(folders.filter((f) => !text.includes(f))).toEqual([])
+  })
+
+  it('says where to change what: a new input, a new report format, a new service call', () => {
+    const where = /\n## Where to change what\n([\s\S]*)/.exec(text)?.[1] ?? ''
+    for (const item of ['**A new input.**', '**A new report format**', '**A new service call.**']) expect(where).toContain(item)
+  })
+})
+
 describe('action.yml on the Marketplace', () => {
   it('has a description under 125 characters, which the Marketplace shows whole', () => {
     expect(action.description.length).toBeLessThan(125)
@@ -172,6 +189,11 @@ describe('links of the docs', () => {
       return !headings.includes(anchor)
     })
     expect(missing).toEqual([])
+  })
+
+  it.each(docs)('%s names only source, test and script files that exist', (file) => {
+    const named = [...read(file).matchAll(/`((?:src|__tests__|scripts)\/[^`\s*<>]+)`/g)].map((m) => m[1].replace(/:.*$/, ''))
+    expect(named.filter((p) => !existsSync(join(root, p)))).toEqual([])
   })
 
   it('the README links every maintainer document', () => {
