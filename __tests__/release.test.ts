@@ -1,18 +1,23 @@
 /**
  * scripts/release.mjs, dry run, in scratch git repositories: it checks that
- * package.json follows the tag and that CHANGELOG.md has the release notes,
- * and moves the major tag (v1) to the release, never backwards and never to
- * a pre-release. Nothing is published or pushed in a dry run (the scratch
- * repositories have no remote, so a push would fail the test).
+ * package.json follows the tag and that CHANGELOG.md has dated release notes,
+ * creates the version tag on HEAD (--create-tag, as the release workflow
+ * runs it), and moves the major tag (v1) to the release, never backwards and
+ * never to a pre-release. Nothing is published or pushed in a dry run (the
+ * scratch repositories have no remote, so a push would fail the test). And
+ * the release workflow itself: tests, dist/ check and provenance attestation
+ * before anything is tagged.
  */
 import { afterEach, describe, expect, it } from '@jest/globals'
 import { execFileSync, spawnSync } from 'node:child_process'
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { parse } from 'yaml'
 
-const script = join(dirname(fileURLToPath(import.meta.url)), '..', 'scripts', 'release.mjs')
+const root = join(dirname(fileURLToPath(import.meta.url)), '..')
+const script = join(root, 'scripts', 'release.mjs')
 const dirs: string[] = []
 afterEach(() => {
   for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true })
@@ -52,6 +57,7 @@ const log = (versions: string[]): string =>
   `# Changelog\n\n## [Unreleased]\n\n${versions.map((v) => `## [${v}] - 2026-01-01\n\n- change of ${v}\n`).join('\n')}`
 
 const v1 = (git: Git): string => git('rev-parse', 'refs/tags/v1^{commit}')
+const tagged = (git: Git, tag: string): string => git('rev-parse', `refs/tags/${tag}^{commit}`)
 
 describe('release.mjs --dry-run', () => {
   it('moves v1 to each new release and writes its notes from CHANGELOG.md', () => {
@@ -104,6 +110,7 @@ describe('release.mjs --dry-run', () => {
     ['package.json behind the tag', '1.0.0', log(['1.0.1']), 'v1.0.1', 'package.json at v1.0.1 says version 1.0.0, not 1.0.1'],
     ['no CHANGELOG section', '1.0.1', log(['1.0.0']), 'v1.0.1', 'has no section "## [1.0.1]"'],
     ['an empty CHANGELOG section', '1.0.1', '## [1.0.1]\n\n## [1.0.0]\n\n- x\n', 'v1.0.1', 'section of 1.0.1 is empty'],
+    ['an undated CHANGELOG section', '1.0.1', '## [1.0.1]\n\n- x\n', 'v1.0.1', 'heading of 1.0.1 has no date'],
     ['not a version tag', '1.0.1', log(['1.0.1']), 'latest', "'latest' is not a version tag"]
   ]
 
@@ -126,9 +133,45 @@ describe('release.mjs --dry-run', () => {
   })
 })
 
+describe('release.mjs --create-tag --dry-run (what the release workflow runs)', () => {
+  it('creates v1.0.0 on HEAD and moves v1 to it, pushing nothing', () => {
+    const git = scratch()
+    commit(git, '0.9.0', log(['0.9.0']))
+    git('tag', 'v0.9.0')
+    const head = commit(git, '1.0.0', log(['1.0.0', '0.9.0']))
+    const r = release(git, 'v1.0.0', '--create-tag', '--dry-run')
+    expect(r.code).toBe(0)
+    expect(tagged(git, 'v1.0.0')).toBe(head)
+    expect(v1(git)).toBe(head)
+    expect(r.out).toContain('v1.0.0 created on')
+    expect(r.out).toContain('not pushed (dry run)')
+  })
+
+  it('takes a tag already on HEAD (a run again after a failure), and never moves one elsewhere', () => {
+    const git = scratch()
+    const first = commit(git, '1.0.0', log(['1.0.0']))
+    git('tag', 'v1.0.0')
+    expect(release(git, 'v1.0.0', '--create-tag', '--dry-run').code).toBe(0)
+    expect(v1(git)).toBe(first)
+
+    commit(git, '1.0.0', `${log(['1.0.0'])}\n`)
+    const r = release(git, 'v1.0.0', '--create-tag', '--dry-run')
+    expect(r.code).toBe(1)
+    expect(r.out).toContain('a release tag is never moved')
+    expect(tagged(git, 'v1.0.0')).toBe(first)
+  })
+
+  it('creates no tag when package.json or CHANGELOG.md do not match', () => {
+    const git = scratch()
+    commit(git, '1.0.0', '# Changelog\n\n## [1.0.0]\n\n- undated\n')
+    const r = release(git, 'v1.0.0', '--create-tag', '--dry-run')
+    expect(r.code).toBe(1)
+    expect(git('tag', '--list')).toBe('')
+  })
+})
+
 describe('the project itself', () => {
   it('package.json has a version with a CHANGELOG.md section, so its tag can be released', () => {
-    const root = join(dirname(fileURLToPath(import.meta.url)), '..')
     const { version } = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { version: string }
     const lock = JSON.parse(readFileSync(join(root, 'package-lock.json'), 'utf8')) as {
       version: string
@@ -138,5 +181,44 @@ describe('the project itself', () => {
     expect(lock.packages['']?.version).toBe(version)
     const changelog = readFileSync(join(root, 'CHANGELOG.md'), 'utf8')
     expect(changelog).toMatch(new RegExp(`^## \\[${version.replace(/\./g, '\\.')}\\]`, 'm'))
+  })
+
+  it('releases as its package.json version: the dry run, in a scratch repository with its package.json and CHANGELOG.md, creates the tag and moves the major', () => {
+    const { version } = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { version: string }
+    const git = scratch()
+    copyFileSync(join(root, 'package.json'), join(git.dir, 'package.json'))
+    copyFileSync(join(root, 'CHANGELOG.md'), join(git.dir, 'CHANGELOG.md'))
+    git('add', '.')
+    git('commit', '-q', '-m', `release ${version}`)
+    const head = git('rev-parse', 'HEAD')
+    const r = release(git, `v${version}`, '--create-tag', '--dry-run')
+    expect(r.out).not.toMatch(/^release: /m)
+    expect(r.code).toBe(0)
+    expect(tagged(git, `v${version}`)).toBe(head)
+    expect(git('rev-parse', `refs/tags/v${version.split('.')[0]}^{commit}`)).toBe(head)
+  })
+
+  it('the release workflow runs the tests, checks dist/ and attests its provenance before it tags', () => {
+    const wf = parse(readFileSync(join(root, '.github', 'workflows', 'release.yml'), 'utf8')) as {
+      on: Record<string, unknown>
+      jobs: Record<
+        string,
+        { permissions?: Record<string, string>; steps: { uses?: string; run?: string; with?: Record<string, string> }[] }
+      >
+    }
+    expect(Object.keys(wf.on)).toEqual(['workflow_dispatch'])
+    const [job] = Object.values(wf.jobs)
+    expect(job.permissions).toMatchObject({ contents: 'write', 'id-token': 'write', attestations: 'write' })
+    const at = (p: (s: (typeof job.steps)[number]) => boolean): number => job.steps.findIndex(p)
+    const tests = at((s) => s.run === 'npm test')
+    const dist = at((s) => s.run?.includes('scripts/check-dist.sh') ?? false)
+    const attest = at((s) => s.uses?.startsWith('actions/attest-build-provenance@') ?? false)
+    const tag = at((s) => s.run?.includes('scripts/release.mjs') ?? false)
+    expect([tests, dist, attest, tag].every((i) => i >= 0)).toBe(true)
+    expect(tests).toBeLessThan(tag)
+    expect(dist).toBeLessThan(tag)
+    expect(attest).toBeLessThan(tag)
+    expect(job.steps[attest].with?.['subject-path']).toMatch(/^dist\//)
+    expect(job.steps[tag].run).toContain('--create-tag')
   })
 })

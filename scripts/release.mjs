@@ -1,19 +1,23 @@
-// Release a version tag: run by .github/workflows/release.yml (on a pushed
-// tag vX.Y.Z or a published release), and locally with --dry-run.
+// Release a version: run by .github/workflows/release.yml (after the tests,
+// the dist/ check and the provenance attestation), and locally with --dry-run.
 //
-//   node scripts/release.mjs vX.Y.Z [--dry-run] [--notes-out FILE] [--remote NAME]
+//   node scripts/release.mjs vX.Y.Z [--create-tag] [--dry-run] [--notes-out FILE] [--remote NAME]
 //
-// 1. The tag is vX.Y.Z (or vX.Y.Z-pre.N) and names a commit of this repository.
+// 1. The tag is vX.Y.Z (or vX.Y.Z-pre.N) and names a commit of this repository;
+//    with --create-tag a tag that does not exist yet is made on HEAD once the
+//    checks below pass (an existing one must already be on HEAD: a release tag
+//    is never moved).
 // 2. package.json at that commit says version X.Y.Z: the version follows the tag.
-// 3. CHANGELOG.md at that commit has a `## [X.Y.Z]` section: its text is the
-//    release notes (written to --notes-out when given).
-// 4. The release is published with those notes (gh release create, or edit
-//    when a release of the tag exists already).
+// 3. CHANGELOG.md at that commit has a dated `## [X.Y.Z] - YYYY-MM-DD` section:
+//    its text is the release notes (written to --notes-out when given).
+// 4. The tag is pushed, and the release is published with those notes (gh
+//    release create, or edit when a release of the tag exists already). A
+//    release that GitHub does not report as immutable gets a warning.
 // 5. The major tag vX is moved to the commit and pushed, unless the version is a
 //    pre-release or an older one than the highest vX.*.* (a fix of an older
 //    minor line must not take v1 backwards).
-// --dry-run does 1-3 and moves vX in the local repository only: nothing is
-// published or pushed. (dist/ is checked before this, by scripts/check-dist.sh.)
+// --dry-run does 1-3 and creates vX.Y.Z and moves vX in the local repository
+// only: nothing is published or pushed.
 // Plain JavaScript with no dependencies; git (and gh, unless --dry-run) on PATH.
 import { execFileSync } from 'node:child_process'
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
@@ -54,6 +58,12 @@ export function changelogSection(changelog, version) {
   return (end < 0 ? rest : rest.slice(0, end)).join('\n').trim()
 }
 
+/** Whether the `## [version]` heading carries a date: `## [1.2.3] - 2026-11-25`. */
+export function changelogSectionDated(changelog, version) {
+  const escaped = version.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
+  return new RegExp(`^## +\\[?v?${escaped}\\]?\\s+-\\s+\\d{4}-\\d{2}-\\d{2}\\s*$`, 'm').test(changelog)
+}
+
 function git(args, opts = {}) {
   return execFileSync('git', args, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], ...opts }).trim()
 }
@@ -66,12 +76,23 @@ function tryGit(args) {
   }
 }
 
-/** Checks the tag and returns what to publish: the commit, the notes, whether and where the major tag moves. */
-export function plan(tag) {
+/**
+ * Checks the tag and returns what to publish: the commit, the notes, whether the tag is still to be created, whether
+ * and where the major tag moves. `createTag`: a tag that does not exist is planned on HEAD.
+ */
+export function plan(tag, { createTag = false } = {}) {
   const t = parseTag(tag)
   if (!t) throw new ReleaseError(`'${tag}' is not a version tag: expected vMAJOR.MINOR.PATCH, e.g. v1.2.3`)
-  const commit = tryGit(['rev-parse', '--verify', '--quiet', `refs/tags/${tag}^{commit}`])
-  if (!commit) throw new ReleaseError(`tag ${tag} does not exist in this repository (git fetch --tags, or create it first)`)
+  const tagged = tryGit(['rev-parse', '--verify', '--quiet', `refs/tags/${tag}^{commit}`])
+  let commit = tagged
+  if (createTag) {
+    const head = tryGit(['rev-parse', '--verify', '--quiet', 'HEAD^{commit}'])
+    if (!head) throw new ReleaseError('HEAD names no commit: check out the commit to release')
+    if (tagged && tagged !== head)
+      throw new ReleaseError(`tag ${tag} exists at ${tagged.slice(0, 12)}, not at HEAD ${head.slice(0, 12)}: a release tag is never moved`)
+    commit = head
+  }
+  if (!commit) throw new ReleaseError(`tag ${tag} does not exist in this repository (git fetch --tags, or run with --create-tag)`)
 
   let pkg
   try {
@@ -91,6 +112,8 @@ export function plan(tag) {
   if (notes === null)
     throw new ReleaseError(`CHANGELOG.md at ${tag} has no section "## [${t.version}]": add the release notes there before tagging`)
   if (notes === '') throw new ReleaseError(`the CHANGELOG.md section of ${t.version} is empty: write the release notes before tagging`)
+  if (!changelogSectionDated(changelog, t.version))
+    throw new ReleaseError(`the CHANGELOG.md heading of ${t.version} has no date: write it as "## [${t.version}] - YYYY-MM-DD"`)
 
   const major = `v${t.major}`
   let moveMajor = t.pre === ''
@@ -113,6 +136,7 @@ export function plan(tag) {
     major,
     moveMajor,
     why,
+    createTag: tagged === null,
     previousMajor: tryGit(['rev-parse', '--verify', '--quiet', `refs/tags/${major}^{commit}`])
   }
 }
@@ -134,10 +158,25 @@ function publishNotes(p) {
       ? ['release', 'edit', p.tag, '--notes-file', file]
       : ['release', 'create', p.tag, '--verify-tag', '--title', p.tag, '--notes-file', file, ...(p.pre ? ['--prerelease'] : [])]
     execFileSync('gh', args, { stdio: 'inherit' })
+    warnUnlessImmutable(p.tag)
     return exists ? 'updated' : 'created'
   } finally {
     rmSync(dir, { recursive: true, force: true })
   }
+}
+
+/** Immutable releases are a repository setting: say so when the published release is not one. */
+function warnUnlessImmutable(tag) {
+  let immutable = ''
+  try {
+    immutable = execFileSync('gh', ['api', `repos/{owner}/{repo}/releases/tags/${tag}`, '--jq', '.immutable'], { encoding: 'utf8' }).trim()
+  } catch {
+    immutable = 'unknown'
+  }
+  if (immutable !== 'true')
+    console.log(
+      `::warning::release ${tag} is not reported as immutable (${immutable || 'false'}): enable immutable releases in the repository settings`
+    )
 }
 
 function main(argv) {
@@ -149,12 +188,18 @@ function main(argv) {
   }
   const dryRun = argv.includes('--dry-run')
   const remote = opt('--remote', 'origin')
-  if (!tag) throw new ReleaseError('usage: node scripts/release.mjs vX.Y.Z [--dry-run] [--notes-out FILE] [--remote NAME]')
+  if (!tag) throw new ReleaseError('usage: node scripts/release.mjs vX.Y.Z [--create-tag] [--dry-run] [--notes-out FILE] [--remote NAME]')
 
-  const p = plan(tag)
+  const p = plan(tag, { createTag: argv.includes('--create-tag') })
   console.log(`release ${p.tag}: commit ${p.commit}, package.json ${p.version}, CHANGELOG section of ${p.notes.split('\n').length} lines`)
   const notesOut = opt('--notes-out', '')
   if (notesOut) writeFileSync(notesOut, `${p.notes}\n`)
+
+  if (p.createTag) {
+    git(['tag', p.tag, p.commit])
+    console.log(`${p.tag} created on ${p.commit.slice(0, 12)}${dryRun ? ' in this repository, not pushed (dry run)' : ''}`)
+  }
+  if (!dryRun) git(['push', remote, `refs/tags/${p.tag}:refs/tags/${p.tag}`], { stdio: 'inherit' })
 
   if (dryRun) console.log(`dry run: the release notes of ${p.tag} are not published`)
   else console.log(`release notes ${publishNotes(p)} on GitHub`)

@@ -8,6 +8,7 @@ import { parseAcceptedFile } from '../../src/accepted/accepted-file.js'
 import type { Finding } from '../../src/service/contract/index.js'
 import { makeFinding, PLANNED } from '../__fixtures__/builders.js'
 import { makeInput } from '../__fixtures__/report-fixtures.js'
+import { renderComment } from '../../src/report/comment.js'
 
 const TODAY = '2026-11-23'
 const f = (category: string, severity: Finding['severity'], status = 'open'): Finding =>
@@ -94,5 +95,14 @@ describe('report baseline and acceptances', () => {
     const r = report([f('jailbreak', 'high')], { baseline: null })
     expect(r.baseline).toMatchObject({ available: false, why: 'no baseline saved by the default branch yet', newCount: 0 })
     expect(r.findings[0].baselineState).toBeNull()
+  })
+  it.each([
+    ['any', 'every open finding at or above the threshold counts'],
+    ['new', 'fail_on new falls back to any: every open finding at or above the threshold counts']
+  ] as const)('says in plain words what fail_on %s gates on without a baseline', (failOn, said) => {
+    const line = renderComment(report([f('jailbreak', 'high')], { baseline: null, failOn }))
+      .split('\n')
+      .find((l) => l.startsWith('- **Baseline:**'))
+    expect(line).toBe(`- **Baseline:** none (no baseline saved by the default branch yet); ${said}`)
   })
 })

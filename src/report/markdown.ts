@@ -134,7 +134,7 @@ function policyLines(r: Report): string[] {
   if (b) {
     const against = b.available
       ? `${proseText(r.headline, 300)} (against run ${codeSpan(b.runId ?? '', { max: 120 })}, fail_on ${b.failOn})`
-      : `none (${proseText(b.why ?? '', 300)}); fail_on ${b.failOn} gates as any`
+      : `none (${proseText(b.why ?? '', 300)}); ${b.failOn === 'new' ? 'fail_on new falls back to any: ' : ''}every open finding at or above the threshold counts`
     lines.push(`- **Baseline:** ${against}`)
     for (const g of b.gone.slice(0, 20))
       lines.push(
