@@ -106,7 +106,8 @@ export function hasNextLink(link: string | undefined | null): boolean {
   })
 }
 
-function header(headers: unknown, name: string): string | undefined {
+/** A response header by name (any case), as a string; undefined when absent. */
+export function header(headers: unknown, name: string): string | undefined {
   if (!isRecord(headers)) return undefined
   const value = headers[name] ?? headers[name.toLowerCase()]
   if (typeof value === 'string') return value
@@ -219,12 +220,12 @@ export function toGitHubError(err: unknown, endpoint: string, nowMs: number, tim
 }
 
 /** The subset of the Octokit client used here (keeps the types free of Octokit's). */
-type RequestFn = (
+export type RequestFn = (
   route: string,
   params: Record<string, unknown>
 ) => Promise<{ status: number; headers: Record<string, unknown>; data: unknown }>
 
-function asUser(data: unknown): GitHubUser | null {
+export function asUser(data: unknown): GitHubUser | null {
   if (!isRecord(data) || typeof data.login !== 'string') return null
   return { login: data.login, type: typeof data.type === 'string' ? data.type : undefined }
 }
@@ -259,14 +260,14 @@ function asIssue(data: unknown, endpoint: string): Issue {
   return issue
 }
 
-function asList<T>(data: unknown, endpoint: string, one: (item: unknown, endpoint: string) => T): T[] {
+export function asList<T>(data: unknown, endpoint: string, one: (item: unknown, endpoint: string) => T): T[] {
   if (!Array.isArray(data))
     throw new GitHubError({ endpoint, message: 'GitHub answered with something other than a list', transient: true })
   return data.map((item) => one(item, endpoint))
 }
 
 /** One GitHub call: method and path (for messages), Octokit route and params, how to read the answer. */
-type Call = <T>(
+export type Call = <T>(
   method: string,
   path: string,
   route: string,
@@ -280,7 +281,7 @@ type Call = <T>(
  * GitHubErrors, the whole under the one retry policy; before a create is sent
  * again after an ambiguous failure, `findExisting` looks for what it made.
  */
-function retryingCalls(request: RequestFn, deps: GitHubDeps): Call {
+export function retryingCalls(request: RequestFn, deps: GitHubDeps): Call {
   const timeoutMs = deps.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS
   return async (method, path, route, params, read, findExisting) => {
     const endpoint = `${method} ${path}`
@@ -319,9 +320,9 @@ function retryingCalls(request: RequestFn, deps: GitHubDeps): Call {
   }
 }
 
-const repoPath = (r: RepoRef): string => `/repos/${encodeURIComponent(r.owner)}/${encodeURIComponent(r.repo)}`
+export const repoPath = (r: RepoRef): string => `/repos/${encodeURIComponent(r.owner)}/${encodeURIComponent(r.repo)}`
 
-const readPage =
+export const readPage =
   <T>(one: (item: unknown, endpoint: string) => T) =>
   (res: { headers: Record<string, unknown>; data: unknown }, endpoint: string): Page<T> => ({
     items: asList(res.data, endpoint, one),
@@ -433,11 +434,16 @@ export function issuesApiOver(request: RequestFn, deps: GitHubDeps): IssuesApi &
   }
 }
 
-/**
- * The real client: @actions/github's getOctokit, loaded on first use, with
- * its base URL from `apiUrl` and its log routed to ours.
- */
+/** The IssuesApi over the real client. */
 export async function createIssuesApi(deps: GitHubDeps): Promise<IssuesApi & ContentsApi> {
+  return issuesApiOver(await octokitRequest(deps), deps)
+}
+
+/**
+ * The real client's `request`: @actions/github's getOctokit, loaded on first
+ * use, with its base URL from `apiUrl` and its log routed to ours.
+ */
+export async function octokitRequest(deps: GitHubDeps): Promise<RequestFn> {
   const { getOctokit } = await import('@actions/github')
   const octokit = getOctokit(deps.token, {
     baseUrl: deps.apiUrl.replace(/\/+$/, ''),
@@ -457,8 +463,7 @@ export async function createIssuesApi(deps: GitHubDeps): Promise<IssuesApi & Con
     },
     headers: { 'x-github-api-version': '2022-11-28' }
   })
-  const request = octokit.request as unknown as RequestFn
-  return issuesApiOver(request, deps)
+  return octokit.request
 }
 
 export interface FailureExplanation {
