@@ -222,12 +222,13 @@ describe("the token's login and the records of its own comments", () => {
     const api = await start()
     expect(await api.authenticatedLogin()).toBeNull()
     expect(await tokenLogin(api, api, log)).toBe('github-actions[bot]')
-    expect(standin.requests.map((r) => `${r.method} ${r.path}`)).toEqual(['GET /user', 'GET /user', 'POST /graphql'])
+    expect(standin.requests.map((r) => `${r.method} ${r.path}`)).toEqual(['GET /user', 'POST /graphql'])
   })
 
-  test('a personal token is told by GET /user', async () => {
-    const api = await start({ tokenKind: 'user', actor: { login: 'octo-bot', type: 'User' } })
+  test('a personal token is told too; GET /user when GraphQL does not answer', async () => {
+    const api = await start({ tokenKind: 'user', actor: { login: 'octo-bot', type: 'User' }, graphqlViewer: false })
     expect(await tokenLogin(api, api, log)).toBe('octo-bot')
+    expect(standin.requests.map((r) => `${r.method} ${r.path}`)).toEqual(['POST /graphql', 'GET /user'])
   })
 
   test('neither tells: null', async () => {

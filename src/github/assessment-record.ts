@@ -3,9 +3,9 @@
  * record of its own sticky comments (src/report/comment.ts), the input of
  * every carry-over.
  *
- * Only comments written by the token's own user count, by exact login: GET
- * /user for a personal token, else GraphQL `viewer` (an installation token,
- * the GITHUB_TOKEN included, is refused GET /user but may ask `viewer`).
+ * Only comments written by the token's own user count, by exact login, as
+ * GraphQL `viewer` tells it (an installation token, the GITHUB_TOKEN
+ * included, is refused GET /user but may ask `viewer`), else GET /user.
  * When neither tells the login, no record is trusted and the step assesses:
  * any bot, or a person quoting a marker, could have written a record.
  * A record is as trustworthy as the token's identity: every workflow of the
@@ -53,9 +53,12 @@ export function viewerApiOver(request: RequestFn, deps: GitHubDeps): ViewerApi {
   }
 }
 
-/** The token's login: GET /user, else GraphQL viewer; null when neither tells (or both fail). */
+/**
+ * The token's login: GraphQL viewer (one call, whatever the token), else GET
+ * /user; null when neither tells (or both fail).
+ */
 export async function tokenLogin(issues: IssuesApi, viewer: ViewerApi, log: Log): Promise<string | null> {
-  for (const ask of [() => issues.authenticatedLogin(), () => viewer.viewerLogin()]) {
+  for (const ask of [() => viewer.viewerLogin(), () => issues.authenticatedLogin()]) {
     try {
       const login = await ask()
       if (login !== null) return login

@@ -59,7 +59,7 @@ export type MergeQueueDecision =
   | { kind: 'assess'; reason: string }
   | { kind: 'fail_closed'; reason: string }
 
-interface CarriedPull {
+export interface CarriedPull {
   number: number
   headSha: string
   assessedSha: string
