@@ -1,9 +1,10 @@
 /**
  * A local stand-in for the GitHub REST API, for tests: a real HTTP server on
  * 127.0.0.1 (port 0) serving the issue and comment endpoints the action uses,
- * with GitHub's pagination (per_page/page, Link rel="next"/"last"), its error
- * bodies, a read-only mode (every write answers 403 like a fork PR's token)
- * and injectable failures.
+ * the commits, pull requests, statuses and comparisons of
+ * github-standin-git.ts, and GraphQL's viewer, with GitHub's pagination
+ * (per_page/page, Link rel="next"/"last"), its error bodies, a read-only mode
+ * (every write answers 403 like a fork PR's token) and injectable failures.
  *
  * The state is keyed by issue/PR number alone: any owner/repo is served
  * unless `repository` names the only one (others then answer 404, like a
@@ -11,6 +12,7 @@
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
+import { addCommit, createGitState, routeGit, type GitState, type StandinCommit, type StandinPull } from './github-standin-git.js'
 
 export interface StandinUser {
   login: string
@@ -76,6 +78,8 @@ export interface StandinOptions {
    * 'user': GET /user answers the actor, like a personal access token.
    */
   tokenKind?: 'installation' | 'user'
+  /** Whether GraphQL's `viewer` tells the actor's login (default true, as for every token kind); false answers 403. */
+  graphqlViewer?: boolean
 }
 
 export interface GitHubStandin {
@@ -85,6 +89,12 @@ export interface GitHubStandin {
   /** Puts a file at a commit, as if committed there. */
   setFile(ref: string, path: string, text: string): void
   state: { comments: Map<number, StandinComment[]>; issues: StandinIssue[] }
+  /** Commits, pull requests and statuses (github-standin-git.ts). */
+  git: GitState
+  /** Adds a commit with its parent (null: a root) and the paths it changes. */
+  addCommit(sha: string, parent: string | null, files: string[], renamedFrom?: Record<string, string>): StandinCommit
+  /** Adds a pull request (open, not merged, base main, head commits [headSha] unless given). */
+  seedPull(fields: Partial<StandinPull> & { number: number; headSha: string }): StandinPull
   requests: StandinRequest[]
   /** The next `times` (default 1) requests matching method and path answer `status` (0: connection reset). */
   failNext(method: string, pathPattern: RegExp, status: number, times?: number, headers?: Record<string, string>): void
@@ -123,6 +133,7 @@ export async function startGitHubStandin(opts: StandinOptions = {}): Promise<Git
   const actor: StandinUser = opts.actor ?? { login: 'github-actions[bot]', type: 'Bot' }
   const tokenKind = opts.tokenKind ?? 'installation'
   const state = { comments: new Map<number, StandinComment[]>(), issues: [] as StandinIssue[] }
+  const git = createGitState()
   const requests: StandinRequest[] = []
   const pending: { method: string; pattern: RegExp; status: number; times: number; headers: Record<string, string> }[] = []
   let readOnly = false
@@ -235,6 +246,14 @@ export async function startGitHubStandin(opts: StandinOptions = {}): Promise<Git
       if (tokenKind === 'installation') throw new HttpFailure(403, 'Resource not accessible by integration')
       return { status: 200, body: { login: actor.login, id: 1, type: actor.type } }
     }
+    if (m === 'POST' && req.path === '/graphql') {
+      const query = (req.body as Record<string, unknown> | undefined)?.query
+      if (typeof query !== 'string' || !/\bviewer\s*\{\s*login\s*\}/.test(query)) {
+        return { status: 200, body: { errors: [{ message: 'the stand-in answers only { viewer { login } }' }] } }
+      }
+      if (opts.graphqlViewer === false) throw new HttpFailure(403, 'Resource not accessible by integration')
+      return { status: 200, body: { data: { viewer: { login: actor.login } } } }
+    }
     const parts = /^\/repos\/([^/]+)\/([^/]+)(\/.*)$/.exec(req.path)
     if (!parts) throw new HttpFailure(404, 'Not Found')
     const [askedOwner, askedRepo] = [decodeURIComponent(parts[1]), decodeURIComponent(parts[2])]
@@ -243,6 +262,21 @@ export async function startGitHubStandin(opts: StandinOptions = {}): Promise<Git
     const rest = parts[3]
     const isWrite = m !== 'GET'
     if (isWrite && readOnly) throw new HttpFailure(403, 'Resource not accessible by integration')
+
+    const gitAnswer = routeGit(git, {
+      method: m,
+      rest,
+      body: req.body,
+      url,
+      owner,
+      repo,
+      paginate: (items) => paginate(res, req, items),
+      fail: (status, message, extra) => {
+        throw new HttpFailure(status, message, extra)
+      },
+      page: Math.max(1, Math.floor(Number(param(req, 'page') ?? 1)) || 1)
+    })
+    if (gitAnswer) return gitAnswer
 
     const contents = /^\/contents\/(.+)$/.exec(rest)
     if (contents && m === 'GET') {
@@ -402,6 +436,20 @@ export async function startGitHubStandin(opts: StandinOptions = {}): Promise<Git
       files.set(ref, at)
     },
     state,
+    git,
+    addCommit: (sha, parent, files, renamedFrom) => addCommit(git, sha, parent, files, renamedFrom),
+    seedPull(fields) {
+      const pull: StandinPull = {
+        state: 'open',
+        merged: false,
+        headRef: `feature-${fields.number}`,
+        baseRef: 'main',
+        commits: [fields.headSha],
+        ...fields
+      }
+      git.pulls.push(pull)
+      return pull
+    },
     requests,
     failNext(method, pathPattern, status, times = 1, headers = {}) {
       pending.push({ method: method.toUpperCase(), pattern: pathPattern, status, times, headers })

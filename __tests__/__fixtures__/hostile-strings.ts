@@ -207,6 +207,11 @@ export function checkMarkdown(md: string, opts: { allowLinks?: string[] } = {}):
     /^<!-- asas-gate:result=(pass|fail|incomplete|error);sha=([0-9a-f]{7,12}|-);at=(\d{4}-\d\d-\d\dT\d\d:\d\dZ|-) -->\n/,
     ''
   )
+  // And the record line under it (its exact shape only).
+  body = body.replace(
+    /^<!-- asas-gate:record=1;result=(pass|fail|incomplete|error);assessed=[0-9a-f]{40,64};head=[0-9a-f]{40,64};subject=[A-Za-z0-9_%.]{1,672};profile=([0-9a-f]{64}|-);policy=([0-9a-f]{64}|-);at=(\d{4}-\d\d-\d\dT\d\d:\d\dZ|-) -->\n/,
+    ''
+  )
   const split = splitFences(body)
   for (const p of split.problems) problems.push(`line ${p.line}: ${p.problem}`)
   let opened = 0

@@ -4,16 +4,30 @@
  * contents-api.ts for the shape), then add its interface to `GitHubClient` and
  * its calls to `githubClientOver`.
  */
+import { viewerApiOver, type ViewerApi } from './assessment-record.js'
+import { statusesApiOver, type StatusesApi } from './commit-status.js'
+import { compareApiOver, type CompareApi } from './compare.js'
 import { contentsApi, type ContentsApi } from './contents-api.js'
 import { issuesApi, type IssuesApi } from './issues-api.js'
+import { pullsApiOver, type PullsApi } from './pulls.js'
 import { loadOctokitRequest, retryingCalls, type GitHubDeps, type RequestFn } from './transport.js'
 
-export type GitHubClient = IssuesApi & ContentsApi
+/** The calls of PR pipelines: pull requests of a commit, commit statuses, compare, the token's own login. */
+export type PipelineApi = PullsApi & StatusesApi & CompareApi & ViewerApi
+
+export type GitHubClient = IssuesApi & ContentsApi & PipelineApi
 
 /** The client over any Octokit-like `request` function (tests may pass their own). */
 export function githubClientOver(request: RequestFn, deps: GitHubDeps): GitHubClient {
   const call = retryingCalls(request, deps)
-  return { ...issuesApi(call), ...contentsApi(call) }
+  return {
+    ...issuesApi(call),
+    ...contentsApi(call),
+    ...pullsApiOver(call),
+    ...statusesApiOver(call),
+    ...compareApiOver(call),
+    ...viewerApiOver(request, deps)
+  }
 }
 
 /** The client over the real @actions/github, loaded on first use. */

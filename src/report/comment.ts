@@ -1,7 +1,9 @@
 /**
  * The sticky PR comment: the report in markdown, under GitHub's comment limit,
  * starting with a hidden marker that names the model, so each model of a matrix
- * keeps its own comment and the next run edits it in place.
+ * keeps its own comment and the next run edits it in place. Under the marker,
+ * hidden lines record the result (state line) and what was assessed (record
+ * line), read back by the next run.
  */
 import { createHash } from 'node:crypto'
 import { renderMarkdownReport, WRAP_WIDTH, type DetailLevel } from './markdown.js'
@@ -54,11 +56,16 @@ export const COMMENT_LADDER: DetailLevel[] = [
 /** Findings shown with their proof in the comment at most. */
 export const COMMENT_MAX_DETAILED = 10
 
-/** The comment body: starts with the marker line; at most `limit` characters (UTF-16 code units). */
-export function renderComment(report: Report, opts: { limit?: number } = {}): string {
-  const limit = opts.limit ?? COMMENT_LIMIT
+/**
+ * The comment body: starts with the marker line (and, with `record`, the
+ * assessment record under the state line); at most `limit` characters
+ * (UTF-16 code units).
+ */
+export function renderComment(report: Report, opts: { limit?: number; record?: AssessmentRecord } = {}): string {
+  const recordLine = opts.record ? `${recordMarker(opts.record)}\n` : ''
+  const limit = (opts.limit ?? COMMENT_LIMIT) - recordLine.length
   const summary = trustedLink('job summary', report.runUrl)
-  return renderMarkdownReport(report, {
+  const body = renderMarkdownReport(report, {
     limit,
     measure: (s) => s.length,
     limitLabel: `the ${limit.toLocaleString('en-US')}-character limit of a GitHub comment`,
@@ -69,6 +76,7 @@ export function renderComment(report: Report, opts: { limit?: number } = {}): st
     listBelowThreshold: false,
     fullDataWhere: `${summary ?? 'the job summary of this workflow run'} and the JSON report (\`report_path\`, kept when the workflow uploads it as an artifact)`
   })
+  return opts.record ? withRecord(body, opts.record) : body
 }
 
 export interface PreviousResult {
@@ -90,4 +98,112 @@ export function previousResult(body: string | null | undefined): PreviousResult 
   const m = /^<!-- asas-gate:result=(pass|fail|incomplete|error);sha=([0-9a-f]{7,12}|-);at=(\d{4}-\d\d-\d\dT\d\d:\d\dZ|-) -->$/.exec(second)
   if (!m) return null
   return { result: m[1] as PreviousResult['result'], sha: m[2] === '-' ? null : m[2], at: m[3] === '-' ? null : m[3] }
+}
+
+/** The results a comment can record. */
+export const RECORDED_RESULTS = ['pass', 'fail', 'incomplete', 'error'] as const
+export type RecordedResult = (typeof RECORDED_RESULTS)[number]
+
+/**
+ * What an assessment was of, as the comment's hidden third line records it,
+ * so a later run can carry its result over instead of assessing again.
+ */
+export interface AssessmentRecord {
+  result: RecordedResult
+  /** The commit that was assessed (full hex SHA, lower case). */
+  assessedSha: string
+  /**
+   * The commit the result stands for: the assessed one, or a later head it
+   * was carried over to because no agent path changed in between.
+   */
+  headSha: string
+  /** The key of the model or target assessed (see recordSubjectKey). */
+  subject: string
+  /** sha256 of the profile file's text; null when no profile_file was used. */
+  profileDigest: string | null
+  /** sha256 of the inputs that decide the verdict (see src/pipeline/identity.ts); null when not recorded. */
+  policyDigest: string | null
+  /** ISO minute of the assessment ("2026-11-21T14:03Z"); null when not known. */
+  at: string | null
+}
+
+const FULL_SHA = /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/
+const DIGEST = /^[0-9a-f]{64}$/
+const ISO_MINUTE = /^\d{4}-\d\d-\d\dT\d\d:\d\dZ$/
+/** Longer subject keys are replaced by a hash (the line stays small; the key stays unique). */
+const SUBJECT_MAX_ENCODED = 600
+
+/**
+ * The key a record holds for a model or target, e.g. `model:m_123` or
+ * `target:agent-pr-7`: strictly encoded (no `-`, `>`, space or line break can
+ * reach the HTML comment), or a hash when long. Compare keys, not names.
+ */
+export function recordSubjectKey(subject: string): string {
+  const enc = strictEncode(subject)
+  return enc.length <= SUBJECT_MAX_ENCODED ? enc : `.sha256.${createHash('sha256').update(subject, 'utf8').digest('hex')}`
+}
+
+const RECORD_LINE =
+  /^<!-- asas-gate:record=1;result=(pass|fail|incomplete|error);assessed=([0-9a-f]{40}|[0-9a-f]{64});head=([0-9a-f]{40}|[0-9a-f]{64});subject=([A-Za-z0-9_%.]{1,672});profile=([0-9a-f]{64}|-);policy=([0-9a-f]{64}|-);at=(\d{4}-\d\d-\d\dT\d\d:\d\dZ|-) -->$/
+
+/**
+ * The hidden record line of `record`. Throws on a value it cannot hold
+ * exactly (a bug of the caller): a record that does not say what was
+ * assessed must not be written.
+ */
+export function recordMarker(record: AssessmentRecord): string {
+  const bad = (what: string): never => {
+    throw new Error(`assessment record: ${what} is not of the recorded shape`)
+  }
+  if (!RECORDED_RESULTS.includes(record.result)) bad('result')
+  if (!FULL_SHA.test(record.assessedSha)) bad('assessedSha')
+  if (!FULL_SHA.test(record.headSha)) bad('headSha')
+  if (!/^[A-Za-z0-9_%.]{1,672}$/.test(record.subject)) bad('subject (use recordSubjectKey)')
+  if (record.profileDigest !== null && !DIGEST.test(record.profileDigest)) bad('profileDigest')
+  if (record.policyDigest !== null && !DIGEST.test(record.policyDigest)) bad('policyDigest')
+  if (record.at !== null && !ISO_MINUTE.test(record.at)) bad('at')
+  return (
+    `<!-- asas-gate:record=1;result=${record.result};assessed=${record.assessedSha};head=${record.headSha}` +
+    `;subject=${record.subject};profile=${record.profileDigest ?? '-'};policy=${record.policyDigest ?? '-'};at=${record.at ?? '-'} -->`
+  )
+}
+
+/**
+ * The record of a comment body, or null. Read only from the third line, right
+ * under the model marker and the state line, and only when the state line
+ * records the same result: a record quoted anywhere else (a finding's text, a
+ * person's comment), a malformed one or one that disagrees reads as no record.
+ * Who wrote the comment is checked by the caller (src/github/assessment-record.ts).
+ */
+export function readAssessmentRecord(body: string | null | undefined): AssessmentRecord | null {
+  if (!body) return null
+  const lines = body.split('\n', 4).map((l) => l.replace(/\r$/, ''))
+  if (!(lines[0] ?? '').startsWith(MARKER_PREFIX)) return null
+  const state = previousResult(body)
+  const m = RECORD_LINE.exec(lines[2] ?? '')
+  if (!state || !m) return null
+  const [, result, assessedSha, headSha, subject, profile, policy, at] = m as unknown as [string, RecordedResult, ...string[]]
+  if (state.result !== result) return null
+  if (state.sha !== null && !assessedSha.startsWith(state.sha) && !headSha.startsWith(state.sha)) return null
+  return {
+    result,
+    assessedSha,
+    headSha,
+    subject,
+    profileDigest: profile === '-' ? null : profile,
+    policyDigest: policy === '-' ? null : policy,
+    at: at === '-' ? null : at
+  }
+}
+
+/**
+ * `body` with the record line put under its model marker and state line.
+ * A body without those two lines (not rendered with a marker) is returned
+ * unchanged: it records nothing, so the next run assesses.
+ */
+export function withRecord(body: string, record: AssessmentRecord): string {
+  const first = body.indexOf('\n')
+  const second = first < 0 ? -1 : body.indexOf('\n', first + 1)
+  if (second < 0 || !body.startsWith(MARKER_PREFIX) || previousResult(body) === null) return body
+  return `${body.slice(0, second + 1)}${recordMarker(record)}\n${body.slice(second + 1)}`
 }

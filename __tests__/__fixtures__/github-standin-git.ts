@@ -1,0 +1,185 @@
+/**
+ * The Git side of the GitHub stand-in (github-standin.ts): commits with
+ * parents and changed files, pull requests, commit statuses and the token's
+ * GraphQL viewer, served like GitHub serves them:
+ * - GET  /repos/{o}/{r}/commits/{sha}/pulls   paginated; 422 for an unknown commit
+ * - GET  /repos/{o}/{r}/pulls/{n}             404 when there is none
+ * - POST /repos/{o}/{r}/statuses/{sha}        state, description (<= 140), context, target_url
+ * - GET  /repos/{o}/{r}/compare/{base}...{head}  status ahead/identical/behind/diverged; commits
+ *        paginated; files (at most 300) on the first page only, as GitHub documents
+ * - POST /graphql                              `{ viewer { login } }`
+ */
+
+export interface StandinCommit {
+  sha: string
+  parents: string[]
+  /** Paths changed by this commit (renames: the new path; see renamedFrom). */
+  files: string[]
+  /** Old path of a renamed file, by its new path. */
+  renamedFrom?: Record<string, string>
+}
+
+export interface StandinPull {
+  number: number
+  state: 'open' | 'closed'
+  merged: boolean
+  headSha: string
+  headRef: string
+  baseRef: string
+  /** Commits of the pull request (its head included). */
+  commits: string[]
+}
+
+export interface StandinStatus {
+  id: number
+  sha: string
+  state: string
+  context: string
+  description: string | null
+  target_url: string | null
+}
+
+export interface GitState {
+  commits: Map<string, StandinCommit>
+  pulls: StandinPull[]
+  statuses: StandinStatus[]
+}
+
+/** What a Git route needs from the stand-in. */
+export interface GitRouteContext {
+  method: string
+  /** The path after /repos/{o}/{r}. */
+  rest: string
+  body: unknown
+  /** The stand-in's base URL and the repository, for html_url values. */
+  url: string
+  owner: string
+  repo: string
+  paginate: <T>(items: T[]) => T[]
+  fail: (status: number, message: string, extra?: Record<string, unknown>) => never
+  /** The page asked for (from 1). */
+  page: number
+}
+
+const COMPARE_FILES_CAP = 300
+const STATES = ['pending', 'success', 'failure', 'error']
+
+export function createGitState(): GitState {
+  return { commits: new Map(), pulls: [], statuses: [] }
+}
+
+/** Adds a commit (its parent first, if any, must exist). */
+export function addCommit(
+  state: GitState,
+  sha: string,
+  parent: string | null,
+  files: string[],
+  renamedFrom?: Record<string, string>
+): StandinCommit {
+  if (parent !== null && !state.commits.has(parent)) throw new Error(`stand-in: parent ${parent} of ${sha} is unknown`)
+  const commit: StandinCommit = { sha, parents: parent === null ? [] : [parent], files, renamedFrom }
+  state.commits.set(sha, commit)
+  return commit
+}
+
+/** The commits from `sha` back to the root, nearest first (first parents). */
+function lineage(state: GitState, sha: string): string[] {
+  const out: string[] = []
+  for (let cur: string | undefined = sha; cur !== undefined && !out.includes(cur); cur = state.commits.get(cur)?.parents[0]) out.push(cur)
+  return out
+}
+
+function pullJson(ctx: GitRouteContext, p: StandinPull): Record<string, unknown> {
+  const html = `https://github.com/${ctx.owner}/${ctx.repo}/pull/${p.number}`
+  return {
+    id: 7_000_000 + p.number,
+    number: p.number,
+    state: p.state,
+    html_url: html,
+    merged_at: p.merged ? '2026-11-21T14:03:00Z' : null,
+    head: { sha: p.headSha, ref: p.headRef, repo: { full_name: `${ctx.owner}/${ctx.repo}` } },
+    base: { ref: p.baseRef, repo: { full_name: `${ctx.owner}/${ctx.repo}` } }
+  }
+}
+
+function compare(state: GitState, ctx: GitRouteContext, base: string, head: string): { status: number; body: unknown } {
+  if (!state.commits.has(base) || !state.commits.has(head)) ctx.fail(404, 'Not Found')
+  const fromHead = lineage(state, head)
+  const fromBase = lineage(state, base)
+  const mergeBase = fromHead.find((c) => fromBase.includes(c))
+  if (mergeBase === undefined) ctx.fail(404, `No common ancestor between ${base} and ${head}.`)
+  const ahead = fromHead.slice(0, fromHead.indexOf(mergeBase)).reverse()
+  const behind = fromBase.indexOf(mergeBase)
+  const status = ahead.length === 0 && behind === 0 ? 'identical' : behind === 0 ? 'ahead' : ahead.length === 0 ? 'behind' : 'diverged'
+  const files = new Map<string, Record<string, unknown>>()
+  for (const sha of ahead) {
+    const c = state.commits.get(sha)
+    for (const f of c?.files ?? []) {
+      const from = c?.renamedFrom?.[f]
+      files.set(f, from === undefined ? { filename: f, status: 'modified' } : { filename: f, status: 'renamed', previous_filename: from })
+    }
+  }
+  const commits = ctx.paginate(ahead).map((sha) => ({ sha, parents: state.commits.get(sha)?.parents.map((p) => ({ sha: p })) }))
+  return {
+    status: 200,
+    body: {
+      status,
+      ahead_by: ahead.length,
+      behind_by: behind,
+      total_commits: ahead.length,
+      merge_base_commit: { sha: mergeBase },
+      commits,
+      ...(ctx.page === 1 ? { files: [...files.values()].slice(0, COMPARE_FILES_CAP) } : {})
+    }
+  }
+}
+
+function createStatus(state: GitState, ctx: GitRouteContext, sha: string): { status: number; body: unknown } {
+  const b = (typeof ctx.body === 'object' && ctx.body !== null ? ctx.body : {}) as Record<string, unknown>
+  if (!state.commits.has(sha)) ctx.fail(422, `No commit found for SHA: ${sha}`)
+  if (typeof b.state !== 'string' || !STATES.includes(b.state)) {
+    ctx.fail(422, 'Validation Failed', {
+      errors: [{ resource: 'Status', code: 'custom', field: 'state', message: 'state is not included in the list' }]
+    })
+  }
+  const description = typeof b.description === 'string' ? b.description : null
+  if (description !== null && Array.from(description).length > 140) {
+    ctx.fail(422, 'Validation Failed', {
+      errors: [{ resource: 'Status', code: 'custom', field: 'description', message: 'description is too long (maximum is 140 characters)' }]
+    })
+  }
+  const status: StandinStatus = {
+    id: 9_000_000 + state.statuses.length,
+    sha,
+    state: b.state,
+    context: typeof b.context === 'string' && b.context !== '' ? b.context : 'default',
+    description,
+    target_url: typeof b.target_url === 'string' ? b.target_url : null
+  }
+  state.statuses.push(status)
+  return { status: 201, body: { ...status, url: `${ctx.url}/repos/${ctx.owner}/${ctx.repo}/statuses/${sha}` } }
+}
+
+/** The answer of a Git route, or undefined when `ctx.rest` is not one. */
+export function routeGit(state: GitState, ctx: GitRouteContext): { status: number; body: unknown } | undefined {
+  const { method, rest } = ctx
+  let hit = /^\/commits\/([0-9a-f]+)\/pulls$/.exec(rest)
+  if (hit && method === 'GET') {
+    const sha = hit[1]
+    const known = state.commits.has(sha) || state.pulls.some((p) => p.headSha === sha)
+    if (!known) ctx.fail(422, `No commit found for SHA: ${sha}`)
+    const pulls = state.pulls.filter((p) => p.headSha === sha || p.commits.includes(sha))
+    return { status: 200, body: ctx.paginate(pulls).map((p) => pullJson(ctx, p)) }
+  }
+  hit = /^\/pulls\/(\d+)$/.exec(rest)
+  if (hit && method === 'GET') {
+    const pull = state.pulls.find((p) => p.number === Number(hit?.[1]))
+    if (!pull) ctx.fail(404, 'Not Found')
+    return { status: 200, body: pullJson(ctx, pull) }
+  }
+  hit = /^\/statuses\/([0-9a-f]+)$/.exec(rest)
+  if (hit && method === 'POST') return createStatus(state, ctx, hit[1])
+  hit = /^\/compare\/([0-9a-f]+)\.\.\.([0-9a-f]+)$/.exec(decodeURIComponent(rest))
+  if (hit && method === 'GET') return compare(state, ctx, hit[1], hit[2])
+  return undefined
+}

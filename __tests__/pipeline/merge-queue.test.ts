@@ -1,0 +1,98 @@
+import { describe, expect, test } from '@jest/globals'
+import type { AssessmentRecord } from '../../src/report/comment.js'
+import { decideMergeQueue, type MergeQueueContext, type QueuedPull } from '../../src/pipeline/merge-queue.js'
+import { policyDigest, subjectKey, textDigest, type AssessmentIdentity } from '../../src/pipeline/identity.js'
+
+const A = 'a'.repeat(40)
+const H = 'b'.repeat(40)
+const Q = 'd'.repeat(40)
+const identity: AssessmentIdentity = {
+  subject: subjectKey({ kind: 'model', modelId: 'm_shop' }),
+  profileDigest: textDigest('profile'),
+  policyDigest: policyDigest({ min_severity: 'high' })
+}
+const record = (over: Partial<AssessmentRecord> = {}): AssessmentRecord => ({
+  result: 'pass',
+  assessedSha: A,
+  headSha: H,
+  subject: identity.subject,
+  profileDigest: identity.profileDigest,
+  policyDigest: identity.policyDigest,
+  at: null,
+  ...over
+})
+const pull = (over: Partial<QueuedPull> = {}): QueuedPull => ({ number: 12, headSha: H, record: record(), ...over })
+const ctx = (over: Partial<MergeQueueContext> = {}): MergeQueueContext => ({
+  mode: 'carry_over',
+  pulls: [pull()],
+  identity,
+  target: 'model',
+  queueSha: Q,
+  ...over
+})
+
+describe('decideMergeQueue', () => {
+  test('carry_over: the pull request passed at its head (carried there from its assessment)', () => {
+    expect(decideMergeQueue(ctx())).toEqual({
+      kind: 'carry_over',
+      result: 'pass',
+      pulls: [{ number: 12, headSha: H, assessedSha: A }],
+      reason: 'carried over: #12 passed at its head bbbbbbb (assessed at aaaaaaa)'
+    })
+  })
+
+  test('carry_over: assessed at the head itself', () => {
+    const d = decideMergeQueue(ctx({ pulls: [pull({ record: record({ assessedSha: H }) })] }))
+    expect(d.kind === 'carry_over' && d.reason).toBe('carried over: #12 passed at its head bbbbbbb')
+  })
+
+  test('several pull requests: all must have passed', () => {
+    const two = [pull(), pull({ number: 13, record: record({ result: 'fail' }) })]
+    expect(decideMergeQueue(ctx({ pulls: two }))).toEqual({
+      kind: 'assess',
+      reason: "not carried over: #13: its last result is fail: assessing the queue's commit ddddddd"
+    })
+    const both = [pull(), pull({ number: 13 })]
+    expect(decideMergeQueue(ctx({ pulls: both })).kind).toBe('carry_over')
+  })
+
+  const notCarried: [string, Partial<QueuedPull>, RegExp][] = [
+    ['head unknown', { headSha: null }, /#12: its head commit could not be read/],
+    ['no record', { record: null }, /#12: no assessment of it is recorded by this action/],
+    ['failed', { record: record({ result: 'fail' }) }, /its last result is fail/],
+    ['incomplete', { record: record({ result: 'incomplete' }) }, /its last result is incomplete/],
+    ['a pass of an older head', { headSha: 'e'.repeat(40) }, /the recorded pass stands for bbbbbbb, not its head eeeeeee/],
+    ['another model', { record: record({ subject: subjectKey({ kind: 'model', modelId: 'm_other' }) }) }, /another model or target/],
+    ['another profile', { record: record({ profileDigest: textDigest('old profile') }) }, /profile file changed/],
+    ['other verdict inputs', { record: record({ policyDigest: null }) }, /decide the verdict/]
+  ]
+  test.each(notCarried)('not carried over (%s): assess with model_id, saying why', (_name, over, reason) => {
+    const d = decideMergeQueue(ctx({ pulls: [pull(over)] }))
+    expect(d.kind).toBe('assess')
+    expect(d.reason).toMatch(reason)
+  })
+
+  test.each(notCarried)('not carried over (%s): fail closed with a preview target', (_name, over, reason) => {
+    const d = decideMergeQueue(ctx({ pulls: [pull(over)], target: 'preview' }))
+    expect(d.kind).toBe('fail_closed')
+    expect(d.reason).toMatch(reason)
+    expect(d.reason).toMatch(/the target is a preview, and nothing deploys the queue's commit ddddddd/)
+  })
+
+  test('the event names no pull request: its reason is given', () => {
+    const d = decideMergeQueue(ctx({ pulls: [], eventReason: 'merge_group.head_ref is not of the form x' }))
+    expect(d).toEqual({
+      kind: 'assess',
+      reason: "no result to carry over: merge_group.head_ref is not of the form x: assessing the queue's commit ddddddd"
+    })
+  })
+
+  test('assess mode assesses even a passing pull request (model or endpoint), and fails closed for a preview', () => {
+    expect(decideMergeQueue(ctx({ mode: 'assess' }))).toEqual({
+      kind: 'assess',
+      reason: "merge_group is assess: assessing the queue's commit ddddddd"
+    })
+    expect(decideMergeQueue(ctx({ mode: 'assess', target: 'endpoint' })).kind).toBe('assess')
+    expect(decideMergeQueue(ctx({ mode: 'assess', target: 'preview' })).kind).toBe('fail_closed')
+  })
+})
