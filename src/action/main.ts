@@ -6,17 +6,14 @@
  * Everything at the edge (the runner's I/O, HTTP, GitHub, clock, signals) is
  * passed in through MainDeps, so tests can run the whole step in-process.
  */
-import { mkdir, writeFile } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
 import { Deadline, type Clock } from '../util/clock.js'
 import { buildAnnotations } from '../report/annotations.js'
 import { describeFailure, failureKind, type FailureKind } from '../util/errors.js'
-import { nonEmpty, oneLine } from '../util/text.js'
+import { nonEmpty } from '../util/text.js'
 import { gateReportInput, runGate } from '../gate/run-gate.js'
 import { envInputReader, readInputs, type ActionInputs } from './inputs.js'
-import { scrubSecrets } from '../util/redact.js'
-import { baseUrlSecrets } from '../service/base-url.js'
+import { scrubSecretsDeep } from '../util/redact.js'
+import { scrubbingIO, stepSecrets, type ScrubbedIO } from './scrubbed-io.js'
 import { buildReport } from '../report/report-model.js'
 import { commentMarker, previousResult, renderComment } from '../report/comment.js'
 import { reportTitle } from '../report/markdown.js'
@@ -25,11 +22,12 @@ import { assessedCommit, splitRepository } from '../github/context.js'
 import { renderJson } from '../report/json.js'
 import { renderSummary } from '../report/summary.js'
 import type { ServiceApi } from '../service/service-api.js'
+import type { Log } from '../util/log.js'
 import { saveCancelRequested, saveRunStarted, saveRunSettled, saveTriggerIntent } from './state.js'
 import type { ActionIO } from './io.js'
 import { runValidateMode } from '../validate/validate-mode.js'
 import { renderValidationMarkdown, validationTitle } from '../report/validation.js'
-import { publishToGitHub, readEventPayload } from '../github/publish.js'
+import { readEventPayload } from '../github/publish.js'
 import { prepareTarget, type Prepared } from './prepare-target.js'
 import { ACTION_VERSION } from './version.js'
 import { baselineScope } from '../baseline/scope.js'
@@ -49,42 +47,31 @@ export interface MainDeps {
   clock: Clock
   signal: AbortSignal
   random?: () => number
-  /** requestTimeoutMs: per request, when a call needs longer than the client's default (the registration probe). */
-  makeApi(inputs: ActionInputs, deadline: Deadline, opts?: { requestTimeoutMs?: number }): ServiceApi
+  /**
+   * requestTimeoutMs: per request, when a call needs longer than the client's default (the registration probe);
+   * log: where the client logs its retries (the step's scrubbed log).
+   */
+  makeApi(inputs: ActionInputs, deadline: Deadline, opts?: { requestTimeoutMs?: number; log?: Log }): ServiceApi
   /** Where baselines are kept (default: the Actions cache). */
   baselineStore?: BaselineStore
+}
+
+/** The deps of the stages: the runner's I/O behind the scrubbing edge, and the secrets it keeps out. */
+interface StepDeps extends Omit<MainDeps, 'io'> {
+  io: ScrubbedIO
+  secrets: readonly string[]
 }
 
 /** Budget of the reads before the run (baseline, accepted risks). */
 const PRE_RUN_BUDGET_MS = 60_000
 
-/** The longest output value: far above any real one (categories_planned of the whole taxonomy). */
-const OUTPUT_MAX_CHARS = 65_536
-
-/**
- * Every output is one line, without control, bidi or zero-width characters
- * (a workflow may put it in a `run:` script), and without secrets: values
- * carry text from the service (run_id, status, category keys).
- */
-function setOutputs(io: ActionIO, outputs: Record<string, string>, secrets: string[]): void {
-  for (const [name, value] of Object.entries(outputs)) io.setOutput(name, oneLine(scrubSecrets(value, secrets), OUTPUT_MAX_CHARS))
+function setOutputs(io: ActionIO, outputs: Record<string, string>): void {
+  for (const [name, value] of Object.entries(outputs)) io.setOutput(name, value)
 }
 
 function runUrl(env: NodeJS.ProcessEnv): string | null {
   const { GITHUB_SERVER_URL: server, GITHUB_REPOSITORY: repo, GITHUB_RUN_ID: id } = env
   return server && repo && id ? `${server}/${repo}/actions/runs/${id}` : null
-}
-
-function safeFileName(s: string): string {
-  return s.replace(/[^A-Za-z0-9_.-]/g, '_').slice(0, 80)
-}
-
-async function writeReportFile(env: NodeJS.ProcessEnv, name: string, json: string, ext = 'json'): Promise<string> {
-  const dir = join(nonEmpty(env.RUNNER_TEMP) ?? tmpdir(), 'asas-gate')
-  await mkdir(dir, { recursive: true })
-  const path = join(dir, `${safeFileName(name)}.${ext}`)
-  await writeFile(path, json, 'utf8')
-  return path
 }
 
 /** The workflow file (from GITHUB_WORKFLOW_REF "owner/repo/.github/workflows/x.yml@ref"), the default SARIF location. */
@@ -100,19 +87,14 @@ async function assessedNow(env: NodeJS.ProcessEnv, clock: Clock): Promise<{ sha:
 
 /** Run the main step. Never throws: every failure fails the step with a line of its kind. */
 export async function runMain(deps: MainDeps): Promise<void> {
-  const { io } = deps
-  // Mask the service key and the target's credential before anything else can print them.
-  const secrets: string[] = []
-  for (const name of ['api_key', 'target_credential']) {
-    const raw = envInputReader(io.env)(name)
-    if (raw === '') continue
-    io.setSecret(raw)
-    secrets.push(raw)
+  const secrets = stepSecrets(deps.io)
+  const io = scrubbingIO(deps.io, secrets, { clock: deps.clock, signal: deps.signal, random: deps.random })
+  const step: StepDeps = {
+    ...deps,
+    io,
+    secrets,
+    makeApi: (inputs, deadline, opts) => deps.makeApi(inputs, deadline, { ...opts, log: io.log })
   }
-  // A password in base_url is refused, but it must not echo anywhere meanwhile.
-  const urlSecrets = baseUrlSecrets(envInputReader(io.env)('base_url'))
-  for (const s of urlSecrets) io.setSecret(s)
-  secrets.push(...urlSecrets)
   let inputs: ActionInputs | null = null
   try {
     const given = readInputs(envInputReader(io.env))
@@ -123,29 +105,24 @@ export async function runMain(deps: MainDeps): Promise<void> {
         clock: deps.clock,
         signal: deps.signal,
         random: deps.random,
-        makeApi: (deadline, requestTimeoutMs) => deps.makeApi(given, deadline, { requestTimeoutMs })
+        makeApi: (deadline, requestTimeoutMs) => step.makeApi(given, deadline, { requestTimeoutMs })
       },
       given
     )
     inputs = { ...given, modelId: prepared.target.modelId }
-    setOutputs(
-      io,
-      { model_id: inputs.modelId, ...(prepared.target.outcome === 'given' ? {} : { target: prepared.target.outcome }) },
-      secrets
-    )
-    if (prepared.report.profileSync?.version != null)
-      setOutputs(io, { profile_version: String(prepared.report.profileSync.version) }, secrets)
-    if (inputs.mode === 'validate') await runValidate(deps, inputs, secrets)
-    else await runGateStep(deps, inputs, secrets, prepared.report)
+    setOutputs(io, { model_id: inputs.modelId, ...(prepared.target.outcome === 'given' ? {} : { target: prepared.target.outcome }) })
+    if (prepared.report.profileSync?.version != null) setOutputs(io, { profile_version: String(prepared.report.profileSync.version) })
+    if (inputs.mode === 'validate') await runValidate(step, inputs)
+    else await runGateStep(step, inputs, prepared.report)
   } catch (err) {
     const kind = failureKind(err)
-    setOutputs(io, { result: 'error' }, secrets)
-    const line = scrubSecrets(describeFailure(err), secrets)
+    setOutputs(io, { result: 'error' })
+    const line = describeFailure(err)
     try {
-      await reportNotAssessed(deps, inputs, { kind, line, cause: failureCause(err, kind) }, secrets)
+      await reportNotAssessed(step, inputs, { kind, line, cause: failureCause(err, kind) })
     } catch (publishErr) {
       // Best effort here; the failure below is what matters.
-      io.log.warning(`Could not write the not-assessed report: ${scrubSecrets(describeFailure(publishErr), secrets)}`)
+      io.log.warning(`Could not write the not-assessed report: ${describeFailure(publishErr)}`)
     }
     io.setFailed(line)
   }
@@ -158,41 +135,40 @@ export async function runMain(deps: MainDeps): Promise<void> {
  * Every service string goes through the safe renderer.
  */
 async function reportNotAssessed(
-  deps: MainDeps,
+  deps: StepDeps,
   inputs: ActionInputs | null,
-  failure: { kind: FailureKind; line: string; cause: string },
-  secrets: string[]
+  failure: { kind: FailureKind; line: string; cause: string }
 ): Promise<void> {
   const { io, clock } = deps
   const modelId = inputs?.modelId ?? (envInputReader(io.env)('model_id').trim() || 'the model')
   const assessed = await assessedNow(io.env, clock)
-  const input: NotAssessedInput = {
-    modelId,
-    mode: inputs?.mode === 'validate' ? 'validate' : 'gate',
-    ...failure,
-    commitSha: assessed.sha,
-    assessedAt: assessed.at,
-    runUrl: runUrl(io.env)
-  }
-  await io.appendSummary(scrubSecrets(renderNotAssessed(input), secrets))
+  // Scrubbed before rendering too: markdown escaping could split a secret the edge would then miss.
+  const input = scrubSecretsDeep(
+    {
+      modelId,
+      mode: inputs?.mode === 'validate' ? 'validate' : 'gate',
+      ...failure,
+      commitSha: assessed.sha,
+      assessedAt: assessed.at,
+      runUrl: runUrl(io.env)
+    } satisfies NotAssessedInput,
+    deps.secrets
+  ) as NotAssessedInput
+  await io.appendSummary(renderNotAssessed(input))
   // A configuration mistake leaves no inputs to publish with, a target that could not be
   // registered no model to key the comment on; a cancelled job has no time to.
   if (inputs === null || inputs.modelId === '' || deps.signal.aborted) return
   const marker = commentMarker(inputs.mode === 'validate' ? `${inputs.modelId}#validate` : inputs.modelId)
-  await publishToGitHub(
-    { env: io.env, log: io.log, clock, signal: deps.signal, random: deps.random },
-    {
-      inputs,
-      marker,
-      commentBody: (existing) =>
-        scrubSecrets(renderNotAssessed(input, { marker, previous: existing === null ? undefined : previousResult(existing) }), secrets),
-      issueTitle: scrubSecrets(notAssessedTitle(input), secrets),
-      failing: true
-    }
-  )
+  await io.publish({
+    inputs,
+    marker,
+    commentBody: (existing) => renderNotAssessed(input, { marker, previous: existing === null ? undefined : previousResult(existing) }),
+    issueTitle: notAssessedTitle(input),
+    failing: true
+  })
 }
 
-async function runGateStep(deps: MainDeps, inputs: ActionInputs, secrets: string[], prepared: Prepared['report']): Promise<void> {
+async function runGateStep(deps: StepDeps, inputs: ActionInputs, prepared: Prepared['report']): Promise<void> {
   const { io, clock } = deps
   const scope = baselineScope(io.env.GITHUB_EVENT_NAME ?? '', await readEventPayload(io.env.GITHUB_EVENT_PATH), io.env)
   const today = isoDay(clock.now())
@@ -312,7 +288,7 @@ async function runGateStep(deps: MainDeps, inputs: ActionInputs, secrets: string
     modelId: inputs.modelId,
     minSeverity: inputs.minSeverity,
     runUrl: runUrl(io.env),
-    secrets,
+    secrets: [...deps.secrets],
     ...prepared
   })
   const report = buildReport({
@@ -331,69 +307,60 @@ async function runGateStep(deps: MainDeps, inputs: ActionInputs, secrets: string
   })
 
   const reportName = `report-${inputs.modelId}-${outcome.triggered.runId}`
-  const reportPath = await writeReportFile(io.env, reportName, scrubSecrets(renderJson(report), secrets))
+  const reportPath = await io.writeReportFile(reportName, 'json', renderJson(report))
   const sarif = renderSarif(report, {
     location: inputs.sarifLocation || workflowFile(io.env),
     threshold: inputs.sarifMinSeverity,
     toolVersion: ACTION_VERSION
   })
-  const sarifPath = await writeReportFile(io.env, reportName, scrubSecrets(JSON.stringify(sarif, null, 2), secrets), 'sarif')
-  const junitPath = await writeReportFile(io.env, reportName, scrubSecrets(renderJunit(report), secrets), 'junit.xml')
+  const sarifPath = await io.writeReportFile(reportName, 'sarif', JSON.stringify(sarif, null, 2))
+  const junitPath = await io.writeReportFile(reportName, 'junit.xml', renderJunit(report))
   const b = report.baseline
-  setOutputs(
-    io,
-    {
-      run_id: outcome.triggered.runId,
-      status: run?.status ?? '',
-      verdict: run?.verdict ?? '',
-      result: decision.result,
-      findings_count: decision.findingsAtOrAbove === null ? '' : String(decision.findingsAtOrAbove),
-      categories_planned: JSON.stringify(run?.categories_planned ?? []),
-      categories_completed: JSON.stringify(run?.categories_completed ?? []),
-      report_path: reportPath,
-      sarif_path: sarifPath,
-      junit_path: junitPath,
-      new_count: b?.available ? String(b.newCount) : '',
-      known_count: b?.available ? String(b.knownCount) : '',
-      gone_count: b?.available ? String(b.gone.length) : '',
-      accepted_count: String(report.acceptances?.acceptedCount ?? 0)
-    },
-    secrets
-  )
+  setOutputs(io, {
+    run_id: outcome.triggered.runId,
+    status: run?.status ?? '',
+    verdict: run?.verdict ?? '',
+    result: decision.result,
+    findings_count: decision.findingsAtOrAbove === null ? '' : String(decision.findingsAtOrAbove),
+    categories_planned: JSON.stringify(run?.categories_planned ?? []),
+    categories_completed: JSON.stringify(run?.categories_completed ?? []),
+    report_path: reportPath,
+    sarif_path: sarifPath,
+    junit_path: junitPath,
+    new_count: b?.available ? String(b.newCount) : '',
+    known_count: b?.available ? String(b.knownCount) : '',
+    gone_count: b?.available ? String(b.gone.length) : '',
+    accepted_count: String(report.acceptances?.acceptedCount ?? 0)
+  })
 
   if (!deps.signal.aborted) {
-    for (const a of buildAnnotations(report)) io.annotate(a.level, scrubSecrets(a.message, secrets), scrubSecrets(a.title, secrets))
-    await io.appendSummary(scrubSecrets(renderSummary(report), secrets))
-    const published = await publishToGitHub(
-      { env: io.env, log: io.log, clock, signal: deps.signal, random: deps.random },
-      {
-        inputs,
-        marker: commentMarker(inputs.modelId),
-        commentBody: () => scrubSecrets(renderComment(report), secrets),
-        issueTitle: scrubSecrets(reportTitle(report), secrets),
-        failing: decision.result !== 'pass'
-      }
-    )
-    if (published.commentUrl) setOutputs(io, { comment_url: published.commentUrl }, secrets)
+    for (const a of buildAnnotations(report)) io.annotate(a.level, a.message, a.title)
+    await io.appendSummary(renderSummary(report))
+    const published = await io.publish({
+      inputs,
+      marker: commentMarker(inputs.modelId),
+      commentBody: () => renderComment(report),
+      issueTitle: reportTitle(report),
+      failing: decision.result !== 'pass'
+    })
+    if (published.commentUrl) setOutputs(io, { comment_url: published.commentUrl })
   }
-  for (const note of results.notes) io.log.info(scrubSecrets(note, secrets))
+  for (const note of results.notes) io.log.info(note)
 
   // Cancelled after the result was decided (while it was being published): a cancelled job never passes.
   if (deps.signal.aborted && decision.result !== 'error') {
-    setOutputs(io, { result: 'error' }, secrets)
-    io.setFailed(
-      `Result: error: the step was cancelled before it finished (the assessment read ${decision.result}: ${scrubSecrets(decision.reason, secrets)})`
-    )
+    setOutputs(io, { result: 'error' })
+    io.setFailed(`Result: error: the step was cancelled before it finished (the assessment read ${decision.result}: ${decision.reason})`)
     return
   }
   const line = `Result: ${decision.result}: ${decision.reason}`
   if (decision.result === 'pass') io.log.info(line)
   else if (decision.result === 'incomplete' && !inputs.failOnIncomplete)
     io.log.warning(`${line} (fail_on_incomplete is false: not failing the step)`)
-  else io.setFailed(scrubSecrets(line, secrets))
+  else io.setFailed(line)
 }
 
-async function runValidate(deps: MainDeps, inputs: ActionInputs, secrets: string[]): Promise<void> {
+async function runValidate(deps: StepDeps, inputs: ActionInputs): Promise<void> {
   const { io, clock } = deps
   const deadline = Deadline.after(clock, inputs.timeoutMs)
   const result = await runValidateMode(
@@ -401,37 +368,33 @@ async function runValidate(deps: MainDeps, inputs: ActionInputs, secrets: string
     { modelId: inputs.modelId, maxRuns: inputs.maxRuns, failOnIncomplete: inputs.failOnIncomplete }
   )
   const assessed = await assessedNow(io.env, clock)
-  const markdown = scrubSecrets(
-    renderValidationMarkdown(result, { modelId: inputs.modelId, commitSha: assessed.sha, assessedAt: assessed.at, runUrl: runUrl(io.env) }),
-    secrets
-  )
-  const reportPath = await writeReportFile(io.env, `validation-${inputs.modelId}`, scrubSecrets(JSON.stringify(result, null, 2), secrets))
-  setOutputs(
-    io,
-    {
-      result: result.failed ? 'fail' : 'pass',
-      resolved_count: String(result.resolved),
-      still_broken_count: String(result.stillBroken),
-      not_attempted_count: String(result.notAttempted),
-      report_path: reportPath
-    },
-    secrets
-  )
+  const markdown = renderValidationMarkdown(result, {
+    modelId: inputs.modelId,
+    commitSha: assessed.sha,
+    assessedAt: assessed.at,
+    runUrl: runUrl(io.env)
+  })
+
+  const reportPath = await io.writeReportFile(`validation-${inputs.modelId}`, 'json', JSON.stringify(result, null, 2))
+  setOutputs(io, {
+    result: result.failed ? 'fail' : 'pass',
+    resolved_count: String(result.resolved),
+    still_broken_count: String(result.stillBroken),
+    not_attempted_count: String(result.notAttempted),
+    report_path: reportPath
+  })
   await io.appendSummary(markdown)
-  await publishToGitHub(
-    { env: io.env, log: io.log, clock, signal: deps.signal, random: deps.random },
-    {
-      inputs,
-      marker: commentMarker(`${inputs.modelId}#validate`),
-      commentBody: () => markdown,
-      issueTitle: scrubSecrets(validationTitle(result, inputs.modelId), secrets),
-      failing: result.failed
-    }
-  )
+  await io.publish({
+    inputs,
+    marker: commentMarker(`${inputs.modelId}#validate`),
+    commentBody: () => markdown,
+    issueTitle: validationTitle(result, inputs.modelId),
+    failing: result.failed
+  })
   const line = `Validation: ${result.reason}`
   if (deps.signal.aborted && !result.failed) {
-    setOutputs(io, { result: 'error' }, secrets)
+    setOutputs(io, { result: 'error' })
     io.setFailed('Validation: error: the step was cancelled before it finished')
-  } else if (result.failed) io.setFailed(scrubSecrets(line, secrets))
+  } else if (result.failed) io.setFailed(line)
   else io.log.info(line)
 }
