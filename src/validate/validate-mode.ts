@@ -43,6 +43,7 @@ import { DeadlineExceededError, ServiceError } from '../util/errors.js'
 import { oneLine, plural } from '../util/text.js'
 import { backoffDelayMs, DEFAULT_RETRY_POLICY } from '../util/retry-policy.js'
 import type { ServiceCallDeps } from '../service/service-api.js'
+import { validationResult } from '../decision/validation-result.js'
 
 export type ValidationOutcome = 'resolved' | 'still_broken' | 'not_eligible' | 'not_attempted'
 
@@ -451,30 +452,17 @@ class Validator {
 
 function summarise(findings: ValidatedFinding[], runsScanned: number, runsListed: number, args: ValidateModeArgs): ValidateModeResult {
   const count = (o: ValidationOutcome): number => findings.filter((f) => f.outcome === o).length
-  const resolved = count('resolved')
-  const stillBroken = count('still_broken')
-  const notEligible = count('not_eligible')
-  const notAttempted = count('not_attempted')
-  const failed = stillBroken > 0 || (notAttempted > 0 && args.failOnIncomplete)
-  const model = safeId(args.modelId)
-  let reason: string
-  if (findings.length === 0 && runsListed === 0) {
-    reason = `Model ${model} has no runs yet: nothing to validate.`
-  } else if (findings.length === 0) {
-    reason = `No findings marked fixed in the ${plural(runsListed, 'most recent run')} of model ${model} (${runsScanned} with readable findings): nothing to validate.`
-  } else {
-    const parts: string[] = []
-    if (stillBroken > 0) parts.push(`${stillBroken} still broken`)
-    if (notAttempted > 0) parts.push(`${notAttempted} not attempted`)
-    if (resolved > 0) parts.push(`${resolved} resolved`)
-    if (notEligible > 0) parts.push(`${notEligible} not eligible`)
-    const head = `${plural(findings.length, 'fixed finding')} of model ${model}: ${parts.join(', ')}.`
-    if (stillBroken > 0) reason = `${head} Failing: a fix does not hold.`
-    else if (notAttempted > 0 && args.failOnIncomplete)
-      reason = `${head} Failing: not every finding could be validated (set fail_on_incomplete: false to pass anyway).`
-    else if (notAttempted > 0) reason = `${head} Passing: fail_on_incomplete is false, so findings not attempted do not fail the step.`
-    else reason = `${head} Every fix that could be checked holds.`
+  const counts = {
+    total: findings.length,
+    resolved: count('resolved'),
+    stillBroken: count('still_broken'),
+    notEligible: count('not_eligible'),
+    notAttempted: count('not_attempted'),
+    runsListed,
+    runsScanned
   }
+  const { failed, reason } = validationResult(counts, { model: safeId(args.modelId), failOnIncomplete: args.failOnIncomplete })
+  const { resolved, stillBroken, notEligible, notAttempted } = counts
   return { findings, resolved, stillBroken, notEligible, notAttempted, runsScanned, failed, reason }
 }
 
