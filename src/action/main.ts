@@ -7,8 +7,9 @@
  *   no result: report (not assessed) → publish → conclude
  *
  * The run's result (pass, fail, incomplete, error) is decided inside assess,
- * the step's pass or fail at conclude, both by src/decision/. Every stage
- * writes through the scrubbing edge (stepContext), so none handles secrets.
+ * the step's pass or fail just before conclude, both by src/decision/. Every
+ * stage writes through the scrubbing edge (stepContext), so none scrubs an
+ * output itself.
  */
 import type { BaselineStore } from '../baseline/store.js'
 import { gateStepResult, validationStepResult } from '../decision/step-result.js'
@@ -65,13 +66,15 @@ async function gateStep(ctx: StepContext, prepared: PreparedStep): Promise<void>
   const policy = await loadPolicy(ctx, inputs)
   const outcome = await assess(ctx, inputs, policy)
   const recorded = await record(ctx, inputs, policy, outcome)
-  await publish(ctx, inputs, await reportGate(ctx, { prepared, policy, outcome, recorded }))
+  const report = await reportGate(ctx, { prepared, policy, outcome, recorded })
+  await publish(ctx, inputs, report)
   conclude(ctx, gateStepResult(outcome.decision, { failOnIncomplete: inputs.failOnIncomplete, cancelled: ctx.signal.aborted }))
 }
 
 async function validateStep(ctx: StepContext, { inputs }: PreparedStep): Promise<void> {
   const result = await validateFixes(ctx, inputs)
-  await publish(ctx, inputs, await reportValidation(ctx, inputs, result))
+  const report = await reportValidation(ctx, inputs, result)
+  await publish(ctx, inputs, report)
   conclude(ctx, validationStepResult(result, { cancelled: ctx.signal.aborted }))
 }
 
