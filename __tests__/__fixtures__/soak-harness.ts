@@ -41,7 +41,7 @@
 import { createClient } from '../../src/service/client.js'
 import { systemClock, type Deadline } from '../../src/util/clock.js'
 import type { Severity } from '../../src/service/contract/index.js'
-import type { GateResult } from '../../src/gate/decide.js'
+import type { GateResult } from '../../src/decision/decide.js'
 import { describeFailure } from '../../src/util/errors.js'
 import { DEFAULT_BURST_LENGTH, FAULT_KINDS, seededRandom, type FaultConfig, type FaultKind } from '../../src/emulator/faults.js'
 import { startEmulator, type Emulator, type RequestLogEntry } from '../../src/emulator/server.js'

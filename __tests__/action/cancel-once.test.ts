@@ -1,6 +1,5 @@
 /**
- * The trigger is a recorded intent, and a run is cancelled once (issue 11,
- * cases 3 and 8): in-process, the main step's gate and the post step share
+ * The trigger is a recorded intent, and a run is cancelled once: in-process, the main step's gate and the post step share
  * the step state as the runner carries it; the service is a small stateful
  * fake whose run list, status and cancel follow the description.
  */

@@ -1,6 +1,6 @@
 /**
- * Issue 11, items 2 and 6: a step that ends without a result (the service
- * refuses, cannot be reached) still replaces the sticky comment, with a short
+ * A step that ends without a result (the service refuses, cannot be
+ * reached) still replaces the sticky comment, with a short
  * "not assessed" report naming the commit, the time and the previous result;
  * and the service's words stay inert in it and in the job summary.
  * The whole main step in-process, against the GitHub stand-in over HTTP.

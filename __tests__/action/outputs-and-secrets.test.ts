@@ -1,15 +1,31 @@
 /**
- * Secrets and outputs (issue 11, cases 7 and 8), through the main step
- * in-process: a password in base_url never echoes; every output carrying
- * service text is one line without control characters.
+ * Secrets and outputs, through the main step in-process: a password in
+ * base_url never echoes; the service key and the target's credential, planted
+ * in every field the service answers with, reach no sink (outputs, summary,
+ * annotations, log, failure, report files, comment, issue); every output
+ * carrying service text is one line without control characters.
  */
-import { describe, expect, it } from '@jest/globals'
-import { mkdtempSync } from 'node:fs'
+import { afterEach, describe, expect, it } from '@jest/globals'
+import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { runMain } from '../../src/action/main.js'
+import { scrubbingIO, stepSecrets } from '../../src/action/scrubbed-io.js'
+import type { ServiceApi } from '../../src/service/service-api.js'
 import { parseBaseUrl, withoutUserInfo } from '../../src/service/base-url.js'
-import { ConfigError } from '../../src/util/errors.js'
+import { ConfigError, ServiceError } from '../../src/util/errors.js'
+import {
+  coverageRow,
+  makeAttack,
+  makeCoverage,
+  makeFinding,
+  makeModel,
+  makeRun,
+  makeRunListItem,
+  makeStep,
+  PLANNED
+} from '../__fixtures__/builders.js'
+import { startGitHubStandin, type GitHubStandin } from '../__fixtures__/github-standin.js'
 import { fakeApi } from '../__fixtures__/fake-api.js'
 import { fakeClock } from '../__fixtures__/fake-clock.js'
 import { fakeActionIO } from '../__fixtures__/fake-io.js'
@@ -75,5 +91,230 @@ describe('outputs from service text', () => {
     }
     expect(io.outputs.run_id).toBe('run_1 ::set-output name=result::pass [31m')
     expect(JSON.parse(io.outputs.categories_planned)).toEqual(['jailbreak\nINJECTED=1'])
+  })
+})
+
+describe("the step's secrets, planted in every service field", () => {
+  const KEY = 'asas_key_0123456789abcdef'
+  // Punctuation that markdown, JSON and XML escape: a sink scrubbing only the raw form would miss it.
+  const CRED = 'tgt*cred_"q"\\<b>&9f8e'
+  /** Service text that quotes both secrets. */
+  const planted = (what: string): string => `${what} ${KEY} ${CRED}`
+  const MODEL = `m_${KEY}`
+
+  let standin: GitHubStandin | undefined
+  afterEach(async () => {
+    await standin?.stop()
+    standin = undefined
+  })
+
+  /** A service that registers the endpoint and runs a failing assessment, quoting the secrets everywhere. */
+  function echoingService(): ServiceApi {
+    const findings = [
+      makeFinding('high', {
+        finding_id: planted('f_1'),
+        category: planted('prompt_injection'),
+        description: planted('The agent leaked'),
+        expected_behavior: planted('The agent refuses'),
+        attacks: [
+          makeAttack({
+            attack_id: planted('atk'),
+            replay_steps: [
+              makeStep({
+                message: planted('msg'),
+                response: planted('resp'),
+                url: `https://agent.example.test/chat?q=${KEY}&c=${encodeURIComponent(CRED)}`,
+                headers: { 'X-Trace': planted('trace') },
+                body: planted('body'),
+                response_body: planted('response body')
+              })
+            ]
+          })
+        ]
+      })
+    ]
+    const model = makeModel({ model_id: MODEL, name: planted('Shop agent'), endpoint_host: 'agent.example.test' })
+    return fakeApi({
+      listModels: async () => ({ models: [model] }),
+      registerModel: async () => ({ model_id: MODEL, connected: true }),
+      listRuns: async () => ({ runs: [makeRunListItem({ run_id: planted('run'), findings_count: 1 })], total: 1, returned: 1 }),
+      triggerRun: async () => ({ run_id: planted('run'), model_id: MODEL, status: 'running', started_at: '2026-11-21T12:00:00Z' }),
+      getRun: async () => makeRun({ run_id: planted('run'), model_id: MODEL, verdict: 'fail' }),
+      getCoverage: async () => makeCoverage(PLANNED.map((c) => coverageRow(c, { owasp: planted('LLM01'), atlas: planted('AML') }))),
+      listFindings: async () => ({ findings, count: findings.length })
+    })
+  }
+
+  async function runPlanted(event: { name: string; payload: unknown }, inputs: Record<string, string> = {}) {
+    standin = await startGitHubStandin()
+    const dir = mkdtempSync(join(tmpdir(), 'planted-'))
+    const eventPath = join(dir, 'event.json')
+    writeFileSync(eventPath, JSON.stringify(event.payload))
+    const io = fakeActionIO(
+      {
+        endpoint_url: 'https://agent.example.test/chat',
+        response_field: 'output.text',
+        auth_type: 'bearer',
+        target_credential: CRED,
+        api_key: KEY,
+        base_url: 'https://asas.example.test',
+        github_token: 'ghs_test',
+        accepted_risks_file: 'off',
+        ...inputs
+      },
+      {
+        env: {
+          GITHUB_EVENT_NAME: event.name,
+          GITHUB_EVENT_PATH: eventPath,
+          GITHUB_REPOSITORY: 'octo/agent',
+          GITHUB_API_URL: standin.url,
+          GITHUB_SERVER_URL: 'https://github.com',
+          GITHUB_RUN_ID: '99',
+          RUNNER_TEMP: dir
+        }
+      }
+    )
+    await runMain({ io, clock: fakeClock(), signal: new AbortController().signal, random: () => 0.5, makeApi: () => echoingService() })
+    const reportDir = join(dir, 'asas-gate')
+    const files = readdirSync(reportDir).map((f) => readFileSync(join(reportDir, f), 'utf8'))
+    return { io, files, github: standin }
+  }
+
+  /** Nothing in `sinks` holds either secret, in any form the sinks may have encoded it in. */
+  function expectSecretsKeptOut(sinks: Record<string, unknown>): void {
+    const forms = [KEY, CRED, JSON.stringify(CRED).slice(1, -1), 'tgt*cred', 'tgt\\*cred', '9f8e', '0123456789abcdef']
+    for (const [sink, value] of Object.entries(sinks)) {
+      const text = typeof value === 'string' ? value : JSON.stringify(value)
+      expect([sink, forms.filter((f) => text.includes(f))]).toEqual([sink, []])
+    }
+  }
+
+  it('a pull request: outputs, summary, annotations, log, failure, report/sarif/junit files and the comment', async () => {
+    const { io, files, github } = await runPlanted({ name: 'pull_request', payload: { number: 7, pull_request: { number: 7 } } })
+    expect(io.secrets).toEqual(expect.arrayContaining([KEY, CRED]))
+    expect(io.outputs.result).toBe('fail')
+    expect(files).toHaveLength(3)
+    expect(io.annotations.length).toBeGreaterThan(0)
+    const comments = github.state.comments.get(7) ?? []
+    expect(comments).toHaveLength(1)
+    expectSecretsKeptOut({
+      outputs: io.outputs,
+      summary: io.summary,
+      annotations: io.annotations,
+      log: io.log.lines,
+      failures: io.failures,
+      files,
+      comment: comments[0]?.body,
+      'github requests': github.requests.map((r) => [r.path, r.query, r.body])
+    })
+  })
+
+  it('another event: the tracking issue, title and body', async () => {
+    const { io, github } = await runPlanted({ name: 'workflow_dispatch', payload: {} }, { issue: 'update' })
+    expect(io.outputs.result).toBe('fail')
+    expect(github.state.issues).toHaveLength(1)
+    const issue = github.state.issues[0]
+    expect(issue.title).toContain('***')
+    expectSecretsKeptOut({
+      'issue title': issue.title,
+      'issue body': issue.body,
+      outputs: io.outputs,
+      summary: io.summary,
+      log: io.log.lines,
+      failures: io.failures,
+      'github requests': github.requests.map((r) => [r.path, r.query, r.body])
+    })
+  })
+
+  it('the error path: the failure line, the summary and the not-assessed comment', async () => {
+    standin = await startGitHubStandin()
+    const dir = mkdtempSync(join(tmpdir(), 'planted-'))
+    const eventPath = join(dir, 'event.json')
+    writeFileSync(eventPath, JSON.stringify({ number: 7, pull_request: { number: 7 } }))
+    const io = fakeActionIO(
+      { model_id: MODEL, api_key: KEY, base_url: 'https://asas.example.test', github_token: 'ghs_test', accepted_risks_file: 'off' },
+      {
+        env: {
+          GITHUB_EVENT_NAME: 'pull_request',
+          GITHUB_EVENT_PATH: eventPath,
+          GITHUB_REPOSITORY: 'octo/agent',
+          GITHUB_API_URL: standin.url,
+          RUNNER_TEMP: dir
+        }
+      }
+    )
+    const refusal = new ServiceError({
+      endpoint: `POST /api/v1/model/${MODEL}/run`,
+      status: 403,
+      code: 'forbidden',
+      message: `No ${KEY}`
+    })
+    const refusing = fakeApi({ listRuns: async () => Promise.reject(refusal), triggerRun: async () => Promise.reject(refusal) })
+    await runMain({ io, clock: fakeClock(), signal: new AbortController().signal, random: () => 0.5, makeApi: () => refusing })
+    expect(io.failures).toHaveLength(1)
+    expect(io.failures[0]).toContain('***')
+    const comments = standin.state.comments.get(7) ?? []
+    expect(comments).toHaveLength(1)
+    expectSecretsKeptOut({
+      failures: io.failures,
+      summary: io.summary,
+      log: io.log.lines,
+      outputs: io.outputs,
+      comment: comments[0]?.body,
+      'github requests': standin.requests.map((r) => [r.path, r.query, r.body])
+    })
+  })
+})
+
+describe('the scrubbing edge', () => {
+  const KEY = 'asas_edge_key_0123'
+  const CRED = 'edge_cred_4567'
+  const PASSWORD = 'Pa55w0rd_edge'
+  const text = `key ${KEY} cred ${CRED} password ${PASSWORD} json ${JSON.stringify(CRED)}`
+
+  it('scrubs every sink it writes: outputs, summary, annotations, log, failure, files, comment and issue title', async () => {
+    const standin = await startGitHubStandin()
+    try {
+      const dir = mkdtempSync(join(tmpdir(), 'edge-'))
+      const raw = fakeActionIO(
+        { api_key: KEY, target_credential: CRED, base_url: `https://user:${PASSWORD}@asas.example.test`, github_token: 'ghs_test' },
+        { env: { RUNNER_TEMP: dir, GITHUB_EVENT_NAME: 'schedule', GITHUB_REPOSITORY: 'octo/agent', GITHUB_API_URL: standin.url } }
+      )
+      const secrets = stepSecrets(raw)
+      expect(raw.secrets).toEqual(expect.arrayContaining([KEY, CRED, PASSWORD]))
+      const io = scrubbingIO(raw, secrets, { clock: fakeClock(), signal: new AbortController().signal })
+      io.setOutput('out', text)
+      io.annotate('error', text, text)
+      await io.appendSummary(text)
+      io.log.info(text)
+      io.log.warning(text)
+      io.log.debug(text)
+      io.setFailed(text)
+      const path = await io.writeReportFile('report', 'json', JSON.stringify({ text }))
+      await io.publish({
+        inputs: { comment: 'update', issue: 'update', githubToken: 'ghs_test' },
+        marker: '<!-- edge -->',
+        commentBody: () => text,
+        issueTitle: text,
+        failing: true
+      })
+      const sinks = {
+        outputs: raw.outputs,
+        annotations: raw.annotations,
+        summary: raw.summary,
+        log: raw.log.lines,
+        failures: raw.failures,
+        file: readFileSync(path, 'utf8'),
+        issues: standin.state.issues
+      }
+      expect(standin.state.issues).toHaveLength(1)
+      for (const [sink, value] of Object.entries(sinks)) {
+        const shown = JSON.stringify(value)
+        expect([sink, [KEY, CRED, PASSWORD].filter((s) => shown.includes(s))]).toEqual([sink, []])
+        expect([sink, shown.includes('***')]).toEqual([sink, true])
+      }
+    } finally {
+      await standin.stop()
+    }
   })
 })

@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals'
 import { createClient } from '../../src/service/client.js'
 import { SEVERITIES } from '../../src/service/contract/index.js'
-import { decide } from '../../src/gate/decide.js'
+import { decide } from '../../src/decision/decide.js'
 import type { Emulator } from '../../src/emulator/server.js'
 import { startEmulator } from '../../src/emulator/server.js'
 import type { ServiceApi } from '../../src/service/service-api.js'

@@ -21,7 +21,7 @@ import { buildBaseline } from '../../src/baseline/baseline.js'
 import { parseAcceptedFile } from '../../src/accepted/accepted-file.js'
 import * as YAML from 'yaml'
 import { FINGERPRINT_KEY } from '../../src/baseline/fingerprint.js'
-import { workflowFile } from '../../src/action/main.js'
+import { workflowFile } from '../../src/action/stages/report.js'
 
 const require = createRequire(import.meta.url)
 const schema = JSON.parse(readFileSync(require.resolve('@microsoft/jest-sarif/lib/schemas/sarif-2.1.0-rtm.5.json'), 'utf8')) as Record<

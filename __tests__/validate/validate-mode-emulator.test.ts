@@ -12,7 +12,8 @@ import { startEmulator, type Emulator } from '../../src/emulator/server.js'
 import { WORKSPACE_PLANS } from '../../src/emulator/workspaces.js'
 import { recordingLog } from '../__fixtures__/recording-log.js'
 import type { ServiceApi } from '../../src/service/service-api.js'
-import { NOT_ATTEMPTED_DETAIL, runValidateMode, type ValidateModeResult } from '../../src/validate/validate-mode.js'
+import { runValidateMode, type ValidateModeResult } from '../../src/validate/validate-mode.js'
+import { NOT_ATTEMPTED_DETAIL } from '../../src/validate/outcomes.js'
 
 const CATEGORIES = ['prompt_injection', 'system_prompt_leakage']
 

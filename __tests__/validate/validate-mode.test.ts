@@ -13,13 +13,9 @@ import { AbortedError, ServiceError } from '../../src/util/errors.js'
 import { recordingLog } from '../__fixtures__/recording-log.js'
 import { renderValidationMarkdown } from '../../src/report/validation.js'
 import type { ServiceApi } from '../../src/service/service-api.js'
-import {
-  NOT_ATTEMPTED_DETAIL,
-  replaysEndedSince,
-  runValidateMode,
-  type ValidateModeResult,
-  type ValidatedFinding
-} from '../../src/validate/validate-mode.js'
+import { runValidateMode, type ValidateModeResult, type ValidatedFinding } from '../../src/validate/validate-mode.js'
+import { NOT_ATTEMPTED_DETAIL } from '../../src/validate/outcomes.js'
+import { replaysEndedSince } from '../../src/validate/follow.js'
 import { fakeApi } from '../__fixtures__/fake-api.js'
 import { fakeClock } from '../__fixtures__/fake-clock.js'
 import { makeAttack, makeFinding, makeRunListItem } from '../__fixtures__/builders.js'

@@ -293,7 +293,37 @@ export function readTargetInput(get: InputReader): TargetInput {
     }
     return { kind: 'model', modelId: parseModelId(modelId) }
   }
+  return { kind: 'endpoint', endpoint: readEndpointTarget(get, endpointUrl) }
+}
+
+/** The registration inputs of endpoint_url. */
+function readEndpointTarget(get: InputReader, endpointUrl: string): EndpointTarget {
   const authType = oneOf<AuthType>('auth_type', get('auth_type'), AUTH_TYPES, INPUT_DEFAULTS.auth_type)
+  const credential = readCredential(get, authType)
+  const oauth = readOAuth(get, authType)
+  const responseField = get('response_field')
+  if (responseField === '') {
+    throw new ConfigError(
+      'response_field',
+      "is required with endpoint_url: the dot-path of the reply text in the agent's JSON answer (e.g. output.text or choices.0.message.content)"
+    )
+  }
+  const environment = get('environment')
+  return {
+    endpointUrl: parseEndpointUrl(endpointUrl),
+    name: parseTargetName(get('target_name')),
+    environment: environment === '' ? null : oneOf<TargetEnvironment>('environment', environment, ENVIRONMENTS, 'staging'),
+    authType,
+    credential,
+    oauth,
+    responseField,
+    transport: oneOf<TargetTransport>('transport', get('transport'), ['http', 'websocket'], INPUT_DEFAULTS.transport),
+    requestTimeout: parseRequestTimeout(get('request_timeout'))
+  }
+}
+
+/** target_credential: required by every auth_type but none, refused with none. */
+function readCredential(get: InputReader, authType: AuthType): string | null {
   const credential = get('target_credential')
   if (authType === 'none' && credential !== '') {
     throw new ConfigError(
@@ -313,47 +343,29 @@ export function readTargetInput(get: InputReader): TargetInput {
   if (CONTROL_CHARS.test(credential)) {
     throw new ConfigError('target_credential', 'holds a control character (a line break?): check the secret for a stray character')
   }
+  return credential === '' ? null : credential
+}
+
+/** The oauth_* inputs: required with oauth_client_credentials, refused with any other auth_type. */
+function readOAuth(get: InputReader, authType: AuthType): EndpointTarget['oauth'] {
   const oauthInputs = {
     token_url: get('oauth_token_url'),
     client_id: get('oauth_client_id'),
     scope: get('oauth_scope'),
     audience: get('oauth_audience')
   }
-  let oauth: EndpointTarget['oauth'] = null
-  if (authType === 'oauth_client_credentials') {
-    if (oauthInputs.token_url === '') throw new ConfigError('oauth_token_url', 'is required when auth_type is oauth_client_credentials')
-    if (oauthInputs.client_id === '') throw new ConfigError('oauth_client_id', 'is required when auth_type is oauth_client_credentials')
-    oauth = {
-      token_url: oauthInputs.token_url,
-      client_id: oauthInputs.client_id,
-      ...(oauthInputs.scope !== '' ? { scope: oauthInputs.scope } : {}),
-      ...(oauthInputs.audience !== '' ? { audience: oauthInputs.audience } : {})
-    }
-  } else {
+  if (authType !== 'oauth_client_credentials') {
     const stray = Object.entries(oauthInputs).find(([, v]) => v !== '')
     if (stray) throw new ConfigError(`oauth_${stray[0]}`, 'is only used when auth_type is oauth_client_credentials')
+    return null
   }
-  const responseField = get('response_field')
-  if (responseField === '') {
-    throw new ConfigError(
-      'response_field',
-      "is required with endpoint_url: the dot-path of the reply text in the agent's JSON answer (e.g. output.text or choices.0.message.content)"
-    )
-  }
-  const environment = get('environment')
+  if (oauthInputs.token_url === '') throw new ConfigError('oauth_token_url', 'is required when auth_type is oauth_client_credentials')
+  if (oauthInputs.client_id === '') throw new ConfigError('oauth_client_id', 'is required when auth_type is oauth_client_credentials')
   return {
-    kind: 'endpoint',
-    endpoint: {
-      endpointUrl: parseEndpointUrl(endpointUrl),
-      name: parseTargetName(get('target_name')),
-      environment: environment === '' ? null : oneOf<TargetEnvironment>('environment', environment, ENVIRONMENTS, 'staging'),
-      authType,
-      credential: credential === '' ? null : credential,
-      oauth,
-      responseField,
-      transport: oneOf<TargetTransport>('transport', get('transport'), ['http', 'websocket'], INPUT_DEFAULTS.transport),
-      requestTimeout: parseRequestTimeout(get('request_timeout'))
-    }
+    token_url: oauthInputs.token_url,
+    client_id: oauthInputs.client_id,
+    ...(oauthInputs.scope !== '' ? { scope: oauthInputs.scope } : {}),
+    ...(oauthInputs.audience !== '' ? { audience: oauthInputs.audience } : {})
   }
 }
 

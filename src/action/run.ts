@@ -11,15 +11,15 @@ import { describeBug } from '../util/errors.js'
 import { createClient } from '../service/client.js'
 import type { ActionInputs } from './inputs.js'
 import { coreActionIO, type ActionIO } from './io.js'
-import { runMain } from './main.js'
+import { runMain, type MainDeps } from './main.js'
 import { runPost } from './post.js'
 import { isPostStep, markMainStarted } from './state.js'
-import type { ServiceApi } from '../service/service-api.js'
+import type { Log } from '../util/log.js'
 
 /** The edges run() builds itself unless given (tests pass a fake clock and a fake ServiceApi). */
 export interface RunEdges {
   clock: Clock
-  makeApi(inputs: ActionInputs, deadline: Deadline, opts?: { requestTimeoutMs?: number }): ServiceApi
+  makeApi: MainDeps['makeApi']
 }
 
 /**
@@ -63,13 +63,13 @@ export async function run(io: ActionIO = coreActionIO(), edges: Partial<RunEdges
   const clock = edges.clock ?? systemClock
   const makeApi =
     edges.makeApi ??
-    ((inputs: ActionInputs, deadline: Deadline, opts?: { requestTimeoutMs?: number }) =>
+    ((inputs: ActionInputs, deadline: Deadline, opts?: { requestTimeoutMs?: number; log?: Log }) =>
       createClient({
         baseUrl: inputs.baseUrl,
         apiKey: inputs.apiKey,
         clock,
         deadline,
-        log: io.log,
+        log: opts?.log ?? io.log,
         requestTimeoutMs: opts?.requestTimeoutMs
       }))
   try {

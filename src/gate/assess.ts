@@ -7,7 +7,7 @@
 import { Deadline, type Clock } from '../util/clock.js'
 import { collectResults, type CollectedResults } from './collect-results.js'
 import { isTerminal, type RunStatusResponse, type Severity } from '../service/contract/index.js'
-import { decide, type Decision } from './decide.js'
+import { decide, type Decision } from '../decision/decide.js'
 import type { Log } from '../util/log.js'
 import type { RetryPolicy } from '../util/retry-policy.js'
 import type { ServiceApi } from '../service/service-api.js'

@@ -1,6 +1,7 @@
 import { describe, expect, it } from '@jest/globals'
 import type { CoverageResponse, CoverageRow, Severity } from '../../src/service/contract/index.js'
-import { decide, computeVerdict, type DecideInput, type GateResult } from '../../src/gate/decide.js'
+import { decide, type DecideInput, type GateResult } from '../../src/decision/decide.js'
+import { computeVerdict } from '../../src/decision/verdict.js'
 import { makeFinding } from '../__fixtures__/builders.js'
 
 const planned = ['a', 'b', 'c']

@@ -1,6 +1,6 @@
 /** decide() with the baseline and the accepted risks (waived findings, uncovered categories, expired entries). */
 import { describe, expect, it } from '@jest/globals'
-import { decide, type DecideInput, type GateResult } from '../../src/gate/decide.js'
+import { decide, type DecideInput, type GateResult } from '../../src/decision/decide.js'
 import { applyPolicy } from '../../src/gate/policy.js'
 import { buildBaseline } from '../../src/baseline/baseline.js'
 import { parseAcceptedFile } from '../../src/accepted/accepted-file.js'

@@ -1,0 +1,120 @@
+/**
+ * The main step's one way out: the runner's I/O (outputs, summary,
+ * annotations, log, failure), the report files and GitHub's comment or issue,
+ * every string scrubbed of the step's secrets on its way out. The stages
+ * write only through it, so no stage scrubs by itself and a new output cannot
+ * forget to.
+ */
+import { mkdir, writeFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { publishToGitHub, type PublishArgs, type PublishDeps, type Published } from '../github/publish.js'
+import { baseUrlSecrets } from '../service/base-url.js'
+import type { Log } from '../util/log.js'
+import { makeScrubber, secretWireForms } from '../util/redact.js'
+import { nonEmpty, oneLine } from '../util/text.js'
+import { envInputReader, isMaskableSecret } from './inputs.js'
+import type { ActionIO } from './io.js'
+
+/** What the stages write through: an ActionIO whose every sink is scrubbed, plus the report files and GitHub. */
+export interface ScrubbedIO extends ActionIO {
+  /** Writes `text` to RUNNER_TEMP/asas-gate/<name>.<ext> and returns the path. */
+  writeReportFile(name: string, ext: string, text: string): Promise<string>
+  /** The sticky comment or the tracking issue (see publishToGitHub): its marker, body and title scrubbed. */
+  publish(args: PublishArgs): Promise<Published>
+}
+
+/** The longest output value: far above any real one (categories_planned of the whole taxonomy). */
+const OUTPUT_MAX_CHARS = 65_536
+
+/**
+ * The step's secrets, masked on the runner before anything else can print
+ * them: the service key, the target's credential, and a password in
+ * base_url (refused as an input, but it must not echo meanwhile).
+ */
+export function stepSecrets(io: ActionIO): string[] {
+  const secrets: string[] = []
+  // Every form a credential is sent in (base64 of basic auth, URL-encoded, JSON-escaped...). A value
+  // that cannot be a credential (too short) is never registered as a mask: readInputs refuses it
+  // without printing it.
+  for (const name of ['api_key', 'target_credential']) {
+    const raw = envInputReader(io.env)(name)
+    if (!isMaskableSecret(raw)) continue
+    const forms = secretWireForms(raw, name === 'target_credential' ? { clientId: envInputReader(io.env)('oauth_client_id') } : {})
+    for (const form of forms) io.setSecret(form)
+    secrets.push(...forms)
+  }
+  const urlSecrets = baseUrlSecrets(envInputReader(io.env)('base_url'))
+  for (const s of urlSecrets) io.setSecret(s)
+  secrets.push(...urlSecrets)
+  return secrets
+}
+
+function safeFileName(s: string): string {
+  return s.replace(/[^A-Za-z0-9_.-]/g, '_').slice(0, 80)
+}
+
+function scrubbedLog(log: Log, scrub: (text: string) => string): Log {
+  return {
+    info: (line) => {
+      log.info(scrub(line))
+    },
+    warning: (line) => {
+      log.warning(scrub(line))
+    },
+    debug: (line) => {
+      log.debug(scrub(line))
+    }
+  }
+}
+
+/**
+ * `raw` with every string it writes scrubbed of `secrets`. Every output is
+ * also one line, without control, bidi or zero-width characters (a workflow
+ * may put it in a `run:` script; values carry text from the service). The
+ * step state passes through as is: it holds the ids the post step needs, and
+ * the runner never shows it.
+ */
+export function scrubbingIO(raw: ActionIO, secrets: readonly string[], github: Omit<PublishDeps, 'env' | 'log'>): ScrubbedIO {
+  const scrub = makeScrubber(secrets)
+  const log = scrubbedLog(raw.log, scrub)
+  return {
+    env: raw.env,
+    log,
+    setSecret: (value) => {
+      raw.setSecret(value)
+    },
+    saveState: (name, value) => {
+      raw.saveState(name, value)
+    },
+    getState: (name) => raw.getState(name),
+    setOutput: (name, value) => {
+      raw.setOutput(name, oneLine(scrub(value), OUTPUT_MAX_CHARS))
+    },
+    annotate: (level, message, title) => {
+      raw.annotate(level, scrub(message), scrub(title))
+    },
+    appendSummary: (markdown) => raw.appendSummary(scrub(markdown)),
+    setFailed: (message) => {
+      raw.setFailed(scrub(message))
+    },
+    writeReportFile: async (name, ext, text) => {
+      const dir = join(nonEmpty(raw.env.RUNNER_TEMP) ?? tmpdir(), 'asas-gate')
+      await mkdir(dir, { recursive: true })
+      const path = join(dir, `${safeFileName(name)}.${ext}`)
+      await writeFile(path, scrub(text), 'utf8')
+      return path
+    },
+    publish: (args) =>
+      publishToGitHub(
+        { ...github, env: raw.env, log },
+        {
+          ...args,
+          // The marker too: it names the model, and it is written into the body when the body lacks it.
+          marker: scrub(args.marker),
+          commentBody: (existing) => scrub(args.commentBody(existing)),
+          issueTitle: scrub(args.issueTitle)
+        }
+      )
+  }
+}

@@ -1,0 +1,48 @@
+/**
+ * Stage assess: trigger a run, wait for it, stop it on timeout or
+ * cancellation, read what it produced and decide its result (src/gate/assess.ts). Each
+ * step of the run's life is saved in the step state, so the post step can
+ * cancel a run the main step could not.
+ */
+import { assess as assessRun, type GateOutcome } from '../../gate/assess.js'
+import type { ActionInputs } from '../inputs.js'
+import { saveCancelRequested, saveRunSettled, saveRunStarted, saveTriggerIntent } from '../state.js'
+import type { StepContext } from './context.js'
+import type { GatePolicy } from './load-policy.js'
+
+export function assess(ctx: StepContext, inputs: ActionInputs, policy: GatePolicy): Promise<GateOutcome> {
+  const { io } = ctx
+  return assessRun(
+    {
+      makeApi: (deadline) => ctx.makeApi(inputs, deadline),
+      clock: ctx.clock,
+      signal: ctx.signal,
+      log: io.log,
+      random: ctx.random,
+      onRunStarted: (runId) => {
+        saveRunStarted(io, runId)
+      },
+      onRunSettled: () => {
+        saveRunSettled(io)
+      },
+      onTriggerIntent: (intent) => {
+        saveTriggerIntent(io, intent)
+      },
+      onCancelRequested: (runId) => {
+        saveCancelRequested(io, runId)
+      }
+    },
+    {
+      modelId: inputs.modelId,
+      categories: inputs.categories,
+      minSeverity: inputs.minSeverity,
+      timeoutMs: inputs.timeoutMs,
+      policy: {
+        baseline: policy.baseline.baseline,
+        accepted: policy.accepted?.entries ?? [],
+        failOn: inputs.failOn,
+        today: policy.today
+      }
+    }
+  )
+}

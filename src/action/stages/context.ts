@@ -1,0 +1,40 @@
+/**
+ * What every stage of the main step is given: the runner's I/O behind the
+ * scrubbing edge, the clock, the cancellation signal, and the factories of
+ * the service client and the baseline store.
+ */
+import { actionsCacheStore, type BaselineStore } from '../../baseline/store.js'
+import type { ServiceApi } from '../../service/service-api.js'
+import type { Clock, Deadline } from '../../util/clock.js'
+import type { ActionInputs } from '../inputs.js'
+import type { MainDeps } from '../main.js'
+import { scrubbingIO, stepSecrets, type ScrubbedIO } from '../scrubbed-io.js'
+
+export interface StepContext {
+  /** Every sink of the step, scrubbed of `secrets`. */
+  io: ScrubbedIO
+  /** The step's secrets, for the report models (scrubbed before markdown escaping can split a secret). */
+  secrets: readonly string[]
+  clock: Clock
+  /** Aborts when the job is cancelled. */
+  signal: AbortSignal
+  random?: () => number
+  /** A service client whose retries stop at `deadline` and which logs through the scrubbed log. */
+  makeApi(inputs: ActionInputs, deadline: Deadline, opts?: { requestTimeoutMs?: number }): ServiceApi
+  baselineStore: BaselineStore
+}
+
+/** The context of a main step: its secrets masked on the runner first, then every sink behind the scrubbing edge. */
+export function stepContext(deps: MainDeps): StepContext {
+  const secrets = stepSecrets(deps.io)
+  const io = scrubbingIO(deps.io, secrets, { clock: deps.clock, signal: deps.signal, random: deps.random })
+  return {
+    io,
+    secrets,
+    clock: deps.clock,
+    signal: deps.signal,
+    random: deps.random,
+    makeApi: (inputs, deadline, opts) => deps.makeApi(inputs, deadline, { ...opts, log: io.log }),
+    baselineStore: deps.baselineStore ?? actionsCacheStore({ env: io.env, log: io.log })
+  }
+}

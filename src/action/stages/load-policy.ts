@@ -1,0 +1,85 @@
+/**
+ * Stage load policy: what the gate holds a run against, read before the run.
+ * The accepted risks first (a malformed file is a configuration error before
+ * any request to the service), then the baseline (the Actions cache, or
+ * baseline_run_id).
+ */
+import { isoDay } from '../../accepted/accepted-file.js'
+import { readAcceptedRisks, type AcceptedRisks, type ReadAcceptedDeps } from '../../accepted/read-accepted.js'
+import { loadBaseline, type LoadedBaseline } from '../../baseline/load-baseline.js'
+import { baselineScope, type BaselineScope } from '../../baseline/scope.js'
+import { splitRepository } from '../../github/context.js'
+import { createGitHubClient } from '../../github/github-client.js'
+import { readEventPayload } from '../../github/publish.js'
+import { Deadline } from '../../util/clock.js'
+import { ConfigError } from '../../util/errors.js'
+import { nonEmpty } from '../../util/text.js'
+import type { ActionInputs } from '../inputs.js'
+import type { StepContext } from './context.js'
+
+/** Budget of the service and GitHub calls around the run (baseline, accepted risks, dismissals). */
+export const SIDE_CALL_BUDGET_MS = 60_000
+
+export interface GatePolicy {
+  /** Which branch this is, as far as baselines and acceptances go. */
+  scope: BaselineScope
+  /** YYYY-MM-DD (UTC) when the step started: acceptances expire against it. */
+  today: string
+  /** null: accepted_risks_file is off. */
+  accepted: AcceptedRisks | null
+  baseline: LoadedBaseline
+}
+
+export async function loadPolicy(ctx: StepContext, inputs: ActionInputs): Promise<GatePolicy> {
+  const { io } = ctx
+  const scope = baselineScope(io.env.GITHUB_EVENT_NAME ?? '', await readEventPayload(io.env.GITHUB_EVENT_PATH), io.env)
+  const today = isoDay(ctx.clock.now())
+  const accepted = inputs.acceptedRisksFile === '' ? null : await readAccepted(ctx, inputs, scope, today)
+  const baseline = await loadBaseline(
+    { api: () => ctx.makeApi(inputs, Deadline.after(ctx.clock, SIDE_CALL_BUDGET_MS)), store: ctx.baselineStore, log: io.log },
+    { modelId: inputs.modelId, baselineRunId: inputs.baselineRunId }
+  )
+  io.log.info(
+    baseline.baseline
+      ? `Baseline: run ${baseline.baseline.run_id} (${baseline.baseline.findings.length} findings) from ${baseline.source}.`
+      : `No baseline: ${baseline.why}; gating as with fail_on any.`
+  )
+  return { scope, today, accepted, baseline }
+}
+
+async function readAccepted(ctx: StepContext, inputs: ActionInputs, scope: BaselineScope, today: string): Promise<AcceptedRisks> {
+  const { io } = ctx
+  const accepted = await readAcceptedRisks(
+    {
+      workspace: nonEmpty(io.env.GITHUB_WORKSPACE) ?? process.cwd(),
+      repo: splitRepository(io.env.GITHUB_REPOSITORY) ?? null,
+      contents: () => contentsApi(ctx, inputs),
+      today
+    },
+    inputs.acceptedRisksFile,
+    scope
+  )
+  if (accepted.source !== null)
+    io.log.info(
+      `Accepted risks: ${accepted.entries.length} entr${accepted.entries.length === 1 ? 'y' : 'ies'} of ${accepted.path} read from ${accepted.source}.`
+    )
+  return accepted
+}
+
+/** The GitHub client the accepted-risks file is read with. */
+function contentsApi(ctx: StepContext, inputs: ActionInputs): ReturnType<ReadAcceptedDeps['contents']> {
+  if (inputs.githubToken === '')
+    throw new ConfigError(
+      'github_token',
+      'is empty: the accepted-risks file is read through the GitHub API (at the base SHA on a pull request, else at GITHUB_SHA); leave github_token at its default'
+    )
+  return createGitHubClient({
+    token: inputs.githubToken,
+    apiUrl: nonEmpty(ctx.io.env.GITHUB_API_URL) ?? 'https://api.github.com',
+    clock: ctx.clock,
+    deadline: Deadline.after(ctx.clock, SIDE_CALL_BUDGET_MS),
+    signal: ctx.signal,
+    log: ctx.io.log,
+    random: ctx.random
+  })
+}

@@ -1,0 +1,49 @@
+/**
+ * Stage report, when the step ends without a result (a refusal, an
+ * unreachable service, a configuration mistake, a cancelled job, a bug): a
+ * short "not assessed" report for the job summary and, when there are inputs
+ * to publish with and a model to key it on, the sticky comment or tracking
+ * issue, replacing the previous result (which it names) so nothing green
+ * stays on a red check.
+ */
+import { commentMarker, previousResult } from '../../report/comment.js'
+import { notAssessedTitle, renderNotAssessed, type NotAssessedInput } from '../../report/not-assessed.js'
+import { envInputReader, type ActionInputs } from '../inputs.js'
+import type { StepContext } from './context.js'
+import { assessedNow, runUrl, scrubbedModel, type RenderedReport } from './report.js'
+import type { StepFailure } from './conclude.js'
+
+export async function reportNotAssessed(ctx: StepContext, inputs: ActionInputs | null, failure: StepFailure): Promise<RenderedReport> {
+  const { io } = ctx
+  const modelId = inputs?.modelId ?? (envInputReader(io.env)('model_id').trim() || 'the model')
+  const assessed = await assessedNow(ctx)
+  const input = scrubbedModel<NotAssessedInput>(ctx, {
+    modelId,
+    mode: inputs?.mode === 'validate' ? 'validate' : 'gate',
+    ...failure,
+    commitSha: assessed.sha,
+    assessedAt: assessed.at,
+    runUrl: runUrl(io.env)
+  })
+  // A configuration mistake leaves no inputs to publish with, a target that could not be
+  // registered no model to key the comment on.
+  const keyed = inputs !== null && inputs.modelId !== ''
+  const marker = commentMarker(inputs?.mode === 'validate' ? `${modelId}#validate` : modelId)
+  return {
+    outputs: {},
+    annotations: [],
+    summary: renderNotAssessed(input),
+    github: keyed
+      ? {
+          marker,
+          commentBody: (existing) =>
+            renderNotAssessed(input, { marker, previous: existing === null ? undefined : previousResult(existing) }),
+          issueTitle: notAssessedTitle(input),
+          failing: true
+        }
+      : null,
+    commentUrlOutput: false,
+    log: [],
+    whenCancelled: 'summary'
+  }
+}

@@ -1,0 +1,170 @@
+/**
+ * Stage report: one report model, then each of its formats. The gate's run
+ * becomes a Report (buildReport, its values scrubbed of the step's secrets
+ * before any format escapes them), written as report.json, SARIF and JUnit,
+ * and rendered as the outputs, annotations, job summary and comment.
+ */
+import { buildAnnotations, type Annotation } from '../../report/annotations.js'
+import { commentMarker, renderComment } from '../../report/comment.js'
+import { renderJson } from '../../report/json.js'
+import { renderJunit } from '../../report/junit.js'
+import { reportTitle } from '../../report/markdown.js'
+import { buildReport, type Report } from '../../report/report-model.js'
+import { renderSarif } from '../../report/sarif.js'
+import { renderSummary } from '../../report/summary.js'
+import { assessedCommit } from '../../github/context.js'
+import { readEventPayload, type PublishArgs } from '../../github/publish.js'
+import { assessmentReportInput, type GateOutcome } from '../../gate/assess.js'
+import { scrubSecretsDeep } from '../../util/redact.js'
+import type { ActionInputs } from '../inputs.js'
+import { ACTION_VERSION } from '../version.js'
+import type { StepContext } from './context.js'
+import type { GatePolicy } from './load-policy.js'
+import type { PreparedStep } from './prepare.js'
+import type { Recorded } from './record.js'
+
+/** A report as each sink shows it (see publish). */
+export interface RenderedReport {
+  /** The step's outputs. */
+  outputs: Record<string, string>
+  annotations: readonly Annotation[]
+  /** The job summary (markdown). */
+  summary: string
+  /** The sticky comment or the tracking issue; null when there is nothing to key it on. */
+  github: Omit<PublishArgs, 'inputs'> | null
+  /** Whether the comment_url output is set to the comment written (the gate's report only). */
+  commentUrlOutput: boolean
+  /** Lines for the step's log, once the rest is out. */
+  log: readonly string[]
+  /**
+   * What still goes out once the job is cancelled: the outputs only (the gate's
+   * report would show a result the step no longer stands behind), the runner's
+   * summary but not GitHub (no time for it), or all of it.
+   */
+  whenCancelled: 'outputs' | 'summary' | 'all'
+}
+
+/** The link to this workflow run; null outside a runner. */
+export function runUrl(env: NodeJS.ProcessEnv): string | null {
+  const { GITHUB_SERVER_URL: server, GITHUB_REPOSITORY: repo, GITHUB_RUN_ID: id } = env
+  return server && repo && id ? `${server}/${repo}/actions/runs/${id}` : null
+}
+
+/** The commit assessed and the time of the report (for every comment and summary). */
+export async function assessedNow(ctx: StepContext): Promise<{ sha: string | null; at: string }> {
+  const { env } = ctx.io
+  return {
+    sha: assessedCommit(await readEventPayload(env.GITHUB_EVENT_PATH), env.GITHUB_SHA),
+    at: new Date(ctx.clock.now()).toISOString()
+  }
+}
+
+/**
+ * A report model with every string scrubbed of the step's secrets, before any
+ * format escapes it: markdown escaping can split a secret that holds
+ * punctuation, which the edge's scrub of the output would then miss.
+ */
+export function scrubbedModel<T>(ctx: StepContext, model: T): T {
+  return scrubSecretsDeep(model, ctx.secrets) as T
+}
+
+/** The workflow file (from GITHUB_WORKFLOW_REF "owner/repo/.github/workflows/x.yml@ref"), the default SARIF location. */
+export function workflowFile(env: NodeJS.ProcessEnv): string {
+  const m = /^[^/]+\/[^/]+\/(.+)@refs\//.exec(env.GITHUB_WORKFLOW_REF ?? '')
+  return m?.[1] ?? '.github/workflows'
+}
+
+export interface GateReportArgs {
+  prepared: PreparedStep
+  policy: GatePolicy
+  outcome: GateOutcome
+  recorded: Recorded
+}
+
+export async function reportGate(ctx: StepContext, args: GateReportArgs): Promise<RenderedReport> {
+  const { inputs } = args.prepared
+  const { outcome } = args
+  const report = await gateReport(ctx, args)
+  const files = await writeReportFiles(ctx, inputs, report, `report-${inputs.modelId}-${outcome.triggered.runId}`)
+  return {
+    outputs: gateOutputs(outcome, report, files),
+    annotations: buildAnnotations(report),
+    summary: renderSummary(report),
+    github: {
+      marker: commentMarker(inputs.modelId),
+      commentBody: () => renderComment(report),
+      issueTitle: reportTitle(report),
+      failing: outcome.decision.result !== 'pass'
+    },
+    commentUrlOutput: true,
+    log: outcome.results.notes,
+    whenCancelled: 'outputs'
+  }
+}
+
+/** The report model of a gate run: what the run read and decided, the policy it was held against, what was recorded. */
+async function gateReport(ctx: StepContext, { prepared, policy, outcome, recorded }: GateReportArgs): Promise<Report> {
+  const { inputs } = prepared
+  const input = assessmentReportInput(outcome, {
+    modelId: inputs.modelId,
+    minSeverity: inputs.minSeverity,
+    runUrl: runUrl(ctx.io.env),
+    secrets: [...ctx.secrets],
+    ...prepared.report
+  })
+  return buildReport({
+    ...input,
+    notes: [...input.notes, ...(policy.accepted?.notes ?? []), ...recorded.notes],
+    policy: {
+      failOn: inputs.failOn,
+      baseline: policy.baseline.baseline,
+      baselineSource: policy.baseline.source,
+      baselineWhy: policy.baseline.why,
+      baselineSaved: recorded.baselineSaved,
+      accepted: policy.accepted,
+      outcome: outcome.policy
+    },
+    commit: await assessedNow(ctx)
+  })
+}
+
+interface ReportFiles {
+  json: string
+  sarif: string
+  junit: string
+}
+
+async function writeReportFiles(ctx: StepContext, inputs: ActionInputs, report: Report, name: string): Promise<ReportFiles> {
+  const { io } = ctx
+  const sarif = renderSarif(report, {
+    location: inputs.sarifLocation || workflowFile(io.env),
+    threshold: inputs.sarifMinSeverity,
+    toolVersion: ACTION_VERSION
+  })
+  return {
+    json: await io.writeReportFile(name, 'json', renderJson(report)),
+    sarif: await io.writeReportFile(name, 'sarif', JSON.stringify(sarif, null, 2)),
+    junit: await io.writeReportFile(name, 'junit.xml', renderJunit(report))
+  }
+}
+
+function gateOutputs(outcome: GateOutcome, report: Report, files: ReportFiles): Record<string, string> {
+  const { decision, run } = outcome
+  const b = report.baseline
+  return {
+    run_id: outcome.triggered.runId,
+    status: run?.status ?? '',
+    verdict: run?.verdict ?? '',
+    result: decision.result,
+    findings_count: decision.findingsAtOrAbove === null ? '' : String(decision.findingsAtOrAbove),
+    categories_planned: JSON.stringify(run?.categories_planned ?? []),
+    categories_completed: JSON.stringify(run?.categories_completed ?? []),
+    report_path: files.json,
+    sarif_path: files.sarif,
+    junit_path: files.junit,
+    new_count: b?.available ? String(b.newCount) : '',
+    known_count: b?.available ? String(b.knownCount) : '',
+    gone_count: b?.available ? String(b.gone.length) : '',
+    accepted_count: String(report.acceptances?.acceptedCount ?? 0)
+  }
+}
