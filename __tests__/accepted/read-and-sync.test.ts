@@ -95,6 +95,14 @@ describe('readAcceptedRisks', () => {
     expect(out.entries.map((e) => e.category)).toEqual(['jailbreak'])
     expect(out.source).toBe('the commit s')
   })
+  it('reads the file on the default branch by name when that is the ref trusted (a deployment of a pull request)', async () => {
+    const gh = contents({ 'refs/heads/main': file('jailbreak'), 'pr-head': file('misinformation') })
+    const scope = baselineScope('deployment_status', { repository: { default_branch: 'main' } }, { GITHUB_SHA: 'pr-head' })
+    const out = await readAcceptedRisks({ workspace: workspace(file('misinformation')), repo, contents: gh.api, today: TODAY }, PATH, scope)
+    expect(gh.asked).toEqual([`${PATH}@refs/heads/main`])
+    expect(out.entries.map((e) => e.category)).toEqual(['jailbreak'])
+    expect(out.source).toBe('the branch main')
+  })
   it('accepts nothing outside a pull request when the commit has no file, whatever the checkout holds', async () => {
     const out = await readAcceptedRisks(
       { workspace: workspace(file('misinformation')), repo, contents: contents({}).api, today: TODAY },
@@ -195,6 +203,26 @@ describe('baselineScope', () => {
       { repository: { default_branch: 'main' } },
       { GITHUB_REF: 'refs/heads/main' },
       { kind: 'other', eventName: 'workflow_run', ref: 'refs/heads/main', sha: null }
+    ],
+    // The queue's commit holds the queued pull requests' changes: their acceptances are read at the queue's base.
+    [
+      'merge_group',
+      { repository: { default_branch: 'main' }, merge_group: { base_sha: 'queue-base', head_sha: 'queue-head' } },
+      { GITHUB_REF: 'refs/heads/gh-readonly-queue/main/pr-7-abc', GITHUB_SHA: 'queue-head' },
+      { kind: 'other', eventName: 'merge_group', ref: 'refs/heads/gh-readonly-queue/main/pr-7-abc', sha: 'queue-base' }
+    ],
+    // GITHUB_SHA of a deployment is the deployed commit, often a pull request's head: the default branch is read.
+    [
+      'deployment_status',
+      { repository: { default_branch: 'main' }, deployment: { sha: 'pr-head' } },
+      { GITHUB_REF: 'refs/heads/feature', GITHUB_SHA: 'pr-head' },
+      { kind: 'other', eventName: 'deployment_status', ref: 'refs/heads/feature', sha: 'refs/heads/main' }
+    ],
+    [
+      'deployment_status',
+      { deployment: { sha: 'pr-head' } },
+      { GITHUB_SHA: 'pr-head' },
+      { kind: 'other', eventName: 'deployment_status', ref: '', sha: null }
     ]
   ])('%s %j %j', (event, payload, env, expected) => {
     expect(baselineScope(event, payload, env)).toEqual(expected)

@@ -53,81 +53,101 @@ export function checkAcceptedPath(path: string): string {
 export async function readAcceptedRisks(deps: ReadAcceptedDeps, path: string, scope: BaselineScope): Promise<AcceptedRisks> {
   const rel = checkAcceptedPath(path)
   const out: AcceptedRisks = { path: rel, source: null, entries: [], prAdds: [], prRemoves: [], notes: [] }
+  const parse = acceptedParser(deps.today)
+  if (scope.kind === 'pull_request') return readForPullRequest(deps, scope, rel, out, parse)
+  // Any other event: the file at the commit the event is for (see baselineScope). The workspace is
+  // not read: on issue_comment, workflow_run and the like it may hold a pull request's checkout.
+  const at = scope.sha
+  // The runner always sets both; without them (a local run) there is no commit to read, and nothing is accepted.
+  if (!deps.repo || !at) return out
+  let text: string | null
+  try {
+    text = await (await deps.contents()).getFileText(deps.repo, rel, at)
+  } catch (err) {
+    if (err instanceof ConfigError) throw err
+    out.notes.push(`${rel} could not be read from GitHub at ${shortRef(at)} (${describeFailure(err)}): no acceptances apply.`)
+    return out
+  }
+  if (text !== null) {
+    out.entries = await parse(text, rel)
+    out.source = at.startsWith('refs/heads/') ? `the branch ${at.slice('refs/heads/'.length)}` : `the commit ${shortRef(at)}`
+  }
+  return out
+}
+
+type ParseAccepted = (text: string, where: string) => Promise<AcceptedEntry[]>
+
+/** A parser of accepted-risks text, bounded in size and nesting; YAML and the pattern engine loaded on first use. */
+function acceptedParser(today: string): ParseAccepted {
   let yaml: YamlModule | null = null
   let patterns: PatternEngine | null = null
-  const parse = async (text: string, where: string): Promise<AcceptedEntry[]> => {
+  return async (text, where) => {
     yaml ??= await loadYaml()
     if (Buffer.byteLength(text, 'utf8') > ACCEPTED_FILE_MAX_BYTES)
       throw new ConfigError(ACCEPTED_INPUT, `${where}: is larger than ${ACCEPTED_FILE_MAX_BYTES} bytes`)
     // Nesting first, bounded: whatever walks the document next never meets a deep one.
     const bounded = parseYamlFile(yaml, text)
     if (!bounded.ok && bounded.tooDeep) throw new ConfigError(ACCEPTED_INPUT, `${where}: ${bounded.why}`)
-    return parseAcceptedFile(yaml, text, where, deps.today, (patterns ??= await loadPatternEngine()))
+    return parseAcceptedFile(yaml, text, where, today, (patterns ??= await loadPatternEngine()))
   }
+}
 
-  if (scope.kind === 'pull_request') {
-    const local = await readWorkspaceFile({
-      workspace: deps.workspace,
-      path: rel,
-      input: ACCEPTED_INPUT,
-      maxBytes: ACCEPTED_FILE_MAX_BYTES,
-      example: '.github/agent-security-accepted.yml'
-    })
-    const prEntries = local === null ? [] : await parse(local, `${rel} (this pull request's copy)`)
-    if (!deps.repo || !scope.baseSha) {
-      // Without the base SHA nothing can be read from the base branch. No copy in the PR
-      // either: nothing to accept. A PR copy alone is never trusted: fail.
-      if (local === null) {
-        out.notes.push(`${rel} was not read: the event payload has no base SHA (or GITHUB_REPOSITORY is unset); no acceptances apply.`)
-        return out
-      }
-      throw new ConfigError(
-        ACCEPTED_INPUT,
-        `cannot read ${rel} from the base branch: the event payload has no base SHA or GITHUB_REPOSITORY is unset (the PR's own copy is never trusted)`
-      )
+const shortRef = (ref: string): string => (ref.startsWith('refs/') ? ref : ref.slice(0, 12))
+
+/**
+ * On a pull request: the base branch's file, at the base SHA (a pull request
+ * cannot accept its own findings); the PR's own copy is only compared with it.
+ */
+async function readForPullRequest(
+  deps: ReadAcceptedDeps,
+  scope: Extract<BaselineScope, { kind: 'pull_request' }>,
+  rel: string,
+  out: AcceptedRisks,
+  parse: ParseAccepted
+): Promise<AcceptedRisks> {
+  const local = await readWorkspaceFile({
+    workspace: deps.workspace,
+    path: rel,
+    input: ACCEPTED_INPUT,
+    maxBytes: ACCEPTED_FILE_MAX_BYTES,
+    example: '.github/agent-security-accepted.yml'
+  })
+  const prEntries = local === null ? [] : await parse(local, `${rel} (this pull request's copy)`)
+  if (!deps.repo || !scope.baseSha) {
+    // Without the base SHA nothing can be read from the base branch. No copy in the PR
+    // either: nothing to accept. A PR copy alone is never trusted: fail.
+    if (local === null) {
+      out.notes.push(`${rel} was not read: the event payload has no base SHA (or GITHUB_REPOSITORY is unset); no acceptances apply.`)
+      return out
     }
-    let baseText: string | null
-    try {
-      baseText = await (await deps.contents()).getFileText(deps.repo, rel, scope.baseSha)
-    } catch (err) {
-      throw new ConfigError(
-        ACCEPTED_INPUT,
-        `cannot read ${rel} from the base branch at ${scope.baseSha.slice(0, 12)} (${describeFailure(err)}); the job needs contents: read. The PR's own copy is never trusted`
-      )
-    }
-    out.entries = baseText === null ? [] : await parse(baseText, `${rel} (base branch ${scope.baseRef || scope.baseSha.slice(0, 12)})`)
-    out.source = baseText === null ? null : `the base branch ${scope.baseRef} at ${scope.baseSha.slice(0, 12)}`
-    if (local === null) return out // no checkout of the PR: nothing to compare
-    const baseKeys = new Set(out.entries.map(entryKey))
-    const prKeys = new Set(prEntries.map(entryKey))
-    out.prAdds = prEntries.filter((e) => !baseKeys.has(entryKey(e)))
-    out.prRemoves = out.entries.filter((e) => !prKeys.has(entryKey(e)))
-    if (out.prAdds.length > 0)
-      out.notes.push(
-        `This pull request adds or changes ${out.prAdds.length === 1 ? '1 acceptance' : `${out.prAdds.length} acceptances`} in ${rel}: ${out.prAdds.length === 1 ? 'it applies' : 'they apply'} after merge.`
-      )
-    if (out.prRemoves.length > 0)
-      out.notes.push(
-        `This pull request removes ${out.prRemoves.length === 1 ? '1 acceptance' : `${out.prRemoves.length} acceptances`} from ${rel}: the base branch's still apply until merge.`
-      )
-    return out
+    throw new ConfigError(
+      ACCEPTED_INPUT,
+      `cannot read ${rel} from the base branch: the event payload has no base SHA or GITHUB_REPOSITORY is unset (the PR's own copy is never trusted)`
+    )
   }
-  // Any other event: the file at the commit the event is for. The workspace is not read: on
-  // issue_comment, workflow_run and the like it may hold a pull request's checkout.
-  const sha = scope.sha
-  // The runner always sets both; without them (a local run) there is no commit to read, and nothing is accepted.
-  if (!deps.repo || !sha) return out
-  let text: string | null
+  let baseText: string | null
   try {
-    text = await (await deps.contents()).getFileText(deps.repo, rel, sha)
+    baseText = await (await deps.contents()).getFileText(deps.repo, rel, scope.baseSha)
   } catch (err) {
-    if (err instanceof ConfigError) throw err
-    out.notes.push(`${rel} could not be read from GitHub at ${sha.slice(0, 12)} (${describeFailure(err)}): no acceptances apply.`)
-    return out
+    throw new ConfigError(
+      ACCEPTED_INPUT,
+      `cannot read ${rel} from the base branch at ${scope.baseSha.slice(0, 12)} (${describeFailure(err)}); the job needs contents: read. The PR's own copy is never trusted`
+    )
   }
-  if (text !== null) {
-    out.entries = await parse(text, rel)
-    out.source = `the commit ${sha.slice(0, 12)}`
-  }
+  out.entries = baseText === null ? [] : await parse(baseText, `${rel} (base branch ${scope.baseRef || scope.baseSha.slice(0, 12)})`)
+  out.source = baseText === null ? null : `the base branch ${scope.baseRef} at ${scope.baseSha.slice(0, 12)}`
+  if (local === null) return out // no checkout of the PR: nothing to compare
+  const baseKeys = new Set(out.entries.map(entryKey))
+  const prKeys = new Set(prEntries.map(entryKey))
+  out.prAdds = prEntries.filter((e) => !baseKeys.has(entryKey(e)))
+  out.prRemoves = out.entries.filter((e) => !prKeys.has(entryKey(e)))
+  if (out.prAdds.length > 0)
+    out.notes.push(
+      `This pull request adds or changes ${out.prAdds.length === 1 ? '1 acceptance' : `${out.prAdds.length} acceptances`} in ${rel}: ${out.prAdds.length === 1 ? 'it applies' : 'they apply'} after merge.`
+    )
+  if (out.prRemoves.length > 0)
+    out.notes.push(
+      `This pull request removes ${out.prRemoves.length === 1 ? '1 acceptance' : `${out.prRemoves.length} acceptances`} from ${rel}: the base branch's still apply until merge.`
+    )
   return out
 }

@@ -6,7 +6,12 @@
  * - default-branch: a push, schedule or manual run on the default branch: the
  *   only standing the write rule lets record the baseline;
  * - other: any other event or ref: records nothing.
- * Every kind but pull_request reads the accepted risks at `sha` (GITHUB_SHA).
+ * Every kind but pull_request reads the accepted risks at `sha`: GITHUB_SHA,
+ * except where that commit holds a pull request's own changes. A merge
+ * group's commit is the queued pull requests merged onto the base, so its
+ * queue's base_sha is read; a deployment_status event's GITHUB_SHA is the
+ * deployed commit (often a pull request's head), so the default branch is
+ * read there (a full ref name is a ref the contents API takes).
  */
 import { writeStanding, type WriteStanding } from '../github/write-rule.js'
 import { isRecord } from '../util/text.js'
@@ -26,8 +31,8 @@ const text = (v: unknown): string | null => (typeof v === 'string' && v !== '' ?
 
 export function baselineScope(eventName: string, payload: unknown, env: NodeJS.ProcessEnv): BaselineScope {
   const standing = writeStanding(eventName, payload, env)
+  if (standing.kind !== 'pull_request') return { ...standing, sha: trustedCommit(eventName, payload, env) }
   const sha = text(env.GITHUB_SHA)
-  if (standing.kind !== 'pull_request') return { ...standing, sha }
   const pr = rec(rec(payload).pull_request)
   const base = rec(pr.base)
   return {
@@ -37,4 +42,15 @@ export function baselineScope(eventName: string, payload: unknown, env: NodeJS.P
     headSha: text(rec(pr.head).sha),
     sha
   }
+}
+
+/** The commit (or branch) whose accepted risks a run that is not a pull request reads; null: none can be trusted. */
+function trustedCommit(eventName: string, payload: unknown, env: NodeJS.ProcessEnv): string | null {
+  const p = rec(payload)
+  if (eventName === 'merge_group') return text(rec(p.merge_group).base_sha)
+  if (eventName === 'deployment_status') {
+    const branch = text(rec(p.repository).default_branch)
+    return branch === null ? null : `refs/heads/${branch}`
+  }
+  return text(env.GITHUB_SHA)
 }
