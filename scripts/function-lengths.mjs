@@ -24,10 +24,7 @@ const FILE_LIMIT_EXEMPT = [/^src\/emulator\//]
 const REPORT_ONLY = [
   /^src\/report\//,
   /^src\/action\//,
-  /^src\/validate\//,
-  /^src\/emulator\//,
-  /^src\/gate\/decide\.ts$/,
-  /^src\/accepted\/accepted-file\.ts$/
+  /^src\/emulator\//
 ]
 
 const root = process.cwd()
