@@ -17,7 +17,7 @@ import { buildReport, type Report, type ReportInput } from '../../src/report/rep
 import { renderComment } from '../../src/report/comment.js'
 import { renderSummary } from '../../src/report/summary.js'
 import { buildAnnotations } from '../../src/report/annotations.js'
-import { makeFinding, makeRun, PLANNED } from '../__fixtures__/builders.js'
+import { coverageRow, makeCoverage, makeFinding, makeRun, PLANNED } from '../__fixtures__/builders.js'
 import { makeInput } from '../__fixtures__/report-fixtures.js'
 
 const TODAY = '2026-11-23'
@@ -34,6 +34,8 @@ interface Case {
   completed?: string[]
   /** The step was stopped by timeout_minutes (the run was cancelled). */
   stopped?: boolean
+  /** The coverage names a critical finding in a planned category that the findings do not hold (an error). */
+  contradiction?: boolean
 }
 
 let seq = 0
@@ -85,6 +87,9 @@ function gateReport(c: Case): Report {
     ingestIncomplete: false,
     findings: c.findings,
     coverageReadable: true,
+    coverage: c.contradiction
+      ? makeCoverage(PLANNED.map((cat) => coverageRow(cat, { worst_severity: cat === 'jailbreak' ? 'critical' : null })))
+      : undefined,
     timedOut: c.stopped,
     waived: outcome.waived,
     baselineUncovered: outcome.diff.uncovered
@@ -216,6 +221,10 @@ const cases: [string, Case][] = [
     }
   ],
   [
+    'error: the coverage contradicts the findings, only an accepted finding',
+    { findings: [f('high', 'data_leakage')], accepted: [['data_leakage', 'high']], contradiction: true }
+  ],
+  [
     'error: stopped by the timeout with open and accepted findings (min_severity medium)',
     {
       minSeverity: 'medium',
@@ -284,7 +293,7 @@ describe.each([
     if (sum(by.blocking) === 0) expect(report.reason).not.toMatch(/\d+ open findings? at or above/)
 
     // What a stopped run found before it stopped: the same numbers as the list.
-    if (report.result === 'error') {
+    if (report.result === 'error' && sum(by.blocking) > 0) {
       expect(doc.found).not.toBeNull()
       const found = tallyOf(doc.found!)
       expect(found.open).toEqual(blockingBySeverity)
@@ -333,6 +342,12 @@ describe('the counts of the cases', () => {
       '**Found before it stopped:** 2 open high · 1 accepted. Not a result: the run did not end, so other categories were not tested.'
     )
     expect(doc.heading).toBe('#### 3 findings at or above medium: 2 open high · 1 accepted')
+  })
+
+  it('say nothing was found before a stop when the run was not stopped', () => {
+    const report = gateReport(cases.find(([n]) => n.startsWith('error: the coverage contradicts'))![1])
+    expect(report.result).toBe('error')
+    expect(read(renderComment(report)).found).toBeNull()
   })
 
   it('annotate accepted and known findings as warnings, blocking ones as errors', () => {

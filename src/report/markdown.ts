@@ -329,8 +329,9 @@ function headerBlock(r: Report): string {
   if (r.result !== 'fail' && r.result !== 'pass' && proseText(r.reason, 1000) !== proseText(headlineCause(r), 1000)) {
     out.push(para(`**Why:** ${proseText(r.reason, 1000)}`))
   }
+  // Only a run stopped with blocking findings holds any in an error (the gate decides fail otherwise).
   const found = standingParts(r, { of: 'gate' })
-  if (r.result === 'error' && total(blockingCounts(r)) + total(r.counts?.byStanding.accepted ?? zeroCounts()) > 0) {
+  if (r.result === 'error' && total(blockingCounts(r)) > 0) {
     out.push(
       para(`**Found before it stopped:** ${found.join(' · ')}. Not a result: the run did not end, so other categories were not tested.`)
     )
