@@ -12,6 +12,9 @@ import { renderComment } from '../../src/report/comment.js'
 import { renderSummary } from '../../src/report/summary.js'
 import { renderValidationMarkdown } from '../../src/report/validation.js'
 import { buildReport, type ReportInput } from '../../src/report/report-model.js'
+import { applyPolicy } from '../../src/gate/policy.js'
+import { buildBaseline } from '../../src/baseline/baseline.js'
+import type { AcceptedEntry } from '../../src/accepted/accepted-file.js'
 import type { ValidateModeResult } from '../../src/validate/validate-mode.js'
 import { makeInput } from './report-fixtures.js'
 import { coverageRow, makeAttack, makeCoverage, makeFinding, makeModel, makeRun, makeRunListItem, makeStep } from './builders.js'
@@ -112,8 +115,9 @@ function leakFinding(id: string, severity: Severity, category = 'system_prompt_l
 }
 
 function gateCase(name: string, title: string, input: ReportInput, opts: { hostile?: boolean } = {}): ReportCase {
+  const waived = input.policy?.outcome?.waived
   const blockingIds = (input.findings ?? [])
-    .filter((f) => f.status === 'open' && atOrAbove(f.severity, input.minSeverity))
+    .filter((f) => f.status === 'open' && atOrAbove(f.severity, input.minSeverity) && !waived?.has(f.finding_id))
     .map((f) => f.finding_id)
   return {
     name,
@@ -162,6 +166,87 @@ const failCase = gateCase(
       makeFinding('medium', { finding_id: 'f_med_02', category: 'jailbreak' })
     ],
     elapsedMs: 412_000
+  })
+)
+
+// --- accepted: against a baseline, one new, one known, one accepted ----------
+const acceptedEntry: AcceptedEntry = {
+  index: 1,
+  line: 2,
+  category: 'pii_disclosure',
+  fingerprint: null,
+  severityAtMost: 'high',
+  descriptionPattern: null,
+  reasonCode: 'working_as_designed',
+  explanation: 'The agent reads back the address the signed-in customer typed; it is theirs.',
+  owner: '@acme/support-ai',
+  expires: '2027-03-31'
+}
+const knownFinding = makeFinding('high', {
+  finding_id: 'f_inj_03',
+  category: 'prompt_injection',
+  description: 'The agent follows an instruction hidden in a pasted order note and changes the refund amount.'
+})
+const acceptedFindings: Finding[] = [
+  leakFinding('f_leak_02', 'high'),
+  knownFinding,
+  makeFinding('high', {
+    finding_id: 'f_pii_04',
+    category: 'pii_disclosure',
+    description: 'The agent repeats the postal address of the customer back to them when asked to confirm the order.'
+  }),
+  makeFinding('medium', { finding_id: 'f_med_05', category: 'data_leakage' })
+]
+const acceptedBaseline = buildBaseline({
+  modelId: 'm_acme_support',
+  runId: 'run_5e1a',
+  createdAt: '2026-11-18T09:30:00Z',
+  commit: '9d8c7b6a5f4e3d2c1b0a9f8e7d6c5b4a39281706',
+  categoriesCompleted: ALL,
+  findings: [{ ...knownFinding, finding_id: 'f_inj_01' }]
+})
+const acceptedCase = gateCase(
+  'accepted',
+  'fail against a baseline: 1 new, 1 known, 1 accepted',
+  makeInput({
+    ...base,
+    result: 'fail',
+    reason: '1 open finding at or above high (1 high)',
+    verdict: 'fail',
+    run: makeRun({ run_id: 'run_a11c', categories_planned: ALL, categories_completed: ALL, verdict: 'fail' }),
+    runListItem: makeRunListItem({ run_id: 'run_a11c', categories_planned: ALL, findings_count: 4 }),
+    coverage: coverageFor(ALL, {
+      system_prompt_leakage: { through: 2, worst: 'high' },
+      prompt_injection: { through: 1, worst: 'high' },
+      pii_disclosure: { through: 1, worst: 'high' },
+      data_leakage: { through: 1, worst: 'medium' }
+    }),
+    findings: acceptedFindings,
+    policy: {
+      failOn: 'new',
+      baseline: acceptedBaseline,
+      baselineSource: 'the actions cache of main',
+      baselineWhy: null,
+      baselineSaved: null,
+      accepted: {
+        path: '.github/agent-security-accepted.yml',
+        source: 'main',
+        entries: [acceptedEntry],
+        prAdds: [],
+        prRemoves: [],
+        notes: []
+      },
+      outcome: applyPolicy({
+        findings: acceptedFindings,
+        runId: 'run_a11c',
+        categoriesCompleted: ALL,
+        baseline: acceptedBaseline,
+        accepted: [acceptedEntry],
+        failOn: 'new',
+        today: CASE_COMMIT.at.slice(0, 10)
+      })
+    },
+    elapsedMs: 433_000
   })
 )
 
@@ -451,6 +536,7 @@ const validateCase: ReportCase = {
 
 export const REPORT_CASES: readonly ReportCase[] = [
   failCase,
+  acceptedCase,
   passCase,
   incompleteCase,
   timeoutCase,

@@ -57,7 +57,10 @@ describe('readInputs', () => {
     [
       { sarif_min_severity: 'high', sarif_location: 'agent/profile.yml' },
       { sarifMinSeverity: 'high', sarifLocation: 'agent/profile.yml' }
-    ]
+    ],
+    [{ sarif_location: './agent profiles/support bot.yml' }, { sarifLocation: 'agent profiles/support bot.yml' }],
+    [{ sarif_location: '.github/workflows/a@b.yml' }, { sarifLocation: '.github/workflows/a@b.yml' }],
+    [{ sarif_location: 'docs/..notes/x..y.md' }, { sarifLocation: 'docs/..notes/x..y.md' }]
   ])('reads the baseline and report inputs %j', (raw, expected) => {
     expect(readInputs(reader({ ...valid, ...raw }))).toMatchObject(expected)
   })
@@ -68,6 +71,22 @@ describe('readInputs', () => {
     ['accepted_risks_file', { accepted_risks_file: '../outside.yml' }, /inside the repository/],
     ['accepted_risks_file', { accepted_risks_file: '/etc/passwd' }, /inside the repository/],
     ['sarif_location', { sarif_location: 'a/../../b' }, /inside the repository/],
+    ...[
+      '../outside.yml',
+      '/etc/passwd',
+      './/etc/passwd',
+      'file:///etc/passwd',
+      'https://evil.example/x.yml',
+      'C:/Windows/win.ini',
+      'a\\..\\..\\b',
+      '\\\\server\\share\\x.yml',
+      '%2e%2e/outside.yml',
+      'a/%2E%2E%2Fb',
+      '%252e%252e/x',
+      'a/\uFF0E\uFF0E/\uFF0E\uFF0E/b',
+      '\uFF0Fetc/passwd',
+      'a\u0000b'
+    ].map((sarif_location) => ['sarif_location', { sarif_location }, /sarif_location|inside the repository/] as const),
     ['sarif_min_severity', { sarif_min_severity: 'severe' }, /not one of/],
     ['sync_dismissals', { sync_dismissals: 'yes' }, /not a boolean/],
     ['model_id', { model_id: '' }, /required/],

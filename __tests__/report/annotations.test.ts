@@ -42,7 +42,7 @@ describe('buildAnnotations', () => {
       const last = a.at(-1)
       const rest = n - (max - 1)
       expect(last?.title).toBe(`${rest} more findings at or above low`)
-      expect(last?.message).toMatch(new RegExp(`^${rest} more findings at or above low \\(.*; ${rest} open\\) are not annotated`))
+      expect(last?.message).toMatch(new RegExp(`^${rest} more findings at or above low \\(.*; ${rest} blocking\\) are not annotated`))
     }
   })
 
@@ -50,7 +50,7 @@ describe('buildAnnotations', () => {
     const sev: Severity[] = [...Array(5).fill('low'), ...Array(9).fill('critical')]
     const a = buildAnnotations(reportWith(sev))
     expect(a.slice(0, 9).every((x) => x.title.startsWith('critical'))).toBe(true)
-    expect(a[9]?.message).toContain('(5 low; 5 open)')
+    expect(a[9]?.message).toContain('(5 low; 5 blocking)')
   })
 
   it('redacted findings say the proof is withheld; non-open ones are warnings', () => {

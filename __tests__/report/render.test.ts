@@ -164,12 +164,14 @@ describe.each(RENDERERS)('%s content', (_kind, render) => {
       makeFinding('medium', { finding_id: 'm1' })
     ]
     const out = render(makeInput({ findings }))
-    expect(out).toContain('#### 3 findings at or above high: 1 critical, 2 high')
+    expect(out).toContain('#### 3 findings at or above high: 1 open critical, 1 open high · 1 closed')
     const c1 = out.indexOf(
       '<summary>🔴 <b>critical</b> · <code>prompt&#95;injection</code> · <code>c1</code> · 1 attack, 1 reproduced</summary>'
     )
     const h1 = out.indexOf('<summary>🟠 <b>high</b> · <code>jailbreak</code> · <code>h1</code>')
-    const h2 = out.indexOf('<code>h2</code> · 1 attack, 1 reproduced · status dismissed</summary>')
+    const h2 = out.indexOf(
+      '<summary>✔️ <b>high</b> · <code>prompt&#95;injection</code> · <code>h2</code> · 1 attack, 1 reproduced · status dismissed</summary>'
+    )
     expect(c1).toBeGreaterThan(0)
     expect(h1).toBeGreaterThan(c1)
     expect(h2).toBeGreaterThan(h1)

@@ -87,7 +87,7 @@ describe('report baseline and acceptances', () => {
       jailbreak: 'new',
       prompt_injection: 'known'
     })
-    expect(r.findings.every((x) => /^[0-9a-f]{32}$/.test(x.fingerprint ?? ''))).toBe(true)
+    expect(r.findings.every((x) => /^[0-9a-f]{32}$/.test(x.fingerprint))).toBe(true)
     expect(r.acceptances?.stale.map((e) => e.category)).toEqual(['data_leakage'])
     expect(r.baseline).toMatchObject({ available: true, newCount: 1, knownCount: 1, runId: 'run_0' })
   })

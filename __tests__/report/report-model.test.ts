@@ -38,7 +38,7 @@ describe('buildReport: findings', () => {
     expect(report.below.map((f) => f.findingId)).toEqual(['m1', 'l1'])
   })
 
-  it('counts per severity, open, at or above, below and redacted', () => {
+  it('counts per severity, open, at or above, below, redacted and by standing', () => {
     expect(report.counts).toEqual({
       total: 7,
       bySeverity: { critical: 2, high: 3, medium: 1, low: 1 },
@@ -48,8 +48,24 @@ describe('buildReport: findings', () => {
       belowThreshold: 2,
       belowBySeverity: { critical: 0, high: 0, medium: 1, low: 1 },
       redacted: 1,
-      redactedAtOrAbove: 1
+      redactedAtOrAbove: 1,
+      byStanding: {
+        blocking: { critical: 1, high: 2, medium: 0, low: 0 },
+        known: { critical: 0, high: 0, medium: 0, low: 0 },
+        accepted: { critical: 0, high: 0, medium: 0, low: 0 },
+        closed: { critical: 1, high: 1, medium: 0, low: 0 },
+        below: { critical: 0, high: 0, medium: 1, low: 1 }
+      }
     })
+    expect(report.findings.map((f) => [f.findingId, f.standing])).toEqual([
+      ['c2', 'blocking'],
+      ['c1', 'closed'],
+      ['h2', 'blocking'],
+      ['h3', 'blocking'],
+      ['h1', 'closed'],
+      ['m1', 'below'],
+      ['l1', 'below']
+    ])
     expect(report.redactionReason).toBe(REDACTION_REASON)
   })
 

@@ -2,8 +2,9 @@
  * SARIF and JUnit of real runs: the gate against the emulator, twice, with a
  * baseline from the first run and one accepted risk. The SARIF is validated
  * against the SARIF 2.1.0 schema shipped by @microsoft/jest-sarif (draft-04,
- * with Ajv's draft-04 class); the JUnit is parsed with xml2js, the parser of
- * dorny/test-reporter.
+ * with Ajv's draft-04 class) and checked by the SARIF Multitool with GitHub's
+ * rules; the JUnit is parsed with xml2js, the parser of dorny/test-reporter,
+ * and checked against the Jenkins xunit plugin's junit-10.xsd.
  */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals'
 import { readFileSync } from 'node:fs'
@@ -22,6 +23,10 @@ import { parseAcceptedFile } from '../../src/accepted/accepted-file.js'
 import * as YAML from 'yaml'
 import { FINGERPRINT_KEY } from '../../src/baseline/fingerprint.js'
 import { workflowFile } from '../../src/action/stages/report.js'
+import { sarifMultitoolProblems } from '../__fixtures__/sarif-multitool.js'
+import { junitXsdProblems } from '../__fixtures__/junit-xsd.js'
+import { makeInput } from '../__fixtures__/report-fixtures.js'
+import { makeFinding, makeRun, PLANNED } from '../__fixtures__/builders.js'
 
 const require = createRequire(import.meta.url)
 const schema = JSON.parse(readFileSync(require.resolve('@microsoft/jest-sarif/lib/schemas/sarif-2.1.0-rtm.5.json'), 'utf8')) as Record<
@@ -103,6 +108,10 @@ describe('SARIF', () => {
     }
   })
 
+  it('passes the SARIF Multitool with the SARIF and GitHub rules', () => {
+    expect(sarifMultitoolProblems([sarifOf(first.report), sarifOf(second.report)])).toEqual([[], []])
+  })
+
   it('is checked by a validator that can fail', () => {
     const broken = sarifOf(first.report) as { runs: { results: Record<string, unknown>[] }[] }
     broken.runs[0].results[0].level = 'fatal'
@@ -152,7 +161,9 @@ describe('the default SARIF location', () => {
 describe('the report model with a baseline', () => {
   it('splits new and known, counts them in the headline, and fails on the new one only', () => {
     const r = second.report
-    expect(r.headline).toBe('1 new high · 2 known · 1 accepted')
+    // The accepted finding is a medium, under min_severity high: the headline counts at or above it only.
+    expect(r.headline).toBe('1 new high · 2 known')
+    expect(r.acceptances?.acceptedCount).toBe(1)
     expect(r.findings.find((f) => f.category === 'jailbreak')?.baselineState).toBe('new')
     expect(r.findings.find((f) => f.category === 'prompt_injection')?.baselineState).toBe('known')
     expect(second.outcome.decision.result).toBe('fail')
@@ -177,5 +188,42 @@ describe('JUnit', () => {
     expect(failing[0].failure![0].$.message).toMatch(/^high jailbreak finding \S+ \(new\)$/)
     expect(doc.testsuites.$.failures).toBe('1')
     expect(cases.find((c) => c.$.name === 'system_prompt_leakage')!['system-out']![0]).toMatch(/accepted \(working_as_designed/)
+  })
+
+  const incomplete = buildReport(
+    makeInput({
+      result: 'incomplete',
+      run: makeRun({ categories_completed: [PLANNED[0]] }),
+      findings: [makeFinding('high', { category: PLANNED[0] }), makeFinding('critical', { category: 'not_planned' })]
+    })
+  )
+
+  it.each([
+    ['the first run', () => first.report],
+    ['the second run (baseline, accepted)', () => second.report],
+    ['an incomplete run (skipped categories, an unplanned one)', () => incomplete]
+  ])("conforms to the Jenkins xunit plugin's junit-10.xsd: %s", async (_name, report) => {
+    const xml = renderJunit(report())
+    const doc = (await parseStringPromise(xml)) as Record<string, never>
+    expect(junitXsdProblems(doc)).toEqual([])
+  })
+
+  it('keeps the skipped count on the test suite, where the schema allows it', async () => {
+    const doc = (await parseStringPromise(renderJunit(incomplete))) as {
+      testsuites: { $: Record<string, string>; testsuite: { $: Record<string, string> }[] }
+    }
+    expect(doc.testsuites.$).not.toHaveProperty('skipped')
+    expect(doc.testsuites.testsuite[0].$).toMatchObject({ tests: '4', failures: '2', errors: '0', skipped: '2' })
+  })
+
+  it('is checked against a schema table that can fail', async () => {
+    const bad =
+      '<testsuites skipped="1"><testsuite name="s" tests="1" failures="0"><testcase><skipped/><bogus/></testcase></testsuite></testsuites>'
+    expect(junitXsdProblems((await parseStringPromise(bad)) as Record<string, never>)).toEqual([
+      '/testsuites: attribute skipped is not allowed on <testsuites>',
+      '/testsuites/testsuite[0]: attribute errors is required on <testsuite>',
+      '/testsuites/testsuite[0]/testcase[0]: attribute name is required on <testcase>',
+      '/testsuites/testsuite[0]/testcase[0]: <bogus> is not allowed in <testcase>'
+    ])
   })
 })

@@ -394,6 +394,27 @@ function parseRepoPath(input: string, raw: string): string {
   return raw.replace(/^\.\//, '')
 }
 
+/**
+ * sarif_location goes into the SARIF log as a URI relative to the checkout,
+ * which code scanning resolves and links: a relative path inside the
+ * repository only. Besides parseRepoPath's checks, no scheme (`file:`,
+ * `https:`, a drive), no backslash (a separator on Windows), no percent-escape
+ * (`%2e%2e` decodes to `..`; the action encodes the path itself) and no
+ * segment that is `..` once Unicode-normalized (`．．`).
+ */
+function parseSarifLocation(raw: string): string {
+  const path = parseRepoPath('sarif_location', raw)
+  // Checked as a consumer that normalizes would read it too (`／`, `＼`, `％`, `．．`).
+  const norm = path.normalize('NFKC')
+  if (/^[A-Za-z][A-Za-z0-9+.-]*:/.test(norm) || norm.startsWith('/') || /[\\%]/.test(norm) || norm.split('/').includes('..')) {
+    throw new ConfigError(
+      'sarif_location',
+      `'${clip(raw)}' must be a relative path inside the repository, e.g. agent/profile.yml (no scheme, backslash, % escape or ..)`
+    )
+  }
+  return path
+}
+
 /** '' : the default path; 'off' : no accepted-risks file. */
 function parseAcceptedFileInput(raw: string): string {
   if (raw.toLowerCase() === 'off') return ''
@@ -428,6 +449,6 @@ export function readInputs(get: InputReader): ActionInputs {
     acceptedRisksFile: parseAcceptedFileInput(get('accepted_risks_file')),
     syncDismissals: parseBoolean('sync_dismissals', get('sync_dismissals'), false),
     sarifMinSeverity: oneOf<Severity>('sarif_min_severity', get('sarif_min_severity'), SEVERITIES, INPUT_DEFAULTS.sarif_min_severity),
-    sarifLocation: parseRepoPath('sarif_location', get('sarif_location'))
+    sarifLocation: parseSarifLocation(get('sarif_location'))
   }
 }

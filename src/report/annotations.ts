@@ -26,6 +26,8 @@ function annotationFor(f: ReportFinding, minSeverity: Severity): Annotation {
   const sev = severityText(f.severity)
   const title = clean(`${sev} finding: ${f.category} (${f.lens})`, 120)
   const parts = [`Security assessment finding ${clean(f.findingId, 80)}, status ${clean(f.status, 30)}, at or above ${minSeverity}.`]
+  if (f.standing === 'accepted') parts.push('Accepted in the accepted-risks file: it does not block.')
+  if (f.standing === 'known') parts.push('Known since the baseline: with fail_on new it does not block.')
   if (f.redacted) {
     parts.push("Proof withheld: the workspace's plan withholds the proof of findings.")
   } else {
@@ -36,8 +38,8 @@ function annotationFor(f: ReportFinding, minSeverity: Severity): Annotation {
         `${f.attacks.length} ${f.attacks.length === 1 ? 'attack' : 'attacks'}; replay steps in the job summary and the JSON report.`
       )
   }
-  // Open findings fail the gate (error); fixed or dismissed ones at the threshold do not (warning).
-  return { level: f.status === 'open' ? 'error' : 'warning', title, message: parts.join(' ') }
+  // Blocking findings fail the gate (error); closed, accepted and (fail_on new) known ones do not (warning).
+  return { level: f.standing === 'blocking' ? 'error' : 'warning', title, message: parts.join(' ') }
 }
 
 /** One annotation per finding at or above the threshold; over `max`, `max - 1` of them and one for the rest. */
@@ -48,15 +50,15 @@ export function buildAnnotations(report: Report, max = 10): Annotation[] {
   const shown = list.slice(0, limit - 1).map((f) => annotationFor(f, report.minSeverity))
   const rest = list.slice(limit - 1)
   const counts = zeroCounts()
-  let open = 0
+  let blocking = 0
   for (const f of rest) {
     counts[f.severity] += 1
-    if (f.status === 'open') open += 1
+    if (f.standing === 'blocking') blocking += 1
   }
   shown.push({
-    level: open > 0 ? 'error' : 'warning',
+    level: blocking > 0 ? 'error' : 'warning',
     title: `${rest.length} more findings at or above ${report.minSeverity}`,
-    message: `${rest.length} more findings at or above ${report.minSeverity} (${describeCounts(counts)}; ${open} open) are not annotated. See the job summary and the JSON report.`
+    message: `${rest.length} more findings at or above ${report.minSeverity} (${describeCounts(counts)}; ${blocking} blocking) are not annotated. See the job summary and the JSON report.`
   })
   return shown
 }

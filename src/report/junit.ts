@@ -4,6 +4,11 @@
  * with one <failure> per open, blocking finding at or above min_severity;
  * accepted and (with fail_on new) known findings are listed in system-out.
  * A category the run did not complete is skipped.
+ *
+ * Attributes follow the JUnit schema the Jenkins xunit plugin validates every
+ * file against before reading it (junit-10.xsd), which the other readers
+ * accept too: `skipped` is on <testsuite> only, since <testsuites> does not
+ * allow it and a file that fails the schema is dropped whole.
  */
 import type { Report, ReportFinding } from './report-model.js'
 
@@ -16,11 +21,9 @@ function xml(text: string): string {
     .replace(/"/g, '&quot;')
 }
 
-/** Whether a finding blocks the gate as the report sees it. */
-export function blocks(f: ReportFinding, report: Report): boolean {
-  if (!f.atOrAbove || f.status !== 'open' || f.accepted) return false
-  if (report.baseline?.available && report.baseline.failOn === 'new' && f.baselineState === 'known') return false
-  return true
+/** Whether a finding blocks the gate (the report model's standing, the gate's own rule). */
+export function blocks(f: ReportFinding): boolean {
+  return f.standing === 'blocking'
 }
 
 export function renderJunit(report: Report): string {
@@ -32,7 +35,7 @@ export function renderJunit(report: Report): string {
   for (const c of categories) {
     const row = report.coverageRows.find((r) => r.category === c)
     const of = report.findings.filter((f) => f.category === c)
-    const blocking = of.filter((f) => blocks(f, report))
+    const blocking = of.filter(blocks)
     const name = xml(c)
     const attrs = `classname="agent-security.${xml(report.modelId)}" name="${name}" time="0"`
     if (blocking.length > 0) {
@@ -51,9 +54,7 @@ export function renderJunit(report: Report): string {
       cases.push(`  <testcase ${attrs}>\n    <skipped message="${xml(`not completed: ${row.state}`)}"/>\n  </testcase>`)
       continue
     }
-    const waived = of.filter(
-      (f) => f.status === 'open' && !blocks(f, report) && (f.accepted !== null || (f.atOrAbove && f.baselineState === 'known'))
-    )
+    const waived = of.filter((f) => f.standing === 'known' || (f.accepted !== null && f.standing !== 'closed'))
     const out = waived.map(
       (f) =>
         `${f.findingId} ${f.severity}: ${f.accepted ? `accepted (${f.accepted.reasonCode}, owner ${f.accepted.owner}, expires ${f.accepted.expires})` : 'known since the baseline'}`
@@ -67,7 +68,7 @@ export function renderJunit(report: Report): string {
   const suite = `agent-security-gate ${report.modelId}`
   return [
     '<?xml version="1.0" encoding="UTF-8"?>',
-    `<testsuites name="${xml(suite)}" tests="${categories.length}" failures="${failures}" errors="0" skipped="${skipped}">`,
+    `<testsuites name="${xml(suite)}" tests="${categories.length}" failures="${failures}" errors="0">`,
     `<testsuite name="${xml(suite)}" tests="${categories.length}" failures="${failures}" errors="0" skipped="${skipped}"${report.startedAt ? ` timestamp="${xml(report.startedAt)}"` : ''}>`,
     ...cases,
     '</testsuite>',

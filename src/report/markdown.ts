@@ -8,11 +8,15 @@
  *    error or an incomplete run.
  * 2. One metadata line: commit, categories done/planned, threshold, elapsed,
  *    the run and a link to the workflow run (where the job summary is).
- * 3. The blocking findings: the most severe with their proof (one <details>
- *    per finding: the first reproducing attack as prompt → reply → the check it
- *    failed, hard-wrapped so nothing scrolls sideways), every other one as a
- *    one-line row, and only when even the rows do not fit, a category ×
- *    severity count grid. What was cut is said with exact counts.
+ * 3. The findings at or above the threshold, blocking ones first: the most
+ *    severe with their proof (one <details> per finding: the first reproducing
+ *    attack as prompt → reply → the check it failed, hard-wrapped so nothing
+ *    scrolls sideways), every other one as a one-line row, and only when even
+ *    the rows do not fit, a category × severity count grid. What was cut is
+ *    said with exact counts. Accepted, known (fail_on new) and closed findings
+ *    follow, each marked as such and counted apart: the headline, the lines
+ *    under it and the list heading all count from the report model's one
+ *    count (FindingStanding), in the same words.
  * 4. Coverage: at most 5 columns; clean categories rolled up into one line;
  *    folded on a pass. The job summary has every row (ATLAS included).
  * 5. Notes in a quote block labelled as text from the run, then the footer.
@@ -37,8 +41,10 @@ import {
 } from './markdown-safe.js'
 import {
   describeProfileSync,
+  FINDING_STANDINGS,
   formatElapsed,
   zeroCounts,
+  type FindingStanding,
   type Report,
   type ReportAttack,
   type ReportCoverageRow,
@@ -88,6 +94,8 @@ export interface MarkdownProfile {
 
 export const RESULT_ICON: Record<string, string> = { pass: '✅', fail: '❌', incomplete: '⚠️', error: '⛔' }
 export const SEVERITY_ICON: Record<Severity, string> = { critical: '🔴', high: '🟠', medium: '🟡', low: '🔵' }
+/** Findings that do not block wear these instead of a severity colour (the severity is still written). */
+export const STANDING_ICON: Partial<Record<FindingStanding, string>> = { accepted: '☑️', known: '⚪', closed: '✔️' }
 
 /** Wrap width of proof blocks: fits a PR comment (815 px) in GitHub's monospace font. */
 export const WRAP_WIDTH = 90
@@ -105,11 +113,48 @@ const para = (s: string): string => `${s}\n\n`
 // Headline, title, metadata
 // ---------------------------------------------------------------------------
 
-/** Open findings at or above the threshold, by severity. */
+/** Blocking findings (at or above the threshold, neither closed nor accepted nor waived as known), by severity. */
 export function blockingCounts(r: Report): SeverityCounts {
-  const out = zeroCounts()
-  for (const f of r.findings) if (f.atOrAbove && f.status === 'open') out[f.severity] += 1
-  return out
+  return r.counts?.byStanding.blocking ?? zeroCounts()
+}
+
+function total(c: SeverityCounts): number {
+  return SEVERITIES.reduce((n, s) => n + c[s], 0)
+}
+
+/**
+ * The counts that decide, in the words every line uses, from the report
+ * model's one count (the standing of each finding): "1 open critical, 2 open
+ * high · 1 accepted", or against a baseline "1 new high · 3 known · 1 accepted"
+ * (the model's headline). `of: 'findings'` adds the closed findings at or
+ * above the threshold ("1 closed"), for the list; `of: 'gate'` adds what else
+ * decides: baseline findings gone and expired acceptances. Empty when there
+ * is nothing to count.
+ */
+export function standingParts(r: Report, opts: { of: 'gate' | 'findings' }): string[] {
+  const c = r.counts
+  if (c === null) return []
+  const parts: string[] = []
+  const b = r.baseline
+  if (b?.available) {
+    const newParts = SEVERITIES.filter((sev) => b.newBySeverity[sev] > 0).map((sev) => `${formatCount(b.newBySeverity[sev])} new ${sev}`)
+    parts.push(...(newParts.length > 0 ? newParts : ['0 new']), `${formatCount(b.knownCount)} known`)
+  } else {
+    const open = openCountsText(c.byStanding.blocking)
+    if (open !== null) parts.push(open)
+  }
+  const accepted = total(c.byStanding.accepted)
+  if (accepted > 0) parts.push(`${formatCount(accepted)} accepted`)
+  if (opts.of === 'findings') {
+    const closed = total(c.byStanding.closed)
+    if (closed > 0) parts.push(`${formatCount(closed)} closed`)
+  } else {
+    const gone = b?.available ? b.gone.length : 0
+    if (gone > 0) parts.push(`${formatCount(gone)} gone`)
+    const expired = r.acceptances?.expired.length ?? 0
+    if (expired > 0) parts.push(plural(expired, 'expired acceptance'))
+  }
+  return parts
 }
 
 /** The target (registered, reused, moved) and its profile sync, in one line. */
@@ -145,11 +190,13 @@ function policyLines(r: Report): string[] {
   if (a) {
     const entry = (e: { index: number; line: number; category: string; owner: string; expires: string }): string =>
       `${codeSpan(`${a.path}:${e.line}`, { max: 200 })} ${codeSpan(e.category, { max: 100 })}, owner ${proseText(e.owner, 100)}, expires ${e.expires}`
-    for (const f of r.findings) {
+    // The findings counted as accepted (at or above the threshold, not closed), then those below it, not counted.
+    for (const f of [...r.findings.filter((x) => x.standing === 'accepted'), ...r.findings.filter((x) => x.standing === 'below')]) {
       const e = f.accepted
       if (e === null) continue
+      const what = f.standing === 'accepted' ? 'Accepted' : `Accepted, below ${r.minSeverity} (not counted)`
       lines.push(
-        `- **Accepted:** ${f.severity} ${codeSpan(f.findingId, { max: 80 })} (${codeSpan(e.reasonCode, { max: 40 })}: ${proseText(e.explanation, 300)}) by ${entry(e)}`
+        `- **${what}:** ${f.severity} ${codeSpan(f.findingId, { max: 80 })} (${codeSpan(e.reasonCode, { max: 40 })}: ${proseText(e.explanation, 300)}) by ${entry(e)}`
       )
     }
     for (const e of a.expired) lines.push(`- **Expired acceptance (fails):** ${entry(e)}`)
@@ -189,11 +236,15 @@ function notAssessedCause(r: Report): string {
 function headlineCause(r: Report): string {
   const sev = r.minSeverity
   switch (r.result) {
-    case 'fail':
-      // With a baseline or acceptances, the counts that decide ("1 new high · 3 known · 1 accepted").
-      return r.headline !== '' ? r.headline : (openCountsText(blockingCounts(r)) ?? `the service's verdict is fail at ${sev}`)
-    case 'pass':
-      return r.headline !== '' ? `nothing blocking at or above ${sev} · ${r.headline}` : `nothing open at or above ${sev}`
+    case 'fail': {
+      // The counts that decide ("1 open high · 1 accepted", "1 new high · 3 known · 1 accepted · 2 gone").
+      const parts = standingParts(r, { of: 'gate' })
+      return parts.length > 0 ? parts.join(' · ') : `the service's verdict is fail at ${sev}`
+    }
+    case 'pass': {
+      const parts = standingParts(r, { of: 'gate' })
+      return parts.length > 0 ? `nothing blocking at or above ${sev} · ${parts.join(' · ')}` : `nothing open at or above ${sev}`
+    }
     case 'incomplete': {
       const planned = plannedCount(r)
       return r.categoriesPlanned === null ? 'coverage unknown' : `${r.coverageCompleted} of ${planned} categories completed`
@@ -278,9 +329,12 @@ function headerBlock(r: Report): string {
   if (r.result !== 'fail' && r.result !== 'pass' && proseText(r.reason, 1000) !== proseText(headlineCause(r), 1000)) {
     out.push(para(`**Why:** ${proseText(r.reason, 1000)}`))
   }
-  const open = openCountsText(blockingCounts(r))
-  if (r.result === 'error' && open !== null) {
-    out.push(para(`**Found before it stopped:** ${open}. Not a result: the run did not end, so other categories were not tested.`))
+  // Only a run stopped with blocking findings holds any in an error (the gate decides fail otherwise).
+  const found = standingParts(r, { of: 'gate' })
+  if (r.result === 'error' && total(blockingCounts(r)) > 0) {
+    out.push(
+      para(`**Found before it stopped:** ${found.join(' · ')}. Not a result: the run did not end, so other categories were not tested.`)
+    )
   }
   if (r.ingestIncomplete === true) out.push(para('**The service reports ingest incomplete:** findings may still be missing.'))
   if (r.target !== null || r.profileSync !== null) out.push(para(`**Target:** ${proseText(describeTargetLine(r), 600)}`))
@@ -475,9 +529,29 @@ function proofSections(a: ReportAttack, f: ReportFinding, level: DetailLevel): P
   return out
 }
 
+/** The icon of a finding: its severity colour when it blocks (or is below the threshold), else what it is. */
+function findingIcon(f: ReportFinding): string {
+  if (f.accepted !== null && f.standing !== 'closed') return STANDING_ICON.accepted ?? ''
+  return STANDING_ICON[f.standing] ?? SEVERITY_ICON[f.severity]
+}
+
+/**
+ * What a finding is, in the headline's words: "accepted", "known" (and with
+ * fail_on new that it does not block), or against a baseline "new" or
+ * "known" for one that blocks; '' otherwise.
+ */
+function standingLabel(f: ReportFinding): string {
+  if (f.accepted !== null && f.standing !== 'closed') return 'accepted'
+  if (f.standing === 'known') return 'known, does not block (fail_on new)'
+  if (f.standing === 'blocking' && f.baselineState !== null) return f.baselineState
+  return ''
+}
+
 function findingSummaryLine(f: ReportFinding): string {
-  const icon = SEVERITY_ICON[f.severity]
-  const parts = [`${icon} <b>${f.severity}</b>`, htmlCode(f.category, 60), htmlCode(f.findingId, 60)]
+  const label = standingLabel(f)
+  const parts = [`${findingIcon(f)} <b>${f.severity}</b>`]
+  if (label !== '') parts.push(`<b>${label}</b>`)
+  parts.push(htmlCode(f.category, 60), htmlCode(f.findingId, 60))
   if (f.redacted) parts.push('proof withheld by the plan')
   else {
     const reproduced = f.attacks.filter((a) => a.lastReplayStatus === 'reproduced').length
@@ -530,7 +604,8 @@ function findingRow(f: ReportFinding): string {
     ? 'proof withheld'
     : `${formatCount(f.attacks.length)}${f.attacks.some((a) => a.lastReplayStatus === 'reproduced') ? ', reproduced' : ''}`
   const status = f.status === 'open' ? '' : ` (${enumCell(f.status, FINDING_STATUSES)})`
-  return `| ${SEVERITY_ICON[f.severity]} ${f.severity} | ${codeSpan(f.category, { max: 60, table: true })} | ${codeSpan(f.findingId, { max: 60, table: true })}${status} | ${attacks} |\n`
+  const label = standingLabel(f)
+  return `| ${findingIcon(f)} ${f.severity}${label === '' ? '' : ` · **${label}**`} | ${codeSpan(f.category, { max: 60, table: true })} | ${codeSpan(f.findingId, { max: 60, table: true })}${status} | ${attacks} |\n`
 }
 
 /** Counts by category (rows) and severity (columns): at most 5 columns. */
@@ -717,8 +792,8 @@ function minimalDocument(r: Report, profile: MarkdownProfile): string {
   if (profile.marker) lines.push(profile.marker)
   lines.push(headline(r.result, reportTitle(r)))
   lines.push(metaLine({ commitSha: r.commitSha, assessedAt: r.assessedAt, runUrl: r.runUrl, threshold: r.minSeverity }))
-  const open = openCountsText(blockingCounts(r))
-  if (open) lines.push(`**Blocking:** ${open}.`)
+  const counts = standingParts(r, { of: 'gate' })
+  if (counts.length > 0) lines.push(`**Found:** ${counts.join(' · ')}.`)
   lines.push(`*The report did not fit ${profile.limitLabel}: only counts are shown. Full data: ${profile.fullDataWhere}.*`)
   const m = profile.measure
   while (lines.length > 1 && m(lines.join('\n\n') + '\n') > profile.limit) lines.pop()
@@ -745,11 +820,13 @@ export function renderMarkdownReport(r: Report, profile: MarkdownProfile): strin
   const redaction = redactionLine(r)
   const sev = enumText(r.minSeverity, SEVERITIES)
 
-  const blocking = r.groups.flatMap((g) => g.findings)
+  // Blocking findings first (most severe first), then the known, accepted and closed ones.
+  const grouped = r.groups.flatMap((g) => g.findings)
+  const blocking = FINDING_STANDINGS.flatMap((st) => grouped.filter((f) => f.standing === st))
   const below = r.below
   let heading = ''
   if (r.counts !== null && blocking.length > 0) {
-    heading = para(`#### ${plural(blocking.length, 'finding')} at or above ${sev}: ${countsText(blocking)}`)
+    heading = para(`#### ${plural(blocking.length, 'finding')} at or above ${sev}: ${standingParts(r, { of: 'findings' }).join(' · ')}`)
   } else if (r.counts !== null && r.result !== 'error') {
     heading = para(`**No findings at or above ${sev}.**`)
   }

@@ -6,6 +6,7 @@
  */
 import {
   atOrAbove,
+  isClosedFindingStatus,
   REDACTED,
   SEVERITIES,
   severityRank,
@@ -21,6 +22,7 @@ import {
   type Severity,
   type Verdict
 } from '../service/contract/index.js'
+import { fingerprint } from '../baseline/fingerprint.js'
 import { makeScrubber, redactHeaders, redactUrl } from '../util/redact.js'
 import { formatDuration, isRecord } from '../util/text.js'
 
@@ -29,9 +31,9 @@ import type { AcceptedEntry } from '../accepted/accepted-file.js'
 import type { AcceptedRisks } from '../accepted/read-accepted.js'
 import type { Baseline } from '../baseline/baseline.js'
 /**
- * The gate's result, decided by src/gate/decide.ts. Declared here, with the
+ * The gate's result, decided by src/decision/decide.ts. Declared here, with the
  * report, so that the report depends on no part of the gate: the gate and the
- * shell hand it data (see gateReportInput in src/gate/run-gate.ts).
+ * shell hand it data (see assessmentReportInput in src/gate/assess.ts).
  */
 export type GateResult = 'pass' | 'fail' | 'incomplete' | 'error'
 
@@ -108,7 +110,7 @@ export interface ReportBaseline {
   runId: string | null
   createdAt: string | null
   commit: string | null
-  /** Findings at or above min_severity, not closed, by diff state. */
+  /** Blocking findings the baseline does not hold; findings it holds that are neither closed nor accepted (see FindingStanding). */
   newCount: number
   knownCount: number
   newBySeverity: SeverityCounts
@@ -122,6 +124,11 @@ export interface ReportBaseline {
 export interface ReportAcceptances {
   path: string
   source: string | null
+  /**
+   * Every finding an entry accepts, whatever its severity (the accepted_count
+   * output). The headline counts only those at or above min_severity and not
+   * closed (standing accepted), as it counts the new and known ones.
+   */
   acceptedCount: number
   expired: ReportAcceptance[]
   stale: ReportAcceptance[]
@@ -182,6 +189,23 @@ export interface ReportAttack {
   steps: ReportStep[]
 }
 
+/**
+ * How a finding counts against the gate: the one classification every count,
+ * headline and list of every rendering derives from, made with the gate's
+ * own rules (src/gate/decide.ts and policy.ts), so no line can count
+ * differently from the decision:
+ * - below: under min_severity;
+ * - closed: at or above it, fixed, dismissed or FIXED_VERIFIED;
+ * - accepted: at or above it, not closed, accepted by an accepted-risks entry;
+ * - known: at or above it, not closed, held by the baseline with fail_on new;
+ * - blocking: every other finding at or above it (a status this action does
+ *   not know counts as open, as the gate counts it).
+ * Only blocking findings fail the gate.
+ */
+export type FindingStanding = 'blocking' | 'accepted' | 'known' | 'closed' | 'below'
+
+export const FINDING_STANDINGS: readonly FindingStanding[] = ['blocking', 'known', 'accepted', 'closed', 'below']
+
 export interface ReportFinding {
   findingId: string
   severity: Severity
@@ -196,12 +220,13 @@ export interface ReportFinding {
   /** Severity at or above min_severity. */
   atOrAbove: boolean
   attacks: ReportAttack[]
-  /** The stable fingerprint (see src/baseline/fingerprint.ts); null when the gate did not compute it. */
-  fingerprint: string | null
+  /** The stable fingerprint (see src/baseline/fingerprint.ts). */
+  fingerprint: string
   /** Against the baseline; null without one. */
   baselineState: 'new' | 'known' | null
   /** The accepted-risks entry that accepts it (it does not block). */
   accepted: ReportAcceptance | null
+  standing: FindingStanding
 }
 
 /**
@@ -237,6 +262,8 @@ export interface FindingCounts {
   belowBySeverity: SeverityCounts
   redacted: number
   redactedAtOrAbove: number
+  /** Every finding by standing and severity (each finding in exactly one): the count every rendering shows. */
+  byStanding: Record<FindingStanding, SeverityCounts>
 }
 
 export interface FindingGroup {
@@ -316,6 +343,9 @@ export function isRedactedFinding(f: Pick<Finding, 'description' | 'expected_beh
 const str = (v: unknown): string | null => (typeof v === 'string' ? v : null)
 const int = (v: unknown): number | null => (typeof v === 'number' && Number.isFinite(v) ? v : null)
 
+/** "1,234", as the renderings write counts. */
+const num = (n: number): string => n.toLocaleString('en-US')
+
 function dedupe(items: readonly string[]): string[] {
   return [...new Set(items)]
 }
@@ -390,6 +420,16 @@ interface FindingPolicy {
   outcome: PolicyOutcome | null
   hasBaseline: boolean
   toAcceptance: (e: AcceptedEntry) => ReportAcceptance
+  /** The run the findings come from (its fingerprints leave it out, see fingerprint.ts). */
+  runId: string | null
+}
+
+function standingOf(f: Finding, threshold: Severity, outcome: PolicyOutcome | null): FindingStanding {
+  if (!atOrAbove(f.severity, threshold)) return 'below'
+  if (isClosedFindingStatus(f.status)) return 'closed'
+  // The gate's own list of findings that do not block (accepted, or known with fail_on new).
+  const waived = outcome?.waived.get(f.finding_id)
+  return waived ?? 'blocking'
 }
 
 function reportFinding(f: Finding, threshold: Severity, t: Scrub, fp: FindingPolicy): ReportFinding {
@@ -409,9 +449,10 @@ function reportFinding(f: Finding, threshold: Severity, t: Scrub, fp: FindingPol
     redacted: isRedactedFinding(f),
     atOrAbove: atOrAbove(f.severity, threshold),
     attacks: f.attacks.map((a) => reportAttack(a, t)),
-    fingerprint: outcome?.diff.fingerprintById.get(f.finding_id) ?? null,
+    fingerprint: outcome?.diff.fingerprintById.get(f.finding_id) ?? fingerprint(f, fp.runId),
     baselineState: fp.hasBaseline ? (outcome?.diff.stateById.get(f.finding_id) ?? null) : null,
-    accepted: acceptedBy ? fp.toAcceptance(acceptedBy) : null
+    accepted: acceptedBy ? fp.toAcceptance(acceptedBy) : null,
+    standing: standingOf(f, threshold, outcome)
   }
 }
 
@@ -446,9 +487,11 @@ function countFindings(findings: readonly ReportFinding[]): FindingCounts {
     belowThreshold: 0,
     belowBySeverity: zeroCounts(),
     redacted: 0,
-    redactedAtOrAbove: 0
+    redactedAtOrAbove: 0,
+    byStanding: { blocking: zeroCounts(), known: zeroCounts(), accepted: zeroCounts(), closed: zeroCounts(), below: zeroCounts() }
   }
   for (const f of findings) {
+    c.byStanding[f.standing][f.severity] += 1
     c.bySeverity[f.severity] += 1
     if (f.status === 'open') c.openBySeverity[f.severity] += 1
     if (f.atOrAbove) {
@@ -519,26 +562,32 @@ export function buildReport(input: ReportInput): Report {
     owner: s(e.owner),
     expires: e.expires
   })
-  const findingPolicy: FindingPolicy = { outcome, hasBaseline: policy?.baseline != null, toAcceptance }
+  const run = input.run
+  const item = input.runListItem
+  const findingPolicy: FindingPolicy = {
+    outcome,
+    hasBaseline: policy?.baseline != null,
+    toAcceptance,
+    runId: run?.run_id ?? item?.run_id ?? null
+  }
   const findings = orderFindings((input.findings ?? []).map((f) => reportFinding(f, threshold, t, findingPolicy)))
   const counts = input.findings !== null ? countFindings(findings) : null
 
-  const run = input.run
-  const item = input.runListItem
   const plannedRaw = run?.categories_planned ?? item?.categories_planned ?? null
   const planned = plannedRaw ? dedupe(plannedRaw) : null
   const completedRaw = run?.categories_completed ?? null
   const coverageRows = coverageRowsOf(planned, completedRaw, input.coverage, t)
   const plannedRows = coverageRows.filter((r) => r.planned)
 
-  const isOpen = (f: ReportFinding): boolean => f.status === 'open'
   let baseline: ReportBaseline | null = null
   if (policy) {
     const b = policy.baseline
+    // New: blocking and not in the baseline. Known: in it and neither closed nor
+    // accepted (blocking with fail_on any, not with fail_on new).
     const newBySeverity = zeroCounts()
     let knownCount = 0
     for (const f of findings) {
-      if (!f.atOrAbove || !isOpen(f) || f.accepted) continue
+      if (f.standing !== 'blocking' && f.standing !== 'known') continue
       if (f.baselineState === 'known') knownCount += 1
       else if (f.baselineState === 'new') newBySeverity[f.severity] += 1
     }
@@ -579,13 +628,14 @@ export function buildReport(input: ReportInput): Report {
   const headlineParts: string[] = []
   if (baseline?.available) {
     const { newBySeverity } = baseline
-    const newParts = SEVERITIES.filter((sev) => newBySeverity[sev] > 0).map((sev) => `${newBySeverity[sev]} new ${sev}`)
-    headlineParts.push(...(newParts.length > 0 ? newParts : ['0 new']), `${baseline.knownCount} known`)
+    const newParts = SEVERITIES.filter((sev) => newBySeverity[sev] > 0).map((sev) => `${num(newBySeverity[sev])} new ${sev}`)
+    headlineParts.push(...(newParts.length > 0 ? newParts : ['0 new']), `${num(baseline.knownCount)} known`)
   }
-  if (acceptances && acceptances.acceptedCount > 0) headlineParts.push(`${acceptances.acceptedCount} accepted`)
-  if (baseline?.available && baseline.gone.length > 0) headlineParts.push(`${baseline.gone.length} gone`)
+  const acceptedAtOrAbove = counts ? SEVERITIES.reduce((n, sev) => n + counts.byStanding.accepted[sev], 0) : 0
+  if (acceptances && acceptedAtOrAbove > 0) headlineParts.push(`${num(acceptedAtOrAbove)} accepted`)
+  if (baseline?.available && baseline.gone.length > 0) headlineParts.push(`${num(baseline.gone.length)} gone`)
   if (acceptances && acceptances.expired.length > 0)
-    headlineParts.push(`${acceptances.expired.length} expired acceptance${acceptances.expired.length === 1 ? '' : 's'}`)
+    headlineParts.push(`${num(acceptances.expired.length)} expired acceptance${acceptances.expired.length === 1 ? '' : 's'}`)
 
   return {
     schemaVersion: REPORT_SCHEMA_VERSION,

@@ -3,13 +3,21 @@
  * - one rule per category (name, OWASP and ATLAS in the help and the tags,
  *   security-severity from the worst severity seen);
  * - one result per finding at or above the threshold, on a repository file the
- *   user names (the agent's profile or the workflow file), with
- *   partialFingerprints from the finding's fingerprint so code scanning keeps
- *   an alert's lifecycle across runs;
- * - accepted findings carry a suppression with their justification.
+ *   user names (the agent's profile or the workflow file). Every result sits on
+ *   line 1 of that file, so the finding's fingerprint is also its
+ *   `primaryLocationLineHash`: code scanning groups alerts by it and would
+ *   otherwise hash that one line, merging every alert of the run into one and
+ *   replacing them all whenever the line is edited;
+ * - the message names the severity, category, state and description, never
+ *   the finding id (it changes on every run, and each change would be a diff);
+ * - accepted findings carry a suppression with their justification, and their
+ *   message says accepted, not open;
+ * - text from the service is shown with its invisible characters named, as in
+ *   the comment, and no string holds a control character.
  */
 import { atOrAbove, severityRank, type Severity } from '../service/contract/index.js'
 import { FINGERPRINT_KEY } from '../baseline/fingerprint.js'
+import { clampText, codeSpan, sanitizeText } from './markdown-safe.js'
 import type { Report, ReportFinding } from './report-model.js'
 
 export const SARIF_SCHEMA = 'https://json.schemastore.org/sarif-2.1.0.json'
@@ -28,7 +36,53 @@ export interface SarifOptions {
 }
 
 function ruleId(category: string): string {
-  return `agent-security/${category}`
+  return `agent-security/${sanitizeText(category, false)}`
+}
+
+/** One line of service text: invisible characters named, clamped. */
+function line(text: string, max: number): string {
+  return sanitizeText(clampText(text, max).text, false)
+}
+
+/** C0 and C1 controls, tab and line feed excepted (a carriage return is folded into a line feed first). */
+const CONTROLS = /[\u0000-\u0008\u000B-\u001F\u007F-\u009F]/g
+
+/** Every string of the log without control characters (NUL, BEL, ESC, ...): consumers print them. */
+function withoutControls(value: unknown): unknown {
+  if (typeof value === 'string') return value.replace(/\r\n?/g, '\n').replace(CONTROLS, '')
+  if (Array.isArray(value)) return value.map(withoutControls)
+  if (value !== null && typeof value === 'object')
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [withoutControls(k) as string, withoutControls(v)]))
+  return value
+}
+
+/** The characters a URI path segment holds as they are (RFC 3986 pchar); the others are percent-encoded. */
+const PCHAR = /[A-Za-z0-9\-._~!$&'()*+,;=:@]/
+
+function encodeChar(ch: string): string {
+  if (PCHAR.test(ch)) return ch
+  try {
+    return encodeURIComponent(ch)
+  } catch {
+    return '%EF%BF%BD' // a lone surrogate has no UTF-8 form: U+FFFD, as a decoder would show it
+  }
+}
+
+/** A repository-relative path as the relative URI reference SARIF wants (`my dir/a.yml` -> `my%20dir/a.yml`). */
+export function pathToUri(path: string): string {
+  return (
+    path
+      .split('/')
+      // By code point on purpose: each is encoded on its own (UTF-8), grapheme clusters do not matter in a URI.
+      // eslint-disable-next-line @typescript-eslint/no-misused-spread
+      .map((segment) => [...segment].map(encodeChar).join(''))
+      .join('/')
+  )
+}
+
+/** "open, new", "accepted, known", "fixed": never "open" for an accepted finding (it is suppressed). */
+function stateOf(f: ReportFinding): string {
+  return [f.accepted ? 'accepted' : f.status, ...(f.baselineState ? [f.baselineState] : [])].join(', ')
 }
 
 export function renderSarif(report: Report, opts: SarifOptions): Record<string, unknown> {
@@ -43,14 +97,23 @@ export function renderSarif(report: Report, opts: SarifOptions): Record<string, 
   }
   const keys = [...categories.keys()]
   const rules = [...categories].map(([key, c]) => {
-    const refs = [c.owasp ? `OWASP LLM Top 10 ${c.owasp}` : '', c.atlas ? `MITRE ATLAS ${c.atlas}` : ''].filter((x) => x !== '')
-    const help = `AI agent security category ${key}.${refs.length > 0 ? ` Mapped to ${refs.join(' and ')}.` : ''} Each result is a finding of an assessment run; its proof (the attacks and replay steps) is in the run's report.`
+    const refs = [c.owasp ? `OWASP LLM Top 10 ${line(c.owasp, 60)}` : '', c.atlas ? `MITRE ATLAS ${line(c.atlas, 60)}` : ''].filter(
+      (x) => x !== ''
+    )
+    const tail = "Each result is a finding of an assessment run; its proof (the attacks and replay steps) is in the run's report."
+    const help = `AI agent security category ${line(key, 200)}.${refs.length > 0 ? ` Mapped to ${refs.join(' and ')}.` : ''} ${tail}`
+    // Service text in the markdown is code, as in the comment: it cannot link, mention or format.
+    const mdRefs = [
+      c.owasp ? `OWASP LLM Top 10 ${codeSpan(c.owasp, { max: 60 })}` : '',
+      c.atlas ? `MITRE ATLAS ${codeSpan(c.atlas, { max: 60 })}` : ''
+    ].filter((x) => x !== '')
+    const markdown = `AI agent security category ${codeSpan(key, { max: 200 })}.${mdRefs.length > 0 ? ` Mapped to ${mdRefs.join(' and ')}.` : ''} ${tail}`
     return {
       id: ruleId(key),
-      name: key.replace(/(^|_)([a-z])/g, (_m, _s, ch: string) => ch.toUpperCase()),
-      shortDescription: { text: `AI agent security: ${key}` },
+      name: line(key, 200).replace(/(^|_)([a-z])/g, (_m, _s, ch: string) => ch.toUpperCase()),
+      shortDescription: { text: `AI agent security: ${line(key, 200)}` },
       fullDescription: { text: help },
-      help: { text: help, markdown: `**${key}**${refs.length > 0 ? `: ${refs.join(', ')}` : ''}` },
+      help: { text: help, markdown },
       defaultConfiguration: { level: LEVEL[c.worst] },
       properties: {
         tags: ['security', 'ai-agent', ...(c.owasp ? [`owasp-llm/${c.owasp}`] : []), ...(c.atlas ? [`mitre-atlas/${c.atlas}`] : [])],
@@ -64,14 +127,11 @@ export function renderSarif(report: Report, opts: SarifOptions): Record<string, 
       ruleId: ruleId(f.category),
       ruleIndex: keys.indexOf(f.category),
       level: LEVEL[f.severity],
-      message: {
-        text: `${f.severity} ${f.category} finding ${f.findingId} (${f.status}${f.baselineState ? `, ${f.baselineState}` : ''}): ${f.description}`.slice(
-          0,
-          2000
-        )
-      },
-      locations: [{ physicalLocation: { artifactLocation: { uri: opts.location, uriBaseId: '%SRCROOT%' }, region: { startLine: 1 } } }],
-      partialFingerprints: f.fingerprint ? { [FINGERPRINT_KEY]: f.fingerprint } : {},
+      message: { text: line(`${f.severity} ${f.category} finding (${stateOf(f)}): ${f.description}`, 2000) },
+      locations: [
+        { physicalLocation: { artifactLocation: { uri: pathToUri(opts.location), uriBaseId: '%SRCROOT%' }, region: { startLine: 1 } } }
+      ],
+      partialFingerprints: { [FINGERPRINT_KEY]: f.fingerprint, primaryLocationLineHash: f.fingerprint },
       properties: {
         'security-severity': SECURITY_SEVERITY[f.severity],
         findingId: f.findingId,
@@ -84,14 +144,16 @@ export function renderSarif(report: Report, opts: SarifOptions): Record<string, 
         {
           kind: 'external',
           status: 'accepted',
-          justification:
-            `${f.accepted.reasonCode}: ${f.accepted.explanation} (owner ${f.accepted.owner}, expires ${f.accepted.expires})`.slice(0, 1000)
+          justification: line(
+            `${f.accepted.reasonCode}: ${f.accepted.explanation} (owner ${f.accepted.owner}, expires ${f.accepted.expires})`,
+            1000
+          )
         }
       ]
     }
     return result
   })
-  return {
+  return withoutControls({
     $schema: SARIF_SCHEMA,
     version: '2.1.0',
     runs: [
@@ -109,5 +171,5 @@ export function renderSarif(report: Report, opts: SarifOptions): Record<string, 
         properties: { modelId: report.modelId, runId: report.runId, result: report.result }
       }
     ]
-  }
+  }) as Record<string, unknown>
 }
