@@ -177,6 +177,7 @@ const acceptedEntry: AcceptedEntry = {
   fingerprint: null,
   severityAtMost: 'high',
   descriptionPattern: null,
+  matchesDescription: null,
   reasonCode: 'working_as_designed',
   explanation: 'The agent reads back the address the signed-in customer typed; it is theirs.',
   owner: '@acme/support-ai',

@@ -1,5 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals'
-import { fingerprint, normalizeDescription, techniqueOf, type FingerprintInput } from '../../src/baseline/fingerprint.js'
+import {
+  DESCRIPTION_CHARS_READ,
+  fingerprint,
+  normalizeDescription,
+  techniqueOf,
+  type FingerprintInput
+} from '../../src/baseline/fingerprint.js'
 import { startEmulator, type Emulator } from '../../src/emulator/server.js'
 import { api, runToEnd } from '../__fixtures__/emulator-helpers.js'
 import type { Finding } from '../../src/service/contract/index.js'
@@ -64,6 +70,12 @@ describe('fingerprint', () => {
     expect(fingerprint(a, 'run_a')).not.toBe(fingerprint(b, 'run_a'))
   })
 
+  it('reads the head of a huge description only (a megabyte of hex letters once backtracked for minutes)', () => {
+    const huge = 'a'.repeat(1 << 20)
+    expect(normalizeDescription(huge)).toBe(normalizeDescription(huge.slice(0, DESCRIPTION_CHARS_READ)))
+    expect(normalizeDescription(`${huge}x`)).toBe(normalizeDescription(`${huge}y`))
+    expect(normalizeDescription(`deadbeef-${'c'.repeat(1 << 16)}`)).toBe('#')
+  })
   it('is 32 hex characters', () => {
     expect(fingerprint(f(), null)).toMatch(/^[0-9a-f]{32}$/)
   })

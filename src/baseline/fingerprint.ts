@@ -43,7 +43,9 @@ const COUNT_WORDS =
  * - white space collapsed.
  */
 export function normalizeDescription(text: string): string {
+  // A technique-level narrative is a few sentences; a service that sends megabytes gets its head read.
   const words = text
+    .slice(0, DESCRIPTION_CHARS_READ)
     .normalize('NFKC')
     .toLowerCase()
     .replace(/[\p{L}\p{N}_-]+/gu, (token) => (isIdOrCount(token) ? ' # ' : token))
@@ -58,9 +60,17 @@ export function normalizeDescription(text: string): string {
   return out.join(' ')
 }
 
-/** A token (letters, digits, _ and -) holding a digit or a run of 8 hex digits: a count, an id, a date, a canary. */
+/** The most of a description the fingerprint reads: far above a real one, and every step below stays linear in it. */
+export const DESCRIPTION_CHARS_READ = 4096
+
+/**
+ * A token (letters, digits, _ and -) holding a digit or a part (between _ and -)
+ * of 8 or more hex digits: a count, an id, a date, a canary. Split first: one
+ * regular expression over the whole token would backtrack quadratically on a
+ * long run of hex letters.
+ */
 function isIdOrCount(token: string): boolean {
-  return /\p{N}/u.test(token) || /(?:^|[_-])[0-9a-f]{8,}(?:$|[_-])/.test(token)
+  return /\p{N}/u.test(token) || token.split(/[_-]/).some((part) => part.length >= 8 && /^[0-9a-f]+$/.test(part))
 }
 
 /** A crude singular, applied alike to both sides of every comparison: only consistency matters. */
