@@ -8,5 +8,7 @@ export default {
   transform: { '^.+\\.ts$': ['ts-jest', { useESM: true, tsconfig: 'tsconfig.json' }] },
   setupFiles: ['<rootDir>/__tests__/__fixtures__/fast-check-setup.ts'],
   testTimeout: 60000,
+  // it.concurrent cases (end-to-end worlds, fault tables) mostly wait on real sockets and timers, not the CPU.
+  maxConcurrency: 8,
   maxWorkers: 2
 }

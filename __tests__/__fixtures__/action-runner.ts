@@ -6,7 +6,7 @@
  * Used by `npm run demo` and by the end-to-end tests.
  */
 import { spawn, type ChildProcess } from 'node:child_process'
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -173,7 +173,6 @@ export async function runAction(opts: RunOptions): Promise<ActionRun> {
     ...inputEnv(yml, opts.inputs, opts.githubToken ?? ''),
     ...(opts.env ?? {})
   }
-  const { mkdirSync } = await import('node:fs')
   mkdirSync(runnerTemp, { recursive: true })
   for (const [rel, text] of Object.entries(opts.workspace?.files ?? {})) {
     mkdirSync(dirname(join(workDir, rel)), { recursive: true })

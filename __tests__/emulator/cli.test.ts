@@ -1,22 +1,21 @@
 /**
- * The CLI (scripts/emulator.ts), compiled with tsc the way `npm run emulator`
- * does, run as a child process: it prints one line with the URL, the dev keys
- * and the demo model id, serves requests, and exits 0 on SIGINT/SIGTERM.
+ * The CLI (scripts/emulator.ts), compiled to JavaScript and run as a child
+ * process: it prints one line with the URL, the dev keys and the demo model
+ * id, serves requests, and exits 0 on SIGINT/SIGTERM. Compiled file by file
+ * without type-checking (`npm run typecheck` checks the same sources), which
+ * emits the same modules as tsc does for this isolatedModules project in a
+ * fraction of the time.
  */
-import { execFile, spawn } from 'node:child_process'
-import { mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
+import { spawn } from 'node:child_process'
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
-import { afterAll, afterEach, beforeAll, describe, expect, it } from '@jest/globals'
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals'
+import ts from 'typescript'
 
 const root = process.cwd()
 let outDir = ''
 const children: ReturnType<typeof spawn>[] = []
-
-afterEach(() => {
-  // a failed assertion must not leave a child running
-  for (const c of children.splice(0)) if (c.exitCode === null && c.signalCode === null) c.kill('SIGKILL')
-})
 
 async function waitFor(what: string, fn: () => boolean, timeoutMs = 10_000): Promise<void> {
   const deadline = Date.now() + timeoutMs
@@ -26,42 +25,39 @@ async function waitFor(what: string, fn: () => boolean, timeoutMs = 10_000): Pro
   }
 }
 
-beforeAll(async () => {
+/** Compiles `entry` and every module it imports by a relative path into `out`, keeping the layout under the project root. */
+function compileTree(entry: string, out: string): number {
+  const todo = [path.join(root, entry)]
+  const done = new Set<string>()
+  for (let file = todo.pop(); file !== undefined; file = todo.pop()) {
+    if (done.has(file)) continue
+    done.add(file)
+    const source = readFileSync(file, 'utf8')
+    const js = ts.transpileModule(source, {
+      fileName: file,
+      reportDiagnostics: true,
+      compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2023, isolatedModules: true, esModuleInterop: true }
+    })
+    const problems = (js.diagnostics ?? []).map((d) => ts.flattenDiagnosticMessageText(d.messageText, '\n'))
+    if (problems.length > 0) throw new Error(`${file}: ${problems.join('; ')}`)
+    const target = path.join(out, path.relative(root, file)).replace(/\.ts$/, '.js')
+    mkdirSync(path.dirname(target), { recursive: true })
+    writeFileSync(target, js.outputText)
+    for (const m of source.matchAll(/\bfrom\s+['"](\.{1,2}\/[^'"]+)\.js['"]/g)) todo.push(path.resolve(path.dirname(file), `${m[1]}.ts`))
+  }
+  return done.size
+}
+
+beforeAll(() => {
   outDir = mkdtempSync(path.join(tmpdir(), 'asas-emulator-cli-'))
-  await new Promise<void>((resolve, reject) => {
-    execFile(
-      process.execPath,
-      [
-        path.join(root, 'node_modules/typescript/bin/tsc'),
-        'scripts/emulator.ts',
-        '--outDir',
-        outDir,
-        '--rootDir',
-        '.',
-        '--module',
-        'nodenext',
-        '--moduleResolution',
-        'nodenext',
-        '--target',
-        'es2023',
-        '--types',
-        'node',
-        '--skipLibCheck',
-        '--strict',
-        '--ignoreConfig'
-      ],
-      { cwd: root },
-      (err, stdout) => {
-        if (err) reject(new Error(`tsc failed: ${stdout}`))
-        else resolve()
-      }
-    )
-  })
+  expect(compileTree('scripts/emulator.ts', outDir)).toBeGreaterThan(10)
   writeFileSync(path.join(outDir, 'package.json'), '{"type":"module"}')
   symlinkSync(path.join(root, 'node_modules'), path.join(outDir, 'node_modules'))
-}, 60_000)
+})
 
 afterAll(() => {
+  // a failed assertion must not leave a child running (the cases run concurrently: only once all are done)
+  for (const c of children.splice(0)) if (c.exitCode === null && c.signalCode === null) c.kill('SIGKILL')
   if (outDir) rmSync(outDir, { recursive: true, force: true })
 })
 
@@ -90,24 +86,27 @@ function start(args: string[]): Promise<{ child: ReturnType<typeof spawn>; lines
 }
 
 describe('scripts/emulator.ts', () => {
-  it.each(['SIGTERM', 'SIGINT'] as const)('prints the URL, keys and demo model, serves, and stops cleanly on %s', async (signal) => {
-    const { child, lines, exit } = await start(['--port', '0', '--allow-loopback-targets', '--quiet', '--category-ms', '10'])
-    const line = lines.find((l) => l.includes('listening on'))!
-    const url = /http:\/\/127\.0\.0\.1:(\d+)/.exec(line)![0]
-    for (const k of ['asas_dev_full', 'asas_dev_other', 'asas_dev_trial', 'asas_dev_redacted', 'asas_dev_readonly'])
-      expect(line).toContain(k)
-    const demo = /mdl_[0-9a-f]+/.exec(line)![0]
-    await waitFor('the loopback line', () => lines.some((l) => /loopback targets are allowed/i.test(l)))
-    const r = await fetch(`${url}/api/v1/model`, { headers: { authorization: 'Bearer asas_dev_full' } })
-    expect(r.status).toBe(200)
-    expect(((await r.json()) as { models: { model_id: string }[] }).models.map((m) => m.model_id)).toContain(demo)
-    const info = (await (await fetch(`${url}/__emulator/info`)).json()) as { demo_model_id: string }
-    expect(info.demo_model_id).toBe(demo)
-    child.kill(signal)
-    expect(await exit).toBe(0)
-  })
+  it.concurrent.each(['SIGTERM', 'SIGINT'] as const)(
+    'prints the URL, keys and demo model, serves, and stops cleanly on %s',
+    async (signal) => {
+      const { child, lines, exit } = await start(['--port', '0', '--allow-loopback-targets', '--quiet', '--category-ms', '10'])
+      const line = lines.find((l) => l.includes('listening on'))!
+      const url = /http:\/\/127\.0\.0\.1:(\d+)/.exec(line)![0]
+      for (const k of ['asas_dev_full', 'asas_dev_other', 'asas_dev_trial', 'asas_dev_redacted', 'asas_dev_readonly'])
+        expect(line).toContain(k)
+      const demo = /mdl_[0-9a-f]+/.exec(line)![0]
+      await waitFor('the loopback line', () => lines.some((l) => /loopback targets are allowed/i.test(l)))
+      const r = await fetch(`${url}/api/v1/model`, { headers: { authorization: 'Bearer asas_dev_full' } })
+      expect(r.status).toBe(200)
+      expect(((await r.json()) as { models: { model_id: string }[] }).models.map((m) => m.model_id)).toContain(demo)
+      const info = (await (await fetch(`${url}/__emulator/info`)).json()) as { demo_model_id: string }
+      expect(info.demo_model_id).toBe(demo)
+      child.kill(signal)
+      expect(await exit).toBe(0)
+    }
+  )
 
-  it('refuses a bad option with exit code 2', async () => {
+  it.concurrent('refuses a bad option with exit code 2', async () => {
     const child = spawn(process.execPath, [path.join(outDir, 'scripts/emulator.js'), '--faults', 'rate=2'], {
       stdio: ['ignore', 'pipe', 'pipe']
     })
@@ -119,7 +118,7 @@ describe('scripts/emulator.ts', () => {
     expect(err).toMatch(/fault spec/)
   })
 
-  it('does not print the loopback line without --allow-loopback-targets', async () => {
+  it.concurrent('does not print the loopback line without --allow-loopback-targets', async () => {
     const { child, lines, exit } = await start(['--port', '0', '--quiet'])
     child.kill('SIGTERM')
     expect(await exit).toBe(0)

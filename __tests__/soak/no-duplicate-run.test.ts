@@ -108,7 +108,7 @@ describe('a lost or failed trigger never leaves two runs', () => {
     }
   })
 
-  it('a reset after the service accepted the trigger, on the trigger of each of 20 concurrent gates: one run each', async () => {
+  it.concurrent('a reset after the service accepted the trigger, on the trigger of each of 20 concurrent gates: one run each', async () => {
     // Separate models (one gate each), so each gate's run list holds only its own run (see the known bug below).
     const emu = await emulator()
     try {
@@ -148,7 +148,7 @@ describe('a lost or failed trigger never leaves two runs', () => {
    * before. A lost answer must not be matched to it (trigger.ts takes the
    * model's existing runs as foreign before it triggers).
    */
-  it("back-to-back gates on one model: a 502 on the second trigger does not adopt the first gate's run", async () => {
+  it.concurrent("back-to-back gates on one model: a 502 on the second trigger does not adopt the first gate's run", async () => {
     const emu = await emulator()
     try {
       const first = await gate(emu)

@@ -25,7 +25,8 @@ function intFromEnv(name: string, fallback: number): number {
 
 const RUNS = intFromEnv('SOAK_RUNS', 100)
 const SEED = intFromEnv('SOAK_SEED', 1)
-const CONCURRENCY = intFromEnv('SOAK_CONCURRENCY', 12)
+// A lane runs one gate at a time and a gate mostly waits on its poll schedule: 25 lanes take 100 gates in four rounds.
+const CONCURRENCY = intFromEnv('SOAK_CONCURRENCY', 25)
 const PAIRS = intFromEnv('SOAK_PAIRS', 12)
 /** Generous: the soak takes well under a minute for 100 runs; this only stops a hang. */
 const TEST_TIMEOUT_MS = 120_000 + (RUNS + PAIRS) * 2_000

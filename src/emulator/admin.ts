@@ -1,7 +1,8 @@
 /**
  * Admin endpoints of the emulator under /__emulator/ (no auth: it is a local
- * test double on 127.0.0.1; they let other processes, e.g. the demo script and
- * end-to-end tests running the action as a child process, drive the emulator):
+ * test double on 127.0.0.1, answering only a loopback Host, see host-guard.ts;
+ * they let other processes, e.g. the demo script and end-to-end tests running
+ * the action as a child process, drive the emulator):
  *   GET  /__emulator/info         url, keys, demo model ids, demo agent url
  *   GET  /__emulator/demo-agent   demo agent state
  *   POST /__emulator/demo-agent   {vulnerable?: {category: bool}, all_vulnerable?, available?, reply_delay_ms?}

@@ -11,7 +11,11 @@ import type { Resolver } from './ssrf.js'
 import type { DEV_KEYS, WorkspaceName } from './workspaces.js'
 
 export interface EmulatorOptions {
-  /** Default 0 (a free port); the host is always 127.0.0.1. */
+  /**
+   * Default 0 (a free port). The address is always 127.0.0.1, and every route
+   * answers only requests whose Host is localhost, 127.0.0.1 or [::1] with
+   * this port (421 otherwise: see host-guard.ts).
+   */
   port?: number
   /** Default false; the demo models are seeded regardless. */
   allowLoopbackTargets?: boolean

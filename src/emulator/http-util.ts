@@ -36,7 +36,7 @@ export interface ValidationIssueOut {
 /** `{"detail": {"code", "message", ...extra}}` (contract ASSUMPTION), checked against the contract. */
 export function codedError(
   status: number,
-  code: ErrorCode | 'internal_error' | 'method_not_allowed' | 'payload_too_large',
+  code: ErrorCode | 'internal_error' | 'method_not_allowed' | 'payload_too_large' | 'misdirected_request',
   message: string,
   extra: Record<string, unknown> = {},
   headers: Record<string, string> = {}
@@ -140,7 +140,8 @@ export const MAX_JSON_DEPTH = 128
 
 export type BodyRead = { ok: true; text: string } | { ok: false; awaitingContinue: boolean }
 
-const expectsContinue = (req: IncomingMessage): boolean => /100-continue/i.test(req.headers.expect ?? '')
+/** Whether the client waits for `100 Continue` before it sends its body. */
+export const expectsContinue = (req: IncomingMessage): boolean => /100-continue/i.test(req.headers.expect ?? '')
 
 /**
  * Reads the request body as text, keeping at most MAX_BODY_BYTES. As soon as

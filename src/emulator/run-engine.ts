@@ -71,6 +71,23 @@ export function replayScript(cat: TaxonomyCategory, sessionId: string, message: 
   ]
 }
 
+/** One attack's exchange and whether it got through (the reply echoed its canary). */
+interface AttackResult {
+  message: string
+  canary: string
+  out: TargetOutcome
+  got: boolean
+}
+
+interface CategoryResults {
+  sessionId: string
+  /** Index of the category's first attack within the run. */
+  attackIndex: number
+  results: AttackResult[]
+  /** The results whose exchange succeeded. */
+  judged: AttackResult[]
+}
+
 export interface RunEngineOptions {
   categoryDurationMs: () => number
   attacksPerCategory: number
@@ -96,38 +113,25 @@ export class RunEngine {
     run.error_message = message
   }
 
+  // Read live: a stop or a cancel can land during any await.
+  private stopped(): boolean {
+    return this.scheduler.stopped
+  }
+
+  private cancelled(run: RunRecord): boolean {
+    return run.cancelRequested
+  }
+
   private async execute(run: RunRecord, model: ModelRecord): Promise<void> {
     const target = this.opts.targetFor(model)
     const sessionId = `sess_${randomBytes(6).toString('hex')}`
     let attackIndex = 0
-    // read live: a stop or a cancel can land during any await below
-    const stopped = (): boolean => this.scheduler.stopped
-    const cancelled = (): boolean => run.cancelRequested
     for (const key of run.categories_planned) {
       const cat = categoryByKey(key)
       if (!cat) throw new Error(`planned category ${key} is not in the taxonomy`)
-      const n = Math.max(1, this.opts.attacksPerCategory)
-      const results: { message: string; canary: string; out: TargetOutcome; got: boolean }[] = []
-      for (let i = 0; i < n; i++) {
-        if (stopped()) return
-        if (cancelled()) {
-          this.finish(run, 'cancelled')
-          return
-        }
-        const slot = this.opts.categoryDurationMs() / n
-        const t0 = Date.now()
-        const canary = newCanary()
-        const message = cat.prompts[i % cat.prompts.length].replaceAll('{canary}', canary)
-        const out = await target.send(message, sessionId)
-        if (stopped()) return
-        results.push({ message, canary, out, got: out.ok && out.reply.includes(canary) })
-        // wait out the attack's slot, waking early for a cancel or a stop
-        for (let left = slot - (Date.now() - t0); left > 0 && !cancelled() && !stopped(); left = slot - (Date.now() - t0)) {
-          await this.scheduler.sleep(Math.min(left, 100))
-        }
-      }
-      if (stopped()) return
-      if (cancelled()) {
+      const results = await this.attackCategory(run, cat, target, sessionId)
+      if (results === 'stopped' || this.stopped()) return
+      if (results === 'cancelled' || this.cancelled(run)) {
         this.finish(run, 'cancelled')
         return
       }
@@ -138,51 +142,85 @@ export class RunEngine {
         this.finish(run, 'error', `category ${key}: ${why}`)
         return
       }
-      const through = judged.filter((r) => r.got)
-      run.coverage.push({
-        category: key,
-        attacks_blocked: judged.length - through.length,
-        attacks_succeeded: through.length,
-        owasp: cat.owasp,
-        atlas: cat.atlas,
-        worst_severity: through.length > 0 ? cat.severity : null
-      })
-      if (through.length > 0) {
-        const now = isoNow()
-        const attacks: AttackRecord[] = through.map((r, i) => ({
-          attack_id: newId('atk'),
-          score: SCORE[cat.severity] + i,
-          source: { source_type: 'assessment', assessment_id: run.run_id, attack_index: attackIndex + results.indexOf(r), date: now },
-          replay_script: replayScript(cat, sessionId, r.message, r.canary, r.out),
-          last_replay_status: 'pending',
-          created_at: now,
-          last_replayed_at: null,
-          message: r.message,
-          canary: r.canary
-        }))
-        const finding: FindingRecord = {
-          finding_id: newId('fnd'),
-          run_id: run.run_id,
-          model_id: model.model_id,
-          workspace: run.workspace,
-          lens: 'security',
-          category: key,
-          severity: cat.severity,
-          description: `${cat.display_name}: the agent complied with ${through.length} of ${judged.length} probes. ${cat.description}`,
-          expected_behavior: cat.expected_behavior,
-          status: 'open',
-          created_at: now,
-          attacks,
-          fix_description: null,
-          dismissal: null,
-          validating: null
-        }
-        this.store.findings.set(finding.finding_id, finding)
-        run.finding_ids.push(finding.finding_id)
-      }
+      this.recordCategory(run, model, cat, { sessionId, attackIndex, results, judged })
       attackIndex += results.length
       run.categories_completed.push(key)
     }
     this.finish(run, 'completed')
+  }
+
+  /**
+   * The attacks of one category, `attacksPerCategory` round trips spread over
+   * categoryDurationMs; 'stopped' or 'cancelled' when that lands first.
+   */
+  private async attackCategory(
+    run: RunRecord,
+    cat: TaxonomyCategory,
+    target: TargetClient,
+    sessionId: string
+  ): Promise<AttackResult[] | 'stopped' | 'cancelled'> {
+    const n = Math.max(1, this.opts.attacksPerCategory)
+    const results: AttackResult[] = []
+    for (let i = 0; i < n; i++) {
+      if (this.stopped()) return 'stopped'
+      if (this.cancelled(run)) return 'cancelled'
+      const slot = this.opts.categoryDurationMs() / n
+      const t0 = Date.now()
+      const canary = newCanary()
+      const message = cat.prompts[i % cat.prompts.length].replaceAll('{canary}', canary)
+      const out = await target.send(message, sessionId)
+      if (this.stopped()) return 'stopped'
+      results.push({ message, canary, out, got: out.ok && out.reply.includes(canary) })
+      // wait out the attack's slot, waking early for a cancel or a stop
+      for (let left = slot - (Date.now() - t0); left > 0 && !this.cancelled(run) && !this.stopped(); left = slot - (Date.now() - t0)) {
+        await this.scheduler.sleep(Math.min(left, 100))
+      }
+    }
+    return results
+  }
+
+  /** A completed category: its coverage row and, when any attack got through, its finding. */
+  private recordCategory(run: RunRecord, model: ModelRecord, cat: TaxonomyCategory, done: CategoryResults): void {
+    const through = done.judged.filter((r) => r.got)
+    run.coverage.push({
+      category: cat.key,
+      attacks_blocked: done.judged.length - through.length,
+      attacks_succeeded: through.length,
+      owasp: cat.owasp,
+      atlas: cat.atlas,
+      worst_severity: through.length > 0 ? cat.severity : null
+    })
+    if (through.length === 0) return
+    const now = isoNow()
+    const attacks: AttackRecord[] = through.map((r, i) => ({
+      attack_id: newId('atk'),
+      score: SCORE[cat.severity] + i,
+      source: { source_type: 'assessment', assessment_id: run.run_id, attack_index: done.attackIndex + done.results.indexOf(r), date: now },
+      replay_script: replayScript(cat, done.sessionId, r.message, r.canary, r.out),
+      last_replay_status: 'pending',
+      created_at: now,
+      last_replayed_at: null,
+      message: r.message,
+      canary: r.canary
+    }))
+    const finding: FindingRecord = {
+      finding_id: newId('fnd'),
+      run_id: run.run_id,
+      model_id: model.model_id,
+      workspace: run.workspace,
+      lens: 'security',
+      category: cat.key,
+      severity: cat.severity,
+      description: `${cat.display_name}: the agent complied with ${through.length} of ${done.judged.length} probes. ${cat.description}`,
+      expected_behavior: cat.expected_behavior,
+      status: 'open',
+      created_at: now,
+      attacks,
+      fix_description: null,
+      dismissal: null,
+      validating: null
+    }
+    this.store.findings.set(finding.finding_id, finding)
+    run.finding_ids.push(finding.finding_id)
   }
 }
