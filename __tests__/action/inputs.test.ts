@@ -43,7 +43,11 @@ describe('readInputs', () => {
       acceptedRisksFile: '.github/agent-security-accepted.yml',
       syncDismissals: false,
       sarifMinSeverity: 'low',
-      sarifLocation: ''
+      sarifLocation: '',
+      agentPaths: [],
+      mergeGroup: 'carry_over',
+      commitStatus: 'auto',
+      endpointPath: ''
     })
   })
 

@@ -32,6 +32,18 @@ export interface PrepareDeps {
   makeApi(deadline: Deadline, requestTimeoutMs: number): ServiceApi
 }
 
+/**
+ * What the event alone does not say, on a deployment event (which runs on
+ * the default branch): the pull request whose commit was deployed, and the
+ * deployment's ref. They name the preview (`<repo>-pr-<N>`, else
+ * `<repo>-<ref>`), and a deployment of a pull request's commit writes only
+ * that pull request's own preview profile, as the pull request itself may.
+ */
+export interface DeploymentContext {
+  prNumber: number | null
+  ref: string | null
+}
+
 export interface Prepared {
   target: ResolvedTarget
   report: { target: ReportTarget | null; profileSync: ReportProfileSync | null }
@@ -57,12 +69,16 @@ export async function loadProfileFile(env: NodeJS.ProcessEnv, path: string): Pro
   return parseProfileFile(await loadYaml(), path, raw)
 }
 
-export async function prepareTarget(deps: PrepareDeps, inputs: ActionInputs): Promise<Prepared> {
+export async function prepareTarget(deps: PrepareDeps, inputs: ActionInputs, deployment: DeploymentContext | null = null): Promise<Prepared> {
   const { io, clock } = deps
+  if (inputs.target.kind === 'preview') {
+    throw new ConfigError('endpoint_url', `is empty and ${inputs.target.reason}: give model_id or endpoint_url for this event`)
+  }
+  const given = inputs.target
   const profileFile = inputs.profile && inputs.mode === 'gate' ? await loadProfileFile(io.env, inputs.profile.path) : null
   if (inputs.profile && inputs.mode !== 'gate')
     io.log.info(`profile_file is synced in gate mode only: ${inputs.profile.path} is not used in ${inputs.mode} mode.`)
-  if (inputs.target.kind === 'model' && profileFile === null) {
+  if (given.kind === 'model' && profileFile === null) {
     return {
       target: { modelId: inputs.modelId, name: null, outcome: 'given', endpointHost: null, movedFrom: null },
       report: { target: null, profileSync: null }
@@ -72,7 +88,7 @@ export async function prepareTarget(deps: PrepareDeps, inputs: ActionInputs): Pr
   const eventName = io.env.GITHUB_EVENT_NAME ?? ''
   const payload = await readEventPayload(io.env.GITHUB_EVENT_PATH)
   const event = targetFromEvent(eventName, payload, io.env.GITHUB_REPOSITORY ?? '')
-  const prNumber = event.kind === 'pull_request' ? event.number : null
+  const prNumber = event.kind === 'pull_request' ? event.number : (deployment?.prNumber ?? null)
   const deadline = Deadline.after(clock, inputs.timeoutMs)
   const callDeps = {
     api: deps.makeApi(deadline, setupRequestTimeoutMs(inputs)),
@@ -85,14 +101,20 @@ export async function prepareTarget(deps: PrepareDeps, inputs: ActionInputs): Pr
   const name = defaultTargetName({
     repository: io.env.GITHUB_REPOSITORY ?? '',
     prNumber,
-    ref: nonEmpty(io.env.GITHUB_HEAD_REF) ?? io.env.GITHUB_REF_NAME ?? ''
+    ref: deployment?.ref ?? nonEmpty(io.env.GITHUB_HEAD_REF) ?? io.env.GITHUB_REF_NAME ?? ''
   })
-  const target = await resolveTarget(callDeps, inputs.target, name)
+  const target = await resolveTarget(callDeps, given, name)
   const reportTarget: ReportTarget | null =
     target.outcome === 'given' ? null : { outcome: target.outcome, name: target.name ?? '', movedFrom: target.movedFrom }
   if (profileFile === null || inputs.profile === null) return { target, report: { target: reportTarget, profileSync: null } }
 
-  const refusal = profileWriteRefusal(writeStanding(eventName, payload, io.env), target, inputs.profile.allowShared)
+  const standing = writeStanding(eventName, payload, io.env)
+  const deployedPull = standing.kind === 'other' && deployment?.prNumber != null ? deployment.prNumber : null
+  const refusal = profileWriteRefusal(
+    deployedPull === null ? standing : { kind: 'pull_request', number: deployedPull },
+    target,
+    inputs.profile.allowShared
+  )
   if (refusal) throw refusal
   const path = inputs.profile.path
   try {

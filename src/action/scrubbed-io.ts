@@ -13,7 +13,7 @@ import { baseUrlSecrets } from '../service/base-url.js'
 import type { Log } from '../util/log.js'
 import { makeScrubber, secretWireForms } from '../util/redact.js'
 import { nonEmpty, oneLine } from '../util/text.js'
-import { envInputReader, isMaskableSecret } from './inputs.js'
+import { envInputReader, isMaskableSecret, queryValues } from './inputs.js'
 import type { ActionIO } from './io.js'
 
 /** What the stages write through: an ActionIO whose every sink is scrubbed, plus the report files and GitHub. */
@@ -29,8 +29,10 @@ const OUTPUT_MAX_CHARS = 65_536
 
 /**
  * The step's secrets, masked on the runner before anything else can print
- * them: the service key, the target's credential, and a password in
- * base_url (refused as an input, but it must not echo meanwhile).
+ * them: the service key, the target's credential, a password in base_url
+ * (refused as an input, but it must not echo meanwhile), and the query values
+ * of endpoint_url and endpoint_path (a deployment protection bypass travels
+ * there, e.g. ?x-vercel-protection-bypass=<secret>).
  */
 export function stepSecrets(io: ActionIO): string[] {
   const secrets: string[] = []
@@ -43,6 +45,14 @@ export function stepSecrets(io: ActionIO): string[] {
     const forms = secretWireForms(raw, name === 'target_credential' ? { clientId: envInputReader(io.env)('oauth_client_id') } : {})
     for (const form of forms) io.setSecret(form)
     secrets.push(...forms)
+  }
+  for (const name of ['endpoint_url', 'endpoint_path']) {
+    for (const value of queryValues(envInputReader(io.env)(name))) {
+      if (!isMaskableSecret(value)) continue
+      const forms = secretWireForms(value)
+      for (const form of forms) io.setSecret(form)
+      secrets.push(...forms)
+    }
   }
   const urlSecrets = baseUrlSecrets(envInputReader(io.env)('base_url'))
   for (const s of urlSecrets) io.setSecret(s)
