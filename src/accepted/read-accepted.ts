@@ -32,6 +32,8 @@ export interface AcceptedRisks {
   prAdds: AcceptedEntry[]
   prRemoves: AcceptedEntry[]
   notes: string[]
+  /** The text of the file in force (null or absent: none), for the digest of the verdict inputs. */
+  text?: string | null
 }
 
 export interface ReadAcceptedDeps {
@@ -96,6 +98,7 @@ export async function readAcceptedRisks(deps: ReadAcceptedDeps, path: string, sc
       )
     }
     out.entries = baseText === null ? [] : await parse(baseText, `${rel} (base branch ${scope.baseRef || scope.baseSha.slice(0, 12)})`)
+    out.text = baseText
     out.source = baseText === null ? null : `the base branch ${scope.baseRef} at ${scope.baseSha.slice(0, 12)}`
     if (local === null) return out // no checkout of the PR: nothing to compare
     const baseKeys = new Set(out.entries.map(entryKey))
@@ -127,6 +130,7 @@ export async function readAcceptedRisks(deps: ReadAcceptedDeps, path: string, sc
   }
   if (text !== null) {
     out.entries = await parse(text, rel)
+    out.text = text
     out.source = `the commit ${sha.slice(0, 12)}`
   }
   return out

@@ -8,7 +8,12 @@
 import { mkdir, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { postCommitStatus, type CommitStatus } from '../github/commit-status.js'
+import { createGitHubClient } from '../github/github-client.js'
 import { publishToGitHub, type PublishArgs, type PublishDeps, type Published } from '../github/publish.js'
+import type { RepoRef } from '../github/transport.js'
+import { Deadline } from '../util/clock.js'
+import { AbortedError, describeFailure } from '../util/errors.js'
 import { baseUrlSecrets } from '../service/base-url.js'
 import type { Log } from '../util/log.js'
 import { makeScrubber, secretWireForms } from '../util/redact.js'
@@ -22,7 +27,16 @@ export interface ScrubbedIO extends ActionIO {
   writeReportFile(name: string, ext: string, text: string): Promise<string>
   /** The sticky comment or the tracking issue (see publishToGitHub): its marker, body and title scrubbed. */
   publish(args: PublishArgs): Promise<Published>
+  /**
+   * A commit status (see postCommitStatus), its context, description and
+   * target scrubbed. Never throws: false when it was not set (a warning says
+   * why), or when the job is being cancelled.
+   */
+  setCommitStatus(args: { githubToken: string; repo: RepoRef; status: CommitStatus }): Promise<boolean>
 }
+
+/** GitHub calls of one status get their own short budget, as the comment's do. */
+const STATUS_BUDGET_MS = 30_000
 
 /** The longest output value: far above any real one (categories_planned of the whole taxonomy). */
 const OUTPUT_MAX_CHARS = 65_536
@@ -125,6 +139,25 @@ export function scrubbingIO(raw: ActionIO, secrets: readonly string[], github: O
           commentBody: (existing) => scrub(args.commentBody(existing)),
           issueTitle: scrub(args.issueTitle)
         }
-      )
+      ),
+    setCommitStatus: async ({ githubToken, repo, status }) => {
+      if (github.signal.aborted) return false
+      try {
+        const api = await createGitHubClient({
+          token: githubToken,
+          apiUrl: nonEmpty(raw.env.GITHUB_API_URL) ?? 'https://api.github.com',
+          clock: github.clock,
+          deadline: Deadline.after(github.clock, STATUS_BUDGET_MS),
+          signal: github.signal,
+          log,
+          random: github.random
+        })
+        const clean = { ...status, context: scrub(status.context), description: scrub(status.description) }
+        return await postCommitStatus(api, repo, { ...clean, targetUrl: status.targetUrl === null ? null : scrub(status.targetUrl) }, log)
+      } catch (err) {
+        if (!(err instanceof AbortedError)) log.warning(`Could not set the commit status (the gate's result is unchanged): ${describeFailure(err)}`)
+        return false
+      }
+    }
   }
 }

@@ -29,6 +29,8 @@ export interface PreviewTarget {
   kind: 'preview'
   /** Why this event has no deployment to assess. */
   reason: string
+  /** target_name; null: the default name of the pull request's preview. */
+  name: string | null
 }
 
 /** What the event offers when model_id and endpoint_url are both empty. */
@@ -141,7 +143,7 @@ export function readTargetInput(get: InputReader, fromEvent: EventEndpoint = { k
   }
   if (modelId === '' && endpointUrl === '') {
     if (fromEvent.kind === 'deployment') return { kind: 'endpoint', endpoint: readEndpointTarget(get, fromEvent.url) }
-    if (fromEvent.kind === 'preview') return { kind: 'preview', reason: fromEvent.reason }
+    if (fromEvent.kind === 'preview') return { kind: 'preview', reason: fromEvent.reason, name: parseTargetName(get('target_name')) }
     throw new ConfigError(
       'model_id',
       `is required unless endpoint_url is set: give one of the two. model_id is ${MODEL_ID_HINT}; endpoint_url is the address of the agent to find or register (e.g. the preview of this pull request)`
