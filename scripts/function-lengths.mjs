@@ -23,7 +23,6 @@ const FILE_LIMIT_EXEMPT = [/^src\/emulator\//]
 /** Files still being split: reported, not failed. Shrink this list as they are. */
 const REPORT_ONLY = [
   /^src\/report\//,
-  /^src\/action\//,
   /^src\/validate\//,
   /^src\/emulator\//,
   /^src\/gate\/decide\.ts$/,

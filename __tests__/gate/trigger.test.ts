@@ -307,7 +307,10 @@ describe('triggerRun', () => {
   it.each([
     ['Forbidden', /HTTP 403: Forbidden\. On POST \/run a 403 means .*test:run.*resets on the 1st.*operator/],
     // The message says which refusal it is: the one budget line, with the reset date (the 1st of next month when none is named).
-    ['Monthly allowance spent', /HTTP 403: Monthly allowance spent\. The workspace's monthly assessment allowance is spent; it resets on 2026-12-01 \(UTC; the 1st of next month/]
+    [
+      'Monthly allowance spent',
+      /HTTP 403: Monthly allowance spent\. The workspace's monthly assessment allowance is spent; it resets on 2026-12-01 \(UTC; the 1st of next month/
+    ]
   ])('explains a 403 with a code it does not know (%s) as the service refusing, not as a bad key', async (message, said) => {
     const s = setup()
     const api = fakeApi({

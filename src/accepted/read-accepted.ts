@@ -52,6 +52,20 @@ export function checkAcceptedPath(path: string): string {
   return p
 }
 
+/** What the pull request's own copy changes, said in the notes (it applies after merge). */
+function prChangeNotes(out: AcceptedRisks): string[] {
+  const notes: string[] = []
+  if (out.prAdds.length > 0)
+    notes.push(
+      `This pull request adds or changes ${out.prAdds.length === 1 ? '1 acceptance' : `${out.prAdds.length} acceptances`} in ${out.path}: ${out.prAdds.length === 1 ? 'it applies' : 'they apply'} after merge.`
+    )
+  if (out.prRemoves.length > 0)
+    notes.push(
+      `This pull request removes ${out.prRemoves.length === 1 ? '1 acceptance' : `${out.prRemoves.length} acceptances`} from ${out.path}: the base branch's still apply until merge.`
+    )
+  return notes
+}
+
 export async function readAcceptedRisks(deps: ReadAcceptedDeps, path: string, scope: BaselineScope): Promise<AcceptedRisks> {
   const rel = checkAcceptedPath(path)
   const out: AcceptedRisks = { path: rel, source: null, entries: [], prAdds: [], prRemoves: [], notes: [] }
@@ -105,14 +119,7 @@ export async function readAcceptedRisks(deps: ReadAcceptedDeps, path: string, sc
     const prKeys = new Set(prEntries.map(entryKey))
     out.prAdds = prEntries.filter((e) => !baseKeys.has(entryKey(e)))
     out.prRemoves = out.entries.filter((e) => !prKeys.has(entryKey(e)))
-    if (out.prAdds.length > 0)
-      out.notes.push(
-        `This pull request adds or changes ${out.prAdds.length === 1 ? '1 acceptance' : `${out.prAdds.length} acceptances`} in ${rel}: ${out.prAdds.length === 1 ? 'it applies' : 'they apply'} after merge.`
-      )
-    if (out.prRemoves.length > 0)
-      out.notes.push(
-        `This pull request removes ${out.prRemoves.length === 1 ? '1 acceptance' : `${out.prRemoves.length} acceptances`} from ${rel}: the base branch's still apply until merge.`
-      )
+    out.notes.push(...prChangeNotes(out))
     return out
   }
   // Any other event: the file at the commit the event is for. The workspace is not read: on

@@ -24,7 +24,14 @@ export { envInputReader, isMaskableSecret, type InputReader } from './inputs/com
 export { INPUT_DEFAULTS } from './inputs/defaults.js'
 export { COMMIT_STATUS_MODES, queryValues, type CommitStatusMode, type PipelineInputs } from './inputs/pipeline.js'
 export { parseCategories, type PolicyInputs } from './inputs/policy.js'
-export { eventEndpoint, parseEndpointUrl, readTargetInput, type EventEndpoint, type PreviewTarget, type ProfileInputs } from './inputs/target.js'
+export {
+  eventEndpoint,
+  parseEndpointUrl,
+  readTargetInput,
+  type EventEndpoint,
+  type PreviewTarget,
+  type ProfileInputs
+} from './inputs/target.js'
 
 export type Mode = 'gate' | 'validate'
 export type IssueMode = PublishSettings['issue']

@@ -155,7 +155,8 @@ export function scrubbingIO(raw: ActionIO, secrets: readonly string[], github: O
         const clean = { ...status, context: scrub(status.context), description: scrub(status.description) }
         return await postCommitStatus(api, repo, { ...clean, targetUrl: status.targetUrl === null ? null : scrub(status.targetUrl) }, log)
       } catch (err) {
-        if (!(err instanceof AbortedError)) log.warning(`Could not set the commit status (the gate's result is unchanged): ${describeFailure(err)}`)
+        if (!(err instanceof AbortedError))
+          log.warning(`Could not set the commit status (the gate's result is unchanged): ${describeFailure(err)}`)
         return false
       }
     }

@@ -45,7 +45,11 @@ export function carriedStepResult(carried: { result: RecordedResult; reason: str
   if (carried.result === 'pass') return { outcome: 'pass', line }
   if (carried.result === 'fail') return { outcome: 'fail', line }
   // Only a verdict is carried; anything else reaching here is not a result to stand on.
-  return { outcome: 'fail', resultOutput: 'error', line: `Result: error: ${carried.result} is not a verdict to carry over (${carried.reason})` }
+  return {
+    outcome: 'fail',
+    resultOutput: 'error',
+    line: `Result: error: ${carried.result} is not a verdict to carry over (${carried.reason})`
+  }
 }
 
 /** The step of a deployment event with nothing to assess yet. */

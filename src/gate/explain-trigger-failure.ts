@@ -53,7 +53,9 @@ export async function explainTriggerFailure(
   }
   if (err.status === 429) {
     // Reached only when Retry-After is beyond what is left of timeout_minutes.
-    return err.withDetail({ hint: `${limitHint(deps, err) ?? 'The service refused the trigger with HTTP 429'}: run again then, or raise timeout_minutes` })
+    return err.withDetail({
+      hint: `${limitHint(deps, err) ?? 'The service refused the trigger with HTTP 429'}: run again then, or raise timeout_minutes`
+    })
   }
   if (err.status === 401) {
     return new ConfigError(

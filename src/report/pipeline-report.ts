@@ -10,7 +10,7 @@
  */
 import { COMMENT_LIMIT, readAssessmentRecord, withRecord, type AssessmentRecord } from './comment.js'
 import { gateTitle, headline, metaLine, stateMarker } from './markdown.js'
-import { clampText, codeSpan, proseText, sanitizeText, trustedLink } from './markdown-safe.js'
+import { clampText, proseText, sanitizeText, trustedLink } from './markdown-safe.js'
 
 export interface PipelineReportInput {
   kind: 'carried_over' | 'skipped'
@@ -57,10 +57,8 @@ function headerLines(input: PipelineReportInput): string[] {
   if (meta !== '') out.push(meta)
   if (input.kind === 'carried_over') {
     const link = trustedLink('the comment of that assessment', input.recordUrl)
-    out.push(`**Carried over:** ${proseText(input.reason, 1200)}.${link === null ? '' : ` Recorded in ${link}.`}`)
-    if (input.result === 'pass') {
-      out.push(`Nothing under \`agent_paths\` changed since ${codeSpan(short(input.assessedSha))}, so its result stands for this commit.`)
-    }
+    const why = input.reason.replace(/^carried over: /, '')
+    out.push(`**Carried over:** ${proseText(why, 1200)}.${link === null ? '' : ` Recorded in ${link}.`}`)
   } else {
     out.push(
       `**Not assessed:** ${proseText(input.reason, 600)}. Not a failure: the step passes, and sets no commit status; the deployment's next event is assessed.`

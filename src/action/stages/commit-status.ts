@@ -38,10 +38,18 @@ export function statusEdge(ctx: StepContext, inputs: ActionInputs, planned: Plan
   const repo = splitRepository(env.GITHUB_REPOSITORY)
   if (!wanted || planned.commit === null || repo === undefined) return null
   if (inputs.githubToken === '') {
-    ctx.io.log.warning('github_token is empty, so the commit status cannot be set: leave github_token at its default (${{ github.token }}).')
+    ctx.io.log.warning(
+      'github_token is empty, so the commit status cannot be set: leave github_token at its default (${{ github.token }}).'
+    )
     return null
   }
-  return { token: inputs.githubToken, repo, sha: planned.commit, context: statusContext(subjectName(planned.subject)), targetUrl: runUrl(env) }
+  return {
+    token: inputs.githubToken,
+    repo,
+    sha: planned.commit,
+    context: statusContext(subjectName(planned.subject)),
+    targetUrl: runUrl(env)
+  }
 }
 
 async function setStatus(ctx: StepContext, edge: StatusEdge, state: CommitState, description: string): Promise<void> {

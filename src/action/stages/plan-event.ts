@@ -74,7 +74,10 @@ export async function planEvent(ctx: StepContext, inputs: ActionInputs, event: P
       return { ...plain(null, null), skipped: event.reason }
     case 'deployment_invalid':
       if (inputs.target.kind === 'preview') {
-        throw new ConfigError('endpoint_url', `is empty and the deployment event cannot be used: ${event.reason}. Give endpoint_url for this event`)
+        throw new ConfigError(
+          'endpoint_url',
+          `is empty and the deployment event cannot be used: ${event.reason}. Give endpoint_url for this event`
+        )
       }
       return plain(null, null, [`The deployment event cannot be used (${event.reason}): assessing endpoint_url as given.`])
     case 'deployment':
@@ -101,12 +104,12 @@ async function planDeployment(
   repo: { owner: string; repo: string } | null
 ): Promise<PlannedEvent> {
   const at = shortSha(event.sha)
-  const where = `${event.environment === null ? '' : ` to ${oneLine(event.environment, 60)}`}`
+  const where = event.environment === null ? '' : ` to ${oneLine(event.environment, 60)}`
   const found = await pullOfCommit(ctx, inputs, repo, event.sha)
   const prNumber = typeof found === 'number' ? found : null
   const lines = [
     prNumber === null
-      ? `Deployment of ${at}${where}: ${found === null ? 'no open pull request holds this commit' : found}, so the result is in this summary and the commit status only.`
+      ? `Deployment of ${at}${where}: ${found ?? 'no open pull request holds this commit'}, so the result is in this summary and the commit status only.`
       : `Deployment of ${at}${where}, the commit of pull request #${prNumber}: the result goes to its comment and the commit status.`
   ]
   return {

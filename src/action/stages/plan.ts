@@ -91,7 +91,8 @@ export async function assessmentIdentity(
 
 export async function plan(ctx: StepContext, inputs: ActionInputs, policy: GatePolicy, planned: PlannedEvent): Promise<AssessmentPlan> {
   const identity = await assessmentIdentity(ctx, inputs, policy, planned)
-  const decided = planned.event.kind === 'merge_group' ? await planQueue(ctx, inputs, planned, identity) : await planPush(ctx, inputs, planned, identity)
+  const decided =
+    planned.event.kind === 'merge_group' ? await planQueue(ctx, inputs, planned, identity) : await planPush(ctx, inputs, planned, identity)
   // Nothing can assess a preview this event has no deployment of.
   if (decided.kind === 'assess' && inputs.target.kind === 'preview') {
     return { kind: 'fail_closed', error: new ConfigError('endpoint_url', `is empty and ${inputs.target.reason}: ${decided.reason}`) }
@@ -122,7 +123,12 @@ function readFailure(ctx: StepContext, err: unknown): string {
 }
 
 /** A pull request's push, or a deployment of its commit: agent_paths decides. */
-async function planPush(ctx: StepContext, inputs: ActionInputs, planned: PlannedEvent, identity: AssessmentIdentity): Promise<AssessmentPlan> {
+async function planPush(
+  ctx: StepContext,
+  inputs: ActionInputs,
+  planned: PlannedEvent,
+  identity: AssessmentIdentity
+): Promise<AssessmentPlan> {
   const assess = (reason: string): AssessPlan => ({ kind: 'assess', reason, identity })
   const context = { agentPaths: inputs.agentPaths, onDefaultBranch: planned.onDefaultBranch, headSha: planned.commit ?? '', identity }
   const without = planCarryOver({ ...context, record: null })
@@ -134,7 +140,8 @@ async function planPush(ctx: StepContext, inputs: ActionInputs, planned: Planned
     if (r === null) return assess('github_token is empty (or GITHUB_REPOSITORY unset): earlier assessments cannot be read')
     const found = await findAssessmentRecord(r.gh, planned.pull, identity.subject, r.login, ctx.io.log)
     const first = planCarryOver({ ...context, headSha: planned.commit, record: found?.record ?? null })
-    const decided = first.kind === 'compare' ? decideCarryOver(first, await r.gh.changedFiles(r.repo, first.base, first.head), inputs.agentPaths) : first
+    const decided =
+      first.kind === 'compare' ? decideCarryOver(first, await r.gh.changedFiles(r.repo, first.base, first.head), inputs.agentPaths) : first
     if (decided.kind === 'assess') return assess(decided.reason)
     return { ...decided, identity, from: found }
   } catch (err) {
@@ -163,16 +170,37 @@ async function queuedPulls(ctx: StepContext, inputs: ActionInputs, numbers: numb
 }
 
 /** A merge queue: merge_group decides (carry the queued pull requests' passes over, or assess). */
-async function planQueue(ctx: StepContext, inputs: ActionInputs, planned: PlannedEvent, identity: AssessmentIdentity): Promise<AssessmentPlan> {
+async function planQueue(
+  ctx: StepContext,
+  inputs: ActionInputs,
+  planned: PlannedEvent,
+  identity: AssessmentIdentity
+): Promise<AssessmentPlan> {
   const event = planned.event
   if (event.kind !== 'merge_group') throw new Error('planQueue: not a merge_group event')
   const target: QueueTarget = inputs.target.kind === 'model' ? 'model' : inputs.target.kind === 'endpoint' ? 'endpoint' : 'preview'
   const pulls = inputs.mergeGroup === 'assess' ? [] : await queuedPulls(ctx, inputs, event.prNumbers, identity.subject)
-  const decided = decideMergeQueue({ mode: inputs.mergeGroup, pulls, eventReason: event.reason, identity, target, queueSha: planned.commit })
+  const decided = decideMergeQueue({
+    mode: inputs.mergeGroup,
+    pulls,
+    eventReason: event.reason,
+    identity,
+    target,
+    queueSha: planned.commit
+  })
   switch (decided.kind) {
     case 'carry_over': {
       const first = decided.pulls[0]
-      return { kind: 'carry_over', result: 'pass', reason: decided.reason, assessedSha: first.assessedSha, changedFiles: [], identity, record: null, from: null }
+      return {
+        kind: 'carry_over',
+        result: 'pass',
+        reason: decided.reason,
+        assessedSha: first.assessedSha,
+        changedFiles: [],
+        identity,
+        record: null,
+        from: null
+      }
     }
     case 'assess':
       return { kind: 'assess', reason: decided.reason, identity }

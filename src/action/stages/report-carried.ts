@@ -22,10 +22,19 @@ import type { PlannedEvent } from './plan-event.js'
 import { assessedNow, runUrl, scrubbedModel, type RenderedReport } from './report.js'
 
 async function reportFile(ctx: StepContext, name: string, input: PipelineReportInput): Promise<string> {
-  return ctx.io.writeReportFile(`report-${name}-${input.kind}-${(input.commitSha ?? 'head').slice(0, 12)}`, 'json', renderPipelineJson(input))
+  return ctx.io.writeReportFile(
+    `report-${name}-${input.kind}-${(input.commitSha ?? 'head').slice(0, 12)}`,
+    'json',
+    renderPipelineJson(input)
+  )
 }
 
-export async function reportCarried(ctx: StepContext, inputs: ActionInputs, planned: PlannedEvent, plan: CarryOverPlan): Promise<RenderedReport> {
+export async function reportCarried(
+  ctx: StepContext,
+  inputs: ActionInputs,
+  planned: PlannedEvent,
+  plan: CarryOverPlan
+): Promise<RenderedReport> {
   const now = await assessedNow(ctx, planned.commit)
   const name = subjectName(planned.subject)
   const input = scrubbedModel<PipelineReportInput>(ctx, {
@@ -62,7 +71,12 @@ export async function reportCarried(ctx: StepContext, inputs: ActionInputs, plan
 }
 
 /** A deployment event that is not ready: the summary and report.json only, nothing to GitHub. */
-export async function reportSkipped(ctx: StepContext, inputs: ActionInputs, planned: PlannedEvent, reason: string): Promise<RenderedReport> {
+export async function reportSkipped(
+  ctx: StepContext,
+  inputs: ActionInputs,
+  planned: PlannedEvent,
+  reason: string
+): Promise<RenderedReport> {
   const now = await assessedNow(ctx, planned.commit)
   const name = subjectName(planned.subject)
   const input = scrubbedModel<PipelineReportInput>(ctx, {

@@ -34,7 +34,9 @@ export async function reportNotAssessed(
   // A run this step created was spent, whatever failed after it.
   const runId = startedRun(io)
   const spent = budgetLine(
-    runId === null ? { kind: 'not_assessed', reason: failure.cause } : { kind: 'assessed', runId, sha: assessed.sha, reason: `then ${failure.cause}` }
+    runId === null
+      ? { kind: 'not_assessed', reason: failure.cause }
+      : { kind: 'assessed', runId, sha: assessed.sha, reason: `then ${failure.cause}` }
   )
   const input = scrubbedModel<NotAssessedInput>(ctx, {
     modelId,
