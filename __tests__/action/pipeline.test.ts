@@ -11,6 +11,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { runMain } from '../../src/action/main.js'
+import { runPost } from '../../src/action/post.js'
 import { stepSecrets } from '../../src/action/scrubbed-io.js'
 import { verdictInputs } from '../../src/decision/carried-result.js'
 import { policyDigest, subjectKey } from '../../src/pipeline/identity.js'
@@ -213,6 +214,27 @@ describe('deployment events', () => {
     expect(io.outputs).toMatchObject({ result: 'error', assessments_spent: '0' })
     expect(summary(io)).toContain('Assessments spent by this step: 0 (not assessed: the service refused (HTTP 403 allowance_exhausted)).')
     expect(gh.git.statuses.map((s) => s.state)).toEqual(['pending', 'error'])
+  })
+
+  it("the post step reads the target as the main step did: it stops a run a deployment's step left running", async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'pipeline-post-'))
+    const eventPath = join(dir, 'event.json')
+    writeFileSync(eventPath, JSON.stringify(deploymentStatus('success', B).payload))
+    const io = fakeActionIO(
+      { api_key: KEY, base_url: 'https://asas.example.test', response_field: 'output.text' },
+      { env: { GITHUB_EVENT_NAME: 'deployment_status', GITHUB_EVENT_PATH: eventPath }, state: new Map([['run_id', 'run_9']]) }
+    )
+    const cancelled: string[] = []
+    const api = fakeApi({
+      cancelRun: async (runId: string) => {
+        cancelled.push(runId)
+        return { run_id: runId, status: 'cancelled', cancel_requested: true }
+      },
+      getRun: async () => ({ status: 'cancelled', categories_planned: [], categories_completed: [] })
+    })
+    await runPost({ io, clock: fakeClock(), makeApi: () => api })
+    expect(cancelled).toEqual(['run_9'])
+    expect(logged(io, 'warning')).toEqual([])
   })
 
   it('commit_status off sets none on a deployment; always sets one on a pull request', async () => {
