@@ -167,6 +167,15 @@ describe('deployment events', () => {
     expect(summary(io)).toContain('the commit of pull request #12: the result goes to its comment and the commit status')
   })
 
+  it("reads the accepted risks at the pull request's base branch, never at the deployed commit (the pull request's own copy)", async () => {
+    gh = await startGitHubStandin({ repository: REPO })
+    gh.addCommit(B, null, ['agent/a.py'])
+    gh.seedPull({ number: 12, headSha: B })
+    await step(deploymentStatus('success', B), { model_id: 'm', accepted_risks_file: '' })
+    const refs = gh.requests.filter((r) => r.path.includes('/contents/')).map((r) => r.query.ref)
+    expect(refs).toEqual(['main'])
+  })
+
   it('a deployment that is not ready is skipped: no run, no failure, no status, 0 assessments', async () => {
     const api = passing()
     const io = await step(deploymentStatus('failure', B), { response_field: 'output.text' }, api)

@@ -86,7 +86,7 @@ async function gateStep(ctx: StepContext, given: ActionInputs, event: PipelineEv
   await startStatus(ctx, trail.status)
   const prepared = await prepare(ctx, given, planned.deployment)
   const inputs = (trail.inputs = prepared.inputs)
-  const policy = await loadPolicy(ctx, inputs)
+  const policy = await loadPolicy(ctx, inputs, planned.acceptedAt)
   const decided = await plan(ctx, inputs, policy, planned)
   if (decided.kind === 'fail_closed') throw decided.error
   if (decided.kind === 'carry_over') return carryOverStep(ctx, inputs, planned, decided, trail.status)

@@ -12,13 +12,14 @@
  *   holds the records of earlier assessments, and the model or target.
  */
 import { splitRepository } from '../../github/context.js'
-import { pullForCommit } from '../../github/pulls.js'
+import { readEventPayload } from '../../github/publish.js'
+import { pullForCommit, type PullSummary } from '../../github/pulls.js'
 import type { PullRequestRef } from '../../github/sticky-comment.js'
 import { eventCommit, type PipelineEvent } from '../../pipeline/event.js'
 import { shortSha, type AssessedSubject } from '../../pipeline/identity.js'
 import { defaultTargetName } from '../../target/naming.js'
 import { AbortedError, ConfigError, describeFailure } from '../../util/errors.js'
-import { nonEmpty, oneLine } from '../../util/text.js'
+import { isRecord, nonEmpty, oneLine } from '../../util/text.js'
 import type { ActionInputs } from '../inputs.js'
 import type { DeploymentContext } from '../prepare-target.js'
 import type { StepContext } from './context.js'
@@ -37,6 +38,13 @@ export interface PlannedEvent {
   onDefaultBranch: boolean
   /** The model or target, as configured (the commit status's and the record's name). */
   subject: AssessedSubject
+  /**
+   * Where the accepted risks are read instead of GITHUB_SHA, which on these
+   * events may hold a pull request's own copy: a deployment's pull request's
+   * base branch (else the default branch), a merge queue's base commit. null:
+   * as the event says (src/accepted/read-accepted.ts).
+   */
+  acceptedAt: string | null
   /** What the event is and where its result goes, for the report. */
   lines: string[]
 }
@@ -67,6 +75,7 @@ export async function planEvent(ctx: StepContext, inputs: ActionInputs, event: P
     deployment: null,
     onDefaultBranch: event.kind === 'push' || event.kind === 'other' ? event.onDefaultBranch : false,
     subject: subjectOf(inputs, env, prNumber, null),
+    acceptedAt: null,
     lines
   })
   switch (event.kind) {
@@ -87,7 +96,8 @@ export async function planEvent(ctx: StepContext, inputs: ActionInputs, event: P
     case 'merge_group': {
       const pr = event.prNumbers.at(0) ?? null
       const queue = commit === null ? "the merge queue's commit" : `the merge queue's commit ${shortSha(commit)}`
-      return plain(pr, null, [`Merge queue: ${queue}${pr === null ? '' : ` (pull request #${pr})`}.`])
+      // The queue's commit holds the pull request's own copy of the accepted risks: read them at its base.
+      return { ...plain(pr, null, [`Merge queue: ${queue}${pr === null ? '' : ` (pull request #${pr})`}.`]), acceptedAt: event.baseSha }
     }
     default:
       return plain(null, null)
@@ -106,12 +116,15 @@ async function planDeployment(
   const at = shortSha(event.sha)
   const where = event.environment === null ? '' : ` to ${oneLine(event.environment, 60)}`
   const found = await pullOfCommit(ctx, inputs, repo, event.sha)
-  const prNumber = typeof found === 'number' ? found : null
+  const pull = typeof found === 'string' ? null : found
+  const prNumber = pull?.number ?? null
+  const why = typeof found === 'string' ? found : 'no open pull request holds this commit'
   const lines = [
-    prNumber === null
-      ? `Deployment of ${at}${where}: ${found ?? 'no open pull request holds this commit'}, so the result is in this summary and the commit status only.`
-      : `Deployment of ${at}${where}, the commit of pull request #${prNumber}: the result goes to its comment and the commit status.`
+    pull === null
+      ? `Deployment of ${at}${where}: ${why}, so the result is in this summary and the commit status only.`
+      : `Deployment of ${at}${where}, the commit of pull request #${pull.number}: the result goes to its comment and the commit status.`
   ]
+  const defaultBranch = await defaultBranchOf(ctx)
   return {
     event,
     commit: event.sha,
@@ -120,22 +133,31 @@ async function planDeployment(
     deployment: { prNumber, ref: event.ref },
     onDefaultBranch: false,
     subject: subjectOf(inputs, ctx.io.env, prNumber, event.ref),
+    // The deployed commit may be a pull request's: never read its own copy of the accepted risks.
+    acceptedAt: pull?.baseRef ?? defaultBranch,
     lines
   }
 }
 
-/** The number of the open pull request holding `sha`, null when none does, or why it could not be looked up. */
+/** The repository's default branch, as the event payload names it. */
+async function defaultBranchOf(ctx: StepContext): Promise<string | null> {
+  const payload = await readEventPayload(ctx.io.env.GITHUB_EVENT_PATH)
+  const repository = isRecord(payload) && isRecord(payload.repository) ? payload.repository : {}
+  return typeof repository.default_branch === 'string' && repository.default_branch !== '' ? repository.default_branch : null
+}
+
+/** The open pull request holding `sha`, null when none does, or why it could not be looked up. */
 async function pullOfCommit(
   ctx: StepContext,
   inputs: ActionInputs,
   repo: { owner: string; repo: string } | null,
   sha: string
-): Promise<number | null | string> {
+): Promise<PullSummary | null | string> {
   if (repo === null) return 'GITHUB_REPOSITORY is not set, so its pull request cannot be looked up'
   const gh = await githubReads(ctx, inputs.githubToken)
   if (gh === null) return 'github_token is empty, so its pull request cannot be looked up'
   try {
-    return pullForCommit(await gh.pullsOfCommit(repo, sha), sha)?.number ?? null
+    return pullForCommit(await gh.pullsOfCommit(repo, sha), sha)
   } catch (err) {
     if (err instanceof AbortedError) throw err
     ctx.io.log.warning(`Could not look up the pull request of the deployed commit ${shortSha(sha)}: ${describeFailure(err)}`)
