@@ -167,6 +167,30 @@ describe('deployment events', () => {
     expect(summary(io)).toContain('the commit of pull request #12: the result goes to its comment and the commit status')
   })
 
+  it('a Vercel repository_dispatch: the deployed commit (not GITHUB_SHA, the default branch) gets the status and the report', async () => {
+    gh = await startGitHubStandin({ repository: REPO })
+    gh.addCommit(A, null, [])
+    gh.addCommit(B, A, ['agent/a.py'])
+    const io = await step(
+      {
+        name: 'repository_dispatch',
+        payload: {
+          action: 'vercel.deployment.success',
+          client_payload: { url: 'agent-abc.vercel.app', git: { sha: B, ref: 'feat' } },
+          repository
+        },
+        env: { GITHUB_REF: 'refs/heads/main', GITHUB_SHA: A }
+      },
+      { model_id: 'm' }
+    )
+    expect(io.outputs.result).toBe('pass')
+    expect(gh.git.statuses.map((s) => [s.sha, s.state])).toEqual([
+      [B, 'pending'],
+      [B, 'success']
+    ])
+    expect(summary(io)).toContain('commit `bbbbbbb`')
+  })
+
   it("reads the accepted risks at the pull request's base branch, never at the deployed commit (the pull request's own copy)", async () => {
     gh = await startGitHubStandin({ repository: REPO })
     gh.addCommit(B, null, ['agent/a.py'])
