@@ -1,7 +1,8 @@
 import { describe, expect, it } from '@jest/globals'
 import { readFileSync } from 'node:fs'
 import { parse } from 'yaml'
-import { envInputReader, INPUT_DEFAULTS, parseBaseUrl, parseCategories, readInputs } from '../../src/action/inputs.js'
+import { envInputReader, INPUT_DEFAULTS, parseBaseUrl, parseCategories, queryValues, readInputs } from '../../src/action/inputs.js'
+import { readPipelineEvent } from '../../src/pipeline/event.js'
 import { ConfigError } from '../../src/util/errors.js'
 
 const valid: Record<string, string> = {
@@ -43,7 +44,11 @@ describe('readInputs', () => {
       acceptedRisksFile: '.github/agent-security-accepted.yml',
       syncDismissals: false,
       sarifMinSeverity: 'low',
-      sarifLocation: ''
+      sarifLocation: '',
+      agentPaths: [],
+      mergeGroup: 'carry_over',
+      commitStatus: 'auto',
+      endpointPath: ''
     })
   })
 
@@ -251,6 +256,81 @@ describe('readInputs: the target by endpoint_url', () => {
   it('names the registration inputs given with model_id', () => {
     const e = configErrorOf({ ...valid, response_field: 'output.text', target_name: 'x' })
     expect([e.input, e.message]).toEqual(['target_name', expect.stringMatching(/only used with endpoint_url.*target_name, response_field/)])
+  })
+})
+
+describe('readInputs: the pipeline inputs and the target a pipeline event offers', () => {
+  const SHA = 'a'.repeat(40)
+  const deployment = readPipelineEvent(
+    'repository_dispatch',
+    { action: 'vercel.deployment.ready', client_payload: { url: 'agent-abc123.vercel.app', git: { sha: SHA, ref: 'feat' } } },
+    {}
+  )
+  const queue = readPipelineEvent(
+    'merge_group',
+    { merge_group: { head_sha: SHA, head_ref: `refs/heads/gh-readonly-queue/main/pr-7-${SHA}` } },
+    {}
+  )
+  const noTarget = { api_key: 'asas_dev_full', base_url: 'https://asas.example.com', response_field: 'output.text' }
+
+  it('reads agent_paths, merge_group, commit_status and endpoint_path', () => {
+    const inputs = readInputs(
+      reader({
+        ...valid,
+        agent_paths: 'agent/**\n# a comment\n\nprompts/*.md',
+        merge_group: 'ASSESS',
+        commit_status: 'always',
+        endpoint_path: '/api/chat?x=1'
+      })
+    )
+    expect(inputs).toMatchObject({
+      agentPaths: ['agent/**', 'prompts/*.md'],
+      mergeGroup: 'assess',
+      commitStatus: 'always',
+      endpointPath: '/api/chat?x=1'
+    })
+  })
+
+  it.each([
+    ['agent_paths', { agent_paths: '!docs/**' }, /only negated/],
+    ['merge_group', { merge_group: 'skip' }, /carry_over, assess/],
+    ['commit_status', { commit_status: 'yes' }, /auto, always, off/],
+    ['endpoint_path', { endpoint_path: 'api/chat' }, /must start with a single \//],
+    ['endpoint_path', { endpoint_path: '//evil.example/chat' }, /must start with a single \//],
+    ['endpoint_path', { endpoint_path: '/api chat?x-vercel-protection-bypass=s3cret' }, /holds a space/]
+  ])('%s: %j', (input, override, message) => {
+    const e = configErrorOf({ ...valid, ...override })
+    expect([e.input, e.message]).toEqual([input, expect.stringMatching(message)])
+    expect(e.message).not.toContain('s3cret')
+  })
+
+  it("takes a ready deployment's URL, with endpoint_path in place of its path, when model_id and endpoint_url are empty", () => {
+    const inputs = readInputs(reader({ ...noTarget, endpoint_path: '/api/chat?x-vercel-protection-bypass=s3cret0123' }), deployment)
+    expect(inputs.target).toMatchObject({
+      kind: 'endpoint',
+      endpoint: {
+        endpointUrl: 'https://agent-abc123.vercel.app/api/chat?x-vercel-protection-bypass=s3cret0123',
+        responseField: 'output.text'
+      }
+    })
+  })
+
+  it('endpoint_url and model_id still win over the event', () => {
+    expect(readInputs(reader(valid), deployment).target).toEqual({ kind: 'model', modelId: 'mdl_1' })
+  })
+
+  it('a merge queue with neither input has a preview target: no deployment of its commit', () => {
+    expect(readInputs(reader({ ...noTarget, target_name: 'shop-pr-7' }), queue).target).toEqual({
+      kind: 'preview',
+      reason: "nothing deploys the merge queue's commit",
+      name: 'shop-pr-7'
+    })
+    expect(() => readInputs(reader({ ...noTarget, mode: 'validate' }), queue)).toThrow(/is required in validate mode: nothing deploys/)
+  })
+
+  it('the query values of a URL: as given and decoded', () => {
+    expect(queryValues('/chat?a=x%2By&b=&c=plain#frag')).toEqual(['x%2By', 'x+y', 'plain'])
+    expect(queryValues('/chat')).toEqual([])
   })
 })
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals'
-import { prepareTarget, setupRequestTimeoutMs } from '../../src/action/prepare-target.js'
+import { prepareTarget, setupRequestTimeoutMs, type DeploymentContext } from '../../src/action/prepare-target.js'
 import { envInputReader, readInputs } from '../../src/action/inputs.js'
 import { runMain } from '../../src/action/main.js'
 import type { ActionIO } from '../../src/action/io.js'
@@ -7,6 +7,7 @@ import type { ServiceApi } from '../../src/service/service-api.js'
 import { ConfigError, ServiceError } from '../../src/util/errors.js'
 import { recordingLog } from '../__fixtures__/recording-log.js'
 import { fakeApi } from '../__fixtures__/fake-api.js'
+import { makeModel } from '../__fixtures__/builders.js'
 import { fakeClock } from '../__fixtures__/fake-clock.js'
 import { checkoutWith } from '../__fixtures__/workspace.js'
 import { mkdtempSync, symlinkSync, writeFileSync } from 'node:fs'
@@ -49,12 +50,14 @@ const base = {
   GITHUB_REF_NAME: 'main'
 }
 
-async function prepare(env: Record<string, string>, api: ServiceApi) {
+async function prepare(env: Record<string, string>, api: ServiceApi, deployment: DeploymentContext | null = null) {
   const io = fakeIO(env)
   const inputs = readInputs(envInputReader(env))
-  const result = await prepareTarget({ io, clock: fakeClock(), signal: new AbortController().signal, makeApi: () => api }, inputs).catch(
-    (e: unknown) => e
-  )
+  const result = await prepareTarget(
+    { io, clock: fakeClock(), signal: new AbortController().signal, makeApi: () => api },
+    inputs,
+    deployment
+  ).catch((e: unknown) => e)
   return { io, result }
 }
 
@@ -157,6 +160,41 @@ describe('prepareTarget', () => {
     expect(result).toMatchObject({ report: { profileSync: { status: 'synced', created: true, version: 1 } } })
     expect(api.calls).toEqual(['getProfile', 'changeProfile'])
   })
+
+  it.each([
+    [{ prNumber: 7, ref: 'feat' }, 'app-pr-7', 'synced'],
+    [{ prNumber: null, ref: 'feat' }, 'app-feat', 'refused']
+  ])(
+    "a deployment of a pull request's commit (%j) names its preview and syncs only that pull request's own: %s %s",
+    async (deployment, name, outcome) => {
+      const api = fakeApi({
+        listModels: async () => ({ models: [makeModel({ model_id: 'm7', name, endpoint_host: 'app-git-feat.vercel.app' })] }),
+        getProfile: async () => {
+          throw new ServiceError({ endpoint: 'GET /api/v1/model/m7/profile', status: 404, message: 'no profile' })
+        },
+        changeProfile: async () => ({ model_id: 'm7', profile_id: 'p1', version: 1 })
+      })
+      const { result } = await prepare(
+        {
+          ...base,
+          GITHUB_EVENT_NAME: 'deployment_status',
+          GITHUB_REF: 'refs/heads/feat',
+          GITHUB_WORKSPACE: checkoutWith({ 'p.yml': 'purpose: x\n' }),
+          INPUT_ENDPOINT_URL: 'https://app-git-feat.vercel.app/api/chat',
+          INPUT_RESPONSE_FIELD: 'output.text',
+          INPUT_PROFILE_FILE: 'p.yml'
+        },
+        api,
+        deployment
+      )
+      if (outcome === 'synced') {
+        expect(result).toMatchObject({ target: { modelId: 'm7', name: 'app-pr-7' }, report: { profileSync: { status: 'synced' } } })
+      } else {
+        expect(result).toBeInstanceOf(ConfigError)
+        expect((result as ConfigError).input).toBe('allow_shared_profile_sync')
+      }
+    }
+  )
 
   it('does not sync in validate mode', async () => {
     const api = fakeApi({})

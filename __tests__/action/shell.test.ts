@@ -113,7 +113,7 @@ describe('the main step, in-process', () => {
     expect(step.failures).toHaveLength(1)
     expect(step.failures[0]).toMatch(/^Configuration error in input 'min_severity': 'urgent' is not one of /)
     expect(step.failures[0]).not.toContain('\n')
-    expect(step.outputs).toEqual({ result: 'error' })
+    expect(step.outputs).toEqual({ result: 'error', assessments_spent: '0' })
     expect(step.summary.join('')).toContain("Configuration error in input 'min\\_severity'")
   })
 
@@ -126,7 +126,7 @@ describe('the main step, in-process', () => {
       }
     })
     await runStep(step, api)
-    expect(step.outputs).toEqual({ model_id: 'm', result: 'error' })
+    expect(step.outputs).toEqual({ model_id: 'm', result: 'error', assessments_spent: '0' })
     expect(step.failures).toHaveLength(1)
     expect(step.failures[0]).toMatch(/^POST \/api\/v1\/run HTTP 400 bad_request: refused \*\*\*/)
     expect(step.failures[0]).not.toMatch(/\n\s+at /)

@@ -304,16 +304,37 @@ describe('triggerRun', () => {
     expect(s.clock.sleeps.slice(0, 4)).toEqual([1_000, 2_000, 4_000, 8_000])
   })
 
-  it('explains a 403 with a code it does not know as the service refusing, not as a bad key', async () => {
+  it.each([
+    ['Forbidden', /HTTP 403: Forbidden\. On POST \/run a 403 means .*test:run.*resets on the 1st.*operator/],
+    // The message says which refusal it is: the one budget line, with the reset date (the 1st of next month when none is named).
+    [
+      'Monthly allowance spent',
+      /HTTP 403: Monthly allowance spent\. The workspace's monthly assessment allowance is spent; it resets on 2026-12-01 \(UTC; the 1st of next month/
+    ]
+  ])('explains a 403 with a code it does not know (%s) as the service refusing, not as a bad key', async (message, said) => {
     const s = setup()
     const api = fakeApi({
       triggerRun: async () => {
-        throw new ServiceError({ endpoint: 'POST /api/v1/run', status: 403, message: 'Monthly allowance spent' })
+        throw new ServiceError({ endpoint: 'POST /api/v1/run', status: 403, message })
       }
     })
     const err = (await triggerRun({ ...s, api }, { modelId: 'm', categories: [] }).catch((e: unknown) => e)) as ServiceError
     expect(err).not.toBeInstanceOf(ConfigError)
-    expect(err.describe()).toMatch(/HTTP 403: Monthly allowance spent\. On POST \/run a 403 means .*test:run.*resets on the 1st.*operator/)
+    expect(err.describe()).toMatch(said)
+  })
+
+  it('ends a 429 of the daily budget with one line naming the Retry-After as a duration and a UTC time', async () => {
+    const s = setup(5_000)
+    const api = fakeApi({
+      triggerRun: async () => {
+        throw svcErr(429, 'daily_budget_exhausted', { retryAfterMs: 3_600_000, transient: true })
+      }
+    })
+    const err = (await triggerRun({ ...s, api }, { modelId: 'm', categories: [] }).catch((e: unknown) => e)) as ServiceError
+    expect(err.describe()).toMatch(
+      /The daily assessment budget is spent; the service asks to retry after 1 h 0 min \(2026-11-21 13:00 UTC\): run again then, or raise timeout_minutes$/
+    )
+    expect(err.describe()).not.toMatch(/\n/)
   })
 
   it.each([

@@ -32,6 +32,8 @@ export interface AcceptedRisks {
   prAdds: AcceptedEntry[]
   prRemoves: AcceptedEntry[]
   notes: string[]
+  /** The text of the file in force (null or absent: none), for the digest of the verdict inputs. */
+  text?: string | null
 }
 
 export interface ReadAcceptedDeps {
@@ -70,6 +72,7 @@ export async function readAcceptedRisks(deps: ReadAcceptedDeps, path: string, sc
   }
   if (text !== null) {
     out.entries = await parse(text, rel)
+    out.text = text
     out.source = at.startsWith('refs/heads/') ? `the branch ${at.slice('refs/heads/'.length)}` : `the commit ${shortRef(at)}`
   }
   return out
@@ -134,6 +137,7 @@ async function readForPullRequest(
       `cannot read ${rel} from the base branch at ${scope.baseSha.slice(0, 12)} (${describeFailure(err)}); the job needs contents: read. The PR's own copy is never trusted`
     )
   }
+  out.text = baseText
   out.entries = baseText === null ? [] : await parse(baseText, `${rel} (base branch ${scope.baseRef || scope.baseSha.slice(0, 12)})`)
   out.source = baseText === null ? null : `the base branch ${scope.baseRef} at ${scope.baseSha.slice(0, 12)}`
   if (local === null) return out // no checkout of the PR: nothing to compare

@@ -12,6 +12,8 @@
 import { Deadline, type Clock } from '../util/clock.js'
 import { describeFailure, ServiceError } from '../util/errors.js'
 import { oneLine } from '../util/text.js'
+import { readEventPayload } from '../github/publish.js'
+import { readPipelineEvent } from '../pipeline/event.js'
 import { envInputReader, isMaskableSecret, readInputs, type ActionInputs } from './inputs.js'
 import type { ActionIO } from './io.js'
 import type { ServiceApi } from '../service/service-api.js'
@@ -39,7 +41,9 @@ export async function runPost(deps: PostDeps): Promise<void> {
   try {
     const rawKey = envInputReader(io.env)('api_key')
     if (isMaskableSecret(rawKey)) io.setSecret(rawKey)
-    const inputs = readInputs(envInputReader(io.env))
+    // The event too: on a deployment event the target may come from it, and the inputs are read as the main step read them.
+    const event = readPipelineEvent(io.env.GITHUB_EVENT_NAME ?? '', await readEventPayload(io.env.GITHUB_EVENT_PATH), io.env)
+    const inputs = readInputs(envInputReader(io.env), event)
     const settleBy = Deadline.after(clock, POST_SETTLE_MS)
     const api = deps.makeApi(inputs, Deadline.after(clock, POST_SETTLE_MS * 2))
     if (runId === null) {

@@ -13,14 +13,14 @@ import { readEventPayload } from '../github/publish.js'
 import { parseProfileFile, PROFILE_FILE_MAX_BYTES, type ProfileFile } from '../profile/profile-file.js'
 import { readWorkspaceFile } from '../util/read-workspace-file.js'
 import { loadYaml } from '../util/yaml.js'
-import { profileWriteRefusal, writeStanding } from '../github/write-rule.js'
+import { profileWriteRefusal, writeStanding, type WriteStanding } from '../github/write-rule.js'
 import { syncProfile } from '../profile/sync-profile.js'
 import type { ReportProfileSync, ReportTarget } from '../report/report-model.js'
 import type { ServiceApi } from '../service/service-api.js'
 import { defaultTargetName } from '../target/naming.js'
 import { resolveTarget } from '../target/resolve-target.js'
 import type { ResolvedTarget } from '../target/target-spec.js'
-import type { ActionInputs } from './inputs.js'
+import type { ActionInputs, ProfileInputs } from './inputs.js'
 import type { ActionIO } from './io.js'
 
 export interface PrepareDeps {
@@ -30,6 +30,18 @@ export interface PrepareDeps {
   random?: () => number
   /** A client for the setup calls: its per-request timeout covers the service's live probe of the target. */
   makeApi(deadline: Deadline, requestTimeoutMs: number): ServiceApi
+}
+
+/**
+ * What the event alone does not say, on a deployment event (which runs on
+ * the default branch): the pull request whose commit was deployed, and the
+ * deployment's ref. They name the preview (`<repo>-pr-<N>`, else
+ * `<repo>-<ref>`), and a deployment of a pull request's commit writes only
+ * that pull request's own preview profile, as the pull request itself may.
+ */
+export interface DeploymentContext {
+  prNumber: number | null
+  ref: string | null
 }
 
 export interface Prepared {
@@ -57,12 +69,20 @@ export async function loadProfileFile(env: NodeJS.ProcessEnv, path: string): Pro
   return parseProfileFile(await loadYaml(), path, raw)
 }
 
-export async function prepareTarget(deps: PrepareDeps, inputs: ActionInputs): Promise<Prepared> {
+export async function prepareTarget(
+  deps: PrepareDeps,
+  inputs: ActionInputs,
+  deployment: DeploymentContext | null = null
+): Promise<Prepared> {
   const { io, clock } = deps
+  if (inputs.target.kind === 'preview') {
+    throw new ConfigError('endpoint_url', `is empty and ${inputs.target.reason}: give model_id or endpoint_url for this event`)
+  }
+  const given = inputs.target
   const profileFile = inputs.profile && inputs.mode === 'gate' ? await loadProfileFile(io.env, inputs.profile.path) : null
   if (inputs.profile && inputs.mode !== 'gate')
     io.log.info(`profile_file is synced in gate mode only: ${inputs.profile.path} is not used in ${inputs.mode} mode.`)
-  if (inputs.target.kind === 'model' && profileFile === null) {
+  if (given.kind === 'model' && profileFile === null) {
     return {
       target: { modelId: inputs.modelId, name: null, outcome: 'given', endpointHost: null, movedFrom: null },
       report: { target: null, profileSync: null }
@@ -72,7 +92,7 @@ export async function prepareTarget(deps: PrepareDeps, inputs: ActionInputs): Pr
   const eventName = io.env.GITHUB_EVENT_NAME ?? ''
   const payload = await readEventPayload(io.env.GITHUB_EVENT_PATH)
   const event = targetFromEvent(eventName, payload, io.env.GITHUB_REPOSITORY ?? '')
-  const prNumber = event.kind === 'pull_request' ? event.number : null
+  const prNumber = event.kind === 'pull_request' ? event.number : (deployment?.prNumber ?? null)
   const deadline = Deadline.after(clock, inputs.timeoutMs)
   const callDeps = {
     api: deps.makeApi(deadline, setupRequestTimeoutMs(inputs)),
@@ -85,47 +105,57 @@ export async function prepareTarget(deps: PrepareDeps, inputs: ActionInputs): Pr
   const name = defaultTargetName({
     repository: io.env.GITHUB_REPOSITORY ?? '',
     prNumber,
-    ref: nonEmpty(io.env.GITHUB_HEAD_REF) ?? io.env.GITHUB_REF_NAME ?? ''
+    ref: deployment?.ref ?? nonEmpty(io.env.GITHUB_HEAD_REF) ?? io.env.GITHUB_REF_NAME ?? ''
   })
-  const target = await resolveTarget(callDeps, inputs.target, name)
+  const target = await resolveTarget(callDeps, given, name)
   const reportTarget: ReportTarget | null =
     target.outcome === 'given' ? null : { outcome: target.outcome, name: target.name ?? '', movedFrom: target.movedFrom }
   if (profileFile === null || inputs.profile === null) return { target, report: { target: reportTarget, profileSync: null } }
 
-  const refusal = profileWriteRefusal(writeStanding(eventName, payload, io.env), target, inputs.profile.allowShared)
+  const refusal = profileWriteRefusal(
+    profileStanding(writeStanding(eventName, payload, io.env), deployment),
+    target,
+    inputs.profile.allowShared
+  )
   if (refusal) throw refusal
-  const path = inputs.profile.path
+  return {
+    target,
+    report: { target: reportTarget, profileSync: await syncProfileFile({ ...callDeps, io }, inputs.profile, profileFile, target) }
+  }
+}
+
+/** A deployment of a pull request's commit writes as that pull request would: its own preview only. */
+function profileStanding(standing: WriteStanding, deployment: DeploymentContext | null): WriteStanding {
+  return standing.kind === 'other' && deployment?.prNumber != null ? { kind: 'pull_request', number: deployment.prNumber } : standing
+}
+
+/** The profile file synced to the target; a failure is reported, or thrown when fail_on_profile_error (or a bug, a cancel). */
+async function syncProfileFile(
+  deps: Parameters<typeof syncProfile>[0] & { io: ActionIO },
+  profile: ProfileInputs,
+  file: ProfileFile,
+  target: ResolvedTarget
+): Promise<ReportProfileSync> {
+  const path = profile.path
   try {
-    const synced = await syncProfile(callDeps, target.modelId, path, profileFile)
+    const synced = await syncProfile(deps, target.modelId, path, file)
     const confirmed = synced.confirmed
       ? [...synced.confirmed.answers, ...Object.entries(synced.confirmed.items).flatMap(([f, names]) => names.map((n) => `${f}: ${n}`))]
       : []
     return {
-      target,
-      report: {
-        target: reportTarget,
-        profileSync: {
-          file: path,
-          status: 'synced',
-          created: synced.created,
-          changed: synced.changed,
-          confirmed,
-          version: synced.version,
-          error: null
-        }
-      }
+      file: path,
+      status: 'synced',
+      created: synced.created,
+      changed: synced.changed,
+      confirmed,
+      version: synced.version,
+      error: null
     }
   } catch (err) {
     const kind = failureKind(err)
-    if (inputs.profile.failOnError || kind === 'bug' || kind === 'aborted') throw err
+    if (profile.failOnError || kind === 'bug' || kind === 'aborted') throw err
     const line = describeFailure(err)
-    io.log.warning(`The profile sync failed; assessing the profile as the service holds it (fail_on_profile_error is false): ${line}`)
-    return {
-      target,
-      report: {
-        target: reportTarget,
-        profileSync: { file: path, status: 'failed', created: false, changed: [], confirmed: [], version: null, error: line }
-      }
-    }
+    deps.io.log.warning(`The profile sync failed; assessing the profile as the service holds it (fail_on_profile_error is false): ${line}`)
+    return { file: path, status: 'failed', created: false, changed: [], confirmed: [], version: null, error: line }
   }
 }

@@ -8,12 +8,17 @@
 import { mkdir, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { postCommitStatus, type CommitStatus } from '../github/commit-status.js'
+import { createGitHubClient } from '../github/github-client.js'
 import { publishToGitHub, type PublishArgs, type PublishDeps, type Published } from '../github/publish.js'
+import type { RepoRef } from '../github/transport.js'
+import { Deadline } from '../util/clock.js'
+import { AbortedError, describeFailure } from '../util/errors.js'
 import { baseUrlSecrets } from '../service/base-url.js'
 import type { Log } from '../util/log.js'
 import { makeScrubber, secretWireForms } from '../util/redact.js'
 import { nonEmpty, oneLine } from '../util/text.js'
-import { envInputReader, isMaskableSecret } from './inputs.js'
+import { envInputReader, isMaskableSecret, queryValues } from './inputs.js'
 import type { ActionIO } from './io.js'
 
 /** What the stages write through: an ActionIO whose every sink is scrubbed, plus the report files and GitHub. */
@@ -22,15 +27,26 @@ export interface ScrubbedIO extends ActionIO {
   writeReportFile(name: string, ext: string, text: string): Promise<string>
   /** The sticky comment or the tracking issue (see publishToGitHub): its marker, body and title scrubbed. */
   publish(args: PublishArgs): Promise<Published>
+  /**
+   * A commit status (see postCommitStatus), its context, description and
+   * target scrubbed. Never throws: false when it was not set (a warning says
+   * why), or when the job is being cancelled.
+   */
+  setCommitStatus(args: { githubToken: string; repo: RepoRef; status: CommitStatus }): Promise<boolean>
 }
+
+/** GitHub calls of one status get their own short budget, as the comment's do. */
+const STATUS_BUDGET_MS = 30_000
 
 /** The longest output value: far above any real one (categories_planned of the whole taxonomy). */
 const OUTPUT_MAX_CHARS = 65_536
 
 /**
  * The step's secrets, masked on the runner before anything else can print
- * them: the service key, the target's credential, and a password in
- * base_url (refused as an input, but it must not echo meanwhile).
+ * them: the service key, the target's credential, a password in base_url
+ * (refused as an input, but it must not echo meanwhile), and the query values
+ * of endpoint_url and endpoint_path (a deployment protection bypass travels
+ * there, e.g. ?x-vercel-protection-bypass=<secret>).
  */
 export function stepSecrets(io: ActionIO): string[] {
   const secrets: string[] = []
@@ -43,6 +59,14 @@ export function stepSecrets(io: ActionIO): string[] {
     const forms = secretWireForms(raw, name === 'target_credential' ? { clientId: envInputReader(io.env)('oauth_client_id') } : {})
     for (const form of forms) io.setSecret(form)
     secrets.push(...forms)
+  }
+  for (const name of ['endpoint_url', 'endpoint_path']) {
+    for (const value of queryValues(envInputReader(io.env)(name))) {
+      if (!isMaskableSecret(value)) continue
+      const forms = secretWireForms(value)
+      for (const form of forms) io.setSecret(form)
+      secrets.push(...forms)
+    }
   }
   const urlSecrets = baseUrlSecrets(envInputReader(io.env)('base_url'))
   for (const s of urlSecrets) io.setSecret(s)
@@ -115,6 +139,26 @@ export function scrubbingIO(raw: ActionIO, secrets: readonly string[], github: O
           commentBody: (existing) => scrub(args.commentBody(existing)),
           issueTitle: scrub(args.issueTitle)
         }
-      )
+      ),
+    setCommitStatus: async ({ githubToken, repo, status }) => {
+      if (github.signal.aborted) return false
+      try {
+        const api = await createGitHubClient({
+          token: githubToken,
+          apiUrl: nonEmpty(raw.env.GITHUB_API_URL) ?? 'https://api.github.com',
+          clock: github.clock,
+          deadline: Deadline.after(github.clock, STATUS_BUDGET_MS),
+          signal: github.signal,
+          log,
+          random: github.random
+        })
+        const clean = { ...status, context: scrub(status.context), description: scrub(status.description) }
+        return await postCommitStatus(api, repo, { ...clean, targetUrl: status.targetUrl === null ? null : scrub(status.targetUrl) }, log)
+      } catch (err) {
+        if (!(err instanceof AbortedError))
+          log.warning(`Could not set the commit status (the gate's result is unchanged): ${describeFailure(err)}`)
+        return false
+      }
+    }
   }
 }

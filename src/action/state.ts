@@ -54,6 +54,12 @@ export function saveRunStarted(state: StateStore, runId: string): void {
   state.saveState(RUN_SETTLED, 'false')
 }
 
+/** The run this step started (whether or not it settled), or null: what the step spent of the budget. */
+export function startedRun(state: StateStore): string | null {
+  const runId = state.getState(RUN_ID)
+  return runId === '' ? null : runId
+}
+
 export function saveRunSettled(state: StateStore): void {
   state.saveState(RUN_SETTLED, 'true')
 }

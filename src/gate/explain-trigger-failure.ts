@@ -4,8 +4,14 @@
  * spent allowances and budgets get a hint saying what (not) to do.
  */
 import { ConfigError, ServiceError } from '../util/errors.js'
+import { explainAssessmentLimit } from '../pipeline/budget.js'
 import type { ServiceCallDeps } from '../service/service-api.js'
 import { oneLine } from '../util/text.js'
+
+/** The budget line as a hint (describe() ends the line with it). */
+function limitHint(deps: ServiceCallDeps, err: ServiceError): string | null {
+  return explainAssessmentLimit(err, deps.clock.now())?.replace(/\.$/, '') ?? null
+}
 
 /** Turn a final trigger failure into the error a user can act on. */
 export async function explainTriggerFailure(
@@ -34,20 +40,22 @@ export async function explainTriggerFailure(
       )
     case 'insufficient_scope':
       return new ConfigError('api_key', 'the key lacks the test:run scope that triggering a run requires: use a key with test:run')
-    case 'allowance_exhausted': {
-      const resets = typeof err.extra.resets_on === 'string' ? oneLine(err.extra.resets_on, 40) : 'the 1st of next month (UTC)'
+    case 'allowance_exhausted':
       return err.withDetail({
-        hint: `The workspace's monthly assessment allowance is spent; it resets on ${resets}. Waiting within this job will not help`
+        hint:
+          limitHint(deps, err) ??
+          "The workspace's monthly assessment allowance is spent; it resets on the 1st of next month (UTC). Waiting within this job will not help"
       })
-    }
     case 'evaluation_ceiling':
       return err.withDetail({
         hint: "The evaluation workspace has reached its assessment ceiling. Only the service's operator can lift it (waiting does not): contact them or move to a paid plan"
       })
-    case 'daily_budget_exhausted':
-      return err.withDetail({
-        hint: 'The daily assessment budget is spent and Retry-After is beyond timeout_minutes; run again later or raise timeout_minutes'
-      })
+  }
+  if (err.status === 429) {
+    // Reached only when Retry-After is beyond what is left of timeout_minutes.
+    return err.withDetail({
+      hint: `${limitHint(deps, err) ?? 'The service refused the trigger with HTTP 429'}: run again then, or raise timeout_minutes`
+    })
   }
   if (err.status === 401) {
     return new ConfigError(
@@ -57,6 +65,8 @@ export async function explainTriggerFailure(
   }
   if (err.status === 403) {
     // A code this action does not know (or none): the service's own message says which refusal it is.
+    const limit = limitHint(deps, err)
+    if (limit !== null) return err.withDetail({ hint: limit })
     return err.withDetail({
       hint: 'On POST /run a 403 means the key lacks the test:run scope (use a key with it), the monthly allowance is spent (it resets on the 1st, UTC), or an evaluation ceiling was reached (only the operator lifts it); the message above says which'
     })

@@ -75,6 +75,8 @@ export interface FoundRecord {
   record: AssessmentRecord
   commentId: number
   url: string
+  /** The comment's marker line: a report written under it replaces this comment. */
+  marker: string
 }
 
 /**
@@ -101,7 +103,9 @@ export async function findAssessmentRecord(
       const record = readAssessmentRecord(c.body)
       if (record?.subject !== subject) continue
       // ISO minutes compare as text; a later comment wins a tie (and a record without a time loses to one with).
-      if ((record.at ?? '') >= (best?.record.at ?? '')) best = { record, commentId: c.id, url: c.html_url }
+      if ((record.at ?? '') >= (best?.record.at ?? '')) {
+        best = { record, commentId: c.id, url: c.html_url, marker: c.body.split('\n', 1)[0].replace(/\r$/, '') }
+      }
     }
     if (!hasNext || items.length === 0) break
   }

@@ -12,7 +12,7 @@ import { nonEmpty } from '../util/text.js'
 import { parseJsonFile } from '../util/parse-file.js'
 import { splitRepository, targetFromEvent } from './context.js'
 import { createGitHubClient } from './github-client.js'
-import { postStickyComment, type CommentMode } from './sticky-comment.js'
+import { postStickyComment, type CommentMode, type PullRequestRef } from './sticky-comment.js'
 import { syncTrackingIssue } from './tracking-issue.js'
 
 export interface PublishDeps {
@@ -34,11 +34,15 @@ export interface PublishSettings {
 export interface PublishArgs {
   inputs: PublishSettings
   marker: string
-  /** Rendered only when a comment or issue will be written. */
   /** Rendered only when a comment or issue will be written; given the body it replaces (null when none). */
   commentBody: (existing: string | null) => string
   issueTitle: string
   failing: boolean
+  /**
+   * The pull request to comment on when the event is not one (a deployment of
+   * its commit runs on the default branch); absent: the event's.
+   */
+  pullRequest?: PullRequestRef | null
 }
 
 export interface Published {
@@ -63,7 +67,9 @@ export async function readEventPayload(path: string | undefined): Promise<unknow
 export async function publishToGitHub(deps: PublishDeps, args: PublishArgs): Promise<Published> {
   const { env, log } = deps
   const none: Published = { commentUrl: null, issueUrl: null }
-  const target = targetFromEvent(env.GITHUB_EVENT_NAME ?? '', await readEventPayload(env.GITHUB_EVENT_PATH), env.GITHUB_REPOSITORY ?? '')
+  const target = args.pullRequest
+    ? { kind: 'pull_request' as const, ...args.pullRequest }
+    : targetFromEvent(env.GITHUB_EVENT_NAME ?? '', await readEventPayload(env.GITHUB_EVENT_PATH), env.GITHUB_REPOSITORY ?? '')
   const wantComment = target.kind === 'pull_request' && args.inputs.comment !== 'off'
   const wantIssue = target.kind === 'none' && args.inputs.issue === 'update'
   if (!wantComment && !wantIssue) {

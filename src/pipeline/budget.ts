@@ -10,7 +10,7 @@ import { shortSha } from './identity.js'
 /** What this step did about an assessment. */
 export type Spend =
   /** A run was created by this step (its trigger answered, or its run was found after a lost answer). */
-  | { kind: 'assessed'; runId: string | null; sha: string | null }
+  | { kind: 'assessed'; runId: string | null; sha: string | null; reason?: string }
   /** The result of an earlier assessment was carried over: nothing was triggered. */
   | { kind: 'carried_over'; assessedSha: string }
   /** Nothing was triggered (skipped event, refused trigger, failure before the trigger): `reason` says why. */
@@ -29,7 +29,8 @@ export function budgetLine(s: Spend): BudgetLine {
     case 'assessed': {
       const run = s.runId === null ? '' : ` run ${oneLine(s.runId, 80)}`
       const of = s.sha === null ? '' : ` of ${shortSha(s.sha)}`
-      return { spent: 1, why: s.kind, line: `${head} 1 (assessed${run}${of}).` }
+      const why = s.reason === undefined ? '' : `: ${oneLine(s.reason, 300)}`
+      return { spent: 1, why: s.kind, line: `${head} 1 (assessed${run}${of}${why}).` }
     }
     case 'carried_over':
       return { spent: 0, why: s.kind, line: `${head} 0 (result carried over from the assessment of ${shortSha(s.assessedSha)}).` }

@@ -300,6 +300,9 @@ function renderJsonWithCap(
       pr_removes: r.acceptances.prRemoves.map(acceptanceJson)
     },
     notes: r.notes,
+    assessments_spent: r.pipeline?.assessmentsSpent ?? null,
+    budget: r.pipeline?.budgetLine ?? null,
+    pipeline: r.pipeline?.lines ?? [],
     truncation: null as null | JsonTruncation
   }
   if (truncatedFields > 0) data.truncation = { max_field_chars: cap, fields_truncated: truncatedFields }

@@ -25,6 +25,8 @@ export interface NotAssessedInput {
   commitSha: string | null
   assessedAt: string | null
   runUrl: string | null
+  /** What the step spent of the assessment budget and why (docs/pr-pipelines.md), one line. */
+  budgetLine?: string | null
 }
 
 /** The failure in a few words for the title (plain text, from trusted parts only). */
@@ -78,6 +80,7 @@ export function renderNotAssessed(
       ? "**Why:** an unexpected error occurred (a bug in this action); the step's log has the details."
       : `**Why:** ${proseText(input.line, 2000)}`
   )
+  if (input.budgetLine) out.push(proseText(input.budgetLine, 600))
   const prev = previousLine(opts.previous)
   if (prev) out.push(prev)
   out.push('<sub>Quoted text comes from the service: untrusted data, not instructions. The step failed, so the check is red.</sub>')

@@ -74,6 +74,18 @@ export interface ReportInput {
   target?: ReportTarget | null
   /** What the profile sync did before the run; absent when there is no profile_file. */
   profileSync?: ReportProfileSync | null
+  /** The event's lines and the assessment budget (docs/pr-pipelines.md); absent outside the main step. */
+  pipeline?: ReportPipeline | null
+}
+
+/** What the step spent of the assessment budget and why, and what the event was (docs/pr-pipelines.md). */
+export interface ReportPipeline {
+  /** Assessments this step spent: 0 or 1. */
+  assessmentsSpent: 0 | 1
+  /** "Assessments spent by this step: 1 (assessed run r_1 of abc1234: ...)." */
+  budgetLine: string
+  /** What the event was, where its result goes, why the step assessed. */
+  lines: string[]
 }
 
 export interface ReportPolicyInput {
@@ -320,6 +332,7 @@ export interface Report {
   assessedAt: string | null
   target: ReportTarget | null
   profileSync: ReportProfileSync | null
+  pipeline?: ReportPipeline | null
 }
 
 /** "profile v4: tools +1 (refund_order), system_prompt changed" (the one line a report shows of the sync). */
@@ -693,7 +706,8 @@ export function buildReport(input: ReportInput): Report {
       : null,
     baseline,
     acceptances,
-    headline: headlineParts.join(' · ')
+    headline: headlineParts.join(' · '),
+    pipeline: input.pipeline ? { ...input.pipeline, budgetLine: s(input.pipeline.budgetLine), lines: input.pipeline.lines.map(s) } : null
   }
 }
 

@@ -30,15 +30,25 @@ export interface GatePolicy {
   baseline: LoadedBaseline
 }
 
-export async function loadPolicy(ctx: StepContext, inputs: ActionInputs): Promise<GatePolicy> {
+/**
+ * `acceptedAt`: where the accepted risks are read instead of the event's own
+ * commit, on events whose commit may hold a pull request's copy (a deployment,
+ * a merge queue: see PlannedEvent).
+ */
+export async function loadPolicy(ctx: StepContext, inputs: ActionInputs, acceptedAt: string | null = null): Promise<GatePolicy> {
   const { io } = ctx
-  const scope = baselineScope(io.env.GITHUB_EVENT_NAME ?? '', await readEventPayload(io.env.GITHUB_EVENT_PATH), io.env)
+  const eventScope = baselineScope(io.env.GITHUB_EVENT_NAME ?? '', await readEventPayload(io.env.GITHUB_EVENT_PATH), io.env)
+  const scope = acceptedAt !== null && eventScope.kind === 'other' ? { ...eventScope, sha: acceptedAt } : eventScope
   const today = isoDay(ctx.clock.now())
   const accepted = inputs.acceptedRisksFile === '' ? null : await readAccepted(ctx, inputs, scope, today)
-  const baseline = await loadBaseline(
-    { api: () => ctx.makeApi(inputs, Deadline.after(ctx.clock, SIDE_CALL_BUDGET_MS)), store: ctx.baselineStore, log: io.log },
-    { modelId: inputs.modelId, baselineRunId: inputs.baselineRunId }
-  )
+  // A preview this event has no deployment of has no model: nothing to read a baseline of.
+  const baseline =
+    inputs.modelId === ''
+      ? { baseline: null, source: null, why: 'this event has no target to read a baseline of' }
+      : await loadBaseline(
+          { api: () => ctx.makeApi(inputs, Deadline.after(ctx.clock, SIDE_CALL_BUDGET_MS)), store: ctx.baselineStore, log: io.log },
+          { modelId: inputs.modelId, baselineRunId: inputs.baselineRunId }
+        )
   io.log.info(
     baseline.baseline
       ? `Baseline: run ${baseline.baseline.run_id} (${baseline.baseline.findings.length} findings) from ${baseline.source}.`

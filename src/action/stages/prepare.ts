@@ -4,8 +4,10 @@
  * synced from profile_file. The model's outputs are set as soon as it is
  * known, so a step that fails later still names it.
  */
+import { readEventPayload } from '../../github/publish.js'
+import { readPipelineEvent, type PipelineEvent } from '../../pipeline/event.js'
 import { envInputReader, readInputs, type ActionInputs } from '../inputs.js'
-import { prepareTarget, type Prepared } from '../prepare-target.js'
+import { prepareTarget, type DeploymentContext, type Prepared } from '../prepare-target.js'
 import type { StepContext } from './context.js'
 
 export interface PreparedStep {
@@ -15,13 +17,27 @@ export interface PreparedStep {
   report: Prepared['report']
 }
 
-/** Every input, read and validated; a mistake is a ConfigError naming the input. */
-export function readStepInputs(ctx: StepContext): ActionInputs {
-  return readInputs(envInputReader(ctx.io.env))
+export interface StepInputs {
+  inputs: ActionInputs
+  /** The event as the pipeline reads it (a deployment may give the target). */
+  event: PipelineEvent
 }
 
-export async function prepare(ctx: StepContext, given: ActionInputs): Promise<PreparedStep> {
+/** Every input, read and validated, and the event; a mistake is a ConfigError naming the input. */
+export async function readStepInputs(ctx: StepContext): Promise<StepInputs> {
+  const { env } = ctx.io
+  const event = readPipelineEvent(env.GITHUB_EVENT_NAME ?? '', await readEventPayload(env.GITHUB_EVENT_PATH), env)
+  return { inputs: readInputs(envInputReader(env), event), event }
+}
+
+/**
+ * `deployment`: the pull request and ref of a deployed commit (they name its
+ * preview). A preview this event has no deployment of is not prepared: the
+ * plan carries a result over or fails closed.
+ */
+export async function prepare(ctx: StepContext, given: ActionInputs, deployment: DeploymentContext | null = null): Promise<PreparedStep> {
   const { io } = ctx
+  if (given.target.kind === 'preview') return { inputs: given, report: { target: null, profileSync: null } }
   const prepared = await prepareTarget(
     {
       io,
@@ -30,7 +46,8 @@ export async function prepare(ctx: StepContext, given: ActionInputs): Promise<Pr
       random: ctx.random,
       makeApi: (deadline, requestTimeoutMs) => ctx.makeApi(given, deadline, { requestTimeoutMs })
     },
-    given
+    given,
+    deployment
   )
   const inputs = { ...given, modelId: prepared.target.modelId }
   io.setOutput('model_id', inputs.modelId)

@@ -8,29 +8,51 @@
  */
 import { commentMarker, previousResult } from '../../report/comment.js'
 import { notAssessedTitle, renderNotAssessed, type NotAssessedInput } from '../../report/not-assessed.js'
+import type { PullRequestRef } from '../../github/sticky-comment.js'
+import { budgetLine } from '../../pipeline/budget.js'
 import { envInputReader, type ActionInputs } from '../inputs.js'
+import { startedRun } from '../state.js'
 import type { StepContext } from './context.js'
 import { assessedNow, runUrl, scrubbedModel, type RenderedReport } from './report.js'
 import type { StepFailure } from './conclude.js'
 
-export async function reportNotAssessed(ctx: StepContext, inputs: ActionInputs | null, failure: StepFailure): Promise<RenderedReport> {
+/** What the failed step knew of its event: the commit it was about, the pull request of a deployed commit. */
+export interface FailedAt {
+  commit: string | null
+  pullRequest?: PullRequestRef | null
+}
+
+export async function reportNotAssessed(
+  ctx: StepContext,
+  inputs: ActionInputs | null,
+  failure: StepFailure,
+  at: FailedAt = { commit: null }
+): Promise<RenderedReport> {
   const { io } = ctx
   const modelId = inputs?.modelId ?? (envInputReader(io.env)('model_id').trim() || 'the model')
-  const assessed = await assessedNow(ctx)
+  const assessed = await assessedNow(ctx, at.commit)
+  // A run this step created was spent, whatever failed after it.
+  const runId = startedRun(io)
+  const spent = budgetLine(
+    runId === null
+      ? { kind: 'not_assessed', reason: failure.cause }
+      : { kind: 'assessed', runId, sha: assessed.sha, reason: `then ${failure.cause}` }
+  )
   const input = scrubbedModel<NotAssessedInput>(ctx, {
     modelId,
     mode: inputs?.mode === 'validate' ? 'validate' : 'gate',
     ...failure,
     commitSha: assessed.sha,
     assessedAt: assessed.at,
-    runUrl: runUrl(io.env)
+    runUrl: runUrl(io.env),
+    budgetLine: inputs?.mode === 'validate' ? null : spent.line
   })
   // A configuration mistake leaves no inputs to publish with, a target that could not be
   // registered no model to key the comment on.
   const keyed = inputs !== null && inputs.modelId !== ''
   const marker = commentMarker(inputs?.mode === 'validate' ? `${modelId}#validate` : modelId)
   return {
-    outputs: {},
+    outputs: inputs?.mode === 'validate' ? {} : { assessments_spent: String(spent.spent) },
     annotations: [],
     summary: renderNotAssessed(input),
     github: keyed
@@ -39,7 +61,8 @@ export async function reportNotAssessed(ctx: StepContext, inputs: ActionInputs |
           commentBody: (existing) =>
             renderNotAssessed(input, { marker, previous: existing === null ? undefined : previousResult(existing) }),
           issueTitle: notAssessedTitle(input),
-          failing: true
+          failing: true,
+          ...(at.pullRequest ? { pullRequest: at.pullRequest } : {})
         }
       : null,
     commentUrlOutput: false,

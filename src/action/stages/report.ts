@@ -5,7 +5,7 @@
  * and rendered as the outputs, annotations, job summary and comment.
  */
 import { buildAnnotations, type Annotation } from '../../report/annotations.js'
-import { commentMarker, renderComment } from '../../report/comment.js'
+import { commentMarker, renderComment, type AssessmentRecord, type RecordedResult } from '../../report/comment.js'
 import { renderJson } from '../../report/json.js'
 import { renderJunit } from '../../report/junit.js'
 import { reportTitle } from '../../report/markdown.js'
@@ -15,11 +15,15 @@ import { renderSummary } from '../../report/summary.js'
 import { assessedCommit } from '../../github/context.js'
 import { readEventPayload, type PublishArgs } from '../../github/publish.js'
 import { assessmentReportInput, type GateOutcome } from '../../gate/assess.js'
+import { budgetLine } from '../../pipeline/budget.js'
+import type { AssessmentIdentity } from '../../pipeline/identity.js'
 import { scrubSecretsDeep } from '../../util/redact.js'
 import type { ActionInputs } from '../inputs.js'
 import { ACTION_VERSION } from '../version.js'
 import type { StepContext } from './context.js'
 import type { GatePolicy } from './load-policy.js'
+import type { AssessPlan } from './plan.js'
+import type { PlannedEvent } from './plan-event.js'
 import type { PreparedStep } from './prepare.js'
 import type { Recorded } from './record.js'
 
@@ -50,13 +54,36 @@ export function runUrl(env: NodeJS.ProcessEnv): string | null {
   return server && repo && id ? `${server}/${repo}/actions/runs/${id}` : null
 }
 
-/** The commit assessed and the time of the report (for every comment and summary). */
-export async function assessedNow(ctx: StepContext): Promise<{ sha: string | null; at: string }> {
+/**
+ * The commit assessed and the time of the report (for every comment and
+ * summary): the event's commit when the pipeline read one (a deployed commit
+ * is not GITHUB_SHA on repository_dispatch), else the PR's head or GITHUB_SHA.
+ */
+export async function assessedNow(ctx: StepContext, eventCommit: string | null = null): Promise<{ sha: string | null; at: string }> {
   const { env } = ctx.io
   return {
-    sha: assessedCommit(await readEventPayload(env.GITHUB_EVENT_PATH), env.GITHUB_SHA),
+    sha: eventCommit ?? assessedCommit(await readEventPayload(env.GITHUB_EVENT_PATH), env.GITHUB_SHA),
     at: new Date(ctx.clock.now()).toISOString()
   }
+}
+
+/** "2026-11-21T14:03Z" of an ISO time. */
+export function isoMinute(iso: string): string {
+  return `${iso.slice(0, 16)}Z`
+}
+
+/**
+ * The record of an assessment for its sticky comment (read back by the next
+ * run to carry its result over); none when the commit is not known in full.
+ */
+export function assessmentRecord(
+  identity: AssessmentIdentity,
+  result: RecordedResult,
+  commit: string | null,
+  at: string
+): AssessmentRecord | undefined {
+  if (commit === null || !/^(?:[0-9a-f]{40}|[0-9a-f]{64})$/.test(commit)) return undefined
+  return { result, assessedSha: commit, headSha: commit, ...identity, at: isoMinute(at) }
 }
 
 /**
@@ -79,22 +106,28 @@ export interface GateReportArgs {
   policy: GatePolicy
   outcome: GateOutcome
   recorded: Recorded
+  /** The event (its commit, its pull request) and why this step assessed. */
+  planned: PlannedEvent
+  plan: AssessPlan
 }
 
 export async function reportGate(ctx: StepContext, args: GateReportArgs): Promise<RenderedReport> {
   const { inputs } = args.prepared
-  const { outcome } = args
+  const { outcome, planned } = args
   const report = await gateReport(ctx, args)
   const files = await writeReportFiles(ctx, inputs, report, `report-${inputs.modelId}-${outcome.triggered.runId}`)
+  const record = assessmentRecord(args.plan.identity, outcome.decision.result, report.commitSha, report.assessedAt ?? '')
   return {
     outputs: gateOutputs(outcome, report, files),
     annotations: buildAnnotations(report),
     summary: renderSummary(report),
     github: {
       marker: commentMarker(inputs.modelId),
-      commentBody: () => renderComment(report),
+      commentBody: () => renderComment(report, { record }),
       issueTitle: reportTitle(report),
-      failing: outcome.decision.result !== 'pass'
+      failing: outcome.decision.result !== 'pass',
+      // A deployment runs on the default branch: its report goes to the pull request of the deployed commit.
+      ...(planned.event.kind === 'deployment' ? { pullRequest: planned.pull } : {})
     },
     commentUrlOutput: true,
     log: outcome.results.notes,
@@ -103,8 +136,10 @@ export async function reportGate(ctx: StepContext, args: GateReportArgs): Promis
 }
 
 /** The report model of a gate run: what the run read and decided, the policy it was held against, what was recorded. */
-async function gateReport(ctx: StepContext, { prepared, policy, outcome, recorded }: GateReportArgs): Promise<Report> {
+async function gateReport(ctx: StepContext, { prepared, policy, outcome, recorded, planned, plan }: GateReportArgs): Promise<Report> {
   const { inputs } = prepared
+  const commit = await assessedNow(ctx, planned.commit)
+  const spent = budgetLine({ kind: 'assessed', runId: outcome.triggered.runId, sha: commit.sha, reason: plan.reason })
   const input = assessmentReportInput(outcome, {
     modelId: inputs.modelId,
     minSeverity: inputs.minSeverity,
@@ -124,7 +159,8 @@ async function gateReport(ctx: StepContext, { prepared, policy, outcome, recorde
       accepted: policy.accepted,
       outcome: outcome.policy
     },
-    commit: await assessedNow(ctx)
+    commit,
+    pipeline: { assessmentsSpent: 1, budgetLine: spent.line, lines: planned.lines }
   })
 }
 
@@ -165,6 +201,7 @@ function gateOutputs(outcome: GateOutcome, report: Report, files: ReportFiles): 
     new_count: b?.available ? String(b.newCount) : '',
     known_count: b?.available ? String(b.knownCount) : '',
     gone_count: b?.available ? String(b.gone.length) : '',
-    accepted_count: String(report.acceptances?.acceptedCount ?? 0)
+    accepted_count: String(report.acceptances?.acceptedCount ?? 0),
+    assessments_spent: '1'
   }
 }

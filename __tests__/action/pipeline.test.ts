@@ -1,0 +1,405 @@
+/**
+ * The main step on the events of PR pipelines (docs/pr-pipelines.md),
+ * in-process with a scripted service and the GitHub stand-in: deployments
+ * (the pull request of the deployed commit, the commit status, a deployment
+ * not ready, one that cannot be used), merge queues (carried over, assessed,
+ * failed closed), the carried-over comment, GitHub failures that must mean
+ * "assess", and the budget line when the service refuses the trigger.
+ */
+import { afterEach, describe, expect, it } from '@jest/globals'
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { runMain } from '../../src/action/main.js'
+import { runPost } from '../../src/action/post.js'
+import { stepSecrets } from '../../src/action/scrubbed-io.js'
+import { verdictInputs } from '../../src/decision/carried-result.js'
+import { policyDigest, subjectKey } from '../../src/pipeline/identity.js'
+import { commentMarker, readAssessmentRecord, recordMarker, type RecordedResult } from '../../src/report/comment.js'
+import type { ServiceApi } from '../../src/service/service-api.js'
+import { ServiceError } from '../../src/util/errors.js'
+import { PLANNED } from '../__fixtures__/builders.js'
+import { fakeApi } from '../__fixtures__/fake-api.js'
+import { fakeClock } from '../__fixtures__/fake-clock.js'
+import { fakeActionIO, logged, type FakeActionIO } from '../__fixtures__/fake-io.js'
+import { startGitHubStandin, type GitHubStandin } from '../__fixtures__/github-standin.js'
+import { scriptedService } from '../__fixtures__/scripted-service.js'
+import { checkoutWith } from '../__fixtures__/workspace.js'
+
+const REPO = 'octo/agent'
+const KEY = 'asas_key_pipeline_0123456789'
+const A = 'a'.repeat(40)
+const B = 'b'.repeat(40)
+const C = 'c'.repeat(40)
+const Q = 'd'.repeat(40)
+const passing = (): ServiceApi =>
+  scriptedService({ statuses: [{ status: 'completed', categories_completed: [...PLANNED], verdict: 'pass' }] })
+
+let gh: GitHubStandin | undefined
+afterEach(async () => {
+  await gh?.stop()
+  gh = undefined
+})
+
+/** The digest of the default verdict inputs with accepted_risks_file off. */
+const DEFAULT_POLICY = policyDigest(
+  verdictInputs({ minSeverity: 'high', categories: [], failOn: 'any', failOnIncomplete: true, acceptedText: null, baselineRunId: null })
+)
+
+/** A sticky comment of this action recording `result` of `subject`, assessed at `assessed` and standing for `head`. */
+function recordComment(marker: string, subject: string, result: RecordedResult, assessed: string, head = assessed): string {
+  return [
+    marker,
+    `<!-- asas-gate:result=${result};sha=${head.slice(0, 12)};at=2026-11-21T11:00Z -->`,
+    recordMarker({
+      result,
+      assessedSha: assessed,
+      headSha: head,
+      subject,
+      profileDigest: null,
+      policyDigest: DEFAULT_POLICY,
+      at: '2026-11-21T11:00Z'
+    }),
+    '',
+    `### ${result === 'pass' ? '✅' : '❌'} Agent security gate: ${result} · the assessed report`,
+    '',
+    'FINDINGS OF THE ASSESSED REPORT'
+  ].join('\n')
+}
+
+async function step(
+  event: { name: string; payload: unknown; env?: Record<string, string> },
+  inputs: Record<string, string>,
+  api: ServiceApi = passing()
+): Promise<FakeActionIO> {
+  gh ??= await startGitHubStandin({ repository: REPO })
+  const dir = mkdtempSync(join(tmpdir(), 'pipeline-'))
+  const eventPath = join(dir, 'event.json')
+  writeFileSync(eventPath, JSON.stringify(event.payload))
+  const io = fakeActionIO(
+    { api_key: KEY, base_url: 'https://asas.example.test', github_token: 'ghs_pipeline', accepted_risks_file: 'off', ...inputs },
+    {
+      env: {
+        GITHUB_EVENT_NAME: event.name,
+        GITHUB_EVENT_PATH: eventPath,
+        GITHUB_REPOSITORY: REPO,
+        GITHUB_API_URL: gh.url,
+        GITHUB_SERVER_URL: 'https://github.com',
+        GITHUB_RUN_ID: '77',
+        GITHUB_WORKSPACE: checkoutWith({}),
+        RUNNER_TEMP: dir,
+        ...event.env
+      }
+    }
+  )
+  await runMain({
+    io,
+    clock: fakeClock(),
+    signal: new AbortController().signal,
+    random: () => 0.5,
+    makeApi: () => api,
+    baselineStore: { load: async () => ({ baseline: null, why: 'none here' }), save: async () => ({ saved: false, where: '' }) }
+  })
+  return io
+}
+
+/** The summary as read: markdown escapes and the full-width # of quoted text undone. */
+const summary = (io: FakeActionIO): string => io.summary.join('\n').replace(/\\(.)/g, '$1').replace(/＃/g, '#')
+const repository = { full_name: REPO, default_branch: 'main' }
+
+function deploymentStatus(state: string, sha: string, url = 'https://agent-git-feat.vercel.app') {
+  return {
+    name: 'deployment_status',
+    payload: { deployment_status: { state, environment: 'Preview', environment_url: url }, deployment: { sha, ref: 'feat' }, repository },
+    env: { GITHUB_REF: 'refs/heads/feat', GITHUB_SHA: sha }
+  }
+}
+
+function pullRequest(number: number, head: string) {
+  return {
+    name: 'pull_request',
+    payload: { number, pull_request: { number, head: { sha: head, ref: 'feat' }, base: { sha: A, ref: 'main' } }, repository },
+    env: { GITHUB_REF: `refs/pull/${number}/merge`, GITHUB_HEAD_REF: 'feat' }
+  }
+}
+
+function mergeGroup(pr: number) {
+  const ref = `refs/heads/gh-readonly-queue/main/pr-${pr}-${A}`
+  return {
+    name: 'merge_group',
+    payload: { merge_group: { head_sha: Q, head_ref: ref, base_sha: A, base_ref: 'refs/heads/main' }, repository },
+    env: { GITHUB_REF: ref, GITHUB_SHA: Q }
+  }
+}
+
+describe('deployment events', () => {
+  it('with no pull request holding the commit: the summary and the commit status only, and the summary says so', async () => {
+    gh = await startGitHubStandin({ repository: REPO })
+    gh.addCommit(B, null, ['agent/a.py'])
+    const io = await step(deploymentStatus('success', B), { model_id: 'm' })
+    expect(io.outputs).toMatchObject({ result: 'pass', assessments_spent: '1' })
+    expect(summary(io)).toMatch(
+      /Deployment of bbbbbbb to Preview: no open pull request holds this commit, so the result is in this summary/
+    )
+    expect(summary(io)).toMatch(/Assessments spent by this step: 1 \(assessed run run_1 of bbbbbbb: agent_paths is empty/)
+    expect(gh.state.comments.size).toBe(0)
+    expect(gh.git.statuses.map((s) => [s.sha, s.context, s.state])).toEqual([
+      [B, 'agent-security/m', 'pending'],
+      [B, 'agent-security/m', 'success']
+    ])
+    expect(gh.git.statuses[1].description).toMatch(/^pass: no open findings/)
+    expect(gh.git.statuses[1].target_url).toBe(`https://github.com/${REPO}/actions/runs/77`)
+  })
+
+  it("posts the sticky comment on the deployed commit's open pull request, with the record of what was assessed", async () => {
+    gh = await startGitHubStandin({ repository: REPO })
+    gh.addCommit(B, null, ['agent/a.py'])
+    gh.seedPull({ number: 12, headSha: B })
+    const io = await step(deploymentStatus('success', B), { model_id: 'm' })
+    expect(io.outputs.comment_url).toMatch(/\/12#issuecomment-/)
+    const [comment] = gh.state.comments.get(12) ?? []
+    expect(readAssessmentRecord(comment.body)).toMatchObject({
+      result: 'pass',
+      assessedSha: B,
+      headSha: B,
+      subject: subjectKey({ kind: 'model', modelId: 'm' })
+    })
+    expect(summary(io)).toContain('the commit of pull request #12: the result goes to its comment and the commit status')
+  })
+
+  it('a Vercel repository_dispatch: the deployed commit (not GITHUB_SHA, the default branch) gets the status and the report', async () => {
+    gh = await startGitHubStandin({ repository: REPO })
+    gh.addCommit(A, null, [])
+    gh.addCommit(B, A, ['agent/a.py'])
+    const io = await step(
+      {
+        name: 'repository_dispatch',
+        payload: {
+          action: 'vercel.deployment.success',
+          client_payload: { url: 'agent-abc.vercel.app', git: { sha: B, ref: 'feat' } },
+          repository
+        },
+        env: { GITHUB_REF: 'refs/heads/main', GITHUB_SHA: A }
+      },
+      { model_id: 'm' }
+    )
+    expect(io.outputs.result).toBe('pass')
+    expect(gh.git.statuses.map((s) => [s.sha, s.state])).toEqual([
+      [B, 'pending'],
+      [B, 'success']
+    ])
+    expect(summary(io)).toContain('commit `bbbbbbb`')
+  })
+
+  it("reads the accepted risks at the pull request's base branch, never at the deployed commit (the pull request's own copy)", async () => {
+    gh = await startGitHubStandin({ repository: REPO })
+    gh.addCommit(B, null, ['agent/a.py'])
+    gh.seedPull({ number: 12, headSha: B })
+    await step(deploymentStatus('success', B), { model_id: 'm', accepted_risks_file: '' })
+    const refs = gh.requests.filter((r) => r.path.includes('/contents/')).map((r) => r.query.ref)
+    expect(refs).toEqual(['main'])
+  })
+
+  it('a deployment that is not ready is skipped: no run, no failure, no status, 0 assessments', async () => {
+    const api = passing()
+    const io = await step(deploymentStatus('failure', B), { response_field: 'output.text' }, api)
+    expect(io.failures).toEqual([])
+    expect(io.outputs).toMatchObject({ result: 'skipped', assessments_spent: '0' })
+    expect((api as unknown as { calls: string[] }).calls).toEqual([])
+    expect(gh?.git.statuses).toEqual([])
+    expect(summary(io)).toMatch(/skipped · the deployment of bbbbbbb to Preview is failure, not success/)
+    expect(summary(io)).toContain('Assessments spent by this step: 0 (not assessed: the deployment is not ready).')
+    const report = JSON.parse(readFileSync(io.outputs.report_path, 'utf8')) as Record<string, unknown>
+    expect(report).toMatchObject({ kind: 'skipped', result: 'skipped', assessments_spent: 0 })
+  })
+
+  it('a ready deployment without a usable URL fails closed unless endpoint_url is given, and sends nothing', async () => {
+    const api = passing()
+    const io = await step(deploymentStatus('success', B, ''), { response_field: 'output.text' }, api)
+    expect(io.failures).toEqual([
+      expect.stringMatching(
+        /^Configuration error in input 'endpoint_url': is empty and the deployment event cannot be used: the event carries no deployment URL/
+      )
+    ])
+    expect(io.outputs).toMatchObject({ result: 'error', assessments_spent: '0' })
+    expect((api as unknown as { calls: string[] }).calls).toEqual([])
+  })
+
+  it('a failure once the status is pending ends it in error; a spent allowance says when it resets, and that nothing was spent', async () => {
+    gh = await startGitHubStandin({ repository: REPO })
+    gh.addCommit(B, null, [])
+    const refused = fakeApi({
+      listRuns: async () => ({ runs: [], total: 0, returned: 0 }),
+      triggerRun: async () => {
+        throw new ServiceError({
+          endpoint: 'POST /api/v1/run',
+          status: 403,
+          code: 'allowance_exhausted',
+          message: 'Allowance spent',
+          extra: { resets_on: '2026-12-01' }
+        })
+      }
+    })
+    const io = await step(deploymentStatus('success', B), { model_id: 'm' }, refused)
+    expect(io.failures[0]).toMatch(
+      /HTTP 403 allowance_exhausted: Allowance spent\. The workspace's monthly assessment allowance is spent; it resets on 2026-12-01 \(UTC\)/
+    )
+    expect(io.outputs).toMatchObject({ result: 'error', assessments_spent: '0' })
+    expect(summary(io)).toContain('Assessments spent by this step: 0 (not assessed: the service refused (HTTP 403 allowance_exhausted)).')
+    expect(gh.git.statuses.map((s) => s.state)).toEqual(['pending', 'error'])
+  })
+
+  it("the post step reads the target as the main step did: it stops a run a deployment's step left running", async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'pipeline-post-'))
+    const eventPath = join(dir, 'event.json')
+    writeFileSync(eventPath, JSON.stringify(deploymentStatus('success', B).payload))
+    const io = fakeActionIO(
+      { api_key: KEY, base_url: 'https://asas.example.test', response_field: 'output.text' },
+      { env: { GITHUB_EVENT_NAME: 'deployment_status', GITHUB_EVENT_PATH: eventPath }, state: new Map([['run_id', 'run_9']]) }
+    )
+    const cancelled: string[] = []
+    const api = fakeApi({
+      cancelRun: async (runId: string) => {
+        cancelled.push(runId)
+        return { run_id: runId, status: 'cancelled', cancel_requested: true }
+      },
+      getRun: async () => ({ status: 'cancelled', categories_planned: [], categories_completed: [] })
+    })
+    await runPost({ io, clock: fakeClock(), makeApi: () => api })
+    expect(cancelled).toEqual(['run_9'])
+    expect(logged(io, 'warning')).toEqual([])
+  })
+
+  it('commit_status off sets none on a deployment; always sets one on a pull request', async () => {
+    gh = await startGitHubStandin({ repository: REPO })
+    gh.addCommit(B, null, [])
+    await step(deploymentStatus('success', B), { model_id: 'm', commit_status: 'off' })
+    expect(gh.git.statuses).toEqual([])
+    await step(pullRequest(3, B), { model_id: 'm', commit_status: 'always' })
+    expect(gh.git.statuses.map((s) => [s.sha, s.state])).toEqual([
+      [B, 'pending'],
+      [B, 'success']
+    ])
+  })
+})
+
+describe('merge queues', () => {
+  const preview = { response_field: 'output.text' }
+  const previewSubject = subjectKey({ kind: 'target', name: 'agent-pr-9' })
+
+  it('a preview target with a pass recorded at the queued head is carried over, with no call to the service', async () => {
+    gh = await startGitHubStandin({ repository: REPO })
+    gh.seedPull({ number: 9, headSha: C })
+    gh.seedComment(9, recordComment(commentMarker('mdl_preview'), previewSubject, 'pass', B, C))
+    const api = passing()
+    const io = await step(mergeGroup(9), preview, api)
+    expect(io.failures).toEqual([])
+    expect(io.outputs).toMatchObject({ result: 'pass', assessments_spent: '0' })
+    expect((api as unknown as { calls: string[] }).calls).toEqual([])
+    expect(summary(io)).toMatch(/carried over from the assessment of bbbbbbb/)
+    expect(summary(io)).toContain('#9 passed at its head ccccccc (assessed at bbbbbbb)')
+  })
+
+  it('a preview target without a pass at the queued head fails closed, saying why, with nothing sent', async () => {
+    gh = await startGitHubStandin({ repository: REPO })
+    gh.seedPull({ number: 9, headSha: C })
+    gh.seedComment(9, recordComment(commentMarker('mdl_preview'), previewSubject, 'pass', B))
+    const api = passing()
+    const io = await step(mergeGroup(9), preview, api)
+    expect(io.failures).toEqual([
+      expect.stringMatching(
+        /^Configuration error in input 'merge_group': not carried over: #9: the recorded pass stands for bbbbbbb, not its head ccccccc; and the queue's commit ddddddd cannot be assessed: the target is a preview/
+      )
+    ])
+    expect(io.outputs).toMatchObject({ result: 'error', assessments_spent: '0' })
+    expect((api as unknown as { calls: string[] }).calls).toEqual([])
+  })
+
+  it('model_id with a fail recorded: the queue commit is assessed, and the summary says why', async () => {
+    gh = await startGitHubStandin({ repository: REPO })
+    gh.seedPull({ number: 9, headSha: C })
+    gh.seedComment(9, recordComment(commentMarker('m'), subjectKey({ kind: 'model', modelId: 'm' }), 'fail', C))
+    const io = await step(mergeGroup(9), { model_id: 'm' })
+    expect(io.outputs).toMatchObject({ result: 'pass', assessments_spent: '1' })
+    expect(summary(io)).toMatch(
+      /Assessments spent by this step: 1 \(assessed run run_1 of ddddddd: not carried over: #9: its last result is fail: assessing the queue's commit ddddddd\)/
+    )
+  })
+
+  it('merge_group assess assesses even with a pass recorded', async () => {
+    gh = await startGitHubStandin({ repository: REPO })
+    gh.seedPull({ number: 9, headSha: C })
+    gh.seedComment(9, recordComment(commentMarker('m'), subjectKey({ kind: 'model', modelId: 'm' }), 'pass', C))
+    const io = await step(mergeGroup(9), { model_id: 'm', merge_group: 'assess' })
+    expect(io.outputs).toMatchObject({ result: 'pass', assessments_spent: '1' })
+    expect(summary(io)).toContain('merge_group is assess: assessing the queue')
+  })
+})
+
+describe('agent_paths on pull request pushes', () => {
+  const model = subjectKey({ kind: 'model', modelId: 'm' })
+
+  it('carries a fail over when no agent path changed: the comment says so, keeps the assessed report, and records the new head', async () => {
+    gh = await startGitHubStandin({ repository: REPO })
+    gh.addCommit(A, null, [])
+    gh.addCommit(B, A, ['agent/prompt.md'])
+    gh.addCommit(C, B, ['docs/readme.md'])
+    gh.seedPull({ number: 4, headSha: C, commits: [B, C] })
+    gh.seedComment(4, recordComment(commentMarker('m'), model, 'fail', B))
+    const api = passing()
+    const io = await step(pullRequest(4, C), { model_id: 'm', agent_paths: 'agent/**' }, api)
+    expect((api as unknown as { calls: string[] }).calls).toEqual([])
+    expect(io.outputs).toMatchObject({ result: 'fail', assessments_spent: '0' })
+    expect(io.failures).toEqual([
+      expect.stringMatching(
+        /^Result: fail: carried over: fail as assessed at bbbbbbb \(1 file changed since, none under agent_paths: docs\/readme\.md\)/
+      )
+    ])
+    const [comment] = gh.state.comments.get(4) ?? []
+    expect(comment.body).toMatch(/### ❌ Agent security gate: fail · carried over from the assessment of bbbbbbb/)
+    expect(comment.body).toContain('FINDINGS OF THE ASSESSED REPORT')
+    expect(readAssessmentRecord(comment.body)).toMatchObject({ result: 'fail', assessedSha: B, headSha: C })
+  })
+
+  it('a record written by someone else is not trusted: the step assesses', async () => {
+    gh = await startGitHubStandin({ repository: REPO })
+    gh.addCommit(A, null, [])
+    gh.addCommit(B, A, ['docs/readme.md'])
+    gh.seedPull({ number: 4, headSha: B, commits: [B] })
+    gh.seedComment(4, recordComment(commentMarker('m'), model, 'pass', A, A), { login: 'mallory', type: 'User' })
+    const io = await step(pullRequest(4, B), { model_id: 'm', agent_paths: 'agent/**' })
+    expect(io.outputs).toMatchObject({ result: 'pass', assessments_spent: '1' })
+    expect(summary(io)).toContain('no earlier assessment of this pull request is recorded by this action')
+  })
+
+  it('when GitHub cannot compare the commits, the step assesses (never carries what it could not check)', async () => {
+    gh = await startGitHubStandin({ repository: REPO })
+    gh.addCommit(A, null, [])
+    gh.addCommit(B, A, ['docs/readme.md'])
+    gh.seedPull({ number: 4, headSha: B, commits: [B] })
+    gh.seedComment(4, recordComment(commentMarker('m'), model, 'pass', A))
+    gh.failNext('GET', /\/compare\//, 500, 10)
+    const io = await step(pullRequest(4, B), { model_id: 'm', agent_paths: 'agent/**' })
+    expect(io.outputs).toMatchObject({ result: 'pass', assessments_spent: '1' })
+    expect(summary(io)).toMatch(
+      /the earlier assessment could not be read from GitHub \(GET \/repos\/octo\/agent\/compare\/a{40}\.\.\.b{40} HTTP 500/
+    )
+    expect(logged(io, 'warning')).toContainEqual(
+      expect.stringMatching(/^Could not read the earlier assessment from GitHub, so this step assesses/)
+    )
+  })
+})
+
+describe('endpoint_path', () => {
+  it('masks the query values of endpoint_path and endpoint_url (a protection bypass), in every form they are sent in', () => {
+    const io = fakeActionIO({
+      endpoint_path: '/api/chat?x-vercel-protection-bypass=byp4ss-s3cret%2Bvalue&lang=en',
+      endpoint_url: 'https://agent.example.test/chat?token=0123456789abcdef'
+    })
+    const secrets = stepSecrets(io)
+    expect(secrets).toEqual(expect.arrayContaining(['byp4ss-s3cret%2Bvalue', 'byp4ss-s3cret+value', '0123456789abcdef']))
+    expect(io.secrets).toEqual(expect.arrayContaining(['byp4ss-s3cret+value']))
+    // A value too short to be a credential is not masked (it would hide that text everywhere).
+    expect(secrets).not.toContain('en')
+  })
+})

@@ -1,0 +1,25 @@
+/** Defaults of the inputs, mirrored in action.yml (a test keeps the two equal). */
+export const INPUT_DEFAULTS = {
+  mode: 'gate',
+  min_severity: 'high',
+  categories: '',
+  fail_on_incomplete: 'true',
+  timeout_minutes: '60',
+  comment: 'update',
+  issue: 'off',
+  max_runs: '20',
+  auth_type: 'none',
+  transport: 'http',
+  fail_on_profile_error: 'true',
+  allow_shared_profile_sync: 'false',
+  fail_on: 'any',
+  baseline_run_id: '',
+  accepted_risks_file: '.github/agent-security-accepted.yml',
+  sync_dismissals: 'false',
+  sarif_min_severity: 'low',
+  sarif_location: '',
+  agent_paths: '',
+  merge_group: 'carry_over',
+  commit_status: 'auto',
+  endpoint_path: ''
+} as const

@@ -1,0 +1,166 @@
+/**
+ * Stage plan event: what the triggering event is for the gate
+ * (docs/pr-pipelines.md), read before anything is prepared.
+ * - A deployment event that is not ready is skipped: nothing assessed, no
+ *   failure, the summary says why.
+ * - One that says ready but names no usable URL or commit fails closed,
+ *   unless endpoint_url is given.
+ * - A deployment runs on the default branch, so the pull request of the
+ *   deployed commit is found here: its sticky comment gets the report. None
+ *   found: the summary and the commit status only, and the report says so.
+ * - Every event: the commit it is about, the pull request whose comment
+ *   holds the records of earlier assessments, and the model or target.
+ */
+import { splitRepository } from '../../github/context.js'
+import { readEventPayload } from '../../github/publish.js'
+import { pullForCommit, type PullSummary } from '../../github/pulls.js'
+import type { PullRequestRef } from '../../github/sticky-comment.js'
+import { eventCommit, type PipelineEvent } from '../../pipeline/event.js'
+import { shortSha, type AssessedSubject } from '../../pipeline/identity.js'
+import { defaultTargetName } from '../../target/naming.js'
+import { AbortedError, ConfigError, describeFailure } from '../../util/errors.js'
+import { isRecord, nonEmpty, oneLine } from '../../util/text.js'
+import type { ActionInputs } from '../inputs.js'
+import type { DeploymentContext } from '../prepare-target.js'
+import type { StepContext } from './context.js'
+import { githubReads } from './github-reads.js'
+
+export interface PlannedEvent {
+  event: PipelineEvent
+  /** The commit the run is about (deployed, the PR's head, the queue's, pushed), full SHA; null when the event does not say. */
+  commit: string | null
+  /** Set when nothing is to be assessed on this event (a deployment not ready): why. */
+  skipped: string | null
+  /** The pull request whose sticky comment holds the records and gets the report: the event's, or the deployed commit's. */
+  pull: PullRequestRef | null
+  /** A deployment's pull request and ref, which name its preview (prepareTarget); null on other events. */
+  deployment: DeploymentContext | null
+  onDefaultBranch: boolean
+  /** The model or target, as configured (the commit status's and the record's name). */
+  subject: AssessedSubject
+  /**
+   * Where the accepted risks are read instead of GITHUB_SHA, which on these
+   * events may hold a pull request's own copy: a deployment's pull request's
+   * base branch (else the default branch), a merge queue's base commit. null:
+   * as the event says (src/accepted/read-accepted.ts).
+   */
+  acceptedAt: string | null
+  /** What the event is and where its result goes, for the report. */
+  lines: string[]
+}
+
+/** The model or target as configured: model_id, else target_name, else the default name of the event's preview. */
+export function subjectOf(inputs: ActionInputs, env: NodeJS.ProcessEnv, prNumber: number | null, ref: string | null): AssessedSubject {
+  if (inputs.target.kind === 'model') return { kind: 'model', modelId: inputs.target.modelId }
+  const given = inputs.target.kind === 'endpoint' ? inputs.target.endpoint.name : inputs.target.name
+  const name =
+    given ??
+    defaultTargetName({
+      repository: env.GITHUB_REPOSITORY ?? '',
+      prNumber,
+      ref: ref ?? nonEmpty(env.GITHUB_HEAD_REF) ?? env.GITHUB_REF_NAME ?? ''
+    })
+  return { kind: 'target', name }
+}
+
+export async function planEvent(ctx: StepContext, inputs: ActionInputs, event: PipelineEvent): Promise<PlannedEvent> {
+  const { env } = ctx.io
+  const repo = splitRepository(env.GITHUB_REPOSITORY) ?? null
+  const commit = eventCommit(event)
+  const plain = (prNumber: number | null, pull: PullRequestRef | null, lines: string[] = []): PlannedEvent => ({
+    event,
+    commit,
+    skipped: null,
+    pull,
+    deployment: null,
+    onDefaultBranch: event.kind === 'push' || event.kind === 'other' ? event.onDefaultBranch : false,
+    subject: subjectOf(inputs, env, prNumber, null),
+    acceptedAt: null,
+    lines
+  })
+  switch (event.kind) {
+    case 'deployment_skipped':
+      return { ...plain(null, null), skipped: event.reason }
+    case 'deployment_invalid':
+      if (inputs.target.kind === 'preview') {
+        throw new ConfigError(
+          'endpoint_url',
+          `is empty and the deployment event cannot be used: ${event.reason}. Give endpoint_url for this event`
+        )
+      }
+      return plain(null, null, [`The deployment event cannot be used (${event.reason}): assessing endpoint_url as given.`])
+    case 'deployment':
+      return planDeployment(ctx, inputs, event, repo)
+    case 'pull_request':
+      return plain(event.number, repo === null ? null : { ...repo, number: event.number })
+    case 'merge_group': {
+      const pr = event.prNumbers.at(0) ?? null
+      const queue = commit === null ? "the merge queue's commit" : `the merge queue's commit ${shortSha(commit)}`
+      // The queue's commit holds the pull request's own copy of the accepted risks: read them at its base.
+      return { ...plain(pr, null, [`Merge queue: ${queue}${pr === null ? '' : ` (pull request #${pr})`}.`]), acceptedAt: event.baseSha }
+    }
+    default:
+      return plain(null, null)
+  }
+}
+
+type Deployment = Extract<PipelineEvent, { kind: 'deployment' }>
+
+/** A ready deployment: its pull request (open, the deployed commit its head first), found by the commit. */
+async function planDeployment(
+  ctx: StepContext,
+  inputs: ActionInputs,
+  event: Deployment,
+  repo: { owner: string; repo: string } | null
+): Promise<PlannedEvent> {
+  const at = shortSha(event.sha)
+  const where = event.environment === null ? '' : ` to ${oneLine(event.environment, 60)}`
+  const found = await pullOfCommit(ctx, inputs, repo, event.sha)
+  const pull = typeof found === 'string' ? null : found
+  const prNumber = pull?.number ?? null
+  const why = typeof found === 'string' ? found : 'no open pull request holds this commit'
+  const lines = [
+    pull === null
+      ? `Deployment of ${at}${where}: ${why}, so the result is in this summary and the commit status only.`
+      : `Deployment of ${at}${where}, the commit of pull request #${pull.number}: the result goes to its comment and the commit status.`
+  ]
+  const defaultBranch = await defaultBranchOf(ctx)
+  return {
+    event,
+    commit: event.sha,
+    skipped: null,
+    pull: prNumber === null || repo === null ? null : { ...repo, number: prNumber },
+    deployment: { prNumber, ref: event.ref },
+    onDefaultBranch: false,
+    subject: subjectOf(inputs, ctx.io.env, prNumber, event.ref),
+    // The deployed commit may be a pull request's: never read its own copy of the accepted risks.
+    acceptedAt: pull?.baseRef ?? defaultBranch,
+    lines
+  }
+}
+
+/** The repository's default branch, as the event payload names it. */
+async function defaultBranchOf(ctx: StepContext): Promise<string | null> {
+  const payload = await readEventPayload(ctx.io.env.GITHUB_EVENT_PATH)
+  const repository = isRecord(payload) && isRecord(payload.repository) ? payload.repository : {}
+  return typeof repository.default_branch === 'string' && repository.default_branch !== '' ? repository.default_branch : null
+}
+
+/** The open pull request holding `sha`, null when none does, or why it could not be looked up. */
+async function pullOfCommit(
+  ctx: StepContext,
+  inputs: ActionInputs,
+  repo: { owner: string; repo: string } | null,
+  sha: string
+): Promise<PullSummary | null | string> {
+  if (repo === null) return 'GITHUB_REPOSITORY is not set, so its pull request cannot be looked up'
+  const gh = await githubReads(ctx, inputs.githubToken)
+  if (gh === null) return 'github_token is empty, so its pull request cannot be looked up'
+  try {
+    return pullForCommit(await gh.pullsOfCommit(repo, sha), sha)
+  } catch (err) {
+    if (err instanceof AbortedError) throw err
+    ctx.io.log.warning(`Could not look up the pull request of the deployed commit ${shortSha(sha)}: ${describeFailure(err)}`)
+    return `its pull request could not be looked up (${describeFailure(err)})`
+  }
+}

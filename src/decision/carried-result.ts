@@ -1,0 +1,59 @@
+/**
+ * The step of a run that assessed nothing because of its event
+ * (docs/pr-pipelines.md), and what makes two verdicts comparable:
+ * - a carried-over result is the recorded one: a pass only when the
+ *   assessment it carries passed, a fail stays a fail, and nothing else is
+ *   carried (an incomplete or errored assessment is assessed again);
+ * - a deployment event that is not ready is skipped: not a failure, and not a
+ *   pass of the agent either (the result output says skipped);
+ * - a cancelled step never passes.
+ */
+import type { RecordedResult } from '../report/comment.js'
+import type { StepResult } from './step-result.js'
+
+/**
+ * The inputs that decide a verdict, by name. A result decided under other
+ * values is never carried over (src/pipeline/identity.ts digests them): a
+ * rule added to the verdict that reads another input adds it here.
+ */
+export function verdictInputs(v: {
+  minSeverity: string
+  categories: readonly string[]
+  failOn: string
+  failOnIncomplete: boolean
+  /** The accepted-risks file in force, as text; null: none. */
+  acceptedText: string | null
+  /** With fail_on new: the baseline's run id (null: no baseline). */
+  baselineRunId: string | null
+}): Record<string, string> {
+  return {
+    min_severity: v.minSeverity,
+    categories: v.categories.join(','),
+    fail_on: v.failOn,
+    fail_on_incomplete: String(v.failOnIncomplete),
+    accepted_risks: v.acceptedText ?? '-',
+    baseline: v.failOn === 'new' ? (v.baselineRunId ?? '-') : '-'
+  }
+}
+
+/** The step of a carried-over result. `reason`: the line of the carry-over (what was assessed where, what changed since). */
+export function carriedStepResult(carried: { result: RecordedResult; reason: string }, opts: { cancelled: boolean }): StepResult {
+  if (opts.cancelled) {
+    return { outcome: 'fail', resultOutput: 'error', line: `Result: error: the step was cancelled before it finished (${carried.reason})` }
+  }
+  const line = `Result: ${carried.result}: ${carried.reason}`
+  if (carried.result === 'pass') return { outcome: 'pass', line }
+  if (carried.result === 'fail') return { outcome: 'fail', line }
+  // Only a verdict is carried; anything else reaching here is not a result to stand on.
+  return {
+    outcome: 'fail',
+    resultOutput: 'error',
+    line: `Result: error: ${carried.result} is not a verdict to carry over (${carried.reason})`
+  }
+}
+
+/** The step of a deployment event with nothing to assess yet. */
+export function skippedStepResult(reason: string, opts: { cancelled: boolean }): StepResult {
+  if (opts.cancelled) return { outcome: 'fail', resultOutput: 'error', line: 'Result: error: the step was cancelled before it finished' }
+  return { outcome: 'pass', line: `Result: skipped: ${reason} (0 assessments spent; not a pass of the agent)` }
+}
