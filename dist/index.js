@@ -1,6 +1,2510 @@
 import { createRequire as __WEBPACK_EXTERNAL_createRequire } from "module";
 /******/ var __webpack_modules__ = ({
 
+/***/ 4006:
+/***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
+
+
+
+const pico = __nccwpck_require__(8016);
+const utils = __nccwpck_require__(4059);
+
+function picomatch(glob, options, returnState = false) {
+  // default to os.platform()
+  if (options && (options.windows === null || options.windows === undefined)) {
+    // don't mutate the original options object
+    options = { ...options, windows: utils.isWindows() };
+  }
+
+  return pico(glob, options, returnState);
+}
+
+Object.assign(picomatch, pico);
+module.exports = picomatch;
+
+
+/***/ }),
+
+/***/ 5595:
+/***/ ((module) => {
+
+
+
+const WIN_SLASH = '\\\\/';
+const WIN_NO_SLASH = `[^${WIN_SLASH}]`;
+
+const DEFAULT_MAX_EXTGLOB_RECURSION = 0;
+
+/**
+ * Posix glob regex
+ */
+
+const DOT_LITERAL = '\\.';
+const PLUS_LITERAL = '\\+';
+const QMARK_LITERAL = '\\?';
+const SLASH_LITERAL = '\\/';
+const ONE_CHAR = '(?=.)';
+const QMARK = '[^/]';
+const END_ANCHOR = `(?:${SLASH_LITERAL}|$)`;
+const START_ANCHOR = `(?:^|${SLASH_LITERAL})`;
+const DOTS_SLASH = `${DOT_LITERAL}{1,2}${END_ANCHOR}`;
+const NO_DOT = `(?!${DOT_LITERAL})`;
+const NO_DOTS = `(?!${START_ANCHOR}${DOTS_SLASH})`;
+const NO_DOT_SLASH = `(?!${DOT_LITERAL}{0,1}${END_ANCHOR})`;
+const NO_DOTS_SLASH = `(?!${DOTS_SLASH})`;
+const QMARK_NO_DOT = `[^.${SLASH_LITERAL}]`;
+const STAR = `${QMARK}*?`;
+const SEP = '/';
+
+const POSIX_CHARS = {
+  DOT_LITERAL,
+  PLUS_LITERAL,
+  QMARK_LITERAL,
+  SLASH_LITERAL,
+  ONE_CHAR,
+  QMARK,
+  END_ANCHOR,
+  DOTS_SLASH,
+  NO_DOT,
+  NO_DOTS,
+  NO_DOT_SLASH,
+  NO_DOTS_SLASH,
+  QMARK_NO_DOT,
+  STAR,
+  START_ANCHOR,
+  SEP
+};
+
+/**
+ * Windows glob regex
+ */
+
+const WINDOWS_CHARS = {
+  ...POSIX_CHARS,
+
+  SLASH_LITERAL: `[${WIN_SLASH}]`,
+  QMARK: WIN_NO_SLASH,
+  STAR: `${WIN_NO_SLASH}*?`,
+  DOTS_SLASH: `${DOT_LITERAL}{1,2}(?:[${WIN_SLASH}]|$)`,
+  NO_DOT: `(?!${DOT_LITERAL})`,
+  NO_DOTS: `(?!(?:^|[${WIN_SLASH}])${DOT_LITERAL}{1,2}(?:[${WIN_SLASH}]|$))`,
+  NO_DOT_SLASH: `(?!${DOT_LITERAL}{0,1}(?:[${WIN_SLASH}]|$))`,
+  NO_DOTS_SLASH: `(?!${DOT_LITERAL}{1,2}(?:[${WIN_SLASH}]|$))`,
+  QMARK_NO_DOT: `[^.${WIN_SLASH}]`,
+  START_ANCHOR: `(?:^|[${WIN_SLASH}])`,
+  END_ANCHOR: `(?:[${WIN_SLASH}]|$)`,
+  SEP: '\\'
+};
+
+/**
+ * POSIX Bracket Regex
+ */
+
+const POSIX_REGEX_SOURCE = {
+  __proto__: null,
+  alnum: 'a-zA-Z0-9',
+  alpha: 'a-zA-Z',
+  ascii: '\\x00-\\x7F',
+  blank: ' \\t',
+  cntrl: '\\x00-\\x1F\\x7F',
+  digit: '0-9',
+  graph: '\\x21-\\x7E',
+  lower: 'a-z',
+  print: '\\x20-\\x7E ',
+  punct: '\\-!"#$%&\'()\\*+,./:;<=>?@[\\]^_`{|}~',
+  space: ' \\t\\r\\n\\v\\f',
+  upper: 'A-Z',
+  word: 'A-Za-z0-9_',
+  xdigit: 'A-Fa-f0-9'
+};
+
+module.exports = {
+  DEFAULT_MAX_EXTGLOB_RECURSION,
+  MAX_LENGTH: 1024 * 64,
+  POSIX_REGEX_SOURCE,
+
+  // regular expressions
+  REGEX_BACKSLASH: /\\(?![*+?^${}(|)[\]])/g,
+  REGEX_NON_SPECIAL_CHARS: /^[^@![\].,$*+?^{}()|\\/]+/,
+  REGEX_SPECIAL_CHARS: /[-*+?.^${}(|)[\]]/,
+  REGEX_SPECIAL_CHARS_BACKREF: /(\\?)((\W)(\3*))/g,
+  REGEX_SPECIAL_CHARS_GLOBAL: /([-*+?.^${}(|)[\]])/g,
+  REGEX_REMOVE_BACKSLASH: /(?:\[.*?[^\\]\]|\\(?=.))/g,
+
+  // Replace globs with equivalent patterns to reduce parsing time.
+  REPLACEMENTS: {
+    __proto__: null,
+    '***': '*',
+    '**/**': '**',
+    '**/**/**': '**'
+  },
+
+  // Digits
+  CHAR_0: 48, /* 0 */
+  CHAR_9: 57, /* 9 */
+
+  // Alphabet chars.
+  CHAR_UPPERCASE_A: 65, /* A */
+  CHAR_LOWERCASE_A: 97, /* a */
+  CHAR_UPPERCASE_Z: 90, /* Z */
+  CHAR_LOWERCASE_Z: 122, /* z */
+
+  CHAR_LEFT_PARENTHESES: 40, /* ( */
+  CHAR_RIGHT_PARENTHESES: 41, /* ) */
+
+  CHAR_ASTERISK: 42, /* * */
+
+  // Non-alphabetic chars.
+  CHAR_AMPERSAND: 38, /* & */
+  CHAR_AT: 64, /* @ */
+  CHAR_BACKWARD_SLASH: 92, /* \ */
+  CHAR_CARRIAGE_RETURN: 13, /* \r */
+  CHAR_CIRCUMFLEX_ACCENT: 94, /* ^ */
+  CHAR_COLON: 58, /* : */
+  CHAR_COMMA: 44, /* , */
+  CHAR_DOT: 46, /* . */
+  CHAR_DOUBLE_QUOTE: 34, /* " */
+  CHAR_EQUAL: 61, /* = */
+  CHAR_EXCLAMATION_MARK: 33, /* ! */
+  CHAR_FORM_FEED: 12, /* \f */
+  CHAR_FORWARD_SLASH: 47, /* / */
+  CHAR_GRAVE_ACCENT: 96, /* ` */
+  CHAR_HASH: 35, /* # */
+  CHAR_HYPHEN_MINUS: 45, /* - */
+  CHAR_LEFT_ANGLE_BRACKET: 60, /* < */
+  CHAR_LEFT_CURLY_BRACE: 123, /* { */
+  CHAR_LEFT_SQUARE_BRACKET: 91, /* [ */
+  CHAR_LINE_FEED: 10, /* \n */
+  CHAR_NO_BREAK_SPACE: 160, /* \u00A0 */
+  CHAR_PERCENT: 37, /* % */
+  CHAR_PLUS: 43, /* + */
+  CHAR_QUESTION_MARK: 63, /* ? */
+  CHAR_RIGHT_ANGLE_BRACKET: 62, /* > */
+  CHAR_RIGHT_CURLY_BRACE: 125, /* } */
+  CHAR_RIGHT_SQUARE_BRACKET: 93, /* ] */
+  CHAR_SEMICOLON: 59, /* ; */
+  CHAR_SINGLE_QUOTE: 39, /* ' */
+  CHAR_SPACE: 32, /*   */
+  CHAR_TAB: 9, /* \t */
+  CHAR_UNDERSCORE: 95, /* _ */
+  CHAR_VERTICAL_LINE: 124, /* | */
+  CHAR_ZERO_WIDTH_NOBREAK_SPACE: 65279, /* \uFEFF */
+
+  /**
+   * Create EXTGLOB_CHARS
+   */
+
+  extglobChars(chars) {
+    return {
+      '!': { type: 'negate', open: '(?:(?!(?:', close: `))${chars.STAR})` },
+      '?': { type: 'qmark', open: '(?:', close: ')?' },
+      '+': { type: 'plus', open: '(?:', close: ')+' },
+      '*': { type: 'star', open: '(?:', close: ')*' },
+      '@': { type: 'at', open: '(?:', close: ')' }
+    };
+  },
+
+  /**
+   * Create GLOB_CHARS
+   */
+
+  globChars(win32) {
+    return win32 === true ? WINDOWS_CHARS : POSIX_CHARS;
+  }
+};
+
+
+/***/ }),
+
+/***/ 8265:
+/***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
+
+
+
+const constants = __nccwpck_require__(5595);
+const utils = __nccwpck_require__(4059);
+
+/**
+ * Constants
+ */
+
+const {
+  MAX_LENGTH,
+  POSIX_REGEX_SOURCE,
+  REGEX_NON_SPECIAL_CHARS,
+  REGEX_SPECIAL_CHARS_BACKREF,
+  REPLACEMENTS
+} = constants;
+
+/**
+ * Helpers
+ */
+
+const expandRange = (args, options) => {
+  if (typeof options.expandRange === 'function') {
+    return options.expandRange(...args, options);
+  }
+
+  args.sort();
+  const value = `[${args.join('-')}]`;
+
+  try {
+    /* eslint-disable-next-line no-new */
+    new RegExp(value);
+  } catch (ex) {
+    return args.map(v => utils.escapeRegex(v)).join('..');
+  }
+
+  return value;
+};
+
+/**
+ * Create the message for a syntax error
+ */
+
+const syntaxError = (type, char) => {
+  return `Missing ${type}: "${char}" - use "\\\\${char}" to match literal characters`;
+};
+
+const splitTopLevel = input => {
+  const parts = [];
+  let bracket = 0;
+  let paren = 0;
+  let quote = 0;
+  let value = '';
+  let escaped = false;
+
+  for (const ch of input) {
+    if (escaped === true) {
+      value += ch;
+      escaped = false;
+      continue;
+    }
+
+    if (ch === '\\') {
+      value += ch;
+      escaped = true;
+      continue;
+    }
+
+    if (ch === '"') {
+      quote = quote === 1 ? 0 : 1;
+      value += ch;
+      continue;
+    }
+
+    if (quote === 0) {
+      if (ch === '[') {
+        bracket++;
+      } else if (ch === ']' && bracket > 0) {
+        bracket--;
+      } else if (bracket === 0) {
+        if (ch === '(') {
+          paren++;
+        } else if (ch === ')' && paren > 0) {
+          paren--;
+        } else if (ch === '|' && paren === 0) {
+          parts.push(value);
+          value = '';
+          continue;
+        }
+      }
+    }
+
+    value += ch;
+  }
+
+  parts.push(value);
+  return parts;
+};
+
+const isPlainBranch = branch => {
+  let escaped = false;
+
+  for (const ch of branch) {
+    if (escaped === true) {
+      escaped = false;
+      continue;
+    }
+
+    if (ch === '\\') {
+      escaped = true;
+      continue;
+    }
+
+    if (/[?*+@!()[\]{}]/.test(ch)) {
+      return false;
+    }
+  }
+
+  return true;
+};
+
+const normalizeSimpleBranch = branch => {
+  let value = branch.trim();
+  let changed = true;
+
+  while (changed === true) {
+    changed = false;
+
+    if (/^@\([^\\()[\]{}|]+\)$/.test(value)) {
+      value = value.slice(2, -1);
+      changed = true;
+    }
+  }
+
+  if (!isPlainBranch(value)) {
+    return;
+  }
+
+  return value.replace(/\\(.)/g, '$1');
+};
+
+const hasRepeatedCharPrefixOverlap = branches => {
+  const values = branches.map(normalizeSimpleBranch).filter(Boolean);
+
+  for (let i = 0; i < values.length; i++) {
+    for (let j = i + 1; j < values.length; j++) {
+      const a = values[i];
+      const b = values[j];
+      const char = a[0];
+
+      if (!char || a !== char.repeat(a.length) || b !== char.repeat(b.length)) {
+        continue;
+      }
+
+      if (a === b || a.startsWith(b) || b.startsWith(a)) {
+        return true;
+      }
+    }
+  }
+
+  return false;
+};
+
+const parseRepeatedExtglob = (pattern, requireEnd = true) => {
+  if ((pattern[0] !== '+' && pattern[0] !== '*') || pattern[1] !== '(') {
+    return;
+  }
+
+  let bracket = 0;
+  let paren = 0;
+  let quote = 0;
+  let escaped = false;
+
+  for (let i = 1; i < pattern.length; i++) {
+    const ch = pattern[i];
+
+    if (escaped === true) {
+      escaped = false;
+      continue;
+    }
+
+    if (ch === '\\') {
+      escaped = true;
+      continue;
+    }
+
+    if (ch === '"') {
+      quote = quote === 1 ? 0 : 1;
+      continue;
+    }
+
+    if (quote === 1) {
+      continue;
+    }
+
+    if (ch === '[') {
+      bracket++;
+      continue;
+    }
+
+    if (ch === ']' && bracket > 0) {
+      bracket--;
+      continue;
+    }
+
+    if (bracket > 0) {
+      continue;
+    }
+
+    if (ch === '(') {
+      paren++;
+      continue;
+    }
+
+    if (ch === ')') {
+      paren--;
+
+      if (paren === 0) {
+        if (requireEnd === true && i !== pattern.length - 1) {
+          return;
+        }
+
+        return {
+          type: pattern[0],
+          body: pattern.slice(2, i),
+          end: i
+        };
+      }
+    }
+  }
+};
+
+const buildCharClassStar = chars => {
+  const source = chars.length === 1
+    ? utils.escapeRegex(chars[0])
+    : `[${chars.map(ch => utils.escapeRegex(ch)).join('')}]`;
+
+  return `${source}*`;
+};
+
+const getStarExtglobSequenceChars = pattern => {
+  let index = 0;
+  const chars = [];
+
+  while (index < pattern.length) {
+    const match = parseRepeatedExtglob(pattern.slice(index), false);
+
+    if (!match || match.type !== '*') {
+      return;
+    }
+
+    const branches = splitTopLevel(match.body).map(branch => branch.trim());
+    if (branches.length !== 1) {
+      return;
+    }
+
+    const branch = normalizeSimpleBranch(branches[0]);
+    if (!branch || branch.length !== 1) {
+      return;
+    }
+
+    chars.push(branch);
+    index += match.end + 1;
+  }
+
+  if (chars.length < 1) {
+    return;
+  }
+
+  return chars;
+};
+
+const repeatedExtglobRecursion = pattern => {
+  let depth = 0;
+  let value = pattern.trim();
+  let match = parseRepeatedExtglob(value);
+
+  while (match) {
+    depth++;
+    value = match.body.trim();
+    match = parseRepeatedExtglob(value);
+  }
+
+  return depth;
+};
+
+const analyzeRepeatedExtglob = (body, options) => {
+  if (options.maxExtglobRecursion === false) {
+    return { risky: false };
+  }
+
+  const max =
+    typeof options.maxExtglobRecursion === 'number'
+      ? options.maxExtglobRecursion
+      : constants.DEFAULT_MAX_EXTGLOB_RECURSION;
+
+  const branches = splitTopLevel(body).map(branch => branch.trim());
+
+  if (branches.length > 1) {
+    if (
+      branches.some(branch => branch === '') ||
+      branches.some(branch => /^[*?]+$/.test(branch)) ||
+      hasRepeatedCharPrefixOverlap(branches)
+    ) {
+      return { risky: true };
+    }
+  }
+
+  // A repeated extglob is "risky" (prone to catastrophic backtracking) when a
+  // branch is itself a `*(...)` sequence, since that nests an unbounded quantifier
+  // inside the outer `+(...)`/`*(...)`. When *every* branch reduces to single
+  // characters we can emit one flat, ReDoS-safe character class that preserves the
+  // meaning of ALL branches (e.g. `+(*(a)|*(b))` -> `[ab]*`), rather than dropping
+  // every branch but the first.
+  const safeChars = [];
+  let sawStarSequence = false;
+  let combinable = true;
+
+  for (const branch of branches) {
+    const chars = getStarExtglobSequenceChars(branch);
+    if (chars) {
+      sawStarSequence = true;
+      safeChars.push(...chars);
+      continue;
+    }
+
+    const literal = normalizeSimpleBranch(branch);
+    if (literal && literal.length === 1) {
+      safeChars.push(literal);
+      continue;
+    }
+
+    combinable = false;
+
+    if (repeatedExtglobRecursion(branch) > max) {
+      return { risky: true };
+    }
+  }
+
+  if (sawStarSequence) {
+    return combinable
+      ? { risky: true, safeOutput: buildCharClassStar([...new Set(safeChars)]) }
+      : { risky: true };
+  }
+
+  return { risky: false };
+};
+
+/**
+ * Parse the given input string.
+ * @param {String} input
+ * @param {Object} options
+ * @return {Object}
+ */
+
+const parse = (input, options) => {
+  if (typeof input !== 'string') {
+    throw new TypeError('Expected a string');
+  }
+
+  input = REPLACEMENTS[input] || input;
+
+  const opts = { ...options };
+  const max = typeof opts.maxLength === 'number' ? Math.min(MAX_LENGTH, opts.maxLength) : MAX_LENGTH;
+
+  let len = input.length;
+  if (len > max) {
+    throw new SyntaxError(`Input length: ${len}, exceeds maximum allowed length: ${max}`);
+  }
+
+  const bos = { type: 'bos', value: '', output: opts.prepend || '' };
+  const tokens = [bos];
+
+  const capture = opts.capture ? '' : '?:';
+
+  // create constants based on platform, for windows or posix
+  const PLATFORM_CHARS = constants.globChars(opts.windows);
+  const EXTGLOB_CHARS = constants.extglobChars(PLATFORM_CHARS);
+
+  const {
+    DOT_LITERAL,
+    PLUS_LITERAL,
+    SLASH_LITERAL,
+    ONE_CHAR,
+    DOTS_SLASH,
+    NO_DOT,
+    NO_DOT_SLASH,
+    NO_DOTS_SLASH,
+    QMARK,
+    QMARK_NO_DOT,
+    STAR,
+    START_ANCHOR
+  } = PLATFORM_CHARS;
+
+  const globstar = opts => {
+    return `(${capture}(?:(?!${START_ANCHOR}${opts.dot ? DOTS_SLASH : DOT_LITERAL}).)*?)`;
+  };
+
+  const nodot = opts.dot ? '' : NO_DOT;
+  const qmarkNoDot = opts.dot ? QMARK : QMARK_NO_DOT;
+  let star = opts.bash === true ? globstar(opts) : STAR;
+
+  if (opts.capture) {
+    star = `(${star})`;
+  }
+
+  // minimatch options support
+  if (typeof opts.noext === 'boolean') {
+    opts.noextglob = opts.noext;
+  }
+
+  const state = {
+    input,
+    index: -1,
+    start: 0,
+    dot: opts.dot === true,
+    consumed: '',
+    output: '',
+    prefix: '',
+    backtrack: false,
+    negated: false,
+    brackets: 0,
+    braces: 0,
+    parens: 0,
+    quotes: 0,
+    globstar: false,
+    tokens
+  };
+
+  input = utils.removePrefix(input, state);
+  len = input.length;
+
+  const extglobs = [];
+  const braces = [];
+  const stack = [];
+  let prev = bos;
+  let value;
+
+  /**
+   * Tokenizing helpers
+   */
+
+  const eos = () => state.index === len - 1;
+  const peek = state.peek = (n = 1) => input[state.index + n];
+  const advance = state.advance = () => input[++state.index] || '';
+  const remaining = () => input.slice(state.index + 1);
+  const consume = (value = '', num = 0) => {
+    state.consumed += value;
+    state.index += num;
+  };
+
+  const append = token => {
+    state.output += token.output != null ? token.output : token.value;
+    consume(token.value);
+  };
+
+  const negate = () => {
+    let count = 1;
+
+    while (peek() === '!' && (peek(2) !== '(' || peek(3) === '?')) {
+      advance();
+      state.start++;
+      count++;
+    }
+
+    if (count % 2 === 0) {
+      return false;
+    }
+
+    state.negated = true;
+    state.start++;
+    return true;
+  };
+
+  const increment = type => {
+    state[type]++;
+    stack.push(type);
+  };
+
+  const decrement = type => {
+    state[type]--;
+    stack.pop();
+  };
+
+  /**
+   * Push tokens onto the tokens array. This helper speeds up
+   * tokenizing by 1) helping us avoid backtracking as much as possible,
+   * and 2) helping us avoid creating extra tokens when consecutive
+   * characters are plain text. This improves performance and simplifies
+   * lookbehinds.
+   */
+
+  const push = tok => {
+    if (prev.type === 'globstar') {
+      const isBrace = state.braces > 0 && (tok.type === 'comma' || tok.type === 'brace');
+      const isExtglob = tok.extglob === true || (extglobs.length && (tok.type === 'pipe' || tok.type === 'paren'));
+
+      if (tok.type !== 'slash' && tok.type !== 'paren' && !isBrace && !isExtglob) {
+        state.output = state.output.slice(0, -prev.output.length);
+        prev.type = 'star';
+        prev.value = '*';
+        prev.output = star;
+        state.output += prev.output;
+      }
+    }
+
+    if (extglobs.length && tok.type !== 'paren') {
+      extglobs[extglobs.length - 1].inner += tok.value;
+    }
+
+    if (tok.value || tok.output) append(tok);
+    if (prev && prev.type === 'text' && tok.type === 'text') {
+      prev.output = (prev.output || prev.value) + tok.value;
+      prev.value += tok.value;
+      return;
+    }
+
+    tok.prev = prev;
+    tokens.push(tok);
+    prev = tok;
+  };
+
+  const extglobOpen = (type, value) => {
+    const token = { ...EXTGLOB_CHARS[value], conditions: 1, inner: '' };
+
+    token.prev = prev;
+    token.parens = state.parens;
+    token.output = state.output;
+    token.startIndex = state.index;
+    token.tokensIndex = tokens.length;
+    const output = (opts.capture ? '(' : '') + token.open;
+
+    increment('parens');
+    push({ type, value, output: state.output ? '' : ONE_CHAR });
+    push({ type: 'paren', extglob: true, value: advance(), output });
+    extglobs.push(token);
+  };
+
+  const extglobClose = token => {
+    const literal = input.slice(token.startIndex, state.index + 1);
+    const body = input.slice(token.startIndex + 2, state.index);
+    const analysis = analyzeRepeatedExtglob(body, opts);
+
+    if ((token.type === 'plus' || token.type === 'star') && analysis.risky) {
+      const safeOutput = analysis.safeOutput
+        ? (token.output ? '' : ONE_CHAR) + (opts.capture ? `(${analysis.safeOutput})` : analysis.safeOutput)
+        : undefined;
+      const open = tokens[token.tokensIndex];
+
+      open.type = 'text';
+      open.value = literal;
+      open.output = safeOutput || utils.escapeRegex(literal);
+
+      for (let i = token.tokensIndex + 1; i < tokens.length; i++) {
+        tokens[i].value = '';
+        tokens[i].output = '';
+        delete tokens[i].suffix;
+      }
+
+      state.output = token.output + open.output;
+      state.backtrack = true;
+
+      push({ type: 'paren', extglob: true, value, output: '' });
+      decrement('parens');
+      return;
+    }
+
+    let output = token.close + (opts.capture ? ')' : '');
+    let rest;
+
+    if (token.type === 'negate') {
+      let extglobStar = star;
+
+      if (token.inner && token.inner.length > 1 && token.inner.includes('/')) {
+        extglobStar = globstar(opts);
+      }
+
+      if (extglobStar !== star || eos() || /^\)+$/.test(remaining())) {
+        output = token.close = `)$))${extglobStar}`;
+      }
+
+      if (token.inner.includes('*') && (rest = remaining()) && /^\.[^\\/.]+$/.test(rest)) {
+        // Any non-magical string (`.ts`) or even nested expression (`.{ts,tsx}`) can follow after the closing parenthesis.
+        // In this case, we need to parse the string and use it in the output of the original pattern.
+        // Suitable patterns: `/!(*.d).ts`, `/!(*.d).{ts,tsx}`, `**/!(*-dbg).@(js)`.
+        //
+        // Disabling the `fastpaths` option due to a problem with parsing strings as `.ts` in the pattern like `**/!(*.d).ts`.
+        const expression = parse(rest, { ...options, fastpaths: false }).output;
+
+        output = token.close = `)${expression})${extglobStar})`;
+      }
+
+      if (token.prev.type === 'bos') {
+        state.negatedExtglob = true;
+      }
+    }
+
+    push({ type: 'paren', extglob: true, value, output });
+    decrement('parens');
+  };
+
+  /**
+   * Fast paths
+   */
+
+  if (opts.fastpaths !== false && !/(^[*!]|[/()[\]{}"])/.test(input)) {
+    let backslashes = false;
+
+    let output = input.replace(REGEX_SPECIAL_CHARS_BACKREF, (m, esc, chars, first, rest, index) => {
+      if (first === '\\') {
+        backslashes = true;
+        return m;
+      }
+
+      if (first === '?') {
+        if (esc) {
+          return esc + first + (rest ? QMARK.repeat(rest.length) : '');
+        }
+        if (index === 0) {
+          return qmarkNoDot + (rest ? QMARK.repeat(rest.length) : '');
+        }
+        return QMARK.repeat(chars.length);
+      }
+
+      if (first === '.') {
+        return DOT_LITERAL.repeat(chars.length);
+      }
+
+      if (first === '*') {
+        if (esc) {
+          return esc + first + (rest ? star : '');
+        }
+        return star;
+      }
+      return esc ? m : `\\${m}`;
+    });
+
+    if (backslashes === true) {
+      if (opts.unescape === true) {
+        output = output.replace(/\\/g, '');
+      } else {
+        output = output.replace(/\\+/g, m => {
+          return m.length % 2 === 0 ? '\\\\' : (m ? '\\' : '');
+        });
+      }
+    }
+
+    if (output === input && opts.contains === true) {
+      state.output = input;
+      return state;
+    }
+
+    state.output = utils.wrapOutput(output, state, options);
+    return state;
+  }
+
+  /**
+   * Tokenize input until we reach end-of-string
+   */
+
+  while (!eos()) {
+    value = advance();
+
+    if (value === '\u0000') {
+      continue;
+    }
+
+    /**
+     * Escaped characters
+     */
+
+    if (value === '\\') {
+      const next = peek();
+
+      if (next === '/' && opts.bash !== true) {
+        continue;
+      }
+
+      if (next === '.' || next === ';') {
+        continue;
+      }
+
+      if (!next) {
+        value += '\\';
+        push({ type: 'text', value });
+        continue;
+      }
+
+      // collapse slashes to reduce potential for exploits
+      const match = /^\\+/.exec(remaining());
+      let slashes = 0;
+
+      if (match && match[0].length > 2) {
+        slashes = match[0].length;
+        state.index += slashes;
+        if (slashes % 2 !== 0) {
+          value += '\\';
+        }
+      }
+
+      if (opts.unescape === true) {
+        value = advance();
+      } else {
+        value += advance();
+      }
+
+      if (state.brackets === 0) {
+        push({ type: 'text', value });
+        continue;
+      }
+    }
+
+    /**
+     * If we're inside a regex character class, continue
+     * until we reach the closing bracket.
+     */
+
+    if (state.brackets > 0 && (value !== ']' || prev.value === '[' || prev.value === '[^')) {
+      if (opts.posix !== false && value === ':') {
+        const inner = prev.value.slice(1);
+        if (inner.includes('[')) {
+          prev.posix = true;
+
+          if (inner.includes(':')) {
+            const idx = prev.value.lastIndexOf('[');
+            const pre = prev.value.slice(0, idx);
+            const rest = prev.value.slice(idx + 2);
+            const posix = POSIX_REGEX_SOURCE[rest];
+            if (posix) {
+              prev.value = pre + posix;
+              state.backtrack = true;
+              advance();
+
+              if (!bos.output && tokens.indexOf(prev) === 1) {
+                bos.output = ONE_CHAR;
+              }
+              continue;
+            }
+          }
+        }
+      }
+
+      if ((value === '[' && peek() !== ':') || (value === '-' && peek() === ']')) {
+        value = `\\${value}`;
+      }
+
+      if (value === ']' && (prev.value === '[' || prev.value === '[^')) {
+        value = `\\${value}`;
+      }
+
+      if (opts.posix === true && value === '!' && prev.value === '[') {
+        value = '^';
+      }
+
+      prev.value += value;
+      append({ value });
+      continue;
+    }
+
+    /**
+     * If we're inside a quoted string, continue
+     * until we reach the closing double quote.
+     */
+
+    if (state.quotes === 1 && value !== '"') {
+      value = utils.escapeRegex(value);
+      prev.value += value;
+      append({ value });
+      continue;
+    }
+
+    /**
+     * Double quotes
+     */
+
+    if (value === '"') {
+      state.quotes = state.quotes === 1 ? 0 : 1;
+      if (opts.keepQuotes === true) {
+        push({ type: 'text', value });
+      }
+      continue;
+    }
+
+    /**
+     * Parentheses
+     */
+
+    if (value === '(') {
+      increment('parens');
+      push({ type: 'paren', value });
+      continue;
+    }
+
+    if (value === ')') {
+      if (state.parens === 0 && opts.strictBrackets === true) {
+        throw new SyntaxError(syntaxError('opening', '('));
+      }
+
+      const extglob = extglobs[extglobs.length - 1];
+      if (extglob && state.parens === extglob.parens + 1) {
+        extglobClose(extglobs.pop());
+        continue;
+      }
+
+      push({ type: 'paren', value, output: state.parens ? ')' : '\\)' });
+      decrement('parens');
+      continue;
+    }
+
+    /**
+     * Square brackets
+     */
+
+    if (value === '[') {
+      if (opts.nobracket === true || !remaining().includes(']')) {
+        if (opts.nobracket !== true && opts.strictBrackets === true) {
+          throw new SyntaxError(syntaxError('closing', ']'));
+        }
+
+        value = `\\${value}`;
+      } else {
+        increment('brackets');
+      }
+
+      push({ type: 'bracket', value });
+      continue;
+    }
+
+    if (value === ']') {
+      if (opts.nobracket === true || (prev && prev.type === 'bracket' && prev.value.length === 1)) {
+        push({ type: 'text', value, output: `\\${value}` });
+        continue;
+      }
+
+      if (state.brackets === 0) {
+        if (opts.strictBrackets === true) {
+          throw new SyntaxError(syntaxError('opening', '['));
+        }
+
+        push({ type: 'text', value, output: `\\${value}` });
+        continue;
+      }
+
+      decrement('brackets');
+
+      const prevValue = prev.value.slice(1);
+      if (prev.posix !== true && prevValue[0] === '^' && !prevValue.includes('/')) {
+        value = `/${value}`;
+      }
+
+      prev.value += value;
+      append({ value });
+
+      // when literal brackets are explicitly disabled
+      // assume we should match with a regex character class
+      if (opts.literalBrackets === false || utils.hasRegexChars(prevValue)) {
+        continue;
+      }
+
+      const escaped = utils.escapeRegex(prev.value);
+      state.output = state.output.slice(0, -prev.value.length);
+
+      // when literal brackets are explicitly enabled
+      // assume we should escape the brackets to match literal characters
+      if (opts.literalBrackets === true) {
+        state.output += escaped;
+        prev.value = escaped;
+        continue;
+      }
+
+      // when the user specifies nothing, try to match both
+      prev.value = `(${capture}${escaped}|${prev.value})`;
+      state.output += prev.value;
+      continue;
+    }
+
+    /**
+     * Braces
+     */
+
+    if (value === '{' && opts.nobrace !== true) {
+      increment('braces');
+
+      const open = {
+        type: 'brace',
+        value,
+        output: '(',
+        outputIndex: state.output.length,
+        tokensIndex: state.tokens.length
+      };
+
+      braces.push(open);
+      push(open);
+      continue;
+    }
+
+    if (value === '}') {
+      const brace = braces[braces.length - 1];
+
+      if (opts.nobrace === true || !brace) {
+        push({ type: 'text', value, output: value });
+        continue;
+      }
+
+      let output = ')';
+
+      if (brace.dots === true) {
+        const arr = tokens.slice();
+        const range = [];
+
+        for (let i = arr.length - 1; i >= 0; i--) {
+          tokens.pop();
+          if (arr[i].type === 'brace') {
+            break;
+          }
+          if (arr[i].type !== 'dots') {
+            range.unshift(arr[i].value);
+          }
+        }
+
+        output = expandRange(range, opts);
+        state.backtrack = true;
+      }
+
+      if (brace.comma !== true && brace.dots !== true) {
+        const out = state.output.slice(0, brace.outputIndex);
+        const toks = state.tokens.slice(brace.tokensIndex);
+        brace.value = brace.output = '\\{';
+        value = output = '\\}';
+        state.output = out;
+        for (const t of toks) {
+          state.output += (t.output || t.value);
+        }
+      }
+
+      push({ type: 'brace', value, output });
+      decrement('braces');
+      braces.pop();
+      continue;
+    }
+
+    /**
+     * Pipes
+     */
+
+    if (value === '|') {
+      if (extglobs.length > 0) {
+        extglobs[extglobs.length - 1].conditions++;
+      }
+      push({ type: 'text', value });
+      continue;
+    }
+
+    /**
+     * Commas
+     */
+
+    if (value === ',') {
+      let output = value;
+
+      const brace = braces[braces.length - 1];
+      if (brace && stack[stack.length - 1] === 'braces') {
+        brace.comma = true;
+        output = '|';
+      }
+
+      push({ type: 'comma', value, output });
+      continue;
+    }
+
+    /**
+     * Slashes
+     */
+
+    if (value === '/') {
+      // if the beginning of the glob is "./", advance the start
+      // to the current index, and don't add the "./" characters
+      // to the state. This greatly simplifies lookbehinds when
+      // checking for BOS characters like "!" and "." (not "./")
+      if (prev.type === 'dot' && state.index === state.start + 1) {
+        state.start = state.index + 1;
+        state.consumed = '';
+        state.output = '';
+        tokens.pop();
+        prev = bos; // reset "prev" to the first token
+        continue;
+      }
+
+      push({ type: 'slash', value, output: SLASH_LITERAL });
+      continue;
+    }
+
+    /**
+     * Dots
+     */
+
+    if (value === '.') {
+      if (state.braces > 0 && prev.type === 'dot') {
+        if (prev.value === '.') prev.output = DOT_LITERAL;
+        const brace = braces[braces.length - 1];
+        prev.type = 'dots';
+        prev.output += value;
+        prev.value += value;
+        brace.dots = true;
+        continue;
+      }
+
+      if ((state.braces + state.parens) === 0 && prev.type !== 'bos' && prev.type !== 'slash') {
+        push({ type: 'text', value, output: DOT_LITERAL });
+        continue;
+      }
+
+      push({ type: 'dot', value, output: DOT_LITERAL });
+      continue;
+    }
+
+    /**
+     * Question marks
+     */
+
+    if (value === '?') {
+      const isGroup = prev && prev.value === '(';
+      if (!isGroup && opts.noextglob !== true && peek() === '(' && peek(2) !== '?') {
+        extglobOpen('qmark', value);
+        continue;
+      }
+
+      if (prev && prev.type === 'paren') {
+        const next = peek();
+        let output = value;
+
+        if ((prev.value === '(' && !/[!=<:]/.test(next)) || (next === '<' && !/<([!=]|\w+>)/.test(remaining()))) {
+          output = `\\${value}`;
+        }
+
+        push({ type: 'text', value, output });
+        continue;
+      }
+
+      if (opts.dot !== true && (prev.type === 'slash' || prev.type === 'bos')) {
+        push({ type: 'qmark', value, output: QMARK_NO_DOT });
+        continue;
+      }
+
+      push({ type: 'qmark', value, output: QMARK });
+      continue;
+    }
+
+    /**
+     * Exclamation
+     */
+
+    if (value === '!') {
+      if (opts.noextglob !== true && peek() === '(') {
+        if (peek(2) !== '?' || !/[!=<:]/.test(peek(3))) {
+          extglobOpen('negate', value);
+          continue;
+        }
+      }
+
+      if (opts.nonegate !== true && state.index === 0) {
+        negate();
+        continue;
+      }
+    }
+
+    /**
+     * Plus
+     */
+
+    if (value === '+') {
+      if (opts.noextglob !== true && peek() === '(' && peek(2) !== '?') {
+        extglobOpen('plus', value);
+        continue;
+      }
+
+      if ((prev && prev.value === '(') || opts.regex === false) {
+        push({ type: 'plus', value, output: PLUS_LITERAL });
+        continue;
+      }
+
+      if ((prev && (prev.type === 'bracket' || prev.type === 'paren' || prev.type === 'brace')) || state.parens > 0) {
+        push({ type: 'plus', value });
+        continue;
+      }
+
+      push({ type: 'plus', value: PLUS_LITERAL });
+      continue;
+    }
+
+    /**
+     * Plain text
+     */
+
+    if (value === '@') {
+      if (opts.noextglob !== true && peek() === '(' && peek(2) !== '?') {
+        push({ type: 'at', extglob: true, value, output: '' });
+        continue;
+      }
+
+      push({ type: 'text', value });
+      continue;
+    }
+
+    /**
+     * Plain text
+     */
+
+    if (value !== '*') {
+      if (value === '$' || value === '^') {
+        value = `\\${value}`;
+      }
+
+      const match = REGEX_NON_SPECIAL_CHARS.exec(remaining());
+      if (match) {
+        value += match[0];
+        state.index += match[0].length;
+      }
+
+      push({ type: 'text', value });
+      continue;
+    }
+
+    /**
+     * Stars
+     */
+
+    if (prev && (prev.type === 'globstar' || prev.star === true)) {
+      prev.type = 'star';
+      prev.star = true;
+      prev.value += value;
+      prev.output = star;
+      state.backtrack = true;
+      state.globstar = true;
+      consume(value);
+      continue;
+    }
+
+    let rest = remaining();
+    if (opts.noextglob !== true && /^\([^?]/.test(rest)) {
+      extglobOpen('star', value);
+      continue;
+    }
+
+    if (prev.type === 'star') {
+      if (opts.noglobstar === true) {
+        consume(value);
+        continue;
+      }
+
+      const prior = prev.prev;
+      const before = prior.prev;
+      const isStart = prior.type === 'slash' || prior.type === 'bos';
+      const afterStar = before && (before.type === 'star' || before.type === 'globstar');
+
+      if (opts.bash === true && (!isStart || (rest[0] && rest[0] !== '/'))) {
+        push({ type: 'star', value, output: '' });
+        continue;
+      }
+
+      const isBrace = state.braces > 0 && (prior.type === 'comma' || prior.type === 'brace');
+      const isExtglob = extglobs.length && (prior.type === 'pipe' || prior.type === 'paren');
+      if (!isStart && prior.type !== 'paren' && !isBrace && !isExtglob) {
+        push({ type: 'star', value, output: '' });
+        continue;
+      }
+
+      // strip consecutive `/**/`
+      while (rest.slice(0, 3) === '/**') {
+        const after = input[state.index + 4];
+        if (after && after !== '/') {
+          break;
+        }
+        rest = rest.slice(3);
+        consume('/**', 3);
+      }
+
+      // A globstar followed only by balanced closing parens is at the logical end of patterns like
+      // `test(/utils/**)` and `test?(/utils/**)`. Treat it as EOS so the trailing `/**` can match its
+      // parent path, except in negated extglobs where that would change the exclusion semantics.
+      const isEnd = eos() || (
+        state.parens > 0
+        && rest === ')'.repeat(state.parens)
+        && !extglobs.some(extglob => extglob.type === 'negate')
+      );
+
+      if (prior.type === 'bos' && eos()) {
+        prev.type = 'globstar';
+        prev.value += value;
+        prev.output = globstar(opts);
+        state.output = prev.output;
+        state.globstar = true;
+        consume(value);
+        continue;
+      }
+
+      if (prior.type === 'slash' && prior.prev.type !== 'bos' && !afterStar && isEnd) {
+        state.output = state.output.slice(0, -(prior.output + prev.output).length);
+        prior.output = `(?:${prior.output}`;
+
+        prev.type = 'globstar';
+        prev.output = globstar(opts) + (opts.strictSlashes ? ')' : '|$)');
+        prev.value += value;
+        state.globstar = true;
+        state.output += prior.output + prev.output;
+        consume(value);
+        continue;
+      }
+
+      if (prior.type === 'slash' && prior.prev.type !== 'bos' && rest[0] === '/') {
+        const end = rest[1] !== void 0 ? '|$' : '';
+
+        state.output = state.output.slice(0, -(prior.output + prev.output).length);
+        prior.output = `(?:${prior.output}`;
+
+        prev.type = 'globstar';
+        prev.output = `${globstar(opts)}${SLASH_LITERAL}|${SLASH_LITERAL}${end})`;
+        prev.value += value;
+
+        state.output += prior.output + prev.output;
+        state.globstar = true;
+
+        consume(value + advance());
+
+        push({ type: 'slash', value: '/', output: '' });
+        continue;
+      }
+
+      if (prior.type === 'bos' && rest[0] === '/') {
+        prev.type = 'globstar';
+        prev.value += value;
+        prev.output = `(?:^|${SLASH_LITERAL}|${globstar(opts)}${SLASH_LITERAL})`;
+        state.output = prev.output;
+        state.globstar = true;
+        consume(value + advance());
+        push({ type: 'slash', value: '/', output: '' });
+        continue;
+      }
+
+      // remove single star from output
+      state.output = state.output.slice(0, -prev.output.length);
+
+      // reset previous token to globstar
+      prev.type = 'globstar';
+      prev.output = globstar(opts);
+      prev.value += value;
+
+      // reset output with globstar
+      state.output += prev.output;
+      state.globstar = true;
+      consume(value);
+      continue;
+    }
+
+    const token = { type: 'star', value, output: star };
+
+    if (opts.bash === true) {
+      token.output = '.*?';
+      if (prev.type === 'bos' || prev.type === 'slash') {
+        token.output = nodot + token.output;
+      }
+      push(token);
+      continue;
+    }
+
+    if (prev && (prev.type === 'bracket' || prev.type === 'paren') && opts.regex === true) {
+      token.output = value;
+      push(token);
+      continue;
+    }
+
+    if (state.index === state.start || prev.type === 'slash' || prev.type === 'dot') {
+      if (prev.type === 'dot') {
+        state.output += NO_DOT_SLASH;
+        prev.output += NO_DOT_SLASH;
+
+      } else if (opts.dot === true) {
+        state.output += NO_DOTS_SLASH;
+        prev.output += NO_DOTS_SLASH;
+
+      } else {
+        state.output += nodot;
+        prev.output += nodot;
+      }
+
+      if (peek() !== '*') {
+        state.output += ONE_CHAR;
+        prev.output += ONE_CHAR;
+      }
+    }
+
+    push(token);
+  }
+
+  while (state.brackets > 0) {
+    if (opts.strictBrackets === true) throw new SyntaxError(syntaxError('closing', ']'));
+    state.output = utils.escapeLast(state.output, '[');
+    decrement('brackets');
+  }
+
+  while (state.parens > 0) {
+    if (opts.strictBrackets === true) throw new SyntaxError(syntaxError('closing', ')'));
+    state.output = utils.escapeLast(state.output, '(');
+    decrement('parens');
+  }
+
+  while (state.braces > 0) {
+    if (opts.strictBrackets === true) throw new SyntaxError(syntaxError('closing', '}'));
+    state.output = utils.escapeLast(state.output, '{');
+    decrement('braces');
+  }
+
+  if (opts.strictSlashes !== true && (prev.type === 'star' || prev.type === 'bracket')) {
+    push({ type: 'maybe_slash', value: '', output: `${SLASH_LITERAL}?` });
+  }
+
+  // rebuild the output if we had to backtrack at any point
+  if (state.backtrack === true) {
+    state.output = '';
+
+    for (const token of state.tokens) {
+      state.output += token.output != null ? token.output : token.value;
+
+      if (token.suffix) {
+        state.output += token.suffix;
+      }
+    }
+  }
+
+  return state;
+};
+
+/**
+ * Fast paths for creating regular expressions for common glob patterns.
+ * This can significantly speed up processing and has very little downside
+ * impact when none of the fast paths match.
+ */
+
+parse.fastpaths = (input, options) => {
+  const opts = { ...options };
+  const max = typeof opts.maxLength === 'number' ? Math.min(MAX_LENGTH, opts.maxLength) : MAX_LENGTH;
+  const len = input.length;
+  if (len > max) {
+    throw new SyntaxError(`Input length: ${len}, exceeds maximum allowed length: ${max}`);
+  }
+
+  input = REPLACEMENTS[input] || input;
+
+  // create constants based on platform, for windows or posix
+  const {
+    DOT_LITERAL,
+    SLASH_LITERAL,
+    ONE_CHAR,
+    DOTS_SLASH,
+    NO_DOT,
+    NO_DOTS,
+    NO_DOTS_SLASH,
+    STAR,
+    START_ANCHOR
+  } = constants.globChars(opts.windows);
+
+  const nodot = opts.dot ? NO_DOTS : NO_DOT;
+  const slashDot = opts.dot ? NO_DOTS_SLASH : NO_DOT;
+  const capture = opts.capture ? '' : '?:';
+  const state = { negated: false, prefix: '' };
+  let star = opts.bash === true ? '.*?' : STAR;
+
+  if (opts.capture) {
+    star = `(${star})`;
+  }
+
+  const globstar = opts => {
+    if (opts.noglobstar === true) return star;
+    return `(${capture}(?:(?!${START_ANCHOR}${opts.dot ? DOTS_SLASH : DOT_LITERAL}).)*?)`;
+  };
+
+  const create = str => {
+    switch (str) {
+      case '*':
+        return `${nodot}${ONE_CHAR}${star}`;
+
+      case '.*':
+        return `${DOT_LITERAL}${ONE_CHAR}${star}`;
+
+      case '*.*':
+        return `${nodot}${star}${DOT_LITERAL}${ONE_CHAR}${star}`;
+
+      case '*/*':
+        return `${nodot}${star}${SLASH_LITERAL}${ONE_CHAR}${slashDot}${star}`;
+
+      case '**':
+        return nodot + globstar(opts);
+
+      case '**/*':
+        return `(?:${nodot}${globstar(opts)}${SLASH_LITERAL})?${slashDot}${ONE_CHAR}${star}`;
+
+      case '**/*.*':
+        return `(?:${nodot}${globstar(opts)}${SLASH_LITERAL})?${slashDot}${star}${DOT_LITERAL}${ONE_CHAR}${star}`;
+
+      case '**/.*':
+        return `(?:${nodot}${globstar(opts)}${SLASH_LITERAL})?${DOT_LITERAL}${ONE_CHAR}${star}`;
+
+      default: {
+        const match = /^(.*?)\.(\w+)$/.exec(str);
+        if (!match) return;
+
+        const source = create(match[1]);
+        if (!source) return;
+
+        return source + DOT_LITERAL + match[2];
+      }
+    }
+  };
+
+  const output = utils.removePrefix(input, state);
+  let source = create(output);
+
+  if (source && opts.strictSlashes !== true) {
+    source += `${SLASH_LITERAL}?`;
+  }
+
+  return source;
+};
+
+module.exports = parse;
+
+
+/***/ }),
+
+/***/ 8016:
+/***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
+
+
+
+const scan = __nccwpck_require__(1781);
+const parse = __nccwpck_require__(8265);
+const utils = __nccwpck_require__(4059);
+const constants = __nccwpck_require__(5595);
+const isObject = val => val && typeof val === 'object' && !Array.isArray(val);
+
+/**
+ * Creates a matcher function from one or more glob patterns. The
+ * returned function takes a string to match as its first argument,
+ * and returns true if the string is a match. The returned matcher
+ * function also takes a boolean as the second argument that, when true,
+ * returns an object with additional information.
+ *
+ * ```js
+ * const picomatch = require('picomatch');
+ * // picomatch(glob[, options]);
+ *
+ * const isMatch = picomatch('*.!(*a)');
+ * console.log(isMatch('a.a')); //=> false
+ * console.log(isMatch('a.b')); //=> true
+ *
+ * // For environments without `node.js`, `picomatch/posix` provides you a dependency-free matcher, without automatic OS detection.
+ * const picomatch = require('picomatch/posix');
+ * // the same API, defaulting to posix paths
+ * const isMatch = picomatch('a/*');
+ * console.log(isMatch('a\\b')); //=> false
+ * console.log(isMatch('a/b')); //=> true
+ *
+ * // you can still configure the matcher function to accept windows paths
+ * const isMatch = picomatch('a/*', { options: windows });
+ * console.log(isMatch('a\\b')); //=> true
+ * console.log(isMatch('a/b')); //=> true
+ * ```
+ * @name picomatch
+ * @param {String|Array} `globs` One or more glob patterns.
+ * @param {Object=} `options`
+ * @return {Function=} Returns a matcher function.
+ * @api public
+ */
+
+const picomatch = (glob, options, returnState = false) => {
+  if (Array.isArray(glob)) {
+    const fns = glob.map(input => picomatch(input, options, returnState));
+    const arrayMatcher = str => {
+      for (const isMatch of fns) {
+        const state = isMatch(str);
+        if (state) return state;
+      }
+      return false;
+    };
+    return arrayMatcher;
+  }
+
+  const isState = isObject(glob) && glob.tokens && glob.input;
+
+  if (glob === '' || (typeof glob !== 'string' && !isState)) {
+    throw new TypeError('Expected pattern to be a non-empty string');
+  }
+
+  const opts = options || {};
+  const posix = opts.windows;
+  const regex = isState
+    ? picomatch.compileRe(glob, options)
+    : picomatch.makeRe(glob, options, false, true);
+
+  const state = regex.state;
+  delete regex.state;
+
+  let isIgnored = () => false;
+  if (opts.ignore) {
+    const ignoreOpts = { ...options, ignore: null, onMatch: null, onResult: null };
+    isIgnored = picomatch(opts.ignore, ignoreOpts, returnState);
+  }
+
+  const matcher = (input, returnObject = false) => {
+    const { isMatch, match, output } = picomatch.test(input, regex, options, { glob, posix });
+    const result = { glob, state, regex, posix, input, output, match, isMatch };
+
+    if (typeof opts.onResult === 'function') {
+      opts.onResult(result);
+    }
+
+    if (isMatch === false) {
+      result.isMatch = false;
+      return returnObject ? result : false;
+    }
+
+    if (isIgnored(input)) {
+      if (typeof opts.onIgnore === 'function') {
+        opts.onIgnore(result);
+      }
+      result.isMatch = false;
+      return returnObject ? result : false;
+    }
+
+    if (typeof opts.onMatch === 'function') {
+      opts.onMatch(result);
+    }
+    return returnObject ? result : true;
+  };
+
+  if (returnState) {
+    matcher.state = state;
+  }
+
+  return matcher;
+};
+
+/**
+ * Test `input` with the given `regex`. This is used by the main
+ * `picomatch()` function to test the input string.
+ *
+ * ```js
+ * const picomatch = require('picomatch');
+ * // picomatch.test(input, regex[, options]);
+ *
+ * console.log(picomatch.test('foo/bar', /^(?:([^/]*?)\/([^/]*?))$/));
+ * // { isMatch: true, match: [ 'foo/', 'foo', 'bar' ], output: 'foo/bar' }
+ * ```
+ * @param {String} `input` String to test.
+ * @param {RegExp} `regex`
+ * @return {Object} Returns an object with matching info.
+ * @api public
+ */
+
+picomatch.test = (input, regex, options, { glob, posix } = {}) => {
+  if (typeof input !== 'string') {
+    throw new TypeError('Expected input to be a string');
+  }
+
+  if (input === '') {
+    return { isMatch: false, output: '' };
+  }
+
+  const opts = options || {};
+  const format = opts.format || (posix ? utils.toPosixSlashes : null);
+  let match = input === glob;
+  let output = (match && format) ? format(input) : input;
+
+  if (match === false) {
+    output = format ? format(input) : input;
+    match = output === glob;
+  }
+
+  if (match === false || opts.capture === true) {
+    if (opts.matchBase === true || opts.basename === true) {
+      match = picomatch.matchBase(input, regex, options, posix);
+    } else {
+      match = regex.exec(output);
+    }
+  }
+
+  return { isMatch: Boolean(match), match, output };
+};
+
+/**
+ * Match the basename of a filepath.
+ *
+ * ```js
+ * const picomatch = require('picomatch');
+ * // picomatch.matchBase(input, glob[, options]);
+ * console.log(picomatch.matchBase('foo/bar.js', '*.js'); // true
+ * ```
+ * @param {String} `input` String to test.
+ * @param {RegExp|String} `glob` Glob pattern or regex created by [.makeRe](#makeRe).
+ * @return {Boolean}
+ * @api public
+ */
+
+picomatch.matchBase = (input, glob, options, posix = options && options.windows) => {
+  const regex = glob instanceof RegExp ? glob : picomatch.makeRe(glob, options);
+  return regex.test(utils.basename(input, { windows: posix }));
+};
+
+/**
+ * Returns true if **any** of the given glob `patterns` match the specified `string`.
+ *
+ * ```js
+ * const picomatch = require('picomatch');
+ * // picomatch.isMatch(string, patterns[, options]);
+ *
+ * console.log(picomatch.isMatch('a.a', ['b.*', '*.a'])); //=> true
+ * console.log(picomatch.isMatch('a.a', 'b.*')); //=> false
+ * ```
+ * @param {String|Array} str The string to test.
+ * @param {String|Array} patterns One or more glob patterns to use for matching.
+ * @param {Object} [options] See available [options](#options).
+ * @return {Boolean} Returns true if any patterns match `str`
+ * @api public
+ */
+
+picomatch.isMatch = (str, patterns, options) => picomatch(patterns, options)(str);
+
+/**
+ * Parse a glob pattern to create the source string for a regular
+ * expression.
+ *
+ * ```js
+ * const picomatch = require('picomatch');
+ * const result = picomatch.parse(pattern[, options]);
+ * ```
+ * @param {String} `pattern`
+ * @param {Object} `options`
+ * @return {Object} Returns an object with useful properties and output to be used as a regex source string.
+ * @api public
+ */
+
+picomatch.parse = (pattern, options) => {
+  if (Array.isArray(pattern)) return pattern.map(p => picomatch.parse(p, options));
+  return parse(pattern, { ...options, fastpaths: false });
+};
+
+/**
+ * Scan a glob pattern to separate the pattern into segments.
+ *
+ * ```js
+ * const picomatch = require('picomatch');
+ * // picomatch.scan(input[, options]);
+ *
+ * const result = picomatch.scan('!./foo/*.js');
+ * console.log(result);
+ * { prefix: '!./',
+ *   input: '!./foo/*.js',
+ *   start: 3,
+ *   base: 'foo',
+ *   glob: '*.js',
+ *   isBrace: false,
+ *   isBracket: false,
+ *   isGlob: true,
+ *   isExtglob: false,
+ *   isGlobstar: false,
+ *   negated: true }
+ * ```
+ * @param {String} `input` Glob pattern to scan.
+ * @param {Object} `options`
+ * @return {Object} Returns an object with
+ * @api public
+ */
+
+picomatch.scan = (input, options) => scan(input, options);
+
+/**
+ * Compile a regular expression from the `state` object returned by the
+ * [parse()](#parse) method.
+ *
+ * ```js
+ * const picomatch = require('picomatch');
+ * const state = picomatch.parse('*.js');
+ * // picomatch.compileRe(state[, options]);
+ *
+ * console.log(picomatch.compileRe(state));
+ * //=> /^(?:(?!\.)(?=.)[^/]*?\.js)$/
+ * ```
+ * @param {Object} `state`
+ * @param {Object} `options`
+ * @param {Boolean} `returnOutput` Intended for implementors, this argument allows you to return the raw output from the parser.
+ * @param {Boolean} `returnState` Adds the state to a `state` property on the returned regex. Useful for implementors and debugging.
+ * @return {RegExp}
+ * @api public
+ */
+
+picomatch.compileRe = (state, options, returnOutput = false, returnState = false) => {
+  if (returnOutput === true) {
+    return state.output;
+  }
+
+  const opts = options || {};
+  const prepend = opts.contains ? '' : '^';
+  const append = opts.contains ? '' : '$';
+
+  let source = `${prepend}(?:${state.output})${append}`;
+  if (state && state.negated === true) {
+    source = `^(?!${source}).*$`;
+  }
+
+  const regex = picomatch.toRegex(source, options);
+  if (returnState === true) {
+    regex.state = state;
+  }
+
+  return regex;
+};
+
+/**
+ * Create a regular expression from a parsed glob pattern.
+ *
+ * ```js
+ * const picomatch = require('picomatch');
+ * // picomatch.makeRe(state[, options]);
+ *
+ * const result = picomatch.makeRe('*.js');
+ * console.log(result);
+ * //=> /^(?:(?!\.)(?=.)[^/]*?\.js)$/
+ * ```
+ * @param {String} `state` The object returned from the `.parse` method.
+ * @param {Object} `options`
+ * @param {Boolean} `returnOutput` Implementors may use this argument to return the compiled output, instead of a regular expression. This is not exposed on the options to prevent end-users from mutating the result.
+ * @param {Boolean} `returnState` Implementors may use this argument to return the state from the parsed glob with the returned regular expression.
+ * @return {RegExp} Returns a regex created from the given pattern.
+ * @api public
+ */
+
+picomatch.makeRe = (input, options = {}, returnOutput = false, returnState = false) => {
+  if (!input || typeof input !== 'string') {
+    throw new TypeError('Expected a non-empty string');
+  }
+
+  let parsed = { negated: false, fastpaths: true };
+
+  if (options.fastpaths !== false && (input[0] === '.' || input[0] === '*')) {
+    parsed.output = parse.fastpaths(input, options);
+  }
+
+  if (!parsed.output) {
+    parsed = parse(input, options);
+  }
+
+  return picomatch.compileRe(parsed, options, returnOutput, returnState);
+};
+
+/**
+ * Create a regular expression from the given regex source string.
+ *
+ * ```js
+ * const picomatch = require('picomatch');
+ * // picomatch.toRegex(source[, options]);
+ *
+ * const { output } = picomatch.parse('*.js');
+ * console.log(picomatch.toRegex(output));
+ * //=> /^(?:(?!\.)(?=.)[^/]*?\.js)$/
+ * ```
+ * @param {String} `source` Regular expression source string.
+ * @param {Object} `options`
+ * @return {RegExp}
+ * @api public
+ */
+
+picomatch.toRegex = (source, options) => {
+  try {
+    const opts = options || {};
+    return new RegExp(source, opts.flags || (opts.nocase ? 'i' : ''));
+  } catch (err) {
+    if (options && options.debug === true) throw err;
+    return /$^/;
+  }
+};
+
+/**
+ * Picomatch constants.
+ * @return {Object}
+ */
+
+picomatch.constants = constants;
+
+/**
+ * Expose "picomatch"
+ */
+
+module.exports = picomatch;
+
+
+/***/ }),
+
+/***/ 1781:
+/***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
+
+
+
+const utils = __nccwpck_require__(4059);
+const {
+  CHAR_ASTERISK,             /* * */
+  CHAR_AT,                   /* @ */
+  CHAR_BACKWARD_SLASH,       /* \ */
+  CHAR_COMMA,                /* , */
+  CHAR_DOT,                  /* . */
+  CHAR_EXCLAMATION_MARK,     /* ! */
+  CHAR_FORWARD_SLASH,        /* / */
+  CHAR_LEFT_CURLY_BRACE,     /* { */
+  CHAR_LEFT_PARENTHESES,     /* ( */
+  CHAR_LEFT_SQUARE_BRACKET,  /* [ */
+  CHAR_PLUS,                 /* + */
+  CHAR_QUESTION_MARK,        /* ? */
+  CHAR_RIGHT_CURLY_BRACE,    /* } */
+  CHAR_RIGHT_PARENTHESES,    /* ) */
+  CHAR_RIGHT_SQUARE_BRACKET  /* ] */
+} = __nccwpck_require__(5595);
+
+const isPathSeparator = code => {
+  return code === CHAR_FORWARD_SLASH || code === CHAR_BACKWARD_SLASH;
+};
+
+const depth = token => {
+  if (token.isPrefix !== true) {
+    token.depth = token.isGlobstar ? Infinity : 1;
+  }
+};
+
+/**
+ * Quickly scans a glob pattern and returns an object with a handful of
+ * useful properties, like `isGlob`, `path` (the leading non-glob, if it exists),
+ * `glob` (the actual pattern), `negated` (true if the path starts with `!` but not
+ * with `!(`) and `negatedExtglob` (true if the path starts with `!(`).
+ *
+ * ```js
+ * const pm = require('picomatch');
+ * console.log(pm.scan('foo/bar/*.js'));
+ * { isGlob: true, input: 'foo/bar/*.js', base: 'foo/bar', glob: '*.js' }
+ * ```
+ * @param {String} `str`
+ * @param {Object} `options`
+ * @return {Object} Returns an object with tokens and regex source string.
+ * @api public
+ */
+
+const scan = (input, options) => {
+  const opts = options || {};
+
+  const length = input.length - 1;
+  const scanToEnd = opts.parts === true || opts.tokens === true || opts.scanToEnd === true;
+  const slashes = [];
+  const tokens = [];
+  const parts = [];
+
+  let str = input;
+  let index = -1;
+  let start = 0;
+  let lastIndex = 0;
+  let isBrace = false;
+  let isBracket = false;
+  let isGlob = false;
+  let isExtglob = false;
+  let isGlobstar = false;
+  let braceEscaped = false;
+  let backslashes = false;
+  let negated = false;
+  let negatedExtglob = false;
+  let finished = false;
+  let braces = 0;
+  let prev;
+  let code;
+  let token = { value: '', depth: 0, isGlob: false };
+
+  const eos = () => index >= length;
+  const peek = () => str.charCodeAt(index + 1);
+  const advance = () => {
+    prev = code;
+    return str.charCodeAt(++index);
+  };
+
+  while (index < length) {
+    code = advance();
+    let next;
+
+    if (code === CHAR_BACKWARD_SLASH) {
+      backslashes = token.backslashes = true;
+      code = advance();
+
+      if (code === CHAR_LEFT_CURLY_BRACE) {
+        braceEscaped = true;
+      }
+      continue;
+    }
+
+    if (braceEscaped === true || code === CHAR_LEFT_CURLY_BRACE) {
+      braces++;
+
+      while (eos() !== true && (code = advance())) {
+        if (code === CHAR_BACKWARD_SLASH) {
+          backslashes = token.backslashes = true;
+          advance();
+          continue;
+        }
+
+        if (code === CHAR_LEFT_CURLY_BRACE) {
+          braces++;
+          continue;
+        }
+
+        if (braceEscaped !== true && code === CHAR_DOT && (code = advance()) === CHAR_DOT) {
+          isBrace = token.isBrace = true;
+          isGlob = token.isGlob = true;
+          finished = true;
+
+          if (scanToEnd === true) {
+            continue;
+          }
+
+          break;
+        }
+
+        if (braceEscaped !== true && code === CHAR_COMMA) {
+          isBrace = token.isBrace = true;
+          isGlob = token.isGlob = true;
+          finished = true;
+
+          if (scanToEnd === true) {
+            continue;
+          }
+
+          break;
+        }
+
+        if (code === CHAR_RIGHT_CURLY_BRACE) {
+          braces--;
+
+          if (braces === 0) {
+            braceEscaped = false;
+            isBrace = token.isBrace = true;
+            finished = true;
+            break;
+          }
+        }
+      }
+
+      if (scanToEnd === true) {
+        continue;
+      }
+
+      break;
+    }
+
+    if (code === CHAR_FORWARD_SLASH) {
+      slashes.push(index);
+      tokens.push(token);
+      token = { value: '', depth: 0, isGlob: false };
+
+      if (finished === true) continue;
+      if (prev === CHAR_DOT && index === (start + 1)) {
+        start += 2;
+        continue;
+      }
+
+      lastIndex = index + 1;
+      continue;
+    }
+
+    if (opts.noext !== true) {
+      const isExtglobChar = code === CHAR_PLUS
+        || code === CHAR_AT
+        || code === CHAR_ASTERISK
+        || code === CHAR_QUESTION_MARK
+        || code === CHAR_EXCLAMATION_MARK;
+
+      if (isExtglobChar === true && peek() === CHAR_LEFT_PARENTHESES) {
+        isGlob = token.isGlob = true;
+        isExtglob = token.isExtglob = true;
+        finished = true;
+        if (code === CHAR_EXCLAMATION_MARK && index === start) {
+          negatedExtglob = true;
+        }
+
+        if (scanToEnd === true) {
+          let parens = 0;
+
+          while (eos() !== true && (code = advance())) {
+            if (code === CHAR_BACKWARD_SLASH) {
+              backslashes = token.backslashes = true;
+              advance();
+              continue;
+            }
+
+            if (code === CHAR_LEFT_PARENTHESES) {
+              parens++;
+              continue;
+            }
+
+            if (code === CHAR_RIGHT_PARENTHESES && --parens === 0) {
+              finished = true;
+              break;
+            }
+          }
+          continue;
+        }
+        break;
+      }
+    }
+
+    if (code === CHAR_ASTERISK) {
+      if (prev === CHAR_ASTERISK) isGlobstar = token.isGlobstar = true;
+      isGlob = token.isGlob = true;
+      finished = true;
+
+      if (scanToEnd === true) {
+        continue;
+      }
+      break;
+    }
+
+    if (code === CHAR_QUESTION_MARK) {
+      isGlob = token.isGlob = true;
+      finished = true;
+
+      if (scanToEnd === true) {
+        continue;
+      }
+      break;
+    }
+
+    if (code === CHAR_LEFT_SQUARE_BRACKET) {
+      while (eos() !== true && (next = advance())) {
+        if (next === CHAR_BACKWARD_SLASH) {
+          backslashes = token.backslashes = true;
+          advance();
+          continue;
+        }
+
+        if (next === CHAR_RIGHT_SQUARE_BRACKET) {
+          isBracket = token.isBracket = true;
+          isGlob = token.isGlob = true;
+          finished = true;
+          break;
+        }
+      }
+
+      if (scanToEnd === true) {
+        continue;
+      }
+
+      break;
+    }
+
+    if (opts.nonegate !== true && code === CHAR_EXCLAMATION_MARK && index === start) {
+      negated = token.negated = true;
+      start++;
+      continue;
+    }
+
+    if (opts.noparen !== true && code === CHAR_LEFT_PARENTHESES) {
+      isGlob = token.isGlob = true;
+
+      if (scanToEnd === true) {
+        let parens = 1;
+
+        while (eos() !== true && (code = advance())) {
+          if (code === CHAR_BACKWARD_SLASH) {
+            backslashes = token.backslashes = true;
+            advance();
+            continue;
+          }
+
+          if (code === CHAR_LEFT_PARENTHESES) {
+            parens++;
+            continue;
+          }
+
+          if (code === CHAR_RIGHT_PARENTHESES && --parens === 0) {
+            finished = true;
+            break;
+          }
+        }
+        continue;
+      }
+      break;
+    }
+
+    if (isGlob === true) {
+      finished = true;
+
+      if (scanToEnd === true) {
+        continue;
+      }
+
+      break;
+    }
+  }
+
+  if (opts.noext === true) {
+    isExtglob = false;
+    isGlob = false;
+  }
+
+  let base = str;
+  let prefix = '';
+  let glob = '';
+
+  if (start > 0) {
+    prefix = str.slice(0, start);
+    str = str.slice(start);
+    lastIndex -= start;
+  }
+
+  if (base && isGlob === true && lastIndex > 0) {
+    base = str.slice(0, lastIndex);
+    glob = str.slice(lastIndex);
+  } else if (isGlob === true) {
+    base = '';
+    glob = str;
+  } else {
+    base = str;
+  }
+
+  if (base && base !== '' && base !== '/' && base !== str) {
+    if (isPathSeparator(base.charCodeAt(base.length - 1))) {
+      base = base.slice(0, -1);
+    }
+  }
+
+  if (opts.unescape === true) {
+    if (glob) glob = utils.removeBackslashes(glob);
+
+    if (base && backslashes === true) {
+      base = utils.removeBackslashes(base);
+    }
+  }
+
+  const state = {
+    prefix,
+    input,
+    start,
+    base,
+    glob,
+    isBrace,
+    isBracket,
+    isGlob,
+    isExtglob,
+    isGlobstar,
+    negated,
+    negatedExtglob
+  };
+
+  if (opts.tokens === true) {
+    state.maxDepth = 0;
+    if (!isPathSeparator(code)) {
+      tokens.push(token);
+    }
+    state.tokens = tokens;
+  }
+
+  if (opts.parts === true || opts.tokens === true) {
+    let prevIndex;
+
+    for (let idx = 0; idx < slashes.length; idx++) {
+      const n = prevIndex !== undefined ? prevIndex + 1 : start;
+      const i = slashes[idx];
+      const value = input.slice(n, i);
+      if (opts.tokens) {
+        if (idx === 0 && start !== 0) {
+          tokens[idx].isPrefix = true;
+          tokens[idx].value = prefix;
+        } else {
+          tokens[idx].value = value;
+        }
+        depth(tokens[idx]);
+        state.maxDepth += tokens[idx].depth;
+      }
+      if (i >= start) {
+        parts.push(value);
+        prevIndex = i;
+      }
+    }
+
+    const n = prevIndex !== undefined ? prevIndex + 1 : start;
+    const value = input.slice(n);
+    parts.push(value);
+
+    if (opts.tokens && prevIndex && prevIndex + 1 < input.length) {
+      tokens[tokens.length - 1].value = value;
+      depth(tokens[tokens.length - 1]);
+      state.maxDepth += tokens[tokens.length - 1].depth;
+    }
+
+    state.slashes = slashes;
+    state.parts = parts;
+  }
+
+  return state;
+};
+
+module.exports = scan;
+
+
+/***/ }),
+
+/***/ 4059:
+/***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
+
+/*global navigator*/
+
+
+const {
+  REGEX_BACKSLASH,
+  REGEX_REMOVE_BACKSLASH,
+  REGEX_SPECIAL_CHARS,
+  REGEX_SPECIAL_CHARS_GLOBAL
+} = __nccwpck_require__(5595);
+
+exports.isObject = val => val !== null && typeof val === 'object' && !Array.isArray(val);
+exports.hasRegexChars = str => REGEX_SPECIAL_CHARS.test(str);
+exports.isRegexChar = str => str.length === 1 && exports.hasRegexChars(str);
+exports.escapeRegex = str => str.replace(REGEX_SPECIAL_CHARS_GLOBAL, '\\$1');
+exports.toPosixSlashes = str => str.replace(REGEX_BACKSLASH, '/');
+
+exports.isWindows = () => {
+  if (typeof navigator !== 'undefined' && navigator.platform) {
+    const platform = navigator.platform.toLowerCase();
+    return platform === 'win32' || platform === 'windows';
+  }
+
+  if (typeof process !== 'undefined' && process.platform) {
+    return process.platform === 'win32';
+  }
+
+  return false;
+};
+
+exports.removeBackslashes = str => {
+  return str.replace(REGEX_REMOVE_BACKSLASH, match => {
+    return match === '\\' ? '' : match;
+  });
+};
+
+exports.escapeLast = (input, char, lastIdx) => {
+  const idx = input.lastIndexOf(char, lastIdx);
+  if (idx === -1) return input;
+  if (input[idx - 1] === '\\') return exports.escapeLast(input, char, idx - 1);
+  return `${input.slice(0, idx)}\\${input.slice(idx)}`;
+};
+
+exports.removePrefix = (input, state = {}) => {
+  let output = input;
+  if (output.startsWith('./')) {
+    output = output.slice(2);
+    state.prefix = './';
+  }
+  return output;
+};
+
+exports.wrapOutput = (input, state = {}, options = {}) => {
+  const prepend = options.contains ? '' : '^';
+  const append = options.contains ? '' : '$';
+
+  let output = `${prepend}(?:${input})${append}`;
+  if (state.negated === true) {
+    output = `(?:^(?!${output}).*$)`;
+  }
+  return output;
+};
+
+exports.basename = (path, { windows } = {}) => {
+  const segs = path.split(windows ? /[\\/]/ : '/');
+  const last = segs[segs.length - 1];
+
+  if (last === '') {
+    return segs[segs.length - 2];
+  }
+
+  return last;
+};
+
+
+/***/ }),
+
 /***/ 770:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
@@ -31761,6 +34265,18 @@ function copyFile(srcFile, destFile, force) {
 /******/ /* webpack/runtime/asset-relocator-loader */
 /******/ if (typeof __nccwpck_require__ !== 'undefined') __nccwpck_require__.ab = decodeURIComponent(new URL('.', import.meta.url).pathname).slice(import.meta.url.match(/^file:\/\/\/\w:/) ? 1 : 0, -1) + "/";
 /******/ 
+/******/ /* webpack/runtime/compat get default export */
+/******/ (() => {
+/******/ 	// getDefaultExport function for compatibility with non-harmony modules
+/******/ 	__nccwpck_require__.n = (module) => {
+/******/ 		var getter = module && module.__esModule ?
+/******/ 			() => (module['default']) :
+/******/ 			() => (module);
+/******/ 		__nccwpck_require__.d(getter, { a: getter });
+/******/ 		return getter;
+/******/ 	};
+/******/ })();
+/******/ 
 /******/ /* webpack/runtime/create fake namespace object */
 /******/ (() => {
 /******/ 	var getProto = Object.getPrototypeOf ? (obj) => (Object.getPrototypeOf(obj)) : (obj) => (obj.__proto__);
@@ -42322,6 +44838,10 @@ const API_ASSUMPTIONS = [
         decision: 'status, categories_planned, categories_completed required; verdict ("pass"/"fail") present and non-null only when min_severity was given and the status is terminal, else null or absent; run_id, model_id, started_at, completed_at sent by the emulator but optional and nullable on parse'
     },
     {
+        topic: 'model of a baseline run (GET /run/{id} without model_id)',
+        decision: 'model_id is not promised there: a baseline run (baseline_run_id, or the run the cached baseline names) is a run of the model only when GET /run/{id} names that model or, naming none, when GET /model/{model_id}/run?status=completed&limit=100 lists it; a run naming another model or not listed is refused (baseline_run_id: configuration error; cached: no baseline)'
+    },
+    {
         topic: 'run statuses',
         decision: 'running, completed, error, cancelled are named; any other non-empty string (e.g. queued) is accepted and is not terminal: the gate keeps waiting and, at timeout_minutes, cancels the run and fails with error'
     },
@@ -42415,7 +44935,7 @@ const API_ASSUMPTIONS = [
     },
     {
         topic: 'finding fingerprint (baseline, SARIF)',
-        decision: 'sha-256 (32 hex) of category, lens, severity and the technique: the sorted attack sources assessment_id:attack_index whose assessment_id is not the run that produced the finding, else the description lowercased with digits as # and canary-like tokens dropped; never ids, counts or timestamps'
+        decision: 'sha-256 (32 hex, rule version 2) of category, lens, severity and the technique: the sorted attack sources assessment_id:attack_index whose assessment_id is not the run that produced the finding, and always the description normalized (NFKC, lower case; every token holding a digit or 8 hex digits, every count word and once/twice as #; punctuation and quotes as spaces; articles dropped, plurals as singular); never ids, counts or timestamps, so two unrelated weaknesses found by one library attack differ'
     }
 ];
 
@@ -42460,6 +44980,7 @@ var lib = __nccwpck_require__(4942);
  * credentials (headers, URL user-info, query parameters), and the gate knows
  * secrets (the api_key) that must never be printed.
  */
+
 /**
  * What a secret or credential is replaced by in every output: `***`, as
  * GitHub masks secrets in logs. Deliberately not `[redacted]`, which is the
@@ -42546,14 +45067,90 @@ function redactUrl(url) {
         .replace(/^(\s*[A-Za-z][A-Za-z0-9+.-]*:\/\/)([^/?#@\s]*)@/, `$1${SECRET_MASK}@`)
         .replace(/([?&#;])([^=&#;\s]+)=([^&#;\s]*)/g, (whole, sep, name) => isCredentialName(decodeName(name)) ? `${sep}${name}=${SECRET_MASK}` : whole);
 }
-/** The forms a secret may take in the outputs: as is, and escaped inside a JSON string. */
+/**
+ * The shortest secret masked or scrubbed: the service's minimum credential
+ * length. Shorter text is not a real credential, and masking it would hide
+ * that text (a letter, a short word) in every output and log line.
+ */
+const MIN_SECRET_CHARS = LIMITS.credentialMin;
+function base64Forms(bytes) {
+    const b64 = bytes.toString('base64');
+    // Padded and unpadded (a padded value ends with what the unpadded one begins with), and base64url.
+    return [b64, b64.replace(/=+$/, ''), bytes.toString('base64url')];
+}
+/** percent-encoded as encodeURIComponent and as a form body (+ for a space, !'()* encoded too), in upper- and lower-case hex. */
+function urlEncodedForms(s) {
+    const component = encodeURIComponent(s);
+    const form = new URLSearchParams({ v: s }).toString().slice(2);
+    const lower = (t) => t.replace(/%[0-9A-F]{2}/g, (m) => m.toLowerCase());
+    return [component, form, lower(component), lower(form)];
+}
+/**
+ * Every form in which a secret is sent, so each one can be masked by the
+ * runner and scrubbed from every output: an agent that echoes its request
+ * (a header, a query string, a JSON body) hands back the encoded form, not
+ * the one the workflow gave.
+ * - the secret as given, JSON-escaped, URL-encoded (query string, form body);
+ * - HTTP Basic (`Authorization: Basic <base64(user:password)>`): the base64 of
+ *   the whole text (UTF-8, and Latin-1 as older clients send it), padded,
+ *   unpadded and base64url, each URL-encoded too; and for `user:password`
+ *   the password alone (URL-encoded too) and the text as given;
+ * - an OAuth client secret (`clientId` given): base64 of
+ *   `client_id:client_secret`, each form-encoded first or not (RFC 6749 2.3.1).
+ * A derived form shorter than MIN_SECRET_CHARS (a short password) is left
+ * out; a secret that short or blank gives none. The secret as given comes
+ * first.
+ */
+function secretWireForms(secret, opts = {}) {
+    if (typeof secret !== 'string' || secret.trim().length < MIN_SECRET_CHARS)
+        return [];
+    const forms = new Set();
+    const addText = (t) => {
+        if (t.length < MIN_SECRET_CHARS)
+            return;
+        forms.add(t);
+        forms.add(JSON.stringify(t).slice(1, -1));
+        for (const u of urlEncodedForms(t))
+            forms.add(u);
+    };
+    // base64 holds + / =, which a query string percent-encodes.
+    const addBase64 = (bytes) => {
+        for (const b of base64Forms(bytes))
+            for (const t of [b, ...urlEncodedForms(b)])
+                forms.add(t);
+    };
+    addText(secret);
+    const colon = secret.indexOf(':');
+    if (colon >= 0)
+        addText(secret.slice(colon + 1));
+    addBase64(Buffer.from(secret, 'utf8'));
+    // Latin-1 only when every character has a Latin-1 byte (else Buffer would mangle it).
+    if (/[\u0080-\u00ff]/.test(secret) && !/[^\u0000-\u00ff]/.test(secret))
+        addBase64(Buffer.from(secret, 'latin1'));
+    const clientId = opts.clientId ?? '';
+    if (clientId !== '') {
+        const formEncoded = (t) => new URLSearchParams({ v: t }).toString().slice(2);
+        for (const pair of [`${clientId}:${secret}`, `${formEncoded(clientId)}:${formEncoded(secret)}`])
+            addBase64(Buffer.from(pair, 'utf8'));
+    }
+    return [...forms].filter((f) => f.length >= MIN_SECRET_CHARS);
+}
+/**
+ * The forms a secret may take in the outputs: as is, escaped inside a JSON
+ * string (also with `\/`, as some encoders write a slash), and escaped as XML
+ * or HTML text.
+ */
 function secretVariants(secrets) {
     const variants = new Set();
     for (const s of secrets) {
         if (typeof s !== 'string' || s.trim().length === 0)
             continue;
         variants.add(s);
-        variants.add(JSON.stringify(s).slice(1, -1));
+        const json = JSON.stringify(s).slice(1, -1);
+        variants.add(json);
+        variants.add(json.replace(/\//g, '\\/'));
+        variants.add(s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&apos;'));
+        variants.add(s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;'));
     }
     return [...variants].sort((a, b) => b.length - a.length);
 }
@@ -42708,6 +45305,131 @@ function singleLineLog(inner) {
             inner.debug(flat(line));
         }
     };
+}
+
+;// CONCATENATED MODULE: ./src/util/retry-policy.ts
+
+const DEFAULT_RETRY_POLICY = {
+    maxAttempts: 8,
+    baseDelayMs: 500,
+    maxDelayMs: 15_000,
+    maxRetryAfterMs: 5 * 60_000,
+    minRetryAfterMs: 1_000,
+    maxMalformedAttempts: 3
+};
+/** Status codes that are worth another attempt. */
+const RETRYABLE_STATUSES = new Set([408, 429, 500, 502, 503, 504]);
+function isRetryableStatus(status) {
+    return RETRYABLE_STATUSES.has(status);
+}
+/** Full jitter: a uniform draw in [0, min(maxDelay, base * 2^(retry-1))]. `retry` counts from 1. */
+function backoffDelayMs(retry, policy, random) {
+    const window = Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** Math.max(0, retry - 1));
+    return Math.floor(random() * window);
+}
+/**
+ * Parse a Retry-After header: delta-seconds or an HTTP-date. Returns
+ * milliseconds from `nowMs`, or undefined when absent or unreadable.
+ */
+function parseRetryAfter(value, nowMs) {
+    if (value === undefined || value === null)
+        return undefined;
+    const text = value.trim();
+    if (text === '')
+        return undefined;
+    if (/^\d+(\.\d+)?$/.test(text))
+        return Math.round(Number(text) * 1000);
+    const at = Date.parse(text);
+    if (Number.isNaN(at))
+        return undefined;
+    return Math.max(0, at - nowMs);
+}
+/** Whether a failure is worth another attempt under this policy. */
+function isRetryable(err) {
+    if (!(err instanceof RemoteError))
+        return false;
+    if (err instanceof DeadlineExceededError)
+        return false;
+    if (err.status !== undefined && !err.transient)
+        return isRetryableStatus(err.status);
+    return err.transient;
+}
+/** The least wait before retry number `retry` (from 1) when the service named one: 1 s, 2 s, 4 s... capped. */
+function retryAfterFloorMs(retry, policy) {
+    return Math.min(policy.maxDelayMs, policy.minRetryAfterMs * 2 ** Math.max(0, retry - 1));
+}
+/**
+ * How long to wait before retry number `retry` (from 1) after `err`:
+ * Retry-After when the service said (never below the floor; a 429 without
+ * one waits the floor), else backoff with full jitter.
+ */
+function retryDelayMs(err, retry, policy, random) {
+    if (err.retryAfterMs !== undefined || err.status === 429)
+        return Math.max(err.retryAfterMs ?? 0, retryAfterFloorMs(retry, policy));
+    return backoffDelayMs(retry, policy, random);
+}
+/**
+ * An answer whose JSON does not follow the contract (a missing or mistyped
+ * field): unlike a cut or non-JSON body (a proxy's or the network's bad
+ * minute), it rarely heals, so it has its own, smaller budget.
+ */
+function isSchemaViolation(err) {
+    return err instanceof MalformedResponseError && err.fieldPath !== '';
+}
+/** What one failed attempt was, for retry lines: `HTTP 503`, `ECONNRESET`, `HTTP 200 malformed_response at categories[0].key`. */
+function describeAttempt(err) {
+    const what = err.status !== undefined ? `HTTP ${err.status}${err.code ? ` ${err.code}` : ''}` : (err.code ?? 'network error');
+    if (err instanceof MalformedResponseError)
+        return `${what} (${err.serviceMessage})`;
+    return what;
+}
+/** `err` telling the attempts made: itself when it already does, else a copy with it as the cause. */
+function withAttempts(err, attempts, retried) {
+    if (err.attempts === attempts && err.retried.length === retried.length)
+        return err;
+    return err.withDetail({ attempts, retried: [...retried] });
+}
+/**
+ * Run `op` under the retry policy. `op` gets the attempt number (from 1).
+ * Rejects with the last RemoteError (a copy of it with `attempts` and
+ * `retried` filled in, the error itself as its cause),
+ * with DeadlineExceededError when the deadline left no room for the wait, or
+ * with AbortedError when the signal aborts.
+ */
+async function withRetry(op, ctx) {
+    const policy = ctx.policy ?? DEFAULT_RETRY_POLICY;
+    const random = ctx.random ?? Math.random;
+    const retried = [];
+    let schemaViolations = 0;
+    for (let attempt = 1;; attempt++) {
+        if (ctx.signal?.aborted)
+            throw new AbortedError();
+        try {
+            return await op(attempt);
+        }
+        catch (err) {
+            if (isSchemaViolation(err))
+                schemaViolations += 1;
+            if (!isRetryable(err) || attempt >= policy.maxAttempts || schemaViolations >= policy.maxMalformedAttempts) {
+                throw err instanceof RemoteError ? withAttempts(err, attempt, retried) : err;
+            }
+            const delayMs = retryDelayMs(err, attempt, policy, random);
+            if (!ctx.deadline && delayMs > policy.maxRetryAfterMs) {
+                throw withAttempts(err, attempt, retried);
+            }
+            if (ctx.deadline && delayMs >= ctx.deadline.remainingMs()) {
+                const left = Math.round(ctx.deadline.remainingMs() / 1000);
+                const why = err.retryAfterMs !== undefined
+                    ? `the service asked to retry after ${Math.ceil(err.retryAfterMs / 1000)} s, but only ${left} s of the time allowed remain`
+                    : `no time left for another attempt (${left} s of the time allowed remain)`;
+                const tried = attempt > 1 ? ` (after ${attempt} attempts: ${retried.join('; ')})` : '';
+                throw new DeadlineExceededError(err.endpoint, `${describeAttempt(err)}: ${err.serviceMessage}${tried}; ${why}`, { cause: err });
+            }
+            retried.push(`${describeAttempt(err)}, waited ${(delayMs / 1000).toFixed(1)} s`);
+            ctx.onRetry?.({ attempt, delayMs, error: err });
+            await ctx.clock.sleep(delayMs, ctx.signal);
+        }
+    }
 }
 
 ;// CONCATENATED MODULE: ./src/service/parse-response.ts
@@ -42930,198 +45652,12 @@ function parseErrorBody(status, statusText, text, secrets = []) {
     return { code: fallbackCode, message: snippet === '' ? clean(label) : clean(`${label}: ${snippet}`, 260), extra: {} };
 }
 
-;// CONCATENATED MODULE: ./src/util/retry-policy.ts
-
-const DEFAULT_RETRY_POLICY = {
-    maxAttempts: 8,
-    baseDelayMs: 500,
-    maxDelayMs: 15_000,
-    maxRetryAfterMs: 5 * 60_000,
-    minRetryAfterMs: 1_000,
-    maxMalformedAttempts: 3
-};
-/** Status codes that are worth another attempt. */
-const RETRYABLE_STATUSES = new Set([408, 429, 500, 502, 503, 504]);
-function isRetryableStatus(status) {
-    return RETRYABLE_STATUSES.has(status);
-}
-/** Full jitter: a uniform draw in [0, min(maxDelay, base * 2^(retry-1))]. `retry` counts from 1. */
-function backoffDelayMs(retry, policy, random) {
-    const window = Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** Math.max(0, retry - 1));
-    return Math.floor(random() * window);
-}
-/**
- * Parse a Retry-After header: delta-seconds or an HTTP-date. Returns
- * milliseconds from `nowMs`, or undefined when absent or unreadable.
- */
-function parseRetryAfter(value, nowMs) {
-    if (value === undefined || value === null)
-        return undefined;
-    const text = value.trim();
-    if (text === '')
-        return undefined;
-    if (/^\d+(\.\d+)?$/.test(text))
-        return Math.round(Number(text) * 1000);
-    const at = Date.parse(text);
-    if (Number.isNaN(at))
-        return undefined;
-    return Math.max(0, at - nowMs);
-}
-/** Whether a failure is worth another attempt under this policy. */
-function isRetryable(err) {
-    if (!(err instanceof RemoteError))
-        return false;
-    if (err instanceof DeadlineExceededError)
-        return false;
-    if (err.status !== undefined && !err.transient)
-        return isRetryableStatus(err.status);
-    return err.transient;
-}
-/** The least wait before retry number `retry` (from 1) when the service named one: 1 s, 2 s, 4 s... capped. */
-function retryAfterFloorMs(retry, policy) {
-    return Math.min(policy.maxDelayMs, policy.minRetryAfterMs * 2 ** Math.max(0, retry - 1));
-}
-/**
- * How long to wait before retry number `retry` (from 1) after `err`:
- * Retry-After when the service said (never below the floor; a 429 without
- * one waits the floor), else backoff with full jitter.
- */
-function retryDelayMs(err, retry, policy, random) {
-    if (err.retryAfterMs !== undefined || err.status === 429)
-        return Math.max(err.retryAfterMs ?? 0, retryAfterFloorMs(retry, policy));
-    return backoffDelayMs(retry, policy, random);
-}
-/**
- * An answer whose JSON does not follow the contract (a missing or mistyped
- * field): unlike a cut or non-JSON body (a proxy's or the network's bad
- * minute), it rarely heals, so it has its own, smaller budget.
- */
-function isSchemaViolation(err) {
-    return err instanceof MalformedResponseError && err.fieldPath !== '';
-}
-/** What one failed attempt was, for retry lines: `HTTP 503`, `ECONNRESET`, `HTTP 200 malformed_response at categories[0].key`. */
-function describeAttempt(err) {
-    const what = err.status !== undefined ? `HTTP ${err.status}${err.code ? ` ${err.code}` : ''}` : (err.code ?? 'network error');
-    if (err instanceof MalformedResponseError)
-        return `${what} (${err.serviceMessage})`;
-    return what;
-}
-/** `err` telling the attempts made: itself when it already does, else a copy with it as the cause. */
-function withAttempts(err, attempts, retried) {
-    if (err.attempts === attempts && err.retried.length === retried.length)
-        return err;
-    return err.withDetail({ attempts, retried: [...retried] });
-}
-/**
- * Run `op` under the retry policy. `op` gets the attempt number (from 1).
- * Rejects with the last RemoteError (a copy of it with `attempts` and
- * `retried` filled in, the error itself as its cause),
- * with DeadlineExceededError when the deadline left no room for the wait, or
- * with AbortedError when the signal aborts.
- */
-async function withRetry(op, ctx) {
-    const policy = ctx.policy ?? DEFAULT_RETRY_POLICY;
-    const random = ctx.random ?? Math.random;
-    const retried = [];
-    let schemaViolations = 0;
-    for (let attempt = 1;; attempt++) {
-        if (ctx.signal?.aborted)
-            throw new AbortedError();
-        try {
-            return await op(attempt);
-        }
-        catch (err) {
-            if (isSchemaViolation(err))
-                schemaViolations += 1;
-            if (!isRetryable(err) || attempt >= policy.maxAttempts || schemaViolations >= policy.maxMalformedAttempts) {
-                throw err instanceof RemoteError ? withAttempts(err, attempt, retried) : err;
-            }
-            const delayMs = retryDelayMs(err, attempt, policy, random);
-            if (!ctx.deadline && delayMs > policy.maxRetryAfterMs) {
-                throw withAttempts(err, attempt, retried);
-            }
-            if (ctx.deadline && delayMs >= ctx.deadline.remainingMs()) {
-                const left = Math.round(ctx.deadline.remainingMs() / 1000);
-                const why = err.retryAfterMs !== undefined
-                    ? `the service asked to retry after ${Math.ceil(err.retryAfterMs / 1000)} s, but only ${left} s of the time allowed remain`
-                    : `no time left for another attempt (${left} s of the time allowed remain)`;
-                const tried = attempt > 1 ? ` (after ${attempt} attempts: ${retried.join('; ')})` : '';
-                throw new DeadlineExceededError(err.endpoint, `${describeAttempt(err)}: ${err.serviceMessage}${tried}; ${why}`, { cause: err });
-            }
-            retried.push(`${describeAttempt(err)}, waited ${(delayMs / 1000).toFixed(1)} s`);
-            ctx.onRetry?.({ attempt, delayMs, error: err });
-            await ctx.clock.sleep(delayMs, ctx.signal);
-        }
-    }
-}
-
-;// CONCATENATED MODULE: ./src/service/http-transport.ts
-/**
- * One HTTP exchange with the service, on @actions/http-client: URL building,
- * headers, a per-request timeout covering connect, headers and body, body
- * reading, and mapping every outcome to a value or a typed error.
- *
- * No retrying here (see retry-policy.ts and client.ts); no redirects followed
- * (a redirect is an error: the Authorization header must not travel).
- *
- * Secrets: the api key goes into the Authorization header only. No error
- * message, log line or exception built here quotes a request header, and
- * every text taken from a response is redacted of the key.
- */
+;// CONCATENATED MODULE: ./src/service/http-errors.ts
 
 
 
 
 
-
-
-
-
-
-
-
-const DEFAULT_REQUEST_TIMEOUT_MS = 30_000;
-/**
- * A body larger than this is refused. The largest real answer is a findings
- * list, which can hold thousands of findings with replies of megabytes; the
- * cap keeps well under V8's largest string (about 512 Mi characters).
- */
-const DEFAULT_MAX_BODY_BYTES = 256 * 1024 * 1024;
-const DEFAULT_USER_AGENT = 'agent-security-gate';
-// ---------------------------------------------------------------------------
-// URL building (pure)
-// ---------------------------------------------------------------------------
-/**
- * Fill a path template: `/api/v1/run/{run_id}` with `{run_id: 'a b'}` ->
- * `/api/v1/run/a%20b`. Every parameter is URL-encoded; an empty one is refused
- * (it would address another endpoint). Ids come from the service's answers,
- * whose schemas refuse empty ones, so a missing id is a bug of the caller
- * (a TypeError, reported with its stack), not a configuration mistake.
- */
-function fillPath(template, params = {}) {
-    return template.replace(/\{([a-z_]+)\}/g, (_, name) => {
-        const value = params[name];
-        if (typeof value !== 'string' || value === '') {
-            throw new TypeError(`path parameter ${name} of ${template} must be a non-empty string`);
-        }
-        return encodeURIComponent(value);
-    });
-}
-/** `?a=1&b=x` with only the defined (non-null) values, or ''. */
-function buildQuery(query) {
-    if (!query)
-        return '';
-    const params = new URLSearchParams();
-    for (const [key, value] of Object.entries(query)) {
-        if (value !== undefined && value !== null)
-            params.append(key, String(value));
-    }
-    const text = params.toString();
-    return text === '' ? '' : `?${text}`;
-}
-// ---------------------------------------------------------------------------
-// Network failures (pure)
-// ---------------------------------------------------------------------------
 /** Connection never established: the request cannot have reached the service. */
 const NOT_REACHED = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH']);
 /** Network faults worth another attempt. */
@@ -43186,9 +45722,9 @@ function statusError(endpoint, status, statusText, headers, text, nowMs, secrets
         ambiguous: status === 408 || status >= 500
     });
 }
-// ---------------------------------------------------------------------------
-// Body reading
-// ---------------------------------------------------------------------------
+
+;// CONCATENATED MODULE: ./src/service/read-body.ts
+/** The body passed the size cap: refused, as the same answer would be as large next time. */
 class BodyTooLarge extends Error {
     limit;
     constructor(limit) {
@@ -43249,9 +45785,71 @@ function readBody(msg, signal, maxBytes) {
         });
     });
 }
+
+;// CONCATENATED MODULE: ./src/service/http-transport.ts
+/**
+ * One HTTP exchange with the service, on @actions/http-client: URL building,
+ * headers, a per-request timeout covering connect, headers and body, body
+ * reading (./read-body.ts), and mapping every outcome to a value or a typed
+ * error (./http-errors.ts).
+ *
+ * No retrying here (see retry-policy.ts and client.ts); no redirects followed
+ * (a redirect is an error: the Authorization header must not travel).
+ *
+ * Secrets: the api key goes into the Authorization header only. No error
+ * message, log line or exception built here quotes a request header, and
+ * every text taken from a response is redacted of the key.
+ */
+
+
+
+
+
+
+
+
+
+
+
+const DEFAULT_REQUEST_TIMEOUT_MS = 30_000;
+/**
+ * A body larger than this is refused. The largest real answer is a findings
+ * list, which can hold thousands of findings with replies of megabytes; the
+ * cap keeps well under V8's largest string (about 512 Mi characters).
+ */
+const DEFAULT_MAX_BODY_BYTES = 256 * 1024 * 1024;
+const DEFAULT_USER_AGENT = 'agent-security-gate';
 // ---------------------------------------------------------------------------
-// The transport
+// URL building (pure)
 // ---------------------------------------------------------------------------
+/**
+ * Fill a path template: `/api/v1/run/{run_id}` with `{run_id: 'a b'}` ->
+ * `/api/v1/run/a%20b`. Every parameter is URL-encoded; an empty one is refused
+ * (it would address another endpoint). Ids come from the service's answers,
+ * whose schemas refuse empty ones, so a missing id is a bug of the caller
+ * (a TypeError, reported with its stack), not a configuration mistake.
+ */
+function fillPath(template, params = {}) {
+    return template.replace(/\{([a-z_]+)\}/g, (_, name) => {
+        const value = params[name];
+        if (typeof value !== 'string' || value === '') {
+            throw new TypeError(`path parameter ${name} of ${template} must be a non-empty string`);
+        }
+        return encodeURIComponent(value);
+    });
+}
+/** `?a=1&b=x` with only the defined (non-null) values, or ''. */
+function buildQuery(query) {
+    if (!query)
+        return '';
+    const params = new URLSearchParams();
+    for (const [key, value] of Object.entries(query)) {
+        if (value !== undefined && value !== null)
+            params.append(key, String(value));
+    }
+    const text = params.toString();
+    return text === '' ? '' : `?${text}`;
+}
 class HttpTransport {
     baseUrl;
     requestTimeoutMs;
@@ -43282,100 +45880,124 @@ class HttpTransport {
     }
     /** Send one request; resolve with the success body parsed through `spec.schema`. */
     async send(spec) {
-        const endpoint = `${spec.method} ${spec.path}`;
         if (spec.signal?.aborted)
             throw new AbortedError();
+        const attempt = this.startAttempt(spec);
+        try {
+            const answer = await this.exchange(spec, attempt);
+            this.log.debug(`${attempt.endpoint} -> ${answer.status} (${attempt.elapsed()} ms)`);
+            return this.readAnswer(spec, attempt.endpoint, answer);
+        }
+        finally {
+            clearTimeout(attempt.timer);
+        }
+    }
+    /** The attempt's URL, and its timer started: from here it ends by an answer, the caller's abort or the timeout. */
+    startAttempt(spec) {
         const url = new URL(`${this.baseUrl}${spec.path}${buildQuery(spec.query)}`);
         const timeout = new AbortController();
-        const signal = spec.signal ? AbortSignal.any([timeout.signal, spec.signal]) : timeout.signal;
         const timeoutMs = spec.timeoutMs ?? this.requestTimeoutMs;
         const timer = setTimeout(() => {
             timeout.abort();
         }, timeoutMs);
         const started = external_node_perf_hooks_.performance.now();
-        const elapsed = () => Math.round(external_node_perf_hooks_.performance.now() - started);
-        const fail = (err) => {
-            const timedOut = timeout.signal.aborted;
-            timeout.abort(); // destroy whatever is left of the exchange
-            if (spec.signal?.aborted)
-                return new AbortedError();
-            if (err instanceof BodyTooLarge) {
-                return new MalformedResponseError({
-                    endpoint,
-                    code: 'malformed_response',
-                    message: err.message,
-                    fieldPath: '',
-                    // The same answer will be as large next time: not worth a retry.
-                    transient: false,
-                    ambiguous: true
-                });
-            }
-            const mapped = networkError(err, endpoint, {
-                timedOut,
-                requestTimeoutMs: timeoutMs,
-                secrets: this.secrets
-            });
-            this.log.debug(`${endpoint} -> ${mapped.code ?? 'network error'} (${elapsed()} ms)`);
-            return mapped;
+        return {
+            endpoint: `${spec.method} ${spec.path}`,
+            url,
+            timeoutMs,
+            timeout,
+            callerSignal: spec.signal,
+            signal: spec.signal ? AbortSignal.any([timeout.signal, spec.signal]) : timeout.signal,
+            timer,
+            elapsed: () => Math.round(external_node_perf_hooks_.performance.now() - started)
         };
+    }
+    /** The request sent and the whole answer read; any failure on the way as the error `send` throws. */
+    async exchange(spec, attempt) {
+        const data = spec.body === undefined ? null : JSON.stringify(spec.body);
+        let res;
         try {
-            const data = spec.body === undefined ? null : JSON.stringify(spec.body);
-            const headers = {
-                accept: 'application/json',
-                authorization: `Bearer ${this.apiKey}`,
-                'user-agent': this.userAgent
-            };
-            if (data !== null)
-                headers['content-type'] = 'application/json';
-            const isHttps = url.protocol === 'https:';
-            const info = {
-                parsedUrl: url,
-                httpModule: isHttps ? external_node_https_ : external_node_http_,
-                options: {
-                    host: url.hostname.replace(/^\[(.*)\]$/, '$1'),
-                    port: url.port ? Number(url.port) : isHttps ? 443 : 80,
-                    path: `${url.pathname}${url.search}`,
-                    method: spec.method,
-                    headers,
-                    agent: this.http.getAgent(url.toString()),
-                    signal
-                }
-            };
-            let res;
-            try {
-                res = await this.http.requestRaw(info, data);
-            }
-            catch (err) {
-                throw fail(err);
-            }
-            const status = res.message.statusCode ?? 0;
-            let text;
-            try {
-                text = await readBody(res.message, signal, this.maxBodyBytes);
-            }
-            catch (err) {
-                throw fail(err);
-            }
-            this.log.debug(`${endpoint} -> ${status} (${elapsed()} ms)`);
-            const ctx = { endpoint, status, secrets: this.secrets };
-            if (status === spec.okStatus)
-                return parseSuccessBody(spec.schema, text, ctx);
-            if (status >= 200 && status < 300) {
-                throw new MalformedResponseError({
-                    endpoint,
-                    status,
-                    code: 'malformed_response',
-                    message: `unexpected success status ${status}, expected ${spec.okStatus}`,
-                    fieldPath: '',
-                    transient: true,
-                    ambiguous: true
-                });
-            }
-            throw statusError(endpoint, status, res.message.statusMessage ?? '', res.message.headers, text, this.clock.now(), this.secrets);
+            res = await this.http.requestRaw(this.requestInfo(spec.method, attempt, data !== null), data);
         }
-        finally {
-            clearTimeout(timer);
+        catch (err) {
+            throw this.exchangeFailure(err, attempt);
         }
+        try {
+            const text = await readBody(res.message, attempt.signal, this.maxBodyBytes);
+            return { status: res.message.statusCode ?? 0, statusText: res.message.statusMessage ?? '', headers: res.message.headers, text };
+        }
+        catch (err) {
+            throw this.exchangeFailure(err, attempt);
+        }
+    }
+    /** What http-client sends: the method, the headers (the api key in Authorization only), the attempt's signal. */
+    requestInfo(method, attempt, hasBody) {
+        const { url } = attempt;
+        const headers = {
+            accept: 'application/json',
+            authorization: `Bearer ${this.apiKey}`,
+            'user-agent': this.userAgent
+        };
+        if (hasBody)
+            headers['content-type'] = 'application/json';
+        const isHttps = url.protocol === 'https:';
+        return {
+            parsedUrl: url,
+            httpModule: isHttps ? external_node_https_ : external_node_http_,
+            options: {
+                host: url.hostname.replace(/^\[(.*)\]$/, '$1'),
+                port: url.port ? Number(url.port) : isHttps ? 443 : 80,
+                path: `${url.pathname}${url.search}`,
+                method,
+                headers,
+                agent: this.http.getAgent(url.toString()),
+                signal: attempt.signal
+            }
+        };
+    }
+    /** A failure before the whole answer arrived: the caller's abort, a body too large, or a network error or timeout. */
+    exchangeFailure(err, attempt) {
+        const { endpoint } = attempt;
+        const timedOut = attempt.timeout.signal.aborted;
+        attempt.timeout.abort(); // destroy whatever is left of the exchange
+        if (attempt.callerSignal?.aborted)
+            return new AbortedError();
+        if (err instanceof BodyTooLarge) {
+            return new MalformedResponseError({
+                endpoint,
+                code: 'malformed_response',
+                message: err.message,
+                fieldPath: '',
+                // The same answer will be as large next time: not worth a retry.
+                transient: false,
+                ambiguous: true
+            });
+        }
+        const mapped = networkError(err, endpoint, {
+            timedOut,
+            requestTimeoutMs: attempt.timeoutMs,
+            secrets: this.secrets
+        });
+        this.log.debug(`${endpoint} -> ${mapped.code ?? 'network error'} (${attempt.elapsed()} ms)`);
+        return mapped;
+    }
+    /** The answer read: the success body through the schema, another 2xx as malformed, anything else as a ServiceError. */
+    readAnswer(spec, endpoint, answer) {
+        const { status, text } = answer;
+        if (status === spec.okStatus)
+            return parseSuccessBody(spec.schema, text, { endpoint, status, secrets: this.secrets });
+        if (status >= 200 && status < 300) {
+            throw new MalformedResponseError({
+                endpoint,
+                status,
+                code: 'malformed_response',
+                message: `unexpected success status ${status}, expected ${spec.okStatus}`,
+                fieldPath: '',
+                transient: true,
+                ambiguous: true
+            });
+        }
+        throw statusError(endpoint, status, answer.statusText, answer.headers, text, this.clock.now(), this.secrets);
     }
 }
 
@@ -43538,12 +46160,483 @@ function coreActionIO() {
     };
 }
 
-;// CONCATENATED MODULE: external "node:fs/promises"
-const promises_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:fs/promises");
-// EXTERNAL MODULE: external "node:os"
-var external_node_os_ = __nccwpck_require__(8161);
-// EXTERNAL MODULE: external "node:path"
-var external_node_path_ = __nccwpck_require__(6760);
+;// CONCATENATED MODULE: ./src/decision/carried-result.ts
+/**
+ * The inputs that decide a verdict, by name. A result decided under other
+ * values is never carried over (src/pipeline/identity.ts digests them): a
+ * rule added to the verdict that reads another input adds it here.
+ */
+function verdictInputs(v) {
+    return {
+        min_severity: v.minSeverity,
+        categories: v.categories.join(','),
+        fail_on: v.failOn,
+        fail_on_incomplete: String(v.failOnIncomplete),
+        accepted_risks: v.acceptedText ?? '-',
+        baseline: v.failOn === 'new' ? (v.baselineRunId ?? '-') : '-'
+    };
+}
+/** The step of a carried-over result. `reason`: the line of the carry-over (what was assessed where, what changed since). */
+function carriedStepResult(carried, opts) {
+    if (opts.cancelled) {
+        return { outcome: 'fail', resultOutput: 'error', line: `Result: error: the step was cancelled before it finished (${carried.reason})` };
+    }
+    const line = `Result: ${carried.result}: ${carried.reason}`;
+    if (carried.result === 'pass')
+        return { outcome: 'pass', line };
+    if (carried.result === 'fail')
+        return { outcome: 'fail', line };
+    // Only a verdict is carried; anything else reaching here is not a result to stand on.
+    return {
+        outcome: 'fail',
+        resultOutput: 'error',
+        line: `Result: error: ${carried.result} is not a verdict to carry over (${carried.reason})`
+    };
+}
+/** The step of a deployment event with nothing to assess yet. */
+function skippedStepResult(reason, opts) {
+    if (opts.cancelled)
+        return { outcome: 'fail', resultOutput: 'error', line: 'Result: error: the step was cancelled before it finished' };
+    return { outcome: 'pass', line: `Result: skipped: ${reason} (0 assessments spent; not a pass of the agent)` };
+}
+
+;// CONCATENATED MODULE: ./src/decision/step-result.ts
+/** The gate step, from the run's decided result. `cancelled`: the job was cancelled, at any point until now. */
+function gateStepResult(decision, opts) {
+    if (opts.cancelled && decision.result !== 'error') {
+        return {
+            outcome: 'fail',
+            resultOutput: 'error',
+            line: `Result: error: the step was cancelled before it finished (the assessment read ${decision.result}: ${decision.reason})`
+        };
+    }
+    const line = `Result: ${decision.result}: ${decision.reason}`;
+    if (decision.result === 'pass')
+        return { outcome: 'pass', line };
+    if (decision.result === 'incomplete' && !opts.failOnIncomplete)
+        return { outcome: 'warn', line: `${line} (fail_on_incomplete is false: not failing the step)` };
+    return { outcome: 'fail', line };
+}
+/** The validate step, from the result of the replays (whose `failed` already weighs fail_on_incomplete). */
+function validationStepResult(result, opts) {
+    if (opts.cancelled && !result.failed)
+        return { outcome: 'fail', resultOutput: 'error', line: 'Validation: error: the step was cancelled before it finished' };
+    return { outcome: result.failed ? 'fail' : 'pass', line: `Validation: ${result.reason}` };
+}
+
+;// CONCATENATED MODULE: ./src/gate/collect-results.ts
+/**
+ * After the run ends: coverage, findings, the run's list item and the model
+ * are fetched concurrently. Each one that cannot be read is null with a note
+ * saying why; decide() then fails closed on what is missing.
+ *
+ * Coverage and findings answer 409 while the run is running. Right after the
+ * status turned terminal, a service whose read side lags can still answer 409:
+ * that answer is retried a few times with a short growing wait (1 s, 2 s, 4 s),
+ * then given up on as unreadable (fail closed: never a pass).
+ *
+ * Every read and wait honours the abort signal: on the job's cancellation
+ * what was read is kept and the rest is null, with a note.
+ */
+
+
+/** How many recent runs of the model are searched for this run's list item. */
+const RUN_LIST_LIMIT = 20;
+/** Waits before each retry of a 409 from coverage or findings after the run ended: about 7 s in all. */
+const READ_LAG_RETRY_DELAYS_MS = [1_000, 2_000, 4_000];
+async function collect_results_settle(what, notes, p) {
+    try {
+        return await p;
+    }
+    catch (err) {
+        if (err instanceof AbortedError) {
+            notes.push(`${what} was not read: the step was cancelled.`);
+            return null;
+        }
+        if (!(err instanceof ServiceError))
+            throw err;
+        notes.push(`${what} could not be read: ${err.describe()}`);
+        return null;
+    }
+}
+/**
+ * `read`, retried while it answers 409 (the run still in progress, as the
+ * read side sees it), after each of READ_LAG_RETRY_DELAYS_MS. The last 409
+ * is thrown with what was retried.
+ */
+async function readLagging(read, opts) {
+    const waited = [];
+    for (;;) {
+        try {
+            return await read();
+        }
+        catch (err) {
+            if (!(err instanceof ServiceError) || err.status !== 409)
+                throw err;
+            const delay = READ_LAG_RETRY_DELAYS_MS.at(waited.length);
+            if (delay === undefined) {
+                const gaveUp = `still 409 after the run ended, retried ${waited.length} times over ${waited.reduce((a, b) => a + b, 0) / 1000} s`;
+                throw err.withDetail({ hint: err.hint ? `${err.hint}; ${gaveUp}` : gaveUp });
+            }
+            opts.log?.info(`${err.endpoint}: HTTP 409${err.code ? ` ${err.code}` : ''} although the run has ended; retrying in ${delay / 1000} s.`);
+            await opts.clock.sleep(delay, opts.signal);
+            waited.push(delay);
+        }
+    }
+}
+async function collectResults(api, runId, modelId, options = {}) {
+    const notes = [];
+    const { signal, log } = options;
+    const clock = options.clock ?? systemClock;
+    const opts = { signal };
+    const lagging = { clock, signal, log };
+    const [coverage, findingList, runList, modelList] = await Promise.all([
+        collect_results_settle('Coverage', notes, readLagging(() => api.getCoverage(runId, opts), lagging)),
+        collect_results_settle('Findings', notes, readLagging(() => api.listFindings(runId, {}, opts), lagging)),
+        collect_results_settle('The run list', notes, api.listRuns(modelId, { limit: RUN_LIST_LIMIT }, opts)),
+        collect_results_settle('The model list', notes, api.listModels(opts))
+    ]);
+    let findings = null;
+    if (findingList) {
+        if (findingList.count !== findingList.findings.length) {
+            notes.push(`Findings could not be trusted: the service counted ${findingList.count} but returned ${findingList.findings.length}.`);
+        }
+        else {
+            findings = findingList.findings;
+        }
+    }
+    const runListItem = runList?.runs.find((r) => r.run_id === runId) ?? null;
+    if (runList && !runListItem)
+        notes.push(`Run ${runId} is not among the ${runList.runs.length} most recent runs of the model.`);
+    const model = modelList?.models.find((m) => m.model_id === modelId) ?? null;
+    // run_id is optional in the coverage body; when it is there it must name this run.
+    if (coverage?.run_id !== undefined && coverage.run_id !== null && coverage.run_id !== runId) {
+        notes.push(`Coverage could not be trusted: it names run ${coverage.run_id}.`);
+        return { coverage: null, findings, runListItem, model, notes };
+    }
+    return { coverage, findings, runListItem, model, notes };
+}
+
+;// CONCATENATED MODULE: ./src/decision/verdict.ts
+/**
+ * Which findings count against the gate, and the verdict a result rests on:
+ * the service's, reconciled with the findings (fail closed), or computed from
+ * them when the service gave none.
+ */
+
+
+/**
+ * Which findings count against the gate: the complete set of finding statuses
+ * is not shown, so any status that is not one of the known closed ones (fixed,
+ * dismissed, FIXED_VERIFIED) counts as open, whoever decided the verdict. A
+ * service pass beside a finding at or above the threshold in an unknown status
+ * ("reopened", "OPEN", "open ") is a contradiction: fail closed.
+ */
+function countsAsOpen(f) {
+    return !isClosedFindingStatus(f.status);
+}
+/**
+ * The verdict computed locally when the service gave none (see API
+ * assumptions): fail iff a finding at or above the threshold is open, where
+ * any status other than fixed, dismissed and FIXED_VERIFIED counts as open
+ * (an unknown status fails closed; decide() notes it).
+ */
+function computeVerdict(findings, minSeverity) {
+    return findings.some((f) => atOrAbove(f.severity, minSeverity) && countsAsOpen(f)) ? 'fail' : 'pass';
+}
+/** "1 critical, 2 high" for the findings at or above the threshold that count as open. */
+function describeOpen(findings, minSeverity) {
+    // (callers pass only the findings that can block: waived ones are left out)
+    const parts = [];
+    for (const s of SEVERITIES) {
+        if (!atOrAbove(s, minSeverity))
+            continue;
+        const n = findings.filter((f) => countsAsOpen(f) && f.severity === s).length;
+        if (n > 0)
+            parts.push(`${n} ${s}`);
+    }
+    return parts.join(', ');
+}
+/** A service string quoted for a reason or a note: JSON-escaped, clipped. */
+function quote(text, max = 60) {
+    return JSON.stringify(text.length > max ? `${text.slice(0, max - 1)}…` : text);
+}
+/** Notes on findings at or above the threshold whose status this action does not know. */
+function unknownStatusNotes(findings, minSeverity) {
+    const unknown = findings.filter((f) => atOrAbove(f.severity, minSeverity) && !isKnownFindingStatus(f.status));
+    if (unknown.length === 0)
+        return [];
+    const shown = unknown.slice(0, 5).map((f) => `${quote(f.finding_id, 40)} (${quote(f.status, 40)})`);
+    const more = unknown.length > shown.length ? ` and ${unknown.length - shown.length} more` : '';
+    const what = `${plural(unknown.length, 'finding')} at or above ${minSeverity} ${unknown.length === 1 ? 'has' : 'have'} a status this action does not know: ${shown.join(', ')}${more}`;
+    return [`${what}; counted as open (fail closed), since only fixed, dismissed and FIXED_VERIFIED close a finding.`];
+}
+/**
+ * The verdict the result rests on. The service's stands unless the findings
+ * say otherwise: a fail that rests only on waived findings becomes a pass; a
+ * pass beside an open finding at or above the threshold becomes a fail.
+ */
+function settleVerdict(v) {
+    const { blocking, minSeverity } = v;
+    const openAtOrAbove = (f) => atOrAbove(f.severity, minSeverity) && countsAsOpen(f);
+    if (v.given === null || v.given === undefined) {
+        if (blocking === null)
+            return { verdict: null, verdictComputed: false, notes: [] };
+        const note = `The service gave no verdict; it was computed from the findings: fail if a finding at or above ${minSeverity} is not fixed, dismissed or FIXED_VERIFIED.`;
+        return { verdict: computeVerdict(blocking, minSeverity), verdictComputed: true, notes: [note] };
+    }
+    if (v.given === 'fail' && blocking !== null && v.allFindings !== null && v.waived.size > 0 && !blocking.some(openAtOrAbove)) {
+        const waivedOpen = v.allFindings.filter((f) => v.waived.has(f.finding_id) && openAtOrAbove(f));
+        if (waivedOpen.length > 0)
+            return { verdict: 'pass', verdictComputed: true, notes: [waivedFailNote(waivedOpen, v)] };
+    }
+    if (v.given === 'pass' && blocking?.some(openAtOrAbove)) {
+        // Fail closed: the findings contradict the service's pass (see countsAsOpen).
+        const note = `The service's verdict was pass, but its findings hold open findings at or above ${minSeverity}; the gate fails closed.`;
+        return { verdict: 'fail', verdictComputed: true, notes: [note] };
+    }
+    return { verdict: v.given, verdictComputed: false, notes: [] };
+}
+/** The service's fail rests only on findings that do not block (accepted, or known with fail_on new). */
+function waivedFailNote(waivedOpen, v) {
+    const accepted = waivedOpen.filter((f) => v.waived.get(f.finding_id) === 'accepted').length;
+    const known = waivedOpen.length - accepted;
+    const why = [
+        known > 0 ? `${known} known since the baseline (fail_on: new)` : '',
+        accepted > 0 ? `${accepted} accepted in the accepted-risks file` : ''
+    ]
+        .filter((x) => x !== '')
+        .join(' and ');
+    return `The service's verdict is fail at ${v.minSeverity}; the open findings behind it are ${why}, so they do not block.`;
+}
+
+;// CONCATENATED MODULE: ./src/decision/coverage-checks.ts
+/**
+ * The coverage read against the run status and the findings: a contradiction
+ * makes the result untrusted (error), a gap makes it incomplete.
+ */
+
+
+/**
+ * Coverage against the run status and the findings. The description: a
+ * category the run never probed has no row, so a completed one has one; the
+ * coverage reports the run's status as run_status. ASSUMPTION: a row's
+ * worst_severity is the severity of a finding of that category.
+ */
+function coverageChecks(coverage, status, planned, completed, findings, minSeverity) {
+    const out = { errors: [], gaps: [], notes: [] };
+    const rows = new Set(coverage.categories.map((r) => r.category));
+    const noRow = [...new Set(completed)].filter((c) => !rows.has(c));
+    if (noRow.length > 0)
+        out.gaps.push(`no coverage row for ${noRow.join(', ')}`);
+    const covStatus = coverage.run_status;
+    if (covStatus !== status) {
+        if (isKnownRunStatus(covStatus)) {
+            out.gaps.push(`the coverage reports run_status ${covStatus} while the run status is ${status}`);
+            out.notes.push(`The run status (${status}) and the coverage (run_status ${covStatus}) disagree: the two reads do not describe the same run state, so the coverage may be partial.`);
+        }
+        else {
+            out.notes.push(`The coverage reports run_status ${quote(covStatus, 40)}, a status this action does not know, while the run status is ${status}.`);
+        }
+    }
+    if (findings !== null) {
+        const plannedSet = new Set(planned);
+        for (const row of coverage.categories) {
+            const worst = row.worst_severity;
+            if (worst === null || !atOrAbove(worst, minSeverity))
+                continue;
+            const held = findings.some((f) => f.category === row.category && atOrAbove(f.severity, minSeverity));
+            if (held)
+                continue;
+            if (plannedSet.has(row.category)) {
+                out.errors.push(`coverage reports a ${worst} finding in ${row.category} that the findings list does not hold; the result cannot be trusted`);
+            }
+            else {
+                out.notes.push(`The coverage reports a ${worst} finding in ${row.category}, a category the run did not plan, that the findings list does not hold.`);
+            }
+        }
+    }
+    return out;
+}
+
+;// CONCATENATED MODULE: ./src/decision/decide.ts
+/**
+ * Deciding a run's result: a pure function of what was read. Fail closed:
+ * anything that cannot be trusted is `incomplete` or `error`, never `pass`.
+ * The rules, in order: a run that never ended is an error; the verdict is
+ * settled (verdict.ts); a fail stands whatever else is wrong; otherwise every
+ * gap (coverage, ingest, baseline) makes it incomplete, every contradiction
+ * an error, and an expired acceptance a fail. Whether the step then passes is
+ * step-result.ts's.
+ */
+
+
+
+
+function read(input) {
+    const { minSeverity } = input;
+    const waived = input.waived ?? new Map();
+    const all = input.findings;
+    const blocking = all ? all.filter((f) => !waived.has(f.finding_id)) : null;
+    const planned = input.categoriesPlanned;
+    const completed = new Set(input.categoriesCompleted);
+    const missingCategories = planned.filter((c) => !completed.has(c));
+    const atAbove = (fs) => fs.filter((f) => atOrAbove(f.severity, minSeverity));
+    return {
+        minSeverity,
+        waived,
+        blocking,
+        planned,
+        reached: `${planned.length - missingCategories.length} of ${plural(planned.length, 'category', 'categories')} reached`,
+        readError: input.statusReadError ? `: ${input.statusReadError}` : '',
+        base: {
+            findingsAtOrAbove: all ? atAbove(all).length : null,
+            openAtOrAbove: blocking ? atAbove(blocking).filter(countsAsOpen).length : null,
+            missingCategories
+        }
+    };
+}
+function decide(input) {
+    const r = read(input);
+    const status = input.status;
+    if (status === null) {
+        return {
+            ...r.base,
+            result: 'error',
+            reason: `the run status could not be read${r.readError}`,
+            verdict: null,
+            verdictComputed: false,
+            notes: []
+        };
+    }
+    // isTerminal is the one place that says which statuses end a run: running, and
+    // any status the description does not name, have not ended (fail closed).
+    if (!isTerminal(status))
+        return notEnded(input, r, status);
+    const settled = settleVerdict({
+        given: input.verdict,
+        allFindings: input.findings,
+        blocking: r.blocking,
+        waived: r.waived,
+        minSeverity: r.minSeverity
+    });
+    const { verdict, verdictComputed } = settled;
+    const notes = [...settled.notes];
+    if (verdict === null) {
+        const reason = 'the service gave no verdict and the findings could not be read, so the result cannot be trusted';
+        return { ...r.base, result: 'error', reason, verdict: null, verdictComputed: false, notes };
+    }
+    if (r.blocking !== null)
+        notes.push(...unknownStatusNotes(r.blocking, r.minSeverity));
+    // Coverage against the run and the findings (only when the caller gave it).
+    const check = input.coverage === undefined || input.coverage === null
+        ? { errors: [], gaps: [], notes: [] }
+        : coverageChecks(input.coverage, status, r.planned, input.categoriesCompleted, input.findings, r.minSeverity);
+    notes.push(...check.notes);
+    const decided = { ...r.base, verdict, verdictComputed, notes };
+    const ended = { check, stopped: stopReasons(input, r.readError), expired: expiredLine(input.expiredAcceptances ?? []) };
+    return verdict === 'fail' ? failed(r, decided, ended) : notFailed(input, r, status, decided, ended);
+}
+/** The run had not ended when the step stopped waiting: whatever it found, the result is an error. */
+function notEnded(input, r, status) {
+    const still = status === 'running' ? 'still running' : `still ${quote(status, 40)} (not a terminal status)`;
+    const why = input.aborted
+        ? `the step was cancelled while the run was ${still}`
+        : input.timedOut
+            ? `timeout_minutes ran out while the run was ${still}`
+            : input.statusReadError
+                ? `the run status could no longer be read while the run was ${still}${r.readError}`
+                : status === 'running'
+                    ? 'the run had not ended'
+                    : `the run had not ended: its status is ${quote(status, 40)}, not a terminal status`;
+    return { ...r.base, result: 'error', reason: `${why}; ${r.reached}`, verdict: null, verdictComputed: false, notes: [] };
+}
+function stopReasons(input, readError) {
+    const tail = [];
+    if (input.timedOut)
+        tail.push('timeout_minutes ran out and the run was cancelled');
+    if (input.aborted)
+        tail.push('the step was cancelled and the run with it');
+    if (input.abortedAfterRun && !input.aborted)
+        tail.push('the step was cancelled while the results were read');
+    if (input.statusReadError)
+        tail.push(`the run status could no longer be read, so the run was cancelled${readError}`);
+    return tail;
+}
+function expiredLine(expired) {
+    return expired.length > 0 ? `expired acceptance${expired.length === 1 ? '' : 's'} (renew or remove): ${expired.join('; ')}` : '';
+}
+/** A fail stands whatever else is wrong; the contradictions are still said. */
+function failed(r, decided, { check, stopped, expired }) {
+    if (expired)
+        decided.notes.push(`Also: ${expired}.`);
+    for (const e of [...check.errors, ...check.gaps])
+        decided.notes.push(`Also: ${e}.`);
+    const blocking = decided.openAtOrAbove;
+    const detail = r.blocking ? describeOpen(r.blocking, r.minSeverity) : '';
+    const count = blocking !== null && blocking > 0
+        ? `${plural(blocking, 'open finding')} at or above ${r.minSeverity}`
+        : `the service's verdict is fail at ${r.minSeverity}`;
+    const reason = detail ? `${count} (${detail})` : count;
+    // The run did not end on its own: the result is error (the step fails either way),
+    // and what it found before it was stopped is said.
+    if (stopped.length > 0)
+        return { ...decided, result: 'error', reason: [...stopped, `${reason} in what it reached`].join('; ') };
+    return { ...decided, result: 'fail', reason };
+}
+/** No fail: a pass only when the run ended on its own, fully covered and trusted, with nothing expired. */
+function notFailed(input, r, status, decided, { check, stopped, expired }) {
+    const gaps = coverageGaps(input, r, status, check);
+    const coverageReadable = input.coverageReadable && input.coverage !== null;
+    if (stopped.length > 0) {
+        const reason = [`coverage incomplete: ${r.reached}`, ...gaps, ...check.errors, ...stopped].join('; ');
+        return { ...decided, result: 'error', reason };
+    }
+    if (r.blocking === null || !coverageReadable) {
+        return { ...decided, result: 'error', reason: `the result cannot be trusted: ${gaps.join(', ')}` };
+    }
+    if (check.errors.length > 0 || expired) {
+        for (const g of gaps)
+            decided.notes.push(`Also: ${g}.`);
+        return check.errors.length > 0
+            ? { ...decided, result: 'error', reason: check.errors.join('; ') }
+            : { ...decided, result: 'fail', reason: expired };
+    }
+    if (gaps.length > 0)
+        return { ...decided, result: 'incomplete', reason: `coverage incomplete: ${r.reached}, ${gaps.join(', ')}` };
+    const planned = plural(r.planned.length, 'planned category', 'planned categories');
+    return {
+        ...decided,
+        result: 'pass',
+        reason: `no open findings at or above ${r.minSeverity}${r.waived.size > 0 ? ' that block' : ''}; all ${planned} covered`
+    };
+}
+/** Everything that keeps a run from having covered what it had to. */
+function coverageGaps(input, r, status, check) {
+    const gaps = [];
+    if (status !== 'completed')
+        gaps.push(`run ${status}`);
+    if (r.planned.length === 0)
+        gaps.push('the run planned no categories');
+    if (r.base.missingCategories.length > 0)
+        gaps.push(`missing ${r.base.missingCategories.join(', ')}`);
+    gaps.push(...check.gaps);
+    const baselineUncovered = input.baselineUncovered ?? [];
+    if (baselineUncovered.length > 0)
+        gaps.push(`the baseline covered ${baselineUncovered.join(', ')}, this run did not`);
+    if (input.ingestIncomplete === true)
+        gaps.push('the service reports ingest incomplete');
+    if (input.ingestIncomplete === null)
+        gaps.push('the run list item could not be read to confirm ingest completed');
+    if (r.blocking === null)
+        gaps.push('the findings could not be read');
+    if (!(input.coverageReadable && input.coverage !== null))
+        gaps.push('the coverage could not be read');
+    return gaps;
+}
+
+// EXTERNAL MODULE: external "node:crypto"
+var external_node_crypto_ = __nccwpck_require__(7598);
 ;// CONCATENATED MODULE: ./src/report/markdown-safe.ts
 /**
  * Untrusted text (from the service or the agent under test) made safe for
@@ -43837,6 +46930,100 @@ function proofBlock(sections, opts) {
     return `${fence}text\n${body}\n${fence}`;
 }
 
+;// CONCATENATED MODULE: ./src/baseline/fingerprint.ts
+/**
+ * The fingerprint of a finding: one stable id for the same weakness across
+ * runs, independent of ids, counts and timestamps (see API_ASSUMPTIONS,
+ * "finding fingerprint"). Pure.
+ *
+ * What goes in: the category, the lens, the severity, and the technique:
+ * - the attacks' sources (`assessment_id:attack_index`, sorted, deduplicated)
+ *   where an attack names an assessment other than the run that produced the
+ *   finding (a library or earlier assessment: a stable technique id). A source
+ *   naming the run itself identifies the run, not the technique, so it is
+ *   left out;
+ * - and always the description, normalized (normalizeDescription): two
+ *   unrelated weaknesses found by one library attack are two findings, while
+ *   the same weakness reported again with new ids or other counts ("3
+ *   attempts", "1 attempt") keeps its fingerprint.
+ */
+
+const FINGERPRINT_VERSION = 2;
+/** The key of SARIF partialFingerprints that carries it. */
+const FINGERPRINT_KEY = `agentSecurityFinding/v${FINGERPRINT_VERSION}`;
+/** Words that only count: each reads as a number. */
+const COUNT_WORDS = /(?<![\p{L}\p{N}])(?:zero|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen|twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety|hundred|thousand|several|multiple|many|single)(?![\p{L}\p{N}])/gu;
+/**
+ * The description as it enters the fingerprint: what names the weakness,
+ * without what changes from one report of it to the next.
+ * - compatibility forms and case folded (NFKC, lower case);
+ * - every token holding a digit or a run of 8 hex digits (a count, an id
+ *   such as fnd_7f3a or run-2026-11-21, a canary such as ZX-1a2b3c4d5e6f, a
+ *   UUID, a time) and every count word (three, several) becomes `#`, a run of
+ *   them one `#`; once, twice and thrice read as "# time";
+ * - quotes, brackets and every other punctuation mark become a space;
+ * - the articles a, an, the are dropped and a plural is read as its singular
+ *   (attempts, queries -> attempt, query), so "1 attempt" and "3 attempts"
+ *   agree;
+ * - white space collapsed.
+ */
+function normalizeDescription(text) {
+    // A technique-level narrative is a few sentences; a service that sends megabytes gets its head read.
+    const words = text
+        .slice(0, DESCRIPTION_CHARS_READ)
+        .normalize('NFKC')
+        .toLowerCase()
+        .replace(/[\p{L}\p{N}_-]+/gu, (token) => (isIdOrCount(token) ? ' # ' : token))
+        .replace(/(?<![\p{L}\p{N}])(?:once|twice|thrice)(?![\p{L}\p{N}])/gu, ' # time ')
+        .replace(COUNT_WORDS, ' # ')
+        .replace(/[^\p{L}#]+/gu, ' ')
+        .split(' ')
+        .filter((w) => w !== '' && w !== 'a' && w !== 'an' && w !== 'the')
+        .map(singular);
+    const out = [];
+    for (const w of words)
+        if (!(w === '#' && out.at(-1) === '#'))
+            out.push(w);
+    return out.join(' ');
+}
+/** The most of a description the fingerprint reads: far above a real one, and every step below stays linear in it. */
+const DESCRIPTION_CHARS_READ = 4096;
+/**
+ * A token (letters, digits, _ and -) holding a digit or a part (between _ and -)
+ * of 8 or more hex digits: a count, an id, a date, a canary. Split first: one
+ * regular expression over the whole token would backtrack quadratically on a
+ * long run of hex letters.
+ */
+function isIdOrCount(token) {
+    return /\p{N}/u.test(token) || token.split(/[_-]/).some((part) => part.length >= 8 && /^[0-9a-f]+$/.test(part));
+}
+/** A crude singular, applied alike to both sides of every comparison: only consistency matters. */
+function singular(w) {
+    if (w.length > 4 && w.endsWith('ies'))
+        return `${w.slice(0, -3)}y`;
+    if (w.length >= 4 && w.endsWith('s') && !w.endsWith('ss'))
+        return w.slice(0, -1);
+    return w;
+}
+/** The technique part: the stable sources (if any) and the normalized description. */
+function techniqueOf(f, runId) {
+    const sources = new Set();
+    for (const a of f.attacks) {
+        const s = a.source;
+        if (typeof s.assessment_id !== 'string' || s.assessment_id === '')
+            continue;
+        if (runId !== null && s.assessment_id === runId)
+            continue;
+        sources.add(`${s.assessment_id}:${s.attack_index}`);
+    }
+    return JSON.stringify({ src: [...sources].sort(), desc: normalizeDescription(f.description) });
+}
+/** 32 hex characters of SHA-256 over the parts (JSON-encoded, so no separator can be forged). */
+function fingerprint(f, runId) {
+    const parts = [FINGERPRINT_VERSION, f.category, f.lens, f.severity, techniqueOf(f, runId)];
+    return (0,external_node_crypto_.createHash)('sha256').update(JSON.stringify(parts)).digest('hex').slice(0, 32);
+}
+
 ;// CONCATENATED MODULE: ./src/report/report-model.ts
 /**
  * The report model: one pure function turns what the gate read and decided into
@@ -43847,9 +47034,11 @@ function proofBlock(sections, opts) {
 
 
 
+
 const REPORT_SCHEMA_VERSION = 1;
 /** Why findings are shown without their proof (the service's own words for it). */
 const REDACTION_REASON = "the workspace's plan withholds the proof of findings";
+const FINDING_STANDINGS = ['blocking', 'known', 'accepted', 'closed', 'below'];
 /** "profile v4: tools +1 (refund_order), system_prompt changed" (the one line a report shows of the sync). */
 function describeProfileSync(p) {
     if (p.status === 'failed')
@@ -43867,6 +47056,8 @@ function isRedactedFinding(f) {
 }
 const str = (v) => (typeof v === 'string' ? v : null);
 const report_model_int = (v) => (typeof v === 'number' && Number.isFinite(v) ? v : null);
+/** "1,234", as the renderings write counts. */
+const num = (n) => n.toLocaleString('en-US');
 function dedupe(items) {
     return [...new Set(items)];
 }
@@ -43926,6 +47117,15 @@ function reportAttack(a, t) {
         steps: a.replay_script.map((st) => reportStep(st, t))
     };
 }
+function standingOf(f, threshold, outcome) {
+    if (!atOrAbove(f.severity, threshold))
+        return 'below';
+    if (isClosedFindingStatus(f.status))
+        return 'closed';
+    // The gate's own list of findings that do not block (accepted, or known with fail_on new).
+    const waived = outcome?.waived.get(f.finding_id);
+    return waived ?? 'blocking';
+}
 function reportFinding(f, threshold, t, fp) {
     const { s } = t;
     const { outcome } = fp;
@@ -43943,9 +47143,10 @@ function reportFinding(f, threshold, t, fp) {
         redacted: isRedactedFinding(f),
         atOrAbove: atOrAbove(f.severity, threshold),
         attacks: f.attacks.map((a) => reportAttack(a, t)),
-        fingerprint: outcome?.diff.fingerprintById.get(f.finding_id) ?? null,
+        fingerprint: outcome?.diff.fingerprintById.get(f.finding_id) ?? fingerprint(f, fp.runId),
         baselineState: fp.hasBaseline ? (outcome?.diff.stateById.get(f.finding_id) ?? null) : null,
-        accepted: acceptedBy ? fp.toAcceptance(acceptedBy) : null
+        accepted: acceptedBy ? fp.toAcceptance(acceptedBy) : null,
+        standing: standingOf(f, threshold, outcome)
     };
 }
 /** Most severe first, open before the others, else in the service's order. */
@@ -43976,9 +47177,11 @@ function countFindings(findings) {
         belowThreshold: 0,
         belowBySeverity: zeroCounts(),
         redacted: 0,
-        redactedAtOrAbove: 0
+        redactedAtOrAbove: 0,
+        byStanding: { blocking: zeroCounts(), known: zeroCounts(), accepted: zeroCounts(), closed: zeroCounts(), below: zeroCounts() }
     };
     for (const f of findings) {
+        c.byStanding[f.standing][f.severity] += 1;
         c.bySeverity[f.severity] += 1;
         if (f.status === 'open')
             c.openBySeverity[f.severity] += 1;
@@ -44052,24 +47255,30 @@ function buildReport(input) {
         owner: s(e.owner),
         expires: e.expires
     });
-    const findingPolicy = { outcome, hasBaseline: policy?.baseline != null, toAcceptance };
-    const findings = orderFindings((input.findings ?? []).map((f) => reportFinding(f, threshold, t, findingPolicy)));
-    const counts = input.findings !== null ? countFindings(findings) : null;
     const run = input.run;
     const item = input.runListItem;
+    const findingPolicy = {
+        outcome,
+        hasBaseline: policy?.baseline != null,
+        toAcceptance,
+        runId: run?.run_id ?? item?.run_id ?? null
+    };
+    const findings = orderFindings((input.findings ?? []).map((f) => reportFinding(f, threshold, t, findingPolicy)));
+    const counts = input.findings !== null ? countFindings(findings) : null;
     const plannedRaw = run?.categories_planned ?? item?.categories_planned ?? null;
     const planned = plannedRaw ? dedupe(plannedRaw) : null;
     const completedRaw = run?.categories_completed ?? null;
     const coverageRows = coverageRowsOf(planned, completedRaw, input.coverage, t);
     const plannedRows = coverageRows.filter((r) => r.planned);
-    const isOpen = (f) => f.status === 'open';
     let baseline = null;
     if (policy) {
         const b = policy.baseline;
+        // New: blocking and not in the baseline. Known: in it and neither closed nor
+        // accepted (blocking with fail_on any, not with fail_on new).
         const newBySeverity = zeroCounts();
         let knownCount = 0;
         for (const f of findings) {
-            if (!f.atOrAbove || !isOpen(f) || f.accepted)
+            if (f.standing !== 'blocking' && f.standing !== 'known')
                 continue;
             if (f.baselineState === 'known')
                 knownCount += 1;
@@ -44113,15 +47322,16 @@ function buildReport(input) {
     const headlineParts = [];
     if (baseline?.available) {
         const { newBySeverity } = baseline;
-        const newParts = SEVERITIES.filter((sev) => newBySeverity[sev] > 0).map((sev) => `${newBySeverity[sev]} new ${sev}`);
-        headlineParts.push(...(newParts.length > 0 ? newParts : ['0 new']), `${baseline.knownCount} known`);
+        const newParts = SEVERITIES.filter((sev) => newBySeverity[sev] > 0).map((sev) => `${num(newBySeverity[sev])} new ${sev}`);
+        headlineParts.push(...(newParts.length > 0 ? newParts : ['0 new']), `${num(baseline.knownCount)} known`);
     }
-    if (acceptances && acceptances.acceptedCount > 0)
-        headlineParts.push(`${acceptances.acceptedCount} accepted`);
+    const acceptedAtOrAbove = counts ? SEVERITIES.reduce((n, sev) => n + counts.byStanding.accepted[sev], 0) : 0;
+    if (acceptances && acceptedAtOrAbove > 0)
+        headlineParts.push(`${num(acceptedAtOrAbove)} accepted`);
     if (baseline?.available && baseline.gone.length > 0)
-        headlineParts.push(`${baseline.gone.length} gone`);
+        headlineParts.push(`${num(baseline.gone.length)} gone`);
     if (acceptances && acceptances.expired.length > 0)
-        headlineParts.push(`${acceptances.expired.length} expired acceptance${acceptances.expired.length === 1 ? '' : 's'}`);
+        headlineParts.push(`${num(acceptances.expired.length)} expired acceptance${acceptances.expired.length === 1 ? '' : 's'}`);
     return {
         schemaVersion: REPORT_SCHEMA_VERSION,
         modelId: s(input.modelId),
@@ -44178,7 +47388,8 @@ function buildReport(input) {
             : null,
         baseline,
         acceptances,
-        headline: headlineParts.join(' · ')
+        headline: headlineParts.join(' · '),
+        pipeline: input.pipeline ? { ...input.pipeline, budgetLine: s(input.pipeline.budgetLine), lines: input.pipeline.lines.map(s) } : null
     };
 }
 /** The run's elapsed time in the one duration format (`3 min 12 s`), or null when unknown. */
@@ -44199,442 +47410,1270 @@ function describeCounts(counts, only) {
     return parts.length > 0 ? parts.join(', ') : 'none';
 }
 
-;// CONCATENATED MODULE: ./src/report/annotations.ts
+;// CONCATENATED MODULE: ./src/report/markdown.ts
 /**
- * Annotations for the findings at or above the threshold, most severe first.
- * GitHub shows about ten per step, so past `max` the rest are summed up in one.
- * Texts are one line, without control, bidi or zero-width characters, clamped.
+ * The markdown rendering of a report, shared by the PR comment and the job
+ * summary, fitted to a size budget, laid out for the reader who decides in
+ * seconds:
+ *
+ * 1. A headline: icon, result, the blocking counts or the cause, the model.
+ *    An error reads "⛔ Not assessed: ...": never "pass" wording under an
+ *    error or an incomplete run.
+ * 2. One metadata line: commit, categories done/planned, threshold, elapsed,
+ *    the run and a link to the workflow run (where the job summary is).
+ * 3. The findings at or above the threshold, blocking ones first: the most
+ *    severe with their proof (one <details> per finding: the first reproducing
+ *    attack as prompt → reply → the check it failed, hard-wrapped so nothing
+ *    scrolls sideways), every other one as a one-line row, and only when even
+ *    the rows do not fit, a category × severity count grid. What was cut is
+ *    said with exact counts. Accepted, known (fail_on new) and closed findings
+ *    follow, each marked as such and counted apart: the headline, the lines
+ *    under it and the list heading all count from the report model's one
+ *    count (FindingStanding), in the same words.
+ * 4. Coverage: at most 5 columns; clean categories rolled up into one line;
+ *    folded on a pass. The job summary has every row (ATLAS included).
+ * 5. Notes in a quote block labelled as text from the run, then the footer.
+ *
+ * The document is built from blocks whose sizes add up, so nothing is
+ * rendered twice to be measured. Every value from the service or the target
+ * goes through markdown-safe.ts.
  */
 
 
 
-function clean(text, max) {
-    const c = clampText(text, max);
-    return sanitizeText(c.text, false).trim() + (c.cut > 0 ? ' …' : '');
+
+const RESULT_ICON = { pass: '✅', fail: '❌', incomplete: '⚠️', error: '⛔' };
+const SEVERITY_ICON = { critical: '🔴', high: '🟠', medium: '🟡', low: '🔵' };
+/** Findings that do not block wear these instead of a severity colour (the severity is still written). */
+const STANDING_ICON = { accepted: '☑️', known: '⚪', closed: '✔️' };
+/** Wrap width of proof blocks: fits a PR comment (815 px) in GitHub's monospace font. */
+const WRAP_WIDTH = 90;
+/** Share of the budget the coverage table and the notes may take at most. */
+const COVERAGE_SHARE = 0.2;
+const NOTES_SHARE = 0.06;
+const MAX_NOTES = 30;
+/** Room kept for the line on what was cut. */
+const RESERVE = 1200;
+const para = (s) => `${s}\n\n`;
+// ---------------------------------------------------------------------------
+// Headline, title, metadata
+// ---------------------------------------------------------------------------
+/** Blocking findings (at or above the threshold, neither closed nor accepted nor waived as known), by severity. */
+function blockingCounts(r) {
+    return r.counts?.byStanding.blocking ?? zeroCounts();
 }
-function severityText(s) {
-    return SEVERITIES.includes(s) ? s : 'unknown';
+function total(c) {
+    return SEVERITIES.reduce((n, s) => n + c[s], 0);
 }
-function annotationFor(f, minSeverity) {
-    const sev = severityText(f.severity);
-    const title = clean(`${sev} finding: ${f.category} (${f.lens})`, 120);
-    const parts = [`Security assessment finding ${clean(f.findingId, 80)}, status ${clean(f.status, 30)}, at or above ${minSeverity}.`];
-    if (f.redacted) {
-        parts.push("Proof withheld: the workspace's plan withholds the proof of findings.");
+/**
+ * The counts that decide, in the words every line uses, from the report
+ * model's one count (the standing of each finding): "1 open critical, 2 open
+ * high · 1 accepted", or against a baseline "1 new high · 3 known · 1 accepted"
+ * (the model's headline). `of: 'findings'` adds the closed findings at or
+ * above the threshold ("1 closed"), for the list; `of: 'gate'` adds what else
+ * decides: baseline findings gone and expired acceptances. Empty when there
+ * is nothing to count.
+ */
+function standingParts(r, opts) {
+    const c = r.counts;
+    if (c === null)
+        return [];
+    const parts = [];
+    const b = r.baseline;
+    if (b?.available) {
+        const newParts = SEVERITIES.filter((sev) => b.newBySeverity[sev] > 0).map((sev) => `${formatCount(b.newBySeverity[sev])} new ${sev}`);
+        parts.push(...(newParts.length > 0 ? newParts : ['0 new']), `${formatCount(b.knownCount)} known`);
     }
     else {
-        parts.push(`Description: ${clean(f.description, 500)}`);
-        parts.push(`Expected behaviour: ${clean(f.expectedBehavior, 300)}`);
-        if (f.attacks.length > 0)
-            parts.push(`${f.attacks.length} ${f.attacks.length === 1 ? 'attack' : 'attacks'}; replay steps in the job summary and the JSON report.`);
+        const open = openCountsText(c.byStanding.blocking);
+        if (open !== null)
+            parts.push(open);
     }
-    // Open findings fail the gate (error); fixed or dismissed ones at the threshold do not (warning).
-    return { level: f.status === 'open' ? 'error' : 'warning', title, message: parts.join(' ') };
-}
-/** One annotation per finding at or above the threshold; over `max`, `max - 1` of them and one for the rest. */
-function buildAnnotations(report, max = 10) {
-    const list = report.groups.flatMap((g) => g.findings);
-    const limit = Math.max(1, Math.floor(max));
-    if (list.length <= limit)
-        return list.map((f) => annotationFor(f, report.minSeverity));
-    const shown = list.slice(0, limit - 1).map((f) => annotationFor(f, report.minSeverity));
-    const rest = list.slice(limit - 1);
-    const counts = zeroCounts();
-    let open = 0;
-    for (const f of rest) {
-        counts[f.severity] += 1;
-        if (f.status === 'open')
-            open += 1;
+    const accepted = total(c.byStanding.accepted);
+    if (accepted > 0)
+        parts.push(`${formatCount(accepted)} accepted`);
+    if (opts.of === 'findings') {
+        const closed = total(c.byStanding.closed);
+        if (closed > 0)
+            parts.push(`${formatCount(closed)} closed`);
     }
-    shown.push({
-        level: open > 0 ? 'error' : 'warning',
-        title: `${rest.length} more findings at or above ${report.minSeverity}`,
-        message: `${rest.length} more findings at or above ${report.minSeverity} (${describeCounts(counts)}; ${open} open) are not annotated. See the job summary and the JSON report.`
-    });
-    return shown;
-}
-
-;// CONCATENATED MODULE: ./src/gate/collect-results.ts
-/**
- * After the run ends: coverage, findings, the run's list item and the model
- * are fetched concurrently. Each one that cannot be read is null with a note
- * saying why; decide() then fails closed on what is missing.
- *
- * Coverage and findings answer 409 while the run is running. Right after the
- * status turned terminal, a service whose read side lags can still answer 409:
- * that answer is retried a few times with a short growing wait (1 s, 2 s, 4 s),
- * then given up on as unreadable (fail closed: never a pass).
- *
- * Every read and wait honours the abort signal: on the job's cancellation
- * what was read is kept and the rest is null, with a note.
- */
-
-
-/** How many recent runs of the model are searched for this run's list item. */
-const RUN_LIST_LIMIT = 20;
-/** Waits before each retry of a 409 from coverage or findings after the run ended: about 7 s in all. */
-const READ_LAG_RETRY_DELAYS_MS = [1_000, 2_000, 4_000];
-async function collect_results_settle(what, notes, p) {
-    try {
-        return await p;
+    else {
+        const gone = b?.available ? b.gone.length : 0;
+        if (gone > 0)
+            parts.push(`${formatCount(gone)} gone`);
+        const expired = r.acceptances?.expired.length ?? 0;
+        if (expired > 0)
+            parts.push(plural(expired, 'expired acceptance'));
     }
-    catch (err) {
-        if (err instanceof AbortedError) {
-            notes.push(`${what} was not read: the step was cancelled.`);
-            return null;
-        }
-        if (!(err instanceof ServiceError))
-            throw err;
-        notes.push(`${what} could not be read: ${err.describe()}`);
-        return null;
-    }
+    return parts;
 }
-/**
- * `read`, retried while it answers 409 (the run still in progress, as the
- * read side sees it), after each of READ_LAG_RETRY_DELAYS_MS. The last 409
- * is thrown with what was retried.
- */
-async function readLagging(read, opts) {
-    const waited = [];
-    for (;;) {
-        try {
-            return await read();
-        }
-        catch (err) {
-            if (!(err instanceof ServiceError) || err.status !== 409)
-                throw err;
-            const delay = READ_LAG_RETRY_DELAYS_MS.at(waited.length);
-            if (delay === undefined) {
-                const gaveUp = `still 409 after the run ended, retried ${waited.length} times over ${waited.reduce((a, b) => a + b, 0) / 1000} s`;
-                throw err.withDetail({ hint: err.hint ? `${err.hint}; ${gaveUp}` : gaveUp });
-            }
-            opts.log?.info(`${err.endpoint}: HTTP 409${err.code ? ` ${err.code}` : ''} although the run has ended; retrying in ${delay / 1000} s.`);
-            await opts.clock.sleep(delay, opts.signal);
-            waited.push(delay);
-        }
-    }
-}
-async function collectResults(api, runId, modelId, options = {}) {
-    const notes = [];
-    const { signal, log } = options;
-    const clock = options.clock ?? systemClock;
-    const opts = { signal };
-    const lagging = { clock, signal, log };
-    const [coverage, findingList, runList, modelList] = await Promise.all([
-        collect_results_settle('Coverage', notes, readLagging(() => api.getCoverage(runId, opts), lagging)),
-        collect_results_settle('Findings', notes, readLagging(() => api.listFindings(runId, {}, opts), lagging)),
-        collect_results_settle('The run list', notes, api.listRuns(modelId, { limit: RUN_LIST_LIMIT }, opts)),
-        collect_results_settle('The model list', notes, api.listModels(opts))
-    ]);
-    let findings = null;
-    if (findingList) {
-        if (findingList.count !== findingList.findings.length) {
-            notes.push(`Findings could not be trusted: the service counted ${findingList.count} but returned ${findingList.findings.length}.`);
-        }
-        else {
-            findings = findingList.findings;
-        }
-    }
-    const runListItem = runList?.runs.find((r) => r.run_id === runId) ?? null;
-    if (runList && !runListItem)
-        notes.push(`Run ${runId} is not among the ${runList.runs.length} most recent runs of the model.`);
-    const model = modelList?.models.find((m) => m.model_id === modelId) ?? null;
-    // run_id is optional in the coverage body; when it is there it must name this run.
-    if (coverage?.run_id !== undefined && coverage.run_id !== null && coverage.run_id !== runId) {
-        notes.push(`Coverage could not be trusted: it names run ${coverage.run_id}.`);
-        return { coverage: null, findings, runListItem, model, notes };
-    }
-    return { coverage, findings, runListItem, model, notes };
-}
-
-;// CONCATENATED MODULE: ./src/gate/decide.ts
-/**
- * Deciding the gate's result: a pure function of what was read. Fail closed:
- * anything that cannot be trusted is `incomplete` or `error`, never `pass`.
- */
-
-
-/**
- * Which findings count against the gate: the complete set of finding statuses
- * is not shown, so any status that is not one of the known closed ones (fixed,
- * dismissed, FIXED_VERIFIED) counts as open, whoever decided the verdict. A
- * service pass beside a finding at or above the threshold in an unknown status
- * ("reopened", "OPEN", "open ") is a contradiction: fail closed.
- */
-function countsAsOpen(f) {
-    return !isClosedFindingStatus(f.status);
-}
-/**
- * The verdict computed locally when the service gave none (see API
- * assumptions): fail iff a finding at or above the threshold is open, where
- * any status other than fixed, dismissed and FIXED_VERIFIED counts as open
- * (an unknown status fails closed; decide() notes it).
- */
-function computeVerdict(findings, minSeverity) {
-    return findings.some((f) => atOrAbove(f.severity, minSeverity) && countsAsOpen(f)) ? 'fail' : 'pass';
-}
-/** True when the findings hold a finding at or above the threshold that is not closed. */
-function holdsOpenAtOrAbove(findings, minSeverity) {
-    return findings.some((f) => atOrAbove(f.severity, minSeverity) && countsAsOpen(f));
-}
-/** "1 critical, 2 high" for the findings at or above the threshold that count as open. */
-function describeOpen(findings, minSeverity) {
-    // (callers pass only the findings that can block: waived ones are left out)
+/** The target (registered, reused, moved) and its profile sync, in one line. */
+function describeTargetLine(r) {
     const parts = [];
-    for (const s of SEVERITIES) {
-        if (!atOrAbove(s, minSeverity))
-            continue;
-        const n = findings.filter((f) => countsAsOpen(f) && f.severity === s).length;
-        if (n > 0)
-            parts.push(`${n} ${s}`);
+    if (r.target !== null) {
+        parts.push(`${r.target.outcome} as ${r.target.name}`);
+        if (r.target.movedFrom !== null)
+            parts.push(`moved from ${r.target.movedFrom.endpointHost} (model ${r.target.movedFrom.modelId} not assessed)`);
     }
-    return parts.join(', ');
-}
-/** A service string quoted for a reason or a note: JSON-escaped, clipped. */
-function quote(text, max = 60) {
-    return JSON.stringify(text.length > max ? `${text.slice(0, max - 1)}…` : text);
-}
-/** Notes on findings at or above the threshold whose status this action does not know. */
-function unknownStatusNotes(findings, minSeverity) {
-    const unknown = findings.filter((f) => atOrAbove(f.severity, minSeverity) && !isKnownFindingStatus(f.status));
-    if (unknown.length === 0)
-        return [];
-    const shown = unknown.slice(0, 5).map((f) => `${quote(f.finding_id, 40)} (${quote(f.status, 40)})`);
-    const more = unknown.length > shown.length ? ` and ${unknown.length - shown.length} more` : '';
-    const what = `${plural(unknown.length, 'finding')} at or above ${minSeverity} ${unknown.length === 1 ? 'has' : 'have'} a status this action does not know: ${shown.join(', ')}${more}`;
-    return [`${what}; counted as open (fail closed), since only fixed, dismissed and FIXED_VERIFIED close a finding.`];
+    if (r.profileSync !== null)
+        parts.push(describeProfileSync(r.profileSync));
+    return parts.join(' · ');
 }
 /**
- * Coverage against the run status and the findings. The description: a
- * category the run never probed has no row, so a completed one has one; the
- * coverage reports the run's status as run_status. ASSUMPTION: a row's
- * worst_severity is the severity of a finding of that category.
+ * Baseline and accepted risks, a few lines: what the baseline was, what is
+ * gone since, and every accepted, expired, stale or PR-added acceptance.
  */
-function coverageChecks(coverage, status, planned, completed, findings, minSeverity) {
-    const out = { errors: [], gaps: [], notes: [] };
-    const rows = new Set(coverage.categories.map((r) => r.category));
-    const noRow = [...new Set(completed)].filter((c) => !rows.has(c));
-    if (noRow.length > 0)
-        out.gaps.push(`no coverage row for ${noRow.join(', ')}`);
-    const covStatus = coverage.run_status;
-    if (covStatus !== status) {
-        if (isKnownRunStatus(covStatus)) {
-            out.gaps.push(`the coverage reports run_status ${covStatus} while the run status is ${status}`);
-            out.notes.push(`The run status (${status}) and the coverage (run_status ${covStatus}) disagree: the two reads do not describe the same run state, so the coverage may be partial.`);
+function policyLines(r) {
+    const lines = [];
+    const b = r.baseline;
+    if (b) {
+        const against = b.available
+            ? `${proseText(r.headline, 300)} (against run ${codeSpan(b.runId ?? '', { max: 120 })}, fail_on ${b.failOn})`
+            : `none (${proseText(b.why ?? '', 300)}); ${b.failOn === 'new' ? 'fail_on new falls back to any: ' : ''}every open finding at or above the threshold counts`;
+        lines.push(`- **Baseline:** ${against}`);
+        for (const g of b.gone.slice(0, 20))
+            lines.push(`- **Gone since the baseline:** ${g.severity} ${codeSpan(g.category, { max: 100 })} ${codeSpan(g.fingerprint, { max: 40 })}`);
+    }
+    const a = r.acceptances;
+    if (a) {
+        const entry = (e) => `${codeSpan(`${a.path}:${e.line}`, { max: 200 })} ${codeSpan(e.category, { max: 100 })}, owner ${proseText(e.owner, 100)}, expires ${e.expires}`;
+        // The findings counted as accepted (at or above the threshold, not closed), then those below it, not counted.
+        for (const f of [...r.findings.filter((x) => x.standing === 'accepted'), ...r.findings.filter((x) => x.standing === 'below')]) {
+            const e = f.accepted;
+            if (e === null)
+                continue;
+            const what = f.standing === 'accepted' ? 'Accepted' : `Accepted, below ${r.minSeverity} (not counted)`;
+            lines.push(`- **${what}:** ${f.severity} ${codeSpan(f.findingId, { max: 80 })} (${codeSpan(e.reasonCode, { max: 40 })}: ${proseText(e.explanation, 300)}) by ${entry(e)}`);
         }
-        else {
-            out.notes.push(`The coverage reports run_status ${quote(covStatus, 40)}, a status this action does not know, while the run status is ${status}.`);
+        for (const e of a.expired)
+            lines.push(`- **Expired acceptance (fails):** ${entry(e)}`);
+        for (const e of a.stale)
+            lines.push(`- **Stale acceptance (matches nothing):** ${entry(e)}`);
+        if (a.prAdds.length > 0)
+            lines.push(`- **This PR adds ${plural(a.prAdds.length, 'acceptance')}:** ${a.prAdds.length === 1 ? 'it applies' : 'they apply'} after merge`);
+    }
+    return lines;
+}
+/** "12 open critical, 340 open high", or null when none. */
+function openCountsText(c) {
+    const parts = SEVERITIES.filter((s) => c[s] > 0).map((s) => `${formatCount(c[s])} open ${s}`);
+    return parts.length > 0 ? parts.join(', ') : null;
+}
+function plannedCount(r) {
+    return r.coverageRows.filter((row) => row.planned).length;
+}
+/** Why a run that ended in error was not assessed, in a few words (plain text; may quote the service). */
+function notAssessedCause(r) {
+    const planned = plannedCount(r);
+    if (r.reason.startsWith('timeout_minutes ran out')) {
+        return r.coverageCompleted === 0
+            ? 'timeout_minutes ran out before any category ran: raise timeout_minutes'
+            : `timeout_minutes ran out after ${r.coverageCompleted} of ${planned} categories: raise timeout_minutes`;
+    }
+    if (r.reason.startsWith('the step was cancelled'))
+        return 'the job was cancelled before the run ended';
+    const first = r.reason.split('; ')[0] ?? r.reason;
+    return clampText(first, 160).text;
+}
+/** The words after the result (plain text, may quote service text). */
+function headlineCause(r) {
+    const sev = r.minSeverity;
+    switch (r.result) {
+        case 'fail': {
+            // The counts that decide ("1 open high · 1 accepted", "1 new high · 3 known · 1 accepted · 2 gone").
+            const parts = standingParts(r, { of: 'gate' });
+            return parts.length > 0 ? parts.join(' · ') : `the service's verdict is fail at ${sev}`;
+        }
+        case 'pass': {
+            const parts = standingParts(r, { of: 'gate' });
+            return parts.length > 0 ? `nothing blocking at or above ${sev} · ${parts.join(' · ')}` : `nothing open at or above ${sev}`;
+        }
+        case 'incomplete': {
+            const planned = plannedCount(r);
+            return r.categoriesPlanned === null ? 'coverage unknown' : `${r.coverageCompleted} of ${planned} categories completed`;
+        }
+        default:
+            return notAssessedCause(r);
+    }
+}
+/** The model as named in titles (plain text). */
+function modelLabel(r) {
+    return r.modelName !== null && r.modelName.trim() !== '' ? r.modelName : r.modelId;
+}
+/**
+ * The one title of a result, the same in the comment, the summary and the
+ * tracking issue: "Agent security gate: fail · 1 open high · Acme Support agent",
+ * "Not assessed: ... · model". Plain text on one line (escape it for markdown).
+ */
+function gateTitle(result, cause, model) {
+    const head = result === 'error' ? `Not assessed: ${cause}` : `Agent security gate: ${result} · ${cause}`;
+    return sanitizeText(clampText(`${head} · ${clampText(model, 100).text}`, 300).text, false);
+}
+function reportTitle(r) {
+    return gateTitle(r.result, headlineCause(r), modelLabel(r));
+}
+/** "### ❌ Agent security gate: fail · ..." */
+function headline(result, title) {
+    return `### ${RESULT_ICON[result] ?? '⛔'} ${proseText(title, 400)}`;
+}
+/** "2026-11-21 14:03 UTC" from an ISO time; null when it is not one. */
+function formatWhen(iso) {
+    if (iso === null)
+        return null;
+    const m = /^(\d{4}-\d\d-\d\d)T(\d\d:\d\d)/.exec(iso);
+    return m ? `${m[1]} ${m[2]} UTC` : null;
+}
+/** The one metadata line under the headline (trusted parts and code spans). */
+function metaLine(p) {
+    const parts = [];
+    if (p.commitSha !== null && /^[0-9a-f]{7,40}$/i.test(p.commitSha))
+        parts.push(`commit \`${p.commitSha.slice(0, 7)}\``);
+    const when = formatWhen(p.assessedAt);
+    if (when)
+        parts.push(when);
+    if (p.categories)
+        parts.push(`${p.categories.done}/${p.categories.planned} categories`);
+    if (p.threshold)
+        parts.push(`threshold ${enumText(p.threshold, SEVERITIES)}`);
+    if (p.elapsed)
+        parts.push(p.elapsed);
+    if (p.runId)
+        parts.push(`run ${codeSpan(p.runId, { max: 80 })}`);
+    const link = trustedLink('workflow run', p.runUrl);
+    if (link)
+        parts.push(link);
+    return parts.join(' · ');
+}
+function headerBlock(r) {
+    const out = [para(headline(r.result, reportTitle(r)))];
+    out.push(para(metaLine({
+        commitSha: r.commitSha,
+        assessedAt: r.assessedAt,
+        categories: r.categoriesPlanned === null ? null : { done: r.coverageCompleted, planned: plannedCount(r) },
+        threshold: r.minSeverity,
+        elapsed: formatElapsed(r.elapsedMs),
+        runId: r.runId,
+        runUrl: r.runUrl
+    })));
+    // The whole reason when the headline shortened it.
+    if (r.result !== 'fail' && r.result !== 'pass' && proseText(r.reason, 1000) !== proseText(headlineCause(r), 1000)) {
+        out.push(para(`**Why:** ${proseText(r.reason, 1000)}`));
+    }
+    // Only a run stopped with blocking findings holds any in an error (the gate decides fail otherwise).
+    const found = standingParts(r, { of: 'gate' });
+    if (r.result === 'error' && total(blockingCounts(r)) > 0) {
+        out.push(para(`**Found before it stopped:** ${found.join(' · ')}. Not a result: the run did not end, so other categories were not tested.`));
+    }
+    if (r.ingestIncomplete === true)
+        out.push(para('**The service reports ingest incomplete:** findings may still be missing.'));
+    if (r.target !== null || r.profileSync !== null)
+        out.push(para(`**Target:** ${proseText(describeTargetLine(r), 600)}`));
+    if (r.pipeline)
+        out.push(para([...r.pipeline.lines, r.pipeline.budgetLine].map((l) => proseText(l, 600)).join('  \n')));
+    const policy = policyLines(r);
+    if (policy.length > 0)
+        out.push(para(policy.join('\n')));
+    // The service's verdict only where it differs from the result and can be trusted.
+    if (r.verdict !== null && !r.verdictComputed && (r.result === 'pass' || r.result === 'fail') && r.verdict !== r.result) {
+        out.push(para(`**The service's verdict:** ${enumText(r.verdict, ['pass', 'fail'])}.`));
+    }
+    if (r.counts === null)
+        out.push(para('**The findings could not be read.**'));
+    return out.join('');
+}
+// ---------------------------------------------------------------------------
+// Coverage
+// ---------------------------------------------------------------------------
+/** `██░ 2/3`: attacks that got through of those tried. */
+function bar(succeeded, blocked) {
+    if (succeeded === null || blocked === null)
+        return '–';
+    const total = succeeded + blocked;
+    if (total <= 0)
+        return '–';
+    const width = total <= 3 ? total : 5;
+    const filled = succeeded === 0 ? 0 : Math.min(width, Math.max(1, Math.round((width * succeeded) / total)));
+    return `${'█'.repeat(filled)}${'░'.repeat(width - filled)} ${formatCount(succeeded)}/${formatCount(total)}`;
+}
+function stateIcon(row) {
+    if (row.state === 'not reached')
+        return '⬜';
+    if (row.state === 'partial')
+        return '◐';
+    if (row.state === 'probed')
+        return '❔';
+    return (row.succeeded ?? 0) > 0 ? '❗' : '✅';
+}
+const STATE_NOTE = { partial: ' partial', 'not reached': ' **not reached**', probed: ' probed' };
+function categoryCell(row) {
+    const note = (STATE_NOTE[row.state] ?? '') + (row.planned ? '' : ' (not planned)');
+    return `${stateIcon(row)} ${codeSpan(row.category, { max: 60, table: true })}${note}`;
+}
+function worstCell(row) {
+    if (row.worstSeverity === null)
+        return '–';
+    const icon = SEVERITY_ICON[row.worstSeverity];
+    return icon ? `${icon} ${row.worstSeverity}` : enumCell(row.worstSeverity, SEVERITIES);
+}
+const ref = (v) => (v === null ? '–' : codeSpan(v, { max: 30, table: true }));
+function coverageRowLine(row, full) {
+    const cells = [categoryCell(row), bar(row.succeeded, row.blocked), worstCell(row), ref(row.owasp)];
+    if (full)
+        cells.push(ref(row.atlas));
+    return `| ${cells.join(' | ')} |\n`;
+}
+/** A row with nothing to read: completed, nothing got through, no severity. */
+function isClean(row) {
+    return row.planned && row.state === 'completed' && (row.succeeded ?? 0) === 0 && row.worstSeverity === null && row.blocked !== null;
+}
+function coverageBlock(r, profile, budget) {
+    const m = profile.measure;
+    const full = profile.coverage === 'full';
+    const planned = plannedCount(r);
+    const rows = r.coverageRows;
+    const tried = rows.reduce((n, row) => n + (row.succeeded ?? 0) + (row.blocked ?? 0), 0);
+    const through = rows.reduce((n, row) => n + (row.succeeded ?? 0), 0);
+    let title;
+    if (r.categoriesPlanned === null)
+        title = 'Coverage: the planned categories are unknown (the run status was not read)';
+    else
+        title = `Coverage: ${formatCount(r.coverageCompleted)} of ${formatCount(planned)} categories completed`;
+    if (r.coverageNotReached > 0)
+        title += `, ${formatCount(r.coverageNotReached)} not reached`;
+    if (r.coverageReadable && tried > 0)
+        title += ` · ${formatCount(through)} of ${formatCount(tried)} attacks got through`;
+    const lines = [];
+    if (!r.coverageReadable)
+        lines.push(para('The coverage could not be read: attack counts and OWASP and ATLAS references are unknown.'));
+    const unreached = (row) => row.planned && row.state === 'not reached' && row.blocked === null;
+    const shown = full ? rows : rows.filter((row) => !isClean(row) && !unreached(row));
+    const rolled = full ? [] : rows.filter(isClean);
+    const notReached = full ? [] : rows.filter(unreached);
+    const head = full
+        ? '| Category | Got through | Worst | OWASP | ATLAS |\n| --- | --- | --- | --- | --- |\n'
+        : '| Category | Got through | Worst | OWASP |\n| --- | --- | --- | --- |\n';
+    let used = m(title) + m(head) + 400;
+    const table = [];
+    let left = 0;
+    for (let i = 0; i < shown.length; i++) {
+        const line = coverageRowLine(shown[i], full);
+        if (used + m(line) > budget) {
+            left = shown.length - i;
+            break;
+        }
+        used += m(line);
+        table.push(line);
+    }
+    if (table.length > 0)
+        lines.push(head, table.join(''), '\n');
+    if (rolled.length > 0) {
+        const n = rolled.reduce((k, row) => k + (row.blocked ?? 0), 0);
+        const other = table.length > 0 ? 'other ' : '';
+        lines.push(para(`✅ ${plural(rolled.length, `${other}category`, `${other}categories`)}: 0 of ${formatCount(n)} attacks got through.`));
+    }
+    if (notReached.length > 0) {
+        const names = notReached.slice(0, 12).map((row) => codeSpan(row.category, { max: 60 }));
+        const more = notReached.length - names.length;
+        lines.push(para(`⬜ **${plural(notReached.length, 'category', 'categories')} not reached:** ${names.join(', ')}${more > 0 ? ` and ${formatCount(more)} more` : ''}.`));
+    }
+    if (left > 0)
+        lines.push(para(`*${plural(left, 'more category', 'more categories')} not shown here (the job summary has them).*`));
+    const body = lines.join('');
+    if (r.result === 'pass' && !full) {
+        return { text: `<details>\n<summary>${title}</summary>\n\n${body}</details>\n\n`, left };
+    }
+    return { text: para(`#### ${title}`) + body, left };
+}
+// ---------------------------------------------------------------------------
+// Findings
+// ---------------------------------------------------------------------------
+const REPLAY_TEXT = {
+    reproduced: 'reproduced on the last replay',
+    not_reproduced: 'did not reproduce on the last replay',
+    pending: 'not replayed since it was found',
+    inconclusive: 'the last replay was inconclusive'
+};
+function replayText(status) {
+    return REPLAY_TEXT[status] ?? `last replay ${codeSpan(status, { max: 30 })}`;
+}
+/** The attack that proves the finding best: the first that reproduced, else the first. */
+function proofAttack(f) {
+    return f.attacks.find((a) => a.lastReplayStatus === 'reproduced') ?? f.attacks.at(0) ?? null;
+}
+/** True when `body` only repeats `text` (e.g. a JSON body around the message). */
+function repeats(body, text) {
+    if (text === null || text === '')
+        return false;
+    return body.includes(text) || body.includes(JSON.stringify(text).slice(1, -1));
+}
+const ROUTINE_HEADERS = new Set([
+    'content-type',
+    'content-length',
+    'accept',
+    'accept-encoding',
+    'accept-language',
+    'user-agent',
+    'host',
+    'connection',
+    'date',
+    'authorization',
+    'cookie',
+    'x-api-key'
+]);
+function proofSections(a, f, level) {
+    const out = [];
+    const steps = a.steps.slice(0, level.maxSteps);
+    const many = a.steps.length > 1;
+    steps.forEach((st, i) => {
+        const n = many ? ` (step ${i + 1} of ${a.steps.length})` : '';
+        if (st.method !== null && st.url !== null && st.message === null) {
+            out.push({ label: `→ request${n}`, text: `${st.method} ${st.url}` });
+        }
+        if (level.headers && st.headers !== null) {
+            const extra = Object.entries(st.headers).filter(([k, v]) => !ROUTINE_HEADERS.has(k.toLowerCase()) && v !== '[redacted]');
+            if (extra.length > 0)
+                out.push({ label: `→ headers${n}`, text: extra.map(([k, v]) => `${k}: ${v}`).join('\n') });
+        }
+        if (st.message !== null)
+            out.push({ label: `→ prompt${n}`, text: st.message });
+        if (st.body !== null && (st.message === null || (level.bodies && !repeats(st.body, st.message)))) {
+            out.push({ label: `→ request body${n}`, text: st.body });
+        }
+        const status = st.responseStatus !== null ? ` (HTTP ${formatCount(st.responseStatus)})` : '';
+        if (st.response !== null)
+            out.push({ label: `← reply${status}`, text: st.response });
+        if (st.responseBody !== null && (st.response === null || (level.bodies && !repeats(st.responseBody, st.response)))) {
+            out.push({ label: `← response body${st.response === null ? status : ''}`, text: st.responseBody });
+        }
+        if (st.assertion !== null)
+            out.push({ label: '✗ failed check', text: st.assertion });
+        else if (st.expectedBehavior !== null && st.expectedBehavior !== f.expectedBehavior)
+            out.push({ label: '✗ expected', text: st.expectedBehavior });
+    });
+    if (a.steps.length > steps.length)
+        out.push({ label: `… ${plural(a.steps.length - steps.length, 'more step')} in the full data`, text: '' });
+    return out;
+}
+/** The icon of a finding: its severity colour when it blocks (or is below the threshold), else what it is. */
+function findingIcon(f) {
+    if (f.accepted !== null && f.standing !== 'closed')
+        return STANDING_ICON.accepted ?? '';
+    return STANDING_ICON[f.standing] ?? SEVERITY_ICON[f.severity];
+}
+/**
+ * What a finding is, in the headline's words: "accepted", "known" (and with
+ * fail_on new that it does not block), or against a baseline "new" or
+ * "known" for one that blocks; '' otherwise.
+ */
+function standingLabel(f) {
+    if (f.accepted !== null && f.standing !== 'closed')
+        return 'accepted';
+    if (f.standing === 'known')
+        return 'known, does not block (fail_on new)';
+    if (f.standing === 'blocking' && f.baselineState !== null)
+        return f.baselineState;
+    return '';
+}
+function findingSummaryLine(f) {
+    const label = standingLabel(f);
+    const parts = [`${findingIcon(f)} <b>${f.severity}</b>`];
+    if (label !== '')
+        parts.push(`<b>${label}</b>`);
+    parts.push(htmlCode(f.category, 60), htmlCode(f.findingId, 60));
+    if (f.redacted)
+        parts.push('proof withheld by the plan');
+    else {
+        const reproduced = f.attacks.filter((a) => a.lastReplayStatus === 'reproduced').length;
+        parts.push(`${plural(f.attacks.length, 'attack')}${reproduced > 0 ? `, ${formatCount(reproduced)} reproduced` : ''}`);
+    }
+    if (f.status !== 'open')
+        parts.push(`status ${FINDING_STATUSES.includes(f.status) ? f.status : htmlCode(f.status, 30)}`);
+    return parts.join(' · ');
+}
+function findingBlock(f, level) {
+    const out = [`<details>\n<summary>${findingSummaryLine(f)}</summary>\n\n`];
+    if (f.redacted) {
+        out.push(para('The proof is withheld by the plan; the finding counts the same as the others.'));
+    }
+    else {
+        out.push(para(`> ${proseText(f.description, level.proseChars)}`));
+        out.push(para(`**Expected:** ${proseText(f.expectedBehavior, level.proseChars)}`));
+        const a = proofAttack(f);
+        if (a !== null && level.maxSteps > 0) {
+            out.push(para(`**Proof:** attack ${codeSpan(a.attackId, { max: 60 })}, score ${formatCount(a.score)}, ${replayText(a.lastReplayStatus)}.`));
+            const sections = proofSections(a, f, level);
+            if (sections.length > 0)
+                out.push(para(proofBlock(sections, { width: level.wrap, maxChars: level.fieldChars, maxLines: level.maxLines })));
+            else
+                out.push(para('*The attack has no replay steps.*'));
+            const others = f.attacks.filter((x) => x !== a);
+            if (others.length > 0) {
+                const listed = others
+                    .slice(0, 3)
+                    .map((x) => `${codeSpan(x.attackId, { max: 40 })} (${REPLAY_STATUSES.includes(x.lastReplayStatus) ? x.lastReplayStatus.replace('_', ' ') : codeSpan(x.lastReplayStatus, { max: 20 })})`);
+                const more = others.length - listed.length;
+                out.push(para(`Also: ${listed.join(', ')}${more > 0 ? ` and ${formatCount(more)} more` : ''}.`));
+            }
+        }
+        else if (a !== null) {
+            out.push(para(`*Proof of ${plural(f.attacks.length, 'attack')} left out here (see the full data).*`));
         }
     }
-    if (findings !== null) {
-        const plannedSet = new Set(planned);
-        for (const row of coverage.categories) {
-            const worst = row.worst_severity;
-            if (worst === null || !atOrAbove(worst, minSeverity))
-                continue;
-            const held = findings.some((f) => f.category === row.category && atOrAbove(f.severity, minSeverity));
-            if (held)
-                continue;
-            if (plannedSet.has(row.category)) {
-                out.errors.push(`coverage reports a ${worst} finding in ${row.category} that the findings list does not hold; the result cannot be trusted`);
+    out.push(para('</details>'));
+    return out.join('');
+}
+const ROWS_HEAD = '| Severity | Category | Finding | Attacks |\n| --- | --- | --- | --- |\n';
+function findingRow(f) {
+    const attacks = f.redacted
+        ? 'proof withheld'
+        : `${formatCount(f.attacks.length)}${f.attacks.some((a) => a.lastReplayStatus === 'reproduced') ? ', reproduced' : ''}`;
+    const status = f.status === 'open' ? '' : ` (${enumCell(f.status, FINDING_STATUSES)})`;
+    const label = standingLabel(f);
+    return `| ${findingIcon(f)} ${f.severity}${label === '' ? '' : ` · **${label}**`} | ${codeSpan(f.category, { max: 60, table: true })} | ${codeSpan(f.findingId, { max: 60, table: true })}${status} | ${attacks} |\n`;
+}
+/** Counts by category (rows) and severity (columns): at most 5 columns. */
+function gridBlock(fs, title, m, budget) {
+    const byCat = new Map();
+    for (const f of fs) {
+        const c = byCat.get(f.category) ?? zeroCounts();
+        c[f.severity] += 1;
+        byCat.set(f.category, c);
+    }
+    const head = `${para(title)}| Category | 🔴 critical | 🟠 high | 🟡 medium | 🔵 low |\n| --- | ---: | ---: | ---: | ---: |\n`;
+    const lines = [];
+    let used = m(head) + 200;
+    let left = 0;
+    const cats = [...byCat.entries()];
+    for (let i = 0; i < cats.length; i++) {
+        const [cat, c] = cats[i];
+        const line = `| ${codeSpan(cat, { max: 60, table: true })} | ${SEVERITIES.map((s) => (c[s] > 0 ? formatCount(c[s]) : '–')).join(' | ')} |\n`;
+        if (used + m(line) > budget) {
+            left = cats.length - i;
+            break;
+        }
+        used += m(line);
+        lines.push(line);
+    }
+    let text = head + lines.join('') + '\n';
+    if (left > 0)
+        text += para(`*${plural(left, 'more category', 'more categories')} not shown in the grid.*`);
+    return { text, left };
+}
+// ---------------------------------------------------------------------------
+// Notes and footer
+// ---------------------------------------------------------------------------
+function notesBlock(r, budget, m) {
+    if (r.notes.length === 0)
+        return { text: '', left: 0 };
+    const lines = [];
+    let used = 200;
+    let shown = 0;
+    for (const note of r.notes) {
+        if (shown >= MAX_NOTES)
+            break;
+        const line = `> - ${proseText(note, 600)}\n`;
+        if (used + m(line) > budget)
+            break;
+        used += m(line);
+        lines.push(line);
+        shown += 1;
+    }
+    const left = r.notes.length - shown;
+    if (left > 0)
+        lines.push(`> - *${plural(left, 'more note')} not shown.*\n`);
+    return { text: `> **Notes from the run** (may quote the service: untrusted text, not instructions)\n>\n${lines.join('')}\n`, left };
+}
+function footerBlock(profile) {
+    return para(`<sub>Quoted text (code, quotes, proof) comes from the service and the agent under test: untrusted data, not instructions. Full data: ${profile.fullDataWhere}.</sub>`);
+}
+function redactionLine(r) {
+    const c = r.counts;
+    if (c === null || c.redacted === 0 || r.redactionReason === null)
+        return '';
+    const sev = enumText(r.minSeverity, SEVERITIES);
+    return para(`**Redacted:** ${plural(c.redacted, 'finding')} (${formatCount(c.redactedAtOrAbove)} at or above ${sev}) ${c.redacted === 1 ? 'is' : 'are'} shown without proof: ${proseText(r.redactionReason, 200)}. ${c.redacted === 1 ? 'It counts' : 'They count'} the same as the others.`);
+}
+function countsText(fs) {
+    const c = zeroCounts();
+    for (const f of fs)
+        c[f.severity] += 1;
+    return SEVERITIES.filter((s) => c[s] > 0)
+        .map((s) => `${formatCount(c[s])} ${s}`)
+        .join(', ');
+}
+/**
+ * Details, then rows, then a grid: each severity group gets the most detail
+ * that leaves room for a row for every finding after it; when even the rows
+ * do not fit, the rows that fit and a count grid of all.
+ */
+function layoutFindings(list, profile, avail, heading) {
+    const m = profile.measure;
+    const ladder = profile.ladder;
+    const total = list.length;
+    if (total === 0)
+        return { detailed: [], rows: 0, gridOnly: 0, text: '' };
+    const rowSize = list.map((f) => m(findingRow(f)));
+    const rowsFrom = (i) => {
+        let s = 0;
+        for (let k = i; k < total; k++)
+            s += rowSize[k];
+        return s;
+    };
+    const headSize = m(heading) + m(ROWS_HEAD) + 400;
+    const cache = new Map();
+    const block = (i, L) => {
+        const key = `${i}:${L}`;
+        let b = cache.get(key);
+        if (b === undefined) {
+            b = findingBlock(list[i], ladder[L]);
+            cache.set(key, b);
+        }
+        return b;
+    };
+    const detailed = [];
+    if (headSize + rowsFrom(0) <= avail) {
+        let used = headSize;
+        let i = 0;
+        // Group boundaries by severity.
+        while (i < total && detailed.length < profile.maxDetailed) {
+            const sev = list[i].severity;
+            let end = i;
+            while (end < total && list[end].severity === sev)
+                end += 1;
+            end = Math.min(end, i + (profile.maxDetailed - detailed.length));
+            const restRows = rowsFrom(end);
+            let chosen = -1;
+            let size = 0;
+            for (let L = 0; L < ladder.length && chosen < 0; L++) {
+                let s = 0;
+                for (let k = i; k < end && used + s + restRows <= avail; k++)
+                    s += m(block(k, L));
+                if (used + s + restRows <= avail) {
+                    chosen = L;
+                    size = s;
+                }
             }
-            else {
-                out.notes.push(`The coverage reports a ${worst} finding in ${row.category}, a category the run did not plan, that the findings list does not hold.`);
+            if (chosen >= 0) {
+                for (let k = i; k < end; k++)
+                    detailed.push(chosen);
+                used += size;
+                i = end;
+                continue;
+            }
+            // Not the whole group: as many as fit at the lowest level, rows for the rest.
+            const L = ladder.length - 1;
+            while (i < end && used + m(block(i, L)) + rowsFrom(i + 1) <= avail) {
+                used += m(block(i, L));
+                detailed.push(L);
+                i += 1;
+            }
+            break;
+        }
+        const parts = [heading];
+        detailed.forEach((L, k) => parts.push(block(k, L)));
+        const rows = total - detailed.length;
+        if (rows > 0) {
+            parts.push(para(detailed.length > 0 ? `**${plural(rows, 'more finding')}, one line each:**` : `**One line each:**`));
+            parts.push(ROWS_HEAD, list.slice(detailed.length).map(findingRow).join(''), '\n');
+        }
+        return { detailed, rows, gridOnly: 0, text: parts.join('') };
+    }
+    // Not even the rows fit: the rows that fit, then a grid of all.
+    const grid = gridBlock(list, `**All ${plural(total, 'finding')} by category:**`, m, Math.floor(avail / 3));
+    let used = headSize + m(grid.text);
+    let rows = 0;
+    const lines = [];
+    for (let k = 0; k < total; k++) {
+        const line = findingRow(list[k]);
+        if (used + m(line) > avail)
+            break;
+        used += m(line);
+        lines.push(line);
+        rows += 1;
+    }
+    const parts = [heading];
+    if (rows > 0)
+        parts.push(ROWS_HEAD, lines.join(''), '\n');
+    parts.push(grid.text);
+    return { detailed: [], rows, gridOnly: total - rows, text: parts.join('') };
+}
+function minimalDocument(r, profile) {
+    const lines = [];
+    if (profile.marker)
+        lines.push(profile.marker);
+    lines.push(headline(r.result, reportTitle(r)));
+    lines.push(metaLine({ commitSha: r.commitSha, assessedAt: r.assessedAt, runUrl: r.runUrl, threshold: r.minSeverity }));
+    const counts = standingParts(r, { of: 'gate' });
+    if (counts.length > 0)
+        lines.push(`**Found:** ${counts.join(' · ')}.`);
+    lines.push(`*The report did not fit ${profile.limitLabel}: only counts are shown. Full data: ${profile.fullDataWhere}.*`);
+    const m = profile.measure;
+    while (lines.length > 1 && m(lines.join('\n\n') + '\n') > profile.limit)
+        lines.pop();
+    const doc = lines.join('\n\n') + '\n';
+    return m(doc) <= profile.limit ? doc : '';
+}
+/** The hidden second line of a comment: the result, commit and time, read back by the next run. */
+function stateMarker(r) {
+    const sha = r.commitSha !== null && /^[0-9a-f]{7,40}$/i.test(r.commitSha) ? r.commitSha.slice(0, 12).toLowerCase() : '-';
+    const at = r.assessedAt !== null && /^\d{4}-\d\d-\d\dT\d\d:\d\d/.test(r.assessedAt) ? `${r.assessedAt.slice(0, 16)}Z` : '-';
+    const result = ['pass', 'fail', 'incomplete', 'error'].includes(r.result) ? r.result : 'error';
+    return `<!-- asas-gate:result=${result};sha=${sha};at=${at} -->`;
+}
+function renderMarkdownReport(r, profile) {
+    const m = profile.measure;
+    const limit = profile.limit;
+    const marker = profile.marker ? `${profile.marker}\n${stateMarker(r)}\n\n` : '';
+    const header = headerBlock(r);
+    const coverage = coverageBlock(r, profile, Math.floor(limit * COVERAGE_SHARE));
+    const notes = notesBlock(r, Math.floor(limit * NOTES_SHARE), m);
+    const footer = footerBlock(profile);
+    const redaction = redactionLine(r);
+    const sev = enumText(r.minSeverity, SEVERITIES);
+    // Blocking findings first (most severe first), then the known, accepted and closed ones.
+    const grouped = r.groups.flatMap((g) => g.findings);
+    const blocking = FINDING_STANDINGS.flatMap((st) => grouped.filter((f) => f.standing === st));
+    const below = r.below;
+    let heading = '';
+    if (r.counts !== null && blocking.length > 0) {
+        heading = para(`#### ${plural(blocking.length, 'finding')} at or above ${sev}: ${standingParts(r, { of: 'findings' }).join(' · ')}`);
+    }
+    else if (r.counts !== null && r.result !== 'error') {
+        heading = para(`**No findings at or above ${sev}.**`);
+    }
+    let belowCount = '';
+    if (r.counts !== null && below.length > 0 && !profile.listBelowThreshold) {
+        belowCount = para(`**Below ${sev}:** ${plural(below.length, 'finding')} (${countsText(below)}), counted here and listed in the job summary.`);
+    }
+    const fixed = m(marker) + m(header) + m(coverage.text) + m(notes.text) + m(footer) + m(redaction) + m(belowCount);
+    const avail = limit - fixed - RESERVE;
+    if (avail < 0 || profile.ladder.length === 0)
+        return minimalDocument(r, profile);
+    const main = layoutFindings(blocking, profile, avail, heading);
+    let belowText = belowCount;
+    let belowLeft = 0;
+    if (profile.listBelowThreshold && below.length > 0) {
+        const head = para(`#### Below ${sev}: ${plural(below.length, 'finding')} (${countsText(below)})`);
+        const room = avail - m(main.text) - m(head) - m(ROWS_HEAD) - 200;
+        const lines = [];
+        let size = 0;
+        if (main.gridOnly === 0) {
+            for (const f of below) {
+                const line = findingRow(f);
+                if (size + m(line) > room)
+                    break;
+                size += m(line);
+                lines.push(line);
             }
         }
+        belowLeft = below.length - lines.length;
+        belowText = head + (lines.length > 0 ? `${ROWS_HEAD}${lines.join('')}\n` : '');
+        if (belowLeft > 0)
+            belowText += para(`*${plural(belowLeft, 'finding')} below ${sev} not listed here.*`);
+    }
+    // What was cut, with exact counts.
+    const cuts = [];
+    const full = main.detailed.filter((L) => L === 0).length;
+    const trimmed = main.detailed.length - full;
+    if (trimmed > 0)
+        cuts.push(`${plural(trimmed, 'finding')} with shorter proof`);
+    if (main.rows > 0 && blocking.length > 0)
+        cuts.push(`${plural(main.rows, 'finding')} as one-line rows without proof`);
+    if (main.gridOnly > 0)
+        cuts.push(`${plural(main.gridOnly, 'finding')} only counted in the grid`);
+    if (belowLeft > 0)
+        cuts.push(`${plural(belowLeft, 'finding')} below ${sev} not listed`);
+    if (coverage.left > 0)
+        cuts.push(`${plural(coverage.left, 'coverage row')} not shown`);
+    if (notes.left > 0)
+        cuts.push(`${plural(notes.left, 'note')} not shown`);
+    const cutLine = cuts.length > 0 ? para(`*To fit ${profile.limitLabel}: ${cuts.join('; ')}. Full data: ${profile.fullDataWhere}.*`) : '';
+    const findingsFirst = blocking.length > 0;
+    const body = findingsFirst ? [main.text, cutLine, belowText, coverage.text] : [coverage.text, main.text, cutLine, belowText];
+    const doc = [marker, header, ...body, redaction, notes.text, footer].join('').replace(/\n+$/, '\n');
+    if (m(doc) > limit)
+        return minimalDocument(r, profile);
+    return doc;
+}
+
+;// CONCATENATED MODULE: ./src/report/comment.ts
+/**
+ * The sticky PR comment: the report in markdown, under GitHub's comment limit,
+ * starting with a hidden marker that names the model, so each model of a matrix
+ * keeps its own comment and the next run edits it in place. Under the marker,
+ * hidden lines record the result (state line) and what was assessed (record
+ * line), read back by the next run.
+ */
+
+
+
+/** GitHub's limit on a comment body, in characters. */
+const COMMENT_LIMIT = 65536;
+const MARKER_PREFIX = '<!-- asas-gate:model=';
+const MARKER_SUFFIX = ' -->';
+/** Longer encoded ids are shortened to a prefix and a hash (the marker stays small and unique). */
+const MARKER_MAX_ENCODED = 120;
+/**
+ * Percent-encodes every UTF-8 byte except ASCII letters, digits and `_`, so the
+ * result can hold no `-`, `>`, `!`, space or line break: it cannot end or break
+ * the HTML comment, and distinct ids give distinct encodings.
+ */
+function strictEncode(text) {
+    const bytes = Buffer.from(text, 'utf8');
+    let out = '';
+    for (const b of bytes) {
+        const c = String.fromCharCode(b);
+        out += /[A-Za-z0-9_]/.test(c) ? c : `%${b.toString(16).toUpperCase().padStart(2, '0')}`;
     }
     return out;
 }
-function decide(input) {
-    const { minSeverity } = input;
-    const waived = input.waived ?? new Map();
-    const allFindings = input.findings;
-    /** The findings that can block: every one but the waived. */
-    const findings = allFindings ? allFindings.filter((f) => !waived.has(f.finding_id)) : null;
-    const planned = input.categoriesPlanned;
-    const completed = new Set(input.categoriesCompleted);
-    const missingCategories = planned.filter((c) => !completed.has(c));
-    const atAbove = findings ? findings.filter((f) => atOrAbove(f.severity, minSeverity)) : null;
-    const openAtAbove = atAbove ? atAbove.filter((f) => countsAsOpen(f)) : null;
-    const base = {
-        findingsAtOrAbove: allFindings ? allFindings.filter((f) => atOrAbove(f.severity, minSeverity)).length : null,
-        openAtOrAbove: openAtAbove ? openAtAbove.length : null,
-        missingCategories
+/** The hidden first line of the comment of `modelId`, e.g. `<!-- asas-gate:model=m_123 -->`. */
+function commentMarker(modelId) {
+    let enc = strictEncode(modelId);
+    if (enc.length > MARKER_MAX_ENCODED) {
+        const hash = (0,external_node_crypto_.createHash)('sha256').update(modelId, 'utf8').digest('hex');
+        enc = `${strictEncode(modelId.slice(0, 30)).slice(0, 60)}.sha256.${hash}`;
+    }
+    return `${MARKER_PREFIX}${enc}${MARKER_SUFFIX}`;
+}
+/**
+ * Detail of the comment: the ten most severe findings in full at most, proof
+ * wrapped at 90 characters; the rest one line each.
+ */
+const COMMENT_LADDER = [
+    { wrap: WRAP_WIDTH, fieldChars: 1200, maxLines: 14, proseChars: 600, maxSteps: 3, bodies: true, headers: false },
+    { wrap: WRAP_WIDTH, fieldChars: 400, maxLines: 6, proseChars: 300, maxSteps: 1, bodies: false, headers: false },
+    { wrap: WRAP_WIDTH, fieldChars: 0, maxLines: 0, proseChars: 200, maxSteps: 0, bodies: false, headers: false }
+];
+/** Findings shown with their proof in the comment at most. */
+const COMMENT_MAX_DETAILED = 10;
+/**
+ * The comment body: starts with the marker line (and, with `record`, the
+ * assessment record under the state line); at most `limit` characters
+ * (UTF-16 code units).
+ */
+function renderComment(report, opts = {}) {
+    const recordLine = opts.record ? `${recordMarker(opts.record)}\n` : '';
+    const limit = (opts.limit ?? COMMENT_LIMIT) - recordLine.length;
+    const summary = trustedLink('job summary', report.runUrl);
+    const body = renderMarkdownReport(report, {
+        limit,
+        measure: (s) => s.length,
+        limitLabel: `the ${limit.toLocaleString('en-US')}-character limit of a GitHub comment`,
+        marker: commentMarker(report.modelId),
+        ladder: COMMENT_LADDER,
+        maxDetailed: COMMENT_MAX_DETAILED,
+        coverage: 'compact',
+        listBelowThreshold: false,
+        fullDataWhere: `${summary ?? 'the job summary of this workflow run'} and the JSON report (\`report_path\`, kept when the workflow uploads it as an artifact)`
+    });
+    return opts.record ? withRecord(body, opts.record) : body;
+}
+/**
+ * The result an earlier comment recorded in its hidden second line (see
+ * stateMarker), or null. Only the exact shape is read: an enum, hex and an ISO
+ * minute, so whatever else the comment holds cannot come through.
+ */
+function previousResult(body) {
+    if (!body)
+        return null;
+    const second = body.split('\n', 3)[1]?.replace(/\r$/, '') ?? '';
+    const m = /^<!-- asas-gate:result=(pass|fail|incomplete|error);sha=([0-9a-f]{7,12}|-);at=(\d{4}-\d\d-\d\dT\d\d:\d\dZ|-) -->$/.exec(second);
+    if (!m)
+        return null;
+    return { result: m[1], sha: m[2] === '-' ? null : m[2], at: m[3] === '-' ? null : m[3] };
+}
+/** The results a comment can record. */
+const RECORDED_RESULTS = ['pass', 'fail', 'incomplete', 'error'];
+const FULL_SHA = /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/;
+const DIGEST = /^[0-9a-f]{64}$/;
+const ISO_MINUTE = /^\d{4}-\d\d-\d\dT\d\d:\d\dZ$/;
+/** Longer subject keys are replaced by a hash (the line stays small; the key stays unique). */
+const SUBJECT_MAX_ENCODED = 600;
+/**
+ * The key a record holds for a model or target, e.g. `model:m_123` or
+ * `target:agent-pr-7`: strictly encoded (no `-`, `>`, space or line break can
+ * reach the HTML comment), or a hash when long. Compare keys, not names.
+ */
+function recordSubjectKey(subject) {
+    const enc = strictEncode(subject);
+    return enc.length <= SUBJECT_MAX_ENCODED ? enc : `.sha256.${(0,external_node_crypto_.createHash)('sha256').update(subject, 'utf8').digest('hex')}`;
+}
+const RECORD_LINE = /^<!-- asas-gate:record=1;result=(pass|fail|incomplete|error);assessed=([0-9a-f]{40}|[0-9a-f]{64});head=([0-9a-f]{40}|[0-9a-f]{64});subject=([A-Za-z0-9_%.]{1,672});profile=([0-9a-f]{64}|-);policy=([0-9a-f]{64}|-);at=(\d{4}-\d\d-\d\dT\d\d:\d\dZ|-) -->$/;
+/**
+ * The hidden record line of `record`. Throws on a value it cannot hold
+ * exactly (a bug of the caller): a record that does not say what was
+ * assessed must not be written.
+ */
+function recordMarker(record) {
+    const bad = (what) => {
+        throw new Error(`assessment record: ${what} is not of the recorded shape`);
     };
-    const reached = `${planned.length - missingCategories.length} of ${plural(planned.length, 'category', 'categories')} reached`;
-    const readError = input.statusReadError ? `: ${input.statusReadError}` : '';
-    if (input.status === null) {
-        return {
-            ...base,
-            result: 'error',
-            reason: `the run status could not be read${readError}`,
-            verdict: null,
-            verdictComputed: false,
-            notes: []
-        };
-    }
-    // isTerminal is the one place that says which statuses end a run: running, and
-    // any status the description does not name, have not ended (fail closed).
-    if (!isTerminal(input.status)) {
-        const still = input.status === 'running' ? 'still running' : `still ${quote(input.status, 40)} (not a terminal status)`;
-        const why = input.aborted
-            ? `the step was cancelled while the run was ${still}`
-            : input.timedOut
-                ? `timeout_minutes ran out while the run was ${still}`
-                : input.statusReadError
-                    ? `the run status could no longer be read while the run was ${still}${readError}`
-                    : input.status === 'running'
-                        ? 'the run had not ended'
-                        : `the run had not ended: its status is ${quote(input.status, 40)}, not a terminal status`;
-        return { ...base, result: 'error', reason: `${why}; ${reached}`, verdict: null, verdictComputed: false, notes: [] };
-    }
-    const status = input.status;
-    const notes = [];
-    let verdict = input.verdict ?? null;
-    let verdictComputed = false;
-    if (verdict === null) {
-        if (findings === null) {
-            return {
-                ...base,
-                result: 'error',
-                reason: 'the service gave no verdict and the findings could not be read, so the result cannot be trusted',
-                verdict: null,
-                verdictComputed: false,
-                notes
-            };
-        }
-        verdict = computeVerdict(findings, minSeverity);
-        verdictComputed = true;
-        notes.push(`The service gave no verdict; it was computed from the findings: fail if a finding at or above ${minSeverity} is not fixed, dismissed or FIXED_VERIFIED.`);
-    }
-    else if (verdict === 'fail' &&
-        findings !== null &&
-        allFindings !== null &&
-        waived.size > 0 &&
-        !findings.some((f) => atOrAbove(f.severity, minSeverity) && countsAsOpen(f)) &&
-        allFindings.some((f) => waived.has(f.finding_id) && atOrAbove(f.severity, minSeverity) && countsAsOpen(f))) {
-        // The service's fail rests only on findings that do not block (accepted, or known with fail_on new).
-        const open = allFindings.filter((f) => waived.has(f.finding_id) && atOrAbove(f.severity, minSeverity) && countsAsOpen(f));
-        const accepted = open.filter((f) => waived.get(f.finding_id) === 'accepted').length;
-        const known = open.length - accepted;
-        const why = [
-            known > 0 ? `${known} known since the baseline (fail_on: new)` : '',
-            accepted > 0 ? `${accepted} accepted in the accepted-risks file` : ''
-        ]
-            .filter((x) => x !== '')
-            .join(' and ');
-        verdict = 'pass';
-        verdictComputed = true;
-        notes.push(`The service's verdict is fail at ${minSeverity}; the open findings behind it are ${why}, so they do not block.`);
-    }
-    else if (verdict === 'pass' && findings !== null && holdsOpenAtOrAbove(findings, minSeverity)) {
-        // Fail closed: the findings contradict the service's pass (see countsAsOpen).
-        verdict = 'fail';
-        verdictComputed = true;
-        notes.push(`The service's verdict was pass, but its findings hold open findings at or above ${minSeverity}; the gate fails closed.`);
-    }
-    if (findings !== null)
-        notes.push(...unknownStatusNotes(findings, minSeverity));
-    const blocking = atAbove ? atAbove.filter((f) => countsAsOpen(f)).length : null;
-    const decided = { ...base, openAtOrAbove: blocking };
-    // Coverage against the run and the findings (only when the caller gave it).
-    const coverage = input.coverage;
-    const coverageReadable = input.coverageReadable && coverage !== null;
-    const check = coverage === undefined || coverage === null
-        ? { errors: [], gaps: [], notes: [] }
-        : coverageChecks(coverage, status, planned, input.categoriesCompleted, allFindings, minSeverity);
-    notes.push(...check.notes);
-    const tail = [];
-    if (input.timedOut)
-        tail.push('timeout_minutes ran out and the run was cancelled');
-    if (input.aborted)
-        tail.push('the step was cancelled and the run with it');
-    if (input.abortedAfterRun && !input.aborted)
-        tail.push('the step was cancelled while the results were read');
-    if (input.statusReadError)
-        tail.push(`the run status could no longer be read, so the run was cancelled${readError}`);
-    /** The step stopped the run before it ended: whatever it found, the result was not reached. */
-    const stopped = tail.length > 0;
-    const expired = input.expiredAcceptances ?? [];
-    const expiredLine = expired.length > 0 ? `expired acceptance${expired.length === 1 ? '' : 's'} (renew or remove): ${expired.join('; ')}` : '';
-    if (verdict === 'fail') {
-        // A fail stands whatever else is wrong; the contradictions are still said.
-        if (expiredLine)
-            notes.push(`Also: ${expiredLine}.`);
-        for (const e of [...check.errors, ...check.gaps])
-            notes.push(`Also: ${e}.`);
-        const detail = findings ? describeOpen(findings, minSeverity) : '';
-        const count = blocking !== null && blocking > 0
-            ? `${plural(blocking, 'open finding')} at or above ${minSeverity}`
-            : `the service's verdict is fail at ${minSeverity}`;
-        const reason = detail ? `${count} (${detail})` : count;
-        if (stopped) {
-            // The run did not end on its own: the result is error (the step fails either way),
-            // and what it found before it was stopped is said.
-            return { ...decided, result: 'error', reason: [...tail, `${reason} in what it reached`].join('; '), verdict, verdictComputed, notes };
-        }
-        return { ...decided, result: 'fail', reason, verdict, verdictComputed, notes };
-    }
-    const gaps = [];
-    if (status !== 'completed')
-        gaps.push(`run ${status}`);
-    if (planned.length === 0)
-        gaps.push('the run planned no categories');
-    if (missingCategories.length > 0)
-        gaps.push(`missing ${missingCategories.join(', ')}`);
-    gaps.push(...check.gaps);
-    const baselineUncovered = input.baselineUncovered ?? [];
-    if (baselineUncovered.length > 0)
-        gaps.push(`the baseline covered ${baselineUncovered.join(', ')}, this run did not`);
-    if (input.ingestIncomplete === true)
-        gaps.push('the service reports ingest incomplete');
-    if (input.ingestIncomplete === null)
-        gaps.push('the run list item could not be read to confirm ingest completed');
-    if (findings === null)
-        gaps.push('the findings could not be read');
-    if (!coverageReadable)
-        gaps.push('the coverage could not be read');
-    if (stopped) {
-        return {
-            ...decided,
-            result: 'error',
-            reason: [`coverage incomplete: ${reached}`, ...gaps, ...check.errors, ...tail].join('; '),
-            verdict,
-            verdictComputed,
-            notes
-        };
-    }
-    if (findings === null || !coverageReadable) {
-        return { ...decided, result: 'error', reason: `the result cannot be trusted: ${gaps.join(', ')}`, verdict, verdictComputed, notes };
-    }
-    if (check.errors.length > 0) {
-        for (const g of gaps)
-            notes.push(`Also: ${g}.`);
-        return { ...decided, result: 'error', reason: check.errors.join('; '), verdict, verdictComputed, notes };
-    }
-    if (expiredLine) {
-        for (const g of gaps)
-            notes.push(`Also: ${g}.`);
-        return { ...decided, result: 'fail', reason: expiredLine, verdict, verdictComputed, notes };
-    }
-    if (gaps.length > 0) {
-        return {
-            ...decided,
-            result: 'incomplete',
-            reason: `coverage incomplete: ${reached}, ${gaps.join(', ')}`,
-            verdict,
-            verdictComputed,
-            notes
-        };
-    }
+    if (!RECORDED_RESULTS.includes(record.result))
+        bad('result');
+    if (!FULL_SHA.test(record.assessedSha))
+        bad('assessedSha');
+    if (!FULL_SHA.test(record.headSha))
+        bad('headSha');
+    if (!/^[A-Za-z0-9_%.]{1,672}$/.test(record.subject))
+        bad('subject (use recordSubjectKey)');
+    if (record.profileDigest !== null && !DIGEST.test(record.profileDigest))
+        bad('profileDigest');
+    if (record.policyDigest !== null && !DIGEST.test(record.policyDigest))
+        bad('policyDigest');
+    if (record.at !== null && !ISO_MINUTE.test(record.at))
+        bad('at');
+    return (`<!-- asas-gate:record=1;result=${record.result};assessed=${record.assessedSha};head=${record.headSha}` +
+        `;subject=${record.subject};profile=${record.profileDigest ?? '-'};policy=${record.policyDigest ?? '-'};at=${record.at ?? '-'} -->`);
+}
+/**
+ * The record of a comment body, or null. Read only from the third line, right
+ * under the model marker and the state line, and only when the state line
+ * records the same result: a record quoted anywhere else (a finding's text, a
+ * person's comment), a malformed one or one that disagrees reads as no record.
+ * Who wrote the comment is checked by the caller (src/github/assessment-record.ts).
+ */
+function readAssessmentRecord(body) {
+    if (!body)
+        return null;
+    const lines = body.split('\n', 4).map((l) => l.replace(/\r$/, ''));
+    if (!(lines[0] ?? '').startsWith(MARKER_PREFIX))
+        return null;
+    const state = previousResult(body);
+    const m = RECORD_LINE.exec(lines[2] ?? '');
+    if (!state || !m)
+        return null;
+    const [, result, assessedSha, headSha, subject, profile, policy, at] = m;
+    if (state.result !== result)
+        return null;
+    if (state.sha !== null && !assessedSha.startsWith(state.sha) && !headSha.startsWith(state.sha))
+        return null;
     return {
-        ...decided,
-        result: 'pass',
-        reason: `no open findings at or above ${minSeverity}${waived.size > 0 ? ' that block' : ''}; all ${plural(planned.length, 'planned category', 'planned categories')} covered`,
-        verdict,
-        verdictComputed,
-        notes
+        result,
+        assessedSha,
+        headSha,
+        subject,
+        profileDigest: profile === '-' ? null : profile,
+        policyDigest: policy === '-' ? null : policy,
+        at: at === '-' ? null : at
     };
+}
+/**
+ * `body` with the record line put under its model marker and state line.
+ * A body without those two lines (not rendered with a marker) is returned
+ * unchanged: it records nothing, so the next run assesses.
+ */
+function withRecord(body, record) {
+    const first = body.indexOf('\n');
+    const second = first < 0 ? -1 : body.indexOf('\n', first + 1);
+    if (second < 0 || !body.startsWith(MARKER_PREFIX) || previousResult(body) === null)
+        return body;
+    return `${body.slice(0, second + 1)}${recordMarker(record)}\n${body.slice(second + 1)}`;
+}
+
+;// CONCATENATED MODULE: ./src/pipeline/identity.ts
+/**
+ * What makes two assessments "of the same thing" for carrying a result over:
+ * the model or target assessed, the profile it was assessed with, and the
+ * inputs that decide the verdict. A recorded result is carried over only when
+ * all three are equal to this run's. Pure.
+ */
+
+
+function subjectName(s) {
+    return s.kind === 'model' ? s.modelId : s.name;
+}
+function subjectKey(s) {
+    return recordSubjectKey(s.kind === 'model' ? `model:${s.modelId}` : `target:${s.name}`);
+}
+/** sha256 (hex) of a text, e.g. the profile file as committed: any change, even of spacing, is a change. */
+function textDigest(text) {
+    return (0,external_node_crypto_.createHash)('sha256').update(text, 'utf8').digest('hex');
+}
+/**
+ * sha256 (hex) of the inputs that decide the verdict, given by name (e.g.
+ * min_severity, categories, fail_on, fail_on_incomplete, the accepted-risks
+ * file's text, the baseline run id). Independent of the order they are given
+ * in; a name with another value, or a name added or removed, gives another
+ * digest.
+ */
+function policyDigest(parts) {
+    const canonical = JSON.stringify(Object.entries(parts).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+    return textDigest(canonical);
+}
+/** Why `record` is not of the same assessment as `identity`; null when it is. */
+function identityMismatch(record, identity) {
+    if (record.subject !== identity.subject)
+        return 'it assessed another model or target';
+    if (record.profileDigest !== identity.profileDigest) {
+        if (record.profileDigest === null)
+            return 'it was assessed without a profile_file, and this run has one';
+        if (identity.profileDigest === null)
+            return 'it was assessed with a profile_file, and this run has none';
+        return 'the profile file changed since';
+    }
+    if (record.policyDigest !== identity.policyDigest) {
+        return 'the inputs that decide the verdict (min_severity, categories, fail_on, accepted risks, ...) differ';
+    }
+    return null;
+}
+/** The first 7 characters of a commit SHA, as GitHub shows it. */
+function shortSha(sha) {
+    return sha.slice(0, 7);
+}
+
+;// CONCATENATED MODULE: ./src/pipeline/budget.ts
+/**
+ * The assessment budget in the report: how many assessments this step spent
+ * (0 or 1) and why, and one line for a refusal of the service's limits (the
+ * monthly allowance's 403 with its reset date, the 429 of the daily budget or
+ * the trigger rate with its Retry-After). Pure: the clock's time is passed in.
+ */
+
+
+function budgetLine(s) {
+    const head = 'Assessments spent by this step:';
+    switch (s.kind) {
+        case 'assessed': {
+            const run = s.runId === null ? '' : ` run ${oneLine(s.runId, 80)}`;
+            const of = s.sha === null ? '' : ` of ${shortSha(s.sha)}`;
+            const why = s.reason === undefined ? '' : `: ${oneLine(s.reason, 300)}`;
+            return { spent: 1, why: s.kind, line: `${head} 1 (assessed${run}${of}${why}).` };
+        }
+        case 'carried_over':
+            return { spent: 0, why: s.kind, line: `${head} 0 (result carried over from the assessment of ${shortSha(s.assessedSha)}).` };
+        case 'not_assessed':
+            return { spent: 0, why: s.kind, line: `${head} 0 (not assessed: ${oneLine(s.reason, 300)}).` };
+    }
+}
+/** 403 codes that are not about the budget. */
+const NOT_BUDGET_403 = new Set(['insufficient_scope', 'trial_focus_not_included', 'taxonomy_not_included', 'proof_withheld']);
+/**
+ * One line on a budget refusal of POST /run, or null when `err` is not one.
+ * Usable as the hint of the trigger's error and as the not-assessed reason.
+ */
+function explainAssessmentLimit(err, nowMs) {
+    if (err.status === 403)
+        return explain403(err, nowMs);
+    if (err.status === 429)
+        return explain429(err, nowMs);
+    return null;
+}
+function explain403(err, nowMs) {
+    if (err.code === 'evaluation_ceiling') {
+        return "The evaluation workspace has reached its assessment ceiling: only the service's operator lifts it (waiting does not).";
+    }
+    if (err.code !== undefined && NOT_BUDGET_403.has(err.code))
+        return null;
+    const date = findResetDate(err.extra, err.serviceMessage, nowMs);
+    const saysAllowance = err.code === 'allowance_exhausted' || /allowance|quota|monthly/i.test(err.serviceMessage);
+    if (!saysAllowance && date === null)
+        return null;
+    const when = date ?? `${firstOfNextMonth(nowMs)} (UTC; the 1st of next month, as the answer named no date)`;
+    return `The workspace's monthly assessment allowance is spent; it resets on ${when}. Waiting within this job will not help.`;
+}
+function explain429(err, nowMs) {
+    const retry = err.retryAfterMs === undefined
+        ? 'the answer gave no Retry-After'
+        : `the service asks to retry after ${formatDuration(err.retryAfterMs)} (${utcMinute(nowMs + err.retryAfterMs)})`;
+    if (err.code === 'daily_budget_exhausted')
+        return `The daily assessment budget is spent; ${retry}.`;
+    if (err.code === 'rate_limited')
+        return `The service's per-minute trigger limit was reached; ${retry}.`;
+    return `The service refused the trigger with HTTP 429 (the per-minute trigger limit or the daily assessment budget); ${retry}.`;
+}
+const pad = (n) => String(n).padStart(2, '0');
+function utcMinute(ms) {
+    const d = new Date(ms);
+    return `${d.getUTCFullYear()}-${pad(d.getUTCMonth() + 1)}-${pad(d.getUTCDate())} ${pad(d.getUTCHours())}:${pad(d.getUTCMinutes())} UTC`;
+}
+function utcDay(ms) {
+    const d = new Date(ms);
+    return `${d.getUTCFullYear()}-${pad(d.getUTCMonth() + 1)}-${pad(d.getUTCDate())}`;
+}
+/** The 1st of the month after `nowMs`, UTC (when the description says a monthly allowance resets). */
+function firstOfNextMonth(nowMs) {
+    const d = new Date(nowMs);
+    return utcDay(Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + 1, 1));
+}
+const MONTHS = ['jan', 'feb', 'mar', 'apr', 'may', 'jun', 'jul', 'aug', 'sep', 'oct', 'nov', 'dec'];
+const ISO = /\b(\d{4})-(\d\d)-(\d\d)(?:[T ](\d\d):(\d\d)(?::(\d\d)(?:\.\d+)?)?(Z|[+-]\d\d:?\d\d)?)?(?![\d-])/i;
+const MONTH_FIRST = /\b(jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.? (\d{1,2})(?:st|nd|rd|th)?,? (\d{4})\b/i;
+const DAY_FIRST = /\b(\d{1,2})(?:st|nd|rd|th)? (jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?,? (\d{4})\b/i;
+/** Keys whose value is most likely the reset time. */
+const RESET_KEY = /reset|renew|refresh|until|next|available|expire/i;
+/** A reset date further than this from now is not taken (a creation date, a period's start, a typo). */
+const PLAUSIBLE_PAST_MS = 86_400_000;
+const PLAUSIBLE_FUTURE_MS = 400 * 86_400_000;
+/** A date (ms since epoch) written in `text`, the ISO form first; null when there is none or it is not a real date. */
+function dateInText(text) {
+    const iso = ISO.exec(text);
+    if (iso) {
+        // Optional groups are undefined when absent (the array's type does not say so).
+        const [, y, mo, d, h, mi, s, zone] = iso;
+        const day = realDay(Number(y), Number(mo), Number(d));
+        if (day !== null) {
+            if (h === undefined)
+                return day;
+            const offset = zone === undefined || /^z$/i.test(zone) ? 0 : zoneOffsetMs(zone);
+            return day + (Number(h) * 60 + Number(mi)) * 60_000 + Number(s ?? 0) * 1000 - offset;
+        }
+    }
+    const mf = MONTH_FIRST.exec(text);
+    if (mf)
+        return realDay(Number(mf[3]), MONTHS.indexOf(mf[1].toLowerCase()) + 1, Number(mf[2]));
+    const df = DAY_FIRST.exec(text);
+    if (df)
+        return realDay(Number(df[3]), MONTHS.indexOf(df[2].toLowerCase()) + 1, Number(df[1]));
+    return null;
+}
+function realDay(y, m, d) {
+    const ms = Date.UTC(y, m - 1, d);
+    const back = new Date(ms);
+    return back.getUTCFullYear() === y && back.getUTCMonth() === m - 1 && back.getUTCDate() === d ? ms : null;
+}
+function zoneOffsetMs(zone) {
+    const m = /^([+-])(\d\d):?(\d\d)$/.exec(zone);
+    if (!m)
+        return 0;
+    return (m[1] === '-' ? -1 : 1) * (Number(m[2]) * 60 + Number(m[3])) * 60_000;
+}
+/** Epoch seconds or milliseconds, as a reset field may give them. */
+function epochMs(n) {
+    if (!Number.isFinite(n))
+        return null;
+    if (n >= 1e9 && n < 1e11)
+        return Math.round(n * 1000);
+    if (n >= 1e12 && n < 1e14)
+        return Math.round(n);
+    return null;
+}
+/** Every (key, value) of the body's fields down to three levels, reset-like keys first. */
+function fieldsOf(extra) {
+    const out = [];
+    const walk = (obj, path, depth) => {
+        for (const [k, v] of Object.entries(obj).slice(0, 50)) {
+            const key = path === '' ? k : `${path}.${k}`;
+            if (isRecord(v) && depth < 3)
+                walk(v, key, depth + 1);
+            else
+                out.push({ key, value: v });
+        }
+    };
+    walk(extra, '', 1);
+    return [...out.filter((f) => RESET_KEY.test(f.key)), ...out.filter((f) => !RESET_KEY.test(f.key))];
+}
+/**
+ * The reset date the refusal names, as text ("2026-12-01 (UTC)" or
+ * "2026-12-01 06:00 UTC"), or null. The description says the body carries it
+ * without naming the field: any field is read (reset-like names first, epoch
+ * numbers only under those), then the message; only a date from a day ago to
+ * 400 days ahead is taken.
+ */
+function findResetDate(extra, message, nowMs) {
+    const candidates = [];
+    for (const { key, value } of fieldsOf(extra)) {
+        if (typeof value === 'string') {
+            const ms = dateInText(value.slice(0, 200));
+            if (ms !== null)
+                candidates.push(ms);
+        }
+        else if (typeof value === 'number' && RESET_KEY.test(key)) {
+            const ms = epochMs(value);
+            if (ms !== null)
+                candidates.push(ms);
+        }
+    }
+    const inMessage = dateInText(message.slice(0, 1000));
+    if (inMessage !== null)
+        candidates.push(inMessage);
+    const ms = candidates.find((c) => c >= nowMs - PLAUSIBLE_PAST_MS && c <= nowMs + PLAUSIBLE_FUTURE_MS);
+    if (ms === undefined)
+        return null;
+    return ms % 86_400_000 === 0 ? `${utcDay(ms)} (UTC)` : utcMinute(ms);
+}
+
+;// CONCATENATED MODULE: ./src/gate/explain-trigger-failure.ts
+/**
+ * A trigger failure that retrying will not cure, turned into the error a user
+ * can act on: configuration mistakes become ConfigErrors naming the input,
+ * spent allowances and budgets get a hint saying what (not) to do.
+ */
+
+
+
+/** The budget line as a hint (describe() ends the line with it). */
+function limitHint(deps, err) {
+    return explainAssessmentLimit(err, deps.clock.now())?.replace(/\.$/, '') ?? null;
+}
+/** Turn a final trigger failure into the error a user can act on. */
+async function explainTriggerFailure(deps, args, err) {
+    const { modelId } = args;
+    switch (err.code) {
+        case 'invalid_categories': {
+            const valid = await validCategoryKeys(deps);
+            const bad = invalidKeys(err, args.categories, valid);
+            const badText = bad.length > 0 ? `unknown category keys: ${bad.join(', ')}` : 'the service refused the category keys';
+            const validText = valid ? `valid keys: ${valid.join(', ')}` : 'the category list is not available to this key (GET /api/v1/category)';
+            return new ConfigError('categories', `${badText}; ${validText}`);
+        }
+        case 'trial_focus_not_included':
+            return new ConfigError('categories', 'evaluation (trial) workspaces run the full taxonomy only: leave categories empty, or use a key of a paid workspace');
+        case 'incomplete_config':
+            return new ConfigError('model_id', `the service refuses to run model ${modelId}: its agent config is incomplete. Complete its endpoint_url and response_field in the inventory (${err.serviceMessage})`);
+        case 'insufficient_scope':
+            return new ConfigError('api_key', 'the key lacks the test:run scope that triggering a run requires: use a key with test:run');
+        case 'allowance_exhausted':
+            return err.withDetail({
+                hint: limitHint(deps, err) ??
+                    "The workspace's monthly assessment allowance is spent; it resets on the 1st of next month (UTC). Waiting within this job will not help"
+            });
+        case 'evaluation_ceiling':
+            return err.withDetail({
+                hint: "The evaluation workspace has reached its assessment ceiling. Only the service's operator can lift it (waiting does not): contact them or move to a paid plan"
+            });
+    }
+    if (err.status === 429) {
+        // Reached only when Retry-After is beyond what is left of timeout_minutes.
+        return err.withDetail({
+            hint: `${limitHint(deps, err) ?? 'The service refused the trigger with HTTP 429'}: run again then, or raise timeout_minutes`
+        });
+    }
+    if (err.status === 401) {
+        return new ConfigError('api_key', 'the service rejected the key (401 unauthorized): check the secret holds a valid key for this service and workspace');
+    }
+    if (err.status === 403) {
+        // A code this action does not know (or none): the service's own message says which refusal it is.
+        const limit = limitHint(deps, err);
+        if (limit !== null)
+            return err.withDetail({ hint: limit });
+        return err.withDetail({
+            hint: 'On POST /run a 403 means the key lacks the test:run scope (use a key with it), the monthly allowance is spent (it resets on the 1st, UTC), or an evaluation ceiling was reached (only the operator lifts it); the message above says which'
+        });
+    }
+    if (err.status === 404) {
+        return new ConfigError('model_id', `model '${modelId}' was not found in this key's workspace: check the id (GET /api/v1/model lists the workspace's models) and that api_key belongs to the same workspace`);
+    }
+    return err;
+}
+async function validCategoryKeys(deps) {
+    try {
+        const list = await deps.api.listCategories({ lens: 'security' }, { signal: deps.signal });
+        return list.categories.map((c) => oneLine(c.key, 100));
+    }
+    catch (e) {
+        if (e instanceof ServiceError)
+            return null;
+        throw e;
+    }
+}
+function invalidKeys(err, asked, valid) {
+    const fromService = err.extra.invalid;
+    if (Array.isArray(fromService))
+        return fromService.map((k) => oneLine(String(k), 100));
+    if (valid)
+        return asked.filter((k) => !valid.includes(k));
+    return [];
 }
 
 ;// CONCATENATED MODULE: ./src/gate/run-ownership.ts
@@ -44726,6 +48765,7 @@ function claimRun(intent, runs, opts = {}) {
 }
 
 ;// CONCATENATED MODULE: ./src/gate/trigger.ts
+
 
 
 
@@ -44835,174 +48875,138 @@ async function waitForOtherRuns(deps, modelId, foreign, waitedFor) {
         delay = Math.min(OTHER_RUN_POLL_MAX_MS, Math.round(delay * 1.5));
     }
 }
-/** Turn a final trigger failure into the error a user can act on. */
-async function explain(deps, args, err) {
-    const { modelId } = args;
-    switch (err.code) {
-        case 'invalid_categories': {
-            const valid = await validCategoryKeys(deps);
-            const bad = invalidKeys(err, args.categories, valid);
-            const badText = bad.length > 0 ? `unknown category keys: ${bad.join(', ')}` : 'the service refused the category keys';
-            const validText = valid ? `valid keys: ${valid.join(', ')}` : 'the category list is not available to this key (GET /api/v1/category)';
-            return new ConfigError('categories', `${badText}; ${validText}`);
-        }
-        case 'trial_focus_not_included':
-            return new ConfigError('categories', 'evaluation (trial) workspaces run the full taxonomy only: leave categories empty, or use a key of a paid workspace');
-        case 'incomplete_config':
-            return new ConfigError('model_id', `the service refuses to run model ${modelId}: its agent config is incomplete. Complete its endpoint_url and response_field in the inventory (${err.serviceMessage})`);
-        case 'insufficient_scope':
-            return new ConfigError('api_key', 'the key lacks the test:run scope that triggering a run requires: use a key with test:run');
-        case 'allowance_exhausted': {
-            const resets = typeof err.extra.resets_on === 'string' ? oneLine(err.extra.resets_on, 40) : 'the 1st of next month (UTC)';
-            return err.withDetail({
-                hint: `The workspace's monthly assessment allowance is spent; it resets on ${resets}. Waiting within this job will not help`
-            });
-        }
-        case 'evaluation_ceiling':
-            return err.withDetail({
-                hint: "The evaluation workspace has reached its assessment ceiling. Only the service's operator can lift it (waiting does not): contact them or move to a paid plan"
-            });
-        case 'daily_budget_exhausted':
-            return err.withDetail({
-                hint: 'The daily assessment budget is spent and Retry-After is beyond timeout_minutes; run again later or raise timeout_minutes'
-            });
-    }
-    if (err.status === 401) {
-        return new ConfigError('api_key', 'the service rejected the key (401 unauthorized): check the secret holds a valid key for this service and workspace');
-    }
-    if (err.status === 403) {
-        // A code this action does not know (or none): the service's own message says which refusal it is.
-        return err.withDetail({
-            hint: 'On POST /run a 403 means the key lacks the test:run scope (use a key with it), the monthly allowance is spent (it resets on the 1st, UTC), or an evaluation ceiling was reached (only the operator lifts it); the message above says which'
-        });
-    }
-    if (err.status === 404) {
-        return new ConfigError('model_id', `model '${modelId}' was not found in this key's workspace: check the id (GET /api/v1/model lists the workspace's models) and that api_key belongs to the same workspace`);
-    }
-    return err;
-}
-async function validCategoryKeys(deps) {
-    try {
-        const list = await deps.api.listCategories({ lens: 'security' }, { signal: deps.signal });
-        return list.categories.map((c) => oneLine(c.key, 100));
-    }
-    catch (e) {
-        if (e instanceof ServiceError)
-            return null;
-        throw e;
-    }
-}
-function invalidKeys(err, asked, valid) {
-    const fromService = err.extra.invalid;
-    if (Array.isArray(fromService))
-        return fromService.map((k) => oneLine(String(k), 100));
-    if (valid)
-        return asked.filter((k) => !valid.includes(k));
-    return [];
-}
 /**
  * Trigger one run of the model. Resolves with the run this step created;
  * rejects with ConfigError, ServiceError, DeadlineExceededError or AbortedError.
  */
 async function triggerRun(deps, args) {
-    const policy = deps.policy ?? DEFAULT_RETRY_POLICY;
-    const random = deps.random ?? Math.random;
     if (deps.signal?.aborted)
         throw new AbortedError();
     if (deps.deadline.expired())
         throw new DeadlineExceededError(ENDPOINT, 'timeout_minutes ran out before the run could be triggered');
-    // Runs that exist before our trigger are someone else's (or an earlier step's).
-    const baseline = await baselineRunIds(deps, args.modelId);
-    /** Runs seen running while waiting for another assessment of the model: never ours. */
-    const foreign = new Set();
-    const waitedFor = new Set();
+    const attempts = {
+        baseline: await baselineRunIds(deps, args.modelId),
+        foreign: new Set(),
+        waitedFor: new Set(),
+        ambiguousSince: null,
+        failures: 0,
+        busyRetries: 0,
+        lastRefusal: null,
+        retried: []
+    };
     const body = args.categories.length > 0 ? { model_id: args.modelId, categories: args.categories } : { model_id: args.modelId };
-    /** Earliest send time of an attempt whose outcome is unknown. */
-    let ambiguousSince = null;
-    let failures = 0;
-    /** 409s in a row while the run list showed nothing running. */
-    let busyRetries = 0;
-    /** Why the last attempt did not start a run, for the timeout message. */
-    let lastRefusal = null;
-    const retried = [];
     for (;;) {
-        if (deps.signal?.aborted)
-            throw new AbortedError();
-        if (deps.deadline.expired()) {
-            throw new DeadlineExceededError(ENDPOINT, `timeout_minutes ran out before the run could be triggered${lastRefusal ? `: ${lastRefusal}` : ''}`);
-        }
+        stopWhenOutOfTime(deps, attempts);
         const sentAt = deps.clock.now();
-        // The recorded intent: what an abort (here or in the post step) needs to find the run this request may create.
-        const intent = {
-            modelId: args.modelId,
-            categories: args.categories,
-            baseline: baseline === null ? null : [...baseline, ...foreign],
-            sentAt: ambiguousSince ?? sentAt
-        };
-        deps.onIntent?.(intent);
+        const intent = recordIntent(deps, args, attempts, sentAt);
         try {
             const res = await deps.api.triggerRun(body, { signal: deps.signal });
-            return { runId: res.run_id, startedAt: res.started_at, recovered: false, waitedFor: [...waitedFor] };
+            return { runId: res.run_id, startedAt: res.started_at, recovered: false, waitedFor: [...attempts.waitedFor] };
         }
         catch (err) {
             if (!(err instanceof ServiceError) || err instanceof DeadlineExceededError)
                 throw err;
-            if (err.status === 409) {
-                // The description gives a 409 here one meaning, whatever its code: an assessment is already active.
-                if (ambiguousSince !== null) {
-                    const mine = await claimAfter(deps, intent, foreign, err);
-                    if (mine)
-                        return recovered(deps, mine, waitedFor);
-                }
-                if (await waitForOtherRuns(deps, args.modelId, foreign, waitedFor)) {
-                    busyRetries = 0;
-                    deps.log.info(`The other assessment of model ${args.modelId} has ended; triggering ours now.`);
-                    continue;
-                }
-                // 409, yet the run list shows nothing running (its read side lags, or the run is not listed as running).
-                busyRetries += 1;
-                const wait = Math.min(OTHER_RUN_POLL_MAX_MS, OTHER_RUN_POLL_MIN_MS * 2 ** (busyRetries - 1));
-                const said = `HTTP 409${err.code ? ` ${err.code}` : ''}`;
-                deps.log.info(`The service says an assessment of model ${args.modelId} is already active (${said}), but its run list shows none running; trying again in ${Math.round(wait / 1000)} s.`);
-                lastRefusal = `the service kept answering ${said} (an assessment of model ${args.modelId} is already active) while its run list showed none running`;
-                await sleepWithin(deps, wait, `while ${lastRefusal}. Serialize workflow runs with a concurrency group keyed on the model_id (see examples/concurrency.yml)`);
-                continue;
-            }
-            if (err.status === 429) {
-                failures += 1;
-                const wait = retryDelayMs(err, failures, policy, random);
-                const seconds = Math.ceil(wait / 1000);
-                const asked = err.retryAfterMs !== undefined
-                    ? `the service asked to retry after ${Math.ceil(err.retryAfterMs / 1000)} s`
-                    : 'the service gave no Retry-After';
-                if (wait >= deps.deadline.remainingMs()) {
-                    const why = `${asked} (${err.code ?? 'rate limited'}); waiting ${seconds} s more would go beyond what is left of timeout_minutes`;
-                    throw await explain(deps, args, new ServiceError({ ...errInit(err), message: `${err.serviceMessage}; ${why}`, retried }));
-                }
-                lastRefusal = `the service kept rate limiting triggers (HTTP 429${err.code ? ` ${err.code}` : ''})`;
-                deps.log.info(`The service is rate limiting triggers (${err.code ?? 'HTTP 429'}); ${asked}: retrying in ${seconds} s.`);
-                retried.push(`HTTP 429 ${err.code ?? ''}, waited ${seconds} s`.replace('  ', ' '));
-                await sleepWithin(deps, wait, 'while waiting out the rate limit');
-                continue;
-            }
-            if (err.ambiguous) {
-                ambiguousSince = ambiguousSince ?? sentAt;
-                const mine = await claimAfter(deps, { ...intent, sentAt: ambiguousSince }, foreign, err);
-                if (mine)
-                    return recovered(deps, mine, waitedFor);
-            }
-            if (isRetryable(err) && failures + 1 < policy.maxAttempts) {
-                failures += 1;
-                const wait = backoffDelayMs(failures, policy, random);
-                deps.log.info(`Triggering the run failed (${err.describe()}); no run of ours is in the run list, retrying in ${(wait / 1000).toFixed(1)} s.`);
-                lastRefusal = `the last attempt failed: ${err.describe()}`;
-                retried.push(`${err.status !== undefined ? `HTTP ${err.status}` : (err.code ?? 'network error')}, waited ${(wait / 1000).toFixed(1)} s`);
-                await sleepWithin(deps, wait, 'while retrying the trigger');
-                continue;
-            }
-            throw await explain(deps, args, err.withDetail({ attempts: failures + 1, retried }));
+            const ours = await afterFailure(deps, args, attempts, { intent, sentAt, err });
+            if (ours)
+                return ours;
         }
     }
+}
+function stopWhenOutOfTime(deps, attempts) {
+    if (deps.signal?.aborted)
+        throw new AbortedError();
+    if (deps.deadline.expired()) {
+        const why = attempts.lastRefusal ? `: ${attempts.lastRefusal}` : '';
+        throw new DeadlineExceededError(ENDPOINT, `timeout_minutes ran out before the run could be triggered${why}`);
+    }
+}
+/** The recorded intent: what an abort (here or in the post step) needs to find the run this request may create. */
+function recordIntent(deps, args, attempts, sentAt) {
+    const intent = {
+        modelId: args.modelId,
+        categories: args.categories,
+        baseline: attempts.baseline === null ? null : [...attempts.baseline, ...attempts.foreign],
+        sentAt: attempts.ambiguousSince ?? sentAt
+    };
+    deps.onIntent?.(intent);
+    return intent;
+}
+/**
+ * After a failed attempt: the run this step created when a lost answer turns
+ * out to have started it, null to try again (after the wait the failure
+ * asks for), or a throw when trying again will not help.
+ */
+async function afterFailure(deps, args, attempts, failed) {
+    const { err } = failed;
+    if (err.status === 409)
+        return afterConflict(deps, args.modelId, attempts, failed);
+    if (err.status === 429) {
+        await waitOutRateLimit(deps, args, attempts, err);
+        return null;
+    }
+    if (err.ambiguous) {
+        attempts.ambiguousSince = attempts.ambiguousSince ?? failed.sentAt;
+        const mine = await claimAfter(deps, { ...failed.intent, sentAt: attempts.ambiguousSince }, attempts.foreign, err);
+        if (mine)
+            return recovered(deps, mine, attempts.waitedFor);
+    }
+    await backOffOrExplain(deps, args, attempts, err);
+    return null;
+}
+/**
+ * 409: the description gives it one meaning here, whatever its code: an
+ * assessment of the model is already active. Wait for it to end; never adopt it.
+ */
+async function afterConflict(deps, modelId, attempts, failed) {
+    if (attempts.ambiguousSince !== null) {
+        const mine = await claimAfter(deps, failed.intent, attempts.foreign, failed.err);
+        if (mine)
+            return recovered(deps, mine, attempts.waitedFor);
+    }
+    if (await waitForOtherRuns(deps, modelId, attempts.foreign, attempts.waitedFor)) {
+        attempts.busyRetries = 0;
+        deps.log.info(`The other assessment of model ${modelId} has ended; triggering ours now.`);
+        return null;
+    }
+    // 409, yet the run list shows nothing running (its read side lags, or the run is not listed as running).
+    attempts.busyRetries += 1;
+    const wait = Math.min(OTHER_RUN_POLL_MAX_MS, OTHER_RUN_POLL_MIN_MS * 2 ** (attempts.busyRetries - 1));
+    const said = `HTTP 409${failed.err.code ? ` ${failed.err.code}` : ''}`;
+    deps.log.info(`The service says an assessment of model ${modelId} is already active (${said}), but its run list shows none running; trying again in ${Math.round(wait / 1000)} s.`);
+    attempts.lastRefusal = `the service kept answering ${said} (an assessment of model ${modelId} is already active) while its run list showed none running`;
+    await sleepWithin(deps, wait, `while ${attempts.lastRefusal}. Serialize workflow runs with a concurrency group keyed on the model_id (see examples/concurrency.yml)`);
+    return null;
+}
+/** 429: wait as Retry-After says (never less than the policy's floor), or fail when that is beyond the deadline. */
+async function waitOutRateLimit(deps, args, attempts, err) {
+    attempts.failures += 1;
+    const wait = retryDelayMs(err, attempts.failures, deps.policy ?? DEFAULT_RETRY_POLICY, deps.random ?? Math.random);
+    const seconds = Math.ceil(wait / 1000);
+    const asked = err.retryAfterMs !== undefined
+        ? `the service asked to retry after ${Math.ceil(err.retryAfterMs / 1000)} s`
+        : 'the service gave no Retry-After';
+    if (wait >= deps.deadline.remainingMs()) {
+        const why = `${asked} (${err.code ?? 'rate limited'}); waiting ${seconds} s more would go beyond what is left of timeout_minutes`;
+        const final = new ServiceError({ ...errInit(err), message: `${err.serviceMessage}; ${why}`, retried: attempts.retried });
+        throw await explainTriggerFailure(deps, args, final);
+    }
+    attempts.lastRefusal = `the service kept rate limiting triggers (HTTP 429${err.code ? ` ${err.code}` : ''})`;
+    deps.log.info(`The service is rate limiting triggers (${err.code ?? 'HTTP 429'}); ${asked}: retrying in ${seconds} s.`);
+    attempts.retried.push(`HTTP 429 ${err.code ?? ''}, waited ${seconds} s`.replace('  ', ' '));
+    await sleepWithin(deps, wait, 'while waiting out the rate limit');
+}
+/** Any other failure: back off and try again while the policy allows it, else fail with the error a user can act on. */
+async function backOffOrExplain(deps, args, attempts, err) {
+    const policy = deps.policy ?? DEFAULT_RETRY_POLICY;
+    if (!isRetryable(err) || attempts.failures + 1 >= policy.maxAttempts) {
+        throw await explainTriggerFailure(deps, args, err.withDetail({ attempts: attempts.failures + 1, retried: attempts.retried }));
+    }
+    attempts.failures += 1;
+    const wait = backoffDelayMs(attempts.failures, policy, deps.random ?? Math.random);
+    deps.log.info(`Triggering the run failed (${err.describe()}); no run of ours is in the run list, retrying in ${(wait / 1000).toFixed(1)} s.`);
+    attempts.lastRefusal = `the last attempt failed: ${err.describe()}`;
+    attempts.retried.push(`${err.status !== undefined ? `HTTP ${err.status}` : (err.code ?? 'network error')}, waited ${(wait / 1000).toFixed(1)} s`);
+    await sleepWithin(deps, wait, 'while retrying the trigger');
 }
 function errInit(err) {
     return {
@@ -45027,58 +49031,6 @@ async function claimAfter(deps, intent, foreign, cause) {
 function recovered(deps, run, waitedFor) {
     deps.log.info(`The answer to our trigger was lost, but run ${oneLine(run.run_id, 80)} of this model appeared after our request was sent, the only new run, planning what this step asked for: it is the one this step created; continuing with it.`);
     return { runId: run.run_id, startedAt: run.started_at, recovered: true, waitedFor: [...waitedFor] };
-}
-
-// EXTERNAL MODULE: external "node:crypto"
-var external_node_crypto_ = __nccwpck_require__(7598);
-;// CONCATENATED MODULE: ./src/baseline/fingerprint.ts
-/**
- * The fingerprint of a finding: one stable id for the same weakness across
- * runs, independent of ids, counts and timestamps (see API_ASSUMPTIONS,
- * "finding fingerprint"). Pure.
- *
- * What goes in: the category, the lens, the severity, and the technique:
- * - the attacks' sources (`assessment_id:attack_index`, sorted, deduplicated)
- *   where an attack names an assessment other than the run that produced the
- *   finding (a library or earlier assessment: a stable technique id);
- * - else the description, normalized: lowercase, digits replaced by `#`
- *   (counts such as "2 of 3 probes"), canary-like tokens dropped, white space
- *   collapsed. A source naming the run itself identifies the run, not the
- *   technique, so it is left out.
- */
-
-const FINGERPRINT_VERSION = 1;
-/** The key of SARIF partialFingerprints that carries it. */
-const FINGERPRINT_KEY = `agentSecurityFinding/v${FINGERPRINT_VERSION}`;
-/** The description as it enters the fingerprint. */
-function normalizeDescription(text) {
-    return text
-        .normalize('NFKC')
-        .toLowerCase()
-        .replace(/\b[a-z]{1,4}-[0-9a-f]{8,}\b/g, '') // canary-like tokens (e.g. ZX-1a2b3c4d5e6f)
-        .replace(/[0-9]+/g, '#')
-        .replace(/\s+/g, ' ')
-        .trim();
-}
-/** The technique part: stable sources, else the normalized description. */
-function techniqueOf(f, runId) {
-    const sources = new Set();
-    for (const a of f.attacks) {
-        const s = a.source;
-        if (typeof s.assessment_id !== 'string' || s.assessment_id === '')
-            continue;
-        if (runId !== null && s.assessment_id === runId)
-            continue;
-        sources.add(`${s.assessment_id}:${s.attack_index}`);
-    }
-    if (sources.size > 0)
-        return `src:${[...sources].sort().join(',')}`;
-    return `desc:${normalizeDescription(f.description)}`;
-}
-/** 32 hex characters of SHA-256 over the parts (JSON-encoded, so no separator can be forged). */
-function fingerprint(f, runId) {
-    const parts = [FINGERPRINT_VERSION, f.category, f.lens, f.severity, techniqueOf(f, runId)];
-    return (0,external_node_crypto_.createHash)('sha256').update(JSON.stringify(parts)).digest('hex').slice(0, 32);
 }
 
 ;// CONCATENATED MODULE: ./src/baseline/diff.ts
@@ -45112,8 +49064,9 @@ function diffAgainstBaseline(findings, runId, baseline, categoriesCompleted) {
  * - An entry holds through its `expires` day (UTC); from the next day it is
  *   expired: it accepts nothing and fails the gate, naming the entry.
  * - An entry matches a finding of its category whose severity is at most
- *   `severity_at_most`, whose fingerprint is `fingerprint` and whose
- *   description matches `description_pattern` (each when given).
+ *   `severity_at_most` (any: every severity), whose fingerprint is
+ *   `fingerprint` and whose description matches `description_pattern` (each
+ *   when given; the pattern runs in linear time, see description-pattern.ts).
  * - A live entry that matches no finding, in a category the run completed, is
  *   stale (listed, never failing): the risk it accepted is gone.
  */
@@ -45128,7 +49081,7 @@ function entryMatches(e, f, fingerprint) {
         return false;
     if (e.severityAtMost !== null && severityRank(f.severity) < severityRank(e.severityAtMost))
         return false;
-    if (e.descriptionPattern !== null && !new RegExp(e.descriptionPattern, 'i').test(f.description))
+    if (e.matchesDescription !== null && !e.matchesDescription(f.description))
         return false;
     return true;
 }
@@ -45168,7 +49121,41 @@ function applyPolicy(a) {
     return { diff, acceptance, waived };
 }
 
+;// CONCATENATED MODULE: ./src/accepted/description-pattern.ts
+async function loadPatternEngine() {
+    return __nccwpck_require__.e(/* import() */ 856).then(__nccwpck_require__.bind(__nccwpck_require__, 2856));
+}
+/**
+ * The largest compiled program accepted (RE2's instruction count). A
+ * description of usual length is matched in well under a millisecond per
+ * entry; the time grows with program size times text length, and counted
+ * repeats (`x{1000}`) are what make a program large, so a pattern past this is
+ * refused rather than left to slow every run down.
+ */
+const MAX_PATTERN_PROGRAM = 2_000;
+/**
+ * Compile `pattern`; throws an Error whose message says why it cannot be run
+ * (a syntax the engine does not have, such as a backreference or lookaround,
+ * or a program too large).
+ */
+function compileDescriptionPattern(engine, pattern) {
+    const { RE2JS } = engine;
+    let re;
+    try {
+        re = RE2JS.compile(pattern, RE2JS.CASE_INSENSITIVE);
+    }
+    catch (err) {
+        const why = err instanceof Error ? err.message.replace(/^error parsing regexp: /, '') : String(err);
+        throw new Error(`${why} (RE2 syntax: no backreferences or lookaround)`, { cause: err });
+    }
+    const size = re.programSize();
+    if (size > MAX_PATTERN_PROGRAM)
+        throw new Error(`compiles to ${size} instructions, more than ${MAX_PATTERN_PROGRAM}: use fewer or smaller counted repeats such as {1000}`);
+    return (description) => re.test(description);
+}
+
 ;// CONCATENATED MODULE: ./src/accepted/accepted-file.ts
+
 
 
 
@@ -45199,21 +49186,33 @@ function scalarText(v) {
         return String(v);
     return JSON.stringify(v);
 }
-/** Parse and validate the file's text. `today` (YYYY-MM-DD) bounds `expires`. */
-function parseAcceptedFile(yaml, text, path, today) {
-    const { isMap, isScalar, isSeq, LineCounter, parseDocument } = yaml;
-    const counter = new LineCounter();
-    const doc = parseDocument(text, { lineCounter: counter, prettyErrors: false, uniqueKeys: true });
+/** What `severity_at_most` takes besides a severity: every severity, said on purpose. */
+const ANY_SEVERITY = 'any';
+/**
+ * Parse and validate the file's text. `today` (YYYY-MM-DD) bounds `expires`.
+ * `patterns` runs description_pattern (load it with loadPatternEngine()); a
+ * file with a pattern and no engine is a bug of the caller.
+ */
+function parseAcceptedFile(yaml, text, path, today, patterns = null) {
+    const counter = new yaml.LineCounter();
+    const doc = yaml.parseDocument(text, { lineCounter: counter, prettyErrors: false, uniqueKeys: true });
     const lineOf = (node) => (node?.range ? counter.linePos(node.range[0]).line : 1);
     const fail = (line, field, what) => {
         throw new ConfigError(ACCEPTED_INPUT, `${path} line ${line}, ${field}: ${what}`);
     };
     if (doc.errors.length > 0) {
         const e = doc.errors[0];
-        const line = e.linePos?.[0]?.line ?? 1;
-        fail(line, 'YAML', e.message.split('\n')[0] ?? 'not valid YAML');
+        fail(e.linePos?.[0]?.line ?? 1, 'YAML', e.message.split('\n')[0] ?? 'not valid YAML');
     }
-    const root = doc.contents;
+    const list = acceptedList(yaml, doc.contents, lineOf, fail);
+    return list.map((item, i) => {
+        const fields = entryFields(yaml, item, i, lineOf, fail);
+        return readEntry(fields, i, today, patterns);
+    });
+}
+/** The `accepted:` list of the document (empty when the file or the list is), after checking the top level. */
+function acceptedList(yaml, root, lineOf, fail) {
+    const { isMap, isScalar, isSeq } = yaml;
     if (root === null || (isScalar(root) && (root.value === null || root.value === '')))
         return [];
     if (!isMap(root))
@@ -45231,92 +49230,115 @@ function parseAcceptedFile(yaml, text, path, today) {
         return [];
     if (!isSeq(list))
         return fail(lineOf(list), 'accepted', 'must be a list of entries');
-    const out = [];
-    list.items.forEach((item, i) => {
-        const node = item;
-        const line = lineOf(node);
-        const at = `accepted[${i + 1}]`;
-        if (!isMap(node))
-            fail(line, at, 'must be a mapping (category, reason_code, explanation, owner, expires, ...)');
-        const map = node;
-        const values = new Map();
-        for (const pair of map.items) {
-            const key = isScalar(pair.key) ? String(pair.key.value) : '';
-            const keyLine = lineOf(pair.key);
-            if (!FIELDS.includes(key))
-                fail(keyLine, `${at}.${key || '?'}`, `is not a field of an entry (${FIELDS.join(', ')})`);
-            const v = pair.value;
-            if (v !== null && !isScalar(v))
-                fail(lineOf(v), `${at}.${key}`, 'must be a single value');
-            values.set(key, { value: v === null ? null : v.value, line: v ? lineOf(v) : keyLine });
-        }
-        /** A text field, or null when it is absent or empty. */
-        const optional = (field, max = 200) => {
-            const got = values.get(field);
-            if (got === undefined || got.value === null || got.value === '')
-                return null;
-            if (typeof got.value !== 'string')
-                fail(got.line, `${at}.${field}`, 'must be text');
-            const s = got.value.trim();
-            if (s === '')
-                fail(got.line, `${at}.${field}`, 'must not be empty');
-            if (s.length > max)
-                fail(got.line, `${at}.${field}`, `is longer than ${max} characters`);
-            return s;
-        };
-        const required = (field, max) => optional(field, max) ?? fail(line, `${at}.${field}`, 'is required');
-        const lineFor = (field) => values.get(field)?.line ?? line;
-        const category = required('category', 100);
-        if (!/^[A-Za-z0-9_.:-]+$/.test(category))
-            fail(lineFor('category'), `${at}.category`, `'${category}' is not a category key`);
-        const fp = optional('fingerprint', 64);
-        if (fp !== null && !/^[0-9a-f]{32}$/.test(fp))
-            fail(lineFor('fingerprint'), `${at}.fingerprint`, 'must be the 32 hex characters shown in the report');
-        const sev = optional('severity_at_most', 20);
-        if (sev !== null && !SEVERITIES.includes(sev))
-            fail(lineFor('severity_at_most'), `${at}.severity_at_most`, `'${sev}' is not one of ${SEVERITIES.join(', ')}`);
-        const pattern = optional('description_pattern', 500);
-        if (pattern !== null) {
-            try {
-                new RegExp(pattern, 'i');
-            }
-            catch (e) {
-                fail(lineFor('description_pattern'), `${at}.description_pattern`, `is not a valid regular expression (${e.message})`);
-            }
-        }
-        const reason = required('reason_code', 50);
-        if (!DISMISS_REASON_CODES.includes(reason))
-            fail(lineFor('reason_code'), `${at}.reason_code`, `'${reason}' is not one of ${DISMISS_REASON_CODES.join(', ')}`);
-        const explanation = required('explanation', LIMITS.explanationMax);
-        const owner = required('owner', 100);
-        const expiresRaw = values.get('expires');
-        if (expiresRaw === undefined || expiresRaw.value === null || expiresRaw.value === '')
-            return fail(line, `${at}.expires`, 'is required (YYYY-MM-DD, at most a year ahead)');
-        // YAML may read an unquoted date as text or as a Date, depending on the schema: accept both.
-        const ev = expiresRaw.value;
-        const expires = ev instanceof Date ? isoDay(ev.getTime()) : typeof ev === 'string' ? ev.trim() : '';
-        if (!/^\d{4}-\d{2}-\d{2}$/.test(expires) ||
-            Number.isNaN(Date.parse(`${expires}T00:00:00Z`)) ||
-            isoDay(Date.parse(`${expires}T00:00:00Z`)) !== expires) {
-            fail(expiresRaw.line, `${at}.expires`, `'${scalarText(ev)}' is not a date (YYYY-MM-DD)`);
-        }
-        const latest = addDays(today, MAX_EXPIRY_DAYS);
-        if (expires > latest)
-            fail(expiresRaw.line, `${at}.expires`, `${expires} is more than a year ahead (latest ${latest}): acceptances must be reviewed at least yearly`);
-        out.push({
-            index: i + 1,
-            line,
-            category,
-            fingerprint: fp,
-            severityAtMost: sev,
-            descriptionPattern: pattern,
-            reasonCode: reason,
-            explanation,
-            owner,
-            expires
-        });
-    });
-    return out;
+    return list.items;
+}
+/** One list item as a map of single values, with the shared field checks. */
+function entryFields(yaml, node, i, lineOf, fail) {
+    const { isMap, isScalar } = yaml;
+    const line = lineOf(node);
+    const at = `accepted[${i + 1}]`;
+    if (!isMap(node))
+        fail(line, at, 'must be a mapping (category, reason_code, explanation, owner, expires, ...)');
+    const values = new Map();
+    for (const pair of node.items) {
+        const key = isScalar(pair.key) ? String(pair.key.value) : '';
+        const keyLine = lineOf(pair.key);
+        if (!FIELDS.includes(key))
+            fail(keyLine, `${at}.${key || '?'}`, `is not a field of an entry (${FIELDS.join(', ')})`);
+        const v = pair.value;
+        if (v !== null && !isScalar(v))
+            fail(lineOf(v), `${at}.${key}`, 'must be a single value');
+        values.set(key, { value: v === null ? null : v.value, line: v ? lineOf(v) : keyLine });
+    }
+    const optional = (field, max = 200) => {
+        const got = values.get(field);
+        if (got === undefined || got.value === null || got.value === '')
+            return null;
+        if (typeof got.value !== 'string')
+            fail(got.line, `${at}.${field}`, 'must be text');
+        const text = got.value.trim();
+        if (text === '')
+            fail(got.line, `${at}.${field}`, 'must not be empty');
+        if (text.length > max)
+            fail(got.line, `${at}.${field}`, `is longer than ${max} characters`);
+        return text;
+    };
+    return {
+        at,
+        line,
+        fail,
+        optional,
+        required: (field, max) => optional(field, max) ?? fail(line, `${at}.${field}`, 'is required'),
+        lineFor: (field) => values.get(field)?.line ?? line,
+        raw: (field) => values.get(field)
+    };
+}
+function readEntry(f, i, today, patterns) {
+    const { at, fail, optional, required, lineFor } = f;
+    const category = required('category', 100);
+    if (!/^[A-Za-z0-9_.:-]+$/.test(category))
+        fail(lineFor('category'), `${at}.category`, `'${category}' is not a category key`);
+    const fp = optional('fingerprint', 64);
+    if (fp !== null && !/^[0-9a-f]{32}$/.test(fp))
+        fail(lineFor('fingerprint'), `${at}.fingerprint`, 'must be the 32 hex characters shown in the report');
+    const severityAtMost = readSeverityCap(f);
+    const pattern = optional('description_pattern', 500);
+    const reason = required('reason_code', 50);
+    if (!DISMISS_REASON_CODES.includes(reason))
+        fail(lineFor('reason_code'), `${at}.reason_code`, `'${reason}' is not one of ${DISMISS_REASON_CODES.join(', ')}`);
+    return {
+        index: i + 1,
+        line: f.line,
+        category,
+        fingerprint: fp,
+        severityAtMost,
+        descriptionPattern: pattern,
+        matchesDescription: pattern === null ? null : readDescriptionPattern(f, pattern, patterns),
+        reasonCode: reason,
+        explanation: required('explanation', LIMITS.explanationMax),
+        owner: required('owner', 100),
+        expires: readExpires(f, today)
+    };
+}
+/** severity_at_most: required. A category alone would accept every severity, a critical included: the cap is said, or `any` is. */
+function readSeverityCap({ at, fail, optional, lineFor }) {
+    const severities = `${SEVERITIES.join(', ')} or ${ANY_SEVERITY}`;
+    const raw = optional('severity_at_most', 20) ??
+        fail(lineFor('severity_at_most'), `${at}.severity_at_most`, `is required: the worst severity this entry accepts (${severities})`);
+    const sev = raw.toLowerCase();
+    if (sev === ANY_SEVERITY)
+        return null;
+    if (!SEVERITIES.includes(sev))
+        fail(lineFor('severity_at_most'), `${at}.severity_at_most`, `'${raw}' is not one of ${severities}`);
+    return sev;
+}
+/** description_pattern, compiled by the linear-time engine; a pattern it cannot run is a mistake of the file. */
+function readDescriptionPattern({ at, fail, lineFor }, pattern, patterns) {
+    if (patterns === null)
+        throw new Error('parseAcceptedFile: description_pattern needs the pattern engine (loadPatternEngine)');
+    try {
+        return compileDescriptionPattern(patterns, pattern);
+    }
+    catch (e) {
+        return fail(lineFor('description_pattern'), `${at}.description_pattern`, `cannot be run: ${e.message}`);
+    }
+}
+/** expires: required, a real YYYY-MM-DD, at most a year after `today`. */
+function readExpires({ at, fail, line, raw }, today) {
+    const got = raw('expires');
+    if (got === undefined || got.value === null || got.value === '')
+        return fail(line, `${at}.expires`, 'is required (YYYY-MM-DD, at most a year ahead)');
+    // YAML may read an unquoted date as text or as a Date, depending on the schema: accept both.
+    const ev = got.value;
+    const expires = ev instanceof Date ? isoDay(ev.getTime()) : typeof ev === 'string' ? ev.trim() : '';
+    if (!/^\d{4}-\d{2}-\d{2}$/.test(expires) ||
+        Number.isNaN(Date.parse(`${expires}T00:00:00Z`)) ||
+        isoDay(Date.parse(`${expires}T00:00:00Z`)) !== expires)
+        fail(got.line, `${at}.expires`, `'${scalarText(ev)}' is not a date (YYYY-MM-DD)`);
+    const latest = addDays(today, MAX_EXPIRY_DAYS);
+    if (expires > latest)
+        fail(got.line, `${at}.expires`, `${expires} is more than a year ahead (latest ${latest}): acceptances must be reviewed at least yearly`);
+    return expires;
 }
 /** A short name for an entry in a line: "accepted[2] (line 9, prompt_injection, owner @x)". */
 function describeEntry(e) {
@@ -45723,11 +49745,12 @@ async function waitForRun(deps, runId, minSeverity) {
     }
 }
 
-;// CONCATENATED MODULE: ./src/gate/run-gate.ts
+;// CONCATENATED MODULE: ./src/gate/assess.ts
 /**
- * The pull-request gate: trigger a run, wait for it, stop it on timeout or
- * cancellation, read what it produced, and decide. Everything it touches is
- * passed in; the shell (main.ts) turns the outcome into outputs and reports.
+ * Assessing the model, on every event (pull request, push, schedule...):
+ * trigger a run, wait for it, stop it on timeout or cancellation, read what it
+ * produced, and decide. Everything it touches is passed in; the shell
+ * (main.ts) turns the outcome into outputs and reports.
  */
 
 
@@ -45749,23 +49772,34 @@ const ABORT_SETTLE_MS = 5_000;
  * deadline can still be read (and a hanging read cannot hold the step long).
  */
 const COLLECT_MIN_MS = 30_000;
-async function runGate(deps, args) {
-    const { clock, log } = deps;
-    const startedAtMs = clock.now();
-    const deadline = Deadline.after(clock, args.timeoutMs);
+/**
+ * One assessment of the model, on every event: trigger a run, wait for it to
+ * end (stopping it when it cannot), read what it produced, and decide.
+ */
+async function assess(deps, args) {
+    const startedAtMs = deps.clock.now();
+    const deadline = Deadline.after(deps.clock, args.timeoutMs);
     const api = deps.makeApi(deadline);
+    const triggered = await triggerOurRun(deps, api, deadline, args);
+    const ended = await waitForEnd(deps, api, deadline, triggered.runId, args);
+    const results = await readResults(deps, deadline, triggered.runId, ended, args.modelId);
+    const { decision, policy } = decideOn(deps, args, triggered.runId, ended, results);
+    return { triggered, run: ended.run, end: ended.end, results, decision, policy, startedAtMs, elapsedMs: deps.clock.now() - startedAtMs };
+}
+/** The run this step created; when cancelled while the trigger was pending, the run it may have created is stopped. */
+async function triggerOurRun(deps, api, deadline, args) {
     const scope = args.categories.length > 0 ? `categories ${args.categories.join(', ')}` : 'the full taxonomy';
-    log.info(`Triggering an assessment of model ${args.modelId} (${scope}; min_severity ${args.minSeverity}).`);
+    deps.log.info(`Triggering an assessment of model ${args.modelId} (${scope}; min_severity ${args.minSeverity}).`);
     // Set by the onIntent callback: asserted wide, as flow analysis does not see assignments in callbacks.
     let intent = null;
     let triggered;
     try {
         triggered = await triggerRun({
             api,
-            clock,
+            clock: deps.clock,
             deadline,
             signal: deps.signal,
-            log,
+            log: deps.log,
             random: deps.random,
             policy: deps.policy,
             onIntent: (i) => {
@@ -45781,49 +49815,63 @@ async function runGate(deps, args) {
         throw err;
     }
     deps.onRunStarted(triggered.runId);
-    log.info(`Run ${triggered.runId} started at ${triggered.startedAt}.`);
-    const waited = await waitForRun({ api, clock, deadline, signal: deps.signal, log }, triggered.runId, args.minSeverity);
-    let run = waited.last;
-    const timedOut = waited.end === 'timeout';
+    deps.log.info(`Run ${triggered.runId} started at ${triggered.startedAt}.`);
+    return triggered;
+}
+/**
+ * Wait for the run to end. When it does not (timeout, cancellation, a status
+ * that cannot be read), do not leave it going on the service: stop it, within
+ * its own short budget, as the main deadline may have passed.
+ */
+async function waitForEnd(deps, api, deadline, runId, args) {
+    const { clock, log } = deps;
+    const waited = await waitForRun({ api, clock, deadline, signal: deps.signal, log }, runId, args.minSeverity);
+    const ended = { end: waited.end, run: waited.last, readError: waited.readError };
+    if (waited.end === 'unreadable')
+        log.warning(`The status of run ${runId} could not be read: ${waited.readError ?? 'no answer'}`);
+    if (waited.end === 'terminal') {
+        deps.onRunSettled(runId);
+        return ended;
+    }
     const aborted = waited.end === 'aborted';
-    const unreadable = waited.end === 'unreadable';
-    if (unreadable)
-        log.warning(`The status of run ${triggered.runId} could not be read: ${waited.readError ?? 'no answer'}`);
-    if (waited.end !== 'terminal') {
-        // Do not leave the run going on the service. The main deadline may have passed
-        // (or the step is being cancelled): the stop gets its own short budget.
-        const stopApi = deps.makeApi(Deadline.after(clock, aborted ? ABORT_SETTLE_MS : TIMEOUT_SETTLE_MS));
-        const stopped = await stopRun({ api: stopApi, clock, log }, triggered.runId, {
-            settleMs: aborted ? ABORT_SETTLE_MS : TIMEOUT_SETTLE_MS,
-            minSeverity: args.minSeverity,
-            why: aborted
-                ? 'the step was cancelled'
-                : timedOut
-                    ? `timeout_minutes (${args.timeoutMs / 60_000}) ran out`
-                    : 'its status could not be read'
-        });
-        if (stopped.last)
-            run = stopped.last;
-        if (stopped.requested && !stopped.notRunning)
-            deps.onCancelRequested?.(triggered.runId);
-        if (stopped.settled)
-            deps.onRunSettled(triggered.runId);
+    const stopApi = deps.makeApi(Deadline.after(clock, aborted ? ABORT_SETTLE_MS : TIMEOUT_SETTLE_MS));
+    const stopped = await stopRun({ api: stopApi, clock, log }, runId, {
+        settleMs: aborted ? ABORT_SETTLE_MS : TIMEOUT_SETTLE_MS,
+        minSeverity: args.minSeverity,
+        why: aborted
+            ? 'the step was cancelled'
+            : waited.end === 'timeout'
+                ? `timeout_minutes (${args.timeoutMs / 60_000}) ran out`
+                : 'its status could not be read'
+    });
+    if (stopped.last)
+        ended.run = stopped.last;
+    if (stopped.requested && !stopped.notRunning)
+        deps.onCancelRequested?.(runId);
+    if (stopped.settled)
+        deps.onRunSettled(runId);
+    return ended;
+}
+/** Coverage, findings, the run's list item and the model, read only when the run ended and the step goes on. */
+async function readResults(deps, deadline, runId, ended, modelId) {
+    const { run } = ended;
+    if (!run || !isTerminal(run.status) || ended.end === 'aborted' || deps.signal.aborted) {
+        return { coverage: null, findings: null, runListItem: null, model: null, notes: [] };
     }
-    else {
-        deps.onRunSettled(triggered.runId);
-    }
-    let results = { coverage: null, findings: null, runListItem: null, model: null, notes: [] };
-    if (run && isTerminal(run.status) && !aborted && !deps.signal.aborted) {
-        log.info(`Run ${triggered.runId} ended with status ${run.status}; reading coverage and findings.`);
-        const readBy = Deadline.after(clock, Math.max(deadline.remainingMs(), COLLECT_MIN_MS));
-        results = await collectResults(deps.makeApi(readBy), triggered.runId, args.modelId, { clock, log, signal: deps.signal });
-    }
+    deps.log.info(`Run ${runId} ended with status ${run.status}; reading coverage and findings.`);
+    const readBy = Deadline.after(deps.clock, Math.max(deadline.remainingMs(), COLLECT_MIN_MS));
+    return collectResults(deps.makeApi(readBy), runId, modelId, { clock: deps.clock, log: deps.log, signal: deps.signal });
+}
+/** The baseline and accepted risks applied to the findings, then the decision on all the run left. */
+function decideOn(deps, args, runId, ended, results) {
+    const { run } = ended;
+    const aborted = ended.end === 'aborted';
     // Cancelled while the results were read (or just after the run ended): what was read is kept, the result is not a pass.
     const abortedAfterRun = !aborted && deps.signal.aborted;
     const policy = args.policy && results.findings !== null
         ? applyPolicy({
             findings: results.findings,
-            runId: triggered.runId,
+            runId,
             categoriesCompleted: run?.categories_completed ?? [],
             baseline: args.policy.baseline,
             accepted: args.policy.accepted,
@@ -45843,15 +49891,15 @@ async function runGate(deps, args) {
         findings: results.findings,
         coverageReadable: results.coverage !== null,
         coverage: results.coverage,
-        timedOut,
+        timedOut: ended.end === 'timeout',
         aborted,
         abortedAfterRun,
-        statusReadError: unreadable ? (waited.readError ?? 'no answer') : null,
+        statusReadError: ended.end === 'unreadable' ? (ended.readError ?? 'no answer') : null,
         waived: policy?.waived,
         baselineUncovered: policy?.diff.uncovered,
         expiredAcceptances: expired.map((e) => `${describeEntry(e)} expired on ${e.expires}`)
     });
-    return { triggered, run, end: waited.end, results, decision, policy, startedAtMs, elapsedMs: clock.now() - startedAtMs };
+    return { decision, policy };
 }
 /**
  * The step was cancelled before the trigger's answer arrived: find the run
@@ -45879,8 +49927,8 @@ async function stopInterruptedTrigger(deps, intent, args) {
         deps.log.warning(`Could not stop the run the interrupted trigger may have created: ${err instanceof Error ? err.message : String(err)}`);
     }
 }
-/** What the gate read and decided, as the input of buildReport (notes on how the run was reached first). */
-function gateReportInput(outcome, context) {
+/** What the assessment read and decided, as the input of buildReport (notes on how the run was reached first). */
+function assessmentReportInput(outcome, context) {
     const { decision, run, results, triggered } = outcome;
     return {
         ...context,
@@ -45907,22 +49955,160 @@ function gateReportInput(outcome, context) {
     };
 }
 
-;// CONCATENATED MODULE: ./src/github/octokit.ts
+;// CONCATENATED MODULE: ./src/action/state.ts
+const IS_POST = 'isPost';
+const RUN_ID = 'run_id';
+const RUN_SETTLED = 'run_settled';
+const TRIGGER_INTENT = 'trigger_intent';
+const CANCEL_REQUESTED = 'cancel_requested';
+/** True in the post step: the main step marks the state before doing anything else. */
+function isPostStep(state) {
+    return state.getState(IS_POST) === 'true';
+}
+function markMainStarted(state) {
+    state.saveState(IS_POST, 'true');
+}
+/** Saved before each POST /run: what the post step needs to find the run a trigger it never heard back from created. */
+function saveTriggerIntent(state, intent) {
+    state.saveState(TRIGGER_INTENT, JSON.stringify(intent));
+}
+/** The recorded intent of a trigger whose run id the main step never saved, or null. */
+function abandonedTrigger(state) {
+    if (state.getState(RUN_ID) !== '')
+        return null;
+    const raw = state.getState(TRIGGER_INTENT);
+    if (raw === '')
+        return null;
+    try {
+        const v = JSON.parse(raw);
+        if (typeof v !== 'object' || v === null || Array.isArray(v))
+            return null;
+        const { modelId, categories, baseline, sentAt } = v;
+        if (typeof modelId !== 'string' || typeof sentAt !== 'number' || !Array.isArray(categories))
+            return null;
+        if (!categories.every((c) => typeof c === 'string'))
+            return null;
+        if (baseline !== null && !(Array.isArray(baseline) && baseline.every((b) => typeof b === 'string')))
+            return null;
+        return { modelId, categories, baseline, sentAt };
+    }
+    catch {
+        return null;
+    }
+}
+function saveRunStarted(state, runId) {
+    state.saveState(RUN_ID, runId);
+    state.saveState(RUN_SETTLED, 'false');
+}
+/** The run this step started (whether or not it settled), or null: what the step spent of the budget. */
+function startedRun(state) {
+    const runId = state.getState(RUN_ID);
+    return runId === '' ? null : runId;
+}
+function saveRunSettled(state) {
+    state.saveState(RUN_SETTLED, 'true');
+}
+/** A cancel of `runId` was accepted (202): the run is stopping, and no second cancel is to be sent. */
+function saveCancelRequested(state, runId) {
+    state.saveState(CANCEL_REQUESTED, runId);
+}
+function cancelRequested(state, runId) {
+    return state.getState(CANCEL_REQUESTED) === runId;
+}
+/** The run the post step must see stopped, or null when there is none. */
+function runLeftRunning(state) {
+    const runId = state.getState(RUN_ID);
+    return runId !== '' && state.getState(RUN_SETTLED) !== 'true' ? runId : null;
+}
+
+;// CONCATENATED MODULE: ./src/action/stages/assess.ts
+/**
+ * Stage assess: trigger a run, wait for it, stop it on timeout or
+ * cancellation, read what it produced and decide its result (src/gate/assess.ts). Each
+ * step of the run's life is saved in the step state, so the post step can
+ * cancel a run the main step could not.
+ */
 
 
-
-const PER_PAGE = 100;
-const octokit_DEFAULT_REQUEST_TIMEOUT_MS = 30_000;
-/** Whether a Link header holds rel="next". */
-function hasNextLink(link) {
-    if (!link)
-        return false;
-    return link.split(',').some((part) => {
-        const rel = /;\s*rel="?([^";]*)"?/.exec(part)?.[1] ?? '';
-        return rel.trim().split(/\s+/).includes('next');
+function assess_assess(ctx, inputs, policy) {
+    const { io } = ctx;
+    return assess({
+        makeApi: (deadline) => ctx.makeApi(inputs, deadline),
+        clock: ctx.clock,
+        signal: ctx.signal,
+        log: io.log,
+        random: ctx.random,
+        onRunStarted: (runId) => {
+            saveRunStarted(io, runId);
+        },
+        onRunSettled: () => {
+            saveRunSettled(io);
+        },
+        onTriggerIntent: (intent) => {
+            saveTriggerIntent(io, intent);
+        },
+        onCancelRequested: (runId) => {
+            saveCancelRequested(io, runId);
+        }
+    }, {
+        modelId: inputs.modelId,
+        categories: inputs.categories,
+        minSeverity: inputs.minSeverity,
+        timeoutMs: inputs.timeoutMs,
+        policy: {
+            baseline: policy.baseline.baseline,
+            accepted: policy.accepted?.entries ?? [],
+            failOn: inputs.failOn,
+            today: policy.today
+        }
     });
 }
-function header(headers, name) {
+
+;// CONCATENATED MODULE: ./src/github/explain-failure.ts
+/**
+ * A failed GitHub write explained for the warning that replaces it: what
+ * GitHub said, why, and how to fix it. Publishing never changes the gate's
+ * result, so this text is all the user gets.
+ */
+
+/**
+ * Explain a failed GitHub write for a warning. `specific` handles what depends
+ * on the write (403, 404, 410...); the rest is shared: rate limits that held,
+ * 401, other service failures, and anything unexpected.
+ */
+function explainGitHubFailure(err, head, specific) {
+    if (!(err instanceof RemoteError)) {
+        const message = err instanceof Error ? err.message : String(err);
+        return { warning: `${head}: unexpected error: ${message}`, reason: 'unexpected error' };
+    }
+    const said = err.describe();
+    if (err.code === 'rate_limited' || err.code === 'secondary_rate_limit') {
+        return { warning: `${head}: GitHub's rate limit held after retries (${said}).`, reason: 'rate limited' };
+    }
+    const own = specific(err, said);
+    if (own)
+        return own;
+    if (err.status === 401) {
+        return {
+            warning: `${head}: GitHub answered 401, the token was refused (${said}). Fix: leave github_token at its default (\${{ github.token }}) or pass a valid token.`,
+            reason: 'unauthorized (401)'
+        };
+    }
+    return { warning: `${head}: ${said}`, reason: err.status !== undefined ? `HTTP ${err.status}` : (err.code ?? 'network error') };
+}
+
+;// CONCATENATED MODULE: ./src/github/github-error.ts
+/**
+ * What a failed GitHub call means, as a GitHubError: the endpoint (ids filled
+ * in, never a query string or a header), the status, GitHub's own message and
+ * code, whether it is worth retrying, and how long GitHub asked us to wait
+ * (its primary and secondary rate limits).
+ */
+
+
+
+/** A response header as a string (Octokit's headers are a plain object; numbers are stringified). */
+function headerValue(headers, name) {
     if (!isRecord(headers))
         return undefined;
     const value = headers[name] ?? headers[name.toLowerCase()];
@@ -45940,11 +50126,11 @@ function isRequestErrorLike(err) {
  * it with a 403 or 429), else x-ratelimit-reset when x-ratelimit-remaining is 0.
  */
 function githubRetryAfterMs(headers, nowMs) {
-    const retryAfter = parseRetryAfter(header(headers, 'retry-after'), nowMs);
+    const retryAfter = parseRetryAfter(headerValue(headers, 'retry-after'), nowMs);
     if (retryAfter !== undefined)
         return retryAfter;
-    if (header(headers, 'x-ratelimit-remaining') === '0') {
-        const reset = Number(header(headers, 'x-ratelimit-reset'));
+    if (headerValue(headers, 'x-ratelimit-remaining') === '0') {
+        const reset = Number(headerValue(headers, 'x-ratelimit-reset'));
         if (Number.isFinite(reset) && reset > 0)
             return Math.max(0, reset * 1000 - nowMs) + 1000;
     }
@@ -46010,9 +50196,9 @@ function toGitHubError(err, endpoint, nowMs, timedOut = false) {
     const headers = err.response.headers;
     const data = err.response.data;
     const retryAfterMs = githubRetryAfterMs(headers, nowMs);
-    const primaryLimit = header(headers, 'x-ratelimit-remaining') === '0';
+    const primaryLimit = headerValue(headers, 'x-ratelimit-remaining') === '0';
     const message = githubMessage(data, err.message || `HTTP ${status}`);
-    const secondaryLimit = (status === 403 || status === 429) && (header(headers, 'retry-after') !== undefined || /secondary rate limit/i.test(message));
+    const secondaryLimit = (status === 403 || status === 429) && (headerValue(headers, 'retry-after') !== undefined || /secondary rate limit/i.test(message));
     const rateLimited = status === 429 || ((status === 403 || status === 429) && (primaryLimit || secondaryLimit));
     const code = rateLimited ? (secondaryLimit ? 'secondary_rate_limit' : 'rate_limited') : githubCode(data);
     const transient = status >= 500 || status === 408 || status === 429 || rateLimited;
@@ -46026,52 +50212,21 @@ function toGitHubError(err, endpoint, nowMs, timedOut = false) {
         ambiguous: status >= 500 || status === 408
     });
 }
-function asUser(data) {
-    if (!isRecord(data) || typeof data.login !== 'string')
-        return null;
-    return { login: data.login, type: typeof data.type === 'string' ? data.type : undefined };
-}
-function asComment(data, endpoint) {
-    if (!isRecord(data) || typeof data.id !== 'number') {
-        throw new GitHubError({ endpoint, message: 'GitHub answered without a comment id', transient: true });
-    }
-    const user = asUser(data.user);
-    return {
-        id: data.id,
-        body: typeof data.body === 'string' ? data.body : '',
-        user,
-        html_url: typeof data.html_url === 'string' ? data.html_url : ''
-    };
-}
-function asIssue(data, endpoint) {
-    if (!isRecord(data) || typeof data.number !== 'number') {
-        throw new GitHubError({ endpoint, message: 'GitHub answered without an issue number', transient: true });
-    }
-    const user = asUser(data.user);
-    const issue = {
-        number: data.number,
-        title: typeof data.title === 'string' ? data.title : '',
-        body: typeof data.body === 'string' ? data.body : null,
-        state: typeof data.state === 'string' ? data.state : 'open',
-        html_url: typeof data.html_url === 'string' ? data.html_url : '',
-        user
-    };
-    if (data.pull_request !== undefined && data.pull_request !== null)
-        issue.pull_request = data.pull_request;
-    return issue;
-}
-function asList(data, endpoint, one) {
-    if (!Array.isArray(data))
-        throw new GitHubError({ endpoint, message: 'GitHub answered with something other than a list', transient: true });
-    return data.map((item) => one(item, endpoint));
-}
+
+;// CONCATENATED MODULE: ./src/github/transport.ts
+
+
+
+/** `/repos/{owner}/{repo}` with both parts encoded: the start of an endpoint as messages name it. */
+const repoPath = (r) => `/repos/${encodeURIComponent(r.owner)}/${encodeURIComponent(r.repo)}`;
+const transport_DEFAULT_REQUEST_TIMEOUT_MS = 30_000;
 /**
  * The calls of `request`: each attempt with its own timeout, failures as
  * GitHubErrors, the whole under the one retry policy; before a create is sent
  * again after an ambiguous failure, `findExisting` looks for what it made.
  */
 function retryingCalls(request, deps) {
-    const timeoutMs = deps.requestTimeoutMs ?? octokit_DEFAULT_REQUEST_TIMEOUT_MS;
+    const timeoutMs = deps.requestTimeoutMs ?? transport_DEFAULT_REQUEST_TIMEOUT_MS;
     return async (method, path, route, params, read, findExisting) => {
         const endpoint = `${method} ${path}`;
         let last;
@@ -46107,72 +50262,11 @@ function retryingCalls(request, deps) {
         });
     };
 }
-const repoPath = (r) => `/repos/${encodeURIComponent(r.owner)}/${encodeURIComponent(r.repo)}`;
-const readPage = (one) => (res, endpoint) => ({
-    items: asList(res.data, endpoint, one),
-    hasNext: hasNextLink(header(res.headers, 'link'))
-});
 /**
- * An IssuesApi over any Octokit-like `request` function. `createIssuesApi`
- * passes the real client's; tests may pass their own.
- */
-function issuesApiOver(request, deps) {
-    const call = retryingCalls(request, deps);
-    return {
-        async getFileText(r, path, ref) {
-            try {
-                return await call('GET', `${repoPath(r)}/contents/${path}`, 'GET /repos/{owner}/{repo}/contents/{path}', { owner: r.owner, repo: r.repo, path, ref }, (res, endpoint) => {
-                    const d = res.data;
-                    if (!isRecord(d) || d.type !== 'file' || typeof d.content !== 'string') {
-                        throw new GitHubError({ endpoint, status: 200, message: `${path} is not a file at ${ref}` });
-                    }
-                    return Buffer.from(d.content, d.encoding === 'base64' ? 'base64' : 'utf8').toString('utf8');
-                });
-            }
-            catch (err) {
-                if (err instanceof GitHubError && err.status === 404)
-                    return null;
-                throw err;
-            }
-        },
-        async authenticatedLogin() {
-            try {
-                return await call('GET', '/user', 'GET /user', {}, (res) => {
-                    const d = res.data;
-                    return isRecord(d) && typeof d.login === 'string' ? d.login : null;
-                });
-            }
-            catch (err) {
-                if (err instanceof GitHubError && (err.status === 403 || err.status === 401 || err.status === 404))
-                    return null;
-                throw err;
-            }
-        },
-        listComments(r, issueNumber, page) {
-            return call('GET', `${repoPath(r)}/issues/${issueNumber}/comments`, 'GET /repos/{owner}/{repo}/issues/{issue_number}/comments', { owner: r.owner, repo: r.repo, issue_number: issueNumber, per_page: PER_PAGE, page }, readPage(asComment));
-        },
-        createComment(r, issueNumber, body, findExisting) {
-            return call('POST', `${repoPath(r)}/issues/${issueNumber}/comments`, 'POST /repos/{owner}/{repo}/issues/{issue_number}/comments', { owner: r.owner, repo: r.repo, issue_number: issueNumber, body }, (res, endpoint) => asComment(res.data, endpoint), findExisting);
-        },
-        updateComment(r, commentId, body) {
-            return call('PATCH', `${repoPath(r)}/issues/comments/${commentId}`, 'PATCH /repos/{owner}/{repo}/issues/comments/{comment_id}', { owner: r.owner, repo: r.repo, comment_id: commentId, body }, (res, endpoint) => asComment(res.data, endpoint));
-        },
-        listOpenIssues(r, page) {
-            return call('GET', `${repoPath(r)}/issues`, 'GET /repos/{owner}/{repo}/issues', { owner: r.owner, repo: r.repo, state: 'open', per_page: PER_PAGE, page }, readPage(asIssue));
-        },
-        createIssue(r, fields, findExisting) {
-            return call('POST', `${repoPath(r)}/issues`, 'POST /repos/{owner}/{repo}/issues', { owner: r.owner, repo: r.repo, title: fields.title, body: fields.body }, (res, endpoint) => asIssue(res.data, endpoint), findExisting);
-        },
-        updateIssue(r, issueNumber, fields) {
-            return call('PATCH', `${repoPath(r)}/issues/${issueNumber}`, 'PATCH /repos/{owner}/{repo}/issues/{issue_number}', { owner: r.owner, repo: r.repo, issue_number: issueNumber, ...fields }, (res, endpoint) => asIssue(res.data, endpoint));
-        }
-    };
-}
-/**
- * The real client: @actions/github's getOctokit, loaded on first use, with
+ * The real `request`: @actions/github's getOctokit, loaded on first use, with
  * its base URL from `apiUrl` and its log routed to ours.
  */
-async function createIssuesApi(deps) {
+async function loadOctokitRequest(deps) {
     const { getOctokit } = await __nccwpck_require__.e(/* import() */ 413).then(__nccwpck_require__.bind(__nccwpck_require__, 2413));
     const octokit = getOctokit(deps.token, {
         baseUrl: deps.apiUrl.replace(/\/+$/, ''),
@@ -46193,1305 +50287,91 @@ async function createIssuesApi(deps) {
         headers: { 'x-github-api-version': '2022-11-28' }
     });
     const request = octokit.request;
-    return issuesApiOver(request, deps);
-}
-/**
- * Explain a failed GitHub write for a warning. `specific` handles what depends
- * on the write (403, 404, 410...); the rest is shared: rate limits that held,
- * 401, other service failures, and anything unexpected.
- */
-function explainGitHubFailure(err, head, specific) {
-    if (!(err instanceof RemoteError)) {
-        const message = err instanceof Error ? err.message : String(err);
-        return { warning: `${head}: unexpected error: ${message}`, reason: 'unexpected error' };
-    }
-    const said = err.describe();
-    if (err.code === 'rate_limited' || err.code === 'secondary_rate_limit') {
-        return { warning: `${head}: GitHub's rate limit held after retries (${said}).`, reason: 'rate limited' };
-    }
-    const own = specific(err, said);
-    if (own)
-        return own;
-    if (err.status === 401) {
-        return {
-            warning: `${head}: GitHub answered 401, the token was refused (${said}). Fix: leave github_token at its default (\${{ github.token }}) or pass a valid token.`,
-            reason: 'unauthorized (401)'
-        };
-    }
-    return { warning: `${head}: ${said}`, reason: err.status !== undefined ? `HTTP ${err.status}` : (err.code ?? 'network error') };
+    return request;
 }
 
-;// CONCATENATED MODULE: ./src/github/sticky-comment.ts
+;// CONCATENATED MODULE: ./src/github/commit-status.ts
 /**
- * The sticky PR comment: one per model_id, found by a hidden marker in its
- * body, edited in place on the next run (`update`), or a new one per run
- * (`new`), or none (`off`).
+ * The commit status of a deployment run: deployment_status and
+ * repository_dispatch runs happen on the default branch and do not show as
+ * checks on the pull request, so the result is set on the deployed commit as
+ * a status `agent-security/<model or target>`: pending at the start,
+ * success, failure or error at the end, with the run's summary line as its
+ * description and the job as its target.
  *
- * Writing the comment never changes the gate's result: a comment that cannot
- * be written (403 on a fork PR's read-only token, missing
- * `pull-requests: write`, 404, anything after retries) is a warning that says
- * why and how to fix it, and the outcome is `skipped`.
+ * Setting it never changes the gate's result: a status that cannot be set is
+ * a warning that says why and how to fix it.
  */
 
 
-/** The values of the `comment` input. */
-const COMMENT_MODES = ['update', 'new', 'off'];
-/** Pages read at most when looking for the marker (100 per page). */
-const MAX_PAGES = 100;
-/** Whether an author looks like an app's bot user (GITHUB_TOKEN writes as `github-actions[bot]`). */
-function isBotUser(user) {
-    if (!user)
-        return false;
-    return user.type === 'Bot' || user.login.endsWith('[bot]');
+
+
+const COMMIT_STATES = (/* unused pure expression or super */ null && (['pending', 'success', 'failure', 'error']));
+/** GitHub's limit on a status description, in characters. */
+const STATUS_DESCRIPTION_MAX = 140;
+/** The status context's prefix: one context per model or target. */
+const STATUS_CONTEXT_PREFIX = 'agent-security/';
+const CONTEXT_NAME_MAX = 100;
+/** `agent-security/<name>`, the name on one line and clipped. */
+function statusContext(name) {
+    return `${STATUS_CONTEXT_PREFIX}${oneLine(name, CONTEXT_NAME_MAX) || 'agent'}`;
+}
+/** One line of at most 140 characters (code points, as GitHub counts), clipped with an ellipsis. */
+function statusDescription(text) {
+    const chars = Array.from(oneLine(text, 2000));
+    return chars.length <= STATUS_DESCRIPTION_MAX ? chars.join('') : `${chars.slice(0, STATUS_DESCRIPTION_MAX - 1).join('')}…`;
 }
 /**
- * Whether an item holding the marker was written by us: by the token's own
- * login when GitHub told it, else by a bot user. A person quoting the marker
- * in their own comment or issue cannot make the action edit it.
+ * The final state for a result: success when the step passes, error when no
+ * verdict was reached (the assessment failed to run), failure otherwise.
  */
-function ownedBy(user, ownLogin) {
-    if (!user)
-        return false;
-    return ownLogin !== null ? user.login === ownLogin : isBotUser(user);
+function statusStateFor(result, failing) {
+    if (!failing)
+        return 'success';
+    return result === 'error' ? 'error' : 'failure';
 }
-/** The body with the marker in it (prepended when the renderer did not put it there). */
-function withMarker(body, marker) {
-    return hasMarker(body, marker) ? body : `${marker}\n${body}`;
-}
-/**
- * Whether a body is ours for this marker: the marker opens it. Anchored, so a
- * finding that quotes another model's marker inside our comment cannot make
- * that comment look like the other model's.
- */
-function hasMarker(body, marker) {
-    return (body ?? '').trimStart().startsWith(marker);
-}
-/**
- * A memo of the token's login: GET /user is asked at most once, and only when
- * some item holds the marker.
- */
-function ownLoginOnce(api) {
-    let cached;
-    return () => (cached ??= api.authenticatedLogin().catch(() => null));
-}
-/** The first comment of ours holding the marker, searched through every page. */
-async function findStickyComment(api, target, marker, ownLogin, log) {
-    for (let page = 1; page <= MAX_PAGES; page++) {
-        const { items, hasNext } = await api.listComments(target, target.number, page);
-        for (const comment of items) {
-            if (!hasMarker(comment.body, marker))
-                continue;
-            if (ownedBy(comment.user, await ownLogin()))
-                return comment;
-            log.debug(`Comment ${comment.id} holds the marker but was not written by this action's token; left alone.`);
+function statusesApiOver(call) {
+    return {
+        setCommitStatus(r, s) {
+            return call('POST', `${repoPath(r)}/statuses/${s.sha}`, 'POST /repos/{owner}/{repo}/statuses/{sha}', {
+                owner: r.owner,
+                repo: r.repo,
+                sha: s.sha,
+                state: s.state,
+                context: s.context,
+                description: statusDescription(s.description),
+                ...(s.targetUrl === null ? {} : { target_url: s.targetUrl })
+            }, (res) => ({ id: isRecord(res.data) && typeof res.data.id === 'number' ? res.data.id : null }));
         }
-        if (!hasNext || items.length === 0)
-            return null;
-    }
-    log.debug(`No sticky comment found in the first ${MAX_PAGES} pages of comments; a new one is added.`);
-    return null;
+    };
 }
-const FORK_HINT = 'On pull requests from forks the GITHUB_TOKEN is read-only whatever `permissions:` says: accept the job summary alone there, ' +
-    "or use `pull_request_target` with care (it runs with a write token and secrets: never check out or run the fork's code in that job).";
-/** The warning line for a comment that could not be read or written, and the short reason for the outcome. */
-function explainCommentFailure(err, target) {
-    const where = `${target.owner}/${target.repo}#${target.number}`;
-    const head = `Could not write the PR comment on ${where} (the gate's result is unchanged)`;
+function explainStatusFailure(err, repo, sha) {
+    const head = `Could not set the commit status on ${repo.owner}/${repo.repo}@${sha.slice(0, 7)} (the gate's result is unchanged)`;
     return explainGitHubFailure(err, head, (e, said) => {
-        if (e.status === 403) {
+        if (e.status === 403 || e.status === 404) {
             return {
-                warning: `${head}: GitHub answered 403, the token may not write to pull requests (${said}). ` +
-                    'Fix: give the job `permissions: pull-requests: write`. ' +
-                    FORK_HINT,
-                reason: 'forbidden (403): the token cannot write pull request comments'
+                warning: `${head}: GitHub answered ${e.status} (${said}). Fix: give the job \`permissions: statuses: write\`.`,
+                reason: `${e.status === 403 ? 'forbidden (403)' : 'not found (404)'}: the token cannot set commit statuses`
             };
         }
-        if (e.status === 404) {
-            return {
-                warning: `${head}: GitHub answered 404, the pull request is not visible to the token (${said}). ` +
-                    'Fix: give the job `permissions: pull-requests: write` (a private repository hides what the token may not read), and check GITHUB_REPOSITORY and github_token. ' +
-                    FORK_HINT,
-                reason: 'not found (404): the token cannot see the pull request'
-            };
+        if (e.status === 422) {
+            return { warning: `${head}: GitHub refused the status (${said}).`, reason: 'refused (422)' };
         }
         return null;
     });
 }
-async function postStickyComment(api, target, body, marker, mode, log) {
-    if (mode === 'off')
-        return { action: 'skipped', url: null, reason: 'comment is off' };
-    const textFor = (existing) => withMarker(typeof body === 'string' ? body : body(existing), marker);
-    const ref = { owner: target.owner, repo: target.repo, number: target.number };
+/** Set the status; a failure is a warning and `false`, never an error of the step (a cancellation still ends it). */
+async function postCommitStatus(api, repo, status, log) {
     try {
-        if (mode === 'new') {
-            const created = await api.createComment(ref, ref.number, textFor(null));
-            return { action: 'created', url: created.html_url };
-        }
-        const ownLogin = ownLoginOnce(api);
-        const existing = await findStickyComment(api, ref, marker, ownLogin, log);
-        if (existing) {
-            const updated = await api.updateComment(ref, existing.id, textFor(existing.body));
-            return { action: 'updated', url: updated.html_url || existing.html_url };
-        }
-        // A create whose answer was lost may have taken effect: look again before repeating it.
-        const created = await api.createComment(ref, ref.number, textFor(null), () => findStickyComment(api, ref, marker, ownLogin, log));
-        return { action: 'created', url: created.html_url };
+        await api.setCommitStatus(repo, status);
+        return true;
     }
     catch (err) {
         if (err instanceof AbortedError)
             throw err;
-        const { warning, reason } = explainCommentFailure(err, ref);
-        log.warning(warning);
-        return { action: 'skipped', url: null, reason };
-    }
-}
-
-;// CONCATENATED MODULE: ./src/action/inputs.ts
-/**
- * The action's inputs: read, validated and typed before any request is sent.
- * Every mistake is a ConfigError naming the input, in one line that says how
- * to fix it. Pure: the reader of raw values is passed in.
- */
-
-
-
-
-
-/** The base-address rule lives with the transport that uses it too. */
-
-/** Defaults, mirrored in action.yml (a test keeps the two equal). */
-const INPUT_DEFAULTS = {
-    mode: 'gate',
-    min_severity: 'high',
-    categories: '',
-    fail_on_incomplete: 'true',
-    timeout_minutes: '60',
-    comment: 'update',
-    issue: 'off',
-    max_runs: '20',
-    auth_type: 'none',
-    transport: 'http',
-    fail_on_profile_error: 'true',
-    allow_shared_profile_sync: 'false',
-    fail_on: 'any',
-    baseline_run_id: '',
-    accepted_risks_file: '.github/agent-security-accepted.yml',
-    sync_dismissals: 'false',
-    sarif_min_severity: 'low',
-    sarif_location: ''
-};
-/** GitHub's longest job on hosted runners is 6 h; a longer wait is a typo. */
-const MAX_TIMEOUT_MINUTES = 360;
-/** Shorter than a second cannot hold even the trigger: surely a typo. */
-const MIN_TIMEOUT_MS = 1_000;
-/** Reads `INPUT_<NAME>` from an environment, as the runner sets them. */
-function envInputReader(env) {
-    return (name) => (env[`INPUT_${name.replace(/ /g, '_').toUpperCase()}`] ?? '').trim();
-}
-function oneOf(input, raw, allowed, fallback) {
-    const value = (raw === '' ? fallback : raw.toLowerCase());
-    if (!allowed.includes(value)) {
-        throw new ConfigError(input, `'${clip(raw)}' is not one of ${allowed.join(', ')}`);
-    }
-    return value;
-}
-/** Show at most 60 characters of what the user typed, on one line. */
-function clip(s) {
-    return oneLine(s, 60);
-}
-function parseBoolean(input, raw, fallback) {
-    if (raw === '')
-        return fallback;
-    if (['true', 'True', 'TRUE'].includes(raw))
-        return true;
-    if (['false', 'False', 'FALSE'].includes(raw))
+        log.warning(explainStatusFailure(err, repo, status.sha).warning);
         return false;
-    throw new ConfigError(input, `'${clip(raw)}' is not a boolean: use true or false`);
-}
-/** Category keys separated by commas and/or newlines; blanks dropped, duplicates removed, order kept. */
-function parseCategories(raw) {
-    const keys = raw
-        .split(/[,\n\r]+/)
-        .map((k) => k.trim())
-        .filter((k) => k !== '');
-    for (const k of keys) {
-        if (!/^[A-Za-z0-9_.:-]{1,100}$/.test(k)) {
-            throw new ConfigError('categories', `'${clip(k)}' is not a category key (letters, digits, _ . : - only): separate keys with commas or newlines, e.g. 'prompt_injection, jailbreak'`);
-        }
     }
-    return [...new Set(keys)];
-}
-function parseTimeoutMs(raw) {
-    const text = raw === '' ? INPUT_DEFAULTS.timeout_minutes : raw;
-    if (!/^\d*\.?\d+$/.test(text)) {
-        throw new ConfigError('timeout_minutes', `'${clip(text)}' is not a positive number of minutes (decimals allowed, e.g. 0.5 for 30 s)`);
-    }
-    const minutes = Number(text);
-    if (!(minutes > 0)) {
-        throw new ConfigError('timeout_minutes', `must be greater than 0 (got '${clip(text)}')`);
-    }
-    if (minutes * 60_000 < MIN_TIMEOUT_MS) {
-        throw new ConfigError('timeout_minutes', `must be at least 1 second (0.0167 minutes); got '${clip(text)}'`);
-    }
-    if (minutes > MAX_TIMEOUT_MINUTES) {
-        throw new ConfigError('timeout_minutes', `must be at most ${MAX_TIMEOUT_MINUTES} (a job on hosted runners lasts 6 h at most)`);
-    }
-    return Math.round(minutes * 60_000);
-}
-function parseMaxRuns(raw) {
-    const text = raw === '' ? INPUT_DEFAULTS.max_runs : raw;
-    const n = Number(text);
-    if (!/^\d+$/.test(text) || n < 1 || n > 100) {
-        throw new ConfigError('max_runs', `'${clip(text)}' is not a whole number from 1 to 100`);
-    }
-    return n;
-}
-const MODEL_ID_HINT = 'the model_id of the agent target in the service inventory (GET /api/v1/model lists them)';
-function parseModelId(modelId) {
-    if (modelId.length > 200 || /[\u0000-\u001f\u007f/?#]/.test(modelId)) {
-        throw new ConfigError('model_id', `'${clip(modelId)}' is not a model id (no slashes, ?, # or control characters)`);
-    }
-    return modelId;
-}
-/** The endpoint to register: a URL the service can probe; its address rules (private hosts...) are the service's (400). */
-function parseEndpointUrl(raw) {
-    let url;
-    try {
-        url = new URL(raw);
-    }
-    catch {
-        throw new ConfigError('endpoint_url', `'${clip(raw)}' is not a URL: give the agent's full endpoint, e.g. https://pr-7.preview.example.com/chat`);
-    }
-    if (!['https:', 'http:', 'wss:', 'ws:'].includes(url.protocol)) {
-        throw new ConfigError('endpoint_url', `scheme '${clip(url.protocol)}' is not one the service probes: use https:// (or wss:// with transport websocket)`);
-    }
-    if (url.username !== '' || url.password !== '') {
-        throw new ConfigError('endpoint_url', 'must not carry credentials: pass the target credential in target_credential (masked) with auth_type');
-    }
-    return raw;
-}
-function parseTargetName(raw) {
-    if (raw === '')
-        return null;
-    if (raw.length > LIMITS.targetNameMax || /[\u0000-\u001f\u007f]/.test(raw)) {
-        throw new ConfigError('target_name', `must be 1 to ${LIMITS.targetNameMax} characters without control characters`);
-    }
-    return raw;
-}
-function parseRequestTimeout(raw) {
-    if (raw === '')
-        return null;
-    const n = Number(raw);
-    if (!/^\d*\.?\d+$/.test(raw) || !(n > 0) || n > LIMITS.requestTimeoutMax) {
-        throw new ConfigError('request_timeout', `'${clip(raw)}' is not a number of seconds above 0 and at most ${LIMITS.requestTimeoutMax}`);
-    }
-    return n;
-}
-/** Inputs that only make sense with endpoint_url, named when given with model_id. */
-const ENDPOINT_ONLY_INPUTS = [
-    'target_name',
-    'environment',
-    'target_credential',
-    'oauth_token_url',
-    'oauth_client_id',
-    'oauth_scope',
-    'oauth_audience',
-    'response_field',
-    'request_timeout'
-];
-/** model_id or endpoint_url (exactly one), and the registration inputs of the endpoint. */
-function readTargetInput(get) {
-    const modelId = get('model_id');
-    const endpointUrl = get('endpoint_url');
-    if (modelId !== '' && endpointUrl !== '') {
-        throw new ConfigError('model_id', 'is set together with endpoint_url: give one of the two. model_id assesses a model already in the inventory; endpoint_url finds or registers the agent at that address (e.g. the preview of this pull request)');
-    }
-    if (modelId === '' && endpointUrl === '') {
-        throw new ConfigError('model_id', `is required unless endpoint_url is set: give one of the two. model_id is ${MODEL_ID_HINT}; endpoint_url is the address of the agent to find or register (e.g. the preview of this pull request)`);
-    }
-    if (modelId !== '') {
-        const stray = ENDPOINT_ONLY_INPUTS.filter((n) => get(n) !== '');
-        if (stray.length > 0) {
-            throw new ConfigError(stray[0], `is only used with endpoint_url (to register a target), not with model_id: remove ${stray.join(', ')}`);
-        }
-        return { kind: 'model', modelId: parseModelId(modelId) };
-    }
-    const authType = oneOf('auth_type', get('auth_type'), AUTH_TYPES, INPUT_DEFAULTS.auth_type);
-    const credential = get('target_credential');
-    if (authType === 'none' && credential !== '') {
-        throw new ConfigError('target_credential', 'is set but auth_type is none: set auth_type (bearer, api_key, basic or oauth_client_credentials), or remove target_credential');
-    }
-    if (authType !== 'none' && credential === '') {
-        throw new ConfigError('target_credential', `is required when auth_type is ${authType}${authType === 'oauth_client_credentials' ? ' (the OAuth client secret)' : authType === 'basic' ? ' (user:password)' : ''}: pass it from a secret`);
-    }
-    if (credential !== '' && credential.length < LIMITS.credentialMin) {
-        throw new ConfigError('target_credential', `is shorter than ${LIMITS.credentialMin} characters, the service's minimum`);
-    }
-    const oauthInputs = {
-        token_url: get('oauth_token_url'),
-        client_id: get('oauth_client_id'),
-        scope: get('oauth_scope'),
-        audience: get('oauth_audience')
-    };
-    let oauth = null;
-    if (authType === 'oauth_client_credentials') {
-        if (oauthInputs.token_url === '')
-            throw new ConfigError('oauth_token_url', 'is required when auth_type is oauth_client_credentials');
-        if (oauthInputs.client_id === '')
-            throw new ConfigError('oauth_client_id', 'is required when auth_type is oauth_client_credentials');
-        oauth = {
-            token_url: oauthInputs.token_url,
-            client_id: oauthInputs.client_id,
-            ...(oauthInputs.scope !== '' ? { scope: oauthInputs.scope } : {}),
-            ...(oauthInputs.audience !== '' ? { audience: oauthInputs.audience } : {})
-        };
-    }
-    else {
-        const stray = Object.entries(oauthInputs).find(([, v]) => v !== '');
-        if (stray)
-            throw new ConfigError(`oauth_${stray[0]}`, 'is only used when auth_type is oauth_client_credentials');
-    }
-    const responseField = get('response_field');
-    if (responseField === '') {
-        throw new ConfigError('response_field', "is required with endpoint_url: the dot-path of the reply text in the agent's JSON answer (e.g. output.text or choices.0.message.content)");
-    }
-    const environment = get('environment');
-    return {
-        kind: 'endpoint',
-        endpoint: {
-            endpointUrl: parseEndpointUrl(endpointUrl),
-            name: parseTargetName(get('target_name')),
-            environment: environment === '' ? null : oneOf('environment', environment, ENVIRONMENTS, 'staging'),
-            authType,
-            credential: credential === '' ? null : credential,
-            oauth,
-            responseField,
-            transport: oneOf('transport', get('transport'), ['http', 'websocket'], INPUT_DEFAULTS.transport),
-            requestTimeout: parseRequestTimeout(get('request_timeout'))
-        }
-    };
-}
-function readProfileInputs(get) {
-    const path = get('profile_file');
-    const failOnError = parseBoolean('fail_on_profile_error', get('fail_on_profile_error'), true);
-    const allowShared = parseBoolean('allow_shared_profile_sync', get('allow_shared_profile_sync'), false);
-    if (path === '')
-        return null;
-    if (/[\u0000-\u001f\u007f]/.test(path))
-        throw new ConfigError('profile_file', 'holds control characters');
-    return { path, failOnError, allowShared };
-}
-function parseRunId(raw) {
-    if (raw !== '' && (raw.length > 200 || /[\u0000-\u001f\u007f/?#\s]/.test(raw))) {
-        throw new ConfigError('baseline_run_id', `'${clip(raw)}' is not a run id (no slashes, ?, #, spaces or control characters)`);
-    }
-    return raw;
-}
-/** A repository-relative file path ('' allowed): no absolute path, no '..'. */
-function parseRepoPath(input, raw) {
-    if (raw === '')
-        return '';
-    if (raw.startsWith('/') || /^[A-Za-z]:/.test(raw) || raw.split(/[\\/]/).includes('..') || /[\u0000-\u001f\u007f]/.test(raw)) {
-        throw new ConfigError(input, `'${clip(raw)}' must be a path inside the repository, e.g. .github/agent-security-accepted.yml`);
-    }
-    return raw.replace(/^\.\//, '');
-}
-/** '' : the default path; 'off' : no accepted-risks file. */
-function parseAcceptedFileInput(raw) {
-    if (raw.toLowerCase() === 'off')
-        return '';
-    return parseRepoPath('accepted_risks_file', raw === '' ? INPUT_DEFAULTS.accepted_risks_file : raw);
-}
-/**
- * Read and validate every input. Throws ConfigError on the first mistake,
- * before any request is made.
- */
-function readInputs(get) {
-    const mode = oneOf('mode', get('mode'), ['gate', 'validate'], INPUT_DEFAULTS.mode);
-    const target = readTargetInput(get);
-    const apiKey = get('api_key');
-    if (apiKey === '') {
-        throw new ConfigError('api_key', 'is empty. Pass the service key from a secret (api_key: ${{ secrets.ASAS_API_KEY }}). Secrets are not given to workflows triggered from forks: this check fails rather than skip, so a change cannot merge unassessed');
-    }
-    return {
-        mode,
-        modelId: target.kind === 'model' ? target.modelId : '',
-        target,
-        profile: readProfileInputs(get),
-        minSeverity: oneOf('min_severity', get('min_severity'), SEVERITIES, INPUT_DEFAULTS.min_severity),
-        categories: parseCategories(get('categories')),
-        apiKey,
-        baseUrl: parseBaseUrl(get('base_url')),
-        failOnIncomplete: parseBoolean('fail_on_incomplete', get('fail_on_incomplete'), true),
-        timeoutMs: parseTimeoutMs(get('timeout_minutes')),
-        githubToken: get('github_token'),
-        comment: oneOf('comment', get('comment'), COMMENT_MODES, INPUT_DEFAULTS.comment),
-        issue: oneOf('issue', get('issue'), ['off', 'update'], INPUT_DEFAULTS.issue),
-        maxRuns: parseMaxRuns(get('max_runs')),
-        failOn: oneOf('fail_on', get('fail_on'), ['any', 'new'], INPUT_DEFAULTS.fail_on),
-        baselineRunId: parseRunId(get('baseline_run_id')),
-        acceptedRisksFile: parseAcceptedFileInput(get('accepted_risks_file')),
-        syncDismissals: parseBoolean('sync_dismissals', get('sync_dismissals'), false),
-        sarifMinSeverity: oneOf('sarif_min_severity', get('sarif_min_severity'), SEVERITIES, INPUT_DEFAULTS.sarif_min_severity),
-        sarifLocation: parseRepoPath('sarif_location', get('sarif_location'))
-    };
-}
-
-;// CONCATENATED MODULE: ./src/report/markdown.ts
-/**
- * The markdown rendering of a report, shared by the PR comment and the job
- * summary, fitted to a size budget, laid out for the reader who decides in
- * seconds:
- *
- * 1. A headline: icon, result, the blocking counts or the cause, the model.
- *    An error reads "⛔ Not assessed: ...": never "pass" wording under an
- *    error or an incomplete run.
- * 2. One metadata line: commit, categories done/planned, threshold, elapsed,
- *    the run and a link to the workflow run (where the job summary is).
- * 3. The blocking findings: the most severe with their proof (one <details>
- *    per finding: the first reproducing attack as prompt → reply → the check it
- *    failed, hard-wrapped so nothing scrolls sideways), every other one as a
- *    one-line row, and only when even the rows do not fit, a category ×
- *    severity count grid. What was cut is said with exact counts.
- * 4. Coverage: at most 5 columns; clean categories rolled up into one line;
- *    folded on a pass. The job summary has every row (ATLAS included).
- * 5. Notes in a quote block labelled as text from the run, then the footer.
- *
- * The document is built from blocks whose sizes add up, so nothing is
- * rendered twice to be measured. Every value from the service or the target
- * goes through markdown-safe.ts.
- */
-
-
-
-
-const RESULT_ICON = { pass: '✅', fail: '❌', incomplete: '⚠️', error: '⛔' };
-const SEVERITY_ICON = { critical: '🔴', high: '🟠', medium: '🟡', low: '🔵' };
-/** Wrap width of proof blocks: fits a PR comment (815 px) in GitHub's monospace font. */
-const WRAP_WIDTH = 90;
-/** Share of the budget the coverage table and the notes may take at most. */
-const COVERAGE_SHARE = 0.2;
-const NOTES_SHARE = 0.06;
-const MAX_NOTES = 30;
-/** Room kept for the line on what was cut. */
-const RESERVE = 1200;
-const para = (s) => `${s}\n\n`;
-// ---------------------------------------------------------------------------
-// Headline, title, metadata
-// ---------------------------------------------------------------------------
-/** Open findings at or above the threshold, by severity. */
-function blockingCounts(r) {
-    const out = zeroCounts();
-    for (const f of r.findings)
-        if (f.atOrAbove && f.status === 'open')
-            out[f.severity] += 1;
-    return out;
-}
-/** The target (registered, reused, moved) and its profile sync, in one line. */
-function describeTargetLine(r) {
-    const parts = [];
-    if (r.target !== null) {
-        parts.push(`${r.target.outcome} as ${r.target.name}`);
-        if (r.target.movedFrom !== null)
-            parts.push(`moved from ${r.target.movedFrom.endpointHost} (model ${r.target.movedFrom.modelId} not assessed)`);
-    }
-    if (r.profileSync !== null)
-        parts.push(describeProfileSync(r.profileSync));
-    return parts.join(' · ');
-}
-/**
- * Baseline and accepted risks, a few lines: what the baseline was, what is
- * gone since, and every accepted, expired, stale or PR-added acceptance.
- */
-function policyLines(r) {
-    const lines = [];
-    const b = r.baseline;
-    if (b) {
-        const against = b.available
-            ? `${proseText(r.headline, 300)} (against run ${codeSpan(b.runId ?? '', { max: 120 })}, fail_on ${b.failOn})`
-            : `none (${proseText(b.why ?? '', 300)}); fail_on ${b.failOn} gates as any`;
-        lines.push(`- **Baseline:** ${against}`);
-        for (const g of b.gone.slice(0, 20))
-            lines.push(`- **Gone since the baseline:** ${g.severity} ${codeSpan(g.category, { max: 100 })} ${codeSpan(g.fingerprint, { max: 40 })}`);
-    }
-    const a = r.acceptances;
-    if (a) {
-        const entry = (e) => `${codeSpan(`${a.path}:${e.line}`, { max: 200 })} ${codeSpan(e.category, { max: 100 })}, owner ${proseText(e.owner, 100)}, expires ${e.expires}`;
-        for (const f of r.findings) {
-            const e = f.accepted;
-            if (e === null)
-                continue;
-            lines.push(`- **Accepted:** ${f.severity} ${codeSpan(f.findingId, { max: 80 })} (${codeSpan(e.reasonCode, { max: 40 })}: ${proseText(e.explanation, 300)}) by ${entry(e)}`);
-        }
-        for (const e of a.expired)
-            lines.push(`- **Expired acceptance (fails):** ${entry(e)}`);
-        for (const e of a.stale)
-            lines.push(`- **Stale acceptance (matches nothing):** ${entry(e)}`);
-        if (a.prAdds.length > 0)
-            lines.push(`- **This PR adds ${plural(a.prAdds.length, 'acceptance')}:** ${a.prAdds.length === 1 ? 'it applies' : 'they apply'} after merge`);
-    }
-    return lines;
-}
-/** "12 open critical, 340 open high", or null when none. */
-function openCountsText(c) {
-    const parts = SEVERITIES.filter((s) => c[s] > 0).map((s) => `${formatCount(c[s])} open ${s}`);
-    return parts.length > 0 ? parts.join(', ') : null;
-}
-function plannedCount(r) {
-    return r.coverageRows.filter((row) => row.planned).length;
-}
-/** Why a run that ended in error was not assessed, in a few words (plain text; may quote the service). */
-function notAssessedCause(r) {
-    const planned = plannedCount(r);
-    if (r.reason.startsWith('timeout_minutes ran out')) {
-        return r.coverageCompleted === 0
-            ? 'timeout_minutes ran out before any category ran: raise timeout_minutes'
-            : `timeout_minutes ran out after ${r.coverageCompleted} of ${planned} categories: raise timeout_minutes`;
-    }
-    if (r.reason.startsWith('the step was cancelled'))
-        return 'the job was cancelled before the run ended';
-    const first = r.reason.split('; ')[0] ?? r.reason;
-    return clampText(first, 160).text;
-}
-/** The words after the result (plain text, may quote service text). */
-function headlineCause(r) {
-    const sev = r.minSeverity;
-    switch (r.result) {
-        case 'fail':
-            // With a baseline or acceptances, the counts that decide ("1 new high · 3 known · 1 accepted").
-            return r.headline !== '' ? r.headline : (openCountsText(blockingCounts(r)) ?? `the service's verdict is fail at ${sev}`);
-        case 'pass':
-            return r.headline !== '' ? `nothing blocking at or above ${sev} · ${r.headline}` : `nothing open at or above ${sev}`;
-        case 'incomplete': {
-            const planned = plannedCount(r);
-            return r.categoriesPlanned === null ? 'coverage unknown' : `${r.coverageCompleted} of ${planned} categories completed`;
-        }
-        default:
-            return notAssessedCause(r);
-    }
-}
-/** The model as named in titles (plain text). */
-function modelLabel(r) {
-    return r.modelName !== null && r.modelName.trim() !== '' ? r.modelName : r.modelId;
-}
-/**
- * The one title of a result, the same in the comment, the summary and the
- * tracking issue: "Agent security gate: fail · 1 open high · Acme Support agent",
- * "Not assessed: ... · model". Plain text on one line (escape it for markdown).
- */
-function gateTitle(result, cause, model) {
-    const head = result === 'error' ? `Not assessed: ${cause}` : `Agent security gate: ${result} · ${cause}`;
-    return sanitizeText(clampText(`${head} · ${clampText(model, 100).text}`, 300).text, false);
-}
-function reportTitle(r) {
-    return gateTitle(r.result, headlineCause(r), modelLabel(r));
-}
-/** "### ❌ Agent security gate: fail · ..." */
-function headline(result, title) {
-    return `### ${RESULT_ICON[result] ?? '⛔'} ${proseText(title, 400)}`;
-}
-/** "2026-11-21 14:03 UTC" from an ISO time; null when it is not one. */
-function formatWhen(iso) {
-    if (iso === null)
-        return null;
-    const m = /^(\d{4}-\d\d-\d\d)T(\d\d:\d\d)/.exec(iso);
-    return m ? `${m[1]} ${m[2]} UTC` : null;
-}
-/** The one metadata line under the headline (trusted parts and code spans). */
-function metaLine(p) {
-    const parts = [];
-    if (p.commitSha !== null && /^[0-9a-f]{7,40}$/i.test(p.commitSha))
-        parts.push(`commit \`${p.commitSha.slice(0, 7)}\``);
-    const when = formatWhen(p.assessedAt);
-    if (when)
-        parts.push(when);
-    if (p.categories)
-        parts.push(`${p.categories.done}/${p.categories.planned} categories`);
-    if (p.threshold)
-        parts.push(`threshold ${enumText(p.threshold, SEVERITIES)}`);
-    if (p.elapsed)
-        parts.push(p.elapsed);
-    if (p.runId)
-        parts.push(`run ${codeSpan(p.runId, { max: 80 })}`);
-    const link = trustedLink('workflow run', p.runUrl);
-    if (link)
-        parts.push(link);
-    return parts.join(' · ');
-}
-function headerBlock(r) {
-    const out = [para(headline(r.result, reportTitle(r)))];
-    out.push(para(metaLine({
-        commitSha: r.commitSha,
-        assessedAt: r.assessedAt,
-        categories: r.categoriesPlanned === null ? null : { done: r.coverageCompleted, planned: plannedCount(r) },
-        threshold: r.minSeverity,
-        elapsed: formatElapsed(r.elapsedMs),
-        runId: r.runId,
-        runUrl: r.runUrl
-    })));
-    // The whole reason when the headline shortened it.
-    if (r.result !== 'fail' && r.result !== 'pass' && proseText(r.reason, 1000) !== proseText(headlineCause(r), 1000)) {
-        out.push(para(`**Why:** ${proseText(r.reason, 1000)}`));
-    }
-    const open = openCountsText(blockingCounts(r));
-    if (r.result === 'error' && open !== null) {
-        out.push(para(`**Found before it stopped:** ${open}. Not a result: the run did not end, so other categories were not tested.`));
-    }
-    if (r.ingestIncomplete === true)
-        out.push(para('**The service reports ingest incomplete:** findings may still be missing.'));
-    if (r.target !== null || r.profileSync !== null)
-        out.push(para(`**Target:** ${proseText(describeTargetLine(r), 600)}`));
-    const policy = policyLines(r);
-    if (policy.length > 0)
-        out.push(para(policy.join('\n')));
-    // The service's verdict only where it differs from the result and can be trusted.
-    if (r.verdict !== null && !r.verdictComputed && (r.result === 'pass' || r.result === 'fail') && r.verdict !== r.result) {
-        out.push(para(`**The service's verdict:** ${enumText(r.verdict, ['pass', 'fail'])}.`));
-    }
-    if (r.counts === null)
-        out.push(para('**The findings could not be read.**'));
-    return out.join('');
-}
-// ---------------------------------------------------------------------------
-// Coverage
-// ---------------------------------------------------------------------------
-/** `██░ 2/3`: attacks that got through of those tried. */
-function bar(succeeded, blocked) {
-    if (succeeded === null || blocked === null)
-        return '–';
-    const total = succeeded + blocked;
-    if (total <= 0)
-        return '–';
-    const width = total <= 3 ? total : 5;
-    const filled = succeeded === 0 ? 0 : Math.min(width, Math.max(1, Math.round((width * succeeded) / total)));
-    return `${'█'.repeat(filled)}${'░'.repeat(width - filled)} ${formatCount(succeeded)}/${formatCount(total)}`;
-}
-function stateIcon(row) {
-    if (row.state === 'not reached')
-        return '⬜';
-    if (row.state === 'partial')
-        return '◐';
-    if (row.state === 'probed')
-        return '❔';
-    return (row.succeeded ?? 0) > 0 ? '❗' : '✅';
-}
-const STATE_NOTE = { partial: ' partial', 'not reached': ' **not reached**', probed: ' probed' };
-function categoryCell(row) {
-    const note = (STATE_NOTE[row.state] ?? '') + (row.planned ? '' : ' (not planned)');
-    return `${stateIcon(row)} ${codeSpan(row.category, { max: 60, table: true })}${note}`;
-}
-function worstCell(row) {
-    if (row.worstSeverity === null)
-        return '–';
-    const icon = SEVERITY_ICON[row.worstSeverity];
-    return icon ? `${icon} ${row.worstSeverity}` : enumCell(row.worstSeverity, SEVERITIES);
-}
-const ref = (v) => (v === null ? '–' : codeSpan(v, { max: 30, table: true }));
-function coverageRowLine(row, full) {
-    const cells = [categoryCell(row), bar(row.succeeded, row.blocked), worstCell(row), ref(row.owasp)];
-    if (full)
-        cells.push(ref(row.atlas));
-    return `| ${cells.join(' | ')} |\n`;
-}
-/** A row with nothing to read: completed, nothing got through, no severity. */
-function isClean(row) {
-    return row.planned && row.state === 'completed' && (row.succeeded ?? 0) === 0 && row.worstSeverity === null && row.blocked !== null;
-}
-function coverageBlock(r, profile, budget) {
-    const m = profile.measure;
-    const full = profile.coverage === 'full';
-    const planned = plannedCount(r);
-    const rows = r.coverageRows;
-    const tried = rows.reduce((n, row) => n + (row.succeeded ?? 0) + (row.blocked ?? 0), 0);
-    const through = rows.reduce((n, row) => n + (row.succeeded ?? 0), 0);
-    let title;
-    if (r.categoriesPlanned === null)
-        title = 'Coverage: the planned categories are unknown (the run status was not read)';
-    else
-        title = `Coverage: ${formatCount(r.coverageCompleted)} of ${formatCount(planned)} categories completed`;
-    if (r.coverageNotReached > 0)
-        title += `, ${formatCount(r.coverageNotReached)} not reached`;
-    if (r.coverageReadable && tried > 0)
-        title += ` · ${formatCount(through)} of ${formatCount(tried)} attacks got through`;
-    const lines = [];
-    if (!r.coverageReadable)
-        lines.push(para('The coverage could not be read: attack counts and OWASP and ATLAS references are unknown.'));
-    const unreached = (row) => row.planned && row.state === 'not reached' && row.blocked === null;
-    const shown = full ? rows : rows.filter((row) => !isClean(row) && !unreached(row));
-    const rolled = full ? [] : rows.filter(isClean);
-    const notReached = full ? [] : rows.filter(unreached);
-    const head = full
-        ? '| Category | Got through | Worst | OWASP | ATLAS |\n| --- | --- | --- | --- | --- |\n'
-        : '| Category | Got through | Worst | OWASP |\n| --- | --- | --- | --- |\n';
-    let used = m(title) + m(head) + 400;
-    const table = [];
-    let left = 0;
-    for (let i = 0; i < shown.length; i++) {
-        const line = coverageRowLine(shown[i], full);
-        if (used + m(line) > budget) {
-            left = shown.length - i;
-            break;
-        }
-        used += m(line);
-        table.push(line);
-    }
-    if (table.length > 0)
-        lines.push(head, table.join(''), '\n');
-    if (rolled.length > 0) {
-        const n = rolled.reduce((k, row) => k + (row.blocked ?? 0), 0);
-        const other = table.length > 0 ? 'other ' : '';
-        lines.push(para(`✅ ${plural(rolled.length, `${other}category`, `${other}categories`)}: 0 of ${formatCount(n)} attacks got through.`));
-    }
-    if (notReached.length > 0) {
-        const names = notReached.slice(0, 12).map((row) => codeSpan(row.category, { max: 60 }));
-        const more = notReached.length - names.length;
-        lines.push(para(`⬜ **${plural(notReached.length, 'category', 'categories')} not reached:** ${names.join(', ')}${more > 0 ? ` and ${formatCount(more)} more` : ''}.`));
-    }
-    if (left > 0)
-        lines.push(para(`*${plural(left, 'more category', 'more categories')} not shown here (the job summary has them).*`));
-    const body = lines.join('');
-    if (r.result === 'pass' && !full) {
-        return { text: `<details>\n<summary>${title}</summary>\n\n${body}</details>\n\n`, left };
-    }
-    return { text: para(`#### ${title}`) + body, left };
-}
-// ---------------------------------------------------------------------------
-// Findings
-// ---------------------------------------------------------------------------
-const REPLAY_TEXT = {
-    reproduced: 'reproduced on the last replay',
-    not_reproduced: 'did not reproduce on the last replay',
-    pending: 'not replayed since it was found',
-    inconclusive: 'the last replay was inconclusive'
-};
-function replayText(status) {
-    return REPLAY_TEXT[status] ?? `last replay ${codeSpan(status, { max: 30 })}`;
-}
-/** The attack that proves the finding best: the first that reproduced, else the first. */
-function proofAttack(f) {
-    return f.attacks.find((a) => a.lastReplayStatus === 'reproduced') ?? f.attacks.at(0) ?? null;
-}
-/** True when `body` only repeats `text` (e.g. a JSON body around the message). */
-function repeats(body, text) {
-    if (text === null || text === '')
-        return false;
-    return body.includes(text) || body.includes(JSON.stringify(text).slice(1, -1));
-}
-const ROUTINE_HEADERS = new Set([
-    'content-type',
-    'content-length',
-    'accept',
-    'accept-encoding',
-    'accept-language',
-    'user-agent',
-    'host',
-    'connection',
-    'date',
-    'authorization',
-    'cookie',
-    'x-api-key'
-]);
-function proofSections(a, f, level) {
-    const out = [];
-    const steps = a.steps.slice(0, level.maxSteps);
-    const many = a.steps.length > 1;
-    steps.forEach((st, i) => {
-        const n = many ? ` (step ${i + 1} of ${a.steps.length})` : '';
-        if (st.method !== null && st.url !== null && st.message === null) {
-            out.push({ label: `→ request${n}`, text: `${st.method} ${st.url}` });
-        }
-        if (level.headers && st.headers !== null) {
-            const extra = Object.entries(st.headers).filter(([k, v]) => !ROUTINE_HEADERS.has(k.toLowerCase()) && v !== '[redacted]');
-            if (extra.length > 0)
-                out.push({ label: `→ headers${n}`, text: extra.map(([k, v]) => `${k}: ${v}`).join('\n') });
-        }
-        if (st.message !== null)
-            out.push({ label: `→ prompt${n}`, text: st.message });
-        if (st.body !== null && (st.message === null || (level.bodies && !repeats(st.body, st.message)))) {
-            out.push({ label: `→ request body${n}`, text: st.body });
-        }
-        const status = st.responseStatus !== null ? ` (HTTP ${formatCount(st.responseStatus)})` : '';
-        if (st.response !== null)
-            out.push({ label: `← reply${status}`, text: st.response });
-        if (st.responseBody !== null && (st.response === null || (level.bodies && !repeats(st.responseBody, st.response)))) {
-            out.push({ label: `← response body${st.response === null ? status : ''}`, text: st.responseBody });
-        }
-        if (st.assertion !== null)
-            out.push({ label: '✗ failed check', text: st.assertion });
-        else if (st.expectedBehavior !== null && st.expectedBehavior !== f.expectedBehavior)
-            out.push({ label: '✗ expected', text: st.expectedBehavior });
-    });
-    if (a.steps.length > steps.length)
-        out.push({ label: `… ${plural(a.steps.length - steps.length, 'more step')} in the full data`, text: '' });
-    return out;
-}
-function findingSummaryLine(f) {
-    const icon = SEVERITY_ICON[f.severity];
-    const parts = [`${icon} <b>${f.severity}</b>`, htmlCode(f.category, 60), htmlCode(f.findingId, 60)];
-    if (f.redacted)
-        parts.push('proof withheld by the plan');
-    else {
-        const reproduced = f.attacks.filter((a) => a.lastReplayStatus === 'reproduced').length;
-        parts.push(`${plural(f.attacks.length, 'attack')}${reproduced > 0 ? `, ${formatCount(reproduced)} reproduced` : ''}`);
-    }
-    if (f.status !== 'open')
-        parts.push(`status ${FINDING_STATUSES.includes(f.status) ? f.status : htmlCode(f.status, 30)}`);
-    return parts.join(' · ');
-}
-function findingBlock(f, level) {
-    const out = [`<details>\n<summary>${findingSummaryLine(f)}</summary>\n\n`];
-    if (f.redacted) {
-        out.push(para('The proof is withheld by the plan; the finding counts the same as the others.'));
-    }
-    else {
-        out.push(para(`> ${proseText(f.description, level.proseChars)}`));
-        out.push(para(`**Expected:** ${proseText(f.expectedBehavior, level.proseChars)}`));
-        const a = proofAttack(f);
-        if (a !== null && level.maxSteps > 0) {
-            out.push(para(`**Proof:** attack ${codeSpan(a.attackId, { max: 60 })}, score ${formatCount(a.score)}, ${replayText(a.lastReplayStatus)}.`));
-            const sections = proofSections(a, f, level);
-            if (sections.length > 0)
-                out.push(para(proofBlock(sections, { width: level.wrap, maxChars: level.fieldChars, maxLines: level.maxLines })));
-            else
-                out.push(para('*The attack has no replay steps.*'));
-            const others = f.attacks.filter((x) => x !== a);
-            if (others.length > 0) {
-                const listed = others
-                    .slice(0, 3)
-                    .map((x) => `${codeSpan(x.attackId, { max: 40 })} (${REPLAY_STATUSES.includes(x.lastReplayStatus) ? x.lastReplayStatus.replace('_', ' ') : codeSpan(x.lastReplayStatus, { max: 20 })})`);
-                const more = others.length - listed.length;
-                out.push(para(`Also: ${listed.join(', ')}${more > 0 ? ` and ${formatCount(more)} more` : ''}.`));
-            }
-        }
-        else if (a !== null) {
-            out.push(para(`*Proof of ${plural(f.attacks.length, 'attack')} left out here (see the full data).*`));
-        }
-    }
-    out.push(para('</details>'));
-    return out.join('');
-}
-const ROWS_HEAD = '| Severity | Category | Finding | Attacks |\n| --- | --- | --- | --- |\n';
-function findingRow(f) {
-    const attacks = f.redacted
-        ? 'proof withheld'
-        : `${formatCount(f.attacks.length)}${f.attacks.some((a) => a.lastReplayStatus === 'reproduced') ? ', reproduced' : ''}`;
-    const status = f.status === 'open' ? '' : ` (${enumCell(f.status, FINDING_STATUSES)})`;
-    return `| ${SEVERITY_ICON[f.severity]} ${f.severity} | ${codeSpan(f.category, { max: 60, table: true })} | ${codeSpan(f.findingId, { max: 60, table: true })}${status} | ${attacks} |\n`;
-}
-/** Counts by category (rows) and severity (columns): at most 5 columns. */
-function gridBlock(fs, title, m, budget) {
-    const byCat = new Map();
-    for (const f of fs) {
-        const c = byCat.get(f.category) ?? zeroCounts();
-        c[f.severity] += 1;
-        byCat.set(f.category, c);
-    }
-    const head = `${para(title)}| Category | 🔴 critical | 🟠 high | 🟡 medium | 🔵 low |\n| --- | ---: | ---: | ---: | ---: |\n`;
-    const lines = [];
-    let used = m(head) + 200;
-    let left = 0;
-    const cats = [...byCat.entries()];
-    for (let i = 0; i < cats.length; i++) {
-        const [cat, c] = cats[i];
-        const line = `| ${codeSpan(cat, { max: 60, table: true })} | ${SEVERITIES.map((s) => (c[s] > 0 ? formatCount(c[s]) : '–')).join(' | ')} |\n`;
-        if (used + m(line) > budget) {
-            left = cats.length - i;
-            break;
-        }
-        used += m(line);
-        lines.push(line);
-    }
-    let text = head + lines.join('') + '\n';
-    if (left > 0)
-        text += para(`*${plural(left, 'more category', 'more categories')} not shown in the grid.*`);
-    return { text, left };
-}
-// ---------------------------------------------------------------------------
-// Notes and footer
-// ---------------------------------------------------------------------------
-function notesBlock(r, budget, m) {
-    if (r.notes.length === 0)
-        return { text: '', left: 0 };
-    const lines = [];
-    let used = 200;
-    let shown = 0;
-    for (const note of r.notes) {
-        if (shown >= MAX_NOTES)
-            break;
-        const line = `> - ${proseText(note, 600)}\n`;
-        if (used + m(line) > budget)
-            break;
-        used += m(line);
-        lines.push(line);
-        shown += 1;
-    }
-    const left = r.notes.length - shown;
-    if (left > 0)
-        lines.push(`> - *${plural(left, 'more note')} not shown.*\n`);
-    return { text: `> **Notes from the run** (may quote the service: untrusted text, not instructions)\n>\n${lines.join('')}\n`, left };
-}
-function footerBlock(profile) {
-    return para(`<sub>Quoted text (code, quotes, proof) comes from the service and the agent under test: untrusted data, not instructions. Full data: ${profile.fullDataWhere}.</sub>`);
-}
-function redactionLine(r) {
-    const c = r.counts;
-    if (c === null || c.redacted === 0 || r.redactionReason === null)
-        return '';
-    const sev = enumText(r.minSeverity, SEVERITIES);
-    return para(`**Redacted:** ${plural(c.redacted, 'finding')} (${formatCount(c.redactedAtOrAbove)} at or above ${sev}) ${c.redacted === 1 ? 'is' : 'are'} shown without proof: ${proseText(r.redactionReason, 200)}. ${c.redacted === 1 ? 'It counts' : 'They count'} the same as the others.`);
-}
-function countsText(fs) {
-    const c = zeroCounts();
-    for (const f of fs)
-        c[f.severity] += 1;
-    return SEVERITIES.filter((s) => c[s] > 0)
-        .map((s) => `${formatCount(c[s])} ${s}`)
-        .join(', ');
-}
-/**
- * Details, then rows, then a grid: each severity group gets the most detail
- * that leaves room for a row for every finding after it; when even the rows
- * do not fit, the rows that fit and a count grid of all.
- */
-function layoutFindings(list, profile, avail, heading) {
-    const m = profile.measure;
-    const ladder = profile.ladder;
-    const total = list.length;
-    if (total === 0)
-        return { detailed: [], rows: 0, gridOnly: 0, text: '' };
-    const rowSize = list.map((f) => m(findingRow(f)));
-    const rowsFrom = (i) => {
-        let s = 0;
-        for (let k = i; k < total; k++)
-            s += rowSize[k];
-        return s;
-    };
-    const headSize = m(heading) + m(ROWS_HEAD) + 400;
-    const cache = new Map();
-    const block = (i, L) => {
-        const key = `${i}:${L}`;
-        let b = cache.get(key);
-        if (b === undefined) {
-            b = findingBlock(list[i], ladder[L]);
-            cache.set(key, b);
-        }
-        return b;
-    };
-    const detailed = [];
-    if (headSize + rowsFrom(0) <= avail) {
-        let used = headSize;
-        let i = 0;
-        // Group boundaries by severity.
-        while (i < total && detailed.length < profile.maxDetailed) {
-            const sev = list[i].severity;
-            let end = i;
-            while (end < total && list[end].severity === sev)
-                end += 1;
-            end = Math.min(end, i + (profile.maxDetailed - detailed.length));
-            const restRows = rowsFrom(end);
-            let chosen = -1;
-            let size = 0;
-            for (let L = 0; L < ladder.length && chosen < 0; L++) {
-                let s = 0;
-                for (let k = i; k < end && used + s + restRows <= avail; k++)
-                    s += m(block(k, L));
-                if (used + s + restRows <= avail) {
-                    chosen = L;
-                    size = s;
-                }
-            }
-            if (chosen >= 0) {
-                for (let k = i; k < end; k++)
-                    detailed.push(chosen);
-                used += size;
-                i = end;
-                continue;
-            }
-            // Not the whole group: as many as fit at the lowest level, rows for the rest.
-            const L = ladder.length - 1;
-            while (i < end && used + m(block(i, L)) + rowsFrom(i + 1) <= avail) {
-                used += m(block(i, L));
-                detailed.push(L);
-                i += 1;
-            }
-            break;
-        }
-        const parts = [heading];
-        detailed.forEach((L, k) => parts.push(block(k, L)));
-        const rows = total - detailed.length;
-        if (rows > 0) {
-            parts.push(para(detailed.length > 0 ? `**${plural(rows, 'more finding')}, one line each:**` : `**One line each:**`));
-            parts.push(ROWS_HEAD, list.slice(detailed.length).map(findingRow).join(''), '\n');
-        }
-        return { detailed, rows, gridOnly: 0, text: parts.join('') };
-    }
-    // Not even the rows fit: the rows that fit, then a grid of all.
-    const grid = gridBlock(list, `**All ${plural(total, 'finding')} by category:**`, m, Math.floor(avail / 3));
-    let used = headSize + m(grid.text);
-    let rows = 0;
-    const lines = [];
-    for (let k = 0; k < total; k++) {
-        const line = findingRow(list[k]);
-        if (used + m(line) > avail)
-            break;
-        used += m(line);
-        lines.push(line);
-        rows += 1;
-    }
-    const parts = [heading];
-    if (rows > 0)
-        parts.push(ROWS_HEAD, lines.join(''), '\n');
-    parts.push(grid.text);
-    return { detailed: [], rows, gridOnly: total - rows, text: parts.join('') };
-}
-function minimalDocument(r, profile) {
-    const lines = [];
-    if (profile.marker)
-        lines.push(profile.marker);
-    lines.push(headline(r.result, reportTitle(r)));
-    lines.push(metaLine({ commitSha: r.commitSha, assessedAt: r.assessedAt, runUrl: r.runUrl, threshold: r.minSeverity }));
-    const open = openCountsText(blockingCounts(r));
-    if (open)
-        lines.push(`**Blocking:** ${open}.`);
-    lines.push(`*The report did not fit ${profile.limitLabel}: only counts are shown. Full data: ${profile.fullDataWhere}.*`);
-    const m = profile.measure;
-    while (lines.length > 1 && m(lines.join('\n\n') + '\n') > profile.limit)
-        lines.pop();
-    const doc = lines.join('\n\n') + '\n';
-    return m(doc) <= profile.limit ? doc : '';
-}
-/** The hidden second line of a comment: the result, commit and time, read back by the next run. */
-function stateMarker(r) {
-    const sha = r.commitSha !== null && /^[0-9a-f]{7,40}$/i.test(r.commitSha) ? r.commitSha.slice(0, 12).toLowerCase() : '-';
-    const at = r.assessedAt !== null && /^\d{4}-\d\d-\d\dT\d\d:\d\d/.test(r.assessedAt) ? `${r.assessedAt.slice(0, 16)}Z` : '-';
-    const result = ['pass', 'fail', 'incomplete', 'error'].includes(r.result) ? r.result : 'error';
-    return `<!-- asas-gate:result=${result};sha=${sha};at=${at} -->`;
-}
-function renderMarkdownReport(r, profile) {
-    const m = profile.measure;
-    const limit = profile.limit;
-    const marker = profile.marker ? `${profile.marker}\n${stateMarker(r)}\n\n` : '';
-    const header = headerBlock(r);
-    const coverage = coverageBlock(r, profile, Math.floor(limit * COVERAGE_SHARE));
-    const notes = notesBlock(r, Math.floor(limit * NOTES_SHARE), m);
-    const footer = footerBlock(profile);
-    const redaction = redactionLine(r);
-    const sev = enumText(r.minSeverity, SEVERITIES);
-    const blocking = r.groups.flatMap((g) => g.findings);
-    const below = r.below;
-    let heading = '';
-    if (r.counts !== null && blocking.length > 0) {
-        heading = para(`#### ${plural(blocking.length, 'finding')} at or above ${sev}: ${countsText(blocking)}`);
-    }
-    else if (r.counts !== null && r.result !== 'error') {
-        heading = para(`**No findings at or above ${sev}.**`);
-    }
-    let belowCount = '';
-    if (r.counts !== null && below.length > 0 && !profile.listBelowThreshold) {
-        belowCount = para(`**Below ${sev}:** ${plural(below.length, 'finding')} (${countsText(below)}), counted here and listed in the job summary.`);
-    }
-    const fixed = m(marker) + m(header) + m(coverage.text) + m(notes.text) + m(footer) + m(redaction) + m(belowCount);
-    const avail = limit - fixed - RESERVE;
-    if (avail < 0 || profile.ladder.length === 0)
-        return minimalDocument(r, profile);
-    const main = layoutFindings(blocking, profile, avail, heading);
-    let belowText = belowCount;
-    let belowLeft = 0;
-    if (profile.listBelowThreshold && below.length > 0) {
-        const head = para(`#### Below ${sev}: ${plural(below.length, 'finding')} (${countsText(below)})`);
-        const room = avail - m(main.text) - m(head) - m(ROWS_HEAD) - 200;
-        const lines = [];
-        let size = 0;
-        if (main.gridOnly === 0) {
-            for (const f of below) {
-                const line = findingRow(f);
-                if (size + m(line) > room)
-                    break;
-                size += m(line);
-                lines.push(line);
-            }
-        }
-        belowLeft = below.length - lines.length;
-        belowText = head + (lines.length > 0 ? `${ROWS_HEAD}${lines.join('')}\n` : '');
-        if (belowLeft > 0)
-            belowText += para(`*${plural(belowLeft, 'finding')} below ${sev} not listed here.*`);
-    }
-    // What was cut, with exact counts.
-    const cuts = [];
-    const full = main.detailed.filter((L) => L === 0).length;
-    const trimmed = main.detailed.length - full;
-    if (trimmed > 0)
-        cuts.push(`${plural(trimmed, 'finding')} with shorter proof`);
-    if (main.rows > 0 && blocking.length > 0)
-        cuts.push(`${plural(main.rows, 'finding')} as one-line rows without proof`);
-    if (main.gridOnly > 0)
-        cuts.push(`${plural(main.gridOnly, 'finding')} only counted in the grid`);
-    if (belowLeft > 0)
-        cuts.push(`${plural(belowLeft, 'finding')} below ${sev} not listed`);
-    if (coverage.left > 0)
-        cuts.push(`${plural(coverage.left, 'coverage row')} not shown`);
-    if (notes.left > 0)
-        cuts.push(`${plural(notes.left, 'note')} not shown`);
-    const cutLine = cuts.length > 0 ? para(`*To fit ${profile.limitLabel}: ${cuts.join('; ')}. Full data: ${profile.fullDataWhere}.*`) : '';
-    const findingsFirst = blocking.length > 0;
-    const body = findingsFirst ? [main.text, cutLine, belowText, coverage.text] : [coverage.text, main.text, cutLine, belowText];
-    const doc = [marker, header, ...body, redaction, notes.text, footer].join('').replace(/\n+$/, '\n');
-    if (m(doc) > limit)
-        return minimalDocument(r, profile);
-    return doc;
-}
-
-;// CONCATENATED MODULE: ./src/report/comment.ts
-/**
- * The sticky PR comment: the report in markdown, under GitHub's comment limit,
- * starting with a hidden marker that names the model, so each model of a matrix
- * keeps its own comment and the next run edits it in place.
- */
-
-
-
-/** GitHub's limit on a comment body, in characters. */
-const COMMENT_LIMIT = 65536;
-const MARKER_PREFIX = '<!-- asas-gate:model=';
-const MARKER_SUFFIX = ' -->';
-/** Longer encoded ids are shortened to a prefix and a hash (the marker stays small and unique). */
-const MARKER_MAX_ENCODED = 120;
-/**
- * Percent-encodes every UTF-8 byte except ASCII letters, digits and `_`, so the
- * result can hold no `-`, `>`, `!`, space or line break: it cannot end or break
- * the HTML comment, and distinct ids give distinct encodings.
- */
-function strictEncode(text) {
-    const bytes = Buffer.from(text, 'utf8');
-    let out = '';
-    for (const b of bytes) {
-        const c = String.fromCharCode(b);
-        out += /[A-Za-z0-9_]/.test(c) ? c : `%${b.toString(16).toUpperCase().padStart(2, '0')}`;
-    }
-    return out;
-}
-/** The hidden first line of the comment of `modelId`, e.g. `<!-- asas-gate:model=m_123 -->`. */
-function commentMarker(modelId) {
-    let enc = strictEncode(modelId);
-    if (enc.length > MARKER_MAX_ENCODED) {
-        const hash = (0,external_node_crypto_.createHash)('sha256').update(modelId, 'utf8').digest('hex');
-        enc = `${strictEncode(modelId.slice(0, 30)).slice(0, 60)}.sha256.${hash}`;
-    }
-    return `${MARKER_PREFIX}${enc}${MARKER_SUFFIX}`;
-}
-/**
- * Detail of the comment: the ten most severe findings in full at most, proof
- * wrapped at 90 characters; the rest one line each.
- */
-const COMMENT_LADDER = [
-    { wrap: WRAP_WIDTH, fieldChars: 1200, maxLines: 14, proseChars: 600, maxSteps: 3, bodies: true, headers: false },
-    { wrap: WRAP_WIDTH, fieldChars: 400, maxLines: 6, proseChars: 300, maxSteps: 1, bodies: false, headers: false },
-    { wrap: WRAP_WIDTH, fieldChars: 0, maxLines: 0, proseChars: 200, maxSteps: 0, bodies: false, headers: false }
-];
-/** Findings shown with their proof in the comment at most. */
-const COMMENT_MAX_DETAILED = 10;
-/** The comment body: starts with the marker line; at most `limit` characters (UTF-16 code units). */
-function renderComment(report, opts = {}) {
-    const limit = opts.limit ?? COMMENT_LIMIT;
-    const summary = trustedLink('job summary', report.runUrl);
-    return renderMarkdownReport(report, {
-        limit,
-        measure: (s) => s.length,
-        limitLabel: `the ${limit.toLocaleString('en-US')}-character limit of a GitHub comment`,
-        marker: commentMarker(report.modelId),
-        ladder: COMMENT_LADDER,
-        maxDetailed: COMMENT_MAX_DETAILED,
-        coverage: 'compact',
-        listBelowThreshold: false,
-        fullDataWhere: `${summary ?? 'the job summary of this workflow run'} and the JSON report (\`report_path\`, kept when the workflow uploads it as an artifact)`
-    });
-}
-/**
- * The result an earlier comment recorded in its hidden second line (see
- * stateMarker), or null. Only the exact shape is read: an enum, hex and an ISO
- * minute, so whatever else the comment holds cannot come through.
- */
-function previousResult(body) {
-    if (!body)
-        return null;
-    const second = body.split('\n', 3)[1]?.replace(/\r$/, '') ?? '';
-    const m = /^<!-- asas-gate:result=(pass|fail|incomplete|error);sha=([0-9a-f]{7,12}|-);at=(\d{4}-\d\d-\d\dT\d\d:\d\dZ|-) -->$/.exec(second);
-    if (!m)
-        return null;
-    return { result: m[1], sha: m[2] === '-' ? null : m[2], at: m[3] === '-' ? null : m[3] };
-}
-
-;// CONCATENATED MODULE: ./src/report/not-assessed.ts
-/**
- * The short report of a step that ended without a result (a refusal, an
- * unreachable service, a configuration mistake, a cancelled job, a bug): the
- * same headline form as every other report ("⛔ Not assessed: ..."), the
- * commit and time, why, and what the previous result of the sticky comment
- * was and for which commit, so a green comment never stays on a red check.
- *
- * Everything that may quote the service or the user goes through
- * markdown-safe.ts (issue 11: the error path renders service text inert).
- */
-
-
-
-/** The failure in a few words for the title (plain text, from trusted parts only). */
-function failureCause(err, kind) {
-    if (kind === 'aborted')
-        return 'the job was cancelled';
-    if (kind === 'bug')
-        return 'an unexpected error in this action';
-    if (err instanceof ConfigError)
-        return `a configuration mistake in ${err.input.replace(/[^\w.-]/g, '').slice(0, 40) || 'the inputs'}`;
-    if (err instanceof ServiceError) {
-        if (err instanceof DeadlineExceededError)
-            return 'timeout_minutes ran out';
-        if (err instanceof MalformedResponseError)
-            return 'the service answered outside its contract';
-        if (err.status !== undefined) {
-            const code = err.code !== undefined && /^[a-z0-9_.-]{1,60}$/i.test(err.code) ? ` ${err.code}` : '';
-            return err.status >= 500 ? `the service failed (HTTP ${err.status}${code})` : `the service refused (HTTP ${err.status}${code})`;
-        }
-        return 'the service could not be reached';
-    }
-    return 'the step failed';
-}
-function notAssessedTitle(input) {
-    const title = gateTitle('error', input.cause, input.modelId);
-    return input.mode === 'validate' ? title.replace(/^Not assessed:/, 'Not validated:') : title;
-}
-function previousLine(previous) {
-    if (previous === undefined)
-        return null;
-    if (previous === null)
-        return '**This replaces the previous result:** this commit was not assessed, so no earlier result applies to it.';
-    const icon = RESULT_ICON[previous.result] ?? '';
-    const commit = previous.sha ? ` for commit \`${previous.sha.slice(0, 7)}\`` : '';
-    const when = previous.at ? ` (${formatWhen(previous.at.replace(/Z$/, ''))})` : '';
-    return `**The previous result no longer applies:** it was ${icon} ${previous.result}${commit}${when}. This commit was not assessed.`;
-}
-/**
- * The report as markdown. `marker` (the sticky comment's) starts the comment;
- * `previous` is what the comment being replaced recorded (null: it recorded
- * nothing readable; undefined: there is no earlier comment, or this is the
- * job summary).
- */
-function renderNotAssessed(input, opts = {}) {
-    const out = [];
-    if (opts.marker)
-        out.push(`${opts.marker}\n${stateMarker({ result: 'error', commitSha: input.commitSha, assessedAt: input.assessedAt })}`);
-    out.push(headline('error', notAssessedTitle(input)));
-    const meta = metaLine({ commitSha: input.commitSha, assessedAt: input.assessedAt, runUrl: input.runUrl });
-    if (meta !== '')
-        out.push(meta);
-    out.push(input.kind === 'bug'
-        ? "**Why:** an unexpected error occurred (a bug in this action); the step's log has the details."
-        : `**Why:** ${proseText(input.line, 2000)}`);
-    const prev = previousLine(opts.previous);
-    if (prev)
-        out.push(prev);
-    out.push('<sub>Quoted text comes from the service: untrusted data, not instructions. The step failed, so the check is red.</sub>');
-    return `${out.join('\n\n')}\n`;
 }
 
 ;// CONCATENATED MODULE: ./src/github/context.ts
@@ -47550,6 +50430,65 @@ function assessedCommit(payload, githubSha) {
         if (typeof sha === 'string' && /^[0-9a-f]{7,64}$/i.test(sha))
             return sha.toLowerCase();
     return null;
+}
+
+;// CONCATENATED MODULE: ./src/report/annotations.ts
+/**
+ * Annotations for the findings at or above the threshold, most severe first.
+ * GitHub shows about ten per step, so past `max` the rest are summed up in one.
+ * Texts are one line, without control, bidi or zero-width characters, clamped.
+ */
+
+
+
+function clean(text, max) {
+    const c = clampText(text, max);
+    return sanitizeText(c.text, false).trim() + (c.cut > 0 ? ' …' : '');
+}
+function severityText(s) {
+    return SEVERITIES.includes(s) ? s : 'unknown';
+}
+function annotationFor(f, minSeverity) {
+    const sev = severityText(f.severity);
+    const title = clean(`${sev} finding: ${f.category} (${f.lens})`, 120);
+    const parts = [`Security assessment finding ${clean(f.findingId, 80)}, status ${clean(f.status, 30)}, at or above ${minSeverity}.`];
+    if (f.standing === 'accepted')
+        parts.push('Accepted in the accepted-risks file: it does not block.');
+    if (f.standing === 'known')
+        parts.push('Known since the baseline: with fail_on new it does not block.');
+    if (f.redacted) {
+        parts.push("Proof withheld: the workspace's plan withholds the proof of findings.");
+    }
+    else {
+        parts.push(`Description: ${clean(f.description, 500)}`);
+        parts.push(`Expected behaviour: ${clean(f.expectedBehavior, 300)}`);
+        if (f.attacks.length > 0)
+            parts.push(`${f.attacks.length} ${f.attacks.length === 1 ? 'attack' : 'attacks'}; replay steps in the job summary and the JSON report.`);
+    }
+    // Blocking findings fail the gate (error); closed, accepted and (fail_on new) known ones do not (warning).
+    return { level: f.standing === 'blocking' ? 'error' : 'warning', title, message: parts.join(' ') };
+}
+/** One annotation per finding at or above the threshold; over `max`, `max - 1` of them and one for the rest. */
+function buildAnnotations(report, max = 10) {
+    const list = report.groups.flatMap((g) => g.findings);
+    const limit = Math.max(1, Math.floor(max));
+    if (list.length <= limit)
+        return list.map((f) => annotationFor(f, report.minSeverity));
+    const shown = list.slice(0, limit - 1).map((f) => annotationFor(f, report.minSeverity));
+    const rest = list.slice(limit - 1);
+    const counts = zeroCounts();
+    let blocking = 0;
+    for (const f of rest) {
+        counts[f.severity] += 1;
+        if (f.standing === 'blocking')
+            blocking += 1;
+    }
+    shown.push({
+        level: blocking > 0 ? 'error' : 'warning',
+        title: `${rest.length} more findings at or above ${report.minSeverity}`,
+        message: `${rest.length} more findings at or above ${report.minSeverity} (${describeCounts(counts)}; ${blocking} blocking) are not annotated. See the job summary and the JSON report.`
+    });
+    return shown;
 }
 
 ;// CONCATENATED MODULE: ./src/report/json.ts
@@ -47817,6 +50756,9 @@ function renderJsonWithCap(report, cap, opts = {}) {
             pr_removes: r.acceptances.prRemoves.map(acceptanceJson)
         },
         notes: r.notes,
+        assessments_spent: r.pipeline?.assessmentsSpent ?? null,
+        budget: r.pipeline?.budgetLine ?? null,
+        pipeline: r.pipeline?.lines ?? [],
         truncation: null
     };
     if (truncatedFields > 0)
@@ -47833,6 +50775,218 @@ function renderJsonWithCap(report, cap, opts = {}) {
     }
     const indent = opts.indent ?? 2;
     return `${indent > 0 ? JSON.stringify(data, null, indent) : JSON.stringify(data)}\n`;
+}
+
+;// CONCATENATED MODULE: ./src/report/junit.ts
+function xml(text) {
+    return text
+        .replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]/g, '')
+        .replace(/&/g, '&amp;')
+        .replace(/</g, '&lt;')
+        .replace(/>/g, '&gt;')
+        .replace(/"/g, '&quot;');
+}
+/** Whether a finding blocks the gate (the report model's standing, the gate's own rule). */
+function blocks(f) {
+    return f.standing === 'blocking';
+}
+function renderJunit(report) {
+    const categories = report.coverageRows.map((r) => r.category);
+    for (const f of report.findings)
+        if (!categories.includes(f.category))
+            categories.push(f.category);
+    const cases = [];
+    let failures = 0;
+    let skipped = 0;
+    for (const c of categories) {
+        const row = report.coverageRows.find((r) => r.category === c);
+        const of = report.findings.filter((f) => f.category === c);
+        const blocking = of.filter(blocks);
+        const name = xml(c);
+        const attrs = `classname="agent-security.${xml(report.modelId)}" name="${name}" time="0"`;
+        if (blocking.length > 0) {
+            failures += 1;
+            const body = blocking
+                .map((f) => `    <failure message="${xml(`${f.severity} ${f.category} finding ${f.findingId}${f.baselineState ? ` (${f.baselineState})` : ''}`)}" type="${xml(f.severity)}">${xml(f.description)}</failure>`)
+                .join('\n');
+            cases.push(`  <testcase ${attrs}>\n${body}\n  </testcase>`);
+            continue;
+        }
+        if (row && row.planned && row.state !== 'completed') {
+            skipped += 1;
+            cases.push(`  <testcase ${attrs}>\n    <skipped message="${xml(`not completed: ${row.state}`)}"/>\n  </testcase>`);
+            continue;
+        }
+        const waived = of.filter((f) => f.standing === 'known' || (f.accepted !== null && f.standing !== 'closed'));
+        const out = waived.map((f) => `${f.findingId} ${f.severity}: ${f.accepted ? `accepted (${f.accepted.reasonCode}, owner ${f.accepted.owner}, expires ${f.accepted.expires})` : 'known since the baseline'}`);
+        cases.push(out.length > 0
+            ? `  <testcase ${attrs}>\n    <system-out>${xml(out.join('\n'))}</system-out>\n  </testcase>`
+            : `  <testcase ${attrs}/>`);
+    }
+    const suite = `agent-security-gate ${report.modelId}`;
+    return [
+        '<?xml version="1.0" encoding="UTF-8"?>',
+        `<testsuites name="${xml(suite)}" tests="${categories.length}" failures="${failures}" errors="0">`,
+        `<testsuite name="${xml(suite)}" tests="${categories.length}" failures="${failures}" errors="0" skipped="${skipped}"${report.startedAt ? ` timestamp="${xml(report.startedAt)}"` : ''}>`,
+        ...cases,
+        '</testsuite>',
+        '</testsuites>',
+        ''
+    ].join('\n');
+}
+
+;// CONCATENATED MODULE: ./src/report/sarif.ts
+/**
+ * SARIF 2.1.0 of a report, for github/codeql-action/upload-sarif. Pure.
+ * - one rule per category (name, OWASP and ATLAS in the help and the tags,
+ *   security-severity from the worst severity seen);
+ * - one result per finding at or above the threshold, on a repository file the
+ *   user names (the agent's profile or the workflow file). Every result sits on
+ *   line 1 of that file, so the finding's fingerprint is also its
+ *   `primaryLocationLineHash`: code scanning groups alerts by it and would
+ *   otherwise hash that one line, merging every alert of the run into one and
+ *   replacing them all whenever the line is edited;
+ * - the message names the severity, category, state and description, never
+ *   the finding id (it changes on every run, and each change would be a diff);
+ * - accepted findings carry a suppression with their justification, and their
+ *   message says accepted, not open;
+ * - text from the service is shown with its invisible characters named, as in
+ *   the comment, and no string holds a control character.
+ */
+
+
+
+const SARIF_SCHEMA = 'https://json.schemastore.org/sarif-2.1.0.json';
+/** GitHub's security-severity scale (critical is over 9.0, high 7.0 to 8.9, medium 4.0 to 6.9, low below 4.0). */
+const SECURITY_SEVERITY = { critical: '9.5', high: '8.0', medium: '5.5', low: '3.0' };
+const LEVEL = { critical: 'error', high: 'error', medium: 'warning', low: 'note' };
+function ruleId(category) {
+    return `agent-security/${sanitizeText(category, false)}`;
+}
+/** One line of service text: invisible characters named, clamped. */
+function line(text, max) {
+    return sanitizeText(clampText(text, max).text, false);
+}
+/** C0 and C1 controls, tab and line feed excepted (a carriage return is folded into a line feed first). */
+const CONTROLS = /[\u0000-\u0008\u000B-\u001F\u007F-\u009F]/g;
+/** Every string of the log without control characters (NUL, BEL, ESC, ...): consumers print them. */
+function withoutControls(value) {
+    if (typeof value === 'string')
+        return value.replace(/\r\n?/g, '\n').replace(CONTROLS, '');
+    if (Array.isArray(value))
+        return value.map(withoutControls);
+    if (value !== null && typeof value === 'object')
+        return Object.fromEntries(Object.entries(value).map(([k, v]) => [withoutControls(k), withoutControls(v)]));
+    return value;
+}
+/** The characters a URI path segment holds as they are (RFC 3986 pchar); the others are percent-encoded. */
+const PCHAR = /[A-Za-z0-9\-._~!$&'()*+,;=:@]/;
+function encodeChar(ch) {
+    if (PCHAR.test(ch))
+        return ch;
+    try {
+        return encodeURIComponent(ch);
+    }
+    catch {
+        return '%EF%BF%BD'; // a lone surrogate has no UTF-8 form: U+FFFD, as a decoder would show it
+    }
+}
+/** A repository-relative path as the relative URI reference SARIF wants (`my dir/a.yml` -> `my%20dir/a.yml`). */
+function pathToUri(path) {
+    return (path
+        .split('/')
+        // By code point on purpose: each is encoded on its own (UTF-8), grapheme clusters do not matter in a URI.
+        // eslint-disable-next-line @typescript-eslint/no-misused-spread
+        .map((segment) => [...segment].map(encodeChar).join(''))
+        .join('/'));
+}
+/** "open, new", "accepted, known", "fixed": never "open" for an accepted finding (it is suppressed). */
+function stateOf(f) {
+    return [f.accepted ? 'accepted' : f.status, ...(f.baselineState ? [f.baselineState] : [])].join(', ');
+}
+function renderSarif(report, opts) {
+    const findings = report.findings.filter((f) => atOrAbove(f.severity, opts.threshold));
+    const categories = new Map();
+    for (const row of report.coverageRows)
+        categories.set(row.category, { worst: row.worstSeverity ?? 'low', owasp: row.owasp, atlas: row.atlas });
+    for (const f of findings) {
+        const c = categories.get(f.category) ?? { worst: f.severity, owasp: null, atlas: null };
+        if (severityRank(f.severity) < severityRank(c.worst))
+            c.worst = f.severity;
+        categories.set(f.category, c);
+    }
+    const keys = [...categories.keys()];
+    const rules = [...categories].map(([key, c]) => {
+        const refs = [c.owasp ? `OWASP LLM Top 10 ${line(c.owasp, 60)}` : '', c.atlas ? `MITRE ATLAS ${line(c.atlas, 60)}` : ''].filter((x) => x !== '');
+        const tail = "Each result is a finding of an assessment run; its proof (the attacks and replay steps) is in the run's report.";
+        const help = `AI agent security category ${line(key, 200)}.${refs.length > 0 ? ` Mapped to ${refs.join(' and ')}.` : ''} ${tail}`;
+        // Service text in the markdown is code, as in the comment: it cannot link, mention or format.
+        const mdRefs = [
+            c.owasp ? `OWASP LLM Top 10 ${codeSpan(c.owasp, { max: 60 })}` : '',
+            c.atlas ? `MITRE ATLAS ${codeSpan(c.atlas, { max: 60 })}` : ''
+        ].filter((x) => x !== '');
+        const markdown = `AI agent security category ${codeSpan(key, { max: 200 })}.${mdRefs.length > 0 ? ` Mapped to ${mdRefs.join(' and ')}.` : ''} ${tail}`;
+        return {
+            id: ruleId(key),
+            name: line(key, 200).replace(/(^|_)([a-z])/g, (_m, _s, ch) => ch.toUpperCase()),
+            shortDescription: { text: `AI agent security: ${line(key, 200)}` },
+            fullDescription: { text: help },
+            help: { text: help, markdown },
+            defaultConfiguration: { level: LEVEL[c.worst] },
+            properties: {
+                tags: ['security', 'ai-agent', ...(c.owasp ? [`owasp-llm/${c.owasp}`] : []), ...(c.atlas ? [`mitre-atlas/${c.atlas}`] : [])],
+                'security-severity': SECURITY_SEVERITY[c.worst],
+                precision: 'high'
+            }
+        };
+    });
+    const results = findings.map((f) => {
+        const result = {
+            ruleId: ruleId(f.category),
+            ruleIndex: keys.indexOf(f.category),
+            level: LEVEL[f.severity],
+            message: { text: line(`${f.severity} ${f.category} finding (${stateOf(f)}): ${f.description}`, 2000) },
+            locations: [
+                { physicalLocation: { artifactLocation: { uri: pathToUri(opts.location), uriBaseId: '%SRCROOT%' }, region: { startLine: 1 } } }
+            ],
+            partialFingerprints: { [FINGERPRINT_KEY]: f.fingerprint, primaryLocationLineHash: f.fingerprint },
+            properties: {
+                'security-severity': SECURITY_SEVERITY[f.severity],
+                findingId: f.findingId,
+                status: f.status,
+                ...(f.baselineState ? { baseline: f.baselineState } : {})
+            }
+        };
+        if (f.accepted) {
+            result.suppressions = [
+                {
+                    kind: 'external',
+                    status: 'accepted',
+                    justification: line(`${f.accepted.reasonCode}: ${f.accepted.explanation} (owner ${f.accepted.owner}, expires ${f.accepted.expires})`, 1000)
+                }
+            ];
+        }
+        return result;
+    });
+    return withoutControls({
+        $schema: SARIF_SCHEMA,
+        version: '2.1.0',
+        runs: [
+            {
+                tool: {
+                    driver: {
+                        name: 'agent-security-gate',
+                        version: opts.toolVersion,
+                        informationUri: opts.informationUri ?? 'https://github.com/marketplace/actions/ai-agent-security-gate',
+                        rules
+                    }
+                },
+                automationDetails: { id: `agent-security-gate/${report.modelId}/` },
+                results,
+                properties: { modelId: report.modelId, runId: report.runId, result: report.result }
+            }
+        ]
+    });
 }
 
 ;// CONCATENATED MODULE: ./src/report/summary.ts
@@ -47869,635 +51023,563 @@ function renderSummary(report, opts = {}) {
     });
 }
 
-;// CONCATENATED MODULE: ./src/action/state.ts
-const IS_POST = 'isPost';
-const RUN_ID = 'run_id';
-const RUN_SETTLED = 'run_settled';
-const TRIGGER_INTENT = 'trigger_intent';
-const CANCEL_REQUESTED = 'cancel_requested';
-/** True in the post step: the main step marks the state before doing anything else. */
-function isPostStep(state) {
-    return state.getState(IS_POST) === 'true';
+;// CONCATENATED MODULE: external "node:fs/promises"
+const promises_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:fs/promises");
+;// CONCATENATED MODULE: ./src/util/parse-file.ts
+/**
+ * Parsing a file of the repository or the runner (profile_file, the
+ * accepted-risks file, the event payload) with the nesting bound and the
+ * iterative check of a service body: a hostile file (say 400,000 levels) is a
+ * mistake in the file, never a stack overflow in whatever walks it next.
+ */
+
+/** The deepest nesting of lists and mappings read from a file. */
+const MAX_FILE_DEPTH = MAX_BODY_DEPTH;
+/** What is wrong with a file nested deeper than MAX_FILE_DEPTH. */
+const TOO_DEEP = `nests lists or mappings deeper than ${MAX_FILE_DEPTH} levels`;
+const TOO_DEEP_PARSE = { ok: false, tooDeep: true, why: TOO_DEEP };
+/** `value` when it nests at most MAX_FILE_DEPTH levels. */
+function boundedValue(value) {
+    return nestedDeeperThan(value, MAX_FILE_DEPTH) ? TOO_DEEP_PARSE : { ok: true, value };
 }
-function markMainStarted(state) {
-    state.saveState(IS_POST, 'true');
-}
-/** Saved before each POST /run: what the post step needs to find the run a trigger it never heard back from created. */
-function saveTriggerIntent(state, intent) {
-    state.saveState(TRIGGER_INTENT, JSON.stringify(intent));
-}
-/** The recorded intent of a trigger whose run id the main step never saved, or null. */
-function abandonedTrigger(state) {
-    if (state.getState(RUN_ID) !== '')
-        return null;
-    const raw = state.getState(TRIGGER_INTENT);
-    if (raw === '')
-        return null;
+/** JSON text as a value nested at most MAX_FILE_DEPTH levels (JSON.parse itself does not recurse). */
+function parseJsonFile(text) {
+    let value;
     try {
-        const v = JSON.parse(raw);
-        if (typeof v !== 'object' || v === null || Array.isArray(v))
-            return null;
-        const { modelId, categories, baseline, sentAt } = v;
-        if (typeof modelId !== 'string' || typeof sentAt !== 'number' || !Array.isArray(categories))
-            return null;
-        if (!categories.every((c) => typeof c === 'string'))
-            return null;
-        if (baseline !== null && !(Array.isArray(baseline) && baseline.every((b) => typeof b === 'string')))
-            return null;
-        return { modelId, categories, baseline, sentAt };
+        value = JSON.parse(text);
     }
-    catch {
-        return null;
+    catch (err) {
+        if (err instanceof RangeError)
+            return TOO_DEEP_PARSE;
+        return { ok: false, tooDeep: false, why: `is not valid JSON (${err.message})` };
     }
-}
-function saveRunStarted(state, runId) {
-    state.saveState(RUN_ID, runId);
-    state.saveState(RUN_SETTLED, 'false');
-}
-function saveRunSettled(state) {
-    state.saveState(RUN_SETTLED, 'true');
-}
-/** A cancel of `runId` was accepted (202): the run is stopping, and no second cancel is to be sent. */
-function saveCancelRequested(state, runId) {
-    state.saveState(CANCEL_REQUESTED, runId);
-}
-function cancelRequested(state, runId) {
-    return state.getState(CANCEL_REQUESTED) === runId;
-}
-/** The run the post step must see stopped, or null when there is none. */
-function runLeftRunning(state) {
-    const runId = state.getState(RUN_ID);
-    return runId !== '' && state.getState(RUN_SETTLED) !== 'true' ? runId : null;
+    return boundedValue(value);
 }
 
-;// CONCATENATED MODULE: ./src/validate/validate-mode.ts
+;// CONCATENATED MODULE: ./src/github/sticky-comment.ts
 /**
- * `mode: validate`: re-run the attacks of every finding marked fixed among the
- * model's recent runs (POST /findings/{id}/validate, section 4.10) and report
- * which fixes hold.
+ * The sticky PR comment: one per model_id, found by a hidden marker in its
+ * body, edited in place on the next run (`update`), or a new one per run
+ * (`new`), or none (`off`).
  *
- * - Candidates: GET /model/{id}/run?limit=max_runs (most recent first), then
- *   GET /run/{run_id}/findings?status=fixed of each terminal run (a running run
- *   has no readable findings: skipped, as is a 409 run_in_progress). Deduped by
- *   finding_id (the most recent run wins); validated most severe first, so a
- *   daily replay cap is spent where it matters.
- * - ONE validation at a time. Verdicts resolved / still_broken / not_eligible
- *   are final; `validating` is followed through the findings list until the
- *   finding's status leaves `fixed`, within the deadline.
- * - 409 validation_in_progress: someone else's validation of the finding is
- *   running: follow it the same way, never start another while it runs. What
- *   a still_broken validation leaves behind is not shown (the status may stay
- *   `fixed`), so the attacks are watched too: once every attack's
- *   last_replay_status is no longer pending and its last_replayed_at has
- *   moved past the moment of the 409, the other validation has visibly
- *   ended; if the status still says `fixed`, POST validate is asked again
- *   (its verdict is then ours) rather than waiting out the deadline.
- * - 429 (concurrency or daily replay cap): wait per Retry-After if it fits in
- *   timeout_minutes, then retry; else this and every remaining finding is
- *   reported not attempted.
- * - 403 proof_withheld: the plan withholds proof; the same answer holds for
- *   every finding, so the rest is not tried.
- * - 422 replay_unwireable, 404: this finding is not attempted (explained).
- * - An ambiguous failure (network, 5xx, malformed answer) may have started a
- *   replay: the finding's status is read back before trying again (the client
- *   never retries validate, since each call spends a replay run).
- * - Other service errors propagate; the shell reports them.
+ * Writing the comment never changes the gate's result: a comment that cannot
+ * be written (403 on a fork PR's read-only token, missing
+ * `pull-requests: write`, 404, anything after retries) is a warning that says
+ * why and how to fix it, and the outcome is `skipped`.
  */
 
 
-
-
-const VALIDATION_OUTCOMES = (/* unused pure expression or super */ null && (['resolved', 'still_broken', 'not_eligible', 'not_attempted']));
-/** Explanations shown to the user (the detail of a not-attempted finding). */
-const NOT_ATTEMPTED_DETAIL = {
-    proofWithheld: "proof withheld by the plan: this workspace's plan withholds the proof of findings (their attacks), and validation replays those attacks, so it needs a plan that includes proof",
-    unwireable: 'the target cannot be wired for replay: validation re-sends the attacks to the live target, which must be reachable from the service over the HTTP transport with a valid endpoint_url, response_field and credentials in its agent config',
-    notFound: 'the service no longer knows this finding (404): it was deleted or belongs to another workspace',
-    capReached: 'daily replay cap or concurrency limit reached',
-    stillValidating: 'still validating when timeout_minutes ran out',
-    timedOutBefore: 'timeout_minutes ran out before this finding could be validated',
-    timedOutWhile: 'timed out while validating'
-};
-/** Interval bounds while following a validation through the findings list. */
-const FOLLOW_POLL_MIN_MS = 2_000;
-const FOLLOW_POLL_MAX_MS = 15_000;
-/** The shortest wait after a 429 that gave no usable Retry-After. */
-const MIN_429_WAIT_MS = 1_000;
-/** Attempts of one validate call after ambiguous failures (each one read back first). */
-const MAX_AMBIGUOUS_ATTEMPTS = 3;
-/** Times POST validate is asked again after another validation visibly ended with the status still `fixed`. */
-const MAX_ASK_AGAIN = 2;
-/** How far the service's clock may be behind ours when comparing last_replayed_at with the moment of a 409. */
-const REPLAY_CLOCK_SKEW_MS = 5_000;
-/**
- * Every attack of `now` was replayed after `sinceMs` (our clock, less the
- * skew allowed) or after what `before` showed, and none is pending: the
- * validation running at `sinceMs` has ended. False when the finding has no
- * attacks (nothing to see).
- */
-function replaysEndedSince(now, before, sinceMs) {
-    if (now.attacks.length === 0)
+/** The values of the `comment` input. */
+const COMMENT_MODES = ['update', 'new', 'off'];
+/** Pages read at most when looking for the marker (100 per page). */
+const MAX_PAGES = 100;
+/** Whether an author looks like an app's bot user (GITHUB_TOKEN writes as `github-actions[bot]`). */
+function isBotUser(user) {
+    if (!user)
         return false;
-    const prev = new Map(before.attacks.map((a) => [a.attack_id, a.last_replayed_at]));
-    return now.attacks.every((a) => {
-        if (a.last_replay_status === 'pending' || a.last_replayed_at === null)
-            return false;
-        const at = Date.parse(a.last_replayed_at);
-        if (Number.isNaN(at))
-            return false;
-        if (at >= sinceMs - REPLAY_CLOCK_SKEW_MS)
-            return true;
-        const was = prev.get(a.attack_id);
-        if (was === undefined)
-            return false;
-        const wasAt = was === null ? Number.NEGATIVE_INFINITY : Date.parse(was);
-        return !Number.isNaN(wasAt) && at > wasAt;
+    return user.type === 'Bot' || user.login.endsWith('[bot]');
+}
+/**
+ * Whether an item holding the marker was written by us: by the token's own
+ * login when GitHub told it, else by a bot user. A person quoting the marker
+ * in their own comment or issue cannot make the action edit it.
+ */
+function ownedBy(user, ownLogin) {
+    if (!user)
+        return false;
+    return ownLogin !== null ? user.login === ownLogin : isBotUser(user);
+}
+/** The body with the marker in it (prepended when the renderer did not put it there). */
+function withMarker(body, marker) {
+    return hasMarker(body, marker) ? body : `${marker}\n${body}`;
+}
+/**
+ * Whether a body is ours for this marker: the marker opens it. Anchored, so a
+ * finding that quotes another model's marker inside our comment cannot make
+ * that comment look like the other model's.
+ */
+function hasMarker(body, marker) {
+    return (body ?? '').trimStart().startsWith(marker);
+}
+/**
+ * A memo of the token's login: GET /user is asked at most once, and only when
+ * some item holds the marker.
+ */
+function ownLoginOnce(api) {
+    let cached;
+    return () => (cached ??= api.authenticatedLogin().catch(() => null));
+}
+/** The first comment of ours holding the marker, searched through every page. */
+async function findStickyComment(api, target, marker, ownLogin, log) {
+    for (let page = 1; page <= MAX_PAGES; page++) {
+        const { items, hasNext } = await api.listComments(target, target.number, page);
+        for (const comment of items) {
+            if (!hasMarker(comment.body, marker))
+                continue;
+            if (ownedBy(comment.user, await ownLogin()))
+                return comment;
+            log.debug(`Comment ${comment.id} holds the marker but was not written by this action's token; left alone.`);
+        }
+        if (!hasNext || items.length === 0)
+            return null;
+    }
+    log.debug(`No sticky comment found in the first ${MAX_PAGES} pages of comments; a new one is added.`);
+    return null;
+}
+const FORK_HINT = 'On pull requests from forks the GITHUB_TOKEN is read-only whatever `permissions:` says: accept the job summary alone there, ' +
+    "or use `pull_request_target` with care (it runs with a write token and secrets: never check out or run the fork's code in that job).";
+/** The warning line for a comment that could not be read or written, and the short reason for the outcome. */
+function explainCommentFailure(err, target) {
+    const where = `${target.owner}/${target.repo}#${target.number}`;
+    const head = `Could not write the PR comment on ${where} (the gate's result is unchanged)`;
+    return explainGitHubFailure(err, head, (e, said) => {
+        if (e.status === 403) {
+            return {
+                warning: `${head}: GitHub answered 403, the token may not write to pull requests (${said}). ` +
+                    'Fix: give the job `permissions: pull-requests: write`. ' +
+                    FORK_HINT,
+                reason: 'forbidden (403): the token cannot write pull request comments'
+            };
+        }
+        if (e.status === 404) {
+            return {
+                warning: `${head}: GitHub answered 404, the pull request is not visible to the token (${said}). ` +
+                    'Fix: give the job `permissions: pull-requests: write` (a private repository hides what the token may not read), and check GITHUB_REPOSITORY and github_token. ' +
+                    FORK_HINT,
+                reason: 'not found (404): the token cannot see the pull request'
+            };
+        }
+        return null;
     });
 }
-/** follow() saw the other validation end with the status still `fixed`. */
-const ASK_AGAIN = 'ask-again';
-/** Ends this finding and all those after it with the same explanation. */
-class StopAll extends Error {
-    here;
-    rest;
-    constructor(here, rest) {
-        super(rest);
-        this.here = here;
-        this.rest = rest;
-    }
-}
-function timedOut(f) {
-    return new StopAll({ outcome: 'not_attempted', detail: NOT_ATTEMPTED_DETAIL.timedOutWhile, finding_status: f.status, attacks: attacksOf(f) }, NOT_ATTEMPTED_DETAIL.timedOutBefore);
-}
-function attacksOf(f) {
-    return f.attacks.map((a) => ({ attack_id: a.attack_id, last_replay_status: a.last_replay_status }));
-}
-function safeId(id) {
-    return oneLine(id, 80);
-}
-function clampMaxRuns(n) {
-    if (!Number.isFinite(n))
-        return 20;
-    return Math.min(100, Math.max(1, Math.trunc(n)));
-}
-/** "2 attacks still reproduce, 1 could not be judged" from a finding after replay. */
-function brokenDetail(f) {
-    const reproduced = f.attacks.filter((a) => a.last_replay_status === 'reproduced').length;
-    const inconclusive = f.attacks.filter((a) => a.last_replay_status === 'inconclusive').length;
-    const parts = [];
-    if (reproduced > 0)
-        parts.push(`${reproduced} of ${f.attacks.length} attack${f.attacks.length === 1 ? '' : 's'} still reproduce${reproduced === 1 ? 's' : ''}`);
-    if (inconclusive > 0)
-        parts.push(`${inconclusive} could not be judged`);
-    const what = parts.length > 0 ? parts.join(', ') : 'at least one attack still reproduces or could not be judged';
-    return `${what}; the finding is ${f.status === 'open' ? 'open again' : `now ${safeId(f.status)}`}`;
-}
-/** The outcome told by a finding's status once a validation has ended. Null while it is still `fixed`. */
-function outcomeOfStatus(f) {
-    switch (f.status) {
-        case 'fixed':
-            return null;
-        case 'FIXED_VERIFIED':
-            return {
-                outcome: 'resolved',
-                detail: 'no attack reproduces any more; the finding is now FIXED_VERIFIED',
-                finding_status: f.status,
-                attacks: attacksOf(f)
-            };
-        case 'open':
-            return { outcome: 'still_broken', detail: brokenDetail(f), finding_status: f.status, attacks: attacksOf(f) };
-        case 'dismissed':
-            return {
-                outcome: 'not_eligible',
-                detail: 'the finding was dismissed meanwhile; it is no longer marked fixed',
-                finding_status: f.status,
-                attacks: attacksOf(f)
-            };
-        default:
-            // A status the description does not name (its complete set is not shown): the
-            // finding left fixed without reaching FIXED_VERIFIED, so it is not resolved (fail closed).
-            return {
-                outcome: 'still_broken',
-                detail: `the finding is now ${safeId(f.status)}, a status this action does not know; not counted as resolved`,
-                finding_status: f.status,
-                attacks: attacksOf(f)
-            };
-    }
-}
-function fromVerdict(res) {
-    const f = res.finding;
-    const replay = res.replay_run_id ? ` (replay run ${safeId(res.replay_run_id)})` : '';
-    switch (res.verdict) {
-        case 'resolved':
-            return {
-                outcome: 'resolved',
-                detail: `no attack reproduces any more; the finding is now ${safeId(f.status)}${replay}`,
-                finding_status: f.status,
-                attacks: attacksOf(f)
-            };
-        case 'still_broken':
-            return { outcome: 'still_broken', detail: `${brokenDetail(f)}${replay}`, finding_status: f.status, attacks: attacksOf(f) };
-        case 'not_eligible':
-            return {
-                outcome: 'not_eligible',
-                detail: `the finding is no longer marked fixed (status ${safeId(f.status)}); no replay run was spent`,
-                finding_status: f.status,
-                attacks: attacksOf(f)
-            };
-        case 'validating':
-            return 'validating';
-    }
-}
-class Validator {
-    deps;
-    modelId;
-    random;
-    constructor(deps, modelId) {
-        this.deps = deps;
-        this.modelId = modelId;
-        this.random = deps.random ?? Math.random;
-    }
-    get opts() {
-        return this.deps.signal ? { signal: this.deps.signal } : {};
-    }
-    /** Terminal runs' fixed findings, deduped, most severe first. */
-    async collect(maxRuns) {
-        const { api, log } = this.deps;
-        const list = await api.listRuns(this.modelId, { limit: clampMaxRuns(maxRuns) }, this.opts);
-        const seen = new Map();
-        let runsScanned = 0;
-        let order = 0;
-        const rank = new Map();
-        for (const run of list.runs) {
-            if (run.status === 'running') {
-                log.info(`Run ${safeId(run.run_id)} is still running; its findings are not readable yet, skipped.`);
-                continue;
-            }
-            const findings = await this.fixedFindingsOf(run);
-            if (findings === null)
-                continue;
-            runsScanned += 1;
-            for (const f of findings) {
-                if (f.status !== 'fixed' || seen.has(f.finding_id))
-                    continue;
-                seen.set(f.finding_id, { finding: f, runId: run.run_id });
-                rank.set(f.finding_id, order++);
-            }
+async function postStickyComment(api, target, body, marker, mode, log) {
+    if (mode === 'off')
+        return { action: 'skipped', url: null, reason: 'comment is off' };
+    const textFor = (existing) => withMarker(typeof body === 'string' ? body : body(existing), marker);
+    const ref = { owner: target.owner, repo: target.repo, number: target.number };
+    try {
+        if (mode === 'new') {
+            const created = await api.createComment(ref, ref.number, textFor(null));
+            return { action: 'created', url: created.html_url };
         }
-        const candidates = [...seen.values()].sort((a, b) => severityRank(a.finding.severity) - severityRank(b.finding.severity) ||
-            (rank.get(a.finding.finding_id) ?? 0) - (rank.get(b.finding.finding_id) ?? 0));
-        return { candidates, runsScanned, runsListed: list.runs.length };
-    }
-    async fixedFindingsOf(run) {
-        try {
-            const res = await this.deps.api.listFindings(run.run_id, { status: 'fixed' }, this.opts);
-            return res.findings;
+        const ownLogin = ownLoginOnce(api);
+        const existing = await findStickyComment(api, ref, marker, ownLogin, log);
+        if (existing) {
+            const updated = await api.updateComment(ref, existing.id, textFor(existing.body));
+            return { action: 'updated', url: updated.html_url || existing.html_url };
         }
-        catch (err) {
-            if (err instanceof ServiceError && err.status === 409) {
-                this.deps.log.info(`Run ${safeId(run.run_id)} is still in progress; its findings are not readable yet, skipped.`);
-                return null;
-            }
+        // A create whose answer was lost may have taken effect: look again before repeating it.
+        const created = await api.createComment(ref, ref.number, textFor(null), () => findStickyComment(api, ref, marker, ownLogin, log));
+        return { action: 'created', url: created.html_url };
+    }
+    catch (err) {
+        if (err instanceof AbortedError)
             throw err;
-        }
+        const { warning, reason } = explainCommentFailure(err, ref);
+        log.warning(warning);
+        return { action: 'skipped', url: null, reason };
     }
-    /** The finding as the findings list of its run shows it now; null when it is gone. */
-    async readBack(c) {
-        const res = await this.deps.api.listFindings(c.runId, {}, this.opts);
-        return res.findings.find((f) => f.finding_id === c.finding.finding_id) ?? null;
-    }
-    followDelay(step) {
-        const base = Math.min(FOLLOW_POLL_MAX_MS, FOLLOW_POLL_MIN_MS * 1.5 ** step);
-        return Math.round(base * (0.8 + 0.4 * this.random()));
-    }
-    /**
-     * Follow a running validation (ours or someone else's) until the status
-     * leaves `fixed`. With `othersSince` (the moment of a 409: someone else's
-     * validation), also until its replays visibly end with the status still
-     * `fixed`: then ASK_AGAIN.
-     */
-    async follow(c, why, othersSince) {
-        const { clock, deadline, log } = this.deps;
-        const since = clock.now();
-        let lastLog = since;
-        let last = c.finding;
-        log.info(`  ${why}; following it through the findings list of run ${safeId(c.runId)}.`);
-        for (let step = 0;; step++) {
-            const delay = this.followDelay(step);
-            if (delay >= deadline.remainingMs()) {
-                return {
-                    outcome: 'not_attempted',
-                    detail: NOT_ATTEMPTED_DETAIL.stillValidating,
-                    finding_status: last.status,
-                    attacks: attacksOf(last)
-                };
-            }
-            await clock.sleep(delay, this.deps.signal);
-            const now = await this.readBack(c);
-            if (now === null) {
-                return {
-                    outcome: 'not_attempted',
-                    detail: `the finding disappeared from the findings list of run ${safeId(c.runId)} while validating`,
-                    finding_status: null,
-                    attacks: attacksOf(last)
-                };
-            }
-            last = now;
-            const done = outcomeOfStatus(now);
-            if (done)
-                return done;
-            if (othersSince !== undefined && replaysEndedSince(now, c.finding, othersSince)) {
-                log.info(`  The other validation has ended (every attack replayed since the 409: ${now.attacks.map((a) => `${safeId(a.attack_id)} ${safeId(a.last_replay_status)}`).join(', ')}), but the finding still reads fixed; asking for a validation again.`);
-                return ASK_AGAIN;
-            }
-            if (clock.now() - lastLog >= 30_000) {
-                log.info(`  Still validating (${Math.round((clock.now() - since) / 1000)} s so far)…`);
-                lastLog = clock.now();
-            }
-        }
-    }
-    /** Validate one finding; throws StopAll when the rest cannot be tried either. */
-    async validate(c) {
-        const { clock, deadline } = this.deps;
-        const id = c.finding.finding_id;
-        let ambiguous = 0;
-        let capWaits = 0;
-        let askedAgain = 0;
-        for (;;) {
-            let res;
-            try {
-                res = await this.deps.api.validateFinding(id, this.opts);
-            }
-            catch (err) {
-                if (!(err instanceof ServiceError))
-                    throw err;
-                if (err.status === 409 && (err.code === 'validation_in_progress' || err.code === undefined)) {
-                    const watch = askedAgain < MAX_ASK_AGAIN ? clock.now() : undefined;
-                    const followed = await this.follow(c, 'A validation of this finding is already running (409); not starting another', watch);
-                    if (followed !== ASK_AGAIN)
-                        return followed;
-                    askedAgain += 1;
-                    continue;
-                }
-                if (err.status === 429) {
-                    const wait = Math.max(MIN_429_WAIT_MS, err.retryAfterMs ?? backoffDelayMs(capWaits + 1, DEFAULT_RETRY_POLICY, this.random));
-                    if (wait >= deadline.remainingMs()) {
-                        const detail = `${NOT_ATTEMPTED_DETAIL.capReached}: ${err.serviceMessage} (retry after ${Math.ceil(wait / 1000)} s, beyond timeout_minutes)`;
-                        throw new StopAll({ outcome: 'not_attempted', detail, finding_status: c.finding.status, attacks: attacksOf(c.finding) }, NOT_ATTEMPTED_DETAIL.capReached);
-                    }
-                    capWaits += 1;
-                    this.deps.log.info(`  Replay limit reached (429${err.code ? ` ${err.code}` : ''}: ${err.serviceMessage}); waiting ${Math.ceil(wait / 1000)} s${err.retryAfterMs !== undefined ? ' as the service asks' : ''}.`);
-                    await clock.sleep(wait, this.deps.signal);
-                    continue;
-                }
-                if (err.status === 403 && err.code === 'proof_withheld') {
-                    throw new StopAll({
-                        outcome: 'not_attempted',
-                        detail: NOT_ATTEMPTED_DETAIL.proofWithheld,
-                        finding_status: c.finding.status,
-                        attacks: attacksOf(c.finding)
-                    }, NOT_ATTEMPTED_DETAIL.proofWithheld);
-                }
-                if (err.status === 422) {
-                    return {
-                        outcome: 'not_attempted',
-                        detail: `${NOT_ATTEMPTED_DETAIL.unwireable} (service: ${err.serviceMessage})`,
-                        finding_status: c.finding.status,
-                        attacks: attacksOf(c.finding)
-                    };
-                }
-                if (err.status === 404) {
-                    return { outcome: 'not_attempted', detail: NOT_ATTEMPTED_DETAIL.notFound, finding_status: null, attacks: attacksOf(c.finding) };
-                }
-                if ((err.ambiguous || err.transient) && ambiguous + 1 < MAX_AMBIGUOUS_ATTEMPTS) {
-                    ambiguous += 1;
-                    // The request may have started a replay: read the finding back before another attempt.
-                    const delay = backoffDelayMs(ambiguous, DEFAULT_RETRY_POLICY, this.random);
-                    if (delay >= deadline.remainingMs())
-                        throw timedOut(c.finding);
-                    this.deps.log.info(`  No clear answer (${err.describe()}); checking the finding's status before trying again.`);
-                    await clock.sleep(delay, this.deps.signal);
-                    const now = await this.readBack(c);
-                    if (now === null) {
-                        return { outcome: 'not_attempted', detail: NOT_ATTEMPTED_DETAIL.notFound, finding_status: null, attacks: attacksOf(c.finding) };
-                    }
-                    const done = outcomeOfStatus(now);
-                    if (done)
-                        return done;
-                    continue; // still fixed: nothing ran, or a replay runs now (the next attempt then meets 409 and follows it)
-                }
-                if (err.ambiguous || err.transient) {
-                    throw err.withDetail({ hint: `validation of finding ${safeId(id)} got no clear answer after ${MAX_AMBIGUOUS_ATTEMPTS} attempts` });
-                }
-                throw err;
-            }
-            const out = fromVerdict(res);
-            if (out !== 'validating')
-                return out;
-            const followed = await this.follow(c, `The replay${res.replay_run_id ? ` (run ${safeId(res.replay_run_id)})` : ''} did not finish quickly (verdict validating)`);
-            // Without the moment of a 409 follow() never answers ASK_AGAIN.
-            if (followed === ASK_AGAIN)
-                continue;
-            return followed;
-        }
-    }
-}
-function summarise(findings, runsScanned, runsListed, args) {
-    const count = (o) => findings.filter((f) => f.outcome === o).length;
-    const resolved = count('resolved');
-    const stillBroken = count('still_broken');
-    const notEligible = count('not_eligible');
-    const notAttempted = count('not_attempted');
-    const failed = stillBroken > 0 || (notAttempted > 0 && args.failOnIncomplete);
-    const model = safeId(args.modelId);
-    let reason;
-    if (findings.length === 0 && runsListed === 0) {
-        reason = `Model ${model} has no runs yet: nothing to validate.`;
-    }
-    else if (findings.length === 0) {
-        reason = `No findings marked fixed in the ${plural(runsListed, 'most recent run')} of model ${model} (${runsScanned} with readable findings): nothing to validate.`;
-    }
-    else {
-        const parts = [];
-        if (stillBroken > 0)
-            parts.push(`${stillBroken} still broken`);
-        if (notAttempted > 0)
-            parts.push(`${notAttempted} not attempted`);
-        if (resolved > 0)
-            parts.push(`${resolved} resolved`);
-        if (notEligible > 0)
-            parts.push(`${notEligible} not eligible`);
-        const head = `${plural(findings.length, 'fixed finding')} of model ${model}: ${parts.join(', ')}.`;
-        if (stillBroken > 0)
-            reason = `${head} Failing: a fix does not hold.`;
-        else if (notAttempted > 0 && args.failOnIncomplete)
-            reason = `${head} Failing: not every finding could be validated (set fail_on_incomplete: false to pass anyway).`;
-        else if (notAttempted > 0)
-            reason = `${head} Passing: fail_on_incomplete is false, so findings not attempted do not fail the step.`;
-        else
-            reason = `${head} Every fix that could be checked holds.`;
-    }
-    return { findings, resolved, stillBroken, notEligible, notAttempted, runsScanned, failed, reason };
-}
-/** The whole of validate mode: collect, validate one at a time, sum up. */
-async function runValidateMode(deps, args) {
-    const { log, deadline } = deps;
-    const model = safeId(args.modelId);
-    const v = new Validator(deps, args.modelId);
-    log.info(`Looking for findings marked fixed in the ${clampMaxRuns(args.maxRuns)} most recent runs of model ${model}.`);
-    const { candidates, runsScanned, runsListed } = await v.collect(args.maxRuns);
-    log.info(`Found ${plural(candidates.length, 'finding')} marked fixed across ${plural(runsScanned, 'run')}.`);
-    const out = [];
-    let stopRest = null;
-    for (let i = 0; i < candidates.length; i++) {
-        const c = candidates[i];
-        const f = c.finding;
-        const base = { finding_id: f.finding_id, category: f.category, severity: f.severity, run_id: c.runId };
-        const skip = (detail) => {
-            out.push({ ...base, outcome: 'not_attempted', detail, finding_status: f.status, attacks: attacksOf(f) });
-        };
-        if (stopRest === null && deadline.expired())
-            stopRest = NOT_ATTEMPTED_DETAIL.timedOutBefore;
-        if (stopRest !== null) {
-            skip(stopRest);
-            continue;
-        }
-        log.info(`Validating ${i + 1}/${candidates.length}: finding ${safeId(f.finding_id)} (${oneLine(f.category, 80)}, ${f.severity})…`);
-        let attempt;
-        try {
-            attempt = await v.validate(c);
-        }
-        catch (caught) {
-            // The client's own waits (retries of a read) ran into the deadline.
-            const err = caught instanceof DeadlineExceededError ? timedOut(f) : caught;
-            if (!(err instanceof StopAll))
-                throw err;
-            attempt = err.here;
-            stopRest = err.rest;
-            log.warning(`Finding ${safeId(f.finding_id)}: not attempted: ${oneLine(err.here.detail)}. The remaining findings are not attempted either.`);
-        }
-        out.push({ ...base, ...attempt });
-        if (stopRest === null)
-            log.info(`  → ${attempt.outcome.replace('_', ' ')}: ${oneLine(attempt.detail)}`);
-    }
-    const result = summarise(out, runsScanned, runsListed, args);
-    log.info(result.reason);
-    return result;
 }
 
-;// CONCATENATED MODULE: ./src/report/validation.ts
+;// CONCATENATED MODULE: ./src/github/assessment-record.ts
 /**
- * The markdown report of validate mode (job summary, sticky comment, tracking
- * issue): a headline, the metadata line, counts, and one table row (5 columns)
- * per finding with its outcome, severity, category, "2/3 reproduced" and why.
+ * Reading back what the action recorded on a pull request: the assessment
+ * record of its own sticky comments (src/report/comment.ts), the input of
+ * every carry-over.
  *
- * Every value that came from the service (ids, categories, statuses, details
- * quoting service messages) is untrusted and goes through markdown-safe.ts:
- * code spans for ids, `enumCell` for values that should be enums, `proseText`
- * for the detail line. The table is bounded so a huge list stays within
- * GitHub's comment size.
+ * Only comments written by the token's own user count, by exact login, as
+ * GraphQL `viewer` tells it (an installation token, the GITHUB_TOKEN
+ * included, is refused GET /user but may ask `viewer`), else GET /user.
+ * When neither tells the login, no record is trusted and the step assesses:
+ * any bot, or a person quoting a marker, could have written a record.
+ * A record is as trustworthy as the token's identity: every workflow of the
+ * repository that writes with the GITHUB_TOKEN writes as the same user.
  */
 
 
 
-/** Rows shown at most; the rest are counted below the table. */
-const MAX_ROWS = 150;
-const OUTCOME_LABEL = {
-    still_broken: '❌ still broken',
-    not_attempted: '⚠️ not attempted',
-    resolved: '✅ resolved',
-    not_eligible: '➖ not eligible'
-};
-/** Rows in this order: what needs attention first. */
-const OUTCOME_ORDER = ['still_broken', 'not_attempted', 'resolved', 'not_eligible'];
-/** "2/3 reproduced", plus the other replay statuses counted. */
-function replaysCell(f) {
-    if (f.attacks.length === 0)
-        return '–';
-    const counts = new Map();
-    for (const a of f.attacks)
-        counts.set(a.last_replay_status, (counts.get(a.last_replay_status) ?? 0) + 1);
-    const reproduced = counts.get('reproduced') ?? 0;
-    const parts = [`${formatCount(reproduced)}/${formatCount(f.attacks.length)} reproduced`];
-    for (const [status, n] of counts) {
-        if (status === 'reproduced' || status === 'not_reproduced')
-            continue;
-        parts.push(`${formatCount(n)} ${REPLAY_STATUSES.includes(status) ? status.replace('_', ' ') : codeSpan(status, { max: 30, table: true })}`);
+
+
+/** The GraphQL endpoint's base: https://api.github.com, or https://HOST/api for GitHub Enterprise Server (REST at /api/v3). */
+function graphqlBaseUrl(apiUrl) {
+    return apiUrl.replace(/\/+$/, '').replace(/\/api\/v3$/, '/api');
+}
+function viewerApiOver(request, deps) {
+    const call = retryingCalls(request, deps);
+    return {
+        async viewerLogin() {
+            try {
+                return await call('POST', '/graphql', 'POST /graphql', { baseUrl: graphqlBaseUrl(deps.apiUrl), query: 'query { viewer { login } }' }, (res) => {
+                    const data = isRecord(res.data) && isRecord(res.data.data) ? res.data.data : {};
+                    const viewer = isRecord(data.viewer) ? data.viewer : {};
+                    return typeof viewer.login === 'string' && viewer.login !== '' ? viewer.login : null;
+                });
+            }
+            catch (err) {
+                if (err instanceof GitHubError && err.status !== undefined && err.status >= 400 && err.status < 500)
+                    return null;
+                throw err;
+            }
+        }
+    };
+}
+/**
+ * The token's login: GraphQL viewer (one call, whatever the token), else GET
+ * /user; null when neither tells (or both fail).
+ */
+async function tokenLogin(issues, viewer, log) {
+    for (const ask of [() => viewer.viewerLogin(), () => issues.authenticatedLogin()]) {
+        try {
+            const login = await ask();
+            if (login !== null)
+                return login;
+        }
+        catch (err) {
+            if (err instanceof AbortedError)
+                throw err;
+            log.debug(`Could not ask GitHub for the token's login: ${err instanceof Error ? err.message : String(err)}`);
+        }
     }
-    return parts.join(', ');
+    return null;
 }
-function row(f) {
-    const status = f.finding_status === null ? '' : ` (${enumCell(f.finding_status, FINDING_STATUSES)})`;
-    const sev = SEVERITIES.includes(f.severity) ? `${SEVERITY_ICON[f.severity]} ` : '';
-    return [
-        `${OUTCOME_LABEL[f.outcome]}${status}`,
-        `${sev}${codeSpan(f.finding_id, { max: 60, table: true })}`,
-        codeSpan(f.category, { max: 60, table: true }),
-        replaysCell(f),
-        proseText(f.detail, 300)
-    ].join(' | ');
-}
-/** The words after the result in the title. */
-function cause(result) {
-    const checked = result.resolved + result.stillBroken + result.notAttempted;
-    if (result.findings.length === 0)
-        return 'nothing marked fixed to validate';
-    if (result.stillBroken > 0)
-        return `${formatCount(result.stillBroken)} of ${formatCount(checked)} ${checked === 1 ? 'fix does' : 'fixes do'} not hold`;
-    if (result.notAttempted > 0)
-        return `${formatCount(result.notAttempted)} of ${formatCount(checked)} could not be validated`;
-    return `${formatCount(result.resolved)} of ${formatCount(checked)} ${checked === 1 ? 'fix holds' : 'fixes hold'}`;
-}
-/** The one title, the same in the comment, the summary and the tracking issue. */
-function validationTitle(result, modelId) {
-    return sanitizeText(clampText(`Agent security validation: ${result.failed ? 'fail' : 'pass'} · ${cause(result)} · ${clampText(modelId, 100).text}`, 300)
-        .text, false);
-}
-/** The validation report as GitHub-flavoured markdown. */
-function renderValidationMarkdown(result, ctx) {
-    const out = [];
-    const icon = result.failed ? '❌' : result.notAttempted > 0 ? '⚠️' : '✅';
-    out.push(`### ${icon} ${proseText(validationTitle(result, ctx.modelId), 400)}`);
-    out.push('');
-    out.push([
-        metaLine({
-            commitSha: ctx.commitSha ?? null,
-            assessedAt: ctx.assessedAt ?? null,
-            elapsed: ctx.elapsed ?? null,
-            runUrl: ctx.runUrl ?? null
-        }),
-        `${formatCount(result.runsScanned)} ${result.runsScanned === 1 ? 'run' : 'runs'} scanned`
-    ]
-        .filter((x) => x !== '')
-        .join(' · '));
-    out.push('');
-    out.push(`✅ resolved **${formatCount(result.resolved)}** · ❌ still broken **${formatCount(result.stillBroken)}** · ` +
-        `⚠️ not attempted **${formatCount(result.notAttempted)}** · ➖ not eligible **${formatCount(result.notEligible)}**`);
-    out.push('');
-    out.push(`**Why:** ${proseText(result.reason, 600)}`);
-    if (result.findings.length === 0)
-        return `${out.join('\n')}\n`;
-    const sorted = OUTCOME_ORDER.flatMap((o) => result.findings.filter((f) => f.outcome === o));
-    // Findings with an outcome outside the known set (should not happen) still show.
-    for (const f of result.findings)
-        if (!OUTCOME_ORDER.includes(f.outcome))
-            sorted.push(f);
-    out.push('');
-    out.push('| Outcome | Finding | Category | Replays | Detail |');
-    out.push('| --- | --- | --- | --- | --- |');
-    for (const f of sorted.slice(0, MAX_ROWS))
-        out.push(`| ${row(f)} |`);
-    if (sorted.length > MAX_ROWS) {
-        out.push('');
-        out.push(`*${formatCount(sorted.length - MAX_ROWS)} more findings not shown; the JSON report (\`report_path\`) lists them all.*`);
+/**
+ * The newest record (by assessment time, then by comment order) for
+ * `subject` among the comments `login` wrote on the pull request. null when
+ * there is none, or when `login` is null (who wrote what cannot be told).
+ */
+async function findAssessmentRecord(issues, pr, subject, login, log) {
+    if (login === null) {
+        log.info("GitHub did not tell this token's login, so no recorded assessment is trusted: the step assesses.");
+        return null;
     }
-    out.push('');
-    out.push('<sub>Resolved: every attack was replayed against the live target and none reproduces (FIXED_VERIFIED). ' +
-        'Still broken: at least one attack reproduces or could not be judged; the finding is open again. ' +
-        'Not eligible: the finding was no longer marked fixed. ' +
-        'Not attempted: the service could not validate it in this run (see the detail). ' +
-        'Quoted text comes from the service: untrusted data, not instructions.</sub>');
-    return `${out.join('\n')}\n`;
+    let best = null;
+    for (let page = 1; page <= MAX_PAGES; page++) {
+        const { items, hasNext } = await issues.listComments(pr, pr.number, page);
+        for (const c of items) {
+            if (c.user?.login !== login)
+                continue;
+            const record = readAssessmentRecord(c.body);
+            if (record?.subject !== subject)
+                continue;
+            // ISO minutes compare as text; a later comment wins a tie (and a record without a time loses to one with).
+            if ((record.at ?? '') >= (best?.record.at ?? '')) {
+                best = { record, commentId: c.id, url: c.html_url, marker: c.body.split('\n', 1)[0].replace(/\r$/, '') };
+            }
+        }
+        if (!hasNext || items.length === 0)
+            break;
+    }
+    return best;
+}
+
+;// CONCATENATED MODULE: ./src/github/pages.ts
+/**
+ * Reading GitHub's answers that are lists: one page of `PER_PAGE` items and
+ * whether the Link header announced another. Shared by every list call.
+ */
+
+
+const PER_PAGE = 100;
+/** Whether a Link header holds rel="next". */
+function hasNextLink(link) {
+    if (!link)
+        return false;
+    return link.split(',').some((part) => {
+        const rel = /;\s*rel="?([^";]*)"?/.exec(part)?.[1] ?? '';
+        return rel.trim().split(/\s+/).includes('next');
+    });
+}
+/** The answer as a list, each item read by `one`; anything else is a (transient) GitHubError. */
+function asList(data, endpoint, one) {
+    if (!Array.isArray(data))
+        throw new GitHubError({ endpoint, message: 'GitHub answered with something other than a list', transient: true });
+    return data.map((item) => one(item, endpoint));
+}
+/** A reader of one page whose items are read by `one`. */
+const readPage = (one) => (res, endpoint) => ({
+    items: asList(res.data, endpoint, one),
+    hasNext: hasNextLink(headerValue(res.headers, 'link'))
+});
+
+;// CONCATENATED MODULE: ./src/github/compare.ts
+
+
+
+
+
+/** GitHub's cap on the files of one comparison. */
+const COMPARE_FILES_CAP = 300;
+/** Pages of commits read at most (100 each). */
+const compare_MAX_PAGES = 30;
+function readComparePage(res, endpoint) {
+    const d = res.data;
+    if (!isRecord(d))
+        throw new GitHubError({ endpoint, message: 'GitHub answered the comparison without a body', transient: true });
+    let files = null;
+    if (Array.isArray(d.files)) {
+        const entries = d.files;
+        files = entries.flatMap((f) => isRecord(f) ? [f.filename, f.previous_filename].filter((n) => typeof n === 'string' && n !== '') : []);
+    }
+    return { status: typeof d.status === 'string' ? d.status : null, files, hasNext: hasNextLink(headerValue(res.headers, 'link')) };
+}
+const compare_short = (sha) => sha.slice(0, 7);
+function compareApiOver(call) {
+    return {
+        async changedFiles(r, base, head) {
+            const files = new Set();
+            const path = `${repoPath(r)}/compare/${base}...${head}`;
+            for (let page = 1; page <= compare_MAX_PAGES; page++) {
+                let got;
+                try {
+                    got = await call('GET', path, 'GET /repos/{owner}/{repo}/compare/{basehead}', { owner: r.owner, repo: r.repo, basehead: `${base}...${head}`, per_page: PER_PAGE, page }, readComparePage);
+                }
+                catch (err) {
+                    if (err instanceof GitHubError && (err.status === 404 || err.status === 422)) {
+                        return {
+                            kind: 'everything',
+                            reason: `GitHub cannot compare ${compare_short(base)} with ${compare_short(head)} (HTTP ${err.status}): the history may have been rewritten`
+                        };
+                    }
+                    throw err;
+                }
+                if (page === 1) {
+                    if (got.status !== 'ahead' && got.status !== 'identical') {
+                        return {
+                            kind: 'everything',
+                            reason: `${compare_short(base)} is not an ancestor of ${compare_short(head)} (${got.status ?? 'no status'}): the history was rewritten`
+                        };
+                    }
+                    if (got.files === null)
+                        return { kind: 'everything', reason: 'GitHub listed no files for the comparison' };
+                }
+                for (const f of got.files ?? [])
+                    files.add(f);
+                if (files.size >= COMPARE_FILES_CAP) {
+                    return { kind: 'everything', reason: `${COMPARE_FILES_CAP} or more files changed, more than GitHub lists` };
+                }
+                if (!got.hasNext)
+                    return { kind: 'files', files: [...files].sort() };
+            }
+            return { kind: 'everything', reason: `more than ${compare_MAX_PAGES * PER_PAGE} commits since ${compare_short(base)}` };
+        }
+    };
+}
+
+;// CONCATENATED MODULE: ./src/github/contents-api.ts
+/**
+ * A file's text at a commit, read through the contents API: how the
+ * accepted-risks file of a pull request's base branch is read, since the
+ * checkout is the pull request's own.
+ */
+
+
+
+/** The ContentsApi over the retrying transport's `call`. */
+function contentsApi(call) {
+    return {
+        async getFileText(r, path, ref) {
+            try {
+                return await call('GET', `${repoPath(r)}/contents/${path}`, 'GET /repos/{owner}/{repo}/contents/{path}', { owner: r.owner, repo: r.repo, path, ref }, (res, endpoint) => {
+                    const d = res.data;
+                    if (!isRecord(d) || d.type !== 'file' || typeof d.content !== 'string') {
+                        throw new GitHubError({ endpoint, status: 200, message: `${path} is not a file at ${ref}` });
+                    }
+                    return Buffer.from(d.content, d.encoding === 'base64' ? 'base64' : 'utf8').toString('utf8');
+                });
+            }
+            catch (err) {
+                if (err instanceof GitHubError && err.status === 404)
+                    return null;
+                throw err;
+            }
+        }
+    };
+}
+
+;// CONCATENATED MODULE: ./src/github/issues-api.ts
+/**
+ * The REST calls of the sticky comment and the tracking issue: the token's
+ * login, an issue's comments, the open issues, and creating and updating
+ * both, behind a small interface (`IssuesApi`) so that those are tested
+ * against a stand-in server or a fake.
+ */
+
+
+
+
+function asUser(data) {
+    if (!isRecord(data) || typeof data.login !== 'string')
+        return null;
+    return { login: data.login, type: typeof data.type === 'string' ? data.type : undefined };
+}
+function asComment(data, endpoint) {
+    if (!isRecord(data) || typeof data.id !== 'number') {
+        throw new GitHubError({ endpoint, message: 'GitHub answered without a comment id', transient: true });
+    }
+    const user = asUser(data.user);
+    return {
+        id: data.id,
+        body: typeof data.body === 'string' ? data.body : '',
+        user,
+        html_url: typeof data.html_url === 'string' ? data.html_url : ''
+    };
+}
+function asIssue(data, endpoint) {
+    if (!isRecord(data) || typeof data.number !== 'number') {
+        throw new GitHubError({ endpoint, message: 'GitHub answered without an issue number', transient: true });
+    }
+    const user = asUser(data.user);
+    const issue = {
+        number: data.number,
+        title: typeof data.title === 'string' ? data.title : '',
+        body: typeof data.body === 'string' ? data.body : null,
+        state: typeof data.state === 'string' ? data.state : 'open',
+        html_url: typeof data.html_url === 'string' ? data.html_url : '',
+        user
+    };
+    if (data.pull_request !== undefined && data.pull_request !== null)
+        issue.pull_request = data.pull_request;
+    return issue;
+}
+/** GET /user, with "the token cannot tell" (401, 403, 404) as null. */
+async function authenticatedLogin(call) {
+    try {
+        return await call('GET', '/user', 'GET /user', {}, (res) => {
+            const d = res.data;
+            return isRecord(d) && typeof d.login === 'string' ? d.login : null;
+        });
+    }
+    catch (err) {
+        if (err instanceof GitHubError && (err.status === 403 || err.status === 401 || err.status === 404))
+            return null;
+        throw err;
+    }
+}
+/** The comment calls of an issue or pull request. */
+function commentCalls(call) {
+    return {
+        listComments: (r, issueNumber, page) => call('GET', `${repoPath(r)}/issues/${issueNumber}/comments`, 'GET /repos/{owner}/{repo}/issues/{issue_number}/comments', { owner: r.owner, repo: r.repo, issue_number: issueNumber, per_page: PER_PAGE, page }, readPage(asComment)),
+        createComment: (r, issueNumber, body, findExisting) => call('POST', `${repoPath(r)}/issues/${issueNumber}/comments`, 'POST /repos/{owner}/{repo}/issues/{issue_number}/comments', { owner: r.owner, repo: r.repo, issue_number: issueNumber, body }, (res, endpoint) => asComment(res.data, endpoint), findExisting),
+        updateComment: (r, commentId, body) => call('PATCH', `${repoPath(r)}/issues/comments/${commentId}`, 'PATCH /repos/{owner}/{repo}/issues/comments/{comment_id}', { owner: r.owner, repo: r.repo, comment_id: commentId, body }, (res, endpoint) => asComment(res.data, endpoint))
+    };
+}
+/** The issue calls: the open issues, creating and updating one. */
+function issueCalls(call) {
+    return {
+        listOpenIssues: (r, page) => call('GET', `${repoPath(r)}/issues`, 'GET /repos/{owner}/{repo}/issues', { owner: r.owner, repo: r.repo, state: 'open', per_page: PER_PAGE, page }, readPage(asIssue)),
+        createIssue: (r, fields, findExisting) => call('POST', `${repoPath(r)}/issues`, 'POST /repos/{owner}/{repo}/issues', { owner: r.owner, repo: r.repo, title: fields.title, body: fields.body }, (res, endpoint) => asIssue(res.data, endpoint), findExisting),
+        updateIssue: (r, issueNumber, fields) => call('PATCH', `${repoPath(r)}/issues/${issueNumber}`, 'PATCH /repos/{owner}/{repo}/issues/{issue_number}', { owner: r.owner, repo: r.repo, issue_number: issueNumber, ...fields }, (res, endpoint) => asIssue(res.data, endpoint))
+    };
+}
+/** The IssuesApi over the retrying transport's `call`. */
+function issuesApi(call) {
+    return { authenticatedLogin: () => authenticatedLogin(call), ...commentCalls(call), ...issueCalls(call) };
+}
+
+;// CONCATENATED MODULE: ./src/github/pulls.ts
+/**
+ * Pull requests by commit and by number: which pull request a deployed
+ * commit belongs to (deployment events run on the default branch, so the
+ * commit is the only link), and a queued pull request's head (merge queue).
+ */
+
+
+
+
+/** Pages read at most (100 each): a commit in more pull requests than this is not a preview's. */
+const pulls_MAX_PAGES = 10;
+const sha = (v) => (typeof v === 'string' && /^[0-9a-f]{40}([0-9a-f]{24})?$/i.test(v) ? v.toLowerCase() : null);
+const pulls_str = (v) => (typeof v === 'string' && v !== '' ? v : null);
+function asPull(data, endpoint) {
+    if (!isRecord(data) || typeof data.number !== 'number') {
+        throw new GitHubError({ endpoint, message: 'GitHub answered without a pull request number', transient: true });
+    }
+    const head = isRecord(data.head) ? data.head : {};
+    const base = isRecord(data.base) ? data.base : {};
+    return {
+        number: data.number,
+        state: data.state === 'open' ? 'open' : 'closed',
+        merged: typeof data.merged_at === 'string' || data.merged === true,
+        headSha: sha(head.sha),
+        headRef: pulls_str(head.ref),
+        baseRef: pulls_str(base.ref),
+        htmlUrl: typeof data.html_url === 'string' ? data.html_url : ''
+    };
+}
+/** Open pull requests first (those whose head is `commit` before the others); otherwise GitHub's order. */
+function orderPullsForCommit(pulls, commit) {
+    const rank = (p) => (p.state === 'open' ? (p.headSha === commit.toLowerCase() ? 0 : 1) : 2);
+    return pulls
+        .map((p, i) => ({ p, i }))
+        .sort((a, b) => rank(a.p) - rank(b.p) || a.i - b.i)
+        .map(({ p }) => p);
+}
+/** The pull request to comment on for a deployed commit: the first open one in that order; null when none is open. */
+function pullForCommit(pulls, commit) {
+    return orderPullsForCommit(pulls, commit).find((p) => p.state === 'open') ?? null;
+}
+function pullsApiOver(call) {
+    return {
+        async pullsOfCommit(r, commit) {
+            const all = [];
+            try {
+                for (let page = 1; page <= pulls_MAX_PAGES; page++) {
+                    const { items, hasNext } = await call('GET', `${repoPath(r)}/commits/${commit}/pulls`, 'GET /repos/{owner}/{repo}/commits/{commit_sha}/pulls', { owner: r.owner, repo: r.repo, commit_sha: commit, per_page: PER_PAGE, page }, readPage(asPull));
+                    all.push(...items);
+                    if (!hasNext || items.length === 0)
+                        break;
+                }
+            }
+            catch (err) {
+                // 422: GitHub does not know the commit (it says "No commit found for SHA"): no pull request holds it.
+                if (err instanceof GitHubError && err.status === 422)
+                    return [];
+                throw err;
+            }
+            return orderPullsForCommit(all, commit);
+        },
+        async getPull(r, number) {
+            try {
+                return await call('GET', `${repoPath(r)}/pulls/${number}`, 'GET /repos/{owner}/{repo}/pulls/{pull_number}', { owner: r.owner, repo: r.repo, pull_number: number }, (res, endpoint) => asPull(res.data, endpoint));
+            }
+            catch (err) {
+                if (err instanceof GitHubError && err.status === 404)
+                    return null;
+                throw err;
+            }
+        }
+    };
+}
+
+;// CONCATENATED MODULE: ./src/github/github-client.ts
+/**
+ * The GitHub client the action uses: every API file's calls over one retrying
+ * transport. To add a REST call, write it as its own file over `Call` (see
+ * contents-api.ts for the shape), then add its interface to `GitHubClient` and
+ * its calls to `githubClientOver`.
+ */
+
+
+
+
+
+
+
+/** The client over any Octokit-like `request` function (tests may pass their own). */
+function githubClientOver(request, deps) {
+    const call = retryingCalls(request, deps);
+    return {
+        ...issuesApi(call),
+        ...contentsApi(call),
+        ...pullsApiOver(call),
+        ...statusesApiOver(call),
+        ...compareApiOver(call),
+        ...viewerApiOver(request, deps)
+    };
+}
+/** The client over the real @actions/github, loaded on first use. */
+async function createGitHubClient(deps) {
+    return githubClientOver(await loadOctokitRequest(deps), deps);
 }
 
 ;// CONCATENATED MODULE: ./src/github/tracking-issue.ts
@@ -48595,14 +51677,16 @@ async function syncTrackingIssue(api, repo, args, log) {
 
 
 
+
 /** GitHub calls get their own short budget: they must not hold the check for long. */
 const GITHUB_BUDGET_MS = 60_000;
-/** The event payload (GITHUB_EVENT_PATH), or null when it cannot be read. */
+/** The event payload (GITHUB_EVENT_PATH), or null when it cannot be read, is not JSON or nests deeper than any real one. */
 async function readEventPayload(path) {
     if (!path)
         return null;
     try {
-        return JSON.parse(await (0,promises_namespaceObject.readFile)(path, 'utf8'));
+        const parsed = parseJsonFile(await (0,promises_namespaceObject.readFile)(path, 'utf8'));
+        return parsed.ok ? parsed.value : null;
     }
     catch {
         return null;
@@ -48611,7 +51695,9 @@ async function readEventPayload(path) {
 async function publishToGitHub(deps, args) {
     const { env, log } = deps;
     const none = { commentUrl: null, issueUrl: null };
-    const target = targetFromEvent(env.GITHUB_EVENT_NAME ?? '', await readEventPayload(env.GITHUB_EVENT_PATH), env.GITHUB_REPOSITORY ?? '');
+    const target = args.pullRequest
+        ? { kind: 'pull_request', ...args.pullRequest }
+        : targetFromEvent(env.GITHUB_EVENT_NAME ?? '', await readEventPayload(env.GITHUB_EVENT_PATH), env.GITHUB_REPOSITORY ?? '');
     const wantComment = target.kind === 'pull_request' && args.inputs.comment !== 'off';
     const wantIssue = target.kind === 'none' && args.inputs.issue === 'update';
     if (!wantComment && !wantIssue) {
@@ -48624,7 +51710,7 @@ async function publishToGitHub(deps, args) {
         return none;
     }
     try {
-        const api = await createIssuesApi({
+        const api = await createGitHubClient({
             token: args.inputs.githubToken,
             apiUrl: nonEmpty(env.GITHUB_API_URL) ?? 'https://api.github.com',
             clock: deps.clock,
@@ -48653,6 +51739,2200 @@ async function publishToGitHub(deps, args) {
         log.warning(`Could not publish to GitHub (the gate's result is unchanged): ${describeFailure(err)}`);
         return none;
     }
+}
+
+;// CONCATENATED MODULE: ./src/action/version.ts
+/** This action's version, as in package.json (a test keeps the two equal; the release checks the tag against package.json). */
+const ACTION_VERSION = '1.0.0';
+
+;// CONCATENATED MODULE: ./src/action/stages/report.ts
+/**
+ * Stage report: one report model, then each of its formats. The gate's run
+ * becomes a Report (buildReport, its values scrubbed of the step's secrets
+ * before any format escapes them), written as report.json, SARIF and JUnit,
+ * and rendered as the outputs, annotations, job summary and comment.
+ */
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+/** The link to this workflow run; null outside a runner. */
+function runUrl(env) {
+    const { GITHUB_SERVER_URL: server, GITHUB_REPOSITORY: repo, GITHUB_RUN_ID: id } = env;
+    return server && repo && id ? `${server}/${repo}/actions/runs/${id}` : null;
+}
+/**
+ * The commit assessed and the time of the report (for every comment and
+ * summary): the event's commit when the pipeline read one (a deployed commit
+ * is not GITHUB_SHA on repository_dispatch), else the PR's head or GITHUB_SHA.
+ */
+async function assessedNow(ctx, eventCommit = null) {
+    const { env } = ctx.io;
+    return {
+        sha: eventCommit ?? assessedCommit(await readEventPayload(env.GITHUB_EVENT_PATH), env.GITHUB_SHA),
+        at: new Date(ctx.clock.now()).toISOString()
+    };
+}
+/** "2026-11-21T14:03Z" of an ISO time. */
+function isoMinute(iso) {
+    return `${iso.slice(0, 16)}Z`;
+}
+/**
+ * The record of an assessment for its sticky comment (read back by the next
+ * run to carry its result over); none when the commit is not known in full.
+ */
+function assessmentRecord(identity, result, commit, at) {
+    if (commit === null || !/^(?:[0-9a-f]{40}|[0-9a-f]{64})$/.test(commit))
+        return undefined;
+    return { result, assessedSha: commit, headSha: commit, ...identity, at: isoMinute(at) };
+}
+/**
+ * A report model with every string scrubbed of the step's secrets, before any
+ * format escapes it: markdown escaping can split a secret that holds
+ * punctuation, which the edge's scrub of the output would then miss.
+ */
+function scrubbedModel(ctx, model) {
+    return scrubSecretsDeep(model, ctx.secrets);
+}
+/** The workflow file (from GITHUB_WORKFLOW_REF "owner/repo/.github/workflows/x.yml@ref"), the default SARIF location. */
+function workflowFile(env) {
+    const m = /^[^/]+\/[^/]+\/(.+)@refs\//.exec(env.GITHUB_WORKFLOW_REF ?? '');
+    return m?.[1] ?? '.github/workflows';
+}
+async function reportGate(ctx, args) {
+    const { inputs } = args.prepared;
+    const { outcome, planned } = args;
+    const report = await gateReport(ctx, args);
+    const files = await writeReportFiles(ctx, inputs, report, `report-${inputs.modelId}-${outcome.triggered.runId}`);
+    const record = assessmentRecord(args.plan.identity, outcome.decision.result, report.commitSha, report.assessedAt ?? '');
+    return {
+        outputs: gateOutputs(outcome, report, files),
+        annotations: buildAnnotations(report),
+        summary: renderSummary(report),
+        github: {
+            marker: commentMarker(inputs.modelId),
+            commentBody: () => renderComment(report, { record }),
+            issueTitle: reportTitle(report),
+            failing: outcome.decision.result !== 'pass',
+            // A deployment runs on the default branch: its report goes to the pull request of the deployed commit.
+            ...(planned.event.kind === 'deployment' ? { pullRequest: planned.pull } : {})
+        },
+        commentUrlOutput: true,
+        log: outcome.results.notes,
+        whenCancelled: 'outputs'
+    };
+}
+/** The report model of a gate run: what the run read and decided, the policy it was held against, what was recorded. */
+async function gateReport(ctx, { prepared, policy, outcome, recorded, planned, plan }) {
+    const { inputs } = prepared;
+    const commit = await assessedNow(ctx, planned.commit);
+    const spent = budgetLine({ kind: 'assessed', runId: outcome.triggered.runId, sha: commit.sha, reason: plan.reason });
+    const input = assessmentReportInput(outcome, {
+        modelId: inputs.modelId,
+        minSeverity: inputs.minSeverity,
+        runUrl: runUrl(ctx.io.env),
+        secrets: [...ctx.secrets],
+        ...prepared.report
+    });
+    return buildReport({
+        ...input,
+        notes: [...input.notes, ...(policy.accepted?.notes ?? []), ...recorded.notes],
+        policy: {
+            failOn: inputs.failOn,
+            baseline: policy.baseline.baseline,
+            baselineSource: policy.baseline.source,
+            baselineWhy: policy.baseline.why,
+            baselineSaved: recorded.baselineSaved,
+            accepted: policy.accepted,
+            outcome: outcome.policy
+        },
+        commit,
+        pipeline: { assessmentsSpent: 1, budgetLine: spent.line, lines: planned.lines }
+    });
+}
+async function writeReportFiles(ctx, inputs, report, name) {
+    const { io } = ctx;
+    const sarif = renderSarif(report, {
+        location: inputs.sarifLocation || workflowFile(io.env),
+        threshold: inputs.sarifMinSeverity,
+        toolVersion: ACTION_VERSION
+    });
+    return {
+        json: await io.writeReportFile(name, 'json', renderJson(report)),
+        sarif: await io.writeReportFile(name, 'sarif', JSON.stringify(sarif, null, 2)),
+        junit: await io.writeReportFile(name, 'junit.xml', renderJunit(report))
+    };
+}
+function gateOutputs(outcome, report, files) {
+    const { decision, run } = outcome;
+    const b = report.baseline;
+    return {
+        run_id: outcome.triggered.runId,
+        status: run?.status ?? '',
+        verdict: run?.verdict ?? '',
+        result: decision.result,
+        findings_count: decision.findingsAtOrAbove === null ? '' : String(decision.findingsAtOrAbove),
+        categories_planned: JSON.stringify(run?.categories_planned ?? []),
+        categories_completed: JSON.stringify(run?.categories_completed ?? []),
+        report_path: files.json,
+        sarif_path: files.sarif,
+        junit_path: files.junit,
+        new_count: b?.available ? String(b.newCount) : '',
+        known_count: b?.available ? String(b.knownCount) : '',
+        gone_count: b?.available ? String(b.gone.length) : '',
+        accepted_count: String(report.acceptances?.acceptedCount ?? 0),
+        assessments_spent: '1'
+    };
+}
+
+;// CONCATENATED MODULE: ./src/action/stages/commit-status.ts
+/**
+ * The commit status edge: deployment runs happen on the default branch and
+ * do not show as checks on the pull request, so the result is set on the
+ * commit as `agent-security/<model or target>`: pending when the step
+ * starts on it, then success, failure or error with the step's last line as
+ * description and the workflow run as target. commit_status: auto sets it on
+ * deployment_status and repository_dispatch runs, always on every run with a
+ * commit, off never. A status that cannot be set is a warning: it never
+ * changes the result.
+ */
+
+
+
+
+/** The events whose runs set the status with commit_status auto. */
+const DEPLOYMENT_EVENTS = new Set(['deployment_status', 'repository_dispatch']);
+/** The edge of this run, or null when no status is to be set (commit_status, the event, no commit, no token). */
+function statusEdge(ctx, inputs, planned) {
+    const { env } = ctx.io;
+    const wanted = inputs.commitStatus === 'always' || (inputs.commitStatus === 'auto' && DEPLOYMENT_EVENTS.has(planned.event.eventName));
+    const repo = splitRepository(env.GITHUB_REPOSITORY);
+    if (!wanted || planned.commit === null || repo === undefined)
+        return null;
+    if (inputs.githubToken === '') {
+        ctx.io.log.warning('github_token is empty, so the commit status cannot be set: leave github_token at its default (${{ github.token }}).');
+        return null;
+    }
+    return {
+        token: inputs.githubToken,
+        repo,
+        sha: planned.commit,
+        context: statusContext(subjectName(planned.subject)),
+        targetUrl: runUrl(env)
+    };
+}
+async function setStatus(ctx, edge, state, description) {
+    const set = await ctx.io.setCommitStatus({
+        githubToken: edge.token,
+        repo: edge.repo,
+        status: { sha: edge.sha, state, context: edge.context, description, targetUrl: edge.targetUrl }
+    });
+    if (set)
+        ctx.io.log.info(`Commit status ${edge.context} on ${edge.sha.slice(0, 7)}: ${state}.`);
+}
+/** Pending: the step has started on the commit. */
+async function startStatus(ctx, edge) {
+    if (edge !== null)
+        await setStatus(ctx, edge, 'pending', 'Assessing the agent (or carrying its last result over)…');
+}
+/** The final state, from the result and the step's pass or fail; its last line is the description. */
+async function finishStatus(ctx, edge, result, step) {
+    if (edge === null)
+        return;
+    const state = statusStateFor(step.resultOutput ?? result, step.outcome === 'fail');
+    await setStatus(ctx, edge, state, step.line.replace(/^Result: /, ''));
+}
+
+;// CONCATENATED MODULE: ./src/report/not-assessed.ts
+/**
+ * The short report of a step that ended without a result (a refusal, an
+ * unreachable service, a configuration mistake, a cancelled job, a bug): the
+ * same headline form as every other report ("⛔ Not assessed: ..."), the
+ * commit and time, why, and what the previous result of the sticky comment
+ * was and for which commit, so a green comment never stays on a red check.
+ *
+ * Everything that may quote the service or the user goes through
+ * markdown-safe.ts (issue 11: the error path renders service text inert).
+ */
+
+
+
+/** The failure in a few words for the title (plain text, from trusted parts only). */
+function failureCause(err, kind) {
+    if (kind === 'aborted')
+        return 'the job was cancelled';
+    if (kind === 'bug')
+        return 'an unexpected error in this action';
+    if (err instanceof ConfigError)
+        return `a configuration mistake in ${err.input.replace(/[^\w.-]/g, '').slice(0, 40) || 'the inputs'}`;
+    if (err instanceof ServiceError) {
+        if (err instanceof DeadlineExceededError)
+            return 'timeout_minutes ran out';
+        if (err instanceof MalformedResponseError)
+            return 'the service answered outside its contract';
+        if (err.status !== undefined) {
+            const code = err.code !== undefined && /^[a-z0-9_.-]{1,60}$/i.test(err.code) ? ` ${err.code}` : '';
+            return err.status >= 500 ? `the service failed (HTTP ${err.status}${code})` : `the service refused (HTTP ${err.status}${code})`;
+        }
+        return 'the service could not be reached';
+    }
+    return 'the step failed';
+}
+function notAssessedTitle(input) {
+    const title = gateTitle('error', input.cause, input.modelId);
+    return input.mode === 'validate' ? title.replace(/^Not assessed:/, 'Not validated:') : title;
+}
+function previousLine(previous) {
+    if (previous === undefined)
+        return null;
+    if (previous === null)
+        return '**This replaces the previous result:** this commit was not assessed, so no earlier result applies to it.';
+    const icon = RESULT_ICON[previous.result] ?? '';
+    const commit = previous.sha ? ` for commit \`${previous.sha.slice(0, 7)}\`` : '';
+    const when = previous.at ? ` (${formatWhen(previous.at.replace(/Z$/, ''))})` : '';
+    return `**The previous result no longer applies:** it was ${icon} ${previous.result}${commit}${when}. This commit was not assessed.`;
+}
+/**
+ * The report as markdown. `marker` (the sticky comment's) starts the comment;
+ * `previous` is what the comment being replaced recorded (null: it recorded
+ * nothing readable; undefined: there is no earlier comment, or this is the
+ * job summary).
+ */
+function renderNotAssessed(input, opts = {}) {
+    const out = [];
+    if (opts.marker)
+        out.push(`${opts.marker}\n${stateMarker({ result: 'error', commitSha: input.commitSha, assessedAt: input.assessedAt })}`);
+    out.push(headline('error', notAssessedTitle(input)));
+    const meta = metaLine({ commitSha: input.commitSha, assessedAt: input.assessedAt, runUrl: input.runUrl });
+    if (meta !== '')
+        out.push(meta);
+    out.push(input.kind === 'bug'
+        ? "**Why:** an unexpected error occurred (a bug in this action); the step's log has the details."
+        : `**Why:** ${proseText(input.line, 2000)}`);
+    if (input.budgetLine)
+        out.push(proseText(input.budgetLine, 600));
+    const prev = previousLine(opts.previous);
+    if (prev)
+        out.push(prev);
+    out.push('<sub>Quoted text comes from the service: untrusted data, not instructions. The step failed, so the check is red.</sub>');
+    return `${out.join('\n\n')}\n`;
+}
+
+;// CONCATENATED MODULE: ./src/action/stages/conclude.ts
+
+
+function conclude(ctx, result) {
+    const { io } = ctx;
+    if (result.resultOutput !== undefined)
+        io.setOutput('result', result.resultOutput);
+    if (result.outcome === 'pass')
+        io.log.info(result.line);
+    else if (result.outcome === 'warn')
+        io.log.warning(result.line);
+    else
+        io.setFailed(result.line);
+}
+function stepFailure(err) {
+    const kind = failureKind(err);
+    return { kind, line: describeFailure(err), cause: failureCause(err, kind) };
+}
+
+// EXTERNAL MODULE: external "node:path"
+var external_node_path_ = __nccwpck_require__(6760);
+;// CONCATENATED MODULE: ./src/baseline/baseline.ts
+/**
+ * The baseline of a model: what a gate run on the default branch found, kept
+ * small (run id, when, the commit, and per finding its fingerprint and what a
+ * person needs to recognise it). Parsed with zod wherever it is read back.
+ */
+
+
+
+
+const BASELINE_SCHEMA_VERSION = 1;
+const BaselineFinding = looseObject({
+    fingerprint: schemas_string().regex(/^[0-9a-f]{32}$/),
+    category: schemas_string(),
+    severity: Severity,
+    lens: schemas_string(),
+    /** Service text, for display only (clipped). */
+    description: schemas_string()
+});
+const Baseline = looseObject({
+    schema_version: literal(BASELINE_SCHEMA_VERSION),
+    model_id: schemas_string(),
+    run_id: schemas_string(),
+    created_at: schemas_string(),
+    /** The commit the default-branch run assessed (GITHUB_SHA); null when unknown (e.g. baseline_run_id). */
+    commit: schemas_string().nullable(),
+    /** Categories the run completed: what the baseline can speak for. */
+    categories_completed: array(schemas_string()),
+    findings: array(BaselineFinding)
+});
+/** A finding as the baseline keeps it. Only findings that still count (not closed) belong in a baseline. */
+function baselineFinding(f, runId) {
+    return {
+        fingerprint: fingerprint(f, runId),
+        category: f.category,
+        severity: f.severity,
+        lens: f.lens,
+        description: f.description.length > 300 ? `${f.description.slice(0, 299)}…` : f.description
+    };
+}
+const CLOSED = new Set(['fixed', 'dismissed', 'FIXED_VERIFIED']);
+/** The baseline of one run: every finding that is not closed, one entry per fingerprint. */
+function buildBaseline(args) {
+    const seen = new Set();
+    const findings = [];
+    for (const f of args.findings) {
+        if (CLOSED.has(f.status))
+            continue;
+        const b = baselineFinding(f, args.runId);
+        if (seen.has(b.fingerprint))
+            continue;
+        seen.add(b.fingerprint);
+        findings.push(b);
+    }
+    return {
+        schema_version: BASELINE_SCHEMA_VERSION,
+        model_id: args.modelId,
+        run_id: args.runId,
+        created_at: args.createdAt,
+        commit: args.commit,
+        categories_completed: [...new Set(args.categoriesCompleted)],
+        findings
+    };
+}
+/** Parse a stored baseline; null (with why) when it is not one this version reads. */
+function parseBaseline(text) {
+    // A pull request can save a cache entry of its own: the text is hostile, its nesting bounded.
+    const parsed = parseJsonFile(text);
+    if (!parsed.ok)
+        return { error: parsed.tooDeep ? `the stored baseline ${parsed.why}` : 'the stored baseline is not JSON' };
+    const r = Baseline.safeParse(parsed.value);
+    if (!r.success)
+        return {
+            error: `the stored baseline does not follow schema version ${BASELINE_SCHEMA_VERSION}: ${r.error.issues[0]?.message ?? 'invalid'}`
+        };
+    return { baseline: r.data };
+}
+
+;// CONCATENATED MODULE: ./src/baseline/store.ts
+/**
+ * Where baselines are kept, behind one interface so the gate is tested
+ * without GitHub, and the real store: GitHub's Actions cache through
+ * @actions/cache (loaded only when a baseline is read or saved: it brings the
+ * Azure storage SDK). See docs/baseline.md for why the cache.
+ *
+ * Scoping is GitHub's: a cache saved by a run on the default branch can be
+ * restored by every branch and pull request of the repository; a cache saved
+ * by a pull request only by that pull request. The gate saves only on the
+ * default branch, and restores by prefix (newest first).
+ */
+
+
+
+const CACHE_KEY_PREFIX = 'asas-gate-baseline-v1';
+function safe(s) {
+    return s.replace(/[^A-Za-z0-9_.-]/g, '_').slice(0, 100);
+}
+/** The file cached (relative to the working directory, which is the workspace on a runner: the cache version hashes this path). */
+function baselineFile(modelId) {
+    return (0,external_node_path_.join)('.asas-gate-baseline', `${safe(modelId)}.json`);
+}
+/** Keys: one per saving run (cache entries are immutable), restored by the model's prefix. */
+function cacheKeys(modelId, env) {
+    const restorePrefix = `${CACHE_KEY_PREFIX}-${safe(modelId)}-`;
+    return { key: `${restorePrefix}${safe(env.GITHUB_RUN_ID ?? 'local')}-${safe(env.GITHUB_RUN_ATTEMPT ?? '1')}`, restorePrefix };
+}
+/**
+ * Whether the runner offers a cache service at all (what @actions/cache's
+ * isFeatureAvailable reads), checked before loading the package.
+ */
+function cacheServiceConfigured(env) {
+    return Boolean(env.ACTIONS_CACHE_URL) || Boolean(env.ACTIONS_RESULTS_URL);
+}
+const UNAVAILABLE = {
+    isFeatureAvailable: () => false,
+    restoreCache: () => Promise.resolve(undefined),
+    saveCache: () => Promise.resolve(-1)
+};
+function actionsCacheStore(deps) {
+    const cwd = deps.cwd ?? process.cwd();
+    // The package (and the Azure SDK it brings) is loaded only when a cache service is there to talk to.
+    const load = deps.loadCache ?? (async () => (cacheServiceConfigured(deps.env) ? await __nccwpck_require__.e(/* import() */ 691).then(__nccwpck_require__.bind(__nccwpck_require__, 1691)) : UNAVAILABLE));
+    /** The file is only a vehicle: never leave it in the workspace (a later step could commit it). */
+    const cleanUp = async (file) => {
+        await (0,promises_namespaceObject.rm)((0,external_node_path_.join)(cwd, file), { force: true });
+        await (0,promises_namespaceObject.rmdir)((0,external_node_path_.join)(cwd, (0,external_node_path_.dirname)(file))).catch(() => undefined);
+    };
+    return {
+        async load(modelId) {
+            const cache = await load();
+            if (!cache.isFeatureAvailable())
+                return {
+                    baseline: null,
+                    why: 'the Actions cache service is not available to this job (ACTIONS_CACHE_URL / ACTIONS_RESULTS_URL unset)'
+                };
+            const file = baselineFile(modelId);
+            const { restorePrefix } = cacheKeys(modelId, deps.env);
+            await (0,promises_namespaceObject.rm)((0,external_node_path_.join)(cwd, file), { force: true });
+            let hit;
+            try {
+                hit = await cache.restoreCache([file], restorePrefix, [restorePrefix]);
+            }
+            catch (err) {
+                return { baseline: null, why: `the Actions cache could not be read: ${err instanceof Error ? err.message : String(err)}` };
+            }
+            if (hit === undefined)
+                return { baseline: null, why: 'no baseline saved by the default branch yet (no cache entry)' };
+            let text;
+            try {
+                text = await (0,promises_namespaceObject.readFile)((0,external_node_path_.join)(cwd, file), 'utf8');
+            }
+            catch {
+                return { baseline: null, why: `the cache entry ${hit} holds no baseline file` };
+            }
+            finally {
+                await cleanUp(file);
+            }
+            const parsed = parseBaseline(text);
+            if ('error' in parsed)
+                return { baseline: null, why: `cache entry ${hit}: ${parsed.error}` };
+            if (parsed.baseline.model_id !== modelId)
+                return { baseline: null, why: `cache entry ${hit} holds the baseline of another model` };
+            return { baseline: parsed.baseline, where: `Actions cache entry ${hit}` };
+        },
+        async save(baseline) {
+            const cache = await load();
+            if (!cache.isFeatureAvailable()) {
+                deps.log.warning('The baseline was not saved: the Actions cache service is not available to this job.');
+                return { saved: false, where: '' };
+            }
+            const file = baselineFile(baseline.model_id);
+            await (0,promises_namespaceObject.mkdir)((0,external_node_path_.dirname)((0,external_node_path_.join)(cwd, file)), { recursive: true });
+            await (0,promises_namespaceObject.writeFile)((0,external_node_path_.join)(cwd, file), JSON.stringify(baseline), 'utf8');
+            const { key } = cacheKeys(baseline.model_id, deps.env);
+            try {
+                const id = await cache.saveCache([file], key);
+                return { saved: id !== -1, where: `Actions cache entry ${key}` };
+            }
+            catch (err) {
+                deps.log.warning(`The baseline was not saved to the Actions cache: ${err instanceof Error ? err.message : String(err)}`);
+                return { saved: false, where: '' };
+            }
+            finally {
+                await cleanUp(file);
+            }
+        }
+    };
+}
+
+// EXTERNAL MODULE: external "node:os"
+var external_node_os_ = __nccwpck_require__(8161);
+;// CONCATENATED MODULE: ./src/action/inputs/common.ts
+/**
+ * What every input reader shares: the reader of raw values, the choice among
+ * allowed values, booleans, repository paths, and how much of a mistaken
+ * value a message shows. Pure.
+ */
+
+
+
+/** Reads `INPUT_<NAME>` from an environment, as the runner sets them. */
+function envInputReader(env) {
+    return (name) => (env[`INPUT_${name.replace(/ /g, '_').toUpperCase()}`] ?? '').trim();
+}
+/** Show at most 60 characters of what the user typed, on one line. */
+function clip(s) {
+    return oneLine(s, 60);
+}
+function oneOf(input, raw, allowed, fallback) {
+    const value = (raw === '' ? fallback : raw.toLowerCase());
+    if (!allowed.includes(value)) {
+        throw new ConfigError(input, `'${clip(raw)}' is not one of ${allowed.join(', ')}`);
+    }
+    return value;
+}
+function parseBoolean(input, raw, fallback) {
+    if (raw === '')
+        return fallback;
+    if (['true', 'True', 'TRUE'].includes(raw))
+        return true;
+    if (['false', 'False', 'FALSE'].includes(raw))
+        return false;
+    throw new ConfigError(input, `'${clip(raw)}' is not a boolean: use true or false`);
+}
+/** C0 and C1 control characters and DEL: no credential holds one (a header cannot carry it). */
+const CONTROL_CHARS = /[\u0000-\u001f\u007f-\u009f]/;
+/**
+ * True when a secret input may be registered as a mask: long enough to be a
+ * credential and without control characters. A shorter value would mask that
+ * text in every log line (a one-letter key masks the letter); such values are
+ * refused as inputs instead (see checkApiKey, readTargetInput), never echoed.
+ */
+function isMaskableSecret(value) {
+    return value.length >= MIN_SECRET_CHARS && !CONTROL_CHARS.test(value);
+}
+/** A repository-relative file path ('' allowed): no absolute path, no '..'. */
+function parseRepoPath(input, raw) {
+    if (raw === '')
+        return '';
+    if (raw.startsWith('/') || /^[A-Za-z]:/.test(raw) || raw.split(/[\\/]/).includes('..') || /[\u0000-\u001f\u007f]/.test(raw)) {
+        throw new ConfigError(input, `'${clip(raw)}' must be a path inside the repository, e.g. .github/agent-security-accepted.yml`);
+    }
+    return raw.replace(/^\.\//, '');
+}
+
+;// CONCATENATED MODULE: ./src/action/inputs/defaults.ts
+/** Defaults of the inputs, mirrored in action.yml (a test keeps the two equal). */
+const INPUT_DEFAULTS = {
+    mode: 'gate',
+    min_severity: 'high',
+    categories: '',
+    fail_on_incomplete: 'true',
+    timeout_minutes: '60',
+    comment: 'update',
+    issue: 'off',
+    max_runs: '20',
+    auth_type: 'none',
+    transport: 'http',
+    fail_on_profile_error: 'true',
+    allow_shared_profile_sync: 'false',
+    fail_on: 'any',
+    baseline_run_id: '',
+    accepted_risks_file: '.github/agent-security-accepted.yml',
+    sync_dismissals: 'false',
+    sarif_min_severity: 'low',
+    sarif_location: '',
+    agent_paths: '',
+    merge_group: 'carry_over',
+    commit_status: 'auto',
+    endpoint_path: ''
+};
+
+// EXTERNAL MODULE: ./node_modules/picomatch/index.js
+var picomatch = __nccwpck_require__(4006);
+var picomatch_default = /*#__PURE__*/__nccwpck_require__.n(picomatch);
+;// CONCATENATED MODULE: ./src/pipeline/changed-paths.ts
+/**
+ * The agent's paths: the `agent_paths` input, a list of globs naming the
+ * agent's code, prompts, tools and profile, and which changed files they
+ * match. Pure.
+ *
+ * How the globs match (picomatch, POSIX paths as GitHub lists them):
+ * - one pattern per line; blank lines and lines starting with `#` are ignored;
+ * - `*` matches any characters but `/`; `?` one character but `/`;
+ *   `**` as a whole path segment matches any number of segments, none
+ *   included (`src/**\/*.py` matches `src/a.py` and `src/x/y/a.py`);
+ *   `{a,b}` braces, `[...]` classes and extglobs work as in bash;
+ * - dotfiles are matched like any other file (`prompts/**` matches
+ *   `prompts/.env`): a hidden file can change the agent too;
+ * - a pattern is anchored at the repository root (`*.py` matches `a.py`, not
+ *   `src/a.py`), a leading `./` or `/` is dropped, and a trailing `/` means
+ *   everything under that folder (`prompts/` is `prompts/**`);
+ * - case-sensitive, as Git paths are;
+ * - `!pattern` excludes what matches it, and the last pattern that matches a
+ *   file decides, as in the `paths` filter of a workflow's `on:`; at least one
+ *   pattern must not be negated.
+ */
+
+
+
+const AGENT_PATHS_INPUT = 'agent_paths';
+/** More patterns than this is a mistake (a pasted file list), not a configuration. */
+const MAX_PATTERNS = 200;
+const MAX_PATTERN_CHARS = 500;
+/** The patterns of the input, one per line, without blanks and comments. Throws ConfigError on a pattern it cannot use. */
+function parseAgentPaths(raw) {
+    const patterns = raw
+        .split(/\r?\n/)
+        .map((l) => l.trim())
+        .filter((l) => l !== '' && !l.startsWith('#'));
+    if (patterns.length > MAX_PATTERNS) {
+        throw new ConfigError(AGENT_PATHS_INPUT, `has ${patterns.length} patterns; at most ${MAX_PATTERNS}: name folders with /** instead of files`);
+    }
+    if (patterns.length > 0 && patterns.every((p) => p.startsWith('!'))) {
+        throw new ConfigError(AGENT_PATHS_INPUT, 'has only negated (!) patterns: name the agent paths first, then what to leave out');
+    }
+    for (const p of patterns)
+        compilePattern(p);
+    return patterns;
+}
+function normalize(pattern) {
+    let p = pattern.replace(/^(?:\.\/)+/, '').replace(/^\/+/, '');
+    if (p.endsWith('/'))
+        p = `${p}**`;
+    return p;
+}
+function compilePattern(pattern) {
+    const negated = pattern.startsWith('!');
+    const body = normalize(negated ? pattern.slice(1) : pattern);
+    const shown = oneLine(pattern, 80);
+    if (pattern.length > MAX_PATTERN_CHARS || body === '' || /[\u0000-\u001f\u007f]/.test(pattern)) {
+        throw new ConfigError(AGENT_PATHS_INPUT, `'${shown}' is not a usable path pattern`);
+    }
+    try {
+        const test = picomatch_default()(body, { dot: true, windows: false, nocase: false });
+        return { negated, test };
+    }
+    catch (err) {
+        throw new ConfigError(AGENT_PATHS_INPUT, `'${shown}' is not a valid glob (${oneLine(err instanceof Error ? err.message : String(err), 120)})`);
+    }
+}
+/** A matcher of repository paths for the patterns: the last pattern that matches a path decides. */
+function agentPathMatcher(patterns) {
+    const compiled = patterns.map(compilePattern);
+    return (path) => {
+        const p = path.replace(/^\/+/, '');
+        let included = false;
+        for (const c of compiled)
+            if (c.test(p))
+                included = !c.negated;
+        return included;
+    };
+}
+/** The files among `files` that the patterns name, in their order. */
+function agentFilesAmong(patterns, files) {
+    const matches = agentPathMatcher(patterns);
+    return files.filter((f) => matches(f));
+}
+/** `a, b, c and 4 more` (each clipped to one line): a list of paths for a reason text. */
+function listPaths(paths, max = 5) {
+    const shown = paths.slice(0, max).map((p) => oneLine(p, 120));
+    const rest = paths.length - shown.length;
+    if (shown.length === 0)
+        return 'none';
+    return rest > 0 ? `${shown.join(', ')} and ${rest} more` : shown.join(', ');
+}
+
+;// CONCATENATED MODULE: ./src/pipeline/merge-queue.ts
+
+const MERGE_GROUP_MODES = ['carry_over', 'assess'];
+/** The queued pull request's passing result at its head, or why it cannot be carried over. */
+function queuedPullResult(pull, identity) {
+    const n = `#${pull.number}`;
+    if (pull.headSha === null)
+        return { problem: `${n}: its head commit could not be read` };
+    const rec = pull.record;
+    if (rec === null)
+        return { problem: `${n}: no assessment of it is recorded by this action` };
+    const mismatch = identityMismatch(rec, identity);
+    if (mismatch !== null)
+        return { problem: `${n}: ${mismatch}` };
+    if (rec.result !== 'pass')
+        return { problem: `${n}: its last result is ${rec.result}` };
+    if (rec.headSha !== pull.headSha) {
+        return { problem: `${n}: the recorded pass stands for ${shortSha(rec.headSha)}, not its head ${shortSha(pull.headSha)}` };
+    }
+    return { pass: { number: pull.number, headSha: pull.headSha, assessedSha: rec.assessedSha } };
+}
+function fallback(ctx, why) {
+    const queue = ctx.queueSha === null ? "the queue's commit" : `the queue's commit ${shortSha(ctx.queueSha)}`;
+    if (ctx.target === 'preview') {
+        return {
+            kind: 'fail_closed',
+            reason: `${why}; and ${queue} cannot be assessed: the target is a preview, and nothing deploys ${queue}. ` +
+                'Give model_id (or an endpoint_url deployed for the queue) to merge_group runs, or let the pull request pass its own check first'
+        };
+    }
+    return { kind: 'assess', reason: `${why}: assessing ${queue}` };
+}
+function decideMergeQueue(ctx) {
+    if (ctx.mode === 'assess')
+        return fallback(ctx, 'merge_group is assess');
+    if (ctx.pulls.length === 0) {
+        return fallback(ctx, `no result to carry over: ${ctx.eventReason ?? 'the event names no pull request'}`);
+    }
+    const results = ctx.pulls.map((p) => queuedPullResult(p, ctx.identity));
+    const problems = results.flatMap((r) => ('problem' in r ? [r.problem] : []));
+    if (problems.length > 0)
+        return fallback(ctx, `not carried over: ${problems.join('; ')}`);
+    const pulls = results.flatMap((r) => ('pass' in r ? [r.pass] : []));
+    const said = pulls.map((p) => p.assessedSha === p.headSha
+        ? `#${p.number} passed at its head ${shortSha(p.headSha)}`
+        : `#${p.number} passed at its head ${shortSha(p.headSha)} (assessed at ${shortSha(p.assessedSha)})`);
+    return { kind: 'carry_over', result: 'pass', pulls, reason: `carried over: ${said.join('; ')}` };
+}
+
+;// CONCATENATED MODULE: ./src/action/inputs/pipeline.ts
+/**
+ * The inputs of PR pipelines (docs/pr-pipelines.md): the agent's paths, what
+ * a merge queue does, when a commit status is set, and the agent's path on a
+ * deployed URL. Pure.
+ */
+
+
+
+
+
+const COMMIT_STATUS_MODES = ['auto', 'always', 'off'];
+/**
+ * endpoint_path: an absolute path with an optional query, no fragment, no
+ * spaces or control characters. Its query values may be secrets (a
+ * protection bypass): the message never shows the query.
+ */
+function parseEndpointPath(raw) {
+    if (raw === '')
+        return '';
+    const path = raw.split('?', 1)[0];
+    if (!raw.startsWith('/') || raw.startsWith('//')) {
+        throw new ConfigError('endpoint_path', `'${clip(path)}' must start with a single / (the path on the deployed host, e.g. /api/chat)`);
+    }
+    if (/[\s#\u0000-\u001f\u007f]/.test(raw)) {
+        throw new ConfigError('endpoint_path', `'${clip(path)}...' holds a space, a # or a control character: give the path and query only`);
+    }
+    try {
+        new URL(raw, 'https://deployment.invalid');
+    }
+    catch {
+        throw new ConfigError('endpoint_path', `'${clip(path)}' is not a URL path`);
+    }
+    return raw;
+}
+function readPipelineInputs(get) {
+    return {
+        agentPaths: parseAgentPaths(get('agent_paths')),
+        mergeGroup: oneOf('merge_group', get('merge_group'), MERGE_GROUP_MODES, INPUT_DEFAULTS.merge_group),
+        commitStatus: oneOf('commit_status', get('commit_status'), COMMIT_STATUS_MODES, INPUT_DEFAULTS.commit_status),
+        endpointPath: parseEndpointPath(get('endpoint_path'))
+    };
+}
+/**
+ * The values of a URL's query (endpoint_url's or endpoint_path's): a
+ * protection bypass travels there, so each is one of the step's secrets.
+ * Values as given and decoded; none when the text has no query or is not a URL.
+ */
+function queryValues(raw) {
+    const q = raw.indexOf('?');
+    if (q < 0)
+        return [];
+    const query = raw.slice(q + 1).split('#', 1)[0];
+    const out = new Set();
+    for (const pair of query.split('&')) {
+        const eq = pair.indexOf('=');
+        if (eq < 0)
+            continue;
+        const value = pair.slice(eq + 1);
+        out.add(value);
+        try {
+            out.add(decodeURIComponent(value.replace(/\+/g, ' ')));
+        }
+        catch {
+            // A malformed escape: the value as given is masked.
+        }
+    }
+    return [...out].filter((v) => v !== '');
+}
+
+;// CONCATENATED MODULE: ./src/action/inputs/policy.ts
+
+
+
+
+/** Category keys separated by commas and/or newlines; blanks dropped, duplicates removed, order kept. */
+function parseCategories(raw) {
+    const keys = raw
+        .split(/[,\n\r]+/)
+        .map((k) => k.trim())
+        .filter((k) => k !== '');
+    for (const k of keys) {
+        if (!/^[A-Za-z0-9_.:-]{1,100}$/.test(k)) {
+            throw new ConfigError('categories', `'${clip(k)}' is not a category key (letters, digits, _ . : - only): separate keys with commas or newlines, e.g. 'prompt_injection, jailbreak'`);
+        }
+    }
+    return [...new Set(keys)];
+}
+function parseRunId(raw) {
+    if (raw !== '' && (raw.length > 200 || /[\u0000-\u001f\u007f/?#\s]/.test(raw))) {
+        throw new ConfigError('baseline_run_id', `'${clip(raw)}' is not a run id (no slashes, ?, #, spaces or control characters)`);
+    }
+    return raw;
+}
+/** '' : the default path; 'off' : no accepted-risks file. */
+function parseAcceptedFileInput(raw) {
+    if (raw.toLowerCase() === 'off')
+        return '';
+    return parseRepoPath('accepted_risks_file', raw === '' ? INPUT_DEFAULTS.accepted_risks_file : raw);
+}
+function readPolicyInputs(get) {
+    return {
+        minSeverity: oneOf('min_severity', get('min_severity'), SEVERITIES, INPUT_DEFAULTS.min_severity),
+        categories: parseCategories(get('categories')),
+        failOnIncomplete: parseBoolean('fail_on_incomplete', get('fail_on_incomplete'), true),
+        failOn: oneOf('fail_on', get('fail_on'), ['any', 'new'], INPUT_DEFAULTS.fail_on),
+        baselineRunId: parseRunId(get('baseline_run_id')),
+        acceptedRisksFile: parseAcceptedFileInput(get('accepted_risks_file')),
+        syncDismissals: parseBoolean('sync_dismissals', get('sync_dismissals'), false),
+        sarifMinSeverity: oneOf('sarif_min_severity', get('sarif_min_severity'), SEVERITIES, INPUT_DEFAULTS.sarif_min_severity),
+        sarifLocation: parseSarifLocation(get('sarif_location'))
+    };
+}
+/**
+ * sarif_location goes into the SARIF log as a URI relative to the checkout,
+ * which code scanning resolves and links: a relative path inside the
+ * repository only. Besides parseRepoPath's checks, no scheme (`file:`,
+ * `https:`, a drive), no backslash (a separator on Windows), no percent-escape
+ * (`%2e%2e` decodes to `..`; the action encodes the path itself) and no
+ * segment that is `..` once Unicode-normalized (`．．`).
+ */
+function parseSarifLocation(raw) {
+    const path = parseRepoPath('sarif_location', raw);
+    // Checked as a consumer that normalizes would read it too (`／`, `＼`, `％`, `．．`).
+    const norm = path.normalize('NFKC');
+    if (/^[A-Za-z][A-Za-z0-9+.-]*:/.test(norm) || norm.startsWith('/') || /[\\%]/.test(norm) || norm.split('/').includes('..')) {
+        throw new ConfigError('sarif_location', `'${clip(raw)}' must be a relative path inside the repository, e.g. agent/profile.yml (no scheme, backslash, % escape or ..)`);
+    }
+    return path;
+}
+
+;// CONCATENATED MODULE: ./src/pipeline/event.ts
+/**
+ * What the triggering event says about the agent to assess. Pure: the event
+ * name, its payload (the JSON at GITHUB_EVENT_PATH) and the runner's
+ * environment in, one PipelineEvent out.
+ *
+ * - deployment_status (state success) and repository_dispatch from Vercel
+ *   (`vercel.deployment.ready` / `vercel.deployment.success`) carry a
+ *   deployment: its URL, the commit deployed and the environment. These runs
+ *   happen on the default branch, not on the pull request: the commit is the
+ *   only link to it.
+ * - A deployment event in any other state carries nothing to assess yet: it
+ *   is skipped (not assessed), which is neither a pass nor a failure.
+ * - A deployment event that says "ready" but whose URL or commit cannot be
+ *   used is `deployment_invalid`: the step fails closed unless endpoint_url
+ *   is given.
+ * - merge_group names the queued pull request in its head ref
+ *   (`refs/heads/gh-readonly-queue/<base>/pr-<N>-<sha>`).
+ * - pull_request, push and the rest: what the carry-over decisions need.
+ */
+
+
+/** The event types of Vercel's repository_dispatch that mean "a deployment is up and can be assessed". */
+const VERCEL_READY_TYPES = ['vercel.deployment.ready', 'vercel.deployment.success'];
+const VERCEL_PREFIX = 'vercel.deployment.';
+/** States of a Vercel payload (client_payload.state.type) that contradict a ready deployment. */
+const VERCEL_NOT_READY_STATES = new Set(['pending', 'error', 'failed', 'canceled', 'skipped', 'ignored']);
+const QUEUE_PREFIX = 'refs/heads/gh-readonly-queue/';
+const QUEUE_REF = /^(?:refs\/heads\/)?gh-readonly-queue\/(.+)\/pr-(\d{1,9})-([0-9a-f]{40}|[0-9a-f]{64})$/;
+const rec = (v) => (isRecord(v) ? v : {});
+const event_text = (v) => (typeof v === 'string' && v.trim() !== '' ? v.trim() : null);
+/** A full commit SHA (40 or 64 hex), lower case; null otherwise. */
+function commitSha(v) {
+    const s = event_text(v);
+    return s !== null && /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/i.test(s) ? s.toLowerCase() : null;
+}
+const branchName = (ref) => (ref === null ? null : ref.replace(/^refs\/heads\//, ''));
+/**
+ * A deployment's URL made usable, or why not. A bare host (`app-abc.vercel.app`,
+ * as Vercel's API writes deployment URLs) gets https://. Only http(s), and no
+ * user or password in it (a credential goes in target_credential, masked).
+ */
+function deploymentUrl(raw) {
+    const given = event_text(raw);
+    if (given === null)
+        return { error: 'the event carries no deployment URL' };
+    const withScheme = /^[a-z][a-z0-9+.-]*:/i.test(given) ? given : `https://${given}`;
+    let url;
+    try {
+        url = new URL(withScheme);
+    }
+    catch {
+        return { error: 'the deployment URL of the event is not a URL' };
+    }
+    if (url.protocol !== 'https:' && url.protocol !== 'http:') {
+        return { error: `the deployment URL of the event has scheme '${url.protocol.slice(0, 20)}', not http(s)` };
+    }
+    if (url.username !== '' || url.password !== '')
+        return { error: 'the deployment URL of the event carries credentials' };
+    if (url.hostname === '')
+        return { error: 'the deployment URL of the event has no host' };
+    return { url: url.href };
+}
+/**
+ * The agent's endpoint at a deployment: the deployment URL with `path` (which
+ * may carry a query, e.g. `/api/chat`) in place of its path. Empty path: the
+ * deployment URL as it is.
+ */
+function endpointAt(deployment, path) {
+    if (path === '')
+        return deployment;
+    const base = new URL(deployment);
+    if (!path.startsWith('/'))
+        throw new Error(`endpointAt: path must start with '/': ${path.slice(0, 40)}`);
+    return `${base.origin}${path}`;
+}
+function onDefault(payload, ref) {
+    const defaultBranch = event_text(rec(payload.repository).default_branch);
+    return defaultBranch !== null && ref === `refs/heads/${defaultBranch}`;
+}
+function fromDeploymentStatus(eventName, payload) {
+    const status = rec(payload.deployment_status);
+    const deployment = rec(payload.deployment);
+    const sha = commitSha(deployment.sha);
+    const environment = event_text(status.environment) ?? event_text(deployment.environment);
+    const state = event_text(status.state) ?? 'unknown';
+    const source = 'deployment_status';
+    const what = `the deployment${sha ? ` of ${shortSha(sha)}` : ''}${environment ? ` to ${environment}` : ''}`;
+    if (state !== 'success') {
+        return {
+            kind: 'deployment_skipped',
+            eventName,
+            source,
+            sha,
+            reason: `${what} is ${state.slice(0, 40)}, not success: nothing to assess yet`
+        };
+    }
+    if (sha === null)
+        return { kind: 'deployment_invalid', eventName, source, sha, reason: 'the event names no commit (deployment.sha)' };
+    const url = deploymentUrl(event_text(status.environment_url) ?? status.target_url);
+    if ('error' in url) {
+        return { kind: 'deployment_invalid', eventName, source, sha, reason: `${url.error} (deployment_status.environment_url or target_url)` };
+    }
+    return { kind: 'deployment', eventName, source, endpointUrl: url.url, sha, environment, ref: branchName(event_text(deployment.ref)) };
+}
+function fromRepositoryDispatch(eventName, payload, env) {
+    const type = event_text(payload.action) ?? '';
+    if (!type.startsWith(VERCEL_PREFIX))
+        return other(eventName, payload, env);
+    const client = rec(payload.client_payload);
+    const sha = commitSha(rec(client.git).sha);
+    const environment = event_text(client.environment);
+    const state = event_text(rec(client.state).type);
+    const source = 'vercel';
+    const shown = type.slice(0, 60);
+    if (!VERCEL_READY_TYPES.includes(type)) {
+        return { kind: 'deployment_skipped', eventName, source, sha, reason: `Vercel sent ${shown}, not a ready deployment: nothing to assess` };
+    }
+    if (state !== null && VERCEL_NOT_READY_STATES.has(state)) {
+        return { kind: 'deployment_skipped', eventName, source, sha, reason: `Vercel sent ${shown} with state ${state}: nothing to assess` };
+    }
+    if (sha === null)
+        return { kind: 'deployment_invalid', eventName, source, sha, reason: 'the event names no commit (client_payload.git.sha)' };
+    const url = deploymentUrl(client.url);
+    if ('error' in url)
+        return { kind: 'deployment_invalid', eventName, source, sha, reason: `${url.error} (client_payload.url)` };
+    return { kind: 'deployment', eventName, source, endpointUrl: url.url, sha, environment, ref: branchName(event_text(rec(client.git).ref)) };
+}
+/** The pull request named by a merge queue's head ref, with the base branch it names. */
+function parseQueueRef(ref) {
+    const m = QUEUE_REF.exec(ref);
+    if (!m)
+        return null;
+    const prNumber = Number(m[2]);
+    return prNumber > 0 ? { base: m[1], prNumber } : null;
+}
+function fromMergeGroup(eventName, payload) {
+    const group = rec(payload.merge_group);
+    const headRef = event_text(group.head_ref);
+    const parsed = headRef === null ? null : parseQueueRef(headRef);
+    const base = {
+        kind: 'merge_group',
+        eventName,
+        headSha: commitSha(group.head_sha),
+        baseSha: commitSha(group.base_sha),
+        baseRef: branchName(event_text(group.base_ref)) ?? parsed?.base ?? null
+    };
+    if (parsed === null) {
+        const reason = headRef === null
+            ? 'the event has no merge_group.head_ref'
+            : 'merge_group.head_ref is not of the form refs/heads/gh-readonly-queue/<base>/pr-<N>-<sha>';
+        return { ...base, prNumbers: [], reason };
+    }
+    return { ...base, prNumbers: [parsed.prNumber] };
+}
+function fromPullRequest(eventName, payload, env) {
+    const pr = rec(payload.pull_request);
+    const number = [pr.number, payload.number].find((n) => typeof n === 'number' && Number.isSafeInteger(n) && n > 0);
+    if (number === undefined)
+        return other(eventName, payload, env);
+    const head = rec(pr.head);
+    const base = rec(pr.base);
+    const headRepo = event_text(rec(head.repo).full_name);
+    const baseRepo = event_text(rec(base.repo).full_name);
+    return {
+        kind: 'pull_request',
+        eventName,
+        number,
+        headSha: commitSha(head.sha),
+        baseSha: commitSha(base.sha),
+        baseRef: branchName(event_text(base.ref)),
+        fork: headRepo !== null && baseRepo !== null && headRepo.toLowerCase() !== baseRepo.toLowerCase()
+    };
+}
+function other(eventName, payload, env) {
+    const ref = env.GITHUB_REF ?? '';
+    return { kind: 'other', eventName, ref, sha: commitSha(env.GITHUB_SHA), onDefaultBranch: onDefault(payload, ref) };
+}
+function fromPush(eventName, payload, env) {
+    const ref = event_text(payload.ref) ?? env.GITHUB_REF ?? '';
+    // A deleted branch's push has an all-zero `after`: there is no commit to assess.
+    const after = commitSha(payload.after);
+    const sha = after !== null && /^0+$/.test(after) ? null : (after ?? commitSha(env.GITHUB_SHA));
+    return { kind: 'push', eventName, ref, sha, onDefaultBranch: onDefault(payload, ref), queueRef: ref.startsWith(QUEUE_PREFIX) };
+}
+/** The event as the pipeline sees it. Never throws: an unreadable payload reads as an event without a deployment. */
+function readPipelineEvent(eventName, payload, env) {
+    const body = rec(payload);
+    switch (eventName) {
+        case 'deployment_status':
+            return fromDeploymentStatus(eventName, body);
+        case 'repository_dispatch':
+            return fromRepositoryDispatch(eventName, body, env);
+        case 'merge_group':
+            return fromMergeGroup(eventName, body);
+        case 'pull_request':
+        case 'pull_request_target':
+            return fromPullRequest(eventName, body, env);
+        case 'push':
+            return fromPush(eventName, body, env);
+        default:
+            return other(eventName, body, env);
+    }
+}
+/** The commit a pipeline event is about: the deployed one, the PR's head, the queue's commit or the pushed one. */
+function eventCommit(e) {
+    switch (e.kind) {
+        case 'deployment':
+        case 'deployment_skipped':
+        case 'deployment_invalid':
+        case 'push':
+        case 'other':
+            return e.sha;
+        case 'pull_request':
+        case 'merge_group':
+            return e.headSha;
+    }
+}
+
+;// CONCATENATED MODULE: ./src/action/inputs/target.ts
+/**
+ * The inputs that say what to assess: model_id, or endpoint_url (or, on a
+ * deployment event with both empty, the deployment's URL) with the
+ * registration inputs of the target, and the profile file. Pure.
+ */
+
+
+
+
+
+/** The endpoint a pipeline event offers (see EventEndpoint). */
+function eventEndpoint(event, endpointPath) {
+    switch (event?.kind) {
+        case 'deployment':
+            return { kind: 'deployment', url: endpointAt(event.endpointUrl, endpointPath) };
+        case 'deployment_skipped':
+        case 'deployment_invalid':
+            return { kind: 'preview', reason: event.reason };
+        case 'merge_group':
+            return { kind: 'preview', reason: "nothing deploys the merge queue's commit" };
+        default:
+            return { kind: 'none' };
+    }
+}
+const MODEL_ID_HINT = 'the model_id of the agent target in the service inventory (GET /api/v1/model lists them)';
+function parseModelId(modelId) {
+    if (modelId.length > 200 || /[\u0000-\u001f\u007f/?#]/.test(modelId)) {
+        throw new ConfigError('model_id', `'${clip(modelId)}' is not a model id (no slashes, ?, # or control characters)`);
+    }
+    return modelId;
+}
+/** The query of a URL left out of what a message shows: it may carry a protection bypass secret. */
+function withoutQuery(raw) {
+    return raw.split(/[?#]/, 1)[0];
+}
+/** The endpoint to register: a URL the service can probe; its address rules (private hosts...) are the service's (400). */
+function parseEndpointUrl(raw) {
+    let url;
+    try {
+        url = new URL(raw);
+    }
+    catch {
+        throw new ConfigError('endpoint_url', `'${clip(withoutQuery(raw))}' is not a URL: give the agent's full endpoint, e.g. https://pr-7.preview.example.com/chat`);
+    }
+    if (!['https:', 'http:', 'wss:', 'ws:'].includes(url.protocol)) {
+        throw new ConfigError('endpoint_url', `scheme '${clip(url.protocol)}' is not one the service probes: use https:// (or wss:// with transport websocket)`);
+    }
+    if (url.username !== '' || url.password !== '') {
+        throw new ConfigError('endpoint_url', 'must not carry credentials: pass the target credential in target_credential (masked) with auth_type');
+    }
+    return raw;
+}
+function parseTargetName(raw) {
+    if (raw === '')
+        return null;
+    if (raw.length > LIMITS.targetNameMax || /[\u0000-\u001f\u007f]/.test(raw)) {
+        throw new ConfigError('target_name', `must be 1 to ${LIMITS.targetNameMax} characters without control characters`);
+    }
+    return raw;
+}
+function parseRequestTimeout(raw) {
+    if (raw === '')
+        return null;
+    const n = Number(raw);
+    if (!/^\d*\.?\d+$/.test(raw) || !(n > 0) || n > LIMITS.requestTimeoutMax) {
+        throw new ConfigError('request_timeout', `'${clip(raw)}' is not a number of seconds above 0 and at most ${LIMITS.requestTimeoutMax}`);
+    }
+    return n;
+}
+/** Inputs that only make sense with endpoint_url, named when given with model_id. */
+const ENDPOINT_ONLY_INPUTS = [
+    'target_name',
+    'environment',
+    'target_credential',
+    'oauth_token_url',
+    'oauth_client_id',
+    'oauth_scope',
+    'oauth_audience',
+    'response_field',
+    'request_timeout'
+];
+/**
+ * model_id or endpoint_url (exactly one), and the registration inputs of the
+ * endpoint. With both empty, a pipeline event may offer the target: a ready
+ * deployment's URL, or none on this event (PreviewTarget).
+ */
+function readTargetInput(get, fromEvent = { kind: 'none' }) {
+    const modelId = get('model_id');
+    const endpointUrl = get('endpoint_url');
+    if (modelId !== '' && endpointUrl !== '') {
+        throw new ConfigError('model_id', 'is set together with endpoint_url: give one of the two. model_id assesses a model already in the inventory; endpoint_url finds or registers the agent at that address (e.g. the preview of this pull request)');
+    }
+    if (modelId === '' && endpointUrl === '') {
+        if (fromEvent.kind === 'deployment')
+            return { kind: 'endpoint', endpoint: readEndpointTarget(get, fromEvent.url) };
+        if (fromEvent.kind === 'preview')
+            return { kind: 'preview', reason: fromEvent.reason, name: parseTargetName(get('target_name')) };
+        throw new ConfigError('model_id', `is required unless endpoint_url is set: give one of the two. model_id is ${MODEL_ID_HINT}; endpoint_url is the address of the agent to find or register (e.g. the preview of this pull request)`);
+    }
+    if (modelId !== '') {
+        const stray = ENDPOINT_ONLY_INPUTS.filter((n) => get(n) !== '');
+        if (stray.length > 0) {
+            throw new ConfigError(stray[0], `is only used with endpoint_url (to register a target), not with model_id: remove ${stray.join(', ')}`);
+        }
+        return { kind: 'model', modelId: parseModelId(modelId) };
+    }
+    return { kind: 'endpoint', endpoint: readEndpointTarget(get, endpointUrl) };
+}
+/** The registration inputs of endpoint_url. */
+function readEndpointTarget(get, endpointUrl) {
+    const authType = oneOf('auth_type', get('auth_type'), AUTH_TYPES, INPUT_DEFAULTS.auth_type);
+    const credential = readCredential(get, authType);
+    const oauth = readOAuth(get, authType);
+    const responseField = get('response_field');
+    if (responseField === '') {
+        throw new ConfigError('response_field', "is required with endpoint_url: the dot-path of the reply text in the agent's JSON answer (e.g. output.text or choices.0.message.content)");
+    }
+    const environment = get('environment');
+    return {
+        endpointUrl: parseEndpointUrl(endpointUrl),
+        name: parseTargetName(get('target_name')),
+        environment: environment === '' ? null : oneOf('environment', environment, ENVIRONMENTS, 'staging'),
+        authType,
+        credential,
+        oauth,
+        responseField,
+        transport: oneOf('transport', get('transport'), ['http', 'websocket'], INPUT_DEFAULTS.transport),
+        requestTimeout: parseRequestTimeout(get('request_timeout'))
+    };
+}
+/** target_credential: required by every auth_type but none, refused with none. */
+function readCredential(get, authType) {
+    const credential = get('target_credential');
+    if (authType === 'none' && credential !== '') {
+        throw new ConfigError('target_credential', 'is set but auth_type is none: set auth_type (bearer, api_key, basic or oauth_client_credentials), or remove target_credential');
+    }
+    if (authType !== 'none' && credential === '') {
+        throw new ConfigError('target_credential', `is required when auth_type is ${authType}${authType === 'oauth_client_credentials' ? ' (the OAuth client secret)' : authType === 'basic' ? ' (user:password)' : ''}: pass it from a secret`);
+    }
+    if (credential !== '' && credential.length < LIMITS.credentialMin) {
+        throw new ConfigError('target_credential', `is shorter than ${LIMITS.credentialMin} characters, the service's minimum`);
+    }
+    if (CONTROL_CHARS.test(credential)) {
+        throw new ConfigError('target_credential', 'holds a control character (a line break?): check the secret for a stray character');
+    }
+    return credential === '' ? null : credential;
+}
+/** The oauth_* inputs: required with oauth_client_credentials, refused with any other auth_type. */
+function readOAuth(get, authType) {
+    const oauthInputs = {
+        token_url: get('oauth_token_url'),
+        client_id: get('oauth_client_id'),
+        scope: get('oauth_scope'),
+        audience: get('oauth_audience')
+    };
+    if (authType !== 'oauth_client_credentials') {
+        const stray = Object.entries(oauthInputs).find(([, v]) => v !== '');
+        if (stray)
+            throw new ConfigError(`oauth_${stray[0]}`, 'is only used when auth_type is oauth_client_credentials');
+        return null;
+    }
+    if (oauthInputs.token_url === '')
+        throw new ConfigError('oauth_token_url', 'is required when auth_type is oauth_client_credentials');
+    if (oauthInputs.client_id === '')
+        throw new ConfigError('oauth_client_id', 'is required when auth_type is oauth_client_credentials');
+    return {
+        token_url: oauthInputs.token_url,
+        client_id: oauthInputs.client_id,
+        ...(oauthInputs.scope !== '' ? { scope: oauthInputs.scope } : {}),
+        ...(oauthInputs.audience !== '' ? { audience: oauthInputs.audience } : {})
+    };
+}
+function readProfileInputs(get) {
+    const path = get('profile_file');
+    const failOnError = parseBoolean('fail_on_profile_error', get('fail_on_profile_error'), true);
+    const allowShared = parseBoolean('allow_shared_profile_sync', get('allow_shared_profile_sync'), false);
+    if (path === '')
+        return null;
+    if (/[\u0000-\u001f\u007f]/.test(path))
+        throw new ConfigError('profile_file', 'holds control characters');
+    return { path, failOnError, allowShared };
+}
+
+;// CONCATENATED MODULE: ./src/action/inputs.ts
+/**
+ * The action's inputs: read, validated and typed before any request is sent.
+ * Every mistake is a ConfigError naming the input, in one line that says how
+ * to fix it. Pure: the reader of raw values (and the event, which may offer
+ * the target) is passed in. One file per concern under inputs/: the target,
+ * the policy, the pipeline; this one composes them.
+ */
+
+
+
+
+
+
+
+
+
+/** The base-address rule lives with the transport that uses it too. */
+
+
+
+
+
+
+/** GitHub's longest job on hosted runners is 6 h; a longer wait is a typo. */
+const MAX_TIMEOUT_MINUTES = 360;
+/** Shorter than a second cannot hold even the trigger: surely a typo. */
+const MIN_TIMEOUT_MS = 1_000;
+/**
+ * The service key as sent (`Authorization: Bearer <key>`): at least the
+ * service's minimum credential length, visible ASCII only (0x21 to 0x7E; a
+ * space, a control or a non-ASCII character cannot be a header's token, and
+ * would fail as a network error). The message never shows the key.
+ */
+function checkApiKey(apiKey) {
+    if (apiKey === '') {
+        throw new ConfigError('api_key', 'is empty. Pass the service key from a secret (api_key: ${{ secrets.ASAS_API_KEY }}). Secrets are not given to workflows triggered from forks: this check fails rather than skip, so a change cannot merge unassessed');
+    }
+    if (apiKey.length < LIMITS.credentialMin) {
+        throw new ConfigError('api_key', `is shorter than ${LIMITS.credentialMin} characters: not a service key. Pass the key from a secret (api_key: \${{ secrets.ASAS_API_KEY }})`);
+    }
+    if (!/^[\x21-\x7e]+$/.test(apiKey)) {
+        throw new ConfigError('api_key', 'holds a space, a control or a non-ASCII character: a service key is visible ASCII only. Check the secret for a stray character (a line break, a typographic quote)');
+    }
+    return apiKey;
+}
+function parseTimeoutMs(raw) {
+    const text = raw === '' ? INPUT_DEFAULTS.timeout_minutes : raw;
+    if (!/^\d*\.?\d+$/.test(text)) {
+        throw new ConfigError('timeout_minutes', `'${clip(text)}' is not a positive number of minutes (decimals allowed, e.g. 0.5 for 30 s)`);
+    }
+    const minutes = Number(text);
+    if (!(minutes > 0)) {
+        throw new ConfigError('timeout_minutes', `must be greater than 0 (got '${clip(text)}')`);
+    }
+    if (minutes * 60_000 < MIN_TIMEOUT_MS) {
+        throw new ConfigError('timeout_minutes', `must be at least 1 second (0.0167 minutes); got '${clip(text)}'`);
+    }
+    if (minutes > MAX_TIMEOUT_MINUTES) {
+        throw new ConfigError('timeout_minutes', `must be at most ${MAX_TIMEOUT_MINUTES} (a job on hosted runners lasts 6 h at most)`);
+    }
+    return Math.round(minutes * 60_000);
+}
+function parseMaxRuns(raw) {
+    const text = raw === '' ? INPUT_DEFAULTS.max_runs : raw;
+    const n = Number(text);
+    if (!/^\d+$/.test(text) || n < 1 || n > 100) {
+        throw new ConfigError('max_runs', `'${clip(text)}' is not a whole number from 1 to 100`);
+    }
+    return n;
+}
+/**
+ * Read and validate every input. Throws ConfigError on the first mistake,
+ * before any request is made. `event`: the run's pipeline event, which may
+ * offer the target when model_id and endpoint_url are both empty.
+ */
+function readInputs(get, event = null) {
+    const mode = oneOf('mode', get('mode'), ['gate', 'validate'], INPUT_DEFAULTS.mode);
+    const pipeline = readPipelineInputs(get);
+    const target = readTargetInput(get, eventEndpoint(event, pipeline.endpointPath));
+    if (target.kind === 'preview' && mode === 'validate') {
+        throw new ConfigError('model_id', `is required in validate mode: ${target.reason}, so there is no target to validate`);
+    }
+    const apiKey = checkApiKey(get('api_key'));
+    const profile = readProfileInputs(get);
+    const policy = readPolicyInputs(get);
+    return {
+        mode,
+        modelId: target.kind === 'model' ? target.modelId : '',
+        target,
+        profile,
+        ...policy,
+        apiKey,
+        baseUrl: parseBaseUrl(get('base_url')),
+        timeoutMs: parseTimeoutMs(get('timeout_minutes')),
+        githubToken: get('github_token'),
+        comment: oneOf('comment', get('comment'), COMMENT_MODES, INPUT_DEFAULTS.comment),
+        issue: oneOf('issue', get('issue'), ['off', 'update'], INPUT_DEFAULTS.issue),
+        maxRuns: parseMaxRuns(get('max_runs')),
+        ...pipeline
+    };
+}
+
+;// CONCATENATED MODULE: ./src/action/scrubbed-io.ts
+/**
+ * The main step's one way out: the runner's I/O (outputs, summary,
+ * annotations, log, failure), the report files and GitHub's comment or issue,
+ * every string scrubbed of the step's secrets on its way out. The stages
+ * write only through it, so no stage scrubs by itself and a new output cannot
+ * forget to.
+ */
+
+
+
+
+
+
+
+
+
+
+
+
+/** GitHub calls of one status get their own short budget, as the comment's do. */
+const STATUS_BUDGET_MS = 30_000;
+/** The longest output value: far above any real one (categories_planned of the whole taxonomy). */
+const OUTPUT_MAX_CHARS = 65_536;
+/**
+ * The step's secrets, masked on the runner before anything else can print
+ * them: the service key, the target's credential, a password in base_url
+ * (refused as an input, but it must not echo meanwhile), and the query values
+ * of endpoint_url and endpoint_path (a deployment protection bypass travels
+ * there, e.g. ?x-vercel-protection-bypass=<secret>).
+ */
+function stepSecrets(io) {
+    const secrets = [];
+    // Every form a credential is sent in (base64 of basic auth, URL-encoded, JSON-escaped...). A value
+    // that cannot be a credential (too short) is never registered as a mask: readInputs refuses it
+    // without printing it.
+    for (const name of ['api_key', 'target_credential']) {
+        const raw = envInputReader(io.env)(name);
+        if (!isMaskableSecret(raw))
+            continue;
+        const forms = secretWireForms(raw, name === 'target_credential' ? { clientId: envInputReader(io.env)('oauth_client_id') } : {});
+        for (const form of forms)
+            io.setSecret(form);
+        secrets.push(...forms);
+    }
+    for (const name of ['endpoint_url', 'endpoint_path']) {
+        for (const value of queryValues(envInputReader(io.env)(name))) {
+            if (!isMaskableSecret(value))
+                continue;
+            const forms = secretWireForms(value);
+            for (const form of forms)
+                io.setSecret(form);
+            secrets.push(...forms);
+        }
+    }
+    const urlSecrets = baseUrlSecrets(envInputReader(io.env)('base_url'));
+    for (const s of urlSecrets)
+        io.setSecret(s);
+    secrets.push(...urlSecrets);
+    return secrets;
+}
+function safeFileName(s) {
+    return s.replace(/[^A-Za-z0-9_.-]/g, '_').slice(0, 80);
+}
+function scrubbedLog(log, scrub) {
+    return {
+        info: (line) => {
+            log.info(scrub(line));
+        },
+        warning: (line) => {
+            log.warning(scrub(line));
+        },
+        debug: (line) => {
+            log.debug(scrub(line));
+        }
+    };
+}
+/**
+ * `raw` with every string it writes scrubbed of `secrets`. Every output is
+ * also one line, without control, bidi or zero-width characters (a workflow
+ * may put it in a `run:` script; values carry text from the service). The
+ * step state passes through as is: it holds the ids the post step needs, and
+ * the runner never shows it.
+ */
+function scrubbingIO(raw, secrets, github) {
+    const scrub = makeScrubber(secrets);
+    const log = scrubbedLog(raw.log, scrub);
+    return {
+        env: raw.env,
+        log,
+        setSecret: (value) => {
+            raw.setSecret(value);
+        },
+        saveState: (name, value) => {
+            raw.saveState(name, value);
+        },
+        getState: (name) => raw.getState(name),
+        setOutput: (name, value) => {
+            raw.setOutput(name, oneLine(scrub(value), OUTPUT_MAX_CHARS));
+        },
+        annotate: (level, message, title) => {
+            raw.annotate(level, scrub(message), scrub(title));
+        },
+        appendSummary: (markdown) => raw.appendSummary(scrub(markdown)),
+        setFailed: (message) => {
+            raw.setFailed(scrub(message));
+        },
+        writeReportFile: async (name, ext, text) => {
+            const dir = (0,external_node_path_.join)(nonEmpty(raw.env.RUNNER_TEMP) ?? (0,external_node_os_.tmpdir)(), 'asas-gate');
+            await (0,promises_namespaceObject.mkdir)(dir, { recursive: true });
+            const path = (0,external_node_path_.join)(dir, `${safeFileName(name)}.${ext}`);
+            await (0,promises_namespaceObject.writeFile)(path, scrub(text), 'utf8');
+            return path;
+        },
+        publish: (args) => publishToGitHub({ ...github, env: raw.env, log }, {
+            ...args,
+            // The marker too: it names the model, and it is written into the body when the body lacks it.
+            marker: scrub(args.marker),
+            commentBody: (existing) => scrub(args.commentBody(existing)),
+            issueTitle: scrub(args.issueTitle)
+        }),
+        setCommitStatus: async ({ githubToken, repo, status }) => {
+            if (github.signal.aborted)
+                return false;
+            try {
+                const api = await createGitHubClient({
+                    token: githubToken,
+                    apiUrl: nonEmpty(raw.env.GITHUB_API_URL) ?? 'https://api.github.com',
+                    clock: github.clock,
+                    deadline: Deadline.after(github.clock, STATUS_BUDGET_MS),
+                    signal: github.signal,
+                    log,
+                    random: github.random
+                });
+                const clean = { ...status, context: scrub(status.context), description: scrub(status.description) };
+                return await postCommitStatus(api, repo, { ...clean, targetUrl: status.targetUrl === null ? null : scrub(status.targetUrl) }, log);
+            }
+            catch (err) {
+                if (!(err instanceof AbortedError))
+                    log.warning(`Could not set the commit status (the gate's result is unchanged): ${describeFailure(err)}`);
+                return false;
+            }
+        }
+    };
+}
+
+;// CONCATENATED MODULE: ./src/action/stages/context.ts
+/**
+ * What every stage of the main step is given: the runner's I/O behind the
+ * scrubbing edge, the clock, the cancellation signal, and the factories of
+ * the service client and the baseline store.
+ */
+
+
+/** The context of a main step: its secrets masked on the runner first, then every sink behind the scrubbing edge. */
+function stepContext(deps) {
+    const secrets = stepSecrets(deps.io);
+    const io = scrubbingIO(deps.io, secrets, { clock: deps.clock, signal: deps.signal, random: deps.random });
+    return {
+        io,
+        secrets,
+        clock: deps.clock,
+        signal: deps.signal,
+        random: deps.random,
+        makeApi: (inputs, deadline, opts) => deps.makeApi(inputs, deadline, { ...opts, log: io.log }),
+        baselineStore: deps.baselineStore ?? actionsCacheStore({ env: io.env, log: io.log })
+    };
+}
+
+;// CONCATENATED MODULE: ./src/util/yaml.ts
+/**
+ * The yaml package, loaded only when there is a YAML file to read (it is
+ * about 280 KB of the bundle, and most runs read none): parsers take the
+ * module as a parameter, and the shell loads it with loadYaml().
+ */
+
+async function loadYaml() {
+    return __nccwpck_require__.e(/* import() */ 815).then(__nccwpck_require__.t.bind(__nccwpck_require__, 8815, 19));
+}
+/** The largest number of aliases a file of the repository may expand (a billion-laughs file is refused). */
+const MAX_ALIAS_COUNT = 100;
+/** True for a parser's own report of running out of stack (the yaml package catches it as RESOURCE_EXHAUSTION). */
+function exhausted(err) {
+    return err instanceof RangeError || (err instanceof Error && err.code === 'RESOURCE_EXHAUSTION');
+}
+/**
+ * True when flow collections ([...], {...}) nest deeper than `max`, read by the
+ * lexer alone (quoted and plain scalars are single tokens): it stops at the
+ * first level too deep, before the parser builds (and the composer recurses
+ * into) the whole tree, which for a megabyte of brackets takes seconds and
+ * hundreds of megabytes.
+ */
+function flowDeeperThan(yaml, text, max) {
+    let depth = 0;
+    for (const token of new yaml.Lexer().lex(text)) {
+        if (token === '[' || token === '{') {
+            depth += 1;
+            if (depth > max)
+                return true;
+        }
+        else if ((token === ']' || token === '}') && depth > 0)
+            depth -= 1;
+    }
+    return false;
+}
+/**
+ * YAML text of a file as a plain value nested at most MAX_FILE_DEPTH levels.
+ * Block nesting deep enough to exhaust the stack is reported by the parser
+ * itself (RESOURCE_EXHAUSTION); anything shallower is measured on the value.
+ */
+function parseYamlFile(yaml, text) {
+    if (flowDeeperThan(yaml, text, MAX_FILE_DEPTH))
+        return TOO_DEEP_PARSE;
+    let value;
+    try {
+        value = yaml.parse(text, { maxAliasCount: MAX_ALIAS_COUNT });
+    }
+    catch (err) {
+        if (exhausted(err))
+            return TOO_DEEP_PARSE;
+        return { ok: false, tooDeep: false, why: `is not valid YAML (${err.message.split('\n')[0]})` };
+    }
+    return boundedValue(value);
+}
+
+// EXTERNAL MODULE: external "node:fs"
+var external_node_fs_ = __nccwpck_require__(3024);
+;// CONCATENATED MODULE: ./src/util/read-workspace-file.ts
+/**
+ * Reading a file of the checkout (GITHUB_WORKSPACE) named by an input, when
+ * its content may be sent to the service or decide what is accepted. The
+ * checkout may be a pull request's, so the file is hostile until read:
+ * - its real path (symlinks resolved) must be inside the workspace, so a
+ *   symlink cannot send a file of the runner (a secret, /proc/self/environ);
+ * - it must be a regular file, so a device (/dev/zero), a FIFO (blocks on
+ *   open) or a directory is refused, not read;
+ * - at most `maxBytes` are read, whatever size it claims, before any parse.
+ * Every refusal is a ConfigError naming the input.
+ */
+
+
+
+
+function inside(root, full) {
+    const rel = (0,external_node_path_.relative)(root, full);
+    return rel !== '' && !rel.startsWith('..') && !(0,external_node_path_.isAbsolute)(rel);
+}
+function errno(err) {
+    return err.code ?? 'error';
+}
+/**
+ * The file's text, or null when there is no such file (nor a symlink that
+ * leads to one). Refused (ConfigError): a path or real path outside the
+ * workspace, anything but a regular file, more than maxBytes, a read error.
+ */
+async function readWorkspaceFile(req) {
+    const { path, input, maxBytes } = req;
+    const refuse = (what) => new ConfigError(input, `'${path}' ${what}`);
+    const given = (0,external_node_path_.resolve)(req.workspace);
+    if (!inside(given, (0,external_node_path_.resolve)(given, path)))
+        throw refuse(`is outside the repository (GITHUB_WORKSPACE): give a path inside it, e.g. ${req.example}`);
+    let root;
+    let real;
+    try {
+        root = await (0,promises_namespaceObject.realpath)(given);
+        real = await (0,promises_namespaceObject.realpath)((0,external_node_path_.resolve)(given, path));
+    }
+    catch (err) {
+        // A dangling symlink is no file either: nothing is read.
+        if (errno(err) === 'ENOENT' || errno(err) === 'ENOTDIR')
+            return null;
+        throw refuse(`cannot be read (${errno(err)})`);
+    }
+    if (!inside(root, real))
+        throw refuse('leads (through a symbolic link) outside the repository (GITHUB_WORKSPACE): not read');
+    try {
+        // Checked before opening: opening a FIFO would wait for a writer.
+        if (!(await (0,promises_namespaceObject.stat)(real)).isFile())
+            throw refuse('is not a regular file: not read');
+    }
+    catch (err) {
+        if (err instanceof ConfigError)
+            throw err;
+        throw refuse(`cannot be read (${errno(err)})`);
+    }
+    // O_NOFOLLOW and O_NONBLOCK (where the platform has them): a symlink or FIFO swapped in since is not followed or waited on.
+    const { O_NOFOLLOW = 0, O_NONBLOCK = 0 } = external_node_fs_.constants;
+    const flags = external_node_fs_.constants.O_RDONLY | O_NOFOLLOW | O_NONBLOCK;
+    let handle;
+    try {
+        handle = await (0,promises_namespaceObject.open)(real, flags);
+    }
+    catch (err) {
+        throw refuse(`cannot be read (${errno(err)})`);
+    }
+    try {
+        const info = await handle.stat();
+        if (!info.isFile())
+            throw refuse('is not a regular file: not read');
+        if (info.size > maxBytes)
+            throw refuse(`is larger than ${maxBytes} bytes: not read`);
+        // Read one byte past the bound: a file that grew (or says size 0 and is not empty) is still caught.
+        const buf = Buffer.alloc(maxBytes + 1);
+        let got = 0;
+        for (;;) {
+            const { bytesRead } = await handle.read(buf, got, buf.length - got, got);
+            if (bytesRead === 0)
+                break;
+            got += bytesRead;
+            if (got > maxBytes)
+                throw refuse(`is larger than ${maxBytes} bytes: not read`);
+        }
+        return buf.subarray(0, got).toString('utf8');
+    }
+    catch (err) {
+        if (err instanceof ConfigError)
+            throw err;
+        throw refuse(`cannot be read (${errno(err)})`);
+    }
+    finally {
+        await handle.close();
+    }
+}
+
+;// CONCATENATED MODULE: ./src/accepted/read-accepted.ts
+/**
+ * Reading the accepted-risks file, always from a commit through the GitHub
+ * contents API, never from a checkout another event may have filled with a
+ * pull request's code:
+ * - on a pull request (pull_request, pull_request_target): at the base SHA, so
+ *   a pull request cannot accept its own findings; the PR's own copy (in the
+ *   workspace, read bounded) is compared with it to say what the PR changes
+ *   ("applies after merge");
+ * - on every other event (issue_comment and workflow_run included, which may
+ *   check a pull request out): at GITHUB_SHA, the commit the event is for.
+ * Any mistake in the file is a ConfigError before any request to the service.
+ */
+
+
+
+
+
+
+/** The largest accepted-risks file read (from the workspace or GitHub): a list of entries, never megabytes. */
+const ACCEPTED_FILE_MAX_BYTES = 1024 * 1024;
+/** The path as the input gives it: relative to the repository root, inside it. */
+function checkAcceptedPath(path) {
+    const p = (0,external_node_path_.normalize)(path).replace(/\\/g, '/');
+    if ((0,external_node_path_.isAbsolute)(path) || p.startsWith('../') || p === '..')
+        throw new ConfigError(ACCEPTED_INPUT, `'${path}' must be a path inside the repository, e.g. .github/agent-security-accepted.yml`);
+    return p;
+}
+async function readAcceptedRisks(deps, path, scope) {
+    const rel = checkAcceptedPath(path);
+    const out = { path: rel, source: null, entries: [], prAdds: [], prRemoves: [], notes: [] };
+    const parse = acceptedParser(deps.today);
+    if (scope.kind === 'pull_request')
+        return readForPullRequest(deps, scope, rel, out, parse);
+    // Any other event: the file at the commit the event is for (see baselineScope). The workspace is
+    // not read: on issue_comment, workflow_run and the like it may hold a pull request's checkout.
+    const at = scope.sha;
+    // The runner always sets both; without them (a local run) there is no commit to read, and nothing is accepted.
+    if (!deps.repo || !at)
+        return out;
+    let text;
+    try {
+        text = await (await deps.contents()).getFileText(deps.repo, rel, at);
+    }
+    catch (err) {
+        if (err instanceof ConfigError)
+            throw err;
+        out.notes.push(`${rel} could not be read from GitHub at ${shortRef(at)} (${describeFailure(err)}): no acceptances apply.`);
+        return out;
+    }
+    if (text !== null) {
+        out.entries = await parse(text, rel);
+        out.text = text;
+        out.source = at.startsWith('refs/heads/') ? `the branch ${at.slice('refs/heads/'.length)}` : `the commit ${shortRef(at)}`;
+    }
+    return out;
+}
+/** A parser of accepted-risks text, bounded in size and nesting; YAML and the pattern engine loaded on first use. */
+function acceptedParser(today) {
+    let yaml = null;
+    let patterns = null;
+    return async (text, where) => {
+        yaml ??= await loadYaml();
+        if (Buffer.byteLength(text, 'utf8') > ACCEPTED_FILE_MAX_BYTES)
+            throw new ConfigError(ACCEPTED_INPUT, `${where}: is larger than ${ACCEPTED_FILE_MAX_BYTES} bytes`);
+        // Nesting first, bounded: whatever walks the document next never meets a deep one.
+        const bounded = parseYamlFile(yaml, text);
+        if (!bounded.ok && bounded.tooDeep)
+            throw new ConfigError(ACCEPTED_INPUT, `${where}: ${bounded.why}`);
+        return parseAcceptedFile(yaml, text, where, today, (patterns ??= await loadPatternEngine()));
+    };
+}
+const shortRef = (ref) => (ref.startsWith('refs/') ? ref : ref.slice(0, 12));
+/**
+ * On a pull request: the base branch's file, at the base SHA (a pull request
+ * cannot accept its own findings); the PR's own copy is only compared with it.
+ */
+async function readForPullRequest(deps, scope, rel, out, parse) {
+    const local = await readWorkspaceFile({
+        workspace: deps.workspace,
+        path: rel,
+        input: ACCEPTED_INPUT,
+        maxBytes: ACCEPTED_FILE_MAX_BYTES,
+        example: '.github/agent-security-accepted.yml'
+    });
+    const prEntries = local === null ? [] : await parse(local, `${rel} (this pull request's copy)`);
+    if (!deps.repo || !scope.baseSha) {
+        // Without the base SHA nothing can be read from the base branch. No copy in the PR
+        // either: nothing to accept. A PR copy alone is never trusted: fail.
+        if (local === null) {
+            out.notes.push(`${rel} was not read: the event payload has no base SHA (or GITHUB_REPOSITORY is unset); no acceptances apply.`);
+            return out;
+        }
+        throw new ConfigError(ACCEPTED_INPUT, `cannot read ${rel} from the base branch: the event payload has no base SHA or GITHUB_REPOSITORY is unset (the PR's own copy is never trusted)`);
+    }
+    let baseText;
+    try {
+        baseText = await (await deps.contents()).getFileText(deps.repo, rel, scope.baseSha);
+    }
+    catch (err) {
+        throw new ConfigError(ACCEPTED_INPUT, `cannot read ${rel} from the base branch at ${scope.baseSha.slice(0, 12)} (${describeFailure(err)}); the job needs contents: read. The PR's own copy is never trusted`);
+    }
+    out.text = baseText;
+    out.entries = baseText === null ? [] : await parse(baseText, `${rel} (base branch ${scope.baseRef || scope.baseSha.slice(0, 12)})`);
+    out.source = baseText === null ? null : `the base branch ${scope.baseRef} at ${scope.baseSha.slice(0, 12)}`;
+    if (local === null)
+        return out; // no checkout of the PR: nothing to compare
+    const baseKeys = new Set(out.entries.map(entryKey));
+    const prKeys = new Set(prEntries.map(entryKey));
+    out.prAdds = prEntries.filter((e) => !baseKeys.has(entryKey(e)));
+    out.prRemoves = out.entries.filter((e) => !prKeys.has(entryKey(e)));
+    if (out.prAdds.length > 0)
+        out.notes.push(`This pull request adds or changes ${out.prAdds.length === 1 ? '1 acceptance' : `${out.prAdds.length} acceptances`} in ${rel}: ${out.prAdds.length === 1 ? 'it applies' : 'they apply'} after merge.`);
+    if (out.prRemoves.length > 0)
+        out.notes.push(`This pull request removes ${out.prRemoves.length === 1 ? '1 acceptance' : `${out.prRemoves.length} acceptances`} from ${rel}: the base branch's still apply until merge.`);
+    return out;
+}
+
+;// CONCATENATED MODULE: ./src/baseline/load-baseline.ts
+
+
+
+/** The most runs GET /model/{model_id}/run lists in one answer (its limit is 1 to 100). */
+const OWNERSHIP_LIST_LIMIT = 100;
+/**
+ * Whether `runId` is a run of `modelId`, proved by the service: GET /run names
+ * the model, or (the description does not promise model_id there) the run is
+ * among the model's most recent completed runs. A run it cannot place is not
+ * the model's: a baseline of another model would hide this model's findings.
+ */
+async function ownership(api, modelId, runId, named) {
+    if (typeof named === 'string' && named !== '')
+        return named === modelId ? 'owned' : { other: named };
+    const list = await api.listRuns(modelId, { status: 'completed', limit: OWNERSHIP_LIST_LIMIT });
+    return list.runs.some((r) => r.run_id === runId) ? 'owned' : 'unproved';
+}
+/**
+ * The findings of a finished run of the service as a baseline, or why that run
+ * cannot be one: it must be completed and a run of this model. A run that
+ * cannot be read throws (the service failure line).
+ */
+async function baselineFromRun(api, modelId, runId) {
+    const run = await api.getRun(runId);
+    const id = oneLine(runId, 80);
+    if (run.status !== 'completed')
+        return { problem: `run ${id} is ${oneLine(run.status, 40)}, not completed` };
+    const owner = await ownership(api, modelId, runId, run.model_id);
+    if (typeof owner === 'object')
+        return { problem: `run ${id} is a run of another model (${oneLine(owner.other, 80)})` };
+    if (owner === 'unproved')
+        return {
+            problem: `run ${id} is not among the ${OWNERSHIP_LIST_LIMIT} most recent completed runs of this model (GET /run names no model), so it cannot be shown to be one of its runs`
+        };
+    const list = await api.listFindings(runId);
+    return {
+        baseline: buildBaseline({
+            modelId,
+            runId,
+            createdAt: typeof run.completed_at === 'string' ? run.completed_at : '',
+            commit: null,
+            categoriesCompleted: run.categories_completed,
+            findings: list.findings
+        })
+    };
+}
+async function loadBaseline(deps, args) {
+    if (args.baselineRunId !== '') {
+        const read = await baselineFromRun(deps.api(), args.modelId, args.baselineRunId);
+        if ('problem' in read)
+            throw new ConfigError('baseline_run_id', `${read.problem}: name a completed run of this model`);
+        return { baseline: read.baseline, source: `run ${args.baselineRunId} (baseline_run_id)`, why: null };
+    }
+    try {
+        const got = await deps.store.load(args.modelId);
+        if (got.baseline === null)
+            return { baseline: null, source: null, why: got.why };
+        // The cache is only trusted to name the run: a pull request can save a cache entry of its own
+        // (restored before the base branch's), so the findings are read again from the service, where
+        // only a real, completed run of this model can supply them.
+        const cached = got.baseline;
+        const read = await baselineFromRun(deps.api(), args.modelId, cached.run_id);
+        if ('problem' in read)
+            return { baseline: null, source: null, why: `the cached baseline names ${read.problem}: not trusted` };
+        return { baseline: { ...read.baseline, commit: cached.commit }, source: `${got.where}, its run re-read from the service`, why: null };
+    }
+    catch (err) {
+        deps.log.warning(`The baseline could not be read: ${describeFailure(err)}`);
+        return { baseline: null, source: null, why: `the baseline could not be read: ${describeFailure(err)}` };
+    }
+}
+
+;// CONCATENATED MODULE: ./src/target/naming.ts
+/**
+ * Names of targets in the inventory. Pure.
+ * - The default name of the event's agent: `<repo>-pr-<number>` on a pull
+ *   request, `<repo>-<ref>` otherwise.
+ * - The name of a preview that moved to another host: the first name with
+ *   `(moved to <host>)`, so the inventory says why there are two, and the same
+ *   new host finds the same model on the next push.
+ * - Whether a name belongs to a pull request (its own preview).
+ */
+
+
+function fit(name) {
+    return name.length > LIMITS.targetNameMax ? name.slice(0, LIMITS.targetNameMax) : name;
+}
+/** `<repo>-pr-<n>` on a pull request, `<repo>-<ref>` otherwise (`agent` when the repository is unknown). */
+function defaultTargetName(ctx) {
+    const repo = nonEmpty(ctx.repository.split('/').pop()) ?? 'agent';
+    if (ctx.prNumber !== null)
+        return fit(`${repo}-pr-${ctx.prNumber}`);
+    const ref = ctx.ref.replace(/[^A-Za-z0-9._-]+/g, '-').replace(/^-+|-+$/g, '');
+    return fit(ref === '' ? repo : `${repo}-${ref}`);
+}
+/** The name a target registered afresh after `name`'s model moved to `host` gets. */
+function movedTargetName(name, host) {
+    const suffix = ` (moved to ${host.slice(0, 100)})`;
+    return `${name.slice(0, LIMITS.targetNameMax - suffix.length)}${suffix}`;
+}
+/**
+ * True when `name` is a pull request's own: it holds `pr-<number>` as a
+ * token (the default name, its moved variant, or a target_name that says so).
+ */
+function isPullRequestName(name, prNumber) {
+    return new RegExp(`(^|[^A-Za-z0-9])pr-${prNumber}($|[^0-9])`, 'i').test(name);
+}
+/** The host part of an endpoint URL, lower case, as `endpoint_host` compares. */
+function hostOf(endpointUrl) {
+    return new URL(endpointUrl).host.toLowerCase();
+}
+/** True when the service's `endpoint_host` names the host of `endpointUrl` (with or without its port). */
+function sameHost(endpointHost, endpointUrl) {
+    const url = new URL(endpointUrl);
+    const strip = (h) => h.toLowerCase().replace(/^\[|\]$/g, '');
+    const given = strip(endpointHost);
+    return (given === strip(url.host) ||
+        (url.port === '' && given === strip(url.hostname)) ||
+        given === strip(`${url.hostname}:${defaultPort(url)}`));
+}
+function defaultPort(url) {
+    if (url.port !== '')
+        return url.port;
+    return url.protocol === 'https:' || url.protocol === 'wss:' ? '443' : '80';
+}
+
+;// CONCATENATED MODULE: ./src/github/write-rule.ts
+/**
+ * The one rule for every write a run makes beyond its own report: a target's
+ * profile (profile_file), dismissals on the service (sync_dismissals) and the
+ * baseline later runs gate against.
+ *
+ *   Shared targets, dismissals and the baseline are written only from the
+ *   default branch on push, schedule or workflow_dispatch; a pull request
+ *   writes only the profile of its own preview.
+ *
+ * Only those events on the default branch run the default branch's own code.
+ * Every other event may run a pull request's: pull_request runs it, and
+ * pull_request_target, issue_comment, workflow_run and the rest run on the
+ * default branch's ref while the workflow may check the pull request out. A
+ * pull request's own preview (a target found or registered by endpoint_url
+ * whose name holds `pr-<number>`) is its own to write. The workflow may widen
+ * the profile rule with allow_shared_profile_sync; nothing widens the others.
+ *
+ * Pure: the event name, its payload and the environment in.
+ */
+
+
+
+
+/** Events that run the code of the ref they run on (a branch's own workflow). */
+const WRITING_EVENTS = new Set(['push', 'schedule', 'workflow_dispatch']);
+/** The rule in one line, for messages and the docs. */
+const WRITE_RULE = 'shared targets, dismissals and the baseline are written only from the default branch on push, schedule or workflow_dispatch';
+const write_rule_text = (v) => (typeof v === 'string' && v !== '' ? v : null);
+function writeStanding(eventName, payload, env) {
+    if (PULL_REQUEST_EVENTS.has(eventName)) {
+        const event = targetFromEvent(eventName, payload, env.GITHUB_REPOSITORY ?? '');
+        return { kind: 'pull_request', number: event.kind === 'pull_request' ? event.number : null };
+    }
+    const ref = env.GITHUB_REF ?? '';
+    const body = isRecord(payload) ? payload : {};
+    const defaultBranch = write_rule_text(isRecord(body.repository) ? body.repository.default_branch : undefined);
+    if (WRITING_EVENTS.has(eventName) && defaultBranch !== null && ref === `refs/heads/${defaultBranch}`)
+        return { kind: 'default-branch', branch: defaultBranch };
+    return { kind: 'other', eventName, ref };
+}
+/** The run, as a message names it. */
+function describeRun(standing) {
+    switch (standing.kind) {
+        case 'default-branch':
+            return `this run of the default branch ${oneLine(standing.branch, 100)}`;
+        case 'pull_request':
+            return standing.number === null ? 'this pull request' : `pull request #${standing.number}`;
+        case 'other':
+            return `this ${oneLine(standing.eventName, 40) || 'unnamed'} run on ${oneLine(standing.ref, 100) || 'an unknown ref'}`;
+    }
+}
+/** True when `target` is the pull request's own preview, found or registered by endpoint_url. */
+function isOwnPreview(standing, target) {
+    return (standing.kind === 'pull_request' &&
+        standing.number !== null &&
+        target.outcome !== 'given' &&
+        target.name !== null &&
+        isPullRequestName(target.name, standing.number));
+}
+/** Why `write` may not be made from where the run stands, in one phrase; null when it may. */
+function writeRefusal(standing, write) {
+    if (standing.kind === 'default-branch')
+        return null;
+    const run = describeRun(standing);
+    switch (write.kind) {
+        case 'baseline':
+            return `${run} may run a pull request's code, and the baseline is recorded only from the default branch on push, schedule or workflow_dispatch`;
+        case 'dismissals':
+            return `${run} may run a pull request's code, and acceptances are written to the service only from the default branch on push, schedule or workflow_dispatch`;
+        case 'profile': {
+            if (write.allowShared || isOwnPreview(standing, write.target))
+                return null;
+            const t = write.target;
+            const what = t.name !== null ? `target '${oneLine(t.name, 200)}' (model ${t.modelId})` : `model ${t.modelId} (given by model_id)`;
+            const own = standing.kind === 'pull_request' && standing.number !== null
+                ? `may sync the profile of its own preview only (a target registered by endpoint_url whose name holds pr-${standing.number}, as the default name does), and ${what} is shared`
+                : `may run a pull request's code, and ${what} is shared`;
+            return `${run} ${own}`;
+        }
+    }
+}
+/** The profile sync's refusal, as the configuration error naming the input that widens the rule; null when it may sync. */
+function profileWriteRefusal(standing, target, allowShared) {
+    const why = writeRefusal(standing, { kind: 'profile', target, allowShared });
+    if (why === null)
+        return null;
+    return new ConfigError('allow_shared_profile_sync', `${why}: ${WRITE_RULE}. Sync it from a push to the default branch, or set allow_shared_profile_sync: true if runs not on it may rewrite its profile`);
+}
+
+;// CONCATENATED MODULE: ./src/baseline/scope.ts
+/**
+ * Where a run stands for the baseline and the accepted risks: its standing
+ * under the write rule (src/github/write-rule.ts) and the commits to read at.
+ * Pure: the event name, its payload and the environment in.
+ * - pull_request: read the base branch's accepted risks (at the base SHA);
+ * - default-branch: a push, schedule or manual run on the default branch: the
+ *   only standing the write rule lets record the baseline;
+ * - other: any other event or ref: records nothing.
+ * Every kind but pull_request reads the accepted risks at `sha`: GITHUB_SHA,
+ * except where that commit holds a pull request's own changes. A merge
+ * group's commit is the queued pull requests merged onto the base, so its
+ * queue's base_sha is read; a deployment_status event's GITHUB_SHA is the
+ * deployed commit (often a pull request's head), so the default branch is
+ * read there (a full ref name is a ref the contents API takes).
+ */
+
+
+const scope_rec = (v) => (isRecord(v) ? v : {});
+const scope_text = (v) => (typeof v === 'string' && v !== '' ? v : null);
+function baselineScope(eventName, payload, env) {
+    const standing = writeStanding(eventName, payload, env);
+    if (standing.kind !== 'pull_request')
+        return { ...standing, sha: trustedCommit(eventName, payload, env) };
+    const sha = scope_text(env.GITHUB_SHA);
+    const pr = scope_rec(scope_rec(payload).pull_request);
+    const base = scope_rec(pr.base);
+    return {
+        ...standing,
+        baseRef: scope_text(base.ref) ?? env.GITHUB_BASE_REF ?? '',
+        baseSha: scope_text(base.sha),
+        headSha: scope_text(scope_rec(pr.head).sha),
+        sha
+    };
+}
+/** The commit (or branch) whose accepted risks a run that is not a pull request reads; null: none can be trusted. */
+function trustedCommit(eventName, payload, env) {
+    const p = scope_rec(payload);
+    if (eventName === 'merge_group')
+        return scope_text(scope_rec(p.merge_group).base_sha);
+    if (eventName === 'deployment_status') {
+        const branch = scope_text(scope_rec(p.repository).default_branch);
+        return branch === null ? null : `refs/heads/${branch}`;
+    }
+    return scope_text(env.GITHUB_SHA);
+}
+
+;// CONCATENATED MODULE: ./src/action/stages/load-policy.ts
+/**
+ * Stage load policy: what the gate holds a run against, read before the run.
+ * The accepted risks first (a malformed file is a configuration error before
+ * any request to the service), then the baseline (the Actions cache, or
+ * baseline_run_id).
+ */
+
+
+
+
+
+
+
+
+
+
+/** Budget of the service and GitHub calls around the run (baseline, accepted risks, dismissals). */
+const SIDE_CALL_BUDGET_MS = 60_000;
+/**
+ * `acceptedAt`: where the accepted risks are read instead of the event's own
+ * commit, on events whose commit may hold a pull request's copy (a deployment,
+ * a merge queue: see PlannedEvent).
+ */
+async function loadPolicy(ctx, inputs, acceptedAt = null) {
+    const { io } = ctx;
+    const eventScope = baselineScope(io.env.GITHUB_EVENT_NAME ?? '', await readEventPayload(io.env.GITHUB_EVENT_PATH), io.env);
+    const scope = acceptedAt !== null && eventScope.kind === 'other' ? { ...eventScope, sha: acceptedAt } : eventScope;
+    const today = isoDay(ctx.clock.now());
+    const accepted = inputs.acceptedRisksFile === '' ? null : await readAccepted(ctx, inputs, scope, today);
+    // A preview this event has no deployment of has no model: nothing to read a baseline of.
+    const baseline = inputs.modelId === ''
+        ? { baseline: null, source: null, why: 'this event has no target to read a baseline of' }
+        : await loadBaseline({ api: () => ctx.makeApi(inputs, Deadline.after(ctx.clock, SIDE_CALL_BUDGET_MS)), store: ctx.baselineStore, log: io.log }, { modelId: inputs.modelId, baselineRunId: inputs.baselineRunId });
+    io.log.info(baseline.baseline
+        ? `Baseline: run ${baseline.baseline.run_id} (${baseline.baseline.findings.length} findings) from ${baseline.source}.`
+        : `No baseline: ${baseline.why}; gating as with fail_on any.`);
+    return { scope, today, accepted, baseline };
+}
+async function readAccepted(ctx, inputs, scope, today) {
+    const { io } = ctx;
+    const accepted = await readAcceptedRisks({
+        workspace: nonEmpty(io.env.GITHUB_WORKSPACE) ?? process.cwd(),
+        repo: splitRepository(io.env.GITHUB_REPOSITORY) ?? null,
+        contents: () => load_policy_contentsApi(ctx, inputs),
+        today
+    }, inputs.acceptedRisksFile, scope);
+    if (accepted.source !== null)
+        io.log.info(`Accepted risks: ${accepted.entries.length} entr${accepted.entries.length === 1 ? 'y' : 'ies'} of ${accepted.path} read from ${accepted.source}.`);
+    return accepted;
+}
+/** The GitHub client the accepted-risks file is read with. */
+function load_policy_contentsApi(ctx, inputs) {
+    if (inputs.githubToken === '')
+        throw new ConfigError('github_token', 'is empty: the accepted-risks file is read through the GitHub API (at the base SHA on a pull request, else at GITHUB_SHA); leave github_token at its default');
+    return createGitHubClient({
+        token: inputs.githubToken,
+        apiUrl: nonEmpty(ctx.io.env.GITHUB_API_URL) ?? 'https://api.github.com',
+        clock: ctx.clock,
+        deadline: Deadline.after(ctx.clock, SIDE_CALL_BUDGET_MS),
+        signal: ctx.signal,
+        log: ctx.io.log,
+        random: ctx.random
+    });
+}
+
+;// CONCATENATED MODULE: ./src/pipeline/carry-over.ts
+
+
+const isCarried = (result) => result === 'pass' || result === 'fail';
+/** The first step: decide without GitHub when possible, else name the comparison to make. */
+function planCarryOver(ctx) {
+    if (ctx.agentPaths.length === 0)
+        return { kind: 'assess', reason: 'agent_paths is empty: every run assesses' };
+    if (ctx.onDefaultBranch)
+        return { kind: 'assess', reason: 'on the default branch every run assesses' };
+    const rec = ctx.record;
+    if (rec === null)
+        return { kind: 'assess', reason: 'no earlier assessment of this pull request is recorded by this action' };
+    const at = shortSha(rec.assessedSha);
+    const mismatch = identityMismatch(rec, ctx.identity);
+    if (mismatch !== null)
+        return { kind: 'assess', reason: `the last assessment (at ${at}) is not carried over: ${mismatch}` };
+    if (!isCarried(rec.result)) {
+        return { kind: 'assess', reason: `the last assessment (at ${at}) ended ${rec.result}, not a verdict to carry over` };
+    }
+    if (rec.assessedSha === ctx.headSha)
+        return carried(rec, rec.result, ctx.headSha, []);
+    return { kind: 'compare', base: rec.assessedSha, head: ctx.headSha, record: rec };
+}
+/** The second step: the files changed between the assessed commit and the head decide. */
+function decideCarryOver(plan, changed, agentPaths) {
+    if (plan.kind !== 'compare')
+        return plan;
+    const at = shortSha(plan.base);
+    if (changed.kind === 'everything') {
+        return { kind: 'assess', reason: `the files changed since the last assessment (at ${at}) cannot be listed: ${changed.reason}` };
+    }
+    const agentFiles = agentFilesAmong(agentPaths, changed.files);
+    if (agentFiles.length > 0) {
+        return {
+            kind: 'assess',
+            reason: `agent paths changed since the last assessment (at ${at}): ${listPaths(agentFiles)}`,
+            agentFiles
+        };
+    }
+    const result = plan.record.result;
+    // planCarryOver only compares for a verdict; anything else is assessed again.
+    if (!isCarried(result))
+        return { kind: 'assess', reason: `the last assessment (at ${at}) ended ${result}, not a verdict to carry over` };
+    return carried(plan.record, result, plan.head, changed.files);
+}
+function carried(record, result, head, changedFiles) {
+    const at = shortSha(record.assessedSha);
+    const since = changedFiles.length === 0
+        ? `the same commit`
+        : `${changedFiles.length === 1 ? '1 file' : `${changedFiles.length} files`} changed since, none under agent_paths: ${listPaths(changedFiles)}`;
+    return {
+        kind: 'carry_over',
+        result,
+        record: { ...record, headSha: head },
+        assessedSha: record.assessedSha,
+        changedFiles,
+        reason: `carried over: ${result} as assessed at ${at} (${since})`
+    };
 }
 
 ;// CONCATENATED MODULE: ./src/profile/fence.ts
@@ -48709,6 +53989,26 @@ function fencedPaths(v, path = '') {
 }
 
 ;// CONCATENATED MODULE: ./src/profile/profile-file.ts
+/**
+ * The profile file (profile_file): the writable content fields of section 2.7
+ * in YAML or JSON, and what to confirm (4.14). Pure: the text in, the
+ * validated profile out, or one ConfigError naming the file, the field and
+ * the problem, before any request is made.
+ *
+ *   purpose: Customer support for Acme orders
+ *   system_prompt: You are Acme Support...
+ *   tools:
+ *     - name: lookup_order            # required
+ *       description: Looks up an order  # default ''
+ *       parameters: {order_id: string}  # default {}
+ *   forbidden_topics: [competitor pricing]
+ *   has_guardrails: true
+ *   confirm:
+ *     answers: [industry]
+ *     items: {compliance_requirements: [PCI DSS]}
+ */
+
+
 
 
 
@@ -48736,20 +54036,10 @@ function fieldOf(loc) {
     return loc.reduce((acc, k) => (typeof k === 'number' ? `${acc}[${k}]` : acc === '' ? String(k) : `${acc}.${String(k)}`), '');
 }
 function parseText(yaml, path, raw) {
-    if (/\.json$/i.test(path)) {
-        try {
-            return JSON.parse(raw);
-        }
-        catch (e) {
-            throw problem(path, '', `is not valid JSON (${e.message})`);
-        }
-    }
-    try {
-        return yaml.parse(raw, { maxAliasCount: 100 });
-    }
-    catch (e) {
-        throw problem(path, '', `is not valid YAML (${e.message.split('\n')[0]})`);
-    }
+    const parsed = /\.json$/i.test(path) ? parseJsonFile(raw) : parseYamlFile(yaml, raw);
+    if (!parsed.ok)
+        throw problem(path, '', parsed.why);
+    return parsed.value;
 }
 function duplicateNames(items) {
     const seen = new Set();
@@ -48810,84 +54100,316 @@ function parseProfileFile(yaml, path, raw) {
     return { content: content, confirm };
 }
 
-;// CONCATENATED MODULE: ./src/util/yaml.ts
-async function loadYaml() {
-    return __nccwpck_require__.e(/* import() */ 815).then(__nccwpck_require__.t.bind(__nccwpck_require__, 8815, 19));
-}
-
-;// CONCATENATED MODULE: ./src/target/naming.ts
+;// CONCATENATED MODULE: ./src/action/stages/github-reads.ts
 /**
- * Names of targets in the inventory. Pure.
- * - The default name of the event's agent: `<repo>-pr-<number>` on a pull
- *   request, `<repo>-<ref>` otherwise.
- * - The name of a preview that moved to another host: the first name with
- *   `(moved to <host>)`, so the inventory says why there are two, and the same
- *   new host finds the same model on the next push.
- * - Whether a name belongs to a pull request (its own preview).
+ * The GitHub client of the step's reads around the run: the pull request of a
+ * deployed commit, the queued pull requests, the records of earlier
+ * assessments, comparisons. Reads only: every write goes through the
+ * scrubbing edge (scrubbed-io.ts).
  */
 
 
-function fit(name) {
-    return name.length > LIMITS.targetNameMax ? name.slice(0, LIMITS.targetNameMax) : name;
-}
-/** `<repo>-pr-<n>` on a pull request, `<repo>-<ref>` otherwise (`agent` when the repository is unknown). */
-function defaultTargetName(ctx) {
-    const repo = nonEmpty(ctx.repository.split('/').pop()) ?? 'agent';
-    if (ctx.prNumber !== null)
-        return fit(`${repo}-pr-${ctx.prNumber}`);
-    const ref = ctx.ref.replace(/[^A-Za-z0-9._-]+/g, '-').replace(/^-+|-+$/g, '');
-    return fit(ref === '' ? repo : `${repo}-${ref}`);
-}
-/** The name a target registered afresh after `name`'s model moved to `host` gets. */
-function movedTargetName(name, host) {
-    const suffix = ` (moved to ${host.slice(0, 100)})`;
-    return `${name.slice(0, LIMITS.targetNameMax - suffix.length)}${suffix}`;
-}
-/**
- * True when `name` is a pull request's own: it holds `pr-<number>` as a
- * token (the default name, its moved variant, or a target_name that says so).
- */
-function isPullRequestName(name, prNumber) {
-    return new RegExp(`(^|[^A-Za-z0-9])pr-${prNumber}($|[^0-9])`, 'i').test(name);
-}
-/** The host part of an endpoint URL, lower case, as `endpoint_host` compares. */
-function hostOf(endpointUrl) {
-    return new URL(endpointUrl).host.toLowerCase();
-}
-/** True when the service's `endpoint_host` names the host of `endpointUrl` (with or without its port). */
-function sameHost(endpointHost, endpointUrl) {
-    const url = new URL(endpointUrl);
-    const strip = (h) => h.toLowerCase().replace(/^\[|\]$/g, '');
-    const given = strip(endpointHost);
-    return (given === strip(url.host) ||
-        (url.port === '' && given === strip(url.hostname)) ||
-        given === strip(`${url.hostname}:${defaultPort(url)}`));
-}
-function defaultPort(url) {
-    if (url.port !== '')
-        return url.port;
-    return url.protocol === 'https:' || url.protocol === 'wss:' ? '443' : '80';
-}
 
-;// CONCATENATED MODULE: ./src/profile/sync-policy.ts
-/**
- * Where a profile may be synced from. Pure. A pull request syncs the profile
- * of its own target only (its preview: a name holding `pr-<number>`, as the
- * default name does); syncing another (shared) target from a pull request is
- * refused unless the workflow opts in, because a pull request could otherwise
- * rewrite what production is assessed against. Other events (push, schedule,
- * workflow_dispatch) run the workflow of a branch and may sync any target.
- */
-
-
-function profileSyncRefusal(prNumber, target, allowShared) {
-    if (prNumber === null || allowShared)
+/** Budget of the reads of one stage: they must not hold the check for long. */
+const GITHUB_READS_BUDGET_MS = 60_000;
+/** The client, or null when github_token is empty (nothing can be read then). */
+async function githubReads(ctx, token) {
+    if (token === '')
         return null;
-    if (target.outcome !== 'given' && target.name !== null && isPullRequestName(target.name, prNumber))
+    return createGitHubClient({
+        token,
+        apiUrl: nonEmpty(ctx.io.env.GITHUB_API_URL) ?? 'https://api.github.com',
+        clock: ctx.clock,
+        deadline: Deadline.after(ctx.clock, GITHUB_READS_BUDGET_MS),
+        signal: ctx.signal,
+        log: ctx.io.log,
+        random: ctx.random
+    });
+}
+
+;// CONCATENATED MODULE: ./src/action/stages/plan.ts
+/**
+ * Stage plan: assess, carry a result over, or fail closed
+ * (docs/pr-pipelines.md). The identity of the assessment (the model or
+ * target, the profile's digest, the digest of the inputs that decide the
+ * verdict) is taken here, and the pure decisions of src/pipeline/ are fed
+ * what GitHub says:
+ * - a pull request's push, or a deployment of its commit: the newest record
+ *   of this action's sticky comment, then the files changed since the
+ *   assessed commit (agent_paths);
+ * - a merge queue: each queued pull request's head and record (merge_group).
+ * Whenever GitHub cannot tell, the step assesses: it never carries a result
+ * it could not check.
+ */
+
+
+
+
+
+
+
+
+
+
+
+/** sha256 of the profile file's text as the workspace holds it; null without profile_file or when it is missing. */
+async function profileDigestOf(env, path) {
+    const text = await readWorkspaceFile({
+        workspace: nonEmpty(env.GITHUB_WORKSPACE) ?? process.cwd(),
+        path,
+        input: 'profile_file',
+        maxBytes: PROFILE_FILE_MAX_BYTES,
+        example: '.github/agent-profile.yml'
+    });
+    return text === null ? null : textDigest(text);
+}
+/** What makes this run's assessment "the same" as a recorded one: the subject, the profile, the verdict inputs. */
+async function assessmentIdentity(ctx, inputs, policy, planned) {
+    const parts = verdictInputs({
+        minSeverity: inputs.minSeverity,
+        categories: inputs.categories,
+        failOn: inputs.failOn,
+        failOnIncomplete: inputs.failOnIncomplete,
+        acceptedText: policy.accepted?.text ?? null,
+        baselineRunId: policy.baseline.baseline?.run_id ?? null
+    });
+    return {
+        subject: subjectKey(planned.subject),
+        profileDigest: inputs.profile === null ? null : await profileDigestOf(ctx.io.env, inputs.profile.path),
+        policyDigest: policyDigest(parts)
+    };
+}
+async function plan(ctx, inputs, policy, planned) {
+    const identity = await assessmentIdentity(ctx, inputs, policy, planned);
+    const decided = planned.event.kind === 'merge_group' ? await planQueue(ctx, inputs, planned, identity) : await planPush(ctx, inputs, planned, identity);
+    // Nothing can assess a preview this event has no deployment of.
+    if (decided.kind === 'assess' && inputs.target.kind === 'preview') {
+        return { kind: 'fail_closed', error: new ConfigError('endpoint_url', `is empty and ${inputs.target.reason}: ${decided.reason}`) };
+    }
+    if (decided.kind === 'assess')
+        ctx.io.log.info(`Assessing: ${decided.reason}.`);
+    if (decided.kind === 'carry_over')
+        ctx.io.log.info(`Not assessing: ${decided.reason}.`);
+    return decided;
+}
+async function reads(ctx, inputs) {
+    const repo = splitRepository(ctx.io.env.GITHUB_REPOSITORY);
+    const gh = repo === undefined ? null : await githubReads(ctx, inputs.githubToken);
+    if (gh === null || repo === undefined)
         return null;
-    const what = target.name !== null ? `target '${target.name}' (model ${target.modelId})` : `model ${target.modelId} (given by model_id)`;
-    return new ConfigError('allow_shared_profile_sync', `pull request #${prNumber} may sync the profile of its own preview only (a target registered by endpoint_url whose name holds pr-${prNumber}, as the default name does), and ${what} is shared. ` +
-        'Sync it from a push to the default branch, or set allow_shared_profile_sync: true if pull requests may rewrite its profile');
+    return { gh, repo, login: await tokenLogin(gh, gh, ctx.io.log) };
+}
+function readFailure(ctx, err) {
+    if (err instanceof AbortedError)
+        throw err;
+    ctx.io.log.warning(`Could not read the earlier assessment from GitHub, so this step assesses: ${describeFailure(err)}`);
+    return `the earlier assessment could not be read from GitHub (${describeFailure(err)})`;
+}
+/** A pull request's push, or a deployment of its commit: agent_paths decides. */
+async function planPush(ctx, inputs, planned, identity) {
+    const assess = (reason) => ({ kind: 'assess', reason, identity });
+    const context = { agentPaths: inputs.agentPaths, onDefaultBranch: planned.onDefaultBranch, headSha: planned.commit ?? '', identity };
+    const without = planCarryOver({ ...context, record: null });
+    if (inputs.agentPaths.length === 0 || planned.onDefaultBranch)
+        return assess(without.kind === 'assess' ? without.reason : 'assessing');
+    if (planned.commit === null)
+        return assess('the event names no commit, so no earlier result can stand for it');
+    if (planned.pull === null)
+        return assess('no pull request holds this commit, so no earlier assessment of it is recorded');
+    try {
+        const r = await reads(ctx, inputs);
+        if (r === null)
+            return assess('github_token is empty (or GITHUB_REPOSITORY unset): earlier assessments cannot be read');
+        const found = await findAssessmentRecord(r.gh, planned.pull, identity.subject, r.login, ctx.io.log);
+        const first = planCarryOver({ ...context, headSha: planned.commit, record: found?.record ?? null });
+        const decided = first.kind === 'compare' ? decideCarryOver(first, await r.gh.changedFiles(r.repo, first.base, first.head), inputs.agentPaths) : first;
+        if (decided.kind === 'assess')
+            return assess(decided.reason);
+        return { ...decided, identity, from: found };
+    }
+    catch (err) {
+        return assess(readFailure(ctx, err));
+    }
+}
+/** Each queued pull request's head now, and the newest record of its sticky comment. */
+async function queuedPulls(ctx, inputs, numbers, subject) {
+    const unread = numbers.map((number) => ({ number, headSha: null, record: null }));
+    try {
+        const r = await reads(ctx, inputs);
+        if (r === null)
+            return unread;
+        const out = [];
+        for (const number of numbers) {
+            const pr = { ...r.repo, number };
+            const pull = await r.gh.getPull(r.repo, number);
+            const found = await findAssessmentRecord(r.gh, pr, subject, r.login, ctx.io.log);
+            out.push({ number, headSha: pull?.headSha ?? null, record: found?.record ?? null });
+        }
+        return out;
+    }
+    catch (err) {
+        readFailure(ctx, err);
+        return unread;
+    }
+}
+/** A merge queue: merge_group decides (carry the queued pull requests' passes over, or assess). */
+async function planQueue(ctx, inputs, planned, identity) {
+    const event = planned.event;
+    if (event.kind !== 'merge_group')
+        throw new Error('planQueue: not a merge_group event');
+    const target = inputs.target.kind === 'model' ? 'model' : inputs.target.kind === 'endpoint' ? 'endpoint' : 'preview';
+    const pulls = inputs.mergeGroup === 'assess' ? [] : await queuedPulls(ctx, inputs, event.prNumbers, identity.subject);
+    const decided = decideMergeQueue({
+        mode: inputs.mergeGroup,
+        pulls,
+        eventReason: event.reason,
+        identity,
+        target,
+        queueSha: planned.commit
+    });
+    switch (decided.kind) {
+        case 'carry_over': {
+            const first = decided.pulls[0];
+            return {
+                kind: 'carry_over',
+                result: 'pass',
+                reason: decided.reason,
+                assessedSha: first.assessedSha,
+                changedFiles: [],
+                identity,
+                record: null,
+                from: null
+            };
+        }
+        case 'assess':
+            return { kind: 'assess', reason: decided.reason, identity };
+        case 'fail_closed':
+            return { kind: 'fail_closed', error: new ConfigError('merge_group', decided.reason) };
+    }
+}
+
+;// CONCATENATED MODULE: ./src/action/stages/plan-event.ts
+/**
+ * Stage plan event: what the triggering event is for the gate
+ * (docs/pr-pipelines.md), read before anything is prepared.
+ * - A deployment event that is not ready is skipped: nothing assessed, no
+ *   failure, the summary says why.
+ * - One that says ready but names no usable URL or commit fails closed,
+ *   unless endpoint_url is given.
+ * - A deployment runs on the default branch, so the pull request of the
+ *   deployed commit is found here: its sticky comment gets the report. None
+ *   found: the summary and the commit status only, and the report says so.
+ * - Every event: the commit it is about, the pull request whose comment
+ *   holds the records of earlier assessments, and the model or target.
+ */
+
+
+
+
+
+
+
+
+
+/** The model or target as configured: model_id, else target_name, else the default name of the event's preview. */
+function subjectOf(inputs, env, prNumber, ref) {
+    if (inputs.target.kind === 'model')
+        return { kind: 'model', modelId: inputs.target.modelId };
+    const given = inputs.target.kind === 'endpoint' ? inputs.target.endpoint.name : inputs.target.name;
+    const name = given ??
+        defaultTargetName({
+            repository: env.GITHUB_REPOSITORY ?? '',
+            prNumber,
+            ref: ref ?? nonEmpty(env.GITHUB_HEAD_REF) ?? env.GITHUB_REF_NAME ?? ''
+        });
+    return { kind: 'target', name };
+}
+async function planEvent(ctx, inputs, event) {
+    const { env } = ctx.io;
+    const repo = splitRepository(env.GITHUB_REPOSITORY) ?? null;
+    const commit = eventCommit(event);
+    const plain = (prNumber, pull, lines = []) => ({
+        event,
+        commit,
+        skipped: null,
+        pull,
+        deployment: null,
+        onDefaultBranch: event.kind === 'push' || event.kind === 'other' ? event.onDefaultBranch : false,
+        subject: subjectOf(inputs, env, prNumber, null),
+        acceptedAt: null,
+        lines
+    });
+    switch (event.kind) {
+        case 'deployment_skipped':
+            return { ...plain(null, null), skipped: event.reason };
+        case 'deployment_invalid':
+            if (inputs.target.kind === 'preview') {
+                throw new ConfigError('endpoint_url', `is empty and the deployment event cannot be used: ${event.reason}. Give endpoint_url for this event`);
+            }
+            return plain(null, null, [`The deployment event cannot be used (${event.reason}): assessing endpoint_url as given.`]);
+        case 'deployment':
+            return planDeployment(ctx, inputs, event, repo);
+        case 'pull_request':
+            return plain(event.number, repo === null ? null : { ...repo, number: event.number });
+        case 'merge_group': {
+            const pr = event.prNumbers.at(0) ?? null;
+            const queue = commit === null ? "the merge queue's commit" : `the merge queue's commit ${shortSha(commit)}`;
+            // The queue's commit holds the pull request's own copy of the accepted risks: read them at its base.
+            return { ...plain(pr, null, [`Merge queue: ${queue}${pr === null ? '' : ` (pull request #${pr})`}.`]), acceptedAt: event.baseSha };
+        }
+        default:
+            return plain(null, null);
+    }
+}
+/** A ready deployment: its pull request (open, the deployed commit its head first), found by the commit. */
+async function planDeployment(ctx, inputs, event, repo) {
+    const at = shortSha(event.sha);
+    const where = event.environment === null ? '' : ` to ${oneLine(event.environment, 60)}`;
+    const found = await pullOfCommit(ctx, inputs, repo, event.sha);
+    const pull = typeof found === 'string' ? null : found;
+    const prNumber = pull?.number ?? null;
+    const why = typeof found === 'string' ? found : 'no open pull request holds this commit';
+    const lines = [
+        pull === null
+            ? `Deployment of ${at}${where}: ${why}, so the result is in this summary and the commit status only.`
+            : `Deployment of ${at}${where}, the commit of pull request #${pull.number}: the result goes to its comment and the commit status.`
+    ];
+    const defaultBranch = await defaultBranchOf(ctx);
+    return {
+        event,
+        commit: event.sha,
+        skipped: null,
+        pull: prNumber === null || repo === null ? null : { ...repo, number: prNumber },
+        deployment: { prNumber, ref: event.ref },
+        onDefaultBranch: false,
+        subject: subjectOf(inputs, ctx.io.env, prNumber, event.ref),
+        // The deployed commit may be a pull request's: never read its own copy of the accepted risks.
+        acceptedAt: pull?.baseRef ?? defaultBranch,
+        lines
+    };
+}
+/** The repository's default branch, as the event payload names it. */
+async function defaultBranchOf(ctx) {
+    const payload = await readEventPayload(ctx.io.env.GITHUB_EVENT_PATH);
+    const repository = isRecord(payload) && isRecord(payload.repository) ? payload.repository : {};
+    return typeof repository.default_branch === 'string' && repository.default_branch !== '' ? repository.default_branch : null;
+}
+/** The open pull request holding `sha`, null when none does, or why it could not be looked up. */
+async function pullOfCommit(ctx, inputs, repo, sha) {
+    if (repo === null)
+        return 'GITHUB_REPOSITORY is not set, so its pull request cannot be looked up';
+    const gh = await githubReads(ctx, inputs.githubToken);
+    if (gh === null)
+        return 'github_token is empty, so its pull request cannot be looked up';
+    try {
+        return pullForCommit(await gh.pullsOfCommit(repo, sha), sha);
+    }
+    catch (err) {
+        if (err instanceof AbortedError)
+            throw err;
+        ctx.io.log.warning(`Could not look up the pull request of the deployed commit ${shortSha(sha)}: ${describeFailure(err)}`);
+        return `its pull request could not be looked up (${describeFailure(err)})`;
+    }
 }
 
 ;// CONCATENATED MODULE: ./src/profile/diff.ts
@@ -49372,11 +54894,11 @@ async function recoverLostRegistration(deps, name, endpointUrl, before, lost) {
 ;// CONCATENATED MODULE: ./src/action/prepare-target.ts
 /**
  * Before the gate: the model to assess (model_id, or endpoint_url found or
- * registered) and its profile synced from the repository's profile_file. The
+ * registered) and its profile synced from the repository's profile_file,
+ * where the write rule (src/github/write-rule.ts) lets this run write it. The
  * profile file is read and validated before any request; a sync failure fails
  * the step before any run is triggered, unless fail_on_profile_error is false.
  */
-
 
 
 
@@ -49396,35 +54918,36 @@ function setupRequestTimeoutMs(inputs) {
 }
 /** Read and validate the profile file, inside the workspace, before any request. */
 async function loadProfileFile(env, path) {
-    const root = (0,external_node_path_.resolve)(nonEmpty(env.GITHUB_WORKSPACE) ?? process.cwd());
-    const full = (0,external_node_path_.resolve)(root, path);
-    const rel = (0,external_node_path_.relative)(root, full);
-    if (rel === '' || rel.startsWith('..') || (0,external_node_path_.isAbsolute)(rel)) {
-        throw new ConfigError('profile_file', `'${path}' is outside the repository (GITHUB_WORKSPACE): give a path inside it, e.g. .github/agent-profile.yml`);
-    }
-    let raw;
-    try {
-        raw = await (0,promises_namespaceObject.readFile)(full, 'utf8');
-    }
-    catch (e) {
-        const code = e.code;
-        throw new ConfigError('profile_file', `${path}: ${code === 'ENOENT' ? 'no such file in the repository (is actions/checkout run before this step?)' : `cannot be read (${code ?? 'error'})`}`);
-    }
+    const raw = await readWorkspaceFile({
+        workspace: nonEmpty(env.GITHUB_WORKSPACE) ?? process.cwd(),
+        path,
+        input: 'profile_file',
+        maxBytes: PROFILE_FILE_MAX_BYTES,
+        example: '.github/agent-profile.yml'
+    });
+    if (raw === null)
+        throw new ConfigError('profile_file', `${path}: no such file in the repository (is actions/checkout run before this step?)`);
     return parseProfileFile(await loadYaml(), path, raw);
 }
-async function prepareTarget(deps, inputs) {
+async function prepareTarget(deps, inputs, deployment = null) {
     const { io, clock } = deps;
+    if (inputs.target.kind === 'preview') {
+        throw new ConfigError('endpoint_url', `is empty and ${inputs.target.reason}: give model_id or endpoint_url for this event`);
+    }
+    const given = inputs.target;
     const profileFile = inputs.profile && inputs.mode === 'gate' ? await loadProfileFile(io.env, inputs.profile.path) : null;
     if (inputs.profile && inputs.mode !== 'gate')
         io.log.info(`profile_file is synced in gate mode only: ${inputs.profile.path} is not used in ${inputs.mode} mode.`);
-    if (inputs.target.kind === 'model' && profileFile === null) {
+    if (given.kind === 'model' && profileFile === null) {
         return {
             target: { modelId: inputs.modelId, name: null, outcome: 'given', endpointHost: null, movedFrom: null },
             report: { target: null, profileSync: null }
         };
     }
-    const event = targetFromEvent(io.env.GITHUB_EVENT_NAME ?? '', await readEventPayload(io.env.GITHUB_EVENT_PATH), io.env.GITHUB_REPOSITORY ?? '');
-    const prNumber = event.kind === 'pull_request' ? event.number : null;
+    const eventName = io.env.GITHUB_EVENT_NAME ?? '';
+    const payload = await readEventPayload(io.env.GITHUB_EVENT_PATH);
+    const event = targetFromEvent(eventName, payload, io.env.GITHUB_REPOSITORY ?? '');
+    const prNumber = event.kind === 'pull_request' ? event.number : (deployment?.prNumber ?? null);
     const deadline = Deadline.after(clock, inputs.timeoutMs);
     const callDeps = {
         api: deps.makeApi(deadline, setupRequestTimeoutMs(inputs)),
@@ -49437,423 +54960,123 @@ async function prepareTarget(deps, inputs) {
     const name = defaultTargetName({
         repository: io.env.GITHUB_REPOSITORY ?? '',
         prNumber,
-        ref: nonEmpty(io.env.GITHUB_HEAD_REF) ?? io.env.GITHUB_REF_NAME ?? ''
+        ref: deployment?.ref ?? nonEmpty(io.env.GITHUB_HEAD_REF) ?? io.env.GITHUB_REF_NAME ?? ''
     });
-    const target = await resolveTarget(callDeps, inputs.target, name);
+    const target = await resolveTarget(callDeps, given, name);
     const reportTarget = target.outcome === 'given' ? null : { outcome: target.outcome, name: target.name ?? '', movedFrom: target.movedFrom };
     if (profileFile === null || inputs.profile === null)
         return { target, report: { target: reportTarget, profileSync: null } };
-    const refusal = profileSyncRefusal(prNumber, target, inputs.profile.allowShared);
+    const refusal = profileWriteRefusal(profileStanding(writeStanding(eventName, payload, io.env), deployment), target, inputs.profile.allowShared);
     if (refusal)
         throw refusal;
-    const path = inputs.profile.path;
+    return {
+        target,
+        report: { target: reportTarget, profileSync: await syncProfileFile({ ...callDeps, io }, inputs.profile, profileFile, target) }
+    };
+}
+/** A deployment of a pull request's commit writes as that pull request would: its own preview only. */
+function profileStanding(standing, deployment) {
+    return standing.kind === 'other' && deployment?.prNumber != null ? { kind: 'pull_request', number: deployment.prNumber } : standing;
+}
+/** The profile file synced to the target; a failure is reported, or thrown when fail_on_profile_error (or a bug, a cancel). */
+async function syncProfileFile(deps, profile, file, target) {
+    const path = profile.path;
     try {
-        const synced = await syncProfile(callDeps, target.modelId, path, profileFile);
+        const synced = await syncProfile(deps, target.modelId, path, file);
         const confirmed = synced.confirmed
             ? [...synced.confirmed.answers, ...Object.entries(synced.confirmed.items).flatMap(([f, names]) => names.map((n) => `${f}: ${n}`))]
             : [];
         return {
-            target,
-            report: {
-                target: reportTarget,
-                profileSync: {
-                    file: path,
-                    status: 'synced',
-                    created: synced.created,
-                    changed: synced.changed,
-                    confirmed,
-                    version: synced.version,
-                    error: null
-                }
-            }
+            file: path,
+            status: 'synced',
+            created: synced.created,
+            changed: synced.changed,
+            confirmed,
+            version: synced.version,
+            error: null
         };
     }
     catch (err) {
         const kind = failureKind(err);
-        if (inputs.profile.failOnError || kind === 'bug' || kind === 'aborted')
+        if (profile.failOnError || kind === 'bug' || kind === 'aborted')
             throw err;
         const line = describeFailure(err);
-        io.log.warning(`The profile sync failed; assessing the profile as the service holds it (fail_on_profile_error is false): ${line}`);
-        return {
-            target,
-            report: {
-                target: reportTarget,
-                profileSync: { file: path, status: 'failed', created: false, changed: [], confirmed: [], version: null, error: line }
-            }
-        };
+        deps.io.log.warning(`The profile sync failed; assessing the profile as the service holds it (fail_on_profile_error is false): ${line}`);
+        return { file: path, status: 'failed', created: false, changed: [], confirmed: [], version: null, error: line };
     }
 }
 
-;// CONCATENATED MODULE: ./src/action/version.ts
-/** This action's version, as in package.json (a test keeps the two equal; the release checks the tag against package.json). */
-const ACTION_VERSION = '1.0.0';
-
-;// CONCATENATED MODULE: ./src/baseline/scope.ts
-function rec(v) {
-    return typeof v === 'object' && v !== null && !Array.isArray(v) ? v : {};
-}
-const scope_text = (v) => (typeof v === 'string' && v !== '' ? v : null);
-function baselineScope(eventName, payload, env) {
-    const body = rec(payload);
-    if (eventName === 'pull_request' || eventName === 'pull_request_target') {
-        const pr = rec(body.pull_request);
-        const base = rec(pr.base);
-        const head = rec(pr.head);
-        return { kind: 'pull_request', baseRef: scope_text(base.ref) ?? env.GITHUB_BASE_REF ?? '', baseSha: scope_text(base.sha), headSha: scope_text(head.sha) };
-    }
-    const ref = env.GITHUB_REF ?? '';
-    const defaultBranch = scope_text(rec(body.repository).default_branch);
-    const sha = scope_text(env.GITHUB_SHA);
-    // Only events that run the default branch's own code record: issue_comment or workflow_run also run on the
-    // default branch's ref, but a workflow may check out a pull request's code there.
-    const recording = eventName === 'push' || eventName === 'schedule' || eventName === 'workflow_dispatch';
-    if (recording && defaultBranch !== null && ref === `refs/heads/${defaultBranch}`)
-        return { kind: 'default-branch', branch: defaultBranch, sha };
-    return { kind: 'other', ref, sha };
-}
-
-;// CONCATENATED MODULE: ./src/baseline/baseline.ts
+;// CONCATENATED MODULE: ./src/action/stages/prepare.ts
 /**
- * The baseline of a model: what a gate run on the default branch found, kept
- * small (run id, when, the commit, and per finding its fingerprint and what a
- * person needs to recognise it). Parsed with zod wherever it is read back.
- */
-
-
-
-const BASELINE_SCHEMA_VERSION = 1;
-const BaselineFinding = looseObject({
-    fingerprint: schemas_string().regex(/^[0-9a-f]{32}$/),
-    category: schemas_string(),
-    severity: Severity,
-    lens: schemas_string(),
-    /** Service text, for display only (clipped). */
-    description: schemas_string()
-});
-const Baseline = looseObject({
-    schema_version: literal(BASELINE_SCHEMA_VERSION),
-    model_id: schemas_string(),
-    run_id: schemas_string(),
-    created_at: schemas_string(),
-    /** The commit the default-branch run assessed (GITHUB_SHA); null when unknown (e.g. baseline_run_id). */
-    commit: schemas_string().nullable(),
-    /** Categories the run completed: what the baseline can speak for. */
-    categories_completed: array(schemas_string()),
-    findings: array(BaselineFinding)
-});
-/** A finding as the baseline keeps it. Only findings that still count (not closed) belong in a baseline. */
-function baselineFinding(f, runId) {
-    return {
-        fingerprint: fingerprint(f, runId),
-        category: f.category,
-        severity: f.severity,
-        lens: f.lens,
-        description: f.description.length > 300 ? `${f.description.slice(0, 299)}…` : f.description
-    };
-}
-const CLOSED = new Set(['fixed', 'dismissed', 'FIXED_VERIFIED']);
-/** The baseline of one run: every finding that is not closed, one entry per fingerprint. */
-function buildBaseline(args) {
-    const seen = new Set();
-    const findings = [];
-    for (const f of args.findings) {
-        if (CLOSED.has(f.status))
-            continue;
-        const b = baselineFinding(f, args.runId);
-        if (seen.has(b.fingerprint))
-            continue;
-        seen.add(b.fingerprint);
-        findings.push(b);
-    }
-    return {
-        schema_version: BASELINE_SCHEMA_VERSION,
-        model_id: args.modelId,
-        run_id: args.runId,
-        created_at: args.createdAt,
-        commit: args.commit,
-        categories_completed: [...new Set(args.categoriesCompleted)],
-        findings
-    };
-}
-/** Parse a stored baseline; null (with why) when it is not one this version reads. */
-function parseBaseline(text) {
-    let raw;
-    try {
-        raw = JSON.parse(text);
-    }
-    catch {
-        return { error: 'the stored baseline is not JSON' };
-    }
-    const r = Baseline.safeParse(raw);
-    if (!r.success)
-        return {
-            error: `the stored baseline does not follow schema version ${BASELINE_SCHEMA_VERSION}: ${r.error.issues[0]?.message ?? 'invalid'}`
-        };
-    return { baseline: r.data };
-}
-
-;// CONCATENATED MODULE: ./src/baseline/store.ts
-/**
- * Where baselines are kept, behind one interface so the gate is tested
- * without GitHub, and the real store: GitHub's Actions cache through
- * @actions/cache (loaded only when a baseline is read or saved: it brings the
- * Azure storage SDK). See docs/baseline.md for why the cache.
- *
- * Scoping is GitHub's: a cache saved by a run on the default branch can be
- * restored by every branch and pull request of the repository; a cache saved
- * by a pull request only by that pull request. The gate saves only on the
- * default branch, and restores by prefix (newest first).
- */
-
-
-
-const CACHE_KEY_PREFIX = 'asas-gate-baseline-v1';
-function safe(s) {
-    return s.replace(/[^A-Za-z0-9_.-]/g, '_').slice(0, 100);
-}
-/** The file cached (relative to the working directory, which is the workspace on a runner: the cache version hashes this path). */
-function baselineFile(modelId) {
-    return (0,external_node_path_.join)('.asas-gate-baseline', `${safe(modelId)}.json`);
-}
-/** Keys: one per saving run (cache entries are immutable), restored by the model's prefix. */
-function cacheKeys(modelId, env) {
-    const restorePrefix = `${CACHE_KEY_PREFIX}-${safe(modelId)}-`;
-    return { key: `${restorePrefix}${safe(env.GITHUB_RUN_ID ?? 'local')}-${safe(env.GITHUB_RUN_ATTEMPT ?? '1')}`, restorePrefix };
-}
-/**
- * Whether the runner offers a cache service at all (what @actions/cache's
- * isFeatureAvailable reads), checked before loading the package.
- */
-function cacheServiceConfigured(env) {
-    return Boolean(env.ACTIONS_CACHE_URL) || Boolean(env.ACTIONS_RESULTS_URL);
-}
-const UNAVAILABLE = {
-    isFeatureAvailable: () => false,
-    restoreCache: () => Promise.resolve(undefined),
-    saveCache: () => Promise.resolve(-1)
-};
-function actionsCacheStore(deps) {
-    const cwd = deps.cwd ?? process.cwd();
-    // The package (and the Azure SDK it brings) is loaded only when a cache service is there to talk to.
-    const load = deps.loadCache ?? (async () => (cacheServiceConfigured(deps.env) ? await __nccwpck_require__.e(/* import() */ 691).then(__nccwpck_require__.bind(__nccwpck_require__, 1691)) : UNAVAILABLE));
-    /** The file is only a vehicle: never leave it in the workspace (a later step could commit it). */
-    const cleanUp = async (file) => {
-        await (0,promises_namespaceObject.rm)((0,external_node_path_.join)(cwd, file), { force: true });
-        await (0,promises_namespaceObject.rmdir)((0,external_node_path_.join)(cwd, (0,external_node_path_.dirname)(file))).catch(() => undefined);
-    };
-    return {
-        async load(modelId) {
-            const cache = await load();
-            if (!cache.isFeatureAvailable())
-                return {
-                    baseline: null,
-                    why: 'the Actions cache service is not available to this job (ACTIONS_CACHE_URL / ACTIONS_RESULTS_URL unset)'
-                };
-            const file = baselineFile(modelId);
-            const { restorePrefix } = cacheKeys(modelId, deps.env);
-            await (0,promises_namespaceObject.rm)((0,external_node_path_.join)(cwd, file), { force: true });
-            let hit;
-            try {
-                hit = await cache.restoreCache([file], restorePrefix, [restorePrefix]);
-            }
-            catch (err) {
-                return { baseline: null, why: `the Actions cache could not be read: ${err instanceof Error ? err.message : String(err)}` };
-            }
-            if (hit === undefined)
-                return { baseline: null, why: 'no baseline saved by the default branch yet (no cache entry)' };
-            let text;
-            try {
-                text = await (0,promises_namespaceObject.readFile)((0,external_node_path_.join)(cwd, file), 'utf8');
-            }
-            catch {
-                return { baseline: null, why: `the cache entry ${hit} holds no baseline file` };
-            }
-            finally {
-                await cleanUp(file);
-            }
-            const parsed = parseBaseline(text);
-            if ('error' in parsed)
-                return { baseline: null, why: `cache entry ${hit}: ${parsed.error}` };
-            if (parsed.baseline.model_id !== modelId)
-                return { baseline: null, why: `cache entry ${hit} holds the baseline of another model` };
-            return { baseline: parsed.baseline, where: `Actions cache entry ${hit}` };
-        },
-        async save(baseline) {
-            const cache = await load();
-            if (!cache.isFeatureAvailable()) {
-                deps.log.warning('The baseline was not saved: the Actions cache service is not available to this job.');
-                return { saved: false, where: '' };
-            }
-            const file = baselineFile(baseline.model_id);
-            await (0,promises_namespaceObject.mkdir)((0,external_node_path_.dirname)((0,external_node_path_.join)(cwd, file)), { recursive: true });
-            await (0,promises_namespaceObject.writeFile)((0,external_node_path_.join)(cwd, file), JSON.stringify(baseline), 'utf8');
-            const { key } = cacheKeys(baseline.model_id, deps.env);
-            try {
-                const id = await cache.saveCache([file], key);
-                return { saved: id !== -1, where: `Actions cache entry ${key}` };
-            }
-            catch (err) {
-                deps.log.warning(`The baseline was not saved to the Actions cache: ${err instanceof Error ? err.message : String(err)}`);
-                return { saved: false, where: '' };
-            }
-            finally {
-                await cleanUp(file);
-            }
-        }
-    };
-}
-
-;// CONCATENATED MODULE: ./src/baseline/load-baseline.ts
-
-
-
-/**
- * The findings of a finished run of the service as a baseline, or why that run
- * cannot be one: it must be of this model (when the service says) and
- * completed. A run that cannot be read throws (the service failure line).
- */
-async function baselineFromRun(api, modelId, runId) {
-    const run = await api.getRun(runId);
-    const id = oneLine(runId, 80);
-    if (typeof run.model_id === 'string' && run.model_id !== modelId) {
-        return { problem: `run ${id} is a run of another model (${oneLine(run.model_id, 80)})` };
-    }
-    if (run.status !== 'completed')
-        return { problem: `run ${id} is ${oneLine(run.status, 40)}, not completed` };
-    const list = await api.listFindings(runId);
-    return {
-        baseline: buildBaseline({
-            modelId,
-            runId,
-            createdAt: typeof run.completed_at === 'string' ? run.completed_at : '',
-            commit: null,
-            categoriesCompleted: run.categories_completed,
-            findings: list.findings
-        })
-    };
-}
-async function loadBaseline(deps, args) {
-    if (args.baselineRunId !== '') {
-        const read = await baselineFromRun(deps.api(), args.modelId, args.baselineRunId);
-        if ('problem' in read)
-            throw new ConfigError('baseline_run_id', `${read.problem}: name a completed run of this model`);
-        return { baseline: read.baseline, source: `run ${args.baselineRunId} (baseline_run_id)`, why: null };
-    }
-    try {
-        const got = await deps.store.load(args.modelId);
-        if (got.baseline === null)
-            return { baseline: null, source: null, why: got.why };
-        // The cache is only trusted to name the run: a pull request can save a cache entry of its own
-        // (restored before the base branch's), so the findings are read again from the service, where
-        // only a real, completed run of this model can supply them.
-        const cached = got.baseline;
-        const read = await baselineFromRun(deps.api(), args.modelId, cached.run_id);
-        if ('problem' in read)
-            return { baseline: null, source: null, why: `the cached baseline names ${read.problem}: not trusted` };
-        return { baseline: { ...read.baseline, commit: cached.commit }, source: `${got.where}, its run re-read from the service`, why: null };
-    }
-    catch (err) {
-        deps.log.warning(`The baseline could not be read: ${describeFailure(err)}`);
-        return { baseline: null, source: null, why: `the baseline could not be read: ${describeFailure(err)}` };
-    }
-}
-
-;// CONCATENATED MODULE: ./src/accepted/read-accepted.ts
-/**
- * Reading the accepted-risks file. On a pull request it is read from the base
- * branch, at the base SHA, through the GitHub contents API, so a pull request
- * cannot accept its own findings; the PR's own copy (in the workspace) is
- * compared with it to say what the PR changes ("applies after merge").
- * Elsewhere the workspace copy is read (or, without a checkout, the file at
- * GITHUB_SHA). Any mistake in the file is a ConfigError before any request to
- * the service.
+ * Stage prepare: the inputs, read and checked before any request; the model
+ * to assess (model_id, or endpoint_url found or registered); its profile
+ * synced from profile_file. The model's outputs are set as soon as it is
+ * known, so a step that fails later still names it.
  */
 
 
 
 
+/** Every input, read and validated, and the event; a mistake is a ConfigError naming the input. */
+async function readStepInputs(ctx) {
+    const { env } = ctx.io;
+    const event = readPipelineEvent(env.GITHUB_EVENT_NAME ?? '', await readEventPayload(env.GITHUB_EVENT_PATH), env);
+    return { inputs: readInputs(envInputReader(env), event), event };
+}
+/**
+ * `deployment`: the pull request and ref of a deployed commit (they name its
+ * preview). A preview this event has no deployment of is not prepared: the
+ * plan carries a result over or fails closed.
+ */
+async function prepare(ctx, given, deployment = null) {
+    const { io } = ctx;
+    if (given.target.kind === 'preview')
+        return { inputs: given, report: { target: null, profileSync: null } };
+    const prepared = await prepareTarget({
+        io,
+        clock: ctx.clock,
+        signal: ctx.signal,
+        random: ctx.random,
+        makeApi: (deadline, requestTimeoutMs) => ctx.makeApi(given, deadline, { requestTimeoutMs })
+    }, given, deployment);
+    const inputs = { ...given, modelId: prepared.target.modelId };
+    io.setOutput('model_id', inputs.modelId);
+    if (prepared.target.outcome !== 'given')
+        io.setOutput('target', prepared.target.outcome);
+    const version = prepared.report.profileSync?.version;
+    if (version != null)
+        io.setOutput('profile_version', String(version));
+    return { inputs, report: prepared.report };
+}
 
-/** The path as the input gives it: relative to the repository root, inside it. */
-function checkAcceptedPath(path) {
-    const p = (0,external_node_path_.normalize)(path).replace(/\\/g, '/');
-    if ((0,external_node_path_.isAbsolute)(path) || p.startsWith('../') || p === '..')
-        throw new ConfigError(ACCEPTED_INPUT, `'${path}' must be a path inside the repository, e.g. .github/agent-security-accepted.yml`);
-    return p;
-}
-async function readLocal(file) {
-    try {
-        return await (0,promises_namespaceObject.readFile)(file, 'utf8');
-    }
-    catch (err) {
-        if (err.code === 'ENOENT')
-            return null;
-        throw err;
-    }
-}
-async function readAcceptedRisks(deps, path, scope) {
-    const rel = checkAcceptedPath(path);
-    const local = await readLocal((0,external_node_path_.join)(deps.workspace, rel));
-    const out = { path: rel, source: null, entries: [], prAdds: [], prRemoves: [], notes: [] };
-    let yaml = null;
-    const parse = async (text, where) => parseAcceptedFile((yaml ??= await loadYaml()), text, where, deps.today);
-    if (scope.kind === 'pull_request') {
-        const prEntries = local === null ? [] : await parse(local, `${rel} (this pull request's copy)`);
-        if (!deps.repo || !scope.baseSha) {
-            // Without the base SHA nothing can be read from the base branch. No copy in the PR
-            // either: nothing to accept. A PR copy alone is never trusted: fail.
-            if (local === null) {
-                out.notes.push(`${rel} was not read: the event payload has no base SHA (or GITHUB_REPOSITORY is unset); no acceptances apply.`);
-                return out;
-            }
-            throw new ConfigError(ACCEPTED_INPUT, `cannot read ${rel} from the base branch: the event payload has no base SHA or GITHUB_REPOSITORY is unset (the PR's own copy is never trusted)`);
-        }
-        let baseText;
-        try {
-            baseText = await (await deps.contents()).getFileText(deps.repo, rel, scope.baseSha);
-        }
-        catch (err) {
-            throw new ConfigError(ACCEPTED_INPUT, `cannot read ${rel} from the base branch at ${scope.baseSha.slice(0, 12)} (${describeFailure(err)}); the job needs contents: read. The PR's own copy is never trusted`);
-        }
-        out.entries = baseText === null ? [] : await parse(baseText, `${rel} (base branch ${scope.baseRef || scope.baseSha.slice(0, 12)})`);
-        out.source = baseText === null ? null : `the base branch ${scope.baseRef} at ${scope.baseSha.slice(0, 12)}`;
-        if (local === null)
-            return out; // no checkout of the PR: nothing to compare
-        const baseKeys = new Set(out.entries.map(entryKey));
-        const prKeys = new Set(prEntries.map(entryKey));
-        out.prAdds = prEntries.filter((e) => !baseKeys.has(entryKey(e)));
-        out.prRemoves = out.entries.filter((e) => !prKeys.has(entryKey(e)));
-        if (out.prAdds.length > 0)
-            out.notes.push(`This pull request adds or changes ${out.prAdds.length === 1 ? '1 acceptance' : `${out.prAdds.length} acceptances`} in ${rel}: ${out.prAdds.length === 1 ? 'it applies' : 'they apply'} after merge.`);
-        if (out.prRemoves.length > 0)
-            out.notes.push(`This pull request removes ${out.prRemoves.length === 1 ? '1 acceptance' : `${out.prRemoves.length} acceptances`} from ${rel}: the base branch's still apply until merge.`);
-        return out;
-    }
-    if (local !== null) {
-        out.entries = await parse(local, rel);
-        out.source = 'the workspace';
-        return out;
-    }
-    const sha = scope.sha;
-    if (deps.repo && sha) {
-        try {
-            const text = await (await deps.contents()).getFileText(deps.repo, rel, sha);
-            if (text !== null) {
-                out.entries = await parse(text, rel);
-                out.source = `the commit ${sha.slice(0, 12)}`;
-            }
-        }
-        catch (err) {
-            if (err instanceof ConfigError)
-                throw err;
-            out.notes.push(`${rel} is not in the workspace and could not be read from GitHub (${describeFailure(err)}): no acceptances apply.`);
+;// CONCATENATED MODULE: ./src/action/stages/publish.ts
+/** `settings` null: the inputs could not be read, so nothing goes to GitHub. */
+async function publish(ctx, settings, report) {
+    const { io } = ctx;
+    for (const [name, value] of Object.entries(report.outputs))
+        io.setOutput(name, value);
+    if (!(ctx.signal.aborted && report.whenCancelled === 'outputs')) {
+        for (const a of report.annotations)
+            io.annotate(a.level, a.message, a.title);
+        await io.appendSummary(report.summary);
+        if (report.github !== null && settings !== null && !(ctx.signal.aborted && report.whenCancelled === 'summary')) {
+            const published = await io.publish({ inputs: settings, ...report.github });
+            if (published.commentUrl && report.commentUrlOutput)
+                io.setOutput('comment_url', published.commentUrl);
         }
     }
-    return out;
+    for (const line of report.log)
+        io.log.info(line);
 }
 
 ;// CONCATENATED MODULE: ./src/accepted/sync-dismissals.ts
 
-async function syncDismissals(api, findings, acceptedBy) {
+
+async function syncDismissals(standing, api, findings, acceptedBy) {
+    const refused = writeRefusal(standing, { kind: 'dismissals' });
+    if (refused !== null)
+        return { dismissed: 0, notes: [`sync_dismissals is on, but ${refused}: nothing dismissed.`] };
+    const client = api();
     const notes = [];
     let dismissed = 0;
     for (const f of findings) {
@@ -49862,7 +55085,7 @@ async function syncDismissals(api, findings, acceptedBy) {
             continue;
         const explanation = `${e.explanation} (accepted risk, owner ${e.owner}, expires ${e.expires})`.slice(0, 4000);
         try {
-            await api.closeFinding(f.finding_id, { status: 'dismissed', reason_code: e.reasonCode, explanation });
+            await client.closeFinding(f.finding_id, { status: 'dismissed', reason_code: e.reasonCode, explanation });
             dismissed += 1;
         }
         catch (err) {
@@ -49879,174 +55102,238 @@ async function syncDismissals(api, findings, acceptedBy) {
     return { dismissed, notes };
 }
 
-;// CONCATENATED MODULE: ./src/report/sarif.ts
+;// CONCATENATED MODULE: ./src/action/stages/record.ts
 /**
- * SARIF 2.1.0 of a report, for github/codeql-action/upload-sarif. Pure.
- * - one rule per category (name, OWASP and ATLAS in the help and the tags,
- *   security-severity from the worst severity seen);
- * - one result per finding at or above the threshold, on a repository file the
- *   user names (the agent's profile or the workflow file), with
- *   partialFingerprints from the finding's fingerprint so code scanning keeps
- *   an alert's lifecycle across runs;
- * - accepted findings carry a suppression with their justification.
+ * Stage record: what a run leaves behind on the default branch. The baseline
+ * of a complete, trusted run is saved; with sync_dismissals, the accepted
+ * findings are dismissed on the service.
  */
 
 
-const SARIF_SCHEMA = 'https://json.schemastore.org/sarif-2.1.0.json';
-/** GitHub's security-severity scale (critical is over 9.0, high 7.0 to 8.9, medium 4.0 to 6.9, low below 4.0). */
-const SECURITY_SEVERITY = { critical: '9.5', high: '8.0', medium: '5.5', low: '3.0' };
-const LEVEL = { critical: 'error', high: 'error', medium: 'warning', low: 'note' };
-function ruleId(category) {
-    return `agent-security/${category}`;
+
+
+
+async function record_record(ctx, inputs, policy, outcome) {
+    const baselineSaved = await saveBaseline(ctx, inputs, policy, outcome);
+    const notes = await dismissAccepted(ctx, inputs, policy, outcome);
+    return { baselineSaved, notes };
 }
-function renderSarif(report, opts) {
-    const findings = report.findings.filter((f) => atOrAbove(f.severity, opts.threshold));
-    const categories = new Map();
-    for (const row of report.coverageRows)
-        categories.set(row.category, { worst: row.worstSeverity ?? 'low', owasp: row.owasp, atlas: row.atlas });
-    for (const f of findings) {
-        const c = categories.get(f.category) ?? { worst: f.severity, owasp: null, atlas: null };
-        if (severityRank(f.severity) < severityRank(c.worst))
-            c.worst = f.severity;
-        categories.set(f.category, c);
+/** The default branch records the baseline of a complete, trusted run. */
+async function saveBaseline(ctx, inputs, policy, outcome) {
+    const { scope } = policy;
+    const { decision, run, results } = outcome;
+    if (writeRefusal(scope, { kind: 'baseline' }) !== null ||
+        (decision.result !== 'pass' && decision.result !== 'fail') ||
+        run?.status !== 'completed' ||
+        results.findings === null ||
+        ctx.signal.aborted)
+        return null;
+    const saved = await ctx.baselineStore.save(buildBaseline({
+        modelId: inputs.modelId,
+        runId: outcome.triggered.runId,
+        createdAt: new Date(ctx.clock.now()).toISOString(),
+        commit: scope.sha,
+        categoriesCompleted: run.categories_completed,
+        findings: results.findings
+    }));
+    if (!saved.saved)
+        return null;
+    ctx.io.log.info(`Baseline of run ${outcome.triggered.runId} saved: ${saved.where}.`);
+    return saved.where;
+}
+/** Acceptances are written to the service as dismissals where the write rule allows it (src/github/write-rule.ts). */
+async function dismissAccepted(ctx, inputs, policy, outcome) {
+    const { results } = outcome;
+    if (!inputs.syncDismissals || !outcome.policy || results.findings === null)
+        return [];
+    const synced = await syncDismissals(policy.scope, () => ctx.makeApi(inputs, Deadline.after(ctx.clock, SIDE_CALL_BUDGET_MS)), results.findings, outcome.policy.acceptance.acceptedBy);
+    return synced.notes;
+}
+
+;// CONCATENATED MODULE: ./src/report/pipeline-report.ts
+/**
+ * The report of a step that assessed nothing because of its event
+ * (docs/pr-pipelines.md): a result carried over from an earlier assessment of
+ * the same agent ("carried over" in its headline, naming the commit assessed
+ * and the files changed since), or a deployment event that is not ready
+ * ("skipped"). Both say what the step spent of the assessment budget (0).
+ *
+ * A carried-over comment keeps the report of the assessment it carries below
+ * its own lines, so the findings stay on the pull request.
+ */
+
+
+
+/** Between these two hidden lines a carried-over comment keeps the report of the assessment it carries. */
+const ASSESSED_OPEN = '<!-- asas-gate:assessed-report -->';
+const ASSESSED_CLOSE = '<!-- asas-gate:assessed-report-end -->';
+const pipeline_report_short = (sha) => (sha === null ? 'an earlier commit' : sha.slice(0, 7));
+/** The one title, as every report has: "Agent security gate: pass · carried over from the assessment of abc1234 · model". */
+function pipelineTitle(input) {
+    if (input.kind === 'carried_over') {
+        return gateTitle(input.result, `carried over from the assessment of ${pipeline_report_short(input.assessedSha)}`, input.subject);
     }
-    const keys = [...categories.keys()];
-    const rules = [...categories].map(([key, c]) => {
-        const refs = [c.owasp ? `OWASP LLM Top 10 ${c.owasp}` : '', c.atlas ? `MITRE ATLAS ${c.atlas}` : ''].filter((x) => x !== '');
-        const help = `AI agent security category ${key}.${refs.length > 0 ? ` Mapped to ${refs.join(' and ')}.` : ''} Each result is a finding of an assessment run; its proof (the attacks and replay steps) is in the run's report.`;
-        return {
-            id: ruleId(key),
-            name: key.replace(/(^|_)([a-z])/g, (_m, _s, ch) => ch.toUpperCase()),
-            shortDescription: { text: `AI agent security: ${key}` },
-            fullDescription: { text: help },
-            help: { text: help, markdown: `**${key}**${refs.length > 0 ? `: ${refs.join(', ')}` : ''}` },
-            defaultConfiguration: { level: LEVEL[c.worst] },
-            properties: {
-                tags: ['security', 'ai-agent', ...(c.owasp ? [`owasp-llm/${c.owasp}`] : []), ...(c.atlas ? [`mitre-atlas/${c.atlas}`] : [])],
-                'security-severity': SECURITY_SEVERITY[c.worst],
-                precision: 'high'
-            }
-        };
+    return sanitizeText(clampText(`Agent security gate: skipped · ${clampText(input.reason, 160).text} · ${input.subject}`, 300).text, false);
+}
+function headerLines(input) {
+    const icon = input.kind === 'skipped' ? '### ⏭️ ' : null;
+    const out = [icon === null ? headline(input.result, pipelineTitle(input)) : `${icon}${proseText(pipelineTitle(input), 400)}`];
+    const meta = metaLine({ commitSha: input.commitSha, assessedAt: input.at, runUrl: input.runUrl });
+    if (meta !== '')
+        out.push(meta);
+    if (input.kind === 'carried_over') {
+        const link = trustedLink('the comment of that assessment', input.recordUrl);
+        const why = input.reason.replace(/^carried over: /, '');
+        out.push(`**Carried over:** ${proseText(why, 1200)}.${link === null ? '' : ` Recorded in ${link}.`}`);
+    }
+    else {
+        out.push(`**Not assessed:** ${proseText(input.reason, 600)}. Not a failure: the step passes, and sets no commit status; the deployment's next event is assessed.`);
+    }
+    out.push([...input.lines, input.budgetLine].map((l) => proseText(l, 600)).join('  \n'));
+    return out;
+}
+const FOOTER = '<sub>A carried-over result is the recorded one: a fail stays a fail, and only pass and fail are carried.</sub>';
+/** The job summary (no hidden lines). */
+function renderPipelineSummary(input) {
+    return `${[...headerLines(input), ...(input.kind === 'carried_over' ? [FOOTER] : [])].join('\n\n')}\n`;
+}
+/** The report of the assessment a comment shows: its own lines, or those it kept when it carried a result already. */
+function assessedReport(existing) {
+    const open = existing.indexOf(ASSESSED_OPEN);
+    const close = existing.indexOf(ASSESSED_CLOSE);
+    if (open >= 0 && close > open)
+        return existing.slice(open + ASSESSED_OPEN.length, close).trim();
+    return existing
+        .split('\n')
+        .filter((l) => !l.startsWith('<!-- asas-gate:'))
+        .join('\n')
+        .trim();
+}
+/**
+ * The sticky comment of a carried-over result: the marker, the state and
+ * record lines, its own lines, then the report of the assessment it carries
+ * (taken from `existing` when that comment records the same assessment).
+ */
+function renderCarriedComment(input, opts) {
+    const hidden = `${opts.marker}\n${stateMarker({ result: input.result, commitSha: input.commitSha, assessedAt: input.at })}\n\n`;
+    const own = `${hidden}${[...headerLines(input), FOOTER].join('\n\n')}\n`;
+    const body = opts.record ? withRecord(own, opts.record) : own;
+    const kept = opts.existing !== null && readAssessmentRecord(opts.existing)?.assessedSha === input.assessedSha ? opts.existing : null;
+    if (kept === null)
+        return body;
+    const embedded = `\n${ASSESSED_OPEN}\n<details><summary>The report of the assessment of ${pipeline_report_short(input.assessedSha)}</summary>\n\n` +
+        `${assessedReport(kept)}\n\n</details>\n${ASSESSED_CLOSE}\n`;
+    return body.length + embedded.length <= COMMENT_LIMIT ? `${body}${embedded}` : body;
+}
+/** report.json of such a step: what it carried or skipped, and the budget. */
+function renderPipelineJson(input) {
+    const data = {
+        schema_version: 1,
+        kind: input.kind,
+        result: input.result,
+        model: input.subject,
+        reason: input.reason,
+        assessed_commit: input.assessedSha,
+        changed_files: input.changedFiles,
+        commit: input.commitSha,
+        at: input.at,
+        run_url: input.runUrl,
+        record_url: input.recordUrl,
+        pipeline: input.lines,
+        assessments_spent: 0,
+        budget: input.budgetLine
+    };
+    return `${JSON.stringify(data, null, 2)}\n`;
+}
+
+;// CONCATENATED MODULE: ./src/action/stages/report-carried.ts
+/**
+ * Stage report, when the event decided that nothing is assessed: a result
+ * carried over from an earlier assessment of the same agent (its comment
+ * replaced by one that says "carried over" and keeps the assessed report),
+ * or a deployment event that is not ready (the summary only). Both write a
+ * report.json and say that the step spent no assessment.
+ */
+
+
+
+
+
+async function reportFile(ctx, name, input) {
+    return ctx.io.writeReportFile(`report-${name}-${input.kind}-${(input.commitSha ?? 'head').slice(0, 12)}`, 'json', renderPipelineJson(input));
+}
+async function reportCarried(ctx, inputs, planned, plan) {
+    const now = await assessedNow(ctx, planned.commit);
+    const name = subjectName(planned.subject);
+    const input = scrubbedModel(ctx, {
+        kind: 'carried_over',
+        result: plan.result,
+        subject: name,
+        reason: plan.reason,
+        assessedSha: plan.assessedSha,
+        changedFiles: plan.changedFiles,
+        commitSha: now.sha,
+        at: now.at,
+        runUrl: runUrl(ctx.io.env),
+        recordUrl: plan.from?.url ?? null,
+        lines: planned.lines,
+        budgetLine: budgetLine({ kind: 'carried_over', assessedSha: plan.assessedSha }).line
     });
-    const results = findings.map((f) => {
-        const result = {
-            ruleId: ruleId(f.category),
-            ruleIndex: keys.indexOf(f.category),
-            level: LEVEL[f.severity],
-            message: {
-                text: `${f.severity} ${f.category} finding ${f.findingId} (${f.status}${f.baselineState ? `, ${f.baselineState}` : ''}): ${f.description}`.slice(0, 2000)
-            },
-            locations: [{ physicalLocation: { artifactLocation: { uri: opts.location, uriBaseId: '%SRCROOT%' }, region: { startLine: 1 } } }],
-            partialFingerprints: f.fingerprint ? { [FINGERPRINT_KEY]: f.fingerprint } : {},
-            properties: {
-                'security-severity': SECURITY_SEVERITY[f.severity],
-                findingId: f.findingId,
-                status: f.status,
-                ...(f.baselineState ? { baseline: f.baselineState } : {})
-            }
-        };
-        if (f.accepted) {
-            result.suppressions = [
-                {
-                    kind: 'external',
-                    status: 'accepted',
-                    justification: `${f.accepted.reasonCode}: ${f.accepted.explanation} (owner ${f.accepted.owner}, expires ${f.accepted.expires})`.slice(0, 1000)
-                }
-            ];
-        }
-        return result;
+    const marker = plan.from?.marker ?? commentMarker(inputs.modelId === '' ? name : inputs.modelId);
+    const record = plan.record;
+    return {
+        outputs: { result: plan.result, assessments_spent: '0', report_path: await reportFile(ctx, inputs.modelId || name, input) },
+        annotations: [],
+        summary: renderPipelineSummary(input),
+        github: {
+            marker,
+            commentBody: (existing) => renderCarriedComment(input, { marker, record, existing }),
+            issueTitle: pipelineTitle(input),
+            failing: plan.result !== 'pass',
+            ...(planned.event.kind === 'deployment' ? { pullRequest: planned.pull } : {})
+        },
+        commentUrlOutput: true,
+        log: [],
+        whenCancelled: 'outputs'
+    };
+}
+/** A deployment event that is not ready: the summary and report.json only, nothing to GitHub. */
+async function reportSkipped(ctx, inputs, planned, reason) {
+    const now = await assessedNow(ctx, planned.commit);
+    const name = subjectName(planned.subject);
+    const input = scrubbedModel(ctx, {
+        kind: 'skipped',
+        result: 'skipped',
+        subject: name,
+        reason,
+        assessedSha: null,
+        changedFiles: [],
+        commitSha: now.sha,
+        at: now.at,
+        runUrl: runUrl(ctx.io.env),
+        recordUrl: null,
+        lines: planned.lines,
+        budgetLine: budgetLine({ kind: 'not_assessed', reason: 'the deployment is not ready' }).line
     });
     return {
-        $schema: SARIF_SCHEMA,
-        version: '2.1.0',
-        runs: [
-            {
-                tool: {
-                    driver: {
-                        name: 'agent-security-gate',
-                        version: opts.toolVersion,
-                        informationUri: opts.informationUri ?? 'https://github.com/marketplace/actions/ai-agent-security-gate',
-                        rules
-                    }
-                },
-                automationDetails: { id: `agent-security-gate/${report.modelId}/` },
-                results,
-                properties: { modelId: report.modelId, runId: report.runId, result: report.result }
-            }
-        ]
+        outputs: { result: 'skipped', assessments_spent: '0', report_path: await reportFile(ctx, inputs.modelId || name, input) },
+        annotations: [],
+        summary: renderPipelineSummary(input),
+        github: null,
+        commentUrlOutput: false,
+        log: [],
+        whenCancelled: 'summary'
     };
 }
 
-;// CONCATENATED MODULE: ./src/report/junit.ts
-function xml(text) {
-    return text
-        .replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]/g, '')
-        .replace(/&/g, '&amp;')
-        .replace(/</g, '&lt;')
-        .replace(/>/g, '&gt;')
-        .replace(/"/g, '&quot;');
-}
-/** Whether a finding blocks the gate as the report sees it. */
-function blocks(f, report) {
-    if (!f.atOrAbove || f.status !== 'open' || f.accepted)
-        return false;
-    if (report.baseline?.available && report.baseline.failOn === 'new' && f.baselineState === 'known')
-        return false;
-    return true;
-}
-function renderJunit(report) {
-    const categories = report.coverageRows.map((r) => r.category);
-    for (const f of report.findings)
-        if (!categories.includes(f.category))
-            categories.push(f.category);
-    const cases = [];
-    let failures = 0;
-    let skipped = 0;
-    for (const c of categories) {
-        const row = report.coverageRows.find((r) => r.category === c);
-        const of = report.findings.filter((f) => f.category === c);
-        const blocking = of.filter((f) => blocks(f, report));
-        const name = xml(c);
-        const attrs = `classname="agent-security.${xml(report.modelId)}" name="${name}" time="0"`;
-        if (blocking.length > 0) {
-            failures += 1;
-            const body = blocking
-                .map((f) => `    <failure message="${xml(`${f.severity} ${f.category} finding ${f.findingId}${f.baselineState ? ` (${f.baselineState})` : ''}`)}" type="${xml(f.severity)}">${xml(f.description)}</failure>`)
-                .join('\n');
-            cases.push(`  <testcase ${attrs}>\n${body}\n  </testcase>`);
-            continue;
-        }
-        if (row && row.planned && row.state !== 'completed') {
-            skipped += 1;
-            cases.push(`  <testcase ${attrs}>\n    <skipped message="${xml(`not completed: ${row.state}`)}"/>\n  </testcase>`);
-            continue;
-        }
-        const waived = of.filter((f) => f.status === 'open' && !blocks(f, report) && (f.accepted !== null || (f.atOrAbove && f.baselineState === 'known')));
-        const out = waived.map((f) => `${f.findingId} ${f.severity}: ${f.accepted ? `accepted (${f.accepted.reasonCode}, owner ${f.accepted.owner}, expires ${f.accepted.expires})` : 'known since the baseline'}`);
-        cases.push(out.length > 0
-            ? `  <testcase ${attrs}>\n    <system-out>${xml(out.join('\n'))}</system-out>\n  </testcase>`
-            : `  <testcase ${attrs}/>`);
-    }
-    const suite = `agent-security-gate ${report.modelId}`;
-    return [
-        '<?xml version="1.0" encoding="UTF-8"?>',
-        `<testsuites name="${xml(suite)}" tests="${categories.length}" failures="${failures}" errors="0" skipped="${skipped}">`,
-        `<testsuite name="${xml(suite)}" tests="${categories.length}" failures="${failures}" errors="0" skipped="${skipped}"${report.startedAt ? ` timestamp="${xml(report.startedAt)}"` : ''}>`,
-        ...cases,
-        '</testsuite>',
-        '</testsuites>',
-        ''
-    ].join('\n');
-}
-
-;// CONCATENATED MODULE: ./src/action/main.ts
+;// CONCATENATED MODULE: ./src/action/stages/report-not-assessed.ts
 /**
- * The main step: read inputs, run the gate (or validate mode), and turn the
- * outcome into outputs, the job summary, annotations, report.json, the PR
- * comment or tracking issue, and the step's pass or fail.
- *
- * Everything at the edge (the runner's I/O, HTTP, GitHub, clock, signals) is
- * passed in through MainDeps, so tests can run the whole step in-process.
+ * Stage report, when the step ends without a result (a refusal, an
+ * unreachable service, a configuration mistake, a cancelled job, a bug): a
+ * short "not assessed" report for the job summary and, when there are inputs
+ * to publish with and a model to key it on, the sticky comment or tracking
+ * issue, replacing the previous result (which it names) so nothing green
+ * stays on a red check.
  */
 
 
@@ -50054,352 +55341,787 @@ function renderJunit(report) {
 
 
 
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-/** Budget of the reads before the run (baseline, accepted risks). */
-const PRE_RUN_BUDGET_MS = 60_000;
-/** The longest output value: far above any real one (categories_planned of the whole taxonomy). */
-const OUTPUT_MAX_CHARS = 65_536;
-/**
- * Every output is one line, without control, bidi or zero-width characters
- * (a workflow may put it in a `run:` script), and without secrets: values
- * carry text from the service (run_id, status, category keys).
- */
-function setOutputs(io, outputs, secrets) {
-    for (const [name, value] of Object.entries(outputs))
-        io.setOutput(name, oneLine(scrubSecrets(value, secrets), OUTPUT_MAX_CHARS));
-}
-function runUrl(env) {
-    const { GITHUB_SERVER_URL: server, GITHUB_REPOSITORY: repo, GITHUB_RUN_ID: id } = env;
-    return server && repo && id ? `${server}/${repo}/actions/runs/${id}` : null;
-}
-function safeFileName(s) {
-    return s.replace(/[^A-Za-z0-9_.-]/g, '_').slice(0, 80);
-}
-async function writeReportFile(env, name, json, ext = 'json') {
-    const dir = (0,external_node_path_.join)(nonEmpty(env.RUNNER_TEMP) ?? (0,external_node_os_.tmpdir)(), 'asas-gate');
-    await (0,promises_namespaceObject.mkdir)(dir, { recursive: true });
-    const path = (0,external_node_path_.join)(dir, `${safeFileName(name)}.${ext}`);
-    await (0,promises_namespaceObject.writeFile)(path, json, 'utf8');
-    return path;
-}
-/** The workflow file (from GITHUB_WORKFLOW_REF "owner/repo/.github/workflows/x.yml@ref"), the default SARIF location. */
-function workflowFile(env) {
-    const m = /^[^/]+\/[^/]+\/(.+)@refs\//.exec(env.GITHUB_WORKFLOW_REF ?? '');
-    return m?.[1] ?? '.github/workflows';
-}
-/** The commit assessed and the time of the report (for every comment and summary). */
-async function assessedNow(env, clock) {
-    return { sha: assessedCommit(await readEventPayload(env.GITHUB_EVENT_PATH), env.GITHUB_SHA), at: new Date(clock.now()).toISOString() };
-}
-/** Run the main step. Never throws: every failure fails the step with a line of its kind. */
-async function runMain(deps) {
-    const { io } = deps;
-    // Mask the service key and the target's credential before anything else can print them.
-    const secrets = [];
-    for (const name of ['api_key', 'target_credential']) {
-        const raw = envInputReader(io.env)(name);
-        if (raw === '')
-            continue;
-        io.setSecret(raw);
-        secrets.push(raw);
-    }
-    // A password in base_url is refused, but it must not echo anywhere meanwhile.
-    const urlSecrets = baseUrlSecrets(envInputReader(io.env)('base_url'));
-    for (const s of urlSecrets)
-        io.setSecret(s);
-    secrets.push(...urlSecrets);
-    let inputs = null;
-    try {
-        const given = readInputs(envInputReader(io.env));
-        inputs = given;
-        const prepared = await prepareTarget({
-            io,
-            clock: deps.clock,
-            signal: deps.signal,
-            random: deps.random,
-            makeApi: (deadline, requestTimeoutMs) => deps.makeApi(given, deadline, { requestTimeoutMs })
-        }, given);
-        inputs = { ...given, modelId: prepared.target.modelId };
-        setOutputs(io, { model_id: inputs.modelId, ...(prepared.target.outcome === 'given' ? {} : { target: prepared.target.outcome }) }, secrets);
-        if (prepared.report.profileSync?.version != null)
-            setOutputs(io, { profile_version: String(prepared.report.profileSync.version) }, secrets);
-        if (inputs.mode === 'validate')
-            await runValidate(deps, inputs, secrets);
-        else
-            await runGateStep(deps, inputs, secrets, prepared.report);
-    }
-    catch (err) {
-        const kind = failureKind(err);
-        setOutputs(io, { result: 'error' }, secrets);
-        const line = scrubSecrets(describeFailure(err), secrets);
-        try {
-            await reportNotAssessed(deps, inputs, { kind, line, cause: failureCause(err, kind) }, secrets);
-        }
-        catch (publishErr) {
-            // Best effort here; the failure below is what matters.
-            io.log.warning(`Could not write the not-assessed report: ${scrubSecrets(describeFailure(publishErr), secrets)}`);
-        }
-        io.setFailed(line);
-    }
-}
-/**
- * The error path's report: the job summary and, when the inputs were read and
- * the job was not cancelled, the sticky comment or tracking issue, replacing
- * the previous result (which it names) so nothing green stays on a red check.
- * Every service string goes through the safe renderer.
- */
-async function reportNotAssessed(deps, inputs, failure, secrets) {
-    const { io, clock } = deps;
+async function reportNotAssessed(ctx, inputs, failure, at = { commit: null }) {
+    const { io } = ctx;
     const modelId = inputs?.modelId ?? (envInputReader(io.env)('model_id').trim() || 'the model');
-    const assessed = await assessedNow(io.env, clock);
-    const input = {
+    const assessed = await assessedNow(ctx, at.commit);
+    // A run this step created was spent, whatever failed after it.
+    const runId = startedRun(io);
+    const spent = budgetLine(runId === null
+        ? { kind: 'not_assessed', reason: failure.cause }
+        : { kind: 'assessed', runId, sha: assessed.sha, reason: `then ${failure.cause}` });
+    const input = scrubbedModel(ctx, {
         modelId,
         mode: inputs?.mode === 'validate' ? 'validate' : 'gate',
         ...failure,
         commitSha: assessed.sha,
         assessedAt: assessed.at,
-        runUrl: runUrl(io.env)
-    };
-    await io.appendSummary(scrubSecrets(renderNotAssessed(input), secrets));
-    // A configuration mistake leaves no inputs to publish with, a target that could not be
-    // registered no model to key the comment on; a cancelled job has no time to.
-    if (inputs === null || inputs.modelId === '' || deps.signal.aborted)
-        return;
-    const marker = commentMarker(inputs.mode === 'validate' ? `${inputs.modelId}#validate` : inputs.modelId);
-    await publishToGitHub({ env: io.env, log: io.log, clock, signal: deps.signal, random: deps.random }, {
-        inputs,
-        marker,
-        commentBody: (existing) => scrubSecrets(renderNotAssessed(input, { marker, previous: existing === null ? undefined : previousResult(existing) }), secrets),
-        issueTitle: scrubSecrets(notAssessedTitle(input), secrets),
-        failing: true
-    });
-}
-async function runGateStep(deps, inputs, secrets, prepared) {
-    const { io, clock } = deps;
-    const scope = baselineScope(io.env.GITHUB_EVENT_NAME ?? '', await readEventPayload(io.env.GITHUB_EVENT_PATH), io.env);
-    const today = isoDay(clock.now());
-    const githubApi = () => {
-        if (inputs.githubToken === '')
-            throw new ConfigError('github_token', 'is empty: the accepted-risks file of the base branch is read through the GitHub API; leave github_token at its default');
-        return createIssuesApi({
-            token: inputs.githubToken,
-            apiUrl: nonEmpty(io.env.GITHUB_API_URL) ?? 'https://api.github.com',
-            clock,
-            deadline: Deadline.after(clock, PRE_RUN_BUDGET_MS),
-            signal: deps.signal,
-            log: io.log,
-            random: deps.random
-        });
-    };
-    // The accepted risks first: a malformed file is a configuration error before any request to the service.
-    let accepted = null;
-    if (inputs.acceptedRisksFile !== '') {
-        accepted = await readAcceptedRisks({
-            workspace: nonEmpty(io.env.GITHUB_WORKSPACE) ?? process.cwd(),
-            repo: splitRepository(io.env.GITHUB_REPOSITORY) ?? null,
-            contents: githubApi,
-            today
-        }, inputs.acceptedRisksFile, scope);
-        if (accepted.source !== null)
-            io.log.info(`Accepted risks: ${accepted.entries.length} entr${accepted.entries.length === 1 ? 'y' : 'ies'} of ${accepted.path} read from ${accepted.source}.`);
-    }
-    const store = deps.baselineStore ?? actionsCacheStore({ env: io.env, log: io.log });
-    const loaded = await loadBaseline({ api: () => deps.makeApi(inputs, Deadline.after(clock, PRE_RUN_BUDGET_MS)), store, log: io.log }, { modelId: inputs.modelId, baselineRunId: inputs.baselineRunId });
-    io.log.info(loaded.baseline
-        ? `Baseline: run ${loaded.baseline.run_id} (${loaded.baseline.findings.length} findings) from ${loaded.source}.`
-        : `No baseline: ${loaded.why}; gating as with fail_on any.`);
-    const outcome = await runGate({
-        makeApi: (deadline) => deps.makeApi(inputs, deadline),
-        clock,
-        signal: deps.signal,
-        log: io.log,
-        random: deps.random,
-        onRunStarted: (runId) => {
-            saveRunStarted(io, runId);
-        },
-        onRunSettled: () => {
-            saveRunSettled(io);
-        },
-        onTriggerIntent: (intent) => {
-            saveTriggerIntent(io, intent);
-        },
-        onCancelRequested: (runId) => {
-            saveCancelRequested(io, runId);
-        }
-    }, {
-        modelId: inputs.modelId,
-        categories: inputs.categories,
-        minSeverity: inputs.minSeverity,
-        timeoutMs: inputs.timeoutMs,
-        policy: { baseline: loaded.baseline, accepted: accepted?.entries ?? [], failOn: inputs.failOn, today }
-    });
-    const { decision, run, results } = outcome;
-    const policyNotes = [...(accepted?.notes ?? [])];
-    // The default branch records the baseline of a complete, trusted run.
-    let baselineSaved = null;
-    if (scope.kind === 'default-branch' &&
-        (decision.result === 'pass' || decision.result === 'fail') &&
-        run?.status === 'completed' &&
-        results.findings !== null &&
-        !deps.signal.aborted) {
-        const saved = await store.save(buildBaseline({
-            modelId: inputs.modelId,
-            runId: outcome.triggered.runId,
-            createdAt: new Date(clock.now()).toISOString(),
-            commit: scope.sha,
-            categoriesCompleted: run.categories_completed,
-            findings: results.findings
-        }));
-        if (saved.saved) {
-            baselineSaved = saved.where;
-            io.log.info(`Baseline of run ${outcome.triggered.runId} saved: ${saved.where}.`);
-        }
-    }
-    if (inputs.syncDismissals && outcome.policy && results.findings !== null) {
-        if (scope.kind !== 'default-branch') {
-            policyNotes.push('sync_dismissals is on, but acceptances are written to the service only from the default branch: nothing dismissed.');
-        }
-        else {
-            const synced = await syncDismissals(deps.makeApi(inputs, Deadline.after(clock, PRE_RUN_BUDGET_MS)), results.findings, outcome.policy.acceptance.acceptedBy);
-            policyNotes.push(...synced.notes);
-        }
-    }
-    const reportInput = gateReportInput(outcome, {
-        modelId: inputs.modelId,
-        minSeverity: inputs.minSeverity,
         runUrl: runUrl(io.env),
-        secrets,
-        ...prepared
+        budgetLine: inputs?.mode === 'validate' ? null : spent.line
     });
-    const report = buildReport({
-        ...reportInput,
-        notes: [...reportInput.notes, ...policyNotes],
-        policy: {
-            failOn: inputs.failOn,
-            baseline: loaded.baseline,
-            baselineSource: loaded.source,
-            baselineWhy: loaded.why,
-            baselineSaved,
-            accepted,
-            outcome: outcome.policy
-        },
-        commit: await assessedNow(io.env, clock)
-    });
-    const reportName = `report-${inputs.modelId}-${outcome.triggered.runId}`;
-    const reportPath = await writeReportFile(io.env, reportName, scrubSecrets(renderJson(report), secrets));
-    const sarif = renderSarif(report, {
-        location: inputs.sarifLocation || workflowFile(io.env),
-        threshold: inputs.sarifMinSeverity,
-        toolVersion: ACTION_VERSION
-    });
-    const sarifPath = await writeReportFile(io.env, reportName, scrubSecrets(JSON.stringify(sarif, null, 2), secrets), 'sarif');
-    const junitPath = await writeReportFile(io.env, reportName, scrubSecrets(renderJunit(report), secrets), 'junit.xml');
-    const b = report.baseline;
-    setOutputs(io, {
-        run_id: outcome.triggered.runId,
-        status: run?.status ?? '',
-        verdict: run?.verdict ?? '',
-        result: decision.result,
-        findings_count: decision.findingsAtOrAbove === null ? '' : String(decision.findingsAtOrAbove),
-        categories_planned: JSON.stringify(run?.categories_planned ?? []),
-        categories_completed: JSON.stringify(run?.categories_completed ?? []),
-        report_path: reportPath,
-        sarif_path: sarifPath,
-        junit_path: junitPath,
-        new_count: b?.available ? String(b.newCount) : '',
-        known_count: b?.available ? String(b.knownCount) : '',
-        gone_count: b?.available ? String(b.gone.length) : '',
-        accepted_count: String(report.acceptances?.acceptedCount ?? 0)
-    }, secrets);
-    if (!deps.signal.aborted) {
-        for (const a of buildAnnotations(report))
-            io.annotate(a.level, scrubSecrets(a.message, secrets), scrubSecrets(a.title, secrets));
-        await io.appendSummary(scrubSecrets(renderSummary(report), secrets));
-        const published = await publishToGitHub({ env: io.env, log: io.log, clock, signal: deps.signal, random: deps.random }, {
-            inputs,
-            marker: commentMarker(inputs.modelId),
-            commentBody: () => scrubSecrets(renderComment(report), secrets),
-            issueTitle: scrubSecrets(reportTitle(report), secrets),
-            failing: decision.result !== 'pass'
-        });
-        if (published.commentUrl)
-            setOutputs(io, { comment_url: published.commentUrl }, secrets);
-    }
-    for (const note of results.notes)
-        io.log.info(scrubSecrets(note, secrets));
-    // Cancelled after the result was decided (while it was being published): a cancelled job never passes.
-    if (deps.signal.aborted && decision.result !== 'error') {
-        setOutputs(io, { result: 'error' }, secrets);
-        io.setFailed(`Result: error: the step was cancelled before it finished (the assessment read ${decision.result}: ${scrubSecrets(decision.reason, secrets)})`);
-        return;
-    }
-    const line = `Result: ${decision.result}: ${decision.reason}`;
-    if (decision.result === 'pass')
-        io.log.info(line);
-    else if (decision.result === 'incomplete' && !inputs.failOnIncomplete)
-        io.log.warning(`${line} (fail_on_incomplete is false: not failing the step)`);
-    else
-        io.setFailed(scrubSecrets(line, secrets));
+    // A configuration mistake leaves no inputs to publish with, a target that could not be
+    // registered no model to key the comment on.
+    const keyed = inputs !== null && inputs.modelId !== '';
+    const marker = commentMarker(inputs?.mode === 'validate' ? `${modelId}#validate` : modelId);
+    return {
+        outputs: inputs?.mode === 'validate' ? {} : { assessments_spent: String(spent.spent) },
+        annotations: [],
+        summary: renderNotAssessed(input),
+        github: keyed
+            ? {
+                marker,
+                commentBody: (existing) => renderNotAssessed(input, { marker, previous: existing === null ? undefined : previousResult(existing) }),
+                issueTitle: notAssessedTitle(input),
+                failing: true,
+                ...(at.pullRequest ? { pullRequest: at.pullRequest } : {})
+            }
+            : null,
+        commentUrlOutput: false,
+        log: [],
+        whenCancelled: 'summary'
+    };
 }
-async function runValidate(deps, inputs, secrets) {
-    const { io, clock } = deps;
-    const deadline = Deadline.after(clock, inputs.timeoutMs);
-    const result = await runValidateMode({ api: deps.makeApi(inputs, deadline), clock, deadline, signal: deps.signal, log: io.log, random: deps.random }, { modelId: inputs.modelId, maxRuns: inputs.maxRuns, failOnIncomplete: inputs.failOnIncomplete });
-    const assessed = await assessedNow(io.env, clock);
-    const markdown = scrubSecrets(renderValidationMarkdown(result, { modelId: inputs.modelId, commitSha: assessed.sha, assessedAt: assessed.at, runUrl: runUrl(io.env) }), secrets);
-    const reportPath = await writeReportFile(io.env, `validation-${inputs.modelId}`, scrubSecrets(JSON.stringify(result, null, 2), secrets));
-    setOutputs(io, {
-        result: result.failed ? 'fail' : 'pass',
-        resolved_count: String(result.resolved),
-        still_broken_count: String(result.stillBroken),
-        not_attempted_count: String(result.notAttempted),
-        report_path: reportPath
-    }, secrets);
-    await io.appendSummary(markdown);
-    await publishToGitHub({ env: io.env, log: io.log, clock, signal: deps.signal, random: deps.random }, {
-        inputs,
-        marker: commentMarker(`${inputs.modelId}#validate`),
-        commentBody: () => markdown,
-        issueTitle: scrubSecrets(validationTitle(result, inputs.modelId), secrets),
-        failing: result.failed
-    });
-    const line = `Validation: ${result.reason}`;
-    if (deps.signal.aborted && !result.failed) {
-        setOutputs(io, { result: 'error' }, secrets);
-        io.setFailed('Validation: error: the step was cancelled before it finished');
+
+;// CONCATENATED MODULE: ./src/report/validation.ts
+/**
+ * The markdown report of validate mode (job summary, sticky comment, tracking
+ * issue): a headline, the metadata line, counts, and one table row (5 columns)
+ * per finding with its outcome, severity, category, "2/3 reproduced" and why.
+ *
+ * Every value that came from the service (ids, categories, statuses, details
+ * quoting service messages) is untrusted and goes through markdown-safe.ts:
+ * code spans for ids, `enumCell` for values that should be enums, `proseText`
+ * for the detail line. The table is bounded so a huge list stays within
+ * GitHub's comment size.
+ */
+
+
+
+/** Rows shown at most; the rest are counted below the table. */
+const MAX_ROWS = 150;
+const OUTCOME_LABEL = {
+    still_broken: '❌ still broken',
+    not_attempted: '⚠️ not attempted',
+    resolved: '✅ resolved',
+    not_eligible: '➖ not eligible'
+};
+/** Rows in this order: what needs attention first. */
+const OUTCOME_ORDER = ['still_broken', 'not_attempted', 'resolved', 'not_eligible'];
+/** "2/3 reproduced", plus the other replay statuses counted. */
+function replaysCell(f) {
+    if (f.attacks.length === 0)
+        return '–';
+    const counts = new Map();
+    for (const a of f.attacks)
+        counts.set(a.last_replay_status, (counts.get(a.last_replay_status) ?? 0) + 1);
+    const reproduced = counts.get('reproduced') ?? 0;
+    const parts = [`${formatCount(reproduced)}/${formatCount(f.attacks.length)} reproduced`];
+    for (const [status, n] of counts) {
+        if (status === 'reproduced' || status === 'not_reproduced')
+            continue;
+        parts.push(`${formatCount(n)} ${REPLAY_STATUSES.includes(status) ? status.replace('_', ' ') : codeSpan(status, { max: 30, table: true })}`);
     }
-    else if (result.failed)
-        io.setFailed(scrubSecrets(line, secrets));
-    else
-        io.log.info(line);
+    return parts.join(', ');
+}
+function row(f) {
+    const status = f.finding_status === null ? '' : ` (${enumCell(f.finding_status, FINDING_STATUSES)})`;
+    const sev = SEVERITIES.includes(f.severity) ? `${SEVERITY_ICON[f.severity]} ` : '';
+    return [
+        `${OUTCOME_LABEL[f.outcome]}${status}`,
+        `${sev}${codeSpan(f.finding_id, { max: 60, table: true })}`,
+        codeSpan(f.category, { max: 60, table: true }),
+        replaysCell(f),
+        proseText(f.detail, 300)
+    ].join(' | ');
+}
+/** The words after the result in the title. */
+function cause(result) {
+    const checked = result.resolved + result.stillBroken + result.notAttempted;
+    if (result.findings.length === 0)
+        return 'nothing marked fixed to validate';
+    if (result.stillBroken > 0)
+        return `${formatCount(result.stillBroken)} of ${formatCount(checked)} ${checked === 1 ? 'fix does' : 'fixes do'} not hold`;
+    if (result.notAttempted > 0)
+        return `${formatCount(result.notAttempted)} of ${formatCount(checked)} could not be validated`;
+    return `${formatCount(result.resolved)} of ${formatCount(checked)} ${checked === 1 ? 'fix holds' : 'fixes hold'}`;
+}
+/** The one title, the same in the comment, the summary and the tracking issue. */
+function validationTitle(result, modelId) {
+    return sanitizeText(clampText(`Agent security validation: ${result.failed ? 'fail' : 'pass'} · ${cause(result)} · ${clampText(modelId, 100).text}`, 300)
+        .text, false);
+}
+/** The validation report as GitHub-flavoured markdown. */
+function renderValidationMarkdown(result, ctx) {
+    const out = [];
+    const icon = result.failed ? '❌' : result.notAttempted > 0 ? '⚠️' : '✅';
+    out.push(`### ${icon} ${proseText(validationTitle(result, ctx.modelId), 400)}`);
+    out.push('');
+    out.push([
+        metaLine({
+            commitSha: ctx.commitSha ?? null,
+            assessedAt: ctx.assessedAt ?? null,
+            elapsed: ctx.elapsed ?? null,
+            runUrl: ctx.runUrl ?? null
+        }),
+        `${formatCount(result.runsScanned)} ${result.runsScanned === 1 ? 'run' : 'runs'} scanned`
+    ]
+        .filter((x) => x !== '')
+        .join(' · '));
+    out.push('');
+    out.push(`✅ resolved **${formatCount(result.resolved)}** · ❌ still broken **${formatCount(result.stillBroken)}** · ` +
+        `⚠️ not attempted **${formatCount(result.notAttempted)}** · ➖ not eligible **${formatCount(result.notEligible)}**`);
+    out.push('');
+    out.push(`**Why:** ${proseText(result.reason, 600)}`);
+    if (result.findings.length === 0)
+        return `${out.join('\n')}\n`;
+    const sorted = OUTCOME_ORDER.flatMap((o) => result.findings.filter((f) => f.outcome === o));
+    // Findings with an outcome outside the known set (should not happen) still show.
+    for (const f of result.findings)
+        if (!OUTCOME_ORDER.includes(f.outcome))
+            sorted.push(f);
+    out.push('');
+    out.push('| Outcome | Finding | Category | Replays | Detail |');
+    out.push('| --- | --- | --- | --- | --- |');
+    for (const f of sorted.slice(0, MAX_ROWS))
+        out.push(`| ${row(f)} |`);
+    if (sorted.length > MAX_ROWS) {
+        out.push('');
+        out.push(`*${formatCount(sorted.length - MAX_ROWS)} more findings not shown; the JSON report (\`report_path\`) lists them all.*`);
+    }
+    out.push('');
+    out.push('<sub>Resolved: every attack was replayed against the live target and none reproduces (FIXED_VERIFIED). ' +
+        'Still broken: at least one attack reproduces or could not be judged; the finding is open again. ' +
+        'Not eligible: the finding was no longer marked fixed. ' +
+        'Not attempted: the service could not validate it in this run (see the detail). ' +
+        'Quoted text comes from the service: untrusted data, not instructions.</sub>');
+    return `${out.join('\n')}\n`;
+}
+
+;// CONCATENATED MODULE: ./src/action/stages/report-validation.ts
+/**
+ * Stage report, validate mode: the result of the replays as report.json, the
+ * outputs, the job summary and the comment (marked apart from the gate's, so
+ * the two never replace each other).
+ */
+
+
+
+async function reportValidation(ctx, inputs, validated) {
+    const { io } = ctx;
+    const result = scrubbedModel(ctx, validated);
+    const assessed = await assessedNow(ctx);
+    const markdown = renderValidationMarkdown(result, {
+        modelId: inputs.modelId,
+        commitSha: assessed.sha,
+        assessedAt: assessed.at,
+        runUrl: runUrl(io.env)
+    });
+    const reportPath = await io.writeReportFile(`validation-${inputs.modelId}`, 'json', JSON.stringify(result, null, 2));
+    return {
+        outputs: {
+            result: result.failed ? 'fail' : 'pass',
+            resolved_count: String(result.resolved),
+            still_broken_count: String(result.stillBroken),
+            not_attempted_count: String(result.notAttempted),
+            report_path: reportPath
+        },
+        annotations: [],
+        summary: markdown,
+        github: {
+            marker: commentMarker(`${inputs.modelId}#validate`),
+            commentBody: () => markdown,
+            issueTitle: validationTitle(result, inputs.modelId),
+            failing: result.failed
+        },
+        commentUrlOutput: false,
+        log: [],
+        whenCancelled: 'all'
+    };
+}
+
+;// CONCATENATED MODULE: ./src/validate/outcomes.ts
+
+/** Explanations shown to the user (the detail of a not-attempted finding). */
+const NOT_ATTEMPTED_DETAIL = {
+    proofWithheld: "proof withheld by the plan: this workspace's plan withholds the proof of findings (their attacks), and validation replays those attacks, so it needs a plan that includes proof",
+    unwireable: 'the target cannot be wired for replay: validation re-sends the attacks to the live target, which must be reachable from the service over the HTTP transport with a valid endpoint_url, response_field and credentials in its agent config',
+    notFound: 'the service no longer knows this finding (404): it was deleted or belongs to another workspace',
+    capReached: 'daily replay cap or concurrency limit reached',
+    stillValidating: 'still validating when timeout_minutes ran out',
+    timedOutBefore: 'timeout_minutes ran out before this finding could be validated',
+    timedOutWhile: 'timed out while validating'
+};
+/** Ends this finding and all those after it with the same explanation. */
+class StopAll extends Error {
+    here;
+    rest;
+    constructor(here, rest) {
+        super(rest);
+        this.here = here;
+        this.rest = rest;
+    }
+}
+/** timeout_minutes ran out while validating `f`: it, and every finding after it, is not attempted. */
+function timedOut(f) {
+    return new StopAll({ outcome: 'not_attempted', detail: NOT_ATTEMPTED_DETAIL.timedOutWhile, finding_status: f.status, attacks: attacksOf(f) }, NOT_ATTEMPTED_DETAIL.timedOutBefore);
+}
+/** The attacks of a finding as a validation reports them. */
+function attacksOf(f) {
+    return f.attacks.map((a) => ({ attack_id: a.attack_id, last_replay_status: a.last_replay_status }));
+}
+/** A service id, shown on one line. */
+function safeId(id) {
+    return oneLine(id, 80);
+}
+/** "2 attacks still reproduce, 1 could not be judged" from a finding after replay. */
+function brokenDetail(f) {
+    const reproduced = f.attacks.filter((a) => a.last_replay_status === 'reproduced').length;
+    const inconclusive = f.attacks.filter((a) => a.last_replay_status === 'inconclusive').length;
+    const parts = [];
+    if (reproduced > 0)
+        parts.push(`${reproduced} of ${f.attacks.length} attack${f.attacks.length === 1 ? '' : 's'} still reproduce${reproduced === 1 ? 's' : ''}`);
+    if (inconclusive > 0)
+        parts.push(`${inconclusive} could not be judged`);
+    const what = parts.length > 0 ? parts.join(', ') : 'at least one attack still reproduces or could not be judged';
+    return `${what}; the finding is ${f.status === 'open' ? 'open again' : `now ${safeId(f.status)}`}`;
+}
+/** The outcome told by a finding's status once a validation has ended. Null while it is still `fixed`. */
+function outcomeOfStatus(f) {
+    switch (f.status) {
+        case 'fixed':
+            return null;
+        case 'FIXED_VERIFIED':
+            return {
+                outcome: 'resolved',
+                detail: 'no attack reproduces any more; the finding is now FIXED_VERIFIED',
+                finding_status: f.status,
+                attacks: attacksOf(f)
+            };
+        case 'open':
+            return { outcome: 'still_broken', detail: brokenDetail(f), finding_status: f.status, attacks: attacksOf(f) };
+        case 'dismissed':
+            return {
+                outcome: 'not_eligible',
+                detail: 'the finding was dismissed meanwhile; it is no longer marked fixed',
+                finding_status: f.status,
+                attacks: attacksOf(f)
+            };
+        default:
+            // A status the description does not name (its complete set is not shown): the
+            // finding left fixed without reaching FIXED_VERIFIED, so it is not resolved (fail closed).
+            return {
+                outcome: 'still_broken',
+                detail: `the finding is now ${safeId(f.status)}, a status this action does not know; not counted as resolved`,
+                finding_status: f.status,
+                attacks: attacksOf(f)
+            };
+    }
+}
+/** The outcome told by the verdict of POST validate; `validating` while the replay still runs. */
+function fromVerdict(res) {
+    const f = res.finding;
+    const replay = res.replay_run_id ? ` (replay run ${safeId(res.replay_run_id)})` : '';
+    switch (res.verdict) {
+        case 'resolved':
+            return {
+                outcome: 'resolved',
+                detail: `no attack reproduces any more; the finding is now ${safeId(f.status)}${replay}`,
+                finding_status: f.status,
+                attacks: attacksOf(f)
+            };
+        case 'still_broken':
+            return { outcome: 'still_broken', detail: `${brokenDetail(f)}${replay}`, finding_status: f.status, attacks: attacksOf(f) };
+        case 'not_eligible':
+            return {
+                outcome: 'not_eligible',
+                detail: `the finding is no longer marked fixed (status ${safeId(f.status)}); no replay run was spent`,
+                finding_status: f.status,
+                attacks: attacksOf(f)
+            };
+        case 'validating':
+            return 'validating';
+    }
+}
+
+;// CONCATENATED MODULE: ./src/validate/candidates.ts
+/**
+ * The selection of findings to validate: GET /model/{id}/run?limit=max_runs
+ * (most recent first), then GET /run/{run_id}/findings?status=fixed of each
+ * terminal run (a running run has no readable findings: skipped, as is a 409
+ * run_in_progress). Deduplicated by finding_id (the most recent run wins);
+ * most severe first, so a daily replay cap is spent where it matters.
+ */
+
+
+
+/** max_runs within what GET /model/{id}/run allows (1 to 100). */
+function clampMaxRuns(n) {
+    if (!Number.isFinite(n))
+        return 20;
+    return Math.min(100, Math.max(1, Math.trunc(n)));
+}
+/** The options of every call: the step's cancellation. */
+function callOptions(deps) {
+    return deps.signal ? { signal: deps.signal } : {};
+}
+async function selectCandidates(deps, modelId, maxRuns) {
+    const list = await deps.api.listRuns(modelId, { limit: clampMaxRuns(maxRuns) }, callOptions(deps));
+    const seen = new Map();
+    let runsScanned = 0;
+    for (const run of list.runs) {
+        if (run.status === 'running') {
+            deps.log.info(`Run ${safeId(run.run_id)} is still running; its findings are not readable yet, skipped.`);
+            continue;
+        }
+        const findings = await fixedFindingsOf(deps, run);
+        if (findings === null)
+            continue;
+        runsScanned += 1;
+        for (const f of findings) {
+            if (f.status !== 'fixed' || seen.has(f.finding_id))
+                continue;
+            seen.set(f.finding_id, { finding: f, runId: run.run_id, order: seen.size });
+        }
+    }
+    const candidates = [...seen.values()]
+        .sort((a, b) => severityRank(a.finding.severity) - severityRank(b.finding.severity) || a.order - b.order)
+        .map(({ finding, runId }) => ({ finding, runId }));
+    return { candidates, runsScanned, runsListed: list.runs.length };
+}
+async function fixedFindingsOf(deps, run) {
+    try {
+        const res = await deps.api.listFindings(run.run_id, { status: 'fixed' }, callOptions(deps));
+        return res.findings;
+    }
+    catch (err) {
+        if (err instanceof ServiceError && err.status === 409) {
+            deps.log.info(`Run ${safeId(run.run_id)} is still in progress; its findings are not readable yet, skipped.`);
+            return null;
+        }
+        throw err;
+    }
+}
+
+;// CONCATENATED MODULE: ./src/validate/follow.ts
+
+
+/** Interval bounds while following a validation through the findings list. */
+const FOLLOW_POLL_MIN_MS = 2_000;
+const FOLLOW_POLL_MAX_MS = 15_000;
+/** How far the service's clock may be behind ours when comparing last_replayed_at with the moment of a 409. */
+const REPLAY_CLOCK_SKEW_MS = 5_000;
+/** follow() saw the other validation end with the status still `fixed`. */
+const ASK_AGAIN = 'ask-again';
+/**
+ * Every attack of `now` was replayed after `sinceMs` (our clock, less the
+ * skew allowed) or after what `before` showed, and none is pending: the
+ * validation running at `sinceMs` has ended. False when the finding has no
+ * attacks (nothing to see).
+ */
+function replaysEndedSince(now, before, sinceMs) {
+    if (now.attacks.length === 0)
+        return false;
+    const prev = new Map(before.attacks.map((a) => [a.attack_id, a.last_replayed_at]));
+    return now.attacks.every((a) => {
+        if (a.last_replay_status === 'pending' || a.last_replayed_at === null)
+            return false;
+        const at = Date.parse(a.last_replayed_at);
+        if (Number.isNaN(at))
+            return false;
+        if (at >= sinceMs - REPLAY_CLOCK_SKEW_MS)
+            return true;
+        const was = prev.get(a.attack_id);
+        if (was === undefined)
+            return false;
+        const wasAt = was === null ? Number.NEGATIVE_INFINITY : Date.parse(was);
+        return !Number.isNaN(wasAt) && at > wasAt;
+    });
+}
+/** The finding as the findings list of its run shows it now; null when it is gone. */
+async function readBack(deps, c) {
+    const res = await deps.api.listFindings(c.runId, {}, callOptions(deps));
+    return res.findings.find((f) => f.finding_id === c.finding.finding_id) ?? null;
+}
+function followDelay(step, random) {
+    const base = Math.min(FOLLOW_POLL_MAX_MS, FOLLOW_POLL_MIN_MS * 1.5 ** step);
+    return Math.round(base * (0.8 + 0.4 * random()));
+}
+/**
+ * Follow a running validation (ours or someone else's) until the status
+ * leaves `fixed`. With `othersSince` (the moment of a 409: someone else's
+ * validation), also until its replays visibly end with the status still
+ * `fixed`: then ASK_AGAIN.
+ */
+async function follow(deps, c, why, othersSince) {
+    const { clock, deadline, log } = deps;
+    const since = clock.now();
+    let lastLog = since;
+    let last = c.finding;
+    log.info(`  ${why}; following it through the findings list of run ${safeId(c.runId)}.`);
+    for (let step = 0;; step++) {
+        const delay = followDelay(step, deps.random);
+        if (delay >= deadline.remainingMs()) {
+            return {
+                outcome: 'not_attempted',
+                detail: NOT_ATTEMPTED_DETAIL.stillValidating,
+                finding_status: last.status,
+                attacks: attacksOf(last)
+            };
+        }
+        await clock.sleep(delay, deps.signal);
+        const now = await readBack(deps, c);
+        if (now === null) {
+            return {
+                outcome: 'not_attempted',
+                detail: `the finding disappeared from the findings list of run ${safeId(c.runId)} while validating`,
+                finding_status: null,
+                attacks: attacksOf(last)
+            };
+        }
+        last = now;
+        const done = outcomeOfStatus(now);
+        if (done)
+            return done;
+        if (othersSince !== undefined && replaysEndedSince(now, c.finding, othersSince)) {
+            log.info(`  The other validation has ended (every attack replayed since the 409: ${now.attacks.map((a) => `${safeId(a.attack_id)} ${safeId(a.last_replay_status)}`).join(', ')}), but the finding still reads fixed; asking for a validation again.`);
+            return ASK_AGAIN;
+        }
+        if (clock.now() - lastLog >= 30_000) {
+            log.info(`  Still validating (${Math.round((clock.now() - since) / 1000)} s so far)…`);
+            lastLog = clock.now();
+        }
+    }
+}
+
+;// CONCATENATED MODULE: ./src/validate/validate-finding.ts
+
+
+
+
+
+/** The shortest wait after a 429 that gave no usable Retry-After. */
+const MIN_429_WAIT_MS = 1_000;
+/** Attempts of one validate call after ambiguous failures (each one read back first). */
+const MAX_AMBIGUOUS_ATTEMPTS = 3;
+/** Times POST validate is asked again after another validation visibly ended with the status still `fixed`. */
+const MAX_ASK_AGAIN = 2;
+/** The answer to a refused or unanswered call: ask POST validate again. */
+const RETRY = 'retry';
+/** Validate one finding; throws StopAll when the rest cannot be tried either. */
+async function validateFinding(deps, c) {
+    const d = { ...deps, random: deps.random ?? Math.random };
+    const tries = { ambiguous: 0, capWaits: 0, askedAgain: 0 };
+    for (;;) {
+        let res;
+        try {
+            res = await d.api.validateFinding(c.finding.finding_id, callOptions(d));
+        }
+        catch (err) {
+            if (!(err instanceof ServiceError))
+                throw err;
+            const next = await afterRefusal(d, c, err, tries);
+            if (next === RETRY)
+                continue;
+            return next;
+        }
+        const out = fromVerdict(res);
+        if (out !== 'validating')
+            return out;
+        const replay = res.replay_run_id ? ` (run ${safeId(res.replay_run_id)})` : '';
+        const followed = await follow(d, c, `The replay${replay} did not finish quickly (verdict validating)`);
+        // Without the moment of a 409 follow() never answers ASK_AGAIN.
+        if (followed === ASK_AGAIN)
+            continue;
+        return followed;
+    }
+}
+/** What a service error to POST validate means for this finding (or, thrown as StopAll, for the rest). */
+async function afterRefusal(d, c, err, tries) {
+    const notAttempted = (detail, status = c.finding.status) => ({
+        outcome: 'not_attempted',
+        detail,
+        finding_status: status,
+        attacks: attacksOf(c.finding)
+    });
+    if (err.status === 409 && (err.code === 'validation_in_progress' || err.code === undefined)) {
+        const watch = tries.askedAgain < MAX_ASK_AGAIN ? d.clock.now() : undefined;
+        const followed = await follow(d, c, 'A validation of this finding is already running (409); not starting another', watch);
+        if (followed !== ASK_AGAIN)
+            return followed;
+        tries.askedAgain += 1;
+        return RETRY;
+    }
+    if (err.status === 429)
+        return waitForCap(d, c, err, tries);
+    if (err.status === 403 && err.code === 'proof_withheld')
+        throw new StopAll(notAttempted(NOT_ATTEMPTED_DETAIL.proofWithheld), NOT_ATTEMPTED_DETAIL.proofWithheld);
+    if (err.status === 422)
+        return notAttempted(`${NOT_ATTEMPTED_DETAIL.unwireable} (service: ${err.serviceMessage})`);
+    if (err.status === 404)
+        return notAttempted(NOT_ATTEMPTED_DETAIL.notFound, null);
+    if (err.ambiguous || err.transient)
+        return afterAmbiguous(d, c, err, tries);
+    throw err;
+}
+/** 429: wait as the service asks when that fits in timeout_minutes; else this and the rest are not attempted. */
+async function waitForCap(d, c, err, tries) {
+    const wait = Math.max(MIN_429_WAIT_MS, err.retryAfterMs ?? backoffDelayMs(tries.capWaits + 1, DEFAULT_RETRY_POLICY, d.random));
+    if (wait >= d.deadline.remainingMs()) {
+        const detail = `${NOT_ATTEMPTED_DETAIL.capReached}: ${err.serviceMessage} (retry after ${Math.ceil(wait / 1000)} s, beyond timeout_minutes)`;
+        throw new StopAll({ outcome: 'not_attempted', detail, finding_status: c.finding.status, attacks: attacksOf(c.finding) }, NOT_ATTEMPTED_DETAIL.capReached);
+    }
+    tries.capWaits += 1;
+    d.log.info(`  Replay limit reached (429${err.code ? ` ${err.code}` : ''}: ${err.serviceMessage}); waiting ${Math.ceil(wait / 1000)} s${err.retryAfterMs !== undefined ? ' as the service asks' : ''}.`);
+    await d.clock.sleep(wait, d.signal);
+    return RETRY;
+}
+/** No clear answer: the request may have started a replay, so the finding is read back before another attempt. */
+async function afterAmbiguous(d, c, err, tries) {
+    if (tries.ambiguous + 1 >= MAX_AMBIGUOUS_ATTEMPTS) {
+        throw err.withDetail({
+            hint: `validation of finding ${safeId(c.finding.finding_id)} got no clear answer after ${MAX_AMBIGUOUS_ATTEMPTS} attempts`
+        });
+    }
+    tries.ambiguous += 1;
+    const delay = backoffDelayMs(tries.ambiguous, DEFAULT_RETRY_POLICY, d.random);
+    if (delay >= d.deadline.remainingMs())
+        throw timedOut(c.finding);
+    d.log.info(`  No clear answer (${err.describe()}); checking the finding's status before trying again.`);
+    await d.clock.sleep(delay, d.signal);
+    const now = await readBack(d, c);
+    if (now === null)
+        return { outcome: 'not_attempted', detail: NOT_ATTEMPTED_DETAIL.notFound, finding_status: null, attacks: attacksOf(c.finding) };
+    // Still fixed: nothing ran, or a replay runs now (the next attempt then meets 409 and follows it).
+    return outcomeOfStatus(now) ?? RETRY;
+}
+
+;// CONCATENATED MODULE: ./src/validate/replay-loop.ts
+/**
+ * The replay loop: the candidates validated ONE at a time, in order. Once
+ * timeout_minutes runs out, or an answer holds for every finding (a replay
+ * cap beyond the deadline, proof withheld), the rest are reported not
+ * attempted, with why.
+ */
+
+
+
+
+async function replayAll(deps, candidates) {
+    const { log, deadline } = deps;
+    const out = [];
+    /** Why every finding from here on is not attempted; null while they still are. */
+    let stopRest = null;
+    for (const [i, c] of candidates.entries()) {
+        const f = c.finding;
+        const base = { finding_id: f.finding_id, category: f.category, severity: f.severity, run_id: c.runId };
+        if (stopRest === null && deadline.expired())
+            stopRest = NOT_ATTEMPTED_DETAIL.timedOutBefore;
+        if (stopRest !== null) {
+            out.push({ ...base, outcome: 'not_attempted', detail: stopRest, finding_status: f.status, attacks: attacksOf(f) });
+            continue;
+        }
+        log.info(`Validating ${i + 1}/${candidates.length}: finding ${safeId(f.finding_id)} (${oneLine(f.category, 80)}, ${f.severity})…`);
+        let attempt;
+        try {
+            attempt = await validateFinding(deps, c);
+        }
+        catch (caught) {
+            // The client's own waits (retries of a read) ran into the deadline.
+            const err = caught instanceof DeadlineExceededError ? timedOut(f) : caught;
+            if (!(err instanceof StopAll))
+                throw err;
+            attempt = err.here;
+            stopRest = err.rest;
+            log.warning(`Finding ${safeId(f.finding_id)}: not attempted: ${oneLine(err.here.detail)}. The remaining findings are not attempted either.`);
+        }
+        out.push({ ...base, ...attempt });
+        if (stopRest === null)
+            log.info(`  → ${attempt.outcome.replace('_', ' ')}: ${oneLine(attempt.detail)}`);
+    }
+    return out;
+}
+
+;// CONCATENATED MODULE: ./src/decision/validation-result.ts
+/**
+ * Whether validate mode fails, and the line that says why: a fix that does
+ * not hold fails it; a finding that could not be validated fails it unless
+ * fail_on_incomplete is false.
+ */
+
+function validationResult(c, opts) {
+    const failed = c.stillBroken > 0 || (c.notAttempted > 0 && opts.failOnIncomplete);
+    const { model } = opts;
+    if (c.total === 0 && c.runsListed === 0)
+        return { failed, reason: `Model ${model} has no runs yet: nothing to validate.` };
+    if (c.total === 0) {
+        return {
+            failed,
+            reason: `No findings marked fixed in the ${plural(c.runsListed, 'most recent run')} of model ${model} (${c.runsScanned} with readable findings): nothing to validate.`
+        };
+    }
+    const parts = [];
+    if (c.stillBroken > 0)
+        parts.push(`${c.stillBroken} still broken`);
+    if (c.notAttempted > 0)
+        parts.push(`${c.notAttempted} not attempted`);
+    if (c.resolved > 0)
+        parts.push(`${c.resolved} resolved`);
+    if (c.notEligible > 0)
+        parts.push(`${c.notEligible} not eligible`);
+    const head = `${plural(c.total, 'fixed finding')} of model ${model}: ${parts.join(', ')}.`;
+    if (c.stillBroken > 0)
+        return { failed, reason: `${head} Failing: a fix does not hold.` };
+    if (c.notAttempted > 0 && opts.failOnIncomplete)
+        return { failed, reason: `${head} Failing: not every finding could be validated (set fail_on_incomplete: false to pass anyway).` };
+    if (c.notAttempted > 0)
+        return { failed, reason: `${head} Passing: fail_on_incomplete is false, so findings not attempted do not fail the step.` };
+    return { failed, reason: `${head} Every fix that could be checked holds.` };
+}
+
+;// CONCATENATED MODULE: ./src/validate/result.ts
+/** The result of validate mode: the outcomes counted, and whether it fails (src/decision/validation-result.ts). */
+
+
+function summarise(findings, selected, args) {
+    const count = (o) => findings.filter((f) => f.outcome === o).length;
+    const counts = {
+        total: findings.length,
+        resolved: count('resolved'),
+        stillBroken: count('still_broken'),
+        notEligible: count('not_eligible'),
+        notAttempted: count('not_attempted'),
+        runsListed: selected.runsListed,
+        runsScanned: selected.runsScanned
+    };
+    const { failed, reason } = validationResult(counts, { model: safeId(args.modelId), failOnIncomplete: args.failOnIncomplete });
+    const { resolved, stillBroken, notEligible, notAttempted, runsScanned } = counts;
+    return { findings, resolved, stillBroken, notEligible, notAttempted, runsScanned, failed, reason };
+}
+
+;// CONCATENATED MODULE: ./src/validate/validate-mode.ts
+
+
+
+
+
+const VALIDATION_OUTCOMES = (/* unused pure expression or super */ null && (['resolved', 'still_broken', 'not_eligible', 'not_attempted']));
+/** The whole of validate mode: select, validate one at a time, sum up. */
+async function runValidateMode(deps, args) {
+    const { log } = deps;
+    log.info(`Looking for findings marked fixed in the ${clampMaxRuns(args.maxRuns)} most recent runs of model ${safeId(args.modelId)}.`);
+    const selected = await selectCandidates(deps, args.modelId, args.maxRuns);
+    log.info(`Found ${plural(selected.candidates.length, 'finding')} marked fixed across ${plural(selected.runsScanned, 'run')}.`);
+    const findings = await replayAll(deps, selected.candidates);
+    const result = summarise(findings, selected, args);
+    log.info(result.reason);
+    return result;
+}
+
+;// CONCATENATED MODULE: ./src/action/stages/validate-fixes.ts
+/**
+ * Stage validate fixes (validate mode's assess): replay the attacks of every
+ * finding marked fixed among the model's recent runs, within timeout_minutes.
+ */
+
+
+function validateFixes(ctx, inputs) {
+    const deadline = Deadline.after(ctx.clock, inputs.timeoutMs);
+    return runValidateMode({ api: ctx.makeApi(inputs, deadline), clock: ctx.clock, deadline, signal: ctx.signal, log: ctx.io.log, random: ctx.random }, { modelId: inputs.modelId, maxRuns: inputs.maxRuns, failOnIncomplete: inputs.failOnIncomplete });
+}
+
+;// CONCATENATED MODULE: ./src/action/main.ts
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+/** Run the main step. Never throws: every failure fails the step with a line of its kind. */
+async function runMain(deps) {
+    const ctx = stepContext(deps);
+    const trail = { inputs: null, planned: null, status: null };
+    try {
+        const { inputs, event } = await readStepInputs(ctx);
+        trail.inputs = inputs;
+        if (inputs.mode === 'validate')
+            await validateStep(ctx, await prepare(ctx, inputs));
+        else
+            await gateStep(ctx, inputs, event, trail);
+    }
+    catch (err) {
+        await failStep(ctx, trail, err);
+    }
+}
+async function gateStep(ctx, given, event, trail) {
+    const planned = (trail.planned = await planEvent(ctx, given, event));
+    if (planned.skipped !== null)
+        return skipStep(ctx, given, planned, planned.skipped);
+    trail.status = statusEdge(ctx, given, planned);
+    await startStatus(ctx, trail.status);
+    const prepared = await prepare(ctx, given, planned.deployment);
+    const inputs = (trail.inputs = prepared.inputs);
+    const policy = await loadPolicy(ctx, inputs, planned.acceptedAt);
+    const decided = await plan(ctx, inputs, policy, planned);
+    if (decided.kind === 'fail_closed')
+        throw decided.error;
+    if (decided.kind === 'carry_over')
+        return carryOverStep(ctx, inputs, planned, decided, trail.status);
+    const outcome = await assess_assess(ctx, inputs, policy);
+    const recorded = await record_record(ctx, inputs, policy, outcome);
+    const report = await reportGate(ctx, { prepared, policy, outcome, recorded, planned, plan: decided });
+    await publish(ctx, inputs, report);
+    const step = gateStepResult(outcome.decision, { failOnIncomplete: inputs.failOnIncomplete, cancelled: ctx.signal.aborted });
+    await finishStatus(ctx, trail.status, outcome.decision.result, step);
+    conclude(ctx, step);
+}
+/** The result recorded for this agent stands: nothing is assessed. */
+async function carryOverStep(ctx, inputs, planned, carried, status) {
+    await publish(ctx, inputs, await reportCarried(ctx, inputs, planned, carried));
+    const step = carriedStepResult(carried, { cancelled: ctx.signal.aborted });
+    await finishStatus(ctx, status, carried.result, step);
+    conclude(ctx, step);
+}
+/** A deployment not ready: nothing to assess yet, and no failure. */
+async function skipStep(ctx, inputs, planned, reason) {
+    await publish(ctx, inputs, await reportSkipped(ctx, inputs, planned, reason));
+    conclude(ctx, skippedStepResult(reason, { cancelled: ctx.signal.aborted }));
+}
+async function validateStep(ctx, { inputs }) {
+    const result = await validateFixes(ctx, inputs);
+    const report = await reportValidation(ctx, inputs, result);
+    await publish(ctx, inputs, report);
+    conclude(ctx, validationStepResult(result, { cancelled: ctx.signal.aborted }));
+}
+/**
+ * No result: the result output is error first, then the not-assessed report
+ * (best effort), the commit status it set pending ends in error, then the failure.
+ */
+async function failStep(ctx, trail, err) {
+    const failure = stepFailure(err);
+    const { inputs, planned } = trail;
+    ctx.io.setOutput('result', 'error');
+    try {
+        const at = { commit: planned?.commit ?? null, pullRequest: planned?.event.kind === 'deployment' ? planned.pull : null };
+        await publish(ctx, inputs, await reportNotAssessed(ctx, inputs, failure, at));
+    }
+    catch (publishErr) {
+        ctx.io.log.warning(`Could not write the not-assessed report: ${describeFailure(publishErr)}`);
+    }
+    const step = { outcome: 'fail', line: failure.line };
+    await finishStatus(ctx, trail.status, 'error', step);
+    conclude(ctx, step);
 }
 
 ;// CONCATENATED MODULE: ./src/action/post.ts
@@ -50421,6 +56143,8 @@ async function runValidate(deps, inputs, secrets) {
 
 
 
+
+
 /** The post step has about as long as the main step had after SIGINT. */
 const POST_SETTLE_MS = 5_000;
 async function runPost(deps) {
@@ -50433,9 +56157,11 @@ async function runPost(deps) {
     }
     try {
         const rawKey = envInputReader(io.env)('api_key');
-        if (rawKey !== '')
+        if (isMaskableSecret(rawKey))
             io.setSecret(rawKey);
-        const inputs = readInputs(envInputReader(io.env));
+        // The event too: on a deployment event the target may come from it, and the inputs are read as the main step read them.
+        const event = readPipelineEvent(io.env.GITHUB_EVENT_NAME ?? '', await readEventPayload(io.env.GITHUB_EVENT_PATH), io.env);
+        const inputs = readInputs(envInputReader(io.env), event);
         const settleBy = Deadline.after(clock, POST_SETTLE_MS);
         const api = deps.makeApi(inputs, Deadline.after(clock, POST_SETTLE_MS * 2));
         if (runId === null) {
@@ -50536,7 +56262,7 @@ async function run(io = coreActionIO(), edges = {}) {
             apiKey: inputs.apiKey,
             clock,
             deadline,
-            log: io.log,
+            log: opts?.log ?? io.log,
             requestTimeoutMs: opts?.requestTimeoutMs
         }));
     try {
