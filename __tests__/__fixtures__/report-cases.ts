@@ -374,7 +374,7 @@ function notAssessedCase(name: string, title: string, err: ServiceError, hostile
 
 const serviceErrorCase = notAssessedCase('service-error', 'not assessed: the service refused the run (403)', refusal, false)
 
-/** Issue 11: a 403 whose message tries to become a link, bold text and a reference. */
+/** A hostile error: a 403 whose message tries to become a link, bold text and a reference. */
 const hostileErrorCase = notAssessedCase(
   'hostile-error',
   'not assessed: a refusal with hostile text',

@@ -26,7 +26,7 @@
  * After all gates, every run in every lane's store belongs to exactly one gate
  * (so no run was created late by a request the client had given up on).
  *
- * Pairs (issue 11): then `pairs` times, two gates of the same model run at
+ * Pairs: then `pairs` times, two gates of the same model run at
  * once on a lane, under the lane's faults, asking for different categories
  * (PAIR_CONFIGS), so a run's categories_planned tells whose trigger created
  * it. Checked for every gate of a pair (see checkPair):

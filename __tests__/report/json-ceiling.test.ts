@@ -1,5 +1,5 @@
 /**
- * report.json respects its stated ceiling (issue 11, case 8): 100,000
+ * report.json respects its stated ceiling: 100,000
  * findings come out under JSON_LIMIT_CHARS (64 Mi characters), valid JSON,
  * with the truncation marker saying how many findings were left out; a small
  * limit exercises each stage of the degradation.

@@ -1,5 +1,5 @@
 /**
- * A deeply nested JSON body (issue 11, case 5): about 100k levels, 200 KB,
+ * A deeply nested JSON body: about 100k levels, 200 KB,
  * on a 409, 404 or 503 and on a 200. Parsing and redaction are bounded: the
  * body is read as malformed (a service failure, retried like any malformed
  * answer or by its status), never a stack overflow reported as a bug; the

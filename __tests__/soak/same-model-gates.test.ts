@@ -1,5 +1,5 @@
 /**
- * Two gates of one model at once (issue 11, case 1), in-process main steps
+ * Two gates of one model at once, in-process main steps
  * against the emulator over real HTTP. Gate A asks for prompt_injection (the
  * demo agent is clean there: pass), gate B for jailbreak (the agent is
  * vulnerable there: fail). B's trigger gets an injected fault while A's run

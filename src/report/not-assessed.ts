@@ -6,7 +6,7 @@
  * was and for which commit, so a green comment never stays on a red check.
  *
  * Everything that may quote the service or the user goes through
- * markdown-safe.ts (issue 11: the error path renders service text inert).
+ * markdown-safe.ts: the error path renders service text inert too.
  */
 import { ConfigError, DeadlineExceededError, MalformedResponseError, ServiceError, type FailureKind } from '../util/errors.js'
 import type { PreviousResult } from './comment.js'
