@@ -46,7 +46,6 @@ const TOKEN = 'ghs_lifecycle_token_0123'
 const BYPASS = 'vercel-bypass-0123456789abcdef'
 const AGENT_PATHS = 'agent/**'
 /** The preview's name: the default name of PR 7's own target. */
-const PREVIEW = 'agent-app-pr-7'
 
 let emu: Emulator
 
@@ -364,8 +363,8 @@ describe('the life of a pull request', () => {
       for (const r of deployed) {
         const states = gh.git.statuses.filter((s) => s.sha === r.commit).map((s) => [s.context, s.state])
         expect(states).toEqual([
-          [`agent-security/${PREVIEW}`, 'pending'],
-          [`agent-security/${PREVIEW}`, vulnerableAt(r.version) ? 'failure' : 'success']
+          ['agent-security/preview', 'pending'],
+          ['agent-security/preview', vulnerableAt(r.version) ? 'failure' : 'success']
         ])
       }
       // The pending deployment sets none, and the other workflows none (commit_status: auto).
