@@ -1,4 +1,5 @@
 import { describe, expect, it } from '@jest/globals'
+import { configuredTargetName } from '../../src/target/naming.js'
 import { prepareTarget, setupRequestTimeoutMs, type DeploymentContext } from '../../src/action/prepare-target.js'
 import { envInputReader, readInputs } from '../../src/action/inputs.js'
 import { runMain } from '../../src/action/main.js'
@@ -161,6 +162,15 @@ describe('prepareTarget', () => {
     expect(api.calls).toEqual(['getProfile', 'changeProfile'])
   })
 
+  /** The configuration the deployment below registers (see configuredTargetName). */
+  const DEPLOYED = {
+    endpointUrl: 'https://app-git-feat.vercel.app/api/chat',
+    responseField: 'output.text',
+    transport: 'http',
+    authType: 'none',
+    requestTimeout: null,
+    oauth: null
+  }
   it.each([
     [{ prNumber: 7, ref: 'feat' }, 'app-pr-7', 'synced'],
     [{ prNumber: null, ref: 'feat' }, 'app-feat', 'refused']
@@ -168,7 +178,9 @@ describe('prepareTarget', () => {
     "a deployment of a pull request's commit (%j) names its preview and syncs only that pull request's own: %s %s",
     async (deployment, name, outcome) => {
       const api = fakeApi({
-        listModels: async () => ({ models: [makeModel({ model_id: 'm7', name, endpoint_host: 'app-git-feat.vercel.app' })] }),
+        listModels: async () => ({
+          models: [makeModel({ model_id: 'm7', name: configuredTargetName(name, DEPLOYED), endpoint_host: 'app-git-feat.vercel.app' })]
+        }),
         getProfile: async () => {
           throw new ServiceError({ endpoint: 'GET /api/v1/model/m7/profile', status: 404, message: 'no profile' })
         },
@@ -188,7 +200,10 @@ describe('prepareTarget', () => {
         deployment
       )
       if (outcome === 'synced') {
-        expect(result).toMatchObject({ target: { modelId: 'm7', name: 'app-pr-7' }, report: { profileSync: { status: 'synced' } } })
+        expect(result).toMatchObject({
+          target: { modelId: 'm7', name: configuredTargetName('app-pr-7', DEPLOYED) },
+          report: { profileSync: { status: 'synced' } }
+        })
       } else {
         expect(result).toBeInstanceOf(ConfigError)
         expect((result as ConfigError).input).toBe('allow_shared_profile_sync')

@@ -1,5 +1,6 @@
 import { describe, expect, it } from '@jest/globals'
 import { registrationBody, resolveTarget } from '../../src/target/resolve-target.js'
+import { configuredTargetName } from '../../src/target/naming.js'
 import type { EndpointTarget } from '../../src/target/target-spec.js'
 import type { ModelListItem, RegisterModelBody } from '../../src/service/contract/index.js'
 import { Deadline } from '../../src/util/clock.js'
@@ -20,8 +21,9 @@ const endpoint: EndpointTarget = {
   transport: 'http',
   requestTimeout: null
 }
-const model = (model_id: string, name = 'app-pr-7', endpoint_host = 'pr-7.example.com'): ModelListItem =>
-  modelItem(model_id, name, endpoint_host)
+/** The name the fixture's endpoint is registered under: the configured name and the digest of its configuration. */
+const APP = configuredTargetName('app-pr-7', endpoint)
+const model = (model_id: string, name = APP, endpoint_host = 'pr-7.example.com'): ModelListItem => modelItem(model_id, name, endpoint_host)
 const lost = () => new ServiceError({ endpoint: 'POST /api/v1/model', message: 'socket hang up', ambiguous: true, transient: true })
 
 function deps(api: ReturnType<typeof fakeApi>) {
@@ -30,6 +32,29 @@ function deps(api: ReturnType<typeof fakeApi>) {
 }
 
 describe('resolveTarget', () => {
+  it('registers anew when the path changed at the same host: GET /model shows the host only, so the old path is never assessed', async () => {
+    const moved = { ...endpoint, endpointUrl: 'https://pr-7.example.com/c2/api/chat' }
+    let sent: RegisterModelBody | undefined
+    const api = fakeApi({
+      listModels: async () => ({ models: [model('m_c1')] }),
+      registerModel: async (body) => {
+        sent = body
+        return { model_id: 'm_c2', connected: true }
+      }
+    })
+    const r = await resolveTarget(deps(api), { kind: 'endpoint', endpoint: moved }, 'app-pr-7')
+    expect(r).toMatchObject({ modelId: 'm_c2', outcome: 'registered' })
+    expect(sent?.config.endpoint_url).toBe('https://pr-7.example.com/c2/api/chat')
+    expect(configuredTargetName('app-pr-7', moved)).not.toBe(APP)
+    // Secrets stay out of the name: another credential or query value is the same target.
+    const rotated: EndpointTarget = { ...endpoint, authType: 'bearer', credential: 'one-secret' }
+    const other: EndpointTarget = { ...rotated, credential: 'other-secret' }
+    expect(configuredTargetName('app-pr-7', other)).toBe(configuredTargetName('app-pr-7', rotated))
+    const withQuery = (v: string) =>
+      configuredTargetName('app-pr-7', { ...endpoint, endpointUrl: `${endpoint.endpointUrl}?x-vercel-protection-bypass=${v}` })
+    expect(withQuery('aaaaaaaa')).toBe(withQuery('bbbbbbbb'))
+    expect(withQuery('aaaaaaaa')).not.toContain('aaaaaaaa')
+  })
   it('takes a model_id as given, with no call', async () => {
     const api = fakeApi({})
     expect(await resolveTarget(deps(api), { kind: 'model', modelId: 'm1' }, 'app-pr-7')).toMatchObject({ modelId: 'm1', outcome: 'given' })
@@ -60,7 +85,7 @@ describe('resolveTarget', () => {
     const d = deps(api)
     const err = await resolveTarget(d, { kind: 'endpoint', endpoint }, 'app-pr-7').catch((e: unknown) => e)
     expect(err).toBeInstanceOf(ServiceError)
-    expect((err as ServiceError).describe()).toMatch(/no model 'app-pr-7' appeared.*Not registering again/)
+    expect((err as ServiceError).describe()).toMatch(/no model 'app-pr-7 #[0-9a-f]{8}' appeared.*Not registering again/)
     expect(api.calls.filter((c) => c === 'registerModel')).toHaveLength(1)
     expect(d.clock.sleeps).toEqual([1000, 2000, 4000])
   })
@@ -87,7 +112,7 @@ describe('resolveTarget', () => {
   it('registers under the moved name when the model of that name is at another host', async () => {
     let sent: RegisterModelBody | null = null
     const api = fakeApi({
-      listModels: async () => ({ models: [model('m1', 'app-pr-7', 'old.example.com')] }),
+      listModels: async () => ({ models: [model('m1', APP, 'old.example.com')] }),
       registerModel: async (body) => {
         sent = body
         return { model_id: 'm2', connected: true }
@@ -98,10 +123,10 @@ describe('resolveTarget', () => {
     expect(r).toMatchObject({
       modelId: 'm2',
       outcome: 'registered',
-      name: 'app-pr-7 (moved to pr-7.example.com)',
+      name: `${APP} (moved to pr-7.example.com)`,
       movedFrom: { modelId: 'm1', endpointHost: 'old.example.com' }
     })
-    expect(sent!.name).toBe('app-pr-7 (moved to pr-7.example.com)')
+    expect(sent!.name).toBe(`${APP} (moved to pr-7.example.com)`)
     expect(d.log.lines.some((l) => l.level === 'warning' && l.line.includes('the agent moved'))).toBe(true)
   })
 })

@@ -7,6 +7,7 @@
  *   new host finds the same model on the next push.
  * - Whether a name belongs to a pull request (its own preview).
  */
+import { createHash } from 'node:crypto'
 import { LIMITS } from '../service/contract/index.js'
 import { nonEmpty } from '../util/text.js'
 
@@ -29,6 +30,42 @@ export function defaultTargetName(ctx: NamingContext): string {
   if (ctx.prNumber !== null) return fit(`${repo}-pr-${ctx.prNumber}`)
   const ref = ctx.ref.replace(/[^A-Za-z0-9._-]+/g, '-').replace(/^-+|-+$/g, '')
   return fit(ref === '' ? repo : `${repo}-${ref}`)
+}
+
+/**
+ * The name a target is registered and found under: the configured name and a
+ * digest of what the service cannot show back (the host it shows, and a
+ * changed host is a moved target). GET /model lists a target's host, never its path, query, reply field or transport, so two configurations
+ * at one host (a path per preview, an endpoint_path changed) would otherwise
+ * share a target, and the step would assess the first one registered. The
+ * digest leaves out every secret value (the credential, query values):
+ * the name is visible in the inventory.
+ */
+export function configuredTargetName(name: string, config: TargetConfigParts): string {
+  const url = new URL(config.endpointUrl)
+  const parts = [
+    url.protocol,
+    url.pathname,
+    [...url.searchParams.keys()].sort(),
+    config.responseField,
+    config.transport,
+    config.authType,
+    config.requestTimeout,
+    config.oauth
+  ]
+  const digest = createHash('sha256').update(JSON.stringify(parts)).digest('hex').slice(0, 8)
+  const suffix = ` #${digest}`
+  return `${name.slice(0, LIMITS.targetNameMax - suffix.length)}${suffix}`
+}
+
+/** What configuredTargetName digests. */
+export interface TargetConfigParts {
+  endpointUrl: string
+  responseField: string
+  transport: string
+  authType: string
+  requestTimeout: number | null
+  oauth: unknown
 }
 
 /** The name a target registered afresh after `name`'s model moved to `host` gets. */

@@ -14,7 +14,7 @@ import type { ServiceCallDeps } from '../service/service-api.js'
 import { ServiceError } from '../util/errors.js'
 import { chooseTarget, findRegistered } from './choose-target.js'
 import { explainRegistrationFailure } from './explain-registration.js'
-import { hostOf } from './naming.js'
+import { configuredTargetName, hostOf } from './naming.js'
 import type { EndpointTarget, ResolvedTarget, TargetInput } from './target-spec.js'
 
 /** Waits before each new listing after a lost answer to POST /model. */
@@ -40,7 +40,7 @@ export async function resolveTarget(deps: ServiceCallDeps, target: TargetInput, 
   if (target.kind === 'model') return { modelId: target.modelId, name: null, outcome: 'given', endpointHost: null, movedFrom: null }
   const { api, log, signal } = deps
   const endpoint = target.endpoint
-  const name = endpoint.name ?? defaultName
+  const name = configuredTargetName(endpoint.name ?? defaultName, endpoint)
   const host = hostOf(endpoint.endpointUrl)
   const listed = await api.listModels({ signal })
   const choice = chooseTarget(listed.models, name, endpoint.endpointUrl)
