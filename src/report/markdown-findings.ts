@@ -135,6 +135,25 @@ interface FindingsLayout {
   text: string
 }
 
+/** When not even the rows fit: the rows that fit, then a count grid of all. */
+function rowsThenGrid(list: ReportFinding[], m: (s: string) => number, avail: number, headSize: number, heading: string): FindingsLayout {
+  const grid = gridBlock(list, `**All ${plural(list.length, 'finding')} by category:**`, m, Math.floor(avail / 3))
+  let used = headSize + m(grid.text)
+  let rows = 0
+  const lines: string[] = []
+  for (const f of list) {
+    const line = findingRow(f)
+    if (used + m(line) > avail) break
+    used += m(line)
+    lines.push(line)
+    rows += 1
+  }
+  const parts = [heading]
+  if (rows > 0) parts.push(ROWS_HEAD, lines.join(''), '\n')
+  parts.push(grid.text)
+  return { detailed: [], rows, gridOnly: list.length - rows, text: parts.join('') }
+}
+
 /**
  * Details, then rows, then a grid: each severity group gets the most detail
  * that leaves room for a row for every finding after it; when even the rows
@@ -209,20 +228,5 @@ export function layoutFindings(list: ReportFinding[], profile: MarkdownProfile, 
     return { detailed, rows, gridOnly: 0, text: parts.join('') }
   }
 
-  // Not even the rows fit: the rows that fit, then a grid of all.
-  const grid = gridBlock(list, `**All ${plural(total, 'finding')} by category:**`, m, Math.floor(avail / 3))
-  let used = headSize + m(grid.text)
-  let rows = 0
-  const lines: string[] = []
-  for (let k = 0; k < total; k++) {
-    const line = findingRow(list[k])
-    if (used + m(line) > avail) break
-    used += m(line)
-    lines.push(line)
-    rows += 1
-  }
-  const parts = [heading]
-  if (rows > 0) parts.push(ROWS_HEAD, lines.join(''), '\n')
-  parts.push(grid.text)
-  return { detailed: [], rows, gridOnly: total - rows, text: parts.join('') }
+  return rowsThenGrid(list, m, avail, headSize, heading)
 }
