@@ -259,7 +259,7 @@ export interface RenderTiming {
 
 /** One timed render of `input` (in this process). */
 export async function timeRender(input: ReportInput): Promise<RenderTiming> {
-  const { buildReport } = await import('../src/report/report-model.js')
+  const { buildReport } = await import('../src/report/build-report.js')
   const { renderComment } = await import('../src/report/comment.js')
   const { renderSummary } = await import('../src/report/summary.js')
   const { renderJson } = await import('../src/report/json.js')

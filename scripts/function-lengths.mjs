@@ -21,7 +21,7 @@ const MAX_FILE_LINES = 400
 /** Files exempt from the file limit, for good: the emulator is a test tool, not the action. */
 const FILE_LIMIT_EXEMPT = [/^src\/emulator\//]
 /** Files still being split: reported, not failed. Shrink this list as they are. */
-const REPORT_ONLY = [/^src\/report\//]
+const REPORT_ONLY = []
 
 const root = process.cwd()
 const args = process.argv.slice(2)

@@ -1,7 +1,7 @@
 import { describe, expect, it } from '@jest/globals'
 import type { Severity } from '../../src/service/contract/index.js'
 import { buildAnnotations } from '../../src/report/annotations.js'
-import { buildReport } from '../../src/report/report-model.js'
+import { buildReport } from '../../src/report/build-report.js'
 import { makeInput } from '../__fixtures__/report-fixtures.js'
 import { makeFinding, redactedFinding } from '../__fixtures__/builders.js'
 

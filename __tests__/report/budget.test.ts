@@ -1,6 +1,7 @@
 import { describe, expect, it } from '@jest/globals'
 import type { Finding, Severity } from '../../src/service/contract/index.js'
-import { buildReport, type Report } from '../../src/report/report-model.js'
+import { buildReport } from '../../src/report/build-report.js'
+import type { Report } from '../../src/report/report-model.js'
 import { COMMENT_LIMIT, renderComment } from '../../src/report/comment.js'
 import { JSON_LIMIT_CHARS, renderJson } from '../../src/report/json.js'
 import { renderSummary, SUMMARY_LIMIT } from '../../src/report/summary.js'

@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from '@jest/globals'
 import type { Finding, Severity } from '../../src/service/contract/index.js'
-import { buildReport } from '../../src/report/report-model.js'
+import { buildReport } from '../../src/report/build-report.js'
 import { JSON_LIMIT_CHARS, renderJson, type JsonTruncation } from '../../src/report/json.js'
 import { makeAttack, makeFinding, makeStep } from '../__fixtures__/builders.js'
 import { makeInput } from '../__fixtures__/report-fixtures.js'

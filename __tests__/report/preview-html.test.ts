@@ -6,7 +6,7 @@
 import { describe, expect, it } from '@jest/globals'
 import { elements, githubHtml, githubTree, textOf, type HElement } from '../__fixtures__/github-html.js'
 import { CASE_RUN_URL, REPORT_CASES } from '../__fixtures__/report-cases.js'
-import { WRAP_WIDTH } from '../../src/report/markdown.js'
+import { WRAP_WIDTH } from '../../src/report/markdown-profile.js'
 
 const pages = REPORT_CASES.flatMap((c) => {
   const r = c.render()

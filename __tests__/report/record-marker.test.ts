@@ -5,7 +5,7 @@
  */
 import { describe, expect, test } from '@jest/globals'
 import fc from 'fast-check'
-import { buildReport } from '../../src/report/report-model.js'
+import { buildReport } from '../../src/report/build-report.js'
 import {
   commentMarker,
   previousResult,

@@ -1,6 +1,7 @@
 import { describe, expect, it } from '@jest/globals'
 import { buildAnnotations } from '../../src/report/annotations.js'
-import { buildReport, type ReportInput } from '../../src/report/report-model.js'
+import { buildReport } from '../../src/report/build-report.js'
+import type { ReportInput } from '../../src/report/report-model.js'
 import { commentMarker, previousResult, renderComment } from '../../src/report/comment.js'
 import { hasMarker } from '../../src/github/sticky-comment.js'
 import { renderJson } from '../../src/report/json.js'

@@ -1,7 +1,8 @@
 /** The report model's baseline and accepted-risks parts: headline, states, stale/expired/PR entries. */
 import { describe, expect, it } from '@jest/globals'
 import * as YAML from 'yaml'
-import { buildReport, type ReportPolicyInput } from '../../src/report/report-model.js'
+import { buildReport } from '../../src/report/build-report.js'
+import type { ReportPolicyInput } from '../../src/report/report-model.js'
 import { applyPolicy } from '../../src/gate/policy.js'
 import { buildBaseline } from '../../src/baseline/baseline.js'
 import { parseAcceptedFile } from '../../src/accepted/accepted-file.js'

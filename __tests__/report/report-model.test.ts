@@ -1,5 +1,8 @@
 import { describe, expect, it } from '@jest/globals'
-import { buildReport, describeCounts, formatElapsed, isRedactedFinding, REDACTION_REASON } from '../../src/report/report-model.js'
+import { buildReport } from '../../src/report/build-report.js'
+import { describeCounts, formatElapsed } from '../../src/report/describe.js'
+import { isRedactedFinding } from '../../src/report/build-findings.js'
+import { REDACTION_REASON } from '../../src/report/report-model.js'
 import { makeInput } from '../__fixtures__/report-fixtures.js'
 import {
   coverageRow,

@@ -6,7 +6,8 @@
  */
 import { describe, expect, it } from '@jest/globals'
 import * as YAML from 'yaml'
-import { buildReport, type ReportInput, type ReportPolicyInput } from '../../src/report/report-model.js'
+import { buildReport } from '../../src/report/build-report.js'
+import type { ReportInput, ReportPolicyInput } from '../../src/report/report-model.js'
 import { pathToUri, renderSarif } from '../../src/report/sarif.js'
 import { fingerprint, FINGERPRINT_KEY } from '../../src/baseline/fingerprint.js'
 import { buildBaseline } from '../../src/baseline/baseline.js'

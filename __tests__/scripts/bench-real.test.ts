@@ -13,7 +13,7 @@ import {
   median,
   percentile
 } from '../../scripts/bench-real.js'
-import { buildReport } from '../../src/report/report-model.js'
+import { buildReport } from '../../src/report/build-report.js'
 
 interface Entry {
   at: number

@@ -5,7 +5,8 @@
  */
 import { SEVERITIES, type Severity } from '../service/contract/index.js'
 import { clampText, sanitizeText } from './markdown-safe.js'
-import { describeCounts, zeroCounts, type Report, type ReportFinding } from './report-model.js'
+import { describeCounts } from './describe.js'
+import { zeroCounts, type Report, type ReportFinding } from './report-model.js'
 
 export interface Annotation {
   level: 'error' | 'warning' | 'notice'

@@ -6,7 +6,8 @@
  * line), read back by the next run.
  */
 import { createHash } from 'node:crypto'
-import { renderMarkdownReport, WRAP_WIDTH, type DetailLevel } from './markdown.js'
+import { renderMarkdownReport } from './markdown.js'
+import { WRAP_WIDTH, type DetailLevel } from './markdown-profile.js'
 import { trustedLink } from './markdown-safe.js'
 import type { Report } from './report-model.js'
 

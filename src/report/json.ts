@@ -10,7 +10,7 @@
  * (most severe first, as the report orders them): `truncation` says how many
  * were left out. The text is always valid JSON and never above the limit.
  */
-import type { Report, ReportAcceptance, ReportFinding, ReportStep } from './report-model.js'
+import type { FindingCounts, Report, ReportAcceptance, ReportFinding, ReportStep } from './report-model.js'
 
 /** Default ceiling of the JSON text (UTF-16 code units): far above any real run, below what a runner can hold. */
 export const JSON_LIMIT_CHARS = 64 * 1024 * 1024
@@ -183,11 +183,133 @@ function renderFirstFindings(report: Report, cap: number, limit: number): string
   return json
 }
 
-function renderJsonWithCap(
-  report: Report,
-  cap: number,
-  opts: { indent?: number; omitted?: { omitted: number; total: number; limit: number } } = {}
-): string {
+/** How the model was obtained (endpoint_url), or null. */
+function targetJson(r: Report) {
+  if (r.target === null) return null
+  const { outcome, name, movedFrom } = r.target
+  return {
+    outcome,
+    name,
+    moved_from: movedFrom === null ? null : { name: movedFrom.name, model_id: movedFrom.modelId, endpoint_host: movedFrom.endpointHost }
+  }
+}
+
+function profileSyncJson(r: Report) {
+  const p = r.profileSync
+  if (p === null) return null
+  return {
+    file: p.file,
+    status: p.status,
+    created: p.created,
+    changed: p.changed,
+    confirmed: p.confirmed,
+    version: p.version,
+    error: p.error
+  }
+}
+
+function runJson(r: Report) {
+  return {
+    run_id: r.runId,
+    status: r.runStatus,
+    started_at: r.startedAt,
+    completed_at: r.completedAt,
+    categories_planned: r.categoriesPlanned,
+    categories_completed: r.categoriesCompleted,
+    ingest_incomplete: r.ingestIncomplete,
+    elapsed_ms: r.elapsedMs,
+    url: r.runUrl
+  }
+}
+
+function coverageJson(r: Report) {
+  return {
+    readable: r.coverageReadable,
+    planned: r.coverageRows.filter((row) => row.planned).length,
+    completed: r.coverageCompleted,
+    not_reached: r.coverageNotReached,
+    categories: r.coverageRows.map((row) => ({
+      category: row.category,
+      planned: row.planned,
+      state: row.state,
+      attacks_blocked: row.blocked,
+      attacks_succeeded: row.succeeded,
+      owasp: row.owasp,
+      atlas: row.atlas,
+      worst_severity: row.worstSeverity
+    }))
+  }
+}
+
+function countsJson(c: FindingCounts | null) {
+  if (c === null) return null
+  return {
+    total: c.total,
+    by_severity: c.bySeverity,
+    open_by_severity: c.openBySeverity,
+    at_or_above_threshold: c.atOrAbove,
+    open_at_or_above_threshold: c.openAtOrAbove,
+    below_threshold: c.belowThreshold,
+    below_threshold_by_severity: c.belowBySeverity,
+    redacted: c.redacted,
+    redacted_at_or_above_threshold: c.redactedAtOrAbove
+  }
+}
+
+function baselineJson(r: Report) {
+  const b = r.baseline
+  if (b === null) return null
+  return {
+    fail_on: b.failOn,
+    available: b.available,
+    source: b.source,
+    why: b.why,
+    run_id: b.runId,
+    created_at: b.createdAt,
+    commit: b.commit,
+    new_count: b.newCount,
+    known_count: b.knownCount,
+    gone: b.gone,
+    uncovered: b.uncovered,
+    saved: b.saved
+  }
+}
+
+function acceptancesJson(r: Report) {
+  const a = r.acceptances
+  if (a === null) return null
+  return {
+    path: a.path,
+    source: a.source,
+    accepted_count: a.acceptedCount,
+    expired: a.expired.map(acceptanceJson),
+    stale: a.stale.map(acceptanceJson),
+    pr_adds: a.prAdds.map(acceptanceJson),
+    pr_removes: a.prRemoves.map(acceptanceJson)
+  }
+}
+
+/** What was cut to fit: long fields capped, and findings left out (`omitted`); null when nothing was. */
+function truncationOf(cap: number, truncatedFields: number, o: Omitted | undefined): JsonTruncation | null {
+  if (o && o.omitted > 0) {
+    return {
+      max_field_chars: Number.isFinite(cap) ? cap : null,
+      fields_truncated: truncatedFields,
+      findings_omitted: o.omitted,
+      findings_total: o.total,
+      note: `report.json is limited to ${o.limit.toLocaleString('en-US')} characters: the first ${(o.total - o.omitted).toLocaleString('en-US')} of ${o.total.toLocaleString('en-US')} findings (most severe first) are listed, ${o.omitted.toLocaleString('en-US')} left out; the counts cover them all`
+    }
+  }
+  return truncatedFields > 0 ? { max_field_chars: cap, fields_truncated: truncatedFields } : null
+}
+
+interface Omitted {
+  omitted: number
+  total: number
+  limit: number
+}
+
+function renderJsonWithCap(report: Report, cap: number, opts: { indent?: number; omitted?: Omitted } = {}): string {
   let truncatedFields = 0
   const capFn: Cap = Number.isFinite(cap)
     ? (s) => {
@@ -203,119 +325,29 @@ function renderJsonWithCap(
     schema_version: r.schemaVersion,
     model_id: r.modelId,
     model: r.modelName === null ? null : { name: r.modelName, endpoint_host: r.endpointHost },
-    target:
-      r.target === null
-        ? null
-        : {
-            outcome: r.target.outcome,
-            name: r.target.name,
-            moved_from:
-              r.target.movedFrom === null
-                ? null
-                : { name: r.target.movedFrom.name, model_id: r.target.movedFrom.modelId, endpoint_host: r.target.movedFrom.endpointHost }
-          },
-    profile_sync:
-      r.profileSync === null
-        ? null
-        : {
-            file: r.profileSync.file,
-            status: r.profileSync.status,
-            created: r.profileSync.created,
-            changed: r.profileSync.changed,
-            confirmed: r.profileSync.confirmed,
-            version: r.profileSync.version,
-            error: r.profileSync.error
-          },
+    target: targetJson(r),
+    profile_sync: profileSyncJson(r),
     min_severity: r.minSeverity,
     result: r.result,
     reason: r.reason,
     verdict: r.verdict,
     verdict_computed: r.verdictComputed,
-    run: {
-      run_id: r.runId,
-      status: r.runStatus,
-      started_at: r.startedAt,
-      completed_at: r.completedAt,
-      categories_planned: r.categoriesPlanned,
-      categories_completed: r.categoriesCompleted,
-      ingest_incomplete: r.ingestIncomplete,
-      elapsed_ms: r.elapsedMs,
-      url: r.runUrl
-    },
-    coverage: {
-      readable: r.coverageReadable,
-      planned: r.coverageRows.filter((row) => row.planned).length,
-      completed: r.coverageCompleted,
-      not_reached: r.coverageNotReached,
-      categories: r.coverageRows.map((row) => ({
-        category: row.category,
-        planned: row.planned,
-        state: row.state,
-        attacks_blocked: row.blocked,
-        attacks_succeeded: row.succeeded,
-        owasp: row.owasp,
-        atlas: row.atlas,
-        worst_severity: row.worstSeverity
-      }))
-    },
-    counts:
-      c === null
-        ? null
-        : {
-            total: c.total,
-            by_severity: c.bySeverity,
-            open_by_severity: c.openBySeverity,
-            at_or_above_threshold: c.atOrAbove,
-            open_at_or_above_threshold: c.openAtOrAbove,
-            below_threshold: c.belowThreshold,
-            below_threshold_by_severity: c.belowBySeverity,
-            redacted: c.redacted,
-            redacted_at_or_above_threshold: c.redactedAtOrAbove
-          },
+    run: runJson(r),
+    coverage: coverageJson(r),
+    counts: countsJson(c),
     redaction: c !== null && c.redacted > 0 ? { count: c.redacted, reason: r.redactionReason } : null,
     findings_readable: r.findingsReadable,
     findings: r.findings.map((f) => findingJson(f, capFn)),
     headline: r.headline,
-    baseline: r.baseline && {
-      fail_on: r.baseline.failOn,
-      available: r.baseline.available,
-      source: r.baseline.source,
-      why: r.baseline.why,
-      run_id: r.baseline.runId,
-      created_at: r.baseline.createdAt,
-      commit: r.baseline.commit,
-      new_count: r.baseline.newCount,
-      known_count: r.baseline.knownCount,
-      gone: r.baseline.gone,
-      uncovered: r.baseline.uncovered,
-      saved: r.baseline.saved
-    },
-    accepted_risks: r.acceptances && {
-      path: r.acceptances.path,
-      source: r.acceptances.source,
-      accepted_count: r.acceptances.acceptedCount,
-      expired: r.acceptances.expired.map(acceptanceJson),
-      stale: r.acceptances.stale.map(acceptanceJson),
-      pr_adds: r.acceptances.prAdds.map(acceptanceJson),
-      pr_removes: r.acceptances.prRemoves.map(acceptanceJson)
-    },
+    baseline: baselineJson(r),
+    accepted_risks: acceptancesJson(r),
     notes: r.notes,
     assessments_spent: r.pipeline?.assessmentsSpent ?? null,
     budget: r.pipeline?.budgetLine ?? null,
     pipeline: r.pipeline?.lines ?? [],
     truncation: null as null | JsonTruncation
   }
-  if (truncatedFields > 0) data.truncation = { max_field_chars: cap, fields_truncated: truncatedFields }
-  const o = opts.omitted
-  if (o && o.omitted > 0) {
-    data.truncation = {
-      max_field_chars: Number.isFinite(cap) ? cap : null,
-      fields_truncated: truncatedFields,
-      findings_omitted: o.omitted,
-      findings_total: o.total,
-      note: `report.json is limited to ${o.limit.toLocaleString('en-US')} characters: the first ${(o.total - o.omitted).toLocaleString('en-US')} of ${o.total.toLocaleString('en-US')} findings (most severe first) are listed, ${o.omitted.toLocaleString('en-US')} left out; the counts cover them all`
-    }
-  }
+  data.truncation = truncationOf(cap, truncatedFields, opts.omitted)
   const indent = opts.indent ?? 2
   return `${indent > 0 ? JSON.stringify(data, null, indent) : JSON.stringify(data)}\n`
 }

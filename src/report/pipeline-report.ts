@@ -9,7 +9,7 @@
  * its own lines, so the findings stay on the pull request.
  */
 import { COMMENT_LIMIT, readAssessmentRecord, withRecord, type AssessmentRecord } from './comment.js'
-import { gateTitle, headline, metaLine, stateMarker } from './markdown.js'
+import { gateTitle, headline, metaLine, stateMarker } from './markdown-headline.js'
 import { clampText, proseText, sanitizeText, trustedLink } from './markdown-safe.js'
 
 export interface PipelineReportInput {

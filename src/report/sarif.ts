@@ -85,9 +85,15 @@ function stateOf(f: ReportFinding): string {
   return [f.accepted ? 'accepted' : f.status, ...(f.baselineState ? [f.baselineState] : [])].join(', ')
 }
 
-export function renderSarif(report: Report, opts: SarifOptions): Record<string, unknown> {
-  const findings = report.findings.filter((f) => atOrAbove(f.severity, opts.threshold))
-  const categories = new Map<string, { worst: Severity; owasp: string | null; atlas: string | null }>()
+interface SarifCategory {
+  worst: Severity
+  owasp: string | null
+  atlas: string | null
+}
+
+/** Every category (the coverage rows, then the findings'), with the worst severity found in it. */
+function categoriesOf(report: Report, findings: readonly ReportFinding[]): Map<string, SarifCategory> {
+  const categories = new Map<string, SarifCategory>()
   for (const row of report.coverageRows)
     categories.set(row.category, { worst: row.worstSeverity ?? 'low', owasp: row.owasp, atlas: row.atlas })
   for (const f of findings) {
@@ -95,64 +101,76 @@ export function renderSarif(report: Report, opts: SarifOptions): Record<string, 
     if (severityRank(f.severity) < severityRank(c.worst)) c.worst = f.severity
     categories.set(f.category, c)
   }
+  return categories
+}
+
+/** The rule of a category: its help text (plain and markdown), level and tags. */
+function ruleOf(key: string, c: SarifCategory): Record<string, unknown> {
+  const refs = [c.owasp ? `OWASP LLM Top 10 ${line(c.owasp, 60)}` : '', c.atlas ? `MITRE ATLAS ${line(c.atlas, 60)}` : ''].filter(
+    (x) => x !== ''
+  )
+  const tail = "Each result is a finding of an assessment run; its proof (the attacks and replay steps) is in the run's report."
+  const help = `AI agent security category ${line(key, 200)}.${refs.length > 0 ? ` Mapped to ${refs.join(' and ')}.` : ''} ${tail}`
+  // Service text in the markdown is code, as in the comment: it cannot link, mention or format.
+  const mdRefs = [
+    c.owasp ? `OWASP LLM Top 10 ${codeSpan(c.owasp, { max: 60 })}` : '',
+    c.atlas ? `MITRE ATLAS ${codeSpan(c.atlas, { max: 60 })}` : ''
+  ].filter((x) => x !== '')
+  const markdown = `AI agent security category ${codeSpan(key, { max: 200 })}.${mdRefs.length > 0 ? ` Mapped to ${mdRefs.join(' and ')}.` : ''} ${tail}`
+  return {
+    id: ruleId(key),
+    name: line(key, 200).replace(/(^|_)([a-z])/g, (_m, _s, ch: string) => ch.toUpperCase()),
+    shortDescription: { text: `AI agent security: ${line(key, 200)}` },
+    fullDescription: { text: help },
+    help: { text: help, markdown },
+    defaultConfiguration: { level: LEVEL[c.worst] },
+    properties: {
+      tags: ['security', 'ai-agent', ...(c.owasp ? [`owasp-llm/${c.owasp}`] : []), ...(c.atlas ? [`mitre-atlas/${c.atlas}`] : [])],
+      'security-severity': SECURITY_SEVERITY[c.worst],
+      precision: 'high'
+    }
+  }
+}
+
+/** The result of a finding; an accepted one is suppressed with its acceptance as the justification. */
+function resultOf(f: ReportFinding, keys: readonly string[], opts: SarifOptions): Record<string, unknown> {
+  const result: Record<string, unknown> = {
+    ruleId: ruleId(f.category),
+    ruleIndex: keys.indexOf(f.category),
+    level: LEVEL[f.severity],
+    message: { text: line(`${f.severity} ${f.category} finding (${stateOf(f)}): ${f.description}`, 2000) },
+    locations: [
+      { physicalLocation: { artifactLocation: { uri: pathToUri(opts.location), uriBaseId: '%SRCROOT%' }, region: { startLine: 1 } } }
+    ],
+    partialFingerprints: { [FINGERPRINT_KEY]: f.fingerprint, primaryLocationLineHash: f.fingerprint },
+    properties: {
+      'security-severity': SECURITY_SEVERITY[f.severity],
+      findingId: f.findingId,
+      status: f.status,
+      ...(f.baselineState ? { baseline: f.baselineState } : {})
+    }
+  }
+  if (f.accepted) {
+    result.suppressions = [
+      {
+        kind: 'external',
+        status: 'accepted',
+        justification: line(
+          `${f.accepted.reasonCode}: ${f.accepted.explanation} (owner ${f.accepted.owner}, expires ${f.accepted.expires})`,
+          1000
+        )
+      }
+    ]
+  }
+  return result
+}
+
+export function renderSarif(report: Report, opts: SarifOptions): Record<string, unknown> {
+  const findings = report.findings.filter((f) => atOrAbove(f.severity, opts.threshold))
+  const categories = categoriesOf(report, findings)
   const keys = [...categories.keys()]
-  const rules = [...categories].map(([key, c]) => {
-    const refs = [c.owasp ? `OWASP LLM Top 10 ${line(c.owasp, 60)}` : '', c.atlas ? `MITRE ATLAS ${line(c.atlas, 60)}` : ''].filter(
-      (x) => x !== ''
-    )
-    const tail = "Each result is a finding of an assessment run; its proof (the attacks and replay steps) is in the run's report."
-    const help = `AI agent security category ${line(key, 200)}.${refs.length > 0 ? ` Mapped to ${refs.join(' and ')}.` : ''} ${tail}`
-    // Service text in the markdown is code, as in the comment: it cannot link, mention or format.
-    const mdRefs = [
-      c.owasp ? `OWASP LLM Top 10 ${codeSpan(c.owasp, { max: 60 })}` : '',
-      c.atlas ? `MITRE ATLAS ${codeSpan(c.atlas, { max: 60 })}` : ''
-    ].filter((x) => x !== '')
-    const markdown = `AI agent security category ${codeSpan(key, { max: 200 })}.${mdRefs.length > 0 ? ` Mapped to ${mdRefs.join(' and ')}.` : ''} ${tail}`
-    return {
-      id: ruleId(key),
-      name: line(key, 200).replace(/(^|_)([a-z])/g, (_m, _s, ch: string) => ch.toUpperCase()),
-      shortDescription: { text: `AI agent security: ${line(key, 200)}` },
-      fullDescription: { text: help },
-      help: { text: help, markdown },
-      defaultConfiguration: { level: LEVEL[c.worst] },
-      properties: {
-        tags: ['security', 'ai-agent', ...(c.owasp ? [`owasp-llm/${c.owasp}`] : []), ...(c.atlas ? [`mitre-atlas/${c.atlas}`] : [])],
-        'security-severity': SECURITY_SEVERITY[c.worst],
-        precision: 'high'
-      }
-    }
-  })
-  const results = findings.map((f: ReportFinding) => {
-    const result: Record<string, unknown> = {
-      ruleId: ruleId(f.category),
-      ruleIndex: keys.indexOf(f.category),
-      level: LEVEL[f.severity],
-      message: { text: line(`${f.severity} ${f.category} finding (${stateOf(f)}): ${f.description}`, 2000) },
-      locations: [
-        { physicalLocation: { artifactLocation: { uri: pathToUri(opts.location), uriBaseId: '%SRCROOT%' }, region: { startLine: 1 } } }
-      ],
-      partialFingerprints: { [FINGERPRINT_KEY]: f.fingerprint, primaryLocationLineHash: f.fingerprint },
-      properties: {
-        'security-severity': SECURITY_SEVERITY[f.severity],
-        findingId: f.findingId,
-        status: f.status,
-        ...(f.baselineState ? { baseline: f.baselineState } : {})
-      }
-    }
-    if (f.accepted) {
-      result.suppressions = [
-        {
-          kind: 'external',
-          status: 'accepted',
-          justification: line(
-            `${f.accepted.reasonCode}: ${f.accepted.explanation} (owner ${f.accepted.owner}, expires ${f.accepted.expires})`,
-            1000
-          )
-        }
-      ]
-    }
-    return result
-  })
+  const rules = [...categories].map(([key, c]) => ruleOf(key, c))
+  const results = findings.map((f) => resultOf(f, keys, opts))
   return withoutControls({
     $schema: SARIF_SCHEMA,
     version: '2.1.0',

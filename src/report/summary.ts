@@ -3,7 +3,8 @@
  * more detail (longer replay fields, findings below the threshold listed), under
  * GitHub's 1 MiB limit of a step summary.
  */
-import { renderMarkdownReport, WRAP_WIDTH, type DetailLevel } from './markdown.js'
+import { renderMarkdownReport } from './markdown.js'
+import { WRAP_WIDTH, type DetailLevel } from './markdown-profile.js'
 import type { Report } from './report-model.js'
 
 /** GitHub's limit on a step summary, in bytes. */

@@ -10,7 +10,8 @@
  * GitHub's comment size.
  */
 import { FINDING_STATUSES, REPLAY_STATUSES, SEVERITIES } from '../service/contract/index.js'
-import { metaLine, SEVERITY_ICON } from './markdown.js'
+import { metaLine } from './markdown-headline.js'
+import { SEVERITY_ICON } from './markdown-profile.js'
 import { clampText, codeSpan, enumCell, formatCount, proseText, sanitizeText } from './markdown-safe.js'
 import type { ValidatedFinding, ValidateModeResult, ValidationOutcome } from '../validate/validate-mode.js'
 

@@ -1,16 +1,15 @@
 /**
  * Stage report: one report model, then each of its formats. The gate's run
  * becomes a Report (buildReport, its values scrubbed of the step's secrets
- * before any format escapes them), written as report.json, SARIF and JUnit,
+ * before any format escapes them), written in each registered file format (report/formats.ts),
  * and rendered as the outputs, annotations, job summary and comment.
  */
 import { buildAnnotations, type Annotation } from '../../report/annotations.js'
 import { commentMarker, renderComment, type AssessmentRecord, type RecordedResult } from '../../report/comment.js'
-import { renderJson } from '../../report/json.js'
-import { renderJunit } from '../../report/junit.js'
-import { reportTitle } from '../../report/markdown.js'
-import { buildReport, type Report } from '../../report/report-model.js'
-import { renderSarif } from '../../report/sarif.js'
+import { REPORT_FORMATS, type FormatOptions } from '../../report/formats.js'
+import { reportTitle } from '../../report/markdown-headline.js'
+import { buildReport } from '../../report/build-report.js'
+import type { Report } from '../../report/report-model.js'
 import { renderSummary } from '../../report/summary.js'
 import { assessedCommit } from '../../github/context.js'
 import { readEventPayload, type PublishArgs } from '../../github/publish.js'
@@ -164,24 +163,19 @@ async function gateReport(ctx: StepContext, { prepared, policy, outcome, recorde
   })
 }
 
-interface ReportFiles {
-  json: string
-  sarif: string
-  junit: string
-}
+/** Every registered format written as a file: its action output name → the file's path. */
+type ReportFiles = Record<string, string>
 
 async function writeReportFiles(ctx: StepContext, inputs: ActionInputs, report: Report, name: string): Promise<ReportFiles> {
   const { io } = ctx
-  const sarif = renderSarif(report, {
-    location: inputs.sarifLocation || workflowFile(io.env),
-    threshold: inputs.sarifMinSeverity,
+  const opts: FormatOptions = {
+    sarifLocation: inputs.sarifLocation || workflowFile(io.env),
+    sarifMinSeverity: inputs.sarifMinSeverity,
     toolVersion: ACTION_VERSION
-  })
-  return {
-    json: await io.writeReportFile(name, 'json', renderJson(report)),
-    sarif: await io.writeReportFile(name, 'sarif', JSON.stringify(sarif, null, 2)),
-    junit: await io.writeReportFile(name, 'junit.xml', renderJunit(report))
   }
+  const files: ReportFiles = {}
+  for (const format of REPORT_FORMATS) files[format.output] = await io.writeReportFile(name, format.extension, format.render(report, opts))
+  return files
 }
 
 function gateOutputs(outcome: GateOutcome, report: Report, files: ReportFiles): Record<string, string> {
@@ -195,9 +189,7 @@ function gateOutputs(outcome: GateOutcome, report: Report, files: ReportFiles): 
     findings_count: decision.findingsAtOrAbove === null ? '' : String(decision.findingsAtOrAbove),
     categories_planned: JSON.stringify(run?.categories_planned ?? []),
     categories_completed: JSON.stringify(run?.categories_completed ?? []),
-    report_path: files.json,
-    sarif_path: files.sarif,
-    junit_path: files.junit,
+    ...files,
     new_count: b?.available ? String(b.newCount) : '',
     known_count: b?.available ? String(b.knownCount) : '',
     gone_count: b?.available ? String(b.gone.length) : '',

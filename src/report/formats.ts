@@ -1,0 +1,44 @@
+/**
+ * The file formats rendered from the report model: each is written beside the
+ * others as `report-<model_id>-<run_id>.<extension>` and its path set as the
+ * action output `output` (declared in action.yml; a test holds the two lists
+ * equal). Adding a format is one entry here, its renderer and its output.
+ */
+import type { Severity } from '../service/contract/index.js'
+import { renderJson } from './json.js'
+import { renderJunit } from './junit.js'
+import type { Report } from './report-model.js'
+import { renderSarif } from './sarif.js'
+
+/** What the step gives the formats beside the report. */
+export interface FormatOptions {
+  /** Repository-relative file every SARIF result is located on. */
+  sarifLocation: string
+  /** Findings at or above it get a SARIF result. */
+  sarifMinSeverity: Severity
+  /** The action's version, as the tool's. */
+  toolVersion: string
+}
+
+export interface ReportFormat {
+  /** How the file name ends, without the dot. */
+  extension: string
+  /** The action output that holds the file's path. */
+  output: string
+  render: (report: Report, opts: FormatOptions) => string
+}
+
+export const REPORT_FORMATS: readonly ReportFormat[] = [
+  { extension: 'json', output: 'report_path', render: (report) => renderJson(report) },
+  {
+    extension: 'sarif',
+    output: 'sarif_path',
+    render: (report, opts) =>
+      JSON.stringify(
+        renderSarif(report, { location: opts.sarifLocation, threshold: opts.sarifMinSeverity, toolVersion: opts.toolVersion }),
+        null,
+        2
+      )
+  },
+  { extension: 'junit.xml', output: 'junit_path', render: (report) => renderJunit(report) }
+]

@@ -1,0 +1,256 @@
+/**
+ * The top of the markdown report: the title and headline (icon, result, the
+ * blocking counts or the cause, the model), the one metadata line, the lines
+ * under it (target, baseline, acceptances, verdict), and the hidden state
+ * marker the next run reads back.
+ */
+import { para, RESULT_ICON } from './markdown-profile.js'
+import { SEVERITIES, type Severity } from '../service/contract/index.js'
+import { clampText, codeSpan, enumText, formatCount, proseText, sanitizeText, trustedLink } from './markdown-safe.js'
+import { describeProfileSync, formatElapsed } from './describe.js'
+import { type Report, type SeverityCounts, zeroCounts } from './report-model.js'
+import { plural } from '../util/text.js'
+
+/** Blocking findings (at or above the threshold, neither closed nor accepted nor waived as known), by severity. */
+export function blockingCounts(r: Report): SeverityCounts {
+  return r.counts?.byStanding.blocking ?? zeroCounts()
+}
+
+function total(c: SeverityCounts): number {
+  return SEVERITIES.reduce((n, s) => n + c[s], 0)
+}
+
+/**
+ * The counts that decide, in the words every line uses, from the report
+ * model's one count (the standing of each finding): "1 open critical, 2 open
+ * high · 1 accepted", or against a baseline "1 new high · 3 known · 1 accepted"
+ * (the model's headline). `of: 'findings'` adds the closed findings at or
+ * above the threshold ("1 closed"), for the list; `of: 'gate'` adds what else
+ * decides: baseline findings gone and expired acceptances. Empty when there
+ * is nothing to count.
+ */
+export function standingParts(r: Report, opts: { of: 'gate' | 'findings' }): string[] {
+  const c = r.counts
+  if (c === null) return []
+  const parts: string[] = []
+  const b = r.baseline
+  if (b?.available) {
+    const newParts = SEVERITIES.filter((sev) => b.newBySeverity[sev] > 0).map((sev) => `${formatCount(b.newBySeverity[sev])} new ${sev}`)
+    parts.push(...(newParts.length > 0 ? newParts : ['0 new']), `${formatCount(b.knownCount)} known`)
+  } else {
+    const open = openCountsText(c.byStanding.blocking)
+    if (open !== null) parts.push(open)
+  }
+  const accepted = total(c.byStanding.accepted)
+  if (accepted > 0) parts.push(`${formatCount(accepted)} accepted`)
+  if (opts.of === 'findings') {
+    const closed = total(c.byStanding.closed)
+    if (closed > 0) parts.push(`${formatCount(closed)} closed`)
+  } else {
+    const gone = b?.available ? b.gone.length : 0
+    if (gone > 0) parts.push(`${formatCount(gone)} gone`)
+    const expired = r.acceptances?.expired.length ?? 0
+    if (expired > 0) parts.push(plural(expired, 'expired acceptance'))
+  }
+  return parts
+}
+
+/** The target (registered, reused, moved) and its profile sync, in one line. */
+function describeTargetLine(r: Report): string {
+  const parts: string[] = []
+  if (r.target !== null) {
+    parts.push(`${r.target.outcome} as ${r.target.name}`)
+    if (r.target.movedFrom !== null)
+      parts.push(`moved from ${r.target.movedFrom.endpointHost} (model ${r.target.movedFrom.modelId} not assessed)`)
+  }
+  if (r.profileSync !== null) parts.push(describeProfileSync(r.profileSync))
+  return parts.join(' · ')
+}
+
+/**
+ * Baseline and accepted risks, a few lines: what the baseline was, what is
+ * gone since, and every accepted, expired, stale or PR-added acceptance.
+ */
+function policyLines(r: Report): string[] {
+  const lines: string[] = []
+  const b = r.baseline
+  if (b) {
+    const against = b.available
+      ? `${proseText(r.headline, 300)} (against run ${codeSpan(b.runId ?? '', { max: 120 })}, fail_on ${b.failOn})`
+      : `none (${proseText(b.why ?? '', 300)}); ${b.failOn === 'new' ? 'fail_on new falls back to any: ' : ''}every open finding at or above the threshold counts`
+    lines.push(`- **Baseline:** ${against}`)
+    for (const g of b.gone.slice(0, 20))
+      lines.push(
+        `- **Gone since the baseline:** ${g.severity} ${codeSpan(g.category, { max: 100 })} ${codeSpan(g.fingerprint, { max: 40 })}`
+      )
+  }
+  const a = r.acceptances
+  if (a) {
+    const entry = (e: { index: number; line: number; category: string; owner: string; expires: string }): string =>
+      `${codeSpan(`${a.path}:${e.line}`, { max: 200 })} ${codeSpan(e.category, { max: 100 })}, owner ${proseText(e.owner, 100)}, expires ${e.expires}`
+    // The findings counted as accepted (at or above the threshold, not closed), then those below it, not counted.
+    for (const f of [...r.findings.filter((x) => x.standing === 'accepted'), ...r.findings.filter((x) => x.standing === 'below')]) {
+      const e = f.accepted
+      if (e === null) continue
+      const what = f.standing === 'accepted' ? 'Accepted' : `Accepted, below ${r.minSeverity} (not counted)`
+      lines.push(
+        `- **${what}:** ${f.severity} ${codeSpan(f.findingId, { max: 80 })} (${codeSpan(e.reasonCode, { max: 40 })}: ${proseText(e.explanation, 300)}) by ${entry(e)}`
+      )
+    }
+    for (const e of a.expired) lines.push(`- **Expired acceptance (fails):** ${entry(e)}`)
+    for (const e of a.stale) lines.push(`- **Stale acceptance (matches nothing):** ${entry(e)}`)
+    if (a.prAdds.length > 0)
+      lines.push(
+        `- **This PR adds ${plural(a.prAdds.length, 'acceptance')}:** ${a.prAdds.length === 1 ? 'it applies' : 'they apply'} after merge`
+      )
+  }
+  return lines
+}
+
+/** "12 open critical, 340 open high", or null when none. */
+function openCountsText(c: SeverityCounts): string | null {
+  const parts = SEVERITIES.filter((s) => c[s] > 0).map((s) => `${formatCount(c[s])} open ${s}`)
+  return parts.length > 0 ? parts.join(', ') : null
+}
+
+export function plannedCount(r: Report): number {
+  return r.coverageRows.filter((row) => row.planned).length
+}
+
+/** Why a run that ended in error was not assessed, in a few words (plain text; may quote the service). */
+function notAssessedCause(r: Report): string {
+  const planned = plannedCount(r)
+  if (r.reason.startsWith('timeout_minutes ran out')) {
+    return r.coverageCompleted === 0
+      ? 'timeout_minutes ran out before any category ran: raise timeout_minutes'
+      : `timeout_minutes ran out after ${r.coverageCompleted} of ${planned} categories: raise timeout_minutes`
+  }
+  if (r.reason.startsWith('the step was cancelled')) return 'the job was cancelled before the run ended'
+  const first = r.reason.split('; ')[0] ?? r.reason
+  return clampText(first, 160).text
+}
+
+/** The words after the result (plain text, may quote service text). */
+function headlineCause(r: Report): string {
+  const sev = r.minSeverity
+  switch (r.result) {
+    case 'fail': {
+      // The counts that decide ("1 open high · 1 accepted", "1 new high · 3 known · 1 accepted · 2 gone").
+      const parts = standingParts(r, { of: 'gate' })
+      return parts.length > 0 ? parts.join(' · ') : `the service's verdict is fail at ${sev}`
+    }
+    case 'pass': {
+      const parts = standingParts(r, { of: 'gate' })
+      return parts.length > 0 ? `nothing blocking at or above ${sev} · ${parts.join(' · ')}` : `nothing open at or above ${sev}`
+    }
+    case 'incomplete': {
+      const planned = plannedCount(r)
+      return r.categoriesPlanned === null ? 'coverage unknown' : `${r.coverageCompleted} of ${planned} categories completed`
+    }
+    default:
+      return notAssessedCause(r)
+  }
+}
+
+/** The model as named in titles (plain text). */
+export function modelLabel(r: Pick<Report, 'modelName' | 'modelId'>): string {
+  return r.modelName !== null && r.modelName.trim() !== '' ? r.modelName : r.modelId
+}
+
+/**
+ * The one title of a result, the same in the comment, the summary and the
+ * tracking issue: "Agent security gate: fail · 1 open high · Acme Support agent",
+ * "Not assessed: ... · model". Plain text on one line (escape it for markdown).
+ */
+export function gateTitle(result: string, cause: string, model: string): string {
+  const head = result === 'error' ? `Not assessed: ${cause}` : `Agent security gate: ${result} · ${cause}`
+  return sanitizeText(clampText(`${head} · ${clampText(model, 100).text}`, 300).text, false)
+}
+
+export function reportTitle(r: Report): string {
+  return gateTitle(r.result, headlineCause(r), modelLabel(r))
+}
+
+/** "### ❌ Agent security gate: fail · ..." */
+export function headline(result: string, title: string): string {
+  return `### ${RESULT_ICON[result] ?? '⛔'} ${proseText(title, 400)}`
+}
+
+/** "2026-11-21 14:03 UTC" from an ISO time; null when it is not one. */
+export function formatWhen(iso: string | null): string | null {
+  if (iso === null) return null
+  const m = /^(\d{4}-\d\d-\d\d)T(\d\d:\d\d)/.exec(iso)
+  return m ? `${m[1]} ${m[2]} UTC` : null
+}
+
+export interface MetaParts {
+  commitSha: string | null
+  assessedAt: string | null
+  categories?: { done: number; planned: number } | null
+  threshold?: Severity | null
+  elapsed?: string | null
+  runId?: string | null
+  runUrl: string | null
+}
+
+/** The one metadata line under the headline (trusted parts and code spans). */
+export function metaLine(p: MetaParts): string {
+  const parts: string[] = []
+  if (p.commitSha !== null && /^[0-9a-f]{7,40}$/i.test(p.commitSha)) parts.push(`commit \`${p.commitSha.slice(0, 7)}\``)
+  const when = formatWhen(p.assessedAt)
+  if (when) parts.push(when)
+  if (p.categories) parts.push(`${p.categories.done}/${p.categories.planned} categories`)
+  if (p.threshold) parts.push(`threshold ${enumText(p.threshold, SEVERITIES)}`)
+  if (p.elapsed) parts.push(p.elapsed)
+  if (p.runId) parts.push(`run ${codeSpan(p.runId, { max: 80 })}`)
+  const link = trustedLink('workflow run', p.runUrl)
+  if (link) parts.push(link)
+  return parts.join(' · ')
+}
+
+export function headerBlock(r: Report): string {
+  const out: string[] = [para(headline(r.result, reportTitle(r)))]
+  out.push(
+    para(
+      metaLine({
+        commitSha: r.commitSha,
+        assessedAt: r.assessedAt,
+        categories: r.categoriesPlanned === null ? null : { done: r.coverageCompleted, planned: plannedCount(r) },
+        threshold: r.minSeverity,
+        elapsed: formatElapsed(r.elapsedMs),
+        runId: r.runId,
+        runUrl: r.runUrl
+      })
+    )
+  )
+  // The whole reason when the headline shortened it.
+  if (r.result !== 'fail' && r.result !== 'pass' && proseText(r.reason, 1000) !== proseText(headlineCause(r), 1000)) {
+    out.push(para(`**Why:** ${proseText(r.reason, 1000)}`))
+  }
+  // Only a run stopped with blocking findings holds any in an error (the gate decides fail otherwise).
+  const found = standingParts(r, { of: 'gate' })
+  if (r.result === 'error' && total(blockingCounts(r)) > 0) {
+    out.push(
+      para(`**Found before it stopped:** ${found.join(' · ')}. Not a result: the run did not end, so other categories were not tested.`)
+    )
+  }
+  if (r.ingestIncomplete === true) out.push(para('**The service reports ingest incomplete:** findings may still be missing.'))
+  if (r.target !== null || r.profileSync !== null) out.push(para(`**Target:** ${proseText(describeTargetLine(r), 600)}`))
+  if (r.pipeline) out.push(para([...r.pipeline.lines, r.pipeline.budgetLine].map((l) => proseText(l, 600)).join('  \n')))
+  const policy = policyLines(r)
+  if (policy.length > 0) out.push(para(policy.join('\n')))
+  // The service's verdict only where it differs from the result and can be trusted.
+  if (r.verdict !== null && !r.verdictComputed && (r.result === 'pass' || r.result === 'fail') && r.verdict !== r.result) {
+    out.push(para(`**The service's verdict:** ${enumText(r.verdict, ['pass', 'fail'])}.`))
+  }
+  if (r.counts === null) out.push(para('**The findings could not be read.**'))
+  return out.join('')
+}
+
+/** The hidden second line of a comment: the result, commit and time, read back by the next run. */
+export function stateMarker(r: { result: string; commitSha: string | null; assessedAt: string | null }): string {
+  const sha = r.commitSha !== null && /^[0-9a-f]{7,40}$/i.test(r.commitSha) ? r.commitSha.slice(0, 12).toLowerCase() : '-'
+  const at = r.assessedAt !== null && /^\d{4}-\d\d-\d\dT\d\d:\d\d/.test(r.assessedAt) ? `${r.assessedAt.slice(0, 16)}Z` : '-'
+  const result = ['pass', 'fail', 'incomplete', 'error'].includes(r.result) ? r.result : 'error'
+  return `<!-- asas-gate:result=${result};sha=${sha};at=${at} -->`
+}
