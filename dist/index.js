@@ -46637,6 +46637,15 @@ function coverageGaps(input, r, status, check) {
 
 // EXTERNAL MODULE: external "node:crypto"
 var external_node_crypto_ = __nccwpck_require__(7598);
+;// CONCATENATED MODULE: ./src/report/markdown-profile.ts
+const RESULT_ICON = { pass: '✅', fail: '❌', incomplete: '⚠️', error: '⛔' };
+const SEVERITY_ICON = { critical: '🔴', high: '🟠', medium: '🟡', low: '🔵' };
+/** Findings that do not block wear these instead of a severity colour (the severity is still written). */
+const STANDING_ICON = { accepted: '☑️', known: '⚪', closed: '✔️' };
+/** Wrap width of proof blocks: fits a PR comment (815 px) in GitHub's monospace font. */
+const WRAP_WIDTH = 90;
+const para = (s) => `${s}\n\n`;
+
 ;// CONCATENATED MODULE: ./src/report/markdown-safe.ts
 /**
  * Untrusted text (from the service or the agent under test) made safe for
@@ -46930,115 +46939,9 @@ function proofBlock(sections, opts) {
     return `${fence}text\n${body}\n${fence}`;
 }
 
-;// CONCATENATED MODULE: ./src/baseline/fingerprint.ts
-/**
- * The fingerprint of a finding: one stable id for the same weakness across
- * runs, independent of ids, counts and timestamps (see API_ASSUMPTIONS,
- * "finding fingerprint"). Pure.
- *
- * What goes in: the category, the lens, the severity, and the technique:
- * - the attacks' sources (`assessment_id:attack_index`, sorted, deduplicated)
- *   where an attack names an assessment other than the run that produced the
- *   finding (a library or earlier assessment: a stable technique id). A source
- *   naming the run itself identifies the run, not the technique, so it is
- *   left out;
- * - and always the description, normalized (normalizeDescription): two
- *   unrelated weaknesses found by one library attack are two findings, while
- *   the same weakness reported again with new ids or other counts ("3
- *   attempts", "1 attempt") keeps its fingerprint.
- */
-
-const FINGERPRINT_VERSION = 2;
-/** The key of SARIF partialFingerprints that carries it. */
-const FINGERPRINT_KEY = `agentSecurityFinding/v${FINGERPRINT_VERSION}`;
-/** Words that only count: each reads as a number. */
-const COUNT_WORDS = /(?<![\p{L}\p{N}])(?:zero|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen|twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety|hundred|thousand|several|multiple|many|single)(?![\p{L}\p{N}])/gu;
-/**
- * The description as it enters the fingerprint: what names the weakness,
- * without what changes from one report of it to the next.
- * - compatibility forms and case folded (NFKC, lower case);
- * - every token holding a digit or a run of 8 hex digits (a count, an id
- *   such as fnd_7f3a or run-2026-11-21, a canary such as ZX-1a2b3c4d5e6f, a
- *   UUID, a time) and every count word (three, several) becomes `#`, a run of
- *   them one `#`; once, twice and thrice read as "# time";
- * - quotes, brackets and every other punctuation mark become a space;
- * - the articles a, an, the are dropped and a plural is read as its singular
- *   (attempts, queries -> attempt, query), so "1 attempt" and "3 attempts"
- *   agree;
- * - white space collapsed.
- */
-function normalizeDescription(text) {
-    // A technique-level narrative is a few sentences; a service that sends megabytes gets its head read.
-    const words = text
-        .slice(0, DESCRIPTION_CHARS_READ)
-        .normalize('NFKC')
-        .toLowerCase()
-        .replace(/[\p{L}\p{N}_-]+/gu, (token) => (isIdOrCount(token) ? ' # ' : token))
-        .replace(/(?<![\p{L}\p{N}])(?:once|twice|thrice)(?![\p{L}\p{N}])/gu, ' # time ')
-        .replace(COUNT_WORDS, ' # ')
-        .replace(/[^\p{L}#]+/gu, ' ')
-        .split(' ')
-        .filter((w) => w !== '' && w !== 'a' && w !== 'an' && w !== 'the')
-        .map(singular);
-    const out = [];
-    for (const w of words)
-        if (!(w === '#' && out.at(-1) === '#'))
-            out.push(w);
-    return out.join(' ');
-}
-/** The most of a description the fingerprint reads: far above a real one, and every step below stays linear in it. */
-const DESCRIPTION_CHARS_READ = 4096;
-/**
- * A token (letters, digits, _ and -) holding a digit or a part (between _ and -)
- * of 8 or more hex digits: a count, an id, a date, a canary. Split first: one
- * regular expression over the whole token would backtrack quadratically on a
- * long run of hex letters.
- */
-function isIdOrCount(token) {
-    return /\p{N}/u.test(token) || token.split(/[_-]/).some((part) => part.length >= 8 && /^[0-9a-f]+$/.test(part));
-}
-/** A crude singular, applied alike to both sides of every comparison: only consistency matters. */
-function singular(w) {
-    if (w.length > 4 && w.endsWith('ies'))
-        return `${w.slice(0, -3)}y`;
-    if (w.length >= 4 && w.endsWith('s') && !w.endsWith('ss'))
-        return w.slice(0, -1);
-    return w;
-}
-/** The technique part: the stable sources (if any) and the normalized description. */
-function techniqueOf(f, runId) {
-    const sources = new Set();
-    for (const a of f.attacks) {
-        const s = a.source;
-        if (typeof s.assessment_id !== 'string' || s.assessment_id === '')
-            continue;
-        if (runId !== null && s.assessment_id === runId)
-            continue;
-        sources.add(`${s.assessment_id}:${s.attack_index}`);
-    }
-    return JSON.stringify({ src: [...sources].sort(), desc: normalizeDescription(f.description) });
-}
-/** 32 hex characters of SHA-256 over the parts (JSON-encoded, so no separator can be forged). */
-function fingerprint(f, runId) {
-    const parts = [FINGERPRINT_VERSION, f.category, f.lens, f.severity, techniqueOf(f, runId)];
-    return (0,external_node_crypto_.createHash)('sha256').update(JSON.stringify(parts)).digest('hex').slice(0, 32);
-}
-
-;// CONCATENATED MODULE: ./src/report/report-model.ts
-/**
- * The report model: one pure function turns what the gate read and decided into
- * the data every rendering shows (PR comment, job summary, report.json,
- * annotations). Credentials are redacted here, once, so no rendering can show
- * them; the renderers only format and escape.
- */
+;// CONCATENATED MODULE: ./src/report/describe.ts
 
 
-
-
-const REPORT_SCHEMA_VERSION = 1;
-/** Why findings are shown without their proof (the service's own words for it). */
-const REDACTION_REASON = "the workspace's plan withholds the proof of findings";
-const FINDING_STANDINGS = ['blocking', 'known', 'accepted', 'closed', 'below'];
 /** "profile v4: tools +1 (refund_order), system_prompt changed" (the one line a report shows of the sync). */
 function describeProfileSync(p) {
     if (p.status === 'failed')
@@ -47046,351 +46949,6 @@ function describeProfileSync(p) {
     const what = p.changed.length > 0 ? `${p.created ? 'created: ' : ''}${p.changed.join(', ')}` : 'unchanged';
     const confirmed = p.confirmed.length > 0 ? `; confirmed ${p.confirmed.join(', ')}` : '';
     return `profile v${p.version ?? '?'}: ${what}${confirmed}`;
-}
-function zeroCounts() {
-    return { critical: 0, high: 0, medium: 0, low: 0 };
-}
-/** True for a finding whose proof the plan withholds. */
-function isRedactedFinding(f) {
-    return f.attacks.length === 0 && (f.description === REDACTED || f.expected_behavior === REDACTED);
-}
-const str = (v) => (typeof v === 'string' ? v : null);
-const report_model_int = (v) => (typeof v === 'number' && Number.isFinite(v) ? v : null);
-/** "1,234", as the renderings write counts. */
-const num = (n) => n.toLocaleString('en-US');
-function dedupe(items) {
-    return [...new Set(items)];
-}
-function scrubberOf(secrets) {
-    const scrub = makeScrubber(secrets);
-    return {
-        s: (v) => scrub(v),
-        sn: (v) => {
-            const t = str(v);
-            return t === null ? null : scrub(t);
-        }
-    };
-}
-/** One replay step: every value as text, credentials redacted (header values, URL user-info and parameters). */
-function reportStep(raw, { s, sn }) {
-    // Values may be strings, numbers, booleans, null or arrays of those: redactHeaders makes them text.
-    const headers = isRecord(raw.headers) ? raw.headers : null;
-    let redacted = null;
-    if (headers) {
-        redacted = {};
-        for (const [k, v] of Object.entries(redactHeaders(headers)))
-            redacted[s(k)] = s(v);
-    }
-    const url = sn(raw.url);
-    return {
-        step: s(str(raw.step) ?? ''),
-        message: sn(raw.message),
-        response: sn(raw.response),
-        sessionId: sn(raw.session_id),
-        method: sn(raw.method),
-        url: url === null ? null : redactUrl(url),
-        headers: redacted,
-        body: sn(raw.body),
-        responseStatus: report_model_int(raw.response_status),
-        responseBody: sn(raw.response_body),
-        target: sn(raw.target),
-        assertion: sn(raw.assertion),
-        expectedBehavior: sn(raw.expected_behavior),
-        captureAs: sn(raw.capture_as)
-    };
-}
-function reportAttack(a, t) {
-    const { s, sn } = t;
-    return {
-        attackId: s(a.attack_id),
-        score: a.score,
-        lastReplayStatus: s(a.last_replay_status),
-        createdAt: s(a.created_at),
-        lastReplayedAt: sn(a.last_replayed_at),
-        // The contract requires source on every attack (parsed by AttackSource).
-        source: {
-            sourceType: s(a.source.source_type),
-            assessmentId: s(a.source.assessment_id),
-            attackIndex: a.source.attack_index,
-            date: s(a.source.date)
-        },
-        steps: a.replay_script.map((st) => reportStep(st, t))
-    };
-}
-function standingOf(f, threshold, outcome) {
-    if (!atOrAbove(f.severity, threshold))
-        return 'below';
-    if (isClosedFindingStatus(f.status))
-        return 'closed';
-    // The gate's own list of findings that do not block (accepted, or known with fail_on new).
-    const waived = outcome?.waived.get(f.finding_id);
-    return waived ?? 'blocking';
-}
-function reportFinding(f, threshold, t, fp) {
-    const { s } = t;
-    const { outcome } = fp;
-    const acceptedBy = outcome?.acceptance.acceptedBy.get(f.finding_id);
-    return {
-        findingId: s(f.finding_id),
-        severity: f.severity,
-        category: s(f.category),
-        lens: f.lens,
-        // Any non-empty string (the complete set is not shown): service text, scrubbed like the rest.
-        status: s(f.status),
-        description: s(f.description),
-        expectedBehavior: s(f.expected_behavior),
-        createdAt: s(f.created_at),
-        redacted: isRedactedFinding(f),
-        atOrAbove: atOrAbove(f.severity, threshold),
-        attacks: f.attacks.map((a) => reportAttack(a, t)),
-        fingerprint: outcome?.diff.fingerprintById.get(f.finding_id) ?? fingerprint(f, fp.runId),
-        baselineState: fp.hasBaseline ? (outcome?.diff.stateById.get(f.finding_id) ?? null) : null,
-        accepted: acceptedBy ? fp.toAcceptance(acceptedBy) : null,
-        standing: standingOf(f, threshold, outcome)
-    };
-}
-/** Most severe first, open before the others, else in the service's order. */
-function orderFindings(findings) {
-    const indexed = findings.map((f, i) => ({ f, i }));
-    indexed.sort((a, b) => severityRank(a.f.severity) - severityRank(b.f.severity) || Number(b.f.status === 'open') - Number(a.f.status === 'open') || a.i - b.i);
-    return indexed.map((x) => x.f);
-}
-/** The findings at or above the threshold, one group per severity. */
-function groupBySeverity(findings, threshold) {
-    const groups = [];
-    for (const sev of SEVERITIES) {
-        if (!atOrAbove(sev, threshold))
-            continue;
-        const inGroup = findings.filter((f) => f.severity === sev);
-        if (inGroup.length > 0)
-            groups.push({ severity: sev, findings: inGroup });
-    }
-    return groups;
-}
-function countFindings(findings) {
-    const c = {
-        total: findings.length,
-        bySeverity: zeroCounts(),
-        openBySeverity: zeroCounts(),
-        atOrAbove: 0,
-        openAtOrAbove: 0,
-        belowThreshold: 0,
-        belowBySeverity: zeroCounts(),
-        redacted: 0,
-        redactedAtOrAbove: 0,
-        byStanding: { blocking: zeroCounts(), known: zeroCounts(), accepted: zeroCounts(), closed: zeroCounts(), below: zeroCounts() }
-    };
-    for (const f of findings) {
-        c.byStanding[f.standing][f.severity] += 1;
-        c.bySeverity[f.severity] += 1;
-        if (f.status === 'open')
-            c.openBySeverity[f.severity] += 1;
-        if (f.atOrAbove) {
-            c.atOrAbove += 1;
-            if (f.status === 'open')
-                c.openAtOrAbove += 1;
-        }
-        else {
-            c.belowThreshold += 1;
-            c.belowBySeverity[f.severity] += 1;
-        }
-        if (f.redacted) {
-            c.redacted += 1;
-            if (f.atOrAbove)
-                c.redactedAtOrAbove += 1;
-        }
-    }
-    return c;
-}
-/** One coverage row per planned category, then the probed categories not planned. */
-function coverageRowsOf(planned, completed, coverage, { s }) {
-    const completedSet = completed ? new Set(completed) : null;
-    const coverageByCategory = new Map();
-    for (const row of coverage?.categories ?? []) {
-        if (!coverageByCategory.has(row.category))
-            coverageByCategory.set(row.category, row);
-    }
-    const rowFor = (category, isPlanned) => {
-        const cov = coverageByCategory.get(category);
-        let state;
-        if (completedSet === null)
-            state = cov ? 'probed' : 'not reached';
-        else if (completedSet.has(category))
-            state = 'completed';
-        else
-            state = cov && cov.attacks_blocked + cov.attacks_succeeded > 0 ? 'partial' : 'not reached';
-        return {
-            category: s(category),
-            planned: isPlanned,
-            state,
-            blocked: cov ? cov.attacks_blocked : null,
-            succeeded: cov ? cov.attacks_succeeded : null,
-            owasp: cov ? s(cov.owasp) : null,
-            atlas: cov ? s(cov.atlas) : null,
-            worstSeverity: cov ? cov.worst_severity : null
-        };
-    };
-    const rows = [];
-    const plannedSet = new Set(planned ?? []);
-    for (const c of planned ?? [])
-        rows.push(rowFor(c, true));
-    for (const c of coverageByCategory.keys())
-        if (!plannedSet.has(c))
-            rows.push(rowFor(c, false));
-    return rows;
-}
-function buildReport(input) {
-    const t = scrubberOf(input.secrets ?? []);
-    const { s, sn } = t;
-    const threshold = input.minSeverity;
-    const policy = input.policy ?? null;
-    const outcome = policy?.outcome ?? null;
-    const toAcceptance = (e) => ({
-        index: e.index,
-        line: e.line,
-        category: s(e.category),
-        fingerprint: e.fingerprint,
-        reasonCode: e.reasonCode,
-        explanation: s(e.explanation),
-        owner: s(e.owner),
-        expires: e.expires
-    });
-    const run = input.run;
-    const item = input.runListItem;
-    const findingPolicy = {
-        outcome,
-        hasBaseline: policy?.baseline != null,
-        toAcceptance,
-        runId: run?.run_id ?? item?.run_id ?? null
-    };
-    const findings = orderFindings((input.findings ?? []).map((f) => reportFinding(f, threshold, t, findingPolicy)));
-    const counts = input.findings !== null ? countFindings(findings) : null;
-    const plannedRaw = run?.categories_planned ?? item?.categories_planned ?? null;
-    const planned = plannedRaw ? dedupe(plannedRaw) : null;
-    const completedRaw = run?.categories_completed ?? null;
-    const coverageRows = coverageRowsOf(planned, completedRaw, input.coverage, t);
-    const plannedRows = coverageRows.filter((r) => r.planned);
-    let baseline = null;
-    if (policy) {
-        const b = policy.baseline;
-        // New: blocking and not in the baseline. Known: in it and neither closed nor
-        // accepted (blocking with fail_on any, not with fail_on new).
-        const newBySeverity = zeroCounts();
-        let knownCount = 0;
-        for (const f of findings) {
-            if (f.standing !== 'blocking' && f.standing !== 'known')
-                continue;
-            if (f.baselineState === 'known')
-                knownCount += 1;
-            else if (f.baselineState === 'new')
-                newBySeverity[f.severity] += 1;
-        }
-        baseline = {
-            failOn: policy.failOn,
-            available: b !== null,
-            source: policy.baselineSource ? s(policy.baselineSource) : null,
-            why: policy.baselineWhy ? s(policy.baselineWhy) : null,
-            runId: b ? s(b.run_id) : null,
-            createdAt: b ? s(b.created_at) : null,
-            commit: b?.commit ? s(b.commit) : null,
-            newCount: SEVERITIES.reduce((n, sev) => n + newBySeverity[sev], 0),
-            knownCount,
-            newBySeverity,
-            gone: (outcome?.diff.gone ?? []).map((g) => ({
-                fingerprint: g.fingerprint,
-                category: s(g.category),
-                severity: g.severity,
-                description: s(g.description)
-            })),
-            uncovered: (outcome?.diff.uncovered ?? []).map(s),
-            saved: policy.baselineSaved ? s(policy.baselineSaved) : null
-        };
-    }
-    let acceptances = null;
-    if (policy?.accepted && (policy.accepted.source !== null || policy.accepted.prAdds.length > 0)) {
-        const a = policy.accepted;
-        acceptances = {
-            path: s(a.path),
-            source: a.source ? s(a.source) : null,
-            acceptedCount: findings.filter((f) => f.accepted !== null).length,
-            expired: (outcome?.acceptance.expired ?? []).map(toAcceptance),
-            stale: (outcome?.acceptance.stale ?? []).map(toAcceptance),
-            prAdds: a.prAdds.map(toAcceptance),
-            prRemoves: a.prRemoves.map(toAcceptance)
-        };
-    }
-    const headlineParts = [];
-    if (baseline?.available) {
-        const { newBySeverity } = baseline;
-        const newParts = SEVERITIES.filter((sev) => newBySeverity[sev] > 0).map((sev) => `${num(newBySeverity[sev])} new ${sev}`);
-        headlineParts.push(...(newParts.length > 0 ? newParts : ['0 new']), `${num(baseline.knownCount)} known`);
-    }
-    const acceptedAtOrAbove = counts ? SEVERITIES.reduce((n, sev) => n + counts.byStanding.accepted[sev], 0) : 0;
-    if (acceptances && acceptedAtOrAbove > 0)
-        headlineParts.push(`${num(acceptedAtOrAbove)} accepted`);
-    if (baseline?.available && baseline.gone.length > 0)
-        headlineParts.push(`${num(baseline.gone.length)} gone`);
-    if (acceptances && acceptances.expired.length > 0)
-        headlineParts.push(`${num(acceptances.expired.length)} expired acceptance${acceptances.expired.length === 1 ? '' : 's'}`);
-    return {
-        schemaVersion: REPORT_SCHEMA_VERSION,
-        modelId: s(input.modelId),
-        modelName: input.model ? s(input.model.name) : null,
-        endpointHost: input.model ? s(input.model.endpoint_host) : null,
-        minSeverity: threshold,
-        result: input.result,
-        reason: s(input.reason),
-        verdict: input.verdict,
-        verdictComputed: input.verdictComputed,
-        runId: sn(run?.run_id ?? item?.run_id ?? null),
-        runStatus: sn(run?.status ?? item?.status ?? null),
-        startedAt: sn(run?.started_at ?? item?.started_at ?? null),
-        completedAt: sn(run?.completed_at ?? item?.completed_at ?? null),
-        categoriesPlanned: planned ? planned.map(s) : null,
-        categoriesCompleted: completedRaw ? dedupe(completedRaw).map(s) : null,
-        ingestIncomplete: item ? item.ingest_incomplete : null,
-        elapsedMs: input.elapsedMs,
-        coverageReadable: input.coverage !== null,
-        coverageRows,
-        coverageCompleted: plannedRows.filter((r) => r.state === 'completed').length,
-        coverageNotReached: plannedRows.filter((r) => r.state === 'not reached').length,
-        findingsReadable: input.findings !== null,
-        findings,
-        groups: groupBySeverity(findings, threshold),
-        below: findings.filter((f) => !f.atOrAbove),
-        counts,
-        redactionReason: counts && counts.redacted > 0 ? REDACTION_REASON : null,
-        notes: input.notes.map(s),
-        runUrl: input.runUrl ?? null,
-        commitSha: input.commit?.sha && /^[0-9a-f]{7,40}$/i.test(input.commit.sha) ? input.commit.sha.toLowerCase() : null,
-        assessedAt: input.commit?.at ?? null,
-        target: input.target
-            ? {
-                outcome: input.target.outcome,
-                name: s(input.target.name),
-                movedFrom: input.target.movedFrom
-                    ? {
-                        name: s(input.target.movedFrom.name),
-                        modelId: s(input.target.movedFrom.modelId),
-                        endpointHost: s(input.target.movedFrom.endpointHost)
-                    }
-                    : null
-            }
-            : null,
-        profileSync: input.profileSync
-            ? {
-                ...input.profileSync,
-                file: s(input.profileSync.file),
-                changed: input.profileSync.changed.map(s),
-                confirmed: input.profileSync.confirmed.map(s),
-                error: input.profileSync.error === null ? null : s(input.profileSync.error)
-            }
-            : null,
-        baseline,
-        acceptances,
-        headline: headlineParts.join(' · '),
-        pipeline: input.pipeline ? { ...input.pipeline, budgetLine: s(input.pipeline.budgetLine), lines: input.pipeline.lines.map(s) } : null
-    };
 }
 /** The run's elapsed time in the one duration format (`3 min 12 s`), or null when unknown. */
 function formatElapsed(ms) {
@@ -47410,54 +46968,28 @@ function describeCounts(counts, only) {
     return parts.length > 0 ? parts.join(', ') : 'none';
 }
 
-;// CONCATENATED MODULE: ./src/report/markdown.ts
+;// CONCATENATED MODULE: ./src/report/report-model.ts
+const REPORT_SCHEMA_VERSION = 1;
+/** Why findings are shown without their proof (the service's own words for it). */
+const REDACTION_REASON = "the workspace's plan withholds the proof of findings";
+const FINDING_STANDINGS = ['blocking', 'known', 'accepted', 'closed', 'below'];
+function zeroCounts() {
+    return { critical: 0, high: 0, medium: 0, low: 0 };
+}
+
+;// CONCATENATED MODULE: ./src/report/markdown-headline.ts
 /**
- * The markdown rendering of a report, shared by the PR comment and the job
- * summary, fitted to a size budget, laid out for the reader who decides in
- * seconds:
- *
- * 1. A headline: icon, result, the blocking counts or the cause, the model.
- *    An error reads "⛔ Not assessed: ...": never "pass" wording under an
- *    error or an incomplete run.
- * 2. One metadata line: commit, categories done/planned, threshold, elapsed,
- *    the run and a link to the workflow run (where the job summary is).
- * 3. The findings at or above the threshold, blocking ones first: the most
- *    severe with their proof (one <details> per finding: the first reproducing
- *    attack as prompt → reply → the check it failed, hard-wrapped so nothing
- *    scrolls sideways), every other one as a one-line row, and only when even
- *    the rows do not fit, a category × severity count grid. What was cut is
- *    said with exact counts. Accepted, known (fail_on new) and closed findings
- *    follow, each marked as such and counted apart: the headline, the lines
- *    under it and the list heading all count from the report model's one
- *    count (FindingStanding), in the same words.
- * 4. Coverage: at most 5 columns; clean categories rolled up into one line;
- *    folded on a pass. The job summary has every row (ATLAS included).
- * 5. Notes in a quote block labelled as text from the run, then the footer.
- *
- * The document is built from blocks whose sizes add up, so nothing is
- * rendered twice to be measured. Every value from the service or the target
- * goes through markdown-safe.ts.
+ * The top of the markdown report: the title and headline (icon, result, the
+ * blocking counts or the cause, the model), the one metadata line, the lines
+ * under it (target, baseline, acceptances, verdict), and the hidden state
+ * marker the next run reads back.
  */
 
 
 
 
-const RESULT_ICON = { pass: '✅', fail: '❌', incomplete: '⚠️', error: '⛔' };
-const SEVERITY_ICON = { critical: '🔴', high: '🟠', medium: '🟡', low: '🔵' };
-/** Findings that do not block wear these instead of a severity colour (the severity is still written). */
-const STANDING_ICON = { accepted: '☑️', known: '⚪', closed: '✔️' };
-/** Wrap width of proof blocks: fits a PR comment (815 px) in GitHub's monospace font. */
-const WRAP_WIDTH = 90;
-/** Share of the budget the coverage table and the notes may take at most. */
-const COVERAGE_SHARE = 0.2;
-const NOTES_SHARE = 0.06;
-const MAX_NOTES = 30;
-/** Room kept for the line on what was cut. */
-const RESERVE = 1200;
-const para = (s) => `${s}\n\n`;
-// ---------------------------------------------------------------------------
-// Headline, title, metadata
-// ---------------------------------------------------------------------------
+
+
 /** Blocking findings (at or above the threshold, neither closed nor accepted nor waived as known), by severity. */
 function blockingCounts(r) {
     return r.counts?.byStanding.blocking ?? zeroCounts();
@@ -47681,9 +47213,25 @@ function headerBlock(r) {
         out.push(para('**The findings could not be read.**'));
     return out.join('');
 }
-// ---------------------------------------------------------------------------
-// Coverage
-// ---------------------------------------------------------------------------
+/** The hidden second line of a comment: the result, commit and time, read back by the next run. */
+function stateMarker(r) {
+    const sha = r.commitSha !== null && /^[0-9a-f]{7,40}$/i.test(r.commitSha) ? r.commitSha.slice(0, 12).toLowerCase() : '-';
+    const at = r.assessedAt !== null && /^\d{4}-\d\d-\d\dT\d\d:\d\d/.test(r.assessedAt) ? `${r.assessedAt.slice(0, 16)}Z` : '-';
+    const result = ['pass', 'fail', 'incomplete', 'error'].includes(r.result) ? r.result : 'error';
+    return `<!-- asas-gate:result=${result};sha=${sha};at=${at} -->`;
+}
+
+;// CONCATENATED MODULE: ./src/report/markdown-coverage.ts
+/**
+ * The coverage section of the markdown report: at most 5 columns, clean
+ * categories rolled up into one line, folded on a pass; the job summary has
+ * every row (ATLAS included).
+ */
+
+
+
+
+
 /** `██░ 2/3`: attacks that got through of those tried. */
 function bar(succeeded, blocked) {
     if (succeeded === null || blocked === null)
@@ -47784,9 +47332,10 @@ function coverageBlock(r, profile, budget) {
     }
     return { text: para(`#### ${title}`) + body, left };
 }
-// ---------------------------------------------------------------------------
-// Findings
-// ---------------------------------------------------------------------------
+
+;// CONCATENATED MODULE: ./src/report/markdown-proof.ts
+
+
 const REPLAY_TEXT = {
     reproduced: 'reproduced on the last replay',
     not_reproduced: 'did not reproduce on the last replay',
@@ -47854,6 +47403,19 @@ function proofSections(a, f, level) {
         out.push({ label: `… ${plural(a.steps.length - steps.length, 'more step')} in the full data`, text: '' });
     return out;
 }
+
+;// CONCATENATED MODULE: ./src/report/markdown-findings.ts
+/**
+ * The findings of the markdown report: one <details> block per finding shown
+ * in full, one-line rows for the rest, a category × severity grid when even
+ * the rows do not fit, and the layout that chooses among them within a budget.
+ */
+
+
+
+
+
+
 /** The icon of a finding: its severity colour when it blocks (or is below the threshold), else what it is. */
 function findingIcon(f) {
     if (f.accepted !== null && f.standing !== 'closed')
@@ -47959,40 +47521,6 @@ function gridBlock(fs, title, m, budget) {
         text += para(`*${plural(left, 'more category', 'more categories')} not shown in the grid.*`);
     return { text, left };
 }
-// ---------------------------------------------------------------------------
-// Notes and footer
-// ---------------------------------------------------------------------------
-function notesBlock(r, budget, m) {
-    if (r.notes.length === 0)
-        return { text: '', left: 0 };
-    const lines = [];
-    let used = 200;
-    let shown = 0;
-    for (const note of r.notes) {
-        if (shown >= MAX_NOTES)
-            break;
-        const line = `> - ${proseText(note, 600)}\n`;
-        if (used + m(line) > budget)
-            break;
-        used += m(line);
-        lines.push(line);
-        shown += 1;
-    }
-    const left = r.notes.length - shown;
-    if (left > 0)
-        lines.push(`> - *${plural(left, 'more note')} not shown.*\n`);
-    return { text: `> **Notes from the run** (may quote the service: untrusted text, not instructions)\n>\n${lines.join('')}\n`, left };
-}
-function footerBlock(profile) {
-    return para(`<sub>Quoted text (code, quotes, proof) comes from the service and the agent under test: untrusted data, not instructions. Full data: ${profile.fullDataWhere}.</sub>`);
-}
-function redactionLine(r) {
-    const c = r.counts;
-    if (c === null || c.redacted === 0 || r.redactionReason === null)
-        return '';
-    const sev = enumText(r.minSeverity, SEVERITIES);
-    return para(`**Redacted:** ${plural(c.redacted, 'finding')} (${formatCount(c.redactedAtOrAbove)} at or above ${sev}) ${c.redacted === 1 ? 'is' : 'are'} shown without proof: ${proseText(r.redactionReason, 200)}. ${c.redacted === 1 ? 'It counts' : 'They count'} the same as the others.`);
-}
 function countsText(fs) {
     const c = zeroCounts();
     for (const f of fs)
@@ -48000,6 +47528,26 @@ function countsText(fs) {
     return SEVERITIES.filter((s) => c[s] > 0)
         .map((s) => `${formatCount(c[s])} ${s}`)
         .join(', ');
+}
+/** When not even the rows fit: the rows that fit, then a count grid of all. */
+function rowsThenGrid(list, m, avail, headSize, heading) {
+    const grid = gridBlock(list, `**All ${plural(list.length, 'finding')} by category:**`, m, Math.floor(avail / 3));
+    let used = headSize + m(grid.text);
+    let rows = 0;
+    const lines = [];
+    for (const f of list) {
+        const line = findingRow(f);
+        if (used + m(line) > avail)
+            break;
+        used += m(line);
+        lines.push(line);
+        rows += 1;
+    }
+    const parts = [heading];
+    if (rows > 0)
+        parts.push(ROWS_HEAD, lines.join(''), '\n');
+    parts.push(grid.text);
+    return { detailed: [], rows, gridOnly: list.length - rows, text: parts.join('') };
 }
 /**
  * Details, then rows, then a grid: each severity group gets the most detail
@@ -48078,25 +47626,90 @@ function layoutFindings(list, profile, avail, heading) {
         }
         return { detailed, rows, gridOnly: 0, text: parts.join('') };
     }
-    // Not even the rows fit: the rows that fit, then a grid of all.
-    const grid = gridBlock(list, `**All ${plural(total, 'finding')} by category:**`, m, Math.floor(avail / 3));
-    let used = headSize + m(grid.text);
-    let rows = 0;
+    return rowsThenGrid(list, m, avail, headSize, heading);
+}
+
+;// CONCATENATED MODULE: ./src/report/markdown-notes.ts
+/** The end of the markdown report: the redaction line, the notes from the run (untrusted text, quoted) and the footer. */
+
+const MAX_NOTES = 30;
+
+
+
+function notesBlock(r, budget, m) {
+    if (r.notes.length === 0)
+        return { text: '', left: 0 };
     const lines = [];
-    for (let k = 0; k < total; k++) {
-        const line = findingRow(list[k]);
-        if (used + m(line) > avail)
+    let used = 200;
+    let shown = 0;
+    for (const note of r.notes) {
+        if (shown >= MAX_NOTES)
+            break;
+        const line = `> - ${proseText(note, 600)}\n`;
+        if (used + m(line) > budget)
             break;
         used += m(line);
         lines.push(line);
-        rows += 1;
+        shown += 1;
     }
-    const parts = [heading];
-    if (rows > 0)
-        parts.push(ROWS_HEAD, lines.join(''), '\n');
-    parts.push(grid.text);
-    return { detailed: [], rows, gridOnly: total - rows, text: parts.join('') };
+    const left = r.notes.length - shown;
+    if (left > 0)
+        lines.push(`> - *${plural(left, 'more note')} not shown.*\n`);
+    return { text: `> **Notes from the run** (may quote the service: untrusted text, not instructions)\n>\n${lines.join('')}\n`, left };
 }
+function footerBlock(profile) {
+    return para(`<sub>Quoted text (code, quotes, proof) comes from the service and the agent under test: untrusted data, not instructions. Full data: ${profile.fullDataWhere}.</sub>`);
+}
+function redactionLine(r) {
+    const c = r.counts;
+    if (c === null || c.redacted === 0 || r.redactionReason === null)
+        return '';
+    const sev = enumText(r.minSeverity, SEVERITIES);
+    return para(`**Redacted:** ${plural(c.redacted, 'finding')} (${formatCount(c.redactedAtOrAbove)} at or above ${sev}) ${c.redacted === 1 ? 'is' : 'are'} shown without proof: ${proseText(r.redactionReason, 200)}. ${c.redacted === 1 ? 'It counts' : 'They count'} the same as the others.`);
+}
+
+;// CONCATENATED MODULE: ./src/report/markdown.ts
+/**
+ * The markdown rendering of a report, shared by the PR comment and the job
+ * summary, fitted to a size budget, laid out for the reader who decides in
+ * seconds:
+ *
+ * 1. A headline: icon, result, the blocking counts or the cause, the model.
+ *    An error reads "⛔ Not assessed: ...": never "pass" wording under an
+ *    error or an incomplete run.
+ * 2. One metadata line: commit, categories done/planned, threshold, elapsed,
+ *    the run and a link to the workflow run (where the job summary is).
+ * 3. The findings at or above the threshold, blocking ones first: the most
+ *    severe with their proof (one <details> per finding: the first reproducing
+ *    attack as prompt → reply → the check it failed, hard-wrapped so nothing
+ *    scrolls sideways), every other one as a one-line row, and only when even
+ *    the rows do not fit, a category × severity count grid. What was cut is
+ *    said with exact counts. Accepted, known (fail_on new) and closed findings
+ *    follow, each marked as such and counted apart: the headline, the lines
+ *    under it and the list heading all count from the report model's one
+ *    count (FindingStanding), in the same words.
+ * 4. Coverage: at most 5 columns; clean categories rolled up into one line;
+ *    folded on a pass. The job summary has every row (ATLAS included).
+ * 5. Notes in a quote block labelled as text from the run, then the footer.
+ *
+ * The document is built from blocks whose sizes add up, so nothing is
+ * rendered twice to be measured. Every value from the service or the target
+ * goes through markdown-safe.ts.
+ */
+
+
+
+
+
+
+
+
+
+/** Share of the budget the coverage table and the notes may take at most. */
+const COVERAGE_SHARE = 0.2;
+const NOTES_SHARE = 0.06;
+/** Room kept for the line on what was cut. */
+const RESERVE = 1200;
 function minimalDocument(r, profile) {
     const lines = [];
     if (profile.marker)
@@ -48112,13 +47725,6 @@ function minimalDocument(r, profile) {
         lines.pop();
     const doc = lines.join('\n\n') + '\n';
     return m(doc) <= profile.limit ? doc : '';
-}
-/** The hidden second line of a comment: the result, commit and time, read back by the next run. */
-function stateMarker(r) {
-    const sha = r.commitSha !== null && /^[0-9a-f]{7,40}$/i.test(r.commitSha) ? r.commitSha.slice(0, 12).toLowerCase() : '-';
-    const at = r.assessedAt !== null && /^\d{4}-\d\d-\d\dT\d\d:\d\d/.test(r.assessedAt) ? `${r.assessedAt.slice(0, 16)}Z` : '-';
-    const result = ['pass', 'fail', 'incomplete', 'error'].includes(r.result) ? r.result : 'error';
-    return `<!-- asas-gate:result=${result};sha=${sha};at=${at} -->`;
 }
 function renderMarkdownReport(r, profile) {
     const m = profile.measure;
@@ -48204,6 +47810,7 @@ function renderMarkdownReport(r, profile) {
  * hidden lines record the result (state line) and what was assessed (record
  * line), read back by the next run.
  */
+
 
 
 
@@ -49031,6 +48638,100 @@ async function claimAfter(deps, intent, foreign, cause) {
 function recovered(deps, run, waitedFor) {
     deps.log.info(`The answer to our trigger was lost, but run ${oneLine(run.run_id, 80)} of this model appeared after our request was sent, the only new run, planning what this step asked for: it is the one this step created; continuing with it.`);
     return { runId: run.run_id, startedAt: run.started_at, recovered: true, waitedFor: [...waitedFor] };
+}
+
+;// CONCATENATED MODULE: ./src/baseline/fingerprint.ts
+/**
+ * The fingerprint of a finding: one stable id for the same weakness across
+ * runs, independent of ids, counts and timestamps (see API_ASSUMPTIONS,
+ * "finding fingerprint"). Pure.
+ *
+ * What goes in: the category, the lens, the severity, and the technique:
+ * - the attacks' sources (`assessment_id:attack_index`, sorted, deduplicated)
+ *   where an attack names an assessment other than the run that produced the
+ *   finding (a library or earlier assessment: a stable technique id). A source
+ *   naming the run itself identifies the run, not the technique, so it is
+ *   left out;
+ * - and always the description, normalized (normalizeDescription): two
+ *   unrelated weaknesses found by one library attack are two findings, while
+ *   the same weakness reported again with new ids or other counts ("3
+ *   attempts", "1 attempt") keeps its fingerprint.
+ */
+
+const FINGERPRINT_VERSION = 2;
+/** The key of SARIF partialFingerprints that carries it. */
+const FINGERPRINT_KEY = `agentSecurityFinding/v${FINGERPRINT_VERSION}`;
+/** Words that only count: each reads as a number. */
+const COUNT_WORDS = /(?<![\p{L}\p{N}])(?:zero|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen|twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety|hundred|thousand|several|multiple|many|single)(?![\p{L}\p{N}])/gu;
+/**
+ * The description as it enters the fingerprint: what names the weakness,
+ * without what changes from one report of it to the next.
+ * - compatibility forms and case folded (NFKC, lower case);
+ * - every token holding a digit or a run of 8 hex digits (a count, an id
+ *   such as fnd_7f3a or run-2026-11-21, a canary such as ZX-1a2b3c4d5e6f, a
+ *   UUID, a time) and every count word (three, several) becomes `#`, a run of
+ *   them one `#`; once, twice and thrice read as "# time";
+ * - quotes, brackets and every other punctuation mark become a space;
+ * - the articles a, an, the are dropped and a plural is read as its singular
+ *   (attempts, queries -> attempt, query), so "1 attempt" and "3 attempts"
+ *   agree;
+ * - white space collapsed.
+ */
+function normalizeDescription(text) {
+    // A technique-level narrative is a few sentences; a service that sends megabytes gets its head read.
+    const words = text
+        .slice(0, DESCRIPTION_CHARS_READ)
+        .normalize('NFKC')
+        .toLowerCase()
+        .replace(/[\p{L}\p{N}_-]+/gu, (token) => (isIdOrCount(token) ? ' # ' : token))
+        .replace(/(?<![\p{L}\p{N}])(?:once|twice|thrice)(?![\p{L}\p{N}])/gu, ' # time ')
+        .replace(COUNT_WORDS, ' # ')
+        .replace(/[^\p{L}#]+/gu, ' ')
+        .split(' ')
+        .filter((w) => w !== '' && w !== 'a' && w !== 'an' && w !== 'the')
+        .map(singular);
+    const out = [];
+    for (const w of words)
+        if (!(w === '#' && out.at(-1) === '#'))
+            out.push(w);
+    return out.join(' ');
+}
+/** The most of a description the fingerprint reads: far above a real one, and every step below stays linear in it. */
+const DESCRIPTION_CHARS_READ = 4096;
+/**
+ * A token (letters, digits, _ and -) holding a digit or a part (between _ and -)
+ * of 8 or more hex digits: a count, an id, a date, a canary. Split first: one
+ * regular expression over the whole token would backtrack quadratically on a
+ * long run of hex letters.
+ */
+function isIdOrCount(token) {
+    return /\p{N}/u.test(token) || token.split(/[_-]/).some((part) => part.length >= 8 && /^[0-9a-f]+$/.test(part));
+}
+/** A crude singular, applied alike to both sides of every comparison: only consistency matters. */
+function singular(w) {
+    if (w.length > 4 && w.endsWith('ies'))
+        return `${w.slice(0, -3)}y`;
+    if (w.length >= 4 && w.endsWith('s') && !w.endsWith('ss'))
+        return w.slice(0, -1);
+    return w;
+}
+/** The technique part: the stable sources (if any) and the normalized description. */
+function techniqueOf(f, runId) {
+    const sources = new Set();
+    for (const a of f.attacks) {
+        const s = a.source;
+        if (typeof s.assessment_id !== 'string' || s.assessment_id === '')
+            continue;
+        if (runId !== null && s.assessment_id === runId)
+            continue;
+        sources.add(`${s.assessment_id}:${s.attack_index}`);
+    }
+    return JSON.stringify({ src: [...sources].sort(), desc: normalizeDescription(f.description) });
+}
+/** 32 hex characters of SHA-256 over the parts (JSON-encoded, so no separator can be forged). */
+function fingerprint(f, runId) {
+    const parts = [FINGERPRINT_VERSION, f.category, f.lens, f.severity, techniqueOf(f, runId)];
+    return (0,external_node_crypto_.createHash)('sha256').update(JSON.stringify(parts)).digest('hex').slice(0, 32);
 }
 
 ;// CONCATENATED MODULE: ./src/baseline/diff.ts
@@ -50441,6 +50142,7 @@ function assessedCommit(payload, githubSha) {
 
 
 
+
 function clean(text, max) {
     const c = clampText(text, max);
     return sanitizeText(c.text, false).trim() + (c.cut > 0 ? ' …' : '');
@@ -50647,6 +50349,123 @@ function renderFirstFindings(report, cap, limit) {
     }
     return json;
 }
+/** How the model was obtained (endpoint_url), or null. */
+function targetJson(r) {
+    if (r.target === null)
+        return null;
+    const { outcome, name, movedFrom } = r.target;
+    return {
+        outcome,
+        name,
+        moved_from: movedFrom === null ? null : { name: movedFrom.name, model_id: movedFrom.modelId, endpoint_host: movedFrom.endpointHost }
+    };
+}
+function profileSyncJson(r) {
+    const p = r.profileSync;
+    if (p === null)
+        return null;
+    return {
+        file: p.file,
+        status: p.status,
+        created: p.created,
+        changed: p.changed,
+        confirmed: p.confirmed,
+        version: p.version,
+        error: p.error
+    };
+}
+function runJson(r) {
+    return {
+        run_id: r.runId,
+        status: r.runStatus,
+        started_at: r.startedAt,
+        completed_at: r.completedAt,
+        categories_planned: r.categoriesPlanned,
+        categories_completed: r.categoriesCompleted,
+        ingest_incomplete: r.ingestIncomplete,
+        elapsed_ms: r.elapsedMs,
+        url: r.runUrl
+    };
+}
+function coverageJson(r) {
+    return {
+        readable: r.coverageReadable,
+        planned: r.coverageRows.filter((row) => row.planned).length,
+        completed: r.coverageCompleted,
+        not_reached: r.coverageNotReached,
+        categories: r.coverageRows.map((row) => ({
+            category: row.category,
+            planned: row.planned,
+            state: row.state,
+            attacks_blocked: row.blocked,
+            attacks_succeeded: row.succeeded,
+            owasp: row.owasp,
+            atlas: row.atlas,
+            worst_severity: row.worstSeverity
+        }))
+    };
+}
+function countsJson(c) {
+    if (c === null)
+        return null;
+    return {
+        total: c.total,
+        by_severity: c.bySeverity,
+        open_by_severity: c.openBySeverity,
+        at_or_above_threshold: c.atOrAbove,
+        open_at_or_above_threshold: c.openAtOrAbove,
+        below_threshold: c.belowThreshold,
+        below_threshold_by_severity: c.belowBySeverity,
+        redacted: c.redacted,
+        redacted_at_or_above_threshold: c.redactedAtOrAbove
+    };
+}
+function baselineJson(r) {
+    const b = r.baseline;
+    if (b === null)
+        return null;
+    return {
+        fail_on: b.failOn,
+        available: b.available,
+        source: b.source,
+        why: b.why,
+        run_id: b.runId,
+        created_at: b.createdAt,
+        commit: b.commit,
+        new_count: b.newCount,
+        known_count: b.knownCount,
+        gone: b.gone,
+        uncovered: b.uncovered,
+        saved: b.saved
+    };
+}
+function acceptancesJson(r) {
+    const a = r.acceptances;
+    if (a === null)
+        return null;
+    return {
+        path: a.path,
+        source: a.source,
+        accepted_count: a.acceptedCount,
+        expired: a.expired.map(acceptanceJson),
+        stale: a.stale.map(acceptanceJson),
+        pr_adds: a.prAdds.map(acceptanceJson),
+        pr_removes: a.prRemoves.map(acceptanceJson)
+    };
+}
+/** What was cut to fit: long fields capped, and findings left out (`omitted`); null when nothing was. */
+function truncationOf(cap, truncatedFields, o) {
+    if (o && o.omitted > 0) {
+        return {
+            max_field_chars: Number.isFinite(cap) ? cap : null,
+            fields_truncated: truncatedFields,
+            findings_omitted: o.omitted,
+            findings_total: o.total,
+            note: `report.json is limited to ${o.limit.toLocaleString('en-US')} characters: the first ${(o.total - o.omitted).toLocaleString('en-US')} of ${o.total.toLocaleString('en-US')} findings (most severe first) are listed, ${o.omitted.toLocaleString('en-US')} left out; the counts cover them all`
+        };
+    }
+    return truncatedFields > 0 ? { max_field_chars: cap, fields_truncated: truncatedFields } : null;
+}
 function renderJsonWithCap(report, cap, opts = {}) {
     let truncatedFields = 0;
     const capFn = Number.isFinite(cap)
@@ -50663,116 +50482,29 @@ function renderJsonWithCap(report, cap, opts = {}) {
         schema_version: r.schemaVersion,
         model_id: r.modelId,
         model: r.modelName === null ? null : { name: r.modelName, endpoint_host: r.endpointHost },
-        target: r.target === null
-            ? null
-            : {
-                outcome: r.target.outcome,
-                name: r.target.name,
-                moved_from: r.target.movedFrom === null
-                    ? null
-                    : { name: r.target.movedFrom.name, model_id: r.target.movedFrom.modelId, endpoint_host: r.target.movedFrom.endpointHost }
-            },
-        profile_sync: r.profileSync === null
-            ? null
-            : {
-                file: r.profileSync.file,
-                status: r.profileSync.status,
-                created: r.profileSync.created,
-                changed: r.profileSync.changed,
-                confirmed: r.profileSync.confirmed,
-                version: r.profileSync.version,
-                error: r.profileSync.error
-            },
+        target: targetJson(r),
+        profile_sync: profileSyncJson(r),
         min_severity: r.minSeverity,
         result: r.result,
         reason: r.reason,
         verdict: r.verdict,
         verdict_computed: r.verdictComputed,
-        run: {
-            run_id: r.runId,
-            status: r.runStatus,
-            started_at: r.startedAt,
-            completed_at: r.completedAt,
-            categories_planned: r.categoriesPlanned,
-            categories_completed: r.categoriesCompleted,
-            ingest_incomplete: r.ingestIncomplete,
-            elapsed_ms: r.elapsedMs,
-            url: r.runUrl
-        },
-        coverage: {
-            readable: r.coverageReadable,
-            planned: r.coverageRows.filter((row) => row.planned).length,
-            completed: r.coverageCompleted,
-            not_reached: r.coverageNotReached,
-            categories: r.coverageRows.map((row) => ({
-                category: row.category,
-                planned: row.planned,
-                state: row.state,
-                attacks_blocked: row.blocked,
-                attacks_succeeded: row.succeeded,
-                owasp: row.owasp,
-                atlas: row.atlas,
-                worst_severity: row.worstSeverity
-            }))
-        },
-        counts: c === null
-            ? null
-            : {
-                total: c.total,
-                by_severity: c.bySeverity,
-                open_by_severity: c.openBySeverity,
-                at_or_above_threshold: c.atOrAbove,
-                open_at_or_above_threshold: c.openAtOrAbove,
-                below_threshold: c.belowThreshold,
-                below_threshold_by_severity: c.belowBySeverity,
-                redacted: c.redacted,
-                redacted_at_or_above_threshold: c.redactedAtOrAbove
-            },
+        run: runJson(r),
+        coverage: coverageJson(r),
+        counts: countsJson(c),
         redaction: c !== null && c.redacted > 0 ? { count: c.redacted, reason: r.redactionReason } : null,
         findings_readable: r.findingsReadable,
         findings: r.findings.map((f) => findingJson(f, capFn)),
         headline: r.headline,
-        baseline: r.baseline && {
-            fail_on: r.baseline.failOn,
-            available: r.baseline.available,
-            source: r.baseline.source,
-            why: r.baseline.why,
-            run_id: r.baseline.runId,
-            created_at: r.baseline.createdAt,
-            commit: r.baseline.commit,
-            new_count: r.baseline.newCount,
-            known_count: r.baseline.knownCount,
-            gone: r.baseline.gone,
-            uncovered: r.baseline.uncovered,
-            saved: r.baseline.saved
-        },
-        accepted_risks: r.acceptances && {
-            path: r.acceptances.path,
-            source: r.acceptances.source,
-            accepted_count: r.acceptances.acceptedCount,
-            expired: r.acceptances.expired.map(acceptanceJson),
-            stale: r.acceptances.stale.map(acceptanceJson),
-            pr_adds: r.acceptances.prAdds.map(acceptanceJson),
-            pr_removes: r.acceptances.prRemoves.map(acceptanceJson)
-        },
+        baseline: baselineJson(r),
+        accepted_risks: acceptancesJson(r),
         notes: r.notes,
         assessments_spent: r.pipeline?.assessmentsSpent ?? null,
         budget: r.pipeline?.budgetLine ?? null,
         pipeline: r.pipeline?.lines ?? [],
         truncation: null
     };
-    if (truncatedFields > 0)
-        data.truncation = { max_field_chars: cap, fields_truncated: truncatedFields };
-    const o = opts.omitted;
-    if (o && o.omitted > 0) {
-        data.truncation = {
-            max_field_chars: Number.isFinite(cap) ? cap : null,
-            fields_truncated: truncatedFields,
-            findings_omitted: o.omitted,
-            findings_total: o.total,
-            note: `report.json is limited to ${o.limit.toLocaleString('en-US')} characters: the first ${(o.total - o.omitted).toLocaleString('en-US')} of ${o.total.toLocaleString('en-US')} findings (most severe first) are listed, ${o.omitted.toLocaleString('en-US')} left out; the counts cover them all`
-        };
-    }
+    data.truncation = truncationOf(cap, truncatedFields, opts.omitted);
     const indent = opts.indent ?? 2;
     return `${indent > 0 ? JSON.stringify(data, null, indent) : JSON.stringify(data)}\n`;
 }
@@ -50904,8 +50636,8 @@ function pathToUri(path) {
 function stateOf(f) {
     return [f.accepted ? 'accepted' : f.status, ...(f.baselineState ? [f.baselineState] : [])].join(', ');
 }
-function renderSarif(report, opts) {
-    const findings = report.findings.filter((f) => atOrAbove(f.severity, opts.threshold));
+/** Every category (the coverage rows, then the findings'), with the worst severity found in it. */
+function categoriesOf(report, findings) {
     const categories = new Map();
     for (const row of report.coverageRows)
         categories.set(row.category, { worst: row.worstSeverity ?? 'low', owasp: row.owasp, atlas: row.atlas });
@@ -50915,59 +50647,68 @@ function renderSarif(report, opts) {
             c.worst = f.severity;
         categories.set(f.category, c);
     }
-    const keys = [...categories.keys()];
-    const rules = [...categories].map(([key, c]) => {
-        const refs = [c.owasp ? `OWASP LLM Top 10 ${line(c.owasp, 60)}` : '', c.atlas ? `MITRE ATLAS ${line(c.atlas, 60)}` : ''].filter((x) => x !== '');
-        const tail = "Each result is a finding of an assessment run; its proof (the attacks and replay steps) is in the run's report.";
-        const help = `AI agent security category ${line(key, 200)}.${refs.length > 0 ? ` Mapped to ${refs.join(' and ')}.` : ''} ${tail}`;
-        // Service text in the markdown is code, as in the comment: it cannot link, mention or format.
-        const mdRefs = [
-            c.owasp ? `OWASP LLM Top 10 ${codeSpan(c.owasp, { max: 60 })}` : '',
-            c.atlas ? `MITRE ATLAS ${codeSpan(c.atlas, { max: 60 })}` : ''
-        ].filter((x) => x !== '');
-        const markdown = `AI agent security category ${codeSpan(key, { max: 200 })}.${mdRefs.length > 0 ? ` Mapped to ${mdRefs.join(' and ')}.` : ''} ${tail}`;
-        return {
-            id: ruleId(key),
-            name: line(key, 200).replace(/(^|_)([a-z])/g, (_m, _s, ch) => ch.toUpperCase()),
-            shortDescription: { text: `AI agent security: ${line(key, 200)}` },
-            fullDescription: { text: help },
-            help: { text: help, markdown },
-            defaultConfiguration: { level: LEVEL[c.worst] },
-            properties: {
-                tags: ['security', 'ai-agent', ...(c.owasp ? [`owasp-llm/${c.owasp}`] : []), ...(c.atlas ? [`mitre-atlas/${c.atlas}`] : [])],
-                'security-severity': SECURITY_SEVERITY[c.worst],
-                precision: 'high'
-            }
-        };
-    });
-    const results = findings.map((f) => {
-        const result = {
-            ruleId: ruleId(f.category),
-            ruleIndex: keys.indexOf(f.category),
-            level: LEVEL[f.severity],
-            message: { text: line(`${f.severity} ${f.category} finding (${stateOf(f)}): ${f.description}`, 2000) },
-            locations: [
-                { physicalLocation: { artifactLocation: { uri: pathToUri(opts.location), uriBaseId: '%SRCROOT%' }, region: { startLine: 1 } } }
-            ],
-            partialFingerprints: { [FINGERPRINT_KEY]: f.fingerprint, primaryLocationLineHash: f.fingerprint },
-            properties: {
-                'security-severity': SECURITY_SEVERITY[f.severity],
-                findingId: f.findingId,
-                status: f.status,
-                ...(f.baselineState ? { baseline: f.baselineState } : {})
-            }
-        };
-        if (f.accepted) {
-            result.suppressions = [
-                {
-                    kind: 'external',
-                    status: 'accepted',
-                    justification: line(`${f.accepted.reasonCode}: ${f.accepted.explanation} (owner ${f.accepted.owner}, expires ${f.accepted.expires})`, 1000)
-                }
-            ];
+    return categories;
+}
+/** The rule of a category: its help text (plain and markdown), level and tags. */
+function ruleOf(key, c) {
+    const refs = [c.owasp ? `OWASP LLM Top 10 ${line(c.owasp, 60)}` : '', c.atlas ? `MITRE ATLAS ${line(c.atlas, 60)}` : ''].filter((x) => x !== '');
+    const tail = "Each result is a finding of an assessment run; its proof (the attacks and replay steps) is in the run's report.";
+    const help = `AI agent security category ${line(key, 200)}.${refs.length > 0 ? ` Mapped to ${refs.join(' and ')}.` : ''} ${tail}`;
+    // Service text in the markdown is code, as in the comment: it cannot link, mention or format.
+    const mdRefs = [
+        c.owasp ? `OWASP LLM Top 10 ${codeSpan(c.owasp, { max: 60 })}` : '',
+        c.atlas ? `MITRE ATLAS ${codeSpan(c.atlas, { max: 60 })}` : ''
+    ].filter((x) => x !== '');
+    const markdown = `AI agent security category ${codeSpan(key, { max: 200 })}.${mdRefs.length > 0 ? ` Mapped to ${mdRefs.join(' and ')}.` : ''} ${tail}`;
+    return {
+        id: ruleId(key),
+        name: line(key, 200).replace(/(^|_)([a-z])/g, (_m, _s, ch) => ch.toUpperCase()),
+        shortDescription: { text: `AI agent security: ${line(key, 200)}` },
+        fullDescription: { text: help },
+        help: { text: help, markdown },
+        defaultConfiguration: { level: LEVEL[c.worst] },
+        properties: {
+            tags: ['security', 'ai-agent', ...(c.owasp ? [`owasp-llm/${c.owasp}`] : []), ...(c.atlas ? [`mitre-atlas/${c.atlas}`] : [])],
+            'security-severity': SECURITY_SEVERITY[c.worst],
+            precision: 'high'
         }
-        return result;
-    });
+    };
+}
+/** The result of a finding; an accepted one is suppressed with its acceptance as the justification. */
+function resultOf(f, keys, opts) {
+    const result = {
+        ruleId: ruleId(f.category),
+        ruleIndex: keys.indexOf(f.category),
+        level: LEVEL[f.severity],
+        message: { text: line(`${f.severity} ${f.category} finding (${stateOf(f)}): ${f.description}`, 2000) },
+        locations: [
+            { physicalLocation: { artifactLocation: { uri: pathToUri(opts.location), uriBaseId: '%SRCROOT%' }, region: { startLine: 1 } } }
+        ],
+        partialFingerprints: { [FINGERPRINT_KEY]: f.fingerprint, primaryLocationLineHash: f.fingerprint },
+        properties: {
+            'security-severity': SECURITY_SEVERITY[f.severity],
+            findingId: f.findingId,
+            status: f.status,
+            ...(f.baselineState ? { baseline: f.baselineState } : {})
+        }
+    };
+    if (f.accepted) {
+        result.suppressions = [
+            {
+                kind: 'external',
+                status: 'accepted',
+                justification: line(`${f.accepted.reasonCode}: ${f.accepted.explanation} (owner ${f.accepted.owner}, expires ${f.accepted.expires})`, 1000)
+            }
+        ];
+    }
+    return result;
+}
+function renderSarif(report, opts) {
+    const findings = report.findings.filter((f) => atOrAbove(f.severity, opts.threshold));
+    const categories = categoriesOf(report, findings);
+    const keys = [...categories.keys()];
+    const rules = [...categories].map(([key, c]) => ruleOf(key, c));
+    const results = findings.map((f) => resultOf(f, keys, opts));
     return withoutControls({
         $schema: SARIF_SCHEMA,
         version: '2.1.0',
@@ -50989,12 +50730,441 @@ function renderSarif(report, opts) {
     });
 }
 
+;// CONCATENATED MODULE: ./src/report/formats.ts
+
+
+
+const REPORT_FORMATS = [
+    { extension: 'json', output: 'report_path', render: (report) => renderJson(report) },
+    {
+        extension: 'sarif',
+        output: 'sarif_path',
+        render: (report, opts) => JSON.stringify(renderSarif(report, { location: opts.sarifLocation, threshold: opts.sarifMinSeverity, toolVersion: opts.toolVersion }), null, 2)
+    },
+    { extension: 'junit.xml', output: 'junit_path', render: (report) => renderJunit(report) }
+];
+
+;// CONCATENATED MODULE: ./src/report/build-coverage.ts
+function dedupe(items) {
+    return [...new Set(items)];
+}
+/** One coverage row per planned category, then the probed categories not planned. */
+function coverageRowsOf(planned, completed, coverage, { s }) {
+    const completedSet = completed ? new Set(completed) : null;
+    const coverageByCategory = new Map();
+    for (const row of coverage?.categories ?? []) {
+        if (!coverageByCategory.has(row.category))
+            coverageByCategory.set(row.category, row);
+    }
+    const rowFor = (category, isPlanned) => {
+        const cov = coverageByCategory.get(category);
+        let state;
+        if (completedSet === null)
+            state = cov ? 'probed' : 'not reached';
+        else if (completedSet.has(category))
+            state = 'completed';
+        else
+            state = cov && cov.attacks_blocked + cov.attacks_succeeded > 0 ? 'partial' : 'not reached';
+        return {
+            category: s(category),
+            planned: isPlanned,
+            state,
+            blocked: cov ? cov.attacks_blocked : null,
+            succeeded: cov ? cov.attacks_succeeded : null,
+            owasp: cov ? s(cov.owasp) : null,
+            atlas: cov ? s(cov.atlas) : null,
+            worstSeverity: cov ? cov.worst_severity : null
+        };
+    };
+    const rows = [];
+    const plannedSet = new Set(planned ?? []);
+    for (const c of planned ?? [])
+        rows.push(rowFor(c, true));
+    for (const c of coverageByCategory.keys())
+        if (!plannedSet.has(c))
+            rows.push(rowFor(c, false));
+    return rows;
+}
+
+;// CONCATENATED MODULE: ./src/report/scrub.ts
+/** Text of the service made safe for the report model: the given secrets scrubbed from every string kept. */
+
+const str = (v) => (typeof v === 'string' ? v : null);
+const scrub_int = (v) => (typeof v === 'number' && Number.isFinite(v) ? v : null);
+function scrubberOf(secrets) {
+    const scrub = makeScrubber(secrets);
+    return {
+        s: (v) => scrub(v),
+        sn: (v) => {
+            const t = str(v);
+            return t === null ? null : scrub(t);
+        }
+    };
+}
+
+;// CONCATENATED MODULE: ./src/report/build-findings.ts
+/**
+ * The findings of the report model: each service finding with its proof
+ * redacted and scrubbed, its fingerprint and its standing (how it counts
+ * against the gate), then ordered, grouped and counted.
+ */
+
+
+
+
+
+
+/** True for a finding whose proof the plan withholds. */
+function isRedactedFinding(f) {
+    return f.attacks.length === 0 && (f.description === REDACTED || f.expected_behavior === REDACTED);
+}
+/** One replay step: every value as text, credentials redacted (header values, URL user-info and parameters). */
+function reportStep(raw, { s, sn }) {
+    // Values may be strings, numbers, booleans, null or arrays of those: redactHeaders makes them text.
+    const headers = isRecord(raw.headers) ? raw.headers : null;
+    let redacted = null;
+    if (headers) {
+        redacted = {};
+        for (const [k, v] of Object.entries(redactHeaders(headers)))
+            redacted[s(k)] = s(v);
+    }
+    const url = sn(raw.url);
+    return {
+        step: s(str(raw.step) ?? ''),
+        message: sn(raw.message),
+        response: sn(raw.response),
+        sessionId: sn(raw.session_id),
+        method: sn(raw.method),
+        url: url === null ? null : redactUrl(url),
+        headers: redacted,
+        body: sn(raw.body),
+        responseStatus: scrub_int(raw.response_status),
+        responseBody: sn(raw.response_body),
+        target: sn(raw.target),
+        assertion: sn(raw.assertion),
+        expectedBehavior: sn(raw.expected_behavior),
+        captureAs: sn(raw.capture_as)
+    };
+}
+function reportAttack(a, t) {
+    const { s, sn } = t;
+    return {
+        attackId: s(a.attack_id),
+        score: a.score,
+        lastReplayStatus: s(a.last_replay_status),
+        createdAt: s(a.created_at),
+        lastReplayedAt: sn(a.last_replayed_at),
+        // The contract requires source on every attack (parsed by AttackSource).
+        source: {
+            sourceType: s(a.source.source_type),
+            assessmentId: s(a.source.assessment_id),
+            attackIndex: a.source.attack_index,
+            date: s(a.source.date)
+        },
+        steps: a.replay_script.map((st) => reportStep(st, t))
+    };
+}
+function standingOf(f, threshold, outcome) {
+    if (!atOrAbove(f.severity, threshold))
+        return 'below';
+    if (isClosedFindingStatus(f.status))
+        return 'closed';
+    // The gate's own list of findings that do not block (accepted, or known with fail_on new).
+    const waived = outcome?.waived.get(f.finding_id);
+    return waived ?? 'blocking';
+}
+function reportFinding(f, threshold, t, fp) {
+    const { s } = t;
+    const { outcome } = fp;
+    const acceptedBy = outcome?.acceptance.acceptedBy.get(f.finding_id);
+    return {
+        findingId: s(f.finding_id),
+        severity: f.severity,
+        category: s(f.category),
+        lens: f.lens,
+        // Any non-empty string (the complete set is not shown): service text, scrubbed like the rest.
+        status: s(f.status),
+        description: s(f.description),
+        expectedBehavior: s(f.expected_behavior),
+        createdAt: s(f.created_at),
+        redacted: isRedactedFinding(f),
+        atOrAbove: atOrAbove(f.severity, threshold),
+        attacks: f.attacks.map((a) => reportAttack(a, t)),
+        fingerprint: outcome?.diff.fingerprintById.get(f.finding_id) ?? fingerprint(f, fp.runId),
+        baselineState: fp.hasBaseline ? (outcome?.diff.stateById.get(f.finding_id) ?? null) : null,
+        accepted: acceptedBy ? fp.toAcceptance(acceptedBy) : null,
+        standing: standingOf(f, threshold, outcome)
+    };
+}
+/** Most severe first, open before the others, else in the service's order. */
+function orderFindings(findings) {
+    const indexed = findings.map((f, i) => ({ f, i }));
+    indexed.sort((a, b) => severityRank(a.f.severity) - severityRank(b.f.severity) || Number(b.f.status === 'open') - Number(a.f.status === 'open') || a.i - b.i);
+    return indexed.map((x) => x.f);
+}
+/** The findings at or above the threshold, one group per severity. */
+function groupBySeverity(findings, threshold) {
+    const groups = [];
+    for (const sev of SEVERITIES) {
+        if (!atOrAbove(sev, threshold))
+            continue;
+        const inGroup = findings.filter((f) => f.severity === sev);
+        if (inGroup.length > 0)
+            groups.push({ severity: sev, findings: inGroup });
+    }
+    return groups;
+}
+function countFindings(findings) {
+    const c = {
+        total: findings.length,
+        bySeverity: zeroCounts(),
+        openBySeverity: zeroCounts(),
+        atOrAbove: 0,
+        openAtOrAbove: 0,
+        belowThreshold: 0,
+        belowBySeverity: zeroCounts(),
+        redacted: 0,
+        redactedAtOrAbove: 0,
+        byStanding: { blocking: zeroCounts(), known: zeroCounts(), accepted: zeroCounts(), closed: zeroCounts(), below: zeroCounts() }
+    };
+    for (const f of findings) {
+        c.byStanding[f.standing][f.severity] += 1;
+        c.bySeverity[f.severity] += 1;
+        if (f.status === 'open')
+            c.openBySeverity[f.severity] += 1;
+        if (f.atOrAbove) {
+            c.atOrAbove += 1;
+            if (f.status === 'open')
+                c.openAtOrAbove += 1;
+        }
+        else {
+            c.belowThreshold += 1;
+            c.belowBySeverity[f.severity] += 1;
+        }
+        if (f.redacted) {
+            c.redacted += 1;
+            if (f.atOrAbove)
+                c.redactedAtOrAbove += 1;
+        }
+    }
+    return c;
+}
+
+;// CONCATENATED MODULE: ./src/report/build-report.ts
+/**
+ * buildReport: one pure function turns what the gate read and decided into the
+ * report model (report-model.ts), in named steps: the findings and their
+ * counts, the coverage rows, the baseline and accepted-risks parts and the
+ * headline they make, then the run's own fields. Every string from the service
+ * or the inputs is scrubbed of the secrets here, once.
+ */
+
+
+
+
+
+/** "1,234", as the renderings write counts. */
+const num = (n) => n.toLocaleString('en-US');
+function acceptanceOf(e, { s }) {
+    return {
+        index: e.index,
+        line: e.line,
+        category: s(e.category),
+        fingerprint: e.fingerprint,
+        reasonCode: e.reasonCode,
+        explanation: s(e.explanation),
+        owner: s(e.owner),
+        expires: e.expires
+    };
+}
+/** Every finding of the run, ordered, with its standing; the counts (null when the findings are unreadable). */
+function findingsPart(input, t) {
+    const policy = input.policy ?? null;
+    const findingPolicy = {
+        outcome: policy?.outcome ?? null,
+        hasBaseline: policy?.baseline != null,
+        toAcceptance: (e) => acceptanceOf(e, t),
+        runId: input.run?.run_id ?? input.runListItem?.run_id ?? null
+    };
+    const findings = orderFindings((input.findings ?? []).map((f) => reportFinding(f, input.minSeverity, t, findingPolicy)));
+    return { findings, counts: input.findings !== null ? countFindings(findings) : null };
+}
+/** The categories planned and completed, and one coverage row per category. */
+function coveragePart(input, t) {
+    const { run, runListItem: item } = input;
+    const plannedRaw = run?.categories_planned ?? item?.categories_planned ?? null;
+    const planned = plannedRaw ? dedupe(plannedRaw) : null;
+    const completedRaw = run?.categories_completed ?? null;
+    const coverageRows = coverageRowsOf(planned, completedRaw, input.coverage, t);
+    const plannedRows = coverageRows.filter((r) => r.planned);
+    return {
+        categories: {
+            categoriesPlanned: planned ? planned.map(t.s) : null,
+            categoriesCompleted: completedRaw ? dedupe(completedRaw).map(t.s) : null
+        },
+        rows: {
+            coverageReadable: input.coverage !== null,
+            coverageRows,
+            coverageCompleted: plannedRows.filter((r) => r.state === 'completed').length,
+            coverageNotReached: plannedRows.filter((r) => r.state === 'not reached').length
+        }
+    };
+}
+/** What the baseline says of this run: new, known and gone findings, and where it came from. */
+function baselinePart(policy, findings, { s }) {
+    const b = policy.baseline;
+    const outcome = policy.outcome;
+    // New: blocking and not in the baseline. Known: in it and neither closed nor
+    // accepted (blocking with fail_on any, not with fail_on new).
+    const newBySeverity = zeroCounts();
+    let knownCount = 0;
+    for (const f of findings) {
+        if (f.standing !== 'blocking' && f.standing !== 'known')
+            continue;
+        if (f.baselineState === 'known')
+            knownCount += 1;
+        else if (f.baselineState === 'new')
+            newBySeverity[f.severity] += 1;
+    }
+    return {
+        failOn: policy.failOn,
+        available: b !== null,
+        source: policy.baselineSource ? s(policy.baselineSource) : null,
+        why: policy.baselineWhy ? s(policy.baselineWhy) : null,
+        runId: b ? s(b.run_id) : null,
+        createdAt: b ? s(b.created_at) : null,
+        commit: b?.commit ? s(b.commit) : null,
+        newCount: SEVERITIES.reduce((n, sev) => n + newBySeverity[sev], 0),
+        knownCount,
+        newBySeverity,
+        gone: (outcome?.diff.gone ?? []).map((g) => ({
+            fingerprint: g.fingerprint,
+            category: s(g.category),
+            severity: g.severity,
+            description: s(g.description)
+        })),
+        uncovered: (outcome?.diff.uncovered ?? []).map(s),
+        saved: policy.baselineSaved ? s(policy.baselineSaved) : null
+    };
+}
+/** The accepted-risks file's part: null when there is none and the pull request adds none. */
+function acceptancesPart(policy, findings, t) {
+    const a = policy?.accepted;
+    if (!a || (a.source === null && a.prAdds.length === 0))
+        return null;
+    const outcome = policy.outcome;
+    const toAcceptance = (e) => acceptanceOf(e, t);
+    return {
+        path: t.s(a.path),
+        source: a.source ? t.s(a.source) : null,
+        acceptedCount: findings.filter((f) => f.accepted !== null).length,
+        expired: (outcome?.acceptance.expired ?? []).map(toAcceptance),
+        stale: (outcome?.acceptance.stale ?? []).map(toAcceptance),
+        prAdds: a.prAdds.map(toAcceptance),
+        prRemoves: a.prRemoves.map(toAcceptance)
+    };
+}
+/** "1 new high · 3 known · 1 accepted · 2 gone"; '' without a baseline or acceptances. */
+function headlineOf(baseline, acceptances, counts) {
+    const parts = [];
+    if (baseline?.available) {
+        const { newBySeverity } = baseline;
+        const newParts = SEVERITIES.filter((sev) => newBySeverity[sev] > 0).map((sev) => `${num(newBySeverity[sev])} new ${sev}`);
+        parts.push(...(newParts.length > 0 ? newParts : ['0 new']), `${num(baseline.knownCount)} known`);
+    }
+    const acceptedAtOrAbove = counts ? SEVERITIES.reduce((n, sev) => n + counts.byStanding.accepted[sev], 0) : 0;
+    if (acceptances && acceptedAtOrAbove > 0)
+        parts.push(`${num(acceptedAtOrAbove)} accepted`);
+    if (baseline?.available && baseline.gone.length > 0)
+        parts.push(`${num(baseline.gone.length)} gone`);
+    if (acceptances && acceptances.expired.length > 0)
+        parts.push(`${num(acceptances.expired.length)} expired acceptance${acceptances.expired.length === 1 ? '' : 's'}`);
+    return parts.join(' · ');
+}
+/** The run as last seen: its status, else its list item's fields. */
+function runPart(run, item, { sn }) {
+    return {
+        runId: sn(run?.run_id ?? item?.run_id ?? null),
+        runStatus: sn(run?.status ?? item?.status ?? null),
+        startedAt: sn(run?.started_at ?? item?.started_at ?? null),
+        completedAt: sn(run?.completed_at ?? item?.completed_at ?? null)
+    };
+}
+/** How the model was obtained and what the profile sync did, scrubbed. */
+function targetPart(input, { s }) {
+    const { target, profileSync } = input;
+    return {
+        target: target
+            ? {
+                outcome: target.outcome,
+                name: s(target.name),
+                movedFrom: target.movedFrom
+                    ? { name: s(target.movedFrom.name), modelId: s(target.movedFrom.modelId), endpointHost: s(target.movedFrom.endpointHost) }
+                    : null
+            }
+            : null,
+        profileSync: profileSync
+            ? {
+                ...profileSync,
+                file: s(profileSync.file),
+                changed: profileSync.changed.map(s),
+                confirmed: profileSync.confirmed.map(s),
+                error: profileSync.error === null ? null : s(profileSync.error)
+            }
+            : null
+    };
+}
+function buildReport(input) {
+    const t = scrubberOf(input.secrets ?? []);
+    const { s } = t;
+    const policy = input.policy ?? null;
+    const { findings, counts } = findingsPart(input, t);
+    const baseline = policy ? baselinePart(policy, findings, t) : null;
+    const acceptances = acceptancesPart(policy, findings, t);
+    const coverage = coveragePart(input, t);
+    // Keys in the order report.json writes them.
+    return {
+        schemaVersion: REPORT_SCHEMA_VERSION,
+        modelId: s(input.modelId),
+        modelName: input.model ? s(input.model.name) : null,
+        endpointHost: input.model ? s(input.model.endpoint_host) : null,
+        minSeverity: input.minSeverity,
+        result: input.result,
+        reason: s(input.reason),
+        verdict: input.verdict,
+        verdictComputed: input.verdictComputed,
+        ...runPart(input.run, input.runListItem, t),
+        ...coverage.categories,
+        ingestIncomplete: input.runListItem ? input.runListItem.ingest_incomplete : null,
+        elapsedMs: input.elapsedMs,
+        ...coverage.rows,
+        findingsReadable: input.findings !== null,
+        findings,
+        groups: groupBySeverity(findings, input.minSeverity),
+        below: findings.filter((f) => !f.atOrAbove),
+        counts,
+        redactionReason: counts && counts.redacted > 0 ? REDACTION_REASON : null,
+        notes: input.notes.map(s),
+        runUrl: input.runUrl ?? null,
+        commitSha: input.commit?.sha && /^[0-9a-f]{7,40}$/i.test(input.commit.sha) ? input.commit.sha.toLowerCase() : null,
+        assessedAt: input.commit?.at ?? null,
+        ...targetPart(input, t),
+        baseline,
+        acceptances,
+        headline: headlineOf(baseline, acceptances, counts),
+        pipeline: input.pipeline
+            ? { ...input.pipeline, budgetLine: t.s(input.pipeline.budgetLine), lines: input.pipeline.lines.map(t.s) }
+            : null
+    };
+}
+
 ;// CONCATENATED MODULE: ./src/report/summary.ts
 /**
  * The job summary (GITHUB_STEP_SUMMARY): the same report as the comment, with
  * more detail (longer replay fields, findings below the threshold listed), under
  * GitHub's 1 MiB limit of a step summary.
  */
+
 
 /** GitHub's limit on a step summary, in bytes. */
 const SUMMARY_LIMIT = 1024 * 1024;
@@ -51749,11 +51919,9 @@ const ACTION_VERSION = '1.0.0';
 /**
  * Stage report: one report model, then each of its formats. The gate's run
  * becomes a Report (buildReport, its values scrubbed of the step's secrets
- * before any format escapes them), written as report.json, SARIF and JUnit,
+ * before any format escapes them), written in each registered file format (report/formats.ts),
  * and rendered as the outputs, annotations, job summary and comment.
  */
-
-
 
 
 
@@ -51862,16 +52030,15 @@ async function gateReport(ctx, { prepared, policy, outcome, recorded, planned, p
 }
 async function writeReportFiles(ctx, inputs, report, name) {
     const { io } = ctx;
-    const sarif = renderSarif(report, {
-        location: inputs.sarifLocation || workflowFile(io.env),
-        threshold: inputs.sarifMinSeverity,
+    const opts = {
+        sarifLocation: inputs.sarifLocation || workflowFile(io.env),
+        sarifMinSeverity: inputs.sarifMinSeverity,
         toolVersion: ACTION_VERSION
-    });
-    return {
-        json: await io.writeReportFile(name, 'json', renderJson(report)),
-        sarif: await io.writeReportFile(name, 'sarif', JSON.stringify(sarif, null, 2)),
-        junit: await io.writeReportFile(name, 'junit.xml', renderJunit(report))
     };
+    const files = {};
+    for (const format of REPORT_FORMATS)
+        files[format.output] = await io.writeReportFile(name, format.extension, format.render(report, opts));
+    return files;
 }
 function gateOutputs(outcome, report, files) {
     const { decision, run } = outcome;
@@ -51884,9 +52051,7 @@ function gateOutputs(outcome, report, files) {
         findings_count: decision.findingsAtOrAbove === null ? '' : String(decision.findingsAtOrAbove),
         categories_planned: JSON.stringify(run?.categories_planned ?? []),
         categories_completed: JSON.stringify(run?.categories_completed ?? []),
-        report_path: files.json,
-        sarif_path: files.sarif,
-        junit_path: files.junit,
+        ...files,
         new_count: b?.available ? String(b.newCount) : '',
         known_count: b?.available ? String(b.knownCount) : '',
         gone_count: b?.available ? String(b.gone.length) : '',
@@ -51899,14 +52064,13 @@ function gateOutputs(outcome, report, files) {
 /**
  * The commit status edge: deployment runs happen on the default branch and
  * do not show as checks on the pull request, so the result is set on the
- * commit as `agent-security/<model or target>`: pending when the step
+ * commit as `agent-security/<model_id, target_name or preview>`: pending when the step
  * starts on it, then success, failure or error with the step's last line as
  * description and the workflow run as target. commit_status: auto sets it on
  * deployment_status and repository_dispatch runs, always on every run with a
  * commit, off never. A status that cannot be set is a warning: it never
  * changes the result.
  */
-
 
 
 
@@ -51927,9 +52091,22 @@ function statusEdge(ctx, inputs, planned) {
         token: inputs.githubToken,
         repo,
         sha: planned.commit,
-        context: statusContext(subjectName(planned.subject)),
+        context: statusContext(statusName(inputs, planned.subject)),
         targetUrl: runUrl(env)
     };
+}
+/**
+ * The name in the status context. Branch protection requires a context by
+ * name, so it must be the same on every pull request: a model's id, a
+ * target_name given, or `preview` for the per-PR preview target (whose own
+ * name, `<repo>-pr-<N>`, changes with every pull request).
+ */
+function statusName(inputs, subject) {
+    if (subject.kind === 'model')
+        return subject.modelId;
+    const t = inputs.target;
+    const given = t.kind === 'endpoint' ? t.endpoint.name : t.kind === 'preview' ? t.name : null;
+    return given ?? 'preview';
 }
 async function setStatus(ctx, edge, state, description) {
     const set = await ctx.io.setCommitStatus({
@@ -51962,8 +52139,9 @@ async function finishStatus(ctx, edge, result, step) {
  * was and for which commit, so a green comment never stays on a red check.
  *
  * Everything that may quote the service or the user goes through
- * markdown-safe.ts (issue 11: the error path renders service text inert).
+ * markdown-safe.ts: the error path renders service text inert too.
  */
+
 
 
 
@@ -53629,6 +53807,7 @@ async function loadBaseline(deps, args) {
  */
 
 
+
 function fit(name) {
     return name.length > LIMITS.targetNameMax ? name.slice(0, LIMITS.targetNameMax) : name;
 }
@@ -53639,6 +53818,31 @@ function defaultTargetName(ctx) {
         return fit(`${repo}-pr-${ctx.prNumber}`);
     const ref = ctx.ref.replace(/[^A-Za-z0-9._-]+/g, '-').replace(/^-+|-+$/g, '');
     return fit(ref === '' ? repo : `${repo}-${ref}`);
+}
+/**
+ * The name a target is registered and found under: the configured name and a
+ * digest of what the service cannot show back (the host it shows, and a
+ * changed host is a moved target). GET /model lists a target's host, never its path, query, reply field or transport, so two configurations
+ * at one host (a path per preview, an endpoint_path changed) would otherwise
+ * share a target, and the step would assess the first one registered. The
+ * digest leaves out every secret value (the credential, query values):
+ * the name is visible in the inventory.
+ */
+function configuredTargetName(name, config) {
+    const url = new URL(config.endpointUrl);
+    const parts = [
+        url.protocol,
+        url.pathname,
+        [...url.searchParams.keys()].sort(),
+        config.responseField,
+        config.transport,
+        config.authType,
+        config.requestTimeout,
+        config.oauth
+    ];
+    const digest = (0,external_node_crypto_.createHash)('sha256').update(JSON.stringify(parts)).digest('hex').slice(0, 8);
+    const suffix = ` #${digest}`;
+    return `${name.slice(0, LIMITS.targetNameMax - suffix.length)}${suffix}`;
 }
 /** The name a target registered afresh after `name`'s model moved to `host` gets. */
 function movedTargetName(name, host) {
@@ -54831,7 +55035,7 @@ async function resolveTarget(deps, target, defaultName) {
         return { modelId: target.modelId, name: null, outcome: 'given', endpointHost: null, movedFrom: null };
     const { api, log, signal } = deps;
     const endpoint = target.endpoint;
-    const name = endpoint.name ?? defaultName;
+    const name = configuredTargetName(endpoint.name ?? defaultName, endpoint);
     const host = hostOf(endpoint.endpointUrl);
     const listed = await api.listModels({ signal });
     const choice = chooseTarget(listed.models, name, endpoint.endpointUrl);
@@ -55394,6 +55598,7 @@ async function reportNotAssessed(ctx, inputs, failure, at = { commit: null }) {
  * for the detail line. The table is bounded so a huge list stays within
  * GitHub's comment size.
  */
+
 
 
 
