@@ -53841,7 +53841,7 @@ function configuredTargetName(name, config) {
         config.oauth
     ];
     const digest = (0,external_node_crypto_.createHash)('sha256').update(JSON.stringify(parts)).digest('hex').slice(0, 8);
-    const suffix = ` #${digest}`;
+    const suffix = ` cfg-${digest}`;
     return `${name.slice(0, LIMITS.targetNameMax - suffix.length)}${suffix}`;
 }
 /** The name a target registered afresh after `name`'s model moved to `host` gets. */

@@ -89,9 +89,10 @@ function count(w: World, mark: number, endpoint: string): number {
   return requestsSince(w, mark).filter((r) => r.endpoint === endpoint).length
 }
 
+/** Models registered under `name` (the configuration digest the action appends, ` cfg-<8 hex>`, left out). */
 function modelsNamed(w: World, name: string): string[] {
   return JSON.parse(w.emu.control.snapshot())
-    .models.filter((m: { name: string }) => m.name === name)
+    .models.filter((m: { name: string }) => m.name.replace(/ cfg-[0-9a-f]{8}/, '') === name)
     .map((m: { model_id: string }) => m.model_id)
 }
 
@@ -153,7 +154,7 @@ describe(`target and profile, bundled action on ${rt.name}`, () => {
         expect(count(w, mark, 'registerModel')).toBe(0)
         expect(count(w, mark, 'changeProfile')).toBe(0)
         expect(count(w, mark, 'confirmProfile')).toBe(0)
-        expect(plain(r2.main.summary)).toMatch(/\*\*Target:\*\* reused as agent-app-pr-\d+ · profile v\d+: unchanged/)
+        expect(plain(r2.main.summary)).toMatch(/\*\*Target:\*\* reused as agent-app-pr-\d+ cfg-[0-9a-f]{8} · profile v\d+: unchanged/)
 
         mark = w.emu.requestLog.length
         const r3 = await push(w, { pr, inputs, files: { '.github/agent-profile.yml': PROFILE_V2 } })
@@ -179,7 +180,7 @@ describe(`target and profile, bundled action on ${rt.name}`, () => {
         expect(r2.main.outputs.target).toBe('registered')
         expect(r2.main.outputs.model_id).not.toBe(r1.main.outputs.model_id)
         expect(r2.main.stdout).toMatch(
-          /::warning::Target 'agent-app-pr-\d+' \(model .*\) is registered at 127\.0\.0\.1:\d+, not at localhost:\d+: the agent moved/
+          /::warning::Target 'agent-app-pr-\d+ cfg-[0-9a-f]{8}' \(model .*\) is registered at 127\.0\.0\.1:\d+, not at localhost:\d+: the agent moved/
         )
         expect(modelsNamed(w, `agent-app-pr-${pr} (moved to localhost:${new URL(w.emu.demoAgent.url).port})`)).toEqual([
           r2.main.outputs.model_id

@@ -85,7 +85,7 @@ describe('resolveTarget', () => {
     const d = deps(api)
     const err = await resolveTarget(d, { kind: 'endpoint', endpoint }, 'app-pr-7').catch((e: unknown) => e)
     expect(err).toBeInstanceOf(ServiceError)
-    expect((err as ServiceError).describe()).toMatch(/no model 'app-pr-7 #[0-9a-f]{8}' appeared.*Not registering again/)
+    expect((err as ServiceError).describe()).toMatch(/no model 'app-pr-7 cfg-[0-9a-f]{8}' appeared.*Not registering again/)
     expect(api.calls.filter((c) => c === 'registerModel')).toHaveLength(1)
     expect(d.clock.sleeps).toEqual([1000, 2000, 4000])
   })

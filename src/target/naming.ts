@@ -54,7 +54,7 @@ export function configuredTargetName(name: string, config: TargetConfigParts): s
     config.oauth
   ]
   const digest = createHash('sha256').update(JSON.stringify(parts)).digest('hex').slice(0, 8)
-  const suffix = ` #${digest}`
+  const suffix = ` cfg-${digest}`
   return `${name.slice(0, LIMITS.targetNameMax - suffix.length)}${suffix}`
 }
 
