@@ -55,15 +55,20 @@ export function setupRequestTimeoutMs(inputs: ActionInputs): number {
   return Math.max(30_000, Math.ceil(probeS * 1000) + 30_000)
 }
 
-/** Read and validate the profile file, inside the workspace, before any request. */
-export async function loadProfileFile(env: NodeJS.ProcessEnv, path: string): Promise<ProfileFile> {
-  const raw = await readWorkspaceFile({
+/** The profile file's text, read inside the workspace and bounded; null when it does not exist. */
+export function readProfileText(env: NodeJS.ProcessEnv, path: string): Promise<string | null> {
+  return readWorkspaceFile({
     workspace: nonEmpty(env.GITHUB_WORKSPACE) ?? process.cwd(),
     path,
     input: 'profile_file',
     maxBytes: PROFILE_FILE_MAX_BYTES,
     example: '.github/agent-profile.yml'
   })
+}
+
+/** Read and validate the profile file, inside the workspace, before any request. */
+export async function loadProfileFile(env: NodeJS.ProcessEnv, path: string): Promise<ProfileFile> {
+  const raw = await readProfileText(env, path)
   if (raw === null)
     throw new ConfigError('profile_file', `${path}: no such file in the repository (is actions/checkout run before this step?)`)
   return parseProfileFile(await loadYaml(), path, raw)

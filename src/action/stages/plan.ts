@@ -18,13 +18,11 @@ import { decideCarryOver, planCarryOver, type CarriedResult } from '../../pipeli
 import { policyDigest, subjectKey, textDigest, type AssessmentIdentity } from '../../pipeline/identity.js'
 import { decideMergeQueue, type QueuedPull, type QueueTarget } from '../../pipeline/merge-queue.js'
 import type { AssessmentRecord } from '../../report/comment.js'
-import { PROFILE_FILE_MAX_BYTES } from '../../profile/profile-file.js'
 import { verdictInputs } from '../../decision/carried-result.js'
 import { splitRepository } from '../../github/context.js'
 import { AbortedError, ConfigError, describeFailure } from '../../util/errors.js'
-import { readWorkspaceFile } from '../../util/read-workspace-file.js'
-import { nonEmpty } from '../../util/text.js'
 import type { ActionInputs } from '../inputs.js'
+import { readProfileText } from '../prepare-target.js'
 import type { StepContext } from './context.js'
 import { githubReads } from './github-reads.js'
 import type { GatePolicy } from './load-policy.js'
@@ -57,13 +55,7 @@ export type AssessmentPlan = AssessPlan | CarryOverPlan | { kind: 'fail_closed';
 
 /** sha256 of the profile file's text as the workspace holds it; null without profile_file or when it is missing. */
 async function profileDigestOf(env: NodeJS.ProcessEnv, path: string): Promise<string | null> {
-  const text = await readWorkspaceFile({
-    workspace: nonEmpty(env.GITHUB_WORKSPACE) ?? process.cwd(),
-    path,
-    input: 'profile_file',
-    maxBytes: PROFILE_FILE_MAX_BYTES,
-    example: '.github/agent-profile.yml'
-  })
+  const text = await readProfileText(env, path)
   return text === null ? null : textDigest(text)
 }
 
