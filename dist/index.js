@@ -54304,318 +54304,6 @@ function parseProfileFile(yaml, path, raw) {
     return { content: content, confirm };
 }
 
-;// CONCATENATED MODULE: ./src/action/stages/github-reads.ts
-/**
- * The GitHub client of the step's reads around the run: the pull request of a
- * deployed commit, the queued pull requests, the records of earlier
- * assessments, comparisons. Reads only: every write goes through the
- * scrubbing edge (scrubbed-io.ts).
- */
-
-
-
-/** Budget of the reads of one stage: they must not hold the check for long. */
-const GITHUB_READS_BUDGET_MS = 60_000;
-/** The client, or null when github_token is empty (nothing can be read then). */
-async function githubReads(ctx, token) {
-    if (token === '')
-        return null;
-    return createGitHubClient({
-        token,
-        apiUrl: nonEmpty(ctx.io.env.GITHUB_API_URL) ?? 'https://api.github.com',
-        clock: ctx.clock,
-        deadline: Deadline.after(ctx.clock, GITHUB_READS_BUDGET_MS),
-        signal: ctx.signal,
-        log: ctx.io.log,
-        random: ctx.random
-    });
-}
-
-;// CONCATENATED MODULE: ./src/action/stages/plan.ts
-/**
- * Stage plan: assess, carry a result over, or fail closed
- * (docs/pr-pipelines.md). The identity of the assessment (the model or
- * target, the profile's digest, the digest of the inputs that decide the
- * verdict) is taken here, and the pure decisions of src/pipeline/ are fed
- * what GitHub says:
- * - a pull request's push, or a deployment of its commit: the newest record
- *   of this action's sticky comment, then the files changed since the
- *   assessed commit (agent_paths);
- * - a merge queue: each queued pull request's head and record (merge_group).
- * Whenever GitHub cannot tell, the step assesses: it never carries a result
- * it could not check.
- */
-
-
-
-
-
-
-
-
-
-
-
-/** sha256 of the profile file's text as the workspace holds it; null without profile_file or when it is missing. */
-async function profileDigestOf(env, path) {
-    const text = await readWorkspaceFile({
-        workspace: nonEmpty(env.GITHUB_WORKSPACE) ?? process.cwd(),
-        path,
-        input: 'profile_file',
-        maxBytes: PROFILE_FILE_MAX_BYTES,
-        example: '.github/agent-profile.yml'
-    });
-    return text === null ? null : textDigest(text);
-}
-/** What makes this run's assessment "the same" as a recorded one: the subject, the profile, the verdict inputs. */
-async function assessmentIdentity(ctx, inputs, policy, planned) {
-    const parts = verdictInputs({
-        minSeverity: inputs.minSeverity,
-        categories: inputs.categories,
-        failOn: inputs.failOn,
-        failOnIncomplete: inputs.failOnIncomplete,
-        acceptedText: policy.accepted?.text ?? null,
-        baselineRunId: policy.baseline.baseline?.run_id ?? null
-    });
-    return {
-        subject: subjectKey(planned.subject),
-        profileDigest: inputs.profile === null ? null : await profileDigestOf(ctx.io.env, inputs.profile.path),
-        policyDigest: policyDigest(parts)
-    };
-}
-async function plan(ctx, inputs, policy, planned) {
-    const identity = await assessmentIdentity(ctx, inputs, policy, planned);
-    const decided = planned.event.kind === 'merge_group' ? await planQueue(ctx, inputs, planned, identity) : await planPush(ctx, inputs, planned, identity);
-    // Nothing can assess a preview this event has no deployment of.
-    if (decided.kind === 'assess' && inputs.target.kind === 'preview') {
-        return { kind: 'fail_closed', error: new ConfigError('endpoint_url', `is empty and ${inputs.target.reason}: ${decided.reason}`) };
-    }
-    if (decided.kind === 'assess')
-        ctx.io.log.info(`Assessing: ${decided.reason}.`);
-    if (decided.kind === 'carry_over')
-        ctx.io.log.info(`Not assessing: ${decided.reason}.`);
-    return decided;
-}
-async function reads(ctx, inputs) {
-    const repo = splitRepository(ctx.io.env.GITHUB_REPOSITORY);
-    const gh = repo === undefined ? null : await githubReads(ctx, inputs.githubToken);
-    if (gh === null || repo === undefined)
-        return null;
-    return { gh, repo, login: await tokenLogin(gh, gh, ctx.io.log) };
-}
-function readFailure(ctx, err) {
-    if (err instanceof AbortedError)
-        throw err;
-    ctx.io.log.warning(`Could not read the earlier assessment from GitHub, so this step assesses: ${describeFailure(err)}`);
-    return `the earlier assessment could not be read from GitHub (${describeFailure(err)})`;
-}
-/** A pull request's push, or a deployment of its commit: agent_paths decides. */
-async function planPush(ctx, inputs, planned, identity) {
-    const assess = (reason) => ({ kind: 'assess', reason, identity });
-    const context = { agentPaths: inputs.agentPaths, onDefaultBranch: planned.onDefaultBranch, headSha: planned.commit ?? '', identity };
-    const without = planCarryOver({ ...context, record: null });
-    if (inputs.agentPaths.length === 0 || planned.onDefaultBranch)
-        return assess(without.kind === 'assess' ? without.reason : 'assessing');
-    if (planned.commit === null)
-        return assess('the event names no commit, so no earlier result can stand for it');
-    if (planned.pull === null)
-        return assess('no pull request holds this commit, so no earlier assessment of it is recorded');
-    try {
-        const r = await reads(ctx, inputs);
-        if (r === null)
-            return assess('github_token is empty (or GITHUB_REPOSITORY unset): earlier assessments cannot be read');
-        const found = await findAssessmentRecord(r.gh, planned.pull, identity.subject, r.login, ctx.io.log);
-        const first = planCarryOver({ ...context, headSha: planned.commit, record: found?.record ?? null });
-        const decided = first.kind === 'compare' ? decideCarryOver(first, await r.gh.changedFiles(r.repo, first.base, first.head), inputs.agentPaths) : first;
-        if (decided.kind === 'assess')
-            return assess(decided.reason);
-        return { ...decided, identity, from: found };
-    }
-    catch (err) {
-        return assess(readFailure(ctx, err));
-    }
-}
-/** Each queued pull request's head now, and the newest record of its sticky comment. */
-async function queuedPulls(ctx, inputs, numbers, subject) {
-    const unread = numbers.map((number) => ({ number, headSha: null, record: null }));
-    try {
-        const r = await reads(ctx, inputs);
-        if (r === null)
-            return unread;
-        const out = [];
-        for (const number of numbers) {
-            const pr = { ...r.repo, number };
-            const pull = await r.gh.getPull(r.repo, number);
-            const found = await findAssessmentRecord(r.gh, pr, subject, r.login, ctx.io.log);
-            out.push({ number, headSha: pull?.headSha ?? null, record: found?.record ?? null });
-        }
-        return out;
-    }
-    catch (err) {
-        readFailure(ctx, err);
-        return unread;
-    }
-}
-/** A merge queue: merge_group decides (carry the queued pull requests' passes over, or assess). */
-async function planQueue(ctx, inputs, planned, identity) {
-    const event = planned.event;
-    if (event.kind !== 'merge_group')
-        throw new Error('planQueue: not a merge_group event');
-    const target = inputs.target.kind === 'model' ? 'model' : inputs.target.kind === 'endpoint' ? 'endpoint' : 'preview';
-    const pulls = inputs.mergeGroup === 'assess' ? [] : await queuedPulls(ctx, inputs, event.prNumbers, identity.subject);
-    const decided = decideMergeQueue({
-        mode: inputs.mergeGroup,
-        pulls,
-        eventReason: event.reason,
-        identity,
-        target,
-        queueSha: planned.commit
-    });
-    switch (decided.kind) {
-        case 'carry_over': {
-            const first = decided.pulls[0];
-            return {
-                kind: 'carry_over',
-                result: 'pass',
-                reason: decided.reason,
-                assessedSha: first.assessedSha,
-                changedFiles: [],
-                identity,
-                record: null,
-                from: null
-            };
-        }
-        case 'assess':
-            return { kind: 'assess', reason: decided.reason, identity };
-        case 'fail_closed':
-            return { kind: 'fail_closed', error: new ConfigError('merge_group', decided.reason) };
-    }
-}
-
-;// CONCATENATED MODULE: ./src/action/stages/plan-event.ts
-/**
- * Stage plan event: what the triggering event is for the gate
- * (docs/pr-pipelines.md), read before anything is prepared.
- * - A deployment event that is not ready is skipped: nothing assessed, no
- *   failure, the summary says why.
- * - One that says ready but names no usable URL or commit fails closed,
- *   unless endpoint_url is given.
- * - A deployment runs on the default branch, so the pull request of the
- *   deployed commit is found here: its sticky comment gets the report. None
- *   found: the summary and the commit status only, and the report says so.
- * - Every event: the commit it is about, the pull request whose comment
- *   holds the records of earlier assessments, and the model or target.
- */
-
-
-
-
-
-
-
-
-
-/** The model or target as configured: model_id, else target_name, else the default name of the event's preview. */
-function subjectOf(inputs, env, prNumber, ref) {
-    if (inputs.target.kind === 'model')
-        return { kind: 'model', modelId: inputs.target.modelId };
-    const given = inputs.target.kind === 'endpoint' ? inputs.target.endpoint.name : inputs.target.name;
-    const name = given ??
-        defaultTargetName({
-            repository: env.GITHUB_REPOSITORY ?? '',
-            prNumber,
-            ref: ref ?? nonEmpty(env.GITHUB_HEAD_REF) ?? env.GITHUB_REF_NAME ?? ''
-        });
-    return { kind: 'target', name };
-}
-async function planEvent(ctx, inputs, event) {
-    const { env } = ctx.io;
-    const repo = splitRepository(env.GITHUB_REPOSITORY) ?? null;
-    const commit = eventCommit(event);
-    const plain = (prNumber, pull, lines = []) => ({
-        event,
-        commit,
-        skipped: null,
-        pull,
-        deployment: null,
-        onDefaultBranch: event.kind === 'push' || event.kind === 'other' ? event.onDefaultBranch : false,
-        subject: subjectOf(inputs, env, prNumber, null),
-        acceptedAt: null,
-        lines
-    });
-    switch (event.kind) {
-        case 'deployment_skipped':
-            return { ...plain(null, null), skipped: event.reason };
-        case 'deployment_invalid':
-            if (inputs.target.kind === 'preview') {
-                throw new ConfigError('endpoint_url', `is empty and the deployment event cannot be used: ${event.reason}. Give endpoint_url for this event`);
-            }
-            return plain(null, null, [`The deployment event cannot be used (${event.reason}): assessing endpoint_url as given.`]);
-        case 'deployment':
-            return planDeployment(ctx, inputs, event, repo);
-        case 'pull_request':
-            return plain(event.number, repo === null ? null : { ...repo, number: event.number });
-        case 'merge_group': {
-            const pr = event.prNumbers.at(0) ?? null;
-            const queue = commit === null ? "the merge queue's commit" : `the merge queue's commit ${shortSha(commit)}`;
-            // The queue's commit holds the pull request's own copy of the accepted risks: read them at its base.
-            return { ...plain(pr, null, [`Merge queue: ${queue}${pr === null ? '' : ` (pull request #${pr})`}.`]), acceptedAt: event.baseSha };
-        }
-        default:
-            return plain(null, null);
-    }
-}
-/** A ready deployment: its pull request (open, the deployed commit its head first), found by the commit. */
-async function planDeployment(ctx, inputs, event, repo) {
-    const at = shortSha(event.sha);
-    const where = event.environment === null ? '' : ` to ${oneLine(event.environment, 60)}`;
-    const found = await pullOfCommit(ctx, inputs, repo, event.sha);
-    const pull = typeof found === 'string' ? null : found;
-    const prNumber = pull?.number ?? null;
-    const why = typeof found === 'string' ? found : 'no open pull request holds this commit';
-    const lines = [
-        pull === null
-            ? `Deployment of ${at}${where}: ${why}, so the result is in this summary and the commit status only.`
-            : `Deployment of ${at}${where}, the commit of pull request #${pull.number}: the result goes to its comment and the commit status.`
-    ];
-    const defaultBranch = await defaultBranchOf(ctx);
-    return {
-        event,
-        commit: event.sha,
-        skipped: null,
-        pull: prNumber === null || repo === null ? null : { ...repo, number: prNumber },
-        deployment: { prNumber, ref: event.ref },
-        onDefaultBranch: false,
-        subject: subjectOf(inputs, ctx.io.env, prNumber, event.ref),
-        // The deployed commit may be a pull request's: never read its own copy of the accepted risks.
-        acceptedAt: pull?.baseRef ?? defaultBranch,
-        lines
-    };
-}
-/** The repository's default branch, as the event payload names it. */
-async function defaultBranchOf(ctx) {
-    const payload = await readEventPayload(ctx.io.env.GITHUB_EVENT_PATH);
-    const repository = isRecord(payload) && isRecord(payload.repository) ? payload.repository : {};
-    return typeof repository.default_branch === 'string' && repository.default_branch !== '' ? repository.default_branch : null;
-}
-/** The open pull request holding `sha`, null when none does, or why it could not be looked up. */
-async function pullOfCommit(ctx, inputs, repo, sha) {
-    if (repo === null)
-        return 'GITHUB_REPOSITORY is not set, so its pull request cannot be looked up';
-    const gh = await githubReads(ctx, inputs.githubToken);
-    if (gh === null)
-        return 'github_token is empty, so its pull request cannot be looked up';
-    try {
-        return pullForCommit(await gh.pullsOfCommit(repo, sha), sha);
-    }
-    catch (err) {
-        if (err instanceof AbortedError)
-            throw err;
-        ctx.io.log.warning(`Could not look up the pull request of the deployed commit ${shortSha(sha)}: ${describeFailure(err)}`);
-        return `its pull request could not be looked up (${describeFailure(err)})`;
-    }
-}
-
 ;// CONCATENATED MODULE: ./src/profile/diff.ts
 
 
@@ -55120,15 +54808,19 @@ function setupRequestTimeoutMs(inputs) {
     const probeS = inputs.target.kind === 'endpoint' ? (inputs.target.endpoint.requestTimeout ?? 30) : 0;
     return Math.max(30_000, Math.ceil(probeS * 1000) + 30_000);
 }
-/** Read and validate the profile file, inside the workspace, before any request. */
-async function loadProfileFile(env, path) {
-    const raw = await readWorkspaceFile({
+/** The profile file's text, read inside the workspace and bounded; null when it does not exist. */
+function readProfileText(env, path) {
+    return readWorkspaceFile({
         workspace: nonEmpty(env.GITHUB_WORKSPACE) ?? process.cwd(),
         path,
         input: 'profile_file',
         maxBytes: PROFILE_FILE_MAX_BYTES,
         example: '.github/agent-profile.yml'
     });
+}
+/** Read and validate the profile file, inside the workspace, before any request. */
+async function loadProfileFile(env, path) {
+    const raw = await readProfileText(env, path);
     if (raw === null)
         throw new ConfigError('profile_file', `${path}: no such file in the repository (is actions/checkout run before this step?)`);
     return parseProfileFile(await loadYaml(), path, raw);
@@ -55207,6 +54899,310 @@ async function syncProfileFile(deps, profile, file, target) {
         const line = describeFailure(err);
         deps.io.log.warning(`The profile sync failed; assessing the profile as the service holds it (fail_on_profile_error is false): ${line}`);
         return { file: path, status: 'failed', created: false, changed: [], confirmed: [], version: null, error: line };
+    }
+}
+
+;// CONCATENATED MODULE: ./src/action/stages/github-reads.ts
+/**
+ * The GitHub client of the step's reads around the run: the pull request of a
+ * deployed commit, the queued pull requests, the records of earlier
+ * assessments, comparisons. Reads only: every write goes through the
+ * scrubbing edge (scrubbed-io.ts).
+ */
+
+
+
+/** Budget of the reads of one stage: they must not hold the check for long. */
+const GITHUB_READS_BUDGET_MS = 60_000;
+/** The client, or null when github_token is empty (nothing can be read then). */
+async function githubReads(ctx, token) {
+    if (token === '')
+        return null;
+    return createGitHubClient({
+        token,
+        apiUrl: nonEmpty(ctx.io.env.GITHUB_API_URL) ?? 'https://api.github.com',
+        clock: ctx.clock,
+        deadline: Deadline.after(ctx.clock, GITHUB_READS_BUDGET_MS),
+        signal: ctx.signal,
+        log: ctx.io.log,
+        random: ctx.random
+    });
+}
+
+;// CONCATENATED MODULE: ./src/action/stages/plan.ts
+/**
+ * Stage plan: assess, carry a result over, or fail closed
+ * (docs/pr-pipelines.md). The identity of the assessment (the model or
+ * target, the profile's digest, the digest of the inputs that decide the
+ * verdict) is taken here, and the pure decisions of src/pipeline/ are fed
+ * what GitHub says:
+ * - a pull request's push, or a deployment of its commit: the newest record
+ *   of this action's sticky comment, then the files changed since the
+ *   assessed commit (agent_paths);
+ * - a merge queue: each queued pull request's head and record (merge_group).
+ * Whenever GitHub cannot tell, the step assesses: it never carries a result
+ * it could not check.
+ */
+
+
+
+
+
+
+
+
+
+/** sha256 of the profile file's text as the workspace holds it; null without profile_file or when it is missing. */
+async function profileDigestOf(env, path) {
+    const text = await readProfileText(env, path);
+    return text === null ? null : textDigest(text);
+}
+/** What makes this run's assessment "the same" as a recorded one: the subject, the profile, the verdict inputs. */
+async function assessmentIdentity(ctx, inputs, policy, planned) {
+    const parts = verdictInputs({
+        minSeverity: inputs.minSeverity,
+        categories: inputs.categories,
+        failOn: inputs.failOn,
+        failOnIncomplete: inputs.failOnIncomplete,
+        acceptedText: policy.accepted?.text ?? null,
+        baselineRunId: policy.baseline.baseline?.run_id ?? null
+    });
+    return {
+        subject: subjectKey(planned.subject),
+        profileDigest: inputs.profile === null ? null : await profileDigestOf(ctx.io.env, inputs.profile.path),
+        policyDigest: policyDigest(parts)
+    };
+}
+async function plan(ctx, inputs, policy, planned) {
+    const identity = await assessmentIdentity(ctx, inputs, policy, planned);
+    const decided = planned.event.kind === 'merge_group' ? await planQueue(ctx, inputs, planned, identity) : await planPush(ctx, inputs, planned, identity);
+    // Nothing can assess a preview this event has no deployment of.
+    if (decided.kind === 'assess' && inputs.target.kind === 'preview') {
+        return { kind: 'fail_closed', error: new ConfigError('endpoint_url', `is empty and ${inputs.target.reason}: ${decided.reason}`) };
+    }
+    if (decided.kind === 'assess')
+        ctx.io.log.info(`Assessing: ${decided.reason}.`);
+    if (decided.kind === 'carry_over')
+        ctx.io.log.info(`Not assessing: ${decided.reason}.`);
+    return decided;
+}
+async function reads(ctx, inputs) {
+    const repo = splitRepository(ctx.io.env.GITHUB_REPOSITORY);
+    const gh = repo === undefined ? null : await githubReads(ctx, inputs.githubToken);
+    if (gh === null || repo === undefined)
+        return null;
+    return { gh, repo, login: await tokenLogin(gh, gh, ctx.io.log) };
+}
+function readFailure(ctx, err) {
+    if (err instanceof AbortedError)
+        throw err;
+    ctx.io.log.warning(`Could not read the earlier assessment from GitHub, so this step assesses: ${describeFailure(err)}`);
+    return `the earlier assessment could not be read from GitHub (${describeFailure(err)})`;
+}
+/** A pull request's push, or a deployment of its commit: agent_paths decides. */
+async function planPush(ctx, inputs, planned, identity) {
+    const assess = (reason) => ({ kind: 'assess', reason, identity });
+    const context = { agentPaths: inputs.agentPaths, onDefaultBranch: planned.onDefaultBranch, headSha: planned.commit ?? '', identity };
+    const without = planCarryOver({ ...context, record: null });
+    if (inputs.agentPaths.length === 0 || planned.onDefaultBranch)
+        return assess(without.kind === 'assess' ? without.reason : 'assessing');
+    if (planned.commit === null)
+        return assess('the event names no commit, so no earlier result can stand for it');
+    if (planned.pull === null)
+        return assess('no pull request holds this commit, so no earlier assessment of it is recorded');
+    try {
+        const r = await reads(ctx, inputs);
+        if (r === null)
+            return assess('github_token is empty (or GITHUB_REPOSITORY unset): earlier assessments cannot be read');
+        const found = await findAssessmentRecord(r.gh, planned.pull, identity.subject, r.login, ctx.io.log);
+        const first = planCarryOver({ ...context, headSha: planned.commit, record: found?.record ?? null });
+        const decided = first.kind === 'compare' ? decideCarryOver(first, await r.gh.changedFiles(r.repo, first.base, first.head), inputs.agentPaths) : first;
+        if (decided.kind === 'assess')
+            return assess(decided.reason);
+        return { ...decided, identity, from: found };
+    }
+    catch (err) {
+        return assess(readFailure(ctx, err));
+    }
+}
+/** Each queued pull request's head now, and the newest record of its sticky comment. */
+async function queuedPulls(ctx, inputs, numbers, subject) {
+    const unread = numbers.map((number) => ({ number, headSha: null, record: null }));
+    try {
+        const r = await reads(ctx, inputs);
+        if (r === null)
+            return unread;
+        const out = [];
+        for (const number of numbers) {
+            const pr = { ...r.repo, number };
+            const pull = await r.gh.getPull(r.repo, number);
+            const found = await findAssessmentRecord(r.gh, pr, subject, r.login, ctx.io.log);
+            out.push({ number, headSha: pull?.headSha ?? null, record: found?.record ?? null });
+        }
+        return out;
+    }
+    catch (err) {
+        readFailure(ctx, err);
+        return unread;
+    }
+}
+/** A merge queue: merge_group decides (carry the queued pull requests' passes over, or assess). */
+async function planQueue(ctx, inputs, planned, identity) {
+    const event = planned.event;
+    if (event.kind !== 'merge_group')
+        throw new Error('planQueue: not a merge_group event');
+    const target = inputs.target.kind === 'model' ? 'model' : inputs.target.kind === 'endpoint' ? 'endpoint' : 'preview';
+    const pulls = inputs.mergeGroup === 'assess' ? [] : await queuedPulls(ctx, inputs, event.prNumbers, identity.subject);
+    const decided = decideMergeQueue({
+        mode: inputs.mergeGroup,
+        pulls,
+        eventReason: event.reason,
+        identity,
+        target,
+        queueSha: planned.commit
+    });
+    switch (decided.kind) {
+        case 'carry_over': {
+            const first = decided.pulls[0];
+            return {
+                kind: 'carry_over',
+                result: 'pass',
+                reason: decided.reason,
+                assessedSha: first.assessedSha,
+                changedFiles: [],
+                identity,
+                record: null,
+                from: null
+            };
+        }
+        case 'assess':
+            return { kind: 'assess', reason: decided.reason, identity };
+        case 'fail_closed':
+            return { kind: 'fail_closed', error: new ConfigError('merge_group', decided.reason) };
+    }
+}
+
+;// CONCATENATED MODULE: ./src/action/stages/plan-event.ts
+/**
+ * Stage plan event: what the triggering event is for the gate
+ * (docs/pr-pipelines.md), read before anything is prepared.
+ * - A deployment event that is not ready is skipped: nothing assessed, no
+ *   failure, the summary says why.
+ * - One that says ready but names no usable URL or commit fails closed,
+ *   unless endpoint_url is given.
+ * - A deployment runs on the default branch, so the pull request of the
+ *   deployed commit is found here: its sticky comment gets the report. None
+ *   found: the summary and the commit status only, and the report says so.
+ * - Every event: the commit it is about, the pull request whose comment
+ *   holds the records of earlier assessments, and the model or target.
+ */
+
+
+
+
+
+
+
+
+
+/** The model or target as configured: model_id, else target_name, else the default name of the event's preview. */
+function subjectOf(inputs, env, prNumber, ref) {
+    if (inputs.target.kind === 'model')
+        return { kind: 'model', modelId: inputs.target.modelId };
+    const given = inputs.target.kind === 'endpoint' ? inputs.target.endpoint.name : inputs.target.name;
+    const name = given ??
+        defaultTargetName({
+            repository: env.GITHUB_REPOSITORY ?? '',
+            prNumber,
+            ref: ref ?? nonEmpty(env.GITHUB_HEAD_REF) ?? env.GITHUB_REF_NAME ?? ''
+        });
+    return { kind: 'target', name };
+}
+async function planEvent(ctx, inputs, event) {
+    const { env } = ctx.io;
+    const repo = splitRepository(env.GITHUB_REPOSITORY) ?? null;
+    const commit = eventCommit(event);
+    const plain = (prNumber, pull, lines = []) => ({
+        event,
+        commit,
+        skipped: null,
+        pull,
+        deployment: null,
+        onDefaultBranch: event.kind === 'push' || event.kind === 'other' ? event.onDefaultBranch : false,
+        subject: subjectOf(inputs, env, prNumber, null),
+        acceptedAt: null,
+        lines
+    });
+    switch (event.kind) {
+        case 'deployment_skipped':
+            return { ...plain(null, null), skipped: event.reason };
+        case 'deployment_invalid':
+            if (inputs.target.kind === 'preview') {
+                throw new ConfigError('endpoint_url', `is empty and the deployment event cannot be used: ${event.reason}. Give endpoint_url for this event`);
+            }
+            return plain(null, null, [`The deployment event cannot be used (${event.reason}): assessing endpoint_url as given.`]);
+        case 'deployment':
+            return planDeployment(ctx, inputs, event, repo);
+        case 'pull_request':
+            return plain(event.number, repo === null ? null : { ...repo, number: event.number });
+        case 'merge_group': {
+            const pr = event.prNumbers.at(0) ?? null;
+            const queue = commit === null ? "the merge queue's commit" : `the merge queue's commit ${shortSha(commit)}`;
+            // The queue's commit holds the pull request's own copy of the accepted risks: read them at its base.
+            return { ...plain(pr, null, [`Merge queue: ${queue}${pr === null ? '' : ` (pull request #${pr})`}.`]), acceptedAt: event.baseSha };
+        }
+        default:
+            return plain(null, null);
+    }
+}
+/** A ready deployment: its pull request (open, the deployed commit its head first), found by the commit. */
+async function planDeployment(ctx, inputs, event, repo) {
+    const at = shortSha(event.sha);
+    const where = event.environment === null ? '' : ` to ${oneLine(event.environment, 60)}`;
+    const found = await pullOfCommit(ctx, inputs, repo, event.sha);
+    const pull = typeof found === 'string' ? null : found;
+    const prNumber = pull?.number ?? null;
+    const why = typeof found === 'string' ? found : 'no open pull request holds this commit';
+    const lines = [
+        pull === null
+            ? `Deployment of ${at}${where}: ${why}, so the result is in this summary and the commit status only.`
+            : `Deployment of ${at}${where}, the commit of pull request #${pull.number}: the result goes to its comment and the commit status.`
+    ];
+    const defaultBranch = await defaultBranchOf(ctx);
+    return {
+        event,
+        commit: event.sha,
+        skipped: null,
+        pull: prNumber === null || repo === null ? null : { ...repo, number: prNumber },
+        deployment: { prNumber, ref: event.ref },
+        onDefaultBranch: false,
+        subject: subjectOf(inputs, ctx.io.env, prNumber, event.ref),
+        // The deployed commit may be a pull request's: never read its own copy of the accepted risks.
+        acceptedAt: pull?.baseRef ?? defaultBranch,
+        lines
+    };
+}
+/** The repository's default branch, as the event payload names it. */
+async function defaultBranchOf(ctx) {
+    const payload = await readEventPayload(ctx.io.env.GITHUB_EVENT_PATH);
+    const repository = isRecord(payload) && isRecord(payload.repository) ? payload.repository : {};
+    return typeof repository.default_branch === 'string' && repository.default_branch !== '' ? repository.default_branch : null;
+}
+/** The open pull request holding `sha`, null when none does, or why it could not be looked up. */
+async function pullOfCommit(ctx, inputs, repo, sha) {
+    if (repo === null)
+        return 'GITHUB_REPOSITORY is not set, so its pull request cannot be looked up';
+    const gh = await githubReads(ctx, inputs.githubToken);
+    if (gh === null)
+        return 'github_token is empty, so its pull request cannot be looked up';
+    try {
+        return pullForCommit(await gh.pullsOfCommit(repo, sha), sha);
+    }
+    catch (err) {
+        if (err instanceof AbortedError)
+            throw err;
+        ctx.io.log.warning(`Could not look up the pull request of the deployed commit ${shortSha(sha)}: ${describeFailure(err)}`);
+        return `its pull request could not be looked up (${describeFailure(err)})`;
     }
 }
 
