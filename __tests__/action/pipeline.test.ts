@@ -197,7 +197,7 @@ describe('deployment events', () => {
     gh.seedPull({ number: 12, headSha: B })
     await step(deploymentStatus('success', B), { model_id: 'm', accepted_risks_file: '' })
     const refs = gh.requests.filter((r) => r.path.includes('/contents/')).map((r) => r.query.ref)
-    expect(refs).toEqual(['main'])
+    expect(refs).toEqual(['refs/heads/main'])
   })
 
   it('a deployment that is not ready is skipped: no run, no failure, no status, 0 assessments', async () => {
