@@ -55177,12 +55177,14 @@ async function planDeployment(ctx, inputs, event, repo) {
         deployment: { prNumber, ref: event.ref },
         onDefaultBranch: false,
         subject: subjectOf(inputs, ctx.io.env, prNumber, event.ref),
-        // The deployed commit may be a pull request's: never read its own copy of the accepted risks.
-        acceptedAt: pull?.baseRef ?? defaultBranch,
+        // The deployed commit may be a pull request's: never read its own copy of the accepted risks. A full ref,
+        // so the report says "the branch main" (without one, baselineScope's default branch applies).
+        acceptedAt: branchRef(pull?.baseRef ?? defaultBranch),
         lines
     };
 }
 /** The repository's default branch, as the event payload names it. */
+const branchRef = (branch) => (branch ? `refs/heads/${branch}` : null);
 async function defaultBranchOf(ctx) {
     const payload = await readEventPayload(ctx.io.env.GITHUB_EVENT_PATH);
     const repository = isRecord(payload) && isRecord(payload.repository) ? payload.repository : {};
