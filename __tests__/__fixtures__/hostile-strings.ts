@@ -209,7 +209,7 @@ export function checkMarkdown(md: string, opts: { allowLinks?: string[] } = {}):
   )
   // And the record line under it (its exact shape only).
   body = body.replace(
-    /^<!-- asas-gate:record=1;result=(pass|fail|incomplete|error);assessed=[0-9a-f]{40,64};head=[0-9a-f]{40,64};subject=[A-Za-z0-9_%.]{1,672};profile=([0-9a-f]{64}|-);policy=([0-9a-f]{64}|-);at=(\d{4}-\d\d-\d\dT\d\d:\d\dZ|-) -->\n/,
+    /^<!-- asas-gate:record=2;result=(pass|fail|incomplete|error);assessed=[0-9a-f]{40,64};head=[0-9a-f]{40,64};subject=[A-Za-z0-9_%.]{1,672};config=([0-9a-f]{8}|-);host=([A-Za-z0-9_%.]{1,672}|-);profile=([0-9a-f]{64}|-);policy=([0-9a-f]{64}|-);at=(\d{4}-\d\d-\d\dT\d\d:\d\dZ|-) -->\n/,
     ''
   )
   const split = splitFences(body)

@@ -14,8 +14,8 @@ import { runMain } from '../../src/action/main.js'
 import { runPost } from '../../src/action/post.js'
 import { stepSecrets } from '../../src/action/scrubbed-io.js'
 import { verdictInputs } from '../../src/decision/carried-result.js'
-import { policyDigest, subjectKey } from '../../src/pipeline/identity.js'
-import { commentMarker, readAssessmentRecord, recordMarker, type RecordedResult } from '../../src/report/comment.js'
+import { policyDigest } from '../../src/pipeline/identity.js'
+import { commentMarker, readAssessmentRecord, recordMarker, recordSubjectKey, type RecordedResult } from '../../src/report/comment.js'
 import type { ServiceApi } from '../../src/service/service-api.js'
 import { ServiceError } from '../../src/util/errors.js'
 import { PLANNED } from '../__fixtures__/builders.js'
@@ -47,7 +47,14 @@ const DEFAULT_POLICY = policyDigest(
 )
 
 /** A sticky comment of this action recording `result` of `subject`, assessed at `assessed` and standing for `head`. */
-function recordComment(marker: string, subject: string, result: RecordedResult, assessed: string, head = assessed): string {
+function recordComment(
+  marker: string,
+  subject: string,
+  result: RecordedResult,
+  assessed: string,
+  head = assessed,
+  config: string | null = null
+): string {
   return [
     marker,
     `<!-- asas-gate:result=${result};sha=${head.slice(0, 12)};at=2026-11-21T11:00Z -->`,
@@ -56,6 +63,8 @@ function recordComment(marker: string, subject: string, result: RecordedResult, 
       assessedSha: assessed,
       headSha: head,
       subject,
+      config,
+      host: config === null ? null : recordSubjectKey('agent-git-feat.vercel.app'),
       profileDigest: null,
       policyDigest: DEFAULT_POLICY,
       at: '2026-11-21T11:00Z'
@@ -162,7 +171,7 @@ describe('deployment events', () => {
       result: 'pass',
       assessedSha: B,
       headSha: B,
-      subject: subjectKey({ kind: 'model', modelId: 'm' })
+      subject: recordSubjectKey('model:m')
     })
     expect(summary(io)).toContain('the commit of pull request #12: the result goes to its comment and the commit status')
   })
@@ -285,12 +294,12 @@ describe('deployment events', () => {
 
 describe('merge queues', () => {
   const preview = { response_field: 'output.text' }
-  const previewSubject = subjectKey({ kind: 'target', name: 'agent-pr-9' })
+  const previewSubject = recordSubjectKey('target:agent-pr-9')
 
   it('a preview target with a pass recorded at the queued head is carried over, with no call to the service', async () => {
     gh = await startGitHubStandin({ repository: REPO })
     gh.seedPull({ number: 9, headSha: C })
-    gh.seedComment(9, recordComment(commentMarker('mdl_preview'), previewSubject, 'pass', B, C))
+    gh.seedComment(9, recordComment(commentMarker('mdl_preview'), previewSubject, 'pass', B, C, '0123abcd'))
     const api = passing()
     const io = await step(mergeGroup(9), preview, api)
     expect(io.failures).toEqual([])
@@ -303,7 +312,7 @@ describe('merge queues', () => {
   it('a preview target without a pass at the queued head fails closed, saying why, with nothing sent', async () => {
     gh = await startGitHubStandin({ repository: REPO })
     gh.seedPull({ number: 9, headSha: C })
-    gh.seedComment(9, recordComment(commentMarker('mdl_preview'), previewSubject, 'pass', B))
+    gh.seedComment(9, recordComment(commentMarker('mdl_preview'), previewSubject, 'pass', B, B, '0123abcd'))
     const api = passing()
     const io = await step(mergeGroup(9), preview, api)
     expect(io.failures).toEqual([
@@ -318,7 +327,7 @@ describe('merge queues', () => {
   it('model_id with a fail recorded: the queue commit is assessed, and the summary says why', async () => {
     gh = await startGitHubStandin({ repository: REPO })
     gh.seedPull({ number: 9, headSha: C })
-    gh.seedComment(9, recordComment(commentMarker('m'), subjectKey({ kind: 'model', modelId: 'm' }), 'fail', C))
+    gh.seedComment(9, recordComment(commentMarker('m'), recordSubjectKey('model:m'), 'fail', C))
     const io = await step(mergeGroup(9), { model_id: 'm' })
     expect(io.outputs).toMatchObject({ result: 'pass', assessments_spent: '1' })
     expect(summary(io)).toMatch(
@@ -329,7 +338,7 @@ describe('merge queues', () => {
   it('merge_group assess assesses even with a pass recorded', async () => {
     gh = await startGitHubStandin({ repository: REPO })
     gh.seedPull({ number: 9, headSha: C })
-    gh.seedComment(9, recordComment(commentMarker('m'), subjectKey({ kind: 'model', modelId: 'm' }), 'pass', C))
+    gh.seedComment(9, recordComment(commentMarker('m'), recordSubjectKey('model:m'), 'pass', C))
     const io = await step(mergeGroup(9), { model_id: 'm', merge_group: 'assess' })
     expect(io.outputs).toMatchObject({ result: 'pass', assessments_spent: '1' })
     expect(summary(io)).toContain('merge_group is assess: assessing the queue')
@@ -337,7 +346,7 @@ describe('merge queues', () => {
 })
 
 describe('agent_paths on pull request pushes', () => {
-  const model = subjectKey({ kind: 'model', modelId: 'm' })
+  const model = recordSubjectKey('model:m')
 
   it('carries a fail over when no agent path changed: the comment says so, keeps the assessed report, and records the new head', async () => {
     gh = await startGitHubStandin({ repository: REPO })

@@ -1,5 +1,9 @@
 import { describe, expect, it } from '@jest/globals'
-import { configuredTargetName } from '../../src/target/naming.js'
+import { configDigest, targetNameWithDigest, type TargetConfigParts } from '../../src/target/naming.js'
+import { agentOf } from '../../src/action/stages/plan-event.js'
+
+/** The registered name of `config` under `name` (what agentIdentity gives as targetName). */
+const configuredTargetName = (name: string, config: TargetConfigParts): string => targetNameWithDigest(name, configDigest(config))
 import { prepareTarget, setupRequestTimeoutMs, type DeploymentContext } from '../../src/action/prepare-target.js'
 import { envInputReader, readInputs } from '../../src/action/inputs.js'
 import { runMain } from '../../src/action/main.js'
@@ -57,6 +61,7 @@ async function prepare(env: Record<string, string>, api: ServiceApi, deployment:
   const result = await prepareTarget(
     { io, clock: fakeClock(), signal: new AbortController().signal, makeApi: () => api },
     inputs,
+    agentOf(inputs, env, { prNumber: deployment?.prNumber ?? null, ref: deployment?.ref ?? null }),
     deployment
   ).catch((e: unknown) => e)
   return { io, result }

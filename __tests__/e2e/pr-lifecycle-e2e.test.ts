@@ -362,9 +362,11 @@ describe('the life of a pull request', () => {
       const deployed = rows.filter((r) => r.event === 'deployment_status success')
       for (const r of deployed) {
         const states = gh.git.statuses.filter((s) => s.sha === r.commit).map((s) => [s.context, s.state])
+        // The default context names the preview's configuration, the same on every pull request.
+        const context = expect.stringMatching(/^agent-security\/preview cfg-[0-9a-f]{8}$/)
         expect(states).toEqual([
-          ['agent-security/preview', 'pending'],
-          ['agent-security/preview', vulnerableAt(r.version) ? 'failure' : 'success']
+          [context, 'pending'],
+          [context, vulnerableAt(r.version) ? 'failure' : 'success']
         ])
       }
       // The pending deployment sets none, and the other workflows none (commit_status: auto).
@@ -380,7 +382,7 @@ describe('the life of a pull request', () => {
     const comments = pipeline.gh.state.comments.get(PR) ?? []
     expect(comments).toHaveLength(2)
     for (const c of comments) {
-      expect(c.body.split('\n')[2]).toMatch(/^<!-- asas-gate:record=1;result=pass;assessed=[0-9a-f]{40};head=[0-9a-f]{40};subject=/)
+      expect(c.body.split('\n')[2]).toMatch(/^<!-- asas-gate:record=2;result=pass;assessed=[0-9a-f]{40};head=[0-9a-f]{40};subject=/)
     }
     const everything = [
       ...comments.map((c) => c.body),

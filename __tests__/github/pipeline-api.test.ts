@@ -11,7 +11,7 @@ import type { ContentsApi } from '../../src/github/contents-api.js'
 import type { IssuesApi } from '../../src/github/issues-api.js'
 import { pullForCommit } from '../../src/github/pulls.js'
 import { postCommitStatus, statusContext, statusStateFor } from '../../src/github/commit-status.js'
-import { findAssessmentRecord, tokenLogin } from '../../src/github/assessment-record.js'
+import { findAssessmentRecords, tokenLogin } from '../../src/github/assessment-record.js'
 import { commentMarker, recordMarker, recordSubjectKey, type AssessmentRecord } from '../../src/report/comment.js'
 import { recordingLog } from '../__fixtures__/recording-log.js'
 import { startGitHubStandin, type GitHubStandin, type StandinOptions } from '../__fixtures__/github-standin.js'
@@ -243,6 +243,8 @@ describe("the token's login and the records of its own comments", () => {
     assessedSha: sha('a'),
     headSha: sha('a'),
     subject: SUBJECT,
+    config: 'c0ffee00',
+    host: recordSubjectKey('pr-7.example.com'),
     profileDigest: null,
     policyDigest: null,
     at: '2026-11-20T10:00Z',
@@ -266,23 +268,24 @@ describe("the token's login and the records of its own comments", () => {
     standin.seedComment(7, body(rec({ subject: recordSubjectKey('model:other'), at: '2026-11-21T09:30Z' })))
     standin.seedComment(7, 'a comment')
     const login = await tokenLogin(api, api, log)
-    const found = await findAssessmentRecord(api, pr, SUBJECT, login, log)
-    expect(found?.record).toEqual(rec({ result: 'fail' }))
-    expect(found?.commentId).toBe(standin.state.comments.get(7)?.[0].id)
+    const found = (await findAssessmentRecords(api, pr, login, log)).filter((f) => f.record.subject === SUBJECT)
+    expect(found.map((f) => f.record)).toEqual([rec({ result: 'fail' })])
+    expect(found[0].commentId).toBe(standin.state.comments.get(7)?.[0].id)
   })
 
-  test('the newest record wins (comment mode new leaves several)', async () => {
+  test('every record of the token is read (comment mode new leaves several; recordsOfAgent picks the newest)', async () => {
     const api = await start()
     const pr = { ...REPO, number: 7 }
     standin.seedComment(7, body(rec({ at: '2026-11-21T09:00Z', result: 'fail' })))
     standin.seedComment(7, body(rec({ at: '2026-11-20T09:00Z' })))
-    expect((await findAssessmentRecord(api, pr, SUBJECT, 'github-actions[bot]', log))?.record.result).toBe('fail')
+    const found = await findAssessmentRecords(api, pr, 'github-actions[bot]', log)
+    expect(found.map((f) => f.record.result)).toEqual(['fail', 'pass'])
   })
 
   test("without the token's login no record is trusted, and the log says so", async () => {
     const api = await start()
     standin.seedComment(7, body(rec()))
-    expect(await findAssessmentRecord(api, { ...REPO, number: 7 }, SUBJECT, null, log)).toBeNull()
+    expect(await findAssessmentRecords(api, { ...REPO, number: 7 }, null, log)).toEqual([])
     expect(log.lines.map((l) => l.line)).toContain(
       "GitHub did not tell this token's login, so no recorded assessment is trusted: the step assesses."
     )

@@ -3,12 +3,16 @@ import fc from 'fast-check'
 import type { AssessmentRecord } from '../../src/report/comment.js'
 import type { ChangedFiles } from '../../src/pipeline/changed-paths.js'
 import { decideCarryOver, planCarryOver, type CarryOverContext, type CarryOverDecision } from '../../src/pipeline/carry-over.js'
-import { identityMismatch, policyDigest, subjectKey, textDigest, type AssessmentIdentity } from '../../src/pipeline/identity.js'
+import { recordSubjectKey } from '../../src/report/comment.js'
+import { identityMismatch, policyDigest, textDigest, type AssessmentIdentity } from '../../src/pipeline/identity.js'
 
 const A = 'a'.repeat(40)
 const HEAD = 'f'.repeat(40)
 const identity: AssessmentIdentity = {
-  subject: subjectKey({ kind: 'target', name: 'agent-pr-7' }),
+  subject: recordSubjectKey('target:agent-pr-7'),
+  config: 'c0ffee00',
+  host: recordSubjectKey('pr-7.example.com'),
+  partial: false,
   profileDigest: textDigest('purpose: shop assistant\n'),
   policyDigest: policyDigest({ min_severity: 'high', categories: '' })
 }
@@ -17,6 +21,8 @@ const record = (over: Partial<AssessmentRecord> = {}): AssessmentRecord => ({
   assessedSha: A,
   headSha: A,
   subject: identity.subject,
+  config: identity.config,
+  host: identity.host,
   profileDigest: identity.profileDigest,
   policyDigest: identity.policyDigest,
   at: '2026-11-21T14:03Z',
@@ -41,7 +47,7 @@ describe('planCarryOver: what is decided without GitHub', () => {
     ['agent_paths empty', { agentPaths: [] }, /agent_paths is empty: every run assesses/],
     ['default branch', { onDefaultBranch: true }, /on the default branch every run assesses/],
     ['no record', { record: null }, /no earlier assessment of this pull request is recorded/],
-    ['another model/target', { record: record({ subject: subjectKey({ kind: 'model', modelId: 'm_1' }) }) }, /another model or target/],
+    ['another model/target', { record: record({ subject: recordSubjectKey('model:m_1') }) }, /another model or target/],
     ['profile changed', { record: record({ profileDigest: textDigest('purpose: other') }) }, /profile file changed/],
     ['profile added', { record: record({ profileDigest: null }) }, /without a profile_file, and this run has one/],
     ['profile removed', { identity: { ...identity, profileDigest: null } }, /with a profile_file, and this run has none/],
@@ -119,7 +125,9 @@ describe('never a pass without an assessment of the same agent', () => {
     result: fc.constantFrom<AssessmentRecord['result']>('pass', 'fail', 'incomplete', 'error'),
     assessedSha: sha,
     headSha: sha,
-    subject: fc.constantFrom(identity.subject, subjectKey({ kind: 'model', modelId: 'm' })),
+    subject: fc.constantFrom(identity.subject, recordSubjectKey('model:m')),
+    config: fc.constantFrom(identity.config, 'deadbeef', null),
+    host: fc.constantFrom(identity.host, recordSubjectKey('moved.example.com')),
     profileDigest: fc.constantFrom(identity.profileDigest, null, textDigest('x')),
     policyDigest: fc.constantFrom(identity.policyDigest, null),
     at: fc.constant(null)

@@ -1,13 +1,17 @@
 import { describe, expect, test } from '@jest/globals'
 import type { AssessmentRecord } from '../../src/report/comment.js'
 import { decideMergeQueue, type MergeQueueContext, type QueuedPull } from '../../src/pipeline/merge-queue.js'
-import { policyDigest, subjectKey, textDigest, type AssessmentIdentity } from '../../src/pipeline/identity.js'
+import { recordSubjectKey } from '../../src/report/comment.js'
+import { policyDigest, textDigest, type AssessmentIdentity } from '../../src/pipeline/identity.js'
 
 const A = 'a'.repeat(40)
 const H = 'b'.repeat(40)
 const Q = 'd'.repeat(40)
 const identity: AssessmentIdentity = {
-  subject: subjectKey({ kind: 'model', modelId: 'm_shop' }),
+  subject: recordSubjectKey('model:m_shop'),
+  config: null,
+  host: null,
+  partial: false,
   profileDigest: textDigest('profile'),
   policyDigest: policyDigest({ min_severity: 'high' })
 }
@@ -16,12 +20,14 @@ const record = (over: Partial<AssessmentRecord> = {}): AssessmentRecord => ({
   assessedSha: A,
   headSha: H,
   subject: identity.subject,
+  config: identity.config,
+  host: identity.host,
   profileDigest: identity.profileDigest,
   policyDigest: identity.policyDigest,
   at: null,
   ...over
 })
-const pull = (over: Partial<QueuedPull> = {}): QueuedPull => ({ number: 12, headSha: H, record: record(), ...over })
+const pull = (over: Partial<QueuedPull> = {}): QueuedPull => ({ number: 12, headSha: H, records: [record()], ...over })
 const ctx = (over: Partial<MergeQueueContext> = {}): MergeQueueContext => ({
   mode: 'carry_over',
   pulls: [pull()],
@@ -42,12 +48,12 @@ describe('decideMergeQueue', () => {
   })
 
   test('carry_over: assessed at the head itself', () => {
-    const d = decideMergeQueue(ctx({ pulls: [pull({ record: record({ assessedSha: H }) })] }))
+    const d = decideMergeQueue(ctx({ pulls: [pull({ records: [record({ assessedSha: H })] })] }))
     expect(d.kind === 'carry_over' && d.reason).toBe('carried over: #12 passed at its head bbbbbbb')
   })
 
   test('several pull requests: all must have passed', () => {
-    const two = [pull(), pull({ number: 13, record: record({ result: 'fail' }) })]
+    const two = [pull(), pull({ number: 13, records: [record({ result: 'fail' })] })]
     expect(decideMergeQueue(ctx({ pulls: two }))).toEqual({
       kind: 'assess',
       reason: "not carried over: #13: its last result is fail: assessing the queue's commit ddddddd"
@@ -58,13 +64,13 @@ describe('decideMergeQueue', () => {
 
   const notCarried: [string, Partial<QueuedPull>, RegExp][] = [
     ['head unknown', { headSha: null }, /#12: its head commit could not be read/],
-    ['no record', { record: null }, /#12: no assessment of it is recorded by this action/],
-    ['failed', { record: record({ result: 'fail' }) }, /its last result is fail/],
-    ['incomplete', { record: record({ result: 'incomplete' }) }, /its last result is incomplete/],
+    ['no record', { records: [] }, /#12: no assessment of it is recorded by this action/],
+    ['failed', { records: [record({ result: 'fail' })] }, /its last result is fail/],
+    ['incomplete', { records: [record({ result: 'incomplete' })] }, /its last result is incomplete/],
     ['a pass of an older head', { headSha: 'e'.repeat(40) }, /the recorded pass stands for bbbbbbb, not its head eeeeeee/],
-    ['another model', { record: record({ subject: subjectKey({ kind: 'model', modelId: 'm_other' }) }) }, /another model or target/],
-    ['another profile', { record: record({ profileDigest: textDigest('old profile') }) }, /profile file changed/],
-    ['other verdict inputs', { record: record({ policyDigest: null }) }, /decide the verdict/]
+    ['another model', { records: [record({ subject: recordSubjectKey('model:m_other') })] }, /another model or target/],
+    ['another profile', { records: [record({ profileDigest: textDigest('old profile') })] }, /profile file changed/],
+    ['other verdict inputs', { records: [record({ policyDigest: null })] }, /decide the verdict/]
   ]
   test.each(notCarried)('not carried over (%s): assess with model_id, saying why', (_name, over, reason) => {
     const d = decideMergeQueue(ctx({ pulls: [pull(over)] }))
@@ -77,6 +83,17 @@ describe('decideMergeQueue', () => {
     expect(d.kind).toBe('fail_closed')
     expect(d.reason).toMatch(reason)
     expect(d.reason).toMatch(/the target is a preview, and nothing deploys the queue's commit ddddddd/)
+  })
+
+  test("a preview's queue knows the name only: every configuration recorded under it must have passed at the head", () => {
+    const preview = { ...identity, subject: recordSubjectKey('target:agent-pr-12'), partial: true }
+    const rec = (config: string, result: 'pass' | 'fail') => record({ subject: preview.subject, config, host: 'h', result })
+    const queue = (records: AssessmentRecord[]) =>
+      decideMergeQueue(ctx({ identity: preview, target: 'preview', pulls: [pull({ records })] }))
+    expect(queue([rec('0000aaaa', 'pass'), rec('0000bbbb', 'pass')]).kind).toBe('carry_over')
+    const d = queue([rec('0000aaaa', 'pass'), rec('0000bbbb', 'fail')])
+    expect(d.kind).toBe('fail_closed')
+    expect(d.reason).toMatch(/#12: its last result is fail/)
   })
 
   test('the event names no pull request: its reason is given', () => {

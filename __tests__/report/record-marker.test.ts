@@ -27,7 +27,9 @@ const record = (over: Partial<AssessmentRecord> = {}): AssessmentRecord => ({
   result: 'fail',
   assessedSha: A,
   headSha: H,
-  subject: recordSubjectKey('model:m_demo'),
+  subject: recordSubjectKey('target:agent-pr-7'),
+  config: '0123abcd',
+  host: recordSubjectKey('agent-pr-7.vercel.app'),
   profileDigest: DIGEST,
   policyDigest: null,
   at: '2026-11-21T14:03Z',
@@ -57,7 +59,7 @@ describe('recordMarker / readAssessmentRecord', () => {
 
   test('the exact line', () => {
     expect(recordMarker(record())).toBe(
-      `<!-- asas-gate:record=1;result=fail;assessed=${A};head=${H};subject=model%3Am_demo;profile=${DIGEST};policy=-;at=2026-11-21T14:03Z -->`
+      `<!-- asas-gate:record=2;result=fail;assessed=${A};head=${H};subject=target%3Aagent%2Dpr%2D7;config=0123abcd;host=agent%2Dpr%2D7%2Evercel%2Eapp;profile=${DIGEST};policy=-;at=2026-11-21T14:03Z -->`
     )
   })
 
@@ -88,11 +90,17 @@ describe('recordMarker / readAssessmentRecord', () => {
     ['the state line names another commit', `${header('<!-- asas-gate:result=fail;sha=0123456789ab;at=- -->')}${recordMarker(record())}\n`],
     ['short assessed sha', ok.replace(`assessed=${A}`, 'assessed=aaaaaaa')],
     ['upper-case sha', ok.replace(`head=${H}`, `head=${H.toUpperCase()}`)],
-    ['unknown result', ok.replace('record=1;result=fail', 'record=1;result=ok')],
-    ['unknown version', ok.replace('record=1;', 'record=2;')],
+    ['unknown result', ok.replace('record=2;result=fail', 'record=2;result=ok')],
+    ['unknown version', ok.replace('record=2;', 'record=3;')],
+    [
+      'the earlier version, which named no configuration or host',
+      ok.replace('record=2;', 'record=1;').replace(/;config=[^;]*;host=[^;]*/, '')
+    ],
+    ['a long config', ok.replace('config=0123abcd', 'config=0123abcdef')],
     ['extra field', ok.replace(';at=', ';x=1;at=')],
     ['trailing text', ok.replace(' -->\n\nreport', ' --> @x\n\nreport')],
-    ['a subject with a dash', ok.replace('subject=model%3Am_demo', 'subject=model-demo')],
+    ['a subject with a dash', ok.replace('subject=target%3Aagent%2Dpr%2D7', 'subject=target-agent')],
+    ['a host with a dash', ok.replace('host=agent%2Dpr%2D7%2Evercel%2Eapp', 'host=agent-pr-7.vercel.app')],
     ['a short digest', ok.replace(`profile=${DIGEST}`, 'profile=abc')]
   ]
   test.each(forged)('reads as no record: %s', (_name, body) => {

@@ -1,6 +1,9 @@
 import { describe, expect, it } from '@jest/globals'
 import { registrationBody, resolveTarget } from '../../src/target/resolve-target.js'
-import { configuredTargetName } from '../../src/target/naming.js'
+import { configDigest, targetNameWithDigest, type TargetConfigParts } from '../../src/target/naming.js'
+
+/** The registered name of `config` under `name` (what agentIdentity gives as targetName). */
+const configuredTargetName = (name: string, config: TargetConfigParts): string => targetNameWithDigest(name, configDigest(config))
 import type { EndpointTarget } from '../../src/target/target-spec.js'
 import type { ModelListItem, RegisterModelBody } from '../../src/service/contract/index.js'
 import { Deadline } from '../../src/util/clock.js'
@@ -42,7 +45,7 @@ describe('resolveTarget', () => {
         return { model_id: 'm_c2', connected: true }
       }
     })
-    const r = await resolveTarget(deps(api), { kind: 'endpoint', endpoint: moved }, 'app-pr-7')
+    const r = await resolveTarget(deps(api), { kind: 'endpoint', endpoint: moved }, configuredTargetName('app-pr-7', moved))
     expect(r).toMatchObject({ modelId: 'm_c2', outcome: 'registered' })
     expect(sent?.config.endpoint_url).toBe('https://pr-7.example.com/c2/api/chat')
     expect(configuredTargetName('app-pr-7', moved)).not.toBe(APP)
@@ -57,7 +60,7 @@ describe('resolveTarget', () => {
   })
   it('takes a model_id as given, with no call', async () => {
     const api = fakeApi({})
-    expect(await resolveTarget(deps(api), { kind: 'model', modelId: 'm1' }, 'app-pr-7')).toMatchObject({ modelId: 'm1', outcome: 'given' })
+    expect(await resolveTarget(deps(api), { kind: 'model', modelId: 'm1' }, APP)).toMatchObject({ modelId: 'm1', outcome: 'given' })
     expect(api.calls).toEqual([])
   })
 
@@ -70,7 +73,7 @@ describe('resolveTarget', () => {
       }
     })
     const d = deps(api)
-    expect(await resolveTarget(d, { kind: 'endpoint', endpoint }, 'app-pr-7')).toMatchObject({ modelId: 'm9', outcome: 'registered' })
+    expect(await resolveTarget(d, { kind: 'endpoint', endpoint }, APP)).toMatchObject({ modelId: 'm9', outcome: 'registered' })
     expect(api.calls).toEqual(['listModels', 'registerModel', 'listModels', 'listModels'])
     expect(d.clock.sleeps).toEqual([1000, 2000])
   })
@@ -83,7 +86,7 @@ describe('resolveTarget', () => {
       }
     })
     const d = deps(api)
-    const err = await resolveTarget(d, { kind: 'endpoint', endpoint }, 'app-pr-7').catch((e: unknown) => e)
+    const err = await resolveTarget(d, { kind: 'endpoint', endpoint }, APP).catch((e: unknown) => e)
     expect(err).toBeInstanceOf(ServiceError)
     expect((err as ServiceError).describe()).toMatch(/no model 'app-pr-7 cfg-[0-9a-f]{8}' appeared.*Not registering again/)
     expect(api.calls.filter((c) => c === 'registerModel')).toHaveLength(1)
@@ -103,7 +106,7 @@ describe('resolveTarget', () => {
         })
       }
     })
-    const err = await resolveTarget(deps(api), { kind: 'endpoint', endpoint }, 'app-pr-7').catch((e: unknown) => e)
+    const err = await resolveTarget(deps(api), { kind: 'endpoint', endpoint }, APP).catch((e: unknown) => e)
     expect(err).toBeInstanceOf(ConfigError)
     expect((err as ConfigError).input).toBe('response_field')
     expect(api.calls).toEqual(['listModels', 'registerModel'])
@@ -119,7 +122,7 @@ describe('resolveTarget', () => {
       }
     })
     const d = deps(api)
-    const r = await resolveTarget(d, { kind: 'endpoint', endpoint }, 'app-pr-7')
+    const r = await resolveTarget(d, { kind: 'endpoint', endpoint }, APP)
     expect(r).toMatchObject({
       modelId: 'm2',
       outcome: 'registered',

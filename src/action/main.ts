@@ -84,7 +84,7 @@ async function gateStep(ctx: StepContext, given: ActionInputs, event: PipelineEv
   if (planned.skipped !== null) return skipStep(ctx, given, planned, planned.skipped)
   trail.status = statusEdge(ctx, given, planned)
   await startStatus(ctx, trail.status)
-  const prepared = await prepare(ctx, given, planned.deployment)
+  const prepared = await prepare(ctx, given, planned)
   const inputs = (trail.inputs = prepared.inputs)
   const policy = await loadPolicy(ctx, inputs, planned.acceptedAt)
   const decided = await plan(ctx, inputs, policy, planned)
@@ -135,7 +135,11 @@ async function failStep(ctx: StepContext, trail: StepTrail, err: unknown): Promi
   const { inputs, planned } = trail
   ctx.io.setOutput('result', 'error')
   try {
-    const at = { commit: planned?.commit ?? null, pullRequest: planned?.event.kind === 'deployment' ? planned.pull : null }
+    const at = {
+      commit: planned?.commit ?? null,
+      pullRequest: planned?.event.kind === 'deployment' ? planned.pull : null,
+      agent: planned?.agent ?? null
+    }
     await publish(ctx, inputs, await reportNotAssessed(ctx, inputs, failure, at))
   } catch (publishErr) {
     ctx.io.log.warning(`Could not write the not-assessed report: ${describeFailure(publishErr)}`)

@@ -7,7 +7,6 @@
  */
 import { Deadline, type Clock } from '../util/clock.js'
 import { ConfigError, describeFailure, failureKind } from '../util/errors.js'
-import { targetFromEvent } from '../github/context.js'
 import { nonEmpty } from '../util/text.js'
 import { readEventPayload } from '../github/publish.js'
 import { parseProfileFile, PROFILE_FILE_MAX_BYTES, type ProfileFile } from '../profile/profile-file.js'
@@ -17,9 +16,9 @@ import { profileWriteRefusal, writeStanding, type WriteStanding } from '../githu
 import { syncProfile } from '../profile/sync-profile.js'
 import type { ReportProfileSync, ReportTarget } from '../report/report-model.js'
 import type { ServiceApi } from '../service/service-api.js'
-import { defaultTargetName } from '../target/naming.js'
 import { resolveTarget } from '../target/resolve-target.js'
 import type { ResolvedTarget } from '../target/target-spec.js'
+import type { AgentIdentity } from '../pipeline/identity.js'
 import type { ActionInputs, ProfileInputs } from './inputs.js'
 import type { ActionIO } from './io.js'
 
@@ -74,9 +73,11 @@ export async function loadProfileFile(env: NodeJS.ProcessEnv, path: string): Pro
   return parseProfileFile(await loadYaml(), path, raw)
 }
 
+/** `agent`: the agent's identity (src/pipeline/identity.ts), whose targetName is registered and found. */
 export async function prepareTarget(
   deps: PrepareDeps,
   inputs: ActionInputs,
+  agent: AgentIdentity,
   deployment: DeploymentContext | null = null
 ): Promise<Prepared> {
   const { io, clock } = deps
@@ -96,8 +97,6 @@ export async function prepareTarget(
 
   const eventName = io.env.GITHUB_EVENT_NAME ?? ''
   const payload = await readEventPayload(io.env.GITHUB_EVENT_PATH)
-  const event = targetFromEvent(eventName, payload, io.env.GITHUB_REPOSITORY ?? '')
-  const prNumber = event.kind === 'pull_request' ? event.number : (deployment?.prNumber ?? null)
   const deadline = Deadline.after(clock, inputs.timeoutMs)
   const callDeps = {
     api: deps.makeApi(deadline, setupRequestTimeoutMs(inputs)),
@@ -107,12 +106,7 @@ export async function prepareTarget(
     log: io.log,
     random: deps.random
   }
-  const name = defaultTargetName({
-    repository: io.env.GITHUB_REPOSITORY ?? '',
-    prNumber,
-    ref: deployment?.ref ?? nonEmpty(io.env.GITHUB_HEAD_REF) ?? io.env.GITHUB_REF_NAME ?? ''
-  })
-  const target = await resolveTarget(callDeps, given, name)
+  const target = await resolveTarget(callDeps, given, agent.targetName ?? agent.display)
   const reportTarget: ReportTarget | null =
     target.outcome === 'given' ? null : { outcome: target.outcome, name: target.name ?? '', movedFrom: target.movedFrom }
   if (profileFile === null || inputs.profile === null) return { target, report: { target: reportTarget, profileSync: null } }

@@ -80,34 +80,24 @@ export interface FoundRecord {
 }
 
 /**
- * The newest record (by assessment time, then by comment order) for
- * `subject` among the comments `login` wrote on the pull request. null when
- * there is none, or when `login` is null (who wrote what cannot be told).
+ * Every record among the comments `login` wrote on the pull request, in
+ * comment order (recordsOfAgent picks the agent's). Empty when `login` is
+ * null (who wrote what cannot be told).
  */
-export async function findAssessmentRecord(
-  issues: IssuesApi,
-  pr: PullRequestRef,
-  subject: string,
-  login: string | null,
-  log: Log
-): Promise<FoundRecord | null> {
+export async function findAssessmentRecords(issues: IssuesApi, pr: PullRequestRef, login: string | null, log: Log): Promise<FoundRecord[]> {
   if (login === null) {
     log.info("GitHub did not tell this token's login, so no recorded assessment is trusted: the step assesses.")
-    return null
+    return []
   }
-  let best: FoundRecord | null = null
+  const found: FoundRecord[] = []
   for (let page = 1; page <= MAX_PAGES; page++) {
     const { items, hasNext } = await issues.listComments(pr, pr.number, page)
     for (const c of items) {
       if (c.user?.login !== login) continue
       const record = readAssessmentRecord(c.body)
-      if (record?.subject !== subject) continue
-      // ISO minutes compare as text; a later comment wins a tie (and a record without a time loses to one with).
-      if ((record.at ?? '') >= (best?.record.at ?? '')) {
-        best = { record, commentId: c.id, url: c.html_url, marker: c.body.split('\n', 1)[0].replace(/\r$/, '') }
-      }
+      if (record !== null) found.push({ record, commentId: c.id, url: c.html_url, marker: c.body.split('\n', 1)[0].replace(/\r$/, '') })
     }
     if (!hasNext || items.length === 0) break
   }
-  return best
+  return found
 }

@@ -29,7 +29,7 @@ export interface CarryOverContext {
   /** The commit this run would assess (the PR's head, or the deployed commit). */
   headSha: string
   identity: AssessmentIdentity
-  /** The newest record of this PR's sticky comment written by this action's token; null when none. */
+  /** The newest record of this agent (recordsOfAgent) written by this action's token; null when none. */
   record: AssessmentRecord | null
 }
 
@@ -64,6 +64,7 @@ const isCarried = (result: string): result is CarriedResult => result === 'pass'
 export function planCarryOver(ctx: CarryOverContext): CarryOverPlan {
   if (ctx.agentPaths.length === 0) return { kind: 'assess', reason: 'agent_paths is empty: every run assesses' }
   if (ctx.onDefaultBranch) return { kind: 'assess', reason: 'on the default branch every run assesses' }
+  if (ctx.identity.partial) return { kind: 'assess', reason: "the target's configuration is not known on this event" }
   const rec = ctx.record
   if (rec === null) return { kind: 'assess', reason: 'no earlier assessment of this pull request is recorded by this action' }
   const at = shortSha(rec.assessedSha)

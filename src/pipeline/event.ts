@@ -33,6 +33,8 @@ export type PipelineEvent =
       sha: string
       /** The deployment's environment name (e.g. Preview, production); null when the event does not say. */
       environment: string | null
+      /** Vercel's project (client_payload.project: its name, else its id); null when the event does not say. */
+      project: string | null
       /** The branch (or tag) deployed, without refs/heads/; null when the event does not say. */
       ref: string | null
     }
@@ -154,7 +156,16 @@ function fromDeploymentStatus(eventName: string, payload: Record<string, unknown
   if ('error' in url) {
     return { kind: 'deployment_invalid', eventName, source, sha, reason: `${url.error} (deployment_status.environment_url or target_url)` }
   }
-  return { kind: 'deployment', eventName, source, endpointUrl: url.url, sha, environment, ref: branchName(text(deployment.ref)) }
+  return {
+    kind: 'deployment',
+    eventName,
+    source,
+    endpointUrl: url.url,
+    sha,
+    environment,
+    project: null,
+    ref: branchName(text(deployment.ref))
+  }
 }
 
 function fromRepositoryDispatch(eventName: string, payload: Record<string, unknown>, env: NodeJS.ProcessEnv): PipelineEvent {
@@ -176,7 +187,18 @@ function fromRepositoryDispatch(eventName: string, payload: Record<string, unkno
     return { kind: 'deployment_invalid', eventName, source, sha, reason: 'the event names no commit (client_payload.git.sha)' }
   const url = deploymentUrl(client.url)
   if ('error' in url) return { kind: 'deployment_invalid', eventName, source, sha, reason: `${url.error} (client_payload.url)` }
-  return { kind: 'deployment', eventName, source, endpointUrl: url.url, sha, environment, ref: branchName(text(rec(client.git).ref)) }
+  const project =
+    typeof client.project === 'string' ? text(client.project) : (text(rec(client.project).name) ?? text(rec(client.project).id))
+  return {
+    kind: 'deployment',
+    eventName,
+    source,
+    endpointUrl: url.url,
+    sha,
+    environment,
+    project,
+    ref: branchName(text(rec(client.git).ref))
+  }
 }
 
 /** The pull request named by a merge queue's head ref, with the base branch it names. */

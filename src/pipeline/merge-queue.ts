@@ -26,8 +26,12 @@ export interface QueuedPull {
   number: number
   /** The pull request's head commit now (GET /pulls/{n}); null when it could not be read. */
   headSha: string | null
-  /** The newest record of its sticky comment written by this action's token; null when none. */
-  record: AssessmentRecord | null
+  /**
+   * The newest record of the agent written by this action's token
+   * (recordsOfAgent): one, or for a preview this run has no deployment of,
+   * the newest of each configuration recorded under its name; empty when none.
+   */
+  records: AssessmentRecord[]
 }
 
 /**
@@ -69,15 +73,20 @@ export interface CarriedPull {
 export function queuedPullResult(pull: QueuedPull, identity: AssessmentIdentity): { pass: CarriedPull } | { problem: string } {
   const n = `#${pull.number}`
   if (pull.headSha === null) return { problem: `${n}: its head commit could not be read` }
-  const rec = pull.record
-  if (rec === null) return { problem: `${n}: no assessment of it is recorded by this action` }
-  const mismatch = identityMismatch(rec, identity)
-  if (mismatch !== null) return { problem: `${n}: ${mismatch}` }
-  if (rec.result !== 'pass') return { problem: `${n}: its last result is ${rec.result}` }
-  if (rec.headSha !== pull.headSha) {
-    return { problem: `${n}: the recorded pass stands for ${shortSha(rec.headSha)}, not its head ${shortSha(pull.headSha)}` }
+  if (pull.records.length === 0) return { problem: `${n}: no assessment of it is recorded by this action` }
+  for (const rec of pull.records) {
+    const problem = recordProblem(rec, pull.headSha, identity)
+    if (problem !== null) return { problem: `${n}: ${problem}` }
   }
-  return { pass: { number: pull.number, headSha: pull.headSha, assessedSha: rec.assessedSha } }
+  return { pass: { number: pull.number, headSha: pull.headSha, assessedSha: pull.records[0].assessedSha } }
+}
+
+function recordProblem(rec: AssessmentRecord, head: string, identity: AssessmentIdentity): string | null {
+  const mismatch = identityMismatch(rec, identity)
+  if (mismatch !== null) return mismatch
+  if (rec.result !== 'pass') return `its last result is ${rec.result}`
+  if (rec.headSha !== head) return `the recorded pass stands for ${shortSha(rec.headSha)}, not its head ${shortSha(head)}`
+  return null
 }
 
 function fallback(ctx: MergeQueueContext, why: string): MergeQueueDecision {

@@ -58,11 +58,12 @@ export const COMMENT_LADDER: DetailLevel[] = [
 export const COMMENT_MAX_DETAILED = 10
 
 /**
- * The comment body: starts with the marker line (and, with `record`, the
+ * The comment body: starts with the marker line (`marker`, the agent's:
+ * commentMarker(AgentIdentity.commentKey); the model's by default) (and, with `record`, the
  * assessment record under the state line); at most `limit` characters
  * (UTF-16 code units).
  */
-export function renderComment(report: Report, opts: { limit?: number; record?: AssessmentRecord } = {}): string {
+export function renderComment(report: Report, opts: { limit?: number; record?: AssessmentRecord; marker?: string } = {}): string {
   const recordLine = opts.record ? `${recordMarker(opts.record)}\n` : ''
   const limit = (opts.limit ?? COMMENT_LIMIT) - recordLine.length
   const summary = trustedLink('job summary', report.runUrl)
@@ -70,7 +71,7 @@ export function renderComment(report: Report, opts: { limit?: number; record?: A
     limit,
     measure: (s) => s.length,
     limitLabel: `the ${limit.toLocaleString('en-US')}-character limit of a GitHub comment`,
-    marker: commentMarker(report.modelId),
+    marker: opts.marker ?? commentMarker(report.modelId),
     ladder: COMMENT_LADDER,
     maxDetailed: COMMENT_MAX_DETAILED,
     coverage: 'compact',
@@ -118,8 +119,12 @@ export interface AssessmentRecord {
    * was carried over to because no agent path changed in between.
    */
   headSha: string
-  /** The key of the model or target assessed (see recordSubjectKey). */
+  /** The key of the model or configured target name assessed (AgentIdentity.subject). */
   subject: string
+  /** The target's configuration digest (AgentIdentity.config, 8 hex); null for a model. */
+  config: string | null
+  /** The host assessed, encoded with recordSubjectKey (AgentIdentity.host); null for a model. */
+  host: string | null
   /** sha256 of the profile file's text; null when no profile_file was used. */
   profileDigest: string | null
   /** sha256 of the inputs that decide the verdict (see src/pipeline/identity.ts); null when not recorded. */
@@ -145,7 +150,7 @@ export function recordSubjectKey(subject: string): string {
 }
 
 const RECORD_LINE =
-  /^<!-- asas-gate:record=1;result=(pass|fail|incomplete|error);assessed=([0-9a-f]{40}|[0-9a-f]{64});head=([0-9a-f]{40}|[0-9a-f]{64});subject=([A-Za-z0-9_%.]{1,672});profile=([0-9a-f]{64}|-);policy=([0-9a-f]{64}|-);at=(\d{4}-\d\d-\d\dT\d\d:\d\dZ|-) -->$/
+  /^<!-- asas-gate:record=2;result=(pass|fail|incomplete|error);assessed=([0-9a-f]{40}|[0-9a-f]{64});head=([0-9a-f]{40}|[0-9a-f]{64});subject=([A-Za-z0-9_%.]{1,672});config=([0-9a-f]{8}|-);host=([A-Za-z0-9_%.]{1,672}|-);profile=([0-9a-f]{64}|-);policy=([0-9a-f]{64}|-);at=(\d{4}-\d\d-\d\dT\d\d:\d\dZ|-) -->$/
 
 /**
  * The hidden record line of `record`. Throws on a value it cannot hold
@@ -160,12 +165,14 @@ export function recordMarker(record: AssessmentRecord): string {
   if (!FULL_SHA.test(record.assessedSha)) bad('assessedSha')
   if (!FULL_SHA.test(record.headSha)) bad('headSha')
   if (!/^[A-Za-z0-9_%.]{1,672}$/.test(record.subject)) bad('subject (use recordSubjectKey)')
+  if (record.config !== null && !/^[0-9a-f]{8}$/.test(record.config)) bad('config')
+  if (record.host !== null && !/^[A-Za-z0-9_%.]{1,672}$/.test(record.host)) bad('host (use recordSubjectKey)')
   if (record.profileDigest !== null && !DIGEST.test(record.profileDigest)) bad('profileDigest')
   if (record.policyDigest !== null && !DIGEST.test(record.policyDigest)) bad('policyDigest')
   if (record.at !== null && !ISO_MINUTE.test(record.at)) bad('at')
   return (
-    `<!-- asas-gate:record=1;result=${record.result};assessed=${record.assessedSha};head=${record.headSha}` +
-    `;subject=${record.subject};profile=${record.profileDigest ?? '-'};policy=${record.policyDigest ?? '-'};at=${record.at ?? '-'} -->`
+    `<!-- asas-gate:record=2;result=${record.result};assessed=${record.assessedSha};head=${record.headSha}` +
+    `;subject=${record.subject};config=${record.config ?? '-'};host=${record.host ?? '-'};profile=${record.profileDigest ?? '-'};policy=${record.policyDigest ?? '-'};at=${record.at ?? '-'} -->`
   )
 }
 
@@ -183,7 +190,7 @@ export function readAssessmentRecord(body: string | null | undefined): Assessmen
   const state = previousResult(body)
   const m = RECORD_LINE.exec(lines[2] ?? '')
   if (!state || !m) return null
-  const [, result, assessedSha, headSha, subject, profile, policy, at] = m as unknown as [string, RecordedResult, ...string[]]
+  const [, result, assessedSha, headSha, subject, config, host, profile, policy, at] = m as unknown as [string, RecordedResult, ...string[]]
   if (state.result !== result) return null
   if (state.sha !== null && !assessedSha.startsWith(state.sha) && !headSha.startsWith(state.sha)) return null
   return {
@@ -191,6 +198,8 @@ export function readAssessmentRecord(body: string | null | undefined): Assessmen
     assessedSha,
     headSha,
     subject,
+    config: config === '-' ? null : config,
+    host: host === '-' ? null : host,
     profileDigest: profile === '-' ? null : profile,
     policyDigest: policy === '-' ? null : policy,
     at: at === '-' ? null : at

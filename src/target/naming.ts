@@ -33,15 +33,16 @@ export function defaultTargetName(ctx: NamingContext): string {
 }
 
 /**
- * The name a target is registered and found under: the configured name and a
- * digest of what the service cannot show back (the host it shows, and a
- * changed host is a moved target). GET /model lists a target's host, never its path, query, reply field or transport, so two configurations
- * at one host (a path per preview, an endpoint_path changed) would otherwise
- * share a target, and the step would assess the first one registered. The
- * digest leaves out every secret value (the credential, query values):
- * the name is visible in the inventory.
+ * The digest (8 hex) of what the service cannot show back of a target: GET
+ * /model lists a target's host, never its path, query, reply field or
+ * transport, so two configurations at one host (a path per agent, an
+ * endpoint_path changed) would otherwise share a target, and the step would
+ * assess the first one registered. `site`, when given, names the deployed
+ * project (two projects deploying one commit are two agents). Every secret
+ * value (the credential, query values) is left out: the name is visible in
+ * the inventory. Asked through agentIdentity (src/pipeline/identity.ts).
  */
-export function configuredTargetName(name: string, config: TargetConfigParts): string {
+export function configDigest(config: TargetConfigParts): string {
   const url = new URL(config.endpointUrl)
   const parts = [
     url.protocol,
@@ -51,14 +52,19 @@ export function configuredTargetName(name: string, config: TargetConfigParts): s
     config.transport,
     config.authType,
     config.requestTimeout,
-    config.oauth
+    config.oauth,
+    ...(config.site == null ? [] : [config.site])
   ]
-  const digest = createHash('sha256').update(JSON.stringify(parts)).digest('hex').slice(0, 8)
+  return createHash('sha256').update(JSON.stringify(parts)).digest('hex').slice(0, 8)
+}
+
+/** The name a target is registered and found under: the configured name and ` cfg-<digest>`, clipped to fit. */
+export function targetNameWithDigest(name: string, digest: string): string {
   const suffix = ` cfg-${digest}`
   return `${name.slice(0, LIMITS.targetNameMax - suffix.length)}${suffix}`
 }
 
-/** What configuredTargetName digests. */
+/** What configDigest digests. */
 export interface TargetConfigParts {
   endpointUrl: string
   responseField: string
@@ -66,6 +72,8 @@ export interface TargetConfigParts {
   authType: string
   requestTimeout: number | null
   oauth: unknown
+  /** The deployed project, when the event names one. */
+  site?: string | null
 }
 
 /** The name a target registered afresh after `name`'s model moved to `host` gets. */

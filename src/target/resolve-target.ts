@@ -14,7 +14,7 @@ import type { ServiceCallDeps } from '../service/service-api.js'
 import { ServiceError } from '../util/errors.js'
 import { chooseTarget, findRegistered } from './choose-target.js'
 import { explainRegistrationFailure } from './explain-registration.js'
-import { configuredTargetName, hostOf } from './naming.js'
+import { hostOf } from './naming.js'
 import type { EndpointTarget, ResolvedTarget, TargetInput } from './target-spec.js'
 
 /** Waits before each new listing after a lost answer to POST /model. */
@@ -36,11 +36,14 @@ export function registrationBody(endpoint: EndpointTarget, name: string): Regist
   }
 }
 
-export async function resolveTarget(deps: ServiceCallDeps, target: TargetInput, defaultName: string): Promise<ResolvedTarget> {
+/**
+ * `name`: the target's registered name, as the agent's identity gives it
+ * (AgentIdentity.targetName: the configured name and its configuration digest).
+ */
+export async function resolveTarget(deps: ServiceCallDeps, target: TargetInput, name: string): Promise<ResolvedTarget> {
   if (target.kind === 'model') return { modelId: target.modelId, name: null, outcome: 'given', endpointHost: null, movedFrom: null }
   const { api, log, signal } = deps
   const endpoint = target.endpoint
-  const name = configuredTargetName(endpoint.name ?? defaultName, endpoint)
   const host = hostOf(endpoint.endpointUrl)
   const listed = await api.listModels({ signal })
   const choice = chooseTarget(listed.models, name, endpoint.endpointUrl)

@@ -1,7 +1,7 @@
 /**
  * The commit status edge: deployment runs happen on the default branch and
  * do not show as checks on the pull request, so the result is set on the
- * commit as `agent-security/<model_id, target_name or preview>`: pending when the step
+ * commit as `agent-security/<name>`, the agent's statusName (src/pipeline/identity.ts): pending when the step
  * starts on it, then success, failure or error with the step's last line as
  * description and the workflow run as target. commit_status: auto sets it on
  * deployment_status and repository_dispatch runs, always on every run with a
@@ -11,7 +11,6 @@
 import { statusContext, statusStateFor, type CommitState } from '../../github/commit-status.js'
 import { splitRepository } from '../../github/context.js'
 import type { RepoRef } from '../../github/transport.js'
-import type { AssessedSubject } from '../../pipeline/identity.js'
 import type { GateResult } from '../../report/report-model.js'
 import type { StepResult } from '../../decision/step-result.js'
 import type { ActionInputs } from '../inputs.js'
@@ -47,22 +46,9 @@ export function statusEdge(ctx: StepContext, inputs: ActionInputs, planned: Plan
     token: inputs.githubToken,
     repo,
     sha: planned.commit,
-    context: statusContext(statusName(inputs, planned.subject)),
+    context: statusContext(planned.agent.statusName),
     targetUrl: runUrl(env)
   }
-}
-
-/**
- * The name in the status context. Branch protection requires a context by
- * name, so it must be the same on every pull request: a model's id, a
- * target_name given, or `preview` for the per-PR preview target (whose own
- * name, `<repo>-pr-<N>`, changes with every pull request).
- */
-export function statusName(inputs: ActionInputs, subject: AssessedSubject): string {
-  if (subject.kind === 'model') return subject.modelId
-  const t = inputs.target
-  const given = t.kind === 'endpoint' ? t.endpoint.name : t.kind === 'preview' ? t.name : null
-  return given ?? 'preview'
 }
 
 async function setStatus(ctx: StepContext, edge: StatusEdge, state: CommitState, description: string): Promise<void> {

@@ -16,8 +16,7 @@ import { readEventPayload } from '../../github/publish.js'
 import { pullForCommit, type PullSummary } from '../../github/pulls.js'
 import type { PullRequestRef } from '../../github/sticky-comment.js'
 import { eventCommit, type PipelineEvent } from '../../pipeline/event.js'
-import { shortSha, type AssessedSubject } from '../../pipeline/identity.js'
-import { defaultTargetName } from '../../target/naming.js'
+import { agentIdentity, shortSha, type AgentIdentity } from '../../pipeline/identity.js'
 import { AbortedError, ConfigError, describeFailure } from '../../util/errors.js'
 import { isRecord, nonEmpty, oneLine } from '../../util/text.js'
 import type { ActionInputs } from '../inputs.js'
@@ -36,8 +35,8 @@ export interface PlannedEvent {
   /** A deployment's pull request and ref, which name its preview (prepareTarget); null on other events. */
   deployment: DeploymentContext | null
   onDefaultBranch: boolean
-  /** The model or target, as configured (the commit status's and the record's name). */
-  subject: AssessedSubject
+  /** The agent (agentIdentity): what registration, the records, the comment and the commit status are keyed on. */
+  agent: AgentIdentity
   /**
    * Where the accepted risks are read instead of GITHUB_SHA, which on these
    * events may hold a pull request's own copy: a deployment's pull request's
@@ -49,18 +48,22 @@ export interface PlannedEvent {
   lines: string[]
 }
 
-/** The model or target as configured: model_id, else target_name, else the default name of the event's preview. */
-export function subjectOf(inputs: ActionInputs, env: NodeJS.ProcessEnv, prNumber: number | null, ref: string | null): AssessedSubject {
-  if (inputs.target.kind === 'model') return { kind: 'model', modelId: inputs.target.modelId }
-  const given = inputs.target.kind === 'endpoint' ? inputs.target.endpoint.name : inputs.target.name
-  const name =
-    given ??
-    defaultTargetName({
-      repository: env.GITHUB_REPOSITORY ?? '',
-      prNumber,
-      ref: ref ?? nonEmpty(env.GITHUB_HEAD_REF) ?? env.GITHUB_REF_NAME ?? ''
-    })
-  return { kind: 'target', name }
+/**
+ * The agent this run is about, from the inputs and the event: the one call of
+ * agentIdentity for the step. `prNumber`, `ref`: what names a preview by
+ * default; `site`: the deployed project, when the event says.
+ */
+export function agentOf(
+  inputs: ActionInputs,
+  env: NodeJS.ProcessEnv,
+  on: { prNumber: number | null; ref?: string | null; site?: string | null }
+): AgentIdentity {
+  return agentIdentity(inputs.target, {
+    repository: env.GITHUB_REPOSITORY ?? '',
+    prNumber: on.prNumber,
+    ref: on.ref ?? nonEmpty(env.GITHUB_HEAD_REF) ?? env.GITHUB_REF_NAME ?? '',
+    site: on.site ?? null
+  })
 }
 
 export async function planEvent(ctx: StepContext, inputs: ActionInputs, event: PipelineEvent): Promise<PlannedEvent> {
@@ -74,7 +77,7 @@ export async function planEvent(ctx: StepContext, inputs: ActionInputs, event: P
     pull,
     deployment: null,
     onDefaultBranch: event.kind === 'push' || event.kind === 'other' ? event.onDefaultBranch : false,
-    subject: subjectOf(inputs, env, prNumber, null),
+    agent: agentOf(inputs, env, { prNumber }),
     acceptedAt: null,
     lines
   })
@@ -132,7 +135,7 @@ async function planDeployment(
     pull: prNumber === null || repo === null ? null : { ...repo, number: prNumber },
     deployment: { prNumber, ref: event.ref },
     onDefaultBranch: false,
-    subject: subjectOf(inputs, ctx.io.env, prNumber, event.ref),
+    agent: agentOf(inputs, ctx.io.env, { prNumber, ref: event.ref, site: event.project ?? event.environment }),
     // The deployed commit may be a pull request's: never read its own copy of the accepted risks. A full ref,
     // so the report says "the branch main" (without one, baselineScope's default branch applies).
     acceptedAt: branchRef(pull?.baseRef ?? defaultBranch),

@@ -11,11 +11,11 @@
  * Whenever GitHub cannot tell, the step assesses: it never carries a result
  * it could not check.
  */
-import { findAssessmentRecord, tokenLogin, type FoundRecord } from '../../github/assessment-record.js'
+import { findAssessmentRecords, tokenLogin, type FoundRecord } from '../../github/assessment-record.js'
 import type { GitHubClient } from '../../github/github-client.js'
 import type { PullRequestRef } from '../../github/sticky-comment.js'
 import { decideCarryOver, planCarryOver, type CarriedResult } from '../../pipeline/carry-over.js'
-import { policyDigest, subjectKey, textDigest, type AssessmentIdentity } from '../../pipeline/identity.js'
+import { assessmentIdentityOf, policyDigest, recordsOfAgent, textDigest, type AssessmentIdentity } from '../../pipeline/identity.js'
 import { decideMergeQueue, type QueuedPull, type QueueTarget } from '../../pipeline/merge-queue.js'
 import type { AssessmentRecord } from '../../report/comment.js'
 import { verdictInputs } from '../../decision/carried-result.js'
@@ -74,11 +74,10 @@ export async function assessmentIdentity(
     acceptedText: policy.accepted?.text ?? null,
     baselineRunId: policy.baseline.baseline?.run_id ?? null
   })
-  return {
-    subject: subjectKey(planned.subject),
+  return assessmentIdentityOf(planned.agent, {
     profileDigest: inputs.profile === null ? null : await profileDigestOf(ctx.io.env, inputs.profile.path),
     policyDigest: policyDigest(parts)
-  }
+  })
 }
 
 export async function plan(ctx: StepContext, inputs: ActionInputs, policy: GatePolicy, planned: PlannedEvent): Promise<AssessmentPlan> {
@@ -130,7 +129,7 @@ async function planPush(
   try {
     const r = await reads(ctx, inputs)
     if (r === null) return assess('github_token is empty (or GITHUB_REPOSITORY unset): earlier assessments cannot be read')
-    const found = await findAssessmentRecord(r.gh, planned.pull, identity.subject, r.login, ctx.io.log)
+    const found = recordsOfAgent(await findAssessmentRecords(r.gh, planned.pull, r.login, ctx.io.log), identity).at(0) ?? null
     const first = planCarryOver({ ...context, headSha: planned.commit, record: found?.record ?? null })
     const decided =
       first.kind === 'compare' ? decideCarryOver(first, await r.gh.changedFiles(r.repo, first.base, first.head), inputs.agentPaths) : first
@@ -142,8 +141,8 @@ async function planPush(
 }
 
 /** Each queued pull request's head now, and the newest record of its sticky comment. */
-async function queuedPulls(ctx: StepContext, inputs: ActionInputs, numbers: number[], subject: string): Promise<QueuedPull[]> {
-  const unread = numbers.map((number) => ({ number, headSha: null, record: null }))
+async function queuedPulls(ctx: StepContext, inputs: ActionInputs, numbers: number[], identity: AssessmentIdentity): Promise<QueuedPull[]> {
+  const unread = numbers.map((number) => ({ number, headSha: null, records: [] }))
   try {
     const r = await reads(ctx, inputs)
     if (r === null) return unread
@@ -151,8 +150,8 @@ async function queuedPulls(ctx: StepContext, inputs: ActionInputs, numbers: numb
     for (const number of numbers) {
       const pr: PullRequestRef = { ...r.repo, number }
       const pull = await r.gh.getPull(r.repo, number)
-      const found = await findAssessmentRecord(r.gh, pr, subject, r.login, ctx.io.log)
-      out.push({ number, headSha: pull?.headSha ?? null, record: found?.record ?? null })
+      const found = recordsOfAgent(await findAssessmentRecords(r.gh, pr, r.login, ctx.io.log), identity)
+      out.push({ number, headSha: pull?.headSha ?? null, records: found.map((f) => f.record) })
     }
     return out
   } catch (err) {
@@ -171,7 +170,7 @@ async function planQueue(
   const event = planned.event
   if (event.kind !== 'merge_group') throw new Error('planQueue: not a merge_group event')
   const target: QueueTarget = inputs.target.kind === 'model' ? 'model' : inputs.target.kind === 'endpoint' ? 'endpoint' : 'preview'
-  const pulls = inputs.mergeGroup === 'assess' ? [] : await queuedPulls(ctx, inputs, event.prNumbers, identity.subject)
+  const pulls = inputs.mergeGroup === 'assess' ? [] : await queuedPulls(ctx, inputs, event.prNumbers, identity)
   const decided = decideMergeQueue({
     mode: inputs.mergeGroup,
     pulls,

@@ -9,6 +9,15 @@ import { readPipelineEvent, type PipelineEvent } from '../../pipeline/event.js'
 import { envInputReader, readInputs, type ActionInputs } from '../inputs.js'
 import { prepareTarget, type DeploymentContext, type Prepared } from '../prepare-target.js'
 import type { StepContext } from './context.js'
+import { agentOf } from './plan-event.js'
+import { targetFromEvent } from '../../github/context.js'
+import type { AgentIdentity } from '../../pipeline/identity.js'
+
+/** The pull request of a pull_request event (the default name of its preview); null on other events. */
+async function eventPullNumber(env: NodeJS.ProcessEnv): Promise<number | null> {
+  const event = targetFromEvent(env.GITHUB_EVENT_NAME ?? '', await readEventPayload(env.GITHUB_EVENT_PATH), env.GITHUB_REPOSITORY ?? '')
+  return event.kind === 'pull_request' ? event.number : null
+}
 
 export interface PreparedStep {
   /** The inputs, with the model_id resolved. */
@@ -35,7 +44,11 @@ export async function readStepInputs(ctx: StepContext): Promise<StepInputs> {
  * preview). A preview this event has no deployment of is not prepared: the
  * plan carries a result over or fails closed.
  */
-export async function prepare(ctx: StepContext, given: ActionInputs, deployment: DeploymentContext | null = null): Promise<PreparedStep> {
+export async function prepare(
+  ctx: StepContext,
+  given: ActionInputs,
+  planned: { agent: AgentIdentity; deployment: DeploymentContext | null } | null = null
+): Promise<PreparedStep> {
   const { io } = ctx
   if (given.target.kind === 'preview') return { inputs: given, report: { target: null, profileSync: null } }
   const prepared = await prepareTarget(
@@ -47,7 +60,8 @@ export async function prepare(ctx: StepContext, given: ActionInputs, deployment:
       makeApi: (deadline, requestTimeoutMs) => ctx.makeApi(given, deadline, { requestTimeoutMs })
     },
     given,
-    deployment
+    planned?.agent ?? agentOf(given, io.env, { prNumber: await eventPullNumber(io.env) }),
+    planned?.deployment ?? null
   )
   const inputs = { ...given, modelId: prepared.target.modelId }
   io.setOutput('model_id', inputs.modelId)

@@ -6,7 +6,6 @@
  * report.json and say that the step spent no assessment.
  */
 import { budgetLine } from '../../pipeline/budget.js'
-import { subjectName } from '../../pipeline/identity.js'
 import { commentMarker } from '../../report/comment.js'
 import {
   pipelineTitle,
@@ -36,7 +35,7 @@ export async function reportCarried(
   plan: CarryOverPlan
 ): Promise<RenderedReport> {
   const now = await assessedNow(ctx, planned.commit)
-  const name = subjectName(planned.subject)
+  const name = planned.agent.display
   const input = scrubbedModel<PipelineReportInput>(ctx, {
     kind: 'carried_over',
     result: plan.result,
@@ -51,7 +50,7 @@ export async function reportCarried(
     lines: planned.lines,
     budgetLine: budgetLine({ kind: 'carried_over', assessedSha: plan.assessedSha }).line
   })
-  const marker = plan.from?.marker ?? commentMarker(inputs.modelId === '' ? name : inputs.modelId)
+  const marker = commentMarker(planned.agent.commentKey)
   const record = plan.record
   return {
     outputs: { result: plan.result, assessments_spent: '0', report_path: await reportFile(ctx, inputs.modelId || name, input) },
@@ -78,7 +77,7 @@ export async function reportSkipped(
   reason: string
 ): Promise<RenderedReport> {
   const now = await assessedNow(ctx, planned.commit)
-  const name = subjectName(planned.subject)
+  const name = planned.agent.display
   const input = scrubbedModel<PipelineReportInput>(ctx, {
     kind: 'skipped',
     result: 'skipped',

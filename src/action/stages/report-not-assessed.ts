@@ -10,6 +10,7 @@ import { commentMarker, previousResult } from '../../report/comment.js'
 import { notAssessedTitle, renderNotAssessed, type NotAssessedInput } from '../../report/not-assessed.js'
 import type { PullRequestRef } from '../../github/sticky-comment.js'
 import { budgetLine } from '../../pipeline/budget.js'
+import type { AgentIdentity } from '../../pipeline/identity.js'
 import { envInputReader, type ActionInputs } from '../inputs.js'
 import { startedRun } from '../state.js'
 import type { StepContext } from './context.js'
@@ -20,6 +21,8 @@ import type { StepFailure } from './conclude.js'
 export interface FailedAt {
   commit: string | null
   pullRequest?: PullRequestRef | null
+  /** The agent, once the event was planned: the report names it and its comment is replaced. */
+  agent?: AgentIdentity | null
 }
 
 export async function reportNotAssessed(
@@ -29,7 +32,8 @@ export async function reportNotAssessed(
   at: FailedAt = { commit: null }
 ): Promise<RenderedReport> {
   const { io } = ctx
-  const modelId = inputs?.modelId ?? (envInputReader(io.env)('model_id').trim() || 'the model')
+  const agent = inputs?.mode === 'validate' ? null : (at.agent ?? null)
+  const modelId = agent?.display ?? inputs?.modelId ?? (envInputReader(io.env)('model_id').trim() || 'the model')
   const assessed = await assessedNow(ctx, at.commit)
   // A run this step created was spent, whatever failed after it.
   const runId = startedRun(io)
@@ -47,10 +51,9 @@ export async function reportNotAssessed(
     runUrl: runUrl(io.env),
     budgetLine: inputs?.mode === 'validate' ? null : spent.line
   })
-  // A configuration mistake leaves no inputs to publish with, a target that could not be
-  // registered no model to key the comment on.
-  const keyed = inputs !== null && inputs.modelId !== ''
-  const marker = commentMarker(inputs?.mode === 'validate' ? `${modelId}#validate` : modelId)
+  // A configuration mistake leaves no inputs to publish with; a comment is keyed on the agent, else the model.
+  const keyed = inputs !== null && (inputs.modelId !== '' || agent?.targetName != null)
+  const marker = commentMarker(agent !== null ? agent.commentKey : inputs?.mode === 'validate' ? `${modelId}#validate` : modelId)
   return {
     outputs: inputs?.mode === 'validate' ? {} : { assessments_spent: String(spent.spent) },
     annotations: [],

@@ -82,7 +82,8 @@ export function assessmentRecord(
   at: string
 ): AssessmentRecord | undefined {
   if (commit === null || !/^(?:[0-9a-f]{40}|[0-9a-f]{64})$/.test(commit)) return undefined
-  return { result, assessedSha: commit, headSha: commit, ...identity, at: isoMinute(at) }
+  const { subject, config, host, profileDigest, policyDigest } = identity
+  return { result, assessedSha: commit, headSha: commit, subject, config, host, profileDigest, policyDigest, at: isoMinute(at) }
 }
 
 /**
@@ -116,13 +117,14 @@ export async function reportGate(ctx: StepContext, args: GateReportArgs): Promis
   const report = await gateReport(ctx, args)
   const files = await writeReportFiles(ctx, inputs, report, `report-${inputs.modelId}-${outcome.triggered.runId}`)
   const record = assessmentRecord(args.plan.identity, outcome.decision.result, report.commitSha, report.assessedAt ?? '')
+  const marker = commentMarker(planned.agent.commentKey)
   return {
     outputs: gateOutputs(outcome, report, files),
     annotations: buildAnnotations(report),
     summary: renderSummary(report),
     github: {
-      marker: commentMarker(inputs.modelId),
-      commentBody: () => renderComment(report, { record }),
+      marker,
+      commentBody: () => renderComment(report, { record, marker }),
       issueTitle: reportTitle(report),
       failing: outcome.decision.result !== 'pass',
       // A deployment runs on the default branch: its report goes to the pull request of the deployed commit.
