@@ -52,7 +52,7 @@ export async function reportNotAssessed(
   const keyed = inputs !== null && inputs.modelId !== ''
   const marker = commentMarker(inputs?.mode === 'validate' ? `${modelId}#validate` : modelId)
   return {
-    outputs: inputs?.mode === 'validate' ? {} : { assessments_spent: String(spent.spent) },
+    outcome: { kind: 'not_assessed', result: 'error', assessmentsSpent: inputs?.mode === 'validate' ? null : spent.spent },
     annotations: [],
     summary: renderNotAssessed(input),
     github: keyed
@@ -65,7 +65,6 @@ export async function reportNotAssessed(
           ...(at.pullRequest ? { pullRequest: at.pullRequest } : {})
         }
       : null,
-    commentUrlOutput: false,
     log: [],
     whenCancelled: 'summary'
   }
