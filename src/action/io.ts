@@ -5,13 +5,15 @@
  */
 import * as core from '@actions/core'
 import { singleLineLog, type Log } from '../util/log.js'
+import type { OutputName } from './outcome.js'
 import type { StateStore } from './state.js'
 
 export interface ActionIO extends StateStore {
   env: NodeJS.ProcessEnv
   log: Log
   setSecret(value: string): void
-  setOutput(name: string, value: string): void
+  /** One of the step's outputs (rendered from its outcome: outcome.ts). */
+  setOutput(name: OutputName, value: string): void
   /** An annotation (shown on the run and the PR's checks). */
   annotate(level: 'error' | 'warning' | 'notice', message: string, title: string): void
   /** Append markdown to the job summary (GITHUB_STEP_SUMMARY). */

@@ -14,8 +14,10 @@
  * events the commit status is set pending once the event is planned and
  * final at conclude. The run's result (pass, fail, incomplete, error) is
  * decided inside assess, the step's pass or fail just before conclude, both
- * by src/decision/. Every stage writes through the scrubbing edge
- * (stepContext), so none scrubs an output itself.
+ * by src/decision/. The step's outcome is one typed value (outcome.ts) that
+ * the stages produce and runMain renders as the action's outputs. Every stage
+ * writes through the scrubbing edge (stepContext), so none scrubs an output
+ * itself.
  */
 import type { BaselineStore } from '../baseline/store.js'
 import { carriedStepResult, skippedStepResult } from '../decision/carried-result.js'
@@ -27,9 +29,10 @@ import { describeFailure } from '../util/errors.js'
 import type { Log } from '../util/log.js'
 import type { ActionInputs } from './inputs.js'
 import type { ActionIO } from './io.js'
+import { type EndOutcome, type PreparedOutcome, type StepOutcome } from './outcome.js'
 import { assess } from './stages/assess.js'
 import { finishStatus, startStatus, statusEdge, type StatusEdge } from './stages/commit-status.js'
-import { conclude, stepFailure } from './stages/conclude.js'
+import { conclude, concludeAction, stepFailure } from './stages/conclude.js'
 import { stepContext, type StepContext } from './stages/context.js'
 import { loadPolicy } from './stages/load-policy.js'
 import { plan, type CarryOverPlan } from './stages/plan.js'
@@ -58,45 +61,54 @@ export interface MainDeps {
   baselineStore?: BaselineStore
 }
 
-/** What the step knew when it failed: its inputs, its event, the commit status it set pending. */
+/** What the step knew when it failed: its inputs, its model, its event, the commit status it set pending. */
 interface StepTrail {
   inputs: ActionInputs | null
+  prepared: PreparedOutcome | null
   planned: PlannedEvent | null
   status: StatusEdge | null
 }
 
-/** Run the main step. Never throws: every failure fails the step with a line of its kind. */
-export async function runMain(deps: MainDeps): Promise<void> {
+/** Run the main step, then set its outputs and end it. Never throws: every failure fails the step with a line of its kind. */
+export async function runMain(deps: MainDeps): Promise<StepOutcome> {
   const ctx = stepContext(deps)
-  const trail: StepTrail = { inputs: null, planned: null, status: null }
+  const outcome = await runStep(ctx)
+  concludeAction(ctx.io, outcome)
+  return outcome
+}
+
+/** The main step's stages, to its outcome (which every shell renders its way). Never throws. */
+export async function runStep(ctx: StepContext): Promise<StepOutcome> {
+  const trail: StepTrail = { inputs: null, prepared: null, planned: null, status: null }
   try {
     const { inputs, event } = await readStepInputs(ctx)
     trail.inputs = inputs
-    if (inputs.mode === 'validate') await validateStep(ctx, await prepare(ctx, inputs))
-    else await gateStep(ctx, inputs, event, trail)
+    if (inputs.mode === 'validate') return await validateStep(ctx, await prepare(ctx, inputs), trail)
+    return await gateStep(ctx, inputs, event, trail)
   } catch (err) {
-    await failStep(ctx, trail, err)
+    return failStep(ctx, trail, err)
   }
 }
 
-async function gateStep(ctx: StepContext, given: ActionInputs, event: PipelineEvent, trail: StepTrail): Promise<void> {
+async function gateStep(ctx: StepContext, given: ActionInputs, event: PipelineEvent, trail: StepTrail): Promise<StepOutcome> {
   const planned = (trail.planned = await planEvent(ctx, given, event))
   if (planned.skipped !== null) return skipStep(ctx, given, planned, planned.skipped)
   trail.status = statusEdge(ctx, given, planned)
   await startStatus(ctx, trail.status)
   const prepared = await prepare(ctx, given, planned)
   const inputs = (trail.inputs = prepared.inputs)
+  trail.prepared = prepared.outcome
   const policy = await loadPolicy(ctx, inputs, planned.acceptedAt)
   const decided = await plan(ctx, inputs, policy, planned)
   if (decided.kind === 'fail_closed') throw decided.error
-  if (decided.kind === 'carry_over') return carryOverStep(ctx, inputs, planned, decided, trail.status)
+  if (decided.kind === 'carry_over') return carryOverStep(ctx, inputs, planned, decided, trail)
   const outcome = await assess(ctx, inputs, policy)
   const recorded = await record(ctx, inputs, policy, outcome)
   const report = await reportGate(ctx, { prepared, policy, outcome, recorded, planned, plan: decided })
-  await publish(ctx, inputs, report)
+  const end = await publish(ctx, inputs, report)
   const step = gateStepResult(outcome.decision, { failOnIncomplete: inputs.failOnIncomplete, cancelled: ctx.signal.aborted })
   await finishStatus(ctx, trail.status, outcome.decision.result, step)
-  conclude(ctx, step)
+  return conclude(step, end, trail.prepared)
 }
 
 /** The result recorded for this agent stands: nothing is assessed. */
@@ -105,46 +117,48 @@ async function carryOverStep(
   inputs: ActionInputs,
   planned: PlannedEvent,
   carried: CarryOverPlan,
-  status: StatusEdge | null
-): Promise<void> {
-  await publish(ctx, inputs, await reportCarried(ctx, inputs, planned, carried))
+  trail: StepTrail
+): Promise<StepOutcome> {
+  const end = await publish(ctx, inputs, await reportCarried(ctx, inputs, planned, carried))
   const step = carriedStepResult(carried, { cancelled: ctx.signal.aborted })
-  await finishStatus(ctx, status, carried.result, step)
-  conclude(ctx, step)
+  await finishStatus(ctx, trail.status, carried.result, step)
+  return conclude(step, end, trail.prepared)
 }
 
 /** A deployment not ready: nothing to assess yet, and no failure. */
-async function skipStep(ctx: StepContext, inputs: ActionInputs, planned: PlannedEvent, reason: string): Promise<void> {
-  await publish(ctx, inputs, await reportSkipped(ctx, inputs, planned, reason))
-  conclude(ctx, skippedStepResult(reason, { cancelled: ctx.signal.aborted }))
+async function skipStep(ctx: StepContext, inputs: ActionInputs, planned: PlannedEvent, reason: string): Promise<StepOutcome> {
+  const end = await publish(ctx, inputs, await reportSkipped(ctx, inputs, planned, reason))
+  return conclude(skippedStepResult(reason, { cancelled: ctx.signal.aborted }), end, null)
 }
 
-async function validateStep(ctx: StepContext, { inputs }: PreparedStep): Promise<void> {
+async function validateStep(ctx: StepContext, prepared: PreparedStep, trail: StepTrail): Promise<StepOutcome> {
+  const { inputs } = prepared
+  trail.prepared = prepared.outcome
   const result = await validateFixes(ctx, inputs)
   const report = await reportValidation(ctx, inputs, result)
-  await publish(ctx, inputs, report)
-  conclude(ctx, validationStepResult(result, { cancelled: ctx.signal.aborted }))
+  const end = await publish(ctx, inputs, report)
+  return conclude(validationStepResult(result, { cancelled: ctx.signal.aborted }), end, trail.prepared)
 }
 
 /**
- * No result: the result output is error first, then the not-assessed report
- * (best effort), the commit status it set pending ends in error, then the failure.
+ * No result: the result is error, the not-assessed report is published (best
+ * effort), the commit status it set pending ends in error, then the failure.
  */
-async function failStep(ctx: StepContext, trail: StepTrail, err: unknown): Promise<void> {
+async function failStep(ctx: StepContext, trail: StepTrail, err: unknown): Promise<StepOutcome> {
   const failure = stepFailure(err)
   const { inputs, planned } = trail
-  ctx.io.setOutput('result', 'error')
+  let end: EndOutcome = { kind: 'not_assessed', result: 'error', assessmentsSpent: null }
   try {
     const at = {
       commit: planned?.commit ?? null,
       pullRequest: planned?.event.kind === 'deployment' ? planned.pull : null,
       agent: planned?.agent ?? null
     }
-    await publish(ctx, inputs, await reportNotAssessed(ctx, inputs, failure, at))
+    end = await publish(ctx, inputs, await reportNotAssessed(ctx, inputs, failure, at))
   } catch (publishErr) {
     ctx.io.log.warning(`Could not write the not-assessed report: ${describeFailure(publishErr)}`)
   }
   const step = { outcome: 'fail' as const, line: failure.line }
   await finishStatus(ctx, trail.status, 'error', step)
-  conclude(ctx, step)
+  return conclude(step, end, trail.prepared)
 }

@@ -12,6 +12,8 @@ import { createClient } from '../service/client.js'
 import type { ActionInputs } from './inputs.js'
 import { coreActionIO, type ActionIO } from './io.js'
 import { runMain, type MainDeps } from './main.js'
+import { failedOutcome } from './outcome.js'
+import { concludeAction } from './stages/conclude.js'
 import { runPost } from './post.js'
 import { isPostStep, markMainStarted } from './state.js'
 import type { Log } from '../util/log.js'
@@ -37,10 +39,8 @@ function abortOnSignals(io: ActionIO): { signal: AbortSignal; dispose(): void } 
     if (!controller.signal.aborted) {
       io.log.warning(`Received ${signal}: the job is being cancelled; stopping what this step started.`)
       setTimeout(() => {
-        io.setOutput('result', 'error')
-        io.setFailed(
-          `The step was cancelled and could not finish within ${ABORT_EXIT_MS / 1000} s of ${signal}; exiting before the runner kills it.`
-        )
+        const line = `The step was cancelled and could not finish within ${ABORT_EXIT_MS / 1000} s of ${signal}; exiting before the runner kills it.`
+        concludeAction(io, failedOutcome(line))
         process.exit(1)
       }, ABORT_EXIT_MS).unref()
     }

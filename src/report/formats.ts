@@ -20,11 +20,14 @@ export interface FormatOptions {
   toolVersion: string
 }
 
+/** The action output of each file format (a field of the step's outcome, src/action/outcome.ts). */
+export type ReportFileOutput = 'report_path' | 'sarif_path' | 'junit_path'
+
 export interface ReportFormat {
   /** How the file name ends, without the dot. */
   extension: string
   /** The action output that holds the file's path. */
-  output: string
+  output: ReportFileOutput
   render: (report: Report, opts: FormatOptions) => string
 }
 

@@ -1,19 +1,26 @@
 /**
- * Stage conclude: the step's last line, and its pass or fail (the rules are
- * in src/decision/step-result.ts); on a failure without a result, the line of
- * its kind (see describeFailure).
+ * Stage conclude: the step's whole outcome, with its last line and its pass
+ * or fail (the rules are in src/decision/step-result.ts; on a failure without
+ * a result, the line of its kind, see describeFailure), for the shell to
+ * render (concludeAction: the outputs, then the line).
  */
 import type { StepResult } from '../../decision/step-result.js'
 import { failureCause } from '../../report/not-assessed.js'
 import { describeFailure, failureKind, type FailureKind } from '../../util/errors.js'
-import type { StepContext } from './context.js'
+import type { ActionIO } from '../io.js'
+import { setActionOutputs, type EndOutcome, type PreparedOutcome, type StepOutcome } from '../outcome.js'
 
-export function conclude(ctx: StepContext, result: StepResult): void {
-  const { io } = ctx
-  if (result.resultOutput !== undefined) io.setOutput('result', result.resultOutput)
-  if (result.outcome === 'pass') io.log.info(result.line)
-  else if (result.outcome === 'warn') io.log.warning(result.line)
-  else io.setFailed(result.line)
+export function conclude(result: StepResult, end: EndOutcome, prepared: PreparedOutcome | null): StepOutcome {
+  return { end, prepared, result: result.resultOutput ?? end.result, conclusion: result }
+}
+
+/** The action's rendering of an outcome: its outputs, then its last line (a failure fails the step). */
+export function concludeAction(io: Pick<ActionIO, 'setOutput' | 'log' | 'setFailed'>, outcome: StepOutcome): void {
+  setActionOutputs(io, outcome)
+  const { outcome: kind, line } = outcome.conclusion
+  if (kind === 'pass') io.log.info(line)
+  else if (kind === 'warn') io.log.warning(line)
+  else io.setFailed(line)
 }
 
 /** A step that ended without a result: why, in a line of its kind and in a few words. */

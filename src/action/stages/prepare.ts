@@ -1,13 +1,14 @@
 /**
  * Stage prepare: the inputs, read and checked before any request; the model
  * to assess (model_id, or endpoint_url found or registered); its profile
- * synced from profile_file. The model's outputs are set as soon as it is
- * known, so a step that fails later still names it.
+ * synced from profile_file. The model is part of the step's outcome as soon
+ * as it is known, so a step that fails later still names it.
  */
 import { readEventPayload } from '../../github/publish.js'
 import { readPipelineEvent, type PipelineEvent } from '../../pipeline/event.js'
 import { envInputReader, readInputs, type ActionInputs } from '../inputs.js'
 import { prepareTarget, type DeploymentContext, type Prepared } from '../prepare-target.js'
+import type { PreparedOutcome } from '../outcome.js'
 import type { StepContext } from './context.js'
 import { agentOf } from './plan-event.js'
 import { targetFromEvent } from '../../github/context.js'
@@ -24,6 +25,8 @@ export interface PreparedStep {
   inputs: ActionInputs
   /** What the report says about the target and the profile sync. */
   report: Prepared['report']
+  /** The model, as the step's outcome names it; null for a preview this event has no deployment of. */
+  outcome: PreparedOutcome | null
 }
 
 export interface StepInputs {
@@ -50,7 +53,7 @@ export async function prepare(
   planned: { agent: AgentIdentity; deployment: DeploymentContext | null } | null = null
 ): Promise<PreparedStep> {
   const { io } = ctx
-  if (given.target.kind === 'preview') return { inputs: given, report: { target: null, profileSync: null } }
+  if (given.target.kind === 'preview') return { inputs: given, report: { target: null, profileSync: null }, outcome: null }
   const prepared = await prepareTarget(
     {
       io,
@@ -64,9 +67,10 @@ export async function prepare(
     planned?.deployment ?? null
   )
   const inputs = { ...given, modelId: prepared.target.modelId }
-  io.setOutput('model_id', inputs.modelId)
-  if (prepared.target.outcome !== 'given') io.setOutput('target', prepared.target.outcome)
-  const version = prepared.report.profileSync?.version
-  if (version != null) io.setOutput('profile_version', String(version))
-  return { inputs, report: prepared.report }
+  const outcome: PreparedOutcome = {
+    modelId: inputs.modelId,
+    target: prepared.target.outcome === 'given' ? null : prepared.target.outcome,
+    profileVersion: prepared.report.profileSync?.version ?? null
+  }
+  return { inputs, report: prepared.report, outcome }
 }

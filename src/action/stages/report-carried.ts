@@ -53,7 +53,13 @@ export async function reportCarried(
   const marker = commentMarker(planned.agent.commentKey)
   const record = plan.record
   return {
-    outputs: { result: plan.result, assessments_spent: '0', report_path: await reportFile(ctx, inputs.modelId || name, input) },
+    outcome: {
+      kind: 'carried_over',
+      result: plan.result,
+      assessmentsSpent: 0,
+      reportPath: await reportFile(ctx, inputs.modelId || name, input),
+      commentUrl: null
+    },
     annotations: [],
     summary: renderPipelineSummary(input),
     github: {
@@ -63,7 +69,6 @@ export async function reportCarried(
       failing: plan.result !== 'pass',
       ...(planned.event.kind === 'deployment' ? { pullRequest: planned.pull } : {})
     },
-    commentUrlOutput: true,
     log: [],
     whenCancelled: 'outputs'
   }
@@ -93,11 +98,10 @@ export async function reportSkipped(
     budgetLine: budgetLine({ kind: 'not_assessed', reason: 'the deployment is not ready' }).line
   })
   return {
-    outputs: { result: 'skipped', assessments_spent: '0', report_path: await reportFile(ctx, inputs.modelId || name, input) },
+    outcome: { kind: 'skipped', result: 'skipped', assessmentsSpent: 0, reportPath: await reportFile(ctx, inputs.modelId || name, input) },
     annotations: [],
     summary: renderPipelineSummary(input),
     github: null,
-    commentUrlOutput: false,
     log: [],
     whenCancelled: 'summary'
   }

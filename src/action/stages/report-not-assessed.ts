@@ -55,7 +55,7 @@ export async function reportNotAssessed(
   const keyed = inputs !== null && (inputs.modelId !== '' || agent?.targetName != null)
   const marker = commentMarker(agent !== null ? agent.commentKey : inputs?.mode === 'validate' ? `${modelId}#validate` : modelId)
   return {
-    outputs: inputs?.mode === 'validate' ? {} : { assessments_spent: String(spent.spent) },
+    outcome: { kind: 'not_assessed', result: 'error', assessmentsSpent: inputs?.mode === 'validate' ? null : spent.spent },
     annotations: [],
     summary: renderNotAssessed(input),
     github: keyed
@@ -68,7 +68,6 @@ export async function reportNotAssessed(
           ...(at.pullRequest ? { pullRequest: at.pullRequest } : {})
         }
       : null,
-    commentUrlOutput: false,
     log: [],
     whenCancelled: 'summary'
   }

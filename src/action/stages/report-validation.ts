@@ -22,12 +22,13 @@ export async function reportValidation(ctx: StepContext, inputs: ActionInputs, v
   })
   const reportPath = await io.writeReportFile(`validation-${inputs.modelId}`, 'json', JSON.stringify(result, null, 2))
   return {
-    outputs: {
+    outcome: {
+      kind: 'validated',
       result: result.failed ? 'fail' : 'pass',
-      resolved_count: String(result.resolved),
-      still_broken_count: String(result.stillBroken),
-      not_attempted_count: String(result.notAttempted),
-      report_path: reportPath
+      resolvedCount: result.resolved,
+      stillBrokenCount: result.stillBroken,
+      notAttemptedCount: result.notAttempted,
+      reportPath
     },
     annotations: [],
     summary: markdown,
@@ -37,7 +38,6 @@ export async function reportValidation(ctx: StepContext, inputs: ActionInputs, v
       issueTitle: validationTitle(result, inputs.modelId),
       failing: result.failed
     },
-    commentUrlOutput: false,
     log: [],
     whenCancelled: 'all'
   }

@@ -18,6 +18,7 @@ import { budgetLine } from '../../pipeline/budget.js'
 import type { AssessmentIdentity } from '../../pipeline/identity.js'
 import { scrubSecretsDeep } from '../../util/redact.js'
 import type { ActionInputs } from '../inputs.js'
+import type { AssessedOutcome, EndOutcome } from '../outcome.js'
 import { ACTION_VERSION } from '../version.js'
 import type { StepContext } from './context.js'
 import type { GatePolicy } from './load-policy.js'
@@ -28,19 +29,17 @@ import type { Recorded } from './record.js'
 
 /** A report as each sink shows it (see publish). */
 export interface RenderedReport {
-  /** The step's outputs. */
-  outputs: Record<string, string>
+  /** How the step ended, as the shells render it (see outcome.ts). */
+  outcome: EndOutcome
   annotations: readonly Annotation[]
   /** The job summary (markdown). */
   summary: string
   /** The sticky comment or the tracking issue; null when there is nothing to key it on. */
   github: Omit<PublishArgs, 'inputs'> | null
-  /** Whether the comment_url output is set to the comment written (the gate's report only). */
-  commentUrlOutput: boolean
   /** Lines for the step's log, once the rest is out. */
   log: readonly string[]
   /**
-   * What still goes out once the job is cancelled: the outputs only (the gate's
+   * What still goes out once the job is cancelled: the outcome only (the gate's
    * report would show a result the step no longer stands behind), the runner's
    * summary but not GitHub (no time for it), or all of it.
    */
@@ -119,7 +118,7 @@ export async function reportGate(ctx: StepContext, args: GateReportArgs): Promis
   const record = assessmentRecord(args.plan.identity, outcome.decision.result, report.commitSha, report.assessedAt ?? '')
   const marker = commentMarker(planned.agent.commentKey)
   return {
-    outputs: gateOutputs(outcome, report, files),
+    outcome: assessedOutcome(outcome, report, files),
     annotations: buildAnnotations(report),
     summary: renderSummary(report),
     github: {
@@ -130,7 +129,6 @@ export async function reportGate(ctx: StepContext, args: GateReportArgs): Promis
       // A deployment runs on the default branch: its report goes to the pull request of the deployed commit.
       ...(planned.event.kind === 'deployment' ? { pullRequest: planned.pull } : {})
     },
-    commentUrlOutput: true,
     log: outcome.results.notes,
     whenCancelled: 'outputs'
   }
@@ -165,8 +163,8 @@ async function gateReport(ctx: StepContext, { prepared, policy, outcome, recorde
   })
 }
 
-/** Every registered format written as a file: its action output name → the file's path. */
-type ReportFiles = Record<string, string>
+/** Every registered format written as a file: its output name → the file's path. */
+type ReportFiles = AssessedOutcome['files']
 
 async function writeReportFiles(ctx: StepContext, inputs: ActionInputs, report: Report, name: string): Promise<ReportFiles> {
   const { io } = ctx
@@ -175,27 +173,27 @@ async function writeReportFiles(ctx: StepContext, inputs: ActionInputs, report: 
     sarifMinSeverity: inputs.sarifMinSeverity,
     toolVersion: ACTION_VERSION
   }
-  const files: ReportFiles = {}
+  const files: Partial<ReportFiles> = {}
   for (const format of REPORT_FORMATS) files[format.output] = await io.writeReportFile(name, format.extension, format.render(report, opts))
-  return files
+  return files as ReportFiles
 }
 
-function gateOutputs(outcome: GateOutcome, report: Report, files: ReportFiles): Record<string, string> {
+function assessedOutcome(outcome: GateOutcome, report: Report, files: ReportFiles): AssessedOutcome {
   const { decision, run } = outcome
   const b = report.baseline
   return {
-    run_id: outcome.triggered.runId,
-    status: run?.status ?? '',
-    verdict: run?.verdict ?? '',
+    kind: 'assessed',
     result: decision.result,
-    findings_count: decision.findingsAtOrAbove === null ? '' : String(decision.findingsAtOrAbove),
-    categories_planned: JSON.stringify(run?.categories_planned ?? []),
-    categories_completed: JSON.stringify(run?.categories_completed ?? []),
-    ...files,
-    new_count: b?.available ? String(b.newCount) : '',
-    known_count: b?.available ? String(b.knownCount) : '',
-    gone_count: b?.available ? String(b.gone.length) : '',
-    accepted_count: String(report.acceptances?.acceptedCount ?? 0),
-    assessments_spent: '1'
+    runId: outcome.triggered.runId,
+    status: run?.status ?? null,
+    verdict: run?.verdict ?? null,
+    findingsCount: decision.findingsAtOrAbove,
+    categoriesPlanned: run?.categories_planned ?? [],
+    categoriesCompleted: run?.categories_completed ?? [],
+    files,
+    baseline: b?.available ? { newCount: b.newCount, knownCount: b.knownCount, goneCount: b.gone.length } : null,
+    acceptedCount: report.acceptances?.acceptedCount ?? 0,
+    assessmentsSpent: 1,
+    commentUrl: null
   }
 }

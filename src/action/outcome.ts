@@ -1,0 +1,220 @@
+/**
+ * The step's outcome as one typed value: produced by the stages (prepare,
+ * the report stages, publish, conclude) and rendered by each shell (the
+ * action's outputs here; the command line's exit code and JSON). One kind
+ * per way a step ends, each naming every value it has, so a new output is a
+ * field of the kinds it belongs to plus its row in OUTPUT_FIELDS, and the
+ * compiler finds every producer and every renderer.
+ */
+import type { GateResult } from '../report/report-model.js'
+import type { ReportFileOutput } from '../report/formats.js'
+import type { StepResult } from '../decision/step-result.js'
+import type { ActionIO } from './io.js'
+
+/** The results the `result` output names. */
+export type OutcomeResult = GateResult | 'skipped'
+
+/** The model assessed, known once the target is prepared (a step that fails later still names it). */
+export interface PreparedOutcome {
+  modelId: string
+  /** endpoint_url only: whether this step registered the target or found it; null for a model_id. */
+  target: 'registered' | 'reused' | null
+  profileVersion: number | null
+}
+
+/** The baseline comparison; null without a baseline. */
+export interface BaselineCounts {
+  newCount: number
+  knownCount: number
+  goneCount: number
+}
+
+/** A run was assessed and decided. */
+export interface AssessedOutcome {
+  kind: 'assessed'
+  result: GateResult
+  runId: string
+  /** The run's final status; null when it was never read. */
+  status: string | null
+  verdict: string | null
+  findingsCount: number | null
+  categoriesPlanned: readonly string[]
+  categoriesCompleted: readonly string[]
+  /** Each registered report format's file, by its output name. */
+  files: Record<ReportFileOutput, string>
+  baseline: BaselineCounts | null
+  acceptedCount: number
+  assessmentsSpent: number
+  commentUrl: string | null
+}
+
+/** An earlier result of the same agent stands; nothing is assessed. */
+export interface CarriedOutcome {
+  kind: 'carried_over'
+  result: GateResult
+  reportPath: string
+  assessmentsSpent: number
+  commentUrl: string | null
+}
+
+/** A deployment event not ready: nothing to assess yet. */
+export interface SkippedOutcome {
+  kind: 'skipped'
+  result: 'skipped'
+  reportPath: string
+  assessmentsSpent: number
+}
+
+/** validate mode: the fixes replayed. */
+export interface ValidatedOutcome {
+  kind: 'validated'
+  result: 'pass' | 'fail'
+  resolvedCount: number
+  stillBrokenCount: number
+  notAttemptedCount: number
+  reportPath: string
+}
+
+/** The step ended without a result. */
+export interface NotAssessedOutcome {
+  kind: 'not_assessed'
+  result: 'error'
+  /** null in validate mode (it spends no assessment). */
+  assessmentsSpent: number | null
+}
+
+/** How the step's run ended, as a report stage renders it. */
+export type EndOutcome = AssessedOutcome | CarriedOutcome | SkippedOutcome | ValidatedOutcome | NotAssessedOutcome
+
+/** The whole outcome: how it ended, the model when it was prepared, and the step's own pass or fail. */
+export interface StepOutcome {
+  end: EndOutcome
+  /** null when the step ended before its target was prepared. */
+  prepared: PreparedOutcome | null
+  /**
+   * The result as the shells report it: the run's, or error for a step that
+   * was cancelled after its result was decided.
+   */
+  result: OutcomeResult
+  /** The step's pass, warning or fail, and its last line. */
+  conclusion: StepResult
+}
+
+/** The outcome's values, flat: what each output renders from. */
+export interface OutcomeValues {
+  model_id: string | undefined
+  target: string | undefined
+  profile_version: number | undefined
+  run_id: string | undefined
+  status: string | null | undefined
+  verdict: string | null | undefined
+  result: OutcomeResult
+  assessments_spent: number | undefined
+  findings_count: number | null | undefined
+  categories_planned: readonly string[] | undefined
+  categories_completed: readonly string[] | undefined
+  report_path: string | undefined
+  new_count: number | null | undefined
+  known_count: number | null | undefined
+  gone_count: number | null | undefined
+  accepted_count: number | undefined
+  sarif_path: string | undefined
+  junit_path: string | undefined
+  comment_url: string | null | undefined
+  resolved_count: number | undefined
+  still_broken_count: number | undefined
+  not_attempted_count: number | undefined
+}
+
+/** undefined: not set for this kind of end; null: set, empty (a value the run did not give). */
+export type OutputName = keyof OutcomeValues
+
+/** Every value of an outcome under its output's name (the action's outputs, the command line's JSON). */
+export function outcomeValues(step: StepOutcome): OutcomeValues {
+  const { prepared: p, end: o } = step
+  const a = o.kind === 'assessed' ? o : null
+  const counts = a === null ? undefined : a.baseline
+  return {
+    model_id: p?.modelId,
+    target: p?.target ?? undefined,
+    profile_version: p?.profileVersion ?? undefined,
+    run_id: a?.runId,
+    status: a?.status,
+    verdict: a?.verdict,
+    result: step.result,
+    assessments_spent: o.kind === 'validated' ? undefined : (o.assessmentsSpent ?? undefined),
+    findings_count: a?.findingsCount,
+    categories_planned: a?.categoriesPlanned,
+    categories_completed: a?.categoriesCompleted,
+    report_path: o.kind === 'assessed' ? o.files.report_path : o.kind === 'not_assessed' ? undefined : o.reportPath,
+    new_count: counts === undefined ? undefined : (counts?.newCount ?? null),
+    known_count: counts === undefined ? undefined : (counts?.knownCount ?? null),
+    gone_count: counts === undefined ? undefined : (counts?.goneCount ?? null),
+    accepted_count: a?.acceptedCount,
+    sarif_path: a?.files.sarif_path,
+    junit_path: a?.files.junit_path,
+    comment_url: o.kind === 'assessed' || o.kind === 'carried_over' ? (o.commentUrl ?? undefined) : undefined,
+    resolved_count: o.kind === 'validated' ? o.resolvedCount : undefined,
+    still_broken_count: o.kind === 'validated' ? o.stillBrokenCount : undefined,
+    not_attempted_count: o.kind === 'validated' ? o.notAttemptedCount : undefined
+  }
+}
+
+/** The names of every output, in action.yml's order (a test holds the two equal). */
+export const OUTPUT_NAMES = [
+  'model_id',
+  'target',
+  'profile_version',
+  'run_id',
+  'status',
+  'verdict',
+  'result',
+  'assessments_spent',
+  'findings_count',
+  'categories_planned',
+  'categories_completed',
+  'report_path',
+  'new_count',
+  'known_count',
+  'gone_count',
+  'accepted_count',
+  'sarif_path',
+  'junit_path',
+  'comment_url',
+  'resolved_count',
+  'still_broken_count',
+  'not_attempted_count'
+] as const satisfies readonly OutputName[]
+
+// Every field of OutcomeValues is in OUTPUT_NAMES: a missing one fails to compile here.
+type Missing = Exclude<OutputName, (typeof OUTPUT_NAMES)[number]>
+export const EVERY_OUTPUT_LISTED: [Missing] extends [never] ? true : Missing = true
+
+/** One value as an output's text: numbers as digits, lists as JSON, null as empty. */
+function outputText(value: OutcomeValues[OutputName]): string {
+  if (value === null || value === undefined) return ''
+  if (typeof value === 'string') return value
+  if (typeof value === 'number') return String(value)
+  return JSON.stringify(value)
+}
+
+/** The action's outputs of an outcome, in action.yml's order; a value undefined for its kind is not set. */
+export function actionOutputs(o: StepOutcome): [OutputName, string][] {
+  const values = outcomeValues(o)
+  return OUTPUT_NAMES.filter((name) => values[name] !== undefined).map((name) => [name, outputText(values[name])])
+}
+
+/** Set the action's outputs of an outcome. */
+export function setActionOutputs(io: Pick<ActionIO, 'setOutput'>, o: StepOutcome): void {
+  for (const [name, value] of actionOutputs(o)) io.setOutput(name, value)
+}
+
+/** The outcome of a step that ended without a result and without a report (it had to exit at once). */
+export function failedOutcome(line: string): StepOutcome {
+  return {
+    end: { kind: 'not_assessed', result: 'error', assessmentsSpent: null },
+    prepared: null,
+    result: 'error',
+    conclusion: { outcome: 'fail', line }
+  }
+}
