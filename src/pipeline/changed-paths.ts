@@ -3,12 +3,14 @@
  * agent's code, prompts, tools and profile, and which changed files they
  * match. Pure.
  *
- * How the globs match (picomatch, POSIX paths as GitHub lists them):
+ * How the globs match (src/pipeline/glob.ts, in time linear in the path; POSIX
+ * paths as GitHub lists them):
  * - one pattern per line; blank lines and lines starting with `#` are ignored;
  * - `*` matches any characters but `/`; `?` one character but `/`;
  *   `**` as a whole path segment matches any number of segments, none
  *   included (`src/**\/*.py` matches `src/a.py` and `src/x/y/a.py`);
- *   `{a,b}` braces, `[...]` classes and extglobs work as in bash;
+ *   `{a,b}` braces and `[...]` classes work as in bash; extglobs, POSIX
+ *   classes and brace ranges are refused, naming the pattern;
  * - dotfiles are matched like any other file (`prompts/**` matches
  *   `prompts/.env`): a hidden file can change the agent too;
  * - a pattern is anchored at the repository root (`*.py` matches `a.py`, not
@@ -19,9 +21,9 @@
  *   file decides, as in the `paths` filter of a workflow's `on:`; at least one
  *   pattern must not be negated.
  */
-import picomatch from 'picomatch'
 import { ConfigError } from '../util/errors.js'
 import { oneLine } from '../util/text.js'
+import { compileGlob, GlobError } from './glob.js'
 
 /** The files changed between two commits, or "everything" when GitHub cannot list them all (or history was rewritten). */
 export type ChangedFiles = { kind: 'files'; files: string[] } | { kind: 'everything'; reason: string }
@@ -69,13 +71,10 @@ function compilePattern(pattern: string): CompiledPattern {
     throw new ConfigError(AGENT_PATHS_INPUT, `'${shown}' is not a usable path pattern`)
   }
   try {
-    const test = picomatch(body, { dot: true, windows: false, nocase: false })
-    return { negated, test }
+    return { negated, test: compileGlob(body) }
   } catch (err) {
-    throw new ConfigError(
-      AGENT_PATHS_INPUT,
-      `'${shown}' is not a valid glob (${oneLine(err instanceof Error ? err.message : String(err), 120)})`
-    )
+    if (!(err instanceof GlobError)) throw err
+    throw new ConfigError(AGENT_PATHS_INPUT, `'${shown}' is refused: ${oneLine(err.message, 160)}`)
   }
 }
 
