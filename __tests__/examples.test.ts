@@ -174,6 +174,17 @@ describe('the snippets users copy', () => {
     expect(problems).toEqual([])
   })
 
+  it.each(workflows.filter(([, text]) => /^\s+(deployment_status|repository_dispatch):/m.test(text)))(
+    '%s runs only for the platform: a deployment event job checks who created it',
+    (_where, text) => {
+      const doc = parse(text) as { jobs: Record<string, { if?: string }> }
+      const unchecked = Object.entries(doc.jobs)
+        .filter(([, job]) => !/github\.event\.(deployment\.creator\.login|sender\.login)\s*==/.test(job.if ?? ''))
+        .map(([id]) => id)
+      expect(unchecked).toEqual([])
+    }
+  )
+
   it.each(sources)('%s puts no expression straight into a run: script (outputs go through env:)', (_where, text) => {
     const runs = stepsOf(text)
       .map((s) => s.run)

@@ -53,10 +53,28 @@ describe('readPipelineEvent: deployment events', () => {
       }
     ],
     [
-      'deployment_status success: target_url when environment_url is empty',
+      'deployment_status success: never target_url (a page about the deployment), even when environment_url is empty',
       'deployment_status',
-      deploymentStatus('success', { environment_url: '' }),
-      { kind: 'deployment', endpointUrl: 'https://vercel.com/x/y', sha: SHA }
+      deploymentStatus('success', { environment_url: '', target_url: 'https://github.com/octo/agent/actions/runs/1' }),
+      { kind: 'deployment_invalid', sha: SHA, reason: 'the event carries no deployment URL (deployment_status.environment_url)' }
+    ],
+    [
+      'deployment_status success: plain http is refused',
+      'deployment_status',
+      deploymentStatus('success', { environment_url: 'http://agent-git-feat.vercel.app' }),
+      { kind: 'deployment_invalid', sha: SHA }
+    ],
+    [
+      'deployment_status success: plain http on a loopback host (a preview on the same machine)',
+      'deployment_status',
+      deploymentStatus('success', { environment_url: 'http://127.0.0.1:3000/' }),
+      { kind: 'deployment', endpointUrl: 'http://127.0.0.1:3000/' }
+    ],
+    [
+      'vercel: plain http is refused',
+      'repository_dispatch',
+      vercel('vercel.deployment.success', { url: 'http://agent-abc123.vercel.app' }),
+      { kind: 'deployment_invalid', sha: SHA }
     ],
     [
       'deployment_status success: environment from the deployment',

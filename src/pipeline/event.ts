@@ -17,6 +17,7 @@
  *   (`refs/heads/gh-readonly-queue/<base>/pr-<N>-<sha>`).
  * - pull_request, push and the rest: what the carry-over decisions need.
  */
+import { isLoopbackHost } from '../service/base-url.js'
 import { isRecord } from '../util/text.js'
 import { shortSha } from './identity.js'
 
@@ -27,7 +28,7 @@ export type PipelineEvent =
       kind: 'deployment'
       eventName: string
       source: DeploymentSource
-      /** The deployment's URL: http(s), without credentials. */
+      /** The deployment's URL: https (http for a loopback host), without credentials. */
       endpointUrl: string
       /** The commit deployed (lower-case hex). */
       sha: string
@@ -96,8 +97,11 @@ const branchName = (ref: string | null): string | null => (ref === null ? null :
 
 /**
  * A deployment's URL made usable, or why not. A bare host (`app-abc.vercel.app`,
- * as Vercel's API writes deployment URLs) gets https://. Only http(s), and no
- * user or password in it (a credential goes in target_credential, masked).
+ * as Vercel's API writes deployment URLs) gets https://. Only https (the
+ * protection bypass in endpoint_path's query must not cross a network in
+ * clear), plain http for a loopback host only (a preview on the service's own
+ * machine), and no user or password in it (a credential goes in
+ * target_credential, masked).
  */
 export function deploymentUrl(raw: unknown): { url: string } | { error: string } {
   const given = text(raw)
@@ -109,8 +113,11 @@ export function deploymentUrl(raw: unknown): { url: string } | { error: string }
   } catch {
     return { error: 'the deployment URL of the event is not a URL' }
   }
+  if (url.protocol === 'http:' && !isLoopbackHost(url.hostname)) {
+    return { error: 'the deployment URL of the event is plain http: only https is assessed (plain http for a loopback host only)' }
+  }
   if (url.protocol !== 'https:' && url.protocol !== 'http:') {
-    return { error: `the deployment URL of the event has scheme '${url.protocol.slice(0, 20)}', not http(s)` }
+    return { error: `the deployment URL of the event has scheme '${url.protocol.slice(0, 20)}', not https` }
   }
   if (url.username !== '' || url.password !== '') return { error: 'the deployment URL of the event carries credentials' }
   if (url.hostname === '') return { error: 'the deployment URL of the event has no host' }
@@ -152,9 +159,10 @@ function fromDeploymentStatus(eventName: string, payload: Record<string, unknown
     }
   }
   if (sha === null) return { kind: 'deployment_invalid', eventName, source, sha, reason: 'the event names no commit (deployment.sha)' }
-  const url = deploymentUrl(text(status.environment_url) ?? status.target_url)
+  // environment_url only: target_url is the page about the deployment (often its log on GitHub or the platform), not the preview.
+  const url = deploymentUrl(status.environment_url)
   if ('error' in url) {
-    return { kind: 'deployment_invalid', eventName, source, sha, reason: `${url.error} (deployment_status.environment_url or target_url)` }
+    return { kind: 'deployment_invalid', eventName, source, sha, reason: `${url.error} (deployment_status.environment_url)` }
   }
   return {
     kind: 'deployment',
