@@ -142,6 +142,34 @@ function mergeGroup(pr: number) {
 }
 
 describe('deployment events', () => {
+  it('a ready deployment whose payload nests past the bound fails closed: result error, the commit status error, nothing assessed', async () => {
+    gh = await startGitHubStandin({ repository: REPO })
+    gh.addCommit(B, null, ['agent/a.py'])
+    const event = deploymentStatus('success', B)
+    let deep: unknown = 'x'
+    for (let i = 0; i < 200; i++) deep = [deep]
+    const api = passing()
+    const io = await step(
+      { ...event, payload: { ...event.payload, deployment: { ...event.payload.deployment, payload: deep } } },
+      { model_id: 'm' },
+      api
+    )
+    expect(io.outputs.result).toBe('error')
+    expect(io.outputs.assessments_spent ?? '0').toBe('0')
+    expect(io.failures.join('\n')).toMatch(
+      /GITHUB_EVENT_PATH.*deployment_status event .*cannot be used: it nests lists or mappings deeper than 64 levels/
+    )
+    expect(gh.git.statuses.map((s) => [s.sha, s.context, s.state])).toEqual([[B, 'agent-security/m', 'error']])
+  })
+
+  it('a payload that is no JSON object fails closed too, in validate mode as well', async () => {
+    for (const mode of ['gate', 'validate']) {
+      const io = await step({ name: 'deployment_status', payload: 'not an object', env: { GITHUB_SHA: B } }, { model_id: 'm', mode })
+      expect(io.outputs.result).toBe('error')
+      expect(io.failures.join('\n')).toMatch(/cannot be used: it is not a JSON object/)
+    }
+  })
+
   it('with no pull request holding the commit: the summary and the commit status only, and the summary says so', async () => {
     gh = await startGitHubStandin({ repository: REPO })
     gh.addCommit(B, null, ['agent/a.py'])

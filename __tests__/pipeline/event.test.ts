@@ -86,7 +86,26 @@ describe('readPipelineEvent: deployment events', () => {
     ['deployment_status in_progress', 'deployment_status', deploymentStatus('in_progress'), { kind: 'deployment_skipped' }],
     ['deployment_status failure', 'deployment_status', deploymentStatus('failure'), { kind: 'deployment_skipped' }],
     ['deployment_status error', 'deployment_status', deploymentStatus('error'), { kind: 'deployment_skipped' }],
-    ['deployment_status without state', 'deployment_status', { deployment: { sha: SHA } }, { kind: 'deployment_skipped' }],
+    [
+      'deployment_status with a status but no state',
+      'deployment_status',
+      deploymentStatus(undefined as unknown as string),
+      { kind: 'deployment_skipped' }
+    ],
+    [
+      'deployment_status without its deployment_status object: unreadable (fails closed), its commit from GITHUB_SHA',
+      'deployment_status',
+      { deployment: { sha: SHA } },
+      { kind: 'unreadable', sha: ENV.GITHUB_SHA }
+    ],
+    ['a payload that is not an object: unreadable', 'deployment_status', [1, 2], { kind: 'unreadable', sha: ENV.GITHUB_SHA }],
+    ['a push payload that is a string: unreadable', 'push', 'x', { kind: 'unreadable', sha: ENV.GITHUB_SHA }],
+    [
+      'vercel without client_payload: unreadable, no commit (GITHUB_SHA is the default branch one)',
+      'repository_dispatch',
+      { action: 'vercel.deployment.success' },
+      { kind: 'unreadable', sha: null }
+    ],
     [
       'deployment_status success without a URL',
       'deployment_status',

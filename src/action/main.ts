@@ -25,7 +25,7 @@ import { gateStepResult, validationStepResult } from '../decision/step-result.js
 import type { PipelineEvent } from '../pipeline/event.js'
 import type { ServiceApi } from '../service/service-api.js'
 import type { Clock, Deadline } from '../util/clock.js'
-import { describeFailure } from '../util/errors.js'
+import { ConfigError, describeFailure } from '../util/errors.js'
 import type { Log } from '../util/log.js'
 import type { ActionInputs } from './inputs.js'
 import type { ActionIO } from './io.js'
@@ -83,6 +83,7 @@ export async function runStep(ctx: StepContext): Promise<StepOutcome> {
   try {
     const { inputs, event } = await readStepInputs(ctx)
     trail.inputs = inputs
+    if (inputs.mode === 'validate' && event.kind === 'unreadable') throw unreadable(event)
     if (inputs.mode === 'validate') return await validateStep(ctx, await prepare(ctx, inputs), trail)
     return await gateStep(ctx, inputs, event, trail)
   } catch (err) {
@@ -92,6 +93,11 @@ export async function runStep(ctx: StepContext): Promise<StepOutcome> {
 
 async function gateStep(ctx: StepContext, given: ActionInputs, event: PipelineEvent, trail: StepTrail): Promise<StepOutcome> {
   const planned = (trail.planned = await planEvent(ctx, given, event))
+  if (event.kind === 'unreadable') {
+    // Nothing is known of the event but its name (and, where GitHub says, its commit): fail closed, the status in error.
+    trail.status = statusEdge(ctx, given, planned)
+    throw unreadable(event)
+  }
   if (planned.skipped !== null) return skipStep(ctx, given, planned, planned.skipped)
   trail.status = statusEdge(ctx, given, planned)
   await startStatus(ctx, trail.status)
@@ -109,6 +115,13 @@ async function gateStep(ctx: StepContext, given: ActionInputs, event: PipelineEv
   const step = gateStepResult(outcome.decision, { failOnIncomplete: inputs.failOnIncomplete, cancelled: ctx.signal.aborted })
   await finishStatus(ctx, trail.status, outcome.decision.result, step)
   return conclude(step, end, trail.prepared)
+}
+
+function unreadable(event: Extract<PipelineEvent, { kind: 'unreadable' }>): ConfigError {
+  return new ConfigError(
+    'GITHUB_EVENT_PATH',
+    `${event.reason}. Nothing is assessed and nothing passes: re-run the job, and check what sent the event if it fails again`
+  )
 }
 
 /** The result recorded for this agent stands: nothing is assessed. */

@@ -53,15 +53,30 @@ export interface Published {
 /** GitHub calls get their own short budget: they must not hold the check for long. */
 const GITHUB_BUDGET_MS = 60_000
 
-/** The event payload (GITHUB_EVENT_PATH), or null when it cannot be read, is not JSON or nests deeper than any real one. */
-export async function readEventPayload(path: string | undefined): Promise<unknown> {
-  if (!path) return null
+/**
+ * The event payload (GITHUB_EVENT_PATH): its value (null when no path is set),
+ * or why it cannot be read (no such file, not JSON, nested deeper than any real one).
+ */
+export async function readEventFile(path: string | undefined): Promise<{ ok: true; value: unknown } | { ok: false; why: string }> {
+  if (!path) return { ok: true, value: null }
+  let text: string
   try {
-    const parsed = parseJsonFile(await readFile(path, 'utf8'))
-    return parsed.ok ? parsed.value : null
-  } catch {
-    return null
+    text = await readFile(path, 'utf8')
+  } catch (err) {
+    return { ok: false, why: `it cannot be read (${(err as NodeJS.ErrnoException).code ?? 'error'})` }
   }
+  const parsed = parseJsonFile(text)
+  return parsed.ok ? { ok: true, value: parsed.value } : { ok: false, why: `it ${parsed.why.slice(0, 200)}` }
+}
+
+/**
+ * The event payload, or null when it cannot be read. The main step reads it
+ * first with readEventFile and fails closed when it cannot: later readers see
+ * the same file.
+ */
+export async function readEventPayload(path: string | undefined): Promise<unknown> {
+  const read = await readEventFile(path)
+  return read.ok ? read.value : null
 }
 
 export async function publishToGitHub(deps: PublishDeps, args: PublishArgs): Promise<Published> {

@@ -74,6 +74,8 @@ export type PipelineEvent =
       queueRef: boolean
     }
   | { kind: 'other'; eventName: string; ref: string; sha: string | null; onDefaultBranch: boolean }
+  /** The payload cannot be read (not JSON, nested past the bound): the step fails closed. */
+  | { kind: 'unreadable'; eventName: string; sha: string | null; reason: string }
 
 /** The event types of Vercel's repository_dispatch that mean "a deployment is up and can be assessed". */
 export const VERCEL_READY_TYPES: readonly string[] = ['vercel.deployment.ready', 'vercel.deployment.success']
@@ -141,8 +143,9 @@ function onDefault(payload: Record<string, unknown>, ref: string): boolean {
   return defaultBranch !== null && ref === `refs/heads/${defaultBranch}`
 }
 
-function fromDeploymentStatus(eventName: string, payload: Record<string, unknown>): PipelineEvent {
-  const status = rec(payload.deployment_status)
+function fromDeploymentStatus(eventName: string, payload: Record<string, unknown>, env: NodeJS.ProcessEnv): PipelineEvent {
+  if (!isRecord(payload.deployment_status)) return unreadableEvent(eventName, 'it has no deployment_status object', env)
+  const status = payload.deployment_status
   const deployment = rec(payload.deployment)
   const sha = commitSha(deployment.sha)
   const environment = text(status.environment) ?? text(deployment.environment)
@@ -179,7 +182,9 @@ function fromDeploymentStatus(eventName: string, payload: Record<string, unknown
 function fromRepositoryDispatch(eventName: string, payload: Record<string, unknown>, env: NodeJS.ProcessEnv): PipelineEvent {
   const type = text(payload.action) ?? ''
   if (!type.startsWith(VERCEL_PREFIX)) return other(eventName, payload, env)
-  const client = rec(payload.client_payload)
+  if (!isRecord(payload.client_payload))
+    return unreadableEvent(eventName, `Vercel's ${type.slice(0, 60)} has no client_payload object`, env)
+  const client = payload.client_payload
   const sha = commitSha(rec(client.git).sha)
   const environment = text(client.environment)
   const state = text(rec(client.state).type)
@@ -270,12 +275,17 @@ function fromPush(eventName: string, payload: Record<string, unknown>, env: Node
   return { kind: 'push', eventName, ref, sha, onDefaultBranch: onDefault(payload, ref), queueRef: ref.startsWith(QUEUE_PREFIX) }
 }
 
-/** The event as the pipeline sees it. Never throws: an unreadable payload reads as an event without a deployment. */
+/**
+ * The event as the pipeline sees it. Never throws: a payload that is not an
+ * object (GITHUB_EVENT_PATH unset: null reads as an empty one), or a
+ * deployment event without its own object, is `unreadable`.
+ */
 export function readPipelineEvent(eventName: string, payload: unknown, env: NodeJS.ProcessEnv): PipelineEvent {
+  if (payload !== null && !isRecord(payload)) return unreadableEvent(eventName, 'it is not a JSON object', env)
   const body = rec(payload)
   switch (eventName) {
     case 'deployment_status':
-      return fromDeploymentStatus(eventName, body)
+      return fromDeploymentStatus(eventName, body, env)
     case 'repository_dispatch':
       return fromRepositoryDispatch(eventName, body, env)
     case 'merge_group':
@@ -290,6 +300,23 @@ export function readPipelineEvent(eventName: string, payload: unknown, env: Node
   }
 }
 
+/**
+ * An event whose payload cannot be read. Its commit, for the status that says
+ * so: GITHUB_SHA where GitHub documents it as the event's commit (the deployed
+ * one on deployment_status, the pushed one on push); none on events where it
+ * is another (repository_dispatch: the default branch's; a pull request: the
+ * merge commit).
+ */
+export function unreadableEvent(eventName: string, why: string, env: NodeJS.ProcessEnv): PipelineEvent {
+  const own = !['repository_dispatch', 'merge_group', 'pull_request', 'pull_request_target'].includes(eventName)
+  return {
+    kind: 'unreadable',
+    eventName,
+    sha: own ? commitSha(env.GITHUB_SHA) : null,
+    reason: `the payload of the ${eventName.slice(0, 40) || 'unnamed'} event (GITHUB_EVENT_PATH) cannot be used: ${why}`
+  }
+}
+
 /** The commit a pipeline event is about: the deployed one, the PR's head, the queue's commit or the pushed one. */
 export function eventCommit(e: PipelineEvent): string | null {
   switch (e.kind) {
@@ -298,6 +325,7 @@ export function eventCommit(e: PipelineEvent): string | null {
     case 'deployment_invalid':
     case 'push':
     case 'other':
+    case 'unreadable':
       return e.sha
     case 'pull_request':
     case 'merge_group':

@@ -36,11 +36,7 @@ interface Nfa {
   accept: number
 }
 
-type Node =
-  | { kind: 'char'; test: CharTest }
-  | { kind: 'star' }
-  | { kind: 'globstar' }
-  | { kind: 'alt'; options: Node[][] }
+type Node = { kind: 'char'; test: CharTest } | { kind: 'star' } | { kind: 'globstar' } | { kind: 'alt'; options: Node[][] }
 
 const SLASH = 0x2f
 const notSlash: CharTest = (c) => c !== SLASH
@@ -64,7 +60,8 @@ class Parser {
   private item(before: Node[], inBraces: boolean): Node {
     const s = this.src
     const ch = s[this.i]
-    if ('@!+*?'.includes(ch) && s[this.i + 1] === '(') throw new GlobError(`extglobs like ${ch}(...) are not supported: use {a,b} or one pattern per line`)
+    if ('@!+*?'.includes(ch) && s[this.i + 1] === '(')
+      throw new GlobError(`extglobs like ${ch}(...) are not supported: use {a,b} or one pattern per line`)
     if (ch === '\\' && this.i + 1 < s.length) {
       this.i += 2
       return literal(s.charCodeAt(this.i - 1))

@@ -49,6 +49,7 @@ export function eventEndpoint(event: PipelineEvent | null, endpointPath: string)
       return { kind: 'deployment', url: endpointAt(event.endpointUrl, endpointPath) }
     case 'deployment_skipped':
     case 'deployment_invalid':
+    case 'unreadable':
       return { kind: 'preview', reason: event.reason }
     case 'merge_group':
       return { kind: 'preview', reason: "nothing deploys the merge queue's commit" }

@@ -4,8 +4,8 @@
  * synced from profile_file. The model is part of the step's outcome as soon
  * as it is known, so a step that fails later still names it.
  */
-import { readEventPayload } from '../../github/publish.js'
-import { readPipelineEvent, type PipelineEvent } from '../../pipeline/event.js'
+import { readEventFile } from '../../github/publish.js'
+import { readPipelineEvent, unreadableEvent, type PipelineEvent } from '../../pipeline/event.js'
 import { envInputReader, readInputs, type ActionInputs } from '../inputs.js'
 import { prepareTarget, type DeploymentContext, type Prepared } from '../prepare-target.js'
 import type { PreparedOutcome } from '../outcome.js'
@@ -38,7 +38,9 @@ export interface StepInputs {
 /** Every input, read and validated, and the event; a mistake is a ConfigError naming the input. */
 export async function readStepInputs(ctx: StepContext): Promise<StepInputs> {
   const { env } = ctx.io
-  const event = readPipelineEvent(env.GITHUB_EVENT_NAME ?? '', await readEventPayload(env.GITHUB_EVENT_PATH), env)
+  const eventName = env.GITHUB_EVENT_NAME ?? ''
+  const payload = await readEventFile(env.GITHUB_EVENT_PATH)
+  const event = payload.ok ? readPipelineEvent(eventName, payload.value, env) : unreadableEvent(eventName, payload.why, env)
   return { inputs: readInputs(envInputReader(env), event), event }
 }
 
