@@ -237,6 +237,37 @@ describe('deployment events', () => {
     expect(refs).toEqual(['refs/heads/main'])
   })
 
+  it.each([
+    ['deployment_status', deploymentStatus('success', B)],
+    [
+      'a Vercel repository_dispatch',
+      {
+        name: 'repository_dispatch',
+        payload: {
+          action: 'vercel.deployment.success',
+          client_payload: { url: 'https://agent-pr.vercel.app', git: { sha: B, ref: 'feat' }, environment: 'preview' },
+          repository
+        },
+        env: { GITHUB_REF: 'refs/heads/main', GITHUB_SHA: A }
+      }
+    ]
+  ])(
+    '%s of a pull request aimed at another branch reads the accepted risks on the default branch, and the report says so',
+    async (_name, event) => {
+      gh = await startGitHubStandin({ repository: REPO })
+      gh.addCommit(A, null, [])
+      gh.addCommit(B, A, ['agent/a.py'])
+      gh.seedPull({ number: 12, headSha: B, baseRef: 'release' })
+      const path = '.github/agent-security-accepted.yml'
+      gh.setFile('refs/heads/main', path, 'accepted: []\n')
+      gh.setFile('refs/heads/release', path, 'accepted: []\n')
+      const io = await step(event, { model_id: 'm', accepted_risks_file: path })
+      const refs = gh.requests.filter((r) => r.path.includes('/contents/')).map((r) => r.query.ref)
+      expect(refs).toEqual(['refs/heads/main'])
+      expect(logged(io).join('\n')).toMatch(/read from the branch main/)
+    }
+  )
+
   it('a deployment that is not ready is skipped: no run, no failure, no status, 0 assessments', async () => {
     const api = passing()
     const io = await step(deploymentStatus('failure', B), { response_field: 'output.text' }, api)

@@ -6,12 +6,16 @@
  * - default-branch: a push, schedule or manual run on the default branch: the
  *   only standing the write rule lets record the baseline;
  * - other: any other event or ref: records nothing.
- * Every kind but pull_request reads the accepted risks at `sha`: GITHUB_SHA,
- * except where that commit holds a pull request's own changes. A merge
- * group's commit is the queued pull requests merged onto the base, so its
- * queue's base_sha is read; a deployment_status event's GITHUB_SHA is the
- * deployed commit (often a pull request's head), so the default branch is
- * read there (a full ref name is a ref the contents API takes).
+ * Every kind but pull_request reads the accepted risks at `sha`, the one rule
+ * of where they are read: GITHUB_SHA, except where that commit holds a pull
+ * request's own changes. A merge group's commit is the queued pull requests
+ * merged onto the base, so its queue's base_sha is read. A deployment event's
+ * commit (deployment_status's GITHUB_SHA, a Vercel dispatch's git.sha) is
+ * often a pull request's head, and the pull request may aim at any branch,
+ * whose file nobody reviewed for main: the default branch is read there,
+ * never the pull request's base branch (a full ref name, which the contents
+ * API takes and the report names "the branch <name>"); no default branch
+ * named: nothing is accepted.
  */
 import { writeStanding, type WriteStanding } from '../github/write-rule.js'
 import { isRecord } from '../util/text.js'
@@ -48,7 +52,7 @@ export function baselineScope(eventName: string, payload: unknown, env: NodeJS.P
 function trustedCommit(eventName: string, payload: unknown, env: NodeJS.ProcessEnv): string | null {
   const p = rec(payload)
   if (eventName === 'merge_group') return text(rec(p.merge_group).base_sha)
-  if (eventName === 'deployment_status') {
+  if (eventName === 'deployment_status' || eventName === 'repository_dispatch') {
     const branch = text(rec(p.repository).default_branch)
     return branch === null ? null : `refs/heads/${branch}`
   }

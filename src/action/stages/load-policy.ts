@@ -30,15 +30,10 @@ export interface GatePolicy {
   baseline: LoadedBaseline
 }
 
-/**
- * `acceptedAt`: where the accepted risks are read instead of the event's own
- * commit, on events whose commit may hold a pull request's copy (a deployment,
- * a merge queue: see PlannedEvent).
- */
-export async function loadPolicy(ctx: StepContext, inputs: ActionInputs, acceptedAt: string | null = null): Promise<GatePolicy> {
+/** The policy of this run; where the accepted risks are read is baselineScope's one rule. */
+export async function loadPolicy(ctx: StepContext, inputs: ActionInputs): Promise<GatePolicy> {
   const { io } = ctx
-  const eventScope = baselineScope(io.env.GITHUB_EVENT_NAME ?? '', await readEventPayload(io.env.GITHUB_EVENT_PATH), io.env)
-  const scope = acceptedAt !== null && eventScope.kind === 'other' ? { ...eventScope, sha: acceptedAt } : eventScope
+  const scope = baselineScope(io.env.GITHUB_EVENT_NAME ?? '', await readEventPayload(io.env.GITHUB_EVENT_PATH), io.env)
   const today = isoDay(ctx.clock.now())
   const accepted = inputs.acceptedRisksFile === '' ? null : await readAccepted(ctx, inputs, scope, today)
   // A preview this event has no deployment of has no model: nothing to read a baseline of.

@@ -12,13 +12,12 @@
  *   holds the records of earlier assessments, and the model or target.
  */
 import { splitRepository } from '../../github/context.js'
-import { readEventPayload } from '../../github/publish.js'
 import { pullForCommit, type PullSummary } from '../../github/pulls.js'
 import type { PullRequestRef } from '../../github/sticky-comment.js'
 import { eventCommit, type PipelineEvent } from '../../pipeline/event.js'
 import { agentIdentity, shortSha, type AgentIdentity } from '../../pipeline/identity.js'
 import { AbortedError, ConfigError, describeFailure } from '../../util/errors.js'
-import { isRecord, nonEmpty, oneLine } from '../../util/text.js'
+import { nonEmpty, oneLine } from '../../util/text.js'
 import type { ActionInputs } from '../inputs.js'
 import type { DeploymentContext } from '../prepare-target.js'
 import type { StepContext } from './context.js'
@@ -37,13 +36,6 @@ export interface PlannedEvent {
   onDefaultBranch: boolean
   /** The agent (agentIdentity): what registration, the records, the comment and the commit status are keyed on. */
   agent: AgentIdentity
-  /**
-   * Where the accepted risks are read instead of GITHUB_SHA, which on these
-   * events may hold a pull request's own copy: a deployment's pull request's
-   * base branch (else the default branch), a merge queue's base commit. null:
-   * as the event says (src/accepted/read-accepted.ts).
-   */
-  acceptedAt: string | null
   /** What the event is and where its result goes, for the report. */
   lines: string[]
 }
@@ -78,7 +70,6 @@ export async function planEvent(ctx: StepContext, inputs: ActionInputs, event: P
     deployment: null,
     onDefaultBranch: event.kind === 'push' || event.kind === 'other' ? event.onDefaultBranch : false,
     agent: agentOf(inputs, env, { prNumber }),
-    acceptedAt: null,
     lines
   })
   switch (event.kind) {
@@ -99,8 +90,7 @@ export async function planEvent(ctx: StepContext, inputs: ActionInputs, event: P
     case 'merge_group': {
       const pr = event.prNumbers.at(0) ?? null
       const queue = commit === null ? "the merge queue's commit" : `the merge queue's commit ${shortSha(commit)}`
-      // The queue's commit holds the pull request's own copy of the accepted risks: read them at its base.
-      return { ...plain(pr, null, [`Merge queue: ${queue}${pr === null ? '' : ` (pull request #${pr})`}.`]), acceptedAt: event.baseSha }
+      return plain(pr, null, [`Merge queue: ${queue}${pr === null ? '' : ` (pull request #${pr})`}.`])
     }
     default:
       return plain(null, null)
@@ -127,7 +117,6 @@ async function planDeployment(
       ? `Deployment of ${at}${where}: ${why}, so the result is in this summary and the commit status only.`
       : `Deployment of ${at}${where}, the commit of pull request #${pull.number}: the result goes to its comment and the commit status.`
   ]
-  const defaultBranch = await defaultBranchOf(ctx)
   return {
     event,
     commit: event.sha,
@@ -136,20 +125,8 @@ async function planDeployment(
     deployment: { prNumber, ref: event.ref },
     onDefaultBranch: false,
     agent: agentOf(inputs, ctx.io.env, { prNumber, ref: event.ref, site: event.project ?? event.environment }),
-    // The deployed commit may be a pull request's: never read its own copy of the accepted risks. A full ref,
-    // so the report says "the branch main" (without one, baselineScope's default branch applies).
-    acceptedAt: branchRef(pull?.baseRef ?? defaultBranch),
     lines
   }
-}
-
-/** The repository's default branch, as the event payload names it. */
-const branchRef = (branch: string | null | undefined): string | null => (branch ? `refs/heads/${branch}` : null)
-
-async function defaultBranchOf(ctx: StepContext): Promise<string | null> {
-  const payload = await readEventPayload(ctx.io.env.GITHUB_EVENT_PATH)
-  const repository = isRecord(payload) && isRecord(payload.repository) ? payload.repository : {}
-  return typeof repository.default_branch === 'string' && repository.default_branch !== '' ? repository.default_branch : null
 }
 
 /** The open pull request holding `sha`, null when none does, or why it could not be looked up. */

@@ -4,7 +4,7 @@
  * synced from profile_file. The model is part of the step's outcome as soon
  * as it is known, so a step that fails later still names it.
  */
-import { readEventFile } from '../../github/publish.js'
+import { readEventFile, readEventPayload } from '../../github/publish.js'
 import { readPipelineEvent, unreadableEvent, type PipelineEvent } from '../../pipeline/event.js'
 import { envInputReader, readInputs, type ActionInputs } from '../inputs.js'
 import { prepareTarget, type DeploymentContext, type Prepared } from '../prepare-target.js'
