@@ -6,7 +6,11 @@
  * - GET  /repos/{o}/{r}/pulls/{n}             404 when there is none
  * - POST /repos/{o}/{r}/statuses/{sha}        state, description (<= 140), context, target_url
  * - GET  /repos/{o}/{r}/compare/{base}...{head}  status ahead/identical/behind/diverged; commits
- *        paginated; files (at most 300) on the first page only, as GitHub documents
+ *        paginated; files (at most 300) on the first page only, as GitHub documents; base and head
+ *        are commits or branch names (a branch set with setBranch, or the head branch of an open pull
+ *        request of this repository); an unknown one answers 404
+ * Pull requests carry head.repo: this repository, another (a fork's), or null (a deleted fork), as
+ * GitHub's pull request objects do.
  * - POST /graphql                              `{ viewer { login } }`
  */
 
@@ -28,6 +32,8 @@ export interface StandinPull {
   baseRef: string
   /** Commits of the pull request (its head included). */
   commits: string[]
+  /** The head branch's repository: undefined this one, a name a fork's, null a deleted fork. */
+  headRepo?: string | null
 }
 
 export interface StandinStatus {
@@ -43,6 +49,8 @@ export interface GitState {
   commits: Map<string, StandinCommit>
   pulls: StandinPull[]
   statuses: StandinStatus[]
+  /** Branches of this repository by name: their head commit. */
+  branches: Map<string, string>
 }
 
 /** What a Git route needs from the stand-in. */
@@ -65,7 +73,7 @@ const COMPARE_FILES_CAP = 300
 const STATES = ['pending', 'success', 'failure', 'error']
 
 export function createGitState(): GitState {
-  return { commits: new Map(), pulls: [], statuses: [] }
+  return { commits: new Map(), pulls: [], statuses: [], branches: new Map() }
 }
 
 /** Adds a commit (its parent first, if any, must exist). */
@@ -97,13 +105,26 @@ function pullJson(ctx: GitRouteContext, p: StandinPull): Record<string, unknown>
     state: p.state,
     html_url: html,
     merged_at: p.merged ? '2026-11-21T14:03:00Z' : null,
-    head: { sha: p.headSha, ref: p.headRef, repo: { full_name: `${ctx.owner}/${ctx.repo}` } },
+    head: {
+      sha: p.headSha,
+      ref: p.headRef,
+      repo: p.headRepo === null ? null : { full_name: p.headRepo ?? `${ctx.owner}/${ctx.repo}`, fork: p.headRepo !== undefined }
+    },
     base: { ref: p.baseRef, repo: { full_name: `${ctx.owner}/${ctx.repo}` } }
   }
 }
 
-function compare(state: GitState, ctx: GitRouteContext, base: string, head: string): { status: number; body: unknown } {
-  if (!state.commits.has(base) || !state.commits.has(head)) ctx.fail(404, 'Not Found')
+/** A commit, or a branch of this repository (set, or an open pull request's head branch here) as its head commit. */
+function resolveRef(state: GitState, name: string): string | undefined {
+  if (state.commits.has(name)) return name
+  const branch = state.branches.get(name)
+  if (branch !== undefined) return branch
+  return state.pulls.find((p) => p.state === 'open' && p.headRepo === undefined && p.headRef === name)?.headSha
+}
+
+function compare(state: GitState, ctx: GitRouteContext, baseName: string, headName: string): { status: number; body: unknown } {
+  const [base, head] = [resolveRef(state, baseName), resolveRef(state, headName)]
+  if (base === undefined || head === undefined || !state.commits.has(base) || !state.commits.has(head)) ctx.fail(404, 'Not Found')
   const fromHead = lineage(state, head)
   const fromBase = lineage(state, base)
   const mergeBase = fromHead.find((c) => fromBase.includes(c))
@@ -179,7 +200,7 @@ export function routeGit(state: GitState, ctx: GitRouteContext): { status: numbe
   }
   hit = /^\/statuses\/([0-9a-f]+)$/.exec(rest)
   if (hit && method === 'POST') return createStatus(state, ctx, hit[1])
-  hit = /^\/compare\/([0-9a-f]+)\.\.\.([0-9a-f]+)$/.exec(decodeURIComponent(rest))
+  hit = /^\/compare\/(.+)\.\.\.([^.]+)$/.exec(decodeURIComponent(rest))
   if (hit && method === 'GET') return compare(state, ctx, hit[1], hit[2])
   return undefined
 }

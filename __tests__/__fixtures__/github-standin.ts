@@ -93,7 +93,9 @@ export interface GitHubStandin {
   git: GitState
   /** Adds a commit with its parent (null: a root) and the paths it changes. */
   addCommit(sha: string, parent: string | null, files: string[], renamedFrom?: Record<string, string>): StandinCommit
-  /** Adds a pull request (open, not merged, base main, head commits [headSha] unless given). */
+  /** Points a branch of this repository at a commit (as a push would). */
+  setBranch(name: string, sha: string): void
+  /** Adds a pull request (open, not merged, base main, head commits [headSha] unless given; headRepo: a fork's). */
   seedPull(fields: Partial<StandinPull> & { number: number; headSha: string }): StandinPull
   requests: StandinRequest[]
   /** The next `times` (default 1) requests matching method and path answer `status` (0: connection reset). */
@@ -438,6 +440,9 @@ export async function startGitHubStandin(opts: StandinOptions = {}): Promise<Git
     state,
     git,
     addCommit: (sha, parent, files, renamedFrom) => addCommit(git, sha, parent, files, renamedFrom),
+    setBranch(name, sha) {
+      git.branches.set(name, sha)
+    },
     seedPull(fields) {
       const pull: StandinPull = {
         state: 'open',

@@ -48,7 +48,8 @@ describe('readInputs', () => {
       agentPaths: [],
       mergeGroup: 'carry_over',
       commitStatus: 'auto',
-      endpointPath: ''
+      endpointPath: '',
+      allowOutsideCodeSecrets: false
     })
   })
 
@@ -94,6 +95,7 @@ describe('readInputs', () => {
     ].map((sarif_location) => ['sarif_location', { sarif_location }, /sarif_location|inside the repository/] as const),
     ['sarif_min_severity', { sarif_min_severity: 'severe' }, /not one of/],
     ['sync_dismissals', { sync_dismissals: 'yes' }, /not a boolean/],
+    ['allow_outside_code_secrets', { allow_outside_code_secrets: 'forks' }, /not a boolean/],
     ['model_id', { model_id: '' }, /required/],
     ['model_id', { model_id: 'a/b' }, /not a model id/],
     ['api_key', { api_key: '' }, /forks/],

@@ -190,7 +190,10 @@ describe("the step's secrets, planted in every service field", () => {
   }
 
   it('a pull request: outputs, summary, annotations, log, failure, report/sarif/junit files and the comment', async () => {
-    const { io, files, github } = await runPlanted({ name: 'pull_request', payload: { number: 7, pull_request: { number: 7 } } })
+    const { io, files, github } = await runPlanted({
+      name: 'pull_request',
+      payload: { number: 7, pull_request: { number: 7, head: { repo: { full_name: 'octo/agent' } } } }
+    })
     expect(io.secrets).toEqual(expect.arrayContaining([KEY, CRED]))
     expect(io.outputs.result).toBe('fail')
     expect(files).toHaveLength(3)
@@ -230,7 +233,7 @@ describe("the step's secrets, planted in every service field", () => {
     standin = await startGitHubStandin()
     const dir = mkdtempSync(join(tmpdir(), 'planted-'))
     const eventPath = join(dir, 'event.json')
-    writeFileSync(eventPath, JSON.stringify({ number: 7, pull_request: { number: 7 } }))
+    writeFileSync(eventPath, JSON.stringify({ number: 7, pull_request: { number: 7, head: { repo: { full_name: 'octo/agent' } } } }))
     const io = fakeActionIO(
       { model_id: MODEL, api_key: KEY, base_url: 'https://asas.example.test', github_token: 'ghs_test', accepted_risks_file: 'off' },
       {

@@ -141,6 +141,114 @@ function mergeGroup(pr: number) {
   }
 }
 
+describe("a target's secrets and code from outside the repository", () => {
+  const F = 'f'.repeat(40)
+  const BYPASS = 'bypass-secret-0123456789abcdef'
+  const secrets = {
+    response_field: 'output.text',
+    endpoint_path: `/api/chat?x-vercel-protection-bypass=${BYPASS}`,
+    auth_type: 'bearer',
+    target_credential: 'target-credential-0123456789'
+  }
+  const calls = (api: ServiceApi): string[] => (api as unknown as { calls: string[] }).calls
+
+  /** This repository's main at A, a branch feat at B; a fork's commit F (on A) heads pull request 13 from mallory/agent. */
+  async function world(): Promise<GitHubStandin> {
+    const standin = await startGitHubStandin({ repository: REPO })
+    standin.addCommit(A, null, [])
+    standin.addCommit(B, A, ['agent/a.py'])
+    standin.addCommit(F, A, ['agent/a.py'])
+    standin.setBranch('main', A)
+    standin.setBranch('feat', B)
+    standin.seedPull({ number: 13, headSha: F, headRef: 'feat', headRepo: 'mallory/agent' })
+    return standin
+  }
+
+  it("a deployment of a fork's head (its branch named like one here) fails closed: nothing sent to the service, the status error", async () => {
+    gh = await world()
+    const api = passing()
+    const io = await step(deploymentStatus('success', F), secrets, api)
+    expect(io.outputs.result).toBe('error')
+    expect(calls(api)).toEqual([])
+    const failure = io.failures.join('\n')
+    expect(failure).toMatch(
+      /target_credential and the query values of endpoint_path would go to code from outside this repository: the deployed commit fffffff is the head of pull request #13 from the fork mallory\/agent, and on no branch of this repository \(not on 'feat'\)/
+    )
+    expect(failure).toMatch(/allow_outside_code_secrets: true/)
+    expect(failure).not.toContain(BYPASS)
+    expect(gh.git.statuses.map((s) => [s.sha, s.state])).toEqual([
+      [F, 'pending'],
+      [F, 'error']
+    ])
+    // Asked: the pull requests of the commit, then whether the deployment's branch holds it.
+    expect(gh.requests.some((r) => r.path === `/repos/${REPO}/compare/feat...${F}`)).toBe(true)
+  })
+
+  it('a commit on no branch, no pull request naming it, fails closed too; so does a token that cannot ask', async () => {
+    gh = await world()
+    const lone = '9'.repeat(40)
+    gh.addCommit(lone, A, [])
+    const io = await step(deploymentStatus('success', lone), secrets)
+    expect(io.failures.join('\n')).toMatch(/the deployed commit 9999999 is on no branch of this repository \(not on 'feat'\)/)
+    const noToken = await step(deploymentStatus('success', B), { ...secrets, github_token: '' })
+    expect(noToken.failures.join('\n')).toMatch(/cannot be told whether the code is this repository's \(github_token is empty/)
+  })
+
+  it("the deployment's branch holding the commit: the step goes on (the target is looked up)", async () => {
+    gh = await world()
+    const api = passing()
+    const io = await step(deploymentStatus('success', B), secrets, api)
+    expect(io.failures.join('\n')).not.toMatch(/outside this repository/)
+    expect(calls(api).length).toBeGreaterThan(0)
+  })
+
+  it('allow_outside_code_secrets: true lets the secrets go, and says so', async () => {
+    gh = await world()
+    const api = passing()
+    const io = await step(deploymentStatus('success', F), { ...secrets, allow_outside_code_secrets: 'true' }, api)
+    expect(io.failures.join('\n')).not.toMatch(/outside this repository/)
+    expect(calls(api).length).toBeGreaterThan(0)
+    expect(logged(io).join('\n')).toContain('allow_outside_code_secrets is true')
+  })
+
+  it('a target without secrets is assessed whoever wrote the code (nothing to hand over)', async () => {
+    gh = await world()
+    const api = passing()
+    const io = await step(deploymentStatus('success', F), { response_field: 'output.text' }, api)
+    expect(io.failures.join('\n')).not.toMatch(/outside this repository/)
+    expect(calls(api).length).toBeGreaterThan(0)
+  })
+
+  it.each([
+    [
+      'pull_request_target from a fork',
+      { head: { sha: F, ref: 'feat', repo: { full_name: 'mallory/agent' } } },
+      /pull request #13 is in the fork mallory\/agent/
+    ],
+    ['pull_request_target from a deleted fork', { head: { sha: F, ref: 'feat', repo: null } }, /a fork that no longer exists/]
+  ])('%s with endpoint_url and a credential fails closed before any request', async (_name, pr, why) => {
+    gh = await world()
+    const api = passing()
+    const io = await step(
+      {
+        name: 'pull_request_target',
+        payload: { number: 13, pull_request: { number: 13, ...pr, base: { sha: A, ref: 'main', repo: { full_name: REPO } } }, repository },
+        env: { GITHUB_REF: 'refs/heads/main', GITHUB_SHA: A }
+      },
+      {
+        endpoint_url: 'https://pr-13.preview.example.com/chat',
+        response_field: 'output.text',
+        auth_type: 'bearer',
+        target_credential: 'target-credential-0123456789'
+      },
+      api
+    )
+    expect(io.outputs.result).toBe('error')
+    expect(io.failures.join('\n')).toMatch(why)
+    expect(calls(api)).toEqual([])
+  })
+})
+
 describe('deployment events', () => {
   it('a ready deployment whose payload nests past the bound fails closed: result error, the commit status error, nothing assessed', async () => {
     gh = await startGitHubStandin({ repository: REPO })

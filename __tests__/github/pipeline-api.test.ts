@@ -63,6 +63,7 @@ describe('pull requests of a commit', () => {
       headSha: sha('1'),
       headRef: 'feature-3',
       baseRef: 'main',
+      headRepo: 'octo/agent',
       htmlUrl: 'https://github.com/octo/agent/pull/3'
     })
     expect(pullForCommit(pulls, sha('1'))?.number).toBe(3)

@@ -41,6 +41,7 @@ test('orderPullsForCommit: stable within a rank', () => {
     headSha,
     headRef: null,
     baseRef: null,
+    headRepo: null,
     htmlUrl: ''
   })
   const c = 'c'.repeat(40)

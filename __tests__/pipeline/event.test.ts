@@ -225,7 +225,7 @@ describe('readPipelineEvent: merge_group, pull_request, push, other', () => {
     expect(e).toMatchObject({ kind: 'merge_group', prNumbers: [], reason: expect.stringMatching(/gh-readonly-queue/) })
   })
 
-  test('pull_request: number, head, base; fork when the head is in another repository', () => {
+  test("pull_request: number, head, base, and the head's repository (outsideCode decides what it means)", () => {
     const pr = {
       number: 9,
       head: { sha: SHA.toUpperCase(), repo: { full_name: 'someone/agent' } },
@@ -238,7 +238,7 @@ describe('readPipelineEvent: merge_group, pull_request, push, other', () => {
       headSha: SHA,
       baseSha: BASE,
       baseRef: 'main',
-      fork: true
+      headRepo: 'someone/agent'
     })
   })
 
@@ -270,7 +270,8 @@ describe('readPipelineEvent: merge_group, pull_request, push, other', () => {
       eventName: 'schedule',
       ref: 'refs/heads/main',
       sha: 'c'.repeat(40),
-      onDefaultBranch: true
+      onDefaultBranch: true,
+      commentedPull: null
     })
   })
 

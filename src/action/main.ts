@@ -9,7 +9,8 @@
  *   no result: report (not assessed) → publish → conclude
  *
  * plan event reads what the event is (a deployment and the pull request of
- * its commit, a merge queue, a push); plan decides to assess, carry an
+ * its commit, a merge queue, a push); before prepare, the target's secrets are
+ * refused to code from outside this repository (stages/outside-code.ts); plan decides to assess, carry an
  * earlier result over, or fail closed (docs/pr-pipelines.md). On deployment
  * events the commit status is set pending once the event is planned and
  * final at conclude. The run's result (pass, fail, incomplete, error) is
@@ -35,6 +36,7 @@ import { finishStatus, startStatus, statusEdge, type StatusEdge } from './stages
 import { conclude, concludeAction, stepFailure } from './stages/conclude.js'
 import { stepContext, type StepContext } from './stages/context.js'
 import { loadPolicy } from './stages/load-policy.js'
+import { guardSecrets } from './stages/outside-code.js'
 import { plan, type CarryOverPlan } from './stages/plan.js'
 import { planEvent, type PlannedEvent } from './stages/plan-event.js'
 import { prepare, readStepInputs, type PreparedStep } from './stages/prepare.js'
@@ -84,7 +86,10 @@ export async function runStep(ctx: StepContext): Promise<StepOutcome> {
     const { inputs, event } = await readStepInputs(ctx)
     trail.inputs = inputs
     if (inputs.mode === 'validate' && event.kind === 'unreadable') throw unreadable(event)
-    if (inputs.mode === 'validate') return await validateStep(ctx, await prepare(ctx, inputs), trail)
+    if (inputs.mode === 'validate') {
+      await guardSecrets(ctx, inputs, event)
+      return await validateStep(ctx, await prepare(ctx, inputs), trail)
+    }
     return await gateStep(ctx, inputs, event, trail)
   } catch (err) {
     return failStep(ctx, trail, err)
@@ -101,6 +106,7 @@ async function gateStep(ctx: StepContext, given: ActionInputs, event: PipelineEv
   if (planned.skipped !== null) return skipStep(ctx, given, planned, planned.skipped)
   trail.status = statusEdge(ctx, given, planned)
   await startStatus(ctx, trail.status)
+  await guardSecrets(ctx, given, event)
   const prepared = await prepare(ctx, given, planned)
   const inputs = (trail.inputs = prepared.inputs)
   trail.prepared = prepared.outcome

@@ -5,6 +5,7 @@
  * its calls to `githubClientOver`.
  */
 import { viewerApiOver, type ViewerApi } from './assessment-record.js'
+import { branchesApiOver, type BranchesApi } from './branch-holds.js'
 import { statusesApiOver, type StatusesApi } from './commit-status.js'
 import { compareApiOver, type CompareApi } from './compare.js'
 import { contentsApi, type ContentsApi } from './contents-api.js'
@@ -12,8 +13,8 @@ import { issuesApi, type IssuesApi } from './issues-api.js'
 import { pullsApiOver, type PullsApi } from './pulls.js'
 import { loadOctokitRequest, retryingCalls, type GitHubDeps, type RequestFn } from './transport.js'
 
-/** The calls of PR pipelines: pull requests of a commit, commit statuses, compare, the token's own login. */
-export type PipelineApi = PullsApi & StatusesApi & CompareApi & ViewerApi
+/** The calls of PR pipelines: pull requests of a commit, commit statuses, compare, branches holding a commit, the token's own login. */
+export type PipelineApi = PullsApi & StatusesApi & CompareApi & BranchesApi & ViewerApi
 
 export type GitHubClient = IssuesApi & ContentsApi & PipelineApi
 
@@ -26,6 +27,7 @@ export function githubClientOver(request: RequestFn, deps: GitHubDeps): GitHubCl
     ...pullsApiOver(call),
     ...statusesApiOver(call),
     ...compareApiOver(call),
+    ...branchesApiOver(call),
     ...viewerApiOver(request, deps)
   }
 }

@@ -16,6 +16,8 @@ export interface PullSummary {
   /** Branch names, without refs/heads/. */
   headRef: string | null
   baseRef: string | null
+  /** The repository of the head branch (owner/name); null when GitHub names none (a deleted fork). */
+  headRepo: string | null
   htmlUrl: string
 }
 
@@ -49,6 +51,7 @@ export function asPull(data: unknown, endpoint: string): PullSummary {
     headSha: sha(head.sha),
     headRef: str(head.ref),
     baseRef: str(base.ref),
+    headRepo: isRecord(head.repo) ? str(head.repo.full_name) : null,
     htmlUrl: typeof data.html_url === 'string' ? data.html_url : ''
   }
 }

@@ -49,8 +49,8 @@ export type PipelineEvent =
       baseSha: string | null
       /** Branch name, without refs/heads/. */
       baseRef: string | null
-      /** The head is in another repository. */
-      fork: boolean
+      /** The repository of the head branch (owner/name); null when the payload names none (a deleted fork). */
+      headRepo: string | null
     }
   | {
       kind: 'merge_group'
@@ -73,7 +73,17 @@ export type PipelineEvent =
       /** A merge queue's branch (gh-readonly-queue/...): SARIF uploads and baselines skip these. */
       queueRef: boolean
     }
-  | { kind: 'other'; eventName: string; ref: string; sha: string | null; onDefaultBranch: boolean }
+  | {
+      kind: 'other'
+      eventName: string
+      ref: string
+      sha: string | null
+      onDefaultBranch: boolean
+      /** issue_comment on a pull request: its number (its head may be a fork's). */
+      commentedPull: number | null
+      /** workflow_run: the repository of the triggering run's head (null: none named); undefined on other events. */
+      runHeadRepo?: string | null
+    }
   /** The payload cannot be read (not JSON, nested past the bound): the step fails closed. */
   | { kind: 'unreadable'; eventName: string; sha: string | null; reason: string }
 
@@ -249,8 +259,6 @@ function fromPullRequest(eventName: string, payload: Record<string, unknown>, en
   if (number === undefined) return other(eventName, payload, env)
   const head = rec(pr.head)
   const base = rec(pr.base)
-  const headRepo = text(rec(head.repo).full_name)
-  const baseRepo = text(rec(base.repo).full_name)
   return {
     kind: 'pull_request',
     eventName,
@@ -258,13 +266,24 @@ function fromPullRequest(eventName: string, payload: Record<string, unknown>, en
     headSha: commitSha(head.sha),
     baseSha: commitSha(base.sha),
     baseRef: branchName(text(base.ref)),
-    fork: headRepo !== null && baseRepo !== null && headRepo.toLowerCase() !== baseRepo.toLowerCase()
+    headRepo: text(rec(head.repo).full_name)
   }
 }
 
 function other(eventName: string, payload: Record<string, unknown>, env: NodeJS.ProcessEnv): PipelineEvent {
   const ref = env.GITHUB_REF ?? ''
-  return { kind: 'other', eventName, ref, sha: commitSha(env.GITHUB_SHA), onDefaultBranch: onDefault(payload, ref) }
+  const issue = rec(payload.issue)
+  const commented = eventName === 'issue_comment' && isRecord(issue.pull_request) && typeof issue.number === 'number' ? issue.number : null
+  const run = eventName === 'workflow_run' ? rec(payload.workflow_run) : null
+  return {
+    kind: 'other',
+    eventName,
+    ref,
+    sha: commitSha(env.GITHUB_SHA),
+    onDefaultBranch: onDefault(payload, ref),
+    commentedPull: commented !== null && Number.isSafeInteger(commented) && commented > 0 ? commented : null,
+    ...(run === null ? {} : { runHeadRepo: text(rec(run.head_repository).full_name) })
+  }
 }
 
 function fromPush(eventName: string, payload: Record<string, unknown>, env: NodeJS.ProcessEnv): PipelineEvent {

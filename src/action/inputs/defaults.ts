@@ -21,5 +21,6 @@ export const INPUT_DEFAULTS = {
   agent_paths: '',
   merge_group: 'carry_over',
   commit_status: 'auto',
-  endpoint_path: ''
+  endpoint_path: '',
+  allow_outside_code_secrets: 'false'
 } as const

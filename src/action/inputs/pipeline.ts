@@ -6,7 +6,7 @@
 import { parseAgentPaths } from '../../pipeline/changed-paths.js'
 import { MERGE_GROUP_MODES, type MergeGroupMode } from '../../pipeline/merge-queue.js'
 import { ConfigError } from '../../util/errors.js'
-import { clip, oneOf, type InputReader } from './common.js'
+import { clip, oneOf, parseBoolean, type InputReader } from './common.js'
 import { INPUT_DEFAULTS } from './defaults.js'
 
 export const COMMIT_STATUS_MODES = ['auto', 'always', 'off'] as const
@@ -20,6 +20,8 @@ export interface PipelineInputs {
   commitStatus: CommitStatusMode
   /** The agent's path (and query) on a deployment's URL; '' : the URL as the event gives it. */
   endpointPath: string
+  /** allow_outside_code_secrets: the target's secrets may go to code from outside this repository (outsideCode). */
+  allowOutsideCodeSecrets: boolean
 }
 
 /**
@@ -49,7 +51,8 @@ export function readPipelineInputs(get: InputReader): PipelineInputs {
     agentPaths: parseAgentPaths(get('agent_paths')),
     mergeGroup: oneOf<MergeGroupMode>('merge_group', get('merge_group'), MERGE_GROUP_MODES, INPUT_DEFAULTS.merge_group),
     commitStatus: oneOf<CommitStatusMode>('commit_status', get('commit_status'), COMMIT_STATUS_MODES, INPUT_DEFAULTS.commit_status),
-    endpointPath: parseEndpointPath(get('endpoint_path'))
+    endpointPath: parseEndpointPath(get('endpoint_path')),
+    allowOutsideCodeSecrets: parseBoolean('allow_outside_code_secrets', get('allow_outside_code_secrets'), false)
   }
 }
 
