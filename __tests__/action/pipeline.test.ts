@@ -263,7 +263,7 @@ describe('deployment events', () => {
       api
     )
     expect(io.outputs.result).toBe('error')
-    expect(io.outputs.assessments_spent ?? '0').toBe('0')
+    expect(io.outputs.assessments_spent).toBe('0')
     expect(io.failures.join('\n')).toMatch(
       /GITHUB_EVENT_PATH.*deployment_status event .*cannot be used: it nests lists or mappings deeper than 64 levels/
     )

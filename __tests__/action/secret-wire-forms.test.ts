@@ -68,7 +68,10 @@ describe('auth_type basic against an agent that echoes its credential', () => {
   it('no output holds the credential in any form, and each form is masked', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'wire-forms-'))
     const eventPath = join(dir, 'event.json')
-    writeFileSync(eventPath, JSON.stringify({ number: PR, pull_request: { number: PR, head: { sha: 'a'.repeat(40), repo: { full_name: 'octo/agent' } } } }))
+    writeFileSync(
+      eventPath,
+      JSON.stringify({ number: PR, pull_request: { number: PR, head: { sha: 'a'.repeat(40), repo: { full_name: 'octo/agent' } } } })
+    )
     const io = fakeActionIO(
       {
         endpoint_url: agent.url,

@@ -89,11 +89,11 @@ class Parser {
       this.i++
       n++
     }
-    if (this.src[this.i] === '(') throw new GlobError('extglobs like *(...) are not supported: use {a,b} or one pattern per line')
+    const next = this.src.charAt(this.i)
+    if (next === '(') throw new GlobError('extglobs like *(...) are not supported: use {a,b} or one pattern per line')
     const last = before.at(-1)
     const segmentStart = last === undefined || (last.kind === 'char' && last.test === slashTest)
-    const next = this.src[this.i]
-    const segmentEnd = next === undefined || next === '/' || (inBraces && (next === ',' || next === '}'))
+    const segmentEnd = next === '' || next === '/' || (inBraces && (next === ',' || next === '}'))
     return n >= 2 && segmentStart && segmentEnd ? { kind: 'globstar' } : { kind: 'star' }
   }
 
@@ -242,8 +242,7 @@ function runNfa(nfa: Nfa, path: string): { matched: boolean; work: number } {
   const close = (states: number[], stamp: number): number[] => {
     const out: number[] = []
     const stack = [...states]
-    while (stack.length > 0) {
-      const s = stack.pop() as number
+    for (let s = stack.pop(); s !== undefined; s = stack.pop()) {
       if (seen[s] === stamp) continue
       seen[s] = stamp
       out.push(s)
@@ -261,7 +260,7 @@ function runNfa(nfa: Nfa, path: string): { matched: boolean; work: number } {
     for (const s of current)
       for (const e of nfa.edges[s]) {
         work++
-        if (e.test !== null && e.test(c)) next.push(e.to)
+        if (e.test?.(c)) next.push(e.to)
       }
     current = close(next, i + 1)
   }

@@ -62,9 +62,7 @@ export async function codeEvidence(ctx: StepContext, inputs: ActionInputs, event
     case 'other':
       if (event.runHeadRepo !== undefined)
         return { kind: 'head', of: 'the triggering workflow run', headRepo: event.runHeadRepo, repository }
-      if (event.commentedPull === null) return { kind: 'this_repository' }
-      if (repo === undefined) return { kind: 'unknown', why: 'GITHUB_REPOSITORY is not set' }
-      return withGitHub(ctx, inputs, async (gh) => commentedPull(gh, repo, event.commentedPull as number, repository))
+      return commentEvidence(ctx, inputs, event.commentedPull, repository)
     default:
       return { kind: 'this_repository' }
   }
@@ -85,13 +83,29 @@ async function withGitHub(
   }
 }
 
-type Repo = { owner: string; repo: string }
+interface Repo {
+  owner: string
+  repo: string
+}
+
+/** issue_comment: on a pull request, its head; elsewhere the default branch's code. */
+function commentEvidence(
+  ctx: StepContext,
+  inputs: ActionInputs,
+  number: number | null,
+  repository: string
+): Promise<CodeEvidence> | CodeEvidence {
+  if (number === null) return { kind: 'this_repository' }
+  const repo = splitRepository(repository)
+  if (repo === undefined) return { kind: 'unknown', why: 'GITHUB_REPOSITORY is not set' }
+  return withGitHub(ctx, inputs, (gh) => commentedPull(gh, repo, number, repository))
+}
 
 /** A deployed commit: held by the deployment's branch, or the head branch here of a pull request whose head it is. */
 async function deployedCommit(gh: GitHubClient, repo: Repo, sha: string, ref: string | null): Promise<CodeEvidence> {
   const here = `${repo.owner}/${repo.repo}`.toLowerCase()
   const pulls = (await gh.pullsOfCommit(repo, sha)).filter((p) => p.headSha === sha)
-  const fork = pulls.find((p) => p.headRepo === null || p.headRepo.toLowerCase() !== here)
+  const fork = pulls.find((p) => p.headRepo?.toLowerCase() !== here)
   const heads = pulls.filter((p) => p.headRepo?.toLowerCase() === here).map((p) => p.headRef)
   const candidates = [ref, ...heads].filter((b): b is string => b !== null && b !== '' && !/^[0-9a-f]{40}$/i.test(b))
   const asked = [...new Set(candidates)].slice(0, MAX_BRANCHES_ASKED)
