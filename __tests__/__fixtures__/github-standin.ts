@@ -384,9 +384,7 @@ export async function startGitHubStandin(opts: StandinOptions = {}): Promise<Git
         query: Object.fromEntries(u.searchParams),
         auth: authHeader,
         body,
-        headers: Object.fromEntries(
-          Object.entries(req.headers).map(([k, v]) => [k, Array.isArray(v) ? v.join(', ') : (v ?? '')])
-        )
+        headers: Object.fromEntries(Object.entries(req.headers).map(([k, v]) => [k, Array.isArray(v) ? v.join(', ') : (v ?? '')]))
       }
       requests.push(record)
       if (authHeader === null || !/^(token|bearer) \S+$/i.test(authHeader)) {

@@ -214,7 +214,9 @@ describe('createGitHubClient over real HTTP', () => {
     })
 
     test('a wait past the deadline is not slept: the call ends saying how long GitHub asked for', async () => {
-      standin = await startGitHubStandin({ failWith: () => ({ status: 403, body: { message: 'You have exceeded a secondary rate limit' } }) })
+      standin = await startGitHubStandin({
+        failWith: () => ({ status: 403, body: { message: 'You have exceeded a secondary rate limit' } })
+      })
       const clock = instantClock()
       const deadline = Deadline.after(clock, 30_000)
       const api = await createGitHubClient({ token: 't', apiUrl: standin.url, clock, deadline, log: recordingLog() })
