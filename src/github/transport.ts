@@ -145,6 +145,5 @@ export async function loadOctokitRequest(deps: GitHubDeps): Promise<RequestFn> {
     }
   })
   // Octokit ignores a `headers` option of its constructor: the header goes with every request.
-  const request = octokit.request.defaults({ headers: { 'x-github-api-version': GITHUB_API_VERSION } })
-  return request as unknown as RequestFn
+  return octokit.request.defaults({ headers: { 'x-github-api-version': GITHUB_API_VERSION } })
 }
