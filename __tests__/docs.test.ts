@@ -244,7 +244,9 @@ describe('what to require, as branch protection names it', () => {
     for (const file of examples) {
       const text = read(`examples/${file}`)
       expect([file, text.match(/agent-security\/<[^>]*>/g)]).toEqual([file, null])
-      if (/statuses: write/.test(text)) expect([file, /"agent-security\/preview"/.test(text)]).toEqual([file, true])
+      // The status a deployment example sets is named by its target_name: the name to require, written out.
+      const name = /^\s+target_name: (\S+)$/m.exec(text)?.[1]
+      if (/statuses: write/.test(text)) expect([file, name !== undefined && text.includes(`"agent-security/${name}"`)]).toEqual([file, true])
     }
   })
 
