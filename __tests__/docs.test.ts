@@ -228,3 +228,34 @@ describe('the Node versions the project states', () => {
     expect(semver.satisfies('24.0.0', range)).toBe(true)
   })
 })
+
+describe('what to require, as branch protection names it', () => {
+  const examples = readdirSync(join(root, 'examples')).filter((f) => /\.ya?ml$/.test(f))
+
+  it('the check to require is the job name branch protection lists (`gate`), not the name a pull request shows', () => {
+    for (const file of ['README.md', ...examples.map((f) => `examples/${f}`)]) {
+      const text = read(file)
+      expect([file, /(require|add)[^.\n]*(\n#)?[^.\n]*["`]agent-security \/ gate["`]/i.test(text)]).toEqual([file, false])
+    }
+    expect(readme).toMatch(/Require the check `gate`/)
+  })
+
+  it('the examples name the commit status to require, never a placeholder', () => {
+    for (const file of examples) {
+      const text = read(`examples/${file}`)
+      expect([file, text.match(/agent-security\/<[^>]*>/g)]).toEqual([file, null])
+      // The status a deployment example sets is named by its target_name: the name to require, written out.
+      const name = /^\s+target_name: (\S+)$/m.exec(text)?.[1]
+      if (text.includes('statuses: write'))
+        expect([file, name !== undefined && text.includes(`"agent-security/${name}"`)]).toEqual([file, true])
+    }
+  })
+
+  it('a required check that never reports blocks the merge; a skipped one passes (as GitHub documents)', () => {
+    const reliability = read('docs/reliability.md')
+    expect(reliability).not.toMatch(/missing[^.]*lets a change merge/)
+    expect(reliability).toMatch(/pending forever and \*\*blocks\*\* the merge/)
+    expect(reliability).toMatch(/\*\*skipped\*\*[^.]*reports success and lets the change merge/)
+    expect(read('docs/pr-pipelines.md')).toMatch(/required status that never arrives blocks the merge/)
+  })
+})

@@ -10,6 +10,7 @@
  */
 import { afterEach, describe, expect, it } from '@jest/globals'
 import { execFileSync, spawnSync } from 'node:child_process'
+import { createHash } from 'node:crypto'
 import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
@@ -181,6 +182,15 @@ describe('the project itself', () => {
     expect(lock.packages['']?.version).toBe(version)
     const changelog = readFileSync(join(root, 'CHANGELOG.md'), 'utf8')
     expect(changelog).toMatch(new RegExp(`^## \\[${version.replace(/\./g, '\\.')}\\]`, 'm'))
+  })
+
+  it('a released section is never edited after its date: 1.0.0 reads as released, later changes go under [Unreleased]', () => {
+    const changelog = readFileSync(join(root, 'CHANGELOG.md'), 'utf8')
+    const released = changelog.slice(changelog.indexOf('## [1.0.0] - 2026-11-25'))
+    // The digest of the 1.0.0 section as it was released (the CHANGELOG of 2026-11-25).
+    expect(createHash('sha256').update(released).digest('hex')).toBe('862e14df2fa75749457947b99dc5b2a218989a1d148a5418e4cf95e9797b22f0')
+    const unreleased = changelog.slice(changelog.indexOf('## [Unreleased]'), changelog.indexOf('## [1.0.0]'))
+    expect(unreleased).toMatch(/^- /m)
   })
 
   it('releases as its package.json version: the dry run, in a scratch repository with its package.json and CHANGELOG.md, creates the tag and moves the major', () => {

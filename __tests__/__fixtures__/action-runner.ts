@@ -6,7 +6,7 @@
  * Used by `npm run demo` and by the end-to-end tests.
  */
 import { spawn, type ChildProcess } from 'node:child_process'
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -143,10 +143,19 @@ function runStep(
   })
 }
 
-/** Run the main step, then the post step, as the runner would. */
+/** The work folders of the runs not yet removed. */
+const workDirs: string[] = []
+
+/** Removes the work folder of every run so far: a test file that runs the action calls it in `afterAll`. */
+export function removeActionWorkDirs(): void {
+  for (const dir of workDirs.splice(0)) rmSync(dir, { recursive: true, force: true })
+}
+
+/** Run the main step, then the post step, as the runner would (its work folder stays until removeActionWorkDirs). */
 export async function runAction(opts: RunOptions): Promise<ActionRun> {
   const yml = readActionYml()
   const workDir = mkdtempSync(join(tmpdir(), 'asas-action-'))
+  workDirs.push(workDir)
   const files = {
     output: join(workDir, 'output.txt'),
     state: join(workDir, 'state.txt'),

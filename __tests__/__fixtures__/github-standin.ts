@@ -45,6 +45,8 @@ export interface StandinRequest {
   query: Record<string, string>
   auth: string | null
   body: unknown
+  /** The request's headers, names in lower case (as Node gives them). */
+  headers: Record<string, string>
 }
 
 /** A query parameter of the request, undefined when it was not sent. */
@@ -383,7 +385,8 @@ export async function startGitHubStandin(opts: StandinOptions = {}): Promise<Git
         path: u.pathname,
         query: Object.fromEntries(u.searchParams),
         auth: authHeader,
-        body
+        body,
+        headers: Object.fromEntries(Object.entries(req.headers).map(([k, v]) => [k, Array.isArray(v) ? v.join(', ') : (v ?? '')]))
       }
       requests.push(record)
       if (authHeader === null || !/^(token|bearer) \S+$/i.test(authHeader)) {

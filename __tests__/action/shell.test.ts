@@ -199,6 +199,24 @@ describe('the post step, in-process', () => {
     expect(post.failures).toEqual([])
   })
 
+  it('a run that ended meanwhile: the post step says it sent a cancel and the service answered the run was not running', async () => {
+    const step = io({}, new Map([['run_id', 'run_5']]))
+    const api = fakeApi({
+      cancelRun: async () => {
+        throw new ServiceError({ endpoint: 'POST /api/v1/run/run_5/cancel', status: 409, code: 'run_not_running', message: 'not running' })
+      },
+      getRun: async () => ({ status: 'completed', categories_planned: PLANNED, categories_completed: PLANNED })
+    })
+    await runPost({ io: step, clock: fakeClock(), makeApi: () => api })
+    expect(api.calls).toEqual(['cancelRun', 'getRun'])
+    const lines = logged(step, 'info')
+    expect(lines).toContainEqual(
+      'Sent a cancel for run run_5 (the main step ended without seeing the run end): the service answered that it was not running; its status reads completed, so nothing was cancelled.'
+    )
+    expect(lines.join('\n')).not.toMatch(/had already ended|ended before the run did/)
+    expect(step.failures).toEqual([])
+  })
+
   it('runPost directly: a cancel that fails is a warning, never a failed step', async () => {
     const step = io({}, new Map([['run_id', 'run_9']]))
     const api = fakeApi({

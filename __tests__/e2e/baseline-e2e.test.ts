@@ -7,12 +7,14 @@
  * own emulator and stand-ins, so the cases run concurrently; a case that
  * needs a baseline first saves one with a default-branch run of its own.
  */
-import { describe, expect, it } from '@jest/globals'
+import { afterAll, describe, expect, it } from '@jest/globals'
 import { readFileSync } from 'node:fs'
-import { runAction, type ActionRun } from '../__fixtures__/action-runner.js'
+import { removeActionWorkDirs, runAction, type ActionRun } from '../__fixtures__/action-runner.js'
 import { inWorld, type World } from '../__fixtures__/e2e-world.js'
 import { startCacheStandin, type CacheStandin } from '../__fixtures__/cache-standin.js'
 import { stopStarted } from '../__fixtures__/teardown.js'
+
+afterAll(removeActionWorkDirs)
 
 const GH_TOKEN = 'ghs_e2e_token_value_456'
 const BASE_SHA = 'b4se5ha0000000000000000000000000000000aa'

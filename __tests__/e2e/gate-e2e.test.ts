@@ -9,12 +9,14 @@
  * run concurrently: a gate run mostly waits on its poll schedule, and no case
  * sees another's runs, comments, request log or switches.
  */
-import { describe, expect, it } from '@jest/globals'
+import { afterAll, describe, expect, it } from '@jest/globals'
 import { existsSync, readFileSync } from 'node:fs'
-import { runAction, type ActionRun, type RunOptions } from '../__fixtures__/action-runner.js'
+import { removeActionWorkDirs, runAction, type ActionRun, type RunOptions } from '../__fixtures__/action-runner.js'
 import { runtimes } from '../__fixtures__/node-runtimes.js'
 import { inWorld as inBareWorld, type World } from '../__fixtures__/e2e-world.js'
 import type { EmulatorOptions } from '../../src/emulator/server.js'
+
+afterAll(removeActionWorkDirs)
 
 const GH_TOKEN = 'ghs_e2e_token_value_123'
 

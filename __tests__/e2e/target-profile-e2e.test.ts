@@ -5,12 +5,14 @@
  * Each case has its own emulator and GitHub stand-in, and the cases run
  * concurrently.
  */
-import { describe, expect, it } from '@jest/globals'
+import { afterAll, describe, expect, it } from '@jest/globals'
 import { readFileSync, existsSync } from 'node:fs'
-import { runAction, type ActionRun } from '../__fixtures__/action-runner.js'
+import { removeActionWorkDirs, runAction, type ActionRun } from '../__fixtures__/action-runner.js'
 import { runtimes } from '../__fixtures__/node-runtimes.js'
 import { inWorld as inBareWorld, type World } from '../__fixtures__/e2e-world.js'
 import { checkoutWith } from '../__fixtures__/workspace.js'
+
+afterAll(removeActionWorkDirs)
 
 const GH_TOKEN = 'ghs_e2e_token_value_456'
 const TARGET_SECRET = 'preview-target-secret-0451'

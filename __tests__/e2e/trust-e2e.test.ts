@@ -7,11 +7,13 @@
  * node-runtimes.ts (Node 24 when installed). Each case has its own emulator,
  * and the cases run concurrently.
  */
-import { describe, expect, it } from '@jest/globals'
-import { runAction, type ActionRun, type RunOptions } from '../__fixtures__/action-runner.js'
+import { afterAll, describe, expect, it } from '@jest/globals'
+import { removeActionWorkDirs, runAction, type ActionRun, type RunOptions } from '../__fixtures__/action-runner.js'
 import { runtimes } from '../__fixtures__/node-runtimes.js'
 import { inWorld as inBareWorld, type World } from '../__fixtures__/e2e-world.js'
 import { waitFor } from '../__fixtures__/emulator-helpers.js'
+
+afterAll(removeActionWorkDirs)
 
 /** A world whose runs are slow (5 s a category, one attack): they are still running when the step is interrupted. */
 function inWorld(body: (w: World) => Promise<void>): Promise<void> {

@@ -97,12 +97,17 @@ const rows: [string, Row][] = [
     }
   ],
   [
-    '409, and the status is terminal: it had already ended',
+    '409, and the status is terminal: the cancel was sent, the run was not running',
     {
       cancel: { error: notRunning },
       reads: [status('completed')],
       expected: { requested: true, settled: true, notRunning: true },
-      lines: [['info', /^Run run_1 had already ended \(status completed\) when it was to be cancelled \(timeout\)\.$/]]
+      lines: [
+        [
+          'info',
+          /^Sent a cancel for run run_1 \(timeout\): the service answered that it was not running; its status reads completed, so nothing was cancelled\.$/
+        ]
+      ]
     }
   ],
   [
@@ -111,7 +116,7 @@ const rows: [string, Row][] = [
       cancel: { error: notRunning },
       reads: [status('running'), status('error')],
       expected: { requested: true, settled: true, notRunning: true },
-      lines: [['info', /had already ended \(status error\)/]]
+      lines: [['info', /not running; its status reads error, so nothing was cancelled/]]
     }
   ],
   [
@@ -123,7 +128,7 @@ const rows: [string, Row][] = [
       lines: [
         [
           'warning',
-          /^The service reported run run_1 not running when it was to be cancelled \(timeout\), but its status still reads running after 15 s\.$/
+          /^Sent a cancel for run run_1 \(timeout\): the service answered that it was not running, but its status still reads running after 15 s\.$/
         ]
       ]
     }
@@ -134,7 +139,7 @@ const rows: [string, Row][] = [
       cancel: { error: notRunning },
       reads: [unreadable],
       expected: { requested: true, settled: false, notRunning: true },
-      lines: [['warning', /not running when it was to be cancelled \(timeout\), but its status could not be read after 15 s\.$/]]
+      lines: [['warning', /answered that it was not running, but its status could not be read after 15 s\.$/]]
     }
   ],
   [
@@ -174,7 +179,7 @@ describe('stopRun', () => {
     })
     // Never both "not running" and "had not stopped".
     expect(
-      lines.some((l) => /had already ended|not running when/.test(l.line)) && lines.some((l) => l.line.includes('had not stopped'))
+      lines.some((l) => l.line.includes('answered that it was not running')) && lines.some((l) => l.line.includes('had not stopped'))
     ).toBe(false)
     // Bounded by settleMs on virtual time.
     expect(clock.sleeps.reduce((a, b) => a + b, 0)).toBeLessThanOrEqual(15_000)

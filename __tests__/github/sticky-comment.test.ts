@@ -8,7 +8,7 @@ import { AbortedError } from '../../src/util/errors.js'
 import { recordingLog } from '../__fixtures__/recording-log.js'
 import { DEFAULT_RETRY_POLICY } from '../../src/util/retry-policy.js'
 import { createGitHubClient } from '../../src/github/github-client.js'
-import type { IssuesApi } from '../../src/github/issues-api.js'
+import type { GitHubClient } from '../../src/github/github-client.js'
 import { postStickyComment } from '../../src/github/sticky-comment.js'
 import { startGitHubStandin, type GitHubStandin, type StandinOptions } from '../__fixtures__/github-standin.js'
 import { stopStarted } from '../__fixtures__/teardown.js'
@@ -35,7 +35,7 @@ let standin: GitHubStandin
 let clock: ReturnType<typeof instantClock>
 let log: ReturnType<typeof recordingLog>
 
-async function start(opts?: StandinOptions): Promise<IssuesApi> {
+async function start(opts?: StandinOptions): Promise<GitHubClient> {
   standin = await startGitHubStandin(opts)
   clock = instantClock()
   log = recordingLog()
@@ -43,7 +43,8 @@ async function start(opts?: StandinOptions): Promise<IssuesApi> {
 }
 
 const comments = (n = PR.number) => standin.state.comments.get(n) ?? []
-const writes = () => standin.requests.filter((r) => r.method !== 'GET')
+// POST /graphql asks the token's login: a read.
+const writes = () => standin.requests.filter((r) => r.method !== 'GET' && r.path !== '/graphql')
 const warnings = () => log.lines.filter((l) => l.level === 'warning').map((l) => l.line)
 
 afterEach(async () => {
@@ -51,7 +52,7 @@ afterEach(async () => {
 })
 
 describe('postStickyComment (update)', () => {
-  let api: IssuesApi
+  let api: GitHubClient
   beforeEach(async () => {
     api = await start()
   })
@@ -159,6 +160,16 @@ describe('postStickyComment (update)', () => {
     const out = await postStickyComment(api, PR, `${MARKER_A}\nmine`, MARKER_A, 'update', log)
     expect(out.action).toBe('created')
     expect(comments(8)[0].body).toBe(`${MARKER_A}\nother PR`)
+  })
+
+  test("the GITHUB_TOKEN: another bot's comment holding the marker is left alone, ours edited; GET /user is never asked", async () => {
+    standin.seedComment(PR.number, `${MARKER_A}\nby another app`, { login: 'evil[bot]', type: 'Bot' })
+    standin.seedComment(PR.number, `${MARKER_A}\nby us`)
+    const out = await postStickyComment(api, PR, `${MARKER_A}\nnew`, MARKER_A, 'update', log)
+    expect(out.action).toBe('updated')
+    expect(comments().map((c) => c.body)).toEqual([`${MARKER_A}\nby another app`, `${MARKER_A}\nnew`])
+    expect(standin.requests.filter((r) => r.path === '/user')).toEqual([])
+    expect(standin.requests.filter((r) => r.path === '/graphql')).toHaveLength(1)
   })
 
   test("with a personal token, only the token user's comment is edited", async () => {
@@ -277,7 +288,7 @@ describe('postStickyComment failures never throw', () => {
     const out = await postStickyComment(api, PR, `${MARKER_A}\nreport`, MARKER_A, 'update', log)
     expect(out.action).toBe('created')
     expect(comments()).toHaveLength(1)
-    expect(standin.requests.filter((r) => r.method === 'POST')).toHaveLength(1)
+    expect(standin.requests.filter((r) => r.method === 'POST' && r.path !== '/graphql')).toHaveLength(1)
     expect(clock.sleeps).toHaveLength(1)
   })
 

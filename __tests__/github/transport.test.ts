@@ -150,6 +150,9 @@ describe('createGitHubClient over real HTTP', () => {
       query: { per_page: '100', page: '1' },
       auth: 'token ghs_secret'
     })
+    await api.viewerLogin()
+    // Every request, REST and GraphQL, names the REST API version GitHub documents (X-GitHub-Api-Version).
+    expect(standin.requests.map((r) => r.headers['x-github-api-version'])).toEqual(['2022-11-28', '2022-11-28'])
     standin.failNext('PATCH', /comments\/55$/, 404)
     const err = await api.updateComment(REPO, 55, 'x').catch((e: unknown) => e)
     expect(err).toBeInstanceOf(GitHubError)
@@ -189,6 +192,39 @@ describe('createGitHubClient over real HTTP', () => {
     standin.failNext('GET', /\/issues$/, 429, 1, { 'retry-after': '60' })
     await expect(api.listOpenIssues(REPO, 1)).rejects.toBeInstanceOf(DeadlineExceededError)
     expect(clock.sleeps).toEqual([])
+  })
+
+  describe('secondary rate limit without Retry-After: at least a minute, then doubling, within the deadline', () => {
+    const cases: [string, number, Record<string, string>, string][] = [
+      ['403 secondary', 403, {}, 'You have exceeded a secondary rate limit. Please wait a few minutes before you try again.'],
+      ['429 without headers', 429, {}, 'Too many requests'],
+      ['403 abuse detection', 403, { 'x-ratelimit-remaining': '4000' }, 'You have exceeded a secondary rate limit']
+    ]
+    test.each(cases)('%s: waits 60 s, then 120 s', async (_name, status, headers, message) => {
+      standin = await startGitHubStandin({
+        failWith: (() => {
+          let left = 2
+          return (req) => (req.path.endsWith('/issues') && left-- > 0 ? { status, headers, body: { message } } : undefined)
+        })()
+      })
+      const clock = instantClock()
+      const api = await createGitHubClient({ token: 't', apiUrl: standin.url, clock, log: recordingLog(), random: () => 0 })
+      await expect(api.listOpenIssues(REPO, 1)).resolves.toEqual({ items: [], hasNext: false })
+      expect(clock.sleeps).toEqual([60_000, 120_000])
+    })
+
+    test('a wait past the deadline is not slept: the call ends saying how long GitHub asked for', async () => {
+      standin = await startGitHubStandin({
+        failWith: () => ({ status: 403, body: { message: 'You have exceeded a secondary rate limit' } })
+      })
+      const clock = instantClock()
+      const deadline = Deadline.after(clock, 30_000)
+      const api = await createGitHubClient({ token: 't', apiUrl: standin.url, clock, deadline, log: recordingLog() })
+      const err = await api.listOpenIssues(REPO, 1).catch((e: unknown) => e)
+      expect(err).toBeInstanceOf(DeadlineExceededError)
+      expect((err as Error).message).toMatch(/at least 60 s/)
+      expect(clock.sleeps).toEqual([])
+    })
   })
 
   test('a connection reset is retried', async () => {

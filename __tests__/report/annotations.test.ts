@@ -47,10 +47,17 @@ describe('buildAnnotations', () => {
   })
 
   it('over the cap, the summarised ones are the least severe', () => {
-    const sev: Severity[] = [...Array(5).fill('low'), ...Array(9).fill('critical')]
+    const sev: Severity[] = [...Array(5).fill('low'), ...Array(8).fill('critical')]
     const a = buildAnnotations(reportWith(sev))
-    expect(a.slice(0, 9).every((x) => x.title.startsWith('critical'))).toBe(true)
-    expect(a[9]?.message).toContain('(5 low; 5 blocking)')
+    expect(a).toHaveLength(9)
+    expect(a.slice(0, 8).every((x) => x.title.startsWith('critical'))).toBe(true)
+    expect(a[8]?.message).toContain('(5 low; 5 blocking)')
+  })
+
+  it("by default at most 9, so the step's result line is the tenth error GitHub shows", () => {
+    const a = buildAnnotations(reportWith(Array.from({ length: 12 }, () => 'high')))
+    expect(a).toHaveLength(9)
+    expect(a.filter((x) => x.level === 'error')).toHaveLength(9)
   })
 
   it('redacted findings say the proof is withheld; non-open ones are warnings', () => {

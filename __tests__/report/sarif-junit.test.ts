@@ -153,9 +153,15 @@ describe('the default SARIF location', () => {
   it.each([
     [{ GITHUB_WORKFLOW_REF: 'octo-org/agent-app/.github/workflows/agent.yml@refs/pull/7/merge' }, '.github/workflows/agent.yml'],
     [{ GITHUB_WORKFLOW_REF: 'octo-org/agent-app/.github/workflows/a@b.yml@refs/heads/main' }, '.github/workflows/a@b.yml'],
-    [{}, '.github/workflows']
+    // No workflow ref (an older GitHub Enterprise Server, a local run): still a file, never the folder.
+    [{ GITHUB_WORKFLOW: '.github/workflows/agent.yaml' }, '.github/workflows/agent.yaml'],
+    [{ GITHUB_WORKFLOW: 'Agent security' }, '.github/workflows/agent-security.yml'],
+    [{ GITHUB_WORKFLOW: '../../etc/passwd' }, '.github/workflows/etc-passwd.yml'],
+    [{ GITHUB_WORKFLOW_REF: 'not a ref', GITHUB_WORKFLOW: '' }, '.github/workflows/workflow.yml'],
+    [{}, '.github/workflows/workflow.yml']
   ])('is the workflow file of %j', (env, expected) => {
     expect(workflowFile(env)).toBe(expected)
+    expect(workflowFile(env)).toMatch(/^\.github\/workflows\/[^/]+\.ya?ml$/)
   })
 })
 

@@ -56,9 +56,14 @@ export interface MainDeps {
   random?: () => number
   /**
    * requestTimeoutMs: per request, when a call needs longer than the client's default (the registration probe);
-   * log: where the client logs its retries (the step's scrubbed log).
+   * log: where the client logs its retries (the step's scrubbed log);
+   * secrets: the step's secrets, scrubbed from the service's texts before they are clipped.
    */
-  makeApi(inputs: ActionInputs, deadline: Deadline, opts?: { requestTimeoutMs?: number; log?: Log }): ServiceApi
+  makeApi(
+    inputs: ActionInputs,
+    deadline: Deadline,
+    opts?: { requestTimeoutMs?: number; log?: Log; secrets?: readonly string[] }
+  ): ServiceApi
   /** Where baselines are kept (default: the Actions cache). */
   baselineStore?: BaselineStore
 }

@@ -61,7 +61,7 @@ export async function runPost(deps: PostDeps): Promise<void> {
     }
     const stopped = await stopRun({ api, clock, log: io.log }, runId, {
       settleMs: POST_SETTLE_MS,
-      why: 'the main step ended before the run did'
+      why: 'the main step ended without seeing the run end'
     })
     // After a 409 (not running) stopRun has already said what the run's status reads.
     if (stopped.requested && !stopped.notRunning)

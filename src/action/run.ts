@@ -63,10 +63,11 @@ export async function run(io: ActionIO = coreActionIO(), edges: Partial<RunEdges
   const clock = edges.clock ?? systemClock
   const makeApi =
     edges.makeApi ??
-    ((inputs: ActionInputs, deadline: Deadline, opts?: { requestTimeoutMs?: number; log?: Log }) =>
+    ((inputs: ActionInputs, deadline: Deadline, opts?: { requestTimeoutMs?: number; log?: Log; secrets?: readonly string[] }) =>
       createClient({
         baseUrl: inputs.baseUrl,
         apiKey: inputs.apiKey,
+        secrets: opts?.secrets,
         clock,
         deadline,
         log: opts?.log ?? io.log,

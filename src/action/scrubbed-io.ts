@@ -18,6 +18,7 @@ import { baseUrlSecrets } from '../service/base-url.js'
 import type { Log } from '../util/log.js'
 import { makeScrubber, secretWireForms } from '../util/redact.js'
 import { nonEmpty, oneLine } from '../util/text.js'
+import { ANNOTATIONS_SHOWN_PER_LEVEL } from '../report/annotations.js'
 import { envInputReader, isMaskableSecret, queryValues } from './inputs.js'
 import type { ActionIO } from './io.js'
 
@@ -33,6 +34,8 @@ export interface ScrubbedIO extends ActionIO {
    * why), or when the job is being cancelled.
    */
   setCommitStatus(args: { githubToken: string; repo: RepoRef; status: CommitStatus }): Promise<boolean>
+  /** The step's result line as a warning: always shown (its place is kept out of the warnings' budget). */
+  resultWarning(line: string): void
 }
 
 /** GitHub calls of one status get their own short budget, as the comment's do. */
@@ -78,13 +81,38 @@ function safeFileName(s: string): string {
   return s.replace(/[^A-Za-z0-9_.-]/g, '_').slice(0, 80)
 }
 
-function scrubbedLog(log: Log, scrub: (text: string) => string): Log {
+/**
+ * How many error and warning annotations the step may still make: GitHub
+ * shows ANNOTATIONS_SHOWN_PER_LEVEL of each per step and drops the rest, so
+ * one of each is kept for the step's result line (setFailed, resultWarning)
+ * and the others past the budget go to the log as plain lines.
+ */
+interface AnnotationBudget {
+  /** Takes a place for an annotation of `level`; false when none is left. */
+  take(level: 'error' | 'warning' | 'notice'): boolean
+}
+
+function annotationBudget(): AnnotationBudget {
+  const left = { error: ANNOTATIONS_SHOWN_PER_LEVEL - 1, warning: ANNOTATIONS_SHOWN_PER_LEVEL - 1, notice: ANNOTATIONS_SHOWN_PER_LEVEL }
+  return {
+    take: (level) => {
+      if (left[level] <= 0) return false
+      left[level] -= 1
+      return true
+    }
+  }
+}
+
+const OVER_BUDGET = `(not annotated: GitHub shows ${ANNOTATIONS_SHOWN_PER_LEVEL} per step)`
+
+function scrubbedLog(log: Log, scrub: (text: string) => string, budget: AnnotationBudget): Log {
   return {
     info: (line) => {
       log.info(scrub(line))
     },
     warning: (line) => {
-      log.warning(scrub(line))
+      if (budget.take('warning')) log.warning(scrub(line))
+      else log.info(`Warning ${OVER_BUDGET}: ${scrub(line)}`)
     },
     debug: (line) => {
       log.debug(scrub(line))
@@ -101,7 +129,8 @@ function scrubbedLog(log: Log, scrub: (text: string) => string): Log {
  */
 export function scrubbingIO(raw: ActionIO, secrets: readonly string[], github: Omit<PublishDeps, 'env' | 'log'>): ScrubbedIO {
   const scrub = makeScrubber(secrets)
-  const log = scrubbedLog(raw.log, scrub)
+  const budget = annotationBudget()
+  const log = scrubbedLog(raw.log, scrub, budget)
   return {
     env: raw.env,
     log,
@@ -116,7 +145,14 @@ export function scrubbingIO(raw: ActionIO, secrets: readonly string[], github: O
       raw.setOutput(name, oneLine(scrub(value), OUTPUT_MAX_CHARS))
     },
     annotate: (level, message, title) => {
-      raw.annotate(level, scrub(message), scrub(title))
+      if (budget.take(level)) raw.annotate(level, scrub(message), scrub(title))
+      else
+        raw.log.info(
+          `${level === 'error' ? 'Error' : level === 'warning' ? 'Warning' : 'Notice'} ${OVER_BUDGET}: ${scrub(title)}: ${scrub(message)}`
+        )
+    },
+    resultWarning: (line) => {
+      raw.log.warning(scrub(line))
     },
     appendSummary: (markdown) => raw.appendSummary(scrub(markdown)),
     setFailed: (message) => {

@@ -36,9 +36,9 @@ const SETTLE_POLL_MS = 1_000
  * Cancel, then read the status until it is terminal or `settleMs` passes.
  * - 202 (any body: the description does not show it, and the contract's
  *   CancelRunResponse accepts anything): the cancel is recorded.
- * - 409 (run not running): nothing was cancelled; the status says what the
- *   run is: terminal -> it had already ended; still non-terminal at the end ->
- *   the service reported it not running but its status still reads so.
+ * - 409 (run not running): the cancel was sent and nothing was cancelled;
+ *   the log says so with the status the run reads (terminal, or still
+ *   non-terminal at the end of the wait).
  * - any other failure: a warning, nothing more is read.
  */
 export async function stopRun(
@@ -68,7 +68,9 @@ export async function stopRun(
       last = await api.getRun(runId, opts.minSeverity ? { min_severity: opts.minSeverity } : {})
       if (isTerminal(last.status)) {
         if (notRunning)
-          log.info(`Run ${runId} had already ended (status ${oneLine(last.status, 40)}) when it was to be cancelled (${opts.why}).`)
+          log.info(
+            `Sent a cancel for run ${runId} (${opts.why}): the service answered that it was not running; its status reads ${oneLine(last.status, 40)}, so nothing was cancelled.`
+          )
         return { requested: true, last, settled: true, notRunning }
       }
     } catch (err) {
@@ -79,7 +81,7 @@ export async function stopRun(
       const reads = last === null ? 'its status could not be read' : `its status still reads ${oneLine(last.status, 40)}`
       log.warning(
         notRunning
-          ? `The service reported run ${runId} not running when it was to be cancelled (${opts.why}), but ${reads} after ${seconds} s.`
+          ? `Sent a cancel for run ${runId} (${opts.why}): the service answered that it was not running, but ${reads} after ${seconds} s.`
           : `Run ${runId} had not stopped ${seconds} s after the cancel request (${reads}).`
       )
       return { requested: true, last, settled: false, notRunning }

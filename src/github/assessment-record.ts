@@ -3,15 +3,14 @@
  * record of its own sticky comments (src/report/comment.ts), the input of
  * every carry-over.
  *
- * Only comments written by the token's own user count, by exact login, as
- * GraphQL `viewer` tells it (an installation token, the GITHUB_TOKEN
- * included, is refused GET /user but may ask `viewer`), else GET /user.
- * When neither tells the login, no record is trusted and the step assesses:
- * any bot, or a person quoting a marker, could have written a record.
+ * Only comments the token owns count (isOwnedComment in ownership.ts: its
+ * exact login, told by GraphQL `viewer`). When the login cannot be told, no
+ * record is trusted and the step assesses: any bot, or a person quoting a
+ * marker, could have written a record.
  * A record is as trustworthy as the token's identity: every workflow of the
  * repository that writes with the GITHUB_TOKEN writes as the same user.
  */
-import { AbortedError, GitHubError } from '../util/errors.js'
+import { GitHubError } from '../util/errors.js'
 import type { Log } from '../util/log.js'
 import { isRecord } from '../util/text.js'
 import { readAssessmentRecord, type AssessmentRecord } from '../report/comment.js'
@@ -19,6 +18,7 @@ import type { GitHubDeps, RequestFn } from './transport.js'
 import type { IssuesApi } from './issues-api.js'
 import { retryingCalls } from './transport.js'
 import { MAX_PAGES, type PullRequestRef } from './sticky-comment.js'
+import { isOwnedComment } from './ownership.js'
 
 export interface ViewerApi {
   /** POST /graphql `{ viewer { login } }`: the token's login; null when GitHub does not tell. */
@@ -54,22 +54,7 @@ export function viewerApiOver(request: RequestFn, deps: GitHubDeps): ViewerApi {
   }
 }
 
-/**
- * The token's login: GraphQL viewer (one call, whatever the token), else GET
- * /user; null when neither tells (or both fail).
- */
-export async function tokenLogin(issues: IssuesApi, viewer: ViewerApi, log: Log): Promise<string | null> {
-  for (const ask of [() => viewer.viewerLogin(), () => issues.authenticatedLogin()]) {
-    try {
-      const login = await ask()
-      if (login !== null) return login
-    } catch (err) {
-      if (err instanceof AbortedError) throw err
-      log.debug(`Could not ask GitHub for the token's login: ${err instanceof Error ? err.message : String(err)}`)
-    }
-  }
-  return null
-}
+export { tokenLogin } from './ownership.js'
 
 export interface FoundRecord {
   record: AssessmentRecord
@@ -93,7 +78,7 @@ export async function findAssessmentRecords(issues: IssuesApi, pr: PullRequestRe
   for (let page = 1; page <= MAX_PAGES; page++) {
     const { items, hasNext } = await issues.listComments(pr, pr.number, page)
     for (const c of items) {
-      if (c.user?.login !== login) continue
+      if (!isOwnedComment(c.user, login)) continue
       const record = readAssessmentRecord(c.body)
       if (record !== null) found.push({ record, commentId: c.id, url: c.html_url, marker: c.body.split('\n', 1)[0].replace(/\r$/, '') })
     }

@@ -3,8 +3,8 @@
  * for "assess only when the agent changed". Whenever the list may be
  * incomplete, the answer is "everything changed", so the step assesses:
  * - GitHub lists at most 300 files of a comparison: 300 or more is everything;
- * - the comparison pages through its commits (100 a page); files are read
- *   from every page that has them, and past the last page read, everything;
+ * - one request: the first page of a comparison carries the files of the
+ *   whole comparison (GitHub pages only its commits), so no other is read;
  * - the base must be an ancestor of the head (status ahead or identical): a
  *   rewritten history (diverged, behind) compares against a merge base, which
  *   would hide what changed on the assessed side;
@@ -13,8 +13,6 @@
 import type { ChangedFiles } from '../pipeline/changed-paths.js'
 import { GitHubError } from '../util/errors.js'
 import { isRecord } from '../util/text.js'
-import { hasNextLink, PER_PAGE } from './pages.js'
-import { headerValue as header } from './github-error.js'
 import { repoPath, type Call, type RepoRef } from './transport.js'
 
 export interface CompareApi {
@@ -23,17 +21,13 @@ export interface CompareApi {
 
 /** GitHub's cap on the files of one comparison. */
 export const COMPARE_FILES_CAP = 300
-/** Pages of commits read at most (100 each). */
-const MAX_PAGES = 30
-
 interface ComparePage {
   status: string | null
   /** null: the page has no file list. */
   files: string[] | null
-  hasNext: boolean
 }
 
-function readComparePage(res: { headers: Record<string, unknown>; data: unknown }, endpoint: string): ComparePage {
+function readComparePage(res: { data: unknown }, endpoint: string): ComparePage {
   const d = res.data
   if (!isRecord(d)) throw new GitHubError({ endpoint, message: 'GitHub answered the comparison without a body', transient: true })
   let files: string[] | null = null
@@ -43,7 +37,7 @@ function readComparePage(res: { headers: Record<string, unknown>; data: unknown 
       isRecord(f) ? [f.filename, f.previous_filename].filter((n): n is string => typeof n === 'string' && n !== '') : []
     )
   }
-  return { status: typeof d.status === 'string' ? d.status : null, files, hasNext: hasNextLink(header(res.headers, 'link')) }
+  return { status: typeof d.status === 'string' ? d.status : null, files }
 }
 
 const short = (sha: string): string => sha.slice(0, 7)
@@ -51,43 +45,38 @@ const short = (sha: string): string => sha.slice(0, 7)
 export function compareApiOver(call: Call): CompareApi {
   return {
     async changedFiles(r, base, head) {
-      const files = new Set<string>()
       const path = `${repoPath(r)}/compare/${base}...${head}`
-      for (let page = 1; page <= MAX_PAGES; page++) {
-        let got: ComparePage
-        try {
-          got = await call(
-            'GET',
-            path,
-            'GET /repos/{owner}/{repo}/compare/{basehead}',
-            { owner: r.owner, repo: r.repo, basehead: `${base}...${head}`, per_page: PER_PAGE, page },
-            readComparePage
-          )
-        } catch (err) {
-          if (err instanceof GitHubError && (err.status === 404 || err.status === 422)) {
-            return {
-              kind: 'everything',
-              reason: `GitHub cannot compare ${short(base)} with ${short(head)} (HTTP ${err.status}): the history may have been rewritten`
-            }
+      let got: ComparePage
+      try {
+        // One commit a page: the commits are not read, and the first page carries the whole comparison's files.
+        got = await call(
+          'GET',
+          path,
+          'GET /repos/{owner}/{repo}/compare/{basehead}',
+          { owner: r.owner, repo: r.repo, basehead: `${base}...${head}`, per_page: 1, page: 1 },
+          readComparePage
+        )
+      } catch (err) {
+        if (err instanceof GitHubError && (err.status === 404 || err.status === 422)) {
+          return {
+            kind: 'everything',
+            reason: `GitHub cannot compare ${short(base)} with ${short(head)} (HTTP ${err.status}): the history may have been rewritten`
           }
-          throw err
         }
-        if (page === 1) {
-          if (got.status !== 'ahead' && got.status !== 'identical') {
-            return {
-              kind: 'everything',
-              reason: `${short(base)} is not an ancestor of ${short(head)} (${got.status ?? 'no status'}): the history was rewritten`
-            }
-          }
-          if (got.files === null) return { kind: 'everything', reason: 'GitHub listed no files for the comparison' }
-        }
-        for (const f of got.files ?? []) files.add(f)
-        if (files.size >= COMPARE_FILES_CAP) {
-          return { kind: 'everything', reason: `${COMPARE_FILES_CAP} or more files changed, more than GitHub lists` }
-        }
-        if (!got.hasNext) return { kind: 'files', files: [...files].sort() }
+        throw err
       }
-      return { kind: 'everything', reason: `more than ${MAX_PAGES * PER_PAGE} commits since ${short(base)}` }
+      if (got.status !== 'ahead' && got.status !== 'identical') {
+        return {
+          kind: 'everything',
+          reason: `${short(base)} is not an ancestor of ${short(head)} (${got.status ?? 'no status'}): the history was rewritten`
+        }
+      }
+      if (got.files === null) return { kind: 'everything', reason: 'GitHub listed no files for the comparison' }
+      const files = new Set(got.files)
+      if (files.size >= COMPARE_FILES_CAP) {
+        return { kind: 'everything', reason: `${COMPARE_FILES_CAP} or more files changed, more than GitHub lists` }
+      }
+      return { kind: 'files', files: [...files].sort() }
     }
   }
 }

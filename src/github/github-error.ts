@@ -17,6 +17,9 @@ export function headerValue(headers: unknown, name: string): string | undefined 
   return undefined
 }
 
+/** GitHub's least wait after a secondary rate limit that sent no retry-after header. */
+export const SECONDARY_LIMIT_WAIT_MS = 60_000
+
 /** The shape of Octokit's RequestError that matters here (structural: no import of Octokit needed). */
 interface RequestErrorLike {
   name: string
@@ -116,6 +119,8 @@ export function toGitHubError(err: unknown, endpoint: string, nowMs: number, tim
     code,
     message,
     retryAfterMs,
+    // GitHub: without retry-after (nor an exhausted primary limit), wait at least a minute, longer on each retry.
+    leastWaitMs: rateLimited && retryAfterMs === undefined ? SECONDARY_LIMIT_WAIT_MS : undefined,
     transient,
     ambiguous: status >= 500 || status === 408
   })

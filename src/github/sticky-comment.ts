@@ -11,7 +11,9 @@
 import { AbortedError } from '../util/errors.js'
 import type { Log } from '../util/log.js'
 import { explainGitHubFailure, type FailureExplanation } from './explain-failure.js'
-import type { GitHubUser, IssueComment, IssuesApi } from './issues-api.js'
+import type { ViewerApi } from './assessment-record.js'
+import type { IssueComment, IssuesApi } from './issues-api.js'
+import { isOwnedComment, tokenLoginOnce } from './ownership.js'
 import type { RepoRef } from './transport.js'
 
 /** The values of the `comment` input. */
@@ -37,22 +39,6 @@ export interface PullRequestRef extends RepoRef {
 /** Pages read at most when looking for the marker (100 per page). */
 export const MAX_PAGES = 100
 
-/** Whether an author looks like an app's bot user (GITHUB_TOKEN writes as `github-actions[bot]`). */
-export function isBotUser(user: GitHubUser | null | undefined): boolean {
-  if (!user) return false
-  return user.type === 'Bot' || user.login.endsWith('[bot]')
-}
-
-/**
- * Whether an item holding the marker was written by us: by the token's own
- * login when GitHub told it, else by a bot user. A person quoting the marker
- * in their own comment or issue cannot make the action edit it.
- */
-export function ownedBy(user: GitHubUser | null | undefined, ownLogin: string | null): boolean {
-  if (!user) return false
-  return ownLogin !== null ? user.login === ownLogin : isBotUser(user)
-}
-
 /** The body with the marker in it (prepended when the renderer did not put it there). */
 export function withMarker(body: string, marker: string): string {
   return hasMarker(body, marker) ? body : `${marker}\n${body}`
@@ -67,15 +53,6 @@ export function hasMarker(body: string | null | undefined, marker: string): bool
   return (body ?? '').trimStart().startsWith(marker)
 }
 
-/**
- * A memo of the token's login: GET /user is asked at most once, and only when
- * some item holds the marker.
- */
-export function ownLoginOnce(api: IssuesApi): () => Promise<string | null> {
-  let cached: Promise<string | null> | undefined
-  return () => (cached ??= api.authenticatedLogin().catch(() => null))
-}
-
 /** The first comment of ours holding the marker, searched through every page. */
 export async function findStickyComment(
   api: IssuesApi,
@@ -88,7 +65,7 @@ export async function findStickyComment(
     const { items, hasNext } = await api.listComments(target, target.number, page)
     for (const comment of items) {
       if (!hasMarker(comment.body, marker)) continue
-      if (ownedBy(comment.user, await ownLogin())) return comment
+      if (isOwnedComment(comment.user, await ownLogin())) return comment
       log.debug(`Comment ${comment.id} holds the marker but was not written by this action's token; left alone.`)
     }
     if (!hasNext || items.length === 0) return null
@@ -129,7 +106,7 @@ export function explainCommentFailure(err: unknown, target: PullRequestRef): Fai
 }
 
 export async function postStickyComment(
-  api: IssuesApi,
+  api: IssuesApi & ViewerApi,
   target: PullRequestRef,
   body: CommentBody,
   marker: string,
@@ -144,7 +121,7 @@ export async function postStickyComment(
       const created = await api.createComment(ref, ref.number, textFor(null))
       return { action: 'created', url: created.html_url }
     }
-    const ownLogin = ownLoginOnce(api)
+    const ownLogin = tokenLoginOnce(api, log)
     const existing = await findStickyComment(api, ref, marker, ownLogin, log)
     if (existing) {
       const updated = await api.updateComment(ref, existing.id, textFor(existing.body))

@@ -10,7 +10,9 @@ import type { Log } from '../util/log.js'
 import { explainGitHubFailure, type FailureExplanation } from './explain-failure.js'
 import type { Issue, IssuesApi } from './issues-api.js'
 import type { RepoRef } from './transport.js'
-import { hasMarker, MAX_PAGES, ownedBy, ownLoginOnce, withMarker, type CommentBody } from './sticky-comment.js'
+import { hasMarker, MAX_PAGES, withMarker, type CommentBody } from './sticky-comment.js'
+import type { ViewerApi } from './assessment-record.js'
+import { isOwnedComment, tokenLoginOnce } from './ownership.js'
 
 export interface TrackingOutcome {
   action: 'created' | 'updated' | 'closed' | 'none' | 'skipped'
@@ -41,7 +43,7 @@ export async function findTrackingIssue(
     for (const issue of items) {
       if (issue.pull_request !== undefined || issue.state !== 'open') continue
       if (!hasMarker(issue.body, marker)) continue
-      if (ownedBy(issue.user, await ownLogin())) return issue
+      if (isOwnedComment(issue.user, await ownLogin())) return issue
       log.debug(`Issue #${issue.number} holds the marker but was not opened by this action's token; left alone.`)
     }
     if (!hasNext || items.length === 0) return null
@@ -71,9 +73,9 @@ export function explainIssueFailure(err: unknown, repo: RepoRef): FailureExplana
   })
 }
 
-export async function syncTrackingIssue(api: IssuesApi, repo: RepoRef, args: TrackingArgs, log: Log): Promise<TrackingOutcome> {
+export async function syncTrackingIssue(api: IssuesApi & ViewerApi, repo: RepoRef, args: TrackingArgs, log: Log): Promise<TrackingOutcome> {
   const ref: RepoRef = { owner: repo.owner, repo: repo.repo }
-  const ownLogin = ownLoginOnce(api)
+  const ownLogin = tokenLoginOnce(api, log)
   try {
     const open = await findTrackingIssue(api, ref, args.marker, ownLogin, log)
     const bodyFor = (existing: string | null): string => (typeof args.body === 'string' ? args.body : args.body(existing))

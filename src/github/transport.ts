@@ -74,6 +74,9 @@ export type Call = <T>(
 
 const DEFAULT_REQUEST_TIMEOUT_MS = 30_000
 
+/** The REST API version every request names (X-GitHub-Api-Version), as GitHub documents its calls. */
+export const GITHUB_API_VERSION = '2022-11-28'
+
 /**
  * The calls of `request`: each attempt with its own timeout, failures as
  * GitHubErrors, the whole under the one retry policy; before a create is sent
@@ -139,9 +142,8 @@ export async function loadOctokitRequest(deps: GitHubDeps): Promise<RequestFn> {
       error: (m: string) => {
         deps.log.debug(m)
       }
-    },
-    headers: { 'x-github-api-version': '2022-11-28' }
+    }
   })
-  const request = octokit.request as unknown as RequestFn
-  return request
+  // Octokit ignores a `headers` option of its constructor: the header goes with every request.
+  return octokit.request.defaults({ headers: { 'x-github-api-version': GITHUB_API_VERSION } })
 }

@@ -1,6 +1,8 @@
 /**
  * Annotations for the findings at or above the threshold, most severe first.
- * GitHub shows about ten per step, so past `max` the rest are summed up in one.
+ * GitHub shows about ten errors and ten warnings per step and drops the rest,
+ * and the step's result line is one of them: past `max` (one less than ten)
+ * the rest are summed up in one.
  * Texts are one line, without control, bidi or zero-width characters, clamped.
  */
 import { SEVERITIES, type Severity } from '../service/contract/index.js'
@@ -43,8 +45,15 @@ function annotationFor(f: ReportFinding, minSeverity: Severity): Annotation {
   return { level: f.standing === 'blocking' ? 'error' : 'warning', title, message: parts.join(' ') }
 }
 
-/** One annotation per finding at or above the threshold; over `max`, `max - 1` of them and one for the rest. */
-export function buildAnnotations(report: Report, max = 10): Annotation[] {
+/** The annotations of each level GitHub shows for one step. */
+export const ANNOTATIONS_SHOWN_PER_LEVEL = 10
+
+/**
+ * One annotation per finding at or above the threshold; over `max`, `max - 1`
+ * of them and one for the rest. The default leaves one error and one warning
+ * for the step's result line.
+ */
+export function buildAnnotations(report: Report, max = ANNOTATIONS_SHOWN_PER_LEVEL - 1): Annotation[] {
   const list = report.groups.flatMap((g) => g.findings)
   const limit = Math.max(1, Math.floor(max))
   if (list.length <= limit) return list.map((f) => annotationFor(f, report.minSeverity))

@@ -57,6 +57,8 @@ export interface ClientOptions {
   /** The part before /api/v1, e.g. http://127.0.0.1:1234 or https://asas.example.com (trailing slash tolerated). */
   baseUrl: string
   apiKey: string
+  /** The step's other secrets, scrubbed from every answer's text before it is clipped into an error (see TransportOptions). */
+  secrets?: readonly string[]
   /** Default systemClock. */
   clock?: Clock
   /** All waiting between retries stops here. */
@@ -99,6 +101,7 @@ export class AssessmentClient implements ServiceApi {
     this.transport = new HttpTransport({
       baseUrl: opts.baseUrl,
       apiKey: opts.apiKey,
+      secrets: opts.secrets,
       requestTimeoutMs: opts.requestTimeoutMs,
       maxBodyBytes: opts.maxBodyBytes,
       userAgent: opts.userAgent,

@@ -24,6 +24,7 @@ import { systemClock } from '../util/clock.js'
 import { AbortedError, MalformedResponseError } from '../util/errors.js'
 import type { Log } from '../util/log.js'
 import { silentLog } from '../util/log.js'
+import { secretWireForms } from '../util/redact.js'
 import { networkError, statusError } from './http-errors.js'
 import { parseSuccessBody } from './parse-response.js'
 import { BodyTooLarge, readBody } from './read-body.js'
@@ -43,6 +44,12 @@ export interface TransportOptions {
   /** The part before /api/v1, e.g. https://asas.example.com (a trailing slash or /api/v1 is tolerated). */
   baseUrl: string
   apiKey: string
+  /**
+   * The step's other secrets (the target's credential, query secrets: every
+   * wire form, see secretWireForms), scrubbed from every text of an answer
+   * before it is clipped into an error. The api key's forms are always in.
+   */
+  secrets?: readonly string[]
   /** Per request: connect, headers and body must all arrive within it. */
   requestTimeoutMs?: number
   maxBodyBytes?: number
@@ -141,6 +148,7 @@ export class HttpTransport {
   constructor(opts: TransportOptions) {
     this.baseUrl = parseBaseUrl(opts.baseUrl)
     this.apiKey = opts.apiKey
+    this.secrets = [...new Set([opts.apiKey, ...secretWireForms(opts.apiKey), ...(opts.secrets ?? [])])].filter((x) => x !== '')
     this.requestTimeoutMs = opts.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS
     this.maxBodyBytes = opts.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES
     this.userAgent = opts.userAgent ?? DEFAULT_USER_AGENT
@@ -155,9 +163,7 @@ export class HttpTransport {
     })
   }
 
-  private get secrets(): readonly string[] {
-    return [this.apiKey]
-  }
+  private readonly secrets: readonly string[]
 
   /** Send one request; resolve with the success body parsed through `spec.schema`. */
   async send<S extends z.ZodType>(spec: RequestSpec<S>): Promise<z.infer<S>> {

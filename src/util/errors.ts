@@ -36,6 +36,12 @@ export interface RemoteErrorInit {
   message: string
   /** Milliseconds the remote asked us to wait (Retry-After), if it said. */
   retryAfterMs?: number
+  /**
+   * The least wait its documentation asks for before another attempt when no
+   * Retry-After came (GitHub: a minute after a secondary rate limit); the
+   * retry policy doubles it on each further retry.
+   */
+  leastWaitMs?: number
   /** Number of attempts made, including the first. */
   attempts?: number
   /** Human-readable notes on retried failures, oldest first. */
@@ -71,6 +77,7 @@ export abstract class RemoteError extends Error {
   readonly code?: string
   readonly serviceMessage: string
   readonly retryAfterMs?: number
+  readonly leastWaitMs?: number
   readonly attempts: number
   readonly retried: readonly string[]
   readonly extra: Record<string, unknown>
@@ -85,6 +92,7 @@ export abstract class RemoteError extends Error {
     this.code = init.code === undefined ? undefined : oneLine(init.code, 80)
     this.serviceMessage = oneLine(init.message)
     this.retryAfterMs = init.retryAfterMs
+    this.leastWaitMs = init.leastWaitMs
     this.attempts = init.attempts ?? 1
     this.retried = [...(init.retried ?? [])]
     this.extra = init.extra ?? {}
@@ -101,6 +109,7 @@ export abstract class RemoteError extends Error {
       code: this.code,
       message: this.serviceMessage,
       retryAfterMs: this.retryAfterMs,
+      leastWaitMs: this.leastWaitMs,
       attempts: this.attempts,
       retried: this.retried,
       extra: this.extra,

@@ -184,19 +184,65 @@ function secretVariants(secrets: readonly string[]): string[] {
 
 /**
  * Every occurrence of every secret (and its JSON-escaped form) replaced by
- * `***`. Blank secrets are ignored. The last line of defence, applied to
+ * `***`, and a clipped start of one (maskClippedPrefixes). Blank secrets are ignored. The last line of defence, applied to
  * whole outputs; `buildReport` applies it to every value first, since markdown
  * escaping could split a secret that holds punctuation.
  */
 export function scrubSecrets(text: string, secrets: readonly string[]): string {
+  const variants = secretVariants(secrets)
   let out = text
-  for (const v of secretVariants(secrets)) {
+  for (const v of variants) {
     if (out.includes(v)) out = out.split(v).join(SECRET_MASK)
   }
-  return out
+  return maskClippedPrefixes(out, variants)
 }
 
-/** A reusable scrubber for many values (memoised for long, often shared, strings). */
+/**
+ * The shortest start of a secret masked where a text was clipped: text cut
+ * after that many characters of a secret would show them. Shorter starts are
+ * ordinary text too often to mask.
+ */
+export const MIN_CLIPPED_PREFIX = 4
+
+/** The marks a clip leaves where it cut (`oneLine`'s `...`, the reports' `…`). */
+const CLIP_MARK = /\s*(?:\.\.\.|…)/g
+
+/** How many characters before `at` (none before `floor`) begin one of `variants`: the longest such start, or 0. */
+function clippedPrefixAt(text: string, at: number, variants: readonly string[], floor: number): number {
+  let longest = 0
+  for (const v of variants) {
+    for (let k = Math.min(v.length - 1, at - floor); k >= MIN_CLIPPED_PREFIX && k > longest; k--) {
+      if (text.startsWith(v.slice(0, k), at - k)) {
+        longest = k
+        break
+      }
+    }
+  }
+  return longest
+}
+
+/**
+ * `text` with the start of a secret masked wherever it stands just before a
+ * clip mark: a text clipped before it was scrubbed (it should not be: scrub
+ * first) keeps no prefix of MIN_CLIPPED_PREFIX or more characters.
+ */
+function maskClippedPrefixes(text: string, variants: readonly string[]): string {
+  if (!text.includes('...') && !text.includes('…')) return text
+  let out = ''
+  let from = 0
+  for (const m of text.matchAll(CLIP_MARK)) {
+    const k = clippedPrefixAt(text, m.index, variants, from)
+    out += text.slice(from, m.index - k) + (k > 0 ? SECRET_MASK : '')
+    from = m.index
+  }
+  return out + text.slice(from)
+}
+
+/**
+ * A reusable scrubber for many values (memoised for long, often shared,
+ * strings): every occurrence of every secret replaced by `***`, then any
+ * clipped start of one (see maskClippedPrefixes).
+ */
 export function makeScrubber(secrets: readonly string[]): (text: string) => string {
   const variants = secretVariants(secrets)
   if (variants.length === 0) return (text) => text
@@ -210,6 +256,7 @@ export function makeScrubber(secrets: readonly string[]): (text: string) => stri
     for (const v of variants) {
       if (out.includes(v)) out = out.split(v).join(SECRET_MASK)
     }
+    out = maskClippedPrefixes(out, variants)
     if (text.length >= 4096) memo.set(text, out)
     return out
   }

@@ -7,6 +7,9 @@
  * - 429 waits for Retry-After (seconds or HTTP-date), capped by the time left,
  *   and never less than a floor that doubles on each retry (a Retry-After of 0
  *   or a date in the past must not turn into a request storm).
+ * - A remote whose documentation asks for a least wait when it sent no
+ *   Retry-After (GitHub's secondary rate limit: a minute) waits that, doubling
+ *   on each retry, capped by the time left.
  * - Other 4xx are never retried.
  * - A malformed answer is retried a few times (it may be a proxy's bad
  *   minute); a persistent one ends with the last error, naming the field.
@@ -83,9 +86,11 @@ export function retryAfterFloorMs(retry: number, policy: RetryPolicy): number {
 /**
  * How long to wait before retry number `retry` (from 1) after `err`:
  * Retry-After when the service said (never below the floor; a 429 without
- * one waits the floor), else backoff with full jitter.
+ * one waits the floor), else the remote's documented least wait doubled per
+ * retry, else backoff with full jitter.
  */
 export function retryDelayMs(err: RemoteError, retry: number, policy: RetryPolicy, random: () => number): number {
+  if (err.retryAfterMs === undefined && err.leastWaitMs !== undefined) return err.leastWaitMs * 2 ** Math.max(0, retry - 1)
   if (err.retryAfterMs !== undefined || err.status === 429) return Math.max(err.retryAfterMs ?? 0, retryAfterFloorMs(retry, policy))
   return backoffDelayMs(retry, policy, random)
 }
@@ -152,7 +157,9 @@ export async function withRetry<T>(op: (attempt: number) => Promise<T>, ctx: Ret
         const why =
           err.retryAfterMs !== undefined
             ? `the service asked to retry after ${Math.ceil(err.retryAfterMs / 1000)} s, but only ${left} s of the time allowed remain`
-            : `no time left for another attempt (${left} s of the time allowed remain)`
+            : err.leastWaitMs !== undefined
+              ? `it asks to wait at least ${Math.ceil(delayMs / 1000)} s before retrying, but only ${left} s of the time allowed remain`
+              : `no time left for another attempt (${left} s of the time allowed remain)`
         const tried = attempt > 1 ? ` (after ${attempt} attempts: ${retried.join('; ')})` : ''
         throw new DeadlineExceededError(err.endpoint, `${describeAttempt(err)}: ${err.serviceMessage}${tried}; ${why}`, { cause: err })
       }

@@ -14,13 +14,23 @@ export function conclude(result: StepResult, end: EndOutcome, prepared: Prepared
   return { end, prepared, result: result.resultOutput ?? end.result, conclusion: result }
 }
 
-/** The action's rendering of an outcome: its outputs, then its last line (a failure fails the step). */
-export function concludeAction(io: Pick<ActionIO, 'setOutput' | 'log' | 'setFailed'>, outcome: StepOutcome): void {
+/**
+ * The action's rendering of an outcome: its outputs, then its last line (a
+ * failure fails the step). A warning line goes through `resultWarning` when
+ * the io has it (the scrubbing edge keeps it a place among the warnings
+ * GitHub shows).
+ */
+export function concludeAction(
+  io: Pick<ActionIO, 'setOutput' | 'log' | 'setFailed'> & { resultWarning?: (line: string) => void },
+  outcome: StepOutcome
+): void {
   setActionOutputs(io, outcome)
   const { outcome: kind, line } = outcome.conclusion
   if (kind === 'pass') io.log.info(line)
-  else if (kind === 'warn') io.log.warning(line)
-  else io.setFailed(line)
+  else if (kind === 'warn') {
+    if (io.resultWarning) io.resultWarning(line)
+    else io.log.warning(line)
+  } else io.setFailed(line)
 }
 
 /** A step that ended without a result: why, in a line of its kind and in a few words. */

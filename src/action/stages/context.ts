@@ -19,7 +19,7 @@ export interface StepContext {
   /** Aborts when the job is cancelled. */
   signal: AbortSignal
   random?: () => number
-  /** A service client whose retries stop at `deadline` and which logs through the scrubbed log. */
+  /** A service client whose retries stop at `deadline`, which logs through the scrubbed log and scrubs `secrets` from the service's texts before clipping them. */
   makeApi(inputs: ActionInputs, deadline: Deadline, opts?: { requestTimeoutMs?: number }): ServiceApi
   baselineStore: BaselineStore
 }
@@ -34,7 +34,7 @@ export function stepContext(deps: MainDeps): StepContext {
     clock: deps.clock,
     signal: deps.signal,
     random: deps.random,
-    makeApi: (inputs, deadline, opts) => deps.makeApi(inputs, deadline, { ...opts, log: io.log }),
+    makeApi: (inputs, deadline, opts) => deps.makeApi(inputs, deadline, { ...opts, log: io.log, secrets }),
     baselineStore: deps.baselineStore ?? actionsCacheStore({ env: io.env, log: io.log })
   }
 }

@@ -94,10 +94,23 @@ export function scrubbedModel<T>(ctx: StepContext, model: T): T {
   return scrubSecretsDeep(model, ctx.secrets) as T
 }
 
-/** The workflow file (from GITHUB_WORKFLOW_REF "owner/repo/.github/workflows/x.yml@ref"), the default SARIF location. */
+/**
+ * The workflow file, the default SARIF location, always a file path: from
+ * GITHUB_WORKFLOW_REF ("owner/repo/.github/workflows/x.yml@ref"); without it,
+ * GITHUB_WORKFLOW when that is the file's path (a workflow without a name),
+ * else `.github/workflows/<the workflow's name as a file name>.yml`.
+ */
 export function workflowFile(env: NodeJS.ProcessEnv): string {
   const m = /^[^/]+\/[^/]+\/(.+)@refs\//.exec(env.GITHUB_WORKFLOW_REF ?? '')
-  return m?.[1] ?? '.github/workflows'
+  if (m) return m[1]
+  const name = env.GITHUB_WORKFLOW ?? ''
+  if (/^\.github\/workflows\/[\w.-]+\.ya?ml$/.test(name) && !name.includes('..')) return name
+  const slug = name
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-+|-+$/g, '')
+    .slice(0, 60)
+  return `.github/workflows/${slug || 'workflow'}.yml`
 }
 
 export interface GateReportArgs {
