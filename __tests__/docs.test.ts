@@ -47,8 +47,8 @@ function code(cell: string): string {
 }
 
 describe('README', () => {
-  it('is under 15 KB', () => {
-    expect(Buffer.byteLength(readme)).toBeLessThan(15 * 1024)
+  it('is under 18 KB (the action, the command line and other CI)', () => {
+    expect(Buffer.byteLength(readme)).toBeLessThan(18 * 1024)
   })
 
   it('opens with what the action does, then the service and its key, the quick start, and the two commands of a fresh clone', () => {
