@@ -18,6 +18,7 @@ import { startCacheStandin, type CacheStandin } from '../__fixtures__/cache-stan
 import { fakeApi } from '../__fixtures__/fake-api.js'
 import { makeFinding, makeRun } from '../__fixtures__/builders.js'
 
+const AGENT = 'model:mdl_1'
 const weakness = makeFinding('critical', { category: 'prompt_injection', description: 'the PR added a shell tool', attacks: [] })
 
 describe('a cache entry a pull request saved', () => {
@@ -69,18 +70,38 @@ describe('a cache entry a pull request saved', () => {
     })
 
   it("is never the baseline, even naming the PR's own completed run of the model", async () => {
-    expect((await job('refs/heads/main', undefined, '10').save(baselineOf('run_main'))).saved).toBe(true)
+    expect((await job('refs/heads/main', undefined, '10').save(baselineOf('run_main'), AGENT)).saved).toBe(true)
     // Code the pull request runs saves an entry under its own ref, naming its own earlier run.
-    expect((await job('refs/pull/3/merge', 'refs/heads/main', '30').save(baselineOf('run_pr'))).saved).toBe(true)
+    expect((await job('refs/pull/3/merge', 'refs/heads/main', '30').save(baselineOf('run_pr'), AGENT)).saved).toBe(true)
     const api = fakeApi({
-      getRun: (id: string) => Promise.resolve(makeRun({ run_id: id, status: 'completed', model_id: 'mdl_1' })),
+      getRun: (id: string) =>
+        Promise.resolve(makeRun({ run_id: id, status: 'completed', model_id: 'mdl_1', completed_at: new Date().toISOString() })),
       listFindings: (id: string) => Promise.resolve(id === 'run_pr' ? { findings: [weakness], count: 1 } : { findings: [], count: 0 })
     })
+    // GitHub's caches API, over the same entries: each listed with the ref that saved it.
+    const github = {
+      listCaches: (_r: unknown, q: { keyPrefix: string; ref: string }) =>
+        Promise.resolve(
+          cache.listCaches({ key: q.keyPrefix, ref: q.ref }).map((e) => ({ key: e.key, ref: e.ref, createdAt: e.created_at }))
+        ),
+      changedFiles: () => Promise.reject(new Error('not compared'))
+    }
     const got = await loadBaseline(
-      { api: () => api, store: job('refs/pull/3/merge', 'refs/heads/main', '31'), log: recordingLog() },
-      { modelId: 'mdl_1', baselineRunId: '' }
+      { api: () => api, github, log: recordingLog(), now: () => Date.now() },
+      {
+        modelId: 'mdl_1',
+        agentKey: AGENT,
+        baselineRunId: '',
+        repo: { owner: 'o', repo: 'r' },
+        defaultBranch: 'main',
+        onDefaultBranch: false,
+        judgedCommit: null,
+        agentPaths: [],
+        bounds: { runs: 5, maxAgeDays: 30, now: Date.now() }
+      }
     )
-    expect(got.baseline?.run_id).not.toBe('run_pr')
+    expect(got.windows.base?.runIds).toEqual(['run_main'])
     expect(got.baseline?.findings.map((f) => f.description) ?? []).not.toContain('the PR added a shell tool')
+    expect(api.calls.filter((c) => c === 'getRun')).toEqual(['getRun'])
   })
 })

@@ -98,7 +98,7 @@ async function gateStep(ctx: StepContext, given: ActionInputs, event: PipelineEv
   const prepared = await prepare(ctx, given, planned)
   const inputs = (trail.inputs = prepared.inputs)
   trail.prepared = prepared.outcome
-  const policy = await loadPolicy(ctx, inputs, planned.acceptedAt)
+  const policy = await loadPolicy(ctx, inputs, planned.acceptedAt, planned.agent)
   const decided = await plan(ctx, inputs, policy, planned)
   if (decided.kind === 'fail_closed') throw decided.error
   if (decided.kind === 'carry_over') return carryOverStep(ctx, inputs, planned, decided, trail)
