@@ -13,6 +13,11 @@
  * A save goes to the run's ref; a restore looks in the run's ref, then the base
  * branch: never in another pull request's scope. Keys match exactly, then by
  * prefix (newest first), for each key in order.
+ *
+ * Every entry carries its ref (the scope it was saved to), and `listCaches`
+ * answers as GitHub's REST API does (GET /repos/{o}/{r}/actions/caches with
+ * `key` as a prefix and `ref`), newest first: the list a GitHub stand-in
+ * serves from the same entries.
  */
 import { createServer, type IncomingMessage } from 'node:http'
 import type { AddressInfo } from 'node:net'
@@ -33,6 +38,8 @@ export interface CacheStandin {
   url: string
   entries: CacheEntry[]
   requests: { method: string; path: string; token: string }[]
+  /** The entries as GET /repos/{o}/{r}/actions/caches lists them (key: a prefix; ref: exact), newest first. */
+  listCaches(query: { key?: string; ref?: string }): { key: string; ref: string; created_at: string; id: number }[]
   /** The ACTIONS_RUNTIME_TOKEN of a run on `ref` (and, for a pull request, its base branch). */
   token(ref: string, base?: string): string
   stop(): Promise<void>
@@ -166,6 +173,11 @@ export async function startCacheStandin(): Promise<CacheStandin> {
     url: `${url}/`,
     entries,
     requests,
+    listCaches: (q) =>
+      entries
+        .filter((e) => e.committed && (q.key === undefined || e.key.startsWith(q.key)) && (q.ref === undefined || e.scope === q.ref))
+        .sort((a, b) => b.createdAt - a.createdAt || b.id - a.id)
+        .map((e) => ({ key: e.key, ref: e.scope, created_at: new Date(e.createdAt).toISOString(), id: e.id })),
     token: (ref, base) => `ref=${ref}${base ? `;base=${base}` : ''}`,
     stop: () =>
       new Promise<void>((resolve) => {

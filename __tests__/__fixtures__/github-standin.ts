@@ -84,8 +84,21 @@ export interface StandinOptions {
   graphqlViewer?: boolean
 }
 
+/** An Actions cache entry as GET /repos/{o}/{r}/actions/caches lists it. */
+export interface ListedCacheEntry {
+  key: string
+  ref: string
+  created_at: string
+  id: number
+}
+
 export interface GitHubStandin {
   url: string
+  /**
+   * The Actions caches of the repository (GET /repos/{o}/{r}/actions/caches, `key` a prefix,
+   * `ref` exact), e.g. a cache stand-in's listCaches; unset: none.
+   */
+  setActionsCaches(list: (q: { key?: string; ref?: string }) => ListedCacheEntry[]): void
   /** Files served by the contents API, by commit SHA (or branch name) then path. */
   files: Map<string, Map<string, string>>
   /** Puts a file at a commit, as if committed there. */
@@ -244,6 +257,7 @@ export async function startGitHubStandin(opts: StandinOptions = {}): Promise<Git
     return value
   }
 
+  let actionsCaches: (q: { key?: string; ref?: string }) => ListedCacheEntry[] = () => []
   function route(req: StandinRequest, res: ServerResponse): { status: number; body: unknown } {
     const m = req.method
     if (m === 'GET' && req.path === '/user') {
@@ -281,6 +295,12 @@ export async function startGitHubStandin(opts: StandinOptions = {}): Promise<Git
       page: Math.max(1, Math.floor(Number(param(req, 'page') ?? 1)) || 1)
     })
     if (gitAnswer) return gitAnswer
+
+    if (rest === '/actions/caches' && m === 'GET') {
+      const all = actionsCaches({ key: param(req, 'key'), ref: param(req, 'ref') })
+      const perPage = Math.min(100, Number(param(req, 'per_page') ?? 30) || 30)
+      return { status: 200, body: { total_count: all.length, actions_caches: all.slice(0, perPage) } }
+    }
 
     const contents = /^\/contents\/(.+)$/.exec(rest)
     if (contents && m === 'GET') {
@@ -464,6 +484,9 @@ export async function startGitHubStandin(opts: StandinOptions = {}): Promise<Git
     },
     setReadOnly(on) {
       readOnly = on
+    },
+    setActionsCaches(list) {
+      actionsCaches = list
     },
     seedComment,
     seedIssue,

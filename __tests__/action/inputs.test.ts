@@ -41,6 +41,8 @@ describe('readInputs', () => {
       maxRuns: 20,
       failOn: 'any',
       baselineRunId: '',
+      evidenceRuns: 5,
+      evidenceMaxAgeDays: 30,
       acceptedRisksFile: '.github/agent-security-accepted.yml',
       syncDismissals: false,
       sarifMinSeverity: 'low',
@@ -128,6 +130,9 @@ describe('readInputs', () => {
     ['issue', { issue: 'create' }, /off, update/],
     ['max_runs', { max_runs: '0' }, /1 to 100/],
     ['max_runs', { max_runs: '2.5' }, /1 to 100/],
+    ['evidence_runs', { evidence_runs: '0' }, /1 to 20/],
+    ['evidence_runs', { evidence_runs: '21' }, /1 to 20/],
+    ['evidence_max_age_days', { evidence_max_age_days: 'a month' }, /1 to 365/],
     ['categories', { categories: 'prompt_injection, bad key!' }, /not a category key/],
     ['categories', { categories: 'prompt_injection;jailbreak' }, /separate keys with commas or newlines/]
   ])('rejects a bad %s with one line naming it', (input, patch, message) => {

@@ -107,7 +107,7 @@ async function step(
     signal: new AbortController().signal,
     random: () => 0.5,
     makeApi: () => api,
-    baselineStore: { load: async () => ({ baseline: null, why: 'none here' }), save: async () => ({ saved: false, where: '' }) }
+    baselineStore: { save: async () => ({ saved: false, where: '' }) }
   })
   return io
 }

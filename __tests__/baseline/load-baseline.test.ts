@@ -1,117 +1,210 @@
 /**
- * The baseline restored from the Actions cache is trusted only to name a run:
- * a pull request can save a cache entry of its own (restored before the base
- * branch's), so the findings are read again from the service.
+ * Loading the default branch's window: records are cache entries the caches
+ * API lists on the default branch; each run they name is read again from the
+ * service (completed, of this model) before it is evidence, and the requests
+ * it costs are counted.
  */
 import { describe, expect, it } from '@jest/globals'
-import { loadBaseline } from '../../src/baseline/load-baseline.js'
-import { buildBaseline } from '../../src/baseline/baseline.js'
-import type { BaselineStore } from '../../src/baseline/store.js'
-import type { RunStatusResponse } from '../../src/service/contract/index.js'
-import { ConfigError } from '../../src/util/errors.js'
+import { loadBaseline, type EvidenceArgs, type EvidenceDeps } from '../../src/baseline/load-baseline.js'
+import { evidenceKey } from '../../src/evidence/records.js'
+import type { ListedCache } from '../../src/github/actions-caches.js'
+import type { ChangedFiles } from '../../src/pipeline/changed-paths.js'
+import type { Finding, RunStatusResponse } from '../../src/service/contract/index.js'
+import { ConfigError, GitHubError } from '../../src/util/errors.js'
 import { fakeApi } from '../__fixtures__/fake-api.js'
 import { makeFinding, makeRun, makeRunListItem } from '../__fixtures__/builders.js'
 import { recordingLog } from '../__fixtures__/recording-log.js'
 
-const serviceFinding = makeFinding('high', { category: 'jailbreak', description: 'the real weakness', attacks: [] })
-const plantedFinding = makeFinding('critical', { category: 'prompt_injection', description: 'planted by a pull request', attacks: [] })
+const NOW = Date.parse('2026-11-26T12:00:00Z')
+const AGENT = 'model:m'
+const flaky = makeFinding('high', { category: 'jailbreak', description: 'complied with a roleplay jailbreak', attacks: [] })
+const steady = makeFinding('critical', { category: 'prompt_injection', description: 'leaked its system prompt', attacks: [] })
 
-function storeWith(runId: string): BaselineStore {
-  const planted = buildBaseline({
-    modelId: 'm',
-    runId,
-    createdAt: '2026-11-20T00:00:00Z',
-    commit: 'abc1234',
-    categoriesCompleted: ['prompt_injection', 'jailbreak'],
-    findings: [plantedFinding]
+const entry = (runId: string, commit: string, ref = 'refs/heads/main', day = 25): ListedCache => ({
+  key: evidenceKey(AGENT, runId, commit) ?? '',
+  ref,
+  createdAt: `2026-11-${String(day).padStart(2, '0')}T00:00:00Z`
+})
+
+interface World {
+  runs: Record<string, Partial<RunStatusResponse>>
+  findings: Record<string, Finding[]>
+  listed: ListedCache[]
+  compare?: (base: string, head: string) => ChangedFiles
+  listError?: Error
+}
+
+function deps(w: World) {
+  const api = fakeApi({
+    getRun: (id: string) => Promise.resolve(makeRun({ run_id: id, model_id: 'm', completed_at: '2026-11-25T00:00:00Z', ...w.runs[id] })),
+    listFindings: (id: string) => Promise.resolve({ findings: w.findings[id] ?? [], count: (w.findings[id] ?? []).length }),
+    listRuns: () => {
+      const runs = Object.keys(w.runs).map((id) => makeRunListItem({ run_id: id, status: 'completed' }))
+      return Promise.resolve({ runs, total: runs.length, returned: runs.length })
+    }
   })
-  return {
-    load: () => Promise.resolve({ baseline: planted, where: 'the Actions cache', why: null }),
-    save: () => Promise.reject(new Error('not here'))
+  const compared: string[] = []
+  const d: EvidenceDeps = {
+    api: () => api,
+    github: {
+      listCaches: (_repo, q) =>
+        w.listError
+          ? Promise.reject(w.listError)
+          : Promise.resolve(w.listed.filter((e) => e.key.startsWith(q.keyPrefix) && e.ref === q.ref)),
+      changedFiles: (_repo, base, head) => {
+        compared.push(`${base}...${head}`)
+        return Promise.resolve(w.compare ? w.compare(base, head) : { kind: 'files', files: [] })
+      }
+    },
+    log: recordingLog(),
+    now: () => NOW
   }
+  return { d, api, compared }
 }
 
-function api(run: Partial<RunStatusResponse>) {
-  return fakeApi({
-    getRun: () => Promise.resolve(makeRun({ status: 'completed', model_id: 'm', ...run })),
-    listFindings: () => Promise.resolve({ findings: [serviceFinding], count: 1 })
+const args = (over: Partial<EvidenceArgs> = {}): EvidenceArgs => ({
+  modelId: 'm',
+  agentKey: AGENT,
+  baselineRunId: '',
+  repo: { owner: 'o', repo: 'r' },
+  defaultBranch: 'main',
+  onDefaultBranch: false,
+  judgedCommit: 'c0',
+  agentPaths: [],
+  bounds: { runs: 5, maxAgeDays: 30, now: NOW },
+  ...over
+})
+
+const five = (): World => ({
+  runs: { r5: {}, r4: {}, r3: {}, r2: {}, r1: {} },
+  findings: { r5: [steady], r4: [steady, flaky], r3: [steady], r2: [steady, flaky], r1: [steady, flaky] },
+  listed: ['r5', 'r4', 'r3', 'r2', 'r1'].map((id, i) => entry(id, 'c0', 'refs/heads/main', 25 - i))
+})
+
+describe('loadBaseline: the default branch window', () => {
+  it('pools the last K runs the default branch recorded, each read again from the service, and counts the requests', async () => {
+    const { d, api } = deps(five())
+    const got = await loadBaseline(d, args())
+    expect(got.windows.base?.runIds).toEqual(['r5', 'r4', 'r3', 'r2', 'r1'])
+    expect(got.windows.agent).toBeNull() // a pull request is judged on its own runs
+    const seen = [...(got.windows.base?.findings.values() ?? [])].map((p) => [p.category, p.seenIn.length])
+    expect(seen).toEqual([
+      ['prompt_injection', 5],
+      ['jailbreak', 3]
+    ])
+    expect(got.baseline?.findings.map((f) => f.category).sort()).toEqual(['jailbreak', 'prompt_injection'])
+    expect(got.cost).toMatchObject({ serviceRequests: 10, githubRequests: 1, runsRead: 5 })
+    expect(api.calls.filter((c) => c === 'getRun')).toHaveLength(5)
+    expect(got.source).toMatch(/5 runs of main/)
   })
-}
 
-describe('loadBaseline', () => {
-  it('reads the findings of the cached run again from the service, never the cached fingerprints', async () => {
-    const got = await loadBaseline(
-      { api: () => api({ model_id: 'm' }), store: storeWith('run_base'), log: recordingLog() },
-      { modelId: 'm', baselineRunId: '' }
-    )
-    expect(got.baseline?.run_id).toBe('run_base')
-    expect(got.baseline?.findings.map((f) => f.category)).toEqual(['jailbreak'])
-    expect(got.source).toMatch(/re-read from the service/)
+  it("on the default branch this run is the newest of its window: K - 1 earlier runs are this agent's too", async () => {
+    const { d } = deps(five())
+    const got = await loadBaseline(d, args({ onDefaultBranch: true, bounds: { runs: 3, maxAgeDays: 30, now: NOW } }))
+    expect(got.windows.agent).toMatchObject({ scope: 'main', pool: { runIds: ['r5', 'r4'] } })
+    expect(got.windows.base?.runIds).toEqual(['r5', 'r4'])
+  })
+
+  it('with K = 1 a pull request reads the newest run only (the baseline as before) and main reads one for fail_on new', async () => {
+    const { d } = deps(five())
+    expect((await loadBaseline(d, args({ bounds: { runs: 1, maxAgeDays: 30, now: NOW } }))).windows.base?.runIds).toEqual(['r5'])
+    const onMain = await loadBaseline(d, args({ onDefaultBranch: true, bounds: { runs: 1, maxAgeDays: 30, now: NOW } }))
+    expect(onMain.windows).toMatchObject({ agent: null, base: { runIds: ['r5'] } })
+  })
+
+  it("never trusts an entry the caches API lists under another ref (a pull request's own)", async () => {
+    const w = five()
+    w.listed = [entry('r_pr', 'c9', 'refs/pull/3/merge', 26), entry('r5', 'c0')]
+    w.runs.r_pr = {}
+    w.findings.r_pr = [makeFinding('critical', { description: 'the PR added a shell tool', attacks: [] })]
+    const { d, api } = deps(w)
+    // The stand-in filters by ref as GitHub does; even an answer holding it is refused.
+    d.github = { ...d.github!, listCaches: () => Promise.resolve(w.listed) }
+    const got = await loadBaseline(d, args())
+    expect(got.windows.base?.runIds).toEqual(['r5'])
+    expect(got.notes.join(' ')).toMatch(/1 record not saved on refs\/heads\/main not trusted/)
+    expect(api.calls.filter((c) => c === 'getRun')).toHaveLength(1)
   })
 
   it.each<[string, Partial<RunStatusResponse>, RegExp]>([
     ['a run of another model', { model_id: 'other' }, /another model/],
     ['a run that is still running', { status: 'running' }, /running, not completed/],
-    ['a cancelled run', { status: 'cancelled' }, /cancelled, not completed/]
-  ])('does not trust a cached baseline naming %s: no baseline, and why', async (_what, run, why) => {
-    const got = await loadBaseline(
-      { api: () => api(run), store: storeWith('run_x'), log: recordingLog() },
-      { modelId: 'm', baselineRunId: '' }
-    )
+    ['a cancelled run', { status: 'cancelled' }, /cancelled, not completed/],
+    ['a run older than the bound', { completed_at: '2026-09-01T00:00:00Z' }, /more than 30 days ago/]
+  ])('leaves out %s and says why', async (_what, run, why) => {
+    const w = five()
+    w.runs.r4 = run
+    const got = await loadBaseline(deps(w).d, args())
+    expect(got.windows.base?.runIds).toEqual(['r5', 'r3', 'r2', 'r1'])
+    expect(got.notes.join(' ')).toMatch(why)
+  })
+
+  it('reads no record created before the age bound', async () => {
+    const w = five()
+    w.listed = [entry('r5', 'c0', 'refs/heads/main', 25), { ...entry('r4', 'c0'), createdAt: '2026-10-01T00:00:00Z' }]
+    expect((await loadBaseline(deps(w).d, args())).windows.base?.runIds).toEqual(['r5'])
+  })
+
+  it('with agent_paths, stops at the first recorded commit the agent changed since', async () => {
+    const w = five()
+    w.listed = [
+      entry('r5', 'commit5', 'refs/heads/main', 25),
+      entry('r4', 'commit4', 'refs/heads/main', 24),
+      entry('r3', 'commit3', 'refs/heads/main', 23)
+    ]
+    w.compare = (base) => ({ kind: 'files', files: base === 'commit3' ? ['agent/prompt.md'] : ['README.md'] })
+    const { d, compared } = deps(w)
+    const got = await loadBaseline(d, args({ agentPaths: ['agent/**'], judgedCommit: 'commit6' }))
+    expect(got.windows.base?.runIds).toEqual(['r5', 'r4'])
+    expect(compared).toEqual(['commit5...commit6', 'commit4...commit6', 'commit3...commit6'])
+    expect(got.notes.join(' ')).toMatch(/1 recorded run of an earlier agent left out/)
+    expect(got.cost.githubRequests).toBe(4)
+  })
+
+  it.each<[string, (w: World, d: EvidenceDeps) => void, RegExp]>([
+    ['no record yet', (w) => (w.listed = []), /no run recorded by the default branch yet/],
+    ['github_token empty', (_w, d) => (d.github = null), /github_token is empty/],
+    [
+      'the caches API refused (no actions: read)',
+      (w) =>
+        (w.listError = new GitHubError({
+          endpoint: 'GET /repos/{owner}/{repo}/actions/caches',
+          status: 403,
+          message: 'Resource not accessible by integration'
+        })),
+      /could not be read: .*403/
+    ]
+  ])('no window (stricter) when %s, and why', async (_what, arrange, why) => {
+    const w = five()
+    const { d } = deps(w)
+    arrange(w, d)
+    const got = await loadBaseline(d, args())
     expect(got.baseline).toBeNull()
+    expect(got.windows).toEqual({ agent: null, base: null })
     expect(got.why).toMatch(why)
   })
 
   it('baseline_run_id naming a run of another model is a configuration error naming the input', async () => {
-    await expect(
-      loadBaseline(
-        { api: () => api({ model_id: 'other' }), store: storeWith('run_x'), log: recordingLog() },
-        { modelId: 'm', baselineRunId: 'run_x' }
-      )
-    ).rejects.toThrow(ConfigError)
+    const w = five()
+    w.runs.rx = { model_id: 'other' }
+    const err = await loadBaseline(deps(w).d, args({ baselineRunId: 'rx' })).catch((e: unknown) => e)
+    expect(err).toBeInstanceOf(ConfigError)
+    expect((err as ConfigError).input).toBe('baseline_run_id')
   })
 
-  describe('when GET /run names no model', () => {
-    function unnamed(listed: string[]) {
-      const asked: unknown[] = []
-      const a = fakeApi({
-        getRun: () => Promise.resolve(makeRun({ status: 'completed', model_id: undefined })),
-        listRuns: (modelId, query) => {
-          asked.push({ modelId, ...query })
-          const runs = listed.map((id) => makeRunListItem({ run_id: id, status: 'completed' }))
-          return Promise.resolve({ runs, total: runs.length, returned: runs.length })
-        },
-        listFindings: () => Promise.resolve({ findings: [serviceFinding], count: 1 })
-      })
-      return { a, asked }
-    }
+  it('baseline_run_id is the base window alone', async () => {
+    const got = await loadBaseline(deps(five()).d, args({ baselineRunId: 'r2' }))
+    expect(got.windows).toMatchObject({ agent: null, base: { runIds: ['r2'] } })
+    expect(got.cost).toMatchObject({ serviceRequests: 2, githubRequests: 0 })
+  })
 
-    it('takes a run the model lists among its completed runs (asking for the most the list gives)', async () => {
-      const { a, asked } = unnamed(['run_other', 'run_base'])
-      const got = await loadBaseline(
-        { api: () => a, store: storeWith('run_base'), log: recordingLog() },
-        { modelId: 'm', baselineRunId: '' }
-      )
-      expect(got.baseline?.run_id).toBe('run_base')
-      expect(asked).toEqual([{ modelId: 'm', status: 'completed', limit: 100 }])
-    })
-
-    it('does not trust a cached run the model does not list', async () => {
-      const { a } = unnamed(['run_other'])
-      const got = await loadBaseline({ api: () => a, store: storeWith('run_x'), log: recordingLog() }, { modelId: 'm', baselineRunId: '' })
-      expect(got.baseline).toBeNull()
-      expect(got.why).toMatch(/run_x is not among the 100 most recent completed runs of this model/)
-      expect(a.calls).not.toContain('listFindings')
-    })
-
-    it('refuses a baseline_run_id the model does not list, naming the input', async () => {
-      const { a } = unnamed([])
-      const err = await loadBaseline(
-        { api: () => a, store: storeWith('run_x'), log: recordingLog() },
-        { modelId: 'm', baselineRunId: 'run_x' }
-      ).catch((e: unknown) => e)
-      expect(err).toBeInstanceOf(ConfigError)
-      expect((err as ConfigError).input).toBe('baseline_run_id')
-    })
+  it('when GET /run names no model, places runs by the model run list, read once for the window', async () => {
+    const w = five()
+    for (const id of Object.keys(w.runs)) w.runs[id] = { model_id: undefined }
+    const { d, api } = deps(w)
+    const got = await loadBaseline(d, args())
+    expect(got.windows.base?.runIds).toHaveLength(5)
+    expect(api.calls.filter((c) => c === 'listRuns')).toHaveLength(1)
+    expect(got.cost.serviceRequests).toBe(11)
   })
 })

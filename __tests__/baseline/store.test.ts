@@ -7,7 +7,8 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/glo
 import { mkdtempSync, readdirSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { actionsCacheStore, cacheKeys, cacheServiceConfigured, type CacheModule } from '../../src/baseline/store.js'
+import { actionsCacheStore, cacheServiceConfigured, type CacheModule } from '../../src/baseline/store.js'
+import { evidenceKeyPrefix, parseEvidenceKey } from '../../src/evidence/records.js'
 import { buildBaseline } from '../../src/baseline/baseline.js'
 import { recordingLog } from '../__fixtures__/recording-log.js'
 import { startCacheStandin, type CacheStandin } from '../__fixtures__/cache-standin.js'
@@ -18,7 +19,7 @@ const baseline = (runId: string, modelId = 'mdl_1') =>
     modelId,
     runId,
     createdAt: '2026-11-23T00:00:00Z',
-    commit: 'abc',
+    commit: 'abc1234',
     categoriesCompleted: ['prompt_injection'],
     findings: [makeFinding('high')]
   })
@@ -62,23 +63,25 @@ describe('actionsCacheStore with @actions/cache and a cache stand-in', () => {
     return actionsCacheStore({ env: { ...process.env, GITHUB_RUN_ID: runId, GITHUB_RUN_ATTEMPT: '1' }, log: recordingLog() })
   }
 
-  it('saves on the default branch and restores the newest baseline on a pull request into it', async () => {
-    expect(await job('refs/pull/3/merge', 'refs/heads/main').load('mdl_1')).toEqual({
-      baseline: null,
-      why: expect.stringMatching(/no baseline saved/)
-    })
-    expect((await job('refs/heads/main', undefined, '10').save(baseline('run_a'))).saved).toBe(true)
-    expect((await job('refs/heads/main', undefined, '11').save(baseline('run_b'))).saved).toBe(true)
-    const got = await job('refs/pull/3/merge', 'refs/heads/main').load('mdl_1')
-    expect(got.baseline?.run_id).toBe('run_b')
+  const AGENT = 'model:mdl_1'
+
+  it('records a run on the ref that saved it, and the caches API lists it there with the run in its key', async () => {
+    expect((await job('refs/heads/main', undefined, '10').save(baseline('run_a'), AGENT)).saved).toBe(true)
+    expect((await job('refs/heads/main', undefined, '11').save(baseline('run_b'), AGENT)).saved).toBe(true)
+    const listed = cache.listCaches({ key: evidenceKeyPrefix(AGENT), ref: 'refs/heads/main' })
+    expect(listed.map((e) => parseEvidenceKey(e.key, AGENT))).toEqual([
+      { runId: 'run_b', commit: 'abc1234' },
+      { runId: 'run_a', commit: 'abc1234' }
+    ])
     // The file was only a vehicle: nothing is left in the workspace.
     expect(readdirSync(process.cwd())).toEqual([])
   })
 
-  it("never restores another pull request's cache", async () => {
-    expect((await job('refs/pull/4/merge', 'refs/heads/release', '20').save(baseline('run_pr4', 'mdl_2'))).saved).toBe(true)
-    const got = await job('refs/pull/5/merge', 'refs/heads/release').load('mdl_2')
-    expect(got.baseline).toBeNull()
+  it("lists a pull request's own entry under its own ref, never the default branch's", async () => {
+    expect((await job('refs/pull/4/merge', 'refs/heads/main', '20').save(baseline('run_pr4'), AGENT)).saved).toBe(true)
+    const onMain = cache.listCaches({ key: evidenceKeyPrefix(AGENT), ref: 'refs/heads/main' }).map((e) => e.key)
+    expect(onMain.some((k) => k.endsWith('-run_pr4'))).toBe(false)
+    expect(cache.listCaches({ key: evidenceKeyPrefix(AGENT), ref: 'refs/pull/4/merge' })).toHaveLength(1)
   })
 })
 
@@ -103,30 +106,22 @@ describe('actionsCacheStore with a fake module', () => {
   })
   const cwd = () => mkdtempSync(join(tmpdir(), 'asas-cache-'))
 
-  it('keys a save by run and attempt, and restores by the model prefix', async () => {
-    const env = { GITHUB_RUN_ID: '77', GITHUB_RUN_ATTEMPT: '2' }
-    const store = actionsCacheStore({ env, log: recordingLog(), cwd: cwd(), loadCache: fake() })
-    await store.save(baseline('r'))
-    await store.load('mdl_1')
-    expect(calls).toEqual(['save asas-gate-baseline-v1-mdl_1-77-2', 'restore asas-gate-baseline-v1-mdl_1- asas-gate-baseline-v1-mdl_1-'])
-    expect(cacheKeys('a/b c', env).restorePrefix).toBe('asas-gate-baseline-v1-a_b_c-')
+  it('keys a save by the agent, the commit and the run, and restores nothing', async () => {
+    const store = actionsCacheStore({ env: {}, log: recordingLog(), cwd: cwd(), loadCache: fake() })
+    await store.save(baseline('r'), 'model:mdl_1')
+    expect(calls).toEqual([`save ${evidenceKeyPrefix('model:mdl_1')}abc1234-r`])
+  })
+
+  it('records nothing for a run id a key cannot carry', async () => {
+    const store = actionsCacheStore({ env: {}, log: recordingLog(), cwd: cwd(), loadCache: fake() })
+    expect(await store.save(baseline('run/with,comma'), 'model:mdl_1')).toEqual({ saved: false, where: '' })
+    expect(calls).toEqual([])
   })
 
   it('does not load @actions/cache when the runner offers no cache service', async () => {
     const store = actionsCacheStore({ env: {}, log: recordingLog(), cwd: cwd() })
-    expect(await store.load('mdl_1')).toEqual({ baseline: null, why: expect.stringMatching(/not available/) })
+    expect(await store.save(baseline('r'), 'model:mdl_1')).toEqual({ saved: false, where: '' })
     expect(cacheServiceConfigured({ ACTIONS_CACHE_URL: 'http://x/' })).toBe(true)
-  })
-
-  it.each([
-    ['the service is not available', { isFeatureAvailable: () => false }, /not available/],
-    ['the restore throws', { restoreCache: async () => Promise.reject(new Error('boom')) }, /could not be read: boom/],
-    ['the entry holds no file', { restoreCache: async () => 'k1' }, /holds no baseline file/]
-  ])('says why there is no baseline when %s', async (_n, over, why) => {
-    const store = actionsCacheStore({ env: {}, log: recordingLog(), cwd: cwd(), loadCache: fake(over) })
-    const got = await store.load('mdl_1')
-    expect(got.baseline).toBeNull()
-    expect('why' in got ? got.why : '').toMatch(why)
   })
 
   it('does not fail the step when the save throws', async () => {
@@ -137,6 +132,6 @@ describe('actionsCacheStore with a fake module', () => {
       cwd: cwd(),
       loadCache: fake({ saveCache: async () => Promise.reject(new Error('quota')) })
     })
-    expect(await store.save(baseline('r'))).toEqual({ saved: false, where: '' })
+    expect(await store.save(baseline('r'), 'model:mdl_1')).toEqual({ saved: false, where: '' })
   })
 })

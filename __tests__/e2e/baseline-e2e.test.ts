@@ -13,6 +13,8 @@ import { removeActionWorkDirs, runAction, type ActionRun } from '../__fixtures__
 import { inWorld, type World } from '../__fixtures__/e2e-world.js'
 import { startCacheStandin, type CacheStandin } from '../__fixtures__/cache-standin.js'
 import { stopStarted } from '../__fixtures__/teardown.js'
+import { agentKeyOf, evidenceKey } from '../../src/evidence/records.js'
+import { agentIdentity } from '../../src/pipeline/identity.js'
 
 afterAll(removeActionWorkDirs)
 
@@ -35,6 +37,9 @@ function inCachedWorld(body: (w: CachedWorld) => Promise<void>, opts: { baseline
       let cache: CacheStandin | undefined
       try {
         cache = await startCacheStandin()
+        const c = cache
+        // GitHub's caches API lists the same entries, each with the ref that saved it.
+        world.gh.setActionsCaches((q) => c.listCaches(q))
         const w = { ...world, cache }
         if (opts.baseline) expect((await defaultBranchRun(w)).main.stdout).toMatch(/Baseline of run \S+ saved/)
         await body(w)
@@ -109,7 +114,42 @@ const reportOf = (r: ActionRun): ReportJson => JSON.parse(readFileSync(r.main.ou
 const comment = (w: World) => [...w.gh.state.comments.values()].flat().at(-1)?.body ?? ''
 const states = (rep: ReportJson) => Object.fromEntries(rep.findings.map((f) => [f.category, f.baseline]))
 
+/** The identity the records are keyed on (the model's, as the gate derives it). */
+const agentKey = (w: CachedWorld) =>
+  agentKeyOf(
+    agentIdentity({ kind: 'model', modelId: w.emu.demoModelId }, { repository: REPO.full_name, prNumber: null, ref: 'main', site: null })
+  )
+
 describe('baseline from the default branch, gating on what the pull request changed', () => {
+  it.concurrent(
+    'a cache entry the PR saved under its own ref, naming its own earlier run, is not trusted: the new weakness still fails',
+    () =>
+      inCachedWorld(
+        async (w) => {
+          w.emu.demoAgent.setVulnerable('jailbreak', true)
+          const first = await prRun(w)
+          expect(first.main.outputs.new_count).toBe('1')
+          const prRunId = (JSON.parse(readFileSync(first.main.outputs.report_path, 'utf8')) as { run: { run_id: string } }).run.run_id
+          // Code the pull request runs saves an entry under the PR's ref naming that run (holding the new weakness).
+          const planted = w.cache.entries.find((e) => e.scope === 'refs/heads/main')!
+          w.cache.entries.push({
+            ...planted,
+            id: 999,
+            key: evidenceKey(agentKey(w), prRunId, HEAD_SHA)!,
+            scope: 'refs/pull/7/merge',
+            createdAt: Date.now() + 1000
+          })
+          const r = await prRun(w)
+          expect(r.main.outputs).toMatchObject({ result: 'fail', new_count: '1', known_count: '2' })
+          expect(r.main.code).not.toBe(0)
+          // GitHub lists the PR's entry under its own ref only: the window holds main's run alone.
+          expect(r.main.stdout).toMatch(/Baseline: 1 run of main \(Actions cache records listed on refs\/heads\/main\)/)
+        },
+        { baseline: true }
+      ),
+    90_000
+  )
+
   it.concurrent('a PR run before any baseline says so and gates as with fail_on any', () =>
     inCachedWorld(
       async (w) => {
@@ -118,10 +158,10 @@ describe('baseline from the default branch, gating on what the pull request chan
         expect(r.main.outputs.result).toBe('fail')
         expect(reportOf(r).baseline).toMatchObject({
           available: false,
-          why: expect.stringMatching(/no baseline saved by the default branch yet/)
+          why: expect.stringMatching(/no run recorded by the default branch yet/)
         })
         expect(r.main.outputs.new_count).toBe('')
-        expect(comment(w)).toMatch(/\*\*Baseline:\*\* none \(no baseline saved/)
+        expect(comment(w)).toMatch(/\*\*Baseline:\*\* none \(no run recorded/)
       },
       { baseline: false }
     )
@@ -134,9 +174,10 @@ describe('baseline from the default branch, gating on what the pull request chan
         async (w) => {
           const r = await defaultBranchRun(w)
           expect(r.main.outputs.result).toBe('fail') // fail_on any: the known findings fail main itself
-          expect(reportOf(r).baseline.saved).toMatch(/Actions cache entry asas-gate-baseline-v1-/)
+          const runId = (JSON.parse(readFileSync(r.main.outputs.report_path, 'utf8')) as { run: { run_id: string } }).run.run_id
+          expect(reportOf(r).baseline.saved).toBe(`Actions cache entry ${evidenceKey(agentKey(w), runId, BASE_SHA)}`)
           expect(w.cache.entries.filter((e) => e.committed && e.scope === 'refs/heads/main').map((e) => e.key)).toEqual([
-            expect.stringMatching(/^asas-gate-baseline-v1-.*-100-1$/)
+            evidenceKey(agentKey(w), runId, BASE_SHA)
           ])
           expect(r.main.stdout).toMatch(/Baseline of run \S+ saved/)
         },

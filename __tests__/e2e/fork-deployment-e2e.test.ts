@@ -92,7 +92,7 @@ async function deploy(sha: string): Promise<FakeActionIO> {
     clock,
     signal: new AbortController().signal,
     random: () => 0.5,
-    baselineStore: { load: async () => ({ baseline: null, why: 'none in this test' }), save: async () => ({ saved: false, where: '' }) },
+    baselineStore: { save: async () => ({ saved: false, where: '' }) },
     makeApi: (_inputs, deadline, opts) =>
       createClient({ baseUrl: emu.url, apiKey: emu.keys.full, clock, deadline, log: opts?.log, requestTimeoutMs: opts?.requestTimeoutMs })
   })

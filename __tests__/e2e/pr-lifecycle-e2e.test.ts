@@ -89,7 +89,6 @@ interface StepRow {
 
 function memoryStore(): BaselineStore {
   return {
-    load: async () => ({ baseline: null, why: 'no baseline in this test' }),
     save: async () => ({ saved: true, where: 'memory' })
   }
 }

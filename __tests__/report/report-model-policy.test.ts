@@ -10,6 +10,7 @@ import type { Finding } from '../../src/service/contract/index.js'
 import { makeFinding, PLANNED } from '../__fixtures__/builders.js'
 import { makeInput } from '../__fixtures__/report-fixtures.js'
 import { renderComment } from '../../src/report/comment.js'
+import { observedFindings, poolEvidence } from '../../src/evidence/pool.js'
 
 const TODAY = '2026-11-23'
 const f = (category: string, severity: Finding['severity'], status = 'open'): Finding =>
@@ -34,6 +35,14 @@ function report(findings: Finding[], opts: { baseline?: Finding[] | null; accept
     runId: 'run_1',
     categoriesCompleted: [...PLANNED],
     baseline,
+    windows: {
+      agent: null,
+      base: opts.baseline
+        ? poolEvidence([
+            { runId: 'run_0', completedAt: '', categoriesCompleted: [...PLANNED], findings: observedFindings(opts.baseline, 'run_0') }
+          ])
+        : null
+    },
     accepted: entries,
     failOn: opts.failOn ?? 'new',
     today: TODAY
@@ -67,9 +76,14 @@ describe('report headline', () => {
       '0 new · 0 known'
     ],
     [
-      'accepted and gone',
+      "accepted, and a finding of main's window this run did not reproduce: not reproduced, still open, never gone",
       report([f('jailbreak', 'high')], { baseline: [f('data_leakage', 'high')], accepted: [accept('jailbreak')] }),
-      '0 new · 0 known · 1 accepted · 1 gone'
+      '0 new · 0 known · 1 accepted · 1 high not reproduced in this run, seen in the last run, still open'
+    ],
+    [
+      'a finding the service closed since: closed since',
+      report([f('jailbreak', 'high')], { baseline: [f('jailbreak', 'high'), f('data_leakage', 'high', 'fixed')] }),
+      '0 new · 1 known · 1 closed since'
     ],
     ['expired', report([], { accepted: [accept('jailbreak', '2026-01-01')] }), '1 expired acceptance']
   ]

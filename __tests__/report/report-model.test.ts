@@ -58,7 +58,8 @@ describe('buildReport: findings', () => {
         accepted: { critical: 0, high: 0, medium: 0, low: 0 },
         closed: { critical: 1, high: 1, medium: 0, low: 0 },
         below: { critical: 0, high: 0, medium: 1, low: 1 }
-      }
+      },
+      bySteadiness: { steady: 0, flaky: 0 }
     })
     expect(report.findings.map((f) => [f.findingId, f.standing])).toEqual([
       ['c2', 'blocking'],

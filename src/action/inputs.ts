@@ -12,7 +12,7 @@ import type { PipelineEvent } from '../pipeline/event.js'
 import { ConfigError } from '../util/errors.js'
 import { parseBaseUrl } from '../service/base-url.js'
 import type { TargetInput } from '../target/target-spec.js'
-import { clip, oneOf, type InputReader } from './inputs/common.js'
+import { clip, oneOf, parseWholeNumber, type InputReader } from './inputs/common.js'
 import { INPUT_DEFAULTS } from './inputs/defaults.js'
 import { readPipelineInputs, type PipelineInputs } from './inputs/pipeline.js'
 import { readPolicyInputs, type PolicyInputs } from './inputs/policy.js'
@@ -106,12 +106,7 @@ function parseTimeoutMs(raw: string): number {
 }
 
 function parseMaxRuns(raw: string): number {
-  const text = raw === '' ? INPUT_DEFAULTS.max_runs : raw
-  const n = Number(text)
-  if (!/^\d+$/.test(text) || n < 1 || n > 100) {
-    throw new ConfigError('max_runs', `'${clip(text)}' is not a whole number from 1 to 100`)
-  }
-  return n
+  return parseWholeNumber('max_runs', raw, INPUT_DEFAULTS.max_runs, 1, 100)
 }
 
 /**

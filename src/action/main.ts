@@ -115,7 +115,7 @@ async function gateStep(ctx: StepContext, given: ActionInputs, event: PipelineEv
   const prepared = await prepare(ctx, given, planned)
   const inputs = (trail.inputs = prepared.inputs)
   trail.prepared = prepared.outcome
-  const policy = await loadPolicy(ctx, inputs)
+  const policy = await loadPolicy(ctx, inputs, planned.agent)
   const decided = await plan(ctx, inputs, policy, planned)
   if (decided.kind === 'fail_closed') throw decided.error
   if (decided.kind === 'carry_over') return carryOverStep(ctx, inputs, planned, decided, trail)

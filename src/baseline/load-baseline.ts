@@ -1,96 +1,207 @@
 /**
- * Reading the baseline for a gate run: from a named run of the service
- * (baseline_run_id), else from the store (the Actions cache). No baseline is
- * not a failure: the gate says why and runs as with fail_on any.
+ * Reading the evidence a gate run is held against, before the run: a named
+ * run of the service (baseline_run_id), else the default branch's window,
+ * the runs its records name (see src/evidence/records.ts for which records
+ * are trusted), each read again from the service. No window is not a
+ * failure: the gate says why and runs as with fail_on any (stricter).
  */
-import type { ServiceApi } from '../service/service-api.js'
+import type { ActionsCachesApi } from '../github/actions-caches.js'
+import type { CompareApi } from '../github/compare.js'
+import type { RepoRef } from '../github/transport.js'
+import { agentFilesAmong } from '../pipeline/changed-paths.js'
 import type { Log } from '../util/log.js'
 import { ConfigError, describeFailure } from '../util/errors.js'
-import { oneLine } from '../util/text.js'
-import { buildBaseline, type Baseline } from './baseline.js'
-import type { BaselineStore } from './store.js'
+import { plural } from '../util/text.js'
+import type { EvidenceWindows } from '../evidence/judge-evidence.js'
+import { poolEvidence, type EvidencePool, type RunEvidence } from '../evidence/pool.js'
+import { readRunEvidence, runReads, type RunReader, type RunReads } from '../evidence/read-runs.js'
+import { branchRef, defaultBranchRecords, evidenceKeyPrefix, type EvidenceRecord } from '../evidence/records.js'
+import { commitsToCompare, recordsToRead, sameAgentRecords, withinAge, type WindowBounds } from '../evidence/window.js'
+import { BASELINE_SCHEMA_VERSION, type Baseline } from './baseline.js'
+
+/** What reading the window cost: requests, never assessments. */
+export interface WindowCost {
+  /** Requests to the service (GET /run, GET /run/{id}/findings, at most one GET /model/{id}/run). */
+  serviceRequests: number
+  /** Requests to GitHub (the caches list, comparisons). */
+  githubRequests: number
+  runsRead: number
+  ms: number
+}
 
 export interface LoadedBaseline {
+  /** The base window as a baseline (its open findings): what fail_on new compares with; null without one. */
   baseline: Baseline | null
   /** Where it came from. */
   source: string | null
   /** Why there is none. */
   why: string | null
+  windows: EvidenceWindows
+  cost: WindowCost
+  /** Runs or records left out, and why. */
+  notes: string[]
 }
 
-/** The most runs GET /model/{model_id}/run lists in one answer (its limit is 1 to 100). */
-export const OWNERSHIP_LIST_LIMIT = 100
-
-/**
- * Whether `runId` is a run of `modelId`, proved by the service: GET /run names
- * the model, or (the description does not promise model_id there) the run is
- * among the model's most recent completed runs. A run it cannot place is not
- * the model's: a baseline of another model would hide this model's findings.
- */
-async function ownership(
-  api: ServiceApi,
-  modelId: string,
-  runId: string,
-  named: unknown
-): Promise<'owned' | 'unproved' | { other: string }> {
-  if (typeof named === 'string' && named !== '') return named === modelId ? 'owned' : { other: named }
-  const list = await api.listRuns(modelId, { status: 'completed', limit: OWNERSHIP_LIST_LIMIT })
-  return list.runs.some((r) => r.run_id === runId) ? 'owned' : 'unproved'
+export interface EvidenceDeps {
+  api: () => RunReader
+  /** GitHub's caches list and comparisons; null when github_token is empty. */
+  github: (ActionsCachesApi & CompareApi) | null
+  log: Log
+  now: () => number
 }
 
-/**
- * The findings of a finished run of the service as a baseline, or why that run
- * cannot be one: it must be completed and a run of this model. A run that
- * cannot be read throws (the service failure line).
- */
-export async function baselineFromRun(
-  api: ServiceApi,
-  modelId: string,
-  runId: string
-): Promise<{ baseline: Baseline } | { problem: string }> {
-  const run = await api.getRun(runId)
-  const id = oneLine(runId, 80)
-  if (run.status !== 'completed') return { problem: `run ${id} is ${oneLine(run.status, 40)}, not completed` }
-  const owner = await ownership(api, modelId, runId, run.model_id)
-  if (typeof owner === 'object') return { problem: `run ${id} is a run of another model (${oneLine(owner.other, 80)})` }
-  if (owner === 'unproved')
-    return {
-      problem: `run ${id} is not among the ${OWNERSHIP_LIST_LIMIT} most recent completed runs of this model (GET /run names no model), so it cannot be shown to be one of its runs`
-    }
-  const list = await api.listFindings(runId)
-  return {
-    baseline: buildBaseline({
-      modelId,
-      runId,
-      createdAt: typeof run.completed_at === 'string' ? run.completed_at : '',
-      commit: null,
-      categoriesCompleted: run.categories_completed,
-      findings: list.findings
+export interface EvidenceArgs {
+  modelId: string
+  /** The identity of "the same agent" (records are keyed on it). */
+  agentKey: string
+  baselineRunId: string
+  repo: RepoRef | null
+  defaultBranch: string | null
+  /** This run is on the default branch: main's window is this agent's too. */
+  onDefaultBranch: boolean
+  /** The commit main's agent is judged at (GITHUB_SHA on the default branch, the base SHA on a pull request). */
+  judgedCommit: string | null
+  agentPaths: readonly string[]
+  bounds: WindowBounds
+}
+
+const NO_WINDOWS: EvidenceWindows = { agent: null, base: null }
+
+export async function loadBaseline(deps: EvidenceDeps, args: EvidenceArgs): Promise<LoadedBaseline> {
+  const started = deps.now()
+  const cost: WindowCost = { serviceRequests: 0, githubRequests: 0, runsRead: 0, ms: 0 }
+  const done = (l: Omit<LoadedBaseline, 'cost'>): LoadedBaseline => ({ ...l, cost: { ...cost, ms: deps.now() - started } })
+  if (args.baselineRunId !== '') {
+    const reads = runReads(deps.api(), args.modelId)
+    const read = await readRunEvidence(reads, args.baselineRunId)
+    cost.serviceRequests = reads.requests
+    if ('problem' in read) throw new ConfigError('baseline_run_id', `${read.problem}: name a completed run of this model`)
+    cost.runsRead = 1
+    const pool = poolEvidence([read.run])
+    return done({
+      baseline: baselineOfPool(pool, args.modelId, null),
+      source: `run ${args.baselineRunId} (baseline_run_id)`,
+      why: null,
+      windows: { agent: null, base: pool },
+      notes: []
+    })
+  }
+  try {
+    return done(await loadWindow(deps, args, cost))
+  } catch (err) {
+    deps.log.warning(`The baseline could not be read: ${describeFailure(err)}`)
+    return done({
+      baseline: null,
+      source: null,
+      why: `the baseline could not be read: ${describeFailure(err)}`,
+      windows: NO_WINDOWS,
+      notes: []
     })
   }
 }
 
-export async function loadBaseline(
-  deps: { api: () => ServiceApi; store: BaselineStore; log: Log },
-  args: { modelId: string; baselineRunId: string }
-): Promise<LoadedBaseline> {
-  if (args.baselineRunId !== '') {
-    const read = await baselineFromRun(deps.api(), args.modelId, args.baselineRunId)
-    if ('problem' in read) throw new ConfigError('baseline_run_id', `${read.problem}: name a completed run of this model`)
-    return { baseline: read.baseline, source: `run ${args.baselineRunId} (baseline_run_id)`, why: null }
+/** The default branch's records, the same agent's, read again from the service and pooled. */
+async function loadWindow(deps: EvidenceDeps, args: EvidenceArgs, cost: WindowCost): Promise<Omit<LoadedBaseline, 'cost'>> {
+  const none = (why: string, notes: string[] = []) => ({ baseline: null, source: null, why, windows: NO_WINDOWS, notes })
+  if (deps.github === null || args.repo === null || args.defaultBranch === null)
+    return none(
+      deps.github === null
+        ? "github_token is empty, so the default branch's records (the Actions caches API) cannot be listed"
+        : 'the repository or its default branch is unknown to this event, so no record can be tied to the default branch'
+    )
+  const ref = branchRef(args.defaultBranch)
+  cost.githubRequests++
+  const listed = await deps.github.listCaches(args.repo, { keyPrefix: evidenceKeyPrefix(args.agentKey), ref })
+  const { records, refused } = defaultBranchRecords(listed, args.agentKey, args.defaultBranch)
+  const notes = refused > 0 ? [`${plural(refused, 'record')} not saved on ${ref} not trusted.`] : []
+  // On the default branch this run is the newest of its window: K - 1 earlier runs (at least one for fail_on new).
+  const limit = args.onDefaultBranch ? Math.max(args.bounds.runs - 1, 1) : args.bounds.runs
+  const candidates = await sameAgent(deps, args, recordsToRead(records, limit, args.bounds), limit, cost, notes)
+  if (candidates.length === 0)
+    return none(
+      records.length === 0
+        ? 'no run recorded by the default branch yet (no cache entry listed on it)'
+        : 'no recorded run of the default branch is within the window',
+      notes
+    )
+  const runs = await readRuns(deps, args, candidates, cost, notes)
+  if (runs.length === 0)
+    return none(`none of the ${plural(candidates.length, 'recorded run')} of the default branch could be trusted`, notes)
+  const base = poolEvidence(runs)
+  const agentRuns = args.onDefaultBranch ? runs.slice(0, args.bounds.runs - 1) : []
+  return {
+    baseline: baselineOfPool(base, args.modelId, candidates[0]?.commit ?? null),
+    source: `${plural(runs.length, 'run')} of ${args.defaultBranch} (Actions cache records listed on ${ref}), re-read from the service`,
+    why: null,
+    windows: { agent: agentRuns.length > 0 ? { pool: poolEvidence(agentRuns), scope: 'main' } : null, base },
+    notes
   }
+}
+
+/** The records of the same agent: with agent_paths, up to the first commit the agent changed since; without, every one. */
+async function sameAgent(
+  deps: EvidenceDeps,
+  args: EvidenceArgs,
+  records: EvidenceRecord[],
+  limit: number,
+  cost: WindowCost,
+  notes: string[]
+): Promise<EvidenceRecord[]> {
+  const judged = args.judgedCommit ?? records[0]?.commit ?? null
+  if (args.agentPaths.length === 0 || deps.github === null || args.repo === null || judged === null) return records
+  const changed = new Map<string, boolean>()
+  for (const commit of commitsToCompare(records, limit)) {
+    if (commit === judged) {
+      changed.set(commit, false)
+      continue
+    }
+    cost.githubRequests++
+    const files = await deps.github.changedFiles(args.repo, commit, judged)
+    const agentChanged = files.kind === 'everything' || agentFilesAmong(args.agentPaths, files.files).length > 0
+    changed.set(commit, agentChanged)
+    if (agentChanged) break
+  }
+  const kept = sameAgentRecords(records, changed)
+  if (kept.length < records.length)
+    notes.push(`${plural(records.length - kept.length, 'recorded run')} of an earlier agent left out (agent_paths changed since).`)
+  return kept
+}
+
+async function readRuns(
+  deps: EvidenceDeps,
+  args: EvidenceArgs,
+  records: EvidenceRecord[],
+  cost: WindowCost,
+  notes: string[]
+): Promise<RunEvidence[]> {
+  const reads: RunReads = runReads(deps.api(), args.modelId)
+  const runs: RunEvidence[] = []
   try {
-    const got = await deps.store.load(args.modelId)
-    if (got.baseline === null) return { baseline: null, source: null, why: got.why }
-    // The cache is only trusted to name the run: a pull request can save a cache entry of its own
-    // (restored before the base branch's), so the findings are read again from the service, where
-    // only a real, completed run of this model can supply them.
-    const cached = got.baseline
-    const read = await baselineFromRun(deps.api(), args.modelId, cached.run_id)
-    if ('problem' in read) return { baseline: null, source: null, why: `the cached baseline names ${read.problem}: not trusted` }
-    return { baseline: { ...read.baseline, commit: cached.commit }, source: `${got.where}, its run re-read from the service`, why: null }
-  } catch (err) {
-    deps.log.warning(`The baseline could not be read: ${describeFailure(err)}`)
-    return { baseline: null, source: null, why: `the baseline could not be read: ${describeFailure(err)}` }
+    for (const r of records) {
+      const read = await readRunEvidence(reads, r.runId)
+      if ('problem' in read) notes.push(`Recorded ${read.problem}: not trusted.`)
+      else if (read.run.completedAt !== '' && !withinAge(read.run.completedAt, args.bounds))
+        notes.push(`Recorded run ${r.runId} completed more than ${args.bounds.maxAgeDays} days ago: left out.`)
+      else runs.push(read.run)
+    }
+  } finally {
+    cost.serviceRequests += reads.requests
+    cost.runsRead = runs.length
+  }
+  return runs
+}
+
+/** The open findings of a window as a baseline (fingerprints as pooled; categories of its newest run). */
+export function baselineOfPool(pool: EvidencePool, modelId: string, commit: string | null): Baseline {
+  return {
+    schema_version: BASELINE_SCHEMA_VERSION,
+    model_id: modelId,
+    run_id: pool.runIds[0] ?? '',
+    created_at: '',
+    commit,
+    categories_completed: pool.categoriesCompleted,
+    findings: [...pool.findings.values()]
+      .filter((p) => !p.closed)
+      .map((p) => ({ fingerprint: p.fingerprint, category: p.category, severity: p.severity, lens: p.lens, description: p.description }))
   }
 }

@@ -20,7 +20,8 @@
 import { writeStanding, type WriteStanding } from '../github/write-rule.js'
 import { isRecord } from '../util/text.js'
 
-export type BaselineScope =
+/** Every kind also names the repository's default branch as the event payload does (null when it names none). */
+export type BaselineScope = { defaultBranch?: string | null } & (
   | (Extract<WriteStanding, { kind: 'pull_request' }> & {
       baseRef: string
       baseSha: string | null
@@ -29,18 +30,21 @@ export type BaselineScope =
     })
   | (Extract<WriteStanding, { kind: 'default-branch' }> & { sha: string | null })
   | (Extract<WriteStanding, { kind: 'other' }> & { sha: string | null })
+)
 
 const rec = (v: unknown): Record<string, unknown> => (isRecord(v) ? v : {})
 const text = (v: unknown): string | null => (typeof v === 'string' && v !== '' ? v : null)
 
 export function baselineScope(eventName: string, payload: unknown, env: NodeJS.ProcessEnv): BaselineScope {
   const standing = writeStanding(eventName, payload, env)
-  if (standing.kind !== 'pull_request') return { ...standing, sha: trustedCommit(eventName, payload, env) }
+  const defaultBranch = text(rec(rec(payload).repository).default_branch)
+  if (standing.kind !== 'pull_request') return { ...standing, defaultBranch, sha: trustedCommit(eventName, payload, env) }
   const sha = text(env.GITHUB_SHA)
   const pr = rec(rec(payload).pull_request)
   const base = rec(pr.base)
   return {
     ...standing,
+    defaultBranch,
     baseRef: text(base.ref) ?? env.GITHUB_BASE_REF ?? '',
     baseSha: text(base.sha),
     headSha: text(rec(pr.head).sha),

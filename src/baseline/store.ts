@@ -1,24 +1,24 @@
 /**
- * Where baselines are kept, behind one interface so the gate is tested
- * without GitHub, and the real store: GitHub's Actions cache through
- * @actions/cache (loaded only when a baseline is read or saved: it brings the
- * Azure storage SDK). See docs/baseline.md for why the cache.
+ * Where the default branch records its runs, behind one interface so the gate
+ * is tested without GitHub, and the real store: GitHub's Actions cache through
+ * @actions/cache (loaded only when a record is saved: it brings the Azure
+ * storage SDK). See docs/baseline.md for why the cache.
  *
- * Scoping is GitHub's: a cache saved by a run on the default branch can be
- * restored by every branch and pull request of the repository; a cache saved
- * by a pull request only by that pull request. The gate saves only on the
- * default branch, and restores by prefix (newest first).
+ * The key is the record: it names the run (and the commit it assessed), see
+ * src/evidence/records.ts. Nothing is restored: a pull request can save an
+ * entry of any key under its own ref, which GitHub restores before its base
+ * branch's. Records are read from GitHub's caches API, which lists each entry
+ * with the ref that saved it (src/github/actions-caches.ts).
  */
-import { mkdir, readFile, rm, rmdir, writeFile } from 'node:fs/promises'
+import { mkdir, rm, rmdir, writeFile } from 'node:fs/promises'
 import { dirname, join } from 'node:path'
 import type { Log } from '../util/log.js'
-import { parseBaseline, type Baseline } from './baseline.js'
-
-export type LoadResult = { baseline: Baseline; where: string } | { baseline: null; why: string }
+import type { Baseline } from './baseline.js'
+import { evidenceKey } from '../evidence/records.js'
 
 export interface BaselineStore {
-  load(modelId: string): Promise<LoadResult>
-  save(baseline: Baseline): Promise<{ saved: boolean; where: string }>
+  /** Save the record of a run of the agent `agentKey` (the baseline file rides along, for people; it is never read back). */
+  save(baseline: Baseline, agentKey: string): Promise<{ saved: boolean; where: string }>
 }
 
 /** The part of @actions/cache used here. */
@@ -28,8 +28,6 @@ export interface CacheModule {
   saveCache(paths: string[], key: string): Promise<number>
 }
 
-export const CACHE_KEY_PREFIX = 'asas-gate-baseline-v1'
-
 function safe(s: string): string {
   return s.replace(/[^A-Za-z0-9_.-]/g, '_').slice(0, 100)
 }
@@ -37,12 +35,6 @@ function safe(s: string): string {
 /** The file cached (relative to the working directory, which is the workspace on a runner: the cache version hashes this path). */
 export function baselineFile(modelId: string): string {
   return join('.asas-gate-baseline', `${safe(modelId)}.json`)
-}
-
-/** Keys: one per saving run (cache entries are immutable), restored by the model's prefix. */
-export function cacheKeys(modelId: string, env: NodeJS.ProcessEnv): { key: string; restorePrefix: string } {
-  const restorePrefix = `${CACHE_KEY_PREFIX}-${safe(modelId)}-`
-  return { key: `${restorePrefix}${safe(env.GITHUB_RUN_ID ?? 'local')}-${safe(env.GITHUB_RUN_ATTEMPT ?? '1')}`, restorePrefix }
 }
 
 /**
@@ -74,46 +66,20 @@ export function actionsCacheStore(deps: {
     await rmdir(join(cwd, dirname(file))).catch(() => undefined)
   }
   return {
-    async load(modelId) {
-      const cache = await load()
-      if (!cache.isFeatureAvailable())
-        return {
-          baseline: null,
-          why: 'the Actions cache service is not available to this job (ACTIONS_CACHE_URL / ACTIONS_RESULTS_URL unset)'
-        }
-      const file = baselineFile(modelId)
-      const { restorePrefix } = cacheKeys(modelId, deps.env)
-      await rm(join(cwd, file), { force: true })
-      let hit: string | undefined
-      try {
-        hit = await cache.restoreCache([file], restorePrefix, [restorePrefix])
-      } catch (err) {
-        return { baseline: null, why: `the Actions cache could not be read: ${err instanceof Error ? err.message : String(err)}` }
-      }
-      if (hit === undefined) return { baseline: null, why: 'no baseline saved by the default branch yet (no cache entry)' }
-      let text: string
-      try {
-        text = await readFile(join(cwd, file), 'utf8')
-      } catch {
-        return { baseline: null, why: `the cache entry ${hit} holds no baseline file` }
-      } finally {
-        await cleanUp(file)
-      }
-      const parsed = parseBaseline(text)
-      if ('error' in parsed) return { baseline: null, why: `cache entry ${hit}: ${parsed.error}` }
-      if (parsed.baseline.model_id !== modelId) return { baseline: null, why: `cache entry ${hit} holds the baseline of another model` }
-      return { baseline: parsed.baseline, where: `Actions cache entry ${hit}` }
-    },
-    async save(baseline) {
+    async save(baseline, agentKey) {
       const cache = await load()
       if (!cache.isFeatureAvailable()) {
         deps.log.warning('The baseline was not saved: the Actions cache service is not available to this job.')
         return { saved: false, where: '' }
       }
+      const key = evidenceKey(agentKey, baseline.run_id, baseline.commit)
+      if (key === null) {
+        deps.log.warning(`The run was not recorded: its id cannot be carried by a cache key.`)
+        return { saved: false, where: '' }
+      }
       const file = baselineFile(baseline.model_id)
       await mkdir(dirname(join(cwd, file)), { recursive: true })
       await writeFile(join(cwd, file), JSON.stringify(baseline), 'utf8')
-      const { key } = cacheKeys(baseline.model_id, deps.env)
       try {
         const id = await cache.saveCache([file], key)
         return { saved: id !== -1, where: `Actions cache entry ${key}` }

@@ -20,6 +20,7 @@ import type { GateResult } from '../report/report-model.js'
 import { plural } from '../util/text.js'
 import { coverageChecks, type CoverageCheck } from './coverage-checks.js'
 import { countsAsOpen, describeOpen, quote, settleVerdict, unknownStatusNotes, type Waiver } from './verdict.js'
+import { notReproducedPhrases, type UnreproducedLine } from '../evidence/seen-rate.js'
 
 export type { GateResult }
 
@@ -64,6 +65,12 @@ export interface DecideInput {
   baselineUncovered?: readonly string[]
   /** Expired accepted-risks entries, one line each: each fails the gate. */
   expiredAcceptances?: readonly string[]
+  /**
+   * Findings an earlier run of this same agent saw, still open on the service,
+   * at or above min_severity and not accepted, that this run did not
+   * reproduce: present all the same, so they fail the gate.
+   */
+  unreproduced?: readonly UnreproducedLine[]
 }
 
 export interface Decision {
@@ -149,7 +156,10 @@ export function decide(input: DecideInput): Decision {
     waived: r.waived,
     minSeverity: r.minSeverity
   })
-  const { verdict, verdictComputed } = settled
+  const unreproduced = notReproducedPhrases(input.unreproduced ?? [])
+  // A weakness of this agent that this run did not reproduce is still present: a pass becomes a fail.
+  const verdict = settled.verdict === 'pass' && unreproduced.length > 0 ? 'fail' : settled.verdict
+  const verdictComputed = settled.verdictComputed || verdict !== settled.verdict
   const notes = [...settled.notes]
   if (verdict === null) {
     const reason = 'the service gave no verdict and the findings could not be read, so the result cannot be trusted'
@@ -164,7 +174,7 @@ export function decide(input: DecideInput): Decision {
   notes.push(...check.notes)
   const decided = { ...r.base, verdict, verdictComputed, notes }
   const ended: Ended = { check, stopped: stopReasons(input, r.readError), expired: expiredLine(input.expiredAcceptances ?? []) }
-  return verdict === 'fail' ? failed(r, decided, ended) : notFailed(input, r, status, decided, ended)
+  return verdict === 'fail' ? failed(r, decided, ended, unreproduced) : notFailed(input, r, status, decided, ended)
 }
 
 /** The run had not ended when the step stopped waiting: whatever it found, the result is an error. */
@@ -207,7 +217,7 @@ function expiredLine(expired: readonly string[]): string {
 type Decided = Omit<Decision, 'result' | 'reason'>
 
 /** A fail stands whatever else is wrong; the contradictions are still said. */
-function failed(r: Reading, decided: Decided, { check, stopped, expired }: Ended): Decision {
+function failed(r: Reading, decided: Decided, { check, stopped, expired }: Ended, unreproduced: readonly string[]): Decision {
   if (expired) decided.notes.push(`Also: ${expired}.`)
   for (const e of [...check.errors, ...check.gaps]) decided.notes.push(`Also: ${e}.`)
   const blocking = decided.openAtOrAbove
@@ -215,8 +225,10 @@ function failed(r: Reading, decided: Decided, { check, stopped, expired }: Ended
   const count =
     blocking !== null && blocking > 0
       ? `${plural(blocking, 'open finding')} at or above ${r.minSeverity}`
-      : `the service's verdict is fail at ${r.minSeverity}`
-  const reason = detail ? `${count} (${detail})` : count
+      : unreproduced.length > 0
+        ? ''
+        : `the service's verdict is fail at ${r.minSeverity}`
+  const reason = [count && detail ? `${count} (${detail})` : count, ...unreproduced].filter((x) => x !== '').join('; ')
   // The run did not end on its own: the result is error (the step fails either way),
   // and what it found before it was stopped is said.
   if (stopped.length > 0) return { ...decided, result: 'error', reason: [...stopped, `${reason} in what it reached`].join('; ') }

@@ -15,6 +15,7 @@ import { triggerRun, type Triggered } from './trigger.js'
 import type { TriggerIntent } from './run-ownership.js'
 import { AbortedError } from '../util/errors.js'
 import { applyPolicy, type FailOn, type PolicyOutcome } from './policy.js'
+import type { EvidenceWindows } from '../evidence/judge-evidence.js'
 import type { Baseline } from '../baseline/baseline.js'
 import type { AcceptedEntry } from '../accepted/accepted-file.js'
 import { describeEntry } from '../accepted/accepted-file.js'
@@ -48,7 +49,14 @@ export interface GateArgs {
   minSeverity: Severity
   timeoutMs: number
   /** The baseline and the accepted risks (left out: gate as with fail_on any and no acceptances). */
-  policy?: { baseline: Baseline | null; accepted: readonly AcceptedEntry[]; failOn: FailOn; today: string }
+  policy?: {
+    baseline: Baseline | null
+    /** The windows of evidence (absent: this run alone). */
+    windows?: EvidenceWindows
+    accepted: readonly AcceptedEntry[]
+    failOn: FailOn
+    today: string
+  }
 }
 
 export interface GateOutcome {
@@ -192,6 +200,8 @@ function decideOn(
           runId,
           categoriesCompleted: run?.categories_completed ?? [],
           baseline: args.policy.baseline,
+          windows: args.policy.windows,
+          minSeverity: args.minSeverity,
           accepted: args.policy.accepted,
           failOn: args.policy.failOn,
           today: args.policy.today
@@ -215,6 +225,7 @@ function decideOn(
     statusReadError: ended.end === 'unreadable' ? (ended.readError ?? 'no answer') : null,
     waived: policy?.waived,
     baselineUncovered: policy?.diff.uncovered,
+    unreproduced: policy?.unreproducedBlocking,
     expiredAcceptances: expired.map((e) => `${describeEntry(e)} expired on ${e.expires}`)
   })
   return { decision, policy }

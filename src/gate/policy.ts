@@ -1,15 +1,25 @@
 /**
- * What the baseline and the accepted risks say about a run's findings, as the
- * input of decide(). Pure.
+ * What the windows of evidence and the accepted risks say about a run's
+ * findings, as the input of decide(). Pure.
  * - waived: findings that do not block: accepted ones, and with fail_on new
- *   the known ones (present in the baseline);
- * - the diff (new / known / gone), the acceptances, expired and stale entries.
+ *   the known ones (seen open in a run of the base branch's window);
+ * - the diff (new / known), the acceptances, expired and stale entries;
+ * - the evidence: how often each finding was seen, the window's findings this
+ *   run did not reproduce, and those of them that still block (present for
+ *   this agent, at or above min_severity, not accepted).
  */
-import type { Finding } from '../service/contract/index.js'
+import type { Finding, Severity } from '../service/contract/index.js'
 import { diffAgainstBaseline, type BaselineDiff } from '../baseline/diff.js'
 import type { Baseline } from '../baseline/baseline.js'
 import type { AcceptedEntry } from '../accepted/accepted-file.js'
-import { matchAcceptances, type AcceptanceResult } from '../accepted/match.js'
+import { entryMatches, isExpired, matchAcceptances, type AcceptanceResult } from '../accepted/match.js'
+import {
+  judgeEvidence,
+  unreproducedBlocking,
+  type EvidenceReading,
+  type EvidenceWindows,
+  type NotReproduced
+} from '../evidence/judge-evidence.js'
 
 export type FailOn = 'any' | 'new'
 
@@ -22,6 +32,9 @@ export interface PolicyArgs {
   failOn: FailOn
   /** YYYY-MM-DD (UTC). */
   today: string
+  /** The windows of evidence; absent: this run alone. */
+  windows?: EvidenceWindows
+  minSeverity?: Severity
 }
 
 export interface PolicyOutcome {
@@ -29,15 +42,26 @@ export interface PolicyOutcome {
   acceptance: AcceptanceResult
   /** finding_ids that do not block, with why. */
   waived: Map<string, 'accepted' | 'known'>
+  evidence: EvidenceReading
+  /** Findings of this agent's window this run did not reproduce that fail the gate (fail_on any). */
+  unreproducedBlocking: NotReproduced[]
 }
 
 export function applyPolicy(a: PolicyArgs): PolicyOutcome {
   const diff = diffAgainstBaseline(a.findings, a.runId, a.baseline, a.categoriesCompleted)
   const acceptance = matchAcceptances(a.accepted, a.findings, diff.fingerprintById, a.today, a.categoriesCompleted)
+  const refs = a.findings.map((f) => ({ findingId: f.finding_id, fingerprint: diff.fingerprintById.get(f.finding_id) ?? '' }))
+  const evidence = judgeEvidence(refs, a.windows ?? { agent: null, base: null })
   const waived = new Map<string, 'accepted' | 'known'>()
   for (const f of a.findings) {
     if (acceptance.acceptedBy.has(f.finding_id)) waived.set(f.finding_id, 'accepted')
     else if (a.failOn === 'new' && a.baseline !== null && diff.stateById.get(f.finding_id) === 'known') waived.set(f.finding_id, 'known')
   }
-  return { diff, acceptance, waived }
+  const live = a.accepted.filter((e) => !isExpired(e, a.today))
+  // Under fail_on new every finding of a window is known: none this run missed can block.
+  const blocking =
+    a.failOn === 'new'
+      ? []
+      : unreproducedBlocking(evidence, a.minSeverity ?? 'low', (n) => live.some((e) => entryMatches(e, n, n.fingerprint)))
+  return { diff, acceptance, waived, evidence, unreproducedBlocking: blocking }
 }

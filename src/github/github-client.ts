@@ -4,6 +4,7 @@
  * contents-api.ts for the shape), then add its interface to `GitHubClient` and
  * its calls to `githubClientOver`.
  */
+import { actionsCachesApiOver, type ActionsCachesApi } from './actions-caches.js'
 import { viewerApiOver, type ViewerApi } from './assessment-record.js'
 import { branchesApiOver, type BranchesApi } from './branch-holds.js'
 import { statusesApiOver, type StatusesApi } from './commit-status.js'
@@ -16,7 +17,7 @@ import { loadOctokitRequest, retryingCalls, type GitHubDeps, type RequestFn } fr
 /** The calls of PR pipelines: pull requests of a commit, commit statuses, compare, branches holding a commit, the token's own login. */
 export type PipelineApi = PullsApi & StatusesApi & CompareApi & BranchesApi & ViewerApi
 
-export type GitHubClient = IssuesApi & ContentsApi & PipelineApi
+export type GitHubClient = IssuesApi & ContentsApi & PipelineApi & ActionsCachesApi
 
 /** The client over any Octokit-like `request` function (tests may pass their own). */
 export function githubClientOver(request: RequestFn, deps: GitHubDeps): GitHubClient {
@@ -28,6 +29,7 @@ export function githubClientOver(request: RequestFn, deps: GitHubDeps): GitHubCl
     ...statusesApiOver(call),
     ...compareApiOver(call),
     ...branchesApiOver(call),
+    ...actionsCachesApiOver(call),
     ...viewerApiOver(request, deps)
   }
 }

@@ -9,6 +9,7 @@ import {
   type FindingStanding,
   type ReportAcceptance,
   type ReportFinding,
+  type ReportSeen,
   type ReportStep,
   zeroCounts
 } from './report-model.js'
@@ -25,6 +26,7 @@ import {
 import { fingerprint } from '../baseline/fingerprint.js'
 import { redactHeaders, redactUrl } from '../util/redact.js'
 import { isRecord } from '../util/text.js'
+import { seenLabel, steadiness, THIS_RUN_ONLY, type SeenRate } from '../evidence/seen-rate.js'
 import type { PolicyOutcome } from '../gate/policy.js'
 import type { AcceptedEntry } from '../accepted/accepted-file.js'
 
@@ -115,9 +117,15 @@ export function reportFinding(f: Finding, threshold: Severity, t: Scrub, fp: Fin
     attacks: f.attacks.map((a) => reportAttack(a, t)),
     fingerprint: outcome?.diff.fingerprintById.get(f.finding_id) ?? fingerprint(f, fp.runId),
     baselineState: fp.hasBaseline ? (outcome?.diff.stateById.get(f.finding_id) ?? null) : null,
+    seen: reportSeen(outcome?.evidence.rateById.get(f.finding_id) ?? THIS_RUN_ONLY, outcome?.evidence.windowed ?? false),
     accepted: acceptedBy ? fp.toAcceptance(acceptedBy) : null,
     standing: standingOf(f, threshold, outcome)
   }
+}
+
+/** A rate as every rendering shows it. */
+export function reportSeen(r: SeenRate, windowed: boolean): ReportSeen {
+  return { seen: r.seen, of: r.of, scope: r.scope, label: seenLabel(r), steadiness: steadiness(r), windowed }
 }
 
 /** Most severe first, open before the others, else in the service's order. */
@@ -152,10 +160,12 @@ export function countFindings(findings: readonly ReportFinding[]): FindingCounts
     belowBySeverity: zeroCounts(),
     redacted: 0,
     redactedAtOrAbove: 0,
-    byStanding: { blocking: zeroCounts(), known: zeroCounts(), accepted: zeroCounts(), closed: zeroCounts(), below: zeroCounts() }
+    byStanding: { blocking: zeroCounts(), known: zeroCounts(), accepted: zeroCounts(), closed: zeroCounts(), below: zeroCounts() },
+    bySteadiness: { steady: 0, flaky: 0 }
   }
   for (const f of findings) {
     c.byStanding[f.standing][f.severity] += 1
+    if ((f.standing === 'blocking' || f.standing === 'known') && f.seen.steadiness !== null) c.bySteadiness[f.seen.steadiness] += 1
     c.bySeverity[f.severity] += 1
     if (f.status === 'open') c.openBySeverity[f.severity] += 1
     if (f.atOrAbove) {

@@ -5,9 +5,10 @@
  * headline they make, then the run's own fields. Every string from the service
  * or the inputs is scrubbed of the secrets here, once.
  */
-import { SEVERITIES, type RunListItem, type RunStatusResponse, type Severity } from '../service/contract/index.js'
+import { atOrAbove, SEVERITIES, type RunListItem, type RunStatusResponse, type Severity } from '../service/contract/index.js'
 import { coverageRowsOf, dedupe } from './build-coverage.js'
-import { countFindings, groupBySeverity, orderFindings, reportFinding, type FindingPolicy } from './build-findings.js'
+import { countFindings, groupBySeverity, orderFindings, reportFinding, reportSeen, type FindingPolicy } from './build-findings.js'
+import { notReproducedPhrases } from '../evidence/seen-rate.js'
 import {
   REDACTION_REASON,
   REPORT_SCHEMA_VERSION,
@@ -105,12 +106,21 @@ function baselinePart(policy: ReportPolicyInput, findings: readonly ReportFindin
     newCount: SEVERITIES.reduce((n, sev) => n + newBySeverity[sev], 0),
     knownCount,
     newBySeverity,
-    gone: (outcome?.diff.gone ?? []).map((g) => ({
+    gone: (outcome?.evidence.closedSince ?? []).map((g) => ({
       fingerprint: g.fingerprint,
       category: s(g.category),
       severity: g.severity,
       description: s(g.description)
     })),
+    notReproduced: (outcome?.evidence.notReproduced ?? []).map((n) => ({
+      fingerprint: n.fingerprint,
+      category: s(n.category),
+      severity: n.severity,
+      description: s(n.description),
+      seen: reportSeen(n.rate, true),
+      blocks: outcome?.unreproducedBlocking.includes(n) ?? false
+    })),
+    window: policy.windowCost ?? null,
     uncovered: (outcome?.diff.uncovered ?? []).map(s),
     saved: policy.baselineSaved ? s(policy.baselineSaved) : null
   }
@@ -134,7 +144,12 @@ function acceptancesPart(policy: ReportPolicyInput | null, findings: readonly Re
 }
 
 /** "1 new high · 3 known · 1 accepted · 2 gone"; '' without a baseline or acceptances. */
-function headlineOf(baseline: ReportBaseline | null, acceptances: ReportAcceptances | null, counts: FindingCounts | null): string {
+function headlineOf(
+  baseline: ReportBaseline | null,
+  acceptances: ReportAcceptances | null,
+  counts: FindingCounts | null,
+  minSeverity: Severity
+): string {
   const parts: string[] = []
   if (baseline?.available) {
     const { newBySeverity } = baseline
@@ -143,10 +158,26 @@ function headlineOf(baseline: ReportBaseline | null, acceptances: ReportAcceptan
   }
   const acceptedAtOrAbove = counts ? SEVERITIES.reduce((n, sev: Severity) => n + counts.byStanding.accepted[sev], 0) : 0
   if (acceptances && acceptedAtOrAbove > 0) parts.push(`${num(acceptedAtOrAbove)} accepted`)
-  if (baseline?.available && baseline.gone.length > 0) parts.push(`${num(baseline.gone.length)} gone`)
+  if (baseline) parts.push(...windowParts(baseline, counts, minSeverity))
+  if (baseline?.available && baseline.gone.length > 0) parts.push(`${num(baseline.gone.length)} closed since`)
   if (acceptances && acceptances.expired.length > 0)
     parts.push(`${num(acceptances.expired.length)} expired acceptance${acceptances.expired.length === 1 ? '' : 's'}`)
   return parts.join(' · ')
+}
+
+/**
+ * What the window adds to the headline, steady and flaky findings told apart
+ * without hiding either: "1 high not reproduced in this run, seen in 3 of
+ * the last 5 runs, still open" for each open finding of the window this run
+ * missed, and "2 steady · 1 flaky" for this run's findings at or above the
+ * threshold that a window of more than one run counted.
+ */
+export function windowParts(baseline: ReportBaseline, counts: FindingCounts | null, minSeverity: Severity): string[] {
+  const shown = baseline.notReproduced.filter((n) => atOrAbove(n.severity, minSeverity))
+  const parts = notReproducedPhrases(shown.map((n) => ({ severity: n.severity, rate: n.seen })))
+  const s = counts?.bySteadiness
+  if (s && s.steady + s.flaky > 0) parts.push(`${num(s.steady)} steady`, `${num(s.flaky)} flaky`)
+  return parts
 }
 
 /** The run as last seen: its status, else its list item's fields. */
@@ -225,7 +256,7 @@ export function buildReport(input: ReportInput): Report {
     ...targetPart(input, t),
     baseline,
     acceptances,
-    headline: headlineOf(baseline, acceptances, counts),
+    headline: headlineOf(baseline, acceptances, counts, input.minSeverity),
     pipeline: input.pipeline
       ? { ...input.pipeline, budgetLine: t.s(input.pipeline.budgetLine), lines: input.pipeline.lines.map(t.s) }
       : null

@@ -10,7 +10,7 @@
  * (most severe first, as the report orders them): `truncation` says how many
  * were left out. The text is always valid JSON and never above the limit.
  */
-import type { FindingCounts, Report, ReportAcceptance, ReportFinding, ReportStep } from './report-model.js'
+import type { FindingCounts, Report, ReportAcceptance, ReportFinding, ReportSeen, ReportStep } from './report-model.js'
 
 /** Default ceiling of the JSON text (UTF-16 code units): far above any real run, below what a runner can hold. */
 export const JSON_LIMIT_CHARS = 64 * 1024 * 1024
@@ -63,6 +63,7 @@ function findingJson(f: ReportFinding, cap: Cap): Record<string, unknown> {
     created_at: f.createdAt,
     fingerprint: f.fingerprint,
     baseline: f.baselineState,
+    seen: seenJson(f.seen),
     accepted: f.accepted ? acceptanceJson(f.accepted) : null,
     attacks: f.attacks.map((a) => ({
       attack_id: a.attackId,
@@ -256,6 +257,11 @@ function countsJson(c: FindingCounts | null) {
   }
 }
 
+/** How often a finding was seen: { label: "4 of 5 runs of main", seen: 4, of: 5, scope: "main", steadiness: "flaky" }; null when no window was read. */
+function seenJson(s: ReportSeen) {
+  return s.windowed ? { label: s.label, seen: s.seen, of: s.of, scope: s.scope, steadiness: s.steadiness } : null
+}
+
 function baselineJson(r: Report) {
   const b = r.baseline
   if (b === null) return null
@@ -270,6 +276,22 @@ function baselineJson(r: Report) {
     new_count: b.newCount,
     known_count: b.knownCount,
     gone: b.gone,
+    not_reproduced: b.notReproduced.map((n) => ({
+      fingerprint: n.fingerprint,
+      category: n.category,
+      severity: n.severity,
+      description: n.description,
+      seen: seenJson(n.seen),
+      blocks: n.blocks
+    })),
+    window: b.window
+      ? {
+          runs_read: b.window.runsRead,
+          service_requests: b.window.serviceRequests,
+          github_requests: b.window.githubRequests,
+          ms: b.window.ms
+        }
+      : null,
     uncovered: b.uncovered,
     saved: b.saved
   }

@@ -10,6 +10,7 @@
  * accept too: `skipped` is on <testsuite> only, since <testsuites> does not
  * allow it and a file that fails the schema is dropped whole.
  */
+import { seenPhrase } from '../evidence/seen-rate.js'
 import type { Report, ReportFinding } from './report-model.js'
 
 function xml(text: string): string {
@@ -28,7 +29,8 @@ export function blocks(f: ReportFinding): boolean {
 
 export function renderJunit(report: Report): string {
   const categories = report.coverageRows.map((r) => r.category)
-  for (const f of report.findings) if (!categories.includes(f.category)) categories.push(f.category)
+  const missed = report.baseline?.notReproduced.filter((n) => n.blocks) ?? []
+  for (const f of [...report.findings, ...missed]) if (!categories.includes(f.category)) categories.push(f.category)
   const cases: string[] = []
   let failures = 0
   let skipped = 0
@@ -36,16 +38,21 @@ export function renderJunit(report: Report): string {
     const row = report.coverageRows.find((r) => r.category === c)
     const of = report.findings.filter((f) => f.category === c)
     const blocking = of.filter(blocks)
+    const missedHere = missed.filter((n) => n.category === c)
     const name = xml(c)
     const attrs = `classname="agent-security.${xml(report.modelId)}" name="${name}" time="0"`
-    if (blocking.length > 0) {
+    if (blocking.length > 0 || missedHere.length > 0) {
       failures += 1
-      const body = blocking
-        .map(
+      const body = [
+        ...blocking.map(
           (f) =>
-            `    <failure message="${xml(`${f.severity} ${f.category} finding ${f.findingId}${f.baselineState ? ` (${f.baselineState})` : ''}`)}" type="${xml(f.severity)}">${xml(f.description)}</failure>`
+            `    <failure message="${xml(`${f.severity} ${f.category} finding ${f.findingId}${f.baselineState ? ` (${f.baselineState})` : ''}${f.seen.windowed ? `, ${seenPhrase(f.seen.label)}` : ''}`)}" type="${xml(f.severity)}">${xml(f.description)}</failure>`
+        ),
+        ...missedHere.map(
+          (n) =>
+            `    <failure message="${xml(`${n.severity} ${n.category} finding ${n.fingerprint} not reproduced in this run, still open, seen in ${n.seen.label}`)}" type="${xml(n.severity)}">${xml(n.description)}</failure>`
         )
-        .join('\n')
+      ].join('\n')
       cases.push(`  <testcase ${attrs}>\n${body}\n  </testcase>`)
       continue
     }

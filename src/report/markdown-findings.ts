@@ -3,6 +3,7 @@
  * in full, one-line rows for the rest, a category × severity grid when even
  * the rows do not fit, and the layout that chooses among them within a budget.
  */
+import { seenPhrase } from '../evidence/seen-rate.js'
 import { type Bounded, type DetailLevel, type MarkdownProfile, para, SEVERITY_ICON, STANDING_ICON } from './markdown-profile.js'
 import { proofAttack, proofSections, replayText } from './markdown-proof.js'
 import { FINDING_STATUSES, REPLAY_STATUSES, SEVERITIES } from '../service/contract/index.js'
@@ -33,6 +34,7 @@ function findingSummaryLine(f: ReportFinding): string {
   const parts = [`${findingIcon(f)} <b>${f.severity}</b>`]
   if (label !== '') parts.push(`<b>${label}</b>`)
   parts.push(htmlCode(f.category, 60), htmlCode(f.findingId, 60))
+  if (f.seen.windowed) parts.push(seenPhrase(f.seen.label))
   if (f.redacted) parts.push('proof withheld by the plan')
   else {
     const reproduced = f.attacks.filter((a) => a.lastReplayStatus === 'reproduced').length

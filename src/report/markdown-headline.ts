@@ -10,6 +10,7 @@ import { clampText, codeSpan, enumText, formatCount, proseText, sanitizeText, tr
 import { describeProfileSync, formatElapsed } from './describe.js'
 import { type Report, type SeverityCounts, zeroCounts } from './report-model.js'
 import { plural } from '../util/text.js'
+import { windowParts } from './build-report.js'
 
 /** Blocking findings (at or above the threshold, neither closed nor accepted nor waived as known), by severity. */
 export function blockingCounts(r: Report): SeverityCounts {
@@ -47,8 +48,9 @@ export function standingParts(r: Report, opts: { of: 'gate' | 'findings' }): str
     const closed = total(c.byStanding.closed)
     if (closed > 0) parts.push(`${formatCount(closed)} closed`)
   } else {
+    if (b) parts.push(...windowParts(b, c, r.minSeverity))
     const gone = b?.available ? b.gone.length : 0
-    if (gone > 0) parts.push(`${formatCount(gone)} gone`)
+    if (gone > 0) parts.push(`${formatCount(gone)} closed since`)
     const expired = r.acceptances?.expired.length ?? 0
     if (expired > 0) parts.push(plural(expired, 'expired acceptance'))
   }
@@ -79,9 +81,13 @@ function policyLines(r: Report): string[] {
       ? `${proseText(r.headline, 300)} (against run ${codeSpan(b.runId ?? '', { max: 120 })}, fail_on ${b.failOn})`
       : `none (${proseText(b.why ?? '', 300)}); ${b.failOn === 'new' ? 'fail_on new falls back to any: ' : ''}every open finding at or above the threshold counts`
     lines.push(`- **Baseline:** ${against}`)
+    for (const n of b.notReproduced.slice(0, 20))
+      lines.push(
+        `- **Not reproduced in this run${n.blocks ? ', still open (blocks)' : ', still open'}:** ${n.severity} ${codeSpan(n.category, { max: 100 })} ${codeSpan(n.fingerprint, { max: 40 })}, seen in ${proseText(n.seen.label, 60)}`
+      )
     for (const g of b.gone.slice(0, 20))
       lines.push(
-        `- **Gone since the baseline:** ${g.severity} ${codeSpan(g.category, { max: 100 })} ${codeSpan(g.fingerprint, { max: 40 })}`
+        `- **Closed since (fixed or dismissed on the service):** ${g.severity} ${codeSpan(g.category, { max: 100 })} ${codeSpan(g.fingerprint, { max: 40 })}`
       )
   }
   const a = r.acceptances

@@ -20,6 +20,7 @@ import type {
 import type { FailOn, PolicyOutcome } from '../gate/policy.js'
 import type { AcceptedRisks } from '../accepted/read-accepted.js'
 import type { Baseline } from '../baseline/baseline.js'
+import type { WindowCost } from '../baseline/load-baseline.js'
 
 /**
  * The gate's result, decided by src/decision/decide.ts. Declared here, with the
@@ -87,6 +88,8 @@ export interface ReportPolicyInput {
   baselineWhy: string | null
   /** Where this run saved the baseline (default branch), else null. */
   baselineSaved: string | null
+  /** What reading the windows of evidence cost; null when none was read. */
+  windowCost?: WindowCost | null
   accepted: AcceptedRisks | null
   /** null when the findings were not read. */
   outcome: PolicyOutcome | null
@@ -117,11 +120,41 @@ export interface ReportBaseline {
   newCount: number
   knownCount: number
   newBySeverity: SeverityCounts
-  /** Baseline findings this run no longer finds (in categories it completed). */
+  /** Findings of the window the service closed since (fixed, dismissed) and this run did not find. */
   gone: { fingerprint: string; category: string; severity: Severity; description: string }[]
+  /**
+   * Open findings of a window this run did not reproduce: still open, never
+   * "gone". `blocks`: an earlier run of this same agent saw it, so it fails
+   * the gate as if seen now (fail_on any).
+   */
+  notReproduced: ReportNotReproduced[]
+  /** What reading the windows cost (requests, never assessments); null when none was read. */
+  window: WindowCost | null
   /** Categories the baseline covered that this run did not complete. */
   uncovered: string[]
   saved: string | null
+}
+
+export interface ReportNotReproduced {
+  fingerprint: string
+  category: string
+  severity: Severity
+  description: string
+  seen: ReportSeen
+  blocks: boolean
+}
+
+/** How often a finding was seen across the runs of its window. */
+export interface ReportSeen {
+  seen: number
+  of: number
+  scope: 'main' | 'agent' | 'this run'
+  /** "4 of 5 runs of main", "2 of 3 runs of this agent", "this run only". */
+  label: string
+  /** steady: every run counted saw it; flaky: some did; null: one run only. */
+  steadiness: 'steady' | 'flaky' | null
+  /** A window of other runs was read (false: the gate had this run alone, and the comment does not repeat it per finding). */
+  windowed: boolean
 }
 
 export interface ReportAcceptances {
@@ -227,6 +260,8 @@ export interface ReportFinding {
   fingerprint: string
   /** Against the baseline; null without one. */
   baselineState: 'new' | 'known' | null
+  /** How often it was seen across the runs of its window ("this run only" without one). */
+  seen: ReportSeen
   /** The accepted-risks entry that accepts it (it does not block). */
   accepted: ReportAcceptance | null
   standing: FindingStanding
@@ -267,6 +302,8 @@ export interface FindingCounts {
   redactedAtOrAbove: number
   /** Every finding by standing and severity (each finding in exactly one): the count every rendering shows. */
   byStanding: Record<FindingStanding, SeverityCounts>
+  /** Blocking and known findings a window of more than one run counted: seen in every run (steady) or in some (flaky). */
+  bySteadiness: { steady: number; flaky: number }
 }
 
 export interface FindingGroup {

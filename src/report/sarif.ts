@@ -147,7 +147,8 @@ function resultOf(f: ReportFinding, keys: readonly string[], opts: SarifOptions)
       'security-severity': SECURITY_SEVERITY[f.severity],
       findingId: f.findingId,
       status: f.status,
-      ...(f.baselineState ? { baseline: f.baselineState } : {})
+      ...(f.baselineState ? { baseline: f.baselineState } : {}),
+      ...(f.seen.windowed ? { seen: f.seen.label, seenInRuns: f.seen.seen, runsCounted: f.seen.of } : {})
     }
   }
   if (f.accepted) {

@@ -56,3 +56,13 @@ export function parseRepoPath(input: string, raw: string): string {
   }
   return raw.replace(/^\.\//, '')
 }
+
+/** A whole number from `min` to `max` ('' : the fallback); anything else is a ConfigError naming the input. */
+export function parseWholeNumber(input: string, raw: string, fallback: string, min: number, max: number): number {
+  const text = raw === '' ? fallback : raw
+  const n = Number(text)
+  if (!/^\d+$/.test(text) || n < min || n > max) {
+    throw new ConfigError(input, `'${clip(text)}' is not a whole number from ${min} to ${max}`)
+  }
+  return n
+}

@@ -14,6 +14,8 @@ export const INPUT_DEFAULTS = {
   allow_shared_profile_sync: 'false',
   fail_on: 'any',
   baseline_run_id: '',
+  evidence_runs: '5',
+  evidence_max_age_days: '30',
   accepted_risks_file: '.github/agent-security-accepted.yml',
   sync_dismissals: 'false',
   sarif_min_severity: 'low',

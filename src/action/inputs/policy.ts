@@ -6,8 +6,11 @@
 import type { FailOn } from '../../gate/policy.js'
 import { SEVERITIES, type Severity } from '../../service/contract/index.js'
 import { ConfigError } from '../../util/errors.js'
-import { clip, oneOf, parseBoolean, parseRepoPath, type InputReader } from './common.js'
+import { clip, oneOf, parseBoolean, parseRepoPath, parseWholeNumber, type InputReader } from './common.js'
 import { INPUT_DEFAULTS } from './defaults.js'
+
+/** The most runs a window reads: each costs two requests to the service. */
+export const MAX_EVIDENCE_RUNS = 20
 
 export interface PolicyInputs {
   minSeverity: Severity
@@ -18,6 +21,10 @@ export interface PolicyInputs {
   failOn: FailOn
   /** A run whose findings are the baseline (instead of the Actions cache); '' when unset. */
   baselineRunId: string
+  /** K: the runs of an agent's window of evidence, this run included (evidence_runs; 1: this run alone, and main's newest run as the baseline). */
+  evidenceRuns: number
+  /** No run older than this many days is evidence (evidence_max_age_days). */
+  evidenceMaxAgeDays: number
   /** Repository path of the accepted-risks file ('' : off, from the input value off). */
   acceptedRisksFile: string
   /** Write acceptances to the service as dismissals (default branch only). */
@@ -65,6 +72,14 @@ export function readPolicyInputs(get: InputReader): PolicyInputs {
     failOnIncomplete: parseBoolean('fail_on_incomplete', get('fail_on_incomplete'), true),
     failOn: oneOf<FailOn>('fail_on', get('fail_on'), ['any', 'new'], INPUT_DEFAULTS.fail_on),
     baselineRunId: parseRunId(get('baseline_run_id')),
+    evidenceRuns: parseWholeNumber('evidence_runs', get('evidence_runs'), INPUT_DEFAULTS.evidence_runs, 1, MAX_EVIDENCE_RUNS),
+    evidenceMaxAgeDays: parseWholeNumber(
+      'evidence_max_age_days',
+      get('evidence_max_age_days'),
+      INPUT_DEFAULTS.evidence_max_age_days,
+      1,
+      365
+    ),
     acceptedRisksFile: parseAcceptedFileInput(get('accepted_risks_file')),
     syncDismissals: parseBoolean('sync_dismissals', get('sync_dismissals'), false),
     sarifMinSeverity: oneOf<Severity>('sarif_min_severity', get('sarif_min_severity'), SEVERITIES, INPUT_DEFAULTS.sarif_min_severity),

@@ -39,6 +39,7 @@ export function assess(ctx: StepContext, inputs: ActionInputs, policy: GatePolic
       timeoutMs: inputs.timeoutMs,
       policy: {
         baseline: policy.baseline.baseline,
+        windows: policy.baseline.windows,
         accepted: policy.accepted?.entries ?? [],
         failOn: inputs.failOn,
         today: policy.today

@@ -13,7 +13,10 @@ import { createGitHubClient } from '../../github/github-client.js'
 import { readEventPayload } from '../../github/publish.js'
 import { Deadline } from '../../util/clock.js'
 import { ConfigError } from '../../util/errors.js'
-import { nonEmpty } from '../../util/text.js'
+import { nonEmpty, plural } from '../../util/text.js'
+import type { AgentIdentity } from '../../pipeline/identity.js'
+import { agentKeyOf } from '../../evidence/records.js'
+import { githubReads } from './github-reads.js'
 import type { ActionInputs } from '../inputs.js'
 import type { StepContext } from './context.js'
 
@@ -28,28 +31,64 @@ export interface GatePolicy {
   /** null: accepted_risks_file is off. */
   accepted: AcceptedRisks | null
   baseline: LoadedBaseline
+  /** The identity of "the same agent" the window is keyed on (see src/pipeline/identity.ts). */
+  agentKey: string
 }
 
 /** The policy of this run; where the accepted risks are read is baselineScope's one rule. */
-export async function loadPolicy(ctx: StepContext, inputs: ActionInputs): Promise<GatePolicy> {
+export async function loadPolicy(ctx: StepContext, inputs: ActionInputs, agent: AgentIdentity): Promise<GatePolicy> {
   const { io } = ctx
   const scope = baselineScope(io.env.GITHUB_EVENT_NAME ?? '', await readEventPayload(io.env.GITHUB_EVENT_PATH), io.env)
   const today = isoDay(ctx.clock.now())
   const accepted = inputs.acceptedRisksFile === '' ? null : await readAccepted(ctx, inputs, scope, today)
+  const agentKey = agentKeyOf(agent)
   // A preview this event has no deployment of has no model: nothing to read a baseline of.
   const baseline =
     inputs.modelId === ''
-      ? { baseline: null, source: null, why: 'this event has no target to read a baseline of' }
-      : await loadBaseline(
-          { api: () => ctx.makeApi(inputs, Deadline.after(ctx.clock, SIDE_CALL_BUDGET_MS)), store: ctx.baselineStore, log: io.log },
-          { modelId: inputs.modelId, baselineRunId: inputs.baselineRunId }
-        )
+      ? { ...noEvidence(), why: 'this event has no target to read a baseline of' }
+      : await loadEvidence(ctx, inputs, scope, agentKey)
   io.log.info(
     baseline.baseline
-      ? `Baseline: run ${baseline.baseline.run_id} (${baseline.baseline.findings.length} findings) from ${baseline.source}.`
+      ? `Baseline: ${baseline.source}: ${plural(baseline.baseline.findings.length, 'open finding')}; the window cost ${plural(baseline.cost.serviceRequests, 'service request')} and ${plural(baseline.cost.githubRequests, 'GitHub request')} in ${baseline.cost.ms} ms.`
       : `No baseline: ${baseline.why}; gating as with fail_on any.`
   )
-  return { scope, today, accepted, baseline }
+  for (const note of baseline.notes) io.log.info(note)
+  return { scope, today, accepted, baseline, agentKey }
+}
+
+function noEvidence(): LoadedBaseline {
+  return {
+    baseline: null,
+    source: null,
+    why: '',
+    windows: { agent: null, base: null },
+    cost: { serviceRequests: 0, githubRequests: 0, runsRead: 0, ms: 0 },
+    notes: []
+  }
+}
+
+/** The default branch's window (or baseline_run_id), read through the service and GitHub's caches API. */
+async function loadEvidence(ctx: StepContext, inputs: ActionInputs, scope: BaselineScope, agentKey: string): Promise<LoadedBaseline> {
+  const github = inputs.baselineRunId === '' ? await githubReads(ctx, inputs.githubToken) : null
+  return loadBaseline(
+    {
+      api: () => ctx.makeApi(inputs, Deadline.after(ctx.clock, SIDE_CALL_BUDGET_MS)),
+      github,
+      log: ctx.io.log,
+      now: () => ctx.clock.now()
+    },
+    {
+      modelId: inputs.modelId,
+      agentKey,
+      baselineRunId: inputs.baselineRunId,
+      repo: splitRepository(ctx.io.env.GITHUB_REPOSITORY) ?? null,
+      defaultBranch: scope.defaultBranch ?? null,
+      onDefaultBranch: scope.kind === 'default-branch',
+      judgedCommit: scope.kind === 'pull_request' ? scope.baseSha : scope.kind === 'default-branch' ? scope.sha : null,
+      agentPaths: inputs.agentPaths,
+      bounds: { runs: inputs.evidenceRuns, maxAgeDays: inputs.evidenceMaxAgeDays, now: ctx.clock.now() }
+    }
+  )
 }
 
 async function readAccepted(ctx: StepContext, inputs: ActionInputs, scope: BaselineScope, today: string): Promise<AcceptedRisks> {

@@ -45,7 +45,8 @@ async function saveBaseline(ctx: StepContext, inputs: ActionInputs, policy: Gate
       commit: scope.sha,
       categoriesCompleted: run.categories_completed,
       findings: results.findings
-    })
+    }),
+    policy.agentKey
   )
   if (!saved.saved) return null
   ctx.io.log.info(`Baseline of run ${outcome.triggered.runId} saved: ${saved.where}.`)

@@ -161,13 +161,14 @@ async function gateReport(ctx: StepContext, { prepared, policy, outcome, recorde
   })
   return buildReport({
     ...input,
-    notes: [...input.notes, ...(policy.accepted?.notes ?? []), ...recorded.notes],
+    notes: [...input.notes, ...(policy.accepted?.notes ?? []), ...policy.baseline.notes, ...recorded.notes],
     policy: {
       failOn: inputs.failOn,
       baseline: policy.baseline.baseline,
       baselineSource: policy.baseline.source,
       baselineWhy: policy.baseline.why,
       baselineSaved: recorded.baselineSaved,
+      windowCost: policy.baseline.cost,
       accepted: policy.accepted,
       outcome: outcome.policy
     },

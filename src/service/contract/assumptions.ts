@@ -13,7 +13,12 @@ export const API_ASSUMPTIONS: readonly { topic: string; decision: string }[] = [
   {
     topic: 'model of a baseline run (GET /run/{id} without model_id)',
     decision:
-      'model_id is not promised there: a baseline run (baseline_run_id, or the run the cached baseline names) is a run of the model only when GET /run/{id} names that model or, naming none, when GET /model/{model_id}/run?status=completed&limit=100 lists it; a run naming another model or not listed is refused (baseline_run_id: configuration error; cached: no baseline)'
+      'model_id is not promised there: a baseline run (baseline_run_id, or a run a record of the window names) is a run of the model only when GET /run/{id} names that model or, naming none, when GET /model/{model_id}/run?status=completed&limit=100 lists it (read once per window); a run naming another model or not listed is refused (baseline_run_id: configuration error; a recorded run: left out of the window)'
+  },
+  {
+    topic: 'findings of an earlier run (GET /run/{id}/findings)',
+    decision:
+      "an earlier run's findings stay readable, every status included, and a finding's status there is the service's current word on it (fixed after a validation, dismissed); within a window the newest run that saw a fingerprint decides whether it is closed, and within one run an open finding beats a closed one"
   },
   {
     topic: 'run statuses',

@@ -1,0 +1,103 @@
+/**
+ * This run's findings against the windows: how often each was seen, known or
+ * new under fail_on new, and what this run did not reproduce (never "gone"
+ * while the window holds it open).
+ */
+import { describe, expect, it } from '@jest/globals'
+import { judgeEvidence, unreproducedBlocking, type EvidenceWindows } from '../../src/evidence/judge-evidence.js'
+import { poolEvidence, type ObservedFinding, type RunEvidence } from '../../src/evidence/pool.js'
+import { seenLabel } from '../../src/evidence/seen-rate.js'
+
+const obs = (fingerprint: string, severity: ObservedFinding['severity'] = 'high', status = 'open'): ObservedFinding => ({
+  fingerprint,
+  category: 'jailbreak',
+  severity,
+  lens: 'security',
+  description: fingerprint,
+  status
+})
+const run = (runId: string, ...findings: ObservedFinding[]): RunEvidence => ({
+  runId,
+  completedAt: '',
+  categoriesCompleted: ['jailbreak'],
+  findings
+})
+/** Main's last five runs: `s` in all, `f` in 3 (flaky), `x` fixed since, `m` medium in 1. */
+const main = poolEvidence([
+  run('r5', obs('s'), obs('x', 'high', 'fixed')),
+  run('r4', obs('s'), obs('f')),
+  run('r3', obs('s')),
+  run('r2', obs('s'), obs('f'), obs('m', 'medium')),
+  run('r1', obs('s'), obs('f'), obs('x'))
+])
+const refs = (...fps: string[]) => fps.map((fp) => ({ findingId: `id_${fp}`, fingerprint: fp }))
+const onPr: EvidenceWindows = { agent: null, base: main }
+const onMain: EvidenceWindows = { agent: { pool: main, scope: 'main' }, base: main }
+const alone: EvidenceWindows = { agent: null, base: null }
+
+describe('judgeEvidence', () => {
+  it.each<[string, string[], EvidenceWindows, Record<string, string>]>([
+    ['no window: every finding is "this run only"', ['s', 'n'], alone, { s: 'this run only', n: 'this run only' }],
+    [
+      "a pull request: main's rates for what main saw",
+      ['s', 'f', 'n'],
+      onPr,
+      { s: '5 of 5 runs of main', f: '3 of 5 runs of main', n: 'this run only' }
+    ],
+    [
+      'the default branch: this run counted with its earlier runs',
+      ['s', 'n'],
+      onMain,
+      { s: '6 of 6 runs of main', n: '1 of 6 runs of main' }
+    ],
+    [
+      "a pull request's own agent window",
+      ['f'],
+      { agent: { pool: poolEvidence([run('p2', obs('f')), run('p1')]), scope: 'agent' }, base: main },
+      { f: '2 of 3 runs of this agent' }
+    ]
+  ])('rates: %s', (_name, fps, windows, want) => {
+    const got = judgeEvidence(refs(...fps), windows)
+    expect(Object.fromEntries(fps.map((fp) => [fp, seenLabel(got.rateById.get(`id_${fp}`)!)]))).toEqual(want)
+  })
+
+  it.each<[string, string[], string[]]>([
+    ['a weakness main saw in any run of its window is known, not new', ['f', 'n'], ['id_f']],
+    ['one main saw only in a run before it was fixed is new again', ['x'], []],
+    ['nothing is known without a base window', [], []]
+  ])('known: %s', (_name, fps, known) => {
+    expect([...judgeEvidence(refs(...fps), onPr).knownIds]).toEqual(known)
+  })
+
+  it("lists what this run missed as not reproduced, still open, with main's rate; the fixed one as closed since", () => {
+    const got = judgeEvidence(refs('s'), onPr)
+    expect(got.notReproduced.map((n) => [n.fingerprint, seenLabel(n.rate), n.present])).toEqual([
+      ['f', '3 of 5 runs of main', false],
+      ['m', '1 of 5 runs of main', false]
+    ])
+    expect(got.closedSince.map((p) => p.fingerprint)).toEqual(['x'])
+  })
+
+  it('on the default branch what this run missed is present: this run is counted among the runs that did not see it', () => {
+    const got = judgeEvidence(refs('s'), onMain)
+    expect(got.notReproduced.map((n) => [n.fingerprint, n.rate, n.present])).toEqual([
+      ['f', { seen: 3, of: 6, scope: 'main' }, true],
+      ['m', { seen: 1, of: 6, scope: 'main' }, true]
+    ])
+  })
+})
+
+describe('unreproducedBlocking', () => {
+  const reading = judgeEvidence(refs('s'), onMain)
+  it.each<[string, 'critical' | 'high' | 'medium' | 'low', (f: string) => boolean, string[]]>([
+    ['every present finding at or above the threshold blocks', 'medium', () => false, ['f', 'm']],
+    ['below the threshold does not', 'high', () => false, ['f']],
+    ['an accepted one does not', 'medium', (fp) => fp === 'f', ['m']]
+  ])('%s', (_name, min, accepted, want) => {
+    expect(unreproducedBlocking(reading, min, (n) => accepted(n.fingerprint)).map((n) => n.fingerprint)).toEqual(want)
+  })
+
+  it("main's window never blocks a pull request (a changed agent is judged on its own runs)", () => {
+    expect(unreproducedBlocking(judgeEvidence(refs(), onPr), 'low', () => false)).toEqual([])
+  })
+})

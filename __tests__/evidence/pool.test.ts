@@ -1,0 +1,54 @@
+/** Pooling runs of one agent: a fingerprint seen in any run is present until the service closes it. */
+import { describe, expect, it } from '@jest/globals'
+import { openFingerprints, poolEvidence, type ObservedFinding, type RunEvidence } from '../../src/evidence/pool.js'
+
+const obs = (fingerprint: string, status = 'open', severity: ObservedFinding['severity'] = 'high'): ObservedFinding => ({
+  fingerprint,
+  category: 'jailbreak',
+  severity,
+  lens: 'security',
+  description: `weakness ${fingerprint}`,
+  status
+})
+const run = (runId: string, ...findings: ObservedFinding[]): RunEvidence => ({
+  runId,
+  completedAt: '2026-11-25T00:00:00Z',
+  categoriesCompleted: [runId === 'r3' ? 'jailbreak' : 'prompt_injection'],
+  findings
+})
+
+describe('poolEvidence', () => {
+  it.each<[string, RunEvidence[], Record<string, { seen: string[]; closed: boolean }>]>([
+    ['no runs: nothing', [], {}],
+    ['seen in one run of three: present, 1 of 3', [run('r3'), run('r2', obs('a')), run('r1')], { a: { seen: ['r2'], closed: false } }],
+    [
+      'seen in every run: steady',
+      [run('r3', obs('a')), run('r2', obs('a')), run('r1', obs('a'))],
+      { a: { seen: ['r3', 'r2', 'r1'], closed: false } }
+    ],
+    [
+      'closed by the service in the newest run that saw it: closed',
+      [run('r3', obs('a', 'fixed')), run('r2', obs('a'))],
+      { a: { seen: ['r3', 'r2'], closed: true } }
+    ],
+    [
+      'open again after a fix: open (the newest decides)',
+      [run('r3', obs('a')), run('r2', obs('a', 'dismissed'))],
+      { a: { seen: ['r3', 'r2'], closed: false } }
+    ],
+    ['open and closed in one run: open (fail closed)', [run('r3', obs('a', 'fixed'), obs('a'))], { a: { seen: ['r3'], closed: false } }],
+    ['a run named twice counts once', [run('r3', obs('a')), run('r3', obs('a'))], { a: { seen: ['r3'], closed: false } }]
+  ])('%s', (_name, runs, want) => {
+    const pool = poolEvidence(runs)
+    const got = Object.fromEntries([...pool.findings.values()].map((p) => [p.fingerprint, { seen: p.seenIn, closed: p.closed }]))
+    expect(got).toEqual(want)
+  })
+
+  it('speaks for the categories its newest run completed, and lists the open fingerprints', () => {
+    const pool = poolEvidence([run('r3', obs('a'), obs('b', 'fixed')), run('r2', obs('c'))])
+    expect(pool.runIds).toEqual(['r3', 'r2'])
+    expect(pool.categoriesCompleted).toEqual(['jailbreak'])
+    expect([...openFingerprints(pool)].sort()).toEqual(['a', 'c'])
+    expect(openFingerprints(null).size).toBe(0)
+  })
+})

@@ -1,0 +1,82 @@
+/** Records name runs only, and only the default branch's are trusted to make a verdict laxer. */
+import { describe, expect, it } from '@jest/globals'
+import { defaultBranchRecords, evidenceKey, evidenceKeyPrefix, parseEvidenceKey, tiedToDefaultBranch } from '../../src/evidence/records.js'
+import { commitsToCompare, recordsToRead, sameAgentRecords, withinAge } from '../../src/evidence/window.js'
+
+const A = 'model:m'
+const SHA = 'a'.repeat(40)
+
+describe('evidence keys', () => {
+  it.each<[string, string | null, { runId: string; commit: string | null } | null]>([
+    ['run_1', SHA, { runId: 'run_1', commit: SHA }],
+    ['run-with-dashes', null, { runId: 'run-with-dashes', commit: null }],
+    ['run/with/slash', SHA, null]
+  ])('run %s at %s round-trips through its key', (runId, commit, want) => {
+    const key = evidenceKey(A, runId, commit)
+    expect(key === null ? null : parseEvidenceKey(key, A)).toEqual(want)
+  })
+
+  it("one agent's prefix never starts another's, and another agent's key is not read", () => {
+    expect(evidenceKeyPrefix('model:m').startsWith(evidenceKeyPrefix('model:m2'))).toBe(false)
+    expect(evidenceKeyPrefix('model:m2').startsWith(evidenceKeyPrefix('model:m'))).toBe(false)
+    expect(parseEvidenceKey(evidenceKey('model:other', 'run_1', SHA)!, A)).toBeNull()
+  })
+})
+
+describe('tiedToDefaultBranch: the one rule for a record that can make a verdict laxer', () => {
+  it.each<[string, string | null, boolean]>([
+    ['refs/heads/main', 'main', true],
+    ['refs/pull/3/merge', 'main', false],
+    ['refs/heads/release', 'main', false],
+    ['main', 'main', false],
+    ['refs/heads/main', null, false]
+  ])('an entry on %s with default branch %s: %s', (ref, branch, want) => {
+    expect(tiedToDefaultBranch({ ref }, branch)).toBe(want)
+  })
+
+  it('keeps the default branch records, newest first, one per run, and counts the refused', () => {
+    const listed = [
+      { key: evidenceKey(A, 'r1', SHA)!, ref: 'refs/heads/main', createdAt: '2026-11-20T00:00:00Z' },
+      { key: evidenceKey(A, 'r_pr', SHA)!, ref: 'refs/pull/3/merge', createdAt: '2026-11-26T00:00:00Z' },
+      { key: evidenceKey(A, 'r2', SHA)!, ref: 'refs/heads/main', createdAt: '2026-11-22T00:00:00Z' },
+      { key: 'someone-elses-cache', ref: 'refs/heads/main', createdAt: '2026-11-23T00:00:00Z' }
+    ]
+    const got = defaultBranchRecords(listed, A, 'main')
+    expect(got.records.map((r) => r.runId)).toEqual(['r2', 'r1'])
+    expect(got.refused).toBe(1)
+  })
+})
+
+describe('the window', () => {
+  const now = Date.parse('2026-11-26T00:00:00Z')
+  const rec = (runId: string, commit: string | null, day: number) => ({
+    runId,
+    commit,
+    createdAt: `2026-11-${String(day).padStart(2, '0')}T00:00:00Z`,
+    key: '',
+    ref: 'refs/heads/main'
+  })
+  it.each<[string, boolean]>([
+    ['2026-11-01T00:00:00Z', true],
+    ['2026-10-01T00:00:00Z', false],
+    ['', false]
+  ])('%s within 30 days: %s', (iso, want) => {
+    expect(withinAge(iso, { runs: 5, maxAgeDays: 30, now })).toBe(want)
+  })
+
+  it('reads the newest K within the age bound', () => {
+    const records = [rec('r4', 'c', 25), rec('r3', 'c', 24), rec('r2', 'c', 23), rec('old', 'c', 1)]
+    expect(recordsToRead(records, 2, { runs: 2, maxAgeDays: 30, now }).map((r) => r.runId)).toEqual(['r4', 'r3'])
+    expect(recordsToRead(records, 9, { runs: 9, maxAgeDays: 10, now }).map((r) => r.runId)).toEqual(['r4', 'r3', 'r2'])
+  })
+
+  it.each<[string, Record<string, boolean>, string[]]>([
+    ['no change since any: all', { c3: false, c2: false }, ['r3', 'r2', 'r1']],
+    ['the agent changed after c2: the runs since', { c3: false, c2: true }, ['r3']],
+    ['a commit not compared counts as changed', { c3: false }, ['r3']]
+  ])('same agent: %s', (_n, changed, want) => {
+    const records = [rec('r3', 'c3', 25), rec('r2', 'c2', 24), rec('r1', 'c2', 23), rec('r0', null, 22)]
+    expect(sameAgentRecords(records, new Map(Object.entries(changed))).map((r) => r.runId)).toEqual(want)
+    expect(commitsToCompare(records, 4)).toEqual(['c3', 'c2'])
+  })
+})

@@ -1,0 +1,101 @@
+/**
+ * Records of an agent's runs: Actions cache entries whose key names the run
+ * (and the commit it assessed). The key is the whole record; what an entry
+ * holds is never read, since a pull request can save an entry of any key
+ * under its own ref, and GitHub restores a pull request's own entries before
+ * its base branch's.
+ *
+ * The one rule for a record that can make a verdict laxer (the default
+ * branch's window: its findings become "known"): it is trusted only when
+ * GitHub's caches API lists it with the default branch's ref, a fact a pull
+ * request cannot write. Pure.
+ */
+import { createHash } from 'node:crypto'
+import type { ListedCache } from '../github/actions-caches.js'
+import type { AgentIdentity } from '../pipeline/identity.js'
+
+export const EVIDENCE_KEY_PREFIX = 'asas-gate-evidence-v2'
+
+export interface EvidenceRecord {
+  runId: string
+  /** The commit the recorded run assessed; null when unknown. */
+  commit: string | null
+  /** ISO time the entry was created. */
+  createdAt: string
+  key: string
+  /** The ref GitHub lists the entry under. */
+  ref: string
+}
+
+/**
+ * The agent a record belongs to, as one string: the identity's subject,
+ * configuration digest and host (what identityMismatch compares), so another
+ * configuration or host of a target starts its own evidence.
+ */
+export function agentKeyOf(agent: Pick<AgentIdentity, 'subject' | 'config' | 'host'>): string {
+  return JSON.stringify([agent.subject, agent.config, agent.host])
+}
+
+/** Run ids and commits that a key can carry unambiguously. */
+const RUN_ID = /^[A-Za-z0-9_.-]{1,200}$/
+const COMMIT = /^[A-Za-z0-9]{7,64}$/
+
+/** The prefix of every key of an agent (a digest of its identity: fixed length, so one agent's prefix never starts another's). */
+export function evidenceKeyPrefix(agentKey: string): string {
+  return `${EVIDENCE_KEY_PREFIX}-${createHash('sha256').update(agentKey, 'utf8').digest('hex').slice(0, 16)}-`
+}
+
+/** The key that records `runId` of the agent at `commit`; null when the run id cannot be carried by a key. */
+export function evidenceKey(agentKey: string, runId: string, commit: string | null): string | null {
+  if (!RUN_ID.test(runId)) return null
+  return `${evidenceKeyPrefix(agentKey)}${commit !== null && COMMIT.test(commit) ? commit : 'none'}-${runId}`
+}
+
+/** The run and commit a key of the agent names; null when it is not one. */
+export function parseEvidenceKey(key: string, agentKey: string): { runId: string; commit: string | null } | null {
+  const prefix = evidenceKeyPrefix(agentKey)
+  if (!key.startsWith(prefix)) return null
+  const rest = key.slice(prefix.length)
+  const dash = rest.indexOf('-')
+  if (dash <= 0) return null
+  const commit = rest.slice(0, dash)
+  const runId = rest.slice(dash + 1)
+  if (!RUN_ID.test(runId) || !(commit === 'none' || COMMIT.test(commit))) return null
+  return { runId, commit: commit === 'none' ? null : commit }
+}
+
+/** The full ref of a branch. */
+export function branchRef(branch: string): string {
+  return `refs/heads/${branch}`
+}
+
+/**
+ * THE rule for records that can make a verdict laxer: an entry is the
+ * default branch's only when the caches API lists it with the default
+ * branch's ref. Everything else (a pull request's ref, another branch, no
+ * default branch known) is not trusted.
+ */
+export function tiedToDefaultBranch(entry: Pick<ListedCache, 'ref'>, defaultBranch: string | null): boolean {
+  return defaultBranch !== null && defaultBranch !== '' && entry.ref === branchRef(defaultBranch)
+}
+
+/** The agent's records among listed entries that the default branch saved, newest first, one per run; and how many were refused. */
+export function defaultBranchRecords(
+  listed: readonly ListedCache[],
+  agentKey: string,
+  defaultBranch: string | null
+): { records: EvidenceRecord[]; refused: number } {
+  const records: EvidenceRecord[] = []
+  let refused = 0
+  for (const e of [...listed].sort((a, b) => (a.createdAt < b.createdAt ? 1 : a.createdAt > b.createdAt ? -1 : 0))) {
+    const named = parseEvidenceKey(e.key, agentKey)
+    if (named === null) continue
+    if (!tiedToDefaultBranch(e, defaultBranch)) {
+      refused++
+      continue
+    }
+    if (records.some((r) => r.runId === named.runId)) continue
+    records.push({ ...named, createdAt: e.createdAt, key: e.key, ref: e.ref })
+  }
+  return { records, refused }
+}

@@ -1,0 +1,62 @@
+/**
+ * How often a weakness was seen across the runs of a window, in the words
+ * every rendering uses. Pure.
+ */
+import { SEVERITIES, type Severity } from '../service/contract/index.js'
+
+/** Whose runs a rate counts: the default branch's, this agent's (a pull request's own), or this run alone. */
+export type EvidenceScope = 'main' | 'agent'
+
+export interface SeenRate {
+  /** Runs that saw it. */
+  seen: number
+  /** Runs counted (this run included when it is one of them). */
+  of: number
+  /** 'this run': no other run of the agent was read. */
+  scope: EvidenceScope | 'this run'
+}
+
+export const THIS_RUN_ONLY: SeenRate = { seen: 1, of: 1, scope: 'this run' }
+
+/** "4 of 5 runs of main", "2 of 3 runs of this agent", "this run only". */
+export function seenLabel(r: SeenRate): string {
+  if (r.scope === 'this run' || r.of <= 1) return r.seen >= 1 ? 'this run only' : 'not seen'
+  return `${r.seen} of ${r.of} runs of ${r.scope === 'main' ? 'main' : 'this agent'}`
+}
+
+/** "seen in 4 of 5 runs of main", "this run only": a label in a sentence. */
+export function seenPhrase(label: string): string {
+  return label === 'this run only' ? label : `seen in ${label}`
+}
+
+/** Steady: seen in every run counted; flaky: in some. A single run is neither (null). */
+export function steadiness(r: SeenRate): 'steady' | 'flaky' | null {
+  if (r.of <= 1) return null
+  return r.seen >= r.of ? 'steady' : 'flaky'
+}
+
+/** What a line about findings of the window this run did not reproduce needs. */
+export interface UnreproducedLine {
+  severity: Severity
+  rate: SeenRate
+}
+
+/**
+ * "1 high not reproduced in this run, seen in 3 of the last 5 runs, still
+ * open": one phrase per severity and rate, most severe first.
+ */
+export function notReproducedPhrases(items: readonly UnreproducedLine[]): string[] {
+  const groups = new Map<string, { severity: Severity; rate: SeenRate; n: number }>()
+  for (const i of items) {
+    const key = `${i.severity}:${i.rate.seen}:${i.rate.of}`
+    const g = groups.get(key)
+    if (g) g.n++
+    else groups.set(key, { severity: i.severity, rate: i.rate, n: 1 })
+  }
+  return [...groups.values()]
+    .sort((a, b) => SEVERITIES.indexOf(a.severity) - SEVERITIES.indexOf(b.severity) || b.rate.seen - a.rate.seen)
+    .map(
+      (g) =>
+        `${g.n} ${g.severity} not reproduced in this run, seen in ${g.rate.of <= 1 ? 'the last run' : `${g.rate.seen} of the last ${g.rate.of} runs`}, still open`
+    )
+}
