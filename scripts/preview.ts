@@ -23,7 +23,13 @@ import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { githubHtml, githubPage, VIEWPORT_PX } from '../__tests__/__fixtures__/github-html.js'
-import { REPORT_CASES } from '../__tests__/__fixtures__/report-cases.js'
+import { statusDescription } from '../src/github/commit-status.js'
+
+const escapeHtml = (s: string): string => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;')
+import { REPORT_CASES as GATE_CASES } from '../__tests__/__fixtures__/report-cases.js'
+import { PIPELINE_CASES } from '../__tests__/__fixtures__/pipeline-cases.js'
+
+const REPORT_CASES = [...GATE_CASES, ...PIPELINE_CASES]
 
 const MAX_SHOT_HEIGHT = 8000
 const TOP_HEIGHT = 700
@@ -90,6 +96,11 @@ function main(): void {
   const index: string[] = []
   for (const c of cases) {
     const rendered = c.render()
+    if (rendered.statusDescription !== undefined) {
+      const status = statusDescription(rendered.statusDescription)
+      console.log(`${c.name}: commit status description: ${status}`)
+      index.push(`<li>${c.name}: commit status description: <code>${escapeHtml(status)}</code></li>`)
+    }
     for (const [kind, md] of [
       ['comment', rendered.comment ?? '*(No comment is written in this case: the sticky comment keeps whatever it said before.)*\n'],
       ['summary', rendered.summary]

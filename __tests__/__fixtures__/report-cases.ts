@@ -27,6 +27,8 @@ export interface RenderedCase {
   comment: string | null
   /** Markdown of the job summary. */
   summary: string
+  /** The commit status's description (the step's last line), where the case sets one. */
+  statusDescription?: string
 }
 
 export interface ReportCase {
@@ -34,8 +36,8 @@ export interface ReportCase {
   name: string
   /** What it shows, in a few words. */
   title: string
-  /** The gate's result (validate mode: pass or fail). */
-  result: 'pass' | 'fail' | 'incomplete' | 'error'
+  /** The gate's result (validate mode: pass or fail; a deployment not ready: skipped). */
+  result: 'pass' | 'fail' | 'incomplete' | 'error' | 'skipped'
   /** Blocking findings (at or above the threshold, open): each must be named in the comment. */
   blockingIds: string[]
   /** Text that came from the service or the target and must stay inert. */
@@ -115,7 +117,17 @@ function leakFinding(id: string, severity: Severity, category = 'system_prompt_l
   })
 }
 
+const GATE_INPUTS = new Map<string, ReportInput>()
+
+/** The input of a gate case by name (the pipeline cases carry these reports over). */
+export function gateCaseInput(name: string): ReportInput {
+  const input = GATE_INPUTS.get(name)
+  if (input === undefined) throw new Error(`no gate case ${name}`)
+  return input
+}
+
 function gateCase(name: string, title: string, input: ReportInput, opts: { hostile?: boolean } = {}): ReportCase {
+  GATE_INPUTS.set(name, input)
   const waived = input.policy?.outcome?.waived
   const blockingIds = (input.findings ?? [])
     .filter((f) => f.status === 'open' && atOrAbove(f.severity, input.minSeverity) && !waived?.has(f.finding_id))

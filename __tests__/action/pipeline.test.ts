@@ -70,7 +70,9 @@ function recordComment(
       at: '2026-11-21T11:00Z'
     }),
     '',
-    `### ${result === 'pass' ? '✅' : '❌'} Agent security gate: ${result} · the assessed report`,
+    `### ${result === 'pass' ? '✅' : '❌'} Agent security gate: ${result} · ${result === 'pass' ? 'nothing open at or above high' : '1 open critical'} · m`,
+    '',
+    'Assessments spent by this step: 1 (assessed run run\\_1 of bbbbbbb: agent\\_paths is empty).',
     '',
     'FINDINGS OF THE ASSESSED REPORT'
   ].join('\n')
@@ -112,8 +114,12 @@ async function step(
   return io
 }
 
-/** The summary as read: markdown escapes and the full-width # of quoted text undone. */
-const summary = (io: FakeActionIO): string => io.summary.join('\n').replace(/\\(.)/g, '$1').replace(/＃/g, '#')
+/** The summary as read: markdown escapes and the code spans of quoted references undone. */
+const summary = (io: FakeActionIO): string =>
+  io.summary
+    .join('\n')
+    .replace(/\\(.)/g, '$1')
+    .replace(/`(#\d+)`/g, '$1')
 const repository = { full_name: REPO, default_branch: 'main' }
 
 function deploymentStatus(state: string, sha: string, url = 'https://agent-git-feat.vercel.app') {
@@ -384,7 +390,7 @@ describe('deployment events', () => {
     expect((api as unknown as { calls: string[] }).calls).toEqual([])
     expect(gh?.git.statuses).toEqual([])
     expect(summary(io)).toMatch(/skipped · the deployment of bbbbbbb to Preview is failure, not success/)
-    expect(summary(io)).toContain('Assessments spent by this step: 0 (not assessed: the deployment is not ready).')
+    expect(summary(io)).toContain('Assessments spent by this step: 0 (not assessed: no deployment ready to assess).')
     const report = JSON.parse(readFileSync(io.outputs.report_path, 'utf8')) as Record<string, unknown>
     expect(report).toMatchObject({ kind: 'skipped', result: 'skipped', assessments_spent: 0 })
   })
@@ -418,10 +424,10 @@ describe('deployment events', () => {
     })
     const io = await step(deploymentStatus('success', B), { model_id: 'm' }, refused)
     expect(io.failures[0]).toMatch(
-      /HTTP 403 allowance_exhausted: Allowance spent\. The workspace's monthly assessment allowance is spent; it resets on 2026-12-01 \(UTC\)/
+      /HTTP 403 allowance_exhausted: Allowance spent\. The workspace's monthly assessment allowance is used up; it resets on 2026-12-01 \(UTC\)/
     )
     expect(io.outputs).toMatchObject({ result: 'error', assessments_spent: '0' })
-    expect(summary(io)).toContain('Assessments spent by this step: 0 (not assessed: the service refused (HTTP 403 allowance_exhausted)).')
+    expect(summary(io)).toContain('Assessments spent by this step: 0 (not assessed: the service refused, HTTP 403 allowance_exhausted).')
     expect(gh.git.statuses.map((s) => s.state)).toEqual(['pending', 'error'])
   })
 
@@ -484,7 +490,7 @@ describe('merge queues', () => {
     const io = await step(mergeGroup(9), preview, api)
     expect(io.failures).toEqual([
       expect.stringMatching(
-        /^Configuration error in input 'merge_group': not carried over: #9: the recorded pass stands for bbbbbbb, not its head ccccccc; and the queue's commit ddddddd cannot be assessed: the target is a preview/
+        /^Configuration error in input 'endpoint_url': is empty \(the target is a preview\), and nothing deploys the queue's commit ddddddd to assess instead; not carried over: #9: its recorded result stands for bbbbbbb, not its head ccccccc\. Let the pull request's own check succeed/
       )
     ])
     expect(io.outputs).toMatchObject({ result: 'error', assessments_spent: '0' })
@@ -528,12 +534,18 @@ describe('agent_paths on pull request pushes', () => {
     expect(io.outputs).toMatchObject({ result: 'fail', assessments_spent: '0' })
     expect(io.failures).toEqual([
       expect.stringMatching(
-        /^Result: fail: carried over: fail as assessed at bbbbbbb \(1 file changed since, none under agent_paths: docs\/readme\.md\)/
+        /^Result: fail: 1 open critical, as assessed at bbbbbbb, carried over \(1 file changed since, none under agent_paths: docs\/readme\.md\)$/
       )
     ])
     const [comment] = gh.state.comments.get(4) ?? []
     expect(comment.body).toMatch(/### ❌ Agent security gate: fail · carried over from the assessment of bbbbbbb/)
     expect(comment.body).toContain('FINDINGS OF THE ASSESSED REPORT')
+    // What failed and what to do are in view; the kept report has no second headline and speaks of its own step.
+    expect(comment.body).toContain('**What failed at bbbbbbb:** 1 open critical.')
+    expect(comment.body).toContain('**To pass:** fix the findings')
+    expect(comment.body.match(/^### /gm)).toHaveLength(1)
+    expect(comment.body).not.toContain('Assessments spent by this step: 1')
+    expect(comment.body).toContain('Assessments spent by the step that assessed: 1')
     expect(readAssessmentRecord(comment.body)).toMatchObject({ result: 'fail', assessedSha: B, headSha: C })
   })
 

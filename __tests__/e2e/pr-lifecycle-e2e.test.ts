@@ -347,7 +347,7 @@ describe('the life of a pull request', () => {
     expect(pushes[1].summary).toContain('docs/guide.md')
     expect(pushes[3].summary).toMatch(/carried over from the assessment of [0-9a-f]{7}/)
     const queue = pipeline.rows.find((r) => r.event === 'merge_group')
-    expect(queue?.summary).toMatch(/\*\*Carried over:\*\* #7 passed at its head [0-9a-f]{7}\./)
+    expect(queue?.summary).toMatch(/\*\*Carried over:\*\* `#7` passed at its head [0-9a-f]{7}\./)
   })
 
   it('says in every summary what the step spent and why', () => {

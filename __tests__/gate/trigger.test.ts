@@ -309,7 +309,7 @@ describe('triggerRun', () => {
     // The message says which refusal it is: the one budget line, with the reset date (the 1st of next month when none is named).
     [
       'Monthly allowance spent',
-      /HTTP 403: Monthly allowance spent\. The workspace's monthly assessment allowance is spent; it resets on 2026-12-01 \(UTC; the 1st of next month/
+      /HTTP 403: Monthly allowance spent\. The workspace's monthly assessment allowance is used up; it resets on 2026-12-01 \(UTC; the 1st of next month/
     ]
   ])('explains a 403 with a code it does not know (%s) as the service refusing, not as a bad key', async (message, said) => {
     const s = setup()
@@ -323,18 +323,29 @@ describe('triggerRun', () => {
     expect(err.describe()).toMatch(said)
   })
 
-  it('ends a 429 of the daily budget with one line naming the Retry-After as a duration and a UTC time', async () => {
+  it.each<[string, number | undefined, RegExp]>([
+    [
+      'an hour: run again then (no timeout_minutes waits that long)',
+      3_600_000,
+      /The daily assessment budget is used up; the service asks to retry after 1 h 0 min \(2026-11-21 13:00 UTC\): run the job again then$/
+    ],
+    ['90 minutes', 5_400_000, /retry after 1 h 30 min \(2026-11-21 13:30 UTC\): run the job again then$/],
+    [
+      'ten minutes: raising timeout_minutes can wait for it',
+      600_000,
+      /retry after 10 min 0 s .*: run the job again then, or raise timeout_minutes to wait for it$/
+    ],
+    ['no Retry-After', undefined, /the answer gave no Retry-After: run the job again later$/]
+  ])('ends a 429 of the daily budget with one line naming the Retry-After and what to do (%s)', async (_what, retryAfterMs, said) => {
     const s = setup(5_000)
     const api = fakeApi({
       triggerRun: async () => {
-        throw svcErr(429, 'daily_budget_exhausted', { retryAfterMs: 3_600_000, transient: true })
+        throw svcErr(429, 'daily_budget_exhausted', { retryAfterMs, transient: true })
       }
     })
     const err = (await triggerRun({ ...s, api }, { modelId: 'm', categories: [] }).catch((e: unknown) => e)) as ServiceError
-    expect(err.describe()).toMatch(
-      /The daily assessment budget is spent; the service asks to retry after 1 h 0 min \(2026-11-21 13:00 UTC\): run again then, or raise timeout_minutes$/
-    )
-    expect(err.describe()).not.toMatch(/\n/)
+    expect(err.describe()).toMatch(said)
+    expect(err.describe()).not.toMatch(/\n|\.;|\.\./)
   })
 
   it.each([

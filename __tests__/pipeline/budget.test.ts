@@ -41,47 +41,47 @@ describe('explainAssessmentLimit: 403 monthly allowance', () => {
     [
       'allowance_exhausted with resets_on',
       refusal({ status: 403, code: 'allowance_exhausted', extra: { resets_on: '2026-12-01' } }),
-      "The workspace's monthly assessment allowance is spent; it resets on 2026-12-01 (UTC). Waiting within this job will not help."
+      "The workspace's monthly assessment allowance is used up; it resets on 2026-12-01 (UTC). Waiting within this job will not help."
     ],
     [
       'a date in a field of another name',
       refusal({ status: 403, code: 'allowance_exhausted', extra: { next_period: '2026-12-01T00:00:00Z' } }),
-      "The workspace's monthly assessment allowance is spent; it resets on 2026-12-01 (UTC). Waiting within this job will not help."
+      "The workspace's monthly assessment allowance is used up; it resets on 2026-12-01 (UTC). Waiting within this job will not help."
     ],
     [
       'a nested field with a time and an offset',
       refusal({ status: 403, code: 'allowance_exhausted', extra: { allowance: { reset_at: '2026-12-01T02:00:00+02:00' } } }),
-      "The workspace's monthly assessment allowance is spent; it resets on 2026-12-01 (UTC). Waiting within this job will not help."
+      "The workspace's monthly assessment allowance is used up; it resets on 2026-12-01 (UTC). Waiting within this job will not help."
     ],
     [
       'epoch seconds under a reset-like key',
       refusal({ status: 403, code: 'allowance_exhausted', extra: { resets_at: Date.UTC(2026, 11, 1, 6) / 1000 } }),
-      "The workspace's monthly assessment allowance is spent; it resets on 2026-12-01 06:00 UTC. Waiting within this job will not help."
+      "The workspace's monthly assessment allowance is used up; it resets on 2026-12-01 06:00 UTC. Waiting within this job will not help."
     ],
     [
       'the date in the message only (unknown code)',
       refusal({ status: 403, serviceMessage: 'Monthly allowance exhausted; resets on December 1, 2026' }),
-      "The workspace's monthly assessment allowance is spent; it resets on 2026-12-01 (UTC). Waiting within this job will not help."
+      "The workspace's monthly assessment allowance is used up; it resets on 2026-12-01 (UTC). Waiting within this job will not help."
     ],
     [
       'a period start in the past is not the reset date',
       refusal({ status: 403, code: 'allowance_exhausted', extra: { period_start: '2026-11-01', resets: '1 Dec 2026' } }),
-      "The workspace's monthly assessment allowance is spent; it resets on 2026-12-01 (UTC). Waiting within this job will not help."
+      "The workspace's monthly assessment allowance is used up; it resets on 2026-12-01 (UTC). Waiting within this job will not help."
     ],
     [
       'only a date in the past: not taken',
       refusal({ status: 403, code: 'allowance_exhausted', extra: { period_start: '2026-11-01' } }),
-      "The workspace's monthly assessment allowance is spent; it resets on 2026-12-01 (UTC; the 1st of next month, as the answer named no date). Waiting within this job will not help."
+      "The workspace's monthly assessment allowance is used up; it resets on 2026-12-01 (UTC; the 1st of next month, as the answer named no date). Waiting within this job will not help."
     ],
     [
       'no date: the 1st of next month, said so',
       refusal({ status: 403, code: 'allowance_exhausted', extra: { resets_on: 'soon' } }),
-      "The workspace's monthly assessment allowance is spent; it resets on 2026-12-01 (UTC; the 1st of next month, as the answer named no date). Waiting within this job will not help."
+      "The workspace's monthly assessment allowance is used up; it resets on 2026-12-01 (UTC; the 1st of next month, as the answer named no date). Waiting within this job will not help."
     ],
     [
       'not a real day',
       refusal({ status: 403, code: 'allowance_exhausted', extra: { resets_on: '2026-02-30' } }),
-      "The workspace's monthly assessment allowance is spent; it resets on 2026-12-01 (UTC; the 1st of next month, as the answer named no date). Waiting within this job will not help."
+      "The workspace's monthly assessment allowance is used up; it resets on 2026-12-01 (UTC; the 1st of next month, as the answer named no date). Waiting within this job will not help."
     ],
     [
       'the evaluation ceiling',
@@ -107,12 +107,12 @@ describe('explainAssessmentLimit: 429', () => {
     [
       'daily budget with Retry-After',
       refusal({ status: 429, code: 'daily_budget_exhausted', retryAfterMs: 3 * 3600_000 }),
-      'The daily assessment budget is spent; the service asks to retry after 3 h 0 min (2026-11-21 17:03 UTC).'
+      'The daily assessment budget is used up; the service asks to retry after 3 h 0 min (2026-11-21 17:03 UTC).'
     ],
     [
       'daily budget without Retry-After',
       refusal({ status: 429, code: 'daily_budget_exhausted' }),
-      'The daily assessment budget is spent; the answer gave no Retry-After.'
+      'The daily assessment budget is used up; the answer gave no Retry-After.'
     ],
     [
       'per-minute limit',
@@ -136,7 +136,7 @@ describe('explainAssessmentLimit: 429', () => {
       message: 'budget',
       retryAfterMs: 60_000
     })
-    expect(explainAssessmentLimit(err, NOW)).toMatch(/^The daily assessment budget is spent; the service asks to retry after 1 min 0 s/)
+    expect(explainAssessmentLimit(err, NOW)).toMatch(/^The daily assessment budget is used up; the service asks to retry after 1 min 0 s/)
   })
 })
 

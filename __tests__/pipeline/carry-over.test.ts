@@ -84,7 +84,8 @@ describe('decideCarryOver: the changed files decide', () => {
       record: record({ headSha: HEAD }),
       assessedSha: A,
       changedFiles: ['README.md', 'docs/setup.md'],
-      reason: 'carried over: pass as assessed at aaaaaaa (2 files changed since, none under agent_paths: README.md, docs/setup.md)'
+      reason: 'carried over: pass as assessed at aaaaaaa (2 files changed since, none under agent_paths: README.md, docs/setup.md)',
+      since: '2 files changed since, none under agent_paths: README.md, docs/setup.md'
     })
   })
 

@@ -71,6 +71,7 @@ describe('agentIdentity', () => {
     expect(other.statusName === same.statusName).toBe(sameAs.status)
     const recordKey = (a: typeof same) => [a.subject, a.config, a.host].join('|')
     expect(recordKey(other) === recordKey(same)).toBe(sameAs.record)
+    expect(other.key === same.key).toBe(sameAs.record)
   })
 
   it('target_name names the status; the registered name still carries the digest', () => {

@@ -67,7 +67,7 @@ describe('decideMergeQueue', () => {
     ['no record', { records: [] }, /#12: no assessment of it is recorded by this action/],
     ['failed', { records: [record({ result: 'fail' })] }, /its last result is fail/],
     ['incomplete', { records: [record({ result: 'incomplete' })] }, /its last result is incomplete/],
-    ['a pass of an older head', { headSha: 'e'.repeat(40) }, /the recorded pass stands for bbbbbbb, not its head eeeeeee/],
+    ['a pass of an older head', { headSha: 'e'.repeat(40) }, /its recorded result stands for bbbbbbb, not its head eeeeeee/],
     ['another model', { records: [record({ subject: recordSubjectKey('model:m_other') })] }, /another model or target/],
     ['another profile', { records: [record({ profileDigest: textDigest('old profile') })] }, /profile file changed/],
     ['other verdict inputs', { records: [record({ policyDigest: null })] }, /decide the verdict/]
@@ -82,7 +82,7 @@ describe('decideMergeQueue', () => {
     const d = decideMergeQueue(ctx({ pulls: [pull(over)], target: 'preview' }))
     expect(d.kind).toBe('fail_closed')
     expect(d.reason).toMatch(reason)
-    expect(d.reason).toMatch(/the target is a preview, and nothing deploys the queue's commit ddddddd/)
+    expect(d.reason).toMatch(/is empty \(the target is a preview\), and nothing deploys the queue's commit ddddddd to assess instead/)
   })
 
   test("a preview's queue knows the name only: every configuration recorded under it must have passed at the head", () => {

@@ -121,7 +121,7 @@ describe('proseText', () => {
     ['plain words stay readable', 'run cancelled at timeout', 'run cancelled at timeout'],
     ['html escaped', '<b>x</b> & y', '&lt;b&gt;x&lt;/b&gt; &amp; y'],
     ['mention neutralised (an entity would still render as a mention)', '@octocat @org/team', '＠octocat ＠org/team'],
-    ['issue references neutralised', 'see #12 and # heading', 'see ＃12 and \\# heading'],
+    ['issue references neutralised', 'see #12 and # heading', 'see `#12` and \\# heading'],
     ['GH- references neutralised', 'GH-45 and gh-1 but GH-x', 'GH\u201145 and gh\u20111 but GH\\-x'],
     ['urls defanged', 'https://evil.example and www.evil.example', 'https\\[:\\]//evil.example and www\\[.\\]evil.example'],
     ['link syntax escaped', '![x](y) [a](b)', '\\!\\[x\\]\\(y\\) \\[a\\]\\(b\\)'],

@@ -5,7 +5,10 @@
  */
 import { describe, expect, it } from '@jest/globals'
 import { elements, githubHtml, githubTree, textOf, type HElement } from '../__fixtures__/github-html.js'
-import { CASE_RUN_URL, REPORT_CASES } from '../__fixtures__/report-cases.js'
+import { CASE_RUN_URL, REPORT_CASES as GATE_CASES } from '../__fixtures__/report-cases.js'
+import { PIPELINE_CASES } from '../__fixtures__/pipeline-cases.js'
+
+const REPORT_CASES = [...GATE_CASES, ...PIPELINE_CASES]
 import { WRAP_WIDTH } from '../../src/report/markdown-profile.js'
 
 const pages = REPORT_CASES.flatMap((c) => {
@@ -76,7 +79,8 @@ describe.each(pages.map(([kind, c, md]) => [`${c.name} ${kind}`, kind, c, md] as
       pass: /^✅ Agent security (gate|validation): pass · /,
       fail: /^❌ Agent security (gate|validation): fail · /,
       incomplete: /^⚠️ Agent security gate: incomplete · /,
-      error: /^⛔ Not assessed: /
+      error: /^⛔ Not assessed: /,
+      skipped: /^⏭️ Agent security gate: skipped · /
     }[c.result]
     expect(text).toMatch(expected)
     // Never "pass" wording under an error or an incomplete result (the replaced result may be named as such).

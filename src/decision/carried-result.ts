@@ -36,12 +36,32 @@ export function verdictInputs(v: {
   }
 }
 
-/** The step of a carried-over result. `reason`: the line of the carry-over (what was assessed where, what changed since). */
-export function carriedStepResult(carried: { result: RecordedResult; reason: string }, opts: { cancelled: boolean }): StepResult {
+/** A carried-over result, as the step's line tells it. */
+export interface CarriedForLine {
+  result: RecordedResult
+  /** The line of the carry-over (what was assessed where, what changed since). */
+  reason: string
+  /** The commit assessed, what changed since and what decided the result: the line leads with the cause when known. */
+  assessedSha?: string
+  since?: string | null
+  cause?: string | null
+}
+
+/**
+ * The step of a carried-over result. Its line (the commit status's
+ * description too) says first what decided the result, then that it was
+ * carried: "Result: fail: 1 open critical, as assessed at abc1234, carried
+ * over (the same commit)".
+ */
+export function carriedStepResult(carried: CarriedForLine, opts: { cancelled: boolean }): StepResult {
   if (opts.cancelled) {
     return { outcome: 'fail', resultOutput: 'error', line: `Result: error: the step was cancelled before it finished (${carried.reason})` }
   }
-  const line = `Result: ${carried.result}: ${carried.reason}`
+  const said =
+    carried.since == null || carried.assessedSha === undefined
+      ? carried.reason
+      : `${carried.cause == null ? '' : `${carried.cause}, `}as assessed at ${carried.assessedSha.slice(0, 7)}, carried over (${carried.since})`
+  const line = `Result: ${carried.result}: ${said}`
   if (carried.result === 'pass') return { outcome: 'pass', line }
   if (carried.result === 'fail') return { outcome: 'fail', line }
   // Only a verdict is carried; anything else reaching here is not a result to stand on.

@@ -8,6 +8,9 @@ import { explainAssessmentLimit } from '../pipeline/budget.js'
 import type { ServiceCallDeps } from '../service/service-api.js'
 import { oneLine } from '../util/text.js'
 
+/** A Retry-After up to this long can be waited out by raising timeout_minutes; a longer one is a job run again later. */
+export const RAISE_TIMEOUT_HELPS_MS = 15 * 60_000
+
 /** The budget line as a hint (describe() ends the line with it). */
 function limitHint(deps: ServiceCallDeps, err: ServiceError): string | null {
   return explainAssessmentLimit(err, deps.clock.now())?.replace(/\.$/, '') ?? null
@@ -44,7 +47,7 @@ export async function explainTriggerFailure(
       return err.withDetail({
         hint:
           limitHint(deps, err) ??
-          "The workspace's monthly assessment allowance is spent; it resets on the 1st of next month (UTC). Waiting within this job will not help"
+          "The workspace's monthly assessment allowance is used up; it resets on the 1st of next month (UTC). Waiting within this job will not help"
       })
     case 'evaluation_ceiling':
       return err.withDetail({
@@ -52,9 +55,11 @@ export async function explainTriggerFailure(
       })
   }
   if (err.status === 429) {
-    // Reached only when Retry-After is beyond what is left of timeout_minutes.
+    // Reached only when Retry-After is beyond what is left of timeout_minutes: raising it helps only for a short wait.
+    const short = err.retryAfterMs !== undefined && err.retryAfterMs <= RAISE_TIMEOUT_HELPS_MS
+    const then = err.retryAfterMs === undefined ? 'run the job again later' : 'run the job again then'
     return err.withDetail({
-      hint: `${limitHint(deps, err) ?? 'The service refused the trigger with HTTP 429'}: run again then, or raise timeout_minutes`
+      hint: `${limitHint(deps, err) ?? 'The service refused the trigger with HTTP 429'}: ${short ? `${then}, or raise timeout_minutes to wait for it` : then}`
     })
   }
   if (err.status === 401) {
@@ -68,7 +73,7 @@ export async function explainTriggerFailure(
     const limit = limitHint(deps, err)
     if (limit !== null) return err.withDetail({ hint: limit })
     return err.withDetail({
-      hint: 'On POST /run a 403 means the key lacks the test:run scope (use a key with it), the monthly allowance is spent (it resets on the 1st, UTC), or an evaluation ceiling was reached (only the operator lifts it); the message above says which'
+      hint: 'On POST /run a 403 means the key lacks the test:run scope (use a key with it), the monthly allowance is used up (it resets on the 1st, UTC), or an evaluation ceiling was reached (only the operator lifts it); the message above says which'
     })
   }
   if (err.status === 404) {

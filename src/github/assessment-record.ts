@@ -14,6 +14,7 @@ import { GitHubError } from '../util/errors.js'
 import type { Log } from '../util/log.js'
 import { isRecord } from '../util/text.js'
 import { readAssessmentRecord, type AssessmentRecord } from '../report/comment.js'
+import { assessedCause } from '../report/pipeline-report.js'
 import type { GitHubDeps, RequestFn } from './transport.js'
 import type { IssuesApi } from './issues-api.js'
 import { retryingCalls } from './transport.js'
@@ -62,6 +63,8 @@ export interface FoundRecord {
   url: string
   /** The comment's marker line: a report written under it replaces this comment. */
   marker: string
+  /** What decided the recorded result, as the comment's assessed report says ("1 open critical"); null when unknown. */
+  cause: string | null
 }
 
 /**
@@ -80,7 +83,9 @@ export async function findAssessmentRecords(issues: IssuesApi, pr: PullRequestRe
     for (const c of items) {
       if (!isOwnedComment(c.user, login)) continue
       const record = readAssessmentRecord(c.body)
-      if (record !== null) found.push({ record, commentId: c.id, url: c.html_url, marker: c.body.split('\n', 1)[0].replace(/\r$/, '') })
+      if (record === null) continue
+      const marker = c.body.split('\n', 1)[0].replace(/\r$/, '')
+      found.push({ record, commentId: c.id, url: c.html_url, marker, cause: assessedCause(c.body) })
     }
     if (!hasNext || items.length === 0) break
   }

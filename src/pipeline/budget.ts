@@ -35,7 +35,8 @@ export function budgetLine(s: Spend): BudgetLine {
     case 'carried_over':
       return { spent: 0, why: s.kind, line: `${head} 0 (result carried over from the assessment of ${shortSha(s.assessedSha)}).` }
     case 'not_assessed':
-      return { spent: 0, why: s.kind, line: `${head} 0 (not assessed: ${oneLine(s.reason, 300)}).` }
+      // A reason ending in its own parenthesis ("the service refused (HTTP 403 x)") is not nested in the line's.
+      return { spent: 0, why: s.kind, line: `${head} 0 (not assessed: ${oneLine(s.reason, 300).replace(/ \(([^()]*)\)$/, ', $1')}).` }
   }
 }
 
@@ -71,7 +72,7 @@ function explain403(err: RefusalLike, nowMs: number): string | null {
   const saysAllowance = err.code === 'allowance_exhausted' || /allowance|quota|monthly/i.test(err.serviceMessage)
   if (!saysAllowance && date === null) return null
   const when = date ?? `${firstOfNextMonth(nowMs)} (UTC; the 1st of next month, as the answer named no date)`
-  return `The workspace's monthly assessment allowance is spent; it resets on ${when}. Waiting within this job will not help.`
+  return `The workspace's monthly assessment allowance is used up; it resets on ${when}. Waiting within this job will not help.`
 }
 
 function explain429(err: RefusalLike, nowMs: number): string {
@@ -79,7 +80,7 @@ function explain429(err: RefusalLike, nowMs: number): string {
     err.retryAfterMs === undefined
       ? 'the answer gave no Retry-After'
       : `the service asks to retry after ${formatDuration(err.retryAfterMs)} (${utcMinute(nowMs + err.retryAfterMs)})`
-  if (err.code === 'daily_budget_exhausted') return `The daily assessment budget is spent; ${retry}.`
+  if (err.code === 'daily_budget_exhausted') return `The daily assessment budget is used up; ${retry}.`
   if (err.code === 'rate_limited') return `The service's per-minute trigger limit was reached; ${retry}.`
   return `The service refused the trigger with HTTP 429 (the per-minute trigger limit or the daily assessment budget); ${retry}.`
 }

@@ -44,8 +44,10 @@ export interface CarryOver {
   assessedSha: string
   /** Files changed since then (none of them under agent_paths). */
   changedFiles: string[]
-  /** One line for the summary and the comment, e.g. "carried over from the assessment of abc1234 ...". */
+  /** One line for the summary and the comment, e.g. "carried over: pass as assessed at abc1234 (the same commit)". */
   reason: string
+  /** What changed since the assessed commit, e.g. "the same commit", "1 file changed since, none under agent_paths: a.md". */
+  since: string
 }
 
 export interface Assess {
@@ -110,6 +112,7 @@ function carried(record: AssessmentRecord, result: CarriedResult, head: string, 
     record: { ...record, headSha: head },
     assessedSha: record.assessedSha,
     changedFiles,
-    reason: `carried over: ${result} as assessed at ${at} (${since})`
+    reason: `carried over: ${result} as assessed at ${at} (${since})`,
+    since
   }
 }

@@ -92,6 +92,8 @@ export const VERCEL_READY_TYPES: readonly string[] = ['vercel.deployment.ready',
 
 const VERCEL_PREFIX = 'vercel.deployment.'
 /** States of a Vercel payload (client_payload.state.type) that contradict a ready deployment. */
+/** Deployment states that may still become success (GitHub's deployment_status states). */
+const PENDING_STATES: ReadonlySet<string> = new Set(['pending', 'queued', 'in_progress'])
 const VERCEL_NOT_READY_STATES = new Set(['pending', 'error', 'failed', 'canceled', 'skipped', 'ignored'])
 const QUEUE_PREFIX = 'refs/heads/gh-readonly-queue/'
 const QUEUE_REF = /^(?:refs\/heads\/)?gh-readonly-queue\/(.+)\/pr-(\d{1,9})-([0-9a-f]{40}|[0-9a-f]{64})$/
@@ -168,7 +170,7 @@ function fromDeploymentStatus(eventName: string, payload: Record<string, unknown
       eventName,
       source,
       sha,
-      reason: `${what} is ${state.slice(0, 40)}, not success: nothing to assess yet`
+      reason: `${what} is ${state.slice(0, 40)}, not success: ${PENDING_STATES.has(state) ? 'nothing to assess yet' : 'nothing to assess'}`
     }
   }
   if (sha === null) return { kind: 'deployment_invalid', eventName, source, sha, reason: 'the event names no commit (deployment.sha)' }

@@ -47,6 +47,12 @@ export interface AgentIdentity {
   commentKey: string
   /** The name in the commit status context (`agent-security/<statusName>`): the same on every pull request. */
   statusName: string
+  /**
+   * The agent as one string, for keying what belongs to one agent (a window of
+   * its runs, a cache entry): equal keys are the same agent (model id, or
+   * configured name, configuration and host). Not for display.
+   */
+  key: string
 }
 
 /** The one answer to "which agent is this": see the file's comment. */
@@ -54,7 +60,7 @@ export function agentIdentity(target: AgentTarget, ctx: AgentContext): AgentIden
   if (target.kind === 'model') {
     const id = target.modelId
     const subject = recordSubjectKey(`model:${id}`)
-    return { kind: 'model', display: id, subject, config: null, host: null, targetName: null, commentKey: id, statusName: id }
+    return { kind: 'model', display: id, subject, config: null, host: null, targetName: null, commentKey: id, statusName: id, key: subject }
   }
   const given = target.kind === 'endpoint' ? target.endpoint.name : target.name
   const display = given ?? defaultTargetName(ctx)
@@ -68,21 +74,24 @@ export function agentIdentity(target: AgentTarget, ctx: AgentContext): AgentIden
       host: null,
       targetName: null,
       commentKey: `target:${display}`,
-      statusName: given ?? 'preview'
+      statusName: given ?? 'preview',
+      key: `${subject};config=-;host=-`
     }
   }
   const config = configDigest({ ...target.endpoint, site: ctx.site })
+  const host = hostOf(target.endpoint.endpointUrl)
   const targetName = targetNameWithDigest(display, config)
   return {
     kind: 'target',
     display,
     subject,
     config,
-    host: hostOf(target.endpoint.endpointUrl),
+    host,
     targetName,
     commentKey: `target:${targetName}`,
     // The per-PR default name holds the PR number: the context names the configuration instead.
-    statusName: given ?? `preview cfg-${config}`
+    statusName: given ?? `preview cfg-${config}`,
+    key: `${subject};config=${config};host=${recordSubjectKey(host)}`
   }
 }
 

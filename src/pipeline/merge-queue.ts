@@ -61,7 +61,12 @@ export type MergeQueueDecision =
       reason: string
     }
   | { kind: 'assess'; reason: string }
-  | { kind: 'fail_closed'; reason: string }
+  | {
+      kind: 'fail_closed'
+      reason: string
+      /** The refusal in a few words, for a report's title ("nothing to carry over from pull request #12"). */
+      summary: string
+    }
 
 export interface CarriedPull {
   number: number
@@ -85,7 +90,7 @@ function recordProblem(rec: AssessmentRecord, head: string, identity: Assessment
   const mismatch = identityMismatch(rec, identity)
   if (mismatch !== null) return mismatch
   if (rec.result !== 'pass') return `its last result is ${rec.result}`
-  if (rec.headSha !== head) return `the recorded pass stands for ${shortSha(rec.headSha)}, not its head ${shortSha(head)}`
+  if (rec.headSha !== head) return `its recorded result stands for ${shortSha(rec.headSha)}, not its head ${shortSha(head)}`
   return null
 }
 
@@ -95,8 +100,9 @@ function fallback(ctx: MergeQueueContext, why: string): MergeQueueDecision {
     return {
       kind: 'fail_closed',
       reason:
-        `${why}; and ${queue} cannot be assessed: the target is a preview, and nothing deploys ${queue}. ` +
-        'Give model_id (or an endpoint_url deployed for the queue) to merge_group runs, or let the pull request pass its own check first'
+        `is empty (the target is a preview), and nothing deploys ${queue} to assess instead; ${why}. ` +
+        "Let the pull request's own check succeed at its head first, or give model_id (or an endpoint_url deployed for the queue) to merge_group runs",
+      summary: `nothing to carry over from ${ctx.pulls.length === 0 ? 'the queued pull request' : `pull request ${ctx.pulls.map((p) => `#${p.number}`).join(', ')}`}`
     }
   }
   return { kind: 'assess', reason: `${why}: assessing ${queue}` }

@@ -158,8 +158,10 @@ function headlineCause(r: Report): string {
   }
 }
 
-/** The model as named in titles (plain text). */
-export function modelLabel(r: Pick<Report, 'modelName' | 'modelId'>): string {
+/** The agent as titles name it (plain text): the step's agent name, else the model's name, else its id. */
+export function modelLabel(r: Pick<Report, 'modelName' | 'modelId' | 'pipeline'>): string {
+  const agent = r.pipeline?.agentName
+  if (agent !== undefined && agent.trim() !== '') return agent
   return r.modelName !== null && r.modelName.trim() !== '' ? r.modelName : r.modelId
 }
 
@@ -170,7 +172,8 @@ export function modelLabel(r: Pick<Report, 'modelName' | 'modelId'>): string {
  */
 export function gateTitle(result: string, cause: string, model: string): string {
   const head = result === 'error' ? `Not assessed: ${cause}` : `Agent security gate: ${result} · ${cause}`
-  return sanitizeText(clampText(`${head} · ${clampText(model, 100).text}`, 300).text, false)
+  const name = clampText(model, 100).text.trim()
+  return sanitizeText(clampText(name === '' ? head : `${head} · ${name}`, 300).text, false)
 }
 
 export function reportTitle(r: Report): string {

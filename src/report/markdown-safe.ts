@@ -12,8 +12,10 @@
  *   or table row; table cells escape `|` (the GFM way, `\|`, also inside code).
  * - The few free-text lines the gate writes that may quote untrusted parts (the
  *   reason, notes) go through `proseText`: HTML-escaped, markdown punctuation
- *   backslash-escaped, `@` and `#<digit>` replaced by full-width forms (an entity
- *   or a backslash would still render as a working mention), URLs defanged.
+ *   backslash-escaped, `@` replaced by its full-width form and `#<digits>` put in
+ *   a code span (an entity or a backslash would still render as a working mention
+ *   or reference; a code span is skipped by GitHub's linking and renders in every
+ *   font), URLs defanged.
  * - Before any of that, `sanitizeText` normalises line breaks and shows
  *   control, bidi, zero-width, tag and other invisible characters (and lone
  *   surrogates) by name, e.g. `⟨U+202E⟩`: the reader sees what was there, and
@@ -206,7 +208,7 @@ const PROSE_SPECIAL = /[\\`*_{}[\]()#+\-=!|~<>&$^@]|(?<=[0-9])\./g
 /**
  * Free text that may quote untrusted parts, for a paragraph or list item: one
  * line; HTML-escaped; ASCII markdown punctuation backslash-escaped; `@` as the
- * full-width `＠`, `#` before a digit as `＃` and `GH-` before a digit as `GH‑`
+ * full-width `＠`, `#<digits>` as a code span (`` `#12` ``) and `GH-` before a digit as `GH‑`
  * (GitHub links mentions and issue references in the rendered text, where an
  * entity or a backslash is already gone); `scheme://` and `www.` defanged to `scheme[:]//` and `www[.]`; `$`
  * escaped (GitHub math). Block markers (`#`, `-`, `+`, `=`, `1.`) are escaped
@@ -216,7 +218,7 @@ export function proseText(text: string, max = 1000): string {
   const { text: clamped, cut } = clampText(text, max)
   let s = sanitizeText(clamped, false)
   s = s.replace(/([A-Za-z][A-Za-z0-9+.-]*):\/\//g, '$1[:]//').replace(/www\./gi, (m) => `${m.slice(0, 3)}[.]`)
-  s = s.replace(/#(?=[0-9])/g, '\uFF03').replace(/\b(GH)-(?=[0-9])/gi, '$1\u2011')
+  s = s.replace(/\b(GH)-(?=[0-9])/gi, '$1\u2011')
   s = s.replace(PROSE_SPECIAL, (c) => {
     switch (c) {
       case '&':
@@ -231,6 +233,8 @@ export function proseText(text: string, max = 1000): string {
         return `\\${c}`
     }
   })
+  // After the escapes: a reference in a code span, which GitHub's linking skips (no escape survives rendering).
+  s = s.replace(/\\#([0-9]+)/g, '`#$1`')
   return s + (cut > 0 ? ' …' : '')
 }
 

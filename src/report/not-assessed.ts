@@ -34,6 +34,7 @@ export interface NotAssessedInput {
 export function failureCause(err: unknown, kind: FailureKind): string {
   if (kind === 'aborted') return 'the job was cancelled'
   if (kind === 'bug') return 'an unexpected error in this action'
+  if (err instanceof ConfigError && err.summary !== undefined) return err.summary
   if (err instanceof ConfigError) return `a configuration mistake in ${err.input.replace(/[^\w.-]/g, '').slice(0, 40) || 'the inputs'}`
   if (err instanceof ServiceError) {
     if (err instanceof DeadlineExceededError) return 'timeout_minutes ran out'
@@ -79,7 +80,7 @@ export function renderNotAssessed(
   out.push(
     input.kind === 'bug'
       ? "**Why:** an unexpected error occurred (a bug in this action); the step's log has the details."
-      : `**Why:** ${proseText(input.line, 2000)}`
+      : `**Why:** ${proseText(/[.!?)]$/.test(input.line) ? input.line : `${input.line}.`, 2000)}`
   )
   if (input.budgetLine) out.push(proseText(input.budgetLine, 600))
   const prev = previousLine(opts.previous)

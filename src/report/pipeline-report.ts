@@ -34,6 +34,8 @@ export interface PipelineReportInput {
   lines: string[]
   /** "Assessments spent by this step: 0 (...)." */
   budgetLine: string
+  /** Carried over: what decided the carried result, as its report's headline said ("1 open critical"); null when unknown. */
+  cause?: string | null
 }
 
 /** Between these two hidden lines a carried-over comment keeps the report of the assessment it carries. */
@@ -57,16 +59,28 @@ function headerLines(input: PipelineReportInput): string[] {
   if (meta !== '') out.push(meta)
   if (input.kind === 'carried_over') {
     const link = trustedLink('the comment of that assessment', input.recordUrl)
-    const why = input.reason.replace(/^carried over: /, '')
+    // "carried over: fail as assessed at abc1234 (the same commit)" said once: the headline names the result and commit.
+    const why = input.reason
+      .replace(/^carried over: (?:pass|fail) as assessed at ([0-9a-f]{7,}) \((.*)\)$/, 'from $1: $2')
+      .replace(/^carried over: /, '')
+    if (input.cause)
+      out.push(
+        `**${input.result === 'fail' ? 'What failed' : 'Assessed'} at ${short(input.assessedSha)}:** ${proseText(input.cause, 300)}.`
+      )
     out.push(`**Carried over:** ${proseText(why, 1200)}.${link === null ? '' : ` Recorded in ${link}.`}`)
+    if (input.result === 'fail') out.push(WHAT_TO_DO)
   } else {
     out.push(
-      `**Not assessed:** ${proseText(input.reason, 600)}. Not a failure: the step passes, and sets no commit status; the deployment's next event is assessed.`
+      `**Not assessed:** ${proseText(input.reason, 600)}. Not a failure: the step passes and sets no commit status; the next deployment that succeeds is assessed.`
     )
   }
   out.push([...input.lines, input.budgetLine].map((l) => proseText(l, 600)).join('  \n'))
   return out
 }
+
+/** What a carried-over fail asks of the author. */
+const WHAT_TO_DO =
+  '**To pass:** fix the findings of the assessed report (below), then push the fix: a change to a file under `agent_paths` is assessed again.'
 
 const FOOTER = '<sub>A carried-over result is the recorded one: a fail stays a fail, and only pass and fail are carried.</sub>'
 
@@ -75,16 +89,47 @@ export function renderPipelineSummary(input: PipelineReportInput): string {
   return `${[...headerLines(input), ...(input.kind === 'carried_over' ? [FOOTER] : [])].join('\n\n')}\n`
 }
 
-/** The report of the assessment a comment shows: its own lines, or those it kept when it carried a result already. */
+/**
+ * The report of the assessment a comment shows: its own lines, or those it
+ * kept when it carried a result already. Kept under a carried-over headline,
+ * its own headline becomes a bold line (not a second headline of the same
+ * size) and its budget line speaks of the step that assessed.
+ */
 function assessedReport(existing: string): string {
   const open = existing.indexOf(ASSESSED_OPEN)
   const close = existing.indexOf(ASSESSED_CLOSE)
-  if (open >= 0 && close > open) return existing.slice(open + ASSESSED_OPEN.length, close).trim()
-  return existing
-    .split('\n')
-    .filter((l) => !l.startsWith('<!-- asas-gate:'))
-    .join('\n')
-    .trim()
+  const own =
+    open >= 0 && close > open
+      ? existing.slice(open + ASSESSED_OPEN.length, close).trim()
+      : existing
+          .split('\n')
+          .filter((l) => !l.startsWith('<!-- asas-gate:'))
+          .join('\n')
+          .trim()
+  return own
+    .replace(/^### (.+)$/m, '**$1**')
+    .replace(/Assessments spent by this step: 1 (\\?\()/g, 'Assessments spent by the step that assessed: 1 $1')
+}
+
+/** The headline of a gate report, as rendered or as kept (bold): its result and cause. */
+const HEADLINE = /^(?:### |\*\*)(?:✅|❌) Agent security gate: (pass|fail) · (.+) · [^·\n]*?(?:\*\*)?$/m
+
+/**
+ * What decided the result of the assessment a comment holds (its report's
+ * headline: "1 open critical"), as plain text; null when the comment shows
+ * no such headline. The headline is the action's own rendering: its markdown
+ * escapes are undone for plain-text uses (a commit status).
+ */
+export function assessedCause(body: string): string | null {
+  const m = HEADLINE.exec(assessedReport(body))
+  if (m === null) return null
+  const plain = m[2]
+    .replace(/`(#\d+)`/g, '$1')
+    .replace(/\\(.)/g, '$1')
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&amp;/g, '&')
+  return plain.startsWith('carried over') ? null : clampText(plain, 200).text
 }
 
 /**

@@ -78,6 +78,8 @@ export interface ReportPipeline {
   budgetLine: string
   /** What the event was, where its result goes, why the step assessed. */
   lines: string[]
+  /** How every report of the step names the agent (AgentIdentity.display); absent: the model's name, else its id. */
+  agentName?: string
 }
 
 export interface ReportPolicyInput {

@@ -21,7 +21,9 @@ export class ConfigError extends Error {
   constructor(
     /** The input (or setting) at fault, e.g. `min_severity`. */
     readonly input: string,
-    message: string
+    message: string,
+    /** The failure in a few words for a report's title, when "a configuration mistake in <input>" would mislead. */
+    readonly summary?: string
   ) {
     super(message)
     this.name = 'ConfigError'
@@ -131,7 +133,8 @@ export abstract class RemoteError extends Error {
     if (this.code) parts.push(this.code)
     let line = `${parts.join(' ')}: ${this.serviceMessage}`
     if (this.attempts > 1) line += ` (after ${this.attempts} attempts: ${this.retried.join('; ')})`
-    if (this.hint) line += `. ${this.hint}`
+    // A message that ends a sentence already is not given a second full stop.
+    if (this.hint) line += `${/[.!?]$/.test(line) ? '' : '.'} ${this.hint}`
     return line
   }
 }

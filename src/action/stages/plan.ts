@@ -49,6 +49,10 @@ export interface CarryOverPlan {
   record: AssessmentRecord | null
   /** The comment that holds the record: the report replaces it. */
   from: FoundRecord | null
+  /** What changed since the assessed commit (see carry-over.ts); null on a merge queue. */
+  since: string | null
+  /** What decided the carried result ("1 open critical"), as the recorded comment says; null when unknown. */
+  cause: string | null
 }
 
 export type AssessmentPlan = AssessPlan | CarryOverPlan | { kind: 'fail_closed'; error: ConfigError }
@@ -134,7 +138,7 @@ async function planPush(
     const decided =
       first.kind === 'compare' ? decideCarryOver(first, await r.gh.changedFiles(r.repo, first.base, first.head), inputs.agentPaths) : first
     if (decided.kind === 'assess') return assess(decided.reason)
-    return { ...decided, identity, from: found }
+    return { ...decided, identity, from: found, cause: found?.cause ?? null }
   } catch (err) {
     return assess(readFailure(ctx, err))
   }
@@ -190,12 +194,15 @@ async function planQueue(
         changedFiles: [],
         identity,
         record: null,
-        from: null
+        from: null,
+        since: null,
+        cause: null
       }
     }
     case 'assess':
       return { kind: 'assess', reason: decided.reason, identity }
     case 'fail_closed':
-      return { kind: 'fail_closed', error: new ConfigError('merge_group', decided.reason) }
+      // Not merge_group's fault: a preview has no deployment of the queue's commit to assess instead.
+      return { kind: 'fail_closed', error: new ConfigError('endpoint_url', decided.reason, decided.summary) }
   }
 }

@@ -48,7 +48,8 @@ export async function reportCarried(
     runUrl: runUrl(ctx.io.env),
     recordUrl: plan.from?.url ?? null,
     lines: planned.lines,
-    budgetLine: budgetLine({ kind: 'carried_over', assessedSha: plan.assessedSha }).line
+    budgetLine: budgetLine({ kind: 'carried_over', assessedSha: plan.assessedSha }).line,
+    cause: plan.cause
   })
   const marker = commentMarker(planned.agent.commentKey)
   const record = plan.record
@@ -95,7 +96,7 @@ export async function reportSkipped(
     runUrl: runUrl(ctx.io.env),
     recordUrl: null,
     lines: planned.lines,
-    budgetLine: budgetLine({ kind: 'not_assessed', reason: 'the deployment is not ready' }).line
+    budgetLine: budgetLine({ kind: 'not_assessed', reason: 'no deployment ready to assess' }).line
   })
   return {
     outcome: { kind: 'skipped', result: 'skipped', assessmentsSpent: 0, reportPath: await reportFile(ctx, inputs.modelId || name, input) },

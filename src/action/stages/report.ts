@@ -173,7 +173,7 @@ async function gateReport(ctx: StepContext, { prepared, policy, outcome, recorde
       outcome: outcome.policy
     },
     commit,
-    pipeline: { assessmentsSpent: 1, budgetLine: spent.line, lines: planned.lines }
+    pipeline: { assessmentsSpent: 1, budgetLine: spent.line, lines: planned.lines, agentName: planned.agent.display }
   })
 }
 

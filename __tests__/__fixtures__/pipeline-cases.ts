@@ -1,0 +1,234 @@
+/**
+ * The report cases of PR pipelines a reviewer may meet: a result carried over
+ * (pass and fail, the assessed report kept below), a deployment that failed
+ * (skipped), a merge-queue entry refused, and the service's budget refusals.
+ * Each is rendered by the same pure functions and from the same decisions as
+ * the step (src/pipeline/, src/decision/, src/report/), so `npm run preview`
+ * shows what github.com would, and __tests__/report/preview-html.test.ts
+ * checks it.
+ */
+import { decideMergeQueue } from '../../src/pipeline/merge-queue.js'
+import { agentIdentity, assessmentIdentityOf } from '../../src/pipeline/identity.js'
+import { budgetLine } from '../../src/pipeline/budget.js'
+import { explainTriggerFailure } from '../../src/gate/explain-trigger-failure.js'
+import type { ServiceCallDeps } from '../../src/service/service-api.js'
+import { readPipelineEvent } from '../../src/pipeline/event.js'
+import { carriedStepResult } from '../../src/decision/carried-result.js'
+import { buildReport } from '../../src/report/build-report.js'
+import { commentMarker, renderComment, type AssessmentRecord } from '../../src/report/comment.js'
+import { failureCause, renderNotAssessed, type NotAssessedInput } from '../../src/report/not-assessed.js'
+import { assessedCause, renderCarriedComment, renderPipelineSummary, type PipelineReportInput } from '../../src/report/pipeline-report.js'
+import { ConfigError, describeFailure, failureKind, ServiceError } from '../../src/util/errors.js'
+import { CASE_COMMIT, CASE_RUN_URL, gateCaseInput, type ReportCase } from './report-cases.js'
+
+const ASSESSED = '9d8c7b6a5f4e3d2c1b0a9f8e7d6c5b4a39281706'
+const HEAD = CASE_COMMIT.sha
+const AGENT = agentIdentity(
+  {
+    kind: 'endpoint',
+    endpoint: {
+      endpointUrl: 'https://agent-app-git-feature-refund-tool-acme.vercel.app/api/support',
+      name: null,
+      environment: null,
+      authType: 'none',
+      credential: null,
+      oauth: null,
+      responseField: 'output.text',
+      transport: 'http',
+      requestTimeout: null
+    }
+  },
+  { repository: 'acme/agent-app', prNumber: 12, ref: 'feature/refund-tool', site: 'Preview' }
+)
+const MARKER = commentMarker(AGENT.commentKey)
+const DEPLOYED = `Deployment of ${HEAD.slice(0, 7)} to Preview, the commit of pull request #12: the result goes to its comment and the commit status.`
+
+/** The sticky comment of the assessment carried over: the gate case's report, as the step renders it for this agent. */
+function assessedComment(caseName: 'pass' | 'fail'): { body: string; record: AssessmentRecord } {
+  const input = gateCaseInput(caseName)
+  const spent = budgetLine({
+    kind: 'assessed',
+    runId: caseName === 'pass' ? 'run_91ab' : 'run_8f2c',
+    sha: ASSESSED,
+    reason: 'agent paths changed since the last assessment (at 1a2b3c4): agent/tools/refund.py'
+  })
+  const report = buildReport({
+    ...input,
+    commit: { sha: ASSESSED, at: '2026-11-20T09:12:00.000Z' },
+    pipeline: {
+      assessmentsSpent: 1,
+      budgetLine: spent.line,
+      lines: [DEPLOYED.replace(HEAD.slice(0, 7), ASSESSED.slice(0, 7))],
+      agentName: AGENT.display
+    }
+  })
+  const identity = assessmentIdentityOf(AGENT, { profileDigest: null, policyDigest: null })
+  const record: AssessmentRecord = {
+    result: caseName,
+    assessedSha: ASSESSED,
+    headSha: ASSESSED,
+    subject: identity.subject,
+    config: identity.config,
+    host: identity.host,
+    profileDigest: null,
+    policyDigest: null,
+    at: '2026-11-20T09:12Z'
+  }
+  return { body: renderComment(report, { record, marker: MARKER }), record }
+}
+
+function carriedCase(result: 'pass' | 'fail'): ReportCase {
+  const since = '2 files changed since, none under agent_paths: README.md, docs/refunds.md'
+  const reason = `carried over: ${result} as assessed at ${ASSESSED.slice(0, 7)} (${since})`
+  return {
+    name: `carried-${result}`,
+    title: `a ${result} carried over from an earlier commit, its report kept below`,
+    result,
+    blockingIds: [],
+    hostile: false,
+    render: () => {
+      const existing = assessedComment(result)
+      const input: PipelineReportInput = {
+        kind: 'carried_over',
+        result,
+        subject: AGENT.display,
+        reason,
+        assessedSha: ASSESSED,
+        changedFiles: ['README.md', 'docs/refunds.md'],
+        commitSha: HEAD,
+        at: CASE_COMMIT.at,
+        runUrl: CASE_RUN_URL,
+        recordUrl: null,
+        lines: [DEPLOYED],
+        budgetLine: budgetLine({ kind: 'carried_over', assessedSha: ASSESSED }).line,
+        cause: assessedCause(existing.body)
+      }
+      const step = carriedStepResult({ result, reason, assessedSha: ASSESSED, since, cause: input.cause }, { cancelled: false })
+      return {
+        comment: renderCarriedComment(input, { marker: MARKER, record: { ...existing.record, headSha: HEAD }, existing: existing.body }),
+        summary: renderPipelineSummary(input),
+        statusDescription: step.line.replace(/^Result: /, '')
+      }
+    }
+  }
+}
+
+const failedDeployment: ReportCase = {
+  name: 'skipped-failed-deployment',
+  title: 'a deployment that failed: skipped, nothing to assess',
+  result: 'skipped',
+  blockingIds: [],
+  hostile: false,
+  render: () => {
+    const event = readPipelineEvent(
+      'deployment_status',
+      { deployment_status: { state: 'failure', environment: 'Preview' }, deployment: { sha: HEAD, ref: 'feature/refund-tool' } },
+      {}
+    )
+    const reason = event.kind === 'deployment_skipped' ? event.reason : 'not a skipped deployment'
+    const input: PipelineReportInput = {
+      kind: 'skipped',
+      result: 'skipped',
+      subject: AGENT.display,
+      reason,
+      assessedSha: null,
+      changedFiles: [],
+      commitSha: HEAD,
+      at: CASE_COMMIT.at,
+      runUrl: CASE_RUN_URL,
+      recordUrl: null,
+      lines: [],
+      budgetLine: budgetLine({ kind: 'not_assessed', reason: 'no deployment ready to assess' }).line
+    }
+    // A skipped step sets no commit status.
+    return { comment: null, summary: renderPipelineSummary(input) }
+  }
+}
+
+function notAssessedCase(name: string, title: string, err: Error, opts: { comment: boolean }): ReportCase {
+  const kind = failureKind(err)
+  const input: NotAssessedInput = {
+    modelId: AGENT.display,
+    mode: 'gate',
+    kind,
+    cause: failureCause(err, kind),
+    line: describeFailure(err),
+    commitSha: HEAD,
+    assessedAt: CASE_COMMIT.at,
+    runUrl: CASE_RUN_URL,
+    budgetLine: budgetLine({ kind: 'not_assessed', reason: failureCause(err, kind) }).line
+  }
+  return {
+    name,
+    title,
+    result: 'error',
+    blockingIds: [],
+    hostile: false,
+    render: () => ({
+      comment: opts.comment
+        ? renderNotAssessed(input, { marker: MARKER, previous: { result: 'pass', sha: ASSESSED.slice(0, 12), at: '2026-11-20T09:12Z' } })
+        : null,
+      summary: renderNotAssessed(input),
+      statusDescription: describeFailure(err)
+    })
+  }
+}
+
+/** A merge queue of a preview whose pull request's recorded result stands for an older head. */
+function queueRefusal(): Error {
+  const identity = assessmentIdentityOf(
+    agentIdentity({ kind: 'preview', name: null }, { repository: 'acme/agent-app', prNumber: 12, ref: '', site: null }),
+    {
+      profileDigest: null,
+      policyDigest: null
+    }
+  )
+  const record: AssessmentRecord = {
+    result: 'pass',
+    assessedSha: ASSESSED,
+    headSha: ASSESSED,
+    subject: identity.subject,
+    config: '0a1b2c3d',
+    host: 'h',
+    profileDigest: null,
+    policyDigest: null,
+    at: null
+  }
+  const d = decideMergeQueue({
+    mode: 'carry_over',
+    pulls: [{ number: 12, headSha: HEAD, records: [record] }],
+    identity,
+    target: 'preview',
+    queueSha: 'd'.repeat(40)
+  })
+  if (d.kind !== 'fail_closed') throw new Error(`expected a refusal, got ${d.kind}`)
+  return new ConfigError('endpoint_url', d.reason, d.summary)
+}
+
+const NOW = Date.parse(CASE_COMMIT.at)
+
+/** A refusal of POST /run as the trigger explains it to the user (explainTriggerFailure, at the case's time). */
+function refusal(status: number, code: string, message: string, retryAfterMs?: number): Promise<Error> {
+  const err = new ServiceError({ endpoint: 'POST /api/v1/run', status, code, message, retryAfterMs })
+  const deps = { clock: { now: () => NOW } } as unknown as ServiceCallDeps
+  return explainTriggerFailure(deps, { modelId: AGENT.display, categories: [] }, err)
+}
+const [monthly, daily] = await Promise.all([
+  refusal(403, 'allowance_exhausted', 'Monthly allowance spent.'),
+  refusal(429, 'daily_budget_exhausted', 'Daily budget exhausted', 90 * 60_000)
+])
+
+export const PIPELINE_CASES: readonly ReportCase[] = [
+  carriedCase('pass'),
+  carriedCase('fail'),
+  failedDeployment,
+  notAssessedCase('merge-queue-refused', 'a merge-queue entry refused: no pass at its head', queueRefusal(), {
+    comment: false
+  }),
+  notAssessedCase('budget-monthly', 'the monthly allowance is used up (403)', monthly, {
+    comment: true
+  }),
+  notAssessedCase('budget-daily', 'the daily budget is used up (429, Retry-After 90 minutes)', daily, {
+    comment: true
+  })
+]
