@@ -2,27 +2,34 @@
  * Runs the service emulator on 127.0.0.1 until SIGINT/SIGTERM.
  *
  *   npm run emulator -- --port 0                 (npm run passes --allow-loopback-targets)
- *   node build/scripts/emulator.js [--port N] [--allow-loopback-targets] [--faults SPEC] [--category-ms N] [--quiet]
+ *   node build/scripts/emulator.js [--port N] [--allow-loopback-targets] [--faults SPEC] [--category-ms N]
+ *                                  [--attacks-per-category N] [--agent-comply SPEC] [--agent-seed N] [--quiet]
  *
  * Once listening it prints one line holding the URL, the dev keys and the demo
- * model id. --faults takes e.g. 'seed=42,rate=0.2' (see src/emulator/faults.ts).
+ * model id. --faults takes e.g. 'seed=42,rate=0.2' (see src/emulator/faults.ts);
+ * --agent-comply e.g. 'prompt_injection=0.3,jailbreak=1', the demo agent's
+ * probability of complying per category (see src/emulator/demo-compliance.ts).
  */
+import { checkAgentOptions, parseComplySpec } from '../src/emulator/demo-compliance.js'
 import { parseFaultSpec } from '../src/emulator/faults.js'
 import { startEmulator } from '../src/emulator/server.js'
-import type { FaultConfig } from '../src/emulator/faults.js'
+import type { EmulatorOptions } from '../src/emulator/server.js'
 
 function usage(message: string): never {
-  process.stderr.write(`${message}\nusage: emulator [--port N] [--allow-loopback-targets] [--faults SPEC] [--category-ms N] [--quiet]\n`)
+  process.stderr.write(
+    `${message}\nusage: emulator [--port N] [--allow-loopback-targets] [--faults SPEC] [--category-ms N] [--attacks-per-category N] [--agent-comply SPEC] [--agent-seed N] [--quiet]\n`
+  )
   process.exit(2)
 }
 
-async function main(): Promise<void> {
-  const args = process.argv.slice(2)
-  let port = 0
-  let allowLoopbackTargets = false
-  let faults: FaultConfig | null = null
-  let categoryDurationMs: number | undefined
-  let quiet = false
+/** The command line as emulator options (usage() on anything it cannot take). */
+function parseArgs(args: string[]): EmulatorOptions & { quiet: boolean } {
+  const opts: EmulatorOptions & { quiet: boolean } = { port: 0, allowLoopbackTargets: false, faults: null, quiet: false }
+  const number = (a: string, v: string, ok: (n: number) => boolean, what: string): number => {
+    const n = Number(v)
+    if (v.trim() === '' || !ok(n)) usage(`${a} must be ${what}`)
+    return n
+  }
   for (let i = 0; i < args.length; i++) {
     const a = args[i]
     const value = (): string => {
@@ -30,29 +37,35 @@ async function main(): Promise<void> {
       if (v === undefined) usage(`${a} needs a value`)
       return v
     }
-    if (a === '--port') {
-      port = Number(value())
-      if (!Number.isInteger(port) || port < 0 || port > 65535) usage('--port must be an integer 0..65535')
-    } else if (a === '--allow-loopback-targets') allowLoopbackTargets = true
-    else if (a === '--faults') {
-      try {
-        faults = parseFaultSpec(value())
-      } catch (e) {
-        usage((e as Error).message)
-      }
-    } else if (a === '--category-ms') {
-      categoryDurationMs = Number(value())
-      if (!Number.isFinite(categoryDurationMs) || categoryDurationMs < 0) usage('--category-ms must be a non-negative number')
-    } else if (a === '--quiet') quiet = true
+    if (a === '--port') opts.port = number(a, value(), (n) => Number.isInteger(n) && n >= 0 && n <= 65535, 'an integer 0..65535')
+    else if (a === '--allow-loopback-targets') opts.allowLoopbackTargets = true
+    else if (a === '--faults') opts.faults = orUsage(() => parseFaultSpec(value()))
+    else if (a === '--category-ms')
+      opts.categoryDurationMs = number(a, value(), (n) => Number.isFinite(n) && n >= 0, 'a non-negative number')
+    else if (a === '--attacks-per-category')
+      opts.attacksPerCategory = number(a, value(), (n) => Number.isInteger(n) && n >= 1 && n <= 100, 'an integer 1..100')
+    else if (a === '--agent-comply') opts.agentComply = orUsage(() => parseComplySpec(value()))
+    else if (a === '--agent-seed')
+      opts.agentSeed = number(a, value(), (n) => Number.isInteger(n) && n >= 0 && n <= 0xffffffff, 'an integer 0..4294967295')
+    else if (a === '--quiet') opts.quiet = true
     else usage(`unknown option ${a}`)
   }
-  const emu = await startEmulator({
-    port,
-    allowLoopbackTargets,
-    faults,
-    categoryDurationMs,
-    log: quiet ? undefined : (line) => process.stdout.write(`${line}\n`)
-  })
+  // the categories and probabilities of --agent-comply, checked as startEmulator checks them
+  orUsage(() => checkAgentOptions(opts))
+  return opts
+}
+
+function orUsage<T>(fn: () => T): T {
+  try {
+    return fn()
+  } catch (e) {
+    usage((e as Error).message)
+  }
+}
+
+async function main(): Promise<void> {
+  const { quiet, ...options } = parseArgs(process.argv.slice(2))
+  const emu = await startEmulator({ ...options, log: quiet ? undefined : (line) => process.stdout.write(`${line}\n`) })
   let stopping = false
   const stop = (signal: string): void => {
     if (stopping) return
@@ -71,9 +84,16 @@ async function main(): Promise<void> {
   })
   const keys = Object.values(emu.keys).join(', ')
   process.stdout.write(`ASAS emulator listening on ${emu.url}  keys: ${keys}  demo model: ${emu.demoModelId}\n`)
-  if (allowLoopbackTargets)
+  if (options.allowLoopbackTargets)
     process.stdout.write('Loopback targets are allowed (--allow-loopback-targets): local agents can be registered.\n')
-  if (faults) process.stdout.write(`Fault mode on: seed=${faults.seed} rate=${faults.rate}\n`)
+  if (options.faults) process.stdout.write(`Fault mode on: seed=${options.faults.seed} rate=${options.faults.rate}\n`)
+  const agent = emu.demoAgentState()
+  if (Object.keys(agent.comply_probability).length > 0)
+    process.stdout.write(
+      `Demo agent complies by chance: ${Object.entries(agent.comply_probability)
+        .map(([c, p]) => `${c}=${p}`)
+        .join(', ')} (seed ${agent.seed})\n`
+    )
   if (!quiet) process.stdout.write(`Demo agent at ${emu.demoAgent.url}; admin endpoints under ${emu.url}/__emulator/\n`)
 }
 

@@ -46,7 +46,7 @@ describe('admin endpoints', () => {
       available: true
     })
     expect(r.status).toBe(200)
-    expect(r.json).toEqual({ vulnerable: ['jailbreak'], available: true, reply_delay_ms: 5 })
+    expect(r.json).toEqual({ vulnerable: ['jailbreak'], comply_probability: {}, seed: 1, available: true, reply_delay_ms: 5 })
     const runId = await runToEnd(emu, emu.demoModelId, 'full', ['jailbreak', 'prompt_injection'])
     const f = (await api(emu, 'GET', `/api/v1/run/${runId}/findings`)).json
     expect(f.findings.map((x: { category: string }) => x.category)).toEqual(['jailbreak'])

@@ -118,6 +118,43 @@ describe('scripts/emulator.ts', () => {
     expect(err).toMatch(/fault spec/)
   })
 
+  it.concurrent('sets the demo agent flaky categories and seed from --agent-comply and --agent-seed', async () => {
+    const { child, lines, exit } = await start([
+      '--port',
+      '0',
+      '--quiet',
+      '--agent-comply',
+      'jailbreak=0.3,prompt_injection=0',
+      '--agent-seed',
+      '5'
+    ])
+    const url = /http:\/\/127\.0\.0\.1:(\d+)/.exec(lines.find((l) => l.includes('listening on'))!)![0]
+    await waitFor('the flaky line', () => lines.some((l) => l.includes('complies by chance')))
+    expect(lines).toContain('Demo agent complies by chance: jailbreak=0.3 (seed 5)')
+    const state = (await (await fetch(`${url}/__emulator/demo-agent`)).json()) as Record<string, unknown>
+    expect(state).toMatchObject({ vulnerable: ['system_prompt_leakage'], comply_probability: { jailbreak: 0.3 }, seed: 5 })
+    child.kill('SIGTERM')
+    expect(await exit).toBe(0)
+  })
+
+  it.concurrent.each([
+    [['--agent-comply', 'jailbrake=0.3'], /agentComply\.jailbrake: not a security category/],
+    [['--agent-comply', 'jailbreak=1.5'], /agentComply\.jailbreak: .*1/],
+    [['--agent-comply', 'jailbreak'], /category=probability/],
+    [['--agent-seed', '-1'], /--agent-seed must be an integer/],
+    [['--attacks-per-category', '0'], /--attacks-per-category must be an integer 1\.\.100/]
+  ])('refuses %j with exit code 2, naming what is wrong', async (args, message) => {
+    const child = spawn(process.execPath, [path.join(outDir, 'scripts/emulator.js'), ...args], { stdio: ['ignore', 'pipe', 'pipe'] })
+    children.push(child)
+    let err = ''
+    child.stderr.on('data', (c: Buffer) => (err += c.toString()))
+    // 'close': after stderr is read to its end ('exit' can come first)
+    const code = await new Promise<number | null>((resolve) => child.on('close', resolve))
+    expect(code).toBe(2)
+    expect(err).toMatch(message)
+    expect(err).toMatch(/usage: emulator .*--agent-comply SPEC/)
+  })
+
   it.concurrent('does not print the loopback line without --allow-loopback-targets', async () => {
     const { child, lines, exit } = await start(['--port', '0', '--quiet'])
     child.kill('SIGTERM')

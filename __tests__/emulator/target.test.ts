@@ -33,14 +33,14 @@ describe('demo agent replies', () => {
     (key, _i, prompt) => {
       const msg = prompt.replaceAll('{canary}', 'ZX-0123456789ab')
       expect(classifyPrompt(msg)?.key).toBe(key)
-      expect(demoReply(msg, new Set([key]))).toContain('ZX-0123456789ab')
-      expect(demoReply(msg, new Set())).not.toMatch(CANARY_PATTERN)
+      expect(demoReply(msg, (k) => k === key)).toContain('ZX-0123456789ab')
+      expect(demoReply(msg, () => false)).not.toMatch(CANARY_PATTERN)
     }
   )
 
   it('answers a plain greeting without a canary', () => {
     expect(classifyPrompt('Hello, this is a connectivity check')).toBeUndefined()
-    expect(demoReply('Hello', new Set(SECURITY_CATEGORIES.map((c) => c.key)))).toMatch(/Acme Support/)
+    expect(demoReply('Hello', () => true)).toMatch(/Acme Support/)
   })
 })
 

@@ -5,7 +5,8 @@
  * the action as a child process, drive the emulator):
  *   GET  /__emulator/info         url, keys, demo model ids, demo agent url
  *   GET  /__emulator/demo-agent   demo agent state
- *   POST /__emulator/demo-agent   {vulnerable?: {category: bool}, all_vulnerable?, available?, reply_delay_ms?}
+ *   POST /__emulator/demo-agent   {vulnerable?: {category: bool}, all_vulnerable?, comply_probability?: {category: 0..1},
+ *                                  seed?, available?, reply_delay_ms?}
  *   POST /__emulator/control      {exhaust_allowance?: {workspace: bool}, ingest_incomplete?: {model_id: bool},
  *                                  limits?: {...}, faults?: FaultConfig | "seed=..,rate=.." | null,
  *                                  category_duration_ms?: number, delete_profile?: model_id,
@@ -15,6 +16,7 @@
  *   GET  /__emulator/credentials  {credentials: [...]} every target credential stored (for leak scans)
  */
 import { z } from 'zod'
+import { AgentSeed, ComplyProbabilities } from './demo-compliance.js'
 import { FAULT_KINDS, parseFaultSpec } from './faults.js'
 import type { FaultConfig } from './faults.js'
 import type { HandlerResult } from './http-util.js'
@@ -47,6 +49,8 @@ const FaultConfigBody = z.strictObject({
 const DemoAgentBody = z.strictObject({
   vulnerable: z.record(z.string(), z.boolean()).optional(),
   all_vulnerable: z.boolean().optional(),
+  comply_probability: ComplyProbabilities.optional(),
+  seed: AgentSeed.optional(),
   available: z.boolean().optional(),
   reply_delay_ms: z.number().int().nonnegative().optional()
 })
@@ -97,6 +101,8 @@ export function handleAdmin(
         const b = parse(DemoAgentBody, raw, contentType)
         if (b.all_vulnerable !== undefined) emu.demoAgent.setAllVulnerable(b.all_vulnerable)
         for (const [cat, on] of Object.entries(b.vulnerable ?? {})) emu.demoAgent.setVulnerable(cat, on)
+        for (const [cat, p] of Object.entries(b.comply_probability ?? {})) if (p !== undefined) emu.demoAgent.setComplyProbability(cat, p)
+        if (b.seed !== undefined) emu.demoAgent.setSeed(b.seed)
         if (b.available !== undefined) emu.demoAgent.setAvailable(b.available)
         if (b.reply_delay_ms !== undefined) emu.demoAgent.setReplyDelayMs(b.reply_delay_ms)
         return { status: 200, body: emu.demoAgentState() }

@@ -9,6 +9,7 @@ import type http from 'node:http'
 import type { Socket } from 'node:net'
 import type { Duplex } from 'node:stream'
 import { WebSocketServer } from 'ws'
+import type { DemoCompliance } from './demo-compliance.js'
 import { demoReply } from './demo-replies.js'
 import { isLoopbackHost } from './host-guard.js'
 import { TARGET_MAX_REPLY_BYTES, rawText } from './target-io.js'
@@ -16,7 +17,8 @@ import { TARGET_MAX_REPLY_BYTES, rawText } from './target-io.js'
 export type DemoLog = (method: string, path: string, status: number | 'reset') => void
 
 export interface DemoState {
-  readonly vulnerable: Set<string>
+  /** Whether a reply complies, per category (always, never, or by a seeded chance). */
+  readonly compliance: DemoCompliance
   /** Secrets the agent accepts. */
   readonly secrets: Set<string>
   /** OAuth access tokens minted, with their expiry (epoch ms). */
@@ -128,7 +130,7 @@ export async function chat(st: DemoState, raw: string): Promise<Answer> {
   const message = (msg as { message?: unknown }).message
   if (typeof message !== 'string') return json(400, { error: 'message must be a string' })
   await delay(st, st.delayMs)
-  return json(200, { output: { text: demoReply(message, st.vulnerable) } })
+  return json(200, { output: { text: demoReply(message, (key) => st.compliance.complies(key)) } })
 }
 
 function misdirectedAnswer(st: DemoState): Answer {

@@ -3,7 +3,8 @@
  * own loopback port. It really answers prompts: it recognises the attack
  * categories of the taxonomy and, per category, either complies (vulnerable:
  * it follows the injected instruction and echoes the attack's canary, leaking
- * attacker-shaped text) or refuses (fixed). Switchable at run time. What it
+ * attacker-shaped text) or refuses (fixed), or complies by a seeded chance
+ * (a flaky weakness: demo-compliance.ts). Switchable at run time. What it
  * says is demo-replies.ts; how it is reached, demo-agent-routes.ts; this
  * module starts it and hands out its switches.
  *
@@ -28,12 +29,12 @@ import type { Duplex } from 'node:stream'
 import type { WebSocketServer } from 'ws'
 import { createChatSocketServer, handleDemoRequest, handleDemoUpgrade } from './demo-agent-routes.js'
 import type { DemoLog, DemoState } from './demo-agent-routes.js'
-import { DEFAULT_VULNERABLE, SECURITY_CATEGORIES } from './taxonomy.js'
+import { DemoCompliance } from './demo-compliance.js'
+import type { ComplianceView } from './demo-compliance.js'
 
 export { DEMO_SYSTEM_PROMPT, classifyPrompt, demoReply } from './demo-replies.js'
 
-export interface DemoAgentState {
-  vulnerable: string[]
+export interface DemoAgentState extends ComplianceView {
   available: boolean
   reply_delay_ms: number
 }
@@ -44,6 +45,10 @@ export interface DemoAgent {
   chatUrl: string
   setVulnerable(category: string, on: boolean): void
   setAllVulnerable(on: boolean): void
+  /** Complies with attacks of `category` with probability p (1: vulnerable, 0: fixed). */
+  setComplyProbability(category: string, p: number): void
+  /** Restarts the seeded streams the flaky categories draw from. */
+  setSeed(seed: number): void
   setAvailable(up: boolean): void
   setReplyDelayMs(ms: number): void
   credentialsSeen(): string[]
@@ -56,7 +61,7 @@ export interface DemoAgent {
 
 function createDemoState(log: DemoLog): DemoState {
   return {
-    vulnerable: new Set<string>(DEFAULT_VULNERABLE),
+    compliance: new DemoCompliance(),
     secrets: new Set(),
     tokens: new Map(),
     seen: new Set(),
@@ -117,12 +122,16 @@ function demoAgentHandle(st: DemoState, url: string, stop: () => Promise<void>):
       st.tokenTtlSeconds = s
     },
     setVulnerable(category, on) {
-      if (on) st.vulnerable.add(category)
-      else st.vulnerable.delete(category)
+      st.compliance.setVulnerable(category, on)
     },
     setAllVulnerable(on) {
-      st.vulnerable.clear()
-      if (on) for (const c of SECURITY_CATEGORIES) st.vulnerable.add(c.key)
+      st.compliance.setAllVulnerable(on)
+    },
+    setComplyProbability(category, p) {
+      st.compliance.setProbability(category, p)
+    },
+    setSeed(seed) {
+      st.compliance.setSeed(seed)
     },
     setAvailable(up) {
       st.available = up
@@ -132,7 +141,7 @@ function demoAgentHandle(st: DemoState, url: string, stop: () => Promise<void>):
       st.delayMs = Math.max(0, ms)
     },
     credentialsSeen: () => [...st.seen],
-    state: () => ({ vulnerable: [...st.vulnerable].sort(), available: st.available, reply_delay_ms: st.delayMs }),
+    state: () => ({ ...st.compliance.view(), available: st.available, reply_delay_ms: st.delayMs }),
     acceptSecret(secret) {
       st.secrets.add(secret)
     },

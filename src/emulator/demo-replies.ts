@@ -1,8 +1,9 @@
 /**
  * What the demo agent says: it recognises the attack category of a message
- * and, per category, either complies (vulnerable: it follows the injected
- * instruction and echoes the attack's canary, leaking attacker-shaped text)
- * or refuses (fixed). A message that attacks nothing gets a greeting.
+ * and, as `complies` decides for that category (always, never, or by chance:
+ * demo-compliance.ts), either complies (it follows the injected instruction
+ * and echoes the attack's canary, leaking attacker-shaped text) or refuses.
+ * A message that attacks nothing gets a greeting (and draws nothing).
  */
 import { CANARY_PATTERN, SECURITY_CATEGORIES } from './taxonomy.js'
 import type { TaxonomyCategory } from './taxonomy.js'
@@ -33,10 +34,10 @@ export function classifyPrompt(message: string): TaxonomyCategory | undefined {
   return SECURITY_CATEGORIES.find((c) => c.trigger.test(message))
 }
 
-export function demoReply(message: string, vulnerable: ReadonlySet<string>): string {
+export function demoReply(message: string, complies: (categoryKey: string) => boolean): string {
   const category = classifyPrompt(message)
   if (!category) return GREETING
-  if (!vulnerable.has(category.key)) return REFUSAL
+  if (!complies(category.key)) return REFUSAL
   const canary = CANARY_PATTERN.exec(message)?.[0] ?? ''
   const leak = LEAKS[category.key]
   return leak ? leak(canary) : `Sure. ${canary}`

@@ -23,6 +23,15 @@ export interface EmulatorOptions {
   categoryDurationMs?: number
   /** Default 3. */
   attacksPerCategory?: number
+  /**
+   * Per security category, the demo agent's probability of complying with an
+   * attack, in [0, 1] (1: vulnerable, 0: fixed, between: a flaky weakness);
+   * categories not named keep the default (DEFAULT_VULNERABLE always, the
+   * rest never). See demo-compliance.ts.
+   */
+  agentComply?: Partial<Record<string, number>>
+  /** Seed of the demo agent's flaky categories (default 1): the same seed, the same replies. */
+  agentSeed?: number
   /** A validate replay taking longer than this answers verdict 'validating' (default 1500). */
   validationQuickMs?: number
   limits?: Partial<LimitValues>
@@ -54,6 +63,10 @@ export interface Emulator {
     url: string
     setVulnerable(category: string, on: boolean): void
     setAllVulnerable(on: boolean): void
+    /** Complies with attacks of `category` with probability p (1: vulnerable, 0: fixed). */
+    setComplyProbability(category: string, p: number): void
+    /** Restarts the seeded streams of the flaky categories. */
+    setSeed(seed: number): void
     setAvailable(up: boolean): void
     setReplyDelayMs(ms: number): void
     credentialsSeen(): string[]

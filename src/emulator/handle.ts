@@ -20,6 +20,12 @@ function demoAgentControls(agent: DemoAgent): Emulator['demoAgent'] {
     setAllVulnerable: (on) => {
       agent.setAllVulnerable(on)
     },
+    setComplyProbability: (c, p) => {
+      agent.setComplyProbability(c, p)
+    },
+    setSeed: (seed) => {
+      agent.setSeed(seed)
+    },
     setAvailable: (up) => {
       agent.setAvailable(up)
     },

@@ -14,6 +14,7 @@
 import http from 'node:http'
 import type { AddressInfo, Socket } from 'node:net'
 import { startDemoAgent } from './demo-agent.js'
+import { checkAgentOptions } from './demo-compliance.js'
 import type { DemoAgent } from './demo-agent.js'
 import { emulatorHandle } from './handle.js'
 import { isLoopbackHost } from './host-guard.js'
@@ -94,8 +95,11 @@ function stopper(state: EmulatorState, server: http.Server, sockets: Set<Socket>
 }
 
 export async function startEmulator(opts: EmulatorOptions = {}): Promise<Emulator> {
+  const compliance = checkAgentOptions(opts)
   const state = createState(opts)
   const agent = await startLoggedDemoAgent(state)
+  for (const [category, p] of compliance.comply) agent.setComplyProbability(category, p)
+  if (compliance.seed !== undefined) agent.setSeed(compliance.seed)
   const seeded = seedModels(state.store, agent)
   // set once listening, before any request can arrive
   const live: { port: number; emu: Emulator | null } = { port: 0, emu: null }
