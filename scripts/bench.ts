@@ -12,13 +12,23 @@
  * Runs itself on Node 24 (as scripts/node24.mjs finds it) when there is one
  * and this process is another version, as users run the action on node24.
  *
+ * 3. A stochastic agent (scripts/bench-stochastic.ts): the real gate
+ *    in-process against the emulator's demo agent with one flaky weakness:
+ *    how often verdicts flip on re-runs, false "new" blocks, pull requests
+ *    that introduce or remove the weakness, and what the evidence window
+ *    costs per gate.
+ *
  * Prints markdown, and writes it into docs/performance.md between
- * `<!-- bench:start -->` and `<!-- bench:end -->` when those markers exist
- * (the file is never created here; --no-readme: print only).
+ * `<!-- bench:start -->` and `<!-- bench:end -->` (the stochastic section
+ * between `<!-- bench-stochastic:start -->` and `<!-- bench-stochastic:end -->`)
+ * when those markers exist (the file is never created here; --no-readme:
+ * print only).
  *
  * Usage: node build/scripts/bench.js [--runs N] [--seed S] [--no-readme]
  *          [--real-runs N] [--category-ms MS] [--startup-samples N]
  *          [--render-samples N] [--no-real]
+ *          [--no-stochastic | --stochastic-only] [--stochastic-seed S]
+ *          [--stochastic-n N] [--stochastic-k 1,5,10] [--stochastic-p 0.1,0.3]
  */
 import { spawnSync } from 'node:child_process'
 import { existsSync, readFileSync, writeFileSync } from 'node:fs'
@@ -27,6 +37,7 @@ import { fileURLToPath } from 'node:url'
 import { DEFAULT_SCHEDULE_OPTIONS } from '../src/gate/poll-schedule.js'
 import { runSimulation, TARGETS, type SimulationResult } from './bench-sim.js'
 import { DEFAULT_REAL_OPTIONS, measureReal, realMarkdown, type RealBenchOptions } from './bench-real.js'
+import { DEFAULT_STOCHASTIC, DEFAULT_WINDOWS, measureStochastic, stochasticColumns, stochasticMarkdown } from './bench-stochastic.js'
 
 // ---------------------------------------------------------------------------
 // Real action against the emulator (hook)
@@ -128,19 +139,20 @@ export function simulationMarkdown(sim: SimulationResult): string {
 
 export const README_START = '<!-- bench:start -->'
 export const README_END = '<!-- bench:end -->'
+export const STOCHASTIC_MARKERS = { start: '<!-- bench-stochastic:start -->', end: '<!-- bench-stochastic:end -->' }
 
 /** Text with the part between the markers replaced; null when the markers are missing. */
-export function replaceBetweenMarkers(text: string, body: string): string | null {
-  const start = text.indexOf(README_START)
-  const end = text.indexOf(README_END, start + README_START.length)
+export function replaceBetweenMarkers(text: string, body: string, markers = { start: README_START, end: README_END }): string | null {
+  const start = text.indexOf(markers.start)
+  const end = text.indexOf(markers.end, start + markers.start.length)
   if (start < 0 || end < 0) return null
-  return `${text.slice(0, start + README_START.length)}\n${body}\n${text.slice(end)}`
+  return `${text.slice(0, start + markers.start.length)}\n${body}\n${text.slice(end)}`
 }
 
 /** Writes `body` between the markers of `readmePath`; returns whether it did. */
-export function writeReadme(readmePath: string, body: string): boolean {
+export function writeReadme(readmePath: string, body: string, markers = { start: README_START, end: README_END }): boolean {
   if (!existsSync(readmePath)) return false
-  const next = replaceBetweenMarkers(readFileSync(readmePath, 'utf8'), body)
+  const next = replaceBetweenMarkers(readFileSync(readmePath, 'utf8'), body, markers)
   if (next === null) return false
   writeFileSync(readmePath, next)
   return true
@@ -183,12 +195,8 @@ async function onNode24(args: string[]): Promise<number | null> {
   return r.status ?? 1
 }
 
-async function main(args: string[]): Promise<void> {
-  const code = await onNode24(args)
-  if (code !== null) {
-    process.exitCode = code
-    return
-  }
+/** The simulation and the real action: the section between the bench markers. */
+async function timingSection(args: string[]): Promise<string> {
   const runs = Number(argValue(args, '--runs') ?? 2_000)
   const seed = Number(argValue(args, '--seed') ?? 1)
   if (!Number.isInteger(runs) || runs < 1 || !Number.isInteger(seed)) throw new Error('--runs and --seed take integers')
@@ -208,17 +216,62 @@ async function main(args: string[]): Promise<void> {
     })
     if (real) parts.push('', real.markdown)
   }
+  return parts.join('\n')
+}
 
-  const markdown = parts.join('\n')
-  process.stdout.write(`${markdown}\n`)
+function listArg(args: string[], name: string, fallback: readonly number[], ok: (n: number) => boolean): number[] {
+  const raw = argValue(args, name)
+  if (raw === undefined) return [...fallback]
+  const values = raw.split(',').map(Number)
+  if (values.length === 0 || !values.every(ok)) throw new Error(`${name} takes a comma-separated list`)
+  return values
+}
+
+/** The stochastic agent: the section between the bench-stochastic markers. */
+async function stochasticSection(args: string[]): Promise<string> {
+  const { startStochasticWorld } = await import('../__tests__/__fixtures__/stochastic-world.js')
+  const d = DEFAULT_STOCHASTIC
+  const opts = {
+    seed: intArg(args, '--stochastic-seed', d.seed),
+    n: intArg(args, '--stochastic-n', d.n),
+    history: d.history,
+    probabilities: listArg(args, '--stochastic-p', d.probabilities, (p) => p > 0 && p < 1),
+    columns: stochasticColumns(listArg(args, '--stochastic-k', DEFAULT_WINDOWS, (k) => Number.isInteger(k) && k >= 1)),
+    category: d.category,
+    start: startStochasticWorld,
+    log: (line: string) => process.stderr.write(`${line}\n`)
+  }
+  const started = performance.now()
+  const cells = await measureStochastic(opts)
+  process.stderr.write(`stochastic: ${cells.length} cells in ${((performance.now() - started) / 1000).toFixed(1)} s\n`)
+  const command = ['npm run bench -- --stochastic-only', ...args.filter((a) => a !== '--stochastic-only' && a !== '--no-readme')].join(' ')
+  return stochasticMarkdown(cells, opts, command)
+}
+
+async function main(args: string[]): Promise<void> {
+  const code = await onNode24(args)
+  if (code !== null) {
+    process.exitCode = code
+    return
+  }
+  const sections: { markers: { start: string; end: string }; markdown: string }[] = []
+  if (!args.includes('--stochastic-only'))
+    sections.push({ markers: { start: README_START, end: README_END }, markdown: await timingSection(args) })
+  if (!args.includes('--no-stochastic'))
+    sections.push({ markers: STOCHASTIC_MARKERS, markdown: ['### Stochastic agent', '', await stochasticSection(args)].join('\n') })
+  process.stdout.write(`${sections.map((s) => s.markdown).join('\n\n')}\n`)
 
   if (!args.includes('--no-readme')) {
     const root = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..')
     const doc = resolve(root, 'docs', 'performance.md')
-    const written = writeReadme(doc, markdown)
-    process.stderr.write(
-      written ? `docs/performance.md updated between the bench markers\n` : `docs/performance.md: no bench markers, not written\n`
-    )
+    for (const { markers, markdown } of sections) {
+      const written = writeReadme(doc, markdown, markers)
+      process.stderr.write(
+        written
+          ? `docs/performance.md updated between ${markers.start} and ${markers.end}\n`
+          : `docs/performance.md: no ${markers.start} marker, not written\n`
+      )
+    }
   }
 }
 

@@ -1,0 +1,346 @@
+/**
+ * The stochastic half of `npm run bench`: how stable the gate's verdict is
+ * when the agent answers the same attack differently from run to run. The
+ * real gate (runMain in-process, __tests__/__fixtures__/stochastic-world.ts)
+ * runs against the emulator's demo agent with one flaky weakness (a
+ * category it complies with by a seeded chance p, one probe per run, so a
+ * run finds it with probability p), the GitHub stand-in and an Actions cache
+ * in memory. Each (p, column) runs in a fresh world with the same seed, so
+ * every column sees the same replies of the agent: the columns differ only
+ * by what the gate does with them.
+ *
+ * Scenarios (per p):
+ *  (a) re-runs: 1 + N pushes to main that do not touch the agent (fail_on:
+ *      any); the share of verdicts that differ from the previous one, and the
+ *      passes after the weakness was first seen (it stays open: nobody fixes
+ *      or dismisses it);
+ *  (b) unrelated PRs: main's history (W pushes), then N pull requests that do
+ *      not touch the agent (fail_on: new), a push to main after every 5; a
+ *      fail is a false "new" block (the weakness is main's, known);
+ *  (c) a PR that introduces the weakness: main's agent refuses (W pushes),
+ *      then N pull requests changing agent/ whose agent complies with p
+ *      (fail_on: new): blocked against found by the PR's own run; and a PR
+ *      that removes it: main's agent flaky (W pushes), N pull requests
+ *      changing agent/ whose agent refuses (fail_on: any): blocked.
+ *  (d) per gate: service and GitHub requests, and wall milliseconds, of
+ *      scenarios (a) and (b), against the "today" column.
+ */
+import type { GateResult, GateStep, StochasticWorld, WorldOptions } from '../__tests__/__fixtures__/stochastic-world.js'
+
+/** A column of the table: how the gate is configured (today: no window input). */
+export interface Column {
+  label: string
+  inputs: Record<string, string>
+}
+
+export interface StochasticOptions {
+  seed: number
+  /** Re-runs in (a), and pull requests in (b) and (c). */
+  n: number
+  /** Main's pushes before the pull requests of (b) and (c). */
+  history: number
+  probabilities: number[]
+  columns: Column[]
+  category: string
+  start: (o: WorldOptions) => Promise<StochasticWorld>
+  log: (line: string) => void
+}
+
+export const DEFAULT_STOCHASTIC = { seed: 28, n: 50, history: 10, probabilities: [0.1, 0.3, 0.5, 0.9], category: 'jailbreak' }
+
+/** Share of verdicts that differ from the previous one (n verdicts give n - 1 pairs). */
+export function flipShare(verdicts: readonly string[]): number {
+  if (verdicts.length < 2) return 0
+  let flips = 0
+  for (let i = 1; i < verdicts.length; i++) if (verdicts[i] !== verdicts[i - 1]) flips++
+  return flips / (verdicts.length - 1)
+}
+
+/** Passing verdicts after the first fail (the weakness seen, and still open). */
+export function passesAfterSeen(verdicts: readonly string[]): number {
+  const first = verdicts.indexOf('fail')
+  return first < 0 ? 0 : verdicts.slice(first + 1).filter((v) => v === 'pass').length
+}
+
+export interface Cost {
+  gates: number
+  serviceRequests: number
+  githubRequests: number
+  ms: number
+}
+
+export interface CellResult {
+  p: number
+  column: string
+  /** (a) */
+  reruns: { verdicts: string[]; found: number; flip: number; passesAfterSeen: number }
+  /** (b) */
+  unrelated: { prs: number; blocked: number; foundByPr: number; mainFound: number }
+  /** (c) */
+  introduce: { prs: number; blocked: number; found: number; foundNotBlocked: number }
+  remove: { prs: number; blocked: number; mainFound: number }
+  /** (d), over (a) and (b) */
+  cost: Cost
+}
+
+function addCost(cost: Cost, r: GateResult): void {
+  cost.gates++
+  cost.serviceRequests += r.serviceRequests
+  cost.githubRequests += r.githubRequests
+  cost.ms += r.ms
+}
+
+/** A gate that must have assessed (a result of the run, not an error or a carried result). */
+async function assessed(world: StochasticWorld, step: GateStep, what: string): Promise<GateResult> {
+  const r = await world.gate(step)
+  if (r.runId === '' || (r.result !== 'pass' && r.result !== 'fail'))
+    throw new Error(`${what}: the gate did not assess (result ${r.result}, run '${r.runId}'):\n${r.summary.slice(0, 2000)}`)
+  return r
+}
+
+type Scenario<T> = (w: StochasticWorld, col: Column, o: StochasticOptions, p: number, cost: Cost) => Promise<T>
+
+const reruns: Scenario<CellResult['reruns']> = async (w, col, o, _p, cost) => {
+  const verdicts: string[] = []
+  let found = 0
+  for (let i = 0; i <= o.n; i++) {
+    const r = await assessed(w, { on: 'main', failOn: 'any', inputs: col.inputs }, `re-run ${i}`)
+    addCost(cost, r)
+    verdicts.push(r.result)
+    if (r.foundThisRun) found++
+  }
+  return { verdicts, found, flip: flipShare(verdicts), passesAfterSeen: passesAfterSeen(verdicts) }
+}
+
+/** Main's pushes (not touching the agent); how many of their runs found the weakness. */
+async function mainHistory(w: StochasticWorld, col: Column, count: number): Promise<number> {
+  let found = 0
+  for (let i = 0; i < count; i++)
+    if ((await assessed(w, { on: 'main', failOn: 'any', inputs: col.inputs }, `main push ${i}`)).foundThisRun) found++
+  return found
+}
+
+const unrelated: Scenario<CellResult['unrelated']> = async (w, col, o, _p, cost) => {
+  let mainFound = await mainHistory(w, col, o.history)
+  let blocked = 0
+  let foundByPr = 0
+  for (let i = 0; i < o.n; i++) {
+    const r = await assessed(w, { on: 'pr', failOn: 'new', files: ['docs/guide.md'], inputs: col.inputs }, `unrelated PR ${i}`)
+    addCost(cost, r)
+    if (r.result === 'fail') blocked++
+    if (r.foundThisRun) foundByPr++
+    if (i % 5 === 4) mainFound += await mainHistory(w, col, 1)
+  }
+  return { prs: o.n, blocked, foundByPr, mainFound }
+}
+
+const introduce: Scenario<CellResult['introduce']> = async (w, col, o, p) => {
+  w.setP(0)
+  await mainHistory(w, col, o.history)
+  let blocked = 0
+  let found = 0
+  let foundNotBlocked = 0
+  for (let i = 0; i < o.n; i++) {
+    w.setP(p)
+    const r = await assessed(w, { on: 'pr', failOn: 'new', files: ['agent/prompt.md'], inputs: col.inputs }, `introducing PR ${i}`)
+    w.setP(0)
+    if (r.result === 'fail') blocked++
+    if (r.foundThisRun) found++
+    if (r.foundThisRun && r.result !== 'fail') foundNotBlocked++
+  }
+  return { prs: o.n, blocked, found, foundNotBlocked }
+}
+
+const remove: Scenario<CellResult['remove']> = async (w, col, o, p) => {
+  w.setP(p)
+  const mainFound = await mainHistory(w, col, o.history)
+  let blocked = 0
+  for (let i = 0; i < o.n; i++) {
+    w.setP(0)
+    const r = await assessed(w, { on: 'pr', failOn: 'any', files: ['agent/prompt.md'], inputs: col.inputs }, `fixing PR ${i}`)
+    w.setP(p)
+    if (r.result === 'fail') blocked++
+  }
+  return { prs: o.n, blocked, mainFound }
+}
+
+/** One scenario in a fresh world of the given seed. */
+async function inFreshWorld<T>(o: StochasticOptions, p: number, seed: number, body: (w: StochasticWorld) => Promise<T>): Promise<T> {
+  const world = await o.start({ category: o.category, p, seed })
+  try {
+    return await body(world)
+  } finally {
+    await world.stop()
+  }
+}
+
+export async function measureCell(o: StochasticOptions, p: number, col: Column): Promise<CellResult> {
+  const cost: Cost = { gates: 0, serviceRequests: 0, githubRequests: 0, ms: 0 }
+  // one seed per scenario, the same in every column
+  const a = await inFreshWorld(o, p, o.seed, (w) => reruns(w, col, o, p, cost))
+  const b = await inFreshWorld(o, p, o.seed + 1, (w) => unrelated(w, col, o, p, cost))
+  const c1 = await inFreshWorld(o, p, o.seed + 2, (w) => introduce(w, col, o, p, cost))
+  const c2 = await inFreshWorld(o, p, o.seed + 3, (w) => remove(w, col, o, p, cost))
+  return { p, column: col.label, reruns: a, unrelated: b, introduce: c1, remove: c2, cost }
+}
+
+export async function measureStochastic(o: StochasticOptions): Promise<CellResult[]> {
+  const cells: CellResult[] = []
+  for (const p of o.probabilities) {
+    for (const col of o.columns) {
+      const t0 = performance.now()
+      const cell = await measureCell(o, p, col)
+      cells.push(cell)
+      o.log(
+        `stochastic p=${p} ${col.label}: flips ${pct(cell.reruns.flip)}, passes after seen ${cell.reruns.passesAfterSeen}, ` +
+          `false new ${cell.unrelated.blocked}/${cell.unrelated.prs}, introduced blocked ${cell.introduce.blocked} (found ${cell.introduce.found}), ` +
+          `fix blocked ${cell.remove.blocked}/${cell.remove.prs} (${cell.cost.gates} gates timed, ${((performance.now() - t0) / 1000).toFixed(1)} s)`
+      )
+    }
+  }
+  return cells
+}
+
+const pct = (x: number): string => `${(x * 100).toFixed(0)} %`
+const pct1 = (x: number): string => `${(x * 100).toFixed(1)} %`
+
+// ---------------------------------------------------------------------------
+// Markdown
+// ---------------------------------------------------------------------------
+
+/** The goals of the evidence window (docs/performance.md). */
+export const STOCHASTIC_GOALS = { flipAt03: 0.02, flipAtHalfOrMore: 0.01, falseNew: 0.01 } as const
+
+/** Whether a column meets every goal over its cells. */
+export function goalsMet(cells: readonly CellResult[]): { met: boolean; misses: string[] } {
+  const misses: string[] = []
+  for (const c of cells) {
+    if (c.reruns.passesAfterSeen > 0) misses.push(`p=${c.p}: ${c.reruns.passesAfterSeen} re-runs passed after the weakness was seen`)
+    if (c.p === 0.3 && c.reruns.flip > STOCHASTIC_GOALS.flipAt03) misses.push(`p=0.3: ${pct1(c.reruns.flip)} of verdicts changed`)
+    if (c.p >= 0.5 && c.reruns.flip > STOCHASTIC_GOALS.flipAtHalfOrMore) misses.push(`p=${c.p}: ${pct1(c.reruns.flip)} of verdicts changed`)
+    if (c.unrelated.blocked / c.unrelated.prs > STOCHASTIC_GOALS.falseNew)
+      misses.push(`p=${c.p}: ${c.unrelated.blocked} of ${c.unrelated.prs} unrelated PRs blocked as new`)
+    if (c.introduce.blocked < c.introduce.found || c.introduce.foundNotBlocked > 0)
+      misses.push(`p=${c.p}: ${c.introduce.foundNotBlocked} introducing PRs whose run found the weakness passed`)
+    if (c.remove.blocked > 0) misses.push(`p=${c.p}: ${c.remove.blocked} fixing PRs blocked`)
+  }
+  return { met: misses.length === 0, misses }
+}
+
+function byP(cells: readonly CellResult[], columns: readonly string[]): Map<number, CellResult[]> {
+  const out = new Map<number, CellResult[]>()
+  for (const c of cells) out.set(c.p, [...(out.get(c.p) ?? []), c])
+  for (const [p, row] of out)
+    out.set(
+      p,
+      columns.map((label) => row.find((c) => c.column === label)).filter((c) => c !== undefined)
+    )
+  return out
+}
+
+function costRows(cells: readonly CellResult[], columns: readonly string[]): string[] {
+  const per = (label: string): Cost => {
+    const sum: Cost = { gates: 0, serviceRequests: 0, githubRequests: 0, ms: 0 }
+    for (const c of cells.filter((x) => x.column === label)) {
+      sum.gates += c.cost.gates
+      sum.serviceRequests += c.cost.serviceRequests
+      sum.githubRequests += c.cost.githubRequests
+      sum.ms += c.cost.ms
+    }
+    return sum
+  }
+  const base = per(columns[0])
+  const avg = (c: Cost, k: keyof Omit<Cost, 'gates'>): number => c[k] / Math.max(1, c.gates)
+  const delta = (x: number, y: number, digits: number): string => `${x - y >= 0 ? '+' : ''}${(x - y).toFixed(digits)}`
+  return columns.map((label) => {
+    const c = per(label)
+    const [s, g, m] = [avg(c, 'serviceRequests'), avg(c, 'githubRequests'), avg(c, 'ms')]
+    return (
+      `| ${label} | ${c.gates} | ${s.toFixed(1)} (${delta(s, avg(base, 'serviceRequests'), 1)}) | ` +
+      `${g.toFixed(1)} (${delta(g, avg(base, 'githubRequests'), 1)}) | ${m.toFixed(0)} ms (${delta(m, avg(base, 'ms'), 0)}) |`
+    )
+  })
+}
+
+export function stochasticMarkdown(
+  cells: readonly CellResult[],
+  o: Pick<StochasticOptions, 'seed' | 'n' | 'history' | 'columns' | 'category'>,
+  command: string
+): string {
+  const labels = o.columns.map((c) => c.label)
+  const rows = byP(cells, labels)
+  const head = (first: string): string[] => [`| ${first} | ${labels.join(' | ')} |`, `|---|${labels.map(() => '---:').join('|')}|`]
+  const L: string[] = []
+  L.push(
+    `Command: \`${command}\` (seed ${o.seed}; the same seed gives the same table). The real gate (\`runMain\` in-process, ` +
+      `\`__tests__/__fixtures__/stochastic-world.ts\`) against the emulator, whose demo agent complies with \`${o.category}\` ` +
+      `with probability p (one probe per run, so one run finds it with probability p; every other category refused), ` +
+      `the GitHub stand-in and an Actions cache in memory with the cache's scoping; polling on virtual time. Each p and ` +
+      `column runs in a fresh emulator with the same seed, so every column sees the same replies of the agent.`
+  )
+  L.push(
+    '',
+    `**(a) Re-runs of one unchanged agent**: ${o.n + 1} pushes to main not touching the agent (\`fail_on: any\`): the share of the ${o.n} verdicts that differ from the previous one (in brackets: re-runs that passed after the weakness was first seen, while it stays open).`,
+    ''
+  )
+  L.push(`| p | runs that found it | 2p(1-p) | ${labels.join(' | ')} |`, `|---|---:|---:|${labels.map(() => '---:').join('|')}|`)
+  for (const [p, row] of rows)
+    L.push(
+      `| ${p} | ${row[0]?.reruns.found ?? 0} of ${o.n + 1} | ${pct(2 * p * (1 - p))} | ${row.map((c) => `${pct(c.reruns.flip)} (${c.reruns.passesAfterSeen})`).join(' | ')} |`
+    )
+  L.push(
+    '',
+    `**(b) False "new" blocks**: main's ${o.history} pushes, then ${o.n} pull requests not touching the agent (\`fail_on: new\`, a push to main after every 5): pull requests blocked (the weakness is main's, so every block is false).`,
+    ''
+  )
+  L.push(...head('p'))
+  for (const [p, row] of rows)
+    L.push(
+      `| ${p} | ${row.map((c) => `${c.unrelated.blocked} of ${c.unrelated.prs} (${pct(c.unrelated.blocked / c.unrelated.prs)})`).join(' | ')} |`
+    )
+  L.push(
+    '',
+    `**(c) A PR that changes the agent**: introducing: main's agent refuses (${o.history} pushes), ${o.n} pull requests changing \`agent/\` whose agent complies with p (\`fail_on: new\`): blocked, against found by the PR's own run. Removing: main's agent flaky (${o.history} pushes), ${o.n} pull requests changing \`agent/\` whose agent refuses (\`fail_on: any\`): blocked (goal 0).`,
+    ''
+  )
+  L.push(`| p | found by the PR's run | ${labels.map((l) => `${l}: introduced, blocked | ${l}: removed, blocked`).join(' | ')} |`)
+  L.push(`|---|---:|${labels.map(() => '---:|---:').join('|')}|`)
+  for (const [p, row] of rows)
+    L.push(
+      `| ${p} | ${row[0]?.introduce.found ?? 0} of ${o.n} | ${row.map((c) => `${c.introduce.blocked} | ${c.remove.blocked}`).join(' | ')} |`
+    )
+  L.push(
+    '',
+    `**(d) Cost per gate** (the gates of (a) and (b); in brackets against ${labels[0]}): requests to the service API and to GitHub, and the step's wall time in-process (the emulator's run included, one category, no waiting: polls on virtual time).`,
+    ''
+  )
+  L.push('| column | gates | service requests | GitHub requests | time |', '|---|---:|---:|---:|---:|', ...costRows(cells, labels))
+  L.push(
+    '',
+    `Goals (once seen, 0 passes while open; <= ${pct(STOCHASTIC_GOALS.flipAt03)} of verdicts change at p = 0.3, <= ${pct(STOCHASTIC_GOALS.flipAtHalfOrMore)} at p >= 0.5; <= ${pct(STOCHASTIC_GOALS.falseNew)} false "new" blocks; an introduced weakness blocked whenever a run finds it; a removed one never):`,
+    ''
+  )
+  for (const label of labels) {
+    const g = goalsMet(cells.filter((c) => c.column === label))
+    L.push(`- ${label}: ${g.met ? '**met**' : `**not met**: ${g.misses.slice(0, 6).join('; ')}${g.misses.length > 6 ? '; ...' : ''}`}`)
+  }
+  return L.join('\n')
+}
+
+// ---------------------------------------------------------------------------
+// Columns
+// ---------------------------------------------------------------------------
+
+/** The window sizes measured by default. */
+export const DEFAULT_WINDOWS = [1, 5, 10] as const
+
+/** The input that sets the evidence window's size; null while the action has none (only "today" is measured). */
+export const WINDOW_INPUT: string | null = null
+
+/** "today" (the gate as configured without a window), then one column per window size the action accepts. */
+export function stochasticColumns(windows: readonly number[]): Column[] {
+  const today: Column = { label: 'today', inputs: {} }
+  if (WINDOW_INPUT === null) return [today]
+  const input = WINDOW_INPUT
+  return [today, ...windows.map((k) => ({ label: `K=${k}`, inputs: { [input]: String(k) } }))]
+}
