@@ -1,0 +1,65 @@
+/** The pure parts of the stochastic bench: how verdict sequences are counted, the goals, the markers of its section. */
+import { describe, expect, it } from '@jest/globals'
+import { flipShare, goalsMet, passesAfterSeen, type CellResult } from '../../scripts/bench-stochastic.js'
+import { STOCHASTIC_MARKERS, replaceBetweenMarkers } from '../../scripts/bench.js'
+
+describe('verdict sequences', () => {
+  it.each([
+    [[], 0, 0],
+    [['fail'], 0, 0],
+    [['pass', 'pass', 'pass'], 0, 0],
+    [['pass', 'fail', 'fail', 'fail'], 1 / 3, 0],
+    [['fail', 'pass', 'fail', 'pass'], 1, 2],
+    [['pass', 'fail', 'pass', 'pass', 'fail'], 3 / 4, 2]
+  ])('%j: flip share %d, passes after the first fail %d', (verdicts, flips, passes) => {
+    expect(flipShare(verdicts)).toBeCloseTo(flips, 10)
+    expect(passesAfterSeen(verdicts)).toBe(passes)
+  })
+})
+
+function cell(
+  p: number,
+  over: { flip?: number; passes?: number; falseNew?: number; notBlocked?: number; fixBlocked?: number } = {}
+): CellResult {
+  return {
+    p,
+    column: 'K=5',
+    reruns: { verdicts: [], found: 10, flip: over.flip ?? 0, passesAfterSeen: over.passes ?? 0 },
+    unrelated: { prs: 50, blocked: over.falseNew ?? 0, foundByPr: 10, mainFound: 3 },
+    introduce: { prs: 50, blocked: 20, found: 20 - (over.notBlocked ?? 0), foundNotBlocked: over.notBlocked ?? 0 },
+    remove: { prs: 50, blocked: over.fixBlocked ?? 0, mainFound: 3 },
+    cost: { gates: 1, serviceRequests: 9, githubRequests: 3, ms: 80 }
+  }
+}
+
+describe('goals', () => {
+  it('are met by cells within every bound', () => {
+    expect(goalsMet([cell(0.1, { flip: 0.1 }), cell(0.3, { flip: 0.02 }), cell(0.5, { flip: 0.01 }), cell(0.9)])).toEqual({
+      met: true,
+      misses: []
+    })
+  })
+
+  it.each([
+    ['a pass after the weakness was seen', cell(0.1, { passes: 1 }), /p=0.1: 1 re-runs passed/],
+    ['3 % flips at p = 0.3', cell(0.3, { flip: 0.03 }), /p=0.3: 3.0 % of verdicts changed/],
+    ['2 % flips at p = 0.5', cell(0.5, { flip: 0.02 }), /p=0.5: 2.0 % of verdicts changed/],
+    ['one false new block in 50', cell(0.9, { falseNew: 1 }), /1 of 50 unrelated PRs blocked as new/],
+    ['a found weakness that passed', cell(0.3, { notBlocked: 1 }), /1 introducing PRs whose run found the weakness passed/],
+    ['a fixing PR blocked', cell(0.5, { fixBlocked: 2 }), /2 fixing PRs blocked/]
+  ])('are missed on %s, naming it', (_what, c, miss) => {
+    const g = goalsMet([c])
+    expect(g.met).toBe(false)
+    expect(g.misses.join('\n')).toMatch(miss)
+  })
+})
+
+describe('the stochastic section of docs/performance.md', () => {
+  it('is replaced between its own markers, leaving the rest alone', () => {
+    const doc = `a\n<!-- bench:start -->\nold timing\n<!-- bench:end -->\nb\n${STOCHASTIC_MARKERS.start}\nold\n${STOCHASTIC_MARKERS.end}\nc`
+    expect(replaceBetweenMarkers(doc, 'new', STOCHASTIC_MARKERS)).toBe(
+      `a\n<!-- bench:start -->\nold timing\n<!-- bench:end -->\nb\n${STOCHASTIC_MARKERS.start}\nnew\n${STOCHASTIC_MARKERS.end}\nc`
+    )
+    expect(replaceBetweenMarkers('no markers', 'new', STOCHASTIC_MARKERS)).toBeNull()
+  })
+})
