@@ -26,8 +26,9 @@
  *      scenarios (a) and (b), against the "today" column.
  */
 import type { GateResult, GateStep, StochasticWorld, WorldOptions } from '../__tests__/__fixtures__/stochastic-world.js'
+import { INPUT_DEFAULTS } from '../src/action/inputs/defaults.js'
 
-/** A column of the table: how the gate is configured (today: no window input). */
+/** A column of the table: the inputs that configure the gate (the evidence window's size). */
 export interface Column {
   label: string
   inputs: Record<string, string>
@@ -67,7 +68,23 @@ export interface Cost {
   serviceRequests: number
   githubRequests: number
   ms: number
+  msToTrigger: number
+  /** What the reports say the window read: runs, service requests, GitHub requests. */
+  windowRuns: number
+  windowService: number
+  windowGithub: number
 }
+
+const noCost = (): Cost => ({
+  gates: 0,
+  serviceRequests: 0,
+  githubRequests: 0,
+  ms: 0,
+  msToTrigger: 0,
+  windowRuns: 0,
+  windowService: 0,
+  windowGithub: 0
+})
 
 export interface CellResult {
   p: number
@@ -88,6 +105,10 @@ function addCost(cost: Cost, r: GateResult): void {
   cost.serviceRequests += r.serviceRequests
   cost.githubRequests += r.githubRequests
   cost.ms += r.ms
+  cost.msToTrigger += r.msToTrigger
+  cost.windowRuns += r.window?.runsRead ?? 0
+  cost.windowService += r.window?.serviceRequests ?? 0
+  cost.windowGithub += r.window?.githubRequests ?? 0
 }
 
 /** A gate that must have assessed (a result of the run, not an error or a carried result). */
@@ -175,7 +196,7 @@ async function inFreshWorld<T>(o: StochasticOptions, p: number, seed: number, bo
 }
 
 export async function measureCell(o: StochasticOptions, p: number, col: Column): Promise<CellResult> {
-  const cost: Cost = { gates: 0, serviceRequests: 0, githubRequests: 0, ms: 0 }
+  const cost = noCost()
   // one seed per scenario, the same in every column
   const a = await inFreshWorld(o, p, o.seed, (w) => reruns(w, col, o, p, cost))
   const b = await inFreshWorld(o, p, o.seed + 1, (w) => unrelated(w, col, o, p, cost))
@@ -240,24 +261,21 @@ function byP(cells: readonly CellResult[], columns: readonly string[]): Map<numb
 
 function costRows(cells: readonly CellResult[], columns: readonly string[]): string[] {
   const per = (label: string): Cost => {
-    const sum: Cost = { gates: 0, serviceRequests: 0, githubRequests: 0, ms: 0 }
-    for (const c of cells.filter((x) => x.column === label)) {
-      sum.gates += c.cost.gates
-      sum.serviceRequests += c.cost.serviceRequests
-      sum.githubRequests += c.cost.githubRequests
-      sum.ms += c.cost.ms
-    }
+    const sum = noCost()
+    for (const c of cells.filter((x) => x.column === label)) for (const k of Object.keys(sum) as (keyof Cost)[]) sum[k] += c.cost[k]
     return sum
   }
   const base = per(columns[0])
-  const avg = (c: Cost, k: keyof Omit<Cost, 'gates'>): number => c[k] / Math.max(1, c.gates)
-  const delta = (x: number, y: number, digits: number): string => `${x - y >= 0 ? '+' : ''}${(x - y).toFixed(digits)}`
+  const avg = (c: Cost, k: keyof Cost): number => c[k] / Math.max(1, c.gates)
+  const cell = (c: Cost, k: keyof Cost, digits: number, unit = ''): string => {
+    const d = avg(c, k) - avg(base, k)
+    return `${avg(c, k).toFixed(digits)}${unit} (${d >= 0 ? '+' : ''}${d.toFixed(digits)})`
+  }
   return columns.map((label) => {
     const c = per(label)
-    const [s, g, m] = [avg(c, 'serviceRequests'), avg(c, 'githubRequests'), avg(c, 'ms')]
     return (
-      `| ${label} | ${c.gates} | ${s.toFixed(1)} (${delta(s, avg(base, 'serviceRequests'), 1)}) | ` +
-      `${g.toFixed(1)} (${delta(g, avg(base, 'githubRequests'), 1)}) | ${m.toFixed(0)} ms (${delta(m, avg(base, 'ms'), 0)}) |`
+      `| ${label} | ${c.gates} | ${avg(c, 'windowRuns').toFixed(1)} | ${avg(c, 'windowService').toFixed(1)} | ${avg(c, 'windowGithub').toFixed(1)} | ` +
+      `${cell(c, 'serviceRequests', 1)} | ${cell(c, 'githubRequests', 1)} | ${cell(c, 'msToTrigger', 0, ' ms')} | ${cell(c, 'ms', 0, ' ms')} |`
     )
   })
 }
@@ -311,10 +329,14 @@ export function stochasticMarkdown(
     )
   L.push(
     '',
-    `**(d) Cost per gate** (the gates of (a) and (b); in brackets against ${labels[0]}): requests to the service API and to GitHub, and the step's wall time in-process (the emulator's run included, one category, no waiting: polls on virtual time).`,
+    `**(d) Cost per gate** (means over the gates of (a) and (b); in brackets against ${labels[0]}): what the step's report says the window read (\`baseline.window\`: runs, service requests, GitHub requests), every request of the step to the service API and to GitHub (the emulator's and the stand-in's logs), the wall time from the step's start to its trigger reaching the emulator (the window is read before it), and the whole step in-process (one category, the emulator's run included; polls on virtual time).`,
     ''
   )
-  L.push('| column | gates | service requests | GitHub requests | time |', '|---|---:|---:|---:|---:|', ...costRows(cells, labels))
+  L.push(
+    '| column | gates | window: runs read | window: service requests | window: GitHub requests | service requests | GitHub requests | start to trigger | whole step |',
+    '|---|---:|---:|---:|---:|---:|---:|---:|---:|',
+    ...costRows(cells, labels)
+  )
   L.push(
     '',
     `Goals (once seen, 0 passes while open; <= ${pct(STOCHASTIC_GOALS.flipAt03)} of verdicts change at p = 0.3, <= ${pct(STOCHASTIC_GOALS.flipAtHalfOrMore)} at p >= 0.5; <= ${pct(STOCHASTIC_GOALS.falseNew)} false "new" blocks; an introduced weakness blocked whenever a run finds it; a removed one never):`,
@@ -334,13 +356,14 @@ export function stochasticMarkdown(
 /** The window sizes measured by default. */
 export const DEFAULT_WINDOWS = [1, 5, 10] as const
 
-/** The input that sets the evidence window's size; null while the action has none (only "today" is measured). */
-export const WINDOW_INPUT: string | null = null
-
-/** "today" (the gate as configured without a window), then one column per window size the action accepts. */
+/**
+ * One column per window size: the input evidence_runs (K, the runs of one
+ * agent pooled as its evidence). K = 1 is today's gate: this run alone, and
+ * main's newest run as the baseline.
+ */
 export function stochasticColumns(windows: readonly number[]): Column[] {
-  const today: Column = { label: 'today', inputs: {} }
-  if (WINDOW_INPUT === null) return [today]
-  const input = WINDOW_INPUT
-  return [today, ...windows.map((k) => ({ label: `K=${k}`, inputs: { [input]: String(k) } }))]
+  return windows.map((k) => ({
+    label: k === 1 ? 'K=1 (today)' : k === Number(INPUT_DEFAULTS.evidence_runs) ? `K=${k} (default)` : `K=${k}`,
+    inputs: { evidence_runs: String(k) }
+  }))
 }

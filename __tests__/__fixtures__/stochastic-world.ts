@@ -16,13 +16,13 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { runMain } from '../../src/action/main.js'
-import type { Baseline } from '../../src/baseline/baseline.js'
 import type { BaselineStore } from '../../src/baseline/store.js'
+import { evidenceKey } from '../../src/evidence/records.js'
 import { startEmulator, type Emulator } from '../../src/emulator/server.js'
 import { createClient } from '../../src/service/client.js'
 import { fakeClock } from './fake-clock.js'
 import { fakeActionIO } from './fake-io.js'
-import { startGitHubStandin, type GitHubStandin } from './github-standin.js'
+import { startGitHubStandin, type GitHubStandin, type ListedCacheEntry } from './github-standin.js'
 import { stopStarted } from './teardown.js'
 import { checkoutWith } from './workspace.js'
 
@@ -63,33 +63,40 @@ export interface GateResult {
   /** Requests of the step: to the service API, and to the GitHub stand-in. */
   serviceRequests: number
   githubRequests: number
+  /** What the step's report says reading the evidence window cost (report.json baseline.window); null when none was read. */
+  window: { runsRead: number; serviceRequests: number; githubRequests: number } | null
   /** Wall time of runMain (the emulator's run included; polling on virtual time). */
   ms: number
+  /** Wall time from the step's start to its trigger reaching the emulator (the policy and the window are read before it). */
+  msToTrigger: number
   summary: string
 }
 
-/** The runner's Actions cache in memory, with its scoping rules (see the header). */
-export function scopedMemoryCache(): { storeFor(ref: string, base?: string): BaselineStore; saved: { ref: string; run: string }[] } {
-  const entries: { ref: string; baseline: Baseline }[] = []
+/**
+ * The runner's Actions cache in memory, as the gate sees it: a save goes to
+ * the step's ref, and GitHub's caches API (served by the GitHub stand-in)
+ * lists each entry with that ref, newest first.
+ */
+export function scopedMemoryCache(gh: GitHubStandin): {
+  storeFor(ref: string, now: () => number): BaselineStore
+  entries: ListedCacheEntry[]
+} {
+  const entries: ListedCacheEntry[] = []
+  gh.setActionsCaches((q) =>
+    entries
+      .filter((e) => (q.key === undefined || e.key.startsWith(q.key)) && (q.ref === undefined || e.ref === q.ref))
+      .sort((a, b) => b.id - a.id)
+  )
   return {
-    saved: [],
-    storeFor(ref, base) {
-      const saved = this.saved
-      return {
-        load: async (modelId) => {
-          for (const scope of base ? [ref, base] : [ref]) {
-            const hit = entries.filter((e) => e.ref === scope && e.baseline.model_id === modelId).at(-1)
-            if (hit) return { baseline: hit.baseline, where: `memory cache (${scope})` }
-          }
-          return { baseline: null, why: 'no baseline saved by the default branch yet (no cache entry)' }
-        },
-        save: async (baseline) => {
-          entries.push({ ref, baseline })
-          saved.push({ ref, run: baseline.run_id })
-          return { saved: true, where: `memory cache (${ref})` }
-        }
+    entries,
+    storeFor: (ref, now) => ({
+      save: async (baseline, agentKey) => {
+        const key = evidenceKey(agentKey, baseline.run_id, baseline.commit)
+        if (key === null) return { saved: false, where: '' }
+        entries.push({ key, ref, created_at: new Date(now()).toISOString(), id: entries.length + 1 })
+        return { saved: true, where: `memory cache entry ${key} (${ref})` }
       }
-    }
+    })
   }
 }
 
@@ -126,7 +133,9 @@ export async function startStochasticWorld(opts: WorldOptions): Promise<Stochast
 }
 
 function worldOf(emu: Emulator, gh: GitHubStandin, opts: WorldOptions): StochasticWorld {
-  const cache = scopedMemoryCache()
+  const cache = scopedMemoryCache(gh)
+  // virtual time starts now (the emulator stamps runs with the real time), 10 minutes a step
+  const start = Date.now()
   const temp = mkdtempSync(join(tmpdir(), 'asas-stochastic-'))
   const workspace = checkoutWith({})
   let mainHead = sha()
@@ -153,8 +162,9 @@ function worldOf(emu: Emulator, gh: GitHubStandin, opts: WorldOptions): Stochast
         gh.seedPull({ number, headSha: head, commits: [head] })
         event = pullOpened(number, head, mainHead)
       }
-      const store = s.on === 'main' ? cache.storeFor('refs/heads/main') : cache.storeFor(event.env.GITHUB_REF, 'refs/heads/main')
-      return runGate({ emu, gh, store, temp, workspace, step, event, category: opts.category }, s)
+      const clock = fakeClock(start + step * 10 * 60_000)
+      const store = cache.storeFor(event.env.GITHUB_REF, () => clock.now())
+      return runGate({ emu, gh, store, clock, temp, workspace, step, event, category: opts.category }, s)
     },
     stop: async () => {
       await stopStarted(emu, gh)
@@ -200,6 +210,7 @@ interface GateContext {
   emu: Emulator
   gh: GitHubStandin
   store: BaselineStore
+  clock: ReturnType<typeof fakeClock>
   temp: string
   workspace: string
   step: number
@@ -209,7 +220,7 @@ interface GateContext {
 
 async function runGate(c: GateContext, s: GateStep): Promise<GateResult> {
   const { emu, gh } = c
-  const clock = fakeClock(Date.parse('2026-11-21T12:00:00Z') + c.step * 10 * 60_000)
+  const { clock } = c
   const eventPath = join(c.temp, `event-${c.step}.json`)
   writeFileSync(eventPath, JSON.stringify(c.event.payload))
   const io = fakeActionIO(
@@ -242,6 +253,7 @@ async function runGate(c: GateContext, s: GateStep): Promise<GateResult> {
   const logFrom = emu.requestLog.length
   const ghFrom = gh.requests.length
   const t0 = performance.now()
+  const wallStart = Date.now()
   await runMain({
     io,
     clock,
@@ -252,6 +264,7 @@ async function runGate(c: GateContext, s: GateStep): Promise<GateResult> {
       createClient({ baseUrl: emu.url, apiKey: emu.keys.full, clock, deadline, log: opts?.log, requestTimeoutMs: opts?.requestTimeoutMs })
   })
   const ms = performance.now() - t0
+  const trigger = emu.requestLog.slice(logFrom).find((e) => e.endpoint === 'triggerRun')
   const serviceRequests = emu.requestLog.slice(logFrom).filter((e) => e.path.startsWith('/api/v1')).length
   const githubRequests = gh.requests.length - ghFrom
   // an output the step did not set is absent
@@ -262,11 +275,12 @@ async function runGate(c: GateContext, s: GateStep): Promise<GateResult> {
     failed: io.failures.length > 0,
     runId,
     foundThisRun: runId !== '' && (await runFound(emu, runId, c.category)),
-    reported: reportedFinding(outputs.report_path, c.category),
+    ...fromReport(outputs.report_path, c.category),
     newCount: Number(outputs.new_count ?? '0') || 0,
     serviceRequests,
     githubRequests,
     ms,
+    msToTrigger: trigger ? trigger.at - wallStart : NaN,
     summary: io.summary.join('\n')
   }
 }
@@ -279,10 +293,19 @@ async function runFound(emu: Emulator, runId: string, category: string): Promise
   return body.findings.some((f) => f.category === category)
 }
 
-/** The category's finding in the step's JSON report (null when the report lists none). */
-function reportedFinding(reportPath: string | undefined, category: string): { baseline: string | null } | null {
-  if (!reportPath) return null
-  const report = JSON.parse(readFileSync(reportPath, 'utf8')) as { findings?: { category: string; baseline?: string | null }[] }
+interface ReportJson {
+  findings?: { category: string; baseline?: string | null }[]
+  baseline?: { window?: { runs_read: number; service_requests: number; github_requests: number } | null }
+}
+
+/** The category's finding in the step's JSON report (null when it lists none), and what the window cost. */
+function fromReport(reportPath: string | undefined, category: string): Pick<GateResult, 'reported' | 'window'> {
+  if (!reportPath) return { reported: null, window: null }
+  const report = JSON.parse(readFileSync(reportPath, 'utf8')) as ReportJson
   const f = report.findings?.find((x) => x.category === category)
-  return f ? { baseline: f.baseline ?? null } : null
+  const w = report.baseline?.window
+  return {
+    reported: f ? { baseline: f.baseline ?? null } : null,
+    window: w ? { runsRead: w.runs_read, serviceRequests: w.service_requests, githubRequests: w.github_requests } : null
+  }
 }

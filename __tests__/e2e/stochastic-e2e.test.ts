@@ -7,11 +7,20 @@
  * (scripts/bench-stochastic.ts), run here on a fixed seed with few runs: the
  * same seed gives the same replies, so every count below is deterministic.
  *
- * (c) A pull request that changes the agent is judged on its own runs: one
+ * With the evidence window at its default (evidence_runs 5):
+ * (a) re-runs of one unchanged agent: once the weakness has been seen, no
+ *     re-run passes while it is open (nobody fixes or dismisses it), so the
+ *     verdict changes once at most;
+ * (b) pull requests that do not touch the agent are never blocked as "new"
+ *     by main's flaky weakness, though their own runs see it;
+ * (c) a pull request that changes the agent is judged on its own runs: one
  *     whose run finds a weakness it introduced is blocked every time; one
  *     that removes main's weakness is never blocked by main's evidence.
+ * The same scenarios with evidence_runs 1 (one run's findings as the whole
+ * truth, as before the window) flip and block falsely on this seed: the
+ * checks can tell the two apart.
  */
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals'
+import { beforeAll, describe, expect, it } from '@jest/globals'
 import { startStochasticWorld } from '../__fixtures__/stochastic-world.js'
 import { measureCell, type CellResult, type StochasticOptions } from '../../scripts/bench-stochastic.js'
 
@@ -20,7 +29,10 @@ const OPTIONS: StochasticOptions = {
   n: 8,
   history: 5,
   probabilities: [0.5],
-  columns: [{ label: 'default', inputs: {} }],
+  columns: [
+    { label: 'default', inputs: {} },
+    { label: 'K=1', inputs: { evidence_runs: '1' } }
+  ],
   category: 'jailbreak',
   start: startStochasticWorld,
   log: () => undefined
@@ -28,18 +40,39 @@ const OPTIONS: StochasticOptions = {
 
 describe('the gate against a flaky weakness (p = 0.5, seed 28)', () => {
   let cell: CellResult
+  let oneRun: CellResult
 
   beforeAll(async () => {
     cell = await measureCell(OPTIONS, 0.5, OPTIONS.columns[0])
-  }, 120_000)
-  afterAll(() => undefined)
+    oneRun = await measureCell(OPTIONS, 0.5, OPTIONS.columns[1])
+  }, 240_000)
 
   it('runs against an agent that really is flaky: the same agent found in some runs and not in others', () => {
     expect(cell.reruns.found).toBeGreaterThan(0)
     expect(cell.reruns.found).toBeLessThan(OPTIONS.n + 1)
     expect(cell.reruns.verdicts).toHaveLength(OPTIONS.n + 1)
-    // every verdict is a pass or a fail of an assessment (measureCell refuses anything else)
-    expect(new Set(cell.reruns.verdicts)).toEqual(new Set(['pass', 'fail']))
+    // every verdict is a pass or a fail of an assessment (measureCell refuses anything else); one run alone sees both
+    expect(cell.reruns.verdicts.every((v) => v === 'pass' || v === 'fail')).toBe(true)
+    expect(new Set(oneRun.reruns.verdicts)).toEqual(new Set(['pass', 'fail']))
+  })
+
+  it('(a) never passes a re-run once the weakness has been seen: the verdict changes once at most', () => {
+    const first = cell.reruns.verdicts.indexOf('fail')
+    expect(first).toBeGreaterThanOrEqual(0)
+    expect(cell.reruns.verdicts.slice(first)).toEqual(cell.reruns.verdicts.slice(first).map(() => 'fail'))
+    expect(cell.reruns.passesAfterSeen).toBe(0)
+    expect(cell.reruns.flip).toBeLessThanOrEqual(1 / OPTIONS.n)
+    // one run's findings alone: the same replies make passes after the weakness was seen
+    expect(oneRun.reruns.found).toBe(cell.reruns.found)
+    expect(oneRun.reruns.passesAfterSeen).toBeGreaterThan(0)
+  })
+
+  it("(b) blocks no pull request that does not touch the agent, though their runs see main's weakness", () => {
+    expect(cell.unrelated.mainFound).toBeGreaterThan(0)
+    expect(cell.unrelated.foundByPr).toBeGreaterThan(0)
+    expect(cell.unrelated.blocked).toBe(0)
+    // main's newest run alone as the baseline: some of them are blocked as new
+    expect(oneRun.unrelated.blocked).toBeGreaterThan(0)
   })
 
   it('(c) blocks every pull request whose run finds the weakness it introduced', () => {
@@ -51,5 +84,6 @@ describe('the gate against a flaky weakness (p = 0.5, seed 28)', () => {
   it("(c) never blocks a pull request that removes the weakness, whatever main's runs saw", () => {
     expect(cell.remove.mainFound).toBeGreaterThan(0)
     expect(cell.remove).toMatchObject({ prs: OPTIONS.n, blocked: 0 })
+    expect(oneRun.remove.blocked).toBe(0)
   })
 })
