@@ -5,7 +5,8 @@
  * runs against the emulator's demo agent with one flaky weakness (a
  * category it complies with by a seeded chance p, one probe per run, so a
  * run finds it with probability p), the GitHub stand-in and an Actions cache
- * in memory. Each (p, column) runs in a fresh world with the same seed, so
+ * in memory. The columns are sizes of the evidence window (evidence_runs: K
+ * = 1 is one run's findings as the whole truth). Each (p, column) runs in a fresh world with the same seed, so
  * every column sees the same replies of the agent: the columns differ only
  * by what the gate does with them.
  *
@@ -293,7 +294,7 @@ export function stochasticMarkdown(
     `Command: \`${command}\` (seed ${o.seed}; the same seed gives the same table). The real gate (\`runMain\` in-process, ` +
       `\`__tests__/__fixtures__/stochastic-world.ts\`) against the emulator, whose demo agent complies with \`${o.category}\` ` +
       `with probability p (one probe per run, so one run finds it with probability p; every other category refused), ` +
-      `the GitHub stand-in and an Actions cache in memory with the cache's scoping; polling on virtual time. Each p and ` +
+      `the GitHub stand-in (its Actions caches list included) and the runner's cache in memory; polling on virtual time. Columns: \`evidence_runs\` K (K = 1: this run alone, main's newest run as the baseline, as before the window). Each p and ` +
       `column runs in a fresh emulator with the same seed, so every column sees the same replies of the agent.`
   )
   L.push(

@@ -3,11 +3,11 @@
  * it in-process (runMain, as the pull-request lifecycle e2e does): the
  * emulator with its demo agent complying with one category by a seeded
  * chance, one probe per category (so a run finds the weakness with exactly
- * that probability), the GitHub stand-in holding main's commits and the pull
- * requests, and an Actions cache kept in memory with the cache's scoping
- * (an entry belongs to the ref that saved it; a run restores its own ref's,
- * then its base branch's, newest first). The gate polls on virtual time; the
- * emulator's run really calls the agent over HTTP.
+ * that probability), the GitHub stand-in holding main's commits, the pull
+ * requests and the Actions caches list, and the runner's cache kept in
+ * memory: a step's record is saved under the step's ref, and GitHub's caches
+ * API lists it with that ref (what the evidence window reads). The gate polls
+ * on virtual time; the emulator's run really calls the agent over HTTP.
  *
  * Shared by the stochastic e2e test and `npm run bench` (scripts/bench-stochastic.ts).
  */
