@@ -35,7 +35,7 @@ export interface GatePolicy {
   agentKey: string
 }
 
-/** The policy of this run; where the accepted risks are read is baselineScope's one rule. */
+/** The policy of this run; where the accepted risks are read is baselineScope's one rule; the evidence is keyed on `agent`. */
 export async function loadPolicy(ctx: StepContext, inputs: ActionInputs, agent: AgentIdentity): Promise<GatePolicy> {
   const { io } = ctx
   const scope = baselineScope(io.env.GITHUB_EVENT_NAME ?? '', await readEventPayload(io.env.GITHUB_EVENT_PATH), io.env)
