@@ -198,6 +198,40 @@ describe('loadBaseline: the default branch window', () => {
     expect(got.cost).toMatchObject({ serviceRequests: 2, githubRequests: 0 })
   })
 
+  describe("a pull request's own window", () => {
+    const HEAD = 'head0001'
+    function withOwn(commits: string[]) {
+      const w = five()
+      commits.forEach((c, i) => {
+        w.runs[`p${i}`] = {}
+        w.findings[`p${i}`] = [makeFinding('high', { category: 'jailbreak', description: 'ran a shell command', attacks: [] })]
+        w.listed.push(entry(`p${i}`, c, 'refs/pull/7/merge', 26 - i))
+      })
+      return w
+    }
+    const own = { ref: 'refs/pull/7/merge', head: HEAD }
+
+    it("pools its own recorded runs of the same head (K - 1) as this agent's window, beside main's", async () => {
+      const { d } = deps(withOwn([HEAD, HEAD, 'older001']))
+      const got = await loadBaseline(d, args({ own, bounds: { runs: 3, maxAgeDays: 30, now: NOW } }))
+      expect(got.windows.agent).toMatchObject({ scope: 'agent', pool: { runIds: ['p0', 'p1'] } })
+      expect(got.windows.base?.runIds).toEqual(['r5', 'r4', 'r3'])
+      expect(got.cost.githubRequests).toBe(2)
+    })
+
+    it('with agent_paths, counts earlier heads until the agent changed', async () => {
+      const w = withOwn([HEAD, 'older001', 'older002'])
+      w.compare = (base) => ({ kind: 'files', files: base === 'older002' ? ['agent/tools.py'] : ['docs/x.md'] })
+      const got = await loadBaseline(deps(w).d, args({ own, agentPaths: ['agent/**'] }))
+      expect(got.windows.agent?.pool.runIds).toEqual(['p0', 'p1'])
+    })
+
+    it('never lets its own records into the base window', async () => {
+      const got = await loadBaseline(deps(withOwn([HEAD])).d, args({ own }))
+      expect(got.windows.base?.runIds).not.toContain('p0')
+    })
+  })
+
   it('when GET /run names no model, places runs by the model run list, read once for the window', async () => {
     const w = five()
     for (const id of Object.keys(w.runs)) w.runs[id] = { model_id: undefined }

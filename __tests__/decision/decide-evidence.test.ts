@@ -39,8 +39,12 @@ const acceptJailbreak = parseAcceptedFile(
   '2026-11-23'
 )
 
+/** A pull request's own earlier runs: its new weakness in 1 of 2. */
+const SHELL = () => fnd('jailbreak', 'ran a shell command')
+const prWindow = poolEvidence([runOf('p2'), runOf('p1', SHELL(), FLAKY())])
+
 interface Case {
-  where: 'main' | 'pr'
+  where: 'main' | 'pr' | 'pr-own'
   failOn: 'any' | 'new'
   findings: Finding[]
   verdict: 'pass' | 'fail'
@@ -49,7 +53,9 @@ interface Case {
 
 function gate(c: Case) {
   const windows =
-    c.where === 'main' ? { agent: { pool: mainWindow, scope: 'main' as const }, base: mainWindow } : { agent: null, base: mainWindow }
+    c.where === 'main'
+      ? { agent: { pool: mainWindow, scope: 'main' as const }, base: mainWindow }
+      : { agent: c.where === 'pr-own' ? { pool: prWindow, scope: 'agent' as const } : null, base: mainWindow }
   const policy = applyPolicy({
     findings: c.findings,
     runId: 'this',
@@ -120,6 +126,18 @@ describe('decide with the window of evidence', () => {
       { where: 'pr', failOn: 'any', findings: [], verdict: 'pass' },
       'pass',
       /no open findings/
+    ],
+    [
+      'a PR, fail_on new, whose own earlier run saw its new weakness and this run did not: still blocks',
+      { where: 'pr-own', failOn: 'new', findings: [STEADY()], verdict: 'fail' },
+      'fail',
+      /^1 high not reproduced in this run, seen in 1 of the last 3 runs, still open$/
+    ],
+    [
+      "a PR, fail_on new, whose own earlier run saw main's known flaky weakness: known, does not block",
+      { where: 'pr-own', failOn: 'new', findings: [STEADY(), SHELL()], verdict: 'fail' },
+      'fail',
+      /^1 open finding at or above high \(1 high\)$/
     ]
   ])('%s', (_name, c, result, reason) => {
     const { decision } = gate(c)

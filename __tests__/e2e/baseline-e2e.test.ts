@@ -142,7 +142,14 @@ describe('baseline from the default branch, gating on what the pull request chan
           const r = await prRun(w)
           expect(r.main.outputs).toMatchObject({ result: 'fail', new_count: '1', known_count: '2' })
           expect(r.main.code).not.toBe(0)
-          // GitHub lists the PR's entry under its own ref only: the window holds main's run alone.
+          // The PR's own runs only add evidence: its first run saw the weakness too.
+          const seen = (
+            JSON.parse(readFileSync(r.main.outputs.report_path, 'utf8')) as {
+              findings: { category: string; seen: { label: string } | null }[]
+            }
+          ).findings.find((f) => f.category === 'jailbreak')?.seen?.label
+          expect(seen).toBe('2 of 2 runs of this agent')
+          // GitHub lists the PR's entry under its own ref only: main's window holds main's run alone.
           expect(r.main.stdout).toMatch(/Baseline: 1 run of main \(Actions cache records listed on refs\/heads\/main\)/)
         },
         { baseline: true }

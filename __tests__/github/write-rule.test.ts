@@ -80,6 +80,16 @@ describe('writeRefusal', () => {
     expect(writeRefusal(standing, { kind: 'dismissals' })).toMatch(/only from the default branch on push, schedule or workflow_dispatch/)
   })
 
+  it.each<[string, WriteStanding, string, boolean]>([
+    ['a pull request on its own ref', PR7, 'refs/pull/7/merge', true],
+    ['a pull_request_target run (on the base branch ref)', PR7, 'refs/heads/main', false],
+    ["another pull request's ref", PR7, 'refs/pull/8/merge', false],
+    ['an issue_comment run', COMMENT, 'refs/pull/7/merge', false],
+    ['another branch', BRANCH, 'refs/heads/feature', false]
+  ])("records a run's own evidence from %s: %s", (_what, standing, ref, allowed) => {
+    expect(writeRefusal(standing, { kind: 'own-record', ref }) === null).toBe(allowed)
+  })
+
   it('writes the baseline and dismissals from the default branch', () => {
     expect(writeRefusal(MAIN, { kind: 'baseline' })).toBeNull()
     expect(writeRefusal(MAIN, { kind: 'dismissals' })).toBeNull()

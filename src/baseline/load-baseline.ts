@@ -15,7 +15,7 @@ import { plural } from '../util/text.js'
 import type { EvidenceWindows } from '../evidence/judge-evidence.js'
 import { poolEvidence, type EvidencePool, type RunEvidence } from '../evidence/pool.js'
 import { readRunEvidence, runReads, type RunReader, type RunReads } from '../evidence/read-runs.js'
-import { branchRef, defaultBranchRecords, evidenceKeyPrefix, type EvidenceRecord } from '../evidence/records.js'
+import { branchRef, defaultBranchRecords, evidenceKeyPrefix, recordsOnRef, type EvidenceRecord } from '../evidence/records.js'
 import { commitsToCompare, recordsToRead, sameAgentRecords, withinAge, type WindowBounds } from '../evidence/window.js'
 import { BASELINE_SCHEMA_VERSION, type Baseline } from './baseline.js'
 
@@ -63,6 +63,8 @@ export interface EvidenceArgs {
   judgedCommit: string | null
   agentPaths: readonly string[]
   bounds: WindowBounds
+  /** A pull request's own ref and head: its own recorded runs are its agent's window; null elsewhere. */
+  own?: { ref: string; head: string | null } | null
 }
 
 const NO_WINDOWS: EvidenceWindows = { agent: null, base: null }
@@ -87,7 +89,9 @@ export async function loadBaseline(deps: EvidenceDeps, args: EvidenceArgs): Prom
     })
   }
   try {
-    return done(await loadWindow(deps, args, cost))
+    const main = await loadWindow(deps, args, cost)
+    const own = await loadOwnWindow(deps, args, cost, main.notes)
+    return done(own === null ? main : { ...main, windows: { ...main.windows, agent: { pool: own, scope: 'agent' } } })
   } catch (err) {
     deps.log.warning(`The baseline could not be read: ${describeFailure(err)}`)
     return done({
@@ -136,6 +140,29 @@ async function loadWindow(deps: EvidenceDeps, args: EvidenceArgs, cost: WindowCo
     windows: { agent: agentRuns.length > 0 ? { pool: poolEvidence(agentRuns), scope: 'main' } : null, base },
     notes
   }
+}
+
+/**
+ * A pull request's own window: the runs recorded under its own ref, of the
+ * same agent (with agent_paths: no change since; without: the same head
+ * commit), the newest K - 1. A pull request can write these records, so they
+ * only ever add evidence (each run read again from the service all the same).
+ */
+async function loadOwnWindow(deps: EvidenceDeps, args: EvidenceArgs, cost: WindowCost, notes: string[]): Promise<EvidencePool | null> {
+  const own = args.own
+  if (!own || deps.github === null || args.repo === null || args.bounds.runs <= 1 || own.head === null) return null
+  cost.githubRequests++
+  const listed = await deps.github.listCaches(args.repo, { keyPrefix: evidenceKeyPrefix(args.agentKey), ref: own.ref })
+  const records = recordsOnRef(listed, args.agentKey, own.ref)
+  const limit = args.bounds.runs - 1
+  const recent = recordsToRead(records, limit, args.bounds)
+  const same =
+    args.agentPaths.length > 0
+      ? await sameAgent(deps, { ...args, judgedCommit: own.head }, recent, limit, cost, notes)
+      : recent.filter((r) => r.commit === own.head)
+  if (same.length === 0) return null
+  const runs = await readRuns(deps, args, same, cost, notes)
+  return runs.length > 0 ? poolEvidence(runs) : null
 }
 
 /** The records of the same agent: with agent_paths, up to the first commit the agent changed since; without, every one. */

@@ -85,17 +85,26 @@ export function defaultBranchRecords(
   agentKey: string,
   defaultBranch: string | null
 ): { records: EvidenceRecord[]; refused: number } {
+  const records = agentRecords(listed, agentKey)
+  const trusted = records.filter((r) => tiedToDefaultBranch(r, defaultBranch))
+  return { records: trusted, refused: records.length - trusted.length }
+}
+
+/**
+ * The agent's records listed on `ref` (a pull request's own): trusted only to
+ * add evidence to that pull request's own window, never to make a verdict laxer.
+ */
+export function recordsOnRef(listed: readonly ListedCache[], agentKey: string, ref: string): EvidenceRecord[] {
+  return agentRecords(listed, agentKey).filter((r) => r.ref === ref)
+}
+
+/** The agent's records among listed entries, newest first, one per run and ref. */
+function agentRecords(listed: readonly ListedCache[], agentKey: string): EvidenceRecord[] {
   const records: EvidenceRecord[] = []
-  let refused = 0
   for (const e of [...listed].sort((a, b) => (a.createdAt < b.createdAt ? 1 : a.createdAt > b.createdAt ? -1 : 0))) {
     const named = parseEvidenceKey(e.key, agentKey)
-    if (named === null) continue
-    if (!tiedToDefaultBranch(e, defaultBranch)) {
-      refused++
-      continue
-    }
-    if (records.some((r) => r.runId === named.runId)) continue
+    if (named === null || records.some((r) => r.runId === named.runId && r.ref === e.ref)) continue
     records.push({ ...named, createdAt: e.createdAt, key: e.key, ref: e.ref })
   }
-  return { records, refused }
+  return records
 }

@@ -5,7 +5,8 @@
  *
  *   Shared targets, dismissals and the baseline are written only from the
  *   default branch on push, schedule or workflow_dispatch; a pull request
- *   writes only the profile of its own preview.
+ *   writes only the profile of its own preview, and the records of its own
+ *   runs under its own ref (they only add evidence to its own window).
  *
  * Only those events on the default branch run the default branch's own code.
  * Every other event may run a pull request's: pull_request runs it, and
@@ -39,7 +40,17 @@ export type WriteStanding =
   /** Anything else: another branch or tag, or an event that may check out a pull request's code. */
   | { kind: 'other'; eventName: string; ref: string }
 
-export type ServiceWrite = { kind: 'baseline' } | { kind: 'dismissals' } | { kind: 'profile'; target: ResolvedTarget; allowShared: boolean }
+export type ServiceWrite =
+  | { kind: 'baseline' }
+  /**
+   * The record of a pull request's own run, saved under `ref` (GITHUB_REF): it
+   * only adds evidence to the pull request's own window. pull_request_target
+   * runs on the base branch's ref, whose records make main's verdicts laxer:
+   * only the pull request's own ref (refs/pull/<n>/merge) may hold one.
+   */
+  | { kind: 'own-record'; ref: string }
+  | { kind: 'dismissals' }
+  | { kind: 'profile'; target: ResolvedTarget; allowShared: boolean }
 
 const text = (v: unknown): string | null => (typeof v === 'string' && v !== '' ? v : null)
 
@@ -54,6 +65,11 @@ export function writeStanding(eventName: string, payload: unknown, env: NodeJS.P
   if (WRITING_EVENTS.has(eventName) && defaultBranch !== null && ref === `refs/heads/${defaultBranch}`)
     return { kind: 'default-branch', branch: defaultBranch }
   return { kind: 'other', eventName, ref }
+}
+
+/** The ref a pull_request run is on (GITHUB_REF), which only that pull request's runs save cache entries under. */
+export function pullRequestRef(number: number): string {
+  return `refs/pull/${number}/merge`
 }
 
 /** The run, as a message names it. */
@@ -86,6 +102,10 @@ export function writeRefusal(standing: WriteStanding, write: ServiceWrite): stri
   switch (write.kind) {
     case 'baseline':
       return `${run} may run a pull request's code, and the baseline is recorded only from the default branch on push, schedule or workflow_dispatch`
+    case 'own-record':
+      return standing.kind === 'pull_request' && standing.number !== null && write.ref === pullRequestRef(standing.number)
+        ? null
+        : `${run} may run a pull request's code on a ref that is not its own (${oneLine(write.ref, 100) || 'none'}), and runs are recorded only from the default branch or a pull request's own ref`
     case 'dismissals':
       return `${run} may run a pull request's code, and acceptances are written to the service only from the default branch on push, schedule or workflow_dispatch`
     case 'profile': {

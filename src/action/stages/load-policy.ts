@@ -17,6 +17,7 @@ import { nonEmpty, plural } from '../../util/text.js'
 import type { AgentIdentity } from '../../pipeline/identity.js'
 import { agentKeyOf } from '../../evidence/records.js'
 import { githubReads } from './github-reads.js'
+import { writeRefusal } from '../../github/write-rule.js'
 import type { ActionInputs } from '../inputs.js'
 import type { StepContext } from './context.js'
 
@@ -86,9 +87,16 @@ async function loadEvidence(ctx: StepContext, inputs: ActionInputs, scope: Basel
       onDefaultBranch: scope.kind === 'default-branch',
       judgedCommit: scope.kind === 'pull_request' ? scope.baseSha : scope.kind === 'default-branch' ? scope.sha : null,
       agentPaths: inputs.agentPaths,
-      bounds: { runs: inputs.evidenceRuns, maxAgeDays: inputs.evidenceMaxAgeDays, now: ctx.clock.now() }
+      bounds: { runs: inputs.evidenceRuns, maxAgeDays: inputs.evidenceMaxAgeDays, now: ctx.clock.now() },
+      own: ownWindow(scope, ctx.io.env.GITHUB_REF ?? '')
     }
   )
+}
+
+/** A pull_request run's own ref and head, where its own runs are recorded; null for any other run (pull_request_target runs on the base's ref). */
+function ownWindow(scope: BaselineScope, ref: string): { ref: string; head: string | null } | null {
+  if (scope.kind !== 'pull_request' || scope.number === null || writeRefusal(scope, { kind: 'own-record', ref }) !== null) return null
+  return { ref, head: scope.headSha }
 }
 
 async function readAccepted(ctx: StepContext, inputs: ActionInputs, scope: BaselineScope, today: string): Promise<AcceptedRisks> {

@@ -29,8 +29,9 @@ export async function record(ctx: StepContext, inputs: ActionInputs, policy: Gat
 async function saveBaseline(ctx: StepContext, inputs: ActionInputs, policy: GatePolicy, outcome: GateOutcome): Promise<string | null> {
   const { scope } = policy
   const { decision, run, results } = outcome
+  const own = scope.kind === 'pull_request'
   if (
-    writeRefusal(scope, { kind: 'baseline' }) !== null ||
+    writeRefusal(scope, own ? { kind: 'own-record', ref: ctx.io.env.GITHUB_REF ?? '' } : { kind: 'baseline' }) !== null ||
     (decision.result !== 'pass' && decision.result !== 'fail') ||
     run?.status !== 'completed' ||
     results.findings === null ||
@@ -42,15 +43,21 @@ async function saveBaseline(ctx: StepContext, inputs: ActionInputs, policy: Gate
       modelId: inputs.modelId,
       runId: outcome.triggered.runId,
       createdAt: new Date(ctx.clock.now()).toISOString(),
-      commit: scope.sha,
+      // A pull request's own run is recorded at its head (GITHUB_SHA is a merge commit that moves with the base).
+      commit: scope.kind === 'pull_request' ? (scope.headSha ?? scope.sha) : scope.sha,
       categoriesCompleted: run.categories_completed,
       findings: results.findings
     }),
     policy.agentKey
   )
   if (!saved.saved) return null
-  ctx.io.log.info(`Baseline of run ${outcome.triggered.runId} saved: ${saved.where}.`)
-  return saved.where
+  ctx.io.log.info(
+    own
+      ? `Run ${outcome.triggered.runId} recorded for this pull request's own window: ${saved.where}.`
+      : `Baseline of run ${outcome.triggered.runId} saved: ${saved.where}.`
+  )
+  // The report's "saved" is the default branch's baseline; a pull request's own record is said in the log.
+  return own ? null : saved.where
 }
 
 /** Acceptances are written to the service as dismissals where the write rule allows it (src/github/write-rule.ts). */
