@@ -13,7 +13,7 @@ import { removeActionWorkDirs, runAction, type ActionRun } from '../__fixtures__
 import { inWorld, type World } from '../__fixtures__/e2e-world.js'
 import { startCacheStandin, type CacheStandin } from '../__fixtures__/cache-standin.js'
 import { stopStarted } from '../__fixtures__/teardown.js'
-import { agentKeyOf, evidenceKey } from '../../src/evidence/records.js'
+import { evidenceKey } from '../../src/evidence/records.js'
 import { agentIdentity } from '../../src/pipeline/identity.js'
 
 afterAll(removeActionWorkDirs)
@@ -116,9 +116,7 @@ const states = (rep: ReportJson) => Object.fromEntries(rep.findings.map((f) => [
 
 /** The identity the records are keyed on (the model's, as the gate derives it). */
 const agentKey = (w: CachedWorld) =>
-  agentKeyOf(
-    agentIdentity({ kind: 'model', modelId: w.emu.demoModelId }, { repository: REPO.full_name, prNumber: null, ref: 'main', site: null })
-  )
+  agentIdentity({ kind: 'model', modelId: w.emu.demoModelId }, { repository: REPO.full_name, prNumber: null, ref: 'main', site: null }).key
 
 describe('baseline from the default branch, gating on what the pull request changed', () => {
   it.concurrent(

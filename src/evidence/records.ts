@@ -5,6 +5,9 @@
  * under its own ref, and GitHub restores a pull request's own entries before
  * its base branch's.
  *
+ * Keyed on AgentIdentity.key (src/pipeline/identity.ts): another agent,
+ * configuration or host starts its own evidence.
+ *
  * The one rule for a record that can make a verdict laxer (the default
  * branch's window: its findings become "known"): it is trusted only when
  * GitHub's caches API lists it with the default branch's ref, a fact a pull
@@ -12,7 +15,6 @@
  */
 import { createHash } from 'node:crypto'
 import type { ListedCache } from '../github/actions-caches.js'
-import type { AgentIdentity } from '../pipeline/identity.js'
 
 export const EVIDENCE_KEY_PREFIX = 'asas-gate-evidence-v2'
 
@@ -25,15 +27,6 @@ export interface EvidenceRecord {
   key: string
   /** The ref GitHub lists the entry under. */
   ref: string
-}
-
-/**
- * The agent a record belongs to, as one string: the identity's subject,
- * configuration digest and host (what identityMismatch compares), so another
- * configuration or host of a target starts its own evidence.
- */
-export function agentKeyOf(agent: Pick<AgentIdentity, 'subject' | 'config' | 'host'>): string {
-  return JSON.stringify([agent.subject, agent.config, agent.host])
 }
 
 /** Run ids and commits that a key can carry unambiguously. */

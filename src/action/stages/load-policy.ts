@@ -15,7 +15,6 @@ import { Deadline } from '../../util/clock.js'
 import { ConfigError } from '../../util/errors.js'
 import { nonEmpty, plural } from '../../util/text.js'
 import type { AgentIdentity } from '../../pipeline/identity.js'
-import { agentKeyOf } from '../../evidence/records.js'
 import { githubReads } from './github-reads.js'
 import { writeRefusal } from '../../github/write-rule.js'
 import type { ActionInputs } from '../inputs.js'
@@ -42,7 +41,7 @@ export async function loadPolicy(ctx: StepContext, inputs: ActionInputs, agent: 
   const scope = baselineScope(io.env.GITHUB_EVENT_NAME ?? '', await readEventPayload(io.env.GITHUB_EVENT_PATH), io.env)
   const today = isoDay(ctx.clock.now())
   const accepted = inputs.acceptedRisksFile === '' ? null : await readAccepted(ctx, inputs, scope, today)
-  const agentKey = agentKeyOf(agent)
+  const agentKey = agent.key
   // A preview this event has no deployment of has no model: nothing to read a baseline of.
   const baseline =
     inputs.modelId === ''
