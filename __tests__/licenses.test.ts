@@ -46,6 +46,17 @@ function entries(text: string): { id: string; body: string }[] {
     })
 }
 
+describe('dist/cli/licenses.txt', () => {
+  const cli = join(dist, 'cli')
+  it('lists exactly the packages bundled into the command line (dist/cli/), each with its license text', () => {
+    const inBundle = bundled(cli)
+    for (const dep of ['commander', 'log-update', 'zod']) expect(inBundle.some((id) => id.startsWith(`${dep}@`))).toBe(true)
+    const listed = entries(readFileSync(join(cli, 'licenses.txt'), 'utf8'))
+    expect(listed.map((e) => e.id).sort()).toEqual(inBundle)
+    for (const e of listed) expect(e.body).toMatch(/^License: \S+/)
+  })
+})
+
 describe('dist/licenses.txt', () => {
   const text = readFileSync(join(dist, 'licenses.txt'), 'utf8')
   const listed = entries(text)

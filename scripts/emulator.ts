@@ -6,13 +6,13 @@
  *                                  [--attacks-per-category N] [--agent-comply SPEC] [--agent-seed N] [--quiet]
  *
  * Once listening it prints one line holding the URL, the dev keys and the demo
- * model id. --faults takes e.g. 'seed=42,rate=0.2' (see src/emulator/faults.ts);
+ * model id (src/emulator/serve.ts, shared with `agent-security-gate emulator`). --faults takes e.g. 'seed=42,rate=0.2' (see src/emulator/faults.ts);
  * --agent-comply e.g. 'prompt_injection=0.3,jailbreak=1', the demo agent's
  * probability of complying per category (see src/emulator/demo-compliance.ts).
  */
 import { checkAgentOptions, parseComplySpec } from '../src/emulator/demo-compliance.js'
 import { parseFaultSpec } from '../src/emulator/faults.js'
-import { startEmulator } from '../src/emulator/server.js'
+import { serveEmulator } from '../src/emulator/serve.js'
 import type { EmulatorOptions } from '../src/emulator/server.js'
 
 function usage(message: string): never {
@@ -65,36 +65,7 @@ function orUsage<T>(fn: () => T): T {
 
 async function main(): Promise<void> {
   const { quiet, ...options } = parseArgs(process.argv.slice(2))
-  const emu = await startEmulator({ ...options, log: quiet ? undefined : (line) => process.stdout.write(`${line}\n`) })
-  let stopping = false
-  const stop = (signal: string): void => {
-    if (stopping) return
-    stopping = true
-    if (!quiet) process.stdout.write(`Received ${signal}, stopping.\n`)
-    emu.stop().then(
-      () => process.exit(0),
-      () => process.exit(1)
-    )
-  }
-  process.on('SIGINT', () => {
-    stop('SIGINT')
-  })
-  process.on('SIGTERM', () => {
-    stop('SIGTERM')
-  })
-  const keys = Object.values(emu.keys).join(', ')
-  process.stdout.write(`ASAS emulator listening on ${emu.url}  keys: ${keys}  demo model: ${emu.demoModelId}\n`)
-  if (options.allowLoopbackTargets)
-    process.stdout.write('Loopback targets are allowed (--allow-loopback-targets): local agents can be registered.\n')
-  if (options.faults) process.stdout.write(`Fault mode on: seed=${options.faults.seed} rate=${options.faults.rate}\n`)
-  const agent = emu.demoAgentState()
-  if (Object.keys(agent.comply_probability).length > 0)
-    process.stdout.write(
-      `Demo agent complies by chance: ${Object.entries(agent.comply_probability)
-        .map(([c, p]) => `${c}=${p}`)
-        .join(', ')} (seed ${agent.seed})\n`
-    )
-  if (!quiet) process.stdout.write(`Demo agent at ${emu.demoAgent.url}; admin endpoints under ${emu.url}/__emulator/\n`)
+  await serveEmulator(options, quiet, (line) => process.stdout.write(`${line}\n`))
 }
 
 main().catch((e: unknown) => {

@@ -21,11 +21,13 @@ const assessed: EndOutcome = {
   findingsCount: 2,
   categoriesPlanned: ['a', 'b'],
   categoriesCompleted: ['a'],
-  files: { report_path: '/t/r.json', sarif_path: '/t/r.sarif', junit_path: '/t/r.junit.xml' },
+  files: { report_path: '/t/r.json', sarif_path: '/t/r.sarif', junit_path: '/t/r.junit.xml', markdown_path: '/t/r.md' },
   baseline: null,
   acceptedCount: 0,
   assessmentsSpent: 1,
-  commentUrl: null
+  commentUrl: null,
+  bySeverity: null,
+  blocking: []
 }
 
 describe("the step's outcome", () => {
@@ -58,7 +60,8 @@ describe("the step's outcome", () => {
         gone_count: '',
         accepted_count: '0',
         sarif_path: '/t/r.sarif',
-        junit_path: '/t/r.junit.xml'
+        junit_path: '/t/r.junit.xml',
+        markdown_path: '/t/r.md'
       }
     ],
     [

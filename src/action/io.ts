@@ -10,6 +10,8 @@ import type { StateStore } from './state.js'
 
 export interface ActionIO extends StateStore {
   env: NodeJS.ProcessEnv
+  /** Where the report files go (default: RUNNER_TEMP/asas-gate, else the system's temporary directory). */
+  reportDir?: string
   log: Log
   setSecret(value: string): void
   /** One of the step's outputs (rendered from its outcome: outcome.ts). */

@@ -23,10 +23,11 @@
 import type { BaselineStore } from '../baseline/store.js'
 import { carriedStepResult, skippedStepResult } from '../decision/carried-result.js'
 import { gateStepResult, validationStepResult } from '../decision/step-result.js'
+import type { RunProgress } from '../gate/wait-for-run.js'
 import type { PipelineEvent } from '../pipeline/event.js'
 import type { ServiceApi } from '../service/service-api.js'
 import type { Clock, Deadline } from '../util/clock.js'
-import { ConfigError, describeFailure } from '../util/errors.js'
+import { ConfigError, describeFailure, type InputNamer } from '../util/errors.js'
 import type { Log } from '../util/log.js'
 import type { ActionInputs } from './inputs.js'
 import type { ActionIO } from './io.js'
@@ -66,6 +67,10 @@ export interface MainDeps {
   ): ServiceApi
   /** Where baselines are kept (default: the Actions cache). */
   baselineStore?: BaselineStore
+  /** Told every status read of the run (the command line's live view). */
+  onProgress?: (progress: RunProgress) => void
+  /** How a configuration error names an input (default: input 'name'; the command line: its flag). */
+  nameInput?: InputNamer
 }
 
 /** What the step knew when it failed: its inputs, its model, its event, the commit status it set pending. */
@@ -169,7 +174,7 @@ async function validateStep(ctx: StepContext, prepared: PreparedStep, trail: Ste
  * effort), the commit status it set pending ends in error, then the failure.
  */
 async function failStep(ctx: StepContext, trail: StepTrail, err: unknown): Promise<StepOutcome> {
-  const failure = stepFailure(err)
+  const failure = stepFailure(err, ctx.nameInput)
   const { inputs, planned } = trail
   let end: EndOutcome = { kind: 'not_assessed', result: 'error', assessmentsSpent: null }
   try {

@@ -6,7 +6,8 @@
  * field of the kinds it belongs to plus its row in OUTPUT_FIELDS, and the
  * compiler finds every producer and every renderer.
  */
-import type { GateResult } from '../report/report-model.js'
+import type { GateResult, SeverityCounts } from '../report/report-model.js'
+import type { Severity } from '../service/contract/index.js'
 import type { ReportFileOutput } from '../report/formats.js'
 import type { StepResult } from '../decision/step-result.js'
 import type { ActionIO } from './io.js'
@@ -46,6 +47,19 @@ export interface AssessedOutcome {
   acceptedCount: number
   assessmentsSpent: number
   commentUrl: string | null
+  /** Every finding of the run by severity (any status); null when the findings were not read. */
+  bySeverity: SeverityCounts | null
+  /** The findings that fail the gate, most severe first. */
+  blocking: readonly BlockingFinding[]
+}
+
+/** A finding that fails the gate, as a shell lists it. */
+export interface BlockingFinding {
+  findingId: string
+  severity: Severity
+  category: string
+  description: string
+  baselineState: 'new' | 'known' | null
 }
 
 /** An earlier result of the same agent stands; nothing is assessed. */
@@ -120,6 +134,7 @@ export interface OutcomeValues {
   accepted_count: number | undefined
   sarif_path: string | undefined
   junit_path: string | undefined
+  markdown_path: string | undefined
   comment_url: string | null | undefined
   resolved_count: number | undefined
   still_broken_count: number | undefined
@@ -153,6 +168,7 @@ export function outcomeValues(step: StepOutcome): OutcomeValues {
     accepted_count: a?.acceptedCount,
     sarif_path: a?.files.sarif_path,
     junit_path: a?.files.junit_path,
+    markdown_path: a?.files.markdown_path,
     comment_url: o.kind === 'assessed' || o.kind === 'carried_over' ? (o.commentUrl ?? undefined) : undefined,
     resolved_count: o.kind === 'validated' ? o.resolvedCount : undefined,
     still_broken_count: o.kind === 'validated' ? o.stillBrokenCount : undefined,
@@ -180,6 +196,7 @@ export const OUTPUT_NAMES = [
   'accepted_count',
   'sarif_path',
   'junit_path',
+  'markdown_path',
   'comment_url',
   'resolved_count',
   'still_broken_count',

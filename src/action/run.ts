@@ -32,8 +32,13 @@ export interface RunEdges {
  */
 export const ABORT_EXIT_MS = 8_500
 
-/** Abort on the runner's SIGINT (and SIGTERM 7.5 s later). Returns the controller and a function that removes the listeners. */
-function abortOnSignals(io: ActionIO): { signal: AbortSignal; dispose(): void } {
+/**
+ * Abort on SIGINT (the runner's cancellation, Ctrl-C in a terminal) and
+ * SIGTERM: the first signal aborts, so the step stops its run once; a step
+ * still held ABORT_EXIT_MS later ends with `exitCode`. Returns the signal and
+ * a function that removes the listeners.
+ */
+export function abortOnSignals(io: ActionIO, exitCode = 1): { signal: AbortSignal; dispose(): void } {
   const controller = new AbortController()
   const onSignal = (signal: NodeJS.Signals): void => {
     if (!controller.signal.aborted) {
@@ -41,7 +46,7 @@ function abortOnSignals(io: ActionIO): { signal: AbortSignal; dispose(): void } 
       setTimeout(() => {
         const line = `The step was cancelled and could not finish within ${ABORT_EXIT_MS / 1000} s of ${signal}; exiting before the runner kills it.`
         concludeAction(io, failedOutcome(line))
-        process.exit(1)
+        process.exit(exitCode)
       }, ABORT_EXIT_MS).unref()
     }
     controller.abort()
@@ -57,22 +62,25 @@ function abortOnSignals(io: ActionIO): { signal: AbortSignal; dispose(): void } 
   }
 }
 
+/** The real service client of the step's inputs (base_url, api_key), logging to `log` unless told otherwise. */
+export function serviceClients(clock: Clock, log: Log): MainDeps['makeApi'] {
+  return (inputs: ActionInputs, deadline: Deadline, opts?: { requestTimeoutMs?: number; log?: Log; secrets?: readonly string[] }) =>
+    createClient({
+      baseUrl: inputs.baseUrl,
+      apiKey: inputs.apiKey,
+      secrets: opts?.secrets,
+      clock,
+      deadline,
+      log: opts?.log ?? log,
+      requestTimeoutMs: opts?.requestTimeoutMs
+    })
+}
+
 /** Run the step this process was started for. Never throws: a bug fails the step with its stack. */
 export async function run(io: ActionIO = coreActionIO(), edges: Partial<RunEdges> = {}): Promise<void> {
   const aborts = abortOnSignals(io)
   const clock = edges.clock ?? systemClock
-  const makeApi =
-    edges.makeApi ??
-    ((inputs: ActionInputs, deadline: Deadline, opts?: { requestTimeoutMs?: number; log?: Log; secrets?: readonly string[] }) =>
-      createClient({
-        baseUrl: inputs.baseUrl,
-        apiKey: inputs.apiKey,
-        secrets: opts?.secrets,
-        clock,
-        deadline,
-        log: opts?.log ?? io.log,
-        requestTimeoutMs: opts?.requestTimeoutMs
-      }))
+  const makeApi = edges.makeApi ?? serviceClients(clock, io.log)
   try {
     if (isPostStep(io)) {
       await runPost({ io, clock, makeApi })

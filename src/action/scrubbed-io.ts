@@ -24,7 +24,7 @@ import type { ActionIO } from './io.js'
 
 /** What the stages write through: an ActionIO whose every sink is scrubbed, plus the report files and GitHub. */
 export interface ScrubbedIO extends ActionIO {
-  /** Writes `text` to RUNNER_TEMP/asas-gate/<name>.<ext> and returns the path. */
+  /** Writes `text` to <reportDir>/<name>.<ext> (default RUNNER_TEMP/asas-gate) and returns the path. */
   writeReportFile(name: string, ext: string, text: string): Promise<string>
   /** The sticky comment or the tracking issue (see publishToGitHub): its marker, body and title scrubbed. */
   publish(args: PublishArgs): Promise<Published>
@@ -159,7 +159,7 @@ export function scrubbingIO(raw: ActionIO, secrets: readonly string[], github: O
       raw.setFailed(scrub(message))
     },
     writeReportFile: async (name, ext, text) => {
-      const dir = join(nonEmpty(raw.env.RUNNER_TEMP) ?? tmpdir(), 'asas-gate')
+      const dir = raw.reportDir ?? join(nonEmpty(raw.env.RUNNER_TEMP) ?? tmpdir(), 'asas-gate')
       await mkdir(dir, { recursive: true })
       const path = join(dir, `${safeFileName(name)}.${ext}`)
       await writeFile(path, scrub(text), 'utf8')

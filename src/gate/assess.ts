@@ -20,7 +20,7 @@ import type { Baseline } from '../baseline/baseline.js'
 import type { AcceptedEntry } from '../accepted/accepted-file.js'
 import { describeEntry } from '../accepted/accepted-file.js'
 import { stopAbandonedTrigger, stopRun } from './stop-run.js'
-import { waitForRun, type WaitEnd } from './wait-for-run.js'
+import { waitForRun, type RunProgress, type WaitEnd } from './wait-for-run.js'
 import type { ReportInput } from '../report/report-model.js'
 
 export interface GateDeps {
@@ -41,6 +41,8 @@ export interface GateDeps {
   onTriggerIntent?(intent: TriggerIntent): void
   /** Called once a cancel of the run was accepted: no second cancel is to be sent. */
   onCancelRequested?(runId: string): void
+  /** Told every status read of the run (a live view). */
+  onProgress?: (progress: RunProgress) => void
 }
 
 export interface GateArgs {
@@ -146,7 +148,7 @@ interface RunEnd {
  */
 async function waitForEnd(deps: GateDeps, api: ServiceApi, deadline: Deadline, runId: string, args: GateArgs): Promise<RunEnd> {
   const { clock, log } = deps
-  const waited = await waitForRun({ api, clock, deadline, signal: deps.signal, log }, runId, args.minSeverity)
+  const waited = await waitForRun({ api, clock, deadline, signal: deps.signal, log, onProgress: deps.onProgress }, runId, args.minSeverity)
   const ended: RunEnd = { end: waited.end, run: waited.last, readError: waited.readError }
   if (waited.end === 'unreadable') log.warning(`The status of run ${runId} could not be read: ${waited.readError ?? 'no answer'}`)
   if (waited.end === 'terminal') {

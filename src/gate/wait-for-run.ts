@@ -7,10 +7,24 @@
 import { isTerminal, type RunStatusResponse, type Severity } from '../service/contract/index.js'
 import { AbortedError, DeadlineExceededError, ServiceError } from '../util/errors.js'
 import { formatDuration } from '../util/text.js'
-import { nextPollDelayMs, type ScheduleState } from './poll-schedule.js'
+import { estimateEndMs, nextPollDelayMs, type ScheduleState } from './poll-schedule.js'
 import type { ServiceCallDeps } from '../service/service-api.js'
 
-export type WaitDeps = Omit<ServiceCallDeps, 'random'>
+export type WaitDeps = Omit<ServiceCallDeps, 'random'> & {
+  /** Told every status read: a shell's live view of the run, which then shows the progress instead of the log. */
+  onProgress?: (progress: RunProgress) => void
+}
+
+/** The run as last read, for a live view. */
+export interface RunProgress {
+  runId: string
+  status: RunStatusResponse['status']
+  planned: number
+  completed: number
+  elapsedMs: number
+  /** When the run should end (poll-schedule's estimate, epoch ms); null before there is one. */
+  estimatedEndMs: number | null
+}
 
 /**
  * How the wait ended: a terminal status, timeout_minutes, the job's
@@ -71,8 +85,16 @@ export async function waitForRun(deps: WaitDeps, runId: string, minSeverity: Sev
     const planned = last.categories_planned.length
     const completed = last.categories_completed.length
     state.observations.push({ atMs: now, status: last.status, planned, completed })
-
-    if (completed !== lastLogged.completed || last.status !== lastLogged.status || now - lastLogged.at >= HEARTBEAT_MS) {
+    if (deps.onProgress)
+      deps.onProgress({
+        runId,
+        status: last.status,
+        planned,
+        completed,
+        elapsedMs: now - state.startedAtMs,
+        estimatedEndMs: estimateEndMs(state)
+      })
+    else if (completed !== lastLogged.completed || last.status !== lastLogged.status || now - lastLogged.at >= HEARTBEAT_MS) {
       const progress = planned > 0 ? `${completed}/${planned} categories done` : 'progress not reported'
       log.info(`Run ${runId}: ${last.status}, ${progress}, ${formatDuration(now - state.startedAtMs)} elapsed.`)
       lastLogged = { at: now, completed, status: last.status }

@@ -9,6 +9,7 @@ import { renderJson } from './json.js'
 import { renderJunit } from './junit.js'
 import type { Report } from './report-model.js'
 import { renderSarif } from './sarif.js'
+import { renderSummary } from './summary.js'
 
 /** What the step gives the formats beside the report. */
 export interface FormatOptions {
@@ -21,7 +22,7 @@ export interface FormatOptions {
 }
 
 /** The action output of each file format (a field of the step's outcome, src/action/outcome.ts). */
-export type ReportFileOutput = 'report_path' | 'sarif_path' | 'junit_path'
+export type ReportFileOutput = 'report_path' | 'sarif_path' | 'junit_path' | 'markdown_path'
 
 export interface ReportFormat {
   /** How the file name ends, without the dot. */
@@ -43,5 +44,6 @@ export const REPORT_FORMATS: readonly ReportFormat[] = [
         2
       )
   },
-  { extension: 'junit.xml', output: 'junit_path', render: (report) => renderJunit(report) }
+  { extension: 'junit.xml', output: 'junit_path', render: (report) => renderJunit(report) },
+  { extension: 'md', output: 'markdown_path', render: (report) => renderSummary(report) }
 ]

@@ -221,12 +221,17 @@ export function failureKind(err: unknown): FailureKind {
  * The line to log for a failure. Config and service failures are one line with
  * no stack; a bug keeps its stack so it can be reported.
  */
-export function describeFailure(err: unknown): string {
-  if (err instanceof ConfigError) return `Configuration error in input '${err.input}': ${err.message}`
+export function describeFailure(err: unknown, nameInput: InputNamer = actionInputName): string {
+  if (err instanceof ConfigError) return `Configuration error in ${nameInput(err.input)}: ${err.message}`
   if (err instanceof RemoteError) return err.describe()
   if (err instanceof AbortedError) return err.message
   return describeBug(err)
 }
+
+/** How a shell names an input in a configuration error: "input 'min_severity'", "option '--min-severity'". */
+export type InputNamer = (input: string) => string
+
+export const actionInputName: InputNamer = (input) => `input '${input}'`
 
 /** The line for a bug: its stack, so it can be reported. */
 export function describeBug(err: unknown): string {

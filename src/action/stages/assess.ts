@@ -30,7 +30,8 @@ export function assess(ctx: StepContext, inputs: ActionInputs, policy: GatePolic
       },
       onCancelRequested: (runId) => {
         saveCancelRequested(io, runId)
-      }
+      },
+      onProgress: ctx.onProgress
     },
     {
       modelId: inputs.modelId,

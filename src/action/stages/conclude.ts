@@ -6,7 +6,7 @@
  */
 import type { StepResult } from '../../decision/step-result.js'
 import { failureCause } from '../../report/not-assessed.js'
-import { describeFailure, failureKind, type FailureKind } from '../../util/errors.js'
+import { describeFailure, failureKind, type FailureKind, type InputNamer } from '../../util/errors.js'
 import type { ActionIO } from '../io.js'
 import { setActionOutputs, type EndOutcome, type PreparedOutcome, type StepOutcome } from '../outcome.js'
 
@@ -42,7 +42,8 @@ export interface StepFailure {
   cause: string
 }
 
-export function stepFailure(err: unknown): StepFailure {
+/** `nameInput`: how the shell names an input (the action: input 'x'; the command line: its flag). */
+export function stepFailure(err: unknown, nameInput?: InputNamer): StepFailure {
   const kind = failureKind(err)
-  return { kind, line: describeFailure(err), cause: failureCause(err, kind) }
+  return { kind, line: describeFailure(err, nameInput), cause: failureCause(err, kind) }
 }

@@ -4,8 +4,10 @@
  * the service client and the baseline store.
  */
 import { actionsCacheStore, type BaselineStore } from '../../baseline/store.js'
+import type { RunProgress } from '../../gate/wait-for-run.js'
 import type { ServiceApi } from '../../service/service-api.js'
 import type { Clock, Deadline } from '../../util/clock.js'
+import type { InputNamer } from '../../util/errors.js'
 import type { ActionInputs } from '../inputs.js'
 import type { MainDeps } from '../main.js'
 import { scrubbingIO, stepSecrets, type ScrubbedIO } from '../scrubbed-io.js'
@@ -22,6 +24,10 @@ export interface StepContext {
   /** A service client whose retries stop at `deadline`, which logs through the scrubbed log and scrubs `secrets` from the service's texts before clipping them. */
   makeApi(inputs: ActionInputs, deadline: Deadline, opts?: { requestTimeoutMs?: number }): ServiceApi
   baselineStore: BaselineStore
+  /** Told every status read of the run: a shell's live view (the action logs progress lines instead). */
+  onProgress?: (progress: RunProgress) => void
+  /** How a configuration error names an input. */
+  nameInput?: InputNamer
 }
 
 /** The context of a main step: its secrets masked on the runner first, then every sink behind the scrubbing edge. */
@@ -35,6 +41,8 @@ export function stepContext(deps: MainDeps): StepContext {
     signal: deps.signal,
     random: deps.random,
     makeApi: (inputs, deadline, opts) => deps.makeApi(inputs, deadline, { ...opts, log: io.log, secrets }),
-    baselineStore: deps.baselineStore ?? actionsCacheStore({ env: io.env, log: io.log })
+    baselineStore: deps.baselineStore ?? actionsCacheStore({ env: io.env, log: io.log }),
+    onProgress: deps.onProgress,
+    nameInput: deps.nameInput
   }
 }

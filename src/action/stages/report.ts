@@ -208,6 +208,10 @@ function assessedOutcome(outcome: GateOutcome, report: Report, files: ReportFile
     baseline: b?.available ? { newCount: b.newCount, knownCount: b.knownCount, goneCount: b.gone.length } : null,
     acceptedCount: report.acceptances?.acceptedCount ?? 0,
     assessmentsSpent: 1,
-    commentUrl: null
+    commentUrl: null,
+    bySeverity: report.counts?.bySeverity ?? null,
+    blocking: report.findings
+      .filter((f) => f.standing === 'blocking')
+      .map((f) => ({ findingId: f.findingId, severity: f.severity, category: f.category, description: f.description, baselineState: f.baselineState }))
   }
 }

@@ -1,0 +1,103 @@
+/**
+ * One engine, two shells: the same scenario (the demo agent, failing, then
+ * fixed) through the action's main step (runMain over a fake runner) and the
+ * command line (runCli), both in-process against one emulator over real
+ * HTTP. The result, the counts and report.json agree, apart from what names
+ * the run and its time.
+ */
+import { describe, expect, it } from '@jest/globals'
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { runMain } from '../../src/action/main.js'
+import { serviceClients } from '../../src/action/run.js'
+import { runCli } from '../../src/cli/program.js'
+import { startEmulator, type Emulator } from '../../src/emulator/server.js'
+import { systemClock } from '../../src/util/clock.js'
+import { fakeActionIO } from '../__fixtures__/fake-io.js'
+
+function sink(): { write(s: string): boolean; text: string } {
+  const s = { text: '', write: (t: string) => ((s.text += t), true) }
+  return s
+}
+
+/** report.json without what differs between two runs of one scenario: ids, times, durations, the run's links. */
+function comparable(path: string): unknown {
+  const text = readFileSync(path, 'utf8')
+  const ids = new Set<string>()
+  const walk = (v: unknown, key = ''): unknown => {
+    if (Array.isArray(v)) return v.map((x) => walk(x))
+    if (v !== null && typeof v === 'object') return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, walk(x, k)]))
+    if (typeof v === 'string' && /(_id|Id)$/.test(key)) ids.add(v)
+    if (/(_id|Id)$/.test(key)) return '<id>'
+    if (/(_at|At|_ms|Ms|date)$/.test(key)) return '<time>'
+    return v
+  }
+  const first = walk(JSON.parse(text))
+  let again = JSON.stringify(first)
+  for (const id of ids) again = again.split(id).join('<id>')
+  again = again.replace(/ZX-[0-9a-f]{12}/g, 'ZX-<canary>')
+  return JSON.parse(
+    again.replace(/\d{4}-\d\d-\d\dT\d\d:\d\d(:\d\d(\.\d+)?)?Z/g, '<time>').replace(/\d+(\.\d+)? ?(ms|s|min)\b/g, '<duration>')
+  )
+}
+
+/** A JSON value as the action's output shows it. */
+function asOutput(v: unknown): string {
+  if (v === null || v === undefined) return ''
+  return typeof v === 'string' ? v : typeof v === 'number' ? String(v) : JSON.stringify(v)
+}
+
+async function throughAction(emu: Emulator, dir: string): Promise<Record<string, string>> {
+  const io = fakeActionIO(
+    { model_id: emu.demoModelId, api_key: emu.keys.full, base_url: emu.url, comment: 'off', commit_status: 'off' },
+    { env: { RUNNER_TEMP: dir, GITHUB_WORKSPACE: dir } }
+  )
+  await runMain({ io, clock: systemClock, signal: new AbortController().signal, makeApi: serviceClients(systemClock, io.log) })
+  return io.outputs
+}
+
+async function throughCli(emu: Emulator, dir: string): Promise<{ code: number; json: Record<string, unknown> }> {
+  const stdout = sink()
+  const code = await runCli(['assess', '--model-id', emu.demoModelId, '--format', 'json', '--out', dir], {
+    env: { ASAS_API_KEY: emu.keys.full, ASAS_BASE_URL: emu.url },
+    stdout,
+    stderr: sink()
+  })
+  return { code, json: JSON.parse(stdout.text) as Record<string, unknown> }
+}
+
+describe('the action and the command line, one scenario', () => {
+  it('agree on the result, the counts and report.json, failing and then fixed', async () => {
+    const emu = await startEmulator({ categoryDurationMs: 40, attacksPerCategory: 2 })
+    const dirs = [mkdtempSync(join(tmpdir(), 'shell-a-')), mkdtempSync(join(tmpdir(), 'shell-c-'))]
+    try {
+      for (const [fixed, code] of [
+        [false, 1],
+        [true, 0]
+      ] as const) {
+        emu.demoAgent.setAllVulnerable(!fixed)
+        const action = await throughAction(emu, dirs[0])
+        const cli = await throughCli(emu, dirs[1])
+        expect(cli.code).toBe(code)
+        for (const name of [
+          'result',
+          'findings_count',
+          'new_count',
+          'known_count',
+          'accepted_count',
+          'assessments_spent',
+          'categories_planned',
+          'categories_completed',
+          'verdict',
+          'status'
+        ])
+          expect([name, action[name]]).toEqual([name, asOutput(cli.json[name])])
+        expect(comparable(String(cli.json.report_path))).toEqual(comparable(action.report_path))
+      }
+    } finally {
+      await emu.stop()
+      for (const d of dirs) rmSync(d, { recursive: true, force: true })
+    }
+  })
+})

@@ -1,0 +1,93 @@
+/**
+ * What the command line shows while the step runs. On a terminal: a live
+ * view redrawn in place (log-update) of the run's categories done of
+ * planned, elapsed and estimated time, with the step's log lines printed
+ * above it. Otherwise (a CI log): the step's log lines only, one per state
+ * change, with no control characters (the gate logs its progress itself
+ * when no live view takes it).
+ */
+import { createLogUpdate } from 'log-update'
+import type { RunProgress } from '../gate/wait-for-run.js'
+import type { Clock } from '../util/clock.js'
+import { singleLineLog, type Log } from '../util/log.js'
+import { formatDuration } from '../util/text.js'
+
+export interface RunView {
+  log: Log
+  /** For the live view only (undefined otherwise: the gate then logs its progress lines). */
+  onProgress?: (progress: RunProgress) => void
+  /** Clears the live view for good, before the result is printed. */
+  stop(): void
+}
+
+/** Where the command line writes: the process's stdout or stderr, or a test's sink (never a terminal). */
+export type ViewStream = Pick<NodeJS.WriteStream, 'write'> & { isTTY?: boolean }
+
+/** A terminal, for the live view. */
+function isTerminal(stream: ViewStream): stream is NodeJS.WriteStream {
+  return stream.isTTY === true
+}
+
+/** `verbose`: debug lines too. */
+export function runView(stream: ViewStream, clock: Clock, opts: { live: boolean; verbose: boolean; title: string }): RunView {
+  return opts.live && isTerminal(stream) ? liveView(stream, clock, opts) : lineView(stream, opts.verbose)
+}
+
+function lineView(stream: ViewStream, verbose: boolean): RunView {
+  const line = (prefix: string) => (text: string) => void stream.write(`${prefix}${text}\n`)
+  return {
+    log: singleLineLog({ info: line(''), warning: line('warning: '), debug: verbose ? line('debug: ') : () => undefined }),
+    stop: () => undefined
+  }
+}
+
+/** The live view's text: the step, then the run's bar and times. Pure, for tests. */
+export function liveText(title: string, progress: RunProgress | null, nowMs: number, startedMs: number, frame: number): string {
+  const spinner = '|/-\\'[frame % 4]
+  if (progress === null) return `${spinner} ${title}: preparing (${formatDuration(nowMs - startedMs)})`
+  const { planned, completed } = progress
+  const width = 24
+  const filled = planned > 0 ? Math.round((completed / planned) * width) : 0
+  const bar = `[${'#'.repeat(filled)}${'-'.repeat(width - filled)}]`
+  const left =
+    progress.estimatedEndMs === null
+      ? 'estimating the time left'
+      : `about ${formatDuration(Math.max(0, progress.estimatedEndMs - nowMs))} left`
+  const done = planned > 0 ? `${completed}/${planned} categories done` : 'progress not reported yet'
+  return [
+    `${spinner} ${title}: run ${progress.runId} ${progress.status}`,
+    `  ${bar} ${done}`,
+    `  ${formatDuration(nowMs - startedMs)} elapsed, ${left}`,
+    '  findings by severity: when the run ends (the service reports them then); Ctrl-C cancels the run'
+  ].join('\n')
+}
+
+function liveView(stream: NodeJS.WriteStream, clock: Clock, opts: { verbose: boolean; title: string }): RunView {
+  const update = createLogUpdate(stream, { showCursor: true })
+  const startedMs = clock.now()
+  let progress: RunProgress | null = null
+  let frame = 0
+  const draw = (): void => {
+    update(liveText(opts.title, progress, clock.now(), startedMs, frame++))
+  }
+  const timer = setInterval(draw, 250)
+  timer.unref()
+  const above = (prefix: string) => (text: string) => {
+    update.clear()
+    stream.write(`${prefix}${text}\n`)
+    draw()
+  }
+  draw()
+  return {
+    log: singleLineLog({ info: above(''), warning: above('warning: '), debug: opts.verbose ? above('debug: ') : () => undefined }),
+    onProgress: (p) => {
+      progress = p
+      draw()
+    },
+    stop: () => {
+      clearInterval(timer)
+      update.clear()
+      update.done()
+    }
+  }
+}

@@ -1,0 +1,82 @@
+/**
+ * The command line's rendering of the step's outcome (src/action/outcome.ts):
+ * its exit code, the lines a person reads (the verdict first, then the
+ * blocking findings, then where the reports are), and the JSON a script
+ * reads. All pure.
+ */
+import { outcomeValues, type OutcomeResult, type StepOutcome } from '../action/outcome.js'
+
+/** The exit code of each result: a script can trust it. */
+export const EXIT_CODES: Readonly<Record<OutcomeResult, number>> = {
+  pass: 0,
+  skipped: 0,
+  fail: 1,
+  incomplete: 2,
+  error: 3
+}
+
+/** A mistake on the command line itself (an unknown option, a bad value): as a configuration error. */
+export const EXIT_USAGE = EXIT_CODES.error
+
+export function exitCode(outcome: StepOutcome): number {
+  return EXIT_CODES[outcome.result]
+}
+
+/** The most blocking findings listed; the reports hold them all. */
+const MAX_LISTED = 20
+
+/** What a person reads at the end: the verdict, the blocking findings, the reports. */
+export function humanSummary(outcome: StepOutcome): string[] {
+  const { end } = outcome
+  const model = outcome.prepared?.modelId
+  const lines = [`${outcome.result.toUpperCase()}${model ? ` ${model}` : ''}: ${outcome.conclusion.line}`]
+  if (end.kind === 'carried_over') lines.push('  (carried over from an earlier assessment of the same agent: nothing was assessed)')
+  if (end.kind === 'assessed') {
+    if (end.bySeverity !== null) {
+      const counts = Object.entries(end.bySeverity).map(([severity, n]) => `${n} ${severity}`)
+      lines.push(`Findings by severity: ${counts.join(', ')}`)
+    }
+    if (end.blocking.length > 0) {
+      lines.push(`Blocking findings (${end.blocking.length}):`)
+      for (const f of end.blocking.slice(0, MAX_LISTED)) {
+        const state = f.baselineState === null ? '' : ` (${f.baselineState})`
+        lines.push(`  ${f.severity.toUpperCase().padEnd(8)} ${f.category}${state}: ${oneLine(f.description)}`)
+      }
+      if (end.blocking.length > MAX_LISTED) lines.push(`  ... and ${end.blocking.length - MAX_LISTED} more in the report`)
+    }
+  }
+  const files = reportFiles(outcome)
+  if (files.length > 0) lines.push('Reports:', ...files.map((f) => `  ${f}`))
+  return lines
+}
+
+function oneLine(text: string): string {
+  const flat = text.replace(/\s+/g, ' ').trim()
+  return flat.length > 160 ? `${flat.slice(0, 157)}...` : flat
+}
+
+/** Every report file the step wrote. */
+export function reportFiles(outcome: StepOutcome): string[] {
+  const { end } = outcome
+  if (end.kind === 'assessed') return Object.values(end.files)
+  if (end.kind === 'not_assessed') return []
+  return [end.reportPath]
+}
+
+/** The outcome for a script: the result and its exit code, the line, and every output's value under its name. */
+export function outcomeJson(outcome: StepOutcome): string {
+  const { end } = outcome
+  const { result, ...values } = outcomeValues(outcome)
+  return JSON.stringify(
+    {
+      result,
+      exit_code: exitCode(outcome),
+      kind: end.kind,
+      line: outcome.conclusion.line,
+      ...values,
+      ...(end.kind === 'assessed' ? { findings_by_severity: end.bySeverity, blocking_findings: end.blocking } : {})
+    },
+    null,
+    2
+  )
+}

@@ -1,0 +1,96 @@
+/**
+ * `assess` and `validate`: the action's main step (runStep: the same stages
+ * and decisions) over the command line's edges: the options as the step's
+ * inputs, the terminal's view, SIGINT cancelling the run once as in the
+ * action (abortOnSignals), then the outcome rendered: the verdict, the
+ * blocking findings and the reports, or JSON; the exit code of its result.
+ */
+import { resolve } from 'node:path'
+import { envInputReader, readInputs } from '../action/inputs.js'
+import { runStep, type MainDeps } from '../action/main.js'
+import type { StepOutcome } from '../action/outcome.js'
+import { abortOnSignals, serviceClients } from '../action/run.js'
+import { stepContext } from '../action/stages/context.js'
+import type { BaselineStore } from '../baseline/store.js'
+import { systemClock, type Clock } from '../util/clock.js'
+import { ConfigError, type InputNamer } from '../util/errors.js'
+import { makeScrubber } from '../util/redact.js'
+import { runView, type ViewStream } from './live-view.js'
+import { flagOf, inputEnv, type CliOption } from './options.js'
+import { EXIT_USAGE, exitCode, humanSummary, outcomeJson } from './render.js'
+import { terminalIO } from './terminal-io.js'
+
+/** The command line's edges, passed in so tests run it in-process. */
+export interface CliEdges {
+  env: NodeJS.ProcessEnv
+  stdout: ViewStream
+  stderr: ViewStream
+  clock?: Clock
+  makeApi?: MainDeps['makeApi']
+  baselineStore?: BaselineStore
+}
+
+export interface StepCommand {
+  /** The options the command takes, and the inputs it fixes (mode). */
+  options: readonly CliOption[]
+  fixed: Record<string, string>
+  title: string
+}
+
+/** What every step command takes beside its inputs. */
+export interface CommonFlags {
+  format: 'text' | 'json'
+  out?: string
+  verbose?: boolean
+}
+
+/** How the command line names an input in a configuration error: its flag (and its variable). */
+export function flagNamer(options: readonly CliOption[]): InputNamer {
+  return (input) => {
+    const option = options.find((o) => o.input === input)
+    return option === undefined ? `input '${input}'` : `option '${flagOf(input)}'${option.env ? ` (or ${option.env})` : ''}`
+  }
+}
+
+/** Run one step command; resolves to its exit code. */
+export async function runStepCommand(command: StepCommand, given: Record<string, unknown>, edges: CliEdges): Promise<number> {
+  const flags = given as unknown as CommonFlags
+  const env = inputEnv(command.options, given, edges.env, command.fixed)
+  try {
+    readInputs(envInputReader(env))
+  } catch (err) {
+    if (!(err instanceof ConfigError)) throw err
+    edges.stderr.write(`error: ${flagNamer(command.options)(err.input)}: ${err.message}\n`)
+    return EXIT_USAGE
+  }
+  const clock = edges.clock ?? systemClock
+  const live = edges.stderr.isTTY === true && flags.format !== 'json'
+  const view = runView(edges.stderr, clock, { live, verbose: flags.verbose === true, title: command.title })
+  const io = terminalIO(env, view, edges.stderr, flags.out === undefined ? undefined : resolve(flags.out))
+  const aborts = abortOnSignals(io, EXIT_USAGE)
+  let outcome: StepOutcome
+  try {
+    const makeApi = edges.makeApi ?? serviceClients(clock, io.log)
+    const ctx = stepContext({
+      io,
+      clock,
+      signal: aborts.signal,
+      makeApi,
+      baselineStore: edges.baselineStore,
+      onProgress: view.onProgress,
+      nameInput: flagNamer(command.options)
+    })
+    outcome = await runStep(ctx)
+    const scrub = makeScrubber(ctx.secrets)
+    view.stop()
+    const human = `${humanSummary(outcome).map(scrub).join('\n')}\n`
+    if (flags.format === 'json') {
+      edges.stderr.write(human)
+      edges.stdout.write(`${scrub(outcomeJson(outcome))}\n`)
+    } else edges.stdout.write(human)
+  } finally {
+    view.stop()
+    aborts.dispose()
+  }
+  return exitCode(outcome)
+}
