@@ -88,7 +88,8 @@ export async function publishToGitHub(deps: PublishDeps, args: PublishArgs): Pro
   const wantComment = target.kind === 'pull_request' && args.inputs.comment !== 'off'
   const wantIssue = target.kind === 'none' && args.inputs.issue === 'update'
   if (!wantComment && !wantIssue) {
-    if (target.kind === 'none') log.info(`No pull request for event '${target.eventName}': the report is in the job summary.`)
+    if (target.kind === 'none' && args.inputs.comment !== 'off')
+      log.info(`No pull request for event '${target.eventName}': the report is in the job summary.`)
     return none
   }
   if (args.inputs.githubToken === '') {
