@@ -116,6 +116,15 @@ describe('agent-security-gate (bundled) against the emulator', () => {
     )
   )
 
+  it.concurrent('validate: the replay of the findings marked fixed, its counts as JSON; nothing fixed is a pass', () =>
+    inWorld(async (w) => {
+      const r = await runCli(w, ['validate', '--model-id', w.emu.demoModelId, '--format', 'json'])
+      expect(r.code).toBe(0)
+      expect(JSON.parse(r.stdout)).toMatchObject({ result: 'pass', kind: 'validated', resolved_count: 0, still_broken_count: 0 })
+      expect(r.stderr).toMatch(/^PASS \S+: Validation: /m)
+    })
+  )
+
   it.concurrent('exits 3 on a service refusal (a wrong key), naming the endpoint and status', () =>
     inWorld(async (w) => {
       const r = await runCli(null, [
