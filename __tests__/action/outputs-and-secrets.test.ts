@@ -5,6 +5,7 @@
  * annotations, log, failure, report files, comment, issue); every output
  * carrying service text is one line without control characters.
  */
+import { REPORT_FORMATS } from '../../src/report/formats.js'
 import { afterEach, describe, expect, it } from '@jest/globals'
 import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -189,14 +190,14 @@ describe("the step's secrets, planted in every service field", () => {
     }
   }
 
-  it('a pull request: outputs, summary, annotations, log, failure, report/sarif/junit files and the comment', async () => {
+  it('a pull request: outputs, summary, annotations, log, failure, every report file and the comment', async () => {
     const { io, files, github } = await runPlanted({
       name: 'pull_request',
       payload: { number: 7, pull_request: { number: 7, head: { repo: { full_name: 'octo/agent' } } } }
     })
     expect(io.secrets).toEqual(expect.arrayContaining([KEY, CRED]))
     expect(io.outputs.result).toBe('fail')
-    expect(files).toHaveLength(3)
+    expect(files).toHaveLength(REPORT_FORMATS.length)
     expect(io.annotations.length).toBeGreaterThan(0)
     const comments = github.state.comments.get(7) ?? []
     expect(comments).toHaveLength(1)
