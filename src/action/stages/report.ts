@@ -212,6 +212,12 @@ function assessedOutcome(outcome: GateOutcome, report: Report, files: ReportFile
     bySeverity: report.counts?.bySeverity ?? null,
     blocking: report.findings
       .filter((f) => f.standing === 'blocking')
-      .map((f) => ({ findingId: f.findingId, severity: f.severity, category: f.category, description: f.description, baselineState: f.baselineState }))
+      .map((f) => ({
+        findingId: f.findingId,
+        severity: f.severity,
+        category: f.category,
+        description: f.description,
+        baselineState: f.baselineState
+      }))
   }
 }
