@@ -159,70 +159,76 @@ describe('baselineScope', () => {
       'pull_request',
       { number: 7, pull_request: { number: 7, base: { ref: 'main', sha: 'b' }, head: { sha: 'h' } } },
       { GITHUB_REPOSITORY: 'o/r', GITHUB_SHA: 'm' },
-      { kind: 'pull_request', number: 7, baseRef: 'main', baseSha: 'b', headSha: 'h', sha: 'm' }
+      { kind: 'pull_request', number: 7, baseRef: 'main', baseSha: 'b', headSha: 'h', sha: 'm', defaultBranch: null }
     ],
     [
       'push',
       { repository: { default_branch: 'main' } },
       { GITHUB_REF: 'refs/heads/main', GITHUB_SHA: 's' },
-      { kind: 'default-branch', branch: 'main', sha: 's' }
+      { kind: 'default-branch', branch: 'main', sha: 's', defaultBranch: 'main' }
     ],
     [
       'schedule',
       { repository: { default_branch: 'trunk' } },
       { GITHUB_REF: 'refs/heads/trunk' },
-      { kind: 'default-branch', branch: 'trunk', sha: null }
+      { kind: 'default-branch', branch: 'trunk', sha: null, defaultBranch: 'trunk' }
     ],
     [
       'push',
       { repository: { default_branch: 'main' } },
       { GITHUB_REF: 'refs/heads/feature' },
-      { kind: 'other', eventName: 'push', ref: 'refs/heads/feature', sha: null }
+      { kind: 'other', eventName: 'push', ref: 'refs/heads/feature', sha: null, defaultBranch: 'main' }
     ],
     [
       'workflow_dispatch',
       {},
       { GITHUB_REF: 'refs/heads/main' },
-      { kind: 'other', eventName: 'workflow_dispatch', ref: 'refs/heads/main', sha: null }
+      { kind: 'other', eventName: 'workflow_dispatch', ref: 'refs/heads/main', sha: null, defaultBranch: null }
     ],
     [
       'workflow_dispatch',
       { repository: { default_branch: 'main' } },
       { GITHUB_REF: 'refs/heads/main' },
-      { kind: 'default-branch', branch: 'main', sha: null }
+      { kind: 'default-branch', branch: 'main', sha: null, defaultBranch: 'main' }
     ],
     // Events that may run a pull request's code on the default branch's ref never record a baseline.
     [
       'issue_comment',
       { repository: { default_branch: 'main' } },
       { GITHUB_REF: 'refs/heads/main' },
-      { kind: 'other', eventName: 'issue_comment', ref: 'refs/heads/main', sha: null }
+      { kind: 'other', eventName: 'issue_comment', ref: 'refs/heads/main', sha: null, defaultBranch: 'main' }
     ],
     [
       'workflow_run',
       { repository: { default_branch: 'main' } },
       { GITHUB_REF: 'refs/heads/main' },
-      { kind: 'other', eventName: 'workflow_run', ref: 'refs/heads/main', sha: null }
+      { kind: 'other', eventName: 'workflow_run', ref: 'refs/heads/main', sha: null, defaultBranch: 'main' }
     ],
     // The queue's commit holds the queued pull requests' changes: their acceptances are read at the queue's base.
     [
       'merge_group',
       { repository: { default_branch: 'main' }, merge_group: { base_sha: 'queue-base', head_sha: 'queue-head' } },
       { GITHUB_REF: 'refs/heads/gh-readonly-queue/main/pr-7-abc', GITHUB_SHA: 'queue-head' },
-      { kind: 'other', eventName: 'merge_group', ref: 'refs/heads/gh-readonly-queue/main/pr-7-abc', sha: 'queue-base' }
+      {
+        kind: 'other',
+        eventName: 'merge_group',
+        ref: 'refs/heads/gh-readonly-queue/main/pr-7-abc',
+        sha: 'queue-base',
+        defaultBranch: 'main'
+      }
     ],
     // GITHUB_SHA of a deployment is the deployed commit, often a pull request's head: the default branch is read.
     [
       'deployment_status',
       { repository: { default_branch: 'main' }, deployment: { sha: 'pr-head' } },
       { GITHUB_REF: 'refs/heads/feature', GITHUB_SHA: 'pr-head' },
-      { kind: 'other', eventName: 'deployment_status', ref: 'refs/heads/feature', sha: 'refs/heads/main' }
+      { kind: 'other', eventName: 'deployment_status', ref: 'refs/heads/feature', sha: 'refs/heads/main', defaultBranch: 'main' }
     ],
     [
       'deployment_status',
       { deployment: { sha: 'pr-head' } },
       { GITHUB_SHA: 'pr-head' },
-      { kind: 'other', eventName: 'deployment_status', ref: '', sha: null }
+      { kind: 'other', eventName: 'deployment_status', ref: '', sha: null, defaultBranch: null }
     ]
   ])('%s %j %j', (event, payload, env, expected) => {
     expect(baselineScope(event, payload, env)).toEqual(expected)
