@@ -1,2510 +1,6 @@
 import { createRequire as __WEBPACK_EXTERNAL_createRequire } from "module";
 /******/ var __webpack_modules__ = ({
 
-/***/ 4006:
-/***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
-
-
-
-const pico = __nccwpck_require__(8016);
-const utils = __nccwpck_require__(4059);
-
-function picomatch(glob, options, returnState = false) {
-  // default to os.platform()
-  if (options && (options.windows === null || options.windows === undefined)) {
-    // don't mutate the original options object
-    options = { ...options, windows: utils.isWindows() };
-  }
-
-  return pico(glob, options, returnState);
-}
-
-Object.assign(picomatch, pico);
-module.exports = picomatch;
-
-
-/***/ }),
-
-/***/ 5595:
-/***/ ((module) => {
-
-
-
-const WIN_SLASH = '\\\\/';
-const WIN_NO_SLASH = `[^${WIN_SLASH}]`;
-
-const DEFAULT_MAX_EXTGLOB_RECURSION = 0;
-
-/**
- * Posix glob regex
- */
-
-const DOT_LITERAL = '\\.';
-const PLUS_LITERAL = '\\+';
-const QMARK_LITERAL = '\\?';
-const SLASH_LITERAL = '\\/';
-const ONE_CHAR = '(?=.)';
-const QMARK = '[^/]';
-const END_ANCHOR = `(?:${SLASH_LITERAL}|$)`;
-const START_ANCHOR = `(?:^|${SLASH_LITERAL})`;
-const DOTS_SLASH = `${DOT_LITERAL}{1,2}${END_ANCHOR}`;
-const NO_DOT = `(?!${DOT_LITERAL})`;
-const NO_DOTS = `(?!${START_ANCHOR}${DOTS_SLASH})`;
-const NO_DOT_SLASH = `(?!${DOT_LITERAL}{0,1}${END_ANCHOR})`;
-const NO_DOTS_SLASH = `(?!${DOTS_SLASH})`;
-const QMARK_NO_DOT = `[^.${SLASH_LITERAL}]`;
-const STAR = `${QMARK}*?`;
-const SEP = '/';
-
-const POSIX_CHARS = {
-  DOT_LITERAL,
-  PLUS_LITERAL,
-  QMARK_LITERAL,
-  SLASH_LITERAL,
-  ONE_CHAR,
-  QMARK,
-  END_ANCHOR,
-  DOTS_SLASH,
-  NO_DOT,
-  NO_DOTS,
-  NO_DOT_SLASH,
-  NO_DOTS_SLASH,
-  QMARK_NO_DOT,
-  STAR,
-  START_ANCHOR,
-  SEP
-};
-
-/**
- * Windows glob regex
- */
-
-const WINDOWS_CHARS = {
-  ...POSIX_CHARS,
-
-  SLASH_LITERAL: `[${WIN_SLASH}]`,
-  QMARK: WIN_NO_SLASH,
-  STAR: `${WIN_NO_SLASH}*?`,
-  DOTS_SLASH: `${DOT_LITERAL}{1,2}(?:[${WIN_SLASH}]|$)`,
-  NO_DOT: `(?!${DOT_LITERAL})`,
-  NO_DOTS: `(?!(?:^|[${WIN_SLASH}])${DOT_LITERAL}{1,2}(?:[${WIN_SLASH}]|$))`,
-  NO_DOT_SLASH: `(?!${DOT_LITERAL}{0,1}(?:[${WIN_SLASH}]|$))`,
-  NO_DOTS_SLASH: `(?!${DOT_LITERAL}{1,2}(?:[${WIN_SLASH}]|$))`,
-  QMARK_NO_DOT: `[^.${WIN_SLASH}]`,
-  START_ANCHOR: `(?:^|[${WIN_SLASH}])`,
-  END_ANCHOR: `(?:[${WIN_SLASH}]|$)`,
-  SEP: '\\'
-};
-
-/**
- * POSIX Bracket Regex
- */
-
-const POSIX_REGEX_SOURCE = {
-  __proto__: null,
-  alnum: 'a-zA-Z0-9',
-  alpha: 'a-zA-Z',
-  ascii: '\\x00-\\x7F',
-  blank: ' \\t',
-  cntrl: '\\x00-\\x1F\\x7F',
-  digit: '0-9',
-  graph: '\\x21-\\x7E',
-  lower: 'a-z',
-  print: '\\x20-\\x7E ',
-  punct: '\\-!"#$%&\'()\\*+,./:;<=>?@[\\]^_`{|}~',
-  space: ' \\t\\r\\n\\v\\f',
-  upper: 'A-Z',
-  word: 'A-Za-z0-9_',
-  xdigit: 'A-Fa-f0-9'
-};
-
-module.exports = {
-  DEFAULT_MAX_EXTGLOB_RECURSION,
-  MAX_LENGTH: 1024 * 64,
-  POSIX_REGEX_SOURCE,
-
-  // regular expressions
-  REGEX_BACKSLASH: /\\(?![*+?^${}(|)[\]])/g,
-  REGEX_NON_SPECIAL_CHARS: /^[^@![\].,$*+?^{}()|\\/]+/,
-  REGEX_SPECIAL_CHARS: /[-*+?.^${}(|)[\]]/,
-  REGEX_SPECIAL_CHARS_BACKREF: /(\\?)((\W)(\3*))/g,
-  REGEX_SPECIAL_CHARS_GLOBAL: /([-*+?.^${}(|)[\]])/g,
-  REGEX_REMOVE_BACKSLASH: /(?:\[.*?[^\\]\]|\\(?=.))/g,
-
-  // Replace globs with equivalent patterns to reduce parsing time.
-  REPLACEMENTS: {
-    __proto__: null,
-    '***': '*',
-    '**/**': '**',
-    '**/**/**': '**'
-  },
-
-  // Digits
-  CHAR_0: 48, /* 0 */
-  CHAR_9: 57, /* 9 */
-
-  // Alphabet chars.
-  CHAR_UPPERCASE_A: 65, /* A */
-  CHAR_LOWERCASE_A: 97, /* a */
-  CHAR_UPPERCASE_Z: 90, /* Z */
-  CHAR_LOWERCASE_Z: 122, /* z */
-
-  CHAR_LEFT_PARENTHESES: 40, /* ( */
-  CHAR_RIGHT_PARENTHESES: 41, /* ) */
-
-  CHAR_ASTERISK: 42, /* * */
-
-  // Non-alphabetic chars.
-  CHAR_AMPERSAND: 38, /* & */
-  CHAR_AT: 64, /* @ */
-  CHAR_BACKWARD_SLASH: 92, /* \ */
-  CHAR_CARRIAGE_RETURN: 13, /* \r */
-  CHAR_CIRCUMFLEX_ACCENT: 94, /* ^ */
-  CHAR_COLON: 58, /* : */
-  CHAR_COMMA: 44, /* , */
-  CHAR_DOT: 46, /* . */
-  CHAR_DOUBLE_QUOTE: 34, /* " */
-  CHAR_EQUAL: 61, /* = */
-  CHAR_EXCLAMATION_MARK: 33, /* ! */
-  CHAR_FORM_FEED: 12, /* \f */
-  CHAR_FORWARD_SLASH: 47, /* / */
-  CHAR_GRAVE_ACCENT: 96, /* ` */
-  CHAR_HASH: 35, /* # */
-  CHAR_HYPHEN_MINUS: 45, /* - */
-  CHAR_LEFT_ANGLE_BRACKET: 60, /* < */
-  CHAR_LEFT_CURLY_BRACE: 123, /* { */
-  CHAR_LEFT_SQUARE_BRACKET: 91, /* [ */
-  CHAR_LINE_FEED: 10, /* \n */
-  CHAR_NO_BREAK_SPACE: 160, /* \u00A0 */
-  CHAR_PERCENT: 37, /* % */
-  CHAR_PLUS: 43, /* + */
-  CHAR_QUESTION_MARK: 63, /* ? */
-  CHAR_RIGHT_ANGLE_BRACKET: 62, /* > */
-  CHAR_RIGHT_CURLY_BRACE: 125, /* } */
-  CHAR_RIGHT_SQUARE_BRACKET: 93, /* ] */
-  CHAR_SEMICOLON: 59, /* ; */
-  CHAR_SINGLE_QUOTE: 39, /* ' */
-  CHAR_SPACE: 32, /*   */
-  CHAR_TAB: 9, /* \t */
-  CHAR_UNDERSCORE: 95, /* _ */
-  CHAR_VERTICAL_LINE: 124, /* | */
-  CHAR_ZERO_WIDTH_NOBREAK_SPACE: 65279, /* \uFEFF */
-
-  /**
-   * Create EXTGLOB_CHARS
-   */
-
-  extglobChars(chars) {
-    return {
-      '!': { type: 'negate', open: '(?:(?!(?:', close: `))${chars.STAR})` },
-      '?': { type: 'qmark', open: '(?:', close: ')?' },
-      '+': { type: 'plus', open: '(?:', close: ')+' },
-      '*': { type: 'star', open: '(?:', close: ')*' },
-      '@': { type: 'at', open: '(?:', close: ')' }
-    };
-  },
-
-  /**
-   * Create GLOB_CHARS
-   */
-
-  globChars(win32) {
-    return win32 === true ? WINDOWS_CHARS : POSIX_CHARS;
-  }
-};
-
-
-/***/ }),
-
-/***/ 8265:
-/***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
-
-
-
-const constants = __nccwpck_require__(5595);
-const utils = __nccwpck_require__(4059);
-
-/**
- * Constants
- */
-
-const {
-  MAX_LENGTH,
-  POSIX_REGEX_SOURCE,
-  REGEX_NON_SPECIAL_CHARS,
-  REGEX_SPECIAL_CHARS_BACKREF,
-  REPLACEMENTS
-} = constants;
-
-/**
- * Helpers
- */
-
-const expandRange = (args, options) => {
-  if (typeof options.expandRange === 'function') {
-    return options.expandRange(...args, options);
-  }
-
-  args.sort();
-  const value = `[${args.join('-')}]`;
-
-  try {
-    /* eslint-disable-next-line no-new */
-    new RegExp(value);
-  } catch (ex) {
-    return args.map(v => utils.escapeRegex(v)).join('..');
-  }
-
-  return value;
-};
-
-/**
- * Create the message for a syntax error
- */
-
-const syntaxError = (type, char) => {
-  return `Missing ${type}: "${char}" - use "\\\\${char}" to match literal characters`;
-};
-
-const splitTopLevel = input => {
-  const parts = [];
-  let bracket = 0;
-  let paren = 0;
-  let quote = 0;
-  let value = '';
-  let escaped = false;
-
-  for (const ch of input) {
-    if (escaped === true) {
-      value += ch;
-      escaped = false;
-      continue;
-    }
-
-    if (ch === '\\') {
-      value += ch;
-      escaped = true;
-      continue;
-    }
-
-    if (ch === '"') {
-      quote = quote === 1 ? 0 : 1;
-      value += ch;
-      continue;
-    }
-
-    if (quote === 0) {
-      if (ch === '[') {
-        bracket++;
-      } else if (ch === ']' && bracket > 0) {
-        bracket--;
-      } else if (bracket === 0) {
-        if (ch === '(') {
-          paren++;
-        } else if (ch === ')' && paren > 0) {
-          paren--;
-        } else if (ch === '|' && paren === 0) {
-          parts.push(value);
-          value = '';
-          continue;
-        }
-      }
-    }
-
-    value += ch;
-  }
-
-  parts.push(value);
-  return parts;
-};
-
-const isPlainBranch = branch => {
-  let escaped = false;
-
-  for (const ch of branch) {
-    if (escaped === true) {
-      escaped = false;
-      continue;
-    }
-
-    if (ch === '\\') {
-      escaped = true;
-      continue;
-    }
-
-    if (/[?*+@!()[\]{}]/.test(ch)) {
-      return false;
-    }
-  }
-
-  return true;
-};
-
-const normalizeSimpleBranch = branch => {
-  let value = branch.trim();
-  let changed = true;
-
-  while (changed === true) {
-    changed = false;
-
-    if (/^@\([^\\()[\]{}|]+\)$/.test(value)) {
-      value = value.slice(2, -1);
-      changed = true;
-    }
-  }
-
-  if (!isPlainBranch(value)) {
-    return;
-  }
-
-  return value.replace(/\\(.)/g, '$1');
-};
-
-const hasRepeatedCharPrefixOverlap = branches => {
-  const values = branches.map(normalizeSimpleBranch).filter(Boolean);
-
-  for (let i = 0; i < values.length; i++) {
-    for (let j = i + 1; j < values.length; j++) {
-      const a = values[i];
-      const b = values[j];
-      const char = a[0];
-
-      if (!char || a !== char.repeat(a.length) || b !== char.repeat(b.length)) {
-        continue;
-      }
-
-      if (a === b || a.startsWith(b) || b.startsWith(a)) {
-        return true;
-      }
-    }
-  }
-
-  return false;
-};
-
-const parseRepeatedExtglob = (pattern, requireEnd = true) => {
-  if ((pattern[0] !== '+' && pattern[0] !== '*') || pattern[1] !== '(') {
-    return;
-  }
-
-  let bracket = 0;
-  let paren = 0;
-  let quote = 0;
-  let escaped = false;
-
-  for (let i = 1; i < pattern.length; i++) {
-    const ch = pattern[i];
-
-    if (escaped === true) {
-      escaped = false;
-      continue;
-    }
-
-    if (ch === '\\') {
-      escaped = true;
-      continue;
-    }
-
-    if (ch === '"') {
-      quote = quote === 1 ? 0 : 1;
-      continue;
-    }
-
-    if (quote === 1) {
-      continue;
-    }
-
-    if (ch === '[') {
-      bracket++;
-      continue;
-    }
-
-    if (ch === ']' && bracket > 0) {
-      bracket--;
-      continue;
-    }
-
-    if (bracket > 0) {
-      continue;
-    }
-
-    if (ch === '(') {
-      paren++;
-      continue;
-    }
-
-    if (ch === ')') {
-      paren--;
-
-      if (paren === 0) {
-        if (requireEnd === true && i !== pattern.length - 1) {
-          return;
-        }
-
-        return {
-          type: pattern[0],
-          body: pattern.slice(2, i),
-          end: i
-        };
-      }
-    }
-  }
-};
-
-const buildCharClassStar = chars => {
-  const source = chars.length === 1
-    ? utils.escapeRegex(chars[0])
-    : `[${chars.map(ch => utils.escapeRegex(ch)).join('')}]`;
-
-  return `${source}*`;
-};
-
-const getStarExtglobSequenceChars = pattern => {
-  let index = 0;
-  const chars = [];
-
-  while (index < pattern.length) {
-    const match = parseRepeatedExtglob(pattern.slice(index), false);
-
-    if (!match || match.type !== '*') {
-      return;
-    }
-
-    const branches = splitTopLevel(match.body).map(branch => branch.trim());
-    if (branches.length !== 1) {
-      return;
-    }
-
-    const branch = normalizeSimpleBranch(branches[0]);
-    if (!branch || branch.length !== 1) {
-      return;
-    }
-
-    chars.push(branch);
-    index += match.end + 1;
-  }
-
-  if (chars.length < 1) {
-    return;
-  }
-
-  return chars;
-};
-
-const repeatedExtglobRecursion = pattern => {
-  let depth = 0;
-  let value = pattern.trim();
-  let match = parseRepeatedExtglob(value);
-
-  while (match) {
-    depth++;
-    value = match.body.trim();
-    match = parseRepeatedExtglob(value);
-  }
-
-  return depth;
-};
-
-const analyzeRepeatedExtglob = (body, options) => {
-  if (options.maxExtglobRecursion === false) {
-    return { risky: false };
-  }
-
-  const max =
-    typeof options.maxExtglobRecursion === 'number'
-      ? options.maxExtglobRecursion
-      : constants.DEFAULT_MAX_EXTGLOB_RECURSION;
-
-  const branches = splitTopLevel(body).map(branch => branch.trim());
-
-  if (branches.length > 1) {
-    if (
-      branches.some(branch => branch === '') ||
-      branches.some(branch => /^[*?]+$/.test(branch)) ||
-      hasRepeatedCharPrefixOverlap(branches)
-    ) {
-      return { risky: true };
-    }
-  }
-
-  // A repeated extglob is "risky" (prone to catastrophic backtracking) when a
-  // branch is itself a `*(...)` sequence, since that nests an unbounded quantifier
-  // inside the outer `+(...)`/`*(...)`. When *every* branch reduces to single
-  // characters we can emit one flat, ReDoS-safe character class that preserves the
-  // meaning of ALL branches (e.g. `+(*(a)|*(b))` -> `[ab]*`), rather than dropping
-  // every branch but the first.
-  const safeChars = [];
-  let sawStarSequence = false;
-  let combinable = true;
-
-  for (const branch of branches) {
-    const chars = getStarExtglobSequenceChars(branch);
-    if (chars) {
-      sawStarSequence = true;
-      safeChars.push(...chars);
-      continue;
-    }
-
-    const literal = normalizeSimpleBranch(branch);
-    if (literal && literal.length === 1) {
-      safeChars.push(literal);
-      continue;
-    }
-
-    combinable = false;
-
-    if (repeatedExtglobRecursion(branch) > max) {
-      return { risky: true };
-    }
-  }
-
-  if (sawStarSequence) {
-    return combinable
-      ? { risky: true, safeOutput: buildCharClassStar([...new Set(safeChars)]) }
-      : { risky: true };
-  }
-
-  return { risky: false };
-};
-
-/**
- * Parse the given input string.
- * @param {String} input
- * @param {Object} options
- * @return {Object}
- */
-
-const parse = (input, options) => {
-  if (typeof input !== 'string') {
-    throw new TypeError('Expected a string');
-  }
-
-  input = REPLACEMENTS[input] || input;
-
-  const opts = { ...options };
-  const max = typeof opts.maxLength === 'number' ? Math.min(MAX_LENGTH, opts.maxLength) : MAX_LENGTH;
-
-  let len = input.length;
-  if (len > max) {
-    throw new SyntaxError(`Input length: ${len}, exceeds maximum allowed length: ${max}`);
-  }
-
-  const bos = { type: 'bos', value: '', output: opts.prepend || '' };
-  const tokens = [bos];
-
-  const capture = opts.capture ? '' : '?:';
-
-  // create constants based on platform, for windows or posix
-  const PLATFORM_CHARS = constants.globChars(opts.windows);
-  const EXTGLOB_CHARS = constants.extglobChars(PLATFORM_CHARS);
-
-  const {
-    DOT_LITERAL,
-    PLUS_LITERAL,
-    SLASH_LITERAL,
-    ONE_CHAR,
-    DOTS_SLASH,
-    NO_DOT,
-    NO_DOT_SLASH,
-    NO_DOTS_SLASH,
-    QMARK,
-    QMARK_NO_DOT,
-    STAR,
-    START_ANCHOR
-  } = PLATFORM_CHARS;
-
-  const globstar = opts => {
-    return `(${capture}(?:(?!${START_ANCHOR}${opts.dot ? DOTS_SLASH : DOT_LITERAL}).)*?)`;
-  };
-
-  const nodot = opts.dot ? '' : NO_DOT;
-  const qmarkNoDot = opts.dot ? QMARK : QMARK_NO_DOT;
-  let star = opts.bash === true ? globstar(opts) : STAR;
-
-  if (opts.capture) {
-    star = `(${star})`;
-  }
-
-  // minimatch options support
-  if (typeof opts.noext === 'boolean') {
-    opts.noextglob = opts.noext;
-  }
-
-  const state = {
-    input,
-    index: -1,
-    start: 0,
-    dot: opts.dot === true,
-    consumed: '',
-    output: '',
-    prefix: '',
-    backtrack: false,
-    negated: false,
-    brackets: 0,
-    braces: 0,
-    parens: 0,
-    quotes: 0,
-    globstar: false,
-    tokens
-  };
-
-  input = utils.removePrefix(input, state);
-  len = input.length;
-
-  const extglobs = [];
-  const braces = [];
-  const stack = [];
-  let prev = bos;
-  let value;
-
-  /**
-   * Tokenizing helpers
-   */
-
-  const eos = () => state.index === len - 1;
-  const peek = state.peek = (n = 1) => input[state.index + n];
-  const advance = state.advance = () => input[++state.index] || '';
-  const remaining = () => input.slice(state.index + 1);
-  const consume = (value = '', num = 0) => {
-    state.consumed += value;
-    state.index += num;
-  };
-
-  const append = token => {
-    state.output += token.output != null ? token.output : token.value;
-    consume(token.value);
-  };
-
-  const negate = () => {
-    let count = 1;
-
-    while (peek() === '!' && (peek(2) !== '(' || peek(3) === '?')) {
-      advance();
-      state.start++;
-      count++;
-    }
-
-    if (count % 2 === 0) {
-      return false;
-    }
-
-    state.negated = true;
-    state.start++;
-    return true;
-  };
-
-  const increment = type => {
-    state[type]++;
-    stack.push(type);
-  };
-
-  const decrement = type => {
-    state[type]--;
-    stack.pop();
-  };
-
-  /**
-   * Push tokens onto the tokens array. This helper speeds up
-   * tokenizing by 1) helping us avoid backtracking as much as possible,
-   * and 2) helping us avoid creating extra tokens when consecutive
-   * characters are plain text. This improves performance and simplifies
-   * lookbehinds.
-   */
-
-  const push = tok => {
-    if (prev.type === 'globstar') {
-      const isBrace = state.braces > 0 && (tok.type === 'comma' || tok.type === 'brace');
-      const isExtglob = tok.extglob === true || (extglobs.length && (tok.type === 'pipe' || tok.type === 'paren'));
-
-      if (tok.type !== 'slash' && tok.type !== 'paren' && !isBrace && !isExtglob) {
-        state.output = state.output.slice(0, -prev.output.length);
-        prev.type = 'star';
-        prev.value = '*';
-        prev.output = star;
-        state.output += prev.output;
-      }
-    }
-
-    if (extglobs.length && tok.type !== 'paren') {
-      extglobs[extglobs.length - 1].inner += tok.value;
-    }
-
-    if (tok.value || tok.output) append(tok);
-    if (prev && prev.type === 'text' && tok.type === 'text') {
-      prev.output = (prev.output || prev.value) + tok.value;
-      prev.value += tok.value;
-      return;
-    }
-
-    tok.prev = prev;
-    tokens.push(tok);
-    prev = tok;
-  };
-
-  const extglobOpen = (type, value) => {
-    const token = { ...EXTGLOB_CHARS[value], conditions: 1, inner: '' };
-
-    token.prev = prev;
-    token.parens = state.parens;
-    token.output = state.output;
-    token.startIndex = state.index;
-    token.tokensIndex = tokens.length;
-    const output = (opts.capture ? '(' : '') + token.open;
-
-    increment('parens');
-    push({ type, value, output: state.output ? '' : ONE_CHAR });
-    push({ type: 'paren', extglob: true, value: advance(), output });
-    extglobs.push(token);
-  };
-
-  const extglobClose = token => {
-    const literal = input.slice(token.startIndex, state.index + 1);
-    const body = input.slice(token.startIndex + 2, state.index);
-    const analysis = analyzeRepeatedExtglob(body, opts);
-
-    if ((token.type === 'plus' || token.type === 'star') && analysis.risky) {
-      const safeOutput = analysis.safeOutput
-        ? (token.output ? '' : ONE_CHAR) + (opts.capture ? `(${analysis.safeOutput})` : analysis.safeOutput)
-        : undefined;
-      const open = tokens[token.tokensIndex];
-
-      open.type = 'text';
-      open.value = literal;
-      open.output = safeOutput || utils.escapeRegex(literal);
-
-      for (let i = token.tokensIndex + 1; i < tokens.length; i++) {
-        tokens[i].value = '';
-        tokens[i].output = '';
-        delete tokens[i].suffix;
-      }
-
-      state.output = token.output + open.output;
-      state.backtrack = true;
-
-      push({ type: 'paren', extglob: true, value, output: '' });
-      decrement('parens');
-      return;
-    }
-
-    let output = token.close + (opts.capture ? ')' : '');
-    let rest;
-
-    if (token.type === 'negate') {
-      let extglobStar = star;
-
-      if (token.inner && token.inner.length > 1 && token.inner.includes('/')) {
-        extglobStar = globstar(opts);
-      }
-
-      if (extglobStar !== star || eos() || /^\)+$/.test(remaining())) {
-        output = token.close = `)$))${extglobStar}`;
-      }
-
-      if (token.inner.includes('*') && (rest = remaining()) && /^\.[^\\/.]+$/.test(rest)) {
-        // Any non-magical string (`.ts`) or even nested expression (`.{ts,tsx}`) can follow after the closing parenthesis.
-        // In this case, we need to parse the string and use it in the output of the original pattern.
-        // Suitable patterns: `/!(*.d).ts`, `/!(*.d).{ts,tsx}`, `**/!(*-dbg).@(js)`.
-        //
-        // Disabling the `fastpaths` option due to a problem with parsing strings as `.ts` in the pattern like `**/!(*.d).ts`.
-        const expression = parse(rest, { ...options, fastpaths: false }).output;
-
-        output = token.close = `)${expression})${extglobStar})`;
-      }
-
-      if (token.prev.type === 'bos') {
-        state.negatedExtglob = true;
-      }
-    }
-
-    push({ type: 'paren', extglob: true, value, output });
-    decrement('parens');
-  };
-
-  /**
-   * Fast paths
-   */
-
-  if (opts.fastpaths !== false && !/(^[*!]|[/()[\]{}"])/.test(input)) {
-    let backslashes = false;
-
-    let output = input.replace(REGEX_SPECIAL_CHARS_BACKREF, (m, esc, chars, first, rest, index) => {
-      if (first === '\\') {
-        backslashes = true;
-        return m;
-      }
-
-      if (first === '?') {
-        if (esc) {
-          return esc + first + (rest ? QMARK.repeat(rest.length) : '');
-        }
-        if (index === 0) {
-          return qmarkNoDot + (rest ? QMARK.repeat(rest.length) : '');
-        }
-        return QMARK.repeat(chars.length);
-      }
-
-      if (first === '.') {
-        return DOT_LITERAL.repeat(chars.length);
-      }
-
-      if (first === '*') {
-        if (esc) {
-          return esc + first + (rest ? star : '');
-        }
-        return star;
-      }
-      return esc ? m : `\\${m}`;
-    });
-
-    if (backslashes === true) {
-      if (opts.unescape === true) {
-        output = output.replace(/\\/g, '');
-      } else {
-        output = output.replace(/\\+/g, m => {
-          return m.length % 2 === 0 ? '\\\\' : (m ? '\\' : '');
-        });
-      }
-    }
-
-    if (output === input && opts.contains === true) {
-      state.output = input;
-      return state;
-    }
-
-    state.output = utils.wrapOutput(output, state, options);
-    return state;
-  }
-
-  /**
-   * Tokenize input until we reach end-of-string
-   */
-
-  while (!eos()) {
-    value = advance();
-
-    if (value === '\u0000') {
-      continue;
-    }
-
-    /**
-     * Escaped characters
-     */
-
-    if (value === '\\') {
-      const next = peek();
-
-      if (next === '/' && opts.bash !== true) {
-        continue;
-      }
-
-      if (next === '.' || next === ';') {
-        continue;
-      }
-
-      if (!next) {
-        value += '\\';
-        push({ type: 'text', value });
-        continue;
-      }
-
-      // collapse slashes to reduce potential for exploits
-      const match = /^\\+/.exec(remaining());
-      let slashes = 0;
-
-      if (match && match[0].length > 2) {
-        slashes = match[0].length;
-        state.index += slashes;
-        if (slashes % 2 !== 0) {
-          value += '\\';
-        }
-      }
-
-      if (opts.unescape === true) {
-        value = advance();
-      } else {
-        value += advance();
-      }
-
-      if (state.brackets === 0) {
-        push({ type: 'text', value });
-        continue;
-      }
-    }
-
-    /**
-     * If we're inside a regex character class, continue
-     * until we reach the closing bracket.
-     */
-
-    if (state.brackets > 0 && (value !== ']' || prev.value === '[' || prev.value === '[^')) {
-      if (opts.posix !== false && value === ':') {
-        const inner = prev.value.slice(1);
-        if (inner.includes('[')) {
-          prev.posix = true;
-
-          if (inner.includes(':')) {
-            const idx = prev.value.lastIndexOf('[');
-            const pre = prev.value.slice(0, idx);
-            const rest = prev.value.slice(idx + 2);
-            const posix = POSIX_REGEX_SOURCE[rest];
-            if (posix) {
-              prev.value = pre + posix;
-              state.backtrack = true;
-              advance();
-
-              if (!bos.output && tokens.indexOf(prev) === 1) {
-                bos.output = ONE_CHAR;
-              }
-              continue;
-            }
-          }
-        }
-      }
-
-      if ((value === '[' && peek() !== ':') || (value === '-' && peek() === ']')) {
-        value = `\\${value}`;
-      }
-
-      if (value === ']' && (prev.value === '[' || prev.value === '[^')) {
-        value = `\\${value}`;
-      }
-
-      if (opts.posix === true && value === '!' && prev.value === '[') {
-        value = '^';
-      }
-
-      prev.value += value;
-      append({ value });
-      continue;
-    }
-
-    /**
-     * If we're inside a quoted string, continue
-     * until we reach the closing double quote.
-     */
-
-    if (state.quotes === 1 && value !== '"') {
-      value = utils.escapeRegex(value);
-      prev.value += value;
-      append({ value });
-      continue;
-    }
-
-    /**
-     * Double quotes
-     */
-
-    if (value === '"') {
-      state.quotes = state.quotes === 1 ? 0 : 1;
-      if (opts.keepQuotes === true) {
-        push({ type: 'text', value });
-      }
-      continue;
-    }
-
-    /**
-     * Parentheses
-     */
-
-    if (value === '(') {
-      increment('parens');
-      push({ type: 'paren', value });
-      continue;
-    }
-
-    if (value === ')') {
-      if (state.parens === 0 && opts.strictBrackets === true) {
-        throw new SyntaxError(syntaxError('opening', '('));
-      }
-
-      const extglob = extglobs[extglobs.length - 1];
-      if (extglob && state.parens === extglob.parens + 1) {
-        extglobClose(extglobs.pop());
-        continue;
-      }
-
-      push({ type: 'paren', value, output: state.parens ? ')' : '\\)' });
-      decrement('parens');
-      continue;
-    }
-
-    /**
-     * Square brackets
-     */
-
-    if (value === '[') {
-      if (opts.nobracket === true || !remaining().includes(']')) {
-        if (opts.nobracket !== true && opts.strictBrackets === true) {
-          throw new SyntaxError(syntaxError('closing', ']'));
-        }
-
-        value = `\\${value}`;
-      } else {
-        increment('brackets');
-      }
-
-      push({ type: 'bracket', value });
-      continue;
-    }
-
-    if (value === ']') {
-      if (opts.nobracket === true || (prev && prev.type === 'bracket' && prev.value.length === 1)) {
-        push({ type: 'text', value, output: `\\${value}` });
-        continue;
-      }
-
-      if (state.brackets === 0) {
-        if (opts.strictBrackets === true) {
-          throw new SyntaxError(syntaxError('opening', '['));
-        }
-
-        push({ type: 'text', value, output: `\\${value}` });
-        continue;
-      }
-
-      decrement('brackets');
-
-      const prevValue = prev.value.slice(1);
-      if (prev.posix !== true && prevValue[0] === '^' && !prevValue.includes('/')) {
-        value = `/${value}`;
-      }
-
-      prev.value += value;
-      append({ value });
-
-      // when literal brackets are explicitly disabled
-      // assume we should match with a regex character class
-      if (opts.literalBrackets === false || utils.hasRegexChars(prevValue)) {
-        continue;
-      }
-
-      const escaped = utils.escapeRegex(prev.value);
-      state.output = state.output.slice(0, -prev.value.length);
-
-      // when literal brackets are explicitly enabled
-      // assume we should escape the brackets to match literal characters
-      if (opts.literalBrackets === true) {
-        state.output += escaped;
-        prev.value = escaped;
-        continue;
-      }
-
-      // when the user specifies nothing, try to match both
-      prev.value = `(${capture}${escaped}|${prev.value})`;
-      state.output += prev.value;
-      continue;
-    }
-
-    /**
-     * Braces
-     */
-
-    if (value === '{' && opts.nobrace !== true) {
-      increment('braces');
-
-      const open = {
-        type: 'brace',
-        value,
-        output: '(',
-        outputIndex: state.output.length,
-        tokensIndex: state.tokens.length
-      };
-
-      braces.push(open);
-      push(open);
-      continue;
-    }
-
-    if (value === '}') {
-      const brace = braces[braces.length - 1];
-
-      if (opts.nobrace === true || !brace) {
-        push({ type: 'text', value, output: value });
-        continue;
-      }
-
-      let output = ')';
-
-      if (brace.dots === true) {
-        const arr = tokens.slice();
-        const range = [];
-
-        for (let i = arr.length - 1; i >= 0; i--) {
-          tokens.pop();
-          if (arr[i].type === 'brace') {
-            break;
-          }
-          if (arr[i].type !== 'dots') {
-            range.unshift(arr[i].value);
-          }
-        }
-
-        output = expandRange(range, opts);
-        state.backtrack = true;
-      }
-
-      if (brace.comma !== true && brace.dots !== true) {
-        const out = state.output.slice(0, brace.outputIndex);
-        const toks = state.tokens.slice(brace.tokensIndex);
-        brace.value = brace.output = '\\{';
-        value = output = '\\}';
-        state.output = out;
-        for (const t of toks) {
-          state.output += (t.output || t.value);
-        }
-      }
-
-      push({ type: 'brace', value, output });
-      decrement('braces');
-      braces.pop();
-      continue;
-    }
-
-    /**
-     * Pipes
-     */
-
-    if (value === '|') {
-      if (extglobs.length > 0) {
-        extglobs[extglobs.length - 1].conditions++;
-      }
-      push({ type: 'text', value });
-      continue;
-    }
-
-    /**
-     * Commas
-     */
-
-    if (value === ',') {
-      let output = value;
-
-      const brace = braces[braces.length - 1];
-      if (brace && stack[stack.length - 1] === 'braces') {
-        brace.comma = true;
-        output = '|';
-      }
-
-      push({ type: 'comma', value, output });
-      continue;
-    }
-
-    /**
-     * Slashes
-     */
-
-    if (value === '/') {
-      // if the beginning of the glob is "./", advance the start
-      // to the current index, and don't add the "./" characters
-      // to the state. This greatly simplifies lookbehinds when
-      // checking for BOS characters like "!" and "." (not "./")
-      if (prev.type === 'dot' && state.index === state.start + 1) {
-        state.start = state.index + 1;
-        state.consumed = '';
-        state.output = '';
-        tokens.pop();
-        prev = bos; // reset "prev" to the first token
-        continue;
-      }
-
-      push({ type: 'slash', value, output: SLASH_LITERAL });
-      continue;
-    }
-
-    /**
-     * Dots
-     */
-
-    if (value === '.') {
-      if (state.braces > 0 && prev.type === 'dot') {
-        if (prev.value === '.') prev.output = DOT_LITERAL;
-        const brace = braces[braces.length - 1];
-        prev.type = 'dots';
-        prev.output += value;
-        prev.value += value;
-        brace.dots = true;
-        continue;
-      }
-
-      if ((state.braces + state.parens) === 0 && prev.type !== 'bos' && prev.type !== 'slash') {
-        push({ type: 'text', value, output: DOT_LITERAL });
-        continue;
-      }
-
-      push({ type: 'dot', value, output: DOT_LITERAL });
-      continue;
-    }
-
-    /**
-     * Question marks
-     */
-
-    if (value === '?') {
-      const isGroup = prev && prev.value === '(';
-      if (!isGroup && opts.noextglob !== true && peek() === '(' && peek(2) !== '?') {
-        extglobOpen('qmark', value);
-        continue;
-      }
-
-      if (prev && prev.type === 'paren') {
-        const next = peek();
-        let output = value;
-
-        if ((prev.value === '(' && !/[!=<:]/.test(next)) || (next === '<' && !/<([!=]|\w+>)/.test(remaining()))) {
-          output = `\\${value}`;
-        }
-
-        push({ type: 'text', value, output });
-        continue;
-      }
-
-      if (opts.dot !== true && (prev.type === 'slash' || prev.type === 'bos')) {
-        push({ type: 'qmark', value, output: QMARK_NO_DOT });
-        continue;
-      }
-
-      push({ type: 'qmark', value, output: QMARK });
-      continue;
-    }
-
-    /**
-     * Exclamation
-     */
-
-    if (value === '!') {
-      if (opts.noextglob !== true && peek() === '(') {
-        if (peek(2) !== '?' || !/[!=<:]/.test(peek(3))) {
-          extglobOpen('negate', value);
-          continue;
-        }
-      }
-
-      if (opts.nonegate !== true && state.index === 0) {
-        negate();
-        continue;
-      }
-    }
-
-    /**
-     * Plus
-     */
-
-    if (value === '+') {
-      if (opts.noextglob !== true && peek() === '(' && peek(2) !== '?') {
-        extglobOpen('plus', value);
-        continue;
-      }
-
-      if ((prev && prev.value === '(') || opts.regex === false) {
-        push({ type: 'plus', value, output: PLUS_LITERAL });
-        continue;
-      }
-
-      if ((prev && (prev.type === 'bracket' || prev.type === 'paren' || prev.type === 'brace')) || state.parens > 0) {
-        push({ type: 'plus', value });
-        continue;
-      }
-
-      push({ type: 'plus', value: PLUS_LITERAL });
-      continue;
-    }
-
-    /**
-     * Plain text
-     */
-
-    if (value === '@') {
-      if (opts.noextglob !== true && peek() === '(' && peek(2) !== '?') {
-        push({ type: 'at', extglob: true, value, output: '' });
-        continue;
-      }
-
-      push({ type: 'text', value });
-      continue;
-    }
-
-    /**
-     * Plain text
-     */
-
-    if (value !== '*') {
-      if (value === '$' || value === '^') {
-        value = `\\${value}`;
-      }
-
-      const match = REGEX_NON_SPECIAL_CHARS.exec(remaining());
-      if (match) {
-        value += match[0];
-        state.index += match[0].length;
-      }
-
-      push({ type: 'text', value });
-      continue;
-    }
-
-    /**
-     * Stars
-     */
-
-    if (prev && (prev.type === 'globstar' || prev.star === true)) {
-      prev.type = 'star';
-      prev.star = true;
-      prev.value += value;
-      prev.output = star;
-      state.backtrack = true;
-      state.globstar = true;
-      consume(value);
-      continue;
-    }
-
-    let rest = remaining();
-    if (opts.noextglob !== true && /^\([^?]/.test(rest)) {
-      extglobOpen('star', value);
-      continue;
-    }
-
-    if (prev.type === 'star') {
-      if (opts.noglobstar === true) {
-        consume(value);
-        continue;
-      }
-
-      const prior = prev.prev;
-      const before = prior.prev;
-      const isStart = prior.type === 'slash' || prior.type === 'bos';
-      const afterStar = before && (before.type === 'star' || before.type === 'globstar');
-
-      if (opts.bash === true && (!isStart || (rest[0] && rest[0] !== '/'))) {
-        push({ type: 'star', value, output: '' });
-        continue;
-      }
-
-      const isBrace = state.braces > 0 && (prior.type === 'comma' || prior.type === 'brace');
-      const isExtglob = extglobs.length && (prior.type === 'pipe' || prior.type === 'paren');
-      if (!isStart && prior.type !== 'paren' && !isBrace && !isExtglob) {
-        push({ type: 'star', value, output: '' });
-        continue;
-      }
-
-      // strip consecutive `/**/`
-      while (rest.slice(0, 3) === '/**') {
-        const after = input[state.index + 4];
-        if (after && after !== '/') {
-          break;
-        }
-        rest = rest.slice(3);
-        consume('/**', 3);
-      }
-
-      // A globstar followed only by balanced closing parens is at the logical end of patterns like
-      // `test(/utils/**)` and `test?(/utils/**)`. Treat it as EOS so the trailing `/**` can match its
-      // parent path, except in negated extglobs where that would change the exclusion semantics.
-      const isEnd = eos() || (
-        state.parens > 0
-        && rest === ')'.repeat(state.parens)
-        && !extglobs.some(extglob => extglob.type === 'negate')
-      );
-
-      if (prior.type === 'bos' && eos()) {
-        prev.type = 'globstar';
-        prev.value += value;
-        prev.output = globstar(opts);
-        state.output = prev.output;
-        state.globstar = true;
-        consume(value);
-        continue;
-      }
-
-      if (prior.type === 'slash' && prior.prev.type !== 'bos' && !afterStar && isEnd) {
-        state.output = state.output.slice(0, -(prior.output + prev.output).length);
-        prior.output = `(?:${prior.output}`;
-
-        prev.type = 'globstar';
-        prev.output = globstar(opts) + (opts.strictSlashes ? ')' : '|$)');
-        prev.value += value;
-        state.globstar = true;
-        state.output += prior.output + prev.output;
-        consume(value);
-        continue;
-      }
-
-      if (prior.type === 'slash' && prior.prev.type !== 'bos' && rest[0] === '/') {
-        const end = rest[1] !== void 0 ? '|$' : '';
-
-        state.output = state.output.slice(0, -(prior.output + prev.output).length);
-        prior.output = `(?:${prior.output}`;
-
-        prev.type = 'globstar';
-        prev.output = `${globstar(opts)}${SLASH_LITERAL}|${SLASH_LITERAL}${end})`;
-        prev.value += value;
-
-        state.output += prior.output + prev.output;
-        state.globstar = true;
-
-        consume(value + advance());
-
-        push({ type: 'slash', value: '/', output: '' });
-        continue;
-      }
-
-      if (prior.type === 'bos' && rest[0] === '/') {
-        prev.type = 'globstar';
-        prev.value += value;
-        prev.output = `(?:^|${SLASH_LITERAL}|${globstar(opts)}${SLASH_LITERAL})`;
-        state.output = prev.output;
-        state.globstar = true;
-        consume(value + advance());
-        push({ type: 'slash', value: '/', output: '' });
-        continue;
-      }
-
-      // remove single star from output
-      state.output = state.output.slice(0, -prev.output.length);
-
-      // reset previous token to globstar
-      prev.type = 'globstar';
-      prev.output = globstar(opts);
-      prev.value += value;
-
-      // reset output with globstar
-      state.output += prev.output;
-      state.globstar = true;
-      consume(value);
-      continue;
-    }
-
-    const token = { type: 'star', value, output: star };
-
-    if (opts.bash === true) {
-      token.output = '.*?';
-      if (prev.type === 'bos' || prev.type === 'slash') {
-        token.output = nodot + token.output;
-      }
-      push(token);
-      continue;
-    }
-
-    if (prev && (prev.type === 'bracket' || prev.type === 'paren') && opts.regex === true) {
-      token.output = value;
-      push(token);
-      continue;
-    }
-
-    if (state.index === state.start || prev.type === 'slash' || prev.type === 'dot') {
-      if (prev.type === 'dot') {
-        state.output += NO_DOT_SLASH;
-        prev.output += NO_DOT_SLASH;
-
-      } else if (opts.dot === true) {
-        state.output += NO_DOTS_SLASH;
-        prev.output += NO_DOTS_SLASH;
-
-      } else {
-        state.output += nodot;
-        prev.output += nodot;
-      }
-
-      if (peek() !== '*') {
-        state.output += ONE_CHAR;
-        prev.output += ONE_CHAR;
-      }
-    }
-
-    push(token);
-  }
-
-  while (state.brackets > 0) {
-    if (opts.strictBrackets === true) throw new SyntaxError(syntaxError('closing', ']'));
-    state.output = utils.escapeLast(state.output, '[');
-    decrement('brackets');
-  }
-
-  while (state.parens > 0) {
-    if (opts.strictBrackets === true) throw new SyntaxError(syntaxError('closing', ')'));
-    state.output = utils.escapeLast(state.output, '(');
-    decrement('parens');
-  }
-
-  while (state.braces > 0) {
-    if (opts.strictBrackets === true) throw new SyntaxError(syntaxError('closing', '}'));
-    state.output = utils.escapeLast(state.output, '{');
-    decrement('braces');
-  }
-
-  if (opts.strictSlashes !== true && (prev.type === 'star' || prev.type === 'bracket')) {
-    push({ type: 'maybe_slash', value: '', output: `${SLASH_LITERAL}?` });
-  }
-
-  // rebuild the output if we had to backtrack at any point
-  if (state.backtrack === true) {
-    state.output = '';
-
-    for (const token of state.tokens) {
-      state.output += token.output != null ? token.output : token.value;
-
-      if (token.suffix) {
-        state.output += token.suffix;
-      }
-    }
-  }
-
-  return state;
-};
-
-/**
- * Fast paths for creating regular expressions for common glob patterns.
- * This can significantly speed up processing and has very little downside
- * impact when none of the fast paths match.
- */
-
-parse.fastpaths = (input, options) => {
-  const opts = { ...options };
-  const max = typeof opts.maxLength === 'number' ? Math.min(MAX_LENGTH, opts.maxLength) : MAX_LENGTH;
-  const len = input.length;
-  if (len > max) {
-    throw new SyntaxError(`Input length: ${len}, exceeds maximum allowed length: ${max}`);
-  }
-
-  input = REPLACEMENTS[input] || input;
-
-  // create constants based on platform, for windows or posix
-  const {
-    DOT_LITERAL,
-    SLASH_LITERAL,
-    ONE_CHAR,
-    DOTS_SLASH,
-    NO_DOT,
-    NO_DOTS,
-    NO_DOTS_SLASH,
-    STAR,
-    START_ANCHOR
-  } = constants.globChars(opts.windows);
-
-  const nodot = opts.dot ? NO_DOTS : NO_DOT;
-  const slashDot = opts.dot ? NO_DOTS_SLASH : NO_DOT;
-  const capture = opts.capture ? '' : '?:';
-  const state = { negated: false, prefix: '' };
-  let star = opts.bash === true ? '.*?' : STAR;
-
-  if (opts.capture) {
-    star = `(${star})`;
-  }
-
-  const globstar = opts => {
-    if (opts.noglobstar === true) return star;
-    return `(${capture}(?:(?!${START_ANCHOR}${opts.dot ? DOTS_SLASH : DOT_LITERAL}).)*?)`;
-  };
-
-  const create = str => {
-    switch (str) {
-      case '*':
-        return `${nodot}${ONE_CHAR}${star}`;
-
-      case '.*':
-        return `${DOT_LITERAL}${ONE_CHAR}${star}`;
-
-      case '*.*':
-        return `${nodot}${star}${DOT_LITERAL}${ONE_CHAR}${star}`;
-
-      case '*/*':
-        return `${nodot}${star}${SLASH_LITERAL}${ONE_CHAR}${slashDot}${star}`;
-
-      case '**':
-        return nodot + globstar(opts);
-
-      case '**/*':
-        return `(?:${nodot}${globstar(opts)}${SLASH_LITERAL})?${slashDot}${ONE_CHAR}${star}`;
-
-      case '**/*.*':
-        return `(?:${nodot}${globstar(opts)}${SLASH_LITERAL})?${slashDot}${star}${DOT_LITERAL}${ONE_CHAR}${star}`;
-
-      case '**/.*':
-        return `(?:${nodot}${globstar(opts)}${SLASH_LITERAL})?${DOT_LITERAL}${ONE_CHAR}${star}`;
-
-      default: {
-        const match = /^(.*?)\.(\w+)$/.exec(str);
-        if (!match) return;
-
-        const source = create(match[1]);
-        if (!source) return;
-
-        return source + DOT_LITERAL + match[2];
-      }
-    }
-  };
-
-  const output = utils.removePrefix(input, state);
-  let source = create(output);
-
-  if (source && opts.strictSlashes !== true) {
-    source += `${SLASH_LITERAL}?`;
-  }
-
-  return source;
-};
-
-module.exports = parse;
-
-
-/***/ }),
-
-/***/ 8016:
-/***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
-
-
-
-const scan = __nccwpck_require__(1781);
-const parse = __nccwpck_require__(8265);
-const utils = __nccwpck_require__(4059);
-const constants = __nccwpck_require__(5595);
-const isObject = val => val && typeof val === 'object' && !Array.isArray(val);
-
-/**
- * Creates a matcher function from one or more glob patterns. The
- * returned function takes a string to match as its first argument,
- * and returns true if the string is a match. The returned matcher
- * function also takes a boolean as the second argument that, when true,
- * returns an object with additional information.
- *
- * ```js
- * const picomatch = require('picomatch');
- * // picomatch(glob[, options]);
- *
- * const isMatch = picomatch('*.!(*a)');
- * console.log(isMatch('a.a')); //=> false
- * console.log(isMatch('a.b')); //=> true
- *
- * // For environments without `node.js`, `picomatch/posix` provides you a dependency-free matcher, without automatic OS detection.
- * const picomatch = require('picomatch/posix');
- * // the same API, defaulting to posix paths
- * const isMatch = picomatch('a/*');
- * console.log(isMatch('a\\b')); //=> false
- * console.log(isMatch('a/b')); //=> true
- *
- * // you can still configure the matcher function to accept windows paths
- * const isMatch = picomatch('a/*', { options: windows });
- * console.log(isMatch('a\\b')); //=> true
- * console.log(isMatch('a/b')); //=> true
- * ```
- * @name picomatch
- * @param {String|Array} `globs` One or more glob patterns.
- * @param {Object=} `options`
- * @return {Function=} Returns a matcher function.
- * @api public
- */
-
-const picomatch = (glob, options, returnState = false) => {
-  if (Array.isArray(glob)) {
-    const fns = glob.map(input => picomatch(input, options, returnState));
-    const arrayMatcher = str => {
-      for (const isMatch of fns) {
-        const state = isMatch(str);
-        if (state) return state;
-      }
-      return false;
-    };
-    return arrayMatcher;
-  }
-
-  const isState = isObject(glob) && glob.tokens && glob.input;
-
-  if (glob === '' || (typeof glob !== 'string' && !isState)) {
-    throw new TypeError('Expected pattern to be a non-empty string');
-  }
-
-  const opts = options || {};
-  const posix = opts.windows;
-  const regex = isState
-    ? picomatch.compileRe(glob, options)
-    : picomatch.makeRe(glob, options, false, true);
-
-  const state = regex.state;
-  delete regex.state;
-
-  let isIgnored = () => false;
-  if (opts.ignore) {
-    const ignoreOpts = { ...options, ignore: null, onMatch: null, onResult: null };
-    isIgnored = picomatch(opts.ignore, ignoreOpts, returnState);
-  }
-
-  const matcher = (input, returnObject = false) => {
-    const { isMatch, match, output } = picomatch.test(input, regex, options, { glob, posix });
-    const result = { glob, state, regex, posix, input, output, match, isMatch };
-
-    if (typeof opts.onResult === 'function') {
-      opts.onResult(result);
-    }
-
-    if (isMatch === false) {
-      result.isMatch = false;
-      return returnObject ? result : false;
-    }
-
-    if (isIgnored(input)) {
-      if (typeof opts.onIgnore === 'function') {
-        opts.onIgnore(result);
-      }
-      result.isMatch = false;
-      return returnObject ? result : false;
-    }
-
-    if (typeof opts.onMatch === 'function') {
-      opts.onMatch(result);
-    }
-    return returnObject ? result : true;
-  };
-
-  if (returnState) {
-    matcher.state = state;
-  }
-
-  return matcher;
-};
-
-/**
- * Test `input` with the given `regex`. This is used by the main
- * `picomatch()` function to test the input string.
- *
- * ```js
- * const picomatch = require('picomatch');
- * // picomatch.test(input, regex[, options]);
- *
- * console.log(picomatch.test('foo/bar', /^(?:([^/]*?)\/([^/]*?))$/));
- * // { isMatch: true, match: [ 'foo/', 'foo', 'bar' ], output: 'foo/bar' }
- * ```
- * @param {String} `input` String to test.
- * @param {RegExp} `regex`
- * @return {Object} Returns an object with matching info.
- * @api public
- */
-
-picomatch.test = (input, regex, options, { glob, posix } = {}) => {
-  if (typeof input !== 'string') {
-    throw new TypeError('Expected input to be a string');
-  }
-
-  if (input === '') {
-    return { isMatch: false, output: '' };
-  }
-
-  const opts = options || {};
-  const format = opts.format || (posix ? utils.toPosixSlashes : null);
-  let match = input === glob;
-  let output = (match && format) ? format(input) : input;
-
-  if (match === false) {
-    output = format ? format(input) : input;
-    match = output === glob;
-  }
-
-  if (match === false || opts.capture === true) {
-    if (opts.matchBase === true || opts.basename === true) {
-      match = picomatch.matchBase(input, regex, options, posix);
-    } else {
-      match = regex.exec(output);
-    }
-  }
-
-  return { isMatch: Boolean(match), match, output };
-};
-
-/**
- * Match the basename of a filepath.
- *
- * ```js
- * const picomatch = require('picomatch');
- * // picomatch.matchBase(input, glob[, options]);
- * console.log(picomatch.matchBase('foo/bar.js', '*.js'); // true
- * ```
- * @param {String} `input` String to test.
- * @param {RegExp|String} `glob` Glob pattern or regex created by [.makeRe](#makeRe).
- * @return {Boolean}
- * @api public
- */
-
-picomatch.matchBase = (input, glob, options, posix = options && options.windows) => {
-  const regex = glob instanceof RegExp ? glob : picomatch.makeRe(glob, options);
-  return regex.test(utils.basename(input, { windows: posix }));
-};
-
-/**
- * Returns true if **any** of the given glob `patterns` match the specified `string`.
- *
- * ```js
- * const picomatch = require('picomatch');
- * // picomatch.isMatch(string, patterns[, options]);
- *
- * console.log(picomatch.isMatch('a.a', ['b.*', '*.a'])); //=> true
- * console.log(picomatch.isMatch('a.a', 'b.*')); //=> false
- * ```
- * @param {String|Array} str The string to test.
- * @param {String|Array} patterns One or more glob patterns to use for matching.
- * @param {Object} [options] See available [options](#options).
- * @return {Boolean} Returns true if any patterns match `str`
- * @api public
- */
-
-picomatch.isMatch = (str, patterns, options) => picomatch(patterns, options)(str);
-
-/**
- * Parse a glob pattern to create the source string for a regular
- * expression.
- *
- * ```js
- * const picomatch = require('picomatch');
- * const result = picomatch.parse(pattern[, options]);
- * ```
- * @param {String} `pattern`
- * @param {Object} `options`
- * @return {Object} Returns an object with useful properties and output to be used as a regex source string.
- * @api public
- */
-
-picomatch.parse = (pattern, options) => {
-  if (Array.isArray(pattern)) return pattern.map(p => picomatch.parse(p, options));
-  return parse(pattern, { ...options, fastpaths: false });
-};
-
-/**
- * Scan a glob pattern to separate the pattern into segments.
- *
- * ```js
- * const picomatch = require('picomatch');
- * // picomatch.scan(input[, options]);
- *
- * const result = picomatch.scan('!./foo/*.js');
- * console.log(result);
- * { prefix: '!./',
- *   input: '!./foo/*.js',
- *   start: 3,
- *   base: 'foo',
- *   glob: '*.js',
- *   isBrace: false,
- *   isBracket: false,
- *   isGlob: true,
- *   isExtglob: false,
- *   isGlobstar: false,
- *   negated: true }
- * ```
- * @param {String} `input` Glob pattern to scan.
- * @param {Object} `options`
- * @return {Object} Returns an object with
- * @api public
- */
-
-picomatch.scan = (input, options) => scan(input, options);
-
-/**
- * Compile a regular expression from the `state` object returned by the
- * [parse()](#parse) method.
- *
- * ```js
- * const picomatch = require('picomatch');
- * const state = picomatch.parse('*.js');
- * // picomatch.compileRe(state[, options]);
- *
- * console.log(picomatch.compileRe(state));
- * //=> /^(?:(?!\.)(?=.)[^/]*?\.js)$/
- * ```
- * @param {Object} `state`
- * @param {Object} `options`
- * @param {Boolean} `returnOutput` Intended for implementors, this argument allows you to return the raw output from the parser.
- * @param {Boolean} `returnState` Adds the state to a `state` property on the returned regex. Useful for implementors and debugging.
- * @return {RegExp}
- * @api public
- */
-
-picomatch.compileRe = (state, options, returnOutput = false, returnState = false) => {
-  if (returnOutput === true) {
-    return state.output;
-  }
-
-  const opts = options || {};
-  const prepend = opts.contains ? '' : '^';
-  const append = opts.contains ? '' : '$';
-
-  let source = `${prepend}(?:${state.output})${append}`;
-  if (state && state.negated === true) {
-    source = `^(?!${source}).*$`;
-  }
-
-  const regex = picomatch.toRegex(source, options);
-  if (returnState === true) {
-    regex.state = state;
-  }
-
-  return regex;
-};
-
-/**
- * Create a regular expression from a parsed glob pattern.
- *
- * ```js
- * const picomatch = require('picomatch');
- * // picomatch.makeRe(state[, options]);
- *
- * const result = picomatch.makeRe('*.js');
- * console.log(result);
- * //=> /^(?:(?!\.)(?=.)[^/]*?\.js)$/
- * ```
- * @param {String} `state` The object returned from the `.parse` method.
- * @param {Object} `options`
- * @param {Boolean} `returnOutput` Implementors may use this argument to return the compiled output, instead of a regular expression. This is not exposed on the options to prevent end-users from mutating the result.
- * @param {Boolean} `returnState` Implementors may use this argument to return the state from the parsed glob with the returned regular expression.
- * @return {RegExp} Returns a regex created from the given pattern.
- * @api public
- */
-
-picomatch.makeRe = (input, options = {}, returnOutput = false, returnState = false) => {
-  if (!input || typeof input !== 'string') {
-    throw new TypeError('Expected a non-empty string');
-  }
-
-  let parsed = { negated: false, fastpaths: true };
-
-  if (options.fastpaths !== false && (input[0] === '.' || input[0] === '*')) {
-    parsed.output = parse.fastpaths(input, options);
-  }
-
-  if (!parsed.output) {
-    parsed = parse(input, options);
-  }
-
-  return picomatch.compileRe(parsed, options, returnOutput, returnState);
-};
-
-/**
- * Create a regular expression from the given regex source string.
- *
- * ```js
- * const picomatch = require('picomatch');
- * // picomatch.toRegex(source[, options]);
- *
- * const { output } = picomatch.parse('*.js');
- * console.log(picomatch.toRegex(output));
- * //=> /^(?:(?!\.)(?=.)[^/]*?\.js)$/
- * ```
- * @param {String} `source` Regular expression source string.
- * @param {Object} `options`
- * @return {RegExp}
- * @api public
- */
-
-picomatch.toRegex = (source, options) => {
-  try {
-    const opts = options || {};
-    return new RegExp(source, opts.flags || (opts.nocase ? 'i' : ''));
-  } catch (err) {
-    if (options && options.debug === true) throw err;
-    return /$^/;
-  }
-};
-
-/**
- * Picomatch constants.
- * @return {Object}
- */
-
-picomatch.constants = constants;
-
-/**
- * Expose "picomatch"
- */
-
-module.exports = picomatch;
-
-
-/***/ }),
-
-/***/ 1781:
-/***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
-
-
-
-const utils = __nccwpck_require__(4059);
-const {
-  CHAR_ASTERISK,             /* * */
-  CHAR_AT,                   /* @ */
-  CHAR_BACKWARD_SLASH,       /* \ */
-  CHAR_COMMA,                /* , */
-  CHAR_DOT,                  /* . */
-  CHAR_EXCLAMATION_MARK,     /* ! */
-  CHAR_FORWARD_SLASH,        /* / */
-  CHAR_LEFT_CURLY_BRACE,     /* { */
-  CHAR_LEFT_PARENTHESES,     /* ( */
-  CHAR_LEFT_SQUARE_BRACKET,  /* [ */
-  CHAR_PLUS,                 /* + */
-  CHAR_QUESTION_MARK,        /* ? */
-  CHAR_RIGHT_CURLY_BRACE,    /* } */
-  CHAR_RIGHT_PARENTHESES,    /* ) */
-  CHAR_RIGHT_SQUARE_BRACKET  /* ] */
-} = __nccwpck_require__(5595);
-
-const isPathSeparator = code => {
-  return code === CHAR_FORWARD_SLASH || code === CHAR_BACKWARD_SLASH;
-};
-
-const depth = token => {
-  if (token.isPrefix !== true) {
-    token.depth = token.isGlobstar ? Infinity : 1;
-  }
-};
-
-/**
- * Quickly scans a glob pattern and returns an object with a handful of
- * useful properties, like `isGlob`, `path` (the leading non-glob, if it exists),
- * `glob` (the actual pattern), `negated` (true if the path starts with `!` but not
- * with `!(`) and `negatedExtglob` (true if the path starts with `!(`).
- *
- * ```js
- * const pm = require('picomatch');
- * console.log(pm.scan('foo/bar/*.js'));
- * { isGlob: true, input: 'foo/bar/*.js', base: 'foo/bar', glob: '*.js' }
- * ```
- * @param {String} `str`
- * @param {Object} `options`
- * @return {Object} Returns an object with tokens and regex source string.
- * @api public
- */
-
-const scan = (input, options) => {
-  const opts = options || {};
-
-  const length = input.length - 1;
-  const scanToEnd = opts.parts === true || opts.tokens === true || opts.scanToEnd === true;
-  const slashes = [];
-  const tokens = [];
-  const parts = [];
-
-  let str = input;
-  let index = -1;
-  let start = 0;
-  let lastIndex = 0;
-  let isBrace = false;
-  let isBracket = false;
-  let isGlob = false;
-  let isExtglob = false;
-  let isGlobstar = false;
-  let braceEscaped = false;
-  let backslashes = false;
-  let negated = false;
-  let negatedExtglob = false;
-  let finished = false;
-  let braces = 0;
-  let prev;
-  let code;
-  let token = { value: '', depth: 0, isGlob: false };
-
-  const eos = () => index >= length;
-  const peek = () => str.charCodeAt(index + 1);
-  const advance = () => {
-    prev = code;
-    return str.charCodeAt(++index);
-  };
-
-  while (index < length) {
-    code = advance();
-    let next;
-
-    if (code === CHAR_BACKWARD_SLASH) {
-      backslashes = token.backslashes = true;
-      code = advance();
-
-      if (code === CHAR_LEFT_CURLY_BRACE) {
-        braceEscaped = true;
-      }
-      continue;
-    }
-
-    if (braceEscaped === true || code === CHAR_LEFT_CURLY_BRACE) {
-      braces++;
-
-      while (eos() !== true && (code = advance())) {
-        if (code === CHAR_BACKWARD_SLASH) {
-          backslashes = token.backslashes = true;
-          advance();
-          continue;
-        }
-
-        if (code === CHAR_LEFT_CURLY_BRACE) {
-          braces++;
-          continue;
-        }
-
-        if (braceEscaped !== true && code === CHAR_DOT && (code = advance()) === CHAR_DOT) {
-          isBrace = token.isBrace = true;
-          isGlob = token.isGlob = true;
-          finished = true;
-
-          if (scanToEnd === true) {
-            continue;
-          }
-
-          break;
-        }
-
-        if (braceEscaped !== true && code === CHAR_COMMA) {
-          isBrace = token.isBrace = true;
-          isGlob = token.isGlob = true;
-          finished = true;
-
-          if (scanToEnd === true) {
-            continue;
-          }
-
-          break;
-        }
-
-        if (code === CHAR_RIGHT_CURLY_BRACE) {
-          braces--;
-
-          if (braces === 0) {
-            braceEscaped = false;
-            isBrace = token.isBrace = true;
-            finished = true;
-            break;
-          }
-        }
-      }
-
-      if (scanToEnd === true) {
-        continue;
-      }
-
-      break;
-    }
-
-    if (code === CHAR_FORWARD_SLASH) {
-      slashes.push(index);
-      tokens.push(token);
-      token = { value: '', depth: 0, isGlob: false };
-
-      if (finished === true) continue;
-      if (prev === CHAR_DOT && index === (start + 1)) {
-        start += 2;
-        continue;
-      }
-
-      lastIndex = index + 1;
-      continue;
-    }
-
-    if (opts.noext !== true) {
-      const isExtglobChar = code === CHAR_PLUS
-        || code === CHAR_AT
-        || code === CHAR_ASTERISK
-        || code === CHAR_QUESTION_MARK
-        || code === CHAR_EXCLAMATION_MARK;
-
-      if (isExtglobChar === true && peek() === CHAR_LEFT_PARENTHESES) {
-        isGlob = token.isGlob = true;
-        isExtglob = token.isExtglob = true;
-        finished = true;
-        if (code === CHAR_EXCLAMATION_MARK && index === start) {
-          negatedExtglob = true;
-        }
-
-        if (scanToEnd === true) {
-          let parens = 0;
-
-          while (eos() !== true && (code = advance())) {
-            if (code === CHAR_BACKWARD_SLASH) {
-              backslashes = token.backslashes = true;
-              advance();
-              continue;
-            }
-
-            if (code === CHAR_LEFT_PARENTHESES) {
-              parens++;
-              continue;
-            }
-
-            if (code === CHAR_RIGHT_PARENTHESES && --parens === 0) {
-              finished = true;
-              break;
-            }
-          }
-          continue;
-        }
-        break;
-      }
-    }
-
-    if (code === CHAR_ASTERISK) {
-      if (prev === CHAR_ASTERISK) isGlobstar = token.isGlobstar = true;
-      isGlob = token.isGlob = true;
-      finished = true;
-
-      if (scanToEnd === true) {
-        continue;
-      }
-      break;
-    }
-
-    if (code === CHAR_QUESTION_MARK) {
-      isGlob = token.isGlob = true;
-      finished = true;
-
-      if (scanToEnd === true) {
-        continue;
-      }
-      break;
-    }
-
-    if (code === CHAR_LEFT_SQUARE_BRACKET) {
-      while (eos() !== true && (next = advance())) {
-        if (next === CHAR_BACKWARD_SLASH) {
-          backslashes = token.backslashes = true;
-          advance();
-          continue;
-        }
-
-        if (next === CHAR_RIGHT_SQUARE_BRACKET) {
-          isBracket = token.isBracket = true;
-          isGlob = token.isGlob = true;
-          finished = true;
-          break;
-        }
-      }
-
-      if (scanToEnd === true) {
-        continue;
-      }
-
-      break;
-    }
-
-    if (opts.nonegate !== true && code === CHAR_EXCLAMATION_MARK && index === start) {
-      negated = token.negated = true;
-      start++;
-      continue;
-    }
-
-    if (opts.noparen !== true && code === CHAR_LEFT_PARENTHESES) {
-      isGlob = token.isGlob = true;
-
-      if (scanToEnd === true) {
-        let parens = 1;
-
-        while (eos() !== true && (code = advance())) {
-          if (code === CHAR_BACKWARD_SLASH) {
-            backslashes = token.backslashes = true;
-            advance();
-            continue;
-          }
-
-          if (code === CHAR_LEFT_PARENTHESES) {
-            parens++;
-            continue;
-          }
-
-          if (code === CHAR_RIGHT_PARENTHESES && --parens === 0) {
-            finished = true;
-            break;
-          }
-        }
-        continue;
-      }
-      break;
-    }
-
-    if (isGlob === true) {
-      finished = true;
-
-      if (scanToEnd === true) {
-        continue;
-      }
-
-      break;
-    }
-  }
-
-  if (opts.noext === true) {
-    isExtglob = false;
-    isGlob = false;
-  }
-
-  let base = str;
-  let prefix = '';
-  let glob = '';
-
-  if (start > 0) {
-    prefix = str.slice(0, start);
-    str = str.slice(start);
-    lastIndex -= start;
-  }
-
-  if (base && isGlob === true && lastIndex > 0) {
-    base = str.slice(0, lastIndex);
-    glob = str.slice(lastIndex);
-  } else if (isGlob === true) {
-    base = '';
-    glob = str;
-  } else {
-    base = str;
-  }
-
-  if (base && base !== '' && base !== '/' && base !== str) {
-    if (isPathSeparator(base.charCodeAt(base.length - 1))) {
-      base = base.slice(0, -1);
-    }
-  }
-
-  if (opts.unescape === true) {
-    if (glob) glob = utils.removeBackslashes(glob);
-
-    if (base && backslashes === true) {
-      base = utils.removeBackslashes(base);
-    }
-  }
-
-  const state = {
-    prefix,
-    input,
-    start,
-    base,
-    glob,
-    isBrace,
-    isBracket,
-    isGlob,
-    isExtglob,
-    isGlobstar,
-    negated,
-    negatedExtglob
-  };
-
-  if (opts.tokens === true) {
-    state.maxDepth = 0;
-    if (!isPathSeparator(code)) {
-      tokens.push(token);
-    }
-    state.tokens = tokens;
-  }
-
-  if (opts.parts === true || opts.tokens === true) {
-    let prevIndex;
-
-    for (let idx = 0; idx < slashes.length; idx++) {
-      const n = prevIndex !== undefined ? prevIndex + 1 : start;
-      const i = slashes[idx];
-      const value = input.slice(n, i);
-      if (opts.tokens) {
-        if (idx === 0 && start !== 0) {
-          tokens[idx].isPrefix = true;
-          tokens[idx].value = prefix;
-        } else {
-          tokens[idx].value = value;
-        }
-        depth(tokens[idx]);
-        state.maxDepth += tokens[idx].depth;
-      }
-      if (i >= start) {
-        parts.push(value);
-        prevIndex = i;
-      }
-    }
-
-    const n = prevIndex !== undefined ? prevIndex + 1 : start;
-    const value = input.slice(n);
-    parts.push(value);
-
-    if (opts.tokens && prevIndex && prevIndex + 1 < input.length) {
-      tokens[tokens.length - 1].value = value;
-      depth(tokens[tokens.length - 1]);
-      state.maxDepth += tokens[tokens.length - 1].depth;
-    }
-
-    state.slashes = slashes;
-    state.parts = parts;
-  }
-
-  return state;
-};
-
-module.exports = scan;
-
-
-/***/ }),
-
-/***/ 4059:
-/***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
-
-/*global navigator*/
-
-
-const {
-  REGEX_BACKSLASH,
-  REGEX_REMOVE_BACKSLASH,
-  REGEX_SPECIAL_CHARS,
-  REGEX_SPECIAL_CHARS_GLOBAL
-} = __nccwpck_require__(5595);
-
-exports.isObject = val => val !== null && typeof val === 'object' && !Array.isArray(val);
-exports.hasRegexChars = str => REGEX_SPECIAL_CHARS.test(str);
-exports.isRegexChar = str => str.length === 1 && exports.hasRegexChars(str);
-exports.escapeRegex = str => str.replace(REGEX_SPECIAL_CHARS_GLOBAL, '\\$1');
-exports.toPosixSlashes = str => str.replace(REGEX_BACKSLASH, '/');
-
-exports.isWindows = () => {
-  if (typeof navigator !== 'undefined' && navigator.platform) {
-    const platform = navigator.platform.toLowerCase();
-    return platform === 'win32' || platform === 'windows';
-  }
-
-  if (typeof process !== 'undefined' && process.platform) {
-    return process.platform === 'win32';
-  }
-
-  return false;
-};
-
-exports.removeBackslashes = str => {
-  return str.replace(REGEX_REMOVE_BACKSLASH, match => {
-    return match === '\\' ? '' : match;
-  });
-};
-
-exports.escapeLast = (input, char, lastIdx) => {
-  const idx = input.lastIndexOf(char, lastIdx);
-  if (idx === -1) return input;
-  if (input[idx - 1] === '\\') return exports.escapeLast(input, char, idx - 1);
-  return `${input.slice(0, idx)}\\${input.slice(idx)}`;
-};
-
-exports.removePrefix = (input, state = {}) => {
-  let output = input;
-  if (output.startsWith('./')) {
-    output = output.slice(2);
-    state.prefix = './';
-  }
-  return output;
-};
-
-exports.wrapOutput = (input, state = {}, options = {}) => {
-  const prepend = options.contains ? '' : '^';
-  const append = options.contains ? '' : '$';
-
-  let output = `${prepend}(?:${input})${append}`;
-  if (state.negated === true) {
-    output = `(?:^(?!${output}).*$)`;
-  }
-  return output;
-};
-
-exports.basename = (path, { windows } = {}) => {
-  const segs = path.split(windows ? /[\\/]/ : '/');
-  const last = segs[segs.length - 1];
-
-  if (last === '') {
-    return segs[segs.length - 2];
-  }
-
-  return last;
-};
-
-
-/***/ }),
-
 /***/ 770:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
@@ -34265,18 +31761,6 @@ function copyFile(srcFile, destFile, force) {
 /******/ /* webpack/runtime/asset-relocator-loader */
 /******/ if (typeof __nccwpck_require__ !== 'undefined') __nccwpck_require__.ab = decodeURIComponent(new URL('.', import.meta.url).pathname).slice(import.meta.url.match(/^file:\/\/\/\w:/) ? 1 : 0, -1) + "/";
 /******/ 
-/******/ /* webpack/runtime/compat get default export */
-/******/ (() => {
-/******/ 	// getDefaultExport function for compatibility with non-harmony modules
-/******/ 	__nccwpck_require__.n = (module) => {
-/******/ 		var getter = module && module.__esModule ?
-/******/ 			() => (module['default']) :
-/******/ 			() => (module);
-/******/ 		__nccwpck_require__.d(getter, { a: getter });
-/******/ 		return getter;
-/******/ 	};
-/******/ })();
-/******/ 
 /******/ /* webpack/runtime/create fake namespace object */
 /******/ (() => {
 /******/ 	var getProto = Object.getPrototypeOf ? (obj) => (Object.getPrototypeOf(obj)) : (obj) => (obj.__proto__);
@@ -34501,11 +31985,15 @@ function nonEmpty(value) {
 /** A mistake in the action's configuration (inputs, event, permissions). */
 class ConfigError extends Error {
     input;
+    summary;
     constructor(
     /** The input (or setting) at fault, e.g. `min_severity`. */
-    input, message) {
+    input, message, 
+    /** The failure in a few words for a report's title, when "a configuration mistake in <input>" would mislead. */
+    summary) {
         super(message);
         this.input = input;
+        this.summary = summary;
         this.name = 'ConfigError';
     }
 }
@@ -34516,6 +32004,7 @@ class RemoteError extends Error {
     code;
     serviceMessage;
     retryAfterMs;
+    leastWaitMs;
     attempts;
     retried;
     extra;
@@ -34529,6 +32018,7 @@ class RemoteError extends Error {
         this.code = init.code === undefined ? undefined : oneLine(init.code, 80);
         this.serviceMessage = oneLine(init.message);
         this.retryAfterMs = init.retryAfterMs;
+        this.leastWaitMs = init.leastWaitMs;
         this.attempts = init.attempts ?? 1;
         this.retried = [...(init.retried ?? [])];
         this.extra = init.extra ?? {};
@@ -34544,6 +32034,7 @@ class RemoteError extends Error {
             code: this.code,
             message: this.serviceMessage,
             retryAfterMs: this.retryAfterMs,
+            leastWaitMs: this.leastWaitMs,
             attempts: this.attempts,
             retried: this.retried,
             extra: this.extra,
@@ -34564,8 +32055,9 @@ class RemoteError extends Error {
         let line = `${parts.join(' ')}: ${this.serviceMessage}`;
         if (this.attempts > 1)
             line += ` (after ${this.attempts} attempts: ${this.retried.join('; ')})`;
+        // A message that ends a sentence already is not given a second full stop.
         if (this.hint)
-            line += `. ${this.hint}`;
+            line += `${/[.!?]$/.test(line) ? '' : '.'} ${this.hint}`;
         return line;
     }
 }
@@ -34642,15 +32134,16 @@ function failureKind(err) {
  * The line to log for a failure. Config and service failures are one line with
  * no stack; a bug keeps its stack so it can be reported.
  */
-function describeFailure(err) {
+function describeFailure(err, nameInput = actionInputName) {
     if (err instanceof ConfigError)
-        return `Configuration error in input '${err.input}': ${err.message}`;
+        return `Configuration error in ${nameInput(err.input)}: ${err.message}`;
     if (err instanceof RemoteError)
         return err.describe();
     if (err instanceof AbortedError)
         return err.message;
     return describeBug(err);
 }
+const actionInputName = (input) => `input '${input}'`;
 /** The line for a bug: its stack, so it can be reported. */
 function describeBug(err) {
     const detail = err instanceof Error ? (err.stack ?? err.message) : String(err);
@@ -44839,7 +42332,11 @@ const API_ASSUMPTIONS = [
     },
     {
         topic: 'model of a baseline run (GET /run/{id} without model_id)',
-        decision: 'model_id is not promised there: a baseline run (baseline_run_id, or the run the cached baseline names) is a run of the model only when GET /run/{id} names that model or, naming none, when GET /model/{model_id}/run?status=completed&limit=100 lists it; a run naming another model or not listed is refused (baseline_run_id: configuration error; cached: no baseline)'
+        decision: 'model_id is not promised there: a baseline run (baseline_run_id, or a run a record of the window names) is a run of the model only when GET /run/{id} names that model or, naming none, when GET /model/{model_id}/run?status=completed&limit=100 lists it (read once per window); a run naming another model or not listed is refused (baseline_run_id: configuration error; a recorded run: left out of the window)'
+    },
+    {
+        topic: 'findings of an earlier run (GET /run/{id}/findings)',
+        decision: "an earlier run's findings stay readable, every status included, and a finding's status there is the service's current word on it (fixed after a validation, dismissed); within a window the newest run that saw a fingerprint decides whether it is closed, and within one run an open finding beats a closed one"
     },
     {
         topic: 'run statuses',
@@ -45156,19 +42653,62 @@ function secretVariants(secrets) {
 }
 /**
  * Every occurrence of every secret (and its JSON-escaped form) replaced by
- * `***`. Blank secrets are ignored. The last line of defence, applied to
+ * `***`, and a clipped start of one (maskClippedPrefixes). Blank secrets are ignored. The last line of defence, applied to
  * whole outputs; `buildReport` applies it to every value first, since markdown
  * escaping could split a secret that holds punctuation.
  */
 function scrubSecrets(text, secrets) {
+    const variants = secretVariants(secrets);
     let out = text;
-    for (const v of secretVariants(secrets)) {
+    for (const v of variants) {
         if (out.includes(v))
             out = out.split(v).join(SECRET_MASK);
     }
-    return out;
+    return maskClippedPrefixes(out, variants);
 }
-/** A reusable scrubber for many values (memoised for long, often shared, strings). */
+/**
+ * The shortest start of a secret masked where a text was clipped: text cut
+ * after that many characters of a secret would show them. Shorter starts are
+ * ordinary text too often to mask.
+ */
+const MIN_CLIPPED_PREFIX = 4;
+/** The marks a clip leaves where it cut (`oneLine`'s `...`, the reports' `…`). */
+const CLIP_MARK = /\s*(?:\.\.\.|…)/g;
+/** How many characters before `at` (none before `floor`) begin one of `variants`: the longest such start, or 0. */
+function clippedPrefixAt(text, at, variants, floor) {
+    let longest = 0;
+    for (const v of variants) {
+        for (let k = Math.min(v.length - 1, at - floor); k >= MIN_CLIPPED_PREFIX && k > longest; k--) {
+            if (text.startsWith(v.slice(0, k), at - k)) {
+                longest = k;
+                break;
+            }
+        }
+    }
+    return longest;
+}
+/**
+ * `text` with the start of a secret masked wherever it stands just before a
+ * clip mark: a text clipped before it was scrubbed (it should not be: scrub
+ * first) keeps no prefix of MIN_CLIPPED_PREFIX or more characters.
+ */
+function maskClippedPrefixes(text, variants) {
+    if (!text.includes('...') && !text.includes('…'))
+        return text;
+    let out = '';
+    let from = 0;
+    for (const m of text.matchAll(CLIP_MARK)) {
+        const k = clippedPrefixAt(text, m.index, variants, from);
+        out += text.slice(from, m.index - k) + (k > 0 ? SECRET_MASK : '');
+        from = m.index;
+    }
+    return out + text.slice(from);
+}
+/**
+ * A reusable scrubber for many values (memoised for long, often shared,
+ * strings): every occurrence of every secret replaced by `***`, then any
+ * clipped start of one (see maskClippedPrefixes).
+ */
 function makeScrubber(secrets) {
     const variants = secretVariants(secrets);
     if (variants.length === 0)
@@ -45185,6 +42725,7 @@ function makeScrubber(secrets) {
             if (out.includes(v))
                 out = out.split(v).join(SECRET_MASK);
         }
+        out = maskClippedPrefixes(out, variants);
         if (text.length >= 4096)
             memo.set(text, out);
         return out;
@@ -45361,9 +42902,12 @@ function retryAfterFloorMs(retry, policy) {
 /**
  * How long to wait before retry number `retry` (from 1) after `err`:
  * Retry-After when the service said (never below the floor; a 429 without
- * one waits the floor), else backoff with full jitter.
+ * one waits the floor), else the remote's documented least wait doubled per
+ * retry, else backoff with full jitter.
  */
 function retryDelayMs(err, retry, policy, random) {
+    if (err.retryAfterMs === undefined && err.leastWaitMs !== undefined)
+        return err.leastWaitMs * 2 ** Math.max(0, retry - 1);
     if (err.retryAfterMs !== undefined || err.status === 429)
         return Math.max(err.retryAfterMs ?? 0, retryAfterFloorMs(retry, policy));
     return backoffDelayMs(retry, policy, random);
@@ -45421,7 +42965,9 @@ async function withRetry(op, ctx) {
                 const left = Math.round(ctx.deadline.remainingMs() / 1000);
                 const why = err.retryAfterMs !== undefined
                     ? `the service asked to retry after ${Math.ceil(err.retryAfterMs / 1000)} s, but only ${left} s of the time allowed remain`
-                    : `no time left for another attempt (${left} s of the time allowed remain)`;
+                    : err.leastWaitMs !== undefined
+                        ? `it asks to wait at least ${Math.ceil(delayMs / 1000)} s before retrying, but only ${left} s of the time allowed remain`
+                        : `no time left for another attempt (${left} s of the time allowed remain)`;
                 const tried = attempt > 1 ? ` (after ${attempt} attempts: ${retried.join('; ')})` : '';
                 throw new DeadlineExceededError(err.endpoint, `${describeAttempt(err)}: ${err.serviceMessage}${tried}; ${why}`, { cause: err });
             }
@@ -45811,6 +43357,7 @@ function readBody(msg, signal, maxBytes) {
 
 
 
+
 const DEFAULT_REQUEST_TIMEOUT_MS = 30_000;
 /**
  * A body larger than this is refused. The largest real answer is a findings
@@ -45862,6 +43409,7 @@ class HttpTransport {
     constructor(opts) {
         this.baseUrl = parseBaseUrl(opts.baseUrl);
         this.apiKey = opts.apiKey;
+        this.secrets = [...new Set([opts.apiKey, ...secretWireForms(opts.apiKey), ...(opts.secrets ?? [])])].filter((x) => x !== '');
         this.requestTimeoutMs = opts.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
         this.maxBodyBytes = opts.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
         this.userAgent = opts.userAgent ?? DEFAULT_USER_AGENT;
@@ -45875,9 +43423,7 @@ class HttpTransport {
             socketTimeout: this.requestTimeoutMs + 1000
         });
     }
-    get secrets() {
-        return [this.apiKey];
-    }
+    secrets;
     /** Send one request; resolve with the success body parsed through `spec.schema`. */
     async send(spec) {
         if (spec.signal?.aborted)
@@ -46027,6 +43573,7 @@ class AssessmentClient {
         this.transport = new HttpTransport({
             baseUrl: opts.baseUrl,
             apiKey: opts.apiKey,
+            secrets: opts.secrets,
             requestTimeoutMs: opts.requestTimeoutMs,
             maxBodyBytes: opts.maxBodyBytes,
             userAgent: opts.userAgent,
@@ -46176,12 +43723,20 @@ function verdictInputs(v) {
         baseline: v.failOn === 'new' ? (v.baselineRunId ?? '-') : '-'
     };
 }
-/** The step of a carried-over result. `reason`: the line of the carry-over (what was assessed where, what changed since). */
+/**
+ * The step of a carried-over result. Its line (the commit status's
+ * description too) says first what decided the result, then that it was
+ * carried: "Result: fail: 1 open critical, as assessed at abc1234, carried
+ * over (the same commit)".
+ */
 function carriedStepResult(carried, opts) {
     if (opts.cancelled) {
         return { outcome: 'fail', resultOutput: 'error', line: `Result: error: the step was cancelled before it finished (${carried.reason})` };
     }
-    const line = `Result: ${carried.result}: ${carried.reason}`;
+    const said = carried.since == null || carried.assessedSha === undefined
+        ? carried.reason
+        : `${carried.cause == null ? '' : `${carried.cause}, `}as assessed at ${carried.assessedSha.slice(0, 7)}, carried over (${carried.since})`;
+    const line = `Result: ${carried.result}: ${said}`;
     if (carried.result === 'pass')
         return { outcome: 'pass', line };
     if (carried.result === 'fail')
@@ -46459,6 +44014,48 @@ function coverageChecks(coverage, status, planned, completed, findings, minSever
     return out;
 }
 
+;// CONCATENATED MODULE: ./src/evidence/seen-rate.ts
+/**
+ * How often a weakness was seen across the runs of a window, in the words
+ * every rendering uses. Pure.
+ */
+
+const THIS_RUN_ONLY = { seen: 1, of: 1, scope: 'this run' };
+/** "4 of 5 runs of main", "2 of 3 runs of this agent", "this run only". */
+function seenLabel(r) {
+    if (r.scope === 'this run' || r.of <= 1)
+        return r.seen >= 1 ? 'this run only' : 'not seen';
+    return `${r.seen} of ${r.of} runs of ${r.scope === 'main' ? 'main' : 'this agent'}`;
+}
+/** "seen in 4 of 5 runs of main", "this run only": a label in a sentence. */
+function seenPhrase(label) {
+    return label === 'this run only' ? label : `seen in ${label}`;
+}
+/** Steady: seen in every run counted; flaky: in some. A single run is neither (null). */
+function steadiness(r) {
+    if (r.of <= 1)
+        return null;
+    return r.seen >= r.of ? 'steady' : 'flaky';
+}
+/**
+ * "1 high not reproduced in this run, seen in 3 of the last 5 runs, still
+ * open": one phrase per severity and rate, most severe first.
+ */
+function notReproducedPhrases(items) {
+    const groups = new Map();
+    for (const i of items) {
+        const key = `${i.severity}:${i.rate.seen}:${i.rate.of}`;
+        const g = groups.get(key);
+        if (g)
+            g.n++;
+        else
+            groups.set(key, { severity: i.severity, rate: i.rate, n: 1 });
+    }
+    return [...groups.values()]
+        .sort((a, b) => SEVERITIES.indexOf(a.severity) - SEVERITIES.indexOf(b.severity) || b.rate.seen - a.rate.seen)
+        .map((g) => `${g.n} ${g.severity} not reproduced in this run, seen in ${g.rate.of <= 1 ? 'the last run' : `${g.rate.seen} of the last ${g.rate.of} runs`}, still open`);
+}
+
 ;// CONCATENATED MODULE: ./src/decision/decide.ts
 /**
  * Deciding a run's result: a pure function of what was read. Fail closed:
@@ -46469,6 +44066,7 @@ function coverageChecks(coverage, status, planned, completed, findings, minSever
  * an error, and an expired acceptance a fail. Whether the step then passes is
  * step-result.ts's.
  */
+
 
 
 
@@ -46520,7 +44118,10 @@ function decide(input) {
         waived: r.waived,
         minSeverity: r.minSeverity
     });
-    const { verdict, verdictComputed } = settled;
+    const unreproduced = notReproducedPhrases(input.unreproduced ?? []);
+    // A weakness of this agent that this run did not reproduce is still present: a pass becomes a fail.
+    const verdict = settled.verdict === 'pass' && unreproduced.length > 0 ? 'fail' : settled.verdict;
+    const verdictComputed = settled.verdictComputed || verdict !== settled.verdict;
     const notes = [...settled.notes];
     if (verdict === null) {
         const reason = 'the service gave no verdict and the findings could not be read, so the result cannot be trusted';
@@ -46535,7 +44136,7 @@ function decide(input) {
     notes.push(...check.notes);
     const decided = { ...r.base, verdict, verdictComputed, notes };
     const ended = { check, stopped: stopReasons(input, r.readError), expired: expiredLine(input.expiredAcceptances ?? []) };
-    return verdict === 'fail' ? failed(r, decided, ended) : notFailed(input, r, status, decided, ended);
+    return verdict === 'fail' ? failed(r, decided, ended, unreproduced) : notFailed(input, r, status, decided, ended);
 }
 /** The run had not ended when the step stopped waiting: whatever it found, the result is an error. */
 function notEnded(input, r, status) {
@@ -46567,7 +44168,7 @@ function expiredLine(expired) {
     return expired.length > 0 ? `expired acceptance${expired.length === 1 ? '' : 's'} (renew or remove): ${expired.join('; ')}` : '';
 }
 /** A fail stands whatever else is wrong; the contradictions are still said. */
-function failed(r, decided, { check, stopped, expired }) {
+function failed(r, decided, { check, stopped, expired }, unreproduced) {
     if (expired)
         decided.notes.push(`Also: ${expired}.`);
     for (const e of [...check.errors, ...check.gaps])
@@ -46576,8 +44177,10 @@ function failed(r, decided, { check, stopped, expired }) {
     const detail = r.blocking ? describeOpen(r.blocking, r.minSeverity) : '';
     const count = blocking !== null && blocking > 0
         ? `${plural(blocking, 'open finding')} at or above ${r.minSeverity}`
-        : `the service's verdict is fail at ${r.minSeverity}`;
-    const reason = detail ? `${count} (${detail})` : count;
+        : unreproduced.length > 0
+            ? ''
+            : `the service's verdict is fail at ${r.minSeverity}`;
+    const reason = [count && detail ? `${count} (${detail})` : count, ...unreproduced].filter((x) => x !== '').join('; ');
     // The run did not end on its own: the result is error (the step fails either way),
     // and what it found before it was stopped is said.
     if (stopped.length > 0)
@@ -46661,8 +44264,10 @@ const para = (s) => `${s}\n\n`;
  *   or table row; table cells escape `|` (the GFM way, `\|`, also inside code).
  * - The few free-text lines the gate writes that may quote untrusted parts (the
  *   reason, notes) go through `proseText`: HTML-escaped, markdown punctuation
- *   backslash-escaped, `@` and `#<digit>` replaced by full-width forms (an entity
- *   or a backslash would still render as a working mention), URLs defanged.
+ *   backslash-escaped, `@` replaced by its full-width form and `#<digits>` put in
+ *   a code span (an entity or a backslash would still render as a working mention
+ *   or reference; a code span is skipped by GitHub's linking and renders in every
+ *   font), URLs defanged.
  * - Before any of that, `sanitizeText` normalises line breaks and shows
  *   control, bidi, zero-width, tag and other invisible characters (and lone
  *   surrogates) by name, e.g. `⟨U+202E⟩`: the reader sees what was there, and
@@ -46828,7 +44433,7 @@ const PROSE_SPECIAL = /[\\`*_{}[\]()#+\-=!|~<>&$^@]|(?<=[0-9])\./g;
 /**
  * Free text that may quote untrusted parts, for a paragraph or list item: one
  * line; HTML-escaped; ASCII markdown punctuation backslash-escaped; `@` as the
- * full-width `＠`, `#` before a digit as `＃` and `GH-` before a digit as `GH‑`
+ * full-width `＠`, `#<digits>` as a code span (`` `#12` ``) and `GH-` before a digit as `GH‑`
  * (GitHub links mentions and issue references in the rendered text, where an
  * entity or a backslash is already gone); `scheme://` and `www.` defanged to `scheme[:]//` and `www[.]`; `$`
  * escaped (GitHub math). Block markers (`#`, `-`, `+`, `=`, `1.`) are escaped
@@ -46838,7 +44443,7 @@ function proseText(text, max = 1000) {
     const { text: clamped, cut } = clampText(text, max);
     let s = sanitizeText(clamped, false);
     s = s.replace(/([A-Za-z][A-Za-z0-9+.-]*):\/\//g, '$1[:]//').replace(/www\./gi, (m) => `${m.slice(0, 3)}[.]`);
-    s = s.replace(/#(?=[0-9])/g, '\uFF03').replace(/\b(GH)-(?=[0-9])/gi, '$1\u2011');
+    s = s.replace(/\b(GH)-(?=[0-9])/gi, '$1\u2011');
     s = s.replace(PROSE_SPECIAL, (c) => {
         switch (c) {
             case '&':
@@ -46853,6 +44458,8 @@ function proseText(text, max = 1000) {
                 return `\\${c}`;
         }
     });
+    // After the escapes: a reference in a code span, which GitHub's linking skips (no escape survives rendering).
+    s = s.replace(/\\#([0-9]+)/g, '`#$1`');
     return s + (cut > 0 ? ' …' : '');
 }
 /**
@@ -46977,6 +44584,550 @@ function zeroCounts() {
     return { critical: 0, high: 0, medium: 0, low: 0 };
 }
 
+;// CONCATENATED MODULE: ./src/report/build-coverage.ts
+function dedupe(items) {
+    return [...new Set(items)];
+}
+/** One coverage row per planned category, then the probed categories not planned. */
+function coverageRowsOf(planned, completed, coverage, { s }) {
+    const completedSet = completed ? new Set(completed) : null;
+    const coverageByCategory = new Map();
+    for (const row of coverage?.categories ?? []) {
+        if (!coverageByCategory.has(row.category))
+            coverageByCategory.set(row.category, row);
+    }
+    const rowFor = (category, isPlanned) => {
+        const cov = coverageByCategory.get(category);
+        let state;
+        if (completedSet === null)
+            state = cov ? 'probed' : 'not reached';
+        else if (completedSet.has(category))
+            state = 'completed';
+        else
+            state = cov && cov.attacks_blocked + cov.attacks_succeeded > 0 ? 'partial' : 'not reached';
+        return {
+            category: s(category),
+            planned: isPlanned,
+            state,
+            blocked: cov ? cov.attacks_blocked : null,
+            succeeded: cov ? cov.attacks_succeeded : null,
+            owasp: cov ? s(cov.owasp) : null,
+            atlas: cov ? s(cov.atlas) : null,
+            worstSeverity: cov ? cov.worst_severity : null
+        };
+    };
+    const rows = [];
+    const plannedSet = new Set(planned ?? []);
+    for (const c of planned ?? [])
+        rows.push(rowFor(c, true));
+    for (const c of coverageByCategory.keys())
+        if (!plannedSet.has(c))
+            rows.push(rowFor(c, false));
+    return rows;
+}
+
+;// CONCATENATED MODULE: ./src/report/scrub.ts
+/** Text of the service made safe for the report model: the given secrets scrubbed from every string kept. */
+
+const str = (v) => (typeof v === 'string' ? v : null);
+const scrub_int = (v) => (typeof v === 'number' && Number.isFinite(v) ? v : null);
+function scrubberOf(secrets) {
+    const scrub = makeScrubber(secrets);
+    return {
+        s: (v) => scrub(v),
+        sn: (v) => {
+            const t = str(v);
+            return t === null ? null : scrub(t);
+        }
+    };
+}
+
+;// CONCATENATED MODULE: ./src/baseline/fingerprint.ts
+/**
+ * The fingerprint of a finding: one stable id for the same weakness across
+ * runs, independent of ids, counts and timestamps (see API_ASSUMPTIONS,
+ * "finding fingerprint"). Pure.
+ *
+ * What goes in: the category, the lens, the severity, and the technique:
+ * - the attacks' sources (`assessment_id:attack_index`, sorted, deduplicated)
+ *   where an attack names an assessment other than the run that produced the
+ *   finding (a library or earlier assessment: a stable technique id). A source
+ *   naming the run itself identifies the run, not the technique, so it is
+ *   left out;
+ * - and always the description, normalized (normalizeDescription): two
+ *   unrelated weaknesses found by one library attack are two findings, while
+ *   the same weakness reported again with new ids or other counts ("3
+ *   attempts", "1 attempt") keeps its fingerprint.
+ */
+
+const FINGERPRINT_VERSION = 2;
+/** The key of SARIF partialFingerprints that carries it. */
+const FINGERPRINT_KEY = `agentSecurityFinding/v${FINGERPRINT_VERSION}`;
+/** Words that only count: each reads as a number. */
+const COUNT_WORDS = /(?<![\p{L}\p{N}])(?:zero|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen|twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety|hundred|thousand|several|multiple|many|single)(?![\p{L}\p{N}])/gu;
+/**
+ * The description as it enters the fingerprint: what names the weakness,
+ * without what changes from one report of it to the next.
+ * - compatibility forms and case folded (NFKC, lower case);
+ * - every token holding a digit or a run of 8 hex digits (a count, an id
+ *   such as fnd_7f3a or run-2026-11-21, a canary such as ZX-1a2b3c4d5e6f, a
+ *   UUID, a time) and every count word (three, several) becomes `#`, a run of
+ *   them one `#`; once, twice and thrice read as "# time";
+ * - quotes, brackets and every other punctuation mark become a space;
+ * - the articles a, an, the are dropped and a plural is read as its singular
+ *   (attempts, queries -> attempt, query), so "1 attempt" and "3 attempts"
+ *   agree;
+ * - white space collapsed.
+ */
+function normalizeDescription(text) {
+    // A technique-level narrative is a few sentences; a service that sends megabytes gets its head read.
+    const words = text
+        .slice(0, DESCRIPTION_CHARS_READ)
+        .normalize('NFKC')
+        .toLowerCase()
+        .replace(/[\p{L}\p{N}_-]+/gu, (token) => (isIdOrCount(token) ? ' # ' : token))
+        .replace(/(?<![\p{L}\p{N}])(?:once|twice|thrice)(?![\p{L}\p{N}])/gu, ' # time ')
+        .replace(COUNT_WORDS, ' # ')
+        .replace(/[^\p{L}#]+/gu, ' ')
+        .split(' ')
+        .filter((w) => w !== '' && w !== 'a' && w !== 'an' && w !== 'the')
+        .map(singular);
+    const out = [];
+    for (const w of words)
+        if (!(w === '#' && out.at(-1) === '#'))
+            out.push(w);
+    return out.join(' ');
+}
+/** The most of a description the fingerprint reads: far above a real one, and every step below stays linear in it. */
+const DESCRIPTION_CHARS_READ = 4096;
+/**
+ * A token (letters, digits, _ and -) holding a digit or a part (between _ and -)
+ * of 8 or more hex digits: a count, an id, a date, a canary. Split first: one
+ * regular expression over the whole token would backtrack quadratically on a
+ * long run of hex letters.
+ */
+function isIdOrCount(token) {
+    return /\p{N}/u.test(token) || token.split(/[_-]/).some((part) => part.length >= 8 && /^[0-9a-f]+$/.test(part));
+}
+/** A crude singular, applied alike to both sides of every comparison: only consistency matters. */
+function singular(w) {
+    if (w.length > 4 && w.endsWith('ies'))
+        return `${w.slice(0, -3)}y`;
+    if (w.length >= 4 && w.endsWith('s') && !w.endsWith('ss'))
+        return w.slice(0, -1);
+    return w;
+}
+/** The technique part: the stable sources (if any) and the normalized description. */
+function techniqueOf(f, runId) {
+    const sources = new Set();
+    for (const a of f.attacks) {
+        const s = a.source;
+        if (typeof s.assessment_id !== 'string' || s.assessment_id === '')
+            continue;
+        if (runId !== null && s.assessment_id === runId)
+            continue;
+        sources.add(`${s.assessment_id}:${s.attack_index}`);
+    }
+    return JSON.stringify({ src: [...sources].sort(), desc: normalizeDescription(f.description) });
+}
+/** 32 hex characters of SHA-256 over the parts (JSON-encoded, so no separator can be forged). */
+function fingerprint(f, runId) {
+    const parts = [FINGERPRINT_VERSION, f.category, f.lens, f.severity, techniqueOf(f, runId)];
+    return (0,external_node_crypto_.createHash)('sha256').update(JSON.stringify(parts)).digest('hex').slice(0, 32);
+}
+
+;// CONCATENATED MODULE: ./src/report/build-findings.ts
+/**
+ * The findings of the report model: each service finding with its proof
+ * redacted and scrubbed, its fingerprint and its standing (how it counts
+ * against the gate), then ordered, grouped and counted.
+ */
+
+
+
+
+
+
+
+/** True for a finding whose proof the plan withholds. */
+function isRedactedFinding(f) {
+    return f.attacks.length === 0 && (f.description === REDACTED || f.expected_behavior === REDACTED);
+}
+/** One replay step: every value as text, credentials redacted (header values, URL user-info and parameters). */
+function reportStep(raw, { s, sn }) {
+    // Values may be strings, numbers, booleans, null or arrays of those: redactHeaders makes them text.
+    const headers = isRecord(raw.headers) ? raw.headers : null;
+    let redacted = null;
+    if (headers) {
+        redacted = {};
+        for (const [k, v] of Object.entries(redactHeaders(headers)))
+            redacted[s(k)] = s(v);
+    }
+    const url = sn(raw.url);
+    return {
+        step: s(str(raw.step) ?? ''),
+        message: sn(raw.message),
+        response: sn(raw.response),
+        sessionId: sn(raw.session_id),
+        method: sn(raw.method),
+        url: url === null ? null : redactUrl(url),
+        headers: redacted,
+        body: sn(raw.body),
+        responseStatus: scrub_int(raw.response_status),
+        responseBody: sn(raw.response_body),
+        target: sn(raw.target),
+        assertion: sn(raw.assertion),
+        expectedBehavior: sn(raw.expected_behavior),
+        captureAs: sn(raw.capture_as)
+    };
+}
+function reportAttack(a, t) {
+    const { s, sn } = t;
+    return {
+        attackId: s(a.attack_id),
+        score: a.score,
+        lastReplayStatus: s(a.last_replay_status),
+        createdAt: s(a.created_at),
+        lastReplayedAt: sn(a.last_replayed_at),
+        // The contract requires source on every attack (parsed by AttackSource).
+        source: {
+            sourceType: s(a.source.source_type),
+            assessmentId: s(a.source.assessment_id),
+            attackIndex: a.source.attack_index,
+            date: s(a.source.date)
+        },
+        steps: a.replay_script.map((st) => reportStep(st, t))
+    };
+}
+function standingOf(f, threshold, outcome) {
+    if (!atOrAbove(f.severity, threshold))
+        return 'below';
+    if (isClosedFindingStatus(f.status))
+        return 'closed';
+    // The gate's own list of findings that do not block (accepted, or known with fail_on new).
+    const waived = outcome?.waived.get(f.finding_id);
+    return waived ?? 'blocking';
+}
+function reportFinding(f, threshold, t, fp) {
+    const { s } = t;
+    const { outcome } = fp;
+    const acceptedBy = outcome?.acceptance.acceptedBy.get(f.finding_id);
+    return {
+        findingId: s(f.finding_id),
+        severity: f.severity,
+        category: s(f.category),
+        lens: f.lens,
+        // Any non-empty string (the complete set is not shown): service text, scrubbed like the rest.
+        status: s(f.status),
+        description: s(f.description),
+        expectedBehavior: s(f.expected_behavior),
+        createdAt: s(f.created_at),
+        redacted: isRedactedFinding(f),
+        atOrAbove: atOrAbove(f.severity, threshold),
+        attacks: f.attacks.map((a) => reportAttack(a, t)),
+        fingerprint: outcome?.diff.fingerprintById.get(f.finding_id) ?? fingerprint(f, fp.runId),
+        baselineState: fp.hasBaseline ? (outcome?.diff.stateById.get(f.finding_id) ?? null) : null,
+        seen: reportSeen(outcome?.evidence.rateById.get(f.finding_id) ?? THIS_RUN_ONLY, outcome?.evidence.windowed ?? false),
+        accepted: acceptedBy ? fp.toAcceptance(acceptedBy) : null,
+        standing: standingOf(f, threshold, outcome)
+    };
+}
+/** A rate as every rendering shows it. */
+function reportSeen(r, windowed) {
+    return { seen: r.seen, of: r.of, scope: r.scope, label: seenLabel(r), steadiness: steadiness(r), windowed };
+}
+/** Most severe first, open before the others, else in the service's order. */
+function orderFindings(findings) {
+    const indexed = findings.map((f, i) => ({ f, i }));
+    indexed.sort((a, b) => severityRank(a.f.severity) - severityRank(b.f.severity) || Number(b.f.status === 'open') - Number(a.f.status === 'open') || a.i - b.i);
+    return indexed.map((x) => x.f);
+}
+/** The findings at or above the threshold, one group per severity. */
+function groupBySeverity(findings, threshold) {
+    const groups = [];
+    for (const sev of SEVERITIES) {
+        if (!atOrAbove(sev, threshold))
+            continue;
+        const inGroup = findings.filter((f) => f.severity === sev);
+        if (inGroup.length > 0)
+            groups.push({ severity: sev, findings: inGroup });
+    }
+    return groups;
+}
+function countFindings(findings) {
+    const c = {
+        total: findings.length,
+        bySeverity: zeroCounts(),
+        openBySeverity: zeroCounts(),
+        atOrAbove: 0,
+        openAtOrAbove: 0,
+        belowThreshold: 0,
+        belowBySeverity: zeroCounts(),
+        redacted: 0,
+        redactedAtOrAbove: 0,
+        byStanding: { blocking: zeroCounts(), known: zeroCounts(), accepted: zeroCounts(), closed: zeroCounts(), below: zeroCounts() },
+        bySteadiness: { steady: 0, flaky: 0 }
+    };
+    for (const f of findings) {
+        c.byStanding[f.standing][f.severity] += 1;
+        if ((f.standing === 'blocking' || f.standing === 'known') && f.seen.steadiness !== null)
+            c.bySteadiness[f.seen.steadiness] += 1;
+        c.bySeverity[f.severity] += 1;
+        if (f.status === 'open')
+            c.openBySeverity[f.severity] += 1;
+        if (f.atOrAbove) {
+            c.atOrAbove += 1;
+            if (f.status === 'open')
+                c.openAtOrAbove += 1;
+        }
+        else {
+            c.belowThreshold += 1;
+            c.belowBySeverity[f.severity] += 1;
+        }
+        if (f.redacted) {
+            c.redacted += 1;
+            if (f.atOrAbove)
+                c.redactedAtOrAbove += 1;
+        }
+    }
+    return c;
+}
+
+;// CONCATENATED MODULE: ./src/report/build-report.ts
+/**
+ * buildReport: one pure function turns what the gate read and decided into the
+ * report model (report-model.ts), in named steps: the findings and their
+ * counts, the coverage rows, the baseline and accepted-risks parts and the
+ * headline they make, then the run's own fields. Every string from the service
+ * or the inputs is scrubbed of the secrets here, once.
+ */
+
+
+
+
+
+
+/** "1,234", as the renderings write counts. */
+const num = (n) => n.toLocaleString('en-US');
+function acceptanceOf(e, { s }) {
+    return {
+        index: e.index,
+        line: e.line,
+        category: s(e.category),
+        fingerprint: e.fingerprint,
+        reasonCode: e.reasonCode,
+        explanation: s(e.explanation),
+        owner: s(e.owner),
+        expires: e.expires
+    };
+}
+/** Every finding of the run, ordered, with its standing; the counts (null when the findings are unreadable). */
+function findingsPart(input, t) {
+    const policy = input.policy ?? null;
+    const findingPolicy = {
+        outcome: policy?.outcome ?? null,
+        hasBaseline: policy?.baseline != null,
+        toAcceptance: (e) => acceptanceOf(e, t),
+        runId: input.run?.run_id ?? input.runListItem?.run_id ?? null
+    };
+    const findings = orderFindings((input.findings ?? []).map((f) => reportFinding(f, input.minSeverity, t, findingPolicy)));
+    return { findings, counts: input.findings !== null ? countFindings(findings) : null };
+}
+/** The categories planned and completed, and one coverage row per category. */
+function coveragePart(input, t) {
+    const { run, runListItem: item } = input;
+    const plannedRaw = run?.categories_planned ?? item?.categories_planned ?? null;
+    const planned = plannedRaw ? dedupe(plannedRaw) : null;
+    const completedRaw = run?.categories_completed ?? null;
+    const coverageRows = coverageRowsOf(planned, completedRaw, input.coverage, t);
+    const plannedRows = coverageRows.filter((r) => r.planned);
+    return {
+        categories: {
+            categoriesPlanned: planned ? planned.map(t.s) : null,
+            categoriesCompleted: completedRaw ? dedupe(completedRaw).map(t.s) : null
+        },
+        rows: {
+            coverageReadable: input.coverage !== null,
+            coverageRows,
+            coverageCompleted: plannedRows.filter((r) => r.state === 'completed').length,
+            coverageNotReached: plannedRows.filter((r) => r.state === 'not reached').length
+        }
+    };
+}
+/** What the baseline says of this run: new, known and gone findings, and where it came from. */
+function baselinePart(policy, findings, { s }) {
+    const b = policy.baseline;
+    const outcome = policy.outcome;
+    // New: blocking and not in the baseline. Known: in it and neither closed nor
+    // accepted (blocking with fail_on any, not with fail_on new).
+    const newBySeverity = zeroCounts();
+    let knownCount = 0;
+    for (const f of findings) {
+        if (f.standing !== 'blocking' && f.standing !== 'known')
+            continue;
+        if (f.baselineState === 'known')
+            knownCount += 1;
+        else if (f.baselineState === 'new')
+            newBySeverity[f.severity] += 1;
+    }
+    return {
+        failOn: policy.failOn,
+        available: b !== null,
+        source: policy.baselineSource ? s(policy.baselineSource) : null,
+        why: policy.baselineWhy ? s(policy.baselineWhy) : null,
+        runId: b ? s(b.run_id) : null,
+        createdAt: b ? s(b.created_at) : null,
+        commit: b?.commit ? s(b.commit) : null,
+        newCount: SEVERITIES.reduce((n, sev) => n + newBySeverity[sev], 0),
+        knownCount,
+        newBySeverity,
+        gone: (outcome?.evidence.closedSince ?? []).map((g) => ({
+            fingerprint: g.fingerprint,
+            category: s(g.category),
+            severity: g.severity,
+            description: s(g.description)
+        })),
+        notReproduced: (outcome?.evidence.notReproduced ?? []).map((n) => ({
+            fingerprint: n.fingerprint,
+            category: s(n.category),
+            severity: n.severity,
+            description: s(n.description),
+            seen: reportSeen(n.rate, true),
+            blocks: outcome?.unreproducedBlocking.includes(n) ?? false
+        })),
+        window: policy.windowCost ?? null,
+        uncovered: (outcome?.diff.uncovered ?? []).map(s),
+        saved: policy.baselineSaved ? s(policy.baselineSaved) : null
+    };
+}
+/** The accepted-risks file's part: null when there is none and the pull request adds none. */
+function acceptancesPart(policy, findings, t) {
+    const a = policy?.accepted;
+    if (!a || (a.source === null && a.prAdds.length === 0))
+        return null;
+    const outcome = policy.outcome;
+    const toAcceptance = (e) => acceptanceOf(e, t);
+    return {
+        path: t.s(a.path),
+        source: a.source ? t.s(a.source) : null,
+        acceptedCount: findings.filter((f) => f.accepted !== null).length,
+        expired: (outcome?.acceptance.expired ?? []).map(toAcceptance),
+        stale: (outcome?.acceptance.stale ?? []).map(toAcceptance),
+        prAdds: a.prAdds.map(toAcceptance),
+        prRemoves: a.prRemoves.map(toAcceptance)
+    };
+}
+/** "1 new high · 3 known · 1 accepted · 2 gone"; '' without a baseline or acceptances. */
+function headlineOf(baseline, acceptances, counts, minSeverity) {
+    const parts = [];
+    if (baseline?.available) {
+        const { newBySeverity } = baseline;
+        const newParts = SEVERITIES.filter((sev) => newBySeverity[sev] > 0).map((sev) => `${num(newBySeverity[sev])} new ${sev}`);
+        parts.push(...(newParts.length > 0 ? newParts : ['0 new']), `${num(baseline.knownCount)} known`);
+    }
+    const acceptedAtOrAbove = counts ? SEVERITIES.reduce((n, sev) => n + counts.byStanding.accepted[sev], 0) : 0;
+    if (acceptances && acceptedAtOrAbove > 0)
+        parts.push(`${num(acceptedAtOrAbove)} accepted`);
+    if (baseline)
+        parts.push(...windowParts(baseline, counts, minSeverity));
+    if (baseline?.available && baseline.gone.length > 0)
+        parts.push(`${num(baseline.gone.length)} closed since`);
+    if (acceptances && acceptances.expired.length > 0)
+        parts.push(`${num(acceptances.expired.length)} expired acceptance${acceptances.expired.length === 1 ? '' : 's'}`);
+    return parts.join(' · ');
+}
+/**
+ * What the window adds to the headline, steady and flaky findings told apart
+ * without hiding either: "1 high not reproduced in this run, seen in 3 of
+ * the last 5 runs, still open" for each open finding of the window this run
+ * missed, and "2 steady · 1 flaky" for this run's findings at or above the
+ * threshold that a window of more than one run counted.
+ */
+function windowParts(baseline, counts, minSeverity) {
+    const shown = baseline.notReproduced.filter((n) => atOrAbove(n.severity, minSeverity));
+    const parts = notReproducedPhrases(shown.map((n) => ({ severity: n.severity, rate: n.seen })));
+    const s = counts?.bySteadiness;
+    if (s && s.steady + s.flaky > 0)
+        parts.push(`${num(s.steady)} steady`, `${num(s.flaky)} flaky`);
+    return parts;
+}
+/** The run as last seen: its status, else its list item's fields. */
+function runPart(run, item, { sn }) {
+    return {
+        runId: sn(run?.run_id ?? item?.run_id ?? null),
+        runStatus: sn(run?.status ?? item?.status ?? null),
+        startedAt: sn(run?.started_at ?? item?.started_at ?? null),
+        completedAt: sn(run?.completed_at ?? item?.completed_at ?? null)
+    };
+}
+/** How the model was obtained and what the profile sync did, scrubbed. */
+function targetPart(input, { s }) {
+    const { target, profileSync } = input;
+    return {
+        target: target
+            ? {
+                outcome: target.outcome,
+                name: s(target.name),
+                movedFrom: target.movedFrom
+                    ? { name: s(target.movedFrom.name), modelId: s(target.movedFrom.modelId), endpointHost: s(target.movedFrom.endpointHost) }
+                    : null
+            }
+            : null,
+        profileSync: profileSync
+            ? {
+                ...profileSync,
+                file: s(profileSync.file),
+                changed: profileSync.changed.map(s),
+                confirmed: profileSync.confirmed.map(s),
+                error: profileSync.error === null ? null : s(profileSync.error)
+            }
+            : null
+    };
+}
+function buildReport(input) {
+    const t = scrubberOf(input.secrets ?? []);
+    const { s } = t;
+    const policy = input.policy ?? null;
+    const { findings, counts } = findingsPart(input, t);
+    const baseline = policy ? baselinePart(policy, findings, t) : null;
+    const acceptances = acceptancesPart(policy, findings, t);
+    const coverage = coveragePart(input, t);
+    // Keys in the order report.json writes them.
+    return {
+        schemaVersion: REPORT_SCHEMA_VERSION,
+        modelId: s(input.modelId),
+        modelName: input.model ? s(input.model.name) : null,
+        endpointHost: input.model ? s(input.model.endpoint_host) : null,
+        minSeverity: input.minSeverity,
+        result: input.result,
+        reason: s(input.reason),
+        verdict: input.verdict,
+        verdictComputed: input.verdictComputed,
+        ...runPart(input.run, input.runListItem, t),
+        ...coverage.categories,
+        ingestIncomplete: input.runListItem ? input.runListItem.ingest_incomplete : null,
+        elapsedMs: input.elapsedMs,
+        ...coverage.rows,
+        findingsReadable: input.findings !== null,
+        findings,
+        groups: groupBySeverity(findings, input.minSeverity),
+        below: findings.filter((f) => !f.atOrAbove),
+        counts,
+        redactionReason: counts && counts.redacted > 0 ? REDACTION_REASON : null,
+        notes: input.notes.map(s),
+        runUrl: input.runUrl ?? null,
+        commitSha: input.commit?.sha && /^[0-9a-f]{7,40}$/i.test(input.commit.sha) ? input.commit.sha.toLowerCase() : null,
+        assessedAt: input.commit?.at ?? null,
+        ...targetPart(input, t),
+        baseline,
+        acceptances,
+        headline: headlineOf(baseline, acceptances, counts, input.minSeverity),
+        pipeline: input.pipeline
+            ? { ...input.pipeline, budgetLine: t.s(input.pipeline.budgetLine), lines: input.pipeline.lines.map(t.s) }
+            : null
+    };
+}
+
 ;// CONCATENATED MODULE: ./src/report/markdown-headline.ts
 /**
  * The top of the markdown report: the title and headline (icon, result, the
@@ -46984,6 +45135,7 @@ function zeroCounts() {
  * under it (target, baseline, acceptances, verdict), and the hidden state
  * marker the next run reads back.
  */
+
 
 
 
@@ -47030,9 +45182,11 @@ function standingParts(r, opts) {
             parts.push(`${formatCount(closed)} closed`);
     }
     else {
+        if (b)
+            parts.push(...windowParts(b, c, r.minSeverity));
         const gone = b?.available ? b.gone.length : 0;
         if (gone > 0)
-            parts.push(`${formatCount(gone)} gone`);
+            parts.push(`${formatCount(gone)} closed since`);
         const expired = r.acceptances?.expired.length ?? 0;
         if (expired > 0)
             parts.push(plural(expired, 'expired acceptance'));
@@ -47063,8 +45217,10 @@ function policyLines(r) {
             ? `${proseText(r.headline, 300)} (against run ${codeSpan(b.runId ?? '', { max: 120 })}, fail_on ${b.failOn})`
             : `none (${proseText(b.why ?? '', 300)}); ${b.failOn === 'new' ? 'fail_on new falls back to any: ' : ''}every open finding at or above the threshold counts`;
         lines.push(`- **Baseline:** ${against}`);
+        for (const n of b.notReproduced.slice(0, 20))
+            lines.push(`- **Not reproduced in this run${n.blocks ? ', still open (blocks)' : ', still open'}:** ${n.severity} ${codeSpan(n.category, { max: 100 })} ${codeSpan(n.fingerprint, { max: 40 })}, seen in ${proseText(n.seen.label, 60)}`);
         for (const g of b.gone.slice(0, 20))
-            lines.push(`- **Gone since the baseline:** ${g.severity} ${codeSpan(g.category, { max: 100 })} ${codeSpan(g.fingerprint, { max: 40 })}`);
+            lines.push(`- **Closed since (fixed or dismissed on the service):** ${g.severity} ${codeSpan(g.category, { max: 100 })} ${codeSpan(g.fingerprint, { max: 40 })}`);
     }
     const a = r.acceptances;
     if (a) {
@@ -47128,8 +45284,11 @@ function headlineCause(r) {
             return notAssessedCause(r);
     }
 }
-/** The model as named in titles (plain text). */
+/** The agent as titles name it (plain text): the step's agent name, else the model's name, else its id. */
 function modelLabel(r) {
+    const agent = r.pipeline?.agentName;
+    if (agent !== undefined && agent.trim() !== '')
+        return agent;
     return r.modelName !== null && r.modelName.trim() !== '' ? r.modelName : r.modelId;
 }
 /**
@@ -47139,7 +45298,8 @@ function modelLabel(r) {
  */
 function gateTitle(result, cause, model) {
     const head = result === 'error' ? `Not assessed: ${cause}` : `Agent security gate: ${result} · ${cause}`;
-    return sanitizeText(clampText(`${head} · ${clampText(model, 100).text}`, 300).text, false);
+    const name = clampText(model, 100).text.trim();
+    return sanitizeText(clampText(name === '' ? head : `${head} · ${name}`, 300).text, false);
 }
 function reportTitle(r) {
     return gateTitle(r.result, headlineCause(r), modelLabel(r));
@@ -47416,6 +45576,7 @@ function proofSections(a, f, level) {
 
 
 
+
 /** The icon of a finding: its severity colour when it blocks (or is below the threshold), else what it is. */
 function findingIcon(f) {
     if (f.accepted !== null && f.standing !== 'closed')
@@ -47442,6 +45603,8 @@ function findingSummaryLine(f) {
     if (label !== '')
         parts.push(`<b>${label}</b>`);
     parts.push(htmlCode(f.category, 60), htmlCode(f.findingId, 60));
+    if (f.seen.windowed)
+        parts.push(seenPhrase(f.seen.label));
     if (f.redacted)
         parts.push('proof withheld by the plan');
     else {
@@ -47855,7 +46018,8 @@ const COMMENT_LADDER = [
 /** Findings shown with their proof in the comment at most. */
 const COMMENT_MAX_DETAILED = 10;
 /**
- * The comment body: starts with the marker line (and, with `record`, the
+ * The comment body: starts with the marker line (`marker`, the agent's:
+ * commentMarker(AgentIdentity.commentKey); the model's by default) (and, with `record`, the
  * assessment record under the state line); at most `limit` characters
  * (UTF-16 code units).
  */
@@ -47867,7 +46031,7 @@ function renderComment(report, opts = {}) {
         limit,
         measure: (s) => s.length,
         limitLabel: `the ${limit.toLocaleString('en-US')}-character limit of a GitHub comment`,
-        marker: commentMarker(report.modelId),
+        marker: opts.marker ?? commentMarker(report.modelId),
         ladder: COMMENT_LADDER,
         maxDetailed: COMMENT_MAX_DETAILED,
         coverage: 'compact',
@@ -47906,7 +46070,7 @@ function recordSubjectKey(subject) {
     const enc = strictEncode(subject);
     return enc.length <= SUBJECT_MAX_ENCODED ? enc : `.sha256.${(0,external_node_crypto_.createHash)('sha256').update(subject, 'utf8').digest('hex')}`;
 }
-const RECORD_LINE = /^<!-- asas-gate:record=1;result=(pass|fail|incomplete|error);assessed=([0-9a-f]{40}|[0-9a-f]{64});head=([0-9a-f]{40}|[0-9a-f]{64});subject=([A-Za-z0-9_%.]{1,672});profile=([0-9a-f]{64}|-);policy=([0-9a-f]{64}|-);at=(\d{4}-\d\d-\d\dT\d\d:\d\dZ|-) -->$/;
+const RECORD_LINE = /^<!-- asas-gate:record=2;result=(pass|fail|incomplete|error);assessed=([0-9a-f]{40}|[0-9a-f]{64});head=([0-9a-f]{40}|[0-9a-f]{64});subject=([A-Za-z0-9_%.]{1,672});config=([0-9a-f]{8}|-);host=([A-Za-z0-9_%.]{1,672}|-);profile=([0-9a-f]{64}|-);policy=([0-9a-f]{64}|-);at=(\d{4}-\d\d-\d\dT\d\d:\d\dZ|-) -->$/;
 /**
  * The hidden record line of `record`. Throws on a value it cannot hold
  * exactly (a bug of the caller): a record that does not say what was
@@ -47924,14 +46088,18 @@ function recordMarker(record) {
         bad('headSha');
     if (!/^[A-Za-z0-9_%.]{1,672}$/.test(record.subject))
         bad('subject (use recordSubjectKey)');
+    if (record.config !== null && !/^[0-9a-f]{8}$/.test(record.config))
+        bad('config');
+    if (record.host !== null && !/^[A-Za-z0-9_%.]{1,672}$/.test(record.host))
+        bad('host (use recordSubjectKey)');
     if (record.profileDigest !== null && !DIGEST.test(record.profileDigest))
         bad('profileDigest');
     if (record.policyDigest !== null && !DIGEST.test(record.policyDigest))
         bad('policyDigest');
     if (record.at !== null && !ISO_MINUTE.test(record.at))
         bad('at');
-    return (`<!-- asas-gate:record=1;result=${record.result};assessed=${record.assessedSha};head=${record.headSha}` +
-        `;subject=${record.subject};profile=${record.profileDigest ?? '-'};policy=${record.policyDigest ?? '-'};at=${record.at ?? '-'} -->`);
+    return (`<!-- asas-gate:record=2;result=${record.result};assessed=${record.assessedSha};head=${record.headSha}` +
+        `;subject=${record.subject};config=${record.config ?? '-'};host=${record.host ?? '-'};profile=${record.profileDigest ?? '-'};policy=${record.policyDigest ?? '-'};at=${record.at ?? '-'} -->`);
 }
 /**
  * The record of a comment body, or null. Read only from the third line, right
@@ -47950,7 +46118,7 @@ function readAssessmentRecord(body) {
     const m = RECORD_LINE.exec(lines[2] ?? '');
     if (!state || !m)
         return null;
-    const [, result, assessedSha, headSha, subject, profile, policy, at] = m;
+    const [, result, assessedSha, headSha, subject, config, host, profile, policy, at] = m;
     if (state.result !== result)
         return null;
     if (state.sha !== null && !assessedSha.startsWith(state.sha) && !headSha.startsWith(state.sha))
@@ -47960,6 +46128,8 @@ function readAssessmentRecord(body) {
         assessedSha,
         headSha,
         subject,
+        config: config === '-' ? null : config,
+        host: host === '-' ? null : host,
         profileDigest: profile === '-' ? null : profile,
         policyDigest: policy === '-' ? null : policy,
         at: at === '-' ? null : at
@@ -47978,20 +46148,158 @@ function withRecord(body, record) {
     return `${body.slice(0, second + 1)}${recordMarker(record)}\n${body.slice(second + 1)}`;
 }
 
-;// CONCATENATED MODULE: ./src/pipeline/identity.ts
+;// CONCATENATED MODULE: ./src/target/naming.ts
 /**
- * What makes two assessments "of the same thing" for carrying a result over:
- * the model or target assessed, the profile it was assessed with, and the
- * inputs that decide the verdict. A recorded result is carried over only when
- * all three are equal to this run's. Pure.
+ * Names of targets in the inventory. Pure.
+ * - The default name of the event's agent: `<repo>-pr-<number>` on a pull
+ *   request, `<repo>-<ref>` otherwise.
+ * - The name of a preview that moved to another host: the first name with
+ *   `(moved to <host>)`, so the inventory says why there are two, and the same
+ *   new host finds the same model on the next push.
+ * - Whether a name belongs to a pull request (its own preview).
  */
 
 
-function subjectName(s) {
-    return s.kind === 'model' ? s.modelId : s.name;
+
+function fit(name) {
+    return name.length > LIMITS.targetNameMax ? name.slice(0, LIMITS.targetNameMax) : name;
 }
-function subjectKey(s) {
-    return recordSubjectKey(s.kind === 'model' ? `model:${s.modelId}` : `target:${s.name}`);
+/** `<repo>-pr-<n>` on a pull request, `<repo>-<ref>` otherwise (`agent` when the repository is unknown). */
+function defaultTargetName(ctx) {
+    const repo = nonEmpty(ctx.repository.split('/').pop()) ?? 'agent';
+    if (ctx.prNumber !== null)
+        return fit(`${repo}-pr-${ctx.prNumber}`);
+    const ref = ctx.ref.replace(/[^A-Za-z0-9._-]+/g, '-').replace(/^-+|-+$/g, '');
+    return fit(ref === '' ? repo : `${repo}-${ref}`);
+}
+/**
+ * The digest (8 hex) of what the service cannot show back of a target: GET
+ * /model lists a target's host, never its path, query, reply field or
+ * transport, so two configurations at one host (a path per agent, an
+ * endpoint_path changed) would otherwise share a target, and the step would
+ * assess the first one registered. `site`, when given, names the deployed
+ * project (two projects deploying one commit are two agents). Every secret
+ * value (the credential, query values) is left out: the name is visible in
+ * the inventory. Asked through agentIdentity (src/pipeline/identity.ts).
+ */
+function configDigest(config) {
+    const url = new URL(config.endpointUrl);
+    const parts = [
+        url.protocol,
+        url.pathname,
+        [...url.searchParams.keys()].sort(),
+        config.responseField,
+        config.transport,
+        config.authType,
+        config.requestTimeout,
+        config.oauth,
+        ...(config.site == null ? [] : [config.site])
+    ];
+    return (0,external_node_crypto_.createHash)('sha256').update(JSON.stringify(parts)).digest('hex').slice(0, 8);
+}
+/** The name a target is registered and found under: the configured name and ` cfg-<digest>`, clipped to fit. */
+function targetNameWithDigest(name, digest) {
+    const suffix = ` cfg-${digest}`;
+    return `${name.slice(0, LIMITS.targetNameMax - suffix.length)}${suffix}`;
+}
+/** The name a target registered afresh after `name`'s model moved to `host` gets. */
+function movedTargetName(name, host) {
+    const suffix = ` (moved to ${host.slice(0, 100)})`;
+    return `${name.slice(0, LIMITS.targetNameMax - suffix.length)}${suffix}`;
+}
+/**
+ * True when `name` is a pull request's own: it holds `pr-<number>` as a
+ * token (the default name, its moved variant, or a target_name that says so).
+ */
+function isPullRequestName(name, prNumber) {
+    return new RegExp(`(^|[^A-Za-z0-9])pr-${prNumber}($|[^0-9])`, 'i').test(name);
+}
+/** The host part of an endpoint URL, lower case, as `endpoint_host` compares. */
+function hostOf(endpointUrl) {
+    return new URL(endpointUrl).host.toLowerCase();
+}
+/** True when the service's `endpoint_host` names the host of `endpointUrl` (with or without its port). */
+function sameHost(endpointHost, endpointUrl) {
+    const url = new URL(endpointUrl);
+    const strip = (h) => h.toLowerCase().replace(/^\[|\]$/g, '');
+    const given = strip(endpointHost);
+    return (given === strip(url.host) ||
+        (url.port === '' && given === strip(url.hostname)) ||
+        given === strip(`${url.hostname}:${defaultPort(url)}`));
+}
+function defaultPort(url) {
+    if (url.port !== '')
+        return url.port;
+    return url.protocol === 'https:' || url.protocol === 'wss:' ? '443' : '80';
+}
+
+;// CONCATENATED MODULE: ./src/pipeline/identity.ts
+/**
+ * "The same agent", the one definition every feature asks (agentIdentity):
+ * registration names and finds the target by it, the assessment record and
+ * carry-over match it, the merge queue checks the queued pull requests
+ * against it, the sticky comment and the commit status are keyed on it, and
+ * every report names the agent by its display name.
+ *
+ * An agent is a model id, or a target: its configured name (target_name, or
+ * the event's default `<repo>-pr-<n>`) with the digest of its configuration
+ * (path, query keys, reply field, transport, auth, timeout, and the deployed
+ * project when the event names one) and the host it runs at. What a record
+ * must also match to stand for this run: the profile and the verdict inputs
+ * (AssessmentIdentity). Pure.
+ */
+
+
+
+/** The one answer to "which agent is this": see the file's comment. */
+function agentIdentity(target, ctx) {
+    if (target.kind === 'model') {
+        const id = target.modelId;
+        const subject = recordSubjectKey(`model:${id}`);
+        return { kind: 'model', display: id, subject, config: null, host: null, targetName: null, commentKey: id, statusName: id, key: subject };
+    }
+    const given = target.kind === 'endpoint' ? target.endpoint.name : target.name;
+    const display = given ?? defaultTargetName(ctx);
+    const subject = recordSubjectKey(`target:${display}`);
+    if (target.kind === 'preview') {
+        return {
+            kind: 'target',
+            display,
+            subject,
+            config: null,
+            host: null,
+            targetName: null,
+            commentKey: `target:${display}`,
+            statusName: given ?? 'preview',
+            key: `${subject};config=-;host=-`
+        };
+    }
+    const config = configDigest({ ...target.endpoint, site: ctx.site });
+    const host = hostOf(target.endpoint.endpointUrl);
+    const targetName = targetNameWithDigest(display, config);
+    return {
+        kind: 'target',
+        display,
+        subject,
+        config,
+        host,
+        targetName,
+        commentKey: `target:${targetName}`,
+        // The per-PR default name holds the PR number: the context names the configuration instead.
+        statusName: given ?? `preview cfg-${config}`,
+        key: `${subject};config=${config};host=${recordSubjectKey(host)}`
+    };
+}
+/** The identity a record is matched against: the agent's, with the profile and verdict digests. */
+function assessmentIdentityOf(agent, digests) {
+    const partial = agent.kind === 'target' && agent.config === null;
+    return {
+        subject: agent.subject,
+        config: agent.config,
+        host: agent.host === null ? null : recordSubjectKey(agent.host),
+        partial,
+        ...digests
+    };
 }
 /** sha256 (hex) of a text, e.g. the profile file as committed: any change, even of spacing, is a change. */
 function textDigest(text) {
@@ -48012,6 +46320,12 @@ function policyDigest(parts) {
 function identityMismatch(record, identity) {
     if (record.subject !== identity.subject)
         return 'it assessed another model or target';
+    if (!identity.partial && record.config !== identity.config) {
+        return 'it assessed another configuration of the target (endpoint path or query, reply field, transport, auth or project)';
+    }
+    if (!identity.partial && record.host !== identity.host) {
+        return 'it assessed the target at another host';
+    }
     if (record.profileDigest !== identity.profileDigest) {
         if (record.profileDigest === null)
             return 'it was assessed without a profile_file, and this run has one';
@@ -48023,6 +46337,28 @@ function identityMismatch(record, identity) {
         return 'the inputs that decide the verdict (min_severity, categories, fail_on, accepted risks, ...) differ';
     }
     return null;
+}
+/**
+ * The records that speak for `identity`'s agent, newest first by assessment
+ * time (a later one in the list wins a tie): of its subject and, unless the
+ * identity is partial, of its configuration, at any host (identityMismatch
+ * then says the host moved). Partial: the newest of each configuration
+ * recorded under the name, every one of which must stand.
+ */
+function recordsOfAgent(found, identity) {
+    const newest = new Map();
+    for (const f of found) {
+        if (f.record.subject !== identity.subject)
+            continue;
+        if (!identity.partial && f.record.config !== identity.config)
+            continue;
+        const key = f.record.config ?? '-';
+        const best = newest.get(key);
+        // ISO minutes compare as text; a record without a time loses to one with.
+        if (best === undefined || (f.record.at ?? '') >= (best.record.at ?? ''))
+            newest.set(key, f);
+    }
+    return [...newest.values()].sort((a, b) => ((b.record.at ?? '') < (a.record.at ?? '') ? -1 : 1));
 }
 /** The first 7 characters of a commit SHA, as GitHub shows it. */
 function shortSha(sha) {
@@ -48050,7 +46386,8 @@ function budgetLine(s) {
         case 'carried_over':
             return { spent: 0, why: s.kind, line: `${head} 0 (result carried over from the assessment of ${shortSha(s.assessedSha)}).` };
         case 'not_assessed':
-            return { spent: 0, why: s.kind, line: `${head} 0 (not assessed: ${oneLine(s.reason, 300)}).` };
+            // A reason ending in its own parenthesis ("the service refused (HTTP 403 x)") is not nested in the line's.
+            return { spent: 0, why: s.kind, line: `${head} 0 (not assessed: ${oneLine(s.reason, 300).replace(/ \(([^()]*)\)$/, ', $1')}).` };
     }
 }
 /** 403 codes that are not about the budget. */
@@ -48077,14 +46414,14 @@ function explain403(err, nowMs) {
     if (!saysAllowance && date === null)
         return null;
     const when = date ?? `${firstOfNextMonth(nowMs)} (UTC; the 1st of next month, as the answer named no date)`;
-    return `The workspace's monthly assessment allowance is spent; it resets on ${when}. Waiting within this job will not help.`;
+    return `The workspace's monthly assessment allowance is used up; it resets on ${when}. Waiting within this job will not help.`;
 }
 function explain429(err, nowMs) {
     const retry = err.retryAfterMs === undefined
         ? 'the answer gave no Retry-After'
         : `the service asks to retry after ${formatDuration(err.retryAfterMs)} (${utcMinute(nowMs + err.retryAfterMs)})`;
     if (err.code === 'daily_budget_exhausted')
-        return `The daily assessment budget is spent; ${retry}.`;
+        return `The daily assessment budget is used up; ${retry}.`;
     if (err.code === 'rate_limited')
         return `The service's per-minute trigger limit was reached; ${retry}.`;
     return `The service refused the trigger with HTTP 429 (the per-minute trigger limit or the daily assessment budget); ${retry}.`;
@@ -48209,6 +46546,8 @@ function findResetDate(extra, message, nowMs) {
 
 
 
+/** A Retry-After up to this long can be waited out by raising timeout_minutes; a longer one is a job run again later. */
+const RAISE_TIMEOUT_HELPS_MS = 15 * 60_000;
 /** The budget line as a hint (describe() ends the line with it). */
 function limitHint(deps, err) {
     return explainAssessmentLimit(err, deps.clock.now())?.replace(/\.$/, '') ?? null;
@@ -48233,7 +46572,7 @@ async function explainTriggerFailure(deps, args, err) {
         case 'allowance_exhausted':
             return err.withDetail({
                 hint: limitHint(deps, err) ??
-                    "The workspace's monthly assessment allowance is spent; it resets on the 1st of next month (UTC). Waiting within this job will not help"
+                    "The workspace's monthly assessment allowance is used up; it resets on the 1st of next month (UTC). Waiting within this job will not help"
             });
         case 'evaluation_ceiling':
             return err.withDetail({
@@ -48241,9 +46580,11 @@ async function explainTriggerFailure(deps, args, err) {
             });
     }
     if (err.status === 429) {
-        // Reached only when Retry-After is beyond what is left of timeout_minutes.
+        // Reached only when Retry-After is beyond what is left of timeout_minutes: raising it helps only for a short wait.
+        const short = err.retryAfterMs !== undefined && err.retryAfterMs <= RAISE_TIMEOUT_HELPS_MS;
+        const then = err.retryAfterMs === undefined ? 'run the job again later' : 'run the job again then';
         return err.withDetail({
-            hint: `${limitHint(deps, err) ?? 'The service refused the trigger with HTTP 429'}: run again then, or raise timeout_minutes`
+            hint: `${limitHint(deps, err) ?? 'The service refused the trigger with HTTP 429'}: ${short ? `${then}, or raise timeout_minutes to wait for it` : then}`
         });
     }
     if (err.status === 401) {
@@ -48255,7 +46596,7 @@ async function explainTriggerFailure(deps, args, err) {
         if (limit !== null)
             return err.withDetail({ hint: limit });
         return err.withDetail({
-            hint: 'On POST /run a 403 means the key lacks the test:run scope (use a key with it), the monthly allowance is spent (it resets on the 1st, UTC), or an evaluation ceiling was reached (only the operator lifts it); the message above says which'
+            hint: 'On POST /run a 403 means the key lacks the test:run scope (use a key with it), the monthly allowance is used up (it resets on the 1st, UTC), or an evaluation ceiling was reached (only the operator lifts it); the message above says which'
         });
     }
     if (err.status === 404) {
@@ -48640,100 +46981,6 @@ function recovered(deps, run, waitedFor) {
     return { runId: run.run_id, startedAt: run.started_at, recovered: true, waitedFor: [...waitedFor] };
 }
 
-;// CONCATENATED MODULE: ./src/baseline/fingerprint.ts
-/**
- * The fingerprint of a finding: one stable id for the same weakness across
- * runs, independent of ids, counts and timestamps (see API_ASSUMPTIONS,
- * "finding fingerprint"). Pure.
- *
- * What goes in: the category, the lens, the severity, and the technique:
- * - the attacks' sources (`assessment_id:attack_index`, sorted, deduplicated)
- *   where an attack names an assessment other than the run that produced the
- *   finding (a library or earlier assessment: a stable technique id). A source
- *   naming the run itself identifies the run, not the technique, so it is
- *   left out;
- * - and always the description, normalized (normalizeDescription): two
- *   unrelated weaknesses found by one library attack are two findings, while
- *   the same weakness reported again with new ids or other counts ("3
- *   attempts", "1 attempt") keeps its fingerprint.
- */
-
-const FINGERPRINT_VERSION = 2;
-/** The key of SARIF partialFingerprints that carries it. */
-const FINGERPRINT_KEY = `agentSecurityFinding/v${FINGERPRINT_VERSION}`;
-/** Words that only count: each reads as a number. */
-const COUNT_WORDS = /(?<![\p{L}\p{N}])(?:zero|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen|twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety|hundred|thousand|several|multiple|many|single)(?![\p{L}\p{N}])/gu;
-/**
- * The description as it enters the fingerprint: what names the weakness,
- * without what changes from one report of it to the next.
- * - compatibility forms and case folded (NFKC, lower case);
- * - every token holding a digit or a run of 8 hex digits (a count, an id
- *   such as fnd_7f3a or run-2026-11-21, a canary such as ZX-1a2b3c4d5e6f, a
- *   UUID, a time) and every count word (three, several) becomes `#`, a run of
- *   them one `#`; once, twice and thrice read as "# time";
- * - quotes, brackets and every other punctuation mark become a space;
- * - the articles a, an, the are dropped and a plural is read as its singular
- *   (attempts, queries -> attempt, query), so "1 attempt" and "3 attempts"
- *   agree;
- * - white space collapsed.
- */
-function normalizeDescription(text) {
-    // A technique-level narrative is a few sentences; a service that sends megabytes gets its head read.
-    const words = text
-        .slice(0, DESCRIPTION_CHARS_READ)
-        .normalize('NFKC')
-        .toLowerCase()
-        .replace(/[\p{L}\p{N}_-]+/gu, (token) => (isIdOrCount(token) ? ' # ' : token))
-        .replace(/(?<![\p{L}\p{N}])(?:once|twice|thrice)(?![\p{L}\p{N}])/gu, ' # time ')
-        .replace(COUNT_WORDS, ' # ')
-        .replace(/[^\p{L}#]+/gu, ' ')
-        .split(' ')
-        .filter((w) => w !== '' && w !== 'a' && w !== 'an' && w !== 'the')
-        .map(singular);
-    const out = [];
-    for (const w of words)
-        if (!(w === '#' && out.at(-1) === '#'))
-            out.push(w);
-    return out.join(' ');
-}
-/** The most of a description the fingerprint reads: far above a real one, and every step below stays linear in it. */
-const DESCRIPTION_CHARS_READ = 4096;
-/**
- * A token (letters, digits, _ and -) holding a digit or a part (between _ and -)
- * of 8 or more hex digits: a count, an id, a date, a canary. Split first: one
- * regular expression over the whole token would backtrack quadratically on a
- * long run of hex letters.
- */
-function isIdOrCount(token) {
-    return /\p{N}/u.test(token) || token.split(/[_-]/).some((part) => part.length >= 8 && /^[0-9a-f]+$/.test(part));
-}
-/** A crude singular, applied alike to both sides of every comparison: only consistency matters. */
-function singular(w) {
-    if (w.length > 4 && w.endsWith('ies'))
-        return `${w.slice(0, -3)}y`;
-    if (w.length >= 4 && w.endsWith('s') && !w.endsWith('ss'))
-        return w.slice(0, -1);
-    return w;
-}
-/** The technique part: the stable sources (if any) and the normalized description. */
-function techniqueOf(f, runId) {
-    const sources = new Set();
-    for (const a of f.attacks) {
-        const s = a.source;
-        if (typeof s.assessment_id !== 'string' || s.assessment_id === '')
-            continue;
-        if (runId !== null && s.assessment_id === runId)
-            continue;
-        sources.add(`${s.assessment_id}:${s.attack_index}`);
-    }
-    return JSON.stringify({ src: [...sources].sort(), desc: normalizeDescription(f.description) });
-}
-/** 32 hex characters of SHA-256 over the parts (JSON-encoded, so no separator can be forged). */
-function fingerprint(f, runId) {
-    const parts = [FINGERPRINT_VERSION, f.category, f.lens, f.severity, techniqueOf(f, runId)];
-    return (0,external_node_crypto_.createHash)('sha256').update(JSON.stringify(parts)).digest('hex').slice(0, 32);
-}
-
 ;// CONCATENATED MODULE: ./src/baseline/diff.ts
 
 function fingerprintsOf(findings, runId) {
@@ -48806,12 +47053,154 @@ function matchAcceptances(entries, findings, fingerprintById, today, categoriesC
     return { acceptedBy, expired, stale };
 }
 
+;// CONCATENATED MODULE: ./src/evidence/judge-evidence.ts
+/**
+ * This run's findings read against the windows of evidence. Pure.
+ *
+ * - The agent's window: earlier runs of this same agent (on the default
+ *   branch, main's recorded runs). Its open findings are present whether or
+ *   not this run reproduced them: a weakness that lands one time in three is
+ *   real, so one that this run missed still counts against the gate.
+ * - The base window: the default branch's recorded runs. Under fail_on new a
+ *   finding is known when any run of it saw the fingerprint (open), new only
+ *   when none did; one this run did not reproduce is "not reproduced in this
+ *   run", never "gone", until the service closes it or no run of the window
+ *   sees it.
+ * A changed agent (a pull request) has no agent window of main: it is judged
+ * on its own runs, so a pull request that removes a weakness is not blocked
+ * by main's evidence of it.
+ */
+
+
+function judgeEvidence(findings, windows) {
+    const { agent, base } = windows;
+    const rateById = new Map();
+    const knownIds = new Set();
+    const found = new Set(findings.map((f) => f.fingerprint));
+    for (const f of findings) {
+        rateById.set(f.findingId, rateOfFound(f.fingerprint, windows));
+        const b = base?.findings.get(f.fingerprint);
+        if (b !== undefined && !b.closed)
+            knownIds.add(f.findingId);
+    }
+    const notReproduced = [];
+    const closedSince = [];
+    const listed = new Set();
+    const sources = [
+        [agent?.pool ?? null, true, agent?.scope ?? 'agent', 1],
+        [base, false, 'main', 0]
+    ];
+    for (const [pool, present, scope, thisRun] of sources) {
+        for (const p of pool?.findings.values() ?? []) {
+            if (found.has(p.fingerprint) || listed.has(p.fingerprint))
+                continue;
+            listed.add(p.fingerprint);
+            if (p.closed) {
+                closedSince.push(p);
+                continue;
+            }
+            const rate = { seen: p.seenIn.length, of: (pool?.runIds.length ?? 0) + thisRun, scope };
+            notReproduced.push({ ...strip(p), rate, present });
+        }
+    }
+    return { windowed: agent !== null || base !== null, rateById, knownIds, notReproduced: bySeverity(notReproduced), closedSince };
+}
+/** The rate of a finding this run found: among this agent's runs (this one counted), else main's, else this run only. */
+function rateOfFound(fp, { agent, base }) {
+    if (agent !== null && agent.pool.runIds.length > 0) {
+        const earlier = agent.pool.findings.get(fp)?.seenIn.length ?? 0;
+        return { seen: earlier + 1, of: agent.pool.runIds.length + 1, scope: agent.scope };
+    }
+    const b = base?.findings.get(fp);
+    if (base !== null && b !== undefined)
+        return { seen: b.seenIn.length, of: base.runIds.length, scope: 'main' };
+    return THIS_RUN_ONLY;
+}
+function strip(p) {
+    return { fingerprint: p.fingerprint, category: p.category, severity: p.severity, lens: p.lens, description: p.description };
+}
+function bySeverity(items) {
+    return items.sort((a, b) => SEVERITIES.indexOf(a.severity) - SEVERITIES.indexOf(b.severity) || b.rate.seen - a.rate.seen);
+}
+/**
+ * The findings this run did not reproduce that still fail the gate: present
+ * for this agent (an earlier run of it saw them, the service has not closed
+ * them), at or above min_severity, and not accepted.
+ */
+function unreproducedBlocking(reading, minSeverity, accepted) {
+    return (reading?.notReproduced ?? []).filter((n) => n.present && atOrAbove(n.severity, minSeverity) && !accepted(n));
+}
+
+;// CONCATENATED MODULE: ./src/evidence/pool.ts
+/**
+ * Evidence pooled across runs of one agent: a stochastic agent shows a
+ * weakness in some runs and not in others, so the runs of a window are one
+ * body of evidence. Pure.
+ *
+ * A fingerprint seen in any run of the window is present until the service
+ * says otherwise: its newest observation decides whether it is closed (fixed,
+ * dismissed, FIXED_VERIFIED); within one run an open observation beats a
+ * closed one (fail closed).
+ */
+
+
+/** A run's findings as evidence (fingerprints computed as everywhere else). */
+function observedFindings(findings, runId) {
+    return findings.map((f) => ({
+        fingerprint: fingerprint(f, runId),
+        category: f.category,
+        severity: f.severity,
+        lens: f.lens,
+        description: f.description.length > 300 ? `${f.description.slice(0, 299)}…` : f.description,
+        status: f.status
+    }));
+}
+/** The runs (newest first) as one body of evidence. A run named twice counts once. */
+function poolEvidence(runs) {
+    const findings = new Map();
+    const runIds = [];
+    for (const run of runs) {
+        if (runIds.includes(run.runId))
+            continue;
+        runIds.push(run.runId);
+        for (const o of run.findings) {
+            const p = findings.get(o.fingerprint);
+            if (p === undefined) {
+                findings.set(o.fingerprint, { ...pool_pick(o), seenIn: [run.runId], closed: isClosedFindingStatus(o.status) });
+                continue;
+            }
+            const sameRun = p.seenIn.at(-1) === run.runId;
+            if (!sameRun)
+                p.seenIn.push(run.runId);
+            // The newest run that saw it decides; within it, open wins.
+            if (sameRun && !isClosedFindingStatus(o.status))
+                p.closed = false;
+        }
+    }
+    return { runIds, categoriesCompleted: [...new Set(runs[0]?.categoriesCompleted ?? [])], findings };
+}
+function pool_pick(o) {
+    return { fingerprint: o.fingerprint, category: o.category, severity: o.severity, lens: o.lens, description: o.description };
+}
+/** The fingerprints of the pool that are still open (seen, and not closed by the service since). */
+function openFingerprints(pool) {
+    const open = new Set();
+    for (const p of pool?.findings.values() ?? [])
+        if (!p.closed)
+            open.add(p.fingerprint);
+    return open;
+}
+
 ;// CONCATENATED MODULE: ./src/gate/policy.ts
+
+
 
 
 function applyPolicy(a) {
     const diff = diffAgainstBaseline(a.findings, a.runId, a.baseline, a.categoriesCompleted);
     const acceptance = matchAcceptances(a.accepted, a.findings, diff.fingerprintById, a.today, a.categoriesCompleted);
+    const refs = a.findings.map((f) => ({ findingId: f.finding_id, fingerprint: diff.fingerprintById.get(f.finding_id) ?? '' }));
+    const evidence = judgeEvidence(refs, a.windows ?? { agent: null, base: null });
     const waived = new Map();
     for (const f of a.findings) {
         if (acceptance.acceptedBy.has(f.finding_id))
@@ -48819,7 +47208,11 @@ function applyPolicy(a) {
         else if (a.failOn === 'new' && a.baseline !== null && diff.stateById.get(f.finding_id) === 'known')
             waived.set(f.finding_id, 'known');
     }
-    return { diff, acceptance, waived };
+    const live = a.accepted.filter((e) => !isExpired(e, a.today));
+    // Under fail_on new, one the base window holds open is known and cannot block.
+    const known = a.failOn === 'new' && a.baseline !== null ? openFingerprints(a.windows?.base ?? null) : new Set();
+    const blocking = unreproducedBlocking(evidence, a.minSeverity ?? 'low', (n) => live.some((e) => entryMatches(e, n, n.fingerprint))).filter((n) => !known.has(n.fingerprint));
+    return { diff, acceptance, waived, evidence, unreproducedBlocking: blocking };
 }
 
 ;// CONCATENATED MODULE: ./src/accepted/description-pattern.ts
@@ -49076,9 +47469,9 @@ const SETTLE_POLL_MS = 1_000;
  * Cancel, then read the status until it is terminal or `settleMs` passes.
  * - 202 (any body: the description does not show it, and the contract's
  *   CancelRunResponse accepts anything): the cancel is recorded.
- * - 409 (run not running): nothing was cancelled; the status says what the
- *   run is: terminal -> it had already ended; still non-terminal at the end ->
- *   the service reported it not running but its status still reads so.
+ * - 409 (run not running): the cancel was sent and nothing was cancelled;
+ *   the log says so with the status the run reads (terminal, or still
+ *   non-terminal at the end of the wait).
  * - any other failure: a warning, nothing more is read.
  */
 async function stopRun(deps, runId, opts) {
@@ -49107,7 +47500,7 @@ async function stopRun(deps, runId, opts) {
             last = await api.getRun(runId, opts.minSeverity ? { min_severity: opts.minSeverity } : {});
             if (isTerminal(last.status)) {
                 if (notRunning)
-                    log.info(`Run ${runId} had already ended (status ${oneLine(last.status, 40)}) when it was to be cancelled (${opts.why}).`);
+                    log.info(`Sent a cancel for run ${runId} (${opts.why}): the service answered that it was not running; its status reads ${oneLine(last.status, 40)}, so nothing was cancelled.`);
                 return { requested: true, last, settled: true, notRunning };
             }
         }
@@ -49119,7 +47512,7 @@ async function stopRun(deps, runId, opts) {
         if (settleBy.remainingMs() < SETTLE_POLL_MS) {
             const reads = last === null ? 'its status could not be read' : `its status still reads ${oneLine(last.status, 40)}`;
             log.warning(notRunning
-                ? `The service reported run ${runId} not running when it was to be cancelled (${opts.why}), but ${reads} after ${seconds} s.`
+                ? `Sent a cancel for run ${runId} (${opts.why}): the service answered that it was not running, but ${reads} after ${seconds} s.`
                 : `Run ${runId} had not stopped ${seconds} s after the cancel request (${reads}).`);
             return { requested: true, last, settled: false, notRunning };
         }
@@ -49423,7 +47816,16 @@ async function waitForRun(deps, runId, minSeverity) {
         const planned = last.categories_planned.length;
         const completed = last.categories_completed.length;
         state.observations.push({ atMs: now, status: last.status, planned, completed });
-        if (completed !== lastLogged.completed || last.status !== lastLogged.status || now - lastLogged.at >= HEARTBEAT_MS) {
+        if (deps.onProgress)
+            deps.onProgress({
+                runId,
+                status: last.status,
+                planned,
+                completed,
+                elapsedMs: now - state.startedAtMs,
+                estimatedEndMs: estimateEndMs(state)
+            });
+        else if (completed !== lastLogged.completed || last.status !== lastLogged.status || now - lastLogged.at >= HEARTBEAT_MS) {
             const progress = planned > 0 ? `${completed}/${planned} categories done` : 'progress not reported';
             log.info(`Run ${runId}: ${last.status}, ${progress}, ${formatDuration(now - state.startedAtMs)} elapsed.`);
             lastLogged = { at: now, completed, status: last.status };
@@ -49526,7 +47928,7 @@ async function triggerOurRun(deps, api, deadline, args) {
  */
 async function waitForEnd(deps, api, deadline, runId, args) {
     const { clock, log } = deps;
-    const waited = await waitForRun({ api, clock, deadline, signal: deps.signal, log }, runId, args.minSeverity);
+    const waited = await waitForRun({ api, clock, deadline, signal: deps.signal, log, onProgress: deps.onProgress }, runId, args.minSeverity);
     const ended = { end: waited.end, run: waited.last, readError: waited.readError };
     if (waited.end === 'unreadable')
         log.warning(`The status of run ${runId} could not be read: ${waited.readError ?? 'no answer'}`);
@@ -49575,6 +47977,8 @@ function decideOn(deps, args, runId, ended, results) {
             runId,
             categoriesCompleted: run?.categories_completed ?? [],
             baseline: args.policy.baseline,
+            windows: args.policy.windows,
+            minSeverity: args.minSeverity,
             accepted: args.policy.accepted,
             failOn: args.policy.failOn,
             today: args.policy.today
@@ -49598,6 +48002,7 @@ function decideOn(deps, args, runId, ended, results) {
         statusReadError: ended.end === 'unreadable' ? (ended.readError ?? 'no answer') : null,
         waived: policy?.waived,
         baselineUncovered: policy?.diff.uncovered,
+        unreproduced: policy?.unreproducedBlocking,
         expiredAcceptances: expired.map((e) => `${describeEntry(e)} expired on ${e.expires}`)
     });
     return { decision, policy };
@@ -49750,7 +48155,8 @@ function assess_assess(ctx, inputs, policy) {
         },
         onCancelRequested: (runId) => {
             saveCancelRequested(io, runId);
-        }
+        },
+        onProgress: ctx.onProgress
     }, {
         modelId: inputs.modelId,
         categories: inputs.categories,
@@ -49758,6 +48164,7 @@ function assess_assess(ctx, inputs, policy) {
         timeoutMs: inputs.timeoutMs,
         policy: {
             baseline: policy.baseline.baseline,
+            windows: policy.baseline.windows,
             accepted: policy.accepted?.entries ?? [],
             failOn: inputs.failOn,
             today: policy.today
@@ -49819,6 +48226,8 @@ function headerValue(headers, name) {
         return String(value);
     return undefined;
 }
+/** GitHub's least wait after a secondary rate limit that sent no retry-after header. */
+const SECONDARY_LIMIT_WAIT_MS = 60_000;
 function isRequestErrorLike(err) {
     return err instanceof Error && (err.name === 'HttpError' || err.name === 'AbortError' || 'status' in err);
 }
@@ -49909,6 +48318,8 @@ function toGitHubError(err, endpoint, nowMs, timedOut = false) {
         code,
         message,
         retryAfterMs,
+        // GitHub: without retry-after (nor an exhausted primary limit), wait at least a minute, longer on each retry.
+        leastWaitMs: rateLimited && retryAfterMs === undefined ? SECONDARY_LIMIT_WAIT_MS : undefined,
         transient,
         ambiguous: status >= 500 || status === 408
     });
@@ -49921,6 +48332,8 @@ function toGitHubError(err, endpoint, nowMs, timedOut = false) {
 /** `/repos/{owner}/{repo}` with both parts encoded: the start of an endpoint as messages name it. */
 const repoPath = (r) => `/repos/${encodeURIComponent(r.owner)}/${encodeURIComponent(r.repo)}`;
 const transport_DEFAULT_REQUEST_TIMEOUT_MS = 30_000;
+/** The REST API version every request names (X-GitHub-Api-Version), as GitHub documents its calls. */
+const GITHUB_API_VERSION = '2022-11-28';
 /**
  * The calls of `request`: each attempt with its own timeout, failures as
  * GitHubErrors, the whole under the one retry policy; before a create is sent
@@ -49984,11 +48397,10 @@ async function loadOctokitRequest(deps) {
             error: (m) => {
                 deps.log.debug(m);
             }
-        },
-        headers: { 'x-github-api-version': '2022-11-28' }
+        }
     });
-    const request = octokit.request;
-    return request;
+    // Octokit ignores a `headers` option of its constructor: the header goes with every request.
+    return octokit.request.defaults({ headers: { 'x-github-api-version': GITHUB_API_VERSION } });
 }
 
 ;// CONCATENATED MODULE: ./src/github/commit-status.ts
@@ -50136,7 +48548,9 @@ function assessedCommit(payload, githubSha) {
 ;// CONCATENATED MODULE: ./src/report/annotations.ts
 /**
  * Annotations for the findings at or above the threshold, most severe first.
- * GitHub shows about ten per step, so past `max` the rest are summed up in one.
+ * GitHub shows about ten errors and ten warnings per step and drops the rest,
+ * and the step's result line is one of them: past `max` (one less than ten)
+ * the rest are summed up in one.
  * Texts are one line, without control, bidi or zero-width characters, clamped.
  */
 
@@ -50170,8 +48584,14 @@ function annotationFor(f, minSeverity) {
     // Blocking findings fail the gate (error); closed, accepted and (fail_on new) known ones do not (warning).
     return { level: f.standing === 'blocking' ? 'error' : 'warning', title, message: parts.join(' ') };
 }
-/** One annotation per finding at or above the threshold; over `max`, `max - 1` of them and one for the rest. */
-function buildAnnotations(report, max = 10) {
+/** The annotations of each level GitHub shows for one step. */
+const ANNOTATIONS_SHOWN_PER_LEVEL = 10;
+/**
+ * One annotation per finding at or above the threshold; over `max`, `max - 1`
+ * of them and one for the rest. The default leaves one error and one warning
+ * for the step's result line.
+ */
+function buildAnnotations(report, max = ANNOTATIONS_SHOWN_PER_LEVEL - 1) {
     const list = report.groups.flatMap((g) => g.findings);
     const limit = Math.max(1, Math.floor(max));
     if (list.length <= limit)
@@ -50237,6 +48657,7 @@ function findingJson(f, cap) {
         created_at: f.createdAt,
         fingerprint: f.fingerprint,
         baseline: f.baselineState,
+        seen: seenJson(f.seen),
         accepted: f.accepted ? acceptanceJson(f.accepted) : null,
         attacks: f.attacks.map((a) => ({
             attack_id: a.attackId,
@@ -50420,6 +48841,10 @@ function countsJson(c) {
         redacted_at_or_above_threshold: c.redactedAtOrAbove
     };
 }
+/** How often a finding was seen: { label: "4 of 5 runs of main", seen: 4, of: 5, scope: "main", steadiness: "flaky" }; null when no window was read. */
+function seenJson(s) {
+    return s.windowed ? { label: s.label, seen: s.seen, of: s.of, scope: s.scope, steadiness: s.steadiness } : null;
+}
 function baselineJson(r) {
     const b = r.baseline;
     if (b === null)
@@ -50435,6 +48860,22 @@ function baselineJson(r) {
         new_count: b.newCount,
         known_count: b.knownCount,
         gone: b.gone,
+        not_reproduced: b.notReproduced.map((n) => ({
+            fingerprint: n.fingerprint,
+            category: n.category,
+            severity: n.severity,
+            description: n.description,
+            seen: seenJson(n.seen),
+            blocks: n.blocks
+        })),
+        window: b.window
+            ? {
+                runs_read: b.window.runsRead,
+                service_requests: b.window.serviceRequests,
+                github_requests: b.window.githubRequests,
+                ms: b.window.ms
+            }
+            : null,
         uncovered: b.uncovered,
         saved: b.saved
     };
@@ -50510,6 +48951,19 @@ function renderJsonWithCap(report, cap, opts = {}) {
 }
 
 ;// CONCATENATED MODULE: ./src/report/junit.ts
+/**
+ * JUnit XML of a report, for test reporters. Pure. One test suite for the
+ * model, one test case per category (planned or probed); a category fails
+ * with one <failure> per open, blocking finding at or above min_severity;
+ * accepted and (with fail_on new) known findings are listed in system-out.
+ * A category the run did not complete is skipped.
+ *
+ * Attributes follow the JUnit schema the Jenkins xunit plugin validates every
+ * file against before reading it (junit-10.xsd), which the other readers
+ * accept too: `skipped` is on <testsuite> only, since <testsuites> does not
+ * allow it and a file that fails the schema is dropped whole.
+ */
+
 function xml(text) {
     return text
         .replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]/g, '')
@@ -50524,7 +48978,8 @@ function blocks(f) {
 }
 function renderJunit(report) {
     const categories = report.coverageRows.map((r) => r.category);
-    for (const f of report.findings)
+    const missed = report.baseline?.notReproduced.filter((n) => n.blocks) ?? [];
+    for (const f of [...report.findings, ...missed])
         if (!categories.includes(f.category))
             categories.push(f.category);
     const cases = [];
@@ -50534,13 +48989,15 @@ function renderJunit(report) {
         const row = report.coverageRows.find((r) => r.category === c);
         const of = report.findings.filter((f) => f.category === c);
         const blocking = of.filter(blocks);
+        const missedHere = missed.filter((n) => n.category === c);
         const name = xml(c);
         const attrs = `classname="agent-security.${xml(report.modelId)}" name="${name}" time="0"`;
-        if (blocking.length > 0) {
+        if (blocking.length > 0 || missedHere.length > 0) {
             failures += 1;
-            const body = blocking
-                .map((f) => `    <failure message="${xml(`${f.severity} ${f.category} finding ${f.findingId}${f.baselineState ? ` (${f.baselineState})` : ''}`)}" type="${xml(f.severity)}">${xml(f.description)}</failure>`)
-                .join('\n');
+            const body = [
+                ...blocking.map((f) => `    <failure message="${xml(`${f.severity} ${f.category} finding ${f.findingId}${f.baselineState ? ` (${f.baselineState})` : ''}${f.seen.windowed ? `, ${seenPhrase(f.seen.label)}` : ''}`)}" type="${xml(f.severity)}">${xml(f.description)}</failure>`),
+                ...missedHere.map((n) => `    <failure message="${xml(`${n.severity} ${n.category} finding ${n.fingerprint} not reproduced in this run, still open, seen in ${n.seen.label}`)}" type="${xml(n.severity)}">${xml(n.description)}</failure>`)
+            ].join('\n');
             cases.push(`  <testcase ${attrs}>\n${body}\n  </testcase>`);
             continue;
         }
@@ -50689,7 +49146,8 @@ function resultOf(f, keys, opts) {
             'security-severity': SECURITY_SEVERITY[f.severity],
             findingId: f.findingId,
             status: f.status,
-            ...(f.baselineState ? { baseline: f.baselineState } : {})
+            ...(f.baselineState ? { baseline: f.baselineState } : {}),
+            ...(f.seen.windowed ? { seen: f.seen.label, seenInRuns: f.seen.seen, runsCounted: f.seen.of } : {})
         }
     };
     if (f.accepted) {
@@ -50730,434 +49188,6 @@ function renderSarif(report, opts) {
     });
 }
 
-;// CONCATENATED MODULE: ./src/report/formats.ts
-
-
-
-const REPORT_FORMATS = [
-    { extension: 'json', output: 'report_path', render: (report) => renderJson(report) },
-    {
-        extension: 'sarif',
-        output: 'sarif_path',
-        render: (report, opts) => JSON.stringify(renderSarif(report, { location: opts.sarifLocation, threshold: opts.sarifMinSeverity, toolVersion: opts.toolVersion }), null, 2)
-    },
-    { extension: 'junit.xml', output: 'junit_path', render: (report) => renderJunit(report) }
-];
-
-;// CONCATENATED MODULE: ./src/report/build-coverage.ts
-function dedupe(items) {
-    return [...new Set(items)];
-}
-/** One coverage row per planned category, then the probed categories not planned. */
-function coverageRowsOf(planned, completed, coverage, { s }) {
-    const completedSet = completed ? new Set(completed) : null;
-    const coverageByCategory = new Map();
-    for (const row of coverage?.categories ?? []) {
-        if (!coverageByCategory.has(row.category))
-            coverageByCategory.set(row.category, row);
-    }
-    const rowFor = (category, isPlanned) => {
-        const cov = coverageByCategory.get(category);
-        let state;
-        if (completedSet === null)
-            state = cov ? 'probed' : 'not reached';
-        else if (completedSet.has(category))
-            state = 'completed';
-        else
-            state = cov && cov.attacks_blocked + cov.attacks_succeeded > 0 ? 'partial' : 'not reached';
-        return {
-            category: s(category),
-            planned: isPlanned,
-            state,
-            blocked: cov ? cov.attacks_blocked : null,
-            succeeded: cov ? cov.attacks_succeeded : null,
-            owasp: cov ? s(cov.owasp) : null,
-            atlas: cov ? s(cov.atlas) : null,
-            worstSeverity: cov ? cov.worst_severity : null
-        };
-    };
-    const rows = [];
-    const plannedSet = new Set(planned ?? []);
-    for (const c of planned ?? [])
-        rows.push(rowFor(c, true));
-    for (const c of coverageByCategory.keys())
-        if (!plannedSet.has(c))
-            rows.push(rowFor(c, false));
-    return rows;
-}
-
-;// CONCATENATED MODULE: ./src/report/scrub.ts
-/** Text of the service made safe for the report model: the given secrets scrubbed from every string kept. */
-
-const str = (v) => (typeof v === 'string' ? v : null);
-const scrub_int = (v) => (typeof v === 'number' && Number.isFinite(v) ? v : null);
-function scrubberOf(secrets) {
-    const scrub = makeScrubber(secrets);
-    return {
-        s: (v) => scrub(v),
-        sn: (v) => {
-            const t = str(v);
-            return t === null ? null : scrub(t);
-        }
-    };
-}
-
-;// CONCATENATED MODULE: ./src/report/build-findings.ts
-/**
- * The findings of the report model: each service finding with its proof
- * redacted and scrubbed, its fingerprint and its standing (how it counts
- * against the gate), then ordered, grouped and counted.
- */
-
-
-
-
-
-
-/** True for a finding whose proof the plan withholds. */
-function isRedactedFinding(f) {
-    return f.attacks.length === 0 && (f.description === REDACTED || f.expected_behavior === REDACTED);
-}
-/** One replay step: every value as text, credentials redacted (header values, URL user-info and parameters). */
-function reportStep(raw, { s, sn }) {
-    // Values may be strings, numbers, booleans, null or arrays of those: redactHeaders makes them text.
-    const headers = isRecord(raw.headers) ? raw.headers : null;
-    let redacted = null;
-    if (headers) {
-        redacted = {};
-        for (const [k, v] of Object.entries(redactHeaders(headers)))
-            redacted[s(k)] = s(v);
-    }
-    const url = sn(raw.url);
-    return {
-        step: s(str(raw.step) ?? ''),
-        message: sn(raw.message),
-        response: sn(raw.response),
-        sessionId: sn(raw.session_id),
-        method: sn(raw.method),
-        url: url === null ? null : redactUrl(url),
-        headers: redacted,
-        body: sn(raw.body),
-        responseStatus: scrub_int(raw.response_status),
-        responseBody: sn(raw.response_body),
-        target: sn(raw.target),
-        assertion: sn(raw.assertion),
-        expectedBehavior: sn(raw.expected_behavior),
-        captureAs: sn(raw.capture_as)
-    };
-}
-function reportAttack(a, t) {
-    const { s, sn } = t;
-    return {
-        attackId: s(a.attack_id),
-        score: a.score,
-        lastReplayStatus: s(a.last_replay_status),
-        createdAt: s(a.created_at),
-        lastReplayedAt: sn(a.last_replayed_at),
-        // The contract requires source on every attack (parsed by AttackSource).
-        source: {
-            sourceType: s(a.source.source_type),
-            assessmentId: s(a.source.assessment_id),
-            attackIndex: a.source.attack_index,
-            date: s(a.source.date)
-        },
-        steps: a.replay_script.map((st) => reportStep(st, t))
-    };
-}
-function standingOf(f, threshold, outcome) {
-    if (!atOrAbove(f.severity, threshold))
-        return 'below';
-    if (isClosedFindingStatus(f.status))
-        return 'closed';
-    // The gate's own list of findings that do not block (accepted, or known with fail_on new).
-    const waived = outcome?.waived.get(f.finding_id);
-    return waived ?? 'blocking';
-}
-function reportFinding(f, threshold, t, fp) {
-    const { s } = t;
-    const { outcome } = fp;
-    const acceptedBy = outcome?.acceptance.acceptedBy.get(f.finding_id);
-    return {
-        findingId: s(f.finding_id),
-        severity: f.severity,
-        category: s(f.category),
-        lens: f.lens,
-        // Any non-empty string (the complete set is not shown): service text, scrubbed like the rest.
-        status: s(f.status),
-        description: s(f.description),
-        expectedBehavior: s(f.expected_behavior),
-        createdAt: s(f.created_at),
-        redacted: isRedactedFinding(f),
-        atOrAbove: atOrAbove(f.severity, threshold),
-        attacks: f.attacks.map((a) => reportAttack(a, t)),
-        fingerprint: outcome?.diff.fingerprintById.get(f.finding_id) ?? fingerprint(f, fp.runId),
-        baselineState: fp.hasBaseline ? (outcome?.diff.stateById.get(f.finding_id) ?? null) : null,
-        accepted: acceptedBy ? fp.toAcceptance(acceptedBy) : null,
-        standing: standingOf(f, threshold, outcome)
-    };
-}
-/** Most severe first, open before the others, else in the service's order. */
-function orderFindings(findings) {
-    const indexed = findings.map((f, i) => ({ f, i }));
-    indexed.sort((a, b) => severityRank(a.f.severity) - severityRank(b.f.severity) || Number(b.f.status === 'open') - Number(a.f.status === 'open') || a.i - b.i);
-    return indexed.map((x) => x.f);
-}
-/** The findings at or above the threshold, one group per severity. */
-function groupBySeverity(findings, threshold) {
-    const groups = [];
-    for (const sev of SEVERITIES) {
-        if (!atOrAbove(sev, threshold))
-            continue;
-        const inGroup = findings.filter((f) => f.severity === sev);
-        if (inGroup.length > 0)
-            groups.push({ severity: sev, findings: inGroup });
-    }
-    return groups;
-}
-function countFindings(findings) {
-    const c = {
-        total: findings.length,
-        bySeverity: zeroCounts(),
-        openBySeverity: zeroCounts(),
-        atOrAbove: 0,
-        openAtOrAbove: 0,
-        belowThreshold: 0,
-        belowBySeverity: zeroCounts(),
-        redacted: 0,
-        redactedAtOrAbove: 0,
-        byStanding: { blocking: zeroCounts(), known: zeroCounts(), accepted: zeroCounts(), closed: zeroCounts(), below: zeroCounts() }
-    };
-    for (const f of findings) {
-        c.byStanding[f.standing][f.severity] += 1;
-        c.bySeverity[f.severity] += 1;
-        if (f.status === 'open')
-            c.openBySeverity[f.severity] += 1;
-        if (f.atOrAbove) {
-            c.atOrAbove += 1;
-            if (f.status === 'open')
-                c.openAtOrAbove += 1;
-        }
-        else {
-            c.belowThreshold += 1;
-            c.belowBySeverity[f.severity] += 1;
-        }
-        if (f.redacted) {
-            c.redacted += 1;
-            if (f.atOrAbove)
-                c.redactedAtOrAbove += 1;
-        }
-    }
-    return c;
-}
-
-;// CONCATENATED MODULE: ./src/report/build-report.ts
-/**
- * buildReport: one pure function turns what the gate read and decided into the
- * report model (report-model.ts), in named steps: the findings and their
- * counts, the coverage rows, the baseline and accepted-risks parts and the
- * headline they make, then the run's own fields. Every string from the service
- * or the inputs is scrubbed of the secrets here, once.
- */
-
-
-
-
-
-/** "1,234", as the renderings write counts. */
-const num = (n) => n.toLocaleString('en-US');
-function acceptanceOf(e, { s }) {
-    return {
-        index: e.index,
-        line: e.line,
-        category: s(e.category),
-        fingerprint: e.fingerprint,
-        reasonCode: e.reasonCode,
-        explanation: s(e.explanation),
-        owner: s(e.owner),
-        expires: e.expires
-    };
-}
-/** Every finding of the run, ordered, with its standing; the counts (null when the findings are unreadable). */
-function findingsPart(input, t) {
-    const policy = input.policy ?? null;
-    const findingPolicy = {
-        outcome: policy?.outcome ?? null,
-        hasBaseline: policy?.baseline != null,
-        toAcceptance: (e) => acceptanceOf(e, t),
-        runId: input.run?.run_id ?? input.runListItem?.run_id ?? null
-    };
-    const findings = orderFindings((input.findings ?? []).map((f) => reportFinding(f, input.minSeverity, t, findingPolicy)));
-    return { findings, counts: input.findings !== null ? countFindings(findings) : null };
-}
-/** The categories planned and completed, and one coverage row per category. */
-function coveragePart(input, t) {
-    const { run, runListItem: item } = input;
-    const plannedRaw = run?.categories_planned ?? item?.categories_planned ?? null;
-    const planned = plannedRaw ? dedupe(plannedRaw) : null;
-    const completedRaw = run?.categories_completed ?? null;
-    const coverageRows = coverageRowsOf(planned, completedRaw, input.coverage, t);
-    const plannedRows = coverageRows.filter((r) => r.planned);
-    return {
-        categories: {
-            categoriesPlanned: planned ? planned.map(t.s) : null,
-            categoriesCompleted: completedRaw ? dedupe(completedRaw).map(t.s) : null
-        },
-        rows: {
-            coverageReadable: input.coverage !== null,
-            coverageRows,
-            coverageCompleted: plannedRows.filter((r) => r.state === 'completed').length,
-            coverageNotReached: plannedRows.filter((r) => r.state === 'not reached').length
-        }
-    };
-}
-/** What the baseline says of this run: new, known and gone findings, and where it came from. */
-function baselinePart(policy, findings, { s }) {
-    const b = policy.baseline;
-    const outcome = policy.outcome;
-    // New: blocking and not in the baseline. Known: in it and neither closed nor
-    // accepted (blocking with fail_on any, not with fail_on new).
-    const newBySeverity = zeroCounts();
-    let knownCount = 0;
-    for (const f of findings) {
-        if (f.standing !== 'blocking' && f.standing !== 'known')
-            continue;
-        if (f.baselineState === 'known')
-            knownCount += 1;
-        else if (f.baselineState === 'new')
-            newBySeverity[f.severity] += 1;
-    }
-    return {
-        failOn: policy.failOn,
-        available: b !== null,
-        source: policy.baselineSource ? s(policy.baselineSource) : null,
-        why: policy.baselineWhy ? s(policy.baselineWhy) : null,
-        runId: b ? s(b.run_id) : null,
-        createdAt: b ? s(b.created_at) : null,
-        commit: b?.commit ? s(b.commit) : null,
-        newCount: SEVERITIES.reduce((n, sev) => n + newBySeverity[sev], 0),
-        knownCount,
-        newBySeverity,
-        gone: (outcome?.diff.gone ?? []).map((g) => ({
-            fingerprint: g.fingerprint,
-            category: s(g.category),
-            severity: g.severity,
-            description: s(g.description)
-        })),
-        uncovered: (outcome?.diff.uncovered ?? []).map(s),
-        saved: policy.baselineSaved ? s(policy.baselineSaved) : null
-    };
-}
-/** The accepted-risks file's part: null when there is none and the pull request adds none. */
-function acceptancesPart(policy, findings, t) {
-    const a = policy?.accepted;
-    if (!a || (a.source === null && a.prAdds.length === 0))
-        return null;
-    const outcome = policy.outcome;
-    const toAcceptance = (e) => acceptanceOf(e, t);
-    return {
-        path: t.s(a.path),
-        source: a.source ? t.s(a.source) : null,
-        acceptedCount: findings.filter((f) => f.accepted !== null).length,
-        expired: (outcome?.acceptance.expired ?? []).map(toAcceptance),
-        stale: (outcome?.acceptance.stale ?? []).map(toAcceptance),
-        prAdds: a.prAdds.map(toAcceptance),
-        prRemoves: a.prRemoves.map(toAcceptance)
-    };
-}
-/** "1 new high · 3 known · 1 accepted · 2 gone"; '' without a baseline or acceptances. */
-function headlineOf(baseline, acceptances, counts) {
-    const parts = [];
-    if (baseline?.available) {
-        const { newBySeverity } = baseline;
-        const newParts = SEVERITIES.filter((sev) => newBySeverity[sev] > 0).map((sev) => `${num(newBySeverity[sev])} new ${sev}`);
-        parts.push(...(newParts.length > 0 ? newParts : ['0 new']), `${num(baseline.knownCount)} known`);
-    }
-    const acceptedAtOrAbove = counts ? SEVERITIES.reduce((n, sev) => n + counts.byStanding.accepted[sev], 0) : 0;
-    if (acceptances && acceptedAtOrAbove > 0)
-        parts.push(`${num(acceptedAtOrAbove)} accepted`);
-    if (baseline?.available && baseline.gone.length > 0)
-        parts.push(`${num(baseline.gone.length)} gone`);
-    if (acceptances && acceptances.expired.length > 0)
-        parts.push(`${num(acceptances.expired.length)} expired acceptance${acceptances.expired.length === 1 ? '' : 's'}`);
-    return parts.join(' · ');
-}
-/** The run as last seen: its status, else its list item's fields. */
-function runPart(run, item, { sn }) {
-    return {
-        runId: sn(run?.run_id ?? item?.run_id ?? null),
-        runStatus: sn(run?.status ?? item?.status ?? null),
-        startedAt: sn(run?.started_at ?? item?.started_at ?? null),
-        completedAt: sn(run?.completed_at ?? item?.completed_at ?? null)
-    };
-}
-/** How the model was obtained and what the profile sync did, scrubbed. */
-function targetPart(input, { s }) {
-    const { target, profileSync } = input;
-    return {
-        target: target
-            ? {
-                outcome: target.outcome,
-                name: s(target.name),
-                movedFrom: target.movedFrom
-                    ? { name: s(target.movedFrom.name), modelId: s(target.movedFrom.modelId), endpointHost: s(target.movedFrom.endpointHost) }
-                    : null
-            }
-            : null,
-        profileSync: profileSync
-            ? {
-                ...profileSync,
-                file: s(profileSync.file),
-                changed: profileSync.changed.map(s),
-                confirmed: profileSync.confirmed.map(s),
-                error: profileSync.error === null ? null : s(profileSync.error)
-            }
-            : null
-    };
-}
-function buildReport(input) {
-    const t = scrubberOf(input.secrets ?? []);
-    const { s } = t;
-    const policy = input.policy ?? null;
-    const { findings, counts } = findingsPart(input, t);
-    const baseline = policy ? baselinePart(policy, findings, t) : null;
-    const acceptances = acceptancesPart(policy, findings, t);
-    const coverage = coveragePart(input, t);
-    // Keys in the order report.json writes them.
-    return {
-        schemaVersion: REPORT_SCHEMA_VERSION,
-        modelId: s(input.modelId),
-        modelName: input.model ? s(input.model.name) : null,
-        endpointHost: input.model ? s(input.model.endpoint_host) : null,
-        minSeverity: input.minSeverity,
-        result: input.result,
-        reason: s(input.reason),
-        verdict: input.verdict,
-        verdictComputed: input.verdictComputed,
-        ...runPart(input.run, input.runListItem, t),
-        ...coverage.categories,
-        ingestIncomplete: input.runListItem ? input.runListItem.ingest_incomplete : null,
-        elapsedMs: input.elapsedMs,
-        ...coverage.rows,
-        findingsReadable: input.findings !== null,
-        findings,
-        groups: groupBySeverity(findings, input.minSeverity),
-        below: findings.filter((f) => !f.atOrAbove),
-        counts,
-        redactionReason: counts && counts.redacted > 0 ? REDACTION_REASON : null,
-        notes: input.notes.map(s),
-        runUrl: input.runUrl ?? null,
-        commitSha: input.commit?.sha && /^[0-9a-f]{7,40}$/i.test(input.commit.sha) ? input.commit.sha.toLowerCase() : null,
-        assessedAt: input.commit?.at ?? null,
-        ...targetPart(input, t),
-        baseline,
-        acceptances,
-        headline: headlineOf(baseline, acceptances, counts),
-        pipeline: input.pipeline
-            ? { ...input.pipeline, budgetLine: t.s(input.pipeline.budgetLine), lines: input.pipeline.lines.map(t.s) }
-            : null
-    };
-}
-
 ;// CONCATENATED MODULE: ./src/report/summary.ts
 /**
  * The job summary (GITHUB_STEP_SUMMARY): the same report as the comment, with
@@ -51193,6 +49223,22 @@ function renderSummary(report, opts = {}) {
     });
 }
 
+;// CONCATENATED MODULE: ./src/report/formats.ts
+
+
+
+
+const REPORT_FORMATS = [
+    { extension: 'json', output: 'report_path', render: (report) => renderJson(report) },
+    {
+        extension: 'sarif',
+        output: 'sarif_path',
+        render: (report, opts) => JSON.stringify(renderSarif(report, { location: opts.sarifLocation, threshold: opts.sarifMinSeverity, toolVersion: opts.toolVersion }), null, 2)
+    },
+    { extension: 'junit.xml', output: 'junit_path', render: (report) => renderJunit(report) },
+    { extension: 'md', output: 'markdown_path', render: (report) => renderSummary(report) }
+];
+
 ;// CONCATENATED MODULE: external "node:fs/promises"
 const promises_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:fs/promises");
 ;// CONCATENATED MODULE: ./src/util/parse-file.ts
@@ -51213,7 +49259,7 @@ function boundedValue(value) {
     return nestedDeeperThan(value, MAX_FILE_DEPTH) ? TOO_DEEP_PARSE : { ok: true, value };
 }
 /** JSON text as a value nested at most MAX_FILE_DEPTH levels (JSON.parse itself does not recurse). */
-function parseJsonFile(text) {
+function parse_file_parseJsonFile(text) {
     let value;
     try {
         value = JSON.parse(text);
@@ -51224,6 +49270,238 @@ function parseJsonFile(text) {
         return { ok: false, tooDeep: false, why: `is not valid JSON (${err.message})` };
     }
     return boundedValue(value);
+}
+
+;// CONCATENATED MODULE: ./src/github/pages.ts
+/**
+ * Reading GitHub's answers that are lists: one page of `PER_PAGE` items and
+ * whether the Link header announced another. Shared by every list call.
+ */
+
+
+const PER_PAGE = 100;
+/** Whether a Link header holds rel="next". */
+function hasNextLink(link) {
+    if (!link)
+        return false;
+    return link.split(',').some((part) => {
+        const rel = /;\s*rel="?([^";]*)"?/.exec(part)?.[1] ?? '';
+        return rel.trim().split(/\s+/).includes('next');
+    });
+}
+/** The answer as a list, each item read by `one`; anything else is a (transient) GitHubError. */
+function asList(data, endpoint, one) {
+    if (!Array.isArray(data))
+        throw new GitHubError({ endpoint, message: 'GitHub answered with something other than a list', transient: true });
+    return data.map((item) => one(item, endpoint));
+}
+/** A reader of one page whose items are read by `one`. */
+const readPage = (one) => (res, endpoint) => ({
+    items: asList(res.data, endpoint, one),
+    hasNext: hasNextLink(headerValue(res.headers, 'link'))
+});
+
+;// CONCATENATED MODULE: ./src/github/actions-caches.ts
+/**
+ * The Actions caches of a repository as GitHub's REST API lists them
+ * (GET /repos/{owner}/{repo}/actions/caches, permission `actions: read`):
+ * each entry with the ref that saved it. The ref is GitHub's own record of
+ * which branch's workflow run saved the entry, so a pull request cannot write
+ * an entry listed on the default branch: the one source the evidence window
+ * trusts to tie a recorded run to the default branch.
+ */
+
+
+
+
+function readCaches(res, endpoint) {
+    const d = res.data;
+    if (!isRecord(d) || !Array.isArray(d.actions_caches))
+        throw new GitHubError({ endpoint, message: 'GitHub answered the cache list without actions_caches', transient: true });
+    const entries = d.actions_caches;
+    return entries.flatMap((e) => isRecord(e) && typeof e.key === 'string' && typeof e.ref === 'string'
+        ? [{ key: e.key, ref: e.ref, createdAt: typeof e.created_at === 'string' ? e.created_at : '' }]
+        : []);
+}
+function actionsCachesApiOver(call) {
+    return {
+        listCaches: (r, q) => call('GET', `${repoPath(r)}/actions/caches`, 'GET /repos/{owner}/{repo}/actions/caches', { owner: r.owner, repo: r.repo, key: q.keyPrefix, ref: q.ref, sort: 'created_at', direction: 'desc', per_page: PER_PAGE }, readCaches)
+    };
+}
+
+;// CONCATENATED MODULE: ./src/report/pipeline-report.ts
+/**
+ * The report of a step that assessed nothing because of its event
+ * (docs/pr-pipelines.md): a result carried over from an earlier assessment of
+ * the same agent ("carried over" in its headline, naming the commit assessed
+ * and the files changed since), or a deployment event that is not ready
+ * ("skipped"). Both say what the step spent of the assessment budget (0).
+ *
+ * A carried-over comment keeps the report of the assessment it carries below
+ * its own lines, so the findings stay on the pull request.
+ */
+
+
+
+/** Between these two hidden lines a carried-over comment keeps the report of the assessment it carries. */
+const ASSESSED_OPEN = '<!-- asas-gate:assessed-report -->';
+const ASSESSED_CLOSE = '<!-- asas-gate:assessed-report-end -->';
+const pipeline_report_short = (sha) => (sha === null ? 'an earlier commit' : sha.slice(0, 7));
+/** The one title, as every report has: "Agent security gate: pass · carried over from the assessment of abc1234 · model". */
+function pipelineTitle(input) {
+    if (input.kind === 'carried_over') {
+        return gateTitle(input.result, `carried over from the assessment of ${pipeline_report_short(input.assessedSha)}`, input.subject);
+    }
+    return sanitizeText(clampText(`Agent security gate: skipped · ${clampText(input.reason, 160).text} · ${input.subject}`, 300).text, false);
+}
+function headerLines(input) {
+    const icon = input.kind === 'skipped' ? '### ⏭️ ' : null;
+    const out = [icon === null ? headline(input.result, pipelineTitle(input)) : `${icon}${proseText(pipelineTitle(input), 400)}`];
+    const meta = metaLine({ commitSha: input.commitSha, assessedAt: input.at, runUrl: input.runUrl });
+    if (meta !== '')
+        out.push(meta);
+    if (input.kind === 'carried_over') {
+        const link = trustedLink('the comment of that assessment', input.recordUrl);
+        // "carried over: fail as assessed at abc1234 (the same commit)" said once: the headline names the result and commit.
+        const why = input.reason
+            .replace(/^carried over: (?:pass|fail) as assessed at ([0-9a-f]{7,}) \((.*)\)$/, 'from $1: $2')
+            .replace(/^carried over: /, '');
+        if (input.cause)
+            out.push(`**${input.result === 'fail' ? 'What failed' : 'Assessed'} at ${pipeline_report_short(input.assessedSha)}:** ${proseText(input.cause, 300)}.`);
+        out.push(`**Carried over:** ${proseText(why, 1200)}.${link === null ? '' : ` Recorded in ${link}.`}`);
+        if (input.result === 'fail')
+            out.push(WHAT_TO_DO);
+    }
+    else {
+        out.push(`**Not assessed:** ${proseText(input.reason, 600)}. Not a failure: the step passes and sets no commit status; the next deployment that succeeds is assessed.`);
+    }
+    out.push([...input.lines, input.budgetLine].map((l) => proseText(l, 600)).join('  \n'));
+    return out;
+}
+/** What a carried-over fail asks of the author. */
+const WHAT_TO_DO = '**To pass:** fix the findings of the assessed report (below), then push the fix: a change to a file under `agent_paths` is assessed again.';
+const FOOTER = '<sub>A carried-over result is the recorded one: a fail stays a fail, and only pass and fail are carried.</sub>';
+/** The job summary (no hidden lines). */
+function renderPipelineSummary(input) {
+    return `${[...headerLines(input), ...(input.kind === 'carried_over' ? [FOOTER] : [])].join('\n\n')}\n`;
+}
+/**
+ * The report of the assessment a comment shows: its own lines, or those it
+ * kept when it carried a result already. Kept under a carried-over headline,
+ * its own headline becomes a bold line (not a second headline of the same
+ * size) and its budget line speaks of the step that assessed.
+ */
+function assessedReport(existing) {
+    const open = existing.indexOf(ASSESSED_OPEN);
+    const close = existing.indexOf(ASSESSED_CLOSE);
+    const own = open >= 0 && close > open
+        ? existing.slice(open + ASSESSED_OPEN.length, close).trim()
+        : existing
+            .split('\n')
+            .filter((l) => !l.startsWith('<!-- asas-gate:'))
+            .join('\n')
+            .trim();
+    return own
+        .replace(/^### (.+)$/m, '**$1**')
+        .replace(/Assessments spent by this step: 1 (\\?\()/g, 'Assessments spent by the step that assessed: 1 $1');
+}
+/** The headline of a gate report, as rendered or as kept (bold): its result and cause. */
+const HEADLINE = /^(?:### |\*\*)(?:✅|❌) Agent security gate: (pass|fail) · (.+) · [^·\n]*?(?:\*\*)?$/m;
+/**
+ * What decided the result of the assessment a comment holds (its report's
+ * headline: "1 open critical"), as plain text; null when the comment shows
+ * no such headline. The headline is the action's own rendering: its markdown
+ * escapes are undone for plain-text uses (a commit status).
+ */
+function assessedCause(body) {
+    const m = HEADLINE.exec(assessedReport(body));
+    if (m === null)
+        return null;
+    const plain = m[2]
+        .replace(/`(#\d+)`/g, '$1')
+        .replace(/\\(.)/g, '$1')
+        .replace(/&lt;/g, '<')
+        .replace(/&gt;/g, '>')
+        .replace(/&amp;/g, '&');
+    return plain.startsWith('carried over') ? null : clampText(plain, 200).text;
+}
+/**
+ * The sticky comment of a carried-over result: the marker, the state and
+ * record lines, its own lines, then the report of the assessment it carries
+ * (taken from `existing` when that comment records the same assessment).
+ */
+function renderCarriedComment(input, opts) {
+    const hidden = `${opts.marker}\n${stateMarker({ result: input.result, commitSha: input.commitSha, assessedAt: input.at })}\n\n`;
+    const own = `${hidden}${[...headerLines(input), FOOTER].join('\n\n')}\n`;
+    const body = opts.record ? withRecord(own, opts.record) : own;
+    const kept = opts.existing !== null && readAssessmentRecord(opts.existing)?.assessedSha === input.assessedSha ? opts.existing : null;
+    if (kept === null)
+        return body;
+    const embedded = `\n${ASSESSED_OPEN}\n<details><summary>The report of the assessment of ${pipeline_report_short(input.assessedSha)}</summary>\n\n` +
+        `${assessedReport(kept)}\n\n</details>\n${ASSESSED_CLOSE}\n`;
+    return body.length + embedded.length <= COMMENT_LIMIT ? `${body}${embedded}` : body;
+}
+/** report.json of such a step: what it carried or skipped, and the budget. */
+function renderPipelineJson(input) {
+    const data = {
+        schema_version: 1,
+        kind: input.kind,
+        result: input.result,
+        model: input.subject,
+        reason: input.reason,
+        assessed_commit: input.assessedSha,
+        changed_files: input.changedFiles,
+        commit: input.commitSha,
+        at: input.at,
+        run_url: input.runUrl,
+        record_url: input.recordUrl,
+        pipeline: input.lines,
+        assessments_spent: 0,
+        budget: input.budgetLine
+    };
+    return `${JSON.stringify(data, null, 2)}\n`;
+}
+
+;// CONCATENATED MODULE: ./src/github/ownership.ts
+/**
+ * What this action's token wrote: the token's exact login, and "an owned
+ * comment" (or issue), the one rule the sticky comment, the tracking issue
+ * and the assessment records ask.
+ *
+ * The login comes from GraphQL `viewer` (one call, whatever the token: the
+ * GITHUB_TOKEN, an installation token, is refused GET /user with a 403), else
+ * GET /user (a personal token where GraphQL does not answer). When neither
+ * tells, nothing is owned: no bot user, nor a person quoting a marker, can
+ * make the action edit or trust what they wrote.
+ */
+
+/** Whether an item (comment or issue) was written by this action's token: its author's login is the token's exact login. */
+function isOwnedComment(author, tokenLogin) {
+    return tokenLogin !== null && author?.login === tokenLogin;
+}
+/**
+ * The token's login: GraphQL viewer, else GET /user; null when neither tells
+ * (or both fail).
+ */
+async function tokenLogin(issues, viewer, log) {
+    for (const ask of [() => viewer.viewerLogin(), () => issues.authenticatedLogin()]) {
+        try {
+            const login = await ask();
+            if (login !== null)
+                return login;
+        }
+        catch (err) {
+            if (err instanceof AbortedError)
+                throw err;
+            log.debug(`Could not ask GitHub for the token's login: ${err instanceof Error ? err.message : String(err)}`);
+        }
+    }
+    return null;
+}
+/** The token's login asked at most once, and only when some item holds the marker. */
+function tokenLoginOnce(api, log) {
+    let cached;
+    return () => (cached ??= tokenLogin(api, api, log));
 }
 
 ;// CONCATENATED MODULE: ./src/github/sticky-comment.ts
@@ -51239,26 +49517,11 @@ function parseJsonFile(text) {
  */
 
 
+
 /** The values of the `comment` input. */
 const COMMENT_MODES = ['update', 'new', 'off'];
 /** Pages read at most when looking for the marker (100 per page). */
 const MAX_PAGES = 100;
-/** Whether an author looks like an app's bot user (GITHUB_TOKEN writes as `github-actions[bot]`). */
-function isBotUser(user) {
-    if (!user)
-        return false;
-    return user.type === 'Bot' || user.login.endsWith('[bot]');
-}
-/**
- * Whether an item holding the marker was written by us: by the token's own
- * login when GitHub told it, else by a bot user. A person quoting the marker
- * in their own comment or issue cannot make the action edit it.
- */
-function ownedBy(user, ownLogin) {
-    if (!user)
-        return false;
-    return ownLogin !== null ? user.login === ownLogin : isBotUser(user);
-}
 /** The body with the marker in it (prepended when the renderer did not put it there). */
 function withMarker(body, marker) {
     return hasMarker(body, marker) ? body : `${marker}\n${body}`;
@@ -51271,14 +49534,6 @@ function withMarker(body, marker) {
 function hasMarker(body, marker) {
     return (body ?? '').trimStart().startsWith(marker);
 }
-/**
- * A memo of the token's login: GET /user is asked at most once, and only when
- * some item holds the marker.
- */
-function ownLoginOnce(api) {
-    let cached;
-    return () => (cached ??= api.authenticatedLogin().catch(() => null));
-}
 /** The first comment of ours holding the marker, searched through every page. */
 async function findStickyComment(api, target, marker, ownLogin, log) {
     for (let page = 1; page <= MAX_PAGES; page++) {
@@ -51286,7 +49541,7 @@ async function findStickyComment(api, target, marker, ownLogin, log) {
         for (const comment of items) {
             if (!hasMarker(comment.body, marker))
                 continue;
-            if (ownedBy(comment.user, await ownLogin()))
+            if (isOwnedComment(comment.user, await ownLogin()))
                 return comment;
             log.debug(`Comment ${comment.id} holds the marker but was not written by this action's token; left alone.`);
         }
@@ -51332,7 +49587,7 @@ async function postStickyComment(api, target, body, marker, mode, log) {
             const created = await api.createComment(ref, ref.number, textFor(null));
             return { action: 'created', url: created.html_url };
         }
-        const ownLogin = ownLoginOnce(api);
+        const ownLogin = tokenLoginOnce(api, log);
         const existing = await findStickyComment(api, ref, marker, ownLogin, log);
         if (existing) {
             const updated = await api.updateComment(ref, existing.id, textFor(existing.body));
@@ -51357,14 +49612,15 @@ async function postStickyComment(api, target, body, marker, mode, log) {
  * record of its own sticky comments (src/report/comment.ts), the input of
  * every carry-over.
  *
- * Only comments written by the token's own user count, by exact login, as
- * GraphQL `viewer` tells it (an installation token, the GITHUB_TOKEN
- * included, is refused GET /user but may ask `viewer`), else GET /user.
- * When neither tells the login, no record is trusted and the step assesses:
- * any bot, or a person quoting a marker, could have written a record.
+ * Only comments the token owns count (isOwnedComment in ownership.ts: its
+ * exact login, told by GraphQL `viewer`). When the login cannot be told, no
+ * record is trusted and the step assesses: any bot, or a person quoting a
+ * marker, could have written a record.
  * A record is as trustworthy as the token's identity: every workflow of the
  * repository that writes with the GITHUB_TOKEN writes as the same user.
  */
+
+
 
 
 
@@ -51393,94 +49649,70 @@ function viewerApiOver(request, deps) {
         }
     };
 }
+
 /**
- * The token's login: GraphQL viewer (one call, whatever the token), else GET
- * /user; null when neither tells (or both fail).
+ * Every record among the comments `login` wrote on the pull request, in
+ * comment order (recordsOfAgent picks the agent's). Empty when `login` is
+ * null (who wrote what cannot be told).
  */
-async function tokenLogin(issues, viewer, log) {
-    for (const ask of [() => viewer.viewerLogin(), () => issues.authenticatedLogin()]) {
-        try {
-            const login = await ask();
-            if (login !== null)
-                return login;
-        }
-        catch (err) {
-            if (err instanceof AbortedError)
-                throw err;
-            log.debug(`Could not ask GitHub for the token's login: ${err instanceof Error ? err.message : String(err)}`);
-        }
-    }
-    return null;
-}
-/**
- * The newest record (by assessment time, then by comment order) for
- * `subject` among the comments `login` wrote on the pull request. null when
- * there is none, or when `login` is null (who wrote what cannot be told).
- */
-async function findAssessmentRecord(issues, pr, subject, login, log) {
+async function findAssessmentRecords(issues, pr, login, log) {
     if (login === null) {
         log.info("GitHub did not tell this token's login, so no recorded assessment is trusted: the step assesses.");
-        return null;
+        return [];
     }
-    let best = null;
+    const found = [];
     for (let page = 1; page <= MAX_PAGES; page++) {
         const { items, hasNext } = await issues.listComments(pr, pr.number, page);
         for (const c of items) {
-            if (c.user?.login !== login)
+            if (!isOwnedComment(c.user, login))
                 continue;
             const record = readAssessmentRecord(c.body);
-            if (record?.subject !== subject)
+            if (record === null)
                 continue;
-            // ISO minutes compare as text; a later comment wins a tie (and a record without a time loses to one with).
-            if ((record.at ?? '') >= (best?.record.at ?? '')) {
-                best = { record, commentId: c.id, url: c.html_url, marker: c.body.split('\n', 1)[0].replace(/\r$/, '') };
-            }
+            const marker = c.body.split('\n', 1)[0].replace(/\r$/, '');
+            found.push({ record, commentId: c.id, url: c.html_url, marker, cause: assessedCause(c.body) });
         }
         if (!hasNext || items.length === 0)
             break;
     }
-    return best;
+    return found;
 }
 
-;// CONCATENATED MODULE: ./src/github/pages.ts
+;// CONCATENATED MODULE: ./src/github/branch-holds.ts
 /**
- * Reading GitHub's answers that are lists: one page of `PER_PAGE` items and
- * whether the Link header announced another. Shared by every list call.
+ * Whether a branch of the repository holds a commit: GET
+ * /repos/{o}/{r}/compare/{branch}...{sha}, whose status is `identical` when
+ * the commit is the branch's head and `behind` when it is an ancestor of it
+ * (GitHub compares commits of the whole repository network, forks included,
+ * so a fork's commit compares too: `ahead` or `diverged`, never held).
  */
 
 
-const PER_PAGE = 100;
-/** Whether a Link header holds rel="next". */
-function hasNextLink(link) {
-    if (!link)
-        return false;
-    return link.split(',').some((part) => {
-        const rel = /;\s*rel="?([^";]*)"?/.exec(part)?.[1] ?? '';
-        return rel.trim().split(/\s+/).includes('next');
-    });
+
+function branchesApiOver(call) {
+    return {
+        async branchHolds(r, branch, sha) {
+            try {
+                const status = await call('GET', `${repoPath(r)}/compare/${branch}...${sha}`, 'GET /repos/{owner}/{repo}/compare/{basehead}', 
+                // One commit a page: only the status is read.
+                { owner: r.owner, repo: r.repo, basehead: `${branch}...${sha}`, per_page: 1, page: 1 }, (res) => (isRecord(res.data) && typeof res.data.status === 'string' ? res.data.status : null));
+                return status === 'identical' || status === 'behind';
+            }
+            catch (err) {
+                if (err instanceof GitHubError && (err.status === 404 || err.status === 422))
+                    return false;
+                throw err;
+            }
+        }
+    };
 }
-/** The answer as a list, each item read by `one`; anything else is a (transient) GitHubError. */
-function asList(data, endpoint, one) {
-    if (!Array.isArray(data))
-        throw new GitHubError({ endpoint, message: 'GitHub answered with something other than a list', transient: true });
-    return data.map((item) => one(item, endpoint));
-}
-/** A reader of one page whose items are read by `one`. */
-const readPage = (one) => (res, endpoint) => ({
-    items: asList(res.data, endpoint, one),
-    hasNext: hasNextLink(headerValue(res.headers, 'link'))
-});
 
 ;// CONCATENATED MODULE: ./src/github/compare.ts
 
 
 
-
-
 /** GitHub's cap on the files of one comparison. */
 const COMPARE_FILES_CAP = 300;
-/** Pages of commits read at most (100 each). */
-const compare_MAX_PAGES = 30;
 function readComparePage(res, endpoint) {
     const d = res.data;
     if (!isRecord(d))
@@ -51490,47 +49722,40 @@ function readComparePage(res, endpoint) {
         const entries = d.files;
         files = entries.flatMap((f) => isRecord(f) ? [f.filename, f.previous_filename].filter((n) => typeof n === 'string' && n !== '') : []);
     }
-    return { status: typeof d.status === 'string' ? d.status : null, files, hasNext: hasNextLink(headerValue(res.headers, 'link')) };
+    return { status: typeof d.status === 'string' ? d.status : null, files };
 }
 const compare_short = (sha) => sha.slice(0, 7);
 function compareApiOver(call) {
     return {
         async changedFiles(r, base, head) {
-            const files = new Set();
             const path = `${repoPath(r)}/compare/${base}...${head}`;
-            for (let page = 1; page <= compare_MAX_PAGES; page++) {
-                let got;
-                try {
-                    got = await call('GET', path, 'GET /repos/{owner}/{repo}/compare/{basehead}', { owner: r.owner, repo: r.repo, basehead: `${base}...${head}`, per_page: PER_PAGE, page }, readComparePage);
-                }
-                catch (err) {
-                    if (err instanceof GitHubError && (err.status === 404 || err.status === 422)) {
-                        return {
-                            kind: 'everything',
-                            reason: `GitHub cannot compare ${compare_short(base)} with ${compare_short(head)} (HTTP ${err.status}): the history may have been rewritten`
-                        };
-                    }
-                    throw err;
-                }
-                if (page === 1) {
-                    if (got.status !== 'ahead' && got.status !== 'identical') {
-                        return {
-                            kind: 'everything',
-                            reason: `${compare_short(base)} is not an ancestor of ${compare_short(head)} (${got.status ?? 'no status'}): the history was rewritten`
-                        };
-                    }
-                    if (got.files === null)
-                        return { kind: 'everything', reason: 'GitHub listed no files for the comparison' };
-                }
-                for (const f of got.files ?? [])
-                    files.add(f);
-                if (files.size >= COMPARE_FILES_CAP) {
-                    return { kind: 'everything', reason: `${COMPARE_FILES_CAP} or more files changed, more than GitHub lists` };
-                }
-                if (!got.hasNext)
-                    return { kind: 'files', files: [...files].sort() };
+            let got;
+            try {
+                // One commit a page: the commits are not read, and the first page carries the whole comparison's files.
+                got = await call('GET', path, 'GET /repos/{owner}/{repo}/compare/{basehead}', { owner: r.owner, repo: r.repo, basehead: `${base}...${head}`, per_page: 1, page: 1 }, readComparePage);
             }
-            return { kind: 'everything', reason: `more than ${compare_MAX_PAGES * PER_PAGE} commits since ${compare_short(base)}` };
+            catch (err) {
+                if (err instanceof GitHubError && (err.status === 404 || err.status === 422)) {
+                    return {
+                        kind: 'everything',
+                        reason: `GitHub cannot compare ${compare_short(base)} with ${compare_short(head)} (HTTP ${err.status}): the history may have been rewritten`
+                    };
+                }
+                throw err;
+            }
+            if (got.status !== 'ahead' && got.status !== 'identical') {
+                return {
+                    kind: 'everything',
+                    reason: `${compare_short(base)} is not an ancestor of ${compare_short(head)} (${got.status ?? 'no status'}): the history was rewritten`
+                };
+            }
+            if (got.files === null)
+                return { kind: 'everything', reason: 'GitHub listed no files for the comparison' };
+            const files = new Set(got.files);
+            if (files.size >= COMPARE_FILES_CAP) {
+                return { kind: 'everything', reason: `${COMPARE_FILES_CAP} or more files changed, more than GitHub lists` };
+            }
+            return { kind: 'files', files: [...files].sort() };
         }
     };
 }
@@ -51673,6 +49898,7 @@ function asPull(data, endpoint) {
         headSha: sha(head.sha),
         headRef: pulls_str(head.ref),
         baseRef: pulls_str(base.ref),
+        headRepo: isRecord(head.repo) ? pulls_str(head.repo.full_name) : null,
         htmlUrl: typeof data.html_url === 'string' ? data.html_url : ''
     };
 }
@@ -51735,6 +49961,8 @@ function pullsApiOver(call) {
 
 
 
+
+
 /** The client over any Octokit-like `request` function (tests may pass their own). */
 function githubClientOver(request, deps) {
     const call = retryingCalls(request, deps);
@@ -51744,6 +49972,8 @@ function githubClientOver(request, deps) {
         ...pullsApiOver(call),
         ...statusesApiOver(call),
         ...compareApiOver(call),
+        ...branchesApiOver(call),
+        ...actionsCachesApiOver(call),
         ...viewerApiOver(request, deps)
     };
 }
@@ -51763,6 +49993,7 @@ async function createGitHubClient(deps) {
 
 
 
+
 /** The first open issue of ours (not a pull request) holding the marker, searched through every page. */
 async function findTrackingIssue(api, repo, marker, ownLogin, log) {
     for (let page = 1; page <= MAX_PAGES; page++) {
@@ -51772,7 +50003,7 @@ async function findTrackingIssue(api, repo, marker, ownLogin, log) {
                 continue;
             if (!hasMarker(issue.body, marker))
                 continue;
-            if (ownedBy(issue.user, await ownLogin()))
+            if (isOwnedComment(issue.user, await ownLogin()))
                 return issue;
             log.debug(`Issue #${issue.number} holds the marker but was not opened by this action's token; left alone.`);
         }
@@ -51803,7 +50034,7 @@ function explainIssueFailure(err, repo) {
 }
 async function syncTrackingIssue(api, repo, args, log) {
     const ref = { owner: repo.owner, repo: repo.repo };
-    const ownLogin = ownLoginOnce(api);
+    const ownLogin = tokenLoginOnce(api, log);
     try {
         const open = await findTrackingIssue(api, ref, args.marker, ownLogin, log);
         const bodyFor = (existing) => (typeof args.body === 'string' ? args.body : args.body(existing));
@@ -51850,17 +50081,31 @@ async function syncTrackingIssue(api, repo, args, log) {
 
 /** GitHub calls get their own short budget: they must not hold the check for long. */
 const GITHUB_BUDGET_MS = 60_000;
-/** The event payload (GITHUB_EVENT_PATH), or null when it cannot be read, is not JSON or nests deeper than any real one. */
-async function readEventPayload(path) {
+/**
+ * The event payload (GITHUB_EVENT_PATH): its value (null when no path is set),
+ * or why it cannot be read (no such file, not JSON, nested deeper than any real one).
+ */
+async function readEventFile(path) {
     if (!path)
-        return null;
+        return { ok: true, value: null };
+    let text;
     try {
-        const parsed = parseJsonFile(await (0,promises_namespaceObject.readFile)(path, 'utf8'));
-        return parsed.ok ? parsed.value : null;
+        text = await (0,promises_namespaceObject.readFile)(path, 'utf8');
     }
-    catch {
-        return null;
+    catch (err) {
+        return { ok: false, why: `it cannot be read (${err.code ?? 'error'})` };
     }
+    const parsed = parse_file_parseJsonFile(text);
+    return parsed.ok ? { ok: true, value: parsed.value } : { ok: false, why: `it ${parsed.why.slice(0, 200)}` };
+}
+/**
+ * The event payload, or null when it cannot be read. The main step reads it
+ * first with readEventFile and fails closed when it cannot: later readers see
+ * the same file.
+ */
+async function readEventPayload(path) {
+    const read = await readEventFile(path);
+    return read.ok ? read.value : null;
 }
 async function publishToGitHub(deps, args) {
     const { env, log } = deps;
@@ -51871,7 +50116,7 @@ async function publishToGitHub(deps, args) {
     const wantComment = target.kind === 'pull_request' && args.inputs.comment !== 'off';
     const wantIssue = target.kind === 'none' && args.inputs.issue === 'update';
     if (!wantComment && !wantIssue) {
-        if (target.kind === 'none')
+        if (target.kind === 'none' && args.inputs.comment !== 'off')
             log.info(`No pull request for event '${target.eventName}': the report is in the job summary.`);
         return none;
     }
@@ -51962,7 +50207,8 @@ function isoMinute(iso) {
 function assessmentRecord(identity, result, commit, at) {
     if (commit === null || !/^(?:[0-9a-f]{40}|[0-9a-f]{64})$/.test(commit))
         return undefined;
-    return { result, assessedSha: commit, headSha: commit, ...identity, at: isoMinute(at) };
+    const { subject, config, host, profileDigest, policyDigest } = identity;
+    return { result, assessedSha: commit, headSha: commit, subject, config, host, profileDigest, policyDigest, at: isoMinute(at) };
 }
 /**
  * A report model with every string scrubbed of the step's secrets, before any
@@ -51972,10 +50218,25 @@ function assessmentRecord(identity, result, commit, at) {
 function scrubbedModel(ctx, model) {
     return scrubSecretsDeep(model, ctx.secrets);
 }
-/** The workflow file (from GITHUB_WORKFLOW_REF "owner/repo/.github/workflows/x.yml@ref"), the default SARIF location. */
+/**
+ * The workflow file, the default SARIF location, always a file path: from
+ * GITHUB_WORKFLOW_REF ("owner/repo/.github/workflows/x.yml@ref"); without it,
+ * GITHUB_WORKFLOW when that is the file's path (a workflow without a name),
+ * else `.github/workflows/<the workflow's name as a file name>.yml`.
+ */
 function workflowFile(env) {
     const m = /^[^/]+\/[^/]+\/(.+)@refs\//.exec(env.GITHUB_WORKFLOW_REF ?? '');
-    return m?.[1] ?? '.github/workflows';
+    if (m)
+        return m[1];
+    const name = env.GITHUB_WORKFLOW ?? '';
+    if (/^\.github\/workflows\/[\w.-]+\.ya?ml$/.test(name) && !name.includes('..'))
+        return name;
+    const slug = name
+        .toLowerCase()
+        .replace(/[^a-z0-9]+/g, '-')
+        .replace(/^-+|-+$/g, '')
+        .slice(0, 60);
+    return `.github/workflows/${slug || 'workflow'}.yml`;
 }
 async function reportGate(ctx, args) {
     const { inputs } = args.prepared;
@@ -51983,19 +50244,19 @@ async function reportGate(ctx, args) {
     const report = await gateReport(ctx, args);
     const files = await writeReportFiles(ctx, inputs, report, `report-${inputs.modelId}-${outcome.triggered.runId}`);
     const record = assessmentRecord(args.plan.identity, outcome.decision.result, report.commitSha, report.assessedAt ?? '');
+    const marker = commentMarker(planned.agent.commentKey);
     return {
-        outputs: gateOutputs(outcome, report, files),
+        outcome: assessedOutcome(outcome, report, files),
         annotations: buildAnnotations(report),
         summary: renderSummary(report),
         github: {
-            marker: commentMarker(inputs.modelId),
-            commentBody: () => renderComment(report, { record }),
+            marker,
+            commentBody: () => renderComment(report, { record, marker }),
             issueTitle: reportTitle(report),
             failing: outcome.decision.result !== 'pass',
             // A deployment runs on the default branch: its report goes to the pull request of the deployed commit.
             ...(planned.event.kind === 'deployment' ? { pullRequest: planned.pull } : {})
         },
-        commentUrlOutput: true,
         log: outcome.results.notes,
         whenCancelled: 'outputs'
     };
@@ -52014,18 +50275,19 @@ async function gateReport(ctx, { prepared, policy, outcome, recorded, planned, p
     });
     return buildReport({
         ...input,
-        notes: [...input.notes, ...(policy.accepted?.notes ?? []), ...recorded.notes],
+        notes: [...input.notes, ...(policy.accepted?.notes ?? []), ...policy.baseline.notes, ...recorded.notes],
         policy: {
             failOn: inputs.failOn,
             baseline: policy.baseline.baseline,
             baselineSource: policy.baseline.source,
             baselineWhy: policy.baseline.why,
             baselineSaved: recorded.baselineSaved,
+            windowCost: policy.baseline.cost,
             accepted: policy.accepted,
             outcome: outcome.policy
         },
         commit,
-        pipeline: { assessmentsSpent: 1, budgetLine: spent.line, lines: planned.lines }
+        pipeline: { assessmentsSpent: 1, budgetLine: spent.line, lines: planned.lines, agentName: planned.agent.display }
     });
 }
 async function writeReportFiles(ctx, inputs, report, name) {
@@ -52040,23 +50302,33 @@ async function writeReportFiles(ctx, inputs, report, name) {
         files[format.output] = await io.writeReportFile(name, format.extension, format.render(report, opts));
     return files;
 }
-function gateOutputs(outcome, report, files) {
+function assessedOutcome(outcome, report, files) {
     const { decision, run } = outcome;
     const b = report.baseline;
     return {
-        run_id: outcome.triggered.runId,
-        status: run?.status ?? '',
-        verdict: run?.verdict ?? '',
+        kind: 'assessed',
         result: decision.result,
-        findings_count: decision.findingsAtOrAbove === null ? '' : String(decision.findingsAtOrAbove),
-        categories_planned: JSON.stringify(run?.categories_planned ?? []),
-        categories_completed: JSON.stringify(run?.categories_completed ?? []),
-        ...files,
-        new_count: b?.available ? String(b.newCount) : '',
-        known_count: b?.available ? String(b.knownCount) : '',
-        gone_count: b?.available ? String(b.gone.length) : '',
-        accepted_count: String(report.acceptances?.acceptedCount ?? 0),
-        assessments_spent: '1'
+        runId: outcome.triggered.runId,
+        status: run?.status ?? null,
+        verdict: run?.verdict ?? null,
+        findingsCount: decision.findingsAtOrAbove,
+        categoriesPlanned: run?.categories_planned ?? [],
+        categoriesCompleted: run?.categories_completed ?? [],
+        files,
+        baseline: b?.available ? { newCount: b.newCount, knownCount: b.knownCount, goneCount: b.gone.length } : null,
+        acceptedCount: report.acceptances?.acceptedCount ?? 0,
+        assessmentsSpent: 1,
+        commentUrl: null,
+        bySeverity: report.counts?.bySeverity ?? null,
+        blocking: report.findings
+            .filter((f) => f.standing === 'blocking')
+            .map((f) => ({
+            findingId: f.findingId,
+            severity: f.severity,
+            category: f.category,
+            description: f.description,
+            baselineState: f.baselineState
+        }))
     };
 }
 
@@ -52064,7 +50336,7 @@ function gateOutputs(outcome, report, files) {
 /**
  * The commit status edge: deployment runs happen on the default branch and
  * do not show as checks on the pull request, so the result is set on the
- * commit as `agent-security/<model_id, target_name or preview>`: pending when the step
+ * commit as `agent-security/<name>`, the agent's statusName (src/pipeline/identity.ts): pending when the step
  * starts on it, then success, failure or error with the step's last line as
  * description and the workflow run as target. commit_status: auto sets it on
  * deployment_status and repository_dispatch runs, always on every run with a
@@ -52091,22 +50363,9 @@ function statusEdge(ctx, inputs, planned) {
         token: inputs.githubToken,
         repo,
         sha: planned.commit,
-        context: statusContext(statusName(inputs, planned.subject)),
+        context: statusContext(planned.agent.statusName),
         targetUrl: runUrl(env)
     };
-}
-/**
- * The name in the status context. Branch protection requires a context by
- * name, so it must be the same on every pull request: a model's id, a
- * target_name given, or `preview` for the per-PR preview target (whose own
- * name, `<repo>-pr-<N>`, changes with every pull request).
- */
-function statusName(inputs, subject) {
-    if (subject.kind === 'model')
-        return subject.modelId;
-    const t = inputs.target;
-    const given = t.kind === 'endpoint' ? t.endpoint.name : t.kind === 'preview' ? t.name : null;
-    return given ?? 'preview';
 }
 async function setStatus(ctx, edge, state, description) {
     const set = await ctx.io.setCommitStatus({
@@ -52151,6 +50410,8 @@ function failureCause(err, kind) {
         return 'the job was cancelled';
     if (kind === 'bug')
         return 'an unexpected error in this action';
+    if (err instanceof ConfigError && err.summary !== undefined)
+        return err.summary;
     if (err instanceof ConfigError)
         return `a configuration mistake in ${err.input.replace(/[^\w.-]/g, '').slice(0, 40) || 'the inputs'}`;
     if (err instanceof ServiceError) {
@@ -52196,7 +50457,7 @@ function renderNotAssessed(input, opts = {}) {
         out.push(meta);
     out.push(input.kind === 'bug'
         ? "**Why:** an unexpected error occurred (a bug in this action); the step's log has the details."
-        : `**Why:** ${proseText(input.line, 2000)}`);
+        : `**Why:** ${proseText(/[.!?)]$/.test(input.line) ? input.line : `${input.line}.`, 2000)}`);
     if (input.budgetLine)
         out.push(proseText(input.budgetLine, 600));
     const prev = previousLine(opts.previous);
@@ -52206,132 +50467,236 @@ function renderNotAssessed(input, opts = {}) {
     return `${out.join('\n\n')}\n`;
 }
 
+;// CONCATENATED MODULE: ./src/action/outcome.ts
+/** Every value of an outcome under its output's name (the action's outputs, the command line's JSON). */
+function outcomeValues(step) {
+    const { prepared: p, end: o } = step;
+    const a = o.kind === 'assessed' ? o : null;
+    const counts = a === null ? undefined : a.baseline;
+    return {
+        model_id: p?.modelId,
+        target: p?.target ?? undefined,
+        profile_version: p?.profileVersion ?? undefined,
+        run_id: a?.runId,
+        status: a?.status,
+        verdict: a?.verdict,
+        result: step.result,
+        assessments_spent: o.kind === 'validated' ? undefined : (o.assessmentsSpent ?? undefined),
+        findings_count: a?.findingsCount,
+        categories_planned: a?.categoriesPlanned,
+        categories_completed: a?.categoriesCompleted,
+        report_path: o.kind === 'assessed' ? o.files.report_path : o.kind === 'not_assessed' ? undefined : o.reportPath,
+        new_count: counts === undefined ? undefined : (counts?.newCount ?? null),
+        known_count: counts === undefined ? undefined : (counts?.knownCount ?? null),
+        gone_count: counts === undefined ? undefined : (counts?.goneCount ?? null),
+        accepted_count: a?.acceptedCount,
+        sarif_path: a?.files.sarif_path,
+        junit_path: a?.files.junit_path,
+        markdown_path: a?.files.markdown_path,
+        comment_url: o.kind === 'assessed' || o.kind === 'carried_over' ? (o.commentUrl ?? undefined) : undefined,
+        resolved_count: o.kind === 'validated' ? o.resolvedCount : undefined,
+        still_broken_count: o.kind === 'validated' ? o.stillBrokenCount : undefined,
+        not_attempted_count: o.kind === 'validated' ? o.notAttemptedCount : undefined
+    };
+}
+/** The names of every output, in action.yml's order (a test holds the two equal). */
+const OUTPUT_NAMES = [
+    'model_id',
+    'target',
+    'profile_version',
+    'run_id',
+    'status',
+    'verdict',
+    'result',
+    'assessments_spent',
+    'findings_count',
+    'categories_planned',
+    'categories_completed',
+    'report_path',
+    'new_count',
+    'known_count',
+    'gone_count',
+    'accepted_count',
+    'sarif_path',
+    'junit_path',
+    'markdown_path',
+    'comment_url',
+    'resolved_count',
+    'still_broken_count',
+    'not_attempted_count'
+];
+const EVERY_OUTPUT_LISTED = true;
+/** One value as an output's text: numbers as digits, lists as JSON, null as empty. */
+function outputText(value) {
+    if (value === null || value === undefined)
+        return '';
+    if (typeof value === 'string')
+        return value;
+    if (typeof value === 'number')
+        return String(value);
+    return JSON.stringify(value);
+}
+/** The action's outputs of an outcome, in action.yml's order; a value undefined for its kind is not set. */
+function actionOutputs(o) {
+    const values = outcomeValues(o);
+    return OUTPUT_NAMES.filter((name) => values[name] !== undefined).map((name) => [name, outputText(values[name])]);
+}
+/** Set the action's outputs of an outcome. */
+function setActionOutputs(io, o) {
+    for (const [name, value] of actionOutputs(o))
+        io.setOutput(name, value);
+}
+/** The outcome of a step that ended without a result and without a report (it had to exit at once). */
+function failedOutcome(line) {
+    return {
+        end: { kind: 'not_assessed', result: 'error', assessmentsSpent: null },
+        prepared: null,
+        result: 'error',
+        conclusion: { outcome: 'fail', line }
+    };
+}
+
 ;// CONCATENATED MODULE: ./src/action/stages/conclude.ts
 
 
-function conclude(ctx, result) {
-    const { io } = ctx;
-    if (result.resultOutput !== undefined)
-        io.setOutput('result', result.resultOutput);
-    if (result.outcome === 'pass')
-        io.log.info(result.line);
-    else if (result.outcome === 'warn')
-        io.log.warning(result.line);
-    else
-        io.setFailed(result.line);
+
+function conclude(result, end, prepared) {
+    return { end, prepared, result: result.resultOutput ?? end.result, conclusion: result };
 }
-function stepFailure(err) {
+/**
+ * The action's rendering of an outcome: its outputs, then its last line (a
+ * failure fails the step). A warning line goes through `resultWarning` when
+ * the io has it (the scrubbing edge keeps it a place among the warnings
+ * GitHub shows).
+ */
+function concludeAction(io, outcome) {
+    setActionOutputs(io, outcome);
+    const { outcome: kind, line } = outcome.conclusion;
+    if (kind === 'pass')
+        io.log.info(line);
+    else if (kind === 'warn') {
+        if (io.resultWarning)
+            io.resultWarning(line);
+        else
+            io.log.warning(line);
+    }
+    else
+        io.setFailed(line);
+}
+/** `nameInput`: how the shell names an input (the action: input 'x'; the command line: its flag). */
+function stepFailure(err, nameInput) {
     const kind = failureKind(err);
-    return { kind, line: describeFailure(err), cause: failureCause(err, kind) };
+    return { kind, line: describeFailure(err, nameInput), cause: failureCause(err, kind) };
 }
 
 // EXTERNAL MODULE: external "node:path"
 var external_node_path_ = __nccwpck_require__(6760);
-;// CONCATENATED MODULE: ./src/baseline/baseline.ts
+;// CONCATENATED MODULE: ./src/evidence/records.ts
 /**
- * The baseline of a model: what a gate run on the default branch found, kept
- * small (run id, when, the commit, and per finding its fingerprint and what a
- * person needs to recognise it). Parsed with zod wherever it is read back.
+ * Records of an agent's runs: Actions cache entries whose key names the run
+ * (and the commit it assessed). The key is the whole record; what an entry
+ * holds is never read, since a pull request can save an entry of any key
+ * under its own ref, and GitHub restores a pull request's own entries before
+ * its base branch's.
+ *
+ * Keyed on AgentIdentity.key (src/pipeline/identity.ts): another agent,
+ * configuration or host starts its own evidence.
+ *
+ * The one rule for a record that can make a verdict laxer (the default
+ * branch's window: its findings become "known"): it is trusted only when
+ * GitHub's caches API lists it with the default branch's ref, a fact a pull
+ * request cannot write. Pure.
  */
 
-
-
-
-const BASELINE_SCHEMA_VERSION = 1;
-const BaselineFinding = looseObject({
-    fingerprint: schemas_string().regex(/^[0-9a-f]{32}$/),
-    category: schemas_string(),
-    severity: Severity,
-    lens: schemas_string(),
-    /** Service text, for display only (clipped). */
-    description: schemas_string()
-});
-const Baseline = looseObject({
-    schema_version: literal(BASELINE_SCHEMA_VERSION),
-    model_id: schemas_string(),
-    run_id: schemas_string(),
-    created_at: schemas_string(),
-    /** The commit the default-branch run assessed (GITHUB_SHA); null when unknown (e.g. baseline_run_id). */
-    commit: schemas_string().nullable(),
-    /** Categories the run completed: what the baseline can speak for. */
-    categories_completed: array(schemas_string()),
-    findings: array(BaselineFinding)
-});
-/** A finding as the baseline keeps it. Only findings that still count (not closed) belong in a baseline. */
-function baselineFinding(f, runId) {
-    return {
-        fingerprint: fingerprint(f, runId),
-        category: f.category,
-        severity: f.severity,
-        lens: f.lens,
-        description: f.description.length > 300 ? `${f.description.slice(0, 299)}…` : f.description
-    };
+const EVIDENCE_KEY_PREFIX = 'asas-gate-evidence-v2';
+/** Run ids and commits that a key can carry unambiguously. */
+const records_RUN_ID = /^[A-Za-z0-9_.-]{1,200}$/;
+const COMMIT = /^[A-Za-z0-9]{7,64}$/;
+/** The prefix of every key of an agent (a digest of its identity: fixed length, so one agent's prefix never starts another's). */
+function evidenceKeyPrefix(agentKey) {
+    return `${EVIDENCE_KEY_PREFIX}-${(0,external_node_crypto_.createHash)('sha256').update(agentKey, 'utf8').digest('hex').slice(0, 16)}-`;
 }
-const CLOSED = new Set(['fixed', 'dismissed', 'FIXED_VERIFIED']);
-/** The baseline of one run: every finding that is not closed, one entry per fingerprint. */
-function buildBaseline(args) {
-    const seen = new Set();
-    const findings = [];
-    for (const f of args.findings) {
-        if (CLOSED.has(f.status))
+/** The key that records `runId` of the agent at `commit`; null when the run id cannot be carried by a key. */
+function evidenceKey(agentKey, runId, commit) {
+    if (!records_RUN_ID.test(runId))
+        return null;
+    return `${evidenceKeyPrefix(agentKey)}${commit !== null && COMMIT.test(commit) ? commit : 'none'}-${runId}`;
+}
+/** The run and commit a key of the agent names; null when it is not one. */
+function parseEvidenceKey(key, agentKey) {
+    const prefix = evidenceKeyPrefix(agentKey);
+    if (!key.startsWith(prefix))
+        return null;
+    const rest = key.slice(prefix.length);
+    const dash = rest.indexOf('-');
+    if (dash <= 0)
+        return null;
+    const commit = rest.slice(0, dash);
+    const runId = rest.slice(dash + 1);
+    if (!records_RUN_ID.test(runId) || !(commit === 'none' || COMMIT.test(commit)))
+        return null;
+    return { runId, commit: commit === 'none' ? null : commit };
+}
+/** The full ref of a branch. */
+function branchRef(branch) {
+    return `refs/heads/${branch}`;
+}
+/**
+ * THE rule for records that can make a verdict laxer: an entry is the
+ * default branch's only when the caches API lists it with the default
+ * branch's ref. Everything else (a pull request's ref, another branch, no
+ * default branch known) is not trusted.
+ */
+function tiedToDefaultBranch(entry, defaultBranch) {
+    return defaultBranch !== null && defaultBranch !== '' && entry.ref === branchRef(defaultBranch);
+}
+/** The agent's records among listed entries that the default branch saved, newest first, one per run; and how many were refused. */
+function defaultBranchRecords(listed, agentKey, defaultBranch) {
+    const records = agentRecords(listed, agentKey);
+    const trusted = records.filter((r) => tiedToDefaultBranch(r, defaultBranch));
+    return { records: trusted, refused: records.length - trusted.length };
+}
+/**
+ * The agent's records listed on `ref` (a pull request's own): trusted only to
+ * add evidence to that pull request's own window, never to make a verdict laxer.
+ */
+function recordsOnRef(listed, agentKey, ref) {
+    return agentRecords(listed, agentKey).filter((r) => r.ref === ref);
+}
+/** The agent's records among listed entries, newest first, one per run and ref. */
+function agentRecords(listed, agentKey) {
+    const records = [];
+    for (const e of [...listed].sort((a, b) => (a.createdAt < b.createdAt ? 1 : a.createdAt > b.createdAt ? -1 : 0))) {
+        const named = parseEvidenceKey(e.key, agentKey);
+        if (named === null || records.some((r) => r.runId === named.runId && r.ref === e.ref))
             continue;
-        const b = baselineFinding(f, args.runId);
-        if (seen.has(b.fingerprint))
-            continue;
-        seen.add(b.fingerprint);
-        findings.push(b);
+        records.push({ ...named, createdAt: e.createdAt, key: e.key, ref: e.ref });
     }
-    return {
-        schema_version: BASELINE_SCHEMA_VERSION,
-        model_id: args.modelId,
-        run_id: args.runId,
-        created_at: args.createdAt,
-        commit: args.commit,
-        categories_completed: [...new Set(args.categoriesCompleted)],
-        findings
-    };
-}
-/** Parse a stored baseline; null (with why) when it is not one this version reads. */
-function parseBaseline(text) {
-    // A pull request can save a cache entry of its own: the text is hostile, its nesting bounded.
-    const parsed = parseJsonFile(text);
-    if (!parsed.ok)
-        return { error: parsed.tooDeep ? `the stored baseline ${parsed.why}` : 'the stored baseline is not JSON' };
-    const r = Baseline.safeParse(parsed.value);
-    if (!r.success)
-        return {
-            error: `the stored baseline does not follow schema version ${BASELINE_SCHEMA_VERSION}: ${r.error.issues[0]?.message ?? 'invalid'}`
-        };
-    return { baseline: r.data };
+    return records;
 }
 
 ;// CONCATENATED MODULE: ./src/baseline/store.ts
 /**
- * Where baselines are kept, behind one interface so the gate is tested
- * without GitHub, and the real store: GitHub's Actions cache through
- * @actions/cache (loaded only when a baseline is read or saved: it brings the
- * Azure storage SDK). See docs/baseline.md for why the cache.
+ * Where the default branch records its runs, behind one interface so the gate
+ * is tested without GitHub, and the real store: GitHub's Actions cache through
+ * @actions/cache (loaded only when a record is saved: it brings the Azure
+ * storage SDK). See docs/baseline.md for why the cache.
  *
- * Scoping is GitHub's: a cache saved by a run on the default branch can be
- * restored by every branch and pull request of the repository; a cache saved
- * by a pull request only by that pull request. The gate saves only on the
- * default branch, and restores by prefix (newest first).
+ * The key is the record: it names the run (and the commit it assessed), see
+ * src/evidence/records.ts. Nothing is restored: a pull request can save an
+ * entry of any key under its own ref, which GitHub restores before its base
+ * branch's. Records are read from GitHub's caches API, which lists each entry
+ * with the ref that saved it (src/github/actions-caches.ts).
  */
 
 
 
-const CACHE_KEY_PREFIX = 'asas-gate-baseline-v1';
 function safe(s) {
     return s.replace(/[^A-Za-z0-9_.-]/g, '_').slice(0, 100);
 }
 /** The file cached (relative to the working directory, which is the workspace on a runner: the cache version hashes this path). */
 function baselineFile(modelId) {
     return (0,external_node_path_.join)('.asas-gate-baseline', `${safe(modelId)}.json`);
-}
-/** Keys: one per saving run (cache entries are immutable), restored by the model's prefix. */
-function cacheKeys(modelId, env) {
-    const restorePrefix = `${CACHE_KEY_PREFIX}-${safe(modelId)}-`;
-    return { key: `${restorePrefix}${safe(env.GITHUB_RUN_ID ?? 'local')}-${safe(env.GITHUB_RUN_ATTEMPT ?? '1')}`, restorePrefix };
 }
 /**
  * Whether the runner offers a cache service at all (what @actions/cache's
@@ -52355,52 +50720,20 @@ function actionsCacheStore(deps) {
         await (0,promises_namespaceObject.rmdir)((0,external_node_path_.join)(cwd, (0,external_node_path_.dirname)(file))).catch(() => undefined);
     };
     return {
-        async load(modelId) {
-            const cache = await load();
-            if (!cache.isFeatureAvailable())
-                return {
-                    baseline: null,
-                    why: 'the Actions cache service is not available to this job (ACTIONS_CACHE_URL / ACTIONS_RESULTS_URL unset)'
-                };
-            const file = baselineFile(modelId);
-            const { restorePrefix } = cacheKeys(modelId, deps.env);
-            await (0,promises_namespaceObject.rm)((0,external_node_path_.join)(cwd, file), { force: true });
-            let hit;
-            try {
-                hit = await cache.restoreCache([file], restorePrefix, [restorePrefix]);
-            }
-            catch (err) {
-                return { baseline: null, why: `the Actions cache could not be read: ${err instanceof Error ? err.message : String(err)}` };
-            }
-            if (hit === undefined)
-                return { baseline: null, why: 'no baseline saved by the default branch yet (no cache entry)' };
-            let text;
-            try {
-                text = await (0,promises_namespaceObject.readFile)((0,external_node_path_.join)(cwd, file), 'utf8');
-            }
-            catch {
-                return { baseline: null, why: `the cache entry ${hit} holds no baseline file` };
-            }
-            finally {
-                await cleanUp(file);
-            }
-            const parsed = parseBaseline(text);
-            if ('error' in parsed)
-                return { baseline: null, why: `cache entry ${hit}: ${parsed.error}` };
-            if (parsed.baseline.model_id !== modelId)
-                return { baseline: null, why: `cache entry ${hit} holds the baseline of another model` };
-            return { baseline: parsed.baseline, where: `Actions cache entry ${hit}` };
-        },
-        async save(baseline) {
+        async save(baseline, agentKey) {
             const cache = await load();
             if (!cache.isFeatureAvailable()) {
                 deps.log.warning('The baseline was not saved: the Actions cache service is not available to this job.');
                 return { saved: false, where: '' };
             }
+            const key = evidenceKey(agentKey, baseline.run_id, baseline.commit);
+            if (key === null) {
+                deps.log.warning(`The run was not recorded: its id cannot be carried by a cache key.`);
+                return { saved: false, where: '' };
+            }
             const file = baselineFile(baseline.model_id);
             await (0,promises_namespaceObject.mkdir)((0,external_node_path_.dirname)((0,external_node_path_.join)(cwd, file)), { recursive: true });
             await (0,promises_namespaceObject.writeFile)((0,external_node_path_.join)(cwd, file), JSON.stringify(baseline), 'utf8');
-            const { key } = cacheKeys(baseline.model_id, deps.env);
             try {
                 const id = await cache.saveCache([file], key);
                 return { saved: id !== -1, where: `Actions cache entry ${key}` };
@@ -52471,6 +50804,15 @@ function parseRepoPath(input, raw) {
     }
     return raw.replace(/^\.\//, '');
 }
+/** A whole number from `min` to `max` ('' : the fallback); anything else is a ConfigError naming the input. */
+function parseWholeNumber(input, raw, fallback, min, max) {
+    const text = raw === '' ? fallback : raw;
+    const n = Number(text);
+    if (!/^\d+$/.test(text) || n < min || n > max) {
+        throw new ConfigError(input, `'${clip(text)}' is not a whole number from ${min} to ${max}`);
+    }
+    return n;
+}
 
 ;// CONCATENATED MODULE: ./src/action/inputs/defaults.ts
 /** Defaults of the inputs, mirrored in action.yml (a test keeps the two equal). */
@@ -52489,6 +50831,8 @@ const INPUT_DEFAULTS = {
     allow_shared_profile_sync: 'false',
     fail_on: 'any',
     baseline_run_id: '',
+    evidence_runs: '5',
+    evidence_max_age_days: '30',
     accepted_risks_file: '.github/agent-security-accepted.yml',
     sync_dismissals: 'false',
     sarif_min_severity: 'low',
@@ -52496,24 +50840,285 @@ const INPUT_DEFAULTS = {
     agent_paths: '',
     merge_group: 'carry_over',
     commit_status: 'auto',
-    endpoint_path: ''
+    endpoint_path: '',
+    allow_outside_code_secrets: 'false'
 };
 
-// EXTERNAL MODULE: ./node_modules/picomatch/index.js
-var picomatch = __nccwpck_require__(4006);
-var picomatch_default = /*#__PURE__*/__nccwpck_require__.n(picomatch);
+;// CONCATENATED MODULE: ./src/pipeline/glob.ts
+/**
+ * Glob patterns of repository paths, matched in time linear in the path: a
+ * pattern is compiled to a nondeterministic automaton whose states are
+ * stepped together, one character of the path at a time (never a
+ * backtracking regular expression, which a pattern like `**\/a/**\/a/**\/b`
+ * drives into exponential work). Pure.
+ *
+ * The syntax (POSIX paths, case-sensitive, dotfiles matched like any file):
+ * - `*` any characters but `/` (none included); `?` one character but `/`;
+ * - `**` as a whole path segment: any number of segments, none included
+ *   (`a/**\/b` matches `a/b` and `a/x/y/b`); a trailing `/**` matches the
+ *   folder and everything under it; `**` inside a segment is `*`;
+ * - `[abc]`, `[a-z]`, `[!a]` / `[^a]`: one character (never `/`) of a class;
+ * - `{a,b}` one of the alternatives (nested braces too); a brace without a
+ *   comma is literal;
+ * - `\x` the character x.
+ * Refused (GlobError, the reason said): extglobs (`@(...)`, `!(...)`,
+ * `+(...)`, `*(...)`, `?(...)`), POSIX classes (`[[:alpha:]]`) and brace
+ * ranges (`{1..3}`).
+ */
+class GlobError extends Error {
+}
+const SLASH = 0x2f;
+const notSlash = (c) => c !== SLASH;
+const anyChar = () => true;
+class Parser {
+    src;
+    i = 0;
+    constructor(src) {
+        this.src = src;
+    }
+    /** A sequence up to the end, or (inside braces) up to `,` or `}`. */
+    seq(inBraces) {
+        const out = [];
+        while (this.i < this.src.length) {
+            const ch = this.src[this.i];
+            if (inBraces && (ch === ',' || ch === '}'))
+                break;
+            out.push(this.item(out, inBraces));
+        }
+        return out;
+    }
+    item(before, inBraces) {
+        const s = this.src;
+        const ch = s[this.i];
+        if ('@!+*?'.includes(ch) && s[this.i + 1] === '(')
+            throw new GlobError(`extglobs like ${ch}(...) are not supported: use {a,b} or one pattern per line`);
+        if (ch === '\\' && this.i + 1 < s.length) {
+            this.i += 2;
+            return glob_literal(s.charCodeAt(this.i - 1));
+        }
+        if (ch === '*')
+            return this.stars(before, inBraces);
+        if (ch === '?') {
+            this.i++;
+            return { kind: 'char', test: notSlash };
+        }
+        if (ch === '[') {
+            const cls = this.charClass();
+            if (cls)
+                return cls;
+        }
+        if (ch === '{') {
+            const alt = this.braces();
+            if (alt)
+                return alt;
+        }
+        this.i++;
+        return glob_literal(s.charCodeAt(this.i - 1));
+    }
+    stars(before, inBraces) {
+        let n = 0;
+        while (this.src[this.i] === '*') {
+            this.i++;
+            n++;
+        }
+        const next = this.src.charAt(this.i);
+        if (next === '(')
+            throw new GlobError('extglobs like *(...) are not supported: use {a,b} or one pattern per line');
+        const last = before.at(-1);
+        const segmentStart = last === undefined || (last.kind === 'char' && last.test === slashTest);
+        const segmentEnd = next === '' || next === '/' || (inBraces && (next === ',' || next === '}'));
+        return n >= 2 && segmentStart && segmentEnd ? { kind: 'globstar' } : { kind: 'star' };
+    }
+    /** `[...]`; null when there is no closing `]` (the `[` is then literal). */
+    charClass() {
+        const s = this.src;
+        let j = this.i + 1;
+        const negated = s[j] === '!' || s[j] === '^';
+        if (negated)
+            j++;
+        if (s.startsWith('[:', j))
+            throw new GlobError('POSIX classes like [[:alpha:]] are not supported: list the characters, e.g. [a-zA-Z]');
+        const ranges = [];
+        let first = true;
+        while (j < s.length && (s[j] !== ']' || first)) {
+            first = false;
+            let lo = s.charCodeAt(j);
+            if (s[j] === '\\' && j + 1 < s.length)
+                lo = s.charCodeAt(++j);
+            j++;
+            let hi = lo;
+            if (s[j] === '-' && j + 1 < s.length && s[j + 1] !== ']') {
+                hi = s[j + 1] === '\\' && j + 2 < s.length ? s.charCodeAt(j + 2) : s.charCodeAt(j + 1);
+                j += s[j + 1] === '\\' ? 3 : 2;
+            }
+            ranges.push([Math.min(lo, hi), Math.max(lo, hi)]);
+        }
+        if (j >= s.length)
+            return null;
+        this.i = j + 1;
+        const inClass = (c) => ranges.some(([lo, hi]) => c >= lo && c <= hi);
+        return { kind: 'char', test: (c) => c !== SLASH && inClass(c) !== negated };
+    }
+    /** `{a,b,...}`; null when the brace has no top-level comma or no closing `}` (it is then literal). */
+    braces() {
+        const start = this.i;
+        this.i++;
+        const options = [this.seq(true)];
+        while (this.src[this.i] === ',') {
+            this.i++;
+            options.push(this.seq(true));
+        }
+        if (this.src[this.i] !== '}' || options.length < 2) {
+            if (/^\{[^{},]*\.\.[^{},]*\}/.test(this.src.slice(start))) {
+                throw new GlobError('brace ranges like {1..3} are not supported: list the values, e.g. {1,2,3}');
+            }
+            this.i = start;
+            return null;
+        }
+        this.i++;
+        return { kind: 'alt', options };
+    }
+}
+const slashTest = (c) => c === SLASH;
+function glob_literal(code) {
+    return { kind: 'char', test: code === SLASH ? slashTest : (c) => c === code };
+}
+class Builder {
+    edges = [];
+    state() {
+        this.edges.push([]);
+        return this.edges.length - 1;
+    }
+    edge(from, test, to) {
+        this.edges[from].push({ test, to });
+    }
+    /** Builds `nodes` from state `from`; returns the state reached at their end. */
+    seq(nodes, from) {
+        let at = from;
+        for (let k = 0; k < nodes.length; k++) {
+            const node = nodes[k];
+            const next = nodes.at(k + 1);
+            if (node.kind === 'globstar' && next?.kind === 'char' && next.test === slashTest) {
+                at = this.globstarSlash(at);
+                k++;
+            }
+            else if (node.kind === 'char' && node.test === slashTest && next?.kind === 'globstar' && k + 2 === nodes.length) {
+                at = this.trailingGlobstar(at);
+                k++;
+            }
+            else
+                at = this.node(node, at);
+        }
+        return at;
+    }
+    node(node, from) {
+        const to = this.state();
+        switch (node.kind) {
+            case 'char':
+                this.edge(from, node.test, to);
+                break;
+            case 'star':
+                this.edge(from, notSlash, from);
+                this.edge(from, null, to);
+                break;
+            case 'globstar':
+                this.edge(from, anyChar, from);
+                this.edge(from, null, to);
+                break;
+            case 'alt':
+                for (const option of node.options)
+                    this.edge(this.seq(option, from), null, to);
+                break;
+        }
+        return to;
+    }
+    /** `**\/`: nothing, or any text that ends with `/`. */
+    globstarSlash(from) {
+        const inside = this.state();
+        const to = this.state();
+        this.edge(from, null, to);
+        this.edge(from, anyChar, inside);
+        this.edge(inside, anyChar, inside);
+        this.edge(inside, slashTest, to);
+        return to;
+    }
+    /** A trailing `/**`: nothing (the folder itself), or `/` and anything. */
+    trailingGlobstar(from) {
+        const inside = this.state();
+        const to = this.state();
+        this.edge(from, null, to);
+        this.edge(from, slashTest, inside);
+        this.edge(inside, anyChar, inside);
+        this.edge(inside, null, to);
+        return to;
+    }
+}
+/** The automaton of a glob (already stripped of `!`, `./` and a leading `/`); throws GlobError on what it refuses. */
+function buildNfa(pattern) {
+    const b = new Builder();
+    const start = b.state();
+    const accept = b.seq(new Parser(pattern).seq(false), start);
+    return { edges: b.edges, start, accept };
+}
+/** A matcher of the glob; throws GlobError on what it refuses. */
+function compileGlob(pattern) {
+    const nfa = buildNfa(pattern);
+    return (path) => runNfa(nfa, path).matched;
+}
+/** Steps the automaton over `path`; `work` counts the edges followed: at most (path length + 1) x 2 x its edges. */
+function runNfa(nfa, path) {
+    const seen = new Int32Array(nfa.edges.length).fill(-1);
+    let work = 0;
+    const close = (states, stamp) => {
+        const out = [];
+        const stack = [...states];
+        for (let s = stack.pop(); s !== undefined; s = stack.pop()) {
+            if (seen[s] === stamp)
+                continue;
+            seen[s] = stamp;
+            out.push(s);
+            for (const e of nfa.edges[s]) {
+                work++;
+                if (e.test === null && seen[e.to] !== stamp)
+                    stack.push(e.to);
+            }
+        }
+        return out;
+    };
+    let current = close([nfa.start], 0);
+    for (let i = 0; i < path.length && current.length > 0; i++) {
+        const c = path.charCodeAt(i);
+        const next = [];
+        for (const s of current)
+            for (const e of nfa.edges[s]) {
+                work++;
+                if (e.test?.(c))
+                    next.push(e.to);
+            }
+        current = close(next, i + 1);
+    }
+    return { matched: current.includes(nfa.accept), work };
+}
+/** What matching `path` costs: the edges followed, and the automaton's edge count (the bound's factor). */
+function globCost(pattern, path) {
+    const nfa = buildNfa(pattern);
+    return { work: runNfa(nfa, path).work, edges: nfa.edges.reduce((n, e) => n + e.length, 0) };
+}
+
 ;// CONCATENATED MODULE: ./src/pipeline/changed-paths.ts
 /**
  * The agent's paths: the `agent_paths` input, a list of globs naming the
  * agent's code, prompts, tools and profile, and which changed files they
  * match. Pure.
  *
- * How the globs match (picomatch, POSIX paths as GitHub lists them):
+ * How the globs match (src/pipeline/glob.ts, in time linear in the path; POSIX
+ * paths as GitHub lists them):
  * - one pattern per line; blank lines and lines starting with `#` are ignored;
  * - `*` matches any characters but `/`; `?` one character but `/`;
  *   `**` as a whole path segment matches any number of segments, none
  *   included (`src/**\/*.py` matches `src/a.py` and `src/x/y/a.py`);
- *   `{a,b}` braces, `[...]` classes and extglobs work as in bash;
+ *   `{a,b}` braces and `[...]` classes work as in bash; extglobs, POSIX
+ *   classes and brace ranges are refused, naming the pattern;
  * - dotfiles are matched like any other file (`prompts/**` matches
  *   `prompts/.env`): a hidden file can change the agent too;
  * - a pattern is anchored at the repository root (`*.py` matches `a.py`, not
@@ -52561,11 +51166,12 @@ function compilePattern(pattern) {
         throw new ConfigError(AGENT_PATHS_INPUT, `'${shown}' is not a usable path pattern`);
     }
     try {
-        const test = picomatch_default()(body, { dot: true, windows: false, nocase: false });
-        return { negated, test };
+        return { negated, test: compileGlob(body) };
     }
     catch (err) {
-        throw new ConfigError(AGENT_PATHS_INPUT, `'${shown}' is not a valid glob (${oneLine(err instanceof Error ? err.message : String(err), 120)})`);
+        if (!(err instanceof GlobError))
+            throw err;
+        throw new ConfigError(AGENT_PATHS_INPUT, `'${shown}' is refused: ${oneLine(err.message, 160)}`);
     }
 }
 /** A matcher of repository paths for the patterns: the last pattern that matches a path decides. */
@@ -52602,26 +51208,33 @@ function queuedPullResult(pull, identity) {
     const n = `#${pull.number}`;
     if (pull.headSha === null)
         return { problem: `${n}: its head commit could not be read` };
-    const rec = pull.record;
-    if (rec === null)
+    if (pull.records.length === 0)
         return { problem: `${n}: no assessment of it is recorded by this action` };
+    for (const rec of pull.records) {
+        const problem = recordProblem(rec, pull.headSha, identity);
+        if (problem !== null)
+            return { problem: `${n}: ${problem}` };
+    }
+    return { pass: { number: pull.number, headSha: pull.headSha, assessedSha: pull.records[0].assessedSha } };
+}
+function recordProblem(rec, head, identity) {
     const mismatch = identityMismatch(rec, identity);
     if (mismatch !== null)
-        return { problem: `${n}: ${mismatch}` };
+        return mismatch;
     if (rec.result !== 'pass')
-        return { problem: `${n}: its last result is ${rec.result}` };
-    if (rec.headSha !== pull.headSha) {
-        return { problem: `${n}: the recorded pass stands for ${shortSha(rec.headSha)}, not its head ${shortSha(pull.headSha)}` };
-    }
-    return { pass: { number: pull.number, headSha: pull.headSha, assessedSha: rec.assessedSha } };
+        return `its last result is ${rec.result}`;
+    if (rec.headSha !== head)
+        return `its recorded result stands for ${shortSha(rec.headSha)}, not its head ${shortSha(head)}`;
+    return null;
 }
 function fallback(ctx, why) {
     const queue = ctx.queueSha === null ? "the queue's commit" : `the queue's commit ${shortSha(ctx.queueSha)}`;
     if (ctx.target === 'preview') {
         return {
             kind: 'fail_closed',
-            reason: `${why}; and ${queue} cannot be assessed: the target is a preview, and nothing deploys ${queue}. ` +
-                'Give model_id (or an endpoint_url deployed for the queue) to merge_group runs, or let the pull request pass its own check first'
+            reason: `is empty (the target is a preview), and nothing deploys ${queue} to assess instead; ${why}. ` +
+                "Let the pull request's own check succeed at its head first, or give model_id (or an endpoint_url deployed for the queue) to merge_group runs",
+            summary: `nothing to carry over from ${ctx.pulls.length === 0 ? 'the queued pull request' : `pull request ${ctx.pulls.map((p) => `#${p.number}`).join(', ')}`}`
         };
     }
     return { kind: 'assess', reason: `${why}: assessing ${queue}` };
@@ -52683,7 +51296,8 @@ function readPipelineInputs(get) {
         agentPaths: parseAgentPaths(get('agent_paths')),
         mergeGroup: oneOf('merge_group', get('merge_group'), MERGE_GROUP_MODES, INPUT_DEFAULTS.merge_group),
         commitStatus: oneOf('commit_status', get('commit_status'), COMMIT_STATUS_MODES, INPUT_DEFAULTS.commit_status),
-        endpointPath: parseEndpointPath(get('endpoint_path'))
+        endpointPath: parseEndpointPath(get('endpoint_path')),
+        allowOutsideCodeSecrets: parseBoolean('allow_outside_code_secrets', get('allow_outside_code_secrets'), false)
     };
 }
 /**
@@ -52718,6 +51332,8 @@ function queryValues(raw) {
 
 
 
+/** The most runs a window reads: each costs two requests to the service. */
+const MAX_EVIDENCE_RUNS = 20;
 /** Category keys separated by commas and/or newlines; blanks dropped, duplicates removed, order kept. */
 function parseCategories(raw) {
     const keys = raw
@@ -52750,6 +51366,8 @@ function readPolicyInputs(get) {
         failOnIncomplete: parseBoolean('fail_on_incomplete', get('fail_on_incomplete'), true),
         failOn: oneOf('fail_on', get('fail_on'), ['any', 'new'], INPUT_DEFAULTS.fail_on),
         baselineRunId: parseRunId(get('baseline_run_id')),
+        evidenceRuns: parseWholeNumber('evidence_runs', get('evidence_runs'), INPUT_DEFAULTS.evidence_runs, 1, MAX_EVIDENCE_RUNS),
+        evidenceMaxAgeDays: parseWholeNumber('evidence_max_age_days', get('evidence_max_age_days'), INPUT_DEFAULTS.evidence_max_age_days, 1, 365),
         acceptedRisksFile: parseAcceptedFileInput(get('accepted_risks_file')),
         syncDismissals: parseBoolean('sync_dismissals', get('sync_dismissals'), false),
         sarifMinSeverity: oneOf('sarif_min_severity', get('sarif_min_severity'), SEVERITIES, INPUT_DEFAULTS.sarif_min_severity),
@@ -52796,10 +51414,13 @@ function parseSarifLocation(raw) {
  */
 
 
+
 /** The event types of Vercel's repository_dispatch that mean "a deployment is up and can be assessed". */
 const VERCEL_READY_TYPES = ['vercel.deployment.ready', 'vercel.deployment.success'];
 const VERCEL_PREFIX = 'vercel.deployment.';
 /** States of a Vercel payload (client_payload.state.type) that contradict a ready deployment. */
+/** Deployment states that may still become success (GitHub's deployment_status states). */
+const PENDING_STATES = new Set(['pending', 'queued', 'in_progress']);
 const VERCEL_NOT_READY_STATES = new Set(['pending', 'error', 'failed', 'canceled', 'skipped', 'ignored']);
 const QUEUE_PREFIX = 'refs/heads/gh-readonly-queue/';
 const QUEUE_REF = /^(?:refs\/heads\/)?gh-readonly-queue\/(.+)\/pr-(\d{1,9})-([0-9a-f]{40}|[0-9a-f]{64})$/;
@@ -52813,8 +51434,11 @@ function commitSha(v) {
 const branchName = (ref) => (ref === null ? null : ref.replace(/^refs\/heads\//, ''));
 /**
  * A deployment's URL made usable, or why not. A bare host (`app-abc.vercel.app`,
- * as Vercel's API writes deployment URLs) gets https://. Only http(s), and no
- * user or password in it (a credential goes in target_credential, masked).
+ * as Vercel's API writes deployment URLs) gets https://. Only https (the
+ * protection bypass in endpoint_path's query must not cross a network in
+ * clear), plain http for a loopback host only (a preview on the service's own
+ * machine), and no user or password in it (a credential goes in
+ * target_credential, masked).
  */
 function deploymentUrl(raw) {
     const given = event_text(raw);
@@ -52828,8 +51452,11 @@ function deploymentUrl(raw) {
     catch {
         return { error: 'the deployment URL of the event is not a URL' };
     }
+    if (url.protocol === 'http:' && !isLoopbackHost(url.hostname)) {
+        return { error: 'the deployment URL of the event is plain http: only https is assessed (plain http for a loopback host only)' };
+    }
     if (url.protocol !== 'https:' && url.protocol !== 'http:') {
-        return { error: `the deployment URL of the event has scheme '${url.protocol.slice(0, 20)}', not http(s)` };
+        return { error: `the deployment URL of the event has scheme '${url.protocol.slice(0, 20)}', not https` };
     }
     if (url.username !== '' || url.password !== '')
         return { error: 'the deployment URL of the event carries credentials' };
@@ -52854,8 +51481,10 @@ function onDefault(payload, ref) {
     const defaultBranch = event_text(rec(payload.repository).default_branch);
     return defaultBranch !== null && ref === `refs/heads/${defaultBranch}`;
 }
-function fromDeploymentStatus(eventName, payload) {
-    const status = rec(payload.deployment_status);
+function fromDeploymentStatus(eventName, payload, env) {
+    if (!isRecord(payload.deployment_status))
+        return unreadableEvent(eventName, 'it has no deployment_status object', env);
+    const status = payload.deployment_status;
     const deployment = rec(payload.deployment);
     const sha = commitSha(deployment.sha);
     const environment = event_text(status.environment) ?? event_text(deployment.environment);
@@ -52868,22 +51497,34 @@ function fromDeploymentStatus(eventName, payload) {
             eventName,
             source,
             sha,
-            reason: `${what} is ${state.slice(0, 40)}, not success: nothing to assess yet`
+            reason: `${what} is ${state.slice(0, 40)}, not success: ${PENDING_STATES.has(state) ? 'nothing to assess yet' : 'nothing to assess'}`
         };
     }
     if (sha === null)
         return { kind: 'deployment_invalid', eventName, source, sha, reason: 'the event names no commit (deployment.sha)' };
-    const url = deploymentUrl(event_text(status.environment_url) ?? status.target_url);
+    // environment_url only: target_url is the page about the deployment (often its log on GitHub or the platform), not the preview.
+    const url = deploymentUrl(status.environment_url);
     if ('error' in url) {
-        return { kind: 'deployment_invalid', eventName, source, sha, reason: `${url.error} (deployment_status.environment_url or target_url)` };
+        return { kind: 'deployment_invalid', eventName, source, sha, reason: `${url.error} (deployment_status.environment_url)` };
     }
-    return { kind: 'deployment', eventName, source, endpointUrl: url.url, sha, environment, ref: branchName(event_text(deployment.ref)) };
+    return {
+        kind: 'deployment',
+        eventName,
+        source,
+        endpointUrl: url.url,
+        sha,
+        environment,
+        project: null,
+        ref: branchName(event_text(deployment.ref))
+    };
 }
 function fromRepositoryDispatch(eventName, payload, env) {
     const type = event_text(payload.action) ?? '';
     if (!type.startsWith(VERCEL_PREFIX))
         return other(eventName, payload, env);
-    const client = rec(payload.client_payload);
+    if (!isRecord(payload.client_payload))
+        return unreadableEvent(eventName, `Vercel's ${type.slice(0, 60)} has no client_payload object`, env);
+    const client = payload.client_payload;
     const sha = commitSha(rec(client.git).sha);
     const environment = event_text(client.environment);
     const state = event_text(rec(client.state).type);
@@ -52900,7 +51541,17 @@ function fromRepositoryDispatch(eventName, payload, env) {
     const url = deploymentUrl(client.url);
     if ('error' in url)
         return { kind: 'deployment_invalid', eventName, source, sha, reason: `${url.error} (client_payload.url)` };
-    return { kind: 'deployment', eventName, source, endpointUrl: url.url, sha, environment, ref: branchName(event_text(rec(client.git).ref)) };
+    const project = typeof client.project === 'string' ? event_text(client.project) : (event_text(rec(client.project).name) ?? event_text(rec(client.project).id));
+    return {
+        kind: 'deployment',
+        eventName,
+        source,
+        endpointUrl: url.url,
+        sha,
+        environment,
+        project,
+        ref: branchName(event_text(rec(client.git).ref))
+    };
 }
 /** The pull request named by a merge queue's head ref, with the base branch it names. */
 function parseQueueRef(ref) {
@@ -52936,8 +51587,6 @@ function fromPullRequest(eventName, payload, env) {
         return other(eventName, payload, env);
     const head = rec(pr.head);
     const base = rec(pr.base);
-    const headRepo = event_text(rec(head.repo).full_name);
-    const baseRepo = event_text(rec(base.repo).full_name);
     return {
         kind: 'pull_request',
         eventName,
@@ -52945,12 +51594,23 @@ function fromPullRequest(eventName, payload, env) {
         headSha: commitSha(head.sha),
         baseSha: commitSha(base.sha),
         baseRef: branchName(event_text(base.ref)),
-        fork: headRepo !== null && baseRepo !== null && headRepo.toLowerCase() !== baseRepo.toLowerCase()
+        headRepo: event_text(rec(head.repo).full_name)
     };
 }
 function other(eventName, payload, env) {
     const ref = env.GITHUB_REF ?? '';
-    return { kind: 'other', eventName, ref, sha: commitSha(env.GITHUB_SHA), onDefaultBranch: onDefault(payload, ref) };
+    const issue = rec(payload.issue);
+    const commented = eventName === 'issue_comment' && isRecord(issue.pull_request) && typeof issue.number === 'number' ? issue.number : null;
+    const run = eventName === 'workflow_run' ? rec(payload.workflow_run) : null;
+    return {
+        kind: 'other',
+        eventName,
+        ref,
+        sha: commitSha(env.GITHUB_SHA),
+        onDefaultBranch: onDefault(payload, ref),
+        commentedPull: commented !== null && Number.isSafeInteger(commented) && commented > 0 ? commented : null,
+        ...(run === null ? {} : { runHeadRepo: event_text(rec(run.head_repository).full_name) })
+    };
 }
 function fromPush(eventName, payload, env) {
     const ref = event_text(payload.ref) ?? env.GITHUB_REF ?? '';
@@ -52959,12 +51619,18 @@ function fromPush(eventName, payload, env) {
     const sha = after !== null && /^0+$/.test(after) ? null : (after ?? commitSha(env.GITHUB_SHA));
     return { kind: 'push', eventName, ref, sha, onDefaultBranch: onDefault(payload, ref), queueRef: ref.startsWith(QUEUE_PREFIX) };
 }
-/** The event as the pipeline sees it. Never throws: an unreadable payload reads as an event without a deployment. */
+/**
+ * The event as the pipeline sees it. Never throws: a payload that is not an
+ * object (GITHUB_EVENT_PATH unset: null reads as an empty one), or a
+ * deployment event without its own object, is `unreadable`.
+ */
 function readPipelineEvent(eventName, payload, env) {
+    if (payload !== null && !isRecord(payload))
+        return unreadableEvent(eventName, 'it is not a JSON object', env);
     const body = rec(payload);
     switch (eventName) {
         case 'deployment_status':
-            return fromDeploymentStatus(eventName, body);
+            return fromDeploymentStatus(eventName, body, env);
         case 'repository_dispatch':
             return fromRepositoryDispatch(eventName, body, env);
         case 'merge_group':
@@ -52978,6 +51644,22 @@ function readPipelineEvent(eventName, payload, env) {
             return other(eventName, body, env);
     }
 }
+/**
+ * An event whose payload cannot be read. Its commit, for the status that says
+ * so: GITHUB_SHA where GitHub documents it as the event's commit (the deployed
+ * one on deployment_status, the pushed one on push); none on events where it
+ * is another (repository_dispatch: the default branch's; a pull request: the
+ * merge commit).
+ */
+function unreadableEvent(eventName, why, env) {
+    const own = !['repository_dispatch', 'merge_group', 'pull_request', 'pull_request_target'].includes(eventName);
+    return {
+        kind: 'unreadable',
+        eventName,
+        sha: own ? commitSha(env.GITHUB_SHA) : null,
+        reason: `the payload of the ${eventName.slice(0, 40) || 'unnamed'} event (GITHUB_EVENT_PATH) cannot be used: ${why}`
+    };
+}
 /** The commit a pipeline event is about: the deployed one, the PR's head, the queue's commit or the pushed one. */
 function eventCommit(e) {
     switch (e.kind) {
@@ -52986,6 +51668,7 @@ function eventCommit(e) {
         case 'deployment_invalid':
         case 'push':
         case 'other':
+        case 'unreadable':
             return e.sha;
         case 'pull_request':
         case 'merge_group':
@@ -53011,6 +51694,7 @@ function eventEndpoint(event, endpointPath) {
             return { kind: 'deployment', url: endpointAt(event.endpointUrl, endpointPath) };
         case 'deployment_skipped':
         case 'deployment_invalid':
+        case 'unreadable':
             return { kind: 'preview', reason: event.reason };
         case 'merge_group':
             return { kind: 'preview', reason: "nothing deploys the merge queue's commit" };
@@ -53241,12 +51925,7 @@ function parseTimeoutMs(raw) {
     return Math.round(minutes * 60_000);
 }
 function parseMaxRuns(raw) {
-    const text = raw === '' ? INPUT_DEFAULTS.max_runs : raw;
-    const n = Number(text);
-    if (!/^\d+$/.test(text) || n < 1 || n > 100) {
-        throw new ConfigError('max_runs', `'${clip(text)}' is not a whole number from 1 to 100`);
-    }
-    return n;
+    return parseWholeNumber('max_runs', raw, INPUT_DEFAULTS.max_runs, 1, 100);
 }
 /**
  * Read and validate every input. Throws ConfigError on the first mistake,
@@ -53288,6 +51967,7 @@ function readInputs(get, event = null) {
  * write only through it, so no stage scrubs by itself and a new output cannot
  * forget to.
  */
+
 
 
 
@@ -53344,13 +52024,28 @@ function stepSecrets(io) {
 function safeFileName(s) {
     return s.replace(/[^A-Za-z0-9_.-]/g, '_').slice(0, 80);
 }
-function scrubbedLog(log, scrub) {
+function annotationBudget() {
+    const left = { error: ANNOTATIONS_SHOWN_PER_LEVEL - 1, warning: ANNOTATIONS_SHOWN_PER_LEVEL - 1, notice: ANNOTATIONS_SHOWN_PER_LEVEL };
+    return {
+        take: (level) => {
+            if (left[level] <= 0)
+                return false;
+            left[level] -= 1;
+            return true;
+        }
+    };
+}
+const OVER_BUDGET = `(not annotated: GitHub shows ${ANNOTATIONS_SHOWN_PER_LEVEL} per step)`;
+function scrubbedLog(log, scrub, budget) {
     return {
         info: (line) => {
             log.info(scrub(line));
         },
         warning: (line) => {
-            log.warning(scrub(line));
+            if (budget.take('warning'))
+                log.warning(scrub(line));
+            else
+                log.info(`Warning ${OVER_BUDGET}: ${scrub(line)}`);
         },
         debug: (line) => {
             log.debug(scrub(line));
@@ -53366,7 +52061,8 @@ function scrubbedLog(log, scrub) {
  */
 function scrubbingIO(raw, secrets, github) {
     const scrub = makeScrubber(secrets);
-    const log = scrubbedLog(raw.log, scrub);
+    const budget = annotationBudget();
+    const log = scrubbedLog(raw.log, scrub, budget);
     return {
         env: raw.env,
         log,
@@ -53381,14 +52077,20 @@ function scrubbingIO(raw, secrets, github) {
             raw.setOutput(name, oneLine(scrub(value), OUTPUT_MAX_CHARS));
         },
         annotate: (level, message, title) => {
-            raw.annotate(level, scrub(message), scrub(title));
+            if (budget.take(level))
+                raw.annotate(level, scrub(message), scrub(title));
+            else
+                raw.log.info(`${level === 'error' ? 'Error' : level === 'warning' ? 'Warning' : 'Notice'} ${OVER_BUDGET}: ${scrub(title)}: ${scrub(message)}`);
+        },
+        resultWarning: (line) => {
+            raw.log.warning(scrub(line));
         },
         appendSummary: (markdown) => raw.appendSummary(scrub(markdown)),
         setFailed: (message) => {
             raw.setFailed(scrub(message));
         },
         writeReportFile: async (name, ext, text) => {
-            const dir = (0,external_node_path_.join)(nonEmpty(raw.env.RUNNER_TEMP) ?? (0,external_node_os_.tmpdir)(), 'asas-gate');
+            const dir = raw.reportDir ?? (0,external_node_path_.join)(nonEmpty(raw.env.RUNNER_TEMP) ?? (0,external_node_os_.tmpdir)(), 'asas-gate');
             await (0,promises_namespaceObject.mkdir)(dir, { recursive: true });
             const path = (0,external_node_path_.join)(dir, `${safeFileName(name)}.${ext}`);
             await (0,promises_namespaceObject.writeFile)(path, scrub(text), 'utf8');
@@ -53444,8 +52146,10 @@ function stepContext(deps) {
         clock: deps.clock,
         signal: deps.signal,
         random: deps.random,
-        makeApi: (inputs, deadline, opts) => deps.makeApi(inputs, deadline, { ...opts, log: io.log }),
-        baselineStore: deps.baselineStore ?? actionsCacheStore({ env: io.env, log: io.log })
+        makeApi: (inputs, deadline, opts) => deps.makeApi(inputs, deadline, { ...opts, log: io.log, secrets }),
+        baselineStore: deps.baselineStore ?? actionsCacheStore({ env: io.env, log: io.log }),
+        onProgress: deps.onProgress,
+        nameInput: deps.nameInput
     };
 }
 
@@ -53722,157 +52426,332 @@ async function readForPullRequest(deps, scope, rel, out, parse) {
     return out;
 }
 
-;// CONCATENATED MODULE: ./src/baseline/load-baseline.ts
-
+;// CONCATENATED MODULE: ./src/evidence/read-runs.ts
 
 
 /** The most runs GET /model/{model_id}/run lists in one answer (its limit is 1 to 100). */
 const OWNERSHIP_LIST_LIMIT = 100;
-/**
- * Whether `runId` is a run of `modelId`, proved by the service: GET /run names
- * the model, or (the description does not promise model_id there) the run is
- * among the model's most recent completed runs. A run it cannot place is not
- * the model's: a baseline of another model would hide this model's findings.
- */
-async function ownership(api, modelId, runId, named) {
-    if (typeof named === 'string' && named !== '')
-        return named === modelId ? 'owned' : { other: named };
-    const list = await api.listRuns(modelId, { status: 'completed', limit: OWNERSHIP_LIST_LIMIT });
-    return list.runs.some((r) => r.run_id === runId) ? 'owned' : 'unproved';
+function runReads(api, modelId) {
+    return { api, modelId, requests: 0, listed: null };
 }
 /**
- * The findings of a finished run of the service as a baseline, or why that run
- * cannot be one: it must be completed and a run of this model. A run that
- * cannot be read throws (the service failure line).
+ * Whether `runId` is a run of the model, proved by the service: GET /run
+ * names the model, or (the description does not promise model_id there) the
+ * run is among the model's most recent completed runs. A run it cannot place
+ * is not the model's: a run of another model would hide this model's findings.
  */
-async function baselineFromRun(api, modelId, runId) {
-    const run = await api.getRun(runId);
+async function ownership(reads, runId, named) {
+    if (typeof named === 'string' && named !== '')
+        return named === reads.modelId ? 'owned' : { other: named };
+    if (reads.listed === null) {
+        reads.requests++;
+        const list = await reads.api.listRuns(reads.modelId, { status: 'completed', limit: OWNERSHIP_LIST_LIMIT });
+        reads.listed = new Set(list.runs.map((r) => r.run_id));
+    }
+    return reads.listed.has(runId) ? 'owned' : 'unproved';
+}
+/**
+ * A run as evidence, or why it cannot be: it must be completed and a run of
+ * this model. A run that cannot be read throws (the service failure line).
+ */
+async function readRunEvidence(reads, runId) {
+    reads.requests++;
+    const run = await reads.api.getRun(runId);
     const id = oneLine(runId, 80);
     if (run.status !== 'completed')
         return { problem: `run ${id} is ${oneLine(run.status, 40)}, not completed` };
-    const owner = await ownership(api, modelId, runId, run.model_id);
+    const owner = await ownership(reads, runId, run.model_id);
     if (typeof owner === 'object')
         return { problem: `run ${id} is a run of another model (${oneLine(owner.other, 80)})` };
     if (owner === 'unproved')
         return {
             problem: `run ${id} is not among the ${OWNERSHIP_LIST_LIMIT} most recent completed runs of this model (GET /run names no model), so it cannot be shown to be one of its runs`
         };
-    const list = await api.listFindings(runId);
+    reads.requests++;
+    const list = await reads.api.listFindings(runId);
     return {
-        baseline: buildBaseline({
-            modelId,
+        run: {
             runId,
-            createdAt: typeof run.completed_at === 'string' ? run.completed_at : '',
-            commit: null,
+            completedAt: typeof run.completed_at === 'string' ? run.completed_at : '',
             categoriesCompleted: run.categories_completed,
-            findings: list.findings
-        })
+            findings: observedFindings(list.findings, runId)
+        }
     };
 }
+
+;// CONCATENATED MODULE: ./src/evidence/window.ts
+/** Whether an ISO time is within the age bound; a time that cannot be read is not. */
+function withinAge(iso, b) {
+    const t = Date.parse(iso);
+    return Number.isFinite(t) && t >= b.now - b.maxAgeDays * 86_400_000;
+}
+/**
+ * The records of the same agent, newest first: every record up to the first
+ * whose commit the agent changed since (`changedSince` says, per commit, true
+ * when files under agent_paths changed between it and the commit judged, or
+ * it cannot be told). A commit missing from the map counts as changed; a
+ * record without a commit, too.
+ */
+function sameAgentRecords(records, changedSince) {
+    const kept = [];
+    for (const r of records) {
+        if (r.commit === null || changedSince.get(r.commit) !== false)
+            break;
+        kept.push(r);
+    }
+    return kept;
+}
+/** The distinct commits of the records, newest first: what must be compared to tell whether the agent changed. */
+function commitsToCompare(records, limit) {
+    const commits = [];
+    for (const r of records.slice(0, limit)) {
+        if (r.commit === null)
+            break;
+        if (!commits.includes(r.commit))
+            commits.push(r.commit);
+    }
+    return commits;
+}
+/** The records to read: the newest `limit` created within the age bound. */
+function recordsToRead(records, limit, b) {
+    return records.filter((r) => withinAge(r.createdAt, b)).slice(0, Math.max(0, limit));
+}
+
+;// CONCATENATED MODULE: ./src/baseline/baseline.ts
+/**
+ * The baseline of a model: what a gate run on the default branch found, kept
+ * small (run id, when, the commit, and per finding its fingerprint and what a
+ * person needs to recognise it). Parsed with zod wherever it is read back.
+ */
+
+
+
+
+const BASELINE_SCHEMA_VERSION = 1;
+const BaselineFinding = looseObject({
+    fingerprint: schemas_string().regex(/^[0-9a-f]{32}$/),
+    category: schemas_string(),
+    severity: Severity,
+    lens: schemas_string(),
+    /** Service text, for display only (clipped). */
+    description: schemas_string()
+});
+const Baseline = looseObject({
+    schema_version: literal(BASELINE_SCHEMA_VERSION),
+    model_id: schemas_string(),
+    run_id: schemas_string(),
+    created_at: schemas_string(),
+    /** The commit the default-branch run assessed (GITHUB_SHA); null when unknown (e.g. baseline_run_id). */
+    commit: schemas_string().nullable(),
+    /** Categories the run completed: what the baseline can speak for. */
+    categories_completed: array(schemas_string()),
+    findings: array(BaselineFinding)
+});
+/** A finding as the baseline keeps it. Only findings that still count (not closed) belong in a baseline. */
+function baselineFinding(f, runId) {
+    return {
+        fingerprint: fingerprint(f, runId),
+        category: f.category,
+        severity: f.severity,
+        lens: f.lens,
+        description: f.description.length > 300 ? `${f.description.slice(0, 299)}…` : f.description
+    };
+}
+const CLOSED = new Set(['fixed', 'dismissed', 'FIXED_VERIFIED']);
+/** The baseline of one run: every finding that is not closed, one entry per fingerprint. */
+function buildBaseline(args) {
+    const seen = new Set();
+    const findings = [];
+    for (const f of args.findings) {
+        if (CLOSED.has(f.status))
+            continue;
+        const b = baselineFinding(f, args.runId);
+        if (seen.has(b.fingerprint))
+            continue;
+        seen.add(b.fingerprint);
+        findings.push(b);
+    }
+    return {
+        schema_version: BASELINE_SCHEMA_VERSION,
+        model_id: args.modelId,
+        run_id: args.runId,
+        created_at: args.createdAt,
+        commit: args.commit,
+        categories_completed: [...new Set(args.categoriesCompleted)],
+        findings
+    };
+}
+/** Parse a stored baseline; null (with why) when it is not one this version reads. */
+function parseBaseline(text) {
+    // A pull request can save a cache entry of its own: the text is hostile, its nesting bounded.
+    const parsed = parseJsonFile(text);
+    if (!parsed.ok)
+        return { error: parsed.tooDeep ? `the stored baseline ${parsed.why}` : 'the stored baseline is not JSON' };
+    const r = Baseline.safeParse(parsed.value);
+    if (!r.success)
+        return {
+            error: `the stored baseline does not follow schema version ${BASELINE_SCHEMA_VERSION}: ${r.error.issues[0]?.message ?? 'invalid'}`
+        };
+    return { baseline: r.data };
+}
+
+;// CONCATENATED MODULE: ./src/baseline/load-baseline.ts
+
+
+
+
+
+
+
+
+const NO_WINDOWS = { agent: null, base: null };
 async function loadBaseline(deps, args) {
+    const started = deps.now();
+    const cost = { serviceRequests: 0, githubRequests: 0, runsRead: 0, ms: 0 };
+    const done = (l) => ({ ...l, cost: { ...cost, ms: deps.now() - started } });
     if (args.baselineRunId !== '') {
-        const read = await baselineFromRun(deps.api(), args.modelId, args.baselineRunId);
+        const reads = runReads(deps.api(), args.modelId);
+        const read = await readRunEvidence(reads, args.baselineRunId);
+        cost.serviceRequests = reads.requests;
         if ('problem' in read)
             throw new ConfigError('baseline_run_id', `${read.problem}: name a completed run of this model`);
-        return { baseline: read.baseline, source: `run ${args.baselineRunId} (baseline_run_id)`, why: null };
+        cost.runsRead = 1;
+        const pool = poolEvidence([read.run]);
+        return done({
+            baseline: baselineOfPool(pool, args.modelId, null),
+            source: `run ${args.baselineRunId} (baseline_run_id)`,
+            why: null,
+            windows: { agent: null, base: pool },
+            notes: []
+        });
     }
     try {
-        const got = await deps.store.load(args.modelId);
-        if (got.baseline === null)
-            return { baseline: null, source: null, why: got.why };
-        // The cache is only trusted to name the run: a pull request can save a cache entry of its own
-        // (restored before the base branch's), so the findings are read again from the service, where
-        // only a real, completed run of this model can supply them.
-        const cached = got.baseline;
-        const read = await baselineFromRun(deps.api(), args.modelId, cached.run_id);
-        if ('problem' in read)
-            return { baseline: null, source: null, why: `the cached baseline names ${read.problem}: not trusted` };
-        return { baseline: { ...read.baseline, commit: cached.commit }, source: `${got.where}, its run re-read from the service`, why: null };
+        const main = await loadWindow(deps, args, cost);
+        const own = await loadOwnWindow(deps, args, cost, main.notes);
+        return done(own === null ? main : { ...main, windows: { ...main.windows, agent: { pool: own, scope: 'agent' } } });
     }
     catch (err) {
         deps.log.warning(`The baseline could not be read: ${describeFailure(err)}`);
-        return { baseline: null, source: null, why: `the baseline could not be read: ${describeFailure(err)}` };
+        return done({
+            baseline: null,
+            source: null,
+            why: `the baseline could not be read: ${describeFailure(err)}`,
+            windows: NO_WINDOWS,
+            notes: []
+        });
     }
 }
-
-;// CONCATENATED MODULE: ./src/target/naming.ts
-/**
- * Names of targets in the inventory. Pure.
- * - The default name of the event's agent: `<repo>-pr-<number>` on a pull
- *   request, `<repo>-<ref>` otherwise.
- * - The name of a preview that moved to another host: the first name with
- *   `(moved to <host>)`, so the inventory says why there are two, and the same
- *   new host finds the same model on the next push.
- * - Whether a name belongs to a pull request (its own preview).
- */
-
-
-
-function fit(name) {
-    return name.length > LIMITS.targetNameMax ? name.slice(0, LIMITS.targetNameMax) : name;
-}
-/** `<repo>-pr-<n>` on a pull request, `<repo>-<ref>` otherwise (`agent` when the repository is unknown). */
-function defaultTargetName(ctx) {
-    const repo = nonEmpty(ctx.repository.split('/').pop()) ?? 'agent';
-    if (ctx.prNumber !== null)
-        return fit(`${repo}-pr-${ctx.prNumber}`);
-    const ref = ctx.ref.replace(/[^A-Za-z0-9._-]+/g, '-').replace(/^-+|-+$/g, '');
-    return fit(ref === '' ? repo : `${repo}-${ref}`);
-}
-/**
- * The name a target is registered and found under: the configured name and a
- * digest of what the service cannot show back (the host it shows, and a
- * changed host is a moved target). GET /model lists a target's host, never its path, query, reply field or transport, so two configurations
- * at one host (a path per preview, an endpoint_path changed) would otherwise
- * share a target, and the step would assess the first one registered. The
- * digest leaves out every secret value (the credential, query values):
- * the name is visible in the inventory.
- */
-function configuredTargetName(name, config) {
-    const url = new URL(config.endpointUrl);
-    const parts = [
-        url.protocol,
-        url.pathname,
-        [...url.searchParams.keys()].sort(),
-        config.responseField,
-        config.transport,
-        config.authType,
-        config.requestTimeout,
-        config.oauth
-    ];
-    const digest = (0,external_node_crypto_.createHash)('sha256').update(JSON.stringify(parts)).digest('hex').slice(0, 8);
-    const suffix = ` cfg-${digest}`;
-    return `${name.slice(0, LIMITS.targetNameMax - suffix.length)}${suffix}`;
-}
-/** The name a target registered afresh after `name`'s model moved to `host` gets. */
-function movedTargetName(name, host) {
-    const suffix = ` (moved to ${host.slice(0, 100)})`;
-    return `${name.slice(0, LIMITS.targetNameMax - suffix.length)}${suffix}`;
+/** The default branch's records, the same agent's, read again from the service and pooled. */
+async function loadWindow(deps, args, cost) {
+    const none = (why, notes = []) => ({ baseline: null, source: null, why, windows: NO_WINDOWS, notes });
+    if (deps.github === null || args.repo === null || args.defaultBranch === null)
+        return none(deps.github === null
+            ? "github_token is empty, so the default branch's records (the Actions caches API) cannot be listed"
+            : 'the repository or its default branch is unknown to this event, so no record can be tied to the default branch');
+    const ref = branchRef(args.defaultBranch);
+    cost.githubRequests++;
+    const listed = await deps.github.listCaches(args.repo, { keyPrefix: evidenceKeyPrefix(args.agentKey), ref });
+    const { records, refused } = defaultBranchRecords(listed, args.agentKey, args.defaultBranch);
+    const notes = refused > 0 ? [`${plural(refused, 'record')} not saved on ${ref} not trusted.`] : [];
+    // On the default branch this run is the newest of its window: K - 1 earlier runs (at least one for fail_on new).
+    const limit = args.onDefaultBranch ? Math.max(args.bounds.runs - 1, 1) : args.bounds.runs;
+    const candidates = await sameAgent(deps, args, recordsToRead(records, limit, args.bounds), limit, cost, notes);
+    if (candidates.length === 0)
+        return none(records.length === 0
+            ? 'no run recorded by the default branch yet (no cache entry listed on it)'
+            : 'no recorded run of the default branch is within the window', notes);
+    const runs = await readRuns(deps, args, candidates, cost, notes);
+    if (runs.length === 0)
+        return none(`none of the ${plural(candidates.length, 'recorded run')} of the default branch could be trusted`, notes);
+    const base = poolEvidence(runs);
+    const agentRuns = args.onDefaultBranch ? runs.slice(0, args.bounds.runs - 1) : [];
+    return {
+        baseline: baselineOfPool(base, args.modelId, candidates[0]?.commit ?? null),
+        source: `${plural(runs.length, 'run')} of ${args.defaultBranch} (Actions cache records listed on ${ref}), re-read from the service`,
+        why: null,
+        windows: { agent: agentRuns.length > 0 ? { pool: poolEvidence(agentRuns), scope: 'main' } : null, base },
+        notes
+    };
 }
 /**
- * True when `name` is a pull request's own: it holds `pr-<number>` as a
- * token (the default name, its moved variant, or a target_name that says so).
+ * A pull request's own window: the runs recorded under its own ref, of the
+ * same agent (with agent_paths: no change since; without: the same head
+ * commit), the newest K - 1. A pull request can write these records, so they
+ * only ever add evidence (each run read again from the service all the same).
  */
-function isPullRequestName(name, prNumber) {
-    return new RegExp(`(^|[^A-Za-z0-9])pr-${prNumber}($|[^0-9])`, 'i').test(name);
+async function loadOwnWindow(deps, args, cost, notes) {
+    const own = args.own;
+    if (!own || deps.github === null || args.repo === null || args.bounds.runs <= 1 || own.head === null)
+        return null;
+    cost.githubRequests++;
+    const listed = await deps.github.listCaches(args.repo, { keyPrefix: evidenceKeyPrefix(args.agentKey), ref: own.ref });
+    const records = recordsOnRef(listed, args.agentKey, own.ref);
+    const limit = args.bounds.runs - 1;
+    const recent = recordsToRead(records, limit, args.bounds);
+    const same = args.agentPaths.length > 0
+        ? await sameAgent(deps, { ...args, judgedCommit: own.head }, recent, limit, cost, notes)
+        : recent.filter((r) => r.commit === own.head);
+    if (same.length === 0)
+        return null;
+    const runs = await readRuns(deps, args, same, cost, notes);
+    return runs.length > 0 ? poolEvidence(runs) : null;
 }
-/** The host part of an endpoint URL, lower case, as `endpoint_host` compares. */
-function hostOf(endpointUrl) {
-    return new URL(endpointUrl).host.toLowerCase();
+/** The records of the same agent: with agent_paths, up to the first commit the agent changed since; without, every one. */
+async function sameAgent(deps, args, records, limit, cost, notes) {
+    const judged = args.judgedCommit ?? records[0]?.commit ?? null;
+    if (args.agentPaths.length === 0 || deps.github === null || args.repo === null || judged === null)
+        return records;
+    const changed = new Map();
+    for (const commit of commitsToCompare(records, limit)) {
+        if (commit === judged) {
+            changed.set(commit, false);
+            continue;
+        }
+        cost.githubRequests++;
+        const files = await deps.github.changedFiles(args.repo, commit, judged);
+        const agentChanged = files.kind === 'everything' || agentFilesAmong(args.agentPaths, files.files).length > 0;
+        changed.set(commit, agentChanged);
+        if (agentChanged)
+            break;
+    }
+    const kept = sameAgentRecords(records, changed);
+    if (kept.length < records.length)
+        notes.push(`${plural(records.length - kept.length, 'recorded run')} of an earlier agent left out (agent_paths changed since).`);
+    return kept;
 }
-/** True when the service's `endpoint_host` names the host of `endpointUrl` (with or without its port). */
-function sameHost(endpointHost, endpointUrl) {
-    const url = new URL(endpointUrl);
-    const strip = (h) => h.toLowerCase().replace(/^\[|\]$/g, '');
-    const given = strip(endpointHost);
-    return (given === strip(url.host) ||
-        (url.port === '' && given === strip(url.hostname)) ||
-        given === strip(`${url.hostname}:${defaultPort(url)}`));
+async function readRuns(deps, args, records, cost, notes) {
+    const reads = runReads(deps.api(), args.modelId);
+    const runs = [];
+    try {
+        for (const r of records) {
+            const read = await readRunEvidence(reads, r.runId);
+            if ('problem' in read)
+                notes.push(`Recorded ${read.problem}: not trusted.`);
+            else if (read.run.completedAt !== '' && !withinAge(read.run.completedAt, args.bounds))
+                notes.push(`Recorded run ${r.runId} completed more than ${args.bounds.maxAgeDays} days ago: left out.`);
+            else
+                runs.push(read.run);
+        }
+    }
+    finally {
+        cost.serviceRequests += reads.requests;
+        cost.runsRead = runs.length;
+    }
+    return runs;
 }
-function defaultPort(url) {
-    if (url.port !== '')
-        return url.port;
-    return url.protocol === 'https:' || url.protocol === 'wss:' ? '443' : '80';
+/** The open findings of a window as a baseline (fingerprints as pooled; categories of its newest run). */
+function baselineOfPool(pool, modelId, commit) {
+    return {
+        schema_version: BASELINE_SCHEMA_VERSION,
+        model_id: modelId,
+        run_id: pool.runIds[0] ?? '',
+        created_at: '',
+        commit,
+        categories_completed: pool.categoriesCompleted,
+        findings: [...pool.findings.values()]
+            .filter((p) => !p.closed)
+            .map((p) => ({ fingerprint: p.fingerprint, category: p.category, severity: p.severity, lens: p.lens, description: p.description }))
+    };
 }
 
 ;// CONCATENATED MODULE: ./src/github/write-rule.ts
@@ -53883,7 +52762,8 @@ function defaultPort(url) {
  *
  *   Shared targets, dismissals and the baseline are written only from the
  *   default branch on push, schedule or workflow_dispatch; a pull request
- *   writes only the profile of its own preview.
+ *   writes only the profile of its own preview, and the records of its own
+ *   runs under its own ref (they only add evidence to its own window).
  *
  * Only those events on the default branch run the default branch's own code.
  * Every other event may run a pull request's: pull_request runs it, and
@@ -53916,6 +52796,10 @@ function writeStanding(eventName, payload, env) {
         return { kind: 'default-branch', branch: defaultBranch };
     return { kind: 'other', eventName, ref };
 }
+/** The ref a pull_request run is on (GITHUB_REF), which only that pull request's runs save cache entries under. */
+function pullRequestRef(number) {
+    return `refs/pull/${number}/merge`;
+}
 /** The run, as a message names it. */
 function describeRun(standing) {
     switch (standing.kind) {
@@ -53943,6 +52827,10 @@ function writeRefusal(standing, write) {
     switch (write.kind) {
         case 'baseline':
             return `${run} may run a pull request's code, and the baseline is recorded only from the default branch on push, schedule or workflow_dispatch`;
+        case 'own-record':
+            return standing.kind === 'pull_request' && standing.number !== null && write.ref === pullRequestRef(standing.number)
+                ? null
+                : `${run} may run a pull request's code on a ref that is not its own (${oneLine(write.ref, 100) || 'none'}), and runs are recorded only from the default branch or a pull request's own ref`;
         case 'dismissals':
             return `${run} may run a pull request's code, and acceptances are written to the service only from the default branch on push, schedule or workflow_dispatch`;
         case 'profile': {
@@ -53974,12 +52862,16 @@ function profileWriteRefusal(standing, target, allowShared) {
  * - default-branch: a push, schedule or manual run on the default branch: the
  *   only standing the write rule lets record the baseline;
  * - other: any other event or ref: records nothing.
- * Every kind but pull_request reads the accepted risks at `sha`: GITHUB_SHA,
- * except where that commit holds a pull request's own changes. A merge
- * group's commit is the queued pull requests merged onto the base, so its
- * queue's base_sha is read; a deployment_status event's GITHUB_SHA is the
- * deployed commit (often a pull request's head), so the default branch is
- * read there (a full ref name is a ref the contents API takes).
+ * Every kind but pull_request reads the accepted risks at `sha`, the one rule
+ * of where they are read: GITHUB_SHA, except where that commit holds a pull
+ * request's own changes. A merge group's commit is the queued pull requests
+ * merged onto the base, so its queue's base_sha is read. A deployment event's
+ * commit (deployment_status's GITHUB_SHA, a Vercel dispatch's git.sha) is
+ * often a pull request's head, and the pull request may aim at any branch,
+ * whose file nobody reviewed for main: the default branch is read there,
+ * never the pull request's base branch (a full ref name, which the contents
+ * API takes and the report names "the branch <name>"); no default branch
+ * named: nothing is accepted.
  */
 
 
@@ -53987,13 +52879,15 @@ const scope_rec = (v) => (isRecord(v) ? v : {});
 const scope_text = (v) => (typeof v === 'string' && v !== '' ? v : null);
 function baselineScope(eventName, payload, env) {
     const standing = writeStanding(eventName, payload, env);
+    const defaultBranch = scope_text(scope_rec(scope_rec(payload).repository).default_branch);
     if (standing.kind !== 'pull_request')
-        return { ...standing, sha: trustedCommit(eventName, payload, env) };
+        return { ...standing, defaultBranch, sha: trustedCommit(eventName, payload, env) };
     const sha = scope_text(env.GITHUB_SHA);
     const pr = scope_rec(scope_rec(payload).pull_request);
     const base = scope_rec(pr.base);
     return {
         ...standing,
+        defaultBranch,
         baseRef: scope_text(base.ref) ?? env.GITHUB_BASE_REF ?? '',
         baseSha: scope_text(base.sha),
         headSha: scope_text(scope_rec(pr.head).sha),
@@ -54005,11 +52899,38 @@ function trustedCommit(eventName, payload, env) {
     const p = scope_rec(payload);
     if (eventName === 'merge_group')
         return scope_text(scope_rec(p.merge_group).base_sha);
-    if (eventName === 'deployment_status') {
+    if (eventName === 'deployment_status' || eventName === 'repository_dispatch') {
         const branch = scope_text(scope_rec(p.repository).default_branch);
         return branch === null ? null : `refs/heads/${branch}`;
     }
     return scope_text(env.GITHUB_SHA);
+}
+
+;// CONCATENATED MODULE: ./src/action/stages/github-reads.ts
+/**
+ * The GitHub client of the step's reads around the run: the pull request of a
+ * deployed commit, the queued pull requests, the records of earlier
+ * assessments, comparisons. Reads only: every write goes through the
+ * scrubbing edge (scrubbed-io.ts).
+ */
+
+
+
+/** Budget of the reads of one stage: they must not hold the check for long. */
+const GITHUB_READS_BUDGET_MS = 60_000;
+/** The client, or null when github_token is empty (nothing can be read then). */
+async function githubReads(ctx, token) {
+    if (token === '')
+        return null;
+    return createGitHubClient({
+        token,
+        apiUrl: nonEmpty(ctx.io.env.GITHUB_API_URL) ?? 'https://api.github.com',
+        clock: ctx.clock,
+        deadline: Deadline.after(ctx.clock, GITHUB_READS_BUDGET_MS),
+        signal: ctx.signal,
+        log: ctx.io.log,
+        random: ctx.random
+    });
 }
 
 ;// CONCATENATED MODULE: ./src/action/stages/load-policy.ts
@@ -54029,27 +52950,64 @@ function trustedCommit(eventName, payload, env) {
 
 
 
+
+
 /** Budget of the service and GitHub calls around the run (baseline, accepted risks, dismissals). */
 const SIDE_CALL_BUDGET_MS = 60_000;
-/**
- * `acceptedAt`: where the accepted risks are read instead of the event's own
- * commit, on events whose commit may hold a pull request's copy (a deployment,
- * a merge queue: see PlannedEvent).
- */
-async function loadPolicy(ctx, inputs, acceptedAt = null) {
+/** The policy of this run; where the accepted risks are read is baselineScope's one rule; the evidence is keyed on `agent`. */
+async function loadPolicy(ctx, inputs, agent) {
     const { io } = ctx;
-    const eventScope = baselineScope(io.env.GITHUB_EVENT_NAME ?? '', await readEventPayload(io.env.GITHUB_EVENT_PATH), io.env);
-    const scope = acceptedAt !== null && eventScope.kind === 'other' ? { ...eventScope, sha: acceptedAt } : eventScope;
+    const scope = baselineScope(io.env.GITHUB_EVENT_NAME ?? '', await readEventPayload(io.env.GITHUB_EVENT_PATH), io.env);
     const today = isoDay(ctx.clock.now());
     const accepted = inputs.acceptedRisksFile === '' ? null : await readAccepted(ctx, inputs, scope, today);
+    const agentKey = agent.key;
     // A preview this event has no deployment of has no model: nothing to read a baseline of.
     const baseline = inputs.modelId === ''
-        ? { baseline: null, source: null, why: 'this event has no target to read a baseline of' }
-        : await loadBaseline({ api: () => ctx.makeApi(inputs, Deadline.after(ctx.clock, SIDE_CALL_BUDGET_MS)), store: ctx.baselineStore, log: io.log }, { modelId: inputs.modelId, baselineRunId: inputs.baselineRunId });
+        ? { ...noEvidence(), why: 'this event has no target to read a baseline of' }
+        : await loadEvidence(ctx, inputs, scope, agentKey);
     io.log.info(baseline.baseline
-        ? `Baseline: run ${baseline.baseline.run_id} (${baseline.baseline.findings.length} findings) from ${baseline.source}.`
+        ? `Baseline: ${baseline.source}: ${plural(baseline.baseline.findings.length, 'open finding')}; the window cost ${plural(baseline.cost.serviceRequests, 'service request')} and ${plural(baseline.cost.githubRequests, 'GitHub request')} in ${baseline.cost.ms} ms.`
         : `No baseline: ${baseline.why}; gating as with fail_on any.`);
-    return { scope, today, accepted, baseline };
+    for (const note of baseline.notes)
+        io.log.info(note);
+    return { scope, today, accepted, baseline, agentKey };
+}
+function noEvidence() {
+    return {
+        baseline: null,
+        source: null,
+        why: '',
+        windows: { agent: null, base: null },
+        cost: { serviceRequests: 0, githubRequests: 0, runsRead: 0, ms: 0 },
+        notes: []
+    };
+}
+/** The default branch's window (or baseline_run_id), read through the service and GitHub's caches API. */
+async function loadEvidence(ctx, inputs, scope, agentKey) {
+    const github = inputs.baselineRunId === '' ? await githubReads(ctx, inputs.githubToken) : null;
+    return loadBaseline({
+        api: () => ctx.makeApi(inputs, Deadline.after(ctx.clock, SIDE_CALL_BUDGET_MS)),
+        github,
+        log: ctx.io.log,
+        now: () => ctx.clock.now()
+    }, {
+        modelId: inputs.modelId,
+        agentKey,
+        baselineRunId: inputs.baselineRunId,
+        repo: splitRepository(ctx.io.env.GITHUB_REPOSITORY) ?? null,
+        defaultBranch: scope.defaultBranch ?? null,
+        onDefaultBranch: scope.kind === 'default-branch',
+        judgedCommit: scope.kind === 'pull_request' ? scope.baseSha : scope.kind === 'default-branch' ? scope.sha : null,
+        agentPaths: inputs.agentPaths,
+        bounds: { runs: inputs.evidenceRuns, maxAgeDays: inputs.evidenceMaxAgeDays, now: ctx.clock.now() },
+        own: ownWindow(scope, ctx.io.env.GITHUB_REF ?? '')
+    });
+}
+/** A pull_request run's own ref and head, where its own runs are recorded; null for any other run (pull_request_target runs on the base's ref). */
+function ownWindow(scope, ref) {
+    if (scope.kind !== 'pull_request' || scope.number === null || writeRefusal(scope, { kind: 'own-record', ref }) !== null)
+        return null;
+    return { ref, head: scope.headSha };
 }
 async function readAccepted(ctx, inputs, scope, today) {
     const { io } = ctx;
@@ -54078,6 +53036,146 @@ function load_policy_contentsApi(ctx, inputs) {
     });
 }
 
+;// CONCATENATED MODULE: ./src/pipeline/code-origin.ts
+/**
+ * Whether the code a target is built from comes from outside this repository:
+ * the one answer every feature asks (outsideCode). Code is inside only when a
+ * branch of this repository holds it: a push's or a merge queue's commit, a
+ * pull request whose head branch is here, a deployed commit that the
+ * deployment's branch (or the head branch of its pull request here) holds.
+ * A fork's head, a commit on no branch here, and anything that cannot be told
+ * are outside. Pure: the evidence is gathered at the edge
+ * (src/action/stages/outside-code.ts).
+ */
+
+const sameRepo = (a, b) => a.toLowerCase() === b.toLowerCase();
+/** Why the code is from outside this repository; null when a branch of this repository holds it. */
+function outsideCode(e) {
+    switch (e.kind) {
+        case 'this_repository':
+            return null;
+        case 'head':
+            if (e.headRepo !== null && sameRepo(e.headRepo, e.repository))
+                return null;
+            return `the head of ${e.of} is in ${e.headRepo === null ? 'a fork that no longer exists' : `the fork ${e.headRepo}`}, not in ${e.repository}`;
+        case 'commit': {
+            if (e.heldBy !== null)
+                return null;
+            const what = `the deployed commit ${shortSha(e.sha)}`;
+            const asked = e.asked.length === 0 ? 'the event names no branch' : `not on ${e.asked.map((b) => `'${b.slice(0, 60)}'`).join(' or ')}`;
+            if (e.forkPull !== null) {
+                const fork = e.forkPull.headRepo === null ? 'a fork that no longer exists' : `the fork ${e.forkPull.headRepo}`;
+                return `${what} is the head of pull request #${e.forkPull.number} from ${fork}, and on no branch of this repository (${asked})`;
+            }
+            return `${what} is on no branch of this repository (${asked})`;
+        }
+        case 'unknown':
+            return `it cannot be told whether the code is this repository's (${e.why})`;
+    }
+}
+
+;// CONCATENATED MODULE: ./src/action/stages/outside-code.ts
+
+
+
+
+
+/** Branches asked at most whether they hold a deployed commit. */
+const MAX_BRANCHES_ASKED = 3;
+/** The inputs whose secrets the target would carry to its host: empty when it carries none. */
+function targetSecretInputs(inputs, env) {
+    if (inputs.target.kind !== 'endpoint')
+        return [];
+    const { endpoint } = inputs.target;
+    const out = [];
+    if (endpoint.credential !== null)
+        out.push('target_credential');
+    if (queryValues(endpoint.endpointUrl).length > 0) {
+        out.push(queryValues(envInputReader(env)('endpoint_url')).length > 0 ? 'endpoint_url' : 'endpoint_path');
+    }
+    return out;
+}
+/** Refuses (ConfigError) to send the target's secrets to code from outside this repository. */
+async function guardSecrets(ctx, inputs, event) {
+    const secrets = targetSecretInputs(inputs, ctx.io.env);
+    if (secrets.length === 0)
+        return;
+    if (inputs.allowOutsideCodeSecrets) {
+        ctx.io.log.info(`allow_outside_code_secrets is true: ${secrets.join(' and ')} go to the target whoever wrote its code.`);
+        return;
+    }
+    const reason = outsideCode(await codeEvidence(ctx, inputs, event));
+    if (reason === null)
+        return;
+    const what = secrets.map((s) => (s === 'target_credential' ? 'target_credential' : `the query values of ${s}`)).join(' and ');
+    throw new ConfigError(secrets[0], `${what} would go to code from outside this repository: ${reason}. Nothing is registered or assessed. Assess it without them, or set allow_outside_code_secrets: true to accept that the code's author receives them`);
+}
+/** What tells where the event's code comes from. */
+async function codeEvidence(ctx, inputs, event) {
+    const repository = ctx.io.env.GITHUB_REPOSITORY ?? '';
+    const repo = splitRepository(repository);
+    switch (event.kind) {
+        case 'pull_request':
+            return { kind: 'head', of: `pull request #${event.number}`, headRepo: event.headRepo, repository };
+        case 'deployment':
+            if (repo === undefined)
+                return { kind: 'unknown', why: 'GITHUB_REPOSITORY is not set' };
+            return withGitHub(ctx, inputs, (gh) => deployedCommit(gh, repo, event.sha, event.ref));
+        case 'other':
+            if (event.runHeadRepo !== undefined)
+                return { kind: 'head', of: 'the triggering workflow run', headRepo: event.runHeadRepo, repository };
+            return commentEvidence(ctx, inputs, event.commentedPull, repository);
+        default:
+            return { kind: 'this_repository' };
+    }
+}
+async function withGitHub(ctx, inputs, read) {
+    const gh = await githubReads(ctx, inputs.githubToken);
+    if (gh === null)
+        return { kind: 'unknown', why: 'github_token is empty, so GitHub cannot be asked' };
+    try {
+        return await read(gh);
+    }
+    catch (err) {
+        if (err instanceof AbortedError)
+            throw err;
+        return { kind: 'unknown', why: `GitHub could not be asked: ${describeFailure(err)}` };
+    }
+}
+/** issue_comment: on a pull request, its head; elsewhere the default branch's code. */
+function commentEvidence(ctx, inputs, number, repository) {
+    if (number === null)
+        return { kind: 'this_repository' };
+    const repo = splitRepository(repository);
+    if (repo === undefined)
+        return { kind: 'unknown', why: 'GITHUB_REPOSITORY is not set' };
+    return withGitHub(ctx, inputs, (gh) => commentedPull(gh, repo, number, repository));
+}
+/** A deployed commit: held by the deployment's branch, or the head branch here of a pull request whose head it is. */
+async function deployedCommit(gh, repo, sha, ref) {
+    const here = `${repo.owner}/${repo.repo}`.toLowerCase();
+    const pulls = (await gh.pullsOfCommit(repo, sha)).filter((p) => p.headSha === sha);
+    const fork = pulls.find((p) => p.headRepo?.toLowerCase() !== here);
+    const heads = pulls.filter((p) => p.headRepo?.toLowerCase() === here).map((p) => p.headRef);
+    const candidates = [ref, ...heads].filter((b) => b !== null && b !== '' && !/^[0-9a-f]{40}$/i.test(b));
+    const asked = [...new Set(candidates)].slice(0, MAX_BRANCHES_ASKED);
+    let heldBy = null;
+    for (const branch of asked) {
+        if (await gh.branchHolds(repo, branch, sha)) {
+            heldBy = branch;
+            break;
+        }
+    }
+    return { kind: 'commit', sha, asked, heldBy, forkPull: fork ? { number: fork.number, headRepo: fork.headRepo } : null };
+}
+/** issue_comment on a pull request: its head branch's repository. */
+async function commentedPull(gh, repo, number, repository) {
+    const pull = await gh.getPull(repo, number);
+    if (pull === null)
+        return { kind: 'unknown', why: `pull request #${number} was not found` };
+    return { kind: 'head', of: `pull request #${number}`, headRepo: pull.headRepo, repository };
+}
+
 ;// CONCATENATED MODULE: ./src/pipeline/carry-over.ts
 
 
@@ -54088,6 +53186,8 @@ function planCarryOver(ctx) {
         return { kind: 'assess', reason: 'agent_paths is empty: every run assesses' };
     if (ctx.onDefaultBranch)
         return { kind: 'assess', reason: 'on the default branch every run assesses' };
+    if (ctx.identity.partial)
+        return { kind: 'assess', reason: "the target's configuration is not known on this event" };
     const rec = ctx.record;
     if (rec === null)
         return { kind: 'assess', reason: 'no earlier assessment of this pull request is recorded by this action' };
@@ -54135,7 +53235,8 @@ function carried(record, result, head, changedFiles) {
         record: { ...record, headSha: head },
         assessedSha: record.assessedSha,
         changedFiles,
-        reason: `carried over: ${result} as assessed at ${at} (${since})`
+        reason: `carried over: ${result} as assessed at ${at} (${since})`,
+        since
     };
 }
 
@@ -54240,7 +53341,7 @@ function fieldOf(loc) {
     return loc.reduce((acc, k) => (typeof k === 'number' ? `${acc}[${k}]` : acc === '' ? String(k) : `${acc}.${String(k)}`), '');
 }
 function parseText(yaml, path, raw) {
-    const parsed = /\.json$/i.test(path) ? parseJsonFile(raw) : parseYamlFile(yaml, raw);
+    const parsed = /\.json$/i.test(path) ? parse_file_parseJsonFile(raw) : parseYamlFile(yaml, raw);
     if (!parsed.ok)
         throw problem(path, '', parsed.why);
     return parsed.value;
@@ -54718,12 +53819,15 @@ function registrationBody(endpoint, name) {
         ...(endpoint.oauth !== null ? { oauth: endpoint.oauth } : {})
     };
 }
-async function resolveTarget(deps, target, defaultName) {
+/**
+ * `name`: the target's registered name, as the agent's identity gives it
+ * (AgentIdentity.targetName: the configured name and its configuration digest).
+ */
+async function resolveTarget(deps, target, name) {
     if (target.kind === 'model')
         return { modelId: target.modelId, name: null, outcome: 'given', endpointHost: null, movedFrom: null };
     const { api, log, signal } = deps;
     const endpoint = target.endpoint;
-    const name = configuredTargetName(endpoint.name ?? defaultName, endpoint);
     const host = hostOf(endpoint.endpointUrl);
     const listed = await api.listModels({ signal });
     const choice = chooseTarget(listed.models, name, endpoint.endpointUrl);
@@ -54801,8 +53905,6 @@ async function recoverLostRegistration(deps, name, endpointUrl, before, lost) {
 
 
 
-
-
 /** Per-request timeout of the setup calls: the probe may take request_timeout (default 30 s) and then some. */
 function setupRequestTimeoutMs(inputs) {
     const probeS = inputs.target.kind === 'endpoint' ? (inputs.target.endpoint.requestTimeout ?? 30) : 0;
@@ -54825,7 +53927,8 @@ async function loadProfileFile(env, path) {
         throw new ConfigError('profile_file', `${path}: no such file in the repository (is actions/checkout run before this step?)`);
     return parseProfileFile(await loadYaml(), path, raw);
 }
-async function prepareTarget(deps, inputs, deployment = null) {
+/** `agent`: the agent's identity (src/pipeline/identity.ts), whose targetName is registered and found. */
+async function prepareTarget(deps, inputs, agent, deployment = null) {
     const { io, clock } = deps;
     if (inputs.target.kind === 'preview') {
         throw new ConfigError('endpoint_url', `is empty and ${inputs.target.reason}: give model_id or endpoint_url for this event`);
@@ -54842,8 +53945,6 @@ async function prepareTarget(deps, inputs, deployment = null) {
     }
     const eventName = io.env.GITHUB_EVENT_NAME ?? '';
     const payload = await readEventPayload(io.env.GITHUB_EVENT_PATH);
-    const event = targetFromEvent(eventName, payload, io.env.GITHUB_REPOSITORY ?? '');
-    const prNumber = event.kind === 'pull_request' ? event.number : (deployment?.prNumber ?? null);
     const deadline = Deadline.after(clock, inputs.timeoutMs);
     const callDeps = {
         api: deps.makeApi(deadline, setupRequestTimeoutMs(inputs)),
@@ -54853,12 +53954,7 @@ async function prepareTarget(deps, inputs, deployment = null) {
         log: io.log,
         random: deps.random
     };
-    const name = defaultTargetName({
-        repository: io.env.GITHUB_REPOSITORY ?? '',
-        prNumber,
-        ref: deployment?.ref ?? nonEmpty(io.env.GITHUB_HEAD_REF) ?? io.env.GITHUB_REF_NAME ?? ''
-    });
-    const target = await resolveTarget(callDeps, given, name);
+    const target = await resolveTarget(callDeps, given, agent.targetName ?? agent.display);
     const reportTarget = target.outcome === 'given' ? null : { outcome: target.outcome, name: target.name ?? '', movedFrom: target.movedFrom };
     if (profileFile === null || inputs.profile === null)
         return { target, report: { target: reportTarget, profileSync: null } };
@@ -54902,33 +53998,6 @@ async function syncProfileFile(deps, profile, file, target) {
     }
 }
 
-;// CONCATENATED MODULE: ./src/action/stages/github-reads.ts
-/**
- * The GitHub client of the step's reads around the run: the pull request of a
- * deployed commit, the queued pull requests, the records of earlier
- * assessments, comparisons. Reads only: every write goes through the
- * scrubbing edge (scrubbed-io.ts).
- */
-
-
-
-/** Budget of the reads of one stage: they must not hold the check for long. */
-const GITHUB_READS_BUDGET_MS = 60_000;
-/** The client, or null when github_token is empty (nothing can be read then). */
-async function githubReads(ctx, token) {
-    if (token === '')
-        return null;
-    return createGitHubClient({
-        token,
-        apiUrl: nonEmpty(ctx.io.env.GITHUB_API_URL) ?? 'https://api.github.com',
-        clock: ctx.clock,
-        deadline: Deadline.after(ctx.clock, GITHUB_READS_BUDGET_MS),
-        signal: ctx.signal,
-        log: ctx.io.log,
-        random: ctx.random
-    });
-}
-
 ;// CONCATENATED MODULE: ./src/action/stages/plan.ts
 /**
  * Stage plan: assess, carry a result over, or fail closed
@@ -54967,11 +54036,10 @@ async function assessmentIdentity(ctx, inputs, policy, planned) {
         acceptedText: policy.accepted?.text ?? null,
         baselineRunId: policy.baseline.baseline?.run_id ?? null
     });
-    return {
-        subject: subjectKey(planned.subject),
+    return assessmentIdentityOf(planned.agent, {
         profileDigest: inputs.profile === null ? null : await profileDigestOf(ctx.io.env, inputs.profile.path),
         policyDigest: policyDigest(parts)
-    };
+    });
 }
 async function plan(ctx, inputs, policy, planned) {
     const identity = await assessmentIdentity(ctx, inputs, policy, planned);
@@ -55014,20 +54082,20 @@ async function planPush(ctx, inputs, planned, identity) {
         const r = await reads(ctx, inputs);
         if (r === null)
             return assess('github_token is empty (or GITHUB_REPOSITORY unset): earlier assessments cannot be read');
-        const found = await findAssessmentRecord(r.gh, planned.pull, identity.subject, r.login, ctx.io.log);
+        const found = recordsOfAgent(await findAssessmentRecords(r.gh, planned.pull, r.login, ctx.io.log), identity).at(0) ?? null;
         const first = planCarryOver({ ...context, headSha: planned.commit, record: found?.record ?? null });
         const decided = first.kind === 'compare' ? decideCarryOver(first, await r.gh.changedFiles(r.repo, first.base, first.head), inputs.agentPaths) : first;
         if (decided.kind === 'assess')
             return assess(decided.reason);
-        return { ...decided, identity, from: found };
+        return { ...decided, identity, from: found, cause: found?.cause ?? null };
     }
     catch (err) {
         return assess(readFailure(ctx, err));
     }
 }
 /** Each queued pull request's head now, and the newest record of its sticky comment. */
-async function queuedPulls(ctx, inputs, numbers, subject) {
-    const unread = numbers.map((number) => ({ number, headSha: null, record: null }));
+async function queuedPulls(ctx, inputs, numbers, identity) {
+    const unread = numbers.map((number) => ({ number, headSha: null, records: [] }));
     try {
         const r = await reads(ctx, inputs);
         if (r === null)
@@ -55036,8 +54104,8 @@ async function queuedPulls(ctx, inputs, numbers, subject) {
         for (const number of numbers) {
             const pr = { ...r.repo, number };
             const pull = await r.gh.getPull(r.repo, number);
-            const found = await findAssessmentRecord(r.gh, pr, subject, r.login, ctx.io.log);
-            out.push({ number, headSha: pull?.headSha ?? null, record: found?.record ?? null });
+            const found = recordsOfAgent(await findAssessmentRecords(r.gh, pr, r.login, ctx.io.log), identity);
+            out.push({ number, headSha: pull?.headSha ?? null, records: found.map((f) => f.record) });
         }
         return out;
     }
@@ -55052,7 +54120,7 @@ async function planQueue(ctx, inputs, planned, identity) {
     if (event.kind !== 'merge_group')
         throw new Error('planQueue: not a merge_group event');
     const target = inputs.target.kind === 'model' ? 'model' : inputs.target.kind === 'endpoint' ? 'endpoint' : 'preview';
-    const pulls = inputs.mergeGroup === 'assess' ? [] : await queuedPulls(ctx, inputs, event.prNumbers, identity.subject);
+    const pulls = inputs.mergeGroup === 'assess' ? [] : await queuedPulls(ctx, inputs, event.prNumbers, identity);
     const decided = decideMergeQueue({
         mode: inputs.mergeGroup,
         pulls,
@@ -55072,13 +54140,16 @@ async function planQueue(ctx, inputs, planned, identity) {
                 changedFiles: [],
                 identity,
                 record: null,
-                from: null
+                from: null,
+                since: null,
+                cause: null
             };
         }
         case 'assess':
             return { kind: 'assess', reason: decided.reason, identity };
         case 'fail_closed':
-            return { kind: 'fail_closed', error: new ConfigError('merge_group', decided.reason) };
+            // Not merge_group's fault: a preview has no deployment of the queue's commit to assess instead.
+            return { kind: 'fail_closed', error: new ConfigError('endpoint_url', decided.reason, decided.summary) };
     }
 }
 
@@ -55103,20 +54174,18 @@ async function planQueue(ctx, inputs, planned, identity) {
 
 
 
-
-
-/** The model or target as configured: model_id, else target_name, else the default name of the event's preview. */
-function subjectOf(inputs, env, prNumber, ref) {
-    if (inputs.target.kind === 'model')
-        return { kind: 'model', modelId: inputs.target.modelId };
-    const given = inputs.target.kind === 'endpoint' ? inputs.target.endpoint.name : inputs.target.name;
-    const name = given ??
-        defaultTargetName({
-            repository: env.GITHUB_REPOSITORY ?? '',
-            prNumber,
-            ref: ref ?? nonEmpty(env.GITHUB_HEAD_REF) ?? env.GITHUB_REF_NAME ?? ''
-        });
-    return { kind: 'target', name };
+/**
+ * The agent this run is about, from the inputs and the event: the one call of
+ * agentIdentity for the step. `prNumber`, `ref`: what names a preview by
+ * default; `site`: the deployed project, when the event says.
+ */
+function agentOf(inputs, env, on) {
+    return agentIdentity(inputs.target, {
+        repository: env.GITHUB_REPOSITORY ?? '',
+        prNumber: on.prNumber,
+        ref: on.ref ?? nonEmpty(env.GITHUB_HEAD_REF) ?? env.GITHUB_REF_NAME ?? '',
+        site: on.site ?? null
+    });
 }
 async function planEvent(ctx, inputs, event) {
     const { env } = ctx.io;
@@ -55129,8 +54198,7 @@ async function planEvent(ctx, inputs, event) {
         pull,
         deployment: null,
         onDefaultBranch: event.kind === 'push' || event.kind === 'other' ? event.onDefaultBranch : false,
-        subject: subjectOf(inputs, env, prNumber, null),
-        acceptedAt: null,
+        agent: agentOf(inputs, env, { prNumber }),
         lines
     });
     switch (event.kind) {
@@ -55148,8 +54216,7 @@ async function planEvent(ctx, inputs, event) {
         case 'merge_group': {
             const pr = event.prNumbers.at(0) ?? null;
             const queue = commit === null ? "the merge queue's commit" : `the merge queue's commit ${shortSha(commit)}`;
-            // The queue's commit holds the pull request's own copy of the accepted risks: read them at its base.
-            return { ...plain(pr, null, [`Merge queue: ${queue}${pr === null ? '' : ` (pull request #${pr})`}.`]), acceptedAt: event.baseSha };
+            return plain(pr, null, [`Merge queue: ${queue}${pr === null ? '' : ` (pull request #${pr})`}.`]);
         }
         default:
             return plain(null, null);
@@ -55168,7 +54235,6 @@ async function planDeployment(ctx, inputs, event, repo) {
             ? `Deployment of ${at}${where}: ${why}, so the result is in this summary and the commit status only.`
             : `Deployment of ${at}${where}, the commit of pull request #${pull.number}: the result goes to its comment and the commit status.`
     ];
-    const defaultBranch = await defaultBranchOf(ctx);
     return {
         event,
         commit: event.sha,
@@ -55176,19 +54242,9 @@ async function planDeployment(ctx, inputs, event, repo) {
         pull: prNumber === null || repo === null ? null : { ...repo, number: prNumber },
         deployment: { prNumber, ref: event.ref },
         onDefaultBranch: false,
-        subject: subjectOf(inputs, ctx.io.env, prNumber, event.ref),
-        // The deployed commit may be a pull request's: never read its own copy of the accepted risks. A full ref,
-        // so the report says "the branch main" (without one, baselineScope's default branch applies).
-        acceptedAt: branchRef(pull?.baseRef ?? defaultBranch),
+        agent: agentOf(inputs, ctx.io.env, { prNumber, ref: event.ref, site: event.project ?? event.environment }),
         lines
     };
-}
-/** The repository's default branch, as the event payload names it. */
-const branchRef = (branch) => (branch ? `refs/heads/${branch}` : null);
-async function defaultBranchOf(ctx) {
-    const payload = await readEventPayload(ctx.io.env.GITHUB_EVENT_PATH);
-    const repository = isRecord(payload) && isRecord(payload.repository) ? payload.repository : {};
-    return typeof repository.default_branch === 'string' && repository.default_branch !== '' ? repository.default_branch : null;
 }
 /** The open pull request holding `sha`, null when none does, or why it could not be looked up. */
 async function pullOfCommit(ctx, inputs, repo, sha) {
@@ -55212,17 +54268,26 @@ async function pullOfCommit(ctx, inputs, repo, sha) {
 /**
  * Stage prepare: the inputs, read and checked before any request; the model
  * to assess (model_id, or endpoint_url found or registered); its profile
- * synced from profile_file. The model's outputs are set as soon as it is
- * known, so a step that fails later still names it.
+ * synced from profile_file. The model is part of the step's outcome as soon
+ * as it is known, so a step that fails later still names it.
  */
 
 
 
 
+
+
+/** The pull request of a pull_request event (the default name of its preview); null on other events. */
+async function eventPullNumber(env) {
+    const event = targetFromEvent(env.GITHUB_EVENT_NAME ?? '', await readEventPayload(env.GITHUB_EVENT_PATH), env.GITHUB_REPOSITORY ?? '');
+    return event.kind === 'pull_request' ? event.number : null;
+}
 /** Every input, read and validated, and the event; a mistake is a ConfigError naming the input. */
 async function readStepInputs(ctx) {
     const { env } = ctx.io;
-    const event = readPipelineEvent(env.GITHUB_EVENT_NAME ?? '', await readEventPayload(env.GITHUB_EVENT_PATH), env);
+    const eventName = env.GITHUB_EVENT_NAME ?? '';
+    const payload = await readEventFile(env.GITHUB_EVENT_PATH);
+    const event = payload.ok ? readPipelineEvent(eventName, payload.value, env) : unreadableEvent(eventName, payload.why, env);
     return { inputs: readInputs(envInputReader(env), event), event };
 }
 /**
@@ -55230,45 +54295,44 @@ async function readStepInputs(ctx) {
  * preview). A preview this event has no deployment of is not prepared: the
  * plan carries a result over or fails closed.
  */
-async function prepare(ctx, given, deployment = null) {
+async function prepare(ctx, given, planned = null) {
     const { io } = ctx;
     if (given.target.kind === 'preview')
-        return { inputs: given, report: { target: null, profileSync: null } };
+        return { inputs: given, report: { target: null, profileSync: null }, outcome: null };
     const prepared = await prepareTarget({
         io,
         clock: ctx.clock,
         signal: ctx.signal,
         random: ctx.random,
         makeApi: (deadline, requestTimeoutMs) => ctx.makeApi(given, deadline, { requestTimeoutMs })
-    }, given, deployment);
+    }, given, planned?.agent ?? agentOf(given, io.env, { prNumber: await eventPullNumber(io.env) }), planned?.deployment ?? null);
     const inputs = { ...given, modelId: prepared.target.modelId };
-    io.setOutput('model_id', inputs.modelId);
-    if (prepared.target.outcome !== 'given')
-        io.setOutput('target', prepared.target.outcome);
-    const version = prepared.report.profileSync?.version;
-    if (version != null)
-        io.setOutput('profile_version', String(version));
-    return { inputs, report: prepared.report };
+    const outcome = {
+        modelId: inputs.modelId,
+        target: prepared.target.outcome === 'given' ? null : prepared.target.outcome,
+        profileVersion: prepared.report.profileSync?.version ?? null
+    };
+    return { inputs, report: prepared.report, outcome };
 }
 
 ;// CONCATENATED MODULE: ./src/action/stages/publish.ts
 /** `settings` null: the inputs could not be read, so nothing goes to GitHub. */
 async function publish(ctx, settings, report) {
     const { io } = ctx;
-    for (const [name, value] of Object.entries(report.outputs))
-        io.setOutput(name, value);
+    let outcome = report.outcome;
     if (!(ctx.signal.aborted && report.whenCancelled === 'outputs')) {
         for (const a of report.annotations)
             io.annotate(a.level, a.message, a.title);
         await io.appendSummary(report.summary);
         if (report.github !== null && settings !== null && !(ctx.signal.aborted && report.whenCancelled === 'summary')) {
             const published = await io.publish({ inputs: settings, ...report.github });
-            if (published.commentUrl && report.commentUrlOutput)
-                io.setOutput('comment_url', published.commentUrl);
+            if (published.commentUrl && (outcome.kind === 'assessed' || outcome.kind === 'carried_over'))
+                outcome = { ...outcome, commentUrl: published.commentUrl };
         }
     }
     for (const line of report.log)
         io.log.info(line);
+    return outcome;
 }
 
 ;// CONCATENATED MODULE: ./src/accepted/sync-dismissals.ts
@@ -55324,7 +54388,8 @@ async function record_record(ctx, inputs, policy, outcome) {
 async function saveBaseline(ctx, inputs, policy, outcome) {
     const { scope } = policy;
     const { decision, run, results } = outcome;
-    if (writeRefusal(scope, { kind: 'baseline' }) !== null ||
+    const own = scope.kind === 'pull_request';
+    if (writeRefusal(scope, own ? { kind: 'own-record', ref: ctx.io.env.GITHUB_REF ?? '' } : { kind: 'baseline' }) !== null ||
         (decision.result !== 'pass' && decision.result !== 'fail') ||
         run?.status !== 'completed' ||
         results.findings === null ||
@@ -55334,14 +54399,18 @@ async function saveBaseline(ctx, inputs, policy, outcome) {
         modelId: inputs.modelId,
         runId: outcome.triggered.runId,
         createdAt: new Date(ctx.clock.now()).toISOString(),
-        commit: scope.sha,
+        // A pull request's own run is recorded at its head (GITHUB_SHA is a merge commit that moves with the base).
+        commit: scope.kind === 'pull_request' ? (scope.headSha ?? scope.sha) : scope.sha,
         categoriesCompleted: run.categories_completed,
         findings: results.findings
-    }));
+    }), policy.agentKey);
     if (!saved.saved)
         return null;
-    ctx.io.log.info(`Baseline of run ${outcome.triggered.runId} saved: ${saved.where}.`);
-    return saved.where;
+    ctx.io.log.info(own
+        ? `Run ${outcome.triggered.runId} recorded for this pull request's own window: ${saved.where}.`
+        : `Baseline of run ${outcome.triggered.runId} saved: ${saved.where}.`);
+    // The report's "saved" is the default branch's baseline; a pull request's own record is said in the log.
+    return own ? null : saved.where;
 }
 /** Acceptances are written to the service as dismissals where the write rule allows it (src/github/write-rule.ts). */
 async function dismissAccepted(ctx, inputs, policy, outcome) {
@@ -55350,102 +54419,6 @@ async function dismissAccepted(ctx, inputs, policy, outcome) {
         return [];
     const synced = await syncDismissals(policy.scope, () => ctx.makeApi(inputs, Deadline.after(ctx.clock, SIDE_CALL_BUDGET_MS)), results.findings, outcome.policy.acceptance.acceptedBy);
     return synced.notes;
-}
-
-;// CONCATENATED MODULE: ./src/report/pipeline-report.ts
-/**
- * The report of a step that assessed nothing because of its event
- * (docs/pr-pipelines.md): a result carried over from an earlier assessment of
- * the same agent ("carried over" in its headline, naming the commit assessed
- * and the files changed since), or a deployment event that is not ready
- * ("skipped"). Both say what the step spent of the assessment budget (0).
- *
- * A carried-over comment keeps the report of the assessment it carries below
- * its own lines, so the findings stay on the pull request.
- */
-
-
-
-/** Between these two hidden lines a carried-over comment keeps the report of the assessment it carries. */
-const ASSESSED_OPEN = '<!-- asas-gate:assessed-report -->';
-const ASSESSED_CLOSE = '<!-- asas-gate:assessed-report-end -->';
-const pipeline_report_short = (sha) => (sha === null ? 'an earlier commit' : sha.slice(0, 7));
-/** The one title, as every report has: "Agent security gate: pass · carried over from the assessment of abc1234 · model". */
-function pipelineTitle(input) {
-    if (input.kind === 'carried_over') {
-        return gateTitle(input.result, `carried over from the assessment of ${pipeline_report_short(input.assessedSha)}`, input.subject);
-    }
-    return sanitizeText(clampText(`Agent security gate: skipped · ${clampText(input.reason, 160).text} · ${input.subject}`, 300).text, false);
-}
-function headerLines(input) {
-    const icon = input.kind === 'skipped' ? '### ⏭️ ' : null;
-    const out = [icon === null ? headline(input.result, pipelineTitle(input)) : `${icon}${proseText(pipelineTitle(input), 400)}`];
-    const meta = metaLine({ commitSha: input.commitSha, assessedAt: input.at, runUrl: input.runUrl });
-    if (meta !== '')
-        out.push(meta);
-    if (input.kind === 'carried_over') {
-        const link = trustedLink('the comment of that assessment', input.recordUrl);
-        const why = input.reason.replace(/^carried over: /, '');
-        out.push(`**Carried over:** ${proseText(why, 1200)}.${link === null ? '' : ` Recorded in ${link}.`}`);
-    }
-    else {
-        out.push(`**Not assessed:** ${proseText(input.reason, 600)}. Not a failure: the step passes, and sets no commit status; the deployment's next event is assessed.`);
-    }
-    out.push([...input.lines, input.budgetLine].map((l) => proseText(l, 600)).join('  \n'));
-    return out;
-}
-const FOOTER = '<sub>A carried-over result is the recorded one: a fail stays a fail, and only pass and fail are carried.</sub>';
-/** The job summary (no hidden lines). */
-function renderPipelineSummary(input) {
-    return `${[...headerLines(input), ...(input.kind === 'carried_over' ? [FOOTER] : [])].join('\n\n')}\n`;
-}
-/** The report of the assessment a comment shows: its own lines, or those it kept when it carried a result already. */
-function assessedReport(existing) {
-    const open = existing.indexOf(ASSESSED_OPEN);
-    const close = existing.indexOf(ASSESSED_CLOSE);
-    if (open >= 0 && close > open)
-        return existing.slice(open + ASSESSED_OPEN.length, close).trim();
-    return existing
-        .split('\n')
-        .filter((l) => !l.startsWith('<!-- asas-gate:'))
-        .join('\n')
-        .trim();
-}
-/**
- * The sticky comment of a carried-over result: the marker, the state and
- * record lines, its own lines, then the report of the assessment it carries
- * (taken from `existing` when that comment records the same assessment).
- */
-function renderCarriedComment(input, opts) {
-    const hidden = `${opts.marker}\n${stateMarker({ result: input.result, commitSha: input.commitSha, assessedAt: input.at })}\n\n`;
-    const own = `${hidden}${[...headerLines(input), FOOTER].join('\n\n')}\n`;
-    const body = opts.record ? withRecord(own, opts.record) : own;
-    const kept = opts.existing !== null && readAssessmentRecord(opts.existing)?.assessedSha === input.assessedSha ? opts.existing : null;
-    if (kept === null)
-        return body;
-    const embedded = `\n${ASSESSED_OPEN}\n<details><summary>The report of the assessment of ${pipeline_report_short(input.assessedSha)}</summary>\n\n` +
-        `${assessedReport(kept)}\n\n</details>\n${ASSESSED_CLOSE}\n`;
-    return body.length + embedded.length <= COMMENT_LIMIT ? `${body}${embedded}` : body;
-}
-/** report.json of such a step: what it carried or skipped, and the budget. */
-function renderPipelineJson(input) {
-    const data = {
-        schema_version: 1,
-        kind: input.kind,
-        result: input.result,
-        model: input.subject,
-        reason: input.reason,
-        assessed_commit: input.assessedSha,
-        changed_files: input.changedFiles,
-        commit: input.commitSha,
-        at: input.at,
-        run_url: input.runUrl,
-        record_url: input.recordUrl,
-        pipeline: input.lines,
-        assessments_spent: 0,
-        budget: input.budgetLine
-    };
-    return `${JSON.stringify(data, null, 2)}\n`;
 }
 
 ;// CONCATENATED MODULE: ./src/action/stages/report-carried.ts
@@ -55460,13 +54433,12 @@ function renderPipelineJson(input) {
 
 
 
-
 async function reportFile(ctx, name, input) {
     return ctx.io.writeReportFile(`report-${name}-${input.kind}-${(input.commitSha ?? 'head').slice(0, 12)}`, 'json', renderPipelineJson(input));
 }
 async function reportCarried(ctx, inputs, planned, plan) {
     const now = await assessedNow(ctx, planned.commit);
-    const name = subjectName(planned.subject);
+    const name = planned.agent.display;
     const input = scrubbedModel(ctx, {
         kind: 'carried_over',
         result: plan.result,
@@ -55479,12 +54451,19 @@ async function reportCarried(ctx, inputs, planned, plan) {
         runUrl: runUrl(ctx.io.env),
         recordUrl: plan.from?.url ?? null,
         lines: planned.lines,
-        budgetLine: budgetLine({ kind: 'carried_over', assessedSha: plan.assessedSha }).line
+        budgetLine: budgetLine({ kind: 'carried_over', assessedSha: plan.assessedSha }).line,
+        cause: plan.cause
     });
-    const marker = plan.from?.marker ?? commentMarker(inputs.modelId === '' ? name : inputs.modelId);
+    const marker = commentMarker(planned.agent.commentKey);
     const record = plan.record;
     return {
-        outputs: { result: plan.result, assessments_spent: '0', report_path: await reportFile(ctx, inputs.modelId || name, input) },
+        outcome: {
+            kind: 'carried_over',
+            result: plan.result,
+            assessmentsSpent: 0,
+            reportPath: await reportFile(ctx, inputs.modelId || name, input),
+            commentUrl: null
+        },
         annotations: [],
         summary: renderPipelineSummary(input),
         github: {
@@ -55494,7 +54473,6 @@ async function reportCarried(ctx, inputs, planned, plan) {
             failing: plan.result !== 'pass',
             ...(planned.event.kind === 'deployment' ? { pullRequest: planned.pull } : {})
         },
-        commentUrlOutput: true,
         log: [],
         whenCancelled: 'outputs'
     };
@@ -55502,7 +54480,7 @@ async function reportCarried(ctx, inputs, planned, plan) {
 /** A deployment event that is not ready: the summary and report.json only, nothing to GitHub. */
 async function reportSkipped(ctx, inputs, planned, reason) {
     const now = await assessedNow(ctx, planned.commit);
-    const name = subjectName(planned.subject);
+    const name = planned.agent.display;
     const input = scrubbedModel(ctx, {
         kind: 'skipped',
         result: 'skipped',
@@ -55515,14 +54493,13 @@ async function reportSkipped(ctx, inputs, planned, reason) {
         runUrl: runUrl(ctx.io.env),
         recordUrl: null,
         lines: planned.lines,
-        budgetLine: budgetLine({ kind: 'not_assessed', reason: 'the deployment is not ready' }).line
+        budgetLine: budgetLine({ kind: 'not_assessed', reason: 'no deployment ready to assess' }).line
     });
     return {
-        outputs: { result: 'skipped', assessments_spent: '0', report_path: await reportFile(ctx, inputs.modelId || name, input) },
+        outcome: { kind: 'skipped', result: 'skipped', assessmentsSpent: 0, reportPath: await reportFile(ctx, inputs.modelId || name, input) },
         annotations: [],
         summary: renderPipelineSummary(input),
         github: null,
-        commentUrlOutput: false,
         log: [],
         whenCancelled: 'summary'
     };
@@ -55545,7 +54522,8 @@ async function reportSkipped(ctx, inputs, planned, reason) {
 
 async function reportNotAssessed(ctx, inputs, failure, at = { commit: null }) {
     const { io } = ctx;
-    const modelId = inputs?.modelId ?? (envInputReader(io.env)('model_id').trim() || 'the model');
+    const agent = inputs?.mode === 'validate' ? null : (at.agent ?? null);
+    const modelId = agent?.display ?? inputs?.modelId ?? (envInputReader(io.env)('model_id').trim() || 'the model');
     const assessed = await assessedNow(ctx, at.commit);
     // A run this step created was spent, whatever failed after it.
     const runId = startedRun(io);
@@ -55561,12 +54539,11 @@ async function reportNotAssessed(ctx, inputs, failure, at = { commit: null }) {
         runUrl: runUrl(io.env),
         budgetLine: inputs?.mode === 'validate' ? null : spent.line
     });
-    // A configuration mistake leaves no inputs to publish with, a target that could not be
-    // registered no model to key the comment on.
-    const keyed = inputs !== null && inputs.modelId !== '';
-    const marker = commentMarker(inputs?.mode === 'validate' ? `${modelId}#validate` : modelId);
+    // A configuration mistake leaves no inputs to publish with; a comment is keyed on the agent, else the model.
+    const keyed = inputs !== null && (inputs.modelId !== '' || agent?.targetName != null);
+    const marker = commentMarker(agent !== null ? agent.commentKey : inputs?.mode === 'validate' ? `${modelId}#validate` : modelId);
     return {
-        outputs: inputs?.mode === 'validate' ? {} : { assessments_spent: String(spent.spent) },
+        outcome: { kind: 'not_assessed', result: 'error', assessmentsSpent: inputs?.mode === 'validate' ? null : spent.spent },
         annotations: [],
         summary: renderNotAssessed(input),
         github: keyed
@@ -55578,7 +54555,6 @@ async function reportNotAssessed(ctx, inputs, failure, at = { commit: null }) {
                 ...(at.pullRequest ? { pullRequest: at.pullRequest } : {})
             }
             : null,
-        commentUrlOutput: false,
         log: [],
         whenCancelled: 'summary'
     };
@@ -55721,12 +54697,13 @@ async function reportValidation(ctx, inputs, validated) {
     });
     const reportPath = await io.writeReportFile(`validation-${inputs.modelId}`, 'json', JSON.stringify(result, null, 2));
     return {
-        outputs: {
+        outcome: {
+            kind: 'validated',
             result: result.failed ? 'fail' : 'pass',
-            resolved_count: String(result.resolved),
-            still_broken_count: String(result.stillBroken),
-            not_attempted_count: String(result.notAttempted),
-            report_path: reportPath
+            resolvedCount: result.resolved,
+            stillBrokenCount: result.stillBroken,
+            notAttemptedCount: result.notAttempted,
+            reportPath
         },
         annotations: [],
         summary: markdown,
@@ -55736,7 +54713,6 @@ async function reportValidation(ctx, inputs, validated) {
             issueTitle: validationTitle(result, inputs.modelId),
             failing: result.failed
         },
-        commentUrlOutput: false,
         log: [],
         whenCancelled: 'all'
     };
@@ -56251,80 +55227,106 @@ function validateFixes(ctx, inputs) {
 
 
 
-/** Run the main step. Never throws: every failure fails the step with a line of its kind. */
+
+/** Run the main step, then set its outputs and end it. Never throws: every failure fails the step with a line of its kind. */
 async function runMain(deps) {
     const ctx = stepContext(deps);
-    const trail = { inputs: null, planned: null, status: null };
+    const outcome = await runStep(ctx);
+    concludeAction(ctx.io, outcome);
+    return outcome;
+}
+/** The main step's stages, to its outcome (which every shell renders its way). Never throws. */
+async function runStep(ctx) {
+    const trail = { inputs: null, prepared: null, planned: null, status: null };
     try {
         const { inputs, event } = await readStepInputs(ctx);
         trail.inputs = inputs;
-        if (inputs.mode === 'validate')
-            await validateStep(ctx, await prepare(ctx, inputs));
-        else
-            await gateStep(ctx, inputs, event, trail);
+        if (inputs.mode === 'validate' && event.kind === 'unreadable')
+            throw unreadable(event);
+        if (inputs.mode === 'validate') {
+            await guardSecrets(ctx, inputs, event);
+            return await validateStep(ctx, await prepare(ctx, inputs), trail);
+        }
+        return await gateStep(ctx, inputs, event, trail);
     }
     catch (err) {
-        await failStep(ctx, trail, err);
+        return failStep(ctx, trail, err);
     }
 }
 async function gateStep(ctx, given, event, trail) {
     const planned = (trail.planned = await planEvent(ctx, given, event));
+    if (event.kind === 'unreadable') {
+        // Nothing is known of the event but its name (and, where GitHub says, its commit): fail closed, the status in error.
+        trail.status = statusEdge(ctx, given, planned);
+        throw unreadable(event);
+    }
     if (planned.skipped !== null)
         return skipStep(ctx, given, planned, planned.skipped);
     trail.status = statusEdge(ctx, given, planned);
     await startStatus(ctx, trail.status);
-    const prepared = await prepare(ctx, given, planned.deployment);
+    await guardSecrets(ctx, given, event);
+    const prepared = await prepare(ctx, given, planned);
     const inputs = (trail.inputs = prepared.inputs);
-    const policy = await loadPolicy(ctx, inputs, planned.acceptedAt);
+    trail.prepared = prepared.outcome;
+    const policy = await loadPolicy(ctx, inputs, planned.agent);
     const decided = await plan(ctx, inputs, policy, planned);
     if (decided.kind === 'fail_closed')
         throw decided.error;
     if (decided.kind === 'carry_over')
-        return carryOverStep(ctx, inputs, planned, decided, trail.status);
+        return carryOverStep(ctx, inputs, planned, decided, trail);
     const outcome = await assess_assess(ctx, inputs, policy);
     const recorded = await record_record(ctx, inputs, policy, outcome);
     const report = await reportGate(ctx, { prepared, policy, outcome, recorded, planned, plan: decided });
-    await publish(ctx, inputs, report);
+    const end = await publish(ctx, inputs, report);
     const step = gateStepResult(outcome.decision, { failOnIncomplete: inputs.failOnIncomplete, cancelled: ctx.signal.aborted });
     await finishStatus(ctx, trail.status, outcome.decision.result, step);
-    conclude(ctx, step);
+    return conclude(step, end, trail.prepared);
+}
+function unreadable(event) {
+    return new ConfigError('GITHUB_EVENT_PATH', `${event.reason}. Nothing is assessed and nothing passes: re-run the job, and check what sent the event if it fails again`);
 }
 /** The result recorded for this agent stands: nothing is assessed. */
-async function carryOverStep(ctx, inputs, planned, carried, status) {
-    await publish(ctx, inputs, await reportCarried(ctx, inputs, planned, carried));
+async function carryOverStep(ctx, inputs, planned, carried, trail) {
+    const end = await publish(ctx, inputs, await reportCarried(ctx, inputs, planned, carried));
     const step = carriedStepResult(carried, { cancelled: ctx.signal.aborted });
-    await finishStatus(ctx, status, carried.result, step);
-    conclude(ctx, step);
+    await finishStatus(ctx, trail.status, carried.result, step);
+    return conclude(step, end, trail.prepared);
 }
 /** A deployment not ready: nothing to assess yet, and no failure. */
 async function skipStep(ctx, inputs, planned, reason) {
-    await publish(ctx, inputs, await reportSkipped(ctx, inputs, planned, reason));
-    conclude(ctx, skippedStepResult(reason, { cancelled: ctx.signal.aborted }));
+    const end = await publish(ctx, inputs, await reportSkipped(ctx, inputs, planned, reason));
+    return conclude(skippedStepResult(reason, { cancelled: ctx.signal.aborted }), end, null);
 }
-async function validateStep(ctx, { inputs }) {
+async function validateStep(ctx, prepared, trail) {
+    const { inputs } = prepared;
+    trail.prepared = prepared.outcome;
     const result = await validateFixes(ctx, inputs);
     const report = await reportValidation(ctx, inputs, result);
-    await publish(ctx, inputs, report);
-    conclude(ctx, validationStepResult(result, { cancelled: ctx.signal.aborted }));
+    const end = await publish(ctx, inputs, report);
+    return conclude(validationStepResult(result, { cancelled: ctx.signal.aborted }), end, trail.prepared);
 }
 /**
- * No result: the result output is error first, then the not-assessed report
- * (best effort), the commit status it set pending ends in error, then the failure.
+ * No result: the result is error, the not-assessed report is published (best
+ * effort), the commit status it set pending ends in error, then the failure.
  */
 async function failStep(ctx, trail, err) {
-    const failure = stepFailure(err);
+    const failure = stepFailure(err, ctx.nameInput);
     const { inputs, planned } = trail;
-    ctx.io.setOutput('result', 'error');
+    let end = { kind: 'not_assessed', result: 'error', assessmentsSpent: null };
     try {
-        const at = { commit: planned?.commit ?? null, pullRequest: planned?.event.kind === 'deployment' ? planned.pull : null };
-        await publish(ctx, inputs, await reportNotAssessed(ctx, inputs, failure, at));
+        const at = {
+            commit: planned?.commit ?? null,
+            pullRequest: planned?.event.kind === 'deployment' ? planned.pull : null,
+            agent: planned?.agent ?? null
+        };
+        end = await publish(ctx, inputs, await reportNotAssessed(ctx, inputs, failure, at));
     }
     catch (publishErr) {
         ctx.io.log.warning(`Could not write the not-assessed report: ${describeFailure(publishErr)}`);
     }
     const step = { outcome: 'fail', line: failure.line };
     await finishStatus(ctx, trail.status, 'error', step);
-    conclude(ctx, step);
+    return conclude(step, end, trail.prepared);
 }
 
 ;// CONCATENATED MODULE: ./src/action/post.ts
@@ -56382,7 +55384,7 @@ async function runPost(deps) {
         }
         const stopped = await stopRun({ api, clock, log: io.log }, runId, {
             settleMs: POST_SETTLE_MS,
-            why: 'the main step ended before the run did'
+            why: 'the main step ended without seeing the run end'
         });
         // After a 409 (not running) stopRun has already said what the run's status reads.
         if (stopped.requested && !stopped.notRunning)
@@ -56424,6 +55426,8 @@ async function reportStopping(api, io, runId) {
 
 
 
+
+
 /**
  * After SIGINT the runner sends SIGTERM 7.5 s later and SIGKILL 2.5 s after
  * that. The step stops its run within ABORT_SETTLE_MS (5 s); if anything still
@@ -56431,16 +55435,21 @@ async function reportStopping(api, io, runId) {
  * cancelled job ends non-zero before the SIGKILL and never with a pass.
  */
 const ABORT_EXIT_MS = 8_500;
-/** Abort on the runner's SIGINT (and SIGTERM 7.5 s later). Returns the controller and a function that removes the listeners. */
-function abortOnSignals(io) {
+/**
+ * Abort on SIGINT (the runner's cancellation, Ctrl-C in a terminal) and
+ * SIGTERM: the first signal aborts, so the step stops its run once; a step
+ * still held ABORT_EXIT_MS later ends with `exitCode`. Returns the signal and
+ * a function that removes the listeners.
+ */
+function abortOnSignals(io, exitCode = 1) {
     const controller = new AbortController();
     const onSignal = (signal) => {
         if (!controller.signal.aborted) {
             io.log.warning(`Received ${signal}: the job is being cancelled; stopping what this step started.`);
             setTimeout(() => {
-                io.setOutput('result', 'error');
-                io.setFailed(`The step was cancelled and could not finish within ${ABORT_EXIT_MS / 1000} s of ${signal}; exiting before the runner kills it.`);
-                process.exit(1);
+                const line = `The step was cancelled and could not finish within ${ABORT_EXIT_MS / 1000} s of ${signal}; exiting before the runner kills it.`;
+                concludeAction(io, failedOutcome(line));
+                process.exit(exitCode);
             }, ABORT_EXIT_MS).unref();
         }
         controller.abort();
@@ -56455,19 +55464,23 @@ function abortOnSignals(io) {
         }
     };
 }
+/** The real service client of the step's inputs (base_url, api_key), logging to `log` unless told otherwise. */
+function serviceClients(clock, log) {
+    return (inputs, deadline, opts) => createClient({
+        baseUrl: inputs.baseUrl,
+        apiKey: inputs.apiKey,
+        secrets: opts?.secrets,
+        clock,
+        deadline,
+        log: opts?.log ?? log,
+        requestTimeoutMs: opts?.requestTimeoutMs
+    });
+}
 /** Run the step this process was started for. Never throws: a bug fails the step with its stack. */
 async function run(io = coreActionIO(), edges = {}) {
     const aborts = abortOnSignals(io);
     const clock = edges.clock ?? systemClock;
-    const makeApi = edges.makeApi ??
-        ((inputs, deadline, opts) => createClient({
-            baseUrl: inputs.baseUrl,
-            apiKey: inputs.apiKey,
-            clock,
-            deadline,
-            log: opts?.log ?? io.log,
-            requestTimeoutMs: opts?.requestTimeoutMs
-        }));
+    const makeApi = edges.makeApi ?? serviceClients(clock, io.log);
     try {
         if (isPostStep(io)) {
             await runPost({ io, clock, makeApi });
