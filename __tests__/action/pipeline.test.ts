@@ -217,6 +217,24 @@ describe("a target's secrets and code from outside the repository", () => {
     expect(logged(io).join('\n')).toContain('allow_outside_code_secrets is true')
   })
 
+  it.each([
+    ['without an environment_url', undefined],
+    ['with a plain-http environment_url', 'http://agent-git-feat.vercel.app']
+  ])("a fork's deployment %s, with endpoint_url given for it, fails closed: the deployed commit still decides", async (_n, url) => {
+    gh = await world()
+    const api = passing()
+    const event = deploymentStatus('success', F)
+    event.payload.deployment_status.environment_url = url as string
+    const io = await step(
+      event,
+      { ...secrets, endpoint_path: '', endpoint_url: `https://mallory-preview.example.com/chat?x-vercel-protection-bypass=${BYPASS}` },
+      api
+    )
+    expect(io.outputs.result).toBe('error')
+    expect(calls(api)).toEqual([])
+    expect(io.failures.join('\n')).toMatch(/the deployed commit fffffff is the head of pull request #13 from the fork mallory\/agent/)
+  })
+
   it('a target without secrets is assessed whoever wrote the code (nothing to hand over)', async () => {
     gh = await world()
     const api = passing()

@@ -39,8 +39,9 @@ export type PipelineEvent =
       /** The branch (or tag) deployed, without refs/heads/; null when the event does not say. */
       ref: string | null
     }
-  | { kind: 'deployment_skipped'; eventName: string; source: DeploymentSource; sha: string | null; reason: string }
-  | { kind: 'deployment_invalid'; eventName: string; source: DeploymentSource; sha: string | null; reason: string }
+  /** ref: the branch (or tag) deployed, as on a ready deployment: where its code comes from still matters (outsideCode). */
+  | { kind: 'deployment_skipped'; eventName: string; source: DeploymentSource; sha: string | null; ref: string | null; reason: string }
+  | { kind: 'deployment_invalid'; eventName: string; source: DeploymentSource; sha: string | null; ref: string | null; reason: string }
   | {
       kind: 'pull_request'
       eventName: string
@@ -162,6 +163,7 @@ function fromDeploymentStatus(eventName: string, payload: Record<string, unknown
   const sha = commitSha(deployment.sha)
   const environment = text(status.environment) ?? text(deployment.environment)
   const state = text(status.state) ?? 'unknown'
+  const ref = branchName(text(deployment.ref))
   const source: DeploymentSource = 'deployment_status'
   const what = `the deployment${sha ? ` of ${shortSha(sha)}` : ''}${environment ? ` to ${environment}` : ''}`
   if (state !== 'success') {
@@ -170,14 +172,15 @@ function fromDeploymentStatus(eventName: string, payload: Record<string, unknown
       eventName,
       source,
       sha,
+      ref,
       reason: `${what} is ${state.slice(0, 40)}, not success: ${PENDING_STATES.has(state) ? 'nothing to assess yet' : 'nothing to assess'}`
     }
   }
-  if (sha === null) return { kind: 'deployment_invalid', eventName, source, sha, reason: 'the event names no commit (deployment.sha)' }
+  if (sha === null) return { kind: 'deployment_invalid', eventName, source, sha, ref, reason: 'the event names no commit (deployment.sha)' }
   // environment_url only: target_url is the page about the deployment (often its log on GitHub or the platform), not the preview.
   const url = deploymentUrl(status.environment_url)
   if ('error' in url) {
-    return { kind: 'deployment_invalid', eventName, source, sha, reason: `${url.error} (deployment_status.environment_url)` }
+    return { kind: 'deployment_invalid', eventName, source, sha, ref, reason: `${url.error} (deployment_status.environment_url)` }
   }
   return {
     kind: 'deployment',
@@ -187,7 +190,7 @@ function fromDeploymentStatus(eventName: string, payload: Record<string, unknown
     sha,
     environment,
     project: null,
-    ref: branchName(text(deployment.ref))
+    ref
   }
 }
 
@@ -200,18 +203,33 @@ function fromRepositoryDispatch(eventName: string, payload: Record<string, unkno
   const sha = commitSha(rec(client.git).sha)
   const environment = text(client.environment)
   const state = text(rec(client.state).type)
+  const ref = branchName(text(rec(client.git).ref))
   const source: DeploymentSource = 'vercel'
   const shown = type.slice(0, 60)
   if (!VERCEL_READY_TYPES.includes(type)) {
-    return { kind: 'deployment_skipped', eventName, source, sha, reason: `Vercel sent ${shown}, not a ready deployment: nothing to assess` }
+    return {
+      kind: 'deployment_skipped',
+      eventName,
+      source,
+      sha,
+      ref,
+      reason: `Vercel sent ${shown}, not a ready deployment: nothing to assess`
+    }
   }
   if (state !== null && VERCEL_NOT_READY_STATES.has(state)) {
-    return { kind: 'deployment_skipped', eventName, source, sha, reason: `Vercel sent ${shown} with state ${state}: nothing to assess` }
+    return {
+      kind: 'deployment_skipped',
+      eventName,
+      source,
+      sha,
+      ref,
+      reason: `Vercel sent ${shown} with state ${state}: nothing to assess`
+    }
   }
   if (sha === null)
-    return { kind: 'deployment_invalid', eventName, source, sha, reason: 'the event names no commit (client_payload.git.sha)' }
+    return { kind: 'deployment_invalid', eventName, source, sha, ref, reason: 'the event names no commit (client_payload.git.sha)' }
   const url = deploymentUrl(client.url)
-  if ('error' in url) return { kind: 'deployment_invalid', eventName, source, sha, reason: `${url.error} (client_payload.url)` }
+  if ('error' in url) return { kind: 'deployment_invalid', eventName, source, sha, ref, reason: `${url.error} (client_payload.url)` }
   const project =
     typeof client.project === 'string' ? text(client.project) : (text(rec(client.project).name) ?? text(rec(client.project).id))
   return {
@@ -222,7 +240,7 @@ function fromRepositoryDispatch(eventName: string, payload: Record<string, unkno
     sha,
     environment,
     project,
-    ref: branchName(text(rec(client.git).ref))
+    ref
   }
 }
 
