@@ -235,6 +235,28 @@ describe("a target's secrets and code from outside the repository", () => {
     expect(io.failures.join('\n')).toMatch(/the deployed commit fffffff is the head of pull request #13 from the fork mallory\/agent/)
   })
 
+  it.each(['pull_request_review', 'pull_request_review_comment'])(
+    "%s on a fork's pull request with endpoint_url and a credential fails closed before any request",
+    async (name) => {
+      gh = await world()
+      const api = passing()
+      const pr = { number: 13, head: { sha: F, ref: 'feat', repo: { full_name: 'mallory/agent' } }, base: { sha: A, ref: 'main' } }
+      const io = await step(
+        { name, payload: { pull_request: pr, repository }, env: { GITHUB_REF: 'refs/pull/13/merge', GITHUB_SHA: F } },
+        {
+          endpoint_url: 'https://pr-13.preview.example.com/chat',
+          response_field: 'output.text',
+          auth_type: 'bearer',
+          target_credential: 'target-credential-0123456789'
+        },
+        api
+      )
+      expect(io.outputs.result).toBe('error')
+      expect(io.failures.join('\n')).toMatch(/pull request #13 is in the fork mallory\/agent/)
+      expect(calls(api)).toEqual([])
+    }
+  )
+
   it('a target without secrets is assessed whoever wrote the code (nothing to hand over)', async () => {
     gh = await world()
     const api = passing()

@@ -80,7 +80,7 @@ export type PipelineEvent =
       ref: string
       sha: string | null
       onDefaultBranch: boolean
-      /** issue_comment on a pull request: its number (its head may be a fork's). */
+      /** issue_comment on a pull request, or a review of one (PULL_REQUEST_ACTIVITY): its number (its head may be a fork's). */
       commentedPull: number | null
       /** workflow_run: the repository of the triggering run's head (null: none named); undefined on other events. */
       runHeadRepo?: string | null
@@ -96,6 +96,12 @@ const VERCEL_PREFIX = 'vercel.deployment.'
 /** Deployment states that may still become success (GitHub's deployment_status states). */
 const PENDING_STATES: ReadonlySet<string> = new Set(['pending', 'queued', 'in_progress'])
 const VERCEL_NOT_READY_STATES = new Set(['pending', 'error', 'failed', 'canceled', 'skipped', 'ignored'])
+/** Events about a pull request that GitHub runs on its merge commit (GITHUB_SHA), as pull_request does: its head may be a fork's. */
+const PULL_REQUEST_ACTIVITY: ReadonlySet<string> = new Set([
+  'pull_request_review',
+  'pull_request_review_comment',
+  'pull_request_review_thread'
+])
 const QUEUE_PREFIX = 'refs/heads/gh-readonly-queue/'
 const QUEUE_REF = /^(?:refs\/heads\/)?gh-readonly-queue\/(.+)\/pr-(\d{1,9})-([0-9a-f]{40}|[0-9a-f]{64})$/
 
@@ -293,7 +299,12 @@ function fromPullRequest(eventName: string, payload: Record<string, unknown>, en
 function other(eventName: string, payload: Record<string, unknown>, env: NodeJS.ProcessEnv): PipelineEvent {
   const ref = env.GITHUB_REF ?? ''
   const issue = rec(payload.issue)
-  const commented = eventName === 'issue_comment' && isRecord(issue.pull_request) && typeof issue.number === 'number' ? issue.number : null
+  const commented =
+    eventName === 'issue_comment' && isRecord(issue.pull_request) && typeof issue.number === 'number'
+      ? issue.number
+      : PULL_REQUEST_ACTIVITY.has(eventName) && typeof rec(payload.pull_request).number === 'number'
+        ? (rec(payload.pull_request).number as number)
+        : null
   const run = eventName === 'workflow_run' ? rec(payload.workflow_run) : null
   return {
     kind: 'other',
