@@ -224,7 +224,7 @@ describe("a target's secrets and code from outside the repository", () => {
     gh = await world()
     const api = passing()
     const event = deploymentStatus('success', F)
-    event.payload.deployment_status.environment_url = url as string
+    Object.assign(event.payload.deployment_status, { environment_url: url })
     const io = await step(
       event,
       { ...secrets, endpoint_path: '', endpoint_url: `https://mallory-preview.example.com/chat?x-vercel-protection-bypass=${BYPASS}` },
