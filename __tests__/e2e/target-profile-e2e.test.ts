@@ -53,7 +53,11 @@ forbidden_topics`
 
 let prCounter = 100
 function prEvent(n: number): Record<string, unknown> {
-  return { pull_request: { number: n }, number: n, repository: { full_name: 'octo-org/agent-app' } }
+  return {
+    pull_request: { number: n, head: { repo: { full_name: 'octo-org/agent-app' } } },
+    number: n,
+    repository: { full_name: 'octo-org/agent-app' }
+  }
 }
 
 function openEndpoint(w: World, host = '127.0.0.1', path = '/chat/open'): string {
