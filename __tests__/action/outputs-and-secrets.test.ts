@@ -13,6 +13,7 @@ import { join } from 'node:path'
 import { runMain } from '../../src/action/main.js'
 import { scrubbingIO, stepSecrets } from '../../src/action/scrubbed-io.js'
 import type { ServiceApi } from '../../src/service/service-api.js'
+import type { BaselineStore } from '../../src/baseline/store.js'
 import { parseBaseUrl, withoutUserInfo } from '../../src/service/base-url.js'
 import { ConfigError, ServiceError } from '../../src/util/errors.js'
 import {
@@ -110,7 +111,7 @@ describe("the step's secrets, planted in every service field", () => {
   })
 
   /** A service that registers the endpoint and runs a failing assessment, quoting the secrets everywhere. */
-  function echoingService(): ServiceApi {
+  function echoingService(runId = planted('run')): ServiceApi {
     const findings = [
       makeFinding('high', {
         finding_id: planted('f_1'),
@@ -138,15 +139,19 @@ describe("the step's secrets, planted in every service field", () => {
     return fakeApi({
       listModels: async () => ({ models: [model] }),
       registerModel: async () => ({ model_id: MODEL, connected: true }),
-      listRuns: async () => ({ runs: [makeRunListItem({ run_id: planted('run'), findings_count: 1 })], total: 1, returned: 1 }),
-      triggerRun: async () => ({ run_id: planted('run'), model_id: MODEL, status: 'running', started_at: '2026-11-21T12:00:00Z' }),
-      getRun: async () => makeRun({ run_id: planted('run'), model_id: MODEL, verdict: 'fail' }),
+      listRuns: async () => ({ runs: [makeRunListItem({ run_id: runId, findings_count: 1 })], total: 1, returned: 1 }),
+      triggerRun: async () => ({ run_id: runId, model_id: MODEL, status: 'running', started_at: '2026-11-21T12:00:00Z' }),
+      getRun: async () => makeRun({ run_id: runId, model_id: MODEL, verdict: 'fail' }),
       getCoverage: async () => makeCoverage(PLANNED.map((c) => coverageRow(c, { owasp: planted('LLM01'), atlas: planted('AML') }))),
       listFindings: async () => ({ findings, count: findings.length })
     })
   }
 
-  async function runPlanted(event: { name: string; payload: unknown }, inputs: Record<string, string> = {}) {
+  async function runPlanted(
+    event: { name: string; payload: unknown; env?: Record<string, string> },
+    inputs: Record<string, string> = {},
+    more: { service?: ServiceApi; baselineStore?: BaselineStore } = {}
+  ) {
     standin = await startGitHubStandin()
     const dir = mkdtempSync(join(tmpdir(), 'planted-'))
     const eventPath = join(dir, 'event.json')
@@ -171,11 +176,20 @@ describe("the step's secrets, planted in every service field", () => {
           GITHUB_API_URL: standin.url,
           GITHUB_SERVER_URL: 'https://github.com',
           GITHUB_RUN_ID: '99',
-          RUNNER_TEMP: dir
+          RUNNER_TEMP: dir,
+          ...event.env
         }
       }
     )
-    await runMain({ io, clock: fakeClock(), signal: new AbortController().signal, random: () => 0.5, makeApi: () => echoingService() })
+    const service = more.service ?? echoingService()
+    await runMain({
+      io,
+      clock: fakeClock(),
+      signal: new AbortController().signal,
+      random: () => 0.5,
+      makeApi: () => service,
+      baselineStore: more.baselineStore
+    })
     const reportDir = join(dir, 'asas-gate')
     const files = readdirSync(reportDir).map((f) => readFileSync(join(reportDir, f), 'utf8'))
     return { io, files, github: standin }
@@ -210,6 +224,35 @@ describe("the step's secrets, planted in every service field", () => {
       files,
       comment: comments[0]?.body,
       'github requests': github.requests.map((r) => [r.path, r.query, r.body])
+    })
+  })
+
+  describe("the default branch records its run in the Actions cache (readable by every workflow, a fork's too)", () => {
+    const onMain = {
+      name: 'workflow_dispatch',
+      payload: { repository: { full_name: 'octo/agent', default_branch: 'main' } },
+      env: { GITHUB_REF: 'refs/heads/main', GITHUB_SHA: 'a'.repeat(40) }
+    }
+    const capturing = (): BaselineStore & { saved: unknown[] } => {
+      const saved: unknown[] = []
+      return { saved, save: async (baseline, agentKey) => (saved.push({ baseline, agentKey }), { saved: true, where: 'entry' }) }
+    }
+
+    it('the file riding along holds no secret: findings quoting them are scrubbed', async () => {
+      const store = capturing()
+      const { io } = await runPlanted(onMain, {}, { service: echoingService('run_clean_1'), baselineStore: store })
+      expect(io.outputs.result).toBe('fail')
+      expect(store.saved).toHaveLength(1)
+      expect(JSON.stringify(store.saved)).toContain('The agent leaked ***')
+      expectSecretsKeptOut({ 'baseline store': store.saved })
+    })
+
+    it('a run whose id holds a secret is not recorded (the key would show it), and the log says so', async () => {
+      const store = capturing()
+      const { io } = await runPlanted(onMain, {}, { service: echoingService(`run_${KEY}`), baselineStore: store })
+      expect(io.outputs.result).toBe('fail')
+      expect(store.saved).toEqual([])
+      expect(io.log.lines.map((l) => l.line).join('\n')).toMatch(/not recorded: its id holds a secret/)
     })
   })
 

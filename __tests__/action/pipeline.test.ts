@@ -217,6 +217,46 @@ describe("a target's secrets and code from outside the repository", () => {
     expect(logged(io).join('\n')).toContain('allow_outside_code_secrets is true')
   })
 
+  it.each([
+    ['without an environment_url', undefined],
+    ['with a plain-http environment_url', 'http://agent-git-feat.vercel.app']
+  ])("a fork's deployment %s, with endpoint_url given for it, fails closed: the deployed commit still decides", async (_n, url) => {
+    gh = await world()
+    const api = passing()
+    const event = deploymentStatus('success', F)
+    Object.assign(event.payload.deployment_status, { environment_url: url })
+    const io = await step(
+      event,
+      { ...secrets, endpoint_path: '', endpoint_url: `https://mallory-preview.example.com/chat?x-vercel-protection-bypass=${BYPASS}` },
+      api
+    )
+    expect(io.outputs.result).toBe('error')
+    expect(calls(api)).toEqual([])
+    expect(io.failures.join('\n')).toMatch(/the deployed commit fffffff is the head of pull request #13 from the fork mallory\/agent/)
+  })
+
+  it.each(['pull_request_review', 'pull_request_review_comment'])(
+    "%s on a fork's pull request with endpoint_url and a credential fails closed before any request",
+    async (name) => {
+      gh = await world()
+      const api = passing()
+      const pr = { number: 13, head: { sha: F, ref: 'feat', repo: { full_name: 'mallory/agent' } }, base: { sha: A, ref: 'main' } }
+      const io = await step(
+        { name, payload: { pull_request: pr, repository }, env: { GITHUB_REF: 'refs/pull/13/merge', GITHUB_SHA: F } },
+        {
+          endpoint_url: 'https://pr-13.preview.example.com/chat',
+          response_field: 'output.text',
+          auth_type: 'bearer',
+          target_credential: 'target-credential-0123456789'
+        },
+        api
+      )
+      expect(io.outputs.result).toBe('error')
+      expect(io.failures.join('\n')).toMatch(/pull request #13 is in the fork mallory\/agent/)
+      expect(calls(api)).toEqual([])
+    }
+  )
+
   it('a target without secrets is assessed whoever wrote the code (nothing to hand over)', async () => {
     gh = await world()
     const api = passing()

@@ -35,7 +35,7 @@ afterEach(async () => {
   for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true })
 })
 
-/** A service with an inventory: a model per registration; a run of the model at a path containing "billing" fails. */
+/** A service with an inventory: a model per registration; a run of the model at a path (or query) containing "billing" fails. */
 function inventory(): ServiceApi & { triggered: () => string[] } {
   const models: ModelListItem[] = []
   const paths = new Map<string, string>()
@@ -48,7 +48,7 @@ function inventory(): ServiceApi & { triggered: () => string[] } {
       const id = `m${models.length + 1}`
       const url = new URL(body.config.endpoint_url)
       models.push(makeModel({ model_id: id, name: body.name, endpoint_host: url.host }))
-      paths.set(id, url.pathname)
+      paths.set(id, `${url.pathname}${url.search}`)
       return { model_id: id, connected: true as const }
     },
     triggerRun: async (body) => {
@@ -202,6 +202,24 @@ describe('two agents on one preview host (a matrix of endpoint_path)', () => {
     const support = await step(deployed(C, host), { endpoint_path: '/api/support' }, api)
     expect(support.outputs).toMatchObject({ result: 'pass', assessments_spent: '0' })
     expect(api.triggered()).toEqual(['m1', 'm2'])
+  })
+})
+
+describe('two agents at one path, told apart by a query value (a matrix of ?agent=)', () => {
+  it("billing is registered and assessed on its own, never finding support's target or carrying its pass over", async () => {
+    gh = await startGitHubStandin({ repository: REPO })
+    gh.addCommit(A, null, [])
+    gh.addCommit(B, A, ['agent/billing.py'])
+    gh.seedPull({ number: 12, headSha: B, commits: [B] })
+    const api = inventory()
+    const host = 'https://agent-app-git-feat.vercel.app'
+    const support = await step(deployed(B, host), { endpoint_path: '/api/chat?agent=support' }, api)
+    expect(support.outputs).toMatchObject({ result: 'pass', assessments_spent: '1' })
+    const billing = await step(deployed(B, host), { endpoint_path: '/api/chat?agent=billing' }, api)
+    expect(billing.outputs).toMatchObject({ result: 'fail', assessments_spent: '1' })
+    expect(api.triggered()).toEqual(['m1', 'm2'])
+    const contexts = new Set(gh.git.statuses.map((s) => s.context))
+    expect(contexts.size).toBe(2)
   })
 })
 

@@ -47,14 +47,18 @@ afterAll(async () => {
   for (const dir of dirs) rmSync(dir, { recursive: true, force: true })
 })
 
-async function deploy(sha: string): Promise<FakeActionIO> {
+/** `given`: the URL the deployment event names (undefined: none) and the step's own endpoint_url inputs (empty: endpoint_path). */
+async function deploy(
+  sha: string,
+  given: { environmentUrl?: string; inputs?: Record<string, string> } = { environmentUrl: `${emu.demoAgent.url}/` }
+): Promise<FakeActionIO> {
   const dir = mkdtempSync(join(tmpdir(), 'fork-deploy-'))
   dirs.push(dir)
   const eventPath = join(dir, 'event.json')
   writeFileSync(
     eventPath,
     JSON.stringify({
-      deployment_status: { state: 'success', environment: 'Preview', environment_url: `${emu.demoAgent.url}/` },
+      deployment_status: { state: 'success', environment: 'Preview', environment_url: given.environmentUrl },
       deployment: { sha, ref: 'feature-7', environment: 'Preview', creator: { login: 'vercel[bot]' } },
       repository: { full_name: REPO, default_branch: 'main' }
     })
@@ -70,7 +74,8 @@ async function deploy(sha: string): Promise<FakeActionIO> {
       response_field: 'output.text',
       endpoint_path: `/chat/open?x-vercel-protection-bypass=${BYPASS}`,
       auth_type: 'bearer',
-      target_credential: CREDENTIAL
+      target_credential: CREDENTIAL,
+      ...given.inputs
     },
     {
       env: {
@@ -119,6 +124,18 @@ describe("a fork's preview and the target's secrets", () => {
     expect(emu.requestLog.slice(before).filter((e) => e.endpoint !== 'admin')).toEqual([])
     expect(emu.control.runs()).toEqual([])
     expect(gh.git.statuses.filter((s) => s.sha === FORK).map((s) => s.state)).toEqual(['pending', 'error'])
+  })
+
+  it("the fork's deployment naming no usable URL, with endpoint_url given for it: fails closed the same, nothing sent", async () => {
+    const before = emu.requestLog.length
+    const io = await deploy(FORK, {
+      environmentUrl: undefined,
+      inputs: { endpoint_path: '', endpoint_url: `${emu.demoAgent.url}/chat/open?x-vercel-protection-bypass=${BYPASS}` }
+    })
+    expect(io.outputs.result).toBe('error')
+    expect(io.failures.join('\n')).toMatch(/pull request #8 from the fork mallory\/agent-app, and on no branch of this repository/)
+    expect(secretsSeen()).toEqual({ stored: false, credentials: false, agentAsked: false })
+    expect(emu.requestLog.slice(before).filter((e) => e.endpoint !== 'admin')).toEqual([])
   })
 
   it('the same preview deployed from a branch of this repository is registered with both (the check above can see them)', async () => {

@@ -53,7 +53,6 @@ forbidden_topics`
 
 let prCounter = 100
 function prEvent(n: number): Record<string, unknown> {
-  // As GitHub sends it: the head's repository (this one: no fork) is part of every pull_request payload.
   return {
     pull_request: { number: n, head: { repo: { full_name: 'octo-org/agent-app' } } },
     number: n,

@@ -8,6 +8,8 @@
 import { mkdir, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import type { Baseline } from '../baseline/baseline.js'
+import type { BaselineStore } from '../baseline/store.js'
 import { postCommitStatus, type CommitStatus } from '../github/commit-status.js'
 import { createGitHubClient } from '../github/github-client.js'
 import { publishToGitHub, type PublishArgs, type PublishDeps, type Published } from '../github/publish.js'
@@ -16,7 +18,7 @@ import { Deadline } from '../util/clock.js'
 import { AbortedError, describeFailure } from '../util/errors.js'
 import { baseUrlSecrets } from '../service/base-url.js'
 import type { Log } from '../util/log.js'
-import { makeScrubber, secretWireForms } from '../util/redact.js'
+import { makeScrubber, scrubSecretsDeep, secretWireForms } from '../util/redact.js'
 import { nonEmpty, oneLine } from '../util/text.js'
 import { ANNOTATIONS_SHOWN_PER_LEVEL } from '../report/annotations.js'
 import { envInputReader, isMaskableSecret, queryValues } from './inputs.js'
@@ -195,6 +197,26 @@ export function scrubbingIO(raw: ActionIO, secrets: readonly string[], github: O
           log.warning(`Could not set the commit status (the gate's result is unchanged): ${describeFailure(err)}`)
         return false
       }
+    }
+  }
+}
+
+/**
+ * The baseline store behind the edge: the Actions cache is read by every
+ * workflow of the repository, a fork's pull request too, so the file riding
+ * along is scrubbed, and a run whose id or commit holds a secret is not
+ * recorded at all (its cache key, which names them, is listed to anyone who
+ * can read the caches).
+ */
+export function scrubbedBaselineStore(store: BaselineStore, secrets: readonly string[], log: Log): BaselineStore {
+  const scrub = makeScrubber(secrets)
+  return {
+    async save(baseline, agentKey) {
+      if (scrub(baseline.run_id) !== baseline.run_id || (baseline.commit !== null && scrub(baseline.commit) !== baseline.commit)) {
+        log.warning('The run was not recorded: its id holds a secret of this step, which its Actions cache key would show.')
+        return { saved: false, where: '' }
+      }
+      return store.save(scrubSecretsDeep(baseline, secrets) as Baseline, agentKey)
     }
   }
 }

@@ -39,8 +39,9 @@ export type PipelineEvent =
       /** The branch (or tag) deployed, without refs/heads/; null when the event does not say. */
       ref: string | null
     }
-  | { kind: 'deployment_skipped'; eventName: string; source: DeploymentSource; sha: string | null; reason: string }
-  | { kind: 'deployment_invalid'; eventName: string; source: DeploymentSource; sha: string | null; reason: string }
+  /** ref: the branch (or tag) deployed, as on a ready deployment: where its code comes from still matters (outsideCode). */
+  | { kind: 'deployment_skipped'; eventName: string; source: DeploymentSource; sha: string | null; ref: string | null; reason: string }
+  | { kind: 'deployment_invalid'; eventName: string; source: DeploymentSource; sha: string | null; ref: string | null; reason: string }
   | {
       kind: 'pull_request'
       eventName: string
@@ -79,7 +80,7 @@ export type PipelineEvent =
       ref: string
       sha: string | null
       onDefaultBranch: boolean
-      /** issue_comment on a pull request: its number (its head may be a fork's). */
+      /** issue_comment on a pull request, or a review of one (PULL_REQUEST_ACTIVITY): its number (its head may be a fork's). */
       commentedPull: number | null
       /** workflow_run: the repository of the triggering run's head (null: none named); undefined on other events. */
       runHeadRepo?: string | null
@@ -95,6 +96,12 @@ const VERCEL_PREFIX = 'vercel.deployment.'
 /** Deployment states that may still become success (GitHub's deployment_status states). */
 const PENDING_STATES: ReadonlySet<string> = new Set(['pending', 'queued', 'in_progress'])
 const VERCEL_NOT_READY_STATES = new Set(['pending', 'error', 'failed', 'canceled', 'skipped', 'ignored'])
+/** Events about a pull request that GitHub runs on its merge commit (GITHUB_SHA), as pull_request does: its head may be a fork's. */
+const PULL_REQUEST_ACTIVITY: ReadonlySet<string> = new Set([
+  'pull_request_review',
+  'pull_request_review_comment',
+  'pull_request_review_thread'
+])
 const QUEUE_PREFIX = 'refs/heads/gh-readonly-queue/'
 const QUEUE_REF = /^(?:refs\/heads\/)?gh-readonly-queue\/(.+)\/pr-(\d{1,9})-([0-9a-f]{40}|[0-9a-f]{64})$/
 
@@ -162,6 +169,7 @@ function fromDeploymentStatus(eventName: string, payload: Record<string, unknown
   const sha = commitSha(deployment.sha)
   const environment = text(status.environment) ?? text(deployment.environment)
   const state = text(status.state) ?? 'unknown'
+  const ref = branchName(text(deployment.ref))
   const source: DeploymentSource = 'deployment_status'
   const what = `the deployment${sha ? ` of ${shortSha(sha)}` : ''}${environment ? ` to ${environment}` : ''}`
   if (state !== 'success') {
@@ -170,14 +178,15 @@ function fromDeploymentStatus(eventName: string, payload: Record<string, unknown
       eventName,
       source,
       sha,
+      ref,
       reason: `${what} is ${state.slice(0, 40)}, not success: ${PENDING_STATES.has(state) ? 'nothing to assess yet' : 'nothing to assess'}`
     }
   }
-  if (sha === null) return { kind: 'deployment_invalid', eventName, source, sha, reason: 'the event names no commit (deployment.sha)' }
+  if (sha === null) return { kind: 'deployment_invalid', eventName, source, sha, ref, reason: 'the event names no commit (deployment.sha)' }
   // environment_url only: target_url is the page about the deployment (often its log on GitHub or the platform), not the preview.
   const url = deploymentUrl(status.environment_url)
   if ('error' in url) {
-    return { kind: 'deployment_invalid', eventName, source, sha, reason: `${url.error} (deployment_status.environment_url)` }
+    return { kind: 'deployment_invalid', eventName, source, sha, ref, reason: `${url.error} (deployment_status.environment_url)` }
   }
   return {
     kind: 'deployment',
@@ -187,7 +196,7 @@ function fromDeploymentStatus(eventName: string, payload: Record<string, unknown
     sha,
     environment,
     project: null,
-    ref: branchName(text(deployment.ref))
+    ref
   }
 }
 
@@ -200,18 +209,33 @@ function fromRepositoryDispatch(eventName: string, payload: Record<string, unkno
   const sha = commitSha(rec(client.git).sha)
   const environment = text(client.environment)
   const state = text(rec(client.state).type)
+  const ref = branchName(text(rec(client.git).ref))
   const source: DeploymentSource = 'vercel'
   const shown = type.slice(0, 60)
   if (!VERCEL_READY_TYPES.includes(type)) {
-    return { kind: 'deployment_skipped', eventName, source, sha, reason: `Vercel sent ${shown}, not a ready deployment: nothing to assess` }
+    return {
+      kind: 'deployment_skipped',
+      eventName,
+      source,
+      sha,
+      ref,
+      reason: `Vercel sent ${shown}, not a ready deployment: nothing to assess`
+    }
   }
   if (state !== null && VERCEL_NOT_READY_STATES.has(state)) {
-    return { kind: 'deployment_skipped', eventName, source, sha, reason: `Vercel sent ${shown} with state ${state}: nothing to assess` }
+    return {
+      kind: 'deployment_skipped',
+      eventName,
+      source,
+      sha,
+      ref,
+      reason: `Vercel sent ${shown} with state ${state}: nothing to assess`
+    }
   }
   if (sha === null)
-    return { kind: 'deployment_invalid', eventName, source, sha, reason: 'the event names no commit (client_payload.git.sha)' }
+    return { kind: 'deployment_invalid', eventName, source, sha, ref, reason: 'the event names no commit (client_payload.git.sha)' }
   const url = deploymentUrl(client.url)
-  if ('error' in url) return { kind: 'deployment_invalid', eventName, source, sha, reason: `${url.error} (client_payload.url)` }
+  if ('error' in url) return { kind: 'deployment_invalid', eventName, source, sha, ref, reason: `${url.error} (client_payload.url)` }
   const project =
     typeof client.project === 'string' ? text(client.project) : (text(rec(client.project).name) ?? text(rec(client.project).id))
   return {
@@ -222,7 +246,7 @@ function fromRepositoryDispatch(eventName: string, payload: Record<string, unkno
     sha,
     environment,
     project,
-    ref: branchName(text(rec(client.git).ref))
+    ref
   }
 }
 
@@ -275,7 +299,12 @@ function fromPullRequest(eventName: string, payload: Record<string, unknown>, en
 function other(eventName: string, payload: Record<string, unknown>, env: NodeJS.ProcessEnv): PipelineEvent {
   const ref = env.GITHUB_REF ?? ''
   const issue = rec(payload.issue)
-  const commented = eventName === 'issue_comment' && isRecord(issue.pull_request) && typeof issue.number === 'number' ? issue.number : null
+  const commented =
+    eventName === 'issue_comment' && isRecord(issue.pull_request) && typeof issue.number === 'number'
+      ? issue.number
+      : PULL_REQUEST_ACTIVITY.has(eventName) && typeof rec(payload.pull_request).number === 'number'
+        ? (rec(payload.pull_request).number as number)
+        : null
   const run = eventName === 'workflow_run' ? rec(payload.workflow_run) : null
   return {
     kind: 'other',

@@ -9,6 +9,7 @@
  */
 import { createHash } from 'node:crypto'
 import { LIMITS } from '../service/contract/index.js'
+import { isCredentialName } from '../util/redact.js'
 import { nonEmpty } from '../util/text.js'
 
 export interface NamingContext {
@@ -38,9 +39,13 @@ export function defaultTargetName(ctx: NamingContext): string {
  * transport, so two configurations at one host (a path per agent, an
  * endpoint_path changed) would otherwise share a target, and the step would
  * assess the first one registered. `site`, when given, names the deployed
- * project (two projects deploying one commit are two agents). Every secret
- * value (the credential, query values) is left out: the name is visible in
- * the inventory. Asked through agentIdentity (src/pipeline/identity.ts).
+ * project (two projects deploying one commit are two agents). The query's
+ * values tell agents apart too (`?agent=support`, `?agent=billing` at one
+ * path): they are digested, never shown (the name is visible in the
+ * inventory, comments and statuses). The value of a key that names a
+ * credential (isCredentialName: a token, a protection bypass) is left out,
+ * as the credential is: rotating it is the same agent. Asked through
+ * agentIdentity (src/pipeline/identity.ts).
  */
 export function configDigest(config: TargetConfigParts): string {
   const url = new URL(config.endpointUrl)
@@ -48,6 +53,7 @@ export function configDigest(config: TargetConfigParts): string {
     url.protocol,
     url.pathname,
     [...url.searchParams.keys()].sort(),
+    ...selectorValues(url),
     config.responseField,
     config.transport,
     config.authType,
@@ -56,6 +62,13 @@ export function configDigest(config: TargetConfigParts): string {
     ...(config.site == null ? [] : [config.site])
   ]
   return createHash('sha256').update(JSON.stringify(parts)).digest('hex').slice(0, 8)
+}
+
+/** The query's values that select an agent (every key's but a credential's), sorted; nothing for a URL without any. */
+function selectorValues(url: URL): [string, string][][] {
+  const values = [...url.searchParams.entries()].filter(([k]) => !isCredentialName(k))
+  if (values.length === 0) return []
+  return [values.sort(([a, x], [b, y]) => (a === b ? (x < y ? -1 : x > y ? 1 : 0) : a < b ? -1 : 1))]
 }
 
 /** The name a target is registered and found under: the configured name and ` cfg-<digest>`, clipped to fit. */

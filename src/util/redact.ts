@@ -17,7 +17,7 @@ export const SECRET_MASK = '***'
 const CREDENTIAL_HEADER_NAMES = new Set(['authorization', 'proxy-authorization', 'cookie', 'set-cookie', 'x-api-key'])
 
 /** Parts of a name that mark it as holding a credential. */
-const CREDENTIAL_NAME_PART = /key|token|secret|passw|pwd|auth|session|cookie|credential|signature|csrf|xsrf|jwt|bearer|private/i
+const CREDENTIAL_NAME_PART = /key|token|secret|passw|pwd|auth|session|cookie|credential|signature|csrf|xsrf|jwt|bearer|private|bypass/i
 
 /** Values that are credentials whatever header carries them. */
 const CREDENTIAL_VALUE =

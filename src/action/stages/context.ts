@@ -10,7 +10,7 @@ import type { Clock, Deadline } from '../../util/clock.js'
 import type { InputNamer } from '../../util/errors.js'
 import type { ActionInputs } from '../inputs.js'
 import type { MainDeps } from '../main.js'
-import { scrubbingIO, stepSecrets, type ScrubbedIO } from '../scrubbed-io.js'
+import { scrubbedBaselineStore, scrubbingIO, stepSecrets, type ScrubbedIO } from '../scrubbed-io.js'
 
 export interface StepContext {
   /** Every sink of the step, scrubbed of `secrets`. */
@@ -23,6 +23,7 @@ export interface StepContext {
   random?: () => number
   /** A service client whose retries stop at `deadline`, which logs through the scrubbed log and scrubs `secrets` from the service's texts before clipping them. */
   makeApi(inputs: ActionInputs, deadline: Deadline, opts?: { requestTimeoutMs?: number }): ServiceApi
+  /** Saves through the scrubbing edge (scrubbedBaselineStore). */
   baselineStore: BaselineStore
   /** Told every status read of the run: a shell's live view (the action logs progress lines instead). */
   onProgress?: (progress: RunProgress) => void
@@ -41,7 +42,7 @@ export function stepContext(deps: MainDeps): StepContext {
     signal: deps.signal,
     random: deps.random,
     makeApi: (inputs, deadline, opts) => deps.makeApi(inputs, deadline, { ...opts, log: io.log, secrets }),
-    baselineStore: deps.baselineStore ?? actionsCacheStore({ env: io.env, log: io.log }),
+    baselineStore: scrubbedBaselineStore(deps.baselineStore ?? actionsCacheStore({ env: io.env, log: io.log }), secrets, io.log),
     onProgress: deps.onProgress,
     nameInput: deps.nameInput
   }

@@ -57,8 +57,14 @@ export async function codeEvidence(ctx: StepContext, inputs: ActionInputs, event
     case 'pull_request':
       return { kind: 'head', of: `pull request #${event.number}`, headRepo: event.headRepo, repository }
     case 'deployment':
+    case 'deployment_invalid':
+    case 'deployment_skipped': {
+      // A deployment whose URL cannot be used still deployed a commit: endpoint_url given for it reaches that code.
+      const sha = event.sha
+      if (sha === null) return { kind: 'unknown', why: 'the deployment event names no commit' }
       if (repo === undefined) return { kind: 'unknown', why: 'GITHUB_REPOSITORY is not set' }
-      return withGitHub(ctx, inputs, (gh) => deployedCommit(gh, repo, event.sha, event.ref))
+      return withGitHub(ctx, inputs, (gh) => deployedCommit(gh, repo, sha, event.ref))
+    }
     case 'other':
       if (event.runHeadRepo !== undefined)
         return { kind: 'head', of: 'the triggering workflow run', headRepo: event.runHeadRepo, repository }
