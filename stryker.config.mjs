@@ -24,5 +24,7 @@ export default {
   jsonReporter: { fileName: 'reports/mutation/mutation.json' },
   thresholds: { high: 95, low: 90, break: null },
   tempDirName: '.stryker-tmp',
+  // Not copied into the sandbox: other runs' sandboxes and reports, scratch files.
+  ignorePatterns: ['/.stryker-tmp*', '/reports', '/.tmp', '/build', '/coverage'],
   cleanTempDir: 'always'
 }
