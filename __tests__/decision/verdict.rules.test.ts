@@ -60,6 +60,15 @@ describe('a waiver turns a service fail into a pass only when it explains the fa
     expect(settle('fail', findings, waived).verdict).toBe(verdict)
   })
 
+  it('a service fail beside open findings stands as given: not computed, no note', () => {
+    expect(settle('fail', [f('a', 'high'), f('b', 'critical')], { a: 'accepted' })).toEqual({
+      verdict: 'fail',
+      verdictComputed: false,
+      notes: []
+    })
+    expect(settle('fail', [f('a', 'high')])).toEqual({ verdict: 'fail', verdictComputed: false, notes: [] })
+  })
+
   it('a waived finding counts at the threshold given, not at another', () => {
     expect(settle('fail', [f('a', 'medium')], { a: 'accepted' }, 'medium').verdict).toBe('pass')
     expect(settle('fail', [f('a', 'medium')], { a: 'accepted' }, 'high').verdict).toBe('fail')
