@@ -5,7 +5,14 @@
  * endpoint_url; allow_shared_profile_sync for the profile only).
  */
 import { describe, expect, it } from '@jest/globals'
-import { WRITING_EVENTS, writeRefusal, writeStanding, type ServiceWrite, type WriteStanding } from '../../src/github/write-rule.js'
+import {
+  profileWriteRefusal,
+  WRITING_EVENTS,
+  writeRefusal,
+  writeStanding,
+  type ServiceWrite,
+  type WriteStanding
+} from '../../src/github/write-rule.js'
 import type { ResolvedTarget, TargetOutcome } from '../../src/target/target-spec.js'
 
 const target = (outcome: TargetOutcome, name: string | null): ResolvedTarget => ({
@@ -34,6 +41,15 @@ describe('a pull request writes the profile of its own preview only', () => {
     expect(writeRefusal(PR7, profile(t)) === null).toBe(allowed)
   })
 
+  it.each<[string, WriteStanding, string]>([
+    // Without a number there is no pr-<n> to hold: not even the text of an absent one.
+    ['a pull request with no number', { kind: 'pull_request', number: null }, 'app-pr-null'],
+    ['a run that is no pull request', { kind: 'other', eventName: 'workflow_run', ref: 'refs/heads/main' }, 'app-pr-undefined'],
+    ['a run that is no pull request', { kind: 'other', eventName: 'workflow_run', ref: 'refs/heads/main' }, 'app-pr-null']
+  ])('%s owns no preview, whatever the name: %s', (_name, standing, name) => {
+    expect(writeRefusal(standing, profile(target('registered', name)))).toMatch(/is shared$/)
+  })
+
   it('a pull request with no number owns no preview', () => {
     expect(writeRefusal({ kind: 'pull_request', number: null }, profile(target('registered', 'pr-7')))).toBe(
       "this pull request may run a pull request's code, and target 'pr-7' (model m1) is shared"
@@ -51,6 +67,14 @@ describe('a pull request writes the profile of its own preview only', () => {
     expect(writeRefusal(other, profile(target('registered', 'app-pr-7')))).toBe(
       "this pull_request_review run on refs/pull/7/merge may run a pull request's code, and target 'app-pr-7' (model m1) is shared"
     )
+  })
+})
+
+describe('profileWriteRefusal', () => {
+  it('is null when the sync is allowed, a configuration error naming allow_shared_profile_sync when not', () => {
+    expect(profileWriteRefusal(PR7, target('registered', 'app-pr-7'), false)).toBeNull()
+    expect(profileWriteRefusal(PR7, target('given', 'production'), true)).toBeNull()
+    expect(profileWriteRefusal(PR7, target('given', 'production'), false)?.input).toBe('allow_shared_profile_sync')
   })
 })
 
@@ -90,6 +114,8 @@ describe('writeStanding: only the default branch on a writing event stands on th
     ['push', repo, { GITHUB_REF: 'refs/tags/main' }, 'other'],
     ['push', repo, { GITHUB_REF: 'main' }, 'other'],
     ['push', repo, {}, 'other'],
+    ['push', {}, { GITHUB_REF: 'refs/heads/null' }, 'other'],
+    ['push', { repository: {} }, { GITHUB_REF: 'refs/heads/undefined' }, 'other'],
     ['push', { repository: { default_branch: '' } }, { GITHUB_REF: 'refs/heads/' }, 'other'],
     ['push', { repository: { default_branch: 7 } }, { GITHUB_REF: 'refs/heads/7' }, 'other'],
     ['push', { repository: 'main' }, { GITHUB_REF: 'refs/heads/main' }, 'other'],
@@ -99,6 +125,10 @@ describe('writeStanding: only the default branch on a writing event stands on th
     ['pull_request_target', repo, { GITHUB_REF: 'refs/heads/main' }, 'pull_request']
   ])('%s %j %j: %s', (event, payload, env, kind) => {
     expect(writeStanding(event, payload, env).kind).toBe(kind)
+  })
+
+  it('a run on no ref stands nowhere, and says so', () => {
+    expect(writeStanding('push', repo, {})).toEqual({ kind: 'other', eventName: 'push', ref: '' })
   })
 
   it('a pull request event reads its number from the payload (none when it holds none)', () => {
