@@ -83,7 +83,8 @@ describe('agentIdentity', () => {
       host: null,
       targetName: null,
       commentKey: 'm',
-      statusName: 'm'
+      statusName: 'm',
+      key: 'model%3Am'
     })
     expect(agentIdentity({ kind: 'preview', name: null }, ctx)).toMatchObject({
       kind: 'target',
