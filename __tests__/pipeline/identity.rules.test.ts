@@ -5,7 +5,7 @@
  * one: an old pass must not hide a later fail.
  */
 import { describe, expect, it } from '@jest/globals'
-import { agentIdentity, recordsOfAgent, type AssessmentIdentity } from '../../src/pipeline/identity.js'
+import { agentIdentity, identityMismatch, recordsOfAgent, type AssessmentIdentity } from '../../src/pipeline/identity.js'
 import type { AssessmentRecord } from '../../src/report/comment.js'
 
 const rec = (over: Partial<AssessmentRecord>): { record: AssessmentRecord; id: string } => {
@@ -91,5 +91,31 @@ describe('agentIdentity', () => {
       display: 'app-pr-1',
       statusName: 'preview'
     })
+  })
+})
+
+describe('identityMismatch says why a record is not of this assessment', () => {
+  const D1 = '1'.repeat(64)
+  const D2 = '2'.repeat(64)
+  it.each<[Partial<AssessmentRecord>, Partial<AssessmentIdentity>, string | null]>([
+    [{}, {}, null],
+    [{ subject: 'target%3Ay' }, {}, 'it assessed another model or target'],
+    [
+      { config: '1b1b1b1b' },
+      {},
+      'it assessed another configuration of the target (endpoint path or query, reply field, transport, auth or project)'
+    ],
+    [{ host: 'other' }, {}, 'it assessed the target at another host'],
+    [{ config: '1b1b1b1b', host: 'other' }, { partial: true }, null],
+    [{ profileDigest: null }, { profileDigest: D1 }, 'it was assessed without a profile_file, and this run has one'],
+    [{ profileDigest: D1 }, { profileDigest: null }, 'it was assessed with a profile_file, and this run has none'],
+    [{ profileDigest: D1 }, { profileDigest: D2 }, 'the profile file changed since'],
+    [
+      { policyDigest: D1 },
+      { policyDigest: D2 },
+      'the inputs that decide the verdict (min_severity, categories, fail_on, accepted risks, ...) differ'
+    ]
+  ])('record %j, identity %j: %s', (r, id, why) => {
+    expect(identityMismatch(rec(r).record, { ...full, ...id })).toBe(why)
   })
 })
