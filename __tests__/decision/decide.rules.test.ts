@@ -99,6 +99,24 @@ describe('no fail, but not a pass', () => {
     })
   })
 
+  it('a run the step stopped is an error that says what it reached and why it stopped', () => {
+    expect(run({ timedOut: true })).toMatchObject({
+      result: 'error',
+      reason: 'coverage incomplete: 2 of 2 categories reached; timeout_minutes ran out and the run was cancelled'
+    })
+  })
+
+  it('unreadable findings or coverage: an error that names the gap', () => {
+    expect(run({ findings: null })).toMatchObject({
+      result: 'error',
+      reason: 'the result cannot be trusted: the findings could not be read'
+    })
+    expect(run({ coverageReadable: false })).toMatchObject({
+      result: 'error',
+      reason: 'the result cannot be trusted: the coverage could not be read'
+    })
+  })
+
   it('a clean pass carries no note', () => {
     expect(run({})).toMatchObject({
       result: 'pass',
