@@ -1,4 +1,4 @@
-// npm run mutate: StrykerJS (stryker.config.mjs) on a Node it supports (22 or
+// npm run mutate: StrykerJS (stryker.config.mjs) on a Node it supports (20 or
 // later): this Node when it is, else the Node 24 the bundle tests use
 // (scripts/node24.mjs, installed once into its cache). Arguments are passed on
 // to `stryker run`, e.g. `npm run mutate -- --mutate src/decision/verdict.ts`.
@@ -9,10 +9,10 @@ import { ensureNode24 } from './node24.mjs'
 
 const major = Number(process.versions.node.split('.')[0])
 let node = process.execPath
-if (major < 22) {
+if (major < 20) {
   const found = ensureNode24(process.env, (line) => console.error(line))
   if (!found) {
-    console.error(`mutate: StrykerJS needs Node 22 or later (this is ${process.version}) and NODE24=off forbids fetching one`)
+    console.error(`mutate: StrykerJS needs Node 20 or later (this is ${process.version}) and NODE24=off forbids fetching one`)
     process.exit(1)
   }
   node = found.path
