@@ -72,11 +72,9 @@ export function pullRequestRef(number: number): string {
   return `refs/pull/${number}/merge`
 }
 
-/** The run, as a message names it. */
-function describeRun(standing: WriteStanding): string {
+/** The run, as a refusal names it (the default branch is never refused). */
+function describeRun(standing: Exclude<WriteStanding, { kind: 'default-branch' }>): string {
   switch (standing.kind) {
-    case 'default-branch':
-      return `this run of the default branch ${oneLine(standing.branch, 100)}`
     case 'pull_request':
       return standing.number === null ? 'this pull request' : `pull request #${standing.number}`
     case 'other':

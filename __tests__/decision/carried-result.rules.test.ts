@@ -1,0 +1,91 @@
+/**
+ * The step of a run that assessed nothing: a carried-over result passes only
+ * when it carries a pass, a skipped deployment is not a failure, and a
+ * cancelled step never passes. And the verdict inputs a carried result must
+ * share: every one that decides the verdict, the baseline run with fail_on new.
+ */
+import { describe, expect, it } from '@jest/globals'
+import { carriedStepResult, skippedStepResult, verdictInputs } from '../../src/decision/carried-result.js'
+import { policyDigest } from '../../src/pipeline/identity.js'
+import type { RecordedResult } from '../../src/report/comment.js'
+
+describe('carriedStepResult', () => {
+  it.each<[RecordedResult, boolean, 'pass' | 'fail', 'error' | undefined, string]>([
+    ['pass', false, 'pass', undefined, 'Result: pass: carried'],
+    ['fail', false, 'fail', undefined, 'Result: fail: carried'],
+    ['incomplete', false, 'fail', 'error', 'Result: error: incomplete is not a verdict to carry over (carried)'],
+    ['error', false, 'fail', 'error', 'Result: error: error is not a verdict to carry over (carried)'],
+    ['pass', true, 'fail', 'error', 'Result: error: the step was cancelled before it finished (carried)'],
+    ['fail', true, 'fail', 'error', 'Result: error: the step was cancelled before it finished (carried)']
+  ])('%s, cancelled %s: %s', (result, cancelled, outcome, resultOutput, line) => {
+    const step = carriedStepResult({ result, reason: 'carried' }, { cancelled })
+    expect(step).toEqual(resultOutput === undefined ? { outcome, line } : { outcome, resultOutput, line })
+  })
+})
+
+describe('skippedStepResult', () => {
+  it('is not a failure, and says it is not a pass of the agent', () => {
+    expect(skippedStepResult('not ready', { cancelled: false })).toEqual({
+      outcome: 'pass',
+      line: 'Result: skipped: not ready (0 assessments spent; not a pass of the agent)'
+    })
+  })
+  it('a cancelled step never passes', () => {
+    expect(skippedStepResult('not ready', { cancelled: true })).toEqual({
+      outcome: 'fail',
+      resultOutput: 'error',
+      line: 'Result: error: the step was cancelled before it finished'
+    })
+  })
+})
+
+type Inputs = Parameters<typeof verdictInputs>[0]
+
+describe('verdictInputs', () => {
+  const base: Inputs = {
+    minSeverity: 'high',
+    categories: ['a', 'b'],
+    failOn: 'any',
+    failOnIncomplete: true,
+    acceptedText: null,
+    baselineRunId: null
+  }
+
+  it('names every input that decides the verdict', () => {
+    expect(verdictInputs(base)).toEqual({
+      min_severity: 'high',
+      categories: 'a,b',
+      fail_on: 'any',
+      fail_on_incomplete: 'true',
+      accepted_risks: '-',
+      baseline: '-'
+    })
+    expect(verdictInputs({ ...base, failOn: 'new', failOnIncomplete: false, acceptedText: 'x: 1', baselineRunId: 'run_9' })).toEqual({
+      min_severity: 'high',
+      categories: 'a,b',
+      fail_on: 'new',
+      fail_on_incomplete: 'false',
+      accepted_risks: 'x: 1',
+      baseline: 'run_9'
+    })
+  })
+
+  it('with fail_on new the baseline run is part of the digest: another baseline is another policy', () => {
+    const digest = (over: Partial<Inputs>): string => policyDigest(verdictInputs({ ...base, ...over }))
+    expect(digest({ failOn: 'new', baselineRunId: 'run_1' })).not.toBe(digest({ failOn: 'new', baselineRunId: 'run_2' }))
+    expect(digest({ failOn: 'new', baselineRunId: 'run_1' })).not.toBe(digest({ failOn: 'new', baselineRunId: null }))
+    expect(verdictInputs({ ...base, failOn: 'new', baselineRunId: null }).baseline).toBe('-')
+    // With fail_on any the baseline decides nothing, so it does not stop a carry-over.
+    expect(digest({ failOn: 'any', baselineRunId: 'run_1' })).toBe(digest({ failOn: 'any', baselineRunId: 'run_2' }))
+  })
+
+  it.each<[string, Partial<Inputs>]>([
+    ['min_severity', { minSeverity: 'critical' }],
+    ['categories', { categories: ['a'] }],
+    ['fail_on', { failOn: 'new' }],
+    ['fail_on_incomplete', { failOnIncomplete: false }],
+    ['the accepted-risks file', { acceptedText: '' }]
+  ])('another %s gives another digest', (_name, over) => {
+    expect(policyDigest(verdictInputs({ ...base, ...over }))).not.toBe(policyDigest(verdictInputs(base)))
+  })
+})
