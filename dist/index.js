@@ -42488,7 +42488,7 @@ const SECRET_MASK = '***';
 /** Header names that are credentials whatever they look like. */
 const CREDENTIAL_HEADER_NAMES = new Set(['authorization', 'proxy-authorization', 'cookie', 'set-cookie', 'x-api-key']);
 /** Parts of a name that mark it as holding a credential. */
-const CREDENTIAL_NAME_PART = /key|token|secret|passw|pwd|auth|session|cookie|credential|signature|csrf|xsrf|jwt|bearer|private/i;
+const CREDENTIAL_NAME_PART = /key|token|secret|passw|pwd|auth|session|cookie|credential|signature|csrf|xsrf|jwt|bearer|private|bypass/i;
 /** Values that are credentials whatever header carries them. */
 const CREDENTIAL_VALUE = /^\s*(?:bearer|basic|digest|negotiate|ntlm|token|apikey|api-key)\s+\S|^\s*eyJ[A-Za-z0-9_-]{5,}\.[A-Za-z0-9_-]{5,}\./i;
 /** True for header (or parameter) names that look like they hold a credential. */
@@ -46161,6 +46161,7 @@ function withRecord(body, record) {
 
 
 
+
 function fit(name) {
     return name.length > LIMITS.targetNameMax ? name.slice(0, LIMITS.targetNameMax) : name;
 }
@@ -46178,9 +46179,13 @@ function defaultTargetName(ctx) {
  * transport, so two configurations at one host (a path per agent, an
  * endpoint_path changed) would otherwise share a target, and the step would
  * assess the first one registered. `site`, when given, names the deployed
- * project (two projects deploying one commit are two agents). Every secret
- * value (the credential, query values) is left out: the name is visible in
- * the inventory. Asked through agentIdentity (src/pipeline/identity.ts).
+ * project (two projects deploying one commit are two agents). The query's
+ * values tell agents apart too (`?agent=support`, `?agent=billing` at one
+ * path): they are digested, never shown (the name is visible in the
+ * inventory, comments and statuses). The value of a key that names a
+ * credential (isCredentialName: a token, a protection bypass) is left out,
+ * as the credential is: rotating it is the same agent. Asked through
+ * agentIdentity (src/pipeline/identity.ts).
  */
 function configDigest(config) {
     const url = new URL(config.endpointUrl);
@@ -46188,6 +46193,7 @@ function configDigest(config) {
         url.protocol,
         url.pathname,
         [...url.searchParams.keys()].sort(),
+        ...selectorValues(url),
         config.responseField,
         config.transport,
         config.authType,
@@ -46196,6 +46202,13 @@ function configDigest(config) {
         ...(config.site == null ? [] : [config.site])
     ];
     return (0,external_node_crypto_.createHash)('sha256').update(JSON.stringify(parts)).digest('hex').slice(0, 8);
+}
+/** The query's values that select an agent (every key's but a credential's), sorted; nothing for a URL without any. */
+function selectorValues(url) {
+    const values = [...url.searchParams.entries()].filter(([k]) => !isCredentialName(k));
+    if (values.length === 0)
+        return [];
+    return [values.sort(([a, x], [b, y]) => (a === b ? (x < y ? -1 : x > y ? 1 : 0) : a < b ? -1 : 1))];
 }
 /** The name a target is registered and found under: the configured name and ` cfg-<digest>`, clipped to fit. */
 function targetNameWithDigest(name, digest) {
@@ -51422,6 +51435,12 @@ const VERCEL_PREFIX = 'vercel.deployment.';
 /** Deployment states that may still become success (GitHub's deployment_status states). */
 const PENDING_STATES = new Set(['pending', 'queued', 'in_progress']);
 const VERCEL_NOT_READY_STATES = new Set(['pending', 'error', 'failed', 'canceled', 'skipped', 'ignored']);
+/** Events about a pull request that GitHub runs on its merge commit (GITHUB_SHA), as pull_request does: its head may be a fork's. */
+const PULL_REQUEST_ACTIVITY = new Set([
+    'pull_request_review',
+    'pull_request_review_comment',
+    'pull_request_review_thread'
+]);
 const QUEUE_PREFIX = 'refs/heads/gh-readonly-queue/';
 const QUEUE_REF = /^(?:refs\/heads\/)?gh-readonly-queue\/(.+)\/pr-(\d{1,9})-([0-9a-f]{40}|[0-9a-f]{64})$/;
 const rec = (v) => (isRecord(v) ? v : {});
@@ -51489,6 +51508,7 @@ function fromDeploymentStatus(eventName, payload, env) {
     const sha = commitSha(deployment.sha);
     const environment = event_text(status.environment) ?? event_text(deployment.environment);
     const state = event_text(status.state) ?? 'unknown';
+    const ref = branchName(event_text(deployment.ref));
     const source = 'deployment_status';
     const what = `the deployment${sha ? ` of ${shortSha(sha)}` : ''}${environment ? ` to ${environment}` : ''}`;
     if (state !== 'success') {
@@ -51497,15 +51517,16 @@ function fromDeploymentStatus(eventName, payload, env) {
             eventName,
             source,
             sha,
+            ref,
             reason: `${what} is ${state.slice(0, 40)}, not success: ${PENDING_STATES.has(state) ? 'nothing to assess yet' : 'nothing to assess'}`
         };
     }
     if (sha === null)
-        return { kind: 'deployment_invalid', eventName, source, sha, reason: 'the event names no commit (deployment.sha)' };
+        return { kind: 'deployment_invalid', eventName, source, sha, ref, reason: 'the event names no commit (deployment.sha)' };
     // environment_url only: target_url is the page about the deployment (often its log on GitHub or the platform), not the preview.
     const url = deploymentUrl(status.environment_url);
     if ('error' in url) {
-        return { kind: 'deployment_invalid', eventName, source, sha, reason: `${url.error} (deployment_status.environment_url)` };
+        return { kind: 'deployment_invalid', eventName, source, sha, ref, reason: `${url.error} (deployment_status.environment_url)` };
     }
     return {
         kind: 'deployment',
@@ -51515,7 +51536,7 @@ function fromDeploymentStatus(eventName, payload, env) {
         sha,
         environment,
         project: null,
-        ref: branchName(event_text(deployment.ref))
+        ref
     };
 }
 function fromRepositoryDispatch(eventName, payload, env) {
@@ -51528,19 +51549,34 @@ function fromRepositoryDispatch(eventName, payload, env) {
     const sha = commitSha(rec(client.git).sha);
     const environment = event_text(client.environment);
     const state = event_text(rec(client.state).type);
+    const ref = branchName(event_text(rec(client.git).ref));
     const source = 'vercel';
     const shown = type.slice(0, 60);
     if (!VERCEL_READY_TYPES.includes(type)) {
-        return { kind: 'deployment_skipped', eventName, source, sha, reason: `Vercel sent ${shown}, not a ready deployment: nothing to assess` };
+        return {
+            kind: 'deployment_skipped',
+            eventName,
+            source,
+            sha,
+            ref,
+            reason: `Vercel sent ${shown}, not a ready deployment: nothing to assess`
+        };
     }
     if (state !== null && VERCEL_NOT_READY_STATES.has(state)) {
-        return { kind: 'deployment_skipped', eventName, source, sha, reason: `Vercel sent ${shown} with state ${state}: nothing to assess` };
+        return {
+            kind: 'deployment_skipped',
+            eventName,
+            source,
+            sha,
+            ref,
+            reason: `Vercel sent ${shown} with state ${state}: nothing to assess`
+        };
     }
     if (sha === null)
-        return { kind: 'deployment_invalid', eventName, source, sha, reason: 'the event names no commit (client_payload.git.sha)' };
+        return { kind: 'deployment_invalid', eventName, source, sha, ref, reason: 'the event names no commit (client_payload.git.sha)' };
     const url = deploymentUrl(client.url);
     if ('error' in url)
-        return { kind: 'deployment_invalid', eventName, source, sha, reason: `${url.error} (client_payload.url)` };
+        return { kind: 'deployment_invalid', eventName, source, sha, ref, reason: `${url.error} (client_payload.url)` };
     const project = typeof client.project === 'string' ? event_text(client.project) : (event_text(rec(client.project).name) ?? event_text(rec(client.project).id));
     return {
         kind: 'deployment',
@@ -51550,7 +51586,7 @@ function fromRepositoryDispatch(eventName, payload, env) {
         sha,
         environment,
         project,
-        ref: branchName(event_text(rec(client.git).ref))
+        ref
     };
 }
 /** The pull request named by a merge queue's head ref, with the base branch it names. */
@@ -51600,7 +51636,11 @@ function fromPullRequest(eventName, payload, env) {
 function other(eventName, payload, env) {
     const ref = env.GITHUB_REF ?? '';
     const issue = rec(payload.issue);
-    const commented = eventName === 'issue_comment' && isRecord(issue.pull_request) && typeof issue.number === 'number' ? issue.number : null;
+    const commented = eventName === 'issue_comment' && isRecord(issue.pull_request) && typeof issue.number === 'number'
+        ? issue.number
+        : PULL_REQUEST_ACTIVITY.has(eventName) && typeof rec(payload.pull_request).number === 'number'
+            ? rec(payload.pull_request).number
+            : null;
     const run = eventName === 'workflow_run' ? rec(payload.workflow_run) : null;
     return {
         kind: 'other',
@@ -52127,6 +52167,25 @@ function scrubbingIO(raw, secrets, github) {
         }
     };
 }
+/**
+ * The baseline store behind the edge: the Actions cache is read by every
+ * workflow of the repository, a fork's pull request too, so the file riding
+ * along is scrubbed, and a run whose id or commit holds a secret is not
+ * recorded at all (its cache key, which names them, is listed to anyone who
+ * can read the caches).
+ */
+function scrubbedBaselineStore(store, secrets, log) {
+    const scrub = makeScrubber(secrets);
+    return {
+        async save(baseline, agentKey) {
+            if (scrub(baseline.run_id) !== baseline.run_id || (baseline.commit !== null && scrub(baseline.commit) !== baseline.commit)) {
+                log.warning('The run was not recorded: its id holds a secret of this step, which its Actions cache key would show.');
+                return { saved: false, where: '' };
+            }
+            return store.save(scrubSecretsDeep(baseline, secrets), agentKey);
+        }
+    };
+}
 
 ;// CONCATENATED MODULE: ./src/action/stages/context.ts
 /**
@@ -52147,7 +52206,7 @@ function stepContext(deps) {
         signal: deps.signal,
         random: deps.random,
         makeApi: (inputs, deadline, opts) => deps.makeApi(inputs, deadline, { ...opts, log: io.log, secrets }),
-        baselineStore: deps.baselineStore ?? actionsCacheStore({ env: io.env, log: io.log }),
+        baselineStore: scrubbedBaselineStore(deps.baselineStore ?? actionsCacheStore({ env: io.env, log: io.log }), secrets, io.log),
         onProgress: deps.onProgress,
         nameInput: deps.nameInput
     };
@@ -52800,11 +52859,9 @@ function writeStanding(eventName, payload, env) {
 function pullRequestRef(number) {
     return `refs/pull/${number}/merge`;
 }
-/** The run, as a message names it. */
+/** The run, as a refusal names it (the default branch is never refused). */
 function describeRun(standing) {
     switch (standing.kind) {
-        case 'default-branch':
-            return `this run of the default branch ${oneLine(standing.branch, 100)}`;
         case 'pull_request':
             return standing.number === null ? 'this pull request' : `pull request #${standing.number}`;
         case 'other':
@@ -53118,9 +53175,16 @@ async function codeEvidence(ctx, inputs, event) {
         case 'pull_request':
             return { kind: 'head', of: `pull request #${event.number}`, headRepo: event.headRepo, repository };
         case 'deployment':
+        case 'deployment_invalid':
+        case 'deployment_skipped': {
+            // A deployment whose URL cannot be used still deployed a commit: endpoint_url given for it reaches that code.
+            const sha = event.sha;
+            if (sha === null)
+                return { kind: 'unknown', why: 'the deployment event names no commit' };
             if (repo === undefined)
                 return { kind: 'unknown', why: 'GITHUB_REPOSITORY is not set' };
-            return withGitHub(ctx, inputs, (gh) => deployedCommit(gh, repo, event.sha, event.ref));
+            return withGitHub(ctx, inputs, (gh) => deployedCommit(gh, repo, sha, event.ref));
+        }
         case 'other':
             if (event.runHeadRepo !== undefined)
                 return { kind: 'head', of: 'the triggering workflow run', headRepo: event.runHeadRepo, repository };
