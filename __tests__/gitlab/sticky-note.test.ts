@@ -7,7 +7,7 @@
  */
 import { afterEach, beforeEach, describe, expect, it } from '@jest/globals'
 import { readGitLabCi, type GitLabCi } from '../../src/gitlab/ci-context.js'
-import { publishToGitLab, type GitLabPublished } from '../../src/gitlab/publish.js'
+import { publishNoteInsteadOfComment, publishToGitLab, type GitLabPublished } from '../../src/gitlab/publish.js'
 import { commentMarker } from '../../src/report/comment.js'
 import { fakeClock } from '../__fixtures__/fake-clock.js'
 import { recordingLog } from '../__fixtures__/recording-log.js'
@@ -79,6 +79,8 @@ describe('the sticky merge-request note', () => {
       'POST /projects/1/merge_requests/5/notes',
       `PUT /projects/1/merge_requests/5/notes/${id}`
     ])
+    // Each run: GET /user, one page of notes, one write.
+    expect(standin.requests.map((r) => r.method)).toEqual(['GET', 'GET', 'POST', 'GET', 'GET', 'PUT'])
   })
 
   it("leaves another user's note and a system note holding the marker alone, and writes its own", async () => {
@@ -197,5 +199,34 @@ describe('the sticky merge-request note', () => {
     const huge = 'x'.repeat(1_000_001)
     await expect(publish(huge)).rejects.toThrow(/over GitLab's limit/)
     expect(writes()).toEqual([])
+  })
+
+  it("takes the GitHub comment's place for a shell in GitLab CI: same marker and body, GITLAB_TOKEN, the note's address", async () => {
+    const env = {
+      GITLAB_CI: 'true',
+      GITLAB_TOKEN: 'glpat-bot',
+      CI_API_V4_URL: standin.apiUrl,
+      CI_PROJECT_ID: '1',
+      CI_PIPELINE_SOURCE: 'merge_request_event',
+      CI_MERGE_REQUEST_IID: '5',
+      CI_MERGE_REQUEST_PROJECT_ID: '1',
+      CI_MERGE_REQUEST_SOURCE_PROJECT_ID: '1',
+      CI_MERGE_REQUEST_PROJECT_URL: 'https://gitlab.example.com/acme/shop'
+    }
+    const args = (comment: 'update' | 'off') => ({
+      inputs: { comment, issue: 'off' as const, githubToken: '' },
+      marker: MARKER,
+      commentBody: (existing: string | null) => `${MARKER}\nreplacing ${existing === null ? 'nothing' : 'a note'}`,
+      issueTitle: 'unused',
+      failing: true
+    })
+    const deps = { env, log, clock, signal: new AbortController().signal }
+    expect(await publishNoteInsteadOfComment(deps, args('off'))).toEqual({ commentUrl: null, issueUrl: null })
+    expect(standin.requests).toEqual([])
+    const first = await publishNoteInsteadOfComment(deps, args('update'))
+    const second = await publishNoteInsteadOfComment(deps, args('update'))
+    expect(first.commentUrl).toBe(`https://gitlab.example.com/acme/shop/-/merge_requests/5#note_${notesOf()[0].id}`)
+    expect(second.commentUrl).toBe(first.commentUrl)
+    expect(notesOf().map((n) => n.body)).toEqual([`${MARKER}\nreplacing a note`])
   })
 })

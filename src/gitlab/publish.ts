@@ -3,9 +3,10 @@
  * pipeline. Never changes the gate's result: every failure here is a warning
  * that says how to fix it.
  */
+import type { PublishArgs, PublishDeps, Published } from '../github/publish.js'
 import { Deadline, type Clock } from '../util/clock.js'
 import type { Log } from '../util/log.js'
-import type { GitLabCi } from './ci-context.js'
+import { readGitLabCi, type GitLabCi } from './ci-context.js'
 import { secretsAtRisk } from './fork-rule.js'
 import { notesApi } from './notes-api.js'
 import { postStickyNote, type NoteOutcome } from './sticky-note.js'
@@ -74,4 +75,19 @@ export async function publishToGitLab(deps: GitLabPublishDeps, args: GitLabPubli
   const noteUrl = outcome.noteId !== null && mr.webUrl !== null ? `${mr.webUrl}#note_${outcome.noteId}` : null
   if (outcome.action !== 'skipped') log.info(`Merge-request note ${outcome.action}${noteUrl ? `: ${noteUrl}` : ''}`)
   return { outcome, noteUrl }
+}
+
+/**
+ * The merge-request note in place of the GitHub comment, for a shell whose job
+ * runs in GitLab CI: the same arguments as publishToGitHub (the report's
+ * marker and body), the token from GITLAB_TOKEN, the note's address as the
+ * comment's. `comment: off` writes nothing.
+ */
+export async function publishNoteInsteadOfComment(deps: PublishDeps, args: PublishArgs): Promise<Published> {
+  if (args.inputs.comment === 'off') return { commentUrl: null, issueUrl: null }
+  const out = await publishToGitLab(
+    { log: deps.log, clock: deps.clock, signal: deps.signal, random: deps.random },
+    { ci: readGitLabCi(deps.env), token: deps.env.GITLAB_TOKEN ?? '', marker: args.marker, noteBody: args.commentBody }
+  )
+  return { commentUrl: out.noteUrl, issueUrl: null }
 }
