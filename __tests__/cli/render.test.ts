@@ -14,7 +14,13 @@ const assessed: EndOutcome = {
   findingsCount: 2,
   categoriesPlanned: ['a'],
   categoriesCompleted: ['a'],
-  files: { report_path: '/r/x.json', sarif_path: '/r/x.sarif', junit_path: '/r/x.junit.xml', markdown_path: '/r/x.md' },
+  files: {
+    report_path: '/r/x.json',
+    sarif_path: '/r/x.sarif',
+    junit_path: '/r/x.junit.xml',
+    markdown_path: '/r/x.md',
+    codequality_path: '/r/x.codequality.json'
+  },
   baseline: null,
   acceptedCount: 0,
   assessmentsSpent: 1,

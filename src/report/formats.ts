@@ -23,7 +23,7 @@ export interface FormatOptions {
 }
 
 /** The action output of each file format (a field of the step's outcome, src/action/outcome.ts). */
-export type ReportFileOutput = 'report_path' | 'sarif_path' | 'junit_path' | 'markdown_path'
+export type ReportFileOutput = 'report_path' | 'sarif_path' | 'junit_path' | 'markdown_path' | 'codequality_path'
 
 export interface ReportFormat {
   /** How the file name ends, without the dot. */
