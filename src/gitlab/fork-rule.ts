@@ -12,7 +12,7 @@
  */
 import { WRITING_EVENTS, type WriteStanding } from '../github/write-rule.js'
 import { ConfigError } from '../util/errors.js'
-import type { GitLabCi } from './ci-context.js'
+import { isGitLabCi, readGitLabCi, type GitLabCi } from './ci-context.js'
 
 /** GitLab's pipeline sources with a GitHub event of the same meaning. */
 const SAME_AS_GITHUB: Readonly<Partial<Record<string, string>>> = { push: 'push', schedule: 'schedule', web: 'workflow_dispatch' }
@@ -62,4 +62,21 @@ export function forkSecretRefusal(ci: GitLabCi, secrets: readonly { name: string
       "Let a fork's merge requests run their pipelines in the fork (GitLab's default: the target's variables stay out), " +
       'or assess the change once merged; this job stops before sending anything'
   )
+}
+
+/**
+ * Whether a shell runs in a GitLab CI job (GITLAB_CI=true) rather than in
+ * GitHub Actions: there GitLab's rules apply, and the merge-request note
+ * takes the place of the pull-request comment.
+ */
+export function inGitLabJob(env: NodeJS.ProcessEnv): boolean {
+  return env.GITHUB_ACTIONS !== 'true' && isGitLabCi(env)
+}
+
+/** forkSecretRefusal of a GitLab CI job's environment; null outside GitLab CI. */
+export function gitlabJobRefusal(
+  env: NodeJS.ProcessEnv,
+  secrets: readonly { name: string; value: string | undefined }[]
+): ConfigError | null {
+  return inGitLabJob(env) ? forkSecretRefusal(readGitLabCi(env), secrets) : null
 }
