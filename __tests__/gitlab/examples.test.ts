@@ -12,6 +12,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { parse } from 'yaml'
 import { REPORT_FORMATS } from '../../src/report/formats.js'
+import { GITLAB_JOB_VARIABLES } from '../../src/gitlab/ci-context.js'
 
 const root = new URL('../../', import.meta.url)
 const read = (path: string): string => readFileSync(new URL(path, root), 'utf8')
@@ -110,6 +111,8 @@ describe('the source reads only predefined GitLab variables', () => {
     const read_ = [...read('src/gitlab/ci-context.ts').matchAll(/env\.([A-Z][A-Z0-9_]*)/g)].map((m) => m[1])
     expect(read_.length).toBeGreaterThan(5)
     expect(read_.filter((v) => !GITLAB_PREDEFINED.has(v))).toEqual([])
+    expect(GITLAB_JOB_VARIABLES.filter((v) => !GITLAB_PREDEFINED.has(v) && !USER_SET.has(v))).toEqual([])
+    expect([...new Set(read_)].filter((v) => !(GITLAB_JOB_VARIABLES as readonly string[]).includes(v))).toEqual([])
   })
 })
 

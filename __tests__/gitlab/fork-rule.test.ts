@@ -5,7 +5,7 @@
  * a fork's code runs in the target project.
  */
 import { describe, expect, it } from '@jest/globals'
-import { isGitLabCi, readGitLabCi } from '../../src/gitlab/ci-context.js'
+import { GITLAB_JOB_VARIABLES, gitlabStepEnv, isGitLabCi, readGitLabCi } from '../../src/gitlab/ci-context.js'
 import { forkSecretRefusal, gitlabWriteStanding, runsOutsideCode, secretsAtRisk } from '../../src/gitlab/fork-rule.js'
 import { writeRefusal } from '../../src/github/write-rule.js'
 import { ConfigError } from '../../src/util/errors.js'
@@ -57,6 +57,24 @@ describe('the GitLab CI context', () => {
     ['an IID that is not a number', { ...MR, CI_MERGE_REQUEST_IID: '5; rm' }]
   ])('has no merge request in %s', (_name, env) => {
     expect(readGitLabCi(env).mergeRequest).toBeNull()
+  })
+})
+
+describe("a shell's step environment in a GitLab job", () => {
+  it("passes GitLab's variables through and turns the comment (the note) on; nothing outside GitLab unless forced", () => {
+    const env = { ...MR, GITLAB_TOKEN: 'glpat-x', HOME: '/root', ASAS_API_KEY: 'k' }
+    const step = gitlabStepEnv(env)
+    expect(step).toEqual({ ...MR, GITLAB_TOKEN: 'glpat-x', INPUT_COMMENT: 'update' })
+    expect(gitlabStepEnv({ HOME: '/root' })).toBeNull()
+    expect(gitlabStepEnv({ CI_PIPELINE_SOURCE: 'push' }, true)).toEqual({
+      GITLAB_CI: 'true',
+      CI_PIPELINE_SOURCE: 'push',
+      INPUT_COMMENT: 'update'
+    })
+    // Every variable the context reads is passed through.
+    const all: NodeJS.ProcessEnv = Object.fromEntries(GITLAB_JOB_VARIABLES.map((v) => [v, `https://x/${v}`]))
+    Object.assign(all, { GITLAB_CI: 'true', CI_MERGE_REQUEST_IID: '5', CI_PIPELINE_SOURCE: 'merge_request_event' })
+    expect(readGitLabCi(gitlabStepEnv(all) ?? {})).toEqual(readGitLabCi(all))
   })
 })
 

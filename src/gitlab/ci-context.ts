@@ -93,3 +93,34 @@ export function readGitLabCi(env: NodeJS.ProcessEnv): GitLabCi {
     jobUrl: nonEmpty(env.CI_JOB_URL)
   }
 }
+
+/** The GitLab variables this code reads: what a shell that builds its step's own environment passes through. */
+export const GITLAB_JOB_VARIABLES = [
+  'GITLAB_CI',
+  'GITLAB_TOKEN',
+  'CI_API_V4_URL',
+  'CI_SERVER_URL',
+  'CI_PROJECT_ID',
+  'CI_PIPELINE_SOURCE',
+  'CI_COMMIT_BRANCH',
+  'CI_DEFAULT_BRANCH',
+  'CI_COMMIT_SHA',
+  'CI_JOB_URL',
+  'CI_MERGE_REQUEST_IID',
+  'CI_MERGE_REQUEST_PROJECT_ID',
+  'CI_MERGE_REQUEST_SOURCE_PROJECT_ID',
+  'CI_MERGE_REQUEST_PROJECT_URL'
+] as const
+
+/**
+ * The part of a step's environment a GitLab job adds, for a shell that builds
+ * the step's environment itself (the command line): GitLab's variables as
+ * they are, and the comment on (the merge-request note takes its place).
+ * Null outside GitLab CI unless `force` (an explicit option).
+ */
+export function gitlabStepEnv(env: NodeJS.ProcessEnv, force = false): NodeJS.ProcessEnv | null {
+  if (!force && !isGitLabCi(env)) return null
+  const out: NodeJS.ProcessEnv = { GITLAB_CI: 'true', INPUT_COMMENT: 'update' }
+  for (const name of GITLAB_JOB_VARIABLES) if (name !== 'GITLAB_CI' && env[name] !== undefined) out[name] = env[name]
+  return out
+}
