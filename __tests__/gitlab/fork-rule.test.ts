@@ -102,7 +102,9 @@ describe('code from outside the project', () => {
     const refusal = forkSecretRefusal(readGitLabCi(FORK_IN_TARGET), secrets)
     expect(refusal).toBeInstanceOf(ConfigError)
     expect(refusal?.input).toBe('ASAS_API_KEY')
-    expect(refusal?.message).toMatch(/runs code from project 2 in project 1/)
+    expect(refusal?.message).toMatch(
+      /pipeline of project 1 that runs code from outside it \(the head of merge request !5 is in the fork project 2, not in project 1\)/
+    )
     expect(
       forkSecretRefusal(readGitLabCi(FORK_IN_TARGET), [
         { name: 'ASAS_API_KEY', value: '' },

@@ -88,7 +88,11 @@ describe('the gate in a GitLab merge-request pipeline', () => {
     const service = fakeApi({})
     const io = await job(gitlabEnv({ CI_MERGE_REQUEST_SOURCE_PROJECT_ID: '2' }), service)
     expect(io.outputs.result).toBe('error')
-    expect(io.failures).toEqual([expect.stringMatching(/input 'api_key'.*runs code from project 2 in project 1/)])
+    expect(io.failures).toEqual([
+      expect.stringMatching(
+        /input 'api_key'.*pipeline of project 1 that runs code from outside it \(the head of merge request !5 is in the fork project 2, not in project 1\)/
+      )
+    ])
     expect(service.calls).toEqual([])
     expect(standin.requests).toEqual([])
   })

@@ -11,6 +11,7 @@
  * Pure: the CI context (./ci-context.ts) in.
  */
 import { WRITING_EVENTS, type WriteStanding } from '../github/write-rule.js'
+import { outsideCode, type CodeEvidence } from '../pipeline/code-origin.js'
 import { ConfigError } from '../util/errors.js'
 import { isGitLabCi, readGitLabCi, type GitLabCi } from './ci-context.js'
 
@@ -21,16 +22,25 @@ const SAME_AS_GITHUB: Readonly<Partial<Record<string, string>>> = { push: 'push'
 const PROPOSAL_SOURCES: ReadonlySet<string> = new Set(['merge_request_event', 'external_pull_request_event'])
 
 /**
- * Whether the pipeline runs code from outside the project: a merge request
- * whose source project is not its target project, or one GitLab does not say
- * enough of (fail closed), or a mirrored pull request. The one place this
- * shell asks it.
+ * What a pipeline says of where its code comes from, as the one rule of
+ * outside code (src/pipeline/code-origin.ts) reads it: a merge request's
+ * head is in its source project; a merge request GitLab does not say enough
+ * of, or a mirrored pull request, cannot be told (outside, fail closed); any
+ * other pipeline runs a ref of this project.
  */
-export function runsOutsideCode(ci: GitLabCi): boolean {
-  if (ci.pipelineSource === 'external_pull_request_event') return true
-  if (ci.pipelineSource !== 'merge_request_event') return false
+export function codeEvidence(ci: GitLabCi): CodeEvidence {
+  if (ci.pipelineSource === 'external_pull_request_event')
+    return { kind: 'unknown', why: 'a mirrored pull request, whose source GitLab does not name' }
+  if (ci.pipelineSource !== 'merge_request_event') return { kind: 'this_repository' }
   const mr = ci.mergeRequest
-  return mr?.sourceProjectId == null || mr.sourceProjectId !== mr.projectId
+  if (mr === null) return { kind: 'unknown', why: 'a merge-request pipeline without CI_MERGE_REQUEST_IID' }
+  if (mr.sourceProjectId === null) return { kind: 'unknown', why: 'GitLab did not set CI_MERGE_REQUEST_SOURCE_PROJECT_ID' }
+  return { kind: 'head', of: `merge request !${mr.iid}`, headRepo: `project ${mr.sourceProjectId}`, repository: `project ${mr.projectId}` }
+}
+
+/** Whether the pipeline runs code from outside the project (outsideCode of codeEvidence). */
+export function runsOutsideCode(ci: GitLabCi): boolean {
+  return outsideCode(codeEvidence(ci)) !== null
 }
 
 /** Whether the job holds the variables of a project whose code it is not running (a fork's code in the target project). */
@@ -55,10 +65,10 @@ export function forkSecretRefusal(ci: GitLabCi, secrets: readonly { name: string
   if (!secretsAtRisk(ci)) return null
   const held = secrets.find((s) => s.value !== undefined && s.value !== '')
   if (held === undefined) return null
-  const from = ci.mergeRequest?.sourceProjectId ? `project ${ci.mergeRequest.sourceProjectId}` : 'a project GitLab does not name'
+  const why = outsideCode(codeEvidence(ci)) ?? 'the code is from outside this project'
   return new ConfigError(
     held.name,
-    `is set in a merge-request pipeline that runs code from ${from} in project ${ci.projectId ?? '(unknown)'}, where that code can read it. ` +
+    `is set in a pipeline of project ${ci.projectId ?? '(unknown)'} that runs code from outside it (${why}), where that code can read it. ` +
       "Let a fork's merge requests run their pipelines in the fork (GitLab's default: the target's variables stay out), " +
       'or assess the change once merged; this job stops before sending anything'
   )

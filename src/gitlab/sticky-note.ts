@@ -1,7 +1,7 @@
 /**
  * The sticky merge-request note: one per model, found by the same hidden
  * marker as the GitHub comment (src/report/comment.ts) and owned by the same
- * rule (ownedBy in src/github/sticky-comment.ts: written by the token's own
+ * rule (isOwnedComment in src/github/ownership.ts: written by the token's own
  * user, here as GitLab's GET /user names it), edited in place on the next run.
  *
  * - A note holding the marker that another user wrote is left alone, and a
@@ -16,7 +16,8 @@
  */
 import { AbortedError, describeFailure, GitLabError } from '../util/errors.js'
 import type { Log } from '../util/log.js'
-import { hasMarker, MAX_PAGES, ownedBy, withMarker, type CommentBody } from '../github/sticky-comment.js'
+import { isOwnedComment } from '../github/ownership.js'
+import { hasMarker, MAX_PAGES, withMarker, type CommentBody } from '../github/sticky-comment.js'
 import { GITLAB_NOTE_LIMIT, type GitLabNote, type GitLabUser, type MergeRequestRef, type NotesApi } from './notes-api.js'
 
 export interface NoteOutcome {
@@ -27,7 +28,7 @@ export interface NoteOutcome {
 
 /** Whether a note holding the marker is ours: the one rule of an owned comment, with GitLab's username as the login. */
 export function ownsNote(note: GitLabNote, own: GitLabUser): boolean {
-  return !note.system && ownedBy(note.author ? { login: note.author.username } : null, own.username)
+  return !note.system && isOwnedComment(note.author ? { login: note.author.username } : null, own.username)
 }
 
 /** The first note of ours holding the marker, searched through every page. */
