@@ -64,7 +64,7 @@ describe('the end of a run, for a person and for a script', () => {
     const blocking = lines.indexOf('Blocking findings (1):')
     expect(lines[blocking + 1]).toBe('  HIGH     prompt_injection: complied with 3 probes')
     expect(lines.indexOf('Reports:')).toBeGreaterThan(blocking)
-    expect(lines.slice(-4)).toEqual(['  /r/x.json', '  /r/x.sarif', '  /r/x.junit.xml', '  /r/x.md'])
+    expect(lines.slice(-5)).toEqual(['  /r/x.json', '  /r/x.sarif', '  /r/x.junit.xml', '  /r/x.md', '  /r/x.codequality.json'])
   })
 
   it('gives a script the result, its exit code and every output under its name', () => {
