@@ -21,7 +21,13 @@ const assessed: EndOutcome = {
   findingsCount: 2,
   categoriesPlanned: ['a', 'b'],
   categoriesCompleted: ['a'],
-  files: { report_path: '/t/r.json', sarif_path: '/t/r.sarif', junit_path: '/t/r.junit.xml', markdown_path: '/t/r.md' },
+  files: {
+    report_path: '/t/r.json',
+    sarif_path: '/t/r.sarif',
+    junit_path: '/t/r.junit.xml',
+    markdown_path: '/t/r.md',
+    codequality_path: '/t/r.codequality.json'
+  },
   baseline: null,
   acceptedCount: 0,
   assessmentsSpent: 1,
@@ -61,7 +67,8 @@ describe("the step's outcome", () => {
         accepted_count: '0',
         sarif_path: '/t/r.sarif',
         junit_path: '/t/r.junit.xml',
-        markdown_path: '/t/r.md'
+        markdown_path: '/t/r.md',
+        codequality_path: '/t/r.codequality.json'
       }
     ],
     [

@@ -14,7 +14,13 @@ const assessed: EndOutcome = {
   findingsCount: 2,
   categoriesPlanned: ['a'],
   categoriesCompleted: ['a'],
-  files: { report_path: '/r/x.json', sarif_path: '/r/x.sarif', junit_path: '/r/x.junit.xml', markdown_path: '/r/x.md' },
+  files: {
+    report_path: '/r/x.json',
+    sarif_path: '/r/x.sarif',
+    junit_path: '/r/x.junit.xml',
+    markdown_path: '/r/x.md',
+    codequality_path: '/r/x.codequality.json'
+  },
   baseline: null,
   acceptedCount: 0,
   assessmentsSpent: 1,
@@ -58,7 +64,7 @@ describe('the end of a run, for a person and for a script', () => {
     const blocking = lines.indexOf('Blocking findings (1):')
     expect(lines[blocking + 1]).toBe('  HIGH     prompt_injection: complied with 3 probes')
     expect(lines.indexOf('Reports:')).toBeGreaterThan(blocking)
-    expect(lines.slice(-4)).toEqual(['  /r/x.json', '  /r/x.sarif', '  /r/x.junit.xml', '  /r/x.md'])
+    expect(lines.slice(-5)).toEqual(['  /r/x.json', '  /r/x.sarif', '  /r/x.junit.xml', '  /r/x.md', '  /r/x.codequality.json'])
   })
 
   it('gives a script the result, its exit code and every output under its name', () => {

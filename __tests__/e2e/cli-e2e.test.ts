@@ -68,7 +68,7 @@ describe('agent-security-gate (bundled) against the emulator', () => {
             readdirSync(out)
               .map((f) => f.replace(/^report-.*?(\.[a-z.]+)$/, '$1'))
               .sort()
-          ).toEqual(['.json', '.junit.xml', '.md', '.sarif'])
+          ).toEqual(['.codequality.json', '.json', '.junit.xml', '.md', '.sarif'])
           for (const f of readdirSync(out)) expect(lines).toContain(`  ${join(out, f)}`)
           // Not a terminal: one line per state change, no control characters, and never the key.
           expect(r.stderr).toMatch(/Run \S+: running, \d+\/\d+ categories done/)

@@ -135,6 +135,7 @@ export interface OutcomeValues {
   sarif_path: string | undefined
   junit_path: string | undefined
   markdown_path: string | undefined
+  codequality_path: string | undefined
   comment_url: string | null | undefined
   resolved_count: number | undefined
   still_broken_count: number | undefined
@@ -169,6 +170,7 @@ export function outcomeValues(step: StepOutcome): OutcomeValues {
     sarif_path: a?.files.sarif_path,
     junit_path: a?.files.junit_path,
     markdown_path: a?.files.markdown_path,
+    codequality_path: a?.files.codequality_path,
     comment_url: o.kind === 'assessed' || o.kind === 'carried_over' ? (o.commentUrl ?? undefined) : undefined,
     resolved_count: o.kind === 'validated' ? o.resolvedCount : undefined,
     still_broken_count: o.kind === 'validated' ? o.stillBrokenCount : undefined,
@@ -197,6 +199,7 @@ export const OUTPUT_NAMES = [
   'sarif_path',
   'junit_path',
   'markdown_path',
+  'codequality_path',
   'comment_url',
   'resolved_count',
   'still_broken_count',

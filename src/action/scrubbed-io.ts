@@ -14,6 +14,8 @@ import { postCommitStatus, type CommitStatus } from '../github/commit-status.js'
 import { createGitHubClient } from '../github/github-client.js'
 import { publishToGitHub, type PublishArgs, type PublishDeps, type Published } from '../github/publish.js'
 import type { RepoRef } from '../github/transport.js'
+import { inGitLabJob } from '../gitlab/fork-rule.js'
+import { publishNoteInsteadOfComment } from '../gitlab/publish.js'
 import { Deadline } from '../util/clock.js'
 import { AbortedError, describeFailure } from '../util/errors.js'
 import { baseUrlSecrets } from '../service/base-url.js'
@@ -72,6 +74,12 @@ export function stepSecrets(io: ActionIO): string[] {
       for (const form of forms) io.setSecret(form)
       secrets.push(...forms)
     }
+  }
+  // The GitLab token of a merge-request note (see publishNoteInsteadOfComment).
+  const gitlabToken = inGitLabJob(io.env) ? (io.env.GITLAB_TOKEN ?? '') : ''
+  if (isMaskableSecret(gitlabToken)) {
+    io.setSecret(gitlabToken)
+    secrets.push(gitlabToken)
   }
   const urlSecrets = baseUrlSecrets(envInputReader(io.env)('base_url'))
   for (const s of urlSecrets) io.setSecret(s)
@@ -167,8 +175,9 @@ export function scrubbingIO(raw: ActionIO, secrets: readonly string[], github: O
       await writeFile(path, scrub(text), 'utf8')
       return path
     },
+    // In a GitLab CI job the merge-request note takes the comment's place.
     publish: (args) =>
-      publishToGitHub(
+      (inGitLabJob(raw.env) ? publishNoteInsteadOfComment : publishToGitHub)(
         { ...github, env: raw.env, log },
         {
           ...args,

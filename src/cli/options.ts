@@ -7,6 +7,7 @@
  * booleans are `true` or `false`.
  */
 import { INPUT_DEFAULTS } from '../action/inputs/defaults.js'
+import { gitlabStepEnv } from '../gitlab/ci-context.js'
 
 export interface CliOption {
   /** The action's input. */
@@ -84,7 +85,7 @@ export function defaultOf(input: string): string | undefined {
  * The step's environment from the options given: each as INPUT_<NAME>, as
  * the runner sets inputs, an option's variable when it was not given, and
  * nothing GitHub's: the command line is no workflow event, comments nothing
- * and keeps no cache. The checkout is the working directory.
+ * (but the merge-request note of a GitLab CI job) and keeps no cache. The checkout is the working directory.
  */
 export function inputEnv(
   options: readonly CliOption[],
@@ -100,5 +101,7 @@ export function inputEnv(
     const text = typeof value === 'string' ? value : o.env === undefined ? undefined : env[o.env]
     if (text !== undefined) out[`INPUT_${o.input.toUpperCase()}`] = text
   }
+  // A GitLab CI job: its variables, and the merge-request note in the comment's place (src/gitlab/).
+  Object.assign(out, gitlabStepEnv(env))
   return out
 }

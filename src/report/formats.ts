@@ -5,6 +5,7 @@
  * equal). Adding a format is one entry here, its renderer and its output.
  */
 import type { Severity } from '../service/contract/index.js'
+import { renderCodeQuality } from './codequality.js'
 import { renderJson } from './json.js'
 import { renderJunit } from './junit.js'
 import type { Report } from './report-model.js'
@@ -13,7 +14,7 @@ import { renderSummary } from './summary.js'
 
 /** What the step gives the formats beside the report. */
 export interface FormatOptions {
-  /** Repository-relative file every SARIF result is located on. */
+  /** Repository-relative file every SARIF result and Code Quality issue is located on. */
   sarifLocation: string
   /** Findings at or above it get a SARIF result. */
   sarifMinSeverity: Severity
@@ -22,7 +23,7 @@ export interface FormatOptions {
 }
 
 /** The action output of each file format (a field of the step's outcome, src/action/outcome.ts). */
-export type ReportFileOutput = 'report_path' | 'sarif_path' | 'junit_path' | 'markdown_path'
+export type ReportFileOutput = 'report_path' | 'sarif_path' | 'junit_path' | 'markdown_path' | 'codequality_path'
 
 export interface ReportFormat {
   /** How the file name ends, without the dot. */
@@ -45,5 +46,10 @@ export const REPORT_FORMATS: readonly ReportFormat[] = [
       )
   },
   { extension: 'junit.xml', output: 'junit_path', render: (report) => renderJunit(report) },
-  { extension: 'md', output: 'markdown_path', render: (report) => renderSummary(report) }
+  { extension: 'md', output: 'markdown_path', render: (report) => renderSummary(report) },
+  {
+    extension: 'codequality.json',
+    output: 'codequality_path',
+    render: (report, opts) => renderCodeQuality(report, { location: opts.sarifLocation })
+  }
 ]

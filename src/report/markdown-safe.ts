@@ -203,7 +203,7 @@ export function htmlCode(text: string, max = 120): string {
   return `<code>${inert}</code>${cut > 0 ? ' …' : ''}`
 }
 
-const PROSE_SPECIAL = /[\\`*_{}[\]()#+\-=!|~<>&$^@]|(?<=[0-9])\./g
+const PROSE_SPECIAL = /[\\`*_{}[\]()#+\-=!|~<>&$^@%]|(?<=[0-9])\./g
 
 /**
  * Free text that may quote untrusted parts, for a paragraph or list item: one
@@ -211,7 +211,8 @@ const PROSE_SPECIAL = /[\\`*_{}[\]()#+\-=!|~<>&$^@]|(?<=[0-9])\./g
  * full-width `＠`, `#<digits>` as a code span (`` `#12` ``) and `GH-` before a digit as `GH‑`
  * (GitHub links mentions and issue references in the rendered text, where an
  * entity or a backslash is already gone); `scheme://` and `www.` defanged to `scheme[:]//` and `www[.]`; `$`
- * escaped (GitHub math). Block markers (`#`, `-`, `+`, `=`, `1.`) are escaped
+ * escaped (GitHub math); `%` escaped and `&` before a digit `\&` (GitLab's milestone and epic references,
+ * which GitLab skips when backslash-escaped). Block markers (`#`, `-`, `+`, `=`, `1.`) are escaped
  * too, so the text may start a list item.
  */
 export function proseText(text: string, max = 1000): string {
@@ -219,10 +220,11 @@ export function proseText(text: string, max = 1000): string {
   let s = sanitizeText(clamped, false)
   s = s.replace(/([A-Za-z][A-Za-z0-9+.-]*):\/\//g, '$1[:]//').replace(/www\./gi, (m) => `${m.slice(0, 3)}[.]`)
   s = s.replace(/\b(GH)-(?=[0-9])/gi, '$1\u2011')
-  s = s.replace(PROSE_SPECIAL, (c) => {
+  s = s.replace(PROSE_SPECIAL, (c, at: number, whole: string) => {
     switch (c) {
       case '&':
-        return '&amp;'
+        // GitLab links `&7` (an epic) in the text an entity leaves; it reads a backslash-escaped `&` as a literal.
+        return /[0-9]/.test(whole.charAt(at + 1)) ? '\\&' : '&amp;'
       case '<':
         return '&lt;'
       case '>':

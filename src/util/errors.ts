@@ -200,6 +200,18 @@ export class GitHubError extends RemoteError {
   }
 }
 
+/** The GitLab REST API (or the network on the way to it) answered with an error or not at all. */
+export class GitLabError extends RemoteError {
+  constructor(init: RemoteErrorInit) {
+    super(init)
+    this.name = 'GitLabError'
+  }
+
+  withDetail(detail: RemoteErrorDetail): GitLabError {
+    return new GitLabError(this.initWith(detail))
+  }
+}
+
 /** The job was cancelled (SIGINT/SIGTERM) while we were waiting. */
 export class AbortedError extends Error {
   constructor(message = 'the step was cancelled') {

@@ -13,6 +13,7 @@ import type { StepContext } from './context.js'
 import { agentOf } from './plan-event.js'
 import { targetFromEvent } from '../../github/context.js'
 import type { AgentIdentity } from '../../pipeline/identity.js'
+import { gitlabJobRefusal } from '../../gitlab/fork-rule.js'
 
 /** The pull request of a pull_request event (the default name of its preview); null on other events. */
 async function eventPullNumber(env: NodeJS.ProcessEnv): Promise<number | null> {
@@ -41,7 +42,15 @@ export async function readStepInputs(ctx: StepContext): Promise<StepInputs> {
   const eventName = env.GITHUB_EVENT_NAME ?? ''
   const payload = await readEventFile(env.GITHUB_EVENT_PATH)
   const event = payload.ok ? readPipelineEvent(eventName, payload.value, env) : unreadableEvent(eventName, payload.why, env)
-  return { inputs: readInputs(envInputReader(env), event), event }
+  const inputs = readInputs(envInputReader(env), event)
+  // In a GitLab job running a fork's code with this project's variables, no secret is used.
+  const refusal = gitlabJobRefusal(env, [
+    { name: 'api_key', value: inputs.apiKey },
+    { name: 'target_credential', value: envInputReader(env)('target_credential') },
+    { name: 'GITLAB_TOKEN', value: env.GITLAB_TOKEN }
+  ])
+  if (refusal) throw refusal
+  return { inputs, event }
 }
 
 /**

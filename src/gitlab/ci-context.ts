@@ -1,0 +1,126 @@
+/**
+ * What a GitLab CI job is, read from GitLab's predefined variables. Pure: the
+ * environment in.
+ *
+ * - The API root: CI_API_V4_URL, else CI_SERVER_URL + /api/v4 (http or https
+ *   without credentials; anything else reads as unset).
+ * - A merge-request pipeline (CI_PIPELINE_SOURCE merge_request_event, with
+ *   CI_MERGE_REQUEST_IID): the merge request lives in its target project,
+ *   CI_MERGE_REQUEST_PROJECT_ID; its code comes from CI_MERGE_REQUEST_SOURCE_PROJECT_ID,
+ *   another project when it comes from a fork. The pipeline itself runs in
+ *   CI_PROJECT_ID: the fork's by default, the target's when a member of the
+ *   target project runs it there, where the job gets the target's CI/CD
+ *   variables while it runs the fork's code.
+ */
+
+export interface GitLabMergeRequest {
+  /** The merge request's project (where its notes are). */
+  projectId: string
+  iid: number
+  /** The project its source branch is in (the fork's, for a merge request from a fork); null when GitLab did not say. */
+  sourceProjectId: string | null
+  /** The merge request's page (CI_MERGE_REQUEST_PROJECT_URL/-/merge_requests/iid); null when unknown. */
+  webUrl: string | null
+}
+
+export interface GitLabCi {
+  /** The REST API root (…/api/v4); null when neither CI_API_V4_URL nor CI_SERVER_URL is set (or a URL). */
+  apiUrl: string | null
+  /** The project the pipeline runs in. */
+  projectId: string | null
+  /** CI_PIPELINE_SOURCE: push, merge_request_event, schedule, web, api, trigger, ... */
+  pipelineSource: string
+  /** CI_COMMIT_BRANCH: set on branch pipelines only (not on merge-request or tag pipelines). */
+  commitBranch: string | null
+  defaultBranch: string | null
+  commitSha: string | null
+  /** The merge request of a merge-request pipeline, else null. */
+  mergeRequest: GitLabMergeRequest | null
+  /** CI_JOB_URL, for the report's link; null when unset. */
+  jobUrl: string | null
+}
+
+/** A variable's value; null when unset or blank. */
+const nonEmpty = (value: string | undefined): string | null => (value === undefined || value.trim() === '' ? null : value)
+
+/** True in a GitLab CI job (GitLab sets GITLAB_CI=true in every job). */
+export function isGitLabCi(env: NodeJS.ProcessEnv): boolean {
+  return env.GITLAB_CI === 'true'
+}
+
+/** An http(s) URL without credentials, query or fragment, without its trailing slashes; null otherwise. */
+function httpUrl(raw: string): string | null {
+  try {
+    const url = new URL(raw)
+    if (!/^https?:$/.test(url.protocol) || url.username || url.password || url.search || url.hash) return null
+    return url.toString().replace(/\/+$/, '')
+  } catch {
+    return null
+  }
+}
+
+function apiUrlOf(env: NodeJS.ProcessEnv): string | null {
+  const v4 = nonEmpty(env.CI_API_V4_URL)
+  if (v4 !== null) return httpUrl(v4)
+  const server = nonEmpty(env.CI_SERVER_URL)
+  const root = server === null ? null : httpUrl(server)
+  return root === null ? null : `${root}/api/v4`
+}
+
+function mergeRequestOf(env: NodeJS.ProcessEnv): GitLabMergeRequest | null {
+  const iid = Number(env.CI_MERGE_REQUEST_IID ?? '')
+  const projectId = nonEmpty(env.CI_MERGE_REQUEST_PROJECT_ID) ?? nonEmpty(env.CI_PROJECT_ID)
+  if (!Number.isSafeInteger(iid) || iid <= 0 || projectId === null) return null
+  const projectUrl = nonEmpty(env.CI_MERGE_REQUEST_PROJECT_URL)
+  return {
+    projectId,
+    iid,
+    sourceProjectId: nonEmpty(env.CI_MERGE_REQUEST_SOURCE_PROJECT_ID),
+    webUrl: projectUrl !== null && /^https?:\/\//.test(projectUrl) ? `${projectUrl.replace(/\/+$/, '')}/-/merge_requests/${iid}` : null
+  }
+}
+
+export function readGitLabCi(env: NodeJS.ProcessEnv): GitLabCi {
+  const pipelineSource = nonEmpty(env.CI_PIPELINE_SOURCE) ?? ''
+  return {
+    apiUrl: apiUrlOf(env),
+    projectId: nonEmpty(env.CI_PROJECT_ID),
+    pipelineSource,
+    commitBranch: nonEmpty(env.CI_COMMIT_BRANCH),
+    defaultBranch: nonEmpty(env.CI_DEFAULT_BRANCH),
+    commitSha: nonEmpty(env.CI_COMMIT_SHA),
+    mergeRequest: pipelineSource === 'merge_request_event' ? mergeRequestOf(env) : null,
+    jobUrl: nonEmpty(env.CI_JOB_URL)
+  }
+}
+
+/** The GitLab variables this code reads: what a shell that builds its step's own environment passes through. */
+export const GITLAB_JOB_VARIABLES = [
+  'GITLAB_CI',
+  'GITLAB_TOKEN',
+  'CI_API_V4_URL',
+  'CI_SERVER_URL',
+  'CI_PROJECT_ID',
+  'CI_PIPELINE_SOURCE',
+  'CI_COMMIT_BRANCH',
+  'CI_DEFAULT_BRANCH',
+  'CI_COMMIT_SHA',
+  'CI_JOB_URL',
+  'CI_MERGE_REQUEST_IID',
+  'CI_MERGE_REQUEST_PROJECT_ID',
+  'CI_MERGE_REQUEST_SOURCE_PROJECT_ID',
+  'CI_MERGE_REQUEST_PROJECT_URL'
+] as const
+
+/**
+ * The part of a step's environment a GitLab job adds, for a shell that builds
+ * the step's environment itself (the command line): GitLab's variables as
+ * they are, and the comment on (the merge-request note takes its place).
+ * Null outside GitLab CI unless `force` (an explicit option).
+ */
+export function gitlabStepEnv(env: NodeJS.ProcessEnv, force = false): NodeJS.ProcessEnv | null {
+  if (!force && !isGitLabCi(env)) return null
+  const out: NodeJS.ProcessEnv = { GITLAB_CI: 'true', INPUT_COMMENT: 'update' }
+  for (const name of GITLAB_JOB_VARIABLES) if (name !== 'GITLAB_CI' && env[name] !== undefined) out[name] = env[name]
+  return out
+}

@@ -1,0 +1,92 @@
+/**
+ * What a GitLab pipeline may do, by the same rules as a GitHub workflow
+ * (src/github/write-rule.ts): shared targets, dismissals and the baseline are
+ * written only from the default branch on push, schedule or a manual run
+ * (GitLab's `web`, as workflow_dispatch); a merge-request pipeline is a pull
+ * request, which writes only the profile of its own preview. And no secret
+ * reaches a fork's code: a merge-request pipeline that runs the code of
+ * another project in the target project (where the job holds the target's
+ * CI/CD variables) is refused before anything is sent.
+ *
+ * Pure: the CI context (./ci-context.ts) in.
+ */
+import { WRITING_EVENTS, type WriteStanding } from '../github/write-rule.js'
+import { outsideCode, type CodeEvidence } from '../pipeline/code-origin.js'
+import { ConfigError } from '../util/errors.js'
+import { isGitLabCi, readGitLabCi, type GitLabCi } from './ci-context.js'
+
+/** GitLab's pipeline sources with a GitHub event of the same meaning. */
+const SAME_AS_GITHUB: Readonly<Partial<Record<string, string>>> = { push: 'push', schedule: 'schedule', web: 'workflow_dispatch' }
+
+/** Pipelines of a change proposed from outside: GitLab merge requests and mirrored GitHub pull requests. */
+const PROPOSAL_SOURCES: ReadonlySet<string> = new Set(['merge_request_event', 'external_pull_request_event'])
+
+/**
+ * What a pipeline says of where its code comes from, as the one rule of
+ * outside code (src/pipeline/code-origin.ts) reads it: a merge request's
+ * head is in its source project; a merge request GitLab does not say enough
+ * of, or a mirrored pull request, cannot be told (outside, fail closed); any
+ * other pipeline runs a ref of this project.
+ */
+export function codeEvidence(ci: GitLabCi): CodeEvidence {
+  if (ci.pipelineSource === 'external_pull_request_event')
+    return { kind: 'unknown', why: 'a mirrored pull request, whose source GitLab does not name' }
+  if (ci.pipelineSource !== 'merge_request_event') return { kind: 'this_repository' }
+  const mr = ci.mergeRequest
+  if (mr === null) return { kind: 'unknown', why: 'a merge-request pipeline without CI_MERGE_REQUEST_IID' }
+  if (mr.sourceProjectId === null) return { kind: 'unknown', why: 'GitLab did not set CI_MERGE_REQUEST_SOURCE_PROJECT_ID' }
+  return { kind: 'head', of: `merge request !${mr.iid}`, headRepo: `project ${mr.sourceProjectId}`, repository: `project ${mr.projectId}` }
+}
+
+/** Whether the pipeline runs code from outside the project (outsideCode of codeEvidence). */
+export function runsOutsideCode(ci: GitLabCi): boolean {
+  return outsideCode(codeEvidence(ci)) !== null
+}
+
+/** Whether the job holds the variables of a project whose code it is not running (a fork's code in the target project). */
+export function secretsAtRisk(ci: GitLabCi): boolean {
+  return runsOutsideCode(ci) && (ci.projectId === null || ci.projectId !== ci.mergeRequest?.sourceProjectId)
+}
+
+/** Where the pipeline stands for the write rule. */
+export function gitlabWriteStanding(ci: GitLabCi): WriteStanding {
+  if (PROPOSAL_SOURCES.has(ci.pipelineSource)) return { kind: 'pull_request', number: ci.mergeRequest?.iid ?? null }
+  const event = SAME_AS_GITHUB[ci.pipelineSource]
+  if (event !== undefined && WRITING_EVENTS.has(event) && ci.commitBranch !== null && ci.commitBranch === ci.defaultBranch)
+    return { kind: 'default-branch', branch: ci.commitBranch }
+  return { kind: 'other', eventName: ci.pipelineSource || 'unknown', ref: ci.commitBranch !== null ? `refs/heads/${ci.commitBranch}` : '' }
+}
+
+/**
+ * The refusal of a job that holds a secret while it runs a fork's code, naming
+ * the first secret set (e.g. ASAS_API_KEY, GITLAB_TOKEN); null when it may go on.
+ */
+export function forkSecretRefusal(ci: GitLabCi, secrets: readonly { name: string; value: string | undefined }[]): ConfigError | null {
+  if (!secretsAtRisk(ci)) return null
+  const held = secrets.find((s) => s.value !== undefined && s.value !== '')
+  if (held === undefined) return null
+  const why = outsideCode(codeEvidence(ci)) ?? 'the code is from outside this project'
+  return new ConfigError(
+    held.name,
+    `is set in a pipeline of project ${ci.projectId ?? '(unknown)'} that runs code from outside it (${why}), where that code can read it. ` +
+      "Let a fork's merge requests run their pipelines in the fork (GitLab's default: the target's variables stay out), " +
+      'or assess the change once merged; this job stops before sending anything'
+  )
+}
+
+/**
+ * Whether a shell runs in a GitLab CI job (GITLAB_CI=true) rather than in
+ * GitHub Actions: there GitLab's rules apply, and the merge-request note
+ * takes the place of the pull-request comment.
+ */
+export function inGitLabJob(env: NodeJS.ProcessEnv): boolean {
+  return env.GITHUB_ACTIONS !== 'true' && isGitLabCi(env)
+}
+
+/** forkSecretRefusal of a GitLab CI job's environment; null outside GitLab CI. */
+export function gitlabJobRefusal(
+  env: NodeJS.ProcessEnv,
+  secrets: readonly { name: string; value: string | undefined }[]
+): ConfigError | null {
+  return inGitLabJob(env) ? forkSecretRefusal(readGitLabCi(env), secrets) : null
+}
