@@ -9,26 +9,12 @@
  * imported lazily, only when there is something to send; tests pass their own
  * `request` or point the real one at a stand-in server.
  */
-import type { Clock, Deadline } from '../util/clock.js'
 import { AbortedError, type RemoteError } from '../util/errors.js'
-import type { Log } from '../util/log.js'
-import { withRetry, type RetryPolicy } from '../util/retry-policy.js'
+import { withRetry } from '../util/retry-policy.js'
 import { toGitHubError } from './github-error.js'
+import type { RemoteApiDeps } from '../util/remote-api-deps.js'
 
-export interface GitHubDeps {
-  token: string
-  /** REST API base, e.g. https://api.github.com (GITHUB_API_URL). */
-  apiUrl: string
-  clock: Clock
-  deadline?: Deadline
-  signal?: AbortSignal
-  log: Log
-  random?: () => number
-  /** Timeout of one request (one attempt). Default 30 s. */
-  requestTimeoutMs?: number
-  /** Override of the retry policy (tests). */
-  policy?: RetryPolicy
-}
+export type GitHubDeps = RemoteApiDeps
 
 export interface RepoRef {
   owner: string

@@ -10,33 +10,18 @@
  * quotes a header, and every text taken from an answer is scrubbed of it.
  */
 import type * as http from 'node:http'
-import * as https from 'node:https'
-import * as httpModule from 'node:http'
 import { HttpClient } from '@actions/http-client'
 import type { HttpClientResponse } from '@actions/http-client'
 import { networkError } from '../service/http-errors.js'
 import { readBody } from '../service/read-body.js'
-import type { Clock, Deadline } from '../util/clock.js'
+import { jsonRequestInfo } from '../service/request-info.js'
 import { AbortedError, GitLabError, RemoteError } from '../util/errors.js'
-import type { Log } from '../util/log.js'
 import { scrubSecrets } from '../util/redact.js'
-import { parseRetryAfter, withRetry, type RetryPolicy } from '../util/retry-policy.js'
+import { parseRetryAfter, withRetry } from '../util/retry-policy.js'
 import { isRecord, oneLine } from '../util/text.js'
+import type { RemoteApiDeps } from '../util/remote-api-deps.js'
 
-export interface GitLabDeps {
-  token: string
-  /** The REST API's root, e.g. https://gitlab.example.com/api/v4 (CI_API_V4_URL). */
-  apiUrl: string
-  clock: Clock
-  deadline?: Deadline
-  signal?: AbortSignal
-  log: Log
-  random?: () => number
-  /** Timeout of one request (one attempt). Default 30 s. */
-  requestTimeoutMs?: number
-  /** Override of the retry policy (tests). */
-  policy?: RetryPolicy
-}
+export type GitLabDeps = RemoteApiDeps
 
 /** A successful answer. */
 export interface GitLabAnswer {
@@ -141,26 +126,9 @@ async function exchange(client: HttpClient, deps: GitLabDeps, method: string, pa
   const signal = deps.signal ? AbortSignal.any([deps.signal, timeout]) : timeout
   const url = new URL(`${deps.apiUrl}${path}`)
   const data = body === undefined ? null : JSON.stringify(body)
-  const headers: http.OutgoingHttpHeaders = { accept: 'application/json', 'private-token': deps.token, 'user-agent': 'agent-security-gate' }
-  if (data !== null) headers['content-type'] = 'application/json'
-  const isHttps = url.protocol === 'https:'
+  const headers = { 'private-token': deps.token, 'user-agent': 'agent-security-gate' }
   try {
-    const res: HttpClientResponse = await client.requestRaw(
-      {
-        parsedUrl: url,
-        httpModule: isHttps ? https : httpModule,
-        options: {
-          host: url.hostname.replace(/^\[(.*)\]$/, '$1'),
-          port: url.port ? Number(url.port) : isHttps ? 443 : 80,
-          path: `${url.pathname}${url.search}`,
-          method,
-          headers,
-          agent: client.getAgent(url.toString()),
-          signal
-        }
-      },
-      data
-    )
+    const res: HttpClientResponse = await client.requestRaw(jsonRequestInfo(client, url, method, headers, data !== null, signal), data)
     const text = await readBody(res.message, signal, MAX_BODY_BYTES)
     const status = res.message.statusCode ?? 0
     if (status < 200 || status >= 300) throw gitlabStatusError(endpoint, status, res.message.headers, text, deps.clock.now(), [deps.token])

@@ -12,7 +12,6 @@
  * every text taken from a response is redacted of the key.
  */
 import * as http from 'node:http'
-import * as https from 'node:https'
 import { performance } from 'node:perf_hooks'
 import { HttpClient } from '@actions/http-client'
 import type { HttpClientResponse } from '@actions/http-client'
@@ -28,6 +27,7 @@ import { secretWireForms } from '../util/redact.js'
 import { networkError, statusError } from './http-errors.js'
 import { parseSuccessBody } from './parse-response.js'
 import { BodyTooLarge, readBody } from './read-body.js'
+import { jsonRequestInfo } from './request-info.js'
 
 export type HttpMethod = 'GET' | 'POST' | 'PATCH'
 
@@ -218,27 +218,8 @@ export class HttpTransport {
 
   /** What http-client sends: the method, the headers (the api key in Authorization only), the attempt's signal. */
   private requestInfo(method: HttpMethod, attempt: Attempt, hasBody: boolean): RequestInfo {
-    const { url } = attempt
-    const headers: http.OutgoingHttpHeaders = {
-      accept: 'application/json',
-      authorization: `Bearer ${this.apiKey}`,
-      'user-agent': this.userAgent
-    }
-    if (hasBody) headers['content-type'] = 'application/json'
-    const isHttps = url.protocol === 'https:'
-    return {
-      parsedUrl: url,
-      httpModule: isHttps ? https : http,
-      options: {
-        host: url.hostname.replace(/^\[(.*)\]$/, '$1'),
-        port: url.port ? Number(url.port) : isHttps ? 443 : 80,
-        path: `${url.pathname}${url.search}`,
-        method,
-        headers,
-        agent: this.http.getAgent(url.toString()),
-        signal: attempt.signal
-      }
-    }
+    const headers = { authorization: `Bearer ${this.apiKey}`, 'user-agent': this.userAgent }
+    return jsonRequestInfo(this.http, attempt.url, method, headers, hasBody, attempt.signal)
   }
 
   /** A failure before the whole answer arrived: the caller's abort, a body too large, or a network error or timeout. */
