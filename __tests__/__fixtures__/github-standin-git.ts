@@ -5,6 +5,7 @@
  * - GET  /repos/{o}/{r}/commits/{sha}/pulls   paginated; 422 for an unknown commit
  * - GET  /repos/{o}/{r}/pulls/{n}             404 when there is none
  * - POST /repos/{o}/{r}/statuses/{sha}        state, description (<= 140), context, target_url
+ * - GET  /repos/{o}/{r}/commits/{sha}/statuses every status of the commit, newest first (paginated)
  * - GET  /repos/{o}/{r}/compare/{base}...{head}  status ahead/identical/behind/diverged; commits
  *        paginated; files (at most 300) on the first page only, as GitHub documents; base and head
  *        are commits or branch names (a branch set with setBranch, or the head branch of an open pull
@@ -200,6 +201,14 @@ export function routeGit(state: GitState, ctx: GitRouteContext): { status: numbe
   }
   hit = /^\/statuses\/([0-9a-f]+)$/.exec(rest)
   if (hit && method === 'POST') return createStatus(state, ctx, hit[1])
+  hit = /^\/commits\/([0-9a-f]+)\/statuses$/.exec(rest)
+  if (hit && method === 'GET') {
+    const sha = hit[1]
+    if (!state.commits.has(sha)) ctx.fail(422, `No commit found for SHA: ${sha}`)
+    // Every status of the ref, newest first, as GitHub lists them.
+    const listed = state.statuses.filter((s) => s.sha === sha).reverse()
+    return { status: 200, body: ctx.paginate(listed) }
+  }
   hit = /^\/compare\/(.+)\.\.\.([^.]+)$/.exec(decodeURIComponent(rest))
   if (hit && method === 'GET') return compare(state, ctx, hit[1], hit[2])
   return undefined

@@ -293,6 +293,55 @@ describe("a target's secrets and code from outside the repository", () => {
     expect(io.failures.join('\n')).toMatch(why)
     expect(calls(api)).toEqual([])
   })
+
+  /** The payload GitHub sends for `name` about commit `sha` (branches: the branches here GitHub says hold it). */
+  function commitEvent(name: string, sha: string, branch: string | null) {
+    const suite = { head_sha: sha, head_branch: branch, pull_requests: [] }
+    const payload =
+      name === 'status'
+        ? { sha, state: 'success', context: 'ci', branches: branch === null ? [] : [{ name: branch, commit: { sha } }], repository }
+        : name === 'check_run'
+          ? { action: 'completed', check_run: { head_sha: sha, check_suite: suite, pull_requests: [] }, repository }
+          : { action: 'completed', check_suite: suite, repository }
+    return { name, payload, env: { GITHUB_REF: 'refs/heads/main', GITHUB_SHA: A } }
+  }
+  const endpointSecrets = {
+    endpoint_url: 'https://preview.example.com/chat',
+    response_field: 'output.text',
+    auth_type: 'bearer',
+    target_credential: 'target-credential-0123456789'
+  }
+
+  it.each(['status', 'check_run', 'check_suite'])(
+    "%s naming a fork's commit (its branch named like one here) fails closed before any request",
+    async (name) => {
+      gh = await world()
+      const api = passing()
+      const io = await step(commitEvent(name, F, 'feat'), endpointSecrets, api)
+      expect(io.outputs.result).toBe('error')
+      expect(calls(api)).toEqual([])
+      expect(io.failures.join('\n')).toMatch(
+        /target_credential would go to code from outside this repository: the commit fffffff that the event names is the head of pull request #13 from the fork mallory\/agent, and on no branch of this repository \(not on 'feat'\)/
+      )
+    }
+  )
+
+  it.each(['status', 'check_run', 'check_suite'])('%s naming no commit fails closed', async (name) => {
+    gh = await world()
+    const api = passing()
+    const event = commitEvent(name, F, null)
+    const io = await step({ ...event, payload: JSON.parse(JSON.stringify(event.payload).replaceAll(F, 'not-a-sha')) }, endpointSecrets, api)
+    expect(io.failures.join('\n')).toMatch(/cannot be told whether the code is this repository's \(the event names no commit\)/)
+    expect(calls(api)).toEqual([])
+  })
+
+  it.each(['status', 'check_run', 'check_suite'])('%s naming a commit a branch here holds: the step goes on', async (name) => {
+    gh = await world()
+    const api = passing()
+    const io = await step(commitEvent(name, B, 'feat'), endpointSecrets, api)
+    expect(io.failures.join('\n')).not.toMatch(/outside this repository/)
+    expect(calls(api).length).toBeGreaterThan(0)
+  })
 })
 
 describe('deployment events', () => {

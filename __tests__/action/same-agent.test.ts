@@ -301,3 +301,95 @@ describe('a merge queue of a preview (its configuration and host unknown there)'
     expect(io.failures[0]).toMatch(/#12: its last result is fail/)
   })
 })
+
+describe('two agents given one target_name (one status context)', () => {
+  const host = 'https://agent-app-git-feat.vercel.app'
+  const support = { endpoint_path: '/api/support', target_name: 'agent' }
+  const billing = { endpoint_path: '/api/billing', target_name: 'agent' }
+  const finals = (): string[][] => (gh?.git.statuses ?? []).filter((s) => s.state !== 'pending').map((s) => [s.state, s.description ?? ''])
+  const lastState = (): string | undefined => gh?.git.statuses.at(-1)?.state
+
+  async function commit(): Promise<void> {
+    gh = await startGitHubStandin({ repository: REPO })
+    gh.addCommit(A, null, [])
+    gh.addCommit(B, A, ['agent/billing.py'])
+    gh.seedPull({ number: 12, headSha: B, commits: [B] })
+  }
+
+  it.each([
+    ['the failing agent first, then the passing one', billing, support],
+    ['the passing agent first, then the failing one', support, billing]
+  ])('one after the other (%s): the context ends in failure, never green', async (_, first, second) => {
+    await commit()
+    const api = inventory()
+    await step(deployed(B, host), first, api)
+    const later = await step(deployed(B, host), second, api)
+    expect(new Set(gh?.git.statuses.map((s) => s.context))).toEqual(new Set(['agent-security/agent']))
+    expect(lastState()).toBe('failure')
+    expect(finals().at(-1)?.[1]).toMatch(/^Another agent sets this status too: give each agent its own target_name \[agent [0-9a-f]{8}\]$/)
+    expect(later.outputs.result).toBe('error')
+    expect(later.failures).toEqual([
+      expect.stringMatching(/target_name.*another agent \([0-9a-f]{8}\) set the commit status agent-security\/agent/)
+    ])
+    expect(later.failures[0]).not.toMatch(/\n/)
+  })
+
+  it('interleaved (A pending, B pending, A final and read, B final and read): both refuse, the last status is a failure', async () => {
+    await commit()
+    let bPending!: () => void
+    const bStarted = new Promise<void>((resolve) => (bPending = resolve))
+    let aEnded!: () => void
+    const aDone = new Promise<void>((resolve) => (aEnded = resolve))
+    // A waits for B's pending status before it triggers; B waits for A's whole step.
+    const a = gated(inventory(), () => bStarted)
+    const b = gated(inventory(), async () => {
+      bPending()
+      await aDone
+    })
+    const runA = step(deployed(B, host), support, a).then((io) => {
+      aEnded()
+      return io
+    })
+    const runB = step(deployed(B, host), billing, b)
+    const [ioA, ioB] = await Promise.all([runA, runB])
+    const states = gh?.git.statuses.map((s) => s.state)
+    expect(states?.slice(0, 2)).toEqual(['pending', 'pending'])
+    expect(ioA.outputs.result).toBe('error')
+    expect(ioB.outputs.result).toBe('error')
+    expect(lastState()).toBe('failure')
+    expect(finals().filter(([state]) => state === 'success')).toHaveLength(1)
+  })
+
+  it('one agent run again on the same commit keeps its own context and result', async () => {
+    await commit()
+    const api = inventory()
+    const first = await step(deployed(B, host), support, api)
+    const again = await step(deployed(B, host), support, api)
+    expect([first.outputs.result, again.outputs.result]).toEqual(['pass', 'pass'])
+    expect(again.failures).toEqual([])
+    expect(lastState()).toBe('success')
+  })
+
+  it('statuses that cannot be read fail the check closed: the context ends in failure and the step fails', async () => {
+    await commit()
+    const api = inventory()
+    gh?.failNext('GET', /\/commits\/[0-9a-f]+\/statuses$/, 403)
+    const io = await step(deployed(B, host), support, api)
+    expect(io.outputs.result).toBe('error')
+    expect(io.failures).toEqual([expect.stringMatching(/Could not read the statuses of bbbbbbb.*403/)])
+    expect(lastState()).toBe('failure')
+  })
+})
+
+/** `api` whose triggerRun first awaits `before()`. */
+function gated(api: ServiceApi, before: () => Promise<void>): ServiceApi {
+  return new Proxy(api, {
+    get: (t, prop) =>
+      prop === 'triggerRun'
+        ? async (...args: Parameters<ServiceApi['triggerRun']>) => {
+            await before()
+            return t.triggerRun(...args)
+          }
+        : Reflect.get(t, prop)
+  })
+}

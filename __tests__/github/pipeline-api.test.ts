@@ -106,7 +106,8 @@ describe('commit statuses', () => {
     state: 'pending' as const,
     context: statusContext('agent-pr-7'),
     description: 'Assessing agent-pr-7 at 1111111…',
-    targetUrl: 'https://github.com/octo/agent/actions/runs/42'
+    targetUrl: 'https://github.com/octo/agent/actions/runs/42',
+    owner: null
   }
 
   test('sets state, context, description and target URL on the commit', async () => {
@@ -134,6 +135,23 @@ describe('commit statuses', () => {
     expect(warnings).toEqual([
       expect.stringMatching(/^Could not set the commit status on octo\/agent@1111111 .*403.*permissions: statuses: write/)
     ])
+  })
+
+  test('a status names its agent at the end of a clipped description; the list reads it back, newest first', async () => {
+    const api = await start()
+    standin.addCommit(sha('1'), null, ['a'])
+    await postCommitStatus(api, REPO, { ...status, owner: '0a1b2c3d' }, log)
+    await postCommitStatus(api, REPO, { ...status, context: statusContext('other') }, log)
+    await postCommitStatus(api, REPO, { ...status, state: 'failure', description: 'y'.repeat(500), owner: '99990000' }, log)
+    const last = standin.git.statuses[2].description ?? ''
+    expect(Array.from(last)).toHaveLength(140)
+    expect(last.endsWith('… [agent 99990000]')).toBe(true)
+    expect(await api.listCommitStatuses(REPO, sha('1'))).toEqual([
+      { context: 'agent-security/agent-pr-7', owner: '99990000' },
+      { context: 'agent-security/other', owner: null },
+      { context: 'agent-security/agent-pr-7', owner: '0a1b2c3d' }
+    ])
+    expect(standin.requests.filter((r) => r.method === 'GET').map((r) => r.query.per_page)).toEqual(['100'])
   })
 
   test('a passing failure of GitHub is retried', async () => {

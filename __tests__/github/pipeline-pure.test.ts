@@ -1,5 +1,5 @@
 import { describe, expect, test } from '@jest/globals'
-import { statusContext, statusDescription, statusStateFor } from '../../src/github/commit-status.js'
+import { otherStatusOwners, statusContext, statusDescription, statusStateFor } from '../../src/github/commit-status.js'
 import { graphqlBaseUrl } from '../../src/github/assessment-record.js'
 import { orderPullsForCommit, type PullSummary } from '../../src/github/pulls.js'
 
@@ -48,4 +48,21 @@ test('orderPullsForCommit: stable within a rank', () => {
   expect(
     orderPullsForCommit([p(1, 'closed', c), p(2, 'open', 'd'.repeat(40)), p(3, 'open', c), p(4, 'open', c)], c).map((x) => x.number)
   ).toEqual([3, 4, 2, 1])
+})
+
+describe('commit status owners', () => {
+  test('otherStatusOwners: another owner, or none, in the same context only', () => {
+    const listed = [
+      { context: 'agent-security/x', owner: 'aaaaaaaa' },
+      { context: 'agent-security/y', owner: 'bbbbbbbb' },
+      { context: 'agent-security/x', owner: 'aaaaaaaa' }
+    ]
+    expect(otherStatusOwners(listed, 'agent-security/x', 'aaaaaaaa')).toEqual([])
+    expect(otherStatusOwners([...listed, { context: 'agent-security/x', owner: 'cccccccc' }], 'agent-security/x', 'aaaaaaaa')).toEqual([
+      'cccccccc'
+    ])
+    expect(otherStatusOwners([...listed, { context: 'agent-security/x', owner: null }], 'agent-security/x', 'aaaaaaaa')).toEqual([
+      'unnamed'
+    ])
+  })
 })

@@ -64,4 +64,19 @@ describe('what the events say of their head', () => {
     })
     expect(readPipelineEvent('issue_comment', { issue: { number: 4 } }, env)).toMatchObject({ commentedPull: null })
   })
+
+  test('status, check_run and check_suite name the commit they are about and its branches', () => {
+    const F = 'f'.repeat(40)
+    expect(readPipelineEvent('status', { sha: F, branches: [{ name: 'feat' }, { name: 7 }] }, env)).toMatchObject({
+      kind: 'other',
+      namedCommit: { sha: F, branches: ['feat'] }
+    })
+    expect(readPipelineEvent('check_run', { check_run: { head_sha: F, check_suite: { head_branch: 'feat' } } }, env)).toMatchObject({
+      namedCommit: { sha: F, branches: ['feat'] }
+    })
+    expect(readPipelineEvent('check_suite', { check_suite: { head_sha: 'nope', head_branch: null } }, env)).toMatchObject({
+      namedCommit: { sha: null, branches: [] }
+    })
+    expect(readPipelineEvent('push', { ref: 'refs/heads/main' }, env)).not.toHaveProperty('namedCommit')
+  })
 })

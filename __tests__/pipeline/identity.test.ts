@@ -69,6 +69,8 @@ describe('agentIdentity', () => {
     const other = agentIdentity(target, ctx)
     expect(other.commentKey === same.commentKey).toBe(sameAs.comment)
     expect(other.statusName === same.statusName).toBe(sameAs.status)
+    // A status names its owner: one context, one owner.
+    expect(other.statusOwner === same.statusOwner).toBe(sameAs.status)
     const recordKey = (a: typeof same) => [a.subject, a.config, a.host].join('|')
     expect(recordKey(other) === recordKey(same)).toBe(sameAs.record)
     expect(other.key === same.key).toBe(sameAs.record)
@@ -78,6 +80,16 @@ describe('agentIdentity', () => {
     const a = agentIdentity(endpoint({ name: 'support-bot' }), pr(12))
     expect(a).toMatchObject({ display: 'support-bot', statusName: 'support-bot' })
     expect(a.targetName).toMatch(/^support-bot cfg-[0-9a-f]{8}$/)
+  })
+
+  it('one target_name given to two configurations: one status name, two owners (refused at the status)', () => {
+    const a = agentIdentity(endpoint({ name: 'agent' }), pr(12))
+    const b = agentIdentity(endpoint({ name: 'agent', endpointUrl: 'https://agent-app-git-feat.vercel.app/api/billing' }), pr(12))
+    const moved = agentIdentity(endpoint({ name: 'agent', endpointUrl: 'https://agent-app-x9-team.vercel.app/api/support' }), pr(13))
+    expect(b.statusName).toBe(a.statusName)
+    expect(b.statusOwner).not.toBe(a.statusOwner)
+    expect(moved.statusOwner).toBe(a.statusOwner)
+    expect(a.statusOwner).toMatch(/^[0-9a-f]{8}$/)
   })
 
   it('a preview this event has no deployment of (a merge queue): the name only', () => {

@@ -129,8 +129,7 @@ async function gateStep(ctx: StepContext, given: ActionInputs, event: PipelineEv
   const report = await reportGate(ctx, { prepared, policy, outcome, recorded, planned, plan: decided })
   const end = await publish(ctx, inputs, report)
   const step = gateStepResult(outcome.decision, { failOnIncomplete: inputs.failOnIncomplete, cancelled: ctx.signal.aborted })
-  await finishStatus(ctx, trail.status, outcome.decision.result, step)
-  return conclude(step, end, trail.prepared)
+  return conclude(await finishStatus(ctx, trail.status, outcome.decision.result, step), end, trail.prepared)
 }
 
 function unreadable(event: Extract<PipelineEvent, { kind: 'unreadable' }>): ConfigError {
@@ -150,8 +149,7 @@ async function carryOverStep(
 ): Promise<StepOutcome> {
   const end = await publish(ctx, inputs, await reportCarried(ctx, inputs, planned, carried))
   const step = carriedStepResult(carried, { cancelled: ctx.signal.aborted })
-  await finishStatus(ctx, trail.status, carried.result, step)
-  return conclude(step, end, trail.prepared)
+  return conclude(await finishStatus(ctx, trail.status, carried.result, step), end, trail.prepared)
 }
 
 /** A deployment not ready: nothing to assess yet, and no failure. */
@@ -188,6 +186,5 @@ async function failStep(ctx: StepContext, trail: StepTrail, err: unknown): Promi
     ctx.io.log.warning(`Could not write the not-assessed report: ${describeFailure(publishErr)}`)
   }
   const step = { outcome: 'fail' as const, line: failure.line }
-  await finishStatus(ctx, trail.status, 'error', step)
-  return conclude(step, end, trail.prepared)
+  return conclude(await finishStatus(ctx, trail.status, 'error', step), end, trail.prepared)
 }

@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { Baseline } from '../baseline/baseline.js'
 import type { BaselineStore } from '../baseline/store.js'
-import { postCommitStatus, type CommitStatus } from '../github/commit-status.js'
+import { postCommitStatus, type CommitStatus, type ListedStatus } from '../github/commit-status.js'
 import { createGitHubClient } from '../github/github-client.js'
 import { publishToGitHub, type PublishArgs, type PublishDeps, type Published } from '../github/publish.js'
 import type { RepoRef } from '../github/transport.js'
@@ -38,6 +38,11 @@ export interface ScrubbedIO extends ActionIO {
    * why), or when the job is being cancelled.
    */
   setCommitStatus(args: { githubToken: string; repo: RepoRef; status: CommitStatus }): Promise<boolean>
+  /**
+   * The commit's newest statuses (listCommitStatuses: one call, under the
+   * budget of one status). Throws what kept them from being read.
+   */
+  listCommitStatuses(args: { githubToken: string; repo: RepoRef; sha: string }): Promise<ListedStatus[]>
   /** The step's result line as a warning: always shown (its place is kept out of the warnings' budget). */
   resultWarning(line: string): void
 }
@@ -141,6 +146,16 @@ export function scrubbingIO(raw: ActionIO, secrets: readonly string[], github: O
   const scrub = makeScrubber(secrets)
   const budget = annotationBudget()
   const log = scrubbedLog(raw.log, scrub, budget)
+  const statusClient = (token: string) =>
+    createGitHubClient({
+      token,
+      apiUrl: nonEmpty(raw.env.GITHUB_API_URL) ?? 'https://api.github.com',
+      clock: github.clock,
+      deadline: Deadline.after(github.clock, STATUS_BUDGET_MS),
+      signal: github.signal,
+      log,
+      random: github.random
+    })
   return {
     env: raw.env,
     log,
@@ -190,15 +205,7 @@ export function scrubbingIO(raw: ActionIO, secrets: readonly string[], github: O
     setCommitStatus: async ({ githubToken, repo, status }) => {
       if (github.signal.aborted) return false
       try {
-        const api = await createGitHubClient({
-          token: githubToken,
-          apiUrl: nonEmpty(raw.env.GITHUB_API_URL) ?? 'https://api.github.com',
-          clock: github.clock,
-          deadline: Deadline.after(github.clock, STATUS_BUDGET_MS),
-          signal: github.signal,
-          log,
-          random: github.random
-        })
+        const api = await statusClient(githubToken)
         const clean = { ...status, context: scrub(status.context), description: scrub(status.description) }
         return await postCommitStatus(api, repo, { ...clean, targetUrl: status.targetUrl === null ? null : scrub(status.targetUrl) }, log)
       } catch (err) {
@@ -206,7 +213,8 @@ export function scrubbingIO(raw: ActionIO, secrets: readonly string[], github: O
           log.warning(`Could not set the commit status (the gate's result is unchanged): ${describeFailure(err)}`)
         return false
       }
-    }
+    },
+    listCommitStatuses: async ({ githubToken, repo, sha }) => (await statusClient(githubToken)).listCommitStatuses(repo, sha)
   }
 }
 

@@ -9,7 +9,7 @@
  * Setting it never changes the gate's result: a status that cannot be set is
  * a warning that says why and how to fix it.
  */
-import { AbortedError } from '../util/errors.js'
+import { AbortedError, GitHubError } from '../util/errors.js'
 import type { Log } from '../util/log.js'
 import { isRecord, oneLine } from '../util/text.js'
 import { explainGitHubFailure, type FailureExplanation } from './explain-failure.js'
@@ -33,11 +33,25 @@ export interface CommitStatus {
   description: string
   /** The job's URL; null: none. */
   targetUrl: string | null
+  /** The agent that sets it (AgentIdentity.statusOwner), named at the description's end; null: none. */
+  owner: string | null
 }
+
+/** A status of a commit as GitHub lists it: its context, and the agent its description names. */
+export interface ListedStatus {
+  context: string
+  /** statusOwnerIn(description): null when it names none. */
+  owner: string | null
+}
+
+/** How many statuses one list call reads: the newest of the commit. */
+export const STATUSES_READ = 100
 
 export interface StatusesApi {
   /** POST /repos/{o}/{r}/statuses/{sha}. Repeating it is harmless: the latest status of a context wins. */
   setCommitStatus(repo: RepoRef, status: CommitStatus): Promise<{ id: number | null }>
+  /** GET /repos/{o}/{r}/commits/{sha}/statuses: the commit's STATUSES_READ newest statuses, newest first (one call). */
+  listCommitStatuses(repo: RepoRef, sha: string): Promise<ListedStatus[]>
 }
 
 /** `agent-security/<name>`, the name on one line and clipped. */
@@ -45,10 +59,42 @@ export function statusContext(name: string): string {
   return `${STATUS_CONTEXT_PREFIX}${oneLine(name, CONTEXT_NAME_MAX) || 'agent'}`
 }
 
-/** One line of at most 140 characters (code points, as GitHub counts), clipped with an ellipsis. */
-export function statusDescription(text: string): string {
+/**
+ * One line of at most 140 characters (code points, as GitHub counts), clipped
+ * with an ellipsis; with an owner, ending in ` [agent <owner>]`, which a clip
+ * never cuts.
+ */
+export function statusDescription(text: string, owner: string | null = null): string {
+  const mark = owner === null ? '' : ` [agent ${owner}]`
+  const room = STATUS_DESCRIPTION_MAX - mark.length
   const chars = Array.from(oneLine(text, 2000))
-  return chars.length <= STATUS_DESCRIPTION_MAX ? chars.join('') : `${chars.slice(0, STATUS_DESCRIPTION_MAX - 1).join('')}…`
+  const clipped = chars.length <= room ? chars.join('') : `${chars.slice(0, room - 1).join('')}…`
+  return `${clipped}${mark}`
+}
+
+/** The owner a status description names at its end (see statusDescription); null when none. */
+export function statusOwnerIn(description: string | null): string | null {
+  return /\[agent ([0-9a-f]{8})\]$/.exec(description ?? '')?.[1] ?? null
+}
+
+/**
+ * The other agents that set `context` on the commit, as `listed` shows them:
+ * a status naming another owner, or none (another tool, or a version of
+ * this action that did not name its agent: it cannot be told apart, so it
+ * counts as another).
+ */
+export function otherStatusOwners(listed: readonly ListedStatus[], context: string, owner: string): string[] {
+  const others = listed.filter((s) => s.context === context && s.owner !== owner).map((s) => s.owner ?? 'unnamed')
+  return [...new Set(others)]
+}
+
+function readStatuses(res: { data: unknown }, endpoint: string): ListedStatus[] {
+  if (!Array.isArray(res.data))
+    throw new GitHubError({ endpoint, message: 'GitHub answered the status list without a list', transient: true })
+  return res.data.filter(isRecord).map((s) => ({
+    context: typeof s.context === 'string' ? s.context : '',
+    owner: statusOwnerIn(typeof s.description === 'string' ? s.description : null)
+  }))
 }
 
 /**
@@ -73,10 +119,19 @@ export function statusesApiOver(call: Call): StatusesApi {
           sha: s.sha,
           state: s.state,
           context: s.context,
-          description: statusDescription(s.description),
+          description: statusDescription(s.description, s.owner),
           ...(s.targetUrl === null ? {} : { target_url: s.targetUrl })
         },
         (res) => ({ id: isRecord(res.data) && typeof res.data.id === 'number' ? res.data.id : null })
+      )
+    },
+    listCommitStatuses(r, sha) {
+      return call(
+        'GET',
+        `${repoPath(r)}/commits/${sha}/statuses`,
+        'GET /repos/{owner}/{repo}/commits/{ref}/statuses',
+        { owner: r.owner, repo: r.repo, ref: sha, per_page: STATUSES_READ },
+        readStatuses
       )
     }
   }

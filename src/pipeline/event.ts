@@ -84,6 +84,8 @@ export type PipelineEvent =
       commentedPull: number | null
       /** workflow_run: the repository of the triggering run's head (null: none named); undefined on other events. */
       runHeadRepo?: string | null
+      /** status, check_run, check_suite: the commit named (null: none) and the branches named for it; undefined elsewhere. */
+      namedCommit?: { sha: string | null; branches: string[] }
     }
   /** The payload cannot be read (not JSON, nested past the bound): the step fails closed. */
   | { kind: 'unreadable'; eventName: string; sha: string | null; reason: string }
@@ -306,6 +308,7 @@ function other(eventName: string, payload: Record<string, unknown>, env: NodeJS.
         ? (rec(payload.pull_request).number as number)
         : null
   const run = eventName === 'workflow_run' ? rec(payload.workflow_run) : null
+  const named = namedCommitOf(eventName, payload)
   return {
     kind: 'other',
     eventName,
@@ -313,8 +316,20 @@ function other(eventName: string, payload: Record<string, unknown>, env: NodeJS.
     sha: commitSha(env.GITHUB_SHA),
     onDefaultBranch: onDefault(payload, ref),
     commentedPull: commented !== null && Number.isSafeInteger(commented) && commented > 0 ? commented : null,
-    ...(run === null ? {} : { runHeadRepo: text(rec(run.head_repository).full_name) })
+    ...(run === null ? {} : { runHeadRepo: text(rec(run.head_repository).full_name) }),
+    ...(named === null ? {} : { namedCommit: named })
   }
+}
+
+/** The commit a status, check_run or check_suite event is about, with the branches it names; null on other events. */
+function namedCommitOf(eventName: string, payload: Record<string, unknown>): { sha: string | null; branches: string[] } | null {
+  const names = (vs: unknown[]): string[] => vs.map((v) => branchName(text(v))).filter((b): b is string => b !== null)
+  const run = rec(payload.check_run)
+  const suite = rec(eventName === 'check_run' ? run.check_suite : payload.check_suite)
+  if (eventName === 'status')
+    return { sha: commitSha(payload.sha), branches: names(Array.isArray(payload.branches) ? payload.branches.map((b) => rec(b).name) : []) }
+  if (eventName !== 'check_run' && eventName !== 'check_suite') return null
+  return { sha: commitSha(run.head_sha) ?? commitSha(suite.head_sha), branches: names([suite.head_branch]) }
 }
 
 function fromPush(eventName: string, payload: Record<string, unknown>, env: NodeJS.ProcessEnv): PipelineEvent {

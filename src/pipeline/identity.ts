@@ -48,6 +48,15 @@ export interface AgentIdentity {
   /** The name in the commit status context (`agent-security/<statusName>`): the same on every pull request. */
   statusName: string
   /**
+   * What every commit status the action sets names as its agent (8 hex): the
+   * model, or the status's name with the configuration digest. The host and
+   * the pull request are left out, as they are of the context: the same agent
+   * redeployed at another host, or its commit in another pull request, is
+   * the same owner. Two owners in one context are refused
+   * (src/action/stages/commit-status.ts).
+   */
+  statusOwner: string
+  /**
    * The agent as one string, for keying what belongs to one agent (a window of
    * its runs, a cache entry): equal keys are the same agent (model id, or
    * configured name, configuration and host). Not for display.
@@ -60,7 +69,11 @@ export function agentIdentity(target: AgentTarget, ctx: AgentContext): AgentIden
   if (target.kind === 'model') {
     const id = target.modelId
     const subject = recordSubjectKey(`model:${id}`)
-    return { kind: 'model', display: id, subject, config: null, host: null, targetName: null, commentKey: id, statusName: id, key: subject }
+    return {
+      kind: 'model',
+      ...{ display: id, subject, config: null, host: null, targetName: null },
+      ...{ commentKey: id, statusName: id, statusOwner: statusOwnerOf(`model:${id}`, null), key: subject }
+    }
   }
   const given = target.kind === 'endpoint' ? target.endpoint.name : target.name
   const display = given ?? defaultTargetName(ctx)
@@ -75,6 +88,7 @@ export function agentIdentity(target: AgentTarget, ctx: AgentContext): AgentIden
       targetName: null,
       commentKey: `target:${display}`,
       statusName: given ?? 'preview',
+      statusOwner: statusOwnerOf(`target:${given ?? 'preview'}`, null),
       key: `${subject};config=-;host=-`
     }
   }
@@ -91,8 +105,13 @@ export function agentIdentity(target: AgentTarget, ctx: AgentContext): AgentIden
     commentKey: `target:${targetName}`,
     // The per-PR default name holds the PR number: the context names the configuration instead.
     statusName: given ?? `preview cfg-${config}`,
+    statusOwner: statusOwnerOf(`target:${given ?? 'preview'}`, config),
     key: `${subject};config=${config};host=${recordSubjectKey(host)}`
   }
+}
+
+function statusOwnerOf(name: string, config: string | null): string {
+  return textDigest(`${name};config=${config ?? '-'}`).slice(0, 8)
 }
 
 /** What a recorded assessment must match to stand for this run: the agent, its profile, the verdict inputs. */

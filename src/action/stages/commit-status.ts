@@ -7,12 +7,19 @@
  * deployment_status and repository_dispatch runs, always on every run with a
  * commit, off never. A status that cannot be set is a warning: it never
  * changes the result.
+ *
+ * Every status names its agent (AgentIdentity.statusOwner, at the
+ * description's end). After the final state the commit's statuses are read
+ * (one call): a context another agent also sets (two agents given one
+ * target_name) ends in failure and fails the step with a configuration error
+ * naming target_name; statuses that cannot be read fail that check closed.
  */
-import { statusContext, statusStateFor, type CommitState } from '../../github/commit-status.js'
+import { otherStatusOwners, statusContext, statusStateFor, type CommitState, type ListedStatus } from '../../github/commit-status.js'
 import { splitRepository } from '../../github/context.js'
 import type { RepoRef } from '../../github/transport.js'
 import type { GateResult } from '../../report/report-model.js'
 import type { StepResult } from '../../decision/step-result.js'
+import { AbortedError, ConfigError, describeFailure, GitHubError } from '../../util/errors.js'
 import type { ActionInputs } from '../inputs.js'
 import type { StepContext } from './context.js'
 import type { PlannedEvent } from './plan-event.js'
@@ -28,6 +35,8 @@ export interface StatusEdge {
   sha: string
   context: string
   targetUrl: string | null
+  /** The agent every status of this run names (AgentIdentity.statusOwner). */
+  owner: string
 }
 
 /** The edge of this run, or null when no status is to be set (commit_status, the event, no commit, no token). */
@@ -47,17 +56,19 @@ export function statusEdge(ctx: StepContext, inputs: ActionInputs, planned: Plan
     repo,
     sha: planned.commit,
     context: statusContext(planned.agent.statusName),
-    targetUrl: runUrl(env)
+    targetUrl: runUrl(env),
+    owner: planned.agent.statusOwner
   }
 }
 
-async function setStatus(ctx: StepContext, edge: StatusEdge, state: CommitState, description: string): Promise<void> {
+async function setStatus(ctx: StepContext, edge: StatusEdge, state: CommitState, description: string): Promise<boolean> {
   const set = await ctx.io.setCommitStatus({
     githubToken: edge.token,
     repo: edge.repo,
-    status: { sha: edge.sha, state, context: edge.context, description, targetUrl: edge.targetUrl }
+    status: { sha: edge.sha, state, context: edge.context, description, targetUrl: edge.targetUrl, owner: edge.owner }
   })
   if (set) ctx.io.log.info(`Commit status ${edge.context} on ${edge.sha.slice(0, 7)}: ${state}.`)
+  return set
 }
 
 /** Pending: the step has started on the commit. */
@@ -65,9 +76,49 @@ export async function startStatus(ctx: StepContext, edge: StatusEdge | null): Pr
   if (edge !== null) await setStatus(ctx, edge, 'pending', 'Assessing the agent (or carrying its last result over)…')
 }
 
-/** The final state, from the result and the step's pass or fail; its last line is the description. */
-export async function finishStatus(ctx: StepContext, edge: StatusEdge | null, result: GateResult, step: StepResult): Promise<void> {
-  if (edge === null) return
+/**
+ * The final state, from the result and the step's pass or fail; its last line
+ * is the description. Then the context is checked for another agent (see
+ * sharedContext): the step to conclude with is `step`, or the failure that
+ * refuses the shared context.
+ */
+export async function finishStatus(ctx: StepContext, edge: StatusEdge | null, result: GateResult, step: StepResult): Promise<StepResult> {
+  if (edge === null) return step
   const state = statusStateFor(step.resultOutput ?? result, step.outcome === 'fail')
-  await setStatus(ctx, edge, state, step.line.replace(/^Result: /, ''))
+  if (!(await setStatus(ctx, edge, state, step.line.replace(/^Result: /, '')))) return step
+  const refused = await sharedContext(ctx, edge)
+  if (refused === null) return step
+  await setStatus(ctx, edge, 'failure', refused.status)
+  return { outcome: 'fail', resultOutput: 'error', line: describeFailure(refused.error, ctx.nameInput) }
+}
+
+/**
+ * Whether another agent sets this context on the commit, read after this
+ * run's final status: every status names its agent, so of two agents sharing
+ * a context, whichever writes last sees the other's status (its pending one
+ * at least) and ends the context in failure; a run that reads only its own
+ * agent's statuses leaves its state. Statuses that cannot be read fail the
+ * check closed. Null: the context is this agent's alone.
+ */
+async function sharedContext(ctx: StepContext, edge: StatusEdge): Promise<{ status: string; error: Error } | null> {
+  let listed: ListedStatus[]
+  try {
+    listed = await ctx.io.listCommitStatuses({ githubToken: edge.token, repo: edge.repo, sha: edge.sha })
+  } catch (err) {
+    if (err instanceof AbortedError) throw err
+    const why = `Could not read the statuses of ${edge.sha.slice(0, 7)} to check that no other agent sets ${edge.context}`
+    return {
+      status: 'Could not check that no other agent sets this status: failing closed',
+      error: new GitHubError({ endpoint: 'GET /repos/{owner}/{repo}/commits/{ref}/statuses', message: `${why}: ${describeFailure(err)}` })
+    }
+  }
+  const others = otherStatusOwners(listed, edge.context, edge.owner)
+  if (others.length === 0) return null
+  return {
+    status: 'Another agent sets this status too: give each agent its own target_name',
+    error: new ConfigError(
+      'target_name',
+      `another agent (${others.join(', ')}) set the commit status ${edge.context} on ${edge.sha.slice(0, 7)}, so the last to finish would win: give each agent its own target_name (this one is agent ${edge.owner})`
+    )
+  }
 }

@@ -5,12 +5,14 @@
  * here), which anyone may write: the step fails closed, before any target is
  * registered or assessed, unless allow_outside_code_secrets says so. Whether
  * the code is outside is outsideCode's one answer (src/pipeline/code-origin.ts);
- * this stage gathers its evidence: the event, and for a deployed commit the
- * pull requests holding it and the branches that may hold it.
+ * this stage gathers its evidence: the event, and for a deployed commit (or
+ * the commit a status, check_run or check_suite event names) the pull
+ * requests holding it and the branches that may hold it.
  */
 import type { GitHubClient } from '../../github/github-client.js'
 import { splitRepository } from '../../github/context.js'
 import { outsideCode, type CodeEvidence } from '../../pipeline/code-origin.js'
+import { shortSha } from '../../pipeline/identity.js'
 import type { PipelineEvent } from '../../pipeline/event.js'
 import { AbortedError, ConfigError, describeFailure } from '../../util/errors.js'
 import { envInputReader, queryValues, type ActionInputs } from '../inputs.js'
@@ -63,9 +65,10 @@ export async function codeEvidence(ctx: StepContext, inputs: ActionInputs, event
       const sha = event.sha
       if (sha === null) return { kind: 'unknown', why: 'the deployment event names no commit' }
       if (repo === undefined) return { kind: 'unknown', why: 'GITHUB_REPOSITORY is not set' }
-      return withGitHub(ctx, inputs, (gh) => deployedCommit(gh, repo, sha, event.ref))
+      return withGitHub(ctx, inputs, (gh) => heldCommit(gh, repo, sha, [event.ref]))
     }
     case 'other':
+      if (event.namedCommit !== undefined) return namedCommitEvidence(ctx, inputs, event.namedCommit)
       if (event.runHeadRepo !== undefined)
         return { kind: 'head', of: 'the triggering workflow run', headRepo: event.runHeadRepo, repository }
       return commentEvidence(ctx, inputs, event.commentedPull, repository)
@@ -107,13 +110,30 @@ function commentEvidence(
   return withGitHub(ctx, inputs, (gh) => commentedPull(gh, repo, number, repository))
 }
 
-/** A deployed commit: held by the deployment's branch, or the head branch here of a pull request whose head it is. */
-async function deployedCommit(gh: GitHubClient, repo: Repo, sha: string, ref: string | null): Promise<CodeEvidence> {
+/** status, check_run, check_suite: the commit the event is about, judged as a deployed one. */
+function namedCommitEvidence(
+  ctx: StepContext,
+  inputs: ActionInputs,
+  named: { sha: string | null; branches: string[] }
+): Promise<CodeEvidence> | CodeEvidence {
+  const { sha } = named
+  if (sha === null) return { kind: 'unknown', why: 'the event names no commit' }
+  const repo = splitRepository(ctx.io.env.GITHUB_REPOSITORY ?? '')
+  if (repo === undefined) return { kind: 'unknown', why: 'GITHUB_REPOSITORY is not set' }
+  const of = `the commit ${shortSha(sha)} that the event names`
+  return withGitHub(ctx, inputs, async (gh) => ({ ...(await heldCommit(gh, repo, sha, named.branches)), of }))
+}
+
+/**
+ * A commit an event names: held by a branch the event names, or the head
+ * branch here of a pull request whose head it is.
+ */
+async function heldCommit(gh: GitHubClient, repo: Repo, sha: string, refs: readonly (string | null)[]): Promise<CodeEvidence> {
   const here = `${repo.owner}/${repo.repo}`.toLowerCase()
   const pulls = (await gh.pullsOfCommit(repo, sha)).filter((p) => p.headSha === sha)
   const fork = pulls.find((p) => p.headRepo?.toLowerCase() !== here)
   const heads = pulls.filter((p) => p.headRepo?.toLowerCase() === here).map((p) => p.headRef)
-  const candidates = [ref, ...heads].filter((b): b is string => b !== null && b !== '' && !/^[0-9a-f]{40}$/i.test(b))
+  const candidates = [...refs, ...heads].filter((b): b is string => b !== null && b !== '' && !/^[0-9a-f]{40}$/i.test(b))
   const asked = [...new Set(candidates)].slice(0, MAX_BRANCHES_ASKED)
   let heldBy: string | null = null
   for (const branch of asked) {
