@@ -43,7 +43,16 @@ afterEach(async () => {
 
 /** The digest of the default verdict inputs with accepted_risks_file off. */
 const DEFAULT_POLICY = policyDigest(
-  verdictInputs({ minSeverity: 'high', categories: [], failOn: 'any', failOnIncomplete: true, acceptedText: null, baselineRunId: null })
+  verdictInputs({
+    minSeverity: 'high',
+    categories: [],
+    failOn: 'any',
+    failOnIncomplete: true,
+    acceptedText: null,
+    baselineRunId: null,
+    evidenceRuns: 5,
+    evidenceMaxAgeDays: 30
+  })
 )
 
 /** A sticky comment of this action recording `result` of `subject`, assessed at `assessed` and standing for `head`. */
@@ -636,6 +645,21 @@ describe('agent_paths on pull request pushes', () => {
     expect(comment.body).not.toContain('Assessments spent by this step: 1')
     expect(comment.body).toContain('Assessments spent by the step that assessed: 1')
     expect(readAssessmentRecord(comment.body)).toMatchObject({ result: 'fail', assessedSha: B, headSha: C })
+  })
+
+  it.each([
+    ['evidence_runs', '3'],
+    ['evidence_max_age_days', '7']
+  ])('a result decided with another %s is not carried over: the step assesses', async (input, value) => {
+    gh = await startGitHubStandin({ repository: REPO })
+    gh.addCommit(A, null, [])
+    gh.addCommit(B, A, ['agent/prompt.md'])
+    gh.addCommit(C, B, ['docs/readme.md'])
+    gh.seedPull({ number: 4, headSha: C, commits: [B, C] })
+    gh.seedComment(4, recordComment(commentMarker('m'), model, 'fail', B))
+    const io = await step(pullRequest(4, C), { model_id: 'm', agent_paths: 'agent/**', [input]: value })
+    expect(io.outputs).toMatchObject({ assessments_spent: '1' })
+    expect(summary(io)).not.toMatch(/carried over from the assessment/)
   })
 
   it('a record written by someone else is not trusted: the step assesses', async () => {

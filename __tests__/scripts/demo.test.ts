@@ -28,6 +28,7 @@ describe('the demo event', () => {
     expect(scope).toEqual({
       kind: 'pull_request',
       number: DEMO_EVENT.pull_request.number,
+      defaultBranch: DEMO_EVENT.repository.default_branch,
       sha: DEMO_ENV.GITHUB_SHA,
       baseRef: 'main',
       baseSha: DEMO_EVENT.pull_request.base.sha,

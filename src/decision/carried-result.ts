@@ -25,6 +25,9 @@ export function verdictInputs(v: {
   acceptedText: string | null
   /** With fail_on new: the baseline's run id (null: no baseline). */
   baselineRunId: string | null
+  /** The evidence window's bounds (evidence_runs, evidence_max_age_days): they decide which earlier runs count. */
+  evidenceRuns: number
+  evidenceMaxAgeDays: number
 }): Record<string, string> {
   return {
     min_severity: v.minSeverity,
@@ -32,7 +35,9 @@ export function verdictInputs(v: {
     fail_on: v.failOn,
     fail_on_incomplete: String(v.failOnIncomplete),
     accepted_risks: v.acceptedText ?? '-',
-    baseline: v.failOn === 'new' ? (v.baselineRunId ?? '-') : '-'
+    baseline: v.failOn === 'new' ? (v.baselineRunId ?? '-') : '-',
+    evidence_runs: String(v.evidenceRuns),
+    evidence_max_age_days: String(v.evidenceMaxAgeDays)
   }
 }
 

@@ -76,7 +76,9 @@ export async function assessmentIdentity(
     failOn: inputs.failOn,
     failOnIncomplete: inputs.failOnIncomplete,
     acceptedText: policy.accepted?.text ?? null,
-    baselineRunId: policy.baseline.baseline?.run_id ?? null
+    baselineRunId: policy.baseline.baseline?.run_id ?? null,
+    evidenceRuns: inputs.evidenceRuns,
+    evidenceMaxAgeDays: inputs.evidenceMaxAgeDays
   })
   return assessmentIdentityOf(planned.agent, {
     profileDigest: inputs.profile === null ? null : await profileDigestOf(ctx.io.env, inputs.profile.path),
