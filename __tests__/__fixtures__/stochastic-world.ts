@@ -90,8 +90,8 @@ export function scopedMemoryCache(gh: GitHubStandin): {
   return {
     entries,
     storeFor: (ref, now) => ({
-      save: async (baseline, agentKey) => {
-        const key = evidenceKey(agentKey, baseline.run_id, baseline.commit)
+      save: async (baseline, agentKey, holders) => {
+        const key = evidenceKey(agentKey, baseline.run_id, baseline.commit, holders)
         if (key === null) return { saved: false, where: '' }
         entries.push({ key, ref, created_at: new Date(now()).toISOString(), id: entries.length + 1 })
         return { saved: true, where: `memory cache entry ${key} (${ref})` }

@@ -241,4 +241,59 @@ describe('loadBaseline: the default branch window', () => {
     expect(api.calls.filter((c) => c === 'listRuns')).toHaveLength(1)
     expect(got.cost.serviceRequests).toBe(11)
   })
+
+  describe('holders: runs beyond the last K that hold findings still open', () => {
+    /** Main's last 3 records; the newest names h1 (saw the flaky weakness) and h2 as holders. */
+    function held(h1Status = 'open', completedAt = '2026-11-10T00:00:00Z'): World {
+      const w = five()
+      const k = (id: string, day: number, holders: string[] = []) => ({
+        ...entry(id, 'c0', 'refs/heads/main', day),
+        key: evidenceKey(AGENT, id, 'c0', holders) ?? ''
+      })
+      w.listed = [k('r5', 25, ['h1', 'h2']), k('r4', 24, ['h1']), k('r3', 23)]
+      w.findings.r4 = [steady]
+      w.runs.h1 = { completed_at: completedAt }
+      w.runs.h2 = {}
+      w.findings.h1 = [{ ...flaky, status: h1Status }]
+      w.findings.h2 = [{ ...steady, status: 'fixed' }]
+      return w
+    }
+
+    it("are read with the window, once each, and kept while they hold a finding the service has not closed: main's and this agent's", async () => {
+      const { d, api } = deps(held())
+      const got = await loadBaseline(d, args({ onDefaultBranch: true, bounds: { runs: 3, maxAgeDays: 30, now: NOW } }))
+      expect(got.windows.agent?.pool.runIds).toEqual(['r5', 'r4', 'h1'])
+      expect(got.windows.base?.runIds).toEqual(['r5', 'r4', 'h1'])
+      expect(
+        got.windows.agent?.pool.findings.get(got.baseline!.findings.find((f) => f.category === 'jailbreak')!.fingerprint)
+      ).toMatchObject({
+        seenIn: ['h1'],
+        closed: false
+      })
+      expect(got.cost).toMatchObject({ runsRead: 3, holdersRead: 1, serviceRequests: 8 })
+      expect(api.calls.filter((c) => c === 'getRun')).toHaveLength(4)
+    })
+
+    it.each<[string, World]>([
+      ['the service closed its finding', held('fixed')],
+      ['it completed before the age bound', held('open', '2026-10-01T00:00:00Z')]
+    ])('a holder is left out when %s', async (_n, w) => {
+      const got = await loadBaseline(deps(w).d, args({ onDefaultBranch: true, bounds: { runs: 3, maxAgeDays: 30, now: NOW } }))
+      expect(got.windows.agent?.pool.runIds).toEqual(['r5', 'r4'])
+      expect(got.baseline?.findings.map((f) => f.category)).not.toContain('jailbreak')
+    })
+
+    it('holders of records of an earlier agent (agent_paths changed since) are not read', async () => {
+      const w = held()
+      w.compare = () => ({ kind: 'files', files: ['agent/tools.py'] })
+      w.listed = w.listed.map((e) => ({ ...e, key: e.key.replace('-c0', '-c8') }))
+      const { d, api } = deps(w)
+      const got = await loadBaseline(
+        d,
+        args({ onDefaultBranch: true, agentPaths: ['agent/**'], bounds: { runs: 3, maxAgeDays: 30, now: NOW } })
+      )
+      expect(got.windows.base).toBeNull()
+      expect(api.calls.filter((c) => c === 'getRun')).toHaveLength(0)
+    })
+  })
 })

@@ -1,7 +1,16 @@
 /** Records name runs only, and only the default branch's are trusted to make a verdict laxer. */
 import { describe, expect, it } from '@jest/globals'
-import { defaultBranchRecords, evidenceKey, evidenceKeyPrefix, parseEvidenceKey, tiedToDefaultBranch } from '../../src/evidence/records.js'
-import { commitsToCompare, recordsToRead, sameAgentRecords, withinAge } from '../../src/evidence/window.js'
+import {
+  defaultBranchRecords,
+  evidenceKey,
+  evidenceKeyPrefix,
+  MAX_CACHE_KEY_LENGTH,
+  MAX_HOLDERS,
+  parseEvidenceKey,
+  recordHolders,
+  tiedToDefaultBranch
+} from '../../src/evidence/records.js'
+import { commitsToCompare, holdersToRead, recordsToRead, sameAgentRecords, withinAge } from '../../src/evidence/window.js'
 
 const A = 'model:m'
 const SHA = 'a'.repeat(40)
@@ -13,7 +22,35 @@ describe('evidence keys', () => {
     ['run/with/slash', SHA, null]
   ])('run %s at %s round-trips through its key', (runId, commit, want) => {
     const key = evidenceKey(A, runId, commit)
-    expect(key === null ? null : parseEvidenceKey(key, A)).toEqual(want)
+    expect(key === null ? null : parseEvidenceKey(key, A)).toEqual(want === null ? null : { ...want, holders: [] })
+  })
+
+  it.each<[string, string[], string[]]>([
+    ['holders round-trip in order', ['run-3', 'run_1'], ['run-3', 'run_1']],
+    ['a repeated holder, or the run itself, is named once or not at all', ['run_1', 'run_1', 'run_9'], ['run_1']],
+    ['a holder no key can carry is left out', ['run/x', 'run_2'], ['run_2']],
+    [`at most ${MAX_HOLDERS}`, ['h1', 'h2', 'h3', 'h4', 'h5', 'h6'], ['h1', 'h2', 'h3', 'h4', 'h5']]
+  ])('%s', (_n, holders, want) => {
+    const key = evidenceKey(A, 'run_9', SHA, holders)!
+    expect(parseEvidenceKey(key, A)).toEqual({ runId: 'run_9', commit: SHA, holders: want })
+  })
+
+  it("keeps within GitHub's key length and has no comma, whatever the run ids", () => {
+    const long = (c: string) => c.repeat(200)
+    const key = evidenceKey(A, long('r'), 'f'.repeat(64), ['a', 'b', 'c', 'd', 'e'].map(long))!
+    expect(key.length).toBeLessThanOrEqual(MAX_CACHE_KEY_LENGTH)
+    expect(key).not.toContain(',')
+    expect(parseEvidenceKey(key, A)?.holders).toEqual([long('a')])
+  })
+
+  it('a key naming a holder no key can carry is not read', () => {
+    expect(parseEvidenceKey(`${evidenceKey(A, 'run_1', SHA)!}~run/x`, A)).toBeNull()
+  })
+
+  it('the holders of a record: the newest run that saw each finding still open and not reproduced, most severe first', () => {
+    const n = (present: boolean, ...seenIn: string[]) => ({ present, seenIn })
+    expect(recordHolders([n(true, 'r7', 'r2'), n(false, 'r8'), n(true, 'r7'), n(true, 'r3'), n(true)])).toEqual(['r7', 'r3'])
+    expect(recordHolders(Array.from({ length: 7 }, (_, i) => n(true, `r${i}`)))).toHaveLength(MAX_HOLDERS)
   })
 
   it("one agent's prefix never starts another's, and another agent's key is not read", () => {
@@ -54,7 +91,8 @@ describe('the window', () => {
     commit,
     createdAt: `2026-11-${String(day).padStart(2, '0')}T00:00:00Z`,
     key: '',
-    ref: 'refs/heads/main'
+    ref: 'refs/heads/main',
+    holders: [] as string[]
   })
   it.each<[string, boolean]>([
     ['2026-11-01T00:00:00Z', true],
@@ -78,5 +116,14 @@ describe('the window', () => {
     const records = [rec('r3', 'c3', 25), rec('r2', 'c2', 24), rec('r1', 'c2', 23), rec('r0', null, 22)]
     expect(sameAgentRecords(records, new Map(Object.entries(changed))).map((r) => r.runId)).toEqual(want)
     expect(commitsToCompare(records, 4)).toEqual(['c3', 'c2'])
+  })
+
+  it.each<[string, string[][], string[], number, string[]]>([
+    ['the holders of every record, newest record first, once each', [['h1'], ['h2', 'h1']], [], 5, ['h1', 'h2']],
+    ['a holder among the runs read is not read twice', [['r2', 'h1']], ['r2'], 5, ['h1']],
+    ['at most the limit', [['h1', 'h2'], ['h3']], [], 2, ['h1', 'h2']]
+  ])('holders to read: %s', (_n, holders, read, limit, want) => {
+    const records = holders.map((h, i) => ({ ...rec(`r${3 - i}`, 'c', 25 - i), holders: h }))
+    expect(holdersToRead(records, read, limit)).toEqual(want)
   })
 })

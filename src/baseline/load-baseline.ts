@@ -13,10 +13,10 @@ import type { Log } from '../util/log.js'
 import { ConfigError, describeFailure } from '../util/errors.js'
 import { plural } from '../util/text.js'
 import type { EvidenceWindows } from '../evidence/judge-evidence.js'
-import { poolEvidence, type EvidencePool, type RunEvidence } from '../evidence/pool.js'
+import { holdsOpenFinding, poolEvidence, type EvidencePool, type RunEvidence } from '../evidence/pool.js'
 import { readRunEvidence, runReads, type RunReader, type RunReads } from '../evidence/read-runs.js'
-import { branchRef, defaultBranchRecords, evidenceKeyPrefix, recordsOnRef, type EvidenceRecord } from '../evidence/records.js'
-import { commitsToCompare, recordsToRead, sameAgentRecords, withinAge, type WindowBounds } from '../evidence/window.js'
+import { branchRef, defaultBranchRecords, evidenceKeyPrefix, MAX_HOLDERS, recordsOnRef, type EvidenceRecord } from '../evidence/records.js'
+import { commitsToCompare, holdersToRead, recordsToRead, sameAgentRecords, withinAge, type WindowBounds } from '../evidence/window.js'
 import { BASELINE_SCHEMA_VERSION, type Baseline } from './baseline.js'
 
 /** What reading the window cost: requests, never assessments. */
@@ -25,7 +25,10 @@ export interface WindowCost {
   serviceRequests: number
   /** Requests to GitHub (the caches list, comparisons). */
   githubRequests: number
+  /** Runs read and trusted, holders included. */
   runsRead: number
+  /** Of them, holders: runs beyond the last K that hold findings still open. */
+  holdersRead: number
   ms: number
 }
 
@@ -71,7 +74,7 @@ const NO_WINDOWS: EvidenceWindows = { agent: null, base: null }
 
 export async function loadBaseline(deps: EvidenceDeps, args: EvidenceArgs): Promise<LoadedBaseline> {
   const started = deps.now()
-  const cost: WindowCost = { serviceRequests: 0, githubRequests: 0, runsRead: 0, ms: 0 }
+  const cost: WindowCost = { serviceRequests: 0, githubRequests: 0, runsRead: 0, holdersRead: 0, ms: 0 }
   const done = (l: Omit<LoadedBaseline, 'cost'>): LoadedBaseline => ({ ...l, cost: { ...cost, ms: deps.now() - started } })
   if (args.baselineRunId !== '') {
     const reads = runReads(deps.api(), args.modelId)
@@ -131,8 +134,10 @@ async function loadWindow(deps: EvidenceDeps, args: EvidenceArgs, cost: WindowCo
   const runs = await readRuns(deps, args, candidates, cost, notes)
   if (runs.length === 0)
     return none(`none of the ${plural(candidates.length, 'recorded run')} of the default branch could be trusted`, notes)
-  const base = poolEvidence(runs)
-  const agentRuns = args.onDefaultBranch ? runs.slice(0, args.bounds.runs - 1) : []
+  // Holders are named by records the default branch saved, so they are trusted as those records are.
+  const held = await readHolders(deps, args, candidates, cost, notes)
+  const base = poolEvidence([...runs, ...held])
+  const agentRuns = args.onDefaultBranch ? [...runs.slice(0, args.bounds.runs - 1), ...held] : []
   return {
     baseline: baselineOfPool(base, args.modelId, candidates[0]?.commit ?? null),
     source: `${plural(runs.length, 'run')} of ${args.defaultBranch} (Actions cache records listed on ${ref}), re-read from the service`,
@@ -162,7 +167,8 @@ async function loadOwnWindow(deps: EvidenceDeps, args: EvidenceArgs, cost: Windo
       : recent.filter((r) => r.commit === own.head)
   if (same.length === 0) return null
   const runs = await readRuns(deps, args, same, cost, notes)
-  return runs.length > 0 ? poolEvidence(runs) : null
+  if (runs.length === 0) return null
+  return poolEvidence([...runs, ...(await readHolders(deps, args, same, cost, notes))])
 }
 
 /** The records of the same agent: with agent_paths, up to the first commit the agent changed since; without, every one. */
@@ -194,12 +200,14 @@ async function sameAgent(
   return kept
 }
 
+/** The recorded runs, each read again from the service: completed, of this model, within the age bound (and kept by `keep`). */
 async function readRuns(
   deps: EvidenceDeps,
   args: EvidenceArgs,
-  records: EvidenceRecord[],
+  records: readonly { runId: string }[],
   cost: WindowCost,
-  notes: string[]
+  notes: string[],
+  keep: (run: RunEvidence) => boolean = () => true
 ): Promise<RunEvidence[]> {
   const reads: RunReads = runReads(deps.api(), args.modelId)
   const runs: RunEvidence[] = []
@@ -209,13 +217,43 @@ async function readRuns(
       if ('problem' in read) notes.push(`Recorded ${read.problem}: not trusted.`)
       else if (read.run.completedAt !== '' && !withinAge(read.run.completedAt, args.bounds))
         notes.push(`Recorded run ${r.runId} completed more than ${args.bounds.maxAgeDays} days ago: left out.`)
-      else runs.push(read.run)
+      else if (keep(read.run)) runs.push(read.run)
     }
   } finally {
     cost.serviceRequests += reads.requests
-    cost.runsRead = runs.length
+    cost.runsRead += runs.length
   }
   return runs
+}
+
+/**
+ * The holders the window's records name beyond its runs (at most MAX_HOLDERS),
+ * read like any run of the window; one is kept only while it holds a finding
+ * the service has not closed.
+ */
+async function readHolders(
+  deps: EvidenceDeps,
+  args: EvidenceArgs,
+  records: readonly EvidenceRecord[],
+  cost: WindowCost,
+  notes: string[]
+): Promise<RunEvidence[]> {
+  const holders = holdersToRead(
+    records,
+    records.map((r) => r.runId),
+    MAX_HOLDERS
+  )
+  if (holders.length === 0) return []
+  const held = await readRuns(
+    deps,
+    args,
+    holders.map((runId) => ({ runId })),
+    cost,
+    notes,
+    holdsOpenFinding
+  )
+  cost.holdersRead += held.length
+  return held
 }
 
 /** The open findings of a window as a baseline (fingerprints as pooled; categories of its newest run). */

@@ -17,8 +17,12 @@ import type { Baseline } from './baseline.js'
 import { evidenceKey } from '../evidence/records.js'
 
 export interface BaselineStore {
-  /** Save the record of a run of the agent `agentKey` (the baseline file rides along, for people; it is never read back). */
-  save(baseline: Baseline, agentKey: string): Promise<{ saved: boolean; where: string }>
+  /**
+   * Save the record of a run of the agent `agentKey`, naming the earlier runs
+   * that hold findings still open it did not reproduce (see recordHolders;
+   * the baseline file rides along, for people; it is never read back).
+   */
+  save(baseline: Baseline, agentKey: string, holders?: readonly string[]): Promise<{ saved: boolean; where: string }>
 }
 
 /** The part of @actions/cache used here. */
@@ -66,13 +70,13 @@ export function actionsCacheStore(deps: {
     await rmdir(join(cwd, dirname(file))).catch(() => undefined)
   }
   return {
-    async save(baseline, agentKey) {
+    async save(baseline, agentKey, holders = []) {
       const cache = await load()
       if (!cache.isFeatureAvailable()) {
         deps.log.warning('The baseline was not saved: the Actions cache service is not available to this job.')
         return { saved: false, where: '' }
       }
-      const key = evidenceKey(agentKey, baseline.run_id, baseline.commit)
+      const key = evidenceKey(agentKey, baseline.run_id, baseline.commit, holders)
       if (key === null) {
         deps.log.warning(`The run was not recorded: its id cannot be carried by a cache key.`)
         return { saved: false, where: '' }

@@ -39,6 +39,8 @@ export interface NotReproduced {
   rate: SeenRate
   /** Seen by an earlier run of this same agent and still open: it counts against the gate as if seen now. */
   present: boolean
+  /** The runs that saw it, newest first. */
+  seenIn: string[]
 }
 
 export interface EvidenceReading {
@@ -98,7 +100,14 @@ function rateOfFound(fp: string, { agent, base }: EvidenceWindows): SeenRate {
 }
 
 function strip(p: PooledFinding): Omit<NotReproduced, 'rate' | 'present'> {
-  return { fingerprint: p.fingerprint, category: p.category, severity: p.severity, lens: p.lens, description: p.description }
+  return {
+    fingerprint: p.fingerprint,
+    category: p.category,
+    severity: p.severity,
+    lens: p.lens,
+    description: p.description,
+    seenIn: [...p.seenIn]
+  }
 }
 
 function bySeverity(items: NotReproduced[]): NotReproduced[] {

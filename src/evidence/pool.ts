@@ -95,3 +95,8 @@ export function openFingerprints(pool: EvidencePool | null): Set<string> {
   for (const p of pool?.findings.values() ?? []) if (!p.closed) open.add(p.fingerprint)
   return open
 }
+
+/** Whether a run holds a finding the service has not closed: what a holder is read for. */
+export function holdsOpenFinding(run: RunEvidence): boolean {
+  return run.findings.some((o) => !isClosedFindingStatus(o.status))
+}

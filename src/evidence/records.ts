@@ -15,6 +15,7 @@
  */
 import { createHash } from 'node:crypto'
 import type { ListedCache } from '../github/actions-caches.js'
+import type { NotReproduced } from './judge-evidence.js'
 
 export const EVIDENCE_KEY_PREFIX = 'asas-gate-evidence-v2'
 
@@ -27,7 +28,20 @@ export interface EvidenceRecord {
   key: string
   /** The ref GitHub lists the entry under. */
   ref: string
+  /**
+   * Earlier runs that held findings still open which the recorded run did not
+   * reproduce: read with the window, so a seen weakness outlives the last K
+   * runs until the service closes it (at most MAX_HOLDERS).
+   */
+  holders: string[]
 }
+
+/** GitHub refuses a cache key longer than this (and any comma in one). */
+export const MAX_CACHE_KEY_LENGTH = 512
+/** The most holders a record names (each costs two requests to read, never an assessment). */
+export const MAX_HOLDERS = 5
+/** Between the run and each holder in a key: a character no run id a key carries holds. */
+const HOLDER_SEPARATOR = '~'
 
 /** Run ids and commits that a key can carry unambiguously. */
 const RUN_ID = /^[A-Za-z0-9_.-]{1,200}$/
@@ -38,23 +52,52 @@ export function evidenceKeyPrefix(agentKey: string): string {
   return `${EVIDENCE_KEY_PREFIX}-${createHash('sha256').update(agentKey, 'utf8').digest('hex').slice(0, 16)}-`
 }
 
-/** The key that records `runId` of the agent at `commit`; null when the run id cannot be carried by a key. */
-export function evidenceKey(agentKey: string, runId: string, commit: string | null): string | null {
+/**
+ * The key that records `runId` of the agent at `commit`, and the runs holding
+ * what it did not reproduce (in the order given, at most MAX_HOLDERS, those
+ * that do not fit GitHub's key length left out); null when the run id cannot
+ * be carried by a key.
+ */
+export function evidenceKey(agentKey: string, runId: string, commit: string | null, holders: readonly string[] = []): string | null {
   if (!RUN_ID.test(runId)) return null
-  return `${evidenceKeyPrefix(agentKey)}${commit !== null && COMMIT.test(commit) ? commit : 'none'}-${runId}`
+  let key = `${evidenceKeyPrefix(agentKey)}${commit !== null && COMMIT.test(commit) ? commit : 'none'}-${runId}`
+  let named = 0
+  for (const h of new Set(holders)) {
+    if (named >= MAX_HOLDERS) break
+    if (h === runId || !RUN_ID.test(h) || key.length + 1 + h.length > MAX_CACHE_KEY_LENGTH) continue
+    key += `${HOLDER_SEPARATOR}${h}`
+    named++
+  }
+  return key
 }
 
-/** The run and commit a key of the agent names; null when it is not one. */
-export function parseEvidenceKey(key: string, agentKey: string): { runId: string; commit: string | null } | null {
+/** The run, commit and holders a key of the agent names (at most MAX_HOLDERS are read); null when it is not one. */
+export function parseEvidenceKey(key: string, agentKey: string): { runId: string; commit: string | null; holders: string[] } | null {
   const prefix = evidenceKeyPrefix(agentKey)
   if (!key.startsWith(prefix)) return null
-  const rest = key.slice(prefix.length)
-  const dash = rest.indexOf('-')
+  const [named, ...holders] = key.slice(prefix.length).split(HOLDER_SEPARATOR)
+  const dash = named.indexOf('-')
   if (dash <= 0) return null
-  const commit = rest.slice(0, dash)
-  const runId = rest.slice(dash + 1)
-  if (!RUN_ID.test(runId) || !(commit === 'none' || COMMIT.test(commit))) return null
-  return { runId, commit: commit === 'none' ? null : commit }
+  const commit = named.slice(0, dash)
+  const runId = named.slice(dash + 1)
+  if (!RUN_ID.test(runId) || !(commit === 'none' || COMMIT.test(commit)) || !holders.every((h) => RUN_ID.test(h))) return null
+  return { runId, commit: commit === 'none' ? null : commit, holders: [...new Set(holders)].slice(0, MAX_HOLDERS) }
+}
+
+/**
+ * The runs a record of this run names as holders: for each finding still
+ * open that this run did not reproduce but an earlier run of this same agent
+ * saw (most severe first), the newest run that saw it; at most MAX_HOLDERS.
+ */
+export function recordHolders(notReproduced: readonly Pick<NotReproduced, 'present' | 'seenIn'>[]): string[] {
+  const holders: string[] = []
+  for (const n of notReproduced) {
+    const newest = n.seenIn.at(0)
+    if (!n.present || newest === undefined || holders.includes(newest)) continue
+    holders.push(newest)
+    if (holders.length >= MAX_HOLDERS) break
+  }
+  return holders
 }
 
 /** The full ref of a branch. */

@@ -49,3 +49,19 @@ export function commitsToCompare(records: readonly EvidenceRecord[], limit: numb
 export function recordsToRead(records: readonly EvidenceRecord[], limit: number, b: WindowBounds): EvidenceRecord[] {
   return records.filter((r) => withinAge(r.createdAt, b)).slice(0, Math.max(0, limit))
 }
+
+/**
+ * The holders to read with a window's records: the runs its records name as
+ * holding findings still open (newest record first), not already among the
+ * runs read, at most `limit`. Only records of the same agent name holders
+ * worth reading: a holder was of the same agent as the record naming it.
+ */
+export function holdersToRead(records: readonly EvidenceRecord[], read: readonly string[], limit: number): string[] {
+  const holders: string[] = []
+  for (const r of records)
+    for (const h of r.holders) {
+      if (holders.length >= limit) return holders
+      if (!read.includes(h) && !holders.includes(h)) holders.push(h)
+    }
+  return holders
+}

@@ -62,7 +62,7 @@ function noEvidence(): LoadedBaseline {
     source: null,
     why: '',
     windows: { agent: null, base: null },
-    cost: { serviceRequests: 0, githubRequests: 0, runsRead: 0, ms: 0 },
+    cost: { serviceRequests: 0, githubRequests: 0, runsRead: 0, holdersRead: 0, ms: 0 },
     notes: []
   }
 }

@@ -6,6 +6,7 @@
 import { syncDismissals } from '../../accepted/sync-dismissals.js'
 import { buildBaseline } from '../../baseline/baseline.js'
 import type { GateOutcome } from '../../gate/assess.js'
+import { recordHolders } from '../../evidence/records.js'
 import { writeRefusal } from '../../github/write-rule.js'
 import { Deadline } from '../../util/clock.js'
 import type { ActionInputs } from '../inputs.js'
@@ -48,7 +49,8 @@ async function saveBaseline(ctx: StepContext, inputs: ActionInputs, policy: Gate
       categoriesCompleted: run.categories_completed,
       findings: results.findings
     }),
-    policy.agentKey
+    policy.agentKey,
+    recordHolders(outcome.policy?.evidence.notReproduced ?? [])
   )
   if (!saved.saved) return null
   ctx.io.log.info(
