@@ -64,6 +64,19 @@ export function passesAfterSeen(verdicts: readonly string[]): number {
   return first < 0 ? 0 : verdicts.slice(first + 1).filter((v) => v === 'pass').length
 }
 
+/** The most runs in a row that missed the weakness after one first found it (what a window of K runs alone forgets past K). */
+export function longestMissAfterSeen(found: readonly boolean[]): number {
+  const first = found.indexOf(true)
+  if (first < 0) return 0
+  let longest = 0
+  let run = 0
+  for (const f of found.slice(first + 1)) {
+    run = f ? 0 : run + 1
+    longest = Math.max(longest, run)
+  }
+  return longest
+}
+
 export interface Cost {
   gates: number
   serviceRequests: number
@@ -91,7 +104,7 @@ export interface CellResult {
   p: number
   column: string
   /** (a) */
-  reruns: { verdicts: string[]; found: number; flip: number; passesAfterSeen: number }
+  reruns: { verdicts: string[]; found: number; flip: number; passesAfterSeen: number; longestMissAfterSeen: number }
   /** (b) */
   unrelated: { prs: number; blocked: number; foundByPr: number; mainFound: number }
   /** (c) */
@@ -124,14 +137,20 @@ type Scenario<T> = (w: StochasticWorld, col: Column, o: StochasticOptions, p: nu
 
 const reruns: Scenario<CellResult['reruns']> = async (w, col, o, _p, cost) => {
   const verdicts: string[] = []
-  let found = 0
+  const found: boolean[] = []
   for (let i = 0; i <= o.n; i++) {
     const r = await assessed(w, { on: 'main', failOn: 'any', inputs: col.inputs }, `re-run ${i}`)
     addCost(cost, r)
     verdicts.push(r.result)
-    if (r.foundThisRun) found++
+    found.push(r.foundThisRun)
   }
-  return { verdicts, found, flip: flipShare(verdicts), passesAfterSeen: passesAfterSeen(verdicts) }
+  return {
+    verdicts,
+    found: found.filter(Boolean).length,
+    flip: flipShare(verdicts),
+    passesAfterSeen: passesAfterSeen(verdicts),
+    longestMissAfterSeen: longestMissAfterSeen(found)
+  }
 }
 
 /** Main's pushes (not touching the agent); how many of their runs found the weakness. */

@@ -10,7 +10,9 @@
  * With the evidence window at its default (evidence_runs 5):
  * (a) re-runs of one unchanged agent: once the weakness has been seen, no
  *     re-run passes while it is open (nobody fixes or dismisses it), so the
- *     verdict changes once at most;
+ *     verdict changes once at most; at p = 0.3 too, where more than K runs in
+ *     a row miss it (the last K runs alone would forget it: the records'
+ *     holders carry it on);
  * (b) pull requests that do not touch the agent are never blocked as "new"
  *     by main's flaky weakness, though their own runs see it;
  * (c) a pull request that changes the agent is judged on its own runs: one
@@ -23,6 +25,7 @@
 import { beforeAll, describe, expect, it } from '@jest/globals'
 import { startStochasticWorld } from '../__fixtures__/stochastic-world.js'
 import { measureCell, type CellResult, type StochasticOptions } from '../../scripts/bench-stochastic.js'
+import { INPUT_DEFAULTS } from '../../src/action/inputs/defaults.js'
 
 const OPTIONS: StochasticOptions = {
   seed: 28,
@@ -85,5 +88,27 @@ describe('the gate against a flaky weakness (p = 0.5, seed 28)', () => {
     expect(cell.remove.mainFound).toBeGreaterThan(0)
     expect(cell.remove).toMatchObject({ prs: OPTIONS.n, blocked: 0 })
     expect(oneRun.remove.blocked).toBe(0)
+  })
+})
+
+describe('the gate against a weakness seen less often than once in K runs (p = 0.3, seed 28)', () => {
+  const RARE: StochasticOptions = { ...OPTIONS, n: 20, history: 3, probabilities: [0.3], columns: [OPTIONS.columns[0]] }
+  let cell: CellResult
+
+  beforeAll(async () => {
+    cell = await measureCell(RARE, 0.3, RARE.columns[0])
+  }, 240_000)
+
+  it('(a) passes no re-run once the weakness was seen, though more than K runs in a row then missed it', () => {
+    expect(cell.reruns.found).toBeGreaterThan(0)
+    expect(cell.reruns.longestMissAfterSeen).toBeGreaterThan(Number(INPUT_DEFAULTS.evidence_runs))
+    expect(cell.reruns.passesAfterSeen).toBe(0)
+    expect(cell.reruns.flip).toBeLessThanOrEqual(1 / RARE.n)
+  })
+
+  it('(b) and (c) still hold', () => {
+    expect(cell.unrelated.blocked).toBe(0)
+    expect(cell.introduce.foundNotBlocked).toBe(0)
+    expect(cell.remove.blocked).toBe(0)
   })
 })

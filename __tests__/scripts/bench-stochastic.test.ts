@@ -1,6 +1,6 @@
 /** The pure parts of the stochastic bench: how verdict sequences are counted, the goals, the markers of its section. */
 import { describe, expect, it } from '@jest/globals'
-import { flipShare, goalsMet, passesAfterSeen, type CellResult } from '../../scripts/bench-stochastic.js'
+import { flipShare, goalsMet, longestMissAfterSeen, passesAfterSeen, type CellResult } from '../../scripts/bench-stochastic.js'
 import { STOCHASTIC_MARKERS, replaceBetweenMarkers } from '../../scripts/bench.js'
 
 describe('verdict sequences', () => {
@@ -15,6 +15,16 @@ describe('verdict sequences', () => {
     expect(flipShare(verdicts)).toBeCloseTo(flips, 10)
     expect(passesAfterSeen(verdicts)).toBe(passes)
   })
+
+  it.each<[boolean[], number]>([
+    [[], 0],
+    [[false, false, false], 0],
+    [[false, true, false, false, true, false], 2],
+    [[true, false, false, false], 3],
+    [[true, true], 0]
+  ])('%j: the longest miss streak after the first find is %d', (found, want) => {
+    expect(longestMissAfterSeen(found)).toBe(want)
+  })
 })
 
 function cell(
@@ -24,7 +34,7 @@ function cell(
   return {
     p,
     column: 'K=5',
-    reruns: { verdicts: [], found: 10, flip: over.flip ?? 0, passesAfterSeen: over.passes ?? 0 },
+    reruns: { verdicts: [], found: 10, flip: over.flip ?? 0, passesAfterSeen: over.passes ?? 0, longestMissAfterSeen: 0 },
     unrelated: { prs: 50, blocked: over.falseNew ?? 0, foundByPr: 10, mainFound: 3 },
     introduce: { prs: 50, blocked: 20, found: 20 - (over.notBlocked ?? 0), foundNotBlocked: over.notBlocked ?? 0 },
     remove: { prs: 50, blocked: over.fixBlocked ?? 0, mainFound: 3 },

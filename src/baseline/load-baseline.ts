@@ -137,7 +137,8 @@ async function loadWindow(deps: EvidenceDeps, args: EvidenceArgs, cost: WindowCo
   // Holders are named by records the default branch saved, so they are trusted as those records are.
   const held = await readHolders(deps, args, candidates, cost, notes)
   const base = poolEvidence([...runs, ...held])
-  const agentRuns = args.onDefaultBranch ? [...runs.slice(0, args.bounds.runs - 1), ...held] : []
+  // K = 1: this run alone is its agent's evidence, holders too are main's window only.
+  const agentRuns = args.onDefaultBranch && args.bounds.runs > 1 ? [...runs.slice(0, args.bounds.runs - 1), ...held] : []
   return {
     baseline: baselineOfPool(base, args.modelId, candidates[0]?.commit ?? null),
     source: `${plural(runs.length, 'run')} of ${args.defaultBranch} (Actions cache records listed on ${ref}), re-read from the service`,
