@@ -65,13 +65,13 @@ describe('actionsCacheStore with @actions/cache and a cache stand-in', () => {
 
   const AGENT = 'model:mdl_1'
 
-  it('records a run on the ref that saved it, and the caches API lists it there with the run in its key', async () => {
+  it('records a run on the ref that saved it, and the caches API lists it there with the run and its holders in its key', async () => {
     expect((await job('refs/heads/main', undefined, '10').save(baseline('run_a'), AGENT)).saved).toBe(true)
-    expect((await job('refs/heads/main', undefined, '11').save(baseline('run_b'), AGENT)).saved).toBe(true)
+    expect((await job('refs/heads/main', undefined, '11').save(baseline('run_b'), AGENT, ['run_a', 'run-0'])).saved).toBe(true)
     const listed = cache.listCaches({ key: evidenceKeyPrefix(AGENT), ref: 'refs/heads/main' })
     expect(listed.map((e) => parseEvidenceKey(e.key, AGENT))).toEqual([
-      { runId: 'run_b', commit: 'abc1234' },
-      { runId: 'run_a', commit: 'abc1234' }
+      { runId: 'run_b', commit: 'abc1234', holders: ['run_a', 'run-0'] },
+      { runId: 'run_a', commit: 'abc1234', holders: [] }
     ])
     // The file was only a vehicle: nothing is left in the workspace.
     expect(readdirSync(process.cwd())).toEqual([])
