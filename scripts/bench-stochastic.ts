@@ -85,6 +85,8 @@ export interface Cost {
   msToTrigger: number
   /** What the reports say the window read: runs, service requests, GitHub requests. */
   windowRuns: number
+  /** Of the runs read, holders (runs beyond the last K holding a finding still open). */
+  windowHolders: number
   windowService: number
   windowGithub: number
 }
@@ -96,6 +98,7 @@ const noCost = (): Cost => ({
   ms: 0,
   msToTrigger: 0,
   windowRuns: 0,
+  windowHolders: 0,
   windowService: 0,
   windowGithub: 0
 })
@@ -121,6 +124,7 @@ function addCost(cost: Cost, r: GateResult): void {
   cost.ms += r.ms
   cost.msToTrigger += r.msToTrigger
   cost.windowRuns += r.window?.runsRead ?? 0
+  cost.windowHolders += r.window?.holdersRead ?? 0
   cost.windowService += r.window?.serviceRequests ?? 0
   cost.windowGithub += r.window?.githubRequests ?? 0
 }

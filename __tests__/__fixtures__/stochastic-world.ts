@@ -64,7 +64,7 @@ export interface GateResult {
   serviceRequests: number
   githubRequests: number
   /** What the step's report says reading the evidence window cost (report.json baseline.window); null when none was read. */
-  window: { runsRead: number; serviceRequests: number; githubRequests: number } | null
+  window: { runsRead: number; holdersRead: number; serviceRequests: number; githubRequests: number } | null
   /** Wall time of runMain (the emulator's run included; polling on virtual time). */
   ms: number
   /** Wall time from the step's start to its trigger reaching the emulator (the policy and the window are read before it). */
@@ -295,7 +295,7 @@ async function runFound(emu: Emulator, runId: string, category: string): Promise
 
 interface ReportJson {
   findings?: { category: string; baseline?: string | null }[]
-  baseline?: { window?: { runs_read: number; service_requests: number; github_requests: number } | null }
+  baseline?: { window?: { runs_read: number; holders_read: number; service_requests: number; github_requests: number } | null }
 }
 
 /** The category's finding in the step's JSON report (null when it lists none), and what the window cost. */
@@ -306,6 +306,8 @@ function fromReport(reportPath: string | undefined, category: string): Pick<Gate
   const w = report.baseline?.window
   return {
     reported: f ? { baseline: f.baseline ?? null } : null,
-    window: w ? { runsRead: w.runs_read, serviceRequests: w.service_requests, githubRequests: w.github_requests } : null
+    window: w
+      ? { runsRead: w.runs_read, holdersRead: w.holders_read, serviceRequests: w.service_requests, githubRequests: w.github_requests }
+      : null
   }
 }

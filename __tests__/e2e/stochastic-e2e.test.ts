@@ -104,6 +104,9 @@ describe('the gate against a weakness seen less often than once in K runs (p = 0
     expect(cell.reruns.longestMissAfterSeen).toBeGreaterThan(Number(INPUT_DEFAULTS.evidence_runs))
     expect(cell.reruns.passesAfterSeen).toBe(0)
     expect(cell.reruns.flip).toBeLessThanOrEqual(1 / RARE.n)
+    // report.json says the window read holders beyond its K runs, at most 5 a gate
+    expect(cell.cost.windowHolders).toBeGreaterThan(0)
+    expect(cell.cost.windowHolders).toBeLessThanOrEqual(5 * cell.cost.gates)
   })
 
   it('(b) and (c) still hold', () => {

@@ -38,7 +38,17 @@ function cell(
     unrelated: { prs: 50, blocked: over.falseNew ?? 0, foundByPr: 10, mainFound: 3 },
     introduce: { prs: 50, blocked: 20, found: 20 - (over.notBlocked ?? 0), foundNotBlocked: over.notBlocked ?? 0 },
     remove: { prs: 50, blocked: over.fixBlocked ?? 0, mainFound: 3 },
-    cost: { gates: 1, serviceRequests: 9, githubRequests: 3, ms: 80, msToTrigger: 10, windowRuns: 5, windowService: 11, windowGithub: 1 }
+    cost: {
+      gates: 1,
+      serviceRequests: 9,
+      githubRequests: 3,
+      ms: 80,
+      msToTrigger: 10,
+      windowRuns: 5,
+      windowHolders: 0,
+      windowService: 11,
+      windowGithub: 1
+    }
   }
 }
 

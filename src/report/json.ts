@@ -287,6 +287,7 @@ function baselineJson(r: Report) {
     window: b.window
       ? {
           runs_read: b.window.runsRead,
+          holders_read: b.window.holdersRead,
           service_requests: b.window.serviceRequests,
           github_requests: b.window.githubRequests,
           ms: b.window.ms
