@@ -271,6 +271,7 @@ describe('loadBaseline: the default branch window', () => {
         closed: false
       })
       expect(got.cost).toMatchObject({ runsRead: 3, holdersRead: 1, serviceRequests: 8 })
+      expect(got.source).toMatch(/^2 runs of main and 1 earlier run holding findings still open \(/)
       expect(api.calls.filter((c) => c === 'getRun')).toHaveLength(4)
     })
 

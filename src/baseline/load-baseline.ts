@@ -141,7 +141,7 @@ async function loadWindow(deps: EvidenceDeps, args: EvidenceArgs, cost: WindowCo
   const agentRuns = args.onDefaultBranch && args.bounds.runs > 1 ? [...runs.slice(0, args.bounds.runs - 1), ...held] : []
   return {
     baseline: baselineOfPool(base, args.modelId, candidates[0]?.commit ?? null),
-    source: `${plural(runs.length, 'run')} of ${args.defaultBranch} (Actions cache records listed on ${ref}), re-read from the service`,
+    source: `${plural(runs.length, 'run')} of ${args.defaultBranch}${held.length > 0 ? ` and ${plural(held.length, 'earlier run')} holding findings still open` : ''} (Actions cache records listed on ${ref}), re-read from the service`,
     why: null,
     windows: { agent: agentRuns.length > 0 ? { pool: poolEvidence(agentRuns), scope: 'main' } : null, base },
     notes
