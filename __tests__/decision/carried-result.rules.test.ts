@@ -48,7 +48,9 @@ describe('verdictInputs', () => {
     failOn: 'any',
     failOnIncomplete: true,
     acceptedText: null,
-    baselineRunId: null
+    baselineRunId: null,
+    evidenceRuns: 5,
+    evidenceMaxAgeDays: 30
   }
 
   it('names every input that decides the verdict', () => {
@@ -58,7 +60,9 @@ describe('verdictInputs', () => {
       fail_on: 'any',
       fail_on_incomplete: 'true',
       accepted_risks: '-',
-      baseline: '-'
+      baseline: '-',
+      evidence_runs: '5',
+      evidence_max_age_days: '30'
     })
     expect(verdictInputs({ ...base, failOn: 'new', failOnIncomplete: false, acceptedText: 'x: 1', baselineRunId: 'run_9' })).toEqual({
       min_severity: 'high',
@@ -66,8 +70,19 @@ describe('verdictInputs', () => {
       fail_on: 'new',
       fail_on_incomplete: 'false',
       accepted_risks: 'x: 1',
-      baseline: 'run_9'
+      baseline: 'run_9',
+      evidence_runs: '5',
+      evidence_max_age_days: '30'
     })
+  })
+
+  it.each<[string, Partial<Inputs>]>([
+    ['evidence_runs', { evidenceRuns: 1 }],
+    ['evidence_max_age_days', { evidenceMaxAgeDays: 7 }],
+    ['evidence_runs with fail_on new', { evidenceRuns: 10, failOn: 'new' }]
+  ])('another %s is another policy: the window decides which runs count', (_n, over) => {
+    const digest = (o: Partial<Inputs>): string => policyDigest(verdictInputs({ ...base, ...o }))
+    expect(digest(over)).not.toBe(digest({ failOn: over.failOn ?? base.failOn }))
   })
 
   it('with fail_on new the baseline run is part of the digest: another baseline is another policy', () => {
