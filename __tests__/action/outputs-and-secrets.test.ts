@@ -11,7 +11,8 @@ import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { runMain } from '../../src/action/main.js'
-import { scrubbingIO, stepSecrets } from '../../src/action/scrubbed-io.js'
+import { scrubbedBaselineStore, scrubbingIO, stepSecrets } from '../../src/action/scrubbed-io.js'
+import type { Baseline } from '../../src/baseline/baseline.js'
 import type { ServiceApi } from '../../src/service/service-api.js'
 import type { BaselineStore } from '../../src/baseline/store.js'
 import { parseBaseUrl, withoutUserInfo } from '../../src/service/base-url.js'
@@ -31,6 +32,7 @@ import { startGitHubStandin, type GitHubStandin } from '../__fixtures__/github-s
 import { fakeApi } from '../__fixtures__/fake-api.js'
 import { fakeClock } from '../__fixtures__/fake-clock.js'
 import { fakeActionIO } from '../__fixtures__/fake-io.js'
+import { recordingLog } from '../__fixtures__/recording-log.js'
 
 describe('a password in base_url', () => {
   it.each([
@@ -253,6 +255,24 @@ describe("the step's secrets, planted in every service field", () => {
       expect(io.outputs.result).toBe('fail')
       expect(store.saved).toEqual([])
       expect(io.log.lines.map((l) => l.line).join('\n')).toMatch(/not recorded: its id holds a secret/)
+    })
+
+    it('a holder whose run id holds a secret is left out of the key; the others are passed on', async () => {
+      const holders: (readonly string[] | undefined)[] = []
+      const inner: BaselineStore = { save: async (_b, _a, h) => (holders.push(h), { saved: true, where: 'entry' }) }
+      const log = recordingLog()
+      const store = scrubbedBaselineStore(inner, [KEY], log)
+      const baseline = {
+        schema_version: 1,
+        model_id: 'm',
+        run_id: 'run_1',
+        created_at: '',
+        commit: null,
+        categories_completed: [],
+        findings: []
+      }
+      expect(await store.save(baseline as Baseline, 'model:m', ['run_0', `run_${KEY}`, 'run_-1'])).toEqual({ saved: true, where: 'entry' })
+      expect(holders).toEqual([['run_0', 'run_-1']])
     })
   })
 
