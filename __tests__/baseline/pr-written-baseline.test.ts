@@ -70,9 +70,9 @@ describe('a cache entry a pull request saved', () => {
     })
 
   it("is never the baseline, even naming the PR's own completed run of the model", async () => {
-    expect((await job('refs/heads/main', undefined, '10').save(baselineOf('run_main'), AGENT)).saved).toBe(true)
+    expect((await job('refs/heads/main', undefined, '10').save(baselineOf('run_main'), AGENT, [])).saved).toBe(true)
     // Code the pull request runs saves an entry under its own ref, naming its own earlier run.
-    expect((await job('refs/pull/3/merge', 'refs/heads/main', '30').save(baselineOf('run_pr'), AGENT)).saved).toBe(true)
+    expect((await job('refs/pull/3/merge', 'refs/heads/main', '30').save(baselineOf('run_pr'), AGENT, [])).saved).toBe(true)
     const api = fakeApi({
       getRun: (id: string) =>
         Promise.resolve(makeRun({ run_id: id, status: 'completed', model_id: 'mdl_1', completed_at: new Date().toISOString() })),

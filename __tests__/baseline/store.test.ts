@@ -66,7 +66,7 @@ describe('actionsCacheStore with @actions/cache and a cache stand-in', () => {
   const AGENT = 'model:mdl_1'
 
   it('records a run on the ref that saved it, and the caches API lists it there with the run and its holders in its key', async () => {
-    expect((await job('refs/heads/main', undefined, '10').save(baseline('run_a'), AGENT)).saved).toBe(true)
+    expect((await job('refs/heads/main', undefined, '10').save(baseline('run_a'), AGENT, [])).saved).toBe(true)
     expect((await job('refs/heads/main', undefined, '11').save(baseline('run_b'), AGENT, ['run_a', 'run-0'])).saved).toBe(true)
     const listed = cache.listCaches({ key: evidenceKeyPrefix(AGENT), ref: 'refs/heads/main' })
     expect(listed.map((e) => parseEvidenceKey(e.key, AGENT))).toEqual([
@@ -78,7 +78,7 @@ describe('actionsCacheStore with @actions/cache and a cache stand-in', () => {
   })
 
   it("lists a pull request's own entry under its own ref, never the default branch's", async () => {
-    expect((await job('refs/pull/4/merge', 'refs/heads/main', '20').save(baseline('run_pr4'), AGENT)).saved).toBe(true)
+    expect((await job('refs/pull/4/merge', 'refs/heads/main', '20').save(baseline('run_pr4'), AGENT, [])).saved).toBe(true)
     const onMain = cache.listCaches({ key: evidenceKeyPrefix(AGENT), ref: 'refs/heads/main' }).map((e) => e.key)
     expect(onMain.some((k) => k.endsWith('-run_pr4'))).toBe(false)
     expect(cache.listCaches({ key: evidenceKeyPrefix(AGENT), ref: 'refs/pull/4/merge' })).toHaveLength(1)
@@ -108,19 +108,19 @@ describe('actionsCacheStore with a fake module', () => {
 
   it('keys a save by the agent, the commit and the run, and restores nothing', async () => {
     const store = actionsCacheStore({ env: {}, log: recordingLog(), cwd: cwd(), loadCache: fake() })
-    await store.save(baseline('r'), 'model:mdl_1')
+    await store.save(baseline('r'), 'model:mdl_1', [])
     expect(calls).toEqual([`save ${evidenceKeyPrefix('model:mdl_1')}abc1234-r`])
   })
 
   it('records nothing for a run id a key cannot carry', async () => {
     const store = actionsCacheStore({ env: {}, log: recordingLog(), cwd: cwd(), loadCache: fake() })
-    expect(await store.save(baseline('run/with,comma'), 'model:mdl_1')).toEqual({ saved: false, where: '' })
+    expect(await store.save(baseline('run/with,comma'), 'model:mdl_1', [])).toEqual({ saved: false, where: '' })
     expect(calls).toEqual([])
   })
 
   it('does not load @actions/cache when the runner offers no cache service', async () => {
     const store = actionsCacheStore({ env: {}, log: recordingLog(), cwd: cwd() })
-    expect(await store.save(baseline('r'), 'model:mdl_1')).toEqual({ saved: false, where: '' })
+    expect(await store.save(baseline('r'), 'model:mdl_1', [])).toEqual({ saved: false, where: '' })
     expect(cacheServiceConfigured({ ACTIONS_CACHE_URL: 'http://x/' })).toBe(true)
   })
 
@@ -132,6 +132,6 @@ describe('actionsCacheStore with a fake module', () => {
       cwd: cwd(),
       loadCache: fake({ saveCache: async () => Promise.reject(new Error('quota')) })
     })
-    expect(await store.save(baseline('r'), 'model:mdl_1')).toEqual({ saved: false, where: '' })
+    expect(await store.save(baseline('r'), 'model:mdl_1', [])).toEqual({ saved: false, where: '' })
   })
 })

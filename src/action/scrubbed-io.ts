@@ -228,7 +228,7 @@ export function scrubbingIO(raw: ActionIO, secrets: readonly string[], github: O
 export function scrubbedBaselineStore(store: BaselineStore, secrets: readonly string[], log: Log): BaselineStore {
   const scrub = makeScrubber(secrets)
   return {
-    async save(baseline, agentKey, holders = []) {
+    async save(baseline, agentKey, holders) {
       if (scrub(baseline.run_id) !== baseline.run_id || (baseline.commit !== null && scrub(baseline.commit) !== baseline.commit)) {
         log.warning('The run was not recorded: its id holds a secret of this step, which its Actions cache key would show.')
         return { saved: false, where: '' }

@@ -22,7 +22,7 @@ export interface BaselineStore {
    * that hold findings still open it did not reproduce (see recordHolders;
    * the baseline file rides along, for people; it is never read back).
    */
-  save(baseline: Baseline, agentKey: string, holders?: readonly string[]): Promise<{ saved: boolean; where: string }>
+  save(baseline: Baseline, agentKey: string, holders: readonly string[]): Promise<{ saved: boolean; where: string }>
 }
 
 /** The part of @actions/cache used here. */
@@ -70,7 +70,7 @@ export function actionsCacheStore(deps: {
     await rmdir(join(cwd, dirname(file))).catch(() => undefined)
   }
   return {
-    async save(baseline, agentKey, holders = []) {
+    async save(baseline, agentKey, holders) {
       const cache = await load()
       if (!cache.isFeatureAvailable()) {
         deps.log.warning('The baseline was not saved: the Actions cache service is not available to this job.')
