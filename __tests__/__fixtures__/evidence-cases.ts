@@ -113,8 +113,18 @@ export function evidenceInput(spec: EvidenceCaseSpec): ReportInput {
   }
 }
 
+const INPUTS = new Map<string, ReportInput>()
+
+/** The report input of an evidence case by name (for the JSON, SARIF and JUnit of the same case). */
+export function evidenceCaseInput(name: string): ReportInput {
+  const input = INPUTS.get(name)
+  if (input === undefined) throw new Error(`no evidence case ${name}`)
+  return input
+}
+
 function evidenceCase(spec: EvidenceCaseSpec): ReportCase {
   const input = evidenceInput(spec)
+  INPUTS.set(spec.name, input)
   const waived = input.policy?.outcome?.waived
   return {
     name: spec.name,
@@ -194,7 +204,7 @@ export const EVIDENCE_CASES: readonly ReportCase[] = [
   }),
   evidenceCase({
     name: 'evidence-pr-missed',
-    title: "a PR whose own earlier run saw a high this run missed",
+    title: 'a PR whose own earlier run saw a high this run missed',
     findings: [medium],
     failOn: 'new',
     main: [[], [], [], [], []],
