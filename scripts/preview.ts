@@ -28,8 +28,9 @@ import { statusDescription } from '../src/github/commit-status.js'
 const escapeHtml = (s: string): string => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;')
 import { REPORT_CASES as GATE_CASES } from '../__tests__/__fixtures__/report-cases.js'
 import { PIPELINE_CASES } from '../__tests__/__fixtures__/pipeline-cases.js'
+import { EVIDENCE_CASES } from '../__tests__/__fixtures__/evidence-cases.js'
 
-const REPORT_CASES = [...GATE_CASES, ...PIPELINE_CASES]
+const REPORT_CASES = [...GATE_CASES, ...EVIDENCE_CASES, ...PIPELINE_CASES]
 
 const MAX_SHOT_HEIGHT = 8000
 const TOP_HEIGHT = 700

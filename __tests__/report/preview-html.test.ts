@@ -7,8 +7,9 @@ import { describe, expect, it } from '@jest/globals'
 import { elements, githubHtml, githubTree, textOf, type HElement } from '../__fixtures__/github-html.js'
 import { CASE_RUN_URL, REPORT_CASES as GATE_CASES } from '../__fixtures__/report-cases.js'
 import { PIPELINE_CASES } from '../__fixtures__/pipeline-cases.js'
+import { EVIDENCE_CASES } from '../__fixtures__/evidence-cases.js'
 
-const REPORT_CASES = [...GATE_CASES, ...PIPELINE_CASES]
+const REPORT_CASES = [...GATE_CASES, ...EVIDENCE_CASES, ...PIPELINE_CASES]
 import { WRAP_WIDTH } from '../../src/report/markdown-profile.js'
 
 const pages = REPORT_CASES.flatMap((c) => {

@@ -176,7 +176,9 @@ export function windowParts(baseline: ReportBaseline, counts: FindingCounts | nu
   const shown = baseline.notReproduced.filter((n) => atOrAbove(n.severity, minSeverity))
   const parts = notReproducedPhrases(shown.map((n) => ({ severity: n.severity, rate: n.seen })))
   const s = counts?.bySteadiness
-  if (s && s.steady + s.flaky > 0) parts.push(`${num(s.steady)} steady`, `${num(s.flaky)} flaky`)
+  // Only the kinds there are: "1 flaky", not "0 steady · 1 flaky".
+  if (s && s.steady > 0) parts.push(`${num(s.steady)} steady`)
+  if (s && s.flaky > 0) parts.push(`${num(s.flaky)} flaky`)
   return parts
 }
 

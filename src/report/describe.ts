@@ -1,5 +1,6 @@
 /** The few phrases of the report model every rendering words the same way: counts, elapsed time, the profile sync. */
-import type { ReportProfileSync, SeverityCounts } from './report-model.js'
+import type { ReportProfileSync, ReportSeen, SeverityCounts } from './report-model.js'
+import { seenPhrase } from '../evidence/seen-rate.js'
 import { SEVERITIES, type Severity } from '../service/contract/index.js'
 import { formatDuration } from '../util/text.js'
 
@@ -25,4 +26,10 @@ export function describeCounts(counts: SeverityCounts, only?: (s: Severity) => b
     if (counts[sev] > 0) parts.push(`${counts[sev].toLocaleString('en-US')} ${sev}`)
   }
   return parts.length > 0 ? parts.join(', ') : 'none'
+}
+
+/** "seen in 2 of 5 runs of main (flaky)", "seen in 5 of 5 runs of main (steady)", "this run only": the headline's words at the numbers. */
+export function seenText(f: { seen: Pick<ReportSeen, 'label' | 'steadiness'> }): string {
+  const phrase = seenPhrase(f.seen.label)
+  return f.seen.steadiness === null ? phrase : `${phrase} (${f.seen.steadiness})`
 }

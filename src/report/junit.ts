@@ -10,7 +10,7 @@
  * accept too: `skipped` is on <testsuite> only, since <testsuites> does not
  * allow it and a file that fails the schema is dropped whole.
  */
-import { seenPhrase } from '../evidence/seen-rate.js'
+import { seenText } from './describe.js'
 import type { Report, ReportFinding } from './report-model.js'
 
 function xml(text: string): string {
@@ -46,11 +46,11 @@ export function renderJunit(report: Report): string {
       const body = [
         ...blocking.map(
           (f) =>
-            `    <failure message="${xml(`${f.severity} ${f.category} finding ${f.findingId}${f.baselineState ? ` (${f.baselineState})` : ''}${f.seen.windowed ? `, ${seenPhrase(f.seen.label)}` : ''}`)}" type="${xml(f.severity)}">${xml(f.description)}</failure>`
+            `    <failure message="${xml(`${f.severity} ${f.category} finding ${f.findingId}${f.baselineState ? ` (${f.baselineState})` : ''}${f.seen.windowed ? `, ${seenText(f)}` : ''}`)}" type="${xml(f.severity)}">${xml(f.description)}</failure>`
         ),
         ...missedHere.map(
           (n) =>
-            `    <failure message="${xml(`${n.severity} ${n.category} finding ${n.fingerprint} not reproduced in this run, still open, seen in ${n.seen.label}`)}" type="${xml(n.severity)}">${xml(n.description)}</failure>`
+            `    <failure message="${xml(`${n.severity} ${n.category} finding ${n.fingerprint} not reproduced in this run, seen in ${n.seen.label}, still open`)}" type="${xml(n.severity)}">${xml(n.description)}</failure>`
         )
       ].join('\n')
       cases.push(`  <testcase ${attrs}>\n${body}\n  </testcase>`)

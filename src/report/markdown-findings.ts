@@ -3,7 +3,7 @@
  * in full, one-line rows for the rest, a category × severity grid when even
  * the rows do not fit, and the layout that chooses among them within a budget.
  */
-import { seenPhrase } from '../evidence/seen-rate.js'
+import { seenText } from './describe.js'
 import { type Bounded, type DetailLevel, type MarkdownProfile, para, SEVERITY_ICON, STANDING_ICON } from './markdown-profile.js'
 import { proofAttack, proofSections, replayText } from './markdown-proof.js'
 import { FINDING_STATUSES, REPLAY_STATUSES, SEVERITIES } from '../service/contract/index.js'
@@ -33,8 +33,9 @@ function findingSummaryLine(f: ReportFinding): string {
   const label = standingLabel(f)
   const parts = [`${findingIcon(f)} <b>${f.severity}</b>`]
   if (label !== '') parts.push(`<b>${label}</b>`)
+  // How steady it is, next to what it is: a rate at the end of a wrapped line is missed.
+  if (f.seen.windowed) parts.push(seenText(f))
   parts.push(htmlCode(f.category, 60), htmlCode(f.findingId, 60))
-  if (f.seen.windowed) parts.push(seenPhrase(f.seen.label))
   if (f.redacted) parts.push('proof withheld by the plan')
   else {
     const reproduced = f.attacks.filter((a) => a.lastReplayStatus === 'reproduced').length
@@ -88,7 +89,8 @@ export function findingRow(f: ReportFinding): string {
     : `${formatCount(f.attacks.length)}${f.attacks.some((a) => a.lastReplayStatus === 'reproduced') ? ', reproduced' : ''}`
   const status = f.status === 'open' ? '' : ` (${enumCell(f.status, FINDING_STATUSES)})`
   const label = standingLabel(f)
-  return `| ${findingIcon(f)} ${f.severity}${label === '' ? '' : ` · **${label}**`} | ${codeSpan(f.category, { max: 60, table: true })} | ${codeSpan(f.findingId, { max: 60, table: true })}${status} | ${attacks} |\n`
+  const seen = f.seen.windowed ? ` · ${seenText(f)}` : ''
+  return `| ${findingIcon(f)} ${f.severity}${label === '' ? '' : ` · **${label}**`}${seen} | ${codeSpan(f.category, { max: 60, table: true })} | ${codeSpan(f.findingId, { max: 60, table: true })}${status} | ${attacks} |\n`
 }
 
 /** Counts by category (rows) and severity (columns): at most 5 columns. */

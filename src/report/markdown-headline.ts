@@ -25,7 +25,8 @@ function total(c: SeverityCounts): number {
  * The counts that decide, in the words every line uses, from the report
  * model's one count (the standing of each finding): "1 open critical, 2 open
  * high · 1 accepted", or against a baseline "1 new high · 3 known · 1 accepted"
- * (the model's headline). `of: 'findings'` adds the closed findings at or
+ * (the model's headline; under fail_on any the open counts, as without a
+ * baseline, since new and known decide nothing there). `of: 'findings'` adds the closed findings at or
  * above the threshold ("1 closed"), for the list; `of: 'gate'` adds what else
  * decides: baseline findings gone and expired acceptances. Empty when there
  * is nothing to count.
@@ -35,7 +36,8 @@ export function standingParts(r: Report, opts: { of: 'gate' | 'findings' }): str
   if (c === null) return []
   const parts: string[] = []
   const b = r.baseline
-  if (b?.available) {
+  // New and known decide only under fail_on new; under any, what is open decides and each finding says new or known.
+  if (b?.available && b.failOn === 'new') {
     const newParts = SEVERITIES.filter((sev) => b.newBySeverity[sev] > 0).map((sev) => `${formatCount(b.newBySeverity[sev])} new ${sev}`)
     parts.push(...(newParts.length > 0 ? newParts : ['0 new']), `${formatCount(b.knownCount)} known`)
   } else {
@@ -77,17 +79,14 @@ function policyLines(r: Report): string[] {
   const lines: string[] = []
   const b = r.baseline
   if (b) {
-    const against = b.available
-      ? `${proseText(r.headline, 300)} (against run ${codeSpan(b.runId ?? '', { max: 120 })}, fail_on ${b.failOn})`
-      : `none (${proseText(b.why ?? '', 300)}); ${b.failOn === 'new' ? 'fail_on new falls back to any: ' : ''}every open finding at or above the threshold counts`
-    lines.push(`- **Baseline:** ${against}`)
+    lines.push(`- **Baseline:** ${baselineText(r)}`)
     for (const n of b.notReproduced.slice(0, 20))
       lines.push(
-        `- **Not reproduced in this run${n.blocks ? ', still open (blocks)' : ', still open'}:** ${n.severity} ${codeSpan(n.category, { max: 100 })} ${codeSpan(n.fingerprint, { max: 40 })}, seen in ${proseText(n.seen.label, 60)}`
+        `- **Not reproduced in this run${n.blocks ? ', still blocks' : ''}:** ${n.severity} ${codeSpan(n.category, { max: 100 })}, seen in ${proseText(n.seen.label, 60)}, still open: ${proseText(n.description, 200)}`
       )
     for (const g of b.gone.slice(0, 20))
       lines.push(
-        `- **Closed since (fixed or dismissed on the service):** ${g.severity} ${codeSpan(g.category, { max: 100 })} ${codeSpan(g.fingerprint, { max: 40 })}`
+        `- **Closed since (fixed or dismissed on the service):** ${g.severity} ${codeSpan(g.category, { max: 100 })}: ${proseText(g.description, 200)}`
       )
   }
   const a = r.acceptances
@@ -111,6 +110,30 @@ function policyLines(r: Report): string[] {
       )
   }
   return lines
+}
+
+/**
+ * What the baseline is, not what it counts (the title does, on a pass or a
+ * fail): "4 runs of main (...), re-read from the service · newest run
+ * `run_41` · fail_on new · read with 9 service requests and 1 GitHub request
+ * in 1.8 s, no assessment". Without one, why, and what the gate counts instead.
+ */
+function baselineText(r: Report): string {
+  const b = r.baseline
+  if (b === null) return ''
+  if (!b.available)
+    return `none (${proseText(b.why ?? '', 300)}); ${b.failOn === 'new' ? 'fail_on new falls back to any: ' : ''}every open finding at or above the threshold counts`
+  const parts = [b.source !== null ? proseText(b.source, 300) : 'a recorded run']
+  if (b.runId) parts.push(`newest run ${codeSpan(b.runId, { max: 120 })}`)
+  parts.push(`fail_on ${b.failOn}`)
+  const w = b.window
+  if (w !== null && w.runsRead > 0)
+    parts.push(
+      `read with ${plural(w.serviceRequests, 'service request')}${w.githubRequests > 0 ? ` and ${plural(w.githubRequests, 'GitHub request')}` : ''} in ${formatElapsed(w.ms) ?? '?'}, no assessment`
+    )
+  // On an incomplete or error result the title names the cause, so the counts are said here.
+  if (r.result !== 'pass' && r.result !== 'fail' && r.headline !== '') parts.push(proseText(r.headline, 300))
+  return parts.join(' · ')
 }
 
 /** "12 open critical, 340 open high", or null when none. */

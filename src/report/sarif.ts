@@ -148,7 +148,14 @@ function resultOf(f: ReportFinding, keys: readonly string[], opts: SarifOptions)
       findingId: f.findingId,
       status: f.status,
       ...(f.baselineState ? { baseline: f.baselineState } : {}),
-      ...(f.seen.windowed ? { seen: f.seen.label, seenInRuns: f.seen.seen, runsCounted: f.seen.of } : {})
+      ...(f.seen.windowed
+        ? {
+            seen: f.seen.label,
+            seenInRuns: f.seen.seen,
+            runsCounted: f.seen.of,
+            ...(f.seen.steadiness ? { steadiness: f.seen.steadiness } : {})
+          }
+        : {})
     }
   }
   if (f.accepted) {
