@@ -160,7 +160,13 @@ const medium = makeFinding('medium', {
   category: 'data_leakage',
   description: 'The agent names the warehouse a parcel ships from.'
 })
-const cost = (runsRead: number): WindowCost => ({ serviceRequests: 2 * runsRead + 1, githubRequests: 1, runsRead, holdersRead: 0, ms: 1_840 })
+const cost = (runsRead: number): WindowCost => ({
+  serviceRequests: 2 * runsRead + 1,
+  githubRequests: 1,
+  runsRead,
+  holdersRead: 0,
+  ms: 1_840
+})
 const renamed = <T extends Finding>(f: T, id: string): T => ({ ...f, finding_id: id })
 
 /** The same findings as earlier runs saw them (their own ids). */
