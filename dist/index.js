@@ -32114,6 +32114,16 @@ class GitHubError extends RemoteError {
         return new GitHubError(this.initWith(detail));
     }
 }
+/** The GitLab REST API (or the network on the way to it) answered with an error or not at all. */
+class GitLabError extends RemoteError {
+    constructor(init) {
+        super(init);
+        this.name = 'GitLabError';
+    }
+    withDetail(detail) {
+        return new GitLabError(this.initWith(detail));
+    }
+}
 /** The job was cancelled (SIGINT/SIGTERM) while we were waiting. */
 class AbortedError extends Error {
     constructor(message = 'the step was cancelled') {
@@ -41097,7 +41107,7 @@ function object(shape, params) {
     const def = {
         type: "object",
         shape: shape ?? {},
-        ...util.normalizeParams(params),
+        ...normalizeParams(params),
     };
     return new ZodObject(def);
 }
@@ -42463,10 +42473,6 @@ const API_ASSUMPTIONS = [
 
 
 
-// EXTERNAL MODULE: external "node:http"
-var external_node_http_ = __nccwpck_require__(7067);
-// EXTERNAL MODULE: external "node:https"
-var external_node_https_ = __nccwpck_require__(4708);
 // EXTERNAL MODULE: external "node:perf_hooks"
 var external_node_perf_hooks_ = __nccwpck_require__(643);
 // EXTERNAL MODULE: ./node_modules/@actions/http-client/lib/index.js + 1 modules
@@ -43332,21 +43338,40 @@ function readBody(msg, signal, maxBytes) {
     });
 }
 
-;// CONCATENATED MODULE: ./src/service/http-transport.ts
+// EXTERNAL MODULE: external "node:http"
+var external_node_http_ = __nccwpck_require__(7067);
+// EXTERNAL MODULE: external "node:https"
+var external_node_https_ = __nccwpck_require__(4708);
+;// CONCATENATED MODULE: ./src/service/request-info.ts
 /**
- * One HTTP exchange with the service, on @actions/http-client: URL building,
- * headers, a per-request timeout covering connect, headers and body, body
- * reading (./read-body.ts), and mapping every outcome to a value or a typed
- * error (./http-errors.ts).
- *
- * No retrying here (see retry-policy.ts and client.ts); no redirects followed
- * (a redirect is an error: the Authorization header must not travel).
- *
- * Secrets: the api key goes into the Authorization header only. No error
- * message, log line or exception built here quotes a request header, and
- * every text taken from a response is redacted of the key.
+ * What @actions/http-client sends for one JSON exchange: the method, the
+ * headers given (plus accept and, with a body, content-type), the client's
+ * agent for the URL and the attempt's signal. Shared by every transport on
+ * http-client (the service's, GitLab's), so the URL is split one way.
  */
 
+
+function jsonRequestInfo(client, url, method, headers, hasBody, signal) {
+    const all = { accept: 'application/json', ...headers };
+    if (hasBody)
+        all['content-type'] = 'application/json';
+    const isHttps = url.protocol === 'https:';
+    return {
+        parsedUrl: url,
+        httpModule: isHttps ? external_node_https_ : external_node_http_,
+        options: {
+            host: url.hostname.replace(/^\[(.*)\]$/, '$1'),
+            port: url.port ? Number(url.port) : isHttps ? 443 : 80,
+            path: `${url.pathname}${url.search}`,
+            method,
+            headers: all,
+            agent: client.getAgent(url.toString()),
+            signal
+        }
+    };
+}
+
+;// CONCATENATED MODULE: ./src/service/http-transport.ts
 
 
 
@@ -43478,28 +43503,8 @@ class HttpTransport {
     }
     /** What http-client sends: the method, the headers (the api key in Authorization only), the attempt's signal. */
     requestInfo(method, attempt, hasBody) {
-        const { url } = attempt;
-        const headers = {
-            accept: 'application/json',
-            authorization: `Bearer ${this.apiKey}`,
-            'user-agent': this.userAgent
-        };
-        if (hasBody)
-            headers['content-type'] = 'application/json';
-        const isHttps = url.protocol === 'https:';
-        return {
-            parsedUrl: url,
-            httpModule: isHttps ? external_node_https_ : external_node_http_,
-            options: {
-                host: url.hostname.replace(/^\[(.*)\]$/, '$1'),
-                port: url.port ? Number(url.port) : isHttps ? 443 : 80,
-                path: `${url.pathname}${url.search}`,
-                method,
-                headers,
-                agent: this.http.getAgent(url.toString()),
-                signal: attempt.signal
-            }
-        };
+        const headers = { authorization: `Bearer ${this.apiKey}`, 'user-agent': this.userAgent };
+        return jsonRequestInfo(this.http, attempt.url, method, headers, hasBody, attempt.signal);
     }
     /** A failure before the whole answer arrived: the caller's abort, a body too large, or a network error or timeout. */
     exchangeFailure(err, attempt) {
@@ -43720,7 +43725,9 @@ function verdictInputs(v) {
         fail_on: v.failOn,
         fail_on_incomplete: String(v.failOnIncomplete),
         accepted_risks: v.acceptedText ?? '-',
-        baseline: v.failOn === 'new' ? (v.baselineRunId ?? '-') : '-'
+        baseline: v.failOn === 'new' ? (v.baselineRunId ?? '-') : '-',
+        evidence_runs: String(v.evidenceRuns),
+        evidence_max_age_days: String(v.evidenceMaxAgeDays)
     };
 }
 /**
@@ -44429,14 +44436,15 @@ function htmlCode(text, max = 120) {
     const inert = escapeHtml(s).replace(/[[\]()\\*_~`!:]/g, (c) => `&#${c.charCodeAt(0)};`);
     return `<code>${inert}</code>${cut > 0 ? ' …' : ''}`;
 }
-const PROSE_SPECIAL = /[\\`*_{}[\]()#+\-=!|~<>&$^@]|(?<=[0-9])\./g;
+const PROSE_SPECIAL = /[\\`*_{}[\]()#+\-=!|~<>&$^@%]|(?<=[0-9])\./g;
 /**
  * Free text that may quote untrusted parts, for a paragraph or list item: one
  * line; HTML-escaped; ASCII markdown punctuation backslash-escaped; `@` as the
  * full-width `＠`, `#<digits>` as a code span (`` `#12` ``) and `GH-` before a digit as `GH‑`
  * (GitHub links mentions and issue references in the rendered text, where an
  * entity or a backslash is already gone); `scheme://` and `www.` defanged to `scheme[:]//` and `www[.]`; `$`
- * escaped (GitHub math). Block markers (`#`, `-`, `+`, `=`, `1.`) are escaped
+ * escaped (GitHub math); `%` escaped and `&` before a digit `\&` (GitLab's milestone and epic references,
+ * which GitLab skips when backslash-escaped). Block markers (`#`, `-`, `+`, `=`, `1.`) are escaped
  * too, so the text may start a list item.
  */
 function proseText(text, max = 1000) {
@@ -44444,10 +44452,11 @@ function proseText(text, max = 1000) {
     let s = sanitizeText(clamped, false);
     s = s.replace(/([A-Za-z][A-Za-z0-9+.-]*):\/\//g, '$1[:]//').replace(/www\./gi, (m) => `${m.slice(0, 3)}[.]`);
     s = s.replace(/\b(GH)-(?=[0-9])/gi, '$1\u2011');
-    s = s.replace(PROSE_SPECIAL, (c) => {
+    s = s.replace(PROSE_SPECIAL, (c, at, whole) => {
         switch (c) {
             case '&':
-                return '&amp;';
+                // GitLab links `&7` (an epic) in the text an entity leaves; it reads a backslash-escaped `&` as a literal.
+                return /[0-9]/.test(whole.charAt(at + 1)) ? '\\&' : '&amp;';
             case '<':
                 return '&lt;';
             case '>':
@@ -44549,6 +44558,7 @@ function proofBlock(sections, opts) {
 ;// CONCATENATED MODULE: ./src/report/describe.ts
 
 
+
 /** "profile v4: tools +1 (refund_order), system_prompt changed" (the one line a report shows of the sync). */
 function describeProfileSync(p) {
     if (p.status === 'failed')
@@ -44573,6 +44583,11 @@ function describeCounts(counts, only) {
             parts.push(`${counts[sev].toLocaleString('en-US')} ${sev}`);
     }
     return parts.length > 0 ? parts.join(', ') : 'none';
+}
+/** "seen in 2 of 5 runs of main (flaky)", "seen in 5 of 5 runs of main (steady)", "this run only": the headline's words at the numbers. */
+function seenText(f) {
+    const phrase = seenPhrase(f.seen.label);
+    return f.seen.steadiness === null ? phrase : `${phrase} (${f.seen.steadiness})`;
 }
 
 ;// CONCATENATED MODULE: ./src/report/report-model.ts
@@ -45047,8 +45062,11 @@ function windowParts(baseline, counts, minSeverity) {
     const shown = baseline.notReproduced.filter((n) => atOrAbove(n.severity, minSeverity));
     const parts = notReproducedPhrases(shown.map((n) => ({ severity: n.severity, rate: n.seen })));
     const s = counts?.bySteadiness;
-    if (s && s.steady + s.flaky > 0)
-        parts.push(`${num(s.steady)} steady`, `${num(s.flaky)} flaky`);
+    // Only the kinds there are: "1 flaky", not "0 steady · 1 flaky".
+    if (s && s.steady > 0)
+        parts.push(`${num(s.steady)} steady`);
+    if (s && s.flaky > 0)
+        parts.push(`${num(s.flaky)} flaky`);
     return parts;
 }
 /** The run as last seen: its status, else its list item's fields. */
@@ -45153,7 +45171,8 @@ function total(c) {
  * The counts that decide, in the words every line uses, from the report
  * model's one count (the standing of each finding): "1 open critical, 2 open
  * high · 1 accepted", or against a baseline "1 new high · 3 known · 1 accepted"
- * (the model's headline). `of: 'findings'` adds the closed findings at or
+ * (the model's headline; under fail_on any the open counts, as without a
+ * baseline, since new and known decide nothing there). `of: 'findings'` adds the closed findings at or
  * above the threshold ("1 closed"), for the list; `of: 'gate'` adds what else
  * decides: baseline findings gone and expired acceptances. Empty when there
  * is nothing to count.
@@ -45164,7 +45183,8 @@ function standingParts(r, opts) {
         return [];
     const parts = [];
     const b = r.baseline;
-    if (b?.available) {
+    // New and known decide only under fail_on new; under any, what is open decides and each finding says new or known.
+    if (b?.available && b.failOn === 'new') {
         const newParts = SEVERITIES.filter((sev) => b.newBySeverity[sev] > 0).map((sev) => `${formatCount(b.newBySeverity[sev])} new ${sev}`);
         parts.push(...(newParts.length > 0 ? newParts : ['0 new']), `${formatCount(b.knownCount)} known`);
     }
@@ -45213,14 +45233,11 @@ function policyLines(r) {
     const lines = [];
     const b = r.baseline;
     if (b) {
-        const against = b.available
-            ? `${proseText(r.headline, 300)} (against run ${codeSpan(b.runId ?? '', { max: 120 })}, fail_on ${b.failOn})`
-            : `none (${proseText(b.why ?? '', 300)}); ${b.failOn === 'new' ? 'fail_on new falls back to any: ' : ''}every open finding at or above the threshold counts`;
-        lines.push(`- **Baseline:** ${against}`);
+        lines.push(`- **Baseline:** ${baselineText(r)}`);
         for (const n of b.notReproduced.slice(0, 20))
-            lines.push(`- **Not reproduced in this run${n.blocks ? ', still open (blocks)' : ', still open'}:** ${n.severity} ${codeSpan(n.category, { max: 100 })} ${codeSpan(n.fingerprint, { max: 40 })}, seen in ${proseText(n.seen.label, 60)}`);
+            lines.push(`- **Not reproduced in this run${n.blocks ? ', still blocks' : ''}:** ${n.severity} ${codeSpan(n.category, { max: 100 })}, seen in ${proseText(n.seen.label, 60)}, still open: ${proseText(n.description, 200)}`);
         for (const g of b.gone.slice(0, 20))
-            lines.push(`- **Closed since (fixed or dismissed on the service):** ${g.severity} ${codeSpan(g.category, { max: 100 })} ${codeSpan(g.fingerprint, { max: 40 })}`);
+            lines.push(`- **Closed since (fixed or dismissed on the service):** ${g.severity} ${codeSpan(g.category, { max: 100 })}: ${proseText(g.description, 200)}`);
     }
     const a = r.acceptances;
     if (a) {
@@ -45241,6 +45258,30 @@ function policyLines(r) {
             lines.push(`- **This PR adds ${plural(a.prAdds.length, 'acceptance')}:** ${a.prAdds.length === 1 ? 'it applies' : 'they apply'} after merge`);
     }
     return lines;
+}
+/**
+ * What the baseline is, not what it counts (the title does, on a pass or a
+ * fail): "4 runs of main (...), re-read from the service · newest run
+ * `run_41` · fail_on new · read with 9 service requests and 1 GitHub request
+ * in 1.8 s, no assessment". Without one, why, and what the gate counts instead.
+ */
+function baselineText(r) {
+    const b = r.baseline;
+    if (b === null)
+        return '';
+    if (!b.available)
+        return `none (${proseText(b.why ?? '', 300)}); ${b.failOn === 'new' ? 'fail_on new falls back to any: ' : ''}every open finding at or above the threshold counts`;
+    const parts = [b.source !== null ? proseText(b.source, 300) : 'a recorded run'];
+    if (b.runId)
+        parts.push(`newest run ${codeSpan(b.runId, { max: 120 })}`);
+    parts.push(`fail_on ${b.failOn}`);
+    const w = b.window;
+    if (w !== null && w.runsRead > 0)
+        parts.push(`read with ${plural(w.serviceRequests, 'service request')}${w.githubRequests > 0 ? ` and ${plural(w.githubRequests, 'GitHub request')}` : ''} in ${formatElapsed(w.ms) ?? '?'}, no assessment`);
+    // On an incomplete or error result the title names the cause, so the counts are said here.
+    if (r.result !== 'pass' && r.result !== 'fail' && r.headline !== '')
+        parts.push(proseText(r.headline, 300));
+    return parts.join(' · ');
 }
 /** "12 open critical, 340 open high", or null when none. */
 function openCountsText(c) {
@@ -45602,9 +45643,10 @@ function findingSummaryLine(f) {
     const parts = [`${findingIcon(f)} <b>${f.severity}</b>`];
     if (label !== '')
         parts.push(`<b>${label}</b>`);
-    parts.push(htmlCode(f.category, 60), htmlCode(f.findingId, 60));
+    // How steady it is, next to what it is: a rate at the end of a wrapped line is missed.
     if (f.seen.windowed)
-        parts.push(seenPhrase(f.seen.label));
+        parts.push(seenText(f));
+    parts.push(htmlCode(f.category, 60), htmlCode(f.findingId, 60));
     if (f.redacted)
         parts.push('proof withheld by the plan');
     else {
@@ -45654,7 +45696,8 @@ function findingRow(f) {
         : `${formatCount(f.attacks.length)}${f.attacks.some((a) => a.lastReplayStatus === 'reproduced') ? ', reproduced' : ''}`;
     const status = f.status === 'open' ? '' : ` (${enumCell(f.status, FINDING_STATUSES)})`;
     const label = standingLabel(f);
-    return `| ${findingIcon(f)} ${f.severity}${label === '' ? '' : ` · **${label}**`} | ${codeSpan(f.category, { max: 60, table: true })} | ${codeSpan(f.findingId, { max: 60, table: true })}${status} | ${attacks} |\n`;
+    const seen = f.seen.windowed ? ` · ${seenText(f)}` : '';
+    return `| ${findingIcon(f)} ${f.severity}${label === '' ? '' : ` · **${label}**`}${seen} | ${codeSpan(f.category, { max: 60, table: true })} | ${codeSpan(f.findingId, { max: 60, table: true })}${status} | ${attacks} |\n`;
 }
 /** Counts by category (rows) and severity (columns): at most 5 columns. */
 function gridBlock(fs, title, m, budget) {
@@ -46269,7 +46312,11 @@ function agentIdentity(target, ctx) {
     if (target.kind === 'model') {
         const id = target.modelId;
         const subject = recordSubjectKey(`model:${id}`);
-        return { kind: 'model', display: id, subject, config: null, host: null, targetName: null, commentKey: id, statusName: id, key: subject };
+        return {
+            kind: 'model',
+            ...{ display: id, subject, config: null, host: null, targetName: null },
+            ...{ commentKey: id, statusName: id, statusOwner: statusOwnerOf(`model:${id}`, null), key: subject }
+        };
     }
     const given = target.kind === 'endpoint' ? target.endpoint.name : target.name;
     const display = given ?? defaultTargetName(ctx);
@@ -46284,6 +46331,7 @@ function agentIdentity(target, ctx) {
             targetName: null,
             commentKey: `target:${display}`,
             statusName: given ?? 'preview',
+            statusOwner: statusOwnerOf(`target:${given ?? 'preview'}`, null),
             key: `${subject};config=-;host=-`
         };
     }
@@ -46300,8 +46348,12 @@ function agentIdentity(target, ctx) {
         commentKey: `target:${targetName}`,
         // The per-PR default name holds the PR number: the context names the configuration instead.
         statusName: given ?? `preview cfg-${config}`,
+        statusOwner: statusOwnerOf(`target:${given ?? 'preview'}`, config),
         key: `${subject};config=${config};host=${recordSubjectKey(host)}`
     };
+}
+function statusOwnerOf(name, config) {
+    return textDigest(`${name};config=${config ?? '-'}`).slice(0, 8);
 }
 /** The identity a record is matched against: the agent's, with the profile and verdict digests. */
 function assessmentIdentityOf(agent, digests) {
@@ -47130,7 +47182,14 @@ function rateOfFound(fp, { agent, base }) {
     return THIS_RUN_ONLY;
 }
 function strip(p) {
-    return { fingerprint: p.fingerprint, category: p.category, severity: p.severity, lens: p.lens, description: p.description };
+    return {
+        fingerprint: p.fingerprint,
+        category: p.category,
+        severity: p.severity,
+        lens: p.lens,
+        description: p.description,
+        seenIn: [...p.seenIn]
+    };
 }
 function bySeverity(items) {
     return items.sort((a, b) => SEVERITIES.indexOf(a.severity) - SEVERITIES.indexOf(b.severity) || b.rate.seen - a.rate.seen);
@@ -47202,6 +47261,10 @@ function openFingerprints(pool) {
         if (!p.closed)
             open.add(p.fingerprint);
     return open;
+}
+/** Whether a run holds a finding the service has not closed: what a holder is read for. */
+function holdsOpenFinding(run) {
+    return run.findings.some((o) => !isClosedFindingStatus(o.status));
 }
 
 ;// CONCATENATED MODULE: ./src/gate/policy.ts
@@ -48339,6 +48402,17 @@ function toGitHubError(err, endpoint, nowMs, timedOut = false) {
 }
 
 ;// CONCATENATED MODULE: ./src/github/transport.ts
+/**
+ * The one way this action talks to GitHub's REST API: each attempt under its
+ * own request timeout, failures as GitHubErrors (./github-error.ts), the
+ * whole under the one retry policy (../util/retry-policy.ts), which waits as
+ * GitHub's rate limits ask. Every API file (issues-api.ts, contents-api.ts...)
+ * is a set of `Call`s over this transport; a new REST call is a new such file.
+ *
+ * The real client (@actions/github, which pulls in Octokit and undici) is
+ * imported lazily, only when there is something to send; tests pass their own
+ * `request` or point the real one at a stand-in server.
+ */
 
 
 
@@ -48438,14 +48512,45 @@ const STATUS_DESCRIPTION_MAX = 140;
 /** The status context's prefix: one context per model or target. */
 const STATUS_CONTEXT_PREFIX = 'agent-security/';
 const CONTEXT_NAME_MAX = 100;
+/** How many statuses one list call reads: the newest of the commit. */
+const STATUSES_READ = 100;
 /** `agent-security/<name>`, the name on one line and clipped. */
 function statusContext(name) {
     return `${STATUS_CONTEXT_PREFIX}${oneLine(name, CONTEXT_NAME_MAX) || 'agent'}`;
 }
-/** One line of at most 140 characters (code points, as GitHub counts), clipped with an ellipsis. */
-function statusDescription(text) {
+/**
+ * One line of at most 140 characters (code points, as GitHub counts), clipped
+ * with an ellipsis; with an owner, ending in ` [agent <owner>]`, which a clip
+ * never cuts.
+ */
+function statusDescription(text, owner = null) {
+    const mark = owner === null ? '' : ` [agent ${owner}]`;
+    const room = STATUS_DESCRIPTION_MAX - mark.length;
     const chars = Array.from(oneLine(text, 2000));
-    return chars.length <= STATUS_DESCRIPTION_MAX ? chars.join('') : `${chars.slice(0, STATUS_DESCRIPTION_MAX - 1).join('')}…`;
+    const clipped = chars.length <= room ? chars.join('') : `${chars.slice(0, room - 1).join('')}…`;
+    return `${clipped}${mark}`;
+}
+/** The owner a status description names at its end (see statusDescription); null when none. */
+function statusOwnerIn(description) {
+    return /\[agent ([0-9a-f]{8})\]$/.exec(description ?? '')?.[1] ?? null;
+}
+/**
+ * The other agents that set `context` on the commit, as `listed` shows them:
+ * a status naming another owner, or none (another tool, or a version of
+ * this action that did not name its agent: it cannot be told apart, so it
+ * counts as another).
+ */
+function otherStatusOwners(listed, context, owner) {
+    const others = listed.filter((s) => s.context === context && s.owner !== owner).map((s) => s.owner ?? 'unnamed');
+    return [...new Set(others)];
+}
+function readStatuses(res, endpoint) {
+    if (!Array.isArray(res.data))
+        throw new GitHubError({ endpoint, message: 'GitHub answered the status list without a list', transient: true });
+    return res.data.filter(isRecord).map((s) => ({
+        context: typeof s.context === 'string' ? s.context : '',
+        owner: statusOwnerIn(typeof s.description === 'string' ? s.description : null)
+    }));
 }
 /**
  * The final state for a result: success when the step passes, error when no
@@ -48465,9 +48570,12 @@ function statusesApiOver(call) {
                 sha: s.sha,
                 state: s.state,
                 context: s.context,
-                description: statusDescription(s.description),
+                description: statusDescription(s.description, s.owner),
                 ...(s.targetUrl === null ? {} : { target_url: s.targetUrl })
             }, (res) => ({ id: isRecord(res.data) && typeof res.data.id === 'number' ? res.data.id : null }));
+        },
+        listCommitStatuses(r, sha) {
+            return call('GET', `${repoPath(r)}/commits/${sha}/statuses`, 'GET /repos/{owner}/{repo}/commits/{ref}/statuses', { owner: r.owner, repo: r.repo, ref: sha, per_page: STATUSES_READ }, readStatuses);
         }
     };
 }
@@ -48624,6 +48732,49 @@ function buildAnnotations(report, max = ANNOTATIONS_SHOWN_PER_LEVEL - 1) {
         message: `${rest.length} more findings at or above ${report.minSeverity} (${describeCounts(counts)}; ${blocking} blocking) are not annotated. See the job summary and the JSON report.`
     });
     return shown;
+}
+
+;// CONCATENATED MODULE: ./src/report/codequality.ts
+
+/** GitLab's scale is info, minor, major, critical, blocker; a critical finding blocks, a low one is minor. */
+const CODE_QUALITY_SEVERITY = {
+    critical: 'blocker',
+    high: 'critical',
+    medium: 'major',
+    low: 'minor'
+};
+const DESCRIPTION_MAX = 1000;
+/** C0 and C1 controls: a line holds none. */
+const CONTROLS = /[\u0000-\u001F\u007F-\u009F]/g;
+/** One line of untrusted text: invisible characters named, controls dropped, clamped. */
+function line(text, max) {
+    return sanitizeText(clampText(text, max).text, false).replace(CONTROLS, '');
+}
+function issueOf(f, opts) {
+    const state = f.baselineState === 'known' ? 'known' : f.baselineState === 'new' ? 'new' : f.status;
+    return {
+        description: line(`${f.severity} ${f.category} finding (${state}): ${f.description}`, DESCRIPTION_MAX),
+        check_name: `agent-security/${line(f.category, 200)}`,
+        fingerprint: f.fingerprint,
+        severity: CODE_QUALITY_SEVERITY[f.severity],
+        location: { path: line(opts.location, 1000), lines: { begin: 1 } }
+    };
+}
+function codeQualityIssues(report, opts) {
+    const seen = new Set();
+    const issues = [];
+    for (const f of report.findings) {
+        if (f.standing !== 'blocking' && f.standing !== 'known')
+            continue;
+        if (seen.has(f.fingerprint))
+            continue;
+        seen.add(f.fingerprint);
+        issues.push(issueOf(f, opts));
+    }
+    return issues;
+}
+function renderCodeQuality(report, opts) {
+    return `${JSON.stringify(codeQualityIssues(report, opts), null, 2)}\n`;
 }
 
 ;// CONCATENATED MODULE: ./src/report/json.ts
@@ -48884,6 +49035,7 @@ function baselineJson(r) {
         window: b.window
             ? {
                 runs_read: b.window.runsRead,
+                holders_read: b.window.holdersRead,
                 service_requests: b.window.serviceRequests,
                 github_requests: b.window.githubRequests,
                 ms: b.window.ms
@@ -49008,8 +49160,8 @@ function renderJunit(report) {
         if (blocking.length > 0 || missedHere.length > 0) {
             failures += 1;
             const body = [
-                ...blocking.map((f) => `    <failure message="${xml(`${f.severity} ${f.category} finding ${f.findingId}${f.baselineState ? ` (${f.baselineState})` : ''}${f.seen.windowed ? `, ${seenPhrase(f.seen.label)}` : ''}`)}" type="${xml(f.severity)}">${xml(f.description)}</failure>`),
-                ...missedHere.map((n) => `    <failure message="${xml(`${n.severity} ${n.category} finding ${n.fingerprint} not reproduced in this run, still open, seen in ${n.seen.label}`)}" type="${xml(n.severity)}">${xml(n.description)}</failure>`)
+                ...blocking.map((f) => `    <failure message="${xml(`${f.severity} ${f.category} finding ${f.findingId}${f.baselineState ? ` (${f.baselineState})` : ''}${f.seen.windowed ? `, ${seenText(f)}` : ''}`)}" type="${xml(f.severity)}">${xml(f.description)}</failure>`),
+                ...missedHere.map((n) => `    <failure message="${xml(`${n.severity} ${n.category} finding ${n.fingerprint} not reproduced in this run, seen in ${n.seen.label}, still open`)}" type="${xml(n.severity)}">${xml(n.description)}</failure>`)
             ].join('\n');
             cases.push(`  <testcase ${attrs}>\n${body}\n  </testcase>`);
             continue;
@@ -49066,15 +49218,15 @@ function ruleId(category) {
     return `agent-security/${sanitizeText(category, false)}`;
 }
 /** One line of service text: invisible characters named, clamped. */
-function line(text, max) {
+function sarif_line(text, max) {
     return sanitizeText(clampText(text, max).text, false);
 }
 /** C0 and C1 controls, tab and line feed excepted (a carriage return is folded into a line feed first). */
-const CONTROLS = /[\u0000-\u0008\u000B-\u001F\u007F-\u009F]/g;
+const sarif_CONTROLS = /[\u0000-\u0008\u000B-\u001F\u007F-\u009F]/g;
 /** Every string of the log without control characters (NUL, BEL, ESC, ...): consumers print them. */
 function withoutControls(value) {
     if (typeof value === 'string')
-        return value.replace(/\r\n?/g, '\n').replace(CONTROLS, '');
+        return value.replace(/\r\n?/g, '\n').replace(sarif_CONTROLS, '');
     if (Array.isArray(value))
         return value.map(withoutControls);
     if (value !== null && typeof value === 'object')
@@ -49121,9 +49273,9 @@ function categoriesOf(report, findings) {
 }
 /** The rule of a category: its help text (plain and markdown), level and tags. */
 function ruleOf(key, c) {
-    const refs = [c.owasp ? `OWASP LLM Top 10 ${line(c.owasp, 60)}` : '', c.atlas ? `MITRE ATLAS ${line(c.atlas, 60)}` : ''].filter((x) => x !== '');
+    const refs = [c.owasp ? `OWASP LLM Top 10 ${sarif_line(c.owasp, 60)}` : '', c.atlas ? `MITRE ATLAS ${sarif_line(c.atlas, 60)}` : ''].filter((x) => x !== '');
     const tail = "Each result is a finding of an assessment run; its proof (the attacks and replay steps) is in the run's report.";
-    const help = `AI agent security category ${line(key, 200)}.${refs.length > 0 ? ` Mapped to ${refs.join(' and ')}.` : ''} ${tail}`;
+    const help = `AI agent security category ${sarif_line(key, 200)}.${refs.length > 0 ? ` Mapped to ${refs.join(' and ')}.` : ''} ${tail}`;
     // Service text in the markdown is code, as in the comment: it cannot link, mention or format.
     const mdRefs = [
         c.owasp ? `OWASP LLM Top 10 ${codeSpan(c.owasp, { max: 60 })}` : '',
@@ -49132,8 +49284,8 @@ function ruleOf(key, c) {
     const markdown = `AI agent security category ${codeSpan(key, { max: 200 })}.${mdRefs.length > 0 ? ` Mapped to ${mdRefs.join(' and ')}.` : ''} ${tail}`;
     return {
         id: ruleId(key),
-        name: line(key, 200).replace(/(^|_)([a-z])/g, (_m, _s, ch) => ch.toUpperCase()),
-        shortDescription: { text: `AI agent security: ${line(key, 200)}` },
+        name: sarif_line(key, 200).replace(/(^|_)([a-z])/g, (_m, _s, ch) => ch.toUpperCase()),
+        shortDescription: { text: `AI agent security: ${sarif_line(key, 200)}` },
         fullDescription: { text: help },
         help: { text: help, markdown },
         defaultConfiguration: { level: LEVEL[c.worst] },
@@ -49150,7 +49302,7 @@ function resultOf(f, keys, opts) {
         ruleId: ruleId(f.category),
         ruleIndex: keys.indexOf(f.category),
         level: LEVEL[f.severity],
-        message: { text: line(`${f.severity} ${f.category} finding (${stateOf(f)}): ${f.description}`, 2000) },
+        message: { text: sarif_line(`${f.severity} ${f.category} finding (${stateOf(f)}): ${f.description}`, 2000) },
         locations: [
             { physicalLocation: { artifactLocation: { uri: pathToUri(opts.location), uriBaseId: '%SRCROOT%' }, region: { startLine: 1 } } }
         ],
@@ -49160,7 +49312,14 @@ function resultOf(f, keys, opts) {
             findingId: f.findingId,
             status: f.status,
             ...(f.baselineState ? { baseline: f.baselineState } : {}),
-            ...(f.seen.windowed ? { seen: f.seen.label, seenInRuns: f.seen.seen, runsCounted: f.seen.of } : {})
+            ...(f.seen.windowed
+                ? {
+                    seen: f.seen.label,
+                    seenInRuns: f.seen.seen,
+                    runsCounted: f.seen.of,
+                    ...(f.seen.steadiness ? { steadiness: f.seen.steadiness } : {})
+                }
+                : {})
         }
     };
     if (f.accepted) {
@@ -49168,7 +49327,7 @@ function resultOf(f, keys, opts) {
             {
                 kind: 'external',
                 status: 'accepted',
-                justification: line(`${f.accepted.reasonCode}: ${f.accepted.explanation} (owner ${f.accepted.owner}, expires ${f.accepted.expires})`, 1000)
+                justification: sarif_line(`${f.accepted.reasonCode}: ${f.accepted.explanation} (owner ${f.accepted.owner}, expires ${f.accepted.expires})`, 1000)
             }
         ];
     }
@@ -49241,6 +49400,7 @@ function renderSummary(report, opts = {}) {
 
 
 
+
 const REPORT_FORMATS = [
     { extension: 'json', output: 'report_path', render: (report) => renderJson(report) },
     {
@@ -49249,7 +49409,12 @@ const REPORT_FORMATS = [
         render: (report, opts) => JSON.stringify(renderSarif(report, { location: opts.sarifLocation, threshold: opts.sarifMinSeverity, toolVersion: opts.toolVersion }), null, 2)
     },
     { extension: 'junit.xml', output: 'junit_path', render: (report) => renderJunit(report) },
-    { extension: 'md', output: 'markdown_path', render: (report) => renderSummary(report) }
+    { extension: 'md', output: 'markdown_path', render: (report) => renderSummary(report) },
+    {
+        extension: 'codequality.json',
+        output: 'codequality_path',
+        render: (report, opts) => renderCodeQuality(report, { location: opts.sarifLocation })
+    }
 ];
 
 ;// CONCATENATED MODULE: external "node:fs/promises"
@@ -50355,7 +50520,14 @@ function assessedOutcome(outcome, report, files) {
  * deployment_status and repository_dispatch runs, always on every run with a
  * commit, off never. A status that cannot be set is a warning: it never
  * changes the result.
+ *
+ * Every status names its agent (AgentIdentity.statusOwner, at the
+ * description's end). After the final state the commit's statuses are read
+ * (one call): a context another agent also sets (two agents given one
+ * target_name) ends in failure and fails the step with a configuration error
+ * naming target_name; statuses that cannot be read fail that check closed.
  */
+
 
 
 
@@ -50377,29 +50549,72 @@ function statusEdge(ctx, inputs, planned) {
         repo,
         sha: planned.commit,
         context: statusContext(planned.agent.statusName),
-        targetUrl: runUrl(env)
+        targetUrl: runUrl(env),
+        owner: planned.agent.statusOwner
     };
 }
 async function setStatus(ctx, edge, state, description) {
     const set = await ctx.io.setCommitStatus({
         githubToken: edge.token,
         repo: edge.repo,
-        status: { sha: edge.sha, state, context: edge.context, description, targetUrl: edge.targetUrl }
+        status: { sha: edge.sha, state, context: edge.context, description, targetUrl: edge.targetUrl, owner: edge.owner }
     });
     if (set)
         ctx.io.log.info(`Commit status ${edge.context} on ${edge.sha.slice(0, 7)}: ${state}.`);
+    return set;
 }
 /** Pending: the step has started on the commit. */
 async function startStatus(ctx, edge) {
     if (edge !== null)
         await setStatus(ctx, edge, 'pending', 'Assessing the agent (or carrying its last result over)…');
 }
-/** The final state, from the result and the step's pass or fail; its last line is the description. */
+/**
+ * The final state, from the result and the step's pass or fail; its last line
+ * is the description. Then the context is checked for another agent (see
+ * sharedContext): the step to conclude with is `step`, or the failure that
+ * refuses the shared context.
+ */
 async function finishStatus(ctx, edge, result, step) {
     if (edge === null)
-        return;
+        return step;
     const state = statusStateFor(step.resultOutput ?? result, step.outcome === 'fail');
-    await setStatus(ctx, edge, state, step.line.replace(/^Result: /, ''));
+    if (!(await setStatus(ctx, edge, state, step.line.replace(/^Result: /, ''))))
+        return step;
+    const refused = await sharedContext(ctx, edge);
+    if (refused === null)
+        return step;
+    await setStatus(ctx, edge, 'failure', refused.status);
+    return { outcome: 'fail', resultOutput: 'error', line: describeFailure(refused.error, ctx.nameInput) };
+}
+/**
+ * Whether another agent sets this context on the commit, read after this
+ * run's final status: every status names its agent, so of two agents sharing
+ * a context, whichever writes last sees the other's status (its pending one
+ * at least) and ends the context in failure; a run that reads only its own
+ * agent's statuses leaves its state. Statuses that cannot be read fail the
+ * check closed. Null: the context is this agent's alone.
+ */
+async function sharedContext(ctx, edge) {
+    let listed;
+    try {
+        listed = await ctx.io.listCommitStatuses({ githubToken: edge.token, repo: edge.repo, sha: edge.sha });
+    }
+    catch (err) {
+        if (err instanceof AbortedError)
+            throw err;
+        const why = `Could not read the statuses of ${edge.sha.slice(0, 7)} to check that no other agent sets ${edge.context}`;
+        return {
+            status: 'Could not check that no other agent sets this status: failing closed',
+            error: new GitHubError({ endpoint: 'GET /repos/{owner}/{repo}/commits/{ref}/statuses', message: `${why}: ${describeFailure(err)}` })
+        };
+    }
+    const others = otherStatusOwners(listed, edge.context, edge.owner);
+    if (others.length === 0)
+        return null;
+    return {
+        status: 'Another agent sets this status too: give each agent its own target_name',
+        error: new ConfigError('target_name', `another agent (${others.join(', ')}) set the commit status ${edge.context} on ${edge.sha.slice(0, 7)}, so the last to finish would win: give each agent its own target_name (this one is agent ${edge.owner})`)
+    };
 }
 
 ;// CONCATENATED MODULE: ./src/report/not-assessed.ts
@@ -50506,6 +50721,7 @@ function outcomeValues(step) {
         sarif_path: a?.files.sarif_path,
         junit_path: a?.files.junit_path,
         markdown_path: a?.files.markdown_path,
+        codequality_path: a?.files.codequality_path,
         comment_url: o.kind === 'assessed' || o.kind === 'carried_over' ? (o.commentUrl ?? undefined) : undefined,
         resolved_count: o.kind === 'validated' ? o.resolvedCount : undefined,
         still_broken_count: o.kind === 'validated' ? o.stillBrokenCount : undefined,
@@ -50533,6 +50749,7 @@ const OUTPUT_NAMES = [
     'sarif_path',
     'junit_path',
     'markdown_path',
+    'codequality_path',
     'comment_url',
     'resolved_count',
     'still_broken_count',
@@ -50622,6 +50839,12 @@ var external_node_path_ = __nccwpck_require__(6760);
  */
 
 const EVIDENCE_KEY_PREFIX = 'asas-gate-evidence-v2';
+/** GitHub refuses a cache key longer than this (and any comma in one). */
+const MAX_CACHE_KEY_LENGTH = 512;
+/** The most holders a record names (each costs two requests to read, never an assessment). */
+const MAX_HOLDERS = 5;
+/** Between the run and each holder in a key: a character no run id a key carries holds. */
+const HOLDER_SEPARATOR = '~';
 /** Run ids and commits that a key can carry unambiguously. */
 const records_RUN_ID = /^[A-Za-z0-9_.-]{1,200}$/;
 const COMMIT = /^[A-Za-z0-9]{7,64}$/;
@@ -50629,26 +50852,58 @@ const COMMIT = /^[A-Za-z0-9]{7,64}$/;
 function evidenceKeyPrefix(agentKey) {
     return `${EVIDENCE_KEY_PREFIX}-${(0,external_node_crypto_.createHash)('sha256').update(agentKey, 'utf8').digest('hex').slice(0, 16)}-`;
 }
-/** The key that records `runId` of the agent at `commit`; null when the run id cannot be carried by a key. */
-function evidenceKey(agentKey, runId, commit) {
+/**
+ * The key that records `runId` of the agent at `commit`, and the runs holding
+ * what it did not reproduce (in the order given, at most MAX_HOLDERS, those
+ * that do not fit GitHub's key length left out); null when the run id cannot
+ * be carried by a key.
+ */
+function evidenceKey(agentKey, runId, commit, holders = []) {
     if (!records_RUN_ID.test(runId))
         return null;
-    return `${evidenceKeyPrefix(agentKey)}${commit !== null && COMMIT.test(commit) ? commit : 'none'}-${runId}`;
+    let key = `${evidenceKeyPrefix(agentKey)}${commit !== null && COMMIT.test(commit) ? commit : 'none'}-${runId}`;
+    let named = 0;
+    for (const h of new Set(holders)) {
+        if (named >= MAX_HOLDERS)
+            break;
+        if (h === runId || !records_RUN_ID.test(h) || key.length + 1 + h.length > MAX_CACHE_KEY_LENGTH)
+            continue;
+        key += `${HOLDER_SEPARATOR}${h}`;
+        named++;
+    }
+    return key;
 }
-/** The run and commit a key of the agent names; null when it is not one. */
+/** The run, commit and holders a key of the agent names (at most MAX_HOLDERS are read); null when it is not one. */
 function parseEvidenceKey(key, agentKey) {
     const prefix = evidenceKeyPrefix(agentKey);
     if (!key.startsWith(prefix))
         return null;
-    const rest = key.slice(prefix.length);
-    const dash = rest.indexOf('-');
+    const [named, ...holders] = key.slice(prefix.length).split(HOLDER_SEPARATOR);
+    const dash = named.indexOf('-');
     if (dash <= 0)
         return null;
-    const commit = rest.slice(0, dash);
-    const runId = rest.slice(dash + 1);
-    if (!records_RUN_ID.test(runId) || !(commit === 'none' || COMMIT.test(commit)))
+    const commit = named.slice(0, dash);
+    const runId = named.slice(dash + 1);
+    if (!records_RUN_ID.test(runId) || !(commit === 'none' || COMMIT.test(commit)) || !holders.every((h) => records_RUN_ID.test(h)))
         return null;
-    return { runId, commit: commit === 'none' ? null : commit };
+    return { runId, commit: commit === 'none' ? null : commit, holders: [...new Set(holders)].slice(0, MAX_HOLDERS) };
+}
+/**
+ * The runs a record of this run names as holders: for each finding still
+ * open that this run did not reproduce but an earlier run of this same agent
+ * saw (most severe first), the newest run that saw it; at most MAX_HOLDERS.
+ */
+function recordHolders(notReproduced) {
+    const holders = [];
+    for (const n of notReproduced) {
+        const newest = n.seenIn.at(0);
+        if (!n.present || newest === undefined || holders.includes(newest))
+            continue;
+        holders.push(newest);
+        if (holders.length >= MAX_HOLDERS)
+            break;
+    }
+    return holders;
 }
 /** The full ref of a branch. */
 function branchRef(branch) {
@@ -50733,13 +50988,13 @@ function actionsCacheStore(deps) {
         await (0,promises_namespaceObject.rmdir)((0,external_node_path_.join)(cwd, (0,external_node_path_.dirname)(file))).catch(() => undefined);
     };
     return {
-        async save(baseline, agentKey) {
+        async save(baseline, agentKey, holders) {
             const cache = await load();
             if (!cache.isFeatureAvailable()) {
                 deps.log.warning('The baseline was not saved: the Actions cache service is not available to this job.');
                 return { saved: false, where: '' };
             }
-            const key = evidenceKey(agentKey, baseline.run_id, baseline.commit);
+            const key = evidenceKey(agentKey, baseline.run_id, baseline.commit, holders);
             if (key === null) {
                 deps.log.warning(`The run was not recorded: its id cannot be carried by a cache key.`);
                 return { saved: false, where: '' };
@@ -50764,6 +51019,693 @@ function actionsCacheStore(deps) {
 
 // EXTERNAL MODULE: external "node:os"
 var external_node_os_ = __nccwpck_require__(8161);
+;// CONCATENATED MODULE: ./src/github/write-rule.ts
+/**
+ * The one rule for every write a run makes beyond its own report: a target's
+ * profile (profile_file), dismissals on the service (sync_dismissals) and the
+ * baseline later runs gate against.
+ *
+ *   Shared targets, dismissals and the baseline are written only from the
+ *   default branch on push, schedule or workflow_dispatch; a pull request
+ *   writes only the profile of its own preview, and the records of its own
+ *   runs under its own ref (they only add evidence to its own window).
+ *
+ * Only those events on the default branch run the default branch's own code.
+ * Every other event may run a pull request's: pull_request runs it, and
+ * pull_request_target, issue_comment, workflow_run and the rest run on the
+ * default branch's ref while the workflow may check the pull request out. A
+ * pull request's own preview (a target found or registered by endpoint_url
+ * whose name holds `pr-<number>`) is its own to write. The workflow may widen
+ * the profile rule with allow_shared_profile_sync; nothing widens the others.
+ *
+ * Pure: the event name, its payload and the environment in.
+ */
+
+
+
+
+/** Events that run the code of the ref they run on (a branch's own workflow). */
+const write_rule_WRITING_EVENTS = new Set(['push', 'schedule', 'workflow_dispatch']);
+/** The rule in one line, for messages and the docs. */
+const WRITE_RULE = 'shared targets, dismissals and the baseline are written only from the default branch on push, schedule or workflow_dispatch';
+const write_rule_text = (v) => (typeof v === 'string' && v !== '' ? v : null);
+function writeStanding(eventName, payload, env) {
+    if (PULL_REQUEST_EVENTS.has(eventName)) {
+        const event = targetFromEvent(eventName, payload, env.GITHUB_REPOSITORY ?? '');
+        return { kind: 'pull_request', number: event.kind === 'pull_request' ? event.number : null };
+    }
+    const ref = env.GITHUB_REF ?? '';
+    const body = isRecord(payload) ? payload : {};
+    const defaultBranch = write_rule_text(isRecord(body.repository) ? body.repository.default_branch : undefined);
+    if (write_rule_WRITING_EVENTS.has(eventName) && defaultBranch !== null && ref === `refs/heads/${defaultBranch}`)
+        return { kind: 'default-branch', branch: defaultBranch };
+    return { kind: 'other', eventName, ref };
+}
+/** The ref a pull_request run is on (GITHUB_REF), which only that pull request's runs save cache entries under. */
+function pullRequestRef(number) {
+    return `refs/pull/${number}/merge`;
+}
+/** The run, as a refusal names it (the default branch is never refused). */
+function describeRun(standing) {
+    switch (standing.kind) {
+        case 'pull_request':
+            return standing.number === null ? 'this pull request' : `pull request #${standing.number}`;
+        case 'other':
+            return `this ${oneLine(standing.eventName, 40) || 'unnamed'} run on ${oneLine(standing.ref, 100) || 'an unknown ref'}`;
+    }
+}
+/** True when `target` is the pull request's own preview, found or registered by endpoint_url. */
+function isOwnPreview(standing, target) {
+    return (standing.kind === 'pull_request' &&
+        standing.number !== null &&
+        target.outcome !== 'given' &&
+        target.name !== null &&
+        isPullRequestName(target.name, standing.number));
+}
+/** Why `write` may not be made from where the run stands, in one phrase; null when it may. */
+function writeRefusal(standing, write) {
+    if (standing.kind === 'default-branch')
+        return null;
+    const run = describeRun(standing);
+    switch (write.kind) {
+        case 'baseline':
+            return `${run} may run a pull request's code, and the baseline is recorded only from the default branch on push, schedule or workflow_dispatch`;
+        case 'own-record':
+            return standing.kind === 'pull_request' && standing.number !== null && write.ref === pullRequestRef(standing.number)
+                ? null
+                : `${run} may run a pull request's code on a ref that is not its own (${oneLine(write.ref, 100) || 'none'}), and runs are recorded only from the default branch or a pull request's own ref`;
+        case 'dismissals':
+            return `${run} may run a pull request's code, and acceptances are written to the service only from the default branch on push, schedule or workflow_dispatch`;
+        case 'profile': {
+            if (write.allowShared || isOwnPreview(standing, write.target))
+                return null;
+            const t = write.target;
+            const what = t.name !== null ? `target '${oneLine(t.name, 200)}' (model ${t.modelId})` : `model ${t.modelId} (given by model_id)`;
+            const own = standing.kind === 'pull_request' && standing.number !== null
+                ? `may sync the profile of its own preview only (a target registered by endpoint_url whose name holds pr-${standing.number}, as the default name does), and ${what} is shared`
+                : `may run a pull request's code, and ${what} is shared`;
+            return `${run} ${own}`;
+        }
+    }
+}
+/** The profile sync's refusal, as the configuration error naming the input that widens the rule; null when it may sync. */
+function profileWriteRefusal(standing, target, allowShared) {
+    const why = writeRefusal(standing, { kind: 'profile', target, allowShared });
+    if (why === null)
+        return null;
+    return new ConfigError('allow_shared_profile_sync', `${why}: ${WRITE_RULE}. Sync it from a push to the default branch, or set allow_shared_profile_sync: true if runs not on it may rewrite its profile`);
+}
+
+;// CONCATENATED MODULE: ./src/pipeline/code-origin.ts
+/**
+ * Whether the code a target is built from comes from outside this repository:
+ * the one answer every feature asks (outsideCode). Code is inside only when a
+ * branch of this repository holds it: a push's or a merge queue's commit, a
+ * pull request whose head branch is here, a deployed commit (or the commit a
+ * status, check_run or check_suite event names) that the event's branch (or
+ * the head branch of its pull request here) holds.
+ * A fork's head, a commit on no branch here, and anything that cannot be told
+ * are outside. Pure: the evidence is gathered at the edge
+ * (src/action/stages/outside-code.ts).
+ */
+
+const sameRepo = (a, b) => a.toLowerCase() === b.toLowerCase();
+/** Why the code is from outside this repository; null when a branch of this repository holds it. */
+function outsideCode(e) {
+    switch (e.kind) {
+        case 'this_repository':
+            return null;
+        case 'head':
+            if (e.headRepo !== null && sameRepo(e.headRepo, e.repository))
+                return null;
+            return `the head of ${e.of} is in ${e.headRepo === null ? 'a fork that no longer exists' : `the fork ${e.headRepo}`}, not in ${e.repository}`;
+        case 'commit': {
+            if (e.heldBy !== null)
+                return null;
+            const what = e.of ?? `the deployed commit ${shortSha(e.sha)}`;
+            const asked = e.asked.length === 0 ? 'the event names no branch' : `not on ${e.asked.map((b) => `'${b.slice(0, 60)}'`).join(' or ')}`;
+            if (e.forkPull !== null) {
+                const fork = e.forkPull.headRepo === null ? 'a fork that no longer exists' : `the fork ${e.forkPull.headRepo}`;
+                return `${what} is the head of pull request #${e.forkPull.number} from ${fork}, and on no branch of this repository (${asked})`;
+            }
+            return `${what} is on no branch of this repository (${asked})`;
+        }
+        case 'unknown':
+            return `it cannot be told whether the code is this repository's (${e.why})`;
+    }
+}
+
+;// CONCATENATED MODULE: ./src/gitlab/ci-context.ts
+/**
+ * What a GitLab CI job is, read from GitLab's predefined variables. Pure: the
+ * environment in.
+ *
+ * - The API root: CI_API_V4_URL, else CI_SERVER_URL + /api/v4 (http or https
+ *   without credentials; anything else reads as unset).
+ * - A merge-request pipeline (CI_PIPELINE_SOURCE merge_request_event, with
+ *   CI_MERGE_REQUEST_IID): the merge request lives in its target project,
+ *   CI_MERGE_REQUEST_PROJECT_ID; its code comes from CI_MERGE_REQUEST_SOURCE_PROJECT_ID,
+ *   another project when it comes from a fork. The pipeline itself runs in
+ *   CI_PROJECT_ID: the fork's by default, the target's when a member of the
+ *   target project runs it there, where the job gets the target's CI/CD
+ *   variables while it runs the fork's code.
+ */
+/** A variable's value; null when unset or blank. */
+const ci_context_nonEmpty = (value) => (value === undefined || value.trim() === '' ? null : value);
+/** True in a GitLab CI job (GitLab sets GITLAB_CI=true in every job). */
+function isGitLabCi(env) {
+    return env.GITLAB_CI === 'true';
+}
+/** An http(s) URL without credentials, query or fragment, without its trailing slashes; null otherwise. */
+function ci_context_httpUrl(raw) {
+    try {
+        const url = new URL(raw);
+        if (!/^https?:$/.test(url.protocol) || url.username || url.password || url.search || url.hash)
+            return null;
+        return url.toString().replace(/\/+$/, '');
+    }
+    catch {
+        return null;
+    }
+}
+function apiUrlOf(env) {
+    const v4 = ci_context_nonEmpty(env.CI_API_V4_URL);
+    if (v4 !== null)
+        return ci_context_httpUrl(v4);
+    const server = ci_context_nonEmpty(env.CI_SERVER_URL);
+    const root = server === null ? null : ci_context_httpUrl(server);
+    return root === null ? null : `${root}/api/v4`;
+}
+function mergeRequestOf(env) {
+    const iid = Number(env.CI_MERGE_REQUEST_IID ?? '');
+    const projectId = ci_context_nonEmpty(env.CI_MERGE_REQUEST_PROJECT_ID) ?? ci_context_nonEmpty(env.CI_PROJECT_ID);
+    if (!Number.isSafeInteger(iid) || iid <= 0 || projectId === null)
+        return null;
+    const projectUrl = ci_context_nonEmpty(env.CI_MERGE_REQUEST_PROJECT_URL);
+    return {
+        projectId,
+        iid,
+        sourceProjectId: ci_context_nonEmpty(env.CI_MERGE_REQUEST_SOURCE_PROJECT_ID),
+        webUrl: projectUrl !== null && /^https?:\/\//.test(projectUrl) ? `${projectUrl.replace(/\/+$/, '')}/-/merge_requests/${iid}` : null
+    };
+}
+function readGitLabCi(env) {
+    const pipelineSource = ci_context_nonEmpty(env.CI_PIPELINE_SOURCE) ?? '';
+    return {
+        apiUrl: apiUrlOf(env),
+        projectId: ci_context_nonEmpty(env.CI_PROJECT_ID),
+        pipelineSource,
+        commitBranch: ci_context_nonEmpty(env.CI_COMMIT_BRANCH),
+        defaultBranch: ci_context_nonEmpty(env.CI_DEFAULT_BRANCH),
+        commitSha: ci_context_nonEmpty(env.CI_COMMIT_SHA),
+        mergeRequest: pipelineSource === 'merge_request_event' ? mergeRequestOf(env) : null,
+        jobUrl: ci_context_nonEmpty(env.CI_JOB_URL)
+    };
+}
+/** The GitLab variables this code reads: what a shell that builds its step's own environment passes through. */
+const GITLAB_JOB_VARIABLES = (/* unused pure expression or super */ null && ([
+    'GITLAB_CI',
+    'GITLAB_TOKEN',
+    'CI_API_V4_URL',
+    'CI_SERVER_URL',
+    'CI_PROJECT_ID',
+    'CI_PIPELINE_SOURCE',
+    'CI_COMMIT_BRANCH',
+    'CI_DEFAULT_BRANCH',
+    'CI_COMMIT_SHA',
+    'CI_JOB_URL',
+    'CI_MERGE_REQUEST_IID',
+    'CI_MERGE_REQUEST_PROJECT_ID',
+    'CI_MERGE_REQUEST_SOURCE_PROJECT_ID',
+    'CI_MERGE_REQUEST_PROJECT_URL'
+]));
+/**
+ * The part of a step's environment a GitLab job adds, for a shell that builds
+ * the step's environment itself (the command line): GitLab's variables as
+ * they are, and the comment on (the merge-request note takes its place).
+ * Null outside GitLab CI unless `force` (an explicit option).
+ */
+function gitlabStepEnv(env, force = false) {
+    if (!force && !isGitLabCi(env))
+        return null;
+    const out = { GITLAB_CI: 'true', INPUT_COMMENT: 'update' };
+    for (const name of GITLAB_JOB_VARIABLES)
+        if (name !== 'GITLAB_CI' && env[name] !== undefined)
+            out[name] = env[name];
+    return out;
+}
+
+;// CONCATENATED MODULE: ./src/gitlab/fork-rule.ts
+/**
+ * What a GitLab pipeline may do, by the same rules as a GitHub workflow
+ * (src/github/write-rule.ts): shared targets, dismissals and the baseline are
+ * written only from the default branch on push, schedule or a manual run
+ * (GitLab's `web`, as workflow_dispatch); a merge-request pipeline is a pull
+ * request, which writes only the profile of its own preview. And no secret
+ * reaches a fork's code: a merge-request pipeline that runs the code of
+ * another project in the target project (where the job holds the target's
+ * CI/CD variables) is refused before anything is sent.
+ *
+ * Pure: the CI context (./ci-context.ts) in.
+ */
+
+
+
+
+/** GitLab's pipeline sources with a GitHub event of the same meaning. */
+const SAME_AS_GITHUB = { push: 'push', schedule: 'schedule', web: 'workflow_dispatch' };
+/** Pipelines of a change proposed from outside: GitLab merge requests and mirrored GitHub pull requests. */
+const PROPOSAL_SOURCES = new Set(['merge_request_event', 'external_pull_request_event']);
+/**
+ * What a pipeline says of where its code comes from, as the one rule of
+ * outside code (src/pipeline/code-origin.ts) reads it: a merge request's
+ * head is in its source project; a merge request GitLab does not say enough
+ * of, or a mirrored pull request, cannot be told (outside, fail closed); any
+ * other pipeline runs a ref of this project.
+ */
+function codeEvidence(ci) {
+    if (ci.pipelineSource === 'external_pull_request_event')
+        return { kind: 'unknown', why: 'a mirrored pull request, whose source GitLab does not name' };
+    if (ci.pipelineSource !== 'merge_request_event')
+        return { kind: 'this_repository' };
+    const mr = ci.mergeRequest;
+    if (mr === null)
+        return { kind: 'unknown', why: 'a merge-request pipeline without CI_MERGE_REQUEST_IID' };
+    if (mr.sourceProjectId === null)
+        return { kind: 'unknown', why: 'GitLab did not set CI_MERGE_REQUEST_SOURCE_PROJECT_ID' };
+    return { kind: 'head', of: `merge request !${mr.iid}`, headRepo: `project ${mr.sourceProjectId}`, repository: `project ${mr.projectId}` };
+}
+/** Whether the pipeline runs code from outside the project (outsideCode of codeEvidence). */
+function runsOutsideCode(ci) {
+    return outsideCode(codeEvidence(ci)) !== null;
+}
+/** Whether the job holds the variables of a project whose code it is not running (a fork's code in the target project). */
+function secretsAtRisk(ci) {
+    return runsOutsideCode(ci) && (ci.projectId === null || ci.projectId !== ci.mergeRequest?.sourceProjectId);
+}
+/** Where the pipeline stands for the write rule. */
+function gitlabWriteStanding(ci) {
+    if (PROPOSAL_SOURCES.has(ci.pipelineSource))
+        return { kind: 'pull_request', number: ci.mergeRequest?.iid ?? null };
+    const event = SAME_AS_GITHUB[ci.pipelineSource];
+    if (event !== undefined && WRITING_EVENTS.has(event) && ci.commitBranch !== null && ci.commitBranch === ci.defaultBranch)
+        return { kind: 'default-branch', branch: ci.commitBranch };
+    return { kind: 'other', eventName: ci.pipelineSource || 'unknown', ref: ci.commitBranch !== null ? `refs/heads/${ci.commitBranch}` : '' };
+}
+/**
+ * The refusal of a job that holds a secret while it runs a fork's code, naming
+ * the first secret set (e.g. ASAS_API_KEY, GITLAB_TOKEN); null when it may go on.
+ */
+function forkSecretRefusal(ci, secrets) {
+    if (!secretsAtRisk(ci))
+        return null;
+    const held = secrets.find((s) => s.value !== undefined && s.value !== '');
+    if (held === undefined)
+        return null;
+    const why = outsideCode(codeEvidence(ci)) ?? 'the code is from outside this project';
+    return new ConfigError(held.name, `is set in a pipeline of project ${ci.projectId ?? '(unknown)'} that runs code from outside it (${why}), where that code can read it. ` +
+        "Let a fork's merge requests run their pipelines in the fork (GitLab's default: the target's variables stay out), " +
+        'or assess the change once merged; this job stops before sending anything');
+}
+/**
+ * Whether a shell runs in a GitLab CI job (GITLAB_CI=true) rather than in
+ * GitHub Actions: there GitLab's rules apply, and the merge-request note
+ * takes the place of the pull-request comment.
+ */
+function inGitLabJob(env) {
+    return env.GITHUB_ACTIONS !== 'true' && isGitLabCi(env);
+}
+/** forkSecretRefusal of a GitLab CI job's environment; null outside GitLab CI. */
+function gitlabJobRefusal(env, secrets) {
+    return inGitLabJob(env) ? forkSecretRefusal(readGitLabCi(env), secrets) : null;
+}
+
+;// CONCATENATED MODULE: ./src/gitlab/transport.ts
+
+
+
+
+
+
+
+
+const gitlab_transport_DEFAULT_REQUEST_TIMEOUT_MS = 30_000;
+/** The largest answer read: a page of 100 notes of up to 1,000,000 characters each, with room. */
+const MAX_BODY_BYTES = 512 * 1024 * 1024;
+/** A header's first value. */
+function header(headers, name) {
+    const v = headers[name];
+    return Array.isArray(v) ? v[0] : v;
+}
+/**
+ * How long GitLab asked us to wait: Retry-After, else on a 429 the
+ * RateLimit-Reset time (Unix seconds) from now.
+ */
+function gitlabRetryAfterMs(status, headers, nowMs) {
+    const retryAfter = parseRetryAfter(header(headers, 'retry-after'), nowMs);
+    if (retryAfter !== undefined || status !== 429)
+        return retryAfter;
+    const reset = Number(header(headers, 'ratelimit-reset'));
+    return Number.isFinite(reset) && reset > 0 ? Math.max(0, reset * 1000 - nowMs) : undefined;
+}
+/** GitLab's error text: `message` (a string or an object of field errors) or `error`. */
+function gitlabMessage(text, fallback) {
+    let data;
+    try {
+        data = JSON.parse(text);
+    }
+    catch {
+        return text.trim() === '' ? fallback : text.slice(0, 300);
+    }
+    if (!isRecord(data))
+        return fallback;
+    const m = data.message ?? data.error;
+    if (typeof m === 'string')
+        return m;
+    if (m !== undefined)
+        return JSON.stringify(m).slice(0, 300);
+    return fallback;
+}
+/** A non-success answer as a GitLabError. */
+function gitlabStatusError(endpoint, status, headers, text, nowMs, secrets) {
+    return new GitLabError({
+        endpoint,
+        status,
+        message: oneLine(scrubSecrets(gitlabMessage(text, `HTTP ${status}`), secrets), 300),
+        retryAfterMs: gitlabRetryAfterMs(status, headers, nowMs),
+        transient: status === 408 || status === 429 || status >= 500,
+        ambiguous: status === 408 || status >= 500
+    });
+}
+/** A success body as JSON; one that is not is a malformed answer (worth another attempt, as a proxy's bad minute). */
+function parseJson(text, endpoint, status) {
+    if (text === '')
+        return null;
+    try {
+        return JSON.parse(text);
+    }
+    catch {
+        throw new GitLabError({
+            endpoint,
+            status,
+            code: 'malformed_response',
+            message: 'the answer is not JSON',
+            transient: true,
+            ambiguous: true
+        });
+    }
+}
+/** One exchange: the whole answer, or a GitLabError (network, timeout, status), or AbortedError. */
+async function exchange(client, deps, method, path, body) {
+    const endpoint = `${method} ${path.replace(/\?.*$/, '')}`;
+    const timeoutMs = deps.requestTimeoutMs ?? gitlab_transport_DEFAULT_REQUEST_TIMEOUT_MS;
+    const timeout = AbortSignal.timeout(timeoutMs);
+    const signal = deps.signal ? AbortSignal.any([deps.signal, timeout]) : timeout;
+    const url = new URL(`${deps.apiUrl}${path}`);
+    const data = body === undefined ? null : JSON.stringify(body);
+    const headers = { 'private-token': deps.token, 'user-agent': 'agent-security-gate' };
+    try {
+        const res = await client.requestRaw(jsonRequestInfo(client, url, method, headers, data !== null, signal), data);
+        const text = await readBody(res.message, signal, MAX_BODY_BYTES);
+        const status = res.message.statusCode ?? 0;
+        if (status < 200 || status >= 300)
+            throw gitlabStatusError(endpoint, status, res.message.headers, text, deps.clock.now(), [deps.token]);
+        return { status, headers: res.message.headers, data: parseJson(text, endpoint, status) };
+    }
+    catch (err) {
+        if (deps.signal?.aborted)
+            throw new AbortedError();
+        if (err instanceof RemoteError)
+            throw err;
+        const e = networkError(err, endpoint, { timedOut: timeout.aborted, requestTimeoutMs: timeoutMs, secrets: [deps.token] });
+        throw new GitLabError({ endpoint, code: e.code, message: e.serviceMessage, transient: e.transient, ambiguous: e.ambiguous });
+    }
+}
+/**
+ * The calls of GitLab: each attempt with its own timeout, the whole under the
+ * one retry policy; before a create is sent again after an ambiguous failure,
+ * `findExisting` looks for what it made.
+ */
+function gitlabCalls(deps) {
+    const client = new lib/* HttpClient */.Qq('agent-security-gate', [], {
+        allowRetries: false,
+        allowRedirects: false,
+        keepAlive: false,
+        socketTimeout: (deps.requestTimeoutMs ?? gitlab_transport_DEFAULT_REQUEST_TIMEOUT_MS) + 1000
+    });
+    return async (method, path, body, read, findExisting) => {
+        let last;
+        return withRetry(async (attempt) => {
+            if (attempt > 1 && findExisting && last?.ambiguous) {
+                const existing = await findExisting();
+                if (existing !== null) {
+                    deps.log.info(`${method} ${path}: the earlier attempt had taken effect; using what it created.`);
+                    return existing;
+                }
+            }
+            try {
+                const answer = await exchange(client, deps, method, path, body);
+                return read(answer, `${method} ${path.replace(/\?.*$/, '')}`);
+            }
+            catch (err) {
+                if (err instanceof RemoteError)
+                    last = err;
+                throw err;
+            }
+        }, {
+            clock: deps.clock,
+            deadline: deps.deadline,
+            signal: deps.signal,
+            random: deps.random,
+            policy: deps.policy,
+            onRetry: ({ attempt, delayMs, error }) => {
+                deps.log.info(`GitLab: ${error.describe()}; retrying (attempt ${attempt + 1}) in ${(delayMs / 1000).toFixed(1)} s`);
+            }
+        });
+    };
+}
+
+;// CONCATENATED MODULE: ./src/gitlab/notes-api.ts
+/**
+ * GitLab's merge-request notes and the token's user, over the retrying
+ * transport (./transport.ts): GET /user, GET (paginated, oldest first), POST
+ * and PUT /projects/:id/merge_requests/:iid/notes. Answers are checked for
+ * the fields used; anything else is a GitLabError naming the endpoint.
+ */
+
+
+
+/** GitLab's limit on a note's body, in characters. */
+const GITLAB_NOTE_LIMIT = 1_000_000;
+/** Notes per page asked for (GitLab's most). */
+const NOTES_PER_PAGE = 100;
+const User = object({ id: schemas_number().int(), username: schemas_string().min(1) });
+const Note = object({
+    id: schemas_number().int().positive(),
+    body: schemas_string(),
+    author: User.nullable().optional(),
+    system: schemas_boolean().optional()
+});
+function notes_api_parse(schema, answer, endpoint) {
+    const out = schema.safeParse(answer.data);
+    if (out.success)
+        return out.data;
+    const at = out.error.issues[0]?.path.join('.') ?? '';
+    throw new GitLabError({
+        endpoint,
+        status: answer.status,
+        code: 'malformed_response',
+        message: `the answer does not hold what was expected${at ? ` (at ${at})` : ''}`,
+        transient: false
+    });
+}
+function toNote(n) {
+    return { id: n.id, body: n.body, author: n.author ?? null, system: n.system ?? false };
+}
+const notesPath = (mr) => `/projects/${encodeURIComponent(mr.projectId)}/merge_requests/${mr.iid}/notes`;
+/** The next page's number from x-next-page (empty on the last page). */
+function nextPageOf(answer) {
+    const n = Number(header(answer.headers, 'x-next-page') ?? '');
+    return Number.isSafeInteger(n) && n > 0 ? n : null;
+}
+function notesApi(call) {
+    return {
+        currentUser: () => call('GET', '/user', undefined, (a, e) => notes_api_parse(User, a, e)),
+        listNotes: (mr, page) => call('GET', `${notesPath(mr)}?sort=asc&order_by=created_at&per_page=${NOTES_PER_PAGE}&page=${page}`, undefined, (a, e) => ({
+            items: notes_api_parse(array(Note), a, e).map(toNote),
+            nextPage: nextPageOf(a)
+        })),
+        createNote: (mr, body, findExisting) => call('POST', notesPath(mr), { body }, (a, e) => toNote(notes_api_parse(Note, a, e)), findExisting),
+        updateNote: (mr, noteId, body) => call('PUT', `${notesPath(mr)}/${noteId}`, { body }, (a, e) => toNote(notes_api_parse(Note, a, e)))
+    };
+}
+
+;// CONCATENATED MODULE: ./src/gitlab/sticky-note.ts
+/**
+ * The sticky merge-request note: one per model, found by the same hidden
+ * marker as the GitHub comment (src/report/comment.ts) and owned by the same
+ * rule (isOwnedComment in src/github/ownership.ts: written by the token's own
+ * user, here as GitLab's GET /user names it), edited in place on the next run.
+ *
+ * - A note holding the marker that another user wrote is left alone, and a
+ *   system note is never ours.
+ * - When the token's user cannot be read, no note is written: without it no
+ *   note can be told ours, and a new one could duplicate ours.
+ * - Every page of notes is read (oldest first), up to MAX_PAGES.
+ * - A create whose answer was lost is looked for before it is sent again.
+ *
+ * Writing the note never changes the gate's result: a failure is a warning
+ * that says why and how to fix it, and the outcome is `skipped`.
+ */
+
+
+
+
+/** Whether a note holding the marker is ours: the one rule of an owned comment, with GitLab's username as the login. */
+function ownsNote(note, own) {
+    return !note.system && isOwnedComment(note.author ? { login: note.author.username } : null, own.username);
+}
+/** The first note of ours holding the marker, searched through every page. */
+async function findStickyNote(api, mr, marker, own, log) {
+    let page = 1;
+    for (let read = 0; page !== null && read < MAX_PAGES; read++) {
+        const { items, nextPage } = await api.listNotes(mr, page);
+        for (const note of items) {
+            if (!hasMarker(note.body, marker))
+                continue;
+            if (ownsNote(note, own))
+                return note;
+            log.debug(`Note ${note.id} holds the marker but was not written by this token's user; left alone.`);
+        }
+        if (items.length === 0)
+            return null;
+        page = nextPage;
+    }
+    if (page !== null)
+        log.debug(`No sticky note found in the first ${MAX_PAGES} pages of notes; a new one is added.`);
+    return null;
+}
+const TOKEN_HINT = 'Fix: give the job a token of a user or bot with at least the Reporter role in the project and the `api` scope ' +
+    '(a project access token in a masked CI/CD variable, GITLAB_TOKEN); CI_JOB_TOKEN cannot write notes.';
+/** The warning for a note that could not be read or written, and the short reason of the outcome. */
+function explainNoteFailure(err, mr) {
+    const where = `merge request !${mr.iid} of project ${mr.projectId}`;
+    const head = `Could not write the note on ${where} (the gate's result is unchanged)`;
+    const said = describeFailure(err);
+    if (err instanceof GitLabError && err.status === 401)
+        return {
+            warning: `${head}: GitLab answered 401, the token is not valid or has expired (${said}). ${TOKEN_HINT}`,
+            reason: 'unauthorized (401)'
+        };
+    if (err instanceof GitLabError && err.status === 403)
+        return {
+            warning: `${head}: GitLab answered 403, the token may not write notes there (${said}). ${TOKEN_HINT}`,
+            reason: 'forbidden (403)'
+        };
+    if (err instanceof GitLabError && err.status === 404)
+        return {
+            warning: `${head}: GitLab answered 404, the merge request is not visible to the token (${said}). ${TOKEN_HINT}`,
+            reason: 'not found (404)'
+        };
+    return { warning: `${head}: ${said}`, reason: 'GitLab failed' };
+}
+/** The note's text: the marker first, within GitLab's limit (a longer body is a bug of the renderer). */
+function noteText(body, existing, marker) {
+    const text = withMarker(typeof body === 'string' ? body : body(existing), marker);
+    if (text.length > GITLAB_NOTE_LIMIT)
+        throw new Error(`note body of ${text.length} characters is over GitLab's limit of ${GITLAB_NOTE_LIMIT}`);
+    return text;
+}
+async function postStickyNote(api, mr, body, marker, log) {
+    try {
+        let own;
+        try {
+            own = await api.currentUser();
+        }
+        catch (err) {
+            if (err instanceof AbortedError)
+                throw err;
+            const why = `GitLab did not say who the token's user is (GET /user: ${describeFailure(err)}), so no note can be told ours`;
+            log.warning(`Could not write the merge-request note (the gate's result is unchanged): ${why}. ${TOKEN_HINT}`);
+            return { action: 'skipped', noteId: null, reason: 'the token user is unknown' };
+        }
+        const existing = await findStickyNote(api, mr, marker, own, log);
+        if (existing) {
+            const updated = await api.updateNote(mr, existing.id, noteText(body, existing.body, marker));
+            return { action: 'updated', noteId: updated.id };
+        }
+        const created = await api.createNote(mr, noteText(body, null, marker), () => findStickyNote(api, mr, marker, own, log));
+        return { action: 'created', noteId: created.id };
+    }
+    catch (err) {
+        if (err instanceof AbortedError)
+            throw err;
+        if (!(err instanceof GitLabError))
+            throw err;
+        const { warning, reason } = explainNoteFailure(err, mr);
+        log.warning(warning);
+        return { action: 'skipped', noteId: null, reason };
+    }
+}
+
+;// CONCATENATED MODULE: ./src/gitlab/publish.ts
+
+
+
+
+
+
+/** GitLab calls get their own short budget: they must not hold the job for long. */
+const GITLAB_BUDGET_MS = 60_000;
+async function publishToGitLab(deps, args) {
+    const { log } = deps;
+    const none = { outcome: null, noteUrl: null };
+    const mr = args.ci.mergeRequest;
+    if (mr === null) {
+        log.info('Not a merge-request pipeline: no merge-request note (the report files hold the result).');
+        return none;
+    }
+    if (secretsAtRisk(args.ci)) {
+        log.warning("No merge-request note: this pipeline runs a fork's code, and the token is not used there.");
+        return none;
+    }
+    if (args.token === '') {
+        log.warning('GITLAB_TOKEN is empty, so no merge-request note can be written: set it to a token with the `api` scope.');
+        return none;
+    }
+    if (args.ci.apiUrl === null) {
+        log.warning('Neither CI_API_V4_URL nor CI_SERVER_URL holds an http(s) URL, so GitLab cannot be reached: no merge-request note.');
+        return none;
+    }
+    const api = notesApi(gitlabCalls({
+        token: args.token,
+        apiUrl: args.ci.apiUrl,
+        clock: deps.clock,
+        deadline: Deadline.after(deps.clock, GITLAB_BUDGET_MS),
+        signal: deps.signal,
+        log,
+        random: deps.random,
+        requestTimeoutMs: deps.requestTimeoutMs
+    }));
+    const outcome = await postStickyNote(api, mr, args.noteBody, args.marker, log);
+    const noteUrl = outcome.noteId !== null && mr.webUrl !== null ? `${mr.webUrl}#note_${outcome.noteId}` : null;
+    if (outcome.action !== 'skipped')
+        log.info(`Merge-request note ${outcome.action}${noteUrl ? `: ${noteUrl}` : ''}`);
+    return { outcome, noteUrl };
+}
+/**
+ * The merge-request note in place of the GitHub comment, for a shell whose job
+ * runs in GitLab CI: the same arguments as publishToGitHub (the report's
+ * marker and body), the token from GITLAB_TOKEN, the note's address as the
+ * comment's. `comment: off` writes nothing.
+ */
+async function publishNoteInsteadOfComment(deps, args) {
+    if (args.inputs.comment === 'off')
+        return { commentUrl: null, issueUrl: null };
+    const out = await publishToGitLab({ log: deps.log, clock: deps.clock, signal: deps.signal, random: deps.random }, { ci: readGitLabCi(deps.env), token: deps.env.GITLAB_TOKEN ?? '', marker: args.marker, noteBody: args.commentBody });
+    return { commentUrl: out.noteUrl, issueUrl: null };
+}
+
 ;// CONCATENATED MODULE: ./src/action/inputs/common.ts
 /**
  * What every input reader shares: the reader of raw values, the choice among
@@ -51642,6 +52584,7 @@ function other(eventName, payload, env) {
             ? rec(payload.pull_request).number
             : null;
     const run = eventName === 'workflow_run' ? rec(payload.workflow_run) : null;
+    const named = namedCommitOf(eventName, payload);
     return {
         kind: 'other',
         eventName,
@@ -51649,8 +52592,20 @@ function other(eventName, payload, env) {
         sha: commitSha(env.GITHUB_SHA),
         onDefaultBranch: onDefault(payload, ref),
         commentedPull: commented !== null && Number.isSafeInteger(commented) && commented > 0 ? commented : null,
-        ...(run === null ? {} : { runHeadRepo: event_text(rec(run.head_repository).full_name) })
+        ...(run === null ? {} : { runHeadRepo: event_text(rec(run.head_repository).full_name) }),
+        ...(named === null ? {} : { namedCommit: named })
     };
+}
+/** The commit a status, check_run or check_suite event is about, with the branches it names; null on other events. */
+function namedCommitOf(eventName, payload) {
+    const names = (vs) => vs.map((v) => branchName(event_text(v))).filter((b) => b !== null);
+    const run = rec(payload.check_run);
+    const suite = rec(eventName === 'check_run' ? run.check_suite : payload.check_suite);
+    if (eventName === 'status')
+        return { sha: commitSha(payload.sha), branches: names(Array.isArray(payload.branches) ? payload.branches.map((b) => rec(b).name) : []) };
+    if (eventName !== 'check_run' && eventName !== 'check_suite')
+        return null;
+    return { sha: commitSha(run.head_sha) ?? commitSha(suite.head_sha), branches: names([suite.head_branch]) };
 }
 function fromPush(eventName, payload, env) {
     const ref = event_text(payload.ref) ?? env.GITHUB_REF ?? '';
@@ -52020,6 +52975,8 @@ function readInputs(get, event = null) {
 
 
 
+
+
 /** GitHub calls of one status get their own short budget, as the comment's do. */
 const STATUS_BUDGET_MS = 30_000;
 /** The longest output value: far above any real one (categories_planned of the whole taxonomy). */
@@ -52054,6 +53011,12 @@ function stepSecrets(io) {
                 io.setSecret(form);
             secrets.push(...forms);
         }
+    }
+    // The GitLab token of a merge-request note (see publishNoteInsteadOfComment).
+    const gitlabToken = inGitLabJob(io.env) ? (io.env.GITLAB_TOKEN ?? '') : '';
+    if (isMaskableSecret(gitlabToken)) {
+        io.setSecret(gitlabToken);
+        secrets.push(gitlabToken);
     }
     const urlSecrets = baseUrlSecrets(envInputReader(io.env)('base_url'));
     for (const s of urlSecrets)
@@ -52103,6 +53066,15 @@ function scrubbingIO(raw, secrets, github) {
     const scrub = makeScrubber(secrets);
     const budget = annotationBudget();
     const log = scrubbedLog(raw.log, scrub, budget);
+    const statusClient = (token) => createGitHubClient({
+        token,
+        apiUrl: nonEmpty(raw.env.GITHUB_API_URL) ?? 'https://api.github.com',
+        clock: github.clock,
+        deadline: Deadline.after(github.clock, STATUS_BUDGET_MS),
+        signal: github.signal,
+        log,
+        random: github.random
+    });
     return {
         env: raw.env,
         log,
@@ -52136,7 +53108,8 @@ function scrubbingIO(raw, secrets, github) {
             await (0,promises_namespaceObject.writeFile)(path, scrub(text), 'utf8');
             return path;
         },
-        publish: (args) => publishToGitHub({ ...github, env: raw.env, log }, {
+        // In a GitLab CI job the merge-request note takes the comment's place.
+        publish: (args) => (inGitLabJob(raw.env) ? publishNoteInsteadOfComment : publishToGitHub)({ ...github, env: raw.env, log }, {
             ...args,
             // The marker too: it names the model, and it is written into the body when the body lacks it.
             marker: scrub(args.marker),
@@ -52147,15 +53120,7 @@ function scrubbingIO(raw, secrets, github) {
             if (github.signal.aborted)
                 return false;
             try {
-                const api = await createGitHubClient({
-                    token: githubToken,
-                    apiUrl: nonEmpty(raw.env.GITHUB_API_URL) ?? 'https://api.github.com',
-                    clock: github.clock,
-                    deadline: Deadline.after(github.clock, STATUS_BUDGET_MS),
-                    signal: github.signal,
-                    log,
-                    random: github.random
-                });
+                const api = await statusClient(githubToken);
                 const clean = { ...status, context: scrub(status.context), description: scrub(status.description) };
                 return await postCommitStatus(api, repo, { ...clean, targetUrl: status.targetUrl === null ? null : scrub(status.targetUrl) }, log);
             }
@@ -52164,7 +53129,8 @@ function scrubbingIO(raw, secrets, github) {
                     log.warning(`Could not set the commit status (the gate's result is unchanged): ${describeFailure(err)}`);
                 return false;
             }
-        }
+        },
+        listCommitStatuses: async ({ githubToken, repo, sha }) => (await statusClient(githubToken)).listCommitStatuses(repo, sha)
     };
 }
 /**
@@ -52177,12 +53143,14 @@ function scrubbingIO(raw, secrets, github) {
 function scrubbedBaselineStore(store, secrets, log) {
     const scrub = makeScrubber(secrets);
     return {
-        async save(baseline, agentKey) {
+        async save(baseline, agentKey, holders) {
             if (scrub(baseline.run_id) !== baseline.run_id || (baseline.commit !== null && scrub(baseline.commit) !== baseline.commit)) {
                 log.warning('The run was not recorded: its id holds a secret of this step, which its Actions cache key would show.');
                 return { saved: false, where: '' };
             }
-            return store.save(scrubSecretsDeep(baseline, secrets), agentKey);
+            // A holder's run id goes into the key too: one that holds a secret is left out of it.
+            const clean = holders.filter((h) => scrub(h) === h);
+            return store.save(scrubSecretsDeep(baseline, secrets), agentKey, clean);
         }
     };
 }
@@ -52575,6 +53543,23 @@ function commitsToCompare(records, limit) {
 function recordsToRead(records, limit, b) {
     return records.filter((r) => withinAge(r.createdAt, b)).slice(0, Math.max(0, limit));
 }
+/**
+ * The holders to read with a window's records: the runs its records name as
+ * holding findings still open (newest record first), not already among the
+ * runs read, at most `limit`. Only records of the same agent name holders
+ * worth reading: a holder was of the same agent as the record naming it.
+ */
+function holdersToRead(records, read, limit) {
+    const holders = [];
+    for (const r of records)
+        for (const h of r.holders) {
+            if (holders.length >= limit)
+                return holders;
+            if (!read.includes(h) && !holders.includes(h))
+                holders.push(h);
+        }
+    return holders;
+}
 
 ;// CONCATENATED MODULE: ./src/baseline/baseline.ts
 /**
@@ -52666,7 +53651,7 @@ function parseBaseline(text) {
 const NO_WINDOWS = { agent: null, base: null };
 async function loadBaseline(deps, args) {
     const started = deps.now();
-    const cost = { serviceRequests: 0, githubRequests: 0, runsRead: 0, ms: 0 };
+    const cost = { serviceRequests: 0, githubRequests: 0, runsRead: 0, holdersRead: 0, ms: 0 };
     const done = (l) => ({ ...l, cost: { ...cost, ms: deps.now() - started } });
     if (args.baselineRunId !== '') {
         const reads = runReads(deps.api(), args.modelId);
@@ -52722,11 +53707,14 @@ async function loadWindow(deps, args, cost) {
     const runs = await readRuns(deps, args, candidates, cost, notes);
     if (runs.length === 0)
         return none(`none of the ${plural(candidates.length, 'recorded run')} of the default branch could be trusted`, notes);
-    const base = poolEvidence(runs);
-    const agentRuns = args.onDefaultBranch ? runs.slice(0, args.bounds.runs - 1) : [];
+    // Holders are named by records the default branch saved, so they are trusted as those records are.
+    const held = await readHolders(deps, args, candidates, cost, notes);
+    const base = poolEvidence([...runs, ...held]);
+    // K = 1: this run alone is its agent's evidence, holders too are main's window only.
+    const agentRuns = args.onDefaultBranch && args.bounds.runs > 1 ? [...runs.slice(0, args.bounds.runs - 1), ...held] : [];
     return {
         baseline: baselineOfPool(base, args.modelId, candidates[0]?.commit ?? null),
-        source: `${plural(runs.length, 'run')} of ${args.defaultBranch} (Actions cache records listed on ${ref}), re-read from the service`,
+        source: `${plural(runs.length, 'run')} of ${args.defaultBranch}${held.length > 0 ? ` and ${plural(held.length, 'earlier run')} holding findings still open` : ''} (Actions cache records listed on ${ref}), re-read from the service`,
         why: null,
         windows: { agent: agentRuns.length > 0 ? { pool: poolEvidence(agentRuns), scope: 'main' } : null, base },
         notes
@@ -52753,7 +53741,9 @@ async function loadOwnWindow(deps, args, cost, notes) {
     if (same.length === 0)
         return null;
     const runs = await readRuns(deps, args, same, cost, notes);
-    return runs.length > 0 ? poolEvidence(runs) : null;
+    if (runs.length === 0)
+        return null;
+    return poolEvidence([...runs, ...(await readHolders(deps, args, same, cost, notes))]);
 }
 /** The records of the same agent: with agent_paths, up to the first commit the agent changed since; without, every one. */
 async function sameAgent(deps, args, records, limit, cost, notes) {
@@ -52778,7 +53768,8 @@ async function sameAgent(deps, args, records, limit, cost, notes) {
         notes.push(`${plural(records.length - kept.length, 'recorded run')} of an earlier agent left out (agent_paths changed since).`);
     return kept;
 }
-async function readRuns(deps, args, records, cost, notes) {
+/** The recorded runs, each read again from the service: completed, of this model, within the age bound (and kept by `keep`). */
+async function readRuns(deps, args, records, cost, notes, keep = () => true) {
     const reads = runReads(deps.api(), args.modelId);
     const runs = [];
     try {
@@ -52788,15 +53779,28 @@ async function readRuns(deps, args, records, cost, notes) {
                 notes.push(`Recorded ${read.problem}: not trusted.`);
             else if (read.run.completedAt !== '' && !withinAge(read.run.completedAt, args.bounds))
                 notes.push(`Recorded run ${r.runId} completed more than ${args.bounds.maxAgeDays} days ago: left out.`);
-            else
+            else if (keep(read.run))
                 runs.push(read.run);
         }
     }
     finally {
         cost.serviceRequests += reads.requests;
-        cost.runsRead = runs.length;
+        cost.runsRead += runs.length;
     }
     return runs;
+}
+/**
+ * The holders the window's records name beyond its runs (at most MAX_HOLDERS),
+ * read like any run of the window; one is kept only while it holds a finding
+ * the service has not closed.
+ */
+async function readHolders(deps, args, records, cost, notes) {
+    const holders = holdersToRead(records, records.map((r) => r.runId), MAX_HOLDERS);
+    if (holders.length === 0)
+        return [];
+    const held = await readRuns(deps, args, holders.map((runId) => ({ runId })), cost, notes, holdsOpenFinding);
+    cost.holdersRead += held.length;
+    return held;
 }
 /** The open findings of a window as a baseline (fingerprints as pooled; categories of its newest run). */
 function baselineOfPool(pool, modelId, commit) {
@@ -52811,103 +53815,6 @@ function baselineOfPool(pool, modelId, commit) {
             .filter((p) => !p.closed)
             .map((p) => ({ fingerprint: p.fingerprint, category: p.category, severity: p.severity, lens: p.lens, description: p.description }))
     };
-}
-
-;// CONCATENATED MODULE: ./src/github/write-rule.ts
-/**
- * The one rule for every write a run makes beyond its own report: a target's
- * profile (profile_file), dismissals on the service (sync_dismissals) and the
- * baseline later runs gate against.
- *
- *   Shared targets, dismissals and the baseline are written only from the
- *   default branch on push, schedule or workflow_dispatch; a pull request
- *   writes only the profile of its own preview, and the records of its own
- *   runs under its own ref (they only add evidence to its own window).
- *
- * Only those events on the default branch run the default branch's own code.
- * Every other event may run a pull request's: pull_request runs it, and
- * pull_request_target, issue_comment, workflow_run and the rest run on the
- * default branch's ref while the workflow may check the pull request out. A
- * pull request's own preview (a target found or registered by endpoint_url
- * whose name holds `pr-<number>`) is its own to write. The workflow may widen
- * the profile rule with allow_shared_profile_sync; nothing widens the others.
- *
- * Pure: the event name, its payload and the environment in.
- */
-
-
-
-
-/** Events that run the code of the ref they run on (a branch's own workflow). */
-const WRITING_EVENTS = new Set(['push', 'schedule', 'workflow_dispatch']);
-/** The rule in one line, for messages and the docs. */
-const WRITE_RULE = 'shared targets, dismissals and the baseline are written only from the default branch on push, schedule or workflow_dispatch';
-const write_rule_text = (v) => (typeof v === 'string' && v !== '' ? v : null);
-function writeStanding(eventName, payload, env) {
-    if (PULL_REQUEST_EVENTS.has(eventName)) {
-        const event = targetFromEvent(eventName, payload, env.GITHUB_REPOSITORY ?? '');
-        return { kind: 'pull_request', number: event.kind === 'pull_request' ? event.number : null };
-    }
-    const ref = env.GITHUB_REF ?? '';
-    const body = isRecord(payload) ? payload : {};
-    const defaultBranch = write_rule_text(isRecord(body.repository) ? body.repository.default_branch : undefined);
-    if (WRITING_EVENTS.has(eventName) && defaultBranch !== null && ref === `refs/heads/${defaultBranch}`)
-        return { kind: 'default-branch', branch: defaultBranch };
-    return { kind: 'other', eventName, ref };
-}
-/** The ref a pull_request run is on (GITHUB_REF), which only that pull request's runs save cache entries under. */
-function pullRequestRef(number) {
-    return `refs/pull/${number}/merge`;
-}
-/** The run, as a refusal names it (the default branch is never refused). */
-function describeRun(standing) {
-    switch (standing.kind) {
-        case 'pull_request':
-            return standing.number === null ? 'this pull request' : `pull request #${standing.number}`;
-        case 'other':
-            return `this ${oneLine(standing.eventName, 40) || 'unnamed'} run on ${oneLine(standing.ref, 100) || 'an unknown ref'}`;
-    }
-}
-/** True when `target` is the pull request's own preview, found or registered by endpoint_url. */
-function isOwnPreview(standing, target) {
-    return (standing.kind === 'pull_request' &&
-        standing.number !== null &&
-        target.outcome !== 'given' &&
-        target.name !== null &&
-        isPullRequestName(target.name, standing.number));
-}
-/** Why `write` may not be made from where the run stands, in one phrase; null when it may. */
-function writeRefusal(standing, write) {
-    if (standing.kind === 'default-branch')
-        return null;
-    const run = describeRun(standing);
-    switch (write.kind) {
-        case 'baseline':
-            return `${run} may run a pull request's code, and the baseline is recorded only from the default branch on push, schedule or workflow_dispatch`;
-        case 'own-record':
-            return standing.kind === 'pull_request' && standing.number !== null && write.ref === pullRequestRef(standing.number)
-                ? null
-                : `${run} may run a pull request's code on a ref that is not its own (${oneLine(write.ref, 100) || 'none'}), and runs are recorded only from the default branch or a pull request's own ref`;
-        case 'dismissals':
-            return `${run} may run a pull request's code, and acceptances are written to the service only from the default branch on push, schedule or workflow_dispatch`;
-        case 'profile': {
-            if (write.allowShared || isOwnPreview(standing, write.target))
-                return null;
-            const t = write.target;
-            const what = t.name !== null ? `target '${oneLine(t.name, 200)}' (model ${t.modelId})` : `model ${t.modelId} (given by model_id)`;
-            const own = standing.kind === 'pull_request' && standing.number !== null
-                ? `may sync the profile of its own preview only (a target registered by endpoint_url whose name holds pr-${standing.number}, as the default name does), and ${what} is shared`
-                : `may run a pull request's code, and ${what} is shared`;
-            return `${run} ${own}`;
-        }
-    }
-}
-/** The profile sync's refusal, as the configuration error naming the input that widens the rule; null when it may sync. */
-function profileWriteRefusal(standing, target, allowShared) {
-    const why = writeRefusal(standing, { kind: 'profile', target, allowShared });
-    if (why === null)
-        return null;
-    return new ConfigError('allow_shared_profile_sync', `${why}: ${WRITE_RULE}. Sync it from a push to the default branch, or set allow_shared_profile_sync: true if runs not on it may rewrite its profile`);
 }
 
 ;// CONCATENATED MODULE: ./src/baseline/scope.ts
@@ -53035,7 +53942,7 @@ function noEvidence() {
         source: null,
         why: '',
         windows: { agent: null, base: null },
-        cost: { serviceRequests: 0, githubRequests: 0, runsRead: 0, ms: 0 },
+        cost: { serviceRequests: 0, githubRequests: 0, runsRead: 0, holdersRead: 0, ms: 0 },
         notes: []
     };
 }
@@ -53093,45 +54000,8 @@ function load_policy_contentsApi(ctx, inputs) {
     });
 }
 
-;// CONCATENATED MODULE: ./src/pipeline/code-origin.ts
-/**
- * Whether the code a target is built from comes from outside this repository:
- * the one answer every feature asks (outsideCode). Code is inside only when a
- * branch of this repository holds it: a push's or a merge queue's commit, a
- * pull request whose head branch is here, a deployed commit that the
- * deployment's branch (or the head branch of its pull request here) holds.
- * A fork's head, a commit on no branch here, and anything that cannot be told
- * are outside. Pure: the evidence is gathered at the edge
- * (src/action/stages/outside-code.ts).
- */
-
-const sameRepo = (a, b) => a.toLowerCase() === b.toLowerCase();
-/** Why the code is from outside this repository; null when a branch of this repository holds it. */
-function outsideCode(e) {
-    switch (e.kind) {
-        case 'this_repository':
-            return null;
-        case 'head':
-            if (e.headRepo !== null && sameRepo(e.headRepo, e.repository))
-                return null;
-            return `the head of ${e.of} is in ${e.headRepo === null ? 'a fork that no longer exists' : `the fork ${e.headRepo}`}, not in ${e.repository}`;
-        case 'commit': {
-            if (e.heldBy !== null)
-                return null;
-            const what = `the deployed commit ${shortSha(e.sha)}`;
-            const asked = e.asked.length === 0 ? 'the event names no branch' : `not on ${e.asked.map((b) => `'${b.slice(0, 60)}'`).join(' or ')}`;
-            if (e.forkPull !== null) {
-                const fork = e.forkPull.headRepo === null ? 'a fork that no longer exists' : `the fork ${e.forkPull.headRepo}`;
-                return `${what} is the head of pull request #${e.forkPull.number} from ${fork}, and on no branch of this repository (${asked})`;
-            }
-            return `${what} is on no branch of this repository (${asked})`;
-        }
-        case 'unknown':
-            return `it cannot be told whether the code is this repository's (${e.why})`;
-    }
-}
-
 ;// CONCATENATED MODULE: ./src/action/stages/outside-code.ts
+
 
 
 
@@ -53161,14 +54031,14 @@ async function guardSecrets(ctx, inputs, event) {
         ctx.io.log.info(`allow_outside_code_secrets is true: ${secrets.join(' and ')} go to the target whoever wrote its code.`);
         return;
     }
-    const reason = outsideCode(await codeEvidence(ctx, inputs, event));
+    const reason = outsideCode(await outside_code_codeEvidence(ctx, inputs, event));
     if (reason === null)
         return;
     const what = secrets.map((s) => (s === 'target_credential' ? 'target_credential' : `the query values of ${s}`)).join(' and ');
     throw new ConfigError(secrets[0], `${what} would go to code from outside this repository: ${reason}. Nothing is registered or assessed. Assess it without them, or set allow_outside_code_secrets: true to accept that the code's author receives them`);
 }
 /** What tells where the event's code comes from. */
-async function codeEvidence(ctx, inputs, event) {
+async function outside_code_codeEvidence(ctx, inputs, event) {
     const repository = ctx.io.env.GITHUB_REPOSITORY ?? '';
     const repo = splitRepository(repository);
     switch (event.kind) {
@@ -53183,9 +54053,11 @@ async function codeEvidence(ctx, inputs, event) {
                 return { kind: 'unknown', why: 'the deployment event names no commit' };
             if (repo === undefined)
                 return { kind: 'unknown', why: 'GITHUB_REPOSITORY is not set' };
-            return withGitHub(ctx, inputs, (gh) => deployedCommit(gh, repo, sha, event.ref));
+            return withGitHub(ctx, inputs, (gh) => heldCommit(gh, repo, sha, [event.ref]));
         }
         case 'other':
+            if (event.namedCommit !== undefined)
+                return namedCommitEvidence(ctx, inputs, event.namedCommit);
             if (event.runHeadRepo !== undefined)
                 return { kind: 'head', of: 'the triggering workflow run', headRepo: event.runHeadRepo, repository };
             return commentEvidence(ctx, inputs, event.commentedPull, repository);
@@ -53215,13 +54087,27 @@ function commentEvidence(ctx, inputs, number, repository) {
         return { kind: 'unknown', why: 'GITHUB_REPOSITORY is not set' };
     return withGitHub(ctx, inputs, (gh) => commentedPull(gh, repo, number, repository));
 }
-/** A deployed commit: held by the deployment's branch, or the head branch here of a pull request whose head it is. */
-async function deployedCommit(gh, repo, sha, ref) {
+/** status, check_run, check_suite: the commit the event is about, judged as a deployed one. */
+function namedCommitEvidence(ctx, inputs, named) {
+    const { sha } = named;
+    if (sha === null)
+        return { kind: 'unknown', why: 'the event names no commit' };
+    const repo = splitRepository(ctx.io.env.GITHUB_REPOSITORY ?? '');
+    if (repo === undefined)
+        return { kind: 'unknown', why: 'GITHUB_REPOSITORY is not set' };
+    const of = `the commit ${shortSha(sha)} that the event names`;
+    return withGitHub(ctx, inputs, async (gh) => ({ ...(await heldCommit(gh, repo, sha, named.branches)), of }));
+}
+/**
+ * A commit an event names: held by a branch the event names, or the head
+ * branch here of a pull request whose head it is.
+ */
+async function heldCommit(gh, repo, sha, refs) {
     const here = `${repo.owner}/${repo.repo}`.toLowerCase();
     const pulls = (await gh.pullsOfCommit(repo, sha)).filter((p) => p.headSha === sha);
     const fork = pulls.find((p) => p.headRepo?.toLowerCase() !== here);
     const heads = pulls.filter((p) => p.headRepo?.toLowerCase() === here).map((p) => p.headRef);
-    const candidates = [ref, ...heads].filter((b) => b !== null && b !== '' && !/^[0-9a-f]{40}$/i.test(b));
+    const candidates = [...refs, ...heads].filter((b) => b !== null && b !== '' && !/^[0-9a-f]{40}$/i.test(b));
     const asked = [...new Set(candidates)].slice(0, MAX_BRANCHES_ASKED);
     let heldBy = null;
     for (const branch of asked) {
@@ -54098,7 +54984,9 @@ async function assessmentIdentity(ctx, inputs, policy, planned) {
         failOn: inputs.failOn,
         failOnIncomplete: inputs.failOnIncomplete,
         acceptedText: policy.accepted?.text ?? null,
-        baselineRunId: policy.baseline.baseline?.run_id ?? null
+        baselineRunId: policy.baseline.baseline?.run_id ?? null,
+        evidenceRuns: inputs.evidenceRuns,
+        evidenceMaxAgeDays: inputs.evidenceMaxAgeDays
     });
     return assessmentIdentityOf(planned.agent, {
         profileDigest: inputs.profile === null ? null : await profileDigestOf(ctx.io.env, inputs.profile.path),
@@ -54341,6 +55229,7 @@ async function pullOfCommit(ctx, inputs, repo, sha) {
 
 
 
+
 /** The pull request of a pull_request event (the default name of its preview); null on other events. */
 async function eventPullNumber(env) {
     const event = targetFromEvent(env.GITHUB_EVENT_NAME ?? '', await readEventPayload(env.GITHUB_EVENT_PATH), env.GITHUB_REPOSITORY ?? '');
@@ -54352,7 +55241,16 @@ async function readStepInputs(ctx) {
     const eventName = env.GITHUB_EVENT_NAME ?? '';
     const payload = await readEventFile(env.GITHUB_EVENT_PATH);
     const event = payload.ok ? readPipelineEvent(eventName, payload.value, env) : unreadableEvent(eventName, payload.why, env);
-    return { inputs: readInputs(envInputReader(env), event), event };
+    const inputs = readInputs(envInputReader(env), event);
+    // In a GitLab job running a fork's code with this project's variables, no secret is used.
+    const refusal = gitlabJobRefusal(env, [
+        { name: 'api_key', value: inputs.apiKey },
+        { name: 'target_credential', value: envInputReader(env)('target_credential') },
+        { name: 'GITLAB_TOKEN', value: env.GITLAB_TOKEN }
+    ]);
+    if (refusal)
+        throw refusal;
+    return { inputs, event };
 }
 /**
  * `deployment`: the pull request and ref of a deployed commit (they name its
@@ -54443,6 +55341,7 @@ async function syncDismissals(standing, api, findings, acceptedBy) {
 
 
 
+
 async function record_record(ctx, inputs, policy, outcome) {
     const baselineSaved = await saveBaseline(ctx, inputs, policy, outcome);
     const notes = await dismissAccepted(ctx, inputs, policy, outcome);
@@ -54467,7 +55366,7 @@ async function saveBaseline(ctx, inputs, policy, outcome) {
         commit: scope.kind === 'pull_request' ? (scope.headSha ?? scope.sha) : scope.sha,
         categoriesCompleted: run.categories_completed,
         findings: results.findings
-    }), policy.agentKey);
+    }), policy.agentKey, recordHolders(outcome.policy?.evidence.notReproduced ?? []));
     if (!saved.saved)
         return null;
     ctx.io.log.info(own
@@ -55343,8 +56242,7 @@ async function gateStep(ctx, given, event, trail) {
     const report = await reportGate(ctx, { prepared, policy, outcome, recorded, planned, plan: decided });
     const end = await publish(ctx, inputs, report);
     const step = gateStepResult(outcome.decision, { failOnIncomplete: inputs.failOnIncomplete, cancelled: ctx.signal.aborted });
-    await finishStatus(ctx, trail.status, outcome.decision.result, step);
-    return conclude(step, end, trail.prepared);
+    return conclude(await finishStatus(ctx, trail.status, outcome.decision.result, step), end, trail.prepared);
 }
 function unreadable(event) {
     return new ConfigError('GITHUB_EVENT_PATH', `${event.reason}. Nothing is assessed and nothing passes: re-run the job, and check what sent the event if it fails again`);
@@ -55353,8 +56251,7 @@ function unreadable(event) {
 async function carryOverStep(ctx, inputs, planned, carried, trail) {
     const end = await publish(ctx, inputs, await reportCarried(ctx, inputs, planned, carried));
     const step = carriedStepResult(carried, { cancelled: ctx.signal.aborted });
-    await finishStatus(ctx, trail.status, carried.result, step);
-    return conclude(step, end, trail.prepared);
+    return conclude(await finishStatus(ctx, trail.status, carried.result, step), end, trail.prepared);
 }
 /** A deployment not ready: nothing to assess yet, and no failure. */
 async function skipStep(ctx, inputs, planned, reason) {
@@ -55389,8 +56286,7 @@ async function failStep(ctx, trail, err) {
         ctx.io.log.warning(`Could not write the not-assessed report: ${describeFailure(publishErr)}`);
     }
     const step = { outcome: 'fail', line: failure.line };
-    await finishStatus(ctx, trail.status, 'error', step);
-    return conclude(step, end, trail.prepared);
+    return conclude(await finishStatus(ctx, trail.status, 'error', step), end, trail.prepared);
 }
 
 ;// CONCATENATED MODULE: ./src/action/post.ts
