@@ -30,7 +30,7 @@ function comparable(path: string): unknown {
     if (v !== null && typeof v === 'object') return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, walk(x, k)]))
     if (typeof v === 'string' && /(_id|Id)$/.test(key)) ids.add(v)
     if (/(_id|Id)$/.test(key)) return '<id>'
-    if (/(_at|At|_ms|Ms|date)$/.test(key)) return '<time>'
+    if (/(_at|At|_ms|Ms|date)$/.test(key) || key === 'ms') return '<time>'
     return v
   }
   const first = walk(JSON.parse(text))

@@ -84,6 +84,7 @@ describe('agentIdentity', () => {
       targetName: null,
       commentKey: 'm',
       statusName: 'm',
+      statusOwner: '6dfbc538',
       key: 'model%3Am'
     })
     expect(agentIdentity({ kind: 'preview', name: null }, ctx)).toMatchObject({
