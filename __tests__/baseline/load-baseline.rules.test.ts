@@ -1,0 +1,147 @@
+/**
+ * The rules of loadBaseline that decide which runs are evidence, one row per
+ * rule: a pull request's own window is read only where it can be this
+ * agent's (a head to match, K above 1, a GitHub token), a comparison that
+ * cannot list files means the agent changed, baseline_run_id is that run's
+ * open findings, and a store failure is no window (stricter), said and logged.
+ */
+import { describe, expect, it } from '@jest/globals'
+import { loadBaseline, type EvidenceArgs, type EvidenceDeps } from '../../src/baseline/load-baseline.js'
+import { evidenceKey } from '../../src/evidence/records.js'
+import type { ListedCache } from '../../src/github/actions-caches.js'
+import type { ChangedFiles } from '../../src/pipeline/changed-paths.js'
+import type { Finding } from '../../src/service/contract/index.js'
+import { GitHubError } from '../../src/util/errors.js'
+import { fakeApi } from '../__fixtures__/fake-api.js'
+import { makeFinding, makeRun } from '../__fixtures__/builders.js'
+import { recordingLog } from '../__fixtures__/recording-log.js'
+
+const NOW = Date.parse('2026-11-26T12:00:00Z')
+const AGENT = 'model:m'
+const HEAD = 'head0001'
+const OWN_REF = 'refs/pull/7/merge'
+const leak = makeFinding('critical', { category: 'prompt_injection', description: 'leaked its system prompt', attacks: [] })
+const shell = makeFinding('high', { category: 'jailbreak', description: 'ran a shell command', attacks: [] })
+
+const entry = (runId: string, commit: string, ref: string, day: number): ListedCache => ({
+  key: evidenceKey(AGENT, runId, commit) ?? '',
+  ref,
+  createdAt: `2026-11-${String(day).padStart(2, '0')}T00:00:00Z`
+})
+
+interface World {
+  findings: Record<string, Finding[]>
+  listed: ListedCache[]
+  compare?: (base: string, head: string) => ChangedFiles
+}
+
+/** main recorded m1, m2 at commit c0; the pull request p0, p1 at HEAD and p2 at older01. */
+const world = (): World => ({
+  findings: { m1: [leak], m2: [leak], p0: [shell], p1: [shell], p2: [] },
+  listed: [
+    entry('m1', 'main0001', 'refs/heads/main', 25),
+    entry('m2', 'main0001', 'refs/heads/main', 24),
+    entry('p0', HEAD, OWN_REF, 26),
+    entry('p1', HEAD, OWN_REF, 25),
+    entry('p2', 'older01', OWN_REF, 24)
+  ]
+})
+
+function deps(w: World) {
+  const api = fakeApi({
+    getRun: (id: string) => Promise.resolve(makeRun({ run_id: id, model_id: 'm', completed_at: '2026-11-25T00:00:00Z' })),
+    listFindings: (id: string) => Promise.resolve({ findings: w.findings[id] ?? [], count: (w.findings[id] ?? []).length })
+  })
+  const log = recordingLog()
+  const d: EvidenceDeps = {
+    api: () => api,
+    github: {
+      listCaches: (_repo, q) => Promise.resolve(w.listed.filter((e) => e.key.startsWith(q.keyPrefix) && e.ref === q.ref)),
+      changedFiles: (_repo, base, head) => Promise.resolve(w.compare ? w.compare(base, head) : { kind: 'files', files: [] })
+    },
+    log,
+    now: () => NOW
+  }
+  return { d, log }
+}
+
+const args = (over: Partial<EvidenceArgs> = {}): EvidenceArgs => ({
+  modelId: 'm',
+  agentKey: AGENT,
+  baselineRunId: '',
+  repo: { owner: 'o', repo: 'r' },
+  defaultBranch: 'main',
+  onDefaultBranch: false,
+  judgedCommit: 'main0001',
+  agentPaths: [],
+  bounds: { runs: 3, maxAgeDays: 30, now: NOW },
+  own: { ref: OWN_REF, head: HEAD },
+  ...over
+})
+
+describe("loadBaseline: a pull request's own runs are its agent's window only where they can be", () => {
+  it.each<[string, Partial<EvidenceArgs>, string[] | null, number]>([
+    ['the same head, K = 3: the newest two of that head', {}, ['p0', 'p1'], 2],
+    ['no own ref (not a pull request)', { own: null }, null, 1],
+    ['a head that cannot be told', { own: { ref: OWN_REF, head: null } }, null, 1],
+    ['a head that cannot be told, with agent_paths', { own: { ref: OWN_REF, head: null }, agentPaths: ['agent/**'] }, null, 1],
+    ['K = 1: this run is the whole window', { bounds: { runs: 1, maxAgeDays: 30, now: NOW } }, null, 1],
+    ['another head, without agent_paths', { own: { ref: OWN_REF, head: 'other001' } }, null, 2]
+  ])('%s', async (_name, over, agentRuns, githubRequests) => {
+    const got = await loadBaseline(deps(world()).d, args(over))
+    if (agentRuns === null) expect(got.windows.agent).toBeNull()
+    else expect(got.windows.agent).toMatchObject({ scope: 'agent', pool: { runIds: agentRuns } })
+    expect(got.cost.githubRequests).toBe(githubRequests)
+  })
+
+  it('reads no own window without a GitHub token', async () => {
+    const { d } = deps(world())
+    d.github = null
+    const got = await loadBaseline(d, args())
+    expect(got.windows).toEqual({ agent: null, base: null })
+    expect(got.why).toMatch(/github_token is empty/)
+  })
+})
+
+describe('loadBaseline: a comparison that cannot list the files changed means the agent changed', () => {
+  it.each<[string, ChangedFiles, string[]]>([
+    ['files outside agent_paths: the same agent', { kind: 'files', files: ['README.md'] }, ['m1', 'm2']],
+    ['a file under agent_paths: an earlier agent', { kind: 'files', files: ['agent/prompt.md'] }, []],
+    ['too many files to list: an earlier agent', { kind: 'everything', reason: 'more than 300 files changed' }, []]
+  ])('%s', async (_name, files, baseRuns) => {
+    const w = world()
+    w.compare = () => files
+    const got = await loadBaseline(deps(w).d, args({ agentPaths: ['agent/**'], judgedCommit: 'main0009', own: null }))
+    expect(got.windows.base?.runIds ?? []).toEqual(baseRuns)
+    if (baseRuns.length > 0) expect(got.notes).toEqual([])
+    else {
+      expect(got.why).toBe('no recorded run of the default branch is within the window')
+      expect(got.notes).toEqual(['2 recorded runs of an earlier agent left out (agent_paths changed since).'])
+    }
+  })
+})
+
+describe('loadBaseline: baseline_run_id', () => {
+  it("is that run's open findings, read once, named as the source", async () => {
+    const got = await loadBaseline(deps(world()).d, args({ baselineRunId: 'm2', own: null }))
+    expect(got.baseline).toMatchObject({ model_id: 'm', run_id: 'm2', commit: null })
+    expect(got.baseline?.findings.map((f) => f.description)).toEqual(['leaked its system prompt'])
+    expect(got).toMatchObject({ source: 'run m2 (baseline_run_id)', why: null, notes: [] })
+    expect(got.cost).toMatchObject({ runsRead: 1, serviceRequests: 2, githubRequests: 0 })
+  })
+})
+
+describe('loadBaseline: a store failure is no window, said and logged', () => {
+  it('the caches API refusing', async () => {
+    const { d, log } = deps(world())
+    d.github = {
+      ...d.github!,
+      listCaches: () =>
+        Promise.reject(new GitHubError({ endpoint: 'GET /repos/{owner}/{repo}/actions/caches', status: 403, message: 'Forbidden' }))
+    }
+    const got = await loadBaseline(d, args())
+    expect(got).toMatchObject({ baseline: null, source: null, windows: { agent: null, base: null }, notes: [] })
+    expect(got.why).toMatch(/^the baseline could not be read: .*403/)
+    expect(log.lines).toEqual([{ level: 'warning', line: expect.stringMatching(/^The baseline could not be read: .*403/) }])
+  })
+})
