@@ -4,7 +4,7 @@
  * (a user name alone, a password alone, or both).
  */
 import { describe, expect, it } from '@jest/globals'
-import { deploymentUrl } from '../../src/pipeline/event.js'
+import { deploymentUrl, readPipelineEvent } from '../../src/pipeline/event.js'
 
 describe('deploymentUrl', () => {
   it.each<[unknown, { url: string } | { error: string }]>([
@@ -28,5 +28,56 @@ describe('deploymentUrl', () => {
     [42, { error: 'the event carries no deployment URL' }]
   ])('%j: %j', (raw, expected) => {
     expect(deploymentUrl(raw)).toEqual(expected)
+  })
+})
+
+const SHA = 'a'.repeat(40)
+const ENV = { GITHUB_REF: 'refs/heads/main', GITHUB_SHA: 'c'.repeat(40) }
+const vercel = (type: string, state: string) => ({
+  action: type,
+  client_payload: { git: { ref: 'feat', sha: SHA }, state: { type: state }, url: 'https://agent-abc.vercel.app' }
+})
+const status = (state: string) => ({
+  deployment_status: { state, environment_url: 'https://agent-abc.vercel.app' },
+  deployment: { sha: SHA }
+})
+
+describe('which deployment events are assessed: a ready deployment only', () => {
+  it.each([
+    ['vercel.deployment.ready', 'ready', 'deployment'],
+    ['vercel.deployment.success', 'success', 'deployment'],
+    ...['pending', 'error', 'failed', 'canceled', 'skipped', 'ignored'].flatMap((state) => [
+      ['vercel.deployment.ready', state, 'deployment_skipped'],
+      ['vercel.deployment.success', state, 'deployment_skipped']
+    ]),
+    ['vercel.deployment.created', 'ready', 'deployment_skipped'],
+    ['vercel.deployment.canceled', 'ready', 'deployment_skipped']
+  ])('Vercel %s with state %s: %s', (type, state, kind) => {
+    expect(readPipelineEvent('repository_dispatch', vercel(type, state), ENV).kind).toBe(kind)
+  })
+
+  it.each([
+    ['pending', 'nothing to assess yet'],
+    ['queued', 'nothing to assess yet'],
+    ['in_progress', 'nothing to assess yet'],
+    ['failure', 'nothing to assess'],
+    ['inactive', 'nothing to assess']
+  ])('deployment_status %s is skipped: %s', (state, why) => {
+    const e = readPipelineEvent('deployment_status', status(state), ENV)
+    expect(e).toMatchObject({ kind: 'deployment_skipped', reason: `the deployment of aaaaaaa is ${state}, not success: ${why}` })
+  })
+})
+
+describe("events about a pull request name it (its head may be a fork's)", () => {
+  it.each(['pull_request_review', 'pull_request_review_comment', 'pull_request_review_thread'])('%s', (name) => {
+    expect(readPipelineEvent(name, { pull_request: { number: 12 } }, ENV)).toMatchObject({ kind: 'other', commentedPull: 12 })
+  })
+  it.each([
+    ['a review of no pull request number', 'pull_request_review', { pull_request: {} }],
+    ['another event carrying a pull request', 'check_run', { pull_request: { number: 12 } }],
+    ['a comment on an issue', 'issue_comment', { issue: { number: 12 } }],
+    ['a pull request number 0', 'issue_comment', { issue: { number: 0, pull_request: {} } }]
+  ])('none: %s', (_what, name, payload) => {
+    expect(readPipelineEvent(name, payload, ENV)).toMatchObject({ kind: 'other', commentedPull: null })
   })
 })
