@@ -145,3 +145,110 @@ describe('loadBaseline: a store failure is no window, said and logged', () => {
     expect(log.lines).toEqual([{ level: 'warning', line: expect.stringMatching(/^The baseline could not be read: .*403/) }])
   })
 })
+
+describe('loadBaseline: the base window holds only what can be trusted', () => {
+  const fixed = makeFinding('critical', {
+    category: 'data_exfiltration',
+    description: 'sent the file to a URL',
+    attacks: [],
+    status: 'fixed'
+  })
+
+  it("the baseline is the window's open findings, never one the service closed; its commit the newest record's", async () => {
+    const w = world()
+    w.findings.m1 = [leak, fixed]
+    const got = await loadBaseline(deps(w).d, args({ own: null }))
+    expect(got.baseline).toMatchObject({ run_id: 'm1', commit: 'main0001', created_at: '' })
+    expect(got.baseline?.findings.map((f) => f.description)).toEqual(['leaked its system prompt'])
+  })
+
+  it('recorded runs none of which can be trusted are no window, and say so', async () => {
+    const { d } = deps(world())
+    d.api = () =>
+      fakeApi({
+        getRun: (id: string) => Promise.resolve(makeRun({ run_id: id, model_id: 'other', completed_at: '2026-11-25T00:00:00Z' })),
+        listFindings: () => Promise.resolve({ findings: [leak], count: 1 })
+      })
+    const got = await loadBaseline(d, args())
+    expect(got).toMatchObject({ baseline: null, why: 'none of the 2 recorded runs of the default branch could be trusted' })
+    expect(got.windows).toEqual({ agent: null, base: null })
+  })
+
+  it.each<[string, Partial<EvidenceArgs>]>([
+    ['no repository', { repo: null }],
+    ['no default branch', { defaultBranch: null }],
+    ["no repository, a pull request's own runs", { repo: null, own: { ref: OWN_REF, head: HEAD } }]
+  ])('%s: no window, nothing listed', async (_name, over) => {
+    const { d } = deps(world())
+    const listed: string[] = []
+    d.github = { ...d.github!, listCaches: (_r, q) => (listed.push(q.ref), Promise.resolve([])) }
+    const got = await loadBaseline(d, args({ own: null, ...over }))
+    expect(got).toMatchObject({
+      baseline: null,
+      notes: [],
+      windows: { agent: null, base: null },
+      why: 'the repository or its default branch is unknown to this event, so no record can be tied to the default branch'
+    })
+    expect(listed).toEqual([])
+  })
+
+  it('a pull request reads at most K - 1 of its own runs', async () => {
+    const w = world()
+    w.listed.push(entry('p3', HEAD, OWN_REF, 23))
+    w.findings.p3 = [shell]
+    w.listed = w.listed.filter((e) => !e.key.endsWith('-p2'))
+    w.listed.push(entry('p2', HEAD, OWN_REF, 24))
+    const got = await loadBaseline(deps(w).d, args())
+    expect(got.windows.agent?.pool.runIds).toEqual(['p0', 'p1'])
+  })
+
+  it("a pull request's own runs none of which can be trusted are no agent window", async () => {
+    const { d } = deps(world())
+    const base = d.api()
+    d.api = () =>
+      fakeApi({
+        getRun: (id: string) => (id.startsWith('p') ? Promise.resolve(makeRun({ run_id: id, model_id: 'other' })) : base.getRun(id)),
+        listFindings: (id: string) => base.listFindings(id)
+      })
+    const got = await loadBaseline(d, args())
+    expect(got.windows.agent).toBeNull()
+    expect(got.windows.base?.runIds).toEqual(['m1', 'm2'])
+  })
+
+  it('stops comparing at the first commit the agent changed at', async () => {
+    const w = world()
+    w.listed = [entry('m1', 'main0002', 'refs/heads/main', 25), entry('m2', 'main0001', 'refs/heads/main', 24)]
+    w.compare = () => ({ kind: 'files', files: ['agent/prompt.md'] })
+    const got = await loadBaseline(deps(w).d, args({ agentPaths: ['agent/**'], judgedCommit: 'main0009', own: null }))
+    expect(got.cost.githubRequests).toBe(2)
+  })
+
+  it('with no commit judged and no record, no window (no record yet)', async () => {
+    const w = world()
+    w.listed = []
+    const got = await loadBaseline(deps(w).d, args({ agentPaths: ['agent/**'], judgedCommit: null, own: null }))
+    expect(got.why).toBe('no run recorded by the default branch yet (no cache entry listed on it)')
+  })
+
+  it('keeps a completed run that names no completion time (its record is within the bound)', async () => {
+    const { d } = deps(world())
+    const base = d.api()
+    d.api = () =>
+      fakeApi({
+        getRun: (id: string) => Promise.resolve(makeRun({ run_id: id, model_id: 'm', completed_at: undefined })),
+        listFindings: (id: string) => base.listFindings(id)
+      })
+    const got = await loadBaseline(d, args({ own: null }))
+    expect(got.windows.base?.runIds).toEqual(['m1', 'm2'])
+  })
+
+  it('counts the time it took, and says what baseline_run_id must name', async () => {
+    const { d } = deps(world())
+    let t = 1000
+    d.now = () => (t += 250)
+    expect((await loadBaseline(d, args({ own: null }))).cost.ms).toBe(250)
+    d.api = () => fakeApi({ getRun: (id: string) => Promise.resolve(makeRun({ run_id: id, model_id: 'other' })) })
+    const err = await loadBaseline(d, args({ baselineRunId: 'nope' })).catch((e: unknown) => e)
+    expect((err as Error).message).toMatch(/: name a completed run of this model$/)
+  })
+})
