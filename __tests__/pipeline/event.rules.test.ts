@@ -4,12 +4,15 @@
  * (a user name alone, a password alone, or both).
  */
 import { describe, expect, it } from '@jest/globals'
-import { deploymentUrl, readPipelineEvent } from '../../src/pipeline/event.js'
+import { deploymentUrl, endpointAt, readPipelineEvent } from '../../src/pipeline/event.js'
 
 describe('deploymentUrl', () => {
   it.each<[unknown, { url: string } | { error: string }]>([
     ['app-abc.vercel.app', { url: 'https://app-abc.vercel.app/' }],
     ['https://app-abc.vercel.app/x?y=1', { url: 'https://app-abc.vercel.app/x?y=1' }],
+    ['app-abc.vercel.app/x?next=http://evil.test', { url: 'https://app-abc.vercel.app/x?next=http://evil.test' }],
+    ['javascript:alert(1)', { error: "the deployment URL of the event has scheme 'javascript:', not https" }],
+    [`${'s'.repeat(30)}://x`, { error: `the deployment URL of the event has scheme '${'s'.repeat(20)}', not https` }],
     ['http://127.0.0.1:3000/', { url: 'http://127.0.0.1:3000/' }],
     ['http://localhost:3000/', { url: 'http://localhost:3000/' }],
     ['https://user@app.example.test/', { error: 'the deployment URL of the event carries credentials' }],
@@ -79,5 +82,96 @@ describe("events about a pull request name it (its head may be a fork's)", () =>
     ['a pull request number 0', 'issue_comment', { issue: { number: 0, pull_request: {} } }]
   ])('none: %s', (_what, name, payload) => {
     expect(readPipelineEvent(name, payload, ENV)).toMatchObject({ kind: 'other', commentedPull: null })
+  })
+})
+
+describe('endpointAt: the endpoint stays on the deployment host', () => {
+  it('puts the path in place of the deployment path', () => {
+    expect(endpointAt('https://app.test/x', '/api/chat?t=1')).toBe('https://app.test/api/chat?t=1')
+    expect(endpointAt('https://app.test/x', '')).toBe('https://app.test/x')
+  })
+  it('refuses a path that would run into the host name', () => {
+    expect(() => endpointAt('https://app.test/', 'evil.test/api')).toThrow("endpointAt: path must start with '/': evil.test/api")
+    expect(() => endpointAt('https://app.test/', 'p'.repeat(50))).toThrow(new RegExp(`'/': ${'p'.repeat(40)}$`))
+  })
+})
+
+describe('the default branch is only what the payload names', () => {
+  it.each([
+    ['a branch named null, no default branch named', { ref: 'refs/heads/null', after: SHA }, false],
+    ['the default branch', { ref: 'refs/heads/main', after: SHA, repository: { default_branch: 'main' } }, true],
+    ['another branch', { ref: 'refs/heads/feat', after: SHA, repository: { default_branch: 'main' } }, false]
+  ])('push to %s', (_name, payload, onDefaultBranch) => {
+    expect(readPipelineEvent('push', payload, ENV)).toMatchObject({ kind: 'push', onDefaultBranch })
+  })
+})
+
+describe('what a deployment event says of itself', () => {
+  const ready = (client: Record<string, unknown>) => ({
+    action: 'vercel.deployment.ready',
+    client_payload: { git: { sha: SHA }, url: 'https://agent-abc.vercel.app', ...client }
+  })
+  it.each([
+    ['a project name', { project: 'agent' }, 'agent'],
+    ['a project object', { project: { name: 'agent', id: 'prj_1' } }, 'agent'],
+    ['a project id only', { project: { id: 'prj_1' } }, 'prj_1'],
+    ['no project', {}, null]
+  ])('Vercel: %s', (_name, client, project) => {
+    expect(readPipelineEvent('repository_dispatch', ready(client), ENV)).toMatchObject({ kind: 'deployment', project })
+  })
+
+  it.each<[string, string, unknown, string]>([
+    [
+      'deployment_status with no state',
+      'deployment_status',
+      { deployment_status: {}, deployment: {} },
+      'the deployment is unknown, not success: nothing to assess'
+    ],
+    [
+      'deployment_status with no commit',
+      'deployment_status',
+      { deployment_status: { state: 'success' }, deployment: {} },
+      'the event names no commit (deployment.sha)'
+    ],
+    [
+      'Vercel with no commit',
+      'repository_dispatch',
+      { action: 'vercel.deployment.ready', client_payload: {} },
+      'the event names no commit (client_payload.git.sha)'
+    ],
+    [
+      'Vercel not ready',
+      'repository_dispatch',
+      { action: `vercel.deployment.${'q'.repeat(80)}`, client_payload: {} },
+      `Vercel sent vercel.deployment.${'q'.repeat(42)}, not a ready deployment: nothing to assess`
+    ],
+    [
+      'Vercel in a failed state',
+      'repository_dispatch',
+      { action: 'vercel.deployment.ready', client_payload: { state: { type: 'error' } } },
+      'Vercel sent vercel.deployment.ready with state error: nothing to assess'
+    ],
+    [
+      'deployment_status in a long state',
+      'deployment_status',
+      { deployment_status: { state: 'z'.repeat(50) }, deployment: {} },
+      `the deployment is ${'z'.repeat(40)}, not success: nothing to assess`
+    ]
+  ])('%s', (_name, eventName, payload, reason) => {
+    expect(readPipelineEvent(eventName, payload, ENV)).toMatchObject({ reason })
+  })
+
+  it.each<[string, unknown, string]>([
+    ['deployment_status', { deployment: {} }, 'it has no deployment_status object'],
+    [
+      'repository_dispatch',
+      { action: `vercel.deployment.${'r'.repeat(80)}` },
+      `Vercel's vercel.deployment.${'r'.repeat(42)} has no client_payload object`
+    ]
+  ])('%s without its object is unreadable', (eventName, payload, why) => {
+    expect(readPipelineEvent(eventName, payload, ENV)).toMatchObject({
+      kind: 'unreadable',
+      reason: expect.stringMatching(new RegExp(`: ${why}$`))
+    })
   })
 })
