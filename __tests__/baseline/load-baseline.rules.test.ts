@@ -230,6 +230,17 @@ describe('loadBaseline: the base window holds only what can be trusted', () => {
     expect(got.why).toBe('no run recorded by the default branch yet (no cache entry listed on it)')
   })
 
+  it('with agent_paths and no commit to compare with (none judged, none recorded), no record is the same agent', async () => {
+    const w = world()
+    w.listed = [entry('m1', 'none', 'refs/heads/main', 25), entry('m2', 'none', 'refs/heads/main', 24)]
+    w.listed = w.listed.map((e) => ({ ...e, key: evidenceKey(AGENT, e.key.endsWith('m1') ? 'm1' : 'm2', null) ?? '' }))
+    const got = await loadBaseline(deps(w).d, args({ agentPaths: ['agent/**'], judgedCommit: null, own: null }))
+    expect(got.windows).toEqual({ agent: null, base: null })
+    expect(got.notes).toEqual(['2 recorded runs left out: no commit to tell whether agent_paths changed since.'])
+    // Without agent_paths every recorded run of the agent key is its own.
+    expect((await loadBaseline(deps(w).d, args({ judgedCommit: null, own: null }))).windows.base?.runIds).toEqual(['m1', 'm2'])
+  })
+
   it('keeps a completed run that names no completion time (its record is within the bound)', async () => {
     const { d } = deps(world())
     const base = d.api()

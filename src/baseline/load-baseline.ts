@@ -182,7 +182,13 @@ async function sameAgent(
   notes: string[]
 ): Promise<EvidenceRecord[]> {
   const judged = args.judgedCommit ?? records[0]?.commit ?? null
-  if (args.agentPaths.length === 0 || deps.github === null || args.repo === null || judged === null) return records
+  if (args.agentPaths.length === 0 || deps.github === null || args.repo === null) return records
+  if (judged === null) {
+    // No commit to compare with: whether the agent changed since cannot be told, so no record is the same agent's.
+    if (records.length > 0)
+      notes.push(`${plural(records.length, 'recorded run')} left out: no commit to tell whether agent_paths changed since.`)
+    return []
+  }
   const changed = new Map<string, boolean>()
   for (const commit of commitsToCompare(records, limit)) {
     if (commit === judged) {
