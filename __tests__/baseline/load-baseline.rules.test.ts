@@ -228,6 +228,7 @@ describe('loadBaseline: the base window holds only what can be trusted', () => {
     w.listed = []
     const got = await loadBaseline(deps(w).d, args({ agentPaths: ['agent/**'], judgedCommit: null, own: null }))
     expect(got.why).toBe('no run recorded by the default branch yet (no cache entry listed on it)')
+    expect(got.notes).toEqual([])
   })
 
   it('with agent_paths and no commit to compare with (none judged, none recorded), no record is the same agent', async () => {
