@@ -53748,8 +53748,14 @@ async function loadOwnWindow(deps, args, cost, notes) {
 /** The records of the same agent: with agent_paths, up to the first commit the agent changed since; without, every one. */
 async function sameAgent(deps, args, records, limit, cost, notes) {
     const judged = args.judgedCommit ?? records[0]?.commit ?? null;
-    if (args.agentPaths.length === 0 || deps.github === null || args.repo === null || judged === null)
+    if (args.agentPaths.length === 0 || deps.github === null || args.repo === null)
         return records;
+    if (judged === null) {
+        // No commit to compare with: whether the agent changed since cannot be told, so no record is the same agent's.
+        if (records.length > 0)
+            notes.push(`${plural(records.length, 'recorded run')} left out: no commit to tell whether agent_paths changed since.`);
+        return [];
+    }
     const changed = new Map();
     for (const commit of commitsToCompare(records, limit)) {
         if (commit === judged) {
