@@ -17,6 +17,7 @@
  * API takes and the report names "the branch <name>"); no default branch
  * named: nothing is accepted.
  */
+import { defaultBranchOf } from '../github/context.js'
 import { writeStanding, type WriteStanding } from '../github/write-rule.js'
 import { isRecord } from '../util/text.js'
 
@@ -37,7 +38,7 @@ const text = (v: unknown): string | null => (typeof v === 'string' && v !== '' ?
 
 export function baselineScope(eventName: string, payload: unknown, env: NodeJS.ProcessEnv): BaselineScope {
   const standing = writeStanding(eventName, payload, env)
-  const defaultBranch = text(rec(rec(payload).repository).default_branch)
+  const defaultBranch = defaultBranchOf(payload)
   if (standing.kind !== 'pull_request') return { ...standing, defaultBranch, sha: trustedCommit(eventName, payload, env) }
   const sha = text(env.GITHUB_SHA)
   const pr = rec(rec(payload).pull_request)
@@ -57,7 +58,7 @@ function trustedCommit(eventName: string, payload: unknown, env: NodeJS.ProcessE
   const p = rec(payload)
   if (eventName === 'merge_group') return text(rec(p.merge_group).base_sha)
   if (eventName === 'deployment_status' || eventName === 'repository_dispatch') {
-    const branch = text(rec(p.repository).default_branch)
+    const branch = defaultBranchOf(p)
     return branch === null ? null : `refs/heads/${branch}`
   }
   return text(env.GITHUB_SHA)

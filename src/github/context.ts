@@ -63,3 +63,20 @@ export function assessedCommit(payload: unknown, githubSha: string | undefined):
   for (const sha of [head, githubSha]) if (typeof sha === 'string' && /^[0-9a-f]{7,64}$/i.test(sha)) return sha.toLowerCase()
   return null
 }
+
+/**
+ * The repository's default branch as the event's payload names it
+ * (`repository.default_branch`); null when it names none. The one reading of
+ * "the default branch": nothing else takes it from a payload.
+ */
+export function defaultBranchOf(payload: unknown): string | null {
+  const repository = isRecord(payload) && isRecord(payload.repository) ? payload.repository : {}
+  const branch = repository.default_branch
+  return typeof branch === 'string' && branch !== '' ? branch : null
+}
+
+/** Whether `ref` (e.g. GITHUB_REF) is the default branch the payload names; false when it names none. */
+export function isDefaultBranchRef(payload: unknown, ref: string): boolean {
+  const branch = defaultBranchOf(payload)
+  return branch !== null && ref === `refs/heads/${branch}`
+}

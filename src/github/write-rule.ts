@@ -21,8 +21,8 @@
 import { isPullRequestName } from '../target/naming.js'
 import type { ResolvedTarget } from '../target/target-spec.js'
 import { ConfigError } from '../util/errors.js'
-import { isRecord, oneLine } from '../util/text.js'
-import { PULL_REQUEST_EVENTS, targetFromEvent } from './context.js'
+import { oneLine } from '../util/text.js'
+import { defaultBranchOf, isDefaultBranchRef, PULL_REQUEST_EVENTS, targetFromEvent } from './context.js'
 
 /** Events that run the code of the ref they run on (a branch's own workflow). */
 export const WRITING_EVENTS: ReadonlySet<string> = new Set(['push', 'schedule', 'workflow_dispatch'])
@@ -52,17 +52,14 @@ export type ServiceWrite =
   | { kind: 'dismissals' }
   | { kind: 'profile'; target: ResolvedTarget; allowShared: boolean }
 
-const text = (v: unknown): string | null => (typeof v === 'string' && v !== '' ? v : null)
-
 export function writeStanding(eventName: string, payload: unknown, env: NodeJS.ProcessEnv): WriteStanding {
   if (PULL_REQUEST_EVENTS.has(eventName)) {
     const event = targetFromEvent(eventName, payload, env.GITHUB_REPOSITORY ?? '')
     return { kind: 'pull_request', number: event.kind === 'pull_request' ? event.number : null }
   }
   const ref = env.GITHUB_REF ?? ''
-  const body = isRecord(payload) ? payload : {}
-  const defaultBranch = text(isRecord(body.repository) ? body.repository.default_branch : undefined)
-  if (WRITING_EVENTS.has(eventName) && defaultBranch !== null && ref === `refs/heads/${defaultBranch}`)
+  const defaultBranch = defaultBranchOf(payload)
+  if (WRITING_EVENTS.has(eventName) && defaultBranch !== null && isDefaultBranchRef(payload, ref))
     return { kind: 'default-branch', branch: defaultBranch }
   return { kind: 'other', eventName, ref }
 }

@@ -17,6 +17,7 @@
  *   (`refs/heads/gh-readonly-queue/<base>/pr-<N>-<sha>`).
  * - pull_request, push and the rest: what the carry-over decisions need.
  */
+import { isDefaultBranchRef } from '../github/context.js'
 import { isLoopbackHost } from '../service/base-url.js'
 import { isRecord } from '../util/text.js'
 import { shortSha } from './identity.js'
@@ -160,8 +161,7 @@ export function endpointAt(deployment: string, path: string): string {
 }
 
 function onDefault(payload: Record<string, unknown>, ref: string): boolean {
-  const defaultBranch = text(rec(payload.repository).default_branch)
-  return defaultBranch !== null && ref === `refs/heads/${defaultBranch}`
+  return isDefaultBranchRef(payload, ref)
 }
 
 function fromDeploymentStatus(eventName: string, payload: Record<string, unknown>, env: NodeJS.ProcessEnv): PipelineEvent {
