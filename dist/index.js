@@ -48665,6 +48665,21 @@ function assessedCommit(payload, githubSha) {
             return sha.toLowerCase();
     return null;
 }
+/**
+ * The repository's default branch as the event's payload names it
+ * (`repository.default_branch`); null when it names none. The one reading of
+ * "the default branch": nothing else takes it from a payload.
+ */
+function defaultBranchOf(payload) {
+    const repository = isRecord(payload) && isRecord(payload.repository) ? payload.repository : {};
+    const branch = repository.default_branch;
+    return typeof branch === 'string' && branch !== '' ? branch : null;
+}
+/** Whether `ref` (e.g. GITHUB_REF) is the default branch the payload names; false when it names none. */
+function isDefaultBranchRef(payload, ref) {
+    const branch = defaultBranchOf(payload);
+    return branch !== null && ref === `refs/heads/${branch}`;
+}
 
 ;// CONCATENATED MODULE: ./src/report/annotations.ts
 /**
@@ -51048,16 +51063,14 @@ var external_node_os_ = __nccwpck_require__(8161);
 const write_rule_WRITING_EVENTS = new Set(['push', 'schedule', 'workflow_dispatch']);
 /** The rule in one line, for messages and the docs. */
 const WRITE_RULE = 'shared targets, dismissals and the baseline are written only from the default branch on push, schedule or workflow_dispatch';
-const write_rule_text = (v) => (typeof v === 'string' && v !== '' ? v : null);
 function writeStanding(eventName, payload, env) {
     if (PULL_REQUEST_EVENTS.has(eventName)) {
         const event = targetFromEvent(eventName, payload, env.GITHUB_REPOSITORY ?? '');
         return { kind: 'pull_request', number: event.kind === 'pull_request' ? event.number : null };
     }
     const ref = env.GITHUB_REF ?? '';
-    const body = isRecord(payload) ? payload : {};
-    const defaultBranch = write_rule_text(isRecord(body.repository) ? body.repository.default_branch : undefined);
-    if (write_rule_WRITING_EVENTS.has(eventName) && defaultBranch !== null && ref === `refs/heads/${defaultBranch}`)
+    const defaultBranch = defaultBranchOf(payload);
+    if (write_rule_WRITING_EVENTS.has(eventName) && defaultBranch !== null && isDefaultBranchRef(payload, ref))
         return { kind: 'default-branch', branch: defaultBranch };
     return { kind: 'other', eventName, ref };
 }
@@ -52370,6 +52383,7 @@ function parseSarifLocation(raw) {
 
 
 
+
 /** The event types of Vercel's repository_dispatch that mean "a deployment is up and can be assessed". */
 const VERCEL_READY_TYPES = ['vercel.deployment.ready', 'vercel.deployment.success'];
 const VERCEL_PREFIX = 'vercel.deployment.';
@@ -52439,8 +52453,7 @@ function endpointAt(deployment, path) {
     return `${base.origin}${path}`;
 }
 function onDefault(payload, ref) {
-    const defaultBranch = event_text(rec(payload.repository).default_branch);
-    return defaultBranch !== null && ref === `refs/heads/${defaultBranch}`;
+    return isDefaultBranchRef(payload, ref);
 }
 function fromDeploymentStatus(eventName, payload, env) {
     if (!isRecord(payload.deployment_status))
@@ -53845,11 +53858,12 @@ function baselineOfPool(pool, modelId, commit) {
  */
 
 
+
 const scope_rec = (v) => (isRecord(v) ? v : {});
 const scope_text = (v) => (typeof v === 'string' && v !== '' ? v : null);
 function baselineScope(eventName, payload, env) {
     const standing = writeStanding(eventName, payload, env);
-    const defaultBranch = scope_text(scope_rec(scope_rec(payload).repository).default_branch);
+    const defaultBranch = defaultBranchOf(payload);
     if (standing.kind !== 'pull_request')
         return { ...standing, defaultBranch, sha: trustedCommit(eventName, payload, env) };
     const sha = scope_text(env.GITHUB_SHA);
@@ -53870,7 +53884,7 @@ function trustedCommit(eventName, payload, env) {
     if (eventName === 'merge_group')
         return scope_text(scope_rec(p.merge_group).base_sha);
     if (eventName === 'deployment_status' || eventName === 'repository_dispatch') {
-        const branch = scope_text(scope_rec(p.repository).default_branch);
+        const branch = defaultBranchOf(p);
         return branch === null ? null : `refs/heads/${branch}`;
     }
     return scope_text(env.GITHUB_SHA);

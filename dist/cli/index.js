@@ -50788,6 +50788,79 @@ function parseSarifLocation(raw) {
     return path;
 }
 
+;// CONCATENATED MODULE: ./src/github/context.ts
+/**
+ * Which pull request (if any) an event is about. Pure: the event name, its
+ * payload (the JSON at GITHUB_EVENT_PATH) and GITHUB_REPOSITORY in, a target
+ * out. Only pull_request and pull_request_target carry a PR to comment on;
+ * every other event (push, schedule, workflow_dispatch, issue_comment, ...)
+ * has none, and the report goes to the job summary (and the tracking issue).
+ */
+
+/** Events whose payload is a pull request the workflow runs for. */
+const PULL_REQUEST_EVENTS = new Set(['pull_request', 'pull_request_target']);
+function prNumber(value) {
+    return typeof value === 'number' && Number.isSafeInteger(value) && value > 0 ? value : undefined;
+}
+// GitHub owner and repository names: letters, digits, '-', '_', '.'.
+const NAME = /^[A-Za-z0-9_.-]+$/;
+/** GITHUB_REPOSITORY ('owner/repo') checked and split; undefined when it is unset or not of that form. */
+function splitRepository(full) {
+    if (typeof full !== 'string')
+        return undefined;
+    const parts = full.trim().split('/');
+    if (parts.length !== 2)
+        return undefined;
+    const [owner, repo] = parts;
+    if (!NAME.test(owner) || !NAME.test(repo) || repo === '.' || repo === '..')
+        return undefined;
+    return { owner, repo };
+}
+function targetFromEvent(eventName, payload, repository) {
+    if (!PULL_REQUEST_EVENTS.has(eventName))
+        return { kind: 'none', eventName };
+    const body = isRecord(payload) ? payload : {};
+    const pr = isRecord(body.pull_request) ? body.pull_request : undefined;
+    const number = prNumber(pr?.number) ?? prNumber(body.number);
+    if (number === undefined) {
+        return { kind: 'none', eventName, reason: 'the event payload holds no pull request number' };
+    }
+    const repoFromPayload = isRecord(body.repository) ? splitRepository(body.repository.full_name) : undefined;
+    const where = splitRepository(repository) ?? repoFromPayload;
+    if (where === undefined) {
+        return { kind: 'none', eventName, reason: 'GITHUB_REPOSITORY is not set or not of the form owner/repo' };
+    }
+    return { kind: 'pull_request', owner: where.owner, repo: where.repo, number };
+}
+/**
+ * The commit a run assesses: the pull request's head (GITHUB_SHA is the merge
+ * commit on pull_request events), else GITHUB_SHA. Hex only, else null.
+ */
+function assessedCommit(payload, githubSha) {
+    const body = isRecord(payload) ? payload : {};
+    const pr = isRecord(body.pull_request) ? body.pull_request : undefined;
+    const head = pr && isRecord(pr.head) ? pr.head.sha : undefined;
+    for (const sha of [head, githubSha])
+        if (typeof sha === 'string' && /^[0-9a-f]{7,64}$/i.test(sha))
+            return sha.toLowerCase();
+    return null;
+}
+/**
+ * The repository's default branch as the event's payload names it
+ * (`repository.default_branch`); null when it names none. The one reading of
+ * "the default branch": nothing else takes it from a payload.
+ */
+function defaultBranchOf(payload) {
+    const repository = isRecord(payload) && isRecord(payload.repository) ? payload.repository : {};
+    const branch = repository.default_branch;
+    return typeof branch === 'string' && branch !== '' ? branch : null;
+}
+/** Whether `ref` (e.g. GITHUB_REF) is the default branch the payload names; false when it names none. */
+function isDefaultBranchRef(payload, ref) {
+    const branch = defaultBranchOf(payload);
+    return branch !== null && ref === `refs/heads/${branch}`;
+}
+
 ;// CONCATENATED MODULE: ./src/pipeline/event.ts
 /**
  * What the triggering event says about the agent to assess. Pure: the event
@@ -50808,6 +50881,7 @@ function parseSarifLocation(raw) {
  *   (`refs/heads/gh-readonly-queue/<base>/pr-<N>-<sha>`).
  * - pull_request, push and the rest: what the carry-over decisions need.
  */
+
 
 
 
@@ -50880,8 +50954,7 @@ function endpointAt(deployment, path) {
     return `${base.origin}${path}`;
 }
 function onDefault(payload, ref) {
-    const defaultBranch = event_text(rec(payload.repository).default_branch);
-    return defaultBranch !== null && ref === `refs/heads/${defaultBranch}`;
+    return isDefaultBranchRef(payload, ref);
 }
 function fromDeploymentStatus(eventName, payload, env) {
     if (!isRecord(payload.deployment_status))
@@ -54206,64 +54279,6 @@ async function postCommitStatus(api, repo, status, log) {
     }
 }
 
-;// CONCATENATED MODULE: ./src/github/context.ts
-/**
- * Which pull request (if any) an event is about. Pure: the event name, its
- * payload (the JSON at GITHUB_EVENT_PATH) and GITHUB_REPOSITORY in, a target
- * out. Only pull_request and pull_request_target carry a PR to comment on;
- * every other event (push, schedule, workflow_dispatch, issue_comment, ...)
- * has none, and the report goes to the job summary (and the tracking issue).
- */
-
-/** Events whose payload is a pull request the workflow runs for. */
-const PULL_REQUEST_EVENTS = new Set(['pull_request', 'pull_request_target']);
-function prNumber(value) {
-    return typeof value === 'number' && Number.isSafeInteger(value) && value > 0 ? value : undefined;
-}
-// GitHub owner and repository names: letters, digits, '-', '_', '.'.
-const NAME = /^[A-Za-z0-9_.-]+$/;
-/** GITHUB_REPOSITORY ('owner/repo') checked and split; undefined when it is unset or not of that form. */
-function splitRepository(full) {
-    if (typeof full !== 'string')
-        return undefined;
-    const parts = full.trim().split('/');
-    if (parts.length !== 2)
-        return undefined;
-    const [owner, repo] = parts;
-    if (!NAME.test(owner) || !NAME.test(repo) || repo === '.' || repo === '..')
-        return undefined;
-    return { owner, repo };
-}
-function targetFromEvent(eventName, payload, repository) {
-    if (!PULL_REQUEST_EVENTS.has(eventName))
-        return { kind: 'none', eventName };
-    const body = isRecord(payload) ? payload : {};
-    const pr = isRecord(body.pull_request) ? body.pull_request : undefined;
-    const number = prNumber(pr?.number) ?? prNumber(body.number);
-    if (number === undefined) {
-        return { kind: 'none', eventName, reason: 'the event payload holds no pull request number' };
-    }
-    const repoFromPayload = isRecord(body.repository) ? splitRepository(body.repository.full_name) : undefined;
-    const where = splitRepository(repository) ?? repoFromPayload;
-    if (where === undefined) {
-        return { kind: 'none', eventName, reason: 'GITHUB_REPOSITORY is not set or not of the form owner/repo' };
-    }
-    return { kind: 'pull_request', owner: where.owner, repo: where.repo, number };
-}
-/**
- * The commit a run assesses: the pull request's head (GITHUB_SHA is the merge
- * commit on pull_request events), else GITHUB_SHA. Hex only, else null.
- */
-function assessedCommit(payload, githubSha) {
-    const body = isRecord(payload) ? payload : {};
-    const pr = isRecord(body.pull_request) ? body.pull_request : undefined;
-    const head = pr && isRecord(pr.head) ? pr.head.sha : undefined;
-    for (const sha of [head, githubSha])
-        if (typeof sha === 'string' && /^[0-9a-f]{7,64}$/i.test(sha))
-            return sha.toLowerCase();
-    return null;
-}
-
 ;// CONCATENATED MODULE: ./src/report/annotations.ts
 /**
  * Annotations for the findings at or above the threshold, most severe first.
@@ -56625,16 +56640,14 @@ var external_node_os_ = __nccwpck_require__(8161);
 const write_rule_WRITING_EVENTS = new Set(['push', 'schedule', 'workflow_dispatch']);
 /** The rule in one line, for messages and the docs. */
 const WRITE_RULE = 'shared targets, dismissals and the baseline are written only from the default branch on push, schedule or workflow_dispatch';
-const write_rule_text = (v) => (typeof v === 'string' && v !== '' ? v : null);
 function writeStanding(eventName, payload, env) {
     if (PULL_REQUEST_EVENTS.has(eventName)) {
         const event = targetFromEvent(eventName, payload, env.GITHUB_REPOSITORY ?? '');
         return { kind: 'pull_request', number: event.kind === 'pull_request' ? event.number : null };
     }
     const ref = env.GITHUB_REF ?? '';
-    const body = isRecord(payload) ? payload : {};
-    const defaultBranch = write_rule_text(isRecord(body.repository) ? body.repository.default_branch : undefined);
-    if (write_rule_WRITING_EVENTS.has(eventName) && defaultBranch !== null && ref === `refs/heads/${defaultBranch}`)
+    const defaultBranch = defaultBranchOf(payload);
+    if (write_rule_WRITING_EVENTS.has(eventName) && defaultBranch !== null && isDefaultBranchRef(payload, ref))
         return { kind: 'default-branch', branch: defaultBranch };
     return { kind: 'other', eventName, ref };
 }
@@ -58243,11 +58256,12 @@ function baselineOfPool(pool, modelId, commit) {
  */
 
 
+
 const scope_rec = (v) => (isRecord(v) ? v : {});
 const scope_text = (v) => (typeof v === 'string' && v !== '' ? v : null);
 function baselineScope(eventName, payload, env) {
     const standing = writeStanding(eventName, payload, env);
-    const defaultBranch = scope_text(scope_rec(scope_rec(payload).repository).default_branch);
+    const defaultBranch = defaultBranchOf(payload);
     if (standing.kind !== 'pull_request')
         return { ...standing, defaultBranch, sha: trustedCommit(eventName, payload, env) };
     const sha = scope_text(env.GITHUB_SHA);
@@ -58268,7 +58282,7 @@ function trustedCommit(eventName, payload, env) {
     if (eventName === 'merge_group')
         return scope_text(scope_rec(p.merge_group).base_sha);
     if (eventName === 'deployment_status' || eventName === 'repository_dispatch') {
-        const branch = scope_text(scope_rec(p.repository).default_branch);
+        const branch = defaultBranchOf(p);
         return branch === null ? null : `refs/heads/${branch}`;
     }
     return scope_text(env.GITHUB_SHA);
