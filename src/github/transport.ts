@@ -12,7 +12,7 @@
 import { AbortedError, type RemoteError } from '../util/errors.js'
 import { withRetry } from '../util/retry-policy.js'
 import { toGitHubError } from './github-error.js'
-import type { RemoteApiDeps } from '../util/remote-api-deps.js'
+import { remoteRetryContext, type RemoteApiDeps } from '../util/remote-api-deps.js'
 
 export type GitHubDeps = RemoteApiDeps
 
@@ -93,16 +93,7 @@ export function retryingCalls(request: RequestFn, deps: GitHubDeps): Call {
           throw last
         }
       },
-      {
-        clock: deps.clock,
-        deadline: deps.deadline,
-        signal: deps.signal,
-        random: deps.random,
-        policy: deps.policy,
-        onRetry: ({ attempt, delayMs, error }) => {
-          deps.log.info(`GitHub: ${error.describe()}; retrying (attempt ${attempt + 1}) in ${(delayMs / 1000).toFixed(1)} s`)
-        }
-      }
+      remoteRetryContext(deps, 'GitHub')
     )
   }
 }

@@ -19,7 +19,7 @@ import { AbortedError, GitLabError, RemoteError } from '../util/errors.js'
 import { scrubSecrets } from '../util/redact.js'
 import { parseRetryAfter, withRetry } from '../util/retry-policy.js'
 import { isRecord, oneLine } from '../util/text.js'
-import type { RemoteApiDeps } from '../util/remote-api-deps.js'
+import { remoteRetryContext, type RemoteApiDeps } from '../util/remote-api-deps.js'
 
 export type GitLabDeps = RemoteApiDeps
 
@@ -172,16 +172,7 @@ export function gitlabCalls(deps: GitLabDeps): GitLabCall {
           throw err
         }
       },
-      {
-        clock: deps.clock,
-        deadline: deps.deadline,
-        signal: deps.signal,
-        random: deps.random,
-        policy: deps.policy,
-        onRetry: ({ attempt, delayMs, error }) => {
-          deps.log.info(`GitLab: ${error.describe()}; retrying (attempt ${attempt + 1}) in ${(delayMs / 1000).toFixed(1)} s`)
-        }
-      }
+      remoteRetryContext(deps, 'GitLab')
     )
   }
 }

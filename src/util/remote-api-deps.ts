@@ -6,7 +6,7 @@
  */
 import type { Clock, Deadline } from './clock.js'
 import type { Log } from './log.js'
-import type { RetryPolicy } from './retry-policy.js'
+import type { RetryContext, RetryPolicy } from './retry-policy.js'
 
 export interface RemoteApiDeps {
   token: string
@@ -21,4 +21,18 @@ export interface RemoteApiDeps {
   requestTimeoutMs?: number
   /** Override of the retry policy (tests). */
   policy?: RetryPolicy
+}
+
+/** How a code host's calls are retried: the deps' clock, deadline, signal and policy, each retry logged as `<host>: ...`. */
+export function remoteRetryContext(deps: RemoteApiDeps, host: string): RetryContext {
+  return {
+    clock: deps.clock,
+    deadline: deps.deadline,
+    signal: deps.signal,
+    random: deps.random,
+    policy: deps.policy,
+    onRetry: ({ attempt, delayMs, error }) => {
+      deps.log.info(`${host}: ${error.describe()}; retrying (attempt ${attempt + 1}) in ${(delayMs / 1000).toFixed(1)} s`)
+    }
+  }
 }
