@@ -54072,6 +54072,21 @@ function toGitHubError(err, endpoint, nowMs, timedOut = false) {
     });
 }
 
+;// CONCATENATED MODULE: ./src/util/remote-api-deps.ts
+/** How a code host's calls are retried: the deps' clock, deadline, signal and policy, each retry logged as `<host>: ...`. */
+function remoteRetryContext(deps, host) {
+    return {
+        clock: deps.clock,
+        deadline: deps.deadline,
+        signal: deps.signal,
+        random: deps.random,
+        policy: deps.policy,
+        onRetry: ({ attempt, delayMs, error }) => {
+            deps.log.info(`${host}: ${error.describe()}; retrying (attempt ${attempt + 1}) in ${(delayMs / 1000).toFixed(1)} s`);
+        }
+    };
+}
+
 ;// CONCATENATED MODULE: ./src/github/transport.ts
 /**
  * The one way this action talks to GitHub's REST API: each attempt under its
@@ -54084,6 +54099,7 @@ function toGitHubError(err, endpoint, nowMs, timedOut = false) {
  * imported lazily, only when there is something to send; tests pass their own
  * `request` or point the real one at a stand-in server.
  */
+
 
 
 
@@ -54122,16 +54138,7 @@ function retryingCalls(request, deps) {
                 last = toGitHubError(err, endpoint, deps.clock.now(), timeout.aborted);
                 throw last;
             }
-        }, {
-            clock: deps.clock,
-            deadline: deps.deadline,
-            signal: deps.signal,
-            random: deps.random,
-            policy: deps.policy,
-            onRetry: ({ attempt, delayMs, error }) => {
-                deps.log.info(`GitHub: ${error.describe()}; retrying (attempt ${attempt + 1}) in ${(delayMs / 1000).toFixed(1)} s`);
-            }
-        });
+        }, remoteRetryContext(deps, 'GitHub'));
     };
 }
 /**
@@ -57010,6 +57017,7 @@ function jsonRequestInfo(client, url, method, headers, hasBody, signal) {
 
 
 
+
 const transport_DEFAULT_REQUEST_TIMEOUT_MS = 30_000;
 /** The largest answer read: a page of 100 notes of up to 1,000,000 characters each, with room. */
 const MAX_BODY_BYTES = 512 * 1024 * 1024;
@@ -57133,16 +57141,7 @@ function gitlabCalls(deps) {
                     last = err;
                 throw err;
             }
-        }, {
-            clock: deps.clock,
-            deadline: deps.deadline,
-            signal: deps.signal,
-            random: deps.random,
-            policy: deps.policy,
-            onRetry: ({ attempt, delayMs, error }) => {
-                deps.log.info(`GitLab: ${error.describe()}; retrying (attempt ${attempt + 1}) in ${(delayMs / 1000).toFixed(1)} s`);
-            }
-        });
+        }, remoteRetryContext(deps, 'GitLab'));
     };
 }
 
