@@ -48137,117 +48137,6 @@ function assessmentReportInput(outcome, context) {
     };
 }
 
-;// CONCATENATED MODULE: ./src/action/state.ts
-const IS_POST = 'isPost';
-const RUN_ID = 'run_id';
-const RUN_SETTLED = 'run_settled';
-const TRIGGER_INTENT = 'trigger_intent';
-const CANCEL_REQUESTED = 'cancel_requested';
-/** True in the post step: the main step marks the state before doing anything else. */
-function isPostStep(state) {
-    return state.getState(IS_POST) === 'true';
-}
-function markMainStarted(state) {
-    state.saveState(IS_POST, 'true');
-}
-/** Saved before each POST /run: what the post step needs to find the run a trigger it never heard back from created. */
-function saveTriggerIntent(state, intent) {
-    state.saveState(TRIGGER_INTENT, JSON.stringify(intent));
-}
-/** The recorded intent of a trigger whose run id the main step never saved, or null. */
-function abandonedTrigger(state) {
-    if (state.getState(RUN_ID) !== '')
-        return null;
-    const raw = state.getState(TRIGGER_INTENT);
-    if (raw === '')
-        return null;
-    try {
-        const v = JSON.parse(raw);
-        if (typeof v !== 'object' || v === null || Array.isArray(v))
-            return null;
-        const { modelId, categories, baseline, sentAt } = v;
-        if (typeof modelId !== 'string' || typeof sentAt !== 'number' || !Array.isArray(categories))
-            return null;
-        if (!categories.every((c) => typeof c === 'string'))
-            return null;
-        if (baseline !== null && !(Array.isArray(baseline) && baseline.every((b) => typeof b === 'string')))
-            return null;
-        return { modelId, categories, baseline, sentAt };
-    }
-    catch {
-        return null;
-    }
-}
-function saveRunStarted(state, runId) {
-    state.saveState(RUN_ID, runId);
-    state.saveState(RUN_SETTLED, 'false');
-}
-/** The run this step started (whether or not it settled), or null: what the step spent of the budget. */
-function startedRun(state) {
-    const runId = state.getState(RUN_ID);
-    return runId === '' ? null : runId;
-}
-function saveRunSettled(state) {
-    state.saveState(RUN_SETTLED, 'true');
-}
-/** A cancel of `runId` was accepted (202): the run is stopping, and no second cancel is to be sent. */
-function saveCancelRequested(state, runId) {
-    state.saveState(CANCEL_REQUESTED, runId);
-}
-function cancelRequested(state, runId) {
-    return state.getState(CANCEL_REQUESTED) === runId;
-}
-/** The run the post step must see stopped, or null when there is none. */
-function runLeftRunning(state) {
-    const runId = state.getState(RUN_ID);
-    return runId !== '' && state.getState(RUN_SETTLED) !== 'true' ? runId : null;
-}
-
-;// CONCATENATED MODULE: ./src/action/stages/assess.ts
-/**
- * Stage assess: trigger a run, wait for it, stop it on timeout or
- * cancellation, read what it produced and decide its result (src/gate/assess.ts). Each
- * step of the run's life is saved in the step state, so the post step can
- * cancel a run the main step could not.
- */
-
-
-function assess_assess(ctx, inputs, policy) {
-    const { io } = ctx;
-    return assess({
-        makeApi: (deadline) => ctx.makeApi(inputs, deadline),
-        clock: ctx.clock,
-        signal: ctx.signal,
-        log: io.log,
-        random: ctx.random,
-        onRunStarted: (runId) => {
-            saveRunStarted(io, runId);
-        },
-        onRunSettled: () => {
-            saveRunSettled(io);
-        },
-        onTriggerIntent: (intent) => {
-            saveTriggerIntent(io, intent);
-        },
-        onCancelRequested: (runId) => {
-            saveCancelRequested(io, runId);
-        },
-        onProgress: ctx.onProgress
-    }, {
-        modelId: inputs.modelId,
-        categories: inputs.categories,
-        minSeverity: inputs.minSeverity,
-        timeoutMs: inputs.timeoutMs,
-        policy: {
-            baseline: policy.baseline.baseline,
-            windows: policy.baseline.windows,
-            accepted: policy.accepted?.entries ?? [],
-            failOn: inputs.failOn,
-            today: policy.today
-        }
-    });
-}
-
 ;// CONCATENATED MODULE: ./src/github/explain-failure.ts
 /**
  * A failed GitHub write explained for the warning that replaces it: what
@@ -48513,7 +48402,7 @@ async function loadOctokitRequest(deps) {
 
 
 
-const COMMIT_STATES = (/* unused pure expression or super */ null && (['pending', 'success', 'failure', 'error']));
+const COMMIT_STATES = ['pending', 'success', 'failure', 'error'];
 /** GitHub's limit on a status description, in characters. */
 const STATUS_DESCRIPTION_MAX = 140;
 /** The status context's prefix: one context per model or target. */
@@ -48613,6 +48502,152 @@ async function postCommitStatus(api, repo, status, log) {
         log.warning(explainStatusFailure(err, repo, status.sha).warning);
         return false;
     }
+}
+
+;// CONCATENATED MODULE: ./src/action/state.ts
+
+const IS_POST = 'isPost';
+const RUN_ID = 'run_id';
+const RUN_SETTLED = 'run_settled';
+const TRIGGER_INTENT = 'trigger_intent';
+const CANCEL_REQUESTED = 'cancel_requested';
+const OWED_STATUS = 'owed_status';
+/** True in the post step: the main step marks the state before doing anything else. */
+function isPostStep(state) {
+    return state.getState(IS_POST) === 'true';
+}
+function markMainStarted(state) {
+    state.saveState(IS_POST, 'true');
+}
+/** Saved before each POST /run: what the post step needs to find the run a trigger it never heard back from created. */
+function saveTriggerIntent(state, intent) {
+    state.saveState(TRIGGER_INTENT, JSON.stringify(intent));
+}
+/** The recorded intent of a trigger whose run id the main step never saved, or null. */
+function abandonedTrigger(state) {
+    if (state.getState(RUN_ID) !== '')
+        return null;
+    const raw = state.getState(TRIGGER_INTENT);
+    if (raw === '')
+        return null;
+    try {
+        const v = JSON.parse(raw);
+        if (typeof v !== 'object' || v === null || Array.isArray(v))
+            return null;
+        const { modelId, categories, baseline, sentAt } = v;
+        if (typeof modelId !== 'string' || typeof sentAt !== 'number' || !Array.isArray(categories))
+            return null;
+        if (!categories.every((c) => typeof c === 'string'))
+            return null;
+        if (baseline !== null && !(Array.isArray(baseline) && baseline.every((b) => typeof b === 'string')))
+            return null;
+        return { modelId, categories, baseline, sentAt };
+    }
+    catch {
+        return null;
+    }
+}
+function saveRunStarted(state, runId) {
+    state.saveState(RUN_ID, runId);
+    state.saveState(RUN_SETTLED, 'false');
+}
+/** The run this step started (whether or not it settled), or null: what the step spent of the budget. */
+function startedRun(state) {
+    const runId = state.getState(RUN_ID);
+    return runId === '' ? null : runId;
+}
+function saveRunSettled(state) {
+    state.saveState(RUN_SETTLED, 'true');
+}
+/** A cancel of `runId` was accepted (202): the run is stopping, and no second cancel is to be sent. */
+function saveCancelRequested(state, runId) {
+    state.saveState(CANCEL_REQUESTED, runId);
+}
+function cancelRequested(state, runId) {
+    return state.getState(CANCEL_REQUESTED) === runId;
+}
+/** The run the post step must see stopped, or null when there is none. */
+function runLeftRunning(state) {
+    const runId = state.getState(RUN_ID);
+    return runId !== '' && state.getState(RUN_SETTLED) !== 'true' ? runId : null;
+}
+/** What the status is to end in if the main step does not set it; null: nothing is owed (it was set). */
+function saveOwedStatus(state, owed) {
+    state.saveState(OWED_STATUS, owed === null ? '' : JSON.stringify(owed));
+}
+/** The status the main step left owed, or null (none, or state that does not read as one). */
+function owedStatus(state) {
+    const raw = state.getState(OWED_STATUS);
+    if (raw === '')
+        return null;
+    try {
+        const v = JSON.parse(raw);
+        if (typeof v !== 'object' || v === null)
+            return null;
+        const { repo, status } = v;
+        if (typeof repo !== 'object' || repo === null || typeof status !== 'object' || status === null)
+            return null;
+        const { owner, repo: name } = repo;
+        const st = status;
+        const texts = [owner, name, st.sha, st.context, st.description];
+        if (!texts.every((t) => typeof t === 'string' && t !== ''))
+            return null;
+        if (!COMMIT_STATES.includes(st.state) || st.state === 'pending')
+            return null;
+        if (st.targetUrl !== null && typeof st.targetUrl !== 'string')
+            return null;
+        if (st.owner !== null && typeof st.owner !== 'string')
+            return null;
+        return { repo: { owner: owner, repo: name }, status: status };
+    }
+    catch {
+        return null;
+    }
+}
+
+;// CONCATENATED MODULE: ./src/action/stages/assess.ts
+/**
+ * Stage assess: trigger a run, wait for it, stop it on timeout or
+ * cancellation, read what it produced and decide its result (src/gate/assess.ts). Each
+ * step of the run's life is saved in the step state, so the post step can
+ * cancel a run the main step could not.
+ */
+
+
+function assess_assess(ctx, inputs, policy) {
+    const { io } = ctx;
+    return assess({
+        makeApi: (deadline) => ctx.makeApi(inputs, deadline),
+        clock: ctx.clock,
+        signal: ctx.signal,
+        log: io.log,
+        random: ctx.random,
+        onRunStarted: (runId) => {
+            saveRunStarted(io, runId);
+        },
+        onRunSettled: () => {
+            saveRunSettled(io);
+        },
+        onTriggerIntent: (intent) => {
+            saveTriggerIntent(io, intent);
+        },
+        onCancelRequested: (runId) => {
+            saveCancelRequested(io, runId);
+        },
+        onProgress: ctx.onProgress
+    }, {
+        modelId: inputs.modelId,
+        categories: inputs.categories,
+        minSeverity: inputs.minSeverity,
+        timeoutMs: inputs.timeoutMs,
+        policy: {
+            baseline: policy.baseline.baseline,
+            windows: policy.baseline.windows,
+            accepted: policy.accepted?.entries ?? [],
+            failOn: inputs.failOn,
+            today: policy.today
+        }
+    });
 }
 
 ;// CONCATENATED MODULE: ./src/github/context.ts
@@ -50548,7 +50583,9 @@ function assessedOutcome(outcome, report, files) {
  * (one call): a context another agent also sets (two agents given one
  * target_name) ends in failure and fails the step with a configuration error
  * naming target_name; statuses that cannot be read fail that check closed.
+ * A state the step could not set (cancelled) is left to the post step.
  */
+
 
 
 
@@ -50575,15 +50612,24 @@ function statusEdge(ctx, inputs, planned) {
         owner: planned.agent.statusOwner
     };
 }
+/** What a status left pending ends in when the step never sets its result (the post step sets it). */
+const UNFINISHED_STATUS = 'The step stopped (the job was cancelled?) before its result was set: nothing passed';
+/**
+ * Set a state. Until a final state is set, the post step owes one
+ * (saveOwedStatus): this final state, or error after pending, so a cancelled
+ * job (whose GitHub calls stop at the signal) never leaves the status pending.
+ */
 async function setStatus(ctx, edge, state, description) {
-    const set = await ctx.io.setCommitStatus({
-        githubToken: edge.token,
-        repo: edge.repo,
-        status: { sha: edge.sha, state, context: edge.context, description, targetUrl: edge.targetUrl, owner: edge.owner }
-    });
-    if (set)
-        ctx.io.log.info(`Commit status ${edge.context} on ${edge.sha.slice(0, 7)}: ${state}.`);
-    return set;
+    const status = { sha: edge.sha, state, context: edge.context, description, targetUrl: edge.targetUrl, owner: edge.owner };
+    const owed = state === 'pending' ? { ...status, state: 'error', description: UNFINISHED_STATUS } : status;
+    saveOwedStatus(ctx.io, { repo: edge.repo, status: owed });
+    const set = await ctx.io.setCommitStatus({ githubToken: edge.token, repo: edge.repo, status });
+    if (!set)
+        return false;
+    ctx.io.log.info(`Commit status ${edge.context} on ${edge.sha.slice(0, 7)}: ${state}.`);
+    if (state !== 'pending')
+        saveOwedStatus(ctx.io, null);
+    return true;
 }
 /** Pending: the step has started on the commit. */
 async function startStatus(ctx, edge) {
@@ -56329,9 +56375,15 @@ async function failStep(ctx, trail, err) {
 
 
 
+
 /** The post step has about as long as the main step had after SIGINT. */
 const POST_SETTLE_MS = 5_000;
 async function runPost(deps) {
+    await stopWhatWasLeft(deps);
+    await settleOwedStatus(deps);
+}
+/** The run the main step left running, or the run of a trigger it never heard back from: stopped. */
+async function stopWhatWasLeft(deps) {
     const { io, clock } = deps;
     const runId = runLeftRunning(io);
     const intent = runId === null ? abandonedTrigger(io) : null;
@@ -56371,6 +56423,23 @@ async function runPost(deps) {
     }
     catch (err) {
         io.log.warning(`Post step could not stop ${runId === null ? 'the run of the interrupted trigger' : `run ${runId}`}: ${describeFailure(err)}`);
+    }
+}
+/** The commit status the main step owes (state.ts OwedStatus), set with the step's github_token. */
+async function settleOwedStatus(deps) {
+    const owed = owedStatus(deps.io);
+    if (owed === null)
+        return;
+    const token = envInputReader(deps.io.env)('github_token');
+    const { sha, context, state } = owed.status;
+    if (token === '') {
+        deps.io.log.warning(`Post step: the commit status ${context} on ${sha.slice(0, 7)} is left pending: github_token is empty.`);
+        return;
+    }
+    const io = scrubbingIO(deps.io, stepSecrets(deps.io), { clock: deps.clock, signal: new AbortController().signal });
+    if (await io.setCommitStatus({ githubToken: token, repo: owed.repo, status: owed.status })) {
+        io.log.info(`Post step: commit status ${context} on ${sha.slice(0, 7)}: ${state} (the main step could not set it).`);
+        saveOwedStatus(deps.io, null);
     }
 }
 /** The main step's cancel was accepted: one read says whether the run has stopped; no second cancel. */

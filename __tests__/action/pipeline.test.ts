@@ -25,6 +25,7 @@ import { fakeActionIO, logged, type FakeActionIO } from '../__fixtures__/fake-io
 import { startGitHubStandin, type GitHubStandin } from '../__fixtures__/github-standin.js'
 import { scriptedService } from '../__fixtures__/scripted-service.js'
 import { checkoutWith } from '../__fixtures__/workspace.js'
+import { waitFor } from '../__fixtures__/emulator-helpers.js'
 
 const REPO = 'octo/agent'
 const KEY = 'asas_key_pipeline_0123456789'
@@ -90,7 +91,9 @@ function recordComment(
 async function step(
   event: { name: string; payload: unknown; env?: Record<string, string> },
   inputs: Record<string, string>,
-  api: ServiceApi = passing()
+  api: ServiceApi = passing(),
+  signal: AbortSignal = new AbortController().signal,
+  started: (io: FakeActionIO) => void = () => {}
 ): Promise<FakeActionIO> {
   gh ??= await startGitHubStandin({ repository: REPO })
   const dir = mkdtempSync(join(tmpdir(), 'pipeline-'))
@@ -112,10 +115,11 @@ async function step(
       }
     }
   )
+  started(io)
   await runMain({
     io,
     clock: fakeClock(),
-    signal: new AbortController().signal,
+    signal,
     random: () => 0.5,
     makeApi: () => api,
     baselineStore: { save: async () => ({ saved: false, where: '' }) }
@@ -548,6 +552,91 @@ describe('deployment events', () => {
     await runPost({ io, clock: fakeClock(), makeApi: () => api })
     expect(cancelled).toEqual(['run_9'])
     expect(logged(io, 'warning')).toEqual([])
+  })
+
+  /** The post step of `main`'s job: its state and environment. */
+  const postOf = async (main: FakeActionIO): Promise<FakeActionIO> => {
+    const inputs = Object.fromEntries(
+      Object.entries(main.env).flatMap(([k, v]) => (k.startsWith('INPUT_') && v !== undefined ? [[k.slice(6).toLowerCase(), v]] : []))
+    )
+    const env = Object.fromEntries(Object.entries(main.env).filter(([k]) => !k.startsWith('INPUT_')))
+    const io = fakeActionIO(inputs, { env, state: main.state })
+    const api = fakeApi({
+      getRun: async () => ({ status: 'cancelled', categories_planned: [], categories_completed: [] }),
+      cancelRun: async (runId: string) => ({ run_id: runId, status: 'cancelled', cancel_requested: true })
+    })
+    await runPost({ io, clock: fakeClock(), makeApi: () => api })
+    return io
+  }
+
+  it("a job cancelled while the run is going: the main step's GitHub calls stop, the post step ends the pending status in error", async () => {
+    gh = await startGitHubStandin({ repository: REPO })
+    gh.addCommit(B, null, [])
+    const cancel = new AbortController()
+    const service = scriptedService({ statuses: [{ status: 'running' }] })
+    // The job is cancelled while the step reads the run's status.
+    const running = new Proxy(service, {
+      get: (target, prop) =>
+        prop === 'getRun'
+          ? (...args: Parameters<ServiceApi['getRun']>) => {
+              cancel.abort()
+              return target.getRun(...args)
+            }
+          : Reflect.get(target, prop)
+    })
+    const main = await step(deploymentStatus('success', B), { model_id: 'm' }, running, cancel.signal)
+    expect(main.outputs).toMatchObject({ result: 'error' })
+    expect(gh.git.statuses.map((s) => s.state)).toEqual(['pending'])
+    const post = await postOf(main)
+    expect(gh.git.statuses.map((s) => [s.sha, s.context, s.state])).toEqual([
+      [B, 'agent-security/m', 'pending'],
+      [B, 'agent-security/m', 'error']
+    ])
+    // The state the main step decided, with its line.
+    expect(gh.git.statuses[1]?.description).toMatch(/^error: the step was cancelled while the run was still running/)
+    expect(logged(post, 'info')).toContain(
+      `Post step: commit status agent-security/m on ${B.slice(0, 7)}: error (the main step could not set it).`
+    )
+    // Nothing is owed any more: a second post step sets nothing.
+    await postOf(main)
+    expect(gh.git.statuses).toHaveLength(2)
+  })
+
+  it('a step stopped after setting pending and before deciding: the post step ends the status in error, saying so', async () => {
+    gh = await startGitHubStandin({ repository: REPO })
+    gh.addCommit(B, null, [])
+    let answer: ((err: Error) => void) | undefined
+    const hanging = scriptedService({ statuses: [{ status: 'running' }], trigger: () => new Promise((_, reject) => (answer = reject)) })
+    let main: FakeActionIO | undefined
+    const mainDone = step(deploymentStatus('success', B), { model_id: 'm' }, hanging, undefined, (io) => (main = io))
+    // The runner kills the main step while the trigger is unanswered (here: it is left hanging).
+    await waitFor('the trigger', () => answer)
+    expect(gh.git.statuses.map((s) => s.state)).toEqual(['pending'])
+    await postOf(main!)
+    expect(gh.git.statuses.map((s) => s.state)).toEqual(['pending', 'error'])
+    expect(gh.git.statuses[1]?.description).toMatch(
+      /^The step stopped \(the job was cancelled\?\) before its result was set: nothing passed/
+    )
+    answer?.(new Error('killed'))
+    await mainDone
+  })
+
+  it('the post step sets nothing when the main step set the final status, and only the decided state when its write was lost', async () => {
+    gh = await startGitHubStandin({ repository: REPO })
+    gh.addCommit(B, null, [])
+    const passed = await step(deploymentStatus('success', B), { model_id: 'm' })
+    await postOf(passed)
+    expect(gh.git.statuses.map((s) => s.state)).toEqual(['pending', 'success'])
+    // The main step decided fail, and its write of failure did not reach GitHub: the post step sets failure, not error or success.
+    passed.state.set(
+      'owed_status',
+      JSON.stringify({
+        repo: { owner: 'octo', repo: 'agent' },
+        status: { sha: B, state: 'failure', context: 'agent-security/m', description: 'Result: fail', targetUrl: null, owner: 'agent 0' }
+      })
+    )
+    await postOf(passed)
+    expect(gh.git.statuses.map((s) => s.state)).toEqual(['pending', 'success', 'failure'])
   })
 
   it('commit_status off sets none on a deployment; always sets one on a pull request', async () => {

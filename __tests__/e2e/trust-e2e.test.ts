@@ -1,7 +1,8 @@
 /**
  * Signals and the runner's files: a step interrupted while its trigger is
  * pending, or while it reads the results, cancels the run it created exactly
- * once and never passes. Through the bundled dist/index.js spawned as the
+ * once and never passes; the commit status it set pending is ended (error)
+ * by the post step when the main step could not. Through the bundled dist/index.js spawned as the
  * runner does it (main step, then the post step with the saved state),
  * against the emulator over real HTTP. Run on the first runtime of
  * node-runtimes.ts (Node 24 when installed). Each case has its own emulator,
@@ -12,6 +13,7 @@ import { removeActionWorkDirs, runAction, type ActionRun, type RunOptions } from
 import { runtimes } from '../__fixtures__/node-runtimes.js'
 import { inWorld as inBareWorld, type World } from '../__fixtures__/e2e-world.js'
 import { waitFor } from '../__fixtures__/emulator-helpers.js'
+import { startGitHubStandin, type GitHubStandin } from '../__fixtures__/github-standin.js'
 
 afterAll(removeActionWorkDirs)
 
@@ -32,6 +34,26 @@ function run(w: World, opts: Partial<RunOptions>): Promise<ActionRun> {
   return runAction({ nodePath: rt.path, killAfterMs: 60_000, inputs: inputs(w), eventName: 'push', ...opts })
 }
 
+const SHA = 'c'.repeat(40)
+
+/** As run, with the commit status set on SHA (commit_status: always) in a GitHub stand-in; the stand-in is stopped after. */
+async function runWithStatus(w: World, opts: Partial<RunOptions>): Promise<{ r: ActionRun; states: string[]; descriptions: string[] }> {
+  const gh: GitHubStandin = await startGitHubStandin({ repository: 'octo-org/agent-app' })
+  try {
+    gh.addCommit(SHA, null, [])
+    const r = await run(w, {
+      inputs: inputs(w, { commit_status: 'always', accepted_risks_file: 'off' }),
+      githubToken: 'ghs_trust_e2e',
+      env: { GITHUB_API_URL: gh.url, GITHUB_SHA: SHA, GITHUB_REF: 'refs/heads/main' },
+      ...opts
+    })
+    const mine = gh.git.statuses.filter((s) => s.sha === SHA)
+    return { r, states: mine.map((s) => s.state), descriptions: mine.map((s) => s.description ?? '') }
+  } finally {
+    await gh.stop()
+  }
+}
+
 const modelRuns = (w: World) => w.emu.control.runs().filter((r) => r.model_id === w.emu.demoModelId)
 const cancelsOf = (w: World, runId: string) => w.emu.requestLog.filter((e) => e.endpoint === 'cancelRun' && e.path.includes(runId)).length
 
@@ -47,11 +69,15 @@ describe(`signals through the bundle (${rt.name})`, () => {
       inWorld(async (w) => {
         holdTriggerAnswer(w)
         const before = new Set(modelRuns(w).map((r) => r.run_id))
-        const r = await run(w, {
+        const { r, states, descriptions } = await runWithStatus(w, {
           onSpawn: (child) => {
             void waitFor('the run to be created', () => modelRuns(w).some((x) => !before.has(x.run_id))).then(() => child.kill('SIGINT'))
           }
         })
+        // The main step's GitHub calls stop at the signal; the post step sets the state it decided.
+        expect(states).toEqual(['pending', 'error'])
+        expect(descriptions[1]).toMatch(/cancelled/)
+        expect(r.post.stdout).toMatch(/Post step: commit status agent-security\/\S+ on ccccccc: error \(the main step could not set it\)/)
         const created = modelRuns(w).filter((x) => !before.has(x.run_id))
         expect(created).toHaveLength(1)
         const runId = created[0].run_id
@@ -74,12 +100,15 @@ describe(`signals through the bundle (${rt.name})`, () => {
       inWorld(async (w) => {
         holdTriggerAnswer(w)
         const before = new Set(modelRuns(w).map((r) => r.run_id))
-        const r = await run(w, {
+        const { r, states, descriptions } = await runWithStatus(w, {
           onSpawn: (child) => {
             void waitFor('the run to be created', () => modelRuns(w).some((x) => !before.has(x.run_id))).then(() => child.kill('SIGKILL'))
           }
         })
         expect(r.main.signal).toBe('SIGKILL')
+        // The main step set pending and died: the post step ends the status in error, never leaving it pending.
+        expect(states).toEqual(['pending', 'error'])
+        expect(descriptions[1]).toMatch(/^The step stopped \(the job was cancelled\?\) before its result was set: nothing passed/)
         expect(r.main.state.run_id).toBeUndefined()
         expect(JSON.parse(r.main.state.trigger_intent)).toMatchObject({ modelId: w.emu.demoModelId, categories: [] })
         const runId = modelRuns(w).find((x) => !before.has(x.run_id))!.run_id

@@ -17,7 +17,8 @@ import { readPipelineEvent } from '../pipeline/event.js'
 import { envInputReader, isMaskableSecret, readInputs, type ActionInputs } from './inputs.js'
 import type { ActionIO } from './io.js'
 import type { ServiceApi } from '../service/service-api.js'
-import { abandonedTrigger, cancelRequested, runLeftRunning } from './state.js'
+import { abandonedTrigger, cancelRequested, owedStatus, runLeftRunning, saveOwedStatus } from './state.js'
+import { scrubbingIO, stepSecrets } from './scrubbed-io.js'
 import { stopAbandonedTrigger, stopRun } from '../gate/stop-run.js'
 import { isTerminal } from '../service/contract/index.js'
 
@@ -31,6 +32,12 @@ export interface PostDeps {
 export const POST_SETTLE_MS = 5_000
 
 export async function runPost(deps: PostDeps): Promise<void> {
+  await stopWhatWasLeft(deps)
+  await settleOwedStatus(deps)
+}
+
+/** The run the main step left running, or the run of a trigger it never heard back from: stopped. */
+async function stopWhatWasLeft(deps: PostDeps): Promise<void> {
   const { io, clock } = deps
   const runId = runLeftRunning(io)
   const intent = runId === null ? abandonedTrigger(io) : null
@@ -70,6 +77,23 @@ export async function runPost(deps: PostDeps): Promise<void> {
     io.log.warning(
       `Post step could not stop ${runId === null ? 'the run of the interrupted trigger' : `run ${runId}`}: ${describeFailure(err)}`
     )
+  }
+}
+
+/** The commit status the main step owes (state.ts OwedStatus), set with the step's github_token. */
+async function settleOwedStatus(deps: PostDeps): Promise<void> {
+  const owed = owedStatus(deps.io)
+  if (owed === null) return
+  const token = envInputReader(deps.io.env)('github_token')
+  const { sha, context, state } = owed.status
+  if (token === '') {
+    deps.io.log.warning(`Post step: the commit status ${context} on ${sha.slice(0, 7)} is left pending: github_token is empty.`)
+    return
+  }
+  const io = scrubbingIO(deps.io, stepSecrets(deps.io), { clock: deps.clock, signal: new AbortController().signal })
+  if (await io.setCommitStatus({ githubToken: token, repo: owed.repo, status: owed.status })) {
+    io.log.info(`Post step: commit status ${context} on ${sha.slice(0, 7)}: ${state} (the main step could not set it).`)
+    saveOwedStatus(deps.io, null)
   }
 }
 

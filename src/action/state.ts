@@ -2,9 +2,12 @@
  * State shared between the main step and the post step of one bundle (as in
  * actions/checkout's state-helper): whether this is the post step, the
  * trigger's recorded intent, the run the main step started and has not seen
- * stop, and whether a cancel of it was already accepted.
+ * stop, whether a cancel of it was already accepted, and the commit status
+ * the main step still owes (set pending, its final state not yet set).
  */
 import type { TriggerIntent } from '../gate/run-ownership.js'
+import { COMMIT_STATES, type CommitStatus } from '../github/commit-status.js'
+import type { RepoRef } from '../github/transport.js'
 
 export interface StateStore {
   saveState(name: string, value: string): void
@@ -16,6 +19,7 @@ const RUN_ID = 'run_id'
 const RUN_SETTLED = 'run_settled'
 const TRIGGER_INTENT = 'trigger_intent'
 const CANCEL_REQUESTED = 'cancel_requested'
+const OWED_STATUS = 'owed_status'
 
 /** True in the post step: the main step marks the state before doing anything else. */
 export function isPostStep(state: StateStore): boolean {
@@ -77,4 +81,42 @@ export function cancelRequested(state: StateStore, runId: string): boolean {
 export function runLeftRunning(state: StateStore): string | null {
   const runId = state.getState(RUN_ID)
   return runId !== '' && state.getState(RUN_SETTLED) !== 'true' ? runId : null
+}
+
+/**
+ * A commit status the main step set pending and has not yet ended: the state
+ * it means to end in (error until a result is decided). The post step sets
+ * it when the main step could not (a cancelled job: its GitHub calls stop at
+ * the signal; a lost write), so a status never stays pending.
+ */
+export interface OwedStatus {
+  repo: RepoRef
+  status: CommitStatus
+}
+
+/** What the status is to end in if the main step does not set it; null: nothing is owed (it was set). */
+export function saveOwedStatus(state: StateStore, owed: OwedStatus | null): void {
+  state.saveState(OWED_STATUS, owed === null ? '' : JSON.stringify(owed))
+}
+
+/** The status the main step left owed, or null (none, or state that does not read as one). */
+export function owedStatus(state: StateStore): OwedStatus | null {
+  const raw = state.getState(OWED_STATUS)
+  if (raw === '') return null
+  try {
+    const v: unknown = JSON.parse(raw)
+    if (typeof v !== 'object' || v === null) return null
+    const { repo, status } = v as Record<string, unknown>
+    if (typeof repo !== 'object' || repo === null || typeof status !== 'object' || status === null) return null
+    const { owner, repo: name } = repo as Record<string, unknown>
+    const st = status as Record<string, unknown>
+    const texts = [owner, name, st.sha, st.context, st.description]
+    if (!texts.every((t) => typeof t === 'string' && t !== '')) return null
+    if (!(COMMIT_STATES as readonly unknown[]).includes(st.state) || st.state === 'pending') return null
+    if (st.targetUrl !== null && typeof st.targetUrl !== 'string') return null
+    if (st.owner !== null && typeof st.owner !== 'string') return null
+    return { repo: { owner: owner as string, repo: name as string }, status: status as CommitStatus }
+  } catch {
+    return null
+  }
 }

@@ -13,6 +13,7 @@
  * (one call): a context another agent also sets (two agents given one
  * target_name) ends in failure and fails the step with a configuration error
  * naming target_name; statuses that cannot be read fail that check closed.
+ * A state the step could not set (cancelled) is left to the post step.
  */
 import { otherStatusOwners, statusContext, statusStateFor, type CommitState, type ListedStatus } from '../../github/commit-status.js'
 import { splitRepository } from '../../github/context.js'
@@ -21,6 +22,7 @@ import type { GateResult } from '../../report/report-model.js'
 import type { StepResult } from '../../decision/step-result.js'
 import { AbortedError, ConfigError, describeFailure, GitHubError } from '../../util/errors.js'
 import type { ActionInputs } from '../inputs.js'
+import { saveOwedStatus } from '../state.js'
 import type { StepContext } from './context.js'
 import type { PlannedEvent } from './plan-event.js'
 import { runUrl } from './report.js'
@@ -61,14 +63,23 @@ export function statusEdge(ctx: StepContext, inputs: ActionInputs, planned: Plan
   }
 }
 
+/** What a status left pending ends in when the step never sets its result (the post step sets it). */
+export const UNFINISHED_STATUS = 'The step stopped (the job was cancelled?) before its result was set: nothing passed'
+
+/**
+ * Set a state. Until a final state is set, the post step owes one
+ * (saveOwedStatus): this final state, or error after pending, so a cancelled
+ * job (whose GitHub calls stop at the signal) never leaves the status pending.
+ */
 async function setStatus(ctx: StepContext, edge: StatusEdge, state: CommitState, description: string): Promise<boolean> {
-  const set = await ctx.io.setCommitStatus({
-    githubToken: edge.token,
-    repo: edge.repo,
-    status: { sha: edge.sha, state, context: edge.context, description, targetUrl: edge.targetUrl, owner: edge.owner }
-  })
-  if (set) ctx.io.log.info(`Commit status ${edge.context} on ${edge.sha.slice(0, 7)}: ${state}.`)
-  return set
+  const status = { sha: edge.sha, state, context: edge.context, description, targetUrl: edge.targetUrl, owner: edge.owner }
+  const owed = state === 'pending' ? { ...status, state: 'error' as const, description: UNFINISHED_STATUS } : status
+  saveOwedStatus(ctx.io, { repo: edge.repo, status: owed })
+  const set = await ctx.io.setCommitStatus({ githubToken: edge.token, repo: edge.repo, status })
+  if (!set) return false
+  ctx.io.log.info(`Commit status ${edge.context} on ${edge.sha.slice(0, 7)}: ${state}.`)
+  if (state !== 'pending') saveOwedStatus(ctx.io, null)
+  return true
 }
 
 /** Pending: the step has started on the commit. */
