@@ -16,6 +16,11 @@ export type EventTarget =
       reason?: string
     }
 
+/** Whether this runs in a GitHub Actions job (the runner sets GITHUB_ACTIONS=true in every step). */
+export function inGitHubActions(env: NodeJS.ProcessEnv): boolean {
+  return env.GITHUB_ACTIONS === 'true'
+}
+
 /** Events whose payload is a pull request the workflow runs for. */
 export const PULL_REQUEST_EVENTS: ReadonlySet<string> = new Set(['pull_request', 'pull_request_target'])
 

@@ -12,6 +12,7 @@
  */
 import { WRITING_EVENTS, type WriteStanding } from '../github/write-rule.js'
 import { outsideCode, type CodeEvidence } from '../pipeline/code-origin.js'
+import { inGitHubActions } from '../github/context.js'
 import { ConfigError } from '../util/errors.js'
 import { isGitLabCi, readGitLabCi, type GitLabCi } from './ci-context.js'
 
@@ -80,7 +81,7 @@ export function forkSecretRefusal(ci: GitLabCi, secrets: readonly { name: string
  * takes the place of the pull-request comment.
  */
 export function inGitLabJob(env: NodeJS.ProcessEnv): boolean {
-  return env.GITHUB_ACTIONS !== 'true' && isGitLabCi(env)
+  return !inGitHubActions(env) && isGitLabCi(env)
 }
 
 /** forkSecretRefusal of a GitLab CI job's environment; null outside GitLab CI. */

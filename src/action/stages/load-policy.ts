@@ -8,11 +8,11 @@ import { isoDay } from '../../accepted/accepted-file.js'
 import { readAcceptedRisks, type AcceptedRisks, type ReadAcceptedDeps } from '../../accepted/read-accepted.js'
 import { loadBaseline, type LoadedBaseline } from '../../baseline/load-baseline.js'
 import { baselineScope, type BaselineScope } from '../../baseline/scope.js'
-import { splitRepository } from '../../github/context.js'
+import { inGitHubActions, splitRepository } from '../../github/context.js'
 import { createGitHubClient } from '../../github/github-client.js'
 import { readEventPayload } from '../../github/publish.js'
 import { Deadline } from '../../util/clock.js'
-import { ConfigError } from '../../util/errors.js'
+import { actionInputName, ConfigError } from '../../util/errors.js'
 import { nonEmpty, plural } from '../../util/text.js'
 import type { AgentIdentity } from '../../pipeline/identity.js'
 import { githubReads } from './github-reads.js'
@@ -70,6 +70,11 @@ function noEvidence(): LoadedBaseline {
 /** The default branch's window (or baseline_run_id), read through the service and GitHub's caches API. */
 async function loadEvidence(ctx: StepContext, inputs: ActionInputs, scope: BaselineScope, agentKey: string): Promise<LoadedBaseline> {
   const github = inputs.baselineRunId === '' ? await githubReads(ctx, inputs.githubToken) : null
+  if (github === null && inputs.baselineRunId === '' && !inGitHubActions(ctx.io.env)) {
+    // A terminal or another CI: no workflow records runs there, and its user never gave a github_token.
+    const named = (ctx.nameInput ?? actionInputName)('baseline_run_id')
+    return { ...noEvidence(), why: `outside GitHub Actions no earlier run of this agent is recorded (${named} names one to compare with)` }
+  }
   return loadBaseline(
     {
       api: () => ctx.makeApi(inputs, Deadline.after(ctx.clock, SIDE_CALL_BUDGET_MS)),
