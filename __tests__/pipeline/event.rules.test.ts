@@ -175,3 +175,35 @@ describe('what a deployment event says of itself', () => {
     })
   })
 })
+
+describe('a pull request event names its pull request, or its code cannot be told', () => {
+  const pr = (number: unknown, payloadNumber?: unknown) => ({
+    ...(payloadNumber === undefined ? {} : { number: payloadNumber }),
+    pull_request: { number, head: { repo: { full_name: 'mallory/agent' } } }
+  })
+  it.each<[string, unknown, number]>([
+    ["the pull request's number", pr(7, 8), 7],
+    ["the payload's number when the pull request names none", pr(undefined, 8), 8],
+    ['not a number in text', pr('7', 8), 8],
+    ['not 0', pr(0, 8), 8],
+    ['not a negative number', pr(-1, 8), 8],
+    ['not a fraction', pr(1.5, 8), 8],
+    ['not past the safe integers', pr(2 ** 53, 8), 8]
+  ])('%s', (_name, payload, number) => {
+    expect(readPipelineEvent('pull_request', payload, ENV)).toMatchObject({ kind: 'pull_request', number, headRepo: 'mallory/agent' })
+  })
+
+  // Read as another event, its code would count as this repository's (a fork's head would get the target's secrets).
+  it.each<[string, string, unknown]>([
+    ['pull_request', 'no number at all', pr(undefined)],
+    ['pull_request_target', 'no usable number', pr(0, '8')],
+    ['pull_request_target', 'no payload (GITHUB_EVENT_PATH unset)', null]
+  ])('%s with %s is unreadable (fails closed)', (eventName, _what, payload) => {
+    expect(readPipelineEvent(eventName, payload, ENV)).toEqual({
+      kind: 'unreadable',
+      eventName,
+      sha: null,
+      reason: `the payload of the ${eventName} event (GITHUB_EVENT_PATH) cannot be used: it names no pull request number (pull_request.number)`
+    })
+  })
+})

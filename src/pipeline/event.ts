@@ -284,7 +284,8 @@ function fromMergeGroup(eventName: string, payload: Record<string, unknown>): Pi
 function fromPullRequest(eventName: string, payload: Record<string, unknown>, env: NodeJS.ProcessEnv): PipelineEvent {
   const pr = rec(payload.pull_request)
   const number = [pr.number, payload.number].find((n): n is number => typeof n === 'number' && Number.isSafeInteger(n) && n > 0)
-  if (number === undefined) return other(eventName, payload, env)
+  // Read as another event, its code would count as this repository's: a fork's head must not.
+  if (number === undefined) return unreadableEvent(eventName, 'it names no pull request number (pull_request.number)', env)
   const head = rec(pr.head)
   const base = rec(pr.base)
   return {
@@ -342,8 +343,9 @@ function fromPush(eventName: string, payload: Record<string, unknown>, env: Node
 
 /**
  * The event as the pipeline sees it. Never throws: a payload that is not an
- * object (GITHUB_EVENT_PATH unset: null reads as an empty one), or a
- * deployment event without its own object, is `unreadable`.
+ * object (GITHUB_EVENT_PATH unset: null reads as an empty one), a deployment
+ * event without its own object, or a pull request event naming no pull
+ * request number, is `unreadable`.
  */
 export function readPipelineEvent(eventName: string, payload: unknown, env: NodeJS.ProcessEnv): PipelineEvent {
   if (payload !== null && !isRecord(payload)) return unreadableEvent(eventName, 'it is not a JSON object', env)
