@@ -4,7 +4,7 @@
  * (a user name alone, a password alone, or both).
  */
 import { describe, expect, it } from '@jest/globals'
-import { deploymentUrl, endpointAt, readPipelineEvent } from '../../src/pipeline/event.js'
+import { commitSha, deploymentUrl, endpointAt, eventCommit, readPipelineEvent } from '../../src/pipeline/event.js'
 
 describe('deploymentUrl', () => {
   it.each<[unknown, { url: string } | { error: string }]>([
@@ -205,5 +205,188 @@ describe('a pull request event names its pull request, or its code cannot be tol
       sha: null,
       reason: `the payload of the ${eventName} event (GITHUB_EVENT_PATH) cannot be used: it names no pull request number (pull_request.number)`
     })
+  })
+})
+
+describe('a commit is a full SHA (40 or 64 hex), nothing more or less', () => {
+  const H40 = `${'0123456789abcdef'.repeat(2)}01234567`
+  const H64 = '0123456789abcdef'.repeat(4)
+  it.each<[unknown, string | null]>([
+    [H40, H40],
+    [H64, H64],
+    [H40.toUpperCase(), H40],
+    [` ${H40}\n`, H40],
+    [H40.slice(1), null],
+    [`${H40}a`, null],
+    [H64.slice(1), null],
+    [`${H64}a`, null],
+    ['a', null],
+    [`x${H40}`, null],
+    [`${H40}x`, null],
+    [`refs/heads/${H40}`, null],
+    ['z'.repeat(64), null],
+    ['g'.repeat(40), null],
+    [null, null],
+    [42, null]
+  ])('commitSha(%j) is %j', (given, sha) => {
+    expect(commitSha(given)).toBe(sha)
+  })
+})
+
+describe('what a payload field says: blank is absent, a branch loses only a leading refs/heads/', () => {
+  it.each<[string, unknown, string | null]>([
+    ['refs/heads/main', 'refs/heads/main', 'main'],
+    ['a bare branch name', 'main', 'main'],
+    ['spaces around it', '  main\t', 'main'],
+    ['refs/heads/ inside a name', 'team/refs/heads/main', 'team/refs/heads/main'],
+    ['a tag', 'refs/tags/v1', 'refs/tags/v1'],
+    ['blank', '   ', null],
+    ['none', undefined, null]
+  ])('pull request base: %s', (_name, ref, baseRef) => {
+    const payload = { pull_request: { number: 7, base: { ref } } }
+    expect(readPipelineEvent('pull_request', payload, ENV)).toMatchObject({ kind: 'pull_request', baseRef })
+  })
+
+  it.each<[string, unknown, NodeJS.ProcessEnv, string]>([
+    ["the payload's ref", { ref: 'refs/heads/feat' }, ENV, 'refs/heads/feat'],
+    ['a blank ref: GITHUB_REF', { ref: '  ' }, ENV, 'refs/heads/main'],
+    ['no ref anywhere', {}, {}, '']
+  ])('push: %s', (_name, payload, env, ref) => {
+    expect(readPipelineEvent('push', payload, env)).toMatchObject({ kind: 'push', ref, onDefaultBranch: false })
+  })
+})
+
+describe('the commit a push is about: none only for a deleted branch', () => {
+  const zeroEnd = `${'a'.repeat(39)}0`
+  const zeroStart = `0${'a'.repeat(39)}`
+  it.each<[string, Record<string, unknown>, string | null]>([
+    ['a commit ending in 0', { after: zeroEnd }, zeroEnd],
+    ['a commit starting with 0', { after: zeroStart }, zeroStart],
+    ['a deleted branch (all zero)', { after: '0'.repeat(40) }, null],
+    ['no after: GITHUB_SHA', {}, ENV.GITHUB_SHA]
+  ])('%s', (_name, payload, sha) => {
+    expect(readPipelineEvent('push', { ref: 'refs/heads/feat', ...payload }, ENV)).toMatchObject({ kind: 'push', sha })
+  })
+})
+
+describe('a merge queue event: the pull request and base its head ref names', () => {
+  const QUEUED = `refs/heads/gh-readonly-queue/release/1.x/pr-7-${'b'.repeat(40)}`
+  it.each<[string, Record<string, unknown>, Record<string, unknown>]>([
+    ['the base from the queue ref when base_ref is absent', { head_ref: QUEUED }, { prNumbers: [7], baseRef: 'release/1.x' }],
+    ['base_ref first', { head_ref: QUEUED, base_ref: 'refs/heads/main' }, { prNumbers: [7], baseRef: 'main' }],
+    [
+      'base_ref with a head ref of another form',
+      { head_ref: 'refs/heads/feat', base_ref: 'refs/heads/main' },
+      {
+        prNumbers: [],
+        baseRef: 'main',
+        reason: 'merge_group.head_ref is not of the form refs/heads/gh-readonly-queue/<base>/pr-<N>-<sha>'
+      }
+    ],
+    ['no head ref', {}, { prNumbers: [], baseRef: null, reason: 'the event has no merge_group.head_ref' }]
+  ])('%s', (_name, group, expected) => {
+    expect(readPipelineEvent('merge_group', { merge_group: group }, ENV)).toMatchObject({ kind: 'merge_group', ...expected })
+  })
+})
+
+describe('what other events name of the code they run (outside-code evidence)', () => {
+  const F = 'f'.repeat(40)
+  it.each<[string, string, unknown, Record<string, unknown>]>([
+    ['a comment on a pull request', 'issue_comment', { issue: { number: 12, pull_request: {} } }, { commentedPull: 12 }],
+    ['an issues event on an issue that is a pull request', 'issues', { issue: { number: 12, pull_request: {} } }, { commentedPull: null }],
+    ['a comment with a fractional number', 'issue_comment', { issue: { number: 1.5, pull_request: {} } }, { commentedPull: null }],
+    [
+      'a review with a number past the safe integers',
+      'pull_request_review',
+      { pull_request: { number: 2 ** 53 } },
+      { commentedPull: null }
+    ],
+    [
+      'a workflow run: its head repository',
+      'workflow_run',
+      { workflow_run: { head_repository: { full_name: 'm/a' } } },
+      { runHeadRepo: 'm/a' }
+    ],
+    ['a workflow run naming none: null, not absent', 'workflow_run', { workflow_run: {} }, { runHeadRepo: null }],
+    ['a status with no branches', 'status', { sha: F }, { namedCommit: { sha: F, branches: [] } }],
+    ['a status with branches not a list', 'status', { sha: F, branches: 'feat' }, { namedCommit: { sha: F, branches: [] } }],
+    [
+      'a check suite: its own commit and branch',
+      'check_suite',
+      { check_suite: { head_sha: F, head_branch: 'refs/heads/feat' }, check_run: { check_suite: { head_sha: SHA } } },
+      { namedCommit: { sha: F, branches: ['feat'] } }
+    ],
+    [
+      "a check run without its commit: its suite's",
+      'check_run',
+      { check_run: { check_suite: { head_sha: F, head_branch: 'feat' } }, check_suite: { head_sha: SHA } },
+      { namedCommit: { sha: F, branches: ['feat'] } }
+    ]
+  ])('%s', (_name, eventName, payload, expected) => {
+    expect(readPipelineEvent(eventName, payload, ENV)).toMatchObject({ kind: 'other', ...expected })
+  })
+
+  it.each(['issue_comment', 'schedule', 'pull_request_review'])('%s names neither a run head nor a commit', (eventName) => {
+    const e = readPipelineEvent(eventName, { workflow_run: { head_repository: { full_name: 'm/a' } }, sha: F }, ENV)
+    expect(e).not.toHaveProperty('runHeadRepo')
+    expect(e).not.toHaveProperty('namedCommit')
+  })
+
+  it('no payload and no GITHUB_REF: an event of no ref, on no default branch', () => {
+    expect(readPipelineEvent('schedule', null, {})).toEqual({
+      kind: 'other',
+      eventName: 'schedule',
+      ref: '',
+      sha: null,
+      onDefaultBranch: false,
+      commentedPull: null
+    })
+  })
+})
+
+describe('an unreadable payload: its commit only where GitHub says GITHUB_SHA is the event commit', () => {
+  it.each<[string, string | null]>([
+    ['push', ENV.GITHUB_SHA],
+    ['deployment_status', ENV.GITHUB_SHA],
+    ['schedule', ENV.GITHUB_SHA],
+    ['repository_dispatch', null],
+    ['merge_group', null],
+    ['pull_request', null],
+    ['pull_request_target', null]
+  ])('%s: %s', (eventName, sha) => {
+    expect(readPipelineEvent(eventName, [1], ENV)).toEqual({
+      kind: 'unreadable',
+      eventName,
+      sha,
+      reason: `the payload of the ${eventName} event (GITHUB_EVENT_PATH) cannot be used: it is not a JSON object`
+    })
+  })
+
+  it.each([
+    ['', 'unnamed'],
+    ['e'.repeat(50), 'e'.repeat(40)]
+  ])('the event name %j is shown as %j', (eventName, shown) => {
+    expect(readPipelineEvent(eventName, 'x', ENV)).toMatchObject({
+      reason: `the payload of the ${shown} event (GITHUB_EVENT_PATH) cannot be used: it is not a JSON object`
+    })
+  })
+})
+
+describe('eventCommit: the commit each kind of event is about', () => {
+  const H = 'd'.repeat(40)
+  const ready = { deployment_status: { state: 'success', environment_url: 'https://a.test' }, deployment: { sha: H } }
+  it.each<[string, string, unknown]>([
+    ['deployment', 'deployment_status', ready],
+    ['deployment_skipped', 'deployment_status', { ...ready, deployment_status: { state: 'pending' } }],
+    ['deployment_invalid', 'deployment_status', { ...ready, deployment_status: { state: 'success' } }],
+    ['push', 'push', { after: H }],
+    ['other', 'schedule', {}],
+    ['unreadable', 'push', [1]],
+    ['pull_request', 'pull_request', { pull_request: { number: 1, head: { sha: H }, base: { sha: SHA } } }],
+    ['merge_group', 'merge_group', { merge_group: { head_sha: H, base_sha: SHA } }]
+  ])('%s', (kind, eventName, payload) => {
+    const e = readPipelineEvent(eventName, payload, { ...ENV, GITHUB_SHA: H })
+    expect(e.kind).toBe(kind)
+    expect(eventCommit(e)).toBe(H)
   })
 })
