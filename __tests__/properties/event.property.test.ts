@@ -72,15 +72,15 @@ describe('event properties', () => {
   })
 
   it('the commit of any event is a full lower-case SHA or none', () => {
-    const sha = fc.oneof(
+    const shaText = fc.oneof(
       fc.stringMatching(/^[0-9a-fA-F]{38,66}$/),
       fc.stringMatching(/^.{0,3}[0-9a-f]{40}.{0,3}$/),
-      fc.stringMatching(/^\s*[0-9a-f]{64}\s*$/),
-      fc.anything()
+      fc.stringMatching(/^\s*[0-9a-f]{64}\s*$/)
     )
+    const sha = fc.oneof(shaText, fc.anything())
     const events = fc.constantFrom('push', 'pull_request', 'merge_group', 'deployment_status', 'repository_dispatch', 'status', 'schedule')
     fc.assert(
-      fc.property(events, sha, sha, (eventName, a, b) => {
+      fc.property(events, sha, shaText, (eventName, a, b) => {
         const payload = {
           after: a,
           sha: a,
