@@ -218,7 +218,13 @@ describe('readPipelineEvent: merge_group, pull_request, push, other', () => {
     ['refs/heads/gh-readonly-queue/main/pr-0-' + BASE, null],
     ['refs/heads/gh-readonly-queue/main/pr-42-abc', null],
     ['refs/heads/feature/pr-42-' + BASE, null],
-    ['refs/heads/gh-readonly-queue/main/pr-42-' + BASE + '/x', null]
+    ['refs/heads/gh-readonly-queue/main/pr-42-' + BASE + '/x', null],
+    ['refs/heads/gh-readonly-queue/main/pr-42-' + 'c'.repeat(64), { base: 'main', prNumber: 42 }],
+    ['refs/heads/evil/gh-readonly-queue/main/pr-42-' + BASE, null],
+    ['refs/heads/gh-readonly-queue/main/pr-42-a', null],
+    ['refs/heads/gh-readonly-queue/main/pr-42-' + 'z'.repeat(64), null],
+    ['refs/heads/gh-readonly-queue/main/pr-1234567890-' + BASE, null],
+    ['refs/heads/gh-readonly-queue/main/pr-x-' + BASE, null]
   ])('parseQueueRef(%s)', (ref, expected) => {
     expect(parseQueueRef(ref)).toEqual(expected)
   })
