@@ -43,6 +43,16 @@ describe('findResetDate: a day ago to 400 days ahead', () => {
   })
 })
 
+describe('findResetDate: what names no date adds none, even at the epoch', () => {
+  test.each<[string, Record<string, unknown>, string]>([
+    ['a field of no date', { resets: 'soon' }, ''],
+    ['a number of no epoch', { resets_at: 5 }, ''],
+    ['a message of no date', {}, 'soon']
+  ])('%s', (_name, extra, message) => {
+    expect(findResetDate(extra, message, 0)).toBeNull()
+  })
+})
+
 describe('findResetDate: epoch numbers, seconds or milliseconds', () => {
   // Each row's now is the date itself, so only the unit decides.
   test.each<[string, number, number, string | null]>([

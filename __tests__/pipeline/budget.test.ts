@@ -30,6 +30,33 @@ describe('budgetLine', () => {
       { kind: 'not_assessed' as const, reason: 'the deployment is pending\n::error::x' },
       0,
       'Assessments spent by this step: 0 (not assessed: the deployment is pending ::error::x).'
+    ],
+    [
+      { kind: 'assessed' as const, runId: 'r_2', sha: null, reason: 'the head\nchanged' },
+      1,
+      'Assessments spent by this step: 1 (assessed run r_2: the head changed).'
+    ],
+    [
+      { kind: 'assessed' as const, runId: 'r'.repeat(100), sha: null },
+      1,
+      `Assessments spent by this step: 1 (assessed run ${'r'.repeat(77)}...).`
+    ],
+    [
+      { kind: 'assessed' as const, runId: null, sha: null, reason: 'w'.repeat(400) },
+      1,
+      `Assessments spent by this step: 1 (assessed: ${'w'.repeat(297)}...).`
+    ],
+    [
+      { kind: 'not_assessed' as const, reason: 'the service refused (HTTP 403 x)' },
+      0,
+      'Assessments spent by this step: 0 (not assessed: the service refused, HTTP 403 x).'
+    ],
+    [{ kind: 'not_assessed' as const, reason: 'a (b) c (d (e))' }, 0, 'Assessments spent by this step: 0 (not assessed: a (b) c (d (e))).'],
+    [{ kind: 'not_assessed' as const, reason: 'x(y)' }, 0, 'Assessments spent by this step: 0 (not assessed: x(y)).'],
+    [
+      { kind: 'not_assessed' as const, reason: 'n'.repeat(400) },
+      0,
+      `Assessments spent by this step: 0 (not assessed: ${'n'.repeat(297)}...).`
     ]
   ])('%j', (spend, spent, line) => {
     expect(budgetLine(spend)).toEqual({ spent, why: spend.kind, line })
