@@ -59,6 +59,8 @@ describe('findResetDate: epoch numbers, seconds or milliseconds', () => {
     ['1e9 is seconds', 1e9, 1e12, '2001-09-09 01:46 UTC'],
     ['below 1e9 is nothing', 1e9 - 1, 1e12, null],
     ['1e11 is neither', 1e11, 1e14, null],
+    ['1e11 is not milliseconds either', 1e11, 1e11, null],
+    ['below 1e9 is not milliseconds', 1e9 - 1, 1e9 - 1, null],
     ['1e12 is milliseconds', 1e12, 1e12, '2001-09-09 01:46 UTC'],
     ['1e14 is neither', 1e14, 1e14, null],
     ['not a finite number', Infinity, 1e12, null],
