@@ -342,10 +342,9 @@ function fromPush(eventName: string, payload: Record<string, unknown>, env: Node
 }
 
 /**
- * The event as the pipeline sees it. Never throws: a payload that is not an
- * object (GITHUB_EVENT_PATH unset: null reads as an empty one), a deployment
- * event without its own object, or a pull request event naming no pull
- * request number, is `unreadable`.
+ * The event as the pipeline sees it. Never throws: a payload that is not an object (GITHUB_EVENT_PATH
+ * unset: null reads as an empty one), a deployment event without its own object, or a pull request
+ * event naming no pull request number, is `unreadable`.
  */
 export function readPipelineEvent(eventName: string, payload: unknown, env: NodeJS.ProcessEnv): PipelineEvent {
   if (payload !== null && !isRecord(payload)) return unreadableEvent(eventName, 'it is not a JSON object', env)
