@@ -85,9 +85,19 @@ describe('dateInText: the forms written', () => {
     ['5th Mar. 2026', Date.UTC(2026, 2, 5)],
     ['JAN 31, 2027', Date.UTC(2027, 0, 31)],
     ['31 dec 2026', Date.UTC(2026, 11, 31)],
-    ['Feb 30, 2026', null]
+    ['Feb 30, 2026', null],
+    ['2026-03-05 is the day', Date.UTC(2026, 2, 5)],
+    ['2026-03-05T09:07:30.125+02:00', Date.UTC(2026, 2, 5, 7, 7, 30)],
+    ['2026-03-051', null],
+    ['2026-03-05-01', null]
   ])('%j', (text, expected) => {
     expect(dateInText(text)).toBe(expected)
+  })
+
+  const MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December']
+  test.each(MONTHS.map((name, i) => [name, i] as const))('%s, month first or day first, in full or short', (name, i) => {
+    expect(dateInText(`${name} 2, 2026`)).toBe(Date.UTC(2026, i, 2))
+    expect(dateInText(`2 ${name.slice(0, 3).toLowerCase()}. 2026`)).toBe(Date.UTC(2026, i, 2))
   })
 })
 
