@@ -29,13 +29,7 @@ describe('baselineScope: where a run that is no pull request reads the accepted 
       { GITHUB_SHA: 'queue-head' },
       null
     ],
-    [
-      'a merge queue whose payload names no queue reads nothing, not GITHUB_SHA',
-      'merge_group',
-      MAIN,
-      { GITHUB_SHA: 'queue-head' },
-      null
-    ],
+    ['a merge queue whose payload names no queue reads nothing, not GITHUB_SHA', 'merge_group', MAIN, { GITHUB_SHA: 'queue-head' }, null],
     [
       'a merge queue whose queue is not an object reads nothing',
       'merge_group',
