@@ -264,3 +264,66 @@ describe('loadBaseline: the base window holds only what can be trusted', () => {
     expect((err as Error).message).toMatch(/: name a completed run of this model$/)
   })
 })
+
+describe('loadBaseline: holders (earlier runs a record names as holding findings still open)', () => {
+  const held = makeFinding('high', { category: 'data_exfiltration', description: 'sent the file to a URL', attacks: [] })
+  /** Like world(), with the newest record of `ref` naming `holders`. */
+  const withHolders = (ref: string, holders: string[]): World => {
+    const w = world()
+    const i = w.listed.findIndex((e) => e.ref === ref)
+    const runId = ref === OWN_REF ? 'p0' : 'm1'
+    w.listed[i] = { ...w.listed[i], key: evidenceKey(AGENT, runId, ref === OWN_REF ? HEAD : 'main0001', holders) ?? '' }
+    w.findings.h1 = [held]
+    w.findings.h2 = [{ ...held, status: 'fixed' }]
+    return w
+  }
+  const onMain = (runs: number): Partial<EvidenceArgs> => ({ onDefaultBranch: true, own: null, bounds: { runs, maxAgeDays: 30, now: NOW } })
+
+  it.each<[string, World, Partial<EvidenceArgs>, string[] | null, string[] | null, Record<string, number>]>([
+    [
+      "on main, K = 3: the window's runs and the holder still open are main's window and this agent's",
+      withHolders('refs/heads/main', ['h1', 'h2']),
+      onMain(3),
+      ['m1', 'm2', 'h1'],
+      ['m1', 'm2', 'h1'],
+      { holdersRead: 1, runsRead: 3, serviceRequests: 8 }
+    ],
+    [
+      "on main, K = 1: this run alone is its agent's evidence; a holder is main's window only",
+      withHolders('refs/heads/main', ['h1']),
+      onMain(1),
+      ['m1', 'h1'],
+      null,
+      { holdersRead: 1, runsRead: 2, serviceRequests: 4 }
+    ],
+    [
+      'a holder the window reads anyway is read once, as a run of the window',
+      withHolders('refs/heads/main', ['m2', 'h1']),
+      { own: null },
+      ['m1', 'm2', 'h1'],
+      null,
+      { holdersRead: 1, runsRead: 3, serviceRequests: 6 }
+    ],
+    [
+      "a pull request's own record's holders join its agent's window, never main's",
+      withHolders(OWN_REF, ['h1', 'h2']),
+      {},
+      ['m1', 'm2'],
+      ['p0', 'p1', 'h1'],
+      { holdersRead: 1, runsRead: 5, serviceRequests: 12 }
+    ]
+  ])('%s', async (_rule, w, over, base, agent, cost) => {
+    const got = await loadBaseline(deps(w).d, args(over))
+    expect(got.windows.base?.runIds ?? null).toEqual(base)
+    expect(got.windows.agent?.pool.runIds ?? null).toEqual(agent)
+    expect(got.cost).toMatchObject(cost)
+  })
+
+  it('the source names the holders only when there are some', async () => {
+    const source = (w: World) => loadBaseline(deps(w).d, args({ own: null })).then((got) => got.source)
+    expect(await source(world())).toBe('2 runs of main (Actions cache records listed on refs/heads/main), re-read from the service')
+    expect(await source(withHolders('refs/heads/main', ['h1']))).toBe(
+      '2 runs of main and 1 earlier run holding findings still open (Actions cache records listed on refs/heads/main), re-read from the service'
+    )
+  })
+})
