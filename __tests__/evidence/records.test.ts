@@ -66,7 +66,10 @@ describe('tiedToDefaultBranch: the one rule for a record that can make a verdict
     ['refs/pull/3/merge', 'main', false],
     ['refs/heads/release', 'main', false],
     ['main', 'main', false],
-    ['refs/heads/main', null, false]
+    ['refs/heads/main', null, false],
+    // No default branch named is none, even beside a branch named "null" or an entry on the bare prefix.
+    ['refs/heads/null', null, false],
+    ['refs/heads/', '', false]
   ])('an entry on %s with default branch %s: %s', (ref, branch, want) => {
     expect(tiedToDefaultBranch({ ref }, branch)).toBe(want)
   })
