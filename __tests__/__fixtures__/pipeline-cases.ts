@@ -8,7 +8,7 @@
  * checks it.
  */
 import { decideMergeQueue } from '../../src/pipeline/merge-queue.js'
-import { agentIdentity, assessmentIdentityOf } from '../../src/pipeline/identity.js'
+import { agentIdentity, assessmentIdentityOf, type AgentIdentity } from '../../src/pipeline/identity.js'
 import { budgetLine } from '../../src/pipeline/budget.js'
 import { explainTriggerFailure } from '../../src/gate/explain-trigger-failure.js'
 import type { ServiceCallDeps } from '../../src/service/service-api.js'
@@ -23,24 +23,26 @@ import { CASE_COMMIT, CASE_RUN_URL, gateCaseInput, type ReportCase } from './rep
 
 const ASSESSED = '9d8c7b6a5f4e3d2c1b0a9f8e7d6c5b4a39281706'
 const HEAD = CASE_COMMIT.sha
-const AGENT = agentIdentity(
-  {
-    kind: 'endpoint',
-    endpoint: {
-      endpointUrl: 'https://agent-app-git-feature-refund-tool-acme.vercel.app/api/support',
-      name: null,
-      environment: null,
-      authType: 'none',
-      credential: null,
-      oauth: null,
-      responseField: 'output.text',
-      transport: 'http',
-      requestTimeout: null
-    }
-  },
-  { repository: 'acme/agent-app', prNumber: 12, ref: 'feature/refund-tool', site: 'Preview' }
-)
-const MARKER = commentMarker(AGENT.commentKey)
+/** The agent of the cases, asked when a case renders (never at import: a test's own work, see CONTRIBUTING.md "Mutation testing"). */
+const agent = (): AgentIdentity =>
+  agentIdentity(
+    {
+      kind: 'endpoint',
+      endpoint: {
+        endpointUrl: 'https://agent-app-git-feature-refund-tool-acme.vercel.app/api/support',
+        name: null,
+        environment: null,
+        authType: 'none',
+        credential: null,
+        oauth: null,
+        responseField: 'output.text',
+        transport: 'http',
+        requestTimeout: null
+      }
+    },
+    { repository: 'acme/agent-app', prNumber: 12, ref: 'feature/refund-tool', site: 'Preview' }
+  )
+const marker = (): string => commentMarker(agent().commentKey)
 const DEPLOYED = `Deployment of ${HEAD.slice(0, 7)} to Preview, the commit of pull request #12: the result goes to its comment and the commit status.`
 
 /** The sticky comment of the assessment carried over: the gate case's report, as the step renders it for this agent. */
@@ -59,10 +61,10 @@ function assessedComment(caseName: 'pass' | 'fail'): { body: string; record: Ass
       assessmentsSpent: 1,
       budgetLine: spent.line,
       lines: [DEPLOYED.replace(HEAD.slice(0, 7), ASSESSED.slice(0, 7))],
-      agentName: AGENT.display
+      agentName: agent().display
     }
   })
-  const identity = assessmentIdentityOf(AGENT, { profileDigest: null, policyDigest: null })
+  const identity = assessmentIdentityOf(agent(), { profileDigest: null, policyDigest: null })
   const record: AssessmentRecord = {
     result: caseName,
     assessedSha: ASSESSED,
@@ -74,7 +76,7 @@ function assessedComment(caseName: 'pass' | 'fail'): { body: string; record: Ass
     policyDigest: null,
     at: '2026-11-20T09:12Z'
   }
-  return { body: renderComment(report, { record, marker: MARKER }), record }
+  return { body: renderComment(report, { record, marker: marker() }), record }
 }
 
 function carriedCase(result: 'pass' | 'fail'): ReportCase {
@@ -91,7 +93,7 @@ function carriedCase(result: 'pass' | 'fail'): ReportCase {
       const input: PipelineReportInput = {
         kind: 'carried_over',
         result,
-        subject: AGENT.display,
+        subject: agent().display,
         reason,
         assessedSha: ASSESSED,
         changedFiles: ['README.md', 'docs/refunds.md'],
@@ -105,7 +107,7 @@ function carriedCase(result: 'pass' | 'fail'): ReportCase {
       }
       const step = carriedStepResult({ result, reason, assessedSha: ASSESSED, since, cause: input.cause }, { cancelled: false })
       return {
-        comment: renderCarriedComment(input, { marker: MARKER, record: { ...existing.record, headSha: HEAD }, existing: existing.body }),
+        comment: renderCarriedComment(input, { marker: marker(), record: { ...existing.record, headSha: HEAD }, existing: existing.body }),
         summary: renderPipelineSummary(input),
         statusDescription: step.line.replace(/^Result: /, '')
       }
@@ -129,7 +131,7 @@ const failedDeployment: ReportCase = {
     const input: PipelineReportInput = {
       kind: 'skipped',
       result: 'skipped',
-      subject: AGENT.display,
+      subject: agent().display,
       reason,
       assessedSha: null,
       changedFiles: [],
@@ -145,32 +147,39 @@ const failedDeployment: ReportCase = {
   }
 }
 
-function notAssessedCase(name: string, title: string, err: Error, opts: { comment: boolean }): ReportCase {
-  const kind = failureKind(err)
-  const input: NotAssessedInput = {
-    modelId: AGENT.display,
-    mode: 'gate',
-    kind,
-    cause: failureCause(err, kind),
-    line: describeFailure(err),
-    commitSha: HEAD,
-    assessedAt: CASE_COMMIT.at,
-    runUrl: CASE_RUN_URL,
-    budgetLine: budgetLine({ kind: 'not_assessed', reason: failureCause(err, kind) }).line
-  }
+/** A case of a run that assessed nothing: `failure` is asked when the case renders. */
+function notAssessedCase(name: string, title: string, failure: () => Error, opts: { comment: boolean }): ReportCase {
   return {
     name,
     title,
     result: 'error',
     blockingIds: [],
     hostile: false,
-    render: () => ({
-      comment: opts.comment
-        ? renderNotAssessed(input, { marker: MARKER, previous: { result: 'pass', sha: ASSESSED.slice(0, 12), at: '2026-11-20T09:12Z' } })
-        : null,
-      summary: renderNotAssessed(input),
-      statusDescription: describeFailure(err)
-    })
+    render: () => {
+      const err = failure()
+      const kind = failureKind(err)
+      const input: NotAssessedInput = {
+        modelId: agent().display,
+        mode: 'gate',
+        kind,
+        cause: failureCause(err, kind),
+        line: describeFailure(err),
+        commitSha: HEAD,
+        assessedAt: CASE_COMMIT.at,
+        runUrl: CASE_RUN_URL,
+        budgetLine: budgetLine({ kind: 'not_assessed', reason: failureCause(err, kind) }).line
+      }
+      return {
+        comment: opts.comment
+          ? renderNotAssessed(input, {
+              marker: marker(),
+              previous: { result: 'pass', sha: ASSESSED.slice(0, 12), at: '2026-11-20T09:12Z' }
+            })
+          : null,
+        summary: renderNotAssessed(input),
+        statusDescription: describeFailure(err)
+      }
+    }
   }
 }
 
@@ -207,11 +216,14 @@ function queueRefusal(): Error {
 
 const NOW = Date.parse(CASE_COMMIT.at)
 
-/** A refusal of POST /run as the trigger explains it to the user (explainTriggerFailure, at the case's time). */
+/**
+ * A refusal of POST /run as the trigger explains it to the user (explainTriggerFailure, at the case's time).
+ * Explained at import; a budget refusal does not name the model, so the id is the agent's display name as text.
+ */
 function refusal(status: number, code: string, message: string, retryAfterMs?: number): Promise<Error> {
   const err = new ServiceError({ endpoint: 'POST /api/v1/run', status, code, message, retryAfterMs })
   const deps = { clock: { now: () => NOW } } as unknown as ServiceCallDeps
-  return explainTriggerFailure(deps, { modelId: AGENT.display, categories: [] }, err)
+  return explainTriggerFailure(deps, { modelId: 'agent-app-pr-12', categories: [] }, err)
 }
 const [monthly, daily] = await Promise.all([
   refusal(403, 'allowance_exhausted', 'Monthly allowance spent.'),
@@ -222,13 +234,13 @@ export const PIPELINE_CASES: readonly ReportCase[] = [
   carriedCase('pass'),
   carriedCase('fail'),
   failedDeployment,
-  notAssessedCase('merge-queue-refused', 'a merge-queue entry refused: no pass at its head', queueRefusal(), {
+  notAssessedCase('merge-queue-refused', 'a merge-queue entry refused: no pass at its head', queueRefusal, {
     comment: false
   }),
-  notAssessedCase('budget-monthly', 'the monthly allowance is used up (403)', monthly, {
+  notAssessedCase('budget-monthly', 'the monthly allowance is used up (403)', () => monthly, {
     comment: true
   }),
-  notAssessedCase('budget-daily', 'the daily budget is used up (429, Retry-After 90 minutes)', daily, {
+  notAssessedCase('budget-daily', 'the daily budget is used up (429, Retry-After 90 minutes)', () => daily, {
     comment: true
   })
 ]

@@ -42,19 +42,20 @@ afterEach(async () => {
   gh = undefined
 })
 
-/** The digest of the default verdict inputs with accepted_risks_file off. */
-const DEFAULT_POLICY = policyDigest(
-  verdictInputs({
-    minSeverity: 'high',
-    categories: [],
-    failOn: 'any',
-    failOnIncomplete: true,
-    acceptedText: null,
-    baselineRunId: null,
-    evidenceRuns: 5,
-    evidenceMaxAgeDays: 30
-  })
-)
+/** The digest of the default verdict inputs with accepted_risks_file off (asked in a test, never at import). */
+const defaultPolicy = (): string =>
+  policyDigest(
+    verdictInputs({
+      minSeverity: 'high',
+      categories: [],
+      failOn: 'any',
+      failOnIncomplete: true,
+      acceptedText: null,
+      baselineRunId: null,
+      evidenceRuns: 5,
+      evidenceMaxAgeDays: 30
+    })
+  )
 
 /** A sticky comment of this action recording `result` of `subject`, assessed at `assessed` and standing for `head`. */
 function recordComment(
@@ -76,7 +77,7 @@ function recordComment(
       config,
       host: config === null ? null : recordSubjectKey('agent-git-feat.vercel.app'),
       profileDigest: null,
-      policyDigest: DEFAULT_POLICY,
+      policyDigest: defaultPolicy(),
       at: '2026-11-21T11:00Z'
     }),
     '',

@@ -4,7 +4,7 @@ import type { AssessmentRecord } from '../../src/report/comment.js'
 import type { ChangedFiles } from '../../src/pipeline/changed-paths.js'
 import { decideCarryOver, planCarryOver, type CarryOverContext, type CarryOverDecision } from '../../src/pipeline/carry-over.js'
 import { recordSubjectKey } from '../../src/report/comment.js'
-import { identityMismatch, policyDigest, textDigest, type AssessmentIdentity } from '../../src/pipeline/identity.js'
+import { identityMismatch, type AssessmentIdentity } from '../../src/pipeline/identity.js'
 
 const A = 'a'.repeat(40)
 const HEAD = 'f'.repeat(40)
@@ -13,8 +13,8 @@ const identity: AssessmentIdentity = {
   config: 'c0ffee00',
   host: recordSubjectKey('pr-7.example.com'),
   partial: false,
-  profileDigest: textDigest('purpose: shop assistant\n'),
-  policyDigest: policyDigest({ min_severity: 'high', categories: '' })
+  profileDigest: 'a1'.repeat(32),
+  policyDigest: 'b2'.repeat(32)
 }
 const record = (over: Partial<AssessmentRecord> = {}): AssessmentRecord => ({
   result: 'pass',
@@ -48,14 +48,10 @@ describe('planCarryOver: what is decided without GitHub', () => {
     ['default branch', { onDefaultBranch: true }, /on the default branch every run assesses/],
     ['no record', { record: null }, /no earlier assessment of this pull request is recorded/],
     ['another model/target', { record: record({ subject: recordSubjectKey('model:m_1') }) }, /another model or target/],
-    ['profile changed', { record: record({ profileDigest: textDigest('purpose: other') }) }, /profile file changed/],
+    ['profile changed', { record: record({ profileDigest: 'c3'.repeat(32) }) }, /profile file changed/],
     ['profile added', { record: record({ profileDigest: null }) }, /without a profile_file, and this run has one/],
     ['profile removed', { identity: { ...identity, profileDigest: null } }, /with a profile_file, and this run has none/],
-    [
-      'verdict inputs differ',
-      { record: record({ policyDigest: policyDigest({ min_severity: 'critical', categories: '' }) }) },
-      /decide the verdict/
-    ],
+    ['verdict inputs differ', { record: record({ policyDigest: 'd4'.repeat(32) }) }, /decide the verdict/],
     ['last result incomplete', { record: record({ result: 'incomplete' }) }, /ended incomplete, not a verdict/],
     ['last result error', { record: record({ result: 'error' }) }, /ended error, not a verdict/]
   ]
@@ -129,7 +125,7 @@ describe('never a pass without an assessment of the same agent', () => {
     subject: fc.constantFrom(identity.subject, recordSubjectKey('model:m')),
     config: fc.constantFrom(identity.config, 'deadbeef', null),
     host: fc.constantFrom(identity.host, recordSubjectKey('moved.example.com')),
-    profileDigest: fc.constantFrom(identity.profileDigest, null, textDigest('x')),
+    profileDigest: fc.constantFrom(identity.profileDigest, null, 'e5'.repeat(32)),
     policyDigest: fc.constantFrom(identity.policyDigest, null),
     at: fc.constant(null)
   })

@@ -3,7 +3,7 @@
  * the records, the sticky comment and the commit status are keyed on.
  */
 import { describe, expect, it } from '@jest/globals'
-import { agentIdentity, type AgentContext, type AgentTarget } from '../../src/pipeline/identity.js'
+import { agentIdentity, type AgentContext, type AgentIdentity, type AgentTarget } from '../../src/pipeline/identity.js'
 import type { EndpointTarget } from '../../src/target/target-spec.js'
 
 const endpoint = (over: Partial<EndpointTarget> = {}): AgentTarget => ({
@@ -42,7 +42,7 @@ describe('agentIdentity', () => {
     expect(a.statusName).toBe(`preview cfg-${a.config}`)
   })
 
-  const same = agentIdentity(endpoint(), pr(12))
+  const same = (): AgentIdentity => agentIdentity(endpoint(), pr(12))
   it.each<[string, AgentTarget, AgentContext, { comment: boolean; status: boolean; record: boolean }]>([
     [
       'another host (a new deployment URL)',
@@ -67,13 +67,14 @@ describe('agentIdentity', () => {
     ]
   ])('%s', (_what, target, ctx, sameAs) => {
     const other = agentIdentity(target, ctx)
-    expect(other.commentKey === same.commentKey).toBe(sameAs.comment)
-    expect(other.statusName === same.statusName).toBe(sameAs.status)
+    const first = same()
+    expect(other.commentKey === first.commentKey).toBe(sameAs.comment)
+    expect(other.statusName === first.statusName).toBe(sameAs.status)
     // A status names its owner: one context, one owner.
-    expect(other.statusOwner === same.statusOwner).toBe(sameAs.status)
-    const recordKey = (a: typeof same) => [a.subject, a.config, a.host].join('|')
-    expect(recordKey(other) === recordKey(same)).toBe(sameAs.record)
-    expect(other.key === same.key).toBe(sameAs.record)
+    expect(other.statusOwner === first.statusOwner).toBe(sameAs.status)
+    const recordKey = (a: AgentIdentity) => [a.subject, a.config, a.host].join('|')
+    expect(recordKey(other) === recordKey(first)).toBe(sameAs.record)
+    expect(other.key === first.key).toBe(sameAs.record)
   })
 
   it('target_name names the status; the registered name still carries the digest', () => {

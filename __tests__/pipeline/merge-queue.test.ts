@@ -2,7 +2,7 @@ import { describe, expect, test } from '@jest/globals'
 import type { AssessmentRecord } from '../../src/report/comment.js'
 import { decideMergeQueue, type MergeQueueContext, type QueuedPull } from '../../src/pipeline/merge-queue.js'
 import { recordSubjectKey } from '../../src/report/comment.js'
-import { policyDigest, textDigest, type AssessmentIdentity } from '../../src/pipeline/identity.js'
+import type { AssessmentIdentity } from '../../src/pipeline/identity.js'
 
 const A = 'a'.repeat(40)
 const H = 'b'.repeat(40)
@@ -12,8 +12,8 @@ const identity: AssessmentIdentity = {
   config: null,
   host: null,
   partial: false,
-  profileDigest: textDigest('profile'),
-  policyDigest: policyDigest({ min_severity: 'high' })
+  profileDigest: 'a1'.repeat(32),
+  policyDigest: 'b2'.repeat(32)
 }
 const record = (over: Partial<AssessmentRecord> = {}): AssessmentRecord => ({
   result: 'pass',
@@ -69,7 +69,7 @@ describe('decideMergeQueue', () => {
     ['incomplete', { records: [record({ result: 'incomplete' })] }, /its last result is incomplete/],
     ['a pass of an older head', { headSha: 'e'.repeat(40) }, /its recorded result stands for bbbbbbb, not its head eeeeeee/],
     ['another model', { records: [record({ subject: recordSubjectKey('model:m_other') })] }, /another model or target/],
-    ['another profile', { records: [record({ profileDigest: textDigest('old profile') })] }, /profile file changed/],
+    ['another profile', { records: [record({ profileDigest: 'c3'.repeat(32) })] }, /profile file changed/],
     ['other verdict inputs', { records: [record({ policyDigest: null })] }, /decide the verdict/]
   ]
   test.each(notCarried)('not carried over (%s): assess with model_id, saying why', (_name, over, reason) => {

@@ -13,6 +13,7 @@ import { withRecord } from '../../src/report/comment.js'
 import { assessedCause, renderCarriedComment, renderPipelineSummary, type PipelineReportInput } from '../../src/report/pipeline-report.js'
 import { ServiceError } from '../../src/util/errors.js'
 import { PIPELINE_CASES } from '../__fixtures__/pipeline-cases.js'
+import type { RenderedCase } from '../__fixtures__/report-cases.js'
 
 const A = 'a'.repeat(40)
 
@@ -193,30 +194,31 @@ describe('titles, budget and refusal lines', () => {
 })
 
 describe('the preview cases read well', () => {
-  const rendered = new Map(PIPELINE_CASES.map((c) => [c.name, c.render()]))
-  const all = [...rendered.values()].flatMap((r) => [r.comment ?? '', r.summary, r.statusDescription ?? ''])
+  // Rendered in the tests, never at import (a mutant behind a case then runs only the tests that read it).
+  const renderedCase = (name: string): RenderedCase | undefined => PIPELINE_CASES.find((c) => c.name === name)?.render()
   it('never show ".;", "..", a full-width sign or a title ending in a separator', () => {
+    const all = PIPELINE_CASES.map((c) => c.render()).flatMap((r) => [r.comment ?? '', r.summary, r.statusDescription ?? ''])
     for (const text of all) {
       expect(text).not.toMatch(/\.;|[^.]\.\.(?!\.)|＃|＠| · \n| ·$/m)
     }
   })
 
   it('a failed deployment has nothing to assess, not "nothing yet"', () => {
-    expect(rendered.get('skipped-failed-deployment')?.summary).toMatch(/is failure, not success: nothing to assess\b(?! yet)/)
+    expect(renderedCase('skipped-failed-deployment')?.summary).toMatch(/is failure, not success: nothing to assess\b(?! yet)/)
   })
 
   it('a refused merge-queue entry blames neither merge_group nor an empty name', () => {
-    const summary = rendered.get('merge-queue-refused')?.summary ?? ''
+    const summary = renderedCase('merge-queue-refused')?.summary ?? ''
     expect(summary).toMatch(/^### ⛔ Not assessed: nothing to carry over from pull request `#12` · agent\\-app\\-pr\\-12$/m)
     expect(summary).not.toMatch(/input 'merge_group'/)
   })
 
   it('a budget refusal advises no timeout_minutes past a long Retry-After', () => {
-    expect(rendered.get('budget-daily')?.summary).not.toMatch(/timeout_minutes/)
-    expect(rendered.get('budget-daily')?.summary).toMatch(/run the job again then\./)
+    expect(renderedCase('budget-daily')?.summary).not.toMatch(/timeout_minutes/)
+    expect(renderedCase('budget-daily')?.summary).toMatch(/run the job again then\./)
   })
 
   it("a carried-over fail's commit status says what failed", () => {
-    expect(rendered.get('carried-fail')?.statusDescription).toMatch(/^fail: 1 open high, as assessed at 9d8c7b6, carried over/)
+    expect(renderedCase('carried-fail')?.statusDescription).toMatch(/^fail: 1 open high, as assessed at 9d8c7b6, carried over/)
   })
 })

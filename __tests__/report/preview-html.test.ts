@@ -12,13 +12,20 @@ import { EVIDENCE_CASES } from '../__fixtures__/evidence-cases.js'
 const REPORT_CASES = [...GATE_CASES, ...EVIDENCE_CASES, ...PIPELINE_CASES]
 import { WRAP_WIDTH } from '../../src/report/markdown-profile.js'
 
-const pages = REPORT_CASES.flatMap((c) => {
-  const r = c.render()
-  return [
-    ['comment', c, r.comment],
-    ['summary', c, r.summary]
-  ] as const
-}).filter((p): p is readonly ['comment' | 'summary', (typeof REPORT_CASES)[number], string] => p[2] !== null)
+/**
+ * The pages a case renders (its comment, when it has one, and its summary), rendered in the test that reads them:
+ * never at import, so that a mutant of the code behind a case is run only by the tests that read it.
+ */
+const rendered = new Map<string, string[]>()
+function pagesOf(c: (typeof REPORT_CASES)[number]): string[] {
+  let pages = rendered.get(c.name)
+  if (!pages) {
+    const r = c.render()
+    pages = [r.comment, r.summary].filter((md): md is string => md !== null)
+    rendered.set(c.name, pages)
+  }
+  return pages
+}
 
 const trees = new Map<string, ReturnType<typeof githubTree>>()
 /** The rendered tree of `md`, parsed once (the huge case takes seconds). */
@@ -56,57 +63,71 @@ describe('the github.com model used by the preview', () => {
   })
 })
 
-describe.each(pages.map(([kind, c, md]) => [`${c.name} ${kind}`, kind, c, md] as const))('%s', (_label, _kind, c, md) => {
+describe.each(REPORT_CASES.map((c) => [c.name, c] as const))('%s: its comment and summary', (_name, c) => {
   it('has no link but the ones the gate built (no mention, reference or service URL goes live)', () => {
-    const bad = links(md).filter((href) => href !== CASE_RUN_URL && !href.startsWith('#'))
-    expect(bad).toEqual([])
+    for (const md of pagesOf(c)) {
+      const bad = links(md).filter((href) => href !== CASE_RUN_URL && !href.startsWith('#'))
+      expect(bad).toEqual([])
+    }
   })
 
   it('renders no image, no bold or emphasis inside quoted text, and no open <details>', () => {
-    const all = elements(tree(md))
-    expect(all.filter(({ el }) => el.tagName === 'img')).toEqual([])
-    expect(all.filter(({ el }) => el.tagName === 'details' && el.properties.open !== undefined && el.properties.open !== false)).toEqual([])
-    if (c.hostile) {
-      const bold = all.filter(({ el }) => ['strong', 'b', 'em'].includes(el.tagName) && /bold|approve/.test(textOf(el)))
-      expect(bold).toEqual([])
+    for (const md of pagesOf(c)) {
+      const all = elements(tree(md))
+      expect(all.filter(({ el }) => el.tagName === 'img')).toEqual([])
+      expect(all.filter(({ el }) => el.tagName === 'details' && el.properties.open !== undefined && el.properties.open !== false)).toEqual(
+        []
+      )
+      if (c.hostile) {
+        const bold = all.filter(({ el }) => ['strong', 'b', 'em'].includes(el.tagName) && /bold|approve/.test(textOf(el)))
+        expect(bold).toEqual([])
+      }
     }
   })
 
   it('starts with the headline: the result and its cause before anything else', () => {
-    const first = tree(md).children.find((n) => n.type === 'element') as HElement
-    expect(first.tagName).toBe('h3')
-    const text = textOf(first)
-    const expected = {
-      pass: /^✅ Agent security (gate|validation): pass · /,
-      fail: /^❌ Agent security (gate|validation): fail · /,
-      incomplete: /^⚠️ Agent security gate: incomplete · /,
-      error: /^⛔ Not assessed: /,
-      skipped: /^⏭️ Agent security gate: skipped · /
-    }[c.result]
-    expect(text).toMatch(expected)
-    // Never "pass" wording under an error or an incomplete result (the replaced result may be named as such).
-    const own = md.replace(/^\*\*The previous result no longer applies:\*\*.*$/m, '')
-    if (c.result === 'error' || c.result === 'incomplete') expect(textOf(githubTree(own) as never)).not.toMatch(/\bpass\b/i)
+    for (const md of pagesOf(c)) {
+      const first = tree(md).children.find((n) => n.type === 'element') as HElement
+      expect(first.tagName).toBe('h3')
+      const text = textOf(first)
+      const expected = {
+        pass: /^✅ Agent security (gate|validation): pass · /,
+        fail: /^❌ Agent security (gate|validation): fail · /,
+        incomplete: /^⚠️ Agent security gate: incomplete · /,
+        error: /^⛔ Not assessed: /,
+        skipped: /^⏭️ Agent security gate: skipped · /
+      }[c.result]
+      expect(text).toMatch(expected)
+      // Never "pass" wording under an error or an incomplete result (the replaced result may be named as such).
+      const own = md.replace(/^\*\*The previous result no longer applies:\*\*.*$/m, '')
+      if (c.result === 'error' || c.result === 'incomplete') expect(textOf(githubTree(own) as never)).not.toMatch(/\bpass\b/i)
+    }
   })
 
   it('has no table wider than five columns', () => {
-    for (const { el } of elements(tree(md)).filter(({ el }) => el.tagName === 'tr')) {
-      expect(el.children.filter((ch) => ch.type === 'element').length).toBeLessThanOrEqual(5)
+    for (const md of pagesOf(c)) {
+      for (const { el } of elements(tree(md)).filter(({ el }) => el.tagName === 'tr')) {
+        expect(el.children.filter((ch) => ch.type === 'element').length).toBeLessThanOrEqual(5)
+      }
     }
   })
 
   it(`has no line in a code block wider than ${WRAP_WIDTH} characters (nothing scrolls sideways)`, () => {
-    const long = elements(tree(md))
-      .filter(({ el }) => el.tagName === 'pre')
-      .flatMap(({ el }) => textOf(el).split('\n'))
-      .filter((line) => Array.from(line).length > WRAP_WIDTH) // in code points
-    expect(long).toEqual([])
+    for (const md of pagesOf(c)) {
+      const long = elements(tree(md))
+        .filter(({ el }) => el.tagName === 'pre')
+        .flatMap(({ el }) => textOf(el).split('\n'))
+        .filter((line) => Array.from(line).length > WRAP_WIDTH) // in code points
+      expect(long).toEqual([])
+    }
   })
 
   it('names every blocking finding at least by a one-line row', () => {
-    const text = textOf(tree(md))
-    const missing = c.blockingIds.filter((id) => !text.includes(id))
-    expect(missing).toEqual([])
+    for (const md of pagesOf(c)) {
+      const text = textOf(tree(md))
+      const missing = c.blockingIds.filter((id) => !text.includes(id))
+      expect(missing).toEqual([])
+    }
   })
 })
 
