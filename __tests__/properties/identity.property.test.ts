@@ -64,7 +64,7 @@ const context: fc.Arbitrary<AgentContext> = fc.record({
 })
 
 describe('agentIdentity', () => {
-  it('two agents with different names, or a model and a target, never share a record key or a comment key', () => {
+  it('two agents with different names, or a model and a target, never share a record key, a comment key or a key', () => {
     fc.assert(
       fc.property(agent, context, agent, context, (a, ca, b, cb) => {
         const x = agentIdentity(a, ca)
@@ -72,6 +72,7 @@ describe('agentIdentity', () => {
         if (x.kind !== y.kind || x.display !== y.display) {
           expect(x.subject).not.toBe(y.subject)
           expect(x.commentKey).not.toBe(y.commentKey)
+          expect(x.key).not.toBe(y.key)
         }
       }),
       { numRuns: 3000 }
@@ -89,6 +90,7 @@ describe('agentIdentity', () => {
         const sameConfig = JSON.stringify(ac) === JSON.stringify(bc) && new URL(au).pathname === new URL(bu).pathname
         expect(x.config === y.config).toBe(sameConfig)
         expect(x.host === y.host).toBe(new URL(au).host === new URL(bu).host)
+        expect(x.key === y.key).toBe(sameConfig && x.host === y.host)
         const digests = { profileDigest: null, policyDigest: null }
         const record: AssessmentRecord = {
           result: 'pass',
