@@ -31,6 +31,15 @@ describe('glob matching is linear in the path', () => {
   })
 })
 
+describe('a pattern parses in time linear in its length', () => {
+  test('braces nested 60 deep, only the innermost with a comma, parse once each (the outer ones are literal)', () => {
+    const depth = 60
+    const matches = compileGlob(`${'{'.repeat(depth)}a,b${'}'.repeat(depth)}`)
+    expect(matches(`${'{'.repeat(depth - 1)}b${'}'.repeat(depth - 1)}`)).toBe(true)
+    expect(matches(`${'{'.repeat(depth - 1)}c${'}'.repeat(depth - 1)}`)).toBe(false)
+  })
+})
+
 describe('refused patterns are named', () => {
   test.each([
     ['+(a|b)/**', /extglobs/],

@@ -44,6 +44,8 @@ const anyChar: CharTest = () => true
 
 class Parser {
   private i = 0
+  /** Where a `{` was found to be literal: it is not parsed again, so nested braces parse in linear time, not exponential. */
+  private readonly literalBraces = new Set<number>()
   constructor(private readonly src: string) {}
 
   /** A sequence up to the end, or (inside braces) up to `,` or `}`. */
@@ -127,6 +129,7 @@ class Parser {
   /** `{a,b,...}`; null when the brace has no top-level comma or no closing `}` (it is then literal). */
   private braces(): Node | null {
     const start = this.i
+    if (this.literalBraces.has(start)) return null
     this.i++
     const options: Node[][] = [this.seq(true)]
     while (this.src[this.i] === ',') {
@@ -137,6 +140,7 @@ class Parser {
       if (/^\{[^{},]*\.\.[^{},]*\}/.test(this.src.slice(start))) {
         throw new GlobError('brace ranges like {1..3} are not supported: list the values, e.g. {1,2,3}')
       }
+      this.literalBraces.add(start)
       this.i = start
       return null
     }
