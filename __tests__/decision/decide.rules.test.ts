@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from '@jest/globals'
 import { decide, type DecideInput } from '../../src/decision/decide.js'
-import { makeFinding } from '../__fixtures__/builders.js'
+import { coverageRow, makeCoverage, makeFinding } from '../__fixtures__/builders.js'
 
 const planned = ['a', 'b']
 const base: DecideInput = {
@@ -124,6 +124,76 @@ describe('no fail, but not a pass', () => {
       verdict: 'pass',
       verdictComputed: false,
       notes: []
+    })
+  })
+})
+
+describe('a weakness an earlier run saw and this run did not reproduce', () => {
+  const unreproduced = [{ severity: 'high' as const, rate: { seen: 2, of: 3, scope: 'main' as const } }]
+  const line = '1 high not reproduced in this run, seen in 2 of the last 3 runs, still open'
+
+  it.each<[string, Partial<DecideInput>, Partial<ReturnType<typeof decide>>]>([
+    [
+      'turns a service pass into a fail, and the verdict is then not the service’s',
+      { unreproduced },
+      { result: 'fail', reason: line, verdict: 'fail', verdictComputed: true }
+    ],
+    [
+      'stands beside open findings of this run, after them',
+      { verdict: 'fail', findings: [makeFinding('high')], unreproduced },
+      { result: 'fail', reason: `1 open finding at or above high (1 high); ${line}`, verdict: 'fail', verdictComputed: false }
+    ],
+    [
+      'beside a service fail with nothing open now: only the weakness is said',
+      { verdict: 'fail', findings: [makeFinding('low')], unreproduced },
+      { result: 'fail', reason: line, verdict: 'fail', verdictComputed: false }
+    ],
+    [
+      'cannot make a verdict out of nothing: no verdict and no findings stay an error',
+      { verdict: null, findings: null, unreproduced },
+      { result: 'error', verdict: null, verdictComputed: false }
+    ]
+  ])('%s', (_name, over, expected) => {
+    expect(run(over)).toMatchObject(expected)
+  })
+})
+
+describe('the run ended, but the step stopped it: an error that says why, once each', () => {
+  it.each<[Partial<DecideInput>, string]>([
+    [
+      { status: 'cancelled', aborted: true, abortedAfterRun: true },
+      'coverage incomplete: 2 of 2 categories reached; run cancelled; the step was cancelled and the run with it'
+    ],
+    [{ abortedAfterRun: true }, 'coverage incomplete: 2 of 2 categories reached; the step was cancelled while the results were read'],
+    [
+      { status: 'cancelled', statusReadError: 'HTTP 503', categoriesCompleted: ['a'] },
+      'coverage incomplete: 1 of 2 categories reached; run cancelled; missing b; the run status could no longer be read, so the run was cancelled: HTTP 503'
+    ],
+    [
+      {
+        status: 'cancelled',
+        timedOut: true,
+        coverage: makeCoverage([coverageRow('a'), coverageRow('b', { worst_severity: null })], { run_status: 'cancelled' })
+      },
+      'coverage incomplete: 2 of 2 categories reached; run cancelled; coverage reports a high finding in a that the findings list does not hold; the result cannot be trusted; timeout_minutes ran out and the run was cancelled'
+    ]
+  ])('%j: %s', (over, reason) => {
+    expect(run(over)).toMatchObject({ result: 'error', reason })
+  })
+})
+
+describe('what else is wrong beside a fail or an expired acceptance is said as a note', () => {
+  it('a coverage gap beside a fail', () => {
+    const d = run({ verdict: 'fail', findings: [makeFinding('high', { category: 'a' })], coverage: makeCoverage([coverageRow('a')]) })
+    expect(d).toMatchObject({ result: 'fail', notes: ['Also: no coverage row for b.'] })
+  })
+
+  it('the gaps beside an expired acceptance', () => {
+    const d = run({ expiredAcceptances: ['x (2026-01-01)'], categoriesCompleted: ['a'], ingestIncomplete: true })
+    expect(d).toMatchObject({
+      result: 'fail',
+      reason: 'expired acceptance (renew or remove): x (2026-01-01)',
+      notes: ['Also: missing b.', 'Also: the service reports ingest incomplete.']
     })
   })
 })
