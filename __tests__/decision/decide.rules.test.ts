@@ -197,3 +197,28 @@ describe('what else is wrong beside a fail or an expired acceptance is said as a
     })
   })
 })
+
+describe('every gap and contradiction is named, in order, each once', () => {
+  it.each<[Partial<DecideInput>, string, string]>([
+    [
+      { findings: null, coverageReadable: false },
+      'error',
+      'the result cannot be trusted: the findings could not be read, the coverage could not be read'
+    ],
+    [
+      { baselineUncovered: ['a', 'b'], ingestIncomplete: null },
+      'incomplete',
+      'coverage incomplete: 2 of 2 categories reached, the baseline covered a, b, this run did not, the run list item could not be read to confirm ingest completed'
+    ],
+    [
+      {
+        coverage: makeCoverage([coverageRow('a'), coverageRow('b', { worst_severity: 'critical' })])
+      },
+      'error',
+      'coverage reports a high finding in a that the findings list does not hold; the result cannot be trusted; coverage reports a critical finding in b that the findings list does not hold; the result cannot be trusted'
+    ],
+    [{ categoriesPlanned: ['a'], categoriesCompleted: ['a'] }, 'pass', 'no open findings at or above high; all 1 planned category covered']
+  ])('%j: %s, %s', (over, result, reason) => {
+    expect(run(over)).toMatchObject({ result, reason })
+  })
+})
