@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals'
 import { mkdtempSync, mkdirSync, symlinkSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { readAcceptedRisks } from '../../src/accepted/read-accepted.js'
+import { ACCEPTED_FILE_MAX_BYTES, checkAcceptedPath, readAcceptedRisks } from '../../src/accepted/read-accepted.js'
 import { parseAcceptedFile } from '../../src/accepted/accepted-file.js'
 import * as YAML from 'yaml'
 import { syncDismissals } from '../../src/accepted/sync-dismissals.js'
@@ -150,6 +150,148 @@ describe('readAcceptedRisks', () => {
     await expect(
       readAcceptedRisks({ workspace: workspace(null), repo, contents: contents({}).api, today: TODAY }, '../x.yml', PR)
     ).rejects.toThrow(/inside the repository/)
+  })
+})
+
+describe('readAcceptedRisks: what is in force, where it was read, and what the pull request changes', () => {
+  const SHA = '0123456789abcdef0123456789abcdef01234567'
+  const PR_SHA: BaselineScope = { ...PR, baseSha: SHA }
+  const read = (ws: string | null, files: Partial<Record<string, string | Error>>, scope: BaselineScope, r: typeof repo | null = repo) => {
+    const gh = contents(files)
+    return { gh, out: readAcceptedRisks({ workspace: workspace(ws), repo: r, contents: gh.api, today: TODAY }, PATH, scope) }
+  }
+
+  it('on a pull request: the base copy and its text are in force, said with the base branch and its short SHA', async () => {
+    const text = file('jailbreak')
+    const out = await read(text, { [SHA]: text }, PR_SHA).out
+    expect(out).toMatchObject({ source: 'the base branch main at 0123456789ab', text, prAdds: [], prRemoves: [], notes: [] })
+    expect(out.entries.map((e) => e.category)).toEqual(['jailbreak'])
+  })
+
+  it.each<[string, string[], string[], string[]]>([
+    [
+      'two added and two removed',
+      ['prompt_injection', 'data_leakage'],
+      ['jailbreak', 'misinformation'],
+      [
+        `This pull request adds or changes 2 acceptances in ${PATH}: they apply after merge.`,
+        `This pull request removes 2 acceptances from ${PATH}: the base branch's still apply until merge.`
+      ]
+    ],
+    [
+      'one removed',
+      ['jailbreak'],
+      ['jailbreak', 'misinformation'],
+      [`This pull request removes 1 acceptance from ${PATH}: the base branch's still apply until merge.`]
+    ]
+  ])("the pull request's copy against the base: %s", async (_name, prCats, baseCats, notes) => {
+    const out = await read(file(...prCats), { [SHA]: file(...baseCats) }, PR_SHA).out
+    expect(out.entries.map((e) => e.category)).toEqual(baseCats)
+    expect(out.prAdds.map((e) => e.category)).toEqual(prCats.filter((c) => !baseCats.includes(c)))
+    expect(out.prRemoves.map((e) => e.category)).toEqual(baseCats.filter((c) => !prCats.includes(c)))
+    expect(out.notes).toEqual(notes)
+  })
+
+  it('no copy in the checkout: nothing compared, nothing said removed', async () => {
+    const out = await read(null, { [SHA]: file('jailbreak') }, PR_SHA).out
+    expect(out).toMatchObject({ prAdds: [], prRemoves: [], notes: [] })
+    expect(out.entries).toHaveLength(1)
+  })
+
+  it('the base branch has no file: nothing in force, no text, no source', async () => {
+    const out = await read(null, {}, PR_SHA).out
+    expect(out).toMatchObject({ entries: [], source: null, text: null })
+  })
+
+  it.each<[string, BaselineScope, typeof repo | null]>([
+    ['no base SHA', { ...PR, baseSha: '' }, repo],
+    ['no repository', PR_SHA, null]
+  ])('%s: no copy anywhere accepts nothing and says so; a copy in the pull request alone is refused', async (_name, scope, r) => {
+    const none = read(null, { [SHA]: file('jailbreak') }, scope, r)
+    expect(await none.out).toMatchObject({
+      entries: [],
+      notes: [`${PATH} was not read: the event payload has no base SHA (or GITHUB_REPOSITORY is unset); no acceptances apply.`]
+    })
+    expect(none.gh.asked).toEqual([])
+    const err = await read(file('jailbreak'), { [SHA]: file('jailbreak') }, scope, r).out.catch((e: unknown) => e)
+    expect(err).toBeInstanceOf(ConfigError)
+    expect((err as Error).message).toBe(
+      `cannot read ${PATH} from the base branch: the event payload has no base SHA or GITHUB_REPOSITORY is unset (the PR's own copy is never trusted)`
+    )
+  })
+
+  it('the base copy cannot be read: a configuration error naming the short SHA and the permission', async () => {
+    const failure = new ServiceError({ endpoint: 'GET /contents', status: 403, message: 'Resource not accessible' })
+    const err = await read(null, { [SHA]: failure }, PR_SHA).out.catch((e: unknown) => e)
+    expect(err).toBeInstanceOf(ConfigError)
+    expect((err as Error).message).toMatch(
+      new RegExp(
+        `^cannot read ${PATH.replace(/\./g, '\\.')} from the base branch at 0123456789ab \\(.*403.*\\); the job needs contents: read\\. The PR's own copy is never trusted$`
+      )
+    )
+  })
+
+  it.each<[string, string]>([
+    [SHA, 'the commit 0123456789ab'],
+    ['refs/heads/release/2', 'the branch release/2'],
+    ['refs/tags/v1', 'the commit refs/tags/v1']
+  ])('outside a pull request, at %s: the text read is in force, said as %s', async (at, source) => {
+    const text = file('jailbreak')
+    const out = await read(null, { [at]: text }, { kind: 'other', eventName: 'push', ref: 'refs/heads/x', sha: at }).out
+    expect(out).toMatchObject({ source, text, notes: [] })
+  })
+
+  it('outside a pull request, with no repository: nothing is read', async () => {
+    const r = read(null, { s: file('jailbreak') }, { kind: 'default-branch', branch: 'main', sha: 's' }, null)
+    expect(await r.out).toMatchObject({ entries: [], source: null, notes: [] })
+    expect(r.gh.asked).toEqual([])
+  })
+
+  it('outside a pull request, a read that fails accepts nothing and says why; a configuration error stands', async () => {
+    const scope: BaselineScope = { kind: 'default-branch', branch: 'main', sha: SHA }
+    const failure = new ServiceError({ endpoint: 'GET /contents', status: 500, message: 'boom' })
+    const out = await read(null, { [SHA]: failure }, scope).out
+    expect(out).toMatchObject({ entries: [], source: null })
+    expect(out.notes).toEqual([
+      expect.stringMatching(
+        new RegExp(`^${PATH.replace(/\./g, '\\.')} could not be read from GitHub at 0123456789ab \\(.*boom.*\\): no acceptances apply\\.$`)
+      )
+    ])
+    const config = new ConfigError('github_token', 'bad token')
+    await expect(read(null, { [SHA]: config }, scope).out).rejects.toBe(config)
+  })
+
+  it('a file of exactly the size bound is read; one byte more is refused', async () => {
+    const head = file('jailbreak')
+    const padded = (size: number) => `${head}#${'x'.repeat(size - Buffer.byteLength(head) - 2)}\n`
+    expect(Buffer.byteLength(padded(ACCEPTED_FILE_MAX_BYTES))).toBe(ACCEPTED_FILE_MAX_BYTES)
+    expect((await read(null, { [SHA]: padded(ACCEPTED_FILE_MAX_BYTES) }, PR_SHA).out).entries).toHaveLength(1)
+    const err = await read(null, { [SHA]: padded(ACCEPTED_FILE_MAX_BYTES + 1) }, PR_SHA).out.catch((e: unknown) => e)
+    expect(err).toBeInstanceOf(ConfigError)
+    expect((err as Error).message).toBe(`${PATH} (base branch main): is larger than ${ACCEPTED_FILE_MAX_BYTES} bytes`)
+  })
+
+  it('a base branch named by no ref is said by its short SHA where a mistake is reported', async () => {
+    const err = await read(null, { [SHA]: 'accepted: [' }, { ...PR_SHA, baseRef: '' }).out.catch((e: unknown) => e)
+    expect(err).toBeInstanceOf(ConfigError)
+    expect((err as Error).message).toMatch(new RegExp(`^${PATH.replace(/\./g, '\\.')} \\(base branch 0123456789ab\\)`))
+  })
+})
+
+describe('checkAcceptedPath', () => {
+  it.each<[string, string]>([
+    ['.github/agent-security-accepted.yml', '.github/agent-security-accepted.yml'],
+    ['./a/../b.yml', 'b.yml'],
+    ['dir\\x.yml', 'dir/x.yml'],
+    ['..x.yml', '..x.yml']
+  ])('takes %j as %j', (path, rel) => {
+    expect(checkAcceptedPath(path)).toBe(rel)
+  })
+
+  it.each(['/etc/x.yml', '..', '../x.yml', 'a/../../x.yml'])('refuses %j, naming it', (path) => {
+    expect(() => checkAcceptedPath(path)).toThrow(
+      new ConfigError('accepted_risks_file', `'${path}' must be a path inside the repository, e.g. .github/agent-security-accepted.yml`)
+    )
   })
 })
 
