@@ -95,6 +95,14 @@ describe('parseAcceptedFile', () => {
     ],
     ['the second entry without a severity cap', file(entry(), entry([], null)), /line 9, accepted\[2\]\.severity_at_most: is required/],
     ['a bad fingerprint', file(entry(['    fingerprint: abc'])), /line 8, accepted\[1\]\.fingerprint: must be the 32 hex/],
+    // An empty fingerprint or pattern is refused, never read as absent: that would accept the whole category.
+    [
+      'an empty fingerprint',
+      file(entry(['    fingerprint: ""'])),
+      /line 8, accepted\[1\]\.fingerprint: is empty: give it a value or leave the field out/
+    ],
+    ['a fingerprint key with no value', file(entry(['    fingerprint:'])), /line 8, accepted\[1\]\.fingerprint: is empty/],
+    ['an empty description_pattern', file(entry(["    description_pattern: ''"])), /line 8, accepted\[1\]\.description_pattern: is empty/],
     [
       'a bad pattern',
       file(entry(['    description_pattern: "("'])),

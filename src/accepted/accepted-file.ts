@@ -158,21 +158,25 @@ function entryFields(yaml: YamlModule, node: Node, i: number, lineOf: (n: Node |
     if (v !== null && !isScalar(v)) fail(lineOf(v), `${at}.${key}`, 'must be a single value')
     values.set(key, { value: v === null ? null : v.value, line: v ? lineOf(v) : keyLine })
   }
-  const optional = (field: string, max = 200): string | null => {
+  // A field left empty is not a field left out: an empty fingerprint or pattern would widen the entry to its whole category.
+  const given = (field: string, max: number, empty: () => null): string | null => {
     const got = values.get(field)
-    if (got === undefined || got.value === null || got.value === '') return null
+    if (got === undefined) return null
+    if (got.value === null || got.value === '') return empty()
     if (typeof got.value !== 'string') fail(got.line, `${at}.${field}`, 'must be text')
     const text = got.value.trim()
     if (text === '') fail(got.line, `${at}.${field}`, 'must not be empty')
     if (text.length > max) fail(got.line, `${at}.${field}`, `is longer than ${max} characters`)
     return text
   }
+  const optional = (field: string, max = 200): string | null =>
+    given(field, max, () => fail(values.get(field)?.line ?? line, `${at}.${field}`, 'is empty: give it a value or leave the field out'))
   return {
     at,
     line,
     fail,
     optional,
-    required: (field, max) => optional(field, max) ?? fail(line, `${at}.${field}`, 'is required'),
+    required: (field, max = 200) => given(field, max, () => null) ?? fail(line, `${at}.${field}`, 'is required'),
     lineFor: (field) => values.get(field)?.line ?? line,
     raw: (field) => values.get(field)
   }
