@@ -48042,6 +48042,8 @@ const anyChar = () => true;
 class Parser {
     src;
     i = 0;
+    /** Where a `{` was found to be literal: it is not parsed again, so nested braces parse in linear time, not exponential. */
+    literalBraces = new Set();
     constructor(src) {
         this.src = src;
     }
@@ -48131,6 +48133,8 @@ class Parser {
     /** `{a,b,...}`; null when the brace has no top-level comma or no closing `}` (it is then literal). */
     braces() {
         const start = this.i;
+        if (this.literalBraces.has(start))
+            return null;
         this.i++;
         const options = [this.seq(true)];
         while (this.src[this.i] === ',') {
@@ -48141,6 +48145,7 @@ class Parser {
             if (/^\{[^{},]*\.\.[^{},]*\}/.test(this.src.slice(start))) {
                 throw new GlobError('brace ranges like {1..3} are not supported: list the values, e.g. {1,2,3}');
             }
+            this.literalBraces.add(start);
             this.i = start;
             return null;
         }
@@ -50797,6 +50802,10 @@ function parseSarifLocation(raw) {
  * has none, and the report goes to the job summary (and the tracking issue).
  */
 
+/** Whether this runs in a GitHub Actions job (the runner sets GITHUB_ACTIONS=true in every step). */
+function inGitHubActions(env) {
+    return env.GITHUB_ACTIONS === 'true';
+}
 /** Events whose payload is a pull request the workflow runs for. */
 const PULL_REQUEST_EVENTS = new Set(['pull_request', 'pull_request_target']);
 function prNumber(value) {
@@ -51075,8 +51084,9 @@ function fromMergeGroup(eventName, payload) {
 function fromPullRequest(eventName, payload, env) {
     const pr = rec(payload.pull_request);
     const number = [pr.number, payload.number].find((n) => typeof n === 'number' && Number.isSafeInteger(n) && n > 0);
+    // Read as another event, its code would count as this repository's: a fork's head must not.
     if (number === undefined)
-        return other(eventName, payload, env);
+        return unreadableEvent(eventName, 'it names no pull request number (pull_request.number)', env);
     const head = rec(pr.head);
     const base = rec(pr.base);
     return {
@@ -51129,9 +51139,9 @@ function fromPush(eventName, payload, env) {
     return { kind: 'push', eventName, ref, sha, onDefaultBranch: onDefault(payload, ref), queueRef: ref.startsWith(QUEUE_PREFIX) };
 }
 /**
- * The event as the pipeline sees it. Never throws: a payload that is not an
- * object (GITHUB_EVENT_PATH unset: null reads as an empty one), or a
- * deployment event without its own object, is `unreadable`.
+ * The event as the pipeline sees it. Never throws: a payload that is not an object (GITHUB_EVENT_PATH
+ * unset: null reads as an empty one), a deployment event without its own object, or a pull request
+ * event naming no pull request number, is `unreadable`.
  */
 function event_readPipelineEvent(eventName, payload, env) {
     if (payload !== null && !isRecord(payload))
@@ -53124,10 +53134,13 @@ function entryFields(yaml, node, i, lineOf, fail) {
             fail(lineOf(v), `${at}.${key}`, 'must be a single value');
         values.set(key, { value: v === null ? null : v.value, line: v ? lineOf(v) : keyLine });
     }
-    const optional = (field, max = 200) => {
+    // A field left empty is not a field left out: an empty fingerprint or pattern would widen the entry to its whole category.
+    const given = (field, max, empty) => {
         const got = values.get(field);
-        if (got === undefined || got.value === null || got.value === '')
+        if (got === undefined)
             return null;
+        if (got.value === null || got.value === '')
+            return empty();
         if (typeof got.value !== 'string')
             fail(got.line, `${at}.${field}`, 'must be text');
         const text = got.value.trim();
@@ -53137,12 +53150,13 @@ function entryFields(yaml, node, i, lineOf, fail) {
             fail(got.line, `${at}.${field}`, `is longer than ${max} characters`);
         return text;
     };
+    const optional = (field, max = 200) => given(field, max, () => fail(values.get(field)?.line ?? line, `${at}.${field}`, 'is empty: give it a value or leave the field out'));
     return {
         at,
         line,
         fail,
         optional,
-        required: (field, max) => optional(field, max) ?? fail(line, `${at}.${field}`, 'is required'),
+        required: (field, max = 200) => given(field, max, () => null) ?? fail(line, `${at}.${field}`, 'is required'),
         lineFor: (field) => values.get(field)?.line ?? line,
         raw: (field) => values.get(field)
     };
@@ -56815,6 +56829,7 @@ function outsideCode(e) {
 
 
 
+
 /** GitLab's pipeline sources with a GitHub event of the same meaning. */
 const SAME_AS_GITHUB = { push: 'push', schedule: 'schedule', web: 'workflow_dispatch' };
 /** Pipelines of a change proposed from outside: GitLab merge requests and mirrored GitHub pull requests. */
@@ -56876,7 +56891,7 @@ function forkSecretRefusal(ci, secrets) {
  * takes the place of the pull-request comment.
  */
 function inGitLabJob(env) {
-    return env.GITHUB_ACTIONS !== 'true' && isGitLabCi(env);
+    return !inGitHubActions(env) && isGitLabCi(env);
 }
 /** forkSecretRefusal of a GitLab CI job's environment; null outside GitLab CI. */
 function gitlabJobRefusal(env, secrets) {
@@ -58412,6 +58427,11 @@ function noEvidence() {
 /** The default branch's window (or baseline_run_id), read through the service and GitHub's caches API. */
 async function loadEvidence(ctx, inputs, scope, agentKey) {
     const github = inputs.baselineRunId === '' ? await githubReads(ctx, inputs.githubToken) : null;
+    if (github === null && inputs.baselineRunId === '' && !inGitHubActions(ctx.io.env)) {
+        // A terminal or another CI: no workflow records runs there, and its user never gave a github_token.
+        const named = (ctx.nameInput ?? actionInputName)('baseline_run_id');
+        return { ...noEvidence(), why: `outside GitHub Actions no earlier run of this agent is recorded (${named} names one to compare with)` };
+    }
     return loadBaseline({
         api: () => ctx.makeApi(inputs, clock_Deadline.after(ctx.clock, SIDE_CALL_BUDGET_MS)),
         github,
