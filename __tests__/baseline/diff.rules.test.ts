@@ -46,4 +46,10 @@ describe('diffAgainstBaseline: a finding is known only when the baseline holds i
     expect(d.gone.map((g) => g.category)).toEqual(gone)
     expect(d.uncovered).toEqual(uncovered)
   })
+
+  it('with no baseline nothing is gone and nothing uncovered, whatever this run completed', () => {
+    const d = diffAgainstBaseline([leak], 'run_now', null, ['a', 'b'])
+    expect(d.gone).toEqual([])
+    expect(d.uncovered).toEqual([])
+  })
 })
