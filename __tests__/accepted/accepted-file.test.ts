@@ -102,6 +102,11 @@ describe('parseAcceptedFile', () => {
       /line 8, accepted\[1\]\.fingerprint: is empty: give it a value or leave the field out/
     ],
     ['a fingerprint key with no value', file(entry(['    fingerprint:'])), /line 8, accepted\[1\]\.fingerprint: is empty/],
+    [
+      'a severity cap with no value: required, not left out',
+      file(entry(['    severity_at_most:'], null)),
+      /line 8, accepted\[1\]\.severity_at_most: is required: the worst severity this entry accepts/
+    ],
     ['an empty description_pattern', file(entry(["    description_pattern: ''"])), /line 8, accepted\[1\]\.description_pattern: is empty/],
     [
       'a bad pattern',

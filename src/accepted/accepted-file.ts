@@ -87,9 +87,10 @@ interface EntryFields {
   /** The entry's first line. */
   line: number
   fail: Fail
-  /** A text field, or null when it is absent or empty. */
+  /** A text field, or null when it is absent; present but empty is a mistake (it would widen the entry). */
   optional: (field: string, max?: number) => string | null
-  required: (field: string, max?: number) => string
+  /** A text field; absent or empty fails with `why` (default: is required). */
+  required: (field: string, max?: number, why?: string) => string
   /** The line of a field (the entry's when the field is absent). */
   lineFor: (field: string) => number
   raw: (field: string) => { value: unknown; line: number } | undefined
@@ -158,7 +159,7 @@ function entryFields(yaml: YamlModule, node: Node, i: number, lineOf: (n: Node |
     if (v !== null && !isScalar(v)) fail(lineOf(v), `${at}.${key}`, 'must be a single value')
     values.set(key, { value: v === null ? null : v.value, line: v ? lineOf(v) : keyLine })
   }
-  // A field left empty is not a field left out: an empty fingerprint or pattern would widen the entry to its whole category.
+  /** The field's text; null when absent; `empty` when present without a value. */
   const given = (field: string, max: number, empty: () => null): string | null => {
     const got = values.get(field)
     if (got === undefined) return null
@@ -169,6 +170,7 @@ function entryFields(yaml: YamlModule, node: Node, i: number, lineOf: (n: Node |
     if (text.length > max) fail(got.line, `${at}.${field}`, `is longer than ${max} characters`)
     return text
   }
+  // A field left empty is not a field left out: an empty fingerprint or pattern would widen the entry to its whole category.
   const optional = (field: string, max = 200): string | null =>
     given(field, max, () => fail(values.get(field)?.line ?? line, `${at}.${field}`, 'is empty: give it a value or leave the field out'))
   return {
@@ -176,7 +178,8 @@ function entryFields(yaml: YamlModule, node: Node, i: number, lineOf: (n: Node |
     line,
     fail,
     optional,
-    required: (field, max = 200) => given(field, max, () => null) ?? fail(line, `${at}.${field}`, 'is required'),
+    required: (field, max = 200, why = 'is required') =>
+      given(field, max, () => null) ?? fail(values.get(field)?.line ?? line, `${at}.${field}`, why),
     lineFor: (field) => values.get(field)?.line ?? line,
     raw: (field) => values.get(field)
   }
@@ -210,11 +213,9 @@ function readEntry(f: EntryFields, i: number, today: string, patterns: PatternEn
 }
 
 /** severity_at_most: required. A category alone would accept every severity, a critical included: the cap is said, or `any` is. */
-function readSeverityCap({ at, fail, optional, lineFor }: EntryFields): Severity | null {
+function readSeverityCap({ at, fail, required, lineFor }: EntryFields): Severity | null {
   const severities = `${SEVERITIES.join(', ')} or ${ANY_SEVERITY}`
-  const raw =
-    optional('severity_at_most', 20) ??
-    fail(lineFor('severity_at_most'), `${at}.severity_at_most`, `is required: the worst severity this entry accepts (${severities})`)
+  const raw = required('severity_at_most', 20, `is required: the worst severity this entry accepts (${severities})`)
   const sev = raw.toLowerCase()
   if (sev === ANY_SEVERITY) return null
   if (!(SEVERITIES as readonly string[]).includes(sev))
