@@ -47420,7 +47420,7 @@ function entryFields(yaml, node, i, lineOf, fail) {
             fail(lineOf(v), `${at}.${key}`, 'must be a single value');
         values.set(key, { value: v === null ? null : v.value, line: v ? lineOf(v) : keyLine });
     }
-    // A field left empty is not a field left out: an empty fingerprint or pattern would widen the entry to its whole category.
+    /** The field's text; null when absent; `empty` when present without a value. */
     const given = (field, max, empty) => {
         const got = values.get(field);
         if (got === undefined)
@@ -47436,13 +47436,14 @@ function entryFields(yaml, node, i, lineOf, fail) {
             fail(got.line, `${at}.${field}`, `is longer than ${max} characters`);
         return text;
     };
+    // A field left empty is not a field left out: an empty fingerprint or pattern would widen the entry to its whole category.
     const optional = (field, max = 200) => given(field, max, () => fail(values.get(field)?.line ?? line, `${at}.${field}`, 'is empty: give it a value or leave the field out'));
     return {
         at,
         line,
         fail,
         optional,
-        required: (field, max = 200) => given(field, max, () => null) ?? fail(line, `${at}.${field}`, 'is required'),
+        required: (field, max = 200, why = 'is required') => given(field, max, () => null) ?? fail(values.get(field)?.line ?? line, `${at}.${field}`, why),
         lineFor: (field) => values.get(field)?.line ?? line,
         raw: (field) => values.get(field)
     };
@@ -47475,10 +47476,9 @@ function readEntry(f, i, today, patterns) {
     };
 }
 /** severity_at_most: required. A category alone would accept every severity, a critical included: the cap is said, or `any` is. */
-function readSeverityCap({ at, fail, optional, lineFor }) {
+function readSeverityCap({ at, fail, required, lineFor }) {
     const severities = `${SEVERITIES.join(', ')} or ${ANY_SEVERITY}`;
-    const raw = optional('severity_at_most', 20) ??
-        fail(lineFor('severity_at_most'), `${at}.severity_at_most`, `is required: the worst severity this entry accepts (${severities})`);
+    const raw = required('severity_at_most', 20, `is required: the worst severity this entry accepts (${severities})`);
     const sev = raw.toLowerCase();
     if (sev === ANY_SEVERITY)
         return null;
