@@ -1,28 +1,14 @@
-/** Defaults of the inputs, mirrored in action.yml (a test keeps the two equal). */
-export const INPUT_DEFAULTS = {
-  mode: 'gate',
-  min_severity: 'high',
-  categories: '',
-  fail_on_incomplete: 'true',
-  timeout_minutes: '60',
-  comment: 'update',
-  issue: 'off',
-  max_runs: '20',
-  auth_type: 'none',
-  transport: 'http',
-  fail_on_profile_error: 'true',
-  allow_shared_profile_sync: 'false',
-  fail_on: 'any',
-  baseline_run_id: '',
-  evidence_runs: '5',
-  evidence_max_age_days: '30',
-  accepted_risks_file: '.github/agent-security-accepted.yml',
-  sync_dismissals: 'false',
-  sarif_min_severity: 'low',
-  sarif_location: '',
-  agent_paths: '',
-  merge_group: 'carry_over',
-  commit_status: 'auto',
-  endpoint_path: '',
-  allow_outside_code_secrets: 'false'
-} as const
+/**
+ * The defaults the code applies to an empty input, by name, from the inputs
+ * table (table.ts); action.yml shows the same (scripts/input-docs.ts writes
+ * it). Inputs that are required, or whose default the runner evaluates
+ * (github_token), have none here.
+ */
+import type { AnyInputSpec } from './spec.js'
+import { INPUT_TABLE, type InputName } from './table.js'
+
+export const INPUT_DEFAULTS: Readonly<Partial<Record<InputName, string>>> = Object.fromEntries(
+  (INPUT_TABLE as readonly AnyInputSpec[])
+    .filter((s) => s.required !== true && s.runnerDefault === undefined)
+    .map((s) => [s.name, s.default])
+)

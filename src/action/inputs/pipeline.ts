@@ -1,28 +1,20 @@
 /**
  * The inputs of PR pipelines (docs/pr-pipelines.md): the agent's paths, what
- * a merge queue does, when a commit status is set, and the agent's path on a
- * deployed URL. Pure.
+ * a merge queue does, when a commit status is set, the agent's path on a
+ * deployed URL, and whether secrets may go to code from outside the
+ * repository. Entries of the inputs table (spec.ts); each is a field of
+ * ActionInputs. All act on GitHub's events, so none is a command-line
+ * option. Pure.
  */
 import { parseAgentPaths } from '../../pipeline/changed-paths.js'
-import { MERGE_GROUP_MODES, type MergeGroupMode } from '../../pipeline/merge-queue.js'
+import { MERGE_GROUP_MODES } from '../../pipeline/merge-queue.js'
 import { ConfigError } from '../../util/errors.js'
-import { clip, oneOf, parseBoolean, type InputReader } from './common.js'
-import { INPUT_DEFAULTS } from './defaults.js'
+import { clip } from './common.js'
+import { boolean, choice, defineInput, parsedBy, type FieldsOf } from './spec.js'
 
+/** auto: on deployment_status and repository_dispatch runs; always: on every run; off: never. */
 export const COMMIT_STATUS_MODES = ['auto', 'always', 'off'] as const
 export type CommitStatusMode = (typeof COMMIT_STATUS_MODES)[number]
-
-export interface PipelineInputs {
-  /** agent_paths, parsed; empty: every run assesses. */
-  agentPaths: string[]
-  mergeGroup: MergeGroupMode
-  /** auto: on deployment_status and repository_dispatch runs; always: on every run; off: never. */
-  commitStatus: CommitStatusMode
-  /** The agent's path (and query) on a deployment's URL; '' : the URL as the event gives it. */
-  endpointPath: string
-  /** allow_outside_code_secrets: the target's secrets may go to code from outside this repository (outsideCode). */
-  allowOutsideCodeSecrets: boolean
-}
 
 /**
  * endpoint_path: an absolute path with an optional query, no fragment, no
@@ -46,15 +38,57 @@ export function parseEndpointPath(raw: string): string {
   return raw
 }
 
-export function readPipelineInputs(get: InputReader): PipelineInputs {
-  return {
-    agentPaths: parseAgentPaths(get('agent_paths')),
-    mergeGroup: oneOf<MergeGroupMode>('merge_group', get('merge_group'), MERGE_GROUP_MODES, INPUT_DEFAULTS.merge_group),
-    commitStatus: oneOf<CommitStatusMode>('commit_status', get('commit_status'), COMMIT_STATUS_MODES, INPUT_DEFAULTS.commit_status),
-    endpointPath: parseEndpointPath(get('endpoint_path')),
-    allowOutsideCodeSecrets: parseBoolean('allow_outside_code_secrets', get('allow_outside_code_secrets'), false)
-  }
-}
+export const PIPELINE_INPUTS = [
+  defineInput({
+    name: 'agent_paths',
+    field: 'agentPaths',
+    default: '',
+    description:
+      "Globs (one per line) of the agent's code, prompts, tools and profile: a PR push changing none carries the last result over.",
+    summary: "the agent's globs: a PR push changing none carries the result over",
+    parser: parsedBy(parseAgentPaths),
+    cli: { none: "GitHub Actions only: it acts on a pull request's push events, which the command line does not see" }
+  }),
+  defineInput({
+    name: 'merge_group',
+    field: 'mergeGroup',
+    default: 'carry_over',
+    description: 'On merge_group: carry_over (every queued PR passed at its head) or assess; see docs/pr-pipelines.md.',
+    summary: "merge queue: `carry_over` the PR's pass, or `assess` the queue",
+    parser: choice(MERGE_GROUP_MODES),
+    cli: { none: "GitHub Actions only: it acts on GitHub's merge_group event" }
+  }),
+  defineInput({
+    name: 'commit_status',
+    field: 'commitStatus',
+    default: 'auto',
+    description: 'Commit status agent-security/<model or target>: auto (on deployment events), always or off; needs statuses: write.',
+    summary: 'status `agent-security/<name>`: `auto` (deployments), `always`, `off`',
+    parser: choice(COMMIT_STATUS_MODES),
+    cli: { none: 'GitHub only: a commit status of the repository (the command line sets none)' }
+  }),
+  defineInput({
+    name: 'endpoint_path',
+    field: 'endpointPath',
+    default: '',
+    description: "On a deployment event with endpoint_url empty: the agent's path and query on the deployed URL; query values are masked.",
+    summary: "deployments: the agent's path and query on the URL (values masked)",
+    parser: parsedBy(parseEndpointPath),
+    cli: { none: "GitHub Actions only: it applies to a deployment event's URL (on the command line, give --endpoint-url whole)" }
+  }),
+  defineInput({
+    name: 'allow_outside_code_secrets',
+    field: 'allowOutsideCodeSecrets',
+    default: 'false',
+    description:
+      'Send target_credential and URL query values to a target built from a fork or a commit on no branch here (its author gets them).',
+    summary: '`true`: secrets to forks',
+    parser: boolean,
+    cli: { none: "GitHub Actions only: where the code comes from (a fork, a commit on no branch) is read from GitHub's event" }
+  })
+] as const
+
+export type PipelineInputs = FieldsOf<typeof PIPELINE_INPUTS>
 
 /**
  * The values of a URL's query (endpoint_url's or endpoint_path's): a

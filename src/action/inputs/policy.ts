@@ -1,39 +1,17 @@
 /**
  * The inputs that decide the verdict and what the report holds: the
- * threshold, the categories, fail_on and its baseline, the accepted risks,
- * the SARIF threshold and location. Pure.
+ * threshold, the categories, fail_on and its baseline, the window of
+ * evidence, the accepted risks, the SARIF threshold and location. Entries of
+ * the inputs table (spec.ts); each is a field of ActionInputs. Pure.
  */
 import type { FailOn } from '../../gate/policy.js'
-import { SEVERITIES, type Severity } from '../../service/contract/index.js'
+import { SEVERITIES } from '../../service/contract/index.js'
 import { ConfigError } from '../../util/errors.js'
-import { clip, oneOf, parseBoolean, parseRepoPath, parseWholeNumber, type InputReader } from './common.js'
-import { INPUT_DEFAULTS } from './defaults.js'
+import { clip, parseRepoPath } from './common.js'
+import { boolean, choice, defineInput, parsedBy, wholeNumber, type FieldsOf } from './spec.js'
 
 /** The most runs a window reads: each costs two requests to the service. */
 export const MAX_EVIDENCE_RUNS = 20
-
-export interface PolicyInputs {
-  minSeverity: Severity
-  /** Empty: the full taxonomy. */
-  categories: string[]
-  failOnIncomplete: boolean
-  /** any: every open finding at or above min_severity blocks; new: only those the baseline does not hold. */
-  failOn: FailOn
-  /** A run whose findings are the baseline (instead of the Actions cache); '' when unset. */
-  baselineRunId: string
-  /** K: the runs of an agent's window of evidence, this run included (evidence_runs; 1: this run alone, and main's newest run as the baseline). */
-  evidenceRuns: number
-  /** No run older than this many days is evidence (evidence_max_age_days). */
-  evidenceMaxAgeDays: number
-  /** Repository path of the accepted-risks file ('' : off, from the input value off). */
-  acceptedRisksFile: string
-  /** Write acceptances to the service as dismissals (default branch only). */
-  syncDismissals: boolean
-  /** Threshold of SARIF results. */
-  sarifMinSeverity: Severity
-  /** Repository file SARIF results are located on ('' : the workflow file). */
-  sarifLocation: string
-}
 
 /** Category keys separated by commas and/or newlines; blanks dropped, duplicates removed, order kept. */
 export function parseCategories(raw: string): string[] {
@@ -59,32 +37,10 @@ function parseRunId(raw: string): string {
   return raw
 }
 
-/** '' : the default path; 'off' : no accepted-risks file. */
+/** A repository path; 'off' : no accepted-risks file (''). */
 function parseAcceptedFileInput(raw: string): string {
   if (raw.toLowerCase() === 'off') return ''
-  return parseRepoPath('accepted_risks_file', raw === '' ? INPUT_DEFAULTS.accepted_risks_file : raw)
-}
-
-export function readPolicyInputs(get: InputReader): PolicyInputs {
-  return {
-    minSeverity: oneOf<Severity>('min_severity', get('min_severity'), SEVERITIES, INPUT_DEFAULTS.min_severity),
-    categories: parseCategories(get('categories')),
-    failOnIncomplete: parseBoolean('fail_on_incomplete', get('fail_on_incomplete'), true),
-    failOn: oneOf<FailOn>('fail_on', get('fail_on'), ['any', 'new'], INPUT_DEFAULTS.fail_on),
-    baselineRunId: parseRunId(get('baseline_run_id')),
-    evidenceRuns: parseWholeNumber('evidence_runs', get('evidence_runs'), INPUT_DEFAULTS.evidence_runs, 1, MAX_EVIDENCE_RUNS),
-    evidenceMaxAgeDays: parseWholeNumber(
-      'evidence_max_age_days',
-      get('evidence_max_age_days'),
-      INPUT_DEFAULTS.evidence_max_age_days,
-      1,
-      365
-    ),
-    acceptedRisksFile: parseAcceptedFileInput(get('accepted_risks_file')),
-    syncDismissals: parseBoolean('sync_dismissals', get('sync_dismissals'), false),
-    sarifMinSeverity: oneOf<Severity>('sarif_min_severity', get('sarif_min_severity'), SEVERITIES, INPUT_DEFAULTS.sarif_min_severity),
-    sarifLocation: parseSarifLocation(get('sarif_location'))
-  }
+  return parseRepoPath('accepted_risks_file', raw)
 }
 
 /**
@@ -107,3 +63,116 @@ function parseSarifLocation(raw: string): string {
   }
   return path
 }
+
+const ASSESS = ['assess'] as const
+
+/** What fails the check: the threshold, the categories, incomplete coverage. */
+export const GATE_INPUTS = [
+  defineInput({
+    name: 'min_severity',
+    field: 'minSeverity',
+    default: 'high',
+    description: '{range}: open findings at or above it fail the check.',
+    summary: '{range}: open findings at or above it fail',
+    parser: choice(SEVERITIES),
+    cli: { commands: ASSESS, value: 'severity' }
+  }),
+  defineInput({
+    name: 'categories',
+    field: 'categories',
+    default: '',
+    description: 'Category keys to focus the run on, comma or newline separated. Empty: the full taxonomy.',
+    summary: 'category keys, comma or newline separated; empty: the full taxonomy',
+    parser: parsedBy(parseCategories),
+    cli: { commands: ASSESS, value: 'keys' }
+  }),
+  defineInput({
+    name: 'fail_on_incomplete',
+    field: 'failOnIncomplete',
+    default: 'true',
+    description: 'Whether incomplete coverage fails the check (false: a warning).',
+    summary: '`false`: incomplete coverage warns instead of failing',
+    parser: boolean,
+    cli: { commands: ['assess', 'validate'], value: 'bool' }
+  })
+] as const
+
+/** The baseline and its window of evidence, the accepted risks, and the SARIF file. */
+export const BASELINE_INPUTS = [
+  defineInput({
+    name: 'fail_on',
+    field: 'failOn',
+    default: 'any',
+    description: 'any, or new: only findings the base branch baseline does not hold fail. See docs/baseline.md.',
+    summary: '`any`, or `new`: only findings not in the baseline fail ([docs](docs/baseline.md))',
+    parser: choice<FailOn>(['any', 'new']),
+    cli: { commands: ASSESS, value: 'policy' }
+  }),
+  defineInput({
+    name: 'baseline_run_id',
+    field: 'baselineRunId',
+    default: '',
+    description: 'A run whose findings are the baseline, instead of the one the default branch saved.',
+    summary: 'a run to use as the baseline',
+    parser: parsedBy(parseRunId),
+    cli: { commands: ASSESS, value: 'run' }
+  }),
+  defineInput({
+    name: 'evidence_runs',
+    field: 'evidenceRuns',
+    default: '5',
+    description: 'Runs of one agent pooled as its evidence (this run included), {range}; 1: this run alone. See docs/baseline.md.',
+    summary: 'runs of one agent pooled as its evidence, this run included ({range}; `1`: this run alone) ([docs](docs/baseline.md))',
+    parser: wholeNumber(1, MAX_EVIDENCE_RUNS),
+    cli: { none: "GitHub Actions only: the window is read from the runs a workflow recorded in the repository's Actions caches" }
+  }),
+  defineInput({
+    name: 'evidence_max_age_days',
+    field: 'evidenceMaxAgeDays',
+    default: '30',
+    description: 'No run older than this many days counts as evidence, {range}.',
+    summary: 'no run older than this counts as evidence',
+    parser: wholeNumber(1, 365),
+    cli: { none: "GitHub Actions only: it bounds the window of evidence, read from the repository's Actions caches" }
+  }),
+  defineInput({
+    name: 'accepted_risks_file',
+    field: 'acceptedRisksFile',
+    default: '.github/agent-security-accepted.yml',
+    description: 'The accepted-risks file, read at the base SHA on pull requests, else at GITHUB_SHA; off: none. See docs/baseline.md.',
+    summary: "accepted risks, read at a PR's base SHA, else at `GITHUB_SHA`; `off`: none",
+    parser: parsedBy(parseAcceptedFileInput),
+    cli: { commands: ASSESS, value: 'file' }
+  }),
+  defineInput({
+    name: 'sync_dismissals',
+    field: 'syncDismissals',
+    default: 'false',
+    description: 'On the default branch only: write accepted findings to the service as dismissals.',
+    summary: 'default branch only: write acceptances as dismissals',
+    parser: boolean,
+    cli: { none: "GitHub Actions only: only a run on the default branch may write dismissals, and GitHub's event says which run that is" }
+  }),
+  defineInput({
+    name: 'sarif_min_severity',
+    field: 'sarifMinSeverity',
+    default: 'low',
+    description: 'Findings at or above this severity get a result in the SARIF file: {range}.',
+    summary: 'findings at or above it get a result in the SARIF file',
+    parser: choice(SEVERITIES),
+    cli: { commands: ASSESS, value: 'severity' }
+  }),
+  defineInput({
+    name: 'sarif_location',
+    field: 'sarifLocation',
+    default: '',
+    description: 'Repository file the SARIF results point at (e.g. the agent profile). Empty: the workflow file.',
+    summary: 'file the SARIF results point at (empty: the workflow)',
+    parser: parsedBy(parseSarifLocation),
+    cli: { commands: ASSESS, value: 'file' }
+  })
+] as const
+
+export const POLICY_INPUTS = [...GATE_INPUTS, ...BASELINE_INPUTS] as const
+
+export type PolicyInputs = FieldsOf<typeof POLICY_INPUTS>

@@ -3,12 +3,26 @@
  * deployment event with both empty, the deployment's URL) with the
  * registration inputs of the target, and the profile file. Pure.
  */
-import { AUTH_TYPES, ENVIRONMENTS, LIMITS, type AuthType } from '../../service/contract/index.js'
+import { LIMITS, type AuthType } from '../../service/contract/index.js'
 import { endpointAt, type PipelineEvent } from '../../pipeline/event.js'
-import type { EndpointTarget, TargetEnvironment, TargetInput, TargetTransport } from '../../target/target-spec.js'
+import type { EndpointTarget, TargetInput } from '../../target/target-spec.js'
 import { ConfigError } from '../../util/errors.js'
-import { clip, CONTROL_CHARS, oneOf, parseBoolean, type InputReader } from './common.js'
-import { INPUT_DEFAULTS } from './defaults.js'
+import { CONTROL_CHARS, type InputReader } from './common.js'
+import { readInput } from './spec.js'
+import {
+  ALLOW_SHARED_PROFILE_SYNC,
+  AUTH_TYPE,
+  ENDPOINT_URL,
+  ENVIRONMENT,
+  FAIL_ON_PROFILE_ERROR,
+  MODEL_ID,
+  PROFILE_FILE,
+  REQUEST_TIMEOUT,
+  TARGET_NAME,
+  TRANSPORT
+} from './target-inputs.js'
+
+export { parseEndpointUrl } from './target-inputs.js'
 
 /** The profile file to sync before the run (profile_file and its switches). */
 export interface ProfileInputs {
@@ -60,61 +74,6 @@ export function eventEndpoint(event: PipelineEvent | null, endpointPath: string)
 
 const MODEL_ID_HINT = 'the model_id of the agent target in the service inventory (GET /api/v1/model lists them)'
 
-function parseModelId(modelId: string): string {
-  if (modelId.length > 200 || /[\u0000-\u001f\u007f/?#]/.test(modelId)) {
-    throw new ConfigError('model_id', `'${clip(modelId)}' is not a model id (no slashes, ?, # or control characters)`)
-  }
-  return modelId
-}
-
-/** The query of a URL left out of what a message shows: it may carry a protection bypass secret. */
-function withoutQuery(raw: string): string {
-  return raw.split(/[?#]/, 1)[0]
-}
-
-/** The endpoint to register: a URL the service can probe; its address rules (private hosts...) are the service's (400). */
-export function parseEndpointUrl(raw: string): string {
-  let url: URL
-  try {
-    url = new URL(raw)
-  } catch {
-    throw new ConfigError(
-      'endpoint_url',
-      `'${clip(withoutQuery(raw))}' is not a URL: give the agent's full endpoint, e.g. https://pr-7.preview.example.com/chat`
-    )
-  }
-  if (!['https:', 'http:', 'wss:', 'ws:'].includes(url.protocol)) {
-    throw new ConfigError(
-      'endpoint_url',
-      `scheme '${clip(url.protocol)}' is not one the service probes: use https:// (or wss:// with transport websocket)`
-    )
-  }
-  if (url.username !== '' || url.password !== '') {
-    throw new ConfigError(
-      'endpoint_url',
-      'must not carry credentials: pass the target credential in target_credential (masked) with auth_type'
-    )
-  }
-  return raw
-}
-
-function parseTargetName(raw: string): string | null {
-  if (raw === '') return null
-  if (raw.length > LIMITS.targetNameMax || /[\u0000-\u001f\u007f]/.test(raw)) {
-    throw new ConfigError('target_name', `must be 1 to ${LIMITS.targetNameMax} characters without control characters`)
-  }
-  return raw
-}
-
-function parseRequestTimeout(raw: string): number | null {
-  if (raw === '') return null
-  const n = Number(raw)
-  if (!/^\d*\.?\d+$/.test(raw) || !(n > 0) || n > LIMITS.requestTimeoutMax) {
-    throw new ConfigError('request_timeout', `'${clip(raw)}' is not a number of seconds above 0 and at most ${LIMITS.requestTimeoutMax}`)
-  }
-  return n
-}
-
 /** Inputs that only make sense with endpoint_url, named when given with model_id. */
 const ENDPOINT_ONLY_INPUTS = [
   'target_name',
@@ -144,7 +103,7 @@ export function readTargetInput(get: InputReader, fromEvent: EventEndpoint = { k
   }
   if (modelId === '' && endpointUrl === '') {
     if (fromEvent.kind === 'deployment') return { kind: 'endpoint', endpoint: readEndpointTarget(get, fromEvent.url) }
-    if (fromEvent.kind === 'preview') return { kind: 'preview', reason: fromEvent.reason, name: parseTargetName(get('target_name')) }
+    if (fromEvent.kind === 'preview') return { kind: 'preview', reason: fromEvent.reason, name: readInput(get, TARGET_NAME) }
     throw new ConfigError(
       'model_id',
       `is required unless endpoint_url is set: give one of the two. model_id is ${MODEL_ID_HINT}; endpoint_url is the address of the agent to find or register (e.g. the preview of this pull request)`
@@ -158,14 +117,14 @@ export function readTargetInput(get: InputReader, fromEvent: EventEndpoint = { k
         `is only used with endpoint_url (to register a target), not with model_id: remove ${stray.join(', ')}`
       )
     }
-    return { kind: 'model', modelId: parseModelId(modelId) }
+    return { kind: 'model', modelId: readInput(get, MODEL_ID) }
   }
   return { kind: 'endpoint', endpoint: readEndpointTarget(get, endpointUrl) }
 }
 
 /** The registration inputs of endpoint_url. */
 function readEndpointTarget(get: InputReader, endpointUrl: string): EndpointTarget {
-  const authType = oneOf<AuthType>('auth_type', get('auth_type'), AUTH_TYPES, INPUT_DEFAULTS.auth_type)
+  const authType = readInput(get, AUTH_TYPE)
   const credential = readCredential(get, authType)
   const oauth = readOAuth(get, authType)
   const responseField = get('response_field')
@@ -175,17 +134,16 @@ function readEndpointTarget(get: InputReader, endpointUrl: string): EndpointTarg
       "is required with endpoint_url: the dot-path of the reply text in the agent's JSON answer (e.g. output.text or choices.0.message.content)"
     )
   }
-  const environment = get('environment')
   return {
-    endpointUrl: parseEndpointUrl(endpointUrl),
-    name: parseTargetName(get('target_name')),
-    environment: environment === '' ? null : oneOf<TargetEnvironment>('environment', environment, ENVIRONMENTS, 'staging'),
+    endpointUrl: ENDPOINT_URL.parser.parse(endpointUrl, ENDPOINT_URL.name),
+    name: readInput(get, TARGET_NAME),
+    environment: readInput(get, ENVIRONMENT),
     authType,
     credential,
     oauth,
     responseField,
-    transport: oneOf<TargetTransport>('transport', get('transport'), ['http', 'websocket'], INPUT_DEFAULTS.transport),
-    requestTimeout: parseRequestTimeout(get('request_timeout'))
+    transport: readInput(get, TRANSPORT),
+    requestTimeout: readInput(get, REQUEST_TIMEOUT)
   }
 }
 
@@ -237,10 +195,8 @@ function readOAuth(get: InputReader, authType: AuthType): EndpointTarget['oauth'
 }
 
 export function readProfileInputs(get: InputReader): ProfileInputs | null {
-  const path = get('profile_file')
-  const failOnError = parseBoolean('fail_on_profile_error', get('fail_on_profile_error'), true)
-  const allowShared = parseBoolean('allow_shared_profile_sync', get('allow_shared_profile_sync'), false)
-  if (path === '') return null
-  if (/[\u0000-\u001f\u007f]/.test(path)) throw new ConfigError('profile_file', 'holds control characters')
-  return { path, failOnError, allowShared }
+  const failOnError = readInput(get, FAIL_ON_PROFILE_ERROR)
+  const allowShared = readInput(get, ALLOW_SHARED_PROFILE_SYNC)
+  const path = readInput(get, PROFILE_FILE)
+  return path === '' ? null : { path, failOnError, allowShared }
 }
