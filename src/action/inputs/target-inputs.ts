@@ -100,7 +100,7 @@ export const ENDPOINT_URL = defineInput({
   default: '',
   description: "The agent's address (e.g. the PR's preview), found or registered as a target. See docs/targets-and-profiles.md.",
   summary: "the agent's address (e.g. the PR's preview), found or registered ([docs](docs/targets-and-profiles.md))",
-  parser: parsedBy(parseEndpointUrl),
+  parser: parsedBy((raw) => (raw === '' ? '' : parseEndpointUrl(raw))),
   cli: { commands: ASSESS, value: 'url' }
 })
 
