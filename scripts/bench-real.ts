@@ -242,7 +242,8 @@ export function manyFindingsInput(count: number): ReportInput {
     elapsedMs: 1_800_000,
     notes: [],
     runUrl: 'https://github.com/octo-org/agent-app/actions/runs/1',
-    secrets: ['asas_dev_full']
+    secrets: ['asas_dev_full'],
+    policy: null
   }
 }
 

@@ -98,6 +98,7 @@ export function evidenceInput(spec: EvidenceCaseSpec): ReportInput {
     findings: spec.findings,
     elapsedMs: 397_000,
     notes: [...decision.notes, ...(spec.notes ?? [])],
+    secrets: [],
     runUrl: CASE_RUN_URL,
     commit: CASE_COMMIT,
     policy: {

@@ -22,6 +22,8 @@ export function makeInput(over: Partial<ReportInput> = {}): ReportInput {
     elapsedMs: 192_000,
     notes: [],
     runUrl: 'https://github.com/acme/shop/actions/runs/42',
+    secrets: [],
+    policy: null,
     ...over
   }
 }

@@ -23,7 +23,10 @@ import {
 import { INPUT_TABLE } from '../../src/action/inputs/table.js'
 import { commandOptions, flagOf } from '../../src/cli/options.js'
 import { runCli } from '../../src/cli/program.js'
+import { metaLine } from '../../src/report/markdown-headline.js'
+import type { ReportInput } from '../../src/report/report-model.js'
 import { ConfigError } from '../../src/util/errors.js'
+import { makeInput } from '../__fixtures__/report-fixtures.js'
 import { actionYmlInputs, readmeInputsTable, withActionInputs, withReadmeInputs } from '../../scripts/input-docs.js'
 
 const TABLE = INPUT_TABLE as readonly AnyInputSpec[]
@@ -204,5 +207,27 @@ describe('a new input is one entry', () => {
     expect(typed.wait).toBe('detached')
     expect(configError(() => readFields((name) => (name === 'confirm_runs' ? '11' : ''), [rounds] as const)).input).toBe('confirm_runs')
     expect(plainSummary(confidence)).toBe('how sure the gate must be (0.5 to 0.999)')
+  })
+})
+
+/**
+ * Checked by the compiler (npx tsc): each `@ts-expect-error` below is an
+ * error only while the setting is required, so leaving a setting out is named
+ * where it happens instead of rendering without it.
+ */
+describe('settings a renderer needs are required parameters', () => {
+  it("the metadata line's threshold (min_severity): given, or null on purpose", () => {
+    // @ts-expect-error threshold is required: null where the report has none (validate mode, a carried result)
+    expect(metaLine({ commitSha: null, assessedAt: null, runUrl: null })).toBe('')
+    expect(metaLine({ commitSha: null, assessedAt: null, threshold: 'medium', runUrl: null })).toBe('threshold medium')
+    expect(metaLine({ commitSha: null, assessedAt: null, threshold: null, runUrl: null })).toBe('')
+  })
+
+  it("the report's policy (fail_on, the baseline) and secrets (the secret inputs to scrub)", () => {
+    const { policy, secrets, ...rest } = makeInput({ secrets: ['sekrit-0123'] })
+    // @ts-expect-error policy and secrets are required: the report says fail_on and scrubs the secret inputs
+    const missing: ReportInput = rest
+    expect(missing).not.toHaveProperty('secrets')
+    expect([policy, secrets]).toEqual([null, ['sekrit-0123']])
   })
 })

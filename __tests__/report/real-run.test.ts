@@ -27,14 +27,15 @@ beforeAll(async () => {
   emu = e
   e.demoAgent.setAllVulnerable(true)
   outcome = await assess(emulatorGateDeps(e), { modelId: e.demoModelId, categories: [], minSeverity: 'medium', timeoutMs: 60_000 })
-  report = buildReport(
-    assessmentReportInput(outcome, {
+  report = buildReport({
+    ...assessmentReportInput(outcome, {
       modelId: e.demoModelId,
       minSeverity: 'medium',
       runUrl: 'https://github.com/octo-org/agent-app/actions/runs/1',
       secrets: [e.keys.full]
-    })
-  )
+    }),
+    policy: null
+  })
 })
 afterAll(async () => {
   await emu?.stop()

@@ -55,15 +55,17 @@ async function gate(baseline: ReturnType<typeof buildBaseline> | null): Promise<
     timeoutMs: 60_000,
     policy: { baseline, accepted, failOn: 'new', today: TODAY }
   })
-  const input = assessmentReportInput(outcome, { modelId: emu.demoModelId, minSeverity: 'high', runUrl: null, secrets: [emu.keys.full] })
-  input.policy = {
-    failOn: 'new',
-    baseline,
-    baselineSource: baseline ? 'test' : null,
-    baselineWhy: baseline ? null : 'none yet',
-    baselineSaved: null,
-    accepted: { path: 'a.yml', source: 'test', entries: accepted, prAdds: [], prRemoves: [], notes: [] },
-    outcome: outcome.policy
+  const input = {
+    ...assessmentReportInput(outcome, { modelId: emu.demoModelId, minSeverity: 'high', runUrl: null, secrets: [emu.keys.full] }),
+    policy: {
+      failOn: 'new' as const,
+      baseline,
+      baselineSource: baseline ? 'test' : null,
+      baselineWhy: baseline ? null : 'none yet',
+      baselineSaved: null,
+      accepted: { path: 'a.yml', source: 'test', entries: accepted, prAdds: [], prRemoves: [], notes: [] },
+      outcome: outcome.policy
+    }
   }
   return { outcome, report: buildReport(input) }
 }

@@ -256,7 +256,10 @@ async function stopInterruptedTrigger(deps: GateDeps, intent: TriggerIntent, arg
   }
 }
 
-/** What the assessment read and decided, as the input of buildReport (notes on how the run was reached first). */
+/**
+ * What the assessment read and decided, as the input of buildReport (notes on
+ * how the run was reached first); the caller adds the policy it applied.
+ */
 export function assessmentReportInput(
   outcome: GateOutcome,
   context: Pick<ReportInput, 'target' | 'profileSync'> & {
@@ -265,7 +268,7 @@ export function assessmentReportInput(
     runUrl: string | null
     secrets: string[]
   }
-): ReportInput {
+): Omit<ReportInput, 'policy'> {
   const { decision, run, results, triggered } = outcome
   return {
     ...context,

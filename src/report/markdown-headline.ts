@@ -219,7 +219,8 @@ export interface MetaParts {
   commitSha: string | null
   assessedAt: string | null
   categories?: { done: number; planned: number } | null
-  threshold?: Severity | null
+  /** min_severity, where the report has one (null: validate mode, a step that failed first, a carried result). */
+  threshold: Severity | null
   elapsed?: string | null
   runId?: string | null
   runUrl: string | null

@@ -75,7 +75,7 @@ export function renderNotAssessed(
   const out: string[] = []
   if (opts.marker) out.push(`${opts.marker}\n${stateMarker({ result: 'error', commitSha: input.commitSha, assessedAt: input.assessedAt })}`)
   out.push(headline('error', notAssessedTitle(input)))
-  const meta = metaLine({ commitSha: input.commitSha, assessedAt: input.assessedAt, runUrl: input.runUrl })
+  const meta = metaLine({ commitSha: input.commitSha, assessedAt: input.assessedAt, threshold: null, runUrl: input.runUrl })
   if (meta !== '') out.push(meta)
   out.push(
     input.kind === 'bug'

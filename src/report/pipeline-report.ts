@@ -55,7 +55,7 @@ export function pipelineTitle(input: PipelineReportInput): string {
 function headerLines(input: PipelineReportInput): string[] {
   const icon = input.kind === 'skipped' ? '### ⏭️ ' : null
   const out = [icon === null ? headline(input.result, pipelineTitle(input)) : `${icon}${proseText(pipelineTitle(input), 400)}`]
-  const meta = metaLine({ commitSha: input.commitSha, assessedAt: input.at, runUrl: input.runUrl })
+  const meta = metaLine({ commitSha: input.commitSha, assessedAt: input.at, threshold: null, runUrl: input.runUrl })
   if (meta !== '') out.push(meta)
   if (input.kind === 'carried_over') {
     const link = trustedLink('the comment of that assessment', input.recordUrl)

@@ -55,13 +55,13 @@ export interface ReportInput {
   elapsedMs: number | null
   notes: string[]
   /** The baseline and the accepted risks, when the gate read them (see src/gate/policy.ts). */
-  policy?: ReportPolicyInput | null
+  policy: ReportPolicyInput | null
   /** Link to the workflow run (built by the gate; trusted). */
   runUrl?: string | null
   /** The commit assessed (the PR's head SHA, else GITHUB_SHA) and when the report was made (ISO). */
   commit?: { sha: string | null; at: string | null } | null
   /** Values that must never appear in any output (the api_key, ...): replaced by `***` everywhere. */
-  secrets?: string[]
+  secrets: string[]
   /** How the model was obtained (endpoint_url: registered or reused); absent when model_id was given. */
   target?: ReportTarget | null
   /** What the profile sync did before the run; absent when there is no profile_file. */

@@ -95,6 +95,7 @@ export function renderValidationMarkdown(result: ValidateModeResult, ctx: Valida
         commitSha: ctx.commitSha ?? null,
         assessedAt: ctx.assessedAt ?? null,
         elapsed: ctx.elapsed ?? null,
+        threshold: null,
         runUrl: ctx.runUrl ?? null
       }),
       `${formatCount(result.runsScanned)} ${result.runsScanned === 1 ? 'run' : 'runs'} scanned`
