@@ -144,6 +144,11 @@ describe('what is written from the table', () => {
     expect(readmeInputsTable()).toContain('| `max_runs` | `20` | validate mode: recent runs searched for fixed findings (1 to 100) |')
   })
 
+  it('docs/command-line.md names every input that is no option', () => {
+    const text = read('docs/command-line.md')
+    expect(TABLE.filter((s) => 'none' in s.cli && !text.includes(`\`${s.name}\``)).map((s) => s.name)).toEqual([])
+  })
+
   it('--help of each command lists the flags of the inputs the table gives it, with their defaults', async () => {
     for (const command of ['assess', 'validate'] as const) {
       const out = { text: '', write: (t: string) => ((out.text += t), true) }

@@ -106,9 +106,9 @@ export const boolean: InputParser<boolean> = {
 /** Any text, as given ('' when empty): its rules are checked where it is combined with others. */
 export const text: InputParser<string> = { parse: (raw) => raw }
 
-/** A parser of the input's own: `parse` returns the value or throws the ConfigError of a bad one. */
-export function parsedBy<T>(parse: (raw: string, input: string) => T): InputParser<T> {
-  return { parse }
+/** A parser of the input's own: `parse` returns the value or throws the ConfigError of a bad one; `range` in words. */
+export function parsedBy<T>(parse: (raw: string, input: string) => T, range?: string): InputParser<T> {
+  return range === undefined ? { parse } : { parse, range }
 }
 
 /** "a, b or c", each as code in markdown. */
