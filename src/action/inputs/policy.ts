@@ -91,7 +91,7 @@ export const GATE_INPUTS = [
     field: 'failOnIncomplete',
     default: 'true',
     description: 'Whether incomplete coverage fails the check (false: a warning).',
-    summary: '`false`: incomplete coverage warns instead of failing',
+    summary: '`false`: incomplete coverage (validate mode: a finding not validated) warns instead of failing',
     parser: boolean,
     cli: { commands: ['assess', 'validate'], value: 'bool' }
   })
