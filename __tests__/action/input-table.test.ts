@@ -163,8 +163,8 @@ describe('what is written from the table', () => {
 
 describe('a new input is one entry', () => {
   const confidence = defineInput({
-    name: 'confidence',
-    field: 'confidence',
+    name: 'demo_confidence',
+    field: 'demoConfidence',
     default: '0.95',
     description: 'How sure the gate must be, {range}.',
     summary: 'how sure the gate must be ({range})',
@@ -172,8 +172,8 @@ describe('a new input is one entry', () => {
     cli: { commands: ['assess'], value: 'p' }
   })
   const rounds = defineInput({
-    name: 'confirm_runs',
-    field: 'confirmRuns',
+    name: 'demo_confirm_runs',
+    field: 'demoConfirmRuns',
     default: '3',
     description: 'Confirmation runs, {range}.',
     summary: 'confirmation runs ({range})',
@@ -181,8 +181,8 @@ describe('a new input is one entry', () => {
     cli: { none: 'GitHub Actions only, for this test' }
   })
   const wait = defineInput({
-    name: 'wait',
-    field: 'wait',
+    name: 'demo_wait',
+    field: 'demoWait',
     default: 'attached',
     description: 'attached or detached: {range}.',
     summary: '{range}',
@@ -194,23 +194,30 @@ describe('a new input is one entry', () => {
     confidence,
     rounds,
     wait,
-    defineInput({ ...rounds, name: 'flag', field: 'flag', default: 'false', parser: boolean })
+    defineInput({ ...rounds, name: 'demo_flag', field: 'demoFlag', default: 'false', parser: boolean })
   ]
 
   it('reaches action.yml, README, the command line and the values read, typed by its parser', () => {
+    expect(new Set(table.map((s) => s.name)).size).toBe(table.length)
     const yml = parse(actionYmlInputs(table)) as { inputs: Record<string, { description: string; default: string }> }
-    expect(yml.inputs.confidence).toEqual({ description: 'How sure the gate must be, 0.5 to 0.999.', required: false, default: '0.95' })
-    expect(yml.inputs.wait.description).toBe('attached or detached: attached or detached.')
-    expect(readmeInputsTable(table)).toContain('| `confidence` | `0.95` | how sure the gate must be (0.5 to 0.999) |')
-    expect(readmeInputsTable(table)).toContain('| `wait` | `attached` | `attached` or `detached` |')
-    expect(commandOptions('assess', table).at(-1)).toEqual({ input: 'wait', help: 'attached or detached', value: 'how' })
-    expect(commandOptions('assess', table).map((o) => o.input)).toContain('confidence')
-    expect(commandOptions('validate', table).map((o) => o.input)).not.toContain('confirm_runs')
-    const values = readFields((name) => ({ wait: 'DETACHED' })[name] ?? '', [confidence, rounds, wait] as const)
-    expect(values).toEqual({ confidence: 0.95, confirmRuns: 3, wait: 'detached' })
-    const typed: { confidence: number; confirmRuns: number; wait: 'attached' | 'detached' } = values
-    expect(typed.wait).toBe('detached')
-    expect(configError(() => readFields((name) => (name === 'confirm_runs' ? '11' : ''), [rounds] as const)).input).toBe('confirm_runs')
+    expect(yml.inputs.demo_confidence).toEqual({
+      description: 'How sure the gate must be, 0.5 to 0.999.',
+      required: false,
+      default: '0.95'
+    })
+    expect(yml.inputs.demo_wait.description).toBe('attached or detached: attached or detached.')
+    expect(readmeInputsTable(table)).toContain('| `demo_confidence` | `0.95` | how sure the gate must be (0.5 to 0.999) |')
+    expect(readmeInputsTable(table)).toContain('| `demo_wait` | `attached` | `attached` or `detached` |')
+    expect(commandOptions('assess', table).at(-1)).toEqual({ input: 'demo_wait', help: 'attached or detached', value: 'how' })
+    expect(commandOptions('assess', table).map((o) => o.input)).toContain('demo_confidence')
+    expect(commandOptions('validate', table).map((o) => o.input)).not.toContain('demo_confirm_runs')
+    const values = readFields((name) => ({ demo_wait: 'DETACHED' })[name] ?? '', [confidence, rounds, wait] as const)
+    expect(values).toEqual({ demoConfidence: 0.95, demoConfirmRuns: 3, demoWait: 'detached' })
+    const typed: { demoConfidence: number; demoConfirmRuns: number; demoWait: 'attached' | 'detached' } = values
+    expect(typed.demoWait).toBe('detached')
+    expect(configError(() => readFields((name) => (name === 'demo_confirm_runs' ? '11' : ''), [rounds] as const)).input).toBe(
+      'demo_confirm_runs'
+    )
     expect(plainSummary(confidence)).toBe('how sure the gate must be (0.5 to 0.999)')
   })
 })
