@@ -139,7 +139,7 @@ export const RUN_INPUTS = [
     default: '20',
     description: 'validate mode: how many recent runs to search for fixed findings ({range}).',
     summary: 'validate mode: recent runs searched for fixed findings ({range})',
-    parser: wholeNumber(1, 100),
+    parser: wholeNumber(LIMITS.runListLimitMin, LIMITS.runListLimitMax), // what GET /model/{id}/run lists
     cli: { commands: ['validate'], value: 'n' }
   }),
   defineInput({
