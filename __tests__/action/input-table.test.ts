@@ -9,7 +9,7 @@
 import { describe, expect, it } from '@jest/globals'
 import { readFileSync } from 'node:fs'
 import { parse } from 'yaml'
-import { INPUT_DEFAULTS } from '../../src/action/inputs.js'
+import { INPUT_DEFAULTS, readInputs } from '../../src/action/inputs.js'
 import {
   boolean,
   choice,
@@ -112,6 +112,18 @@ describe('the inputs table', () => {
         false
       )
     ).toBe('1 to 100')
+  })
+
+  it.each([
+    [{ model_id: 'm', api_key: 'asas_dev_0123', min_severity: 'urgent' }, 'min_severity'],
+    [{ model_id: 'm', api_key: 'asas_dev_0123', fail_on_incomplete: 'maybe' }, 'fail_on_incomplete'],
+    [{ model_id: 'm', min_severity: 'urgent' }, 'api_key'],
+    [{ model_id: 'm', api_key: 'asas_dev_0123', profile_file: 'a\u0001', min_severity: 'urgent' }, 'profile_file'],
+    [{ model_id: 'a/b', merge_group: 'later' }, 'merge_group'],
+    [{ model_id: 'a/b', api_key: '' }, 'model_id'],
+    [{ model_id: 'm', api_key: 'asas_dev_0123', timeout_minutes: 'soon' }, 'base_url']
+  ])('names the first mistake in the order a user fixes them (%j: %s)', (values: Record<string, string>, first) => {
+    expect(configError(() => readInputs((name) => values[name] ?? '')).input).toBe(first)
   })
 
   it('gives INPUT_DEFAULTS: the default of every input that is not required and not evaluated by the runner', () => {

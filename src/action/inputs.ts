@@ -12,7 +12,7 @@ import type { InputReader } from './inputs/common.js'
 import { PIPELINE_INPUTS, type PipelineInputs } from './inputs/pipeline.js'
 import { POLICY_INPUTS, type PolicyInputs } from './inputs/policy.js'
 import { readFields, readInput } from './inputs/spec.js'
-import { MODE, STEP_INPUTS, type StepInputs } from './inputs/step.js'
+import { API_KEY, MODE, STEP_INPUTS, type StepInputs } from './inputs/step.js'
 import { eventEndpoint, readProfileInputs, readTargetInput, type PreviewTarget, type ProfileInputs } from './inputs/target.js'
 
 /** The base-address rule lives with the transport that uses it too. */
@@ -61,9 +61,11 @@ export function readInputs(get: InputReader, event: PipelineEvent | null = null)
   if (target.kind === 'preview' && mode === 'validate') {
     throw new ConfigError('model_id', `is required in validate mode: ${target.reason}, so there is no target to validate`)
   }
-  const step = readFields(get, STEP_INPUTS)
+  // Checked in the order a user fixes them one by one: the key, the profile and the policy, then the rest of the step.
+  readInput(get, API_KEY)
   const profile = readProfileInputs(get)
   const policy = readFields(get, POLICY_INPUTS)
+  const step = readFields(get, STEP_INPUTS)
   return {
     ...step,
     modelId: target.kind === 'model' ? target.modelId : '',

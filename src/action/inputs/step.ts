@@ -67,6 +67,18 @@ const timeoutMs: InputParser<number> = {
 
 const BOTH = ['assess', 'validate'] as const
 
+/** The service key: checked right after the target, before the policy and the rest. */
+export const API_KEY = defineInput({
+  name: 'api_key',
+  field: 'apiKey',
+  default: '',
+  required: true,
+  description: 'The service API key, from a secret; needs the test:run scope. Masked at once.',
+  summary: 'the service key (`test:run` scope), from a secret',
+  parser: parsedBy(checkApiKey),
+  cli: { commands: BOTH, value: 'key', env: 'ASAS_API_KEY' }
+})
+
 /** gate or validate: read first, as what is required depends on it. */
 export const MODE = defineInput({
   name: 'mode',
@@ -80,16 +92,7 @@ export const MODE = defineInput({
 
 /** The service and its key, first in the table. */
 export const SERVICE_INPUTS = [
-  defineInput({
-    name: 'api_key',
-    field: 'apiKey',
-    default: '',
-    required: true,
-    description: 'The service API key, from a secret; needs the test:run scope. Masked at once.',
-    summary: 'the service key (`test:run` scope), from a secret',
-    parser: parsedBy(checkApiKey),
-    cli: { commands: BOTH, value: 'key', env: 'ASAS_API_KEY' }
-  }),
+  API_KEY,
   defineInput({
     name: 'base_url',
     field: 'baseUrl',
