@@ -70,7 +70,7 @@ export type FieldsOf<S extends readonly AnyInputSpec[]> = {
 }
 
 /** The raw value of an entry's input, its default when empty. */
-export function rawValue(get: (name: string) => string, spec: AnyInputSpec): string {
+function rawValue(get: (name: string) => string, spec: AnyInputSpec): string {
   const raw = get(spec.name)
   return raw === '' ? spec.default : raw
 }

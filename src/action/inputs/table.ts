@@ -7,7 +7,6 @@
  */
 import { PIPELINE_INPUTS } from './pipeline.js'
 import { BASELINE_INPUTS, GATE_INPUTS } from './policy.js'
-import type { AnyInputSpec } from './spec.js'
 import { RUN_INPUTS, SERVICE_INPUTS } from './step.js'
 import { REGISTRATION_INPUTS, TARGET_INPUTS } from './target-inputs.js'
 
@@ -23,8 +22,3 @@ export const INPUT_TABLE = [
 
 /** The name of an input of the action. */
 export type InputName = (typeof INPUT_TABLE)[number]['name']
-
-/** The entry of an input, by name. */
-export function inputSpec(name: string): AnyInputSpec | undefined {
-  return (INPUT_TABLE as readonly AnyInputSpec[]).find((spec) => spec.name === name)
-}
