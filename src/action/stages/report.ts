@@ -7,6 +7,7 @@
 import { buildAnnotations, type Annotation } from '../../report/annotations.js'
 import { commentMarker, renderComment, type AssessmentRecord, type RecordedResult } from '../../report/comment.js'
 import { REPORT_FORMATS, type FormatOptions } from '../../report/formats.js'
+import { reportLocation } from '../report-location.js'
 import { reportTitle } from '../../report/markdown-headline.js'
 import { buildReport } from '../../report/build-report.js'
 import type { Report } from '../../report/report-model.js'
@@ -94,25 +95,6 @@ export function scrubbedModel<T>(ctx: StepContext, model: T): T {
   return scrubSecretsDeep(model, ctx.secrets) as T
 }
 
-/**
- * The workflow file, the default SARIF location, always a file path: from
- * GITHUB_WORKFLOW_REF ("owner/repo/.github/workflows/x.yml@ref"); without it,
- * GITHUB_WORKFLOW when that is the file's path (a workflow without a name),
- * else `.github/workflows/<the workflow's name as a file name>.yml`.
- */
-export function workflowFile(env: NodeJS.ProcessEnv): string {
-  const m = /^[^/]+\/[^/]+\/(.+)@refs\//.exec(env.GITHUB_WORKFLOW_REF ?? '')
-  if (m) return m[1]
-  const name = env.GITHUB_WORKFLOW ?? ''
-  if (/^\.github\/workflows\/[\w.-]+\.ya?ml$/.test(name) && !name.includes('..')) return name
-  const slug = name
-    .toLowerCase()
-    .replace(/[^a-z0-9]+/g, '-')
-    .replace(/^-+|-+$/g, '')
-    .slice(0, 60)
-  return `.github/workflows/${slug || 'workflow'}.yml`
-}
-
 export interface GateReportArgs {
   prepared: PreparedStep
   policy: GatePolicy
@@ -182,8 +164,10 @@ type ReportFiles = AssessedOutcome['files']
 
 async function writeReportFiles(ctx: StepContext, inputs: ActionInputs, report: Report, name: string): Promise<ReportFiles> {
   const { io } = ctx
+  const location = reportLocation(io.env, { sarifLocation: inputs.sarifLocation, profilePath: inputs.profile?.path ?? null })
   const opts: FormatOptions = {
-    sarifLocation: inputs.sarifLocation || workflowFile(io.env),
+    sarifLocation: location.path,
+    junitFile: location.source === 'none' ? null : { path: location.path, onTestcases: location.junitOnTestcases },
     sarifMinSeverity: inputs.sarifMinSeverity,
     toolVersion: ACTION_VERSION
   }
