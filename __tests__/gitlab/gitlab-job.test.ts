@@ -112,6 +112,23 @@ describe('the gate in a GitLab merge-request pipeline', () => {
     expect(junit + JSON.stringify(issues) + JSON.stringify(sarif)).not.toContain('.github/')
   })
 
+  it("speaks GitLab's words in the note: links the job (CI_JOB_URL), records the commit (CI_COMMIT_SHA), no GitHub term", async () => {
+    const jobUrl = 'https://gitlab.example.com/acme/shop/-/jobs/4242'
+    const sha = 'b'.repeat(40)
+    const findings = [makeFinding('high')]
+    const service = scriptedService({
+      statuses: [{ status: 'completed', categories_completed: [...PLANNED], verdict: 'fail' }],
+      findings: async () => ({ findings, count: findings.length })
+    })
+    await job(gitlabEnv({ CI_JOB_URL: jobUrl, CI_COMMIT_SHA: sha }), service)
+    const body = notes()[0].body
+    expect(body).toContain(`[job](${jobUrl})`)
+    expect(body).toContain(`commit \`${sha.slice(0, 7)}\``)
+    expect(body).toMatch(new RegExp(`^<!-- asas-gate:result=fail;sha=${sha.slice(0, 12)};at=\\d{4}-`, 'm'))
+    expect(body).toContain('its job log')
+    expect(body).not.toMatch(/workflow|GitHub|job summary|secrets\.|pull request/i)
+  })
+
   it("refuses a fork's code run with this project's variables before any request, naming the secret", async () => {
     const service = fakeApi({})
     const io = await job(gitlabEnv({ CI_MERGE_REQUEST_SOURCE_PROJECT_ID: '2' }), service)

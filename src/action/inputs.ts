@@ -5,6 +5,7 @@
  * the target) is passed in. One file per concern under inputs/: the target,
  * the policy, the pipeline; this one composes them.
  */
+import { SERVICE_KEY_HINT, type CiHost } from './ci-host.js'
 import { LIMITS } from '../service/contract/index.js'
 import type { PublishSettings } from '../github/publish.js'
 import { COMMENT_MODES, type CommentMode } from '../github/sticky-comment.js'
@@ -65,18 +66,16 @@ const MIN_TIMEOUT_MS = 1_000
  * space, a control or a non-ASCII character cannot be a header's token, and
  * would fail as a network error). The message never shows the key.
  */
-function checkApiKey(apiKey: string): string {
+function checkApiKey(apiKey: string, host: CiHost): string {
+  const hint = SERVICE_KEY_HINT[host]
   if (apiKey === '') {
     throw new ConfigError(
       'api_key',
-      'is empty. Pass the service key from a secret (api_key: ${{ secrets.ASAS_API_KEY }}). Secrets are not given to workflows triggered from forks: this check fails rather than skip, so a change cannot merge unassessed'
+      `is empty. ${hint.pass}. ${hint.forks}: this check fails rather than skip, so a change cannot merge unassessed`
     )
   }
   if (apiKey.length < LIMITS.credentialMin) {
-    throw new ConfigError(
-      'api_key',
-      `is shorter than ${LIMITS.credentialMin} characters: not a service key. Pass the key from a secret (api_key: \${{ secrets.ASAS_API_KEY }})`
-    )
+    throw new ConfigError('api_key', `is shorter than ${LIMITS.credentialMin} characters: not a service key. ${hint.pass}`)
   }
   if (!/^[\x21-\x7e]+$/.test(apiKey)) {
     throw new ConfigError(
@@ -114,14 +113,14 @@ function parseMaxRuns(raw: string): number {
  * before any request is made. `event`: the run's pipeline event, which may
  * offer the target when model_id and endpoint_url are both empty.
  */
-export function readInputs(get: InputReader, event: PipelineEvent | null = null): ActionInputs {
+export function readInputs(get: InputReader, event: PipelineEvent | null = null, host: CiHost = 'github'): ActionInputs {
   const mode = oneOf<Mode>('mode', get('mode'), ['gate', 'validate'], INPUT_DEFAULTS.mode)
   const pipeline = readPipelineInputs(get)
   const target = readTargetInput(get, eventEndpoint(event, pipeline.endpointPath))
   if (target.kind === 'preview' && mode === 'validate') {
     throw new ConfigError('model_id', `is required in validate mode: ${target.reason}, so there is no target to validate`)
   }
-  const apiKey = checkApiKey(get('api_key'))
+  const apiKey = checkApiKey(get('api_key'), host)
   const profile = readProfileInputs(get)
   const policy = readPolicyInputs(get)
   return {

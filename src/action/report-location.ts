@@ -15,8 +15,8 @@
  *
  * Never a GitHub path outside GitHub Actions.
  */
-import { inGitHubActions } from '../github/context.js'
-import { isGitLabCi, readGitLabCi } from '../gitlab/ci-context.js'
+import { readGitLabCi } from '../gitlab/ci-context.js'
+import { ciHost } from './ci-host.js'
 
 /** Where the report files point. */
 export interface ReportLocation {
@@ -64,8 +64,9 @@ export function repositoryFile(path: string | null | undefined): string | null {
 
 /** The file every report format points at, by the rule above. */
 export function reportLocation(env: NodeJS.ProcessEnv, given: { sarifLocation: string; profilePath: string | null }): ReportLocation {
-  const github = inGitHubActions(env)
-  const gitlab = !github && isGitLabCi(env)
+  const host = ciHost(env)
+  const github = host === 'github'
+  const gitlab = host === 'gitlab'
   const junitOnTestcases = github || gitlab
   if (given.sarifLocation !== '') return { path: given.sarifLocation, source: 'input', junitOnTestcases }
   if (github) return { path: workflowFile(env), source: 'workflow', junitOnTestcases }

@@ -61,6 +61,12 @@ function httpUrl(raw: string): string | null {
   }
 }
 
+/** A variable holding an http(s) URL (httpUrl), else null. */
+function httpUrlOrNull(value: string | undefined): string | null {
+  const v = nonEmpty(value)
+  return v === null ? null : httpUrl(v)
+}
+
 function apiUrlOf(env: NodeJS.ProcessEnv): string | null {
   const v4 = nonEmpty(env.CI_API_V4_URL)
   if (v4 !== null) return httpUrl(v4)
@@ -92,7 +98,7 @@ export function readGitLabCi(env: NodeJS.ProcessEnv): GitLabCi {
     defaultBranch: nonEmpty(env.CI_DEFAULT_BRANCH),
     commitSha: nonEmpty(env.CI_COMMIT_SHA),
     mergeRequest: pipelineSource === 'merge_request_event' ? mergeRequestOf(env) : null,
-    jobUrl: nonEmpty(env.CI_JOB_URL),
+    jobUrl: httpUrlOrNull(env.CI_JOB_URL),
     configPath: nonEmpty(env.CI_CONFIG_PATH)
   }
 }

@@ -8,6 +8,9 @@ import { buildAnnotations, type Annotation } from '../../report/annotations.js'
 import { commentMarker, renderComment, type AssessmentRecord, type RecordedResult } from '../../report/comment.js'
 import { REPORT_FORMATS, type FormatOptions } from '../../report/formats.js'
 import { reportLocation } from '../report-location.js'
+import { readGitLabCi } from '../../gitlab/ci-context.js'
+import { inGitLabJob } from '../../gitlab/fork-rule.js'
+import { ciHost } from '../ci-host.js'
 import { reportTitle } from '../../report/markdown-headline.js'
 import { buildReport } from '../../report/build-report.js'
 import type { Report } from '../../report/report-model.js'
@@ -47,8 +50,9 @@ export interface RenderedReport {
   whenCancelled: 'outputs' | 'summary' | 'all'
 }
 
-/** The link to this workflow run; null outside a runner. */
+/** The link to this run of the CI: the workflow run, or in a GitLab job the job (CI_JOB_URL); null when neither is known. */
 export function runUrl(env: NodeJS.ProcessEnv): string | null {
+  if (inGitLabJob(env)) return readGitLabCi(env).jobUrl
   const { GITHUB_SERVER_URL: server, GITHUB_REPOSITORY: repo, GITHUB_RUN_ID: id } = env
   return server && repo && id ? `${server}/${repo}/actions/runs/${id}` : null
 }
@@ -56,12 +60,14 @@ export function runUrl(env: NodeJS.ProcessEnv): string | null {
 /**
  * The commit assessed and the time of the report (for every comment and
  * summary): the event's commit when the pipeline read one (a deployed commit
- * is not GITHUB_SHA on repository_dispatch), else the PR's head or GITHUB_SHA.
+ * is not GITHUB_SHA on repository_dispatch), else the PR's head or GITHUB_SHA;
+ * in a GitLab job, the commit the job runs (CI_COMMIT_SHA).
  */
 export async function assessedNow(ctx: StepContext, eventCommit: string | null = null): Promise<{ sha: string | null; at: string }> {
   const { env } = ctx.io
+  const jobCommit = inGitLabJob(env) ? readGitLabCi(env).commitSha : null
   return {
-    sha: eventCommit ?? assessedCommit(await readEventPayload(env.GITHUB_EVENT_PATH), env.GITHUB_SHA),
+    sha: eventCommit ?? jobCommit ?? assessedCommit(await readEventPayload(env.GITHUB_EVENT_PATH), env.GITHUB_SHA),
     at: new Date(ctx.clock.now()).toISOString()
   }
 }
@@ -118,7 +124,7 @@ export async function reportGate(ctx: StepContext, args: GateReportArgs): Promis
     summary: renderSummary(report),
     github: {
       marker,
-      commentBody: () => renderComment(report, { record, marker }),
+      commentBody: () => renderComment(report, { record, marker, on: ciHost(ctx.io.env) === 'gitlab' ? 'gitlab' : 'github' }),
       issueTitle: reportTitle(report),
       failing: outcome.decision.result !== 'pass',
       // A deployment runs on the default branch: its report goes to the pull request of the deployed commit.
