@@ -76,6 +76,15 @@ describe("a GitLab job's lines and note", () => {
     expect(GITHUB_WORDS.exec(note)?.[0] ?? null).toBeNull()
   })
 
+  it('a step that ends without an assessment (the service refuses the key): its note links the job too', async () => {
+    const r = await gate(mrEnv({ ASAS_API_KEY: 'asas_unknown_key_0123456789abcdef' }))
+    expect(r.code).toBe(3)
+    const note = gitlab.notes.get('1!5')?.[0]?.body ?? ''
+    expect(note).toContain('[job](https://gitlab.example.com/acme/shop/-/jobs/77)')
+    expect(GITHUB_WORDS.exec(note)?.[0] ?? null).toBeNull()
+    expect(GITHUB_WORDS.exec(r.text)?.[0] ?? null).toBeNull()
+  })
+
   it("a fork's merge-request pipeline run in the fork, without this project's CI/CD variables: the service key's hint", async () => {
     const r = await gate(
       mrEnv({ ASAS_API_KEY: undefined, GITLAB_TOKEN: undefined, CI_PROJECT_ID: '2', CI_MERGE_REQUEST_SOURCE_PROJECT_ID: '2' })

@@ -80,6 +80,8 @@ export interface ValidationContext {
   commitSha?: string | null
   assessedAt?: string | null
   runUrl?: string | null
+  /** What the run link is called where this is read (GitHub's "workflow run", the default; GitLab's "job"). */
+  runLinkLabel?: string
   elapsed?: string | null
 }
 
@@ -95,7 +97,8 @@ export function renderValidationMarkdown(result: ValidateModeResult, ctx: Valida
         commitSha: ctx.commitSha ?? null,
         assessedAt: ctx.assessedAt ?? null,
         elapsed: ctx.elapsed ?? null,
-        runUrl: ctx.runUrl ?? null
+        runUrl: ctx.runUrl ?? null,
+        runLinkLabel: ctx.runLinkLabel
       }),
       `${formatCount(result.runsScanned)} ${result.runsScanned === 1 ? 'run' : 'runs'} scanned`
     ]

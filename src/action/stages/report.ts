@@ -57,6 +57,11 @@ export function runUrl(env: NodeJS.ProcessEnv): string | null {
   return server && repo && id ? `${server}/${repo}/actions/runs/${id}` : null
 }
 
+/** What the link of runUrl is called in that CI's words: GitLab's "job", GitHub's "workflow run". */
+export function runLinkLabel(env: NodeJS.ProcessEnv): string {
+  return ciHost(env) === 'gitlab' ? 'job' : 'workflow run'
+}
+
 /**
  * The commit assessed and the time of the report (for every comment and
  * summary): the event's commit when the pipeline read one (a deployed commit
