@@ -171,6 +171,40 @@ describe('release.mjs --create-tag --dry-run (what the release workflow runs)', 
   })
 })
 
+describe('release.mjs --npm-dist-tag (the dist-tag the workflow publishes the npm package under)', () => {
+  it('latest for the newest release, next for a pre-release, line-X.Y for a fix of an older line', () => {
+    const git = scratch()
+    const first = commit(git, '1.0.0', log(['1.0.0']))
+    git('tag', 'v1.0.0')
+    const distTag = (tag: string): string => {
+      const r = release(git, tag, '--npm-dist-tag')
+      expect(r.code).toBe(0)
+      return r.out.trim()
+    }
+    expect(distTag('v1.0.0')).toBe('latest')
+    commit(git, '1.1.0-rc.1', log(['1.1.0-rc.1', '1.0.0']))
+    git('tag', 'v1.1.0-rc.1')
+    expect(distTag('v1.1.0-rc.1')).toBe('next')
+    expect(distTag('v1.0.0')).toBe('latest')
+    commit(git, '2.0.0', log(['2.0.0', '1.0.0']))
+    git('tag', 'v2.0.0')
+    git('checkout', '-q', '-b', 'fix-1.0', first)
+    commit(git, '1.0.1', log(['1.0.1', '1.0.0']))
+    git('tag', 'v1.0.1')
+    expect(distTag('v1.0.1')).toBe('line-1.0')
+    expect(distTag('v2.0.0')).toBe('latest')
+  })
+
+  it('refuses a tag that does not match package.json, printing no dist-tag', () => {
+    const git = scratch()
+    commit(git, '1.0.0', log(['1.0.1']))
+    git('tag', 'v1.0.1')
+    const r = release(git, 'v1.0.1', '--npm-dist-tag')
+    expect(r.code).toBe(1)
+    expect(r.out).toMatch(/^release: package.json at v1.0.1 says version 1.0.0/)
+  })
+})
+
 describe('the project itself', () => {
   it('package.json has a version with a CHANGELOG.md section, so its tag can be released', () => {
     const { version } = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { version: string }
@@ -230,5 +264,24 @@ describe('the project itself', () => {
     expect(attest).toBeLessThan(tag)
     expect(job.steps[attest].with?.['subject-path']).toMatch(/^dist\//)
     expect(job.steps[tag].run).toContain('--create-tag')
+  })
+
+  it('the release workflow publishes the staged npm package after the tag, by trusted publishing: no token, with provenance', () => {
+    const text = readFileSync(join(root, '.github', 'workflows', 'release.yml'), 'utf8')
+    const wf = parse(text) as {
+      jobs: Record<string, { permissions?: Record<string, string>; steps: { run?: string; env?: Record<string, string> }[] }>
+    }
+    const [job] = Object.values(wf.jobs)
+    expect(job.permissions?.['id-token']).toBe('write')
+    expect(text).not.toMatch(/NPM_TOKEN|NODE_AUTH_TOKEN|secrets\./)
+    const at = (p: RegExp): number => job.steps.findIndex((s) => p.test(s.run ?? ''))
+    const stage = at(/scripts\/package-cli\.mjs --out build\/package --repository "\$GITHUB_SERVER_URL\/\$GITHUB_REPOSITORY"/)
+    const tag = at(/scripts\/release\.mjs .*--create-tag/)
+    const publish = at(/npm publish build\/package --provenance --access public --tag "\$tag"/)
+    expect(stage).toBeGreaterThan(0)
+    expect(stage).toBeLessThan(tag)
+    expect(publish).toBeGreaterThan(tag)
+    expect(job.steps[publish].run).toContain('scripts/release.mjs "v$version" --npm-dist-tag')
+    expect(job.steps[publish].env).toBeUndefined()
   })
 })

@@ -9,7 +9,7 @@
  *    against bare node, the time from the end to the exit, and the render
  *    time for 5,000 findings.
  *
- * Runs itself on Node 24 (as scripts/node24.mjs finds it) when there is one
+ * Runs itself on Node 24 (as scripts/node-runtime.mjs finds it) when there is one
  * and this process is another version, as users run the action on node24.
  *
  * 3. A stochastic agent (scripts/bench-stochastic.ts): the real gate
@@ -184,7 +184,7 @@ async function onNode24(args: string[]): Promise<number | null> {
   const { node24 } = await import('../__tests__/__fixtures__/node-runtimes.js')
   const n24 = node24()
   if (!n24) {
-    process.stderr.write(`No Node 24 found (npm test fetches one; see scripts/node24.mjs): measuring on ${process.version}\n`)
+    process.stderr.write(`No Node 24 found (npm test fetches one; see scripts/node-runtime.mjs): measuring on ${process.version}\n`)
     return null
   }
   process.stderr.write(`re-running on ${n24.version} (${n24.path})\n`)

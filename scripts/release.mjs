@@ -1,7 +1,7 @@
 // Release a version: run by .github/workflows/release.yml (after the tests,
 // the dist/ check and the provenance attestation), and locally with --dry-run.
 //
-//   node scripts/release.mjs vX.Y.Z [--create-tag] [--dry-run] [--notes-out FILE] [--remote NAME]
+//   node scripts/release.mjs vX.Y.Z [--create-tag] [--dry-run] [--notes-out FILE] [--remote NAME] [--npm-dist-tag]
 //
 // 1. The tag is vX.Y.Z (or vX.Y.Z-pre.N) and names a commit of this repository;
 //    with --create-tag a tag that does not exist yet is made on HEAD once the
@@ -16,8 +16,14 @@
 // 5. The major tag vX is moved to the commit and pushed, unless the version is a
 //    pre-release or an older one than the highest vX.*.* (a fix of an older
 //    minor line must not take v1 backwards).
+// 6. The npm package (scripts/package-cli.mjs) is published by the workflow
+//    after this script, with the dist-tag that --npm-dist-tag prints: `latest`
+//    for the newest release, `next` for a pre-release, `line-X.Y` for a fix of
+//    an older line (so `npm install agent-security-gate` never goes backwards;
+//    `npx agent-security-gate@1` takes the highest 1.x.y whatever its tag).
 // --dry-run does 1-3 and creates vX.Y.Z and moves vX in the local repository
-// only: nothing is published or pushed.
+// only: nothing is published or pushed. --npm-dist-tag checks 1-3 of an
+// existing tag and prints only the dist-tag.
 // Plain JavaScript with no dependencies; git (and gh, unless --dry-run) on PATH.
 import { execFileSync } from 'node:child_process'
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
@@ -136,9 +142,17 @@ export function plan(tag, { createTag = false } = {}) {
     major,
     moveMajor,
     why,
+    npmDistTag: npmDistTag(t),
     createTag: tagged === null,
     previousMajor: tryGit(['rev-parse', '--verify', '--quiet', `refs/tags/${major}^{commit}`])
   }
+}
+
+/** The npm dist-tag of a release: `next` for a pre-release, `line-X.Y` when a newer release exists (of any major), else `latest`. */
+export function npmDistTag(t, tags = git(['tag', '--list', 'v*']).split('\n')) {
+  if (t.pre !== '') return 'next'
+  const newer = tags.map(parseTag).some((o) => o && o.pre === '' && compareTags(o, t) > 0)
+  return newer ? `line-${t.major}.${t.minor}` : 'latest'
 }
 
 function publishNotes(p) {
@@ -191,6 +205,11 @@ function main(argv) {
   if (!tag) throw new ReleaseError('usage: node scripts/release.mjs vX.Y.Z [--create-tag] [--dry-run] [--notes-out FILE] [--remote NAME]')
 
   const p = plan(tag, { createTag: argv.includes('--create-tag') })
+  if (argv.includes('--npm-dist-tag')) {
+    if (p.createTag) throw new ReleaseError(`tag ${tag} does not exist yet: --npm-dist-tag is asked after the release is tagged`)
+    console.log(p.npmDistTag)
+    return
+  }
   console.log(`release ${p.tag}: commit ${p.commit}, package.json ${p.version}, CHANGELOG section of ${p.notes.split('\n').length} lines`)
   const notesOut = opt('--notes-out', '')
   if (notesOut) writeFileSync(notesOut, `${p.notes}\n`)

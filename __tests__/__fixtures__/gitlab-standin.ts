@@ -7,8 +7,12 @@
  * - GET /user: the token's user (any token scope that may call the API);
  * - GET /projects/:id/merge_requests/:iid/notes: offset pagination (page,
  *   per_page up to 100, default 20) with x-page, x-per-page, x-next-page
- *   (empty on the last page), x-prev-page, x-total, x-total-pages and Link;
- *   sort asc|desc (default desc) by created_at; system notes listed too;
+ *   (empty on the last page), x-prev-page, x-total, x-total-pages and Link,
+ *   whose URLs carry every parameter of the request with the route's own (as
+ *   GitLab's example shows: `notes?id=8&noteable_id=8&page=3&per_page=3`), on
+ *   GitLab's external URL (`externalUrl`: a GitLab whose external_url is
+ *   another host gives links there); sort asc|desc (default desc) by
+ *   created_at; system notes listed too;
  * - POST .../notes `{body}`: 201 with the note; a blank body or one over
  *   1,000,000 characters answers 400;
  * - PUT .../notes/:note_id `{body}`: 200; another user's note answers 403
@@ -16,7 +20,9 @@
  * - a project (by numeric id or URL-encoded path) or merge request that does
  *   not exist answers 404 `{"message":"404 Project Not Found"}` / `404 Not found`;
  * - injectable failures: a status with headers (429 with Retry-After or
- *   RateLimit-Reset), or 0 for a connection reset.
+ *   RateLimit-Reset, or bare: GitLab's note creation limit sends neither and
+ *   "access to the endpoint is allowed after one minute"), or 0 for a
+ *   connection reset.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
@@ -49,6 +55,8 @@ export interface GitLabStandinOptions {
   tokens: Record<string, GitLabStandinUser>
   /** Projects: numeric id → path (namespace/name). */
   projects?: Record<string, string>
+  /** GitLab's external URL, which its Link headers are built on; default: the stand-in's own address. */
+  externalUrl?: string
 }
 
 export interface GitLabStandin {
@@ -140,12 +148,15 @@ export async function startGitLabStandin(opts: GitLabStandinOptions): Promise<Gi
   }
 
   /** One page of a list, with GitLab's offset pagination headers. */
-  function page(all: unknown[], req: GitLabStandinRequest, base: string): Answer {
+  function page(all: unknown[], req: GitLabStandinRequest, base: string, routeParams: Record<string, string>): Answer {
     const perPage = Math.min(100, Math.max(1, Number(req.query.per_page ?? '20') || 20))
     const pageNo = Math.max(1, Number(req.query.page ?? '1') || 1)
     const totalPages = Math.max(1, Math.ceil(all.length / perPage))
     const items = all.slice((pageNo - 1) * perPage, pageNo * perPage)
-    const link = (p: number, rel: string): string => `<${base}${req.path}?page=${p}&per_page=${perPage}>; rel="${rel}"`
+    const link = (p: number, rel: string): string => {
+      const q = new URLSearchParams({ ...routeParams, ...req.query, page: String(p), per_page: String(perPage) } as Record<string, string>)
+      return `<${base}${req.path}?${q.toString()}>; rel="${rel}"`
+    }
     const links = [...(pageNo < totalPages ? [link(pageNo + 1, 'next')] : []), link(1, 'first'), link(totalPages, 'last')]
     return new Answer(200, items, {
       'x-page': String(pageNo),
@@ -174,7 +185,8 @@ export async function startGitLabStandin(opts: GitLabStandinOptions): Promise<Gi
       return page(
         sorted.map((n) => noteJson(n, iid)),
         req,
-        base
+        base,
+        { id: decodeURIComponent(m[1]), noteable_id: m[2] }
       )
     }
     if (m[3] === undefined && req.method === 'POST')
@@ -225,7 +237,7 @@ export async function startGitLabStandin(opts: GitLabStandinOptions): Promise<Gi
       return
     }
     try {
-      send(route(sent, user, `${base}/api/v4`))
+      send(route(sent, user, `${opts.externalUrl ?? base}/api/v4`))
     } catch (err) {
       if (err instanceof Answer) send(err)
       else send(fail(500, String(err)))

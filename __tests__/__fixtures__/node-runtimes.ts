@@ -1,8 +1,9 @@
 /**
  * The Node runtimes to run the bundle on: Node 24 (what `runs.using: node24`
- * gives users) and the machine's own Node. Node 24 is found by
- * scripts/node24.mjs: NODE24, this Node, a node 24 on PATH, or the registry
- * package that `npm test` fetched into a cache directory (ensure-deps.mjs).
+ * gives users), Node 22 (engines.node's floor, for the published command line)
+ * and the machine's own Node. Each is found by scripts/node-runtime.mjs:
+ * NODE<M>, this Node, a node of that major on PATH, or the registry package
+ * that `npm test` fetched into a cache directory (ensure-deps.mjs).
  */
 import { execFileSync } from 'node:child_process'
 import { join } from 'node:path'
@@ -23,11 +24,18 @@ function versionOf(path: string): string | null {
   }
 }
 
-/** Node 24 as scripts/node24.mjs finds it (nothing is installed here); null when there is none. */
-export function node24(): Runtime | null {
-  const out = execFileSync(process.execPath, [join(PROJECT_ROOT, 'scripts', 'node24.mjs')], { encoding: 'utf8' }).trim()
+/** Node `major` as scripts/node-runtime.mjs finds it (nothing is installed here); null when there is none. */
+export function nodeOfMajor(major: 22 | 24): Runtime | null {
+  const out = execFileSync(process.execPath, [join(PROJECT_ROOT, 'scripts', 'node-runtime.mjs'), String(major)], {
+    encoding: 'utf8'
+  }).trim()
   const found = JSON.parse(out) as { path: string; version: string } | null
-  return found ? { name: 'node24', path: found.path, version: found.version } : null
+  return found ? { name: `node${String(major)}`, path: found.path, version: found.version } : null
+}
+
+/** Node 24, what `runs.using: node24` gives users; null when there is none. */
+export function node24(): Runtime | null {
+  return nodeOfMajor(24)
 }
 
 /** The machine's Node: the one npm runs on (npm_node_execpath), else this process's. */

@@ -33,6 +33,7 @@ const GITLAB_PREDEFINED = new Set([
   'CI_DEFAULT_BRANCH',
   'CI_COMMIT_SHA',
   'CI_JOB_URL',
+  'CI_CONFIG_PATH',
   'CI_MERGE_REQUEST_IID',
   'CI_MERGE_REQUEST_PROJECT_ID',
   'CI_MERGE_REQUEST_SOURCE_PROJECT_ID',
@@ -96,7 +97,7 @@ describe('the GitLab CI example', () => {
       read(SCRIPT),
       ...Object.keys(config).flatMap((k) => (k.startsWith('.') || k === 'stages' ? [] : (job(k).script ?? [])))
     ]
-    const calls = scripts.flatMap((s) => [...s.matchAll(/npx --yes agent-security-gate (\S+)([^\n|]*)/g)])
+    const calls = scripts.flatMap((s) => [...s.matchAll(/npx --yes agent-security-gate@1 (\S+)([^\n|]*)/g)])
     expect(calls.length).toBeGreaterThanOrEqual(3)
     for (const [, command, rest] of calls) {
       expect(['assess', 'validate']).toContain(command)
@@ -137,7 +138,7 @@ describe('the generic CI script', () => {
       expect(run.status).toBe(code)
       expect(run.stdout).toMatch(said)
       expect(readFileSync(join(dir, 'args'), 'utf8').trim()).toBe(
-        '--yes agent-security-gate assess --model-id m_1 --min-severity high --out reports'
+        '--yes agent-security-gate@1 assess --model-id m_1 --min-severity high --out reports'
       )
     } finally {
       rmSync(dir, { recursive: true, force: true })

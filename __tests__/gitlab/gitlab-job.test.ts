@@ -13,7 +13,7 @@ import { join } from 'node:path'
 import { runMain } from '../../src/action/main.js'
 import type { ServiceApi } from '../../src/service/service-api.js'
 import { commentMarker } from '../../src/report/comment.js'
-import { PLANNED } from '../__fixtures__/builders.js'
+import { makeFinding, PLANNED } from '../__fixtures__/builders.js'
 import { fakeApi } from '../__fixtures__/fake-api.js'
 import { fakeClock } from '../__fixtures__/fake-clock.js'
 import { fakeActionIO } from '../__fixtures__/fake-io.js'
@@ -82,6 +82,51 @@ describe('the gate in a GitLab merge-request pipeline', () => {
     expect(notes()).toHaveLength(1)
     expect(notes()[0].body).toMatch(/Agent security gate: pass/)
     expect(standin.requests.filter((r) => r.method === 'POST')).toHaveLength(1)
+  })
+
+  it.each([
+    ["CI_CONFIG_PATH unset: GitLab's default CI file", {}, '.gitlab-ci.yml'],
+    ['CI_CONFIG_PATH set: that file', { CI_CONFIG_PATH: 'ci/agent.gitlab-ci.yml' }, 'ci/agent.gitlab-ci.yml'],
+    ['a CI file of another project: none of this repository', { CI_CONFIG_PATH: '.gitlab-ci.yml@acme/ci-templates' }, 'README.md']
+  ])('the reports point at a file of this repository, never a GitHub path (%s)', async (_name, over, file) => {
+    const findings = [makeFinding('high')]
+    const service = scriptedService({
+      statuses: [{ status: 'completed', categories_completed: [...PLANNED], verdict: 'fail' }],
+      findings: async () => ({ findings, count: findings.length })
+    })
+    const io = await job(gitlabEnv(over), service)
+    const issues = JSON.parse(readFileSync(io.outputs.codequality_path, 'utf8')) as { location: { path: string } }[]
+    expect(issues.length).toBeGreaterThan(0)
+    expect(issues.map((i) => i.location.path)).toEqual(issues.map(() => file))
+    const sarif = JSON.parse(readFileSync(io.outputs.sarif_path, 'utf8')) as {
+      runs: { results: { locations: { physicalLocation: { artifactLocation: { uri: string } } }[] }[] }[]
+    }
+    const uris = sarif.runs[0].results.map((r) => r.locations[0].physicalLocation.artifactLocation.uri)
+    expect(uris.length).toBeGreaterThan(0)
+    expect(new Set(uris)).toEqual(new Set([file]))
+    const junit = readFileSync(io.outputs.junit_path, 'utf8')
+    const cases = [...junit.matchAll(/<testcase [^>]*>/g)].map((m) => m[0])
+    expect(cases.length).toBeGreaterThan(0)
+    // GitLab reads `file` on each test case ("copy failed tests"); a fallback is no file known, so none is named.
+    for (const c of cases) expect(c.includes(` file="${file}"`)).toBe(file !== 'README.md')
+    expect(junit + JSON.stringify(issues) + JSON.stringify(sarif)).not.toContain('.github/')
+  })
+
+  it("speaks GitLab's words in the note: links the job (CI_JOB_URL), records the commit (CI_COMMIT_SHA), no GitHub term", async () => {
+    const jobUrl = 'https://gitlab.example.com/acme/shop/-/jobs/4242'
+    const sha = 'b'.repeat(40)
+    const findings = [makeFinding('high')]
+    const service = scriptedService({
+      statuses: [{ status: 'completed', categories_completed: [...PLANNED], verdict: 'fail' }],
+      findings: async () => ({ findings, count: findings.length })
+    })
+    await job(gitlabEnv({ CI_JOB_URL: jobUrl, CI_COMMIT_SHA: sha }), service)
+    const body = notes()[0].body
+    expect(body).toContain(`[job](${jobUrl})`)
+    expect(body).toContain(`commit \`${sha.slice(0, 7)}\``)
+    expect(body).toMatch(new RegExp(`^<!-- asas-gate:result=fail;sha=${sha.slice(0, 12)};at=\\d{4}-`, 'm'))
+    expect(body).toContain('its job log')
+    expect(body).not.toMatch(/workflow|GitHub|job summary|secrets\.|pull request/i)
   })
 
   it("refuses a fork's code run with this project's variables before any request, naming the secret", async () => {

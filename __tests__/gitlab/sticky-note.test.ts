@@ -7,7 +7,7 @@
  */
 import { afterEach, beforeEach, describe, expect, it } from '@jest/globals'
 import { readGitLabCi, type GitLabCi } from '../../src/gitlab/ci-context.js'
-import { publishNoteInsteadOfComment, publishToGitLab, type GitLabPublished } from '../../src/gitlab/publish.js'
+import { GITLAB_BUDGET_MS, publishNoteInsteadOfComment, publishToGitLab, type GitLabPublished } from '../../src/gitlab/publish.js'
 import { commentMarker } from '../../src/report/comment.js'
 import { fakeClock } from '../__fixtures__/fake-clock.js'
 import { recordingLog } from '../__fixtures__/recording-log.js'
@@ -119,6 +119,32 @@ describe('the sticky merge-request note', () => {
     expect(notesOf()).toHaveLength(231)
   })
 
+  it("follows the Link header's next page, as GitLab's docs ask, rather than building its own URL", async () => {
+    for (let i = 0; i < 150; i++) standin.seedNote('1', 5, `note ${i}`, ALICE)
+    const ours = standin.seedNote('1', 5, `${MARKER}\nold`, BOT)
+    const out = await publish('new')
+    expect(out.outcome).toEqual({ action: 'updated', noteId: ours.id })
+    const lists = standin.requests.filter((r) => r.method === 'GET' && r.path.endsWith('/notes'))
+    // Only GitLab's Link URL carries the route's own parameters (id, noteable_id).
+    expect(lists[1].query).toEqual({ id: '1', noteable_id: '5', sort: 'asc', order_by: 'created_at', per_page: '100', page: '2' })
+  })
+
+  it('does not follow a next link outside the API root (the token would go there): no note is written, a warning says why', async () => {
+    await stopStarted(standin)
+    standin = await startGitLabStandin({
+      tokens: { 'glpat-bot': BOT },
+      projects: { '1': 'acme/shop' },
+      externalUrl: 'https://elsewhere.example'
+    })
+    standin.openMergeRequest('1', 5)
+    for (let i = 0; i < 120; i++) standin.seedNote('1', 5, `note ${i}`, ALICE)
+    const out = await publish('new')
+    expect(out.outcome).toMatchObject({ action: 'skipped' })
+    expect(writes()).toEqual([])
+    expect(standin.requests.filter((r) => r.method === 'GET' && r.path.endsWith('/notes'))).toHaveLength(1)
+    expect(log.lines.find((l) => l.level === 'warning')?.line).toMatch(/next page is not under the API root/)
+  })
+
   it('waits out a 429 as Retry-After says, then goes on', async () => {
     standin.failNext('GET', /\/notes$/, 429, 1, { 'retry-after': '7' })
     const out = await publish('report')
@@ -136,6 +162,25 @@ describe('the sticky merge-request note', () => {
     expect(clock.sleeps[0]).toBeGreaterThanOrEqual(11_000)
     expect(clock.sleeps[0]).toBeLessThanOrEqual(12_000)
     expect(notesOf()).toHaveLength(1)
+  })
+
+  it('waits a minute on a bare 429 creating the note (GitLab: allowed again after one minute), then creates it once', async () => {
+    standin.failNext('POST', /\/notes$/, 429, 1)
+    const out = await publish('report')
+    expect(out.outcome?.action).toBe('created')
+    expect(clock.sleeps).toHaveLength(1)
+    expect(clock.sleeps[0]).toBeGreaterThanOrEqual(60_000)
+    expect(notesOf()).toHaveLength(1)
+  })
+
+  it('gives up on a bare 429 that comes again when a second wait would pass the budget, as a warning', async () => {
+    standin.failNext('POST', /\/notes$/, 429, 5)
+    const out = await publish('report')
+    expect(out.outcome).toMatchObject({ action: 'skipped' })
+    expect(clock.sleeps[0]).toBeGreaterThanOrEqual(60_000)
+    expect(clock.sleeps.reduce((a, b) => a + b, 0)).toBeLessThanOrEqual(GITLAB_BUDGET_MS)
+    expect(notesOf()).toHaveLength(0)
+    expect(log.lines.find((l) => l.level === 'warning')?.line).toMatch(/HTTP 429/)
   })
 
   it('retries a 502 on listing and a reset connection', async () => {

@@ -93,7 +93,12 @@ describe('the Code Quality report', () => {
   it('is registered as a report format with its own output', () => {
     const format = REPORT_FORMATS.find((f) => f.output === 'codequality_path')
     expect(format?.extension).toBe('codequality.json')
-    const text = format!.render(buildReport(makeInput()), { sarifLocation: LOCATION, sarifMinSeverity: 'low', toolVersion: '1.0.0' })
+    const text = format!.render(buildReport(makeInput()), {
+      sarifLocation: LOCATION,
+      junitFile: null,
+      sarifMinSeverity: 'low',
+      toolVersion: '1.0.0'
+    })
     expect(GitLabReport.parse(JSON.parse(text))).toHaveLength(2)
   })
 

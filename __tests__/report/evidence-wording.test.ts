@@ -112,7 +112,7 @@ describe('JSON, SARIF and JUnit give the comment numbers', () => {
         results: { properties: { findingId: string; seen?: string; seenInRuns?: number; runsCounted?: number; steadiness?: string } }[]
       }[]
     }
-    const junit = renderJunit(report)
+    const junit = renderJunit(report, { file: null })
     const md = renderSummary(report)
     for (const f of report.findings) {
       const j = json.findings.find((x) => x.finding_id === f.findingId)

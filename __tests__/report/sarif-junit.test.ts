@@ -23,7 +23,7 @@ import { buildBaseline } from '../../src/baseline/baseline.js'
 import { parseAcceptedFile } from '../../src/accepted/accepted-file.js'
 import * as YAML from 'yaml'
 import { FINGERPRINT_KEY } from '../../src/baseline/fingerprint.js'
-import { workflowFile } from '../../src/action/stages/report.js'
+import { workflowFile } from '../../src/action/report-location.js'
 import { sarifMultitoolProblems } from '../__fixtures__/sarif-multitool.js'
 import { junitXsdProblems } from '../__fixtures__/junit-xsd.js'
 import { makeInput } from '../__fixtures__/report-fixtures.js'
@@ -182,7 +182,7 @@ describe('the report model with a baseline', () => {
 
 describe('JUnit', () => {
   it('parses with xml2js: one test case per category, a failure per open blocking finding', async () => {
-    const doc = (await parseStringPromise(renderJunit(second.report))) as {
+    const doc = (await parseStringPromise(renderJunit(second.report, { file: null }))) as {
       testsuites: {
         $: Record<string, string>
         testsuite: { testcase: { $: { name: string }; failure?: { $: { message: string } }[]; 'system-out'?: string[] }[] }[]
@@ -212,13 +212,34 @@ describe('JUnit', () => {
     ['the second run (baseline, accepted)', () => second.report],
     ['an incomplete run (skipped categories, an unplanned one)', () => incomplete]
   ])("conforms to the Jenkins xunit plugin's junit-10.xsd: %s", async (_name, report) => {
-    const xml = renderJunit(report())
+    const xml = renderJunit(report(), { file: null })
     const doc = (await parseStringPromise(xml)) as Record<string, never>
     expect(junitXsdProblems(doc)).toEqual([])
   })
 
+  it('names the file the results are about: on the suite always, on each test case only for readers that take it there', async () => {
+    interface Doc {
+      testsuites: { testsuite: { $: Record<string, string>; testcase: { $: Record<string, string> }[] }[] }
+    }
+    const gitlab = (await parseStringPromise(renderJunit(second.report, { file: { path: 'ci/a&b.yml', onTestcases: true } }))) as Doc
+    const suite = gitlab.testsuites.testsuite[0]
+    expect(suite.$.file).toBe('ci/a&b.yml')
+    expect(suite.testcase.length).toBeGreaterThan(0)
+    for (const c of suite.testcase) expect(c.$.file).toBe('ci/a&b.yml')
+
+    const xml = renderJunit(second.report, { file: { path: 'agent/profile.yml', onTestcases: false } })
+    const elsewhere = (await parseStringPromise(xml)) as Doc & Record<string, never>
+    expect(elsewhere.testsuites.testsuite[0].$.file).toBe('agent/profile.yml')
+    for (const c of elsewhere.testsuites.testsuite[0].testcase) expect(c.$).not.toHaveProperty('file')
+    // Where Jenkins' xunit may read it, the file stays valid against its schema.
+    expect(junitXsdProblems(elsewhere)).toEqual([])
+
+    const unknown = renderJunit(second.report, { file: null })
+    expect(unknown).not.toContain(' file=')
+  })
+
   it('keeps the skipped count on the test suite, where the schema allows it', async () => {
-    const doc = (await parseStringPromise(renderJunit(incomplete))) as {
+    const doc = (await parseStringPromise(renderJunit(incomplete, { file: null }))) as {
       testsuites: { $: Record<string, string>; testsuite: { $: Record<string, string> }[] }
     }
     expect(doc.testsuites.$).not.toHaveProperty('skipped')

@@ -17,7 +17,7 @@ set -euo pipefail
 : "${ASAS_MODEL_ID:?set ASAS_MODEL_ID}"
 
 status=0
-npx --yes agent-security-gate assess --model-id "$ASAS_MODEL_ID" --min-severity high --out reports || status=$?
+npx --yes agent-security-gate@1 assess --model-id "$ASAS_MODEL_ID" --min-severity high --out reports || status=$?
 
 case "$status" in
   0) echo "agent security: pass" ;;

@@ -5,6 +5,7 @@
  * the target) is passed in. One file per concern under inputs/: the target,
  * the policy, the pipeline; this one composes them.
  */
+import { type CiHost } from './ci-host.js'
 import type { PipelineEvent } from '../pipeline/event.js'
 import type { TargetInput } from '../target/target-spec.js'
 import { ConfigError } from '../util/errors.js'
@@ -12,7 +13,7 @@ import type { InputReader } from './inputs/common.js'
 import { PIPELINE_INPUTS, type PipelineInputs } from './inputs/pipeline.js'
 import { POLICY_INPUTS, type PolicyInputs } from './inputs/policy.js'
 import { readFields, readInput } from './inputs/spec.js'
-import { API_KEY, MODE, STEP_INPUTS, type StepInputs } from './inputs/step.js'
+import { checkApiKey, MODE, STEP_INPUTS, type StepInputs } from './inputs/step.js'
 import { eventEndpoint, readProfileInputs, readTargetInput, type PreviewTarget, type ProfileInputs } from './inputs/target.js'
 
 /** The base-address rule lives with the transport that uses it too. */
@@ -54,7 +55,7 @@ export type IssueMode = ActionInputs['issue']
  * before any request is made. `event`: the run's pipeline event, which may
  * offer the target when model_id and endpoint_url are both empty.
  */
-export function readInputs(get: InputReader, event: PipelineEvent | null = null): ActionInputs {
+export function readInputs(get: InputReader, event: PipelineEvent | null = null, host: CiHost = 'github'): ActionInputs {
   const mode = readInput(get, MODE)
   const pipeline = readFields(get, PIPELINE_INPUTS)
   const target = readTargetInput(get, eventEndpoint(event, pipeline.endpointPath))
@@ -62,7 +63,7 @@ export function readInputs(get: InputReader, event: PipelineEvent | null = null)
     throw new ConfigError('model_id', `is required in validate mode: ${target.reason}, so there is no target to validate`)
   }
   // Checked in the order a user fixes them one by one: the key, the profile and the policy, then the rest of the step.
-  readInput(get, API_KEY)
+  checkApiKey(get('api_key'), host)
   const profile = readProfileInputs(get)
   const policy = readFields(get, POLICY_INPUTS)
   const step = readFields(get, STEP_INPUTS)

@@ -9,6 +9,7 @@
  *   it had sent: find the run by the recorded intent and cancel it only if it
  *   is provably ours (run-ownership.ts).
  */
+import { ciHost } from './ci-host.js'
 import { Deadline, type Clock } from '../util/clock.js'
 import { describeFailure, ServiceError } from '../util/errors.js'
 import { oneLine } from '../util/text.js'
@@ -50,7 +51,7 @@ async function stopWhatWasLeft(deps: PostDeps): Promise<void> {
     if (isMaskableSecret(rawKey)) io.setSecret(rawKey)
     // The event too: on a deployment event the target may come from it, and the inputs are read as the main step read them.
     const event = readPipelineEvent(io.env.GITHUB_EVENT_NAME ?? '', await readEventPayload(io.env.GITHUB_EVENT_PATH), io.env)
-    const inputs = readInputs(envInputReader(io.env), event)
+    const inputs = readInputs(envInputReader(io.env), event, ciHost(io.env))
     const settleBy = Deadline.after(clock, POST_SETTLE_MS)
     const api = deps.makeApi(inputs, Deadline.after(clock, POST_SETTLE_MS * 2))
     if (runId === null) {

@@ -5,6 +5,7 @@
  * action (abortOnSignals), then the outcome rendered: the verdict, the
  * blocking findings and the reports, or JSON; the exit code of its result.
  */
+import { ciHost } from '../action/ci-host.js'
 import { resolve } from 'node:path'
 import { envInputReader, readInputs } from '../action/inputs.js'
 import { runStep, type MainDeps } from '../action/main.js'
@@ -57,7 +58,7 @@ export async function runStepCommand(command: StepCommand, given: Record<string,
   const flags = given as unknown as CommonFlags
   const env = inputEnv(command.options, given, edges.env, command.fixed)
   try {
-    readInputs(envInputReader(env))
+    readInputs(envInputReader(env), null, ciHost(env))
   } catch (err) {
     if (!(err instanceof ConfigError)) throw err
     edges.stderr.write(`error: ${flagNamer(command.options)(err.input)}: ${err.message}\n`)

@@ -38,6 +38,8 @@ export interface GitLabCi {
   mergeRequest: GitLabMergeRequest | null
   /** CI_JOB_URL, for the report's link; null when unset. */
   jobUrl: string | null
+  /** CI_CONFIG_PATH, the project's CI/CD configuration file as set (GitLab's default: .gitlab-ci.yml); null when unset. */
+  configPath: string | null
 }
 
 /** A variable's value; null when unset or blank. */
@@ -57,6 +59,12 @@ function httpUrl(raw: string): string | null {
   } catch {
     return null
   }
+}
+
+/** A variable holding an http(s) URL (httpUrl), else null. */
+function httpUrlOrNull(value: string | undefined): string | null {
+  const v = nonEmpty(value)
+  return v === null ? null : httpUrl(v)
 }
 
 function apiUrlOf(env: NodeJS.ProcessEnv): string | null {
@@ -90,7 +98,8 @@ export function readGitLabCi(env: NodeJS.ProcessEnv): GitLabCi {
     defaultBranch: nonEmpty(env.CI_DEFAULT_BRANCH),
     commitSha: nonEmpty(env.CI_COMMIT_SHA),
     mergeRequest: pipelineSource === 'merge_request_event' ? mergeRequestOf(env) : null,
-    jobUrl: nonEmpty(env.CI_JOB_URL)
+    jobUrl: httpUrlOrNull(env.CI_JOB_URL),
+    configPath: nonEmpty(env.CI_CONFIG_PATH)
   }
 }
 
@@ -106,6 +115,7 @@ export const GITLAB_JOB_VARIABLES = [
   'CI_DEFAULT_BRANCH',
   'CI_COMMIT_SHA',
   'CI_JOB_URL',
+  'CI_CONFIG_PATH',
   'CI_MERGE_REQUEST_IID',
   'CI_MERGE_REQUEST_PROJECT_ID',
   'CI_MERGE_REQUEST_SOURCE_PROJECT_ID',

@@ -8,13 +8,14 @@
  *   system note is never ours.
  * - When the token's user cannot be read, no note is written: without it no
  *   note can be told ours, and a new one could duplicate ours.
- * - Every page of notes is read (oldest first), up to MAX_PAGES.
+ * - Every page of notes is read (oldest first), up to MAX_PAGES, following
+ *   GitLab's Link header.
  * - A create whose answer was lost is looked for before it is sent again.
  *
  * Writing the note never changes the gate's result: a failure is a warning
  * that says why and how to fix it, and the outcome is `skipped`.
  */
-import { AbortedError, describeFailure, GitLabError } from '../util/errors.js'
+import { AbortedError, describeFailure, GitLabError, RemoteError } from '../util/errors.js'
 import type { Log } from '../util/log.js'
 import { isOwnedComment } from '../github/ownership.js'
 import { hasMarker, MAX_PAGES, withMarker, type CommentBody } from '../github/sticky-comment.js'
@@ -39,18 +40,18 @@ export async function findStickyNote(
   own: GitLabUser,
   log: Log
 ): Promise<GitLabNote | null> {
-  let page: number | null = 1
-  for (let read = 0; page !== null && read < MAX_PAGES; read++) {
-    const { items, nextPage }: { items: GitLabNote[]; nextPage: number | null } = await api.listNotes(mr, page)
-    for (const note of items) {
+  let next: string | null = null
+  for (let read = 0; read < MAX_PAGES; read++) {
+    const page: { items: GitLabNote[]; next: string | null } = await api.listNotes(mr, next)
+    for (const note of page.items) {
       if (!hasMarker(note.body, marker)) continue
       if (ownsNote(note, own)) return note
       log.debug(`Note ${note.id} holds the marker but was not written by this token's user; left alone.`)
     }
-    if (items.length === 0) return null
-    page = nextPage
+    if (page.items.length === 0 || page.next === null) return null
+    next = page.next
   }
-  if (page !== null) log.debug(`No sticky note found in the first ${MAX_PAGES} pages of notes; a new one is added.`)
+  if (next !== null) log.debug(`No sticky note found in the first ${MAX_PAGES} pages of notes; a new one is added.`)
   return null
 }
 
@@ -115,7 +116,8 @@ export async function postStickyNote(
     return { action: 'created', noteId: created.id }
   } catch (err) {
     if (err instanceof AbortedError) throw err
-    if (!(err instanceof GitLabError)) throw err
+    // A GitLab failure, or the budget running out while a rate limit is waited out (DeadlineExceededError).
+    if (!(err instanceof RemoteError)) throw err
     const { warning, reason } = explainNoteFailure(err, mr)
     log.warning(warning)
     return { action: 'skipped', noteId: null, reason }

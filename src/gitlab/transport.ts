@@ -3,7 +3,9 @@
  * its own timeout (connect, headers and body), on @actions/http-client, no
  * redirect followed (the token must not travel), failures as GitLabErrors,
  * the whole under the one retry policy (../util/retry-policy.ts), which waits
- * as GitLab's rate limits ask (429 with Retry-After, else RateLimit-Reset).
+ * as GitLab's rate limits ask (429 with Retry-After, else RateLimit-Reset,
+ * else at least a minute: GitLab documents that a rate-limited endpoint, as
+ * note creation, is allowed again "after one minute").
  * Every API file (notes-api.ts) is a set of calls over this `GitLabCall`.
  *
  * The token goes into the PRIVATE-TOKEN header only; no message built here
@@ -47,6 +49,9 @@ export type GitLabCall = <T>(
 ) => Promise<T>
 
 const DEFAULT_REQUEST_TIMEOUT_MS = 30_000
+
+/** GitLab's documented wait after a rate limit that said nothing of when it lifts: its limits are per minute. */
+export const GITLAB_RATE_LIMIT_WAIT_MS = 60_000
 /** The largest answer read: a page of 100 notes of up to 1,000,000 characters each, with room. */
 const MAX_BODY_BYTES = 512 * 1024 * 1024
 
@@ -91,11 +96,13 @@ export function gitlabStatusError(
   nowMs: number,
   secrets: readonly string[]
 ): GitLabError {
+  const retryAfterMs = gitlabRetryAfterMs(status, headers, nowMs)
   return new GitLabError({
     endpoint,
     status,
     message: oneLine(scrubSecrets(gitlabMessage(text, `HTTP ${status}`), secrets), 300),
-    retryAfterMs: gitlabRetryAfterMs(status, headers, nowMs),
+    retryAfterMs,
+    leastWaitMs: status === 429 && retryAfterMs === undefined ? GITLAB_RATE_LIMIT_WAIT_MS : undefined,
     transient: status === 408 || status === 429 || status >= 500,
     ambiguous: status === 408 || status >= 500
   })

@@ -54,6 +54,30 @@ export const COMMENT_LADDER: DetailLevel[] = [
   { wrap: WRAP_WIDTH, fieldChars: 0, maxLines: 0, proseChars: 200, maxSteps: 0, bodies: false, headers: false }
 ]
 
+/** Where the comment is read: a GitHub pull request, or a GitLab merge request (the note takes the comment's place). */
+export type CommentHost = 'github' | 'gitlab'
+
+/** The comment's words in each host's terms. */
+const COMMENT_WORDS: Record<
+  CommentHost,
+  { comment: string; runLink: string; fullList: string; fullData: (runUrl: string | null) => string }
+> = {
+  github: {
+    comment: 'a GitHub comment',
+    fullList: 'the job summary',
+    runLink: 'workflow run',
+    fullData: (runUrl) =>
+      `${trustedLink('job summary', runUrl) ?? 'the job summary of this workflow run'} and the JSON report (\`report_path\`, kept when the workflow uploads it as an artifact)`
+  },
+  gitlab: {
+    comment: 'this merge-request note',
+    fullList: "the markdown report in the job's artifacts",
+    runLink: 'job',
+    fullData: (runUrl) =>
+      `the JSON and markdown reports in the artifacts of ${trustedLink('the job', runUrl) ?? 'the job'} (kept when the job lists them under \`artifacts:paths\`), and its job log`
+  }
+}
+
 /** Findings shown with their proof in the comment at most. */
 export const COMMENT_MAX_DETAILED = 10
 
@@ -63,20 +87,25 @@ export const COMMENT_MAX_DETAILED = 10
  * assessment record under the state line); at most `limit` characters
  * (UTF-16 code units).
  */
-export function renderComment(report: Report, opts: { limit?: number; record?: AssessmentRecord; marker?: string } = {}): string {
+export function renderComment(
+  report: Report,
+  opts: { limit?: number; record?: AssessmentRecord; marker?: string; on?: CommentHost } = {}
+): string {
   const recordLine = opts.record ? `${recordMarker(opts.record)}\n` : ''
   const limit = (opts.limit ?? COMMENT_LIMIT) - recordLine.length
-  const summary = trustedLink('job summary', report.runUrl)
+  const words = COMMENT_WORDS[opts.on ?? 'github']
   const body = renderMarkdownReport(report, {
     limit,
     measure: (s) => s.length,
-    limitLabel: `the ${limit.toLocaleString('en-US')}-character limit of a GitHub comment`,
+    limitLabel: `the ${limit.toLocaleString('en-US')}-character limit of ${words.comment}`,
     marker: opts.marker ?? commentMarker(report.modelId),
     ladder: COMMENT_LADDER,
     maxDetailed: COMMENT_MAX_DETAILED,
     coverage: 'compact',
     listBelowThreshold: false,
-    fullDataWhere: `${summary ?? 'the job summary of this workflow run'} and the JSON report (\`report_path\`, kept when the workflow uploads it as an artifact)`
+    fullDataWhere: words.fullData(report.runUrl),
+    fullListWhere: words.fullList,
+    runLinkLabel: words.runLink
   })
   return opts.record ? withRecord(body, opts.record) : body
 }

@@ -7,15 +7,17 @@
 import type { Severity } from '../service/contract/index.js'
 import { renderCodeQuality } from './codequality.js'
 import { renderJson } from './json.js'
-import { renderJunit } from './junit.js'
+import { renderJunit, type JunitFile } from './junit.js'
 import type { Report } from './report-model.js'
 import { renderSarif } from './sarif.js'
 import { renderSummary } from './summary.js'
 
 /** What the step gives the formats beside the report. */
 export interface FormatOptions {
-  /** Repository-relative file every SARIF result and Code Quality issue is located on. */
+  /** Repository-relative file every SARIF result and Code Quality issue is located on (src/action/report-location.ts). */
   sarifLocation: string
+  /** The same file for JUnit, when one is known: on <testsuite>, and on each <testcase> when the reader takes it there. */
+  junitFile: JunitFile | null
   /** Findings at or above it get a SARIF result. */
   sarifMinSeverity: Severity
   /** The action's version, as the tool's. */
@@ -45,7 +47,7 @@ export const REPORT_FORMATS: readonly ReportFormat[] = [
         2
       )
   },
-  { extension: 'junit.xml', output: 'junit_path', render: (report) => renderJunit(report) },
+  { extension: 'junit.xml', output: 'junit_path', render: (report, opts) => renderJunit(report, { file: opts.junitFile }) },
   { extension: 'md', output: 'markdown_path', render: (report) => renderSummary(report) },
   {
     extension: 'codequality.json',

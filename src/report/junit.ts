@@ -9,6 +9,12 @@
  * file against before reading it (junit-10.xsd), which the other readers
  * accept too: `skipped` is on <testsuite> only, since <testsuites> does not
  * allow it and a file that fails the schema is dropped whole.
+ *
+ * The repository file the results are about (the profile, the CI file), when
+ * one is known, is `file` on <testsuite> (the schema allows it there) and, for
+ * readers that take it on <testcase> (GitLab's "copy failed tests", GitHub's
+ * test reporters), on each <testcase> too: outside GitHub Actions and GitLab
+ * CI, where Jenkins' xunit may read the file, the test cases carry none.
  */
 import { seenText } from './describe.js'
 import type { Report, ReportFinding } from './report-model.js'
@@ -27,7 +33,13 @@ export function blocks(f: ReportFinding): boolean {
   return f.standing === 'blocking'
 }
 
-export function renderJunit(report: Report): string {
+/** The file the test cases are about, and whether <testcase> carries it. */
+export interface JunitFile {
+  path: string
+  onTestcases: boolean
+}
+
+export function renderJunit(report: Report, opts: { file: JunitFile | null }): string {
   const categories = report.coverageRows.map((r) => r.category)
   const missed = report.baseline?.notReproduced.filter((n) => n.blocks) ?? []
   for (const f of [...report.findings, ...missed]) if (!categories.includes(f.category)) categories.push(f.category)
@@ -40,7 +52,8 @@ export function renderJunit(report: Report): string {
     const blocking = of.filter(blocks)
     const missedHere = missed.filter((n) => n.category === c)
     const name = xml(c)
-    const attrs = `classname="agent-security.${xml(report.modelId)}" name="${name}" time="0"`
+    const fileAttr = opts.file?.onTestcases ? ` file="${xml(opts.file.path)}"` : ''
+    const attrs = `classname="agent-security.${xml(report.modelId)}" name="${name}"${fileAttr} time="0"`
     if (blocking.length > 0 || missedHere.length > 0) {
       failures += 1
       const body = [
@@ -76,7 +89,7 @@ export function renderJunit(report: Report): string {
   return [
     '<?xml version="1.0" encoding="UTF-8"?>',
     `<testsuites name="${xml(suite)}" tests="${categories.length}" failures="${failures}" errors="0">`,
-    `<testsuite name="${xml(suite)}" tests="${categories.length}" failures="${failures}" errors="0" skipped="${skipped}"${report.startedAt ? ` timestamp="${xml(report.startedAt)}"` : ''}>`,
+    `<testsuite name="${xml(suite)}" tests="${categories.length}" failures="${failures}" errors="0" skipped="${skipped}"${opts.file ? ` file="${xml(opts.file.path)}"` : ''}${report.startedAt ? ` timestamp="${xml(report.startedAt)}"` : ''}>`,
     ...cases,
     '</testsuite>',
     '</testsuites>',

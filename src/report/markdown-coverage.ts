@@ -101,7 +101,8 @@ export function coverageBlock(r: Report, profile: MarkdownProfile, budget: numbe
       )
     )
   }
-  if (left > 0) lines.push(para(`*${plural(left, 'more category', 'more categories')} not shown here (the job summary has them).*`))
+  if (left > 0)
+    lines.push(para(`*${plural(left, 'more category', 'more categories')} not shown here (${profile.fullListWhere} has them).*`))
   const body = lines.join('')
   if (r.result === 'pass' && !full) {
     return { text: `<details>\n<summary>${title}</summary>\n\n${body}</details>\n\n`, left }

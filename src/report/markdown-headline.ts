@@ -224,6 +224,8 @@ export interface MetaParts {
   elapsed?: string | null
   runId?: string | null
   runUrl: string | null
+  /** What the run link is called (GitHub's "workflow run", the default; GitLab's "job"). */
+  runLinkLabel?: string
 }
 
 /** The one metadata line under the headline (trusted parts and code spans). */
@@ -236,12 +238,12 @@ export function metaLine(p: MetaParts): string {
   if (p.threshold) parts.push(`threshold ${enumText(p.threshold, SEVERITIES)}`)
   if (p.elapsed) parts.push(p.elapsed)
   if (p.runId) parts.push(`run ${codeSpan(p.runId, { max: 80 })}`)
-  const link = trustedLink('workflow run', p.runUrl)
+  const link = trustedLink(p.runLinkLabel ?? 'workflow run', p.runUrl)
   if (link) parts.push(link)
   return parts.join(' · ')
 }
 
-export function headerBlock(r: Report): string {
+export function headerBlock(r: Report, runLinkLabel: string): string {
   const out: string[] = [para(headline(r.result, reportTitle(r)))]
   out.push(
     para(
@@ -252,7 +254,8 @@ export function headerBlock(r: Report): string {
         threshold: r.minSeverity,
         elapsed: formatElapsed(r.elapsedMs),
         runId: r.runId,
-        runUrl: r.runUrl
+        runUrl: r.runUrl,
+        runLinkLabel
       })
     )
   )

@@ -43,6 +43,10 @@ export interface MarkdownProfile {
   listBelowThreshold: boolean
   /** Where the full data is (trusted markdown). */
   fullDataWhere: string
+  /** Where every row is listed when this document shows only some: "the job summary", the markdown report. */
+  fullListWhere: string
+  /** What the link to the run of the CI is called where this is read: GitHub's "workflow run", GitLab's "job". */
+  runLinkLabel: string
 }
 
 export const RESULT_ICON: Record<string, string> = { pass: '✅', fail: '❌', incomplete: '⚠️', error: '⛔' }

@@ -45,7 +45,15 @@ function minimalDocument(r: Report, profile: MarkdownProfile): string {
   const lines: string[] = []
   if (profile.marker) lines.push(profile.marker)
   lines.push(headline(r.result, reportTitle(r)))
-  lines.push(metaLine({ commitSha: r.commitSha, assessedAt: r.assessedAt, runUrl: r.runUrl, threshold: r.minSeverity }))
+  lines.push(
+    metaLine({
+      commitSha: r.commitSha,
+      assessedAt: r.assessedAt,
+      runUrl: r.runUrl,
+      runLinkLabel: profile.runLinkLabel,
+      threshold: r.minSeverity
+    })
+  )
   const counts = standingParts(r, { of: 'gate' })
   if (counts.length > 0) lines.push(`**Found:** ${counts.join(' · ')}.`)
   lines.push(`*The report did not fit ${profile.limitLabel}: only counts are shown. Full data: ${profile.fullDataWhere}.*`)
@@ -59,7 +67,7 @@ export function renderMarkdownReport(r: Report, profile: MarkdownProfile): strin
   const m = profile.measure
   const limit = profile.limit
   const marker = profile.marker ? `${profile.marker}\n${stateMarker(r)}\n\n` : ''
-  const header = headerBlock(r)
+  const header = headerBlock(r, profile.runLinkLabel)
   const coverage = coverageBlock(r, profile, Math.floor(limit * COVERAGE_SHARE))
   const notes = notesBlock(r, Math.floor(limit * NOTES_SHARE), m)
   const footer = footerBlock(profile)
@@ -79,7 +87,7 @@ export function renderMarkdownReport(r: Report, profile: MarkdownProfile): strin
   let belowCount = ''
   if (r.counts !== null && below.length > 0 && !profile.listBelowThreshold) {
     belowCount = para(
-      `**Below ${sev}:** ${plural(below.length, 'finding')} (${countsText(below)}), counted here and listed in the job summary.`
+      `**Below ${sev}:** ${plural(below.length, 'finding')} (${countsText(below)}), counted here and listed in ${profile.fullListWhere}.`
     )
   }
 

@@ -26,6 +26,8 @@ export interface NotAssessedInput {
   commitSha: string | null
   assessedAt: string | null
   runUrl: string | null
+  /** What the run link is called where this is read (GitHub's "workflow run", the default; GitLab's "job"). */
+  runLinkLabel?: string
   /** What the step spent of the assessment budget and why (docs/pr-pipelines.md), one line. */
   budgetLine?: string | null
 }
@@ -75,7 +77,13 @@ export function renderNotAssessed(
   const out: string[] = []
   if (opts.marker) out.push(`${opts.marker}\n${stateMarker({ result: 'error', commitSha: input.commitSha, assessedAt: input.assessedAt })}`)
   out.push(headline('error', notAssessedTitle(input)))
-  const meta = metaLine({ commitSha: input.commitSha, assessedAt: input.assessedAt, threshold: null, runUrl: input.runUrl })
+  const meta = metaLine({
+    commitSha: input.commitSha,
+    assessedAt: input.assessedAt,
+    threshold: null,
+    runUrl: input.runUrl,
+    runLinkLabel: input.runLinkLabel
+  })
   if (meta !== '') out.push(meta)
   out.push(
     input.kind === 'bug'

@@ -28,6 +28,8 @@ export interface PipelineReportInput {
   commitSha: string | null
   at: string
   runUrl: string | null
+  /** What the run link is called where this is read (GitHub's "workflow run", the default; GitLab's "job"). */
+  runLinkLabel?: string
   /** The comment that recorded the carried result; null when unknown. */
   recordUrl: string | null
   /** What the event was, where its result goes. */
@@ -55,7 +57,13 @@ export function pipelineTitle(input: PipelineReportInput): string {
 function headerLines(input: PipelineReportInput): string[] {
   const icon = input.kind === 'skipped' ? '### ⏭️ ' : null
   const out = [icon === null ? headline(input.result, pipelineTitle(input)) : `${icon}${proseText(pipelineTitle(input), 400)}`]
-  const meta = metaLine({ commitSha: input.commitSha, assessedAt: input.at, threshold: null, runUrl: input.runUrl })
+  const meta = metaLine({
+    commitSha: input.commitSha,
+    assessedAt: input.at,
+    threshold: null,
+    runUrl: input.runUrl,
+    runLinkLabel: input.runLinkLabel
+  })
   if (meta !== '') out.push(meta)
   if (input.kind === 'carried_over') {
     const link = trustedLink('the comment of that assessment', input.recordUrl)

@@ -33,6 +33,8 @@ export function renderSummary(report: Report, opts: { limitBytes?: number } = {}
     maxDetailed: SUMMARY_MAX_DETAILED,
     coverage: 'full',
     listBelowThreshold: true,
-    fullDataWhere: "the JSON report (the step's `report_path` output; upload it as an artifact to keep it)"
+    fullDataWhere: "the JSON report (the step's `report_path` output; upload it as an artifact to keep it)",
+    fullListWhere: 'the job summary',
+    runLinkLabel: 'workflow run'
   })
 }

@@ -80,6 +80,8 @@ export interface ValidationContext {
   commitSha?: string | null
   assessedAt?: string | null
   runUrl?: string | null
+  /** What the run link is called where this is read (GitHub's "workflow run", the default; GitLab's "job"). */
+  runLinkLabel?: string
   elapsed?: string | null
 }
 
@@ -96,7 +98,8 @@ export function renderValidationMarkdown(result: ValidateModeResult, ctx: Valida
         assessedAt: ctx.assessedAt ?? null,
         elapsed: ctx.elapsed ?? null,
         threshold: null,
-        runUrl: ctx.runUrl ?? null
+        runUrl: ctx.runUrl ?? null,
+        runLinkLabel: ctx.runLinkLabel
       }),
       `${formatCount(result.runsScanned)} ${result.runsScanned === 1 ? 'run' : 'runs'} scanned`
     ]

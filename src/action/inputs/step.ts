@@ -8,6 +8,7 @@ import { COMMENT_MODES } from '../../github/sticky-comment.js'
 import { parseBaseUrl } from '../../service/base-url.js'
 import { LIMITS } from '../../service/contract/index.js'
 import { ConfigError } from '../../util/errors.js'
+import { SERVICE_KEY_HINT, type CiHost } from '../ci-host.js'
 import { clip } from './common.js'
 import { choice, defineInput, parsedBy, text, wholeNumber, type FieldsOf, type InputParser } from './spec.js'
 
@@ -22,18 +23,16 @@ const MIN_TIMEOUT_MS = 1_000
  * space, a control or a non-ASCII character cannot be a header's token, and
  * would fail as a network error). The message never shows the key.
  */
-function checkApiKey(apiKey: string): string {
+export function checkApiKey(apiKey: string, host: CiHost = 'github'): string {
+  const hint = SERVICE_KEY_HINT[host]
   if (apiKey === '') {
     throw new ConfigError(
       'api_key',
-      'is empty. Pass the service key from a secret (api_key: ${{ secrets.ASAS_API_KEY }}). Secrets are not given to workflows triggered from forks: this check fails rather than skip, so a change cannot merge unassessed'
+      `is empty. ${hint.pass}. ${hint.forks}: this check fails rather than skip, so a change cannot merge unassessed`
     )
   }
   if (apiKey.length < LIMITS.credentialMin) {
-    throw new ConfigError(
-      'api_key',
-      `is shorter than ${LIMITS.credentialMin} characters: not a service key. Pass the key from a secret (api_key: \${{ secrets.ASAS_API_KEY }})`
-    )
+    throw new ConfigError('api_key', `is shorter than ${LIMITS.credentialMin} characters: not a service key. ${hint.pass}`)
   }
   if (!/^[\x21-\x7e]+$/.test(apiKey)) {
     throw new ConfigError(
@@ -75,7 +74,7 @@ export const API_KEY = defineInput({
   required: true,
   description: 'The service API key, from a secret; needs the test:run scope. Masked at once.',
   summary: 'the service key (`test:run` scope), from a secret',
-  parser: parsedBy(checkApiKey),
+  parser: parsedBy((key) => checkApiKey(key)),
   cli: { commands: BOTH, value: 'key', env: 'ASAS_API_KEY' }
 })
 

@@ -9,6 +9,7 @@ import { readAcceptedRisks, type AcceptedRisks, type ReadAcceptedDeps } from '..
 import { loadBaseline, type LoadedBaseline } from '../../baseline/load-baseline.js'
 import { baselineScope, type BaselineScope } from '../../baseline/scope.js'
 import { inGitHubActions, splitRepository } from '../../github/context.js'
+import { inGitLabJob } from '../../gitlab/fork-rule.js'
 import { createGitHubClient } from '../../github/github-client.js'
 import { readEventPayload } from '../../github/publish.js'
 import { Deadline } from '../../util/clock.js'
@@ -73,7 +74,8 @@ async function loadEvidence(ctx: StepContext, inputs: ActionInputs, scope: Basel
   if (github === null && inputs.baselineRunId === '' && !inGitHubActions(ctx.io.env)) {
     // A terminal or another CI: no workflow records runs there, and its user never gave a github_token.
     const named = (ctx.nameInput ?? actionInputName)('baseline_run_id')
-    return { ...noEvidence(), why: `outside GitHub Actions no earlier run of this agent is recorded (${named} names one to compare with)` }
+    const where = inGitLabJob(ctx.io.env) ? 'in a GitLab job' : 'outside GitHub Actions'
+    return { ...noEvidence(), why: `${where} no earlier run of this agent is recorded (${named} names one to compare with)` }
   }
   return loadBaseline(
     {

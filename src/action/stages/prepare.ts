@@ -7,6 +7,7 @@
 import { readEventFile, readEventPayload } from '../../github/publish.js'
 import { readPipelineEvent, unreadableEvent, type PipelineEvent } from '../../pipeline/event.js'
 import { envInputReader, readInputs, type ActionInputs } from '../inputs.js'
+import { ciHost } from '../ci-host.js'
 import { prepareTarget, type DeploymentContext, type Prepared } from '../prepare-target.js'
 import type { PreparedOutcome } from '../outcome.js'
 import type { StepContext } from './context.js'
@@ -42,7 +43,7 @@ export async function readStepInputs(ctx: StepContext): Promise<StepInputs> {
   const eventName = env.GITHUB_EVENT_NAME ?? ''
   const payload = await readEventFile(env.GITHUB_EVENT_PATH)
   const event = payload.ok ? readPipelineEvent(eventName, payload.value, env) : unreadableEvent(eventName, payload.why, env)
-  const inputs = readInputs(envInputReader(env), event)
+  const inputs = readInputs(envInputReader(env), event, ciHost(env))
   // In a GitLab job running a fork's code with this project's variables, no secret is used.
   const refusal = gitlabJobRefusal(env, [
     { name: 'api_key', value: inputs.apiKey },

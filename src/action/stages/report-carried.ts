@@ -18,7 +18,7 @@ import type { ActionInputs } from '../inputs.js'
 import type { StepContext } from './context.js'
 import type { CarryOverPlan } from './plan.js'
 import type { PlannedEvent } from './plan-event.js'
-import { assessedNow, runUrl, scrubbedModel, type RenderedReport } from './report.js'
+import { assessedNow, runLinkLabel, runUrl, scrubbedModel, type RenderedReport } from './report.js'
 
 async function reportFile(ctx: StepContext, name: string, input: PipelineReportInput): Promise<string> {
   return ctx.io.writeReportFile(
@@ -46,6 +46,7 @@ export async function reportCarried(
     commitSha: now.sha,
     at: now.at,
     runUrl: runUrl(ctx.io.env),
+    runLinkLabel: runLinkLabel(ctx.io.env),
     recordUrl: plan.from?.url ?? null,
     lines: planned.lines,
     budgetLine: budgetLine({ kind: 'carried_over', assessedSha: plan.assessedSha }).line,
@@ -94,6 +95,7 @@ export async function reportSkipped(
     commitSha: now.sha,
     at: now.at,
     runUrl: runUrl(ctx.io.env),
+    runLinkLabel: runLinkLabel(ctx.io.env),
     recordUrl: null,
     lines: planned.lines,
     budgetLine: budgetLine({ kind: 'not_assessed', reason: 'no deployment ready to assess' }).line

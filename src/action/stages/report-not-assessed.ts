@@ -14,7 +14,7 @@ import type { AgentIdentity } from '../../pipeline/identity.js'
 import { envInputReader, type ActionInputs } from '../inputs.js'
 import { startedRun } from '../state.js'
 import type { StepContext } from './context.js'
-import { assessedNow, runUrl, scrubbedModel, type RenderedReport } from './report.js'
+import { assessedNow, runLinkLabel, runUrl, scrubbedModel, type RenderedReport } from './report.js'
 import type { StepFailure } from './conclude.js'
 
 /** What the failed step knew of its event: the commit it was about, the pull request of a deployed commit. */
@@ -49,6 +49,7 @@ export async function reportNotAssessed(
     commitSha: assessed.sha,
     assessedAt: assessed.at,
     runUrl: runUrl(io.env),
+    runLinkLabel: runLinkLabel(io.env),
     budgetLine: inputs?.mode === 'validate' ? null : spent.line
   })
   // A configuration mistake leaves no inputs to publish with; a comment is keyed on the agent, else the model.

@@ -8,7 +8,7 @@ import { renderValidationMarkdown, validationTitle } from '../../report/validati
 import type { ValidateModeResult } from '../../validate/validate-mode.js'
 import type { ActionInputs } from '../inputs.js'
 import type { StepContext } from './context.js'
-import { assessedNow, runUrl, scrubbedModel, type RenderedReport } from './report.js'
+import { assessedNow, runLinkLabel, runUrl, scrubbedModel, type RenderedReport } from './report.js'
 
 export async function reportValidation(ctx: StepContext, inputs: ActionInputs, validated: ValidateModeResult): Promise<RenderedReport> {
   const { io } = ctx
@@ -18,7 +18,8 @@ export async function reportValidation(ctx: StepContext, inputs: ActionInputs, v
     modelId: inputs.modelId,
     commitSha: assessed.sha,
     assessedAt: assessed.at,
-    runUrl: runUrl(io.env)
+    runUrl: runUrl(io.env),
+    runLinkLabel: runLinkLabel(io.env)
   })
   const reportPath = await io.writeReportFile(`validation-${inputs.modelId}`, 'json', JSON.stringify(result, null, 2))
   return {

@@ -7,6 +7,10 @@
 import { buildAnnotations, type Annotation } from '../../report/annotations.js'
 import { commentMarker, renderComment, type AssessmentRecord, type RecordedResult } from '../../report/comment.js'
 import { REPORT_FORMATS, type FormatOptions } from '../../report/formats.js'
+import { reportLocation } from '../report-location.js'
+import { readGitLabCi } from '../../gitlab/ci-context.js'
+import { inGitLabJob } from '../../gitlab/fork-rule.js'
+import { ciHost } from '../ci-host.js'
 import { reportTitle } from '../../report/markdown-headline.js'
 import { buildReport } from '../../report/build-report.js'
 import type { Report } from '../../report/report-model.js'
@@ -46,21 +50,29 @@ export interface RenderedReport {
   whenCancelled: 'outputs' | 'summary' | 'all'
 }
 
-/** The link to this workflow run; null outside a runner. */
+/** The link to this run of the CI: the workflow run, or in a GitLab job the job (CI_JOB_URL); null when neither is known. */
 export function runUrl(env: NodeJS.ProcessEnv): string | null {
+  if (inGitLabJob(env)) return readGitLabCi(env).jobUrl
   const { GITHUB_SERVER_URL: server, GITHUB_REPOSITORY: repo, GITHUB_RUN_ID: id } = env
   return server && repo && id ? `${server}/${repo}/actions/runs/${id}` : null
+}
+
+/** What the link of runUrl is called in that CI's words: GitLab's "job", GitHub's "workflow run". */
+export function runLinkLabel(env: NodeJS.ProcessEnv): string {
+  return ciHost(env) === 'gitlab' ? 'job' : 'workflow run'
 }
 
 /**
  * The commit assessed and the time of the report (for every comment and
  * summary): the event's commit when the pipeline read one (a deployed commit
- * is not GITHUB_SHA on repository_dispatch), else the PR's head or GITHUB_SHA.
+ * is not GITHUB_SHA on repository_dispatch), else the PR's head or GITHUB_SHA;
+ * in a GitLab job, the commit the job runs (CI_COMMIT_SHA).
  */
 export async function assessedNow(ctx: StepContext, eventCommit: string | null = null): Promise<{ sha: string | null; at: string }> {
   const { env } = ctx.io
+  const jobCommit = inGitLabJob(env) ? readGitLabCi(env).commitSha : null
   return {
-    sha: eventCommit ?? assessedCommit(await readEventPayload(env.GITHUB_EVENT_PATH), env.GITHUB_SHA),
+    sha: eventCommit ?? jobCommit ?? assessedCommit(await readEventPayload(env.GITHUB_EVENT_PATH), env.GITHUB_SHA),
     at: new Date(ctx.clock.now()).toISOString()
   }
 }
@@ -94,25 +106,6 @@ export function scrubbedModel<T>(ctx: StepContext, model: T): T {
   return scrubSecretsDeep(model, ctx.secrets) as T
 }
 
-/**
- * The workflow file, the default SARIF location, always a file path: from
- * GITHUB_WORKFLOW_REF ("owner/repo/.github/workflows/x.yml@ref"); without it,
- * GITHUB_WORKFLOW when that is the file's path (a workflow without a name),
- * else `.github/workflows/<the workflow's name as a file name>.yml`.
- */
-export function workflowFile(env: NodeJS.ProcessEnv): string {
-  const m = /^[^/]+\/[^/]+\/(.+)@refs\//.exec(env.GITHUB_WORKFLOW_REF ?? '')
-  if (m) return m[1]
-  const name = env.GITHUB_WORKFLOW ?? ''
-  if (/^\.github\/workflows\/[\w.-]+\.ya?ml$/.test(name) && !name.includes('..')) return name
-  const slug = name
-    .toLowerCase()
-    .replace(/[^a-z0-9]+/g, '-')
-    .replace(/^-+|-+$/g, '')
-    .slice(0, 60)
-  return `.github/workflows/${slug || 'workflow'}.yml`
-}
-
 export interface GateReportArgs {
   prepared: PreparedStep
   policy: GatePolicy
@@ -136,7 +129,7 @@ export async function reportGate(ctx: StepContext, args: GateReportArgs): Promis
     summary: renderSummary(report),
     github: {
       marker,
-      commentBody: () => renderComment(report, { record, marker }),
+      commentBody: () => renderComment(report, { record, marker, on: ciHost(ctx.io.env) === 'gitlab' ? 'gitlab' : 'github' }),
       issueTitle: reportTitle(report),
       failing: outcome.decision.result !== 'pass',
       // A deployment runs on the default branch: its report goes to the pull request of the deployed commit.
@@ -182,8 +175,10 @@ type ReportFiles = AssessedOutcome['files']
 
 async function writeReportFiles(ctx: StepContext, inputs: ActionInputs, report: Report, name: string): Promise<ReportFiles> {
   const { io } = ctx
+  const location = reportLocation(io.env, { sarifLocation: inputs.sarifLocation, profilePath: inputs.profile?.path ?? null })
   const opts: FormatOptions = {
-    sarifLocation: inputs.sarifLocation || workflowFile(io.env),
+    sarifLocation: location.path,
+    junitFile: location.source === 'none' ? null : { path: location.path, onTestcases: location.junitOnTestcases },
     sarifMinSeverity: inputs.sarifMinSeverity,
     toolVersion: ACTION_VERSION
   }
