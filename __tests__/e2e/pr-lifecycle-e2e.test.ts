@@ -29,6 +29,8 @@ import { randomBytes } from 'node:crypto'
 import { mkdtempSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { createServer, request, type Server } from 'node:http'
+import type { AddressInfo } from 'node:net'
 import { runMain } from '../../src/action/main.js'
 import type { BaselineStore } from '../../src/baseline/store.js'
 import { startEmulator, type Emulator } from '../../src/emulator/server.js'
@@ -70,6 +72,27 @@ const PUSHES: { files: string[]; vulnerable: boolean }[] = [
 interface Config {
   agentPaths: string
   mergeGroup: 'carry_over' | 'assess'
+  /** stable: every deployment at one URL; per-deployment: each at its own host (Vercel's deployment URLs). */
+  hosts?: 'stable' | 'per-deployment'
+}
+
+/** Another host for the demo agent: a proxy on a port of its own (the host names the port), sending the agent's Host. */
+async function forwarder(target: string, open: Server[]): Promise<string> {
+  const to = new URL(target)
+  const server = createServer((req, res) => {
+    const up = request(
+      { host: to.hostname, port: to.port, method: req.method, path: req.url, headers: { ...req.headers, host: to.host } },
+      (answer) => {
+        res.writeHead(answer.statusCode ?? 502, answer.headers)
+        answer.pipe(res)
+      }
+    )
+    up.on('error', () => res.destroy())
+    req.pipe(up)
+  })
+  open.push(server)
+  await new Promise<void>((done) => server.listen(0, '127.0.0.1', done))
+  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`
 }
 
 interface StepRow {
@@ -83,6 +106,8 @@ interface StepRow {
   spent: number
   /** Runs the emulator created during the step. */
   runs: number
+  /** Targets the step registered with the service (POST /model). */
+  registered: number
   failed: boolean
   summary: string
 }
@@ -109,6 +134,18 @@ function setAgent(vulnerable: boolean): void {
 /** One lifecycle, returning a row per step. */
 async function lifecycle(config: Config): Promise<{ rows: StepRow[]; gh: GitHubStandin }> {
   const gh = await startGitHubStandin({ repository: REPO })
+  const hosts: Server[] = []
+  try {
+    return await lifecycleSteps(config, gh, hosts)
+  } finally {
+    for (const h of hosts) h.close()
+    for (const h of hosts) h.closeAllConnections()
+  }
+}
+
+const registrations = (): number => emu.requestLog.filter((e) => e.endpoint === 'registerModel' && e.status === 201).length
+
+async function lifecycleSteps(config: Config, gh: GitHubStandin, hosts: Server[]): Promise<{ rows: StepRow[]; gh: GitHubStandin }> {
   const store = memoryStore()
   const rows: StepRow[] = []
   let minute = 0
@@ -146,6 +183,7 @@ async function lifecycle(config: Config): Promise<{ rows: StepRow[]; gh: GitHubS
       }
     )
     const before = emu.control.runs().length
+    const registeredBefore = registrations()
     await runMain({
       io,
       clock,
@@ -163,6 +201,7 @@ async function lifecycle(config: Config): Promise<{ rows: StepRow[]; gh: GitHubS
       result: io.outputs.result,
       spent: Number(io.outputs.assessments_spent),
       runs: emu.control.runs().length - before,
+      registered: registrations() - registeredBefore,
       failed: io.failures.length > 0,
       // As read: markdown escapes and the full-width # of quoted text undone.
       summary: io.summary.join('\n').replace(/\\(.)/g, '$1').replace(/＃/g, '#')
@@ -207,10 +246,11 @@ async function lifecycle(config: Config): Promise<{ rows: StepRow[]; gh: GitHubS
       },
       gate
     )
+    const url = config.hosts === 'per-deployment' ? await forwarder(agentUrl, hosts) : agentUrl
     const deployment = (state: string) => ({
       name: 'deployment_status',
       payload: {
-        deployment_status: { state, environment: 'Preview', environment_url: state === 'success' ? `${agentUrl}/` : '' },
+        deployment_status: { state, environment: 'Preview', environment_url: state === 'success' ? `${url}/` : '' },
         deployment: { sha: head, ref: 'feature-7', environment: 'Preview' },
         repository
       },
@@ -297,12 +337,36 @@ describe('the life of a pull request', () => {
   let pipeline: { rows: StepRow[]; gh: GitHubStandin }
   let everyEvent: { rows: StepRow[]; gh: GitHubStandin }
 
+  let perDeployment: { rows: StepRow[]; gh: GitHubStandin }
+
   beforeAll(async () => {
     pipeline = await lifecycle({ agentPaths: AGENT_PATHS, mergeGroup: 'carry_over' })
     everyEvent = await lifecycle({ agentPaths: '', mergeGroup: 'assess' })
-  }, 120_000)
+    perDeployment = await lifecycle({ agentPaths: AGENT_PATHS, mergeGroup: 'carry_over', hosts: 'per-deployment' })
+  }, 180_000)
   afterAll(async () => {
-    await Promise.all([pipeline.gh.stop(), everyEvent.gh.stop()])
+    await Promise.all([pipeline.gh.stop(), everyEvent.gh.stop(), perDeployment.gh.stop()])
+  })
+
+  it('with a host per deployment, spends what a stable host spends (3 on the deployments) and registers no target for a carried-over push', () => {
+    const previews = (rows: StepRow[]) => rows.filter((r) => r.event === 'deployment_status success')
+    expect(spentBy(perDeployment.rows, 'preview')).toBe(3)
+    expect(spentBy(perDeployment.rows, 'preview')).toBe(spentBy(pipeline.rows, 'preview'))
+    expect(perDeployment.rows.reduce((n, r) => n + r.spent, 0)).toBe(7)
+    // Each deployment that changed the agent is registered at its new host (a moved name); a carried one registers nothing.
+    expect(previews(perDeployment.rows).map((r) => [r.spent, r.registered])).toEqual([
+      [1, 1],
+      [0, 0],
+      [1, 1],
+      [0, 0],
+      [1, 1]
+    ])
+    expect(previews(pipeline.rows).map((r) => r.registered)).toEqual([1, 0, 0, 0, 0])
+    expect(perDeployment.rows.map((r) => r.result)).toEqual(pipeline.rows.map((r) => r.result))
+    expect(passesWithoutAssessment(perDeployment.rows)).toEqual([])
+    // A carried-over push names the host that was assessed.
+    expect(previews(perDeployment.rows)[1].summary).toMatch(/assessed at 127\.0\.0\.1:\d+, the agent is now at 127\.0\.0\.1:\d+/)
+    if (process.env.LIFECYCLE_TABLE) process.stdout.write(`${measuredTable(perDeployment.rows, pipeline.rows)}\n`)
   })
 
   it('spends 3 + 0 + 1 assessments on the gate workflow against 7, and 3 on the deployments against 5', () => {
