@@ -33,7 +33,7 @@ export {
   type ProfileInputs
 } from './inputs/target.js'
 
-export type Mode = 'gate' | 'validate'
+export type Mode = 'gate' | 'validate' | 'collect'
 export type IssueMode = PublishSettings['issue']
 
 export interface ActionInputs extends PolicyInputs, PipelineInputs {
@@ -109,18 +109,41 @@ function parseMaxRuns(raw: string): number {
   return parseWholeNumber('max_runs', raw, INPUT_DEFAULTS.max_runs, 1, 100)
 }
 
+/** wait: detached and mode: collect work on a model_id, and the commit status is their check. */
+function checkDetached(mode: Mode, pipeline: PipelineInputs, target: ActionInputs['target']): void {
+  const detached = pipeline.wait === 'detached' || mode === 'collect'
+  if (!detached) return
+  const name = mode === 'collect' ? 'mode' : 'wait'
+  const what = mode === 'collect' ? "'collect'" : "'detached'"
+  if (pipeline.wait === 'detached' && mode !== 'gate')
+    throw new ConfigError('wait', `'detached' works in gate mode only (mode is '${mode}')`)
+  if (target.kind !== 'model') {
+    throw new ConfigError(
+      name,
+      `${what} needs model_id (the collector re-derives the target from it); an endpoint_url or a preview is waited for attached`
+    )
+  }
+  if (pipeline.commitStatus === 'off') {
+    throw new ConfigError(
+      'commit_status',
+      `is off, and with ${name} ${what} the commit status agent-security/<model_id> is the check: leave commit_status at auto`
+    )
+  }
+}
+
 /**
  * Read and validate every input. Throws ConfigError on the first mistake,
  * before any request is made. `event`: the run's pipeline event, which may
  * offer the target when model_id and endpoint_url are both empty.
  */
 export function readInputs(get: InputReader, event: PipelineEvent | null = null): ActionInputs {
-  const mode = oneOf<Mode>('mode', get('mode'), ['gate', 'validate'], INPUT_DEFAULTS.mode)
+  const mode = oneOf<Mode>('mode', get('mode'), ['gate', 'validate', 'collect'], INPUT_DEFAULTS.mode)
   const pipeline = readPipelineInputs(get)
   const target = readTargetInput(get, eventEndpoint(event, pipeline.endpointPath))
   if (target.kind === 'preview' && mode === 'validate') {
     throw new ConfigError('model_id', `is required in validate mode: ${target.reason}, so there is no target to validate`)
   }
+  checkDetached(mode, pipeline, target)
   const apiKey = checkApiKey(get('api_key'))
   const profile = readProfileInputs(get)
   const policy = readPolicyInputs(get)

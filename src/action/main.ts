@@ -32,7 +32,9 @@ import type { Log } from '../util/log.js'
 import type { ActionInputs } from './inputs.js'
 import type { ActionIO } from './io.js'
 import { type EndOutcome, type PreparedOutcome, type StepOutcome } from './outcome.js'
+import { collectStep } from './collect.js'
 import { assess } from './stages/assess.js'
+import { detach, detaches } from './stages/detach.js'
 import { finishStatus, startStatus, statusEdge, type StatusEdge } from './stages/commit-status.js'
 import { conclude, concludeAction, stepFailure } from './stages/conclude.js'
 import { stepContext, type StepContext } from './stages/context.js'
@@ -100,6 +102,7 @@ export async function runStep(ctx: StepContext): Promise<StepOutcome> {
       await guardSecrets(ctx, inputs, event)
       return await validateStep(ctx, await prepare(ctx, inputs), trail)
     }
+    if (inputs.mode === 'collect') return await collectStep(ctx, inputs, event)
     return await gateStep(ctx, inputs, event, trail)
   } catch (err) {
     return failStep(ctx, trail, err)
@@ -131,6 +134,11 @@ async function gateStep(ctx: StepContext, given: ActionInputs, event: PipelineEv
   const policy = early.evidence === 'later' ? await withEvidence(ctx, inputs, early) : early
   // The record names the verdict inputs this assessment is decided with, the baseline read now included.
   const assessing = policy === early ? decided : { ...decided, identity: await assessmentIdentity(ctx, inputs, policy, planned) }
+  if (detaches(inputs, planned, trail.status)) {
+    const at = { ...planned, commit: planned.commit ?? '', pull: planned.pull ?? { owner: '', repo: '', number: 0 } }
+    const { end, line } = await detach(ctx, { inputs, policy, planned: at, plan: assessing, status: trail.status })
+    return conclude({ outcome: 'pass', line }, end, trail.prepared)
+  }
   const outcome = await assess(ctx, inputs, policy)
   const recorded = await record(ctx, inputs, policy, outcome)
   const report = await reportGate(ctx, { prepared, policy, outcome, recorded, planned, plan: assessing })

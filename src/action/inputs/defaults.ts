@@ -24,5 +24,6 @@ export const INPUT_DEFAULTS = {
   merge_group: 'carry_over',
   commit_status: 'auto',
   endpoint_path: '',
-  allow_outside_code_secrets: 'false'
+  allow_outside_code_secrets: 'false',
+  wait: 'attached'
 } as const

@@ -10,6 +10,9 @@ import { clip, oneOf, parseBoolean, type InputReader } from './common.js'
 import { INPUT_DEFAULTS } from './defaults.js'
 
 export const COMMIT_STATUS_MODES = ['auto', 'always', 'off'] as const
+/** wait: attached (the step polls the run to its end) or detached (it triggers, and a collector finishes it). */
+export const WAIT_MODES = ['attached', 'detached'] as const
+export type WaitMode = (typeof WAIT_MODES)[number]
 export type CommitStatusMode = (typeof COMMIT_STATUS_MODES)[number]
 
 export interface PipelineInputs {
@@ -22,6 +25,8 @@ export interface PipelineInputs {
   endpointPath: string
   /** allow_outside_code_secrets: the target's secrets may go to code from outside this repository (outsideCode). */
   allowOutsideCodeSecrets: boolean
+  /** wait (docs/pr-pipelines.md#detached-waiting). */
+  wait: WaitMode
 }
 
 /**
@@ -52,7 +57,8 @@ export function readPipelineInputs(get: InputReader): PipelineInputs {
     mergeGroup: oneOf<MergeGroupMode>('merge_group', get('merge_group'), MERGE_GROUP_MODES, INPUT_DEFAULTS.merge_group),
     commitStatus: oneOf<CommitStatusMode>('commit_status', get('commit_status'), COMMIT_STATUS_MODES, INPUT_DEFAULTS.commit_status),
     endpointPath: parseEndpointPath(get('endpoint_path')),
-    allowOutsideCodeSecrets: parseBoolean('allow_outside_code_secrets', get('allow_outside_code_secrets'), false)
+    allowOutsideCodeSecrets: parseBoolean('allow_outside_code_secrets', get('allow_outside_code_secrets'), false),
+    wait: oneOf<WaitMode>('wait', get('wait'), WAIT_MODES, INPUT_DEFAULTS.wait)
   }
 }
 
