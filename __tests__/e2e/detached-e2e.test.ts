@@ -221,6 +221,12 @@ describe('wait: detached', () => {
     expect(statusesOf(head).at(-1)?.[1]).toMatch(/not a run of/)
     expect(refused.io.outputs.result).toBe('pass')
     expect(emu.control.runs().find((r) => r.run_id === foreign.run_id)?.status).not.toBe('cancelled')
+    // The forged record is dropped (the comment says why), so the next collector changes nothing.
+    const owned = commentsOf(7).find((b) => b.includes('asas-gate:model=') && !b.includes('### forged'))
+    expect(owned).toMatch(/not a run of/)
+    const count = gh.git.statuses.length
+    await step(schedule(base), { mode: 'collect' }, clock)
+    expect(gh.git.statuses.length).toBe(count)
   }, 60_000)
 
   it('a run that never ends is cancelled at its deadline, and its status ends in error', async () => {
@@ -290,6 +296,61 @@ describe('wait: detached', () => {
     const runId = await detachedStep(7, head, base, clock)
     await runEnded(runId)
     expect(lastState(head)).toBe('pending')
+  }, 60_000)
+
+  it("a newer push supersedes the pending run: the older run is cancelled, the collector decides the newer head's", async () => {
+    gh = await standin()
+    const { base, head } = world()
+    emu.demoAgent.setAllVulnerable(false)
+    emu.control.setCategoryDurationMs(10 * 60 * 60_000)
+    // Virtual time that lets real time pass while it sleeps: the emulator takes a moment to stop a cancelled run.
+    const virtual = fakeClock(T0)
+    const clock: Clock = {
+      now: virtual.now,
+      sleep: async (ms, signal) => {
+        await new Promise((r) => setTimeout(r, 20))
+        await virtual.sleep(ms, signal)
+      }
+    }
+    const first = await detachedStep(7, head, base, clock)
+    const next = sha()
+    gh.addCommit(next, head, ['agent/tools.py'])
+    gh.seedPull({ number: 7, headSha: next, commits: [head, next] })
+    emu.control.setCategoryDurationMs(5)
+    const second = await detachedStep(7, next, head, clock)
+    expect(emu.control.runs().find((r) => r.run_id === first)?.status).toBe('cancelled')
+    await runEnded(second)
+    await step(schedule(base), { mode: 'collect' }, clock)
+    expect(lastState(next)).toBe('success')
+    // The older commit keeps its pending status: it is not the head, nothing merges on it.
+    expect(lastState(head)).toBe('pending')
+    expect(commentsOf(7)).toHaveLength(1)
+  })
+
+  it("a model busy with another pull request's run is not waited for: queued, then triggered and decided by the collector", async () => {
+    gh = await standin()
+    const { base, head } = world(7)
+    const other = sha()
+    gh.addCommit(other, base, ['agent/other.md'])
+    gh.seedPull({ number: 8, headSha: other, commits: [other] })
+    emu.demoAgent.setAllVulnerable(false)
+    emu.control.setCategoryDurationMs(400)
+    const clock = fakeClock(T0)
+    const busy = await detachedStep(8, other, base, clock)
+    const { io } = await step(pullRequest(7, head, base), { wait: 'detached' }, clock)
+    expect(io.failures).toEqual([])
+    expect(io.outputs).toMatchObject({ result: 'pending', assessments_spent: '0' })
+    expect(commentsOf(7)[0].split('\n')[1]).toMatch(new RegExp(`^<!-- asas-gate:pending=1;run=-;commit=${head};`))
+    expect(statusesOf(head).at(-1)?.[1]).toMatch(/^Queued: the model is busy/)
+    await runEnded(busy)
+    await step(schedule(base), { mode: 'collect' }, clock)
+    const queued = /run=([A-Za-z0-9_-]+);/.exec(commentsOf(7)[0].split('\n')[1])?.[1] ?? ''
+    expect(queued).toMatch(/^run_/)
+    expect(lastState(other)).toBe('success')
+    await runEnded(queued)
+    await step(schedule(base), { mode: 'collect' }, clock)
+    expect(lastState(head)).toBe('success')
+    expect(commentsOf(7)[0]).toMatch(/asas-gate:record=2;result=pass/)
   }, 60_000)
 
   it('the post step neither cancels the handed-over run nor sets the status it left pending', async () => {

@@ -37,13 +37,15 @@ import type { PipelineEvent } from '../pipeline/event.js'
 import { commentMarker } from '../report/comment.js'
 import { readPendingRecord, type PendingRecord } from '../report/pending.js'
 import { gateStepResult } from '../decision/step-result.js'
-import { AbortedError, ConfigError, describeFailure, GitHubError } from '../util/errors.js'
+import { AbortedError, ConfigError, DeadlineExceededError, describeFailure, GitHubError } from '../util/errors.js'
 import { plural } from '../util/text.js'
 import type { ActionInputs } from './inputs.js'
 import type { CollectedOutcome, StepOutcome } from './outcome.js'
 import { gateArgs, gateDeps } from './stages/assess.js'
-import { finishStatus, statusEdge } from './stages/commit-status.js'
-import { conclude } from './stages/conclude.js'
+import { finishStatus, statusEdge, type StatusEdge } from './stages/commit-status.js'
+import { triggerOrQueue, writePending, type PendingAt } from './stages/detach.js'
+import { conclude, stepFailure } from './stages/conclude.js'
+import { reportNotAssessed } from './stages/report-not-assessed.js'
 import type { StepContext } from './stages/context.js'
 import { githubReads } from './stages/github-reads.js'
 import { loadPolicy, type GatePolicy } from './stages/load-policy.js'
@@ -128,7 +130,7 @@ interface Collecting {
 async function lookAt(ctx: StepContext, c: Collecting, f: Found): Promise<Looked> {
   const { io } = ctx
   const { runId, commit } = f.pending
-  const where = `run ${runId} of pull request #${f.pull.number}`
+  const where = `${runId === null ? 'the queued assessment' : `run ${runId}`} of pull request #${f.pull.number}`
   if (f.pull.headSha !== commit) {
     io.log.info(`${where}: its commit ${commit.slice(0, 7)} is no longer the head; left to the newer push.`)
     return 'superseded'
@@ -137,6 +139,7 @@ async function lookAt(ctx: StepContext, c: Collecting, f: Found): Promise<Looked
   const status = statusEdge(ctx, c.inputs, planned)
   try {
     const at = f.pending.at === null ? ctx.clock.now() : Date.parse(f.pending.at.replace(/Z$/, ':00Z'))
+    if (runId === null) return await triggerQueued(ctx, c, { ...planned, commit, pull: { ...c.repo, number: f.pull.number } }, status, at)
     const looked = await collectRun(
       { ...gateDeps(ctx, c.inputs), onRunStarted: () => undefined, onRunSettled: () => undefined },
       gateArgs(c.inputs, c.policy),
@@ -152,7 +155,8 @@ async function lookAt(ctx: StepContext, c: Collecting, f: Found): Promise<Looked
     if (looked.kind === 'foreign') {
       io.log.warning(`${where}: the record names a run of another model than ${c.inputs.modelId}: refused, the status ends in error.`)
       const line = `The pending record names run ${runId}, not a run of ${c.inputs.modelId}: nothing passes`
-      await finishStatus(ctx, status, 'error', { outcome: 'fail', line })
+      const at = { ...planned, commit, pull: { ...c.repo, number: f.pull.number } }
+      await refuse(ctx, c, at, status, new ConfigError('model_id', `${line} (a record this action did not write, or of another workflow)`))
       return 'refused'
     }
     const outcome = looked.outcome
@@ -178,6 +182,50 @@ async function lookAt(ctx: StepContext, c: Collecting, f: Found): Promise<Looked
     io.log.warning(`${where}: could not be collected, left pending for the next collector: ${describeFailure(err)}`)
     return 'failed'
   }
+}
+
+/**
+ * A queued record (the model was busy when the detached step ran): its run
+ * triggered now the model is free, and the record rewritten with it; still
+ * busy, left queued; past its deadline (queued plus timeout_minutes), the
+ * status ends in error. Two collectors at once: the service runs one
+ * assessment of a model at a time, so the second one's trigger finds it busy.
+ */
+async function triggerQueued(
+  ctx: StepContext,
+  c: Collecting,
+  planned: PendingAt,
+  status: StatusEdge | null,
+  queuedMs: number
+): Promise<Looked> {
+  if (ctx.clock.now() >= queuedMs + c.inputs.timeoutMs) {
+    const line = `The model stayed busy with other assessments until timeout_minutes (${c.inputs.timeoutMs / 60_000}) ran out: nothing was assessed, nothing passes`
+    await refuse(ctx, c, planned, status, new DeadlineExceededError('POST /api/v1/run', line))
+    return 'refused'
+  }
+  const deps = { ...gateDeps(ctx, c.inputs), onRunStarted: () => undefined, onRunSettled: () => undefined }
+  const triggered = await triggerOrQueue(deps, c.inputs, c.policy)
+  if (triggered === null) return 'running'
+  const reason = `queued by the detached step of ${planned.commit.slice(0, 7)}, triggered by the collector once the model was free`
+  await writePending(ctx, { inputs: c.inputs, planned, status, triggered, reason })
+  ctx.io.log.info(`The queued assessment of pull request #${planned.pull.number}: run ${triggered.runId} triggered.`)
+  return 'running'
+}
+
+/**
+ * No result for this record: the status ends in error (status first), then
+ * the comment is replaced by the not-assessed report (the record is dropped,
+ * so the next collector changes nothing).
+ */
+async function refuse(ctx: StepContext, c: Collecting, planned: PendingAt, status: StatusEdge | null, err: Error): Promise<void> {
+  const failure = stepFailure(err, ctx.nameInput)
+  await finishStatus(ctx, status, 'error', { outcome: 'fail', line: failure.line })
+  const report = await reportNotAssessed(ctx, { ...c.inputs, comment: 'update' }, failure, {
+    commit: planned.commit,
+    pullRequest: planned.pull,
+    agent: planned.agent
+  })
+  await publish(ctx, { ...c.inputs, comment: 'update' }, report)
 }
 
 /** The record's commit and pull request as the attached stages take an event: the pull request's comment, its head's status. */

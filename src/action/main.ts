@@ -34,7 +34,7 @@ import type { ActionIO } from './io.js'
 import { type EndOutcome, type PreparedOutcome, type StepOutcome } from './outcome.js'
 import { collectStep } from './collect.js'
 import { assess } from './stages/assess.js'
-import { detach, detaches } from './stages/detach.js'
+import { detach, detachedAt } from './stages/detach.js'
 import { finishStatus, startStatus, statusEdge, type StatusEdge } from './stages/commit-status.js'
 import { conclude, concludeAction, stepFailure } from './stages/conclude.js'
 import { stepContext, type StepContext } from './stages/context.js'
@@ -134,9 +134,9 @@ async function gateStep(ctx: StepContext, given: ActionInputs, event: PipelineEv
   const policy = early.evidence === 'later' ? await withEvidence(ctx, inputs, early) : early
   // The record names the verdict inputs this assessment is decided with, the baseline read now included.
   const assessing = policy === early ? decided : { ...decided, identity: await assessmentIdentity(ctx, inputs, policy, planned) }
-  if (detaches(inputs, planned, trail.status)) {
-    const at = { ...planned, commit: planned.commit ?? '', pull: planned.pull ?? { owner: '', repo: '', number: 0 } }
-    const { end, line } = await detach(ctx, { inputs, policy, planned: at, plan: assessing, status: trail.status })
+  const handOver = detachedAt(inputs, planned, trail.status)
+  if (handOver !== null && trail.status !== null) {
+    const { end, line } = await detach(ctx, { inputs, policy, planned: handOver, reason: assessing.reason, status: trail.status })
     return conclude({ outcome: 'pass', line }, end, trail.prepared)
   }
   const outcome = await assess(ctx, inputs, policy)

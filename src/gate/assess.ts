@@ -83,6 +83,12 @@ export const ABORT_SETTLE_MS = 5_000
  * deadline can still be read (and a hanging read cannot hold the step long).
  */
 export const COLLECT_MIN_MS = 30_000
+/**
+ * wait: detached: how long a trigger may wait for another assessment of the
+ * model to end (or a rate limit) before the step queues it for the collector,
+ * so the runner is held seconds, never for another run's length.
+ */
+export const DETACHED_TRIGGER_MS = 20_000
 
 /**
  * One assessment of the model, on every event: trigger a run, wait for it to
