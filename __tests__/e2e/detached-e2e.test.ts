@@ -306,7 +306,7 @@ describe('wait: detached', () => {
     // Virtual time that lets real time pass while it sleeps: the emulator takes a moment to stop a cancelled run.
     const virtual = fakeClock(T0)
     const clock: Clock = {
-      now: virtual.now,
+      now: () => virtual.now(),
       sleep: async (ms, signal) => {
         await new Promise((r) => setTimeout(r, 20))
         await virtual.sleep(ms, signal)
