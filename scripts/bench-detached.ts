@@ -152,6 +152,7 @@ async function step(
     },
     {
       env: {
+        GITHUB_ACTIONS: 'true',
         GITHUB_EVENT_NAME: event.name,
         GITHUB_EVENT_PATH: eventPath,
         GITHUB_REPOSITORY: REPO,

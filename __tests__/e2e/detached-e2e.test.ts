@@ -77,6 +77,7 @@ async function step(
     },
     {
       env: {
+        GITHUB_ACTIONS: 'true',
         GITHUB_EVENT_NAME: event.name,
         GITHUB_EVENT_PATH: eventPath,
         GITHUB_REPOSITORY: REPO,
@@ -368,6 +369,15 @@ describe('wait: detached', () => {
     expect(emu.control.runs().find((r) => r.run_id === io.outputs.run_id)?.status).toBe('running')
     expect(gh.git.statuses.length).toBe(statuses)
     expect(lastState(head)).toBe('pending')
+  })
+
+  it('refuses wait detached outside GitHub Actions (a terminal, GitLab): nothing is triggered', async () => {
+    gh = await standin()
+    const { base, head } = world()
+    const event = pullRequest(7, head, base)
+    const { io } = await step({ ...event, env: { ...event.env, GITHUB_ACTIONS: '' } }, { wait: 'detached' }, fakeClock(T0))
+    expect(io.failures[0]).toMatch(/input 'wait'.*works in GitHub Actions only/)
+    expect(emu.control.runs().filter((r) => r.model_id === emu.demoModelId)).toEqual([])
   })
 
   it('refuses mode collect on a pull request event (it runs no pull-request code)', async () => {

@@ -28,7 +28,7 @@
  */
 import { collectRun } from '../gate/assess.js'
 import { tokenLogin } from '../github/assessment-record.js'
-import { splitRepository } from '../github/context.js'
+import { inGitHubActions, splitRepository } from '../github/context.js'
 import type { GitHubClient } from '../github/github-client.js'
 import { isOwnedComment } from '../github/ownership.js'
 import type { PullSummary } from '../github/pulls.js'
@@ -71,6 +71,7 @@ export async function collectStep(ctx: StepContext, inputs: ActionInputs, event:
       `'collect' runs on the default branch only (a schedule or workflow_dispatch there), never on ${event.eventName || 'this event'}`
     )
   }
+  if (!inGitHubActions(io.env)) throw new ConfigError('mode', "'collect' works in GitHub Actions only (it reads pull requests' comments)")
   const repo = splitRepository(io.env.GITHUB_REPOSITORY)
   const gh = await githubReads(ctx, inputs.githubToken)
   if (repo === undefined || gh === null)

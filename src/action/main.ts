@@ -134,7 +134,7 @@ async function gateStep(ctx: StepContext, given: ActionInputs, event: PipelineEv
   const policy = early.evidence === 'later' ? await withEvidence(ctx, inputs, early) : early
   // The record names the verdict inputs this assessment is decided with, the baseline read now included.
   const assessing = policy === early ? decided : { ...decided, identity: await assessmentIdentity(ctx, inputs, policy, planned) }
-  const handOver = detachedAt(inputs, planned, trail.status)
+  const handOver = detachedAt(inputs, planned, trail.status, ctx.io.env)
   if (handOver !== null && trail.status !== null) {
     const { end, line } = await detach(ctx, { inputs, policy, planned: handOver, reason: assessing.reason, status: trail.status })
     return conclude({ outcome: 'pass', line }, end, trail.prepared)

@@ -29,7 +29,8 @@ import { pendingDescription, readPendingRecord, renderAssessingComment, type Pen
 import { isTerminal } from '../../service/contract/index.js'
 import { stopRun } from '../../gate/stop-run.js'
 import { Deadline } from '../../util/clock.js'
-import { AbortedError, DeadlineExceededError, describeFailure, GitHubError } from '../../util/errors.js'
+import { AbortedError, ConfigError, DeadlineExceededError, describeFailure, GitHubError } from '../../util/errors.js'
+import { inGitHubActions } from '../../github/context.js'
 import type { ActionInputs } from '../inputs.js'
 import type { DetachedOutcome } from '../outcome.js'
 import { saveRunSettled } from '../state.js'
@@ -48,8 +49,20 @@ const SUPERSEDE_SETTLE_MS = 10_000
 export type PendingAt = PlannedEvent & { commit: string; pull: PullRequestRef }
 
 /** The planned event when this step hands its run over (wait: detached, a commit of a pull request, a status to set); else null. */
-export function detachedAt(inputs: ActionInputs, planned: PlannedEvent, status: StatusEdge | null): PendingAt | null {
-  if (inputs.wait !== 'detached' || planned.commit === null || planned.pull === null || status === null) return null
+export function detachedAt(
+  inputs: ActionInputs,
+  planned: PlannedEvent,
+  status: StatusEdge | null,
+  env: NodeJS.ProcessEnv
+): PendingAt | null {
+  if (inputs.wait !== 'detached') return null
+  // The collector finds runs in pull requests' comments: GitHub's.
+  if (!inGitHubActions(env))
+    throw new ConfigError(
+      'wait',
+      "'detached' works in GitHub Actions only (its collector reads pull requests' comments): wait attached here"
+    )
+  if (planned.commit === null || planned.pull === null || status === null) return null
   return { ...planned, commit: planned.commit, pull: planned.pull }
 }
 
