@@ -27,6 +27,8 @@ import { fakeApi } from '../__tests__/__fixtures__/fake-api.js'
 import { fakeActionIO, type FakeActionIO } from '../__tests__/__fixtures__/fake-io.js'
 import { startGitHubStandin, type GitHubStandin } from '../__tests__/__fixtures__/github-standin.js'
 import { checkoutWith } from '../__tests__/__fixtures__/workspace.js'
+import { AGENT_PATHS, lifecycle, spentBy, type Config, type StepRow } from '../__tests__/__fixtures__/pr-lifecycle.js'
+import { startEmulator } from '../src/emulator/server.js'
 
 const REPO = 'octo-org/agent-app'
 const MODEL = 'mdl_bench_detached'
@@ -287,5 +289,59 @@ export async function measureDetached(opts: DetachedBenchOptions = DEFAULT_DETAC
     { pending: 1, wallMs: await measureTick(1) },
     { pending: 10, wallMs: await measureTick(10) }
   ]
-  return detachedMarkdown(rows, ticks, opts)
+  const lifecycles = lifecycleMarkdown(await measureLifecycles())
+  return [detachedMarkdown(rows, ticks, opts), '', '#### Assessments per preview lifecycle', '', lifecycles].join('\n')
+}
+
+/** One preview lifecycle's spend: what each workflow assessed, what the preview registered. */
+export interface LifecycleRow {
+  label: string
+  deployments: number
+  registered: number
+  gate: number
+  total: number
+}
+
+function lifecycleRow(label: string, rows: StepRow[]): LifecycleRow {
+  const deployments = spentBy(rows, 'preview')
+  const gate = spentBy(rows, 'gate')
+  const registered = rows.filter((r) => r.workflow === 'preview').reduce((n, r) => n + r.registered, 0)
+  return { label, deployments, registered, gate, total: deployments + gate }
+}
+
+/** The preview pipeline's lifecycle (__tests__/__fixtures__/pr-lifecycle.ts) against the emulator: a stable host, a host per deployment, every event assessed. */
+export async function measureLifecycles(): Promise<LifecycleRow[]> {
+  const runs: [string, Config][] = [
+    ['stable host', { agentPaths: AGENT_PATHS, mergeGroup: 'carry_over' }],
+    ['a host per deployment', { agentPaths: AGENT_PATHS, mergeGroup: 'carry_over', hosts: 'per-deployment' }],
+    ['every event assessed (no agent_paths)', { agentPaths: '', mergeGroup: 'assess' }]
+  ]
+  const out: LifecycleRow[] = []
+  for (const [label, config] of runs) {
+    // A fresh service each time: the inventory starts empty.
+    const emu = await startEmulator({ allowLoopbackTargets: true, categoryDurationMs: 5, attacksPerCategory: 1 })
+    try {
+      const { rows, gh } = await lifecycle(emu, config)
+      await gh.stop()
+      out.push(lifecycleRow(label, rows))
+    } finally {
+      await emu.stop()
+    }
+  }
+  return out
+}
+
+export function lifecycleMarkdown(rows: LifecycleRow[]): string {
+  const lines = [
+    '| Preview pipeline | Deployments assessed | Targets registered | Gate workflow | Total |',
+    '| --- | --- | --- | --- | --- |',
+    ...rows.map((r) => `| ${r.label} | ${r.deployments} | ${r.registered} | ${r.gate} | ${r.total} |`)
+  ]
+  lines.push(
+    '',
+    'The lifecycle of docs/performance.md#pr-lifecycle (five pushes, three touching `agent/**`, each deployed; the merge queue; the merge). ' +
+      'A deployment that changes nothing under `agent_paths` carries the last result over whatever host it moved to and registers no target; ' +
+      'with a host per deployment, each deployment that changes the agent registers its new host once.'
+  )
+  return lines.join('\n')
 }

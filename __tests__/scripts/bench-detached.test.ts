@@ -5,7 +5,7 @@
  * verdict. No wall-clock asserts: this machine's times are only reported.
  */
 import { describe, expect, it } from '@jest/globals'
-import { detachedMarkdown, measureLength } from '../../scripts/bench-detached.js'
+import { detachedMarkdown, lifecycleMarkdown, measureLength } from '../../scripts/bench-detached.js'
 import { DETACHED_MARKERS, replaceBetweenMarkers } from '../../scripts/bench.js'
 
 describe('bench: detached waiting', () => {
@@ -25,6 +25,11 @@ describe('bench: detached waiting', () => {
     },
     60_000
   )
+
+  it('renders a lifecycle row per pipeline', () => {
+    const md = lifecycleMarkdown([{ label: 'a host per deployment', deployments: 3, registered: 3, gate: 4, total: 7 }])
+    expect(md).toContain('| a host per deployment | 3 | 3 | 4 | 7 |')
+  })
 
   it('has its own markers in docs/performance.md', () => {
     expect(replaceBetweenMarkers(`a\n${DETACHED_MARKERS.start}\nold\n${DETACHED_MARKERS.end}\nb`, 'new', DETACHED_MARKERS)).toBe(
