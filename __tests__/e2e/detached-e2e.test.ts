@@ -380,6 +380,20 @@ describe('wait: detached', () => {
     expect(emu.control.runs().filter((r) => r.model_id === emu.demoModelId)).toEqual([])
   })
 
+  it('a push to the default branch has no pull request to hold the record: it waits attached', async () => {
+    gh = await standin()
+    const { base } = world()
+    emu.demoAgent.setAllVulnerable(false)
+    const push = {
+      name: 'push',
+      payload: { ref: 'refs/heads/main', after: base, repository },
+      env: { GITHUB_REF: 'refs/heads/main', GITHUB_SHA: base }
+    }
+    const { io } = await step(push, { wait: 'detached' }, fakeClock(T0))
+    expect(io.outputs).toMatchObject({ result: 'pass', assessments_spent: '1' })
+    expect(io.outputs.sarif_path).toMatch(/\.sarif$/)
+  })
+
   it('refuses mode collect on a pull request event (it runs no pull-request code)', async () => {
     gh = await standin()
     const { base, head } = world()
