@@ -244,8 +244,8 @@ describe('what to require, as branch protection names it', () => {
     for (const file of examples) {
       const text = read(`examples/${file}`)
       expect([file, text.match(/agent-security\/<[^>]*>/g)]).toEqual([file, null])
-      // The status a deployment example sets is named by its target_name: the name to require, written out.
-      const name = /^\s+target_name: (\S+)$/m.exec(text)?.[1]
+      // The status a deployment example sets is named by its target_name (a detached one's by its model_id): the name to require, written out.
+      const name = /^\s+target_name: (\S+)$/m.exec(text)?.[1] ?? /^\s+model_id: ([\w.-]+)$/m.exec(text)?.[1]
       if (text.includes('statuses: write'))
         expect([file, name !== undefined && text.includes(`"agent-security/${name}"`)]).toEqual([file, true])
     }

@@ -18,6 +18,11 @@
  *    that introduce or remove the weakness, and what the evidence window
  *    costs per gate.
  *
+ * 4. Detached waiting (scripts/bench-detached.ts): runner time per
+ *    assessment attached and detached over runs of 1, 20 and 45 minutes of
+ *    virtual time, the collector's ticks, the latency from a run's end to its
+ *    verdict (between `<!-- bench-detached:start -->` and `<!-- bench-detached:end -->`).
+ *
  * Prints markdown, and writes it into docs/performance.md between
  * `<!-- bench:start -->` and `<!-- bench:end -->` (the stochastic section
  * between `<!-- bench-stochastic:start -->` and `<!-- bench-stochastic:end -->`)
@@ -28,6 +33,7 @@
  *          [--real-runs N] [--category-ms MS] [--startup-samples N]
  *          [--render-samples N] [--no-real]
  *          [--no-stochastic | --stochastic-only] [--stochastic-seed S]
+ *          [--no-detached | --detached-only]
  *          [--stochastic-n N] [--stochastic-k 1,5,10] [--stochastic-p 0.1,0.3]
  */
 import { spawnSync } from 'node:child_process'
@@ -140,6 +146,7 @@ export function simulationMarkdown(sim: SimulationResult): string {
 export const README_START = '<!-- bench:start -->'
 export const README_END = '<!-- bench:end -->'
 export const STOCHASTIC_MARKERS = { start: '<!-- bench-stochastic:start -->', end: '<!-- bench-stochastic:end -->' }
+export const DETACHED_MARKERS = { start: '<!-- bench-detached:start -->', end: '<!-- bench-detached:end -->' }
 
 /** Text with the part between the markers replaced; null when the markers are missing. */
 export function replaceBetweenMarkers(text: string, body: string, markers = { start: README_START, end: README_END }): string | null {
@@ -255,10 +262,14 @@ async function main(args: string[]): Promise<void> {
     return
   }
   const sections: { markers: { start: string; end: string }; markdown: string }[] = []
-  if (!args.includes('--stochastic-only'))
-    sections.push({ markers: { start: README_START, end: README_END }, markdown: await timingSection(args) })
-  if (!args.includes('--no-stochastic'))
+  const only = args.includes('--stochastic-only') || args.includes('--detached-only')
+  if (!only) sections.push({ markers: { start: README_START, end: README_END }, markdown: await timingSection(args) })
+  if (!args.includes('--no-stochastic') && !args.includes('--detached-only'))
     sections.push({ markers: STOCHASTIC_MARKERS, markdown: ['### Stochastic agent', '', await stochasticSection(args)].join('\n') })
+  if (!args.includes('--no-detached') && !args.includes('--stochastic-only')) {
+    const { measureDetached } = await import('./bench-detached.js')
+    sections.push({ markers: DETACHED_MARKERS, markdown: ['### Detached waiting', '', await measureDetached()].join('\n') })
+  }
   process.stdout.write(`${sections.map((s) => s.markdown).join('\n\n')}\n`)
 
   if (!args.includes('--no-readme')) {

@@ -3,6 +3,7 @@
  * parents and changed files, pull requests, commit statuses and the token's
  * GraphQL viewer, served like GitHub serves them:
  * - GET  /repos/{o}/{r}/commits/{sha}/pulls   paginated; 422 for an unknown commit
+ * - GET  /repos/{o}/{r}/pulls                 the open pull requests, newest first, paginated
  * - GET  /repos/{o}/{r}/pulls/{n}             404 when there is none
  * - POST /repos/{o}/{r}/statuses/{sha}        state, description (<= 140), context, target_url
  * - GET  /repos/{o}/{r}/commits/{sha}/statuses every status of the commit, newest first (paginated)
@@ -192,6 +193,11 @@ export function routeGit(state: GitState, ctx: GitRouteContext): { status: numbe
     if (!known) ctx.fail(422, `No commit found for SHA: ${sha}`)
     const pulls = state.pulls.filter((p) => p.headSha === sha || p.commits.includes(sha))
     return { status: 200, body: ctx.paginate(pulls).map((p) => pullJson(ctx, p)) }
+  }
+  if (rest === '/pulls' && method === 'GET') {
+    // GitHub's default state is open; newest first (sort=created, direction=desc).
+    const open = state.pulls.filter((p) => p.state === 'open').sort((a, b) => b.number - a.number)
+    return { status: 200, body: ctx.paginate(open).map((p) => pullJson(ctx, p)) }
   }
   hit = /^\/pulls\/(\d+)$/.exec(rest)
   if (hit && method === 'GET') {

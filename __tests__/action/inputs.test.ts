@@ -51,7 +51,8 @@ describe('readInputs', () => {
       mergeGroup: 'carry_over',
       commitStatus: 'auto',
       endpointPath: '',
-      allowOutsideCodeSecrets: false
+      allowOutsideCodeSecrets: false,
+      wait: 'attached'
     })
   })
 
@@ -163,6 +164,35 @@ describe('readInputs', () => {
     ['', true]
   ])('reads fail_on_incomplete %j', (raw, expected) => {
     expect(readInputs(reader({ ...valid, fail_on_incomplete: raw })).failOnIncomplete).toBe(expected)
+  })
+
+  it.each([
+    ['detached', 'gate', 'detached'],
+    ['ATTACHED', 'collect', 'attached'],
+    ['', 'collect', 'attached']
+  ])('reads wait %j with mode %j', (wait, mode, expected) => {
+    const inputs = readInputs(reader({ ...valid, wait, mode }))
+    expect([inputs.wait, inputs.mode]).toEqual([expected, mode])
+  })
+
+  it.each<[Record<string, string>, string, RegExp]>([
+    [{ wait: 'later' }, 'wait', /'later' is not one of attached, detached/],
+    [{ wait: 'detached', mode: 'validate' }, 'wait', /'detached' works in gate mode only/],
+    [
+      { wait: 'detached', model_id: '', endpoint_url: 'https://agent.example.com/chat', response_field: 'output.text' },
+      'wait',
+      /'detached' needs model_id/
+    ],
+    [
+      { mode: 'collect', model_id: '', endpoint_url: 'https://agent.example.com/chat', response_field: 'output.text' },
+      'mode',
+      /'collect' needs model_id/
+    ],
+    [{ wait: 'detached', commit_status: 'off' }, 'commit_status', /is off, and with wait 'detached' the commit status/]
+  ])('refuses %j, naming %s', (over, input, message) => {
+    const err = configErrorOf({ ...valid, ...over })
+    expect(err.input).toBe(input)
+    expect(err.message).toMatch(message)
   })
 
   it('reads INPUT_* variables as the runner sets them', () => {

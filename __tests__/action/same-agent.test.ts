@@ -5,7 +5,8 @@
  * events of a preview pipeline. Two agents of one commit (two paths at one
  * host, two projects deploying one commit) never share a record, a sticky
  * comment or a commit status; a preview that moves to another host keeps its
- * one comment and is assessed again.
+ * one comment and carries its result over when no agent path changed,
+ * registering nothing for the new host.
  */
 import { afterEach, describe, expect, it } from '@jest/globals'
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
@@ -239,7 +240,7 @@ describe('the agent moved', () => {
     expect(api.triggered()).toHaveLength(2)
   })
 
-  it('a preview whose host changes with every deployment keeps one comment per pull request and is assessed at each host', async () => {
+  it('a preview whose host changes with every deployment carries its result over, registering nothing for the new hosts', async () => {
     gh = await startGitHubStandin({ repository: REPO })
     gh.addCommit(A, null, [])
     const shas = ['1', '2', '3', '4', '5'].map((d) => d.repeat(40))
@@ -249,13 +250,52 @@ describe('the agent moved', () => {
       parent = sha
     }
     const api = inventory()
+    const registered: string[] = []
+    const counting = new Proxy(api, {
+      get: (t, prop) =>
+        prop === 'registerModel'
+          ? async (body: Parameters<ServiceApi['registerModel']>[0]) => {
+              registered.push(body.config.endpoint_url)
+              return t.registerModel(body)
+            }
+          : Reflect.get(t, prop)
+    })
+    const hostOf = (i: number) => `agent-app-${i}abc-team.vercel.app`
+    const runs: FakeActionIO[] = []
     for (const [i, sha] of shas.entries()) {
       gh.seedPull({ number: 12, headSha: sha, commits: shas.slice(0, i + 1) })
-      const io = await step(deployed(sha, `https://agent-app-${i}abc-team.vercel.app`), { endpoint_path: '/api/support' }, api)
-      // Another host is another target: its result is never carried over from the last host.
-      expect(io.outputs).toMatchObject({ result: 'pass', assessments_spent: '1' })
+      runs.push(await step(deployed(sha, `https://${hostOf(i)}`), { endpoint_path: '/api/support' }, counting))
+    }
+    expect(runs.map((io) => [io.outputs.result, io.outputs.assessments_spent])).toEqual([
+      ['pass', '1'],
+      ...shas.slice(1).map(() => ['pass', '0'])
+    ])
+    // Only the first host was registered; a carried-over push names no model.
+    expect(registered).toEqual([`https://${hostOf(0)}/api/support`])
+    expect(api.triggered()).toEqual(['m1'])
+    expect(['', undefined]).toContain(runs[3].outputs.model_id)
+    // Each carried-over push says which host was assessed, and the record keeps it.
+    for (const [i, io] of runs.slice(1).entries()) {
+      expect(io.summary.join('\n').replace(/\\(.)/g, '$1')).toContain(`assessed at ${hostOf(0)}, the agent is now at ${hostOf(i + 1)}`)
     }
     expect(comments(12)).toHaveLength(1)
+    expect(comments(12)[0].split('\n')[2]).toContain(
+      `;host=${hostOf(0).replace(/[^A-Za-z0-9_]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`)};`
+    )
+  })
+
+  it('a push that changes the agent at a new host is assessed there (registered under the moved name)', async () => {
+    gh = await startGitHubStandin({ repository: REPO })
+    gh.addCommit(A, null, [])
+    gh.addCommit(B, A, ['docs/readme.md'])
+    gh.addCommit(C, B, ['agent/a.py'])
+    const api = inventory()
+    gh.seedPull({ number: 12, headSha: B, commits: [B] })
+    await step(deployed(B, 'https://agent-app-1abc-team.vercel.app'), { endpoint_path: '/api/support' }, api)
+    gh.seedPull({ number: 12, headSha: C, commits: [B, C] })
+    const io = await step(deployed(C, 'https://agent-app-2abc-team.vercel.app'), { endpoint_path: '/api/support' }, api)
+    expect(io.outputs).toMatchObject({ result: 'pass', assessments_spent: '1' })
+    expect(api.triggered()).toEqual(['m1', 'm2'])
   })
 })
 

@@ -54,7 +54,7 @@ describe('planCarryOver', () => {
 })
 
 describe('decideCarryOver', () => {
-  const compare = (result: RecordedResult) => ({ kind: 'compare' as const, base: A, head: B, record: record(result) })
+  const compare = (result: RecordedResult) => ({ kind: 'compare' as const, base: A, head: B, record: record(result), identity })
 
   it.each<RecordedResult>(['incomplete', 'error'])('a comparison of a recorded %s assesses, whatever changed', (result) => {
     expect(decideCarryOver(compare(result), { kind: 'files', files: [] }, ['agent/**'])).toEqual({

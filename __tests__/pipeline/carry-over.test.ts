@@ -67,7 +67,12 @@ describe('planCarryOver: what is decided without GitHub', () => {
   })
 
   test('otherwise: compare the assessed commit with the head', () => {
-    expect(planCarryOver(ctx())).toEqual({ kind: 'compare', base: A, head: HEAD, record: record() })
+    expect(planCarryOver(ctx())).toEqual({ kind: 'compare', base: A, head: HEAD, record: record(), identity })
+  })
+
+  test('a record of the same agent at another host (a per-deployment preview URL) is compared, not assessed again', () => {
+    const moved = record({ host: recordSubjectKey('agent-app-x1y2-team.vercel.app') })
+    expect(planCarryOver(ctx({ record: moved }))).toEqual({ kind: 'compare', base: A, head: HEAD, record: moved, identity })
   })
 })
 
@@ -81,8 +86,36 @@ describe('decideCarryOver: the changed files decide', () => {
       assessedSha: A,
       changedFiles: ['README.md', 'docs/setup.md'],
       reason: 'carried over: pass as assessed at aaaaaaa (2 files changed since, none under agent_paths: README.md, docs/setup.md)',
-      since: '2 files changed since, none under agent_paths: README.md, docs/setup.md'
+      since: '2 files changed since, none under agent_paths: README.md, docs/setup.md',
+      assessedHost: null
     })
+  })
+
+  test('the agent moved to another host: carried over, naming the host that was assessed; the record keeps it', () => {
+    const moved = record({ host: recordSubjectKey('agent-app-x1y2-team.vercel.app') })
+    const d = decide(ctx({ record: moved }), files('README.md'))
+    expect(d).toMatchObject({
+      kind: 'carry_over',
+      result: 'pass',
+      record: { ...moved, headSha: HEAD },
+      assessedHost: 'agent-app-x1y2-team.vercel.app',
+      reason:
+        'carried over: pass as assessed at aaaaaaa (1 file changed since, none under agent_paths: README.md; assessed at agent-app-x1y2-team.vercel.app, the agent is now at pr-7.example.com)'
+    })
+  })
+
+  test('the same commit redeployed at another host: carried over without a comparison', () => {
+    const moved = record({ host: recordSubjectKey('old.example.com:8443') })
+    expect(planCarryOver(ctx({ record: moved, headSha: A }))).toMatchObject({
+      kind: 'carry_over',
+      assessedHost: 'old.example.com:8443',
+      since: 'the same commit; assessed at old.example.com:8443, the agent is now at pr-7.example.com'
+    })
+  })
+
+  test('another host with another configuration (another agent at that host) is still assessed', () => {
+    const other = record({ host: recordSubjectKey('x.example.com'), config: 'deadbeef' })
+    expect(planCarryOver(ctx({ record: other }))).toMatchObject({ kind: 'assess', reason: /another configuration/ })
   })
 
   test('a fail is carried over as a fail', () => {

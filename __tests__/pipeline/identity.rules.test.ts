@@ -199,7 +199,13 @@ describe('identityMismatch says why a record is not of this assessment', () => {
       {},
       'it assessed another configuration of the target (endpoint path or query, reply field, transport, auth or project)'
     ],
-    [{ host: 'other' }, {}, 'it assessed the target at another host'],
+    // The host is not part of the agent: a preview redeployed elsewhere is the same agent (movedFrom says where).
+    [{ host: 'other' }, {}, null],
+    [
+      { host: 'other', config: '1b1b1b1b' },
+      {},
+      'it assessed another configuration of the target (endpoint path or query, reply field, transport, auth or project)'
+    ],
     [{ config: '1b1b1b1b', host: 'other' }, { partial: true }, null],
     [{ profileDigest: null }, { profileDigest: D1 }, 'it was assessed without a profile_file, and this run has one'],
     [{ profileDigest: D1 }, { profileDigest: null }, 'it was assessed with a profile_file, and this run has none'],

@@ -3,7 +3,14 @@
  * the records, the sticky comment and the commit status are keyed on.
  */
 import { describe, expect, it } from '@jest/globals'
-import { agentIdentity, type AgentContext, type AgentIdentity, type AgentTarget } from '../../src/pipeline/identity.js'
+import {
+  agentIdentity,
+  assessmentIdentityOf,
+  identityMismatch,
+  type AgentContext,
+  type AgentIdentity,
+  type AgentTarget
+} from '../../src/pipeline/identity.js'
 import type { EndpointTarget } from '../../src/target/target-spec.js'
 
 const endpoint = (over: Partial<EndpointTarget> = {}): AgentTarget => ({
@@ -43,12 +50,12 @@ describe('agentIdentity', () => {
   })
 
   const same = (): AgentIdentity => agentIdentity(endpoint(), pr(12))
-  it.each<[string, AgentTarget, AgentContext, { comment: boolean; status: boolean; record: boolean }]>([
+  it.each<[string, AgentTarget, AgentContext, { comment: boolean; status: boolean; record: boolean; key?: boolean }]>([
     [
       'another host (a new deployment URL)',
       endpoint({ endpointUrl: 'https://agent-app-x9-team.vercel.app/api/support' }),
       pr(12),
-      { comment: true, status: true, record: false }
+      { comment: true, status: true, record: true, key: false }
     ],
     ['another pull request', endpoint(), pr(13), { comment: false, status: true, record: false }],
     [
@@ -72,9 +79,13 @@ describe('agentIdentity', () => {
     expect(other.statusName === first.statusName).toBe(sameAs.status)
     // A status names its owner: one context, one owner.
     expect(other.statusOwner === first.statusOwner).toBe(sameAs.status)
-    const recordKey = (a: AgentIdentity) => [a.subject, a.config, a.host].join('|')
-    expect(recordKey(other) === recordKey(first)).toBe(sameAs.record)
-    expect(other.key === first.key).toBe(sameAs.record)
+    // A record of the one stands for the other (the host is not part of the agent: carry-over across hosts).
+    const digests = { profileDigest: null, policyDigest: null }
+    const recorded = assessmentIdentityOf(first, digests)
+    const record = { ...recorded, result: 'pass' as const, assessedSha: 'a'.repeat(40), headSha: 'a'.repeat(40), at: null }
+    expect(identityMismatch(record, assessmentIdentityOf(other, digests)) === null).toBe(sameAs.record)
+    // The key (evidence windows, caches) still names the host.
+    expect(other.key === first.key).toBe(sameAs.key ?? sameAs.record)
   })
 
   it('target_name names the status; the registered name still carries the digest', () => {

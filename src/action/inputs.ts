@@ -50,6 +50,28 @@ export interface ActionInputs extends StepInputs, PolicyInputs, PipelineInputs {
 export type Mode = ActionInputs['mode']
 export type IssueMode = ActionInputs['issue']
 
+/** wait: detached and mode: collect work on a model_id, and the commit status is their check. */
+function checkDetached(mode: Mode, pipeline: PipelineInputs, target: ActionInputs['target']): void {
+  const detached = pipeline.wait === 'detached' || mode === 'collect'
+  if (!detached) return
+  const name = mode === 'collect' ? 'mode' : 'wait'
+  const what = mode === 'collect' ? "'collect'" : "'detached'"
+  if (pipeline.wait === 'detached' && mode !== 'gate')
+    throw new ConfigError('wait', `'detached' works in gate mode only (mode is '${mode}')`)
+  if (target.kind !== 'model') {
+    throw new ConfigError(
+      name,
+      `${what} needs model_id (the collector re-derives the target from it); an endpoint_url or a preview is waited for attached`
+    )
+  }
+  if (pipeline.commitStatus === 'off') {
+    throw new ConfigError(
+      'commit_status',
+      `is off, and with ${name} ${what} the commit status agent-security/<model_id> is the check: leave commit_status at auto`
+    )
+  }
+}
+
 /**
  * Read and validate every input. Throws ConfigError on the first mistake,
  * before any request is made. `event`: the run's pipeline event, which may
@@ -62,6 +84,7 @@ export function readInputs(get: InputReader, event: PipelineEvent | null = null,
   if (target.kind === 'preview' && mode === 'validate') {
     throw new ConfigError('model_id', `is required in validate mode: ${target.reason}, so there is no target to validate`)
   }
+  checkDetached(mode, pipeline, target)
   // Checked in the order a user fixes them one by one: the key, the profile and the policy, then the rest of the step.
   checkApiKey(get('api_key'), host)
   const profile = readProfileInputs(get)

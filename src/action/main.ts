@@ -2,8 +2,8 @@
  * The main step, as a pipeline of named stages (src/action/stages/), each a
  * function from a typed input to a typed output:
  *
- *   gate:      plan event → prepare → load policy → plan → assess → record → report → publish → conclude
- *                                                        └→ carry over: report (carried over) → publish → conclude
+ *   gate:      plan event → load policy → plan → prepare → assess → record → report → publish → conclude
+ *                                          └→ carry over: report (carried over) → publish → conclude (nothing registered)
  *              a deployment not ready: report (skipped) → publish → conclude
  *   validate:  prepare → validate fixes → report → publish → conclude
  *   no result: report (not assessed) → publish → conclude
@@ -32,13 +32,15 @@ import type { Log } from '../util/log.js'
 import type { ActionInputs } from './inputs.js'
 import type { ActionIO } from './io.js'
 import { type EndOutcome, type PreparedOutcome, type StepOutcome } from './outcome.js'
+import { collectStep } from './collect.js'
 import { assess } from './stages/assess.js'
+import { detach, detachedAt } from './stages/detach.js'
 import { finishStatus, startStatus, statusEdge, type StatusEdge } from './stages/commit-status.js'
 import { conclude, concludeAction, stepFailure } from './stages/conclude.js'
 import { stepContext, type StepContext } from './stages/context.js'
-import { loadPolicy } from './stages/load-policy.js'
+import { loadPolicy, withEvidence } from './stages/load-policy.js'
 import { guardSecrets } from './stages/outside-code.js'
-import { plan, type CarryOverPlan } from './stages/plan.js'
+import { assessmentIdentity, plan, type CarryOverPlan } from './stages/plan.js'
 import { planEvent, type PlannedEvent } from './stages/plan-event.js'
 import { prepare, readStepInputs, type PreparedStep } from './stages/prepare.js'
 import { publish } from './stages/publish.js'
@@ -100,6 +102,7 @@ export async function runStep(ctx: StepContext): Promise<StepOutcome> {
       await guardSecrets(ctx, inputs, event)
       return await validateStep(ctx, await prepare(ctx, inputs), trail)
     }
+    if (inputs.mode === 'collect') return await collectStep(ctx, inputs, event)
     return await gateStep(ctx, inputs, event, trail)
   } catch (err) {
     return failStep(ctx, trail, err)
@@ -117,16 +120,28 @@ async function gateStep(ctx: StepContext, given: ActionInputs, event: PipelineEv
   trail.status = statusEdge(ctx, given, planned)
   await startStatus(ctx, trail.status)
   await guardSecrets(ctx, given, event)
+  // The plan comes before prepare: a carried-over push needs no assessment, so it finds or registers no target.
+  const early = await loadPolicy(ctx, given, planned.agent, given.target.kind === 'endpoint' ? 'later' : 'now')
+  const decided = await plan(ctx, given, early, planned)
+  if (decided.kind === 'fail_closed') throw decided.error
+  if (decided.kind === 'carry_over') {
+    trail.prepared = given.target.kind === 'model' ? { modelId: given.modelId, target: null, profileVersion: null } : null
+    return carryOverStep(ctx, given, planned, decided, trail)
+  }
   const prepared = await prepare(ctx, given, planned)
   const inputs = (trail.inputs = prepared.inputs)
   trail.prepared = prepared.outcome
-  const policy = await loadPolicy(ctx, inputs, planned.agent)
-  const decided = await plan(ctx, inputs, policy, planned)
-  if (decided.kind === 'fail_closed') throw decided.error
-  if (decided.kind === 'carry_over') return carryOverStep(ctx, inputs, planned, decided, trail)
+  const policy = early.evidence === 'later' ? await withEvidence(ctx, inputs, early) : early
+  // The record names the verdict inputs this assessment is decided with, the baseline read now included.
+  const assessing = policy === early ? decided : { ...decided, identity: await assessmentIdentity(ctx, inputs, policy, planned) }
+  const handOver = detachedAt(inputs, planned, trail.status, ctx.io.env)
+  if (handOver !== null && trail.status !== null) {
+    const { end, line } = await detach(ctx, { inputs, policy, planned: handOver, reason: assessing.reason, status: trail.status })
+    return conclude({ outcome: 'pass', line }, end, trail.prepared)
+  }
   const outcome = await assess(ctx, inputs, policy)
   const recorded = await record(ctx, inputs, policy, outcome)
-  const report = await reportGate(ctx, { prepared, policy, outcome, recorded, planned, plan: decided })
+  const report = await reportGate(ctx, { prepared, policy, outcome, recorded, planned, plan: assessing })
   const end = await publish(ctx, inputs, report)
   const step = gateStepResult(outcome.decision, { failOnIncomplete: inputs.failOnIncomplete, cancelled: ctx.signal.aborted })
   return conclude(await finishStatus(ctx, trail.status, outcome.decision.result, step), end, trail.prepared)

@@ -13,7 +13,7 @@ import type { StepResult } from '../decision/step-result.js'
 import type { ActionIO } from './io.js'
 
 /** The results the `result` output names. */
-export type OutcomeResult = GateResult | 'skipped'
+export type OutcomeResult = GateResult | 'skipped' | 'pending'
 
 /** The model assessed, known once the target is prepared (a step that fails later still names it). */
 export interface PreparedOutcome {
@@ -97,8 +97,28 @@ export interface NotAssessedOutcome {
   assessmentsSpent: number | null
 }
 
+/** wait: detached: the run was triggered and handed to the collector (its result comes later, as the commit status). */
+export interface DetachedOutcome {
+  kind: 'detached'
+  result: 'pending'
+  runId: string
+  reportPath: string
+  assessmentsSpent: number
+  commentUrl: string | null
+}
+
+/** mode: collect: the pending assessments of the repository looked at once (each result goes to its commit status). */
+export interface CollectedOutcome {
+  kind: 'collected'
+  /** pass: every pending record was looked at; error: one could not be (it stays pending for the next collector). */
+  result: 'pass' | 'error'
+  reportPath: string
+  assessmentsSpent: 0
+}
+
 /** How the step's run ended, as a report stage renders it. */
-export type EndOutcome = AssessedOutcome | CarriedOutcome | SkippedOutcome | ValidatedOutcome | NotAssessedOutcome
+export type EndOutcome =
+  AssessedOutcome | CarriedOutcome | SkippedOutcome | ValidatedOutcome | NotAssessedOutcome | DetachedOutcome | CollectedOutcome
 
 /** The whole outcome: how it ended, the model when it was prepared, and the step's own pass or fail. */
 export interface StepOutcome {
@@ -154,7 +174,7 @@ export function outcomeValues(step: StepOutcome): OutcomeValues {
     model_id: p?.modelId,
     target: p?.target ?? undefined,
     profile_version: p?.profileVersion ?? undefined,
-    run_id: a?.runId,
+    run_id: a?.runId ?? (o.kind === 'detached' ? o.runId : undefined),
     status: a?.status,
     verdict: a?.verdict,
     result: step.result,
@@ -171,7 +191,7 @@ export function outcomeValues(step: StepOutcome): OutcomeValues {
     junit_path: a?.files.junit_path,
     markdown_path: a?.files.markdown_path,
     codequality_path: a?.files.codequality_path,
-    comment_url: o.kind === 'assessed' || o.kind === 'carried_over' ? (o.commentUrl ?? undefined) : undefined,
+    comment_url: o.kind === 'assessed' || o.kind === 'carried_over' || o.kind === 'detached' ? (o.commentUrl ?? undefined) : undefined,
     resolved_count: o.kind === 'validated' ? o.resolvedCount : undefined,
     still_broken_count: o.kind === 'validated' ? o.stillBrokenCount : undefined,
     not_attempted_count: o.kind === 'validated' ? o.notAttemptedCount : undefined

@@ -12,7 +12,9 @@ export const EXIT_CODES: Readonly<Record<OutcomeResult, number>> = {
   skipped: 0,
   fail: 1,
   incomplete: 2,
-  error: 3
+  error: 3,
+  // wait: detached (a result still to come) is never a pass; the command line refuses it, this is for completeness.
+  pending: 2
 }
 
 /** A mistake on the command line itself (an unknown option, a bad value): as a configuration error. */

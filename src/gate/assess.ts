@@ -83,6 +83,12 @@ export const ABORT_SETTLE_MS = 5_000
  * deadline can still be read (and a hanging read cannot hold the step long).
  */
 export const COLLECT_MIN_MS = 30_000
+/**
+ * wait: detached: how long a trigger may wait for another assessment of the
+ * model to end (or a rate limit) before the step queues it for the collector,
+ * so the runner is held seconds, never for another run's length.
+ */
+export const DETACHED_TRIGGER_MS = 20_000
 
 /**
  * One assessment of the model, on every event: trigger a run, wait for it to
@@ -97,6 +103,65 @@ export async function assess(deps: GateDeps, args: GateArgs): Promise<GateOutcom
   const results = await readResults(deps, deadline, triggered.runId, ended, args.modelId)
   const { decision, policy } = decideOn(deps, args, triggered.runId, ended, results)
   return { triggered, run: ended.run, end: ended.end, results, decision, policy, startedAtMs, elapsedMs: deps.clock.now() - startedAtMs }
+}
+
+/**
+ * Detached waiting (wait: detached): trigger the run and return at once; a
+ * collector (collectRun) finishes it later, in another job.
+ */
+export function triggerAssessment(deps: GateDeps, args: GateArgs): Promise<Triggered> {
+  const deadline = Deadline.after(deps.clock, args.timeoutMs)
+  return triggerOurRun(deps, deps.makeApi(deadline), deadline, args)
+}
+
+/**
+ * One look at a detached run: of another model (a record that names a run
+ * not of this agent: nothing is touched), still running, or ended (or
+ * stopped at its deadline) and decided.
+ */
+export type Collected =
+  | { kind: 'foreign'; run: RunStatusResponse }
+  | { kind: 'running'; run: RunStatusResponse; deadlineMs: number }
+  | { kind: 'ended'; outcome: GateOutcome }
+
+/**
+ * The collector's look at a run another job triggered: its status read once
+ * and its model checked against `args.modelId` (the default branch's) before
+ * anything else. Still running before its deadline (the run's start as the
+ * service says, else `startedFallbackMs`, plus args.timeoutMs), it is left;
+ * past it, it is cancelled and decided as timed out (never a pass); ended,
+ * its results are read and decided with the same rules as an attached step.
+ * A status that cannot be read throws (a service failure: the record stays
+ * pending for the next collector).
+ */
+export async function collectRun(deps: GateDeps, args: GateArgs, runId: string, startedFallbackMs: number): Promise<Collected> {
+  const startedAtMs = deps.clock.now()
+  const readBy = Deadline.after(deps.clock, COLLECT_MIN_MS)
+  const run = await deps.makeApi(readBy).getRun(runId, { min_severity: args.minSeverity })
+  if (run.model_id !== args.modelId) return { kind: 'foreign', run }
+  const began = Date.parse(run.started_at ?? '')
+  const deadlineMs = (Number.isFinite(began) ? began : startedFallbackMs) + args.timeoutMs
+  const triggered: Triggered = { runId, startedAt: run.started_at ?? '', recovered: false, waitedFor: [] }
+  let ended: RunEnd = { end: 'terminal', run, readError: undefined }
+  if (!isTerminal(run.status)) {
+    if (startedAtMs < deadlineMs) return { kind: 'running', run, deadlineMs }
+    const stopApi = deps.makeApi(Deadline.after(deps.clock, TIMEOUT_SETTLE_MS))
+    const why = `timeout_minutes (${args.timeoutMs / 60_000}) ran out`
+    const stopped = await stopRun({ api: stopApi, clock: deps.clock, log: deps.log }, runId, {
+      settleMs: TIMEOUT_SETTLE_MS,
+      minSeverity: args.minSeverity,
+      why
+    })
+    ended = { end: 'timeout', run: stopped.last ?? run, readError: undefined }
+  }
+  const results = ended.end === 'terminal' ? await readResults(deps, readBy, runId, ended, args.modelId) : noResults()
+  const { decision, policy } = decideOn(deps, args, runId, ended, results)
+  const elapsedMs = deps.clock.now() - startedAtMs
+  return { kind: 'ended', outcome: { triggered, run: ended.run, end: ended.end, results, decision, policy, startedAtMs, elapsedMs } }
+}
+
+function noResults(): CollectedResults {
+  return { coverage: null, findings: null, runListItem: null, model: null, notes: [] }
 }
 
 /** The run this step created; when cancelled while the trigger was pending, the run it may have created is stopped. */
@@ -175,9 +240,7 @@ async function waitForEnd(deps: GateDeps, api: ServiceApi, deadline: Deadline, r
 /** Coverage, findings, the run's list item and the model, read only when the run ended and the step goes on. */
 async function readResults(deps: GateDeps, deadline: Deadline, runId: string, ended: RunEnd, modelId: string): Promise<CollectedResults> {
   const { run } = ended
-  if (!run || !isTerminal(run.status) || ended.end === 'aborted' || deps.signal.aborted) {
-    return { coverage: null, findings: null, runListItem: null, model: null, notes: [] }
-  }
+  if (!run || !isTerminal(run.status) || ended.end === 'aborted' || deps.signal.aborted) return noResults()
   deps.log.info(`Run ${runId} ended with status ${run.status}; reading coverage and findings.`)
   const readBy = Deadline.after(deps.clock, Math.max(deadline.remainingMs(), COLLECT_MIN_MS))
   return collectResults(deps.makeApi(readBy), runId, modelId, { clock: deps.clock, log: deps.log, signal: deps.signal })

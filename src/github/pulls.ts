@@ -30,6 +30,8 @@ export interface PullsApi {
   pullsOfCommit(repo: RepoRef, sha: string): Promise<PullSummary[]>
   /** GET /repos/{o}/{r}/pulls/{n}; null when there is no such pull request. */
   getPull(repo: RepoRef, number: number): Promise<PullSummary | null>
+  /** GET /repos/{o}/{r}/pulls?state=open, every page (at most MAX_PAGES): the open pull requests (the collector's). */
+  listOpenPulls(repo: RepoRef): Promise<PullSummary[]>
 }
 
 /** Pages read at most (100 each): a commit in more pull requests than this is not a preview's. */
@@ -92,6 +94,22 @@ export function pullsApiOver(call: Call): PullsApi {
         throw err
       }
       return orderPullsForCommit(all, commit)
+    },
+
+    async listOpenPulls(r) {
+      const all: PullSummary[] = []
+      for (let page = 1; page <= MAX_PAGES; page++) {
+        const { items, hasNext } = await call(
+          'GET',
+          `${repoPath(r)}/pulls`,
+          'GET /repos/{owner}/{repo}/pulls',
+          { owner: r.owner, repo: r.repo, state: 'open', per_page: PER_PAGE, page },
+          readPage(asPull)
+        )
+        all.push(...items)
+        if (!hasNext || items.length === 0) break
+      }
+      return all.filter((p) => p.state === 'open')
     },
 
     async getPull(r, number) {

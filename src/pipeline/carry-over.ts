@@ -12,14 +12,17 @@
  * - a full verdict (pass or fail: an incomplete or errored assessment is
  *   assessed again), never turned into something else: a carried-over result
  *   is never a pass when the assessed one was not;
- * - of the same model/target, profile digest and verdict inputs;
+ * - of the same model/target, profile digest and verdict inputs, at any
+ *   host: a preview that moved to another host (a per-deployment URL) is the
+ *   same agent (agentIdentity: the name, the configuration, the deployed
+ *   project), and the line names the host that was assessed;
  * - when the assessed commit is an ancestor of the head (history rewritten:
  *   assess) and no changed file matches agent_paths.
  * On the default branch, and when agent_paths is empty, every run assesses.
  */
-import type { AssessmentRecord } from '../report/comment.js'
+import { decodeRecordKey, type AssessmentRecord } from '../report/comment.js'
 import { agentFilesAmong, listPaths, type ChangedFiles } from './changed-paths.js'
-import { identityMismatch, shortSha, type AssessmentIdentity } from './identity.js'
+import { identityMismatch, movedFrom, shortSha, type AssessmentIdentity } from './identity.js'
 
 export interface CarryOverContext {
   /** The agent_paths patterns (parsed); empty: every run assesses. */
@@ -46,8 +49,13 @@ export interface CarryOver {
   changedFiles: string[]
   /** One line for the summary and the comment, e.g. "carried over: pass as assessed at abc1234 (the same commit)". */
   reason: string
-  /** What changed since the assessed commit, e.g. "the same commit", "1 file changed since, none under agent_paths: a.md". */
+  /**
+   * What changed since the assessed commit, e.g. "the same commit", "1 file changed since, none under agent_paths: a.md",
+   * and, when the agent moved, the host assessed ("; assessed at old.example.com, now at new.example.com").
+   */
   since: string
+  /** The host the result was assessed at, when the agent has moved since; null when it did not. */
+  assessedHost: string | null
 }
 
 export interface Assess {
@@ -57,7 +65,8 @@ export interface Assess {
   agentFiles?: string[]
 }
 
-export type CarryOverPlan = Assess | CarryOver | { kind: 'compare'; base: string; head: string; record: AssessmentRecord }
+export type CarryOverPlan =
+  Assess | CarryOver | { kind: 'compare'; base: string; head: string; record: AssessmentRecord; identity: AssessmentIdentity }
 export type CarryOverDecision = Assess | CarryOver
 
 const isCarried = (result: string): result is CarriedResult => result === 'pass' || result === 'fail'
@@ -75,8 +84,8 @@ export function planCarryOver(ctx: CarryOverContext): CarryOverPlan {
   if (!isCarried(rec.result)) {
     return { kind: 'assess', reason: `the last assessment (at ${at}) ended ${rec.result}, not a verdict to carry over` }
   }
-  if (rec.assessedSha === ctx.headSha) return carried(rec, rec.result, ctx.headSha, [])
-  return { kind: 'compare', base: rec.assessedSha, head: ctx.headSha, record: rec }
+  if (rec.assessedSha === ctx.headSha) return carried(rec, rec.result, ctx.headSha, [], ctx.identity)
+  return { kind: 'compare', base: rec.assessedSha, head: ctx.headSha, record: rec, identity: ctx.identity }
 }
 
 /** The second step: the files changed between the assessed commit and the head decide. */
@@ -97,15 +106,24 @@ export function decideCarryOver(plan: CarryOverPlan, changed: ChangedFiles, agen
   const result = plan.record.result
   // planCarryOver only compares for a verdict; anything else is assessed again.
   if (!isCarried(result)) return { kind: 'assess', reason: `the last assessment (at ${at}) ended ${result}, not a verdict to carry over` }
-  return carried(plan.record, result, plan.head, changed.files)
+  return carried(plan.record, result, plan.head, changed.files, plan.identity)
 }
 
-function carried(record: AssessmentRecord, result: CarriedResult, head: string, changedFiles: string[]): CarryOver {
+function carried(
+  record: AssessmentRecord,
+  result: CarriedResult,
+  head: string,
+  changedFiles: string[],
+  identity: AssessmentIdentity
+): CarryOver {
   const at = shortSha(record.assessedSha)
-  const since =
+  const files =
     changedFiles.length === 0
       ? `the same commit`
       : `${changedFiles.length === 1 ? '1 file' : `${changedFiles.length} files`} changed since, none under agent_paths: ${listPaths(changedFiles)}`
+  const assessedHost = movedFrom(record, identity)
+  const now = identity.host === null ? null : decodeRecordKey(identity.host)
+  const since = assessedHost === null || now === null ? files : `${files}; assessed at ${assessedHost}, the agent is now at ${now}`
   return {
     kind: 'carry_over',
     result,
@@ -113,6 +131,7 @@ function carried(record: AssessmentRecord, result: CarriedResult, head: string, 
     assessedSha: record.assessedSha,
     changedFiles,
     reason: `carried over: ${result} as assessed at ${at} (${since})`,
-    since
+    since,
+    assessedHost
   }
 }

@@ -13,7 +13,7 @@
  * (AssessmentIdentity). Pure.
  */
 import { createHash } from 'node:crypto'
-import { recordSubjectKey, type AssessmentRecord } from '../report/comment.js'
+import { decodeRecordKey, recordSubjectKey, type AssessmentRecord } from '../report/comment.js'
 import type { EndpointTarget } from '../target/target-spec.js'
 import { configDigest, defaultTargetName, hostOf, targetNameWithDigest, type NamingContext } from '../target/naming.js'
 
@@ -120,7 +120,11 @@ export interface AssessmentIdentity {
   subject: string
   /** AgentIdentity.config. */
   config: string | null
-  /** AgentIdentity.host, encoded as a record holds it (recordSubjectKey). */
+  /**
+   * AgentIdentity.host, encoded as a record holds it (recordSubjectKey). Not
+   * matched (identityMismatch): a record of another host stands, and says
+   * which host was assessed (movedFrom).
+   */
   host: string | null
   /**
    * A preview this event has no deployment of (a merge queue): the configured
@@ -173,9 +177,9 @@ export function identityMismatch(record: AssessmentRecord, identity: AssessmentI
   if (!identity.partial && record.config !== identity.config) {
     return 'it assessed another configuration of the target (endpoint path or query, reply field, transport, auth or project)'
   }
-  if (!identity.partial && record.host !== identity.host) {
-    return 'it assessed the target at another host'
-  }
+  // The host is not part of the agent: a preview redeployed at another host (Vercel's per-deployment URLs) is the
+  // same project, path and configuration, and a stable host serves each new deployment too. What decides is the
+  // identity and that nothing under agent_paths changed (carry-over.ts); the record keeps the host it assessed.
   if (record.profileDigest !== identity.profileDigest) {
     if (record.profileDigest === null) return 'it was assessed without a profile_file, and this run has one'
     if (identity.profileDigest === null) return 'it was assessed with a profile_file, and this run has none'
@@ -188,10 +192,20 @@ export function identityMismatch(record: AssessmentRecord, identity: AssessmentI
 }
 
 /**
+ * The host `record` assessed, when the agent has moved since (another host
+ * now); null when it did not move, or either host is unknown (a model, a
+ * preview this event has no deployment of). Decoded for display.
+ */
+export function movedFrom(record: AssessmentRecord, identity: AssessmentIdentity): string | null {
+  if (record.host === null || identity.host === null || record.host === identity.host) return null
+  return decodeRecordKey(record.host)
+}
+
+/**
  * The records that speak for `identity`'s agent, newest first by assessment
  * time (a later one in the list wins a tie): of its subject and, unless the
- * identity is partial, of its configuration, at any host (identityMismatch
- * then says the host moved). Partial: the newest of each configuration
+ * identity is partial, of its configuration, at any host (the host is not
+ * part of the agent: movedFrom says where it was assessed). Partial: the newest of each configuration
  * recorded under the name, every one of which must stand.
  */
 export function recordsOfAgent<T extends { record: AssessmentRecord }>(found: readonly T[], identity: AssessmentIdentity): T[] {

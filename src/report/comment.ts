@@ -34,6 +34,20 @@ function strictEncode(text: string): string {
   return out
 }
 
+/** The text of a key strictEncode wrote (recordSubjectKey); a hashed key (too long to hold) reads as `(a long name)`. */
+export function decodeRecordKey(key: string): string {
+  if (key.startsWith('.sha256.')) return '(a long name)'
+  const bytes: number[] = []
+  for (let i = 0; i < key.length; i++) {
+    const hex = key[i] === '%' ? /^[0-9A-F]{2}$/.exec(key.slice(i + 1, i + 3)) : null
+    if (hex) {
+      bytes.push(parseInt(hex[0], 16))
+      i += 2
+    } else bytes.push(key.charCodeAt(i) & 0xff)
+  }
+  return Buffer.from(bytes).toString('utf8')
+}
+
 /** The hidden first line of the comment of `modelId`, e.g. `<!-- asas-gate:model=m_123 -->`. */
 export function commentMarker(modelId: string): string {
   let enc = strictEncode(modelId)

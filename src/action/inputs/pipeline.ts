@@ -14,6 +14,9 @@ import { boolean, choice, defineInput, parsedBy, type FieldsOf } from './spec.js
 
 /** auto: on deployment_status and repository_dispatch runs; always: on every run; off: never. */
 export const COMMIT_STATUS_MODES = ['auto', 'always', 'off'] as const
+/** wait: attached (the step polls the run to its end) or detached (it triggers, and a collector finishes it). */
+export const WAIT_MODES = ['attached', 'detached'] as const
+export type WaitMode = (typeof WAIT_MODES)[number]
 export type CommitStatusMode = (typeof COMMIT_STATUS_MODES)[number]
 
 /**
@@ -85,6 +88,15 @@ export const PIPELINE_INPUTS = [
     summary: '`true`: secrets to forks',
     parser: boolean,
     cli: { none: "GitHub Actions only: where the code comes from (a fork, a commit on no branch) is read from GitHub's event" }
+  }),
+  defineInput({
+    name: 'wait',
+    field: 'wait',
+    default: 'attached',
+    description: 'attached (poll the run to its end) or detached (trigger, set the status pending, end; mode collect finishes it).',
+    summary: '`detached`: trigger and end; a `collect` schedule finishes the run',
+    parser: choice(WAIT_MODES),
+    cli: { none: 'GitHub Actions only: a collector workflow on the default branch finishes the run (the command line waits)' }
   })
 ] as const
 

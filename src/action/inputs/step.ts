@@ -83,9 +83,9 @@ export const MODE = defineInput({
   name: 'mode',
   field: 'mode',
   default: 'gate',
-  description: 'gate (assess and decide) or validate (re-run the attacks of findings marked fixed).',
-  summary: '`gate`, or `validate`: re-run the attacks of findings marked fixed',
-  parser: choice(['gate', 'validate']),
+  description: 'gate (assess and decide), validate (re-run the attacks of fixed findings) or collect (finish detached runs).',
+  summary: '`gate`; `validate`: re-run the attacks of findings marked fixed; `collect`: finish detached runs',
+  parser: choice(['gate', 'validate', 'collect']),
   cli: { none: 'the command is the mode: `assess` gates, `validate` replays the findings marked fixed' }
 })
 

@@ -4,47 +4,54 @@
  * step of the run's life is saved in the step state, so the post step can
  * cancel a run the main step could not.
  */
-import { assess as assessRun, type GateOutcome } from '../../gate/assess.js'
+import { assess as assessRun, type GateArgs, type GateDeps, type GateOutcome } from '../../gate/assess.js'
 import type { ActionInputs } from '../inputs.js'
 import { saveCancelRequested, saveRunSettled, saveRunStarted, saveTriggerIntent } from '../state.js'
 import type { StepContext } from './context.js'
 import type { GatePolicy } from './load-policy.js'
 
 export function assess(ctx: StepContext, inputs: ActionInputs, policy: GatePolicy): Promise<GateOutcome> {
+  return assessRun(gateDeps(ctx, inputs), gateArgs(inputs, policy))
+}
+
+/** The gate's edges for this step: the run's life saved in the step state, so the post step can cancel it. */
+export function gateDeps(ctx: StepContext, inputs: ActionInputs): GateDeps {
   const { io } = ctx
-  return assessRun(
-    {
-      makeApi: (deadline) => ctx.makeApi(inputs, deadline),
-      clock: ctx.clock,
-      signal: ctx.signal,
-      log: io.log,
-      random: ctx.random,
-      onRunStarted: (runId) => {
-        saveRunStarted(io, runId)
-      },
-      onRunSettled: () => {
-        saveRunSettled(io)
-      },
-      onTriggerIntent: (intent) => {
-        saveTriggerIntent(io, intent)
-      },
-      onCancelRequested: (runId) => {
-        saveCancelRequested(io, runId)
-      },
-      onProgress: ctx.onProgress
+  return {
+    makeApi: (deadline) => ctx.makeApi(inputs, deadline),
+    clock: ctx.clock,
+    signal: ctx.signal,
+    log: io.log,
+    random: ctx.random,
+    onRunStarted: (runId) => {
+      saveRunStarted(io, runId)
     },
-    {
-      modelId: inputs.modelId,
-      categories: inputs.categories,
-      minSeverity: inputs.minSeverity,
-      timeoutMs: inputs.timeoutMs,
-      policy: {
-        baseline: policy.baseline.baseline,
-        windows: policy.baseline.windows,
-        accepted: policy.accepted?.entries ?? [],
-        failOn: inputs.failOn,
-        today: policy.today
-      }
+    onRunSettled: () => {
+      saveRunSettled(io)
+    },
+    onTriggerIntent: (intent) => {
+      saveTriggerIntent(io, intent)
+    },
+    onCancelRequested: (runId) => {
+      saveCancelRequested(io, runId)
+    },
+    onProgress: ctx.onProgress
+  }
+}
+
+/** What the gate is asked: the model, the categories, the threshold, the timeout, and the policy to decide with. */
+export function gateArgs(inputs: ActionInputs, policy: GatePolicy): GateArgs {
+  return {
+    modelId: inputs.modelId,
+    categories: inputs.categories,
+    minSeverity: inputs.minSeverity,
+    timeoutMs: inputs.timeoutMs,
+    policy: {
+      baseline: policy.baseline.baseline,
+      windows: policy.baseline.windows,
+      accepted: policy.accepted?.entries ?? [],
+      failOn: inputs.failOn,
+      today: policy.today
     }
-  )
+  }
 }

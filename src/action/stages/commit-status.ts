@@ -44,7 +44,9 @@ export interface StatusEdge {
 /** The edge of this run, or null when no status is to be set (commit_status, the event, no commit, no token). */
 export function statusEdge(ctx: StepContext, inputs: ActionInputs, planned: PlannedEvent): StatusEdge | null {
   const { env } = ctx.io
-  const wanted = inputs.commitStatus === 'always' || (inputs.commitStatus === 'auto' && DEPLOYMENT_EVENTS.has(planned.event.eventName))
+  // wait: detached and its collector: the status is the check (the job ends before the result), on every event.
+  const auto = DEPLOYMENT_EVENTS.has(planned.event.eventName) || inputs.wait === 'detached' || inputs.mode === 'collect'
+  const wanted = inputs.commitStatus === 'always' || (inputs.commitStatus === 'auto' && auto)
   const repo = splitRepository(env.GITHUB_REPOSITORY)
   if (!wanted || planned.commit === null || repo === undefined) return null
   if (inputs.githubToken === '') {
@@ -85,6 +87,17 @@ async function setStatus(ctx: StepContext, edge: StatusEdge, state: CommitState,
 /** Pending: the step has started on the commit. */
 export async function startStatus(ctx: StepContext, edge: StatusEdge | null): Promise<void> {
   if (edge !== null) await setStatus(ctx, edge, 'pending', 'Assessing the agent (or carrying its last result over)…')
+}
+
+/**
+ * wait: detached: pending with the run and its deadline, handed over to the
+ * collector, so the post step owes nothing (it must not set error on a run
+ * that goes on). False when it could not be set.
+ */
+export async function handOverStatus(ctx: StepContext, edge: StatusEdge, description: string): Promise<boolean> {
+  const set = await setStatus(ctx, edge, 'pending', description)
+  saveOwedStatus(ctx.io, null)
+  return set
 }
 
 /**

@@ -36,13 +36,33 @@ export interface GatePolicy {
   agentKey: string
 }
 
-/** The policy of this run; where the accepted risks are read is baselineScope's one rule; the evidence is keyed on `agent`. */
-export async function loadPolicy(ctx: StepContext, inputs: ActionInputs, agent: AgentIdentity): Promise<GatePolicy> {
+/**
+ * The policy of this run; where the accepted risks are read is baselineScope's
+ * one rule; the evidence is keyed on `agent`. `evidence: 'later'`: an
+ * endpoint's model is not found or registered yet (the plan comes first, so a
+ * carried-over push registers nothing): the baseline is read by withEvidence
+ * once it is, and until then counts as none (a carry-over then only matches a
+ * record decided without one, the stricter gate).
+ */
+export async function loadPolicy(
+  ctx: StepContext,
+  inputs: ActionInputs,
+  agent: AgentIdentity,
+  evidence: 'now' | 'later' = 'now'
+): Promise<GatePolicy & { evidence: 'now' | 'later' }> {
   const { io } = ctx
   const scope = baselineScope(io.env.GITHUB_EVENT_NAME ?? '', await readEventPayload(io.env.GITHUB_EVENT_PATH), io.env)
   const today = isoDay(ctx.clock.now())
   const accepted = inputs.acceptedRisksFile === '' ? null : await readAccepted(ctx, inputs, scope, today)
   const agentKey = agent.key
+  if (evidence === 'later') return { scope, today, accepted, agentKey, evidence, baseline: { ...noEvidence(), why: 'not read yet' } }
+  return { ...(await withEvidence(ctx, inputs, { scope, today, accepted, agentKey, baseline: noEvidence() })), evidence }
+}
+
+/** `policy` with the baseline and evidence windows of `inputs.modelId` read (the policy as loadPolicy's 'now' gives it). */
+export async function withEvidence(ctx: StepContext, inputs: ActionInputs, policy: GatePolicy): Promise<GatePolicy> {
+  const { io } = ctx
+  const { scope, agentKey } = policy
   // A preview this event has no deployment of has no model: nothing to read a baseline of.
   const baseline =
     inputs.modelId === ''
@@ -54,7 +74,7 @@ export async function loadPolicy(ctx: StepContext, inputs: ActionInputs, agent: 
       : `No baseline: ${baseline.why}; gating as with fail_on any.`
   )
   for (const note of baseline.notes) io.log.info(note)
-  return { scope, today, accepted, baseline, agentKey }
+  return { ...policy, baseline }
 }
 
 function noEvidence(): LoadedBaseline {

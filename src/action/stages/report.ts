@@ -132,8 +132,8 @@ export async function reportGate(ctx: StepContext, args: GateReportArgs): Promis
       commentBody: () => renderComment(report, { record, marker, on: ciHost(ctx.io.env) === 'gitlab' ? 'gitlab' : 'github' }),
       issueTitle: reportTitle(report),
       failing: outcome.decision.result !== 'pass',
-      // A deployment runs on the default branch: its report goes to the pull request of the deployed commit.
-      ...(planned.event.kind === 'deployment' ? { pullRequest: planned.pull } : {})
+      // A deployment (or the collector of a detached run) runs on the default branch: its report goes to the pull request of the commit.
+      ...(planned.event.kind !== 'pull_request' && planned.pull !== null ? { pullRequest: planned.pull } : {})
     },
     log: outcome.results.notes,
     whenCancelled: 'outputs'

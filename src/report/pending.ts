@@ -1,0 +1,96 @@
+/**
+ * The sticky comment's "assessing" state (wait: detached): the comment a
+ * detached step leaves while its run goes on, with the hidden record of the
+ * pending run that the collector (mode: collect) reads back. Pure.
+ *
+ *   <!-- asas-gate:model=m_123 -->
+ *   <!-- asas-gate:pending=1;run=<run id>;commit=<40 or 64 hex>;at=<ISO minute> -->
+ *
+ * What the collector trusts of it: only the run id, and where it was found
+ * (an owned comment of an open pull request whose head is `commit`).
+ * Everything else (the model, the categories, the status, the policy) it
+ * derives again from the service and the default branch
+ * (docs/pr-pipelines.md#detached-waiting). A pending comment holds no
+ * assessment record, so a carry-over never reads a result from it.
+ */
+import { gateTitle, metaLine } from './markdown-headline.js'
+import { proseText } from './markdown-safe.js'
+
+export interface PendingRecord {
+  /** The run; null: queued (the model was busy with another assessment: the collector triggers it). */
+  runId: string | null
+  /** The commit assessed (full hex SHA, lower case). */
+  commit: string
+  /** ISO minute the run was triggered; null when not known. */
+  at: string | null
+}
+
+const RUN_ID = /^[A-Za-z0-9_-]{1,100}$/
+const PENDING_LINE =
+  /^<!-- asas-gate:pending=1;run=([A-Za-z0-9_-]{1,100});commit=([0-9a-f]{40}|[0-9a-f]{64});at=(\d{4}-\d\d-\d\dT\d\d:\d\dZ|-) -->$/
+
+/** The hidden pending line. Throws on a value it cannot hold exactly (a bug of the caller). */
+export function pendingMarker(p: PendingRecord): string {
+  if (p.runId !== null && (p.runId === '-' || !RUN_ID.test(p.runId))) throw new Error('pending record: runId is not of the recorded shape')
+  if (!/^(?:[0-9a-f]{40}|[0-9a-f]{64})$/.test(p.commit)) throw new Error('pending record: commit is not a full SHA')
+  if (p.at !== null && !/^\d{4}-\d\d-\d\dT\d\d:\d\dZ$/.test(p.at)) throw new Error('pending record: at is not an ISO minute')
+  return `<!-- asas-gate:pending=1;run=${p.runId ?? '-'};commit=${p.commit};at=${p.at ?? '-'} -->`
+}
+
+/** The pending record of a comment body: only its second line, only under `marker`, in the exact shape; else null. */
+export function readPendingRecord(body: string | null | undefined, marker: string): PendingRecord | null {
+  if (!body) return null
+  const lines = body.split('\n', 3).map((l) => l.replace(/\r$/, ''))
+  if (lines[0] !== marker) return null
+  const m = PENDING_LINE.exec(lines[1] ?? '')
+  if (!m) return null
+  return { runId: m[1] === '-' ? null : m[1], commit: m[2], at: m[3] === '-' ? null : m[3] }
+}
+
+export interface AssessingComment {
+  marker: string
+  pending: PendingRecord
+  /** The agent as titles name it. */
+  subject: string
+  /** The commit status context that will carry the result. */
+  context: string
+  /** ISO time by which the collector cancels a run still going. */
+  deadline: string
+  runUrl: string | null
+  /** "Assessments spent by this step: 1 (...)." */
+  budgetLine: string
+}
+
+const hhmm = (iso: string): string => `${iso.slice(0, 10)} ${iso.slice(11, 16)} UTC`
+
+/** The comment while the run goes on (or waits for the model): the pending record, what happens next, and that nothing passes meanwhile. */
+export function renderAssessingComment(c: AssessingComment): string {
+  const { runId, commit } = c.pending
+  const title = gateTitle('pending', runId === null ? 'queued' : `assessing run ${runId}`, c.subject)
+  const context = proseText(`\`${c.context}\``, 200)
+  const what =
+    runId === null
+      ? `**Queued** (wait: detached): the model is busy with another assessment, so commit \`${commit.slice(0, 7)}\` waits for the collector (a scheduled workflow, \`mode: collect\`) to trigger its run when the model is free. `
+      : `**Assessing** (wait: detached): run \`${runId}\` of commit \`${commit.slice(0, 7)}\` goes on in the service; no runner waits for it. `
+  return [
+    c.marker,
+    pendingMarker(c.pending),
+    `### ⏳ ${proseText(title, 400)}`,
+    '',
+    metaLine({ commitSha: commit, assessedAt: null, threshold: null, runUrl: c.runUrl }),
+    '',
+    what +
+      `The collector posts the result here and sets the commit status ${context} after the run ends, and cancels it (status error) if it is still going at ${hhmm(c.deadline)}. ` +
+      'Until then the status is pending and the merge waits.',
+    '',
+    proseText(c.budgetLine, 600)
+  ].join('\n')
+}
+
+/** The status's description while pending, e.g. "Assessing: run r_1, result by 14:03 UTC at the latest (...)". */
+export function pendingDescription(runId: string | null, deadline: string): string {
+  const by = `${deadline.slice(11, 16)} UTC`
+  return runId === null
+    ? `Queued: the model is busy; the collector triggers the run (result by ${by} at the latest)`
+    : `Assessing: run ${runId}, result by ${by} at the latest (the collector sets it)`
+}
