@@ -19,7 +19,9 @@ import { commentMarker, renderComment, type AssessmentRecord } from '../../src/r
 import { failureCause, renderNotAssessed, type NotAssessedInput } from '../../src/report/not-assessed.js'
 import { assessedCause, renderCarriedComment, renderPipelineSummary, type PipelineReportInput } from '../../src/report/pipeline-report.js'
 import { ConfigError, describeFailure, failureKind, ServiceError } from '../../src/util/errors.js'
-import { CASE_COMMIT, CASE_RUN_URL, gateCaseInput, type ReportCase } from './report-cases.js'
+import { CASE_COMMIT, CASE_MODEL, CASE_RUN_URL, gateCaseInput, type ReportCase } from './report-cases.js'
+import { renderSummary } from '../../src/report/summary.js'
+import { failureStatus } from '../../src/github/commit-status.js'
 
 const ASSESSED = '9d8c7b6a5f4e3d2c1b0a9f8e7d6c5b4a39281706'
 const HEAD = CASE_COMMIT.sha
@@ -177,7 +179,7 @@ function notAssessedCase(name: string, title: string, failure: () => Error, opts
             })
           : null,
         summary: renderNotAssessed(input),
-        statusDescription: describeFailure(err)
+        statusDescription: failureStatus(err, describeFailure(err))
       }
     }
   }
@@ -230,7 +232,38 @@ const [monthly, daily] = await Promise.all([
   refusal(429, 'daily_budget_exhausted', 'Daily budget exhausted', 90 * 60_000)
 ])
 
+/** A preview whose host moved: registered afresh under the moved name, the old model left unassessed. */
+const movedPreview: ReportCase = {
+  name: 'moved-preview',
+  title: 'a preview whose host moved: registered afresh, its old model not assessed (1 open high)',
+  result: 'fail',
+  blockingIds: ['f_leak_01'],
+  hostile: false,
+  render: () => {
+    const input = gateCaseInput('fail')
+    const targetName = 'agent-app-pr-300 cfg-6fd771c9 (moved to agent-app-git-feature-x-acme.vercel.app)'
+    const report = buildReport({
+      ...input,
+      modelId: 'm_moved_301',
+      model: { ...(input.model ?? CASE_MODEL), model_id: 'm_moved_301', name: targetName, endpoint_host: 'agent-app-git-feature-x-acme.vercel.app' },
+      target: {
+        outcome: 'registered',
+        name: targetName,
+        movedFrom: { name: 'agent-app-pr-300 cfg-6fd771c9', modelId: 'm_prev_300', endpointHost: 'agent-app-git-feature-acme.vercel.app' }
+      },
+      pipeline: {
+        assessmentsSpent: 1,
+        budgetLine: 'Assessments spent by this step: 1 (assessed run run_8f2c of 3f9c2e1: the target was registered afresh).',
+        lines: [DEPLOYED],
+        agentName: 'agent-app-pr-300'
+      }
+    })
+    return { comment: renderComment(report, { marker: marker() }), summary: renderSummary(report) }
+  }
+}
+
 export const PIPELINE_CASES: readonly ReportCase[] = [
+  movedPreview,
   carriedCase('pass'),
   carriedCase('fail'),
   failedDeployment,

@@ -51,15 +51,42 @@ export interface AssessedOutcome {
   bySeverity: SeverityCounts | null
   /** The findings that fail the gate, most severe first. */
   blocking: readonly BlockingFinding[]
+  /** The agent as every view names it (its inventory or target name; the model id when it has none). */
+  agentName: string
 }
 
-/** A finding that fails the gate, as a shell lists it. */
+/** A finding that fails the gate, as a shell lists it (src/report/blockers.ts: the one list every view shows). */
 export interface BlockingFinding {
-  findingId: string
+  /** null: a weakness this run did not reproduce that still blocks (an earlier run of this agent saw it). */
+  findingId: string | null
   severity: Severity
   category: string
   description: string
   baselineState: 'new' | 'known' | null
+  /** False: not reproduced in this run, still blocks. */
+  reproduced: boolean
+  /** "seen in 3 of the last 5 runs (flaky)", "this run only". */
+  seen: string
+}
+
+/** "high tool_misuse (new; not reproduced in this run; seen in 1 of the last 2 runs (flaky))": a blocker as every shell names it. */
+export function blockingText(f: BlockingFinding): string {
+  const traits = [f.baselineState, f.reproduced ? null : 'not reproduced in this run', f.seen === 'this run only' ? null : f.seen].filter(
+    (t): t is string => t !== null && t !== ''
+  )
+  return `${f.severity} ${f.category}${traits.length > 0 ? ` (${traits.join('; ')})` : ''}`
+}
+
+/**
+ * A fail's commit status: what blocks, named, most severe first ("fail: 2
+ * block: high tool_misuse (new), high prompt_injection (known; seen in 3 of
+ * the last 5 runs (flaky))"); undefined when nothing of the findings blocks
+ * (the step's line says why).
+ */
+export function gateStatus(end: AssessedOutcome): string | undefined {
+  if (end.result !== 'fail' || end.blocking.length === 0) return undefined
+  const n = end.blocking.length
+  return `fail: ${n} ${n === 1 ? 'blocks' : 'block'}: ${end.blocking.map(blockingText).join(', ')}`
 }
 
 /** An earlier result of the same agent stands; nothing is assessed. */

@@ -49,7 +49,8 @@ function findingsPart(input: ReportInput, t: Scrub): { findings: ReportFinding[]
     outcome: policy?.outcome ?? null,
     hasBaseline: policy?.baseline != null,
     toAcceptance: (e) => acceptanceOf(e, t),
-    runId: input.run?.run_id ?? input.runListItem?.run_id ?? null
+    runId: input.run?.run_id ?? input.runListItem?.run_id ?? null,
+    agentWindow: policy?.agentWindow ?? null
   }
   const findings = orderFindings((input.findings ?? []).map((f) => reportFinding(f, input.minSeverity, t, findingPolicy)))
   return { findings, counts: input.findings !== null ? countFindings(findings) : null }
@@ -95,6 +96,15 @@ function baselinePart(policy: ReportPolicyInput, findings: readonly ReportFindin
     if (f.baselineState === 'known') knownCount += 1
     else if (f.baselineState === 'new') newBySeverity[f.severity] += 1
   }
+  // A weakness this run did not reproduce that still blocks is counted where it decides: new unless main's runs hold it.
+  const blocking = new Set(outcome?.unreproducedBlocking.map((n) => n.fingerprint) ?? [])
+  const missedState = (n: { fingerprint: string; rate: { scope: string } }): 'new' | 'known' | null =>
+    b === null ? null : policy.failOn === 'new' || n.rate.scope !== 'main' ? 'new' : 'known'
+  for (const n of outcome?.evidence.notReproduced ?? []) {
+    if (!blocking.has(n.fingerprint) || b === null) continue
+    if (missedState(n) === 'known') knownCount += 1
+    else newBySeverity[n.severity] += 1
+  }
   return {
     failOn: policy.failOn,
     available: b !== null,
@@ -117,11 +127,13 @@ function baselinePart(policy: ReportPolicyInput, findings: readonly ReportFindin
       category: s(n.category),
       severity: n.severity,
       description: s(n.description),
-      seen: reportSeen(n.rate, true),
-      blocks: outcome?.unreproducedBlocking.includes(n) ?? false
+      seen: reportSeen(n.rate, true, policy.agentWindow ?? null),
+      blocks: blocking.has(n.fingerprint),
+      baselineState: blocking.has(n.fingerprint) ? missedState(n) : null
     })),
     window: policy.windowCost ?? null,
     uncovered: (outcome?.diff.uncovered ?? []).map(s),
+    agentWindow: policy.agentWindow ?? null,
     saved: policy.baselineSaved ? s(policy.baselineSaved) : null
   }
 }

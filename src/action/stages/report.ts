@@ -26,6 +26,8 @@ import type { AssessPlan } from './plan.js'
 import type { PlannedEvent } from './plan-event.js'
 import type { PreparedStep } from './prepare.js'
 import type { Recorded } from './record.js'
+import { blockers, rateText } from '../../report/blockers.js'
+import { modelLabel } from '../../report/markdown-headline.js'
 
 /** A report as each sink shows it (see publish). */
 export interface RenderedReport {
@@ -166,6 +168,7 @@ async function gateReport(ctx: StepContext, { prepared, policy, outcome, recorde
       failOn: inputs.failOn,
       baseline: policy.baseline.baseline,
       baselineSource: policy.baseline.source,
+      agentWindow: policy.baseline.windows.agent?.scope ?? null,
       baselineWhy: policy.baseline.why,
       baselineSaved: recorded.baselineSaved,
       windowCost: policy.baseline.cost,
@@ -210,14 +213,15 @@ function assessedOutcome(outcome: GateOutcome, report: Report, files: ReportFile
     assessmentsSpent: 1,
     commentUrl: null,
     bySeverity: report.counts?.bySeverity ?? null,
-    blocking: report.findings
-      .filter((f) => f.standing === 'blocking')
-      .map((f) => ({
-        findingId: f.findingId,
-        severity: f.severity,
-        category: f.category,
-        description: f.description,
-        baselineState: f.baselineState
-      }))
+    agentName: modelLabel(report),
+    blocking: blockers(report).map((b) => ({
+      findingId: b.findingId,
+      severity: b.severity,
+      category: b.category,
+      description: b.description,
+      baselineState: b.baselineState,
+      reproduced: b.reproduced,
+      seen: rateText(b.seen)
+    }))
   }
 }
