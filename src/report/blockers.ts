@@ -81,11 +81,10 @@ export function blockerCountText(r: BlockerSource, list: readonly Blocker[] = bl
  * said once (runsCounted). A rate of main's runs for a changed agent says so
  * ("seen in 4 of main's last 5 runs").
  */
-export function rateText(seen: Pick<ReportSeen, 'seen' | 'of' | 'scope' | 'mainOnly'>): string {
+export function rateText(seen: Pick<ReportSeen, 'seen' | 'of' | 'scope' | 'label'>): string {
   if (seen.scope === 'this run' || seen.of <= 1) return seen.seen >= 1 ? 'this run only' : 'not seen'
-  const runs = seen.mainOnly === true ? `of main's last ${formatCount(seen.of)} runs` : `of the last ${formatCount(seen.of)} runs`
   const kind = flakiness(seen)
-  return `seen in ${formatCount(seen.seen)} ${runs}${kind === null ? '' : ` (${kind})`}`
+  return `seen in ${seen.label}${kind === null ? '' : ` (${kind})`}`
 }
 
 /** Flaky: seen in some but not all runs counted, at least two counted; steady: in all of them; null: one run only. */
@@ -136,10 +135,7 @@ export function notBlockingParts(r: Report): string[] {
   if (closed > 0) parts.push(`${formatCount(closed)} closed on the service`)
   const missed = (r.baseline?.notReproduced ?? []).filter((n) => !n.blocks && atOrAbove(n.severity, r.minSeverity))
   if (missed.length > 0) {
-    const why =
-      r.baseline?.failOn === 'new'
-        ? "a weakness of main's runs, not of this pull request's agent"
-        : 'no run of this agent saw it'
+    const why = r.baseline?.failOn === 'new' ? "a weakness of main's runs, not of this pull request's agent" : 'no run of this agent saw it'
     parts.push(`${plural(missed.length, 'weakness', 'weaknesses')} not reproduced in this run (${why})`)
   }
   if (c.belowThreshold > 0) parts.push(`${formatCount(c.belowThreshold)} below ${r.minSeverity}`)

@@ -128,7 +128,9 @@ export function reportFinding(f: Finding, threshold: Severity, t: Scrub, fp: Fin
 /** A rate as every rendering shows it. */
 export function reportSeen(r: SeenRate, windowed: boolean, agentWindow: 'main' | 'agent' | null = null): ReportSeen {
   const mainOnly = r.scope === 'main' && agentWindow !== 'main'
-  return { seen: r.seen, of: r.of, scope: r.scope, label: seenLabel(r), steadiness: steadiness(r), windowed, mainOnly }
+  // One wording everywhere (blockers.ts rateText): "3 of the last 5 runs", "4 of main's last 5 runs", "this run only".
+  const label = r.scope === 'this run' || r.of <= 1 ? seenLabel(r) : `${r.seen} of ${mainOnly ? "main's" : 'the'} last ${r.of} runs`
+  return { seen: r.seen, of: r.of, scope: r.scope, label, steadiness: steadiness(r), windowed, mainOnly }
 }
 
 /** Most severe first, open before the others, else in the service's order. */

@@ -62,7 +62,10 @@ function findingsHeadingParts(r: Report): string[] {
   if (c === null) return []
   const word = r.baseline?.available && r.baseline.failOn === 'new' ? 'new' : 'open'
   const sum = (s: SeverityCounts): number => SEVERITIES.reduce((n, k) => n + s[k], 0)
-  const parts = SEVERITIES.filter((s) => c.byStanding.blocking[s] > 0).map((s) => `${formatCount(c.byStanding.blocking[s])} ${word} ${s}`)
+  const blocking = SEVERITIES.filter((s) => c.byStanding.blocking[s] > 0).map(
+    (s) => `${formatCount(c.byStanding.blocking[s])} ${word} ${s}`
+  )
+  const parts = blocking.length > 0 ? [blocking.join(', ')] : word === 'new' ? ['0 new'] : []
   if (sum(c.byStanding.known) > 0) parts.push(`${formatCount(sum(c.byStanding.known))} known (does not block)`)
   if (sum(c.byStanding.accepted) > 0) parts.push(`${formatCount(sum(c.byStanding.accepted))} accepted`)
   if (sum(c.byStanding.closed) > 0) parts.push(`${formatCount(sum(c.byStanding.closed))} closed`)
@@ -87,11 +90,12 @@ export function renderMarkdownReport(r: Report, profile: MarkdownProfile): strin
   const below = r.below
   let heading = ''
   const missed = blockers(r).filter((b) => !b.reproduced).length
-  const missedText = missed > 0 ? ` · ${formatCount(missed)} more ${missed === 1 ? 'blocks' : 'block'} without being reproduced in this run (above)` : ''
+  const missedText =
+    missed > 0 ? ` · ${formatCount(missed)} more ${missed === 1 ? 'blocks' : 'block'} without being reproduced in this run (above)` : ''
   if (r.counts !== null && blocking.length > 0) {
-    heading = para(`#### ${plural(blocking.length, 'finding')} of this run at or above ${sev}: ${findingsHeadingParts(r).join(' · ')}${missedText}`)
+    heading = para(`#### ${plural(blocking.length, 'finding')} at or above ${sev}: ${findingsHeadingParts(r).join(' · ')}${missedText}`)
   } else if (r.counts !== null && r.result !== 'error') {
-    heading = para(`**No findings of this run at or above ${sev}**${missedText}.`)
+    heading = para(`**No findings at or above ${sev}**${missedText}.`)
   }
   let belowCount = ''
   if (r.counts !== null && below.length > 0 && !profile.listBelowThreshold) {
@@ -139,7 +143,8 @@ export function renderMarkdownReport(r: Report, profile: MarkdownProfile): strin
 
   const findingsFirst = blocking.length > 0
   // What was cut is said before the rows it explains.
-  const mainText = main.text.startsWith(heading) && cutLine !== '' ? heading + cutLine + main.text.slice(heading.length) : main.text + cutLine
+  const mainText =
+    main.text.startsWith(heading) && cutLine !== '' ? heading + cutLine + main.text.slice(heading.length) : main.text + cutLine
   const body = findingsFirst ? [mainText, context, belowText, coverage.text] : [context, coverage.text, mainText, belowText]
   const doc = [marker, header, ...body, redaction, notes.text, footer].join('').replace(/\n+$/, '\n')
   if (m(doc) > limit) return minimalDocument(r, profile)
