@@ -229,7 +229,8 @@ export const EVIDENCE_CASES: readonly ReportCase[] = [
   }),
   evidenceCase({
     name: 'evidence-missed-known',
-    title: "fail_on new on a PR: the blocker is a weakness this run missed (its own earlier run saw it); a known high of main's does not block",
+    title:
+      "fail_on new on a PR: the blocker is a weakness this run missed (its own earlier run saw it); a known high of main's does not block",
     findings: [injection, medium],
     failOn: 'new',
     main: [earlier([injection], 1), [], earlier([injection], 3), [], []],

@@ -21,6 +21,7 @@ import { assessedCause, renderCarriedComment, renderPipelineSummary, type Pipeli
 import { ConfigError, describeFailure, failureKind, ServiceError } from '../../src/util/errors.js'
 import { CASE_COMMIT, CASE_MODEL, CASE_RUN_URL, gateCaseInput, type ReportCase } from './report-cases.js'
 import { renderSummary } from '../../src/report/summary.js'
+import type { ReportInput } from '../../src/report/report-model.js'
 import { failureStatus } from '../../src/github/commit-status.js'
 
 const ASSESSED = '9d8c7b6a5f4e3d2c1b0a9f8e7d6c5b4a39281706'
@@ -102,7 +103,7 @@ function carriedCase(result: 'pass' | 'fail'): ReportCase {
         commitSha: HEAD,
         at: CASE_COMMIT.at,
         runUrl: CASE_RUN_URL,
-        recordUrl: null,
+        recordUrl: 'https://github.com/acme/agent-app/pull/12#issuecomment-4242',
         lines: [DEPLOYED],
         budgetLine: budgetLine({ kind: 'carried_over', assessedSha: ASSESSED }).line,
         cause: assessedCause(existing.body)
@@ -240,25 +241,35 @@ const movedPreview: ReportCase = {
   blockingIds: ['f_leak_01'],
   hostile: false,
   render: () => {
-    const input = gateCaseInput('fail')
-    const targetName = 'agent-app-pr-300 cfg-6fd771c9 (moved to agent-app-git-feature-x-acme.vercel.app)'
-    const report = buildReport({
-      ...input,
-      modelId: 'm_moved_301',
-      model: { ...(input.model ?? CASE_MODEL), model_id: 'm_moved_301', name: targetName, endpoint_host: 'agent-app-git-feature-x-acme.vercel.app' },
-      target: {
-        outcome: 'registered',
-        name: targetName,
-        movedFrom: { name: 'agent-app-pr-300 cfg-6fd771c9', modelId: 'm_prev_300', endpointHost: 'agent-app-git-feature-acme.vercel.app' }
-      },
-      pipeline: {
-        assessmentsSpent: 1,
-        budgetLine: 'Assessments spent by this step: 1 (assessed run run_8f2c of 3f9c2e1: the target was registered afresh).',
-        lines: [DEPLOYED],
-        agentName: 'agent-app-pr-300'
-      }
-    })
+    const report = buildReport(movedPreviewInput())
     return { comment: renderComment(report, { marker: marker() }), summary: renderSummary(report) }
+  }
+}
+
+/** The report input of the moved preview: the fail case's run, registered afresh under the moved name. */
+export function movedPreviewInput(): ReportInput {
+  const input = gateCaseInput('fail')
+  const targetName = 'agent-app-pr-300 cfg-6fd771c9 (moved to agent-app-git-feature-x-acme.vercel.app)'
+  return {
+    ...input,
+    modelId: 'm_moved_301',
+    model: {
+      ...(input.model ?? CASE_MODEL),
+      model_id: 'm_moved_301',
+      name: targetName,
+      endpoint_host: 'agent-app-git-feature-x-acme.vercel.app'
+    },
+    target: {
+      outcome: 'registered',
+      name: targetName,
+      movedFrom: { name: 'agent-app-pr-300 cfg-6fd771c9', modelId: 'm_prev_300', endpointHost: 'agent-app-git-feature-acme.vercel.app' }
+    },
+    pipeline: {
+      assessmentsSpent: 1,
+      budgetLine: 'Assessments spent by this step: 1 (assessed run run_8f2c of 3f9c2e1: the target was registered afresh).',
+      lines: [DEPLOYED],
+      agentName: 'agent-app-pr-300'
+    }
   }
 }
 

@@ -6,7 +6,9 @@
  * field of the kinds it belongs to plus its row in OUTPUT_FIELDS, and the
  * compiler finds every producer and every renderer.
  */
-import type { GateResult, SeverityCounts } from '../report/report-model.js'
+import type { GateResult, Report, SeverityCounts } from '../report/report-model.js'
+import { blockers, rateText } from '../report/blockers.js'
+import { modelLabel } from '../report/markdown-headline.js'
 import type { Severity } from '../service/contract/index.js'
 import type { ReportFileOutput } from '../report/formats.js'
 import type { StepResult } from '../decision/step-result.js'
@@ -67,6 +69,33 @@ export interface BlockingFinding {
   reproduced: boolean
   /** "seen in 3 of the last 5 runs (flaky)", "this run only". */
   seen: string
+}
+
+/**
+ * What an assessed outcome takes from the report: the counts that decided
+ * (new and known count the blockers, a weakness not reproduced in this run
+ * that still blocks included), the blockers by name (src/report/blockers.ts,
+ * the one list every view shows) and the agent's name.
+ */
+export function reportOutcome(
+  report: Report
+): Pick<AssessedOutcome, 'baseline' | 'acceptedCount' | 'bySeverity' | 'agentName' | 'blocking'> {
+  const b = report.baseline
+  return {
+    baseline: b?.available ? { newCount: b.newCount, knownCount: b.knownCount, goneCount: b.gone.length } : null,
+    acceptedCount: report.acceptances?.acceptedCount ?? 0,
+    bySeverity: report.counts?.bySeverity ?? null,
+    agentName: modelLabel(report),
+    blocking: blockers(report).map((x) => ({
+      findingId: x.findingId,
+      severity: x.severity,
+      category: x.category,
+      description: x.description,
+      baselineState: x.baselineState,
+      reproduced: x.reproduced,
+      seen: rateText(x.seen)
+    }))
+  }
 }
 
 /** "high tool_misuse (new; not reproduced in this run; seen in 1 of the last 2 runs (flaky))": a blocker as every shell names it. */

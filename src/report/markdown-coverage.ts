@@ -63,7 +63,14 @@ function coverageRowLine(row: ReportCoverageRow, full: boolean, { blocking, miss
 
 /** A row with nothing to read: completed, nothing got through, no severity. */
 function isClean(row: ReportCoverageRow, blocking: ReadonlySet<string> = new Set()): boolean {
-  return !blocking.has(row.category) && row.planned && row.state === 'completed' && (row.succeeded ?? 0) === 0 && row.worstSeverity === null && row.blocked !== null
+  return (
+    !blocking.has(row.category) &&
+    row.planned &&
+    row.state === 'completed' &&
+    (row.succeeded ?? 0) === 0 &&
+    row.worstSeverity === null &&
+    row.blocked !== null
+  )
 }
 
 export function coverageBlock(r: Report, profile: MarkdownProfile, budget: number): Bounded {
@@ -72,7 +79,10 @@ export function coverageBlock(r: Report, profile: MarkdownProfile, budget: numbe
   const planned = plannedCount(r)
   const rows = r.coverageRows
   const list = blockers(r)
-  const b: Blocking = { blocking: new Set(list.map((x) => x.category)), missed: new Set(list.filter((x) => !x.reproduced).map((x) => x.category)) }
+  const b: Blocking = {
+    blocking: new Set(list.map((x) => x.category)),
+    missed: new Set(list.filter((x) => !x.reproduced).map((x) => x.category))
+  }
   const clean = (row: ReportCoverageRow): boolean => isClean(row, b.blocking)
   const tried = rows.reduce((n, row) => n + (row.succeeded ?? 0) + (row.blocked ?? 0), 0)
   const through = rows.reduce((n, row) => n + (row.succeeded ?? 0), 0)

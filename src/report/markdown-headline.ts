@@ -63,8 +63,7 @@ function describeTargetLine(r: Report): string {
   const parts: string[] = []
   if (r.target !== null) {
     parts.push(r.target.outcome === 'registered' ? 'registered by this step' : 'found in the inventory')
-    if (r.target.movedFrom !== null)
-      parts.push(`its host moved from ${r.target.movedFrom.endpointHost}: the model there was not assessed`)
+    if (r.target.movedFrom !== null) parts.push(`its host moved from ${r.target.movedFrom.endpointHost}: the model there was not assessed`)
   }
   if (r.profileSync !== null) parts.push(describeProfileSync(r.profileSync))
   return parts.join(' · ')
@@ -265,7 +264,8 @@ const MAX_NAMED = 5
 function notBlockingBlock(r: Report): string {
   const lines: string[] = []
   const parts = notBlockingParts(r)
-  if (parts.length > 0 && (r.result === 'pass' || r.result === 'fail')) lines.push(`**Does not block:** ${proseText(parts.join(' · '), 600)}.`)
+  if (parts.length > 0 && (r.result === 'pass' || r.result === 'fail'))
+    lines.push(`**Does not block:** ${proseText(parts.join(' · '), 600)}.`)
   const runs = runsCounted(r)
   if (runs !== null && (r.result === 'pass' || r.result === 'fail')) lines.push(`*Rates count ${proseText(runs, 200)}.*`)
   return lines.length > 0 ? para(lines.join('  \n')) : ''

@@ -57,7 +57,7 @@ function minimalDocument(r: Report, profile: MarkdownProfile): string {
 }
 
 /** The list heading's counts, of this run's findings: what blocks, then what does not and why in a word. */
-function findingsHeadingParts(r: Report): string[] {
+function findingsHeadingParts(r: Report, missed: number): string[] {
   const c = r.counts
   if (c === null) return []
   const word = r.baseline?.available && r.baseline.failOn === 'new' ? 'new' : 'open'
@@ -65,7 +65,8 @@ function findingsHeadingParts(r: Report): string[] {
   const blocking = SEVERITIES.filter((s) => c.byStanding.blocking[s] > 0).map(
     (s) => `${formatCount(c.byStanding.blocking[s])} ${word} ${s}`
   )
-  const parts = blocking.length > 0 ? [blocking.join(', ')] : word === 'new' ? ['0 new'] : []
+  // "0 new" only when nothing blocks: a blocker this run did not reproduce is new all the same (said after the counts).
+  const parts = blocking.length > 0 ? [blocking.join(', ')] : word === 'new' && missed === 0 ? ['0 new'] : []
   if (sum(c.byStanding.known) > 0) parts.push(`${formatCount(sum(c.byStanding.known))} known (does not block)`)
   if (sum(c.byStanding.accepted) > 0) parts.push(`${formatCount(sum(c.byStanding.accepted))} accepted`)
   if (sum(c.byStanding.closed) > 0) parts.push(`${formatCount(sum(c.byStanding.closed))} closed`)
@@ -93,7 +94,9 @@ export function renderMarkdownReport(r: Report, profile: MarkdownProfile): strin
   const missedText =
     missed > 0 ? ` · ${formatCount(missed)} more ${missed === 1 ? 'blocks' : 'block'} without being reproduced in this run (above)` : ''
   if (r.counts !== null && blocking.length > 0) {
-    heading = para(`#### ${plural(blocking.length, 'finding')} at or above ${sev}: ${findingsHeadingParts(r).join(' · ')}${missedText}`)
+    heading = para(
+      `#### ${plural(blocking.length, 'finding')} at or above ${sev}: ${findingsHeadingParts(r, missed).join(' · ')}${missedText}`
+    )
   } else if (r.counts !== null && r.result !== 'error') {
     heading = para(`**No findings at or above ${sev}**${missedText}.`)
   }

@@ -56,7 +56,10 @@ export function pipelineTitle(input: PipelineReportInput): string {
  * The lines of a report. In the comment (`blocks`: the blockers its kept report
  * names, or null) the link to the recording comment is left out: it is this one.
  */
-function headerLines(input: PipelineReportInput, where: { comment: boolean; blocks: string | null } = { comment: false, blocks: null }): string[] {
+function headerLines(
+  input: PipelineReportInput,
+  where: { comment: boolean; blocks: string | null } = { comment: false, blocks: null }
+): string[] {
   const icon = input.kind === 'skipped' ? '### ⏭️ ' : null
   const out = [icon === null ? headline(input.result, pipelineTitle(input)) : `${icon}${proseText(pipelineTitle(input), 400)}`]
   if (where.blocks !== null) out.push(where.blocks)

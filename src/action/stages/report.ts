@@ -19,6 +19,7 @@ import type { AssessmentIdentity } from '../../pipeline/identity.js'
 import { scrubSecretsDeep } from '../../util/redact.js'
 import type { ActionInputs } from '../inputs.js'
 import type { AssessedOutcome, EndOutcome } from '../outcome.js'
+import { reportOutcome } from '../outcome.js'
 import { ACTION_VERSION } from '../version.js'
 import type { StepContext } from './context.js'
 import type { GatePolicy } from './load-policy.js'
@@ -26,8 +27,6 @@ import type { AssessPlan } from './plan.js'
 import type { PlannedEvent } from './plan-event.js'
 import type { PreparedStep } from './prepare.js'
 import type { Recorded } from './record.js'
-import { blockers, rateText } from '../../report/blockers.js'
-import { modelLabel } from '../../report/markdown-headline.js'
 
 /** A report as each sink shows it (see publish). */
 export interface RenderedReport {
@@ -197,7 +196,6 @@ async function writeReportFiles(ctx: StepContext, inputs: ActionInputs, report: 
 
 function assessedOutcome(outcome: GateOutcome, report: Report, files: ReportFiles): AssessedOutcome {
   const { decision, run } = outcome
-  const b = report.baseline
   return {
     kind: 'assessed',
     result: decision.result,
@@ -208,20 +206,8 @@ function assessedOutcome(outcome: GateOutcome, report: Report, files: ReportFile
     categoriesPlanned: run?.categories_planned ?? [],
     categoriesCompleted: run?.categories_completed ?? [],
     files,
-    baseline: b?.available ? { newCount: b.newCount, knownCount: b.knownCount, goneCount: b.gone.length } : null,
-    acceptedCount: report.acceptances?.acceptedCount ?? 0,
     assessmentsSpent: 1,
     commentUrl: null,
-    bySeverity: report.counts?.bySeverity ?? null,
-    agentName: modelLabel(report),
-    blocking: blockers(report).map((b) => ({
-      findingId: b.findingId,
-      severity: b.severity,
-      category: b.category,
-      description: b.description,
-      baselineState: b.baselineState,
-      reproduced: b.reproduced,
-      seen: rateText(b.seen)
-    }))
+    ...reportOutcome(report)
   }
 }
