@@ -10,7 +10,16 @@ import { clampText, codeSpan, enumText, formatCount, proseText, sanitizeText, tr
 import { describeProfileSync, formatElapsed } from './describe.js'
 import { type Report, type SeverityCounts, zeroCounts } from './report-model.js'
 import { plural } from '../util/text.js'
-import { rateText, blockerCounts, blockers, blockerCountText, blockerTraits, notBlockingParts, runsCounted } from './blockers.js'
+import {
+  type Blocker,
+  rateText,
+  blockerCounts,
+  blockers,
+  blockerCountText,
+  blockerTraits,
+  notBlockingParts,
+  runsCounted
+} from './blockers.js'
 
 /** Blocking findings (at or above the threshold, neither closed nor accepted nor waived as known), by severity. */
 export function blockingCounts(r: Report): SeverityCounts {
@@ -247,15 +256,34 @@ export function metaLine(p: MetaParts): string {
 function blockersBlock(r: Report): string {
   const list = blockers(r)
   if (list.length === 0 || (r.result !== 'fail' && r.result !== 'incomplete')) return ''
-  const shown = list.slice(0, MAX_NAMED)
-  const lines = shown.map((b) => {
+  if (list.length > MAX_NAMED) return para(`**Blocks (${formatCount(list.length)}):**\n${groupedBlockers(list).join('\n')}`)
+  const lines = list.map((b) => {
     const traits = blockerTraits(b)
     const id = b.findingId === null ? '' : ` ${codeSpan(b.findingId, { max: 60 })}`
     return `- ${SEVERITY_ICON[b.severity]} **${b.severity}** ${codeSpan(b.category, { max: 60 })}${id}${traits.length > 0 ? ` · ${proseText(traits.join(' · '), 300)}` : ''}`
   })
-  if (list.length > shown.length) lines.push(`- and ${formatCount(list.length - shown.length)} more, listed below`)
   return para(`**Blocks${list.length > 1 ? ` (${formatCount(list.length)})` : ''}:**\n${lines.join('\n')}`)
 }
+
+/** Many blockers, one line per severity, named by category with how many: "🔴 **12 critical:** `jailbreak` 3, ...". */
+function groupedBlockers(list: readonly Blocker[]): string[] {
+  return SEVERITIES.flatMap((sev) => {
+    const of = list.filter((b) => b.severity === sev)
+    if (of.length === 0) return []
+    const byCategory = new Map<string, number>()
+    for (const b of of) byCategory.set(b.category, (byCategory.get(b.category) ?? 0) + 1)
+    const cats = [...byCategory.entries()].sort((a, b) => b[1] - a[1])
+    const named = cats.slice(0, MAX_CATEGORIES).map(([c, k]) => `${codeSpan(c, { max: 60 })} ${formatCount(k)}`)
+    const more = cats.length - named.length
+    const missed = of.filter((b) => !b.reproduced).length
+    return [
+      `- ${SEVERITY_ICON[sev]} **${formatCount(of.length)} ${sev}:** ${named.join(', ')}${more > 0 ? ` and ${plural(more, 'more category', 'more categories')}` : ''}${missed > 0 ? ` (${formatCount(missed)} not reproduced in this run)` : ''}`
+    ]
+  })
+}
+
+/** Categories named per severity when blockers are grouped. */
+const MAX_CATEGORIES = 6
 
 /** Blockers named at the top at most (the findings list below has every one). */
 const MAX_NAMED = 5
