@@ -121,7 +121,7 @@ describe.each(ASSESSED)('%s: every view gives the same blockers as the verdict',
       expect(cli.join('\n')).not.toContain('Blocking findings')
       return
     }
-    expect(statusDescription(status!)).toMatch(new RegExp(`^fail: ${n} blocks?: ${list[0].severity} ${list[0].category}`))
+    expect(statusDescription(status!)).toMatch(new RegExp(`^fail: ${n} blocking: ${list[0].severity} ${list[0].category}`))
     expect(cli[0]).toMatch(new RegExp(`^FAIL .*: ${n} findings? blocks?$`))
     expect(cli).toContain(`Blocking findings (${n}):`)
     const listed = cli.filter((l) => /^ {2}[A-Z]+ +\S/.test(l) && !l.startsWith('  /'))

@@ -98,9 +98,15 @@ export function reportOutcome(
   }
 }
 
-/** "high tool_misuse (new; not reproduced in this run; seen in 1 of the last 2 runs (flaky))": a blocker as every shell names it. */
-export function blockingText(f: BlockingFinding): string {
-  const traits = [f.baselineState, f.reproduced ? null : 'not reproduced in this run', f.seen === 'this run only' ? null : f.seen].filter(
+/**
+ * "high tool_misuse (new; not reproduced in this run; seen in 1 of the last 2
+ * runs (flaky))": a blocker as every shell names it; `short` (a commit
+ * status's 140 characters) keeps only steady or flaky of its rate.
+ */
+export function blockingText(f: BlockingFinding, opts: { short?: boolean } = {}): string {
+  const kind = /\((steady|flaky)\)$/.exec(f.seen)?.[1] ?? null
+  const rate = opts.short === true ? kind : f.seen === 'this run only' ? null : f.seen
+  const traits = [f.baselineState, f.reproduced ? null : 'not reproduced in this run', rate].filter(
     (t): t is string => t !== null && t !== ''
   )
   return `${f.severity} ${f.category}${traits.length > 0 ? ` (${traits.join('; ')})` : ''}`
@@ -108,14 +114,12 @@ export function blockingText(f: BlockingFinding): string {
 
 /**
  * A fail's commit status: what blocks, named, most severe first ("fail: 2
- * block: high tool_misuse (new), high prompt_injection (known; seen in 3 of
- * the last 5 runs (flaky))"); undefined when nothing of the findings blocks
- * (the step's line says why).
+ * blocking: high tool_misuse (new), high prompt_injection (known; flaky)");
+ * undefined when nothing of the findings blocks (the step's line says why).
  */
 export function gateStatus(end: AssessedOutcome): string | undefined {
   if (end.result !== 'fail' || end.blocking.length === 0) return undefined
-  const n = end.blocking.length
-  return `fail: ${n} ${n === 1 ? 'blocks' : 'block'}: ${end.blocking.map(blockingText).join(', ')}`
+  return `fail: ${end.blocking.length} blocking: ${end.blocking.map((f) => blockingText(f, { short: true })).join(', ')}`
 }
 
 /** An earlier result of the same agent stands; nothing is assessed. */
