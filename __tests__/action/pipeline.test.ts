@@ -81,7 +81,7 @@ function recordComment(
       at: '2026-11-21T11:00Z'
     }),
     '',
-    `### ${result === 'pass' ? '✅' : '❌'} Agent security gate: ${result} · ${result === 'pass' ? 'nothing open at or above high' : '1 open critical'} · m`,
+    `### ${result === 'pass' ? '✅' : '❌'} Agent security gate: ${result} · ${result === 'pass' ? 'nothing blocks at or above high' : '1 open critical'} · m`,
     '',
     'Assessments spent by this step: 1 (assessed run run\\_1 of bbbbbbb: agent\\_paths is empty).',
     '',
