@@ -146,7 +146,7 @@ describe('baseline from the default branch, gating on what the pull request chan
               findings: { category: string; seen: { label: string } | null }[]
             }
           ).findings.find((f) => f.category === 'jailbreak')?.seen?.label
-          expect(seen).toBe('2 of 2 runs of this agent')
+          expect(seen).toBe('2 of the last 2 runs')
           // GitHub lists the PR's entry under its own ref only: main's window holds main's run alone.
           expect(r.main.stdout).toMatch(/Baseline: 1 run of main \(Actions cache records listed on refs\/heads\/main\)/)
         },
