@@ -25,6 +25,8 @@ import type { ReportInput } from '../../src/report/report-model.js'
 import { failureStatus } from '../../src/github/commit-status.js'
 
 const ASSESSED = '9d8c7b6a5f4e3d2c1b0a9f8e7d6c5b4a39281706'
+/** The comment that recorded a carried result (a link the gate builds, from GitHub's answer). */
+export const CASE_RECORD_URL = 'https://github.com/acme/agent-app/pull/12#issuecomment-4242'
 const HEAD = CASE_COMMIT.sha
 /** The agent of the cases, asked when a case renders (never at import: a test's own work, see CONTRIBUTING.md "Mutation testing"). */
 const agent = (): AgentIdentity =>
@@ -103,7 +105,7 @@ function carriedCase(result: 'pass' | 'fail'): ReportCase {
         commitSha: HEAD,
         at: CASE_COMMIT.at,
         runUrl: CASE_RUN_URL,
-        recordUrl: 'https://github.com/acme/agent-app/pull/12#issuecomment-4242',
+        recordUrl: CASE_RECORD_URL,
         lines: [DEPLOYED],
         budgetLine: budgetLine({ kind: 'carried_over', assessedSha: ASSESSED }).line,
         cause: assessedCause(existing.body)

@@ -538,7 +538,7 @@ describe('deployment events', () => {
     // The status keeps the reset date within GitHub's 140 characters: the cause first, the HTTP code after it.
     const status = gh.git.statuses.at(-1)?.description ?? ''
     expect(status).toMatch(/^The workspace's monthly assessment allowance is used up; it resets on 2026-12-01/)
-    expect([...status].length).toBeLessThanOrEqual(140)
+    expect(Array.from(status).length).toBeLessThanOrEqual(140)
   })
 
   it("the post step reads the target as the main step did: it stops a run a deployment's step left running", async () => {

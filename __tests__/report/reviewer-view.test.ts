@@ -169,7 +169,7 @@ describe('7. commit statuses keep the cause and the fix within 140 characters', 
     const status = statusDescription(pipelineCase('merge-queue-refused').render().statusDescription!)
     expect(status).toMatch(/^Nothing to carry over from pull request #12\. Let the pull request's own check succeed at its head first/)
     expect(status).not.toMatch(/Configuration error|endpoint_url/)
-    expect([...status].length).toBeLessThanOrEqual(140)
+    expect(Array.from(status).length).toBeLessThanOrEqual(140)
   })
   it('a budget refusal keeps its reset date', () => {
     const status = statusDescription(pipelineCase('budget-monthly').render().statusDescription!)
