@@ -171,6 +171,11 @@ describe('7. commit statuses keep the cause and the fix within 140 characters', 
     expect(status).not.toMatch(/Configuration error|endpoint_url/)
     expect(Array.from(status).length).toBeLessThanOrEqual(140)
   })
+  it("its report's Why line names the input it concerns, not a configuration error of it", () => {
+    const summary = pipelineCase('merge-queue-refused').render().summary
+    expect(summary).toMatch(/\*\*Why:\*\* endpoint\\_url is empty \\\(the target is a preview\\\)/)
+    expect(summary).not.toContain('Configuration error')
+  })
   it('a budget refusal keeps its reset date', () => {
     const status = statusDescription(pipelineCase('budget-monthly').render().statusDescription!)
     expect(status).toContain('resets on 2026-12-01')

@@ -61,6 +61,16 @@ export function notAssessedTitle(input: Pick<NotAssessedInput, 'cause' | 'modelI
   return input.mode === 'validate' ? title.replace(/^Not assessed:/, 'Not validated:') : title
 }
 
+/**
+ * The failure line as the Why line says it: a refusal of the pipeline (a
+ * configuration failure with its own cause, as a merge queue with nothing
+ * to carry over) names the input it concerns, not as a mistake in it.
+ */
+function whyLine(input: Pick<NotAssessedInput, 'kind' | 'cause' | 'line'>): string {
+  if (input.kind !== 'config' || input.cause.startsWith('a configuration mistake')) return input.line
+  return input.line.replace(/^Configuration error in (?:input|option) '([^']+)': /, '$1 ')
+}
+
 function previousLine(previous: PreviousResult | null | undefined): string | null {
   if (previous === undefined) return null
   if (previous === null) return '**This replaces the previous result:** this commit was not assessed, so no earlier result applies to it.'
@@ -88,7 +98,7 @@ export function renderNotAssessed(
   out.push(
     input.kind === 'bug'
       ? "**Why:** an unexpected error occurred (a bug in this action); the step's log has the details."
-      : `**Why:** ${proseText(/[.!?)]$/.test(input.line) ? input.line : `${input.line}.`, 2000)}`
+      : `**Why:** ${proseText(/[.!?)]$/.test(whyLine(input)) ? whyLine(input) : `${whyLine(input)}.`, 2000)}`
   )
   // The budget line without the cause the title and the Why line already said.
   if (input.budgetLine) out.push(proseText(input.budgetLine.replace(/ \(not assessed: [^]*\)\.$/, '.'), 600))
