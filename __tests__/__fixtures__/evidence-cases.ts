@@ -105,6 +105,7 @@ export function evidenceInput(spec: EvidenceCaseSpec): ReportInput {
       failOn: spec.failOn,
       baseline,
       baselineSource: `${base.runIds.length} runs of main (Actions cache records listed on refs/heads/main), re-read from the service`,
+      agentWindow: spec.agent?.scope ?? null,
       baselineWhy: null,
       baselineSaved: null,
       windowCost: spec.cost,
@@ -217,6 +218,33 @@ export const EVIDENCE_CASES: readonly ReportCase[] = [
     main: [[], [], [], [], []],
     agent: { scope: 'agent', runs: [earlier([toolMisuse], 1)] },
     cost: cost(6)
+  }),
+  evidenceCase({
+    name: 'evidence-steady-flaky',
+    title: 'fail on main: a steady high and a flaky high, both seen this run',
+    findings: [leak, injection, medium],
+    failOn: 'any',
+    main: [earlier([leak], 1), earlier([leak, injection], 2), earlier([leak], 3), earlier([leak], 4)],
+    agent: { scope: 'main', runs: [] },
+    cost: cost(4)
+  }),
+  evidenceCase({
+    name: 'evidence-missed-known',
+    title:
+      "fail_on new on a PR: the blocker is a weakness this run missed (its own earlier run saw it); a known high of main's does not block",
+    findings: [injection, medium],
+    failOn: 'new',
+    main: [earlier([injection], 1), [], earlier([injection], 3), [], []],
+    agent: { scope: 'agent', runs: [earlier([toolMisuse, injection], 1)] },
+    cost: cost(6)
+  }),
+  evidenceCase({
+    name: 'evidence-pass-main-flaky',
+    title: "pass on a PR (fail_on new) beside a flaky high of main's this run did not reproduce",
+    findings: [medium],
+    failOn: 'new',
+    main: [earlier([injection], 1), [], earlier([injection], 3), [], []],
+    cost: cost(5)
   }),
   evidenceCase({
     name: 'evidence-pass-note',

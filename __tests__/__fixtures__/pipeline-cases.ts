@@ -19,9 +19,14 @@ import { commentMarker, renderComment, type AssessmentRecord } from '../../src/r
 import { failureCause, renderNotAssessed, type NotAssessedInput } from '../../src/report/not-assessed.js'
 import { assessedCause, renderCarriedComment, renderPipelineSummary, type PipelineReportInput } from '../../src/report/pipeline-report.js'
 import { ConfigError, describeFailure, failureKind, ServiceError } from '../../src/util/errors.js'
-import { CASE_COMMIT, CASE_RUN_URL, gateCaseInput, type ReportCase } from './report-cases.js'
+import { CASE_COMMIT, CASE_MODEL, CASE_RUN_URL, gateCaseInput, type ReportCase } from './report-cases.js'
+import { renderSummary } from '../../src/report/summary.js'
+import type { ReportInput } from '../../src/report/report-model.js'
+import { failureStatus } from '../../src/github/commit-status.js'
 
 const ASSESSED = '9d8c7b6a5f4e3d2c1b0a9f8e7d6c5b4a39281706'
+/** The comment that recorded a carried result (a link the gate builds, from GitHub's answer). */
+export const CASE_RECORD_URL = 'https://github.com/acme/agent-app/pull/12#issuecomment-4242'
 const HEAD = CASE_COMMIT.sha
 /** The agent of the cases, asked when a case renders (never at import: a test's own work, see CONTRIBUTING.md "Mutation testing"). */
 const agent = (): AgentIdentity =>
@@ -100,7 +105,7 @@ function carriedCase(result: 'pass' | 'fail'): ReportCase {
         commitSha: HEAD,
         at: CASE_COMMIT.at,
         runUrl: CASE_RUN_URL,
-        recordUrl: null,
+        recordUrl: CASE_RECORD_URL,
         lines: [DEPLOYED],
         budgetLine: budgetLine({ kind: 'carried_over', assessedSha: ASSESSED }).line,
         cause: assessedCause(existing.body)
@@ -177,7 +182,7 @@ function notAssessedCase(name: string, title: string, failure: () => Error, opts
             })
           : null,
         summary: renderNotAssessed(input),
-        statusDescription: describeFailure(err)
+        statusDescription: failureStatus(err, describeFailure(err))
       }
     }
   }
@@ -230,7 +235,48 @@ const [monthly, daily] = await Promise.all([
   refusal(429, 'daily_budget_exhausted', 'Daily budget exhausted', 90 * 60_000)
 ])
 
+/** A preview whose host moved: registered afresh under the moved name, the old model left unassessed. */
+const movedPreview: ReportCase = {
+  name: 'moved-preview',
+  title: 'a preview whose host moved: registered afresh, its old model not assessed (1 open high)',
+  result: 'fail',
+  blockingIds: ['f_leak_01'],
+  hostile: false,
+  render: () => {
+    const report = buildReport(movedPreviewInput())
+    return { comment: renderComment(report, { marker: marker() }), summary: renderSummary(report) }
+  }
+}
+
+/** The report input of the moved preview: the fail case's run, registered afresh under the moved name. */
+export function movedPreviewInput(): ReportInput {
+  const input = gateCaseInput('fail')
+  const targetName = 'agent-app-pr-300 cfg-6fd771c9 (moved to agent-app-git-feature-x-acme.vercel.app)'
+  return {
+    ...input,
+    modelId: 'm_moved_301',
+    model: {
+      ...(input.model ?? CASE_MODEL),
+      model_id: 'm_moved_301',
+      name: targetName,
+      endpoint_host: 'agent-app-git-feature-x-acme.vercel.app'
+    },
+    target: {
+      outcome: 'registered',
+      name: targetName,
+      movedFrom: { name: 'agent-app-pr-300 cfg-6fd771c9', modelId: 'm_prev_300', endpointHost: 'agent-app-git-feature-acme.vercel.app' }
+    },
+    pipeline: {
+      assessmentsSpent: 1,
+      budgetLine: 'Assessments spent by this step: 1 (assessed run run_8f2c of 3f9c2e1: the target was registered afresh).',
+      lines: [DEPLOYED],
+      agentName: 'agent-app-pr-300'
+    }
+  }
+}
+
 export const PIPELINE_CASES: readonly ReportCase[] = [
+  movedPreview,
   carriedCase('pass'),
   carriedCase('fail'),
   failedDeployment,

@@ -33,6 +33,7 @@ const assessed: EndOutcome = {
   assessmentsSpent: 1,
   commentUrl: null,
   bySeverity: null,
+  agentName: 'mdl_1',
   blocking: []
 }
 

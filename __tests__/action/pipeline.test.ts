@@ -81,7 +81,7 @@ function recordComment(
       at: '2026-11-21T11:00Z'
     }),
     '',
-    `### ${result === 'pass' ? '✅' : '❌'} Agent security gate: ${result} · ${result === 'pass' ? 'nothing open at or above high' : '1 open critical'} · m`,
+    `### ${result === 'pass' ? '✅' : '❌'} Agent security gate: ${result} · ${result === 'pass' ? 'nothing blocks at or above high' : '1 open critical'} · m`,
     '',
     'Assessments spent by this step: 1 (assessed run run\\_1 of bbbbbbb: agent\\_paths is empty).',
     '',
@@ -530,8 +530,15 @@ describe('deployment events', () => {
       /HTTP 403 allowance_exhausted: Allowance spent\. The workspace's monthly assessment allowance is used up; it resets on 2026-12-01 \(UTC\)/
     )
     expect(io.outputs).toMatchObject({ result: 'error', assessments_spent: '0' })
-    expect(summary(io)).toContain('Assessments spent by this step: 0 (not assessed: the service refused, HTTP 403 allowance_exhausted).')
+    // The cause once: the title says it, the Why line gives the service's answer, the budget line only the count.
+    expect(summary(io)).toContain("### ⛔ Not assessed: the service refused: the workspace's monthly assessment allowance is used up")
+    expect(summary(io)).toMatch(/Assessments spent by this step: 0\\?\.\n/)
+    expect(summary(io)).not.toContain('(not assessed: the service refused')
     expect(gh.git.statuses.map((s) => s.state)).toEqual(['pending', 'error'])
+    // The status keeps the reset date within GitHub's 140 characters: the cause first, the HTTP code after it.
+    const status = gh.git.statuses.at(-1)?.description ?? ''
+    expect(status).toMatch(/^The workspace's monthly assessment allowance is used up; it resets on 2026-12-01/)
+    expect(Array.from(status).length).toBeLessThanOrEqual(140)
   })
 
   it("the post step reads the target as the main step did: it stops a run a deployment's step left running", async () => {

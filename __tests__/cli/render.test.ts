@@ -26,8 +26,17 @@ const assessed: EndOutcome = {
   assessmentsSpent: 1,
   commentUrl: null,
   bySeverity: { critical: 0, high: 1, medium: 1, low: 0 },
+  agentName: 'Acme Support agent',
   blocking: [
-    { findingId: 'f1', severity: 'high', category: 'prompt_injection', description: 'complied\nwith 3 probes', baselineState: null }
+    {
+      findingId: 'f1',
+      severity: 'high',
+      category: 'prompt_injection',
+      description: 'complied\nwith 3 probes',
+      baselineState: null,
+      reproduced: true,
+      seen: 'this run only'
+    }
   ]
 }
 
@@ -60,7 +69,8 @@ describe('exit codes', () => {
 describe('the end of a run, for a person and for a script', () => {
   it('says the verdict first, then the blocking findings (one line each), then where the reports are', () => {
     const lines = humanSummary(outcome(assessed))
-    expect(lines[0]).toBe('FAIL mdl_1: Result: fail')
+    // The agent by its name with the id beside it, and what blocks: no "FAIL ...: Result: fail" echo.
+    expect(lines[0]).toBe('FAIL Acme Support agent (mdl_1): 1 finding blocks')
     const blocking = lines.indexOf('Blocking findings (1):')
     expect(lines[blocking + 1]).toBe('  HIGH     prompt_injection: complied with 3 probes')
     expect(lines.indexOf('Reports:')).toBeGreaterThan(blocking)

@@ -134,7 +134,7 @@ describe('decide with a baseline and accepted risks', () => {
   it('says why a service fail does not block', () => {
     const d = run({ findings: [KNOWN_A, NEW_C], failOn: 'new', accepted: accept('c') })
     expect(d.notes.join('\n')).toMatch(
-      /The service's verdict is fail at high; the open findings behind it are 1 known since the baseline \(fail_on: new\) and 1 accepted/
+      /The service's verdict is fail at high on findings that do not block here: 1 known since the baseline \(fail_on: new\) and 1 accepted/
     )
     expect(d.findingsAtOrAbove).toBe(2)
     expect(d.openAtOrAbove).toBe(0)

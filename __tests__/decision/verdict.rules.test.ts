@@ -95,7 +95,7 @@ describe('a waiver turns a service fail into a pass only when it explains the fa
       verdict: 'pass',
       verdictComputed: true,
       notes: [
-        "The service's verdict is fail at high; the open findings behind it are 2 known since the baseline (fail_on: new) and 1 accepted in the accepted-risks file, so they do not block."
+        "The service's verdict is fail at high on findings that do not block here: 2 known since the baseline (fail_on: new) and 1 accepted in the accepted-risks file."
       ]
     })
   })
@@ -105,7 +105,7 @@ describe('a waiver turns a service fail into a pass only when it explains the fa
     [{ a: 'known' }, '1 known since the baseline (fail_on: new)']
   ])('the note names only the kinds of waiver there are: %j', (waived, why) => {
     expect(settle('fail', [f('a', 'high')], waived).notes).toEqual([
-      `The service's verdict is fail at high; the open findings behind it are ${why}, so they do not block.`
+      `The service's verdict is fail at high on findings that do not block here: ${why}.`
     ])
   })
 })

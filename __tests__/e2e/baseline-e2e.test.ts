@@ -146,7 +146,7 @@ describe('baseline from the default branch, gating on what the pull request chan
               findings: { category: string; seen: { label: string } | null }[]
             }
           ).findings.find((f) => f.category === 'jailbreak')?.seen?.label
-          expect(seen).toBe('2 of 2 runs of this agent')
+          expect(seen).toBe('2 of the last 2 runs')
           // GitHub lists the PR's entry under its own ref only: main's window holds main's run alone.
           expect(r.main.stdout).toMatch(/Baseline: 1 run of main \(Actions cache records listed on refs\/heads\/main\)/)
         },
@@ -205,7 +205,9 @@ describe('baseline from the default branch, gating on what the pull request chan
           expect(states(rep)).toEqual({ jailbreak: 'new', prompt_injection: 'known', system_prompt_leakage: 'known' })
           expect(r.main.outputs).toMatchObject({ new_count: '1', known_count: '2', gone_count: '0', accepted_count: '0' })
           expect(rep.headline).toBe('1 new high · 2 known')
-          expect(comment(w)).toMatch(/1 new high · 2 known/)
+          // The title counts what blocks; the line under it what does not, and why.
+          expect(comment(w)).toMatch(/fail · 1 new high · /)
+          expect(comment(w)).toMatch(/\*\*Does not block:\*\* 2 known \\\(fail\\_on new: main's runs have them\\\)/)
           // SARIF and JUnit are written and named in the outputs.
           const sarif = JSON.parse(readFileSync(r.main.outputs.sarif_path, 'utf8')) as { version: string; runs: { results: unknown[] }[] }
           expect(sarif.version).toBe('2.1.0')

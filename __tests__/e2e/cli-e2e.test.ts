@@ -58,7 +58,8 @@ describe('agent-security-gate (bundled) against the emulator', () => {
           const r = await runCli(w, ['assess', '--model-id', w.emu.demoModelId, '--out', out])
           expect(r.code).toBe(1)
           const lines = r.stdout.trim().split('\n')
-          expect(lines[0]).toMatch(new RegExp(`^FAIL ${w.emu.demoModelId}: Result: fail: `))
+          // The agent by name with its id, and how many block (no "Result: fail:" echo); the blockers follow by name.
+          expect(lines[0]).toMatch(new RegExp(`^FAIL (?:.+ \\()?${w.emu.demoModelId}\\)?: \\d+ findings? blocks?$`))
           const blocking = lines.findIndex((l) => l.startsWith('Blocking findings'))
           const reports = lines.findIndex((l) => l === 'Reports:')
           expect(blocking).toBeGreaterThan(0)

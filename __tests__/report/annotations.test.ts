@@ -63,10 +63,11 @@ describe('buildAnnotations', () => {
   it('redacted findings say the proof is withheld; non-open ones are warnings', () => {
     const report = buildReport(makeInput({ findings: [redactedFinding('high'), makeFinding('critical', { status: 'dismissed' })] }))
     const a = buildAnnotations(report)
-    expect(a[0]).toMatchObject({ level: 'warning', title: 'critical finding: prompt_injection (security)' })
-    expect(a[1]?.level).toBe('error')
-    expect(a[1]?.message).toContain("Proof withheld: the workspace's plan withholds the proof of findings.")
-    expect(a[1]?.message).not.toContain('[redacted]')
+    // What blocks first, however severe what does not block is.
+    expect(a[1]).toMatchObject({ level: 'warning', title: 'critical finding: prompt_injection (security)' })
+    expect(a[0]?.level).toBe('error')
+    expect(a[0]?.message).toContain("Proof withheld: the workspace's plan withholds the proof of findings.")
+    expect(a[0]?.message).not.toContain('[redacted]')
   })
 
   it('clamps long texts and keeps one line', () => {

@@ -37,14 +37,19 @@ describe.each(RENDERERS)('%s content', (_kind, render) => {
       .split('\n')
       .filter((l) => l !== '')
     expect(lines[0]).toBe('### ❌ Agent security gate: fail · 1 open critical, 1 open high · Demo banking agent')
-    expect(lines[1]).toBe(
-      `commit \`abcdef1\` · 2026-11-21 14:03 UTC · 3/3 categories · threshold high · 3 min 12 s · run \`run_1\` · [workflow run](${RUN_URL})`
+    // The blockers by name under it, what does not block in one line, then the metadata (the model's id beside its name, once).
+    expect(lines[1]).toBe('**Blocks (2):**')
+    expect(lines[2]).toMatch(/^- 🔴 \*\*critical\*\* `prompt_injection` `f_\d+`$/)
+    expect(lines[3]).toMatch(/^- 🟠 \*\*high\*\* `prompt_injection` `f_\d+`$/)
+    expect(lines[4]).toMatch(/^\*\*Does not block:\*\* /)
+    expect(lines[5]).toBe(
+      `model \`m_demo\` · commit \`abcdef1\` · 2026-11-21 14:03 UTC · 3/3 categories · threshold high · 3 min 12 s · run \`run_1\` · [workflow run](${RUN_URL})`
     )
     expect(checkMarkdown(out, { allowLinks: [RUN_URL] })).toEqual([])
   })
 
   it.each([
-    ['pass', '### ✅ Agent security gate: pass · nothing open at or above high · Demo banking agent'],
+    ['pass', '### ✅ Agent security gate: pass · nothing blocks at or above high · Demo banking agent'],
     ['incomplete', '### ⚠️ Agent security gate: incomplete · 3 of 3 categories completed · Demo banking agent'],
     ['error', '### ⛔ Not assessed: why · Demo banking agent']
   ] as const)('heads result %s with its own headline', (result, head) => {
@@ -143,7 +148,8 @@ describe.each(RENDERERS)('%s content', (_kind, render) => {
     )
     expect(out).toContain('#### Coverage: 2 of 3 categories completed, 1 not reached · 4 of 19 attacks got through')
     expect(out).toContain('| ❗ `prompt_injection` | █░░░░ 3/15 | 🔴 critical | `LLM01`')
-    expect(out).toContain('| ❗ `data_leakage` | █░░ 1/3 | 🟡 medium | `LLM06`')
+    // Attacks got through, but nothing of it blocks (a medium, below the threshold): no red mark, no severity colour.
+    expect(out).toContain('| ⚪ `data_leakage` · does not block | █░░ 1/3 | medium | `LLM06`')
     expect(out).toContain('`tool_misuse` partial (not planned)')
     for (const line of out.split('\n').filter((l) => l.startsWith('|'))) expect(line.split(/(?<!\\)\|/).length - 2).toBeLessThanOrEqual(5)
   })

@@ -31,11 +31,12 @@ import { ConfigError, describeFailure, type InputNamer } from '../util/errors.js
 import type { Log } from '../util/log.js'
 import type { ActionInputs } from './inputs.js'
 import type { ActionIO } from './io.js'
-import { type EndOutcome, type PreparedOutcome, type StepOutcome } from './outcome.js'
+import { gateStatus, type EndOutcome, type PreparedOutcome, type StepOutcome } from './outcome.js'
 import { collectStep } from './collect.js'
 import { assess } from './stages/assess.js'
 import { detach, detachedAt } from './stages/detach.js'
 import { finishStatus, startStatus, statusEdge, type StatusEdge } from './stages/commit-status.js'
+import { failureStatus } from '../github/commit-status.js'
 import { conclude, concludeAction, stepFailure } from './stages/conclude.js'
 import { stepContext, type StepContext } from './stages/context.js'
 import { loadPolicy, withEvidence } from './stages/load-policy.js'
@@ -144,7 +145,8 @@ async function gateStep(ctx: StepContext, given: ActionInputs, event: PipelineEv
   const report = await reportGate(ctx, { prepared, policy, outcome, recorded, planned, plan: assessing })
   const end = await publish(ctx, inputs, report)
   const step = gateStepResult(outcome.decision, { failOnIncomplete: inputs.failOnIncomplete, cancelled: ctx.signal.aborted })
-  return conclude(await finishStatus(ctx, trail.status, outcome.decision.result, step), end, trail.prepared)
+  const status = end.kind === 'assessed' && step.resultOutput === undefined ? gateStatus(end) : undefined
+  return conclude(await finishStatus(ctx, trail.status, outcome.decision.result, step, status), end, trail.prepared)
 }
 
 function unreadable(event: Extract<PipelineEvent, { kind: 'unreadable' }>): ConfigError {
@@ -201,5 +203,5 @@ async function failStep(ctx: StepContext, trail: StepTrail, err: unknown): Promi
     ctx.io.log.warning(`Could not write the not-assessed report: ${describeFailure(publishErr)}`)
   }
   const step = { outcome: 'fail' as const, line: failure.line }
-  return conclude(await finishStatus(ctx, trail.status, 'error', step), end, trail.prepared)
+  return conclude(await finishStatus(ctx, trail.status, 'error', step, failureStatus(err, failure.line)), end, trail.prepared)
 }

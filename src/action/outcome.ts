@@ -6,7 +6,9 @@
  * field of the kinds it belongs to plus its row in OUTPUT_FIELDS, and the
  * compiler finds every producer and every renderer.
  */
-import type { GateResult, SeverityCounts } from '../report/report-model.js'
+import type { GateResult, Report, SeverityCounts } from '../report/report-model.js'
+import { blockers, rateText } from '../report/blockers.js'
+import { modelLabel } from '../report/markdown-headline.js'
 import type { Severity } from '../service/contract/index.js'
 import type { ReportFileOutput } from '../report/formats.js'
 import type { StepResult } from '../decision/step-result.js'
@@ -51,15 +53,73 @@ export interface AssessedOutcome {
   bySeverity: SeverityCounts | null
   /** The findings that fail the gate, most severe first. */
   blocking: readonly BlockingFinding[]
+  /** The agent as every view names it (its inventory or target name; the model id when it has none). */
+  agentName: string
 }
 
-/** A finding that fails the gate, as a shell lists it. */
+/** A finding that fails the gate, as a shell lists it (src/report/blockers.ts: the one list every view shows). */
 export interface BlockingFinding {
-  findingId: string
+  /** null: a weakness this run did not reproduce that still blocks (an earlier run of this agent saw it). */
+  findingId: string | null
   severity: Severity
   category: string
   description: string
   baselineState: 'new' | 'known' | null
+  /** False: not reproduced in this run, still blocks. */
+  reproduced: boolean
+  /** "seen in 3 of the last 5 runs (flaky)", "this run only". */
+  seen: string
+}
+
+/**
+ * What an assessed outcome takes from the report: the counts that decided
+ * (new and known count the blockers, a weakness not reproduced in this run
+ * that still blocks included), the blockers by name (src/report/blockers.ts,
+ * the one list every view shows) and the agent's name.
+ */
+export function reportOutcome(
+  report: Report
+): Pick<AssessedOutcome, 'baseline' | 'acceptedCount' | 'bySeverity' | 'agentName' | 'blocking'> {
+  const b = report.baseline
+  return {
+    baseline: b?.available ? { newCount: b.newCount, knownCount: b.knownCount, goneCount: b.gone.length } : null,
+    acceptedCount: report.acceptances?.acceptedCount ?? 0,
+    bySeverity: report.counts?.bySeverity ?? null,
+    agentName: modelLabel(report),
+    blocking: blockers(report).map((x) => ({
+      findingId: x.findingId,
+      severity: x.severity,
+      category: x.category,
+      description: x.description,
+      baselineState: x.baselineState,
+      reproduced: x.reproduced,
+      seen: rateText(x.seen)
+    }))
+  }
+}
+
+/**
+ * "high tool_misuse (new; not reproduced in this run; seen in 1 of the last 2
+ * runs (flaky))": a blocker as every shell names it; `short` (a commit
+ * status's 140 characters) keeps only steady or flaky of its rate.
+ */
+export function blockingText(f: BlockingFinding, opts: { short?: boolean } = {}): string {
+  const kind = /\((steady|flaky)\)$/.exec(f.seen)?.[1] ?? null
+  const rate = opts.short === true ? kind : f.seen === 'this run only' ? null : f.seen
+  const traits = [f.baselineState, f.reproduced ? null : 'not reproduced in this run', rate].filter(
+    (t): t is string => t !== null && t !== ''
+  )
+  return `${f.severity} ${f.category}${traits.length > 0 ? ` (${traits.join('; ')})` : ''}`
+}
+
+/**
+ * A fail's commit status: what blocks, named, most severe first ("fail: 2
+ * blocking: high tool_misuse (new), high prompt_injection (known; flaky)");
+ * undefined when nothing of the findings blocks (the step's line says why).
+ */
+export function gateStatus(end: AssessedOutcome): string | undefined {
+  if (end.result !== 'fail' || end.blocking.length === 0) return undefined
+  return `fail: ${end.blocking.length} blocking: ${end.blocking.map((f) => blockingText(f, { short: true })).join(', ')}`
 }
 
 /** An earlier result of the same agent stands; nothing is assessed. */

@@ -4,7 +4,7 @@
  * blocking findings, then where the reports are), and the JSON a script
  * reads. All pure.
  */
-import { outcomeValues, type OutcomeResult, type StepOutcome } from '../action/outcome.js'
+import { blockingText, outcomeValues, type OutcomeResult, type StepOutcome } from '../action/outcome.js'
 
 /** The exit code of each result: a script can trust it. */
 export const EXIT_CODES: Readonly<Record<OutcomeResult, number>> = {
@@ -30,21 +30,29 @@ const MAX_LISTED = 20
 /** What a person reads at the end: the verdict, the blocking findings, the reports. */
 export function humanSummary(outcome: StepOutcome): string[] {
   const { end } = outcome
-  const model = outcome.prepared?.modelId
-  const lines = [`${outcome.result.toUpperCase()}${model ? ` ${model}` : ''}: ${outcome.conclusion.line}`]
+  const id = outcome.prepared?.modelId
+  // The agent by its name, the id beside it once; the line without its own "Result: fail:" echo.
+  const name = end.kind === 'assessed' && end.agentName !== id ? `${end.agentName} (${id ?? end.agentName})` : id
+  const blocking = end.kind === 'assessed' && outcome.result === 'fail' ? end.blocking.length : 0
+  const line =
+    blocking > 0
+      ? `${blocking} ${blocking === 1 ? 'finding blocks' : 'findings block'}`
+      : outcome.conclusion.line.replace(new RegExp(`^Result: ${outcome.result}: `), '')
+  const lines = [`${outcome.result.toUpperCase()}${name ? ` ${name}` : ''}: ${line}`]
   if (end.kind === 'carried_over') lines.push('  (carried over from an earlier assessment of the same agent: nothing was assessed)')
   if (end.kind === 'assessed') {
-    if (end.bySeverity !== null) {
-      const counts = Object.entries(end.bySeverity).map(([severity, n]) => `${n} ${severity}`)
-      lines.push(`Findings by severity: ${counts.join(', ')}`)
-    }
+    // The blockers by name right under the verdict; the counts of every finding after them.
     if (end.blocking.length > 0) {
       lines.push(`Blocking findings (${end.blocking.length}):`)
       for (const f of end.blocking.slice(0, MAX_LISTED)) {
-        const state = f.baselineState === null ? '' : ` (${f.baselineState})`
-        lines.push(`  ${f.severity.toUpperCase().padEnd(8)} ${f.category}${state}: ${oneLine(f.description)}`)
+        const named = blockingText(f).slice(f.severity.length + 1)
+        lines.push(`  ${f.severity.toUpperCase().padEnd(8)} ${named}: ${oneLine(f.description)}`)
       }
       if (end.blocking.length > MAX_LISTED) lines.push(`  ... and ${end.blocking.length - MAX_LISTED} more in the report`)
+    }
+    if (end.bySeverity !== null) {
+      const counts = Object.entries(end.bySeverity).map(([severity, n]) => `${n} ${severity}`)
+      lines.push(`Findings by severity (every status): ${counts.join(', ')}`)
     }
   }
   const files = reportFiles(outcome)

@@ -119,5 +119,6 @@ function waivedFailNote(waivedOpen: readonly Finding[], v: VerdictInput): string
   ]
     .filter((x) => x !== '')
     .join(' and ')
-  return `The service's verdict is fail at ${v.minSeverity}; the open findings behind it are ${why}, so they do not block.`
+  // Of those findings only: a weakness this run did not reproduce may still fail the gate (the report's blockers say so).
+  return `The service's verdict is fail at ${v.minSeverity} on findings that do not block here: ${why}.`
 }

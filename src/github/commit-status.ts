@@ -9,7 +9,7 @@
  * Setting it never changes the gate's result: a status that cannot be set is
  * a warning that says why and how to fix it.
  */
-import { AbortedError, GitHubError } from '../util/errors.js'
+import { AbortedError, ConfigError, GitHubError, RemoteError } from '../util/errors.js'
 import type { Log } from '../util/log.js'
 import { isRecord, oneLine } from '../util/text.js'
 import { explainGitHubFailure, type FailureExplanation } from './explain-failure.js'
@@ -70,6 +70,28 @@ export function statusDescription(text: string, owner: string | null = null): st
   const chars = Array.from(oneLine(text, 2000))
   const clipped = chars.length <= room ? chars.join('') : `${chars.slice(0, room - 1).join('')}…`
   return `${clipped}${mark}`
+}
+
+/**
+ * The description of a step that ended without a result: the cause and the
+ * fix first, so GitHub's 140 characters keep them. A service refusal with a
+ * hint (a spent allowance with its reset date, a budget with its retry time)
+ * leads with the hint, the status and code after it; a refusal of the
+ * pipeline (a merge queue with nothing to carry over) leads with what it
+ * refused and how to get past it, not as a configuration mistake of the
+ * input it names; `line` otherwise (describeFailure's).
+ */
+export function failureStatus(err: unknown, line: string): string {
+  if (err instanceof RemoteError && err.hint) {
+    const code = [err.status === undefined ? null : `HTTP ${err.status}`, err.code ?? null].filter((x) => x !== null).join(' ')
+    return `${err.hint.replace(/[.\s]+$/, '')}${code === '' ? '' : ` (${code})`}.`
+  }
+  if (err instanceof ConfigError && err.summary !== undefined) {
+    const fix = /(?:^|[.;] )((?:Let|Give|Use|Set|Add|Run|Re-run|Push|Merge)\b[^]*)$/.exec(err.message)?.[1]
+    const head = err.summary.charAt(0).toUpperCase() + err.summary.slice(1)
+    return fix === undefined ? `${head}: ${err.message}` : `${head}. ${fix.replace(/[.\s]+$/, '')}.`
+  }
+  return line
 }
 
 /** The owner a status description names at its end (see statusDescription); null when none. */

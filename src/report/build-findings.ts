@@ -88,6 +88,8 @@ export interface FindingPolicy {
   toAcceptance: (e: AcceptedEntry) => ReportAcceptance
   /** The run the findings come from (its fingerprints leave it out, see fingerprint.ts). */
   runId: string | null
+  /** Whose earlier runs speak for this agent (ReportPolicyInput.agentWindow). */
+  agentWindow?: 'main' | 'agent' | null
 }
 
 function standingOf(f: Finding, threshold: Severity, outcome: PolicyOutcome | null): FindingStanding {
@@ -117,15 +119,18 @@ export function reportFinding(f: Finding, threshold: Severity, t: Scrub, fp: Fin
     attacks: f.attacks.map((a) => reportAttack(a, t)),
     fingerprint: outcome?.diff.fingerprintById.get(f.finding_id) ?? fingerprint(f, fp.runId),
     baselineState: fp.hasBaseline ? (outcome?.diff.stateById.get(f.finding_id) ?? null) : null,
-    seen: reportSeen(outcome?.evidence.rateById.get(f.finding_id) ?? THIS_RUN_ONLY, outcome?.evidence.windowed ?? false),
+    seen: reportSeen(outcome?.evidence.rateById.get(f.finding_id) ?? THIS_RUN_ONLY, outcome?.evidence.windowed ?? false, fp.agentWindow),
     accepted: acceptedBy ? fp.toAcceptance(acceptedBy) : null,
     standing: standingOf(f, threshold, outcome)
   }
 }
 
 /** A rate as every rendering shows it. */
-export function reportSeen(r: SeenRate, windowed: boolean): ReportSeen {
-  return { seen: r.seen, of: r.of, scope: r.scope, label: seenLabel(r), steadiness: steadiness(r), windowed }
+export function reportSeen(r: SeenRate, windowed: boolean, agentWindow: 'main' | 'agent' | null = null): ReportSeen {
+  const mainOnly = r.scope === 'main' && agentWindow !== 'main'
+  // One wording everywhere (blockers.ts rateText): "3 of the last 5 runs", "4 of main's last 5 runs", "this run only".
+  const label = r.scope === 'this run' || r.of <= 1 ? seenLabel(r) : `${r.seen} of ${mainOnly ? "main's" : 'the'} last ${r.of} runs`
+  return { seen: r.seen, of: r.of, scope: r.scope, label, steadiness: steadiness(r), windowed, mainOnly }
 }
 
 /** Most severe first, open before the others, else in the service's order. */

@@ -5,10 +5,9 @@
  * headline they make, then the run's own fields. Every string from the service
  * or the inputs is scrubbed of the secrets here, once.
  */
-import { atOrAbove, SEVERITIES, type RunListItem, type RunStatusResponse, type Severity } from '../service/contract/index.js'
+import { SEVERITIES, type RunListItem, type RunStatusResponse, type Severity } from '../service/contract/index.js'
 import { coverageRowsOf, dedupe } from './build-coverage.js'
 import { countFindings, groupBySeverity, orderFindings, reportFinding, reportSeen, type FindingPolicy } from './build-findings.js'
-import { notReproducedPhrases } from '../evidence/seen-rate.js'
 import {
   REDACTION_REASON,
   REPORT_SCHEMA_VERSION,
@@ -49,7 +48,8 @@ function findingsPart(input: ReportInput, t: Scrub): { findings: ReportFinding[]
     outcome: policy?.outcome ?? null,
     hasBaseline: policy?.baseline != null,
     toAcceptance: (e) => acceptanceOf(e, t),
-    runId: input.run?.run_id ?? input.runListItem?.run_id ?? null
+    runId: input.run?.run_id ?? input.runListItem?.run_id ?? null,
+    agentWindow: policy?.agentWindow ?? null
   }
   const findings = orderFindings((input.findings ?? []).map((f) => reportFinding(f, input.minSeverity, t, findingPolicy)))
   return { findings, counts: input.findings !== null ? countFindings(findings) : null }
@@ -95,6 +95,15 @@ function baselinePart(policy: ReportPolicyInput, findings: readonly ReportFindin
     if (f.baselineState === 'known') knownCount += 1
     else if (f.baselineState === 'new') newBySeverity[f.severity] += 1
   }
+  // A weakness this run did not reproduce that still blocks is counted where it decides: new unless main's runs hold it.
+  const blocking = new Set(outcome?.unreproducedBlocking.map((n) => n.fingerprint) ?? [])
+  const missedState = (n: { fingerprint: string; rate: { scope: string } }): 'new' | 'known' | null =>
+    b === null ? null : policy.failOn === 'new' || n.rate.scope !== 'main' ? 'new' : 'known'
+  for (const n of outcome?.evidence.notReproduced ?? []) {
+    if (!blocking.has(n.fingerprint) || b === null) continue
+    if (missedState(n) === 'known') knownCount += 1
+    else newBySeverity[n.severity] += 1
+  }
   return {
     failOn: policy.failOn,
     available: b !== null,
@@ -117,11 +126,13 @@ function baselinePart(policy: ReportPolicyInput, findings: readonly ReportFindin
       category: s(n.category),
       severity: n.severity,
       description: s(n.description),
-      seen: reportSeen(n.rate, true),
-      blocks: outcome?.unreproducedBlocking.includes(n) ?? false
+      seen: reportSeen(n.rate, true, policy.agentWindow ?? null),
+      blocks: blocking.has(n.fingerprint),
+      baselineState: blocking.has(n.fingerprint) ? missedState(n) : null
     })),
     window: policy.windowCost ?? null,
     uncovered: (outcome?.diff.uncovered ?? []).map(s),
+    agentWindow: policy.agentWindow ?? null,
     saved: policy.baselineSaved ? s(policy.baselineSaved) : null
   }
 }
@@ -144,12 +155,7 @@ function acceptancesPart(policy: ReportPolicyInput | null, findings: readonly Re
 }
 
 /** "1 new high · 3 known · 1 accepted · 2 gone"; '' without a baseline or acceptances. */
-function headlineOf(
-  baseline: ReportBaseline | null,
-  acceptances: ReportAcceptances | null,
-  counts: FindingCounts | null,
-  minSeverity: Severity
-): string {
+function headlineOf(baseline: ReportBaseline | null, acceptances: ReportAcceptances | null, counts: FindingCounts | null): string {
   const parts: string[] = []
   if (baseline?.available) {
     const { newBySeverity } = baseline
@@ -158,28 +164,10 @@ function headlineOf(
   }
   const acceptedAtOrAbove = counts ? SEVERITIES.reduce((n, sev: Severity) => n + counts.byStanding.accepted[sev], 0) : 0
   if (acceptances && acceptedAtOrAbove > 0) parts.push(`${num(acceptedAtOrAbove)} accepted`)
-  if (baseline) parts.push(...windowParts(baseline, counts, minSeverity))
   if (baseline?.available && baseline.gone.length > 0) parts.push(`${num(baseline.gone.length)} closed since`)
   if (acceptances && acceptances.expired.length > 0)
     parts.push(`${num(acceptances.expired.length)} expired acceptance${acceptances.expired.length === 1 ? '' : 's'}`)
   return parts.join(' · ')
-}
-
-/**
- * What the window adds to the headline, steady and flaky findings told apart
- * without hiding either: "1 high not reproduced in this run, seen in 3 of
- * the last 5 runs, still open" for each open finding of the window this run
- * missed, and "2 steady · 1 flaky" for this run's findings at or above the
- * threshold that a window of more than one run counted.
- */
-export function windowParts(baseline: ReportBaseline, counts: FindingCounts | null, minSeverity: Severity): string[] {
-  const shown = baseline.notReproduced.filter((n) => atOrAbove(n.severity, minSeverity))
-  const parts = notReproducedPhrases(shown.map((n) => ({ severity: n.severity, rate: n.seen })))
-  const s = counts?.bySteadiness
-  // Only the kinds there are: "1 flaky", not "0 steady · 1 flaky".
-  if (s && s.steady > 0) parts.push(`${num(s.steady)} steady`)
-  if (s && s.flaky > 0) parts.push(`${num(s.flaky)} flaky`)
-  return parts
 }
 
 /** The run as last seen: its status, else its list item's fields. */
@@ -258,7 +246,7 @@ export function buildReport(input: ReportInput): Report {
     ...targetPart(input, t),
     baseline,
     acceptances,
-    headline: headlineOf(baseline, acceptances, counts, input.minSeverity),
+    headline: headlineOf(baseline, acceptances, counts),
     pipeline: input.pipeline
       ? { ...input.pipeline, budgetLine: t.s(input.pipeline.budgetLine), lines: input.pipeline.lines.map(t.s) }
       : null

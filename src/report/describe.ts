@@ -28,7 +28,7 @@ export function describeCounts(counts: SeverityCounts, only?: (s: Severity) => b
   return parts.length > 0 ? parts.join(', ') : 'none'
 }
 
-/** "seen in 2 of 5 runs of main (flaky)", "seen in 5 of 5 runs of main (steady)", "this run only": the headline's words at the numbers. */
+/** "seen in 2 of the last 5 runs (flaky)", "this run only": a rate in the one wording (blockers.ts rateText). */
 export function seenText(f: { seen: Pick<ReportSeen, 'label' | 'steadiness'> }): string {
   const phrase = seenPhrase(f.seen.label)
   return f.seen.steadiness === null ? phrase : `${phrase} (${f.seen.steadiness})`

@@ -257,7 +257,7 @@ function countsJson(c: FindingCounts | null) {
   }
 }
 
-/** How often a finding was seen: { label: "4 of 5 runs of main", seen: 4, of: 5, scope: "main", steadiness: "flaky" }; null when no window was read. */
+/** How often a finding was seen: { label: "4 of the last 5 runs" (or "4 of main's last 5 runs"), seen: 4, of: 5, scope: "main", steadiness: "flaky" }; null when no window was read. */
 function seenJson(s: ReportSeen) {
   return s.windowed ? { label: s.label, seen: s.seen, of: s.of, scope: s.scope, steadiness: s.steadiness } : null
 }

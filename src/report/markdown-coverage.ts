@@ -9,6 +9,7 @@ import { SEVERITIES } from '../service/contract/index.js'
 import { codeSpan, enumCell, formatCount } from './markdown-safe.js'
 import type { Report, ReportCoverageRow } from './report-model.js'
 import { plural } from '../util/text.js'
+import { blockers } from './blockers.js'
 
 /** `██░ 2/3`: attacks that got through of those tried. */
 export function bar(succeeded: number | null, blocked: number | null): string {
@@ -20,37 +21,56 @@ export function bar(succeeded: number | null, blocked: number | null): string {
   return `${'█'.repeat(filled)}${'░'.repeat(width - filled)} ${formatCount(succeeded)}/${formatCount(total)}`
 }
 
-function stateIcon(row: ReportCoverageRow): string {
+/** ❗ only where something blocks; ⚪ where attacks got through but nothing of it blocks (known, accepted, below). */
+function stateIcon(row: ReportCoverageRow, blocking: ReadonlySet<string>): string {
+  if (blocking.has(row.category)) return '❗'
   if (row.state === 'not reached') return '⬜'
   if (row.state === 'partial') return '◐'
   if (row.state === 'probed') return '❔'
-  return (row.succeeded ?? 0) > 0 ? '❗' : '✅'
+  return (row.succeeded ?? 0) > 0 ? '⚪' : '✅'
 }
 
 const STATE_NOTE: Record<string, string> = { partial: ' partial', 'not reached': ' **not reached**', probed: ' probed' }
 
-function categoryCell(row: ReportCoverageRow): string {
-  const note = (STATE_NOTE[row.state] ?? '') + (row.planned ? '' : ' (not planned)')
-  return `${stateIcon(row)} ${codeSpan(row.category, { max: 60, table: true })}${note}`
+function categoryCell(row: ReportCoverageRow, blocking: ReadonlySet<string>, missed: ReadonlySet<string>): string {
+  const note =
+    (STATE_NOTE[row.state] ?? '') +
+    (row.planned ? '' : ' (not planned)') +
+    (missed.has(row.category) ? ' · blocks: not reproduced in this run' : '') +
+    (!blocking.has(row.category) && (row.succeeded ?? 0) > 0 && row.state === 'completed' ? ' · does not block' : '')
+  return `${stateIcon(row, blocking)} ${codeSpan(row.category, { max: 60, table: true })}${note}`
 }
 
-function worstCell(row: ReportCoverageRow): string {
+function worstCell(row: ReportCoverageRow, blocking: ReadonlySet<string>): string {
   if (row.worstSeverity === null) return '–'
-  const icon = SEVERITY_ICON[row.worstSeverity]
+  // The severity's colour only where it blocks.
+  const icon = blocking.has(row.category) ? SEVERITY_ICON[row.worstSeverity] : undefined
   return icon ? `${icon} ${row.worstSeverity}` : enumCell(row.worstSeverity, SEVERITIES)
 }
 
 const ref = (v: string | null): string => (v === null ? '–' : codeSpan(v, { max: 30, table: true }))
 
-function coverageRowLine(row: ReportCoverageRow, full: boolean): string {
-  const cells = [categoryCell(row), bar(row.succeeded, row.blocked), worstCell(row), ref(row.owasp)]
+interface Blocking {
+  blocking: ReadonlySet<string>
+  missed: ReadonlySet<string>
+}
+
+function coverageRowLine(row: ReportCoverageRow, full: boolean, { blocking, missed }: Blocking): string {
+  const cells = [categoryCell(row, blocking, missed), bar(row.succeeded, row.blocked), worstCell(row, blocking), ref(row.owasp)]
   if (full) cells.push(ref(row.atlas))
   return `| ${cells.join(' | ')} |\n`
 }
 
 /** A row with nothing to read: completed, nothing got through, no severity. */
-function isClean(row: ReportCoverageRow): boolean {
-  return row.planned && row.state === 'completed' && (row.succeeded ?? 0) === 0 && row.worstSeverity === null && row.blocked !== null
+function isClean(row: ReportCoverageRow, blocking: ReadonlySet<string> = new Set()): boolean {
+  return (
+    !blocking.has(row.category) &&
+    row.planned &&
+    row.state === 'completed' &&
+    (row.succeeded ?? 0) === 0 &&
+    row.worstSeverity === null &&
+    row.blocked !== null
+  )
 }
 
 export function coverageBlock(r: Report, profile: MarkdownProfile, budget: number): Bounded {
@@ -58,6 +78,12 @@ export function coverageBlock(r: Report, profile: MarkdownProfile, budget: numbe
   const full = profile.coverage === 'full'
   const planned = plannedCount(r)
   const rows = r.coverageRows
+  const list = blockers(r)
+  const b: Blocking = {
+    blocking: new Set(list.map((x) => x.category)),
+    missed: new Set(list.filter((x) => !x.reproduced).map((x) => x.category))
+  }
+  const clean = (row: ReportCoverageRow): boolean => isClean(row, b.blocking)
   const tried = rows.reduce((n, row) => n + (row.succeeded ?? 0) + (row.blocked ?? 0), 0)
   const through = rows.reduce((n, row) => n + (row.succeeded ?? 0), 0)
   let title: string
@@ -68,8 +94,8 @@ export function coverageBlock(r: Report, profile: MarkdownProfile, budget: numbe
   const lines: string[] = []
   if (!r.coverageReadable) lines.push(para('The coverage could not be read: attack counts and OWASP and ATLAS references are unknown.'))
   const unreached = (row: ReportCoverageRow): boolean => row.planned && row.state === 'not reached' && row.blocked === null
-  const shown = full ? rows : rows.filter((row) => !isClean(row) && !unreached(row))
-  const rolled = full ? [] : rows.filter(isClean)
+  const shown = full ? rows : rows.filter((row) => !clean(row) && !unreached(row))
+  const rolled = full ? [] : rows.filter(clean)
   const notReached = full ? [] : rows.filter(unreached)
   const head = full
     ? '| Category | Got through | Worst | OWASP | ATLAS |\n| --- | --- | --- | --- | --- |\n'
@@ -78,7 +104,7 @@ export function coverageBlock(r: Report, profile: MarkdownProfile, budget: numbe
   const table: string[] = []
   let left = 0
   for (let i = 0; i < shown.length; i++) {
-    const line = coverageRowLine(shown[i], full)
+    const line = coverageRowLine(shown[i], full, b)
     if (used + m(line) > budget) {
       left = shown.length - i
       break

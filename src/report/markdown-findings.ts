@@ -3,7 +3,7 @@
  * in full, one-line rows for the rest, a category × severity grid when even
  * the rows do not fit, and the layout that chooses among them within a budget.
  */
-import { seenText } from './describe.js'
+import { rateText } from './blockers.js'
 import { type Bounded, type DetailLevel, type MarkdownProfile, para, SEVERITY_ICON, STANDING_ICON } from './markdown-profile.js'
 import { proofAttack, proofSections, replayText } from './markdown-proof.js'
 import { FINDING_STATUSES, REPLAY_STATUSES, SEVERITIES } from '../service/contract/index.js'
@@ -29,12 +29,19 @@ function standingLabel(f: ReportFinding): string {
   return ''
 }
 
+/** A finding's rate; a known one no window counted is known to main's baseline, not "this run only". */
+function findingRate(f: ReportFinding): string {
+  if (f.baselineState === 'known' && (f.seen.scope === 'this run' || f.seen.of <= 1)) return "known to main's baseline"
+  const rate = rateText(f.seen)
+  return f.standing === 'blocking' && rate.endsWith('(flaky)') ? `${rate.slice(0, -1)}: blocks all the same)` : rate
+}
+
 function findingSummaryLine(f: ReportFinding): string {
   const label = standingLabel(f)
   const parts = [`${findingIcon(f)} <b>${f.severity}</b>`]
   if (label !== '') parts.push(`<b>${label}</b>`)
   // How steady it is, next to what it is: a rate at the end of a wrapped line is missed.
-  if (f.seen.windowed) parts.push(seenText(f))
+  if (f.seen.windowed) parts.push(findingRate(f))
   parts.push(htmlCode(f.category, 60), htmlCode(f.findingId, 60))
   if (f.redacted) parts.push('proof withheld by the plan')
   else {
@@ -89,7 +96,7 @@ export function findingRow(f: ReportFinding): string {
     : `${formatCount(f.attacks.length)}${f.attacks.some((a) => a.lastReplayStatus === 'reproduced') ? ', reproduced' : ''}`
   const status = f.status === 'open' ? '' : ` (${enumCell(f.status, FINDING_STATUSES)})`
   const label = standingLabel(f)
-  const seen = f.seen.windowed ? ` · ${seenText(f)}` : ''
+  const seen = f.seen.windowed ? ` · ${findingRate(f)}` : ''
   return `| ${findingIcon(f)} ${f.severity}${label === '' ? '' : ` · **${label}**`}${seen} | ${codeSpan(f.category, { max: 60, table: true })} | ${codeSpan(f.findingId, { max: 60, table: true })}${status} | ${attacks} |\n`
 }
 

@@ -4,13 +4,22 @@
  * under it (target, baseline, acceptances, verdict), and the hidden state
  * marker the next run reads back.
  */
-import { para, RESULT_ICON } from './markdown-profile.js'
+import { para, RESULT_ICON, SEVERITY_ICON } from './markdown-profile.js'
 import { SEVERITIES, type Severity } from '../service/contract/index.js'
 import { clampText, codeSpan, enumText, formatCount, proseText, sanitizeText, trustedLink } from './markdown-safe.js'
 import { describeProfileSync, formatElapsed } from './describe.js'
 import { type Report, type SeverityCounts, zeroCounts } from './report-model.js'
 import { plural } from '../util/text.js'
-import { windowParts } from './build-report.js'
+import {
+  type Blocker,
+  rateText,
+  blockerCounts,
+  blockers,
+  blockerCountText,
+  blockerTraits,
+  notBlockingParts,
+  runsCounted
+} from './blockers.js'
 
 /** Blocking findings (at or above the threshold, neither closed nor accepted nor waived as known), by severity. */
 export function blockingCounts(r: Report): SeverityCounts {
@@ -41,7 +50,7 @@ export function standingParts(r: Report, opts: { of: 'gate' | 'findings' }): str
     const newParts = SEVERITIES.filter((sev) => b.newBySeverity[sev] > 0).map((sev) => `${formatCount(b.newBySeverity[sev])} new ${sev}`)
     parts.push(...(newParts.length > 0 ? newParts : ['0 new']), `${formatCount(b.knownCount)} known`)
   } else {
-    const open = openCountsText(c.byStanding.blocking)
+    const open = openCountsText(blockerCounts(blockers(r)))
     if (open !== null) parts.push(open)
   }
   const accepted = total(c.byStanding.accepted)
@@ -50,7 +59,6 @@ export function standingParts(r: Report, opts: { of: 'gate' | 'findings' }): str
     const closed = total(c.byStanding.closed)
     if (closed > 0) parts.push(`${formatCount(closed)} closed`)
   } else {
-    if (b) parts.push(...windowParts(b, c, r.minSeverity))
     const gone = b?.available ? b.gone.length : 0
     if (gone > 0) parts.push(`${formatCount(gone)} closed since`)
     const expired = r.acceptances?.expired.length ?? 0
@@ -63,9 +71,8 @@ export function standingParts(r: Report, opts: { of: 'gate' | 'findings' }): str
 function describeTargetLine(r: Report): string {
   const parts: string[] = []
   if (r.target !== null) {
-    parts.push(`${r.target.outcome} as ${r.target.name}`)
-    if (r.target.movedFrom !== null)
-      parts.push(`moved from ${r.target.movedFrom.endpointHost} (model ${r.target.movedFrom.modelId} not assessed)`)
+    parts.push(r.target.outcome === 'registered' ? 'registered by this step' : 'found in the inventory')
+    if (r.target.movedFrom !== null) parts.push(`its host moved from ${r.target.movedFrom.endpointHost}: the model there was not assessed`)
   }
   if (r.profileSync !== null) parts.push(describeProfileSync(r.profileSync))
   return parts.join(' · ')
@@ -82,7 +89,7 @@ function policyLines(r: Report): string[] {
     lines.push(`- **Baseline:** ${baselineText(r)}`)
     for (const n of b.notReproduced.slice(0, 20))
       lines.push(
-        `- **Not reproduced in this run${n.blocks ? ', still blocks' : ''}:** ${n.severity} ${codeSpan(n.category, { max: 100 })}, seen in ${proseText(n.seen.label, 60)}, still open: ${proseText(n.description, 200)}`
+        `- **Not reproduced in this run${n.blocks ? ', still blocks' : ', does not block'}:** ${n.severity} ${codeSpan(n.category, { max: 100 })}, ${proseText(rateText(n.seen), 80)}, still open: ${proseText(n.description, 200)}`
       )
     for (const g of b.gone.slice(0, 20))
       lines.push(
@@ -159,19 +166,19 @@ function notAssessedCause(r: Report): string {
   return clampText(first, 160).text
 }
 
-/** The words after the result (plain text, may quote service text). */
+/** The words after the result (plain text, may quote service text): on a fail the blockers alone, counted as the policy counts them. */
 function headlineCause(r: Report): string {
   const sev = r.minSeverity
   switch (r.result) {
     case 'fail': {
-      // The counts that decide ("1 open high · 1 accepted", "1 new high · 3 known · 1 accepted · 2 gone").
+      const blocking = blockerCountText(r)
+      if (blocking !== '') return blocking
+      // Nothing of the findings blocks: what else decided (an expired acceptance, the service's verdict).
       const parts = standingParts(r, { of: 'gate' })
       return parts.length > 0 ? parts.join(' · ') : `the service's verdict is fail at ${sev}`
     }
-    case 'pass': {
-      const parts = standingParts(r, { of: 'gate' })
-      return parts.length > 0 ? `nothing blocking at or above ${sev} · ${parts.join(' · ')}` : `nothing open at or above ${sev}`
-    }
+    case 'pass':
+      return `nothing blocks at or above ${sev}`
     case 'incomplete': {
       const planned = plannedCount(r)
       return r.categoriesPlanned === null ? 'coverage unknown' : `${r.coverageCompleted} of ${planned} categories completed`
@@ -184,8 +191,10 @@ function headlineCause(r: Report): string {
 /** The agent as titles name it (plain text): the step's agent name, else the model's name, else its id. */
 export function modelLabel(r: Pick<Report, 'modelName' | 'modelId' | 'pipeline'>): string {
   const agent = r.pipeline?.agentName
-  if (agent !== undefined && agent.trim() !== '') return agent
-  return r.modelName !== null && r.modelName.trim() !== '' ? r.modelName : r.modelId
+  const named = r.modelName !== null && r.modelName.trim() !== '' ? r.modelName : null
+  // A model gate's agent is its id: the inventory's name says more (the id stands beside it once, in the metadata line).
+  if (agent !== undefined && agent.trim() !== '' && !(agent === r.modelId && named !== null)) return agent
+  return named ?? r.modelId
 }
 
 /**
@@ -226,11 +235,14 @@ export interface MetaParts {
   runUrl: string | null
   /** What the run link is called (GitHub's "workflow run", the default; GitLab's "job"). */
   runLinkLabel?: string
+  /** The model's id, beside its name once (the title names the agent). */
+  modelId?: string | null
 }
 
 /** The one metadata line under the headline (trusted parts and code spans). */
 export function metaLine(p: MetaParts): string {
   const parts: string[] = []
+  if (p.modelId) parts.push(`model ${codeSpan(p.modelId, { max: 80 })}`)
   if (p.commitSha !== null && /^[0-9a-f]{7,40}$/i.test(p.commitSha)) parts.push(`commit \`${p.commitSha.slice(0, 7)}\``)
   const when = formatWhen(p.assessedAt)
   if (when) parts.push(when)
@@ -243,11 +255,59 @@ export function metaLine(p: MetaParts): string {
   return parts.join(' · ')
 }
 
+/** The blockers by name, one line each, right under the title: what a reviewer reads first. */
+function blockersBlock(r: Report): string {
+  const list = blockers(r)
+  if (list.length === 0 || (r.result !== 'fail' && r.result !== 'incomplete')) return ''
+  if (list.length > MAX_NAMED) return para(`**Blocks (${formatCount(list.length)}):**\n${groupedBlockers(list).join('\n')}`)
+  const lines = list.map((b) => {
+    const traits = blockerTraits(b)
+    const id = b.findingId === null ? '' : ` ${codeSpan(b.findingId, { max: 60 })}`
+    return `- ${SEVERITY_ICON[b.severity]} **${b.severity}** ${codeSpan(b.category, { max: 60 })}${id}${traits.length > 0 ? ` · ${proseText(traits.join(' · '), 300)}` : ''}`
+  })
+  return para(`**Blocks${list.length > 1 ? ` (${formatCount(list.length)})` : ''}:**\n${lines.join('\n')}`)
+}
+
+/** Many blockers, one line per severity, named by category with how many: "🔴 **12 critical:** `jailbreak` 3, ...". */
+function groupedBlockers(list: readonly Blocker[]): string[] {
+  return SEVERITIES.flatMap((sev) => {
+    const of = list.filter((b) => b.severity === sev)
+    if (of.length === 0) return []
+    const byCategory = new Map<string, number>()
+    for (const b of of) byCategory.set(b.category, (byCategory.get(b.category) ?? 0) + 1)
+    const cats = [...byCategory.entries()].sort((a, b) => b[1] - a[1])
+    const named = cats.slice(0, MAX_CATEGORIES).map(([c, k]) => `${codeSpan(c, { max: 60 })} ${formatCount(k)}`)
+    const more = cats.length - named.length
+    const missed = of.filter((b) => !b.reproduced).length
+    return [
+      `- ${SEVERITY_ICON[sev]} **${formatCount(of.length)} ${sev}:** ${named.join(', ')}${more > 0 ? ` and ${plural(more, 'more category', 'more categories')}` : ''}${missed > 0 ? ` (${formatCount(missed)} not reproduced in this run)` : ''}`
+    ]
+  })
+}
+
+/** Categories named per severity when blockers are grouped. */
+const MAX_CATEGORIES = 6
+
+/** Blockers named at the top at most (the findings list below has every one). */
+const MAX_NAMED = 5
+
+/** What does not block and why, one line; and what the rates count, said once. */
+function notBlockingBlock(r: Report): string {
+  const lines: string[] = []
+  const parts = notBlockingParts(r)
+  if (parts.length > 0 && (r.result === 'pass' || r.result === 'fail'))
+    lines.push(`**Does not block:** ${proseText(parts.join(' · '), 600)}.`)
+  const runs = runsCounted(r)
+  if (runs !== null && (r.result === 'pass' || r.result === 'fail')) lines.push(`*Rates count ${proseText(runs, 200)}.*`)
+  return lines.length > 0 ? para(lines.join('  \n')) : ''
+}
+
 export function headerBlock(r: Report, runLinkLabel: string): string {
-  const out: string[] = [para(headline(r.result, reportTitle(r)))]
+  const out: string[] = [para(headline(r.result, reportTitle(r))), blockersBlock(r), notBlockingBlock(r)]
   out.push(
     para(
       metaLine({
+        modelId: modelLabel(r) === r.modelId ? null : r.modelId,
         commitSha: r.commitSha,
         assessedAt: r.assessedAt,
         categories: r.categoriesPlanned === null ? null : { done: r.coverageCompleted, planned: plannedCount(r) },
@@ -271,15 +331,24 @@ export function headerBlock(r: Report, runLinkLabel: string): string {
     )
   }
   if (r.ingestIncomplete === true) out.push(para('**The service reports ingest incomplete:** findings may still be missing.'))
-  if (r.target !== null || r.profileSync !== null) out.push(para(`**Target:** ${proseText(describeTargetLine(r), 600)}`))
-  if (r.pipeline) out.push(para([...r.pipeline.lines, r.pipeline.budgetLine].map((l) => proseText(l, 600)).join('  \n')))
-  const policy = policyLines(r)
-  if (policy.length > 0) out.push(para(policy.join('\n')))
   // The service's verdict only where it differs from the result and can be trusted.
   if (r.verdict !== null && !r.verdictComputed && (r.result === 'pass' || r.result === 'fail') && r.verdict !== r.result) {
     out.push(para(`**The service's verdict:** ${enumText(r.verdict, ['pass', 'fail'])}.`))
   }
   if (r.counts === null) out.push(para('**The findings could not be read.**'))
+  return out.join('')
+}
+
+/**
+ * What the step read and how, below the findings: the target, the event and
+ * the assessment budget, the baseline and its window, the accepted risks.
+ */
+export function contextBlock(r: Report): string {
+  const out: string[] = []
+  if (r.target !== null || r.profileSync !== null) out.push(para(`**Target:** ${proseText(describeTargetLine(r), 600)}`))
+  if (r.pipeline) out.push(para([...r.pipeline.lines, r.pipeline.budgetLine].map((l) => proseText(l, 600)).join('  \n')))
+  const policy = policyLines(r)
+  if (policy.length > 0) out.push(para(policy.join('\n')))
   return out.join('')
 }
 

@@ -26,13 +26,14 @@
  * goes through markdown-safe.ts.
  */
 import { type MarkdownProfile, para } from './markdown-profile.js'
-import { headerBlock, headline, metaLine, reportTitle, standingParts, stateMarker } from './markdown-headline.js'
+import { contextBlock, headerBlock, headline, metaLine, reportTitle, standingParts, stateMarker } from './markdown-headline.js'
+import { blockers } from './blockers.js'
 import { coverageBlock } from './markdown-coverage.js'
 import { countsText, findingRow, layoutFindings, ROWS_HEAD } from './markdown-findings.js'
 import { footerBlock, notesBlock, redactionLine } from './markdown-notes.js'
 import { SEVERITIES } from '../service/contract/index.js'
-import { enumText } from './markdown-safe.js'
-import { FINDING_STANDINGS, type Report } from './report-model.js'
+import { enumText, formatCount } from './markdown-safe.js'
+import { FINDING_STANDINGS, type Report, type SeverityCounts } from './report-model.js'
 import { plural } from '../util/text.js'
 
 /** Share of the budget the coverage table and the notes may take at most. */
@@ -63,14 +64,32 @@ function minimalDocument(r: Report, profile: MarkdownProfile): string {
   return m(doc) <= profile.limit ? doc : ''
 }
 
+/** The list heading's counts, of this run's findings: what blocks, then what does not and why in a word. */
+function findingsHeadingParts(r: Report, missed: number): string[] {
+  const c = r.counts
+  if (c === null) return []
+  const word = r.baseline?.available && r.baseline.failOn === 'new' ? 'new' : 'open'
+  const sum = (s: SeverityCounts): number => SEVERITIES.reduce((n, k) => n + s[k], 0)
+  const blocking = SEVERITIES.filter((s) => c.byStanding.blocking[s] > 0).map(
+    (s) => `${formatCount(c.byStanding.blocking[s])} ${word} ${s}`
+  )
+  // "0 new" only when nothing blocks: a blocker this run did not reproduce is new all the same (said after the counts).
+  const parts = blocking.length > 0 ? [blocking.join(', ')] : word === 'new' && missed === 0 ? ['0 new'] : []
+  if (sum(c.byStanding.known) > 0) parts.push(`${formatCount(sum(c.byStanding.known))} known (does not block)`)
+  if (sum(c.byStanding.accepted) > 0) parts.push(`${formatCount(sum(c.byStanding.accepted))} accepted`)
+  if (sum(c.byStanding.closed) > 0) parts.push(`${formatCount(sum(c.byStanding.closed))} closed`)
+  return parts
+}
+
 export function renderMarkdownReport(r: Report, profile: MarkdownProfile): string {
   const m = profile.measure
   const limit = profile.limit
   const marker = profile.marker ? `${profile.marker}\n${stateMarker(r)}\n\n` : ''
   const header = headerBlock(r, profile.runLinkLabel)
+  const context = contextBlock(r)
   const coverage = coverageBlock(r, profile, Math.floor(limit * COVERAGE_SHARE))
   const notes = notesBlock(r, Math.floor(limit * NOTES_SHARE), m)
-  const footer = footerBlock(profile)
+  const footer = footerBlock(profile, r.findings.length > 0 || r.notes.length > 0)
   const redaction = redactionLine(r)
   const sev = enumText(r.minSeverity, SEVERITIES)
 
@@ -79,10 +98,15 @@ export function renderMarkdownReport(r: Report, profile: MarkdownProfile): strin
   const blocking = FINDING_STANDINGS.flatMap((st) => grouped.filter((f) => f.standing === st))
   const below = r.below
   let heading = ''
+  const missed = blockers(r).filter((b) => !b.reproduced).length
+  const missedText =
+    missed > 0 ? ` · ${formatCount(missed)} more ${missed === 1 ? 'blocks' : 'block'} without being reproduced in this run (above)` : ''
   if (r.counts !== null && blocking.length > 0) {
-    heading = para(`#### ${plural(blocking.length, 'finding')} at or above ${sev}: ${standingParts(r, { of: 'findings' }).join(' · ')}`)
+    heading = para(
+      `#### ${plural(blocking.length, 'finding')} at or above ${sev}: ${findingsHeadingParts(r, missed).join(' · ')}${missedText}`
+    )
   } else if (r.counts !== null && r.result !== 'error') {
-    heading = para(`**No findings at or above ${sev}.**`)
+    heading = para(`**No findings at or above ${sev}**${missedText}.`)
   }
   let belowCount = ''
   if (r.counts !== null && below.length > 0 && !profile.listBelowThreshold) {
@@ -91,7 +115,7 @@ export function renderMarkdownReport(r: Report, profile: MarkdownProfile): strin
     )
   }
 
-  const fixed = m(marker) + m(header) + m(coverage.text) + m(notes.text) + m(footer) + m(redaction) + m(belowCount)
+  const fixed = m(marker) + m(header) + m(context) + m(coverage.text) + m(notes.text) + m(footer) + m(redaction) + m(belowCount)
   const avail = limit - fixed - RESERVE
   if (avail < 0 || profile.ladder.length === 0) return minimalDocument(r, profile)
 
@@ -129,7 +153,10 @@ export function renderMarkdownReport(r: Report, profile: MarkdownProfile): strin
   const cutLine = cuts.length > 0 ? para(`*To fit ${profile.limitLabel}: ${cuts.join('; ')}. Full data: ${profile.fullDataWhere}.*`) : ''
 
   const findingsFirst = blocking.length > 0
-  const body = findingsFirst ? [main.text, cutLine, belowText, coverage.text] : [coverage.text, main.text, cutLine, belowText]
+  // What was cut is said before the rows it explains.
+  const mainText =
+    main.text.startsWith(heading) && cutLine !== '' ? heading + cutLine + main.text.slice(heading.length) : main.text + cutLine
+  const body = findingsFirst ? [mainText, context, belowText, coverage.text] : [context, coverage.text, mainText, belowText]
   const doc = [marker, header, ...body, redaction, notes.text, footer].join('').replace(/\n+$/, '\n')
   if (m(doc) > limit) return minimalDocument(r, profile)
   return doc

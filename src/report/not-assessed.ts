@@ -32,6 +32,9 @@ export interface NotAssessedInput {
   budgetLine?: string | null
 }
 
+/** The service's codes of a spent allowance or budget (src/pipeline/budget.ts explains them). */
+const LIMIT_CODES: readonly string[] = ['allowance_exhausted', 'daily_budget_exhausted', 'evaluation_ceiling']
+
 /** The failure in a few words for the title (plain text, from trusted parts only). */
 export function failureCause(err: unknown, kind: FailureKind): string {
   if (kind === 'aborted') return 'the job was cancelled'
@@ -41,6 +44,11 @@ export function failureCause(err: unknown, kind: FailureKind): string {
   if (err instanceof ServiceError) {
     if (err instanceof DeadlineExceededError) return 'timeout_minutes ran out'
     if (err instanceof MalformedResponseError) return 'the service answered outside its contract'
+    // A spent allowance or budget is said in the service's own terms, as its hint words it (the HTTP status is in the Why line).
+    if (err.hint !== undefined && err.code !== undefined && LIMIT_CODES.includes(err.code)) {
+      const first = (err.hint.split(/[;:.]/)[0] ?? '').trim()
+      if (first !== '') return `the service refused: ${first.charAt(0).toLowerCase()}${first.slice(1)}`
+    }
     if (err.status !== undefined) {
       const code = err.code !== undefined && /^[a-z0-9_.-]{1,60}$/i.test(err.code) ? ` ${err.code}` : ''
       return err.status >= 500 ? `the service failed (HTTP ${err.status}${code})` : `the service refused (HTTP ${err.status}${code})`
@@ -53,6 +61,16 @@ export function failureCause(err: unknown, kind: FailureKind): string {
 export function notAssessedTitle(input: Pick<NotAssessedInput, 'cause' | 'modelId' | 'mode'>): string {
   const title = gateTitle('error', input.cause, input.modelId)
   return input.mode === 'validate' ? title.replace(/^Not assessed:/, 'Not validated:') : title
+}
+
+/**
+ * The failure line as the Why line says it: a refusal of the pipeline (a
+ * configuration failure with its own cause, as a merge queue with nothing
+ * to carry over) names the input it concerns, not as a mistake in it.
+ */
+function whyLine(input: Pick<NotAssessedInput, 'kind' | 'cause' | 'line'>): string {
+  if (input.kind !== 'config' || input.cause.startsWith('a configuration mistake')) return input.line
+  return input.line.replace(/^Configuration error in (?:input|option) '([^']+)': /, '$1 ')
 }
 
 function previousLine(previous: PreviousResult | null | undefined): string | null {
@@ -88,11 +106,15 @@ export function renderNotAssessed(
   out.push(
     input.kind === 'bug'
       ? "**Why:** an unexpected error occurred (a bug in this action); the step's log has the details."
-      : `**Why:** ${proseText(/[.!?)]$/.test(input.line) ? input.line : `${input.line}.`, 2000)}`
+      : `**Why:** ${proseText(/[.!?)]$/.test(whyLine(input)) ? whyLine(input) : `${whyLine(input)}.`, 2000)}`
   )
-  if (input.budgetLine) out.push(proseText(input.budgetLine, 600))
+  // The budget line without the cause the title and the Why line already said.
+  if (input.budgetLine) out.push(proseText(input.budgetLine.replace(/ \(not assessed: [^]*\)\.$/, '.'), 600))
   const prev = previousLine(opts.previous)
   if (prev) out.push(prev)
-  out.push('<sub>Quoted text comes from the service: untrusted data, not instructions. The step failed, so the check is red.</sub>')
+  const quotes = input.kind === 'service'
+  out.push(
+    `<sub>${quotes ? 'Quoted text comes from the service: untrusted data, not instructions. ' : ''}The step failed, so the check is red.</sub>`
+  )
   return `${out.join('\n\n')}\n`
 }

@@ -54,9 +54,17 @@ export function pipelineTitle(input: PipelineReportInput): string {
   return sanitizeText(clampText(`Agent security gate: skipped · ${clampText(input.reason, 160).text} · ${input.subject}`, 300).text, false)
 }
 
-function headerLines(input: PipelineReportInput): string[] {
+/**
+ * The lines of a report. In the comment (`blocks`: the blockers its kept report
+ * names, or null) the link to the recording comment is left out: it is this one.
+ */
+function headerLines(
+  input: PipelineReportInput,
+  where: { comment: boolean; blocks: string | null } = { comment: false, blocks: null }
+): string[] {
   const icon = input.kind === 'skipped' ? '### ⏭️ ' : null
   const out = [icon === null ? headline(input.result, pipelineTitle(input)) : `${icon}${proseText(pipelineTitle(input), 400)}`]
+  if (where.blocks !== null) out.push(where.blocks)
   const meta = metaLine({
     commitSha: input.commitSha,
     assessedAt: input.at,
@@ -66,7 +74,7 @@ function headerLines(input: PipelineReportInput): string[] {
   })
   if (meta !== '') out.push(meta)
   if (input.kind === 'carried_over') {
-    const link = trustedLink('the comment of that assessment', input.recordUrl)
+    const link = where.comment ? null : trustedLink('the comment of that assessment', input.recordUrl)
     // "carried over: fail as assessed at abc1234 (the same commit)" said once: the headline names the result and commit.
     const why = input.reason
       .replace(/^carried over: (?:pass|fail) as assessed at ([0-9a-f]{7,}) \((.*)\)$/, 'from $1: $2')
@@ -76,7 +84,7 @@ function headerLines(input: PipelineReportInput): string[] {
         `**${input.result === 'fail' ? 'What failed' : 'Assessed'} at ${short(input.assessedSha)}:** ${proseText(input.cause, 300)}.`
       )
     out.push(`**Carried over:** ${proseText(why, 1200)}.${link === null ? '' : ` Recorded in ${link}.`}`)
-    if (input.result === 'fail') out.push(WHAT_TO_DO)
+    if (input.result === 'fail') out.push(where.comment ? WHAT_TO_DO : WHAT_TO_DO_SUMMARY)
   } else {
     out.push(
       `**Not assessed:** ${proseText(input.reason, 600)}. Not a failure: the step passes and sets no commit status; the next deployment that succeeds is assessed.`
@@ -89,6 +97,9 @@ function headerLines(input: PipelineReportInput): string[] {
 /** What a carried-over fail asks of the author. */
 const WHAT_TO_DO =
   '**To pass:** fix the findings of the assessed report (below), then push the fix: a change to a file under `agent_paths` is assessed again.'
+
+const WHAT_TO_DO_SUMMARY =
+  "**To pass:** fix the findings of the assessed report (the pull request's comment keeps it), then push the fix: a change to a file under `agent_paths` is assessed again."
 
 const FOOTER = '<sub>A carried-over result is the recorded one: a fail stays a fail, and only pass and fail are carried.</sub>'
 
@@ -141,6 +152,16 @@ export function assessedCause(body: string): string | null {
 }
 
 /**
+ * The blockers a kept report names under its title (the action's own
+ * rendering, already escaped: markdown-headline.ts blockersBlock), so a
+ * carried fail names them above its folded report; null when it names none.
+ */
+export function assessedBlocks(body: string): string | null {
+  const m = /^\*\*Blocks(?: \(\d[\d,]*\))?:\*\*\n(?:- [^\n]*\n?){1,6}/m.exec(assessedReport(body))
+  return m === null ? null : m[0].trimEnd()
+}
+
+/**
  * The sticky comment of a carried-over result: the marker, the state and
  * record lines, its own lines, then the report of the assessment it carries
  * (taken from `existing` when that comment records the same assessment).
@@ -150,9 +171,10 @@ export function renderCarriedComment(
   opts: { marker: string; record: AssessmentRecord | null; existing: string | null }
 ): string {
   const hidden = `${opts.marker}\n${stateMarker({ result: input.result, commitSha: input.commitSha, assessedAt: input.at })}\n\n`
-  const own = `${hidden}${[...headerLines(input), FOOTER].join('\n\n')}\n`
-  const body = opts.record ? withRecord(own, opts.record) : own
   const kept = opts.existing !== null && readAssessmentRecord(opts.existing)?.assessedSha === input.assessedSha ? opts.existing : null
+  const blocks = kept === null || input.result !== 'fail' ? null : assessedBlocks(kept)
+  const own = `${hidden}${[...headerLines(input, { comment: true, blocks }), FOOTER].join('\n\n')}\n`
+  const body = opts.record ? withRecord(own, opts.record) : own
   if (kept === null) return body
   const embedded =
     `\n${ASSESSED_OPEN}\n<details><summary>The report of the assessment of ${short(input.assessedSha)}</summary>\n\n` +

@@ -95,6 +95,8 @@ export interface ReportPolicyInput {
   accepted: AcceptedRisks | null
   /** null when the findings were not read. */
   outcome: PolicyOutcome | null
+  /** Whose earlier runs speak for this agent: main's (on the default branch), a pull request's own, none (absent: none). */
+  agentWindow?: 'main' | 'agent' | null
 }
 
 /** An accepted-risks entry as the report shows it. */
@@ -134,6 +136,8 @@ export interface ReportBaseline {
   window: WindowCost | null
   /** Categories the baseline covered that this run did not complete. */
   uncovered: string[]
+  /** Whose earlier runs speak for this agent (its rates count them): main's, a pull request's own, or none. */
+  agentWindow: 'main' | 'agent' | null
   saved: string | null
 }
 
@@ -144,6 +148,8 @@ export interface ReportNotReproduced {
   description: string
   seen: ReportSeen
   blocks: boolean
+  /** As a blocker counts against the baseline (new, or known to main's runs); null without a baseline. */
+  baselineState: 'new' | 'known' | null
 }
 
 /** How often a finding was seen across the runs of its window. */
@@ -157,6 +163,8 @@ export interface ReportSeen {
   steadiness: 'steady' | 'flaky' | null
   /** A window of other runs was read (false: the gate had this run alone, and the comment does not repeat it per finding). */
   windowed: boolean
+  /** The rate counts main's runs only, not this agent's (a changed agent: the runs of main are another agent's). */
+  mainOnly?: boolean
 }
 
 export interface ReportAcceptances {

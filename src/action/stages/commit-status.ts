@@ -106,10 +106,16 @@ export async function handOverStatus(ctx: StepContext, edge: StatusEdge, descrip
  * sharedContext): the step to conclude with is `step`, or the failure that
  * refuses the shared context.
  */
-export async function finishStatus(ctx: StepContext, edge: StatusEdge | null, result: GateResult, step: StepResult): Promise<StepResult> {
+export async function finishStatus(
+  ctx: StepContext,
+  edge: StatusEdge | null,
+  result: GateResult,
+  step: StepResult,
+  description: string = step.line.replace(/^Result: /, '')
+): Promise<StepResult> {
   if (edge === null) return step
   const state = statusStateFor(step.resultOutput ?? result, step.outcome === 'fail')
-  if (!(await setStatus(ctx, edge, state, step.line.replace(/^Result: /, '')))) return step
+  if (!(await setStatus(ctx, edge, state, description))) return step
   const refused = await sharedContext(ctx, edge)
   if (refused === null) return step
   await setStatus(ctx, edge, 'failure', refused.status)

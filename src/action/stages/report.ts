@@ -23,6 +23,7 @@ import type { AssessmentIdentity } from '../../pipeline/identity.js'
 import { scrubSecretsDeep } from '../../util/redact.js'
 import type { ActionInputs } from '../inputs.js'
 import type { AssessedOutcome, EndOutcome } from '../outcome.js'
+import { reportOutcome } from '../outcome.js'
 import { ACTION_VERSION } from '../version.js'
 import type { StepContext } from './context.js'
 import type { GatePolicy } from './load-policy.js'
@@ -159,6 +160,7 @@ async function gateReport(ctx: StepContext, { prepared, policy, outcome, recorde
       failOn: inputs.failOn,
       baseline: policy.baseline.baseline,
       baselineSource: policy.baseline.source,
+      agentWindow: policy.baseline.windows.agent?.scope ?? null,
       baselineWhy: policy.baseline.why,
       baselineSaved: recorded.baselineSaved,
       windowCost: policy.baseline.cost,
@@ -189,7 +191,6 @@ async function writeReportFiles(ctx: StepContext, inputs: ActionInputs, report: 
 
 function assessedOutcome(outcome: GateOutcome, report: Report, files: ReportFiles): AssessedOutcome {
   const { decision, run } = outcome
-  const b = report.baseline
   return {
     kind: 'assessed',
     result: decision.result,
@@ -200,19 +201,8 @@ function assessedOutcome(outcome: GateOutcome, report: Report, files: ReportFile
     categoriesPlanned: run?.categories_planned ?? [],
     categoriesCompleted: run?.categories_completed ?? [],
     files,
-    baseline: b?.available ? { newCount: b.newCount, knownCount: b.knownCount, goneCount: b.gone.length } : null,
-    acceptedCount: report.acceptances?.acceptedCount ?? 0,
     assessmentsSpent: 1,
     commentUrl: null,
-    bySeverity: report.counts?.bySeverity ?? null,
-    blocking: report.findings
-      .filter((f) => f.standing === 'blocking')
-      .map((f) => ({
-        findingId: f.findingId,
-        severity: f.severity,
-        category: f.category,
-        description: f.description,
-        baselineState: f.baselineState
-      }))
+    ...reportOutcome(report)
   }
 }
