@@ -9,7 +9,8 @@
  * clear screen), the strings OSC (`ESC ]` or 0x9D: window titles, OSC 8
  * links), DCS, SOS, PM and APC up to their terminator (BEL or ST), and the
  * two-character escapes (`ESC c` resets the terminal). An unterminated string
- * is left to the character rule below, which takes its ESC.
+ * loses only its introducer (`ESC ]` as a two-character escape): its text
+ * stays, inert without it.
  */
 const ESCAPE_SEQUENCE =
   '(?:\u001b\\[|\u009b)[\u0030-\u003f]*[\u0020-\u002f]*[\u0040-\u007e]' +
