@@ -36,7 +36,7 @@ function addInputOptions(cmd: Command, options: readonly CliOption[]): Command {
   }
   return cmd
     .addOption(new Option('--format <format>', 'text, or json: the outcome as JSON on stdout').choices(['text', 'json']).default('text'))
-    .option('--out <dir>', 'write the report files there (report JSON, SARIF, JUnit, markdown); default: a temporary directory')
+    .option('--out <dir>', 'write the report files there (report JSON, SARIF, JUnit, markdown); default: a fresh private folder per run')
     .option('--verbose', 'debug lines too')
     .option('--live', 'draw the live view on a terminal even in CI (CI set): by default CI gets one line per change')
 }

@@ -29,7 +29,6 @@ export interface ViewStream {
 /** A stream every write to which is terminal-safe text. */
 export interface TerminalOut {
   write(text: string): void
-  readonly isTTY: boolean
   /** The terminal behind it, for the live view's drawing only; null when it is not a terminal. */
   readonly terminal: NodeJS.WriteStream | null
 }
@@ -50,7 +49,6 @@ export function terminalOut(stream: ViewStream): TerminalOut {
     write: (text) => {
       stream.write(terminalText(text))
     },
-    isTTY: isTerminal(stream),
     terminal: isTerminal(stream) ? stream : null
   }
 }

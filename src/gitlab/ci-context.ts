@@ -83,8 +83,8 @@ function apiUrlOf(env: NodeJS.ProcessEnv): string | null {
 
 /** A GitLab id (a project's, an IID): a positive integer in decimal; null otherwise. */
 function idOf(value: string | undefined): string | null {
-  const v = nonEmpty(value)?.trim() ?? null
-  return v !== null && /^[1-9][0-9]{0,15}$/.test(v) ? v : null
+  const v = value ?? ''
+  return /^[1-9][0-9]{0,15}$/.test(v) ? v : null
 }
 
 /** The variables that say which merge request a pipeline runs for and where its code is from. */
@@ -167,12 +167,7 @@ export const GITLAB_JOB_VARIABLES = [
 export function gitlabStepEnv(env: NodeJS.ProcessEnv, force = false): NodeJS.ProcessEnv | null {
   if (!force && !isGitLabCi(env)) return null
   const out: NodeJS.ProcessEnv = { GITLAB_CI: 'true', INPUT_COMMENT: 'update' }
-  for (const [name, value] of Object.entries(env))
-    if (
-      name !== 'GITLAB_CI' &&
-      value !== undefined &&
-      ((GITLAB_JOB_VARIABLES as readonly string[]).includes(name) || name.startsWith('CI_MERGE_REQUEST_'))
-    )
-      out[name] = value
+  const passed = (name: string) => (GITLAB_JOB_VARIABLES as readonly string[]).includes(name) || name.startsWith('CI_MERGE_REQUEST_')
+  for (const [name, value] of Object.entries(env)) if (name !== 'GITLAB_CI' && passed(name)) out[name] = value
   return out
 }
