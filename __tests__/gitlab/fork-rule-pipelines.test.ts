@@ -168,3 +168,33 @@ describe('a pipeline carrying no merge-request variable', () => {
     expect(ci.mergeRequestGap).toBeNull()
   })
 })
+
+describe('the refusal and the standing of what cannot be told', () => {
+  it('says the whole of it: the project, why the code is outside, what to do', () => {
+    const ci = readGitLabCi(jobEnv('parent_pipeline', { ...SAME_PROJECT, CI_MERGE_REQUEST_SOURCE_PROJECT_ID: '2' }))
+    expect(forkSecretRefusal(ci, SECRETS)?.message).toBe(
+      'is set in a pipeline of project 1 that runs code from outside it (the head of merge request !5 is in the fork project 2, ' +
+        "not in project 1), where that code can read it. Let a fork's merge requests run their pipelines in the fork (GitLab's " +
+        "default: the target's variables stay out), or assess the change once merged; this job stops before sending anything"
+    )
+  })
+
+  it('a mirrored pull request in a pipeline of no known project: refused, naming the project unknown; it stands as a pull request', () => {
+    const ci = readGitLabCi({ GITLAB_CI: 'true', CI_PIPELINE_SOURCE: 'external_pull_request_event' })
+    expect(forkSecretRefusal(ci, SECRETS)?.message).toMatch(
+      /^is set in a pipeline of project \(unknown\) that runs code from outside it \(it cannot be told whether the code is this repository's \(a mirrored pull request, whose source GitLab does not name\)\)/
+    )
+    expect(gitlabWriteStanding(ci)).toEqual({ kind: 'pull_request', number: null })
+  })
+
+  it('no secret held: nothing to refuse, whatever the code', () => {
+    const ci = readGitLabCi(jobEnv('parent_pipeline', { ...SAME_PROJECT, CI_MERGE_REQUEST_SOURCE_PROJECT_ID: '2' }))
+    expect(
+      forkSecretRefusal(ci, [
+        { name: 'ASAS_API_KEY', value: '' },
+        { name: 'GITLAB_TOKEN', value: undefined }
+      ])
+    ).toBeNull()
+    expect(forkSecretRefusal(ci, [])).toBeNull()
+  })
+})

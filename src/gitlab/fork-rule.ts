@@ -21,8 +21,8 @@ import { isGitLabCi, readGitLabCi, type GitLabCi } from './ci-context.js'
 /** GitLab's pipeline sources with a GitHub event of the same meaning. */
 const SAME_AS_GITHUB: Readonly<Partial<Record<string, string>>> = { push: 'push', schedule: 'schedule', web: 'workflow_dispatch' }
 
-/** Pipeline sources of a change proposed: GitLab merge requests and mirrored GitHub pull requests. */
-const PROPOSAL_SOURCES: ReadonlySet<string> = new Set(['merge_request_event', 'external_pull_request_event'])
+/** A mirrored GitHub pull request's pipeline: a proposed change whose source GitLab does not name. */
+const MIRRORED_PULL_REQUEST = 'external_pull_request_event'
 
 /**
  * What a pipeline says of where its code comes from, as the one rule of
@@ -33,7 +33,7 @@ const PROPOSAL_SOURCES: ReadonlySet<string> = new Set(['merge_request_event', 'e
  * this project.
  */
 export function codeEvidence(ci: GitLabCi): CodeEvidence {
-  if (ci.pipelineSource === 'external_pull_request_event')
+  if (ci.pipelineSource === MIRRORED_PULL_REQUEST)
     return { kind: 'unknown', why: 'a mirrored pull request, whose source GitLab does not name' }
   if (ci.mergeRequestGap !== null) return { kind: 'unknown', why: ci.mergeRequestGap }
   const mr = ci.mergeRequest
@@ -46,14 +46,25 @@ export function runsOutsideCode(ci: GitLabCi): boolean {
   return outsideCode(codeEvidence(ci)) !== null
 }
 
+/**
+ * Why the job's secrets are at risk: the reason its code is from outside, when
+ * the job holds the variables of a project whose code it is not running (a
+ * fork's code in the target project, or code that cannot be told); null when
+ * they are not.
+ */
+function riskToSecrets(ci: GitLabCi): string | null {
+  const why = outsideCode(codeEvidence(ci))
+  return why !== null && ci.projectId !== ci.mergeRequest?.sourceProjectId ? why : null
+}
+
 /** Whether the job holds the variables of a project whose code it is not running (a fork's code in the target project). */
 export function secretsAtRisk(ci: GitLabCi): boolean {
-  return runsOutsideCode(ci) && (ci.projectId === null || ci.projectId !== ci.mergeRequest?.sourceProjectId)
+  return riskToSecrets(ci) !== null
 }
 
 /** Where the pipeline stands for the write rule: any pipeline of a merge request (or one that cannot be told) as a pull request. */
 export function gitlabWriteStanding(ci: GitLabCi): WriteStanding {
-  if (PROPOSAL_SOURCES.has(ci.pipelineSource) || ci.mergeRequest !== null || ci.mergeRequestGap !== null)
+  if (ci.pipelineSource === MIRRORED_PULL_REQUEST || ci.mergeRequest !== null || ci.mergeRequestGap !== null)
     return { kind: 'pull_request', number: ci.mergeRequest?.iid ?? null }
   const event = SAME_AS_GITHUB[ci.pipelineSource]
   if (event !== undefined && WRITING_EVENTS.has(event) && ci.commitBranch !== null && ci.commitBranch === ci.defaultBranch)
@@ -66,10 +77,9 @@ export function gitlabWriteStanding(ci: GitLabCi): WriteStanding {
  * the first secret set (e.g. ASAS_API_KEY, GITLAB_TOKEN); null when it may go on.
  */
 export function forkSecretRefusal(ci: GitLabCi, secrets: readonly { name: string; value: string | undefined }[]): ConfigError | null {
-  if (!secretsAtRisk(ci)) return null
+  const why = riskToSecrets(ci)
   const held = secrets.find((s) => s.value !== undefined && s.value !== '')
-  if (held === undefined) return null
-  const why = outsideCode(codeEvidence(ci)) ?? 'the code is from outside this project'
+  if (why === null || held === undefined) return null
   return new ConfigError(
     held.name,
     `is set in a pipeline of project ${ci.projectId ?? '(unknown)'} that runs code from outside it (${why}), where that code can read it. ` +
