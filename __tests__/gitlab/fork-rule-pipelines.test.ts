@@ -198,3 +198,26 @@ describe('the refusal and the standing of what cannot be told', () => {
     expect(forkSecretRefusal(ci, [])).toBeNull()
   })
 })
+
+describe('the standing of a pipeline of no merge request', () => {
+  it.each([
+    ['a push with neither branch known', { CI_PIPELINE_SOURCE: 'push' }, { kind: 'other', eventName: 'push', ref: '' }],
+    [
+      'no pipeline source',
+      { CI_COMMIT_BRANCH: 'main', CI_DEFAULT_BRANCH: 'main' },
+      { kind: 'other', eventName: 'unknown', ref: 'refs/heads/main' }
+    ],
+    [
+      'a source with no GitHub twin on the default branch',
+      { CI_PIPELINE_SOURCE: 'chat', CI_COMMIT_BRANCH: 'main', CI_DEFAULT_BRANCH: 'main' },
+      { kind: 'other', eventName: 'chat', ref: 'refs/heads/main' }
+    ],
+    [
+      'a manual run (web) on the default branch',
+      { CI_PIPELINE_SOURCE: 'web', CI_COMMIT_BRANCH: 'main', CI_DEFAULT_BRANCH: 'main' },
+      { kind: 'default-branch', branch: 'main' }
+    ]
+  ])('%s', (_name, env, standing) => {
+    expect(gitlabWriteStanding(readGitLabCi({ GITLAB_CI: 'true', CI_PROJECT_ID: '1', ...env }))).toEqual(standing)
+  })
+})

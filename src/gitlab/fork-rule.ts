@@ -53,8 +53,7 @@ export function runsOutsideCode(ci: GitLabCi): boolean {
  * they are not.
  */
 function riskToSecrets(ci: GitLabCi): string | null {
-  const why = outsideCode(codeEvidence(ci))
-  return why !== null && ci.projectId !== ci.mergeRequest?.sourceProjectId ? why : null
+  return ci.projectId !== ci.mergeRequest?.sourceProjectId ? outsideCode(codeEvidence(ci)) : null
 }
 
 /** Whether the job holds the variables of a project whose code it is not running (a fork's code in the target project). */
@@ -67,7 +66,7 @@ export function gitlabWriteStanding(ci: GitLabCi): WriteStanding {
   if (ci.pipelineSource === MIRRORED_PULL_REQUEST || ci.mergeRequest !== null || ci.mergeRequestGap !== null)
     return { kind: 'pull_request', number: ci.mergeRequest?.iid ?? null }
   const event = SAME_AS_GITHUB[ci.pipelineSource]
-  if (event !== undefined && WRITING_EVENTS.has(event) && ci.commitBranch !== null && ci.commitBranch === ci.defaultBranch)
+  if (WRITING_EVENTS.has(event ?? '') && ci.commitBranch !== null && ci.commitBranch === ci.defaultBranch)
     return { kind: 'default-branch', branch: ci.commitBranch }
   return { kind: 'other', eventName: ci.pipelineSource || 'unknown', ref: ci.commitBranch !== null ? `refs/heads/${ci.commitBranch}` : '' }
 }
