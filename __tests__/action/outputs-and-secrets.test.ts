@@ -93,7 +93,7 @@ describe('outputs from service text', () => {
     for (const [name, value] of Object.entries(io.outputs)) {
       expect([name, /[\u0000-\u001f\u007f-\u009f\u2028-\u202e]/.test(value)]).toEqual([name, false])
     }
-    expect(io.outputs.run_id).toBe('run_1 ::set-output name=result::pass [31m')
+    expect(io.outputs.run_id).toBe('run_1 ::set-output name=result::pass')
     expect(JSON.parse(io.outputs.categories_planned)).toEqual(['jailbreak\nINJECTED=1'])
   })
 })

@@ -235,9 +235,16 @@ describe('the sticky merge-request note', () => {
     expect(standin.requests).toEqual([])
   })
 
-  it('finds the API from CI_SERVER_URL, and the project from CI_PROJECT_ID without CI_MERGE_REQUEST_PROJECT_ID', async () => {
-    const ci = mrCi({ CI_API_V4_URL: '', CI_SERVER_URL: `${standin.serverUrl}/`, CI_MERGE_REQUEST_PROJECT_ID: '', CI_PROJECT_ID: '1' })
+  it('finds the API from CI_SERVER_URL', async () => {
+    const ci = mrCi({ CI_API_V4_URL: '', CI_SERVER_URL: `${standin.serverUrl}/`, CI_PROJECT_ID: '1' })
     expect((await publish('report', ci)).outcome?.action).toBe('created')
+  })
+
+  it("writes no note when the merge request's project cannot be told (CI_MERGE_REQUEST_PROJECT_ID unset), nor takes CI_PROJECT_ID for it", async () => {
+    const ci = mrCi({ CI_MERGE_REQUEST_PROJECT_ID: '', CI_PROJECT_ID: '1' })
+    expect(ci.mergeRequestGap).toMatch(/CI_MERGE_REQUEST_PROJECT_ID unset/)
+    expect((await publish('report', ci)).outcome).toBeNull()
+    expect(standin.requests).toEqual([])
   })
 
   it("refuses a body over GitLab's limit as a bug of the renderer, before sending it", async () => {

@@ -10,7 +10,11 @@ import type { StateStore } from './state.js'
 
 export interface ActionIO extends StateStore {
   env: NodeJS.ProcessEnv
-  /** Where the report files go (default: RUNNER_TEMP/asas-gate, else the system's temporary directory). */
+  /**
+   * Where the report files go (default: RUNNER_TEMP/asas-gate, else the
+   * system's temporary directory; the command line passes --out or a fresh
+   * private folder of its own).
+   */
   reportDir?: string
   log: Log
   setSecret(value: string): void

@@ -5,7 +5,6 @@
  * write only through it, so no stage scrubs by itself and a new output cannot
  * forget to.
  */
-import { mkdir, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { Baseline } from '../baseline/baseline.js'
@@ -21,6 +20,7 @@ import { AbortedError, describeFailure } from '../util/errors.js'
 import { baseUrlSecrets } from '../service/base-url.js'
 import type { Log } from '../util/log.js'
 import { makeScrubber, scrubSecretsDeep, secretWireForms } from '../util/redact.js'
+import { writeNewFile } from '../util/private-files.js'
 import { nonEmpty, oneLine } from '../util/text.js'
 import { ANNOTATIONS_SHOWN_PER_LEVEL } from '../report/annotations.js'
 import { envInputReader, isMaskableSecret, queryValues } from './inputs.js'
@@ -28,7 +28,11 @@ import type { ActionIO } from './io.js'
 
 /** What the stages write through: an ActionIO whose every sink is scrubbed, plus the report files and GitHub. */
 export interface ScrubbedIO extends ActionIO {
-  /** Writes `text` to <reportDir>/<name>.<ext> (default RUNNER_TEMP/asas-gate) and returns the path. */
+  /**
+   * Writes `text` to a new file <reportDir>/<name>.<ext> (default
+   * RUNNER_TEMP/asas-gate) and returns the path: never through a link nor
+   * over a file (the next free name instead), mode 0600 (writeNewFile).
+   */
   writeReportFile(name: string, ext: string, text: string): Promise<string>
   /** The sticky comment or the tracking issue (see publishToGitHub): its marker, body and title scrubbed. */
   publish(args: PublishArgs): Promise<Published>
@@ -183,13 +187,8 @@ export function scrubbingIO(raw: ActionIO, secrets: readonly string[], github: O
     setFailed: (message) => {
       raw.setFailed(scrub(message))
     },
-    writeReportFile: async (name, ext, text) => {
-      const dir = raw.reportDir ?? join(nonEmpty(raw.env.RUNNER_TEMP) ?? tmpdir(), 'asas-gate')
-      await mkdir(dir, { recursive: true })
-      const path = join(dir, `${safeFileName(name)}.${ext}`)
-      await writeFile(path, scrub(text), 'utf8')
-      return path
-    },
+    writeReportFile: (name, ext, text) =>
+      writeNewFile(raw.reportDir ?? join(nonEmpty(raw.env.RUNNER_TEMP) ?? tmpdir(), 'asas-gate'), safeFileName(name), ext, scrub(text)),
     // In a GitLab CI job the merge-request note takes the comment's place.
     publish: (args) =>
       (inGitLabJob(raw.env) ? publishNoteInsteadOfComment : publishToGitHub)(

@@ -1,16 +1,18 @@
 /**
- * What the command line shows while the step runs. On a terminal: a live
- * view redrawn in place (log-update) of the run's categories done of
- * planned, elapsed and estimated time, with the step's log lines printed
- * above it. Otherwise (a CI log): the step's log lines only, one per state
- * change, with no control characters (the gate logs its progress itself
- * when no live view takes it).
+ * What the command line shows while the step runs. On a terminal (outside
+ * CI, or with --live): a live view redrawn in place (log-update) of the
+ * run's categories done of planned, elapsed and estimated time, with the
+ * step's log lines printed above it. Otherwise (a CI log, or CI set): the
+ * step's log lines only, one per state change, with no control characters
+ * (the gate logs its progress itself when no live view takes it). Every
+ * line, the live view's text too, is terminal-safe (terminal-io.ts).
  */
 import { createLogUpdate } from 'log-update'
 import type { RunProgress } from '../gate/wait-for-run.js'
 import type { Clock } from '../util/clock.js'
 import { singleLineLog, type Log } from '../util/log.js'
 import { formatDuration } from '../util/text.js'
+import { terminalText, type TerminalOut } from './terminal-io.js'
 
 export interface RunView {
   log: Log
@@ -20,21 +22,33 @@ export interface RunView {
   stop(): void
 }
 
-/** Where the command line writes: the process's stdout or stderr, or a test's sink (never a terminal). */
-export type ViewStream = Pick<NodeJS.WriteStream, 'write'> & { isTTY?: boolean }
+/**
+ * Whether the environment says a CI system runs the command (CI set, and not
+ * `false` or `0`, as CI systems and most command lines read it): there the
+ * terminal stays quiet, one line per change, unless --live.
+ */
+export function inCi(env: NodeJS.ProcessEnv): boolean {
+  const ci = (env.CI ?? '').trim().toLowerCase()
+  return ci !== '' && ci !== 'false' && ci !== '0'
+}
 
-/** A terminal, for the live view. */
-function isTerminal(stream: ViewStream): stream is NodeJS.WriteStream {
-  return stream.isTTY === true
+/**
+ * Whether the live view is drawn: on a terminal only, when --live asks for it,
+ * or else outside CI and when stdout is not the JSON.
+ */
+export function wantsLiveView(stream: TerminalOut, env: NodeJS.ProcessEnv, flags: { live?: boolean; format: 'text' | 'json' }): boolean {
+  return stream.terminal !== null && (flags.live === true || (!inCi(env) && flags.format !== 'json'))
 }
 
 /** `verbose`: debug lines too. */
-export function runView(stream: ViewStream, clock: Clock, opts: { live: boolean; verbose: boolean; title: string }): RunView {
-  return opts.live && isTerminal(stream) ? liveView(stream, clock, opts) : lineView(stream, opts.verbose)
+export function runView(stream: TerminalOut, clock: Clock, opts: { live: boolean; verbose: boolean; title: string }): RunView {
+  return opts.live && stream.terminal !== null ? liveView(stream, stream.terminal, clock, opts) : lineView(stream, opts.verbose)
 }
 
-function lineView(stream: ViewStream, verbose: boolean): RunView {
-  const line = (prefix: string) => (text: string) => void stream.write(`${prefix}${text}\n`)
+function lineView(stream: TerminalOut, verbose: boolean): RunView {
+  const line = (prefix: string) => (text: string) => {
+    stream.write(`${prefix}${text}\n`)
+  }
   return {
     log: singleLineLog({ info: line(''), warning: line('warning: '), debug: verbose ? line('debug: ') : () => undefined }),
     stop: () => undefined
@@ -62,13 +76,14 @@ export function liveText(title: string, progress: RunProgress | null, nowMs: num
   ].join('\n')
 }
 
-function liveView(stream: NodeJS.WriteStream, clock: Clock, opts: { verbose: boolean; title: string }): RunView {
-  const update = createLogUpdate(stream, { showCursor: true })
+function liveView(stream: TerminalOut, terminal: NodeJS.WriteStream, clock: Clock, opts: { verbose: boolean; title: string }): RunView {
+  // log-update draws on the terminal itself (its cursor moves); its text goes through the rule first.
+  const update = createLogUpdate(terminal, { showCursor: true })
   const startedMs = clock.now()
   let progress: RunProgress | null = null
   let frame = 0
   const draw = (): void => {
-    update(liveText(opts.title, progress, clock.now(), startedMs, frame++))
+    update(terminalText(liveText(opts.title, progress, clock.now(), startedMs, frame++)))
   }
   const timer = setInterval(draw, 250)
   timer.unref()

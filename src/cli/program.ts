@@ -10,7 +10,7 @@ import { Command, CommanderError, Option } from 'commander'
 import { ACTION_VERSION } from '../action/version.js'
 import { ASSESS_OPTIONS, defaultOf, flagOf, VALIDATE_OPTIONS, type CliOption } from './options.js'
 import { EXIT_USAGE } from './render.js'
-import { runStepCommand, type CliEdges, type StepCommand } from './run-step.js'
+import { runStepCommand, terminalEdges, type CliEdges, type StepCommand, type TerminalEdges } from './run-step.js'
 
 const ASSESS_EXAMPLES = `
 Examples:
@@ -36,11 +36,12 @@ function addInputOptions(cmd: Command, options: readonly CliOption[]): Command {
   }
   return cmd
     .addOption(new Option('--format <format>', 'text, or json: the outcome as JSON on stdout').choices(['text', 'json']).default('text'))
-    .option('--out <dir>', 'write the report files there (report JSON, SARIF, JUnit, markdown); default: a temporary directory')
+    .option('--out <dir>', 'write the report files there (report JSON, SARIF, JUnit, markdown); default: a fresh private folder per run')
     .option('--verbose', 'debug lines too')
+    .option('--live', 'draw the live view on a terminal even in CI (CI set): by default CI gets one line per change')
 }
 
-function stepCommand(program: Command, name: string, spec: StepCommand, edges: CliEdges, result: { code: number }): void {
+function stepCommand(program: Command, name: string, spec: StepCommand, edges: TerminalEdges, result: { code: number }): void {
   const cmd = program.command(name)
   addInputOptions(cmd, spec.options)
   cmd.action(async (given: Record<string, unknown>) => {
@@ -49,7 +50,7 @@ function stepCommand(program: Command, name: string, spec: StepCommand, edges: C
   cmd.addHelpText('after', name === 'assess' ? ASSESS_EXAMPLES : VALIDATE_EXAMPLES)
 }
 
-function emulatorCommand(program: Command, edges: CliEdges, result: { code: number }): void {
+function emulatorCommand(program: Command, edges: TerminalEdges, result: { code: number }): void {
   program
     .command('emulator')
     .description('serve the local emulator of the service (as npm run emulator does) until Ctrl-C')
@@ -78,21 +79,28 @@ function emulatorCommand(program: Command, edges: CliEdges, result: { code: numb
           throw new CommanderError(EXIT_USAGE, 'cli.faults', `error: option '--faults': ${(err as Error).message}`)
         }
       })()
-      await serveEmulator({ port, allowLoopbackTargets: o.allowLoopbackTargets, faults, categoryDurationMs }, o.quiet === true, (line) =>
+      await serveEmulator({ port, allowLoopbackTargets: o.allowLoopbackTargets, faults, categoryDurationMs }, o.quiet === true, (line) => {
         edges.stdout.write(`${line}\n`)
-      )
+      })
       result.code = -1
     })
 }
 
 /** The program over `edges`. `result.code` is set by the command that ran. */
-export function cliProgram(edges: CliEdges, result: { code: number }): Command {
+export function cliProgram(edges: TerminalEdges, result: { code: number }): Command {
   const program = new Command('agent-security-gate')
     .description('Gate changes to an AI agent on a security assessment by the Agent Security Assessment Service.')
     .version(ACTION_VERSION)
     .showHelpAfterError('(add --help for the options and examples)')
     .exitOverride()
-    .configureOutput({ writeOut: (s) => void edges.stdout.write(s), writeErr: (s) => void edges.stderr.write(s) })
+    .configureOutput({
+      writeOut: (s) => {
+        edges.stdout.write(s)
+      },
+      writeErr: (s) => {
+        edges.stderr.write(s)
+      }
+    })
   stepCommand(program, 'assess', { options: ASSESS_OPTIONS, fixed: { mode: 'gate' }, title: 'Assessing' }, edges, result)
   program.commands.at(-1)?.description('run the gate: assess the agent, decide pass, fail, incomplete or error')
   stepCommand(program, 'validate', { options: VALIDATE_OPTIONS, fixed: { mode: 'validate' }, title: 'Validating fixes' }, edges, result)
@@ -104,8 +112,10 @@ export function cliProgram(edges: CliEdges, result: { code: number }): Command {
 /**
  * Run the command line on `argv` (without node and the script). Resolves to
  * the exit code, or -1 while a server it started keeps the process running.
+ * Everything it prints, to stdout and stderr, is terminal-safe text (terminal-io.ts).
  */
-export async function runCli(argv: readonly string[], edges: CliEdges): Promise<number> {
+export async function runCli(argv: readonly string[], raw: CliEdges): Promise<number> {
+  const edges = terminalEdges(raw)
   const result = { code: EXIT_USAGE }
   const program = cliProgram(edges, result)
   if (argv.length === 0) {

@@ -5,6 +5,7 @@
  * reads. All pure.
  */
 import { blockingText, outcomeValues, type OutcomeResult, type StepOutcome } from '../action/outcome.js'
+import { oneLine, terminalSafeJson } from '../util/text.js'
 
 /** The exit code of each result: a script can trust it. */
 export const EXIT_CODES: Readonly<Record<OutcomeResult, number>> = {
@@ -46,7 +47,7 @@ export function humanSummary(outcome: StepOutcome): string[] {
       lines.push(`Blocking findings (${end.blocking.length}):`)
       for (const f of end.blocking.slice(0, MAX_LISTED)) {
         const named = blockingText(f).slice(f.severity.length + 1)
-        lines.push(`  ${f.severity.toUpperCase().padEnd(8)} ${named}: ${oneLine(f.description)}`)
+        lines.push(`  ${f.severity.toUpperCase().padEnd(8)} ${oneLine(named, 200)}: ${oneLine(f.description, 160)}`)
       }
       if (end.blocking.length > MAX_LISTED) lines.push(`  ... and ${end.blocking.length - MAX_LISTED} more in the report`)
     }
@@ -60,11 +61,6 @@ export function humanSummary(outcome: StepOutcome): string[] {
   return lines
 }
 
-function oneLine(text: string): string {
-  const flat = text.replace(/\s+/g, ' ').trim()
-  return flat.length > 160 ? `${flat.slice(0, 157)}...` : flat
-}
-
 /** Every report file the step wrote. */
 export function reportFiles(outcome: StepOutcome): string[] {
   const { end } = outcome
@@ -73,20 +69,26 @@ export function reportFiles(outcome: StepOutcome): string[] {
   return [end.reportPath]
 }
 
-/** The outcome for a script: the result and its exit code, the line, and every output's value under its name. */
+/**
+ * The outcome for a script: the result and its exit code, the line, and every
+ * output's value under its name. Terminal-safe: the characters a terminal
+ * would act on are escaped (`\u202e`), the data unchanged.
+ */
 export function outcomeJson(outcome: StepOutcome): string {
   const { end } = outcome
   const { result, ...values } = outcomeValues(outcome)
-  return JSON.stringify(
-    {
-      result,
-      exit_code: exitCode(outcome),
-      kind: end.kind,
-      line: outcome.conclusion.line,
-      ...values,
-      ...(end.kind === 'assessed' ? { findings_by_severity: end.bySeverity, blocking_findings: end.blocking } : {})
-    },
-    null,
-    2
+  return terminalSafeJson(
+    JSON.stringify(
+      {
+        result,
+        exit_code: exitCode(outcome),
+        kind: end.kind,
+        line: outcome.conclusion.line,
+        ...values,
+        ...(end.kind === 'assessed' ? { findings_by_severity: end.bySeverity, blocking_findings: end.blocking } : {})
+      },
+      null,
+      2
+    )
   )
 }

@@ -5,6 +5,8 @@
  * action (abortOnSignals), then the outcome rendered: the verdict, the
  * blocking findings and the reports, or JSON; the exit code of its result.
  */
+import { rmdir } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
 import { ciHost } from '../action/ci-host.js'
 import { resolve } from 'node:path'
 import { envInputReader, readInputs } from '../action/inputs.js'
@@ -15,11 +17,12 @@ import { stepContext } from '../action/stages/context.js'
 import type { BaselineStore } from '../baseline/store.js'
 import { systemClock, type Clock } from '../util/clock.js'
 import { ConfigError, type InputNamer } from '../util/errors.js'
+import { freshPrivateDir, unusableDir } from '../util/private-files.js'
 import { makeScrubber } from '../util/redact.js'
-import { runView, type ViewStream } from './live-view.js'
+import { runView, wantsLiveView } from './live-view.js'
 import { flagOf, inputEnv, type CliOption } from './options.js'
 import { EXIT_USAGE, exitCode, humanSummary, outcomeJson } from './render.js'
-import { terminalIO } from './terminal-io.js'
+import { terminalIO, terminalOut, type TerminalOut, type ViewStream } from './terminal-io.js'
 
 /** The command line's edges, passed in so tests run it in-process. */
 export interface CliEdges {
@@ -29,6 +32,13 @@ export interface CliEdges {
   clock?: Clock
   makeApi?: MainDeps['makeApi']
   baselineStore?: BaselineStore
+}
+
+/** The edges as the program writes to them: stdout and stderr terminal-safe (terminal-io.ts). */
+export type TerminalEdges = Omit<CliEdges, 'stdout' | 'stderr'> & { stdout: TerminalOut; stderr: TerminalOut }
+
+export function terminalEdges(edges: CliEdges): TerminalEdges {
+  return { ...edges, stdout: terminalOut(edges.stdout), stderr: terminalOut(edges.stderr) }
 }
 
 export interface StepCommand {
@@ -43,6 +53,8 @@ export interface CommonFlags {
   format: 'text' | 'json'
   out?: string
   verbose?: boolean
+  /** The live view on a terminal even in CI. */
+  live?: boolean
 }
 
 /** How the command line names an input in a configuration error: its flag (and its variable). */
@@ -53,8 +65,20 @@ export function flagNamer(options: readonly CliOption[]): InputNamer {
   }
 }
 
+/**
+ * Where the report files go, settled before any request: --out (a folder this
+ * user may write to, created when missing), else a fresh private folder of
+ * this run. `refusal`: the configuration line naming --out.
+ */
+async function reportDirOf(out: string | undefined): Promise<{ dir: string; fresh: boolean } | { refusal: string }> {
+  if (out === undefined) return { dir: await freshPrivateDir(tmpdir(), 'asas-gate-'), fresh: true }
+  const dir = resolve(out)
+  const why = await unusableDir(dir)
+  return why === null ? { dir, fresh: false } : { refusal: `error: option '--out': ${why}` }
+}
+
 /** Run one step command; resolves to its exit code. */
-export async function runStepCommand(command: StepCommand, given: Record<string, unknown>, edges: CliEdges): Promise<number> {
+export async function runStepCommand(command: StepCommand, given: Record<string, unknown>, edges: TerminalEdges): Promise<number> {
   const flags = given as unknown as CommonFlags
   const env = inputEnv(command.options, given, edges.env, command.fixed)
   try {
@@ -64,10 +88,31 @@ export async function runStepCommand(command: StepCommand, given: Record<string,
     edges.stderr.write(`error: ${flagNamer(command.options)(err.input)}: ${err.message}\n`)
     return EXIT_USAGE
   }
+  const reports = await reportDirOf(flags.out)
+  if ('refusal' in reports) {
+    edges.stderr.write(`${reports.refusal}\n`)
+    return EXIT_USAGE
+  }
+  try {
+    return await runChecked(command, flags, env, edges, reports.dir)
+  } finally {
+    // A fresh folder nothing was written to is not left behind (rmdir removes only an empty one).
+    if (reports.fresh) await rmdir(reports.dir).catch(() => undefined)
+  }
+}
+
+/** The step once its options are read and its report folder settled. */
+async function runChecked(
+  command: StepCommand,
+  flags: CommonFlags,
+  env: NodeJS.ProcessEnv,
+  edges: TerminalEdges,
+  reportDir: string
+): Promise<number> {
   const clock = edges.clock ?? systemClock
-  const live = edges.stderr.isTTY === true && flags.format !== 'json'
+  const live = wantsLiveView(edges.stderr, edges.env, flags)
   const view = runView(edges.stderr, clock, { live, verbose: flags.verbose === true, title: command.title })
-  const io = terminalIO(env, view, edges.stderr, flags.out === undefined ? undefined : resolve(flags.out))
+  const io = terminalIO(env, view, edges.stderr, reportDir)
   const aborts = abortOnSignals(io, EXIT_USAGE)
   let outcome: StepOutcome
   try {

@@ -2,11 +2,13 @@
  * What a GitLab pipeline may do, by the same rules as a GitHub workflow
  * (src/github/write-rule.ts): shared targets, dismissals and the baseline are
  * written only from the default branch on push, schedule or a manual run
- * (GitLab's `web`, as workflow_dispatch); a merge-request pipeline is a pull
- * request, which writes only the profile of its own preview. And no secret
- * reaches a fork's code: a merge-request pipeline that runs the code of
- * another project in the target project (where the job holds the target's
- * CI/CD variables) is refused before anything is sent.
+ * (GitLab's `web`, as workflow_dispatch); a pipeline of a merge request is a
+ * pull request, which writes only the profile of its own preview. And no
+ * secret reaches a fork's code: a pipeline of a merge request, whatever its
+ * source (the merge-request pipeline, its child pipelines, a downstream
+ * pipeline given its variables), that runs the code of another project in
+ * the target project (where the job holds the target's CI/CD variables) is
+ * refused before anything is sent; so is one whose variables cannot tell.
  *
  * Pure: the CI context (./ci-context.ts) in.
  */
@@ -19,23 +21,23 @@ import { isGitLabCi, readGitLabCi, type GitLabCi } from './ci-context.js'
 /** GitLab's pipeline sources with a GitHub event of the same meaning. */
 const SAME_AS_GITHUB: Readonly<Partial<Record<string, string>>> = { push: 'push', schedule: 'schedule', web: 'workflow_dispatch' }
 
-/** Pipelines of a change proposed from outside: GitLab merge requests and mirrored GitHub pull requests. */
-const PROPOSAL_SOURCES: ReadonlySet<string> = new Set(['merge_request_event', 'external_pull_request_event'])
+/** A mirrored GitHub pull request's pipeline: a proposed change whose source GitLab does not name. */
+const MIRRORED_PULL_REQUEST = 'external_pull_request_event'
 
 /**
  * What a pipeline says of where its code comes from, as the one rule of
  * outside code (src/pipeline/code-origin.ts) reads it: a merge request's
- * head is in its source project; a merge request GitLab does not say enough
- * of, or a mirrored pull request, cannot be told (outside, fail closed); any
- * other pipeline runs a ref of this project.
+ * head is in its source project, whatever the pipeline's source; a merge
+ * request whose variables do not say enough, or a mirrored pull request,
+ * cannot be told (outside, fail closed); any other pipeline runs a ref of
+ * this project.
  */
 export function codeEvidence(ci: GitLabCi): CodeEvidence {
-  if (ci.pipelineSource === 'external_pull_request_event')
+  if (ci.pipelineSource === MIRRORED_PULL_REQUEST)
     return { kind: 'unknown', why: 'a mirrored pull request, whose source GitLab does not name' }
-  if (ci.pipelineSource !== 'merge_request_event') return { kind: 'this_repository' }
+  if (ci.mergeRequestGap !== null) return { kind: 'unknown', why: ci.mergeRequestGap }
   const mr = ci.mergeRequest
-  if (mr === null) return { kind: 'unknown', why: 'a merge-request pipeline without CI_MERGE_REQUEST_IID' }
-  if (mr.sourceProjectId === null) return { kind: 'unknown', why: 'GitLab did not set CI_MERGE_REQUEST_SOURCE_PROJECT_ID' }
+  if (mr === null) return { kind: 'this_repository' }
   return { kind: 'head', of: `merge request !${mr.iid}`, headRepo: `project ${mr.sourceProjectId}`, repository: `project ${mr.projectId}` }
 }
 
@@ -44,16 +46,27 @@ export function runsOutsideCode(ci: GitLabCi): boolean {
   return outsideCode(codeEvidence(ci)) !== null
 }
 
-/** Whether the job holds the variables of a project whose code it is not running (a fork's code in the target project). */
-export function secretsAtRisk(ci: GitLabCi): boolean {
-  return runsOutsideCode(ci) && (ci.projectId === null || ci.projectId !== ci.mergeRequest?.sourceProjectId)
+/**
+ * Why the job's secrets are at risk: the reason its code is from outside, when
+ * the job holds the variables of a project whose code it is not running (a
+ * fork's code in the target project, or code that cannot be told); null when
+ * they are not.
+ */
+function riskToSecrets(ci: GitLabCi): string | null {
+  return ci.projectId !== ci.mergeRequest?.sourceProjectId ? outsideCode(codeEvidence(ci)) : null
 }
 
-/** Where the pipeline stands for the write rule. */
+/** Whether the job holds the variables of a project whose code it is not running (a fork's code in the target project). */
+export function secretsAtRisk(ci: GitLabCi): boolean {
+  return riskToSecrets(ci) !== null
+}
+
+/** Where the pipeline stands for the write rule: any pipeline of a merge request (or one that cannot be told) as a pull request. */
 export function gitlabWriteStanding(ci: GitLabCi): WriteStanding {
-  if (PROPOSAL_SOURCES.has(ci.pipelineSource)) return { kind: 'pull_request', number: ci.mergeRequest?.iid ?? null }
+  if (ci.pipelineSource === MIRRORED_PULL_REQUEST || ci.mergeRequest !== null || ci.mergeRequestGap !== null)
+    return { kind: 'pull_request', number: ci.mergeRequest?.iid ?? null }
   const event = SAME_AS_GITHUB[ci.pipelineSource]
-  if (event !== undefined && WRITING_EVENTS.has(event) && ci.commitBranch !== null && ci.commitBranch === ci.defaultBranch)
+  if (WRITING_EVENTS.has(event ?? '') && ci.commitBranch !== null && ci.commitBranch === ci.defaultBranch)
     return { kind: 'default-branch', branch: ci.commitBranch }
   return { kind: 'other', eventName: ci.pipelineSource || 'unknown', ref: ci.commitBranch !== null ? `refs/heads/${ci.commitBranch}` : '' }
 }
@@ -63,10 +76,9 @@ export function gitlabWriteStanding(ci: GitLabCi): WriteStanding {
  * the first secret set (e.g. ASAS_API_KEY, GITLAB_TOKEN); null when it may go on.
  */
 export function forkSecretRefusal(ci: GitLabCi, secrets: readonly { name: string; value: string | undefined }[]): ConfigError | null {
-  if (!secretsAtRisk(ci)) return null
+  const why = riskToSecrets(ci)
   const held = secrets.find((s) => s.value !== undefined && s.value !== '')
-  if (held === undefined) return null
-  const why = outsideCode(codeEvidence(ci)) ?? 'the code is from outside this project'
+  if (why === null || held === undefined) return null
   return new ConfigError(
     held.name,
     `is set in a pipeline of project ${ci.projectId ?? '(unknown)'} that runs code from outside it (${why}), where that code can read it. ` +

@@ -46,6 +46,10 @@ export async function publishToGitLab(deps: GitLabPublishDeps, args: GitLabPubli
   const { log } = deps
   const none: GitLabPublished = { outcome: null, noteUrl: null }
   const mr = args.ci.mergeRequest
+  if (args.ci.mergeRequestGap !== null) {
+    log.warning(`No merge-request note: ${args.ci.mergeRequestGap}.`)
+    return none
+  }
   if (mr === null) {
     log.info('Not a merge-request pipeline: no merge-request note (the report files hold the result).')
     return none

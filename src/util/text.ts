@@ -3,16 +3,49 @@
  * error messages and reports say things the same way.
  */
 
-/** Control (C0, DEL, C1), zero-width, bidi and line/paragraph separator characters. */
-const UNSAFE_CHARS = /[\u0000-\u001f\u007f-\u009f\u200b-\u200f\u2028-\u202e\u2060-\u2069\ufeff]+/g
+/**
+ * A terminal's escape sequences (ECMA-48), each removed whole so none of its
+ * parameters is left as text: CSI (`ESC [` or 0x9B: colours, cursor moves,
+ * clear screen), the strings OSC (`ESC ]` or 0x9D: window titles, OSC 8
+ * links), DCS, SOS, PM and APC up to their terminator (BEL or ST), and the
+ * two-character escapes (`ESC c` resets the terminal). An unterminated string
+ * loses only its introducer (`ESC ]` as a two-character escape): its text
+ * stays, inert without it.
+ */
+const ESCAPE_SEQUENCE =
+  '(?:\u001b\\[|\u009b)[\u0030-\u003f]*[\u0020-\u002f]*[\u0040-\u007e]' +
+  '|(?:\u001b[\\]PX^_]|[\u0090\u0098\u009d-\u009f])[^\u0007\u001b\u009c]*(?:\u0007|\u001b\\\\|\u009c)' +
+  '|\u001b[\u0020-\u002f]*[\u0030-\u007e]'
 
 /**
- * Every run of control, bidi or zero-width characters (line breaks included)
- * replaced by one space; other spacing kept. For whole log lines, which keep
- * their indentation.
+ * Control (C0 with the line breaks, DEL, C1), zero-width, bidi (marks,
+ * embeddings, overrides, isolates, the Arabic letter mark) and line/paragraph
+ * separator characters.
+ */
+const UNSAFE_CHAR = '[\u0000-\u001f\u007f-\u009f\u061c\u200b-\u200f\u2028-\u202e\u2060-\u2069\ufeff]'
+
+/** Runs of escape sequences and unsafe characters. */
+const UNSAFE = new RegExp(`(?:${ESCAPE_SEQUENCE}|${UNSAFE_CHAR})+`, 'g')
+
+/**
+ * The one rule of text a terminal or a log shows (the action's log, every
+ * line the command line prints): every run of escape sequences and control,
+ * bidi or zero-width characters (line breaks included) replaced by one space;
+ * other spacing kept. For whole log lines, which keep their indentation.
  */
 export function stripUnsafeChars(text: string): string {
-  return text.replace(UNSAFE_CHARS, ' ')
+  return text.replace(UNSAFE, ' ')
+}
+
+/**
+ * JSON text (JSON.stringify's, which escapes only C0) with every other
+ * character of the rule escaped as `\uXXXX` too: the same data, and safe on a
+ * terminal. These characters can only stand inside strings, where the escape
+ * means the same (the line breaks of its indentation are kept).
+ */
+export function terminalSafeJson(json: string): string {
+  // Its line breaks (JSON.stringify's indentation) are whitespace between tokens; every other one stands in a string, escaped.
+  return json.replace(new RegExp(UNSAFE_CHAR, 'g'), (c) => (c === '\n' ? c : `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`))
 }
 
 /**
