@@ -46,7 +46,8 @@ describe('a job read whole', () => {
         CI_DEFAULT_BRANCH: 'main',
         CI_COMMIT_SHA: 'abc123',
         CI_JOB_URL: 'https://gl.example/acme/shop/-/jobs/9',
-        CI_MERGE_REQUEST_PROJECT_URL: 'https://gl.example/acme/shop'
+        CI_MERGE_REQUEST_PROJECT_URL: 'https://gl.example/acme/shop',
+        CI_CONFIG_PATH: 'ci/pipeline.yml'
       })
     ).toEqual({
       apiUrl: 'https://gl.example/api/v4',
@@ -57,13 +58,21 @@ describe('a job read whole', () => {
       commitSha: 'abc123',
       mergeRequest: { projectId: '1', iid: 5, sourceProjectId: '1', webUrl: 'https://gl.example/acme/shop/-/merge_requests/5' },
       mergeRequestGap: null,
-      jobUrl: 'https://gl.example/acme/shop/-/jobs/9'
+      jobUrl: 'https://gl.example/acme/shop/-/jobs/9',
+      configPath: 'ci/pipeline.yml'
     })
   })
 
   it('a blank variable reads as unset', () => {
     expect(
-      readGitLabCi({ CI_PIPELINE_SOURCE: ' ', CI_COMMIT_BRANCH: ' ', CI_DEFAULT_BRANCH: '\t', CI_COMMIT_SHA: '', CI_JOB_URL: '  ' })
+      readGitLabCi({
+        CI_PIPELINE_SOURCE: ' ',
+        CI_COMMIT_BRANCH: ' ',
+        CI_DEFAULT_BRANCH: '\t',
+        CI_COMMIT_SHA: '',
+        CI_JOB_URL: '  ',
+        CI_CONFIG_PATH: ' '
+      })
     ).toEqual({
       apiUrl: null,
       projectId: null,
@@ -73,7 +82,8 @@ describe('a job read whole', () => {
       commitSha: null,
       mergeRequest: null,
       mergeRequestGap: null,
-      jobUrl: null
+      jobUrl: null,
+      configPath: null
     })
   })
 
