@@ -3,7 +3,15 @@
 // .ci/run: a full run takes tens of minutes on 2 cores.
 /** @type {import('@stryker-mutator/api/core').PartialStrykerOptions} */
 export default {
-  mutate: ['src/decision/**/*.ts', 'src/pipeline/**/*.ts', 'src/github/write-rule.ts', 'src/baseline/**/*.ts', 'src/accepted/**/*.ts'],
+  mutate: [
+    'src/decision/**/*.ts',
+    'src/pipeline/**/*.ts',
+    'src/github/write-rule.ts',
+    'src/baseline/**/*.ts',
+    'src/accepted/**/*.ts',
+    'src/action/post.ts',
+    'src/action/state.ts'
+  ],
   testRunner: 'jest',
   jest: { projectType: 'custom', configFile: 'jest.mutation.config.js', enableFindRelatedTests: true },
   testRunnerNodeArgs: ['--experimental-vm-modules'],
