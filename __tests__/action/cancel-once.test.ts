@@ -131,6 +131,10 @@ describe('an abort while POST /run is pending', () => {
     await runPost({ io: post, clock, makeApi: () => fakeApi(svc.methods) })
     expect(svc.cancels).toEqual(['run_1'])
     expect(svc.runs[0].cancelAt).not.toBeNull()
+    // Within the post step's 5 s, and saying why.
+    expect(post.log.lines.map((l) => l.line)).toContain(
+      'Cancelling run run_1 (the main step ended before its trigger was answered); waiting up to 5 s for it to stop.'
+    )
   })
 
   it("the post step never cancels a run it cannot show its trigger created (another gate's, other categories)", async () => {

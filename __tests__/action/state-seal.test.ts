@@ -8,7 +8,19 @@
  * __tests__/e2e/job-env-e2e.test.ts.
  */
 import { describe, expect, it } from '@jest/globals'
-import { openState, savedState, sealOf, STATE_KEYS, stepBinding, type StateStore } from '../../src/action/state.js'
+import {
+  abandonedTrigger,
+  cancelRequested,
+  openState,
+  runLeftRunning,
+  savedState,
+  saveTriggerIntent,
+  sealOf,
+  startedRun,
+  STATE_KEYS,
+  stepBinding,
+  type StateStore
+} from '../../src/action/state.js'
 import { runPost } from '../../src/action/post.js'
 import { fakeApi } from '../__fixtures__/fake-api.js'
 import { fakeClock } from '../__fixtures__/fake-clock.js'
@@ -127,6 +139,58 @@ describe('savedState: the post step reads only a sealed state', () => {
     expect(() => savedState(store, binding)?.getState('isPost')).toThrow(
       "state key 'isPost' is not one the main step saves before its seal"
     )
+  })
+})
+
+describe('what the post step reads of the sealed state', () => {
+  const intent = { modelId: 'm', categories: ['jailbreak'], baseline: null, sentAt: 1_700_000_000_000 }
+  const sealed = (entries: Record<string, string>): StateStore => {
+    const store = recordingStore('')
+    const own = openState(store, binding, 'nonce-1')
+    for (const [k, v] of Object.entries(entries)) own.saveState(k, v)
+    const state = savedState(store, binding)
+    if (state === null) throw new Error('the seal must verify')
+    return state
+  }
+
+  it('reads back a saved trigger intent whole, with a baseline or without', () => {
+    const s = sealed({})
+    saveTriggerIntent(s, intent)
+    expect(abandonedTrigger(s)).toEqual(intent)
+    saveTriggerIntent(s, { ...intent, baseline: ['fp1', 'fp2'] })
+    expect(abandonedTrigger(s)?.baseline).toEqual(['fp1', 'fp2'])
+  })
+
+  it.each<[string, Record<string, string>]>([
+    ['nothing saved', {}],
+    ['a run id known (no trigger abandoned)', { run_id: 'run_1', trigger_intent: JSON.stringify(intent) }],
+    ['not JSON', { trigger_intent: '{"modelId":' }],
+    ['JSON null', { trigger_intent: 'null' }],
+    ['an array', { trigger_intent: '[]' }],
+    ['no model', { trigger_intent: JSON.stringify({ ...intent, modelId: 7 }) }],
+    ['no time sent', { trigger_intent: JSON.stringify({ ...intent, sentAt: '1700000000000' }) }],
+    ['categories that are no list', { trigger_intent: JSON.stringify({ ...intent, categories: 'jailbreak' }) }],
+    ['a category that is no text', { trigger_intent: JSON.stringify({ ...intent, categories: ['jailbreak', 7] }) }],
+    ['a baseline that is no list', { trigger_intent: JSON.stringify({ ...intent, baseline: 'fp1' }) }],
+    ['a baseline entry that is no text', { trigger_intent: JSON.stringify({ ...intent, baseline: ['fp1', 2] }) }]
+  ])('reads no abandoned trigger from %s', (_what, entries) => {
+    expect(abandonedTrigger(sealed(entries))).toBeNull()
+  })
+
+  it.each<[string, Record<string, string>, string | null, string | null]>([
+    ['nothing saved', {}, null, null],
+    ['a run started', { run_id: 'run_1', run_settled: 'false' }, 'run_1', 'run_1'],
+    ['a run started and settled', { run_id: 'run_1', run_settled: 'true' }, 'run_1', null]
+  ])('%s: started %j, left running %j', (_what, entries, started, left) => {
+    const s = sealed(entries)
+    expect(startedRun(s)).toBe(started)
+    expect(runLeftRunning(s)).toBe(left)
+  })
+
+  it('a cancel accepted names its run only', () => {
+    const s = sealed({ cancel_requested: 'run_1' })
+    expect(cancelRequested(s, 'run_1')).toBe(true)
+    expect(cancelRequested(s, 'run_2')).toBe(false)
   })
 })
 
