@@ -3,7 +3,9 @@
  * bundle (dist/index.js, dist/post/index.js) run as the runner runs it: the
  * job's environment under the action's own saved state, its inputs and the
  * runner's variables (action-runner.ts). Each decision of
- * src/action/job-env.ts has a case here:
+ * src/action/job-env.ts that code holds has a case here (the ones it only
+ * documents, proxies and NODE_EXTRA_CA_CERTS, and NODE_OPTIONS, which the
+ * runner refuses, have none):
  * - STATE_*: only what this action's main step saved in this job is acted on
  *   (state.ts): a forged STATE_isPost does not make the main step the post
  *   step; a forged STATE_owed_status never sets a status; a forged
@@ -203,6 +205,7 @@ describe(`the rest of the environment an earlier step can set (${rt.name})`, () 
         expect(r.main.code).not.toBe(0)
         expect(r.main.outputs.result).toBe('error')
         expect(r.main.stdout).toMatch(/::error::NODE_TLS_REJECT_UNAUTHORIZED=0 /)
+        expect(r.post.stdout).toMatch(/::warning::Post step: nothing sent: NODE_TLS_REJECT_UNAUTHORIZED=0 /)
         expect(w.emu.requestLog.filter((e) => e.endpoint !== 'admin')).toEqual([])
       }),
     90_000
