@@ -152,6 +152,18 @@ describe('inputs the post step cannot read', () => {
   })
 })
 
+describe('the api_key the post step masks', () => {
+  it('masks only a key it will use: none with nothing to stop, none too short to be a secret', async () => {
+    const settled = await post({ run_id: 'run_1', run_settled: 'true' }, {})
+    expect(settled.io.secrets).toEqual([])
+    const { io } = await post({ run_id: 'run_7' }, {}, { ...INPUTS, api_key: 'k1' })
+    expect(io.secrets).toEqual([])
+    expect(logged(io, 'warning')).toEqual([
+      expect.stringMatching(/^Post step could not stop run run_7: Configuration error in input 'api_key': is shorter than/)
+    ])
+  })
+})
+
 describe('a commit status the main step owes', () => {
   it('without a github_token: left pending with a warning saying why, and still owed', async () => {
     const owed = JSON.stringify({
