@@ -14,11 +14,14 @@ import {
   openState,
   runLeftRunning,
   savedState,
+  saveRunSettled,
+  saveRunStarted,
   saveTriggerIntent,
   sealOf,
   startedRun,
   STATE_KEYS,
   stepBinding,
+  usingState,
   type StateStore
 } from '../../src/action/state.js'
 import { runPost } from '../../src/action/post.js'
@@ -187,10 +190,31 @@ describe('what the post step reads of the sealed state', () => {
     expect(runLeftRunning(s)).toBe(left)
   })
 
+  it('a run saved started, then settled: left running until it settles', () => {
+    const s = sealed({})
+    saveRunStarted(s, 'run_3')
+    expect([startedRun(s), runLeftRunning(s)]).toEqual(['run_3', 'run_3'])
+    saveRunSettled(s)
+    expect([startedRun(s), runLeftRunning(s)]).toEqual(['run_3', null])
+  })
+
   it('a cancel accepted names its run only', () => {
     const s = sealed({ cancel_requested: 'run_1' })
     expect(cancelRequested(s, 'run_1')).toBe(true)
     expect(cancelRequested(s, 'run_2')).toBe(false)
+  })
+})
+
+describe('usingState', () => {
+  it('gives an io whose state is read and saved through the store, the rest of it kept', () => {
+    const io = { env: { A: 'b' }, saveState: () => undefined, getState: () => 'forged' }
+    const store = recordingStore('')
+    const used = usingState(io, store)
+    used.saveState('run_id', 'run_1')
+    expect(store.saves).toEqual([['run_id', 'run_1']])
+    expect(used.getState('run_id')).toBe('run_1')
+    expect(used.getState('owed_status')).toBe('')
+    expect(used.env).toBe(io.env)
   })
 })
 
