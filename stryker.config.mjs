@@ -10,7 +10,9 @@ export default {
     'src/baseline/**/*.ts',
     'src/accepted/**/*.ts',
     'src/gitlab/fork-rule.ts',
-    'src/gitlab/ci-context.ts'
+    'src/gitlab/ci-context.ts',
+    'src/action/post.ts',
+    'src/action/state.ts'
   ],
   testRunner: 'jest',
   jest: { projectType: 'custom', configFile: 'jest.mutation.config.js', enableFindRelatedTests: true },

@@ -57,6 +57,17 @@ describe('dist/cli/licenses.txt', () => {
   })
 })
 
+describe('dist/post/licenses.txt', () => {
+  const post = join(dist, 'post')
+  it('lists exactly the packages bundled into the post step (dist/post/), each with its license text', () => {
+    const inBundle = bundled(post)
+    for (const dep of ['@actions/core', 'zod']) expect(inBundle.some((id) => id.startsWith(`${dep}@`))).toBe(true)
+    const listed = entries(readFileSync(join(post, 'licenses.txt'), 'utf8'))
+    expect(listed.map((e) => e.id).sort()).toEqual(inBundle)
+    for (const e of listed) expect(e.body).toMatch(/^License: \S+/)
+  })
+})
+
 describe('dist/licenses.txt', () => {
   const text = readFileSync(join(dist, 'licenses.txt'), 'utf8')
   const listed = entries(text)

@@ -1,5 +1,5 @@
-/** Entry point of the bundle (`node dist/index.js`), for the main and the post step. */
-import { run } from './action/run.js'
+/** Entry point of the main step (`node dist/index.js`); the post step has its own (src/post.ts). */
+import { runMainAction } from './action/run.js'
 
 // Exit promptly when done: a lingering socket must not hold the step open.
-void run().finally(() => process.exit(process.exitCode ?? 0))
+void runMainAction().finally(() => process.exit(process.exitCode ?? 0))

@@ -4,6 +4,14 @@
  * named by GITHUB_OUTPUT, GITHUB_STATE, GITHUB_STEP_SUMMARY and
  * GITHUB_EVENT_PATH, then the post step with the saved state as STATE_*.
  * Used by `npm run demo` and by the end-to-end tests.
+ *
+ * Each step's environment is layered in the runner's order (actions/runner:
+ * ActionRunner.RunAsync, Handler.AddInputsToEnvironment,
+ * NodeScriptActionHandler.RunAsync): the job's environment (what earlier
+ * steps wrote to $GITHUB_ENV: `jobEnv`), then the action's own saved state
+ * as STATE_*, then every input action.yml declares as INPUT_* (defaults
+ * filled in), then the github and runner contexts' variables (GITHUB_*,
+ * RUNNER_*), which no earlier step can change.
  */
 import { spawn, type ChildProcess } from 'node:child_process'
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
@@ -30,8 +38,13 @@ export interface RunOptions {
   nodePath?: string
   eventName?: string
   eventPayload?: unknown
-  /** Extra environment (e.g. GITHUB_API_URL). */
+  /** Extra environment the runner sets (e.g. GITHUB_API_URL), laid over everything else. */
   env?: Record<string, string>
+  /**
+   * The job's environment as earlier steps of the job left it (`echo X=v >> $GITHUB_ENV`):
+   * laid under the state, the inputs and the runner's variables, as the runner does.
+   */
+  jobEnv?: Record<string, string>
   /** Value substituted for `${{ github.token }}`. */
   githubToken?: string
   /** Called with the child once spawned (e.g. to send SIGINT). */
@@ -151,8 +164,18 @@ export function removeActionWorkDirs(): void {
   for (const dir of workDirs.splice(0)) rmSync(dir, { recursive: true, force: true })
 }
 
-/** Run the main step, then the post step, as the runner would (its work folder stays until removeActionWorkDirs). */
-export async function runAction(opts: RunOptions): Promise<ActionRun> {
+interface StepFiles {
+  output: string
+  state: string
+  summary: string
+}
+
+/** A work folder with the event file, RUNNER_TEMP and the workspace files; its environment layers (see the file's head). */
+function prepareRun(opts: RunOptions): {
+  workDir: string
+  files: StepFiles
+  stepEnv: (state: Record<string, string>) => Record<string, string>
+} {
   const yml = readActionYml()
   const workDir = mkdtempSync(join(tmpdir(), 'asas-action-'))
   workDirs.push(workDir)
@@ -164,11 +187,14 @@ export async function runAction(opts: RunOptions): Promise<ActionRun> {
   const eventPath = join(workDir, 'event.json')
   writeFileSync(eventPath, JSON.stringify(opts.eventPayload ?? {}))
   const runnerTemp = join(workDir, 'runner-temp')
-  const baseEnv: Record<string, string> = {
+  const jobEnv: Record<string, string> = {
     PATH: process.env.PATH ?? '',
     HOME: process.env.HOME ?? workDir,
     GITHUB_ACTIONS: 'true',
     CI: 'true',
+    ...(opts.jobEnv ?? {})
+  }
+  const runnerEnv: Record<string, string> = {
     GITHUB_OUTPUT: files.output,
     GITHUB_STATE: files.state,
     GITHUB_STEP_SUMMARY: files.summary,
@@ -177,31 +203,63 @@ export async function runAction(opts: RunOptions): Promise<ActionRun> {
     GITHUB_REPOSITORY: 'octo-org/agent-app',
     GITHUB_SERVER_URL: 'https://github.com',
     GITHUB_RUN_ID: '1',
+    GITHUB_RUN_ATTEMPT: '1',
+    GITHUB_JOB: 'gate',
     GITHUB_WORKSPACE: workDir,
-    RUNNER_TEMP: runnerTemp,
-    ...inputEnv(yml, opts.inputs, opts.githubToken ?? ''),
-    ...(opts.env ?? {})
+    RUNNER_TEMP: runnerTemp
   }
+  const inputs = inputEnv(yml, opts.inputs, opts.githubToken ?? '')
   mkdirSync(runnerTemp, { recursive: true })
   for (const [rel, text] of Object.entries(opts.workspace?.files ?? {})) {
     mkdirSync(dirname(join(workDir, rel)), { recursive: true })
     writeFileSync(join(workDir, rel), text)
   }
+  const stepEnv = (state: Record<string, string>): Record<string, string> => {
+    const stateEnv: Record<string, string> = {}
+    for (const [k, v] of Object.entries(state)) stateEnv[`STATE_${k}`] = v
+    return { ...jobEnv, ...stateEnv, ...inputs, ...runnerEnv, ...(opts.env ?? {}) }
+  }
+  return { workDir, files, stepEnv }
+}
+
+function postFiles(workDir: string, files: StepFiles): StepFiles {
+  return {
+    ...files,
+    output: join(workDir, 'post-output.txt'),
+    summary: join(workDir, 'post-summary.md'),
+    state: join(workDir, 'post-state.txt')
+  }
+}
+
+/** Run the main step, then the post step, as the runner would (its work folder stays until removeActionWorkDirs). */
+export async function runAction(opts: RunOptions): Promise<ActionRun> {
+  const yml = readActionYml()
+  const { workDir, files, stepEnv } = prepareRun(opts)
   const nodePath = opts.nodePath ?? process.execPath
-  const main = await runStep(nodePath, resolve(PROJECT_ROOT, yml.runs.main), baseEnv, files, opts)
-  const stateEnv: Record<string, string> = {}
-  for (const [k, v] of Object.entries(main.state)) stateEnv[`STATE_${k}`] = v
+  const main = await runStep(nodePath, resolve(PROJECT_ROOT, yml.runs.main), stepEnv({}), files, opts)
   const post = await runStep(
     nodePath,
     resolve(PROJECT_ROOT, yml.runs.post ?? yml.runs.main),
-    { ...baseEnv, ...stateEnv },
-    {
-      ...files,
-      output: join(workDir, 'post-output.txt'),
-      summary: join(workDir, 'post-summary.md'),
-      state: join(workDir, 'post-state.txt')
-    },
+    stepEnv(main.state),
+    postFiles(workDir, files),
     { ...opts, onSpawn: undefined }
   )
   return { main, post, workDir }
+}
+
+/**
+ * The post step alone, as the runner runs it when the main step died before
+ * it saved any state (the runner registers the post step as the main step
+ * starts): its STATE_* are whatever the job's environment holds.
+ */
+export async function runPostOnly(opts: RunOptions): Promise<StepResult> {
+  const yml = readActionYml()
+  const { workDir, files, stepEnv } = prepareRun(opts)
+  return runStep(
+    opts.nodePath ?? process.execPath,
+    resolve(PROJECT_ROOT, yml.runs.post ?? yml.runs.main),
+    stepEnv({}),
+    postFiles(workDir, files),
+    opts
+  )
 }

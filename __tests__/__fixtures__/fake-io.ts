@@ -5,6 +5,7 @@
  */
 import type { ActionIO } from '../../src/action/io.js'
 import { recordingLog, type RecordedLine } from './recording-log.js'
+import { openState, stepBinding } from '../../src/action/state.js'
 
 export interface FakeActionIO extends ActionIO {
   outputs: Record<string, string>
@@ -51,4 +52,20 @@ export function fakeActionIO(
 /** Every line the step logged at `level`. */
 export function logged(io: FakeActionIO, level?: RecordedLine['level']): string[] {
   return io.log.lines.filter((l) => level === undefined || l.level === level).map((l) => l.line)
+}
+
+/**
+ * The state of a main step as it opens it first thing (state.ts openState:
+ * every key the post step reads, empty, then the seal made with the api_key of
+ * `inputs` and the job of `env`), then `entries` saved: what its post step is handed.
+ */
+export function mainState(
+  inputs: Record<string, string>,
+  entries: Record<string, string> = {},
+  env: NodeJS.ProcessEnv = {}
+): Map<string, string> {
+  const io = fakeActionIO(inputs, { env })
+  const own = openState(io, stepBinding(io.env), 'nonce-of-the-test')
+  for (const [name, value] of Object.entries(entries)) own.saveState(name, value)
+  return io.state
 }

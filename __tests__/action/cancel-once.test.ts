@@ -13,7 +13,7 @@ import { AbortedError, ServiceError } from '../../src/util/errors.js'
 import { recordingLog } from '../__fixtures__/recording-log.js'
 import { fakeApi } from '../__fixtures__/fake-api.js'
 import { fakeClock } from '../__fixtures__/fake-clock.js'
-import { fakeActionIO } from '../__fixtures__/fake-io.js'
+import { fakeActionIO, mainState } from '../__fixtures__/fake-io.js'
 
 const INPUTS = { model_id: 'm', api_key: 'asas_test_key', base_url: 'https://asas.example.com', categories: 'jailbreak' }
 
@@ -108,7 +108,7 @@ describe('an abort while POST /run is pending', () => {
           controller.abort()
         })
     })
-    const io = fakeActionIO(INPUTS)
+    const io = fakeActionIO(INPUTS, { state: mainState(INPUTS) })
     await expect(assess(gateDeps(api, clock, controller.signal, io), ARGS)).rejects.toBeInstanceOf(AbortedError)
     expect(svc.cancels).toEqual(['run_1'])
     expect(io.log.lines.some((l) => l.line.includes('interrupted trigger created run run_1'))).toBe(true)
@@ -123,7 +123,7 @@ describe('an abort while POST /run is pending', () => {
   it('the post step finds and cancels the run when the main step was killed before it learnt the run id', async () => {
     const clock = fakeClock()
     const svc = service(clock)
-    const state = new Map<string, string>()
+    const state = mainState(INPUTS)
     const main = fakeActionIO(INPUTS, { state: state })
     saveTriggerIntent(main, { modelId: 'm', categories: ['jailbreak'], baseline: [], sentAt: clock.now() })
     svc.create(['jailbreak'])
@@ -131,12 +131,16 @@ describe('an abort while POST /run is pending', () => {
     await runPost({ io: post, clock, makeApi: () => fakeApi(svc.methods) })
     expect(svc.cancels).toEqual(['run_1'])
     expect(svc.runs[0].cancelAt).not.toBeNull()
+    // Within the post step's 5 s, and saying why.
+    expect(post.log.lines.map((l) => l.line)).toContain(
+      'Cancelling run run_1 (the main step ended before its trigger was answered); waiting up to 5 s for it to stop.'
+    )
   })
 
   it("the post step never cancels a run it cannot show its trigger created (another gate's, other categories)", async () => {
     const clock = fakeClock()
     const svc = service(clock)
-    const state = new Map<string, string>()
+    const state = mainState(INPUTS)
     saveTriggerIntent(fakeActionIO(INPUTS, { state: state }), {
       modelId: 'm',
       categories: ['jailbreak'],
@@ -177,7 +181,7 @@ describe('one cancel per run', () => {
         return svc.methods.getRun!(...a)
       }
     })
-    const io = fakeActionIO(INPUTS)
+    const io = fakeActionIO(INPUTS, { state: mainState(INPUTS) })
     const outcome = await assess(gateDeps(api, clock, controller.signal, io), ARGS)
     expect(outcome.decision.result).toBe('error')
     expect(svc.cancels).toEqual(['run_1'])
@@ -197,7 +201,7 @@ describe('one cancel per run', () => {
   it('the post step cancels when the main step’s cancel was not accepted', async () => {
     const clock = fakeClock()
     const svc = service(clock)
-    const state = new Map<string, string>()
+    const state = mainState(INPUTS)
     const main = fakeActionIO(INPUTS, { state: state })
     saveRunStarted(main, svc.create(['jailbreak']))
     const post = fakeActionIO(INPUTS, { state: state })

@@ -21,7 +21,8 @@ import { ServiceError } from '../../src/util/errors.js'
 import { PLANNED } from '../__fixtures__/builders.js'
 import { fakeApi } from '../__fixtures__/fake-api.js'
 import { fakeClock } from '../__fixtures__/fake-clock.js'
-import { fakeActionIO, logged, type FakeActionIO } from '../__fixtures__/fake-io.js'
+import { fakeActionIO, logged, mainState, type FakeActionIO } from '../__fixtures__/fake-io.js'
+import { openState, stepBinding } from '../../src/action/state.js'
 import { startGitHubStandin, type GitHubStandin } from '../__fixtures__/github-standin.js'
 import { scriptedService } from '../__fixtures__/scripted-service.js'
 import { checkoutWith } from '../__fixtures__/workspace.js'
@@ -116,6 +117,8 @@ async function step(
       }
     }
   )
+  // As runMainAction does first thing: the keys the post step reads, then the seal.
+  openState(io, stepBinding(io.env), 'nonce-of-the-test')
   started(io)
   await runMain({
     io,
@@ -547,7 +550,10 @@ describe('deployment events', () => {
     writeFileSync(eventPath, JSON.stringify(deploymentStatus('success', B).payload))
     const io = fakeActionIO(
       { api_key: KEY, base_url: 'https://asas.example.test', response_field: 'output.text' },
-      { env: { GITHUB_EVENT_NAME: 'deployment_status', GITHUB_EVENT_PATH: eventPath }, state: new Map([['run_id', 'run_9']]) }
+      {
+        env: { GITHUB_EVENT_NAME: 'deployment_status', GITHUB_EVENT_PATH: eventPath },
+        state: mainState({ api_key: KEY }, { run_id: 'run_9' })
+      }
     )
     const cancelled: string[] = []
     const api = fakeApi({

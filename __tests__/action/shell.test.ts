@@ -1,5 +1,5 @@
 /**
- * The shell in-process: run() (src/action/run.ts), runMain and runPost with a
+ * The shell in-process: runMainAction and runPostAction (src/action/run.ts), runMain and runPost with a
  * fake ActionIO (outputs, state, summary, failure), the fake clock and a
  * scripted ServiceApi. One test per scenario, as actions/create-github-app-token
  * does; the bundle itself is still run end to end in __tests__/e2e.
@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals'
 import { mkdtemp, readFile, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { run } from '../../src/action/run.js'
+import { runMainAction, runPostAction } from '../../src/action/run.js'
 import { runMain } from '../../src/action/main.js'
 import { runPost } from '../../src/action/post.js'
 import type { ServiceApi } from '../../src/service/service-api.js'
@@ -16,7 +16,7 @@ import type { RunStatusResponse } from '../../src/service/contract/index.js'
 import { ServiceError } from '../../src/util/errors.js'
 import { fakeApi } from '../__fixtures__/fake-api.js'
 import { fakeClock } from '../__fixtures__/fake-clock.js'
-import { fakeActionIO, logged, type FakeActionIO } from '../__fixtures__/fake-io.js'
+import { fakeActionIO, logged, mainState, type FakeActionIO } from '../__fixtures__/fake-io.js'
 import { makeFinding, PLANNED as PLANNED_CATEGORIES } from '../__fixtures__/builders.js'
 import { scriptedService } from '../__fixtures__/scripted-service.js'
 
@@ -42,10 +42,15 @@ function io(inputs: Record<string, string> = {}, state?: Map<string, string>): F
   )
 }
 
-/** run() with the fake clock and `api`; returns the io and how often the api was made. */
-async function runStep(step: FakeActionIO, api: ServiceApi): Promise<{ made: number }> {
+/** The state a main step of io() left with `entries` saved (sealed as runMainAction seals it). */
+function sealed(entries: Record<string, string>): Map<string, string> {
+  return mainState({ api_key: KEY }, entries, { GITHUB_RUN_ID: '42' })
+}
+
+/** runMainAction (or runPostAction) with the fake clock and `api`; returns the io and how often the api was made. */
+async function runStep(step: FakeActionIO, api: ServiceApi, action = runMainAction): Promise<{ made: number }> {
   let made = 0
-  await run(step, {
+  await action(step, {
     clock: fakeClock(),
     makeApi: () => {
       made += 1
@@ -72,7 +77,7 @@ describe('the main step, in-process', () => {
     const report = JSON.parse(await readFile(step.outputs.report_path, 'utf8')) as { model_id: string; result: string }
     expect(report).toMatchObject({ model_id: 'm', result: 'pass' })
     expect(step.summary.join('')).toContain('pass')
-    expect(step.state.get('isPost')).toBe('true')
+    expect(step.state.get('seal')).toMatch(/^[\w-]{22}\.[\w-]{43}$/)
     expect(step.state.get('run_id')).toBe('run_1')
     expect(step.state.get('run_settled')).toBe('true')
     expect(logged(step, 'info')).toContainEqual(expect.stringMatching(/^Result: pass: /))
@@ -171,18 +176,13 @@ describe('the main step, in-process', () => {
 
 describe('the post step, in-process', () => {
   it('cancels a run the main step left running, with the same key', async () => {
-    const state = new Map([
-      ['isPost', 'true'],
-      ['run_id', 'run_1'],
-      ['run_settled', 'false']
-    ])
-    const step = io({}, state)
+    const step = io({}, sealed({ run_id: 'run_1', run_settled: 'false' }))
     const statuses: string[] = ['running', 'cancelled']
     const api = fakeApi({
       cancelRun: async () => ({ run_id: 'run_1', status: 'running', cancel_requested: true }),
       getRun: async () => ({ status: statuses.shift() ?? 'cancelled', categories_planned: PLANNED, categories_completed: [] })
     })
-    await runStep(step, api)
+    await runStep(step, api, runPostAction)
     expect(api.calls[0]).toBe('cancelRun')
     expect(step.secrets).toContain(KEY)
     expect(logged(step, 'info')).toContainEqual('Post step: cancel of run run_1 requested; it has stopped.')
@@ -193,14 +193,14 @@ describe('the post step, in-process', () => {
     const step = io()
     await runStep(step, scriptedService({ statuses: [done] }))
     const post = io({}, step.state)
-    const { made } = await runStep(post, fakeApi({}))
+    const { made } = await runStep(post, fakeApi({}), runPostAction)
     expect(made).toBe(0)
     expect(logged(post, 'debug')).toContain('No run left running by the main step.')
     expect(post.failures).toEqual([])
   })
 
   it('a run that ended meanwhile: the post step says it sent a cancel and the service answered the run was not running', async () => {
-    const step = io({}, new Map([['run_id', 'run_5']]))
+    const step = io({}, sealed({ run_id: 'run_5' }))
     const api = fakeApi({
       cancelRun: async () => {
         throw new ServiceError({ endpoint: 'POST /api/v1/run/run_5/cancel', status: 409, code: 'run_not_running', message: 'not running' })
@@ -218,7 +218,7 @@ describe('the post step, in-process', () => {
   })
 
   it('runPost directly: a cancel that fails is a warning, never a failed step', async () => {
-    const step = io({}, new Map([['run_id', 'run_9']]))
+    const step = io({}, sealed({ run_id: 'run_9' }))
     const api = fakeApi({
       cancelRun: async () => {
         throw new ServiceError({ endpoint: 'POST /api/v1/run/run_9/cancel', status: 503, message: 'down' })

@@ -8,6 +8,8 @@
  * - the main step was interrupted before it learnt the run id of a trigger
  *   it had sent: find the run by the recorded intent and cancel it only if it
  *   is provably ours (run-ownership.ts).
+ * It reads only state its own main step saved in this job (state.ts
+ * savedState): without the main step's seal it does nothing at all.
  */
 import { ciHost } from './ci-host.js'
 import { Deadline, type Clock } from '../util/clock.js'
@@ -18,7 +20,16 @@ import { readPipelineEvent } from '../pipeline/event.js'
 import { envInputReader, isMaskableSecret, readInputs, type ActionInputs } from './inputs.js'
 import type { ActionIO } from './io.js'
 import type { ServiceApi } from '../service/service-api.js'
-import { abandonedTrigger, cancelRequested, owedStatus, runLeftRunning, saveOwedStatus } from './state.js'
+import {
+  abandonedTrigger,
+  cancelRequested,
+  owedStatus,
+  runLeftRunning,
+  savedState,
+  saveOwedStatus,
+  stepBinding,
+  usingState
+} from './state.js'
 import { scrubbingIO, stepSecrets } from './scrubbed-io.js'
 import { stopAbandonedTrigger, stopRun } from '../gate/stop-run.js'
 import { isTerminal } from '../service/contract/index.js'
@@ -33,8 +44,16 @@ export interface PostDeps {
 export const POST_SETTLE_MS = 5_000
 
 export async function runPost(deps: PostDeps): Promise<void> {
-  await stopWhatWasLeft(deps)
-  await settleOwedStatus(deps)
+  const state = savedState(deps.io, stepBinding(deps.io.env))
+  if (state === null) {
+    deps.io.log.info(
+      'Post step: the main step saved no state in this job (it stopped before its first line, or the state reads as written by another step): nothing to stop, nothing to set.'
+    )
+    return
+  }
+  const io = usingState(deps.io, state)
+  await stopWhatWasLeft({ ...deps, io })
+  await settleOwedStatus({ ...deps, io })
 }
 
 /** The run the main step left running, or the run of a trigger it never heard back from: stopped. */

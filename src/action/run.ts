@@ -1,11 +1,15 @@
 /**
- * The action's `run()`, for both the main and the post step (as
- * actions/checkout does): the main step marks the state, so the post step
- * knows it is the post step. Builds the real edges (@actions/core, the HTTP
- * client, the clock, signals) and hands them to main.ts or post.ts.
+ * The action's two steps, each its own entry point: src/index.ts runs the
+ * main step (runMainAction), src/post.ts the post step (runPostAction), so
+ * neither asks which step it is (an earlier step of the job can set any
+ * STATE_* it likes). Builds the real edges (@actions/core, the HTTP client,
+ * the clock, signals) and hands them to main.ts or post.ts. Before anything
+ * else, the main step refuses a job environment it cannot trust (job-env.ts)
+ * and opens its state (state.ts openState).
  *
  * `npx @github/local-action run . src/action/run.ts .env` runs it locally.
  */
+import { randomBytes } from 'node:crypto'
 import { systemClock, type Clock, type Deadline } from '../util/clock.js'
 import { describeBug } from '../util/errors.js'
 import { createClient } from '../service/client.js'
@@ -15,13 +19,16 @@ import { runMain, type MainDeps } from './main.js'
 import { failedOutcome } from './outcome.js'
 import { concludeAction } from './stages/conclude.js'
 import { runPost } from './post.js'
-import { isPostStep, markMainStarted } from './state.js'
+import { openState, stepBinding, usingState } from './state.js'
+import { refusedJobEnv } from './job-env.js'
 import type { Log } from '../util/log.js'
 
 /** The edges run() builds itself unless given (tests pass a fake clock and a fake ServiceApi). */
 export interface RunEdges {
   clock: Clock
   makeApi: MainDeps['makeApi']
+  /** The nonce of the main step's seal (default: 16 random bytes). */
+  nonce: string
 }
 
 /**
@@ -76,21 +83,40 @@ export function serviceClients(clock: Clock, log: Log): MainDeps['makeApi'] {
     })
 }
 
-/** Run the step this process was started for. Never throws: a bug fails the step with its stack. */
-export async function run(io: ActionIO = coreActionIO(), edges: Partial<RunEdges> = {}): Promise<void> {
+/** The main step. Never throws: a bug fails the step with its stack. */
+export async function runMainAction(raw: ActionIO = coreActionIO(), edges: Partial<RunEdges> = {}): Promise<void> {
+  // First thing, before anything that can fail or wait: every key the post step reads, then the seal.
+  const state = openState(raw, stepBinding(raw.env), edges.nonce ?? randomBytes(16).toString('base64url'))
+  const io = usingState(raw, state)
   const aborts = abortOnSignals(io)
   const clock = edges.clock ?? systemClock
   const makeApi = edges.makeApi ?? serviceClients(clock, io.log)
   try {
-    if (isPostStep(io)) {
-      await runPost({ io, clock, makeApi })
-    } else {
-      markMainStarted(io)
-      await runMain({ io, clock, signal: aborts.signal, makeApi })
-    }
+    const refused = refusedJobEnv(io.env)
+    if (refused !== null) concludeAction(io, failedOutcome(refused))
+    else await runMain({ io, clock, signal: aborts.signal, makeApi })
   } catch (err) {
     io.setFailed(describeBug(err))
   } finally {
     aborts.dispose()
   }
 }
+
+/** The post step. Never throws: a bug fails the step with its stack. */
+export async function runPostAction(io: ActionIO = coreActionIO(), edges: Partial<RunEdges> = {}): Promise<void> {
+  const aborts = abortOnSignals(io)
+  const clock = edges.clock ?? systemClock
+  const makeApi = edges.makeApi ?? serviceClients(clock, io.log)
+  try {
+    const refused = refusedJobEnv(io.env)
+    if (refused !== null) io.log.warning(`Post step: nothing sent: ${refused}`)
+    else await runPost({ io, clock, makeApi })
+  } catch (err) {
+    io.setFailed(describeBug(err))
+  } finally {
+    aborts.dispose()
+  }
+}
+
+/** What `npx @github/local-action run . src/action/run.ts` runs: the main step. */
+export const run = runMainAction

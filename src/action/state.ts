@@ -1,33 +1,122 @@
 /**
- * State shared between the main step and the post step of one bundle (as in
- * actions/checkout's state-helper): whether this is the post step, the
- * trigger's recorded intent, the run the main step started and has not seen
- * stop, whether a cancel of it was already accepted, and the commit status
- * the main step still owes (set pending, its final state not yet set).
+ * State shared between the main step and the post step of the action (as in
+ * actions/checkout's state-helper): the trigger's recorded intent, the run
+ * the main step started and has not seen stop, whether a cancel of it was
+ * already accepted, and the commit status the main step still owes (set
+ * pending, its final state not yet set).
+ *
+ * The post step acts only on state its own main step saved in this job. The
+ * runner hands the post step the job's environment, in which any earlier step
+ * can have written STATE_<anything> through $GITHUB_ENV, and lays over it only
+ * the keys the action's main step saved (actions/runner ActionRunner.RunAsync:
+ * "Apply action's intra-action state at last"). So the main step, first
+ * thing, saves every key the post step reads (STATE_KEYS, empty), then a seal:
+ * a random nonce and an HMAC of it, keyed by the step's api_key (a secret no
+ * earlier step is given) and bound to the job's run, attempt and job id. The
+ * post step reads nothing unless the seal verifies: a valid seal means the
+ * main step got past saving every key, so each key holds the main step's own
+ * value, never a forged one; no seal (or a forged one) means the main step
+ * died before it triggered or set anything, and there is nothing to do.
+ * The main step reads back only what it saved itself (openState), never the
+ * environment.
  */
+import { createHmac, timingSafeEqual } from 'node:crypto'
 import type { TriggerIntent } from '../gate/run-ownership.js'
 import { COMMIT_STATES, type CommitStatus } from '../github/commit-status.js'
 import type { RepoRef } from '../github/transport.js'
+import { envInputReader } from './inputs/common.js'
 
 export interface StateStore {
   saveState(name: string, value: string): void
   getState(name: string): string
 }
 
-const IS_POST = 'isPost'
 const RUN_ID = 'run_id'
 const RUN_SETTLED = 'run_settled'
 const TRIGGER_INTENT = 'trigger_intent'
 const CANCEL_REQUESTED = 'cancel_requested'
 const OWED_STATUS = 'owed_status'
+const SEAL = 'seal'
 
-/** True in the post step: the main step marks the state before doing anything else. */
-export function isPostStep(state: StateStore): boolean {
-  return state.getState(IS_POST) === 'true'
+/** Every key the post step may read: the main step saves each of them (empty) before its seal. */
+export const STATE_KEYS: readonly string[] = [RUN_ID, RUN_SETTLED, TRIGGER_INTENT, CANCEL_REQUESTED, OWED_STATUS]
+
+/** What a seal is made with: the step's api_key, and the job it is bound to. */
+export interface StepBinding {
+  key: string
+  job: string
 }
 
-export function markMainStarted(state: StateStore): void {
-  state.saveState(IS_POST, 'true')
+/** The binding of a step: its api_key input and GITHUB_RUN_ID, GITHUB_RUN_ATTEMPT, GITHUB_JOB (which the runner sets). */
+export function stepBinding(env: NodeJS.ProcessEnv): StepBinding {
+  return {
+    key: envInputReader(env)('api_key'),
+    job: [env.GITHUB_RUN_ID, env.GITHUB_RUN_ATTEMPT, env.GITHUB_JOB].map((v) => v ?? '').join('/')
+  }
+}
+
+/** `<nonce>.<HMAC-SHA256 of the nonce and the job, keyed by the api_key>`; null without a key (nothing can be sealed). */
+export function sealOf(binding: StepBinding, nonce: string): string | null {
+  if (binding.key === '' || nonce === '') return null
+  const mac = createHmac('sha256', binding.key).update(`agent-security-gate state\n${binding.job}\n${nonce}`).digest('base64url')
+  return `${nonce}.${mac}`
+}
+
+/**
+ * The main step's first act: every key the post step may read saved empty,
+ * then the seal. Returns the step's store, which reads back only what this
+ * step saved (never a STATE_* of the job's environment).
+ */
+export function openState(store: StateStore, binding: StepBinding, nonce: string): StateStore {
+  const saved = new Map<string, string>()
+  const own: StateStore = {
+    saveState: (name, value) => {
+      store.saveState(name, value)
+      saved.set(name, value)
+    },
+    getState: (name) => saved.get(name) ?? ''
+  }
+  for (const key of STATE_KEYS) own.saveState(key, '')
+  own.saveState(SEAL, sealOf(binding, nonce) ?? '')
+  return own
+}
+
+/**
+ * The post step's view of the state: the main step's saved values when its
+ * seal verifies, else null (the main step saved nothing in this job, or what
+ * reads as state was written by someone else). Reading a key the main step
+ * does not save first is a bug.
+ */
+export function savedState(store: StateStore, binding: StepBinding): StateStore | null {
+  const seal = store.getState(SEAL)
+  const expected = sealOf(binding, seal.slice(0, Math.max(0, seal.indexOf('.'))))
+  if (expected === null || !sameText(expected, seal)) return null
+  return {
+    saveState: (name, value) => {
+      store.saveState(name, value)
+    },
+    getState: (name) => {
+      if (!STATE_KEYS.includes(name)) throw new Error(`state key '${name}' is not one the main step saves before its seal`)
+      return store.getState(name)
+    }
+  }
+}
+
+/** `io`, its state read and saved through `store` (the main step's own, or the post step's sealed one). */
+export function usingState<T extends StateStore>(io: T, store: StateStore): T {
+  return {
+    ...io,
+    saveState: (name: string, value: string) => {
+      store.saveState(name, value)
+    },
+    getState: (name: string) => store.getState(name)
+  }
+}
+
+function sameText(a: string, b: string): boolean {
+  const x = Buffer.from(a)
+  const y = Buffer.from(b)
+  return x.length === y.length && timingSafeEqual(x, y)
 }
 
 /** Saved before each POST /run: what the post step needs to find the run a trigger it never heard back from created. */
