@@ -207,7 +207,7 @@ describe('what the post step reads of the sealed state', () => {
 
 describe('usingState', () => {
   it('gives an io whose state is read and saved through the store, the rest of it kept', () => {
-    const io = { env: { A: 'b' }, saveState: () => undefined, getState: () => 'forged' }
+    const io: StateStore & { env: Record<string, string> } = { env: { A: 'b' }, saveState: () => undefined, getState: () => 'forged' }
     const store = recordingStore('')
     const used = usingState(io, store)
     used.saveState('run_id', 'run_1')
