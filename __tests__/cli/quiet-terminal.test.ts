@@ -44,7 +44,7 @@ describe('the bundled command line on a pseudo-terminal', () => {
         const r = await runBundledCli(['assess', '--model-id', w.emu.demoModelId, ...flags], { env, pty: true })
         expect(r.code).toBe(1)
         const screen = fromPty(r.stdout)
-        expect(screen).toContain(`FAIL ${w.emu.demoModelId}: `)
+        expect(screen).toContain(`(${w.emu.demoModelId}): `)
         if (live) {
           expect(screen).toMatch(LIVE_VIEW)
         } else {

@@ -134,7 +134,7 @@ describe('every line the command line prints is terminal-safe (bundled, against 
         expect(r.stderr).toBe('')
         const screen = fromPty(r.stdout)
         // The result's first line (on the live view's last drawing, which ends where it begins).
-        const result = screen.indexOf(`FAIL ${w.emu.demoModelId}: `)
+        const result = screen.indexOf(`(${w.emu.demoModelId}): `)
         expect(result).toBeGreaterThanOrEqual(0)
         expect(screen.slice(result)).toContain(`Blocking findings (${batch.length}):`)
         // The live view's own drawing (log-update: cursor up, down and to the first column, erase the line,

@@ -149,7 +149,8 @@ describe(`target and profile, bundled action on ${rt.name}`, () => {
         expect(count(w, mark, 'changeProfile')).toBe(1)
         expect(count(w, mark, 'confirmProfile')).toBe(1)
         expect(r1.main.outputs.profile_version).toMatch(/^\d+$/)
-        expect(plain(r1.main.summary)).toMatch(/\*\*Target:\*\* registered as agent-app-pr-\d+/)
+        expect(plain(r1.main.summary)).toMatch(/^### ✅ Agent security gate: pass · .* · agent-app-pr-\d+\n/)
+        expect(plain(r1.main.summary)).toMatch(/\*\*Target:\*\* registered by this step/)
         expect(plain(r1.main.summary)).toMatch(
           /profile v\d+: created: purpose set, system_prompt set, has_guardrails true, tools \+1 \(lookup_order\), forbidden_topics \+1 \(competitor pricing\); confirmed purpose, tools: lookup_order/
         )
@@ -160,7 +161,7 @@ describe(`target and profile, bundled action on ${rt.name}`, () => {
         expect(count(w, mark, 'registerModel')).toBe(0)
         expect(count(w, mark, 'changeProfile')).toBe(0)
         expect(count(w, mark, 'confirmProfile')).toBe(0)
-        expect(plain(r2.main.summary)).toMatch(/\*\*Target:\*\* reused as agent-app-pr-\d+ cfg-[0-9a-f]{8} · profile v\d+: unchanged/)
+        expect(plain(r2.main.summary)).toMatch(/\*\*Target:\*\* found in the inventory · profile v\d+: unchanged/)
 
         mark = w.emu.requestLog.length
         const r3 = await push(w, { pr, inputs, files: { '.github/agent-profile.yml': PROFILE_V2 } })

@@ -339,7 +339,7 @@ const errorCases: {
     step: { status: 500, raw: '<html>\r\n<body>\u0007oops\u001b[31m</body></html>', headers: { 'content-type': 'text/html' } },
     expected: {
       status: 500,
-      message: /^Internal Server Error: <html> <body> oops \[31m<\/body><\/html>$/,
+      message: /^Internal Server Error: <html> <body> oops <\/body><\/html>$/,
       transient: true,
       ambiguous: true
     }
