@@ -71,6 +71,12 @@ export interface DecideInput {
    * reproduce: present all the same, so they fail the gate.
    */
   unreproduced?: readonly UnreproducedLine[]
+  /**
+   * Evidence of this agent's lineage that could not be read, or a
+   * confirmation that could not finish (one line each): what is missing may
+   * hold a weakness, so a pass becomes incomplete with these reasons.
+   */
+  evidenceGaps?: readonly string[]
 }
 
 export interface Decision {
@@ -253,6 +259,8 @@ function notFailed(input: DecideInput, r: Reading, status: RunStatus, decided: D
       : { ...decided, result: 'fail', reason: expired }
   }
   if (gaps.length > 0) return { ...decided, result: 'incomplete', reason: `coverage incomplete: ${r.reached}, ${gaps.join(', ')}` }
+  const evidenceGaps = input.evidenceGaps ?? []
+  if (evidenceGaps.length > 0) return { ...decided, result: 'incomplete', reason: `evidence incomplete: ${evidenceGaps.join('; ')}` }
   const planned = plural(r.planned.length, 'planned category', 'planned categories')
   return {
     ...decided,

@@ -58,6 +58,8 @@ export interface GateArgs {
     accepted: readonly AcceptedEntry[]
     failOn: FailOn
     today: string
+    /** Evidence of the lineage that could not be read: a pass becomes incomplete. */
+    evidenceGaps?: readonly string[]
   }
 }
 
@@ -228,6 +230,7 @@ function decideOn(
     waived: policy?.waived,
     baselineUncovered: policy?.diff.uncovered,
     unreproduced: policy?.unreproducedBlocking,
+    evidenceGaps: args.policy?.evidenceGaps,
     expiredAcceptances: expired.map((e) => `${describeEntry(e)} expired on ${e.expires}`)
   })
   return { decision, policy }

@@ -43,7 +43,8 @@ export function assess(ctx: StepContext, inputs: ActionInputs, policy: GatePolic
         windows: policy.baseline.windows,
         accepted: policy.accepted?.entries ?? [],
         failOn: inputs.failOn,
-        today: policy.today
+        today: policy.today,
+        evidenceGaps: policy.baseline.gaps
       }
     }
   )
