@@ -77,6 +77,8 @@ export interface DecideInput {
    * hold a weakness, so a pass becomes incomplete with these reasons.
    */
   evidenceGaps?: readonly string[]
+  /** Presumed weaknesses a confirmation run reproduced (one line each): still present, they fail the gate. */
+  confirmedPresent?: readonly string[]
 }
 
 export interface Decision {
@@ -162,7 +164,7 @@ export function decide(input: DecideInput): Decision {
     waived: r.waived,
     minSeverity: r.minSeverity
   })
-  const unreproduced = notReproducedPhrases(input.unreproduced ?? [])
+  const unreproduced = [...(input.confirmedPresent ?? []), ...notReproducedPhrases(input.unreproduced ?? [])]
   // A weakness of this agent that this run did not reproduce is still present: a pass becomes a fail.
   const verdict = settled.verdict === 'pass' && unreproduced.length > 0 ? 'fail' : settled.verdict
   const verdictComputed = settled.verdictComputed || verdict !== settled.verdict

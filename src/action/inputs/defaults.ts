@@ -16,6 +16,8 @@ export const INPUT_DEFAULTS = {
   baseline_run_id: '',
   evidence_runs: '5',
   evidence_max_age_days: '30',
+  confidence: '0.95',
+  confirmation_runs_max: '30',
   accepted_risks_file: '.github/agent-security-accepted.yml',
   sync_dismissals: 'false',
   sarif_min_severity: 'low',

@@ -25,6 +25,10 @@ export interface PolicyInputs {
   evidenceRuns: number
   /** No run older than this many days is evidence (evidence_max_age_days). */
   evidenceMaxAgeDays: number
+  /** How sure a confirmation must be that a presumed weakness is gone (confidence, 0.5 to 0.999). */
+  confidence: number
+  /** The most confirmation runs a step may spend (confirmation_runs_max, 0 to 50; 0: never confirm, a presumed weakness is incomplete). */
+  confirmationRunsMax: number
   /** Repository path of the accepted-risks file ('' : off, from the input value off). */
   acceptedRisksFile: string
   /** Write acceptances to the service as dismissals (default branch only). */
@@ -59,6 +63,18 @@ function parseRunId(raw: string): string {
   return raw
 }
 
+/** A confidence between 0.5 and 0.999 ('' : the default). */
+function parseConfidence(raw: string): number {
+  const text = raw === '' ? INPUT_DEFAULTS.confidence : raw
+  const value = /^(0?\.\d{1,4}|1(\.0{0,4})?|0)$/.test(text) ? Number(text) : NaN
+  if (!(value >= 0.5 && value <= 0.999))
+    throw new ConfigError(
+      'confidence',
+      `'${clip(raw)}' is not a confidence from 0.5 to 0.999 (e.g. 0.95: a presumed weakness is shown gone with 95 % confidence)`
+    )
+  return value
+}
+
 /** '' : the default path; 'off' : no accepted-risks file. */
 function parseAcceptedFileInput(raw: string): string {
   if (raw.toLowerCase() === 'off') return ''
@@ -79,6 +95,14 @@ export function readPolicyInputs(get: InputReader): PolicyInputs {
       INPUT_DEFAULTS.evidence_max_age_days,
       1,
       365
+    ),
+    confidence: parseConfidence(get('confidence')),
+    confirmationRunsMax: parseWholeNumber(
+      'confirmation_runs_max',
+      get('confirmation_runs_max'),
+      INPUT_DEFAULTS.confirmation_runs_max,
+      0,
+      50
     ),
     acceptedRisksFile: parseAcceptedFileInput(get('accepted_risks_file')),
     syncDismissals: parseBoolean('sync_dismissals', get('sync_dismissals'), false),

@@ -45,7 +45,8 @@ export function assess(ctx: StepContext, inputs: ActionInputs, policy: GatePolic
         failOn: inputs.failOn,
         today: policy.today,
         evidenceGaps: policy.baseline.gaps
-      }
+      },
+      confirm: { confidence: inputs.confidence, maxRuns: inputs.confirmationRunsMax }
     }
   )
 }
