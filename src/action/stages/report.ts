@@ -169,7 +169,13 @@ async function gateReport(ctx: StepContext, { prepared, policy, outcome, recorde
   })
   return buildReport({
     ...input,
-    notes: [...input.notes, ...(policy.accepted?.notes ?? []), ...policy.baseline.notes, ...recorded.notes],
+    notes: [
+      ...input.notes,
+      ...(policy.accepted?.notes ?? []),
+      ...policy.baseline.notes,
+      ...policy.baseline.gaps.map((g) => `Evidence not read: ${g}.`),
+      ...recorded.notes
+    ],
     policy: {
       failOn: inputs.failOn,
       baseline: policy.baseline.baseline,
