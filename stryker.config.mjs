@@ -3,7 +3,14 @@
 // .ci/run: a full run takes tens of minutes on 2 cores.
 /** @type {import('@stryker-mutator/api/core').PartialStrykerOptions} */
 export default {
-  mutate: ['src/decision/**/*.ts', 'src/pipeline/**/*.ts', 'src/github/write-rule.ts', 'src/baseline/**/*.ts', 'src/accepted/**/*.ts'],
+  mutate: [
+    'src/decision/**/*.ts',
+    'src/pipeline/**/*.ts',
+    'src/github/write-rule.ts',
+    'src/baseline/**/*.ts',
+    'src/evidence/**/*.ts',
+    'src/accepted/**/*.ts'
+  ],
   testRunner: 'jest',
   jest: { projectType: 'custom', configFile: 'jest.mutation.config.js', enableFindRelatedTests: true },
   testRunnerNodeArgs: ['--experimental-vm-modules'],
