@@ -31,9 +31,9 @@ function deps(): GateDeps {
 }
 
 /** Runs that find the weakness where `found` says so; `refuse` throws first; every run records its categories. */
-function scripted(found: boolean[], opts: { refuse?: unknown[] } = {}) {
+function scripted(found: boolean[], opts: { refuse?: Error[] } = {}) {
   const asked: string[][] = []
-  const refuse = [...(opts.refuse ?? [])]
+  const refuse: Error[] = [...(opts.refuse ?? [])]
   const runOnce: RunOnce = (_deadline, categories) => {
     const err = refuse.shift()
     if (err !== undefined) return Promise.reject(err)
