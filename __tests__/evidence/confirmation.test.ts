@@ -30,7 +30,8 @@ describe('assumedRate: the Wilson lower bound (z = 1), never below the floor', (
     [1, 5, RATE_FLOOR],
     [1, 20, RATE_FLOOR],
     [0, 5, RATE_FLOOR],
-    [0, 0, RATE_FLOOR]
+    [0, 0, RATE_FLOOR],
+    [1, 0, RATE_FLOOR]
   ])('seen in %i of %i: %f', (seen, of, want) => {
     expect(assumedRate(seen, of)).toBeCloseTo(want, 3)
   })
@@ -64,12 +65,14 @@ describe('planConfirmations: one per category, the least seen weakness decides m
       [
         { category: 'jailbreak', fingerprint: 'a', rate: main(4, 5) },
         { category: 'jailbreak', fingerprint: 'b', rate: main(2, 5) },
-        { category: 'prompt_injection', fingerprint: 'c', rate: main(5, 5) }
+        { category: 'prompt_injection', fingerprint: 'c', rate: main(5, 5) },
+        { category: 'jailbreak', fingerprint: 'd', rate: main(2, 5) },
+        { category: 'jailbreak', fingerprint: 'e', rate: main(5, 5) }
       ],
       0.95
     )
     expect(plans.map((p) => [p.category, p.fingerprints, p.needed, p.rate.seen])).toEqual([
-      ['jailbreak', ['a', 'b'], 13, 2],
+      ['jailbreak', ['a', 'b', 'd', 'e'], 13, 2],
       ['prompt_injection', ['c'], 2, 5]
     ])
   })
@@ -114,6 +117,19 @@ describe('a confirmation as it runs', () => {
   ])('%s', (_name, t, verdict, line) => {
     expect(verdictOf(t)).toBe(verdict)
     expect(confirmationLine(t)).toBe(line)
+  })
+
+  it('names one clean run in the singular, and keeps every run it spent', () => {
+    const quick = planConfirmations([{ category: 'jailbreak', fingerprint: 'a', rate: main(5, 5) }], 0.5)[0]
+    const t = afterRun(startTally(quick), 'c1', 'clean')
+    expect(confirmationLine(t)).toBe('jailbreak: not reproduced in 1 focused run; fixed with 83 % confidence (seen in 5 of 5 runs of main)')
+    expect(ran('clean', 'not-covered', 'reproduced').runs).toEqual(['c1', 'c2', 'c3'])
+    expect(startTally(plan).runs).toEqual([])
+  })
+
+  it('a confirmation stopped once keeps its first reason', () => {
+    const first = stopUnsettled([ran('clean')], 'the budget')
+    expect(stopUnsettled(first, 'the bound')[0].stopped).toBe('the budget')
   })
 
   it('runs the next unsettled, unstopped confirmation while the bound allows', () => {
