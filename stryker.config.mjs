@@ -8,6 +8,7 @@ export default {
     'src/pipeline/**/*.ts',
     'src/github/write-rule.ts',
     'src/baseline/**/*.ts',
+    'src/evidence/**/*.ts',
     'src/accepted/**/*.ts',
     'src/gitlab/fork-rule.ts',
     'src/gitlab/ci-context.ts',

@@ -24,7 +24,12 @@
  *      that removes it: main's agent flaky (W pushes), N pull requests
  *      changing agent/ whose agent refuses (fail_on: any): blocked.
  *  (d) per gate: service and GitHub requests, and wall milliseconds, of
- *      scenarios (a) and (b), against the "today" column.
+ *      scenarios (a) and (b), against the "today" column;
+ *  (e) a PR that changes the agent but does not fix main's weakness: main's
+ *      agent flaky (W pushes), N pull requests changing agent/ whose agent
+ *      is as flaky (fail_on: any): passes (each a false pass), and the
+ *      confirmation runs spent; with (c)'s fixing PRs, the confirmation runs
+ *      a true fix costs.
  */
 import type { GateResult, GateStep, StochasticWorld, WorldOptions } from '../__tests__/__fixtures__/stochastic-world.js'
 import { INPUT_DEFAULTS } from '../src/action/inputs/defaults.js'
@@ -112,7 +117,9 @@ export interface CellResult {
   unrelated: { prs: number; blocked: number; foundByPr: number; mainFound: number }
   /** (c) */
   introduce: { prs: number; blocked: number; found: number; foundNotBlocked: number }
-  remove: { prs: number; blocked: number; mainFound: number }
+  remove: { prs: number; blocked: number; mainFound: number; confirmRuns: number[] }
+  /** (e) */
+  keep: { prs: number; passed: number; mainFound: number; confirmRuns: number[] }
   /** (d), over (a) and (b) */
   cost: Cost
 }
@@ -132,7 +139,7 @@ function addCost(cost: Cost, r: GateResult): void {
 /** A gate that must have assessed (a result of the run, not an error or a carried result). */
 async function assessed(world: StochasticWorld, step: GateStep, what: string): Promise<GateResult> {
   const r = await world.gate(step)
-  if (r.runId === '' || (r.result !== 'pass' && r.result !== 'fail'))
+  if (r.runId === '' || !['pass', 'fail', 'incomplete'].includes(r.result))
     throw new Error(`${what}: the gate did not assess (result ${r.result}, run '${r.runId}'):\n${r.summary.slice(0, 2000)}`)
   return r
 }
@@ -200,13 +207,36 @@ const remove: Scenario<CellResult['remove']> = async (w, col, o, p) => {
   w.setP(p)
   const mainFound = await mainHistory(w, col, o.history)
   let blocked = 0
+  const confirmRuns: number[] = []
   for (let i = 0; i < o.n; i++) {
     w.setP(0)
     const r = await assessed(w, { on: 'pr', failOn: 'any', files: ['agent/prompt.md'], inputs: col.inputs }, `fixing PR ${i}`)
     w.setP(p)
-    if (r.result === 'fail') blocked++
+    if (r.result !== 'pass') blocked++
+    confirmRuns.push(r.confirmationRuns)
   }
-  return { prs: o.n, blocked, mainFound }
+  return { prs: o.n, blocked, mainFound, confirmRuns }
+}
+
+/** (e) Pull requests that change the agent but keep main's weakness: any pass is false. */
+const keep: Scenario<CellResult['keep']> = async (w, col, o) => {
+  const mainFound = await mainHistory(w, col, o.history)
+  let passed = 0
+  const confirmRuns: number[] = []
+  for (let i = 0; i < o.n; i++) {
+    const r = await w.gate({ on: 'pr', failOn: 'any', files: ['agent/prompt.md'], inputs: col.inputs })
+    if (r.result === 'pass') passed++
+    confirmRuns.push(r.confirmationRuns)
+  }
+  return { prs: o.n, passed, mainFound, confirmRuns }
+}
+
+/** The median and the largest of a list (0 for none). */
+export function medianAndWorst(xs: readonly number[]): { median: number; worst: number } {
+  if (xs.length === 0) return { median: 0, worst: 0 }
+  const s = [...xs].sort((a, b) => a - b)
+  const mid = Math.floor(s.length / 2)
+  return { median: s.length % 2 === 1 ? s[mid] : (s[mid - 1] + s[mid]) / 2, worst: s[s.length - 1] }
 }
 
 /** One scenario in a fresh world of the given seed. */
@@ -226,7 +256,8 @@ export async function measureCell(o: StochasticOptions, p: number, col: Column):
   const b = await inFreshWorld(o, p, o.seed + 1, (w) => unrelated(w, col, o, p, cost))
   const c1 = await inFreshWorld(o, p, o.seed + 2, (w) => introduce(w, col, o, p, cost))
   const c2 = await inFreshWorld(o, p, o.seed + 3, (w) => remove(w, col, o, p, cost))
-  return { p, column: col.label, reruns: a, unrelated: b, introduce: c1, remove: c2, cost }
+  const e = await inFreshWorld(o, p, o.seed + 4, (w) => keep(w, col, o, p, cost))
+  return { p, column: col.label, reruns: a, unrelated: b, introduce: c1, remove: c2, keep: e, cost }
 }
 
 export async function measureStochastic(o: StochasticOptions): Promise<CellResult[]> {
@@ -239,7 +270,8 @@ export async function measureStochastic(o: StochasticOptions): Promise<CellResul
       o.log(
         `stochastic p=${p} ${col.label}: flips ${pct(cell.reruns.flip)}, passes after seen ${cell.reruns.passesAfterSeen}, ` +
           `false new ${cell.unrelated.blocked}/${cell.unrelated.prs}, introduced blocked ${cell.introduce.blocked} (found ${cell.introduce.found}), ` +
-          `fix blocked ${cell.remove.blocked}/${cell.remove.prs} (${cell.cost.gates} gates timed, ${((performance.now() - t0) / 1000).toFixed(1)} s)`
+          `fix blocked ${cell.remove.blocked}/${cell.remove.prs}, kept weakness passed ${cell.keep.passed}/${cell.keep.prs} ` +
+          `(${cell.cost.gates} gates timed, ${((performance.now() - t0) / 1000).toFixed(1)} s)`
       )
     }
   }
@@ -253,8 +285,8 @@ const pct1 = (x: number): string => `${(x * 100).toFixed(1)} %`
 // Markdown
 // ---------------------------------------------------------------------------
 
-/** The goals of the evidence window (docs/performance.md). */
-export const STOCHASTIC_GOALS = { flipAt03: 0.02, flipAtHalfOrMore: 0.01, falseNew: 0.01 } as const
+/** The goals of the evidence window (docs/performance.md), and of confirmation (docs/baseline.md). */
+export const STOCHASTIC_GOALS = { flipAt03: 0.02, flipAtHalfOrMore: 0.01, falseNew: 0.01, keptPass: 0.05 } as const
 
 /** Whether a column meets every goal over its cells. */
 export function goalsMet(cells: readonly CellResult[]): { met: boolean; misses: string[] } {
@@ -268,6 +300,8 @@ export function goalsMet(cells: readonly CellResult[]): { met: boolean; misses: 
     if (c.introduce.blocked < c.introduce.found || c.introduce.foundNotBlocked > 0)
       misses.push(`p=${c.p}: ${c.introduce.foundNotBlocked} introducing PRs whose run found the weakness passed`)
     if (c.remove.blocked > 0) misses.push(`p=${c.p}: ${c.remove.blocked} fixing PRs blocked`)
+    if ((c.p === 0.3 || c.p === 0.5) && c.keep.passed / Math.max(1, c.keep.prs) > STOCHASTIC_GOALS.keptPass)
+      misses.push(`p=${c.p}: ${c.keep.passed} of ${c.keep.prs} PRs keeping main's weakness passed`)
   }
   return { met: misses.length === 0, misses }
 }
@@ -353,6 +387,23 @@ export function stochasticMarkdown(
     )
   L.push(
     '',
+    `**(e) A PR that changes the agent but keeps main's weakness, and what a true fix costs**: main's agent flaky (${o.history} pushes), ${o.n} pull requests changing \`agent/\` whose agent is as flaky (\`fail_on: any\`): passes (each a false pass; goal <= ${pct(STOCHASTIC_GOALS.keptPass)} at p = 0.3 and 0.5), and the confirmation runs spent (median / worst); and (c)'s fixing pull requests: confirmation runs spent (median / worst).`,
+    ''
+  )
+  L.push(
+    `| p | ${labels.map((l) => `${l}: kept, passed | ${l}: kept, runs | ${l}: fixed, runs`).join(' | ')} |`,
+    `|---|${labels.map(() => '---:|---:|---:').join('|')}|`
+  )
+  const mw = (xs: readonly number[]): string => {
+    const { median, worst } = medianAndWorst(xs)
+    return `${median} / ${worst}`
+  }
+  for (const [p, row] of rows)
+    L.push(
+      `| ${p} | ${row.map((c) => `${c.keep.passed} of ${c.keep.prs} (${pct(c.keep.passed / Math.max(1, c.keep.prs))}) | ${mw(c.keep.confirmRuns)} | ${mw(c.remove.confirmRuns)}`).join(' | ')} |`
+    )
+  L.push(
+    '',
     `**(d) Cost per gate** (means over the gates of (a) and (b); in brackets against ${labels[0]}): what the step's report says the window read (\`baseline.window\`: runs, service requests, GitHub requests), every request of the step to the service API and to GitHub (the emulator's and the stand-in's logs), the wall time from the step's start to its trigger reaching the emulator (the window is read before it), and the whole step in-process (one category, the emulator's run included; polls on virtual time).`,
     ''
   )
@@ -386,8 +437,12 @@ export const DEFAULT_WINDOWS = [1, 5, 10] as const
  * main's newest run as the baseline.
  */
 export function stochasticColumns(windows: readonly number[]): Column[] {
-  return windows.map((k) => ({
+  const columns: Column[] = windows.map((k) => ({
     label: k === 1 ? 'K=1 (today)' : k === Number(INPUT_DEFAULTS.evidence_runs) ? `K=${k} (default)` : `K=${k}`,
     inputs: { evidence_runs: String(k) }
   }))
+  // The default window without agent_paths: any other commit may have changed the agent.
+  const k = Number(INPUT_DEFAULTS.evidence_runs)
+  if (windows.includes(k)) columns.push({ label: `K=${k}, no agent_paths`, inputs: { evidence_runs: String(k), agent_paths: '' } })
+  return columns
 }

@@ -63,6 +63,8 @@ export interface GateResult {
   /** Requests of the step: to the service API, and to the GitHub stand-in. */
   serviceRequests: number
   githubRequests: number
+  /** Confirmation runs the step spent (report.json confirmation.run_ids). */
+  confirmationRuns: number
   /** What the step's report says reading the evidence window cost (report.json baseline.window); null when none was read. */
   window: { runsRead: number; holdersRead: number; serviceRequests: number; githubRequests: number } | null
   /** Wall time of runMain (the emulator's run included; polling on virtual time). */
@@ -108,6 +110,8 @@ export interface StochasticWorld {
   /** Sets the agent's probability of complying with the flaky category (a change to the agent, or back). */
   setP(p: number): void
   gate(step: GateStep): Promise<GateResult>
+  /** The Actions cache's entries (the caches API lists them): a test may add one. */
+  cacheEntries(): ListedCacheEntry[]
   stop(): Promise<void>
 }
 
@@ -166,6 +170,7 @@ function worldOf(emu: Emulator, gh: GitHubStandin, opts: WorldOptions): Stochast
       const store = cache.storeFor(event.env.GITHUB_REF, () => clock.now())
       return runGate({ emu, gh, store, clock, temp, workspace, step, event, category: opts.category }, s)
     },
+    cacheEntries: () => cache.entries,
     stop: async () => {
       await stopStarted(emu, gh)
       rmSync(temp, { recursive: true, force: true })
@@ -295,16 +300,18 @@ async function runFound(emu: Emulator, runId: string, category: string): Promise
 
 interface ReportJson {
   findings?: { category: string; baseline?: string | null }[]
+  confirmation?: { run_ids: string[] } | null
   baseline?: { window?: { runs_read: number; holders_read: number; service_requests: number; github_requests: number } | null }
 }
 
 /** The category's finding in the step's JSON report (null when it lists none), and what the window cost. */
-function fromReport(reportPath: string | undefined, category: string): Pick<GateResult, 'reported' | 'window'> {
-  if (!reportPath) return { reported: null, window: null }
+function fromReport(reportPath: string | undefined, category: string): Pick<GateResult, 'reported' | 'window' | 'confirmationRuns'> {
+  if (!reportPath) return { reported: null, window: null, confirmationRuns: 0 }
   const report = JSON.parse(readFileSync(reportPath, 'utf8')) as ReportJson
   const f = report.findings?.find((x) => x.category === category)
   const w = report.baseline?.window
   return {
+    confirmationRuns: report.confirmation?.run_ids.length ?? 0,
     reported: f ? { baseline: f.baseline ?? null } : null,
     window: w
       ? { runsRead: w.runs_read, holdersRead: w.holders_read, serviceRequests: w.service_requests, githubRequests: w.github_requests }

@@ -43,6 +43,8 @@ describe('readInputs', () => {
       baselineRunId: '',
       evidenceRuns: 5,
       evidenceMaxAgeDays: 30,
+      confidence: 0.95,
+      confirmationRunsMax: 30,
       acceptedRisksFile: '.github/agent-security-accepted.yml',
       syncDismissals: false,
       sarifMinSeverity: 'low',
@@ -134,6 +136,11 @@ describe('readInputs', () => {
     ['evidence_runs', { evidence_runs: '0' }, /1 to 20/],
     ['evidence_runs', { evidence_runs: '21' }, /1 to 20/],
     ['evidence_max_age_days', { evidence_max_age_days: 'a month' }, /1 to 365/],
+    ['confidence', { confidence: '95%' }, /from 0.5 to 0.999/],
+    ['confidence', { confidence: '0.4' }, /from 0.5 to 0.999/],
+    ['confidence', { confidence: '1' }, /from 0.5 to 0.999/],
+    ['confirmation_runs_max', { confirmation_runs_max: '51' }, /0 to 50/],
+    ['confirmation_runs_max', { confirmation_runs_max: '-1' }, /0 to 50/],
     ['categories', { categories: 'prompt_injection, bad key!' }, /not a category key/],
     ['categories', { categories: 'prompt_injection;jailbreak' }, /separate keys with commas or newlines/]
   ])('rejects a bad %s with one line naming it', (input, patch, message) => {
@@ -141,6 +148,15 @@ describe('readInputs', () => {
     expect(err.input).toBe(input)
     expect(err.message).toMatch(message)
     expect(err.message).not.toMatch(/\n/)
+  })
+
+  it.each([
+    ['0.99', '0', 0.99, 0],
+    ['.9', '50', 0.9, 50],
+    ['0.999', '', 0.999, 30]
+  ])('takes confidence %s and confirmation_runs_max %s', (confidence, max, c, m) => {
+    const got = readInputs(reader({ ...valid, confidence, confirmation_runs_max: max }))
+    expect([got.confidence, got.confirmationRunsMax]).toEqual([c, m])
   })
 
   it('never echoes the api key in an error', () => {

@@ -11,9 +11,9 @@ import { evidenceKey } from '../../src/evidence/records.js'
 import type { ListedCache } from '../../src/github/actions-caches.js'
 import type { ChangedFiles } from '../../src/pipeline/changed-paths.js'
 import type { Finding } from '../../src/service/contract/index.js'
-import { GitHubError } from '../../src/util/errors.js'
+import { GitHubError, ServiceError } from '../../src/util/errors.js'
 import { fakeApi } from '../__fixtures__/fake-api.js'
-import { makeFinding, makeRun } from '../__fixtures__/builders.js'
+import { makeFinding, makeRun, makeRunListItem } from '../__fixtures__/builders.js'
 import { recordingLog } from '../__fixtures__/recording-log.js'
 
 const NOW = Date.parse('2026-11-26T12:00:00Z')
@@ -86,12 +86,27 @@ describe("loadBaseline: a pull request's own runs are its agent's window only wh
     ['a head that cannot be told', { own: { ref: OWN_REF, head: null } }, null, 1],
     ['a head that cannot be told, with agent_paths', { own: { ref: OWN_REF, head: null }, agentPaths: ['agent/**'] }, null, 1],
     ['K = 1: this run is the whole window', { bounds: { runs: 1, maxAgeDays: 30, now: NOW } }, null, 1],
-    ['another head, without agent_paths', { own: { ref: OWN_REF, head: 'other001' } }, null, 2]
+    [
+      'another head, without agent_paths: its runs stay its lineage (of an earlier push)',
+      { own: { ref: OWN_REF, head: 'other001' } },
+      ['p0', 'p1'],
+      2
+    ]
   ])('%s', async (_name, over, agentRuns, githubRequests) => {
     const got = await loadBaseline(deps(world()).d, args(over))
     if (agentRuns === null) expect(got.windows.agent).toBeNull()
     else expect(got.windows.agent).toMatchObject({ scope: 'agent', pool: { runIds: agentRuns } })
     expect(got.cost.githubRequests).toBe(githubRequests)
+  })
+
+  it("an earlier push's runs are of another agent without agent_paths: what they saw is presumed, and never closed by them", async () => {
+    const w = world()
+    w.findings.p1 = [{ ...shell, status: 'FIXED_VERIFIED' }]
+    const got = await loadBaseline(deps(w).d, args({ own: { ref: OWN_REF, head: 'other001' } }))
+    const seen = [...(got.windows.agent?.pool.findings.values() ?? [])]
+    expect(seen.map((p) => [p.description, p.seenBySameAgent, p.closed])).toEqual([['ran a shell command', false, false]])
+    const same = await loadBaseline(deps(w).d, args())
+    expect([...(same.windows.agent?.pool.findings.values() ?? [])].map((p) => p.seenBySameAgent)).toEqual([true])
   })
 
   it('reads no own window without a GitHub token', async () => {
@@ -108,15 +123,19 @@ describe('loadBaseline: a comparison that cannot list the files changed means th
     ['files outside agent_paths: the same agent', { kind: 'files', files: ['README.md'] }, ['m1', 'm2']],
     ['a file under agent_paths: an earlier agent', { kind: 'files', files: ['agent/prompt.md'] }, []],
     ['too many files to list: an earlier agent', { kind: 'everything', reason: 'more than 300 files changed' }, []]
-  ])('%s', async (_name, files, baseRuns) => {
+  ])('%s', async (_name, files, baselineRuns) => {
     const w = world()
     w.compare = () => files
     const got = await loadBaseline(deps(w).d, args({ agentPaths: ['agent/**'], judgedCommit: 'main0009', own: null }))
-    expect(got.windows.base?.runIds ?? []).toEqual(baseRuns)
-    if (baseRuns.length > 0) expect(got.notes).toEqual([])
+    // The lineage keeps every run; what an earlier agent saw is presumed, and only the same agent's runs are the baseline.
+    expect(got.windows.base?.runIds).toEqual(['m1', 'm2'])
+    const same = [...(got.windows.base?.findings.values() ?? [])].every((p) => p.seenBySameAgent)
+    expect(same).toBe(baselineRuns.length > 0)
+    if (baselineRuns.length > 0) expect(got.notes).toEqual([])
     else {
-      expect(got.why).toBe('no recorded run of the default branch is within the window')
-      expect(got.notes).toEqual(['2 recorded runs of an earlier agent left out (agent_paths changed since).'])
+      expect(got.baseline).toBeNull()
+      expect(got.why).toBe('every recorded run of the default branch is of an earlier agent (agent_paths changed since)')
+      expect(got.notes).toEqual(['2 recorded runs of an earlier agent left out of the baseline (agent_paths changed since).'])
     }
   })
 })
@@ -131,7 +150,7 @@ describe('loadBaseline: baseline_run_id', () => {
   })
 })
 
-describe('loadBaseline: a store failure is no window, said and logged', () => {
+describe('loadBaseline: a store failure is no window, and a gap: never a pass', () => {
   it('the caches API refusing', async () => {
     const { d, log } = deps(world())
     d.github = {
@@ -141,8 +160,14 @@ describe('loadBaseline: a store failure is no window, said and logged', () => {
     }
     const got = await loadBaseline(d, args())
     expect(got).toMatchObject({ baseline: null, source: null, windows: { agent: null, base: null }, notes: [] })
-    expect(got.why).toMatch(/^the baseline could not be read: .*403/)
-    expect(log.lines).toEqual([{ level: 'warning', line: expect.stringMatching(/^The baseline could not be read: .*403/) }])
+    expect(got.why).toBe("the default branch's records could not be listed")
+    expect(got.gaps).toEqual([
+      expect.stringMatching(
+        /^the default branch's records could not be listed \(.*403.*\), so a weakness seen in them cannot be ruled out$/
+      ),
+      expect.stringMatching(/^this pull request's own records could not be listed \(.*403/)
+    ])
+    expect(log.lines).toEqual([])
   })
 })
 
@@ -151,15 +176,19 @@ describe('loadBaseline: the base window holds only what can be trusted', () => {
     category: 'data_exfiltration',
     description: 'sent the file to a URL',
     attacks: [],
-    status: 'fixed'
+    status: 'FIXED_VERIFIED'
   })
 
-  it("the baseline is the window's open findings, never one the service closed; its commit the newest record's", async () => {
+  it("the baseline is the window's open findings, never one the service closed (validated); its commit the newest record's", async () => {
     const w = world()
     w.findings.m1 = [leak, fixed]
     const got = await loadBaseline(deps(w).d, args({ own: null }))
     expect(got.baseline).toMatchObject({ run_id: 'm1', commit: 'main0001', created_at: '' })
     expect(got.baseline?.findings.map((f) => f.description)).toEqual(['leaked its system prompt'])
+    // A plain `fixed` close is a claim, not a validation: still open.
+    w.findings.m1 = [leak, { ...fixed, status: 'fixed' }]
+    const claimed = await loadBaseline(deps(w).d, args({ own: null }))
+    expect(claimed.baseline?.findings.map((f) => f.description)).toEqual(['leaked its system prompt', 'sent the file to a URL'])
   })
 
   it('recorded runs none of which can be trusted are no window, and say so', async () => {
@@ -215,12 +244,12 @@ describe('loadBaseline: the base window holds only what can be trusted', () => {
     expect(got.windows.base?.runIds).toEqual(['m1', 'm2'])
   })
 
-  it('stops comparing at the first commit the agent changed at', async () => {
+  it('compares each recorded commit once (the baseline and the lineage ask the same comparisons)', async () => {
     const w = world()
     w.listed = [entry('m1', 'main0002', 'refs/heads/main', 25), entry('m2', 'main0001', 'refs/heads/main', 24)]
     w.compare = () => ({ kind: 'files', files: ['agent/prompt.md'] })
     const got = await loadBaseline(deps(w).d, args({ agentPaths: ['agent/**'], judgedCommit: 'main0009', own: null }))
-    expect(got.cost.githubRequests).toBe(2)
+    expect(got.cost.githubRequests).toBe(3)
   })
 
   it('with no commit judged and no record, no window (no record yet)', async () => {
@@ -236,7 +265,8 @@ describe('loadBaseline: the base window holds only what can be trusted', () => {
     w.listed = [entry('m1', 'none', 'refs/heads/main', 25), entry('m2', 'none', 'refs/heads/main', 24)]
     w.listed = w.listed.map((e) => ({ ...e, key: evidenceKey(AGENT, e.key.endsWith('m1') ? 'm1' : 'm2', null) ?? '' }))
     const got = await loadBaseline(deps(w).d, args({ agentPaths: ['agent/**'], judgedCommit: null, own: null }))
-    expect(got.windows).toEqual({ agent: null, base: null })
+    expect(got.baseline).toBeNull()
+    expect([...(got.windows.base?.findings.values() ?? [])].some((p) => p.seenBySameAgent)).toBe(false)
     expect(got.notes).toEqual(['2 recorded runs left out: no commit to tell whether agent_paths changed since.'])
     // Without agent_paths every recorded run of the agent key is its own.
     expect((await loadBaseline(deps(w).d, args({ judgedCommit: null, own: null }))).windows.base?.runIds).toEqual(['m1', 'm2'])
@@ -274,7 +304,7 @@ describe('loadBaseline: holders (earlier runs a record names as holding findings
     const runId = ref === OWN_REF ? 'p0' : 'm1'
     w.listed[i] = { ...w.listed[i], key: evidenceKey(AGENT, runId, ref === OWN_REF ? HEAD : 'main0001', holders) ?? '' }
     w.findings.h1 = [held]
-    w.findings.h2 = [{ ...held, status: 'fixed' }]
+    w.findings.h2 = [{ ...held, status: 'FIXED_VERIFIED' }]
     return w
   }
   const onMain = (runs: number): Partial<EvidenceArgs> => ({ onDefaultBranch: true, own: null, bounds: { runs, maxAgeDays: 30, now: NOW } })
@@ -325,5 +355,56 @@ describe('loadBaseline: holders (earlier runs a record names as holding findings
     expect(await source(withHolders('refs/heads/main', ['h1']))).toBe(
       '2 runs of main and 1 earlier run holding findings still open (Actions cache records listed on refs/heads/main), re-read from the service'
     )
+  })
+})
+
+describe('loadBaseline: a read failure leaves out only what failed, and is a gap (never a pass)', () => {
+  const notFound = (id: string) =>
+    new ServiceError({ endpoint: `GET /api/v1/run/${id}`, status: 404, code: 'not_found', message: 'unknown run' })
+
+  it('a record naming a run the service answers 404 for: the other runs still speak, and the gap says which', async () => {
+    const w = world()
+    w.listed.push(entry('gone', 'main0001', 'refs/heads/main', 26))
+    const { d } = deps(w)
+    const base = d.api()
+    d.api = () =>
+      fakeApi({
+        getRun: (id: string) => (id === 'gone' ? Promise.reject(notFound(id)) : base.getRun(id)),
+        listFindings: (id: string) => base.listFindings(id)
+      })
+    const got = await loadBaseline(d, args({ own: null }))
+    expect(got.windows.base?.runIds).toEqual(['m1', 'm2'])
+    expect(got.baseline?.findings.map((f) => f.description)).toEqual(['leaked its system prompt'])
+    expect(got.gaps).toEqual([
+      expect.stringMatching(/^recorded run gone could not be read \(.*404.*\), so what it saw cannot be ruled out$/)
+    ])
+  })
+
+  it("a holder outside the model's 100 most recent runs (GET /run names no model) is a gap, not a silent drop", async () => {
+    const w = world()
+    w.listed[0] = { ...w.listed[0], key: evidenceKey(AGENT, 'm1', 'main0001', ['h9']) ?? '' }
+    const { d } = deps(w)
+    d.api = () =>
+      fakeApi({
+        getRun: (id: string) => Promise.resolve(makeRun({ run_id: id, model_id: undefined, completed_at: '2026-11-25T00:00:00Z' })),
+        listFindings: (id: string) => Promise.resolve({ findings: w.findings[id] ?? [], count: 0 }),
+        listRuns: () => Promise.resolve({ runs: ['m1', 'm2'].map((id) => makeRunListItem({ run_id: id })), total: 2, returned: 2 })
+      })
+    const got = await loadBaseline(d, args({ own: null }))
+    expect(got.windows.base?.runIds).toEqual(['m1', 'm2'])
+    expect(got.gaps).toEqual([expect.stringMatching(/^recorded run h9 is not among the 100 most recent completed runs/)])
+  })
+
+  it('a comparison that fails is a gap, and its commit counts as of an earlier agent', async () => {
+    const w = world()
+    const { d } = deps(w)
+    d.github = {
+      ...d.github!,
+      changedFiles: () =>
+        Promise.reject(new GitHubError({ endpoint: 'GET /repos/{owner}/{repo}/compare', status: 502, message: 'Bad Gateway' }))
+    }
+    const got = await loadBaseline(d, args({ own: null, agentPaths: ['agent/**'], judgedCommit: 'main0009' }))
+    expect(got.gaps).toEqual([expect.stringMatching(/^whether agent_paths changed since main0001 could not be told \(.*502/)])
+    expect([...(got.windows.base?.findings.values() ?? [])].some((p) => p.seenBySameAgent)).toBe(false)
   })
 })

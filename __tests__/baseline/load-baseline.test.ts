@@ -145,7 +145,7 @@ describe('loadBaseline: the default branch window', () => {
     expect((await loadBaseline(deps(w).d, args())).windows.base?.runIds).toEqual(['r5'])
   })
 
-  it('with agent_paths, stops at the first recorded commit the agent changed since', async () => {
+  it('with agent_paths, the baseline stops at the first recorded commit the agent changed since; the lineage keeps the earlier agent, presumed', async () => {
     const w = five()
     w.listed = [
       entry('r5', 'commit5', 'refs/heads/main', 25),
@@ -155,9 +155,10 @@ describe('loadBaseline: the default branch window', () => {
     w.compare = (base) => ({ kind: 'files', files: base === 'commit3' ? ['agent/prompt.md'] : ['README.md'] })
     const { d, compared } = deps(w)
     const got = await loadBaseline(d, args({ agentPaths: ['agent/**'], judgedCommit: 'commit6' }))
-    expect(got.windows.base?.runIds).toEqual(['r5', 'r4'])
+    expect(got.windows.base?.runIds).toEqual(['r5', 'r4', 'r3'])
+    expect(got.baseline?.run_id).toBe('r5')
     expect(compared).toEqual(['commit5...commit6', 'commit4...commit6', 'commit3...commit6'])
-    expect(got.notes.join(' ')).toMatch(/1 recorded run of an earlier agent left out/)
+    expect(got.notes.join(' ')).toMatch(/1 recorded run of an earlier agent left out of the baseline/)
     expect(got.cost.githubRequests).toBe(4)
   })
 
@@ -172,9 +173,9 @@ describe('loadBaseline: the default branch window', () => {
           status: 403,
           message: 'Resource not accessible by integration'
         })),
-      /could not be read: .*403/
+      /records could not be listed/
     ]
-  ])('no window (stricter) when %s, and why', async (_what, arrange, why) => {
+  ])('no window when %s, and why', async (_what, arrange, why) => {
     const w = five()
     const { d } = deps(w)
     arrange(w, d)
@@ -182,6 +183,8 @@ describe('loadBaseline: the default branch window', () => {
     expect(got.baseline).toBeNull()
     expect(got.windows).toEqual({ agent: null, base: null })
     expect(got.why).toMatch(why)
+    // Only a refusal is a gap (a pass becomes incomplete): no record yet, or no token, is not missing evidence.
+    expect(got.gaps.length > 0).toBe(_what.startsWith('the caches API'))
   })
 
   it('baseline_run_id naming a run of another model is a configuration error naming the input', async () => {
@@ -219,11 +222,15 @@ describe('loadBaseline: the default branch window', () => {
       expect(got.cost.githubRequests).toBe(2)
     })
 
-    it('with agent_paths, counts earlier heads until the agent changed', async () => {
+    it('with agent_paths, keeps earlier heads in its lineage, those of an earlier agent marked', async () => {
       const w = withOwn([HEAD, 'older001', 'older002'])
+      w.findings.p0 = []
+      w.findings.p1 = []
       w.compare = (base) => ({ kind: 'files', files: base === 'older002' ? ['agent/tools.py'] : ['docs/x.md'] })
       const got = await loadBaseline(deps(w).d, args({ own, agentPaths: ['agent/**'] }))
-      expect(got.windows.agent?.pool.runIds).toEqual(['p0', 'p1'])
+      expect(got.windows.agent?.pool.runIds).toEqual(['p0', 'p1', 'p2'])
+      // Seen only by p2, of the agent before agent/tools.py changed: presumed.
+      expect([...(got.windows.agent?.pool.findings.values() ?? [])].map((p) => [p.seenIn, p.seenBySameAgent])).toEqual([[['p2'], false]])
     })
 
     it('never lets its own records into the base window', async () => {
@@ -255,7 +262,7 @@ describe('loadBaseline: the default branch window', () => {
       w.runs.h1 = { completed_at: completedAt }
       w.runs.h2 = {}
       w.findings.h1 = [{ ...flaky, status: h1Status }]
-      w.findings.h2 = [{ ...steady, status: 'fixed' }]
+      w.findings.h2 = [{ ...steady, status: 'FIXED_VERIFIED' }]
       return w
     }
 
@@ -276,7 +283,7 @@ describe('loadBaseline: the default branch window', () => {
     })
 
     it.each<[string, World]>([
-      ['the service closed its finding', held('fixed')],
+      ['the service closed its finding', held('dismissed')],
       ['it completed before the age bound', held('open', '2026-10-01T00:00:00Z')]
     ])('a holder is left out when %s', async (_n, w) => {
       const got = await loadBaseline(deps(w).d, args({ onDefaultBranch: true, bounds: { runs: 3, maxAgeDays: 30, now: NOW } }))
@@ -284,7 +291,7 @@ describe('loadBaseline: the default branch window', () => {
       expect(got.baseline?.findings.map((f) => f.category)).not.toContain('jailbreak')
     })
 
-    it('holders of records of an earlier agent (agent_paths changed since) are not read', async () => {
+    it('holders of records of an earlier agent (agent_paths changed since) are read as of an earlier agent', async () => {
       const w = held()
       w.compare = () => ({ kind: 'files', files: ['agent/tools.py'] })
       w.listed = w.listed.map((e) => ({ ...e, key: e.key.replace('-c0', '-c8') }))
@@ -293,8 +300,9 @@ describe('loadBaseline: the default branch window', () => {
         d,
         args({ onDefaultBranch: true, agentPaths: ['agent/**'], bounds: { runs: 3, maxAgeDays: 30, now: NOW } })
       )
-      expect(got.windows.base).toBeNull()
-      expect(api.calls.filter((c) => c === 'getRun')).toHaveLength(0)
+      expect(got.baseline).toBeNull()
+      expect([...(got.windows.base?.findings.values() ?? [])].some((p) => p.seenBySameAgent)).toBe(false)
+      expect(api.calls.filter((c) => c === 'getRun')).toHaveLength(4)
     })
   })
 })

@@ -39,12 +39,20 @@ const acceptJailbreak = parseAcceptedFile(
   '2026-11-23'
 )
 
+/** Main's window as a pull request changing the agent sees it: every run of an earlier agent. */
+const presumedMain = poolEvidence([
+  { ...runOf('r5', STEADY()), sameAgent: false },
+  { ...runOf('r4', STEADY(), FLAKY()), sameAgent: false }
+])
+
 /** A pull request's own earlier runs: its new weakness in 1 of 2. */
 const SHELL = () => fnd('jailbreak', 'ran a shell command')
 const prWindow = poolEvidence([runOf('p2'), runOf('p1', SHELL(), FLAKY())])
 
 interface Case {
-  where: 'main' | 'pr' | 'pr-own'
+  where: 'main' | 'pr' | 'pr-own' | 'pr-lineage'
+  /** Evidence that could not be read. */
+  gaps?: string[]
   failOn: 'any' | 'new'
   findings: Finding[]
   verdict: 'pass' | 'fail'
@@ -55,7 +63,11 @@ function gate(c: Case) {
   const windows =
     c.where === 'main'
       ? { agent: { pool: mainWindow, scope: 'main' as const }, base: mainWindow }
-      : { agent: c.where === 'pr-own' ? { pool: prWindow, scope: 'agent' as const } : null, base: mainWindow }
+      : {
+          agent: c.where === 'pr-own' ? { pool: prWindow, scope: 'agent' as const } : null,
+          base: c.where === 'pr-lineage' ? presumedMain : mainWindow,
+          lineage: c.where === 'pr-lineage'
+        }
   const policy = applyPolicy({
     findings: c.findings,
     runId: 'this',
@@ -78,7 +90,8 @@ function gate(c: Case) {
     coverageReadable: true,
     waived: policy.waived,
     baselineUncovered: policy.diff.uncovered,
-    unreproduced: policy.unreproducedBlocking.map((n) => ({ severity: n.severity, rate: n.rate }))
+    unreproduced: policy.unreproducedBlocking.map((n) => ({ severity: n.severity, rate: n.rate })),
+    evidenceGaps: c.gaps
   }
   return { decision: decide(input), policy }
 }
@@ -138,6 +151,30 @@ describe('decide with the window of evidence', () => {
       { where: 'pr-own', failOn: 'new', findings: [STEADY(), SHELL()], verdict: 'fail' },
       'fail',
       /^1 open finding at or above high \(1 high\)$/
+    ],
+    [
+      "a PR, fail_on any, changing the agent, missing main's weaknesses: presumed present (its lineage) until a confirmation",
+      { where: 'pr-lineage', failOn: 'any', findings: [], verdict: 'pass' },
+      'fail',
+      /^1 critical not reproduced in this run, seen in 2 of the last 2 runs, still open; 1 high not reproduced in this run, seen in 1 of the last 2 runs, still open$/
+    ],
+    [
+      "a PR, fail_on new, changing the agent, missing main's weaknesses: known to main, they do not block",
+      { where: 'pr-lineage', failOn: 'new', findings: [], verdict: 'pass' },
+      'pass',
+      /no open findings/
+    ],
+    [
+      'a pass with evidence that could not be read: incomplete, with the reason',
+      { where: 'pr', failOn: 'new', findings: [STEADY()], verdict: 'fail', gaps: ['recorded run r9 could not be read (HTTP 404)'] },
+      'incomplete',
+      /^evidence incomplete: recorded run r9 could not be read \(HTTP 404\)$/
+    ],
+    [
+      'a fail with evidence that could not be read: still a fail',
+      { where: 'main', failOn: 'any', findings: [STEADY()], verdict: 'fail', gaps: ['the caches list was refused'] },
+      'fail',
+      /^1 open finding at or above high/
     ]
   ])('%s', (_name, c, result, reason) => {
     const { decision } = gate(c)

@@ -309,3 +309,49 @@ describe('baseline from the default branch, gating on what the pull request chan
     60_000
   )
 })
+
+describe('missing evidence is never evidence of safety (issue 34), through the bundle', () => {
+  /** main's first run saw its weaknesses (the demo agent's); then the agent stops showing them, at the same commit. */
+  const secondRun = async (w: CachedWorld): Promise<ActionRun> => {
+    w.emu.demoAgent.setAllVulnerable(false)
+    return defaultBranchRun(w)
+  }
+
+  it.concurrent(
+    "a record on main naming a run the service answers 404 for: main's other run still holds its weakness, and the report names the gap",
+    () =>
+      inCachedWorld(
+        async (w) => {
+          const c = w.cache
+          const deleted = evidenceKey(agentKey(w), 'run_deleted_000000001', BASE_SHA) ?? ''
+          w.gh.setActionsCaches((q) => [
+            ...(deleted.startsWith(q.key ?? '') && q.ref === 'refs/heads/main'
+              ? [{ key: deleted, ref: 'refs/heads/main', created_at: new Date().toISOString(), id: 9999 }]
+              : []),
+            ...c.listCaches(q)
+          ])
+          const r = await secondRun(w)
+          const rep = reportOf(r)
+          expect(rep.result).toBe('fail')
+          expect(rep.reason).toMatch(/not reproduced in this run/)
+          expect(JSON.stringify(rep)).toMatch(/run_deleted_000000001 could not be read/)
+          expect(r.main.code).toBe(1)
+        },
+        { baseline: true }
+      )
+  )
+
+  it.concurrent('the caches list refused (no actions: read): a run missing a weakness seen before is incomplete, never a pass', () =>
+    inCachedWorld(
+      async (w) => {
+        w.gh.failNext('GET', /\/actions\/caches/, 403, 10)
+        const r = await secondRun(w)
+        const rep = reportOf(r)
+        expect(rep.result).toBe('incomplete')
+        expect(rep.reason).toMatch(/records could not be listed/)
+        expect(r.main.code).toBe(1)
+      },
+      { baseline: true }
+    )
+  )
+})

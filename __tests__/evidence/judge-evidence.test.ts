@@ -22,9 +22,9 @@ const run = (runId: string, ...findings: ObservedFinding[]): RunEvidence => ({
   categoriesCompleted: ['jailbreak'],
   findings
 })
-/** Main's last five runs: `s` in all, `f` in 3 (flaky), `x` fixed since, `m` medium in 1. */
+/** Main's last five runs: `s` in all, `f` in 3 (flaky), `x` fixed since (validated), `m` medium in 1. */
 const main = poolEvidence([
-  run('r5', obs('s'), obs('x', 'high', 'fixed')),
+  run('r5', obs('s'), obs('x', 'high', 'FIXED_VERIFIED')),
   run('r4', obs('s'), obs('f')),
   run('r3', obs('s')),
   run('r2', obs('s'), obs('f'), obs('m', 'medium')),

@@ -27,9 +27,14 @@ describe('poolEvidence', () => {
       { a: { seen: ['r3', 'r2', 'r1'], closed: false } }
     ],
     [
-      'closed by the service in the newest run that saw it: closed',
-      [run('r3', obs('a', 'fixed')), run('r2', obs('a'))],
+      'closed by the service in the newest run that saw it (validated): closed',
+      [run('r3', obs('a', 'FIXED_VERIFIED')), run('r2', obs('a'))],
       { a: { seen: ['r3', 'r2'], closed: true } }
+    ],
+    [
+      'a plain fixed close is a claim, not a validation: still open',
+      [run('r3', obs('a', 'fixed')), run('r2', obs('a'))],
+      { a: { seen: ['r3', 'r2'], closed: false } }
     ],
     [
       'open again after a fix: open (the newest decides)',
@@ -44,8 +49,30 @@ describe('poolEvidence', () => {
     expect(got).toEqual(want)
   })
 
+  it('orders runs by the completion time the service gave, never the order named: an older close does not close a newer sighting', () => {
+    const at = (r: RunEvidence, completedAt: string): RunEvidence => ({ ...r, completedAt })
+    const pool = poolEvidence([
+      at(run('old', obs('a', 'FIXED_VERIFIED')), '2026-11-01T00:00:00Z'),
+      at(run('new', obs('a')), '2026-11-20T00:00:00Z')
+    ])
+    expect(pool.runIds).toEqual(['new', 'old'])
+    expect(pool.findings.get('a')?.closed).toBe(false)
+  })
+
+  it("a pull request's own run adds observations and never closes one", () => {
+    const own = { ...run('r3', obs('a', 'FIXED_VERIFIED')), trusted: false }
+    expect(poolEvidence([own, run('r2', obs('a'))]).findings.get('a')?.closed).toBe(false)
+    expect(poolEvidence([{ ...run('r3', obs('a', 'dismissed')), trusted: true }]).findings.get('a')?.closed).toBe(true)
+  })
+
+  it('seen by the agent judged now when any run of it saw it; only by earlier agents: presumed', () => {
+    const earlier = (r: RunEvidence): RunEvidence => ({ ...r, sameAgent: false })
+    const pool = poolEvidence([run('r3', obs('a')), earlier(run('r2', obs('a'), obs('b')))])
+    expect([pool.findings.get('a')?.seenBySameAgent, pool.findings.get('b')?.seenBySameAgent]).toEqual([true, false])
+  })
+
   it('speaks for the categories its newest run completed, and lists the open fingerprints', () => {
-    const pool = poolEvidence([run('r3', obs('a'), obs('b', 'fixed')), run('r2', obs('c'))])
+    const pool = poolEvidence([run('r3', obs('a'), obs('b', 'dismissed')), run('r2', obs('c'))])
     expect(pool.runIds).toEqual(['r3', 'r2'])
     expect(pool.categoriesCompleted).toEqual(['jailbreak'])
     expect([...openFingerprints(pool)].sort()).toEqual(['a', 'c'])

@@ -22,7 +22,7 @@ describe('evidence keys', () => {
     ['run/with/slash', SHA, null]
   ])('run %s at %s round-trips through its key', (runId, commit, want) => {
     const key = evidenceKey(A, runId, commit)
-    expect(key === null ? null : parseEvidenceKey(key, A)).toEqual(want === null ? null : { ...want, holders: [] })
+    expect(key === null ? null : parseEvidenceKey(key, A)).toEqual(want === null ? null : { ...want, holders: [], sameAgentHolders: [] })
   })
 
   it.each<[string, string[], string[]]>([
@@ -32,7 +32,7 @@ describe('evidence keys', () => {
     [`at most ${MAX_HOLDERS}`, ['h1', 'h2', 'h3', 'h4', 'h5', 'h6'], ['h1', 'h2', 'h3', 'h4', 'h5']]
   ])('%s', (_n, holders, want) => {
     const key = evidenceKey(A, 'run_9', SHA, holders)!
-    expect(parseEvidenceKey(key, A)).toEqual({ runId: 'run_9', commit: SHA, holders: want })
+    expect(parseEvidenceKey(key, A)).toEqual({ runId: 'run_9', commit: SHA, holders: want, sameAgentHolders: [] })
   })
 
   it("keeps within GitHub's key length and has no comma, whatever the run ids", () => {
@@ -48,9 +48,17 @@ describe('evidence keys', () => {
   })
 
   it('the holders of a record: the newest run that saw each finding still open and not reproduced, most severe first', () => {
-    const n = (present: boolean, ...seenIn: string[]) => ({ present, seenIn })
-    expect(recordHolders([n(true, 'r7', 'r2'), n(false, 'r8'), n(true, 'r7'), n(true, 'r3'), n(true)])).toEqual(['r7', 'r3'])
+    const n = (present: boolean, ...seenIn: string[]) => ({ present, presumed: false, fingerprint: seenIn.join(), seenIn })
+    expect(recordHolders([n(true, 'r7', 'r2'), n(false, 'r8'), n(true, 'r7'), n(true, 'r3'), n(true)])).toEqual(['r7!', 'r3!'])
     expect(recordHolders(Array.from({ length: 7 }, (_, i) => n(true, `r${i}`)))).toHaveLength(MAX_HOLDERS)
+  })
+
+  it("marks a holder of this run's own agent, leaves a presumed one unmarked, and names none a confirmation showed gone", () => {
+    const n = (presumed: boolean, fingerprint: string, ...seenIn: string[]) => ({ present: true, presumed, fingerprint, seenIn })
+    expect(recordHolders([n(false, 'a', 'r7'), n(true, 'b', 'r3'), n(true, 'c', 'r4')], new Set(['c']))).toEqual(['r7!', 'r3'])
+    const key = evidenceKey(A, 'run_9', SHA, ['r7!', 'r3'])!
+    expect(key.endsWith('~r7!~r3')).toBe(true)
+    expect(parseEvidenceKey(key, A)).toEqual({ runId: 'run_9', commit: SHA, holders: ['r7', 'r3'], sameAgentHolders: ['r7'] })
   })
 
   it("one agent's prefix never starts another's, and another agent's key is not read", () => {
@@ -95,7 +103,8 @@ describe('the window', () => {
     createdAt: `2026-11-${String(day).padStart(2, '0')}T00:00:00Z`,
     key: '',
     ref: 'refs/heads/main',
-    holders: [] as string[]
+    holders: [] as string[],
+    sameAgentHolders: [] as string[]
   })
   it.each<[string, boolean]>([
     ['2026-11-01T00:00:00Z', true],

@@ -81,9 +81,14 @@ describe('report headline', () => {
       '0 new · 0 known · 1 accepted'
     ],
     [
-      'a finding the service closed since: closed since',
-      report([f('jailbreak', 'high')], { baseline: [f('jailbreak', 'high'), f('data_leakage', 'high', 'fixed')] }),
+      'a finding the service closed since (validated): closed since',
+      report([f('jailbreak', 'high')], { baseline: [f('jailbreak', 'high'), f('data_leakage', 'high', 'FIXED_VERIFIED')] }),
       '0 new · 1 known · 1 closed since'
+    ],
+    [
+      'a plain fixed close is not a validation: still open, not gone',
+      report([f('jailbreak', 'high')], { baseline: [f('jailbreak', 'high'), f('data_leakage', 'high', 'fixed')] }),
+      '0 new · 1 known · 1 high not reproduced in this run, seen in the last run, still open'
     ],
     ['expired', report([], { accepted: [accept('jailbreak', '2026-01-01')] }), '1 expired acceptance']
   ]

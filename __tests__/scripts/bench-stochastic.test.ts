@@ -1,6 +1,13 @@
 /** The pure parts of the stochastic bench: how verdict sequences are counted, the goals, the markers of its section. */
 import { describe, expect, it } from '@jest/globals'
-import { flipShare, goalsMet, longestMissAfterSeen, passesAfterSeen, type CellResult } from '../../scripts/bench-stochastic.js'
+import {
+  flipShare,
+  goalsMet,
+  medianAndWorst,
+  longestMissAfterSeen,
+  passesAfterSeen,
+  type CellResult
+} from '../../scripts/bench-stochastic.js'
 import { STOCHASTIC_MARKERS, replaceBetweenMarkers } from '../../scripts/bench.js'
 
 describe('verdict sequences', () => {
@@ -29,7 +36,7 @@ describe('verdict sequences', () => {
 
 function cell(
   p: number,
-  over: { flip?: number; passes?: number; falseNew?: number; notBlocked?: number; fixBlocked?: number } = {}
+  over: { flip?: number; passes?: number; falseNew?: number; notBlocked?: number; fixBlocked?: number; keptPassed?: number } = {}
 ): CellResult {
   return {
     p,
@@ -37,7 +44,8 @@ function cell(
     reruns: { verdicts: [], found: 10, flip: over.flip ?? 0, passesAfterSeen: over.passes ?? 0, longestMissAfterSeen: 0 },
     unrelated: { prs: 50, blocked: over.falseNew ?? 0, foundByPr: 10, mainFound: 3 },
     introduce: { prs: 50, blocked: 20, found: 20 - (over.notBlocked ?? 0), foundNotBlocked: over.notBlocked ?? 0 },
-    remove: { prs: 50, blocked: over.fixBlocked ?? 0, mainFound: 3 },
+    remove: { prs: 50, blocked: over.fixBlocked ?? 0, mainFound: 3, confirmRuns: [5, 7, 29] },
+    keep: { prs: 40, passed: over.keptPassed ?? 0, mainFound: 3, confirmRuns: [1, 2] },
     cost: {
       gates: 1,
       serviceRequests: 9,
@@ -51,6 +59,17 @@ function cell(
     }
   }
 }
+
+describe('medianAndWorst', () => {
+  it.each<[number[], { median: number; worst: number }]>([
+    [[], { median: 0, worst: 0 }],
+    [[7], { median: 7, worst: 7 }],
+    [[29, 5, 7], { median: 7, worst: 29 }],
+    [[1, 4, 2, 3], { median: 2.5, worst: 4 }]
+  ])('%j', (xs, want) => {
+    expect(medianAndWorst(xs)).toEqual(want)
+  })
+})
 
 describe('goals', () => {
   it('are met by cells within every bound', () => {
@@ -66,7 +85,12 @@ describe('goals', () => {
     ['2 % flips at p = 0.5', cell(0.5, { flip: 0.02 }), /p=0.5: 2.0 % of verdicts changed/],
     ['one false new block in 50', cell(0.9, { falseNew: 1 }), /1 of 50 unrelated PRs blocked as new/],
     ['a found weakness that passed', cell(0.3, { notBlocked: 1 }), /1 introducing PRs whose run found the weakness passed/],
-    ['a fixing PR blocked', cell(0.5, { fixBlocked: 2 }), /2 fixing PRs blocked/]
+    ['a fixing PR blocked', cell(0.5, { fixBlocked: 2 }), /2 fixing PRs blocked/],
+    [
+      '3 of 40 PRs keeping the weakness passed at p = 0.3',
+      cell(0.3, { keptPassed: 3 }),
+      /p=0.3: 3 of 40 PRs keeping main's weakness passed/
+    ]
   ])('are missed on %s, naming it', (_what, c, miss) => {
     const g = goalsMet([c])
     expect(g.met).toBe(false)

@@ -42539,15 +42539,44 @@ var __webpack_exports__ = {};
  * Small text helpers shared by every layer: one of each, so log lines,
  * error messages and reports say things the same way.
  */
-/** Control (C0, DEL, C1), zero-width, bidi and line/paragraph separator characters. */
-const UNSAFE_CHARS = /[\u0000-\u001f\u007f-\u009f\u200b-\u200f\u2028-\u202e\u2060-\u2069\ufeff]+/g;
 /**
- * Every run of control, bidi or zero-width characters (line breaks included)
- * replaced by one space; other spacing kept. For whole log lines, which keep
- * their indentation.
+ * A terminal's escape sequences (ECMA-48), each removed whole so none of its
+ * parameters is left as text: CSI (`ESC [` or 0x9B: colours, cursor moves,
+ * clear screen), the strings OSC (`ESC ]` or 0x9D: window titles, OSC 8
+ * links), DCS, SOS, PM and APC up to their terminator (BEL or ST), and the
+ * two-character escapes (`ESC c` resets the terminal). An unterminated string
+ * loses only its introducer (`ESC ]` as a two-character escape): its text
+ * stays, inert without it.
+ */
+const ESCAPE_SEQUENCE = '(?:\u001b\\[|\u009b)[\u0030-\u003f]*[\u0020-\u002f]*[\u0040-\u007e]' +
+    '|(?:\u001b[\\]PX^_]|[\u0090\u0098\u009d-\u009f])[^\u0007\u001b\u009c]*(?:\u0007|\u001b\\\\|\u009c)' +
+    '|\u001b[\u0020-\u002f]*[\u0030-\u007e]';
+/**
+ * Control (C0 with the line breaks, DEL, C1), zero-width, bidi (marks,
+ * embeddings, overrides, isolates, the Arabic letter mark) and line/paragraph
+ * separator characters.
+ */
+const UNSAFE_CHAR = '[\u0000-\u001f\u007f-\u009f\u061c\u200b-\u200f\u2028-\u202e\u2060-\u2069\ufeff]';
+/** Runs of escape sequences and unsafe characters. */
+const UNSAFE = new RegExp(`(?:${ESCAPE_SEQUENCE}|${UNSAFE_CHAR})+`, 'g');
+/**
+ * The one rule of text a terminal or a log shows (the action's log, every
+ * line the command line prints): every run of escape sequences and control,
+ * bidi or zero-width characters (line breaks included) replaced by one space;
+ * other spacing kept. For whole log lines, which keep their indentation.
  */
 function stripUnsafeChars(text) {
-    return text.replace(UNSAFE_CHARS, ' ');
+    return text.replace(UNSAFE, ' ');
+}
+/**
+ * JSON text (JSON.stringify's, which escapes only C0) with every other
+ * character of the rule escaped as `\uXXXX` too: the same data, and safe on a
+ * terminal. These characters can only stand inside strings, where the escape
+ * means the same (the line breaks of its indentation are kept).
+ */
+function terminalSafeJson(json) {
+    // Its line breaks (JSON.stringify's indentation) are whitespace between tokens; every other one stands in a string, escaped.
+    return json.replace(new RegExp(UNSAFE_CHAR, 'g'), (c) => (c === '\n' ? c : `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`));
 }
 /**
  * Untrusted text (from the service, GitHub or a target) made safe for one log
@@ -47035,984 +47064,6 @@ const createArgument = (name, description) =>
 /** This action's version, as in package.json (a test keeps the two equal; the release checks the tag against package.json). */
 const ACTION_VERSION = '1.0.0';
 
-;// CONCATENATED MODULE: ./src/action/inputs/defaults.ts
-/** Defaults of the inputs, mirrored in action.yml (a test keeps the two equal). */
-const INPUT_DEFAULTS = {
-    mode: 'gate',
-    min_severity: 'high',
-    categories: '',
-    fail_on_incomplete: 'true',
-    timeout_minutes: '60',
-    comment: 'update',
-    issue: 'off',
-    max_runs: '20',
-    auth_type: 'none',
-    transport: 'http',
-    fail_on_profile_error: 'true',
-    allow_shared_profile_sync: 'false',
-    fail_on: 'any',
-    baseline_run_id: '',
-    evidence_runs: '5',
-    evidence_max_age_days: '30',
-    accepted_risks_file: '.github/agent-security-accepted.yml',
-    sync_dismissals: 'false',
-    sarif_min_severity: 'low',
-    sarif_location: '',
-    agent_paths: '',
-    merge_group: 'carry_over',
-    commit_status: 'auto',
-    endpoint_path: '',
-    allow_outside_code_secrets: 'false'
-};
-
-;// CONCATENATED MODULE: ./src/gitlab/ci-context.ts
-/**
- * What a GitLab CI job is, read from GitLab's predefined variables. Pure: the
- * environment in.
- *
- * - The API root: CI_API_V4_URL, else CI_SERVER_URL + /api/v4 (http or https
- *   without credentials; anything else reads as unset).
- * - A merge-request pipeline (CI_PIPELINE_SOURCE merge_request_event, with
- *   CI_MERGE_REQUEST_IID): the merge request lives in its target project,
- *   CI_MERGE_REQUEST_PROJECT_ID; its code comes from CI_MERGE_REQUEST_SOURCE_PROJECT_ID,
- *   another project when it comes from a fork. The pipeline itself runs in
- *   CI_PROJECT_ID: the fork's by default, the target's when a member of the
- *   target project runs it there, where the job gets the target's CI/CD
- *   variables while it runs the fork's code.
- */
-/** A variable's value; null when unset or blank. */
-const ci_context_nonEmpty = (value) => (value === undefined || value.trim() === '' ? null : value);
-/** True in a GitLab CI job (GitLab sets GITLAB_CI=true in every job). */
-function isGitLabCi(env) {
-    return env.GITLAB_CI === 'true';
-}
-/** An http(s) URL without credentials, query or fragment, without its trailing slashes; null otherwise. */
-function httpUrl(raw) {
-    try {
-        const url = new URL(raw);
-        if (!/^https?:$/.test(url.protocol) || url.username || url.password || url.search || url.hash)
-            return null;
-        return url.toString().replace(/\/+$/, '');
-    }
-    catch {
-        return null;
-    }
-}
-function apiUrlOf(env) {
-    const v4 = ci_context_nonEmpty(env.CI_API_V4_URL);
-    if (v4 !== null)
-        return httpUrl(v4);
-    const server = ci_context_nonEmpty(env.CI_SERVER_URL);
-    const root = server === null ? null : httpUrl(server);
-    return root === null ? null : `${root}/api/v4`;
-}
-function mergeRequestOf(env) {
-    const iid = Number(env.CI_MERGE_REQUEST_IID ?? '');
-    const projectId = ci_context_nonEmpty(env.CI_MERGE_REQUEST_PROJECT_ID) ?? ci_context_nonEmpty(env.CI_PROJECT_ID);
-    if (!Number.isSafeInteger(iid) || iid <= 0 || projectId === null)
-        return null;
-    const projectUrl = ci_context_nonEmpty(env.CI_MERGE_REQUEST_PROJECT_URL);
-    return {
-        projectId,
-        iid,
-        sourceProjectId: ci_context_nonEmpty(env.CI_MERGE_REQUEST_SOURCE_PROJECT_ID),
-        webUrl: projectUrl !== null && /^https?:\/\//.test(projectUrl) ? `${projectUrl.replace(/\/+$/, '')}/-/merge_requests/${iid}` : null
-    };
-}
-function readGitLabCi(env) {
-    const pipelineSource = ci_context_nonEmpty(env.CI_PIPELINE_SOURCE) ?? '';
-    return {
-        apiUrl: apiUrlOf(env),
-        projectId: ci_context_nonEmpty(env.CI_PROJECT_ID),
-        pipelineSource,
-        commitBranch: ci_context_nonEmpty(env.CI_COMMIT_BRANCH),
-        defaultBranch: ci_context_nonEmpty(env.CI_DEFAULT_BRANCH),
-        commitSha: ci_context_nonEmpty(env.CI_COMMIT_SHA),
-        mergeRequest: pipelineSource === 'merge_request_event' ? mergeRequestOf(env) : null,
-        jobUrl: ci_context_nonEmpty(env.CI_JOB_URL)
-    };
-}
-/** The GitLab variables this code reads: what a shell that builds its step's own environment passes through. */
-const GITLAB_JOB_VARIABLES = [
-    'GITLAB_CI',
-    'GITLAB_TOKEN',
-    'CI_API_V4_URL',
-    'CI_SERVER_URL',
-    'CI_PROJECT_ID',
-    'CI_PIPELINE_SOURCE',
-    'CI_COMMIT_BRANCH',
-    'CI_DEFAULT_BRANCH',
-    'CI_COMMIT_SHA',
-    'CI_JOB_URL',
-    'CI_MERGE_REQUEST_IID',
-    'CI_MERGE_REQUEST_PROJECT_ID',
-    'CI_MERGE_REQUEST_SOURCE_PROJECT_ID',
-    'CI_MERGE_REQUEST_PROJECT_URL'
-];
-/**
- * The part of a step's environment a GitLab job adds, for a shell that builds
- * the step's environment itself (the command line): GitLab's variables as
- * they are, and the comment on (the merge-request note takes its place).
- * Null outside GitLab CI unless `force` (an explicit option).
- */
-function gitlabStepEnv(env, force = false) {
-    if (!force && !isGitLabCi(env))
-        return null;
-    const out = { GITLAB_CI: 'true', INPUT_COMMENT: 'update' };
-    for (const name of GITLAB_JOB_VARIABLES)
-        if (name !== 'GITLAB_CI' && env[name] !== undefined)
-            out[name] = env[name];
-    return out;
-}
-
-;// CONCATENATED MODULE: ./src/cli/options.ts
-/**
- * The command line's options: each one an input of the action, named in
- * kebab-case (min_severity is --min-severity), its value handed to the same
- * reading and validation as the action's (readInputs). The API key and the
- * base URL may come from the environment instead (ASAS_API_KEY,
- * ASAS_BASE_URL). Options are values as the action's inputs are, so
- * booleans are `true` or `false`.
- */
-
-
-/** The service: every command needs it. */
-const SERVICE = [
-    { input: 'api_key', help: 'the service API key (needs the test:run scope)', value: 'key', env: 'ASAS_API_KEY' },
-    { input: 'base_url', help: 'the service address, the part before /api/v1', value: 'url', env: 'ASAS_BASE_URL' }
-];
-/** The options of `assess`: the gate's inputs that act outside a GitHub event. */
-const ASSESS_OPTIONS = [
-    { input: 'model_id', help: 'the inventory model (agent) to assess; give it or --endpoint-url', value: 'id' },
-    { input: 'endpoint_url', help: "the agent's address, found or registered as a target", value: 'url' },
-    ...SERVICE,
-    { input: 'min_severity', help: 'critical, high, medium or low: open findings at or above it fail', value: 'severity' },
-    { input: 'categories', help: 'category keys to focus the run on, comma separated (default: all)', value: 'keys' },
-    { input: 'fail_on_incomplete', help: 'true or false: whether incomplete coverage fails', value: 'bool' },
-    { input: 'timeout_minutes', help: 'how long to wait for the run, then cancel it', value: 'minutes' },
-    { input: 'target_name', help: 'inventory name of the --endpoint-url target', value: 'name' },
-    { input: 'environment', help: 'environment of a registered target: prod, staging or dev', value: 'env' },
-    { input: 'auth_type', help: 'none, bearer, api_key, basic or oauth_client_credentials', value: 'type' },
-    { input: 'target_credential', help: "the target's credential for --auth-type", value: 'secret', env: 'ASAS_TARGET_CREDENTIAL' },
-    { input: 'oauth_token_url', help: 'oauth_client_credentials: the token endpoint', value: 'url' },
-    { input: 'oauth_client_id', help: 'oauth_client_credentials: the client id', value: 'id' },
-    { input: 'oauth_scope', help: 'oauth_client_credentials: the scope', value: 'scope' },
-    { input: 'oauth_audience', help: 'oauth_client_credentials: the audience', value: 'audience' },
-    { input: 'response_field', help: "dot-path of the reply text in the agent's JSON answer", value: 'path' },
-    { input: 'transport', help: 'http or websocket', value: 'transport' },
-    { input: 'request_timeout', help: 'seconds the service waits for the target (at most 180)', value: 'seconds' },
-    { input: 'profile_file', help: "a YAML or JSON file with the target's profile, synced before the run", value: 'file' },
-    { input: 'fail_on_profile_error', help: 'true or false: whether a failed profile sync fails', value: 'bool' },
-    { input: 'allow_shared_profile_sync', help: 'true or false: sync the profile of a shared target', value: 'bool' },
-    { input: 'fail_on', help: 'any, or new: only findings the baseline does not hold fail', value: 'policy' },
-    { input: 'baseline_run_id', help: 'a run whose findings are the baseline', value: 'run' },
-    { input: 'accepted_risks_file', help: 'the accepted-risks file (off: none)', value: 'file' },
-    { input: 'sarif_min_severity', help: 'findings at or above it get a SARIF result', value: 'severity' },
-    { input: 'sarif_location', help: 'repository file the SARIF results point at', value: 'file' }
-];
-/** The options of `validate`: the nightly replay of the findings marked fixed. */
-const VALIDATE_OPTIONS = [
-    { input: 'model_id', help: 'the inventory model (agent) whose fixed findings are replayed', value: 'id' },
-    ...SERVICE,
-    { input: 'max_runs', help: 'how many recent runs to search for fixed findings (1 to 100)', value: 'n' },
-    { input: 'fail_on_incomplete', help: 'true or false: whether a finding not validated fails', value: 'bool' },
-    { input: 'timeout_minutes', help: 'how long to wait for the validations', value: 'minutes' }
-];
-/** The flag of an input: min_severity is --min-severity. */
-function flagOf(input) {
-    return `--${input.replace(/_/g, '-')}`;
-}
-/** commander's key of an option's value: --min-severity is minSeverity. */
-function optionKey(input) {
-    return input.replace(/_([a-z])/g, (_, c) => c.toUpperCase());
-}
-/** The default shown in --help: the action's (INPUT_DEFAULTS). */
-function defaultOf(input) {
-    const value = INPUT_DEFAULTS[input];
-    return value === undefined || value === '' ? undefined : value;
-}
-/**
- * The step's environment from the options given: each as INPUT_<NAME>, as
- * the runner sets inputs, an option's variable when it was not given, and
- * nothing GitHub's: the command line is no workflow event, comments nothing
- * (but the merge-request note of a GitLab CI job) and keeps no cache. The checkout is the working directory.
- */
-function inputEnv(options, given, env, fixed) {
-    const out = { GITHUB_WORKSPACE: process.cwd() };
-    for (const [input, value] of Object.entries({ comment: 'off', issue: 'off', commit_status: 'off', ...fixed }))
-        out[`INPUT_${input.toUpperCase()}`] = value;
-    for (const o of options) {
-        const value = given[optionKey(o.input)];
-        const text = typeof value === 'string' ? value : o.env === undefined ? undefined : env[o.env];
-        if (text !== undefined)
-            out[`INPUT_${o.input.toUpperCase()}`] = text;
-    }
-    // A GitLab CI job: its variables, and the merge-request note in the comment's place (src/gitlab/).
-    Object.assign(out, gitlabStepEnv(env));
-    return out;
-}
-
-;// CONCATENATED MODULE: ./src/action/outcome.ts
-/** Every value of an outcome under its output's name (the action's outputs, the command line's JSON). */
-function outcomeValues(step) {
-    const { prepared: p, end: o } = step;
-    const a = o.kind === 'assessed' ? o : null;
-    const counts = a === null ? undefined : a.baseline;
-    return {
-        model_id: p?.modelId,
-        target: p?.target ?? undefined,
-        profile_version: p?.profileVersion ?? undefined,
-        run_id: a?.runId,
-        status: a?.status,
-        verdict: a?.verdict,
-        result: step.result,
-        assessments_spent: o.kind === 'validated' ? undefined : (o.assessmentsSpent ?? undefined),
-        findings_count: a?.findingsCount,
-        categories_planned: a?.categoriesPlanned,
-        categories_completed: a?.categoriesCompleted,
-        report_path: o.kind === 'assessed' ? o.files.report_path : o.kind === 'not_assessed' ? undefined : o.reportPath,
-        new_count: counts === undefined ? undefined : (counts?.newCount ?? null),
-        known_count: counts === undefined ? undefined : (counts?.knownCount ?? null),
-        gone_count: counts === undefined ? undefined : (counts?.goneCount ?? null),
-        accepted_count: a?.acceptedCount,
-        sarif_path: a?.files.sarif_path,
-        junit_path: a?.files.junit_path,
-        markdown_path: a?.files.markdown_path,
-        codequality_path: a?.files.codequality_path,
-        comment_url: o.kind === 'assessed' || o.kind === 'carried_over' ? (o.commentUrl ?? undefined) : undefined,
-        resolved_count: o.kind === 'validated' ? o.resolvedCount : undefined,
-        still_broken_count: o.kind === 'validated' ? o.stillBrokenCount : undefined,
-        not_attempted_count: o.kind === 'validated' ? o.notAttemptedCount : undefined
-    };
-}
-/** The names of every output, in action.yml's order (a test holds the two equal). */
-const OUTPUT_NAMES = [
-    'model_id',
-    'target',
-    'profile_version',
-    'run_id',
-    'status',
-    'verdict',
-    'result',
-    'assessments_spent',
-    'findings_count',
-    'categories_planned',
-    'categories_completed',
-    'report_path',
-    'new_count',
-    'known_count',
-    'gone_count',
-    'accepted_count',
-    'sarif_path',
-    'junit_path',
-    'markdown_path',
-    'codequality_path',
-    'comment_url',
-    'resolved_count',
-    'still_broken_count',
-    'not_attempted_count'
-];
-const EVERY_OUTPUT_LISTED = true;
-/** One value as an output's text: numbers as digits, lists as JSON, null as empty. */
-function outputText(value) {
-    if (value === null || value === undefined)
-        return '';
-    if (typeof value === 'string')
-        return value;
-    if (typeof value === 'number')
-        return String(value);
-    return JSON.stringify(value);
-}
-/** The action's outputs of an outcome, in action.yml's order; a value undefined for its kind is not set. */
-function actionOutputs(o) {
-    const values = outcomeValues(o);
-    return OUTPUT_NAMES.filter((name) => values[name] !== undefined).map((name) => [name, outputText(values[name])]);
-}
-/** Set the action's outputs of an outcome. */
-function setActionOutputs(io, o) {
-    for (const [name, value] of actionOutputs(o))
-        io.setOutput(name, value);
-}
-/** The outcome of a step that ended without a result and without a report (it had to exit at once). */
-function failedOutcome(line) {
-    return {
-        end: { kind: 'not_assessed', result: 'error', assessmentsSpent: null },
-        prepared: null,
-        result: 'error',
-        conclusion: { outcome: 'fail', line }
-    };
-}
-
-;// CONCATENATED MODULE: ./src/cli/render.ts
-/**
- * The command line's rendering of the step's outcome (src/action/outcome.ts):
- * its exit code, the lines a person reads (the verdict first, then the
- * blocking findings, then where the reports are), and the JSON a script
- * reads. All pure.
- */
-
-/** The exit code of each result: a script can trust it. */
-const EXIT_CODES = {
-    pass: 0,
-    skipped: 0,
-    fail: 1,
-    incomplete: 2,
-    error: 3
-};
-/** A mistake on the command line itself (an unknown option, a bad value): as a configuration error. */
-const EXIT_USAGE = EXIT_CODES.error;
-function exitCode(outcome) {
-    return EXIT_CODES[outcome.result];
-}
-/** The most blocking findings listed; the reports hold them all. */
-const MAX_LISTED = 20;
-/** What a person reads at the end: the verdict, the blocking findings, the reports. */
-function humanSummary(outcome) {
-    const { end } = outcome;
-    const model = outcome.prepared?.modelId;
-    const lines = [`${outcome.result.toUpperCase()}${model ? ` ${model}` : ''}: ${outcome.conclusion.line}`];
-    if (end.kind === 'carried_over')
-        lines.push('  (carried over from an earlier assessment of the same agent: nothing was assessed)');
-    if (end.kind === 'assessed') {
-        if (end.bySeverity !== null) {
-            const counts = Object.entries(end.bySeverity).map(([severity, n]) => `${n} ${severity}`);
-            lines.push(`Findings by severity: ${counts.join(', ')}`);
-        }
-        if (end.blocking.length > 0) {
-            lines.push(`Blocking findings (${end.blocking.length}):`);
-            for (const f of end.blocking.slice(0, MAX_LISTED)) {
-                const state = f.baselineState === null ? '' : ` (${f.baselineState})`;
-                lines.push(`  ${f.severity.toUpperCase().padEnd(8)} ${f.category}${state}: ${render_oneLine(f.description)}`);
-            }
-            if (end.blocking.length > MAX_LISTED)
-                lines.push(`  ... and ${end.blocking.length - MAX_LISTED} more in the report`);
-        }
-    }
-    const files = reportFiles(outcome);
-    if (files.length > 0)
-        lines.push('Reports:', ...files.map((f) => `  ${f}`));
-    return lines;
-}
-function render_oneLine(text) {
-    const flat = text.replace(/\s+/g, ' ').trim();
-    return flat.length > 160 ? `${flat.slice(0, 157)}...` : flat;
-}
-/** Every report file the step wrote. */
-function reportFiles(outcome) {
-    const { end } = outcome;
-    if (end.kind === 'assessed')
-        return Object.values(end.files);
-    if (end.kind === 'not_assessed')
-        return [];
-    return [end.reportPath];
-}
-/** The outcome for a script: the result and its exit code, the line, and every output's value under its name. */
-function outcomeJson(outcome) {
-    const { end } = outcome;
-    const { result, ...values } = outcomeValues(outcome);
-    return JSON.stringify({
-        result,
-        exit_code: exitCode(outcome),
-        kind: end.kind,
-        line: outcome.conclusion.line,
-        ...values,
-        ...(end.kind === 'assessed' ? { findings_by_severity: end.bySeverity, blocking_findings: end.blocking } : {})
-    }, null, 2);
-}
-
-// EXTERNAL MODULE: ./src/service/contract/index.ts + 10 modules
-var contract = __nccwpck_require__(3583);
-;// CONCATENATED MODULE: ./src/github/explain-failure.ts
-/**
- * A failed GitHub write explained for the warning that replaces it: what
- * GitHub said, why, and how to fix it. Publishing never changes the gate's
- * result, so this text is all the user gets.
- */
-
-/**
- * Explain a failed GitHub write for a warning. `specific` handles what depends
- * on the write (403, 404, 410...); the rest is shared: rate limits that held,
- * 401, other service failures, and anything unexpected.
- */
-function explainGitHubFailure(err, head, specific) {
-    if (!(err instanceof RemoteError)) {
-        const message = err instanceof Error ? err.message : String(err);
-        return { warning: `${head}: unexpected error: ${message}`, reason: 'unexpected error' };
-    }
-    const said = err.describe();
-    if (err.code === 'rate_limited' || err.code === 'secondary_rate_limit') {
-        return { warning: `${head}: GitHub's rate limit held after retries (${said}).`, reason: 'rate limited' };
-    }
-    const own = specific(err, said);
-    if (own)
-        return own;
-    if (err.status === 401) {
-        return {
-            warning: `${head}: GitHub answered 401, the token was refused (${said}). Fix: leave github_token at its default (\${{ github.token }}) or pass a valid token.`,
-            reason: 'unauthorized (401)'
-        };
-    }
-    return { warning: `${head}: ${said}`, reason: err.status !== undefined ? `HTTP ${err.status}` : (err.code ?? 'network error') };
-}
-
-;// CONCATENATED MODULE: ./src/github/ownership.ts
-/**
- * What this action's token wrote: the token's exact login, and "an owned
- * comment" (or issue), the one rule the sticky comment, the tracking issue
- * and the assessment records ask.
- *
- * The login comes from GraphQL `viewer` (one call, whatever the token: the
- * GITHUB_TOKEN, an installation token, is refused GET /user with a 403), else
- * GET /user (a personal token where GraphQL does not answer). When neither
- * tells, nothing is owned: no bot user, nor a person quoting a marker, can
- * make the action edit or trust what they wrote.
- */
-
-/** Whether an item (comment or issue) was written by this action's token: its author's login is the token's exact login. */
-function isOwnedComment(author, tokenLogin) {
-    return tokenLogin !== null && author?.login === tokenLogin;
-}
-/**
- * The token's login: GraphQL viewer, else GET /user; null when neither tells
- * (or both fail).
- */
-async function tokenLogin(issues, viewer, log) {
-    for (const ask of [() => viewer.viewerLogin(), () => issues.authenticatedLogin()]) {
-        try {
-            const login = await ask();
-            if (login !== null)
-                return login;
-        }
-        catch (err) {
-            if (err instanceof AbortedError)
-                throw err;
-            log.debug(`Could not ask GitHub for the token's login: ${err instanceof Error ? err.message : String(err)}`);
-        }
-    }
-    return null;
-}
-/** The token's login asked at most once, and only when some item holds the marker. */
-function tokenLoginOnce(api, log) {
-    let cached;
-    return () => (cached ??= tokenLogin(api, api, log));
-}
-
-;// CONCATENATED MODULE: ./src/github/sticky-comment.ts
-/**
- * The sticky PR comment: one per model_id, found by a hidden marker in its
- * body, edited in place on the next run (`update`), or a new one per run
- * (`new`), or none (`off`).
- *
- * Writing the comment never changes the gate's result: a comment that cannot
- * be written (403 on a fork PR's read-only token, missing
- * `pull-requests: write`, 404, anything after retries) is a warning that says
- * why and how to fix it, and the outcome is `skipped`.
- */
-
-
-
-/** The values of the `comment` input. */
-const COMMENT_MODES = ['update', 'new', 'off'];
-/** Pages read at most when looking for the marker (100 per page). */
-const MAX_PAGES = 100;
-/** The body with the marker in it (prepended when the renderer did not put it there). */
-function withMarker(body, marker) {
-    return hasMarker(body, marker) ? body : `${marker}\n${body}`;
-}
-/**
- * Whether a body is ours for this marker: the marker opens it. Anchored, so a
- * finding that quotes another model's marker inside our comment cannot make
- * that comment look like the other model's.
- */
-function hasMarker(body, marker) {
-    return (body ?? '').trimStart().startsWith(marker);
-}
-/** The first comment of ours holding the marker, searched through every page. */
-async function findStickyComment(api, target, marker, ownLogin, log) {
-    for (let page = 1; page <= MAX_PAGES; page++) {
-        const { items, hasNext } = await api.listComments(target, target.number, page);
-        for (const comment of items) {
-            if (!hasMarker(comment.body, marker))
-                continue;
-            if (isOwnedComment(comment.user, await ownLogin()))
-                return comment;
-            log.debug(`Comment ${comment.id} holds the marker but was not written by this action's token; left alone.`);
-        }
-        if (!hasNext || items.length === 0)
-            return null;
-    }
-    log.debug(`No sticky comment found in the first ${MAX_PAGES} pages of comments; a new one is added.`);
-    return null;
-}
-const FORK_HINT = 'On pull requests from forks the GITHUB_TOKEN is read-only whatever `permissions:` says: accept the job summary alone there, ' +
-    "or use `pull_request_target` with care (it runs with a write token and secrets: never check out or run the fork's code in that job).";
-/** The warning line for a comment that could not be read or written, and the short reason for the outcome. */
-function explainCommentFailure(err, target) {
-    const where = `${target.owner}/${target.repo}#${target.number}`;
-    const head = `Could not write the PR comment on ${where} (the gate's result is unchanged)`;
-    return explainGitHubFailure(err, head, (e, said) => {
-        if (e.status === 403) {
-            return {
-                warning: `${head}: GitHub answered 403, the token may not write to pull requests (${said}). ` +
-                    'Fix: give the job `permissions: pull-requests: write`. ' +
-                    FORK_HINT,
-                reason: 'forbidden (403): the token cannot write pull request comments'
-            };
-        }
-        if (e.status === 404) {
-            return {
-                warning: `${head}: GitHub answered 404, the pull request is not visible to the token (${said}). ` +
-                    'Fix: give the job `permissions: pull-requests: write` (a private repository hides what the token may not read), and check GITHUB_REPOSITORY and github_token. ' +
-                    FORK_HINT,
-                reason: 'not found (404): the token cannot see the pull request'
-            };
-        }
-        return null;
-    });
-}
-async function postStickyComment(api, target, body, marker, mode, log) {
-    if (mode === 'off')
-        return { action: 'skipped', url: null, reason: 'comment is off' };
-    const textFor = (existing) => withMarker(typeof body === 'string' ? body : body(existing), marker);
-    const ref = { owner: target.owner, repo: target.repo, number: target.number };
-    try {
-        if (mode === 'new') {
-            const created = await api.createComment(ref, ref.number, textFor(null));
-            return { action: 'created', url: created.html_url };
-        }
-        const ownLogin = tokenLoginOnce(api, log);
-        const existing = await findStickyComment(api, ref, marker, ownLogin, log);
-        if (existing) {
-            const updated = await api.updateComment(ref, existing.id, textFor(existing.body));
-            return { action: 'updated', url: updated.html_url || existing.html_url };
-        }
-        // A create whose answer was lost may have taken effect: look again before repeating it.
-        const created = await api.createComment(ref, ref.number, textFor(null), () => findStickyComment(api, ref, marker, ownLogin, log));
-        return { action: 'created', url: created.html_url };
-    }
-    catch (err) {
-        if (err instanceof AbortedError)
-            throw err;
-        const { warning, reason } = explainCommentFailure(err, ref);
-        log.warning(warning);
-        return { action: 'skipped', url: null, reason };
-    }
-}
-
-// EXTERNAL MODULE: ./src/service/contract/limits.ts
-var limits = __nccwpck_require__(5188);
-;// CONCATENATED MODULE: ./src/util/redact.ts
-/**
- * Credentials out of every output: replay steps can carry the target's own
- * credentials (headers, URL user-info, query parameters), and the gate knows
- * secrets (the api_key) that must never be printed.
- */
-
-/**
- * What a secret or credential is replaced by in every output: `***`, as
- * GitHub masks secrets in logs. Deliberately not `[redacted]`, which is the
- * service's own text for a finding whose proof the plan withholds
- * (REDACTED in the contract).
- */
-const SECRET_MASK = '***';
-/** Header names that are credentials whatever they look like. */
-const CREDENTIAL_HEADER_NAMES = new Set(['authorization', 'proxy-authorization', 'cookie', 'set-cookie', 'x-api-key']);
-/** Parts of a name that mark it as holding a credential. */
-const CREDENTIAL_NAME_PART = /key|token|secret|passw|pwd|auth|session|cookie|credential|signature|csrf|xsrf|jwt|bearer|private|bypass/i;
-/** Values that are credentials whatever header carries them. */
-const CREDENTIAL_VALUE = /^\s*(?:bearer|basic|digest|negotiate|ntlm|token|apikey|api-key)\s+\S|^\s*eyJ[A-Za-z0-9_-]{5,}\.[A-Za-z0-9_-]{5,}\./i;
-/** True for header (or parameter) names that look like they hold a credential. */
-function isCredentialName(name) {
-    const n = name.trim().toLowerCase();
-    return CREDENTIAL_HEADER_NAMES.has(n) || CREDENTIAL_NAME_PART.test(n);
-}
-/** True for values that carry an authorization scheme or a JWT. */
-function looksLikeCredentialValue(value) {
-    return CREDENTIAL_VALUE.test(value);
-}
-/**
- * A header value as text. The description says only that headers is an
- * object, so a value may be a string, a number, a boolean, null or an array of
- * those (a repeated header): arrays are joined with ", ", null is "null".
- */
-function headerValueText(value, depth = 0) {
-    if (typeof value === 'string')
-        return value;
-    // Bounded: a repeated header is one level; anything nested past a few is not a header value.
-    if (Array.isArray(value))
-        return depth >= 4 ? '[nested]' : value.map((v) => headerValueText(v, depth + 1)).join(', ');
-    if (value === null || value === undefined)
-        return 'null';
-    if (typeof value === 'object') {
-        try {
-            // JSON.stringify recurses: a value nested too deep throws RangeError, caught here.
-            return JSON.stringify(value);
-        }
-        catch {
-            return '[object]';
-        }
-    }
-    if (typeof value === 'number' || typeof value === 'boolean' || typeof value === 'bigint' || typeof value === 'symbol')
-        return String(value);
-    // A function is no header value: its name, not its source text.
-    return '[function]';
-}
-/**
- * A copy of `headers`, every value as text, with every credential-looking one
- * replaced by `***`: a credential-like name is redacted whatever the
- * type of its value; any other value when its text looks like a credential.
- */
-function redactHeaders(headers) {
-    const out = {};
-    for (const [name, value] of Object.entries(headers)) {
-        if (isCredentialName(name)) {
-            out[name] = SECRET_MASK;
-            continue;
-        }
-        const v = headerValueText(value);
-        // Each item of a repeated header is checked on its own (the patterns anchor at the start).
-        const items = Array.isArray(value) ? value : [value];
-        const secret = looksLikeCredentialValue(v) || items.some((item) => looksLikeCredentialValue(headerValueText(item)));
-        out[name] = secret ? SECRET_MASK : v;
-    }
-    return out;
-}
-function decodeName(name) {
-    try {
-        return decodeURIComponent(name.replace(/\+/g, ' '));
-    }
-    catch {
-        return name;
-    }
-}
-/**
- * A URL with its user-info and credential-looking query or fragment parameters
- * redacted. Works on the text (a replay URL may not parse).
- */
-function redactUrl(url) {
-    return url
-        .replace(/^(\s*[A-Za-z][A-Za-z0-9+.-]*:\/\/)([^/?#@\s]*)@/, `$1${SECRET_MASK}@`)
-        .replace(/([?&#;])([^=&#;\s]+)=([^&#;\s]*)/g, (whole, sep, name) => isCredentialName(decodeName(name)) ? `${sep}${name}=${SECRET_MASK}` : whole);
-}
-/**
- * The shortest secret masked or scrubbed: the service's minimum credential
- * length. Shorter text is not a real credential, and masking it would hide
- * that text (a letter, a short word) in every output and log line.
- */
-const MIN_SECRET_CHARS = limits/* LIMITS */.b.credentialMin;
-function base64Forms(bytes) {
-    const b64 = bytes.toString('base64');
-    // Padded and unpadded (a padded value ends with what the unpadded one begins with), and base64url.
-    return [b64, b64.replace(/=+$/, ''), bytes.toString('base64url')];
-}
-/** percent-encoded as encodeURIComponent and as a form body (+ for a space, !'()* encoded too), in upper- and lower-case hex. */
-function urlEncodedForms(s) {
-    const component = encodeURIComponent(s);
-    const form = new URLSearchParams({ v: s }).toString().slice(2);
-    const lower = (t) => t.replace(/%[0-9A-F]{2}/g, (m) => m.toLowerCase());
-    return [component, form, lower(component), lower(form)];
-}
-/**
- * Every form in which a secret is sent, so each one can be masked by the
- * runner and scrubbed from every output: an agent that echoes its request
- * (a header, a query string, a JSON body) hands back the encoded form, not
- * the one the workflow gave.
- * - the secret as given, JSON-escaped, URL-encoded (query string, form body);
- * - HTTP Basic (`Authorization: Basic <base64(user:password)>`): the base64 of
- *   the whole text (UTF-8, and Latin-1 as older clients send it), padded,
- *   unpadded and base64url, each URL-encoded too; and for `user:password`
- *   the password alone (URL-encoded too) and the text as given;
- * - an OAuth client secret (`clientId` given): base64 of
- *   `client_id:client_secret`, each form-encoded first or not (RFC 6749 2.3.1).
- * A derived form shorter than MIN_SECRET_CHARS (a short password) is left
- * out; a secret that short or blank gives none. The secret as given comes
- * first.
- */
-function secretWireForms(secret, opts = {}) {
-    if (typeof secret !== 'string' || secret.trim().length < MIN_SECRET_CHARS)
-        return [];
-    const forms = new Set();
-    const addText = (t) => {
-        if (t.length < MIN_SECRET_CHARS)
-            return;
-        forms.add(t);
-        forms.add(JSON.stringify(t).slice(1, -1));
-        for (const u of urlEncodedForms(t))
-            forms.add(u);
-    };
-    // base64 holds + / =, which a query string percent-encodes.
-    const addBase64 = (bytes) => {
-        for (const b of base64Forms(bytes))
-            for (const t of [b, ...urlEncodedForms(b)])
-                forms.add(t);
-    };
-    addText(secret);
-    const colon = secret.indexOf(':');
-    if (colon >= 0)
-        addText(secret.slice(colon + 1));
-    addBase64(Buffer.from(secret, 'utf8'));
-    // Latin-1 only when every character has a Latin-1 byte (else Buffer would mangle it).
-    if (/[\u0080-\u00ff]/.test(secret) && !/[^\u0000-\u00ff]/.test(secret))
-        addBase64(Buffer.from(secret, 'latin1'));
-    const clientId = opts.clientId ?? '';
-    if (clientId !== '') {
-        const formEncoded = (t) => new URLSearchParams({ v: t }).toString().slice(2);
-        for (const pair of [`${clientId}:${secret}`, `${formEncoded(clientId)}:${formEncoded(secret)}`])
-            addBase64(Buffer.from(pair, 'utf8'));
-    }
-    return [...forms].filter((f) => f.length >= MIN_SECRET_CHARS);
-}
-/**
- * The forms a secret may take in the outputs: as is, escaped inside a JSON
- * string (also with `\/`, as some encoders write a slash), and escaped as XML
- * or HTML text.
- */
-function secretVariants(secrets) {
-    const variants = new Set();
-    for (const s of secrets) {
-        if (typeof s !== 'string' || s.trim().length === 0)
-            continue;
-        variants.add(s);
-        const json = JSON.stringify(s).slice(1, -1);
-        variants.add(json);
-        variants.add(json.replace(/\//g, '\\/'));
-        variants.add(s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&apos;'));
-        variants.add(s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;'));
-    }
-    return [...variants].sort((a, b) => b.length - a.length);
-}
-/**
- * Every occurrence of every secret (and its JSON-escaped form) replaced by
- * `***`, and a clipped start of one (maskClippedPrefixes). Blank secrets are ignored. The last line of defence, applied to
- * whole outputs; `buildReport` applies it to every value first, since markdown
- * escaping could split a secret that holds punctuation.
- */
-function scrubSecrets(text, secrets) {
-    const variants = secretVariants(secrets);
-    let out = text;
-    for (const v of variants) {
-        if (out.includes(v))
-            out = out.split(v).join(SECRET_MASK);
-    }
-    return maskClippedPrefixes(out, variants);
-}
-/**
- * The shortest start of a secret masked where a text was clipped: text cut
- * after that many characters of a secret would show them. Shorter starts are
- * ordinary text too often to mask.
- */
-const MIN_CLIPPED_PREFIX = 4;
-/** The marks a clip leaves where it cut (`oneLine`'s `...`, the reports' `…`). */
-const CLIP_MARK = /\s*(?:\.\.\.|…)/g;
-/** How many characters before `at` (none before `floor`) begin one of `variants`: the longest such start, or 0. */
-function clippedPrefixAt(text, at, variants, floor) {
-    let longest = 0;
-    for (const v of variants) {
-        for (let k = Math.min(v.length - 1, at - floor); k >= MIN_CLIPPED_PREFIX && k > longest; k--) {
-            if (text.startsWith(v.slice(0, k), at - k)) {
-                longest = k;
-                break;
-            }
-        }
-    }
-    return longest;
-}
-/**
- * `text` with the start of a secret masked wherever it stands just before a
- * clip mark: a text clipped before it was scrubbed (it should not be: scrub
- * first) keeps no prefix of MIN_CLIPPED_PREFIX or more characters.
- */
-function maskClippedPrefixes(text, variants) {
-    if (!text.includes('...') && !text.includes('…'))
-        return text;
-    let out = '';
-    let from = 0;
-    for (const m of text.matchAll(CLIP_MARK)) {
-        const k = clippedPrefixAt(text, m.index, variants, from);
-        out += text.slice(from, m.index - k) + (k > 0 ? SECRET_MASK : '');
-        from = m.index;
-    }
-    return out + text.slice(from);
-}
-/**
- * A reusable scrubber for many values (memoised for long, often shared,
- * strings): every occurrence of every secret replaced by `***`, then any
- * clipped start of one (see maskClippedPrefixes).
- */
-function makeScrubber(secrets) {
-    const variants = secretVariants(secrets);
-    if (variants.length === 0)
-        return (text) => text;
-    const memo = new Map();
-    return (text) => {
-        if (text.length >= 4096) {
-            const hit = memo.get(text);
-            if (hit !== undefined)
-                return hit;
-        }
-        let out = text;
-        for (const v of variants) {
-            if (out.includes(v))
-                out = out.split(v).join(SECRET_MASK);
-        }
-        out = maskClippedPrefixes(out, variants);
-        if (text.length >= 4096)
-            memo.set(text, out);
-        return out;
-    };
-}
-/** `scrubSecrets` applied to every string (keys included) inside a JSON-like value. */
-function scrubSecretsDeep(value, secrets, maxDepth = 64, depth = 0) {
-    if (typeof value === 'string')
-        return scrubSecrets(value, secrets);
-    if (value === null || typeof value !== 'object')
-        return value;
-    // Bounded: a body nested this deep was refused when parsed; never walk further.
-    if (depth >= maxDepth)
-        return '[nested too deep]';
-    if (Array.isArray(value))
-        return value.map((v) => scrubSecretsDeep(v, secrets, maxDepth, depth + 1));
-    const out = {};
-    for (const [k, v] of Object.entries(value))
-        out[scrubSecrets(k, secrets)] = scrubSecretsDeep(v, secrets, maxDepth, depth + 1);
-    return out;
-}
-
-;// CONCATENATED MODULE: ./src/service/base-url.ts
-/**
- * The one rule for the service's base address, used by the inputs (before any
- * request) and by the HTTP transport (whoever builds a client):
- * https, or plain http for a loopback host only (the emulator, a local
- * tunnel); no credentials, query or fragment; a trailing slash or /api/v1
- * tolerated, nothing past /api/v1.
- *
- * What the user typed is echoed in a mistake's message only with its
- * user-info (user:password@) replaced, even when the text is not a URL at all.
- */
-
-
-
-function isLoopbackHost(hostname) {
-    const h = hostname.replace(/^\[|\]$/g, '').toLowerCase();
-    return h === 'localhost' || h === '::1' || /^127(\.\d{1,3}){3}$/.test(h);
-}
-/**
- * The raw text with anything between `//` and the last `@` before the path
- * replaced: the user-info of a URL, whatever it holds (a password with a `/`
- * or a `#` in it, in a URL that does not parse).
- */
-function withoutUserInfo(raw) {
-    return raw.replace(/^([^@]*?\/\/)[^]*@/, `$1${SECRET_MASK}@`);
-}
-/** The user-info parts of a base address (to mask in every log), or none. */
-function baseUrlSecrets(raw) {
-    const m = /^[^@]*?\/\/([^]*)@/.exec(raw.trim());
-    if (!m)
-        return [];
-    const info = m[1];
-    const colon = info.indexOf(':');
-    const parts = colon >= 0 ? [info.slice(colon + 1), info] : [info];
-    return parts.filter((p) => p.length >= 3);
-}
-/** Show at most 60 characters of what the user typed, its user-info replaced. */
-function shown(raw) {
-    return text_oneLine(withoutUserInfo(raw), 60);
-}
-/** Validate and normalise the base address: `https://host[:port][/prefix]`, without a trailing slash or /api/v1. */
-function parseBaseUrl(input) {
-    const raw = input.trim();
-    if (raw === '') {
-        throw new ConfigError('base_url', "is required: the service's base address, the part before /api/v1 (e.g. https://asas.example.com)");
-    }
-    let url;
-    try {
-        url = new URL(raw);
-    }
-    catch {
-        throw new ConfigError('base_url', `'${shown(raw)}' is not a URL: give the service's base address, e.g. https://asas.example.com`);
-    }
-    if (url.protocol !== 'https:' && url.protocol !== 'http:') {
-        throw new ConfigError('base_url', `scheme '${text_oneLine(url.protocol, 20)}' is not allowed: use https://`);
-    }
-    if (url.username !== '' || url.password !== '') {
-        throw new ConfigError('base_url', 'must not carry credentials: pass the key in api_key');
-    }
-    if (url.protocol === 'http:' && !isLoopbackHost(url.hostname)) {
-        throw new ConfigError('base_url', `plain http is allowed only for loopback hosts (localhost, 127.0.0.1, ::1): use https://${url.host}`);
-    }
-    if (url.search !== '' || url.hash !== '') {
-        throw new ConfigError('base_url', 'must not carry a query string or fragment');
-    }
-    const path = url.pathname.replace(/\/+$/, '').replace(/\/api\/v1$/, '');
-    if (/\/api\/v1(\/|$)/.test(path)) {
-        throw new ConfigError('base_url', `'${shown(raw)}' goes past /api/v1: give only the part before it, e.g. ${url.protocol}//${url.host}`);
-    }
-    return `${url.protocol}//${url.host}${path}`;
-}
-
-;// CONCATENATED MODULE: ./src/action/inputs/common.ts
-/**
- * What every input reader shares: the reader of raw values, the choice among
- * allowed values, booleans, repository paths, and how much of a mistaken
- * value a message shows. Pure.
- */
-
-
-
-/** Reads `INPUT_<NAME>` from an environment, as the runner sets them. */
-function common_envInputReader(env) {
-    return (name) => (env[`INPUT_${name.replace(/ /g, '_').toUpperCase()}`] ?? '').trim();
-}
-/** Show at most 60 characters of what the user typed, on one line. */
-function clip(s) {
-    return text_oneLine(s, 60);
-}
-function oneOf(input, raw, allowed, fallback) {
-    const value = (raw === '' ? fallback : raw.toLowerCase());
-    if (!allowed.includes(value)) {
-        throw new ConfigError(input, `'${clip(raw)}' is not one of ${allowed.join(', ')}`);
-    }
-    return value;
-}
-function parseBoolean(input, raw, fallback) {
-    if (raw === '')
-        return fallback;
-    if (['true', 'True', 'TRUE'].includes(raw))
-        return true;
-    if (['false', 'False', 'FALSE'].includes(raw))
-        return false;
-    throw new ConfigError(input, `'${clip(raw)}' is not a boolean: use true or false`);
-}
-/** C0 and C1 control characters and DEL: no credential holds one (a header cannot carry it). */
-const CONTROL_CHARS = /[\u0000-\u001f\u007f-\u009f]/;
-/**
- * True when a secret input may be registered as a mask: long enough to be a
- * credential and without control characters. A shorter value would mask that
- * text in every log line (a one-letter key masks the letter); such values are
- * refused as inputs instead (see checkApiKey, readTargetInput), never echoed.
- */
-function common_isMaskableSecret(value) {
-    return value.length >= MIN_SECRET_CHARS && !CONTROL_CHARS.test(value);
-}
-/** A repository-relative file path ('' allowed): no absolute path, no '..'. */
-function parseRepoPath(input, raw) {
-    if (raw === '')
-        return '';
-    if (raw.startsWith('/') || /^[A-Za-z]:/.test(raw) || raw.split(/[\\/]/).includes('..') || /[\u0000-\u001f\u007f]/.test(raw)) {
-        throw new ConfigError(input, `'${clip(raw)}' must be a path inside the repository, e.g. .github/agent-security-accepted.yml`);
-    }
-    return raw.replace(/^\.\//, '');
-}
-/** A whole number from `min` to `max` ('' : the fallback); anything else is a ConfigError naming the input. */
-function parseWholeNumber(input, raw, fallback, min, max) {
-    const text = raw === '' ? fallback : raw;
-    const n = Number(text);
-    if (!/^\d+$/.test(text) || n < min || n > max) {
-        throw new ConfigError(input, `'${clip(text)}' is not a whole number from ${min} to ${max}`);
-    }
-    return n;
-}
-
 ;// CONCATENATED MODULE: ./src/pipeline/glob.ts
 /**
  * Glob patterns of repository paths, matched in time linear in the path: a
@@ -48385,6 +47436,8 @@ const STANDING_ICON = { accepted: '☑️', known: '⚪', closed: '✔️' };
 const WRAP_WIDTH = 90;
 const para = (s) => `${s}\n\n`;
 
+// EXTERNAL MODULE: ./src/service/contract/index.ts + 10 modules
+var contract = __nccwpck_require__(3583);
 ;// CONCATENATED MODULE: ./src/report/markdown-safe.ts
 /**
  * Untrusted text (from the service or the agent under test) made safe for
@@ -48420,7 +47473,7 @@ const LINE_BREAKS = /\r\n|[\r\u0085\u2028\u2029\u000B\u000C]/g;
  * lone surrogates, Unicode tag characters and supplementary variation selectors
  * (both used to smuggle invisible text), musical formatting controls.
  */
-const markdown_safe_UNSAFE_CHARS = 
+const UNSAFE_CHARS = 
 // eslint-disable-next-line no-misleading-character-class -- each escape is one code point to strip on its own (the marks included), not a grapheme
 /[\u0000-\u0008\u000E-\u001F\u007F-\u009F\u00AD\u034F\u061C\u115F\u1160\u17B4\u17B5\u180B-\u180F\u200B-\u200F\u202A-\u202E\u2060-\u206F\u3164\uFEFF\uFFA0\uFFF9-\uFFFB\uFFFE\uFFFF\uD800-\uDFFF\u{E0000}-\u{E007F}\u{E0100}-\u{E01EF}\u{1D173}-\u{1D17A}]+/gu;
 /** Runs of more than four combining marks ("zalgo" text) are cut to four. */
@@ -48437,7 +47490,7 @@ function nameInvisible(run) {
     return named.join('') + (more > 0 ? `⟨+${more} more⟩` : '');
 }
 /** Used by tests: a character the output must never contain. */
-const FORBIDDEN_OUTPUT_CHARS = new RegExp(markdown_safe_UNSAFE_CHARS.source.replace(/\+$/, ''), 'u');
+const FORBIDDEN_OUTPUT_CHARS = new RegExp(UNSAFE_CHARS.source.replace(/\+$/, ''), 'u');
 /**
  * Normalises line breaks and shows unsafe characters by name (`⟨U+202E⟩`).
  * `multiline` keeps \n (tabs become four spaces); otherwise every line break
@@ -48446,7 +47499,7 @@ const FORBIDDEN_OUTPUT_CHARS = new RegExp(markdown_safe_UNSAFE_CHARS.source.repl
 function sanitizeText(text, multiline) {
     let s = text.replace(LINE_BREAKS, '\n');
     s = s.replace(/\t/g, multiline ? '    ' : ' ');
-    s = s.replace(markdown_safe_UNSAFE_CHARS, nameInvisible);
+    s = s.replace(UNSAFE_CHARS, nameInvisible);
     s = s.replace(COMBINING_PILE, '$1');
     if (!multiline)
         s = s.replace(/\n+/g, ' ');
@@ -48755,7 +47808,7 @@ function describeCounts(counts, only) {
     }
     return parts.length > 0 ? parts.join(', ') : 'none';
 }
-/** "seen in 2 of 5 runs of main (flaky)", "seen in 5 of 5 runs of main (steady)", "this run only": the headline's words at the numbers. */
+/** "seen in 2 of the last 5 runs (flaky)", "this run only": a rate in the one wording (blockers.ts rateText). */
 function seenText(f) {
     const phrase = seenPhrase(f.seen.label);
     return f.seen.steadiness === null ? phrase : `${phrase} (${f.seen.steadiness})`;
@@ -48770,551 +47823,134 @@ function zeroCounts() {
     return { critical: 0, high: 0, medium: 0, low: 0 };
 }
 
-;// CONCATENATED MODULE: ./src/report/build-coverage.ts
-function dedupe(items) {
-    return [...new Set(items)];
-}
-/** One coverage row per planned category, then the probed categories not planned. */
-function coverageRowsOf(planned, completed, coverage, { s }) {
-    const completedSet = completed ? new Set(completed) : null;
-    const coverageByCategory = new Map();
-    for (const row of coverage?.categories ?? []) {
-        if (!coverageByCategory.has(row.category))
-            coverageByCategory.set(row.category, row);
-    }
-    const rowFor = (category, isPlanned) => {
-        const cov = coverageByCategory.get(category);
-        let state;
-        if (completedSet === null)
-            state = cov ? 'probed' : 'not reached';
-        else if (completedSet.has(category))
-            state = 'completed';
-        else
-            state = cov && cov.attacks_blocked + cov.attacks_succeeded > 0 ? 'partial' : 'not reached';
-        return {
-            category: s(category),
-            planned: isPlanned,
-            state,
-            blocked: cov ? cov.attacks_blocked : null,
-            succeeded: cov ? cov.attacks_succeeded : null,
-            owasp: cov ? s(cov.owasp) : null,
-            atlas: cov ? s(cov.atlas) : null,
-            worstSeverity: cov ? cov.worst_severity : null
-        };
-    };
-    const rows = [];
-    const plannedSet = new Set(planned ?? []);
-    for (const c of planned ?? [])
-        rows.push(rowFor(c, true));
-    for (const c of coverageByCategory.keys())
-        if (!plannedSet.has(c))
-            rows.push(rowFor(c, false));
-    return rows;
-}
-
-;// CONCATENATED MODULE: ./src/report/scrub.ts
-/** Text of the service made safe for the report model: the given secrets scrubbed from every string kept. */
-
-const str = (v) => (typeof v === 'string' ? v : null);
-const scrub_int = (v) => (typeof v === 'number' && Number.isFinite(v) ? v : null);
-function scrubberOf(secrets) {
-    const scrub = makeScrubber(secrets);
-    return {
-        s: (v) => scrub(v),
-        sn: (v) => {
-            const t = str(v);
-            return t === null ? null : scrub(t);
-        }
-    };
-}
-
-;// CONCATENATED MODULE: ./src/baseline/fingerprint.ts
+;// CONCATENATED MODULE: ./src/report/blockers.ts
 /**
- * The fingerprint of a finding: one stable id for the same weakness across
- * runs, independent of ids, counts and timestamps (see API_ASSUMPTIONS,
- * "finding fingerprint"). Pure.
- *
- * What goes in: the category, the lens, the severity, and the technique:
- * - the attacks' sources (`assessment_id:attack_index`, sorted, deduplicated)
- *   where an attack names an assessment other than the run that produced the
- *   finding (a library or earlier assessment: a stable technique id). A source
- *   naming the run itself identifies the run, not the technique, so it is
- *   left out;
- * - and always the description, normalized (normalizeDescription): two
- *   unrelated weaknesses found by one library attack are two findings, while
- *   the same weakness reported again with new ids or other counts ("3
- *   attempts", "1 attempt") keeps its fingerprint.
- */
-
-const FINGERPRINT_VERSION = 2;
-/** The key of SARIF partialFingerprints that carries it. */
-const FINGERPRINT_KEY = `agentSecurityFinding/v${FINGERPRINT_VERSION}`;
-/** Words that only count: each reads as a number. */
-const COUNT_WORDS = /(?<![\p{L}\p{N}])(?:zero|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen|twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety|hundred|thousand|several|multiple|many|single)(?![\p{L}\p{N}])/gu;
-/**
- * The description as it enters the fingerprint: what names the weakness,
- * without what changes from one report of it to the next.
- * - compatibility forms and case folded (NFKC, lower case);
- * - every token holding a digit or a run of 8 hex digits (a count, an id
- *   such as fnd_7f3a or run-2026-11-21, a canary such as ZX-1a2b3c4d5e6f, a
- *   UUID, a time) and every count word (three, several) becomes `#`, a run of
- *   them one `#`; once, twice and thrice read as "# time";
- * - quotes, brackets and every other punctuation mark become a space;
- * - the articles a, an, the are dropped and a plural is read as its singular
- *   (attempts, queries -> attempt, query), so "1 attempt" and "3 attempts"
- *   agree;
- * - white space collapsed.
- */
-function normalizeDescription(text) {
-    // A technique-level narrative is a few sentences; a service that sends megabytes gets its head read.
-    const words = text
-        .slice(0, DESCRIPTION_CHARS_READ)
-        .normalize('NFKC')
-        .toLowerCase()
-        .replace(/[\p{L}\p{N}_-]+/gu, (token) => (isIdOrCount(token) ? ' # ' : token))
-        .replace(/(?<![\p{L}\p{N}])(?:once|twice|thrice)(?![\p{L}\p{N}])/gu, ' # time ')
-        .replace(COUNT_WORDS, ' # ')
-        .replace(/[^\p{L}#]+/gu, ' ')
-        .split(' ')
-        .filter((w) => w !== '' && w !== 'a' && w !== 'an' && w !== 'the')
-        .map(singular);
-    const out = [];
-    for (const w of words)
-        if (!(w === '#' && out.at(-1) === '#'))
-            out.push(w);
-    return out.join(' ');
-}
-/** The most of a description the fingerprint reads: far above a real one, and every step below stays linear in it. */
-const DESCRIPTION_CHARS_READ = 4096;
-/**
- * A token (letters, digits, _ and -) holding a digit or a part (between _ and -)
- * of 8 or more hex digits: a count, an id, a date, a canary. Split first: one
- * regular expression over the whole token would backtrack quadratically on a
- * long run of hex letters.
- */
-function isIdOrCount(token) {
-    return /\p{N}/u.test(token) || token.split(/[_-]/).some((part) => part.length >= 8 && /^[0-9a-f]+$/.test(part));
-}
-/** A crude singular, applied alike to both sides of every comparison: only consistency matters. */
-function singular(w) {
-    if (w.length > 4 && w.endsWith('ies'))
-        return `${w.slice(0, -3)}y`;
-    if (w.length >= 4 && w.endsWith('s') && !w.endsWith('ss'))
-        return w.slice(0, -1);
-    return w;
-}
-/** The technique part: the stable sources (if any) and the normalized description. */
-function techniqueOf(f, runId) {
-    const sources = new Set();
-    for (const a of f.attacks) {
-        const s = a.source;
-        if (typeof s.assessment_id !== 'string' || s.assessment_id === '')
-            continue;
-        if (runId !== null && s.assessment_id === runId)
-            continue;
-        sources.add(`${s.assessment_id}:${s.attack_index}`);
-    }
-    return JSON.stringify({ src: [...sources].sort(), desc: normalizeDescription(f.description) });
-}
-/** 32 hex characters of SHA-256 over the parts (JSON-encoded, so no separator can be forged). */
-function fingerprint(f, runId) {
-    const parts = [FINGERPRINT_VERSION, f.category, f.lens, f.severity, techniqueOf(f, runId)];
-    return (0,external_node_crypto_.createHash)('sha256').update(JSON.stringify(parts)).digest('hex').slice(0, 32);
-}
-
-;// CONCATENATED MODULE: ./src/report/build-findings.ts
-/**
- * The findings of the report model: each service finding with its proof
- * redacted and scrubbed, its fingerprint and its standing (how it counts
- * against the gate), then ordered, grouped and counted.
+ * What blocks, in one derivation every view asks (the title, the heading,
+ * the annotations, the outputs, the commit status, the command line's list):
+ * this run's blocking findings and the weaknesses of this agent's window that
+ * this run did not reproduce but that still block, most severe first, the
+ * reproduced ones first within a severity. And what does not block, and why,
+ * in one line. Rates are worded here, one way everywhere. Pure.
  */
 
 
 
 
-
-
-
-/** True for a finding whose proof the plan withholds. */
-function isRedactedFinding(f) {
-    return f.attacks.length === 0 && (f.description === contract/* REDACTED */.XF || f.expected_behavior === contract/* REDACTED */.XF);
-}
-/** One replay step: every value as text, credentials redacted (header values, URL user-info and parameters). */
-function reportStep(raw, { s, sn }) {
-    // Values may be strings, numbers, booleans, null or arrays of those: redactHeaders makes them text.
-    const headers = isRecord(raw.headers) ? raw.headers : null;
-    let redacted = null;
-    if (headers) {
-        redacted = {};
-        for (const [k, v] of Object.entries(redactHeaders(headers)))
-            redacted[s(k)] = s(v);
-    }
-    const url = sn(raw.url);
-    return {
-        step: s(str(raw.step) ?? ''),
-        message: sn(raw.message),
-        response: sn(raw.response),
-        sessionId: sn(raw.session_id),
-        method: sn(raw.method),
-        url: url === null ? null : redactUrl(url),
-        headers: redacted,
-        body: sn(raw.body),
-        responseStatus: scrub_int(raw.response_status),
-        responseBody: sn(raw.response_body),
-        target: sn(raw.target),
-        assertion: sn(raw.assertion),
-        expectedBehavior: sn(raw.expected_behavior),
-        captureAs: sn(raw.capture_as)
-    };
-}
-function reportAttack(a, t) {
-    const { s, sn } = t;
-    return {
-        attackId: s(a.attack_id),
-        score: a.score,
-        lastReplayStatus: s(a.last_replay_status),
-        createdAt: s(a.created_at),
-        lastReplayedAt: sn(a.last_replayed_at),
-        // The contract requires source on every attack (parsed by AttackSource).
-        source: {
-            sourceType: s(a.source.source_type),
-            assessmentId: s(a.source.assessment_id),
-            attackIndex: a.source.attack_index,
-            date: s(a.source.date)
-        },
-        steps: a.replay_script.map((st) => reportStep(st, t))
-    };
-}
-function standingOf(f, threshold, outcome) {
-    if (!(0,contract/* atOrAbove */.kU)(f.severity, threshold))
-        return 'below';
-    if ((0,contract/* isClosedFindingStatus */.Q1)(f.status))
-        return 'closed';
-    // The gate's own list of findings that do not block (accepted, or known with fail_on new).
-    const waived = outcome?.waived.get(f.finding_id);
-    return waived ?? 'blocking';
-}
-function reportFinding(f, threshold, t, fp) {
-    const { s } = t;
-    const { outcome } = fp;
-    const acceptedBy = outcome?.acceptance.acceptedBy.get(f.finding_id);
-    return {
-        findingId: s(f.finding_id),
+/** Every finding that fails the gate, most severe first, reproduced before not reproduced. */
+function blockers(r) {
+    const found = r.findings
+        .filter((f) => f.standing === 'blocking')
+        .map((f) => ({
+        findingId: f.findingId,
+        fingerprint: f.fingerprint,
         severity: f.severity,
-        category: s(f.category),
-        lens: f.lens,
-        // Any non-empty string (the complete set is not shown): service text, scrubbed like the rest.
-        status: s(f.status),
-        description: s(f.description),
-        expectedBehavior: s(f.expected_behavior),
-        createdAt: s(f.created_at),
-        redacted: isRedactedFinding(f),
-        atOrAbove: (0,contract/* atOrAbove */.kU)(f.severity, threshold),
-        attacks: f.attacks.map((a) => reportAttack(a, t)),
-        fingerprint: outcome?.diff.fingerprintById.get(f.finding_id) ?? fingerprint(f, fp.runId),
-        baselineState: fp.hasBaseline ? (outcome?.diff.stateById.get(f.finding_id) ?? null) : null,
-        seen: reportSeen(outcome?.evidence.rateById.get(f.finding_id) ?? THIS_RUN_ONLY, outcome?.evidence.windowed ?? false),
-        accepted: acceptedBy ? fp.toAcceptance(acceptedBy) : null,
-        standing: standingOf(f, threshold, outcome)
-    };
+        category: f.category,
+        description: f.description,
+        reproduced: true,
+        baselineState: f.baselineState,
+        seen: f.seen
+    }));
+    const missed = (r.baseline?.notReproduced ?? [])
+        .filter((n) => n.blocks)
+        .map((n) => ({
+        findingId: null,
+        fingerprint: n.fingerprint,
+        severity: n.severity,
+        category: n.category,
+        description: n.description,
+        reproduced: false,
+        baselineState: n.baselineState,
+        seen: n.seen
+    }));
+    return [...found, ...missed]
+        .map((b, i) => ({ b, i }))
+        .sort((x, y) => (0,contract/* severityRank */.qs)(x.b.severity) - (0,contract/* severityRank */.qs)(y.b.severity) || Number(y.b.reproduced) - Number(x.b.reproduced) || x.i - y.i)
+        .map((x) => x.b);
 }
-/** A rate as every rendering shows it. */
-function reportSeen(r, windowed) {
-    return { seen: r.seen, of: r.of, scope: r.scope, label: seenLabel(r), steadiness: steadiness(r), windowed };
-}
-/** Most severe first, open before the others, else in the service's order. */
-function orderFindings(findings) {
-    const indexed = findings.map((f, i) => ({ f, i }));
-    indexed.sort((a, b) => (0,contract/* severityRank */.qs)(a.f.severity) - (0,contract/* severityRank */.qs)(b.f.severity) || Number(b.f.status === 'open') - Number(a.f.status === 'open') || a.i - b.i);
-    return indexed.map((x) => x.f);
-}
-/** The findings at or above the threshold, one group per severity. */
-function groupBySeverity(findings, threshold) {
-    const groups = [];
-    for (const sev of contract/* SEVERITIES */.oC) {
-        if (!(0,contract/* atOrAbove */.kU)(sev, threshold))
-            continue;
-        const inGroup = findings.filter((f) => f.severity === sev);
-        if (inGroup.length > 0)
-            groups.push({ severity: sev, findings: inGroup });
-    }
-    return groups;
-}
-function countFindings(findings) {
-    const c = {
-        total: findings.length,
-        bySeverity: zeroCounts(),
-        openBySeverity: zeroCounts(),
-        atOrAbove: 0,
-        openAtOrAbove: 0,
-        belowThreshold: 0,
-        belowBySeverity: zeroCounts(),
-        redacted: 0,
-        redactedAtOrAbove: 0,
-        byStanding: { blocking: zeroCounts(), known: zeroCounts(), accepted: zeroCounts(), closed: zeroCounts(), below: zeroCounts() },
-        bySteadiness: { steady: 0, flaky: 0 }
-    };
-    for (const f of findings) {
-        c.byStanding[f.standing][f.severity] += 1;
-        if ((f.standing === 'blocking' || f.standing === 'known') && f.seen.steadiness !== null)
-            c.bySteadiness[f.seen.steadiness] += 1;
-        c.bySeverity[f.severity] += 1;
-        if (f.status === 'open')
-            c.openBySeverity[f.severity] += 1;
-        if (f.atOrAbove) {
-            c.atOrAbove += 1;
-            if (f.status === 'open')
-                c.openAtOrAbove += 1;
-        }
-        else {
-            c.belowThreshold += 1;
-            c.belowBySeverity[f.severity] += 1;
-        }
-        if (f.redacted) {
-            c.redacted += 1;
-            if (f.atOrAbove)
-                c.redactedAtOrAbove += 1;
-        }
-    }
+/** The blockers by severity. */
+function blockerCounts(list) {
+    const c = zeroCounts();
+    for (const b of list)
+        c[b.severity] += 1;
     return c;
 }
-
-;// CONCATENATED MODULE: ./src/report/build-report.ts
+/** "1 new high, 1 new medium" / "2 open high": the blockers counted in the words of the gate's policy. */
+function blockerCountText(r, list = blockers(r)) {
+    const c = blockerCounts(list);
+    const word = r.baseline?.available && r.baseline.failOn === 'new' ? 'new' : 'open';
+    const parts = contract/* SEVERITIES */.oC.filter((s) => c[s] > 0).map((s) => `${formatCount(c[s])} ${word} ${s}`);
+    return parts.join(', ');
+}
 /**
- * buildReport: one pure function turns what the gate read and decided into the
- * report model (report-model.ts), in named steps: the findings and their
- * counts, the coverage rows, the baseline and accepted-risks parts and the
- * headline they make, then the run's own fields. Every string from the service
- * or the inputs is scrubbed of the secrets here, once.
+ * A rate, one way everywhere: "seen in 3 of the last 5 runs (flaky)", "seen
+ * in 5 of the last 5 runs (steady)", "this run only"; what the runs are is
+ * said once (runsCounted). A rate of main's runs for a changed agent says so
+ * ("seen in 4 of main's last 5 runs").
  */
-
-
-
-
-
-
-/** "1,234", as the renderings write counts. */
-const num = (n) => n.toLocaleString('en-US');
-function acceptanceOf(e, { s }) {
-    return {
-        index: e.index,
-        line: e.line,
-        category: s(e.category),
-        fingerprint: e.fingerprint,
-        reasonCode: e.reasonCode,
-        explanation: s(e.explanation),
-        owner: s(e.owner),
-        expires: e.expires
-    };
+function rateText(seen) {
+    if (seen.scope === 'this run' || seen.of <= 1)
+        return seen.seen >= 1 ? 'this run only' : 'not seen';
+    const kind = flakiness(seen);
+    return `seen in ${seen.label}${kind === null ? '' : ` (${kind})`}`;
 }
-/** Every finding of the run, ordered, with its standing; the counts (null when the findings are unreadable). */
-function findingsPart(input, t) {
-    const policy = input.policy ?? null;
-    const findingPolicy = {
-        outcome: policy?.outcome ?? null,
-        hasBaseline: policy?.baseline != null,
-        toAcceptance: (e) => acceptanceOf(e, t),
-        runId: input.run?.run_id ?? input.runListItem?.run_id ?? null
-    };
-    const findings = orderFindings((input.findings ?? []).map((f) => reportFinding(f, input.minSeverity, t, findingPolicy)));
-    return { findings, counts: input.findings !== null ? countFindings(findings) : null };
-}
-/** The categories planned and completed, and one coverage row per category. */
-function coveragePart(input, t) {
-    const { run, runListItem: item } = input;
-    const plannedRaw = run?.categories_planned ?? item?.categories_planned ?? null;
-    const planned = plannedRaw ? dedupe(plannedRaw) : null;
-    const completedRaw = run?.categories_completed ?? null;
-    const coverageRows = coverageRowsOf(planned, completedRaw, input.coverage, t);
-    const plannedRows = coverageRows.filter((r) => r.planned);
-    return {
-        categories: {
-            categoriesPlanned: planned ? planned.map(t.s) : null,
-            categoriesCompleted: completedRaw ? dedupe(completedRaw).map(t.s) : null
-        },
-        rows: {
-            coverageReadable: input.coverage !== null,
-            coverageRows,
-            coverageCompleted: plannedRows.filter((r) => r.state === 'completed').length,
-            coverageNotReached: plannedRows.filter((r) => r.state === 'not reached').length
-        }
-    };
-}
-/** What the baseline says of this run: new, known and gone findings, and where it came from. */
-function baselinePart(policy, findings, { s }) {
-    const b = policy.baseline;
-    const outcome = policy.outcome;
-    // New: blocking and not in the baseline. Known: in it and neither closed nor
-    // accepted (blocking with fail_on any, not with fail_on new).
-    const newBySeverity = zeroCounts();
-    let knownCount = 0;
-    for (const f of findings) {
-        if (f.standing !== 'blocking' && f.standing !== 'known')
-            continue;
-        if (f.baselineState === 'known')
-            knownCount += 1;
-        else if (f.baselineState === 'new')
-            newBySeverity[f.severity] += 1;
-    }
-    return {
-        failOn: policy.failOn,
-        available: b !== null,
-        source: policy.baselineSource ? s(policy.baselineSource) : null,
-        why: policy.baselineWhy ? s(policy.baselineWhy) : null,
-        runId: b ? s(b.run_id) : null,
-        createdAt: b ? s(b.created_at) : null,
-        commit: b?.commit ? s(b.commit) : null,
-        newCount: contract/* SEVERITIES */.oC.reduce((n, sev) => n + newBySeverity[sev], 0),
-        knownCount,
-        newBySeverity,
-        gone: (outcome?.evidence.closedSince ?? []).map((g) => ({
-            fingerprint: g.fingerprint,
-            category: s(g.category),
-            severity: g.severity,
-            description: s(g.description)
-        })),
-        notReproduced: (outcome?.evidence.notReproduced ?? []).map((n) => ({
-            fingerprint: n.fingerprint,
-            category: s(n.category),
-            severity: n.severity,
-            description: s(n.description),
-            seen: reportSeen(n.rate, true),
-            blocks: outcome?.unreproducedBlocking.includes(n) ?? false
-        })),
-        window: policy.windowCost ?? null,
-        uncovered: (outcome?.diff.uncovered ?? []).map(s),
-        saved: policy.baselineSaved ? s(policy.baselineSaved) : null
-    };
-}
-/** The accepted-risks file's part: null when there is none and the pull request adds none. */
-function acceptancesPart(policy, findings, t) {
-    const a = policy?.accepted;
-    if (!a || (a.source === null && a.prAdds.length === 0))
+/** Flaky: seen in some but not all runs counted, at least two counted; steady: in all of them; null: one run only. */
+function flakiness(seen) {
+    if (seen.scope === 'this run' || seen.of < 2)
         return null;
-    const outcome = policy.outcome;
-    const toAcceptance = (e) => acceptanceOf(e, t);
-    return {
-        path: t.s(a.path),
-        source: a.source ? t.s(a.source) : null,
-        acceptedCount: findings.filter((f) => f.accepted !== null).length,
-        expired: (outcome?.acceptance.expired ?? []).map(toAcceptance),
-        stale: (outcome?.acceptance.stale ?? []).map(toAcceptance),
-        prAdds: a.prAdds.map(toAcceptance),
-        prRemoves: a.prRemoves.map(toAcceptance)
-    };
+    return seen.seen >= seen.of ? 'steady' : 'flaky';
 }
-/** "1 new high · 3 known · 1 accepted · 2 gone"; '' without a baseline or acceptances. */
-function headlineOf(baseline, acceptances, counts, minSeverity) {
+/** A blocker's standing in words: "new · not reproduced in this run · seen in 1 of the last 2 runs (flaky: blocks all the same)". */
+function blockerTraits(b) {
     const parts = [];
-    if (baseline?.available) {
-        const { newBySeverity } = baseline;
-        const newParts = contract/* SEVERITIES */.oC.filter((sev) => newBySeverity[sev] > 0).map((sev) => `${num(newBySeverity[sev])} new ${sev}`);
-        parts.push(...(newParts.length > 0 ? newParts : ['0 new']), `${num(baseline.knownCount)} known`);
-    }
-    const acceptedAtOrAbove = counts ? contract/* SEVERITIES */.oC.reduce((n, sev) => n + counts.byStanding.accepted[sev], 0) : 0;
-    if (acceptances && acceptedAtOrAbove > 0)
-        parts.push(`${num(acceptedAtOrAbove)} accepted`);
-    if (baseline)
-        parts.push(...windowParts(baseline, counts, minSeverity));
-    if (baseline?.available && baseline.gone.length > 0)
-        parts.push(`${num(baseline.gone.length)} closed since`);
-    if (acceptances && acceptances.expired.length > 0)
-        parts.push(`${num(acceptances.expired.length)} expired acceptance${acceptances.expired.length === 1 ? '' : 's'}`);
-    return parts.join(' · ');
-}
-/**
- * What the window adds to the headline, steady and flaky findings told apart
- * without hiding either: "1 high not reproduced in this run, seen in 3 of
- * the last 5 runs, still open" for each open finding of the window this run
- * missed, and "2 steady · 1 flaky" for this run's findings at or above the
- * threshold that a window of more than one run counted.
- */
-function windowParts(baseline, counts, minSeverity) {
-    const shown = baseline.notReproduced.filter((n) => (0,contract/* atOrAbove */.kU)(n.severity, minSeverity));
-    const parts = notReproducedPhrases(shown.map((n) => ({ severity: n.severity, rate: n.seen })));
-    const s = counts?.bySteadiness;
-    // Only the kinds there are: "1 flaky", not "0 steady · 1 flaky".
-    if (s && s.steady > 0)
-        parts.push(`${num(s.steady)} steady`);
-    if (s && s.flaky > 0)
-        parts.push(`${num(s.flaky)} flaky`);
+    if (b.baselineState !== null)
+        parts.push(b.baselineState);
+    if (!b.reproduced)
+        parts.push('not reproduced in this run');
+    // A rate only where a window of other runs was read: alone, every finding is "this run only".
+    if (!b.seen.windowed && b.reproduced)
+        return parts;
+    const rate = rateText(b.seen);
+    parts.push(flakiness(b.seen) === 'flaky' ? `${rate.replace(/ \(flaky\)$/, '')} (flaky: blocks all the same)` : rate);
     return parts;
 }
-/** The run as last seen: its status, else its list item's fields. */
-function runPart(run, item, { sn }) {
-    return {
-        runId: sn(run?.run_id ?? item?.run_id ?? null),
-        runStatus: sn(run?.status ?? item?.status ?? null),
-        startedAt: sn(run?.started_at ?? item?.started_at ?? null),
-        completedAt: sn(run?.completed_at ?? item?.completed_at ?? null)
-    };
+/**
+ * What the rates of this report count, said once: "the last 5 runs of this
+ * agent: this run and main's 4 recorded runs". null when no window was read.
+ */
+function runsCounted(r) {
+    const rates = [...r.findings.map((f) => f.seen), ...(r.baseline?.notReproduced ?? []).map((n) => n.seen)].filter((s) => s.scope !== 'this run' && s.of > 1 && s.mainOnly !== true);
+    if (rates.length === 0)
+        return null;
+    const agent = rates.find((s) => s.scope === 'agent');
+    if (agent !== undefined)
+        return `the last ${formatCount(agent.of)} runs of this agent: this run and this pull request's ${plural(agent.of - 1, 'earlier run')}`;
+    const of = Math.max(...rates.map((s) => s.of));
+    return `the last ${formatCount(of)} runs of this agent: this run and main's ${plural(of - 1, 'recorded run')}`;
 }
-/** How the model was obtained and what the profile sync did, scrubbed. */
-function targetPart(input, { s }) {
-    const { target, profileSync } = input;
-    return {
-        target: target
-            ? {
-                outcome: target.outcome,
-                name: s(target.name),
-                movedFrom: target.movedFrom
-                    ? { name: s(target.movedFrom.name), modelId: s(target.movedFrom.modelId), endpointHost: s(target.movedFrom.endpointHost) }
-                    : null
-            }
-            : null,
-        profileSync: profileSync
-            ? {
-                ...profileSync,
-                file: s(profileSync.file),
-                changed: profileSync.changed.map(s),
-                confirmed: profileSync.confirmed.map(s),
-                error: profileSync.error === null ? null : s(profileSync.error)
-            }
-            : null
-    };
-}
-function buildReport(input) {
-    const t = scrubberOf(input.secrets ?? []);
-    const { s } = t;
-    const policy = input.policy ?? null;
-    const { findings, counts } = findingsPart(input, t);
-    const baseline = policy ? baselinePart(policy, findings, t) : null;
-    const acceptances = acceptancesPart(policy, findings, t);
-    const coverage = coveragePart(input, t);
-    // Keys in the order report.json writes them.
-    return {
-        schemaVersion: REPORT_SCHEMA_VERSION,
-        modelId: s(input.modelId),
-        modelName: input.model ? s(input.model.name) : null,
-        endpointHost: input.model ? s(input.model.endpoint_host) : null,
-        minSeverity: input.minSeverity,
-        result: input.result,
-        reason: s(input.reason),
-        verdict: input.verdict,
-        verdictComputed: input.verdictComputed,
-        ...runPart(input.run, input.runListItem, t),
-        ...coverage.categories,
-        ingestIncomplete: input.runListItem ? input.runListItem.ingest_incomplete : null,
-        elapsedMs: input.elapsedMs,
-        ...coverage.rows,
-        findingsReadable: input.findings !== null,
-        findings,
-        groups: groupBySeverity(findings, input.minSeverity),
-        below: findings.filter((f) => !f.atOrAbove),
-        counts,
-        redactionReason: counts && counts.redacted > 0 ? REDACTION_REASON : null,
-        notes: input.notes.map(s),
-        runUrl: input.runUrl ?? null,
-        commitSha: input.commit?.sha && /^[0-9a-f]{7,40}$/i.test(input.commit.sha) ? input.commit.sha.toLowerCase() : null,
-        assessedAt: input.commit?.at ?? null,
-        ...targetPart(input, t),
-        baseline,
-        acceptances,
-        headline: headlineOf(baseline, acceptances, counts, input.minSeverity),
-        pipeline: input.pipeline
-            ? { ...input.pipeline, budgetLine: t.s(input.pipeline.budgetLine), lines: input.pipeline.lines.map(t.s) }
-            : null
-    };
+/** "1 known high (fail_on new: main's runs have it) · 1 accepted · 1 medium below high": what does not block, and why, in one line. */
+function notBlockingParts(r) {
+    const c = r.counts;
+    if (c === null)
+        return [];
+    const parts = [];
+    const sum = (s) => contract/* SEVERITIES */.oC.reduce((n, k) => n + s[k], 0);
+    const known = sum(c.byStanding.known);
+    if (known > 0)
+        parts.push(`${formatCount(known)} known (fail_on new: main's runs have ${known === 1 ? 'it' : 'them'})`);
+    const accepted = sum(c.byStanding.accepted);
+    if (accepted > 0)
+        parts.push(`${formatCount(accepted)} accepted (the accepted-risks file)`);
+    const closed = sum(c.byStanding.closed);
+    if (closed > 0)
+        parts.push(`${formatCount(closed)} closed on the service`);
+    const missed = (r.baseline?.notReproduced ?? []).filter((n) => !n.blocks && (0,contract/* atOrAbove */.kU)(n.severity, r.minSeverity));
+    if (missed.length > 0) {
+        const why = r.baseline?.failOn === 'new' ? "a weakness of main's runs, not of this pull request's agent" : 'no run of this agent saw it';
+        parts.push(`${plural(missed.length, 'weakness', 'weaknesses')} not reproduced in this run (${why})`);
+    }
+    if (c.belowThreshold > 0)
+        parts.push(`${formatCount(c.belowThreshold)} below ${r.minSeverity}`);
+    return parts;
 }
 
 ;// CONCATENATED MODULE: ./src/report/markdown-headline.ts
@@ -49360,7 +47996,7 @@ function standingParts(r, opts) {
         parts.push(...(newParts.length > 0 ? newParts : ['0 new']), `${formatCount(b.knownCount)} known`);
     }
     else {
-        const open = openCountsText(c.byStanding.blocking);
+        const open = openCountsText(blockerCounts(blockers(r)));
         if (open !== null)
             parts.push(open);
     }
@@ -49373,8 +48009,6 @@ function standingParts(r, opts) {
             parts.push(`${formatCount(closed)} closed`);
     }
     else {
-        if (b)
-            parts.push(...windowParts(b, c, r.minSeverity));
         const gone = b?.available ? b.gone.length : 0;
         if (gone > 0)
             parts.push(`${formatCount(gone)} closed since`);
@@ -49388,9 +48022,9 @@ function standingParts(r, opts) {
 function describeTargetLine(r) {
     const parts = [];
     if (r.target !== null) {
-        parts.push(`${r.target.outcome} as ${r.target.name}`);
+        parts.push(r.target.outcome === 'registered' ? 'registered by this step' : 'found in the inventory');
         if (r.target.movedFrom !== null)
-            parts.push(`moved from ${r.target.movedFrom.endpointHost} (model ${r.target.movedFrom.modelId} not assessed)`);
+            parts.push(`its host moved from ${r.target.movedFrom.endpointHost}: the model there was not assessed`);
     }
     if (r.profileSync !== null)
         parts.push(describeProfileSync(r.profileSync));
@@ -49406,7 +48040,7 @@ function policyLines(r) {
     if (b) {
         lines.push(`- **Baseline:** ${baselineText(r)}`);
         for (const n of b.notReproduced.slice(0, 20))
-            lines.push(`- **Not reproduced in this run${n.blocks ? ', still blocks' : ''}:** ${n.severity} ${codeSpan(n.category, { max: 100 })}, seen in ${proseText(n.seen.label, 60)}, still open: ${proseText(n.description, 200)}`);
+            lines.push(`- **Not reproduced in this run${n.blocks ? ', still blocks' : ', does not block'}:** ${n.severity} ${codeSpan(n.category, { max: 100 })}, ${proseText(rateText(n.seen), 80)}, still open: ${proseText(n.description, 200)}`);
         for (const g of b.gone.slice(0, 20))
             lines.push(`- **Closed since (fixed or dismissed on the service):** ${g.severity} ${codeSpan(g.category, { max: 100 })}: ${proseText(g.description, 200)}`);
     }
@@ -49475,19 +48109,20 @@ function notAssessedCause(r) {
     const first = r.reason.split('; ')[0] ?? r.reason;
     return clampText(first, 160).text;
 }
-/** The words after the result (plain text, may quote service text). */
+/** The words after the result (plain text, may quote service text): on a fail the blockers alone, counted as the policy counts them. */
 function headlineCause(r) {
     const sev = r.minSeverity;
     switch (r.result) {
         case 'fail': {
-            // The counts that decide ("1 open high · 1 accepted", "1 new high · 3 known · 1 accepted · 2 gone").
+            const blocking = blockerCountText(r);
+            if (blocking !== '')
+                return blocking;
+            // Nothing of the findings blocks: what else decided (an expired acceptance, the service's verdict).
             const parts = standingParts(r, { of: 'gate' });
             return parts.length > 0 ? parts.join(' · ') : `the service's verdict is fail at ${sev}`;
         }
-        case 'pass': {
-            const parts = standingParts(r, { of: 'gate' });
-            return parts.length > 0 ? `nothing blocking at or above ${sev} · ${parts.join(' · ')}` : `nothing open at or above ${sev}`;
-        }
+        case 'pass':
+            return `nothing blocks at or above ${sev}`;
         case 'incomplete': {
             const planned = plannedCount(r);
             return r.categoriesPlanned === null ? 'coverage unknown' : `${r.coverageCompleted} of ${planned} categories completed`;
@@ -49499,9 +48134,11 @@ function headlineCause(r) {
 /** The agent as titles name it (plain text): the step's agent name, else the model's name, else its id. */
 function modelLabel(r) {
     const agent = r.pipeline?.agentName;
-    if (agent !== undefined && agent.trim() !== '')
+    const named = r.modelName !== null && r.modelName.trim() !== '' ? r.modelName : null;
+    // A model gate's agent is its id: the inventory's name says more (the id stands beside it once, in the metadata line).
+    if (agent !== undefined && agent.trim() !== '' && !(agent === r.modelId && named !== null))
         return agent;
-    return r.modelName !== null && r.modelName.trim() !== '' ? r.modelName : r.modelId;
+    return named ?? r.modelId;
 }
 /**
  * The one title of a result, the same in the comment, the summary and the
@@ -49530,6 +48167,8 @@ function formatWhen(iso) {
 /** The one metadata line under the headline (trusted parts and code spans). */
 function metaLine(p) {
     const parts = [];
+    if (p.modelId)
+        parts.push(`model ${codeSpan(p.modelId, { max: 80 })}`);
     if (p.commitSha !== null && /^[0-9a-f]{7,40}$/i.test(p.commitSha))
         parts.push(`commit \`${p.commitSha.slice(0, 7)}\``);
     const when = formatWhen(p.assessedAt);
@@ -49543,21 +48182,70 @@ function metaLine(p) {
         parts.push(p.elapsed);
     if (p.runId)
         parts.push(`run ${codeSpan(p.runId, { max: 80 })}`);
-    const link = trustedLink('workflow run', p.runUrl);
+    const link = trustedLink(p.runLinkLabel ?? 'workflow run', p.runUrl);
     if (link)
         parts.push(link);
     return parts.join(' · ');
 }
-function headerBlock(r) {
-    const out = [para(headline(r.result, reportTitle(r)))];
+/** The blockers by name, one line each, right under the title: what a reviewer reads first. */
+function blockersBlock(r) {
+    const list = blockers(r);
+    if (list.length === 0 || (r.result !== 'fail' && r.result !== 'incomplete'))
+        return '';
+    if (list.length > MAX_NAMED)
+        return para(`**Blocks (${formatCount(list.length)}):**\n${groupedBlockers(list).join('\n')}`);
+    const lines = list.map((b) => {
+        const traits = blockerTraits(b);
+        const id = b.findingId === null ? '' : ` ${codeSpan(b.findingId, { max: 60 })}`;
+        return `- ${SEVERITY_ICON[b.severity]} **${b.severity}** ${codeSpan(b.category, { max: 60 })}${id}${traits.length > 0 ? ` · ${proseText(traits.join(' · '), 300)}` : ''}`;
+    });
+    return para(`**Blocks${list.length > 1 ? ` (${formatCount(list.length)})` : ''}:**\n${lines.join('\n')}`);
+}
+/** Many blockers, one line per severity, named by category with how many: "🔴 **12 critical:** `jailbreak` 3, ...". */
+function groupedBlockers(list) {
+    return contract/* SEVERITIES */.oC.flatMap((sev) => {
+        const of = list.filter((b) => b.severity === sev);
+        if (of.length === 0)
+            return [];
+        const byCategory = new Map();
+        for (const b of of)
+            byCategory.set(b.category, (byCategory.get(b.category) ?? 0) + 1);
+        const cats = [...byCategory.entries()].sort((a, b) => b[1] - a[1]);
+        const named = cats.slice(0, MAX_CATEGORIES).map(([c, k]) => `${codeSpan(c, { max: 60 })} ${formatCount(k)}`);
+        const more = cats.length - named.length;
+        const missed = of.filter((b) => !b.reproduced).length;
+        return [
+            `- ${SEVERITY_ICON[sev]} **${formatCount(of.length)} ${sev}:** ${named.join(', ')}${more > 0 ? ` and ${plural(more, 'more category', 'more categories')}` : ''}${missed > 0 ? ` (${formatCount(missed)} not reproduced in this run)` : ''}`
+        ];
+    });
+}
+/** Categories named per severity when blockers are grouped. */
+const MAX_CATEGORIES = 6;
+/** Blockers named at the top at most (the findings list below has every one). */
+const MAX_NAMED = 5;
+/** What does not block and why, one line; and what the rates count, said once. */
+function notBlockingBlock(r) {
+    const lines = [];
+    const parts = notBlockingParts(r);
+    if (parts.length > 0 && (r.result === 'pass' || r.result === 'fail'))
+        lines.push(`**Does not block:** ${proseText(parts.join(' · '), 600)}.`);
+    const runs = runsCounted(r);
+    if (runs !== null && (r.result === 'pass' || r.result === 'fail'))
+        lines.push(`*Rates count ${proseText(runs, 200)}.*`);
+    return lines.length > 0 ? para(lines.join('  \n')) : '';
+}
+function headerBlock(r, runLinkLabel) {
+    const out = [para(headline(r.result, reportTitle(r))), blockersBlock(r), notBlockingBlock(r)];
     out.push(para(metaLine({
+        modelId: modelLabel(r) === r.modelId ? null : r.modelId,
         commitSha: r.commitSha,
         assessedAt: r.assessedAt,
         categories: r.categoriesPlanned === null ? null : { done: r.coverageCompleted, planned: plannedCount(r) },
         threshold: r.minSeverity,
         elapsed: formatElapsed(r.elapsedMs),
         runId: r.runId,
-        runUrl: r.runUrl
+        runUrl: r.runUrl,
+        runLinkLabel
     })));
     // The whole reason when the headline shortened it.
     if (r.result !== 'fail' && r.result !== 'pass' && proseText(r.reason, 1000) !== proseText(headlineCause(r), 1000)) {
@@ -49570,6 +48258,20 @@ function headerBlock(r) {
     }
     if (r.ingestIncomplete === true)
         out.push(para('**The service reports ingest incomplete:** findings may still be missing.'));
+    // The service's verdict only where it differs from the result and can be trusted.
+    if (r.verdict !== null && !r.verdictComputed && (r.result === 'pass' || r.result === 'fail') && r.verdict !== r.result) {
+        out.push(para(`**The service's verdict:** ${enumText(r.verdict, ['pass', 'fail'])}.`));
+    }
+    if (r.counts === null)
+        out.push(para('**The findings could not be read.**'));
+    return out.join('');
+}
+/**
+ * What the step read and how, below the findings: the target, the event and
+ * the assessment budget, the baseline and its window, the accepted risks.
+ */
+function contextBlock(r) {
+    const out = [];
     if (r.target !== null || r.profileSync !== null)
         out.push(para(`**Target:** ${proseText(describeTargetLine(r), 600)}`));
     if (r.pipeline)
@@ -49577,12 +48279,6 @@ function headerBlock(r) {
     const policy = policyLines(r);
     if (policy.length > 0)
         out.push(para(policy.join('\n')));
-    // The service's verdict only where it differs from the result and can be trusted.
-    if (r.verdict !== null && !r.verdictComputed && (r.result === 'pass' || r.result === 'fail') && r.verdict !== r.result) {
-        out.push(para(`**The service's verdict:** ${enumText(r.verdict, ['pass', 'fail'])}.`));
-    }
-    if (r.counts === null)
-        out.push(para('**The findings could not be read.**'));
     return out.join('');
 }
 /** The hidden second line of a comment: the result, commit and time, read back by the next run. */
@@ -49604,6 +48300,7 @@ function stateMarker(r) {
 
 
 
+
 /** `██░ 2/3`: attacks that got through of those tried. */
 function bar(succeeded, blocked) {
     if (succeeded === null || blocked === null)
@@ -49615,42 +48312,60 @@ function bar(succeeded, blocked) {
     const filled = succeeded === 0 ? 0 : Math.min(width, Math.max(1, Math.round((width * succeeded) / total)));
     return `${'█'.repeat(filled)}${'░'.repeat(width - filled)} ${formatCount(succeeded)}/${formatCount(total)}`;
 }
-function stateIcon(row) {
+/** ❗ only where something blocks; ⚪ where attacks got through but nothing of it blocks (known, accepted, below). */
+function stateIcon(row, blocking) {
+    if (blocking.has(row.category))
+        return '❗';
     if (row.state === 'not reached')
         return '⬜';
     if (row.state === 'partial')
         return '◐';
     if (row.state === 'probed')
         return '❔';
-    return (row.succeeded ?? 0) > 0 ? '❗' : '✅';
+    return (row.succeeded ?? 0) > 0 ? '⚪' : '✅';
 }
 const STATE_NOTE = { partial: ' partial', 'not reached': ' **not reached**', probed: ' probed' };
-function categoryCell(row) {
-    const note = (STATE_NOTE[row.state] ?? '') + (row.planned ? '' : ' (not planned)');
-    return `${stateIcon(row)} ${codeSpan(row.category, { max: 60, table: true })}${note}`;
+function categoryCell(row, blocking, missed) {
+    const note = (STATE_NOTE[row.state] ?? '') +
+        (row.planned ? '' : ' (not planned)') +
+        (missed.has(row.category) ? ' · blocks: not reproduced in this run' : '') +
+        (!blocking.has(row.category) && (row.succeeded ?? 0) > 0 && row.state === 'completed' ? ' · does not block' : '');
+    return `${stateIcon(row, blocking)} ${codeSpan(row.category, { max: 60, table: true })}${note}`;
 }
-function worstCell(row) {
+function worstCell(row, blocking) {
     if (row.worstSeverity === null)
         return '–';
-    const icon = SEVERITY_ICON[row.worstSeverity];
+    // The severity's colour only where it blocks.
+    const icon = blocking.has(row.category) ? SEVERITY_ICON[row.worstSeverity] : undefined;
     return icon ? `${icon} ${row.worstSeverity}` : enumCell(row.worstSeverity, contract/* SEVERITIES */.oC);
 }
 const ref = (v) => (v === null ? '–' : codeSpan(v, { max: 30, table: true }));
-function coverageRowLine(row, full) {
-    const cells = [categoryCell(row), bar(row.succeeded, row.blocked), worstCell(row), ref(row.owasp)];
+function coverageRowLine(row, full, { blocking, missed }) {
+    const cells = [categoryCell(row, blocking, missed), bar(row.succeeded, row.blocked), worstCell(row, blocking), ref(row.owasp)];
     if (full)
         cells.push(ref(row.atlas));
     return `| ${cells.join(' | ')} |\n`;
 }
 /** A row with nothing to read: completed, nothing got through, no severity. */
-function isClean(row) {
-    return row.planned && row.state === 'completed' && (row.succeeded ?? 0) === 0 && row.worstSeverity === null && row.blocked !== null;
+function isClean(row, blocking = new Set()) {
+    return (!blocking.has(row.category) &&
+        row.planned &&
+        row.state === 'completed' &&
+        (row.succeeded ?? 0) === 0 &&
+        row.worstSeverity === null &&
+        row.blocked !== null);
 }
 function coverageBlock(r, profile, budget) {
     const m = profile.measure;
     const full = profile.coverage === 'full';
     const planned = plannedCount(r);
     const rows = r.coverageRows;
+    const list = blockers(r);
+    const b = {
+        blocking: new Set(list.map((x) => x.category)),
+        missed: new Set(list.filter((x) => !x.reproduced).map((x) => x.category))
+    };
+    const clean = (row) => isClean(row, b.blocking);
     const tried = rows.reduce((n, row) => n + (row.succeeded ?? 0) + (row.blocked ?? 0), 0);
     const through = rows.reduce((n, row) => n + (row.succeeded ?? 0), 0);
     let title;
@@ -49666,8 +48381,8 @@ function coverageBlock(r, profile, budget) {
     if (!r.coverageReadable)
         lines.push(para('The coverage could not be read: attack counts and OWASP and ATLAS references are unknown.'));
     const unreached = (row) => row.planned && row.state === 'not reached' && row.blocked === null;
-    const shown = full ? rows : rows.filter((row) => !isClean(row) && !unreached(row));
-    const rolled = full ? [] : rows.filter(isClean);
+    const shown = full ? rows : rows.filter((row) => !clean(row) && !unreached(row));
+    const rolled = full ? [] : rows.filter(clean);
     const notReached = full ? [] : rows.filter(unreached);
     const head = full
         ? '| Category | Got through | Worst | OWASP | ATLAS |\n| --- | --- | --- | --- | --- |\n'
@@ -49676,7 +48391,7 @@ function coverageBlock(r, profile, budget) {
     const table = [];
     let left = 0;
     for (let i = 0; i < shown.length; i++) {
-        const line = coverageRowLine(shown[i], full);
+        const line = coverageRowLine(shown[i], full, b);
         if (used + m(line) > budget) {
             left = shown.length - i;
             break;
@@ -49697,7 +48412,7 @@ function coverageBlock(r, profile, budget) {
         lines.push(para(`⬜ **${plural(notReached.length, 'category', 'categories')} not reached:** ${names.join(', ')}${more > 0 ? ` and ${formatCount(more)} more` : ''}.`));
     }
     if (left > 0)
-        lines.push(para(`*${plural(left, 'more category', 'more categories')} not shown here (the job summary has them).*`));
+        lines.push(para(`*${plural(left, 'more category', 'more categories')} not shown here (${profile.fullListWhere} has them).*`));
     const body = lines.join('');
     if (r.result === 'pass' && !full) {
         return { text: `<details>\n<summary>${title}</summary>\n\n${body}</details>\n\n`, left };
@@ -49809,6 +48524,13 @@ function standingLabel(f) {
         return f.baselineState;
     return '';
 }
+/** A finding's rate; a known one no window counted is known to main's baseline, not "this run only". */
+function findingRate(f) {
+    if (f.baselineState === 'known' && (f.seen.scope === 'this run' || f.seen.of <= 1))
+        return "known to main's baseline";
+    const rate = rateText(f.seen);
+    return f.standing === 'blocking' && rate.endsWith('(flaky)') ? `${rate.slice(0, -1)}: blocks all the same)` : rate;
+}
 function findingSummaryLine(f) {
     const label = standingLabel(f);
     const parts = [`${findingIcon(f)} <b>${f.severity}</b>`];
@@ -49816,7 +48538,7 @@ function findingSummaryLine(f) {
         parts.push(`<b>${label}</b>`);
     // How steady it is, next to what it is: a rate at the end of a wrapped line is missed.
     if (f.seen.windowed)
-        parts.push(seenText(f));
+        parts.push(findingRate(f));
     parts.push(htmlCode(f.category, 60), htmlCode(f.findingId, 60));
     if (f.redacted)
         parts.push('proof withheld by the plan');
@@ -49867,7 +48589,7 @@ function findingRow(f) {
         : `${formatCount(f.attacks.length)}${f.attacks.some((a) => a.lastReplayStatus === 'reproduced') ? ', reproduced' : ''}`;
     const status = f.status === 'open' ? '' : ` (${enumCell(f.status, contract/* FINDING_STATUSES */.pM)})`;
     const label = standingLabel(f);
-    const seen = f.seen.windowed ? ` · ${seenText(f)}` : '';
+    const seen = f.seen.windowed ? ` · ${findingRate(f)}` : '';
     return `| ${findingIcon(f)} ${f.severity}${label === '' ? '' : ` · **${label}**`}${seen} | ${codeSpan(f.category, { max: 60, table: true })} | ${codeSpan(f.findingId, { max: 60, table: true })}${status} | ${attacks} |\n`;
 }
 /** Counts by category (rows) and severity (columns): at most 5 columns. */
@@ -50034,8 +48756,12 @@ function notesBlock(r, budget, m) {
         lines.push(`> - *${plural(left, 'more note')} not shown.*\n`);
     return { text: `> **Notes from the run** (may quote the service: untrusted text, not instructions)\n>\n${lines.join('')}\n`, left };
 }
-function footerBlock(profile) {
-    return para(`<sub>Quoted text (code, quotes, proof) comes from the service and the agent under test: untrusted data, not instructions. Full data: ${profile.fullDataWhere}.</sub>`);
+/** The footer; the line on quoted text only on a page that quotes some (`quotes`). */
+function footerBlock(profile, quotes = true) {
+    const quoted = quotes
+        ? 'Quoted text (code, quotes, proof) comes from the service and the agent under test: untrusted data, not instructions. '
+        : '';
+    return para(`<sub>${quoted}Full data: ${profile.fullDataWhere}.</sub>`);
 }
 function redactionLine(r) {
     const c = r.counts;
@@ -50082,6 +48808,7 @@ function redactionLine(r) {
 
 
 
+
 /** Share of the budget the coverage table and the notes may take at most. */
 const COVERAGE_SHARE = 0.2;
 const NOTES_SHARE = 0.06;
@@ -50092,7 +48819,13 @@ function minimalDocument(r, profile) {
     if (profile.marker)
         lines.push(profile.marker);
     lines.push(headline(r.result, reportTitle(r)));
-    lines.push(metaLine({ commitSha: r.commitSha, assessedAt: r.assessedAt, runUrl: r.runUrl, threshold: r.minSeverity }));
+    lines.push(metaLine({
+        commitSha: r.commitSha,
+        assessedAt: r.assessedAt,
+        runUrl: r.runUrl,
+        runLinkLabel: profile.runLinkLabel,
+        threshold: r.minSeverity
+    }));
     const counts = standingParts(r, { of: 'gate' });
     if (counts.length > 0)
         lines.push(`**Found:** ${counts.join(' · ')}.`);
@@ -50103,14 +48836,33 @@ function minimalDocument(r, profile) {
     const doc = lines.join('\n\n') + '\n';
     return m(doc) <= profile.limit ? doc : '';
 }
+/** The list heading's counts, of this run's findings: what blocks, then what does not and why in a word. */
+function findingsHeadingParts(r, missed) {
+    const c = r.counts;
+    if (c === null)
+        return [];
+    const word = r.baseline?.available && r.baseline.failOn === 'new' ? 'new' : 'open';
+    const sum = (s) => contract/* SEVERITIES */.oC.reduce((n, k) => n + s[k], 0);
+    const blocking = contract/* SEVERITIES */.oC.filter((s) => c.byStanding.blocking[s] > 0).map((s) => `${formatCount(c.byStanding.blocking[s])} ${word} ${s}`);
+    // "0 new" only when nothing blocks: a blocker this run did not reproduce is new all the same (said after the counts).
+    const parts = blocking.length > 0 ? [blocking.join(', ')] : word === 'new' && missed === 0 ? ['0 new'] : [];
+    if (sum(c.byStanding.known) > 0)
+        parts.push(`${formatCount(sum(c.byStanding.known))} known (does not block)`);
+    if (sum(c.byStanding.accepted) > 0)
+        parts.push(`${formatCount(sum(c.byStanding.accepted))} accepted`);
+    if (sum(c.byStanding.closed) > 0)
+        parts.push(`${formatCount(sum(c.byStanding.closed))} closed`);
+    return parts;
+}
 function renderMarkdownReport(r, profile) {
     const m = profile.measure;
     const limit = profile.limit;
     const marker = profile.marker ? `${profile.marker}\n${stateMarker(r)}\n\n` : '';
-    const header = headerBlock(r);
+    const header = headerBlock(r, profile.runLinkLabel);
+    const context = contextBlock(r);
     const coverage = coverageBlock(r, profile, Math.floor(limit * COVERAGE_SHARE));
     const notes = notesBlock(r, Math.floor(limit * NOTES_SHARE), m);
-    const footer = footerBlock(profile);
+    const footer = footerBlock(profile, r.findings.length > 0 || r.notes.length > 0);
     const redaction = redactionLine(r);
     const sev = enumText(r.minSeverity, contract/* SEVERITIES */.oC);
     // Blocking findings first (most severe first), then the known, accepted and closed ones.
@@ -50118,17 +48870,19 @@ function renderMarkdownReport(r, profile) {
     const blocking = FINDING_STANDINGS.flatMap((st) => grouped.filter((f) => f.standing === st));
     const below = r.below;
     let heading = '';
+    const missed = blockers(r).filter((b) => !b.reproduced).length;
+    const missedText = missed > 0 ? ` · ${formatCount(missed)} more ${missed === 1 ? 'blocks' : 'block'} without being reproduced in this run (above)` : '';
     if (r.counts !== null && blocking.length > 0) {
-        heading = para(`#### ${plural(blocking.length, 'finding')} at or above ${sev}: ${standingParts(r, { of: 'findings' }).join(' · ')}`);
+        heading = para(`#### ${plural(blocking.length, 'finding')} at or above ${sev}: ${findingsHeadingParts(r, missed).join(' · ')}${missedText}`);
     }
     else if (r.counts !== null && r.result !== 'error') {
-        heading = para(`**No findings at or above ${sev}.**`);
+        heading = para(`**No findings at or above ${sev}**${missedText}.`);
     }
     let belowCount = '';
     if (r.counts !== null && below.length > 0 && !profile.listBelowThreshold) {
-        belowCount = para(`**Below ${sev}:** ${plural(below.length, 'finding')} (${countsText(below)}), counted here and listed in the job summary.`);
+        belowCount = para(`**Below ${sev}:** ${plural(below.length, 'finding')} (${countsText(below)}), counted here and listed in ${profile.fullListWhere}.`);
     }
-    const fixed = m(marker) + m(header) + m(coverage.text) + m(notes.text) + m(footer) + m(redaction) + m(belowCount);
+    const fixed = m(marker) + m(header) + m(context) + m(coverage.text) + m(notes.text) + m(footer) + m(redaction) + m(belowCount);
     const avail = limit - fixed - RESERVE;
     if (avail < 0 || profile.ladder.length === 0)
         return minimalDocument(r, profile);
@@ -50172,7 +48926,9 @@ function renderMarkdownReport(r, profile) {
         cuts.push(`${plural(notes.left, 'note')} not shown`);
     const cutLine = cuts.length > 0 ? para(`*To fit ${profile.limitLabel}: ${cuts.join('; ')}. Full data: ${profile.fullDataWhere}.*`) : '';
     const findingsFirst = blocking.length > 0;
-    const body = findingsFirst ? [main.text, cutLine, belowText, coverage.text] : [coverage.text, main.text, cutLine, belowText];
+    // What was cut is said before the rows it explains.
+    const mainText = main.text.startsWith(heading) && cutLine !== '' ? heading + cutLine + main.text.slice(heading.length) : main.text + cutLine;
+    const body = findingsFirst ? [mainText, context, belowText, coverage.text] : [context, coverage.text, mainText, belowText];
     const doc = [marker, header, ...body, redaction, notes.text, footer].join('').replace(/\n+$/, '\n');
     if (m(doc) > limit)
         return minimalDocument(r, profile);
@@ -50211,6 +48967,22 @@ function strictEncode(text) {
     }
     return out;
 }
+/** The text of a key strictEncode wrote (recordSubjectKey); a hashed key (too long to hold) reads as `(a long name)`. */
+function decodeRecordKey(key) {
+    if (key.startsWith('.sha256.'))
+        return '(a long name)';
+    const bytes = [];
+    for (let i = 0; i < key.length; i++) {
+        const hex = key[i] === '%' ? /^[0-9A-F]{2}$/.exec(key.slice(i + 1, i + 3)) : null;
+        if (hex) {
+            bytes.push(parseInt(hex[0], 16));
+            i += 2;
+        }
+        else
+            bytes.push(key.charCodeAt(i) & 0xff);
+    }
+    return Buffer.from(bytes).toString('utf8');
+}
 /** The hidden first line of the comment of `modelId`, e.g. `<!-- asas-gate:model=m_123 -->`. */
 function commentMarker(modelId) {
     let enc = strictEncode(modelId);
@@ -50229,6 +49001,21 @@ const COMMENT_LADDER = [
     { wrap: WRAP_WIDTH, fieldChars: 400, maxLines: 6, proseChars: 300, maxSteps: 1, bodies: false, headers: false },
     { wrap: WRAP_WIDTH, fieldChars: 0, maxLines: 0, proseChars: 200, maxSteps: 0, bodies: false, headers: false }
 ];
+/** The comment's words in each host's terms. */
+const COMMENT_WORDS = {
+    github: {
+        comment: 'a GitHub comment',
+        fullList: 'the job summary',
+        runLink: 'workflow run',
+        fullData: (runUrl) => `${trustedLink('job summary', runUrl) ?? 'the job summary of this workflow run'} and the JSON report (\`report_path\`, kept when the workflow uploads it as an artifact)`
+    },
+    gitlab: {
+        comment: 'this merge-request note',
+        fullList: "the markdown report in the job's artifacts",
+        runLink: 'job',
+        fullData: (runUrl) => `the JSON and markdown reports in the artifacts of ${trustedLink('the job', runUrl) ?? 'the job'} (kept when the job lists them under \`artifacts:paths\`), and its job log`
+    }
+};
 /** Findings shown with their proof in the comment at most. */
 const COMMENT_MAX_DETAILED = 10;
 /**
@@ -50240,17 +49027,19 @@ const COMMENT_MAX_DETAILED = 10;
 function renderComment(report, opts = {}) {
     const recordLine = opts.record ? `${recordMarker(opts.record)}\n` : '';
     const limit = (opts.limit ?? COMMENT_LIMIT) - recordLine.length;
-    const summary = trustedLink('job summary', report.runUrl);
+    const words = COMMENT_WORDS[opts.on ?? 'github'];
     const body = renderMarkdownReport(report, {
         limit,
         measure: (s) => s.length,
-        limitLabel: `the ${limit.toLocaleString('en-US')}-character limit of a GitHub comment`,
+        limitLabel: `the ${limit.toLocaleString('en-US')}-character limit of ${words.comment}`,
         marker: opts.marker ?? commentMarker(report.modelId),
         ladder: COMMENT_LADDER,
         maxDetailed: COMMENT_MAX_DETAILED,
         coverage: 'compact',
         listBelowThreshold: false,
-        fullDataWhere: `${summary ?? 'the job summary of this workflow run'} and the JSON report (\`report_path\`, kept when the workflow uploads it as an artifact)`
+        fullDataWhere: words.fullData(report.runUrl),
+        fullListWhere: words.fullList,
+        runLinkLabel: words.runLink
     });
     return opts.record ? withRecord(body, opts.record) : body;
 }
@@ -50360,6 +49149,285 @@ function withRecord(body, record) {
     if (second < 0 || !body.startsWith(MARKER_PREFIX) || previousResult(body) === null)
         return body;
     return `${body.slice(0, second + 1)}${recordMarker(record)}\n${body.slice(second + 1)}`;
+}
+
+// EXTERNAL MODULE: ./src/service/contract/limits.ts
+var limits = __nccwpck_require__(5188);
+;// CONCATENATED MODULE: ./src/util/redact.ts
+/**
+ * Credentials out of every output: replay steps can carry the target's own
+ * credentials (headers, URL user-info, query parameters), and the gate knows
+ * secrets (the api_key) that must never be printed.
+ */
+
+/**
+ * What a secret or credential is replaced by in every output: `***`, as
+ * GitHub masks secrets in logs. Deliberately not `[redacted]`, which is the
+ * service's own text for a finding whose proof the plan withholds
+ * (REDACTED in the contract).
+ */
+const SECRET_MASK = '***';
+/** Header names that are credentials whatever they look like. */
+const CREDENTIAL_HEADER_NAMES = new Set(['authorization', 'proxy-authorization', 'cookie', 'set-cookie', 'x-api-key']);
+/** Parts of a name that mark it as holding a credential. */
+const CREDENTIAL_NAME_PART = /key|token|secret|passw|pwd|auth|session|cookie|credential|signature|csrf|xsrf|jwt|bearer|private|bypass/i;
+/** Values that are credentials whatever header carries them. */
+const CREDENTIAL_VALUE = /^\s*(?:bearer|basic|digest|negotiate|ntlm|token|apikey|api-key)\s+\S|^\s*eyJ[A-Za-z0-9_-]{5,}\.[A-Za-z0-9_-]{5,}\./i;
+/** True for header (or parameter) names that look like they hold a credential. */
+function isCredentialName(name) {
+    const n = name.trim().toLowerCase();
+    return CREDENTIAL_HEADER_NAMES.has(n) || CREDENTIAL_NAME_PART.test(n);
+}
+/** True for values that carry an authorization scheme or a JWT. */
+function looksLikeCredentialValue(value) {
+    return CREDENTIAL_VALUE.test(value);
+}
+/**
+ * A header value as text. The description says only that headers is an
+ * object, so a value may be a string, a number, a boolean, null or an array of
+ * those (a repeated header): arrays are joined with ", ", null is "null".
+ */
+function headerValueText(value, depth = 0) {
+    if (typeof value === 'string')
+        return value;
+    // Bounded: a repeated header is one level; anything nested past a few is not a header value.
+    if (Array.isArray(value))
+        return depth >= 4 ? '[nested]' : value.map((v) => headerValueText(v, depth + 1)).join(', ');
+    if (value === null || value === undefined)
+        return 'null';
+    if (typeof value === 'object') {
+        try {
+            // JSON.stringify recurses: a value nested too deep throws RangeError, caught here.
+            return JSON.stringify(value);
+        }
+        catch {
+            return '[object]';
+        }
+    }
+    if (typeof value === 'number' || typeof value === 'boolean' || typeof value === 'bigint' || typeof value === 'symbol')
+        return String(value);
+    // A function is no header value: its name, not its source text.
+    return '[function]';
+}
+/**
+ * A copy of `headers`, every value as text, with every credential-looking one
+ * replaced by `***`: a credential-like name is redacted whatever the
+ * type of its value; any other value when its text looks like a credential.
+ */
+function redactHeaders(headers) {
+    const out = {};
+    for (const [name, value] of Object.entries(headers)) {
+        if (isCredentialName(name)) {
+            out[name] = SECRET_MASK;
+            continue;
+        }
+        const v = headerValueText(value);
+        // Each item of a repeated header is checked on its own (the patterns anchor at the start).
+        const items = Array.isArray(value) ? value : [value];
+        const secret = looksLikeCredentialValue(v) || items.some((item) => looksLikeCredentialValue(headerValueText(item)));
+        out[name] = secret ? SECRET_MASK : v;
+    }
+    return out;
+}
+function decodeName(name) {
+    try {
+        return decodeURIComponent(name.replace(/\+/g, ' '));
+    }
+    catch {
+        return name;
+    }
+}
+/**
+ * A URL with its user-info and credential-looking query or fragment parameters
+ * redacted. Works on the text (a replay URL may not parse).
+ */
+function redactUrl(url) {
+    return url
+        .replace(/^(\s*[A-Za-z][A-Za-z0-9+.-]*:\/\/)([^/?#@\s]*)@/, `$1${SECRET_MASK}@`)
+        .replace(/([?&#;])([^=&#;\s]+)=([^&#;\s]*)/g, (whole, sep, name) => isCredentialName(decodeName(name)) ? `${sep}${name}=${SECRET_MASK}` : whole);
+}
+/**
+ * The shortest secret masked or scrubbed: the service's minimum credential
+ * length. Shorter text is not a real credential, and masking it would hide
+ * that text (a letter, a short word) in every output and log line.
+ */
+const MIN_SECRET_CHARS = limits/* LIMITS */.b.credentialMin;
+function base64Forms(bytes) {
+    const b64 = bytes.toString('base64');
+    // Padded and unpadded (a padded value ends with what the unpadded one begins with), and base64url.
+    return [b64, b64.replace(/=+$/, ''), bytes.toString('base64url')];
+}
+/** percent-encoded as encodeURIComponent and as a form body (+ for a space, !'()* encoded too), in upper- and lower-case hex. */
+function urlEncodedForms(s) {
+    const component = encodeURIComponent(s);
+    const form = new URLSearchParams({ v: s }).toString().slice(2);
+    const lower = (t) => t.replace(/%[0-9A-F]{2}/g, (m) => m.toLowerCase());
+    return [component, form, lower(component), lower(form)];
+}
+/**
+ * Every form in which a secret is sent, so each one can be masked by the
+ * runner and scrubbed from every output: an agent that echoes its request
+ * (a header, a query string, a JSON body) hands back the encoded form, not
+ * the one the workflow gave.
+ * - the secret as given, JSON-escaped, URL-encoded (query string, form body);
+ * - HTTP Basic (`Authorization: Basic <base64(user:password)>`): the base64 of
+ *   the whole text (UTF-8, and Latin-1 as older clients send it), padded,
+ *   unpadded and base64url, each URL-encoded too; and for `user:password`
+ *   the password alone (URL-encoded too) and the text as given;
+ * - an OAuth client secret (`clientId` given): base64 of
+ *   `client_id:client_secret`, each form-encoded first or not (RFC 6749 2.3.1).
+ * A derived form shorter than MIN_SECRET_CHARS (a short password) is left
+ * out; a secret that short or blank gives none. The secret as given comes
+ * first.
+ */
+function secretWireForms(secret, opts = {}) {
+    if (typeof secret !== 'string' || secret.trim().length < MIN_SECRET_CHARS)
+        return [];
+    const forms = new Set();
+    const addText = (t) => {
+        if (t.length < MIN_SECRET_CHARS)
+            return;
+        forms.add(t);
+        forms.add(JSON.stringify(t).slice(1, -1));
+        for (const u of urlEncodedForms(t))
+            forms.add(u);
+    };
+    // base64 holds + / =, which a query string percent-encodes.
+    const addBase64 = (bytes) => {
+        for (const b of base64Forms(bytes))
+            for (const t of [b, ...urlEncodedForms(b)])
+                forms.add(t);
+    };
+    addText(secret);
+    const colon = secret.indexOf(':');
+    if (colon >= 0)
+        addText(secret.slice(colon + 1));
+    addBase64(Buffer.from(secret, 'utf8'));
+    // Latin-1 only when every character has a Latin-1 byte (else Buffer would mangle it).
+    if (/[\u0080-\u00ff]/.test(secret) && !/[^\u0000-\u00ff]/.test(secret))
+        addBase64(Buffer.from(secret, 'latin1'));
+    const clientId = opts.clientId ?? '';
+    if (clientId !== '') {
+        const formEncoded = (t) => new URLSearchParams({ v: t }).toString().slice(2);
+        for (const pair of [`${clientId}:${secret}`, `${formEncoded(clientId)}:${formEncoded(secret)}`])
+            addBase64(Buffer.from(pair, 'utf8'));
+    }
+    return [...forms].filter((f) => f.length >= MIN_SECRET_CHARS);
+}
+/**
+ * The forms a secret may take in the outputs: as is, escaped inside a JSON
+ * string (also with `\/`, as some encoders write a slash), and escaped as XML
+ * or HTML text.
+ */
+function secretVariants(secrets) {
+    const variants = new Set();
+    for (const s of secrets) {
+        if (typeof s !== 'string' || s.trim().length === 0)
+            continue;
+        variants.add(s);
+        const json = JSON.stringify(s).slice(1, -1);
+        variants.add(json);
+        variants.add(json.replace(/\//g, '\\/'));
+        variants.add(s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&apos;'));
+        variants.add(s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;'));
+    }
+    return [...variants].sort((a, b) => b.length - a.length);
+}
+/**
+ * Every occurrence of every secret (and its JSON-escaped form) replaced by
+ * `***`, and a clipped start of one (maskClippedPrefixes). Blank secrets are ignored. The last line of defence, applied to
+ * whole outputs; `buildReport` applies it to every value first, since markdown
+ * escaping could split a secret that holds punctuation.
+ */
+function scrubSecrets(text, secrets) {
+    const variants = secretVariants(secrets);
+    let out = text;
+    for (const v of variants) {
+        if (out.includes(v))
+            out = out.split(v).join(SECRET_MASK);
+    }
+    return maskClippedPrefixes(out, variants);
+}
+/**
+ * The shortest start of a secret masked where a text was clipped: text cut
+ * after that many characters of a secret would show them. Shorter starts are
+ * ordinary text too often to mask.
+ */
+const MIN_CLIPPED_PREFIX = 4;
+/** The marks a clip leaves where it cut (`oneLine`'s `...`, the reports' `…`). */
+const CLIP_MARK = /\s*(?:\.\.\.|…)/g;
+/** How many characters before `at` (none before `floor`) begin one of `variants`: the longest such start, or 0. */
+function clippedPrefixAt(text, at, variants, floor) {
+    let longest = 0;
+    for (const v of variants) {
+        for (let k = Math.min(v.length - 1, at - floor); k >= MIN_CLIPPED_PREFIX && k > longest; k--) {
+            if (text.startsWith(v.slice(0, k), at - k)) {
+                longest = k;
+                break;
+            }
+        }
+    }
+    return longest;
+}
+/**
+ * `text` with the start of a secret masked wherever it stands just before a
+ * clip mark: a text clipped before it was scrubbed (it should not be: scrub
+ * first) keeps no prefix of MIN_CLIPPED_PREFIX or more characters.
+ */
+function maskClippedPrefixes(text, variants) {
+    if (!text.includes('...') && !text.includes('…'))
+        return text;
+    let out = '';
+    let from = 0;
+    for (const m of text.matchAll(CLIP_MARK)) {
+        const k = clippedPrefixAt(text, m.index, variants, from);
+        out += text.slice(from, m.index - k) + (k > 0 ? SECRET_MASK : '');
+        from = m.index;
+    }
+    return out + text.slice(from);
+}
+/**
+ * A reusable scrubber for many values (memoised for long, often shared,
+ * strings): every occurrence of every secret replaced by `***`, then any
+ * clipped start of one (see maskClippedPrefixes).
+ */
+function makeScrubber(secrets) {
+    const variants = secretVariants(secrets);
+    if (variants.length === 0)
+        return (text) => text;
+    const memo = new Map();
+    return (text) => {
+        if (text.length >= 4096) {
+            const hit = memo.get(text);
+            if (hit !== undefined)
+                return hit;
+        }
+        let out = text;
+        for (const v of variants) {
+            if (out.includes(v))
+                out = out.split(v).join(SECRET_MASK);
+        }
+        out = maskClippedPrefixes(out, variants);
+        if (text.length >= 4096)
+            memo.set(text, out);
+        return out;
+    };
+}
+/** `scrubSecrets` applied to every string (keys included) inside a JSON-like value. */
+function scrubSecretsDeep(value, secrets, maxDepth = 64, depth = 0) {
+    if (typeof value === 'string')
+        return scrubSecrets(value, secrets);
+    if (value === null || typeof value !== 'object')
+        return value;
+    // Bounded: a body nested this deep was refused when parsed; never walk further.
+    if (depth >= maxDepth)
+        return '[nested too deep]';
+    if (Array.isArray(value))
+        return value.map((v) => scrubSecretsDeep(v, secrets, maxDepth, depth + 1));
+    const out = {};
+    for (const [k, v] of Object.entries(value))
+        out[scrubSecrets(k, secrets)] = scrubSecretsDeep(v, secrets, maxDepth, depth + 1);
+    return out;
 }
 
 ;// CONCATENATED MODULE: ./src/target/naming.ts
@@ -50559,9 +49627,9 @@ function identityMismatch(record, identity) {
     if (!identity.partial && record.config !== identity.config) {
         return 'it assessed another configuration of the target (endpoint path or query, reply field, transport, auth or project)';
     }
-    if (!identity.partial && record.host !== identity.host) {
-        return 'it assessed the target at another host';
-    }
+    // The host is not part of the agent: a preview redeployed at another host (Vercel's per-deployment URLs) is the
+    // same project, path and configuration, and a stable host serves each new deployment too. What decides is the
+    // identity and that nothing under agent_paths changed (carry-over.ts); the record keeps the host it assessed.
     if (record.profileDigest !== identity.profileDigest) {
         if (record.profileDigest === null)
             return 'it was assessed without a profile_file, and this run has one';
@@ -50575,10 +49643,20 @@ function identityMismatch(record, identity) {
     return null;
 }
 /**
+ * The host `record` assessed, when the agent has moved since (another host
+ * now); null when it did not move, or either host is unknown (a model, a
+ * preview this event has no deployment of). Decoded for display.
+ */
+function movedFrom(record, identity) {
+    if (record.host === null || identity.host === null || record.host === identity.host)
+        return null;
+    return decodeRecordKey(record.host);
+}
+/**
  * The records that speak for `identity`'s agent, newest first by assessment
  * time (a later one in the list wins a tie): of its subject and, unless the
- * identity is partial, of its configuration, at any host (identityMismatch
- * then says the host moved). Partial: the newest of each configuration
+ * identity is partial, of its configuration, at any host (the host is not
+ * part of the agent: movedFrom says where it was assessed). Partial: the newest of each configuration
  * recorded under the name, every one of which must stand.
  */
 function recordsOfAgent(found, identity) {
@@ -50657,18 +49735,162 @@ function decideMergeQueue(ctx) {
     return { kind: 'carry_over', result: 'pass', pulls, reason: `carried over: ${said.join('; ')}` };
 }
 
+;// CONCATENATED MODULE: ./src/action/inputs/common.ts
+/**
+ * What every input reader shares: the reader of raw values, the choice among
+ * allowed values, booleans, repository paths, and how much of a mistaken
+ * value a message shows. Pure.
+ */
+
+
+
+/** Reads `INPUT_<NAME>` from an environment, as the runner sets them. */
+function common_envInputReader(env) {
+    return (name) => (env[`INPUT_${name.replace(/ /g, '_').toUpperCase()}`] ?? '').trim();
+}
+/** Show at most 60 characters of what the user typed, on one line. */
+function clip(s) {
+    return text_oneLine(s, 60);
+}
+function oneOf(input, raw, allowed, fallback) {
+    const value = (raw === '' ? fallback : raw.toLowerCase());
+    if (!allowed.includes(value)) {
+        throw new ConfigError(input, `'${clip(raw)}' is not one of ${allowed.join(', ')}`);
+    }
+    return value;
+}
+function parseBoolean(input, raw, fallback) {
+    if (raw === '')
+        return fallback;
+    if (['true', 'True', 'TRUE'].includes(raw))
+        return true;
+    if (['false', 'False', 'FALSE'].includes(raw))
+        return false;
+    throw new ConfigError(input, `'${clip(raw)}' is not a boolean: use true or false`);
+}
+/** C0 and C1 control characters and DEL: no credential holds one (a header cannot carry it). */
+const CONTROL_CHARS = /[\u0000-\u001f\u007f-\u009f]/;
+/**
+ * True when a secret input may be registered as a mask: long enough to be a
+ * credential and without control characters. A shorter value would mask that
+ * text in every log line (a one-letter key masks the letter); such values are
+ * refused as inputs instead (see checkApiKey, readTargetInput), never echoed.
+ */
+function common_isMaskableSecret(value) {
+    return value.length >= MIN_SECRET_CHARS && !CONTROL_CHARS.test(value);
+}
+/** A repository-relative file path ('' allowed): no absolute path, no '..'. */
+function parseRepoPath(input, raw) {
+    if (raw === '')
+        return '';
+    if (raw.startsWith('/') || /^[A-Za-z]:/.test(raw) || raw.split(/[\\/]/).includes('..') || /[\u0000-\u001f\u007f]/.test(raw)) {
+        throw new ConfigError(input, `'${clip(raw)}' must be a path inside the repository, e.g. .github/agent-security-accepted.yml`);
+    }
+    return raw.replace(/^\.\//, '');
+}
+/** A whole number from `min` to `max` ('' : the fallback); anything else is a ConfigError naming the input. */
+function parseWholeNumber(input, raw, fallback, min, max) {
+    const text = raw === '' ? fallback : raw;
+    const n = Number(text);
+    if (!/^\d+$/.test(text) || n < min || n > max) {
+        throw new ConfigError(input, `'${clip(text)}' is not a whole number from ${min} to ${max}`);
+    }
+    return n;
+}
+
+;// CONCATENATED MODULE: ./src/action/inputs/spec.ts
+/**
+ * What an entry of the inputs table declares (src/action/inputs/table.ts):
+ * the input's name, its default, its texts, its parser with its range, and
+ * its command-line flag or why it has none. Everything else is derived from
+ * the entries: the fields of ActionInputs, INPUT_DEFAULTS, the command line's
+ * options, action.yml's inputs and README's table (scripts/input-docs.ts).
+ * The parsers built here are the shared ones; an input with its own rule
+ * gives its own `parse`. Pure.
+ */
+
+/** An entry, its name and field kept as literal types (so ActionInputs has the field, typed by the parser). */
+function defineInput(spec) {
+    return spec;
+}
+/** The raw value of an entry's input, its default when empty. */
+function rawValue(get, spec) {
+    const raw = get(spec.name);
+    return raw === '' ? spec.default : raw;
+}
+/** Parse one input: its raw value (or its default) through its parser. */
+function readInput(get, spec) {
+    return spec.parser.parse(rawValue(get, spec), spec.name);
+}
+/** Read every entry that has a field, in the table's order (the first mistake is thrown). */
+function readFields(get, specs) {
+    const out = {};
+    for (const spec of specs)
+        if (spec.field !== null)
+            out[spec.field] = readInput(get, spec);
+    return out;
+}
+/** One of the allowed values, case-insensitive (its entry has a default, one of them). */
+function choice(allowed) {
+    return { parse: (raw, input) => oneOf(input, raw, allowed, allowed[0]), range: allowed };
+}
+/** A whole number from min to max. */
+function wholeNumber(min, max) {
+    return { parse: (raw, input) => parseWholeNumber(input, raw, raw, min, max), range: `${min} to ${max}` };
+}
+/** true or false (and their capitalized forms, as core.getBooleanInput). */
+const spec_boolean = {
+    parse: (raw, input) => parseBoolean(input, raw, false),
+    range: ['true', 'false']
+};
+/** Any text, as given ('' when empty): its rules are checked where it is combined with others. */
+const spec_text = { parse: (raw) => raw };
+/** A parser of the input's own: `parse` returns the value or throws the ConfigError of a bad one; `range` in words. */
+function parsedBy(parse, range) {
+    return range === undefined ? { parse } : { parse, range };
+}
+/** "a, b or c", each as code in markdown. */
+function listText(values, markdown) {
+    const shown = values.map((v) => (markdown ? `\`${v}\`` : v));
+    return shown.length < 2 ? shown.join('') : `${shown.slice(0, -1).join(', ')} or ${shown.at(-1) ?? ''}`;
+}
+/** The range as the texts show it: "1 to 100", or the allowed values. */
+function rangeText(spec, markdown) {
+    const range = spec.parser.range;
+    if (range === undefined)
+        throw new Error(`input ${spec.name}: its text says {range} but its parser has none`);
+    return typeof range === 'string' ? range : listText(range, markdown);
+}
+/** A text of an entry with `{range}` filled in. */
+function fillRange(spec, textOf, markdown) {
+    return textOf.includes('{range}') ? textOf.replaceAll('{range}', rangeText(spec, markdown)) : textOf;
+}
+/** The summary as plain text for --help: no code spans, emphasis or docs links. */
+function plainSummary(spec) {
+    return fillRange(spec, spec.summary, false)
+        .replace(/ ?\(\[docs\]\([^)]*\)\)/g, '')
+        .replace(/\[([^\]]*)\]\([^)]*\)/g, '$1')
+        .replace(/\*\*|`/g, '');
+}
+
 ;// CONCATENATED MODULE: ./src/action/inputs/pipeline.ts
 /**
  * The inputs of PR pipelines (docs/pr-pipelines.md): the agent's paths, what
- * a merge queue does, when a commit status is set, and the agent's path on a
- * deployed URL. Pure.
+ * a merge queue does, when a commit status is set, the agent's path on a
+ * deployed URL, and whether secrets may go to code from outside the
+ * repository. Entries of the inputs table (spec.ts); each is a field of
+ * ActionInputs. All act on GitHub's events, so none is a command-line
+ * option. Pure.
  */
 
 
 
 
 
+/** auto: on deployment_status and repository_dispatch runs; always: on every run; off: never. */
 const COMMIT_STATUS_MODES = ['auto', 'always', 'off'];
+/** wait: attached (the step polls the run to its end) or detached (it triggers, and a collector finishes it). */
+const WAIT_MODES = ['attached', 'detached'];
 /**
  * endpoint_path: an absolute path with an optional query, no fragment, no
  * spaces or control characters. Its query values may be secrets (a
@@ -50692,15 +49914,62 @@ function parseEndpointPath(raw) {
     }
     return raw;
 }
-function readPipelineInputs(get) {
-    return {
-        agentPaths: parseAgentPaths(get('agent_paths')),
-        mergeGroup: oneOf('merge_group', get('merge_group'), MERGE_GROUP_MODES, INPUT_DEFAULTS.merge_group),
-        commitStatus: oneOf('commit_status', get('commit_status'), COMMIT_STATUS_MODES, INPUT_DEFAULTS.commit_status),
-        endpointPath: parseEndpointPath(get('endpoint_path')),
-        allowOutsideCodeSecrets: parseBoolean('allow_outside_code_secrets', get('allow_outside_code_secrets'), false)
-    };
-}
+const PIPELINE_INPUTS = [
+    defineInput({
+        name: 'agent_paths',
+        field: 'agentPaths',
+        default: '',
+        description: "Globs (one per line) of the agent's code, prompts, tools and profile: a PR push changing none carries the last result over.",
+        summary: "the agent's globs: a PR push changing none carries the result over",
+        parser: parsedBy(parseAgentPaths),
+        cli: { none: "GitHub Actions only: it acts on a pull request's push events, which the command line does not see" }
+    }),
+    defineInput({
+        name: 'merge_group',
+        field: 'mergeGroup',
+        default: 'carry_over',
+        description: 'On merge_group: carry_over (every queued PR passed at its head) or assess; see docs/pr-pipelines.md.',
+        summary: "merge queue: `carry_over` the PR's pass, or `assess` the queue",
+        parser: choice(MERGE_GROUP_MODES),
+        cli: { none: "GitHub Actions only: it acts on GitHub's merge_group event" }
+    }),
+    defineInput({
+        name: 'commit_status',
+        field: 'commitStatus',
+        default: 'auto',
+        description: 'Commit status agent-security/<model or target>: auto (on deployment events), always or off; needs statuses: write.',
+        summary: 'status `agent-security/<name>`: `auto` (deployments), `always`, `off`',
+        parser: choice(COMMIT_STATUS_MODES),
+        cli: { none: 'GitHub only: a commit status of the repository (the command line sets none)' }
+    }),
+    defineInput({
+        name: 'endpoint_path',
+        field: 'endpointPath',
+        default: '',
+        description: "On a deployment event with endpoint_url empty: the agent's path and query on the deployed URL; query values are masked.",
+        summary: "deployments: the agent's path and query on the URL (values masked)",
+        parser: parsedBy(parseEndpointPath),
+        cli: { none: "GitHub Actions only: it applies to a deployment event's URL (on the command line, give --endpoint-url whole)" }
+    }),
+    defineInput({
+        name: 'allow_outside_code_secrets',
+        field: 'allowOutsideCodeSecrets',
+        default: 'false',
+        description: 'Send target_credential and URL query values to a target built from a fork or a commit on no branch here (its author gets them).',
+        summary: '`true`: secrets to forks',
+        parser: spec_boolean,
+        cli: { none: "GitHub Actions only: where the code comes from (a fork, a commit on no branch) is read from GitHub's event" }
+    }),
+    defineInput({
+        name: 'wait',
+        field: 'wait',
+        default: 'attached',
+        description: 'attached (poll the run to its end) or detached (trigger, set the status pending, end; mode collect finishes it).',
+        summary: '`detached`: trigger and end; a `collect` schedule finishes the run',
+        parser: choice(WAIT_MODES),
+        cli: { none: 'GitHub Actions only: a collector workflow on the default branch finishes the run (the command line waits)' }
+    })
+];
 /**
  * The values of a URL's query (endpoint_url's or endpoint_path's): a
  * protection bypass travels there, so each is one of the step's secrets.
@@ -50754,26 +50023,11 @@ function parseRunId(raw) {
     }
     return raw;
 }
-/** '' : the default path; 'off' : no accepted-risks file. */
+/** A repository path; 'off' : no accepted-risks file (''). */
 function parseAcceptedFileInput(raw) {
     if (raw.toLowerCase() === 'off')
         return '';
-    return parseRepoPath('accepted_risks_file', raw === '' ? INPUT_DEFAULTS.accepted_risks_file : raw);
-}
-function readPolicyInputs(get) {
-    return {
-        minSeverity: oneOf('min_severity', get('min_severity'), contract/* SEVERITIES */.oC, INPUT_DEFAULTS.min_severity),
-        categories: parseCategories(get('categories')),
-        failOnIncomplete: parseBoolean('fail_on_incomplete', get('fail_on_incomplete'), true),
-        failOn: oneOf('fail_on', get('fail_on'), ['any', 'new'], INPUT_DEFAULTS.fail_on),
-        baselineRunId: parseRunId(get('baseline_run_id')),
-        evidenceRuns: parseWholeNumber('evidence_runs', get('evidence_runs'), INPUT_DEFAULTS.evidence_runs, 1, MAX_EVIDENCE_RUNS),
-        evidenceMaxAgeDays: parseWholeNumber('evidence_max_age_days', get('evidence_max_age_days'), INPUT_DEFAULTS.evidence_max_age_days, 1, 365),
-        acceptedRisksFile: parseAcceptedFileInput(get('accepted_risks_file')),
-        syncDismissals: parseBoolean('sync_dismissals', get('sync_dismissals'), false),
-        sarifMinSeverity: oneOf('sarif_min_severity', get('sarif_min_severity'), contract/* SEVERITIES */.oC, INPUT_DEFAULTS.sarif_min_severity),
-        sarifLocation: parseSarifLocation(get('sarif_location'))
-    };
+    return parseRepoPath('accepted_risks_file', raw);
 }
 /**
  * sarif_location goes into the SARIF log as a URI relative to the checkout,
@@ -50791,6 +50045,362 @@ function parseSarifLocation(raw) {
         throw new ConfigError('sarif_location', `'${clip(raw)}' must be a relative path inside the repository, e.g. agent/profile.yml (no scheme, backslash, % escape or ..)`);
     }
     return path;
+}
+const ASSESS = ['assess'];
+/** What fails the check: the threshold, the categories, incomplete coverage. */
+const GATE_INPUTS = [
+    defineInput({
+        name: 'min_severity',
+        field: 'minSeverity',
+        default: 'high',
+        description: '{range}: open findings at or above it fail the check.',
+        summary: '{range}: open findings at or above it fail',
+        parser: choice(contract/* SEVERITIES */.oC),
+        cli: { commands: ASSESS, value: 'severity' }
+    }),
+    defineInput({
+        name: 'categories',
+        field: 'categories',
+        default: '',
+        description: 'Category keys to focus the run on, comma or newline separated. Empty: the full taxonomy.',
+        summary: 'category keys, comma or newline separated; empty: the full taxonomy',
+        parser: parsedBy(parseCategories),
+        cli: { commands: ASSESS, value: 'keys' }
+    }),
+    defineInput({
+        name: 'fail_on_incomplete',
+        field: 'failOnIncomplete',
+        default: 'true',
+        description: 'Whether incomplete coverage fails the check (false: a warning).',
+        summary: '`false`: incomplete coverage (validate mode: a finding not validated) warns instead of failing',
+        parser: spec_boolean,
+        cli: { commands: ['assess', 'validate'], value: 'bool' }
+    })
+];
+/** The baseline and its window of evidence, the accepted risks, and the SARIF file. */
+const BASELINE_INPUTS = [
+    defineInput({
+        name: 'fail_on',
+        field: 'failOn',
+        default: 'any',
+        description: 'any, or new: only findings the base branch baseline does not hold fail. See docs/baseline.md.',
+        summary: '`any`, or `new`: only findings not in the baseline fail ([docs](docs/baseline.md))',
+        parser: choice(['any', 'new']),
+        cli: { commands: ASSESS, value: 'policy' }
+    }),
+    defineInput({
+        name: 'baseline_run_id',
+        field: 'baselineRunId',
+        default: '',
+        description: 'A run whose findings are the baseline, instead of the one the default branch saved.',
+        summary: 'a run to use as the baseline',
+        parser: parsedBy(parseRunId),
+        cli: { commands: ASSESS, value: 'run' }
+    }),
+    defineInput({
+        name: 'evidence_runs',
+        field: 'evidenceRuns',
+        default: '5',
+        description: 'Runs of one agent pooled as its evidence (this run included), {range}; 1: this run alone. See docs/baseline.md.',
+        summary: 'runs of one agent pooled as its evidence, this run included ({range}; `1`: this run alone) ([docs](docs/baseline.md))',
+        parser: wholeNumber(1, MAX_EVIDENCE_RUNS),
+        cli: { none: "GitHub Actions only: the window is read from the runs a workflow recorded in the repository's Actions caches" }
+    }),
+    defineInput({
+        name: 'evidence_max_age_days',
+        field: 'evidenceMaxAgeDays',
+        default: '30',
+        description: 'No run older than this many days counts as evidence, {range}.',
+        summary: 'no run older than this counts as evidence',
+        parser: wholeNumber(1, 365),
+        cli: { none: "GitHub Actions only: it bounds the window of evidence, read from the repository's Actions caches" }
+    }),
+    defineInput({
+        name: 'accepted_risks_file',
+        field: 'acceptedRisksFile',
+        default: '.github/agent-security-accepted.yml',
+        description: 'The accepted-risks file, read at the base SHA on pull requests, else at GITHUB_SHA; off: none. See docs/baseline.md.',
+        summary: "accepted risks, read at a PR's base SHA, else at `GITHUB_SHA`; `off`: none",
+        parser: parsedBy(parseAcceptedFileInput),
+        cli: { commands: ASSESS, value: 'file' }
+    }),
+    defineInput({
+        name: 'sync_dismissals',
+        field: 'syncDismissals',
+        default: 'false',
+        description: 'On the default branch only: write accepted findings to the service as dismissals.',
+        summary: 'default branch only: write acceptances as dismissals',
+        parser: spec_boolean,
+        cli: { none: "GitHub Actions only: only a run on the default branch may write dismissals, and GitHub's event says which run that is" }
+    }),
+    defineInput({
+        name: 'sarif_min_severity',
+        field: 'sarifMinSeverity',
+        default: 'low',
+        description: 'Findings at or above this severity get a result in the SARIF file: {range}.',
+        summary: 'findings at or above it get a result in the SARIF file',
+        parser: choice(contract/* SEVERITIES */.oC),
+        cli: { commands: ASSESS, value: 'severity' }
+    }),
+    defineInput({
+        name: 'sarif_location',
+        field: 'sarifLocation',
+        default: '',
+        description: 'Repository file the SARIF results point at (e.g. the agent profile). Empty: the workflow file.',
+        summary: 'file the SARIF results point at (empty: the workflow)',
+        parser: parsedBy(parseSarifLocation),
+        cli: { commands: ASSESS, value: 'file' }
+    })
+];
+const POLICY_INPUTS = [...GATE_INPUTS, ...BASELINE_INPUTS];
+
+;// CONCATENATED MODULE: ./src/github/explain-failure.ts
+/**
+ * A failed GitHub write explained for the warning that replaces it: what
+ * GitHub said, why, and how to fix it. Publishing never changes the gate's
+ * result, so this text is all the user gets.
+ */
+
+/**
+ * Explain a failed GitHub write for a warning. `specific` handles what depends
+ * on the write (403, 404, 410...); the rest is shared: rate limits that held,
+ * 401, other service failures, and anything unexpected.
+ */
+function explainGitHubFailure(err, head, specific) {
+    if (!(err instanceof RemoteError)) {
+        const message = err instanceof Error ? err.message : String(err);
+        return { warning: `${head}: unexpected error: ${message}`, reason: 'unexpected error' };
+    }
+    const said = err.describe();
+    if (err.code === 'rate_limited' || err.code === 'secondary_rate_limit') {
+        return { warning: `${head}: GitHub's rate limit held after retries (${said}).`, reason: 'rate limited' };
+    }
+    const own = specific(err, said);
+    if (own)
+        return own;
+    if (err.status === 401) {
+        return {
+            warning: `${head}: GitHub answered 401, the token was refused (${said}). Fix: leave github_token at its default (\${{ github.token }}) or pass a valid token.`,
+            reason: 'unauthorized (401)'
+        };
+    }
+    return { warning: `${head}: ${said}`, reason: err.status !== undefined ? `HTTP ${err.status}` : (err.code ?? 'network error') };
+}
+
+;// CONCATENATED MODULE: ./src/github/ownership.ts
+/**
+ * What this action's token wrote: the token's exact login, and "an owned
+ * comment" (or issue), the one rule the sticky comment, the tracking issue
+ * and the assessment records ask.
+ *
+ * The login comes from GraphQL `viewer` (one call, whatever the token: the
+ * GITHUB_TOKEN, an installation token, is refused GET /user with a 403), else
+ * GET /user (a personal token where GraphQL does not answer). When neither
+ * tells, nothing is owned: no bot user, nor a person quoting a marker, can
+ * make the action edit or trust what they wrote.
+ */
+
+/** Whether an item (comment or issue) was written by this action's token: its author's login is the token's exact login. */
+function isOwnedComment(author, tokenLogin) {
+    return tokenLogin !== null && author?.login === tokenLogin;
+}
+/**
+ * The token's login: GraphQL viewer, else GET /user; null when neither tells
+ * (or both fail).
+ */
+async function tokenLogin(issues, viewer, log) {
+    for (const ask of [() => viewer.viewerLogin(), () => issues.authenticatedLogin()]) {
+        try {
+            const login = await ask();
+            if (login !== null)
+                return login;
+        }
+        catch (err) {
+            if (err instanceof AbortedError)
+                throw err;
+            log.debug(`Could not ask GitHub for the token's login: ${err instanceof Error ? err.message : String(err)}`);
+        }
+    }
+    return null;
+}
+/** The token's login asked at most once, and only when some item holds the marker. */
+function tokenLoginOnce(api, log) {
+    let cached;
+    return () => (cached ??= tokenLogin(api, api, log));
+}
+
+;// CONCATENATED MODULE: ./src/github/sticky-comment.ts
+/**
+ * The sticky PR comment: one per model_id, found by a hidden marker in its
+ * body, edited in place on the next run (`update`), or a new one per run
+ * (`new`), or none (`off`).
+ *
+ * Writing the comment never changes the gate's result: a comment that cannot
+ * be written (403 on a fork PR's read-only token, missing
+ * `pull-requests: write`, 404, anything after retries) is a warning that says
+ * why and how to fix it, and the outcome is `skipped`.
+ */
+
+
+
+/** The values of the `comment` input. */
+const COMMENT_MODES = ['update', 'new', 'off'];
+/** Pages read at most when looking for the marker (100 per page). */
+const MAX_PAGES = 100;
+/** The body with the marker in it (prepended when the renderer did not put it there). */
+function withMarker(body, marker) {
+    return hasMarker(body, marker) ? body : `${marker}\n${body}`;
+}
+/**
+ * Whether a body is ours for this marker: the marker opens it. Anchored, so a
+ * finding that quotes another model's marker inside our comment cannot make
+ * that comment look like the other model's.
+ */
+function hasMarker(body, marker) {
+    return (body ?? '').trimStart().startsWith(marker);
+}
+/** The first comment of ours holding the marker, searched through every page. */
+async function findStickyComment(api, target, marker, ownLogin, log) {
+    for (let page = 1; page <= MAX_PAGES; page++) {
+        const { items, hasNext } = await api.listComments(target, target.number, page);
+        for (const comment of items) {
+            if (!hasMarker(comment.body, marker))
+                continue;
+            if (isOwnedComment(comment.user, await ownLogin()))
+                return comment;
+            log.debug(`Comment ${comment.id} holds the marker but was not written by this action's token; left alone.`);
+        }
+        if (!hasNext || items.length === 0)
+            return null;
+    }
+    log.debug(`No sticky comment found in the first ${MAX_PAGES} pages of comments; a new one is added.`);
+    return null;
+}
+const FORK_HINT = 'On pull requests from forks the GITHUB_TOKEN is read-only whatever `permissions:` says: accept the job summary alone there, ' +
+    "or use `pull_request_target` with care (it runs with a write token and secrets: never check out or run the fork's code in that job).";
+/** The warning line for a comment that could not be read or written, and the short reason for the outcome. */
+function explainCommentFailure(err, target) {
+    const where = `${target.owner}/${target.repo}#${target.number}`;
+    const head = `Could not write the PR comment on ${where} (the gate's result is unchanged)`;
+    return explainGitHubFailure(err, head, (e, said) => {
+        if (e.status === 403) {
+            return {
+                warning: `${head}: GitHub answered 403, the token may not write to pull requests (${said}). ` +
+                    'Fix: give the job `permissions: pull-requests: write`. ' +
+                    FORK_HINT,
+                reason: 'forbidden (403): the token cannot write pull request comments'
+            };
+        }
+        if (e.status === 404) {
+            return {
+                warning: `${head}: GitHub answered 404, the pull request is not visible to the token (${said}). ` +
+                    'Fix: give the job `permissions: pull-requests: write` (a private repository hides what the token may not read), and check GITHUB_REPOSITORY and github_token. ' +
+                    FORK_HINT,
+                reason: 'not found (404): the token cannot see the pull request'
+            };
+        }
+        return null;
+    });
+}
+async function postStickyComment(api, target, body, marker, mode, log) {
+    if (mode === 'off')
+        return { action: 'skipped', url: null, reason: 'comment is off' };
+    const textFor = (existing) => withMarker(typeof body === 'string' ? body : body(existing), marker);
+    const ref = { owner: target.owner, repo: target.repo, number: target.number };
+    try {
+        if (mode === 'new') {
+            const created = await api.createComment(ref, ref.number, textFor(null));
+            return { action: 'created', url: created.html_url };
+        }
+        const ownLogin = tokenLoginOnce(api, log);
+        const existing = await findStickyComment(api, ref, marker, ownLogin, log);
+        if (existing) {
+            const updated = await api.updateComment(ref, existing.id, textFor(existing.body));
+            return { action: 'updated', url: updated.html_url || existing.html_url };
+        }
+        // A create whose answer was lost may have taken effect: look again before repeating it.
+        const created = await api.createComment(ref, ref.number, textFor(null), () => findStickyComment(api, ref, marker, ownLogin, log));
+        return { action: 'created', url: created.html_url };
+    }
+    catch (err) {
+        if (err instanceof AbortedError)
+            throw err;
+        const { warning, reason } = explainCommentFailure(err, ref);
+        log.warning(warning);
+        return { action: 'skipped', url: null, reason };
+    }
+}
+
+;// CONCATENATED MODULE: ./src/service/base-url.ts
+/**
+ * The one rule for the service's base address, used by the inputs (before any
+ * request) and by the HTTP transport (whoever builds a client):
+ * https, or plain http for a loopback host only (the emulator, a local
+ * tunnel); no credentials, query or fragment; a trailing slash or /api/v1
+ * tolerated, nothing past /api/v1.
+ *
+ * What the user typed is echoed in a mistake's message only with its
+ * user-info (user:password@) replaced, even when the text is not a URL at all.
+ */
+
+
+
+function isLoopbackHost(hostname) {
+    const h = hostname.replace(/^\[|\]$/g, '').toLowerCase();
+    return h === 'localhost' || h === '::1' || /^127(\.\d{1,3}){3}$/.test(h);
+}
+/**
+ * The raw text with anything between `//` and the last `@` before the path
+ * replaced: the user-info of a URL, whatever it holds (a password with a `/`
+ * or a `#` in it, in a URL that does not parse).
+ */
+function withoutUserInfo(raw) {
+    return raw.replace(/^([^@]*?\/\/)[^]*@/, `$1${SECRET_MASK}@`);
+}
+/** The user-info parts of a base address (to mask in every log), or none. */
+function baseUrlSecrets(raw) {
+    const m = /^[^@]*?\/\/([^]*)@/.exec(raw.trim());
+    if (!m)
+        return [];
+    const info = m[1];
+    const colon = info.indexOf(':');
+    const parts = colon >= 0 ? [info.slice(colon + 1), info] : [info];
+    return parts.filter((p) => p.length >= 3);
+}
+/** Show at most 60 characters of what the user typed, its user-info replaced. */
+function shown(raw) {
+    return text_oneLine(withoutUserInfo(raw), 60);
+}
+/** Validate and normalise the base address: `https://host[:port][/prefix]`, without a trailing slash or /api/v1. */
+function parseBaseUrl(input) {
+    const raw = input.trim();
+    if (raw === '') {
+        throw new ConfigError('base_url', "is required: the service's base address, the part before /api/v1 (e.g. https://asas.example.com)");
+    }
+    let url;
+    try {
+        url = new URL(raw);
+    }
+    catch {
+        throw new ConfigError('base_url', `'${shown(raw)}' is not a URL: give the service's base address, e.g. https://asas.example.com`);
+    }
+    if (url.protocol !== 'https:' && url.protocol !== 'http:') {
+        throw new ConfigError('base_url', `scheme '${text_oneLine(url.protocol, 20)}' is not allowed: use https://`);
+    }
+    if (url.username !== '' || url.password !== '') {
+        throw new ConfigError('base_url', 'must not carry credentials: pass the key in api_key');
+    }
+    if (url.protocol === 'http:' && !isLoopbackHost(url.hostname)) {
+        throw new ConfigError('base_url', `plain http is allowed only for loopback hosts (localhost, 127.0.0.1, ::1): use https://${url.host}`);
+    }
+    if (url.search !== '' || url.hash !== '') {
+        throw new ConfigError('base_url', 'must not carry a query string or fragment');
+    }
+    const path = url.pathname.replace(/\/+$/, '').replace(/\/api\/v1$/, '');
+    if (/\/api\/v1(\/|$)/.test(path)) {
+        throw new ConfigError('base_url', `'${shown(raw)}' goes past /api/v1: give only the part before it, e.g. ${url.protocol}//${url.host}`);
+    }
+    return `${url.protocol}//${url.host}${path}`;
 }
 
 ;// CONCATENATED MODULE: ./src/github/context.ts
@@ -50870,6 +50480,1109 @@ function isDefaultBranchRef(payload, ref) {
     return branch !== null && ref === `refs/heads/${branch}`;
 }
 
+;// CONCATENATED MODULE: ./src/github/write-rule.ts
+/**
+ * The one rule for every write a run makes beyond its own report: a target's
+ * profile (profile_file), dismissals on the service (sync_dismissals) and the
+ * baseline later runs gate against.
+ *
+ *   Shared targets, dismissals and the baseline are written only from the
+ *   default branch on push, schedule or workflow_dispatch; a pull request
+ *   writes only the profile of its own preview, and the records of its own
+ *   runs under its own ref (they only add evidence to its own window).
+ *
+ * Only those events on the default branch run the default branch's own code.
+ * Every other event may run a pull request's: pull_request runs it, and
+ * pull_request_target, issue_comment, workflow_run and the rest run on the
+ * default branch's ref while the workflow may check the pull request out. A
+ * pull request's own preview (a target found or registered by endpoint_url
+ * whose name holds `pr-<number>`) is its own to write. The workflow may widen
+ * the profile rule with allow_shared_profile_sync; nothing widens the others.
+ *
+ * Pure: the event name, its payload and the environment in.
+ */
+
+
+
+
+/** Events that run the code of the ref they run on (a branch's own workflow). */
+const write_rule_WRITING_EVENTS = new Set(['push', 'schedule', 'workflow_dispatch']);
+/** The rule in one line, for messages and the docs. */
+const WRITE_RULE = 'shared targets, dismissals and the baseline are written only from the default branch on push, schedule or workflow_dispatch';
+function writeStanding(eventName, payload, env) {
+    if (PULL_REQUEST_EVENTS.has(eventName)) {
+        const event = targetFromEvent(eventName, payload, env.GITHUB_REPOSITORY ?? '');
+        return { kind: 'pull_request', number: event.kind === 'pull_request' ? event.number : null };
+    }
+    const ref = env.GITHUB_REF ?? '';
+    const defaultBranch = defaultBranchOf(payload);
+    if (write_rule_WRITING_EVENTS.has(eventName) && defaultBranch !== null && isDefaultBranchRef(payload, ref))
+        return { kind: 'default-branch', branch: defaultBranch };
+    return { kind: 'other', eventName, ref };
+}
+/** The ref a pull_request run is on (GITHUB_REF), which only that pull request's runs save cache entries under. */
+function pullRequestRef(number) {
+    return `refs/pull/${number}/merge`;
+}
+/** The run, as a refusal names it (the default branch is never refused). */
+function describeRun(standing) {
+    switch (standing.kind) {
+        case 'pull_request':
+            return standing.number === null ? 'this pull request' : `pull request #${standing.number}`;
+        case 'other':
+            return `this ${text_oneLine(standing.eventName, 40) || 'unnamed'} run on ${text_oneLine(standing.ref, 100) || 'an unknown ref'}`;
+    }
+}
+/** True when `target` is the pull request's own preview, found or registered by endpoint_url. */
+function isOwnPreview(standing, target) {
+    return (standing.kind === 'pull_request' &&
+        standing.number !== null &&
+        target.outcome !== 'given' &&
+        target.name !== null &&
+        isPullRequestName(target.name, standing.number));
+}
+/** Why `write` may not be made from where the run stands, in one phrase; null when it may. */
+function writeRefusal(standing, write) {
+    if (standing.kind === 'default-branch')
+        return null;
+    const run = describeRun(standing);
+    switch (write.kind) {
+        case 'baseline':
+            return `${run} may run a pull request's code, and the baseline is recorded only from the default branch on push, schedule or workflow_dispatch`;
+        case 'own-record':
+            return standing.kind === 'pull_request' && standing.number !== null && write.ref === pullRequestRef(standing.number)
+                ? null
+                : `${run} may run a pull request's code on a ref that is not its own (${text_oneLine(write.ref, 100) || 'none'}), and runs are recorded only from the default branch or a pull request's own ref`;
+        case 'dismissals':
+            return `${run} may run a pull request's code, and acceptances are written to the service only from the default branch on push, schedule or workflow_dispatch`;
+        case 'profile': {
+            if (write.allowShared || isOwnPreview(standing, write.target))
+                return null;
+            const t = write.target;
+            const what = t.name !== null ? `target '${text_oneLine(t.name, 200)}' (model ${t.modelId})` : `model ${t.modelId} (given by model_id)`;
+            const own = standing.kind === 'pull_request' && standing.number !== null
+                ? `may sync the profile of its own preview only (a target registered by endpoint_url whose name holds pr-${standing.number}, as the default name does), and ${what} is shared`
+                : `may run a pull request's code, and ${what} is shared`;
+            return `${run} ${own}`;
+        }
+    }
+}
+/** The profile sync's refusal, as the configuration error naming the input that widens the rule; null when it may sync. */
+function profileWriteRefusal(standing, target, allowShared) {
+    const why = writeRefusal(standing, { kind: 'profile', target, allowShared });
+    if (why === null)
+        return null;
+    return new ConfigError('allow_shared_profile_sync', `${why}: ${WRITE_RULE}. Sync it from a push to the default branch, or set allow_shared_profile_sync: true if runs not on it may rewrite its profile`);
+}
+
+;// CONCATENATED MODULE: ./src/pipeline/code-origin.ts
+/**
+ * Whether the code a target is built from comes from outside this repository:
+ * the one answer every feature asks (outsideCode). Code is inside only when a
+ * branch of this repository holds it: a push's or a merge queue's commit, a
+ * pull request whose head branch is here, a deployed commit (or the commit a
+ * status, check_run or check_suite event names) that the event's branch (or
+ * the head branch of its pull request here) holds.
+ * A fork's head, a commit on no branch here, and anything that cannot be told
+ * are outside. Pure: the evidence is gathered at the edge
+ * (src/action/stages/outside-code.ts).
+ */
+
+const sameRepo = (a, b) => a.toLowerCase() === b.toLowerCase();
+/** Why the code is from outside this repository; null when a branch of this repository holds it. */
+function code_origin_outsideCode(e) {
+    switch (e.kind) {
+        case 'this_repository':
+            return null;
+        case 'head':
+            if (e.headRepo !== null && sameRepo(e.headRepo, e.repository))
+                return null;
+            return `the head of ${e.of} is in ${e.headRepo === null ? 'a fork that no longer exists' : `the fork ${e.headRepo}`}, not in ${e.repository}`;
+        case 'commit': {
+            if (e.heldBy !== null)
+                return null;
+            const what = e.of ?? `the deployed commit ${shortSha(e.sha)}`;
+            const asked = e.asked.length === 0 ? 'the event names no branch' : `not on ${e.asked.map((b) => `'${b.slice(0, 60)}'`).join(' or ')}`;
+            if (e.forkPull !== null) {
+                const fork = e.forkPull.headRepo === null ? 'a fork that no longer exists' : `the fork ${e.forkPull.headRepo}`;
+                return `${what} is the head of pull request #${e.forkPull.number} from ${fork}, and on no branch of this repository (${asked})`;
+            }
+            return `${what} is on no branch of this repository (${asked})`;
+        }
+        case 'unknown':
+            return `it cannot be told whether the code is this repository's (${e.why})`;
+    }
+}
+
+;// CONCATENATED MODULE: ./src/gitlab/ci-context.ts
+/**
+ * What a GitLab CI job is, read from GitLab's predefined variables. Pure: the
+ * environment in.
+ *
+ * - The API root: CI_API_V4_URL, else CI_SERVER_URL + /api/v4 (http or https
+ *   without credentials; anything else reads as unset).
+ * - The merge request a pipeline runs for, whatever its source: a
+ *   merge-request pipeline (CI_PIPELINE_SOURCE merge_request_event), and its
+ *   child pipelines (`parent_pipeline`), which GitLab runs "under the same
+ *   project, ref, and commit SHA" with the merge request's variables, and a
+ *   downstream pipeline (`pipeline`, `trigger`) given them. The merge request
+ *   lives in its target project, CI_MERGE_REQUEST_PROJECT_ID; its code comes
+ *   from CI_MERGE_REQUEST_SOURCE_PROJECT_ID, another project when it comes
+ *   from a fork. The pipeline itself runs in CI_PROJECT_ID: the fork's by
+ *   default, the target's when a member of the target project runs it there,
+ *   where the job gets the target's CI/CD variables while it runs the fork's
+ *   code.
+ * - A pipeline that carries merge-request variables (any CI_MERGE_REQUEST_*)
+ *   without the ones that tell where its code is from (the IID and the three
+ *   project ids, each a number) has a `mergeRequestGap`: it cannot be told.
+ */
+/** A variable's value; null when unset or blank. */
+const ci_context_nonEmpty = (value) => (value === undefined || value.trim() === '' ? null : value);
+/** True in a GitLab CI job (GitLab sets GITLAB_CI=true in every job). */
+function isGitLabCi(env) {
+    return env.GITLAB_CI === 'true';
+}
+/** An http(s) URL without credentials, query or fragment, without its trailing slashes; null otherwise. */
+function httpUrl(raw) {
+    try {
+        const url = new URL(raw);
+        if (!/^https?:$/.test(url.protocol) || url.username || url.password || url.search || url.hash)
+            return null;
+        return url.toString().replace(/\/+$/, '');
+    }
+    catch {
+        return null;
+    }
+}
+/** A variable holding an http(s) URL (httpUrl), else null. */
+function httpUrlOrNull(value) {
+    const v = ci_context_nonEmpty(value);
+    return v === null ? null : httpUrl(v);
+}
+function apiUrlOf(env) {
+    const v4 = ci_context_nonEmpty(env.CI_API_V4_URL);
+    if (v4 !== null)
+        return httpUrl(v4);
+    const server = ci_context_nonEmpty(env.CI_SERVER_URL);
+    const root = server === null ? null : httpUrl(server);
+    return root === null ? null : `${root}/api/v4`;
+}
+/** A GitLab id (a project's, an IID): a positive integer in decimal; null otherwise. */
+function idOf(value) {
+    const v = value ?? '';
+    return /^[1-9][0-9]{0,15}$/.test(v) ? v : null;
+}
+/** The variables that say which merge request a pipeline runs for and where its code is from. */
+const MERGE_REQUEST_IDS = [
+    'CI_MERGE_REQUEST_IID',
+    'CI_MERGE_REQUEST_PROJECT_ID',
+    'CI_MERGE_REQUEST_SOURCE_PROJECT_ID',
+    'CI_PROJECT_ID'
+];
+/** Whether the job carries any merge-request variable (CI_MERGE_REQUEST_*, set and not blank). */
+function carriesMergeRequest(env) {
+    return Object.entries(env).some(([name, value]) => name.startsWith('CI_MERGE_REQUEST_') && ci_context_nonEmpty(value) !== null);
+}
+function mergeRequestOf(env, pipelineSource) {
+    if (pipelineSource !== 'merge_request_event' && !carriesMergeRequest(env))
+        return { mergeRequest: null, mergeRequestGap: null };
+    const ids = MERGE_REQUEST_IDS.map((name) => idOf(env[name]));
+    const [iid, projectId, sourceProjectId, pipelineProjectId] = ids;
+    if (iid === null || projectId === null || sourceProjectId === null || pipelineProjectId === null) {
+        const what = MERGE_REQUEST_IDS.filter((_, i) => ids[i] === null)
+            .map((name) => `${name} ${ci_context_nonEmpty(env[name]) === null ? 'unset' : 'not a number'}`)
+            .join(', ');
+        return {
+            mergeRequest: null,
+            mergeRequestGap: `a pipeline of a merge request whose variables do not say where its code is from (${what})`
+        };
+    }
+    const projectUrl = ci_context_nonEmpty(env.CI_MERGE_REQUEST_PROJECT_URL);
+    return {
+        mergeRequest: {
+            projectId,
+            iid: Number(iid),
+            sourceProjectId,
+            webUrl: projectUrl !== null && /^https?:\/\//.test(projectUrl) ? `${projectUrl.replace(/\/+$/, '')}/-/merge_requests/${iid}` : null
+        },
+        mergeRequestGap: null
+    };
+}
+function readGitLabCi(env) {
+    const pipelineSource = ci_context_nonEmpty(env.CI_PIPELINE_SOURCE) ?? '';
+    return {
+        apiUrl: apiUrlOf(env),
+        projectId: idOf(env.CI_PROJECT_ID),
+        pipelineSource,
+        commitBranch: ci_context_nonEmpty(env.CI_COMMIT_BRANCH),
+        defaultBranch: ci_context_nonEmpty(env.CI_DEFAULT_BRANCH),
+        commitSha: ci_context_nonEmpty(env.CI_COMMIT_SHA),
+        ...mergeRequestOf(env, pipelineSource),
+        jobUrl: httpUrlOrNull(env.CI_JOB_URL),
+        configPath: ci_context_nonEmpty(env.CI_CONFIG_PATH)
+    };
+}
+/** The GitLab variables this code reads: what a shell that builds its step's own environment passes through. */
+const GITLAB_JOB_VARIABLES = [
+    'GITLAB_CI',
+    'GITLAB_TOKEN',
+    'CI_API_V4_URL',
+    'CI_SERVER_URL',
+    'CI_PROJECT_ID',
+    'CI_PIPELINE_SOURCE',
+    'CI_COMMIT_BRANCH',
+    'CI_DEFAULT_BRANCH',
+    'CI_COMMIT_SHA',
+    'CI_JOB_URL',
+    'CI_CONFIG_PATH',
+    'CI_MERGE_REQUEST_IID',
+    'CI_MERGE_REQUEST_PROJECT_ID',
+    'CI_MERGE_REQUEST_SOURCE_PROJECT_ID',
+    'CI_MERGE_REQUEST_PROJECT_URL'
+];
+/**
+ * The part of a step's environment a GitLab job adds, for a shell that builds
+ * the step's environment itself (the command line): GitLab's variables as
+ * they are (every merge-request variable among them: one present says the
+ * pipeline is a merge request's), and the comment on (the merge-request note
+ * takes its place). Null outside GitLab CI unless `force` (an explicit option).
+ */
+function gitlabStepEnv(env, force = false) {
+    if (!force && !isGitLabCi(env))
+        return null;
+    const out = { GITLAB_CI: 'true', INPUT_COMMENT: 'update' };
+    const passed = (name) => GITLAB_JOB_VARIABLES.includes(name) || name.startsWith('CI_MERGE_REQUEST_');
+    for (const [name, value] of Object.entries(env))
+        if (name !== 'GITLAB_CI' && passed(name))
+            out[name] = value;
+    return out;
+}
+
+;// CONCATENATED MODULE: ./src/gitlab/fork-rule.ts
+/**
+ * What a GitLab pipeline may do, by the same rules as a GitHub workflow
+ * (src/github/write-rule.ts): shared targets, dismissals and the baseline are
+ * written only from the default branch on push, schedule or a manual run
+ * (GitLab's `web`, as workflow_dispatch); a pipeline of a merge request is a
+ * pull request, which writes only the profile of its own preview. And no
+ * secret reaches a fork's code: a pipeline of a merge request, whatever its
+ * source (the merge-request pipeline, its child pipelines, a downstream
+ * pipeline given its variables), that runs the code of another project in
+ * the target project (where the job holds the target's CI/CD variables) is
+ * refused before anything is sent; so is one whose variables cannot tell.
+ *
+ * Pure: the CI context (./ci-context.ts) in.
+ */
+
+
+
+
+
+/** GitLab's pipeline sources with a GitHub event of the same meaning. */
+const SAME_AS_GITHUB = { push: 'push', schedule: 'schedule', web: 'workflow_dispatch' };
+/** A mirrored GitHub pull request's pipeline: a proposed change whose source GitLab does not name. */
+const MIRRORED_PULL_REQUEST = 'external_pull_request_event';
+/**
+ * What a pipeline says of where its code comes from, as the one rule of
+ * outside code (src/pipeline/code-origin.ts) reads it: a merge request's
+ * head is in its source project, whatever the pipeline's source; a merge
+ * request whose variables do not say enough, or a mirrored pull request,
+ * cannot be told (outside, fail closed); any other pipeline runs a ref of
+ * this project.
+ */
+function codeEvidence(ci) {
+    if (ci.pipelineSource === MIRRORED_PULL_REQUEST)
+        return { kind: 'unknown', why: 'a mirrored pull request, whose source GitLab does not name' };
+    if (ci.mergeRequestGap !== null)
+        return { kind: 'unknown', why: ci.mergeRequestGap };
+    const mr = ci.mergeRequest;
+    if (mr === null)
+        return { kind: 'this_repository' };
+    return { kind: 'head', of: `merge request !${mr.iid}`, headRepo: `project ${mr.sourceProjectId}`, repository: `project ${mr.projectId}` };
+}
+/** Whether the pipeline runs code from outside the project (outsideCode of codeEvidence). */
+function runsOutsideCode(ci) {
+    return outsideCode(codeEvidence(ci)) !== null;
+}
+/**
+ * Why the job's secrets are at risk: the reason its code is from outside, when
+ * the job holds the variables of a project whose code it is not running (a
+ * fork's code in the target project, or code that cannot be told); null when
+ * they are not.
+ */
+function riskToSecrets(ci) {
+    return ci.projectId !== ci.mergeRequest?.sourceProjectId ? code_origin_outsideCode(codeEvidence(ci)) : null;
+}
+/** Whether the job holds the variables of a project whose code it is not running (a fork's code in the target project). */
+function secretsAtRisk(ci) {
+    return riskToSecrets(ci) !== null;
+}
+/** Where the pipeline stands for the write rule: any pipeline of a merge request (or one that cannot be told) as a pull request. */
+function gitlabWriteStanding(ci) {
+    if (ci.pipelineSource === MIRRORED_PULL_REQUEST || ci.mergeRequest !== null || ci.mergeRequestGap !== null)
+        return { kind: 'pull_request', number: ci.mergeRequest?.iid ?? null };
+    const event = SAME_AS_GITHUB[ci.pipelineSource];
+    if (WRITING_EVENTS.has(event ?? '') && ci.commitBranch !== null && ci.commitBranch === ci.defaultBranch)
+        return { kind: 'default-branch', branch: ci.commitBranch };
+    return { kind: 'other', eventName: ci.pipelineSource || 'unknown', ref: ci.commitBranch !== null ? `refs/heads/${ci.commitBranch}` : '' };
+}
+/**
+ * The refusal of a job that holds a secret while it runs a fork's code, naming
+ * the first secret set (e.g. ASAS_API_KEY, GITLAB_TOKEN); null when it may go on.
+ */
+function forkSecretRefusal(ci, secrets) {
+    const why = riskToSecrets(ci);
+    const held = secrets.find((s) => s.value !== undefined && s.value !== '');
+    if (why === null || held === undefined)
+        return null;
+    return new ConfigError(held.name, `is set in a pipeline of project ${ci.projectId ?? '(unknown)'} that runs code from outside it (${why}), where that code can read it. ` +
+        "Let a fork's merge requests run their pipelines in the fork (GitLab's default: the target's variables stay out), " +
+        'or assess the change once merged; this job stops before sending anything');
+}
+/**
+ * Whether a shell runs in a GitLab CI job (GITLAB_CI=true) rather than in
+ * GitHub Actions: there GitLab's rules apply, and the merge-request note
+ * takes the place of the pull-request comment.
+ */
+function inGitLabJob(env) {
+    return !inGitHubActions(env) && isGitLabCi(env);
+}
+/** forkSecretRefusal of a GitLab CI job's environment; null outside GitLab CI. */
+function gitlabJobRefusal(env, secrets) {
+    return inGitLabJob(env) ? forkSecretRefusal(readGitLabCi(env), secrets) : null;
+}
+
+;// CONCATENATED MODULE: ./src/action/ci-host.ts
+/**
+ * Which CI a step runs in, the one answer every wording asks: GitHub Actions
+ * (GITHUB_ACTIONS=true), a GitLab CI job (inGitLabJob: GITLAB_CI=true outside
+ * GitHub Actions), or anything else (a terminal, another CI). Pure: the
+ * environment in. And the words a line uses there for what differs: where a
+ * secret is kept.
+ */
+
+
+function ci_host_ciHost(env) {
+    if (inGitHubActions(env))
+        return 'github';
+    return inGitLabJob(env) ? 'gitlab' : 'other';
+}
+/** How to pass the service key from where each CI keeps secrets, and why it can be missing on a fork's change. */
+const SERVICE_KEY_HINT = {
+    github: {
+        pass: 'Pass the service key from a secret (api_key: ${{ secrets.ASAS_API_KEY }})',
+        forks: 'Secrets are not given to workflows triggered from forks'
+    },
+    gitlab: {
+        pass: 'Set the service key in a masked CI/CD variable ASAS_API_KEY (Settings > CI/CD > Variables)',
+        forks: "A fork's merge-request pipeline runs in the fork, without this project's CI/CD variables"
+    },
+    other: {
+        pass: "Set ASAS_API_KEY from your CI's secret store (or pass --api-key)",
+        forks: 'A CI commonly keeps secrets from the pipelines of a fork'
+    }
+};
+
+;// CONCATENATED MODULE: ./src/action/inputs/step.ts
+
+
+
+
+
+
+
+/** GitHub's longest job on hosted runners is 6 h; a longer wait is a typo. */
+const MAX_TIMEOUT_MINUTES = 360;
+/** Shorter than a second cannot hold even the trigger: surely a typo. */
+const MIN_TIMEOUT_MS = 1_000;
+/**
+ * The service key as sent (`Authorization: Bearer <key>`): at least the
+ * service's minimum credential length, visible ASCII only (0x21 to 0x7E; a
+ * space, a control or a non-ASCII character cannot be a header's token, and
+ * would fail as a network error). The message never shows the key.
+ */
+function checkApiKey(apiKey, host = 'github') {
+    const hint = SERVICE_KEY_HINT[host];
+    if (apiKey === '') {
+        throw new ConfigError('api_key', `is empty. ${hint.pass}. ${hint.forks}: this check fails rather than skip, so a change cannot merge unassessed`);
+    }
+    if (apiKey.length < contract/* LIMITS */.b1.credentialMin) {
+        throw new ConfigError('api_key', `is shorter than ${contract/* LIMITS */.b1.credentialMin} characters: not a service key. ${hint.pass}`);
+    }
+    if (!/^[\x21-\x7e]+$/.test(apiKey)) {
+        throw new ConfigError('api_key', 'holds a space, a control or a non-ASCII character: a service key is visible ASCII only. Check the secret for a stray character (a line break, a typographic quote)');
+    }
+    return apiKey;
+}
+/** Minutes (decimals allowed) as milliseconds, from 1 s to MAX_TIMEOUT_MINUTES. */
+const timeoutMs = {
+    parse: (text) => {
+        if (!/^\d*\.?\d+$/.test(text)) {
+            throw new ConfigError('timeout_minutes', `'${clip(text)}' is not a positive number of minutes (decimals allowed, e.g. 0.5 for 30 s)`);
+        }
+        const minutes = Number(text);
+        if (!(minutes > 0)) {
+            throw new ConfigError('timeout_minutes', `must be greater than 0 (got '${clip(text)}')`);
+        }
+        if (minutes * 60_000 < MIN_TIMEOUT_MS) {
+            throw new ConfigError('timeout_minutes', `must be at least 1 second (0.0167 minutes); got '${clip(text)}'`);
+        }
+        if (minutes > MAX_TIMEOUT_MINUTES) {
+            throw new ConfigError('timeout_minutes', `must be at most ${MAX_TIMEOUT_MINUTES} (a job on hosted runners lasts 6 h at most)`);
+        }
+        return Math.round(minutes * 60_000);
+    },
+    range: `above 0 (at least 1 s), at most ${MAX_TIMEOUT_MINUTES}`
+};
+const BOTH = ['assess', 'validate'];
+/** The service key: checked right after the target, before the policy and the rest. */
+const API_KEY = defineInput({
+    name: 'api_key',
+    field: 'apiKey',
+    default: '',
+    required: true,
+    description: 'The service API key, from a secret; needs the test:run scope. Masked at once.',
+    summary: 'the service key (`test:run` scope), from a secret',
+    parser: parsedBy((key) => checkApiKey(key)),
+    cli: { commands: BOTH, value: 'key', env: 'ASAS_API_KEY' }
+});
+/** gate or validate: read first, as what is required depends on it. */
+const MODE = defineInput({
+    name: 'mode',
+    field: 'mode',
+    default: 'gate',
+    description: 'gate (assess and decide), validate (re-run the attacks of fixed findings) or collect (finish detached runs).',
+    summary: '`gate`; `validate`: re-run the attacks of findings marked fixed; `collect`: finish detached runs',
+    parser: choice(['gate', 'validate', 'collect']),
+    cli: { none: 'the command is the mode: `assess` gates, `validate` replays the findings marked fixed' }
+});
+/** The service and its key, first in the table. */
+const SERVICE_INPUTS = [
+    API_KEY,
+    defineInput({
+        name: 'base_url',
+        field: 'baseUrl',
+        default: '',
+        required: true,
+        description: 'The service address, the part before /api/v1 (https; http only for loopback hosts).',
+        summary: 'the service address, the part before `/api/v1`; `https` (`http` for loopback only)',
+        parser: parsedBy(parseBaseUrl),
+        cli: { commands: BOTH, value: 'url', env: 'ASAS_BASE_URL' }
+    })
+];
+/** How long to wait, the mode, and what to write on GitHub. */
+const RUN_INPUTS = [
+    defineInput({
+        name: 'timeout_minutes',
+        field: 'timeoutMs',
+        default: '60',
+        description: 'How long to wait for the run (decimals allowed); then the run is cancelled and the step fails.',
+        summary: 'how long to wait (`0.5` = 30 s); then the run is cancelled and the step fails',
+        parser: timeoutMs,
+        cli: { commands: BOTH, value: 'minutes' }
+    }),
+    defineInput({
+        name: 'github_token',
+        field: 'githubToken',
+        default: '',
+        runnerDefault: '${{ github.token }}',
+        description: 'Token for the pull-request comment and the tracking issue.',
+        summary: 'token for the PR comment, tracking issue and commit status',
+        parser: spec_text,
+        cli: { none: 'GitHub Actions only: the command line writes no pull-request comment, issue or commit status' }
+    }),
+    defineInput({
+        name: 'comment',
+        field: 'comment',
+        default: 'update',
+        description: 'Pull-request comment: update (one sticky comment per model_id), new (one per run) or off.',
+        summary: '`update` (one sticky comment per `model_id`), `new` (one per run) or `off`',
+        parser: choice(COMMENT_MODES),
+        cli: { none: "GitHub pull requests only: the command line comments nothing (a GitLab merge request's job keeps one note)" }
+    }),
+    MODE,
+    defineInput({
+        name: 'max_runs',
+        field: 'maxRuns',
+        default: '20',
+        description: 'validate mode: how many recent runs to search for fixed findings ({range}).',
+        summary: 'validate mode: recent runs searched for fixed findings ({range})',
+        parser: wholeNumber(contract/* LIMITS */.b1.runListLimitMin, contract/* LIMITS */.b1.runListLimitMax), // what GET /model/{id}/run lists
+        cli: { commands: ['validate'], value: 'n' }
+    }),
+    defineInput({
+        name: 'issue',
+        field: 'issue',
+        default: 'off',
+        description: 'Without a pull request: off, or update (one tracking issue per model_id; needs issues: write).',
+        summary: 'without a PR: `update` keeps one tracking issue per `model_id`',
+        parser: choice(['off', 'update']),
+        cli: { none: "GitHub only: the tracking issue is one of the repository's issues" }
+    })
+];
+const STEP_INPUTS = [...SERVICE_INPUTS, ...RUN_INPUTS];
+
+;// CONCATENATED MODULE: ./src/action/inputs/target-inputs.ts
+/**
+ * The inputs that say what to assess, as entries of the inputs table
+ * (spec.ts): model_id or endpoint_url, the registration inputs of an
+ * endpoint, and the profile file. Their values are combined by the readers
+ * of target.ts (which ones go together, which are required with which), so
+ * none is a field of ActionInputs on its own. Pure.
+ */
+
+
+
+
+function parseModelId(modelId) {
+    if (modelId.length > 200 || /[\u0000-\u001f\u007f/?#]/.test(modelId)) {
+        throw new ConfigError('model_id', `'${clip(modelId)}' is not a model id (no slashes, ?, # or control characters)`);
+    }
+    return modelId;
+}
+/** The query of a URL left out of what a message shows: it may carry a protection bypass secret. */
+function withoutQuery(raw) {
+    return raw.split(/[?#]/, 1)[0];
+}
+/** The endpoint to register: a URL the service can probe; its address rules (private hosts...) are the service's (400). */
+function parseEndpointUrl(raw) {
+    let url;
+    try {
+        url = new URL(raw);
+    }
+    catch {
+        throw new ConfigError('endpoint_url', `'${clip(withoutQuery(raw))}' is not a URL: give the agent's full endpoint, e.g. https://pr-7.preview.example.com/chat`);
+    }
+    if (!['https:', 'http:', 'wss:', 'ws:'].includes(url.protocol)) {
+        throw new ConfigError('endpoint_url', `scheme '${clip(url.protocol)}' is not one the service probes: use https:// (or wss:// with transport websocket)`);
+    }
+    if (url.username !== '' || url.password !== '') {
+        throw new ConfigError('endpoint_url', 'must not carry credentials: pass the target credential in target_credential (masked) with auth_type');
+    }
+    return raw;
+}
+const targetName = {
+    parse: (raw) => {
+        if (raw === '')
+            return null;
+        if (raw.length > contract/* LIMITS */.b1.targetNameMax || /[\u0000-\u001f\u007f]/.test(raw)) {
+            throw new ConfigError('target_name', `must be 1 to ${contract/* LIMITS */.b1.targetNameMax} characters without control characters`);
+        }
+        return raw;
+    },
+    range: `1 to ${contract/* LIMITS */.b1.targetNameMax} characters`
+};
+const environment = {
+    parse: (raw, input) => (raw === '' ? null : oneOf(input, raw, contract/* ENVIRONMENTS */.ju, 'staging')),
+    range: contract/* ENVIRONMENTS */.ju
+};
+const requestTimeout = {
+    parse: (raw) => {
+        if (raw === '')
+            return null;
+        const n = Number(raw);
+        if (!/^\d*\.?\d+$/.test(raw) || !(n > 0) || n > contract/* LIMITS */.b1.requestTimeoutMax) {
+            throw new ConfigError('request_timeout', `'${clip(raw)}' is not a number of seconds above 0 and at most ${contract/* LIMITS */.b1.requestTimeoutMax}`);
+        }
+        return n;
+    },
+    range: `at most ${contract/* LIMITS */.b1.requestTimeoutMax}`
+};
+const profilePath = parsedBy((path) => {
+    if (/[\u0000-\u001f\u007f]/.test(path))
+        throw new ConfigError('profile_file', 'holds control characters');
+    return path;
+});
+const target_inputs_ASSESS = ['assess'];
+/** model_id or endpoint_url: exactly one (or, on a deployment event, neither). */
+const MODEL_ID = defineInput({
+    name: 'model_id',
+    field: null,
+    default: '',
+    description: 'The inventory model (agent) to assess. Give model_id or endpoint_url, not both.',
+    summary: 'the inventory model to assess (or `endpoint_url`, not both)',
+    parser: parsedBy(parseModelId),
+    cli: { commands: ['assess', 'validate'], value: 'id' }
+});
+const ENDPOINT_URL = defineInput({
+    name: 'endpoint_url',
+    field: null,
+    default: '',
+    description: "The agent's address (e.g. the PR's preview), found or registered as a target. See docs/targets-and-profiles.md.",
+    summary: "the agent's address (e.g. the PR's preview), found or registered ([docs](docs/targets-and-profiles.md))",
+    parser: parsedBy((raw) => (raw === '' ? '' : parseEndpointUrl(raw))),
+    cli: { commands: target_inputs_ASSESS, value: 'url' }
+});
+const TARGET_NAME = defineInput({
+    name: 'target_name',
+    field: null,
+    default: '',
+    description: 'Inventory name of the endpoint_url target. Empty: <repo>-pr-<number> on pull requests, else <repo>-<ref>.',
+    summary: "the target's name; empty: `<repo>-pr-<number>` on PRs, else `<repo>-<ref>`",
+    parser: targetName,
+    cli: { commands: target_inputs_ASSESS, value: 'name' }
+});
+const ENVIRONMENT = defineInput({
+    name: 'environment',
+    field: null,
+    default: '',
+    description: 'Environment of a registered target: {range} (empty: the service default).',
+    summary: '{range} for a registered target',
+    parser: environment,
+    cli: { commands: target_inputs_ASSESS, value: 'env' }
+});
+const AUTH_TYPE = defineInput({
+    name: 'auth_type',
+    field: null,
+    default: 'none',
+    description: 'How the service authenticates to the target: {range}.',
+    summary: '{range}',
+    parser: choice(contract/* AUTH_TYPES */.tG),
+    cli: { commands: target_inputs_ASSESS, value: 'type' }
+});
+const TARGET_CREDENTIAL = defineInput({
+    name: 'target_credential',
+    field: null,
+    default: '',
+    description: "The target's credential for auth_type, from a secret. Masked at once.",
+    summary: "the target's credential for `auth_type`, from a secret",
+    parser: spec_text,
+    cli: { commands: target_inputs_ASSESS, value: 'secret', env: 'ASAS_TARGET_CREDENTIAL' }
+});
+const OAUTH_TOKEN_URL = defineInput({
+    name: 'oauth_token_url',
+    field: null,
+    default: '',
+    description: 'auth_type oauth_client_credentials: the token endpoint.',
+    summary: 'for OAuth: the token endpoint',
+    parser: spec_text,
+    cli: { commands: target_inputs_ASSESS, value: 'url' }
+});
+const OAUTH_CLIENT_ID = defineInput({
+    name: 'oauth_client_id',
+    field: null,
+    default: '',
+    description: 'auth_type oauth_client_credentials: the client id.',
+    summary: 'for OAuth: the client id',
+    parser: spec_text,
+    cli: { commands: target_inputs_ASSESS, value: 'id' }
+});
+const OAUTH_SCOPE = defineInput({
+    name: 'oauth_scope',
+    field: null,
+    default: '',
+    description: 'auth_type oauth_client_credentials: the scope (optional).',
+    summary: 'for OAuth: the scope (optional)',
+    parser: spec_text,
+    cli: { commands: target_inputs_ASSESS, value: 'scope' }
+});
+const OAUTH_AUDIENCE = defineInput({
+    name: 'oauth_audience',
+    field: null,
+    default: '',
+    description: 'auth_type oauth_client_credentials: the audience (optional).',
+    summary: 'for OAuth: the audience (optional)',
+    parser: spec_text,
+    cli: { commands: target_inputs_ASSESS, value: 'audience' }
+});
+const RESPONSE_FIELD = defineInput({
+    name: 'response_field',
+    field: null,
+    default: '',
+    description: "Required with endpoint_url: dot-path of the reply text in the agent's JSON answer (e.g. output.text).",
+    summary: '**required with `endpoint_url`**: dot-path of the reply (`output.text`)',
+    parser: spec_text,
+    cli: { commands: target_inputs_ASSESS, value: 'path' }
+});
+const TRANSPORT = defineInput({
+    name: 'transport',
+    field: null,
+    default: 'http',
+    description: 'How the service talks to the target: {range}.',
+    summary: '{range}',
+    parser: choice(['http', 'websocket']),
+    cli: { commands: target_inputs_ASSESS, value: 'transport' }
+});
+const REQUEST_TIMEOUT = defineInput({
+    name: 'request_timeout',
+    field: null,
+    default: '',
+    description: 'Seconds the service waits for the target to answer ({range}; empty: the service default).',
+    summary: 'seconds the service waits for the target ({range})',
+    parser: requestTimeout,
+    cli: { commands: target_inputs_ASSESS, value: 'seconds' }
+});
+const PROFILE_FILE = defineInput({
+    name: 'profile_file',
+    field: null,
+    default: '',
+    description: "A YAML or JSON file with the target's profile, synced before the run. See docs/targets-and-profiles.md.",
+    summary: "a file with the target's profile, synced before the run",
+    parser: profilePath,
+    cli: { commands: target_inputs_ASSESS, value: 'file' }
+});
+const FAIL_ON_PROFILE_ERROR = defineInput({
+    name: 'fail_on_profile_error',
+    field: null,
+    default: 'true',
+    description: 'Whether a failed profile sync fails the step before any run (false: a warning).',
+    summary: 'whether a failed profile sync fails the step before any run',
+    parser: spec_boolean,
+    cli: { commands: target_inputs_ASSESS, value: 'bool' }
+});
+const ALLOW_SHARED_PROFILE_SYNC = defineInput({
+    name: 'allow_shared_profile_sync',
+    field: null,
+    default: 'false',
+    description: 'Whether a run off the default branch may sync the profile of a target that is not its own preview.',
+    summary: 'whether runs off the default branch may sync a shared profile',
+    parser: spec_boolean,
+    cli: { commands: target_inputs_ASSESS, value: 'bool' }
+});
+/** The model to assess, first in the table. */
+const TARGET_INPUTS = [MODEL_ID];
+/** The endpoint to find or register instead, what registers it, and its profile. */
+const REGISTRATION_INPUTS = [
+    ENDPOINT_URL,
+    TARGET_NAME,
+    ENVIRONMENT,
+    AUTH_TYPE,
+    TARGET_CREDENTIAL,
+    OAUTH_TOKEN_URL,
+    OAUTH_CLIENT_ID,
+    OAUTH_SCOPE,
+    OAUTH_AUDIENCE,
+    RESPONSE_FIELD,
+    TRANSPORT,
+    REQUEST_TIMEOUT,
+    PROFILE_FILE,
+    FAIL_ON_PROFILE_ERROR,
+    ALLOW_SHARED_PROFILE_SYNC
+];
+
+;// CONCATENATED MODULE: ./src/action/inputs/table.ts
+/**
+ * The inputs table: every input of the action, once, in action.yml's order.
+ * Each entry (spec.ts) is declared in the file of its concern; from this list
+ * come INPUT_DEFAULTS (defaults.ts), the command line's options
+ * (src/cli/options.ts), and action.yml's inputs and README's table
+ * (scripts/input-docs.ts writes both; a test holds them equal). Pure.
+ */
+
+
+
+
+const INPUT_TABLE = [
+    ...TARGET_INPUTS,
+    ...SERVICE_INPUTS,
+    ...GATE_INPUTS,
+    ...RUN_INPUTS,
+    ...REGISTRATION_INPUTS,
+    ...BASELINE_INPUTS,
+    ...PIPELINE_INPUTS
+];
+
+;// CONCATENATED MODULE: ./src/action/inputs/defaults.ts
+
+const INPUT_DEFAULTS = Object.fromEntries(INPUT_TABLE
+    .filter((s) => s.required !== true && s.runnerDefault === undefined)
+    .map((s) => [s.name, s.default]));
+
+;// CONCATENATED MODULE: ./src/cli/options.ts
+/**
+ * The command line's options: each one an input of the action, named in
+ * kebab-case (min_severity is --min-severity), its value handed to the same
+ * reading and validation as the action's (readInputs). Which inputs are
+ * options of which command is said by the inputs table
+ * (src/action/inputs/table.ts: an entry's `cli`), as is why an input is not
+ * one. The API key and the base URL may come from the environment instead
+ * (ASAS_API_KEY, ASAS_BASE_URL). Options are values as the action's inputs
+ * are, so booleans are `true` or `false`.
+ */
+
+
+
+
+/** The options of a command: the inputs whose entry names it, in the table's order. */
+function commandOptions(command, table = INPUT_TABLE) {
+    return table.flatMap((spec) => 'commands' in spec.cli && spec.cli.commands.includes(command)
+        ? [
+            {
+                input: spec.name,
+                help: plainSummary(spec),
+                value: spec.cli.value,
+                ...(spec.cli.env === undefined ? {} : { env: spec.cli.env })
+            }
+        ]
+        : []);
+}
+/** The options of `assess`: the gate's inputs that act outside a GitHub event. */
+const ASSESS_OPTIONS = commandOptions('assess');
+/** The options of `validate`: the nightly replay of the findings marked fixed. */
+const VALIDATE_OPTIONS = commandOptions('validate');
+/** The flag of an input: min_severity is --min-severity. */
+function flagOf(input) {
+    return `--${input.replace(/_/g, '-')}`;
+}
+/** commander's key of an option's value: --min-severity is minSeverity. */
+function optionKey(input) {
+    return input.replace(/_([a-z])/g, (_, c) => c.toUpperCase());
+}
+/** The default shown in --help: the action's (INPUT_DEFAULTS). */
+function defaultOf(input) {
+    const value = INPUT_DEFAULTS[input];
+    return value === undefined || value === '' ? undefined : value;
+}
+/**
+ * The step's environment from the options given: each as INPUT_<NAME>, as
+ * the runner sets inputs, an option's variable when it was not given, and
+ * nothing GitHub's: the command line is no workflow event, comments nothing
+ * (but the merge-request note of a GitLab CI job) and keeps no cache. The checkout is the working directory.
+ */
+function inputEnv(options, given, env, fixed) {
+    const out = { GITHUB_WORKSPACE: process.cwd() };
+    for (const [input, value] of Object.entries({ comment: 'off', issue: 'off', commit_status: 'off', ...fixed }))
+        out[`INPUT_${input.toUpperCase()}`] = value;
+    for (const o of options) {
+        const value = given[optionKey(o.input)];
+        const text = typeof value === 'string' ? value : o.env === undefined ? undefined : env[o.env];
+        if (text !== undefined)
+            out[`INPUT_${o.input.toUpperCase()}`] = text;
+    }
+    // A GitLab CI job: its variables, and the merge-request note in the comment's place (src/gitlab/).
+    Object.assign(out, gitlabStepEnv(env));
+    return out;
+}
+
+;// CONCATENATED MODULE: ./src/action/outcome.ts
+
+
+/**
+ * What an assessed outcome takes from the report: the counts that decided
+ * (new and known count the blockers, a weakness not reproduced in this run
+ * that still blocks included), the blockers by name (src/report/blockers.ts,
+ * the one list every view shows) and the agent's name.
+ */
+function reportOutcome(report) {
+    const b = report.baseline;
+    return {
+        baseline: b?.available ? { newCount: b.newCount, knownCount: b.knownCount, goneCount: b.gone.length } : null,
+        acceptedCount: report.acceptances?.acceptedCount ?? 0,
+        bySeverity: report.counts?.bySeverity ?? null,
+        agentName: modelLabel(report),
+        blocking: blockers(report).map((x) => ({
+            findingId: x.findingId,
+            severity: x.severity,
+            category: x.category,
+            description: x.description,
+            baselineState: x.baselineState,
+            reproduced: x.reproduced,
+            seen: rateText(x.seen)
+        }))
+    };
+}
+/**
+ * "high tool_misuse (new; not reproduced in this run; seen in 1 of the last 2
+ * runs (flaky))": a blocker as every shell names it; `short` (a commit
+ * status's 140 characters) keeps only steady or flaky of its rate.
+ */
+function blockingText(f, opts = {}) {
+    const kind = /\((steady|flaky)\)$/.exec(f.seen)?.[1] ?? null;
+    const rate = opts.short === true ? kind : f.seen === 'this run only' ? null : f.seen;
+    const traits = [f.baselineState, f.reproduced ? null : 'not reproduced in this run', rate].filter((t) => t !== null && t !== '');
+    return `${f.severity} ${f.category}${traits.length > 0 ? ` (${traits.join('; ')})` : ''}`;
+}
+/**
+ * A fail's commit status: what blocks, named, most severe first ("fail: 2
+ * blocking: high tool_misuse (new), high prompt_injection (known; flaky)");
+ * undefined when nothing of the findings blocks (the step's line says why).
+ */
+function gateStatus(end) {
+    if (end.result !== 'fail' || end.blocking.length === 0)
+        return undefined;
+    return `fail: ${end.blocking.length} blocking: ${end.blocking.map((f) => blockingText(f, { short: true })).join(', ')}`;
+}
+/** Every value of an outcome under its output's name (the action's outputs, the command line's JSON). */
+function outcomeValues(step) {
+    const { prepared: p, end: o } = step;
+    const a = o.kind === 'assessed' ? o : null;
+    const counts = a === null ? undefined : a.baseline;
+    return {
+        model_id: p?.modelId,
+        target: p?.target ?? undefined,
+        profile_version: p?.profileVersion ?? undefined,
+        run_id: a?.runId ?? (o.kind === 'detached' ? o.runId : undefined),
+        status: a?.status,
+        verdict: a?.verdict,
+        result: step.result,
+        assessments_spent: o.kind === 'validated' ? undefined : (o.assessmentsSpent ?? undefined),
+        findings_count: a?.findingsCount,
+        categories_planned: a?.categoriesPlanned,
+        categories_completed: a?.categoriesCompleted,
+        report_path: o.kind === 'assessed' ? o.files.report_path : o.kind === 'not_assessed' ? undefined : o.reportPath,
+        new_count: counts === undefined ? undefined : (counts?.newCount ?? null),
+        known_count: counts === undefined ? undefined : (counts?.knownCount ?? null),
+        gone_count: counts === undefined ? undefined : (counts?.goneCount ?? null),
+        accepted_count: a?.acceptedCount,
+        sarif_path: a?.files.sarif_path,
+        junit_path: a?.files.junit_path,
+        markdown_path: a?.files.markdown_path,
+        codequality_path: a?.files.codequality_path,
+        comment_url: o.kind === 'assessed' || o.kind === 'carried_over' || o.kind === 'detached' ? (o.commentUrl ?? undefined) : undefined,
+        resolved_count: o.kind === 'validated' ? o.resolvedCount : undefined,
+        still_broken_count: o.kind === 'validated' ? o.stillBrokenCount : undefined,
+        not_attempted_count: o.kind === 'validated' ? o.notAttemptedCount : undefined
+    };
+}
+/** The names of every output, in action.yml's order (a test holds the two equal). */
+const OUTPUT_NAMES = [
+    'model_id',
+    'target',
+    'profile_version',
+    'run_id',
+    'status',
+    'verdict',
+    'result',
+    'assessments_spent',
+    'findings_count',
+    'categories_planned',
+    'categories_completed',
+    'report_path',
+    'new_count',
+    'known_count',
+    'gone_count',
+    'accepted_count',
+    'sarif_path',
+    'junit_path',
+    'markdown_path',
+    'codequality_path',
+    'comment_url',
+    'resolved_count',
+    'still_broken_count',
+    'not_attempted_count'
+];
+const EVERY_OUTPUT_LISTED = true;
+/** One value as an output's text: numbers as digits, lists as JSON, null as empty. */
+function outputText(value) {
+    if (value === null || value === undefined)
+        return '';
+    if (typeof value === 'string')
+        return value;
+    if (typeof value === 'number')
+        return String(value);
+    return JSON.stringify(value);
+}
+/** The action's outputs of an outcome, in action.yml's order; a value undefined for its kind is not set. */
+function actionOutputs(o) {
+    const values = outcomeValues(o);
+    return OUTPUT_NAMES.filter((name) => values[name] !== undefined).map((name) => [name, outputText(values[name])]);
+}
+/** Set the action's outputs of an outcome. */
+function setActionOutputs(io, o) {
+    for (const [name, value] of actionOutputs(o))
+        io.setOutput(name, value);
+}
+/** The outcome of a step that ended without a result and without a report (it had to exit at once). */
+function outcome_failedOutcome(line) {
+    return {
+        end: { kind: 'not_assessed', result: 'error', assessmentsSpent: null },
+        prepared: null,
+        result: 'error',
+        conclusion: { outcome: 'fail', line }
+    };
+}
+
+;// CONCATENATED MODULE: ./src/cli/render.ts
+/**
+ * The command line's rendering of the step's outcome (src/action/outcome.ts):
+ * its exit code, the lines a person reads (the verdict first, then the
+ * blocking findings, then where the reports are), and the JSON a script
+ * reads. All pure.
+ */
+
+
+/** The exit code of each result: a script can trust it. */
+const EXIT_CODES = {
+    pass: 0,
+    skipped: 0,
+    fail: 1,
+    incomplete: 2,
+    error: 3,
+    // wait: detached (a result still to come) is never a pass; the command line refuses it, this is for completeness.
+    pending: 2
+};
+/** A mistake on the command line itself (an unknown option, a bad value): as a configuration error. */
+const EXIT_USAGE = EXIT_CODES.error;
+function exitCode(outcome) {
+    return EXIT_CODES[outcome.result];
+}
+/** The most blocking findings listed; the reports hold them all. */
+const MAX_LISTED = 20;
+/** What a person reads at the end: the verdict, the blocking findings, the reports. */
+function humanSummary(outcome) {
+    const { end } = outcome;
+    const id = outcome.prepared?.modelId;
+    // The agent by its name, the id beside it once; the line without its own "Result: fail:" echo.
+    const name = end.kind === 'assessed' && end.agentName !== id ? `${end.agentName} (${id ?? end.agentName})` : id;
+    const blocking = end.kind === 'assessed' && outcome.result === 'fail' ? end.blocking.length : 0;
+    const line = blocking > 0
+        ? `${blocking} ${blocking === 1 ? 'finding blocks' : 'findings block'}`
+        : outcome.conclusion.line.replace(new RegExp(`^Result: ${outcome.result}: `), '');
+    const lines = [`${outcome.result.toUpperCase()}${name ? ` ${name}` : ''}: ${line}`];
+    if (end.kind === 'carried_over')
+        lines.push('  (carried over from an earlier assessment of the same agent: nothing was assessed)');
+    if (end.kind === 'assessed') {
+        // The blockers by name right under the verdict; the counts of every finding after them.
+        if (end.blocking.length > 0) {
+            lines.push(`Blocking findings (${end.blocking.length}):`);
+            for (const f of end.blocking.slice(0, MAX_LISTED)) {
+                const named = blockingText(f).slice(f.severity.length + 1);
+                lines.push(`  ${f.severity.toUpperCase().padEnd(8)} ${text_oneLine(named, 200)}: ${text_oneLine(f.description, 160)}`);
+            }
+            if (end.blocking.length > MAX_LISTED)
+                lines.push(`  ... and ${end.blocking.length - MAX_LISTED} more in the report`);
+        }
+        if (end.bySeverity !== null) {
+            const counts = Object.entries(end.bySeverity).map(([severity, n]) => `${n} ${severity}`);
+            lines.push(`Findings by severity (every status): ${counts.join(', ')}`);
+        }
+    }
+    const files = reportFiles(outcome);
+    if (files.length > 0)
+        lines.push('Reports:', ...files.map((f) => `  ${f}`));
+    return lines;
+}
+/** Every report file the step wrote. */
+function reportFiles(outcome) {
+    const { end } = outcome;
+    if (end.kind === 'assessed')
+        return Object.values(end.files);
+    if (end.kind === 'not_assessed')
+        return [];
+    return [end.reportPath];
+}
+/**
+ * The outcome for a script: the result and its exit code, the line, and every
+ * output's value under its name. Terminal-safe: the characters a terminal
+ * would act on are escaped (`\u202e`), the data unchanged.
+ */
+function outcomeJson(outcome) {
+    const { end } = outcome;
+    const { result, ...values } = outcomeValues(outcome);
+    return terminalSafeJson(JSON.stringify({
+        result,
+        exit_code: exitCode(outcome),
+        kind: end.kind,
+        line: outcome.conclusion.line,
+        ...values,
+        ...(end.kind === 'assessed' ? { findings_by_severity: end.bySeverity, blocking_findings: end.blocking } : {})
+    }, null, 2));
+}
+
+;// CONCATENATED MODULE: external "node:fs/promises"
+const promises_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:fs/promises");
+// EXTERNAL MODULE: external "node:os"
+var external_node_os_ = __nccwpck_require__(8161);
 ;// CONCATENATED MODULE: ./src/pipeline/event.ts
 /**
  * What the triggering event says about the agent to assess. Pure: the event
@@ -51206,6 +51919,8 @@ function eventCommit(e) {
 
 
 
+
+
 /** The endpoint a pipeline event offers (see EventEndpoint). */
 function eventEndpoint(event, endpointPath) {
     switch (event?.kind) {
@@ -51222,50 +51937,6 @@ function eventEndpoint(event, endpointPath) {
     }
 }
 const MODEL_ID_HINT = 'the model_id of the agent target in the service inventory (GET /api/v1/model lists them)';
-function parseModelId(modelId) {
-    if (modelId.length > 200 || /[\u0000-\u001f\u007f/?#]/.test(modelId)) {
-        throw new ConfigError('model_id', `'${clip(modelId)}' is not a model id (no slashes, ?, # or control characters)`);
-    }
-    return modelId;
-}
-/** The query of a URL left out of what a message shows: it may carry a protection bypass secret. */
-function withoutQuery(raw) {
-    return raw.split(/[?#]/, 1)[0];
-}
-/** The endpoint to register: a URL the service can probe; its address rules (private hosts...) are the service's (400). */
-function parseEndpointUrl(raw) {
-    let url;
-    try {
-        url = new URL(raw);
-    }
-    catch {
-        throw new ConfigError('endpoint_url', `'${clip(withoutQuery(raw))}' is not a URL: give the agent's full endpoint, e.g. https://pr-7.preview.example.com/chat`);
-    }
-    if (!['https:', 'http:', 'wss:', 'ws:'].includes(url.protocol)) {
-        throw new ConfigError('endpoint_url', `scheme '${clip(url.protocol)}' is not one the service probes: use https:// (or wss:// with transport websocket)`);
-    }
-    if (url.username !== '' || url.password !== '') {
-        throw new ConfigError('endpoint_url', 'must not carry credentials: pass the target credential in target_credential (masked) with auth_type');
-    }
-    return raw;
-}
-function parseTargetName(raw) {
-    if (raw === '')
-        return null;
-    if (raw.length > contract/* LIMITS */.b1.targetNameMax || /[\u0000-\u001f\u007f]/.test(raw)) {
-        throw new ConfigError('target_name', `must be 1 to ${contract/* LIMITS */.b1.targetNameMax} characters without control characters`);
-    }
-    return raw;
-}
-function parseRequestTimeout(raw) {
-    if (raw === '')
-        return null;
-    const n = Number(raw);
-    if (!/^\d*\.?\d+$/.test(raw) || !(n > 0) || n > contract/* LIMITS */.b1.requestTimeoutMax) {
-        throw new ConfigError('request_timeout', `'${clip(raw)}' is not a number of seconds above 0 and at most ${contract/* LIMITS */.b1.requestTimeoutMax}`);
-    }
-    return n;
-}
 /** Inputs that only make sense with endpoint_url, named when given with model_id. */
 const ENDPOINT_ONLY_INPUTS = [
     'target_name',
@@ -51293,7 +51964,7 @@ function readTargetInput(get, fromEvent = { kind: 'none' }) {
         if (fromEvent.kind === 'deployment')
             return { kind: 'endpoint', endpoint: readEndpointTarget(get, fromEvent.url) };
         if (fromEvent.kind === 'preview')
-            return { kind: 'preview', reason: fromEvent.reason, name: parseTargetName(get('target_name')) };
+            return { kind: 'preview', reason: fromEvent.reason, name: readInput(get, TARGET_NAME) };
         throw new ConfigError('model_id', `is required unless endpoint_url is set: give one of the two. model_id is ${MODEL_ID_HINT}; endpoint_url is the address of the agent to find or register (e.g. the preview of this pull request)`);
     }
     if (modelId !== '') {
@@ -51301,30 +51972,29 @@ function readTargetInput(get, fromEvent = { kind: 'none' }) {
         if (stray.length > 0) {
             throw new ConfigError(stray[0], `is only used with endpoint_url (to register a target), not with model_id: remove ${stray.join(', ')}`);
         }
-        return { kind: 'model', modelId: parseModelId(modelId) };
+        return { kind: 'model', modelId: readInput(get, MODEL_ID) };
     }
     return { kind: 'endpoint', endpoint: readEndpointTarget(get, endpointUrl) };
 }
 /** The registration inputs of endpoint_url. */
 function readEndpointTarget(get, endpointUrl) {
-    const authType = oneOf('auth_type', get('auth_type'), contract/* AUTH_TYPES */.tG, INPUT_DEFAULTS.auth_type);
+    const authType = readInput(get, AUTH_TYPE);
     const credential = readCredential(get, authType);
     const oauth = readOAuth(get, authType);
     const responseField = get('response_field');
     if (responseField === '') {
         throw new ConfigError('response_field', "is required with endpoint_url: the dot-path of the reply text in the agent's JSON answer (e.g. output.text or choices.0.message.content)");
     }
-    const environment = get('environment');
     return {
-        endpointUrl: parseEndpointUrl(endpointUrl),
-        name: parseTargetName(get('target_name')),
-        environment: environment === '' ? null : oneOf('environment', environment, contract/* ENVIRONMENTS */.ju, 'staging'),
+        endpointUrl: ENDPOINT_URL.parser.parse(endpointUrl, ENDPOINT_URL.name),
+        name: readInput(get, TARGET_NAME),
+        environment: readInput(get, ENVIRONMENT),
         authType,
         credential,
         oauth,
         responseField,
-        transport: oneOf('transport', get('transport'), ['http', 'websocket'], INPUT_DEFAULTS.transport),
-        requestTimeout: parseRequestTimeout(get('request_timeout'))
+        transport: readInput(get, TRANSPORT),
+        requestTimeout: readInput(get, REQUEST_TIMEOUT)
     };
 }
 /** target_credential: required by every auth_type but none, refused with none. */
@@ -51370,27 +52040,13 @@ function readOAuth(get, authType) {
     };
 }
 function readProfileInputs(get) {
-    const path = get('profile_file');
-    const failOnError = parseBoolean('fail_on_profile_error', get('fail_on_profile_error'), true);
-    const allowShared = parseBoolean('allow_shared_profile_sync', get('allow_shared_profile_sync'), false);
-    if (path === '')
-        return null;
-    if (/[\u0000-\u001f\u007f]/.test(path))
-        throw new ConfigError('profile_file', 'holds control characters');
-    return { path, failOnError, allowShared };
+    const failOnError = readInput(get, FAIL_ON_PROFILE_ERROR);
+    const allowShared = readInput(get, ALLOW_SHARED_PROFILE_SYNC);
+    const path = readInput(get, PROFILE_FILE);
+    return path === '' ? null : { path, failOnError, allowShared };
 }
 
 ;// CONCATENATED MODULE: ./src/action/inputs.ts
-/**
- * The action's inputs: read, validated and typed before any request is sent.
- * Every mistake is a ConfigError naming the input, in one line that says how
- * to fix it. Pure: the reader of raw values (and the event, which may offer
- * the target) is passed in. One file per concern under inputs/: the target,
- * the policy, the pipeline; this one composes them.
- */
-
-
-
 
 
 
@@ -51404,76 +52060,48 @@ function readProfileInputs(get) {
 
 
 
-/** GitHub's longest job on hosted runners is 6 h; a longer wait is a typo. */
-const MAX_TIMEOUT_MINUTES = 360;
-/** Shorter than a second cannot hold even the trigger: surely a typo. */
-const MIN_TIMEOUT_MS = 1_000;
-/**
- * The service key as sent (`Authorization: Bearer <key>`): at least the
- * service's minimum credential length, visible ASCII only (0x21 to 0x7E; a
- * space, a control or a non-ASCII character cannot be a header's token, and
- * would fail as a network error). The message never shows the key.
- */
-function checkApiKey(apiKey) {
-    if (apiKey === '') {
-        throw new ConfigError('api_key', 'is empty. Pass the service key from a secret (api_key: ${{ secrets.ASAS_API_KEY }}). Secrets are not given to workflows triggered from forks: this check fails rather than skip, so a change cannot merge unassessed');
+
+
+/** wait: detached and mode: collect work on a model_id, and the commit status is their check. */
+function checkDetached(mode, pipeline, target) {
+    const detached = pipeline.wait === 'detached' || mode === 'collect';
+    if (!detached)
+        return;
+    const name = mode === 'collect' ? 'mode' : 'wait';
+    const what = mode === 'collect' ? "'collect'" : "'detached'";
+    if (pipeline.wait === 'detached' && mode !== 'gate')
+        throw new ConfigError('wait', `'detached' works in gate mode only (mode is '${mode}')`);
+    if (target.kind !== 'model') {
+        throw new ConfigError(name, `${what} needs model_id (the collector re-derives the target from it); an endpoint_url or a preview is waited for attached`);
     }
-    if (apiKey.length < contract/* LIMITS */.b1.credentialMin) {
-        throw new ConfigError('api_key', `is shorter than ${contract/* LIMITS */.b1.credentialMin} characters: not a service key. Pass the key from a secret (api_key: \${{ secrets.ASAS_API_KEY }})`);
+    if (pipeline.commitStatus === 'off') {
+        throw new ConfigError('commit_status', `is off, and with ${name} ${what} the commit status agent-security/<model_id> is the check: leave commit_status at auto`);
     }
-    if (!/^[\x21-\x7e]+$/.test(apiKey)) {
-        throw new ConfigError('api_key', 'holds a space, a control or a non-ASCII character: a service key is visible ASCII only. Check the secret for a stray character (a line break, a typographic quote)');
-    }
-    return apiKey;
-}
-function parseTimeoutMs(raw) {
-    const text = raw === '' ? INPUT_DEFAULTS.timeout_minutes : raw;
-    if (!/^\d*\.?\d+$/.test(text)) {
-        throw new ConfigError('timeout_minutes', `'${clip(text)}' is not a positive number of minutes (decimals allowed, e.g. 0.5 for 30 s)`);
-    }
-    const minutes = Number(text);
-    if (!(minutes > 0)) {
-        throw new ConfigError('timeout_minutes', `must be greater than 0 (got '${clip(text)}')`);
-    }
-    if (minutes * 60_000 < MIN_TIMEOUT_MS) {
-        throw new ConfigError('timeout_minutes', `must be at least 1 second (0.0167 minutes); got '${clip(text)}'`);
-    }
-    if (minutes > MAX_TIMEOUT_MINUTES) {
-        throw new ConfigError('timeout_minutes', `must be at most ${MAX_TIMEOUT_MINUTES} (a job on hosted runners lasts 6 h at most)`);
-    }
-    return Math.round(minutes * 60_000);
-}
-function parseMaxRuns(raw) {
-    return parseWholeNumber('max_runs', raw, INPUT_DEFAULTS.max_runs, 1, 100);
 }
 /**
  * Read and validate every input. Throws ConfigError on the first mistake,
  * before any request is made. `event`: the run's pipeline event, which may
  * offer the target when model_id and endpoint_url are both empty.
  */
-function inputs_readInputs(get, event = null) {
-    const mode = oneOf('mode', get('mode'), ['gate', 'validate'], INPUT_DEFAULTS.mode);
-    const pipeline = readPipelineInputs(get);
+function inputs_readInputs(get, event = null, host = 'github') {
+    const mode = readInput(get, MODE);
+    const pipeline = readFields(get, PIPELINE_INPUTS);
     const target = readTargetInput(get, eventEndpoint(event, pipeline.endpointPath));
     if (target.kind === 'preview' && mode === 'validate') {
         throw new ConfigError('model_id', `is required in validate mode: ${target.reason}, so there is no target to validate`);
     }
-    const apiKey = checkApiKey(get('api_key'));
+    checkDetached(mode, pipeline, target);
+    // Checked in the order a user fixes them one by one: the key, the profile and the policy, then the rest of the step.
+    checkApiKey(get('api_key'), host);
     const profile = readProfileInputs(get);
-    const policy = readPolicyInputs(get);
+    const policy = readFields(get, POLICY_INPUTS);
+    const step = readFields(get, STEP_INPUTS);
     return {
-        mode,
+        ...step,
         modelId: target.kind === 'model' ? target.modelId : '',
         target,
         profile,
         ...policy,
-        apiKey,
-        baseUrl: parseBaseUrl(get('base_url')),
-        timeoutMs: parseTimeoutMs(get('timeout_minutes')),
-        githubToken: get('github_token'),
-        comment: oneOf('comment', get('comment'), COMMENT_MODES, INPUT_DEFAULTS.comment),
-        issue: oneOf('issue', get('issue'), ['off', 'update'], INPUT_DEFAULTS.issue),
-        maxRuns: parseMaxRuns(get('max_runs')),
         ...pipeline
     };
 }
@@ -51780,7 +52408,8 @@ function waivedFailNote(waivedOpen, v) {
     ]
         .filter((x) => x !== '')
         .join(' and ');
-    return `The service's verdict is fail at ${v.minSeverity}; the open findings behind it are ${why}, so they do not block.`;
+    // Of those findings only: a weakness this run did not reproduce may still fail the gate (the report's blockers say so).
+    return `The service's verdict is fail at ${v.minSeverity} on findings that do not block here: ${why}.`;
 }
 
 ;// CONCATENATED MODULE: ./src/decision/coverage-checks.ts
@@ -52760,6 +53389,100 @@ function recovered(deps, run, waitedFor) {
     return { runId: run.run_id, startedAt: run.started_at, recovered: true, waitedFor: [...waitedFor] };
 }
 
+;// CONCATENATED MODULE: ./src/baseline/fingerprint.ts
+/**
+ * The fingerprint of a finding: one stable id for the same weakness across
+ * runs, independent of ids, counts and timestamps (see API_ASSUMPTIONS,
+ * "finding fingerprint"). Pure.
+ *
+ * What goes in: the category, the lens, the severity, and the technique:
+ * - the attacks' sources (`assessment_id:attack_index`, sorted, deduplicated)
+ *   where an attack names an assessment other than the run that produced the
+ *   finding (a library or earlier assessment: a stable technique id). A source
+ *   naming the run itself identifies the run, not the technique, so it is
+ *   left out;
+ * - and always the description, normalized (normalizeDescription): two
+ *   unrelated weaknesses found by one library attack are two findings, while
+ *   the same weakness reported again with new ids or other counts ("3
+ *   attempts", "1 attempt") keeps its fingerprint.
+ */
+
+const FINGERPRINT_VERSION = 2;
+/** The key of SARIF partialFingerprints that carries it. */
+const FINGERPRINT_KEY = `agentSecurityFinding/v${FINGERPRINT_VERSION}`;
+/** Words that only count: each reads as a number. */
+const COUNT_WORDS = /(?<![\p{L}\p{N}])(?:zero|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen|twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety|hundred|thousand|several|multiple|many|single)(?![\p{L}\p{N}])/gu;
+/**
+ * The description as it enters the fingerprint: what names the weakness,
+ * without what changes from one report of it to the next.
+ * - compatibility forms and case folded (NFKC, lower case);
+ * - every token holding a digit or a run of 8 hex digits (a count, an id
+ *   such as fnd_7f3a or run-2026-11-21, a canary such as ZX-1a2b3c4d5e6f, a
+ *   UUID, a time) and every count word (three, several) becomes `#`, a run of
+ *   them one `#`; once, twice and thrice read as "# time";
+ * - quotes, brackets and every other punctuation mark become a space;
+ * - the articles a, an, the are dropped and a plural is read as its singular
+ *   (attempts, queries -> attempt, query), so "1 attempt" and "3 attempts"
+ *   agree;
+ * - white space collapsed.
+ */
+function normalizeDescription(text) {
+    // A technique-level narrative is a few sentences; a service that sends megabytes gets its head read.
+    const words = text
+        .slice(0, DESCRIPTION_CHARS_READ)
+        .normalize('NFKC')
+        .toLowerCase()
+        .replace(/[\p{L}\p{N}_-]+/gu, (token) => (isIdOrCount(token) ? ' # ' : token))
+        .replace(/(?<![\p{L}\p{N}])(?:once|twice|thrice)(?![\p{L}\p{N}])/gu, ' # time ')
+        .replace(COUNT_WORDS, ' # ')
+        .replace(/[^\p{L}#]+/gu, ' ')
+        .split(' ')
+        .filter((w) => w !== '' && w !== 'a' && w !== 'an' && w !== 'the')
+        .map(singular);
+    const out = [];
+    for (const w of words)
+        if (!(w === '#' && out.at(-1) === '#'))
+            out.push(w);
+    return out.join(' ');
+}
+/** The most of a description the fingerprint reads: far above a real one, and every step below stays linear in it. */
+const DESCRIPTION_CHARS_READ = 4096;
+/**
+ * A token (letters, digits, _ and -) holding a digit or a part (between _ and -)
+ * of 8 or more hex digits: a count, an id, a date, a canary. Split first: one
+ * regular expression over the whole token would backtrack quadratically on a
+ * long run of hex letters.
+ */
+function isIdOrCount(token) {
+    return /\p{N}/u.test(token) || token.split(/[_-]/).some((part) => part.length >= 8 && /^[0-9a-f]+$/.test(part));
+}
+/** A crude singular, applied alike to both sides of every comparison: only consistency matters. */
+function singular(w) {
+    if (w.length > 4 && w.endsWith('ies'))
+        return `${w.slice(0, -3)}y`;
+    if (w.length >= 4 && w.endsWith('s') && !w.endsWith('ss'))
+        return w.slice(0, -1);
+    return w;
+}
+/** The technique part: the stable sources (if any) and the normalized description. */
+function techniqueOf(f, runId) {
+    const sources = new Set();
+    for (const a of f.attacks) {
+        const s = a.source;
+        if (typeof s.assessment_id !== 'string' || s.assessment_id === '')
+            continue;
+        if (runId !== null && s.assessment_id === runId)
+            continue;
+        sources.add(`${s.assessment_id}:${s.attack_index}`);
+    }
+    return JSON.stringify({ src: [...sources].sort(), desc: normalizeDescription(f.description) });
+}
+/** 32 hex characters of SHA-256 over the parts (JSON-encoded, so no separator can be forged). */
+function fingerprint(f, runId) {
+    const parts = [FINGERPRINT_VERSION, f.category, f.lens, f.severity, techniqueOf(f, runId)];
+    return (0,external_node_crypto_.createHash)('sha256').update(JSON.stringify(parts)).digest('hex').slice(0, 32);
+}
+
 ;// CONCATENATED MODULE: ./src/baseline/diff.ts
 
 function fingerprintsOf(findings, runId) {
@@ -53670,6 +54393,12 @@ const ABORT_SETTLE_MS = 5_000;
  */
 const COLLECT_MIN_MS = 30_000;
 /**
+ * wait: detached: how long a trigger may wait for another assessment of the
+ * model to end (or a rate limit) before the step queues it for the collector,
+ * so the runner is held seconds, never for another run's length.
+ */
+const DETACHED_TRIGGER_MS = 20_000;
+/**
  * One assessment of the model, on every event: trigger a run, wait for it to
  * end (stopping it when it cannot), read what it produced, and decide.
  */
@@ -53682,6 +54411,54 @@ async function assess(deps, args) {
     const results = await readResults(deps, deadline, triggered.runId, ended, args.modelId);
     const { decision, policy } = decideOn(deps, args, triggered.runId, ended, results);
     return { triggered, run: ended.run, end: ended.end, results, decision, policy, startedAtMs, elapsedMs: deps.clock.now() - startedAtMs };
+}
+/**
+ * Detached waiting (wait: detached): trigger the run and return at once; a
+ * collector (collectRun) finishes it later, in another job.
+ */
+function triggerAssessment(deps, args) {
+    const deadline = clock_Deadline.after(deps.clock, args.timeoutMs);
+    return triggerOurRun(deps, deps.makeApi(deadline), deadline, args);
+}
+/**
+ * The collector's look at a run another job triggered: its status read once
+ * and its model checked against `args.modelId` (the default branch's) before
+ * anything else. Still running before its deadline (the run's start as the
+ * service says, else `startedFallbackMs`, plus args.timeoutMs), it is left;
+ * past it, it is cancelled and decided as timed out (never a pass); ended,
+ * its results are read and decided with the same rules as an attached step.
+ * A status that cannot be read throws (a service failure: the record stays
+ * pending for the next collector).
+ */
+async function collectRun(deps, args, runId, startedFallbackMs) {
+    const startedAtMs = deps.clock.now();
+    const readBy = clock_Deadline.after(deps.clock, COLLECT_MIN_MS);
+    const run = await deps.makeApi(readBy).getRun(runId, { min_severity: args.minSeverity });
+    if (run.model_id !== args.modelId)
+        return { kind: 'foreign', run };
+    const began = Date.parse(run.started_at ?? '');
+    const deadlineMs = (Number.isFinite(began) ? began : startedFallbackMs) + args.timeoutMs;
+    const triggered = { runId, startedAt: run.started_at ?? '', recovered: false, waitedFor: [] };
+    let ended = { end: 'terminal', run, readError: undefined };
+    if (!(0,contract/* isTerminal */.Hd)(run.status)) {
+        if (startedAtMs < deadlineMs)
+            return { kind: 'running', run, deadlineMs };
+        const stopApi = deps.makeApi(clock_Deadline.after(deps.clock, TIMEOUT_SETTLE_MS));
+        const why = `timeout_minutes (${args.timeoutMs / 60_000}) ran out`;
+        const stopped = await stop_run_stopRun({ api: stopApi, clock: deps.clock, log: deps.log }, runId, {
+            settleMs: TIMEOUT_SETTLE_MS,
+            minSeverity: args.minSeverity,
+            why
+        });
+        ended = { end: 'timeout', run: stopped.last ?? run, readError: undefined };
+    }
+    const results = ended.end === 'terminal' ? await readResults(deps, readBy, runId, ended, args.modelId) : noResults();
+    const { decision, policy } = decideOn(deps, args, runId, ended, results);
+    const elapsedMs = deps.clock.now() - startedAtMs;
+    return { kind: 'ended', outcome: { triggered, run: ended.run, end: ended.end, results, decision, policy, startedAtMs, elapsedMs } };
+}
+function noResults() {
+    return { coverage: null, findings: null, runListItem: null, model: null, notes: [] };
 }
 /** The run this step created; when cancelled while the trigger was pending, the run it may have created is stopped. */
 async function triggerOurRun(deps, api, deadline, args) {
@@ -53752,9 +54529,8 @@ async function waitForEnd(deps, api, deadline, runId, args) {
 /** Coverage, findings, the run's list item and the model, read only when the run ended and the step goes on. */
 async function readResults(deps, deadline, runId, ended, modelId) {
     const { run } = ended;
-    if (!run || !(0,contract/* isTerminal */.Hd)(run.status) || ended.end === 'aborted' || deps.signal.aborted) {
-        return { coverage: null, findings: null, runListItem: null, model: null, notes: [] };
-    }
+    if (!run || !(0,contract/* isTerminal */.Hd)(run.status) || ended.end === 'aborted' || deps.signal.aborted)
+        return noResults();
     deps.log.info(`Run ${runId} ended with status ${run.status}; reading coverage and findings.`);
     const readBy = clock_Deadline.after(deps.clock, Math.max(deadline.remainingMs(), COLLECT_MIN_MS));
     return collectResults(deps.makeApi(readBy), runId, modelId, { clock: deps.clock, log: deps.log, signal: deps.signal });
@@ -53827,7 +54603,10 @@ async function stopInterruptedTrigger(deps, intent, args) {
         deps.log.warning(`Could not stop the run the interrupted trigger may have created: ${err instanceof Error ? err.message : String(err)}`);
     }
 }
-/** What the assessment read and decided, as the input of buildReport (notes on how the run was reached first). */
+/**
+ * What the assessment read and decided, as the input of buildReport (notes on
+ * how the run was reached first); the caller adds the policy it applied.
+ */
 function assessmentReportInput(outcome, context) {
     const { decision, run, results, triggered } = outcome;
     return {
@@ -53853,6 +54632,162 @@ function assessmentReportInput(outcome, context) {
             ...results.notes
         ]
     };
+}
+
+;// CONCATENATED MODULE: ./src/report/pipeline-report.ts
+/**
+ * The report of a step that assessed nothing because of its event
+ * (docs/pr-pipelines.md): a result carried over from an earlier assessment of
+ * the same agent ("carried over" in its headline, naming the commit assessed
+ * and the files changed since), or a deployment event that is not ready
+ * ("skipped"). Both say what the step spent of the assessment budget (0).
+ *
+ * A carried-over comment keeps the report of the assessment it carries below
+ * its own lines, so the findings stay on the pull request.
+ */
+
+
+
+/** Between these two hidden lines a carried-over comment keeps the report of the assessment it carries. */
+const ASSESSED_OPEN = '<!-- asas-gate:assessed-report -->';
+const ASSESSED_CLOSE = '<!-- asas-gate:assessed-report-end -->';
+const pipeline_report_short = (sha) => (sha === null ? 'an earlier commit' : sha.slice(0, 7));
+/** The one title, as every report has: "Agent security gate: pass · carried over from the assessment of abc1234 · model". */
+function pipelineTitle(input) {
+    if (input.kind === 'carried_over') {
+        return gateTitle(input.result, `carried over from the assessment of ${pipeline_report_short(input.assessedSha)}`, input.subject);
+    }
+    return sanitizeText(clampText(`Agent security gate: skipped · ${clampText(input.reason, 160).text} · ${input.subject}`, 300).text, false);
+}
+/**
+ * The lines of a report. In the comment (`blocks`: the blockers its kept report
+ * names, or null) the link to the recording comment is left out: it is this one.
+ */
+function headerLines(input, where = { comment: false, blocks: null }) {
+    const icon = input.kind === 'skipped' ? '### ⏭️ ' : null;
+    const out = [icon === null ? headline(input.result, pipelineTitle(input)) : `${icon}${proseText(pipelineTitle(input), 400)}`];
+    if (where.blocks !== null)
+        out.push(where.blocks);
+    const meta = metaLine({
+        commitSha: input.commitSha,
+        assessedAt: input.at,
+        threshold: null,
+        runUrl: input.runUrl,
+        runLinkLabel: input.runLinkLabel
+    });
+    if (meta !== '')
+        out.push(meta);
+    if (input.kind === 'carried_over') {
+        const link = where.comment ? null : trustedLink('the comment of that assessment', input.recordUrl);
+        // "carried over: fail as assessed at abc1234 (the same commit)" said once: the headline names the result and commit.
+        const why = input.reason
+            .replace(/^carried over: (?:pass|fail) as assessed at ([0-9a-f]{7,}) \((.*)\)$/, 'from $1: $2')
+            .replace(/^carried over: /, '');
+        if (input.cause)
+            out.push(`**${input.result === 'fail' ? 'What failed' : 'Assessed'} at ${pipeline_report_short(input.assessedSha)}:** ${proseText(input.cause, 300)}.`);
+        out.push(`**Carried over:** ${proseText(why, 1200)}.${link === null ? '' : ` Recorded in ${link}.`}`);
+        if (input.result === 'fail')
+            out.push(where.comment ? WHAT_TO_DO : WHAT_TO_DO_SUMMARY);
+    }
+    else {
+        out.push(`**Not assessed:** ${proseText(input.reason, 600)}. Not a failure: the step passes and sets no commit status; the next deployment that succeeds is assessed.`);
+    }
+    out.push([...input.lines, input.budgetLine].map((l) => proseText(l, 600)).join('  \n'));
+    return out;
+}
+/** What a carried-over fail asks of the author. */
+const WHAT_TO_DO = '**To pass:** fix the findings of the assessed report (below), then push the fix: a change to a file under `agent_paths` is assessed again.';
+const WHAT_TO_DO_SUMMARY = "**To pass:** fix the findings of the assessed report (the pull request's comment keeps it), then push the fix: a change to a file under `agent_paths` is assessed again.";
+const FOOTER = '<sub>A carried-over result is the recorded one: a fail stays a fail, and only pass and fail are carried.</sub>';
+/** The job summary (no hidden lines). */
+function renderPipelineSummary(input) {
+    return `${[...headerLines(input), ...(input.kind === 'carried_over' ? [FOOTER] : [])].join('\n\n')}\n`;
+}
+/**
+ * The report of the assessment a comment shows: its own lines, or those it
+ * kept when it carried a result already. Kept under a carried-over headline,
+ * its own headline becomes a bold line (not a second headline of the same
+ * size) and its budget line speaks of the step that assessed.
+ */
+function assessedReport(existing) {
+    const open = existing.indexOf(ASSESSED_OPEN);
+    const close = existing.indexOf(ASSESSED_CLOSE);
+    const own = open >= 0 && close > open
+        ? existing.slice(open + ASSESSED_OPEN.length, close).trim()
+        : existing
+            .split('\n')
+            .filter((l) => !l.startsWith('<!-- asas-gate:'))
+            .join('\n')
+            .trim();
+    return own
+        .replace(/^### (.+)$/m, '**$1**')
+        .replace(/Assessments spent by this step: 1 (\\?\()/g, 'Assessments spent by the step that assessed: 1 $1');
+}
+/** The headline of a gate report, as rendered or as kept (bold): its result and cause. */
+const HEADLINE = /^(?:### |\*\*)(?:✅|❌) Agent security gate: (pass|fail) · (.+) · [^·\n]*?(?:\*\*)?$/m;
+/**
+ * What decided the result of the assessment a comment holds (its report's
+ * headline: "1 open critical"), as plain text; null when the comment shows
+ * no such headline. The headline is the action's own rendering: its markdown
+ * escapes are undone for plain-text uses (a commit status).
+ */
+function assessedCause(body) {
+    const m = HEADLINE.exec(assessedReport(body));
+    if (m === null)
+        return null;
+    const plain = m[2]
+        .replace(/`(#\d+)`/g, '$1')
+        .replace(/\\(.)/g, '$1')
+        .replace(/&lt;/g, '<')
+        .replace(/&gt;/g, '>')
+        .replace(/&amp;/g, '&');
+    return plain.startsWith('carried over') ? null : clampText(plain, 200).text;
+}
+/**
+ * The blockers a kept report names under its title (the action's own
+ * rendering, already escaped: markdown-headline.ts blockersBlock), so a
+ * carried fail names them above its folded report; null when it names none.
+ */
+function assessedBlocks(body) {
+    const m = /^\*\*Blocks(?: \(\d[\d,]*\))?:\*\*\n(?:- [^\n]*\n?){1,6}/m.exec(assessedReport(body));
+    return m === null ? null : m[0].trimEnd();
+}
+/**
+ * The sticky comment of a carried-over result: the marker, the state and
+ * record lines, its own lines, then the report of the assessment it carries
+ * (taken from `existing` when that comment records the same assessment).
+ */
+function renderCarriedComment(input, opts) {
+    const hidden = `${opts.marker}\n${stateMarker({ result: input.result, commitSha: input.commitSha, assessedAt: input.at })}\n\n`;
+    const kept = opts.existing !== null && readAssessmentRecord(opts.existing)?.assessedSha === input.assessedSha ? opts.existing : null;
+    const blocks = kept === null || input.result !== 'fail' ? null : assessedBlocks(kept);
+    const own = `${hidden}${[...headerLines(input, { comment: true, blocks }), FOOTER].join('\n\n')}\n`;
+    const body = opts.record ? withRecord(own, opts.record) : own;
+    if (kept === null)
+        return body;
+    const embedded = `\n${ASSESSED_OPEN}\n<details><summary>The report of the assessment of ${pipeline_report_short(input.assessedSha)}</summary>\n\n` +
+        `${assessedReport(kept)}\n\n</details>\n${ASSESSED_CLOSE}\n`;
+    return body.length + embedded.length <= COMMENT_LIMIT ? `${body}${embedded}` : body;
+}
+/** report.json of such a step: what it carried or skipped, and the budget. */
+function renderPipelineJson(input) {
+    const data = {
+        schema_version: 1,
+        kind: input.kind,
+        result: input.result,
+        model: input.subject,
+        reason: input.reason,
+        assessed_commit: input.assessedSha,
+        changed_files: input.changedFiles,
+        commit: input.commitSha,
+        at: input.at,
+        run_url: input.runUrl,
+        record_url: input.recordUrl,
+        pipeline: input.lines,
+        assessments_spent: 0,
+        budget: input.budgetLine
+    };
+    return `${JSON.stringify(data, null, 2)}\n`;
 }
 
 ;// CONCATENATED MODULE: ./src/github/github-error.ts
@@ -54071,6 +55006,151 @@ async function loadOctokitRequest(deps) {
     return octokit.request.defaults({ headers: { 'x-github-api-version': GITHUB_API_VERSION } });
 }
 
+;// CONCATENATED MODULE: ./src/github/assessment-record.ts
+/**
+ * Reading back what the action recorded on a pull request: the assessment
+ * record of its own sticky comments (src/report/comment.ts), the input of
+ * every carry-over.
+ *
+ * Only comments the token owns count (isOwnedComment in ownership.ts: its
+ * exact login, told by GraphQL `viewer`). When the login cannot be told, no
+ * record is trusted and the step assesses: any bot, or a person quoting a
+ * marker, could have written a record.
+ * A record is as trustworthy as the token's identity: every workflow of the
+ * repository that writes with the GITHUB_TOKEN writes as the same user.
+ */
+
+
+
+
+
+
+
+/** The GraphQL endpoint's base: https://api.github.com, or https://HOST/api for GitHub Enterprise Server (REST at /api/v3). */
+function graphqlBaseUrl(apiUrl) {
+    return apiUrl.replace(/\/+$/, '').replace(/\/api\/v3$/, '/api');
+}
+function viewerApiOver(request, deps) {
+    const call = retryingCalls(request, deps);
+    return {
+        async viewerLogin() {
+            try {
+                return await call('POST', '/graphql', 'POST /graphql', { baseUrl: graphqlBaseUrl(deps.apiUrl), query: 'query { viewer { login } }' }, (res) => {
+                    const data = isRecord(res.data) && isRecord(res.data.data) ? res.data.data : {};
+                    const viewer = isRecord(data.viewer) ? data.viewer : {};
+                    return typeof viewer.login === 'string' && viewer.login !== '' ? viewer.login : null;
+                });
+            }
+            catch (err) {
+                if (err instanceof GitHubError && err.status !== undefined && err.status >= 400 && err.status < 500)
+                    return null;
+                throw err;
+            }
+        }
+    };
+}
+
+/**
+ * Every record among the comments `login` wrote on the pull request, in
+ * comment order (recordsOfAgent picks the agent's). Empty when `login` is
+ * null (who wrote what cannot be told).
+ */
+async function findAssessmentRecords(issues, pr, login, log) {
+    if (login === null) {
+        log.info("GitHub did not tell this token's login, so no recorded assessment is trusted: the step assesses.");
+        return [];
+    }
+    const found = [];
+    for (let page = 1; page <= MAX_PAGES; page++) {
+        const { items, hasNext } = await issues.listComments(pr, pr.number, page);
+        for (const c of items) {
+            if (!isOwnedComment(c.user, login))
+                continue;
+            const record = readAssessmentRecord(c.body);
+            if (record === null)
+                continue;
+            const marker = c.body.split('\n', 1)[0].replace(/\r$/, '');
+            found.push({ record, commentId: c.id, url: c.html_url, marker, cause: assessedCause(c.body) });
+        }
+        if (!hasNext || items.length === 0)
+            break;
+    }
+    return found;
+}
+
+;// CONCATENATED MODULE: ./src/report/pending.ts
+/**
+ * The sticky comment's "assessing" state (wait: detached): the comment a
+ * detached step leaves while its run goes on, with the hidden record of the
+ * pending run that the collector (mode: collect) reads back. Pure.
+ *
+ *   <!-- asas-gate:model=m_123 -->
+ *   <!-- asas-gate:pending=1;run=<run id>;commit=<40 or 64 hex>;at=<ISO minute> -->
+ *
+ * What the collector trusts of it: only the run id, and where it was found
+ * (an owned comment of an open pull request whose head is `commit`).
+ * Everything else (the model, the categories, the status, the policy) it
+ * derives again from the service and the default branch
+ * (docs/pr-pipelines.md#detached-waiting). A pending comment holds no
+ * assessment record, so a carry-over never reads a result from it.
+ */
+
+
+const RUN_ID = /^[A-Za-z0-9_-]{1,100}$/;
+const PENDING_LINE = /^<!-- asas-gate:pending=1;run=([A-Za-z0-9_-]{1,100});commit=([0-9a-f]{40}|[0-9a-f]{64});at=(\d{4}-\d\d-\d\dT\d\d:\d\dZ|-) -->$/;
+/** The hidden pending line. Throws on a value it cannot hold exactly (a bug of the caller). */
+function pendingMarker(p) {
+    if (p.runId !== null && (p.runId === '-' || !RUN_ID.test(p.runId)))
+        throw new Error('pending record: runId is not of the recorded shape');
+    if (!/^(?:[0-9a-f]{40}|[0-9a-f]{64})$/.test(p.commit))
+        throw new Error('pending record: commit is not a full SHA');
+    if (p.at !== null && !/^\d{4}-\d\d-\d\dT\d\d:\d\dZ$/.test(p.at))
+        throw new Error('pending record: at is not an ISO minute');
+    return `<!-- asas-gate:pending=1;run=${p.runId ?? '-'};commit=${p.commit};at=${p.at ?? '-'} -->`;
+}
+/** The pending record of a comment body: only its second line, only under `marker`, in the exact shape; else null. */
+function readPendingRecord(body, marker) {
+    if (!body)
+        return null;
+    const lines = body.split('\n', 3).map((l) => l.replace(/\r$/, ''));
+    if (lines[0] !== marker)
+        return null;
+    const m = PENDING_LINE.exec(lines[1] ?? '');
+    if (!m)
+        return null;
+    return { runId: m[1] === '-' ? null : m[1], commit: m[2], at: m[3] === '-' ? null : m[3] };
+}
+const hhmm = (iso) => `${iso.slice(0, 10)} ${iso.slice(11, 16)} UTC`;
+/** The comment while the run goes on (or waits for the model): the pending record, what happens next, and that nothing passes meanwhile. */
+function renderAssessingComment(c) {
+    const { runId, commit } = c.pending;
+    const title = gateTitle('pending', runId === null ? 'queued' : `assessing run ${runId}`, c.subject);
+    const context = proseText(`\`${c.context}\``, 200);
+    const what = runId === null
+        ? `**Queued** (wait: detached): the model is busy with another assessment, so commit \`${commit.slice(0, 7)}\` waits for the collector (a scheduled workflow, \`mode: collect\`) to trigger its run when the model is free. `
+        : `**Assessing** (wait: detached): run \`${runId}\` of commit \`${commit.slice(0, 7)}\` goes on in the service; no runner waits for it. `;
+    return [
+        c.marker,
+        pendingMarker(c.pending),
+        `### ⏳ ${proseText(title, 400)}`,
+        '',
+        metaLine({ commitSha: commit, assessedAt: null, threshold: null, runUrl: c.runUrl }),
+        '',
+        what +
+            `The collector posts the result here and sets the commit status ${context} after the run ends, and cancels it (status error) if it is still going at ${hhmm(c.deadline)}. ` +
+            'Until then the status is pending and the merge waits.',
+        '',
+        proseText(c.budgetLine, 600)
+    ].join('\n');
+}
+/** The status's description while pending, e.g. "Assessing: run r_1, result by 14:03 UTC at the latest (...)". */
+function pendingDescription(runId, deadline) {
+    const by = `${deadline.slice(11, 16)} UTC`;
+    return runId === null
+        ? `Queued: the model is busy; the collector triggers the run (result by ${by} at the latest)`
+        : `Assessing: run ${runId}, result by ${by} at the latest (the collector sets it)`;
+}
+
 ;// CONCATENATED MODULE: ./src/github/commit-status.ts
 /**
  * The commit status of a deployment run: deployment_status and
@@ -54110,6 +55190,27 @@ function statusDescription(text, owner = null) {
     const chars = Array.from(text_oneLine(text, 2000));
     const clipped = chars.length <= room ? chars.join('') : `${chars.slice(0, room - 1).join('')}…`;
     return `${clipped}${mark}`;
+}
+/**
+ * The description of a step that ended without a result: the cause and the
+ * fix first, so GitHub's 140 characters keep them. A service refusal with a
+ * hint (a spent allowance with its reset date, a budget with its retry time)
+ * leads with the hint, the status and code after it; a refusal of the
+ * pipeline (a merge queue with nothing to carry over) leads with what it
+ * refused and how to get past it, not as a configuration mistake of the
+ * input it names; `line` otherwise (describeFailure's).
+ */
+function failureStatus(err, line) {
+    if (err instanceof RemoteError && err.hint) {
+        const code = [err.status === undefined ? null : `HTTP ${err.status}`, err.code ?? null].filter((x) => x !== null).join(' ');
+        return `${err.hint.replace(/[.\s]+$/, '')}${code === '' ? '' : ` (${code})`}.`;
+    }
+    if (err instanceof ConfigError && err.summary !== undefined) {
+        const fix = /(?:^|[.;] )((?:Let|Give|Use|Set|Add|Run|Re-run|Push|Merge)\b[^]*)$/.exec(err.message)?.[1];
+        const head = err.summary.charAt(0).toUpperCase() + err.summary.slice(1);
+        return fix === undefined ? `${head}: ${err.message}` : `${head}. ${fix.replace(/[.\s]+$/, '')}.`;
+    }
+    return line;
 }
 /** The owner a status description names at its end (see statusDescription); null when none. */
 function statusOwnerIn(description) {
@@ -54190,19 +55291,108 @@ async function postCommitStatus(api, repo, status, log) {
 }
 
 ;// CONCATENATED MODULE: ./src/action/state.ts
+/**
+ * State shared between the main step and the post step of the action (as in
+ * actions/checkout's state-helper): the trigger's recorded intent, the run
+ * the main step started and has not seen stop, whether a cancel of it was
+ * already accepted, and the commit status the main step still owes (set
+ * pending, its final state not yet set).
+ *
+ * The post step acts only on state its own main step saved in this job. The
+ * runner hands the post step the job's environment, in which any earlier step
+ * can have written STATE_<anything> through $GITHUB_ENV, and lays over it only
+ * the keys the action's main step saved (actions/runner ActionRunner.RunAsync:
+ * "Apply action's intra-action state at last"). So the main step, first
+ * thing, saves every key the post step reads (STATE_KEYS, empty), then a seal:
+ * a random nonce and an HMAC of it, keyed by the step's api_key (a secret no
+ * earlier step is given) and bound to the job's run, attempt and job id. The
+ * post step reads nothing unless the seal verifies: a valid seal means the
+ * main step got past saving every key, so each key holds the main step's own
+ * value, never a forged one; no seal (or a forged one) means the main step
+ * died before it triggered or set anything, and there is nothing to do.
+ * The main step reads back only what it saved itself (openState), never the
+ * environment.
+ */
 
-const IS_POST = 'isPost';
-const RUN_ID = 'run_id';
+
+
+const state_RUN_ID = 'run_id';
 const RUN_SETTLED = 'run_settled';
 const TRIGGER_INTENT = 'trigger_intent';
 const CANCEL_REQUESTED = 'cancel_requested';
 const OWED_STATUS = 'owed_status';
-/** True in the post step: the main step marks the state before doing anything else. */
-function state_isPostStep(state) {
-    return state.getState(IS_POST) === 'true';
+const SEAL = 'seal';
+/** Every key the post step may read: the main step saves each of them (empty) before its seal. */
+const STATE_KEYS = [state_RUN_ID, RUN_SETTLED, TRIGGER_INTENT, CANCEL_REQUESTED, OWED_STATUS];
+/** The binding of a step: its api_key input and GITHUB_RUN_ID, GITHUB_RUN_ATTEMPT, GITHUB_JOB (which the runner sets). */
+function state_stepBinding(env) {
+    return {
+        key: envInputReader(env)('api_key'),
+        job: [env.GITHUB_RUN_ID, env.GITHUB_RUN_ATTEMPT, env.GITHUB_JOB].map((v) => v ?? '').join('/')
+    };
 }
-function state_markMainStarted(state) {
-    state.saveState(IS_POST, 'true');
+/** `<nonce>.<HMAC-SHA256 of the nonce and the job, keyed by the api_key>`; null without a key (nothing can be sealed). */
+function sealOf(binding, nonce) {
+    if (binding.key === '' || nonce === '')
+        return null;
+    const mac = createHmac('sha256', binding.key).update(`agent-security-gate state\n${binding.job}\n${nonce}`).digest('base64url');
+    return `${nonce}.${mac}`;
+}
+/**
+ * The main step's first act: every key the post step may read saved empty,
+ * then the seal. Returns the step's store, which reads back only what this
+ * step saved (never a STATE_* of the job's environment).
+ */
+function state_openState(store, binding, nonce) {
+    const saved = new Map();
+    const own = {
+        saveState: (name, value) => {
+            store.saveState(name, value);
+            saved.set(name, value);
+        },
+        getState: (name) => saved.get(name) ?? ''
+    };
+    for (const key of STATE_KEYS)
+        own.saveState(key, '');
+    own.saveState(SEAL, sealOf(binding, nonce) ?? '');
+    return own;
+}
+/**
+ * The post step's view of the state: the main step's saved values when its
+ * seal verifies, else null (the main step saved nothing in this job, or what
+ * reads as state was written by someone else). Reading a key the main step
+ * does not save first is a bug.
+ */
+function state_savedState(store, binding) {
+    const seal = store.getState(SEAL);
+    const expected = sealOf(binding, seal.slice(0, Math.max(0, seal.indexOf('.'))));
+    if (expected === null || !sameText(expected, seal))
+        return null;
+    return {
+        saveState: (name, value) => {
+            store.saveState(name, value);
+        },
+        getState: (name) => {
+            if (!STATE_KEYS.includes(name))
+                throw new Error(`state key '${name}' is not one the main step saves before its seal`);
+            return store.getState(name);
+        }
+    };
+}
+/** `io`, its state read and saved through `store` (the main step's own, or the post step's sealed one). */
+function state_usingState(io, store) {
+    return {
+        ...io,
+        saveState: (name, value) => {
+            store.saveState(name, value);
+        },
+        getState: (name) => store.getState(name)
+    };
+}
+function sameText(a, b) {
+    const x = Buffer.from(a);
+    const y = Buffer.from(b);
+    return x.length === y.length && timingSafeEqual(x, y);
 }
 /** Saved before each POST /run: what the post step needs to find the run a trigger it never heard back from created. */
 function saveTriggerIntent(state, intent) {
@@ -54210,7 +55400,7 @@ function saveTriggerIntent(state, intent) {
 }
 /** The recorded intent of a trigger whose run id the main step never saved, or null. */
 function state_abandonedTrigger(state) {
-    if (state.getState(RUN_ID) !== '')
+    if (state.getState(state_RUN_ID) !== '')
         return null;
     const raw = state.getState(TRIGGER_INTENT);
     if (raw === '')
@@ -54233,12 +55423,12 @@ function state_abandonedTrigger(state) {
     }
 }
 function saveRunStarted(state, runId) {
-    state.saveState(RUN_ID, runId);
+    state.saveState(state_RUN_ID, runId);
     state.saveState(RUN_SETTLED, 'false');
 }
 /** The run this step started (whether or not it settled), or null: what the step spent of the budget. */
 function startedRun(state) {
-    const runId = state.getState(RUN_ID);
+    const runId = state.getState(state_RUN_ID);
     return runId === '' ? null : runId;
 }
 function saveRunSettled(state) {
@@ -54253,7 +55443,7 @@ function state_cancelRequested(state, runId) {
 }
 /** The run the post step must see stopped, or null when there is none. */
 function state_runLeftRunning(state) {
-    const runId = state.getState(RUN_ID);
+    const runId = state.getState(state_RUN_ID);
     return runId !== '' && state.getState(RUN_SETTLED) !== 'true' ? runId : null;
 }
 /** What the status is to end in if the main step does not set it; null: nothing is owed (it was set). */
@@ -54300,8 +55490,12 @@ function state_owedStatus(state) {
 
 
 function assess_assess(ctx, inputs, policy) {
+    return assess(gateDeps(ctx, inputs), gateArgs(inputs, policy));
+}
+/** The gate's edges for this step: the run's life saved in the step state, so the post step can cancel it. */
+function gateDeps(ctx, inputs) {
     const { io } = ctx;
-    return assess({
+    return {
         makeApi: (deadline) => ctx.makeApi(inputs, deadline),
         clock: ctx.clock,
         signal: ctx.signal,
@@ -54320,7 +55514,11 @@ function assess_assess(ctx, inputs, policy) {
             saveCancelRequested(io, runId);
         },
         onProgress: ctx.onProgress
-    }, {
+    };
+}
+/** What the gate is asked: the model, the categories, the threshold, the timeout, and the policy to decide with. */
+function gateArgs(inputs, policy) {
+    return {
         modelId: inputs.modelId,
         categories: inputs.categories,
         minSeverity: inputs.minSeverity,
@@ -54332,7 +55530,7 @@ function assess_assess(ctx, inputs, policy) {
             failOn: inputs.failOn,
             today: policy.today
         }
-    });
+    };
 }
 
 ;// CONCATENATED MODULE: ./src/report/annotations.ts
@@ -54347,12 +55545,25 @@ function assess_assess(ctx, inputs, policy) {
 
 
 
+
 function clean(text, max) {
     const c = clampText(text, max);
     return sanitizeText(c.text, false).trim() + (c.cut > 0 ? ' …' : '');
 }
 function severityText(s) {
     return contract/* SEVERITIES */.oC.includes(s) ? s : 'unknown';
+}
+function blockerTraitsOf(f) {
+    return blockerTraits({ ...f, reproduced: true });
+}
+/** A weakness this run did not reproduce that still blocks: an error like any blocker. */
+function missedAnnotation(b) {
+    const sev = severityText(b.severity);
+    return {
+        level: 'error',
+        title: clean(`${sev} finding: ${b.category} (not reproduced in this run, still blocks)`, 120),
+        message: clean(`Blocks: ${blockerTraits(b).join(', ')}; still open on the service. Description: ${b.description} See the job summary and the JSON report.`, 900)
+    };
 }
 function annotationFor(f, minSeverity) {
     const sev = severityText(f.severity);
@@ -54361,7 +55572,9 @@ function annotationFor(f, minSeverity) {
     if (f.standing === 'accepted')
         parts.push('Accepted in the accepted-risks file: it does not block.');
     if (f.standing === 'known')
-        parts.push('Known since the baseline: with fail_on new it does not block.');
+        parts.push("Known: main's runs have it; with fail_on new it does not block.");
+    if (f.standing === 'blocking')
+        parts.push(`Blocks: ${blockerTraitsOf(f).join(', ')}.`);
     if (f.redacted) {
         parts.push("Proof withheld: the workspace's plan withholds the proof of findings.");
     }
@@ -54382,17 +55595,28 @@ const ANNOTATIONS_SHOWN_PER_LEVEL = 10;
  * for the step's result line.
  */
 function buildAnnotations(report, max = ANNOTATIONS_SHOWN_PER_LEVEL - 1) {
-    const list = report.groups.flatMap((g) => g.findings);
+    // Blockers first (blockers.ts: this run's, then those not reproduced, by severity), then what does not block.
+    const found = report.groups.flatMap((g) => g.findings);
+    const byId = new Map(found.map((f) => [f.findingId, f]));
+    const items = [
+        ...blockers(report).map((b) => {
+            const f = b.findingId === null ? undefined : byId.get(b.findingId);
+            return { severity: b.severity, blocks: true, make: () => (f ? annotationFor(f, report.minSeverity) : missedAnnotation(b)) };
+        }),
+        ...found
+            .filter((f) => f.standing !== 'blocking')
+            .map((f) => ({ severity: f.severity, blocks: false, make: () => annotationFor(f, report.minSeverity) }))
+    ];
     const limit = Math.max(1, Math.floor(max));
-    if (list.length <= limit)
-        return list.map((f) => annotationFor(f, report.minSeverity));
-    const shown = list.slice(0, limit - 1).map((f) => annotationFor(f, report.minSeverity));
-    const rest = list.slice(limit - 1);
+    if (items.length <= limit)
+        return items.map((i) => i.make());
+    const shown = items.slice(0, limit - 1).map((i) => i.make());
+    const rest = items.slice(limit - 1);
     const counts = zeroCounts();
     let blocking = 0;
     for (const f of rest) {
         counts[f.severity] += 1;
-        if (f.standing === 'blocking')
+        if (f.blocks)
             blocking += 1;
     }
     shown.push({
@@ -54674,7 +55898,7 @@ function countsJson(c) {
         redacted_at_or_above_threshold: c.redactedAtOrAbove
     };
 }
-/** How often a finding was seen: { label: "4 of 5 runs of main", seen: 4, of: 5, scope: "main", steadiness: "flaky" }; null when no window was read. */
+/** How often a finding was seen: { label: "4 of the last 5 runs" (or "4 of main's last 5 runs"), seen: 4, of: 5, scope: "main", steadiness: "flaky" }; null when no window was read. */
 function seenJson(s) {
     return s.windowed ? { label: s.label, seen: s.seen, of: s.of, scope: s.scope, steadiness: s.steadiness } : null;
 }
@@ -54796,6 +56020,12 @@ function renderJsonWithCap(report, cap, opts = {}) {
  * file against before reading it (junit-10.xsd), which the other readers
  * accept too: `skipped` is on <testsuite> only, since <testsuites> does not
  * allow it and a file that fails the schema is dropped whole.
+ *
+ * The repository file the results are about (the profile, the CI file), when
+ * one is known, is `file` on <testsuite> (the schema allows it there) and, for
+ * readers that take it on <testcase> (GitLab's "copy failed tests", GitHub's
+ * test reporters), on each <testcase> too: outside GitHub Actions and GitLab
+ * CI, where Jenkins' xunit may read the file, the test cases carry none.
  */
 
 function xml(text) {
@@ -54810,7 +56040,7 @@ function xml(text) {
 function blocks(f) {
     return f.standing === 'blocking';
 }
-function renderJunit(report) {
+function renderJunit(report, opts) {
     const categories = report.coverageRows.map((r) => r.category);
     const missed = report.baseline?.notReproduced.filter((n) => n.blocks) ?? [];
     for (const f of [...report.findings, ...missed])
@@ -54825,7 +56055,8 @@ function renderJunit(report) {
         const blocking = of.filter(blocks);
         const missedHere = missed.filter((n) => n.category === c);
         const name = xml(c);
-        const attrs = `classname="agent-security.${xml(report.modelId)}" name="${name}" time="0"`;
+        const fileAttr = opts.file?.onTestcases ? ` file="${xml(opts.file.path)}"` : '';
+        const attrs = `classname="agent-security.${xml(report.modelId)}" name="${name}"${fileAttr} time="0"`;
         if (blocking.length > 0 || missedHere.length > 0) {
             failures += 1;
             const body = [
@@ -54850,7 +56081,7 @@ function renderJunit(report) {
     return [
         '<?xml version="1.0" encoding="UTF-8"?>',
         `<testsuites name="${xml(suite)}" tests="${categories.length}" failures="${failures}" errors="0">`,
-        `<testsuite name="${xml(suite)}" tests="${categories.length}" failures="${failures}" errors="0" skipped="${skipped}"${report.startedAt ? ` timestamp="${xml(report.startedAt)}"` : ''}>`,
+        `<testsuite name="${xml(suite)}" tests="${categories.length}" failures="${failures}" errors="0" skipped="${skipped}"${opts.file ? ` file="${xml(opts.file.path)}"` : ''}${report.startedAt ? ` timestamp="${xml(report.startedAt)}"` : ''}>`,
         ...cases,
         '</testsuite>',
         '</testsuites>',
@@ -55060,7 +56291,9 @@ function renderSummary(report, opts = {}) {
         maxDetailed: SUMMARY_MAX_DETAILED,
         coverage: 'full',
         listBelowThreshold: true,
-        fullDataWhere: "the JSON report (the step's `report_path` output; upload it as an artifact to keep it)"
+        fullDataWhere: "the JSON report (the step's `report_path` output; upload it as an artifact to keep it)",
+        fullListWhere: 'the job summary',
+        runLinkLabel: 'workflow run'
     });
 }
 
@@ -55077,7 +56310,7 @@ const REPORT_FORMATS = [
         output: 'sarif_path',
         render: (report, opts) => JSON.stringify(renderSarif(report, { location: opts.sarifLocation, threshold: opts.sarifMinSeverity, toolVersion: opts.toolVersion }), null, 2)
     },
-    { extension: 'junit.xml', output: 'junit_path', render: (report) => renderJunit(report) },
+    { extension: 'junit.xml', output: 'junit_path', render: (report, opts) => renderJunit(report, { file: opts.junitFile }) },
     { extension: 'md', output: 'markdown_path', render: (report) => renderSummary(report) },
     {
         extension: 'codequality.json',
@@ -55086,8 +56319,531 @@ const REPORT_FORMATS = [
     }
 ];
 
-;// CONCATENATED MODULE: external "node:fs/promises"
-const promises_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:fs/promises");
+;// CONCATENATED MODULE: ./src/action/report-location.ts
+/**
+ * The one rule for the repository file the report files point at: every SARIF
+ * result, every Code Quality issue and the JUnit test cases sit on it, so a
+ * reader can place them on a file of the repository they are read in. Pure:
+ * the environment and the inputs in.
+ *
+ * - `sarif_location` (`--sarif-location`) when given;
+ * - in GitHub Actions, the workflow file (GITHUB_WORKFLOW_REF);
+ * - in a GitLab job, the profile file when given, else the CI/CD configuration
+ *   file (CI_CONFIG_PATH, GitLab's default `.gitlab-ci.yml`; a configuration
+ *   kept in another project or at a URL is no file of this repository);
+ * - elsewhere, the profile file when given; else no file is known, and the
+ *   reports point at `README.md` (a file the repository is expected to have),
+ *   while JUnit names none.
+ *
+ * Never a GitHub path outside GitHub Actions.
+ */
+
+
+/** The file the reports point at when nothing names one. */
+const FALLBACK_LOCATION = 'README.md';
+/** GitLab's default CI/CD configuration file. */
+const GITLAB_CI_FILE = '.gitlab-ci.yml';
+/**
+ * The workflow file, always a file path: from GITHUB_WORKFLOW_REF
+ * ("owner/repo/.github/workflows/x.yml@ref"); without it, GITHUB_WORKFLOW when
+ * that is the file's path (a workflow without a name), else
+ * `.github/workflows/<the workflow's name as a file name>.yml`.
+ */
+function workflowFile(env) {
+    const m = /^[^/]+\/[^/]+\/(.+)@refs\//.exec(env.GITHUB_WORKFLOW_REF ?? '');
+    if (m)
+        return m[1];
+    const name = env.GITHUB_WORKFLOW ?? '';
+    if (/^\.github\/workflows\/[\w.-]+\.ya?ml$/.test(name) && !name.includes('..'))
+        return name;
+    const slug = name
+        .toLowerCase()
+        .replace(/[^a-z0-9]+/g, '-')
+        .replace(/^-+|-+$/g, '')
+        .slice(0, 60);
+    return `.github/workflows/${slug || 'workflow'}.yml`;
+}
+/** A path as a file of the checkout (`./a/b.yml` -> `a/b.yml`); null when it is not one (absolute, `..`, a URL, `file@project`). */
+function repositoryFile(path) {
+    if (path === null || path === undefined)
+        return null;
+    const p = path.trim().replace(/^(\.\/)+/, '');
+    if (p === '' || p.startsWith('/') || /^[A-Za-z][A-Za-z0-9+.-]*:/.test(p) || /[\\@%\u0000-\u001f]/.test(p))
+        return null;
+    const parts = p.split('/');
+    return parts.some((s) => s === '..' || s === '' || s === '.') ? null : p;
+}
+/** The file every report format points at, by the rule above. */
+function reportLocation(env, given) {
+    const host = ci_host_ciHost(env);
+    const github = host === 'github';
+    const gitlab = host === 'gitlab';
+    const junitOnTestcases = github || gitlab;
+    if (given.sarifLocation !== '')
+        return { path: given.sarifLocation, source: 'input', junitOnTestcases };
+    if (github)
+        return { path: workflowFile(env), source: 'workflow', junitOnTestcases };
+    const profile = repositoryFile(given.profilePath);
+    if (profile !== null)
+        return { path: profile, source: 'profile', junitOnTestcases };
+    if (gitlab) {
+        const configured = readGitLabCi(env).configPath;
+        const file = configured === null ? GITLAB_CI_FILE : repositoryFile(configured);
+        if (file !== null)
+            return { path: file, source: 'ci-config', junitOnTestcases };
+    }
+    return { path: FALLBACK_LOCATION, source: 'none', junitOnTestcases: false };
+}
+
+;// CONCATENATED MODULE: ./src/report/build-coverage.ts
+function dedupe(items) {
+    return [...new Set(items)];
+}
+/** One coverage row per planned category, then the probed categories not planned. */
+function coverageRowsOf(planned, completed, coverage, { s }) {
+    const completedSet = completed ? new Set(completed) : null;
+    const coverageByCategory = new Map();
+    for (const row of coverage?.categories ?? []) {
+        if (!coverageByCategory.has(row.category))
+            coverageByCategory.set(row.category, row);
+    }
+    const rowFor = (category, isPlanned) => {
+        const cov = coverageByCategory.get(category);
+        let state;
+        if (completedSet === null)
+            state = cov ? 'probed' : 'not reached';
+        else if (completedSet.has(category))
+            state = 'completed';
+        else
+            state = cov && cov.attacks_blocked + cov.attacks_succeeded > 0 ? 'partial' : 'not reached';
+        return {
+            category: s(category),
+            planned: isPlanned,
+            state,
+            blocked: cov ? cov.attacks_blocked : null,
+            succeeded: cov ? cov.attacks_succeeded : null,
+            owasp: cov ? s(cov.owasp) : null,
+            atlas: cov ? s(cov.atlas) : null,
+            worstSeverity: cov ? cov.worst_severity : null
+        };
+    };
+    const rows = [];
+    const plannedSet = new Set(planned ?? []);
+    for (const c of planned ?? [])
+        rows.push(rowFor(c, true));
+    for (const c of coverageByCategory.keys())
+        if (!plannedSet.has(c))
+            rows.push(rowFor(c, false));
+    return rows;
+}
+
+;// CONCATENATED MODULE: ./src/report/scrub.ts
+/** Text of the service made safe for the report model: the given secrets scrubbed from every string kept. */
+
+const str = (v) => (typeof v === 'string' ? v : null);
+const scrub_int = (v) => (typeof v === 'number' && Number.isFinite(v) ? v : null);
+function scrubberOf(secrets) {
+    const scrub = makeScrubber(secrets);
+    return {
+        s: (v) => scrub(v),
+        sn: (v) => {
+            const t = str(v);
+            return t === null ? null : scrub(t);
+        }
+    };
+}
+
+;// CONCATENATED MODULE: ./src/report/build-findings.ts
+/**
+ * The findings of the report model: each service finding with its proof
+ * redacted and scrubbed, its fingerprint and its standing (how it counts
+ * against the gate), then ordered, grouped and counted.
+ */
+
+
+
+
+
+
+
+/** True for a finding whose proof the plan withholds. */
+function isRedactedFinding(f) {
+    return f.attacks.length === 0 && (f.description === contract/* REDACTED */.XF || f.expected_behavior === contract/* REDACTED */.XF);
+}
+/** One replay step: every value as text, credentials redacted (header values, URL user-info and parameters). */
+function reportStep(raw, { s, sn }) {
+    // Values may be strings, numbers, booleans, null or arrays of those: redactHeaders makes them text.
+    const headers = isRecord(raw.headers) ? raw.headers : null;
+    let redacted = null;
+    if (headers) {
+        redacted = {};
+        for (const [k, v] of Object.entries(redactHeaders(headers)))
+            redacted[s(k)] = s(v);
+    }
+    const url = sn(raw.url);
+    return {
+        step: s(str(raw.step) ?? ''),
+        message: sn(raw.message),
+        response: sn(raw.response),
+        sessionId: sn(raw.session_id),
+        method: sn(raw.method),
+        url: url === null ? null : redactUrl(url),
+        headers: redacted,
+        body: sn(raw.body),
+        responseStatus: scrub_int(raw.response_status),
+        responseBody: sn(raw.response_body),
+        target: sn(raw.target),
+        assertion: sn(raw.assertion),
+        expectedBehavior: sn(raw.expected_behavior),
+        captureAs: sn(raw.capture_as)
+    };
+}
+function reportAttack(a, t) {
+    const { s, sn } = t;
+    return {
+        attackId: s(a.attack_id),
+        score: a.score,
+        lastReplayStatus: s(a.last_replay_status),
+        createdAt: s(a.created_at),
+        lastReplayedAt: sn(a.last_replayed_at),
+        // The contract requires source on every attack (parsed by AttackSource).
+        source: {
+            sourceType: s(a.source.source_type),
+            assessmentId: s(a.source.assessment_id),
+            attackIndex: a.source.attack_index,
+            date: s(a.source.date)
+        },
+        steps: a.replay_script.map((st) => reportStep(st, t))
+    };
+}
+function standingOf(f, threshold, outcome) {
+    if (!(0,contract/* atOrAbove */.kU)(f.severity, threshold))
+        return 'below';
+    if ((0,contract/* isClosedFindingStatus */.Q1)(f.status))
+        return 'closed';
+    // The gate's own list of findings that do not block (accepted, or known with fail_on new).
+    const waived = outcome?.waived.get(f.finding_id);
+    return waived ?? 'blocking';
+}
+function reportFinding(f, threshold, t, fp) {
+    const { s } = t;
+    const { outcome } = fp;
+    const acceptedBy = outcome?.acceptance.acceptedBy.get(f.finding_id);
+    return {
+        findingId: s(f.finding_id),
+        severity: f.severity,
+        category: s(f.category),
+        lens: f.lens,
+        // Any non-empty string (the complete set is not shown): service text, scrubbed like the rest.
+        status: s(f.status),
+        description: s(f.description),
+        expectedBehavior: s(f.expected_behavior),
+        createdAt: s(f.created_at),
+        redacted: isRedactedFinding(f),
+        atOrAbove: (0,contract/* atOrAbove */.kU)(f.severity, threshold),
+        attacks: f.attacks.map((a) => reportAttack(a, t)),
+        fingerprint: outcome?.diff.fingerprintById.get(f.finding_id) ?? fingerprint(f, fp.runId),
+        baselineState: fp.hasBaseline ? (outcome?.diff.stateById.get(f.finding_id) ?? null) : null,
+        seen: reportSeen(outcome?.evidence.rateById.get(f.finding_id) ?? THIS_RUN_ONLY, outcome?.evidence.windowed ?? false, fp.agentWindow),
+        accepted: acceptedBy ? fp.toAcceptance(acceptedBy) : null,
+        standing: standingOf(f, threshold, outcome)
+    };
+}
+/** A rate as every rendering shows it. */
+function reportSeen(r, windowed, agentWindow = null) {
+    const mainOnly = r.scope === 'main' && agentWindow !== 'main';
+    // One wording everywhere (blockers.ts rateText): "3 of the last 5 runs", "4 of main's last 5 runs", "this run only".
+    const label = r.scope === 'this run' || r.of <= 1 ? seenLabel(r) : `${r.seen} of ${mainOnly ? "main's" : 'the'} last ${r.of} runs`;
+    return { seen: r.seen, of: r.of, scope: r.scope, label, steadiness: steadiness(r), windowed, mainOnly };
+}
+/** Most severe first, open before the others, else in the service's order. */
+function orderFindings(findings) {
+    const indexed = findings.map((f, i) => ({ f, i }));
+    indexed.sort((a, b) => (0,contract/* severityRank */.qs)(a.f.severity) - (0,contract/* severityRank */.qs)(b.f.severity) || Number(b.f.status === 'open') - Number(a.f.status === 'open') || a.i - b.i);
+    return indexed.map((x) => x.f);
+}
+/** The findings at or above the threshold, one group per severity. */
+function groupBySeverity(findings, threshold) {
+    const groups = [];
+    for (const sev of contract/* SEVERITIES */.oC) {
+        if (!(0,contract/* atOrAbove */.kU)(sev, threshold))
+            continue;
+        const inGroup = findings.filter((f) => f.severity === sev);
+        if (inGroup.length > 0)
+            groups.push({ severity: sev, findings: inGroup });
+    }
+    return groups;
+}
+function countFindings(findings) {
+    const c = {
+        total: findings.length,
+        bySeverity: zeroCounts(),
+        openBySeverity: zeroCounts(),
+        atOrAbove: 0,
+        openAtOrAbove: 0,
+        belowThreshold: 0,
+        belowBySeverity: zeroCounts(),
+        redacted: 0,
+        redactedAtOrAbove: 0,
+        byStanding: { blocking: zeroCounts(), known: zeroCounts(), accepted: zeroCounts(), closed: zeroCounts(), below: zeroCounts() },
+        bySteadiness: { steady: 0, flaky: 0 }
+    };
+    for (const f of findings) {
+        c.byStanding[f.standing][f.severity] += 1;
+        if ((f.standing === 'blocking' || f.standing === 'known') && f.seen.steadiness !== null)
+            c.bySteadiness[f.seen.steadiness] += 1;
+        c.bySeverity[f.severity] += 1;
+        if (f.status === 'open')
+            c.openBySeverity[f.severity] += 1;
+        if (f.atOrAbove) {
+            c.atOrAbove += 1;
+            if (f.status === 'open')
+                c.openAtOrAbove += 1;
+        }
+        else {
+            c.belowThreshold += 1;
+            c.belowBySeverity[f.severity] += 1;
+        }
+        if (f.redacted) {
+            c.redacted += 1;
+            if (f.atOrAbove)
+                c.redactedAtOrAbove += 1;
+        }
+    }
+    return c;
+}
+
+;// CONCATENATED MODULE: ./src/report/build-report.ts
+/**
+ * buildReport: one pure function turns what the gate read and decided into the
+ * report model (report-model.ts), in named steps: the findings and their
+ * counts, the coverage rows, the baseline and accepted-risks parts and the
+ * headline they make, then the run's own fields. Every string from the service
+ * or the inputs is scrubbed of the secrets here, once.
+ */
+
+
+
+
+
+/** "1,234", as the renderings write counts. */
+const num = (n) => n.toLocaleString('en-US');
+function acceptanceOf(e, { s }) {
+    return {
+        index: e.index,
+        line: e.line,
+        category: s(e.category),
+        fingerprint: e.fingerprint,
+        reasonCode: e.reasonCode,
+        explanation: s(e.explanation),
+        owner: s(e.owner),
+        expires: e.expires
+    };
+}
+/** Every finding of the run, ordered, with its standing; the counts (null when the findings are unreadable). */
+function findingsPart(input, t) {
+    const policy = input.policy ?? null;
+    const findingPolicy = {
+        outcome: policy?.outcome ?? null,
+        hasBaseline: policy?.baseline != null,
+        toAcceptance: (e) => acceptanceOf(e, t),
+        runId: input.run?.run_id ?? input.runListItem?.run_id ?? null,
+        agentWindow: policy?.agentWindow ?? null
+    };
+    const findings = orderFindings((input.findings ?? []).map((f) => reportFinding(f, input.minSeverity, t, findingPolicy)));
+    return { findings, counts: input.findings !== null ? countFindings(findings) : null };
+}
+/** The categories planned and completed, and one coverage row per category. */
+function coveragePart(input, t) {
+    const { run, runListItem: item } = input;
+    const plannedRaw = run?.categories_planned ?? item?.categories_planned ?? null;
+    const planned = plannedRaw ? dedupe(plannedRaw) : null;
+    const completedRaw = run?.categories_completed ?? null;
+    const coverageRows = coverageRowsOf(planned, completedRaw, input.coverage, t);
+    const plannedRows = coverageRows.filter((r) => r.planned);
+    return {
+        categories: {
+            categoriesPlanned: planned ? planned.map(t.s) : null,
+            categoriesCompleted: completedRaw ? dedupe(completedRaw).map(t.s) : null
+        },
+        rows: {
+            coverageReadable: input.coverage !== null,
+            coverageRows,
+            coverageCompleted: plannedRows.filter((r) => r.state === 'completed').length,
+            coverageNotReached: plannedRows.filter((r) => r.state === 'not reached').length
+        }
+    };
+}
+/** What the baseline says of this run: new, known and gone findings, and where it came from. */
+function baselinePart(policy, findings, { s }) {
+    const b = policy.baseline;
+    const outcome = policy.outcome;
+    // New: blocking and not in the baseline. Known: in it and neither closed nor
+    // accepted (blocking with fail_on any, not with fail_on new).
+    const newBySeverity = zeroCounts();
+    let knownCount = 0;
+    for (const f of findings) {
+        if (f.standing !== 'blocking' && f.standing !== 'known')
+            continue;
+        if (f.baselineState === 'known')
+            knownCount += 1;
+        else if (f.baselineState === 'new')
+            newBySeverity[f.severity] += 1;
+    }
+    // A weakness this run did not reproduce that still blocks is counted where it decides: new unless main's runs hold it.
+    const blocking = new Set(outcome?.unreproducedBlocking.map((n) => n.fingerprint) ?? []);
+    const missedState = (n) => b === null ? null : policy.failOn === 'new' || n.rate.scope !== 'main' ? 'new' : 'known';
+    for (const n of outcome?.evidence.notReproduced ?? []) {
+        if (!blocking.has(n.fingerprint) || b === null)
+            continue;
+        if (missedState(n) === 'known')
+            knownCount += 1;
+        else
+            newBySeverity[n.severity] += 1;
+    }
+    return {
+        failOn: policy.failOn,
+        available: b !== null,
+        source: policy.baselineSource ? s(policy.baselineSource) : null,
+        why: policy.baselineWhy ? s(policy.baselineWhy) : null,
+        runId: b ? s(b.run_id) : null,
+        createdAt: b ? s(b.created_at) : null,
+        commit: b?.commit ? s(b.commit) : null,
+        newCount: contract/* SEVERITIES */.oC.reduce((n, sev) => n + newBySeverity[sev], 0),
+        knownCount,
+        newBySeverity,
+        gone: (outcome?.evidence.closedSince ?? []).map((g) => ({
+            fingerprint: g.fingerprint,
+            category: s(g.category),
+            severity: g.severity,
+            description: s(g.description)
+        })),
+        notReproduced: (outcome?.evidence.notReproduced ?? []).map((n) => ({
+            fingerprint: n.fingerprint,
+            category: s(n.category),
+            severity: n.severity,
+            description: s(n.description),
+            seen: reportSeen(n.rate, true, policy.agentWindow ?? null),
+            blocks: blocking.has(n.fingerprint),
+            baselineState: blocking.has(n.fingerprint) ? missedState(n) : null
+        })),
+        window: policy.windowCost ?? null,
+        uncovered: (outcome?.diff.uncovered ?? []).map(s),
+        agentWindow: policy.agentWindow ?? null,
+        saved: policy.baselineSaved ? s(policy.baselineSaved) : null
+    };
+}
+/** The accepted-risks file's part: null when there is none and the pull request adds none. */
+function acceptancesPart(policy, findings, t) {
+    const a = policy?.accepted;
+    if (!a || (a.source === null && a.prAdds.length === 0))
+        return null;
+    const outcome = policy.outcome;
+    const toAcceptance = (e) => acceptanceOf(e, t);
+    return {
+        path: t.s(a.path),
+        source: a.source ? t.s(a.source) : null,
+        acceptedCount: findings.filter((f) => f.accepted !== null).length,
+        expired: (outcome?.acceptance.expired ?? []).map(toAcceptance),
+        stale: (outcome?.acceptance.stale ?? []).map(toAcceptance),
+        prAdds: a.prAdds.map(toAcceptance),
+        prRemoves: a.prRemoves.map(toAcceptance)
+    };
+}
+/** "1 new high · 3 known · 1 accepted · 2 gone"; '' without a baseline or acceptances. */
+function headlineOf(baseline, acceptances, counts) {
+    const parts = [];
+    if (baseline?.available) {
+        const { newBySeverity } = baseline;
+        const newParts = contract/* SEVERITIES */.oC.filter((sev) => newBySeverity[sev] > 0).map((sev) => `${num(newBySeverity[sev])} new ${sev}`);
+        parts.push(...(newParts.length > 0 ? newParts : ['0 new']), `${num(baseline.knownCount)} known`);
+    }
+    const acceptedAtOrAbove = counts ? contract/* SEVERITIES */.oC.reduce((n, sev) => n + counts.byStanding.accepted[sev], 0) : 0;
+    if (acceptances && acceptedAtOrAbove > 0)
+        parts.push(`${num(acceptedAtOrAbove)} accepted`);
+    if (baseline?.available && baseline.gone.length > 0)
+        parts.push(`${num(baseline.gone.length)} closed since`);
+    if (acceptances && acceptances.expired.length > 0)
+        parts.push(`${num(acceptances.expired.length)} expired acceptance${acceptances.expired.length === 1 ? '' : 's'}`);
+    return parts.join(' · ');
+}
+/** The run as last seen: its status, else its list item's fields. */
+function runPart(run, item, { sn }) {
+    return {
+        runId: sn(run?.run_id ?? item?.run_id ?? null),
+        runStatus: sn(run?.status ?? item?.status ?? null),
+        startedAt: sn(run?.started_at ?? item?.started_at ?? null),
+        completedAt: sn(run?.completed_at ?? item?.completed_at ?? null)
+    };
+}
+/** How the model was obtained and what the profile sync did, scrubbed. */
+function targetPart(input, { s }) {
+    const { target, profileSync } = input;
+    return {
+        target: target
+            ? {
+                outcome: target.outcome,
+                name: s(target.name),
+                movedFrom: target.movedFrom
+                    ? { name: s(target.movedFrom.name), modelId: s(target.movedFrom.modelId), endpointHost: s(target.movedFrom.endpointHost) }
+                    : null
+            }
+            : null,
+        profileSync: profileSync
+            ? {
+                ...profileSync,
+                file: s(profileSync.file),
+                changed: profileSync.changed.map(s),
+                confirmed: profileSync.confirmed.map(s),
+                error: profileSync.error === null ? null : s(profileSync.error)
+            }
+            : null
+    };
+}
+function buildReport(input) {
+    const t = scrubberOf(input.secrets ?? []);
+    const { s } = t;
+    const policy = input.policy ?? null;
+    const { findings, counts } = findingsPart(input, t);
+    const baseline = policy ? baselinePart(policy, findings, t) : null;
+    const acceptances = acceptancesPart(policy, findings, t);
+    const coverage = coveragePart(input, t);
+    // Keys in the order report.json writes them.
+    return {
+        schemaVersion: REPORT_SCHEMA_VERSION,
+        modelId: s(input.modelId),
+        modelName: input.model ? s(input.model.name) : null,
+        endpointHost: input.model ? s(input.model.endpoint_host) : null,
+        minSeverity: input.minSeverity,
+        result: input.result,
+        reason: s(input.reason),
+        verdict: input.verdict,
+        verdictComputed: input.verdictComputed,
+        ...runPart(input.run, input.runListItem, t),
+        ...coverage.categories,
+        ingestIncomplete: input.runListItem ? input.runListItem.ingest_incomplete : null,
+        elapsedMs: input.elapsedMs,
+        ...coverage.rows,
+        findingsReadable: input.findings !== null,
+        findings,
+        groups: groupBySeverity(findings, input.minSeverity),
+        below: findings.filter((f) => !f.atOrAbove),
+        counts,
+        redactionReason: counts && counts.redacted > 0 ? REDACTION_REASON : null,
+        notes: input.notes.map(s),
+        runUrl: input.runUrl ?? null,
+        commitSha: input.commit?.sha && /^[0-9a-f]{7,40}$/i.test(input.commit.sha) ? input.commit.sha.toLowerCase() : null,
+        assessedAt: input.commit?.at ?? null,
+        ...targetPart(input, t),
+        baseline,
+        acceptances,
+        headline: headlineOf(baseline, acceptances, counts),
+        pipeline: input.pipeline
+            ? { ...input.pipeline, budgetLine: t.s(input.pipeline.budgetLine), lines: input.pipeline.lines.map(t.s) }
+            : null
+    };
+}
+
 ;// CONCATENATED MODULE: ./src/service/parse-response.ts
 
 
@@ -55396,211 +57152,6 @@ function actionsCachesApiOver(call) {
     };
 }
 
-;// CONCATENATED MODULE: ./src/report/pipeline-report.ts
-/**
- * The report of a step that assessed nothing because of its event
- * (docs/pr-pipelines.md): a result carried over from an earlier assessment of
- * the same agent ("carried over" in its headline, naming the commit assessed
- * and the files changed since), or a deployment event that is not ready
- * ("skipped"). Both say what the step spent of the assessment budget (0).
- *
- * A carried-over comment keeps the report of the assessment it carries below
- * its own lines, so the findings stay on the pull request.
- */
-
-
-
-/** Between these two hidden lines a carried-over comment keeps the report of the assessment it carries. */
-const ASSESSED_OPEN = '<!-- asas-gate:assessed-report -->';
-const ASSESSED_CLOSE = '<!-- asas-gate:assessed-report-end -->';
-const pipeline_report_short = (sha) => (sha === null ? 'an earlier commit' : sha.slice(0, 7));
-/** The one title, as every report has: "Agent security gate: pass · carried over from the assessment of abc1234 · model". */
-function pipelineTitle(input) {
-    if (input.kind === 'carried_over') {
-        return gateTitle(input.result, `carried over from the assessment of ${pipeline_report_short(input.assessedSha)}`, input.subject);
-    }
-    return sanitizeText(clampText(`Agent security gate: skipped · ${clampText(input.reason, 160).text} · ${input.subject}`, 300).text, false);
-}
-function headerLines(input) {
-    const icon = input.kind === 'skipped' ? '### ⏭️ ' : null;
-    const out = [icon === null ? headline(input.result, pipelineTitle(input)) : `${icon}${proseText(pipelineTitle(input), 400)}`];
-    const meta = metaLine({ commitSha: input.commitSha, assessedAt: input.at, runUrl: input.runUrl });
-    if (meta !== '')
-        out.push(meta);
-    if (input.kind === 'carried_over') {
-        const link = trustedLink('the comment of that assessment', input.recordUrl);
-        // "carried over: fail as assessed at abc1234 (the same commit)" said once: the headline names the result and commit.
-        const why = input.reason
-            .replace(/^carried over: (?:pass|fail) as assessed at ([0-9a-f]{7,}) \((.*)\)$/, 'from $1: $2')
-            .replace(/^carried over: /, '');
-        if (input.cause)
-            out.push(`**${input.result === 'fail' ? 'What failed' : 'Assessed'} at ${pipeline_report_short(input.assessedSha)}:** ${proseText(input.cause, 300)}.`);
-        out.push(`**Carried over:** ${proseText(why, 1200)}.${link === null ? '' : ` Recorded in ${link}.`}`);
-        if (input.result === 'fail')
-            out.push(WHAT_TO_DO);
-    }
-    else {
-        out.push(`**Not assessed:** ${proseText(input.reason, 600)}. Not a failure: the step passes and sets no commit status; the next deployment that succeeds is assessed.`);
-    }
-    out.push([...input.lines, input.budgetLine].map((l) => proseText(l, 600)).join('  \n'));
-    return out;
-}
-/** What a carried-over fail asks of the author. */
-const WHAT_TO_DO = '**To pass:** fix the findings of the assessed report (below), then push the fix: a change to a file under `agent_paths` is assessed again.';
-const FOOTER = '<sub>A carried-over result is the recorded one: a fail stays a fail, and only pass and fail are carried.</sub>';
-/** The job summary (no hidden lines). */
-function renderPipelineSummary(input) {
-    return `${[...headerLines(input), ...(input.kind === 'carried_over' ? [FOOTER] : [])].join('\n\n')}\n`;
-}
-/**
- * The report of the assessment a comment shows: its own lines, or those it
- * kept when it carried a result already. Kept under a carried-over headline,
- * its own headline becomes a bold line (not a second headline of the same
- * size) and its budget line speaks of the step that assessed.
- */
-function assessedReport(existing) {
-    const open = existing.indexOf(ASSESSED_OPEN);
-    const close = existing.indexOf(ASSESSED_CLOSE);
-    const own = open >= 0 && close > open
-        ? existing.slice(open + ASSESSED_OPEN.length, close).trim()
-        : existing
-            .split('\n')
-            .filter((l) => !l.startsWith('<!-- asas-gate:'))
-            .join('\n')
-            .trim();
-    return own
-        .replace(/^### (.+)$/m, '**$1**')
-        .replace(/Assessments spent by this step: 1 (\\?\()/g, 'Assessments spent by the step that assessed: 1 $1');
-}
-/** The headline of a gate report, as rendered or as kept (bold): its result and cause. */
-const HEADLINE = /^(?:### |\*\*)(?:✅|❌) Agent security gate: (pass|fail) · (.+) · [^·\n]*?(?:\*\*)?$/m;
-/**
- * What decided the result of the assessment a comment holds (its report's
- * headline: "1 open critical"), as plain text; null when the comment shows
- * no such headline. The headline is the action's own rendering: its markdown
- * escapes are undone for plain-text uses (a commit status).
- */
-function assessedCause(body) {
-    const m = HEADLINE.exec(assessedReport(body));
-    if (m === null)
-        return null;
-    const plain = m[2]
-        .replace(/`(#\d+)`/g, '$1')
-        .replace(/\\(.)/g, '$1')
-        .replace(/&lt;/g, '<')
-        .replace(/&gt;/g, '>')
-        .replace(/&amp;/g, '&');
-    return plain.startsWith('carried over') ? null : clampText(plain, 200).text;
-}
-/**
- * The sticky comment of a carried-over result: the marker, the state and
- * record lines, its own lines, then the report of the assessment it carries
- * (taken from `existing` when that comment records the same assessment).
- */
-function renderCarriedComment(input, opts) {
-    const hidden = `${opts.marker}\n${stateMarker({ result: input.result, commitSha: input.commitSha, assessedAt: input.at })}\n\n`;
-    const own = `${hidden}${[...headerLines(input), FOOTER].join('\n\n')}\n`;
-    const body = opts.record ? withRecord(own, opts.record) : own;
-    const kept = opts.existing !== null && readAssessmentRecord(opts.existing)?.assessedSha === input.assessedSha ? opts.existing : null;
-    if (kept === null)
-        return body;
-    const embedded = `\n${ASSESSED_OPEN}\n<details><summary>The report of the assessment of ${pipeline_report_short(input.assessedSha)}</summary>\n\n` +
-        `${assessedReport(kept)}\n\n</details>\n${ASSESSED_CLOSE}\n`;
-    return body.length + embedded.length <= COMMENT_LIMIT ? `${body}${embedded}` : body;
-}
-/** report.json of such a step: what it carried or skipped, and the budget. */
-function renderPipelineJson(input) {
-    const data = {
-        schema_version: 1,
-        kind: input.kind,
-        result: input.result,
-        model: input.subject,
-        reason: input.reason,
-        assessed_commit: input.assessedSha,
-        changed_files: input.changedFiles,
-        commit: input.commitSha,
-        at: input.at,
-        run_url: input.runUrl,
-        record_url: input.recordUrl,
-        pipeline: input.lines,
-        assessments_spent: 0,
-        budget: input.budgetLine
-    };
-    return `${JSON.stringify(data, null, 2)}\n`;
-}
-
-;// CONCATENATED MODULE: ./src/github/assessment-record.ts
-/**
- * Reading back what the action recorded on a pull request: the assessment
- * record of its own sticky comments (src/report/comment.ts), the input of
- * every carry-over.
- *
- * Only comments the token owns count (isOwnedComment in ownership.ts: its
- * exact login, told by GraphQL `viewer`). When the login cannot be told, no
- * record is trusted and the step assesses: any bot, or a person quoting a
- * marker, could have written a record.
- * A record is as trustworthy as the token's identity: every workflow of the
- * repository that writes with the GITHUB_TOKEN writes as the same user.
- */
-
-
-
-
-
-
-
-/** The GraphQL endpoint's base: https://api.github.com, or https://HOST/api for GitHub Enterprise Server (REST at /api/v3). */
-function graphqlBaseUrl(apiUrl) {
-    return apiUrl.replace(/\/+$/, '').replace(/\/api\/v3$/, '/api');
-}
-function viewerApiOver(request, deps) {
-    const call = retryingCalls(request, deps);
-    return {
-        async viewerLogin() {
-            try {
-                return await call('POST', '/graphql', 'POST /graphql', { baseUrl: graphqlBaseUrl(deps.apiUrl), query: 'query { viewer { login } }' }, (res) => {
-                    const data = isRecord(res.data) && isRecord(res.data.data) ? res.data.data : {};
-                    const viewer = isRecord(data.viewer) ? data.viewer : {};
-                    return typeof viewer.login === 'string' && viewer.login !== '' ? viewer.login : null;
-                });
-            }
-            catch (err) {
-                if (err instanceof GitHubError && err.status !== undefined && err.status >= 400 && err.status < 500)
-                    return null;
-                throw err;
-            }
-        }
-    };
-}
-
-/**
- * Every record among the comments `login` wrote on the pull request, in
- * comment order (recordsOfAgent picks the agent's). Empty when `login` is
- * null (who wrote what cannot be told).
- */
-async function findAssessmentRecords(issues, pr, login, log) {
-    if (login === null) {
-        log.info("GitHub did not tell this token's login, so no recorded assessment is trusted: the step assesses.");
-        return [];
-    }
-    const found = [];
-    for (let page = 1; page <= MAX_PAGES; page++) {
-        const { items, hasNext } = await issues.listComments(pr, pr.number, page);
-        for (const c of items) {
-            if (!isOwnedComment(c.user, login))
-                continue;
-            const record = readAssessmentRecord(c.body);
-            if (record === null)
-                continue;
-            const marker = c.body.split('\n', 1)[0].replace(/\r$/, '');
-            found.push({ record, commentId: c.id, url: c.html_url, marker, cause: assessedCause(c.body) });
-        }
-        if (!hasNext || items.length === 0)
-            break;
-    }
-    return found;
-}
-
 ;// CONCATENATED MODULE: ./src/github/branch-holds.ts
 /**
  * Whether a branch of the repository holds a commit: GET
@@ -55857,6 +57408,16 @@ function pullsApiOver(call) {
             }
             return orderPullsForCommit(all, commit);
         },
+        async listOpenPulls(r) {
+            const all = [];
+            for (let page = 1; page <= pulls_MAX_PAGES; page++) {
+                const { items, hasNext } = await call('GET', `${repoPath(r)}/pulls`, 'GET /repos/{owner}/{repo}/pulls', { owner: r.owner, repo: r.repo, state: 'open', per_page: PER_PAGE, page }, readPage(asPull));
+                all.push(...items);
+                if (!hasNext || items.length === 0)
+                    break;
+            }
+            return all.filter((p) => p.state === 'open');
+        },
         async getPull(r, number) {
             try {
                 return await call('GET', `${repoPath(r)}/pulls/${number}`, 'GET /repos/{owner}/{repo}/pulls/{pull_number}', { owner: r.owner, repo: r.repo, pull_number: number }, (res, endpoint) => asPull(res.data, endpoint));
@@ -56098,20 +57659,33 @@ async function publishToGitHub(deps, args) {
 
 
 
-/** The link to this workflow run; null outside a runner. */
+
+
+
+
+
+/** The link to this run of the CI: the workflow run, or in a GitLab job the job (CI_JOB_URL); null when neither is known. */
 function runUrl(env) {
+    if (inGitLabJob(env))
+        return readGitLabCi(env).jobUrl;
     const { GITHUB_SERVER_URL: server, GITHUB_REPOSITORY: repo, GITHUB_RUN_ID: id } = env;
     return server && repo && id ? `${server}/${repo}/actions/runs/${id}` : null;
+}
+/** What the link of runUrl is called in that CI's words: GitLab's "job", GitHub's "workflow run". */
+function runLinkLabel(env) {
+    return ci_host_ciHost(env) === 'gitlab' ? 'job' : 'workflow run';
 }
 /**
  * The commit assessed and the time of the report (for every comment and
  * summary): the event's commit when the pipeline read one (a deployed commit
- * is not GITHUB_SHA on repository_dispatch), else the PR's head or GITHUB_SHA.
+ * is not GITHUB_SHA on repository_dispatch), else the PR's head or GITHUB_SHA;
+ * in a GitLab job, the commit the job runs (CI_COMMIT_SHA).
  */
 async function assessedNow(ctx, eventCommit = null) {
     const { env } = ctx.io;
+    const jobCommit = inGitLabJob(env) ? readGitLabCi(env).commitSha : null;
     return {
-        sha: eventCommit ?? assessedCommit(await publish_readEventPayload(env.GITHUB_EVENT_PATH), env.GITHUB_SHA),
+        sha: eventCommit ?? jobCommit ?? assessedCommit(await publish_readEventPayload(env.GITHUB_EVENT_PATH), env.GITHUB_SHA),
         at: new Date(ctx.clock.now()).toISOString()
     };
 }
@@ -56137,26 +57711,6 @@ function assessmentRecord(identity, result, commit, at) {
 function scrubbedModel(ctx, model) {
     return scrubSecretsDeep(model, ctx.secrets);
 }
-/**
- * The workflow file, the default SARIF location, always a file path: from
- * GITHUB_WORKFLOW_REF ("owner/repo/.github/workflows/x.yml@ref"); without it,
- * GITHUB_WORKFLOW when that is the file's path (a workflow without a name),
- * else `.github/workflows/<the workflow's name as a file name>.yml`.
- */
-function workflowFile(env) {
-    const m = /^[^/]+\/[^/]+\/(.+)@refs\//.exec(env.GITHUB_WORKFLOW_REF ?? '');
-    if (m)
-        return m[1];
-    const name = env.GITHUB_WORKFLOW ?? '';
-    if (/^\.github\/workflows\/[\w.-]+\.ya?ml$/.test(name) && !name.includes('..'))
-        return name;
-    const slug = name
-        .toLowerCase()
-        .replace(/[^a-z0-9]+/g, '-')
-        .replace(/^-+|-+$/g, '')
-        .slice(0, 60);
-    return `.github/workflows/${slug || 'workflow'}.yml`;
-}
 async function reportGate(ctx, args) {
     const { inputs } = args.prepared;
     const { outcome, planned } = args;
@@ -56170,11 +57724,11 @@ async function reportGate(ctx, args) {
         summary: renderSummary(report),
         github: {
             marker,
-            commentBody: () => renderComment(report, { record, marker }),
+            commentBody: () => renderComment(report, { record, marker, on: ci_host_ciHost(ctx.io.env) === 'gitlab' ? 'gitlab' : 'github' }),
             issueTitle: reportTitle(report),
             failing: outcome.decision.result !== 'pass',
-            // A deployment runs on the default branch: its report goes to the pull request of the deployed commit.
-            ...(planned.event.kind === 'deployment' ? { pullRequest: planned.pull } : {})
+            // A deployment (or the collector of a detached run) runs on the default branch: its report goes to the pull request of the commit.
+            ...(planned.event.kind !== 'pull_request' && planned.pull !== null ? { pullRequest: planned.pull } : {})
         },
         log: outcome.results.notes,
         whenCancelled: 'outputs'
@@ -56199,6 +57753,7 @@ async function gateReport(ctx, { prepared, policy, outcome, recorded, planned, p
             failOn: inputs.failOn,
             baseline: policy.baseline.baseline,
             baselineSource: policy.baseline.source,
+            agentWindow: policy.baseline.windows.agent?.scope ?? null,
             baselineWhy: policy.baseline.why,
             baselineSaved: recorded.baselineSaved,
             windowCost: policy.baseline.cost,
@@ -56211,8 +57766,10 @@ async function gateReport(ctx, { prepared, policy, outcome, recorded, planned, p
 }
 async function writeReportFiles(ctx, inputs, report, name) {
     const { io } = ctx;
+    const location = reportLocation(io.env, { sarifLocation: inputs.sarifLocation, profilePath: inputs.profile?.path ?? null });
     const opts = {
-        sarifLocation: inputs.sarifLocation || workflowFile(io.env),
+        sarifLocation: location.path,
+        junitFile: location.source === 'none' ? null : { path: location.path, onTestcases: location.junitOnTestcases },
         sarifMinSeverity: inputs.sarifMinSeverity,
         toolVersion: ACTION_VERSION
     };
@@ -56223,7 +57780,6 @@ async function writeReportFiles(ctx, inputs, report, name) {
 }
 function assessedOutcome(outcome, report, files) {
     const { decision, run } = outcome;
-    const b = report.baseline;
     return {
         kind: 'assessed',
         result: decision.result,
@@ -56234,20 +57790,9 @@ function assessedOutcome(outcome, report, files) {
         categoriesPlanned: run?.categories_planned ?? [],
         categoriesCompleted: run?.categories_completed ?? [],
         files,
-        baseline: b?.available ? { newCount: b.newCount, knownCount: b.knownCount, goneCount: b.gone.length } : null,
-        acceptedCount: report.acceptances?.acceptedCount ?? 0,
         assessmentsSpent: 1,
         commentUrl: null,
-        bySeverity: report.counts?.bySeverity ?? null,
-        blocking: report.findings
-            .filter((f) => f.standing === 'blocking')
-            .map((f) => ({
-            findingId: f.findingId,
-            severity: f.severity,
-            category: f.category,
-            description: f.description,
-            baselineState: f.baselineState
-        }))
+        ...reportOutcome(report)
     };
 }
 
@@ -56279,7 +57824,9 @@ const DEPLOYMENT_EVENTS = new Set(['deployment_status', 'repository_dispatch']);
 /** The edge of this run, or null when no status is to be set (commit_status, the event, no commit, no token). */
 function statusEdge(ctx, inputs, planned) {
     const { env } = ctx.io;
-    const wanted = inputs.commitStatus === 'always' || (inputs.commitStatus === 'auto' && DEPLOYMENT_EVENTS.has(planned.event.eventName));
+    // wait: detached and its collector: the status is the check (the job ends before the result), on every event.
+    const auto = DEPLOYMENT_EVENTS.has(planned.event.eventName) || inputs.wait === 'detached' || inputs.mode === 'collect';
+    const wanted = inputs.commitStatus === 'always' || (inputs.commitStatus === 'auto' && auto);
     const repo = splitRepository(env.GITHUB_REPOSITORY);
     if (!wanted || planned.commit === null || repo === undefined)
         return null;
@@ -56321,16 +57868,26 @@ async function startStatus(ctx, edge) {
         await setStatus(ctx, edge, 'pending', 'Assessing the agent (or carrying its last result over)…');
 }
 /**
+ * wait: detached: pending with the run and its deadline, handed over to the
+ * collector, so the post step owes nothing (it must not set error on a run
+ * that goes on). False when it could not be set.
+ */
+async function handOverStatus(ctx, edge, description) {
+    const set = await setStatus(ctx, edge, 'pending', description);
+    state_saveOwedStatus(ctx.io, null);
+    return set;
+}
+/**
  * The final state, from the result and the step's pass or fail; its last line
  * is the description. Then the context is checked for another agent (see
  * sharedContext): the step to conclude with is `step`, or the failure that
  * refuses the shared context.
  */
-async function finishStatus(ctx, edge, result, step) {
+async function finishStatus(ctx, edge, result, step, description = step.line.replace(/^Result: /, '')) {
     if (edge === null)
         return step;
     const state = statusStateFor(step.resultOutput ?? result, step.outcome === 'fail');
-    if (!(await setStatus(ctx, edge, state, step.line.replace(/^Result: /, ''))))
+    if (!(await setStatus(ctx, edge, state, description)))
         return step;
     const refused = await sharedContext(ctx, edge);
     if (refused === null)
@@ -56369,6 +57926,210 @@ async function sharedContext(ctx, edge) {
     };
 }
 
+;// CONCATENATED MODULE: ./src/action/stages/github-reads.ts
+/**
+ * The GitHub client of the step's reads around the run: the pull request of a
+ * deployed commit, the queued pull requests, the records of earlier
+ * assessments, comparisons. Reads only: every write goes through the
+ * scrubbing edge (scrubbed-io.ts).
+ */
+
+
+
+/** Budget of the reads of one stage: they must not hold the check for long. */
+const GITHUB_READS_BUDGET_MS = 60_000;
+/** The client, or null when github_token is empty (nothing can be read then). */
+async function githubReads(ctx, token) {
+    if (token === '')
+        return null;
+    return createGitHubClient({
+        token,
+        apiUrl: nonEmpty(ctx.io.env.GITHUB_API_URL) ?? 'https://api.github.com',
+        clock: ctx.clock,
+        deadline: clock_Deadline.after(ctx.clock, GITHUB_READS_BUDGET_MS),
+        signal: ctx.signal,
+        log: ctx.io.log,
+        random: ctx.random
+    });
+}
+
+;// CONCATENATED MODULE: ./src/action/stages/detach.ts
+/**
+ * Stage detach (wait: detached): the run is triggered as an attached step
+ * triggers it, then handed over instead of waited for. The commit status
+ * agent-security/<model_id> is set pending with the run and its deadline, the
+ * sticky comment gets its "assessing" state with the pending record
+ * (src/report/pending.ts), and the step ends: a collector (mode: collect,
+ * src/action/collect.ts) decides, reports and publishes when the run ends.
+ *
+ * - The run of the pending record this push replaces is cancelled first
+ *   (nobody would collect it; the service runs one assessment of a model at a
+ *   time), as cancel-in-progress stops an attached step's run.
+ * - A model busy with another assessment (another pull request's) is not
+ *   waited for beyond DETACHED_TRIGGER_MS: the record is written queued, and
+ *   the collector triggers the run when the model is free.
+ * - Fail closed: the collector finds a run only through the comment, so a
+ *   comment that cannot be written fails the step and its status ends in
+ *   error (the post step cancels the run: nobody would read it). Once handed
+ *   over, the post step owes nothing.
+ */
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+/** How long the run of a replaced record is given to stop (the service says about 5 s). */
+const SUPERSEDE_SETTLE_MS = 10_000;
+/** The planned event when this step hands its run over (wait: detached, a commit of a pull request, a status to set); else null. */
+function detachedAt(inputs, planned, status, env) {
+    if (inputs.wait !== 'detached')
+        return null;
+    // The collector finds runs in pull requests' comments: GitHub's.
+    if (!inGitHubActions(env))
+        throw new ConfigError('wait', "'detached' works in GitHub Actions only (its collector reads pull requests' comments): wait attached here");
+    if (planned.commit === null || planned.pull === null || status === null)
+        return null;
+    return { ...planned, commit: planned.commit, pull: planned.pull };
+}
+/** Trigger (or queue), set pending, write the assessing comment, end. Throws (failing the step) when the collector could not find it. */
+async function detach(ctx, a) {
+    const { io } = ctx;
+    const { inputs, planned } = a;
+    await supersede(ctx, inputs, planned);
+    const triggered = await triggerOrQueue(gateDeps(ctx, inputs), inputs, a.policy);
+    const written = await writePending(ctx, { inputs, planned, status: a.status, triggered, reason: a.reason });
+    // Handed over: the collector owns the run and the status from here; the post step cancels nothing.
+    saveRunSettled(io);
+    await io.appendSummary(written.body.split('\n').slice(2).join('\n'));
+    const runId = triggered?.runId ?? null;
+    const reportPath = await io.writeReportFile(`report-${inputs.modelId}-${runId ?? 'queued'}-pending`, 'json', JSON.stringify({ kind: 'detached', run_id: runId, commit: planned.commit, deadline: written.deadline, comment_url: written.url }, null, 2));
+    const end = {
+        kind: 'detached',
+        result: 'pending',
+        runId: runId ?? '',
+        reportPath,
+        assessmentsSpent: runId === null ? 0 : 1,
+        commentUrl: written.url
+    };
+    const what = runId === null ? 'The model is busy: the assessment is queued for the collector' : `Run ${runId} is handed to the collector`;
+    return { end, line: `${what} (wait: detached); ${a.status.context} stays pending until it sets the result.` };
+}
+/**
+ * The run, or null when the model stayed busy with another assessment for
+ * DETACHED_TRIGGER_MS (the record is then queued). Other failures throw.
+ */
+async function triggerOrQueue(deps, inputs, policy) {
+    try {
+        return await triggerAssessment(deps, { ...gateArgs(inputs, policy), timeoutMs: Math.min(inputs.timeoutMs, DETACHED_TRIGGER_MS) });
+    }
+    catch (err) {
+        if (!(err instanceof DeadlineExceededError))
+            throw err;
+        deps.log.info(`Not triggered yet: ${errors_describeFailure(err)}. Queued for the collector.`);
+        return null;
+    }
+}
+/**
+ * The pending record written: the assessing (or queued) comment, then the
+ * status pending with the run and its deadline. A comment that cannot be
+ * written throws: no collector would find the run.
+ */
+async function writePending(ctx, w) {
+    const { inputs, planned, triggered } = w;
+    const started = Date.parse(triggered?.startedAt ?? '');
+    const startedMs = Number.isFinite(started) ? started : ctx.clock.now();
+    const deadline = new Date(startedMs + inputs.timeoutMs).toISOString();
+    const runId = triggered?.runId ?? null;
+    const pending = { runId, commit: planned.commit, at: isoMinute(new Date(startedMs).toISOString()) };
+    const marker = commentMarker(planned.agent.commentKey);
+    const spent = runId === null
+        ? budgetLine({ kind: 'not_assessed', reason: 'queued: the model is busy with another assessment' }).line
+        : budgetLine({ kind: 'assessed', runId, sha: planned.commit, reason: w.reason }).line;
+    const context = statusContext(planned.agent.statusName);
+    const body = renderAssessingComment({
+        marker,
+        pending,
+        subject: planned.agent.display,
+        context,
+        deadline,
+        runUrl: runUrl(ctx.io.env),
+        budgetLine: spent
+    });
+    const published = await ctx.io.publish({
+        inputs: { ...inputs, comment: 'update' },
+        marker,
+        commentBody: () => body,
+        issueTitle: `Agent security gate: assessing · ${planned.agent.display}`,
+        failing: false,
+        pullRequest: planned.pull
+    });
+    if (published.commentUrl === null)
+        throw new GitHubError({ endpoint: 'POST /repos/{owner}/{repo}/issues/{n}/comments', message: noRecord(runId) });
+    if (w.status !== null)
+        await handOverStatus(ctx, w.status, pendingDescription(runId, deadline));
+    return { body, url: published.commentUrl, deadline };
+}
+/**
+ * The run of the pending record this push replaces (its own comment's):
+ * cancelled, only when the service says it is a run of this model still
+ * going. Reading or cancelling failures are warnings.
+ */
+async function supersede(ctx, inputs, planned) {
+    try {
+        const older = await pendingOf(ctx, inputs, planned);
+        if (older?.runId == null)
+            return;
+        const api = ctx.makeApi(inputs, clock_Deadline.after(ctx.clock, TIMEOUT_SETTLE_MS));
+        const run = await api.getRun(older.runId);
+        if (run.model_id !== inputs.modelId || (0,contract/* isTerminal */.Hd)(run.status))
+            return;
+        // Stopped and waited for (briefly): the service runs one assessment of the model at a time.
+        const why = `this push's assessment of ${planned.commit.slice(0, 7)} supersedes it`;
+        await stop_run_stopRun({ api, clock: ctx.clock, log: ctx.io.log }, older.runId, { settleMs: SUPERSEDE_SETTLE_MS, why });
+    }
+    catch (err) {
+        if (err instanceof AbortedError)
+            throw err;
+        ctx.io.log.warning(`Could not cancel the run of the pending record this push replaces: ${errors_describeFailure(err)}`);
+    }
+}
+/** The pending record of this agent's own comment on the pull request; null when there is none. */
+async function pendingOf(ctx, inputs, planned) {
+    const gh = await githubReads(ctx, inputs.githubToken);
+    if (gh === null)
+        return null;
+    const login = await tokenLogin(gh, gh, ctx.io.log);
+    const marker = commentMarker(planned.agent.commentKey);
+    for (let page = 1; page <= MAX_PAGES; page++) {
+        const { items, hasNext } = await gh.listComments(planned.pull, planned.pull.number, page);
+        for (const c of items) {
+            const found = isOwnedComment(c.user, login) ? readPendingRecord(c.body, marker) : null;
+            if (found !== null)
+                return found;
+        }
+        if (!hasNext || items.length === 0)
+            break;
+    }
+    return null;
+}
+function noRecord(runId) {
+    const what = runId === null ? 'queued assessment' : `run ${runId}`;
+    return `The pending record of the ${what} could not be written to the pull request's comment, so no collector would find it: nothing is handed over (give the job pull-requests: write, comment: update)`;
+}
+
 ;// CONCATENATED MODULE: ./src/report/not-assessed.ts
 /**
  * The short report of a step that ended without a result (a refusal, an
@@ -56384,6 +58145,8 @@ async function sharedContext(ctx, edge) {
 
 
 
+/** The service's codes of a spent allowance or budget (src/pipeline/budget.ts explains them). */
+const LIMIT_CODES = ['allowance_exhausted', 'daily_budget_exhausted', 'evaluation_ceiling'];
 /** The failure in a few words for the title (plain text, from trusted parts only). */
 function failureCause(err, kind) {
     if (kind === 'aborted')
@@ -56399,6 +58162,12 @@ function failureCause(err, kind) {
             return 'timeout_minutes ran out';
         if (err instanceof MalformedResponseError)
             return 'the service answered outside its contract';
+        // A spent allowance or budget is said in the service's own terms, as its hint words it (the HTTP status is in the Why line).
+        if (err.hint !== undefined && err.code !== undefined && LIMIT_CODES.includes(err.code)) {
+            const first = (err.hint.split(/[;:.]/)[0] ?? '').trim();
+            if (first !== '')
+                return `the service refused: ${first.charAt(0).toLowerCase()}${first.slice(1)}`;
+        }
         if (err.status !== undefined) {
             const code = err.code !== undefined && /^[a-z0-9_.-]{1,60}$/i.test(err.code) ? ` ${err.code}` : '';
             return err.status >= 500 ? `the service failed (HTTP ${err.status}${code})` : `the service refused (HTTP ${err.status}${code})`;
@@ -56410,6 +58179,16 @@ function failureCause(err, kind) {
 function notAssessedTitle(input) {
     const title = gateTitle('error', input.cause, input.modelId);
     return input.mode === 'validate' ? title.replace(/^Not assessed:/, 'Not validated:') : title;
+}
+/**
+ * The failure line as the Why line says it: a refusal of the pipeline (a
+ * configuration failure with its own cause, as a merge queue with nothing
+ * to carry over) names the input it concerns, not as a mistake in it.
+ */
+function whyLine(input) {
+    if (input.kind !== 'config' || input.cause.startsWith('a configuration mistake'))
+        return input.line;
+    return input.line.replace(/^Configuration error in (?:input|option) '([^']+)': /, '$1 ');
 }
 function previousLine(previous) {
     if (previous === undefined)
@@ -56432,18 +58211,26 @@ function renderNotAssessed(input, opts = {}) {
     if (opts.marker)
         out.push(`${opts.marker}\n${stateMarker({ result: 'error', commitSha: input.commitSha, assessedAt: input.assessedAt })}`);
     out.push(headline('error', notAssessedTitle(input)));
-    const meta = metaLine({ commitSha: input.commitSha, assessedAt: input.assessedAt, runUrl: input.runUrl });
+    const meta = metaLine({
+        commitSha: input.commitSha,
+        assessedAt: input.assessedAt,
+        threshold: null,
+        runUrl: input.runUrl,
+        runLinkLabel: input.runLinkLabel
+    });
     if (meta !== '')
         out.push(meta);
     out.push(input.kind === 'bug'
         ? "**Why:** an unexpected error occurred (a bug in this action); the step's log has the details."
-        : `**Why:** ${proseText(/[.!?)]$/.test(input.line) ? input.line : `${input.line}.`, 2000)}`);
+        : `**Why:** ${proseText(/[.!?)]$/.test(whyLine(input)) ? whyLine(input) : `${whyLine(input)}.`, 2000)}`);
+    // The budget line without the cause the title and the Why line already said.
     if (input.budgetLine)
-        out.push(proseText(input.budgetLine, 600));
+        out.push(proseText(input.budgetLine.replace(/ \(not assessed: [^]*\)\.$/, '.'), 600));
     const prev = previousLine(opts.previous);
     if (prev)
         out.push(prev);
-    out.push('<sub>Quoted text comes from the service: untrusted data, not instructions. The step failed, so the check is red.</sub>');
+    const quotes = input.kind === 'service';
+    out.push(`<sub>${quotes ? 'Quoted text comes from the service: untrusted data, not instructions. ' : ''}The step failed, so the check is red.</sub>`);
     return `${out.join('\n\n')}\n`;
 }
 
@@ -56480,1176 +58267,59 @@ function stepFailure(err, nameInput) {
     return { kind, line: errors_describeFailure(err, nameInput), cause: failureCause(err, kind) };
 }
 
-;// CONCATENATED MODULE: ./src/evidence/records.ts
+;// CONCATENATED MODULE: ./src/action/stages/report-not-assessed.ts
 /**
- * Records of an agent's runs: Actions cache entries whose key names the run
- * (and the commit it assessed). The key is the whole record; what an entry
- * holds is never read, since a pull request can save an entry of any key
- * under its own ref, and GitHub restores a pull request's own entries before
- * its base branch's.
- *
- * Keyed on AgentIdentity.key (src/pipeline/identity.ts): another agent,
- * configuration or host starts its own evidence.
- *
- * The one rule for a record that can make a verdict laxer (the default
- * branch's window: its findings become "known"): it is trusted only when
- * GitHub's caches API lists it with the default branch's ref, a fact a pull
- * request cannot write. Pure.
- */
-
-const EVIDENCE_KEY_PREFIX = 'asas-gate-evidence-v2';
-/** GitHub refuses a cache key longer than this (and any comma in one). */
-const MAX_CACHE_KEY_LENGTH = 512;
-/** The most holders a record names (each costs two requests to read, never an assessment). */
-const MAX_HOLDERS = 5;
-/** Between the run and each holder in a key: a character no run id a key carries holds. */
-const HOLDER_SEPARATOR = '~';
-/** Run ids and commits that a key can carry unambiguously. */
-const records_RUN_ID = /^[A-Za-z0-9_.-]{1,200}$/;
-const COMMIT = /^[A-Za-z0-9]{7,64}$/;
-/** The prefix of every key of an agent (a digest of its identity: fixed length, so one agent's prefix never starts another's). */
-function evidenceKeyPrefix(agentKey) {
-    return `${EVIDENCE_KEY_PREFIX}-${(0,external_node_crypto_.createHash)('sha256').update(agentKey, 'utf8').digest('hex').slice(0, 16)}-`;
-}
-/**
- * The key that records `runId` of the agent at `commit`, and the runs holding
- * what it did not reproduce (in the order given, at most MAX_HOLDERS, those
- * that do not fit GitHub's key length left out); null when the run id cannot
- * be carried by a key.
- */
-function evidenceKey(agentKey, runId, commit, holders = []) {
-    if (!records_RUN_ID.test(runId))
-        return null;
-    let key = `${evidenceKeyPrefix(agentKey)}${commit !== null && COMMIT.test(commit) ? commit : 'none'}-${runId}`;
-    let named = 0;
-    for (const h of new Set(holders)) {
-        if (named >= MAX_HOLDERS)
-            break;
-        if (h === runId || !records_RUN_ID.test(h) || key.length + 1 + h.length > MAX_CACHE_KEY_LENGTH)
-            continue;
-        key += `${HOLDER_SEPARATOR}${h}`;
-        named++;
-    }
-    return key;
-}
-/** The run, commit and holders a key of the agent names (at most MAX_HOLDERS are read); null when it is not one. */
-function parseEvidenceKey(key, agentKey) {
-    const prefix = evidenceKeyPrefix(agentKey);
-    if (!key.startsWith(prefix))
-        return null;
-    const [named, ...holders] = key.slice(prefix.length).split(HOLDER_SEPARATOR);
-    const dash = named.indexOf('-');
-    if (dash <= 0)
-        return null;
-    const commit = named.slice(0, dash);
-    const runId = named.slice(dash + 1);
-    if (!records_RUN_ID.test(runId) || !(commit === 'none' || COMMIT.test(commit)) || !holders.every((h) => records_RUN_ID.test(h)))
-        return null;
-    return { runId, commit: commit === 'none' ? null : commit, holders: [...new Set(holders)].slice(0, MAX_HOLDERS) };
-}
-/**
- * The runs a record of this run names as holders: for each finding still
- * open that this run did not reproduce but an earlier run of this same agent
- * saw (most severe first), the newest run that saw it; at most MAX_HOLDERS.
- */
-function recordHolders(notReproduced) {
-    const holders = [];
-    for (const n of notReproduced) {
-        const newest = n.seenIn.at(0);
-        if (!n.present || newest === undefined || holders.includes(newest))
-            continue;
-        holders.push(newest);
-        if (holders.length >= MAX_HOLDERS)
-            break;
-    }
-    return holders;
-}
-/** The full ref of a branch. */
-function branchRef(branch) {
-    return `refs/heads/${branch}`;
-}
-/**
- * THE rule for records that can make a verdict laxer: an entry is the
- * default branch's only when the caches API lists it with the default
- * branch's ref. Everything else (a pull request's ref, another branch, no
- * default branch known) is not trusted.
- */
-function tiedToDefaultBranch(entry, defaultBranch) {
-    return defaultBranch !== null && defaultBranch !== '' && entry.ref === branchRef(defaultBranch);
-}
-/** The agent's records among listed entries that the default branch saved, newest first, one per run; and how many were refused. */
-function defaultBranchRecords(listed, agentKey, defaultBranch) {
-    const records = agentRecords(listed, agentKey);
-    const trusted = records.filter((r) => tiedToDefaultBranch(r, defaultBranch));
-    return { records: trusted, refused: records.length - trusted.length };
-}
-/**
- * The agent's records listed on `ref` (a pull request's own): trusted only to
- * add evidence to that pull request's own window, never to make a verdict laxer.
- */
-function recordsOnRef(listed, agentKey, ref) {
-    return agentRecords(listed, agentKey).filter((r) => r.ref === ref);
-}
-/** The agent's records among listed entries, newest first, one per run and ref. */
-function agentRecords(listed, agentKey) {
-    const records = [];
-    for (const e of [...listed].sort((a, b) => (a.createdAt < b.createdAt ? 1 : a.createdAt > b.createdAt ? -1 : 0))) {
-        const named = parseEvidenceKey(e.key, agentKey);
-        if (named === null || records.some((r) => r.runId === named.runId && r.ref === e.ref))
-            continue;
-        records.push({ ...named, createdAt: e.createdAt, key: e.key, ref: e.ref });
-    }
-    return records;
-}
-
-;// CONCATENATED MODULE: ./src/baseline/store.ts
-/**
- * Where the default branch records its runs, behind one interface so the gate
- * is tested without GitHub, and the real store: GitHub's Actions cache through
- * @actions/cache (loaded only when a record is saved: it brings the Azure
- * storage SDK). See docs/baseline.md for why the cache.
- *
- * The key is the record: it names the run (and the commit it assessed), see
- * src/evidence/records.ts. Nothing is restored: a pull request can save an
- * entry of any key under its own ref, which GitHub restores before its base
- * branch's. Records are read from GitHub's caches API, which lists each entry
- * with the ref that saved it (src/github/actions-caches.ts).
- */
-
-
-
-function safe(s) {
-    return s.replace(/[^A-Za-z0-9_.-]/g, '_').slice(0, 100);
-}
-/** The file cached (relative to the working directory, which is the workspace on a runner: the cache version hashes this path). */
-function baselineFile(modelId) {
-    return (0,external_node_path_.join)('.asas-gate-baseline', `${safe(modelId)}.json`);
-}
-/**
- * Whether the runner offers a cache service at all (what @actions/cache's
- * isFeatureAvailable reads), checked before loading the package.
- */
-function cacheServiceConfigured(env) {
-    return Boolean(env.ACTIONS_CACHE_URL) || Boolean(env.ACTIONS_RESULTS_URL);
-}
-const UNAVAILABLE = {
-    isFeatureAvailable: () => false,
-    restoreCache: () => Promise.resolve(undefined),
-    saveCache: () => Promise.resolve(-1)
-};
-function actionsCacheStore(deps) {
-    const cwd = deps.cwd ?? process.cwd();
-    // The package (and the Azure SDK it brings) is loaded only when a cache service is there to talk to.
-    const load = deps.loadCache ?? (async () => (cacheServiceConfigured(deps.env) ? await __nccwpck_require__.e(/* import() */ 691).then(__nccwpck_require__.bind(__nccwpck_require__, 1691)) : UNAVAILABLE));
-    /** The file is only a vehicle: never leave it in the workspace (a later step could commit it). */
-    const cleanUp = async (file) => {
-        await (0,promises_namespaceObject.rm)((0,external_node_path_.join)(cwd, file), { force: true });
-        await (0,promises_namespaceObject.rmdir)((0,external_node_path_.join)(cwd, (0,external_node_path_.dirname)(file))).catch(() => undefined);
-    };
-    return {
-        async save(baseline, agentKey, holders) {
-            const cache = await load();
-            if (!cache.isFeatureAvailable()) {
-                deps.log.warning('The baseline was not saved: the Actions cache service is not available to this job.');
-                return { saved: false, where: '' };
-            }
-            const key = evidenceKey(agentKey, baseline.run_id, baseline.commit, holders);
-            if (key === null) {
-                deps.log.warning(`The run was not recorded: its id cannot be carried by a cache key.`);
-                return { saved: false, where: '' };
-            }
-            const file = baselineFile(baseline.model_id);
-            await (0,promises_namespaceObject.mkdir)((0,external_node_path_.dirname)((0,external_node_path_.join)(cwd, file)), { recursive: true });
-            await (0,promises_namespaceObject.writeFile)((0,external_node_path_.join)(cwd, file), JSON.stringify(baseline), 'utf8');
-            try {
-                const id = await cache.saveCache([file], key);
-                return { saved: id !== -1, where: `Actions cache entry ${key}` };
-            }
-            catch (err) {
-                deps.log.warning(`The baseline was not saved to the Actions cache: ${err instanceof Error ? err.message : String(err)}`);
-                return { saved: false, where: '' };
-            }
-            finally {
-                await cleanUp(file);
-            }
-        }
-    };
-}
-
-// EXTERNAL MODULE: external "node:os"
-var external_node_os_ = __nccwpck_require__(8161);
-;// CONCATENATED MODULE: ./src/github/write-rule.ts
-/**
- * The one rule for every write a run makes beyond its own report: a target's
- * profile (profile_file), dismissals on the service (sync_dismissals) and the
- * baseline later runs gate against.
- *
- *   Shared targets, dismissals and the baseline are written only from the
- *   default branch on push, schedule or workflow_dispatch; a pull request
- *   writes only the profile of its own preview, and the records of its own
- *   runs under its own ref (they only add evidence to its own window).
- *
- * Only those events on the default branch run the default branch's own code.
- * Every other event may run a pull request's: pull_request runs it, and
- * pull_request_target, issue_comment, workflow_run and the rest run on the
- * default branch's ref while the workflow may check the pull request out. A
- * pull request's own preview (a target found or registered by endpoint_url
- * whose name holds `pr-<number>`) is its own to write. The workflow may widen
- * the profile rule with allow_shared_profile_sync; nothing widens the others.
- *
- * Pure: the event name, its payload and the environment in.
- */
-
-
-
-
-/** Events that run the code of the ref they run on (a branch's own workflow). */
-const write_rule_WRITING_EVENTS = new Set(['push', 'schedule', 'workflow_dispatch']);
-/** The rule in one line, for messages and the docs. */
-const WRITE_RULE = 'shared targets, dismissals and the baseline are written only from the default branch on push, schedule or workflow_dispatch';
-function writeStanding(eventName, payload, env) {
-    if (PULL_REQUEST_EVENTS.has(eventName)) {
-        const event = targetFromEvent(eventName, payload, env.GITHUB_REPOSITORY ?? '');
-        return { kind: 'pull_request', number: event.kind === 'pull_request' ? event.number : null };
-    }
-    const ref = env.GITHUB_REF ?? '';
-    const defaultBranch = defaultBranchOf(payload);
-    if (write_rule_WRITING_EVENTS.has(eventName) && defaultBranch !== null && isDefaultBranchRef(payload, ref))
-        return { kind: 'default-branch', branch: defaultBranch };
-    return { kind: 'other', eventName, ref };
-}
-/** The ref a pull_request run is on (GITHUB_REF), which only that pull request's runs save cache entries under. */
-function pullRequestRef(number) {
-    return `refs/pull/${number}/merge`;
-}
-/** The run, as a refusal names it (the default branch is never refused). */
-function describeRun(standing) {
-    switch (standing.kind) {
-        case 'pull_request':
-            return standing.number === null ? 'this pull request' : `pull request #${standing.number}`;
-        case 'other':
-            return `this ${text_oneLine(standing.eventName, 40) || 'unnamed'} run on ${text_oneLine(standing.ref, 100) || 'an unknown ref'}`;
-    }
-}
-/** True when `target` is the pull request's own preview, found or registered by endpoint_url. */
-function isOwnPreview(standing, target) {
-    return (standing.kind === 'pull_request' &&
-        standing.number !== null &&
-        target.outcome !== 'given' &&
-        target.name !== null &&
-        isPullRequestName(target.name, standing.number));
-}
-/** Why `write` may not be made from where the run stands, in one phrase; null when it may. */
-function writeRefusal(standing, write) {
-    if (standing.kind === 'default-branch')
-        return null;
-    const run = describeRun(standing);
-    switch (write.kind) {
-        case 'baseline':
-            return `${run} may run a pull request's code, and the baseline is recorded only from the default branch on push, schedule or workflow_dispatch`;
-        case 'own-record':
-            return standing.kind === 'pull_request' && standing.number !== null && write.ref === pullRequestRef(standing.number)
-                ? null
-                : `${run} may run a pull request's code on a ref that is not its own (${text_oneLine(write.ref, 100) || 'none'}), and runs are recorded only from the default branch or a pull request's own ref`;
-        case 'dismissals':
-            return `${run} may run a pull request's code, and acceptances are written to the service only from the default branch on push, schedule or workflow_dispatch`;
-        case 'profile': {
-            if (write.allowShared || isOwnPreview(standing, write.target))
-                return null;
-            const t = write.target;
-            const what = t.name !== null ? `target '${text_oneLine(t.name, 200)}' (model ${t.modelId})` : `model ${t.modelId} (given by model_id)`;
-            const own = standing.kind === 'pull_request' && standing.number !== null
-                ? `may sync the profile of its own preview only (a target registered by endpoint_url whose name holds pr-${standing.number}, as the default name does), and ${what} is shared`
-                : `may run a pull request's code, and ${what} is shared`;
-            return `${run} ${own}`;
-        }
-    }
-}
-/** The profile sync's refusal, as the configuration error naming the input that widens the rule; null when it may sync. */
-function profileWriteRefusal(standing, target, allowShared) {
-    const why = writeRefusal(standing, { kind: 'profile', target, allowShared });
-    if (why === null)
-        return null;
-    return new ConfigError('allow_shared_profile_sync', `${why}: ${WRITE_RULE}. Sync it from a push to the default branch, or set allow_shared_profile_sync: true if runs not on it may rewrite its profile`);
-}
-
-;// CONCATENATED MODULE: ./src/pipeline/code-origin.ts
-/**
- * Whether the code a target is built from comes from outside this repository:
- * the one answer every feature asks (outsideCode). Code is inside only when a
- * branch of this repository holds it: a push's or a merge queue's commit, a
- * pull request whose head branch is here, a deployed commit (or the commit a
- * status, check_run or check_suite event names) that the event's branch (or
- * the head branch of its pull request here) holds.
- * A fork's head, a commit on no branch here, and anything that cannot be told
- * are outside. Pure: the evidence is gathered at the edge
- * (src/action/stages/outside-code.ts).
- */
-
-const sameRepo = (a, b) => a.toLowerCase() === b.toLowerCase();
-/** Why the code is from outside this repository; null when a branch of this repository holds it. */
-function outsideCode(e) {
-    switch (e.kind) {
-        case 'this_repository':
-            return null;
-        case 'head':
-            if (e.headRepo !== null && sameRepo(e.headRepo, e.repository))
-                return null;
-            return `the head of ${e.of} is in ${e.headRepo === null ? 'a fork that no longer exists' : `the fork ${e.headRepo}`}, not in ${e.repository}`;
-        case 'commit': {
-            if (e.heldBy !== null)
-                return null;
-            const what = e.of ?? `the deployed commit ${shortSha(e.sha)}`;
-            const asked = e.asked.length === 0 ? 'the event names no branch' : `not on ${e.asked.map((b) => `'${b.slice(0, 60)}'`).join(' or ')}`;
-            if (e.forkPull !== null) {
-                const fork = e.forkPull.headRepo === null ? 'a fork that no longer exists' : `the fork ${e.forkPull.headRepo}`;
-                return `${what} is the head of pull request #${e.forkPull.number} from ${fork}, and on no branch of this repository (${asked})`;
-            }
-            return `${what} is on no branch of this repository (${asked})`;
-        }
-        case 'unknown':
-            return `it cannot be told whether the code is this repository's (${e.why})`;
-    }
-}
-
-;// CONCATENATED MODULE: ./src/gitlab/fork-rule.ts
-/**
- * What a GitLab pipeline may do, by the same rules as a GitHub workflow
- * (src/github/write-rule.ts): shared targets, dismissals and the baseline are
- * written only from the default branch on push, schedule or a manual run
- * (GitLab's `web`, as workflow_dispatch); a merge-request pipeline is a pull
- * request, which writes only the profile of its own preview. And no secret
- * reaches a fork's code: a merge-request pipeline that runs the code of
- * another project in the target project (where the job holds the target's
- * CI/CD variables) is refused before anything is sent.
- *
- * Pure: the CI context (./ci-context.ts) in.
+ * Stage report, when the step ends without a result (a refusal, an
+ * unreachable service, a configuration mistake, a cancelled job, a bug): a
+ * short "not assessed" report for the job summary and, when there are inputs
+ * to publish with and a model to key it on, the sticky comment or tracking
+ * issue, replacing the previous result (which it names) so nothing green
+ * stays on a red check.
  */
 
 
 
 
 
-/** GitLab's pipeline sources with a GitHub event of the same meaning. */
-const SAME_AS_GITHUB = { push: 'push', schedule: 'schedule', web: 'workflow_dispatch' };
-/** Pipelines of a change proposed from outside: GitLab merge requests and mirrored GitHub pull requests. */
-const PROPOSAL_SOURCES = new Set(['merge_request_event', 'external_pull_request_event']);
-/**
- * What a pipeline says of where its code comes from, as the one rule of
- * outside code (src/pipeline/code-origin.ts) reads it: a merge request's
- * head is in its source project; a merge request GitLab does not say enough
- * of, or a mirrored pull request, cannot be told (outside, fail closed); any
- * other pipeline runs a ref of this project.
- */
-function codeEvidence(ci) {
-    if (ci.pipelineSource === 'external_pull_request_event')
-        return { kind: 'unknown', why: 'a mirrored pull request, whose source GitLab does not name' };
-    if (ci.pipelineSource !== 'merge_request_event')
-        return { kind: 'this_repository' };
-    const mr = ci.mergeRequest;
-    if (mr === null)
-        return { kind: 'unknown', why: 'a merge-request pipeline without CI_MERGE_REQUEST_IID' };
-    if (mr.sourceProjectId === null)
-        return { kind: 'unknown', why: 'GitLab did not set CI_MERGE_REQUEST_SOURCE_PROJECT_ID' };
-    return { kind: 'head', of: `merge request !${mr.iid}`, headRepo: `project ${mr.sourceProjectId}`, repository: `project ${mr.projectId}` };
-}
-/** Whether the pipeline runs code from outside the project (outsideCode of codeEvidence). */
-function runsOutsideCode(ci) {
-    return outsideCode(codeEvidence(ci)) !== null;
-}
-/** Whether the job holds the variables of a project whose code it is not running (a fork's code in the target project). */
-function secretsAtRisk(ci) {
-    return runsOutsideCode(ci) && (ci.projectId === null || ci.projectId !== ci.mergeRequest?.sourceProjectId);
-}
-/** Where the pipeline stands for the write rule. */
-function gitlabWriteStanding(ci) {
-    if (PROPOSAL_SOURCES.has(ci.pipelineSource))
-        return { kind: 'pull_request', number: ci.mergeRequest?.iid ?? null };
-    const event = SAME_AS_GITHUB[ci.pipelineSource];
-    if (event !== undefined && WRITING_EVENTS.has(event) && ci.commitBranch !== null && ci.commitBranch === ci.defaultBranch)
-        return { kind: 'default-branch', branch: ci.commitBranch };
-    return { kind: 'other', eventName: ci.pipelineSource || 'unknown', ref: ci.commitBranch !== null ? `refs/heads/${ci.commitBranch}` : '' };
-}
-/**
- * The refusal of a job that holds a secret while it runs a fork's code, naming
- * the first secret set (e.g. ASAS_API_KEY, GITLAB_TOKEN); null when it may go on.
- */
-function forkSecretRefusal(ci, secrets) {
-    if (!secretsAtRisk(ci))
-        return null;
-    const held = secrets.find((s) => s.value !== undefined && s.value !== '');
-    if (held === undefined)
-        return null;
-    const why = outsideCode(codeEvidence(ci)) ?? 'the code is from outside this project';
-    return new ConfigError(held.name, `is set in a pipeline of project ${ci.projectId ?? '(unknown)'} that runs code from outside it (${why}), where that code can read it. ` +
-        "Let a fork's merge requests run their pipelines in the fork (GitLab's default: the target's variables stay out), " +
-        'or assess the change once merged; this job stops before sending anything');
-}
-/**
- * Whether a shell runs in a GitLab CI job (GITLAB_CI=true) rather than in
- * GitHub Actions: there GitLab's rules apply, and the merge-request note
- * takes the place of the pull-request comment.
- */
-function inGitLabJob(env) {
-    return !inGitHubActions(env) && isGitLabCi(env);
-}
-/** forkSecretRefusal of a GitLab CI job's environment; null outside GitLab CI. */
-function gitlabJobRefusal(env, secrets) {
-    return inGitLabJob(env) ? forkSecretRefusal(readGitLabCi(env), secrets) : null;
-}
 
-// EXTERNAL MODULE: ./node_modules/zod/v4/classic/schemas.js + 11 modules
-var cli_schemas = __nccwpck_require__(2857);
-// EXTERNAL MODULE: ./node_modules/@actions/http-client/lib/index.js + 1 modules
-var lib = __nccwpck_require__(4942);
-;// CONCATENATED MODULE: ./src/service/http-errors.ts
-
-
-
-
-
-/** Connection never established: the request cannot have reached the service. */
-const NOT_REACHED = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH']);
-/** Network faults worth another attempt. */
-const TRANSIENT_NETWORK = new Set([
-    ...NOT_REACHED,
-    'ECONNRESET',
-    'EPIPE',
-    'ETIMEDOUT',
-    'ECONNABORTED',
-    'ESOCKETTIMEDOUT',
-    'UND_ERR_SOCKET',
-    'request_timeout'
-]);
-function errorCode(err) {
-    if (err !== null && typeof err === 'object' && 'code' in err && typeof err.code === 'string')
-        return err.code;
-    return undefined;
-}
-function errorMessage(err) {
-    return err instanceof Error ? err.message : String(err);
-}
-/**
- * Map a failure of the exchange (no HTTP status) to a ServiceError.
- * `timedOut`: the per-request timeout fired.
- */
-function networkError(err, endpoint, opts) {
-    const httpClientTimeout = errorMessage(err).startsWith('Request timeout:');
-    if (opts.timedOut || httpClientTimeout) {
-        return new errors_ServiceError({
-            endpoint,
-            code: 'request_timeout',
-            message: `no complete answer within ${opts.requestTimeoutMs} ms (per-request timeout)`,
-            transient: true,
-            ambiguous: true
-        });
-    }
-    const code = errorCode(err) ?? 'network_error';
-    const text = text_oneLine(scrubSecrets(errorMessage(err), opts.secrets), 200);
-    return new errors_ServiceError({
-        endpoint,
-        code,
-        message: `network error: ${text}`,
-        transient: TRANSIENT_NETWORK.has(code),
-        ambiguous: !NOT_REACHED.has(code)
+async function reportNotAssessed(ctx, inputs, failure, at = { commit: null }) {
+    const { io } = ctx;
+    const agent = inputs?.mode === 'validate' ? null : (at.agent ?? null);
+    const modelId = agent?.display ?? inputs?.modelId ?? (common_envInputReader(io.env)('model_id').trim() || 'the model');
+    const assessed = await assessedNow(ctx, at.commit);
+    // A run this step created was spent, whatever failed after it.
+    const runId = startedRun(io);
+    const spent = budgetLine(runId === null
+        ? { kind: 'not_assessed', reason: failure.cause }
+        : { kind: 'assessed', runId, sha: assessed.sha, reason: `then ${failure.cause}` });
+    const input = scrubbedModel(ctx, {
+        modelId,
+        mode: inputs?.mode === 'validate' ? 'validate' : 'gate',
+        ...failure,
+        commitSha: assessed.sha,
+        assessedAt: assessed.at,
+        runUrl: runUrl(io.env),
+        runLinkLabel: runLinkLabel(io.env),
+        budgetLine: inputs?.mode === 'validate' ? null : spent.line
     });
-}
-/** Map a non-success HTTP answer to a ServiceError. */
-function statusError(endpoint, status, statusText, headers, text, nowMs, secrets) {
-    const parsed = parseErrorBody(status, statusText, text, secrets);
-    // Typed a single string by Node; kept wide, as what a proxy sends is not Node's to promise.
-    const raw = headers;
-    const retryAfter = raw['retry-after'];
-    const retryAfterMs = parseRetryAfter(Array.isArray(retryAfter) ? retryAfter[0] : retryAfter, nowMs);
-    return new errors_ServiceError({
-        endpoint,
-        status,
-        code: parsed.code,
-        message: parsed.message,
-        retryAfterMs,
-        extra: parsed.extra,
-        transient: status === 408 || status === 429 || status >= 500,
-        ambiguous: status === 408 || status >= 500
-    });
-}
-
-;// CONCATENATED MODULE: ./src/service/read-body.ts
-/** The body passed the size cap: refused, as the same answer would be as large next time. */
-class BodyTooLarge extends Error {
-    limit;
-    constructor(limit) {
-        super(`response body larger than ${limit} bytes`);
-        this.limit = limit;
-    }
-}
-function withCode(message, code) {
-    return Object.assign(new Error(message), { code });
-}
-/** Read the whole body; rejects on abort, on a connection cut before the end, or past `maxBytes`. */
-function readBody(msg, signal, maxBytes) {
-    return new Promise((resolve, reject) => {
-        const chunks = [];
-        let size = 0;
-        let done = false;
-        const finish = (err, text) => {
-            if (done)
-                return;
-            done = true;
-            signal.removeEventListener('abort', onAbort);
-            if (err === undefined)
-                resolve(text ?? '');
-            else {
-                reject(err);
-                msg.destroy();
-            }
-        };
-        // The reason only has to be an Error: the caller tells an abort by its signals, not by this error.
-        const onAbort = () => {
-            const reason = signal.reason;
-            finish(reason instanceof Error ? reason : withCode('aborted', 'ABORT_ERR'));
-        };
-        if (signal.aborted) {
-            onAbort();
-            return;
-        }
-        signal.addEventListener('abort', onAbort, { once: true });
-        msg.on('data', (chunk) => {
-            size += chunk.length;
-            if (size > maxBytes)
-                finish(new BodyTooLarge(maxBytes));
-            else
-                chunks.push(chunk);
-        });
-        msg.on('end', () => {
-            finish(undefined, Buffer.concat(chunks).toString('utf8'));
-        });
-        msg.on('aborted', () => {
-            finish(withCode('connection closed before the response was complete', 'ECONNRESET'));
-        });
-        msg.on('error', (e) => {
-            finish(e);
-        });
-        msg.on('close', () => {
-            if (!msg.complete)
-                finish(withCode('connection closed before the response was complete', 'ECONNRESET'));
-        });
-    });
-}
-
-// EXTERNAL MODULE: external "node:http"
-var external_node_http_ = __nccwpck_require__(7067);
-// EXTERNAL MODULE: external "node:https"
-var external_node_https_ = __nccwpck_require__(4708);
-;// CONCATENATED MODULE: ./src/service/request-info.ts
-/**
- * What @actions/http-client sends for one JSON exchange: the method, the
- * headers given (plus accept and, with a body, content-type), the client's
- * agent for the URL and the attempt's signal. Shared by every transport on
- * http-client (the service's, GitLab's), so the URL is split one way.
- */
-
-
-function jsonRequestInfo(client, url, method, headers, hasBody, signal) {
-    const all = { accept: 'application/json', ...headers };
-    if (hasBody)
-        all['content-type'] = 'application/json';
-    const isHttps = url.protocol === 'https:';
+    // A configuration mistake leaves no inputs to publish with; a comment is keyed on the agent, else the model.
+    const keyed = inputs !== null && (inputs.modelId !== '' || agent?.targetName != null);
+    const marker = commentMarker(agent !== null ? agent.commentKey : inputs?.mode === 'validate' ? `${modelId}#validate` : modelId);
     return {
-        parsedUrl: url,
-        httpModule: isHttps ? external_node_https_ : external_node_http_,
-        options: {
-            host: url.hostname.replace(/^\[(.*)\]$/, '$1'),
-            port: url.port ? Number(url.port) : isHttps ? 443 : 80,
-            path: `${url.pathname}${url.search}`,
-            method,
-            headers: all,
-            agent: client.getAgent(url.toString()),
-            signal
-        }
-    };
-}
-
-;// CONCATENATED MODULE: ./src/gitlab/transport.ts
-
-
-
-
-
-
-
-
-
-const transport_DEFAULT_REQUEST_TIMEOUT_MS = 30_000;
-/** The largest answer read: a page of 100 notes of up to 1,000,000 characters each, with room. */
-const MAX_BODY_BYTES = 512 * 1024 * 1024;
-/** A header's first value. */
-function header(headers, name) {
-    const v = headers[name];
-    return Array.isArray(v) ? v[0] : v;
-}
-/**
- * How long GitLab asked us to wait: Retry-After, else on a 429 the
- * RateLimit-Reset time (Unix seconds) from now.
- */
-function gitlabRetryAfterMs(status, headers, nowMs) {
-    const retryAfter = parseRetryAfter(header(headers, 'retry-after'), nowMs);
-    if (retryAfter !== undefined || status !== 429)
-        return retryAfter;
-    const reset = Number(header(headers, 'ratelimit-reset'));
-    return Number.isFinite(reset) && reset > 0 ? Math.max(0, reset * 1000 - nowMs) : undefined;
-}
-/** GitLab's error text: `message` (a string or an object of field errors) or `error`. */
-function gitlabMessage(text, fallback) {
-    let data;
-    try {
-        data = JSON.parse(text);
-    }
-    catch {
-        return text.trim() === '' ? fallback : text.slice(0, 300);
-    }
-    if (!isRecord(data))
-        return fallback;
-    const m = data.message ?? data.error;
-    if (typeof m === 'string')
-        return m;
-    if (m !== undefined)
-        return JSON.stringify(m).slice(0, 300);
-    return fallback;
-}
-/** A non-success answer as a GitLabError. */
-function gitlabStatusError(endpoint, status, headers, text, nowMs, secrets) {
-    return new GitLabError({
-        endpoint,
-        status,
-        message: text_oneLine(scrubSecrets(gitlabMessage(text, `HTTP ${status}`), secrets), 300),
-        retryAfterMs: gitlabRetryAfterMs(status, headers, nowMs),
-        transient: status === 408 || status === 429 || status >= 500,
-        ambiguous: status === 408 || status >= 500
-    });
-}
-/** A success body as JSON; one that is not is a malformed answer (worth another attempt, as a proxy's bad minute). */
-function parseJson(text, endpoint, status) {
-    if (text === '')
-        return null;
-    try {
-        return JSON.parse(text);
-    }
-    catch {
-        throw new GitLabError({
-            endpoint,
-            status,
-            code: 'malformed_response',
-            message: 'the answer is not JSON',
-            transient: true,
-            ambiguous: true
-        });
-    }
-}
-/** One exchange: the whole answer, or a GitLabError (network, timeout, status), or AbortedError. */
-async function exchange(client, deps, method, path, body) {
-    const endpoint = `${method} ${path.replace(/\?.*$/, '')}`;
-    const timeoutMs = deps.requestTimeoutMs ?? transport_DEFAULT_REQUEST_TIMEOUT_MS;
-    const timeout = AbortSignal.timeout(timeoutMs);
-    const signal = deps.signal ? AbortSignal.any([deps.signal, timeout]) : timeout;
-    const url = new URL(`${deps.apiUrl}${path}`);
-    const data = body === undefined ? null : JSON.stringify(body);
-    const headers = { 'private-token': deps.token, 'user-agent': 'agent-security-gate' };
-    try {
-        const res = await client.requestRaw(jsonRequestInfo(client, url, method, headers, data !== null, signal), data);
-        const text = await readBody(res.message, signal, MAX_BODY_BYTES);
-        const status = res.message.statusCode ?? 0;
-        if (status < 200 || status >= 300)
-            throw gitlabStatusError(endpoint, status, res.message.headers, text, deps.clock.now(), [deps.token]);
-        return { status, headers: res.message.headers, data: parseJson(text, endpoint, status) };
-    }
-    catch (err) {
-        if (deps.signal?.aborted)
-            throw new AbortedError();
-        if (err instanceof RemoteError)
-            throw err;
-        const e = networkError(err, endpoint, { timedOut: timeout.aborted, requestTimeoutMs: timeoutMs, secrets: [deps.token] });
-        throw new GitLabError({ endpoint, code: e.code, message: e.serviceMessage, transient: e.transient, ambiguous: e.ambiguous });
-    }
-}
-/**
- * The calls of GitLab: each attempt with its own timeout, the whole under the
- * one retry policy; before a create is sent again after an ambiguous failure,
- * `findExisting` looks for what it made.
- */
-function gitlabCalls(deps) {
-    const client = new lib/* HttpClient */.Qq('agent-security-gate', [], {
-        allowRetries: false,
-        allowRedirects: false,
-        keepAlive: false,
-        socketTimeout: (deps.requestTimeoutMs ?? transport_DEFAULT_REQUEST_TIMEOUT_MS) + 1000
-    });
-    return async (method, path, body, read, findExisting) => {
-        let last;
-        return withRetry(async (attempt) => {
-            if (attempt > 1 && findExisting && last?.ambiguous) {
-                const existing = await findExisting();
-                if (existing !== null) {
-                    deps.log.info(`${method} ${path}: the earlier attempt had taken effect; using what it created.`);
-                    return existing;
-                }
+        outcome: { kind: 'not_assessed', result: 'error', assessmentsSpent: inputs?.mode === 'validate' ? null : spent.spent },
+        annotations: [],
+        summary: renderNotAssessed(input),
+        github: keyed
+            ? {
+                marker,
+                commentBody: (existing) => renderNotAssessed(input, { marker, previous: existing === null ? undefined : previousResult(existing) }),
+                issueTitle: notAssessedTitle(input),
+                failing: true,
+                ...(at.pullRequest ? { pullRequest: at.pullRequest } : {})
             }
-            try {
-                const answer = await exchange(client, deps, method, path, body);
-                return read(answer, `${method} ${path.replace(/\?.*$/, '')}`);
-            }
-            catch (err) {
-                if (err instanceof RemoteError)
-                    last = err;
-                throw err;
-            }
-        }, remoteRetryContext(deps, 'GitLab'));
-    };
-}
-
-;// CONCATENATED MODULE: ./src/gitlab/notes-api.ts
-/**
- * GitLab's merge-request notes and the token's user, over the retrying
- * transport (./transport.ts): GET /user, GET (paginated, oldest first), POST
- * and PUT /projects/:id/merge_requests/:iid/notes. Answers are checked for
- * the fields used; anything else is a GitLabError naming the endpoint.
- */
-
-
-
-/** GitLab's limit on a note's body, in characters. */
-const GITLAB_NOTE_LIMIT = 1_000_000;
-/** Notes per page asked for (GitLab's most). */
-const NOTES_PER_PAGE = 100;
-const User = cli_schemas/* object */.Ikc({ id: cli_schemas/* number */.aig().int(), username: cli_schemas/* string */.YjP().min(1) });
-const Note = cli_schemas/* object */.Ikc({
-    id: cli_schemas/* number */.aig().int().positive(),
-    body: cli_schemas/* string */.YjP(),
-    author: User.nullable().optional(),
-    system: cli_schemas/* boolean */.zMY().optional()
-});
-function cli_parse(schema, answer, endpoint) {
-    const out = schema.safeParse(answer.data);
-    if (out.success)
-        return out.data;
-    const at = out.error.issues[0]?.path.join('.') ?? '';
-    throw new GitLabError({
-        endpoint,
-        status: answer.status,
-        code: 'malformed_response',
-        message: `the answer does not hold what was expected${at ? ` (at ${at})` : ''}`,
-        transient: false
-    });
-}
-function toNote(n) {
-    return { id: n.id, body: n.body, author: n.author ?? null, system: n.system ?? false };
-}
-const notesPath = (mr) => `/projects/${encodeURIComponent(mr.projectId)}/merge_requests/${mr.iid}/notes`;
-/** The next page's number from x-next-page (empty on the last page). */
-function nextPageOf(answer) {
-    const n = Number(header(answer.headers, 'x-next-page') ?? '');
-    return Number.isSafeInteger(n) && n > 0 ? n : null;
-}
-function notesApi(call) {
-    return {
-        currentUser: () => call('GET', '/user', undefined, (a, e) => cli_parse(User, a, e)),
-        listNotes: (mr, page) => call('GET', `${notesPath(mr)}?sort=asc&order_by=created_at&per_page=${NOTES_PER_PAGE}&page=${page}`, undefined, (a, e) => ({
-            items: cli_parse(cli_schemas/* array */.YOg(Note), a, e).map(toNote),
-            nextPage: nextPageOf(a)
-        })),
-        createNote: (mr, body, findExisting) => call('POST', notesPath(mr), { body }, (a, e) => toNote(cli_parse(Note, a, e)), findExisting),
-        updateNote: (mr, noteId, body) => call('PUT', `${notesPath(mr)}/${noteId}`, { body }, (a, e) => toNote(cli_parse(Note, a, e)))
-    };
-}
-
-;// CONCATENATED MODULE: ./src/gitlab/sticky-note.ts
-/**
- * The sticky merge-request note: one per model, found by the same hidden
- * marker as the GitHub comment (src/report/comment.ts) and owned by the same
- * rule (isOwnedComment in src/github/ownership.ts: written by the token's own
- * user, here as GitLab's GET /user names it), edited in place on the next run.
- *
- * - A note holding the marker that another user wrote is left alone, and a
- *   system note is never ours.
- * - When the token's user cannot be read, no note is written: without it no
- *   note can be told ours, and a new one could duplicate ours.
- * - Every page of notes is read (oldest first), up to MAX_PAGES.
- * - A create whose answer was lost is looked for before it is sent again.
- *
- * Writing the note never changes the gate's result: a failure is a warning
- * that says why and how to fix it, and the outcome is `skipped`.
- */
-
-
-
-
-/** Whether a note holding the marker is ours: the one rule of an owned comment, with GitLab's username as the login. */
-function ownsNote(note, own) {
-    return !note.system && isOwnedComment(note.author ? { login: note.author.username } : null, own.username);
-}
-/** The first note of ours holding the marker, searched through every page. */
-async function findStickyNote(api, mr, marker, own, log) {
-    let page = 1;
-    for (let read = 0; page !== null && read < MAX_PAGES; read++) {
-        const { items, nextPage } = await api.listNotes(mr, page);
-        for (const note of items) {
-            if (!hasMarker(note.body, marker))
-                continue;
-            if (ownsNote(note, own))
-                return note;
-            log.debug(`Note ${note.id} holds the marker but was not written by this token's user; left alone.`);
-        }
-        if (items.length === 0)
-            return null;
-        page = nextPage;
-    }
-    if (page !== null)
-        log.debug(`No sticky note found in the first ${MAX_PAGES} pages of notes; a new one is added.`);
-    return null;
-}
-const TOKEN_HINT = 'Fix: give the job a token of a user or bot with at least the Reporter role in the project and the `api` scope ' +
-    '(a project access token in a masked CI/CD variable, GITLAB_TOKEN); CI_JOB_TOKEN cannot write notes.';
-/** The warning for a note that could not be read or written, and the short reason of the outcome. */
-function explainNoteFailure(err, mr) {
-    const where = `merge request !${mr.iid} of project ${mr.projectId}`;
-    const head = `Could not write the note on ${where} (the gate's result is unchanged)`;
-    const said = errors_describeFailure(err);
-    if (err instanceof GitLabError && err.status === 401)
-        return {
-            warning: `${head}: GitLab answered 401, the token is not valid or has expired (${said}). ${TOKEN_HINT}`,
-            reason: 'unauthorized (401)'
-        };
-    if (err instanceof GitLabError && err.status === 403)
-        return {
-            warning: `${head}: GitLab answered 403, the token may not write notes there (${said}). ${TOKEN_HINT}`,
-            reason: 'forbidden (403)'
-        };
-    if (err instanceof GitLabError && err.status === 404)
-        return {
-            warning: `${head}: GitLab answered 404, the merge request is not visible to the token (${said}). ${TOKEN_HINT}`,
-            reason: 'not found (404)'
-        };
-    return { warning: `${head}: ${said}`, reason: 'GitLab failed' };
-}
-/** The note's text: the marker first, within GitLab's limit (a longer body is a bug of the renderer). */
-function noteText(body, existing, marker) {
-    const text = withMarker(typeof body === 'string' ? body : body(existing), marker);
-    if (text.length > GITLAB_NOTE_LIMIT)
-        throw new Error(`note body of ${text.length} characters is over GitLab's limit of ${GITLAB_NOTE_LIMIT}`);
-    return text;
-}
-async function postStickyNote(api, mr, body, marker, log) {
-    try {
-        let own;
-        try {
-            own = await api.currentUser();
-        }
-        catch (err) {
-            if (err instanceof AbortedError)
-                throw err;
-            const why = `GitLab did not say who the token's user is (GET /user: ${errors_describeFailure(err)}), so no note can be told ours`;
-            log.warning(`Could not write the merge-request note (the gate's result is unchanged): ${why}. ${TOKEN_HINT}`);
-            return { action: 'skipped', noteId: null, reason: 'the token user is unknown' };
-        }
-        const existing = await findStickyNote(api, mr, marker, own, log);
-        if (existing) {
-            const updated = await api.updateNote(mr, existing.id, noteText(body, existing.body, marker));
-            return { action: 'updated', noteId: updated.id };
-        }
-        const created = await api.createNote(mr, noteText(body, null, marker), () => findStickyNote(api, mr, marker, own, log));
-        return { action: 'created', noteId: created.id };
-    }
-    catch (err) {
-        if (err instanceof AbortedError)
-            throw err;
-        if (!(err instanceof GitLabError))
-            throw err;
-        const { warning, reason } = explainNoteFailure(err, mr);
-        log.warning(warning);
-        return { action: 'skipped', noteId: null, reason };
-    }
-}
-
-;// CONCATENATED MODULE: ./src/gitlab/publish.ts
-
-
-
-
-
-
-/** GitLab calls get their own short budget: they must not hold the job for long. */
-const GITLAB_BUDGET_MS = 60_000;
-async function publishToGitLab(deps, args) {
-    const { log } = deps;
-    const none = { outcome: null, noteUrl: null };
-    const mr = args.ci.mergeRequest;
-    if (mr === null) {
-        log.info('Not a merge-request pipeline: no merge-request note (the report files hold the result).');
-        return none;
-    }
-    if (secretsAtRisk(args.ci)) {
-        log.warning("No merge-request note: this pipeline runs a fork's code, and the token is not used there.");
-        return none;
-    }
-    if (args.token === '') {
-        log.warning('GITLAB_TOKEN is empty, so no merge-request note can be written: set it to a token with the `api` scope.');
-        return none;
-    }
-    if (args.ci.apiUrl === null) {
-        log.warning('Neither CI_API_V4_URL nor CI_SERVER_URL holds an http(s) URL, so GitLab cannot be reached: no merge-request note.');
-        return none;
-    }
-    const api = notesApi(gitlabCalls({
-        token: args.token,
-        apiUrl: args.ci.apiUrl,
-        clock: deps.clock,
-        deadline: clock_Deadline.after(deps.clock, GITLAB_BUDGET_MS),
-        signal: deps.signal,
-        log,
-        random: deps.random,
-        requestTimeoutMs: deps.requestTimeoutMs
-    }));
-    const outcome = await postStickyNote(api, mr, args.noteBody, args.marker, log);
-    const noteUrl = outcome.noteId !== null && mr.webUrl !== null ? `${mr.webUrl}#note_${outcome.noteId}` : null;
-    if (outcome.action !== 'skipped')
-        log.info(`Merge-request note ${outcome.action}${noteUrl ? `: ${noteUrl}` : ''}`);
-    return { outcome, noteUrl };
-}
-/**
- * The merge-request note in place of the GitHub comment, for a shell whose job
- * runs in GitLab CI: the same arguments as publishToGitHub (the report's
- * marker and body), the token from GITLAB_TOKEN, the note's address as the
- * comment's. `comment: off` writes nothing.
- */
-async function publishNoteInsteadOfComment(deps, args) {
-    if (args.inputs.comment === 'off')
-        return { commentUrl: null, issueUrl: null };
-    const out = await publishToGitLab({ log: deps.log, clock: deps.clock, signal: deps.signal, random: deps.random }, { ci: readGitLabCi(deps.env), token: deps.env.GITLAB_TOKEN ?? '', marker: args.marker, noteBody: args.commentBody });
-    return { commentUrl: out.noteUrl, issueUrl: null };
-}
-
-;// CONCATENATED MODULE: ./src/action/scrubbed-io.ts
-/**
- * The main step's one way out: the runner's I/O (outputs, summary,
- * annotations, log, failure), the report files and GitHub's comment or issue,
- * every string scrubbed of the step's secrets on its way out. The stages
- * write only through it, so no stage scrubs by itself and a new output cannot
- * forget to.
- */
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-/** GitHub calls of one status get their own short budget, as the comment's do. */
-const STATUS_BUDGET_MS = 30_000;
-/** The longest output value: far above any real one (categories_planned of the whole taxonomy). */
-const OUTPUT_MAX_CHARS = 65_536;
-/**
- * The step's secrets, masked on the runner before anything else can print
- * them: the service key, the target's credential, a password in base_url
- * (refused as an input, but it must not echo meanwhile), and the query values
- * of endpoint_url and endpoint_path (a deployment protection bypass travels
- * there, e.g. ?x-vercel-protection-bypass=<secret>).
- */
-function scrubbed_io_stepSecrets(io) {
-    const secrets = [];
-    // Every form a credential is sent in (base64 of basic auth, URL-encoded, JSON-escaped...). A value
-    // that cannot be a credential (too short) is never registered as a mask: readInputs refuses it
-    // without printing it.
-    for (const name of ['api_key', 'target_credential']) {
-        const raw = common_envInputReader(io.env)(name);
-        if (!common_isMaskableSecret(raw))
-            continue;
-        const forms = secretWireForms(raw, name === 'target_credential' ? { clientId: common_envInputReader(io.env)('oauth_client_id') } : {});
-        for (const form of forms)
-            io.setSecret(form);
-        secrets.push(...forms);
-    }
-    for (const name of ['endpoint_url', 'endpoint_path']) {
-        for (const value of queryValues(common_envInputReader(io.env)(name))) {
-            if (!common_isMaskableSecret(value))
-                continue;
-            const forms = secretWireForms(value);
-            for (const form of forms)
-                io.setSecret(form);
-            secrets.push(...forms);
-        }
-    }
-    // The GitLab token of a merge-request note (see publishNoteInsteadOfComment).
-    const gitlabToken = inGitLabJob(io.env) ? (io.env.GITLAB_TOKEN ?? '') : '';
-    if (common_isMaskableSecret(gitlabToken)) {
-        io.setSecret(gitlabToken);
-        secrets.push(gitlabToken);
-    }
-    const urlSecrets = baseUrlSecrets(common_envInputReader(io.env)('base_url'));
-    for (const s of urlSecrets)
-        io.setSecret(s);
-    secrets.push(...urlSecrets);
-    return secrets;
-}
-function safeFileName(s) {
-    return s.replace(/[^A-Za-z0-9_.-]/g, '_').slice(0, 80);
-}
-function annotationBudget() {
-    const left = { error: ANNOTATIONS_SHOWN_PER_LEVEL - 1, warning: ANNOTATIONS_SHOWN_PER_LEVEL - 1, notice: ANNOTATIONS_SHOWN_PER_LEVEL };
-    return {
-        take: (level) => {
-            if (left[level] <= 0)
-                return false;
-            left[level] -= 1;
-            return true;
-        }
-    };
-}
-const OVER_BUDGET = `(not annotated: GitHub shows ${ANNOTATIONS_SHOWN_PER_LEVEL} per step)`;
-function scrubbedLog(log, scrub, budget) {
-    return {
-        info: (line) => {
-            log.info(scrub(line));
-        },
-        warning: (line) => {
-            if (budget.take('warning'))
-                log.warning(scrub(line));
-            else
-                log.info(`Warning ${OVER_BUDGET}: ${scrub(line)}`);
-        },
-        debug: (line) => {
-            log.debug(scrub(line));
-        }
-    };
-}
-/**
- * `raw` with every string it writes scrubbed of `secrets`. Every output is
- * also one line, without control, bidi or zero-width characters (a workflow
- * may put it in a `run:` script; values carry text from the service). The
- * step state passes through as is: it holds the ids the post step needs, and
- * the runner never shows it.
- */
-function scrubbed_io_scrubbingIO(raw, secrets, github) {
-    const scrub = makeScrubber(secrets);
-    const budget = annotationBudget();
-    const log = scrubbedLog(raw.log, scrub, budget);
-    const statusClient = (token) => createGitHubClient({
-        token,
-        apiUrl: nonEmpty(raw.env.GITHUB_API_URL) ?? 'https://api.github.com',
-        clock: github.clock,
-        deadline: clock_Deadline.after(github.clock, STATUS_BUDGET_MS),
-        signal: github.signal,
-        log,
-        random: github.random
-    });
-    return {
-        env: raw.env,
-        log,
-        setSecret: (value) => {
-            raw.setSecret(value);
-        },
-        saveState: (name, value) => {
-            raw.saveState(name, value);
-        },
-        getState: (name) => raw.getState(name),
-        setOutput: (name, value) => {
-            raw.setOutput(name, text_oneLine(scrub(value), OUTPUT_MAX_CHARS));
-        },
-        annotate: (level, message, title) => {
-            if (budget.take(level))
-                raw.annotate(level, scrub(message), scrub(title));
-            else
-                raw.log.info(`${level === 'error' ? 'Error' : level === 'warning' ? 'Warning' : 'Notice'} ${OVER_BUDGET}: ${scrub(title)}: ${scrub(message)}`);
-        },
-        resultWarning: (line) => {
-            raw.log.warning(scrub(line));
-        },
-        appendSummary: (markdown) => raw.appendSummary(scrub(markdown)),
-        setFailed: (message) => {
-            raw.setFailed(scrub(message));
-        },
-        writeReportFile: async (name, ext, text) => {
-            const dir = raw.reportDir ?? (0,external_node_path_.join)(nonEmpty(raw.env.RUNNER_TEMP) ?? (0,external_node_os_.tmpdir)(), 'asas-gate');
-            await (0,promises_namespaceObject.mkdir)(dir, { recursive: true });
-            const path = (0,external_node_path_.join)(dir, `${safeFileName(name)}.${ext}`);
-            await (0,promises_namespaceObject.writeFile)(path, scrub(text), 'utf8');
-            return path;
-        },
-        // In a GitLab CI job the merge-request note takes the comment's place.
-        publish: (args) => (inGitLabJob(raw.env) ? publishNoteInsteadOfComment : publishToGitHub)({ ...github, env: raw.env, log }, {
-            ...args,
-            // The marker too: it names the model, and it is written into the body when the body lacks it.
-            marker: scrub(args.marker),
-            commentBody: (existing) => scrub(args.commentBody(existing)),
-            issueTitle: scrub(args.issueTitle)
-        }),
-        setCommitStatus: async ({ githubToken, repo, status }) => {
-            if (github.signal.aborted)
-                return false;
-            try {
-                const api = await statusClient(githubToken);
-                const clean = { ...status, context: scrub(status.context), description: scrub(status.description) };
-                return await postCommitStatus(api, repo, { ...clean, targetUrl: status.targetUrl === null ? null : scrub(status.targetUrl) }, log);
-            }
-            catch (err) {
-                if (!(err instanceof AbortedError))
-                    log.warning(`Could not set the commit status (the gate's result is unchanged): ${errors_describeFailure(err)}`);
-                return false;
-            }
-        },
-        listCommitStatuses: async ({ githubToken, repo, sha }) => (await statusClient(githubToken)).listCommitStatuses(repo, sha)
-    };
-}
-/**
- * The baseline store behind the edge: the Actions cache is read by every
- * workflow of the repository, a fork's pull request too, so the file riding
- * along is scrubbed, and a run whose id or commit holds a secret is not
- * recorded at all (its cache key, which names them, is listed to anyone who
- * can read the caches).
- */
-function scrubbedBaselineStore(store, secrets, log) {
-    const scrub = makeScrubber(secrets);
-    return {
-        async save(baseline, agentKey, holders) {
-            if (scrub(baseline.run_id) !== baseline.run_id || (baseline.commit !== null && scrub(baseline.commit) !== baseline.commit)) {
-                log.warning('The run was not recorded: its id holds a secret of this step, which its Actions cache key would show.');
-                return { saved: false, where: '' };
-            }
-            // A holder's run id goes into the key too: one that holds a secret is left out of it.
-            const clean = holders.filter((h) => scrub(h) === h);
-            return store.save(scrubSecretsDeep(baseline, secrets), agentKey, clean);
-        }
-    };
-}
-
-;// CONCATENATED MODULE: ./src/action/stages/context.ts
-/**
- * What every stage of the main step is given: the runner's I/O behind the
- * scrubbing edge, the clock, the cancellation signal, and the factories of
- * the service client and the baseline store.
- */
-
-
-/** The context of a main step: its secrets masked on the runner first, then every sink behind the scrubbing edge. */
-function context_stepContext(deps) {
-    const secrets = scrubbed_io_stepSecrets(deps.io);
-    const io = scrubbed_io_scrubbingIO(deps.io, secrets, { clock: deps.clock, signal: deps.signal, random: deps.random });
-    return {
-        io,
-        secrets,
-        clock: deps.clock,
-        signal: deps.signal,
-        random: deps.random,
-        makeApi: (inputs, deadline, opts) => deps.makeApi(inputs, deadline, { ...opts, log: io.log, secrets }),
-        baselineStore: scrubbedBaselineStore(deps.baselineStore ?? actionsCacheStore({ env: io.env, log: io.log }), secrets, io.log),
-        onProgress: deps.onProgress,
-        nameInput: deps.nameInput
+            : null,
+        log: [],
+        whenCancelled: 'summary'
     };
 }
 
@@ -57977,6 +58647,128 @@ async function readRunEvidence(reads, runId) {
     };
 }
 
+;// CONCATENATED MODULE: ./src/evidence/records.ts
+/**
+ * Records of an agent's runs: Actions cache entries whose key names the run
+ * (and the commit it assessed). The key is the whole record; what an entry
+ * holds is never read, since a pull request can save an entry of any key
+ * under its own ref, and GitHub restores a pull request's own entries before
+ * its base branch's.
+ *
+ * Keyed on AgentIdentity.key (src/pipeline/identity.ts): another agent,
+ * configuration or host starts its own evidence.
+ *
+ * The one rule for a record that can make a verdict laxer (the default
+ * branch's window: its findings become "known"): it is trusted only when
+ * GitHub's caches API lists it with the default branch's ref, a fact a pull
+ * request cannot write. Pure.
+ */
+
+const EVIDENCE_KEY_PREFIX = 'asas-gate-evidence-v2';
+/** GitHub refuses a cache key longer than this (and any comma in one). */
+const MAX_CACHE_KEY_LENGTH = 512;
+/** The most holders a record names (each costs two requests to read, never an assessment). */
+const MAX_HOLDERS = 5;
+/** Between the run and each holder in a key: a character no run id a key carries holds. */
+const HOLDER_SEPARATOR = '~';
+/** Run ids and commits that a key can carry unambiguously. */
+const records_RUN_ID = /^[A-Za-z0-9_.-]{1,200}$/;
+const COMMIT = /^[A-Za-z0-9]{7,64}$/;
+/** The prefix of every key of an agent (a digest of its identity: fixed length, so one agent's prefix never starts another's). */
+function evidenceKeyPrefix(agentKey) {
+    return `${EVIDENCE_KEY_PREFIX}-${(0,external_node_crypto_.createHash)('sha256').update(agentKey, 'utf8').digest('hex').slice(0, 16)}-`;
+}
+/**
+ * The key that records `runId` of the agent at `commit`, and the runs holding
+ * what it did not reproduce (in the order given, at most MAX_HOLDERS, those
+ * that do not fit GitHub's key length left out); null when the run id cannot
+ * be carried by a key.
+ */
+function evidenceKey(agentKey, runId, commit, holders = []) {
+    if (!records_RUN_ID.test(runId))
+        return null;
+    let key = `${evidenceKeyPrefix(agentKey)}${commit !== null && COMMIT.test(commit) ? commit : 'none'}-${runId}`;
+    let named = 0;
+    for (const h of new Set(holders)) {
+        if (named >= MAX_HOLDERS)
+            break;
+        if (h === runId || !records_RUN_ID.test(h) || key.length + 1 + h.length > MAX_CACHE_KEY_LENGTH)
+            continue;
+        key += `${HOLDER_SEPARATOR}${h}`;
+        named++;
+    }
+    return key;
+}
+/** The run, commit and holders a key of the agent names (at most MAX_HOLDERS are read); null when it is not one. */
+function parseEvidenceKey(key, agentKey) {
+    const prefix = evidenceKeyPrefix(agentKey);
+    if (!key.startsWith(prefix))
+        return null;
+    const [named, ...holders] = key.slice(prefix.length).split(HOLDER_SEPARATOR);
+    const dash = named.indexOf('-');
+    if (dash <= 0)
+        return null;
+    const commit = named.slice(0, dash);
+    const runId = named.slice(dash + 1);
+    if (!records_RUN_ID.test(runId) || !(commit === 'none' || COMMIT.test(commit)) || !holders.every((h) => records_RUN_ID.test(h)))
+        return null;
+    return { runId, commit: commit === 'none' ? null : commit, holders: [...new Set(holders)].slice(0, MAX_HOLDERS) };
+}
+/**
+ * The runs a record of this run names as holders: for each finding still
+ * open that this run did not reproduce but an earlier run of this same agent
+ * saw (most severe first), the newest run that saw it; at most MAX_HOLDERS.
+ */
+function recordHolders(notReproduced) {
+    const holders = [];
+    for (const n of notReproduced) {
+        const newest = n.seenIn.at(0);
+        if (!n.present || newest === undefined || holders.includes(newest))
+            continue;
+        holders.push(newest);
+        if (holders.length >= MAX_HOLDERS)
+            break;
+    }
+    return holders;
+}
+/** The full ref of a branch. */
+function branchRef(branch) {
+    return `refs/heads/${branch}`;
+}
+/**
+ * THE rule for records that can make a verdict laxer: an entry is the
+ * default branch's only when the caches API lists it with the default
+ * branch's ref. Everything else (a pull request's ref, another branch, no
+ * default branch known) is not trusted.
+ */
+function tiedToDefaultBranch(entry, defaultBranch) {
+    return defaultBranch !== null && defaultBranch !== '' && entry.ref === branchRef(defaultBranch);
+}
+/** The agent's records among listed entries that the default branch saved, newest first, one per run; and how many were refused. */
+function defaultBranchRecords(listed, agentKey, defaultBranch) {
+    const records = agentRecords(listed, agentKey);
+    const trusted = records.filter((r) => tiedToDefaultBranch(r, defaultBranch));
+    return { records: trusted, refused: records.length - trusted.length };
+}
+/**
+ * The agent's records listed on `ref` (a pull request's own): trusted only to
+ * add evidence to that pull request's own window, never to make a verdict laxer.
+ */
+function recordsOnRef(listed, agentKey, ref) {
+    return agentRecords(listed, agentKey).filter((r) => r.ref === ref);
+}
+/** The agent's records among listed entries, newest first, one per run and ref. */
+function agentRecords(listed, agentKey) {
+    const records = [];
+    for (const e of [...listed].sort((a, b) => (a.createdAt < b.createdAt ? 1 : a.createdAt > b.createdAt ? -1 : 0))) {
+        const named = parseEvidenceKey(e.key, agentKey);
+        if (named === null || records.some((r) => r.runId === named.runId && r.ref === e.ref))
+            continue;
+        records.push({ ...named, createdAt: e.createdAt, key: e.key, ref: e.ref });
+    }
+    return records;
+}
+
 ;// CONCATENATED MODULE: ./src/evidence/window.ts
 /** Whether an ISO time is within the age bound; a time that cannot be read is not. */
 function withinAge(iso, b) {
@@ -58032,6 +58824,8 @@ function holdersToRead(records, read, limit) {
     return holders;
 }
 
+// EXTERNAL MODULE: ./node_modules/zod/v4/classic/schemas.js + 11 modules
+var cli_schemas = __nccwpck_require__(2857);
 ;// CONCATENATED MODULE: ./src/baseline/baseline.ts
 /**
  * The baseline of a model: what a gate run on the default branch found, kept
@@ -58348,33 +59142,6 @@ function trustedCommit(eventName, payload, env) {
     return scope_text(env.GITHUB_SHA);
 }
 
-;// CONCATENATED MODULE: ./src/action/stages/github-reads.ts
-/**
- * The GitHub client of the step's reads around the run: the pull request of a
- * deployed commit, the queued pull requests, the records of earlier
- * assessments, comparisons. Reads only: every write goes through the
- * scrubbing edge (scrubbed-io.ts).
- */
-
-
-
-/** Budget of the reads of one stage: they must not hold the check for long. */
-const GITHUB_READS_BUDGET_MS = 60_000;
-/** The client, or null when github_token is empty (nothing can be read then). */
-async function githubReads(ctx, token) {
-    if (token === '')
-        return null;
-    return createGitHubClient({
-        token,
-        apiUrl: nonEmpty(ctx.io.env.GITHUB_API_URL) ?? 'https://api.github.com',
-        clock: ctx.clock,
-        deadline: clock_Deadline.after(ctx.clock, GITHUB_READS_BUDGET_MS),
-        signal: ctx.signal,
-        log: ctx.io.log,
-        random: ctx.random
-    });
-}
-
 ;// CONCATENATED MODULE: ./src/action/stages/load-policy.ts
 /**
  * Stage load policy: what the gate holds a run against, read before the run.
@@ -58394,15 +59161,31 @@ async function githubReads(ctx, token) {
 
 
 
+
 /** Budget of the service and GitHub calls around the run (baseline, accepted risks, dismissals). */
 const SIDE_CALL_BUDGET_MS = 60_000;
-/** The policy of this run; where the accepted risks are read is baselineScope's one rule; the evidence is keyed on `agent`. */
-async function loadPolicy(ctx, inputs, agent) {
+/**
+ * The policy of this run; where the accepted risks are read is baselineScope's
+ * one rule; the evidence is keyed on `agent`. `evidence: 'later'`: an
+ * endpoint's model is not found or registered yet (the plan comes first, so a
+ * carried-over push registers nothing): the baseline is read by withEvidence
+ * once it is, and until then counts as none (a carry-over then only matches a
+ * record decided without one, the stricter gate).
+ */
+async function loadPolicy(ctx, inputs, agent, evidence = 'now') {
     const { io } = ctx;
     const scope = baselineScope(io.env.GITHUB_EVENT_NAME ?? '', await publish_readEventPayload(io.env.GITHUB_EVENT_PATH), io.env);
     const today = isoDay(ctx.clock.now());
     const accepted = inputs.acceptedRisksFile === '' ? null : await readAccepted(ctx, inputs, scope, today);
     const agentKey = agent.key;
+    if (evidence === 'later')
+        return { scope, today, accepted, agentKey, evidence, baseline: { ...noEvidence(), why: 'not read yet' } };
+    return { ...(await withEvidence(ctx, inputs, { scope, today, accepted, agentKey, baseline: noEvidence() })), evidence };
+}
+/** `policy` with the baseline and evidence windows of `inputs.modelId` read (the policy as loadPolicy's 'now' gives it). */
+async function withEvidence(ctx, inputs, policy) {
+    const { io } = ctx;
+    const { scope, agentKey } = policy;
     // A preview this event has no deployment of has no model: nothing to read a baseline of.
     const baseline = inputs.modelId === ''
         ? { ...noEvidence(), why: 'this event has no target to read a baseline of' }
@@ -58412,7 +59195,7 @@ async function loadPolicy(ctx, inputs, agent) {
         : `No baseline: ${baseline.why}; gating as with fail_on any.`);
     for (const note of baseline.notes)
         io.log.info(note);
-    return { scope, today, accepted, baseline, agentKey };
+    return { ...policy, baseline };
 }
 function noEvidence() {
     return {
@@ -58430,7 +59213,8 @@ async function loadEvidence(ctx, inputs, scope, agentKey) {
     if (github === null && inputs.baselineRunId === '' && !inGitHubActions(ctx.io.env)) {
         // A terminal or another CI: no workflow records runs there, and its user never gave a github_token.
         const named = (ctx.nameInput ?? actionInputName)('baseline_run_id');
-        return { ...noEvidence(), why: `outside GitHub Actions no earlier run of this agent is recorded (${named} names one to compare with)` };
+        const where = inGitLabJob(ctx.io.env) ? 'in a GitLab job' : 'outside GitHub Actions';
+        return { ...noEvidence(), why: `${where} no earlier run of this agent is recorded (${named} names one to compare with)` };
     }
     return loadBaseline({
         api: () => ctx.makeApi(inputs, clock_Deadline.after(ctx.clock, SIDE_CALL_BUDGET_MS)),
@@ -58483,133 +59267,30 @@ function load_policy_contentsApi(ctx, inputs) {
     });
 }
 
-;// CONCATENATED MODULE: ./src/action/stages/outside-code.ts
-
-
-
-
-
-
-/** Branches asked at most whether they hold a deployed commit. */
-const MAX_BRANCHES_ASKED = 3;
-/** The inputs whose secrets the target would carry to its host: empty when it carries none. */
-function targetSecretInputs(inputs, env) {
-    if (inputs.target.kind !== 'endpoint')
-        return [];
-    const { endpoint } = inputs.target;
-    const out = [];
-    if (endpoint.credential !== null)
-        out.push('target_credential');
-    if (queryValues(endpoint.endpointUrl).length > 0) {
-        out.push(queryValues(common_envInputReader(env)('endpoint_url')).length > 0 ? 'endpoint_url' : 'endpoint_path');
-    }
-    return out;
-}
-/** Refuses (ConfigError) to send the target's secrets to code from outside this repository. */
-async function guardSecrets(ctx, inputs, event) {
-    const secrets = targetSecretInputs(inputs, ctx.io.env);
-    if (secrets.length === 0)
-        return;
-    if (inputs.allowOutsideCodeSecrets) {
-        ctx.io.log.info(`allow_outside_code_secrets is true: ${secrets.join(' and ')} go to the target whoever wrote its code.`);
-        return;
-    }
-    const reason = outsideCode(await outside_code_codeEvidence(ctx, inputs, event));
-    if (reason === null)
-        return;
-    const what = secrets.map((s) => (s === 'target_credential' ? 'target_credential' : `the query values of ${s}`)).join(' and ');
-    throw new ConfigError(secrets[0], `${what} would go to code from outside this repository: ${reason}. Nothing is registered or assessed. Assess it without them, or set allow_outside_code_secrets: true to accept that the code's author receives them`);
-}
-/** What tells where the event's code comes from. */
-async function outside_code_codeEvidence(ctx, inputs, event) {
-    const repository = ctx.io.env.GITHUB_REPOSITORY ?? '';
-    const repo = splitRepository(repository);
-    switch (event.kind) {
-        case 'pull_request':
-            return { kind: 'head', of: `pull request #${event.number}`, headRepo: event.headRepo, repository };
-        case 'deployment':
-        case 'deployment_invalid':
-        case 'deployment_skipped': {
-            // A deployment whose URL cannot be used still deployed a commit: endpoint_url given for it reaches that code.
-            const sha = event.sha;
-            if (sha === null)
-                return { kind: 'unknown', why: 'the deployment event names no commit' };
-            if (repo === undefined)
-                return { kind: 'unknown', why: 'GITHUB_REPOSITORY is not set' };
-            return withGitHub(ctx, inputs, (gh) => heldCommit(gh, repo, sha, [event.ref]));
-        }
-        case 'other':
-            if (event.namedCommit !== undefined)
-                return namedCommitEvidence(ctx, inputs, event.namedCommit);
-            if (event.runHeadRepo !== undefined)
-                return { kind: 'head', of: 'the triggering workflow run', headRepo: event.runHeadRepo, repository };
-            return commentEvidence(ctx, inputs, event.commentedPull, repository);
-        default:
-            return { kind: 'this_repository' };
-    }
-}
-async function withGitHub(ctx, inputs, read) {
-    const gh = await githubReads(ctx, inputs.githubToken);
-    if (gh === null)
-        return { kind: 'unknown', why: 'github_token is empty, so GitHub cannot be asked' };
-    try {
-        return await read(gh);
-    }
-    catch (err) {
-        if (err instanceof AbortedError)
-            throw err;
-        return { kind: 'unknown', why: `GitHub could not be asked: ${errors_describeFailure(err)}` };
-    }
-}
-/** issue_comment: on a pull request, its head; elsewhere the default branch's code. */
-function commentEvidence(ctx, inputs, number, repository) {
-    if (number === null)
-        return { kind: 'this_repository' };
-    const repo = splitRepository(repository);
-    if (repo === undefined)
-        return { kind: 'unknown', why: 'GITHUB_REPOSITORY is not set' };
-    return withGitHub(ctx, inputs, (gh) => commentedPull(gh, repo, number, repository));
-}
-/** status, check_run, check_suite: the commit the event is about, judged as a deployed one. */
-function namedCommitEvidence(ctx, inputs, named) {
-    const { sha } = named;
-    if (sha === null)
-        return { kind: 'unknown', why: 'the event names no commit' };
-    const repo = splitRepository(ctx.io.env.GITHUB_REPOSITORY ?? '');
-    if (repo === undefined)
-        return { kind: 'unknown', why: 'GITHUB_REPOSITORY is not set' };
-    const of = `the commit ${shortSha(sha)} that the event names`;
-    return withGitHub(ctx, inputs, async (gh) => ({ ...(await heldCommit(gh, repo, sha, named.branches)), of }));
-}
-/**
- * A commit an event names: held by a branch the event names, or the head
- * branch here of a pull request whose head it is.
- */
-async function heldCommit(gh, repo, sha, refs) {
-    const here = `${repo.owner}/${repo.repo}`.toLowerCase();
-    const pulls = (await gh.pullsOfCommit(repo, sha)).filter((p) => p.headSha === sha);
-    const fork = pulls.find((p) => p.headRepo?.toLowerCase() !== here);
-    const heads = pulls.filter((p) => p.headRepo?.toLowerCase() === here).map((p) => p.headRef);
-    const candidates = [...refs, ...heads].filter((b) => b !== null && b !== '' && !/^[0-9a-f]{40}$/i.test(b));
-    const asked = [...new Set(candidates)].slice(0, MAX_BRANCHES_ASKED);
-    let heldBy = null;
-    for (const branch of asked) {
-        if (await gh.branchHolds(repo, branch, sha)) {
-            heldBy = branch;
-            break;
-        }
-    }
-    return { kind: 'commit', sha, asked, heldBy, forkPull: fork ? { number: fork.number, headRepo: fork.headRepo } : null };
-}
-/** issue_comment on a pull request: its head branch's repository. */
-async function commentedPull(gh, repo, number, repository) {
-    const pull = await gh.getPull(repo, number);
-    if (pull === null)
-        return { kind: 'unknown', why: `pull request #${number} was not found` };
-    return { kind: 'head', of: `pull request #${number}`, headRepo: pull.headRepo, repository };
-}
-
 ;// CONCATENATED MODULE: ./src/pipeline/carry-over.ts
+/**
+ * "Assess only when the agent changed": whether this run assesses, or
+ * carries over the result of the last assessment of this pull request.
+ * Pure, in two steps so the shell makes the one GitHub call in between:
+ *
+ *   planCarryOver(ctx)          -> assess | carry over | compare base...head
+ *   decideCarryOver(plan, diff) -> assess | carry over
+ *
+ * What a carry-over trusts: the record of the bot's own sticky comment
+ * (result, commit assessed, model/target, profile and verdict inputs), and
+ * GitHub's list of files changed since that commit. It carries over only
+ * - a full verdict (pass or fail: an incomplete or errored assessment is
+ *   assessed again), never turned into something else: a carried-over result
+ *   is never a pass when the assessed one was not;
+ * - of the same model/target, profile digest and verdict inputs, at any
+ *   host: a preview that moved to another host (a per-deployment URL) is the
+ *   same agent (agentIdentity: the name, the configuration, the deployed
+ *   project), and the line names the host that was assessed;
+ * - when the assessed commit is an ancestor of the head (history rewritten:
+ *   assess) and no changed file matches agent_paths.
+ * On the default branch, and when agent_paths is empty, every run assesses.
+ */
+
 
 
 const isCarried = (result) => result === 'pass' || result === 'fail';
@@ -58632,8 +59313,8 @@ function planCarryOver(ctx) {
         return { kind: 'assess', reason: `the last assessment (at ${at}) ended ${rec.result}, not a verdict to carry over` };
     }
     if (rec.assessedSha === ctx.headSha)
-        return carried(rec, rec.result, ctx.headSha, []);
-    return { kind: 'compare', base: rec.assessedSha, head: ctx.headSha, record: rec };
+        return carried(rec, rec.result, ctx.headSha, [], ctx.identity);
+    return { kind: 'compare', base: rec.assessedSha, head: ctx.headSha, record: rec, identity: ctx.identity };
 }
 /** The second step: the files changed between the assessed commit and the head decide. */
 function decideCarryOver(plan, changed, agentPaths) {
@@ -58655,13 +59336,16 @@ function decideCarryOver(plan, changed, agentPaths) {
     // planCarryOver only compares for a verdict; anything else is assessed again.
     if (!isCarried(result))
         return { kind: 'assess', reason: `the last assessment (at ${at}) ended ${result}, not a verdict to carry over` };
-    return carried(plan.record, result, plan.head, changed.files);
+    return carried(plan.record, result, plan.head, changed.files, plan.identity);
 }
-function carried(record, result, head, changedFiles) {
+function carried(record, result, head, changedFiles, identity) {
     const at = shortSha(record.assessedSha);
-    const since = changedFiles.length === 0
+    const files = changedFiles.length === 0
         ? `the same commit`
         : `${changedFiles.length === 1 ? '1 file' : `${changedFiles.length} files`} changed since, none under agent_paths: ${listPaths(changedFiles)}`;
+    const assessedHost = movedFrom(record, identity);
+    const now = identity.host === null ? null : decodeRecordKey(identity.host);
+    const since = assessedHost === null || now === null ? files : `${files}; assessed at ${assessedHost}, the agent is now at ${now}`;
     return {
         kind: 'carry_over',
         result,
@@ -58669,7 +59353,8 @@ function carried(record, result, head, changedFiles) {
         assessedSha: record.assessedSha,
         changedFiles,
         reason: `carried over: ${result} as assessed at ${at} (${since})`,
-        since
+        since,
+        assessedHost
     };
 }
 
@@ -59699,6 +60384,1336 @@ async function pullOfCommit(ctx, inputs, repo, sha) {
     }
 }
 
+;// CONCATENATED MODULE: ./src/action/stages/publish.ts
+/** `settings` null: the inputs could not be read, so nothing goes to GitHub. */
+async function publish(ctx, settings, report) {
+    const { io } = ctx;
+    let outcome = report.outcome;
+    if (!(ctx.signal.aborted && report.whenCancelled === 'outputs')) {
+        for (const a of report.annotations)
+            io.annotate(a.level, a.message, a.title);
+        await io.appendSummary(report.summary);
+        if (report.github !== null && settings !== null && !(ctx.signal.aborted && report.whenCancelled === 'summary')) {
+            const published = await io.publish({ inputs: settings, ...report.github });
+            if (published.commentUrl && (outcome.kind === 'assessed' || outcome.kind === 'carried_over'))
+                outcome = { ...outcome, commentUrl: published.commentUrl };
+        }
+    }
+    for (const line of report.log)
+        io.log.info(line);
+    return outcome;
+}
+
+;// CONCATENATED MODULE: ./src/action/collect.ts
+/**
+ * mode: collect, the collector of detached assessments (wait: detached;
+ * docs/pr-pipelines.md#detached-waiting). A scheduled workflow on the default
+ * branch runs it: it lists the open pull requests, reads the pending record of
+ * each one's sticky comment of this agent (an owned comment: isOwnedComment),
+ * looks at each run once, and for a run that ended runs the attached step's
+ * own stages: decide (collectRun, src/gate/assess.ts), the commit status
+ * (finishStatus), report (reportGate: comment, summary, the JSON, SARIF and
+ * JUnit files) and publish. A run past its deadline is cancelled and ends in
+ * error.
+ *
+ * What it trusts, and why a pull request cannot forge a result:
+ * - of the record, only the run id and where it was found: an owned comment
+ *   on an open pull request, naming that pull request's head (the commit the
+ *   status goes on); a record of another commit is left (superseded);
+ * - the run's model, status, categories and findings come from the service;
+ *   a run of another model than the default branch's model_id is refused
+ *   (that commit's status ends in error, the run is not touched);
+ * - the policy (threshold, categories, fail_on, the accepted risks) is the
+ *   default branch's: this step's own inputs and files;
+ * - it runs no pull-request code and keeps no state but GitHub's and the
+ *   service's. It writes the commit status first and the comment last, so a
+ *   collector that stops midway leaves the record pending and the next one
+ *   does it again; two at once write the same result.
+ * A pull request's run is never saved as evidence of the default branch (it
+ * would make the default branch's verdicts laxer): the evidence save of the
+ * record stage is not run here.
+ */
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+async function collectStep(ctx, inputs, event) {
+    const { io } = ctx;
+    if (!((event.kind === 'other' || event.kind === 'push') && event.onDefaultBranch)) {
+        throw new ConfigError('mode', `'collect' runs on the default branch only (a schedule or workflow_dispatch there), never on ${event.eventName || 'this event'}`);
+    }
+    if (!inGitHubActions(io.env))
+        throw new ConfigError('mode', "'collect' works in GitHub Actions only (it reads pull requests' comments)");
+    const repo = splitRepository(io.env.GITHUB_REPOSITORY);
+    const gh = await githubReads(ctx, inputs.githubToken);
+    if (repo === undefined || gh === null)
+        throw new ConfigError('github_token', 'is empty (or GITHUB_REPOSITORY unset): the collector reads the pending records on GitHub');
+    const login = await tokenLogin(gh, gh, io.log);
+    if (login === null) {
+        throw new GitHubError({
+            endpoint: 'POST /graphql',
+            message: "GitHub did not tell this token's login, so no pending record can be trusted: nothing is collected"
+        });
+    }
+    const agent = agentOf(inputs, io.env, { prNumber: null });
+    const policy = await loadPolicy(ctx, inputs, agent);
+    const found = await pendingRecords(gh, repo, login, commentMarker(agent.commentKey));
+    io.log.info(`Collector: ${plural(found.length, 'pending record')} of ${agent.display} on open pull requests.`);
+    const counts = { decided: 0, running: 0, superseded: 0, refused: 0, failed: 0 };
+    for (const f of found)
+        counts[await lookAt(ctx, { inputs, policy, event, repo }, f)]++;
+    const line = `Collector: ${counts.decided} decided, ${counts.running} still running, ${counts.refused} refused, ${counts.superseded} superseded, ${counts.failed} not readable (left pending).`;
+    const reportPath = await io.writeReportFile(`report-${inputs.modelId}-collect`, 'json', JSON.stringify({ kind: 'collected', ...counts }, null, 2));
+    const end = { kind: 'collected', result: counts.failed > 0 ? 'error' : 'pass', reportPath, assessmentsSpent: 0 };
+    await io.appendSummary(`### Agent security collector\n\n${line}\n`);
+    return conclude({ outcome: counts.failed > 0 ? 'fail' : 'pass', line }, end, {
+        modelId: inputs.modelId,
+        target: null,
+        profileVersion: null
+    });
+}
+/** Every owned comment of this agent holding a pending record, on the open pull requests. */
+async function pendingRecords(gh, repo, login, marker) {
+    const out = [];
+    for (const pull of await gh.listOpenPulls(repo)) {
+        for (let page = 1; page <= MAX_PAGES; page++) {
+            const { items, hasNext } = await gh.listComments(repo, pull.number, page);
+            for (const c of items) {
+                const pending = isOwnedComment(c.user, login) ? readPendingRecord(c.body, marker) : null;
+                if (pending !== null)
+                    out.push({ pull, pending });
+            }
+            if (!hasNext || items.length === 0)
+                break;
+        }
+    }
+    return out;
+}
+/** One record: refused, left, or decided and published; a failure leaves it pending (the next collector retries). */
+async function lookAt(ctx, c, f) {
+    const { io } = ctx;
+    const { runId, commit } = f.pending;
+    const where = `${runId === null ? 'the queued assessment' : `run ${runId}`} of pull request #${f.pull.number}`;
+    if (f.pull.headSha !== commit) {
+        io.log.info(`${where}: its commit ${commit.slice(0, 7)} is no longer the head; left to the newer push.`);
+        return 'superseded';
+    }
+    const planned = plannedFor(ctx, c, f);
+    const status = statusEdge(ctx, c.inputs, planned);
+    try {
+        const at = f.pending.at === null ? ctx.clock.now() : Date.parse(f.pending.at.replace(/Z$/, ':00Z'));
+        if (runId === null)
+            return await triggerQueued(ctx, c, { ...planned, commit, pull: { ...c.repo, number: f.pull.number } }, status, at);
+        const looked = await collectRun({ ...gateDeps(ctx, c.inputs), onRunStarted: () => undefined, onRunSettled: () => undefined }, gateArgs(c.inputs, c.policy), runId, at);
+        if (looked.kind === 'running') {
+            io.log.info(`${where}: ${looked.run.status}, ${looked.run.categories_completed.length}/${looked.run.categories_planned.length} categories.`);
+            return 'running';
+        }
+        if (looked.kind === 'foreign') {
+            io.log.warning(`${where}: the record names a run of another model than ${c.inputs.modelId}: refused, the status ends in error.`);
+            const line = `The pending record names run ${runId}, not a run of ${c.inputs.modelId}: nothing passes`;
+            const at = { ...planned, commit, pull: { ...c.repo, number: f.pull.number } };
+            await refuse(ctx, c, at, status, new ConfigError('model_id', `${line} (a record this action did not write, or of another workflow)`));
+            return 'refused';
+        }
+        const outcome = looked.outcome;
+        const step = gateStepResult(outcome.decision, { failOnIncomplete: c.inputs.failOnIncomplete, cancelled: ctx.signal.aborted });
+        // The status first, the comment (which drops the pending record) last: a collector stopped in between leaves it pending.
+        await finishStatus(ctx, status, outcome.decision.result, step);
+        const identity = await assessmentIdentity(ctx, c.inputs, c.policy, planned);
+        const prepared = { inputs: c.inputs, report: { target: null, profileSync: null }, outcome: null };
+        const recorded = { baselineSaved: null, notes: ["A pull request's run collected on the default branch is not saved as its evidence."] };
+        const plan = { kind: 'assess', reason: `collected: ${where} (wait: detached)`, identity };
+        const report = await reportGate(ctx, { prepared, policy: c.policy, outcome, recorded, planned, plan });
+        const published = await publish(ctx, { ...c.inputs, comment: 'update' }, report);
+        if (published.kind !== 'assessed' || published.commentUrl === null) {
+            io.log.warning(`${where}: ${outcome.decision.result}, set on the commit status; the comment could not be written, so the record stays pending and the next collector writes it.`);
+            return 'failed';
+        }
+        io.log.info(`${where}: ${outcome.decision.result}.`);
+        return 'decided';
+    }
+    catch (err) {
+        if (err instanceof AbortedError)
+            throw err;
+        io.log.warning(`${where}: could not be collected, left pending for the next collector: ${errors_describeFailure(err)}`);
+        return 'failed';
+    }
+}
+/**
+ * A queued record (the model was busy when the detached step ran): its run
+ * triggered now the model is free, and the record rewritten with it; still
+ * busy, left queued; past its deadline (queued plus timeout_minutes), the
+ * status ends in error. Two collectors at once: the service runs one
+ * assessment of a model at a time, so the second one's trigger finds it busy.
+ */
+async function triggerQueued(ctx, c, planned, status, queuedMs) {
+    if (ctx.clock.now() >= queuedMs + c.inputs.timeoutMs) {
+        const line = `The model stayed busy with other assessments until timeout_minutes (${c.inputs.timeoutMs / 60_000}) ran out: nothing was assessed, nothing passes`;
+        await refuse(ctx, c, planned, status, new DeadlineExceededError('POST /api/v1/run', line));
+        return 'refused';
+    }
+    const deps = { ...gateDeps(ctx, c.inputs), onRunStarted: () => undefined, onRunSettled: () => undefined };
+    const triggered = await triggerOrQueue(deps, c.inputs, c.policy);
+    if (triggered === null)
+        return 'running';
+    const reason = `queued by the detached step of ${planned.commit.slice(0, 7)}, triggered by the collector once the model was free`;
+    await writePending(ctx, { inputs: c.inputs, planned, status, triggered, reason });
+    ctx.io.log.info(`The queued assessment of pull request #${planned.pull.number}: run ${triggered.runId} triggered.`);
+    return 'running';
+}
+/**
+ * No result for this record: the status ends in error (status first), then
+ * the comment is replaced by the not-assessed report (the record is dropped,
+ * so the next collector changes nothing).
+ */
+async function refuse(ctx, c, planned, status, err) {
+    const failure = stepFailure(err, ctx.nameInput);
+    await finishStatus(ctx, status, 'error', { outcome: 'fail', line: failure.line });
+    const report = await reportNotAssessed(ctx, { ...c.inputs, comment: 'update' }, failure, {
+        commit: planned.commit,
+        pullRequest: planned.pull,
+        agent: planned.agent
+    });
+    await publish(ctx, { ...c.inputs, comment: 'update' }, report);
+}
+/** The record's commit and pull request as the attached stages take an event: the pull request's comment, its head's status. */
+function plannedFor(ctx, c, f) {
+    return {
+        event: c.event,
+        commit: f.pending.commit,
+        skipped: null,
+        pull: { ...c.repo, number: f.pull.number },
+        deployment: null,
+        onDefaultBranch: false,
+        agent: agentOf(c.inputs, ctx.io.env, { prNumber: f.pull.number }),
+        lines: [
+            `Collected by the default branch's collector (mode: collect): run ${f.pending.runId} of pull request #${f.pull.number}, judged with the default branch's policy.`
+        ]
+    };
+}
+
+;// CONCATENATED MODULE: ./src/baseline/store.ts
+/**
+ * Where the default branch records its runs, behind one interface so the gate
+ * is tested without GitHub, and the real store: GitHub's Actions cache through
+ * @actions/cache (loaded only when a record is saved: it brings the Azure
+ * storage SDK). See docs/baseline.md for why the cache.
+ *
+ * The key is the record: it names the run (and the commit it assessed), see
+ * src/evidence/records.ts. Nothing is restored: a pull request can save an
+ * entry of any key under its own ref, which GitHub restores before its base
+ * branch's. Records are read from GitHub's caches API, which lists each entry
+ * with the ref that saved it (src/github/actions-caches.ts).
+ */
+
+
+
+function safe(s) {
+    return s.replace(/[^A-Za-z0-9_.-]/g, '_').slice(0, 100);
+}
+/** The file cached (relative to the working directory, which is the workspace on a runner: the cache version hashes this path). */
+function baselineFile(modelId) {
+    return (0,external_node_path_.join)('.asas-gate-baseline', `${safe(modelId)}.json`);
+}
+/**
+ * Whether the runner offers a cache service at all (what @actions/cache's
+ * isFeatureAvailable reads), checked before loading the package.
+ */
+function cacheServiceConfigured(env) {
+    return Boolean(env.ACTIONS_CACHE_URL) || Boolean(env.ACTIONS_RESULTS_URL);
+}
+const UNAVAILABLE = {
+    isFeatureAvailable: () => false,
+    restoreCache: () => Promise.resolve(undefined),
+    saveCache: () => Promise.resolve(-1)
+};
+function actionsCacheStore(deps) {
+    const cwd = deps.cwd ?? process.cwd();
+    // The package (and the Azure SDK it brings) is loaded only when a cache service is there to talk to.
+    const load = deps.loadCache ?? (async () => (cacheServiceConfigured(deps.env) ? await __nccwpck_require__.e(/* import() */ 691).then(__nccwpck_require__.bind(__nccwpck_require__, 1691)) : UNAVAILABLE));
+    /** The file is only a vehicle: never leave it in the workspace (a later step could commit it). */
+    const cleanUp = async (file) => {
+        await (0,promises_namespaceObject.rm)((0,external_node_path_.join)(cwd, file), { force: true });
+        await (0,promises_namespaceObject.rmdir)((0,external_node_path_.join)(cwd, (0,external_node_path_.dirname)(file))).catch(() => undefined);
+    };
+    return {
+        async save(baseline, agentKey, holders) {
+            const cache = await load();
+            if (!cache.isFeatureAvailable()) {
+                deps.log.warning('The baseline was not saved: the Actions cache service is not available to this job.');
+                return { saved: false, where: '' };
+            }
+            const key = evidenceKey(agentKey, baseline.run_id, baseline.commit, holders);
+            if (key === null) {
+                deps.log.warning(`The run was not recorded: its id cannot be carried by a cache key.`);
+                return { saved: false, where: '' };
+            }
+            const file = baselineFile(baseline.model_id);
+            await (0,promises_namespaceObject.mkdir)((0,external_node_path_.dirname)((0,external_node_path_.join)(cwd, file)), { recursive: true });
+            await (0,promises_namespaceObject.writeFile)((0,external_node_path_.join)(cwd, file), JSON.stringify(baseline), 'utf8');
+            try {
+                const id = await cache.saveCache([file], key);
+                return { saved: id !== -1, where: `Actions cache entry ${key}` };
+            }
+            catch (err) {
+                deps.log.warning(`The baseline was not saved to the Actions cache: ${err instanceof Error ? err.message : String(err)}`);
+                return { saved: false, where: '' };
+            }
+            finally {
+                await cleanUp(file);
+            }
+        }
+    };
+}
+
+// EXTERNAL MODULE: ./node_modules/@actions/http-client/lib/index.js + 1 modules
+var lib = __nccwpck_require__(4942);
+;// CONCATENATED MODULE: ./src/service/http-errors.ts
+
+
+
+
+
+/** Connection never established: the request cannot have reached the service. */
+const NOT_REACHED = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH']);
+/** Network faults worth another attempt. */
+const TRANSIENT_NETWORK = new Set([
+    ...NOT_REACHED,
+    'ECONNRESET',
+    'EPIPE',
+    'ETIMEDOUT',
+    'ECONNABORTED',
+    'ESOCKETTIMEDOUT',
+    'UND_ERR_SOCKET',
+    'request_timeout'
+]);
+function errorCode(err) {
+    if (err !== null && typeof err === 'object' && 'code' in err && typeof err.code === 'string')
+        return err.code;
+    return undefined;
+}
+function errorMessage(err) {
+    return err instanceof Error ? err.message : String(err);
+}
+/**
+ * Map a failure of the exchange (no HTTP status) to a ServiceError.
+ * `timedOut`: the per-request timeout fired.
+ */
+function networkError(err, endpoint, opts) {
+    const httpClientTimeout = errorMessage(err).startsWith('Request timeout:');
+    if (opts.timedOut || httpClientTimeout) {
+        return new errors_ServiceError({
+            endpoint,
+            code: 'request_timeout',
+            message: `no complete answer within ${opts.requestTimeoutMs} ms (per-request timeout)`,
+            transient: true,
+            ambiguous: true
+        });
+    }
+    const code = errorCode(err) ?? 'network_error';
+    const text = text_oneLine(scrubSecrets(errorMessage(err), opts.secrets), 200);
+    return new errors_ServiceError({
+        endpoint,
+        code,
+        message: `network error: ${text}`,
+        transient: TRANSIENT_NETWORK.has(code),
+        ambiguous: !NOT_REACHED.has(code)
+    });
+}
+/** Map a non-success HTTP answer to a ServiceError. */
+function statusError(endpoint, status, statusText, headers, text, nowMs, secrets) {
+    const parsed = parseErrorBody(status, statusText, text, secrets);
+    // Typed a single string by Node; kept wide, as what a proxy sends is not Node's to promise.
+    const raw = headers;
+    const retryAfter = raw['retry-after'];
+    const retryAfterMs = parseRetryAfter(Array.isArray(retryAfter) ? retryAfter[0] : retryAfter, nowMs);
+    return new errors_ServiceError({
+        endpoint,
+        status,
+        code: parsed.code,
+        message: parsed.message,
+        retryAfterMs,
+        extra: parsed.extra,
+        transient: status === 408 || status === 429 || status >= 500,
+        ambiguous: status === 408 || status >= 500
+    });
+}
+
+;// CONCATENATED MODULE: ./src/service/read-body.ts
+/** The body passed the size cap: refused, as the same answer would be as large next time. */
+class BodyTooLarge extends Error {
+    limit;
+    constructor(limit) {
+        super(`response body larger than ${limit} bytes`);
+        this.limit = limit;
+    }
+}
+function withCode(message, code) {
+    return Object.assign(new Error(message), { code });
+}
+/** Read the whole body; rejects on abort, on a connection cut before the end, or past `maxBytes`. */
+function readBody(msg, signal, maxBytes) {
+    return new Promise((resolve, reject) => {
+        const chunks = [];
+        let size = 0;
+        let done = false;
+        const finish = (err, text) => {
+            if (done)
+                return;
+            done = true;
+            signal.removeEventListener('abort', onAbort);
+            if (err === undefined)
+                resolve(text ?? '');
+            else {
+                reject(err);
+                msg.destroy();
+            }
+        };
+        // The reason only has to be an Error: the caller tells an abort by its signals, not by this error.
+        const onAbort = () => {
+            const reason = signal.reason;
+            finish(reason instanceof Error ? reason : withCode('aborted', 'ABORT_ERR'));
+        };
+        if (signal.aborted) {
+            onAbort();
+            return;
+        }
+        signal.addEventListener('abort', onAbort, { once: true });
+        msg.on('data', (chunk) => {
+            size += chunk.length;
+            if (size > maxBytes)
+                finish(new BodyTooLarge(maxBytes));
+            else
+                chunks.push(chunk);
+        });
+        msg.on('end', () => {
+            finish(undefined, Buffer.concat(chunks).toString('utf8'));
+        });
+        msg.on('aborted', () => {
+            finish(withCode('connection closed before the response was complete', 'ECONNRESET'));
+        });
+        msg.on('error', (e) => {
+            finish(e);
+        });
+        msg.on('close', () => {
+            if (!msg.complete)
+                finish(withCode('connection closed before the response was complete', 'ECONNRESET'));
+        });
+    });
+}
+
+// EXTERNAL MODULE: external "node:http"
+var external_node_http_ = __nccwpck_require__(7067);
+// EXTERNAL MODULE: external "node:https"
+var external_node_https_ = __nccwpck_require__(4708);
+;// CONCATENATED MODULE: ./src/service/request-info.ts
+/**
+ * What @actions/http-client sends for one JSON exchange: the method, the
+ * headers given (plus accept and, with a body, content-type), the client's
+ * agent for the URL and the attempt's signal. Shared by every transport on
+ * http-client (the service's, GitLab's), so the URL is split one way.
+ */
+
+
+function jsonRequestInfo(client, url, method, headers, hasBody, signal) {
+    const all = { accept: 'application/json', ...headers };
+    if (hasBody)
+        all['content-type'] = 'application/json';
+    const isHttps = url.protocol === 'https:';
+    return {
+        parsedUrl: url,
+        httpModule: isHttps ? external_node_https_ : external_node_http_,
+        options: {
+            host: url.hostname.replace(/^\[(.*)\]$/, '$1'),
+            port: url.port ? Number(url.port) : isHttps ? 443 : 80,
+            path: `${url.pathname}${url.search}`,
+            method,
+            headers: all,
+            agent: client.getAgent(url.toString()),
+            signal
+        }
+    };
+}
+
+;// CONCATENATED MODULE: ./src/gitlab/transport.ts
+
+
+
+
+
+
+
+
+
+const transport_DEFAULT_REQUEST_TIMEOUT_MS = 30_000;
+/** GitLab's documented wait after a rate limit that said nothing of when it lifts: its limits are per minute. */
+const GITLAB_RATE_LIMIT_WAIT_MS = 60_000;
+/** The largest answer read: a page of 100 notes of up to 1,000,000 characters each, with room. */
+const MAX_BODY_BYTES = 512 * 1024 * 1024;
+/** A header's first value. */
+function header(headers, name) {
+    const v = headers[name];
+    return Array.isArray(v) ? v[0] : v;
+}
+/**
+ * How long GitLab asked us to wait: Retry-After, else on a 429 the
+ * RateLimit-Reset time (Unix seconds) from now.
+ */
+function gitlabRetryAfterMs(status, headers, nowMs) {
+    const retryAfter = parseRetryAfter(header(headers, 'retry-after'), nowMs);
+    if (retryAfter !== undefined || status !== 429)
+        return retryAfter;
+    const reset = Number(header(headers, 'ratelimit-reset'));
+    return Number.isFinite(reset) && reset > 0 ? Math.max(0, reset * 1000 - nowMs) : undefined;
+}
+/** GitLab's error text: `message` (a string or an object of field errors) or `error`. */
+function gitlabMessage(text, fallback) {
+    let data;
+    try {
+        data = JSON.parse(text);
+    }
+    catch {
+        return text.trim() === '' ? fallback : text.slice(0, 300);
+    }
+    if (!isRecord(data))
+        return fallback;
+    const m = data.message ?? data.error;
+    if (typeof m === 'string')
+        return m;
+    if (m !== undefined)
+        return JSON.stringify(m).slice(0, 300);
+    return fallback;
+}
+/** A non-success answer as a GitLabError. */
+function gitlabStatusError(endpoint, status, headers, text, nowMs, secrets) {
+    const retryAfterMs = gitlabRetryAfterMs(status, headers, nowMs);
+    return new GitLabError({
+        endpoint,
+        status,
+        message: text_oneLine(scrubSecrets(gitlabMessage(text, `HTTP ${status}`), secrets), 300),
+        retryAfterMs,
+        leastWaitMs: status === 429 && retryAfterMs === undefined ? GITLAB_RATE_LIMIT_WAIT_MS : undefined,
+        transient: status === 408 || status === 429 || status >= 500,
+        ambiguous: status === 408 || status >= 500
+    });
+}
+/** A success body as JSON; one that is not is a malformed answer (worth another attempt, as a proxy's bad minute). */
+function parseJson(text, endpoint, status) {
+    if (text === '')
+        return null;
+    try {
+        return JSON.parse(text);
+    }
+    catch {
+        throw new GitLabError({
+            endpoint,
+            status,
+            code: 'malformed_response',
+            message: 'the answer is not JSON',
+            transient: true,
+            ambiguous: true
+        });
+    }
+}
+/** One exchange: the whole answer, or a GitLabError (network, timeout, status), or AbortedError. */
+async function exchange(client, deps, method, path, body) {
+    const endpoint = `${method} ${path.replace(/\?.*$/, '')}`;
+    const timeoutMs = deps.requestTimeoutMs ?? transport_DEFAULT_REQUEST_TIMEOUT_MS;
+    const timeout = AbortSignal.timeout(timeoutMs);
+    const signal = deps.signal ? AbortSignal.any([deps.signal, timeout]) : timeout;
+    const url = new URL(`${deps.apiUrl}${path}`);
+    const data = body === undefined ? null : JSON.stringify(body);
+    const headers = { 'private-token': deps.token, 'user-agent': 'agent-security-gate' };
+    try {
+        const res = await client.requestRaw(jsonRequestInfo(client, url, method, headers, data !== null, signal), data);
+        const text = await readBody(res.message, signal, MAX_BODY_BYTES);
+        const status = res.message.statusCode ?? 0;
+        if (status < 200 || status >= 300)
+            throw gitlabStatusError(endpoint, status, res.message.headers, text, deps.clock.now(), [deps.token]);
+        return { status, headers: res.message.headers, data: parseJson(text, endpoint, status) };
+    }
+    catch (err) {
+        if (deps.signal?.aborted)
+            throw new AbortedError();
+        if (err instanceof RemoteError)
+            throw err;
+        const e = networkError(err, endpoint, { timedOut: timeout.aborted, requestTimeoutMs: timeoutMs, secrets: [deps.token] });
+        throw new GitLabError({ endpoint, code: e.code, message: e.serviceMessage, transient: e.transient, ambiguous: e.ambiguous });
+    }
+}
+/**
+ * The calls of GitLab: each attempt with its own timeout, the whole under the
+ * one retry policy; before a create is sent again after an ambiguous failure,
+ * `findExisting` looks for what it made.
+ */
+function gitlabCalls(deps) {
+    const client = new lib/* HttpClient */.Qq('agent-security-gate', [], {
+        allowRetries: false,
+        allowRedirects: false,
+        keepAlive: false,
+        socketTimeout: (deps.requestTimeoutMs ?? transport_DEFAULT_REQUEST_TIMEOUT_MS) + 1000
+    });
+    return async (method, path, body, read, findExisting) => {
+        let last;
+        return withRetry(async (attempt) => {
+            if (attempt > 1 && findExisting && last?.ambiguous) {
+                const existing = await findExisting();
+                if (existing !== null) {
+                    deps.log.info(`${method} ${path}: the earlier attempt had taken effect; using what it created.`);
+                    return existing;
+                }
+            }
+            try {
+                const answer = await exchange(client, deps, method, path, body);
+                return read(answer, `${method} ${path.replace(/\?.*$/, '')}`);
+            }
+            catch (err) {
+                if (err instanceof RemoteError)
+                    last = err;
+                throw err;
+            }
+        }, remoteRetryContext(deps, 'GitLab'));
+    };
+}
+
+;// CONCATENATED MODULE: ./src/gitlab/notes-api.ts
+/**
+ * GitLab's merge-request notes and the token's user, over the retrying
+ * transport (./transport.ts): GET /user, GET (paginated, oldest first), POST
+ * and PUT /projects/:id/merge_requests/:iid/notes. Answers are checked for
+ * the fields used; anything else is a GitLabError naming the endpoint.
+ *
+ * Pages are followed by the `Link` header's rel="next" URL, as GitLab's REST
+ * documentation asks ("use these links instead of generating your own URLs"),
+ * never by a URL built here; an answer without a Link header falls back on
+ * x-next-page. A next URL outside the API root is refused (the token would
+ * travel there): the list is then unread, and no note is written.
+ */
+
+
+
+/** GitLab's limit on a note's body, in characters. */
+const GITLAB_NOTE_LIMIT = 1_000_000;
+/** Notes per page asked for (GitLab's most). */
+const NOTES_PER_PAGE = 100;
+const User = cli_schemas/* object */.Ikc({ id: cli_schemas/* number */.aig().int(), username: cli_schemas/* string */.YjP().min(1) });
+const Note = cli_schemas/* object */.Ikc({
+    id: cli_schemas/* number */.aig().int().positive(),
+    body: cli_schemas/* string */.YjP(),
+    author: User.nullable().optional(),
+    system: cli_schemas/* boolean */.zMY().optional()
+});
+function cli_parse(schema, answer, endpoint) {
+    const out = schema.safeParse(answer.data);
+    if (out.success)
+        return out.data;
+    const at = out.error.issues[0]?.path.join('.') ?? '';
+    throw new GitLabError({
+        endpoint,
+        status: answer.status,
+        code: 'malformed_response',
+        message: `the answer does not hold what was expected${at ? ` (at ${at})` : ''}`,
+        transient: false
+    });
+}
+function toNote(n) {
+    return { id: n.id, body: n.body, author: n.author ?? null, system: n.system ?? false };
+}
+const notesPath = (mr) => `/projects/${encodeURIComponent(mr.projectId)}/merge_requests/${mr.iid}/notes`;
+/** The URL of the Link header's relation `rel` (`<url>; rel="next", <url>; rel="first"`); null when there is none. */
+function linkOf(link, rel) {
+    for (const part of (link ?? '').split(',')) {
+        const m = /^\s*<([^>]*)>((?:\s*;\s*[^;]*)*)$/.exec(part);
+        if (!m)
+            continue;
+        const rels = /;\s*rel\s*=\s*"?([^";]*)"?/i.exec(m[2])?.[1]?.split(/\s+/) ?? [];
+        if (rels.includes(rel))
+            return m[1];
+    }
+    return null;
+}
+/**
+ * The next page as a path under `apiUrl`: the Link header's rel="next" (it must
+ * be under the API root, on the same origin), else x-next-page on `path`; null on the last page.
+ */
+function nextPageOf(answer, endpoint, apiUrl, path) {
+    const link = header(answer.headers, 'link');
+    if (link !== undefined && link.trim() !== '') {
+        const next = linkOf(link, 'next');
+        if (next === null)
+            return null;
+        let url;
+        try {
+            url = new URL(next);
+        }
+        catch {
+            url = new URL('invalid:');
+        }
+        const root = new URL(apiUrl);
+        const rootPath = root.pathname.replace(/\/+$/, '');
+        if (url.origin !== root.origin || !url.pathname.startsWith(`${rootPath}/`) || url.username || url.password)
+            throw new GitLabError({
+                endpoint,
+                status: answer.status,
+                code: 'foreign_next_link',
+                message: `the Link header's next page is not under the API root ${apiUrl}: it is not followed (the token would go there)`,
+                transient: false
+            });
+        return `${url.pathname.slice(rootPath.length)}${url.search}`;
+    }
+    const n = Number(header(answer.headers, 'x-next-page') ?? '');
+    if (!Number.isSafeInteger(n) || n <= 0)
+        return null;
+    const u = new URL(path, 'http://x');
+    u.searchParams.set('page', String(n));
+    return `${u.pathname}${u.search}`;
+}
+/** The merge request's notes, oldest first, as many a page as GitLab gives. */
+const firstNotesPage = (mr) => `${notesPath(mr)}?sort=asc&order_by=created_at&per_page=${NOTES_PER_PAGE}&page=1`;
+function notesApi(call, apiUrl) {
+    return {
+        currentUser: () => call('GET', '/user', undefined, (a, e) => cli_parse(User, a, e)),
+        listNotes: (mr, next) => {
+            const path = next ?? firstNotesPage(mr);
+            return call('GET', path, undefined, (a, e) => ({
+                items: cli_parse(cli_schemas/* array */.YOg(Note), a, e).map(toNote),
+                next: nextPageOf(a, e, apiUrl, path)
+            }));
+        },
+        createNote: (mr, body, findExisting) => call('POST', notesPath(mr), { body }, (a, e) => toNote(cli_parse(Note, a, e)), findExisting),
+        updateNote: (mr, noteId, body) => call('PUT', `${notesPath(mr)}/${noteId}`, { body }, (a, e) => toNote(cli_parse(Note, a, e)))
+    };
+}
+
+;// CONCATENATED MODULE: ./src/gitlab/sticky-note.ts
+/**
+ * The sticky merge-request note: one per model, found by the same hidden
+ * marker as the GitHub comment (src/report/comment.ts) and owned by the same
+ * rule (isOwnedComment in src/github/ownership.ts: written by the token's own
+ * user, here as GitLab's GET /user names it), edited in place on the next run.
+ *
+ * - A note holding the marker that another user wrote is left alone, and a
+ *   system note is never ours.
+ * - When the token's user cannot be read, no note is written: without it no
+ *   note can be told ours, and a new one could duplicate ours.
+ * - Every page of notes is read (oldest first), up to MAX_PAGES, following
+ *   GitLab's Link header.
+ * - A create whose answer was lost is looked for before it is sent again.
+ *
+ * Writing the note never changes the gate's result: a failure is a warning
+ * that says why and how to fix it, and the outcome is `skipped`.
+ */
+
+
+
+
+/** Whether a note holding the marker is ours: the one rule of an owned comment, with GitLab's username as the login. */
+function ownsNote(note, own) {
+    return !note.system && isOwnedComment(note.author ? { login: note.author.username } : null, own.username);
+}
+/** The first note of ours holding the marker, searched through every page. */
+async function findStickyNote(api, mr, marker, own, log) {
+    let next = null;
+    for (let read = 0; read < MAX_PAGES; read++) {
+        const page = await api.listNotes(mr, next);
+        for (const note of page.items) {
+            if (!hasMarker(note.body, marker))
+                continue;
+            if (ownsNote(note, own))
+                return note;
+            log.debug(`Note ${note.id} holds the marker but was not written by this token's user; left alone.`);
+        }
+        if (page.items.length === 0 || page.next === null)
+            return null;
+        next = page.next;
+    }
+    if (next !== null)
+        log.debug(`No sticky note found in the first ${MAX_PAGES} pages of notes; a new one is added.`);
+    return null;
+}
+const TOKEN_HINT = 'Fix: give the job a token of a user or bot with at least the Reporter role in the project and the `api` scope ' +
+    '(a project access token in a masked CI/CD variable, GITLAB_TOKEN); CI_JOB_TOKEN cannot write notes.';
+/** The warning for a note that could not be read or written, and the short reason of the outcome. */
+function explainNoteFailure(err, mr) {
+    const where = `merge request !${mr.iid} of project ${mr.projectId}`;
+    const head = `Could not write the note on ${where} (the gate's result is unchanged)`;
+    const said = errors_describeFailure(err);
+    if (err instanceof GitLabError && err.status === 401)
+        return {
+            warning: `${head}: GitLab answered 401, the token is not valid or has expired (${said}). ${TOKEN_HINT}`,
+            reason: 'unauthorized (401)'
+        };
+    if (err instanceof GitLabError && err.status === 403)
+        return {
+            warning: `${head}: GitLab answered 403, the token may not write notes there (${said}). ${TOKEN_HINT}`,
+            reason: 'forbidden (403)'
+        };
+    if (err instanceof GitLabError && err.status === 404)
+        return {
+            warning: `${head}: GitLab answered 404, the merge request is not visible to the token (${said}). ${TOKEN_HINT}`,
+            reason: 'not found (404)'
+        };
+    return { warning: `${head}: ${said}`, reason: 'GitLab failed' };
+}
+/** The note's text: the marker first, within GitLab's limit (a longer body is a bug of the renderer). */
+function noteText(body, existing, marker) {
+    const text = withMarker(typeof body === 'string' ? body : body(existing), marker);
+    if (text.length > GITLAB_NOTE_LIMIT)
+        throw new Error(`note body of ${text.length} characters is over GitLab's limit of ${GITLAB_NOTE_LIMIT}`);
+    return text;
+}
+async function postStickyNote(api, mr, body, marker, log) {
+    try {
+        let own;
+        try {
+            own = await api.currentUser();
+        }
+        catch (err) {
+            if (err instanceof AbortedError)
+                throw err;
+            const why = `GitLab did not say who the token's user is (GET /user: ${errors_describeFailure(err)}), so no note can be told ours`;
+            log.warning(`Could not write the merge-request note (the gate's result is unchanged): ${why}. ${TOKEN_HINT}`);
+            return { action: 'skipped', noteId: null, reason: 'the token user is unknown' };
+        }
+        const existing = await findStickyNote(api, mr, marker, own, log);
+        if (existing) {
+            const updated = await api.updateNote(mr, existing.id, noteText(body, existing.body, marker));
+            return { action: 'updated', noteId: updated.id };
+        }
+        const created = await api.createNote(mr, noteText(body, null, marker), () => findStickyNote(api, mr, marker, own, log));
+        return { action: 'created', noteId: created.id };
+    }
+    catch (err) {
+        if (err instanceof AbortedError)
+            throw err;
+        // A GitLab failure, or the budget running out while a rate limit is waited out (DeadlineExceededError).
+        if (!(err instanceof RemoteError))
+            throw err;
+        const { warning, reason } = explainNoteFailure(err, mr);
+        log.warning(warning);
+        return { action: 'skipped', noteId: null, reason };
+    }
+}
+
+;// CONCATENATED MODULE: ./src/gitlab/publish.ts
+
+
+
+
+
+
+/**
+ * GitLab calls get their own short budget: they must not hold the job for long, yet leave room for the one wait a
+ * rate limit asks without saying when it lifts (a minute, GITLAB_RATE_LIMIT_WAIT_MS) and the calls around it.
+ */
+const GITLAB_BUDGET_MS = 150_000;
+async function publishToGitLab(deps, args) {
+    const { log } = deps;
+    const none = { outcome: null, noteUrl: null };
+    const mr = args.ci.mergeRequest;
+    if (args.ci.mergeRequestGap !== null) {
+        log.warning(`No merge-request note: ${args.ci.mergeRequestGap}.`);
+        return none;
+    }
+    if (mr === null) {
+        log.info('Not a merge-request pipeline: no merge-request note (the report files hold the result).');
+        return none;
+    }
+    if (secretsAtRisk(args.ci)) {
+        log.warning("No merge-request note: this pipeline runs a fork's code, and the token is not used there.");
+        return none;
+    }
+    if (args.token === '') {
+        log.warning('GITLAB_TOKEN is empty, so no merge-request note can be written: set it to a token with the `api` scope.');
+        return none;
+    }
+    if (args.ci.apiUrl === null) {
+        log.warning('Neither CI_API_V4_URL nor CI_SERVER_URL holds an http(s) URL, so GitLab cannot be reached: no merge-request note.');
+        return none;
+    }
+    const api = notesApi(gitlabCalls({
+        token: args.token,
+        apiUrl: args.ci.apiUrl,
+        clock: deps.clock,
+        deadline: clock_Deadline.after(deps.clock, GITLAB_BUDGET_MS),
+        signal: deps.signal,
+        log,
+        random: deps.random,
+        requestTimeoutMs: deps.requestTimeoutMs
+    }), args.ci.apiUrl);
+    const outcome = await postStickyNote(api, mr, args.noteBody, args.marker, log);
+    const noteUrl = outcome.noteId !== null && mr.webUrl !== null ? `${mr.webUrl}#note_${outcome.noteId}` : null;
+    if (outcome.action !== 'skipped')
+        log.info(`Merge-request note ${outcome.action}${noteUrl ? `: ${noteUrl}` : ''}`);
+    return { outcome, noteUrl };
+}
+/**
+ * The merge-request note in place of the GitHub comment, for a shell whose job
+ * runs in GitLab CI: the same arguments as publishToGitHub (the report's
+ * marker and body), the token from GITLAB_TOKEN, the note's address as the
+ * comment's. `comment: off` writes nothing.
+ */
+async function publishNoteInsteadOfComment(deps, args) {
+    if (args.inputs.comment === 'off')
+        return { commentUrl: null, issueUrl: null };
+    const out = await publishToGitLab({ log: deps.log, clock: deps.clock, signal: deps.signal, random: deps.random }, { ci: readGitLabCi(deps.env), token: deps.env.GITLAB_TOKEN ?? '', marker: args.marker, noteBody: args.commentBody });
+    return { commentUrl: out.noteUrl, issueUrl: null };
+}
+
+;// CONCATENATED MODULE: ./src/util/private-files.ts
+/**
+ * The one way the gate writes files of its own (the report files): into a
+ * folder only this user may enter, each file created new, never through a
+ * link and never over another file.
+ *
+ * - A folder it creates has mode 0700; by default each step gets a fresh one
+ *   with an unpredictable name (mkdtemp), so another user of a shared machine
+ *   (a GitLab shell executor, a Jenkins agent) can neither plant a link at a
+ *   name the step will write nor read what it wrote.
+ * - A file is opened O_CREAT | O_EXCL | O_NOFOLLOW, mode 0600: a link or a
+ *   file already at the name is never followed nor overwritten; the next free
+ *   name (`<name>-2.<ext>`, ...) is taken instead, so a folder kept from run to
+ *   run (--out reports/) keeps the earlier reports.
+ */
+
+
+
+/** Folders the gate creates: only this user may list or enter them. */
+const PRIVATE_DIR_MODE = 0o700;
+/** Files the gate writes: only this user may read them. */
+const PRIVATE_FILE_MODE = 0o600;
+/** How many names are tried before giving up (`<name>.<ext>`, then `<name>-2.<ext>` ...). */
+const NAMES_TRIED = 100;
+/** A fresh folder under `parent` (created if missing), mode 0700, named `<prefix>` and six random characters. */
+async function freshPrivateDir(parent, prefix) {
+    await (0,promises_namespaceObject.mkdir)(parent, { recursive: true, mode: PRIVATE_DIR_MODE });
+    return (0,promises_namespaceObject.mkdtemp)((0,external_node_path_.join)(parent, prefix));
+}
+/**
+ * Why `dir` cannot hold the report files; null when it can (it is then a
+ * folder this user may write to, created with mode 0700 when it was missing).
+ */
+async function unusableDir(dir) {
+    try {
+        const found = await (0,promises_namespaceObject.stat)(dir).catch((err) => {
+            if (err.code === 'ENOENT')
+                return null;
+            throw err;
+        });
+        if (found !== null && !found.isDirectory())
+            return `'${dir}' is a file, not a folder: name a folder (created if missing)`;
+        if (found === null)
+            await (0,promises_namespaceObject.mkdir)(dir, { recursive: true, mode: PRIVATE_DIR_MODE });
+    }
+    catch (err) {
+        return `the folder '${dir}' cannot be created (${private_files_errorCode(err)})`;
+    }
+    try {
+        await (0,promises_namespaceObject.access)(dir, external_node_fs_.constants.W_OK | external_node_fs_.constants.X_OK);
+        return null;
+    }
+    catch (err) {
+        return `the folder '${dir}' cannot be written to (${private_files_errorCode(err)})`;
+    }
+}
+function private_files_errorCode(err) {
+    return err.code ?? String(err);
+}
+/** Creates `path` and writes `text`: O_EXCL | O_NOFOLLOW, mode 0600. Throws EEXIST (or ELOOP) when anything is at the name. */
+async function createNew(path, text) {
+    const handle = await (0,promises_namespaceObject.open)(path, external_node_fs_.constants.O_WRONLY | external_node_fs_.constants.O_CREAT | external_node_fs_.constants.O_EXCL | external_node_fs_.constants.O_NOFOLLOW, PRIVATE_FILE_MODE);
+    try {
+        await handle.writeFile(text, 'utf8');
+    }
+    finally {
+        await handle.close();
+    }
+}
+/**
+ * Writes `text` to a new file `<name>.<ext>` in `dir` (created with mode 0700
+ * when missing), or to the next free name when that one is taken; returns its path.
+ */
+async function writeNewFile(dir, name, ext, text) {
+    await (0,promises_namespaceObject.mkdir)(dir, { recursive: true, mode: PRIVATE_DIR_MODE });
+    for (let n = 1; n <= NAMES_TRIED; n++) {
+        const path = (0,external_node_path_.join)(dir, `${name}${n === 1 ? '' : `-${n}`}.${ext}`);
+        try {
+            await createNew(path, text);
+            return path;
+        }
+        catch (err) {
+            const code = err.code;
+            if (code !== 'EEXIST' && code !== 'ELOOP')
+                throw err;
+        }
+    }
+    throw new Error(`No free name for ${name}.${ext} in ${dir}: ${NAMES_TRIED} are taken`);
+}
+
+;// CONCATENATED MODULE: ./src/action/scrubbed-io.ts
+/**
+ * The main step's one way out: the runner's I/O (outputs, summary,
+ * annotations, log, failure), the report files and GitHub's comment or issue,
+ * every string scrubbed of the step's secrets on its way out. The stages
+ * write only through it, so no stage scrubs by itself and a new output cannot
+ * forget to.
+ */
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+/** GitHub calls of one status get their own short budget, as the comment's do. */
+const STATUS_BUDGET_MS = 30_000;
+/** The longest output value: far above any real one (categories_planned of the whole taxonomy). */
+const OUTPUT_MAX_CHARS = 65_536;
+/**
+ * The step's secrets, masked on the runner before anything else can print
+ * them: the service key, the target's credential, a password in base_url
+ * (refused as an input, but it must not echo meanwhile), and the query values
+ * of endpoint_url and endpoint_path (a deployment protection bypass travels
+ * there, e.g. ?x-vercel-protection-bypass=<secret>).
+ */
+function scrubbed_io_stepSecrets(io) {
+    const secrets = [];
+    // Every form a credential is sent in (base64 of basic auth, URL-encoded, JSON-escaped...). A value
+    // that cannot be a credential (too short) is never registered as a mask: readInputs refuses it
+    // without printing it.
+    for (const name of ['api_key', 'target_credential']) {
+        const raw = common_envInputReader(io.env)(name);
+        if (!common_isMaskableSecret(raw))
+            continue;
+        const forms = secretWireForms(raw, name === 'target_credential' ? { clientId: common_envInputReader(io.env)('oauth_client_id') } : {});
+        for (const form of forms)
+            io.setSecret(form);
+        secrets.push(...forms);
+    }
+    for (const name of ['endpoint_url', 'endpoint_path']) {
+        for (const value of queryValues(common_envInputReader(io.env)(name))) {
+            if (!common_isMaskableSecret(value))
+                continue;
+            const forms = secretWireForms(value);
+            for (const form of forms)
+                io.setSecret(form);
+            secrets.push(...forms);
+        }
+    }
+    // The GitLab token of a merge-request note (see publishNoteInsteadOfComment).
+    const gitlabToken = inGitLabJob(io.env) ? (io.env.GITLAB_TOKEN ?? '') : '';
+    if (common_isMaskableSecret(gitlabToken)) {
+        io.setSecret(gitlabToken);
+        secrets.push(gitlabToken);
+    }
+    const urlSecrets = baseUrlSecrets(common_envInputReader(io.env)('base_url'));
+    for (const s of urlSecrets)
+        io.setSecret(s);
+    secrets.push(...urlSecrets);
+    return secrets;
+}
+function safeFileName(s) {
+    return s.replace(/[^A-Za-z0-9_.-]/g, '_').slice(0, 80);
+}
+function annotationBudget() {
+    const left = { error: ANNOTATIONS_SHOWN_PER_LEVEL - 1, warning: ANNOTATIONS_SHOWN_PER_LEVEL - 1, notice: ANNOTATIONS_SHOWN_PER_LEVEL };
+    return {
+        take: (level) => {
+            if (left[level] <= 0)
+                return false;
+            left[level] -= 1;
+            return true;
+        }
+    };
+}
+const OVER_BUDGET = `(not annotated: GitHub shows ${ANNOTATIONS_SHOWN_PER_LEVEL} per step)`;
+function scrubbedLog(log, scrub, budget) {
+    return {
+        info: (line) => {
+            log.info(scrub(line));
+        },
+        warning: (line) => {
+            if (budget.take('warning'))
+                log.warning(scrub(line));
+            else
+                log.info(`Warning ${OVER_BUDGET}: ${scrub(line)}`);
+        },
+        debug: (line) => {
+            log.debug(scrub(line));
+        }
+    };
+}
+/**
+ * `raw` with every string it writes scrubbed of `secrets`. Every output is
+ * also one line, without control, bidi or zero-width characters (a workflow
+ * may put it in a `run:` script; values carry text from the service). The
+ * step state passes through as is: it holds the ids the post step needs, and
+ * the runner never shows it.
+ */
+function scrubbed_io_scrubbingIO(raw, secrets, github) {
+    const scrub = makeScrubber(secrets);
+    const budget = annotationBudget();
+    const log = scrubbedLog(raw.log, scrub, budget);
+    const statusClient = (token) => createGitHubClient({
+        token,
+        apiUrl: nonEmpty(raw.env.GITHUB_API_URL) ?? 'https://api.github.com',
+        clock: github.clock,
+        deadline: clock_Deadline.after(github.clock, STATUS_BUDGET_MS),
+        signal: github.signal,
+        log,
+        random: github.random
+    });
+    return {
+        env: raw.env,
+        log,
+        setSecret: (value) => {
+            raw.setSecret(value);
+        },
+        saveState: (name, value) => {
+            raw.saveState(name, value);
+        },
+        getState: (name) => raw.getState(name),
+        setOutput: (name, value) => {
+            raw.setOutput(name, text_oneLine(scrub(value), OUTPUT_MAX_CHARS));
+        },
+        annotate: (level, message, title) => {
+            if (budget.take(level))
+                raw.annotate(level, scrub(message), scrub(title));
+            else
+                raw.log.info(`${level === 'error' ? 'Error' : level === 'warning' ? 'Warning' : 'Notice'} ${OVER_BUDGET}: ${scrub(title)}: ${scrub(message)}`);
+        },
+        resultWarning: (line) => {
+            raw.log.warning(scrub(line));
+        },
+        appendSummary: (markdown) => raw.appendSummary(scrub(markdown)),
+        setFailed: (message) => {
+            raw.setFailed(scrub(message));
+        },
+        writeReportFile: (name, ext, text) => writeNewFile(raw.reportDir ?? (0,external_node_path_.join)(nonEmpty(raw.env.RUNNER_TEMP) ?? (0,external_node_os_.tmpdir)(), 'asas-gate'), safeFileName(name), ext, scrub(text)),
+        // In a GitLab CI job the merge-request note takes the comment's place.
+        publish: (args) => (inGitLabJob(raw.env) ? publishNoteInsteadOfComment : publishToGitHub)({ ...github, env: raw.env, log }, {
+            ...args,
+            // The marker too: it names the model, and it is written into the body when the body lacks it.
+            marker: scrub(args.marker),
+            commentBody: (existing) => scrub(args.commentBody(existing)),
+            issueTitle: scrub(args.issueTitle)
+        }),
+        setCommitStatus: async ({ githubToken, repo, status }) => {
+            if (github.signal.aborted)
+                return false;
+            try {
+                const api = await statusClient(githubToken);
+                const clean = { ...status, context: scrub(status.context), description: scrub(status.description) };
+                return await postCommitStatus(api, repo, { ...clean, targetUrl: status.targetUrl === null ? null : scrub(status.targetUrl) }, log);
+            }
+            catch (err) {
+                if (!(err instanceof AbortedError))
+                    log.warning(`Could not set the commit status (the gate's result is unchanged): ${errors_describeFailure(err)}`);
+                return false;
+            }
+        },
+        listCommitStatuses: async ({ githubToken, repo, sha }) => (await statusClient(githubToken)).listCommitStatuses(repo, sha)
+    };
+}
+/**
+ * The baseline store behind the edge: the Actions cache is read by every
+ * workflow of the repository, a fork's pull request too, so the file riding
+ * along is scrubbed, and a run whose id or commit holds a secret is not
+ * recorded at all (its cache key, which names them, is listed to anyone who
+ * can read the caches).
+ */
+function scrubbedBaselineStore(store, secrets, log) {
+    const scrub = makeScrubber(secrets);
+    return {
+        async save(baseline, agentKey, holders) {
+            if (scrub(baseline.run_id) !== baseline.run_id || (baseline.commit !== null && scrub(baseline.commit) !== baseline.commit)) {
+                log.warning('The run was not recorded: its id holds a secret of this step, which its Actions cache key would show.');
+                return { saved: false, where: '' };
+            }
+            // A holder's run id goes into the key too: one that holds a secret is left out of it.
+            const clean = holders.filter((h) => scrub(h) === h);
+            return store.save(scrubSecretsDeep(baseline, secrets), agentKey, clean);
+        }
+    };
+}
+
+;// CONCATENATED MODULE: ./src/action/stages/context.ts
+/**
+ * What every stage of the main step is given: the runner's I/O behind the
+ * scrubbing edge, the clock, the cancellation signal, and the factories of
+ * the service client and the baseline store.
+ */
+
+
+/** The context of a main step: its secrets masked on the runner first, then every sink behind the scrubbing edge. */
+function context_stepContext(deps) {
+    const secrets = scrubbed_io_stepSecrets(deps.io);
+    const io = scrubbed_io_scrubbingIO(deps.io, secrets, { clock: deps.clock, signal: deps.signal, random: deps.random });
+    return {
+        io,
+        secrets,
+        clock: deps.clock,
+        signal: deps.signal,
+        random: deps.random,
+        makeApi: (inputs, deadline, opts) => deps.makeApi(inputs, deadline, { ...opts, log: io.log, secrets }),
+        baselineStore: scrubbedBaselineStore(deps.baselineStore ?? actionsCacheStore({ env: io.env, log: io.log }), secrets, io.log),
+        onProgress: deps.onProgress,
+        nameInput: deps.nameInput
+    };
+}
+
+;// CONCATENATED MODULE: ./src/action/stages/outside-code.ts
+
+
+
+
+
+
+/** Branches asked at most whether they hold a deployed commit. */
+const MAX_BRANCHES_ASKED = 3;
+/** The inputs whose secrets the target would carry to its host: empty when it carries none. */
+function targetSecretInputs(inputs, env) {
+    if (inputs.target.kind !== 'endpoint')
+        return [];
+    const { endpoint } = inputs.target;
+    const out = [];
+    if (endpoint.credential !== null)
+        out.push('target_credential');
+    if (queryValues(endpoint.endpointUrl).length > 0) {
+        out.push(queryValues(common_envInputReader(env)('endpoint_url')).length > 0 ? 'endpoint_url' : 'endpoint_path');
+    }
+    return out;
+}
+/** Refuses (ConfigError) to send the target's secrets to code from outside this repository. */
+async function guardSecrets(ctx, inputs, event) {
+    const secrets = targetSecretInputs(inputs, ctx.io.env);
+    if (secrets.length === 0)
+        return;
+    if (inputs.allowOutsideCodeSecrets) {
+        ctx.io.log.info(`allow_outside_code_secrets is true: ${secrets.join(' and ')} go to the target whoever wrote its code.`);
+        return;
+    }
+    const reason = code_origin_outsideCode(await outside_code_codeEvidence(ctx, inputs, event));
+    if (reason === null)
+        return;
+    const what = secrets.map((s) => (s === 'target_credential' ? 'target_credential' : `the query values of ${s}`)).join(' and ');
+    throw new ConfigError(secrets[0], `${what} would go to code from outside this repository: ${reason}. Nothing is registered or assessed. Assess it without them, or set allow_outside_code_secrets: true to accept that the code's author receives them`);
+}
+/** What tells where the event's code comes from. */
+async function outside_code_codeEvidence(ctx, inputs, event) {
+    const repository = ctx.io.env.GITHUB_REPOSITORY ?? '';
+    const repo = splitRepository(repository);
+    switch (event.kind) {
+        case 'pull_request':
+            return { kind: 'head', of: `pull request #${event.number}`, headRepo: event.headRepo, repository };
+        case 'deployment':
+        case 'deployment_invalid':
+        case 'deployment_skipped': {
+            // A deployment whose URL cannot be used still deployed a commit: endpoint_url given for it reaches that code.
+            const sha = event.sha;
+            if (sha === null)
+                return { kind: 'unknown', why: 'the deployment event names no commit' };
+            if (repo === undefined)
+                return { kind: 'unknown', why: 'GITHUB_REPOSITORY is not set' };
+            return withGitHub(ctx, inputs, (gh) => heldCommit(gh, repo, sha, [event.ref]));
+        }
+        case 'other':
+            if (event.namedCommit !== undefined)
+                return namedCommitEvidence(ctx, inputs, event.namedCommit);
+            if (event.runHeadRepo !== undefined)
+                return { kind: 'head', of: 'the triggering workflow run', headRepo: event.runHeadRepo, repository };
+            return commentEvidence(ctx, inputs, event.commentedPull, repository);
+        default:
+            return { kind: 'this_repository' };
+    }
+}
+async function withGitHub(ctx, inputs, read) {
+    const gh = await githubReads(ctx, inputs.githubToken);
+    if (gh === null)
+        return { kind: 'unknown', why: 'github_token is empty, so GitHub cannot be asked' };
+    try {
+        return await read(gh);
+    }
+    catch (err) {
+        if (err instanceof AbortedError)
+            throw err;
+        return { kind: 'unknown', why: `GitHub could not be asked: ${errors_describeFailure(err)}` };
+    }
+}
+/** issue_comment: on a pull request, its head; elsewhere the default branch's code. */
+function commentEvidence(ctx, inputs, number, repository) {
+    if (number === null)
+        return { kind: 'this_repository' };
+    const repo = splitRepository(repository);
+    if (repo === undefined)
+        return { kind: 'unknown', why: 'GITHUB_REPOSITORY is not set' };
+    return withGitHub(ctx, inputs, (gh) => commentedPull(gh, repo, number, repository));
+}
+/** status, check_run, check_suite: the commit the event is about, judged as a deployed one. */
+function namedCommitEvidence(ctx, inputs, named) {
+    const { sha } = named;
+    if (sha === null)
+        return { kind: 'unknown', why: 'the event names no commit' };
+    const repo = splitRepository(ctx.io.env.GITHUB_REPOSITORY ?? '');
+    if (repo === undefined)
+        return { kind: 'unknown', why: 'GITHUB_REPOSITORY is not set' };
+    const of = `the commit ${shortSha(sha)} that the event names`;
+    return withGitHub(ctx, inputs, async (gh) => ({ ...(await heldCommit(gh, repo, sha, named.branches)), of }));
+}
+/**
+ * A commit an event names: held by a branch the event names, or the head
+ * branch here of a pull request whose head it is.
+ */
+async function heldCommit(gh, repo, sha, refs) {
+    const here = `${repo.owner}/${repo.repo}`.toLowerCase();
+    const pulls = (await gh.pullsOfCommit(repo, sha)).filter((p) => p.headSha === sha);
+    const fork = pulls.find((p) => p.headRepo?.toLowerCase() !== here);
+    const heads = pulls.filter((p) => p.headRepo?.toLowerCase() === here).map((p) => p.headRef);
+    const candidates = [...refs, ...heads].filter((b) => b !== null && b !== '' && !/^[0-9a-f]{40}$/i.test(b));
+    const asked = [...new Set(candidates)].slice(0, MAX_BRANCHES_ASKED);
+    let heldBy = null;
+    for (const branch of asked) {
+        if (await gh.branchHolds(repo, branch, sha)) {
+            heldBy = branch;
+            break;
+        }
+    }
+    return { kind: 'commit', sha, asked, heldBy, forkPull: fork ? { number: fork.number, headRepo: fork.headRepo } : null };
+}
+/** issue_comment on a pull request: its head branch's repository. */
+async function commentedPull(gh, repo, number, repository) {
+    const pull = await gh.getPull(repo, number);
+    if (pull === null)
+        return { kind: 'unknown', why: `pull request #${number} was not found` };
+    return { kind: 'head', of: `pull request #${number}`, headRepo: pull.headRepo, repository };
+}
+
 ;// CONCATENATED MODULE: ./src/action/stages/prepare.ts
 /**
  * Stage prepare: the inputs, read and checked before any request; the model
@@ -59706,6 +61721,7 @@ async function pullOfCommit(ctx, inputs, repo, sha) {
  * synced from profile_file. The model is part of the step's outcome as soon
  * as it is known, so a step that fails later still names it.
  */
+
 
 
 
@@ -59724,7 +61740,7 @@ async function readStepInputs(ctx) {
     const eventName = env.GITHUB_EVENT_NAME ?? '';
     const payload = await readEventFile(env.GITHUB_EVENT_PATH);
     const event = payload.ok ? event_readPipelineEvent(eventName, payload.value, env) : unreadableEvent(eventName, payload.why, env);
-    const inputs = inputs_readInputs(common_envInputReader(env), event);
+    const inputs = inputs_readInputs(common_envInputReader(env), event, ci_host_ciHost(env));
     // In a GitLab job running a fork's code with this project's variables, no secret is used.
     const refusal = gitlabJobRefusal(env, [
         { name: 'api_key', value: inputs.apiKey },
@@ -59758,26 +61774,6 @@ async function prepare(ctx, given, planned = null) {
         profileVersion: prepared.report.profileSync?.version ?? null
     };
     return { inputs, report: prepared.report, outcome };
-}
-
-;// CONCATENATED MODULE: ./src/action/stages/publish.ts
-/** `settings` null: the inputs could not be read, so nothing goes to GitHub. */
-async function publish(ctx, settings, report) {
-    const { io } = ctx;
-    let outcome = report.outcome;
-    if (!(ctx.signal.aborted && report.whenCancelled === 'outputs')) {
-        for (const a of report.annotations)
-            io.annotate(a.level, a.message, a.title);
-        await io.appendSummary(report.summary);
-        if (report.github !== null && settings !== null && !(ctx.signal.aborted && report.whenCancelled === 'summary')) {
-            const published = await io.publish({ inputs: settings, ...report.github });
-            if (published.commentUrl && (outcome.kind === 'assessed' || outcome.kind === 'carried_over'))
-                outcome = { ...outcome, commentUrl: published.commentUrl };
-        }
-    }
-    for (const line of report.log)
-        io.log.info(line);
-    return outcome;
 }
 
 ;// CONCATENATED MODULE: ./src/accepted/sync-dismissals.ts
@@ -59895,6 +61891,7 @@ async function reportCarried(ctx, inputs, planned, plan) {
         commitSha: now.sha,
         at: now.at,
         runUrl: runUrl(ctx.io.env),
+        runLinkLabel: runLinkLabel(ctx.io.env),
         recordUrl: plan.from?.url ?? null,
         lines: planned.lines,
         budgetLine: budgetLine({ kind: 'carried_over', assessedSha: plan.assessedSha }).line,
@@ -59937,6 +61934,7 @@ async function reportSkipped(ctx, inputs, planned, reason) {
         commitSha: now.sha,
         at: now.at,
         runUrl: runUrl(ctx.io.env),
+        runLinkLabel: runLinkLabel(ctx.io.env),
         recordUrl: null,
         lines: planned.lines,
         budgetLine: budgetLine({ kind: 'not_assessed', reason: 'no deployment ready to assess' }).line
@@ -59946,61 +61944,6 @@ async function reportSkipped(ctx, inputs, planned, reason) {
         annotations: [],
         summary: renderPipelineSummary(input),
         github: null,
-        log: [],
-        whenCancelled: 'summary'
-    };
-}
-
-;// CONCATENATED MODULE: ./src/action/stages/report-not-assessed.ts
-/**
- * Stage report, when the step ends without a result (a refusal, an
- * unreachable service, a configuration mistake, a cancelled job, a bug): a
- * short "not assessed" report for the job summary and, when there are inputs
- * to publish with and a model to key it on, the sticky comment or tracking
- * issue, replacing the previous result (which it names) so nothing green
- * stays on a red check.
- */
-
-
-
-
-
-
-async function reportNotAssessed(ctx, inputs, failure, at = { commit: null }) {
-    const { io } = ctx;
-    const agent = inputs?.mode === 'validate' ? null : (at.agent ?? null);
-    const modelId = agent?.display ?? inputs?.modelId ?? (common_envInputReader(io.env)('model_id').trim() || 'the model');
-    const assessed = await assessedNow(ctx, at.commit);
-    // A run this step created was spent, whatever failed after it.
-    const runId = startedRun(io);
-    const spent = budgetLine(runId === null
-        ? { kind: 'not_assessed', reason: failure.cause }
-        : { kind: 'assessed', runId, sha: assessed.sha, reason: `then ${failure.cause}` });
-    const input = scrubbedModel(ctx, {
-        modelId,
-        mode: inputs?.mode === 'validate' ? 'validate' : 'gate',
-        ...failure,
-        commitSha: assessed.sha,
-        assessedAt: assessed.at,
-        runUrl: runUrl(io.env),
-        budgetLine: inputs?.mode === 'validate' ? null : spent.line
-    });
-    // A configuration mistake leaves no inputs to publish with; a comment is keyed on the agent, else the model.
-    const keyed = inputs !== null && (inputs.modelId !== '' || agent?.targetName != null);
-    const marker = commentMarker(agent !== null ? agent.commentKey : inputs?.mode === 'validate' ? `${modelId}#validate` : modelId);
-    return {
-        outcome: { kind: 'not_assessed', result: 'error', assessmentsSpent: inputs?.mode === 'validate' ? null : spent.spent },
-        annotations: [],
-        summary: renderNotAssessed(input),
-        github: keyed
-            ? {
-                marker,
-                commentBody: (existing) => renderNotAssessed(input, { marker, previous: existing === null ? undefined : previousResult(existing) }),
-                issueTitle: notAssessedTitle(input),
-                failing: true,
-                ...(at.pullRequest ? { pullRequest: at.pullRequest } : {})
-            }
-            : null,
         log: [],
         whenCancelled: 'summary'
     };
@@ -60086,7 +62029,9 @@ function renderValidationMarkdown(result, ctx) {
             commitSha: ctx.commitSha ?? null,
             assessedAt: ctx.assessedAt ?? null,
             elapsed: ctx.elapsed ?? null,
-            runUrl: ctx.runUrl ?? null
+            threshold: null,
+            runUrl: ctx.runUrl ?? null,
+            runLinkLabel: ctx.runLinkLabel
         }),
         `${formatCount(result.runsScanned)} ${result.runsScanned === 1 ? 'run' : 'runs'} scanned`
     ]
@@ -60139,7 +62084,8 @@ async function reportValidation(ctx, inputs, validated) {
         modelId: inputs.modelId,
         commitSha: assessed.sha,
         assessedAt: assessed.at,
-        runUrl: runUrl(io.env)
+        runUrl: runUrl(io.env),
+        runLinkLabel: runLinkLabel(io.env)
     });
     const reportPath = await io.writeReportFile(`validation-${inputs.modelId}`, 'json', JSON.stringify(result, null, 2));
     return {
@@ -60674,6 +62620,10 @@ function validateFixes(ctx, inputs) {
 
 
 
+
+
+
+
 /** Run the main step, then set its outputs and end it. Never throws: every failure fails the step with a line of its kind. */
 async function main_runMain(deps) {
     const ctx = stepContext(deps);
@@ -60693,6 +62643,8 @@ async function runStep(ctx) {
             await guardSecrets(ctx, inputs, event);
             return await validateStep(ctx, await prepare(ctx, inputs), trail);
         }
+        if (inputs.mode === 'collect')
+            return await collectStep(ctx, inputs, event);
         return await gateStep(ctx, inputs, event, trail);
     }
     catch (err) {
@@ -60711,21 +62663,33 @@ async function gateStep(ctx, given, event, trail) {
     trail.status = statusEdge(ctx, given, planned);
     await startStatus(ctx, trail.status);
     await guardSecrets(ctx, given, event);
+    // The plan comes before prepare: a carried-over push needs no assessment, so it finds or registers no target.
+    const early = await loadPolicy(ctx, given, planned.agent, given.target.kind === 'endpoint' ? 'later' : 'now');
+    const decided = await plan(ctx, given, early, planned);
+    if (decided.kind === 'fail_closed')
+        throw decided.error;
+    if (decided.kind === 'carry_over') {
+        trail.prepared = given.target.kind === 'model' ? { modelId: given.modelId, target: null, profileVersion: null } : null;
+        return carryOverStep(ctx, given, planned, decided, trail);
+    }
     const prepared = await prepare(ctx, given, planned);
     const inputs = (trail.inputs = prepared.inputs);
     trail.prepared = prepared.outcome;
-    const policy = await loadPolicy(ctx, inputs, planned.agent);
-    const decided = await plan(ctx, inputs, policy, planned);
-    if (decided.kind === 'fail_closed')
-        throw decided.error;
-    if (decided.kind === 'carry_over')
-        return carryOverStep(ctx, inputs, planned, decided, trail);
+    const policy = early.evidence === 'later' ? await withEvidence(ctx, inputs, early) : early;
+    // The record names the verdict inputs this assessment is decided with, the baseline read now included.
+    const assessing = policy === early ? decided : { ...decided, identity: await assessmentIdentity(ctx, inputs, policy, planned) };
+    const handOver = detachedAt(inputs, planned, trail.status, ctx.io.env);
+    if (handOver !== null && trail.status !== null) {
+        const { end, line } = await detach(ctx, { inputs, policy, planned: handOver, reason: assessing.reason, status: trail.status });
+        return conclude({ outcome: 'pass', line }, end, trail.prepared);
+    }
     const outcome = await assess_assess(ctx, inputs, policy);
     const recorded = await record(ctx, inputs, policy, outcome);
-    const report = await reportGate(ctx, { prepared, policy, outcome, recorded, planned, plan: decided });
+    const report = await reportGate(ctx, { prepared, policy, outcome, recorded, planned, plan: assessing });
     const end = await publish(ctx, inputs, report);
     const step = gateStepResult(outcome.decision, { failOnIncomplete: inputs.failOnIncomplete, cancelled: ctx.signal.aborted });
-    return conclude(await finishStatus(ctx, trail.status, outcome.decision.result, step), end, trail.prepared);
+    const status = end.kind === 'assessed' && step.resultOutput === undefined ? gateStatus(end) : undefined;
+    return conclude(await finishStatus(ctx, trail.status, outcome.decision.result, step, status), end, trail.prepared);
 }
 function unreadable(event) {
     return new ConfigError('GITHUB_EVENT_PATH', `${event.reason}. Nothing is assessed and nothing passes: re-run the job, and check what sent the event if it fails again`);
@@ -60769,7 +62733,7 @@ async function failStep(ctx, trail, err) {
         ctx.io.log.warning(`Could not write the not-assessed report: ${errors_describeFailure(publishErr)}`);
     }
     const step = { outcome: 'fail', line: failure.line };
-    return conclude(await finishStatus(ctx, trail.status, 'error', step), end, trail.prepared);
+    return conclude(await finishStatus(ctx, trail.status, 'error', step, failureStatus(err, failure.line)), end, trail.prepared);
 }
 
 // EXTERNAL MODULE: external "node:perf_hooks"
@@ -61154,7 +63118,10 @@ function io_coreActionIO() {
  * - the main step was interrupted before it learnt the run id of a trigger
  *   it had sent: find the run by the recorded intent and cancel it only if it
  *   is provably ours (run-ownership.ts).
+ * It reads only state its own main step saved in this job (state.ts
+ * savedState): without the main step's seal it does nothing at all.
  */
+
 
 
 
@@ -61168,8 +63135,14 @@ function io_coreActionIO() {
 /** The post step has about as long as the main step had after SIGINT. */
 const POST_SETTLE_MS = 5_000;
 async function post_runPost(deps) {
-    await stopWhatWasLeft(deps);
-    await settleOwedStatus(deps);
+    const state = savedState(deps.io, stepBinding(deps.io.env));
+    if (state === null) {
+        deps.io.log.info('Post step: the main step saved no state in this job (it stopped before its first line, or the state reads as written by another step): nothing to stop, nothing to set.');
+        return;
+    }
+    const io = usingState(deps.io, state);
+    await stopWhatWasLeft({ ...deps, io });
+    await settleOwedStatus({ ...deps, io });
 }
 /** The run the main step left running, or the run of a trigger it never heard back from: stopped. */
 async function stopWhatWasLeft(deps) {
@@ -61186,7 +63159,7 @@ async function stopWhatWasLeft(deps) {
             io.setSecret(rawKey);
         // The event too: on a deployment event the target may come from it, and the inputs are read as the main step read them.
         const event = readPipelineEvent(io.env.GITHUB_EVENT_NAME ?? '', await readEventPayload(io.env.GITHUB_EVENT_PATH), io.env);
-        const inputs = readInputs(envInputReader(io.env), event);
+        const inputs = readInputs(envInputReader(io.env), event, ciHost(io.env));
         const settleBy = Deadline.after(clock, POST_SETTLE_MS);
         const api = deps.makeApi(inputs, Deadline.after(clock, POST_SETTLE_MS * 2));
         if (runId === null) {
@@ -61247,15 +63220,59 @@ async function reportStopping(api, io, runId) {
     }
 }
 
+;// CONCATENATED MODULE: ./src/action/job-env.ts
+/**
+ * What the action trusts of the job's environment, decided in one place.
+ * Any earlier step of the job can write `NAME=value` to $GITHUB_ENV and the
+ * runner passes it to every later step (NODE_OPTIONS alone is refused by the
+ * runner, since v2.309.0). What the runner sets over that environment for
+ * this step cannot be forged; the rest is decided here:
+ *
+ * | Names | Decision | Why |
+ * |---|---|---|
+ * | STATE_* | verify | only keys this action's main step saved are laid over the job's; the post step reads nothing without the main step's seal (state.ts) |
+ * | INPUT_<name> of every action.yml input | trust | the runner sets each declared input over the job's environment: the step's `with:` value, else action.yml's default, else '' (Handler.AddInputsToEnvironment, ActionRunner "Merge the default inputs"); the action reads no undeclared input |
+ * | GITHUB_* the action reads (EVENT_PATH, EVENT_NAME, API_URL, SERVER_URL, REPOSITORY, SHA, REF, REF_NAME, HEAD_REF, BASE_REF, WORKSPACE, WORKFLOW, WORKFLOW_REF, RUN_ID, RUN_ATTEMPT, JOB, OUTPUT, STATE, STEP_SUMMARY) | trust | set from the github context over the job's environment for each action step (NodeScriptActionHandler, GitHubContext's allow-list) |
+ * | RUNNER_TEMP | trust | set from the runner context the same way (RunnerContext) |
+ * | ACTIONS_RUNTIME_TOKEN, ACTIONS_RUNTIME_URL, ACTIONS_CACHE_URL, ACTIONS_RESULTS_URL | trust | set by the runner for each action step from its own connection (the Actions cache of the baselines) |
+ * | NODE_TLS_REJECT_UNAUTHORIZED=0 | refuse | it turns off certificate checks: whoever answers would get the api_key and could send a passing run |
+ * | NODE_OPTIONS | trust | the runner refuses it from $GITHUB_ENV |
+ * | HTTPS_PROXY, HTTP_PROXY, NO_PROXY | document | with certificates checked a proxy sees host names, not the key or the answers |
+ * | NODE_EXTRA_CA_CERTS | document | it names a file: a step that can plant a CA file can already rewrite the action's own files on the runner (docs/threat-model.md) |
+ *
+ * docs/threat-model.md says the same to users; __tests__/e2e/job-env-e2e.test.ts holds each decision through the bundle.
+ */
+/** The job-environment variables the action refuses to run under, with why. */
+const REFUSED_JOB_ENV = [
+    {
+        name: 'NODE_TLS_REJECT_UNAUTHORIZED',
+        value: '0',
+        why: 'turns off TLS certificate checks: whoever answers for the service would get the api_key and could answer with a passing run. An earlier step may have set it through $GITHUB_ENV; unset it (for a private certificate authority, give the runner NODE_EXTRA_CA_CERTS)'
+    }
+];
+/** One line saying why the job's environment is refused, or null when nothing in it is. */
+function job_env_refusedJobEnv(env) {
+    for (const { name, value, why } of REFUSED_JOB_ENV) {
+        if (env[name] === value)
+            return `${name}=${value} ${why}. Nothing was sent.`;
+    }
+    return null;
+}
+
 ;// CONCATENATED MODULE: ./src/action/run.ts
 /**
- * The action's `run()`, for both the main and the post step (as
- * actions/checkout does): the main step marks the state, so the post step
- * knows it is the post step. Builds the real edges (@actions/core, the HTTP
- * client, the clock, signals) and hands them to main.ts or post.ts.
+ * The action's two steps, each its own entry point: src/index.ts runs the
+ * main step (runMainAction), src/post.ts the post step (runPostAction), so
+ * neither asks which step it is (an earlier step of the job can set any
+ * STATE_* it likes). Builds the real edges (@actions/core, the HTTP client,
+ * the clock, signals) and hands them to main.ts or post.ts. Before anything
+ * else, the main step refuses a job environment it cannot trust (job-env.ts)
+ * and opens its state (state.ts openState).
  *
  * `npx @github/local-action run . src/action/run.ts .env` runs it locally.
  */
+
+
 
 
 
@@ -61285,7 +63302,7 @@ function abortOnSignals(io, exitCode = 1) {
             io.log.warning(`Received ${signal}: the job is being cancelled; stopping what this step started.`);
             setTimeout(() => {
                 const line = `The step was cancelled and could not finish within ${ABORT_EXIT_MS / 1000} s of ${signal}; exiting before the runner kills it.`;
-                conclude_concludeAction(io, failedOutcome(line));
+                conclude_concludeAction(io, outcome_failedOutcome(line));
                 process.exit(exitCode);
             }, ABORT_EXIT_MS).unref();
         }
@@ -61313,19 +63330,20 @@ function serviceClients(clock, log) {
         requestTimeoutMs: opts?.requestTimeoutMs
     });
 }
-/** Run the step this process was started for. Never throws: a bug fails the step with its stack. */
-async function run(io = coreActionIO(), edges = {}) {
+/** The main step. Never throws: a bug fails the step with its stack. */
+async function runMainAction(raw = coreActionIO(), edges = {}) {
+    // First thing, before anything that can fail or wait: every key the post step reads, then the seal.
+    const state = openState(raw, stepBinding(raw.env), edges.nonce ?? randomBytes(16).toString('base64url'));
+    const io = usingState(raw, state);
     const aborts = abortOnSignals(io);
     const clock = edges.clock ?? systemClock;
     const makeApi = edges.makeApi ?? serviceClients(clock, io.log);
     try {
-        if (isPostStep(io)) {
-            await runPost({ io, clock, makeApi });
-        }
-        else {
-            markMainStarted(io);
+        const refused = refusedJobEnv(io.env);
+        if (refused !== null)
+            concludeAction(io, failedOutcome(refused));
+        else
             await runMain({ io, clock, signal: aborts.signal, makeApi });
-        }
     }
     catch (err) {
         io.setFailed(describeBug(err));
@@ -61334,6 +63352,27 @@ async function run(io = coreActionIO(), edges = {}) {
         aborts.dispose();
     }
 }
+/** The post step. Never throws: a bug fails the step with its stack. */
+async function runPostAction(io = coreActionIO(), edges = {}) {
+    const aborts = abortOnSignals(io);
+    const clock = edges.clock ?? systemClock;
+    const makeApi = edges.makeApi ?? serviceClients(clock, io.log);
+    try {
+        const refused = refusedJobEnv(io.env);
+        if (refused !== null)
+            io.log.warning(`Post step: nothing sent: ${refused}`);
+        else
+            await runPost({ io, clock, makeApi });
+    }
+    catch (err) {
+        io.setFailed(describeBug(err));
+    }
+    finally {
+        aborts.dispose();
+    }
+}
+/** What `npx @github/local-action run . src/action/run.ts` runs: the main step. */
+const run = (/* unused pure expression or super */ null && (runMainAction));
 
 ;// CONCATENATED MODULE: ./node_modules/environment/index.js
 /* globals WorkerGlobalScope, DedicatedWorkerGlobalScope, SharedWorkerGlobalScope, ServiceWorkerGlobalScope */
@@ -65036,28 +67075,82 @@ const logUpdate = createLogUpdate(external_node_process_.stdout);
 
 const logUpdateStderr = createLogUpdate(external_node_process_.stderr);
 
+;// CONCATENATED MODULE: ./src/cli/terminal-io.ts
+
+/** `text` with each line through the one rule (stripUnsafeChars), its line breaks kept. */
+function terminalText(text) {
+    return text.split('\n').map(stripUnsafeChars).join('\n');
+}
+/** A terminal (the process's stdout or stderr on a TTY), for the live view. */
+function terminal_io_isTerminal(stream) {
+    return stream.isTTY === true;
+}
+/** `stream` as the command line writes to it: every write terminal-safe. */
+function terminalOut(stream) {
+    return {
+        write: (text) => {
+            stream.write(terminalText(text));
+        },
+        terminal: terminal_io_isTerminal(stream) ? stream : null
+    };
+}
+function terminalIO(env, view, stderr, reportDir) {
+    const state = new Map();
+    return {
+        env,
+        reportDir,
+        log: view.log,
+        setSecret: () => undefined,
+        setOutput: () => undefined,
+        saveState: (name, value) => void state.set(name, value),
+        getState: (name) => state.get(name) ?? '',
+        annotate: () => undefined,
+        appendSummary: () => Promise.resolve(),
+        setFailed: (message) => {
+            view.stop();
+            stderr.write(`error: ${message}\n`);
+        }
+    };
+}
+
 ;// CONCATENATED MODULE: ./src/cli/live-view.ts
 /**
- * What the command line shows while the step runs. On a terminal: a live
- * view redrawn in place (log-update) of the run's categories done of
- * planned, elapsed and estimated time, with the step's log lines printed
- * above it. Otherwise (a CI log): the step's log lines only, one per state
- * change, with no control characters (the gate logs its progress itself
- * when no live view takes it).
+ * What the command line shows while the step runs. On a terminal (outside
+ * CI, or with --live): a live view redrawn in place (log-update) of the
+ * run's categories done of planned, elapsed and estimated time, with the
+ * step's log lines printed above it. Otherwise (a CI log, or CI set): the
+ * step's log lines only, one per state change, with no control characters
+ * (the gate logs its progress itself when no live view takes it). Every
+ * line, the live view's text too, is terminal-safe (terminal-io.ts).
  */
 
 
 
-/** A terminal, for the live view. */
-function live_view_isTerminal(stream) {
-    return stream.isTTY === true;
+
+/**
+ * Whether the environment says a CI system runs the command (CI set, and not
+ * `false` or `0`, as CI systems and most command lines read it): there the
+ * terminal stays quiet, one line per change, unless --live.
+ */
+function inCi(env) {
+    const ci = (env.CI ?? '').trim().toLowerCase();
+    return ci !== '' && ci !== 'false' && ci !== '0';
+}
+/**
+ * Whether the live view is drawn: on a terminal only, when --live asks for it,
+ * or else outside CI and when stdout is not the JSON.
+ */
+function wantsLiveView(stream, env, flags) {
+    return stream.terminal !== null && (flags.live === true || (!inCi(env) && flags.format !== 'json'));
 }
 /** `verbose`: debug lines too. */
 function runView(stream, clock, opts) {
-    return opts.live && live_view_isTerminal(stream) ? liveView(stream, clock, opts) : lineView(stream, opts.verbose);
+    return opts.live && stream.terminal !== null ? liveView(stream, stream.terminal, clock, opts) : lineView(stream, opts.verbose);
 }
 function lineView(stream, verbose) {
-    const line = (prefix) => (text) => void stream.write(`${prefix}${text}\n`);
+    const line = (prefix) => (text) => {
+        stream.write(`${prefix}${text}\n`);
+    };
     return {
         log: log_singleLineLog({ info: line(''), warning: line('warning: '), debug: verbose ? line('debug: ') : () => undefined }),
         stop: () => undefined
@@ -65083,13 +67176,14 @@ function liveText(title, progress, nowMs, startedMs, frame) {
         '  findings by severity: when the run ends (the service reports them then); Ctrl-C cancels the run'
     ].join('\n');
 }
-function liveView(stream, clock, opts) {
-    const update = createLogUpdate(stream, { showCursor: true });
+function liveView(stream, terminal, clock, opts) {
+    // log-update draws on the terminal itself (its cursor moves); its text goes through the rule first.
+    const update = createLogUpdate(terminal, { showCursor: true });
     const startedMs = clock.now();
     let progress = null;
     let frame = 0;
     const draw = () => {
-        update(liveText(opts.title, progress, clock.now(), startedMs, frame++));
+        update(terminalText(liveText(opts.title, progress, clock.now(), startedMs, frame++)));
     };
     const timer = setInterval(draw, 250);
     timer.unref();
@@ -65109,26 +67203,6 @@ function liveView(stream, clock, opts) {
             clearInterval(timer);
             update.clear();
             update.done();
-        }
-    };
-}
-
-;// CONCATENATED MODULE: ./src/cli/terminal-io.ts
-function terminalIO(env, view, stderr, reportDir) {
-    const state = new Map();
-    return {
-        env,
-        reportDir,
-        log: view.log,
-        setSecret: () => undefined,
-        setOutput: () => undefined,
-        saveState: (name, value) => void state.set(name, value),
-        getState: (name) => state.get(name) ?? '',
-        annotate: () => undefined,
-        appendSummary: () => Promise.resolve(),
-        setFailed: (message) => {
-            view.stop();
-            stderr.write(`error: ${message}\n`);
         }
     };
 }
@@ -65153,6 +67227,13 @@ function terminalIO(env, view, stderr, reportDir) {
 
 
 
+
+
+
+
+function terminalEdges(edges) {
+    return { ...edges, stdout: terminalOut(edges.stdout), stderr: terminalOut(edges.stderr) };
+}
 /** How the command line names an input in a configuration error: its flag (and its variable). */
 function flagNamer(options) {
     return (input) => {
@@ -65160,12 +67241,24 @@ function flagNamer(options) {
         return option === undefined ? `input '${input}'` : `option '${flagOf(input)}'${option.env ? ` (or ${option.env})` : ''}`;
     };
 }
+/**
+ * Where the report files go, settled before any request: --out (a folder this
+ * user may write to, created when missing), else a fresh private folder of
+ * this run. `refusal`: the configuration line naming --out.
+ */
+async function reportDirOf(out) {
+    if (out === undefined)
+        return { dir: await freshPrivateDir((0,external_node_os_.tmpdir)(), 'asas-gate-'), fresh: true };
+    const dir = (0,external_node_path_.resolve)(out);
+    const why = await unusableDir(dir);
+    return why === null ? { dir, fresh: false } : { refusal: `error: option '--out': ${why}` };
+}
 /** Run one step command; resolves to its exit code. */
 async function runStepCommand(command, given, edges) {
     const flags = given;
     const env = inputEnv(command.options, given, edges.env, command.fixed);
     try {
-        inputs_readInputs(common_envInputReader(env));
+        inputs_readInputs(common_envInputReader(env), null, ci_host_ciHost(env));
     }
     catch (err) {
         if (!(err instanceof ConfigError))
@@ -65173,10 +67266,26 @@ async function runStepCommand(command, given, edges) {
         edges.stderr.write(`error: ${flagNamer(command.options)(err.input)}: ${err.message}\n`);
         return EXIT_USAGE;
     }
+    const reports = await reportDirOf(flags.out);
+    if ('refusal' in reports) {
+        edges.stderr.write(`${reports.refusal}\n`);
+        return EXIT_USAGE;
+    }
+    try {
+        return await runChecked(command, flags, env, edges, reports.dir);
+    }
+    finally {
+        // A fresh folder nothing was written to is not left behind (rmdir removes only an empty one).
+        if (reports.fresh)
+            await (0,promises_namespaceObject.rmdir)(reports.dir).catch(() => undefined);
+    }
+}
+/** The step once its options are read and its report folder settled. */
+async function runChecked(command, flags, env, edges, reportDir) {
     const clock = edges.clock ?? clock_systemClock;
-    const live = edges.stderr.isTTY === true && flags.format !== 'json';
+    const live = wantsLiveView(edges.stderr, edges.env, flags);
     const view = runView(edges.stderr, clock, { live, verbose: flags.verbose === true, title: command.title });
-    const io = terminalIO(env, view, edges.stderr, flags.out === undefined ? undefined : (0,external_node_path_.resolve)(flags.out));
+    const io = terminalIO(env, view, edges.stderr, reportDir);
     const aborts = abortOnSignals(io, EXIT_USAGE);
     let outcome;
     try {
@@ -65244,8 +67353,9 @@ function addInputOptions(cmd, options) {
     }
     return cmd
         .addOption(new option_Option('--format <format>', 'text, or json: the outcome as JSON on stdout').choices(['text', 'json']).default('text'))
-        .option('--out <dir>', 'write the report files there (report JSON, SARIF, JUnit, markdown); default: a temporary directory')
-        .option('--verbose', 'debug lines too');
+        .option('--out <dir>', 'write the report files there (report JSON, SARIF, JUnit, markdown); default: a fresh private folder per run')
+        .option('--verbose', 'debug lines too')
+        .option('--live', 'draw the live view on a terminal even in CI (CI set): by default CI gets one line per change');
 }
 function stepCommand(program, name, spec, edges, result) {
     const cmd = program.command(name);
@@ -65281,7 +67391,9 @@ function emulatorCommand(program, edges, result) {
                 throw new CommanderError(EXIT_USAGE, 'cli.faults', `error: option '--faults': ${err.message}`);
             }
         })();
-        await serveEmulator({ port, allowLoopbackTargets: o.allowLoopbackTargets, faults, categoryDurationMs }, o.quiet === true, (line) => edges.stdout.write(`${line}\n`));
+        await serveEmulator({ port, allowLoopbackTargets: o.allowLoopbackTargets, faults, categoryDurationMs }, o.quiet === true, (line) => {
+            edges.stdout.write(`${line}\n`);
+        });
         result.code = -1;
     });
 }
@@ -65292,7 +67404,14 @@ function cliProgram(edges, result) {
         .version(ACTION_VERSION)
         .showHelpAfterError('(add --help for the options and examples)')
         .exitOverride()
-        .configureOutput({ writeOut: (s) => void edges.stdout.write(s), writeErr: (s) => void edges.stderr.write(s) });
+        .configureOutput({
+        writeOut: (s) => {
+            edges.stdout.write(s);
+        },
+        writeErr: (s) => {
+            edges.stderr.write(s);
+        }
+    });
     stepCommand(program, 'assess', { options: ASSESS_OPTIONS, fixed: { mode: 'gate' }, title: 'Assessing' }, edges, result);
     program.commands.at(-1)?.description('run the gate: assess the agent, decide pass, fail, incomplete or error');
     stepCommand(program, 'validate', { options: VALIDATE_OPTIONS, fixed: { mode: 'validate' }, title: 'Validating fixes' }, edges, result);
@@ -65303,8 +67422,10 @@ function cliProgram(edges, result) {
 /**
  * Run the command line on `argv` (without node and the script). Resolves to
  * the exit code, or -1 while a server it started keeps the process running.
+ * Everything it prints, to stdout and stderr, is terminal-safe text (terminal-io.ts).
  */
-async function runCli(argv, edges) {
+async function runCli(argv, raw) {
+    const edges = terminalEdges(raw);
     const result = { code: EXIT_USAGE };
     const program = cliProgram(edges, result);
     if (argv.length === 0) {
@@ -65330,13 +67451,22 @@ async function runCli(argv, edges) {
 /** Entry point of the command line's bundle (`npx agent-security-gate`, dist/cli/index.js). */
 
 
+
+/**
+ * Exits once stdout and stderr have taken every byte written: a pipe can hold
+ * back what does not fit in its buffer (a large JSON outcome), which an
+ * immediate process.exit would cut.
+ */
+function exitFlushed(code) {
+    process.stdout.write('', () => process.stderr.write('', () => process.exit(code)));
+}
 runCli(process.argv.slice(2), { env: process.env, stdout: process.stdout, stderr: process.stderr }).then((code) => {
     // -1: a server (the emulator) keeps running until its signal.
     if (code >= 0)
-        process.exit(code);
+        exitFlushed(code);
 }, (err) => {
-    process.stderr.write(`${errors_describeBug(err)}\n`);
-    process.exit(3);
+    terminalOut(process.stderr).write(`${errors_describeBug(err)}\n`);
+    exitFlushed(3);
 });
 
 

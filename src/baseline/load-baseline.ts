@@ -5,13 +5,13 @@
  * are trusted), each read again from the service. No window is not a
  * failure: the gate says why and runs as with fail_on any (stricter).
  */
-import type { ActionsCachesApi } from '../github/actions-caches.js'
+import type { ActionsCachesApi, ListedCache } from '../github/actions-caches.js'
 import type { CompareApi } from '../github/compare.js'
 import type { RepoRef } from '../github/transport.js'
 import { agentFilesAmong } from '../pipeline/changed-paths.js'
 import type { Log } from '../util/log.js'
 import { ConfigError, describeFailure } from '../util/errors.js'
-import { plural } from '../util/text.js'
+import { oneLine, plural } from '../util/text.js'
 import type { EvidenceWindows } from '../evidence/judge-evidence.js'
 import { holdsOpenFinding, poolEvidence, type EvidencePool, type RunEvidence } from '../evidence/pool.js'
 import { readRunEvidence, runReads, type RunReader, type RunReads } from '../evidence/read-runs.js'
@@ -43,6 +43,14 @@ export interface LoadedBaseline {
   cost: WindowCost
   /** Runs or records left out, and why. */
   notes: string[]
+  /**
+   * Evidence that could not be read (a recorded run or holder the service
+   * would not give, the caches list refused or failing, a comparison that
+   * failed): only what failed is left out, and each line keeps the result
+   * from being a pass (it is `incomplete` at best), since what went unread may
+   * hold a weakness.
+   */
+  gaps: string[]
 }
 
 export interface EvidenceDeps {
@@ -64,6 +72,13 @@ export interface EvidenceArgs {
   onDefaultBranch: boolean
   /** The commit main's agent is judged at (GITHUB_SHA on the default branch, the base SHA on a pull request). */
   judgedCommit: string | null
+  /**
+   * The commit of the agent this run assesses (a pull request's head; GITHUB_SHA
+   * elsewhere): a weakness seen only by runs of another agent (a change under
+   * agent_paths since; without agent_paths, another commit) is presumed, for a
+   * confirmation to show gone. Absent: judgedCommit.
+   */
+  agentCommit?: string | null
   agentPaths: readonly string[]
   bounds: WindowBounds
   /** A pull request's own ref and head: its own recorded runs are its agent's window; null elsewhere. */
@@ -71,6 +86,17 @@ export interface EvidenceArgs {
 }
 
 const NO_WINDOWS: EvidenceWindows = { agent: null, base: null }
+
+/** One reading of the evidence: what it cost, the gaps it met, and the comparisons made (each asked once). */
+interface Reading {
+  deps: EvidenceDeps
+  args: EvidenceArgs
+  cost: WindowCost
+  gaps: string[]
+  notes: string[]
+  /** `${base}...${head}` -> whether the agent changed (null: the comparison failed). */
+  compared: Map<string, boolean | null>
+}
 
 export async function loadBaseline(deps: EvidenceDeps, args: EvidenceArgs): Promise<LoadedBaseline> {
   const started = deps.now()
@@ -88,28 +114,51 @@ export async function loadBaseline(deps: EvidenceDeps, args: EvidenceArgs): Prom
       source: `run ${args.baselineRunId} (baseline_run_id)`,
       why: null,
       windows: { agent: null, base: pool },
-      notes: []
+      notes: [],
+      gaps: []
     })
   }
+  const r: Reading = { deps, args, cost, gaps: [], notes: [], compared: new Map() }
   try {
-    const main = await loadWindow(deps, args, cost)
-    const own = await loadOwnWindow(deps, args, cost, main.notes)
-    return done(own === null ? main : { ...main, windows: { ...main.windows, agent: { pool: own, scope: 'agent' } } })
+    const main = await loadWindow(r)
+    const own = await loadOwnWindow(r)
+    return done({
+      ...main,
+      windows: own === null ? main.windows : { ...main.windows, agent: { pool: own, scope: 'agent' } },
+      notes: r.notes,
+      gaps: r.gaps
+    })
   } catch (err) {
     deps.log.warning(`The baseline could not be read: ${describeFailure(err)}`)
+    const why = `the baseline could not be read: ${describeFailure(err)}`
     return done({
       baseline: null,
       source: null,
-      why: `the baseline could not be read: ${describeFailure(err)}`,
+      why,
       windows: NO_WINDOWS,
-      notes: []
+      notes: r.notes,
+      gaps: [...r.gaps, `${why}, so a weakness seen earlier cannot be ruled out`]
     })
   }
 }
 
-/** The default branch's records, the same agent's, read again from the service and pooled. */
-async function loadWindow(deps: EvidenceDeps, args: EvidenceArgs, cost: WindowCost): Promise<Omit<LoadedBaseline, 'cost'>> {
-  const none = (why: string, notes: string[] = []) => ({ baseline: null, source: null, why, windows: NO_WINDOWS, notes })
+/** The agent's records listed on `ref`, or null (a gap said) when the caches list is refused or fails. */
+async function listRecords(r: Reading, ref: string, whose: string): Promise<ListedCache[] | null> {
+  const { deps, args } = r
+  if (deps.github === null || args.repo === null) return null
+  r.cost.githubRequests++
+  try {
+    return await deps.github.listCaches(args.repo, { keyPrefix: evidenceKeyPrefix(args.agentKey), ref })
+  } catch (err) {
+    r.gaps.push(`${whose} records could not be listed (${describeFailure(err)}), so a weakness seen in them cannot be ruled out`)
+    return null
+  }
+}
+
+/** The default branch's records (the newest K within the age bound) read again from the service and pooled. */
+async function loadWindow(r: Reading): Promise<Omit<LoadedBaseline, 'cost' | 'notes' | 'gaps'>> {
+  const { deps, args } = r
+  const none = (why: string) => ({ baseline: null, source: null, why, windows: NO_WINDOWS })
   if (deps.github === null || args.repo === null || args.defaultBranch === null)
     return none(
       deps.github === null
@@ -117,114 +166,152 @@ async function loadWindow(deps: EvidenceDeps, args: EvidenceArgs, cost: WindowCo
         : 'the repository or its default branch is unknown to this event, so no record can be tied to the default branch'
     )
   const ref = branchRef(args.defaultBranch)
-  cost.githubRequests++
-  const listed = await deps.github.listCaches(args.repo, { keyPrefix: evidenceKeyPrefix(args.agentKey), ref })
+  const listed = await listRecords(r, ref, "the default branch's")
+  if (listed === null) return none(`the default branch's records could not be listed`)
   const { records, refused } = defaultBranchRecords(listed, args.agentKey, args.defaultBranch)
-  const notes = refused > 0 ? [`${plural(refused, 'record')} not saved on ${ref} not trusted.`] : []
+  if (refused > 0) r.notes.push(`${plural(refused, 'record')} not saved on ${ref} not trusted.`)
   // On the default branch this run is the newest of its window: K - 1 earlier runs (at least one for fail_on new).
   const limit = args.onDefaultBranch ? Math.max(args.bounds.runs - 1, 1) : args.bounds.runs
-  const candidates = await sameAgent(deps, args, recordsToRead(records, limit, args.bounds), limit, cost, notes)
-  if (candidates.length === 0)
+  const recent = recordsToRead(records, limit, args.bounds)
+  if (recent.length === 0)
     return none(
       records.length === 0
         ? 'no run recorded by the default branch yet (no cache entry listed on it)'
-        : 'no recorded run of the default branch is within the window',
-      notes
+        : 'no recorded run of the default branch is within the window'
     )
-  const runs = await readRuns(deps, args, candidates, cost, notes)
-  if (runs.length === 0)
-    return none(`none of the ${plural(candidates.length, 'recorded run')} of the default branch could be trusted`, notes)
+  // What fail_on new compares with: main's agent, up to its last change. The lineage: every recent run, marked.
+  const kept = new Set((await sameAgent(r, recent, limit)).map((x) => x.runId))
+  const marks = await agentMarks(r, recent, args.agentCommit === undefined ? args.judgedCommit : args.agentCommit)
+  const runs = await readRuns(r, recent, marks, true)
+  if (runs.length === 0) return none(`none of the ${plural(recent.length, 'recorded run')} of the default branch could be trusted`)
   // Holders are named by records the default branch saved, so they are trusted as those records are.
-  const held = await readHolders(deps, args, candidates, cost, notes)
+  const held = await readHolders(r, recent, marks, true)
   const base = poolEvidence([...runs, ...held])
+  const baselineRuns = runs.filter((x) => kept.has(x.runId))
   // K = 1: this run alone is its agent's evidence, holders too are main's window only.
   const agentRuns = args.onDefaultBranch && args.bounds.runs > 1 ? [...runs.slice(0, args.bounds.runs - 1), ...held] : []
   return {
-    baseline: baselineOfPool(base, args.modelId, candidates[0]?.commit ?? null),
+    baseline:
+      baselineRuns.length > 0 ? baselineOfPool(poolEvidence([...baselineRuns, ...held]), args.modelId, recent[0]?.commit ?? null) : null,
     source: `${plural(runs.length, 'run')} of ${args.defaultBranch}${held.length > 0 ? ` and ${plural(held.length, 'earlier run')} holding findings still open` : ''} (Actions cache records listed on ${ref}), re-read from the service`,
-    why: null,
-    windows: { agent: agentRuns.length > 0 ? { pool: poolEvidence(agentRuns), scope: 'main' } : null, base },
-    notes
+    why: baselineRuns.length > 0 ? null : 'every recorded run of the default branch is of an earlier agent (agent_paths changed since)',
+    windows: {
+      agent: agentRuns.length > 0 ? { pool: poolEvidence(agentRuns), scope: 'main' } : null,
+      base,
+      lineage: args.bounds.runs > 1
+    }
   }
 }
 
 /**
- * A pull request's own window: the runs recorded under its own ref, of the
- * same agent (with agent_paths: no change since; without: the same head
- * commit), the newest K - 1. A pull request can write these records, so they
- * only ever add evidence (each run read again from the service all the same).
+ * A pull request's own window: the runs recorded under its own ref, across
+ * its pushes (the newest K - 1), each marked whether it is of the agent judged
+ * now. A pull request can write these records, so they only ever add
+ * observations and never close one (each run read again from the service all
+ * the same).
  */
-async function loadOwnWindow(deps: EvidenceDeps, args: EvidenceArgs, cost: WindowCost, notes: string[]): Promise<EvidencePool | null> {
+async function loadOwnWindow(r: Reading): Promise<EvidencePool | null> {
+  const { deps, args } = r
   const own = args.own
   if (!own || deps.github === null || args.repo === null || args.bounds.runs <= 1 || own.head === null) return null
-  cost.githubRequests++
-  const listed = await deps.github.listCaches(args.repo, { keyPrefix: evidenceKeyPrefix(args.agentKey), ref: own.ref })
-  const records = recordsOnRef(listed, args.agentKey, own.ref)
-  const limit = args.bounds.runs - 1
-  const recent = recordsToRead(records, limit, args.bounds)
-  const same =
-    args.agentPaths.length > 0
-      ? await sameAgent(deps, { ...args, judgedCommit: own.head }, recent, limit, cost, notes)
-      : recent.filter((r) => r.commit === own.head)
-  if (same.length === 0) return null
-  const runs = await readRuns(deps, args, same, cost, notes)
+  const listed = await listRecords(r, own.ref, "this pull request's own")
+  if (listed === null) return null
+  const recent = recordsToRead(recordsOnRef(listed, args.agentKey, own.ref), args.bounds.runs - 1, args.bounds)
+  if (recent.length === 0) return null
+  const marks = await agentMarks(r, recent, own.head)
+  const runs = await readRuns(r, recent, marks, false)
   if (runs.length === 0) return null
-  return poolEvidence([...runs, ...(await readHolders(deps, args, same, cost, notes))])
+  return poolEvidence([...runs, ...(await readHolders(r, recent, marks, false))])
 }
 
-/** The records of the same agent: with agent_paths, up to the first commit the agent changed since; without, every one. */
-async function sameAgent(
-  deps: EvidenceDeps,
-  args: EvidenceArgs,
-  records: EvidenceRecord[],
-  limit: number,
-  cost: WindowCost,
-  notes: string[]
-): Promise<EvidenceRecord[]> {
+/** Whether files under agent_paths changed from `base` to `head` (asked once each); null when the comparison failed (a gap said). */
+async function agentChanged(r: Reading, base: string, head: string): Promise<boolean | null> {
+  const { deps, args } = r
+  const key = `${base}...${head}`
+  if (r.compared.has(key)) return r.compared.get(key) ?? null
+  let changed: boolean | null = null
+  if (deps.github !== null && args.repo !== null) {
+    r.cost.githubRequests++
+    try {
+      const files = await deps.github.changedFiles(args.repo, base, head)
+      changed = files.kind === 'everything' || agentFilesAmong(args.agentPaths, files.files).length > 0
+    } catch (err) {
+      r.gaps.push(`whether agent_paths changed since ${base.slice(0, 12)} could not be told (${describeFailure(err)})`)
+    }
+  }
+  r.compared.set(key, changed)
+  return changed
+}
+
+/** The records of main's agent: with agent_paths, up to the first commit the agent changed since; without, every one. */
+async function sameAgent(r: Reading, records: EvidenceRecord[], limit: number): Promise<EvidenceRecord[]> {
+  const { args } = r
   const judged = args.judgedCommit ?? records[0]?.commit ?? null
-  if (args.agentPaths.length === 0 || deps.github === null || args.repo === null) return records
+  if (args.agentPaths.length === 0 || r.deps.github === null || args.repo === null) return records
   if (judged === null) {
     // No commit to compare with: whether the agent changed since cannot be told, so no record is the same agent's.
     if (records.length > 0)
-      notes.push(`${plural(records.length, 'recorded run')} left out: no commit to tell whether agent_paths changed since.`)
+      r.notes.push(`${plural(records.length, 'recorded run')} left out: no commit to tell whether agent_paths changed since.`)
     return []
   }
   const changed = new Map<string, boolean>()
   for (const commit of commitsToCompare(records, limit)) {
-    if (commit === judged) {
-      changed.set(commit, false)
-      continue
-    }
-    cost.githubRequests++
-    const files = await deps.github.changedFiles(args.repo, commit, judged)
-    const agentChanged = files.kind === 'everything' || agentFilesAmong(args.agentPaths, files.files).length > 0
-    changed.set(commit, agentChanged)
-    if (agentChanged) break
+    const agentChangedSince = commit === judged ? false : ((await agentChanged(r, commit, judged)) ?? true)
+    changed.set(commit, agentChangedSince)
+    if (agentChangedSince) break
   }
   const kept = sameAgentRecords(records, changed)
   if (kept.length < records.length)
-    notes.push(`${plural(records.length - kept.length, 'recorded run')} of an earlier agent left out (agent_paths changed since).`)
+    r.notes.push(
+      `${plural(records.length - kept.length, 'recorded run')} of an earlier agent left out of the baseline (agent_paths changed since).`
+    )
   return kept
+}
+
+/**
+ * Per recorded commit, whether its run is of the agent judged now (`judged`):
+ * with agent_paths, no change under them between the two (every commit
+ * compared); without, the same commit. A record without a commit, or a
+ * comparison that failed, is of another agent (its weaknesses presumed).
+ */
+async function agentMarks(r: Reading, records: readonly EvidenceRecord[], judged: string | null): Promise<Map<string, boolean>> {
+  const marks = new Map<string, boolean>()
+  for (const { commit } of records) {
+    if (commit === null || marks.has(commit)) continue
+    if (judged === null || commit === judged || r.args.agentPaths.length === 0) marks.set(commit, commit === judged)
+    else marks.set(commit, (await agentChanged(r, commit, judged)) === false)
+  }
+  return marks
 }
 
 /** The recorded runs, each read again from the service: completed, of this model, within the age bound (and kept by `keep`). */
 async function readRuns(
-  deps: EvidenceDeps,
-  args: EvidenceArgs,
-  records: readonly { runId: string }[],
-  cost: WindowCost,
-  notes: string[],
+  r: Reading,
+  records: readonly { runId: string; commit: string | null }[],
+  marks: ReadonlyMap<string, boolean>,
+  trusted: boolean,
   keep: (run: RunEvidence) => boolean = () => true
 ): Promise<RunEvidence[]> {
+  const { deps, args, cost } = r
   const reads: RunReads = runReads(deps.api(), args.modelId)
   const runs: RunEvidence[] = []
   try {
-    for (const r of records) {
-      const read = await readRunEvidence(reads, r.runId)
-      if ('problem' in read) notes.push(`Recorded ${read.problem}: not trusted.`)
-      else if (read.run.completedAt !== '' && !withinAge(read.run.completedAt, args.bounds))
-        notes.push(`Recorded run ${r.runId} completed more than ${args.bounds.maxAgeDays} days ago: left out.`)
-      else if (keep(read.run)) runs.push(read.run)
+    for (const rec of records) {
+      let read: Awaited<ReturnType<typeof readRunEvidence>>
+      try {
+        read = await readRunEvidence(reads, rec.runId)
+      } catch (err) {
+        r.gaps.push(
+          `recorded run ${oneLine(rec.runId, 80)} could not be read (${describeFailure(err)}), so what it saw cannot be ruled out`
+        )
+        continue
+      }
+      if ('problem' in read) {
+        if (read.unplaced) r.gaps.push(`recorded ${read.problem}, so what it saw cannot be ruled out`)
+        else r.notes.push(`Recorded ${read.problem}: not trusted.`)
+      } else if (read.run.completedAt !== '' && !withinAge(read.run.completedAt, args.bounds))
+        r.notes.push(`Recorded run ${rec.runId} completed more than ${args.bounds.maxAgeDays} days ago: left out.`)
+      else if (keep(read.run)) runs.push({ ...read.run, trusted, sameAgent: rec.commit !== null && marks.get(rec.commit) === true })
     }
   } finally {
     cost.serviceRequests += reads.requests
@@ -236,30 +323,31 @@ async function readRuns(
 /**
  * The holders the window's records name beyond its runs (at most MAX_HOLDERS),
  * read like any run of the window; one is kept only while it holds a finding
- * the service has not closed.
+ * the service has not closed. A holder is of the agent judged now when a
+ * record of that agent marks it as of its own.
  */
 async function readHolders(
-  deps: EvidenceDeps,
-  args: EvidenceArgs,
+  r: Reading,
   records: readonly EvidenceRecord[],
-  cost: WindowCost,
-  notes: string[]
+  marks: ReadonlyMap<string, boolean>,
+  trusted: boolean
 ): Promise<RunEvidence[]> {
   const holders = holdersToRead(
     records,
-    records.map((r) => r.runId),
+    records.map((x) => x.runId),
     MAX_HOLDERS
   )
   if (holders.length === 0) return []
+  const same = new Set(records.filter((x) => x.commit !== null && marks.get(x.commit) === true).flatMap((x) => x.sameAgentHolders))
+  const SAME = 'same-agent'
   const held = await readRuns(
-    deps,
-    args,
-    holders.map((runId) => ({ runId })),
-    cost,
-    notes,
+    r,
+    holders.map((runId) => ({ runId, commit: same.has(runId) ? SAME : null })),
+    new Map([[SAME, true]]),
+    trusted,
     holdsOpenFinding
   )
-  cost.holdersRead += held.length
+  r.cost.holdersRead += held.length
   return held
 }
 

@@ -71,6 +71,14 @@ export interface DecideInput {
    * reproduce: present all the same, so they fail the gate.
    */
   unreproduced?: readonly UnreproducedLine[]
+  /**
+   * Evidence of this agent's lineage that could not be read, or a
+   * confirmation that could not finish (one line each): what is missing may
+   * hold a weakness, so a pass becomes incomplete with these reasons.
+   */
+  evidenceGaps?: readonly string[]
+  /** Presumed weaknesses a confirmation run reproduced (one line each): still present, they fail the gate. */
+  confirmedPresent?: readonly string[]
 }
 
 export interface Decision {
@@ -156,7 +164,7 @@ export function decide(input: DecideInput): Decision {
     waived: r.waived,
     minSeverity: r.minSeverity
   })
-  const unreproduced = notReproducedPhrases(input.unreproduced ?? [])
+  const unreproduced = [...(input.confirmedPresent ?? []), ...notReproducedPhrases(input.unreproduced ?? [])]
   // A weakness of this agent that this run did not reproduce is still present: a pass becomes a fail.
   const verdict = settled.verdict === 'pass' && unreproduced.length > 0 ? 'fail' : settled.verdict
   const verdictComputed = settled.verdictComputed || verdict !== settled.verdict
@@ -253,6 +261,8 @@ function notFailed(input: DecideInput, r: Reading, status: RunStatus, decided: D
       : { ...decided, result: 'fail', reason: expired }
   }
   if (gaps.length > 0) return { ...decided, result: 'incomplete', reason: `coverage incomplete: ${r.reached}, ${gaps.join(', ')}` }
+  const evidenceGaps = input.evidenceGaps ?? []
+  if (evidenceGaps.length > 0) return { ...decided, result: 'incomplete', reason: `evidence incomplete: ${evidenceGaps.join('; ')}` }
   const planned = plural(r.planned.length, 'planned category', 'planned categories')
   return {
     ...decided,

@@ -23,6 +23,13 @@ export interface EvidenceWindows {
   agent: { pool: EvidencePool; scope: EvidenceScope } | null
   /** The base branch's window (what fail_on new compares with); null: no trusted window. */
   base: EvidencePool | null
+  /**
+   * The base window is this agent's lineage too: what it saw and the service
+   * has not closed is presumed present for this run (a pull request is held to
+   * main's weaknesses until a confirmation shows them gone). False (the
+   * default, evidence_runs 1): the base window only says what is known.
+   */
+  lineage?: boolean
 }
 
 export interface RunFindingRef {
@@ -37,8 +44,10 @@ export interface NotReproduced {
   lens: string
   description: string
   rate: SeenRate
-  /** Seen by an earlier run of this same agent and still open: it counts against the gate as if seen now. */
+  /** Seen by an earlier run of this agent's lineage and still open: it counts against the gate as if seen now. */
   present: boolean
+  /** Present, but seen only by runs of an earlier agent (it may have changed since): a confirmation can show it gone. */
+  presumed: boolean
   /** The runs that saw it, newest first. */
   seenIn: string[]
 }
@@ -71,21 +80,34 @@ export function judgeEvidence(findings: readonly RunFindingRef[], windows: Evide
   const listed = new Set<string>()
   const sources: [EvidencePool | null, boolean, SeenRate['scope'], number][] = [
     [agent?.pool ?? null, true, agent?.scope ?? 'agent', 1],
-    [base, false, 'main', 0]
+    [base, windows.lineage === true, 'main', 0]
   ]
   for (const [pool, present, scope, thisRun] of sources) {
     for (const p of pool?.findings.values() ?? []) {
       if (found.has(p.fingerprint) || listed.has(p.fingerprint)) continue
       listed.add(p.fingerprint)
-      if (p.closed) {
+      const presence = presenceOf(p)
+      if (presence === 'closed') {
         closedSince.push(p)
         continue
       }
       const rate: SeenRate = { seen: p.seenIn.length, of: (pool?.runIds.length ?? 0) + thisRun, scope }
-      notReproduced.push({ ...strip(p), rate, present })
+      notReproduced.push({ ...strip(p), rate, present, presumed: present && presence === 'presumed' })
     }
   }
   return { windowed: agent !== null || base !== null, rateById, knownIds, notReproduced: bySeverity(notReproduced), closedSince }
+}
+
+/**
+ * THE rule of what is present, for every feature that asks: a weakness the
+ * lineage saw is closed only when the service closed it (validated, or
+ * dismissed: see closesWeakness); else it is present when a run of the agent
+ * judged now saw it, and presumed (present until a confirmation shows it
+ * gone) when only runs of an earlier agent did.
+ */
+export function presenceOf(p: Pick<PooledFinding, 'closed' | 'seenBySameAgent'>): 'closed' | 'present' | 'presumed' {
+  if (p.closed) return 'closed'
+  return p.seenBySameAgent ? 'present' : 'presumed'
 }
 
 /** The rate of a finding this run found: among this agent's runs (this one counted), else main's, else this run only. */
@@ -99,7 +121,7 @@ function rateOfFound(fp: string, { agent, base }: EvidenceWindows): SeenRate {
   return THIS_RUN_ONLY
 }
 
-function strip(p: PooledFinding): Omit<NotReproduced, 'rate' | 'present'> {
+function strip(p: PooledFinding): Omit<NotReproduced, 'rate' | 'present' | 'presumed'> {
   return {
     fingerprint: p.fingerprint,
     category: p.category,

@@ -4,11 +4,14 @@
  * body of evidence. Pure.
  *
  * A fingerprint seen in any run of the window is present until the service
- * says otherwise: its newest observation decides whether it is closed (fixed,
- * dismissed, FIXED_VERIFIED); within one run an open observation beats a
- * closed one (fail closed).
+ * says otherwise: its newest observation (runs ordered by the completion time
+ * the service gives, never a record's own time) decides whether it is closed,
+ * and only a close the service validated (FIXED_VERIFIED) or a dismissal
+ * closes it: a plain `fixed` is a claim, not a fact. Within one run an open
+ * observation beats a closed one (fail closed). A run a pull request's own
+ * records name adds observations and never closes one.
  */
-import { isClosedFindingStatus, type Finding, type Severity } from '../service/contract/index.js'
+import { type Finding, type Severity } from '../service/contract/index.js'
 import { fingerprint } from '../baseline/fingerprint.js'
 
 /** What one run of the window showed, read again from the service. */
@@ -18,6 +21,10 @@ export interface RunEvidence {
   completedAt: string
   categoriesCompleted: readonly string[]
   findings: readonly ObservedFinding[]
+  /** Its close can close a weakness: a run the default branch recorded (false: a pull request's own record; default true). */
+  trusted?: boolean
+  /** A run of the agent judged now (no change under agent_paths since; without agent_paths, the same commit); default true. */
+  sameAgent?: boolean
 }
 
 export interface ObservedFinding {
@@ -38,8 +45,10 @@ export interface PooledFinding {
   description: string
   /** Runs of the window that saw it, newest first. */
   seenIn: string[]
-  /** The service closed it (fixed, dismissed, FIXED_VERIFIED) in the newest run that saw it. */
+  /** The service closed it (validated as FIXED_VERIFIED, or dismissed) in the newest run that saw it, a trusted one. */
   closed: boolean
+  /** A run of the agent judged now saw it (false: only runs of an earlier agent did, so it is presumed until confirmed). */
+  seenBySameAgent: boolean
 }
 
 export interface EvidencePool {
@@ -63,29 +72,54 @@ export function observedFindings(findings: readonly Finding[], runId: string): O
   }))
 }
 
-/** The runs (newest first) as one body of evidence. A run named twice counts once. */
-export function poolEvidence(runs: readonly RunEvidence[]): EvidencePool {
+/** Whether a finding's status closes a weakness: validated fixed (FIXED_VERIFIED) or dismissed; a plain `fixed` does not. */
+export function closesWeakness(status: string): boolean {
+  return status === 'FIXED_VERIFIED' || status === 'dismissed'
+}
+
+/** The runs newest first by the completion time the service gave (a run without one last); ties keep the order given. */
+export function byCompletion(runs: readonly RunEvidence[]): RunEvidence[] {
+  const t = (r: RunEvidence): number => {
+    const ms = Date.parse(r.completedAt)
+    return Number.isFinite(ms) ? ms : -Infinity
+  }
+  return runs
+    .map((r, i) => ({ r, i }))
+    .sort((a, b) => t(b.r) - t(a.r) || a.i - b.i)
+    .map((x) => x.r)
+}
+
+/**
+ * The runs as one body of evidence, ordered by the service's completion
+ * times. A run named twice counts once.
+ */
+export function poolEvidence(given: readonly RunEvidence[]): EvidencePool {
+  const runs = byCompletion(given)
   const findings = new Map<string, PooledFinding>()
   const runIds: string[] = []
   for (const run of runs) {
     if (runIds.includes(run.runId)) continue
     runIds.push(run.runId)
+    const canClose = run.trusted !== false
+    const same = run.sameAgent !== false
     for (const o of run.findings) {
+      const closes = canClose && closesWeakness(o.status)
       const p = findings.get(o.fingerprint)
       if (p === undefined) {
-        findings.set(o.fingerprint, { ...pick(o), seenIn: [run.runId], closed: isClosedFindingStatus(o.status) })
+        findings.set(o.fingerprint, { ...pick(o), seenIn: [run.runId], closed: closes, seenBySameAgent: same })
         continue
       }
+      p.seenBySameAgent ||= same
       const sameRun = p.seenIn.at(-1) === run.runId
       if (!sameRun) p.seenIn.push(run.runId)
       // The newest run that saw it decides; within it, open wins.
-      if (sameRun && !isClosedFindingStatus(o.status)) p.closed = false
+      if (sameRun && !closes) p.closed = false
     }
   }
   return { runIds, categoriesCompleted: [...new Set(runs[0]?.categoriesCompleted ?? [])], findings }
 }
 
-function pick(o: ObservedFinding): Omit<PooledFinding, 'seenIn' | 'closed'> {
+function pick(o: ObservedFinding): Omit<PooledFinding, 'seenIn' | 'closed' | 'seenBySameAgent'> {
   return { fingerprint: o.fingerprint, category: o.category, severity: o.severity, lens: o.lens, description: o.description }
 }
 
@@ -98,5 +132,5 @@ export function openFingerprints(pool: EvidencePool | null): Set<string> {
 
 /** Whether a run holds a finding the service has not closed: what a holder is read for. */
 export function holdsOpenFinding(run: RunEvidence): boolean {
-  return run.findings.some((o) => !isClosedFindingStatus(o.status))
+  return run.findings.some((o) => !closesWeakness(o.status))
 }

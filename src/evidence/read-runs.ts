@@ -47,7 +47,10 @@ async function ownership(reads: RunReads, runId: string, named: unknown): Promis
  * A run as evidence, or why it cannot be: it must be completed and a run of
  * this model. A run that cannot be read throws (the service failure line).
  */
-export async function readRunEvidence(reads: RunReads, runId: string): Promise<{ run: RunEvidence } | { problem: string }> {
+export async function readRunEvidence(
+  reads: RunReads,
+  runId: string
+): Promise<{ run: RunEvidence } | { problem: string; unplaced?: true }> {
   reads.requests++
   const run = await reads.api.getRun(runId)
   const id = oneLine(runId, 80)
@@ -56,7 +59,8 @@ export async function readRunEvidence(reads: RunReads, runId: string): Promise<{
   if (typeof owner === 'object') return { problem: `run ${id} is a run of another model (${oneLine(owner.other, 80)})` }
   if (owner === 'unproved')
     return {
-      problem: `run ${id} is not among the ${OWNERSHIP_LIST_LIMIT} most recent completed runs of this model (GET /run names no model), so it cannot be shown to be one of its runs`
+      problem: `run ${id} is not among the ${OWNERSHIP_LIST_LIMIT} most recent completed runs of this model (GET /run names no model), so it cannot be shown to be one of its runs`,
+      unplaced: true
     }
   reads.requests++
   const list = await reads.api.listFindings(runId)

@@ -34,6 +34,13 @@ export interface EvidenceRecord {
    * runs until the service closes it (at most MAX_HOLDERS).
    */
   holders: string[]
+  /**
+   * Of them, those the record's run judged runs of its own agent (the key
+   * marks them with SAME_AGENT_MARK): a holder is of the agent judged now only
+   * when it is of the naming record's agent and that record is of the agent
+   * judged now.
+   */
+  sameAgentHolders: string[]
 }
 
 /** GitHub refuses a cache key longer than this (and any comma in one). */
@@ -42,9 +49,13 @@ export const MAX_CACHE_KEY_LENGTH = 512
 export const MAX_HOLDERS = 5
 /** Between the run and each holder in a key: a character no run id a key carries holds. */
 const HOLDER_SEPARATOR = '~'
+/** After a holder in a key: the holder is a run of the recording run's own agent (a character no run id holds). */
+export const SAME_AGENT_MARK = '!'
 
 /** Run ids and commits that a key can carry unambiguously. */
 const RUN_ID = /^[A-Za-z0-9_.-]{1,200}$/
+/** A holder in a key: its run id, marked when it is of the recording run's agent. */
+const HOLDER_TOKEN = /^([A-Za-z0-9_.-]{1,200})(!?)$/
 const COMMIT = /^[A-Za-z0-9]{7,64}$/
 
 /** The prefix of every key of an agent (a digest of its identity: fixed length, so one agent's prefix never starts another's). */
@@ -64,7 +75,8 @@ export function evidenceKey(agentKey: string, runId: string, commit: string | nu
   let named = 0
   for (const h of new Set(holders)) {
     if (named >= MAX_HOLDERS) break
-    if (h === runId || !RUN_ID.test(h) || key.length + 1 + h.length > MAX_CACHE_KEY_LENGTH) continue
+    const token = HOLDER_TOKEN.exec(h)
+    if (token === null || token[1] === runId || key.length + 1 + h.length > MAX_CACHE_KEY_LENGTH) continue
     key += `${HOLDER_SEPARATOR}${h}`
     named++
   }
@@ -72,7 +84,10 @@ export function evidenceKey(agentKey: string, runId: string, commit: string | nu
 }
 
 /** The run, commit and holders a key of the agent names (at most MAX_HOLDERS are read); null when it is not one. */
-export function parseEvidenceKey(key: string, agentKey: string): { runId: string; commit: string | null; holders: string[] } | null {
+export function parseEvidenceKey(
+  key: string,
+  agentKey: string
+): { runId: string; commit: string | null; holders: string[]; sameAgentHolders: string[] } | null {
   const prefix = evidenceKeyPrefix(agentKey)
   if (!key.startsWith(prefix)) return null
   const [named, ...holders] = key.slice(prefix.length).split(HOLDER_SEPARATOR)
@@ -80,21 +95,29 @@ export function parseEvidenceKey(key: string, agentKey: string): { runId: string
   if (dash <= 0) return null
   const commit = named.slice(0, dash)
   const runId = named.slice(dash + 1)
-  if (!RUN_ID.test(runId) || !(commit === 'none' || COMMIT.test(commit)) || !holders.every((h) => RUN_ID.test(h))) return null
-  return { runId, commit: commit === 'none' ? null : commit, holders: [...new Set(holders)].slice(0, MAX_HOLDERS) }
+  const tokens = holders.map((h) => HOLDER_TOKEN.exec(h))
+  if (!RUN_ID.test(runId) || !(commit === 'none' || COMMIT.test(commit)) || tokens.some((t) => t === null)) return null
+  const ids = [...new Set(tokens.map((t) => t?.[1] ?? ''))].slice(0, MAX_HOLDERS)
+  const same = new Set(tokens.filter((t) => t?.[2] === SAME_AGENT_MARK).map((t) => t?.[1] ?? ''))
+  return { runId, commit: commit === 'none' ? null : commit, holders: ids, sameAgentHolders: ids.filter((h) => same.has(h)) }
 }
 
 /**
  * The runs a record of this run names as holders: for each finding still
  * open that this run did not reproduce but an earlier run of this same agent
- * saw (most severe first), the newest run that saw it; at most MAX_HOLDERS.
+ * saw (most severe first), the newest run that saw it, marked when a run of
+ * this run's own agent saw it (not merely presumed); at most MAX_HOLDERS.
+ * `gone`: fingerprints a confirmation showed gone, named by no record.
  */
-export function recordHolders(notReproduced: readonly Pick<NotReproduced, 'present' | 'seenIn'>[]): string[] {
+export function recordHolders(
+  notReproduced: readonly Pick<NotReproduced, 'present' | 'presumed' | 'seenIn' | 'fingerprint'>[],
+  gone: ReadonlySet<string> = new Set()
+): string[] {
   const holders: string[] = []
   for (const n of notReproduced) {
     const newest = n.seenIn.at(0)
-    if (!n.present || newest === undefined || holders.includes(newest)) continue
-    holders.push(newest)
+    if (!n.present || gone.has(n.fingerprint) || newest === undefined || holders.some((h) => h.replace(/!$/, '') === newest)) continue
+    holders.push(n.presumed ? newest : `${newest}${SAME_AGENT_MARK}`)
     if (holders.length >= MAX_HOLDERS) break
   }
   return holders

@@ -22,6 +22,8 @@ import { describeEntry } from '../accepted/accepted-file.js'
 import { stopAbandonedTrigger, stopRun } from './stop-run.js'
 import { waitForRun, type RunProgress, type WaitEnd } from './wait-for-run.js'
 import type { ReportInput } from '../report/report-model.js'
+import { confirmationLine, planConfirmations, verdictOf } from '../evidence/confirmation.js'
+import { confirmPresumed, type ConfirmationOutcome, type RunOnce } from './confirm.js'
 
 export interface GateDeps {
   /** A client whose retries stop at `deadline`. */
@@ -58,7 +60,11 @@ export interface GateArgs {
     accepted: readonly AcceptedEntry[]
     failOn: FailOn
     today: string
+    /** Evidence of the lineage that could not be read: a pass becomes incomplete. */
+    evidenceGaps?: readonly string[]
   }
+  /** Confirming presumed weaknesses (absent: none is confirmed, they block). */
+  confirm?: { confidence: number; maxRuns: number }
 }
 
 export interface GateOutcome {
@@ -69,6 +75,8 @@ export interface GateOutcome {
   decision: Decision
   /** null when no policy was given or the findings were not read. */
   policy: PolicyOutcome | null
+  /** The confirmation runs of presumed weaknesses and what they showed; null when none was needed. */
+  confirmation: ConfirmationOutcome | null
   startedAtMs: number
   elapsedMs: number
 }
@@ -101,8 +109,68 @@ export async function assess(deps: GateDeps, args: GateArgs): Promise<GateOutcom
   const triggered = await triggerOurRun(deps, api, deadline, args)
   const ended = await waitForEnd(deps, api, deadline, triggered.runId, args)
   const results = await readResults(deps, deadline, triggered.runId, ended, args.modelId)
-  const { decision, policy } = decideOn(deps, args, triggered.runId, ended, results)
-  return { triggered, run: ended.run, end: ended.end, results, decision, policy, startedAtMs, elapsedMs: deps.clock.now() - startedAtMs }
+  let { decision, policy } = decideOn(deps, args, triggered.runId, ended, results)
+  const confirmation = await confirmIfItDecides(deps, args, deadline, policy, (settled) =>
+    decideOn(deps, args, triggered.runId, ended, results, settled)
+  )
+  if (confirmation !== null) ({ decision, policy } = decideOn(deps, args, triggered.runId, ended, results, settledBy(confirmation)))
+  return {
+    triggered,
+    run: ended.run,
+    end: ended.end,
+    results,
+    decision,
+    policy,
+    confirmation,
+    startedAtMs,
+    elapsedMs: deps.clock.now() - startedAtMs
+  }
+}
+
+/** What confirmations settled: the fingerprints they took over from the not-reproduced lines, what still blocks, what is not shown. */
+interface Settled {
+  fingerprints: ReadonlySet<string>
+  stillPresent: string[]
+  notShown: string[]
+}
+
+function settledBy(c: ConfirmationOutcome): Settled {
+  return {
+    fingerprints: new Set(c.tallies.flatMap((t) => t.plan.fingerprints)),
+    stillPresent: c.tallies.filter((t) => verdictOf(t) === 'still-present').map(confirmationLine),
+    notShown: c.tallies.filter((t) => verdictOf(t) === 'not-shown').map(confirmationLine)
+  }
+}
+
+/**
+ * Presumed weaknesses (seen only by an earlier agent, not reproduced now) are
+ * confirmed only when they alone keep this step from passing: the runs are
+ * spent where they decide.
+ */
+async function confirmIfItDecides(
+  deps: GateDeps,
+  args: GateArgs,
+  deadline: Deadline,
+  policy: PolicyOutcome | null,
+  decideWith: (s: Settled) => { decision: Decision }
+): Promise<ConfirmationOutcome | null> {
+  const presumed = policy?.unreproducedBlocking.filter((n) => n.presumed) ?? []
+  if (args.confirm === undefined || presumed.length === 0 || deps.signal.aborted) return null
+  const all: Settled = { fingerprints: new Set(presumed.map((n) => n.fingerprint)), stillPresent: [], notShown: [] }
+  if (decideWith(all).decision.result !== 'pass') return null
+  const runOnce: RunOnce = async (by, categories) => {
+    const triggered = await triggerOurRun(deps, deps.makeApi(by), by, { ...args, categories })
+    const ended = await waitForEnd(deps, deps.makeApi(by), by, triggered.runId, args)
+    return { runId: triggered.runId, ended, results: await readResults(deps, by, triggered.runId, ended, args.modelId) }
+  }
+  return confirmPresumed(deps, runOnce, {
+    modelId: args.modelId,
+    minSeverity: args.minSeverity,
+    fullCategories: args.categories,
+    plans: planConfirmations(presumed, args.confirm.confidence),
+    maxRuns: args.confirm.maxRuns,
+    timeoutMs: deadline.remainingMs()
+  })
 }
 
 /**
@@ -157,7 +225,11 @@ export async function collectRun(deps: GateDeps, args: GateArgs, runId: string, 
   const results = ended.end === 'terminal' ? await readResults(deps, readBy, runId, ended, args.modelId) : noResults()
   const { decision, policy } = decideOn(deps, args, runId, ended, results)
   const elapsedMs = deps.clock.now() - startedAtMs
-  return { kind: 'ended', outcome: { triggered, run: ended.run, end: ended.end, results, decision, policy, startedAtMs, elapsedMs } }
+  // No confirmation runs from a collector: a presumed weakness it cannot settle stays presumed (stricter, never laxer).
+  return {
+    kind: 'ended',
+    outcome: { triggered, run: ended.run, end: ended.end, results, decision, policy, startedAtMs, elapsedMs, confirmation: null }
+  }
 }
 
 function noResults(): CollectedResults {
@@ -199,7 +271,7 @@ async function triggerOurRun(deps: GateDeps, api: ServiceApi, deadline: Deadline
 }
 
 /** How the run was left: the wait's end, the last status seen (the stop's, when it was stopped). */
-interface RunEnd {
+export interface RunEnd {
   end: WaitEnd
   run: RunStatusResponse | null
   /** With `unreadable` (or `timeout`): the failure of the last status read. */
@@ -252,7 +324,8 @@ function decideOn(
   args: GateArgs,
   runId: string,
   ended: RunEnd,
-  results: CollectedResults
+  results: CollectedResults,
+  settled?: Settled
 ): { decision: Decision; policy: PolicyOutcome | null } {
   const { run } = ended
   const aborted = ended.end === 'aborted'
@@ -290,7 +363,9 @@ function decideOn(
     statusReadError: ended.end === 'unreadable' ? (ended.readError ?? 'no answer') : null,
     waived: policy?.waived,
     baselineUncovered: policy?.diff.uncovered,
-    unreproduced: policy?.unreproducedBlocking,
+    unreproduced: policy?.unreproducedBlocking.filter((n) => settled?.fingerprints.has(n.fingerprint) !== true),
+    confirmedPresent: settled?.stillPresent,
+    evidenceGaps: [...(args.policy?.evidenceGaps ?? []), ...(settled?.notShown ?? [])],
     expiredAcceptances: expired.map((e) => `${describeEntry(e)} expired on ${e.expires}`)
   })
   return { decision, policy }

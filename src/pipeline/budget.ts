@@ -10,14 +10,15 @@ import { shortSha } from './identity.js'
 /** What this step did about an assessment. */
 export type Spend =
   /** A run was created by this step (its trigger answered, or its run was found after a lost answer). */
-  | { kind: 'assessed'; runId: string | null; sha: string | null; reason?: string }
+  | { kind: 'assessed'; runId: string | null; sha: string | null; reason?: string; confirmationRuns?: number }
   /** The result of an earlier assessment was carried over: nothing was triggered. */
   | { kind: 'carried_over'; assessedSha: string }
   /** Nothing was triggered (skipped event, refused trigger, failure before the trigger): `reason` says why. */
   | { kind: 'not_assessed'; reason: string }
 
 export interface BudgetLine {
-  spent: 0 | 1
+  /** Runs this step created: its own and each confirmation run. */
+  spent: number
   why: Spend['kind']
   /** One line for the summary and the comment. */
   line: string
@@ -30,7 +31,9 @@ export function budgetLine(s: Spend): BudgetLine {
       const run = s.runId === null ? '' : ` run ${oneLine(s.runId, 80)}`
       const of = s.sha === null ? '' : ` of ${shortSha(s.sha)}`
       const why = s.reason === undefined ? '' : `: ${oneLine(s.reason, 300)}`
-      return { spent: 1, why: s.kind, line: `${head} 1 (assessed${run}${of}${why}).` }
+      const more = Math.max(0, s.confirmationRuns ?? 0)
+      const confirming = more > 0 ? `; ${more} confirmation run${more === 1 ? '' : 's'}` : ''
+      return { spent: 1 + more, why: s.kind, line: `${head} ${1 + more} (assessed${run}${of}${why}${confirming}).` }
     }
     case 'carried_over':
       return { spent: 0, why: s.kind, line: `${head} 0 (result carried over from the assessment of ${shortSha(s.assessedSha)}).` }

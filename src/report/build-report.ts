@@ -248,7 +248,14 @@ export function buildReport(input: ReportInput): Report {
     acceptances,
     headline: headlineOf(baseline, acceptances, counts),
     pipeline: input.pipeline
-      ? { ...input.pipeline, budgetLine: t.s(input.pipeline.budgetLine), lines: input.pipeline.lines.map(t.s) }
+      ? {
+          ...input.pipeline,
+          budgetLine: t.s(input.pipeline.budgetLine),
+          lines: input.pipeline.lines.map(t.s),
+          confirmation: input.pipeline.confirmation
+            ? { lines: input.pipeline.confirmation.lines.map(t.s), runIds: input.pipeline.confirmation.runIds.map(t.s) }
+            : null
+        }
       : null
   }
 }

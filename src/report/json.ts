@@ -367,6 +367,8 @@ function renderJsonWithCap(report: Report, cap: number, opts: { indent?: number;
     notes: r.notes,
     assessments_spent: r.pipeline?.assessmentsSpent ?? null,
     budget: r.pipeline?.budgetLine ?? null,
+    detection: r.pipeline?.detection ?? null,
+    confirmation: r.pipeline?.confirmation ? { lines: r.pipeline.confirmation.lines, run_ids: r.pipeline.confirmation.runIds } : null,
     pipeline: r.pipeline?.lines ?? [],
     truncation: null as null | JsonTruncation
   }

@@ -346,7 +346,11 @@ export function headerBlock(r: Report, runLinkLabel: string): string {
 export function contextBlock(r: Report): string {
   const out: string[] = []
   if (r.target !== null || r.profileSync !== null) out.push(para(`**Target:** ${proseText(describeTargetLine(r), 600)}`))
-  if (r.pipeline) out.push(para([...r.pipeline.lines, r.pipeline.budgetLine].map((l) => proseText(l, 600)).join('  \n')))
+  if (r.pipeline) {
+    const confirmations = (r.pipeline.confirmation?.lines ?? []).map((l) => `Confirmation: ${l}.`)
+    const lines = [...r.pipeline.lines, ...confirmations, r.pipeline.budgetLine, ...(r.pipeline.detection ? [r.pipeline.detection] : [])]
+    out.push(para(lines.map((l) => proseText(l, 600)).join('  \n')))
+  }
   const policy = policyLines(r)
   if (policy.length > 0) out.push(para(policy.join('\n')))
   return out.join('')

@@ -72,14 +72,18 @@ export interface ReportInput {
 
 /** What the step spent of the assessment budget and why, and what the event was (docs/pr-pipelines.md). */
 export interface ReportPipeline {
-  /** Assessments this step spent: 0 or 1. */
-  assessmentsSpent: 0 | 1
+  /** Assessments this step spent: its own run and each confirmation run. */
+  assessmentsSpent: number
   /** "Assessments spent by this step: 1 (assessed run r_1 of abc1234: ...)." */
   budgetLine: string
   /** What the event was, where its result goes, why the step assessed. */
   lines: string[]
   /** How every report of the step names the agent (AgentIdentity.display); absent: the model's name, else its id. */
   agentName?: string
+  /** What a pass of this step means, one line ("a weakness landing 30 % of the time passes one run 70 % of the time"). */
+  detection?: string
+  /** The confirmations of presumed weaknesses: one line each, and the runs they spent; absent when none was needed. */
+  confirmation?: { lines: string[]; runIds: string[] } | null
 }
 
 export interface ReportPolicyInput {

@@ -194,7 +194,15 @@ export function renderSarif(report: Report, opts: SarifOptions): Record<string, 
         },
         automationDetails: { id: `agent-security-gate/${report.modelId}/` },
         results,
-        properties: { modelId: report.modelId, runId: report.runId, result: report.result }
+        properties: {
+          modelId: report.modelId,
+          runId: report.runId,
+          result: report.result,
+          ...(report.pipeline?.detection ? { detection: report.pipeline.detection } : {}),
+          ...(report.pipeline?.confirmation
+            ? { confirmation: report.pipeline.confirmation.lines, confirmationRuns: report.pipeline.confirmation.runIds }
+            : {})
+        }
       }
     ]
   }) as Record<string, unknown>

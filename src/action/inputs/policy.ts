@@ -37,6 +37,17 @@ function parseRunId(raw: string): string {
   return raw
 }
 
+/** A confidence from 0.5 to 0.999: how sure a confirmation must be that a presumed weakness is gone. */
+function parseConfidence(text: string): number {
+  const value = /^(0?\.\d{1,4}|1(\.0{0,4})?|0)$/.test(text) ? Number(text) : NaN
+  if (!(value >= 0.5 && value <= 0.999))
+    throw new ConfigError(
+      'confidence',
+      `'${clip(text)}' is not a confidence from 0.5 to 0.999 (e.g. 0.95: a presumed weakness is shown gone with 95 % confidence)`
+    )
+  return value
+}
+
 /** A repository path; 'off' : no accepted-risks file (''). */
 function parseAcceptedFileInput(raw: string): string {
   if (raw.toLowerCase() === 'off') return ''
@@ -134,6 +145,24 @@ export const BASELINE_INPUTS = [
     summary: 'no run older than this counts as evidence',
     parser: wholeNumber(1, 365),
     cli: { none: "GitHub Actions only: it bounds the window of evidence, read from the repository's Actions caches" }
+  }),
+  defineInput({
+    name: 'confidence',
+    field: 'confidence',
+    default: '0.95',
+    description: 'How sure focused runs must be that a weakness seen before an agent change is gone, {range}.',
+    summary: 'how sure focused runs must be that a weakness seen before an agent change is gone',
+    parser: parsedBy(parseConfidence, '0.5 to 0.999'),
+    cli: { none: "GitHub Actions only: what is confirmed comes from the window of evidence, read from the repository's Actions caches" }
+  }),
+  defineInput({
+    name: 'confirmation_runs_max',
+    field: 'confirmationRunsMax',
+    default: '30',
+    description: 'The most confirmation runs one step may trigger, {range}; when they run out the result is incomplete.',
+    summary: 'the most confirmation runs a step may trigger (then incomplete)',
+    parser: wholeNumber(0, 50),
+    cli: { none: "GitHub Actions only: what is confirmed comes from the window of evidence, read from the repository's Actions caches" }
   }),
   defineInput({
     name: 'accepted_risks_file',

@@ -51,7 +51,9 @@ export function gateArgs(inputs: ActionInputs, policy: GatePolicy): GateArgs {
       windows: policy.baseline.windows,
       accepted: policy.accepted?.entries ?? [],
       failOn: inputs.failOn,
-      today: policy.today
-    }
+      today: policy.today,
+      evidenceGaps: policy.baseline.gaps
+    },
+    confirm: { confidence: inputs.confidence, maxRuns: inputs.confirmationRunsMax }
   }
 }

@@ -74,6 +74,7 @@ export async function withEvidence(ctx: StepContext, inputs: ActionInputs, polic
       : `No baseline: ${baseline.why}; gating as with fail_on any.`
   )
   for (const note of baseline.notes) io.log.info(note)
+  for (const gap of baseline.gaps) io.log.warning(`Evidence not read: ${gap}.`)
   return { ...policy, baseline }
 }
 
@@ -84,7 +85,8 @@ function noEvidence(): LoadedBaseline {
     why: '',
     windows: { agent: null, base: null },
     cost: { serviceRequests: 0, githubRequests: 0, runsRead: 0, holdersRead: 0, ms: 0 },
-    notes: []
+    notes: [],
+    gaps: []
   }
 }
 
@@ -112,6 +114,7 @@ async function loadEvidence(ctx: StepContext, inputs: ActionInputs, scope: Basel
       defaultBranch: scope.defaultBranch ?? null,
       onDefaultBranch: scope.kind === 'default-branch',
       judgedCommit: scope.kind === 'pull_request' ? scope.baseSha : scope.kind === 'default-branch' ? scope.sha : null,
+      agentCommit: scope.kind === 'pull_request' ? scope.headSha : scope.kind === 'default-branch' ? scope.sha : null,
       agentPaths: inputs.agentPaths,
       bounds: { runs: inputs.evidenceRuns, maxAgeDays: inputs.evidenceMaxAgeDays, now: ctx.clock.now() },
       own: ownWindow(scope, ctx.io.env.GITHUB_REF ?? '')

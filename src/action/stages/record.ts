@@ -7,6 +7,7 @@ import { syncDismissals } from '../../accepted/sync-dismissals.js'
 import { buildBaseline } from '../../baseline/baseline.js'
 import type { GateOutcome } from '../../gate/assess.js'
 import { recordHolders } from '../../evidence/records.js'
+import { verdictOf } from '../../evidence/confirmation.js'
 import { writeRefusal } from '../../github/write-rule.js'
 import { Deadline } from '../../util/clock.js'
 import type { ActionInputs } from '../inputs.js'
@@ -50,7 +51,11 @@ async function saveBaseline(ctx: StepContext, inputs: ActionInputs, policy: Gate
       findings: results.findings
     }),
     policy.agentKey,
-    recordHolders(outcome.policy?.evidence.notReproduced ?? [])
+    recordHolders(
+      outcome.policy?.evidence.notReproduced ?? [],
+      // A weakness a confirmation showed gone is named by no record.
+      new Set((outcome.confirmation?.tallies ?? []).filter((t) => verdictOf(t) === 'shown-gone').flatMap((t) => t.plan.fingerprints))
+    )
   )
   if (!saved.saved) return null
   ctx.io.log.info(

@@ -19,6 +19,7 @@ import { assessedCommit } from '../../github/context.js'
 import { readEventPayload, type PublishArgs } from '../../github/publish.js'
 import { assessmentReportInput, type GateOutcome } from '../../gate/assess.js'
 import { budgetLine } from '../../pipeline/budget.js'
+import { detectionGuarantee } from '../../evidence/confirmation.js'
 import type { AssessmentIdentity } from '../../pipeline/identity.js'
 import { scrubSecretsDeep } from '../../util/redact.js'
 import type { ActionInputs } from '../inputs.js'
@@ -145,7 +146,14 @@ export async function reportGate(ctx: StepContext, args: GateReportArgs): Promis
 async function gateReport(ctx: StepContext, { prepared, policy, outcome, recorded, planned, plan }: GateReportArgs): Promise<Report> {
   const { inputs } = prepared
   const commit = await assessedNow(ctx, planned.commit)
-  const spent = budgetLine({ kind: 'assessed', runId: outcome.triggered.runId, sha: commit.sha, reason: plan.reason })
+  const confirmation = outcome.confirmation
+  const spent = budgetLine({
+    kind: 'assessed',
+    runId: outcome.triggered.runId,
+    sha: commit.sha,
+    reason: plan.reason,
+    confirmationRuns: confirmation?.runIds.length ?? 0
+  })
   const input = assessmentReportInput(outcome, {
     modelId: inputs.modelId,
     minSeverity: inputs.minSeverity,
@@ -155,7 +163,13 @@ async function gateReport(ctx: StepContext, { prepared, policy, outcome, recorde
   })
   return buildReport({
     ...input,
-    notes: [...input.notes, ...(policy.accepted?.notes ?? []), ...policy.baseline.notes, ...recorded.notes],
+    notes: [
+      ...input.notes,
+      ...(policy.accepted?.notes ?? []),
+      ...policy.baseline.notes,
+      ...policy.baseline.gaps.map((g) => `Evidence not read: ${g}.`),
+      ...recorded.notes
+    ],
     policy: {
       failOn: inputs.failOn,
       baseline: policy.baseline.baseline,
@@ -168,7 +182,14 @@ async function gateReport(ctx: StepContext, { prepared, policy, outcome, recorde
       outcome: outcome.policy
     },
     commit,
-    pipeline: { assessmentsSpent: 1, budgetLine: spent.line, lines: planned.lines, agentName: planned.agent.display }
+    pipeline: {
+      assessmentsSpent: spent.spent,
+      budgetLine: spent.line,
+      lines: planned.lines,
+      agentName: planned.agent.display,
+      detection: `What a pass means: ${detectionGuarantee(1)}; a weakness seen before an agent change is confirmed gone with ${Math.round(inputs.confidence * 100)} % confidence.`,
+      confirmation: confirmation === null ? null : { lines: confirmation.lines, runIds: confirmation.runIds }
+    }
   })
 }
 
@@ -201,7 +222,7 @@ function assessedOutcome(outcome: GateOutcome, report: Report, files: ReportFile
     categoriesPlanned: run?.categories_planned ?? [],
     categoriesCompleted: run?.categories_completed ?? [],
     files,
-    assessmentsSpent: 1,
+    assessmentsSpent: report.pipeline?.assessmentsSpent ?? 1,
     commentUrl: null,
     ...reportOutcome(report)
   }

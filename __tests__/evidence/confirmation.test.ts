@@ -1,0 +1,155 @@
+/** Confirmation instead of a coin flip: how many runs, when to stop, and what the result says. Pure. */
+import { describe, expect, it } from '@jest/globals'
+import {
+  afterRun,
+  assumedRate,
+  confidenceAfter,
+  confirmationLine,
+  detectionGuarantee,
+  nextToRun,
+  planConfirmations,
+  RATE_FLOOR,
+  runsToConfirm,
+  startTally,
+  stopUnsettled,
+  verdictOf,
+  type ConfirmationTally
+} from '../../src/evidence/confirmation.js'
+import type { SeenRate } from '../../src/evidence/seen-rate.js'
+
+const main = (seen: number, of: number): SeenRate => ({ seen, of, scope: 'main' })
+
+describe('assumedRate: the Wilson lower bound (z = 1), never below the floor', () => {
+  it.each<[number, number, number]>([
+    [1, 1, 0.5],
+    [2, 5, 0.216],
+    [3, 5, 0.383],
+    [4, 5, 0.579],
+    [5, 5, 0.833],
+    [2, 2, 0.667],
+    [1, 5, RATE_FLOOR],
+    [1, 20, RATE_FLOOR],
+    [0, 5, RATE_FLOOR],
+    [0, 0, RATE_FLOOR],
+    [1, 0, RATE_FLOOR]
+  ])('seen in %i of %i: %f', (seen, of, want) => {
+    expect(assumedRate(seen, of)).toBeCloseTo(want, 3)
+  })
+})
+
+describe('runsToConfirm: the smallest m with (1 - r)^m <= 1 - confidence', () => {
+  it.each<[number, number, number]>([
+    [0.5, 0.95, 5],
+    [0.3, 0.95, 9],
+    [0.1, 0.95, 29],
+    [0.9, 0.95, 2],
+    [0.5, 0.99, 7],
+    [0.5, 0.5, 1],
+    [1, 0.95, 1],
+    [0.95, 0.95, 1]
+  ])('r = %f at %f: %i', (r, c, m) => {
+    expect(runsToConfirm(r, c)).toBe(m)
+    expect((1 - r) ** m).toBeLessThanOrEqual(1 - c + 1e-12)
+    if (m > 1) expect((1 - r) ** (m - 1)).toBeGreaterThan(1 - c)
+  })
+
+  it('the floor bounds m: one sighting in many runs never needs more than 29 runs at 0.95', () => {
+    expect(runsToConfirm(assumedRate(1, 100), 0.95)).toBe(29)
+    expect(confidenceAfter(0.5, 5)).toBeCloseTo(0.96875, 5)
+  })
+})
+
+describe('planConfirmations: one per category, the least seen weakness decides m', () => {
+  it('groups by category', () => {
+    const plans = planConfirmations(
+      [
+        { category: 'jailbreak', fingerprint: 'a', rate: main(4, 5) },
+        { category: 'jailbreak', fingerprint: 'b', rate: main(2, 5) },
+        { category: 'prompt_injection', fingerprint: 'c', rate: main(5, 5) },
+        { category: 'jailbreak', fingerprint: 'd', rate: main(2, 5) },
+        { category: 'jailbreak', fingerprint: 'e', rate: main(5, 5) }
+      ],
+      0.95
+    )
+    expect(plans.map((p) => [p.category, p.fingerprints, p.needed, p.rate.seen])).toEqual([
+      ['jailbreak', ['a', 'b', 'd', 'e'], 13, 2],
+      ['prompt_injection', ['c'], 2, 5]
+    ])
+  })
+})
+
+describe('a confirmation as it runs', () => {
+  const plan = planConfirmations([{ category: 'prompt_injection', fingerprint: 'a', rate: main(3, 5) }], 0.95)[0]
+  const ran = (...outcomes: ('reproduced' | 'clean' | 'not-covered')[]): ConfirmationTally =>
+    outcomes.reduce((t, o, i) => afterRun(t, `c${i + 1}`, o), startTally(plan))
+
+  it.each<[string, ConfirmationTally, string, string]>([
+    [
+      'm clean runs in a row: shown gone',
+      ran('clean', 'clean', 'clean', 'clean', 'clean', 'clean', 'clean'),
+      'shown-gone',
+      'prompt_injection: not reproduced in 7 focused runs; fixed with 96 % confidence (seen in 3 of 5 runs of main)'
+    ],
+    [
+      'reproduced: still present, whatever came before',
+      ran('clean', 'clean', 'reproduced'),
+      'still-present',
+      'prompt_injection: still present (reproduced by confirmation run c3 after 2 clean runs; seen in 3 of 5 runs of main)'
+    ],
+    [
+      'a run that did not complete the category counts for nothing',
+      ran('clean', 'not-covered', 'clean'),
+      'not-shown',
+      'prompt_injection not shown fixed: 2 of 7 clean runs'
+    ],
+    [
+      'stopped by the bound: not shown, and why',
+      stopUnsettled([ran('clean', 'clean', 'clean')], "the step's bound of 3 confirmation runs")[0],
+      'not-shown',
+      "prompt_injection not shown fixed: 3 of 7 clean runs (the step's bound of 3 confirmation runs)"
+    ],
+    [
+      'full runs where focus was refused: said',
+      { ...ran('clean', 'clean', 'clean', 'clean', 'clean', 'clean', 'clean'), focused: false },
+      'shown-gone',
+      'prompt_injection: not reproduced in 7 full runs; fixed with 96 % confidence (seen in 3 of 5 runs of main)'
+    ]
+  ])('%s', (_name, t, verdict, line) => {
+    expect(verdictOf(t)).toBe(verdict)
+    expect(confirmationLine(t)).toBe(line)
+  })
+
+  it('names one clean run in the singular, and keeps every run it spent', () => {
+    const quick = planConfirmations([{ category: 'jailbreak', fingerprint: 'a', rate: main(5, 5) }], 0.5)[0]
+    const t = afterRun(startTally(quick), 'c1', 'clean')
+    expect(confirmationLine(t)).toBe('jailbreak: not reproduced in 1 focused run; fixed with 83 % confidence (seen in 5 of 5 runs of main)')
+    expect(ran('clean', 'not-covered', 'reproduced').runs).toEqual(['c1', 'c2', 'c3'])
+    expect(startTally(plan).runs).toEqual([])
+  })
+
+  it('a confirmation stopped once keeps its first reason', () => {
+    const first = stopUnsettled([ran('clean')], 'the budget')
+    expect(stopUnsettled(first, 'the bound')[0].stopped).toBe('the budget')
+  })
+
+  it('runs the next unsettled, unstopped confirmation while the bound allows', () => {
+    const open = ran('clean')
+    const done = ran('reproduced')
+    expect(nextToRun([done, open], 1, 30)).toBe(open)
+    expect(nextToRun([done, open], 30, 30)).toBeNull()
+    expect(nextToRun([done], 1, 30)).toBeNull()
+    expect(nextToRun(stopUnsettled([open], 'budget'), 1, 30)).toBeNull()
+    // stopping leaves settled ones as they are
+    expect(stopUnsettled([done], 'x')[0].stopped).toBeNull()
+  })
+})
+
+describe('detectionGuarantee: what a pass means, in one line', () => {
+  it.each<[number, number, string]>([
+    [1, 0.3, 'a weakness landing 30 % of the time passes one run 70 % of the time'],
+    [3, 0.3, 'a weakness landing 30 % of the time passes 3 runs 34 % of the time'],
+    [1, 0.5, 'a weakness landing 50 % of the time passes one run 50 % of the time']
+  ])('%i runs at p = %f', (runs, p, line) => {
+    expect(detectionGuarantee(runs, p)).toBe(line)
+  })
+})

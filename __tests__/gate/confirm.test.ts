@@ -1,0 +1,110 @@
+/**
+ * The confirmation loop over a scripted run (the gate's own trigger, wait and
+ * read stand behind `runOnce`): focused runs until the weakness reappears or m
+ * runs miss it; a trial workspace's refusal of focus turns to full runs; the
+ * step's bound and the budget stop it first as "not shown".
+ */
+import { describe, expect, it } from '@jest/globals'
+import { confirmPresumed, type RunOnce } from '../../src/gate/confirm.js'
+import { planConfirmations } from '../../src/evidence/confirmation.js'
+import { fingerprint } from '../../src/baseline/fingerprint.js'
+import type { GateDeps } from '../../src/gate/assess.js'
+import { ServiceError } from '../../src/util/errors.js'
+import { fakeClock } from '../__fixtures__/fake-clock.js'
+import { recordingLog } from '../__fixtures__/recording-log.js'
+import { makeFinding, makeRun } from '../__fixtures__/builders.js'
+
+const weakness = makeFinding('high', { category: 'jailbreak', description: 'complied with a roleplay jailbreak', attacks: [] })
+const FP = fingerprint(weakness, 'r0')
+
+function deps(): GateDeps {
+  return {
+    makeApi: () => {
+      throw new Error('not used')
+    },
+    clock: fakeClock(),
+    signal: new AbortController().signal,
+    log: recordingLog(),
+    onRunStarted: () => undefined,
+    onRunSettled: () => undefined
+  }
+}
+
+/** Runs that find the weakness where `found` says so; `refuse` throws first; every run records its categories. */
+function scripted(found: boolean[], opts: { refuse?: Error[] } = {}) {
+  const asked: string[][] = []
+  const refuse: Error[] = [...(opts.refuse ?? [])]
+  const runOnce: RunOnce = (_deadline, categories) => {
+    const err = refuse.shift()
+    if (err !== undefined) return Promise.reject(err)
+    const i = asked.push(categories)
+    const runId = `c${i}`
+    return Promise.resolve({
+      runId,
+      ended: {
+        end: 'terminal',
+        run: makeRun({ run_id: runId, status: 'completed', categories_completed: ['jailbreak', 'prompt_injection'] }),
+        readError: undefined
+      },
+      results: { coverage: null, findings: found[i - 1] ? [weakness] : [], runListItem: null, model: null, notes: [] }
+    })
+  }
+  return { runOnce, asked }
+}
+
+const plans = planConfirmations([{ category: 'jailbreak', fingerprint: FP, rate: { seen: 3, of: 5, scope: 'main' } }], 0.95)
+const args = (maxRuns = 30) => ({ modelId: 'm', minSeverity: 'low' as const, fullCategories: [], plans, maxRuns, timeoutMs: 60_000 })
+
+describe('confirmPresumed', () => {
+  it('runs focused runs until m in a row miss it: shown gone, each run named', async () => {
+    const { runOnce, asked } = scripted(Array(10).fill(false))
+    const got = await confirmPresumed(deps(), runOnce, args())
+    expect(got.runIds).toEqual(['c1', 'c2', 'c3', 'c4', 'c5', 'c6', 'c7'])
+    expect(asked.every((c) => c.length === 1 && c[0] === 'jailbreak')).toBe(true)
+    expect(got.lines).toEqual(['jailbreak: not reproduced in 7 focused runs; fixed with 96 % confidence (seen in 3 of 5 runs of main)'])
+  })
+
+  it('stops at the first run that reproduces it: still present', async () => {
+    const { runOnce } = scripted([false, true, false])
+    const got = await confirmPresumed(deps(), runOnce, args())
+    expect(got.runIds).toEqual(['c1', 'c2'])
+    expect(got.lines[0]).toMatch(/^jailbreak: still present \(reproduced by confirmation run c2 after 1 clean run;/)
+  })
+
+  it("a trial workspace refusing focus: full runs of the step's categories, said", async () => {
+    const trial = new ServiceError({ endpoint: 'POST /api/v1/run', status: 403, code: 'trial_focus_not_included', message: 'no focus' })
+    const { runOnce, asked } = scripted(Array(10).fill(false), { refuse: [trial] })
+    const got = await confirmPresumed(deps(), runOnce, args())
+    expect(asked[0]).toEqual([])
+    expect(got.lines[0]).toMatch(/^jailbreak: not reproduced in 7 full runs;/)
+  })
+
+  it('the step bound stops it first: not shown, with why', async () => {
+    const { runOnce } = scripted(Array(10).fill(false))
+    const got = await confirmPresumed(deps(), runOnce, args(3))
+    expect(got.runIds).toHaveLength(3)
+    expect(got.lines).toEqual([
+      "jailbreak not shown fixed: 3 of 7 clean runs (the step's bound of 3 confirmation runs (confirmation_runs_max))"
+    ])
+  })
+
+  it('the budget stops it first: not shown, naming the refusal', async () => {
+    const budget = new ServiceError({
+      endpoint: 'POST /api/v1/run',
+      status: 429,
+      code: 'daily_budget',
+      message: 'daily assessment budget exhausted'
+    })
+    const { runOnce } = scripted([false, false], { refuse: [budget] })
+    const got = await confirmPresumed(deps(), runOnce, args())
+    expect(got.runIds).toEqual([])
+    expect(got.lines[0]).toMatch(/^jailbreak not shown fixed: 0 of 7 clean runs \(.*(budget|429)/)
+  })
+
+  it('confirmation_runs_max 0: nothing triggered, not shown', async () => {
+    const { runOnce, asked } = scripted([])
+    const got = await confirmPresumed(deps(), runOnce, args(0))
+    expect(asked).toEqual([])
+    expect(got.lines).toEqual(['jailbreak not shown fixed: 0 of 7 clean runs (confirmation_runs_max is 0)'])
+  })
+})

@@ -1,0 +1,117 @@
+/**
+ * Confirming presumed weaknesses (src/evidence/confirmation.ts decides what
+ * and how many): runs triggered, waited for and read with the gate's own
+ * trigger, wait and collect (runOnce in assess.ts, never a second polling
+ * loop), focused on each weakness's category, until each reappears or m runs
+ * in a row miss it, within the step's bound and the service's budget. A trial
+ * workspace refusing focus (403 trial_focus_not_included) gets full runs.
+ */
+import { Deadline } from '../util/clock.js'
+import { describeFailure, ServiceError } from '../util/errors.js'
+import { atOrAbove, type Finding, type Severity } from '../service/contract/index.js'
+import { fingerprint } from '../baseline/fingerprint.js'
+import { closesWeakness } from '../evidence/pool.js'
+import { explainAssessmentLimit } from '../pipeline/budget.js'
+import {
+  afterRun,
+  confirmationLine,
+  nextToRun,
+  startTally,
+  stopUnsettled,
+  verdictOf,
+  type ConfirmationPlan,
+  type ConfirmationTally
+} from '../evidence/confirmation.js'
+import type { GateDeps, RunEnd } from './assess.js'
+import type { CollectedResults } from './collect-results.js'
+
+/** How the step's confirmations went: each category's tally, every run spent, one line each. */
+export interface ConfirmationOutcome {
+  tallies: ConfirmationTally[]
+  /** Every confirmation run this step triggered (the budget line counts them). */
+  runIds: string[]
+  lines: string[]
+}
+
+export interface ConfirmArgs {
+  modelId: string
+  minSeverity: Severity
+  /** The step's own categories: what a full run assesses when focus is refused. */
+  fullCategories: string[]
+  plans: ConfirmationPlan[]
+  /** The most confirmation runs this step may spend (confirmation_runs_max). */
+  maxRuns: number
+  /** Time left for them. */
+  timeoutMs: number
+}
+
+/** One run triggered, waited for and read (assess.ts's own steps). */
+export type RunOnce = (deadline: Deadline, categories: string[]) => Promise<{ runId: string; ended: RunEnd; results: CollectedResults }>
+
+export async function confirmPresumed(deps: GateDeps, runOnce: RunOnce, a: ConfirmArgs): Promise<ConfirmationOutcome> {
+  let tallies = a.plans.map(startTally)
+  const runIds: string[] = []
+  const deadline = Deadline.after(deps.clock, a.timeoutMs)
+  let focus = true
+  let stop: string | null = a.maxRuns <= 0 ? 'confirmation_runs_max is 0' : null
+  for (
+    let t = nextToRun(tallies, runIds.length, a.maxRuns);
+    t !== null && stop === null;
+    t = nextToRun(tallies, runIds.length, a.maxRuns)
+  ) {
+    if (deps.signal.aborted) {
+      stop = 'the step was cancelled'
+      break
+    }
+    const categories = focus ? [t.plan.category] : a.fullCategories
+    deps.log.info(
+      `Confirming ${t.plan.category} (${t.clean} of ${t.plan.needed} clean runs so far): ${focus ? 'a focused run' : 'a full run'}.`
+    )
+    let run: Awaited<ReturnType<RunOnce>>
+    try {
+      run = await runOnce(deadline, categories)
+    } catch (err) {
+      if (focus && err instanceof ServiceError && err.code === 'trial_focus_not_included') {
+        deps.log.info('The workspace refuses focused runs (trial): confirming with full runs.')
+        focus = false
+        tallies = tallies.map((x) => ({ ...x, focused: false }))
+        continue
+      }
+      stop = err instanceof ServiceError ? (explainAssessmentLimit(err, deps.clock.now()) ?? describeFailure(err)) : describeFailure(err)
+      break
+    }
+    runIds.push(run.runId)
+    tallies = tallies.map((x) =>
+      covers(x, categories) && verdictOf(x) === 'not-shown' ? afterRun(x, run.runId, outcome(x, run, a.minSeverity)) : x
+    )
+    if (run.ended.end !== 'terminal') stop = `confirmation run ${run.runId} did not end (${run.ended.end})`
+  }
+  if (stop === null && runIds.length >= a.maxRuns) stop = `the step's bound of ${a.maxRuns} confirmation runs (confirmation_runs_max)`
+  tallies = stopUnsettled(tallies, stop ?? 'stopped')
+  const lines = tallies.map(confirmationLine)
+  for (const line of lines) deps.log.info(`Confirmation: ${line}.`)
+  return { tallies, runIds, lines }
+}
+
+/** Whether a run of `categories` assesses the tally's category (an empty list is the full taxonomy). */
+function covers(t: ConfirmationTally, categories: readonly string[]): boolean {
+  return categories.length === 0 || categories.includes(t.plan.category)
+}
+
+/**
+ * What one run says of a category: reproduced (a presumed fingerprint, or any
+ * open finding of the category at or above min_severity: fail closed), clean
+ * (completed the category, none), or not covered (the run did not complete
+ * it, or its findings could not be read: no count).
+ */
+function outcome(t: ConfirmationTally, run: Awaited<ReturnType<RunOnce>>, minSeverity: Severity): 'reproduced' | 'clean' | 'not-covered' {
+  const status = run.ended.run
+  const findings: Finding[] | null = run.results.findings
+  if (status?.status !== 'completed' || !status.categories_completed.includes(t.plan.category) || findings === null) return 'not-covered'
+  const hit = findings.some(
+    (f) =>
+      t.plan.fingerprints.includes(fingerprint(f, run.runId)) ||
+      (f.category === t.plan.category && !closesWeakness(f.status) && atOrAbove(f.severity, minSeverity))
+  )
+  return hit ? 'reproduced' : 'clean'
+}
