@@ -86,9 +86,9 @@ describe('report headline', () => {
       '0 new · 1 known · 1 closed since'
     ],
     [
-      'a plain fixed close is not a validation: still open, not gone',
+      'a plain fixed close is not a validation: not counted as closed since (known under fail_on new, so it does not decide)',
       report([f('jailbreak', 'high')], { baseline: [f('jailbreak', 'high'), f('data_leakage', 'high', 'fixed')] }),
-      '0 new · 1 known · 1 high not reproduced in this run, seen in the last run, still open'
+      '0 new · 1 known'
     ],
     ['expired', report([], { accepted: [accept('jailbreak', '2026-01-01')] }), '1 expired acceptance']
   ]
