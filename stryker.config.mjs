@@ -7,7 +7,6 @@ export default {
     'src/decision/**/*.ts',
     'src/pipeline/**/*.ts',
     'src/github/write-rule.ts',
-    'src/baseline/**/*.ts',
     'src/evidence/**/*.ts',
     'src/accepted/**/*.ts',
     'src/gitlab/fork-rule.ts',

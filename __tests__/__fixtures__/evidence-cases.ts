@@ -16,7 +16,7 @@ import { applyPolicy, type FailOn } from '../../src/gate/policy.js'
 import { decide } from '../../src/decision/decide.js'
 import { observedFindings, poolEvidence, type EvidencePool } from '../../src/evidence/pool.js'
 import type { EvidenceScope } from '../../src/evidence/seen-rate.js'
-import { baselineOfPool, type WindowCost } from '../../src/baseline/load-baseline.js'
+import { baselineOfPool, type WindowCost } from '../../src/evidence/load-evidence.js'
 import { makeFinding, makeRun, makeRunListItem } from './builders.js'
 import { CASE_COMMIT, CASE_MODEL, CASE_RUN_URL, CATEGORIES, coverageFor, leakFinding, type ReportCase } from './report-cases.js'
 

@@ -8,7 +8,7 @@ import { describe, expect, it } from '@jest/globals'
 import * as RE2 from 're2js'
 import { readAcceptedRisks } from '../../src/accepted/read-accepted.js'
 import { compileDescriptionPattern, MAX_PATTERN_PROGRAM } from '../../src/accepted/description-pattern.js'
-import type { BaselineScope } from '../../src/baseline/scope.js'
+import type { BaselineScope } from '../../src/evidence/scope.js'
 import type { ContentsApi } from '../../src/github/contents-api.js'
 import { ConfigError } from '../../src/util/errors.js'
 

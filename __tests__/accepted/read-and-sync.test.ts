@@ -11,7 +11,7 @@ import { ACCEPTED_FILE_MAX_BYTES, checkAcceptedPath, readAcceptedRisks } from '.
 import { parseAcceptedFile } from '../../src/accepted/accepted-file.js'
 import * as YAML from 'yaml'
 import { syncDismissals } from '../../src/accepted/sync-dismissals.js'
-import { baselineScope, type BaselineScope } from '../../src/baseline/scope.js'
+import { baselineScope, type BaselineScope } from '../../src/evidence/scope.js'
 import type { WriteStanding } from '../../src/github/write-rule.js'
 import type { ContentsApi } from '../../src/github/contents-api.js'
 import { ConfigError, ServiceError } from '../../src/util/errors.js'

@@ -2,7 +2,7 @@
 import { describe, expect, it } from '@jest/globals'
 import { decide, type DecideInput, type GateResult } from '../../src/decision/decide.js'
 import { applyPolicy } from '../../src/gate/policy.js'
-import { buildBaseline } from '../../src/baseline/baseline.js'
+import { buildBaseline } from '../../src/evidence/baseline.js'
 import { parseAcceptedFile } from '../../src/accepted/accepted-file.js'
 import * as YAML from 'yaml'
 import type { Finding } from '../../src/service/contract/index.js'

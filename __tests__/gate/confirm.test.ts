@@ -7,7 +7,7 @@
 import { describe, expect, it } from '@jest/globals'
 import { confirmPresumed, type RunOnce } from '../../src/gate/confirm.js'
 import { planConfirmations } from '../../src/evidence/confirmation.js'
-import { fingerprint } from '../../src/baseline/fingerprint.js'
+import { fingerprint } from '../../src/evidence/fingerprint.js'
 import type { GateDeps } from '../../src/gate/assess.js'
 import { ServiceError } from '../../src/util/errors.js'
 import { fakeClock } from '../__fixtures__/fake-clock.js'

@@ -11,7 +11,7 @@
  */
 import { describe, expect, it } from '@jest/globals'
 import fc from 'fast-check'
-import { loadBaseline, type EvidenceArgs, type EvidenceDeps } from '../../src/baseline/load-baseline.js'
+import { loadBaseline, type EvidenceArgs, type EvidenceDeps } from '../../src/evidence/load-evidence.js'
 import { evidenceKey } from '../../src/evidence/records.js'
 import { applyPolicy } from '../../src/gate/policy.js'
 import { decide } from '../../src/decision/decide.js'
@@ -63,7 +63,9 @@ const seen = fc.array(fc.tuple(fc.integer({ min: 0, max: WEAKNESSES.length - 1 }
 const runSpec = (prefix: string, i: number): fc.Arbitrary<RunSpec> =>
   fc.record({ commit: fc.constantFrom('c1', 'c2', 'c3'), seen }).map((r) => ({ ...r, id: `${prefix}${i}`, day: 25 - i }))
 const runs = (prefix: string, max: number): fc.Arbitrary<RunSpec[]> =>
-  fc.integer({ min: 0, max }).chain((n) => (n === 0 ? fc.constant([]) : fc.tuple(...Array.from({ length: n }, (_, i) => runSpec(prefix, i)))))
+  fc
+    .integer({ min: 0, max })
+    .chain((n) => (n === 0 ? fc.constant([]) : fc.tuple(...Array.from({ length: n }, (_, i) => runSpec(prefix, i)))))
 
 const windowArb: fc.Arbitrary<Window> = fc.record({
   main: runs('m', 4),
@@ -83,7 +85,13 @@ type Failure = `run:${string}` | `findings:${string}` | 'list:main' | 'list:own'
 
 function failurePoints(w: Window): Failure[] {
   const ids = [...w.main, ...w.own, ...w.holders].map((r) => r.id)
-  return [...ids.map((id): Failure => `run:${id}`), ...ids.slice(0, 2).map((id): Failure => `findings:${id}`), 'list:main', 'list:own', 'compare']
+  return [
+    ...ids.map((id): Failure => `run:${id}`),
+    ...ids.slice(0, 2).map((id): Failure => `findings:${id}`),
+    'list:main',
+    'list:own',
+    'compare'
+  ]
 }
 
 function findingsOf(r: RunSpec): Finding[] {
@@ -111,7 +119,8 @@ async function verdict(w: Window, failing: ReadonlySet<Failure>): Promise<string
       return Promise.resolve({ runs: listed, total: listed.length, returned: listed.length })
     }
   })
-  const refused = (what: string) => new GitHubError({ endpoint: `GET ${what}`, status: 403, message: 'Resource not accessible by integration' })
+  const refused = (what: string) =>
+    new GitHubError({ endpoint: `GET ${what}`, status: 403, message: 'Resource not accessible by integration' })
   const holderTokens = w.holders.map((h, i) => (w.marked[i] ? `${h.id}!` : h.id))
   const listed: ListedCache[] = [
     ...w.main.map((r, i) => ({

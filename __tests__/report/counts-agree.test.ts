@@ -12,7 +12,7 @@ import { SEVERITIES, type Finding, type Severity } from '../../src/service/contr
 import { decide } from '../../src/decision/decide.js'
 import { computeVerdict } from '../../src/decision/verdict.js'
 import { applyPolicy, type FailOn } from '../../src/gate/policy.js'
-import { buildBaseline } from '../../src/baseline/baseline.js'
+import { buildBaseline } from '../../src/evidence/baseline.js'
 import { parseAcceptedFile } from '../../src/accepted/accepted-file.js'
 import { buildReport } from '../../src/report/build-report.js'
 import type { Report, ReportInput } from '../../src/report/report-model.js'

@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from '@jest/globals'
 import { DEMO_ENV, DEMO_EVENT } from '../../scripts/demo.js'
-import { baselineScope } from '../../src/baseline/scope.js'
+import { baselineScope } from '../../src/evidence/scope.js'
 import { readAcceptedRisks } from '../../src/accepted/read-accepted.js'
 import type { ContentsApi } from '../../src/github/contents-api.js'
 import { PROJECT_ROOT } from '../__fixtures__/action-runner.js'

@@ -20,7 +20,7 @@
  * writes through the scrubbing edge (stepContext), so none scrubs an output
  * itself.
  */
-import type { BaselineStore } from '../baseline/store.js'
+import type { BaselineStore } from '../evidence/record-store.js'
 import { carriedStepResult, skippedStepResult } from '../decision/carried-result.js'
 import { gateStepResult, validationStepResult } from '../decision/step-result.js'
 import type { RunProgress } from '../gate/wait-for-run.js'

@@ -7,8 +7,8 @@
  */
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import type { Baseline } from '../baseline/baseline.js'
-import type { BaselineStore } from '../baseline/store.js'
+import type { Baseline } from '../evidence/baseline.js'
+import type { BaselineStore } from '../evidence/record-store.js'
 import { postCommitStatus, type CommitStatus, type ListedStatus } from '../github/commit-status.js'
 import { createGitHubClient } from '../github/github-client.js'
 import { publishToGitHub, type PublishArgs, type PublishDeps, type Published } from '../github/publish.js'

@@ -12,7 +12,7 @@
  * records name adds observations and never closes one.
  */
 import { type Finding, type Severity } from '../service/contract/index.js'
-import { fingerprint } from '../baseline/fingerprint.js'
+import { fingerprint } from './fingerprint.js'
 
 /** What one run of the window showed, read again from the service. */
 export interface RunEvidence {

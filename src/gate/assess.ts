@@ -16,12 +16,11 @@ import type { TriggerIntent } from './run-ownership.js'
 import { AbortedError } from '../util/errors.js'
 import { applyPolicy, type FailOn, type PolicyOutcome } from './policy.js'
 import type { EvidenceWindows } from '../evidence/judge-evidence.js'
-import type { Baseline } from '../baseline/baseline.js'
+import type { Baseline } from '../evidence/baseline.js'
 import type { AcceptedEntry } from '../accepted/accepted-file.js'
 import { describeEntry } from '../accepted/accepted-file.js'
 import { stopAbandonedTrigger, stopRun } from './stop-run.js'
 import { waitForRun, type RunProgress, type WaitEnd } from './wait-for-run.js'
-import type { ReportInput } from '../report/report-model.js'
 import { confirmationLine, planConfirmations, verdictOf } from '../evidence/confirmation.js'
 import { confirmPresumed, type ConfirmationOutcome, type RunOnce } from './confirm.js'
 
@@ -391,44 +390,5 @@ async function stopInterruptedTrigger(deps: GateDeps, intent: TriggerIntent, arg
     if (found.stopped.settled) deps.onRunSettled(found.runId)
   } catch (err) {
     deps.log.warning(`Could not stop the run the interrupted trigger may have created: ${err instanceof Error ? err.message : String(err)}`)
-  }
-}
-
-/**
- * What the assessment read and decided, as the input of buildReport (notes on
- * how the run was reached first); the caller adds the policy it applied.
- */
-export function assessmentReportInput(
-  outcome: GateOutcome,
-  context: Pick<ReportInput, 'target' | 'profileSync'> & {
-    modelId: string
-    minSeverity: Severity
-    runUrl: string | null
-    secrets: string[]
-  }
-): Omit<ReportInput, 'policy'> {
-  const { decision, run, results, triggered } = outcome
-  return {
-    ...context,
-    model: results.model,
-    result: decision.result,
-    reason: decision.reason,
-    verdict: decision.verdict,
-    verdictComputed: decision.verdictComputed,
-    run,
-    runListItem: results.runListItem,
-    coverage: results.coverage,
-    findings: results.findings,
-    elapsedMs: outcome.elapsedMs,
-    notes: [
-      ...(triggered.recovered
-        ? ['The answer to the trigger was lost; the run was found in the run list (it appeared after our request).']
-        : []),
-      ...(triggered.waitedFor.length > 0
-        ? [`Waited for run(s) ${triggered.waitedFor.join(', ')} of this model to end before triggering.`]
-        : []),
-      ...decision.notes,
-      ...results.notes
-    ]
   }
 }

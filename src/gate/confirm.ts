@@ -9,7 +9,7 @@
 import { Deadline } from '../util/clock.js'
 import { describeFailure, ServiceError } from '../util/errors.js'
 import { atOrAbove, type Finding, type Severity } from '../service/contract/index.js'
-import { fingerprint } from '../baseline/fingerprint.js'
+import { fingerprint } from '../evidence/fingerprint.js'
 import { closesWeakness } from '../evidence/pool.js'
 import { explainAssessmentLimit } from '../pipeline/budget.js'
 import {

@@ -9,8 +9,8 @@
  *   this agent, at or above min_severity, not accepted).
  */
 import type { Finding, Severity } from '../service/contract/index.js'
-import { diffAgainstBaseline, type BaselineDiff } from '../baseline/diff.js'
-import type { Baseline } from '../baseline/baseline.js'
+import { diffAgainstBaseline, type BaselineDiff } from '../evidence/new-or-known.js'
+import type { Baseline } from '../evidence/baseline.js'
 import type { AcceptedEntry } from '../accepted/accepted-file.js'
 import { entryMatches, isExpired, matchAcceptances, type AcceptanceResult } from '../accepted/match.js'
 import {

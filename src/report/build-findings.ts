@@ -23,7 +23,7 @@ import {
   type Severity,
   severityRank
 } from '../service/contract/index.js'
-import { fingerprint } from '../baseline/fingerprint.js'
+import { fingerprint } from '../evidence/fingerprint.js'
 import { redactHeaders, redactUrl } from '../util/redact.js'
 import { isRecord } from '../util/text.js'
 import { seenLabel, steadiness, THIS_RUN_ONLY, type SeenRate } from '../evidence/seen-rate.js'

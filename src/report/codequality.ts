@@ -7,7 +7,7 @@
  * - one issue per finding that counts against the gate or is held by the
  *   baseline (standing `blocking` or `known`): accepted, closed and
  *   below-threshold findings are left out, as the gate leaves them out;
- * - `fingerprint` is the finding's own (src/baseline/fingerprint.ts), so the
+ * - `fingerprint` is the finding's own (src/evidence/fingerprint.ts), so the
  *   same weakness keeps its issue across runs and commits, and a weakness
  *   found again on the merge request's preview target is not "new" against
  *   the default branch's; a second finding with the same fingerprint is left

@@ -19,13 +19,13 @@ import type {
 } from '../service/contract/index.js'
 import type { FailOn, PolicyOutcome } from '../gate/policy.js'
 import type { AcceptedRisks } from '../accepted/read-accepted.js'
-import type { Baseline } from '../baseline/baseline.js'
-import type { WindowCost } from '../baseline/load-baseline.js'
+import type { Baseline } from '../evidence/baseline.js'
+import type { WindowCost } from '../evidence/load-evidence.js'
 
 /**
  * The gate's result, decided by src/decision/decide.ts. Declared here, with the
  * report, so that the report depends on no part of the gate: the gate and the
- * shell hand it data (see assessmentReportInput in src/gate/assess.ts).
+ * shell hand it data (see assessmentReportInput in src/gate/report-input.ts).
  */
 export type GateResult = 'pass' | 'fail' | 'incomplete' | 'error'
 
@@ -270,7 +270,7 @@ export interface ReportFinding {
   /** Severity at or above min_severity. */
   atOrAbove: boolean
   attacks: ReportAttack[]
-  /** The stable fingerprint (see src/baseline/fingerprint.ts). */
+  /** The stable fingerprint (see src/evidence/fingerprint.ts). */
   fingerprint: string
   /** Against the baseline; null without one. */
   baselineState: 'new' | 'known' | null

@@ -16,7 +16,7 @@
  *   the comment, and no string holds a control character.
  */
 import { atOrAbove, severityRank, type Severity } from '../service/contract/index.js'
-import { FINGERPRINT_KEY } from '../baseline/fingerprint.js'
+import { FINGERPRINT_KEY } from '../evidence/fingerprint.js'
 import { clampText, codeSpan, sanitizeText } from './markdown-safe.js'
 import type { Report, ReportFinding } from './report-model.js'
 

@@ -3,7 +3,7 @@
  * scrubbing edge, the clock, the cancellation signal, and the factories of
  * the service client and the baseline store.
  */
-import { actionsCacheStore, type BaselineStore } from '../../baseline/store.js'
+import { actionsCacheStore, type BaselineStore } from '../../evidence/record-store.js'
 import type { RunProgress } from '../../gate/wait-for-run.js'
 import type { ServiceApi } from '../../service/service-api.js'
 import type { Clock, Deadline } from '../../util/clock.js'

@@ -6,8 +6,8 @@
  */
 import { isoDay } from '../../accepted/accepted-file.js'
 import { readAcceptedRisks, type AcceptedRisks, type ReadAcceptedDeps } from '../../accepted/read-accepted.js'
-import { loadBaseline, type LoadedBaseline } from '../../baseline/load-baseline.js'
-import { baselineScope, type BaselineScope } from '../../baseline/scope.js'
+import { loadBaseline, type LoadedBaseline } from '../../evidence/load-evidence.js'
+import { baselineScope, type BaselineScope } from '../../evidence/scope.js'
 import { inGitHubActions, splitRepository } from '../../github/context.js'
 import { inGitLabJob } from '../../gitlab/fork-rule.js'
 import { createGitHubClient } from '../../github/github-client.js'

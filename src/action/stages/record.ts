@@ -4,7 +4,7 @@
  * findings are dismissed on the service.
  */
 import { syncDismissals } from '../../accepted/sync-dismissals.js'
-import { buildBaseline } from '../../baseline/baseline.js'
+import { buildBaseline } from '../../evidence/baseline.js'
 import type { GateOutcome } from '../../gate/assess.js'
 import { recordHolders } from '../../evidence/records.js'
 import { verdictOf } from '../../evidence/confirmation.js'

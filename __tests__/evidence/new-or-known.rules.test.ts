@@ -6,9 +6,9 @@
  * only in a category this run completed.
  */
 import { describe, expect, it } from '@jest/globals'
-import { buildBaseline } from '../../src/baseline/baseline.js'
-import { diffAgainstBaseline, fingerprintsOf } from '../../src/baseline/diff.js'
-import { fingerprint } from '../../src/baseline/fingerprint.js'
+import { buildBaseline } from '../../src/evidence/baseline.js'
+import { diffAgainstBaseline, fingerprintsOf } from '../../src/evidence/new-or-known.js'
+import { fingerprint } from '../../src/evidence/fingerprint.js'
 import type { Finding } from '../../src/service/contract/index.js'
 import { makeFinding } from '../__fixtures__/builders.js'
 

@@ -5,7 +5,7 @@
  * it costs are counted.
  */
 import { describe, expect, it } from '@jest/globals'
-import { loadBaseline, type EvidenceArgs, type EvidenceDeps } from '../../src/baseline/load-baseline.js'
+import { loadBaseline, type EvidenceArgs, type EvidenceDeps } from '../../src/evidence/load-evidence.js'
 import { evidenceKey } from '../../src/evidence/records.js'
 import type { ListedCache } from '../../src/github/actions-caches.js'
 import type { ChangedFiles } from '../../src/pipeline/changed-paths.js'

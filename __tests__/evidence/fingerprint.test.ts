@@ -5,7 +5,7 @@ import {
   normalizeDescription,
   techniqueOf,
   type FingerprintInput
-} from '../../src/baseline/fingerprint.js'
+} from '../../src/evidence/fingerprint.js'
 import { startEmulator, type Emulator } from '../../src/emulator/server.js'
 import { api, runToEnd } from '../__fixtures__/emulator-helpers.js'
 import type { Finding } from '../../src/service/contract/index.js'

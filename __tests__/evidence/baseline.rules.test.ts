@@ -5,8 +5,8 @@
  * clipped; and a stored baseline is read back only when it follows the schema.
  */
 import { describe, expect, it } from '@jest/globals'
-import { baselineFinding, buildBaseline, parseBaseline, type Baseline } from '../../src/baseline/baseline.js'
-import { fingerprint } from '../../src/baseline/fingerprint.js'
+import { baselineFinding, buildBaseline, parseBaseline, type Baseline } from '../../src/evidence/baseline.js'
+import { fingerprint } from '../../src/evidence/fingerprint.js'
 import type { Finding } from '../../src/service/contract/index.js'
 import { makeFinding } from '../__fixtures__/builders.js'
 

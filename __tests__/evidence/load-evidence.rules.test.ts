@@ -6,7 +6,7 @@
  * open findings, and a store failure is no window (stricter), said and logged.
  */
 import { describe, expect, it } from '@jest/globals'
-import { loadBaseline, type EvidenceArgs, type EvidenceDeps } from '../../src/baseline/load-baseline.js'
+import { loadBaseline, type EvidenceArgs, type EvidenceDeps } from '../../src/evidence/load-evidence.js'
 import { evidenceKey } from '../../src/evidence/records.js'
 import type { ListedCache } from '../../src/github/actions-caches.js'
 import type { ChangedFiles } from '../../src/pipeline/changed-paths.js'

@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals'
-import { buildBaseline, parseBaseline } from '../../src/baseline/baseline.js'
-import { diffAgainstBaseline } from '../../src/baseline/diff.js'
+import { buildBaseline, parseBaseline } from '../../src/evidence/baseline.js'
+import { diffAgainstBaseline } from '../../src/evidence/new-or-known.js'
 import type { Finding } from '../../src/service/contract/index.js'
 import { makeFinding } from '../__fixtures__/builders.js'
 

@@ -7,7 +7,7 @@
  * nothing accepted), never an empty text nor another commit.
  */
 import { describe, expect, it } from '@jest/globals'
-import { baselineScope } from '../../src/baseline/scope.js'
+import { baselineScope } from '../../src/evidence/scope.js'
 
 const MAIN = { repository: { default_branch: 'main' } }
 

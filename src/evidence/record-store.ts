@@ -14,7 +14,7 @@ import { mkdir, rm, rmdir, writeFile } from 'node:fs/promises'
 import { dirname, join } from 'node:path'
 import type { Log } from '../util/log.js'
 import type { Baseline } from './baseline.js'
-import { evidenceKey } from '../evidence/records.js'
+import { evidenceKey } from './records.js'
 
 export interface BaselineStore {
   /**
