@@ -44662,8 +44662,11 @@ function contextBlock(r) {
     const out = [];
     if (r.target !== null || r.profileSync !== null)
         out.push(para(`**Target:** ${proseText(describeTargetLine(r), 600)}`));
-    if (r.pipeline)
-        out.push(para([...r.pipeline.lines, r.pipeline.budgetLine].map((l) => proseText(l, 600)).join('  \n')));
+    if (r.pipeline) {
+        const confirmations = (r.pipeline.confirmation?.lines ?? []).map((l) => `Confirmation: ${l}.`);
+        const lines = [...r.pipeline.lines, ...confirmations, r.pipeline.budgetLine, ...(r.pipeline.detection ? [r.pipeline.detection] : [])];
+        out.push(para(lines.map((l) => proseText(l, 600)).join('  \n')));
+    }
     const policy = policyLines(r);
     if (policy.length > 0)
         out.push(para(policy.join('\n')));
@@ -45113,7 +45116,7 @@ function decide(input) {
         waived: r.waived,
         minSeverity: r.minSeverity
     });
-    const unreproduced = notReproducedPhrases(input.unreproduced ?? []);
+    const unreproduced = [...(input.confirmedPresent ?? []), ...notReproducedPhrases(input.unreproduced ?? [])];
     // A weakness of this agent that this run did not reproduce is still present: a pass becomes a fail.
     const verdict = settled.verdict === 'pass' && unreproduced.length > 0 ? 'fail' : settled.verdict;
     const verdictComputed = settled.verdictComputed || verdict !== settled.verdict;
@@ -45202,6 +45205,9 @@ function notFailed(input, r, status, decided, { check, stopped, expired }) {
     }
     if (gaps.length > 0)
         return { ...decided, result: 'incomplete', reason: `coverage incomplete: ${r.reached}, ${gaps.join(', ')}` };
+    const evidenceGaps = input.evidenceGaps ?? [];
+    if (evidenceGaps.length > 0)
+        return { ...decided, result: 'incomplete', reason: `evidence incomplete: ${evidenceGaps.join('; ')}` };
     const planned = plural(r.planned.length, 'planned category', 'planned categories');
     return {
         ...decided,
@@ -46360,7 +46366,9 @@ function budgetLine(s) {
             const run = s.runId === null ? '' : ` run ${text_oneLine(s.runId, 80)}`;
             const of = s.sha === null ? '' : ` of ${shortSha(s.sha)}`;
             const why = s.reason === undefined ? '' : `: ${text_oneLine(s.reason, 300)}`;
-            return { spent: 1, why: s.kind, line: `${head} 1 (assessed${run}${of}${why}).` };
+            const more = Math.max(0, s.confirmationRuns ?? 0);
+            const confirming = more > 0 ? `; ${more} confirmation run${more === 1 ? '' : 's'}` : '';
+            return { spent: 1 + more, why: s.kind, line: `${head} ${1 + more} (assessed${run}${of}${why}${confirming}).` };
         }
         case 'carried_over':
             return { spent: 0, why: s.kind, line: `${head} 0 (result carried over from the assessment of ${shortSha(s.assessedSha)}).` };
@@ -46960,7 +46968,7 @@ function recovered(deps, run, waitedFor) {
     return { runId: run.run_id, startedAt: run.started_at, recovered: true, waitedFor: [...waitedFor] };
 }
 
-;// CONCATENATED MODULE: ./src/baseline/fingerprint.ts
+;// CONCATENATED MODULE: ./src/evidence/fingerprint.ts
 /**
  * The fingerprint of a finding: one stable id for the same weakness across
  * runs, independent of ids, counts and timestamps (see API_ASSUMPTIONS,
@@ -47054,7 +47062,7 @@ function fingerprint(f, runId) {
     return (0,external_node_crypto_.createHash)('sha256').update(JSON.stringify(parts)).digest('hex').slice(0, 32);
 }
 
-;// CONCATENATED MODULE: ./src/baseline/diff.ts
+;// CONCATENATED MODULE: ./src/evidence/new-or-known.ts
 
 function fingerprintsOf(findings, runId) {
     return new Map(findings.map((f) => [f.finding_id, fingerprint(f, runId)]));
@@ -47161,22 +47169,35 @@ function judgeEvidence(findings, windows) {
     const listed = new Set();
     const sources = [
         [agent?.pool ?? null, true, agent?.scope ?? 'agent', 1],
-        [base, false, 'main', 0]
+        [base, windows.lineage === true, 'main', 0]
     ];
     for (const [pool, present, scope, thisRun] of sources) {
         for (const p of pool?.findings.values() ?? []) {
             if (found.has(p.fingerprint) || listed.has(p.fingerprint))
                 continue;
             listed.add(p.fingerprint);
-            if (p.closed) {
+            const presence = presenceOf(p);
+            if (presence === 'closed') {
                 closedSince.push(p);
                 continue;
             }
             const rate = { seen: p.seenIn.length, of: (pool?.runIds.length ?? 0) + thisRun, scope };
-            notReproduced.push({ ...strip(p), rate, present });
+            notReproduced.push({ ...strip(p), rate, present, presumed: present && presence === 'presumed' });
         }
     }
     return { windowed: agent !== null || base !== null, rateById, knownIds, notReproduced: bySeverity(notReproduced), closedSince };
+}
+/**
+ * THE rule of what is present, for every feature that asks: a weakness the
+ * lineage saw is closed only when the service closed it (validated, or
+ * dismissed: see closesWeakness); else it is present when a run of the agent
+ * judged now saw it, and presumed (present until a confirmation shows it
+ * gone) when only runs of an earlier agent did.
+ */
+function presenceOf(p) {
+    if (p.closed)
+        return 'closed';
+    return p.seenBySameAgent ? 'present' : 'presumed';
 }
 /** The rate of a finding this run found: among this agent's runs (this one counted), else main's, else this run only. */
 function rateOfFound(fp, { agent, base }) {
@@ -47212,17 +47233,6 @@ function unreproducedBlocking(reading, minSeverity, accepted) {
 }
 
 ;// CONCATENATED MODULE: ./src/evidence/pool.ts
-/**
- * Evidence pooled across runs of one agent: a stochastic agent shows a
- * weakness in some runs and not in others, so the runs of a window are one
- * body of evidence. Pure.
- *
- * A fingerprint seen in any run of the window is present until the service
- * says otherwise: its newest observation decides whether it is closed (fixed,
- * dismissed, FIXED_VERIFIED); within one run an open observation beats a
- * closed one (fail closed).
- */
-
 
 /** A run's findings as evidence (fingerprints computed as everywhere else). */
 function observedFindings(findings, runId) {
@@ -47235,25 +47245,48 @@ function observedFindings(findings, runId) {
         status: f.status
     }));
 }
-/** The runs (newest first) as one body of evidence. A run named twice counts once. */
-function poolEvidence(runs) {
+/** Whether a finding's status closes a weakness: validated fixed (FIXED_VERIFIED) or dismissed; a plain `fixed` does not. */
+function closesWeakness(status) {
+    return status === 'FIXED_VERIFIED' || status === 'dismissed';
+}
+/** The runs newest first by the completion time the service gave (a run without one last); ties keep the order given. */
+function byCompletion(runs) {
+    const t = (r) => {
+        const ms = Date.parse(r.completedAt);
+        return Number.isFinite(ms) ? ms : -Infinity;
+    };
+    return runs
+        .map((r, i) => ({ r, i }))
+        .sort((a, b) => t(b.r) - t(a.r) || a.i - b.i)
+        .map((x) => x.r);
+}
+/**
+ * The runs as one body of evidence, ordered by the service's completion
+ * times. A run named twice counts once.
+ */
+function poolEvidence(given) {
+    const runs = byCompletion(given);
     const findings = new Map();
     const runIds = [];
     for (const run of runs) {
         if (runIds.includes(run.runId))
             continue;
         runIds.push(run.runId);
+        const canClose = run.trusted !== false;
+        const same = run.sameAgent !== false;
         for (const o of run.findings) {
+            const closes = canClose && closesWeakness(o.status);
             const p = findings.get(o.fingerprint);
             if (p === undefined) {
-                findings.set(o.fingerprint, { ...pool_pick(o), seenIn: [run.runId], closed: isClosedFindingStatus(o.status) });
+                findings.set(o.fingerprint, { ...pool_pick(o), seenIn: [run.runId], closed: closes, seenBySameAgent: same });
                 continue;
             }
+            p.seenBySameAgent ||= same;
             const sameRun = p.seenIn.at(-1) === run.runId;
             if (!sameRun)
                 p.seenIn.push(run.runId);
             // The newest run that saw it decides; within it, open wins.
-            if (sameRun && !isClosedFindingStatus(o.status))
+            if (sameRun && !closes)
                 p.closed = false;
         }
     }
@@ -47272,7 +47305,7 @@ function openFingerprints(pool) {
 }
 /** Whether a run holds a finding the service has not closed: what a holder is read for. */
 function holdsOpenFinding(run) {
-    return run.findings.some((o) => !isClosedFindingStatus(o.status));
+    return run.findings.some((o) => !closesWeakness(o.status));
 }
 
 ;// CONCATENATED MODULE: ./src/gate/policy.ts
@@ -47936,6 +47969,184 @@ async function waitForRun(deps, runId, minSeverity) {
     }
 }
 
+;// CONCATENATED MODULE: ./src/evidence/confirmation.ts
+
+/** The lowest landing rate a confirmation assumes (at confidence 0.95: at most 29 runs). */
+const RATE_FLOOR = 0.1;
+/** The z of the one-sided Wilson lower bound of the rate (about 84 %). */
+const RATE_Z = 1;
+/** The rate a confirmation assumes for a weakness seen in `seen` of `of` runs: Wilson's lower bound (z = 1), at least RATE_FLOOR. */
+function assumedRate(seen, of) {
+    if (!(of > 0) || !(seen > 0))
+        return RATE_FLOOR;
+    const n = of;
+    const p = Math.min(1, seen / n);
+    const z2 = RATE_Z * RATE_Z;
+    const lower = (p + z2 / (2 * n) - RATE_Z * Math.sqrt((p * (1 - p)) / n + z2 / (4 * n * n))) / (1 + z2 / n);
+    return Math.max(RATE_FLOOR, Math.min(1, lower));
+}
+/** m: the fewest runs in a row that must miss a weakness landing at rate r for `confidence` that it is gone. */
+function runsToConfirm(r, confidence) {
+    if (r >= 1)
+        return 1;
+    const m = Math.ceil(Math.log(1 - confidence) / Math.log(1 - r) - 1e-9);
+    return Math.max(1, m);
+}
+/** The confidence that a weakness landing at rate r is gone after `clean` runs in a row missed it: 1 - (1 - r)^clean. */
+function confidenceAfter(r, clean) {
+    return 1 - (1 - r) ** Math.max(0, clean);
+}
+/** The confirmations the presumed weaknesses need: one per category (one focused run confirms all of a category). */
+function planConfirmations(presumed, confidence) {
+    const plans = new Map();
+    for (const n of presumed) {
+        const r = assumedRate(n.rate.seen, n.rate.of);
+        const needed = runsToConfirm(r, confidence);
+        const plan = plans.get(n.category);
+        if (plan === undefined) {
+            plans.set(n.category, { category: n.category, fingerprints: [n.fingerprint], rate: n.rate, r, needed });
+            continue;
+        }
+        plan.fingerprints.push(n.fingerprint);
+        if (needed > plan.needed)
+            Object.assign(plan, { rate: n.rate, r, needed });
+    }
+    return [...plans.values()];
+}
+function startTally(plan) {
+    return { plan, clean: 0, reappearedIn: null, stopped: null, focused: true, runs: [] };
+}
+/** Where a confirmation stands: reproduced (still present), m clean runs (shown gone), or not (yet) shown. */
+function verdictOf(t) {
+    if (t.reappearedIn !== null)
+        return 'still-present';
+    return t.clean >= t.plan.needed ? 'shown-gone' : 'not-shown';
+}
+/** The next confirmation to run a run for, or null: every one is settled or stopped, or the step's bound is spent. */
+function nextToRun(tallies, spent, maxRuns) {
+    if (spent >= maxRuns)
+        return null;
+    return tallies.find((t) => t.stopped === null && verdictOf(t) === 'not-shown') ?? null;
+}
+/** After one run of a tally: reproduced (still present), clean (another run missed it), or it did not complete the category (no count, no streak). */
+function afterRun(t, runId, outcome) {
+    const runs = [...t.runs, runId];
+    if (outcome === 'reproduced')
+        return { ...t, runs, reappearedIn: runId };
+    if (outcome === 'clean')
+        return { ...t, runs, clean: t.clean + 1 };
+    return { ...t, runs };
+}
+/** Stops every confirmation not yet settled with `why` (the step's bound, the budget, a failure). */
+function stopUnsettled(tallies, why) {
+    return tallies.map((t) => (t.stopped === null && verdictOf(t) === 'not-shown' ? { ...t, stopped: why } : t));
+}
+const pct = (x) => `${Math.floor(x * 100)} %`;
+/**
+ * The line a reviewer reads, one per category:
+ * "prompt_injection: not reproduced in 5 focused runs; fixed with 97 % confidence (seen in 3 of 5 runs of main)",
+ * "prompt_injection: still present (reproduced by confirmation run r9 after 2 clean runs)",
+ * "prompt_injection not shown fixed: 3 of 9 clean runs (the step's bound of 3 confirmation runs)".
+ */
+function confirmationLine(t) {
+    const kind = t.focused ? 'focused' : 'full';
+    const seen = `seen in ${seenLabel(t.plan.rate)}`;
+    switch (verdictOf(t)) {
+        case 'still-present':
+            return `${t.plan.category}: still present (reproduced by confirmation run ${t.reappearedIn ?? ''} after ${t.clean} clean ${t.clean === 1 ? 'run' : 'runs'}; ${seen})`;
+        case 'shown-gone':
+            return `${t.plan.category}: not reproduced in ${t.clean} ${kind} ${t.clean === 1 ? 'run' : 'runs'}; fixed with ${pct(confidenceAfter(t.plan.r, t.clean))} confidence (${seen})`;
+        case 'not-shown':
+            return `${t.plan.category} not shown fixed: ${t.clean} of ${t.plan.needed} clean runs${t.stopped === null ? '' : ` (${t.stopped})`}`;
+    }
+}
+/**
+ * What a pass of this step means, in one line: a weakness landing at rate p
+ * goes unseen by `runs` runs (1 - p)^runs of the time.
+ * "a weakness landing 30 % of the time passes one run 70 % of the time".
+ */
+function detectionGuarantee(runs, p = 0.3) {
+    const n = Math.max(1, Math.floor(runs));
+    const miss = Math.round((1 - p) ** n * 100);
+    return `a weakness landing ${Math.round(p * 100)} % of the time passes ${n === 1 ? 'one run' : `${n} runs`} ${miss} % of the time`;
+}
+
+;// CONCATENATED MODULE: ./src/gate/confirm.ts
+/**
+ * Confirming presumed weaknesses (src/evidence/confirmation.ts decides what
+ * and how many): runs triggered, waited for and read with the gate's own
+ * trigger, wait and collect (runOnce in assess.ts, never a second polling
+ * loop), focused on each weakness's category, until each reappears or m runs
+ * in a row miss it, within the step's bound and the service's budget. A trial
+ * workspace refusing focus (403 trial_focus_not_included) gets full runs.
+ */
+
+
+
+
+
+
+
+async function confirmPresumed(deps, runOnce, a) {
+    let tallies = a.plans.map(startTally);
+    const runIds = [];
+    const deadline = clock_Deadline.after(deps.clock, a.timeoutMs);
+    let focus = true;
+    let stop = a.maxRuns <= 0 ? 'confirmation_runs_max is 0' : null;
+    for (let t = nextToRun(tallies, runIds.length, a.maxRuns); t !== null && stop === null; t = nextToRun(tallies, runIds.length, a.maxRuns)) {
+        if (deps.signal.aborted) {
+            stop = 'the step was cancelled';
+            break;
+        }
+        const categories = focus ? [t.plan.category] : a.fullCategories;
+        deps.log.info(`Confirming ${t.plan.category} (${t.clean} of ${t.plan.needed} clean runs so far): ${focus ? 'a focused run' : 'a full run'}.`);
+        let run;
+        try {
+            run = await runOnce(deadline, categories);
+        }
+        catch (err) {
+            if (focus && err instanceof errors_ServiceError && err.code === 'trial_focus_not_included') {
+                deps.log.info('The workspace refuses focused runs (trial): confirming with full runs.');
+                focus = false;
+                tallies = tallies.map((x) => ({ ...x, focused: false }));
+                continue;
+            }
+            stop = err instanceof errors_ServiceError ? (explainAssessmentLimit(err, deps.clock.now()) ?? errors_describeFailure(err)) : errors_describeFailure(err);
+            break;
+        }
+        runIds.push(run.runId);
+        tallies = tallies.map((x) => covers(x, categories) && verdictOf(x) === 'not-shown' ? afterRun(x, run.runId, outcome(x, run, a.minSeverity)) : x);
+        if (run.ended.end !== 'terminal')
+            stop = `confirmation run ${run.runId} did not end (${run.ended.end})`;
+    }
+    if (stop === null && runIds.length >= a.maxRuns)
+        stop = `the step's bound of ${a.maxRuns} confirmation runs (confirmation_runs_max)`;
+    tallies = stopUnsettled(tallies, stop ?? 'stopped');
+    const lines = tallies.map(confirmationLine);
+    for (const line of lines)
+        deps.log.info(`Confirmation: ${line}.`);
+    return { tallies, runIds, lines };
+}
+/** Whether a run of `categories` assesses the tally's category (an empty list is the full taxonomy). */
+function covers(t, categories) {
+    return categories.length === 0 || categories.includes(t.plan.category);
+}
+/**
+ * What one run says of a category: reproduced (a presumed fingerprint, or any
+ * open finding of the category at or above min_severity: fail closed), clean
+ * (completed the category, none), or not covered (the run did not complete
+ * it, or its findings could not be read: no count).
+ */
+function outcome(t, run, minSeverity) {
+    const status = run.ended.run;
+    const findings = run.results.findings;
+    if (status?.status !== 'completed' || !status.categories_completed.includes(t.plan.category) || findings === null)
+        return 'not-covered';
+    const hit = findings.some((f) => t.plan.fingerprints.includes(fingerprint(f, run.runId)) ||
+        (f.category === t.plan.category && !closesWeakness(f.status) && atOrAbove(f.severity, minSeverity)));
+    return hit ? 'reproduced' : 'clean';
+}
+
 ;// CONCATENATED MODULE: ./src/gate/assess.ts
 /**
  * Assessing the model, on every event (pull request, push, schedule...):
@@ -47943,6 +48154,8 @@ async function waitForRun(deps, runId, minSeverity) {
  * produced, and decide. Everything it touches is passed in; the shell
  * (main.ts) turns the outcome into outputs and reports.
  */
+
+
 
 
 
@@ -47980,8 +48193,54 @@ async function assess(deps, args) {
     const triggered = await triggerOurRun(deps, api, deadline, args);
     const ended = await waitForEnd(deps, api, deadline, triggered.runId, args);
     const results = await readResults(deps, deadline, triggered.runId, ended, args.modelId);
-    const { decision, policy } = decideOn(deps, args, triggered.runId, ended, results);
-    return { triggered, run: ended.run, end: ended.end, results, decision, policy, startedAtMs, elapsedMs: deps.clock.now() - startedAtMs };
+    let { decision, policy } = decideOn(deps, args, triggered.runId, ended, results);
+    const confirmation = await confirmIfItDecides(deps, args, deadline, policy, (settled) => decideOn(deps, args, triggered.runId, ended, results, settled));
+    if (confirmation !== null)
+        ({ decision, policy } = decideOn(deps, args, triggered.runId, ended, results, settledBy(confirmation)));
+    return {
+        triggered,
+        run: ended.run,
+        end: ended.end,
+        results,
+        decision,
+        policy,
+        confirmation,
+        startedAtMs,
+        elapsedMs: deps.clock.now() - startedAtMs
+    };
+}
+function settledBy(c) {
+    return {
+        fingerprints: new Set(c.tallies.flatMap((t) => t.plan.fingerprints)),
+        stillPresent: c.tallies.filter((t) => verdictOf(t) === 'still-present').map(confirmationLine),
+        notShown: c.tallies.filter((t) => verdictOf(t) === 'not-shown').map(confirmationLine)
+    };
+}
+/**
+ * Presumed weaknesses (seen only by an earlier agent, not reproduced now) are
+ * confirmed only when they alone keep this step from passing: the runs are
+ * spent where they decide.
+ */
+async function confirmIfItDecides(deps, args, deadline, policy, decideWith) {
+    const presumed = policy?.unreproducedBlocking.filter((n) => n.presumed) ?? [];
+    if (args.confirm === undefined || presumed.length === 0 || deps.signal.aborted)
+        return null;
+    const all = { fingerprints: new Set(presumed.map((n) => n.fingerprint)), stillPresent: [], notShown: [] };
+    if (decideWith(all).decision.result !== 'pass')
+        return null;
+    const runOnce = async (by, categories) => {
+        const triggered = await triggerOurRun(deps, deps.makeApi(by), by, { ...args, categories });
+        const ended = await waitForEnd(deps, deps.makeApi(by), by, triggered.runId, args);
+        return { runId: triggered.runId, ended, results: await readResults(deps, by, triggered.runId, ended, args.modelId) };
+    };
+    return confirmPresumed(deps, runOnce, {
+        modelId: args.modelId,
+        minSeverity: args.minSeverity,
+        fullCategories: args.categories,
+        plans: planConfirmations(presumed, args.confirm.confidence),
+        maxRuns: args.confirm.maxRuns,
+        timeoutMs: deadline.remainingMs()
+    });
 }
 /**
  * Detached waiting (wait: detached): trigger the run and return at once; a
@@ -48026,7 +48285,11 @@ async function collectRun(deps, args, runId, startedFallbackMs) {
     const results = ended.end === 'terminal' ? await readResults(deps, readBy, runId, ended, args.modelId) : noResults();
     const { decision, policy } = decideOn(deps, args, runId, ended, results);
     const elapsedMs = deps.clock.now() - startedAtMs;
-    return { kind: 'ended', outcome: { triggered, run: ended.run, end: ended.end, results, decision, policy, startedAtMs, elapsedMs } };
+    // No confirmation runs from a collector: a presumed weakness it cannot settle stays presumed (stricter, never laxer).
+    return {
+        kind: 'ended',
+        outcome: { triggered, run: ended.run, end: ended.end, results, decision, policy, startedAtMs, elapsedMs, confirmation: null }
+    };
 }
 function noResults() {
     return { coverage: null, findings: null, runListItem: null, model: null, notes: [] };
@@ -48107,7 +48370,7 @@ async function readResults(deps, deadline, runId, ended, modelId) {
     return collectResults(deps.makeApi(readBy), runId, modelId, { clock: deps.clock, log: deps.log, signal: deps.signal });
 }
 /** The baseline and accepted risks applied to the findings, then the decision on all the run left. */
-function decideOn(deps, args, runId, ended, results) {
+function decideOn(deps, args, runId, ended, results, settled) {
     const { run } = ended;
     const aborted = ended.end === 'aborted';
     // Cancelled while the results were read (or just after the run ended): what was read is kept, the result is not a pass.
@@ -48143,7 +48406,9 @@ function decideOn(deps, args, runId, ended, results) {
         statusReadError: ended.end === 'unreadable' ? (ended.readError ?? 'no answer') : null,
         waived: policy?.waived,
         baselineUncovered: policy?.diff.uncovered,
-        unreproduced: policy?.unreproducedBlocking,
+        unreproduced: policy?.unreproducedBlocking.filter((n) => settled?.fingerprints.has(n.fingerprint) !== true),
+        confirmedPresent: settled?.stillPresent,
+        evidenceGaps: [...(args.policy?.evidenceGaps ?? []), ...(settled?.notShown ?? [])],
         expiredAcceptances: expired.map((e) => `${describeEntry(e)} expired on ${e.expires}`)
     });
     return { decision, policy };
@@ -48173,36 +48438,6 @@ async function stopInterruptedTrigger(deps, intent, args) {
     catch (err) {
         deps.log.warning(`Could not stop the run the interrupted trigger may have created: ${err instanceof Error ? err.message : String(err)}`);
     }
-}
-/**
- * What the assessment read and decided, as the input of buildReport (notes on
- * how the run was reached first); the caller adds the policy it applied.
- */
-function assessmentReportInput(outcome, context) {
-    const { decision, run, results, triggered } = outcome;
-    return {
-        ...context,
-        model: results.model,
-        result: decision.result,
-        reason: decision.reason,
-        verdict: decision.verdict,
-        verdictComputed: decision.verdictComputed,
-        run,
-        runListItem: results.runListItem,
-        coverage: results.coverage,
-        findings: results.findings,
-        elapsedMs: outcome.elapsedMs,
-        notes: [
-            ...(triggered.recovered
-                ? ['The answer to the trigger was lost; the run was found in the run list (it appeared after our request).']
-                : []),
-            ...(triggered.waitedFor.length > 0
-                ? [`Waited for run(s) ${triggered.waitedFor.join(', ')} of this model to end before triggering.`]
-                : []),
-            ...decision.notes,
-            ...results.notes
-        ]
-    };
 }
 
 ;// CONCATENATED MODULE: ./src/report/pipeline-report.ts
@@ -49416,8 +49651,10 @@ function gateArgs(inputs, policy) {
             windows: policy.baseline.windows,
             accepted: policy.accepted?.entries ?? [],
             failOn: inputs.failOn,
-            today: policy.today
-        }
+            today: policy.today,
+            evidenceGaps: policy.baseline.gaps
+        },
+        confirm: { confidence: inputs.confidence, maxRuns: inputs.confirmationRunsMax }
     };
 }
 
@@ -49888,6 +50125,8 @@ function renderJsonWithCap(report, cap, opts = {}) {
         notes: r.notes,
         assessments_spent: r.pipeline?.assessmentsSpent ?? null,
         budget: r.pipeline?.budgetLine ?? null,
+        detection: r.pipeline?.detection ?? null,
+        confirmation: r.pipeline?.confirmation ? { lines: r.pipeline.confirmation.lines, run_ids: r.pipeline.confirmation.runIds } : null,
         pipeline: r.pipeline?.lines ?? [],
         truncation: null
     };
@@ -50142,7 +50381,15 @@ function renderSarif(report, opts) {
                 },
                 automationDetails: { id: `agent-security-gate/${report.modelId}/` },
                 results,
-                properties: { modelId: report.modelId, runId: report.runId, result: report.result }
+                properties: {
+                    modelId: report.modelId,
+                    runId: report.runId,
+                    result: report.result,
+                    ...(report.pipeline?.detection ? { detection: report.pipeline.detection } : {}),
+                    ...(report.pipeline?.confirmation
+                        ? { confirmation: report.pipeline.confirmation.lines, confirmationRuns: report.pipeline.confirmation.runIds }
+                        : {})
+                }
             }
         ]
     });
@@ -51130,7 +51377,14 @@ function buildReport(input) {
         acceptances,
         headline: headlineOf(baseline, acceptances, counts),
         pipeline: input.pipeline
-            ? { ...input.pipeline, budgetLine: t.s(input.pipeline.budgetLine), lines: input.pipeline.lines.map(t.s) }
+            ? {
+                ...input.pipeline,
+                budgetLine: t.s(input.pipeline.budgetLine),
+                lines: input.pipeline.lines.map(t.s),
+                confirmation: input.pipeline.confirmation
+                    ? { lines: input.pipeline.confirmation.lines.map(t.s), runIds: input.pipeline.confirmation.runIds.map(t.s) }
+                    : null
+            }
             : null
     };
 }
@@ -51713,6 +51967,38 @@ async function publishToGitHub(deps, args) {
     }
 }
 
+;// CONCATENATED MODULE: ./src/gate/report-input.ts
+/**
+ * What the assessment read and decided, as the input of buildReport (notes on
+ * how the run was reached first); the caller adds the policy it applied.
+ */
+function assessmentReportInput(outcome, context) {
+    const { decision, run, results, triggered } = outcome;
+    return {
+        ...context,
+        model: results.model,
+        result: decision.result,
+        reason: decision.reason,
+        verdict: decision.verdict,
+        verdictComputed: decision.verdictComputed,
+        run,
+        runListItem: results.runListItem,
+        coverage: results.coverage,
+        findings: results.findings,
+        elapsedMs: outcome.elapsedMs,
+        notes: [
+            ...(triggered.recovered
+                ? ['The answer to the trigger was lost; the run was found in the run list (it appeared after our request).']
+                : []),
+            ...(triggered.waitedFor.length > 0
+                ? [`Waited for run(s) ${triggered.waitedFor.join(', ')} of this model to end before triggering.`]
+                : []),
+            ...decision.notes,
+            ...results.notes
+        ]
+    };
+}
+
 ;// CONCATENATED MODULE: ./src/action/version.ts
 /** This action's version, as in package.json (a test keeps the two equal; the release checks the tag against package.json). */
 const ACTION_VERSION = '1.0.0';
@@ -51724,6 +52010,7 @@ const ACTION_VERSION = '1.0.0';
  * before any format escapes them), written in each registered file format (report/formats.ts),
  * and rendered as the outputs, annotations, job summary and comment.
  */
+
 
 
 
@@ -51815,7 +52102,14 @@ async function reportGate(ctx, args) {
 async function gateReport(ctx, { prepared, policy, outcome, recorded, planned, plan }) {
     const { inputs } = prepared;
     const commit = await assessedNow(ctx, planned.commit);
-    const spent = budgetLine({ kind: 'assessed', runId: outcome.triggered.runId, sha: commit.sha, reason: plan.reason });
+    const confirmation = outcome.confirmation;
+    const spent = budgetLine({
+        kind: 'assessed',
+        runId: outcome.triggered.runId,
+        sha: commit.sha,
+        reason: plan.reason,
+        confirmationRuns: confirmation?.runIds.length ?? 0
+    });
     const input = assessmentReportInput(outcome, {
         modelId: inputs.modelId,
         minSeverity: inputs.minSeverity,
@@ -51825,7 +52119,13 @@ async function gateReport(ctx, { prepared, policy, outcome, recorded, planned, p
     });
     return buildReport({
         ...input,
-        notes: [...input.notes, ...(policy.accepted?.notes ?? []), ...policy.baseline.notes, ...recorded.notes],
+        notes: [
+            ...input.notes,
+            ...(policy.accepted?.notes ?? []),
+            ...policy.baseline.notes,
+            ...policy.baseline.gaps.map((g) => `Evidence not read: ${g}.`),
+            ...recorded.notes
+        ],
         policy: {
             failOn: inputs.failOn,
             baseline: policy.baseline.baseline,
@@ -51838,7 +52138,14 @@ async function gateReport(ctx, { prepared, policy, outcome, recorded, planned, p
             outcome: outcome.policy
         },
         commit,
-        pipeline: { assessmentsSpent: 1, budgetLine: spent.line, lines: planned.lines, agentName: planned.agent.display }
+        pipeline: {
+            assessmentsSpent: spent.spent,
+            budgetLine: spent.line,
+            lines: planned.lines,
+            agentName: planned.agent.display,
+            detection: `What a pass means: ${detectionGuarantee(1)}; a weakness seen before an agent change is confirmed gone with ${Math.round(inputs.confidence * 100)} % confidence.`,
+            confirmation: confirmation === null ? null : { lines: confirmation.lines, runIds: confirmation.runIds }
+        }
     });
 }
 async function writeReportFiles(ctx, inputs, report, name) {
@@ -51867,7 +52174,7 @@ function assessedOutcome(outcome, report, files) {
         categoriesPlanned: run?.categories_planned ?? [],
         categoriesCompleted: run?.categories_completed ?? [],
         files,
-        assessmentsSpent: 1,
+        assessmentsSpent: report.pipeline?.assessmentsSpent ?? 1,
         commentUrl: null,
         ...reportOutcome(report)
     };
@@ -52986,6 +53293,13 @@ function parseRunId(raw) {
     }
     return raw;
 }
+/** A confidence from 0.5 to 0.999: how sure a confirmation must be that a presumed weakness is gone. */
+function parseConfidence(text) {
+    const value = /^(0?\.\d{1,4}|1(\.0{0,4})?|0)$/.test(text) ? Number(text) : NaN;
+    if (!(value >= 0.5 && value <= 0.999))
+        throw new ConfigError('confidence', `'${clip(text)}' is not a confidence from 0.5 to 0.999 (e.g. 0.95: a presumed weakness is shown gone with 95 % confidence)`);
+    return value;
+}
 /** A repository path; 'off' : no accepted-risks file (''). */
 function parseAcceptedFileInput(raw) {
     if (raw.toLowerCase() === 'off')
@@ -53077,6 +53391,24 @@ const BASELINE_INPUTS = [
         summary: 'no run older than this counts as evidence',
         parser: wholeNumber(1, 365),
         cli: { none: "GitHub Actions only: it bounds the window of evidence, read from the repository's Actions caches" }
+    }),
+    defineInput({
+        name: 'confidence',
+        field: 'confidence',
+        default: '0.95',
+        description: 'How sure focused runs must be that a weakness seen before an agent change is gone, {range}.',
+        summary: 'how sure focused runs must be that a weakness seen before an agent change is gone',
+        parser: parsedBy(parseConfidence, '0.5 to 0.999'),
+        cli: { none: "GitHub Actions only: what is confirmed comes from the window of evidence, read from the repository's Actions caches" }
+    }),
+    defineInput({
+        name: 'confirmation_runs_max',
+        field: 'confirmationRunsMax',
+        default: '30',
+        description: 'The most confirmation runs one step may trigger, {range}; when they run out the result is incomplete.',
+        summary: 'the most confirmation runs a step may trigger (then incomplete)',
+        parser: wholeNumber(0, 50),
+        cli: { none: "GitHub Actions only: what is confirmed comes from the window of evidence, read from the repository's Actions caches" }
     }),
     defineInput({
         name: 'accepted_risks_file',
@@ -54415,7 +54747,8 @@ async function readRunEvidence(reads, runId) {
         return { problem: `run ${id} is a run of another model (${text_oneLine(owner.other, 80)})` };
     if (owner === 'unproved')
         return {
-            problem: `run ${id} is not among the ${OWNERSHIP_LIST_LIMIT} most recent completed runs of this model (GET /run names no model), so it cannot be shown to be one of its runs`
+            problem: `run ${id} is not among the ${OWNERSHIP_LIST_LIMIT} most recent completed runs of this model (GET /run names no model), so it cannot be shown to be one of its runs`,
+            unplaced: true
         };
     reads.requests++;
     const list = await reads.api.listFindings(runId);
@@ -54453,8 +54786,12 @@ const MAX_CACHE_KEY_LENGTH = 512;
 const MAX_HOLDERS = 5;
 /** Between the run and each holder in a key: a character no run id a key carries holds. */
 const HOLDER_SEPARATOR = '~';
+/** After a holder in a key: the holder is a run of the recording run's own agent (a character no run id holds). */
+const SAME_AGENT_MARK = '!';
 /** Run ids and commits that a key can carry unambiguously. */
 const records_RUN_ID = /^[A-Za-z0-9_.-]{1,200}$/;
+/** A holder in a key: its run id, marked when it is of the recording run's agent. */
+const HOLDER_TOKEN = /^([A-Za-z0-9_.-]{1,200})(!?)$/;
 const COMMIT = /^[A-Za-z0-9]{7,64}$/;
 /** The prefix of every key of an agent (a digest of its identity: fixed length, so one agent's prefix never starts another's). */
 function evidenceKeyPrefix(agentKey) {
@@ -54474,7 +54811,8 @@ function evidenceKey(agentKey, runId, commit, holders = []) {
     for (const h of new Set(holders)) {
         if (named >= MAX_HOLDERS)
             break;
-        if (h === runId || !records_RUN_ID.test(h) || key.length + 1 + h.length > MAX_CACHE_KEY_LENGTH)
+        const token = HOLDER_TOKEN.exec(h);
+        if (token === null || token[1] === runId || key.length + 1 + h.length > MAX_CACHE_KEY_LENGTH)
             continue;
         key += `${HOLDER_SEPARATOR}${h}`;
         named++;
@@ -54492,22 +54830,27 @@ function parseEvidenceKey(key, agentKey) {
         return null;
     const commit = named.slice(0, dash);
     const runId = named.slice(dash + 1);
-    if (!records_RUN_ID.test(runId) || !(commit === 'none' || COMMIT.test(commit)) || !holders.every((h) => records_RUN_ID.test(h)))
+    const tokens = holders.map((h) => HOLDER_TOKEN.exec(h));
+    if (!records_RUN_ID.test(runId) || !(commit === 'none' || COMMIT.test(commit)) || tokens.some((t) => t === null))
         return null;
-    return { runId, commit: commit === 'none' ? null : commit, holders: [...new Set(holders)].slice(0, MAX_HOLDERS) };
+    const ids = [...new Set(tokens.map((t) => t?.[1] ?? ''))].slice(0, MAX_HOLDERS);
+    const same = new Set(tokens.filter((t) => t?.[2] === SAME_AGENT_MARK).map((t) => t?.[1] ?? ''));
+    return { runId, commit: commit === 'none' ? null : commit, holders: ids, sameAgentHolders: ids.filter((h) => same.has(h)) };
 }
 /**
  * The runs a record of this run names as holders: for each finding still
  * open that this run did not reproduce but an earlier run of this same agent
- * saw (most severe first), the newest run that saw it; at most MAX_HOLDERS.
+ * saw (most severe first), the newest run that saw it, marked when a run of
+ * this run's own agent saw it (not merely presumed); at most MAX_HOLDERS.
+ * `gone`: fingerprints a confirmation showed gone, named by no record.
  */
-function recordHolders(notReproduced) {
+function recordHolders(notReproduced, gone = new Set()) {
     const holders = [];
     for (const n of notReproduced) {
         const newest = n.seenIn.at(0);
-        if (!n.present || newest === undefined || holders.includes(newest))
+        if (!n.present || gone.has(n.fingerprint) || newest === undefined || holders.some((h) => h.replace(/!$/, '') === newest))
             continue;
-        holders.push(newest);
+        holders.push(n.presumed ? newest : `${newest}${SAME_AGENT_MARK}`);
         if (holders.length >= MAX_HOLDERS)
             break;
     }
@@ -54606,7 +54949,7 @@ function holdersToRead(records, read, limit) {
     return holders;
 }
 
-;// CONCATENATED MODULE: ./src/baseline/baseline.ts
+;// CONCATENATED MODULE: ./src/evidence/baseline.ts
 /**
  * The baseline of a model: what a gate run on the default branch found, kept
  * small (run id, when, the commit, and per finding its fingerprint and what a
@@ -54684,7 +55027,7 @@ function parseBaseline(text) {
     return { baseline: r.data };
 }
 
-;// CONCATENATED MODULE: ./src/baseline/load-baseline.ts
+;// CONCATENATED MODULE: ./src/evidence/load-evidence.ts
 
 
 
@@ -54711,127 +55054,204 @@ async function loadBaseline(deps, args) {
             source: `run ${args.baselineRunId} (baseline_run_id)`,
             why: null,
             windows: { agent: null, base: pool },
-            notes: []
+            notes: [],
+            gaps: []
         });
     }
+    const r = { deps, args, cost, gaps: [], notes: [], compared: new Map() };
     try {
-        const main = await loadWindow(deps, args, cost);
-        const own = await loadOwnWindow(deps, args, cost, main.notes);
-        return done(own === null ? main : { ...main, windows: { ...main.windows, agent: { pool: own, scope: 'agent' } } });
+        const main = await loadWindow(r);
+        const own = await loadOwnWindow(r);
+        return done({
+            ...main,
+            windows: own === null ? main.windows : { ...main.windows, agent: { pool: own, scope: 'agent' } },
+            notes: r.notes,
+            gaps: r.gaps
+        });
     }
     catch (err) {
         deps.log.warning(`The baseline could not be read: ${errors_describeFailure(err)}`);
+        const why = `the baseline could not be read: ${errors_describeFailure(err)}`;
         return done({
             baseline: null,
             source: null,
-            why: `the baseline could not be read: ${errors_describeFailure(err)}`,
+            why,
             windows: NO_WINDOWS,
-            notes: []
+            notes: r.notes,
+            gaps: [...r.gaps, `${why}, so a weakness seen earlier cannot be ruled out`]
         });
     }
 }
-/** The default branch's records, the same agent's, read again from the service and pooled. */
-async function loadWindow(deps, args, cost) {
-    const none = (why, notes = []) => ({ baseline: null, source: null, why, windows: NO_WINDOWS, notes });
+/** The agent's records listed on `ref`, or null (a gap said) when the caches list is refused or fails. */
+async function listRecords(r, ref, whose) {
+    const { deps, args } = r;
+    if (deps.github === null || args.repo === null)
+        return null;
+    r.cost.githubRequests++;
+    try {
+        return await deps.github.listCaches(args.repo, { keyPrefix: evidenceKeyPrefix(args.agentKey), ref });
+    }
+    catch (err) {
+        r.gaps.push(`${whose} records could not be listed (${errors_describeFailure(err)}), so a weakness seen in them cannot be ruled out`);
+        return null;
+    }
+}
+/** The default branch's records (the newest K within the age bound) read again from the service and pooled. */
+async function loadWindow(r) {
+    const { deps, args } = r;
+    const none = (why) => ({ baseline: null, source: null, why, windows: NO_WINDOWS });
     if (deps.github === null || args.repo === null || args.defaultBranch === null)
         return none(deps.github === null
             ? "github_token is empty, so the default branch's records (the Actions caches API) cannot be listed"
             : 'the repository or its default branch is unknown to this event, so no record can be tied to the default branch');
     const ref = branchRef(args.defaultBranch);
-    cost.githubRequests++;
-    const listed = await deps.github.listCaches(args.repo, { keyPrefix: evidenceKeyPrefix(args.agentKey), ref });
+    const listed = await listRecords(r, ref, "the default branch's");
+    if (listed === null)
+        return none(`the default branch's records could not be listed`);
     const { records, refused } = defaultBranchRecords(listed, args.agentKey, args.defaultBranch);
-    const notes = refused > 0 ? [`${plural(refused, 'record')} not saved on ${ref} not trusted.`] : [];
+    if (refused > 0)
+        r.notes.push(`${plural(refused, 'record')} not saved on ${ref} not trusted.`);
     // On the default branch this run is the newest of its window: K - 1 earlier runs (at least one for fail_on new).
     const limit = args.onDefaultBranch ? Math.max(args.bounds.runs - 1, 1) : args.bounds.runs;
-    const candidates = await sameAgent(deps, args, recordsToRead(records, limit, args.bounds), limit, cost, notes);
-    if (candidates.length === 0)
+    const recent = recordsToRead(records, limit, args.bounds);
+    if (recent.length === 0)
         return none(records.length === 0
             ? 'no run recorded by the default branch yet (no cache entry listed on it)'
-            : 'no recorded run of the default branch is within the window', notes);
-    const runs = await readRuns(deps, args, candidates, cost, notes);
+            : 'no recorded run of the default branch is within the window');
+    // What fail_on new compares with: main's agent, up to its last change. The lineage: every recent run, marked.
+    const kept = new Set((await sameAgent(r, recent, limit)).map((x) => x.runId));
+    const marks = await agentMarks(r, recent, args.agentCommit === undefined ? args.judgedCommit : args.agentCommit);
+    const runs = await readRuns(r, recent, marks, true);
     if (runs.length === 0)
-        return none(`none of the ${plural(candidates.length, 'recorded run')} of the default branch could be trusted`, notes);
+        return none(`none of the ${plural(recent.length, 'recorded run')} of the default branch could be trusted`);
     // Holders are named by records the default branch saved, so they are trusted as those records are.
-    const held = await readHolders(deps, args, candidates, cost, notes);
+    const held = await readHolders(r, recent, marks, true);
     const base = poolEvidence([...runs, ...held]);
+    const baselineRuns = runs.filter((x) => kept.has(x.runId));
     // K = 1: this run alone is its agent's evidence, holders too are main's window only.
     const agentRuns = args.onDefaultBranch && args.bounds.runs > 1 ? [...runs.slice(0, args.bounds.runs - 1), ...held] : [];
     return {
-        baseline: baselineOfPool(base, args.modelId, candidates[0]?.commit ?? null),
+        baseline: baselineRuns.length > 0 ? baselineOfPool(poolEvidence([...baselineRuns, ...held]), args.modelId, recent[0]?.commit ?? null) : null,
         source: `${plural(runs.length, 'run')} of ${args.defaultBranch}${held.length > 0 ? ` and ${plural(held.length, 'earlier run')} holding findings still open` : ''} (Actions cache records listed on ${ref}), re-read from the service`,
-        why: null,
-        windows: { agent: agentRuns.length > 0 ? { pool: poolEvidence(agentRuns), scope: 'main' } : null, base },
-        notes
+        why: baselineRuns.length > 0 ? null : 'every recorded run of the default branch is of an earlier agent (agent_paths changed since)',
+        windows: {
+            agent: agentRuns.length > 0 ? { pool: poolEvidence(agentRuns), scope: 'main' } : null,
+            base,
+            lineage: args.bounds.runs > 1
+        }
     };
 }
 /**
- * A pull request's own window: the runs recorded under its own ref, of the
- * same agent (with agent_paths: no change since; without: the same head
- * commit), the newest K - 1. A pull request can write these records, so they
- * only ever add evidence (each run read again from the service all the same).
+ * A pull request's own window: the runs recorded under its own ref, across
+ * its pushes (the newest K - 1), each marked whether it is of the agent judged
+ * now. A pull request can write these records, so they only ever add
+ * observations and never close one (each run read again from the service all
+ * the same).
  */
-async function loadOwnWindow(deps, args, cost, notes) {
+async function loadOwnWindow(r) {
+    const { deps, args } = r;
     const own = args.own;
     if (!own || deps.github === null || args.repo === null || args.bounds.runs <= 1 || own.head === null)
         return null;
-    cost.githubRequests++;
-    const listed = await deps.github.listCaches(args.repo, { keyPrefix: evidenceKeyPrefix(args.agentKey), ref: own.ref });
-    const records = recordsOnRef(listed, args.agentKey, own.ref);
-    const limit = args.bounds.runs - 1;
-    const recent = recordsToRead(records, limit, args.bounds);
-    const same = args.agentPaths.length > 0
-        ? await sameAgent(deps, { ...args, judgedCommit: own.head }, recent, limit, cost, notes)
-        : recent.filter((r) => r.commit === own.head);
-    if (same.length === 0)
+    const listed = await listRecords(r, own.ref, "this pull request's own");
+    if (listed === null)
         return null;
-    const runs = await readRuns(deps, args, same, cost, notes);
+    const recent = recordsToRead(recordsOnRef(listed, args.agentKey, own.ref), args.bounds.runs - 1, args.bounds);
+    if (recent.length === 0)
+        return null;
+    const marks = await agentMarks(r, recent, own.head);
+    const runs = await readRuns(r, recent, marks, false);
     if (runs.length === 0)
         return null;
-    return poolEvidence([...runs, ...(await readHolders(deps, args, same, cost, notes))]);
+    return poolEvidence([...runs, ...(await readHolders(r, recent, marks, false))]);
 }
-/** The records of the same agent: with agent_paths, up to the first commit the agent changed since; without, every one. */
-async function sameAgent(deps, args, records, limit, cost, notes) {
+/** Whether files under agent_paths changed from `base` to `head` (asked once each); null when the comparison failed (a gap said). */
+async function agentChanged(r, base, head) {
+    const { deps, args } = r;
+    const key = `${base}...${head}`;
+    if (r.compared.has(key))
+        return r.compared.get(key) ?? null;
+    let changed = null;
+    if (deps.github !== null && args.repo !== null) {
+        r.cost.githubRequests++;
+        try {
+            const files = await deps.github.changedFiles(args.repo, base, head);
+            changed = files.kind === 'everything' || agentFilesAmong(args.agentPaths, files.files).length > 0;
+        }
+        catch (err) {
+            r.gaps.push(`whether agent_paths changed since ${base.slice(0, 12)} could not be told (${errors_describeFailure(err)})`);
+        }
+    }
+    r.compared.set(key, changed);
+    return changed;
+}
+/** The records of main's agent: with agent_paths, up to the first commit the agent changed since; without, every one. */
+async function sameAgent(r, records, limit) {
+    const { args } = r;
     const judged = args.judgedCommit ?? records[0]?.commit ?? null;
-    if (args.agentPaths.length === 0 || deps.github === null || args.repo === null)
+    if (args.agentPaths.length === 0 || r.deps.github === null || args.repo === null)
         return records;
     if (judged === null) {
         // No commit to compare with: whether the agent changed since cannot be told, so no record is the same agent's.
         if (records.length > 0)
-            notes.push(`${plural(records.length, 'recorded run')} left out: no commit to tell whether agent_paths changed since.`);
+            r.notes.push(`${plural(records.length, 'recorded run')} left out: no commit to tell whether agent_paths changed since.`);
         return [];
     }
     const changed = new Map();
     for (const commit of commitsToCompare(records, limit)) {
-        if (commit === judged) {
-            changed.set(commit, false);
-            continue;
-        }
-        cost.githubRequests++;
-        const files = await deps.github.changedFiles(args.repo, commit, judged);
-        const agentChanged = files.kind === 'everything' || agentFilesAmong(args.agentPaths, files.files).length > 0;
-        changed.set(commit, agentChanged);
-        if (agentChanged)
+        const agentChangedSince = commit === judged ? false : ((await agentChanged(r, commit, judged)) ?? true);
+        changed.set(commit, agentChangedSince);
+        if (agentChangedSince)
             break;
     }
     const kept = sameAgentRecords(records, changed);
     if (kept.length < records.length)
-        notes.push(`${plural(records.length - kept.length, 'recorded run')} of an earlier agent left out (agent_paths changed since).`);
+        r.notes.push(`${plural(records.length - kept.length, 'recorded run')} of an earlier agent left out of the baseline (agent_paths changed since).`);
     return kept;
 }
+/**
+ * Per recorded commit, whether its run is of the agent judged now (`judged`):
+ * with agent_paths, no change under them between the two (every commit
+ * compared); without, the same commit. A record without a commit, or a
+ * comparison that failed, is of another agent (its weaknesses presumed).
+ */
+async function agentMarks(r, records, judged) {
+    const marks = new Map();
+    for (const { commit } of records) {
+        if (commit === null || marks.has(commit))
+            continue;
+        if (judged === null || commit === judged || r.args.agentPaths.length === 0)
+            marks.set(commit, commit === judged);
+        else
+            marks.set(commit, (await agentChanged(r, commit, judged)) === false);
+    }
+    return marks;
+}
 /** The recorded runs, each read again from the service: completed, of this model, within the age bound (and kept by `keep`). */
-async function readRuns(deps, args, records, cost, notes, keep = () => true) {
+async function readRuns(r, records, marks, trusted, keep = () => true) {
+    const { deps, args, cost } = r;
     const reads = runReads(deps.api(), args.modelId);
     const runs = [];
     try {
-        for (const r of records) {
-            const read = await readRunEvidence(reads, r.runId);
-            if ('problem' in read)
-                notes.push(`Recorded ${read.problem}: not trusted.`);
+        for (const rec of records) {
+            let read;
+            try {
+                read = await readRunEvidence(reads, rec.runId);
+            }
+            catch (err) {
+                r.gaps.push(`recorded run ${text_oneLine(rec.runId, 80)} could not be read (${errors_describeFailure(err)}), so what it saw cannot be ruled out`);
+                continue;
+            }
+            if ('problem' in read) {
+                if (read.unplaced)
+                    r.gaps.push(`recorded ${read.problem}, so what it saw cannot be ruled out`);
+                else
+                    r.notes.push(`Recorded ${read.problem}: not trusted.`);
+            }
             else if (read.run.completedAt !== '' && !withinAge(read.run.completedAt, args.bounds))
-                notes.push(`Recorded run ${r.runId} completed more than ${args.bounds.maxAgeDays} days ago: left out.`);
+                r.notes.push(`Recorded run ${rec.runId} completed more than ${args.bounds.maxAgeDays} days ago: left out.`);
             else if (keep(read.run))
-                runs.push(read.run);
+                runs.push({ ...read.run, trusted, sameAgent: rec.commit !== null && marks.get(rec.commit) === true });
         }
     }
     finally {
@@ -54843,14 +55263,17 @@ async function readRuns(deps, args, records, cost, notes, keep = () => true) {
 /**
  * The holders the window's records name beyond its runs (at most MAX_HOLDERS),
  * read like any run of the window; one is kept only while it holds a finding
- * the service has not closed.
+ * the service has not closed. A holder is of the agent judged now when a
+ * record of that agent marks it as of its own.
  */
-async function readHolders(deps, args, records, cost, notes) {
-    const holders = holdersToRead(records, records.map((r) => r.runId), MAX_HOLDERS);
+async function readHolders(r, records, marks, trusted) {
+    const holders = holdersToRead(records, records.map((x) => x.runId), MAX_HOLDERS);
     if (holders.length === 0)
         return [];
-    const held = await readRuns(deps, args, holders.map((runId) => ({ runId })), cost, notes, holdsOpenFinding);
-    cost.holdersRead += held.length;
+    const same = new Set(records.filter((x) => x.commit !== null && marks.get(x.commit) === true).flatMap((x) => x.sameAgentHolders));
+    const SAME = 'same-agent';
+    const held = await readRuns(r, holders.map((runId) => ({ runId, commit: same.has(runId) ? SAME : null })), new Map([[SAME, true]]), trusted, holdsOpenFinding);
+    r.cost.holdersRead += held.length;
     return held;
 }
 /** The open findings of a window as a baseline (fingerprints as pooled; categories of its newest run). */
@@ -54868,7 +55291,7 @@ function baselineOfPool(pool, modelId, commit) {
     };
 }
 
-;// CONCATENATED MODULE: ./src/baseline/scope.ts
+;// CONCATENATED MODULE: ./src/evidence/scope.ts
 /**
  * Where a run stands for the baseline and the accepted risks: its standing
  * under the write rule (src/github/write-rule.ts) and the commits to read at.
@@ -54975,6 +55398,8 @@ async function withEvidence(ctx, inputs, policy) {
         : `No baseline: ${baseline.why}; gating as with fail_on any.`);
     for (const note of baseline.notes)
         io.log.info(note);
+    for (const gap of baseline.gaps)
+        io.log.warning(`Evidence not read: ${gap}.`);
     return { ...policy, baseline };
 }
 function noEvidence() {
@@ -54984,7 +55409,8 @@ function noEvidence() {
         why: '',
         windows: { agent: null, base: null },
         cost: { serviceRequests: 0, githubRequests: 0, runsRead: 0, holdersRead: 0, ms: 0 },
-        notes: []
+        notes: [],
+        gaps: []
     };
 }
 /** The default branch's window (or baseline_run_id), read through the service and GitHub's caches API. */
@@ -55009,6 +55435,7 @@ async function loadEvidence(ctx, inputs, scope, agentKey) {
         defaultBranch: scope.defaultBranch ?? null,
         onDefaultBranch: scope.kind === 'default-branch',
         judgedCommit: scope.kind === 'pull_request' ? scope.baseSha : scope.kind === 'default-branch' ? scope.sha : null,
+        agentCommit: scope.kind === 'pull_request' ? scope.headSha : scope.kind === 'default-branch' ? scope.sha : null,
         agentPaths: inputs.agentPaths,
         bounds: { runs: inputs.evidenceRuns, maxAgeDays: inputs.evidenceMaxAgeDays, now: ctx.clock.now() },
         own: ownWindow(scope, ctx.io.env.GITHUB_REF ?? '')
@@ -56390,7 +56817,7 @@ function plannedFor(ctx, c, f) {
     };
 }
 
-;// CONCATENATED MODULE: ./src/baseline/store.ts
+;// CONCATENATED MODULE: ./src/evidence/record-store.ts
 /**
  * Where the default branch records its runs, behind one interface so the gate
  * is tested without GitHub, and the real store: GitHub's Actions cache through
@@ -57434,6 +57861,7 @@ async function syncDismissals(standing, api, findings, acceptedBy) {
 
 
 
+
 async function record_record(ctx, inputs, policy, outcome) {
     const baselineSaved = await saveBaseline(ctx, inputs, policy, outcome);
     const notes = await dismissAccepted(ctx, inputs, policy, outcome);
@@ -57458,7 +57886,9 @@ async function saveBaseline(ctx, inputs, policy, outcome) {
         commit: scope.kind === 'pull_request' ? (scope.headSha ?? scope.sha) : scope.sha,
         categoriesCompleted: run.categories_completed,
         findings: results.findings
-    }), policy.agentKey, recordHolders(outcome.policy?.evidence.notReproduced ?? []));
+    }), policy.agentKey, recordHolders(outcome.policy?.evidence.notReproduced ?? [], 
+    // A weakness a confirmation showed gone is named by no record.
+    new Set((outcome.confirmation?.tallies ?? []).filter((t) => verdictOf(t) === 'shown-gone').flatMap((t) => t.plan.fingerprints))));
     if (!saved.saved)
         return null;
     ctx.io.log.info(own
