@@ -14,6 +14,7 @@ import {
   openState,
   runLeftRunning,
   savedState,
+  saveOwedStatus,
   saveRunSettled,
   saveRunStarted,
   saveTriggerIntent,
@@ -205,9 +206,17 @@ describe('what the post step reads of the sealed state', () => {
   })
 })
 
+describe('saveOwedStatus', () => {
+  it('saves nothing owed as empty, what every step reads as nothing', () => {
+    const store = recordingStore('')
+    saveOwedStatus(store, null)
+    expect(store.saves).toEqual([['owed_status', '']])
+  })
+})
+
 describe('usingState', () => {
   it('gives an io whose state is read and saved through the store, the rest of it kept', () => {
-    const io = { env: { A: 'b' }, saveState: () => undefined, getState: () => 'forged' }
+    const io: StateStore & { env: Record<string, string> } = { env: { A: 'b' }, saveState: () => undefined, getState: () => 'forged' }
     const store = recordingStore('')
     const used = usingState(io, store)
     used.saveState('run_id', 'run_1')
