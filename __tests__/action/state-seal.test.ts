@@ -14,6 +14,7 @@ import {
   openState,
   runLeftRunning,
   savedState,
+  saveOwedStatus,
   saveRunSettled,
   saveRunStarted,
   saveTriggerIntent,
@@ -202,6 +203,14 @@ describe('what the post step reads of the sealed state', () => {
     const s = sealed({ cancel_requested: 'run_1' })
     expect(cancelRequested(s, 'run_1')).toBe(true)
     expect(cancelRequested(s, 'run_2')).toBe(false)
+  })
+})
+
+describe('saveOwedStatus', () => {
+  it('saves nothing owed as empty, what every step reads as nothing', () => {
+    const store = recordingStore('')
+    saveOwedStatus(store, null)
+    expect(store.saves).toEqual([['owed_status', '']])
   })
 })
 

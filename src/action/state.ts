@@ -24,6 +24,7 @@ import { createHmac, timingSafeEqual } from 'node:crypto'
 import type { TriggerIntent } from '../gate/run-ownership.js'
 import { COMMIT_STATES, type CommitStatus } from '../github/commit-status.js'
 import type { RepoRef } from '../github/transport.js'
+import { z } from 'zod'
 import { envInputReader } from './inputs/common.js'
 
 export interface StateStore {
@@ -124,22 +125,28 @@ export function saveTriggerIntent(state: StateStore, intent: TriggerIntent): voi
   state.saveState(TRIGGER_INTENT, JSON.stringify(intent))
 }
 
-/** The recorded intent of a trigger whose run id the main step never saved, or null. */
-export function abandonedTrigger(state: StateStore): TriggerIntent | null {
-  if (state.getState(RUN_ID) !== '') return null
-  const raw = state.getState(TRIGGER_INTENT)
-  if (raw === '') return null
+/** What the main step saves as its trigger intent (run-ownership.ts TriggerIntent). */
+const TriggerIntentState = z.object({
+  modelId: z.string(),
+  categories: z.array(z.string()),
+  baseline: z.array(z.string()).nullable(),
+  sentAt: z.number()
+})
+
+/** `raw` read as JSON of `schema`, or null (empty, not JSON, another shape): state that does not read as what was saved is none. */
+function readSaved<T>(raw: string, schema: z.ZodType<T>): T | null {
   try {
-    const v: unknown = JSON.parse(raw)
-    if (typeof v !== 'object' || v === null || Array.isArray(v)) return null
-    const { modelId, categories, baseline, sentAt } = v as Record<string, unknown>
-    if (typeof modelId !== 'string' || typeof sentAt !== 'number' || !Array.isArray(categories)) return null
-    if (!categories.every((c) => typeof c === 'string')) return null
-    if (baseline !== null && !(Array.isArray(baseline) && baseline.every((b) => typeof b === 'string'))) return null
-    return { modelId, categories, baseline, sentAt }
+    const parsed = schema.safeParse(JSON.parse(raw))
+    return parsed.success ? parsed.data : null
   } catch {
     return null
   }
+}
+
+/** The recorded intent of a trigger whose run id the main step never saved, or null. */
+export function abandonedTrigger(state: StateStore): TriggerIntent | null {
+  if (state.getState(RUN_ID) !== '') return null
+  return readSaved(state.getState(TRIGGER_INTENT), TriggerIntentState)
 }
 
 export function saveRunStarted(state: StateStore, runId: string): void {
@@ -188,24 +195,22 @@ export function saveOwedStatus(state: StateStore, owed: OwedStatus | null): void
   state.saveState(OWED_STATUS, owed === null ? '' : JSON.stringify(owed))
 }
 
+const text = z.string().min(1)
+
+/** A final state owed: never pending (the post step sets no state nobody decided). */
+const OwedStatusState = z.object({
+  repo: z.object({ owner: text, repo: text }),
+  status: z.object({
+    sha: text,
+    state: z.enum(COMMIT_STATES).exclude(['pending']),
+    context: text,
+    description: text,
+    targetUrl: z.string().nullable(),
+    owner: z.string().nullable()
+  })
+})
+
 /** The status the main step left owed, or null (none, or state that does not read as one). */
 export function owedStatus(state: StateStore): OwedStatus | null {
-  const raw = state.getState(OWED_STATUS)
-  if (raw === '') return null
-  try {
-    const v: unknown = JSON.parse(raw)
-    if (typeof v !== 'object' || v === null) return null
-    const { repo, status } = v as Record<string, unknown>
-    if (typeof repo !== 'object' || repo === null || typeof status !== 'object' || status === null) return null
-    const { owner, repo: name } = repo as Record<string, unknown>
-    const st = status as Record<string, unknown>
-    const texts = [owner, name, st.sha, st.context, st.description]
-    if (!texts.every((t) => typeof t === 'string' && t !== '')) return null
-    if (!(COMMIT_STATES as readonly unknown[]).includes(st.state) || st.state === 'pending') return null
-    if (st.targetUrl !== null && typeof st.targetUrl !== 'string') return null
-    if (st.owner !== null && typeof st.owner !== 'string') return null
-    return { repo: { owner: owner as string, repo: name as string }, status: status as CommitStatus }
-  } catch {
-    return null
-  }
+  return readSaved(state.getState(OWED_STATUS), OwedStatusState)
 }
