@@ -160,6 +160,14 @@ async function lookAt(ctx: StepContext, c: Collecting, f: Found): Promise<Looked
       await refuse(ctx, c, at, status, new ConfigError('model_id', `${line} (a record this action did not write, or of another workflow)`))
       return 'refused'
     }
+    if (looked.kind === 'narrow') {
+      const named = looked.missing.slice(0, 5).join(', ') + (looked.missing.length > 5 ? `, and ${looked.missing.length - 5} more` : '')
+      io.log.warning(`${where}: the run was not planned to probe ${named}: refused, the status ends in error.`)
+      const line = `Run ${runId} does not cover the categories the default branch's policy asks for (${named}): nothing passes`
+      const at = { ...planned, commit, pull: { ...c.repo, number: f.pull.number } }
+      await refuse(ctx, c, at, status, new ConfigError('categories', line))
+      return 'refused'
+    }
     const outcome = looked.outcome
     const step = gateStepResult(outcome.decision, { failOnIncomplete: c.inputs.failOnIncomplete, cancelled: ctx.signal.aborted })
     // The status first, the comment (which drops the pending record) last: a collector stopped in between leaves it pending.

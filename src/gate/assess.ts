@@ -23,6 +23,7 @@ import { stopAbandonedTrigger, stopRun } from './stop-run.js'
 import { waitForRun, type RunProgress, type WaitEnd } from './wait-for-run.js'
 import { confirmationLine, planConfirmations, verdictOf } from '../evidence/confirmation.js'
 import { confirmPresumed, type ConfirmationOutcome, type RunOnce } from './confirm.js'
+import { categoriesNotPlanned } from './run-covers-policy.js'
 
 export interface GateDeps {
   /** A client whose retries stop at `deadline`. */
@@ -188,6 +189,7 @@ export function triggerAssessment(deps: GateDeps, args: GateArgs): Promise<Trigg
  */
 export type Collected =
   | { kind: 'foreign'; run: RunStatusResponse }
+  | { kind: 'narrow'; run: RunStatusResponse; missing: string[] }
   | { kind: 'running'; run: RunStatusResponse; deadlineMs: number }
   | { kind: 'ended'; outcome: GateOutcome }
 
@@ -206,6 +208,8 @@ export async function collectRun(deps: GateDeps, args: GateArgs, runId: string, 
   const readBy = Deadline.after(deps.clock, COLLECT_MIN_MS)
   const run = await deps.makeApi(readBy).getRun(runId, { min_severity: args.minSeverity })
   if (run.model_id !== args.modelId) return { kind: 'foreign', run }
+  const missing = await categoriesNotPlanned(deps.makeApi(readBy), args, run)
+  if (missing.length > 0) return { kind: 'narrow', run, missing }
   const began = Date.parse(run.started_at ?? '')
   const deadlineMs = (Number.isFinite(began) ? began : startedFallbackMs) + args.timeoutMs
   const triggered: Triggered = { runId, startedAt: run.started_at ?? '', recovered: false, waitedFor: [] }
