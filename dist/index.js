@@ -48147,6 +48147,27 @@ function outcome(t, run, minSeverity) {
     return hit ? 'reproduced' : 'clean';
 }
 
+;// CONCATENATED MODULE: ./src/gate/run-covers-policy.ts
+/**
+ * The categories the collector's policy asks for (its `categories`, else the
+ * service's whole security taxonomy) that the run was not planned to probe: a
+ * run narrower than the policy never decides it, whoever triggered it. A
+ * taxonomy that cannot be read counts as missing (fail closed).
+ */
+async function categoriesNotPlanned(api, args, run) {
+    let asked = args.categories;
+    if (asked.length === 0) {
+        try {
+            asked = (await api.listCategories({ lens: 'security' })).categories.map((c) => c.key);
+        }
+        catch {
+            return ['the full taxonomy (the category list could not be read: set `categories` to name what the run must cover)'];
+        }
+    }
+    const planned = new Set(run.categories_planned);
+    return asked.filter((c) => !planned.has(c));
+}
+
 ;// CONCATENATED MODULE: ./src/gate/assess.ts
 /**
  * Assessing the model, on every event (pull request, push, schedule...):
@@ -48154,6 +48175,7 @@ function outcome(t, run, minSeverity) {
  * produced, and decide. Everything it touches is passed in; the shell
  * (main.ts) turns the outcome into outputs and reports.
  */
+
 
 
 
@@ -48266,6 +48288,9 @@ async function collectRun(deps, args, runId, startedFallbackMs) {
     const run = await deps.makeApi(readBy).getRun(runId, { min_severity: args.minSeverity });
     if (run.model_id !== args.modelId)
         return { kind: 'foreign', run };
+    const missing = await categoriesNotPlanned(deps.makeApi(readBy), args, run);
+    if (missing.length > 0)
+        return { kind: 'narrow', run, missing };
     const began = Date.parse(run.started_at ?? '');
     const deadlineMs = (Number.isFinite(began) ? began : startedFallbackMs) + args.timeoutMs;
     const triggered = { runId, startedAt: run.started_at ?? '', recovered: false, waitedFor: [] };
@@ -49227,7 +49252,7 @@ function pendingDescription(runId, deadline) {
 
 
 
-const commit_status_COMMIT_STATES = (/* unused pure expression or super */ null && (['pending', 'success', 'failure', 'error']));
+const COMMIT_STATES = ['pending', 'success', 'failure', 'error'];
 /** GitHub's limit on a status description, in characters. */
 const STATUS_DESCRIPTION_MAX = 140;
 /** The status context's prefix: one context per model or target. */
@@ -49439,6 +49464,7 @@ function parseWholeNumber(input, raw, fallback, min, max) {
 
 
 
+
 const state_RUN_ID = 'run_id';
 const RUN_SETTLED = 'run_settled';
 const TRIGGER_INTENT = 'trigger_intent';
@@ -49521,29 +49547,28 @@ function sameText(a, b) {
 function saveTriggerIntent(state, intent) {
     state.saveState(TRIGGER_INTENT, JSON.stringify(intent));
 }
-/** The recorded intent of a trigger whose run id the main step never saved, or null. */
-function state_abandonedTrigger(state) {
-    if (state.getState(state_RUN_ID) !== '')
-        return null;
-    const raw = state.getState(TRIGGER_INTENT);
-    if (raw === '')
-        return null;
+/** What the main step saves as its trigger intent (run-ownership.ts TriggerIntent). */
+const TriggerIntentState = object({
+    modelId: schemas_string(),
+    categories: array(schemas_string()),
+    baseline: array(schemas_string()).nullable(),
+    sentAt: schemas_number()
+});
+/** `raw` read as JSON of `schema`, or null (empty, not JSON, another shape): state that does not read as what was saved is none. */
+function readSaved(raw, schema) {
     try {
-        const v = JSON.parse(raw);
-        if (typeof v !== 'object' || v === null || Array.isArray(v))
-            return null;
-        const { modelId, categories, baseline, sentAt } = v;
-        if (typeof modelId !== 'string' || typeof sentAt !== 'number' || !Array.isArray(categories))
-            return null;
-        if (!categories.every((c) => typeof c === 'string'))
-            return null;
-        if (baseline !== null && !(Array.isArray(baseline) && baseline.every((b) => typeof b === 'string')))
-            return null;
-        return { modelId, categories, baseline, sentAt };
+        const parsed = schema.safeParse(JSON.parse(raw));
+        return parsed.success ? parsed.data : null;
     }
     catch {
         return null;
     }
+}
+/** The recorded intent of a trigger whose run id the main step never saved, or null. */
+function state_abandonedTrigger(state) {
+    if (state.getState(state_RUN_ID) !== '')
+        return null;
+    return readSaved(state.getState(TRIGGER_INTENT), TriggerIntentState);
 }
 function saveRunStarted(state, runId) {
     state.saveState(state_RUN_ID, runId);
@@ -49573,34 +49598,22 @@ function state_runLeftRunning(state) {
 function state_saveOwedStatus(state, owed) {
     state.saveState(OWED_STATUS, owed === null ? '' : JSON.stringify(owed));
 }
+const state_text = schemas_string().min(1);
+/** A final state owed: never pending (the post step sets no state nobody decided). */
+const OwedStatusState = object({
+    repo: object({ owner: state_text, repo: state_text }),
+    status: object({
+        sha: state_text,
+        state: schemas_enum(COMMIT_STATES).exclude(['pending']),
+        context: state_text,
+        description: state_text,
+        targetUrl: schemas_string().nullable(),
+        owner: schemas_string().nullable()
+    })
+});
 /** The status the main step left owed, or null (none, or state that does not read as one). */
 function state_owedStatus(state) {
-    const raw = state.getState(OWED_STATUS);
-    if (raw === '')
-        return null;
-    try {
-        const v = JSON.parse(raw);
-        if (typeof v !== 'object' || v === null)
-            return null;
-        const { repo, status } = v;
-        if (typeof repo !== 'object' || repo === null || typeof status !== 'object' || status === null)
-            return null;
-        const { owner, repo: name } = repo;
-        const st = status;
-        const texts = [owner, name, st.sha, st.context, st.description];
-        if (!texts.every((t) => typeof t === 'string' && t !== ''))
-            return null;
-        if (!COMMIT_STATES.includes(st.state) || st.state === 'pending')
-            return null;
-        if (st.targetUrl !== null && typeof st.targetUrl !== 'string')
-            return null;
-        if (st.owner !== null && typeof st.owner !== 'string')
-            return null;
-        return { repo: { owner: owner, repo: name }, status: status };
-    }
-    catch {
-        return null;
-    }
+    return readSaved(state.getState(OWED_STATUS), OwedStatusState);
 }
 
 ;// CONCATENATED MODULE: ./src/action/stages/assess.ts
@@ -56738,6 +56751,14 @@ async function lookAt(ctx, c, f) {
             const line = `The pending record names run ${runId}, not a run of ${c.inputs.modelId}: nothing passes`;
             const at = { ...planned, commit, pull: { ...c.repo, number: f.pull.number } };
             await refuse(ctx, c, at, status, new ConfigError('model_id', `${line} (a record this action did not write, or of another workflow)`));
+            return 'refused';
+        }
+        if (looked.kind === 'narrow') {
+            const named = looked.missing.slice(0, 5).join(', ') + (looked.missing.length > 5 ? `, and ${looked.missing.length - 5} more` : '');
+            io.log.warning(`${where}: the run was not planned to probe ${named}: refused, the status ends in error.`);
+            const line = `Run ${runId} does not cover the categories the default branch's policy asks for (${named}): nothing passes`;
+            const at = { ...planned, commit, pull: { ...c.repo, number: f.pull.number } };
+            await refuse(ctx, c, at, status, new ConfigError('categories', line));
             return 'refused';
         }
         const outcome = looked.outcome;

@@ -402,3 +402,33 @@ describe('wait: detached', () => {
     expect(gh.git.statuses).toEqual([])
   })
 })
+
+describe('a run narrower than the policy (fifth attack)', () => {
+  it("the collector judges with the default branch's categories, not the narrow ones the pull request's own step ran", async () => {
+    gh = await standin()
+    const { base, head } = world()
+    const clock = fakeClock(T0)
+    // The pull request's copy of the workflow narrows its detached step to one category the agent passes.
+    const { io } = await step(pullRequest(7, head, base), { wait: 'detached', categories: 'excessive_agency' }, clock)
+    expect(io.outputs).toMatchObject({ result: 'pending', assessments_spent: '1' })
+    await runEnded(io.outputs.run_id)
+    // The default branch's collector asks for prompt_injection too (the demo agent is vulnerable to it).
+    await step(schedule(base), { mode: 'collect', categories: 'prompt_injection,excessive_agency' }, clock)
+    expect(statusesOf(head).length).toBeGreaterThan(1)
+    expect(lastState(head)).not.toBe('success')
+  }, 60_000)
+
+  it("a record naming a finished run of the right model with fewer categories than the collector's policy never passes", async () => {
+    gh = await standin()
+    const { base, head } = world()
+    const clock = fakeClock(T0)
+    const api = createClient({ baseUrl: emu.url, apiKey: emu.keys.full, clock: fakeClock(T0) })
+    const narrow = await api.triggerRun({ model_id: emu.demoModelId, categories: ['excessive_agency'] })
+    await runEnded(narrow.run_id)
+    const marker = `<!-- asas-gate:model=${emu.demoModelId} -->`
+    gh.seedComment(7, `${marker}\n<!-- asas-gate:pending=1;run=${narrow.run_id};commit=${head};at=- -->\n### assessing`)
+    await step(schedule(base), { mode: 'collect' }, clock)
+    expect(statusesOf(head).length).toBeGreaterThan(0)
+    expect(lastState(head)).not.toBe('success')
+  }, 60_000)
+})
