@@ -108,6 +108,7 @@ function timedService(clock: Clock, lengthMs: number): ServiceApi {
       }))
     }),
     listFindings: async () => ({ findings: [], count: 0 }),
+    listCategories: async () => ({ lens: 'security', categories: PLANNED.map((key) => ({ key, display_name: key, description: key })) }),
     listRuns: async (_model, query) => {
       const ids = [...started.keys()].filter((id) => query?.status === undefined || status(id).status === query.status)
       const runs = ids.map((id) => ({
