@@ -78,7 +78,7 @@ describe('unusableDir', () => {
 
   it('refuses a folder this user cannot write to, with the error code', async () => {
     if (!posix) return
-    // Root writes any folder of a normal file system; /proc/1 refuses it even root (EPERM).
+    // Root writes any folder of a normal file system; Linux's /proc/1 refuses it even root (EPERM).
     let dir = '/proc/1'
     if (process.getuid?.() !== 0) {
       dir = scratch()
@@ -93,6 +93,8 @@ describe('unusableDir', () => {
         return (err as NodeJS.ErrnoException).code
       }
     })()
+    // A kernel that lets root write /proc/1 leaves this machine no such folder to try.
+    if (code === 'writable' && process.getuid?.() === 0) return
     expect(code).toMatch(/^E[A-Z]+$/)
     expect(await unusableDir(dir)).toBe(`the folder '${dir}' cannot be written to (${String(code)})`)
   })
