@@ -12,7 +12,10 @@ export default {
     'src/gitlab/fork-rule.ts',
     'src/gitlab/ci-context.ts',
     'src/action/post.ts',
-    'src/action/state.ts'
+    'src/action/state.ts',
+    'src/action/job-env.ts',
+    'src/util/private-files.ts',
+    'src/util/text.ts'
   ],
   testRunner: 'jest',
   jest: { projectType: 'custom', configFile: 'jest.mutation.config.js', enableFindRelatedTests: true },
