@@ -48288,9 +48288,6 @@ async function collectRun(deps, args, runId, startedFallbackMs) {
     const run = await deps.makeApi(readBy).getRun(runId, { min_severity: args.minSeverity });
     if (run.model_id !== args.modelId)
         return { kind: 'foreign', run };
-    const missing = await categoriesNotPlanned(deps.makeApi(readBy), args, run);
-    if (missing.length > 0)
-        return { kind: 'narrow', run, missing };
     const began = Date.parse(run.started_at ?? '');
     const deadlineMs = (Number.isFinite(began) ? began : startedFallbackMs) + args.timeoutMs;
     const triggered = { runId, startedAt: run.started_at ?? '', recovered: false, waitedFor: [] };
@@ -48307,6 +48304,10 @@ async function collectRun(deps, args, runId, startedFallbackMs) {
         });
         ended = { end: 'timeout', run: stopped.last ?? run, readError: undefined };
     }
+    // Checked once the run is over (the category list is read once per run, not per tick).
+    const missing = await categoriesNotPlanned(deps.makeApi(readBy), args, run);
+    if (missing.length > 0)
+        return { kind: 'narrow', run, missing };
     const results = ended.end === 'terminal' ? await readResults(deps, readBy, runId, ended, args.modelId) : noResults();
     const { decision, policy } = decideOn(deps, args, runId, ended, results);
     const elapsedMs = deps.clock.now() - startedAtMs;
