@@ -107,7 +107,9 @@ describe('a refused run', () => {
     expect(r.comments).toHaveLength(1)
     const body = r.comments[0]?.body ?? ''
     expect(body.startsWith(`${commentMarker('m_demo')}\n`)).toBe(true)
-    expect(body).toContain('### ⛔ Not assessed: the service refused: the evaluation workspace has reached its assessment ceiling · m\\_demo')
+    expect(body).toContain(
+      '### ⛔ Not assessed: the service refused: the evaluation workspace has reached its assessment ceiling · m\\_demo'
+    )
     expect(body).toContain('commit `0123456` · 2026-11-21 14:03 UTC · [workflow run](https://github.com/octo/agent/actions/runs/99)')
     expect(body).toContain(
       '**The previous result no longer applies:** it was ✅ pass for commit `9d8c7b6` (2026-11-20 09:12 UTC). This commit was not assessed.'

@@ -210,7 +210,7 @@ function targetPart(input: ReportInput, { s }: Scrub): Pick<Report, 'target' | '
 }
 
 export function buildReport(input: ReportInput): Report {
-  const t = scrubberOf(input.secrets ?? [])
+  const t = scrubberOf(input.secrets)
   const { s } = t
   const policy = input.policy ?? null
   const { findings, counts } = findingsPart(input, t)
