@@ -103,5 +103,7 @@ describe('runsCutShort: a bound that stopped the runs is a gap (incomplete), nev
     ]
   ])('%i of %i', (assessed, planned, line) => {
     expect(runsCutShort(assessed, planned, 'timeout_minutes ran out')).toBe(line)
+    // a reason given as a sentence does not end the parenthesis with its period
+    expect(runsCutShort(assessed, planned, 'timeout_minutes ran out.')).toBe(line)
   })
 })

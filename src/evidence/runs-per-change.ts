@@ -58,5 +58,5 @@ function mergePools(newer: EvidencePool, older: EvidencePool): EvidencePool {
 /** The gap when a bound stopped the runs short: "runs_per_change: 1 of 3 runs assessed (timeout_minutes ran out)...". */
 export function runsCutShort(assessed: number, planned: number, why: string): string | null {
   if (assessed >= planned) return null
-  return `runs_per_change: ${assessed} of ${planned} runs of this agent change assessed (${why}), so a weakness the others would have drawn cannot be ruled out`
+  return `runs_per_change: ${assessed} of ${planned} runs of this agent change assessed (${why.replace(/\.$/, '')}), so a weakness the others would have drawn cannot be ruled out`
 }
