@@ -57,6 +57,19 @@ describe('runs_per_change: N full runs when the agent may have changed, pooled',
     expect(text).toMatch(/passes one run 70 % of the time/)
   }, 120_000)
 
+  it("on main: the weakness only a further run drew is named by the step's record, so the next run of the unchanged agent still blocks", async () => {
+    world = await startStochasticWorld({ category: CATEGORY, p: 0.5, seed: 4 })
+    const w = world
+    const first = await w.gate({ on: 'main', failOn: 'any', inputs: THREE })
+    expect(first).toMatchObject({ result: 'fail', foundThisRun: false })
+    w.setP(0)
+    const before = triggers(w)
+    const next = await w.gate({ on: 'main', failOn: 'any', inputs: THREE })
+    expect(triggers(w) - before).toBe(1)
+    expect(next).toMatchObject({ result: 'fail', foundThisRun: false })
+    expect(next.summary).toMatch(/not reproduced in this run/)
+  }, 120_000)
+
   it('the budget cutting the runs short: incomplete with the reason, never a pass', async () => {
     world = await startStochasticWorld({ category: CATEGORY, p: 0, seed: 4 })
     const w = world
