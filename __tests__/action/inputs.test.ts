@@ -45,6 +45,7 @@ describe('readInputs', () => {
       evidenceMaxAgeDays: 30,
       confidence: 0.95,
       confirmationRunsMax: 30,
+      runsPerChange: 1,
       acceptedRisksFile: '.github/agent-security-accepted.yml',
       syncDismissals: false,
       sarifMinSeverity: 'low',
@@ -157,6 +158,22 @@ describe('readInputs', () => {
   ])('takes confidence %s and confirmation_runs_max %s', (confidence, max, c, m) => {
     const got = readInputs(reader({ ...valid, confidence, confirmation_runs_max: max }))
     expect([got.confidence, got.confirmationRunsMax]).toEqual([c, m])
+  })
+
+  it.each([
+    ['1', 1],
+    ['3', 3],
+    ['5', 5],
+    ['', 1]
+  ])('takes runs_per_change %s', (raw, n) => {
+    expect(readInputs(reader({ ...valid, runs_per_change: raw })).runsPerChange).toBe(n)
+  })
+
+  it.each(['0', '6', '2.5', 'three'])('refuses runs_per_change %s with one line, naming the input', (raw) => {
+    const err = configErrorOf({ ...valid, runs_per_change: raw })
+    expect(err.input).toBe('runs_per_change')
+    expect(err.message).toMatch(/1 to 5/)
+    expect(err.message).not.toMatch(/\n/)
   })
 
   it('never echoes the api key in an error', () => {

@@ -148,7 +148,10 @@ describe('detectionGuarantee: what a pass means, in one line', () => {
   it.each<[number, number, string]>([
     [1, 0.3, 'a weakness landing 30 % of the time passes one run 70 % of the time'],
     [3, 0.3, 'a weakness landing 30 % of the time passes 3 runs 34 % of the time'],
-    [1, 0.5, 'a weakness landing 50 % of the time passes one run 50 % of the time']
+    [1, 0.5, 'a weakness landing 50 % of the time passes one run 50 % of the time'],
+    [2, 0.3, 'a weakness landing 30 % of the time passes 2 runs 49 % of the time'],
+    [5, 0.3, 'a weakness landing 30 % of the time passes 5 runs 17 % of the time'],
+    [5, 0.5, 'a weakness landing 50 % of the time passes 5 runs 3 % of the time']
   ])('%i runs at p = %f', (runs, p, line) => {
     expect(detectionGuarantee(runs, p)).toBe(line)
   })

@@ -32,6 +32,16 @@ describe('budgetLine', () => {
       'Assessments spent by this step: 0 (not assessed: the deployment is pending ::error::x).'
     ],
     [
+      { kind: 'assessed' as const, runId: 'r_3', sha: null, changeRuns: 2, confirmationRuns: 1 },
+      4,
+      'Assessments spent by this step: 4 (assessed run r_3; 2 further full runs of this agent change (runs_per_change); 1 confirmation run).'
+    ],
+    [
+      { kind: 'assessed' as const, runId: 'r_4', sha: null, changeRuns: 1 },
+      2,
+      'Assessments spent by this step: 2 (assessed run r_4; 1 further full run of this agent change (runs_per_change)).'
+    ],
+    [
       { kind: 'assessed' as const, runId: 'r_2', sha: null, reason: 'the head\nchanged' },
       1,
       'Assessments spent by this step: 1 (assessed run r_2: the head changed).'

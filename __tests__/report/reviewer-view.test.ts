@@ -129,7 +129,7 @@ describe('5. a rate says what it counts, once, in one wording', () => {
   })
   it("a pull request's own runs are this agent's runs; main's runs of another agent are named main's", () => {
     expect(renderComment(evidence('evidence-pr-missed'))).toContain(
-      "*Rates count the last 2 runs of this agent: this run and this pull request's 1 earlier run.*"
+      '*Rates count the last 2 runs of this agent: this run and 1 other run of this pull request.*'
     )
     const known = renderComment(evidence('evidence-new-known'))
     expect(known).toContain("seen in 4 of main's last 5 runs (flaky)")

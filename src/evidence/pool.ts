@@ -58,6 +58,8 @@ export interface EvidencePool {
   categoriesCompleted: string[]
   /** By fingerprint, in the order first met (newest run first). */
   findings: Map<string, PooledFinding>
+  /** Runs pooled that are of the agent judged now (load-evidence.ts marks them); absent: not counted (none assumed). */
+  sameAgentRuns?: number
 }
 
 /** A run's findings as evidence (fingerprints computed as everywhere else). */
@@ -97,11 +99,13 @@ export function poolEvidence(given: readonly RunEvidence[]): EvidencePool {
   const runs = byCompletion(given)
   const findings = new Map<string, PooledFinding>()
   const runIds: string[] = []
+  let sameAgentRuns = 0
   for (const run of runs) {
     if (runIds.includes(run.runId)) continue
     runIds.push(run.runId)
     const canClose = run.trusted !== false
     const same = run.sameAgent !== false
+    if (same) sameAgentRuns++
     for (const o of run.findings) {
       const closes = canClose && closesWeakness(o.status)
       const p = findings.get(o.fingerprint)
@@ -116,7 +120,7 @@ export function poolEvidence(given: readonly RunEvidence[]): EvidencePool {
       if (sameRun && !closes) p.closed = false
     }
   }
-  return { runIds, categoriesCompleted: [...new Set(runs[0]?.categoriesCompleted ?? [])], findings }
+  return { runIds, categoriesCompleted: [...new Set(runs[0]?.categoriesCompleted ?? [])], findings, sameAgentRuns }
 }
 
 function pick(o: ObservedFinding): Omit<PooledFinding, 'seenIn' | 'closed' | 'seenBySameAgent'> {

@@ -21,9 +21,9 @@ import type { AcceptedEntry } from '../accepted/accepted-file.js'
 import { describeEntry } from '../accepted/accepted-file.js'
 import { stopAbandonedTrigger, stopRun } from './stop-run.js'
 import { waitForRun, type RunProgress, type WaitEnd } from './wait-for-run.js'
-import { confirmationLine, planConfirmations, verdictOf } from '../evidence/confirmation.js'
-import { confirmPresumed, type ConfirmationOutcome, type RunOnce } from './confirm.js'
+import { confirmIfItDecides, settledBy, type ConfirmationOutcome, type RunOnce, type Settled } from './confirm.js'
 import { categoriesNotPlanned } from './run-covers-policy.js'
+import { assessMoreRuns, type MoreRuns } from './runs-per-change.js'
 
 export interface GateDeps {
   /** A client whose retries stop at `deadline`. */
@@ -65,6 +65,8 @@ export interface GateArgs {
   }
   /** Confirming presumed weaknesses (absent: none is confirmed, they block). */
   confirm?: { confidence: number; maxRuns: number }
+  /** Full runs to assess when the agent may have changed since its evidence (runs_per_change; absent: 1). */
+  runsPerChange?: number
 }
 
 export interface GateOutcome {
@@ -77,6 +79,8 @@ export interface GateOutcome {
   policy: PolicyOutcome | null
   /** The confirmation runs of presumed weaknesses and what they showed; null when none was needed. */
   confirmation: ConfirmationOutcome | null
+  /** The further full runs of an agent change (runs_per_change); null when none was due. */
+  moreRuns: MoreRuns | null
   startedAtMs: number
   elapsedMs: number
 }
@@ -109,11 +113,18 @@ export async function assess(deps: GateDeps, args: GateArgs): Promise<GateOutcom
   const triggered = await triggerOurRun(deps, api, deadline, args)
   const ended = await waitForEnd(deps, api, deadline, triggered.runId, args)
   const results = await readResults(deps, deadline, triggered.runId, ended, args.modelId)
-  let { decision, policy } = decideOn(deps, args, triggered.runId, ended, results)
-  const confirmation = await confirmIfItDecides(deps, args, deadline, policy, (settled) =>
-    decideOn(deps, args, triggered.runId, ended, results, settled)
+  const moreRuns = await assessMoreRuns(deps, runOnceWith(deps, args), args, deadline, { ended, results })
+  const held = moreRuns?.args ?? args
+  let { decision, policy } = decideOn(deps, held, triggered.runId, ended, results)
+  const confirmation = await confirmIfItDecides(
+    deps,
+    held,
+    deadline,
+    policy,
+    (settled) => decideOn(deps, held, triggered.runId, ended, results, settled),
+    runOnceWith(deps, held)
   )
-  if (confirmation !== null) ({ decision, policy } = decideOn(deps, args, triggered.runId, ended, results, settledBy(confirmation)))
+  if (confirmation !== null) ({ decision, policy } = decideOn(deps, held, triggered.runId, ended, results, settledBy(confirmation)))
   return {
     triggered,
     run: ended.run,
@@ -122,55 +133,19 @@ export async function assess(deps: GateDeps, args: GateArgs): Promise<GateOutcom
     decision,
     policy,
     confirmation,
+    moreRuns,
     startedAtMs,
     elapsedMs: deps.clock.now() - startedAtMs
   }
 }
 
-/** What confirmations settled: the fingerprints they took over from the not-reproduced lines, what still blocks, what is not shown. */
-interface Settled {
-  fingerprints: ReadonlySet<string>
-  stillPresent: string[]
-  notShown: string[]
-}
-
-function settledBy(c: ConfirmationOutcome): Settled {
-  return {
-    fingerprints: new Set(c.tallies.flatMap((t) => t.plan.fingerprints)),
-    stillPresent: c.tallies.filter((t) => verdictOf(t) === 'still-present').map(confirmationLine),
-    notShown: c.tallies.filter((t) => verdictOf(t) === 'not-shown').map(confirmationLine)
-  }
-}
-
-/**
- * Presumed weaknesses (seen only by an earlier agent, not reproduced now) are
- * confirmed only when they alone keep this step from passing: the runs are
- * spent where they decide.
- */
-async function confirmIfItDecides(
-  deps: GateDeps,
-  args: GateArgs,
-  deadline: Deadline,
-  policy: PolicyOutcome | null,
-  decideWith: (s: Settled) => { decision: Decision }
-): Promise<ConfirmationOutcome | null> {
-  const presumed = policy?.unreproducedBlocking.filter((n) => n.presumed) ?? []
-  if (args.confirm === undefined || presumed.length === 0 || deps.signal.aborted) return null
-  const all: Settled = { fingerprints: new Set(presumed.map((n) => n.fingerprint)), stillPresent: [], notShown: [] }
-  if (decideWith(all).decision.result !== 'pass') return null
-  const runOnce: RunOnce = async (by, categories) => {
+/** One further run of the step triggered, waited for and read with its own trigger, wait and read. */
+function runOnceWith(deps: GateDeps, args: GateArgs): RunOnce {
+  return async (by, categories) => {
     const triggered = await triggerOurRun(deps, deps.makeApi(by), by, { ...args, categories })
     const ended = await waitForEnd(deps, deps.makeApi(by), by, triggered.runId, args)
     return { runId: triggered.runId, ended, results: await readResults(deps, by, triggered.runId, ended, args.modelId) }
   }
-  return confirmPresumed(deps, runOnce, {
-    modelId: args.modelId,
-    minSeverity: args.minSeverity,
-    fullCategories: args.categories,
-    plans: planConfirmations(presumed, args.confirm.confidence),
-    maxRuns: args.confirm.maxRuns,
-    timeoutMs: deadline.remainingMs()
-  })
 }
 
 /**
@@ -232,7 +207,18 @@ export async function collectRun(deps: GateDeps, args: GateArgs, runId: string, 
   // No confirmation runs from a collector: a presumed weakness it cannot settle stays presumed (stricter, never laxer).
   return {
     kind: 'ended',
-    outcome: { triggered, run: ended.run, end: ended.end, results, decision, policy, startedAtMs, elapsedMs, confirmation: null }
+    outcome: {
+      triggered,
+      run: ended.run,
+      end: ended.end,
+      results,
+      decision,
+      policy,
+      startedAtMs,
+      elapsedMs,
+      confirmation: null,
+      moreRuns: null
+    }
   }
 }
 

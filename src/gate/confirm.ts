@@ -19,11 +19,14 @@ import {
   startTally,
   stopUnsettled,
   verdictOf,
+  planConfirmations,
   type ConfirmationPlan,
   type ConfirmationTally
 } from '../evidence/confirmation.js'
-import type { GateDeps, RunEnd } from './assess.js'
+import type { GateArgs, GateDeps, RunEnd } from './assess.js'
 import type { CollectedResults } from './collect-results.js'
+import type { PolicyOutcome } from './policy.js'
+import type { Decision } from '../decision/decide.js'
 
 /** How the step's confirmations went: each category's tally, every run spent, one line each. */
 export interface ConfirmationOutcome {
@@ -114,4 +117,46 @@ function outcome(t: ConfirmationTally, run: Awaited<ReturnType<RunOnce>>, minSev
       (f.category === t.plan.category && !closesWeakness(f.status) && atOrAbove(f.severity, minSeverity))
   )
   return hit ? 'reproduced' : 'clean'
+}
+
+/** What confirmations settled: the fingerprints they took over from the not-reproduced lines, what still blocks, what is not shown. */
+export interface Settled {
+  fingerprints: ReadonlySet<string>
+  stillPresent: string[]
+  notShown: string[]
+}
+
+export function settledBy(c: ConfirmationOutcome): Settled {
+  return {
+    fingerprints: new Set(c.tallies.flatMap((t) => t.plan.fingerprints)),
+    stillPresent: c.tallies.filter((t) => verdictOf(t) === 'still-present').map(confirmationLine),
+    notShown: c.tallies.filter((t) => verdictOf(t) === 'not-shown').map(confirmationLine)
+  }
+}
+
+/**
+ * Presumed weaknesses (seen only by an earlier agent, not reproduced now) are
+ * confirmed only when they alone keep this step from passing: the runs are
+ * spent where they decide.
+ */
+export async function confirmIfItDecides(
+  deps: GateDeps,
+  args: GateArgs,
+  deadline: Deadline,
+  policy: PolicyOutcome | null,
+  decideWith: (s: Settled) => { decision: Decision },
+  runOnce: RunOnce
+): Promise<ConfirmationOutcome | null> {
+  const presumed = policy?.unreproducedBlocking.filter((n) => n.presumed) ?? []
+  if (args.confirm === undefined || presumed.length === 0 || deps.signal.aborted) return null
+  const all: Settled = { fingerprints: new Set(presumed.map((n) => n.fingerprint)), stillPresent: [], notShown: [] }
+  if (decideWith(all).decision.result !== 'pass') return null
+  return confirmPresumed(deps, runOnce, {
+    modelId: args.modelId,
+    minSeverity: args.minSeverity,
+    fullCategories: args.categories,
+    plans: planConfirmations(presumed, args.confirm.confidence),
+    maxRuns: args.confirm.maxRuns,
+    timeoutMs: deadline.remainingMs()
+  })
 }

@@ -10,14 +10,14 @@ import { shortSha } from './identity.js'
 /** What this step did about an assessment. */
 export type Spend =
   /** A run was created by this step (its trigger answered, or its run was found after a lost answer). */
-  | { kind: 'assessed'; runId: string | null; sha: string | null; reason?: string; confirmationRuns?: number }
+  | { kind: 'assessed'; runId: string | null; sha: string | null; reason?: string; confirmationRuns?: number; changeRuns?: number }
   /** The result of an earlier assessment was carried over: nothing was triggered. */
   | { kind: 'carried_over'; assessedSha: string }
   /** Nothing was triggered (skipped event, refused trigger, failure before the trigger): `reason` says why. */
   | { kind: 'not_assessed'; reason: string }
 
 export interface BudgetLine {
-  /** Runs this step created: its own and each confirmation run. */
+  /** Runs this step created: its own, each further run of an agent change and each confirmation run. */
   spent: number
   why: Spend['kind']
   /** One line for the summary and the comment. */
@@ -32,8 +32,11 @@ export function budgetLine(s: Spend): BudgetLine {
       const of = s.sha === null ? '' : ` of ${shortSha(s.sha)}`
       const why = s.reason === undefined ? '' : `: ${oneLine(s.reason, 300)}`
       const more = Math.max(0, s.confirmationRuns ?? 0)
+      const change = Math.max(0, s.changeRuns ?? 0)
+      const further = change > 0 ? `; ${change} further full run${change === 1 ? '' : 's'} of this agent change (runs_per_change)` : ''
       const confirming = more > 0 ? `; ${more} confirmation run${more === 1 ? '' : 's'}` : ''
-      return { spent: 1 + more, why: s.kind, line: `${head} ${1 + more} (assessed${run}${of}${why}${confirming}).` }
+      const spent = 1 + change + more
+      return { spent, why: s.kind, line: `${head} ${spent} (assessed${run}${of}${why}${further}${confirming}).` }
     }
     case 'carried_over':
       return { spent: 0, why: s.kind, line: `${head} 0 (result carried over from the assessment of ${shortSha(s.assessedSha)}).` }

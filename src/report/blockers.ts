@@ -116,7 +116,7 @@ export function runsCounted(r: Pick<Report, 'findings' | 'baseline'>): string | 
   if (rates.length === 0) return null
   const agent = rates.find((s) => s.scope === 'agent')
   if (agent !== undefined)
-    return `the last ${formatCount(agent.of)} runs of this agent: this run and this pull request's ${plural(agent.of - 1, 'earlier run')}`
+    return `the last ${formatCount(agent.of)} runs of this agent: this run and ${plural(agent.of - 1, 'other run')} of this pull request`
   const of = Math.max(...rates.map((s) => s.of))
   return `the last ${formatCount(of)} runs of this agent: this run and main's ${plural(of - 1, 'recorded run')}`
 }

@@ -8,6 +8,7 @@ import type { FailOn } from '../../gate/policy.js'
 import { SEVERITIES } from '../../service/contract/index.js'
 import { ConfigError } from '../../util/errors.js'
 import { clip, parseRepoPath } from './common.js'
+import { MAX_RUNS_PER_CHANGE } from '../../evidence/runs-per-change.js'
 import { boolean, choice, defineInput, parsedBy, wholeNumber, type FieldsOf } from './spec.js'
 
 /** The most runs a window reads: each costs two requests to the service. */
@@ -163,6 +164,18 @@ export const BASELINE_INPUTS = [
     summary: 'the most confirmation runs a step may trigger (then incomplete)',
     parser: wholeNumber(0, 50),
     cli: { none: "GitHub Actions only: what is confirmed comes from the window of evidence, read from the repository's Actions caches" }
+  }),
+  defineInput({
+    name: 'runs_per_change',
+    field: 'runsPerChange',
+    default: '1',
+    description:
+      'Full runs a step assesses when the agent may have changed since its evidence, {range}, pooled (a weakness seen in any blocks). See docs/baseline.md.',
+    summary: 'full runs per agent change, pooled ({range}; each is an assessment) ([docs](docs/baseline.md))',
+    parser: wholeNumber(1, MAX_RUNS_PER_CHANGE),
+    cli: {
+      none: "GitHub Actions only: whether the agent changed since its evidence is told from the runs recorded in the repository's Actions caches"
+    }
   }),
   defineInput({
     name: 'accepted_risks_file',

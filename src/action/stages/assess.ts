@@ -54,6 +54,7 @@ export function gateArgs(inputs: ActionInputs, policy: GatePolicy): GateArgs {
       today: policy.today,
       evidenceGaps: policy.baseline.gaps
     },
-    confirm: { confidence: inputs.confidence, maxRuns: inputs.confirmationRunsMax }
+    confirm: { confidence: inputs.confidence, maxRuns: inputs.confirmationRunsMax },
+    runsPerChange: inputs.runsPerChange
   }
 }

@@ -153,7 +153,8 @@ async function gateReport(ctx: StepContext, { prepared, policy, outcome, recorde
     runId: outcome.triggered.runId,
     sha: commit.sha,
     reason: plan.reason,
-    confirmationRuns: confirmation?.runIds.length ?? 0
+    confirmationRuns: confirmation?.runIds.length ?? 0,
+    changeRuns: outcome.moreRuns?.runIds.length ?? 0
   })
   const input = assessmentReportInput(outcome, {
     modelId: inputs.modelId,
@@ -188,7 +189,7 @@ async function gateReport(ctx: StepContext, { prepared, policy, outcome, recorde
       budgetLine: spent.line,
       lines: planned.lines,
       agentName: planned.agent.display,
-      detection: `What a pass means: ${detectionGuarantee(1)}; a weakness seen before an agent change is confirmed gone with ${Math.round(inputs.confidence * 100)} % confidence.`,
+      detection: `What a pass means: ${detectionGuarantee(1 + (outcome.moreRuns?.pooled ?? 0))}; a weakness seen before an agent change is confirmed gone with ${Math.round(inputs.confidence * 100)} % confidence.`,
       confirmation: confirmation === null ? null : { lines: confirmation.lines, runIds: confirmation.runIds }
     }
   })
