@@ -44225,7 +44225,7 @@ function runsCounted(r) {
         return null;
     const agent = rates.find((s) => s.scope === 'agent');
     if (agent !== undefined)
-        return `the last ${formatCount(agent.of)} runs of this agent: this run and this pull request's ${plural(agent.of - 1, 'earlier run')}`;
+        return `the last ${formatCount(agent.of)} runs of this agent: this run and ${plural(agent.of - 1, 'other run')} of this pull request`;
     const of = Math.max(...rates.map((s) => s.of));
     return `the last ${formatCount(of)} runs of this agent: this run and main's ${plural(of - 1, 'recorded run')}`;
 }
@@ -46367,8 +46367,11 @@ function budgetLine(s) {
             const of = s.sha === null ? '' : ` of ${shortSha(s.sha)}`;
             const why = s.reason === undefined ? '' : `: ${text_oneLine(s.reason, 300)}`;
             const more = Math.max(0, s.confirmationRuns ?? 0);
+            const change = Math.max(0, s.changeRuns ?? 0);
+            const further = change > 0 ? `; ${change} further full run${change === 1 ? '' : 's'} of this agent change (runs_per_change)` : '';
             const confirming = more > 0 ? `; ${more} confirmation run${more === 1 ? '' : 's'}` : '';
-            return { spent: 1 + more, why: s.kind, line: `${head} ${1 + more} (assessed${run}${of}${why}${confirming}).` };
+            const spent = 1 + change + more;
+            return { spent, why: s.kind, line: `${head} ${spent} (assessed${run}${of}${why}${further}${confirming}).` };
         }
         case 'carried_over':
             return { spent: 0, why: s.kind, line: `${head} 0 (result carried over from the assessment of ${shortSha(s.assessedSha)}).` };
@@ -47268,12 +47271,15 @@ function poolEvidence(given) {
     const runs = byCompletion(given);
     const findings = new Map();
     const runIds = [];
+    let sameAgentRuns = 0;
     for (const run of runs) {
         if (runIds.includes(run.runId))
             continue;
         runIds.push(run.runId);
         const canClose = run.trusted !== false;
         const same = run.sameAgent !== false;
+        if (same)
+            sameAgentRuns++;
         for (const o of run.findings) {
             const closes = canClose && closesWeakness(o.status);
             const p = findings.get(o.fingerprint);
@@ -47290,7 +47296,7 @@ function poolEvidence(given) {
                 p.closed = false;
         }
     }
-    return { runIds, categoriesCompleted: [...new Set(runs[0]?.categoriesCompleted ?? [])], findings };
+    return { runIds, categoriesCompleted: [...new Set(runs[0]?.categoriesCompleted ?? [])], findings, sameAgentRuns };
 }
 function pool_pick(o) {
     return { fingerprint: o.fingerprint, category: o.category, severity: o.severity, lens: o.lens, description: o.description };
@@ -48146,6 +48152,34 @@ function outcome(t, run, minSeverity) {
         (f.category === t.plan.category && !closesWeakness(f.status) && atOrAbove(f.severity, minSeverity)));
     return hit ? 'reproduced' : 'clean';
 }
+function settledBy(c) {
+    return {
+        fingerprints: new Set(c.tallies.flatMap((t) => t.plan.fingerprints)),
+        stillPresent: c.tallies.filter((t) => verdictOf(t) === 'still-present').map(confirmationLine),
+        notShown: c.tallies.filter((t) => verdictOf(t) === 'not-shown').map(confirmationLine)
+    };
+}
+/**
+ * Presumed weaknesses (seen only by an earlier agent, not reproduced now) are
+ * confirmed only when they alone keep this step from passing: the runs are
+ * spent where they decide.
+ */
+async function confirmIfItDecides(deps, args, deadline, policy, decideWith, runOnce) {
+    const presumed = policy?.unreproducedBlocking.filter((n) => n.presumed) ?? [];
+    if (args.confirm === undefined || presumed.length === 0 || deps.signal.aborted)
+        return null;
+    const all = { fingerprints: new Set(presumed.map((n) => n.fingerprint)), stillPresent: [], notShown: [] };
+    if (decideWith(all).decision.result !== 'pass')
+        return null;
+    return confirmPresumed(deps, runOnce, {
+        modelId: args.modelId,
+        minSeverity: args.minSeverity,
+        fullCategories: args.categories,
+        plans: planConfirmations(presumed, args.confirm.confidence),
+        maxRuns: args.confirm.maxRuns,
+        timeoutMs: deadline.remainingMs()
+    });
+}
 
 ;// CONCATENATED MODULE: ./src/gate/run-covers-policy.ts
 /**
@@ -48166,6 +48200,127 @@ async function categoriesNotPlanned(api, args, run) {
     }
     const planned = new Set(run.categories_planned);
     return asked.filter((c) => !planned.has(c));
+}
+
+;// CONCATENATED MODULE: ./src/evidence/runs-per-change.ts
+
+/** The most full runs per agent change a step may be asked for. */
+const MAX_RUNS_PER_CHANGE = 5;
+/** Whether the agent may have changed since its evidence: no run of a window that speaks for it is of the agent judged now. */
+function agentMayHaveChanged(windows) {
+    const pools = [windows?.agent?.pool, windows?.lineage === true ? windows.base : null];
+    return !pools.some((p) => (p?.sameAgentRuns ?? 0) > 0);
+}
+/** How many full runs this step assesses: runs_per_change when the agent may have changed, else one. */
+function runsThisStep(runsPerChange, mayHaveChanged) {
+    if (!mayHaveChanged || !(runsPerChange > 1))
+        return 1;
+    return Math.min(MAX_RUNS_PER_CHANGE, Math.floor(runsPerChange));
+}
+/** The windows with this step's further runs pooled as this agent's evidence (the agent's window, made when there was none). */
+function withRunsOfThisAgent(windows, runs) {
+    const given = windows ?? { agent: null, base: null };
+    if (runs.length === 0)
+        return given;
+    const fresh = poolEvidence(runs.map((r) => ({ ...r, trusted: true, sameAgent: true })));
+    const agent = given.agent;
+    return { ...given, agent: { pool: agent === null ? fresh : mergePools(fresh, agent.pool), scope: agent?.scope ?? 'agent' } };
+}
+/** `newer` laid over `older`: its runs first, its observation of a fingerprint deciding whether it is closed. */
+function mergePools(newer, older) {
+    const findings = new Map();
+    for (const [fp, f] of newer.findings) {
+        const old = older.findings.get(fp);
+        const seenIn = [...f.seenIn, ...(old?.seenIn ?? []).filter((id) => !f.seenIn.includes(id))];
+        findings.set(fp, old === undefined ? f : { ...old, description: f.description, seenIn, closed: f.closed, seenBySameAgent: true });
+    }
+    for (const [fp, f] of older.findings)
+        if (!findings.has(fp))
+            findings.set(fp, f);
+    const runIds = [...newer.runIds, ...older.runIds.filter((id) => !newer.runIds.includes(id))];
+    return {
+        runIds,
+        categoriesCompleted: older.categoriesCompleted,
+        findings,
+        sameAgentRuns: (newer.sameAgentRuns ?? 0) + (older.sameAgentRuns ?? 0)
+    };
+}
+/** The gap when a bound stopped the runs short: "runs_per_change: 1 of 3 runs assessed (timeout_minutes ran out)...". */
+function runsCutShort(assessed, planned, why) {
+    if (assessed >= planned)
+        return null;
+    return `runs_per_change: ${assessed} of ${planned} runs of this agent change assessed (${why.replace(/\.$/, '')}), so a weakness the others would have drawn cannot be ruled out`;
+}
+
+;// CONCATENATED MODULE: ./src/gate/runs-per-change.ts
+
+
+
+
+/**
+ * The further full runs of an agent change, or null when none is due (one run
+ * asked, the agent unchanged since its evidence, or the step's own run
+ * already short of a pass: not completed, findings unread, cancelled).
+ */
+async function assessMoreRuns(deps, runOnce, args, deadline, own) {
+    const planned = runsThisStep(args.runsPerChange ?? 1, agentMayHaveChanged(args.policy?.windows));
+    const ownDone = own.ended.end === 'terminal' && own.ended.run?.status === 'completed' && own.results.findings !== null;
+    if (planned <= 1 || !ownDone || args.policy === undefined || deps.signal.aborted)
+        return null;
+    const wanted = own.ended.run?.categories_completed ?? [];
+    const runIds = [];
+    const read = [];
+    let stop = null;
+    while (runIds.length < planned - 1 && stop === null) {
+        stop = boundReached(deps, deadline);
+        if (stop !== null)
+            break;
+        deps.log.info(`The agent may have changed since its evidence: full run ${runIds.length + 2} of ${planned} (runs_per_change).`);
+        try {
+            const run = await runOnce(deadline, args.categories);
+            runIds.push(run.runId);
+            const evidence = evidenceOf(run.runId, run.ended, run.results, wanted);
+            if (typeof evidence === 'string')
+                stop = evidence;
+            else
+                read.push(evidence);
+        }
+        catch (err) {
+            stop = err instanceof errors_ServiceError ? (explainAssessmentLimit(err, deps.clock.now()) ?? errors_describeFailure(err)) : errors_describeFailure(err);
+        }
+    }
+    const gap = runsCutShort(1 + read.length, planned, stop ?? 'stopped');
+    if (gap !== null)
+        deps.log.warning(gap);
+    const policy = {
+        ...args.policy,
+        windows: withRunsOfThisAgent(args.policy.windows, read),
+        evidenceGaps: [...(args.policy.evidenceGaps ?? []), ...(gap === null ? [] : [gap])]
+    };
+    return { planned, runIds, pooled: read.length, args: { ...args, policy } };
+}
+/** What stops the further runs before the next one: cancellation, or timeout_minutes spent; null: neither. */
+function boundReached(deps, deadline) {
+    if (deps.signal.aborted)
+        return 'the step was cancelled';
+    return deadline.remainingMs() <= 0 ? 'timeout_minutes ran out' : null;
+}
+/** A further run as evidence of this agent, or why it cannot be: it did not complete every category the step's own run did, or its findings went unread. */
+function evidenceOf(runId, ended, results, wanted) {
+    const run = ended.run;
+    if (ended.end !== 'terminal' || run?.status !== 'completed')
+        return `run ${runId} did not complete (${run?.status ?? ended.end})`;
+    const missing = wanted.filter((c) => !run.categories_completed.includes(c));
+    if (missing.length > 0)
+        return `run ${runId} did not complete ${missing.join(', ')}`;
+    if (results.findings === null)
+        return `the findings of run ${runId} could not be read`;
+    return {
+        runId,
+        completedAt: run.completed_at ?? '',
+        categoriesCompleted: run.categories_completed,
+        findings: observedFindings(results.findings, runId)
+    };
 }
 
 ;// CONCATENATED MODULE: ./src/gate/assess.ts
@@ -48215,10 +48370,12 @@ async function assess(deps, args) {
     const triggered = await triggerOurRun(deps, api, deadline, args);
     const ended = await waitForEnd(deps, api, deadline, triggered.runId, args);
     const results = await readResults(deps, deadline, triggered.runId, ended, args.modelId);
-    let { decision, policy } = decideOn(deps, args, triggered.runId, ended, results);
-    const confirmation = await confirmIfItDecides(deps, args, deadline, policy, (settled) => decideOn(deps, args, triggered.runId, ended, results, settled));
+    const moreRuns = await assessMoreRuns(deps, runOnceWith(deps, args), args, deadline, { ended, results });
+    const held = moreRuns?.args ?? args;
+    let { decision, policy } = decideOn(deps, held, triggered.runId, ended, results);
+    const confirmation = await confirmIfItDecides(deps, held, deadline, policy, (settled) => decideOn(deps, held, triggered.runId, ended, results, settled), runOnceWith(deps, held));
     if (confirmation !== null)
-        ({ decision, policy } = decideOn(deps, args, triggered.runId, ended, results, settledBy(confirmation)));
+        ({ decision, policy } = decideOn(deps, held, triggered.runId, ended, results, settledBy(confirmation)));
     return {
         triggered,
         run: ended.run,
@@ -48227,42 +48384,18 @@ async function assess(deps, args) {
         decision,
         policy,
         confirmation,
+        moreRuns,
         startedAtMs,
         elapsedMs: deps.clock.now() - startedAtMs
     };
 }
-function settledBy(c) {
-    return {
-        fingerprints: new Set(c.tallies.flatMap((t) => t.plan.fingerprints)),
-        stillPresent: c.tallies.filter((t) => verdictOf(t) === 'still-present').map(confirmationLine),
-        notShown: c.tallies.filter((t) => verdictOf(t) === 'not-shown').map(confirmationLine)
-    };
-}
-/**
- * Presumed weaknesses (seen only by an earlier agent, not reproduced now) are
- * confirmed only when they alone keep this step from passing: the runs are
- * spent where they decide.
- */
-async function confirmIfItDecides(deps, args, deadline, policy, decideWith) {
-    const presumed = policy?.unreproducedBlocking.filter((n) => n.presumed) ?? [];
-    if (args.confirm === undefined || presumed.length === 0 || deps.signal.aborted)
-        return null;
-    const all = { fingerprints: new Set(presumed.map((n) => n.fingerprint)), stillPresent: [], notShown: [] };
-    if (decideWith(all).decision.result !== 'pass')
-        return null;
-    const runOnce = async (by, categories) => {
+/** One further run of the step triggered, waited for and read with its own trigger, wait and read. */
+function runOnceWith(deps, args) {
+    return async (by, categories) => {
         const triggered = await triggerOurRun(deps, deps.makeApi(by), by, { ...args, categories });
         const ended = await waitForEnd(deps, deps.makeApi(by), by, triggered.runId, args);
         return { runId: triggered.runId, ended, results: await readResults(deps, by, triggered.runId, ended, args.modelId) };
     };
-    return confirmPresumed(deps, runOnce, {
-        modelId: args.modelId,
-        minSeverity: args.minSeverity,
-        fullCategories: args.categories,
-        plans: planConfirmations(presumed, args.confirm.confidence),
-        maxRuns: args.confirm.maxRuns,
-        timeoutMs: deadline.remainingMs()
-    });
 }
 /**
  * Detached waiting (wait: detached): trigger the run and return at once; a
@@ -48314,7 +48447,18 @@ async function collectRun(deps, args, runId, startedFallbackMs) {
     // No confirmation runs from a collector: a presumed weakness it cannot settle stays presumed (stricter, never laxer).
     return {
         kind: 'ended',
-        outcome: { triggered, run: ended.run, end: ended.end, results, decision, policy, startedAtMs, elapsedMs, confirmation: null }
+        outcome: {
+            triggered,
+            run: ended.run,
+            end: ended.end,
+            results,
+            decision,
+            policy,
+            startedAtMs,
+            elapsedMs,
+            confirmation: null,
+            moreRuns: null
+        }
     };
 }
 function noResults() {
@@ -49668,7 +49812,8 @@ function gateArgs(inputs, policy) {
             today: policy.today,
             evidenceGaps: policy.baseline.gaps
         },
-        confirm: { confidence: inputs.confidence, maxRuns: inputs.confirmationRunsMax }
+        confirm: { confidence: inputs.confidence, maxRuns: inputs.confirmationRunsMax },
+        runsPerChange: inputs.runsPerChange
     };
 }
 
@@ -51353,7 +51498,7 @@ function targetPart(input, { s }) {
     };
 }
 function buildReport(input) {
-    const t = scrubberOf(input.secrets ?? []);
+    const t = scrubberOf(input.secrets);
     const { s } = t;
     const policy = input.policy ?? null;
     const { findings, counts } = findingsPart(input, t);
@@ -52122,7 +52267,8 @@ async function gateReport(ctx, { prepared, policy, outcome, recorded, planned, p
         runId: outcome.triggered.runId,
         sha: commit.sha,
         reason: plan.reason,
-        confirmationRuns: confirmation?.runIds.length ?? 0
+        confirmationRuns: confirmation?.runIds.length ?? 0,
+        changeRuns: outcome.moreRuns?.runIds.length ?? 0
     });
     const input = assessmentReportInput(outcome, {
         modelId: inputs.modelId,
@@ -52157,7 +52303,7 @@ async function gateReport(ctx, { prepared, policy, outcome, recorded, planned, p
             budgetLine: spent.line,
             lines: planned.lines,
             agentName: planned.agent.display,
-            detection: `What a pass means: ${detectionGuarantee(1)}; a weakness seen before an agent change is confirmed gone with ${Math.round(inputs.confidence * 100)} % confidence.`,
+            detection: `What a pass means: ${detectionGuarantee(1 + (outcome.moreRuns?.pooled ?? 0))}; a weakness seen before an agent change is confirmed gone with ${Math.round(inputs.confidence * 100)} % confidence.`,
             confirmation: confirmation === null ? null : { lines: confirmation.lines, runIds: confirmation.runIds }
         }
     });
@@ -53286,6 +53432,7 @@ function queryValues(raw) {
 
 
 
+
 /** The most runs a window reads: each costs two requests to the service. */
 const MAX_EVIDENCE_RUNS = 20;
 /** Category keys separated by commas and/or newlines; blanks dropped, duplicates removed, order kept. */
@@ -53423,6 +53570,17 @@ const BASELINE_INPUTS = [
         summary: 'the most confirmation runs a step may trigger (then incomplete)',
         parser: wholeNumber(0, 50),
         cli: { none: "GitHub Actions only: what is confirmed comes from the window of evidence, read from the repository's Actions caches" }
+    }),
+    defineInput({
+        name: 'runs_per_change',
+        field: 'runsPerChange',
+        default: '1',
+        description: 'Full runs a step assesses when the agent may have changed since its evidence, {range}, pooled (a weakness seen in any blocks). See docs/baseline.md.',
+        summary: 'full runs per agent change, pooled ({range}; each is an assessment) ([docs](docs/baseline.md))',
+        parser: wholeNumber(1, MAX_RUNS_PER_CHANGE),
+        cli: {
+            none: "GitHub Actions only: whether the agent changed since its evidence is told from the runs recorded in the repository's Actions caches"
+        }
     }),
     defineInput({
         name: 'accepted_risks_file',

@@ -47923,7 +47923,7 @@ function runsCounted(r) {
         return null;
     const agent = rates.find((s) => s.scope === 'agent');
     if (agent !== undefined)
-        return `the last ${formatCount(agent.of)} runs of this agent: this run and this pull request's ${plural(agent.of - 1, 'earlier run')}`;
+        return `the last ${formatCount(agent.of)} runs of this agent: this run and ${plural(agent.of - 1, 'other run')} of this pull request`;
     const of = Math.max(...rates.map((s) => s.of));
     return `the last ${formatCount(of)} runs of this agent: this run and main's ${plural(of - 1, 'recorded run')}`;
 }
@@ -50000,7 +50000,231 @@ function queryValues(raw) {
     return [...out].filter((v) => v !== '');
 }
 
+;// CONCATENATED MODULE: ./src/evidence/fingerprint.ts
+/**
+ * The fingerprint of a finding: one stable id for the same weakness across
+ * runs, independent of ids, counts and timestamps (see API_ASSUMPTIONS,
+ * "finding fingerprint"). Pure.
+ *
+ * What goes in: the category, the lens, the severity, and the technique:
+ * - the attacks' sources (`assessment_id:attack_index`, sorted, deduplicated)
+ *   where an attack names an assessment other than the run that produced the
+ *   finding (a library or earlier assessment: a stable technique id). A source
+ *   naming the run itself identifies the run, not the technique, so it is
+ *   left out;
+ * - and always the description, normalized (normalizeDescription): two
+ *   unrelated weaknesses found by one library attack are two findings, while
+ *   the same weakness reported again with new ids or other counts ("3
+ *   attempts", "1 attempt") keeps its fingerprint.
+ */
+
+const FINGERPRINT_VERSION = 2;
+/** The key of SARIF partialFingerprints that carries it. */
+const FINGERPRINT_KEY = `agentSecurityFinding/v${FINGERPRINT_VERSION}`;
+/** Words that only count: each reads as a number. */
+const COUNT_WORDS = /(?<![\p{L}\p{N}])(?:zero|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen|twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety|hundred|thousand|several|multiple|many|single)(?![\p{L}\p{N}])/gu;
+/**
+ * The description as it enters the fingerprint: what names the weakness,
+ * without what changes from one report of it to the next.
+ * - compatibility forms and case folded (NFKC, lower case);
+ * - every token holding a digit or a run of 8 hex digits (a count, an id
+ *   such as fnd_7f3a or run-2026-11-21, a canary such as ZX-1a2b3c4d5e6f, a
+ *   UUID, a time) and every count word (three, several) becomes `#`, a run of
+ *   them one `#`; once, twice and thrice read as "# time";
+ * - quotes, brackets and every other punctuation mark become a space;
+ * - the articles a, an, the are dropped and a plural is read as its singular
+ *   (attempts, queries -> attempt, query), so "1 attempt" and "3 attempts"
+ *   agree;
+ * - white space collapsed.
+ */
+function normalizeDescription(text) {
+    // A technique-level narrative is a few sentences; a service that sends megabytes gets its head read.
+    const words = text
+        .slice(0, DESCRIPTION_CHARS_READ)
+        .normalize('NFKC')
+        .toLowerCase()
+        .replace(/[\p{L}\p{N}_-]+/gu, (token) => (isIdOrCount(token) ? ' # ' : token))
+        .replace(/(?<![\p{L}\p{N}])(?:once|twice|thrice)(?![\p{L}\p{N}])/gu, ' # time ')
+        .replace(COUNT_WORDS, ' # ')
+        .replace(/[^\p{L}#]+/gu, ' ')
+        .split(' ')
+        .filter((w) => w !== '' && w !== 'a' && w !== 'an' && w !== 'the')
+        .map(singular);
+    const out = [];
+    for (const w of words)
+        if (!(w === '#' && out.at(-1) === '#'))
+            out.push(w);
+    return out.join(' ');
+}
+/** The most of a description the fingerprint reads: far above a real one, and every step below stays linear in it. */
+const DESCRIPTION_CHARS_READ = 4096;
+/**
+ * A token (letters, digits, _ and -) holding a digit or a part (between _ and -)
+ * of 8 or more hex digits: a count, an id, a date, a canary. Split first: one
+ * regular expression over the whole token would backtrack quadratically on a
+ * long run of hex letters.
+ */
+function isIdOrCount(token) {
+    return /\p{N}/u.test(token) || token.split(/[_-]/).some((part) => part.length >= 8 && /^[0-9a-f]+$/.test(part));
+}
+/** A crude singular, applied alike to both sides of every comparison: only consistency matters. */
+function singular(w) {
+    if (w.length > 4 && w.endsWith('ies'))
+        return `${w.slice(0, -3)}y`;
+    if (w.length >= 4 && w.endsWith('s') && !w.endsWith('ss'))
+        return w.slice(0, -1);
+    return w;
+}
+/** The technique part: the stable sources (if any) and the normalized description. */
+function techniqueOf(f, runId) {
+    const sources = new Set();
+    for (const a of f.attacks) {
+        const s = a.source;
+        if (typeof s.assessment_id !== 'string' || s.assessment_id === '')
+            continue;
+        if (runId !== null && s.assessment_id === runId)
+            continue;
+        sources.add(`${s.assessment_id}:${s.attack_index}`);
+    }
+    return JSON.stringify({ src: [...sources].sort(), desc: normalizeDescription(f.description) });
+}
+/** 32 hex characters of SHA-256 over the parts (JSON-encoded, so no separator can be forged). */
+function fingerprint(f, runId) {
+    const parts = [FINGERPRINT_VERSION, f.category, f.lens, f.severity, techniqueOf(f, runId)];
+    return (0,external_node_crypto_.createHash)('sha256').update(JSON.stringify(parts)).digest('hex').slice(0, 32);
+}
+
+;// CONCATENATED MODULE: ./src/evidence/pool.ts
+
+/** A run's findings as evidence (fingerprints computed as everywhere else). */
+function observedFindings(findings, runId) {
+    return findings.map((f) => ({
+        fingerprint: fingerprint(f, runId),
+        category: f.category,
+        severity: f.severity,
+        lens: f.lens,
+        description: f.description.length > 300 ? `${f.description.slice(0, 299)}…` : f.description,
+        status: f.status
+    }));
+}
+/** Whether a finding's status closes a weakness: validated fixed (FIXED_VERIFIED) or dismissed; a plain `fixed` does not. */
+function closesWeakness(status) {
+    return status === 'FIXED_VERIFIED' || status === 'dismissed';
+}
+/** The runs newest first by the completion time the service gave (a run without one last); ties keep the order given. */
+function byCompletion(runs) {
+    const t = (r) => {
+        const ms = Date.parse(r.completedAt);
+        return Number.isFinite(ms) ? ms : -Infinity;
+    };
+    return runs
+        .map((r, i) => ({ r, i }))
+        .sort((a, b) => t(b.r) - t(a.r) || a.i - b.i)
+        .map((x) => x.r);
+}
+/**
+ * The runs as one body of evidence, ordered by the service's completion
+ * times. A run named twice counts once.
+ */
+function poolEvidence(given) {
+    const runs = byCompletion(given);
+    const findings = new Map();
+    const runIds = [];
+    let sameAgentRuns = 0;
+    for (const run of runs) {
+        if (runIds.includes(run.runId))
+            continue;
+        runIds.push(run.runId);
+        const canClose = run.trusted !== false;
+        const same = run.sameAgent !== false;
+        if (same)
+            sameAgentRuns++;
+        for (const o of run.findings) {
+            const closes = canClose && closesWeakness(o.status);
+            const p = findings.get(o.fingerprint);
+            if (p === undefined) {
+                findings.set(o.fingerprint, { ...pick(o), seenIn: [run.runId], closed: closes, seenBySameAgent: same });
+                continue;
+            }
+            p.seenBySameAgent ||= same;
+            const sameRun = p.seenIn.at(-1) === run.runId;
+            if (!sameRun)
+                p.seenIn.push(run.runId);
+            // The newest run that saw it decides; within it, open wins.
+            if (sameRun && !closes)
+                p.closed = false;
+        }
+    }
+    return { runIds, categoriesCompleted: [...new Set(runs[0]?.categoriesCompleted ?? [])], findings, sameAgentRuns };
+}
+function pick(o) {
+    return { fingerprint: o.fingerprint, category: o.category, severity: o.severity, lens: o.lens, description: o.description };
+}
+/** The fingerprints of the pool that are still open (seen, and not closed by the service since). */
+function openFingerprints(pool) {
+    const open = new Set();
+    for (const p of pool?.findings.values() ?? [])
+        if (!p.closed)
+            open.add(p.fingerprint);
+    return open;
+}
+/** Whether a run holds a finding the service has not closed: what a holder is read for. */
+function holdsOpenFinding(run) {
+    return run.findings.some((o) => !closesWeakness(o.status));
+}
+
+;// CONCATENATED MODULE: ./src/evidence/runs-per-change.ts
+
+/** The most full runs per agent change a step may be asked for. */
+const MAX_RUNS_PER_CHANGE = 5;
+/** Whether the agent may have changed since its evidence: no run of a window that speaks for it is of the agent judged now. */
+function agentMayHaveChanged(windows) {
+    const pools = [windows?.agent?.pool, windows?.lineage === true ? windows.base : null];
+    return !pools.some((p) => (p?.sameAgentRuns ?? 0) > 0);
+}
+/** How many full runs this step assesses: runs_per_change when the agent may have changed, else one. */
+function runsThisStep(runsPerChange, mayHaveChanged) {
+    if (!mayHaveChanged || !(runsPerChange > 1))
+        return 1;
+    return Math.min(MAX_RUNS_PER_CHANGE, Math.floor(runsPerChange));
+}
+/** The windows with this step's further runs pooled as this agent's evidence (the agent's window, made when there was none). */
+function withRunsOfThisAgent(windows, runs) {
+    const given = windows ?? { agent: null, base: null };
+    if (runs.length === 0)
+        return given;
+    const fresh = poolEvidence(runs.map((r) => ({ ...r, trusted: true, sameAgent: true })));
+    const agent = given.agent;
+    return { ...given, agent: { pool: agent === null ? fresh : mergePools(fresh, agent.pool), scope: agent?.scope ?? 'agent' } };
+}
+/** `newer` laid over `older`: its runs first, its observation of a fingerprint deciding whether it is closed. */
+function mergePools(newer, older) {
+    const findings = new Map();
+    for (const [fp, f] of newer.findings) {
+        const old = older.findings.get(fp);
+        const seenIn = [...f.seenIn, ...(old?.seenIn ?? []).filter((id) => !f.seenIn.includes(id))];
+        findings.set(fp, old === undefined ? f : { ...old, description: f.description, seenIn, closed: f.closed, seenBySameAgent: true });
+    }
+    for (const [fp, f] of older.findings)
+        if (!findings.has(fp))
+            findings.set(fp, f);
+    const runIds = [...newer.runIds, ...older.runIds.filter((id) => !newer.runIds.includes(id))];
+    return {
+        runIds,
+        categoriesCompleted: older.categoriesCompleted,
+        findings,
+        sameAgentRuns: (newer.sameAgentRuns ?? 0) + (older.sameAgentRuns ?? 0)
+    };
+}
+/** The gap when a bound stopped the runs short: "runs_per_change: 1 of 3 runs assessed (timeout_minutes ran out)...". */
+function runsCutShort(assessed, planned, why) {
+    if (assessed >= planned)
+        return null;
+    return `runs_per_change: ${assessed} of ${planned} runs of this agent change assessed (${why.replace(/\.$/, '')}), so a weakness the others would have drawn cannot be ruled out`;
+}
+
 ;// CONCATENATED MODULE: ./src/action/inputs/policy.ts
+
 
 
 
@@ -50142,6 +50366,17 @@ const BASELINE_INPUTS = [
         summary: 'the most confirmation runs a step may trigger (then incomplete)',
         parser: wholeNumber(0, 50),
         cli: { none: "GitHub Actions only: what is confirmed comes from the window of evidence, read from the repository's Actions caches" }
+    }),
+    defineInput({
+        name: 'runs_per_change',
+        field: 'runsPerChange',
+        default: '1',
+        description: 'Full runs a step assesses when the agent may have changed since its evidence, {range}, pooled (a weakness seen in any blocks). See docs/baseline.md.',
+        summary: 'full runs per agent change, pooled ({range}; each is an assessment) ([docs](docs/baseline.md))',
+        parser: wholeNumber(1, MAX_RUNS_PER_CHANGE),
+        cli: {
+            none: "GitHub Actions only: whether the agent changed since its evidence is told from the runs recorded in the repository's Actions caches"
+        }
     }),
     defineInput({
         name: 'accepted_risks_file',
@@ -52821,8 +53056,11 @@ function budgetLine(s) {
             const of = s.sha === null ? '' : ` of ${shortSha(s.sha)}`;
             const why = s.reason === undefined ? '' : `: ${text_oneLine(s.reason, 300)}`;
             const more = Math.max(0, s.confirmationRuns ?? 0);
+            const change = Math.max(0, s.changeRuns ?? 0);
+            const further = change > 0 ? `; ${change} further full run${change === 1 ? '' : 's'} of this agent change (runs_per_change)` : '';
             const confirming = more > 0 ? `; ${more} confirmation run${more === 1 ? '' : 's'}` : '';
-            return { spent: 1 + more, why: s.kind, line: `${head} ${1 + more} (assessed${run}${of}${why}${confirming}).` };
+            const spent = 1 + change + more;
+            return { spent, why: s.kind, line: `${head} ${spent} (assessed${run}${of}${why}${further}${confirming}).` };
         }
         case 'carried_over':
             return { spent: 0, why: s.kind, line: `${head} 0 (result carried over from the assessment of ${shortSha(s.assessedSha)}).` };
@@ -53422,100 +53660,6 @@ function recovered(deps, run, waitedFor) {
     return { runId: run.run_id, startedAt: run.started_at, recovered: true, waitedFor: [...waitedFor] };
 }
 
-;// CONCATENATED MODULE: ./src/evidence/fingerprint.ts
-/**
- * The fingerprint of a finding: one stable id for the same weakness across
- * runs, independent of ids, counts and timestamps (see API_ASSUMPTIONS,
- * "finding fingerprint"). Pure.
- *
- * What goes in: the category, the lens, the severity, and the technique:
- * - the attacks' sources (`assessment_id:attack_index`, sorted, deduplicated)
- *   where an attack names an assessment other than the run that produced the
- *   finding (a library or earlier assessment: a stable technique id). A source
- *   naming the run itself identifies the run, not the technique, so it is
- *   left out;
- * - and always the description, normalized (normalizeDescription): two
- *   unrelated weaknesses found by one library attack are two findings, while
- *   the same weakness reported again with new ids or other counts ("3
- *   attempts", "1 attempt") keeps its fingerprint.
- */
-
-const FINGERPRINT_VERSION = 2;
-/** The key of SARIF partialFingerprints that carries it. */
-const FINGERPRINT_KEY = `agentSecurityFinding/v${FINGERPRINT_VERSION}`;
-/** Words that only count: each reads as a number. */
-const COUNT_WORDS = /(?<![\p{L}\p{N}])(?:zero|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen|twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety|hundred|thousand|several|multiple|many|single)(?![\p{L}\p{N}])/gu;
-/**
- * The description as it enters the fingerprint: what names the weakness,
- * without what changes from one report of it to the next.
- * - compatibility forms and case folded (NFKC, lower case);
- * - every token holding a digit or a run of 8 hex digits (a count, an id
- *   such as fnd_7f3a or run-2026-11-21, a canary such as ZX-1a2b3c4d5e6f, a
- *   UUID, a time) and every count word (three, several) becomes `#`, a run of
- *   them one `#`; once, twice and thrice read as "# time";
- * - quotes, brackets and every other punctuation mark become a space;
- * - the articles a, an, the are dropped and a plural is read as its singular
- *   (attempts, queries -> attempt, query), so "1 attempt" and "3 attempts"
- *   agree;
- * - white space collapsed.
- */
-function normalizeDescription(text) {
-    // A technique-level narrative is a few sentences; a service that sends megabytes gets its head read.
-    const words = text
-        .slice(0, DESCRIPTION_CHARS_READ)
-        .normalize('NFKC')
-        .toLowerCase()
-        .replace(/[\p{L}\p{N}_-]+/gu, (token) => (isIdOrCount(token) ? ' # ' : token))
-        .replace(/(?<![\p{L}\p{N}])(?:once|twice|thrice)(?![\p{L}\p{N}])/gu, ' # time ')
-        .replace(COUNT_WORDS, ' # ')
-        .replace(/[^\p{L}#]+/gu, ' ')
-        .split(' ')
-        .filter((w) => w !== '' && w !== 'a' && w !== 'an' && w !== 'the')
-        .map(singular);
-    const out = [];
-    for (const w of words)
-        if (!(w === '#' && out.at(-1) === '#'))
-            out.push(w);
-    return out.join(' ');
-}
-/** The most of a description the fingerprint reads: far above a real one, and every step below stays linear in it. */
-const DESCRIPTION_CHARS_READ = 4096;
-/**
- * A token (letters, digits, _ and -) holding a digit or a part (between _ and -)
- * of 8 or more hex digits: a count, an id, a date, a canary. Split first: one
- * regular expression over the whole token would backtrack quadratically on a
- * long run of hex letters.
- */
-function isIdOrCount(token) {
-    return /\p{N}/u.test(token) || token.split(/[_-]/).some((part) => part.length >= 8 && /^[0-9a-f]+$/.test(part));
-}
-/** A crude singular, applied alike to both sides of every comparison: only consistency matters. */
-function singular(w) {
-    if (w.length > 4 && w.endsWith('ies'))
-        return `${w.slice(0, -3)}y`;
-    if (w.length >= 4 && w.endsWith('s') && !w.endsWith('ss'))
-        return w.slice(0, -1);
-    return w;
-}
-/** The technique part: the stable sources (if any) and the normalized description. */
-function techniqueOf(f, runId) {
-    const sources = new Set();
-    for (const a of f.attacks) {
-        const s = a.source;
-        if (typeof s.assessment_id !== 'string' || s.assessment_id === '')
-            continue;
-        if (runId !== null && s.assessment_id === runId)
-            continue;
-        sources.add(`${s.assessment_id}:${s.attack_index}`);
-    }
-    return JSON.stringify({ src: [...sources].sort(), desc: normalizeDescription(f.description) });
-}
-/** 32 hex characters of SHA-256 over the parts (JSON-encoded, so no separator can be forged). */
-function fingerprint(f, runId) {
-    const parts = [FINGERPRINT_VERSION, f.category, f.lens, f.severity, techniqueOf(f, runId)];
-    return (0,external_node_crypto_.createHash)('sha256').update(JSON.stringify(parts)).digest('hex').slice(0, 32);
-}
-
 ;// CONCATENATED MODULE: ./src/evidence/new-or-known.ts
 
 function fingerprintsOf(findings, runId) {
@@ -53684,82 +53828,6 @@ function bySeverity(items) {
  */
 function unreproducedBlocking(reading, minSeverity, accepted) {
     return (reading?.notReproduced ?? []).filter((n) => n.present && (0,contract/* atOrAbove */.kU)(n.severity, minSeverity) && !accepted(n));
-}
-
-;// CONCATENATED MODULE: ./src/evidence/pool.ts
-
-/** A run's findings as evidence (fingerprints computed as everywhere else). */
-function observedFindings(findings, runId) {
-    return findings.map((f) => ({
-        fingerprint: fingerprint(f, runId),
-        category: f.category,
-        severity: f.severity,
-        lens: f.lens,
-        description: f.description.length > 300 ? `${f.description.slice(0, 299)}…` : f.description,
-        status: f.status
-    }));
-}
-/** Whether a finding's status closes a weakness: validated fixed (FIXED_VERIFIED) or dismissed; a plain `fixed` does not. */
-function closesWeakness(status) {
-    return status === 'FIXED_VERIFIED' || status === 'dismissed';
-}
-/** The runs newest first by the completion time the service gave (a run without one last); ties keep the order given. */
-function byCompletion(runs) {
-    const t = (r) => {
-        const ms = Date.parse(r.completedAt);
-        return Number.isFinite(ms) ? ms : -Infinity;
-    };
-    return runs
-        .map((r, i) => ({ r, i }))
-        .sort((a, b) => t(b.r) - t(a.r) || a.i - b.i)
-        .map((x) => x.r);
-}
-/**
- * The runs as one body of evidence, ordered by the service's completion
- * times. A run named twice counts once.
- */
-function poolEvidence(given) {
-    const runs = byCompletion(given);
-    const findings = new Map();
-    const runIds = [];
-    for (const run of runs) {
-        if (runIds.includes(run.runId))
-            continue;
-        runIds.push(run.runId);
-        const canClose = run.trusted !== false;
-        const same = run.sameAgent !== false;
-        for (const o of run.findings) {
-            const closes = canClose && closesWeakness(o.status);
-            const p = findings.get(o.fingerprint);
-            if (p === undefined) {
-                findings.set(o.fingerprint, { ...pick(o), seenIn: [run.runId], closed: closes, seenBySameAgent: same });
-                continue;
-            }
-            p.seenBySameAgent ||= same;
-            const sameRun = p.seenIn.at(-1) === run.runId;
-            if (!sameRun)
-                p.seenIn.push(run.runId);
-            // The newest run that saw it decides; within it, open wins.
-            if (sameRun && !closes)
-                p.closed = false;
-        }
-    }
-    return { runIds, categoriesCompleted: [...new Set(runs[0]?.categoriesCompleted ?? [])], findings };
-}
-function pick(o) {
-    return { fingerprint: o.fingerprint, category: o.category, severity: o.severity, lens: o.lens, description: o.description };
-}
-/** The fingerprints of the pool that are still open (seen, and not closed by the service since). */
-function openFingerprints(pool) {
-    const open = new Set();
-    for (const p of pool?.findings.values() ?? [])
-        if (!p.closed)
-            open.add(p.fingerprint);
-    return open;
-}
-/** Whether a run holds a finding the service has not closed: what a holder is read for. */
-function holdsOpenFinding(run) {
-    return run.findings.some((o) => !closesWeakness(o.status));
 }
 
 ;// CONCATENATED MODULE: ./src/gate/policy.ts
@@ -54600,6 +54668,34 @@ function outcome(t, run, minSeverity) {
         (f.category === t.plan.category && !closesWeakness(f.status) && (0,contract/* atOrAbove */.kU)(f.severity, minSeverity)));
     return hit ? 'reproduced' : 'clean';
 }
+function settledBy(c) {
+    return {
+        fingerprints: new Set(c.tallies.flatMap((t) => t.plan.fingerprints)),
+        stillPresent: c.tallies.filter((t) => verdictOf(t) === 'still-present').map(confirmationLine),
+        notShown: c.tallies.filter((t) => verdictOf(t) === 'not-shown').map(confirmationLine)
+    };
+}
+/**
+ * Presumed weaknesses (seen only by an earlier agent, not reproduced now) are
+ * confirmed only when they alone keep this step from passing: the runs are
+ * spent where they decide.
+ */
+async function confirmIfItDecides(deps, args, deadline, policy, decideWith, runOnce) {
+    const presumed = policy?.unreproducedBlocking.filter((n) => n.presumed) ?? [];
+    if (args.confirm === undefined || presumed.length === 0 || deps.signal.aborted)
+        return null;
+    const all = { fingerprints: new Set(presumed.map((n) => n.fingerprint)), stillPresent: [], notShown: [] };
+    if (decideWith(all).decision.result !== 'pass')
+        return null;
+    return confirmPresumed(deps, runOnce, {
+        modelId: args.modelId,
+        minSeverity: args.minSeverity,
+        fullCategories: args.categories,
+        plans: planConfirmations(presumed, args.confirm.confidence),
+        maxRuns: args.confirm.maxRuns,
+        timeoutMs: deadline.remainingMs()
+    });
+}
 
 ;// CONCATENATED MODULE: ./src/gate/run-covers-policy.ts
 /**
@@ -54620,6 +54716,77 @@ async function categoriesNotPlanned(api, args, run) {
     }
     const planned = new Set(run.categories_planned);
     return asked.filter((c) => !planned.has(c));
+}
+
+;// CONCATENATED MODULE: ./src/gate/runs-per-change.ts
+
+
+
+
+/**
+ * The further full runs of an agent change, or null when none is due (one run
+ * asked, the agent unchanged since its evidence, or the step's own run
+ * already short of a pass: not completed, findings unread, cancelled).
+ */
+async function assessMoreRuns(deps, runOnce, args, deadline, own) {
+    const planned = runsThisStep(args.runsPerChange ?? 1, agentMayHaveChanged(args.policy?.windows));
+    const ownDone = own.ended.end === 'terminal' && own.ended.run?.status === 'completed' && own.results.findings !== null;
+    if (planned <= 1 || !ownDone || args.policy === undefined || deps.signal.aborted)
+        return null;
+    const wanted = own.ended.run?.categories_completed ?? [];
+    const runIds = [];
+    const read = [];
+    let stop = null;
+    while (runIds.length < planned - 1 && stop === null) {
+        stop = boundReached(deps, deadline);
+        if (stop !== null)
+            break;
+        deps.log.info(`The agent may have changed since its evidence: full run ${runIds.length + 2} of ${planned} (runs_per_change).`);
+        try {
+            const run = await runOnce(deadline, args.categories);
+            runIds.push(run.runId);
+            const evidence = evidenceOf(run.runId, run.ended, run.results, wanted);
+            if (typeof evidence === 'string')
+                stop = evidence;
+            else
+                read.push(evidence);
+        }
+        catch (err) {
+            stop = err instanceof errors_ServiceError ? (explainAssessmentLimit(err, deps.clock.now()) ?? errors_describeFailure(err)) : errors_describeFailure(err);
+        }
+    }
+    const gap = runsCutShort(1 + read.length, planned, stop ?? 'stopped');
+    if (gap !== null)
+        deps.log.warning(gap);
+    const policy = {
+        ...args.policy,
+        windows: withRunsOfThisAgent(args.policy.windows, read),
+        evidenceGaps: [...(args.policy.evidenceGaps ?? []), ...(gap === null ? [] : [gap])]
+    };
+    return { planned, runIds, pooled: read.length, args: { ...args, policy } };
+}
+/** What stops the further runs before the next one: cancellation, or timeout_minutes spent; null: neither. */
+function boundReached(deps, deadline) {
+    if (deps.signal.aborted)
+        return 'the step was cancelled';
+    return deadline.remainingMs() <= 0 ? 'timeout_minutes ran out' : null;
+}
+/** A further run as evidence of this agent, or why it cannot be: it did not complete every category the step's own run did, or its findings went unread. */
+function evidenceOf(runId, ended, results, wanted) {
+    const run = ended.run;
+    if (ended.end !== 'terminal' || run?.status !== 'completed')
+        return `run ${runId} did not complete (${run?.status ?? ended.end})`;
+    const missing = wanted.filter((c) => !run.categories_completed.includes(c));
+    if (missing.length > 0)
+        return `run ${runId} did not complete ${missing.join(', ')}`;
+    if (results.findings === null)
+        return `the findings of run ${runId} could not be read`;
+    return {
+        runId,
+        completedAt: run.completed_at ?? '',
+        categoriesCompleted: run.categories_completed,
+        findings: observedFindings(results.findings, runId)
+    };
 }
 
 ;// CONCATENATED MODULE: ./src/gate/assess.ts
@@ -54669,10 +54836,12 @@ async function assess(deps, args) {
     const triggered = await triggerOurRun(deps, api, deadline, args);
     const ended = await waitForEnd(deps, api, deadline, triggered.runId, args);
     const results = await readResults(deps, deadline, triggered.runId, ended, args.modelId);
-    let { decision, policy } = decideOn(deps, args, triggered.runId, ended, results);
-    const confirmation = await confirmIfItDecides(deps, args, deadline, policy, (settled) => decideOn(deps, args, triggered.runId, ended, results, settled));
+    const moreRuns = await assessMoreRuns(deps, runOnceWith(deps, args), args, deadline, { ended, results });
+    const held = moreRuns?.args ?? args;
+    let { decision, policy } = decideOn(deps, held, triggered.runId, ended, results);
+    const confirmation = await confirmIfItDecides(deps, held, deadline, policy, (settled) => decideOn(deps, held, triggered.runId, ended, results, settled), runOnceWith(deps, held));
     if (confirmation !== null)
-        ({ decision, policy } = decideOn(deps, args, triggered.runId, ended, results, settledBy(confirmation)));
+        ({ decision, policy } = decideOn(deps, held, triggered.runId, ended, results, settledBy(confirmation)));
     return {
         triggered,
         run: ended.run,
@@ -54681,42 +54850,18 @@ async function assess(deps, args) {
         decision,
         policy,
         confirmation,
+        moreRuns,
         startedAtMs,
         elapsedMs: deps.clock.now() - startedAtMs
     };
 }
-function settledBy(c) {
-    return {
-        fingerprints: new Set(c.tallies.flatMap((t) => t.plan.fingerprints)),
-        stillPresent: c.tallies.filter((t) => verdictOf(t) === 'still-present').map(confirmationLine),
-        notShown: c.tallies.filter((t) => verdictOf(t) === 'not-shown').map(confirmationLine)
-    };
-}
-/**
- * Presumed weaknesses (seen only by an earlier agent, not reproduced now) are
- * confirmed only when they alone keep this step from passing: the runs are
- * spent where they decide.
- */
-async function confirmIfItDecides(deps, args, deadline, policy, decideWith) {
-    const presumed = policy?.unreproducedBlocking.filter((n) => n.presumed) ?? [];
-    if (args.confirm === undefined || presumed.length === 0 || deps.signal.aborted)
-        return null;
-    const all = { fingerprints: new Set(presumed.map((n) => n.fingerprint)), stillPresent: [], notShown: [] };
-    if (decideWith(all).decision.result !== 'pass')
-        return null;
-    const runOnce = async (by, categories) => {
+/** One further run of the step triggered, waited for and read with its own trigger, wait and read. */
+function runOnceWith(deps, args) {
+    return async (by, categories) => {
         const triggered = await triggerOurRun(deps, deps.makeApi(by), by, { ...args, categories });
         const ended = await waitForEnd(deps, deps.makeApi(by), by, triggered.runId, args);
         return { runId: triggered.runId, ended, results: await readResults(deps, by, triggered.runId, ended, args.modelId) };
     };
-    return confirmPresumed(deps, runOnce, {
-        modelId: args.modelId,
-        minSeverity: args.minSeverity,
-        fullCategories: args.categories,
-        plans: planConfirmations(presumed, args.confirm.confidence),
-        maxRuns: args.confirm.maxRuns,
-        timeoutMs: deadline.remainingMs()
-    });
 }
 /**
  * Detached waiting (wait: detached): trigger the run and return at once; a
@@ -54768,7 +54913,18 @@ async function collectRun(deps, args, runId, startedFallbackMs) {
     // No confirmation runs from a collector: a presumed weakness it cannot settle stays presumed (stricter, never laxer).
     return {
         kind: 'ended',
-        outcome: { triggered, run: ended.run, end: ended.end, results, decision, policy, startedAtMs, elapsedMs, confirmation: null }
+        outcome: {
+            triggered,
+            run: ended.run,
+            end: ended.end,
+            results,
+            decision,
+            policy,
+            startedAtMs,
+            elapsedMs,
+            confirmation: null,
+            moreRuns: null
+        }
     };
 }
 function noResults() {
@@ -55807,7 +55963,8 @@ function gateArgs(inputs, policy) {
             today: policy.today,
             evidenceGaps: policy.baseline.gaps
         },
-        confirm: { confidence: inputs.confidence, maxRuns: inputs.confirmationRunsMax }
+        confirm: { confidence: inputs.confidence, maxRuns: inputs.confirmationRunsMax },
+        runsPerChange: inputs.runsPerChange
     };
 }
 
@@ -57089,7 +57246,7 @@ function targetPart(input, { s }) {
     };
 }
 function buildReport(input) {
-    const t = scrubberOf(input.secrets ?? []);
+    const t = scrubberOf(input.secrets);
     const { s } = t;
     const policy = input.policy ?? null;
     const { findings, counts } = findingsPart(input, t);
@@ -58072,7 +58229,8 @@ async function gateReport(ctx, { prepared, policy, outcome, recorded, planned, p
         runId: outcome.triggered.runId,
         sha: commit.sha,
         reason: plan.reason,
-        confirmationRuns: confirmation?.runIds.length ?? 0
+        confirmationRuns: confirmation?.runIds.length ?? 0,
+        changeRuns: outcome.moreRuns?.runIds.length ?? 0
     });
     const input = assessmentReportInput(outcome, {
         modelId: inputs.modelId,
@@ -58107,7 +58265,7 @@ async function gateReport(ctx, { prepared, policy, outcome, recorded, planned, p
             budgetLine: spent.line,
             lines: planned.lines,
             agentName: planned.agent.display,
-            detection: `What a pass means: ${detectionGuarantee(1)}; a weakness seen before an agent change is confirmed gone with ${Math.round(inputs.confidence * 100)} % confidence.`,
+            detection: `What a pass means: ${detectionGuarantee(1 + (outcome.moreRuns?.pooled ?? 0))}; a weakness seen before an agent change is confirmed gone with ${Math.round(inputs.confidence * 100)} % confidence.`,
             confirmation: confirmation === null ? null : { lines: confirmation.lines, runIds: confirmation.runIds }
         }
     });
