@@ -182,6 +182,8 @@ describe('wait: detached', () => {
     const late = await step(schedule(base), { mode: 'collect' }, clock)
     expect(late.io.failures).toEqual([])
     expect(lastState(head)).toBe('failure')
+    // The status names what blocks, as the attached step's does.
+    expect(statusesOf(head).at(-1)?.[1]).toMatch(/^fail: 1 blocking: high prompt_injection/)
     const body = commentsOf(7)[0]
     expect(commentsOf(7)).toHaveLength(1)
     expect(body.split('\n')[1]).not.toContain('pending=')

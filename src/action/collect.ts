@@ -40,7 +40,7 @@ import { gateStepResult } from '../decision/step-result.js'
 import { AbortedError, ConfigError, DeadlineExceededError, describeFailure, GitHubError } from '../util/errors.js'
 import { plural } from '../util/text.js'
 import type { ActionInputs } from './inputs.js'
-import type { CollectedOutcome, StepOutcome } from './outcome.js'
+import { gateStatus, type CollectedOutcome, type StepOutcome } from './outcome.js'
 import { gateArgs, gateDeps } from './stages/assess.js'
 import { finishStatus, statusEdge, type StatusEdge } from './stages/commit-status.js'
 import { triggerOrQueue, writePending, type PendingAt } from './stages/detach.js'
@@ -170,13 +170,15 @@ async function lookAt(ctx: StepContext, c: Collecting, f: Found): Promise<Looked
     }
     const outcome = looked.outcome
     const step = gateStepResult(outcome.decision, { failOnIncomplete: c.inputs.failOnIncomplete, cancelled: ctx.signal.aborted })
-    // The status first, the comment (which drops the pending record) last: a collector stopped in between leaves it pending.
-    await finishStatus(ctx, status, outcome.decision.result, step)
     const identity = await assessmentIdentity(ctx, c.inputs, c.policy, planned)
     const prepared = { inputs: c.inputs, report: { target: null, profileSync: null }, outcome: null }
     const recorded = { baselineSaved: null, notes: ["A pull request's run collected on the default branch is not saved as its evidence."] }
     const plan = { kind: 'assess' as const, reason: `collected: ${where} (wait: detached)`, identity }
     const report = await reportGate(ctx, { prepared, policy: c.policy, outcome, recorded, planned, plan })
+    // The status first, the comment (which drops the pending record) last: a collector stopped in between leaves it
+    // pending. The status names the blockers as the attached step's does (gateStatus).
+    const named = report.outcome.kind === 'assessed' && step.resultOutput === undefined ? gateStatus(report.outcome) : undefined
+    await finishStatus(ctx, status, outcome.decision.result, step, named)
     const published = await publish(ctx, { ...c.inputs, comment: 'update' }, report)
     if (published.kind !== 'assessed' || published.commentUrl === null) {
       io.log.warning(
