@@ -56833,6 +56833,7 @@ async function publish(ctx, settings, report) {
 
 
 
+
 async function collectStep(ctx, inputs, event) {
     const { io } = ctx;
     if (!((event.kind === 'other' || event.kind === 'push') && event.onDefaultBranch)) {
@@ -56922,13 +56923,15 @@ async function lookAt(ctx, c, f) {
         }
         const outcome = looked.outcome;
         const step = gateStepResult(outcome.decision, { failOnIncomplete: c.inputs.failOnIncomplete, cancelled: ctx.signal.aborted });
-        // The status first, the comment (which drops the pending record) last: a collector stopped in between leaves it pending.
-        await finishStatus(ctx, status, outcome.decision.result, step);
         const identity = await assessmentIdentity(ctx, c.inputs, c.policy, planned);
         const prepared = { inputs: c.inputs, report: { target: null, profileSync: null }, outcome: null };
         const recorded = { baselineSaved: null, notes: ["A pull request's run collected on the default branch is not saved as its evidence."] };
         const plan = { kind: 'assess', reason: `collected: ${where} (wait: detached)`, identity };
         const report = await reportGate(ctx, { prepared, policy: c.policy, outcome, recorded, planned, plan });
+        // The status first, the comment (which drops the pending record) last: a collector stopped in between leaves it
+        // pending. The status names the blockers as the attached step's does (gateStatus).
+        const named = report.outcome.kind === 'assessed' && step.resultOutput === undefined ? gateStatus(report.outcome) : undefined;
+        await finishStatus(ctx, status, outcome.decision.result, step, named);
         const published = await publish(ctx, { ...c.inputs, comment: 'update' }, report);
         if (published.kind !== 'assessed' || published.commentUrl === null) {
             io.log.warning(`${where}: ${outcome.decision.result}, set on the commit status; the comment could not be written, so the record stays pending and the next collector writes it.`);
