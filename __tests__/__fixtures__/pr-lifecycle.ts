@@ -144,6 +144,9 @@ async function lifecycleSteps(config: Config, gh: GitHubStandin, hosts: Server[]
         timeout_minutes: '30',
         agent_paths: config.agentPaths,
         merge_group: config.mergeGroup,
+        // What each event spends, one run per assessment: the evidence window (the runs a weakness stays presumed by, and
+        // the confirmation runs that show it gone) is measured in confirmation-e2e, baseline-e2e and the stochastic bench.
+        evidence_runs: '1',
         ...inputs
       },
       {

@@ -731,7 +731,8 @@ describe('agent_paths on pull request pushes', () => {
     gh.seedComment(4, recordComment(commentMarker('m'), model, 'fail', B))
     const api = passing()
     const io = await step(pullRequest(4, C), { model_id: 'm', agent_paths: 'agent/**' }, api)
-    expect((api as unknown as { calls: string[] }).calls).toEqual([])
+    // No record listed: the model's runs are listed (read, never triggered), and nothing is assessed.
+    expect((api as unknown as { calls: string[] }).calls).toEqual(['listRuns'])
     expect(io.outputs).toMatchObject({ result: 'fail', assessments_spent: '0' })
     expect(io.failures).toEqual([
       expect.stringMatching(

@@ -7,7 +7,7 @@ import { describe, expect, it } from '@jest/globals'
 import { decide, type DecideInput, type GateResult } from '../../src/decision/decide.js'
 import { applyPolicy } from '../../src/gate/policy.js'
 import { observedFindings, poolEvidence } from '../../src/evidence/pool.js'
-import { baselineOfPool } from '../../src/evidence/load-evidence.js'
+import { baselineOfPool } from '../../src/evidence/baseline.js'
 import { parseAcceptedFile } from '../../src/accepted/accepted-file.js'
 import * as YAML from 'yaml'
 import type { Finding } from '../../src/service/contract/index.js'
@@ -186,5 +186,45 @@ describe('decide with the window of evidence', () => {
     const { policy } = gate({ where: 'pr', failOn: 'new', findings: [STEADY()], verdict: 'fail' })
     expect(policy.evidence.notReproduced.map((n) => [n.category, n.rate])).toEqual([['jailbreak', { seen: 3, of: 5, scope: 'main' }]])
     expect(policy.evidence.closedSince).toEqual([])
+  })
+})
+
+describe('records gone, the service list read instead: what its runs covered, this run must cover', () => {
+  const policyFor = (completed: string[], covered: string[] | undefined, baseline = false) =>
+    applyPolicy({
+      findings: [],
+      runId: 'this',
+      categoriesCompleted: completed,
+      baseline: baseline ? baselineOfPool(mainWindow, 'm', null) : null,
+      windows: { agent: null, base: baseline ? mainWindow : null, ...(covered === undefined ? {} : { covered }) },
+      accepted: [],
+      failOn: 'any',
+      today: '2026-11-26'
+    }).diff.uncovered
+
+  it.each<[string, string[], string[] | undefined, boolean, string[]]>([
+    ['a run narrower than what the listed runs covered', ['jailbreak'], ['jailbreak', 'prompt_injection'], false, ['prompt_injection']],
+    ['a run that covers it all', planned, ['jailbreak', 'prompt_injection'], false, []],
+    ['no list read (records listed, or none at all)', ['jailbreak'], undefined, false, []],
+    ['a baseline says what was covered: the list does not add to it', ['jailbreak', 'prompt_injection'], ['data_leakage'], true, []],
+    ['a baseline covering more than this run', ['jailbreak'], ['data_leakage'], true, ['prompt_injection']]
+  ])('%s', (_, completed, covered, baseline, uncovered) => {
+    expect(policyFor(completed, covered, baseline)).toEqual(uncovered)
+  })
+
+  it('a narrower run is incomplete, never a pass', () => {
+    const uncovered = policyFor(['jailbreak'], ['jailbreak', 'prompt_injection'])
+    const d = decide({
+      status: 'completed',
+      verdict: 'pass',
+      minSeverity: 'low',
+      categoriesPlanned: ['jailbreak'],
+      categoriesCompleted: ['jailbreak'],
+      ingestIncomplete: false,
+      findings: [],
+      coverageReadable: true,
+      baselineUncovered: uncovered
+    })
+    expect(d.result).toBe('incomplete')
   })
 })

@@ -60,9 +60,9 @@ function inputs(w: CachedWorld, extra: Record<string, string> = {}): Record<stri
   return { model_id: w.emu.demoModelId, api_key: w.emu.keys.full, base_url: w.emu.url, min_severity: 'medium', fail_on: 'new', ...extra }
 }
 
-function defaultBranchRun(w: CachedWorld, files: Record<string, string> = {}): Promise<ActionRun> {
+function defaultBranchRun(w: CachedWorld, files: Record<string, string> = {}, extra: Record<string, string> = {}): Promise<ActionRun> {
   return runAction({
-    inputs: inputs(w, { fail_on: 'any' }),
+    inputs: inputs(w, { fail_on: 'any', ...extra }),
     githubToken: GH_TOKEN,
     eventName: 'push',
     eventPayload: { ref: 'refs/heads/main', repository: REPO },
@@ -312,9 +312,9 @@ describe('baseline from the default branch, gating on what the pull request chan
 
 describe('missing evidence is never evidence of safety (issue 34), through the bundle', () => {
   /** main's first run saw its weaknesses (the demo agent's); then the agent stops showing them, at the same commit. */
-  const secondRun = async (w: CachedWorld): Promise<ActionRun> => {
+  const secondRun = async (w: CachedWorld, extra: Record<string, string> = {}): Promise<ActionRun> => {
     w.emu.demoAgent.setAllVulnerable(false)
-    return defaultBranchRun(w)
+    return defaultBranchRun(w, {}, extra)
   }
 
   it.concurrent(
@@ -335,6 +335,26 @@ describe('missing evidence is never evidence of safety (issue 34), through the b
           expect(rep.result).toBe('fail')
           expect(rep.reason).toMatch(/not reproduced in this run/)
           expect(JSON.stringify(rep)).toMatch(/run_deleted_000000001 could not be read/)
+          expect(r.main.code).toBe(1)
+        },
+        { baseline: true }
+      )
+  )
+
+  it.concurrent(
+    "main's records gone from the cache (GitHub deletes entries unread for 7 days): the service's runs still hold the weakness",
+    () =>
+      inCachedWorld(
+        async (w) => {
+          w.gh.setActionsCaches(() => [])
+          // No confirmation runs allowed: the weakness main's first run saw cannot be shown gone.
+          const r = await secondRun(w, { confirmation_runs_max: '0' })
+          const rep = reportOf(r)
+          expect(rep.result).toBe('incomplete')
+          expect(rep.reason).toMatch(/not shown fixed/)
+          expect(JSON.stringify(rep)).toMatch(
+            /No record of main is listed .*most recent completed run holding findings was read from the service/
+          )
           expect(r.main.code).toBe(1)
         },
         { baseline: true }

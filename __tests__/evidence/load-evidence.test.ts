@@ -181,7 +181,7 @@ describe('loadBaseline: the default branch window', () => {
     arrange(w, d)
     const got = await loadBaseline(d, args())
     expect(got.baseline).toBeNull()
-    expect(got.windows).toEqual({ agent: null, base: null })
+    expect(got.windows).toMatchObject({ agent: null, base: null })
     expect(got.why).toMatch(why)
     // Only a refusal is a gap (a pass becomes incomplete): no record yet, or no token, is not missing evidence.
     expect(got.gaps.length > 0).toBe(_what.startsWith('the caches API'))

@@ -5,7 +5,8 @@
  * failures (a recorded run or holder the service answers 404 or 500 for, its
  * findings unreadable, a holder outside the model's 100 most recent runs, the
  * caches list refused for main or for the pull request, a comparison that
- * fails) is injected, and the gate's verdict (loadBaseline, applyPolicy,
+ * fails, main's records deleted from the cache, the service's run list
+ * failing) is injected, and the gate's verdict (loadBaseline, applyPolicy,
  * decide: the path of the step) is never better than with every read
  * succeeding: no pass where full evidence does not pass. Fixed seed.
  */
@@ -81,11 +82,13 @@ const windowArb: fc.Arbitrary<Window> = fc.record({
 })
 
 /** A read that can fail: a run's GET /run, its findings, either caches list, or the comparisons. */
-type Failure = `run:${string}` | `findings:${string}` | 'list:main' | 'list:own' | 'compare'
+type Failure = `run:${string}` | `findings:${string}` | 'list:main' | 'list:own' | 'compare' | 'evicted' | 'list:runs'
 
 function failurePoints(w: Window): Failure[] {
   const ids = [...w.main, ...w.own, ...w.holders].map((r) => r.id)
   return [
+    'evicted',
+    'list:runs',
     ...ids.map((id): Failure => `run:${id}`),
     ...ids.slice(0, 2).map((id): Failure => `findings:${id}`),
     'list:main',
@@ -113,10 +116,14 @@ async function verdict(w: Window, failing: ReadonlySet<Failure>): Promise<string
       failing.has(`findings:${id}`)
         ? Promise.reject(new ServiceError({ endpoint: `GET /api/v1/run/${id}/findings`, status: 500, message: 'x' }))
         : Promise.resolve({ findings: findingsOf(byId.get(id)!), count: 0 }),
-    // The run list holds main's and the pull request's runs; holders are older than its 100.
+    // The run list holds main's and the pull request's runs, newest first; holders are older than its page of 100.
     listRuns: () => {
-      const listed = [...w.main, ...w.own].map((r) => makeRunListItem({ run_id: r.id }))
-      return Promise.resolve({ runs: listed, total: listed.length, returned: listed.length })
+      if (failing.has('list:runs'))
+        return Promise.reject(new ServiceError({ endpoint: 'GET /api/v1/model/m/run', status: 503, message: 'x' }))
+      const listed = [...w.main, ...w.own]
+        .sort((a, b) => b.day - a.day)
+        .map((r) => makeRunListItem({ run_id: r.id, findings_count: r.seen.length, completed_at: `2026-11-${String(r.day)}T00:00:00Z` }))
+      return Promise.resolve({ runs: listed, total: listed.length + w.holders.length, returned: listed.length })
     }
   })
   const refused = (what: string) =>
@@ -136,7 +143,10 @@ async function verdict(w: Window, failing: ReadonlySet<Failure>): Promise<string
       listCaches: (_repo, q) =>
         failing.has(q.ref === OWN_REF ? 'list:own' : 'list:main')
           ? Promise.reject(refused('/actions/caches'))
-          : Promise.resolve(listed.filter((e) => e.key.startsWith(q.keyPrefix) && e.ref === q.ref)),
+          : // Evicted: GitHub deleted main's entries (unread for 7 days, or a full cache); its runs stay on the service.
+            Promise.resolve(
+              listed.filter((e) => e.key.startsWith(q.keyPrefix) && e.ref === q.ref && !(failing.has('evicted') && e.ref !== OWN_REF))
+            ),
       changedFiles: (_repo, base) =>
         failing.has('compare')
           ? Promise.reject(refused('/compare'))

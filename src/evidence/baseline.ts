@@ -6,6 +6,7 @@
 import { z } from 'zod'
 import { Severity, type Finding } from '../service/contract/index.js'
 import { fingerprint } from './fingerprint.js'
+import type { EvidencePool } from './pool.js'
 import { parseJsonFile } from '../util/parse-file.js'
 
 export const BASELINE_SCHEMA_VERSION = 1
@@ -86,4 +87,19 @@ export function parseBaseline(text: string): { baseline: Baseline } | { error: s
       error: `the stored baseline does not follow schema version ${BASELINE_SCHEMA_VERSION}: ${r.error.issues[0]?.message ?? 'invalid'}`
     }
   return { baseline: r.data }
+}
+
+/** The open findings of a window as a baseline (fingerprints as pooled; categories of its newest run). */
+export function baselineOfPool(pool: EvidencePool, modelId: string, commit: string | null): Baseline {
+  return {
+    schema_version: BASELINE_SCHEMA_VERSION,
+    model_id: modelId,
+    run_id: pool.runIds[0] ?? '',
+    created_at: '',
+    commit,
+    categories_completed: pool.categoriesCompleted,
+    findings: [...pool.findings.values()]
+      .filter((p) => !p.closed)
+      .map((p) => ({ fingerprint: p.fingerprint, category: p.category, severity: p.severity, lens: p.lens, description: p.description }))
+  }
 }

@@ -13,11 +13,12 @@ import type { Log } from '../util/log.js'
 import { ConfigError, describeFailure } from '../util/errors.js'
 import { oneLine, plural } from '../util/text.js'
 import type { EvidenceWindows } from './judge-evidence.js'
-import { holdsOpenFinding, poolEvidence, type EvidencePool, type RunEvidence } from './pool.js'
+import { holdsOpenFinding, poolEvidence, type RunEvidence } from './pool.js'
 import { readRunEvidence, runReads, type RunReader, type RunReads } from './read-runs.js'
 import { branchRef, defaultBranchRecords, evidenceKeyPrefix, MAX_HOLDERS, recordsOnRef, type EvidenceRecord } from './records.js'
 import { commitsToCompare, holdersToRead, recordsToRead, sameAgentRecords, withinAge, type WindowBounds } from './window.js'
-import { BASELINE_SCHEMA_VERSION, type Baseline } from './baseline.js'
+import { baselineOfPool, type Baseline } from './baseline.js'
+import { LEDGER_LIST_LIMIT, ledgerCoverage, ledgerNote, ledgerRunsToRead } from './service-ledger.js'
 
 /** What reading the window cost: requests, never assessments. */
 export interface WindowCost {
@@ -120,11 +121,14 @@ export async function loadBaseline(deps: EvidenceDeps, args: EvidenceArgs): Prom
   }
   const r: Reading = { deps, args, cost, gaps: [], notes: [], compared: new Map() }
   try {
-    const main = await loadWindow(r)
+    const { recordsGone, ...main } = await loadWindow(r)
     const own = await loadOwnWindow(r)
+    const ledger = recordsGone === null || args.bounds.runs <= 1 ? null : await readLedger(r, recordsGone, own)
+    const runs = [...own, ...(ledger?.runs ?? [])]
+    const windows = ledger === null ? main.windows : { ...main.windows, covered: ledger.covered }
     return done({
       ...main,
-      windows: own === null ? main.windows : { ...main.windows, agent: { pool: own, scope: 'agent' } },
+      windows: runs.length === 0 ? windows : { ...windows, agent: { pool: poolEvidence(runs), scope: 'agent' } },
       notes: r.notes,
       gaps: r.gaps
     })
@@ -155,10 +159,15 @@ async function listRecords(r: Reading, ref: string, whose: string): Promise<List
   }
 }
 
-/** The default branch's records (the newest K within the age bound) read again from the service and pooled. */
-async function loadWindow(r: Reading): Promise<Omit<LoadedBaseline, 'cost' | 'notes' | 'gaps'>> {
+/**
+ * The default branch's records (the newest K within the age bound) read again
+ * from the service and pooled. `recordsGone` says why no record was listed
+ * when the list itself was read (entries deleted or evicted, or none saved
+ * yet): the service's list of the model's runs is read instead (readLedger).
+ */
+async function loadWindow(r: Reading): Promise<Omit<LoadedBaseline, 'cost' | 'notes' | 'gaps'> & { recordsGone: string | null }> {
   const { deps, args } = r
-  const none = (why: string) => ({ baseline: null, source: null, why, windows: NO_WINDOWS })
+  const none = (why: string, recordsGone: string | null = null) => ({ baseline: null, source: null, why, windows: NO_WINDOWS, recordsGone })
   if (deps.github === null || args.repo === null || args.defaultBranch === null)
     return none(
       deps.github === null
@@ -173,12 +182,13 @@ async function loadWindow(r: Reading): Promise<Omit<LoadedBaseline, 'cost' | 'no
   // On the default branch this run is the newest of its window: K - 1 earlier runs (at least one for fail_on new).
   const limit = args.onDefaultBranch ? Math.max(args.bounds.runs - 1, 1) : args.bounds.runs
   const recent = recordsToRead(records, limit, args.bounds)
-  if (recent.length === 0)
-    return none(
+  if (recent.length === 0) {
+    const why =
       records.length === 0
         ? 'no run recorded by the default branch yet (no cache entry listed on it)'
         : 'no recorded run of the default branch is within the window'
-    )
+    return none(why, `No record of ${args.defaultBranch} is listed (never saved, or deleted by GitHub: entries unread for 7 days)`)
+  }
   // What fail_on new compares with: main's agent, up to its last change. The lineage: every recent run, marked.
   const kept = new Set((await sameAgent(r, recent, limit)).map((x) => x.runId))
   const marks = await agentMarks(r, recent, args.agentCommit === undefined ? args.judgedCommit : args.agentCommit)
@@ -193,6 +203,7 @@ async function loadWindow(r: Reading): Promise<Omit<LoadedBaseline, 'cost' | 'no
   return {
     baseline:
       baselineRuns.length > 0 ? baselineOfPool(poolEvidence([...baselineRuns, ...held]), args.modelId, recent[0]?.commit ?? null) : null,
+    recordsGone: null,
     source: `${plural(runs.length, 'run')} of ${args.defaultBranch}${held.length > 0 ? ` and ${plural(held.length, 'earlier run')} holding findings still open` : ''} (Actions cache records listed on ${ref}), re-read from the service`,
     why: baselineRuns.length > 0 ? null : 'every recorded run of the default branch is of an earlier agent (agent_paths changed since)',
     windows: {
@@ -210,18 +221,45 @@ async function loadWindow(r: Reading): Promise<Omit<LoadedBaseline, 'cost' | 'no
  * observations and never close one (each run read again from the service all
  * the same).
  */
-async function loadOwnWindow(r: Reading): Promise<EvidencePool | null> {
+async function loadOwnWindow(r: Reading): Promise<RunEvidence[]> {
   const { deps, args } = r
   const own = args.own
-  if (!own || deps.github === null || args.repo === null || args.bounds.runs <= 1 || own.head === null) return null
+  if (!own || deps.github === null || args.repo === null || args.bounds.runs <= 1 || own.head === null) return []
   const listed = await listRecords(r, own.ref, "this pull request's own")
-  if (listed === null) return null
+  if (listed === null) return []
   const recent = recordsToRead(recordsOnRef(listed, args.agentKey, own.ref), args.bounds.runs - 1, args.bounds)
-  if (recent.length === 0) return null
+  if (recent.length === 0) return []
   const marks = await agentMarks(r, recent, own.head)
   const runs = await readRuns(r, recent, marks, false)
-  if (runs.length === 0) return null
-  return poolEvidence([...runs, ...(await readHolders(r, recent, marks, false))])
+  if (runs.length === 0) return []
+  return [...runs, ...(await readHolders(r, recent, marks, false))]
+}
+
+/**
+ * No record of the default branch listed: the model's runs the service lists
+ * (service-ledger.ts), read like recorded runs of another agent (presumed
+ * present until confirmed gone, never "known"), beside those already read.
+ */
+async function readLedger(r: Reading, why: string, read: readonly RunEvidence[]): Promise<{ runs: RunEvidence[]; covered: string[] }> {
+  const { deps, args } = r
+  r.cost.serviceRequests++
+  let list: Awaited<ReturnType<RunReader['listRuns']>>
+  try {
+    list = await deps.api().listRuns(args.modelId, { status: 'completed', limit: LEDGER_LIST_LIMIT })
+  } catch (err) {
+    r.gaps.push(
+      `${why}, and the model's runs could not be listed (${describeFailure(err)}), so a weakness seen in them cannot be ruled out`
+    )
+    return { runs: [], covered: [] }
+  }
+  const chosen = ledgerRunsToRead(list, new Set(read.map((x) => x.runId)), args.bounds.runs + MAX_HOLDERS, args.bounds)
+  r.gaps.push(...chosen.gaps.map((g) => `${why}, and ${g}`))
+  const covered = ledgerCoverage(list, args.bounds)
+  if (chosen.toRead.length === 0) return { runs: [], covered }
+  const targets = chosen.toRead.map((runId) => ({ runId, commit: null }))
+  const runs = await readRuns(r, targets, new Map(), true)
+  r.notes.push(ledgerNote(runs.length, why))
+  return { runs, covered }
 }
 
 /** Whether files under agent_paths changed from `base` to `head` (asked once each); null when the comparison failed (a gap said). */
@@ -349,19 +387,4 @@ async function readHolders(
   )
   r.cost.holdersRead += held.length
   return held
-}
-
-/** The open findings of a window as a baseline (fingerprints as pooled; categories of its newest run). */
-export function baselineOfPool(pool: EvidencePool, modelId: string, commit: string | null): Baseline {
-  return {
-    schema_version: BASELINE_SCHEMA_VERSION,
-    model_id: modelId,
-    run_id: pool.runIds[0] ?? '',
-    created_at: '',
-    commit,
-    categories_completed: pool.categoriesCompleted,
-    findings: [...pool.findings.values()]
-      .filter((p) => !p.closed)
-      .map((p) => ({ fingerprint: p.fingerprint, category: p.category, severity: p.severity, lens: p.lens, description: p.description }))
-  }
 }

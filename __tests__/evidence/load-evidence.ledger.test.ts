@@ -1,0 +1,181 @@
+/**
+ * Records gone from the Actions cache (GitHub deletes an entry unread for 7
+ * days, and evicts the oldest when the cache is full) are evidence gone, never
+ * evidence of safety: with no record of the default branch listed, the gate
+ * reads the model's runs the service lists instead; what they saw is presumed
+ * present (never "known"), and what cannot be listed or read is a gap.
+ */
+import { describe, expect, it } from '@jest/globals'
+import { loadBaseline, type EvidenceArgs, type EvidenceDeps } from '../../src/evidence/load-evidence.js'
+import { evidenceKey } from '../../src/evidence/records.js'
+import { judgeEvidence } from '../../src/evidence/judge-evidence.js'
+import type { ListedCache } from '../../src/github/actions-caches.js'
+import type { Finding } from '../../src/service/contract/index.js'
+import { ServiceError } from '../../src/util/errors.js'
+import { fakeApi } from '../__fixtures__/fake-api.js'
+import { makeFinding, makeRun, makeRunListItem } from '../__fixtures__/builders.js'
+import { recordingLog } from '../__fixtures__/recording-log.js'
+
+const NOW = Date.parse('2026-11-26T12:00:00Z')
+const AGENT = 'model:m'
+const jailbreak = makeFinding('high', { category: 'jailbreak', description: 'complied with a roleplay jailbreak', attacks: [] })
+const fixedJailbreak = { ...jailbreak, finding_id: 'f_closed', status: 'FIXED_VERIFIED' }
+
+interface World {
+  /** The model's completed runs, newest first, with what each found. */
+  runs: { id: string; findings: Finding[]; completedAt?: string }[]
+  listed: ListedCache[]
+  listRunsError?: Error
+  total?: number
+  /** Runs whose findings the service will not give. */
+  unreadable?: string[]
+}
+
+function deps(w: World) {
+  const byId = new Map(w.runs.map((r) => [r.id, r]))
+  const api = fakeApi({
+    getRun: (id: string) =>
+      Promise.resolve(makeRun({ run_id: id, model_id: 'm', completed_at: byId.get(id)?.completedAt ?? '2026-11-20T00:00:00Z' })),
+    listFindings: (id: string) => {
+      if (w.unreadable?.includes(id)) return Promise.reject(new Error('socket hang up'))
+      const f = byId.get(id)?.findings ?? []
+      return Promise.resolve({ findings: f, count: f.length })
+    },
+    listRuns: () => {
+      if (w.listRunsError) return Promise.reject(w.listRunsError)
+      const runs = w.runs.map((r) =>
+        makeRunListItem({ run_id: r.id, findings_count: r.findings.length, completed_at: r.completedAt ?? '2026-11-20T00:00:00Z' })
+      )
+      return Promise.resolve({ runs, total: w.total ?? runs.length, returned: runs.length })
+    }
+  })
+  const d: EvidenceDeps = {
+    api: () => api,
+    github: {
+      listCaches: (_repo, q) => Promise.resolve(w.listed.filter((e) => e.key.startsWith(q.keyPrefix) && e.ref === q.ref)),
+      changedFiles: () => Promise.resolve({ kind: 'files', files: [] })
+    },
+    log: recordingLog(),
+    now: () => NOW
+  }
+  return { d, api }
+}
+
+const args = (over: Partial<EvidenceArgs> = {}): EvidenceArgs => ({
+  modelId: 'm',
+  agentKey: AGENT,
+  baselineRunId: '',
+  repo: { owner: 'o', repo: 'r' },
+  defaultBranch: 'main',
+  onDefaultBranch: true,
+  judgedCommit: 'c0',
+  agentPaths: [],
+  bounds: { runs: 5, maxAgeDays: 30, now: NOW },
+  ...over
+})
+
+/** main saw the jailbreak 12 days ago; its record is gone from the cache; two clean runs since. */
+const evicted = (): World => ({
+  runs: [
+    { id: 'r3', findings: [] },
+    { id: 'r2', findings: [] },
+    { id: 'r1', findings: [jailbreak], completedAt: '2026-11-14T00:00:00Z' }
+  ],
+  listed: []
+})
+
+describe('loadBaseline: no record listed, the service lists the runs', () => {
+  it('reads the runs holding findings as another agent\'s: presumed present, never "known", the reason noted', async () => {
+    const { d, api } = deps(evicted())
+    const got = await loadBaseline(d, args())
+    expect(got.baseline).toBeNull()
+    expect(got.why).toMatch(/no run recorded by the default branch yet/)
+    expect(got.windows.base).toBeNull()
+    expect(got.windows.agent?.pool.runIds).toEqual(['r1'])
+    expect(got.windows.agent?.pool.sameAgentRuns).toBe(0)
+    expect(got.gaps).toEqual([])
+    expect(got.notes).toEqual([
+      expect.stringMatching(/^No record of main is listed .*: the model's 1 most recent completed run holding findings was read/)
+    ])
+    expect(api.calls.filter((c) => c === 'listRuns')).toHaveLength(1)
+    // This run missed it: it still blocks, presumed (a confirmation may show it gone), and it is never known.
+    const reading = judgeEvidence([{ findingId: 'x', fingerprint: 'other' }], got.windows)
+    expect(reading.notReproduced).toEqual([expect.objectContaining({ category: 'jailbreak', present: true, presumed: true })])
+    expect(reading.knownIds.size).toBe(0)
+  })
+
+  it('a finding the service closed since (validated) closes it, newest observation first', async () => {
+    const w = evicted()
+    w.runs[1] = { id: 'r2', findings: [fixedJailbreak] }
+    const got = await loadBaseline(deps(w).d, args())
+    const reading = judgeEvidence([], got.windows)
+    expect(reading.notReproduced).toEqual([])
+    expect(reading.closedSince.map((p) => p.category)).toEqual(['jailbreak'])
+  })
+
+  it('the runs cannot be listed: a gap, so a pass is out of reach', async () => {
+    const w = evicted()
+    w.listRunsError = new ServiceError({ endpoint: 'GET /api/v1/model/m/run', status: 503, message: 'unavailable' })
+    const got = await loadBaseline(deps(w).d, args())
+    expect(got.windows.agent).toBeNull()
+    expect(got.gaps).toEqual([
+      expect.stringMatching(/No record of main is listed .*, and the model's runs could not be listed \(.*503.*\), so a weakness/)
+    ])
+  })
+
+  it('a run it cannot read is a gap; the others still speak', async () => {
+    const w = evicted()
+    w.runs.unshift({ id: 'r4', findings: [jailbreak] })
+    w.unreadable = ['r4']
+    const got = await loadBaseline(deps(w).d, args())
+    expect(got.windows.agent?.pool.runIds).toEqual(['r1'])
+    expect(got.gaps).toEqual([expect.stringMatching(/r4 could not be read .*socket hang up/)])
+  })
+
+  it('a page of runs still within the age bound with more beyond: a gap', async () => {
+    const w = evicted()
+    w.total = 140
+    const got = await loadBaseline(deps(w).d, args())
+    expect(got.gaps).toEqual([expect.stringMatching(/the model has 140 completed runs and the service listed only the newest 3/)])
+  })
+
+  it("a pull request: its own recorded runs are read once, the model's other runs beside them", async () => {
+    const w = evicted()
+    w.runs.unshift({ id: 'pr1', findings: [jailbreak] })
+    w.listed = [{ key: evidenceKey(AGENT, 'pr1', 'h1') ?? '', ref: 'refs/pull/7/merge', createdAt: '2026-11-25T00:00:00Z' }]
+    const got = await loadBaseline(
+      deps(w).d,
+      args({ onDefaultBranch: false, judgedCommit: 'c0', own: { ref: 'refs/pull/7/merge', head: 'h1' } })
+    )
+    expect(got.windows.agent?.pool.runIds).toEqual(['pr1', 'r1'])
+    expect([...(got.windows.agent?.pool.findings.values() ?? [])].map((p) => p.seenIn)).toEqual([['pr1', 'r1']])
+  })
+
+  it('a record of the default branch listed: the service list is not read (its records and holders speak)', async () => {
+    const w = evicted()
+    w.listed = [{ key: evidenceKey(AGENT, 'r3', 'c0', ['r1']) ?? '', ref: 'refs/heads/main', createdAt: '2026-11-25T00:00:00Z' }]
+    const { d, api } = deps(w)
+    const got = await loadBaseline(d, args())
+    expect(api.calls.filter((c) => c === 'listRuns')).toHaveLength(0)
+    expect(got.windows.base?.runIds).toEqual(['r3', 'r1'])
+  })
+
+  it('no github_token: no records and no service list (the documented opt-out)', async () => {
+    const { d, api } = deps(evicted())
+    const got = await loadBaseline({ ...d, github: null }, args())
+    expect(api.calls).toEqual([])
+    expect(got.windows).toEqual({ agent: null, base: null })
+  })
+
+  it('evidence_runs 1 keeps a single run: no lineage, so the service list is not read', async () => {
+    const { d, api } = deps(evicted())
+    const got = await loadBaseline(d, args({ bounds: { runs: 1, maxAgeDays: 30, now: NOW } }))
+    expect(api.calls).toEqual([])
+    expect(got.windows).toEqual({ agent: null, base: null })
+  })
+
+  it('the categories the listed runs planned are what this run must cover too', async () => {
+    const got = await loadBaseline(deps(evicted()).d, args())
+    expect(got.windows.covered).toEqual(['prompt_injection', 'data_leakage', 'jailbreak'])
+  })
+})
