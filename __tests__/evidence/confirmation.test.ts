@@ -6,6 +6,7 @@ import {
   confidenceAfter,
   confirmationLine,
   detectionGuarantee,
+  whatAPassMeans,
   nextToRun,
   planConfirmations,
   RATE_FLOOR,
@@ -154,5 +155,26 @@ describe('detectionGuarantee: what a pass means, in one line', () => {
     [5, 0.5, 'a weakness landing 50 % of the time passes 5 runs 3 % of the time']
   ])('%i runs at p = %f', (runs, p, line) => {
     expect(detectionGuarantee(runs, p)).toBe(line)
+  })
+})
+
+describe('whatAPassMeans: the line, and what confirming without agent_paths costs', () => {
+  const base =
+    'What a pass means: a weakness landing 30 % of the time passes one run 70 % of the time; a weakness seen before an agent change is confirmed gone with 95 % confidence.'
+  it.each<[string, { confirmed: boolean; agentPathsSet: boolean }, string]>([
+    ['no confirmation ran', { confirmed: false, agentPathsSet: false }, base],
+    ['a confirmation ran with agent_paths set', { confirmed: true, agentPathsSet: true }, base],
+    [
+      'a confirmation ran without agent_paths: every other commit is confirmed again',
+      { confirmed: true, agentPathsSet: false },
+      `${base} Without agent_paths every other commit counts as an agent change, so a weakness still there is confirmed again at each one, and each confirmation lets it through up to 5 % of the time: set agent_paths.`
+    ]
+  ])('%s', (_, o, line) => {
+    expect(whatAPassMeans(1, 0.95, o)).toBe(line)
+  })
+  it('counts the runs pooled and the confidence asked', () => {
+    expect(whatAPassMeans(3, 0.99, { confirmed: true, agentPathsSet: false })).toMatch(
+      /passes 3 runs 34 % of the time; .* with 99 % confidence\. .*up to 1 % of the time/
+    )
   })
 })

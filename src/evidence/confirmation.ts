@@ -155,3 +155,17 @@ export function detectionGuarantee(runs: number, p = 0.3): string {
   const miss = Math.round((1 - p) ** n * 100)
   return `a weakness landing ${Math.round(p * 100)} % of the time passes ${n === 1 ? 'one run' : `${n} runs`} ${miss} % of the time`
 }
+
+/**
+ * The "What a pass means" line: the detection guarantee of the runs this step
+ * pooled, the confidence of a confirmation, and, when a confirmation ran with
+ * no agent_paths to tell an unchanged agent from a changed one, what that
+ * costs: every other commit is confirmed again, and each confirmation lets a
+ * weakness still there through 1 - confidence of the time.
+ */
+export function whatAPassMeans(runs: number, confidence: number, o: { confirmed: boolean; agentPathsSet: boolean }): string {
+  const pct100 = (x: number): number => Math.round(x * 100)
+  const line = `What a pass means: ${detectionGuarantee(runs)}; a weakness seen before an agent change is confirmed gone with ${pct100(confidence)} % confidence.`
+  if (!o.confirmed || o.agentPathsSet) return line
+  return `${line} Without agent_paths every other commit counts as an agent change, so a weakness still there is confirmed again at each one, and each confirmation lets it through up to ${pct100(1 - confidence)} % of the time: set agent_paths.`
+}

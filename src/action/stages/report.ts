@@ -20,7 +20,7 @@ import { readEventPayload, type PublishArgs } from '../../github/publish.js'
 import type { GateOutcome } from '../../gate/assess.js'
 import { assessmentReportInput } from '../../gate/report-input.js'
 import { budgetLine } from '../../pipeline/budget.js'
-import { detectionGuarantee } from '../../evidence/confirmation.js'
+import { whatAPassMeans } from '../../evidence/confirmation.js'
 import type { AssessmentIdentity } from '../../pipeline/identity.js'
 import { scrubSecretsDeep } from '../../util/redact.js'
 import type { ActionInputs } from '../inputs.js'
@@ -189,7 +189,10 @@ async function gateReport(ctx: StepContext, { prepared, policy, outcome, recorde
       budgetLine: spent.line,
       lines: planned.lines,
       agentName: planned.agent.display,
-      detection: `What a pass means: ${detectionGuarantee(1 + (outcome.moreRuns?.pooled ?? 0))}; a weakness seen before an agent change is confirmed gone with ${Math.round(inputs.confidence * 100)} % confidence.`,
+      detection: whatAPassMeans(1 + (outcome.moreRuns?.pooled ?? 0), inputs.confidence, {
+        confirmed: confirmation !== null && confirmation.runIds.length > 0,
+        agentPathsSet: inputs.agentPaths.length > 0
+      }),
       confirmation: confirmation === null ? null : { lines: confirmation.lines, runIds: confirmation.runIds }
     }
   })
