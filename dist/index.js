@@ -47320,7 +47320,7 @@ function holdsOpenFinding(run) {
 
 
 function applyPolicy(a) {
-    const diff = diffAgainstBaseline(a.findings, a.runId, a.baseline, a.categoriesCompleted);
+    const diff = withCoverage(diffAgainstBaseline(a.findings, a.runId, a.baseline, a.categoriesCompleted), a);
     const acceptance = matchAcceptances(a.accepted, a.findings, diff.fingerprintById, a.today, a.categoriesCompleted);
     const refs = a.findings.map((f) => ({ findingId: f.finding_id, fingerprint: diff.fingerprintById.get(f.finding_id) ?? '' }));
     const evidence = judgeEvidence(refs, a.windows ?? { agent: null, base: null });
@@ -47336,6 +47336,13 @@ function applyPolicy(a) {
     const known = a.failOn === 'new' && a.baseline !== null ? openFingerprints(a.windows?.base ?? null) : new Set();
     const blocking = unreproducedBlocking(evidence, a.minSeverity ?? 'low', (n) => live.some((e) => entryMatches(e, n, n.fingerprint))).filter((n) => !known.has(n.fingerprint));
     return { diff, acceptance, waived, evidence, unreproducedBlocking: blocking };
+}
+/** With no baseline, what the model's recent runs covered (records gone: windows.covered) is what this run must complete too. */
+function withCoverage(diff, a) {
+    const covered = a.baseline === null ? (a.windows?.covered ?? []) : [];
+    const completed = new Set(a.categoriesCompleted);
+    const uncovered = covered.filter((c) => !completed.has(c) && !diff.uncovered.includes(c));
+    return uncovered.length === 0 ? diff : { ...diff, uncovered: [...diff.uncovered, ...uncovered] };
 }
 
 ;// CONCATENATED MODULE: ./src/accepted/description-pattern.ts
@@ -48075,6 +48082,20 @@ function detectionGuarantee(runs, p = 0.3) {
     const n = Math.max(1, Math.floor(runs));
     const miss = Math.round((1 - p) ** n * 100);
     return `a weakness landing ${Math.round(p * 100)} % of the time passes ${n === 1 ? 'one run' : `${n} runs`} ${miss} % of the time`;
+}
+/**
+ * The "What a pass means" line: the detection guarantee of the runs this step
+ * pooled, the confidence of a confirmation, and, when a confirmation ran with
+ * no agent_paths to tell an unchanged agent from a changed one, what that
+ * costs: every other commit is confirmed again, and each confirmation lets a
+ * weakness still there through 1 - confidence of the time.
+ */
+function whatAPassMeans(runs, confidence, o) {
+    const pct100 = (x) => Math.round(x * 100);
+    const line = `What a pass means: ${detectionGuarantee(runs)}; a weakness seen before an agent change is confirmed gone with ${pct100(confidence)} % confidence.`;
+    if (!o.confirmed || o.agentPathsSet)
+        return line;
+    return `${line} Without agent_paths every other commit counts as an agent change, so a weakness still there is confirmed again at each one, and each confirmation lets it through up to ${pct100(1 - confidence)} % of the time: set agent_paths.`;
 }
 
 ;// CONCATENATED MODULE: ./src/gate/confirm.ts
@@ -52303,7 +52324,10 @@ async function gateReport(ctx, { prepared, policy, outcome, recorded, planned, p
             budgetLine: spent.line,
             lines: planned.lines,
             agentName: planned.agent.display,
-            detection: `What a pass means: ${detectionGuarantee(1 + (outcome.moreRuns?.pooled ?? 0))}; a weakness seen before an agent change is confirmed gone with ${Math.round(inputs.confidence * 100)} % confidence.`,
+            detection: whatAPassMeans(1 + (outcome.moreRuns?.pooled ?? 0), inputs.confidence, {
+                confirmed: confirmation !== null && confirmation.runIds.length > 0,
+                agentPathsSet: inputs.agentPaths.length > 0
+            }),
             confirmation: confirmation === null ? null : { lines: confirmation.lines, runIds: confirmation.runIds }
         }
     });
@@ -55198,8 +55222,84 @@ function parseBaseline(text) {
         };
     return { baseline: r.data };
 }
+/** The open findings of a window as a baseline (fingerprints as pooled; categories of its newest run). */
+function baselineOfPool(pool, modelId, commit) {
+    return {
+        schema_version: BASELINE_SCHEMA_VERSION,
+        model_id: modelId,
+        run_id: pool.runIds[0] ?? '',
+        created_at: '',
+        commit,
+        categories_completed: pool.categoriesCompleted,
+        findings: [...pool.findings.values()]
+            .filter((p) => !p.closed)
+            .map((p) => ({ fingerprint: p.fingerprint, category: p.category, severity: p.severity, lens: p.lens, description: p.description }))
+    };
+}
+
+;// CONCATENATED MODULE: ./src/evidence/service-ledger.ts
+
+
+/** The most runs one GET /model/{model_id}/run lists (its limit is 1 to 100). */
+const LEDGER_LIST_LIMIT = 100;
+/**
+ * A listed run may hold a weakness: it completed within the age bound (a run
+ * whose completion time cannot be read is not aged out) and holds findings
+ * (or its ingest was incomplete, so its count proves nothing).
+ */
+function mayHoldWeakness(run, bounds) {
+    if (run.status !== 'completed')
+        return false;
+    const completed = run.completed_at ?? '';
+    if (Number.isFinite(Date.parse(completed)) && !withinAge(completed, bounds))
+        return false;
+    return run.findings_count > 0 || run.ingest_incomplete;
+}
+/**
+ * The runs of the model's list to read as evidence: those that may hold a
+ * weakness, not already read (`exclude`), at most `limit`. Runs beyond the
+ * limit, and runs beyond the listed page while its oldest run is still within
+ * the age bound, are gaps.
+ */
+function ledgerRunsToRead(list, exclude, limit, bounds) {
+    const candidates = list.runs.filter((r) => !exclude.has(r.run_id) && mayHoldWeakness(r, bounds)).map((r) => r.run_id);
+    const unique = [...new Set(candidates)];
+    const toRead = unique.slice(0, Math.max(0, limit));
+    const gaps = [];
+    const left = unique.length - toRead.length;
+    if (left > 0)
+        gaps.push(`${plural(left, 'more completed run')} of the model within the last ${bounds.maxAgeDays} days ${left === 1 ? 'holds' : 'hold'} findings the gate did not read (it reads at most ${limit}), so what ${left === 1 ? 'it' : 'they'} saw cannot be ruled out`);
+    const oldest = list.runs.at(-1);
+    const beyondPage = list.total > list.runs.length;
+    if (beyondPage &&
+        (oldest === undefined || !Number.isFinite(Date.parse(oldest.completed_at ?? '')) || withinAge(oldest.completed_at ?? '', bounds)))
+        gaps.push(`the model has ${list.total} completed runs and the service listed only the newest ${list.runs.length}, still within the last ${bounds.maxAgeDays} days, so a weakness an older one saw cannot be ruled out`);
+    return { toRead, gaps };
+}
+/**
+ * What the model's recent runs covered, for want of a record to say it: every
+ * category a completed run listed within the age bound planned (a run that
+ * completes reached every category it planned). A run that does not complete
+ * them all cannot speak for what the lost records covered.
+ */
+function ledgerCoverage(list, bounds) {
+    const covered = new Set();
+    for (const run of list.runs) {
+        const completed = run.completed_at ?? '';
+        if (run.status !== 'completed' || (Number.isFinite(Date.parse(completed)) && !withinAge(completed, bounds)))
+            continue;
+        for (const c of run.categories_planned)
+            covered.add(c);
+    }
+    return [...covered];
+}
+/** The note that says why the service's list was read. */
+function ledgerNote(read, why) {
+    return `${why}: the model's ${plural(read, 'most recent completed run')} holding findings ${read === 1 ? 'was' : 'were'} read from the service instead; what ${read === 1 ? 'it' : 'they'} saw and the service has not closed is presumed present until a confirmation shows it gone.`;
+}
 
 ;// CONCATENATED MODULE: ./src/evidence/load-evidence.ts
+
 
 
 
@@ -55232,11 +55332,14 @@ async function loadBaseline(deps, args) {
     }
     const r = { deps, args, cost, gaps: [], notes: [], compared: new Map() };
     try {
-        const main = await loadWindow(r);
+        const { recordsGone, ...main } = await loadWindow(r);
         const own = await loadOwnWindow(r);
+        const ledger = recordsGone === null || args.bounds.runs <= 1 ? null : await readLedger(r, recordsGone, own);
+        const runs = [...own, ...(ledger?.runs ?? [])];
+        const windows = ledger === null ? main.windows : { ...main.windows, covered: ledger.covered };
         return done({
             ...main,
-            windows: own === null ? main.windows : { ...main.windows, agent: { pool: own, scope: 'agent' } },
+            windows: runs.length === 0 ? windows : { ...windows, agent: { pool: poolEvidence(runs), scope: 'agent' } },
             notes: r.notes,
             gaps: r.gaps
         });
@@ -55268,10 +55371,15 @@ async function listRecords(r, ref, whose) {
         return null;
     }
 }
-/** The default branch's records (the newest K within the age bound) read again from the service and pooled. */
+/**
+ * The default branch's records (the newest K within the age bound) read again
+ * from the service and pooled. `recordsGone` says why no record was listed
+ * when the list itself was read (entries deleted or evicted, or none saved
+ * yet): the service's list of the model's runs is read instead (readLedger).
+ */
 async function loadWindow(r) {
     const { deps, args } = r;
-    const none = (why) => ({ baseline: null, source: null, why, windows: NO_WINDOWS });
+    const none = (why, recordsGone = null) => ({ baseline: null, source: null, why, windows: NO_WINDOWS, recordsGone });
     if (deps.github === null || args.repo === null || args.defaultBranch === null)
         return none(deps.github === null
             ? "github_token is empty, so the default branch's records (the Actions caches API) cannot be listed"
@@ -55286,10 +55394,12 @@ async function loadWindow(r) {
     // On the default branch this run is the newest of its window: K - 1 earlier runs (at least one for fail_on new).
     const limit = args.onDefaultBranch ? Math.max(args.bounds.runs - 1, 1) : args.bounds.runs;
     const recent = recordsToRead(records, limit, args.bounds);
-    if (recent.length === 0)
-        return none(records.length === 0
+    if (recent.length === 0) {
+        const why = records.length === 0
             ? 'no run recorded by the default branch yet (no cache entry listed on it)'
-            : 'no recorded run of the default branch is within the window');
+            : 'no recorded run of the default branch is within the window';
+        return none(why, `No record of ${args.defaultBranch} is listed (never saved, or deleted by GitHub: entries unread for 7 days)`);
+    }
     // What fail_on new compares with: main's agent, up to its last change. The lineage: every recent run, marked.
     const kept = new Set((await sameAgent(r, recent, limit)).map((x) => x.runId));
     const marks = await agentMarks(r, recent, args.agentCommit === undefined ? args.judgedCommit : args.agentCommit);
@@ -55304,6 +55414,7 @@ async function loadWindow(r) {
     const agentRuns = args.onDefaultBranch && args.bounds.runs > 1 ? [...runs.slice(0, args.bounds.runs - 1), ...held] : [];
     return {
         baseline: baselineRuns.length > 0 ? baselineOfPool(poolEvidence([...baselineRuns, ...held]), args.modelId, recent[0]?.commit ?? null) : null,
+        recordsGone: null,
         source: `${plural(runs.length, 'run')} of ${args.defaultBranch}${held.length > 0 ? ` and ${plural(held.length, 'earlier run')} holding findings still open` : ''} (Actions cache records listed on ${ref}), re-read from the service`,
         why: baselineRuns.length > 0 ? null : 'every recorded run of the default branch is of an earlier agent (agent_paths changed since)',
         windows: {
@@ -55324,18 +55435,44 @@ async function loadOwnWindow(r) {
     const { deps, args } = r;
     const own = args.own;
     if (!own || deps.github === null || args.repo === null || args.bounds.runs <= 1 || own.head === null)
-        return null;
+        return [];
     const listed = await listRecords(r, own.ref, "this pull request's own");
     if (listed === null)
-        return null;
+        return [];
     const recent = recordsToRead(recordsOnRef(listed, args.agentKey, own.ref), args.bounds.runs - 1, args.bounds);
     if (recent.length === 0)
-        return null;
+        return [];
     const marks = await agentMarks(r, recent, own.head);
     const runs = await readRuns(r, recent, marks, false);
     if (runs.length === 0)
-        return null;
-    return poolEvidence([...runs, ...(await readHolders(r, recent, marks, false))]);
+        return [];
+    return [...runs, ...(await readHolders(r, recent, marks, false))];
+}
+/**
+ * No record of the default branch listed: the model's runs the service lists
+ * (service-ledger.ts), read like recorded runs of another agent (presumed
+ * present until confirmed gone, never "known"), beside those already read.
+ */
+async function readLedger(r, why, read) {
+    const { deps, args } = r;
+    r.cost.serviceRequests++;
+    let list;
+    try {
+        list = await deps.api().listRuns(args.modelId, { status: 'completed', limit: LEDGER_LIST_LIMIT });
+    }
+    catch (err) {
+        r.gaps.push(`${why}, and the model's runs could not be listed (${errors_describeFailure(err)}), so a weakness seen in them cannot be ruled out`);
+        return { runs: [], covered: [] };
+    }
+    const chosen = ledgerRunsToRead(list, new Set(read.map((x) => x.runId)), args.bounds.runs + MAX_HOLDERS, args.bounds);
+    r.gaps.push(...chosen.gaps.map((g) => `${why}, and ${g}`));
+    const covered = ledgerCoverage(list, args.bounds);
+    if (chosen.toRead.length === 0)
+        return { runs: [], covered };
+    const targets = chosen.toRead.map((runId) => ({ runId, commit: null }));
+    const runs = await readRuns(r, targets, new Map(), true);
+    r.notes.push(ledgerNote(runs.length, why));
+    return { runs, covered };
 }
 /** Whether files under agent_paths changed from `base` to `head` (asked once each); null when the comparison failed (a gap said). */
 async function agentChanged(r, base, head) {
@@ -55447,20 +55584,6 @@ async function readHolders(r, records, marks, trusted) {
     const held = await readRuns(r, holders.map((runId) => ({ runId, commit: same.has(runId) ? SAME : null })), new Map([[SAME, true]]), trusted, holdsOpenFinding);
     r.cost.holdersRead += held.length;
     return held;
-}
-/** The open findings of a window as a baseline (fingerprints as pooled; categories of its newest run). */
-function baselineOfPool(pool, modelId, commit) {
-    return {
-        schema_version: BASELINE_SCHEMA_VERSION,
-        model_id: modelId,
-        run_id: pool.runIds[0] ?? '',
-        created_at: '',
-        commit,
-        categories_completed: pool.categoriesCompleted,
-        findings: [...pool.findings.values()]
-            .filter((p) => !p.closed)
-            .map((p) => ({ fingerprint: p.fingerprint, category: p.category, severity: p.severity, lens: p.lens, description: p.description }))
-    };
 }
 
 ;// CONCATENATED MODULE: ./src/evidence/scope.ts
