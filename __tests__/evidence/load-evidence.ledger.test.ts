@@ -174,8 +174,11 @@ describe('loadBaseline: no record listed, the service lists the runs', () => {
     expect(got.windows).toEqual({ agent: null, base: null })
   })
 
-  it('the categories the listed runs planned are what this run must cover too', async () => {
-    const got = await loadBaseline(deps(evicted()).d, args())
-    expect(got.windows.covered).toEqual(['prompt_injection', 'data_leakage', 'jailbreak'])
+  it('a pull request must cover what the listed runs planned; the default branch keeps its own categories', async () => {
+    const pr = await loadBaseline(deps(evicted()).d, args({ onDefaultBranch: false, own: { ref: 'refs/pull/7/merge', head: 'h1' } }))
+    expect(pr.windows.covered).toEqual(['prompt_injection', 'data_leakage', 'jailbreak'])
+    const main = await loadBaseline(deps(evicted()).d, args())
+    expect(main.windows.covered).toBeUndefined()
+    expect(main.windows.agent?.pool.runIds).toEqual(['r1'])
   })
 })

@@ -110,7 +110,14 @@ async function verdict(w: Window, failing: ReadonlySet<Failure>): Promise<string
       failing.has(`run:${id}`) || !byId.has(id)
         ? Promise.reject(notFound(id))
         : Promise.resolve(
-            makeRun({ run_id: id, model_id: w.unnamed ? undefined : 'm', completed_at: `2026-11-${String(byId.get(id)!.day)}T00:00:00Z` })
+            makeRun({
+              run_id: id,
+              model_id: w.unnamed ? undefined : 'm',
+              completed_at: `2026-11-${String(byId.get(id)!.day)}T00:00:00Z`,
+              // The same categories as this run: a narrower run is another rule (coverage), not a read failure.
+              categories_planned: CATEGORIES,
+              categories_completed: CATEGORIES
+            })
           ),
     listFindings: (id: string) =>
       failing.has(`findings:${id}`)
@@ -122,7 +129,14 @@ async function verdict(w: Window, failing: ReadonlySet<Failure>): Promise<string
         return Promise.reject(new ServiceError({ endpoint: 'GET /api/v1/model/m/run', status: 503, message: 'x' }))
       const listed = [...w.main, ...w.own]
         .sort((a, b) => b.day - a.day)
-        .map((r) => makeRunListItem({ run_id: r.id, findings_count: r.seen.length, completed_at: `2026-11-${String(r.day)}T00:00:00Z` }))
+        .map((r) =>
+          makeRunListItem({
+            run_id: r.id,
+            findings_count: r.seen.length,
+            completed_at: `2026-11-${String(r.day)}T00:00:00Z`,
+            categories_planned: CATEGORIES
+          })
+        )
       return Promise.resolve({ runs: listed, total: listed.length + w.holders.length, returned: listed.length })
     }
   })

@@ -125,7 +125,8 @@ export async function loadBaseline(deps: EvidenceDeps, args: EvidenceArgs): Prom
     const own = await loadOwnWindow(r)
     const ledger = recordsGone === null || args.bounds.runs <= 1 ? null : await readLedger(r, recordsGone, own)
     const runs = [...own, ...(ledger?.runs ?? [])]
-    const windows = ledger === null ? main.windows : { ...main.windows, covered: ledger.covered }
+    // On the default branch its categories are the workflow's own choice: the model's other runs do not widen them.
+    const windows = ledger === null || args.onDefaultBranch ? main.windows : { ...main.windows, covered: ledger.covered }
     return done({
       ...main,
       windows: runs.length === 0 ? windows : { ...windows, agent: { pool: poolEvidence(runs), scope: 'agent' } },
