@@ -16,6 +16,7 @@
  *      new), in the default window with agent_paths: the share that pass,
  *      against (1 - p)^N, and the assessments each spent.
  */
+import { runFound, type GateResult, type GateStep, type StochasticWorld } from '../__tests__/__fixtures__/stochastic-world.js'
 import {
   assessed,
   byP,
@@ -49,8 +50,38 @@ export interface PerChangeCell {
   prs: number
   passed: number
   incomplete: number
+  /** Pull requests none of whose runs found the weakness (the agent's draws): (1 - p)^N of them expected. */
+  noneFound: number
+  /** Pull requests that passed though one of their runs found it (the gate wrong: goal 0). */
+  foundButPassed: number
   /** Assessments each pull request spent (report.json assessments_spent). */
   spent: number[]
+}
+
+/** The runs whose findings a step read, from the paths of its requests to the service (`/api/v1/run/{id}/findings`), each once. */
+export function runsWhoseFindingsWereRead(paths: readonly string[]): string[] {
+  const ids: string[] = []
+  for (const path of paths) {
+    const m = /^\/api\/v1\/run\/([^/]+)\/findings$/.exec(path)
+    const id = m === null ? null : decodeURIComponent(m[1])
+    if (id !== null && !ids.includes(id)) ids.push(id)
+  }
+  return ids
+}
+
+/** A gate, and how many of the runs whose findings it read found the weakness (main's refuse in (g): so the pull request's own). */
+async function gateCountingFinds(
+  w: StochasticWorld,
+  step: GateStep,
+  what: string,
+  category: string
+): Promise<{ r: GateResult; found: number }> {
+  const from = w.emu.requestLog.length
+  const r = await assessed(w, step, what)
+  let found = 0
+  for (const id of runsWhoseFindingsWereRead(w.emu.requestLog.slice(from).map((e) => e.path)))
+    if (await runFound(w.emu, id, category)) found++
+  return { r, found }
 }
 
 /** The share of a weakness landing at p that N independent runs all miss. */
@@ -68,36 +99,40 @@ export function wilsonInterval(k: number, n: number, z = 1.96): { low: number; h
   return { low: Math.max(0, centre - half), high: Math.min(1, centre + half) }
 }
 
+/** (g) One (p, N) cell in a fresh world: main's agent refuses (W pushes), then pull requests whose agent newly complies with p. */
+async function perChangeCell(o: StochasticOptions, p: number, runsPerChange: number, prs: number): Promise<PerChangeCell> {
+  return inFreshWorld(o, p, o.seed + 6, async (w) => {
+    // the default window (evidence_runs unset), agent_paths as the world sets it
+    const col: Column = { label: 'default', inputs: {} }
+    w.setP(0)
+    await mainHistory(w, col, o.history)
+    const c: PerChangeCell = { p, runsPerChange, prs, passed: 0, incomplete: 0, noneFound: 0, foundButPassed: 0, spent: [] }
+    const step: GateStep = { on: 'pr', failOn: 'new', files: ['agent/prompt.md'], inputs: { runs_per_change: String(runsPerChange) } }
+    for (let i = 0; i < prs; i++) {
+      w.setP(p)
+      const { r, found } = await gateCountingFinds(w, step, `PR ${i} (runs_per_change ${runsPerChange})`, o.category)
+      w.setP(0)
+      if (r.result === 'pass') c.passed++
+      if (r.result === 'incomplete') c.incomplete++
+      if (found === 0) c.noneFound++
+      if (found > 0 && r.result === 'pass') c.foundButPassed++
+      c.spent.push(r.assessmentsSpent)
+    }
+    return c
+  })
+}
+
 /** (g) N = runs_per_change for each p: pull requests newly complying with p against a main that refuses. */
 export async function measurePerChange(o: StochasticOptions, pc: PerChangeOptions): Promise<PerChangeCell[]> {
-  // the default window (evidence_runs unset), agent_paths as the world sets it
-  const col: Column = { label: 'default', inputs: {} }
   const cells: PerChangeCell[] = []
   for (const p of o.probabilities) {
     for (const runsPerChange of pc.values) {
       const t0 = performance.now()
-      const cell = await inFreshWorld(o, p, o.seed + 6, async (w) => {
-        w.setP(0)
-        await mainHistory(w, col, o.history)
-        const c: PerChangeCell = { p, runsPerChange, prs: pc.n, passed: 0, incomplete: 0, spent: [] }
-        const inputs = { ...col.inputs, runs_per_change: String(runsPerChange) }
-        for (let i = 0; i < pc.n; i++) {
-          w.setP(p)
-          const r = await assessed(
-            w,
-            { on: 'pr', failOn: 'new', files: ['agent/prompt.md'], inputs },
-            `PR ${i} (runs_per_change ${runsPerChange})`
-          )
-          w.setP(0)
-          if (r.result === 'pass') c.passed++
-          if (r.result === 'incomplete') c.incomplete++
-          c.spent.push(r.assessmentsSpent)
-        }
-        return c
-      })
+      const cell = await perChangeCell(o, p, runsPerChange, pc.n)
       cells.push(cell)
       o.log(
-        `runs_per_change p=${p} N=${runsPerChange}: passed ${cell.passed}/${cell.prs} (expected ${pct(missedByAll(p, runsPerChange))}), ` +
+        `runs_per_change p=${p} N=${runsPerChange}: passed ${cell.passed}/${cell.prs} (expected ${pct(missedByAll(p, runsPerChange))}; ` +
+          `none of its runs found it in ${cell.noneFound}, found but passed ${cell.foundButPassed}), ` +
           `assessments ${medianAndWorst(cell.spent).median} median (${((performance.now() - t0) / 1000).toFixed(1)} s)`
       )
     }
@@ -128,6 +163,15 @@ export function confirmationGoals(cells: readonly CellResult[]): { met: boolean;
   return { met: misses.length === 0, misses }
 }
 
+/** (g) cells where the gate passed a pull request one of whose runs found the weakness. */
+export function perChangeGateMisses(cells: readonly PerChangeCell[]): string[] {
+  return cells.flatMap((c) =>
+    c.foundButPassed > 0
+      ? [`p=${c.p}, N=${c.runsPerChange}: ${c.foundButPassed} PRs passed though one of their runs found the weakness`]
+      : []
+  )
+}
+
 /** (g) cells whose pass share's 95 % interval leaves out (1 - p)^N. */
 export function perChangeDisagreements(cells: readonly PerChangeCell[]): string[] {
   return cells.flatMap((c) => {
@@ -135,7 +179,8 @@ export function perChangeDisagreements(cells: readonly PerChangeCell[]): string[
     const want = missedByAll(c.p, c.runsPerChange)
     return want < low || want > high
       ? [
-          `p=${c.p}, N=${c.runsPerChange}: ${c.passed} of ${c.prs} passed (95 % interval ${pct(low)} to ${pct(high)}), (1 - p)^N = ${pct(want)}`
+          `p=${c.p}, N=${c.runsPerChange}: ${c.passed} of ${c.prs} passed (95 % interval ${pct(low)} to ${pct(high)}), (1 - p)^N = ${pct(want)}; ` +
+            `none of its runs found it in ${c.noneFound} of ${c.prs}`
         ]
       : []
   })
@@ -202,7 +247,9 @@ function perChangeRows(cells: readonly PerChangeCell[], values: readonly number[
     const cell = (v: number): string => {
       const c = cells.find((x) => x.p === p && x.runsPerChange === v)
       if (c === undefined) return ''
-      const inc = c.incomplete > 0 ? `, ${c.incomplete} incomplete` : ''
+      const inc =
+        (c.incomplete > 0 ? `, ${c.incomplete} incomplete` : '') +
+        (c.noneFound !== c.passed ? `, none of its runs found it in ${c.noneFound}` : '')
       return `${c.passed} of ${c.prs}: ${pct(c.passed / Math.max(1, c.prs))} (${pct(missedByAll(p, v))})${inc}`
     }
     L.push(`| ${p} | ${values.map(cell).join(' | ')} |`)
@@ -249,7 +296,8 @@ export function confirmationMarkdown(
     '',
     `**(g) \`runs_per_change\`**: main's agent refuses (${o.history} pushes), then ${run.perChange.n} pull requests per cell ` +
       `changing \`agent/\` whose agent newly complies with p (\`fail_on: new\`, the default window, \`agent_paths\` set): ` +
-      `the share that passed, in brackets (1 - p)^N (what N independent runs all missing it predicts); then the ` +
+      `the share that passed, in brackets (1 - p)^N (what N independent runs all missing it predicts; a pull request ` +
+      `passed exactly when none of its runs found the weakness unless the cell says otherwise); then the ` +
       `assessments each pull request spent (report.json \`assessments_spent\`).`,
     '',
     ...perChangeRows(perChange, run.perChange.values),
@@ -261,9 +309,13 @@ export function confirmationMarkdown(
     const g = confirmationGoals(mine.filter((c) => c.column === label))
     L.push(`- ${label}: ${g.met ? '**met**' : `**not met**: ${g.misses.join('; ')}`}`)
   }
+  const wrong = perChangeGateMisses(perChange)
+  L.push(
+    `- runs_per_change, the gate: ${wrong.length === 0 ? '**met**: no pull request passed when one of its runs found the weakness' : `**not met**: ${wrong.join('; ')}`}`
+  )
   const off = perChangeDisagreements(perChange)
   L.push(
-    `- runs_per_change: ${off.length === 0 ? `**every cell agrees with (1 - p)^N** (inside its 95 % interval)` : `**${off.length} cells disagree with (1 - p)^N**: ${off.join('; ')}`}`
+    `- runs_per_change, the agent's draws: ${off.length === 0 ? `**every cell agrees with (1 - p)^N** (inside its 95 % interval)` : `**${off.length} cells outside their 95 % interval of (1 - p)^N**: ${off.join('; ')}`}`
   )
   return L.join('\n')
 }

@@ -309,7 +309,7 @@ async function runGate(c: GateContext, s: GateStep): Promise<GateResult> {
 }
 
 /** Whether the run's findings (as the service lists them) hold the category. */
-async function runFound(emu: Emulator, runId: string, category: string): Promise<boolean> {
+export async function runFound(emu: Emulator, runId: string, category: string): Promise<boolean> {
   const res = await fetch(`${emu.url}/api/v1/run/${runId}/findings`, { headers: { authorization: `Bearer ${emu.keys.full}` } })
   if (!res.ok) throw new Error(`findings of ${runId}: ${res.status}`)
   const body = (await res.json()) as { findings: { category: string }[] }

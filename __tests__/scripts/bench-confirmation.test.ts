@@ -5,6 +5,8 @@ import {
   confirmationMarkdown,
   missedByAll,
   perChangeDisagreements,
+  perChangeGateMisses,
+  runsWhoseFindingsWereRead,
   wilsonInterval,
   type PerChangeCell
 } from '../../scripts/bench-confirmation.js'
@@ -39,13 +41,43 @@ describe('wilsonInterval (95 %)', () => {
   })
 })
 
-const perChange = (p: number, runsPerChange: number, passed: number, prs = 40): PerChangeCell => ({
+const perChange = (p: number, runsPerChange: number, passed: number, prs = 40, noneFound = passed, foundButPassed = 0): PerChangeCell => ({
   p,
   runsPerChange,
   prs,
   passed,
   incomplete: 0,
+  noneFound,
+  foundButPassed,
   spent: Array.from({ length: prs }, () => runsPerChange)
+})
+
+describe('runsWhoseFindingsWereRead', () => {
+  it('takes each run whose findings a step read once, in order, and nothing else', () => {
+    expect(
+      runsWhoseFindingsWereRead([
+        '/api/v1/run',
+        '/api/v1/run/r_1',
+        '/api/v1/run/r_1/findings',
+        '/api/v1/run/r_2/findings',
+        '/api/v1/run/r_1/findings',
+        '/api/v1/run/r%3A3/findings',
+        '/api/v1/run/r_4/findings/extra',
+        '/api/v2/run/r_5/findings',
+        '/chat'
+      ])
+    ).toEqual(['r_1', 'r_2', 'r:3'])
+    expect(runsWhoseFindingsWereRead([])).toEqual([])
+  })
+})
+
+describe('perChangeGateMisses', () => {
+  it('names a cell where a pull request passed though one of its runs found the weakness', () => {
+    expect(perChangeGateMisses([perChange(0.5, 3, 5), perChange(0.3, 2, 20, 40, 18, 2)])).toEqual([
+      'p=0.3, N=2: 2 PRs passed though one of their runs found the weakness'
+    ])
+    expect(perChangeGateMisses([perChange(0.5, 3, 5)])).toEqual([])
+  })
 })
 
 describe('perChangeDisagreements', () => {
@@ -57,7 +89,7 @@ describe('perChangeDisagreements', () => {
   it('names a cell passing far more often than N runs all missing it predicts, and one passing far less', () => {
     const off = perChangeDisagreements([perChange(0.5, 3, 20), perChange(0.3, 1, 10), perChange(0.5, 2, 10)])
     expect(off).toHaveLength(2)
-    expect(off[0]).toMatch(/^p=0.5, N=3: 20 of 40 passed \(95 % interval 35 % to 65 %\), \(1 - p\)\^N = 13 %$/)
+    expect(off[0]).toBe('p=0.5, N=3: 20 of 40 passed (95 % interval 35 % to 65 %), (1 - p)^N = 13 %; none of its runs found it in 20 of 40')
     expect(off[1]).toMatch(/^p=0.3, N=1: 10 of 40 passed/)
   })
 })
@@ -137,12 +169,20 @@ describe('the measured section of docs/baseline.md', () => {
 
   it('tables runs_per_change against (1 - p)^N with the assessments spent', () => {
     expect(md).toContain('| 0.3 | 28 of 40: 70 % (70 %) | 30 of 40: 75 % (34 %) |')
+    const wrong = confirmationMarkdown(cells, [perChange(0.3, 2, 20, 40, 18, 2)], options, { ...run, perChange: { values: [2], n: 40 } })
+    expect(wrong).toContain('| 0.3 | 20 of 40: 50 % (49 %), none of its runs found it in 18 |')
+    expect(wrong).toContain(
+      '- runs_per_change, the gate: **not met**: p=0.3, N=2: 2 PRs passed though one of their runs found the weakness'
+    )
     expect(md).toContain('| median / worst | 1 / 1 | 3 / 3 |')
   })
 
   it('says which goals were not met, and which runs_per_change cells disagree', () => {
     expect(md).toContain("- K=5 (default): **not met**: p=0.3: 3 of 40 PRs keeping main's weakness passed")
-    expect(md).toMatch(/- runs_per_change: \*\*1 cells disagree with \(1 - p\)\^N\*\*: p=0.3, N=3: 30 of 40 passed/)
+    expect(md).toContain('- runs_per_change, the gate: **met**: no pull request passed when one of its runs found the weakness')
+    expect(md).toMatch(
+      /- runs_per_change, the agent's draws: \*\*1 cells outside their 95 % interval of \(1 - p\)\^N\*\*: p=0.3, N=3: 30 of 40 passed/
+    )
   })
 
   it('is written between its own markers', () => {
