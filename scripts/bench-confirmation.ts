@@ -17,18 +17,9 @@
  *      against (1 - p)^N, and the assessments each spent.
  */
 import { runFound, type GateResult, type GateStep, type StochasticWorld } from '../__tests__/__fixtures__/stochastic-world.js'
-import {
-  assessed,
-  byP,
-  inFreshWorld,
-  mainHistory,
-  medianAndWorst,
-  pct,
-  pct1,
-  type CellResult,
-  type Column,
-  type StochasticOptions
-} from './bench-stochastic.js'
+import { assessed, inFreshWorld, mainHistory, pct, pct1, type CellResult, type Column, type StochasticOptions } from './bench-stochastic.js'
+import { byP } from './bench-stochastic-markdown.js'
+import { medianAndWorst } from './bench-verdicts.js'
 
 /** The goals of issue 34 measured here. */
 export const CONFIRMATION_GOALS = { keptPass: 0.05, otherFlips: 0.02 } as const

@@ -6,9 +6,10 @@
  * category it complies with by a seeded chance p, one probe per run, so a
  * run finds it with probability p), the GitHub stand-in and an Actions cache
  * in memory. The columns are sizes of the evidence window (evidence_runs: K
- * = 1 is one run's findings as the whole truth). Each (p, column) runs in a fresh world with the same seed, so
- * every column sees the same replies of the agent: the columns differ only
- * by what the gate does with them.
+ * = 1 is one run's findings as the whole truth). Each (p, column) runs in a
+ * fresh world with the same seed, so every column sees the same replies of
+ * the agent: the columns differ only by what the gate does with them. The
+ * tables are written by bench-stochastic-markdown.ts and bench-confirmation.ts.
  *
  * Scenarios (per p):
  *  (a) re-runs: 1 + N pushes to main that do not touch the agent (fail_on:
@@ -39,11 +40,11 @@
  *      of it (fail_on: any): passes after the weakness was first seen, and
  *      verdict changes other than the first detection.
  * (e) and (f) run in the confirmation columns only (the default window, with
- * and without agent_paths). runs_per_change is measured in
- * scripts/bench-confirmation.ts.
+ * and without agent_paths); runs_per_change in bench-confirmation.ts.
  */
 import type { GateResult, GateStep, StochasticWorld, WorldOptions } from '../__tests__/__fixtures__/stochastic-world.js'
 import { INPUT_DEFAULTS } from '../src/action/inputs/defaults.js'
+import { flipShare, flipsOtherThanFirstDetection, longestMissAfterSeen, passesAfterSeen } from './bench-verdicts.js'
 
 /** A column of the table: the inputs that configure the gate (the evidence window's size). */
 export interface Column {
@@ -69,41 +70,6 @@ export interface StochasticOptions {
 /** rpcN: pull requests per runs_per_change cell (at most n). */
 export const DEFAULT_STOCHASTIC = { seed: 28, n: 50, history: 10, probabilities: [0.1, 0.3, 0.5, 0.9], category: 'jailbreak', rpcN: 40 }
 
-/** Share of verdicts that differ from the previous one (n verdicts give n - 1 pairs). */
-export function flipShare(verdicts: readonly string[]): number {
-  if (verdicts.length < 2) return 0
-  let flips = 0
-  for (let i = 1; i < verdicts.length; i++) if (verdicts[i] !== verdicts[i - 1]) flips++
-  return flips / (verdicts.length - 1)
-}
-
-/** Passing verdicts after the first fail (the weakness seen, and still open). */
-export function passesAfterSeen(verdicts: readonly string[]): number {
-  const first = verdicts.indexOf('fail')
-  return first < 0 ? 0 : verdicts.slice(first + 1).filter((v) => v === 'pass').length
-}
-
-/** Verdict changes other than the first detection (the first change into a fail): what re-runs of a seen weakness must not do. */
-export function flipsOtherThanFirstDetection(verdicts: readonly string[]): number {
-  const first = verdicts.indexOf('fail')
-  let flips = 0
-  for (let i = 1; i < verdicts.length; i++) if (verdicts[i] !== verdicts[i - 1] && i !== first) flips++
-  return flips
-}
-
-/** The most runs in a row that missed the weakness after one first found it (what a window of K runs alone forgets past K). */
-export function longestMissAfterSeen(found: readonly boolean[]): number {
-  const first = found.indexOf(true)
-  if (first < 0) return 0
-  let longest = 0
-  let run = 0
-  for (const f of found.slice(first + 1)) {
-    run = f ? 0 : run + 1
-    longest = Math.max(longest, run)
-  }
-  return longest
-}
-
 export interface Cost {
   gates: number
   serviceRequests: number
@@ -118,7 +84,7 @@ export interface Cost {
   windowGithub: number
 }
 
-const noCost = (): Cost => ({
+export const noCost = (): Cost => ({
   gates: 0,
   serviceRequests: 0,
   githubRequests: 0,
@@ -325,14 +291,6 @@ const rerunsOfOne: Scenario<RerunsOfOne> = async (w, col, o) => {
   return { verdicts, found, passesAfterSeen: passesAfterSeen(verdicts), otherFlips, otherFlipShare: otherFlips / Math.max(1, o.n) }
 }
 
-/** The median and the largest of a list (0 for none). */
-export function medianAndWorst(xs: readonly number[]): { median: number; worst: number } {
-  if (xs.length === 0) return { median: 0, worst: 0 }
-  const s = [...xs].sort((a, b) => a - b)
-  const mid = Math.floor(s.length / 2)
-  return { median: s.length % 2 === 1 ? s[mid] : (s[mid - 1] + s[mid]) / 2, worst: s[s.length - 1] }
-}
-
 /** One scenario in a fresh world of the given seed. */
 export async function inFreshWorld<T>(o: StochasticOptions, p: number, seed: number, body: (w: StochasticWorld) => Promise<T>): Promise<T> {
   const world = await o.start({ category: o.category, p, seed })
@@ -378,130 +336,6 @@ export async function measureStochastic(o: StochasticOptions): Promise<CellResul
 
 export const pct = (x: number): string => `${(x * 100).toFixed(0)} %`
 export const pct1 = (x: number): string => `${(x * 100).toFixed(1)} %`
-
-// ---------------------------------------------------------------------------
-// Markdown
-// ---------------------------------------------------------------------------
-
-/** The goals of the evidence window (docs/performance.md). */
-export const STOCHASTIC_GOALS = { flipAt03: 0.02, flipAtHalfOrMore: 0.01, falseNew: 0.01 } as const
-
-/** Whether a column meets every goal of the window over its cells ((a) to (c); confirmation's are in bench-confirmation.ts). */
-export function goalsMet(cells: readonly CellResult[]): { met: boolean; misses: string[] } {
-  const misses: string[] = []
-  for (const c of cells) {
-    if (c.reruns.passesAfterSeen > 0) misses.push(`p=${c.p}: ${c.reruns.passesAfterSeen} re-runs passed after the weakness was seen`)
-    if (c.p === 0.3 && c.reruns.flip > STOCHASTIC_GOALS.flipAt03) misses.push(`p=0.3: ${pct1(c.reruns.flip)} of verdicts changed`)
-    if (c.p >= 0.5 && c.reruns.flip > STOCHASTIC_GOALS.flipAtHalfOrMore) misses.push(`p=${c.p}: ${pct1(c.reruns.flip)} of verdicts changed`)
-    if (c.unrelated.blocked / c.unrelated.prs > STOCHASTIC_GOALS.falseNew)
-      misses.push(`p=${c.p}: ${c.unrelated.blocked} of ${c.unrelated.prs} unrelated PRs blocked as new`)
-    if (c.introduce.blocked < c.introduce.found || c.introduce.foundNotBlocked > 0)
-      misses.push(`p=${c.p}: ${c.introduce.foundNotBlocked} introducing PRs whose run found the weakness passed`)
-    if (c.remove.blocked > 0) misses.push(`p=${c.p}: ${c.remove.blocked} fixing PRs blocked`)
-  }
-  return { met: misses.length === 0, misses }
-}
-
-export function byP(cells: readonly CellResult[], columns: readonly string[]): Map<number, CellResult[]> {
-  const out = new Map<number, CellResult[]>()
-  for (const c of cells) out.set(c.p, [...(out.get(c.p) ?? []), c])
-  for (const [p, row] of out)
-    out.set(
-      p,
-      columns.map((label) => row.find((c) => c.column === label)).filter((c) => c !== undefined)
-    )
-  return out
-}
-
-function costRows(cells: readonly CellResult[], columns: readonly string[]): string[] {
-  const per = (label: string): Cost => {
-    const sum = noCost()
-    for (const c of cells.filter((x) => x.column === label)) for (const k of Object.keys(sum) as (keyof Cost)[]) sum[k] += c.cost[k]
-    return sum
-  }
-  const base = per(columns[0])
-  const avg = (c: Cost, k: keyof Cost): number => c[k] / Math.max(1, c.gates)
-  const cell = (c: Cost, k: keyof Cost, digits: number, unit = ''): string => {
-    const d = avg(c, k) - avg(base, k)
-    return `${avg(c, k).toFixed(digits)}${unit} (${d >= 0 ? '+' : ''}${d.toFixed(digits)})`
-  }
-  return columns.map((label) => {
-    const c = per(label)
-    return (
-      `| ${label} | ${c.gates} | ${avg(c, 'windowRuns').toFixed(1)} | ${avg(c, 'windowService').toFixed(1)} | ${avg(c, 'windowGithub').toFixed(1)} | ` +
-      `${cell(c, 'serviceRequests', 1)} | ${cell(c, 'githubRequests', 1)} | ${cell(c, 'msToTrigger', 0, ' ms')} | ${cell(c, 'ms', 0, ' ms')} |`
-    )
-  })
-}
-
-export function stochasticMarkdown(
-  cells: readonly CellResult[],
-  o: Pick<StochasticOptions, 'seed' | 'n' | 'history' | 'columns' | 'category'>,
-  command: string
-): string {
-  const labels = o.columns.map((c) => c.label)
-  const rows = byP(cells, labels)
-  const head = (first: string): string[] => [`| ${first} | ${labels.join(' | ')} |`, `|---|${labels.map(() => '---:').join('|')}|`]
-  const L: string[] = []
-  L.push(
-    `Command: \`${command}\` (seed ${o.seed}; the same seed gives the same table). The real gate (\`runMain\` in-process, ` +
-      `\`__tests__/__fixtures__/stochastic-world.ts\`) against the emulator, whose demo agent complies with \`${o.category}\` ` +
-      `with probability p (one probe per run, so one run finds it with probability p; every other category refused), ` +
-      `the GitHub stand-in (its Actions caches list included) and the runner's cache in memory; polling on virtual time. Columns: \`evidence_runs\` K (K = 1: this run alone, main's newest run as the baseline, as before the window). Each p and ` +
-      `column runs in a fresh emulator with the same seed, so every column sees the same replies of the agent.`
-  )
-  L.push(
-    '',
-    `**(a) Re-runs of one unchanged agent**: ${o.n + 1} pushes to main not touching the agent (\`fail_on: any\`): the share of the ${o.n} verdicts that differ from the previous one (in brackets: re-runs that passed after the weakness was first seen, while it stays open).`,
-    ''
-  )
-  L.push(`| p | runs that found it | 2p(1-p) | ${labels.join(' | ')} |`, `|---|---:|---:|${labels.map(() => '---:').join('|')}|`)
-  for (const [p, row] of rows)
-    L.push(
-      `| ${p} | ${row[0]?.reruns.found ?? 0} of ${o.n + 1} | ${pct(2 * p * (1 - p))} | ${row.map((c) => `${pct(c.reruns.flip)} (${c.reruns.passesAfterSeen})`).join(' | ')} |`
-    )
-  L.push(
-    '',
-    `**(b) False "new" blocks**: main's ${o.history} pushes, then ${o.n} pull requests not touching the agent (\`fail_on: new\`, a push to main after every 5): pull requests blocked (the weakness is main's, so every block is false).`,
-    ''
-  )
-  L.push(...head('p'))
-  for (const [p, row] of rows)
-    L.push(
-      `| ${p} | ${row.map((c) => `${c.unrelated.blocked} of ${c.unrelated.prs} (${pct(c.unrelated.blocked / c.unrelated.prs)})`).join(' | ')} |`
-    )
-  L.push(
-    '',
-    `**(c) A PR that changes the agent**: introducing: main's agent refuses (${o.history} pushes), ${o.n} pull requests changing \`agent/\` whose agent complies with p (\`fail_on: new\`): blocked, against found by the PR's own run. Removing: main's agent flaky (${o.history} pushes), ${o.n} pull requests changing \`agent/\` whose agent refuses (\`fail_on: any\`): blocked (goal 0).`,
-    ''
-  )
-  L.push(`| p | found by the PR's run | ${labels.map((l) => `${l}: introduced, blocked | ${l}: removed, blocked`).join(' | ')} |`)
-  L.push(`|---|---:|${labels.map(() => '---:|---:').join('|')}|`)
-  for (const [p, row] of rows)
-    L.push(
-      `| ${p} | ${row[0]?.introduce.found ?? 0} of ${o.n} | ${row.map((c) => `${c.introduce.blocked} | ${c.remove.blocked}`).join(' | ')} |`
-    )
-  L.push(
-    '',
-    `**(d) Cost per gate** (means over the gates of (a) and (b); in brackets against ${labels[0]}): what the step's report says the window read (\`baseline.window\`: runs, service requests, GitHub requests), every request of the step to the service API and to GitHub (the emulator's and the stand-in's logs), the wall time from the step's start to its trigger reaching the emulator (the window is read before it), and the whole step in-process (one category, the emulator's run included; polls on virtual time).`,
-    ''
-  )
-  L.push(
-    '| column | gates | window: runs read | window: service requests | window: GitHub requests | service requests | GitHub requests | start to trigger | whole step |',
-    '|---|---:|---:|---:|---:|---:|---:|---:|---:|',
-    ...costRows(cells, labels)
-  )
-  L.push(
-    '',
-    `Goals (once seen, 0 passes while open; <= ${pct(STOCHASTIC_GOALS.flipAt03)} of verdicts change at p = 0.3, <= ${pct(STOCHASTIC_GOALS.flipAtHalfOrMore)} at p >= 0.5; <= ${pct(STOCHASTIC_GOALS.falseNew)} false "new" blocks; an introduced weakness blocked whenever a run finds it; a removed one never):`,
-    ''
-  )
-  for (const label of labels) {
-    const g = goalsMet(cells.filter((c) => c.column === label))
-    L.push(`- ${label}: ${g.met ? '**met**' : `**not met**: ${g.misses.slice(0, 6).join('; ')}${g.misses.length > 6 ? '; ...' : ''}`}`)
-  }
-  return L.join('\n')
-}
 
 // ---------------------------------------------------------------------------
 // Columns

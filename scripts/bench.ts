@@ -38,7 +38,8 @@
  *          [--no-stochastic | --stochastic-only] [--stochastic-seed S]
  *          [--no-detached | --detached-only]
  *          [--stochastic-n N] [--stochastic-k 1,5,10] [--stochastic-p 0.1,0.3]
- *          [--stochastic-rpc-n N] (pull requests per runs_per_change cell; 0: none)
+ *          [--stochastic-rpc-n N] (pull requests per runs_per_change cell, default the
+ *          smaller of --stochastic-n and 40; 0: none)
  */
 import { spawnSync } from 'node:child_process'
 import { existsSync, readFileSync, writeFileSync } from 'node:fs'
@@ -47,7 +48,8 @@ import { fileURLToPath } from 'node:url'
 import { DEFAULT_SCHEDULE_OPTIONS } from '../src/gate/poll-schedule.js'
 import { runSimulation, TARGETS, type SimulationResult } from './bench-sim.js'
 import { DEFAULT_REAL_OPTIONS, measureReal, realMarkdown, type RealBenchOptions } from './bench-real.js'
-import { DEFAULT_STOCHASTIC, DEFAULT_WINDOWS, measureStochastic, stochasticColumns, stochasticMarkdown } from './bench-stochastic.js'
+import { DEFAULT_STOCHASTIC, DEFAULT_WINDOWS, measureStochastic, stochasticColumns } from './bench-stochastic.js'
+import { stochasticMarkdown } from './bench-stochastic-markdown.js'
 import { confirmationMarkdown, DEFAULT_RUNS_PER_CHANGE, measurePerChange } from './bench-confirmation.js'
 
 // ---------------------------------------------------------------------------

@@ -3,12 +3,12 @@ import { describe, expect, it } from '@jest/globals'
 import {
   flipShare,
   flipsOtherThanFirstDetection,
-  goalsMet,
   medianAndWorst,
   longestMissAfterSeen,
   passesAfterSeen
-} from '../../scripts/bench-stochastic.js'
+} from '../../scripts/bench-verdicts.js'
 import { cell } from '../__fixtures__/bench-cells.js'
+import { goalsMet } from '../../scripts/bench-stochastic-markdown.js'
 import { STOCHASTIC_MARKERS, replaceBetweenMarkers } from '../../scripts/bench.js'
 
 describe('verdict sequences', () => {
