@@ -242,8 +242,12 @@ function listArg(args: string[], name: string, fallback: readonly number[], ok: 
   return values
 }
 
-/** The stochastic agent: the section between the bench-stochastic markers, and the confirmation tables for docs/baseline.md. */
-async function stochasticSections(args: string[]): Promise<{ window: string; confirmation: string }> {
+/**
+ * The stochastic agent: the section between the bench-stochastic markers, and
+ * the confirmation tables for docs/baseline.md (null, and runs_per_change not
+ * measured, when --stochastic-k leaves out the default window).
+ */
+async function stochasticSections(args: string[]): Promise<{ window: string; confirmation: string | null }> {
   const { startStochasticWorld } = await import('../__tests__/__fixtures__/stochastic-world.js')
   const d = DEFAULT_STOCHASTIC
   const opts = {
@@ -256,16 +260,17 @@ async function stochasticSections(args: string[]): Promise<{ window: string; con
     start: startStochasticWorld,
     log: (line: string) => process.stderr.write(`${line}\n`)
   }
+  const confirming = opts.columns.some((c) => c.confirmation === true)
   const perChange = { values: [...DEFAULT_RUNS_PER_CHANGE], n: intArg(args, '--stochastic-rpc-n', Math.min(opts.n, d.rpcN)) }
   const started = performance.now()
   const cells = await measureStochastic(opts)
-  const perChangeCells = perChange.n > 0 ? await measurePerChange(opts, perChange) : []
+  const perChangeCells = confirming && perChange.n > 0 ? await measurePerChange(opts, perChange) : []
   const seconds = (performance.now() - started) / 1000
   process.stderr.write(`stochastic: ${cells.length} cells and ${perChangeCells.length} runs_per_change cells in ${seconds.toFixed(1)} s\n`)
   const command = ['npm run bench -- --stochastic-only', ...args.filter((a) => a !== '--stochastic-only' && a !== '--no-readme')].join(' ')
   return {
     window: stochasticMarkdown(cells, opts, command),
-    confirmation: confirmationMarkdown(cells, perChangeCells, opts, { command, seconds, perChange })
+    confirmation: confirming ? confirmationMarkdown(cells, perChangeCells, opts, { command, seconds, perChange }) : null
   }
 }
 
@@ -282,11 +287,13 @@ async function main(args: string[]): Promise<void> {
   if (!args.includes('--no-stochastic') && !args.includes('--detached-only')) {
     const s = await stochasticSections(args)
     sections.push({ doc: 'performance.md', markers: STOCHASTIC_MARKERS, markdown: ['### Stochastic agent', '', s.window].join('\n') })
-    sections.push({
-      doc: 'baseline.md',
-      markers: CONFIRMATION_MARKERS,
-      markdown: ['', '### Measured (issue 34)', '', s.confirmation, ''].join('\n')
-    })
+    if (s.confirmation !== null)
+      sections.push({
+        doc: 'baseline.md',
+        markers: CONFIRMATION_MARKERS,
+        markdown: ['', '### Measured (issue 34)', '', s.confirmation, ''].join('\n')
+      })
+    else process.stderr.write('docs/baseline.md: no column of the default window (--stochastic-k), its measured section not written\n')
   }
   if (!args.includes('--no-detached') && !args.includes('--stochastic-only')) {
     const { measureDetached } = await import('./bench-detached.js')
