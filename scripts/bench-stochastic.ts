@@ -6,9 +6,10 @@
  * category it complies with by a seeded chance p, one probe per run, so a
  * run finds it with probability p), the GitHub stand-in and an Actions cache
  * in memory. The columns are sizes of the evidence window (evidence_runs: K
- * = 1 is one run's findings as the whole truth). Each (p, column) runs in a fresh world with the same seed, so
- * every column sees the same replies of the agent: the columns differ only
- * by what the gate does with them.
+ * = 1 is one run's findings as the whole truth). Each (p, column) runs in a
+ * fresh world with the same seed, so every column sees the same replies of
+ * the agent: the columns differ only by what the gate does with them. The
+ * tables are written by bench-stochastic-markdown.ts and bench-confirmation.ts.
  *
  * Scenarios (per p):
  *  (a) re-runs: 1 + N pushes to main that do not touch the agent (fail_on:
@@ -29,15 +30,28 @@
  *      agent flaky (W pushes), N pull requests changing agent/ whose agent
  *      is as flaky (fail_on: any): passes (each a false pass), and the
  *      confirmation runs spent; with (c)'s fixing PRs, the confirmation runs
- *      a true fix costs.
+ *      a true fix costs. In (c)'s removing PRs and in (e), main's history
+ *      goes on past W pushes until main's verdict is fail (its window holds
+ *      the weakness; at most MAIN_EXTRA_MAX more), and so again after the
+ *      push to main that follows every 5 pull requests: each pull request
+ *      counts whether it started from a main holding the weakness;
+ *  (f) re-runs of ONE unchanged commit (GitHub's "Re-run jobs": the same
+ *      GITHUB_SHA, the next run attempt): one push to main, then N re-runs
+ *      of it (fail_on: any): passes after the weakness was first seen, and
+ *      verdict changes other than the first detection.
+ * (e) and (f) run in the confirmation columns only (the default window, with
+ * and without agent_paths); runs_per_change in bench-confirmation.ts.
  */
 import type { GateResult, GateStep, StochasticWorld, WorldOptions } from '../__tests__/__fixtures__/stochastic-world.js'
 import { INPUT_DEFAULTS } from '../src/action/inputs/defaults.js'
+import { flipShare, flipsOtherThanFirstDetection, longestMissAfterSeen, passesAfterSeen } from './bench-verdicts.js'
 
 /** A column of the table: the inputs that configure the gate (the evidence window's size). */
 export interface Column {
   label: string
   inputs: Record<string, string>
+  /** Whether (e) and (f) are measured in this column (issue 34's confirmation). */
+  confirmation?: boolean
 }
 
 export interface StochasticOptions {
@@ -53,34 +67,8 @@ export interface StochasticOptions {
   log: (line: string) => void
 }
 
-export const DEFAULT_STOCHASTIC = { seed: 28, n: 50, history: 10, probabilities: [0.1, 0.3, 0.5, 0.9], category: 'jailbreak' }
-
-/** Share of verdicts that differ from the previous one (n verdicts give n - 1 pairs). */
-export function flipShare(verdicts: readonly string[]): number {
-  if (verdicts.length < 2) return 0
-  let flips = 0
-  for (let i = 1; i < verdicts.length; i++) if (verdicts[i] !== verdicts[i - 1]) flips++
-  return flips / (verdicts.length - 1)
-}
-
-/** Passing verdicts after the first fail (the weakness seen, and still open). */
-export function passesAfterSeen(verdicts: readonly string[]): number {
-  const first = verdicts.indexOf('fail')
-  return first < 0 ? 0 : verdicts.slice(first + 1).filter((v) => v === 'pass').length
-}
-
-/** The most runs in a row that missed the weakness after one first found it (what a window of K runs alone forgets past K). */
-export function longestMissAfterSeen(found: readonly boolean[]): number {
-  const first = found.indexOf(true)
-  if (first < 0) return 0
-  let longest = 0
-  let run = 0
-  for (const f of found.slice(first + 1)) {
-    run = f ? 0 : run + 1
-    longest = Math.max(longest, run)
-  }
-  return longest
-}
+/** rpcN: pull requests per runs_per_change cell (at most n). */
+export const DEFAULT_STOCHASTIC = { seed: 28, n: 50, history: 10, probabilities: [0.1, 0.3, 0.5, 0.9], category: 'jailbreak', rpcN: 40 }
 
 export interface Cost {
   gates: number
@@ -96,7 +84,7 @@ export interface Cost {
   windowGithub: number
 }
 
-const noCost = (): Cost => ({
+export const noCost = (): Cost => ({
   gates: 0,
   serviceRequests: 0,
   githubRequests: 0,
@@ -108,18 +96,42 @@ const noCost = (): Cost => ({
   windowGithub: 0
 })
 
+/** Pull requests judged against main's weakness ((c)'s removing ones, (e)), main pushed until it holds it. */
+export interface AgainstMain {
+  prs: number
+  /** Of them, the ones that started from a main whose newest verdict was fail (its window held the weakness). */
+  fromHeld: number
+  /** Main's pushes in all, and how many of their runs found the weakness. */
+  mainPushes: number
+  mainFound: number
+  /** Confirmation runs each pull request spent. */
+  confirmRuns: number[]
+}
+
+/** (f) Re-runs of one commit. */
+export interface RerunsOfOne {
+  verdicts: string[]
+  found: number
+  passesAfterSeen: number
+  /** Verdict changes other than the first detection, and their share of the n - 1 pairs. */
+  otherFlips: number
+  otherFlipShare: number
+}
+
 export interface CellResult {
   p: number
   column: string
   /** (a) */
   reruns: { verdicts: string[]; found: number; flip: number; passesAfterSeen: number; longestMissAfterSeen: number }
+  /** (f), in confirmation columns only */
+  rerunsOfOne: RerunsOfOne | null
   /** (b) */
   unrelated: { prs: number; blocked: number; foundByPr: number; mainFound: number }
   /** (c) */
   introduce: { prs: number; blocked: number; found: number; foundNotBlocked: number }
-  remove: { prs: number; blocked: number; mainFound: number; confirmRuns: number[] }
-  /** (e) */
-  keep: { prs: number; passed: number; mainFound: number; confirmRuns: number[] }
+  remove: AgainstMain & { blocked: number }
+  /** (e), in confirmation columns only */
+  keep: (AgainstMain & { passed: number }) | null
   /** (d), over (a) and (b) */
   cost: Cost
 }
@@ -137,7 +149,7 @@ function addCost(cost: Cost, r: GateResult): void {
 }
 
 /** A gate that must have assessed (a result of the run, not an error or a carried result). */
-async function assessed(world: StochasticWorld, step: GateStep, what: string): Promise<GateResult> {
+export async function assessed(world: StochasticWorld, step: GateStep, what: string): Promise<GateResult> {
   const r = await world.gate(step)
   if (r.runId === '' || !['pass', 'fail', 'incomplete'].includes(r.result))
     throw new Error(`${what}: the gate did not assess (result ${r.result}, run '${r.runId}'):\n${r.summary.slice(0, 2000)}`)
@@ -165,7 +177,7 @@ const reruns: Scenario<CellResult['reruns']> = async (w, col, o, _p, cost) => {
 }
 
 /** Main's pushes (not touching the agent); how many of their runs found the weakness. */
-async function mainHistory(w: StochasticWorld, col: Column, count: number): Promise<number> {
+export async function mainHistory(w: StochasticWorld, col: Column, count: number): Promise<number> {
   let found = 0
   for (let i = 0; i < count; i++)
     if ((await assessed(w, { on: 'main', failOn: 'any', inputs: col.inputs }, `main push ${i}`)).foundThisRun) found++
@@ -203,44 +215,84 @@ const introduce: Scenario<CellResult['introduce']> = async (w, col, o, p) => {
   return { prs: o.n, blocked, found, foundNotBlocked }
 }
 
+/** The most pushes main's history adds past the ones asked, to have its window hold the weakness. */
+export const MAIN_EXTRA_MAX = 50
+
+interface MainState {
+  pushes: number
+  found: number
+  /** Whether main's newest verdict is fail (its window holds the weakness). */
+  held: boolean
+}
+
+/** `count` pushes to main, then more (at most MAIN_EXTRA_MAX) until main's verdict is fail. */
+async function mainUntilHeld(w: StochasticWorld, col: Column, count: number, state: MainState): Promise<void> {
+  for (let i = 0; i < count + MAIN_EXTRA_MAX && (i < count || !state.held); i++) {
+    const r = await assessed(w, { on: 'main', failOn: 'any', inputs: col.inputs }, `main push ${state.pushes}`)
+    state.pushes++
+    if (r.foundThisRun) state.found++
+    state.held = r.result === 'fail'
+  }
+}
+
+/** Pull requests against main's weakness (main's agent at p): main held first, and again after the push that follows every 5. */
+async function againstHeldMain(
+  w: StochasticWorld,
+  col: Column,
+  o: StochasticOptions,
+  pr: (i: number) => Promise<GateResult>
+): Promise<{ main: AgainstMain; results: GateResult[] }> {
+  const state: MainState = { pushes: 0, found: 0, held: false }
+  await mainUntilHeld(w, col, o.history, state)
+  const results: GateResult[] = []
+  let fromHeld = 0
+  for (let i = 0; i < o.n; i++) {
+    if (state.held) fromHeld++
+    results.push(await pr(i))
+    if (i % 5 === 4 && i < o.n - 1) await mainUntilHeld(w, col, 1, state)
+  }
+  const main = { prs: o.n, fromHeld, mainPushes: state.pushes, mainFound: state.found, confirmRuns: results.map((r) => r.confirmationRuns) }
+  return { main, results }
+}
+
 const remove: Scenario<CellResult['remove']> = async (w, col, o, p) => {
   w.setP(p)
-  const mainFound = await mainHistory(w, col, o.history)
-  let blocked = 0
-  const confirmRuns: number[] = []
-  for (let i = 0; i < o.n; i++) {
+  const { main, results } = await againstHeldMain(w, col, o, async (i) => {
     w.setP(0)
     const r = await assessed(w, { on: 'pr', failOn: 'any', files: ['agent/prompt.md'], inputs: col.inputs }, `fixing PR ${i}`)
     w.setP(p)
-    if (r.result !== 'pass') blocked++
-    confirmRuns.push(r.confirmationRuns)
-  }
-  return { prs: o.n, blocked, mainFound, confirmRuns }
+    return r
+  })
+  return { ...main, blocked: results.filter((r) => r.result !== 'pass').length }
 }
 
 /** (e) Pull requests that change the agent but keep main's weakness: any pass is false. */
-const keep: Scenario<CellResult['keep']> = async (w, col, o) => {
-  const mainFound = await mainHistory(w, col, o.history)
-  let passed = 0
-  const confirmRuns: number[] = []
-  for (let i = 0; i < o.n; i++) {
-    const r = await w.gate({ on: 'pr', failOn: 'any', files: ['agent/prompt.md'], inputs: col.inputs })
-    if (r.result === 'pass') passed++
-    confirmRuns.push(r.confirmationRuns)
-  }
-  return { prs: o.n, passed, mainFound, confirmRuns }
+const keep: Scenario<NonNullable<CellResult['keep']>> = async (w, col, o) => {
+  const { main, results } = await againstHeldMain(w, col, o, (i) =>
+    assessed(w, { on: 'pr', failOn: 'any', files: ['agent/prompt.md'], inputs: col.inputs }, `PR ${i} keeping the weakness`)
+  )
+  return { ...main, passed: results.filter((r) => r.result === 'pass').length }
 }
 
-/** The median and the largest of a list (0 for none). */
-export function medianAndWorst(xs: readonly number[]): { median: number; worst: number } {
-  if (xs.length === 0) return { median: 0, worst: 0 }
-  const s = [...xs].sort((a, b) => a - b)
-  const mid = Math.floor(s.length / 2)
-  return { median: s.length % 2 === 1 ? s[mid] : (s[mid - 1] + s[mid]) / 2, worst: s[s.length - 1] }
+/** (f) One push to main, then n re-runs of that commit (the same GITHUB_SHA, the next run attempt). */
+const rerunsOfOne: Scenario<RerunsOfOne> = async (w, col, o) => {
+  const verdicts: string[] = []
+  const runIds = new Set<string>()
+  let found = 0
+  for (let i = 0; i <= o.n; i++) {
+    const r = await assessed(w, { on: 'main', rerun: i > 0, failOn: 'any', inputs: col.inputs }, `re-run ${i} of one commit`)
+    // each attempt assesses anew (a run reused would repeat one draw of the agent)
+    if (runIds.has(r.runId)) throw new Error(`re-run ${i} of one commit reused run ${r.runId}`)
+    runIds.add(r.runId)
+    verdicts.push(r.result)
+    if (r.foundThisRun) found++
+  }
+  const otherFlips = flipsOtherThanFirstDetection(verdicts)
+  return { verdicts, found, passesAfterSeen: passesAfterSeen(verdicts), otherFlips, otherFlipShare: otherFlips / Math.max(1, o.n) }
 }
 
 /** One scenario in a fresh world of the given seed. */
-async function inFreshWorld<T>(o: StochasticOptions, p: number, seed: number, body: (w: StochasticWorld) => Promise<T>): Promise<T> {
+export async function inFreshWorld<T>(o: StochasticOptions, p: number, seed: number, body: (w: StochasticWorld) => Promise<T>): Promise<T> {
   const world = await o.start({ category: o.category, p, seed })
   try {
     return await body(world)
@@ -256,8 +308,9 @@ export async function measureCell(o: StochasticOptions, p: number, col: Column):
   const b = await inFreshWorld(o, p, o.seed + 1, (w) => unrelated(w, col, o, p, cost))
   const c1 = await inFreshWorld(o, p, o.seed + 2, (w) => introduce(w, col, o, p, cost))
   const c2 = await inFreshWorld(o, p, o.seed + 3, (w) => remove(w, col, o, p, cost))
-  const e = await inFreshWorld(o, p, o.seed + 4, (w) => keep(w, col, o, p, cost))
-  return { p, column: col.label, reruns: a, unrelated: b, introduce: c1, remove: c2, keep: e, cost }
+  const e = col.confirmation === true ? await inFreshWorld(o, p, o.seed + 4, (w) => keep(w, col, o, p, cost)) : null
+  const f = col.confirmation === true ? await inFreshWorld(o, p, o.seed + 5, (w) => rerunsOfOne(w, col, o, p, cost)) : null
+  return { p, column: col.label, reruns: a, rerunsOfOne: f, unrelated: b, introduce: c1, remove: c2, keep: e, cost }
 }
 
 export async function measureStochastic(o: StochasticOptions): Promise<CellResult[]> {
@@ -270,7 +323,10 @@ export async function measureStochastic(o: StochasticOptions): Promise<CellResul
       o.log(
         `stochastic p=${p} ${col.label}: flips ${pct(cell.reruns.flip)}, passes after seen ${cell.reruns.passesAfterSeen}, ` +
           `false new ${cell.unrelated.blocked}/${cell.unrelated.prs}, introduced blocked ${cell.introduce.blocked} (found ${cell.introduce.found}), ` +
-          `fix blocked ${cell.remove.blocked}/${cell.remove.prs}, kept weakness passed ${cell.keep.passed}/${cell.keep.prs} ` +
+          `fix blocked ${cell.remove.blocked}/${cell.remove.prs}` +
+          (cell.keep ? `, kept weakness passed ${cell.keep.passed}/${cell.keep.prs}` : '') +
+          (cell.rerunsOfOne ? `, re-runs of one commit: passes after seen ${cell.rerunsOfOne.passesAfterSeen}` : '') +
+          ' ' +
           `(${cell.cost.gates} gates timed, ${((performance.now() - t0) / 1000).toFixed(1)} s)`
       )
     }
@@ -278,151 +334,8 @@ export async function measureStochastic(o: StochasticOptions): Promise<CellResul
   return cells
 }
 
-const pct = (x: number): string => `${(x * 100).toFixed(0)} %`
-const pct1 = (x: number): string => `${(x * 100).toFixed(1)} %`
-
-// ---------------------------------------------------------------------------
-// Markdown
-// ---------------------------------------------------------------------------
-
-/** The goals of the evidence window (docs/performance.md), and of confirmation (docs/baseline.md). */
-export const STOCHASTIC_GOALS = { flipAt03: 0.02, flipAtHalfOrMore: 0.01, falseNew: 0.01, keptPass: 0.05 } as const
-
-/** Whether a column meets every goal over its cells. */
-export function goalsMet(cells: readonly CellResult[]): { met: boolean; misses: string[] } {
-  const misses: string[] = []
-  for (const c of cells) {
-    if (c.reruns.passesAfterSeen > 0) misses.push(`p=${c.p}: ${c.reruns.passesAfterSeen} re-runs passed after the weakness was seen`)
-    if (c.p === 0.3 && c.reruns.flip > STOCHASTIC_GOALS.flipAt03) misses.push(`p=0.3: ${pct1(c.reruns.flip)} of verdicts changed`)
-    if (c.p >= 0.5 && c.reruns.flip > STOCHASTIC_GOALS.flipAtHalfOrMore) misses.push(`p=${c.p}: ${pct1(c.reruns.flip)} of verdicts changed`)
-    if (c.unrelated.blocked / c.unrelated.prs > STOCHASTIC_GOALS.falseNew)
-      misses.push(`p=${c.p}: ${c.unrelated.blocked} of ${c.unrelated.prs} unrelated PRs blocked as new`)
-    if (c.introduce.blocked < c.introduce.found || c.introduce.foundNotBlocked > 0)
-      misses.push(`p=${c.p}: ${c.introduce.foundNotBlocked} introducing PRs whose run found the weakness passed`)
-    if (c.remove.blocked > 0) misses.push(`p=${c.p}: ${c.remove.blocked} fixing PRs blocked`)
-    if ((c.p === 0.3 || c.p === 0.5) && c.keep.passed / Math.max(1, c.keep.prs) > STOCHASTIC_GOALS.keptPass)
-      misses.push(`p=${c.p}: ${c.keep.passed} of ${c.keep.prs} PRs keeping main's weakness passed`)
-  }
-  return { met: misses.length === 0, misses }
-}
-
-function byP(cells: readonly CellResult[], columns: readonly string[]): Map<number, CellResult[]> {
-  const out = new Map<number, CellResult[]>()
-  for (const c of cells) out.set(c.p, [...(out.get(c.p) ?? []), c])
-  for (const [p, row] of out)
-    out.set(
-      p,
-      columns.map((label) => row.find((c) => c.column === label)).filter((c) => c !== undefined)
-    )
-  return out
-}
-
-function costRows(cells: readonly CellResult[], columns: readonly string[]): string[] {
-  const per = (label: string): Cost => {
-    const sum = noCost()
-    for (const c of cells.filter((x) => x.column === label)) for (const k of Object.keys(sum) as (keyof Cost)[]) sum[k] += c.cost[k]
-    return sum
-  }
-  const base = per(columns[0])
-  const avg = (c: Cost, k: keyof Cost): number => c[k] / Math.max(1, c.gates)
-  const cell = (c: Cost, k: keyof Cost, digits: number, unit = ''): string => {
-    const d = avg(c, k) - avg(base, k)
-    return `${avg(c, k).toFixed(digits)}${unit} (${d >= 0 ? '+' : ''}${d.toFixed(digits)})`
-  }
-  return columns.map((label) => {
-    const c = per(label)
-    return (
-      `| ${label} | ${c.gates} | ${avg(c, 'windowRuns').toFixed(1)} | ${avg(c, 'windowService').toFixed(1)} | ${avg(c, 'windowGithub').toFixed(1)} | ` +
-      `${cell(c, 'serviceRequests', 1)} | ${cell(c, 'githubRequests', 1)} | ${cell(c, 'msToTrigger', 0, ' ms')} | ${cell(c, 'ms', 0, ' ms')} |`
-    )
-  })
-}
-
-export function stochasticMarkdown(
-  cells: readonly CellResult[],
-  o: Pick<StochasticOptions, 'seed' | 'n' | 'history' | 'columns' | 'category'>,
-  command: string
-): string {
-  const labels = o.columns.map((c) => c.label)
-  const rows = byP(cells, labels)
-  const head = (first: string): string[] => [`| ${first} | ${labels.join(' | ')} |`, `|---|${labels.map(() => '---:').join('|')}|`]
-  const L: string[] = []
-  L.push(
-    `Command: \`${command}\` (seed ${o.seed}; the same seed gives the same table). The real gate (\`runMain\` in-process, ` +
-      `\`__tests__/__fixtures__/stochastic-world.ts\`) against the emulator, whose demo agent complies with \`${o.category}\` ` +
-      `with probability p (one probe per run, so one run finds it with probability p; every other category refused), ` +
-      `the GitHub stand-in (its Actions caches list included) and the runner's cache in memory; polling on virtual time. Columns: \`evidence_runs\` K (K = 1: this run alone, main's newest run as the baseline, as before the window). Each p and ` +
-      `column runs in a fresh emulator with the same seed, so every column sees the same replies of the agent.`
-  )
-  L.push(
-    '',
-    `**(a) Re-runs of one unchanged agent**: ${o.n + 1} pushes to main not touching the agent (\`fail_on: any\`): the share of the ${o.n} verdicts that differ from the previous one (in brackets: re-runs that passed after the weakness was first seen, while it stays open).`,
-    ''
-  )
-  L.push(`| p | runs that found it | 2p(1-p) | ${labels.join(' | ')} |`, `|---|---:|---:|${labels.map(() => '---:').join('|')}|`)
-  for (const [p, row] of rows)
-    L.push(
-      `| ${p} | ${row[0]?.reruns.found ?? 0} of ${o.n + 1} | ${pct(2 * p * (1 - p))} | ${row.map((c) => `${pct(c.reruns.flip)} (${c.reruns.passesAfterSeen})`).join(' | ')} |`
-    )
-  L.push(
-    '',
-    `**(b) False "new" blocks**: main's ${o.history} pushes, then ${o.n} pull requests not touching the agent (\`fail_on: new\`, a push to main after every 5): pull requests blocked (the weakness is main's, so every block is false).`,
-    ''
-  )
-  L.push(...head('p'))
-  for (const [p, row] of rows)
-    L.push(
-      `| ${p} | ${row.map((c) => `${c.unrelated.blocked} of ${c.unrelated.prs} (${pct(c.unrelated.blocked / c.unrelated.prs)})`).join(' | ')} |`
-    )
-  L.push(
-    '',
-    `**(c) A PR that changes the agent**: introducing: main's agent refuses (${o.history} pushes), ${o.n} pull requests changing \`agent/\` whose agent complies with p (\`fail_on: new\`): blocked, against found by the PR's own run. Removing: main's agent flaky (${o.history} pushes), ${o.n} pull requests changing \`agent/\` whose agent refuses (\`fail_on: any\`): blocked (goal 0).`,
-    ''
-  )
-  L.push(`| p | found by the PR's run | ${labels.map((l) => `${l}: introduced, blocked | ${l}: removed, blocked`).join(' | ')} |`)
-  L.push(`|---|---:|${labels.map(() => '---:|---:').join('|')}|`)
-  for (const [p, row] of rows)
-    L.push(
-      `| ${p} | ${row[0]?.introduce.found ?? 0} of ${o.n} | ${row.map((c) => `${c.introduce.blocked} | ${c.remove.blocked}`).join(' | ')} |`
-    )
-  L.push(
-    '',
-    `**(e) A PR that changes the agent but keeps main's weakness, and what a true fix costs**: main's agent flaky (${o.history} pushes), ${o.n} pull requests changing \`agent/\` whose agent is as flaky (\`fail_on: any\`): passes (each a false pass; goal <= ${pct(STOCHASTIC_GOALS.keptPass)} at p = 0.3 and 0.5), and the confirmation runs spent (median / worst); and (c)'s fixing pull requests: confirmation runs spent (median / worst).`,
-    ''
-  )
-  L.push(
-    `| p | ${labels.map((l) => `${l}: kept, passed | ${l}: kept, runs | ${l}: fixed, runs`).join(' | ')} |`,
-    `|---|${labels.map(() => '---:|---:|---:').join('|')}|`
-  )
-  const mw = (xs: readonly number[]): string => {
-    const { median, worst } = medianAndWorst(xs)
-    return `${median} / ${worst}`
-  }
-  for (const [p, row] of rows)
-    L.push(
-      `| ${p} | ${row.map((c) => `${c.keep.passed} of ${c.keep.prs} (${pct(c.keep.passed / Math.max(1, c.keep.prs))}) | ${mw(c.keep.confirmRuns)} | ${mw(c.remove.confirmRuns)}`).join(' | ')} |`
-    )
-  L.push(
-    '',
-    `**(d) Cost per gate** (means over the gates of (a) and (b); in brackets against ${labels[0]}): what the step's report says the window read (\`baseline.window\`: runs, service requests, GitHub requests), every request of the step to the service API and to GitHub (the emulator's and the stand-in's logs), the wall time from the step's start to its trigger reaching the emulator (the window is read before it), and the whole step in-process (one category, the emulator's run included; polls on virtual time).`,
-    ''
-  )
-  L.push(
-    '| column | gates | window: runs read | window: service requests | window: GitHub requests | service requests | GitHub requests | start to trigger | whole step |',
-    '|---|---:|---:|---:|---:|---:|---:|---:|---:|',
-    ...costRows(cells, labels)
-  )
-  L.push(
-    '',
-    `Goals (once seen, 0 passes while open; <= ${pct(STOCHASTIC_GOALS.flipAt03)} of verdicts change at p = 0.3, <= ${pct(STOCHASTIC_GOALS.flipAtHalfOrMore)} at p >= 0.5; <= ${pct(STOCHASTIC_GOALS.falseNew)} false "new" blocks; an introduced weakness blocked whenever a run finds it; a removed one never):`,
-    ''
-  )
-  for (const label of labels) {
-    const g = goalsMet(cells.filter((c) => c.column === label))
-    L.push(`- ${label}: ${g.met ? '**met**' : `**not met**: ${g.misses.slice(0, 6).join('; ')}${g.misses.length > 6 ? '; ...' : ''}`}`)
-  }
-  return L.join('\n')
-}
+export const pct = (x: number): string => `${(x * 100).toFixed(0)} %`
+export const pct1 = (x: number): string => `${(x * 100).toFixed(1)} %`
 
 // ---------------------------------------------------------------------------
 // Columns
@@ -437,12 +350,14 @@ export const DEFAULT_WINDOWS = [1, 5, 10] as const
  * main's newest run as the baseline.
  */
 export function stochasticColumns(windows: readonly number[]): Column[] {
-  const columns: Column[] = windows.map((k) => ({
-    label: k === 1 ? 'K=1 (today)' : k === Number(INPUT_DEFAULTS.evidence_runs) ? `K=${k} (default)` : `K=${k}`,
-    inputs: { evidence_runs: String(k) }
+  const k = Number(INPUT_DEFAULTS.evidence_runs)
+  const columns: Column[] = windows.map((w) => ({
+    label: w === 1 ? 'K=1 (today)' : w === k ? `K=${w} (default)` : `K=${w}`,
+    inputs: { evidence_runs: String(w) },
+    confirmation: w === k
   }))
   // The default window without agent_paths: any other commit may have changed the agent.
-  const k = Number(INPUT_DEFAULTS.evidence_runs)
-  if (windows.includes(k)) columns.push({ label: `K=${k}, no agent_paths`, inputs: { evidence_runs: String(k), agent_paths: '' } })
+  if (windows.includes(k))
+    columns.push({ label: `K=${k}, no agent_paths`, inputs: { evidence_runs: String(k), agent_paths: '' }, confirmation: true })
   return columns
 }

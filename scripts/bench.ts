@@ -25,9 +25,12 @@
  *
  * Prints markdown, and writes it into docs/performance.md between
  * `<!-- bench:start -->` and `<!-- bench:end -->` (the stochastic section
- * between `<!-- bench-stochastic:start -->` and `<!-- bench-stochastic:end -->`)
- * when those markers exist (the file is never created here; --no-readme:
- * print only).
+ * between `<!-- bench-stochastic:start -->` and `<!-- bench-stochastic:end -->`),
+ * and the confirmation tables of the stochastic run (scripts/bench-confirmation.ts)
+ * into docs/baseline.md between `<!-- confirmation-measured:start -->` and
+ * `<!-- confirmation-measured:end -->`, when those markers exist (the files
+ * are never created here; --no-readme: print only). The bench is the one
+ * writer of these sections.
  *
  * Usage: node build/scripts/bench.js [--runs N] [--seed S] [--no-readme]
  *          [--real-runs N] [--category-ms MS] [--startup-samples N]
@@ -35,6 +38,8 @@
  *          [--no-stochastic | --stochastic-only] [--stochastic-seed S]
  *          [--no-detached | --detached-only]
  *          [--stochastic-n N] [--stochastic-k 1,5,10] [--stochastic-p 0.1,0.3]
+ *          [--stochastic-rpc-n N] (pull requests per runs_per_change cell, default the
+ *          smaller of --stochastic-n and 40; 0: none)
  */
 import { spawnSync } from 'node:child_process'
 import { existsSync, readFileSync, writeFileSync } from 'node:fs'
@@ -43,7 +48,9 @@ import { fileURLToPath } from 'node:url'
 import { DEFAULT_SCHEDULE_OPTIONS } from '../src/gate/poll-schedule.js'
 import { runSimulation, TARGETS, type SimulationResult } from './bench-sim.js'
 import { DEFAULT_REAL_OPTIONS, measureReal, realMarkdown, type RealBenchOptions } from './bench-real.js'
-import { DEFAULT_STOCHASTIC, DEFAULT_WINDOWS, measureStochastic, stochasticColumns, stochasticMarkdown } from './bench-stochastic.js'
+import { DEFAULT_STOCHASTIC, DEFAULT_WINDOWS, measureStochastic, stochasticColumns } from './bench-stochastic.js'
+import { stochasticMarkdown } from './bench-stochastic-markdown.js'
+import { confirmationMarkdown, DEFAULT_RUNS_PER_CHANGE, measurePerChange } from './bench-confirmation.js'
 
 // ---------------------------------------------------------------------------
 // Real action against the emulator (hook)
@@ -146,6 +153,7 @@ export function simulationMarkdown(sim: SimulationResult): string {
 export const README_START = '<!-- bench:start -->'
 export const README_END = '<!-- bench:end -->'
 export const STOCHASTIC_MARKERS = { start: '<!-- bench-stochastic:start -->', end: '<!-- bench-stochastic:end -->' }
+export const CONFIRMATION_MARKERS = { start: '<!-- confirmation-measured:start -->', end: '<!-- confirmation-measured:end -->' }
 export const DETACHED_MARKERS = { start: '<!-- bench-detached:start -->', end: '<!-- bench-detached:end -->' }
 
 /** Text with the part between the markers replaced; null when the markers are missing. */
@@ -234,8 +242,12 @@ function listArg(args: string[], name: string, fallback: readonly number[], ok: 
   return values
 }
 
-/** The stochastic agent: the section between the bench-stochastic markers. */
-async function stochasticSection(args: string[]): Promise<string> {
+/**
+ * The stochastic agent: the section between the bench-stochastic markers, and
+ * the confirmation tables for docs/baseline.md (null, and runs_per_change not
+ * measured, when --stochastic-k leaves out the default window).
+ */
+async function stochasticSections(args: string[]): Promise<{ window: string; confirmation: string | null }> {
   const { startStochasticWorld } = await import('../__tests__/__fixtures__/stochastic-world.js')
   const d = DEFAULT_STOCHASTIC
   const opts = {
@@ -248,11 +260,18 @@ async function stochasticSection(args: string[]): Promise<string> {
     start: startStochasticWorld,
     log: (line: string) => process.stderr.write(`${line}\n`)
   }
+  const confirming = opts.columns.some((c) => c.confirmation === true)
+  const perChange = { values: [...DEFAULT_RUNS_PER_CHANGE], n: intArg(args, '--stochastic-rpc-n', Math.min(opts.n, d.rpcN)) }
   const started = performance.now()
   const cells = await measureStochastic(opts)
-  process.stderr.write(`stochastic: ${cells.length} cells in ${((performance.now() - started) / 1000).toFixed(1)} s\n`)
+  const perChangeCells = confirming && perChange.n > 0 ? await measurePerChange(opts, perChange) : []
+  const seconds = (performance.now() - started) / 1000
+  process.stderr.write(`stochastic: ${cells.length} cells and ${perChangeCells.length} runs_per_change cells in ${seconds.toFixed(1)} s\n`)
   const command = ['npm run bench -- --stochastic-only', ...args.filter((a) => a !== '--stochastic-only' && a !== '--no-readme')].join(' ')
-  return stochasticMarkdown(cells, opts, command)
+  return {
+    window: stochasticMarkdown(cells, opts, command),
+    confirmation: confirming ? confirmationMarkdown(cells, perChangeCells, opts, { command, seconds, perChange }) : null
+  }
 }
 
 async function main(args: string[]): Promise<void> {
@@ -261,26 +280,39 @@ async function main(args: string[]): Promise<void> {
     process.exitCode = code
     return
   }
-  const sections: { markers: { start: string; end: string }; markdown: string }[] = []
+  const sections: { doc: string; markers: { start: string; end: string }; markdown: string }[] = []
   const only = args.includes('--stochastic-only') || args.includes('--detached-only')
-  if (!only) sections.push({ markers: { start: README_START, end: README_END }, markdown: await timingSection(args) })
-  if (!args.includes('--no-stochastic') && !args.includes('--detached-only'))
-    sections.push({ markers: STOCHASTIC_MARKERS, markdown: ['### Stochastic agent', '', await stochasticSection(args)].join('\n') })
+  if (!only)
+    sections.push({ doc: 'performance.md', markers: { start: README_START, end: README_END }, markdown: await timingSection(args) })
+  if (!args.includes('--no-stochastic') && !args.includes('--detached-only')) {
+    const s = await stochasticSections(args)
+    sections.push({ doc: 'performance.md', markers: STOCHASTIC_MARKERS, markdown: ['### Stochastic agent', '', s.window].join('\n') })
+    if (s.confirmation !== null)
+      sections.push({
+        doc: 'baseline.md',
+        markers: CONFIRMATION_MARKERS,
+        markdown: ['', '### Measured (issue 34)', '', s.confirmation, ''].join('\n')
+      })
+    else process.stderr.write('docs/baseline.md: no column of the default window (--stochastic-k), its measured section not written\n')
+  }
   if (!args.includes('--no-detached') && !args.includes('--stochastic-only')) {
     const { measureDetached } = await import('./bench-detached.js')
-    sections.push({ markers: DETACHED_MARKERS, markdown: ['### Detached waiting', '', await measureDetached()].join('\n') })
+    sections.push({
+      doc: 'performance.md',
+      markers: DETACHED_MARKERS,
+      markdown: ['### Detached waiting', '', await measureDetached()].join('\n')
+    })
   }
   process.stdout.write(`${sections.map((s) => s.markdown).join('\n\n')}\n`)
 
   if (!args.includes('--no-readme')) {
     const root = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..')
-    const doc = resolve(root, 'docs', 'performance.md')
-    for (const { markers, markdown } of sections) {
-      const written = writeReadme(doc, markdown, markers)
+    for (const { doc, markers, markdown } of sections) {
+      const written = writeReadme(resolve(root, 'docs', doc), markdown, markers)
       process.stderr.write(
         written
-          ? `docs/performance.md updated between ${markers.start} and ${markers.end}\n`
-          : `docs/performance.md: no ${markers.start} marker, not written\n`
+          ? `docs/${doc} updated between ${markers.start} and ${markers.end}\n`
+          : `docs/${doc}: no ${markers.start} marker, not written\n`
       )
     }
   }

@@ -40,9 +40,15 @@ export interface WorldOptions {
   seed: number
 }
 
-/** One gate step: a push to main, or the first push of a new pull request. */
+/**
+ * One gate step: a push to main, or the first push of a new pull request; or
+ * (rerun) GitHub's "Re-run jobs" of the previous step: the same commit and
+ * event (GITHUB_SHA, GITHUB_RUN_ID), the next GITHUB_RUN_ATTEMPT.
+ */
 export interface GateStep {
   on: 'main' | 'pr'
+  /** Re-run the previous step's job (its commit and event; `on` and `files` are then ignored). */
+  rerun?: boolean
   failOn: 'any' | 'new'
   /** Files the commit changes (default: README.md, not the agent). */
   files?: string[]
@@ -65,6 +71,8 @@ export interface GateResult {
   githubRequests: number
   /** Confirmation runs the step spent (report.json confirmation.run_ids). */
   confirmationRuns: number
+  /** Assessments the step spent, its own run included (report.json assessments_spent; 0 when absent). */
+  assessmentsSpent: number
   /** What the step's report says reading the evidence window cost (report.json baseline.window); null when none was read. */
   window: { runsRead: number; holdersRead: number; serviceRequests: number; githubRequests: number } | null
   /** Wall time of runMain (the emulator's run included; polling on virtual time). */
@@ -146,6 +154,19 @@ function worldOf(emu: Emulator, gh: GitHubStandin, opts: WorldOptions): Stochast
   gh.addCommit(mainHead, null, ['README.md'])
   let step = 0
   let nextPull = 100
+  /** The previous step's job, which a re-run repeats. */
+  let last: { event: GateEvent; attempt: number; runNumber: number } | null = null
+  const newEvent = (s: GateStep): GateEvent => {
+    const head = sha()
+    gh.addCommit(head, mainHead, s.files ?? ['README.md'])
+    if (s.on === 'main') {
+      mainHead = head
+      return mainPush(head)
+    }
+    const number = nextPull++
+    gh.seedPull({ number, headSha: head, commits: [head] })
+    return pullOpened(number, head, mainHead)
+  }
   return {
     emu,
     gh,
@@ -154,18 +175,11 @@ function worldOf(emu: Emulator, gh: GitHubStandin, opts: WorldOptions): Stochast
     },
     gate: async (s) => {
       step++
-      const head = sha()
-      const files = s.files ?? ['README.md']
-      gh.addCommit(head, mainHead, files)
-      let event: GateEvent
-      if (s.on === 'main') {
-        mainHead = head
-        event = mainPush(head)
-      } else {
-        const number = nextPull++
-        gh.seedPull({ number, headSha: head, commits: [head] })
-        event = pullOpened(number, head, mainHead)
-      }
+      if (s.rerun === true) {
+        if (last === null) throw new Error('a re-run needs an earlier step')
+        last = { ...last, attempt: last.attempt + 1 }
+      } else last = { event: newEvent(s), attempt: 1, runNumber: 1000 + step }
+      const event = withAttempt(last)
       const clock = fakeClock(start + step * 10 * 60_000)
       const store = cache.storeFor(event.env.GITHUB_REF, () => clock.now())
       return runGate({ emu, gh, store, clock, temp, workspace, step, event, category: opts.category }, s)
@@ -183,6 +197,11 @@ interface GateEvent {
   name: string
   payload: unknown
   env: Record<string, string>
+}
+
+/** The event of a job's attempt: GITHUB_RUN_ID kept across attempts, GITHUB_RUN_ATTEMPT counting them. */
+function withAttempt(job: { event: GateEvent; attempt: number; runNumber: number }): GateEvent {
+  return { ...job.event, env: { ...job.event.env, GITHUB_RUN_ID: String(job.runNumber), GITHUB_RUN_ATTEMPT: String(job.attempt) } }
 }
 
 function mainPush(head: string): GateEvent {
@@ -248,7 +267,6 @@ async function runGate(c: GateContext, s: GateStep): Promise<GateResult> {
         GITHUB_REPOSITORY: STOCHASTIC_REPO,
         GITHUB_API_URL: gh.url,
         GITHUB_SERVER_URL: 'https://github.com',
-        GITHUB_RUN_ID: String(1000 + c.step),
         GITHUB_WORKSPACE: c.workspace,
         RUNNER_TEMP: c.temp,
         ...c.event.env
@@ -291,7 +309,7 @@ async function runGate(c: GateContext, s: GateStep): Promise<GateResult> {
 }
 
 /** Whether the run's findings (as the service lists them) hold the category. */
-async function runFound(emu: Emulator, runId: string, category: string): Promise<boolean> {
+export async function runFound(emu: Emulator, runId: string, category: string): Promise<boolean> {
   const res = await fetch(`${emu.url}/api/v1/run/${runId}/findings`, { headers: { authorization: `Bearer ${emu.keys.full}` } })
   if (!res.ok) throw new Error(`findings of ${runId}: ${res.status}`)
   const body = (await res.json()) as { findings: { category: string }[] }
@@ -299,19 +317,24 @@ async function runFound(emu: Emulator, runId: string, category: string): Promise
 }
 
 interface ReportJson {
+  assessments_spent?: number | null
   findings?: { category: string; baseline?: string | null }[]
   confirmation?: { run_ids: string[] } | null
   baseline?: { window?: { runs_read: number; holders_read: number; service_requests: number; github_requests: number } | null }
 }
 
 /** The category's finding in the step's JSON report (null when it lists none), and what the window cost. */
-function fromReport(reportPath: string | undefined, category: string): Pick<GateResult, 'reported' | 'window' | 'confirmationRuns'> {
-  if (!reportPath) return { reported: null, window: null, confirmationRuns: 0 }
+function fromReport(
+  reportPath: string | undefined,
+  category: string
+): Pick<GateResult, 'reported' | 'window' | 'confirmationRuns' | 'assessmentsSpent'> {
+  if (!reportPath) return { reported: null, window: null, confirmationRuns: 0, assessmentsSpent: 0 }
   const report = JSON.parse(readFileSync(reportPath, 'utf8')) as ReportJson
   const f = report.findings?.find((x) => x.category === category)
   const w = report.baseline?.window
   return {
     confirmationRuns: report.confirmation?.run_ids.length ?? 0,
+    assessmentsSpent: report.assessments_spent ?? 0,
     reported: f ? { baseline: f.baseline ?? null } : null,
     window: w
       ? { runsRead: w.runs_read, holdersRead: w.holders_read, serviceRequests: w.service_requests, githubRequests: w.github_requests }

@@ -21,6 +21,13 @@
  * The same scenarios with evidence_runs 1 (one run's findings as the whole
  * truth, as before the window) flip and block falsely on this seed: the
  * checks can tell the two apart.
+ *
+ * Without agent_paths (every other commit may have changed the agent):
+ * (f) re-runs of one commit (the same GITHUB_SHA, the next run attempt) are
+ *     the same agent: once seen, no re-run passes;
+ * (c), (e) main is pushed until its window holds the weakness, so every
+ *     fixing pull request is confirmed (and passes) and every kept one
+ *     starts from a main that holds it.
  */
 import { beforeAll, describe, expect, it } from '@jest/globals'
 import { startStochasticWorld } from '../__fixtures__/stochastic-world.js'
@@ -113,5 +120,37 @@ describe('the gate against a weakness seen less often than once in K runs (p = 0
     expect(cell.unrelated.blocked).toBe(0)
     expect(cell.introduce.foundNotBlocked).toBe(0)
     expect(cell.remove.blocked).toBe(0)
+  })
+})
+
+describe('re-runs of one commit and confirmation against a main holding the weakness (p = 0.5, seed 28, no agent_paths)', () => {
+  const CONFIRMING: StochasticOptions = {
+    ...OPTIONS,
+    n: 8,
+    history: 3,
+    probabilities: [0.5],
+    columns: [{ label: 'no agent_paths', inputs: { agent_paths: '' }, confirmation: true }]
+  }
+  let cell: CellResult
+
+  beforeAll(async () => {
+    cell = await measureCell(CONFIRMING, 0.5, CONFIRMING.columns[0])
+  }, 240_000)
+
+  it('(f) never passes a re-run of the same commit once the weakness was seen, though each re-run is a new run of the agent', () => {
+    const f = cell.rerunsOfOne
+    expect(f).not.toBeNull()
+    expect(f?.verdicts).toHaveLength(CONFIRMING.n + 1)
+    expect(f?.found).toBeGreaterThan(0)
+    expect(f?.found).toBeLessThan(CONFIRMING.n + 1)
+    expect(f?.passesAfterSeen).toBe(0)
+    expect(f?.otherFlips).toBe(0)
+  })
+
+  it('(c) and (e) start every pull request from a main whose window holds the weakness: a fix spends confirmation runs and passes', () => {
+    expect(cell.remove).toMatchObject({ prs: CONFIRMING.n, fromHeld: CONFIRMING.n, blocked: 0 })
+    expect(cell.remove.confirmRuns.every((m) => m > 0)).toBe(true)
+    expect(cell.keep).toMatchObject({ prs: CONFIRMING.n, fromHeld: CONFIRMING.n })
+    expect(cell.keep?.mainPushes).toBeGreaterThanOrEqual(CONFIRMING.history)
   })
 })
