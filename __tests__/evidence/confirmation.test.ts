@@ -178,3 +178,15 @@ describe('whatAPassMeans: the line, and what confirming without agent_paths cost
     )
   })
 })
+
+describe('planConfirmations assumes the sample rate, shows the rate', () => {
+  it('a weakness seen in 2 of 6 runs, one of them a holder: m from 1 of 5 (29), not from 2 of 6 (16)', () => {
+    const [biased] = planConfirmations([{ category: 'jailbreak', fingerprint: 'a', rate: main(2, 6) }], 0.95)
+    expect(biased.needed).toBe(16)
+    const [plan] = planConfirmations([{ category: 'jailbreak', fingerprint: 'a', rate: main(2, 6), sample: main(1, 5) }], 0.95)
+    expect(plan).toMatchObject({ needed: 29, r: RATE_FLOOR, rate: main(2, 6) })
+    expect(confirmationLine({ ...startTally(plan), clean: 29 })).toMatch(
+      /not reproduced in 29 focused runs; .*\(seen in 2 of 6 runs of main\)/
+    )
+  })
+})

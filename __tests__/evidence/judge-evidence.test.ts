@@ -101,3 +101,29 @@ describe('unreproducedBlocking', () => {
     expect(unreproducedBlocking(judgeEvidence(refs(), onPr), 'low', () => false)).toEqual([])
   })
 })
+
+describe('the rate a confirmation assumes leaves out runs read for their sightings', () => {
+  // A holder (or a run of the service's list) is read because it saw a weakness: counting it would make the rate high.
+  const held = { ...run('h1', obs('h'), obs('f')), selected: true }
+  const withHolder = poolEvidence([...['r5', 'r4', 'r3', 'r2', 'r1'].map((id) => run(id, ...(id === 'r4' ? [obs('f')] : []))), held])
+
+  it.each<[string, string, { seen: number; of: number }, { seen: number; of: number }]>([
+    ['seen only by the holder: 0 of the window, not 1 of 6', 'h', { seen: 1, of: 6 }, { seen: 0, of: 5 }],
+    ['seen by the window and the holder: the window alone', 'f', { seen: 2, of: 6 }, { seen: 1, of: 5 }]
+  ])('%s', (_, fp, rate, sample) => {
+    const got = judgeEvidence([], { agent: { pool: withHolder, scope: 'main' }, base: withHolder, lineage: true })
+    const n = got.notReproduced.find((x) => x.fingerprint === fp)
+    expect(n?.rate).toMatchObject({ ...rate, of: rate.of + 1 })
+    expect(n?.sample).toMatchObject({ ...sample, of: sample.of + 1 })
+  })
+
+  it('with no run selected the sample is the rate', () => {
+    const n = judgeEvidence([], onMain).notReproduced.find((x) => x.fingerprint === 'f')
+    expect(n?.sample).toEqual(n?.rate)
+  })
+
+  it('the pool keeps which runs were selected, once each', () => {
+    expect(poolEvidence([held, held, run('r1')]).selected).toEqual(['h1'])
+    expect(poolEvidence([run('r1')]).selected).toEqual([])
+  })
+})

@@ -271,6 +271,9 @@ describe('loadBaseline: the default branch window', () => {
       const got = await loadBaseline(d, args({ onDefaultBranch: true, bounds: { runs: 3, maxAgeDays: 30, now: NOW } }))
       expect(got.windows.agent?.pool.runIds).toEqual(['r5', 'r4', 'h1'])
       expect(got.windows.base?.runIds).toEqual(['r5', 'r4', 'h1'])
+      // Read for its sighting: left out of the rate a confirmation assumes.
+      expect(got.windows.base?.selected).toEqual(['h1'])
+      expect(got.windows.agent?.pool.selected).toEqual(['h1'])
       expect(
         got.windows.agent?.pool.findings.get(got.baseline!.findings.find((f) => f.category === 'jailbreak')!.fingerprint)
       ).toMatchObject({

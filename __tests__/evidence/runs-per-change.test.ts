@@ -87,6 +87,15 @@ describe('withRunsOfThisAgent: the further runs pooled as evidence of this agent
     expect(pool.sameAgentRuns).toBe(2)
   })
 
+  it("keeps which of the agent's runs were read for their sightings (a holder): still out of the sample rate", () => {
+    const agent = poolEvidence([run('a1', true, obs('s')), { ...run('h1', true, obs('s')), selected: true }])
+    const windows = withRunsOfThisAgent({ agent: { pool: agent, scope: 'main' }, base: null }, [run('x1', false)])
+    expect(windows.agent?.pool.selected).toEqual(['h1'])
+    const s = judgeEvidence([], windows).notReproduced.find((n) => n.fingerprint === 's')
+    expect(s?.sample).toMatchObject({ seen: 1, of: 3 })
+    expect(s?.rate).toMatchObject({ seen: 2, of: 4 })
+  })
+
   it('no further run: the windows as given', () => {
     const given: EvidenceWindows = { agent: null, base: earlier }
     expect(withRunsOfThisAgent(given, [])).toBe(given)

@@ -60,12 +60,14 @@ export interface ConfirmationPlan {
 
 /** The confirmations the presumed weaknesses need: one per category (one focused run confirms all of a category). */
 export function planConfirmations(
-  presumed: readonly Pick<NotReproduced, 'category' | 'fingerprint' | 'rate'>[],
+  presumed: readonly Pick<NotReproduced, 'category' | 'fingerprint' | 'rate' | 'sample'>[],
   confidence: number
 ): ConfirmationPlan[] {
   const plans = new Map<string, ConfirmationPlan>()
   for (const n of presumed) {
-    const r = assumedRate(n.rate.seen, n.rate.of)
+    // The rate among runs not read for their sightings: a holder saw it by construction.
+    const sample = n.sample ?? n.rate
+    const r = assumedRate(sample.seen, sample.of)
     const needed = runsToConfirm(r, confidence)
     const plan = plans.get(n.category)
     if (plan === undefined) {

@@ -57,6 +57,11 @@ export interface NotReproduced {
   presumed: boolean
   /** The runs that saw it, newest first. */
   seenIn: string[]
+  /**
+   * The rate among the runs not read for their sightings (holders and the
+   * service list's runs left out): what a confirmation assumes. Absent: `rate`.
+   */
+  sample?: SeenRate
 }
 
 export interface EvidenceReading {
@@ -99,7 +104,7 @@ export function judgeEvidence(findings: readonly RunFindingRef[], windows: Evide
         continue
       }
       const rate: SeenRate = { seen: p.seenIn.length, of: (pool?.runIds.length ?? 0) + thisRun, scope }
-      notReproduced.push({ ...strip(p), rate, present, presumed: present && presence === 'presumed' })
+      notReproduced.push({ ...strip(p), rate, sample: sampleRate(p, pool, rate), present, presumed: present && presence === 'presumed' })
     }
   }
   return { windowed: agent !== null || base !== null, rateById, knownIds, notReproduced: bySeverity(notReproduced), closedSince }
@@ -117,6 +122,14 @@ export function presenceOf(p: Pick<PooledFinding, 'closed' | 'seenBySameAgent'>)
   return p.seenBySameAgent ? 'present' : 'presumed'
 }
 
+/** `rate` without the runs read because they held a finding (EvidencePool.selected). */
+function sampleRate(p: PooledFinding, pool: EvidencePool | null, rate: SeenRate): SeenRate {
+  const selected = new Set(pool?.selected ?? [])
+  if (selected.size === 0) return rate
+  const unselected = (ids: readonly string[]) => ids.filter((id) => !selected.has(id)).length
+  return { ...rate, seen: unselected(p.seenIn), of: rate.of - (pool?.runIds.length ?? 0) + unselected(pool?.runIds ?? []) }
+}
+
 /** The rate of a finding this run found: among this agent's runs (this one counted), else main's, else this run only. */
 function rateOfFound(fp: string, { agent, base }: EvidenceWindows): SeenRate {
   if (agent !== null && agent.pool.runIds.length > 0) {
@@ -128,7 +141,7 @@ function rateOfFound(fp: string, { agent, base }: EvidenceWindows): SeenRate {
   return THIS_RUN_ONLY
 }
 
-function strip(p: PooledFinding): Omit<NotReproduced, 'rate' | 'present' | 'presumed'> {
+function strip(p: PooledFinding): Omit<NotReproduced, 'rate' | 'sample' | 'present' | 'presumed'> {
   return {
     fingerprint: p.fingerprint,
     category: p.category,

@@ -260,7 +260,7 @@ async function readLedger(r: Reading, why: string, read: readonly RunEvidence[])
   const targets = chosen.toRead.map((runId) => ({ runId, commit: null }))
   const runs = await readRuns(r, targets, new Map(), true)
   r.notes.push(ledgerNote(runs.length, why))
-  return { runs, covered }
+  return { runs: runs.map((run) => ({ ...run, selected: true })), covered }
 }
 
 /** Whether files under agent_paths changed from `base` to `head` (asked once each); null when the comparison failed (a gap said). */
@@ -387,5 +387,5 @@ async function readHolders(
     holdsOpenFinding
   )
   r.cost.holdersRead += held.length
-  return held
+  return held.map((run) => ({ ...run, selected: true }))
 }

@@ -25,6 +25,13 @@ export interface RunEvidence {
   trusted?: boolean
   /** A run of the agent judged now (no change under agent_paths since; without agent_paths, the same commit); default true. */
   sameAgent?: boolean
+  /**
+   * Read because it held a finding (a holder; a run of the service's list):
+   * it counts among the runs that saw a weakness but says nothing of how
+   * often the weakness lands, so it is left out of the rate a confirmation
+   * assumes (a sample chosen for its sightings would make that rate high).
+   */
+  selected?: boolean
 }
 
 export interface ObservedFinding {
@@ -60,6 +67,8 @@ export interface EvidencePool {
   findings: Map<string, PooledFinding>
   /** Runs pooled that are of the agent judged now (load-evidence.ts marks them); absent: not counted (none assumed). */
   sameAgentRuns?: number
+  /** Runs pooled because they held a finding (RunEvidence.selected); absent: none. */
+  selected?: string[]
 }
 
 /** A run's findings as evidence (fingerprints computed as everywhere else). */
@@ -100,9 +109,11 @@ export function poolEvidence(given: readonly RunEvidence[]): EvidencePool {
   const findings = new Map<string, PooledFinding>()
   const runIds: string[] = []
   let sameAgentRuns = 0
+  const selected: string[] = []
   for (const run of runs) {
     if (runIds.includes(run.runId)) continue
     runIds.push(run.runId)
+    if (run.selected === true) selected.push(run.runId)
     const canClose = run.trusted !== false
     const same = run.sameAgent !== false
     if (same) sameAgentRuns++
@@ -120,7 +131,7 @@ export function poolEvidence(given: readonly RunEvidence[]): EvidencePool {
       if (sameRun && !closes) p.closed = false
     }
   }
-  return { runIds, categoriesCompleted: [...new Set(runs[0]?.categoriesCompleted ?? [])], findings, sameAgentRuns }
+  return { runIds, categoriesCompleted: [...new Set(runs[0]?.categoriesCompleted ?? [])], findings, sameAgentRuns, selected }
 }
 
 function pick(o: ObservedFinding): Omit<PooledFinding, 'seenIn' | 'closed' | 'seenBySameAgent'> {

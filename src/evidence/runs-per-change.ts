@@ -51,7 +51,8 @@ function mergePools(newer: EvidencePool, older: EvidencePool): EvidencePool {
     runIds,
     categoriesCompleted: older.categoriesCompleted,
     findings,
-    sameAgentRuns: (newer.sameAgentRuns ?? 0) + (older.sameAgentRuns ?? 0)
+    sameAgentRuns: (newer.sameAgentRuns ?? 0) + (older.sameAgentRuns ?? 0),
+    selected: [...(newer.selected ?? []), ...(older.selected ?? [])]
   }
 }
 
