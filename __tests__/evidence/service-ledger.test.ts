@@ -1,10 +1,10 @@
 /**
- * The service's list of the model's runs as the evidence of last resort: which
- * listed runs are read when no record of the default branch is listed, and
- * what is a gap (never a pass full evidence would not give).
+ * The service's list of the model's runs as the default branch's evidence of
+ * last resort: which listed runs are read when no record of the default
+ * branch is listed, and what lies beyond the list's reach (said, not a gap).
  */
 import { describe, expect, it } from '@jest/globals'
-import { ledgerCoverage, ledgerNote, ledgerRunsToRead } from '../../src/evidence/service-ledger.js'
+import { ledgerNote, ledgerRunsToRead } from '../../src/evidence/service-ledger.js'
 import type { RunList, RunListItem } from '../../src/service/contract/index.js'
 import { makeRunListItem } from '../__fixtures__/builders.js'
 
@@ -31,44 +31,43 @@ describe('ledgerRunsToRead: which listed runs may hold a weakness', () => {
     ['a run listed as running (the filter not honoured)', withFindings('a', { status: 'running' }), false],
     ['an errored run', withFindings('a', { status: 'error' }), false]
   ])('%s', (_, run, read) => {
-    const got = ledgerRunsToRead(list([run]), new Set(), 10, BOUNDS)
+    const got = ledgerRunsToRead(list([run]), 10, BOUNDS)
     expect(got.toRead).toEqual(read ? ['a'] : [])
-    expect(got.gaps).toEqual([])
+    expect(got.unread).toEqual([])
   })
 
-  it('leaves out runs already read, keeps the newest first, and names each once', () => {
-    const got = ledgerRunsToRead(
-      list([withFindings('c'), withFindings('b'), withFindings('c'), withFindings('a')]),
-      new Set(['b']),
-      10,
-      BOUNDS
+  it('keeps the newest first and names each once', () => {
+    expect(ledgerRunsToRead(list([withFindings('c'), withFindings('b'), withFindings('c'), withFindings('a')]), 10, BOUNDS).toRead).toEqual(
+      ['c', 'b', 'a']
     )
-    expect(got.toRead).toEqual(['c', 'a'])
   })
 
-  it('reads at most `limit` runs and says how many more hold findings: a gap, never silence', () => {
+  it('reads at most `limit` runs and says how many more hold findings', () => {
     const runs = ['f', 'e', 'd', 'c', 'b', 'a'].map((id) => withFindings(id))
-    const got = ledgerRunsToRead(list(runs), new Set(), 4, BOUNDS)
+    const got = ledgerRunsToRead(list(runs), 4, BOUNDS)
     expect(got.toRead).toEqual(['f', 'e', 'd', 'c'])
-    expect(got.gaps).toEqual([
-      '2 more completed runs of the model within the last 30 days hold findings the gate did not read (it reads at most 4), so what they saw cannot be ruled out'
+    expect(got.unread).toEqual([
+      '2 older completed runs of the model within the last 30 days hold findings and were not read (the gate reads at most 4)'
     ])
-    expect(ledgerRunsToRead(list(runs), new Set(), 5, BOUNDS).gaps[0]).toMatch(/^1 more completed run of .* holds findings .* what it saw/)
+    expect(ledgerRunsToRead(list(runs), 5, BOUNDS).unread).toEqual([
+      '1 older completed run of the model within the last 30 days holds findings and was not read (the gate reads at most 5)'
+    ])
+    expect(ledgerRunsToRead(list(runs), 6, BOUNDS).unread).toEqual([])
   })
 
-  it('a model with more runs than the page: a gap while the oldest listed is still within the age bound', () => {
+  it('a model with more runs than the page: said while the oldest listed is still within the age bound', () => {
     const clean = Array.from({ length: 3 }, (_, i) => makeRunListItem({ run_id: `clean${i}`, completed_at: day(25 - i) }))
-    const within = ledgerRunsToRead(list(clean, 250), new Set(), 10, BOUNDS)
+    const within = ledgerRunsToRead(list(clean, 250), 10, BOUNDS)
     expect(within.toRead).toEqual([])
-    expect(within.gaps).toEqual([
-      'the model has 250 completed runs and the service listed only the newest 3, still within the last 30 days, so a weakness an older one saw cannot be ruled out'
+    expect(within.unread).toEqual([
+      'the model has 250 completed runs and the service lists only the newest 3, all within the last 30 days, so older ones could not be read'
     ])
     const oldLast = [...clean, makeRunListItem({ run_id: 'old', completed_at: '2026-09-01T00:00:00Z' })]
-    expect(ledgerRunsToRead(list(oldLast, 250), new Set(), 10, BOUNDS).gaps).toEqual([])
+    expect(ledgerRunsToRead(list(oldLast, 250), 10, BOUNDS).unread).toEqual([])
     const undated = [...clean, makeRunListItem({ run_id: 'undated', completed_at: null })]
-    expect(ledgerRunsToRead(list(undated, 250), new Set(), 10, BOUNDS).gaps).toHaveLength(1)
-    expect(ledgerRunsToRead(list([], 5), new Set(), 10, BOUNDS).gaps).toHaveLength(1)
-    expect(ledgerRunsToRead(list(clean, 3), new Set(), 10, BOUNDS).gaps).toEqual([])
+    expect(ledgerRunsToRead(list(undated, 250), 10, BOUNDS).unread).toHaveLength(1)
+    expect(ledgerRunsToRead(list([], 5), 10, BOUNDS).unread).toHaveLength(1)
+    expect(ledgerRunsToRead(list(clean, 3), 10, BOUNDS).unread).toEqual([])
   })
 
   it('the note says why the list was read and what follows', () => {
@@ -76,19 +75,5 @@ describe('ledgerRunsToRead: which listed runs may hold a weakness', () => {
       "No record of main is listed: the model's 1 most recent completed run holding findings was read from the service instead; what it saw and the service has not closed is presumed present until a confirmation shows it gone."
     )
     expect(ledgerNote(3, 'W')).toMatch(/^W: the model's 3 most recent completed runs holding findings were read .* what they saw/)
-  })
-})
-
-describe("ledgerCoverage: what the model's recent runs covered, for want of a record to say it", () => {
-  it('every category a completed run within the age bound planned, first met first', () => {
-    const runs = [
-      makeRunListItem({ run_id: 'focused', categories_planned: ['jailbreak'], completed_at: day(25) }),
-      makeRunListItem({ run_id: 'full', categories_planned: ['prompt_injection', 'jailbreak', 'data_leakage'], completed_at: day(24) }),
-      makeRunListItem({ run_id: 'old', categories_planned: ['excessive_agency'], completed_at: '2026-09-01T00:00:00Z' }),
-      makeRunListItem({ run_id: 'errored', status: 'error', categories_planned: ['misinformation'], completed_at: day(25) }),
-      makeRunListItem({ run_id: 'undated', categories_planned: ['unbounded_consumption'], completed_at: null })
-    ]
-    expect(ledgerCoverage(list(runs), BOUNDS)).toEqual(['jailbreak', 'prompt_injection', 'data_leakage', 'unbounded_consumption'])
-    expect(ledgerCoverage(list([]), BOUNDS)).toEqual([])
   })
 })

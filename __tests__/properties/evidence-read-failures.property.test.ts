@@ -86,9 +86,12 @@ type Failure = `run:${string}` | `findings:${string}` | 'list:main' | 'list:own'
 
 function failurePoints(w: Window): Failure[] {
   const ids = [...w.main, ...w.own, ...w.holders].map((r) => r.id)
+  // Main's records deleted: on the default branch the service's list of the model's runs stands in (a pull request's run
+  // is judged without main's window then, as without a baseline: a documented limit); with GET /run naming no model,
+  // the holders lie beyond the list's reach (runs the list cannot reach are said, not a gap: a documented limit).
+  const evicted: Failure[] = w.onDefaultBranch && !w.unnamed ? ['evicted', 'list:runs'] : []
   return [
-    'evicted',
-    'list:runs',
+    ...evicted,
     ...ids.map((id): Failure => `run:${id}`),
     ...ids.slice(0, 2).map((id): Failure => `findings:${id}`),
     'list:main',
@@ -123,11 +126,12 @@ async function verdict(w: Window, failing: ReadonlySet<Failure>): Promise<string
       failing.has(`findings:${id}`)
         ? Promise.reject(new ServiceError({ endpoint: `GET /api/v1/run/${id}/findings`, status: 500, message: 'x' }))
         : Promise.resolve({ findings: findingsOf(byId.get(id)!), count: 0 }),
-    // The run list holds main's and the pull request's runs, newest first; holders are older than its page of 100.
+    // The run list holds main's and the pull request's runs, newest first; with GET /run naming no model, the holders
+    // are older than its page of 100 (so they cannot be placed), else they are listed too.
     listRuns: () => {
       if (failing.has('list:runs'))
         return Promise.reject(new ServiceError({ endpoint: 'GET /api/v1/model/m/run', status: 503, message: 'x' }))
-      const listed = [...w.main, ...w.own]
+      const listed = [...w.main, ...w.own, ...(w.unnamed ? [] : w.holders)]
         .sort((a, b) => b.day - a.day)
         .map((r) =>
           makeRunListItem({
@@ -137,7 +141,7 @@ async function verdict(w: Window, failing: ReadonlySet<Failure>): Promise<string
             categories_planned: CATEGORIES
           })
         )
-      return Promise.resolve({ runs: listed, total: listed.length + w.holders.length, returned: listed.length })
+      return Promise.resolve({ runs: listed, total: listed.length + (w.unnamed ? w.holders.length : 0), returned: listed.length })
     }
   })
   const refused = (what: string) =>
@@ -235,7 +239,7 @@ describe('no read failure makes a verdict laxer', () => {
           if (full === 'pass' && got === 'incomplete') blockedByGaps++
         }
       }),
-      { seed: 34, numRuns: 150 }
+      { seed: 34, numRuns: 400 }
     )
     // The property bites: full evidence passes in some windows, and failures turned some of them incomplete.
     expect(blockedByGaps).toBeGreaterThan(0)

@@ -30,13 +30,6 @@ export interface EvidenceWindows {
    * default, evidence_runs 1): the base window only says what is known.
    */
   lineage?: boolean
-  /**
-   * No record of the default branch was listed and the service's list of the
-   * model's runs was read instead: the categories its recent runs covered,
-   * which this run must complete too (service-ledger.ts). Absent: a baseline
-   * says what was covered, or nothing does.
-   */
-  covered?: readonly string[]
 }
 
 export interface RunFindingRef {

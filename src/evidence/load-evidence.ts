@@ -18,7 +18,7 @@ import { readRunEvidence, runReads, type RunReader, type RunReads } from './read
 import { branchRef, defaultBranchRecords, evidenceKeyPrefix, MAX_HOLDERS, recordsOnRef, type EvidenceRecord } from './records.js'
 import { commitsToCompare, holdersToRead, recordsToRead, sameAgentRecords, withinAge, type WindowBounds } from './window.js'
 import { baselineOfPool, type Baseline } from './baseline.js'
-import { LEDGER_LIST_LIMIT, ledgerCoverage, ledgerNote, ledgerRunsToRead } from './service-ledger.js'
+import { LEDGER_LIST_LIMIT, ledgerNote, ledgerRunsToRead } from './service-ledger.js'
 
 /** What reading the window cost: requests, never assessments. */
 export interface WindowCost {
@@ -123,13 +123,12 @@ export async function loadBaseline(deps: EvidenceDeps, args: EvidenceArgs): Prom
   try {
     const { recordsGone, ...main } = await loadWindow(r)
     const own = await loadOwnWindow(r)
-    const ledger = recordsGone === null || args.bounds.runs <= 1 ? null : await readLedger(r, recordsGone, own)
-    const runs = [...own, ...(ledger?.runs ?? [])]
-    // On the default branch its categories are the workflow's own choice: the model's other runs do not widen them.
-    const windows = ledger === null || args.onDefaultBranch ? main.windows : { ...main.windows, covered: ledger.covered }
+    // The default branch's own lineage only: a pull request's run reads no other run of the model (see service-ledger.ts).
+    const ledger = recordsGone === null || !args.onDefaultBranch || args.bounds.runs <= 1 ? [] : await readLedger(r, recordsGone)
+    const runs = [...own, ...ledger]
     return done({
       ...main,
-      windows: runs.length === 0 ? windows : { ...windows, agent: { pool: poolEvidence(runs), scope: 'agent' } },
+      windows: runs.length === 0 ? main.windows : { ...main.windows, agent: { pool: poolEvidence(runs), scope: 'agent' } },
       notes: r.notes,
       gaps: r.gaps
     })
@@ -237,11 +236,12 @@ async function loadOwnWindow(r: Reading): Promise<RunEvidence[]> {
 }
 
 /**
- * No record of the default branch listed: the model's runs the service lists
- * (service-ledger.ts), read like recorded runs of another agent (presumed
- * present until confirmed gone, never "known"), beside those already read.
+ * On the default branch, no record of it listed: the model's runs the service
+ * lists (service-ledger.ts), read like recorded runs of another agent
+ * (presumed present until confirmed gone). A list it cannot read is a gap;
+ * what the list cannot reach is said.
  */
-async function readLedger(r: Reading, why: string, read: readonly RunEvidence[]): Promise<{ runs: RunEvidence[]; covered: string[] }> {
+async function readLedger(r: Reading, why: string): Promise<RunEvidence[]> {
   const { deps, args } = r
   r.cost.serviceRequests++
   let list: Awaited<ReturnType<RunReader['listRuns']>>
@@ -251,16 +251,15 @@ async function readLedger(r: Reading, why: string, read: readonly RunEvidence[])
     r.gaps.push(
       `${why}, and the model's runs could not be listed (${describeFailure(err)}), so a weakness seen in them cannot be ruled out`
     )
-    return { runs: [], covered: [] }
+    return []
   }
-  const chosen = ledgerRunsToRead(list, new Set(read.map((x) => x.runId)), args.bounds.runs + MAX_HOLDERS, args.bounds)
-  r.gaps.push(...chosen.gaps.map((g) => `${why}, and ${g}`))
-  const covered = ledgerCoverage(list, args.bounds)
-  if (chosen.toRead.length === 0) return { runs: [], covered }
+  const chosen = ledgerRunsToRead(list, args.bounds.runs + MAX_HOLDERS, args.bounds)
+  r.notes.push(...chosen.unread.map((u) => `${why}: ${u}.`))
+  if (chosen.toRead.length === 0) return []
   const targets = chosen.toRead.map((runId) => ({ runId, commit: null }))
   const runs = await readRuns(r, targets, new Map(), true)
   r.notes.push(ledgerNote(runs.length, why))
-  return { runs: runs.map((run) => ({ ...run, selected: true })), covered }
+  return runs.map((run) => ({ ...run, selected: true }))
 }
 
 /** Whether files under agent_paths changed from `base` to `head` (asked once each); null when the comparison failed (a gap said). */

@@ -1,18 +1,30 @@
 /**
- * The service's own list of the model's runs, as the evidence of last resort.
+ * The service's own list of the model's runs, as the default branch's
+ * evidence of last resort.
  *
  * The default branch's records live in the Actions cache, and GitHub deletes
  * an entry not read for 7 days and evicts the oldest when the repository's
  * cache is full (any workflow, a pull request's included, can fill it). A
- * record gone is evidence gone, never evidence of safety: when no record of
- * the default branch is listed, the gate reads the runs the service lists for
- * the model (`GET /model/{model_id}/run?status=completed`, newest first)
- * that completed within the age bound and hold findings, each again like a
- * recorded run. Whose runs they were cannot be told (the default branch's, a
- * pull request's, a person's), so they only add observations: what they saw
- * and the service has not closed is presumed present (of another agent) until
- * a confirmation shows it gone, and it never makes a finding "known".
- * Selecting them is pure; what could not be listed or read is a gap.
+ * record gone is evidence gone, never evidence of safety: when a run on the
+ * default branch finds no record of it listed, it reads the runs the service
+ * lists for the model (`GET /model/{model_id}/run?status=completed`, newest
+ * first) that completed within the age bound and hold findings, each again
+ * like a recorded run. Whose runs they were cannot be told (the default
+ * branch's, a pull request's, a person's), so they only add observations:
+ * what they saw and the service has not closed is presumed present (of
+ * another agent) until a confirmation shows it gone.
+ *
+ * Only the default branch reads it. A pull request's run with no record of the
+ * default branch listed is judged on its own runs, as without a baseline: in a
+ * repository whose default branch never runs the gate (the quick start), that
+ * is every pull request, and holding each to every other pull request's
+ * findings would spend confirmation runs on weaknesses of other agents. The
+ * default branch's next run reads the list and records again.
+ *
+ * The list cannot be paged (its only bound is `limit`, at most 100) and the
+ * gate reads at most K + 5 of its runs: what lies beyond is said, not a gap.
+ * A gap would keep the default branch's run from recording, so a busy model
+ * (over 100 runs within the age bound) would never record again.
  */
 import type { RunList, RunListItem } from '../service/contract/index.js'
 import { plural } from '../util/text.js'
@@ -24,8 +36,8 @@ export const LEDGER_LIST_LIMIT = 100
 export interface LedgerSelection {
   /** Run ids to read, newest first. */
   toRead: string[]
-  /** What could not be read and why it keeps a pass out of reach; empty when nothing was left out. */
-  gaps: string[]
+  /** What the list held or may hold beyond what is read (said in the report's notes). */
+  unread: string[]
 }
 
 /**
@@ -42,46 +54,26 @@ function mayHoldWeakness(run: RunListItem, bounds: WindowBounds): boolean {
 
 /**
  * The runs of the model's list to read as evidence: those that may hold a
- * weakness, not already read (`exclude`), at most `limit`. Runs beyond the
- * limit, and runs beyond the listed page while its oldest run is still within
- * the age bound, are gaps.
+ * weakness, at most `limit`, newest first; and what lies beyond: listed runs
+ * holding findings past the limit, and runs past the listed page while its
+ * oldest run is still within the age bound.
  */
-export function ledgerRunsToRead(list: RunList, exclude: ReadonlySet<string>, limit: number, bounds: WindowBounds): LedgerSelection {
-  const candidates = list.runs.filter((r) => !exclude.has(r.run_id) && mayHoldWeakness(r, bounds)).map((r) => r.run_id)
-  const unique = [...new Set(candidates)]
-  const toRead = unique.slice(0, Math.max(0, limit))
-  const gaps: string[] = []
-  const left = unique.length - toRead.length
+export function ledgerRunsToRead(list: RunList, limit: number, bounds: WindowBounds): LedgerSelection {
+  const candidates = [...new Set(list.runs.filter((r) => mayHoldWeakness(r, bounds)).map((r) => r.run_id))]
+  const toRead = candidates.slice(0, Math.max(0, limit))
+  const unread: string[] = []
+  const left = candidates.length - toRead.length
   if (left > 0)
-    gaps.push(
-      `${plural(left, 'more completed run')} of the model within the last ${bounds.maxAgeDays} days ${left === 1 ? 'holds' : 'hold'} findings the gate did not read (it reads at most ${limit}), so what ${left === 1 ? 'it' : 'they'} saw cannot be ruled out`
+    unread.push(
+      `${plural(left, 'older completed run')} of the model within the last ${bounds.maxAgeDays} days ${left === 1 ? 'holds' : 'hold'} findings and ${left === 1 ? 'was' : 'were'} not read (the gate reads at most ${limit})`
     )
   const oldest = list.runs.at(-1)
-  const beyondPage = list.total > list.runs.length
-  if (
-    beyondPage &&
-    (oldest === undefined || !Number.isFinite(Date.parse(oldest.completed_at ?? '')) || withinAge(oldest.completed_at ?? '', bounds))
-  )
-    gaps.push(
-      `the model has ${list.total} completed runs and the service listed only the newest ${list.runs.length}, still within the last ${bounds.maxAgeDays} days, so a weakness an older one saw cannot be ruled out`
+  const completed = oldest?.completed_at ?? ''
+  if (list.total > list.runs.length && (!Number.isFinite(Date.parse(completed)) || withinAge(completed, bounds)))
+    unread.push(
+      `the model has ${list.total} completed runs and the service lists only the newest ${list.runs.length}, all within the last ${bounds.maxAgeDays} days, so older ones could not be read`
     )
-  return { toRead, gaps }
-}
-
-/**
- * What the model's recent runs covered, for want of a record to say it: every
- * category a completed run listed within the age bound planned (a run that
- * completes reached every category it planned). A run that does not complete
- * them all cannot speak for what the lost records covered.
- */
-export function ledgerCoverage(list: RunList, bounds: WindowBounds): string[] {
-  const covered = new Set<string>()
-  for (const run of list.runs) {
-    const completed = run.completed_at ?? ''
-    if (run.status !== 'completed' || (Number.isFinite(Date.parse(completed)) && !withinAge(completed, bounds))) continue
-    for (const c of run.categories_planned) covered.add(c)
-  }
-  return [...covered]
+  return { toRead, unread }
 }
 
 /** The note that says why the service's list was read. */

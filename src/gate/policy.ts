@@ -49,7 +49,7 @@ export interface PolicyOutcome {
 }
 
 export function applyPolicy(a: PolicyArgs): PolicyOutcome {
-  const diff = withCoverage(diffAgainstBaseline(a.findings, a.runId, a.baseline, a.categoriesCompleted), a)
+  const diff = diffAgainstBaseline(a.findings, a.runId, a.baseline, a.categoriesCompleted)
   const acceptance = matchAcceptances(a.accepted, a.findings, diff.fingerprintById, a.today, a.categoriesCompleted)
   const refs = a.findings.map((f) => ({ findingId: f.finding_id, fingerprint: diff.fingerprintById.get(f.finding_id) ?? '' }))
   const evidence = judgeEvidence(refs, a.windows ?? { agent: null, base: null })
@@ -65,12 +65,4 @@ export function applyPolicy(a: PolicyArgs): PolicyOutcome {
     live.some((e) => entryMatches(e, n, n.fingerprint))
   ).filter((n) => !known.has(n.fingerprint))
   return { diff, acceptance, waived, evidence, unreproducedBlocking: blocking }
-}
-
-/** With no baseline, what the model's recent runs covered (records gone: windows.covered) is what this run must complete too. */
-function withCoverage(diff: BaselineDiff, a: PolicyArgs): BaselineDiff {
-  const covered = a.baseline === null ? (a.windows?.covered ?? []) : []
-  const completed = new Set(a.categoriesCompleted)
-  const uncovered = covered.filter((c) => !completed.has(c) && !diff.uncovered.includes(c))
-  return uncovered.length === 0 ? diff : { ...diff, uncovered: [...diff.uncovered, ...uncovered] }
 }
