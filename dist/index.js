@@ -47185,7 +47185,7 @@ function judgeEvidence(findings, windows) {
                 continue;
             }
             const rate = { seen: p.seenIn.length, of: (pool?.runIds.length ?? 0) + thisRun, scope };
-            notReproduced.push({ ...strip(p), rate, present, presumed: present && presence === 'presumed' });
+            notReproduced.push({ ...strip(p), rate, sample: sampleRate(p, pool, rate), present, presumed: present && presence === 'presumed' });
         }
     }
     return { windowed: agent !== null || base !== null, rateById, knownIds, notReproduced: bySeverity(notReproduced), closedSince };
@@ -47201,6 +47201,14 @@ function presenceOf(p) {
     if (p.closed)
         return 'closed';
     return p.seenBySameAgent ? 'present' : 'presumed';
+}
+/** `rate` without the runs read because they held a finding (EvidencePool.selected). */
+function sampleRate(p, pool, rate) {
+    const selected = new Set(pool?.selected ?? []);
+    if (selected.size === 0)
+        return rate;
+    const unselected = (ids) => ids.filter((id) => !selected.has(id)).length;
+    return { ...rate, seen: unselected(p.seenIn), of: rate.of - (pool?.runIds.length ?? 0) + unselected(pool?.runIds ?? []) };
 }
 /** The rate of a finding this run found: among this agent's runs (this one counted), else main's, else this run only. */
 function rateOfFound(fp, { agent, base }) {
@@ -47272,10 +47280,13 @@ function poolEvidence(given) {
     const findings = new Map();
     const runIds = [];
     let sameAgentRuns = 0;
+    const selected = [];
     for (const run of runs) {
         if (runIds.includes(run.runId))
             continue;
         runIds.push(run.runId);
+        if (run.selected === true)
+            selected.push(run.runId);
         const canClose = run.trusted !== false;
         const same = run.sameAgent !== false;
         if (same)
@@ -47296,7 +47307,7 @@ function poolEvidence(given) {
                 p.closed = false;
         }
     }
-    return { runIds, categoriesCompleted: [...new Set(runs[0]?.categoriesCompleted ?? [])], findings, sameAgentRuns };
+    return { runIds, categoriesCompleted: [...new Set(runs[0]?.categoriesCompleted ?? [])], findings, sameAgentRuns, selected };
 }
 function pool_pick(o) {
     return { fingerprint: o.fingerprint, category: o.category, severity: o.severity, lens: o.lens, description: o.description };
@@ -47320,7 +47331,7 @@ function holdsOpenFinding(run) {
 
 
 function applyPolicy(a) {
-    const diff = withCoverage(diffAgainstBaseline(a.findings, a.runId, a.baseline, a.categoriesCompleted), a);
+    const diff = diffAgainstBaseline(a.findings, a.runId, a.baseline, a.categoriesCompleted);
     const acceptance = matchAcceptances(a.accepted, a.findings, diff.fingerprintById, a.today, a.categoriesCompleted);
     const refs = a.findings.map((f) => ({ findingId: f.finding_id, fingerprint: diff.fingerprintById.get(f.finding_id) ?? '' }));
     const evidence = judgeEvidence(refs, a.windows ?? { agent: null, base: null });
@@ -47336,13 +47347,6 @@ function applyPolicy(a) {
     const known = a.failOn === 'new' && a.baseline !== null ? openFingerprints(a.windows?.base ?? null) : new Set();
     const blocking = unreproducedBlocking(evidence, a.minSeverity ?? 'low', (n) => live.some((e) => entryMatches(e, n, n.fingerprint))).filter((n) => !known.has(n.fingerprint));
     return { diff, acceptance, waived, evidence, unreproducedBlocking: blocking };
-}
-/** With no baseline, what the model's recent runs covered (records gone: windows.covered) is what this run must complete too. */
-function withCoverage(diff, a) {
-    const covered = a.baseline === null ? (a.windows?.covered ?? []) : [];
-    const completed = new Set(a.categoriesCompleted);
-    const uncovered = covered.filter((c) => !completed.has(c) && !diff.uncovered.includes(c));
-    return uncovered.length === 0 ? diff : { ...diff, uncovered: [...diff.uncovered, ...uncovered] };
 }
 
 ;// CONCATENATED MODULE: ./src/accepted/description-pattern.ts
@@ -48013,7 +48017,9 @@ function confidenceAfter(r, clean) {
 function planConfirmations(presumed, confidence) {
     const plans = new Map();
     for (const n of presumed) {
-        const r = assumedRate(n.rate.seen, n.rate.of);
+        // The rate among runs not read for their sightings: a holder saw it by construction.
+        const sample = n.sample ?? n.rate;
+        const r = assumedRate(sample.seen, sample.of);
         const needed = runsToConfirm(r, confidence);
         const plan = plans.get(n.category);
         if (plan === undefined) {
@@ -48263,7 +48269,8 @@ function mergePools(newer, older) {
         runIds,
         categoriesCompleted: older.categoriesCompleted,
         findings,
-        sameAgentRuns: (newer.sameAgentRuns ?? 0) + (older.sameAgentRuns ?? 0)
+        sameAgentRuns: (newer.sameAgentRuns ?? 0) + (older.sameAgentRuns ?? 0),
+        selected: [...(newer.selected ?? []), ...(older.selected ?? [])]
     };
 }
 /** The gap when a bound stopped the runs short: "runs_per_change: 1 of 3 runs assessed (timeout_minutes ran out)...". */
@@ -55257,41 +55264,22 @@ function mayHoldWeakness(run, bounds) {
 }
 /**
  * The runs of the model's list to read as evidence: those that may hold a
- * weakness, not already read (`exclude`), at most `limit`. Runs beyond the
- * limit, and runs beyond the listed page while its oldest run is still within
- * the age bound, are gaps.
+ * weakness, at most `limit`, newest first; and what lies beyond: listed runs
+ * holding findings past the limit, and runs past the listed page while its
+ * oldest run is still within the age bound.
  */
-function ledgerRunsToRead(list, exclude, limit, bounds) {
-    const candidates = list.runs.filter((r) => !exclude.has(r.run_id) && mayHoldWeakness(r, bounds)).map((r) => r.run_id);
-    const unique = [...new Set(candidates)];
-    const toRead = unique.slice(0, Math.max(0, limit));
-    const gaps = [];
-    const left = unique.length - toRead.length;
+function ledgerRunsToRead(list, limit, bounds) {
+    const candidates = [...new Set(list.runs.filter((r) => mayHoldWeakness(r, bounds)).map((r) => r.run_id))];
+    const toRead = candidates.slice(0, Math.max(0, limit));
+    const unread = [];
+    const left = candidates.length - toRead.length;
     if (left > 0)
-        gaps.push(`${plural(left, 'more completed run')} of the model within the last ${bounds.maxAgeDays} days ${left === 1 ? 'holds' : 'hold'} findings the gate did not read (it reads at most ${limit}), so what ${left === 1 ? 'it' : 'they'} saw cannot be ruled out`);
+        unread.push(`${plural(left, 'older completed run')} of the model within the last ${bounds.maxAgeDays} days ${left === 1 ? 'holds' : 'hold'} findings and ${left === 1 ? 'was' : 'were'} not read (the gate reads at most ${limit})`);
     const oldest = list.runs.at(-1);
-    const beyondPage = list.total > list.runs.length;
-    if (beyondPage &&
-        (oldest === undefined || !Number.isFinite(Date.parse(oldest.completed_at ?? '')) || withinAge(oldest.completed_at ?? '', bounds)))
-        gaps.push(`the model has ${list.total} completed runs and the service listed only the newest ${list.runs.length}, still within the last ${bounds.maxAgeDays} days, so a weakness an older one saw cannot be ruled out`);
-    return { toRead, gaps };
-}
-/**
- * What the model's recent runs covered, for want of a record to say it: every
- * category a completed run listed within the age bound planned (a run that
- * completes reached every category it planned). A run that does not complete
- * them all cannot speak for what the lost records covered.
- */
-function ledgerCoverage(list, bounds) {
-    const covered = new Set();
-    for (const run of list.runs) {
-        const completed = run.completed_at ?? '';
-        if (run.status !== 'completed' || (Number.isFinite(Date.parse(completed)) && !withinAge(completed, bounds)))
-            continue;
-        for (const c of run.categories_planned)
-            covered.add(c);
-    }
-    return [...covered];
+    const completed = oldest?.completed_at ?? '';
+    if (list.total > list.runs.length && (!Number.isFinite(Date.parse(completed)) || withinAge(completed, bounds)))
+        unread.push(`the model has ${list.total} completed runs and the service lists only the newest ${list.runs.length}, all within the last ${bounds.maxAgeDays} days, so older ones could not be read`);
+    return { toRead, unread };
 }
 /** The note that says why the service's list was read. */
 function ledgerNote(read, why) {
@@ -55334,12 +55322,12 @@ async function loadBaseline(deps, args) {
     try {
         const { recordsGone, ...main } = await loadWindow(r);
         const own = await loadOwnWindow(r);
-        const ledger = recordsGone === null || args.bounds.runs <= 1 ? null : await readLedger(r, recordsGone, own);
-        const runs = [...own, ...(ledger?.runs ?? [])];
-        const windows = ledger === null ? main.windows : { ...main.windows, covered: ledger.covered };
+        // The default branch's own lineage only: a pull request's run reads no other run of the model (see service-ledger.ts).
+        const ledger = recordsGone === null || !args.onDefaultBranch || args.bounds.runs <= 1 ? [] : await readLedger(r, recordsGone);
+        const runs = [...own, ...ledger];
         return done({
             ...main,
-            windows: runs.length === 0 ? windows : { ...windows, agent: { pool: poolEvidence(runs), scope: 'agent' } },
+            windows: runs.length === 0 ? main.windows : { ...main.windows, agent: { pool: poolEvidence(runs), scope: 'agent' } },
             notes: r.notes,
             gaps: r.gaps
         });
@@ -55449,11 +55437,12 @@ async function loadOwnWindow(r) {
     return [...runs, ...(await readHolders(r, recent, marks, false))];
 }
 /**
- * No record of the default branch listed: the model's runs the service lists
- * (service-ledger.ts), read like recorded runs of another agent (presumed
- * present until confirmed gone, never "known"), beside those already read.
+ * On the default branch, no record of it listed: the model's runs the service
+ * lists (service-ledger.ts), read like recorded runs of another agent
+ * (presumed present until confirmed gone). A list it cannot read is a gap;
+ * what the list cannot reach is said.
  */
-async function readLedger(r, why, read) {
+async function readLedger(r, why) {
     const { deps, args } = r;
     r.cost.serviceRequests++;
     let list;
@@ -55462,17 +55451,16 @@ async function readLedger(r, why, read) {
     }
     catch (err) {
         r.gaps.push(`${why}, and the model's runs could not be listed (${errors_describeFailure(err)}), so a weakness seen in them cannot be ruled out`);
-        return { runs: [], covered: [] };
+        return [];
     }
-    const chosen = ledgerRunsToRead(list, new Set(read.map((x) => x.runId)), args.bounds.runs + MAX_HOLDERS, args.bounds);
-    r.gaps.push(...chosen.gaps.map((g) => `${why}, and ${g}`));
-    const covered = ledgerCoverage(list, args.bounds);
+    const chosen = ledgerRunsToRead(list, args.bounds.runs + MAX_HOLDERS, args.bounds);
+    r.notes.push(...chosen.unread.map((u) => `${why}: ${u}.`));
     if (chosen.toRead.length === 0)
-        return { runs: [], covered };
+        return [];
     const targets = chosen.toRead.map((runId) => ({ runId, commit: null }));
     const runs = await readRuns(r, targets, new Map(), true);
     r.notes.push(ledgerNote(runs.length, why));
-    return { runs, covered };
+    return runs.map((run) => ({ ...run, selected: true }));
 }
 /** Whether files under agent_paths changed from `base` to `head` (asked once each); null when the comparison failed (a gap said). */
 async function agentChanged(r, base, head) {
@@ -55583,7 +55571,7 @@ async function readHolders(r, records, marks, trusted) {
     const SAME = 'same-agent';
     const held = await readRuns(r, holders.map((runId) => ({ runId, commit: same.has(runId) ? SAME : null })), new Map([[SAME, true]]), trusted, holdsOpenFinding);
     r.cost.holdersRead += held.length;
-    return held;
+    return held.map((run) => ({ ...run, selected: true }));
 }
 
 ;// CONCATENATED MODULE: ./src/evidence/scope.ts
