@@ -7,6 +7,7 @@
  */
 import { describe, expect, it } from '@jest/globals'
 import { loadBaseline, type EvidenceArgs, type EvidenceDeps } from '../../src/evidence/load-evidence.js'
+import { evidenceArgs } from '../__fixtures__/evidence-args.js'
 import { evidenceKey } from '../../src/evidence/records.js'
 import { judgeEvidence } from '../../src/evidence/judge-evidence.js'
 import type { ListedCache } from '../../src/github/actions-caches.js'
@@ -61,18 +62,7 @@ function deps(w: World) {
   return { d, api }
 }
 
-const args = (over: Partial<EvidenceArgs> = {}): EvidenceArgs => ({
-  modelId: 'm',
-  agentKey: AGENT,
-  baselineRunId: '',
-  repo: { owner: 'o', repo: 'r' },
-  defaultBranch: 'main',
-  onDefaultBranch: true,
-  judgedCommit: 'c0',
-  agentPaths: [],
-  bounds: { runs: 5, maxAgeDays: 30, now: NOW },
-  ...over
-})
+const args = (over: Partial<EvidenceArgs> = {}): EvidenceArgs => evidenceArgs(NOW, { onDefaultBranch: true, ...over })
 
 /** main saw the jailbreak 12 days ago; its record is gone from the cache; two clean runs since. */
 const evicted = (): World => ({

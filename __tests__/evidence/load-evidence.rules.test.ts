@@ -7,6 +7,7 @@
  */
 import { describe, expect, it } from '@jest/globals'
 import { loadBaseline, type EvidenceArgs, type EvidenceDeps } from '../../src/evidence/load-evidence.js'
+import { evidenceArgs } from '../__fixtures__/evidence-args.js'
 import { evidenceKey } from '../../src/evidence/records.js'
 import type { ListedCache } from '../../src/github/actions-caches.js'
 import type { ChangedFiles } from '../../src/pipeline/changed-paths.js'
@@ -65,19 +66,8 @@ function deps(w: World) {
   return { d, log }
 }
 
-const args = (over: Partial<EvidenceArgs> = {}): EvidenceArgs => ({
-  modelId: 'm',
-  agentKey: AGENT,
-  baselineRunId: '',
-  repo: { owner: 'o', repo: 'r' },
-  defaultBranch: 'main',
-  onDefaultBranch: false,
-  judgedCommit: 'main0001',
-  agentPaths: [],
-  bounds: { runs: 3, maxAgeDays: 30, now: NOW },
-  own: { ref: OWN_REF, head: HEAD },
-  ...over
-})
+const args = (over: Partial<EvidenceArgs> = {}): EvidenceArgs =>
+  evidenceArgs(NOW, { judgedCommit: 'main0001', bounds: { runs: 3, maxAgeDays: 30, now: NOW }, own: { ref: OWN_REF, head: HEAD }, ...over })
 
 describe("loadBaseline: a pull request's own runs are its agent's window only where they can be", () => {
   it.each<[string, Partial<EvidenceArgs>, string[] | null, number]>([

@@ -6,6 +6,7 @@
  */
 import { describe, expect, it } from '@jest/globals'
 import { loadBaseline, type EvidenceArgs, type EvidenceDeps } from '../../src/evidence/load-evidence.js'
+import { evidenceArgs } from '../__fixtures__/evidence-args.js'
 import { evidenceKey } from '../../src/evidence/records.js'
 import type { ListedCache } from '../../src/github/actions-caches.js'
 import type { ChangedFiles } from '../../src/pipeline/changed-paths.js'
@@ -62,18 +63,7 @@ function deps(w: World) {
   return { d, api, compared }
 }
 
-const args = (over: Partial<EvidenceArgs> = {}): EvidenceArgs => ({
-  modelId: 'm',
-  agentKey: AGENT,
-  baselineRunId: '',
-  repo: { owner: 'o', repo: 'r' },
-  defaultBranch: 'main',
-  onDefaultBranch: false,
-  judgedCommit: 'c0',
-  agentPaths: [],
-  bounds: { runs: 5, maxAgeDays: 30, now: NOW },
-  ...over
-})
+const args = (over: Partial<EvidenceArgs> = {}): EvidenceArgs => evidenceArgs(NOW, over)
 
 const five = (): World => ({
   runs: { r5: {}, r4: {}, r3: {}, r2: {}, r1: {} },
