@@ -65,7 +65,7 @@ export function planConfirmations(
 ): ConfirmationPlan[] {
   const plans = new Map<string, ConfirmationPlan>()
   for (const n of presumed) {
-    // The rate among runs not read for their sightings: a holder saw it by construction.
+    // The rate without the runs read for their sightings that saw it (judge-evidence.ts sampleRate).
     const sample = n.sample ?? n.rate
     const r = assumedRate(sample.seen, sample.of)
     const needed = runsToConfirm(r, confidence)
