@@ -145,6 +145,29 @@ describe('loadBaseline: no record listed, the service lists the runs', () => {
     expect(got.windows.agent?.pool.runIds).toEqual(['r1'])
   })
 
+  it("newer runs holding only findings below the threshold never push out an older run's weakness: the records would hold it", async () => {
+    // Every nightly run of main finds a low one; the jailbreak was seen 11 runs ago and missed since.
+    const low = makeFinding('low', { category: 'toxicity', description: 'a curt reply', attacks: [] })
+    const w = evicted()
+    w.runs = [...Array.from({ length: 10 }, (_, i) => ({ id: `n${10 - i}`, findings: [low] })), ...w.runs]
+    const present = (windows: Parameters<typeof judgeEvidence>[1]) =>
+      judgeEvidence([], windows)
+        .notReproduced.filter((n) => n.present)
+        .map((n) => n.category)
+    // Full evidence: main's records listed, the newest naming the run that saw it as a holder.
+    const full = structuredClone(w)
+    full.listed = ['n10', 'n9', 'n8', 'n7'].map((id, i) => ({
+      key: evidenceKey(AGENT, id, 'c0', ['r1']) ?? '',
+      ref: 'refs/heads/main',
+      createdAt: `2026-11-2${5 - i}T00:00:00Z`
+    }))
+    expect(present((await loadBaseline(deps(full).d, args())).windows)).toContain('jailbreak')
+    // The records gone: the service's list must still reach it.
+    const got = await loadBaseline(deps(w).d, args())
+    expect(present(got.windows)).toContain('jailbreak')
+    expect(got.windows.agent?.pool.runIds).toContain('r1')
+  })
+
   it('a pull request reads no other run of the model: its own records, as without a baseline', async () => {
     const w = evicted()
     w.runs.unshift({ id: 'pr1', findings: [jailbreak] })

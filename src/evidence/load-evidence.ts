@@ -253,7 +253,9 @@ async function readLedger(r: Reading, why: string): Promise<RunEvidence[]> {
     )
     return []
   }
-  const chosen = ledgerRunsToRead(list, args.bounds.runs + MAX_HOLDERS, args.bounds)
+  // Every run of the page holding findings: newer runs holding only findings below the threshold must not push out
+  // an older run's weakness, which main's records (their holders) would still hold.
+  const chosen = ledgerRunsToRead(list, LEDGER_LIST_LIMIT, args.bounds)
   r.notes.push(...chosen.unread.map((u) => `${why}: ${u}.`))
   if (chosen.toRead.length === 0) return []
   const targets = chosen.toRead.map((runId) => ({ runId, commit: null }))

@@ -21,8 +21,11 @@
  * findings would spend confirmation runs on weaknesses of other agents. The
  * default branch's next run reads the list and records again.
  *
- * The list cannot be paged (its only bound is `limit`, at most 100) and the
- * gate reads at most K + 5 of its runs: what lies beyond is said, not a gap.
+ * The list cannot be paged (its only bound is `limit`, at most 100): the gate
+ * reads every run of the page that may hold a weakness (a run holding only
+ * findings below the threshold cannot be told from the list, so the newest
+ * few could push out an older run's weakness the records would hold), and
+ * what lies beyond the page is said, not a gap.
  * A gap would keep the default branch's run from recording, so a busy model
  * (over 100 runs within the age bound) would never record again.
  */
