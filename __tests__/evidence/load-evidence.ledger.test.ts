@@ -29,13 +29,24 @@ interface World {
   total?: number
   /** Runs whose findings the service will not give. */
   unreadable?: string[]
+  /** GET /run names no model (the description does not promise it). */
+  unnamed?: boolean
+  /** From the second listing on, the list holds these runs first (newer runs completed meanwhile), up to `total` runs. */
+  laterNewest?: string[]
 }
 
 function deps(w: World) {
   const byId = new Map(w.runs.map((r) => [r.id, r]))
+  let listings = 0
   const api = fakeApi({
     getRun: (id: string) =>
-      Promise.resolve(makeRun({ run_id: id, model_id: 'm', completed_at: byId.get(id)?.completedAt ?? '2026-11-20T00:00:00Z' })),
+      Promise.resolve(
+        makeRun({
+          run_id: id,
+          model_id: w.unnamed === true ? undefined : 'm',
+          completed_at: byId.get(id)?.completedAt ?? '2026-11-20T00:00:00Z'
+        })
+      ),
     listFindings: (id: string) => {
       if (w.unreadable?.includes(id)) return Promise.reject(new Error('socket hang up'))
       const f = byId.get(id)?.findings ?? []
@@ -43,9 +54,11 @@ function deps(w: World) {
     },
     listRuns: () => {
       if (w.listRunsError) return Promise.reject(w.listRunsError)
-      const runs = w.runs.map((r) =>
+      const item = (r: World['runs'][number]) =>
         makeRunListItem({ run_id: r.id, findings_count: r.findings.length, completed_at: r.completedAt ?? '2026-11-20T00:00:00Z' })
-      )
+      let runs = w.runs.map(item)
+      if (listings++ > 0 && w.laterNewest !== undefined)
+        runs = [...w.laterNewest.map((id) => item({ id, findings: [] })), ...runs].slice(0, w.total ?? runs.length)
       return Promise.resolve({ runs, total: w.total ?? runs.length, returned: runs.length })
     }
   })
@@ -166,6 +179,16 @@ describe('loadBaseline: no record listed, the service lists the runs', () => {
     const got = await loadBaseline(deps(w).d, args())
     expect(present(got.windows)).toContain('jailbreak')
     expect(got.windows.agent?.pool.runIds).toContain('r1')
+  })
+
+  it("a run the list gave is the model's: GET /run naming no model and a newer run pushing it off a second listing is no gap", async () => {
+    // A busy model: a run completed between the list read and the run's read, so a second listing no longer holds r1.
+    const w: World = { ...evicted(), unnamed: true, laterNewest: ['new1'], total: 3 }
+    const { d, api } = deps(w)
+    const got = await loadBaseline(d, args())
+    expect(got.gaps).toEqual([])
+    expect(got.windows.agent?.pool.runIds).toEqual(['r1'])
+    expect(api.calls.filter((c) => c === 'listRuns')).toHaveLength(1)
   })
 
   it('a pull request reads no other run of the model: its own records, as without a baseline', async () => {

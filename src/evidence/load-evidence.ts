@@ -259,7 +259,8 @@ async function readLedger(r: Reading, why: string): Promise<RunEvidence[]> {
   r.notes.push(...chosen.unread.map((u) => `${why}: ${u}.`))
   if (chosen.toRead.length === 0) return []
   const targets = chosen.toRead.map((runId) => ({ runId, commit: null }))
-  const runs = await readRuns(r, targets, new Map(), true)
+  // The list itself shows them to be the model's runs: a second listing (GET /run naming no model) could miss one a newer run pushed off.
+  const runs = await readRuns(r, targets, new Map(), true, { listed: new Set(list.runs.map((x) => x.run_id)) })
   r.notes.push(ledgerNote(runs.length, why))
   return runs.map((run) => ({ ...run, selected: true }))
 }
@@ -324,16 +325,21 @@ async function agentMarks(r: Reading, records: readonly EvidenceRecord[], judged
   return marks
 }
 
-/** The recorded runs, each read again from the service: completed, of this model, within the age bound (and kept by `keep`). */
+/**
+ * The recorded runs, each read again from the service: completed, of this
+ * model, within the age bound (and kept by `keep`). `listed`: runs the
+ * model's list already gave (of the model without a second listing).
+ */
 async function readRuns(
   r: Reading,
   records: readonly { runId: string; commit: string | null }[],
   marks: ReadonlyMap<string, boolean>,
   trusted: boolean,
-  keep: (run: RunEvidence) => boolean = () => true
+  o: { keep?: (run: RunEvidence) => boolean; listed?: Set<string> } = {}
 ): Promise<RunEvidence[]> {
   const { deps, args, cost } = r
-  const reads: RunReads = runReads(deps.api(), args.modelId)
+  const keep = o.keep ?? (() => true)
+  const reads: RunReads = { ...runReads(deps.api(), args.modelId), listed: o.listed ?? null }
   const runs: RunEvidence[] = []
   try {
     for (const rec of records) {
@@ -385,7 +391,7 @@ async function readHolders(
     holders.map((runId) => ({ runId, commit: same.has(runId) ? SAME : null })),
     new Map([[SAME, true]]),
     trusted,
-    holdsOpenFinding
+    { keep: holdsOpenFinding }
   )
   r.cost.holdersRead += held.length
   return held.map((run) => ({ ...run, selected: true }))
