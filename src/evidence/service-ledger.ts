@@ -32,9 +32,10 @@
 import type { RunList, RunListItem } from '../service/contract/index.js'
 import { plural } from '../util/text.js'
 import { withinAge, type WindowBounds } from './window.js'
+import { OWNERSHIP_LIST_LIMIT } from './read-runs.js'
 
-/** The most runs one GET /model/{model_id}/run lists (its limit is 1 to 100). */
-export const LEDGER_LIST_LIMIT = 100
+/** The most runs one GET /model/{model_id}/run lists: the same page read-runs.ts lists to place a run. */
+export const LEDGER_LIST_LIMIT = OWNERSHIP_LIST_LIMIT
 
 export interface LedgerSelection {
   /** Run ids to read, newest first. */
