@@ -15,6 +15,7 @@
  * runs) stop it first, the weakness is "not shown fixed": the result is
  * incomplete, never a pass.
  */
+import { FOCUSABLE_LENS } from '../service/contract/index.js'
 import type { NotReproduced } from './judge-evidence.js'
 import { seenLabel, type SeenRate } from './seen-rate.js'
 
@@ -56,11 +57,13 @@ export interface ConfirmationPlan {
   r: number
   /** m: clean runs in a row that show them gone. */
   needed: number
+  /** A run can be focused on the category (a security-lens weakness); false: full runs confirm it. */
+  focusable: boolean
 }
 
 /** The confirmations the presumed weaknesses need: one per category (one focused run confirms all of a category). */
 export function planConfirmations(
-  presumed: readonly Pick<NotReproduced, 'category' | 'fingerprint' | 'rate' | 'sample'>[],
+  presumed: readonly (Pick<NotReproduced, 'category' | 'fingerprint' | 'rate' | 'sample'> & { lens?: string })[],
   confidence: number
 ): ConfirmationPlan[] {
   const plans = new Map<string, ConfirmationPlan>()
@@ -71,7 +74,8 @@ export function planConfirmations(
     const needed = runsToConfirm(r, confidence)
     const plan = plans.get(n.category)
     if (plan === undefined) {
-      plans.set(n.category, { category: n.category, fingerprints: [n.fingerprint], rate: n.rate, r, needed })
+      const focusable = n.lens === undefined || n.lens === FOCUSABLE_LENS
+      plans.set(n.category, { category: n.category, fingerprints: [n.fingerprint], rate: n.rate, r, needed, focusable })
       continue
     }
     plan.fingerprints.push(n.fingerprint)
@@ -89,7 +93,7 @@ export interface ConfirmationTally {
   reappearedIn: string | null
   /** Why it stopped before it was shown gone (the step's bound, the budget, a failure); null: it did not stop. */
   stopped: string | null
-  /** Whether its runs were focused on the category (false: a trial workspace refused focus, full runs were used). */
+  /** Whether its runs were focused on the category (false: another lens, or a trial workspace refused focus: full runs). */
   focused: boolean
   /** Runs it spent. */
   runs: string[]
@@ -98,7 +102,7 @@ export interface ConfirmationTally {
 export type ConfirmationVerdict = 'shown-gone' | 'still-present' | 'not-shown'
 
 export function startTally(plan: ConfirmationPlan): ConfirmationTally {
-  return { plan, clean: 0, reappearedIn: null, stopped: null, focused: true, runs: [] }
+  return { plan, clean: 0, reappearedIn: null, stopped: null, focused: plan.focusable, runs: [] }
 }
 
 /** Where a confirmation stands: reproduced (still present), m clean runs (shown gone), or not (yet) shown. */
