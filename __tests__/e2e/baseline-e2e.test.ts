@@ -417,6 +417,23 @@ describe('missing evidence is never evidence of safety (issue 34), through the b
     180_000
   )
 
+  it.concurrent(
+    "main's record evicted, a confirmation ran at the same commit: the pass line says the records were gone, not to set agent_paths",
+    () =>
+      inCachedWorld(
+        async (w) => {
+          w.cache.entries.splice(0)
+          const r = await secondRun(w, { confirmation_runs_max: '2' })
+          const rep = JSON.parse(readFileSync(r.main.outputs.report_path, 'utf8')) as { detection: string; confirmation: unknown }
+          expect(rep.confirmation).not.toBeNull()
+          // agent_paths would change nothing here: the service list's runs name no commit, so they are confirmed whatever it says.
+          expect(rep.detection).not.toMatch(/agent_paths/)
+          expect(rep.detection).toMatch(/records of main were gone/)
+        },
+        { baseline: true }
+      )
+  )
+
   it.concurrent('the caches list refused (no actions: read): a run missing a weakness seen before is incomplete, never a pass', () =>
     inCachedWorld(
       async (w) => {

@@ -109,6 +109,7 @@ describe('loadBaseline: no record listed, the service lists the runs', () => {
     // Read because they hold findings: left out of the rate a confirmation assumes.
     expect(got.windows.agent?.pool.selected).toEqual(['r1'])
     expect(got.gaps).toEqual([])
+    expect(got.serviceList).toBe(true)
     expect(got.notes).toEqual([
       expect.stringMatching(/^No record of main is listed .*: the model's 1 most recent completed run holding findings was read/)
     ])

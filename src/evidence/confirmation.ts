@@ -167,11 +167,21 @@ export function detectionGuarantee(runs: number, p = 0.3): string {
  * pooled, the confidence of a confirmation, and, when a confirmation ran with
  * no agent_paths to tell an unchanged agent from a changed one, what that
  * costs: every other commit is confirmed again, and each confirmation lets a
- * weakness still there through 1 - confidence of the time.
+ * weakness still there through 1 - confidence of the time. When the default
+ * branch's records were gone (`recordsGone`), what the service's list saw was
+ * confirmed whatever agent_paths says, and the line says that instead.
  */
-export function whatAPassMeans(runs: number, confidence: number, o: { confirmed: boolean; agentPathsSet: boolean }): string {
+export function whatAPassMeans(
+  runs: number,
+  confidence: number,
+  o: { confirmed: boolean; agentPathsSet: boolean; recordsGone?: boolean }
+): string {
   const pct100 = (x: number): number => Math.round(x * 100)
   const line = `What a pass means: ${detectionGuarantee(runs)}; a weakness seen before an agent change is confirmed gone with ${pct100(confidence)} % confidence.`
-  if (!o.confirmed || o.agentPathsSet) return line
+  if (!o.confirmed) return line
+  // The service list's runs name no commit: they are confirmed whatever agent_paths says.
+  if (o.recordsGone === true)
+    return `${line} The records of main were gone, so what the model's recent runs saw (whoever ran them) was confirmed gone the same way, even at an unchanged commit: run the gate on the default branch at least weekly to keep them.`
+  if (o.agentPathsSet) return line
   return `${line} Without agent_paths every other commit counts as an agent change, so a weakness still there is confirmed again at each one, and each confirmation lets it through up to ${pct100(1 - confidence)} % of the time: set agent_paths.`
 }

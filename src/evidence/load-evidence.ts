@@ -41,6 +41,8 @@ export interface LoadedBaseline {
   /** Why there is none. */
   why: string | null
   windows: EvidenceWindows
+  /** No record of the default branch was listed and runs of the service's list speak instead (readLedger); absent: false. */
+  serviceList?: boolean
   cost: WindowCost
   /** Runs or records left out, and why. */
   notes: string[]
@@ -129,6 +131,7 @@ export async function loadBaseline(deps: EvidenceDeps, args: EvidenceArgs): Prom
     return done({
       ...main,
       windows: runs.length === 0 ? main.windows : { ...main.windows, agent: { pool: poolEvidence(runs), scope: 'agent' } },
+      serviceList: ledger.length > 0,
       notes: r.notes,
       gaps: r.gaps
     })
@@ -253,8 +256,7 @@ async function readLedger(r: Reading, why: string): Promise<RunEvidence[]> {
     )
     return []
   }
-  // Every run of the page holding findings: newer runs holding only findings below the threshold must not push out
-  // an older run's weakness, which main's records (their holders) would still hold.
+  // Every run of the page holding findings: newer ones holding only low findings must not push out an older weakness.
   const chosen = ledgerRunsToRead(list, LEDGER_LIST_LIMIT, args.bounds)
   r.notes.push(...chosen.unread.map((u) => `${why}: ${u}.`))
   if (chosen.toRead.length === 0) return []
