@@ -148,6 +148,15 @@ describe('loadBaseline: no record listed, the service lists the runs', () => {
     expect(got.gaps).toEqual([expect.stringMatching(/r4 could not be read .*socket hang up/)])
   })
 
+  it('the only run holding findings cannot be read: a gap, and no note that says "0 runs were read instead"', async () => {
+    const w = evicted()
+    w.unreadable = ['r1']
+    const got = await loadBaseline(deps(w).d, args())
+    expect(got.gaps).toEqual([expect.stringMatching(/r1 could not be read/)])
+    expect(got.notes).toEqual([])
+    expect(got.serviceList).toBe(false)
+  })
+
   it('a page of runs still within the age bound with more beyond: said, not a gap (it would keep main from recording)', async () => {
     const w = evicted()
     w.total = 140

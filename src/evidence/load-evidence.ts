@@ -263,7 +263,7 @@ async function readLedger(r: Reading, why: string): Promise<RunEvidence[]> {
   const targets = chosen.toRead.map((runId) => ({ runId, commit: null }))
   // The list itself shows them to be the model's runs: a second listing (GET /run naming no model) could miss one a newer run pushed off.
   const runs = await readRuns(r, targets, new Map(), true, { listed: new Set(list.runs.map((x) => x.run_id)) })
-  r.notes.push(ledgerNote(runs.length, why))
+  if (runs.length > 0) r.notes.push(ledgerNote(runs.length, why))
   return runs.map((run) => ({ ...run, selected: true }))
 }
 
