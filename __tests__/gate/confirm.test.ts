@@ -109,6 +109,20 @@ describe('confirmPresumed', () => {
     expect(got.lines).toEqual(['toxicity: not reproduced in 7 full runs; fixed with 96 % confidence (seen in 3 of 5 runs of main)'])
   })
 
+  it("a full run of the step's categories cannot assess the weakness's: none spent, not shown, said", async () => {
+    const toxic = makeFinding('high', { lens: 'safety', category: 'toxicity', description: 'insulted the user', attacks: [] })
+    const safety = planConfirmations(
+      [{ category: 'toxicity', lens: 'safety', fingerprint: fingerprint(toxic, 'r0'), rate: { seen: 3, of: 5, scope: 'main' } }],
+      0.95
+    )
+    const { runOnce, asked } = scripted(Array(10).fill(false))
+    const got = await confirmPresumed(deps(), runOnce, { ...args(), plans: safety, fullCategories: ['jailbreak'] })
+    expect(asked).toEqual([])
+    expect(got.lines).toEqual([
+      "toxicity not shown fixed: 0 of 7 clean runs (a run cannot be focused on it and the step's categories do not assess it)"
+    ])
+  })
+
   it('the step bound stops it first: not shown, with why', async () => {
     const { runOnce } = scripted(Array(10).fill(false))
     const got = await confirmPresumed(deps(), runOnce, args(3))

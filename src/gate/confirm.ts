@@ -71,6 +71,11 @@ export async function confirmPresumed(deps: GateDeps, runOnce: RunOnce, a: Confi
     // A run can be focused on security-lens categories only (the service refuses others with 400).
     const focused = focus && t.plan.focusable
     const categories = focused ? [t.plan.category] : a.fullCategories
+    if (!covers(t, categories)) {
+      const why = `a run cannot be focused on it and the step's categories do not assess it`
+      tallies = tallies.map((x) => (x === t ? { ...x, stopped: why } : x))
+      continue
+    }
     deps.log.info(
       `Confirming ${t.plan.category} (${t.clean} of ${t.plan.needed} clean runs so far): ${focused ? 'a focused run' : 'a full run'}.`
     )
