@@ -361,6 +361,79 @@ describe('missing evidence is never evidence of safety (issue 34), through the b
       )
   )
 
+  /** A push to main at `sha` (another commit: without agent_paths, another agent). */
+  const pushRun = (w: CachedWorld, sha: string, runId: string, extra: Record<string, string>): Promise<ActionRun> =>
+    runAction({
+      inputs: inputs(w, { fail_on: 'any', ...extra }),
+      githubToken: GH_TOKEN,
+      eventName: 'push',
+      eventPayload: { ref: 'refs/heads/main', repository: REPO },
+      env: {
+        GITHUB_API_URL: w.gh.url,
+        GITHUB_REF: 'refs/heads/main',
+        GITHUB_SHA: sha,
+        GITHUB_RUN_ID: runId,
+        ACTIONS_CACHE_URL: w.cache.url,
+        ACTIONS_RUNTIME_TOKEN: w.cache.token('refs/heads/main')
+      },
+      workspace: { files: {} },
+      killAfterMs: 90_000
+    })
+  // Confidence 0.5 keeps the runs few: m is 3 for "1 of 2 runs", 7 at the rate floor; two categories to confirm.
+  const confirming = { confidence: '0.5', confirmation_runs_max: '10' }
+
+  it.concurrent(
+    "the agent fixed after main saw two weaknesses, main's record kept: the next push confirms both gone and records",
+    () =>
+      inCachedWorld(
+        async (w) => {
+          w.emu.demoAgent.setAllVulnerable(false)
+          const r = await pushRun(w, 'c2c2c2c2c2c2c2c2c2c2c2c2c2c2c2c2c2c2c2c2', '101', confirming)
+          expect(reportOf(r).result).toBe('pass')
+          expect(reportOf(r).baseline.saved).not.toBeNull()
+        },
+        { baseline: true }
+      ),
+    120_000
+  )
+
+  // A defect, not fixed: the service list's runs are all read for their sightings, so each category's rate is the floor
+  // and m the largest (7 here, 29 at the default confidence); with two categories the step's bound stops the second,
+  // the result is incomplete and nothing is recorded, so the next push reads the same list and spends the same runs,
+  // until those runs age out of evidence_max_age_days. With main's record kept the same pushes record (above).
+  it.failing(
+    "the agent fixed after main saw two weaknesses, main's record evicted: main records again within two pushes",
+    () =>
+      inCachedWorld(
+        async (w) => {
+          w.cache.entries.splice(0)
+          w.emu.demoAgent.setAllVulnerable(false)
+          const first = reportOf(await pushRun(w, 'c2c2c2c2c2c2c2c2c2c2c2c2c2c2c2c2c2c2c2c2', '101', confirming))
+          const second = reportOf(await pushRun(w, 'c3c3c3c3c3c3c3c3c3c3c3c3c3c3c3c3c3c3c3c3', '102', confirming))
+          expect([first.baseline.saved, second.baseline.saved]).not.toEqual([null, null])
+        },
+        { baseline: true }
+      ),
+    180_000
+  )
+
+  it.concurrent(
+    "main's record evicted, a confirmation ran at the same commit: the pass line says the records were gone, not to set agent_paths",
+    () =>
+      inCachedWorld(
+        async (w) => {
+          w.cache.entries.splice(0)
+          const r = await secondRun(w, { confirmation_runs_max: '2' })
+          const rep = JSON.parse(readFileSync(r.main.outputs.report_path, 'utf8')) as { detection: string; confirmation: unknown }
+          expect(rep.confirmation).not.toBeNull()
+          // agent_paths would change nothing here: the service list's runs name no commit, so they are confirmed whatever it says.
+          expect(rep.detection).not.toMatch(/agent_paths/)
+          expect(rep.detection).toMatch(/records of main were gone/)
+        },
+        { baseline: true }
+      )
+  )
+
   it.concurrent('the caches list refused (no actions: read): a run missing a weakness seen before is incomplete, never a pass', () =>
     inCachedWorld(
       async (w) => {

@@ -172,6 +172,14 @@ describe('whatAPassMeans: the line, and what confirming without agent_paths cost
   ])('%s', (_, o, line) => {
     expect(whatAPassMeans(1, 0.95, o)).toBe(line)
   })
+  it("main's records gone: what the service list saw was confirmed whatever agent_paths says, and the line says so", () => {
+    for (const agentPathsSet of [false, true])
+      expect(whatAPassMeans(1, 0.95, { confirmed: true, agentPathsSet, recordsGone: true })).toBe(
+        `${base} The records of main were gone, so what the model's recent runs saw (whoever ran them) was confirmed gone the same way, even at an unchanged commit: run the gate on the default branch at least weekly to keep them.`
+      )
+    expect(whatAPassMeans(1, 0.95, { confirmed: false, agentPathsSet: false, recordsGone: true })).toBe(base)
+  })
+
   it('counts the runs pooled and the confidence asked', () => {
     expect(whatAPassMeans(3, 0.99, { confirmed: true, agentPathsSet: false })).toMatch(
       /passes 3 runs 34 % of the time; .* with 99 % confidence\. .*up to 1 % of the time/

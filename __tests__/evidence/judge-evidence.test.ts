@@ -4,6 +4,7 @@
  * while the window holds it open).
  */
 import { describe, expect, it } from '@jest/globals'
+import { planConfirmations } from '../../src/evidence/confirmation.js'
 import { judgeEvidence, unreproducedBlocking, type EvidenceWindows } from '../../src/evidence/judge-evidence.js'
 import { poolEvidence, type ObservedFinding, type RunEvidence } from '../../src/evidence/pool.js'
 import { seenLabel } from '../../src/evidence/seen-rate.js'
@@ -125,5 +126,47 @@ describe('the rate a confirmation assumes leaves out runs read for their sightin
   it('the pool keeps which runs were selected, once each', () => {
     expect(poolEvidence([held, held, run('r1')]).selected).toEqual(['h1'])
     expect(poolEvidence([run('r1')]).selected).toEqual([])
+  })
+})
+
+describe('a run read for its sightings that did not see a weakness still counts as a miss of it', () => {
+  // A holder (or a run of the service's list) read for another weakness is no sample chosen for this one's sightings:
+  // leaving it out would make this one's rate high and m smaller than counting every run gives.
+  it("a pull request: f seen in 2 of main's 4 runs, a holder read for h: f's sample is 2 of 5, not 2 of 4 (m 13, not 10)", () => {
+    const pool = poolEvidence([run('r4', obs('f')), run('r3'), run('r2', obs('f')), run('r1'), { ...run('h1', obs('h')), selected: true }])
+    const n = judgeEvidence([], { agent: null, base: pool, lineage: true }).notReproduced.find((x) => x.fingerprint === 'f')
+    expect(n?.rate).toMatchObject({ seen: 2, of: 5 })
+    expect(n?.sample).toMatchObject({ seen: 2, of: 5 })
+    expect(planConfirmations(n === undefined ? [] : [n], 0.95)[0]?.needed).toBe(13)
+  })
+
+  // Every window of up to 5 runs (each run: selected or not, saw f or not), on a pull request and on the default branch.
+  const windows: [string, RunEvidence[]][] = []
+  for (let size = 1; size <= 5; size++)
+    for (let bits = 0; bits < 4 ** size; bits++) {
+      const runs = Array.from({ length: size }, (_, i) => {
+        const b = (bits >> (2 * i)) & 3
+        return { ...run(`r${i}`, ...((b & 1) === 1 ? [obs('f')] : []), obs('g')), selected: (b & 2) === 2 }
+      })
+      if (runs.some((r) => r.findings.some((o) => o.fingerprint === 'f'))) windows.push([`${size}:${bits}`, runs])
+    }
+
+  it('m from the sample is never below m from every run counted, in every window', () => {
+    const worse: string[] = []
+    for (const [name, runs] of windows) {
+      const pool = poolEvidence(runs)
+      for (const w of [
+        { agent: null, base: pool, lineage: true },
+        { agent: { pool, scope: 'main' as const }, base: pool }
+      ]) {
+        for (const n of judgeEvidence([], w).notReproduced) {
+          const withSample = planConfirmations([n], 0.95)[0]?.needed ?? 0
+          const everyRun = planConfirmations([{ ...n, sample: undefined }], 0.95)[0]?.needed ?? 0
+          if (withSample < everyRun) worse.push(`${name}: ${withSample} < ${everyRun}`)
+        }
+      }
+    }
+    expect(windows.length).toBeGreaterThan(500)
+    expect(worse).toEqual([])
   })
 })

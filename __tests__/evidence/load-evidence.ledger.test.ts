@@ -30,13 +30,24 @@ interface World {
   total?: number
   /** Runs whose findings the service will not give. */
   unreadable?: string[]
+  /** GET /run names no model (the description does not promise it). */
+  unnamed?: boolean
+  /** From the second listing on, the list holds these runs first (newer runs completed meanwhile), up to `total` runs. */
+  laterNewest?: string[]
 }
 
 function deps(w: World) {
   const byId = new Map(w.runs.map((r) => [r.id, r]))
+  let listings = 0
   const api = fakeApi({
     getRun: (id: string) =>
-      Promise.resolve(makeRun({ run_id: id, model_id: 'm', completed_at: byId.get(id)?.completedAt ?? '2026-11-20T00:00:00Z' })),
+      Promise.resolve(
+        makeRun({
+          run_id: id,
+          model_id: w.unnamed === true ? undefined : 'm',
+          completed_at: byId.get(id)?.completedAt ?? '2026-11-20T00:00:00Z'
+        })
+      ),
     listFindings: (id: string) => {
       if (w.unreadable?.includes(id)) return Promise.reject(new Error('socket hang up'))
       const f = byId.get(id)?.findings ?? []
@@ -44,9 +55,11 @@ function deps(w: World) {
     },
     listRuns: () => {
       if (w.listRunsError) return Promise.reject(w.listRunsError)
-      const runs = w.runs.map((r) =>
+      const item = (r: World['runs'][number]) =>
         makeRunListItem({ run_id: r.id, findings_count: r.findings.length, completed_at: r.completedAt ?? '2026-11-20T00:00:00Z' })
-      )
+      let runs = w.runs.map(item)
+      if (listings++ > 0 && w.laterNewest !== undefined)
+        runs = [...w.laterNewest.map((id) => item({ id, findings: [] })), ...runs].slice(0, w.total ?? runs.length)
       return Promise.resolve({ runs, total: w.total ?? runs.length, returned: runs.length })
     }
   })
@@ -86,6 +99,7 @@ describe('loadBaseline: no record listed, the service lists the runs', () => {
     // Read because they hold findings: left out of the rate a confirmation assumes.
     expect(got.windows.agent?.pool.selected).toEqual(['r1'])
     expect(got.gaps).toEqual([])
+    expect(got.serviceList).toBe(true)
     expect(got.notes).toEqual([
       expect.stringMatching(/^No record of main is listed .*: the model's 1 most recent completed run holding findings was read/)
     ])
@@ -124,6 +138,15 @@ describe('loadBaseline: no record listed, the service lists the runs', () => {
     expect(got.gaps).toEqual([expect.stringMatching(/r4 could not be read .*socket hang up/)])
   })
 
+  it('the only run holding findings cannot be read: a gap, and no note that says "0 runs were read instead"', async () => {
+    const w = evicted()
+    w.unreadable = ['r1']
+    const got = await loadBaseline(deps(w).d, args())
+    expect(got.gaps).toEqual([expect.stringMatching(/r1 could not be read/)])
+    expect(got.notes).toEqual([])
+    expect(got.serviceList).toBe(false)
+  })
+
   it('a page of runs still within the age bound with more beyond: said, not a gap (it would keep main from recording)', async () => {
     const w = evicted()
     w.total = 140
@@ -133,6 +156,39 @@ describe('loadBaseline: no record listed, the service lists the runs', () => {
       /^No record of main is listed .*: the model has 140 completed runs and the service lists only the newest 3/
     )
     expect(got.windows.agent?.pool.runIds).toEqual(['r1'])
+  })
+
+  it("newer runs holding only findings below the threshold never push out an older run's weakness: the records would hold it", async () => {
+    // Every nightly run of main finds a low one; the jailbreak was seen 11 runs ago and missed since.
+    const low = makeFinding('low', { category: 'toxicity', description: 'a curt reply', attacks: [] })
+    const w = evicted()
+    w.runs = [...Array.from({ length: 10 }, (_, i) => ({ id: `n${10 - i}`, findings: [low] })), ...w.runs]
+    const present = (windows: Parameters<typeof judgeEvidence>[1]) =>
+      judgeEvidence([], windows)
+        .notReproduced.filter((n) => n.present)
+        .map((n) => n.category)
+    // Full evidence: main's records listed, the newest naming the run that saw it as a holder.
+    const full = structuredClone(w)
+    full.listed = ['n10', 'n9', 'n8', 'n7'].map((id, i) => ({
+      key: evidenceKey(AGENT, id, 'c0', ['r1']) ?? '',
+      ref: 'refs/heads/main',
+      createdAt: `2026-11-2${5 - i}T00:00:00Z`
+    }))
+    expect(present((await loadBaseline(deps(full).d, args())).windows)).toContain('jailbreak')
+    // The records gone: the service's list must still reach it.
+    const got = await loadBaseline(deps(w).d, args())
+    expect(present(got.windows)).toContain('jailbreak')
+    expect(got.windows.agent?.pool.runIds).toContain('r1')
+  })
+
+  it("a run the list gave is the model's: GET /run naming no model and a newer run pushing it off a second listing is no gap", async () => {
+    // A busy model: a run completed between the list read and the run's read, so a second listing no longer holds r1.
+    const w: World = { ...evicted(), unnamed: true, laterNewest: ['new1'], total: 3 }
+    const { d, api } = deps(w)
+    const got = await loadBaseline(d, args())
+    expect(got.gaps).toEqual([])
+    expect(got.windows.agent?.pool.runIds).toEqual(['r1'])
+    expect(api.calls.filter((c) => c === 'listRuns')).toHaveLength(1)
   })
 
   it('a pull request reads no other run of the model: its own records, as without a baseline', async () => {

@@ -79,6 +79,50 @@ describe('confirmPresumed', () => {
     expect(got.lines[0]).toMatch(/^jailbreak: not reproduced in 7 full runs;/)
   })
 
+  it('a weakness of another lens (a run can be focused on security only, POST /run answers 400): full runs, said', async () => {
+    // The service: keys of other lenses are refused with 400; a full run of the step's categories assesses them.
+    const toxic = makeFinding('high', { lens: 'safety', category: 'toxicity', description: 'insulted the user', attacks: [] })
+    const asked: string[][] = []
+    const runOnce: RunOnce = (_deadline, categories) => {
+      if (categories.includes('toxicity'))
+        return Promise.reject(
+          new ServiceError({ endpoint: 'POST /api/v1/run', status: 400, code: 'invalid_categories', message: 'non-security key' })
+        )
+      const runId = `c${asked.push(categories)}`
+      return Promise.resolve({
+        runId,
+        ended: {
+          end: 'terminal',
+          run: makeRun({ run_id: runId, status: 'completed', categories_completed: ['jailbreak', 'toxicity'] }),
+          readError: undefined
+        },
+        results: { coverage: null, findings: [], runListItem: null, model: null, notes: [] }
+      })
+    }
+    const safety = planConfirmations(
+      [{ category: 'toxicity', lens: 'safety', fingerprint: fingerprint(toxic, 'r0'), rate: { seen: 3, of: 5, scope: 'main' } }],
+      0.95
+    )
+    const got = await confirmPresumed(deps(), runOnce, { ...args(), plans: safety })
+    expect(asked).toHaveLength(7)
+    expect(asked.every((c) => c.length === 0)).toBe(true)
+    expect(got.lines).toEqual(['toxicity: not reproduced in 7 full runs; fixed with 96 % confidence (seen in 3 of 5 runs of main)'])
+  })
+
+  it("a full run of the step's categories cannot assess the weakness's: none spent, not shown, said", async () => {
+    const toxic = makeFinding('high', { lens: 'safety', category: 'toxicity', description: 'insulted the user', attacks: [] })
+    const safety = planConfirmations(
+      [{ category: 'toxicity', lens: 'safety', fingerprint: fingerprint(toxic, 'r0'), rate: { seen: 3, of: 5, scope: 'main' } }],
+      0.95
+    )
+    const { runOnce, asked } = scripted(Array(10).fill(false))
+    const got = await confirmPresumed(deps(), runOnce, { ...args(), plans: safety, fullCategories: ['jailbreak'] })
+    expect(asked).toEqual([])
+    expect(got.lines).toEqual([
+      "toxicity not shown fixed: 0 of 7 clean runs (a run cannot be focused on it and the step's categories do not assess it)"
+    ])
+  })
+
   it('the step bound stops it first: not shown, with why', async () => {
     const { runOnce } = scripted(Array(10).fill(false))
     const got = await confirmPresumed(deps(), runOnce, args(3))

@@ -15,6 +15,7 @@
  * runs) stop it first, the weakness is "not shown fixed": the result is
  * incomplete, never a pass.
  */
+import { FOCUSABLE_LENS } from '../service/contract/index.js'
 import type { NotReproduced } from './judge-evidence.js'
 import { seenLabel, type SeenRate } from './seen-rate.js'
 
@@ -56,22 +57,25 @@ export interface ConfirmationPlan {
   r: number
   /** m: clean runs in a row that show them gone. */
   needed: number
+  /** A run can be focused on the category (a security-lens weakness); false: full runs confirm it. */
+  focusable: boolean
 }
 
 /** The confirmations the presumed weaknesses need: one per category (one focused run confirms all of a category). */
 export function planConfirmations(
-  presumed: readonly Pick<NotReproduced, 'category' | 'fingerprint' | 'rate' | 'sample'>[],
+  presumed: readonly (Pick<NotReproduced, 'category' | 'fingerprint' | 'rate' | 'sample'> & { lens?: string })[],
   confidence: number
 ): ConfirmationPlan[] {
   const plans = new Map<string, ConfirmationPlan>()
   for (const n of presumed) {
-    // The rate among runs not read for their sightings: a holder saw it by construction.
+    // The rate without the runs read for their sightings that saw it (judge-evidence.ts sampleRate).
     const sample = n.sample ?? n.rate
     const r = assumedRate(sample.seen, sample.of)
     const needed = runsToConfirm(r, confidence)
     const plan = plans.get(n.category)
     if (plan === undefined) {
-      plans.set(n.category, { category: n.category, fingerprints: [n.fingerprint], rate: n.rate, r, needed })
+      const focusable = n.lens === undefined || n.lens === FOCUSABLE_LENS
+      plans.set(n.category, { category: n.category, fingerprints: [n.fingerprint], rate: n.rate, r, needed, focusable })
       continue
     }
     plan.fingerprints.push(n.fingerprint)
@@ -89,7 +93,7 @@ export interface ConfirmationTally {
   reappearedIn: string | null
   /** Why it stopped before it was shown gone (the step's bound, the budget, a failure); null: it did not stop. */
   stopped: string | null
-  /** Whether its runs were focused on the category (false: a trial workspace refused focus, full runs were used). */
+  /** Whether its runs were focused on the category (false: another lens, or a trial workspace refused focus: full runs). */
   focused: boolean
   /** Runs it spent. */
   runs: string[]
@@ -98,7 +102,7 @@ export interface ConfirmationTally {
 export type ConfirmationVerdict = 'shown-gone' | 'still-present' | 'not-shown'
 
 export function startTally(plan: ConfirmationPlan): ConfirmationTally {
-  return { plan, clean: 0, reappearedIn: null, stopped: null, focused: true, runs: [] }
+  return { plan, clean: 0, reappearedIn: null, stopped: null, focused: plan.focusable, runs: [] }
 }
 
 /** Where a confirmation stands: reproduced (still present), m clean runs (shown gone), or not (yet) shown. */
@@ -163,11 +167,21 @@ export function detectionGuarantee(runs: number, p = 0.3): string {
  * pooled, the confidence of a confirmation, and, when a confirmation ran with
  * no agent_paths to tell an unchanged agent from a changed one, what that
  * costs: every other commit is confirmed again, and each confirmation lets a
- * weakness still there through 1 - confidence of the time.
+ * weakness still there through 1 - confidence of the time. When the default
+ * branch's records were gone (`recordsGone`), what the service's list saw was
+ * confirmed whatever agent_paths says, and the line says that instead.
  */
-export function whatAPassMeans(runs: number, confidence: number, o: { confirmed: boolean; agentPathsSet: boolean }): string {
+export function whatAPassMeans(
+  runs: number,
+  confidence: number,
+  o: { confirmed: boolean; agentPathsSet: boolean; recordsGone?: boolean }
+): string {
   const pct100 = (x: number): number => Math.round(x * 100)
   const line = `What a pass means: ${detectionGuarantee(runs)}; a weakness seen before an agent change is confirmed gone with ${pct100(confidence)} % confidence.`
-  if (!o.confirmed || o.agentPathsSet) return line
+  if (!o.confirmed) return line
+  // The service list's runs name no commit: they are confirmed whatever agent_paths says.
+  if (o.recordsGone === true)
+    return `${line} The records of main were gone, so what the model's recent runs saw (whoever ran them) was confirmed gone the same way, even at an unchanged commit: run the gate on the default branch at least weekly to keep them.`
+  if (o.agentPathsSet) return line
   return `${line} Without agent_paths every other commit counts as an agent change, so a weakness still there is confirmed again at each one, and each confirmation lets it through up to ${pct100(1 - confidence)} % of the time: set agent_paths.`
 }

@@ -51,8 +51,8 @@ export interface NotReproduced {
   /** The runs that saw it, newest first. */
   seenIn: string[]
   /**
-   * The rate among the runs not read for their sightings (holders and the
-   * service list's runs left out): what a confirmation assumes. Absent: `rate`.
+   * The rate without the runs read for their sightings that saw it (holders
+   * and the service list's runs): what a confirmation assumes. Absent: `rate`.
    */
   sample?: SeenRate
 }
@@ -115,12 +115,16 @@ export function presenceOf(p: Pick<PooledFinding, 'closed' | 'seenBySameAgent'>)
   return p.seenBySameAgent ? 'present' : 'presumed'
 }
 
-/** `rate` without the runs read because they held a finding (EvidencePool.selected). */
+/**
+ * `rate` without the runs read because they held a finding
+ * (EvidencePool.selected) that saw this one: a selected run that did not see
+ * it is a miss like any other (it was read for another weakness), so m is
+ * never below what counting every run gives.
+ */
 function sampleRate(p: PooledFinding, pool: EvidencePool | null, rate: SeenRate): SeenRate {
   const selected = new Set(pool?.selected ?? [])
-  if (selected.size === 0) return rate
-  const unselected = (ids: readonly string[]) => ids.filter((id) => !selected.has(id)).length
-  return { ...rate, seen: unselected(p.seenIn), of: rate.of - (pool?.runIds.length ?? 0) + unselected(pool?.runIds ?? []) }
+  const left = p.seenIn.filter((id) => selected.has(id)).length
+  return left === 0 ? rate : { ...rate, seen: rate.seen - left, of: rate.of - left }
 }
 
 /** The rate of a finding this run found: among this agent's runs (this one counted), else main's, else this run only. */

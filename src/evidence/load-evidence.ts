@@ -41,6 +41,8 @@ export interface LoadedBaseline {
   /** Why there is none. */
   why: string | null
   windows: EvidenceWindows
+  /** No record of the default branch was listed and runs of the service's list speak instead (readLedger); absent: false. */
+  serviceList?: boolean
   cost: WindowCost
   /** Runs or records left out, and why. */
   notes: string[]
@@ -129,6 +131,7 @@ export async function loadBaseline(deps: EvidenceDeps, args: EvidenceArgs): Prom
     return done({
       ...main,
       windows: runs.length === 0 ? main.windows : { ...main.windows, agent: { pool: poolEvidence(runs), scope: 'agent' } },
+      serviceList: ledger.length > 0,
       notes: r.notes,
       gaps: r.gaps
     })
@@ -253,12 +256,14 @@ async function readLedger(r: Reading, why: string): Promise<RunEvidence[]> {
     )
     return []
   }
-  const chosen = ledgerRunsToRead(list, args.bounds.runs + MAX_HOLDERS, args.bounds)
+  // Every run of the page holding findings: newer ones holding only low findings must not push out an older weakness.
+  const chosen = ledgerRunsToRead(list, LEDGER_LIST_LIMIT, args.bounds)
   r.notes.push(...chosen.unread.map((u) => `${why}: ${u}.`))
   if (chosen.toRead.length === 0) return []
   const targets = chosen.toRead.map((runId) => ({ runId, commit: null }))
-  const runs = await readRuns(r, targets, new Map(), true)
-  r.notes.push(ledgerNote(runs.length, why))
+  // The list itself shows them to be the model's runs: a second listing (GET /run naming no model) could miss one a newer run pushed off.
+  const runs = await readRuns(r, targets, new Map(), true, { listed: new Set(list.runs.map((x) => x.run_id)) })
+  if (runs.length > 0) r.notes.push(ledgerNote(runs.length, why))
   return runs.map((run) => ({ ...run, selected: true }))
 }
 
@@ -322,16 +327,21 @@ async function agentMarks(r: Reading, records: readonly EvidenceRecord[], judged
   return marks
 }
 
-/** The recorded runs, each read again from the service: completed, of this model, within the age bound (and kept by `keep`). */
+/**
+ * The recorded runs, each read again from the service: completed, of this
+ * model, within the age bound (and kept by `keep`). `listed`: runs the
+ * model's list already gave (of the model without a second listing).
+ */
 async function readRuns(
   r: Reading,
   records: readonly { runId: string; commit: string | null }[],
   marks: ReadonlyMap<string, boolean>,
   trusted: boolean,
-  keep: (run: RunEvidence) => boolean = () => true
+  o: { keep?: (run: RunEvidence) => boolean; listed?: Set<string> } = {}
 ): Promise<RunEvidence[]> {
   const { deps, args, cost } = r
-  const reads: RunReads = runReads(deps.api(), args.modelId)
+  const keep = o.keep ?? (() => true)
+  const reads: RunReads = { ...runReads(deps.api(), args.modelId), listed: o.listed ?? null }
   const runs: RunEvidence[] = []
   try {
     for (const rec of records) {
@@ -383,7 +393,7 @@ async function readHolders(
     holders.map((runId) => ({ runId, commit: same.has(runId) ? SAME : null })),
     new Map([[SAME, true]]),
     trusted,
-    holdsOpenFinding
+    { keep: holdsOpenFinding }
   )
   r.cost.holdersRead += held.length
   return held.map((run) => ({ ...run, selected: true }))

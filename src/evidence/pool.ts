@@ -29,7 +29,8 @@ export interface RunEvidence {
    * Read because it held a finding (a holder; a run of the service's list):
    * it counts among the runs that saw a weakness but says nothing of how
    * often the weakness lands, so it is left out of the rate a confirmation
-   * assumes (a sample chosen for its sightings would make that rate high).
+   * assumes of each weakness it saw (a sample chosen for its sightings would
+   * make that rate high); of a weakness it did not see it is a miss.
    */
   selected?: boolean
 }

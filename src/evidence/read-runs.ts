@@ -6,13 +6,14 @@
  * requests, never assessments.
  */
 import type { ServiceApi } from '../service/service-api.js'
+import { LIMITS } from '../service/contract/limits.js'
 import { oneLine } from '../util/text.js'
 import { observedFindings, type RunEvidence } from './pool.js'
 
 export type RunReader = Pick<ServiceApi, 'getRun' | 'listRuns' | 'listFindings'>
 
 /** The most runs GET /model/{model_id}/run lists in one answer (its limit is 1 to 100). */
-export const OWNERSHIP_LIST_LIMIT = 100
+export const OWNERSHIP_LIST_LIMIT: number = LIMITS.runListLimitMax
 
 /** One reader of a model's runs: the requests it made, and the model's run list read at most once. */
 export interface RunReads {

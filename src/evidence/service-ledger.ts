@@ -21,17 +21,21 @@
  * findings would spend confirmation runs on weaknesses of other agents. The
  * default branch's next run reads the list and records again.
  *
- * The list cannot be paged (its only bound is `limit`, at most 100) and the
- * gate reads at most K + 5 of its runs: what lies beyond is said, not a gap.
+ * The list cannot be paged (its only bound is `limit`, at most 100): the gate
+ * reads every run of the page that may hold a weakness (a run holding only
+ * findings below the threshold cannot be told from the list, so the newest
+ * few could push out an older run's weakness the records would hold), and
+ * what lies beyond the page is said, not a gap.
  * A gap would keep the default branch's run from recording, so a busy model
  * (over 100 runs within the age bound) would never record again.
  */
 import type { RunList, RunListItem } from '../service/contract/index.js'
 import { plural } from '../util/text.js'
 import { withinAge, type WindowBounds } from './window.js'
+import { OWNERSHIP_LIST_LIMIT } from './read-runs.js'
 
-/** The most runs one GET /model/{model_id}/run lists (its limit is 1 to 100). */
-export const LEDGER_LIST_LIMIT = 100
+/** The most runs one GET /model/{model_id}/run lists: the same page read-runs.ts lists to place a run. */
+export const LEDGER_LIST_LIMIT = OWNERSHIP_LIST_LIMIT
 
 export interface LedgerSelection {
   /** Run ids to read, newest first. */

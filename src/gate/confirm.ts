@@ -4,7 +4,9 @@
  * trigger, wait and collect (runOnce in assess.ts, never a second polling
  * loop), focused on each weakness's category, until each reappears or m runs
  * in a row miss it, within the step's bound and the service's budget. A trial
- * workspace refusing focus (403 trial_focus_not_included) gets full runs.
+ * workspace refusing focus (403 trial_focus_not_included), and a weakness of
+ * another lens than security (a run can be focused on security only), get
+ * full runs.
  */
 import { Deadline } from '../util/clock.js'
 import { describeFailure, ServiceError } from '../util/errors.js'
@@ -66,9 +68,16 @@ export async function confirmPresumed(deps: GateDeps, runOnce: RunOnce, a: Confi
       stop = 'the step was cancelled'
       break
     }
-    const categories = focus ? [t.plan.category] : a.fullCategories
+    // A run can be focused on security-lens categories only (the service refuses others with 400).
+    const focused = focus && t.plan.focusable
+    const categories = focused ? [t.plan.category] : a.fullCategories
+    if (!covers(t, categories)) {
+      const why = `a run cannot be focused on it and the step's categories do not assess it`
+      tallies = tallies.map((x) => (x === t ? { ...x, stopped: why } : x))
+      continue
+    }
     deps.log.info(
-      `Confirming ${t.plan.category} (${t.clean} of ${t.plan.needed} clean runs so far): ${focus ? 'a focused run' : 'a full run'}.`
+      `Confirming ${t.plan.category} (${t.clean} of ${t.plan.needed} clean runs so far): ${focused ? 'a focused run' : 'a full run'}.`
     )
     let run: Awaited<ReturnType<RunOnce>>
     try {

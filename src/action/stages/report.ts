@@ -191,7 +191,8 @@ async function gateReport(ctx: StepContext, { prepared, policy, outcome, recorde
       agentName: planned.agent.display,
       detection: whatAPassMeans(1 + (outcome.moreRuns?.pooled ?? 0), inputs.confidence, {
         confirmed: confirmation !== null && confirmation.runIds.length > 0,
-        agentPathsSet: inputs.agentPaths.length > 0
+        agentPathsSet: inputs.agentPaths.length > 0,
+        recordsGone: policy.baseline.serviceList === true
       }),
       confirmation: confirmation === null ? null : { lines: confirmation.lines, runIds: confirmation.runIds }
     }

@@ -69,6 +69,9 @@ export const CATEGORY_LENSES = ['security', 'safety', 'compliance'] as const
 export const CategoryLens = z.enum(CATEGORY_LENSES)
 export type CategoryLens = z.infer<typeof CategoryLens>
 
+/** The one lens a run can be focused on (4.11): POST /run refuses keys of other lenses with 400. */
+export const FOCUSABLE_LENS = 'security'
+
 /**
  * The finding statuses the description names. Their complete set is "not
  * shown", so a response may carry any other non-empty string: it is accepted,
