@@ -397,11 +397,11 @@ describe('missing evidence is never evidence of safety (issue 34), through the b
     120_000
   )
 
-  // A defect, not fixed: the service list's runs are all read for their sightings, so each category's rate is the floor
-  // and m the largest (7 here, 29 at the default confidence); with two categories the step's bound stops the second,
-  // the result is incomplete and nothing is recorded, so the next push reads the same list and spends the same runs,
-  // until those runs age out of evidence_max_age_days. With main's record kept the same pushes record (above).
-  it.failing(
+  // Main's record evicted after the agent was fixed: the service list's whole page is the sample its rates are taken
+  // from (the clean runs with those holding findings), so each category is confirmed as with the record kept, and the
+  // push records again. (Taken from the runs read for their findings alone, every rate was the floor and m the largest:
+  // two categories went past the bound, every push was incomplete and recorded nothing.)
+  it.concurrent(
     "the agent fixed after main saw two weaknesses, main's record evicted: main records again within two pushes",
     () =>
       inCachedWorld(

@@ -94,10 +94,11 @@ describe('loadBaseline: no record listed, the service lists the runs', () => {
     expect(got.baseline).toBeNull()
     expect(got.why).toMatch(/no run recorded by the default branch yet/)
     expect(got.windows.base).toBeNull()
-    expect(got.windows.agent?.pool.runIds).toEqual(['r1'])
+    // The whole page is the sample: the run read for its findings, and the clean runs the list shows without a read.
+    expect(got.windows.agent?.pool.runIds).toEqual(['r3', 'r2', 'r1'])
     expect(got.windows.agent?.pool.sameAgentRuns).toBe(0)
-    // Read because they hold findings: left out of the rate a confirmation assumes.
-    expect(got.windows.agent?.pool.selected).toEqual(['r1'])
+    expect(got.windows.agent?.pool.selected).toEqual([])
+    expect(api.calls.filter((c) => c === 'getRun')).toEqual(['getRun'])
     expect(got.gaps).toEqual([])
     expect(got.serviceList).toBe(true)
     expect(got.notes).toEqual([
@@ -107,6 +108,8 @@ describe('loadBaseline: no record listed, the service lists the runs', () => {
     // This run missed it: it still blocks, presumed (a confirmation may show it gone), and it is never known.
     const reading = judgeEvidence([{ findingId: 'x', fingerprint: 'other' }], got.windows)
     expect(reading.notReproduced).toEqual([expect.objectContaining({ category: 'jailbreak', present: true, presumed: true })])
+    // Its rate is taken from the page (seen in 1 of 3 listed runs, this run counted: 1 of 4), not from the one run read.
+    expect(reading.notReproduced[0]?.sample).toMatchObject({ seen: 1, of: 4 })
     expect(reading.knownIds.size).toBe(0)
   })
 
@@ -134,7 +137,7 @@ describe('loadBaseline: no record listed, the service lists the runs', () => {
     w.runs.unshift({ id: 'r4', findings: [jailbreak] })
     w.unreadable = ['r4']
     const got = await loadBaseline(deps(w).d, args())
-    expect(got.windows.agent?.pool.runIds).toEqual(['r1'])
+    expect(got.windows.agent?.pool.runIds).toEqual(['r3', 'r2', 'r1'])
     expect(got.gaps).toEqual([expect.stringMatching(/r4 could not be read .*socket hang up/)])
   })
 
@@ -155,7 +158,7 @@ describe('loadBaseline: no record listed, the service lists the runs', () => {
     expect(got.notes[0]).toMatch(
       /^No record of main is listed .*: the model has 140 completed runs and the service lists only the newest 3/
     )
-    expect(got.windows.agent?.pool.runIds).toEqual(['r1'])
+    expect(got.windows.agent?.pool.runIds).toEqual(['r3', 'r2', 'r1'])
   })
 
   it("newer runs holding only findings below the threshold never push out an older run's weakness: the records would hold it", async () => {
@@ -187,7 +190,7 @@ describe('loadBaseline: no record listed, the service lists the runs', () => {
     const { d, api } = deps(w)
     const got = await loadBaseline(d, args())
     expect(got.gaps).toEqual([])
-    expect(got.windows.agent?.pool.runIds).toEqual(['r1'])
+    expect(got.windows.agent?.pool.runIds).toEqual(['r3', 'r2', 'r1'])
     expect(api.calls.filter((c) => c === 'listRuns')).toHaveLength(1)
   })
 

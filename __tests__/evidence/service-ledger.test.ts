@@ -4,7 +4,7 @@
  * branch is listed, and what lies beyond the list's reach (said, not a gap).
  */
 import { describe, expect, it } from '@jest/globals'
-import { ledgerNote, ledgerRunsToRead } from '../../src/evidence/service-ledger.js'
+import { cleanListedRuns, ledgerNote, ledgerRunsToRead } from '../../src/evidence/service-ledger.js'
 import type { RunList, RunListItem } from '../../src/service/contract/index.js'
 import { makeRunListItem } from '../__fixtures__/builders.js'
 
@@ -75,5 +75,23 @@ describe('ledgerRunsToRead: which listed runs may hold a weakness', () => {
       "No record of main is listed: the model's 1 most recent completed run holding findings was read from the service instead; what it saw and the service has not closed is presumed present until a confirmation shows it gone."
     )
     expect(ledgerNote(3, 'W')).toMatch(/^W: the model's 3 most recent completed runs holding findings were read .* what they saw/)
+  })
+})
+
+describe('cleanListedRuns: the runs that hold no finding, as evidence without a read', () => {
+  it('completed runs within the age bound with no finding and a full ingest, each once, missing every weakness', () => {
+    const runs = [
+      makeRunListItem({ run_id: 'clean', completed_at: day(25), categories_planned: ['jailbreak'] }),
+      withFindings('found'),
+      makeRunListItem({ run_id: 'clean', completed_at: day(25) }),
+      makeRunListItem({ run_id: 'partial', findings_count: 0, ingest_incomplete: true }),
+      makeRunListItem({ run_id: 'old', completed_at: '2026-09-01T00:00:00Z' }),
+      makeRunListItem({ run_id: 'errored', status: 'error' }),
+      makeRunListItem({ run_id: 'undated', completed_at: null, categories_planned: ['excessive_agency'] })
+    ]
+    expect(cleanListedRuns(list(runs), BOUNDS)).toEqual([
+      { runId: 'clean', completedAt: day(25), categoriesCompleted: ['jailbreak'], findings: [], sameAgent: false },
+      { runId: 'undated', completedAt: '', categoriesCompleted: ['excessive_agency'], findings: [], sameAgent: false }
+    ])
   })
 })

@@ -18,7 +18,7 @@ import { readRunEvidence, runReads, type RunReader, type RunReads } from './read
 import { branchRef, defaultBranchRecords, evidenceKeyPrefix, MAX_HOLDERS, recordsOnRef, type EvidenceRecord } from './records.js'
 import { commitsToCompare, holdersToRead, recordsToRead, sameAgentRecords, withinAge, type WindowBounds } from './window.js'
 import { baselineOfPool, type Baseline } from './baseline.js'
-import { LEDGER_LIST_LIMIT, ledgerNote, ledgerRunsToRead } from './service-ledger.js'
+import { cleanListedRuns, LEDGER_LIST_LIMIT, ledgerNote, ledgerRunsToRead } from './service-ledger.js'
 
 /** What reading the window cost: requests, never assessments. */
 export interface WindowCost {
@@ -239,10 +239,8 @@ async function loadOwnWindow(r: Reading): Promise<RunEvidence[]> {
 }
 
 /**
- * On the default branch, no record of it listed: the model's runs the service
- * lists (service-ledger.ts), read like recorded runs of another agent
- * (presumed present until confirmed gone). A list it cannot read is a gap;
- * what the list cannot reach is said.
+ * On the default branch, no record of it listed: the model's runs the service lists (service-ledger.ts), read like
+ * recorded runs of another agent (presumed until confirmed gone). A list it cannot read is a gap; beyond it, said.
  */
 async function readLedger(r: Reading, why: string): Promise<RunEvidence[]> {
   const { deps, args } = r
@@ -263,8 +261,10 @@ async function readLedger(r: Reading, why: string): Promise<RunEvidence[]> {
   const targets = chosen.toRead.map((runId) => ({ runId, commit: null }))
   // The list itself shows them to be the model's runs: a second listing (GET /run naming no model) could miss one a newer run pushed off.
   const runs = await readRuns(r, targets, new Map(), true, { listed: new Set(list.runs.map((x) => x.run_id)) })
-  if (runs.length > 0) r.notes.push(ledgerNote(runs.length, why))
-  return runs.map((run) => ({ ...run, selected: true }))
+  if (runs.length === 0) return []
+  r.notes.push(ledgerNote(runs.length, why))
+  // The whole page is the sample: the runs holding findings with those that hold none (not chosen for their sightings).
+  return [...runs, ...cleanListedRuns(list, args.bounds)]
 }
 
 /** Whether files under agent_paths changed from `base` to `head` (asked once each); null when the comparison failed (a gap said). */

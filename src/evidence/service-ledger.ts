@@ -33,6 +33,7 @@ import type { RunList, RunListItem } from '../service/contract/index.js'
 import { plural } from '../util/text.js'
 import { withinAge, type WindowBounds } from './window.js'
 import { OWNERSHIP_LIST_LIMIT } from './read-runs.js'
+import type { RunEvidence } from './pool.js'
 
 /** The most runs one GET /model/{model_id}/run lists: the same page read-runs.ts lists to place a run. */
 export const LEDGER_LIST_LIMIT = OWNERSHIP_LIST_LIMIT
@@ -78,6 +79,26 @@ export function ledgerRunsToRead(list: RunList, limit: number, bounds: WindowBou
       `the model has ${list.total} completed runs and the service lists only the newest ${list.runs.length}, all within the last ${bounds.maxAgeDays} days, so older ones could not be read`
     )
   return { toRead, unread }
+}
+
+/**
+ * The listed runs that hold no finding, as evidence without reading them: each
+ * is a run of the model that missed every weakness. With them the whole page
+ * is the sample a rate is taken from, so the runs read for their findings are
+ * not chosen for their sightings (a rate taken from those alone would be 1 of
+ * 1 for every weakness, or nothing if they were left out of it).
+ */
+export function cleanListedRuns(list: RunList, bounds: WindowBounds): RunEvidence[] {
+  const seen = new Set<string>()
+  const clean: RunEvidence[] = []
+  for (const run of list.runs) {
+    const completed = run.completed_at ?? ''
+    if (seen.has(run.run_id) || run.status !== 'completed' || mayHoldWeakness(run, bounds)) continue
+    if (Number.isFinite(Date.parse(completed)) && !withinAge(completed, bounds)) continue
+    seen.add(run.run_id)
+    clean.push({ runId: run.run_id, completedAt: completed, categoriesCompleted: run.categories_planned, findings: [], sameAgent: false })
+  }
+  return clean
 }
 
 /** The note that says why the service's list was read. */
