@@ -41826,6 +41826,8 @@ const FindingLens = schemas_enum(FINDING_LENSES);
 /** Lenses the category list takes (section 4.11). Only security can focus a run. */
 const CATEGORY_LENSES = ['security', 'safety', 'compliance'];
 const CategoryLens = schemas_enum(CATEGORY_LENSES);
+/** The one lens a run can be focused on (4.11): POST /run refuses keys of other lenses with 400. */
+const FOCUSABLE_LENS = 'security';
 /**
  * The finding statuses the description names. Their complete set is "not
  * shown", so a response may carry any other non-empty string: it is accepted,
@@ -47202,13 +47204,16 @@ function presenceOf(p) {
         return 'closed';
     return p.seenBySameAgent ? 'present' : 'presumed';
 }
-/** `rate` without the runs read because they held a finding (EvidencePool.selected). */
+/**
+ * `rate` without the runs read because they held a finding
+ * (EvidencePool.selected) that saw this one: a selected run that did not see
+ * it is a miss like any other (it was read for another weakness), so m is
+ * never below what counting every run gives.
+ */
 function sampleRate(p, pool, rate) {
     const selected = new Set(pool?.selected ?? []);
-    if (selected.size === 0)
-        return rate;
-    const unselected = (ids) => ids.filter((id) => !selected.has(id)).length;
-    return { ...rate, seen: unselected(p.seenIn), of: rate.of - (pool?.runIds.length ?? 0) + unselected(pool?.runIds ?? []) };
+    const left = p.seenIn.filter((id) => selected.has(id)).length;
+    return left === 0 ? rate : { ...rate, seen: rate.seen - left, of: rate.of - left };
 }
 /** The rate of a finding this run found: among this agent's runs (this one counted), else main's, else this run only. */
 function rateOfFound(fp, { agent, base }) {
@@ -47987,6 +47992,24 @@ async function waitForRun(deps, runId, minSeverity) {
 }
 
 ;// CONCATENATED MODULE: ./src/evidence/confirmation.ts
+/**
+ * Confirmation instead of a coin flip. Pure.
+ *
+ * A weakness the lineage saw is presumed present until the service closes it
+ * (see presenceOf). When the agent may have changed since it was seen and this
+ * run did not reproduce it, one missed run says little: at a 30 % landing rate
+ * one run misses it 70 % of the time. The gate then runs focused runs (the
+ * weakness's category) until it reappears (still present: it blocks) or m
+ * runs in a row miss it, m the smallest number with (1 - r)^m <= 1 -
+ * confidence. r is how often the lineage saw it, taken conservatively: the
+ * Wilson lower bound (z = 1) of "seen in k of n runs", so a rate read off a
+ * few runs is not trusted high, and never below RATE_FLOOR, so one sighting
+ * in many runs cannot make m huge. When the runs allowed (the step's bound,
+ * the service's budget, a trial workspace refusing focus with no room for full
+ * runs) stop it first, the weakness is "not shown fixed": the result is
+ * incomplete, never a pass.
+ */
+
 
 /** The lowest landing rate a confirmation assumes (at confidence 0.95: at most 29 runs). */
 const RATE_FLOOR = 0.1;
@@ -48017,13 +48040,14 @@ function confidenceAfter(r, clean) {
 function planConfirmations(presumed, confidence) {
     const plans = new Map();
     for (const n of presumed) {
-        // The rate among runs not read for their sightings: a holder saw it by construction.
+        // The rate without the runs read for their sightings that saw it (judge-evidence.ts sampleRate).
         const sample = n.sample ?? n.rate;
         const r = assumedRate(sample.seen, sample.of);
         const needed = runsToConfirm(r, confidence);
         const plan = plans.get(n.category);
         if (plan === undefined) {
-            plans.set(n.category, { category: n.category, fingerprints: [n.fingerprint], rate: n.rate, r, needed });
+            const focusable = n.lens === undefined || n.lens === FOCUSABLE_LENS;
+            plans.set(n.category, { category: n.category, fingerprints: [n.fingerprint], rate: n.rate, r, needed, focusable });
             continue;
         }
         plan.fingerprints.push(n.fingerprint);
@@ -48033,7 +48057,7 @@ function planConfirmations(presumed, confidence) {
     return [...plans.values()];
 }
 function startTally(plan) {
-    return { plan, clean: 0, reappearedIn: null, stopped: null, focused: true, runs: [] };
+    return { plan, clean: 0, reappearedIn: null, stopped: null, focused: plan.focusable, runs: [] };
 }
 /** Where a confirmation stands: reproduced (still present), m clean runs (shown gone), or not (yet) shown. */
 function verdictOf(t) {
@@ -48094,12 +48118,19 @@ function detectionGuarantee(runs, p = 0.3) {
  * pooled, the confidence of a confirmation, and, when a confirmation ran with
  * no agent_paths to tell an unchanged agent from a changed one, what that
  * costs: every other commit is confirmed again, and each confirmation lets a
- * weakness still there through 1 - confidence of the time.
+ * weakness still there through 1 - confidence of the time. When the default
+ * branch's records were gone (`recordsGone`), what the service's list saw was
+ * confirmed whatever agent_paths says, and the line says that instead.
  */
 function whatAPassMeans(runs, confidence, o) {
     const pct100 = (x) => Math.round(x * 100);
     const line = `What a pass means: ${detectionGuarantee(runs)}; a weakness seen before an agent change is confirmed gone with ${pct100(confidence)} % confidence.`;
-    if (!o.confirmed || o.agentPathsSet)
+    if (!o.confirmed)
+        return line;
+    // The service list's runs name no commit: they are confirmed whatever agent_paths says.
+    if (o.recordsGone === true)
+        return `${line} The records of main were gone, so what the model's recent runs saw (whoever ran them) was confirmed gone the same way, even at an unchanged commit: run the gate on the default branch at least weekly to keep them.`;
+    if (o.agentPathsSet)
         return line;
     return `${line} Without agent_paths every other commit counts as an agent change, so a weakness still there is confirmed again at each one, and each confirmation lets it through up to ${pct100(1 - confidence)} % of the time: set agent_paths.`;
 }
@@ -48111,7 +48142,9 @@ function whatAPassMeans(runs, confidence, o) {
  * trigger, wait and collect (runOnce in assess.ts, never a second polling
  * loop), focused on each weakness's category, until each reappears or m runs
  * in a row miss it, within the step's bound and the service's budget. A trial
- * workspace refusing focus (403 trial_focus_not_included) gets full runs.
+ * workspace refusing focus (403 trial_focus_not_included), and a weakness of
+ * another lens than security (a run can be focused on security only), get
+ * full runs.
  */
 
 
@@ -48131,8 +48164,15 @@ async function confirmPresumed(deps, runOnce, a) {
             stop = 'the step was cancelled';
             break;
         }
-        const categories = focus ? [t.plan.category] : a.fullCategories;
-        deps.log.info(`Confirming ${t.plan.category} (${t.clean} of ${t.plan.needed} clean runs so far): ${focus ? 'a focused run' : 'a full run'}.`);
+        // A run can be focused on security-lens categories only (the service refuses others with 400).
+        const focused = focus && t.plan.focusable;
+        const categories = focused ? [t.plan.category] : a.fullCategories;
+        if (!covers(t, categories)) {
+            const why = `a run cannot be focused on it and the step's categories do not assess it`;
+            tallies = tallies.map((x) => (x === t ? { ...x, stopped: why } : x));
+            continue;
+        }
+        deps.log.info(`Confirming ${t.plan.category} (${t.clean} of ${t.plan.needed} clean runs so far): ${focused ? 'a focused run' : 'a full run'}.`);
         let run;
         try {
             run = await runOnce(deadline, categories);
@@ -52333,7 +52373,8 @@ async function gateReport(ctx, { prepared, policy, outcome, recorded, planned, p
             agentName: planned.agent.display,
             detection: whatAPassMeans(1 + (outcome.moreRuns?.pooled ?? 0), inputs.confidence, {
                 confirmed: confirmation !== null && confirmation.runIds.length > 0,
-                agentPathsSet: inputs.agentPaths.length > 0
+                agentPathsSet: inputs.agentPaths.length > 0,
+                recordsGone: policy.baseline.serviceList === true
             }),
             confirmation: confirmation === null ? null : { lines: confirmation.lines, runIds: confirmation.runIds }
         }
@@ -54914,8 +54955,9 @@ async function readForPullRequest(deps, scope, rel, out, parse) {
 ;// CONCATENATED MODULE: ./src/evidence/read-runs.ts
 
 
+
 /** The most runs GET /model/{model_id}/run lists in one answer (its limit is 1 to 100). */
-const OWNERSHIP_LIST_LIMIT = 100;
+const OWNERSHIP_LIST_LIMIT = LIMITS.runListLimitMax;
 function runReads(api, modelId) {
     return { api, modelId, requests: 0, listed: null };
 }
@@ -55247,8 +55289,9 @@ function baselineOfPool(pool, modelId, commit) {
 ;// CONCATENATED MODULE: ./src/evidence/service-ledger.ts
 
 
-/** The most runs one GET /model/{model_id}/run lists (its limit is 1 to 100). */
-const LEDGER_LIST_LIMIT = 100;
+
+/** The most runs one GET /model/{model_id}/run lists: the same page read-runs.ts lists to place a run. */
+const LEDGER_LIST_LIMIT = OWNERSHIP_LIST_LIMIT;
 /**
  * A listed run may hold a weakness: it completed within the age bound (a run
  * whose completion time cannot be read is not aged out) and holds findings
@@ -55280,6 +55323,27 @@ function ledgerRunsToRead(list, limit, bounds) {
     if (list.total > list.runs.length && (!Number.isFinite(Date.parse(completed)) || withinAge(completed, bounds)))
         unread.push(`the model has ${list.total} completed runs and the service lists only the newest ${list.runs.length}, all within the last ${bounds.maxAgeDays} days, so older ones could not be read`);
     return { toRead, unread };
+}
+/**
+ * The listed runs that hold no finding, as evidence without reading them: each
+ * is a run of the model that missed every weakness. With them the whole page
+ * is the sample a rate is taken from, so the runs read for their findings are
+ * not chosen for their sightings (a rate taken from those alone would be 1 of
+ * 1 for every weakness, or nothing if they were left out of it).
+ */
+function cleanListedRuns(list, bounds) {
+    const seen = new Set();
+    const clean = [];
+    for (const run of list.runs) {
+        const completed = run.completed_at ?? '';
+        if (seen.has(run.run_id) || run.status !== 'completed' || mayHoldWeakness(run, bounds))
+            continue;
+        if (Number.isFinite(Date.parse(completed)) && !withinAge(completed, bounds))
+            continue;
+        seen.add(run.run_id);
+        clean.push({ runId: run.run_id, completedAt: completed, categoriesCompleted: run.categories_planned, findings: [], sameAgent: false });
+    }
+    return clean;
 }
 /** The note that says why the service's list was read. */
 function ledgerNote(read, why) {
@@ -55328,6 +55392,7 @@ async function loadBaseline(deps, args) {
         return done({
             ...main,
             windows: runs.length === 0 ? main.windows : { ...main.windows, agent: { pool: poolEvidence(runs), scope: 'agent' } },
+            serviceList: ledger.length > 0,
             notes: r.notes,
             gaps: r.gaps
         });
@@ -55437,10 +55502,8 @@ async function loadOwnWindow(r) {
     return [...runs, ...(await readHolders(r, recent, marks, false))];
 }
 /**
- * On the default branch, no record of it listed: the model's runs the service
- * lists (service-ledger.ts), read like recorded runs of another agent
- * (presumed present until confirmed gone). A list it cannot read is a gap;
- * what the list cannot reach is said.
+ * On the default branch, no record of it listed: the model's runs the service lists (service-ledger.ts), read like
+ * recorded runs of another agent (presumed until confirmed gone). A list it cannot read is a gap; beyond it, said.
  */
 async function readLedger(r, why) {
     const { deps, args } = r;
@@ -55453,14 +55516,19 @@ async function readLedger(r, why) {
         r.gaps.push(`${why}, and the model's runs could not be listed (${errors_describeFailure(err)}), so a weakness seen in them cannot be ruled out`);
         return [];
     }
-    const chosen = ledgerRunsToRead(list, args.bounds.runs + MAX_HOLDERS, args.bounds);
+    // Every run of the page holding findings: newer ones holding only low findings must not push out an older weakness.
+    const chosen = ledgerRunsToRead(list, LEDGER_LIST_LIMIT, args.bounds);
     r.notes.push(...chosen.unread.map((u) => `${why}: ${u}.`));
     if (chosen.toRead.length === 0)
         return [];
     const targets = chosen.toRead.map((runId) => ({ runId, commit: null }));
-    const runs = await readRuns(r, targets, new Map(), true);
+    // The list itself shows them to be the model's runs: a second listing (GET /run naming no model) could miss one a newer run pushed off.
+    const runs = await readRuns(r, targets, new Map(), true, { listed: new Set(list.runs.map((x) => x.run_id)) });
+    if (runs.length === 0)
+        return [];
     r.notes.push(ledgerNote(runs.length, why));
-    return runs.map((run) => ({ ...run, selected: true }));
+    // The whole page is the sample: the runs holding findings with those that hold none (not chosen for their sightings).
+    return [...runs, ...cleanListedRuns(list, args.bounds)];
 }
 /** Whether files under agent_paths changed from `base` to `head` (asked once each); null when the comparison failed (a gap said). */
 async function agentChanged(r, base, head) {
@@ -55524,10 +55592,15 @@ async function agentMarks(r, records, judged) {
     }
     return marks;
 }
-/** The recorded runs, each read again from the service: completed, of this model, within the age bound (and kept by `keep`). */
-async function readRuns(r, records, marks, trusted, keep = () => true) {
+/**
+ * The recorded runs, each read again from the service: completed, of this
+ * model, within the age bound (and kept by `keep`). `listed`: runs the
+ * model's list already gave (of the model without a second listing).
+ */
+async function readRuns(r, records, marks, trusted, o = {}) {
     const { deps, args, cost } = r;
-    const reads = runReads(deps.api(), args.modelId);
+    const keep = o.keep ?? (() => true);
+    const reads = { ...runReads(deps.api(), args.modelId), listed: o.listed ?? null };
     const runs = [];
     try {
         for (const rec of records) {
@@ -55569,7 +55642,7 @@ async function readHolders(r, records, marks, trusted) {
         return [];
     const same = new Set(records.filter((x) => x.commit !== null && marks.get(x.commit) === true).flatMap((x) => x.sameAgentHolders));
     const SAME = 'same-agent';
-    const held = await readRuns(r, holders.map((runId) => ({ runId, commit: same.has(runId) ? SAME : null })), new Map([[SAME, true]]), trusted, holdsOpenFinding);
+    const held = await readRuns(r, holders.map((runId) => ({ runId, commit: same.has(runId) ? SAME : null })), new Map([[SAME, true]]), trusted, { keep: holdsOpenFinding });
     r.cost.holdersRead += held.length;
     return held.map((run) => ({ ...run, selected: true }));
 }
