@@ -54,6 +54,16 @@ describe('parseEvidenceKey: what a key must hold to be read', () => {
 })
 
 describe('evidenceKey: what a key is written with', () => {
+  it.each<[string, string]>([
+    ['a slash', 'run/1'],
+    ['a space', 'run 1'],
+    ['the holder separator', 'run~1'],
+    ['201 characters', 'r'.repeat(201)],
+    ['nothing', '']
+  ])('a run id holding %s is not recorded', (_name, runId) => {
+    expect(evidenceKey(A, runId, SHA)).toBeNull()
+  })
+
   it.each<[string, string, boolean]>([
     ['a commit of 7', 'abcdefg', true],
     ['a commit of 64', 'f'.repeat(64), true],
