@@ -19,7 +19,7 @@ describe('buildBaseline: only findings that still count, once each', () => {
   it.each<[string, string, boolean]>([
     ['an open finding is kept', 'open', true],
     ['a reopened finding is kept', 'reopened', true],
-    ['a fixed finding is left out', 'fixed', false],
+    ['a plain fixed is a claim, not a close: kept (closesWeakness)', 'fixed', true],
     ['a dismissed finding is left out', 'dismissed', false],
     ['a verified fix is left out', 'FIXED_VERIFIED', false]
   ])('%s', (_rule, status, kept) => {

@@ -6,7 +6,7 @@
 import { z } from 'zod'
 import { Severity, type Finding } from '../service/contract/index.js'
 import { fingerprint } from './fingerprint.js'
-import type { EvidencePool } from './pool.js'
+import { closesWeakness, type EvidencePool } from './pool.js'
 import { parseJsonFile } from '../util/parse-file.js'
 
 export const BASELINE_SCHEMA_VERSION = 1
@@ -45,9 +45,7 @@ export function baselineFinding(f: Finding, runId: string): BaselineFinding {
   }
 }
 
-const CLOSED = new Set(['fixed', 'dismissed', 'FIXED_VERIFIED'])
-
-/** The baseline of one run: every finding that is not closed, one entry per fingerprint. */
+/** The baseline of one run: every finding the service has not closed (closesWeakness: a plain `fixed` is a claim), one entry per fingerprint. */
 export function buildBaseline(args: {
   modelId: string
   runId: string
@@ -59,7 +57,7 @@ export function buildBaseline(args: {
   const seen = new Set<string>()
   const findings: BaselineFinding[] = []
   for (const f of args.findings) {
-    if (CLOSED.has(f.status)) continue
+    if (closesWeakness(f.status)) continue
     const b = baselineFinding(f, args.runId)
     if (seen.has(b.fingerprint)) continue
     seen.add(b.fingerprint)
