@@ -55204,6 +55204,7 @@ function holdersToRead(records, read, limit) {
 
 
 
+
 const BASELINE_SCHEMA_VERSION = 1;
 const BaselineFinding = looseObject({
     fingerprint: schemas_string().regex(/^[0-9a-f]{32}$/),
@@ -55234,13 +55235,12 @@ function baselineFinding(f, runId) {
         description: f.description.length > 300 ? `${f.description.slice(0, 299)}…` : f.description
     };
 }
-const CLOSED = new Set(['fixed', 'dismissed', 'FIXED_VERIFIED']);
-/** The baseline of one run: every finding that is not closed, one entry per fingerprint. */
+/** The baseline of one run: every finding the service has not closed (closesWeakness: a plain `fixed` is a claim), one entry per fingerprint. */
 function buildBaseline(args) {
     const seen = new Set();
     const findings = [];
     for (const f of args.findings) {
-        if (CLOSED.has(f.status))
+        if (closesWeakness(f.status))
             continue;
         const b = baselineFinding(f, args.runId);
         if (seen.has(b.fingerprint))

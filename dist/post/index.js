@@ -54943,6 +54943,7 @@ function agentRecords(listed, agentKey) {
 
 
 
+
 const BASELINE_SCHEMA_VERSION = 1;
 const BaselineFinding = looseObject({
     fingerprint: schemas_string().regex(/^[0-9a-f]{32}$/),
@@ -54973,13 +54974,12 @@ function baselineFinding(f, runId) {
         description: f.description.length > 300 ? `${f.description.slice(0, 299)}…` : f.description
     };
 }
-const CLOSED = new Set(['fixed', 'dismissed', 'FIXED_VERIFIED']);
-/** The baseline of one run: every finding that is not closed, one entry per fingerprint. */
+/** The baseline of one run: every finding the service has not closed (closesWeakness: a plain `fixed` is a claim), one entry per fingerprint. */
 function baseline_buildBaseline(args) {
     const seen = new Set();
     const findings = [];
     for (const f of args.findings) {
-        if (CLOSED.has(f.status))
+        if (closesWeakness(f.status))
             continue;
         const b = baselineFinding(f, args.runId);
         if (seen.has(b.fingerprint))
