@@ -358,7 +358,10 @@ function decideOn(
     evidenceGaps: [...(args.policy?.evidenceGaps ?? []), ...(settled?.notShown ?? [])],
     expiredAcceptances: expired.map((e) => `${describeEntry(e)} expired on ${e.expires}`)
   })
-  return { decision, policy }
+  // What confirmations showed gone blocks no view either (the comment's lines, the coverage table, the counts).
+  const gone = settled?.gone
+  if (policy === null || gone === undefined || gone.size === 0) return { decision, policy }
+  return { decision, policy: { ...policy, unreproducedBlocking: policy.unreproducedBlocking.filter((n) => !gone.has(n.fingerprint)) } }
 }
 
 /**

@@ -131,6 +131,8 @@ function outcome(t: ConfirmationTally, run: Awaited<ReturnType<RunOnce>>, minSev
 /** What confirmations settled: the fingerprints they took over from the not-reproduced lines, what still blocks, what is not shown. */
 export interface Settled {
   fingerprints: ReadonlySet<string>
+  /** Of them, those m clean runs showed gone: they no longer block, in the decision and in every view of it. */
+  gone: ReadonlySet<string>
   stillPresent: string[]
   notShown: string[]
 }
@@ -138,6 +140,7 @@ export interface Settled {
 export function settledBy(c: ConfirmationOutcome): Settled {
   return {
     fingerprints: new Set(c.tallies.flatMap((t) => t.plan.fingerprints)),
+    gone: new Set(c.tallies.filter((t) => verdictOf(t) === 'shown-gone').flatMap((t) => t.plan.fingerprints)),
     stillPresent: c.tallies.filter((t) => verdictOf(t) === 'still-present').map(confirmationLine),
     notShown: c.tallies.filter((t) => verdictOf(t) === 'not-shown').map(confirmationLine)
   }
@@ -158,7 +161,8 @@ export async function confirmIfItDecides(
 ): Promise<ConfirmationOutcome | null> {
   const presumed = policy?.unreproducedBlocking.filter((n) => n.presumed) ?? []
   if (args.confirm === undefined || presumed.length === 0 || deps.signal.aborted) return null
-  const all: Settled = { fingerprints: new Set(presumed.map((n) => n.fingerprint)), stillPresent: [], notShown: [] }
+  const fingerprints = new Set(presumed.map((n) => n.fingerprint))
+  const all: Settled = { fingerprints, gone: fingerprints, stillPresent: [], notShown: [] }
   if (decideWith(all).decision.result !== 'pass') return null
   return confirmPresumed(deps, runOnce, {
     modelId: args.modelId,
