@@ -97,6 +97,8 @@ describe('loadBaseline: no record listed, the service lists the runs', () => {
     // The whole page is the sample: the run read for its findings, and the clean runs the list shows without a read.
     expect(got.windows.agent?.pool.runIds).toEqual(['r3', 'r2', 'r1'])
     expect(got.windows.agent?.pool.sameAgentRuns).toBe(0)
+    // Whose runs: the model's as the service lists them (not this pull request's, not main's records).
+    expect(got.windows.agent?.scope).toBe('model')
     expect(got.windows.agent?.pool.selected).toEqual([])
     expect(api.calls.filter((c) => c === 'getRun')).toEqual(['getRun'])
     expect(got.gaps).toEqual([])

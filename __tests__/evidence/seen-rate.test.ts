@@ -7,6 +7,7 @@ describe('seen rates', () => {
     [{ seen: 4, of: 5, scope: 'main' }, '4 of 5 runs of main', 'seen in 4 of 5 runs of main', 'flaky'],
     [{ seen: 2, of: 3, scope: 'agent' }, '2 of 3 runs of this agent', 'seen in 2 of 3 runs of this agent', 'flaky'],
     [{ seen: 5, of: 5, scope: 'main' }, '5 of 5 runs of main', 'seen in 5 of 5 runs of main', 'steady'],
+    [{ seen: 1, of: 9, scope: 'model' }, '1 of 9 runs of the model', 'seen in 1 of 9 runs of the model', 'flaky'],
     [{ seen: 1, of: 1, scope: 'this run' }, 'this run only', 'this run only', null]
   ])('%j reads "%s"', (rate, label, phrase, steady) => {
     expect(seenLabel(rate)).toBe(label)

@@ -14,6 +14,8 @@ import { renderSarif } from '../../src/report/sarif.js'
 import { renderJunit } from '../../src/report/junit.js'
 import { findingRow } from '../../src/report/markdown-findings.js'
 import { EVIDENCE_CASES, evidenceCaseInput } from '../__fixtures__/evidence-cases.js'
+import { runsCounted } from '../../src/report/blockers.js'
+import type { Report } from '../../src/report/report-model.js'
 
 const reportOf = (name: string) => buildReport(evidenceCaseInput(name))
 const lines = (md: string) => md.split('\n')
@@ -124,5 +126,15 @@ describe('JSON, SARIF and JUnit give the comment numbers', () => {
       expect(md).toContain(`seen in ${n.seen.label}`)
       if (n.blocks) expect(junit).toContain(`not reproduced in this run, seen in ${n.seen.label}, still open`)
     }
+  })
+})
+
+describe("what the rates count, when main's records were gone", () => {
+  it('names the model and the service list, never "this pull request"', () => {
+    const seen = { seen: 1, of: 4, scope: 'model' as const, label: '1 of the last 4 runs', steadiness: 'flaky' as const, windowed: true }
+    const line = runsCounted({ findings: [{ seen } as Report['findings'][number]], baseline: null })
+    expect(line).toBe(
+      "the last 4 runs of the model: this run and 3 other runs the service lists (main's records were gone; whoever ran them)"
+    )
   })
 })

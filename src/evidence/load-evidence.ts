@@ -1,9 +1,8 @@
 /**
- * Reading the evidence a gate run is held against, before the run: a named
- * run of the service (baseline_run_id), else the default branch's window,
- * the runs its records name (see src/evidence/records.ts for which records
- * are trusted), each read again from the service. No window is not a
- * failure: the gate says why and runs as with fail_on any (stricter).
+ * Reading the evidence a gate run is held against, before the run: a named run of the service (baseline_run_id),
+ * else the default branch's window, the runs its records name (see src/evidence/records.ts for which records are
+ * trusted), each read again from the service. No window is not a failure: the gate says why and runs as with
+ * fail_on any (stricter).
  */
 import type { ActionsCachesApi, ListedCache } from '../github/actions-caches.js'
 import type { CompareApi } from '../github/compare.js'
@@ -125,12 +124,13 @@ export async function loadBaseline(deps: EvidenceDeps, args: EvidenceArgs): Prom
   try {
     const { recordsGone, ...main } = await loadWindow(r)
     const own = await loadOwnWindow(r)
-    // The default branch's own lineage only: a pull request's run reads no other run of the model (see service-ledger.ts).
+    // The default branch's own lineage only: a pull request reads no other run of the model (service-ledger.ts).
     const ledger = recordsGone === null || !args.onDefaultBranch || args.bounds.runs <= 1 ? [] : await readLedger(r, recordsGone)
     const runs = [...own, ...ledger]
+    const agent = { pool: poolEvidence(runs), scope: ledger.length > 0 ? ('model' as const) : ('agent' as const) }
     return done({
       ...main,
-      windows: runs.length === 0 ? main.windows : { ...main.windows, agent: { pool: poolEvidence(runs), scope: 'agent' } },
+      windows: runs.length === 0 ? main.windows : { ...main.windows, agent },
       serviceList: ledger.length > 0,
       notes: r.notes,
       gaps: r.gaps

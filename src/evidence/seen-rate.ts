@@ -4,8 +4,11 @@
  */
 import { SEVERITIES, type Severity } from '../service/contract/index.js'
 
-/** Whose runs a rate counts: the default branch's, this agent's (a pull request's own), or this run alone. */
-export type EvidenceScope = 'main' | 'agent'
+/**
+ * Whose runs a rate counts: the default branch's, this agent's (a pull request's own), the model's as the service
+ * lists them (main's records gone: whoever ran them), or this run alone.
+ */
+export type EvidenceScope = 'main' | 'agent' | 'model'
 
 export interface SeenRate {
   /** Runs that saw it. */
@@ -21,7 +24,8 @@ export const THIS_RUN_ONLY: SeenRate = { seen: 1, of: 1, scope: 'this run' }
 /** "4 of 5 runs of main", "2 of 3 runs of this agent", "this run only". */
 export function seenLabel(r: SeenRate): string {
   if (r.scope === 'this run' || r.of <= 1) return r.seen >= 1 ? 'this run only' : 'not seen'
-  return `${r.seen} of ${r.of} runs of ${r.scope === 'main' ? 'main' : 'this agent'}`
+  const whose = { main: 'main', agent: 'this agent', model: 'the model' }[r.scope]
+  return `${r.seen} of ${r.of} runs of ${whose}`
 }
 
 /** "seen in 4 of 5 runs of main", "this run only": a label in a sentence. */

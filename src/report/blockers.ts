@@ -114,6 +114,9 @@ export function runsCounted(r: Pick<Report, 'findings' | 'baseline'>): string | 
     (s) => s.scope !== 'this run' && s.of > 1 && s.mainOnly !== true
   )
   if (rates.length === 0) return null
+  const model = rates.find((s) => s.scope === 'model')
+  if (model !== undefined)
+    return `the last ${formatCount(model.of)} runs of the model: this run and ${plural(model.of - 1, 'other run')} the service lists (main's records were gone; whoever ran them)`
   const agent = rates.find((s) => s.scope === 'agent')
   if (agent !== undefined)
     return `the last ${formatCount(agent.of)} runs of this agent: this run and ${plural(agent.of - 1, 'other run')} of this pull request`

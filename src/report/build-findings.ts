@@ -89,7 +89,7 @@ export interface FindingPolicy {
   /** The run the findings come from (its fingerprints leave it out, see fingerprint.ts). */
   runId: string | null
   /** Whose earlier runs speak for this agent (ReportPolicyInput.agentWindow). */
-  agentWindow?: 'main' | 'agent' | null
+  agentWindow?: 'main' | 'agent' | 'model' | null
 }
 
 function standingOf(f: Finding, threshold: Severity, outcome: PolicyOutcome | null): FindingStanding {
@@ -126,7 +126,7 @@ export function reportFinding(f: Finding, threshold: Severity, t: Scrub, fp: Fin
 }
 
 /** A rate as every rendering shows it. */
-export function reportSeen(r: SeenRate, windowed: boolean, agentWindow: 'main' | 'agent' | null = null): ReportSeen {
+export function reportSeen(r: SeenRate, windowed: boolean, agentWindow: 'main' | 'agent' | 'model' | null = null): ReportSeen {
   const mainOnly = r.scope === 'main' && agentWindow !== 'main'
   // One wording everywhere (blockers.ts rateText): "3 of the last 5 runs", "4 of main's last 5 runs", "this run only".
   const label = r.scope === 'this run' || r.of <= 1 ? seenLabel(r) : `${r.seen} of ${mainOnly ? "main's" : 'the'} last ${r.of} runs`

@@ -100,7 +100,7 @@ export interface ReportPolicyInput {
   /** null when the findings were not read. */
   outcome: PolicyOutcome | null
   /** Whose earlier runs speak for this agent: main's (on the default branch), a pull request's own, none (absent: none). */
-  agentWindow?: 'main' | 'agent' | null
+  agentWindow?: 'main' | 'agent' | 'model' | null
 }
 
 /** An accepted-risks entry as the report shows it. */
@@ -141,7 +141,7 @@ export interface ReportBaseline {
   /** Categories the baseline covered that this run did not complete. */
   uncovered: string[]
   /** Whose earlier runs speak for this agent (its rates count them): main's, a pull request's own, or none. */
-  agentWindow: 'main' | 'agent' | null
+  agentWindow: 'main' | 'agent' | 'model' | null
   saved: string | null
 }
 
@@ -160,7 +160,7 @@ export interface ReportNotReproduced {
 export interface ReportSeen {
   seen: number
   of: number
-  scope: 'main' | 'agent' | 'this run'
+  scope: 'main' | 'agent' | 'model' | 'this run'
   /** "4 of 5 runs of main", "2 of 3 runs of this agent", "this run only". */
   label: string
   /** steady: every run counted saw it; flaky: some did; null: one run only. */
