@@ -47751,7 +47751,8 @@ const THIS_RUN_ONLY = { seen: 1, of: 1, scope: 'this run' };
 function seenLabel(r) {
     if (r.scope === 'this run' || r.of <= 1)
         return r.seen >= 1 ? 'this run only' : 'not seen';
-    return `${r.seen} of ${r.of} runs of ${r.scope === 'main' ? 'main' : 'this agent'}`;
+    const whose = { main: 'main', agent: 'this agent', model: 'the model' }[r.scope];
+    return `${r.seen} of ${r.of} runs of ${whose}`;
 }
 /** "seen in 4 of 5 runs of main", "this run only": a label in a sentence. */
 function seenPhrase(label) {
@@ -47924,6 +47925,9 @@ function runsCounted(r) {
     const rates = [...r.findings.map((f) => f.seen), ...(r.baseline?.notReproduced ?? []).map((n) => n.seen)].filter((s) => s.scope !== 'this run' && s.of > 1 && s.mainOnly !== true);
     if (rates.length === 0)
         return null;
+    const model = rates.find((s) => s.scope === 'model');
+    if (model !== undefined)
+        return `the last ${formatCount(model.of)} runs of the model: this run and ${plural(model.of - 1, 'other run')} the service lists (main's records were gone; whoever ran them)`;
     const agent = rates.find((s) => s.scope === 'agent');
     if (agent !== undefined)
         return `the last ${formatCount(agent.of)} runs of this agent: this run and ${plural(agent.of - 1, 'other run')} of this pull request`;
@@ -54740,6 +54744,7 @@ function outcome(t, run, minSeverity) {
 function settledBy(c) {
     return {
         fingerprints: new Set(c.tallies.flatMap((t) => t.plan.fingerprints)),
+        gone: new Set(c.tallies.filter((t) => verdictOf(t) === 'shown-gone').flatMap((t) => t.plan.fingerprints)),
         stillPresent: c.tallies.filter((t) => verdictOf(t) === 'still-present').map(confirmationLine),
         notShown: c.tallies.filter((t) => verdictOf(t) === 'not-shown').map(confirmationLine)
     };
@@ -54753,7 +54758,8 @@ async function confirmIfItDecides(deps, args, deadline, policy, decideWith, runO
     const presumed = policy?.unreproducedBlocking.filter((n) => n.presumed) ?? [];
     if (args.confirm === undefined || presumed.length === 0 || deps.signal.aborted)
         return null;
-    const all = { fingerprints: new Set(presumed.map((n) => n.fingerprint)), stillPresent: [], notShown: [] };
+    const fingerprints = new Set(presumed.map((n) => n.fingerprint));
+    const all = { fingerprints, gone: fingerprints, stillPresent: [], notShown: [] };
     if (decideWith(all).decision.result !== 'pass')
         return null;
     return confirmPresumed(deps, runOnce, {
@@ -55116,7 +55122,11 @@ function decideOn(deps, args, runId, ended, results, settled) {
         evidenceGaps: [...(args.policy?.evidenceGaps ?? []), ...(settled?.notShown ?? [])],
         expiredAcceptances: expired.map((e) => `${describeEntry(e)} expired on ${e.expires}`)
     });
-    return { decision, policy };
+    // What confirmations showed gone blocks no view either (the comment's lines, the coverage table, the counts).
+    const gone = settled?.gone;
+    if (policy === null || gone === undefined || gone.size === 0)
+        return { decision, policy };
+    return { decision, policy: { ...policy, unreproducedBlocking: policy.unreproducedBlocking.filter((n) => !gone.has(n.fingerprint)) } };
 }
 /**
  * The step was cancelled before the trigger's answer arrived: find the run
@@ -59607,12 +59617,13 @@ async function loadBaseline(deps, args) {
     try {
         const { recordsGone, ...main } = await loadWindow(r);
         const own = await loadOwnWindow(r);
-        // The default branch's own lineage only: a pull request's run reads no other run of the model (see service-ledger.ts).
+        // The default branch's own lineage only: a pull request reads no other run of the model (service-ledger.ts).
         const ledger = recordsGone === null || !args.onDefaultBranch || args.bounds.runs <= 1 ? [] : await readLedger(r, recordsGone);
         const runs = [...own, ...ledger];
+        const agent = { pool: poolEvidence(runs), scope: ledger.length > 0 ? 'model' : 'agent' };
         return done({
             ...main,
-            windows: runs.length === 0 ? main.windows : { ...main.windows, agent: { pool: poolEvidence(runs), scope: 'agent' } },
+            windows: runs.length === 0 ? main.windows : { ...main.windows, agent },
             serviceList: ledger.length > 0,
             notes: r.notes,
             gaps: r.gaps
