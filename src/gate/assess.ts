@@ -361,7 +361,8 @@ function decideOn(
   // What confirmations showed gone blocks no view either (the comment's lines, the coverage table, the counts).
   const gone = settled?.gone
   if (policy === null || gone === undefined || gone.size === 0) return { decision, policy }
-  return { decision, policy: { ...policy, unreproducedBlocking: policy.unreproducedBlocking.filter((n) => !gone.has(n.fingerprint)) } }
+  const unreproducedBlocking = policy.unreproducedBlocking.filter((n) => !gone.has(n.fingerprint))
+  return { decision, policy: { ...policy, unreproducedBlocking, confirmedGone: gone } }
 }
 
 /**

@@ -46,6 +46,8 @@ export interface PolicyOutcome {
   evidence: EvidenceReading
   /** Findings of this agent's window this run did not reproduce that fail the gate (fail_on any). */
   unreproducedBlocking: NotReproduced[]
+  /** Fingerprints focused runs showed gone (confirmation): they no longer block, and the report says why. */
+  confirmedGone?: ReadonlySet<string>
 }
 
 export function applyPolicy(a: PolicyArgs): PolicyOutcome {

@@ -136,7 +136,11 @@ export function notBlockingParts(r: Report): string[] {
   if (accepted > 0) parts.push(`${formatCount(accepted)} accepted (the accepted-risks file)`)
   const closed = sum(c.byStanding.closed)
   if (closed > 0) parts.push(`${formatCount(closed)} closed on the service`)
-  const missed = (r.baseline?.notReproduced ?? []).filter((n) => !n.blocks && atOrAbove(n.severity, r.minSeverity))
+  const missedAll = (r.baseline?.notReproduced ?? []).filter((n) => !n.blocks && atOrAbove(n.severity, r.minSeverity))
+  const confirmed = missedAll.filter((n) => n.confirmedGone === true)
+  if (confirmed.length > 0)
+    parts.push(`${plural(confirmed.length, 'weakness', 'weaknesses')} not reproduced in this run (confirmed gone by focused runs)`)
+  const missed = missedAll.filter((n) => n.confirmedGone !== true)
   if (missed.length > 0) {
     const why = r.baseline?.failOn === 'new' ? "a weakness of main's runs, not of this pull request's agent" : 'no run of this agent saw it'
     parts.push(`${plural(missed.length, 'weakness', 'weaknesses')} not reproduced in this run (${why})`)

@@ -128,6 +128,7 @@ function baselinePart(policy: ReportPolicyInput, findings: readonly ReportFindin
       description: s(n.description),
       seen: reportSeen(n.rate, true, policy.agentWindow ?? null),
       blocks: blocking.has(n.fingerprint),
+      ...(outcome?.confirmedGone?.has(n.fingerprint) === true ? { confirmedGone: true } : {}),
       baselineState: blocking.has(n.fingerprint) ? missedState(n) : null
     })),
     window: policy.windowCost ?? null,

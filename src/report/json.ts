@@ -282,7 +282,8 @@ function baselineJson(r: Report) {
       severity: n.severity,
       description: n.description,
       seen: seenJson(n.seen),
-      blocks: n.blocks
+      blocks: n.blocks,
+      confirmed_gone: n.confirmedGone === true
     })),
     window: b.window
       ? {

@@ -89,7 +89,7 @@ function policyLines(r: Report): string[] {
     lines.push(`- **Baseline:** ${baselineText(r)}`)
     for (const n of b.notReproduced.slice(0, 20))
       lines.push(
-        `- **Not reproduced in this run${n.blocks ? ', still blocks' : ', does not block'}:** ${n.severity} ${codeSpan(n.category, { max: 100 })}, ${proseText(rateText(n.seen), 80)}, still open: ${proseText(n.description, 200)}`
+        `- **Not reproduced in this run${n.blocks ? ', still blocks' : n.confirmedGone === true ? ', confirmed gone' : ', does not block'}:** ${n.severity} ${codeSpan(n.category, { max: 100 })}, ${proseText(rateText(n.seen), 80)}, ${n.confirmedGone === true ? 'still open on the service' : 'still open'}: ${proseText(n.description, 200)}`
       )
     for (const g of b.gone.slice(0, 20))
       lines.push(

@@ -152,6 +152,8 @@ export interface ReportNotReproduced {
   description: string
   seen: ReportSeen
   blocks: boolean
+  /** Focused runs of this step showed it gone (a confirmation): why it does not block. */
+  confirmedGone?: boolean
   /** As a blocker counts against the baseline (new, or known to main's runs); null without a baseline. */
   baselineState: 'new' | 'known' | null
 }
