@@ -47950,7 +47950,11 @@ function notBlockingParts(r) {
     const closed = sum(c.byStanding.closed);
     if (closed > 0)
         parts.push(`${formatCount(closed)} closed on the service`);
-    const missed = (r.baseline?.notReproduced ?? []).filter((n) => !n.blocks && (0,contract/* atOrAbove */.kU)(n.severity, r.minSeverity));
+    const missedAll = (r.baseline?.notReproduced ?? []).filter((n) => !n.blocks && (0,contract/* atOrAbove */.kU)(n.severity, r.minSeverity));
+    const confirmed = missedAll.filter((n) => n.confirmedGone === true);
+    if (confirmed.length > 0)
+        parts.push(`${plural(confirmed.length, 'weakness', 'weaknesses')} not reproduced in this run (confirmed gone by focused runs)`);
+    const missed = missedAll.filter((n) => n.confirmedGone !== true);
     if (missed.length > 0) {
         const why = r.baseline?.failOn === 'new' ? "a weakness of main's runs, not of this pull request's agent" : 'no run of this agent saw it';
         parts.push(`${plural(missed.length, 'weakness', 'weaknesses')} not reproduced in this run (${why})`);
@@ -48047,7 +48051,7 @@ function policyLines(r) {
     if (b) {
         lines.push(`- **Baseline:** ${baselineText(r)}`);
         for (const n of b.notReproduced.slice(0, 20))
-            lines.push(`- **Not reproduced in this run${n.blocks ? ', still blocks' : ', does not block'}:** ${n.severity} ${codeSpan(n.category, { max: 100 })}, ${proseText(rateText(n.seen), 80)}, still open: ${proseText(n.description, 200)}`);
+            lines.push(`- **Not reproduced in this run${n.blocks ? ', still blocks' : n.confirmedGone === true ? ', confirmed gone' : ', does not block'}:** ${n.severity} ${codeSpan(n.category, { max: 100 })}, ${proseText(rateText(n.seen), 80)}, ${n.confirmedGone === true ? 'still open on the service' : 'still open'}: ${proseText(n.description, 200)}`);
         for (const g of b.gone.slice(0, 20))
             lines.push(`- **Closed since (fixed or dismissed on the service):** ${g.severity} ${codeSpan(g.category, { max: 100 })}: ${proseText(g.description, 200)}`);
     }
@@ -55126,7 +55130,8 @@ function decideOn(deps, args, runId, ended, results, settled) {
     const gone = settled?.gone;
     if (policy === null || gone === undefined || gone.size === 0)
         return { decision, policy };
-    return { decision, policy: { ...policy, unreproducedBlocking: policy.unreproducedBlocking.filter((n) => !gone.has(n.fingerprint)) } };
+    const unreproducedBlocking = policy.unreproducedBlocking.filter((n) => !gone.has(n.fingerprint));
+    return { decision, policy: { ...policy, unreproducedBlocking, confirmedGone: gone } };
 }
 /**
  * The step was cancelled before the trigger's answer arrived: find the run
@@ -56437,7 +56442,8 @@ function baselineJson(r) {
             severity: n.severity,
             description: n.description,
             seen: seenJson(n.seen),
-            blocks: n.blocks
+            blocks: n.blocks,
+            confirmed_gone: n.confirmedGone === true
         })),
         window: b.window
             ? {
@@ -57249,6 +57255,7 @@ function baselinePart(policy, findings, { s }) {
             description: s(n.description),
             seen: reportSeen(n.rate, true, policy.agentWindow ?? null),
             blocks: blocking.has(n.fingerprint),
+            ...(outcome?.confirmedGone?.has(n.fingerprint) === true ? { confirmedGone: true } : {}),
             baselineState: blocking.has(n.fingerprint) ? missedState(n) : null
         })),
         window: policy.windowCost ?? null,
