@@ -339,6 +339,34 @@ describe('loadBaseline: holders (earlier runs a record names as holding findings
     expect(got.cost).toMatchObject(cost)
   })
 
+  // A holder is of the agent judged now only when a record of that agent marks it so (`!`): else what it saw is presumed.
+  it.each<[string, boolean, World, Partial<EvidenceArgs>, 'base' | 'agent']>([
+    ["main's record of the agent judged now marks it", true, withHolders('refs/heads/main', ['h1!']), { own: null }, 'base'],
+    ["main's record of the agent judged now names it unmarked", false, withHolders('refs/heads/main', ['h1']), { own: null }, 'base'],
+    [
+      "main's record of an earlier agent (agent_paths changed since) marks it",
+      false,
+      withHolders('refs/heads/main', ['h1!']),
+      { own: null, agentPaths: ['agent/**'], judgedCommit: 'main0009' },
+      'base'
+    ],
+    ["the pull request's record of this head marks it", true, withHolders(OWN_REF, ['h1!']), {}, 'agent'],
+    [
+      "the pull request's record of an earlier head marks it",
+      false,
+      withHolders(OWN_REF, ['h1!']),
+      { own: { ref: OWN_REF, head: 'other001' } },
+      'agent'
+    ]
+  ])('a holder: %s: of the agent judged now: %s', async (_rule, same, w, over, window) => {
+    w.compare = () => ({ kind: 'files', files: ['agent/prompt.md'] })
+    const got = await loadBaseline(deps(w).d, args(over))
+    const pool = window === 'base' ? got.windows.base : got.windows.agent?.pool
+    expect(pool?.runIds).toContain('h1')
+    const exfiltration = [...(pool?.findings.values() ?? [])].filter((p) => p.category === 'data_exfiltration')
+    expect(exfiltration.map((p) => [p.seenIn, p.seenBySameAgent])).toEqual([[['h1'], same]])
+  })
+
   it('the source names the holders only when there are some', async () => {
     const source = (w: World) => loadBaseline(deps(w).d, args({ own: null })).then((got) => got.source)
     expect(await source(world())).toBe('2 runs of main (Actions cache records listed on refs/heads/main), re-read from the service')
@@ -396,5 +424,8 @@ describe('loadBaseline: a read failure leaves out only what failed, and is a gap
     const got = await loadBaseline(d, args({ own: null, agentPaths: ['agent/**'], judgedCommit: 'main0009' }))
     expect(got.gaps).toEqual([expect.stringMatching(/^whether agent_paths changed since main0001 could not be told \(.*502/)])
     expect([...(got.windows.base?.findings.values() ?? [])].some((p) => p.seenBySameAgent)).toBe(false)
+    // Nor is it main's agent for fail_on new: a failed comparison never makes what it saw "known".
+    expect(got.baseline).toBeNull()
+    expect(got.why).toBe('every recorded run of the default branch is of an earlier agent (agent_paths changed since)')
   })
 })
