@@ -135,7 +135,7 @@ describe('loadBaseline: baseline_run_id', () => {
     const got = await loadBaseline(deps(world()).d, args({ baselineRunId: 'm2', own: null }))
     expect(got.baseline).toMatchObject({ model_id: 'm', run_id: 'm2', commit: null })
     expect(got.baseline?.findings.map((f) => f.description)).toEqual(['leaked its system prompt'])
-    expect(got).toMatchObject({ source: 'run m2 (baseline_run_id)', why: null, notes: [] })
+    expect(got).toMatchObject({ source: 'run m2 (baseline_run_id)', why: null, notes: [], gaps: [] })
     expect(got.cost).toMatchObject({ runsRead: 1, serviceRequests: 2, githubRequests: 0 })
   })
 })
@@ -411,6 +411,21 @@ describe('loadBaseline: a read failure leaves out only what failed, and is a gap
     const got = await loadBaseline(d, args({ own: null }))
     expect(got.windows.base?.runIds).toEqual(['m1', 'm2'])
     expect(got.gaps).toEqual([expect.stringMatching(/^recorded run h9 is not among the 100 most recent completed runs/)])
+  })
+
+  it('a failure no read catches (the service client cannot be made): no window, a gap, and a warning, never a throw', async () => {
+    const { d, log } = deps(world())
+    d.api = () => {
+      throw new ServiceError({ endpoint: 'GET /api/v1/run/m1', status: 401, code: 'unauthorized', message: 'revoked' })
+    }
+    const got = await loadBaseline(d, args())
+    const why = 'the baseline could not be read: GET /api/v1/run/m1 HTTP 401 unauthorized: revoked'
+    expect(got).toMatchObject({ baseline: null, source: null, why, windows: { agent: null, base: null }, notes: [] })
+    expect(got.gaps).toEqual([`${why}, so a weakness seen earlier cannot be ruled out`])
+    expect(log.lines).toEqual([
+      { level: 'warning', line: `The baseline could not be read: ${why.slice('the baseline could not be read: '.length)}` }
+    ])
+    expect(got.cost.githubRequests).toBe(1)
   })
 
   it('a comparison that fails is a gap, and its commit counts as of an earlier agent', async () => {
