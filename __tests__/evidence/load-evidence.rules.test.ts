@@ -108,6 +108,30 @@ describe("loadBaseline: a pull request's own runs are its agent's window only wh
   })
 })
 
+describe("loadBaseline: main's runs are of the agent judged now (agentCommit, else judgedCommit) only where that can be told", () => {
+  const changedAgent = (): World => ({ ...world(), compare: () => ({ kind: 'files', files: ['agent/prompt.md'] }) })
+  const unchanged = (): World => ({ ...world(), compare: () => ({ kind: 'files', files: ['README.md'] }) })
+  const paths = { agentPaths: ['agent/**'] }
+  // main recorded m1, m2 at main0001; whatever this agent, they stay main's agent for fail_on new (judgedCommit's).
+  it.each<[string, World, Partial<EvidenceArgs>, boolean]>([
+    ['no agentCommit: judgedCommit, the same commit', world(), {}, true],
+    ['agentCommit the recorded commit', world(), { agentCommit: 'main0001' }, true],
+    ['agentCommit another commit, without agent_paths', world(), { agentCommit: HEAD }, false],
+    ['agentCommit another commit, agent_paths unchanged since', unchanged(), { ...paths, agentCommit: HEAD }, true],
+    ['agentCommit another commit, agent_paths changed since', changedAgent(), { ...paths, agentCommit: HEAD }, false],
+    ['agentCommit null: no commit to compare with', world(), { agentCommit: null }, false],
+    ['no commit judged, without agent_paths', world(), { judgedCommit: null }, false],
+    ["no commit judged, agent_paths: main's agent is its newest record's", changedAgent(), { ...paths, judgedCommit: null }, false],
+    ['no commit judged, agent_paths unchanged: nothing to compare this agent with', unchanged(), { ...paths, judgedCommit: null }, false]
+  ])('%s', async (_rule, w, over, sameAgent) => {
+    const got = await loadBaseline(deps(w).d, args({ own: null, ...over }))
+    expect(got.windows.base?.runIds).toEqual(['m1', 'm2'])
+    expect([...(got.windows.base?.findings.values() ?? [])].map((p) => p.seenBySameAgent)).toEqual([sameAgent])
+    expect(got.baseline?.run_id).toBe('m1')
+    expect(got.notes).toEqual([])
+  })
+})
+
 describe('loadBaseline: a comparison that cannot list the files changed means the agent changed', () => {
   it.each<[string, ChangedFiles, string[]]>([
     ['files outside agent_paths: the same agent', { kind: 'files', files: ['README.md'] }, ['m1', 'm2']],
