@@ -286,6 +286,23 @@ describe('loadBaseline: the base window holds only what can be trusted', () => {
     expect((await loadBaseline(deps(w).d, args({ judgedCommit: null, own: null }))).windows.base?.runIds).toEqual(['m1', 'm2'])
   })
 
+  it('records all created before the age bound: no window, and why (not "no record yet")', async () => {
+    const w = world()
+    w.listed = w.listed.map((e) => ({ ...e, createdAt: '2026-10-01T00:00:00Z' }))
+    const got = await loadBaseline(deps(w).d, args({ own: null }))
+    expect(got).toMatchObject({ baseline: null, why: 'no recorded run of the default branch is within the window', gaps: [] })
+    expect(got.windows).toEqual({ agent: null, base: null })
+  })
+
+  it('a record without a commit is of another agent, with no comparison asked for it', async () => {
+    const w = world()
+    w.listed = [{ ...entry('m1', 'main0001', 'refs/heads/main', 25), key: evidenceKey(AGENT, 'm1', null) ?? '' }]
+    const got = await loadBaseline(deps(w).d, args({ own: null, agentPaths: ['agent/**'], judgedCommit: 'main0009' }))
+    expect(got.windows.base?.runIds).toEqual(['m1'])
+    expect([...(got.windows.base?.findings.values() ?? [])].map((p) => p.seenBySameAgent)).toEqual([false])
+    expect(got.cost.githubRequests).toBe(1)
+  })
+
   it('keeps a completed run that names no completion time (its record is within the bound)', async () => {
     const { d } = deps(world())
     const base = d.api()
