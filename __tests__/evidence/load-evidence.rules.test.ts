@@ -408,6 +408,19 @@ describe('loadBaseline: holders (earlier runs a record names as holding findings
     expect(exfiltration.map((p) => [p.seenIn, p.seenBySameAgent])).toEqual([[['h1'], same]])
   })
 
+  it("a pull request's own records none of whose runs can be trusted: their holders are not read either (as main's)", async () => {
+    const { d } = deps(withHolders(OWN_REF, ['h1']))
+    const base = d.api()
+    d.api = () =>
+      fakeApi({
+        getRun: (id: string) => (id.startsWith('p') ? Promise.resolve(makeRun({ run_id: id, model_id: 'other' })) : base.getRun(id)),
+        listFindings: (id: string) => base.listFindings(id)
+      })
+    const got = await loadBaseline(d, args())
+    expect(got.windows.agent).toBeNull()
+    expect(got.cost.holdersRead).toBe(0)
+  })
+
   it('the source names the holders only when there are some', async () => {
     const source = (w: World) => loadBaseline(deps(w).d, args({ own: null })).then((got) => got.source)
     expect(await source(world())).toBe('2 runs of main (Actions cache records listed on refs/heads/main), re-read from the service')
