@@ -128,6 +128,16 @@ describe('loadBaseline: no record listed, the service lists the runs', () => {
     expect(reading.closedSince.map((p) => p.category)).toEqual(['jailbreak'])
   })
 
+  it('no listed run holds a finding: nothing to presume, no note, no gap', async () => {
+    const w = evicted()
+    w.runs = w.runs.map((r) => ({ ...r, findings: [] }))
+    const { d, api } = deps(w)
+    const got = await loadBaseline(d, args())
+    expect(got.windows.agent).toBeNull()
+    expect(got).toMatchObject({ serviceList: false, notes: [], gaps: [] })
+    expect(api.calls).toEqual(['listRuns'])
+  })
+
   it('the runs cannot be listed: a gap, so a pass is out of reach', async () => {
     const w = evicted()
     w.listRunsError = new ServiceError({ endpoint: 'GET /api/v1/model/m/run', status: 503, message: 'unavailable' })

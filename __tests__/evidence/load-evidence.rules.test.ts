@@ -9,6 +9,7 @@ import { describe, expect, it } from '@jest/globals'
 import { loadBaseline, type EvidenceArgs, type EvidenceDeps } from '../../src/evidence/load-evidence.js'
 import { evidenceArgs } from '../__fixtures__/evidence-args.js'
 import { evidenceKey } from '../../src/evidence/records.js'
+import { judgeEvidence } from '../../src/evidence/judge-evidence.js'
 import type { ListedCache } from '../../src/github/actions-caches.js'
 import type { ChangedFiles } from '../../src/pipeline/changed-paths.js'
 import type { Finding } from '../../src/service/contract/index.js'
@@ -99,6 +100,28 @@ describe("loadBaseline: a pull request's own runs are its agent's window only wh
     expect([...(same.windows.agent?.pool.findings.values() ?? [])].map((p) => p.seenBySameAgent)).toEqual([true])
   })
 
+  it("its own newest run showing a weakness validated as fixed never closes it: a pull request's records only add observations", async () => {
+    const w = world()
+    w.findings.p0 = [{ ...shell, status: 'FIXED_VERIFIED' }]
+    w.findings.m1 = [leak, shell]
+    const got = await loadBaseline(deps(w).d, args())
+    expect(got.windows.agent?.pool.runIds).toEqual(['p0', 'p1'])
+    const shellSeen = [...(got.windows.agent?.pool.findings.values() ?? [])].find((p) => p.description === shell.description)
+    expect(shellSeen).toMatchObject({ seenIn: ['p0', 'p1'], closed: false })
+    const reading = judgeEvidence([], got.windows)
+    expect(reading.notReproduced.filter((n) => n.present).map((n) => n.description)).toContain(shell.description)
+  })
+
+  it('no record of its own yet: no agent window', async () => {
+    const w = world()
+    w.listed = w.listed.filter((e) => e.ref !== OWN_REF)
+    const got = await loadBaseline(deps(w).d, args())
+    expect(got.windows.agent).toBeNull()
+    expect(got.windows.base?.runIds).toEqual(['m1', 'm2'])
+    expect(got).toMatchObject({ why: null, gaps: [] })
+    expect(got.cost.githubRequests).toBe(2)
+  })
+
   it('reads no own window without a GitHub token', async () => {
     const { d } = deps(world())
     d.github = null
@@ -128,6 +151,7 @@ describe("loadBaseline: main's runs are of the agent judged now (agentCommit, el
     expect(got.windows.base?.runIds).toEqual(['m1', 'm2'])
     expect([...(got.windows.base?.findings.values() ?? [])].map((p) => p.seenBySameAgent)).toEqual([sameAgent])
     expect(got.baseline?.run_id).toBe('m1')
+    expect(got.why).toBeNull()
     expect(got.notes).toEqual([])
   })
 })
@@ -145,6 +169,7 @@ describe('loadBaseline: a comparison that cannot list the files changed means th
     expect(got.windows.base?.runIds).toEqual(['m1', 'm2'])
     const same = [...(got.windows.base?.findings.values() ?? [])].every((p) => p.seenBySameAgent)
     expect(same).toBe(baselineRuns.length > 0)
+    expect(got.gaps).toEqual([]) // a comparison answered, even "everything", is no gap
     if (baselineRuns.length > 0) expect(got.notes).toEqual([])
     else {
       expect(got.baseline).toBeNull()
@@ -408,6 +433,18 @@ describe('loadBaseline: holders (earlier runs a record names as holding findings
     expect(exfiltration.map((p) => [p.seenIn, p.seenBySameAgent])).toEqual([[['h1'], same]])
   })
 
+  it.each<[string, World, Partial<EvidenceArgs>, 'base' | 'agent', boolean]>([
+    ["main's records: the service's close stands", withHolders('refs/heads/main', ['h1']), { own: null }, 'base', true],
+    ["a pull request's own records: never closed by them", withHolders(OWN_REF, ['h1']), {}, 'agent', false]
+  ])('a holder that shows a weakness validated as fixed, named by %s', async (_rule, w, over, window, closed) => {
+    w.findings.h1 = [held, { ...leak, description: "read another user's file", status: 'FIXED_VERIFIED' }]
+    const got = await loadBaseline(deps(w).d, args(over))
+    const pool = window === 'base' ? got.windows.base : got.windows.agent?.pool
+    expect(pool?.runIds).toContain('h1')
+    const fixed = [...(pool?.findings.values() ?? [])].filter((p) => p.description === "read another user's file")
+    expect(fixed.map((p) => [p.seenIn, p.closed])).toEqual([[['h1'], closed]])
+  })
+
   it("a pull request's own records none of whose runs can be trusted: their holders are not read either (as main's)", async () => {
     const { d } = deps(withHolders(OWN_REF, ['h1']))
     const base = d.api()
@@ -480,6 +517,16 @@ describe('loadBaseline: a read failure leaves out only what failed, and is a gap
       { level: 'warning', line: `The baseline could not be read: ${why.slice('the baseline could not be read: '.length)}` }
     ])
     expect(got.cost.githubRequests).toBe(1)
+  })
+
+  it('a comparison that fails names the commit by its first 12 characters', async () => {
+    const w = world()
+    const sha = 'abcdef0123456789abcdef0123456789abcdef01'
+    w.listed = [entry('m1', sha, 'refs/heads/main', 25)]
+    const { d } = deps(w)
+    d.github = { ...d.github!, changedFiles: () => Promise.reject(new Error('socket hang up')) }
+    const got = await loadBaseline(d, args({ own: null, agentPaths: ['agent/**'], judgedCommit: 'main0009' }))
+    expect(got.gaps).toEqual([expect.stringMatching(/^whether agent_paths changed since abcdef012345 could not be told \(/)])
   })
 
   it('a comparison that fails is a gap, and its commit counts as of an earlier agent', async () => {
