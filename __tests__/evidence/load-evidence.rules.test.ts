@@ -519,6 +519,21 @@ describe('loadBaseline: a read failure leaves out only what failed, and is a gap
     expect(got.cost.githubRequests).toBe(1)
   })
 
+  it("main's agent for fail_on new stops at the first change: no comparison asked past it", async () => {
+    const w = world()
+    w.listed = [entry('m1', 'main0002', 'refs/heads/main', 25), entry('m2', 'main0001', 'refs/heads/main', 24)]
+    const compared: string[] = []
+    const { d } = deps(w)
+    d.github = {
+      ...d.github!,
+      changedFiles: (_r, base, head) => (compared.push(`${base}...${head}`), Promise.resolve({ kind: 'files', files: ['agent/a.md'] }))
+    }
+    const got = await loadBaseline(d, args({ own: null, agentPaths: ['agent/**'], judgedCommit: 'main0009', agentCommit: HEAD }))
+    expect(got.baseline).toBeNull()
+    // main0002 against main's judged commit (changed: stop), then each recorded commit against this agent's.
+    expect(compared).toEqual(['main0002...main0009', `main0002...${HEAD}`, `main0001...${HEAD}`])
+  })
+
   it('a comparison that fails names the commit by its first 12 characters', async () => {
     const w = world()
     const sha = 'abcdef0123456789abcdef0123456789abcdef01'
