@@ -519,19 +519,27 @@ describe('loadBaseline: a read failure leaves out only what failed, and is a gap
     expect(got.cost.githubRequests).toBe(1)
   })
 
-  it("main's agent for fail_on new stops at the first change: no comparison asked past it", async () => {
+  // main0002 against main's judged commit (changed, or not told: stop), then each recorded commit against this agent's.
+  it.each<[string, boolean]>([
+    ['changed', false],
+    ['not told (the comparison failed)', true]
+  ])("main's agent for fail_on new stops at the first commit %s: no comparison asked past it", async (_how, fails) => {
     const w = world()
     w.listed = [entry('m1', 'main0002', 'refs/heads/main', 25), entry('m2', 'main0001', 'refs/heads/main', 24)]
     const compared: string[] = []
     const { d } = deps(w)
     d.github = {
       ...d.github!,
-      changedFiles: (_r, base, head) => (compared.push(`${base}...${head}`), Promise.resolve({ kind: 'files', files: ['agent/a.md'] }))
+      changedFiles: (_r, base, head) => {
+        compared.push(`${base}...${head}`)
+        if (fails && head === 'main0009') return Promise.reject(new Error('socket hang up'))
+        return Promise.resolve({ kind: 'files', files: ['agent/a.md'] })
+      }
     }
     const got = await loadBaseline(d, args({ own: null, agentPaths: ['agent/**'], judgedCommit: 'main0009', agentCommit: HEAD }))
     expect(got.baseline).toBeNull()
-    // main0002 against main's judged commit (changed: stop), then each recorded commit against this agent's.
     expect(compared).toEqual(['main0002...main0009', `main0002...${HEAD}`, `main0001...${HEAD}`])
+    expect(got.gaps).toHaveLength(fails ? 1 : 0)
   })
 
   it('a comparison that fails names the commit by its first 12 characters', async () => {
