@@ -39,6 +39,7 @@ interface World {
 function deps(w: World) {
   const byId = new Map(w.runs.map((r) => [r.id, r]))
   let listings = 0
+  const queries: unknown[] = []
   const api = fakeApi({
     getRun: (id: string) =>
       Promise.resolve(
@@ -53,7 +54,8 @@ function deps(w: World) {
       const f = byId.get(id)?.findings ?? []
       return Promise.resolve({ findings: f, count: f.length })
     },
-    listRuns: () => {
+    listRuns: (modelId, query) => {
+      queries.push([modelId, query])
       if (w.listRunsError) return Promise.reject(w.listRunsError)
       const item = (r: World['runs'][number]) =>
         makeRunListItem({ run_id: r.id, findings_count: r.findings.length, completed_at: r.completedAt ?? '2026-11-20T00:00:00Z' })
@@ -72,7 +74,7 @@ function deps(w: World) {
     log: recordingLog(),
     now: () => NOW
   }
-  return { d, api }
+  return { d, api, queries }
 }
 
 const args = (over: Partial<EvidenceArgs> = {}): EvidenceArgs => evidenceArgs(NOW, { onDefaultBranch: true, ...over })
@@ -89,8 +91,12 @@ const evicted = (): World => ({
 
 describe('loadBaseline: no record listed, the service lists the runs', () => {
   it('reads the runs holding findings as another agent\'s: presumed present, never "known", the reason noted', async () => {
-    const { d, api } = deps(evicted())
+    const { d, api, queries } = deps(evicted())
     const got = await loadBaseline(d, args())
+    // One page of the model's completed runs, as many as the service lists: fewer could leave out the run that saw it.
+    expect(queries).toEqual([['m', { status: 'completed', limit: 100 }]])
+    // The caches list and one listing; the run holding findings read (GET /run and its findings).
+    expect(got.cost).toMatchObject({ githubRequests: 1, serviceRequests: 3, runsRead: 1, holdersRead: 0 })
     expect(got.baseline).toBeNull()
     expect(got.why).toMatch(/no run recorded by the default branch yet/)
     expect(got.windows.base).toBeNull()
@@ -122,6 +128,16 @@ describe('loadBaseline: no record listed, the service lists the runs', () => {
     const reading = judgeEvidence([], got.windows)
     expect(reading.notReproduced).toEqual([])
     expect(reading.closedSince.map((p) => p.category)).toEqual(['jailbreak'])
+  })
+
+  it('no listed run holds a finding: nothing to presume, no note, no gap', async () => {
+    const w = evicted()
+    w.runs = w.runs.map((r) => ({ ...r, findings: [] }))
+    const { d, api } = deps(w)
+    const got = await loadBaseline(d, args())
+    expect(got.windows.agent).toBeNull()
+    expect(got).toMatchObject({ serviceList: false, notes: [], gaps: [] })
+    expect(api.calls).toEqual(['listRuns'])
   })
 
   it('the runs cannot be listed: a gap, so a pass is out of reach', async () => {

@@ -9,6 +9,7 @@ import { describe, expect, it } from '@jest/globals'
 import { loadBaseline, type EvidenceArgs, type EvidenceDeps } from '../../src/evidence/load-evidence.js'
 import { evidenceArgs } from '../__fixtures__/evidence-args.js'
 import { evidenceKey } from '../../src/evidence/records.js'
+import { judgeEvidence } from '../../src/evidence/judge-evidence.js'
 import type { ListedCache } from '../../src/github/actions-caches.js'
 import type { ChangedFiles } from '../../src/pipeline/changed-paths.js'
 import type { Finding } from '../../src/service/contract/index.js'
@@ -99,12 +100,59 @@ describe("loadBaseline: a pull request's own runs are its agent's window only wh
     expect([...(same.windows.agent?.pool.findings.values() ?? [])].map((p) => p.seenBySameAgent)).toEqual([true])
   })
 
+  it("its own newest run showing a weakness validated as fixed never closes it: a pull request's records only add observations", async () => {
+    const w = world()
+    w.findings.p0 = [{ ...shell, status: 'FIXED_VERIFIED' }]
+    w.findings.m1 = [leak, shell]
+    const got = await loadBaseline(deps(w).d, args())
+    expect(got.windows.agent?.pool.runIds).toEqual(['p0', 'p1'])
+    const shellSeen = [...(got.windows.agent?.pool.findings.values() ?? [])].find((p) => p.description === shell.description)
+    expect(shellSeen).toMatchObject({ seenIn: ['p0', 'p1'], closed: false })
+    const reading = judgeEvidence([], got.windows)
+    expect(reading.notReproduced.filter((n) => n.present).map((n) => n.description)).toContain(shell.description)
+  })
+
+  it('no record of its own yet: no agent window', async () => {
+    const w = world()
+    w.listed = w.listed.filter((e) => e.ref !== OWN_REF)
+    const got = await loadBaseline(deps(w).d, args())
+    expect(got.windows.agent).toBeNull()
+    expect(got.windows.base?.runIds).toEqual(['m1', 'm2'])
+    expect(got).toMatchObject({ why: null, gaps: [] })
+    expect(got.cost.githubRequests).toBe(2)
+  })
+
   it('reads no own window without a GitHub token', async () => {
     const { d } = deps(world())
     d.github = null
     const got = await loadBaseline(d, args())
     expect(got.windows).toEqual({ agent: null, base: null })
     expect(got.why).toMatch(/github_token is empty/)
+  })
+})
+
+describe("loadBaseline: main's runs are of the agent judged now (agentCommit, else judgedCommit) only where that can be told", () => {
+  const changedAgent = (): World => ({ ...world(), compare: () => ({ kind: 'files', files: ['agent/prompt.md'] }) })
+  const unchanged = (): World => ({ ...world(), compare: () => ({ kind: 'files', files: ['README.md'] }) })
+  const paths = { agentPaths: ['agent/**'] }
+  // main recorded m1, m2 at main0001; whatever this agent, they stay main's agent for fail_on new (judgedCommit's).
+  it.each<[string, World, Partial<EvidenceArgs>, boolean]>([
+    ['no agentCommit: judgedCommit, the same commit', world(), {}, true],
+    ['agentCommit the recorded commit', world(), { agentCommit: 'main0001' }, true],
+    ['agentCommit another commit, without agent_paths', world(), { agentCommit: HEAD }, false],
+    ['agentCommit another commit, agent_paths unchanged since', unchanged(), { ...paths, agentCommit: HEAD }, true],
+    ['agentCommit another commit, agent_paths changed since', changedAgent(), { ...paths, agentCommit: HEAD }, false],
+    ['agentCommit null: no commit to compare with', world(), { agentCommit: null }, false],
+    ['no commit judged, without agent_paths', world(), { judgedCommit: null }, false],
+    ["no commit judged, agent_paths: main's agent is its newest record's", changedAgent(), { ...paths, judgedCommit: null }, false],
+    ['no commit judged, agent_paths unchanged: nothing to compare this agent with', unchanged(), { ...paths, judgedCommit: null }, false]
+  ])('%s', async (_rule, w, over, sameAgent) => {
+    const got = await loadBaseline(deps(w).d, args({ own: null, ...over }))
+    expect(got.windows.base?.runIds).toEqual(['m1', 'm2'])
+    expect([...(got.windows.base?.findings.values() ?? [])].map((p) => p.seenBySameAgent)).toEqual([sameAgent])
+    expect(got.baseline?.run_id).toBe('m1')
+    expect(got.why).toBeNull()
+    expect(got.notes).toEqual([])
   })
 })
 
@@ -121,6 +169,7 @@ describe('loadBaseline: a comparison that cannot list the files changed means th
     expect(got.windows.base?.runIds).toEqual(['m1', 'm2'])
     const same = [...(got.windows.base?.findings.values() ?? [])].every((p) => p.seenBySameAgent)
     expect(same).toBe(baselineRuns.length > 0)
+    expect(got.gaps).toEqual([]) // a comparison answered, even "everything", is no gap
     if (baselineRuns.length > 0) expect(got.notes).toEqual([])
     else {
       expect(got.baseline).toBeNull()
@@ -135,7 +184,7 @@ describe('loadBaseline: baseline_run_id', () => {
     const got = await loadBaseline(deps(world()).d, args({ baselineRunId: 'm2', own: null }))
     expect(got.baseline).toMatchObject({ model_id: 'm', run_id: 'm2', commit: null })
     expect(got.baseline?.findings.map((f) => f.description)).toEqual(['leaked its system prompt'])
-    expect(got).toMatchObject({ source: 'run m2 (baseline_run_id)', why: null, notes: [] })
+    expect(got).toMatchObject({ source: 'run m2 (baseline_run_id)', why: null, notes: [], gaps: [] })
     expect(got.cost).toMatchObject({ runsRead: 1, serviceRequests: 2, githubRequests: 0 })
   })
 })
@@ -262,6 +311,23 @@ describe('loadBaseline: the base window holds only what can be trusted', () => {
     expect((await loadBaseline(deps(w).d, args({ judgedCommit: null, own: null }))).windows.base?.runIds).toEqual(['m1', 'm2'])
   })
 
+  it('records all created before the age bound: no window, and why (not "no record yet")', async () => {
+    const w = world()
+    w.listed = w.listed.map((e) => ({ ...e, createdAt: '2026-10-01T00:00:00Z' }))
+    const got = await loadBaseline(deps(w).d, args({ own: null }))
+    expect(got).toMatchObject({ baseline: null, why: 'no recorded run of the default branch is within the window', gaps: [] })
+    expect(got.windows).toEqual({ agent: null, base: null })
+  })
+
+  it('a record without a commit is of another agent, with no comparison asked for it', async () => {
+    const w = world()
+    w.listed = [{ ...entry('m1', 'main0001', 'refs/heads/main', 25), key: evidenceKey(AGENT, 'm1', null) ?? '' }]
+    const got = await loadBaseline(deps(w).d, args({ own: null, agentPaths: ['agent/**'], judgedCommit: 'main0009' }))
+    expect(got.windows.base?.runIds).toEqual(['m1'])
+    expect([...(got.windows.base?.findings.values() ?? [])].map((p) => p.seenBySameAgent)).toEqual([false])
+    expect(got.cost.githubRequests).toBe(1)
+  })
+
   it('keeps a completed run that names no completion time (its record is within the bound)', async () => {
     const { d } = deps(world())
     const base = d.api()
@@ -339,6 +405,59 @@ describe('loadBaseline: holders (earlier runs a record names as holding findings
     expect(got.cost).toMatchObject(cost)
   })
 
+  // A holder is of the agent judged now only when a record of that agent marks it so (`!`): else what it saw is presumed.
+  it.each<[string, boolean, World, Partial<EvidenceArgs>, 'base' | 'agent']>([
+    ["main's record of the agent judged now marks it", true, withHolders('refs/heads/main', ['h1!']), { own: null }, 'base'],
+    ["main's record of the agent judged now names it unmarked", false, withHolders('refs/heads/main', ['h1']), { own: null }, 'base'],
+    [
+      "main's record of an earlier agent (agent_paths changed since) marks it",
+      false,
+      withHolders('refs/heads/main', ['h1!']),
+      { own: null, agentPaths: ['agent/**'], judgedCommit: 'main0009' },
+      'base'
+    ],
+    ["the pull request's record of this head marks it", true, withHolders(OWN_REF, ['h1!']), {}, 'agent'],
+    [
+      "the pull request's record of an earlier head marks it",
+      false,
+      withHolders(OWN_REF, ['h1!']),
+      { own: { ref: OWN_REF, head: 'other001' } },
+      'agent'
+    ]
+  ])('a holder: %s: of the agent judged now: %s', async (_rule, same, w, over, window) => {
+    w.compare = () => ({ kind: 'files', files: ['agent/prompt.md'] })
+    const got = await loadBaseline(deps(w).d, args(over))
+    const pool = window === 'base' ? got.windows.base : got.windows.agent?.pool
+    expect(pool?.runIds).toContain('h1')
+    const exfiltration = [...(pool?.findings.values() ?? [])].filter((p) => p.category === 'data_exfiltration')
+    expect(exfiltration.map((p) => [p.seenIn, p.seenBySameAgent])).toEqual([[['h1'], same]])
+  })
+
+  it.each<[string, World, Partial<EvidenceArgs>, 'base' | 'agent', boolean]>([
+    ["main's records: the service's close stands", withHolders('refs/heads/main', ['h1']), { own: null }, 'base', true],
+    ["a pull request's own records: never closed by them", withHolders(OWN_REF, ['h1']), {}, 'agent', false]
+  ])('a holder that shows a weakness validated as fixed, named by %s', async (_rule, w, over, window, closed) => {
+    w.findings.h1 = [held, { ...leak, description: "read another user's file", status: 'FIXED_VERIFIED' }]
+    const got = await loadBaseline(deps(w).d, args(over))
+    const pool = window === 'base' ? got.windows.base : got.windows.agent?.pool
+    expect(pool?.runIds).toContain('h1')
+    const fixed = [...(pool?.findings.values() ?? [])].filter((p) => p.description === "read another user's file")
+    expect(fixed.map((p) => [p.seenIn, p.closed])).toEqual([[['h1'], closed]])
+  })
+
+  it("a pull request's own records none of whose runs can be trusted: their holders are not read either (as main's)", async () => {
+    const { d } = deps(withHolders(OWN_REF, ['h1']))
+    const base = d.api()
+    d.api = () =>
+      fakeApi({
+        getRun: (id: string) => (id.startsWith('p') ? Promise.resolve(makeRun({ run_id: id, model_id: 'other' })) : base.getRun(id)),
+        listFindings: (id: string) => base.listFindings(id)
+      })
+    const got = await loadBaseline(d, args())
+    expect(got.windows.agent).toBeNull()
+    expect(got.cost.holdersRead).toBe(0)
+  })
+
   it('the source names the holders only when there are some', async () => {
     const source = (w: World) => loadBaseline(deps(w).d, args({ own: null })).then((got) => got.source)
     expect(await source(world())).toBe('2 runs of main (Actions cache records listed on refs/heads/main), re-read from the service')
@@ -385,6 +504,54 @@ describe('loadBaseline: a read failure leaves out only what failed, and is a gap
     expect(got.gaps).toEqual([expect.stringMatching(/^recorded run h9 is not among the 100 most recent completed runs/)])
   })
 
+  it('a failure no read catches (the service client cannot be made): no window, a gap, and a warning, never a throw', async () => {
+    const { d, log } = deps(world())
+    d.api = () => {
+      throw new ServiceError({ endpoint: 'GET /api/v1/run/m1', status: 401, code: 'unauthorized', message: 'revoked' })
+    }
+    const got = await loadBaseline(d, args())
+    const why = 'the baseline could not be read: GET /api/v1/run/m1 HTTP 401 unauthorized: revoked'
+    expect(got).toMatchObject({ baseline: null, source: null, why, windows: { agent: null, base: null }, notes: [] })
+    expect(got.gaps).toEqual([`${why}, so a weakness seen earlier cannot be ruled out`])
+    expect(log.lines).toEqual([
+      { level: 'warning', line: `The baseline could not be read: ${why.slice('the baseline could not be read: '.length)}` }
+    ])
+    expect(got.cost.githubRequests).toBe(1)
+  })
+
+  // main0002 against main's judged commit (changed, or not told: stop), then each recorded commit against this agent's.
+  it.each<[string, boolean]>([
+    ['changed', false],
+    ['not told (the comparison failed)', true]
+  ])("main's agent for fail_on new stops at the first commit %s: no comparison asked past it", async (_how, fails) => {
+    const w = world()
+    w.listed = [entry('m1', 'main0002', 'refs/heads/main', 25), entry('m2', 'main0001', 'refs/heads/main', 24)]
+    const compared: string[] = []
+    const { d } = deps(w)
+    d.github = {
+      ...d.github!,
+      changedFiles: (_r, base, head) => {
+        compared.push(`${base}...${head}`)
+        if (fails && head === 'main0009') return Promise.reject(new Error('socket hang up'))
+        return Promise.resolve({ kind: 'files', files: ['agent/a.md'] })
+      }
+    }
+    const got = await loadBaseline(d, args({ own: null, agentPaths: ['agent/**'], judgedCommit: 'main0009', agentCommit: HEAD }))
+    expect(got.baseline).toBeNull()
+    expect(compared).toEqual(['main0002...main0009', `main0002...${HEAD}`, `main0001...${HEAD}`])
+    expect(got.gaps).toHaveLength(fails ? 1 : 0)
+  })
+
+  it('a comparison that fails names the commit by its first 12 characters', async () => {
+    const w = world()
+    const sha = 'abcdef0123456789abcdef0123456789abcdef01'
+    w.listed = [entry('m1', sha, 'refs/heads/main', 25)]
+    const { d } = deps(w)
+    d.github = { ...d.github!, changedFiles: () => Promise.reject(new Error('socket hang up')) }
+    const got = await loadBaseline(d, args({ own: null, agentPaths: ['agent/**'], judgedCommit: 'main0009' }))
+    expect(got.gaps).toEqual([expect.stringMatching(/^whether agent_paths changed since abcdef012345 could not be told \(/)])
+  })
+
   it('a comparison that fails is a gap, and its commit counts as of an earlier agent', async () => {
     const w = world()
     const { d } = deps(w)
@@ -396,5 +563,8 @@ describe('loadBaseline: a read failure leaves out only what failed, and is a gap
     const got = await loadBaseline(d, args({ own: null, agentPaths: ['agent/**'], judgedCommit: 'main0009' }))
     expect(got.gaps).toEqual([expect.stringMatching(/^whether agent_paths changed since main0001 could not be told \(.*502/)])
     expect([...(got.windows.base?.findings.values() ?? [])].some((p) => p.seenBySameAgent)).toBe(false)
+    // Nor is it main's agent for fail_on new: a failed comparison never makes what it saw "known".
+    expect(got.baseline).toBeNull()
+    expect(got.why).toBe('every recorded run of the default branch is of an earlier agent (agent_paths changed since)')
   })
 })
