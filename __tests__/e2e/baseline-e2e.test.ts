@@ -60,7 +60,13 @@ function inputs(w: CachedWorld, extra: Record<string, string> = {}): Record<stri
   return { model_id: w.emu.demoModelId, api_key: w.emu.keys.full, base_url: w.emu.url, min_severity: 'medium', fail_on: 'new', ...extra }
 }
 
-function defaultBranchRun(w: CachedWorld, files: Record<string, string> = {}, extra: Record<string, string> = {}): Promise<ActionRun> {
+/** A push to main: at BASE_SHA (run 100) unless `at` names another commit (without agent_paths, another agent). */
+function defaultBranchRun(
+  w: CachedWorld,
+  files: Record<string, string> = {},
+  extra: Record<string, string> = {},
+  at: { sha: string; runId: string; killAfterMs?: number } = { sha: BASE_SHA, runId: '100' }
+): Promise<ActionRun> {
   return runAction({
     inputs: inputs(w, { fail_on: 'any', ...extra }),
     githubToken: GH_TOKEN,
@@ -69,13 +75,13 @@ function defaultBranchRun(w: CachedWorld, files: Record<string, string> = {}, ex
     env: {
       GITHUB_API_URL: w.gh.url,
       GITHUB_REF: 'refs/heads/main',
-      GITHUB_SHA: BASE_SHA,
-      GITHUB_RUN_ID: '100',
+      GITHUB_SHA: at.sha,
+      GITHUB_RUN_ID: at.runId,
       ACTIONS_CACHE_URL: w.cache.url,
       ACTIONS_RUNTIME_TOKEN: w.cache.token('refs/heads/main')
     },
     workspace: { files },
-    killAfterMs: 60_000
+    killAfterMs: at.killAfterMs ?? 60_000
   })
 }
 
@@ -363,22 +369,7 @@ describe('missing evidence is never evidence of safety (issue 34), through the b
 
   /** A push to main at `sha` (another commit: without agent_paths, another agent). */
   const pushRun = (w: CachedWorld, sha: string, runId: string, extra: Record<string, string>): Promise<ActionRun> =>
-    runAction({
-      inputs: inputs(w, { fail_on: 'any', ...extra }),
-      githubToken: GH_TOKEN,
-      eventName: 'push',
-      eventPayload: { ref: 'refs/heads/main', repository: REPO },
-      env: {
-        GITHUB_API_URL: w.gh.url,
-        GITHUB_REF: 'refs/heads/main',
-        GITHUB_SHA: sha,
-        GITHUB_RUN_ID: runId,
-        ACTIONS_CACHE_URL: w.cache.url,
-        ACTIONS_RUNTIME_TOKEN: w.cache.token('refs/heads/main')
-      },
-      workspace: { files: {} },
-      killAfterMs: 90_000
-    })
+    defaultBranchRun(w, {}, extra, { sha, runId, killAfterMs: 90_000 })
   // Confidence 0.5 keeps the runs few: m is 3 for "1 of 2 runs", 7 at the rate floor; two categories to confirm.
   const confirming = { confidence: '0.5', confirmation_runs_max: '10' }
 

@@ -9,16 +9,10 @@ import { describe, expect, it } from '@jest/globals'
 import { judgeEvidence, presenceOf, unreproducedBlocking, type EvidenceWindows } from '../../src/evidence/judge-evidence.js'
 import { poolEvidence, type ObservedFinding, type RunEvidence } from '../../src/evidence/pool.js'
 import type { SeenRate } from '../../src/evidence/seen-rate.js'
+import { observed } from '../__fixtures__/observed.js'
 
 type Sev = ObservedFinding['severity']
-const obs = (fingerprint: string, severity: Sev = 'high', status = 'open'): ObservedFinding => ({
-  fingerprint,
-  category: 'jailbreak',
-  severity,
-  lens: 'security',
-  description: fingerprint,
-  status
-})
+const obs = (fingerprint: string, severity: Sev = 'high', status = 'open'): ObservedFinding => observed(fingerprint, { severity, status })
 const run = (runId: string, findings: ObservedFinding[], more: Partial<RunEvidence> = {}): RunEvidence => ({
   runId,
   completedAt: '',

@@ -8,15 +8,10 @@ import { planConfirmations } from '../../src/evidence/confirmation.js'
 import { judgeEvidence, unreproducedBlocking, type EvidenceWindows } from '../../src/evidence/judge-evidence.js'
 import { poolEvidence, type ObservedFinding, type RunEvidence } from '../../src/evidence/pool.js'
 import { seenLabel } from '../../src/evidence/seen-rate.js'
+import { observed } from '../__fixtures__/observed.js'
 
-const obs = (fingerprint: string, severity: ObservedFinding['severity'] = 'high', status = 'open'): ObservedFinding => ({
-  fingerprint,
-  category: 'jailbreak',
-  severity,
-  lens: 'security',
-  description: fingerprint,
-  status
-})
+const obs = (fingerprint: string, severity: ObservedFinding['severity'] = 'high', status = 'open'): ObservedFinding =>
+  observed(fingerprint, { severity, status })
 const run = (runId: string, ...findings: ObservedFinding[]): RunEvidence => ({
   runId,
   completedAt: '',

@@ -14,15 +14,9 @@ import {
   type ObservedFinding,
   type RunEvidence
 } from '../../src/evidence/pool.js'
+import { observed } from '../__fixtures__/observed.js'
 
-const obs = (fingerprint: string, status = 'open'): ObservedFinding => ({
-  fingerprint,
-  category: 'jailbreak',
-  severity: 'high',
-  lens: 'security',
-  description: fingerprint,
-  status
-})
+const obs = (fingerprint: string, status = 'open'): ObservedFinding => observed(fingerprint, { status })
 const run = (runId: string, completedAt: string, ...findings: ObservedFinding[]): RunEvidence => ({
   runId,
   completedAt,

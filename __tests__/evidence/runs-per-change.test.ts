@@ -10,15 +10,9 @@ import { judgeEvidence, type EvidenceWindows } from '../../src/evidence/judge-ev
 import { poolEvidence, type ObservedFinding, type RunEvidence } from '../../src/evidence/pool.js'
 import { agentMayHaveChanged, runsCutShort, runsThisStep, withRunsOfThisAgent } from '../../src/evidence/runs-per-change.js'
 import { seenLabel } from '../../src/evidence/seen-rate.js'
+import { observed } from '../__fixtures__/observed.js'
 
-const obs = (fingerprint: string, status = 'open'): ObservedFinding => ({
-  fingerprint,
-  category: 'jailbreak',
-  severity: 'high',
-  lens: 'security',
-  description: fingerprint,
-  status
-})
+const obs = (fingerprint: string, status = 'open'): ObservedFinding => observed(fingerprint, { status })
 const run = (runId: string, sameAgent: boolean, ...findings: ObservedFinding[]): RunEvidence => ({
   runId,
   completedAt: '',
