@@ -108,7 +108,7 @@ describe('loadBaseline: no record listed, the service lists the runs', () => {
     expect(got.windows.agent?.pool.selected).toEqual([])
     expect(api.calls.filter((c) => c === 'getRun')).toEqual(['getRun'])
     expect(got.gaps).toEqual([])
-    expect(got.serviceList).toBe(true)
+    expect(got.windows.agent?.scope).toBe('model')
     expect(got.notes).toEqual([
       expect.stringMatching(/^No record of main is listed .*: the model's 1 most recent completed run holding findings was read/)
     ])
@@ -136,7 +136,8 @@ describe('loadBaseline: no record listed, the service lists the runs', () => {
     const { d, api } = deps(w)
     const got = await loadBaseline(d, args())
     expect(got.windows.agent).toBeNull()
-    expect(got).toMatchObject({ serviceList: false, notes: [], gaps: [] })
+    expect(got).toMatchObject({ notes: [], gaps: [] })
+    expect(got.windows.agent?.scope).not.toBe('model')
     expect(api.calls).toEqual(['listRuns'])
   })
 
@@ -165,7 +166,7 @@ describe('loadBaseline: no record listed, the service lists the runs', () => {
     const got = await loadBaseline(deps(w).d, args())
     expect(got.gaps).toEqual([expect.stringMatching(/r1 could not be read/)])
     expect(got.notes).toEqual([])
-    expect(got.serviceList).toBe(false)
+    expect(got.windows.agent?.scope).not.toBe('model')
   })
 
   it('a page of runs still within the age bound with more beyond: said, not a gap (it would keep main from recording)', async () => {

@@ -5,7 +5,7 @@
  * once, as such (status completed, the list's largest page).
  */
 import { describe, expect, it } from '@jest/globals'
-import { OWNERSHIP_LIST_LIMIT, readRunEvidence, runReads, type RunReader } from '../../src/evidence/read-runs.js'
+import { RUN_LIST_PAGE, readRunEvidence, runReads, type RunReader } from '../../src/evidence/read-runs.js'
 import type { RunStatusResponse } from '../../src/service/contract/index.js'
 import { makeRun, makeRunListItem } from '../__fixtures__/builders.js'
 
@@ -42,7 +42,7 @@ describe('readRunEvidence: whose run it is', () => {
     const reads = runReads(api, 'm')
     await readRunEvidence(reads, 'r1')
     await readRunEvidence(reads, 'r2')
-    expect(listQueries).toEqual([{ status: 'completed', limit: OWNERSHIP_LIST_LIMIT }])
-    expect(OWNERSHIP_LIST_LIMIT).toBe(100)
+    expect(listQueries).toEqual([{ status: 'completed', limit: RUN_LIST_PAGE }])
+    expect(RUN_LIST_PAGE).toBe(100)
   })
 })

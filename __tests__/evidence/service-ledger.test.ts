@@ -31,43 +31,40 @@ describe('ledgerRunsToRead: which listed runs may hold a weakness', () => {
     ['a run listed as running (the filter not honoured)', withFindings('a', { status: 'running' }), false],
     ['an errored run', withFindings('a', { status: 'error' }), false]
   ])('%s', (_, run, read) => {
-    const got = ledgerRunsToRead(list([run]), 10, BOUNDS)
+    const got = ledgerRunsToRead(list([run]), BOUNDS)
     expect(got.toRead).toEqual(read ? ['a'] : [])
     expect(got.unread).toEqual([])
   })
 
   it('keeps the newest first and names each once', () => {
-    expect(ledgerRunsToRead(list([withFindings('c'), withFindings('b'), withFindings('c'), withFindings('a')]), 10, BOUNDS).toRead).toEqual(
-      ['c', 'b', 'a']
-    )
+    expect(ledgerRunsToRead(list([withFindings('c'), withFindings('b'), withFindings('c'), withFindings('a')]), BOUNDS).toRead).toEqual([
+      'c',
+      'b',
+      'a'
+    ])
   })
 
-  it('reads at most `limit` runs and says how many more hold findings', () => {
-    const runs = ['f', 'e', 'd', 'c', 'b', 'a'].map((id) => withFindings(id))
-    const got = ledgerRunsToRead(list(runs), 4, BOUNDS)
-    expect(got.toRead).toEqual(['f', 'e', 'd', 'c'])
-    expect(got.unread).toEqual([
-      '2 older completed runs of the model within the last 30 days hold findings and were not read (the gate reads at most 4)'
-    ])
-    expect(ledgerRunsToRead(list(runs), 5, BOUNDS).unread).toEqual([
-      '1 older completed run of the model within the last 30 days holds findings and was not read (the gate reads at most 5)'
-    ])
-    expect(ledgerRunsToRead(list(runs), 6, BOUNDS).unread).toEqual([])
+  it('reads every run of the page holding findings: newer ones must not push out an older weakness', () => {
+    const runs = Array.from({ length: 100 }, (_, i) => withFindings(`r${String(i)}`))
+    const got = ledgerRunsToRead(list(runs), BOUNDS)
+    expect(got.toRead).toHaveLength(100)
+    expect(got.toRead[99]).toBe('r99')
+    expect(got.unread).toEqual([])
   })
 
   it('a model with more runs than the page: said while the oldest listed is still within the age bound', () => {
     const clean = Array.from({ length: 3 }, (_, i) => makeRunListItem({ run_id: `clean${i}`, completed_at: day(25 - i) }))
-    const within = ledgerRunsToRead(list(clean, 250), 10, BOUNDS)
+    const within = ledgerRunsToRead(list(clean, 250), BOUNDS)
     expect(within.toRead).toEqual([])
     expect(within.unread).toEqual([
       'the model has 250 completed runs and the service lists only the newest 3, all within the last 30 days, so older ones could not be read'
     ])
     const oldLast = [...clean, makeRunListItem({ run_id: 'old', completed_at: '2026-09-01T00:00:00Z' })]
-    expect(ledgerRunsToRead(list(oldLast, 250), 10, BOUNDS).unread).toEqual([])
+    expect(ledgerRunsToRead(list(oldLast, 250), BOUNDS).unread).toEqual([])
     const undated = [...clean, makeRunListItem({ run_id: 'undated', completed_at: null })]
-    expect(ledgerRunsToRead(list(undated, 250), 10, BOUNDS).unread).toHaveLength(1)
-    expect(ledgerRunsToRead(list([], 5), 10, BOUNDS).unread).toHaveLength(1)
-    expect(ledgerRunsToRead(list(clean, 3), 10, BOUNDS).unread).toEqual([])
+    expect(ledgerRunsToRead(list(undated, 250), BOUNDS).unread).toHaveLength(1)
+    expect(ledgerRunsToRead(list([], 5), BOUNDS).unread).toHaveLength(1)
+    expect(ledgerRunsToRead(list(clean, 3), BOUNDS).unread).toEqual([])
   })
 
   it('the note says why the list was read and what follows', () => {

@@ -13,11 +13,11 @@ import { ConfigError, describeFailure } from '../util/errors.js'
 import { oneLine, plural } from '../util/text.js'
 import type { EvidenceWindows } from './judge-evidence.js'
 import { holdsOpenFinding, poolEvidence, type RunEvidence } from './pool.js'
-import { readRunEvidence, runReads, type RunReader, type RunReads } from './read-runs.js'
+import { readRunEvidence, RUN_LIST_PAGE, runReads, type RunReader, type RunReads } from './read-runs.js'
 import { branchRef, defaultBranchRecords, evidenceKeyPrefix, MAX_HOLDERS, recordsOnRef, type EvidenceRecord } from './records.js'
 import { commitsToCompare, holdersToRead, recordsToRead, sameAgentRecords, withinAge, type WindowBounds } from './window.js'
 import { baselineOfPool, type Baseline } from './baseline.js'
-import { cleanListedRuns, LEDGER_LIST_LIMIT, ledgerNote, ledgerRunsToRead } from './service-ledger.js'
+import { cleanListedRuns, ledgerNote, ledgerRunsToRead } from './service-ledger.js'
 
 /** What reading the window cost: requests, never assessments. */
 export interface WindowCost {
@@ -40,8 +40,6 @@ export interface LoadedBaseline {
   /** Why there is none. */
   why: string | null
   windows: EvidenceWindows
-  /** No record of the default branch was listed and runs of the service's list speak instead (readLedger); absent: false. */
-  serviceList?: boolean
   cost: WindowCost
   /** Runs or records left out, and why. */
   notes: string[]
@@ -131,7 +129,6 @@ export async function loadBaseline(deps: EvidenceDeps, args: EvidenceArgs): Prom
     return done({
       ...main,
       windows: runs.length === 0 ? main.windows : { ...main.windows, agent },
-      serviceList: ledger.length > 0,
       notes: r.notes,
       gaps: r.gaps
     })
@@ -247,7 +244,7 @@ async function readLedger(r: Reading, why: string): Promise<RunEvidence[]> {
   r.cost.serviceRequests++
   let list: Awaited<ReturnType<RunReader['listRuns']>>
   try {
-    list = await deps.api().listRuns(args.modelId, { status: 'completed', limit: LEDGER_LIST_LIMIT })
+    list = await deps.api().listRuns(args.modelId, { status: 'completed', limit: RUN_LIST_PAGE })
   } catch (err) {
     r.gaps.push(
       `${why}, and the model's runs could not be listed (${describeFailure(err)}), so a weakness seen in them cannot be ruled out`
@@ -255,7 +252,7 @@ async function readLedger(r: Reading, why: string): Promise<RunEvidence[]> {
     return []
   }
   // Every run of the page holding findings: newer ones holding only low findings must not push out an older weakness.
-  const chosen = ledgerRunsToRead(list, LEDGER_LIST_LIMIT, args.bounds)
+  const chosen = ledgerRunsToRead(list, args.bounds)
   r.notes.push(...chosen.unread.map((u) => `${why}: ${u}.`))
   if (chosen.toRead.length === 0) return []
   const targets = chosen.toRead.map((runId) => ({ runId, commit: null }))

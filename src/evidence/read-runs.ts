@@ -12,8 +12,8 @@ import { observedFindings, type RunEvidence } from './pool.js'
 
 export type RunReader = Pick<ServiceApi, 'getRun' | 'listRuns' | 'listFindings'>
 
-/** The most runs GET /model/{model_id}/run lists in one answer (its limit is 1 to 100). */
-export const OWNERSHIP_LIST_LIMIT: number = LIMITS.runListLimitMax
+/** The most runs GET /model/{model_id}/run lists in one answer (its limit is 1 to 100): the page read to place a run, and the service list of service-ledger.ts. */
+export const RUN_LIST_PAGE: number = LIMITS.runListLimitMax
 
 /** One reader of a model's runs: the requests it made, and the model's run list read at most once. */
 export interface RunReads {
@@ -38,7 +38,7 @@ async function ownership(reads: RunReads, runId: string, named: unknown): Promis
   if (typeof named === 'string' && named !== '') return named === reads.modelId ? 'owned' : { other: named }
   if (reads.listed === null) {
     reads.requests++
-    const list = await reads.api.listRuns(reads.modelId, { status: 'completed', limit: OWNERSHIP_LIST_LIMIT })
+    const list = await reads.api.listRuns(reads.modelId, { status: 'completed', limit: RUN_LIST_PAGE })
     reads.listed = new Set(list.runs.map((r) => r.run_id))
   }
   return reads.listed.has(runId) ? 'owned' : 'unproved'
@@ -60,7 +60,7 @@ export async function readRunEvidence(
   if (typeof owner === 'object') return { problem: `run ${id} is a run of another model (${oneLine(owner.other, 80)})` }
   if (owner === 'unproved')
     return {
-      problem: `run ${id} is not among the ${OWNERSHIP_LIST_LIMIT} most recent completed runs of this model (GET /run names no model), so it cannot be shown to be one of its runs`,
+      problem: `run ${id} is not among the ${RUN_LIST_PAGE} most recent completed runs of this model (GET /run names no model), so it cannot be shown to be one of its runs`,
       unplaced: true
     }
   reads.requests++

@@ -32,73 +32,68 @@
 import type { RunList, RunListItem } from '../service/contract/index.js'
 import { plural } from '../util/text.js'
 import { withinAge, type WindowBounds } from './window.js'
-import { OWNERSHIP_LIST_LIMIT } from './read-runs.js'
 import type { RunEvidence } from './pool.js'
-
-/** The most runs one GET /model/{model_id}/run lists: the same page read-runs.ts lists to place a run. */
-export const LEDGER_LIST_LIMIT = OWNERSHIP_LIST_LIMIT
 
 export interface LedgerSelection {
   /** Run ids to read, newest first. */
   toRead: string[]
-  /** What the list held or may hold beyond what is read (said in the report's notes). */
+  /** What lies beyond the page (said in the report's notes); empty when the page holds every run within the bound. */
   unread: string[]
 }
 
-/**
- * A listed run may hold a weakness: it completed within the age bound (a run
- * whose completion time cannot be read is not aged out) and holds findings
- * (or its ingest was incomplete, so its count proves nothing).
- */
-function mayHoldWeakness(run: RunListItem, bounds: WindowBounds): boolean {
-  if (run.status !== 'completed') return false
-  const completed = run.completed_at ?? ''
-  if (Number.isFinite(Date.parse(completed)) && !withinAge(completed, bounds)) return false
+/** A completion time within the age bound; one that cannot be read is not aged out. */
+function notAgedOut(completedAt: string | null | undefined, bounds: WindowBounds): boolean {
+  const t = completedAt ?? ''
+  return !Number.isFinite(Date.parse(t)) || withinAge(t, bounds)
+}
+
+/** A listed run speaks for the window: completed, and not aged out. */
+function inWindow(run: RunListItem, bounds: WindowBounds): boolean {
+  return run.status === 'completed' && notAgedOut(run.completed_at, bounds)
+}
+
+/** It may hold a weakness: it holds findings, or its ingest was incomplete (so its count proves nothing). */
+function mayHoldWeakness(run: RunListItem): boolean {
   return run.findings_count > 0 || run.ingest_incomplete
 }
 
 /**
- * The runs of the model's list to read as evidence: those that may hold a
- * weakness, at most `limit`, newest first; and what lies beyond: listed runs
- * holding findings past the limit, and runs past the listed page while its
- * oldest run is still within the age bound.
+ * The runs of the model's list to read as evidence: every one within the
+ * window that may hold a weakness, newest first, each once; and what lies
+ * beyond: runs past the listed page while its oldest run is still within the
+ * age bound.
  */
-export function ledgerRunsToRead(list: RunList, limit: number, bounds: WindowBounds): LedgerSelection {
-  const candidates = [...new Set(list.runs.filter((r) => mayHoldWeakness(r, bounds)).map((r) => r.run_id))]
-  const toRead = candidates.slice(0, Math.max(0, limit))
-  const unread: string[] = []
-  const left = candidates.length - toRead.length
-  if (left > 0)
-    unread.push(
-      `${plural(left, 'older completed run')} of the model within the last ${bounds.maxAgeDays} days ${left === 1 ? 'holds' : 'hold'} findings and ${left === 1 ? 'was' : 'were'} not read (the gate reads at most ${limit})`
-    )
+export function ledgerRunsToRead(list: RunList, bounds: WindowBounds): LedgerSelection {
+  const toRead = [...new Set(list.runs.filter((r) => inWindow(r, bounds) && mayHoldWeakness(r)).map((r) => r.run_id))]
   const oldest = list.runs.at(-1)
-  const completed = oldest?.completed_at ?? ''
-  if (list.total > list.runs.length && (!Number.isFinite(Date.parse(completed)) || withinAge(completed, bounds)))
-    unread.push(
-      `the model has ${list.total} completed runs and the service lists only the newest ${list.runs.length}, all within the last ${bounds.maxAgeDays} days, so older ones could not be read`
-    )
+  const beyond = list.total > list.runs.length && notAgedOut(oldest?.completed_at, bounds)
+  const unread = beyond
+    ? [
+        `the model has ${list.total} completed runs and the service lists only the newest ${list.runs.length}, all within the last ${bounds.maxAgeDays} days, so older ones could not be read`
+      ]
+    : []
   return { toRead, unread }
 }
 
 /**
- * The listed runs that hold no finding, as evidence without reading them: each
- * is a run of the model that missed every weakness. With them the whole page
- * is the sample a rate is taken from, so the runs read for their findings are
- * not chosen for their sightings (a rate taken from those alone would be 1 of
- * 1 for every weakness, or nothing if they were left out of it).
+ * The listed runs within the window that hold no finding, as evidence without
+ * reading them: each is a run of the model that missed every weakness. With
+ * them the whole page is the sample a rate is taken from, so the runs read for
+ * their findings are not chosen for their sightings (a rate taken from those
+ * alone would be 1 of 1 for every weakness).
  */
 export function cleanListedRuns(list: RunList, bounds: WindowBounds): RunEvidence[] {
-  const seen = new Set<string>()
-  const clean: RunEvidence[] = []
-  for (const run of list.runs) {
-    const completed = run.completed_at ?? ''
-    if (seen.has(run.run_id) || run.status !== 'completed' || mayHoldWeakness(run, bounds)) continue
-    if (Number.isFinite(Date.parse(completed)) && !withinAge(completed, bounds)) continue
-    seen.add(run.run_id)
-    clean.push({ runId: run.run_id, completedAt: completed, categoriesCompleted: run.categories_planned, findings: [], sameAgent: false })
-  }
-  return clean
+  const clean = new Map<string, RunEvidence>()
+  for (const run of list.runs)
+    if (inWindow(run, bounds) && !mayHoldWeakness(run) && !clean.has(run.run_id))
+      clean.set(run.run_id, {
+        runId: run.run_id,
+        completedAt: run.completed_at ?? '',
+        categoriesCompleted: run.categories_planned,
+        findings: [],
+        sameAgent: false
+      })
+  return [...clean.values()]
 }
 
 /** The note that says why the service's list was read. */

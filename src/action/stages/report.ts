@@ -192,7 +192,8 @@ async function gateReport(ctx: StepContext, { prepared, policy, outcome, recorde
       detection: whatAPassMeans(1 + (outcome.moreRuns?.pooled ?? 0), inputs.confidence, {
         confirmed: confirmation !== null && confirmation.runIds.length > 0,
         agentPathsSet: inputs.agentPaths.length > 0,
-        recordsGone: policy.baseline.serviceList === true
+        // Rates of the model's runs as the service lists them: main's records were gone (load-evidence.ts readLedger).
+        recordsGone: policy.baseline.windows.agent?.scope === 'model'
       }),
       confirmation: confirmation === null ? null : { lines: confirmation.lines, runIds: confirmation.runIds }
     }
