@@ -52391,7 +52391,8 @@ async function gateReport(ctx, { prepared, policy, outcome, recorded, planned, p
             detection: whatAPassMeans(1 + (outcome.moreRuns?.pooled ?? 0), inputs.confidence, {
                 confirmed: confirmation !== null && confirmation.runIds.length > 0,
                 agentPathsSet: inputs.agentPaths.length > 0,
-                recordsGone: policy.baseline.serviceList === true
+                // Rates of the model's runs as the service lists them: main's records were gone (load-evidence.ts readLedger).
+                recordsGone: policy.baseline.windows.agent?.scope === 'model'
             }),
             confirmation: confirmation === null ? null : { lines: confirmation.lines, runIds: confirmation.runIds }
         }
@@ -54973,8 +54974,8 @@ async function readForPullRequest(deps, scope, rel, out, parse) {
 
 
 
-/** The most runs GET /model/{model_id}/run lists in one answer (its limit is 1 to 100). */
-const OWNERSHIP_LIST_LIMIT = LIMITS.runListLimitMax;
+/** The most runs GET /model/{model_id}/run lists in one answer (its limit is 1 to 100): the page read to place a run, and the service list of service-ledger.ts. */
+const RUN_LIST_PAGE = LIMITS.runListLimitMax;
 function runReads(api, modelId) {
     return { api, modelId, requests: 0, listed: null };
 }
@@ -54989,7 +54990,7 @@ async function ownership(reads, runId, named) {
         return named === reads.modelId ? 'owned' : { other: named };
     if (reads.listed === null) {
         reads.requests++;
-        const list = await reads.api.listRuns(reads.modelId, { status: 'completed', limit: OWNERSHIP_LIST_LIMIT });
+        const list = await reads.api.listRuns(reads.modelId, { status: 'completed', limit: RUN_LIST_PAGE });
         reads.listed = new Set(list.runs.map((r) => r.run_id));
     }
     return reads.listed.has(runId) ? 'owned' : 'unproved';
@@ -55009,7 +55010,7 @@ async function readRunEvidence(reads, runId) {
         return { problem: `run ${id} is a run of another model (${text_oneLine(owner.other, 80)})` };
     if (owner === 'unproved')
         return {
-            problem: `run ${id} is not among the ${OWNERSHIP_LIST_LIMIT} most recent completed runs of this model (GET /run names no model), so it cannot be shown to be one of its runs`,
+            problem: `run ${id} is not among the ${RUN_LIST_PAGE} most recent completed runs of this model (GET /run names no model), so it cannot be shown to be one of its runs`,
             unplaced: true
         };
     reads.requests++;
@@ -55306,61 +55307,55 @@ function baselineOfPool(pool, modelId, commit) {
 ;// CONCATENATED MODULE: ./src/evidence/service-ledger.ts
 
 
-
-/** The most runs one GET /model/{model_id}/run lists: the same page read-runs.ts lists to place a run. */
-const LEDGER_LIST_LIMIT = OWNERSHIP_LIST_LIMIT;
-/**
- * A listed run may hold a weakness: it completed within the age bound (a run
- * whose completion time cannot be read is not aged out) and holds findings
- * (or its ingest was incomplete, so its count proves nothing).
- */
-function mayHoldWeakness(run, bounds) {
-    if (run.status !== 'completed')
-        return false;
-    const completed = run.completed_at ?? '';
-    if (Number.isFinite(Date.parse(completed)) && !withinAge(completed, bounds))
-        return false;
+/** A completion time within the age bound; one that cannot be read is not aged out. */
+function notAgedOut(completedAt, bounds) {
+    const t = completedAt ?? '';
+    return !Number.isFinite(Date.parse(t)) || withinAge(t, bounds);
+}
+/** A listed run speaks for the window: completed, and not aged out. */
+function inWindow(run, bounds) {
+    return run.status === 'completed' && notAgedOut(run.completed_at, bounds);
+}
+/** It may hold a weakness: it holds findings, or its ingest was incomplete (so its count proves nothing). */
+function mayHoldWeakness(run) {
     return run.findings_count > 0 || run.ingest_incomplete;
 }
 /**
- * The runs of the model's list to read as evidence: those that may hold a
- * weakness, at most `limit`, newest first; and what lies beyond: listed runs
- * holding findings past the limit, and runs past the listed page while its
- * oldest run is still within the age bound.
+ * The runs of the model's list to read as evidence: every one within the
+ * window that may hold a weakness, newest first, each once; and what lies
+ * beyond: runs past the listed page while its oldest run is still within the
+ * age bound.
  */
-function ledgerRunsToRead(list, limit, bounds) {
-    const candidates = [...new Set(list.runs.filter((r) => mayHoldWeakness(r, bounds)).map((r) => r.run_id))];
-    const toRead = candidates.slice(0, Math.max(0, limit));
-    const unread = [];
-    const left = candidates.length - toRead.length;
-    if (left > 0)
-        unread.push(`${plural(left, 'older completed run')} of the model within the last ${bounds.maxAgeDays} days ${left === 1 ? 'holds' : 'hold'} findings and ${left === 1 ? 'was' : 'were'} not read (the gate reads at most ${limit})`);
+function ledgerRunsToRead(list, bounds) {
+    const toRead = [...new Set(list.runs.filter((r) => inWindow(r, bounds) && mayHoldWeakness(r)).map((r) => r.run_id))];
     const oldest = list.runs.at(-1);
-    const completed = oldest?.completed_at ?? '';
-    if (list.total > list.runs.length && (!Number.isFinite(Date.parse(completed)) || withinAge(completed, bounds)))
-        unread.push(`the model has ${list.total} completed runs and the service lists only the newest ${list.runs.length}, all within the last ${bounds.maxAgeDays} days, so older ones could not be read`);
+    const beyond = list.total > list.runs.length && notAgedOut(oldest?.completed_at, bounds);
+    const unread = beyond
+        ? [
+            `the model has ${list.total} completed runs and the service lists only the newest ${list.runs.length}, all within the last ${bounds.maxAgeDays} days, so older ones could not be read`
+        ]
+        : [];
     return { toRead, unread };
 }
 /**
- * The listed runs that hold no finding, as evidence without reading them: each
- * is a run of the model that missed every weakness. With them the whole page
- * is the sample a rate is taken from, so the runs read for their findings are
- * not chosen for their sightings (a rate taken from those alone would be 1 of
- * 1 for every weakness, or nothing if they were left out of it).
+ * The listed runs within the window that hold no finding, as evidence without
+ * reading them: each is a run of the model that missed every weakness. With
+ * them the whole page is the sample a rate is taken from, so the runs read for
+ * their findings are not chosen for their sightings (a rate taken from those
+ * alone would be 1 of 1 for every weakness).
  */
 function cleanListedRuns(list, bounds) {
-    const seen = new Set();
-    const clean = [];
-    for (const run of list.runs) {
-        const completed = run.completed_at ?? '';
-        if (seen.has(run.run_id) || run.status !== 'completed' || mayHoldWeakness(run, bounds))
-            continue;
-        if (Number.isFinite(Date.parse(completed)) && !withinAge(completed, bounds))
-            continue;
-        seen.add(run.run_id);
-        clean.push({ runId: run.run_id, completedAt: completed, categoriesCompleted: run.categories_planned, findings: [], sameAgent: false });
-    }
-    return clean;
+    const clean = new Map();
+    for (const run of list.runs)
+        if (inWindow(run, bounds) && !mayHoldWeakness(run) && !clean.has(run.run_id))
+            clean.set(run.run_id, {
+                runId: run.run_id,
+                completedAt: run.completed_at ?? '',
+                categoriesCompleted: run.categories_planned,
+                findings: [],
+                sameAgent: false
+            });
+    return [...clean.values()];
 }
 /** The note that says why the service's list was read. */
 function ledgerNote(read, why) {
@@ -55410,7 +55405,6 @@ async function loadBaseline(deps, args) {
         return done({
             ...main,
             windows: runs.length === 0 ? main.windows : { ...main.windows, agent },
-            serviceList: ledger.length > 0,
             notes: r.notes,
             gaps: r.gaps
         });
@@ -55528,14 +55522,14 @@ async function readLedger(r, why) {
     r.cost.serviceRequests++;
     let list;
     try {
-        list = await deps.api().listRuns(args.modelId, { status: 'completed', limit: LEDGER_LIST_LIMIT });
+        list = await deps.api().listRuns(args.modelId, { status: 'completed', limit: RUN_LIST_PAGE });
     }
     catch (err) {
         r.gaps.push(`${why}, and the model's runs could not be listed (${errors_describeFailure(err)}), so a weakness seen in them cannot be ruled out`);
         return [];
     }
     // Every run of the page holding findings: newer ones holding only low findings must not push out an older weakness.
-    const chosen = ledgerRunsToRead(list, LEDGER_LIST_LIMIT, args.bounds);
+    const chosen = ledgerRunsToRead(list, args.bounds);
     r.notes.push(...chosen.unread.map((u) => `${why}: ${u}.`));
     if (chosen.toRead.length === 0)
         return [];
