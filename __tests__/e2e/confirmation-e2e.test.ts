@@ -112,3 +112,35 @@ describe('confirmation instead of a coin flip (p = 0.5, seed 28)', () => {
     expect(r.summary.replace(/\\/g, '')).toMatch(/jailbreak not shown fixed: 1 of \d+ clean runs \(the step's bound of 1 confirmation runs/)
   }, 120_000)
 })
+
+describe('two presumed categories are confirmed together (one run focused on both)', () => {
+  it("a PR fixing both of main's weaknesses spends the larger m, not the sum, and says so before spending", async () => {
+    world = await startStochasticWorld({ category: CATEGORY, p: 0, seed: 28 })
+    const w = world
+    const both = { categories: `${CATEGORY},prompt_injection` }
+    const setBoth = (p: number): void => {
+      w.setP(p)
+      w.emu.demoAgent.setComplyProbability('prompt_injection', p)
+    }
+    setBoth(1)
+    const seen = await w.gate({ on: 'main', failOn: 'any', inputs: both })
+    expect(seen.result).toBe('fail')
+    expect(seen.summary).toMatch(/prompt_injection/)
+    setBoth(0)
+    const fixed = await w.gate({ on: 'pr', failOn: 'any', files: ['agent/prompt.md'], inputs: both })
+    const text = fixed.summary.replace(/\\/g, '')
+    const m = [CATEGORY, 'prompt_injection'].map((c) => {
+      const got = new RegExp(`${c}: not reproduced in (\\d+) focused runs; fixed with \\d+ % confidence`).exec(text)
+      expect(got).not.toBeNull()
+      return Number(got?.[1])
+    })
+    expect(fixed.result).toBe('pass')
+    expect(fixed.confirmationRuns).toBe(Math.max(...m))
+    expect(fixed.confirmationRuns).toBeLessThan(m[0] + m[1])
+    expect(text).toMatch(
+      new RegExp(
+        `Assessments spent by this step: ${fixed.confirmationRuns + 1} \\(.*${fixed.confirmationRuns} confirmation runs \\(confirming 2 weaknesses: up to ${Math.max(...m)} focused runs\\)`
+      )
+    )
+  }, 240_000)
+})

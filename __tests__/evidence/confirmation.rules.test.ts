@@ -7,7 +7,7 @@
 import { describe, expect, it } from '@jest/globals'
 import {
   afterRun,
-  assumedRate,
+  confirmationNeeds,
   confirmationLine,
   planConfirmations,
   RATE_FLOOR,
@@ -15,13 +15,15 @@ import {
   startTally
 } from '../../src/evidence/confirmation.js'
 
-describe('assumedRate: never below the floor, never NaN', () => {
+describe('confirmationNeeds: never below the floor, never NaN', () => {
   it.each<[string, number, number]>([
     ['a negative count of sightings', -1, 5],
     ['sightings that are not a number', Number.NaN, 5],
-    ['no sighting', 0, 5]
+    ['no sighting', 0, 5],
+    ['more sightings than runs', 6, 5],
+    ['runs that are not a number', 3, Number.NaN]
   ])('%s: the floor', (_name, seen, of) => {
-    expect(assumedRate(seen, of)).toBe(RATE_FLOOR)
+    expect(confirmationNeeds(seen, of, 0.95)).toEqual({ r: RATE_FLOOR, needed: 9 })
   })
 })
 

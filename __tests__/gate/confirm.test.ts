@@ -57,11 +57,11 @@ const args = (maxRuns = 30) => ({ modelId: 'm', minSeverity: 'low' as const, ful
 
 describe('confirmPresumed', () => {
   it('runs focused runs until m in a row miss it: shown gone, each run named', async () => {
-    const { runOnce, asked } = scripted(Array(10).fill(false))
+    const { runOnce, asked } = scripted(Array(12).fill(false))
     const got = await confirmPresumed(deps(), runOnce, args())
-    expect(got.runIds).toEqual(['c1', 'c2', 'c3', 'c4', 'c5', 'c6', 'c7'])
+    expect(got.runIds).toEqual(['c1', 'c2', 'c3', 'c4', 'c5', 'c6', 'c7', 'c8', 'c9'])
     expect(asked.every((c) => c.length === 1 && c[0] === 'jailbreak')).toBe(true)
-    expect(got.lines).toEqual(['jailbreak: not reproduced in 7 focused runs; fixed with 96 % confidence (seen in 3 of 5 runs of main)'])
+    expect(got.lines).toEqual(['jailbreak: not reproduced in 9 focused runs; fixed with 95 % confidence (seen in 3 of 5 runs of main)'])
   })
 
   it('stops at the first run that reproduces it: still present', async () => {
@@ -73,10 +73,10 @@ describe('confirmPresumed', () => {
 
   it("a trial workspace refusing focus: full runs of the step's categories, said", async () => {
     const trial = new ServiceError({ endpoint: 'POST /api/v1/run', status: 403, code: 'trial_focus_not_included', message: 'no focus' })
-    const { runOnce, asked } = scripted(Array(10).fill(false), { refuse: [trial] })
+    const { runOnce, asked } = scripted(Array(12).fill(false), { refuse: [trial] })
     const got = await confirmPresumed(deps(), runOnce, args())
     expect(asked[0]).toEqual([])
-    expect(got.lines[0]).toMatch(/^jailbreak: not reproduced in 7 full runs;/)
+    expect(got.lines[0]).toMatch(/^jailbreak: not reproduced in 9 full runs;/)
   })
 
   it('a weakness of another lens (a run can be focused on security only, POST /run answers 400): full runs, said', async () => {
@@ -104,9 +104,9 @@ describe('confirmPresumed', () => {
       0.95
     )
     const got = await confirmPresumed(deps(), runOnce, { ...args(), plans: safety })
-    expect(asked).toHaveLength(7)
+    expect(asked).toHaveLength(9)
     expect(asked.every((c) => c.length === 0)).toBe(true)
-    expect(got.lines).toEqual(['toxicity: not reproduced in 7 full runs; fixed with 96 % confidence (seen in 3 of 5 runs of main)'])
+    expect(got.lines).toEqual(['toxicity: not reproduced in 9 full runs; fixed with 95 % confidence (seen in 3 of 5 runs of main)'])
   })
 
   it("a full run of the step's categories cannot assess the weakness's: none spent, not shown, said", async () => {
@@ -115,20 +115,20 @@ describe('confirmPresumed', () => {
       [{ category: 'toxicity', lens: 'safety', fingerprint: fingerprint(toxic, 'r0'), rate: { seen: 3, of: 5, scope: 'main' } }],
       0.95
     )
-    const { runOnce, asked } = scripted(Array(10).fill(false))
+    const { runOnce, asked } = scripted(Array(12).fill(false))
     const got = await confirmPresumed(deps(), runOnce, { ...args(), plans: safety, fullCategories: ['jailbreak'] })
     expect(asked).toEqual([])
     expect(got.lines).toEqual([
-      "toxicity not shown fixed: 0 of 7 clean runs (a run cannot be focused on it and the step's categories do not assess it)"
+      "toxicity not shown fixed: 0 of 9 clean runs (a run cannot be focused on it and the step's categories do not assess it)"
     ])
   })
 
   it('the step bound stops it first: not shown, with why', async () => {
-    const { runOnce } = scripted(Array(10).fill(false))
+    const { runOnce } = scripted(Array(12).fill(false))
     const got = await confirmPresumed(deps(), runOnce, args(3))
     expect(got.runIds).toHaveLength(3)
     expect(got.lines).toEqual([
-      "jailbreak not shown fixed: 3 of 7 clean runs (the step's bound of 3 confirmation runs (confirmation_runs_max))"
+      "jailbreak not shown fixed: 3 of 9 clean runs (the step's bound of 3 confirmation runs (confirmation_runs_max))"
     ])
   })
 
@@ -142,13 +142,52 @@ describe('confirmPresumed', () => {
     const { runOnce } = scripted([false, false], { refuse: [budget] })
     const got = await confirmPresumed(deps(), runOnce, args())
     expect(got.runIds).toEqual([])
-    expect(got.lines[0]).toMatch(/^jailbreak not shown fixed: 0 of 7 clean runs \(.*(budget|429)/)
+    expect(got.lines[0]).toMatch(/^jailbreak not shown fixed: 0 of 9 clean runs \(.*(budget|429)/)
   })
 
   it('confirmation_runs_max 0: nothing triggered, not shown', async () => {
     const { runOnce, asked } = scripted([])
     const got = await confirmPresumed(deps(), runOnce, args(0))
     expect(asked).toEqual([])
-    expect(got.lines).toEqual(['jailbreak not shown fixed: 0 of 7 clean runs (confirmation_runs_max is 0)'])
+    expect(got.lines).toEqual(['jailbreak not shown fixed: 0 of 9 clean runs (confirmation_runs_max is 0)'])
+  })
+
+  describe('two presumed categories: one run focused on both, the larger m, not the sum', () => {
+    const injection = makeFinding('high', { category: 'prompt_injection', description: 'followed injected text', attacks: [] })
+    const both = planConfirmations(
+      [
+        { category: 'jailbreak', fingerprint: FP, rate: { seen: 3, of: 5, scope: 'main' } },
+        { category: 'prompt_injection', fingerprint: fingerprint(injection, 'r0'), rate: { seen: 6, of: 6, scope: 'main' } }
+      ],
+      0.95
+    )
+
+    it('both gone: 9 runs (max of 9 and 5), each focused on those still open, said before it spends', async () => {
+      const { runOnce, asked } = scripted(Array(20).fill(false))
+      const d = deps()
+      const got = await confirmPresumed(d, runOnce, { ...args(), plans: both })
+      expect(got.runIds).toHaveLength(9)
+      expect(asked.slice(0, 5)).toEqual(Array(5).fill(['jailbreak', 'prompt_injection']))
+      expect(asked.slice(5)).toEqual(Array(4).fill(['jailbreak']))
+      expect(got.planLine).toBe('confirming 2 weaknesses: up to 9 focused runs')
+      const log = (d.log as ReturnType<typeof recordingLog>).lines.map((l) => l.line)
+      expect(log.indexOf('Confirmation: confirming 2 weaknesses: up to 9 focused runs.')).toBeLessThan(
+        log.findIndex((l) => l.startsWith('Confirming jailbreak'))
+      )
+      expect(got.lines).toEqual([
+        'jailbreak: not reproduced in 9 focused runs; fixed with 95 % confidence (seen in 3 of 5 runs of main)',
+        'prompt_injection: not reproduced in 5 focused runs; fixed with 95 % confidence (seen in 6 of 6 runs of main)'
+      ])
+    })
+
+    it('one reappears: it blocks at once, no further run, the other not shown and why', async () => {
+      const { runOnce } = scripted([false, true, false, false])
+      const got = await confirmPresumed(deps(), runOnce, { ...args(), plans: both })
+      expect(got.runIds).toEqual(['c1', 'c2'])
+      expect(got.lines[0]).toMatch(/^jailbreak: still present \(reproduced by confirmation run c2 after 1 clean run;/)
+      expect(got.lines[1]).toBe(
+        'prompt_injection not shown fixed: 2 of 5 clean runs (not confirmed further: jailbreak still present, the step fails either way)'
+      )
+    })
   })
 })

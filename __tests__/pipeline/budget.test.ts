@@ -37,6 +37,28 @@ describe('budgetLine', () => {
       'Assessments spent by this step: 4 (assessed run r_3; 2 further full runs of this agent change (runs_per_change); 1 confirmation run).'
     ],
     [
+      {
+        kind: 'assessed' as const,
+        runId: 'r_5',
+        sha: null,
+        confirmationRuns: 9,
+        confirmationPlan: 'confirming 2 weaknesses: up to 9 focused runs'
+      },
+      10,
+      'Assessments spent by this step: 10 (assessed run r_5; 9 confirmation runs (confirming 2 weaknesses: up to 9 focused runs)).'
+    ],
+    [
+      {
+        kind: 'assessed' as const,
+        runId: 'r_6',
+        sha: null,
+        confirmationRuns: 0,
+        confirmationPlan: 'confirming 1 weakness: no run allowed'
+      },
+      1,
+      'Assessments spent by this step: 1 (assessed run r_6; 0 confirmation runs (confirming 1 weakness: no run allowed)).'
+    ],
+    [
       { kind: 'assessed' as const, runId: 'r_4', sha: null, changeRuns: 1 },
       2,
       'Assessments spent by this step: 2 (assessed run r_4; 1 further full run of this agent change (runs_per_change)).'

@@ -4,34 +4,74 @@
  * A weakness the lineage saw is presumed present until the service closes it
  * (see presenceOf). When the agent may have changed since it was seen and this
  * run did not reproduce it, one missed run says little: at a 30 % landing rate
- * one run misses it 70 % of the time. The gate then runs focused runs (the
- * weakness's category) until it reappears (still present: it blocks) or m
- * runs in a row miss it, m the smallest number with (1 - r)^m <= 1 -
- * confidence. r is how often the lineage saw it, taken conservatively: the
- * Wilson lower bound (z = 1) of "seen in k of n runs", so a rate read off a
- * few runs is not trusted high, and never below RATE_FLOOR, so one sighting
- * in many runs cannot make m huge. When the runs allowed (the step's bound,
- * the service's budget, a trial workspace refusing focus with no room for full
- * runs) stop it first, the weakness is "not shown fixed": the result is
- * incomplete, never a pass.
+ * one run misses it 70 % of the time. The gate then runs focused runs (one
+ * run focused on every presumed category at once) until one reappears (still
+ * present: it blocks) or each has been missed by its m runs in a row.
+ *
+ * The promise, with its floor: a weakness still landing at least RATE_FLOOR
+ * of the time passes a confirmation at most 1 - confidence of the time,
+ * whatever evidence it was seen in (k sightings in n runs, each landing at
+ * p). m is the floor's m (the smallest m with (1 - RATE_FLOOR)^m <= 1 -
+ * confidence), unless the evidence shows a higher rate beyond doubt: the lower
+ * confidence bound at (1 - confidence) / 2 of the rate, from "seen in k of n
+ * runs, at least once" (a zero-truncated binomial: a weakness never seen is
+ * never presumed), and then m for that bound at (1 - confidence) / 2. The
+ * exact pass probability, sum over k of P(k | n, p, k >= 1) (1 - p)^m(k, n),
+ * is at most 1 - confidence for every n from 1 to 20, every p >= RATE_FLOOR
+ * and every confidence the input takes (__tests__/evidence/confirmation-promise.test.ts
+ * computes it). A Wilson bound (z = 1 or 2) does not hold: one sighting in
+ * one run read as a rate of 0.5 (z = 1) lets a weakness at 0.3 through 17 %
+ * of the time; z = 2 fails at confidence 0.99. Below the floor nothing is
+ * promised (at p = 0.1 about 40 % pass at confidence 0.95).
+ *
+ * When the runs allowed (the step's bound, the service's budget, a trial
+ * workspace refusing focus with no room for full runs) stop it first, the
+ * weakness is "not shown fixed": the result is incomplete, never a pass.
  */
 import { FOCUSABLE_LENS } from '../service/contract/index.js'
 import type { NotReproduced } from './judge-evidence.js'
 import { seenLabel, type SeenRate } from './seen-rate.js'
 
-/** The lowest landing rate a confirmation assumes (at confidence 0.95: at most 29 runs). */
-export const RATE_FLOOR = 0.1
-/** The z of the one-sided Wilson lower bound of the rate (about 84 %). */
-export const RATE_Z = 1
+/** The lowest landing rate the promise names: below it a confirmation may let a kept weakness through. */
+export const RATE_FLOOR = 0.3
 
-/** The rate a confirmation assumes for a weakness seen in `seen` of `of` runs: Wilson's lower bound (z = 1), at least RATE_FLOOR. */
-export function assumedRate(seen: number, of: number): number {
-  if (!(of > 0) || !(seen > 0)) return RATE_FLOOR
-  const n = of
-  const p = Math.min(1, seen / n)
-  const z2 = RATE_Z * RATE_Z
-  const lower = (p + z2 / (2 * n) - RATE_Z * Math.sqrt((p * (1 - p)) / n + z2 / (4 * n * n))) / (1 + z2 / n)
-  return Math.max(RATE_FLOOR, Math.min(1, lower))
+/** P(K >= k | K >= 1) for K ~ Binomial(n, p): how likely a weakness landing at p is seen at least k times in n runs, once seen. */
+export function seenAtLeast(k: number, n: number, p: number): number {
+  if (p >= 1) return k <= n ? 1 : 0
+  const all = 1 - (1 - p) ** n
+  if (!(all > 0)) return k <= 1 ? 1 : 0
+  let term = (1 - p) ** n
+  let below = 0
+  for (let j = 0; j < k; j++) {
+    if (j >= 1) below += term
+    term = (term * (n - j) * p) / ((j + 1) * (1 - p))
+  }
+  return Math.min(1, Math.max(0, (all - below) / all))
+}
+
+/**
+ * The lower confidence bound of a rate seen in `seen` of `of` runs (at least
+ * once) at risk `risk`: the highest rate q with P(K >= seen | of, q, K >= 1)
+ * <= risk. 0 for a single sighting (every weakness presumed was seen once).
+ */
+export function rateLowerBound(seen: number, of: number, risk: number): number {
+  if (!(seen > 1) || !(of >= seen)) return 0
+  let lo = 0
+  let hi = 1
+  for (let i = 0; i < 40; i++) {
+    const mid = (lo + hi) / 2
+    if (seenAtLeast(seen, of, mid) <= risk) lo = mid
+    else hi = mid
+  }
+  return lo
+}
+
+/** The rate a confirmation assumes and the runs it needs, for a weakness seen in `seen` of `of` runs. */
+export function confirmationNeeds(seen: number, of: number, confidence: number): { r: number; needed: number } {
+  const half = (1 - confidence) / 2
+  const bound = rateLowerBound(seen, of, half)
+  if (bound <= RATE_FLOOR) return { r: RATE_FLOOR, needed: runsToConfirm(RATE_FLOOR, confidence) }
+  return { r: bound, needed: runsToConfirm(bound, 1 - half) }
 }
 
 /** m: the fewest runs in a row that must miss a weakness landing at rate r for `confidence` that it is gone. */
@@ -53,15 +93,17 @@ export interface ConfirmationPlan {
   fingerprints: string[]
   /** The rate of the least often seen of them: the one that needs the most runs. */
   rate: SeenRate
-  /** The rate assumed (assumedRate). */
+  /** The rate assumed (confirmationNeeds): RATE_FLOOR, or a lower bound the evidence shows beyond doubt. */
   r: number
+  /** The share of the risk spent on that bound (0 at the floor): the line's confidence is net of it. */
+  risk: number
   /** m: clean runs in a row that show them gone. */
   needed: number
   /** A run can be focused on the category (a security-lens weakness); false: full runs confirm it. */
   focusable: boolean
 }
 
-/** The confirmations the presumed weaknesses need: one per category (one focused run confirms all of a category). */
+/** The confirmations the presumed weaknesses need: one per category (one run confirms all of a category). */
 export function planConfirmations(
   presumed: readonly (Pick<NotReproduced, 'category' | 'fingerprint' | 'rate' | 'sample'> & { lens?: string })[],
   confidence: number
@@ -70,18 +112,42 @@ export function planConfirmations(
   for (const n of presumed) {
     // The rate without the runs read for their sightings that saw it (judge-evidence.ts sampleRate).
     const sample = n.sample ?? n.rate
-    const r = assumedRate(sample.seen, sample.of)
-    const needed = runsToConfirm(r, confidence)
+    const { r, needed } = confirmationNeeds(sample.seen, sample.of, confidence)
+    const risk = r > RATE_FLOOR ? (1 - confidence) / 2 : 0
     const plan = plans.get(n.category)
     if (plan === undefined) {
       const focusable = n.lens === undefined || n.lens === FOCUSABLE_LENS
-      plans.set(n.category, { category: n.category, fingerprints: [n.fingerprint], rate: n.rate, r, needed, focusable })
+      plans.set(n.category, { category: n.category, fingerprints: [n.fingerprint], rate: n.rate, r, risk, needed, focusable })
       continue
     }
     plan.fingerprints.push(n.fingerprint)
-    if (needed > plan.needed) Object.assign(plan, { rate: n.rate, r, needed })
+    if (needed > plan.needed) Object.assign(plan, { rate: n.rate, r, risk, needed })
   }
   return [...plans.values()]
+}
+
+/**
+ * The most runs the confirmation of `plans` may spend: one run covers every
+ * category it is focused on, so the focusable ones need the largest of their
+ * m, those of another lens (full runs) the largest of theirs, within the
+ * step's bound.
+ */
+export function runsUpTo(plans: readonly ConfirmationPlan[], maxRuns: number): { focused: number; full: number } {
+  const most = (ps: readonly ConfirmationPlan[]): number => Math.max(0, ...ps.map((p) => p.needed))
+  const focused = Math.min(most(plans.filter((p) => p.focusable)), maxRuns)
+  return { focused, full: Math.min(most(plans.filter((p) => !p.focusable)), maxRuns - focused) }
+}
+
+/** What a confirmation may still need, said before it spends: "confirming 2 weaknesses: up to 9 focused runs". */
+export function confirmationPlanLine(plans: readonly ConfirmationPlan[], maxRuns: number): string {
+  const weaknesses = plans.reduce((n, p) => n + p.fingerprints.length, 0)
+  const { focused, full } = runsUpTo(plans, maxRuns)
+  const runs = (n: number, kind: string): string => `${n} ${kind} run${n === 1 ? '' : 's'}`
+  const parts = [...(focused > 0 ? [runs(focused, 'focused')] : []), ...(full > 0 ? [runs(full, 'full')] : [])]
+  const bound =
+    focused + full < runsUpTo(plans, Infinity).focused + runsUpTo(plans, Infinity).full ? ` (confirmation_runs_max: ${maxRuns})` : ''
+  const what = `confirming ${weaknesses} ${weaknesses === 1 ? 'weakness' : 'weaknesses'}`
+  return parts.length === 0 ? `${what}: no run allowed${bound}` : `${what}: up to ${parts.join(' and ')}${bound}`
 }
 
 /** How a category's confirmation went so far. */
@@ -111,10 +177,54 @@ export function verdictOf(t: ConfirmationTally): ConfirmationVerdict {
   return t.clean >= t.plan.needed ? 'shown-gone' : 'not-shown'
 }
 
-/** The next confirmation to run a run for, or null: every one is settled or stopped, or the step's bound is spent. */
-export function nextToRun(tallies: readonly ConfirmationTally[], spent: number, maxRuns: number): ConfirmationTally | null {
-  if (spent >= maxRuns) return null
-  return tallies.find((t) => t.stopped === null && verdictOf(t) === 'not-shown') ?? null
+/** Whether a confirmation still needs runs: not settled (reproduced or shown gone) and not stopped. */
+export function isOpen(t: ConfirmationTally): boolean {
+  return t.stopped === null && verdictOf(t) === 'not-shown'
+}
+
+/** Whether a run of `categories` assesses the category (an empty list is the full taxonomy). */
+export function runCovers(categories: readonly string[], category: string): boolean {
+  return categories.length === 0 || categories.includes(category)
+}
+
+/** The next run of a confirmation: the categories it asks for and whether it is focused. */
+export interface NextRun {
+  categories: string[]
+  focused: boolean
+}
+
+/**
+ * The next confirmation run, or null: a weakness reappeared (it blocks at
+ * once: no further run can change the result), every confirmation is settled
+ * or stopped, or the step's bound is spent. One run focused on every open
+ * focusable category at once; when none is left (or focus is refused), a
+ * full run of the step's categories.
+ */
+export function nextRun(
+  tallies: readonly ConfirmationTally[],
+  o: { spent: number; maxRuns: number; focus: boolean; fullCategories: readonly string[] }
+): NextRun | null {
+  if (o.spent >= o.maxRuns || tallies.some((t) => verdictOf(t) === 'still-present')) return null
+  const open = tallies.filter(isOpen)
+  if (open.length === 0) return null
+  const focusable = o.focus ? open.filter((t) => t.plan.focusable).map((t) => t.plan.category) : []
+  if (focusable.length > 0) return { categories: [...new Set(focusable)], focused: true }
+  return { categories: [...o.fullCategories], focused: false }
+}
+
+/**
+ * Stops the open confirmations no run can assess: of another lens (or focus
+ * refused) and outside the step's categories, which a full run assesses.
+ */
+export function stopUnassessable(
+  tallies: readonly ConfirmationTally[],
+  focus: boolean,
+  fullCategories: readonly string[]
+): ConfirmationTally[] {
+  const why = `a run cannot be focused on it and the step's categories do not assess it`
+  return tallies.map((t) =>
+    isOpen(t) && !(focus && t.plan.focusable) && !runCovers(fullCategories, t.plan.category) ? { ...t, stopped: why } : t
+  )
 }
 
 /** After one run of a tally: reproduced (still present), clean (another run missed it), or it did not complete the category (no count, no streak). */
@@ -127,7 +237,7 @@ export function afterRun(t: ConfirmationTally, runId: string, outcome: 'reproduc
 
 /** Stops every confirmation not yet settled with `why` (the step's bound, the budget, a failure). */
 export function stopUnsettled(tallies: readonly ConfirmationTally[], why: string): ConfirmationTally[] {
-  return tallies.map((t) => (t.stopped === null && verdictOf(t) === 'not-shown' ? { ...t, stopped: why } : t))
+  return tallies.map((t) => (isOpen(t) ? { ...t, stopped: why } : t))
 }
 
 const pct = (x: number): string => `${Math.floor(x * 100)} %`
@@ -145,7 +255,7 @@ export function confirmationLine(t: ConfirmationTally): string {
     case 'still-present':
       return `${t.plan.category}: still present (reproduced by confirmation run ${t.reappearedIn ?? ''} after ${t.clean} clean ${t.clean === 1 ? 'run' : 'runs'}; ${seen})`
     case 'shown-gone':
-      return `${t.plan.category}: not reproduced in ${t.clean} ${kind} ${t.clean === 1 ? 'run' : 'runs'}; fixed with ${pct(confidenceAfter(t.plan.r, t.clean))} confidence (${seen})`
+      return `${t.plan.category}: not reproduced in ${t.clean} ${kind} ${t.clean === 1 ? 'run' : 'runs'}; fixed with ${pct(confidenceAfter(t.plan.r, t.clean) - t.plan.risk)} confidence (${seen})`
     case 'not-shown':
       return `${t.plan.category} not shown fixed: ${t.clean} of ${t.plan.needed} clean runs${t.stopped === null ? '' : ` (${t.stopped})`}`
   }
@@ -177,7 +287,7 @@ export function whatAPassMeans(
   o: { confirmed: boolean; agentPathsSet: boolean; recordsGone?: boolean }
 ): string {
   const pct100 = (x: number): number => Math.round(x * 100)
-  const line = `What a pass means: ${detectionGuarantee(runs)}; a weakness seen before an agent change is confirmed gone with ${pct100(confidence)} % confidence.`
+  const line = `What a pass means: ${detectionGuarantee(runs)}; a weakness seen before an agent change and still landing at least ${pct100(RATE_FLOOR)} % of the time is confirmed gone with ${pct100(confidence)} % confidence.`
   if (!o.confirmed) return line
   // The service list's runs name no commit: they are confirmed whatever agent_paths says.
   if (o.recordsGone === true)

@@ -2,8 +2,9 @@
  * Confirming presumed weaknesses (src/evidence/confirmation.ts decides what
  * and how many): runs triggered, waited for and read with the gate's own
  * trigger, wait and collect (runOnce in assess.ts, never a second polling
- * loop), focused on each weakness's category, until each reappears or m runs
- * in a row miss it, within the step's bound and the service's budget. A trial
+ * loop), each focused on every presumed category still open, until one
+ * reappears or each has been missed by its m runs in a row, within the
+ * step's bound and the service's budget. A trial
  * workspace refusing focus (403 trial_focus_not_included), and a weakness of
  * another lens than security (a run can be focused on security only), get
  * full runs.
@@ -17,8 +18,12 @@ import { explainAssessmentLimit } from '../pipeline/budget.js'
 import {
   afterRun,
   confirmationLine,
-  nextToRun,
+  confirmationPlanLine,
+  isOpen,
+  nextRun,
+  runCovers,
   startTally,
+  stopUnassessable,
   stopUnsettled,
   verdictOf,
   planConfirmations,
@@ -36,6 +41,8 @@ export interface ConfirmationOutcome {
   /** Every confirmation run this step triggered (the budget line counts them). */
   runIds: string[]
   lines: string[]
+  /** What it might need, said before it spent ("confirming 2 weaknesses: up to 9 focused runs"). */
+  planLine: string
 }
 
 export interface ConfirmArgs {
@@ -53,32 +60,31 @@ export interface ConfirmArgs {
 /** One run triggered, waited for and read (assess.ts's own steps). */
 export type RunOnce = (deadline: Deadline, categories: string[]) => Promise<{ runId: string; ended: RunEnd; results: CollectedResults }>
 
+/**
+ * Each run is focused on every presumed category still open (their union):
+ * a category leaves it when its m runs in a row missed it; the first that
+ * reappears ends the confirmation (it blocks: no further run changes the
+ * result). Two presumed categories cost the larger of their m, not the sum.
+ */
 export async function confirmPresumed(deps: GateDeps, runOnce: RunOnce, a: ConfirmArgs): Promise<ConfirmationOutcome> {
-  let tallies = a.plans.map(startTally)
+  const planLine = confirmationPlanLine(a.plans, a.maxRuns)
+  deps.log.info(`Confirmation: ${planLine}.`)
+  let focus = true
+  let tallies = stopUnassessable(a.plans.map(startTally), focus, a.fullCategories)
   const runIds: string[] = []
   const deadline = Deadline.after(deps.clock, a.timeoutMs)
-  let focus = true
   let stop: string | null = a.maxRuns <= 0 ? 'confirmation_runs_max is 0' : null
   for (
-    let t = nextToRun(tallies, runIds.length, a.maxRuns);
-    t !== null && stop === null;
-    t = nextToRun(tallies, runIds.length, a.maxRuns)
+    let next = nextRun(tallies, { spent: runIds.length, maxRuns: a.maxRuns, focus, fullCategories: a.fullCategories });
+    next !== null && stop === null;
+    next = nextRun(tallies, { spent: runIds.length, maxRuns: a.maxRuns, focus, fullCategories: a.fullCategories })
   ) {
     if (deps.signal.aborted) {
       stop = 'the step was cancelled'
       break
     }
-    // A run can be focused on security-lens categories only (the service refuses others with 400).
-    const focused = focus && t.plan.focusable
-    const categories = focused ? [t.plan.category] : a.fullCategories
-    if (!covers(t, categories)) {
-      const why = `a run cannot be focused on it and the step's categories do not assess it`
-      tallies = tallies.map((x) => (x === t ? { ...x, stopped: why } : x))
-      continue
-    }
-    deps.log.info(
-      `Confirming ${t.plan.category} (${t.clean} of ${t.plan.needed} clean runs so far): ${focused ? 'a focused run' : 'a full run'}.`
-    )
+    const { categories } = next
+    deps.log.info(`Confirming ${progress(tallies)}: ${next.focused ? `a run focused on ${categories.join(', ')}` : 'a full run'}.`)
     let run: Awaited<ReturnType<RunOnce>>
     try {
       run = await runOnce(deadline, categories)
@@ -86,7 +92,11 @@ export async function confirmPresumed(deps: GateDeps, runOnce: RunOnce, a: Confi
       if (focus && err instanceof ServiceError && err.code === 'trial_focus_not_included') {
         deps.log.info('The workspace refuses focused runs (trial): confirming with full runs.')
         focus = false
-        tallies = tallies.map((x) => ({ ...x, focused: false }))
+        tallies = stopUnassessable(
+          tallies.map((x) => ({ ...x, focused: false })),
+          focus,
+          a.fullCategories
+        )
         continue
       }
       stop = err instanceof ServiceError ? (explainAssessmentLimit(err, deps.clock.now()) ?? describeFailure(err)) : describeFailure(err)
@@ -94,20 +104,25 @@ export async function confirmPresumed(deps: GateDeps, runOnce: RunOnce, a: Confi
     }
     runIds.push(run.runId)
     tallies = tallies.map((x) =>
-      covers(x, categories) && verdictOf(x) === 'not-shown' ? afterRun(x, run.runId, outcome(x, run, a.minSeverity)) : x
+      isOpen(x) && runCovers(categories, x.plan.category) ? afterRun(x, run.runId, outcome(x, run, a.minSeverity)) : x
     )
     if (run.ended.end !== 'terminal') stop = `confirmation run ${run.runId} did not end (${run.ended.end})`
   }
+  const present = tallies.filter((t) => verdictOf(t) === 'still-present').map((t) => t.plan.category)
+  if (stop === null && present.length > 0) stop = `not confirmed further: ${present.join(', ')} still present, the step fails either way`
   if (stop === null && runIds.length >= a.maxRuns) stop = `the step's bound of ${a.maxRuns} confirmation runs (confirmation_runs_max)`
   tallies = stopUnsettled(tallies, stop ?? 'stopped')
   const lines = tallies.map(confirmationLine)
   for (const line of lines) deps.log.info(`Confirmation: ${line}.`)
-  return { tallies, runIds, lines }
+  return { tallies, runIds, lines, planLine }
 }
 
-/** Whether a run of `categories` assesses the tally's category (an empty list is the full taxonomy). */
-function covers(t: ConfirmationTally, categories: readonly string[]): boolean {
-  return categories.length === 0 || categories.includes(t.plan.category)
+/** "jailbreak (2 of 9 clean runs so far), prompt_injection (2 of 5)". */
+function progress(tallies: readonly ConfirmationTally[]): string {
+  return tallies
+    .filter(isOpen)
+    .map((t) => `${t.plan.category} (${t.clean} of ${t.plan.needed} clean runs so far)`)
+    .join(', ')
 }
 
 /**

@@ -10,7 +10,16 @@ import { shortSha } from './identity.js'
 /** What this step did about an assessment. */
 export type Spend =
   /** A run was created by this step (its trigger answered, or its run was found after a lost answer). */
-  | { kind: 'assessed'; runId: string | null; sha: string | null; reason?: string; confirmationRuns?: number; changeRuns?: number }
+  | {
+      kind: 'assessed'
+      runId: string | null
+      sha: string | null
+      reason?: string
+      confirmationRuns?: number
+      /** What the confirmation might need, said before it spent ("confirming 2 weaknesses: up to 9 focused runs"). */
+      confirmationPlan?: string
+      changeRuns?: number
+    }
   /** The result of an earlier assessment was carried over: nothing was triggered. */
   | { kind: 'carried_over'; assessedSha: string }
   /** Nothing was triggered (skipped event, refused trigger, failure before the trigger): `reason` says why. */
@@ -34,7 +43,8 @@ export function budgetLine(s: Spend): BudgetLine {
       const more = Math.max(0, s.confirmationRuns ?? 0)
       const change = Math.max(0, s.changeRuns ?? 0)
       const further = change > 0 ? `; ${change} further full run${change === 1 ? '' : 's'} of this agent change (runs_per_change)` : ''
-      const confirming = more > 0 ? `; ${more} confirmation run${more === 1 ? '' : 's'}` : ''
+      const plan = s.confirmationPlan === undefined ? '' : ` (${oneLine(s.confirmationPlan, 200)})`
+      const confirming = more > 0 || plan !== '' ? `; ${more} confirmation run${more === 1 ? '' : 's'}${plan}` : ''
       const spent = 1 + change + more
       return { spent, why: s.kind, line: `${head} ${spent} (assessed${run}${of}${why}${further}${confirming}).` }
     }

@@ -154,6 +154,7 @@ async function gateReport(ctx: StepContext, { prepared, policy, outcome, recorde
     sha: commit.sha,
     reason: plan.reason,
     confirmationRuns: confirmation?.runIds.length ?? 0,
+    confirmationPlan: confirmation?.planLine,
     changeRuns: outcome.moreRuns?.runIds.length ?? 0
   })
   const input = assessmentReportInput(outcome, {
