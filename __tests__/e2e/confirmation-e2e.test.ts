@@ -110,6 +110,18 @@ describe('confirmation instead of a coin flip (p = 0.5, seed 28)', () => {
     expect(r.result).toBe('incomplete')
     expect(r.confirmationRuns).toBe(1)
     expect(r.summary.replace(/\\/g, '')).toMatch(/jailbreak not shown fixed: 1 of \d+ clean runs \(the step's bound of 1 confirmation runs/)
+    expect(r.failed).toBe(true)
+  }, 120_000)
+
+  it('fail_on_incomplete false does not wave a confirmation cut short by its bound: the step fails', async () => {
+    world = await startStochasticWorld({ category: CATEGORY, p: 0.5, seed: 28 })
+    const w = world
+    await mainSaw(w, 0)
+    w.setP(0)
+    const inputs = { confirmation_runs_max: '1', fail_on_incomplete: 'false' }
+    const r = await w.gate({ on: 'pr', failOn: 'any', files: ['agent/prompt.md'], inputs })
+    expect(r.result).toBe('incomplete')
+    expect(r.failed).toBe(true)
   }, 120_000)
 })
 

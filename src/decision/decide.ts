@@ -99,6 +99,12 @@ export interface Decision {
   missingCategories: string[]
   /** Facts worth saying in the report. */
   notes: string[]
+  /**
+   * Why an incomplete result is incomplete: coverage alone (fail_on_incomplete
+   * may wave it), or evidence (a read of held evidence failed, a confirmation
+   * cut short: full evidence could fail, so it is never waved through).
+   */
+  incompleteWhy?: 'coverage' | 'evidence'
 }
 
 /** What every branch of the decision shares, read once from the input. */
@@ -260,9 +266,13 @@ function notFailed(input: DecideInput, r: Reading, status: RunStatus, decided: D
       ? { ...decided, result: 'error', reason: check.errors.join('; ') }
       : { ...decided, result: 'fail', reason: expired }
   }
-  if (gaps.length > 0) return { ...decided, result: 'incomplete', reason: `coverage incomplete: ${r.reached}, ${gaps.join(', ')}` }
   const evidenceGaps = input.evidenceGaps ?? []
-  if (evidenceGaps.length > 0) return { ...decided, result: 'incomplete', reason: `evidence incomplete: ${evidenceGaps.join('; ')}` }
+  const evidence = evidenceGaps.length > 0 ? `evidence incomplete: ${evidenceGaps.join('; ')}` : ''
+  if (gaps.length > 0) {
+    const reason = [`coverage incomplete: ${r.reached}, ${gaps.join(', ')}`, ...(evidence ? [evidence] : [])].join('; ')
+    return { ...decided, result: 'incomplete', reason, incompleteWhy: evidence ? 'evidence' : 'coverage' }
+  }
+  if (evidence) return { ...decided, result: 'incomplete', reason: evidence, incompleteWhy: 'evidence' }
   const planned = plural(r.planned.length, 'planned category', 'planned categories')
   return {
     ...decided,

@@ -18,7 +18,7 @@ export interface StepResult {
 
 /** The gate step, from the run's decided result. `cancelled`: the job was cancelled, at any point until now. */
 export function gateStepResult(
-  decision: { result: GateResult; reason: string },
+  decision: { result: GateResult; reason: string; incompleteWhy?: 'coverage' | 'evidence' },
   opts: { failOnIncomplete: boolean; cancelled: boolean }
 ): StepResult {
   if (opts.cancelled && decision.result !== 'error') {
@@ -30,8 +30,11 @@ export function gateStepResult(
   }
   const line = `Result: ${decision.result}: ${decision.reason}`
   if (decision.result === 'pass') return { outcome: 'pass', line }
-  if (decision.result === 'incomplete' && !opts.failOnIncomplete)
+  // fail_on_incomplete waves incomplete coverage only: an evidence gap or a confirmation cut short could hide a fail.
+  if (decision.result === 'incomplete' && !opts.failOnIncomplete && decision.incompleteWhy !== 'evidence')
     return { outcome: 'warn', line: `${line} (fail_on_incomplete is false: not failing the step)` }
+  if (decision.result === 'incomplete' && !opts.failOnIncomplete)
+    return { outcome: 'fail', line: `${line} (fail_on_incomplete waves incomplete coverage only, not missing evidence)` }
   return { outcome: 'fail', line }
 }
 
