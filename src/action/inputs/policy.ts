@@ -102,8 +102,9 @@ export const GATE_INPUTS = [
     name: 'fail_on_incomplete',
     field: 'failOnIncomplete',
     default: 'true',
-    description: 'Whether incomplete coverage fails the check (false: a warning).',
-    summary: '`false`: incomplete coverage (validate mode: a finding not validated) warns instead of failing',
+    description:
+      'Whether incomplete coverage fails the check (false: a warning). Coverage only: an evidence gap or a confirmation cut short still fails.',
+    summary: '`false`: incomplete coverage (validate mode: a finding not validated) warns instead of failing; an evidence gap still fails',
     parser: boolean,
     cli: { commands: ['assess', 'validate'], value: 'bool' }
   })
