@@ -61,6 +61,14 @@ describe('evidence keys', () => {
     expect(parseEvidenceKey(key, A)).toEqual({ runId: 'run_9', commit: SHA, holders: ['r7', 'r3'], sameAgentHolders: ['r7'] })
   })
 
+  it("never names a run of the service's list (whoever ran it) as a holder: the record names the recording branch's own observations only", () => {
+    const n = (fingerprint: string, ...seenIn: string[]) => ({ present: true, presumed: true, fingerprint, seenIn })
+    const listed = new Set(['pr_run', 'branch_run'])
+    // Seen by a listed run only: named by no record; seen by a listed run and an own run: the own run holds it.
+    expect(recordHolders([n('a', 'pr_run'), n('b', 'branch_run', 'main_r3')], new Set(), listed)).toEqual(['main_r3'])
+    expect(recordHolders([n('a', 'pr_run')])).toEqual(['pr_run'])
+  })
+
   it("one agent's prefix never starts another's, and another agent's key is not read", () => {
     expect(evidenceKeyPrefix('model:m').startsWith(evidenceKeyPrefix('model:m2'))).toBe(false)
     expect(evidenceKeyPrefix('model:m2').startsWith(evidenceKeyPrefix('model:m'))).toBe(false)

@@ -51,6 +51,8 @@ export interface LoadedBaseline {
    * hold a weakness.
    */
   gaps: string[]
+  /** Runs read from the service's list of the model's runs (whoever ran them): never named as a record's holders. */
+  serviceList?: string[]
 }
 
 export interface EvidenceDeps {
@@ -130,7 +132,8 @@ export async function loadBaseline(deps: EvidenceDeps, args: EvidenceArgs): Prom
       ...main,
       windows: runs.length === 0 ? main.windows : { ...main.windows, agent },
       notes: r.notes,
-      gaps: r.gaps
+      gaps: r.gaps,
+      serviceList: ledger.map((x) => x.runId)
     })
   } catch (err) {
     deps.log.warning(`The baseline could not be read: ${describeFailure(err)}`)

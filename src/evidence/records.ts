@@ -108,14 +108,17 @@ export function parseEvidenceKey(
  * saw (most severe first), the newest run that saw it, marked when a run of
  * this run's own agent saw it (not merely presumed); at most MAX_HOLDERS.
  * `gone`: fingerprints a confirmation showed gone, named by no record.
+ * `unobserved`: runs of the service's list (whoever ran them): never named as
+ * a holder, so no record passes them off as the recording branch's own.
  */
 export function recordHolders(
   notReproduced: readonly Pick<NotReproduced, 'present' | 'presumed' | 'seenIn' | 'fingerprint'>[],
-  gone: ReadonlySet<string> = new Set()
+  gone: ReadonlySet<string> = new Set(),
+  unobserved: ReadonlySet<string> = new Set()
 ): string[] {
   const holders: string[] = []
   for (const n of notReproduced) {
-    const newest = n.seenIn.at(0)
+    const newest = n.seenIn.find((id) => !unobserved.has(id))
     if (!n.present || gone.has(n.fingerprint) || newest === undefined || holders.some((h) => h.replace(/!$/, '') === newest)) continue
     holders.push(n.presumed ? newest : `${newest}${SAME_AGENT_MARK}`)
     if (holders.length >= MAX_HOLDERS) break
