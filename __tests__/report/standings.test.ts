@@ -68,3 +68,30 @@ describe('annotations name their finding', () => {
     for (const x of a) expect(x.message).not.toContain('Blocks: .')
   })
 })
+
+describe('the comment a reviewer reads first', () => {
+  const withPipeline = (name: string) => {
+    const input = evidenceCaseInput(name)
+    const pipeline = {
+      assessmentsSpent: 1,
+      budgetLine: 'Assessments spent by this step: 1.',
+      lines: [],
+      detection: 'What a pass means: PASSMEANS.'
+    }
+    return buildReport({ ...input, pipeline })
+  }
+
+  it('a held blocker (not reproduced in this run) is named by its weakness id in the blockers list', () => {
+    const r = buildReport(evidenceCaseInput('evidence-not-reproduced'))
+    const fp = r.baseline?.notReproduced.find((n) => n.blocks)?.fingerprint ?? 'none'
+    const blocks = renderComment(r)
+      .split('\n')
+      .find((l) => l.startsWith('- ') && l.includes('not reproduced in this run, still blocks'))
+    expect(blocks).toContain(`\`weakness ${fp.slice(0, 12)}\``)
+  })
+
+  it('"What a pass means" is said on a pass only', () => {
+    expect(renderComment(withPipeline('evidence-pass-main-flaky'))).toContain('PASSMEANS')
+    expect(renderComment(withPipeline('evidence-not-reproduced'))).not.toContain('PASSMEANS')
+  })
+})

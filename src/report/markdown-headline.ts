@@ -273,7 +273,8 @@ function blockersBlock(r: Report): string {
   if (list.length > MAX_NAMED) return para(`**Blocks (${formatCount(list.length)}):**\n${groupedBlockers(list).join('\n')}`)
   const lines = list.map((b) => {
     const traits = blockerTraits(b)
-    const id = b.findingId === null ? '' : ` ${codeSpan(b.findingId, { max: 60 })}`
+    // A weakness this run did not reproduce has no finding id of this run: its fingerprint names it (the JSON report's too).
+    const id = ` ${codeSpan(b.findingId ?? `weakness ${b.fingerprint.slice(0, 12)}`, { max: 60 })}`
     return `- ${SEVERITY_ICON[b.severity]} **${b.severity}** ${codeSpan(b.category, { max: 60 })}${id}${traits.length > 0 ? ` · ${proseText(traits.join(' · '), 300)}` : ''}`
   })
   return para(`**Blocks${list.length > 1 ? ` (${formatCount(list.length)})` : ''}:**\n${lines.join('\n')}`)
@@ -359,7 +360,12 @@ export function contextBlock(r: Report): string {
   if (r.target !== null || r.profileSync !== null) out.push(para(`**Target:** ${proseText(describeTargetLine(r), 600)}`))
   if (r.pipeline) {
     const confirmations = (r.pipeline.confirmation?.lines ?? []).map((l) => `Confirmation: ${l}.`)
-    const lines = [...r.pipeline.lines, ...confirmations, r.pipeline.budgetLine, ...(r.pipeline.detection ? [r.pipeline.detection] : [])]
+    const lines = [
+      ...r.pipeline.lines,
+      ...confirmations,
+      r.pipeline.budgetLine,
+      ...(r.pipeline.detection && r.result === 'pass' ? [r.pipeline.detection] : [])
+    ]
     out.push(para(lines.map((l) => proseText(l, 600)).join('  \n')))
   }
   const policy = policyLines(r)
