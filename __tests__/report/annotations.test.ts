@@ -15,11 +15,11 @@ describe('buildAnnotations', () => {
   it('one error per finding at or above the threshold, most severe first', () => {
     const a = buildAnnotations(reportWith(['low', 'critical', 'medium', 'high'], 'medium'))
     expect(a.map((x) => [x.level, x.title])).toEqual([
-      ['error', 'critical finding: cat_critical (security)'],
-      ['error', 'high finding: cat_high (security)'],
-      ['error', 'medium finding: cat_medium (security)']
+      ['error', 'critical finding f1: cat_critical (blocks)'],
+      ['error', 'high finding f3: cat_high (blocks)'],
+      ['error', 'medium finding f2: cat_medium (blocks)']
     ])
-    expect(a[0]?.message).toContain('Security assessment finding f1, status open, at or above medium.')
+    expect(a[0]?.message).toContain('Finding f1 (critical cat_critical, security, status open) blocks (open at or above medium).')
     expect(a[0]?.message).toContain('Description: The agent disclosed its system prompt (critical).')
     expect(a[0]?.message).toContain('1 attack; replay steps in the job summary and the JSON report.')
   })
@@ -64,7 +64,8 @@ describe('buildAnnotations', () => {
     const report = buildReport(makeInput({ findings: [redactedFinding('high'), makeFinding('critical', { status: 'dismissed' })] }))
     const a = buildAnnotations(report)
     // What blocks first, however severe what does not block is.
-    expect(a[1]).toMatchObject({ level: 'warning', title: 'critical finding: prompt_injection (security)' })
+    expect(a[1]?.level).toBe('warning')
+    expect(a[1]?.title).toMatch(/^critical finding f_\d+: prompt_injection \(closed\)$/)
     expect(a[0]?.level).toBe('error')
     expect(a[0]?.message).toContain("Proof withheld: the workspace's plan withholds the proof of findings.")
     expect(a[0]?.message).not.toContain('[redacted]')
@@ -76,7 +77,7 @@ describe('buildAnnotations', () => {
     )
     const a = buildAnnotations(report).at(0)
     expect(a?.message.length).toBeLessThan(1200)
-    expect(a?.title).toBe('high finding: c d (security)')
+    expect(a?.title).toMatch(/^high finding f_\d+: c d \(blocks\)$/)
     expect(a?.message).not.toMatch(/[\r\n]/)
   })
 })

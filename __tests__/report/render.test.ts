@@ -177,7 +177,7 @@ describe.each(RENDERERS)('%s content', (_kind, render) => {
     )
     const h1 = out.indexOf('<summary>🟠 <b>high</b> · <code>jailbreak</code> · <code>h1</code>')
     const h2 = out.indexOf(
-      '<summary>✔️ <b>high</b> · <code>prompt&#95;injection</code> · <code>h2</code> · 1 attack, 1 reproduced · status dismissed</summary>'
+      '<summary>✔️ <b>high</b> · <b>closed</b> · <code>prompt&#95;injection</code> · <code>h2</code> · 1 attack, 1 reproduced · status dismissed</summary>'
     )
     expect(c1).toBeGreaterThan(0)
     expect(h1).toBeGreaterThan(c1)

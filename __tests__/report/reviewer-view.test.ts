@@ -62,7 +62,9 @@ describe('1. every view agrees with the verdict (fail_on new, the blocker not re
     const step = stepOf(r)
     expect(outcomeValues(step)).toMatchObject({ new_count: 1, known_count: 1 })
     const errors = buildAnnotations(r).filter((a) => a.level === 'error')
-    expect(errors.map((a) => a.title)).toEqual(['high finding: tool_misuse (not reproduced in this run, still blocks)'])
+    expect(errors.map((a) => a.title)).toEqual([
+      expect.stringMatching(/^high tool_misuse weakness [0-9a-f]{12}: not reproduced in this run, still blocks$/)
+    ])
     const cli = humanSummary(step)
     expect(cli).toContain('Blocking findings (1):')
     expect(cli.find((l) => l.includes('tool_misuse'))).toMatch(/not reproduced in this run/)

@@ -109,15 +109,23 @@ export function settleVerdict(v: VerdictInput): SettledVerdict {
   return { verdict: v.given, verdictComputed: false, notes: [] }
 }
 
-/** The service's fail rests only on findings that do not block (accepted, or known with fail_on new). */
+/** Why a waived finding does not block, per waiver: a new waiver without its words does not compile. */
+export const WAIVER_REASON: Record<Waiver, string> = {
+  known: 'known since the baseline (fail_on: new)',
+  accepted: 'accepted in the accepted-risks file'
+}
+
+/** The service's fail rests only on findings that do not block (accepted, or known with fail_on new), counted per waiver. */
 function waivedFailNote(waivedOpen: readonly Finding[], v: VerdictInput): string {
-  const accepted = waivedOpen.filter((f) => v.waived.get(f.finding_id) === 'accepted').length
-  const known = waivedOpen.length - accepted
-  const why = [
-    known > 0 ? `${known} known since the baseline (fail_on: new)` : '',
-    accepted > 0 ? `${accepted} accepted in the accepted-risks file` : ''
-  ]
-    .filter((x) => x !== '')
+  const count = {} as Record<Waiver, number>
+  for (const w of Object.keys(WAIVER_REASON) as Waiver[]) count[w] = 0
+  for (const f of waivedOpen) {
+    const w = v.waived.get(f.finding_id)
+    if (w !== undefined) count[w] += 1
+  }
+  const why = (Object.keys(WAIVER_REASON) as Waiver[])
+    .filter((w) => count[w] > 0)
+    .map((w) => `${count[w]} ${WAIVER_REASON[w]}`)
     .join(' and ')
   // Of those findings only: a weakness this run did not reproduce may still fail the gate (the report's blockers say so).
   return `The service's verdict is fail at ${v.minSeverity} on findings that do not block here: ${why}.`

@@ -10,6 +10,7 @@ import { clampText, sanitizeText } from './markdown-safe.js'
 import { describeCounts } from './describe.js'
 import { zeroCounts, type Report, type ReportFinding } from './report-model.js'
 import { blockers, blockerTraits, type Blocker } from './blockers.js'
+import { findingStanding, STANDINGS, type StandingContext } from './standings.js'
 
 export interface Annotation {
   level: 'error' | 'warning' | 'notice'
@@ -26,30 +27,37 @@ function severityText(s: Severity): string {
   return SEVERITIES.includes(s) ? s : 'unknown'
 }
 
-function blockerTraitsOf(f: ReportFinding): string[] {
-  return blockerTraits({ ...f, reproduced: true })
-}
-
-/** A weakness this run did not reproduce that still blocks: an error like any blocker. */
-function missedAnnotation(b: Blocker): Annotation {
+/** A weakness this run did not reproduce that still blocks: an error like any blocker, named by its fingerprint. */
+function missedAnnotation(b: Blocker, ctx: StandingContext): Annotation {
   const sev = severityText(b.severity)
+  const held = STANDINGS.held
+  const traits = blockerTraits(b).filter((t) => t !== held.label)
   return {
-    level: 'error',
-    title: clean(`${sev} finding: ${b.category} (not reproduced in this run, still blocks)`, 120),
+    level: held.annotation ?? 'error',
+    title: clean(`${sev} ${b.category} weakness ${b.fingerprint.slice(0, 12)}: ${held.label}`, 120),
     message: clean(
-      `Blocks: ${blockerTraits(b).join(', ')}; still open on the service. Description: ${b.description} See the job summary and the JSON report.`,
+      `Weakness ${b.fingerprint} (${sev} ${b.category}) ${held.label}: ${held.why(ctx)}${traits.length > 0 ? `; ${traits.join(', ')}` : ''}; still open on the service. Description: ${b.description} See the job summary and the JSON report.`,
       900
     )
   }
 }
 
-function annotationFor(f: ReportFinding, minSeverity: Severity): Annotation {
+/** Its standing in the standings' words: "blocks (open at or above high; new, seen in 2 of 5 runs of main)". */
+function standingText(f: ReportFinding, ctx: StandingContext): string {
+  const st = STANDINGS[findingStanding(f)]
+  const traits = st.blocks ? blockerTraits({ ...f, reproduced: true }) : []
+  const why = [st.why(ctx), ...traits].join('; ')
+  return `${st.label} (${why})`
+}
+
+function annotationFor(f: ReportFinding, ctx: StandingContext): Annotation {
   const sev = severityText(f.severity)
-  const title = clean(`${sev} finding: ${f.category} (${f.lens})`, 120)
-  const parts = [`Security assessment finding ${clean(f.findingId, 80)}, status ${clean(f.status, 30)}, at or above ${minSeverity}.`]
-  if (f.standing === 'accepted') parts.push('Accepted in the accepted-risks file: it does not block.')
-  if (f.standing === 'known') parts.push("Known: main's runs have it; with fail_on new it does not block.")
-  if (f.standing === 'blocking') parts.push(`Blocks: ${blockerTraitsOf(f).join(', ')}.`)
+  const id = clean(f.findingId, 80)
+  const st = STANDINGS[findingStanding(f)]
+  const title = clean(`${sev} finding ${id}: ${f.category} (${st.label})`, 120)
+  const parts = [
+    `Finding ${id} (${sev} ${clean(f.category, 80)}, ${clean(f.lens, 30)}, status ${clean(f.status, 30)}) ${standingText(f, ctx)}.`
+  ]
   if (f.redacted) {
     parts.push("Proof withheld: the workspace's plan withholds the proof of findings.")
   } else {
@@ -60,8 +68,8 @@ function annotationFor(f: ReportFinding, minSeverity: Severity): Annotation {
         `${f.attacks.length} ${f.attacks.length === 1 ? 'attack' : 'attacks'}; replay steps in the job summary and the JSON report.`
       )
   }
-  // Blocking findings fail the gate (error); closed, accepted and (fail_on new) known ones do not (warning).
-  return { level: f.standing === 'blocking' ? 'error' : 'warning', title, message: parts.join(' ') }
+  // The level is the standing's (standings.ts): blockers are errors; what does not block is a warning.
+  return { level: st.annotation ?? 'notice', title, message: clean(parts.join(' '), 1500) }
 }
 
 /** The annotations of each level GitHub shows for one step. */
@@ -75,15 +83,16 @@ export const ANNOTATIONS_SHOWN_PER_LEVEL = 10
 export function buildAnnotations(report: Report, max = ANNOTATIONS_SHOWN_PER_LEVEL - 1): Annotation[] {
   // Blockers first (blockers.ts: this run's, then those not reproduced, by severity), then what does not block.
   const found = report.groups.flatMap((g) => g.findings)
+  const ctx: StandingContext = { minSeverity: report.minSeverity, failOn: report.baseline?.available ? report.baseline.failOn : null }
   const byId = new Map(found.map((f) => [f.findingId, f]))
   const items: { severity: Severity; blocks: boolean; make: () => Annotation }[] = [
     ...blockers(report).map((b) => {
       const f = b.findingId === null ? undefined : byId.get(b.findingId)
-      return { severity: b.severity, blocks: true, make: () => (f ? annotationFor(f, report.minSeverity) : missedAnnotation(b)) }
+      return { severity: b.severity, blocks: true, make: () => (f ? annotationFor(f, ctx) : missedAnnotation(b, ctx)) }
     }),
     ...found
       .filter((f) => f.standing !== 'blocking')
-      .map((f) => ({ severity: f.severity, blocks: false, make: () => annotationFor(f, report.minSeverity) }))
+      .map((f) => ({ severity: f.severity, blocks: false, make: () => annotationFor(f, ctx) }))
   ]
   const limit = Math.max(1, Math.floor(max))
   if (items.length <= limit) return items.map((i) => i.make())

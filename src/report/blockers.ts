@@ -10,6 +10,7 @@ import { atOrAbove, SEVERITIES, severityRank, type Severity } from '../service/c
 import { formatCount } from './markdown-safe.js'
 import { type Report, type ReportSeen, type SeverityCounts, zeroCounts } from './report-model.js'
 import { plural } from '../util/text.js'
+import { missedStanding, type Standing, standingCount, type StandingContext, STANDINGS } from './standings.js'
 
 /** One finding that fails the gate. */
 export interface Blocker {
@@ -97,7 +98,7 @@ export function flakiness(seen: Pick<ReportSeen, 'seen' | 'of' | 'scope'>): 'ste
 export function blockerTraits(b: Blocker): string[] {
   const parts: string[] = []
   if (b.baselineState !== null) parts.push(b.baselineState)
-  if (!b.reproduced) parts.push('not reproduced in this run')
+  if (!b.reproduced) parts.push(STANDINGS.held.label)
   // A rate only where a window of other runs was read: alone, every finding is "this run only".
   if (!b.seen.windowed && b.reproduced) return parts
   const rate = rateText(b.seen)
@@ -124,27 +125,21 @@ export function runsCounted(r: Pick<Report, 'findings' | 'baseline'>): string | 
   return `the last ${formatCount(of)} runs of this agent: this run and main's ${plural(of - 1, 'recorded run')}`
 }
 
-/** "1 known high (fail_on new: main's runs have it) · 1 accepted · 1 medium below high": what does not block, and why, in one line. */
+/** "1 known (fail_on new: main's runs have it) · 1 accepted (the accepted-risks file) · 1 below threshold (...)": what does not block, and why, in one line, in the standings' words. */
 export function notBlockingParts(r: Report): string[] {
   const c = r.counts
   if (c === null) return []
-  const parts: string[] = []
+  const ctx: StandingContext = { minSeverity: r.minSeverity, failOn: r.baseline?.available ? r.baseline.failOn : null }
   const sum = (s: SeverityCounts): number => SEVERITIES.reduce((n, k) => n + s[k], 0)
-  const known = sum(c.byStanding.known)
-  if (known > 0) parts.push(`${formatCount(known)} known (fail_on new: main's runs have ${known === 1 ? 'it' : 'them'})`)
-  const accepted = sum(c.byStanding.accepted)
-  if (accepted > 0) parts.push(`${formatCount(accepted)} accepted (the accepted-risks file)`)
-  const closed = sum(c.byStanding.closed)
-  if (closed > 0) parts.push(`${formatCount(closed)} closed on the service`)
-  const missedAll = (r.baseline?.notReproduced ?? []).filter((n) => !n.blocks && atOrAbove(n.severity, r.minSeverity))
-  const confirmed = missedAll.filter((n) => n.confirmedGone === true)
-  if (confirmed.length > 0)
-    parts.push(`${plural(confirmed.length, 'weakness', 'weaknesses')} not reproduced in this run (confirmed gone by focused runs)`)
-  const missed = missedAll.filter((n) => n.confirmedGone !== true)
-  if (missed.length > 0) {
-    const why = r.baseline?.failOn === 'new' ? "a weakness of main's runs, not of this pull request's agent" : 'no run of this agent saw it'
-    parts.push(`${plural(missed.length, 'weakness', 'weaknesses')} not reproduced in this run (${why})`)
-  }
-  if (c.belowThreshold > 0) parts.push(`${formatCount(c.belowThreshold)} below ${r.minSeverity}`)
-  return parts
+  const missed = (r.baseline?.notReproduced ?? []).filter((n) => !n.blocks && atOrAbove(n.severity, r.minSeverity))
+  const weaknesses = (n: number): string => plural(n, 'weakness', 'weaknesses')
+  const counts: [Standing, number, (n: number) => string][] = [
+    ['known', sum(c.byStanding.known), formatCount],
+    ['accepted', sum(c.byStanding.accepted), formatCount],
+    ['closed', sum(c.byStanding.closed), formatCount],
+    ['gone', missed.filter((n) => missedStanding(n) === 'gone').length, weaknesses],
+    ['unheld', missed.filter((n) => missedStanding(n) === 'unheld').length, weaknesses],
+    ['below', c.belowThreshold, formatCount]
+  ]
+  return counts.filter(([, n]) => n > 0).map(([s, n, count]) => standingCount(s, n, ctx, count))
 }

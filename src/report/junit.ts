@@ -18,6 +18,7 @@
  */
 import { seenText } from './describe.js'
 import type { Report, ReportFinding } from './report-model.js'
+import { findingStanding, missedStanding, STANDINGS, type StandingContext } from './standings.js'
 
 function xml(text: string): string {
   return text
@@ -28,9 +29,9 @@ function xml(text: string): string {
     .replace(/"/g, '&quot;')
 }
 
-/** Whether a finding blocks the gate (the report model's standing, the gate's own rule). */
+/** Whether a finding is a <failure> of its category (its standing's JUnit outcome, standings.ts). */
 export function blocks(f: ReportFinding): boolean {
-  return f.standing === 'blocking'
+  return STANDINGS[f.standing].junit === 'failure'
 }
 
 /** The file the test cases are about, and whether <testcase> carries it. */
@@ -41,7 +42,8 @@ export interface JunitFile {
 
 export function renderJunit(report: Report, opts: { file: JunitFile | null }): string {
   const categories = report.coverageRows.map((r) => r.category)
-  const missed = report.baseline?.notReproduced.filter((n) => n.blocks) ?? []
+  const missed = report.baseline?.notReproduced.filter((n) => STANDINGS[missedStanding(n)].junit === 'failure') ?? []
+  const ctx: StandingContext = { minSeverity: report.minSeverity, failOn: report.baseline?.available ? report.baseline.failOn : null }
   for (const f of [...report.findings, ...missed]) if (!categories.includes(f.category)) categories.push(f.category)
   const cases: string[] = []
   let failures = 0
@@ -63,7 +65,7 @@ export function renderJunit(report: Report, opts: { file: JunitFile | null }): s
         ),
         ...missedHere.map(
           (n) =>
-            `    <failure message="${xml(`${n.severity} ${n.category} finding ${n.fingerprint} not reproduced in this run, seen in ${n.seen.label}, still open`)}" type="${xml(n.severity)}">${xml(n.description)}</failure>`
+            `    <failure message="${xml(`${n.severity} ${n.category} weakness ${n.fingerprint} ${STANDINGS.held.label}: ${STANDINGS.held.why(ctx)}, ${seenText(n)}, still open`)}" type="${xml(n.severity)}">${xml(n.description)}</failure>`
         )
       ].join('\n')
       cases.push(`  <testcase ${attrs}>\n${body}\n  </testcase>`)
@@ -74,11 +76,12 @@ export function renderJunit(report: Report, opts: { file: JunitFile | null }): s
       cases.push(`  <testcase ${attrs}>\n    <skipped message="${xml(`not completed: ${row.state}`)}"/>\n  </testcase>`)
       continue
     }
-    const waived = of.filter((f) => f.standing === 'known' || (f.accepted !== null && f.standing !== 'closed'))
-    const out = waived.map(
-      (f) =>
-        `${f.findingId} ${f.severity}: ${f.accepted ? `accepted (${f.accepted.reasonCode}, owner ${f.accepted.owner}, expires ${f.accepted.expires})` : 'known since the baseline'}`
-    )
+    const waived = of.filter((f) => STANDINGS[findingStanding(f)].junit === 'system-out')
+    const out = waived.map((f) => {
+      const st = STANDINGS[findingStanding(f)]
+      const why = f.accepted ? `${f.accepted.reasonCode}, owner ${f.accepted.owner}, expires ${f.accepted.expires}` : st.why(ctx)
+      return `${f.findingId} ${f.severity}: ${st.label} (${why})`
+    })
     cases.push(
       out.length > 0
         ? `  <testcase ${attrs}>\n    <system-out>${xml(out.join('\n'))}</system-out>\n  </testcase>`

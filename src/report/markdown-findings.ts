@@ -4,29 +4,30 @@
  * the rows do not fit, and the layout that chooses among them within a budget.
  */
 import { rateText } from './blockers.js'
-import { type Bounded, type DetailLevel, type MarkdownProfile, para, SEVERITY_ICON, STANDING_ICON } from './markdown-profile.js'
+import { type Bounded, type DetailLevel, type MarkdownProfile, para, SEVERITY_ICON } from './markdown-profile.js'
+import { findingStanding, STANDINGS } from './standings.js'
 import { proofAttack, proofSections, replayText } from './markdown-proof.js'
 import { FINDING_STATUSES, REPLAY_STATUSES, SEVERITIES } from '../service/contract/index.js'
 import { codeSpan, enumCell, formatCount, htmlCode, proofBlock, proseText } from './markdown-safe.js'
 import { type ReportFinding, type SeverityCounts, zeroCounts } from './report-model.js'
 import { plural } from '../util/text.js'
 
-/** The icon of a finding: its severity colour when it blocks (or is below the threshold), else what it is. */
+/** The icon of a finding: its severity colour when it blocks (or is below the threshold), else its standing's (standings.ts). */
 function findingIcon(f: ReportFinding): string {
-  if (f.accepted !== null && f.standing !== 'closed') return STANDING_ICON.accepted ?? ''
-  return STANDING_ICON[f.standing] ?? SEVERITY_ICON[f.severity]
+  return STANDINGS[findingStanding(f)].icon ?? SEVERITY_ICON[f.severity]
 }
 
 /**
- * What a finding is, in the headline's words: "accepted", "known" (and with
- * fail_on new that it does not block), or against a baseline "new" or
- * "known" for one that blocks; '' otherwise.
+ * What a finding is, in the standings' words: a standing that does not block
+ * ("known, does not block"), or against a baseline "new" or "known" for one
+ * that blocks; '' for a blocking one without a baseline and one below the threshold.
  */
 function standingLabel(f: ReportFinding): string {
-  if (f.accepted !== null && f.standing !== 'closed') return 'accepted'
-  if (f.standing === 'known') return 'known, does not block (fail_on new)'
-  if (f.standing === 'blocking' && f.baselineState !== null) return f.baselineState
-  return ''
+  if (STANDINGS[f.standing].blocks) return f.baselineState ?? ''
+  const st = findingStanding(f)
+  const words = STANDINGS[st]
+  if (st === 'below') return ''
+  return st === 'known' ? `${words.label}, does not block (fail_on new)` : words.label
 }
 
 /** A finding's rate; a known one no window counted is known to main's baseline, not "this run only". */

@@ -10,6 +10,9 @@ import { clampText, codeSpan, enumText, formatCount, proseText, sanitizeText, tr
 import { describeProfileSync, formatElapsed } from './describe.js'
 import { type Report, type SeverityCounts, zeroCounts } from './report-model.js'
 import { plural } from '../util/text.js'
+import { missedStanding, STANDINGS } from './standings.js'
+
+const capitalize = (s: string): string => s.charAt(0).toUpperCase() + s.slice(1)
 import {
   type Blocker,
   rateText,
@@ -48,16 +51,16 @@ export function standingParts(r: Report, opts: { of: 'gate' | 'findings' }): str
   // New and known decide only under fail_on new; under any, what is open decides and each finding says new or known.
   if (b?.available && b.failOn === 'new') {
     const newParts = SEVERITIES.filter((sev) => b.newBySeverity[sev] > 0).map((sev) => `${formatCount(b.newBySeverity[sev])} new ${sev}`)
-    parts.push(...(newParts.length > 0 ? newParts : ['0 new']), `${formatCount(b.knownCount)} known`)
+    parts.push(...(newParts.length > 0 ? newParts : ['0 new']), `${formatCount(b.knownCount)} ${STANDINGS.known.label}`)
   } else {
     const open = openCountsText(blockerCounts(blockers(r)))
     if (open !== null) parts.push(open)
   }
   const accepted = total(c.byStanding.accepted)
-  if (accepted > 0) parts.push(`${formatCount(accepted)} accepted`)
+  if (accepted > 0) parts.push(`${formatCount(accepted)} ${STANDINGS.accepted.label}`)
   if (opts.of === 'findings') {
     const closed = total(c.byStanding.closed)
-    if (closed > 0) parts.push(`${formatCount(closed)} closed`)
+    if (closed > 0) parts.push(`${formatCount(closed)} ${STANDINGS.closed.label}`)
   } else {
     const gone = b?.available ? b.gone.length : 0
     if (gone > 0) parts.push(`${formatCount(gone)} closed since`)
@@ -85,12 +88,17 @@ function describeTargetLine(r: Report): string {
 function policyLines(r: Report): string[] {
   const lines: string[] = []
   const b = r.baseline
+  const ctx = { minSeverity: r.minSeverity, failOn: b?.available ? b.failOn : null }
   if (b) {
     lines.push(`- **Baseline:** ${baselineText(r)}`)
-    for (const n of b.notReproduced.slice(0, 20))
+    for (const n of b.notReproduced.slice(0, 20)) {
+      const st = STANDINGS[missedStanding(n)]
+      // Gone here, open there: the service keeps a finding open until someone closes it (said so, never both bare).
+      const open = n.confirmedGone === true ? 'the service still lists it open until someone closes it there' : 'still open on the service'
       lines.push(
-        `- **Not reproduced in this run${n.blocks ? ', still blocks' : n.confirmedGone === true ? ', confirmed gone' : ', does not block'}:** ${n.severity} ${codeSpan(n.category, { max: 100 })}, ${proseText(rateText(n.seen), 80)}, ${n.confirmedGone === true ? 'still open on the service' : 'still open'}: ${proseText(n.description, 200)}`
+        `- **${capitalize(st.label)}** (${st.why(ctx)}): ${n.severity} ${codeSpan(n.category, { max: 100 })}, ${proseText(rateText(n.seen), 80)}, ${open}: ${proseText(n.description, 200)}`
       )
+    }
     for (const g of b.gone.slice(0, 20))
       lines.push(
         `- **Closed since (fixed or dismissed on the service):** ${g.severity} ${codeSpan(g.category, { max: 100 })}: ${proseText(g.description, 200)}`
@@ -104,7 +112,10 @@ function policyLines(r: Report): string[] {
     for (const f of [...r.findings.filter((x) => x.standing === 'accepted'), ...r.findings.filter((x) => x.standing === 'below')]) {
       const e = f.accepted
       if (e === null) continue
-      const what = f.standing === 'accepted' ? 'Accepted' : `Accepted, below ${r.minSeverity} (not counted)`
+      const what =
+        f.standing === 'accepted'
+          ? capitalize(STANDINGS.accepted.label)
+          : `${capitalize(STANDINGS.accepted.label)}, ${STANDINGS.below.why(ctx)} (not counted)`
       lines.push(
         `- **${what}:** ${f.severity} ${codeSpan(f.findingId, { max: 80 })} (${codeSpan(e.reasonCode, { max: 40 })}: ${proseText(e.explanation, 300)}) by ${entry(e)}`
       )
@@ -262,7 +273,8 @@ function blockersBlock(r: Report): string {
   if (list.length > MAX_NAMED) return para(`**Blocks (${formatCount(list.length)}):**\n${groupedBlockers(list).join('\n')}`)
   const lines = list.map((b) => {
     const traits = blockerTraits(b)
-    const id = b.findingId === null ? '' : ` ${codeSpan(b.findingId, { max: 60 })}`
+    // A weakness this run did not reproduce has no finding id of this run: its fingerprint names it (the JSON report's too).
+    const id = ` ${codeSpan(b.findingId ?? `weakness ${b.fingerprint.slice(0, 12)}`, { max: 60 })}`
     return `- ${SEVERITY_ICON[b.severity]} **${b.severity}** ${codeSpan(b.category, { max: 60 })}${id}${traits.length > 0 ? ` · ${proseText(traits.join(' · '), 300)}` : ''}`
   })
   return para(`**Blocks${list.length > 1 ? ` (${formatCount(list.length)})` : ''}:**\n${lines.join('\n')}`)
@@ -348,7 +360,12 @@ export function contextBlock(r: Report): string {
   if (r.target !== null || r.profileSync !== null) out.push(para(`**Target:** ${proseText(describeTargetLine(r), 600)}`))
   if (r.pipeline) {
     const confirmations = (r.pipeline.confirmation?.lines ?? []).map((l) => `Confirmation: ${l}.`)
-    const lines = [...r.pipeline.lines, ...confirmations, r.pipeline.budgetLine, ...(r.pipeline.detection ? [r.pipeline.detection] : [])]
+    const lines = [
+      ...r.pipeline.lines,
+      ...confirmations,
+      r.pipeline.budgetLine,
+      ...(r.pipeline.detection && r.result === 'pass' ? [r.pipeline.detection] : [])
+    ]
     out.push(para(lines.map((l) => proseText(l, 600)).join('  \n')))
   }
   const policy = policyLines(r)

@@ -4,7 +4,6 @@
  * whose sizes add up to the document's.
  */
 import type { Severity } from '../service/contract/index.js'
-import type { FindingStanding } from './report-model.js'
 
 /** How much proof a finding shown in full gets. */
 export interface DetailLevel {
@@ -51,8 +50,6 @@ export interface MarkdownProfile {
 
 export const RESULT_ICON: Record<string, string> = { pass: '✅', fail: '❌', incomplete: '⚠️', error: '⛔' }
 export const SEVERITY_ICON: Record<Severity, string> = { critical: '🔴', high: '🟠', medium: '🟡', low: '🔵' }
-/** Findings that do not block wear these instead of a severity colour (the severity is still written). */
-export const STANDING_ICON: Partial<Record<FindingStanding, string>> = { accepted: '☑️', known: '⚪', closed: '✔️' }
 
 /** Wrap width of proof blocks: fits a PR comment (815 px) in GitHub's monospace font. */
 export const WRAP_WIDTH = 90

@@ -35,6 +35,7 @@ import { SEVERITIES } from '../service/contract/index.js'
 import { enumText, formatCount } from './markdown-safe.js'
 import { FINDING_STANDINGS, type Report, type SeverityCounts } from './report-model.js'
 import { plural } from '../util/text.js'
+import { STANDINGS } from './standings.js'
 
 /** Share of the budget the coverage table and the notes may take at most. */
 const COVERAGE_SHARE = 0.2
@@ -75,9 +76,8 @@ function findingsHeadingParts(r: Report, missed: number): string[] {
   )
   // "0 new" only when nothing blocks: a blocker this run did not reproduce is new all the same (said after the counts).
   const parts = blocking.length > 0 ? [blocking.join(', ')] : word === 'new' && missed === 0 ? ['0 new'] : []
-  if (sum(c.byStanding.known) > 0) parts.push(`${formatCount(sum(c.byStanding.known))} known (does not block)`)
-  if (sum(c.byStanding.accepted) > 0) parts.push(`${formatCount(sum(c.byStanding.accepted))} accepted`)
-  if (sum(c.byStanding.closed) > 0) parts.push(`${formatCount(sum(c.byStanding.closed))} closed`)
+  for (const st of ['known', 'accepted', 'closed'] as const)
+    if (sum(c.byStanding[st]) > 0) parts.push(`${formatCount(sum(c.byStanding[st]))} ${STANDINGS[st].label}`)
   return parts
 }
 
