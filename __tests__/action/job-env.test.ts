@@ -10,7 +10,7 @@ import { readdirSync, readFileSync, statSync } from 'node:fs'
 import { join } from 'node:path'
 import { parse } from 'yaml'
 import { readInputs } from '../../src/action/inputs.js'
-import { REFUSED_JOB_ENV, refusedJobEnv } from '../../src/action/job-env.js'
+import { apiKeyElsewhere, REFUSED_JOB_ENV, refusedJobEnv } from '../../src/action/job-env.js'
 
 const root = new URL('../../', import.meta.url).pathname
 const declared = new Set(Object.keys((parse(readFileSync(join(root, 'action.yml'), 'utf8')) as { inputs: object }).inputs))
@@ -38,6 +38,50 @@ describe('refusedJobEnv', () => {
 
   it('names one variable per row', () => {
     expect(REFUSED_JOB_ENV.map((r) => [r.name, r.value])).toEqual([['NODE_TLS_REJECT_UNAUTHORIZED', '0']])
+  })
+})
+
+describe('the api_key under another name of the job environment (an earlier step could seal state with it)', () => {
+  const KEY = 'asas_key_job_env_0123456789abcdef'
+
+  it('refuses ASG_KEY=<the key> in one line naming the variable, never the value', () => {
+    const line = refusedJobEnv({ INPUT_API_KEY: KEY, ASG_KEY: KEY, PATH: '/usr/bin' })
+    expect(line).toMatch(/^Configuration error: the api_key's value is also in the job's environment as ASG_KEY: /)
+    expect(line).toMatch(
+      /in its with: \(api_key: \$\{\{ secrets\.… \}\}\), and remove ASG_KEY from the job's or workflow's env:\. Nothing was sent\.$/
+    )
+    expect(line).not.toContain(KEY)
+    expect(line).not.toMatch(/\n/)
+  })
+
+  it.each<[string, string]>([
+    ['the key as is', KEY],
+    ['the key with the white space an input loses', `  ${KEY}\n`],
+    ['a header holding it', `Bearer ${KEY}`],
+    ['JSON holding it', JSON.stringify({ service: { key: KEY } })],
+    ['its base64 (a Basic header)', Buffer.from(KEY).toString('base64')]
+  ])('finds %s', (_what, value) => {
+    expect(apiKeyElsewhere({ INPUT_API_KEY: KEY, SOME_NAME: value })).toEqual(['SOME_NAME'])
+  })
+
+  it('names every such variable, sorted, an undeclared INPUT_* among them', () => {
+    const env = { INPUT_API_KEY: KEY, Z_KEY: KEY, INPUT_ASG_KEY: KEY, A_KEY: `x${KEY}` }
+    expect(apiKeyElsewhere(env)).toEqual(['A_KEY', 'INPUT_ASG_KEY', 'Z_KEY'])
+    expect(refusedJobEnv(env)).toMatch(/ as A_KEY, INPUT_ASG_KEY, Z_KEY: /)
+  })
+
+  it.each<[string, NodeJS.ProcessEnv]>([
+    ['the key in INPUT_API_KEY alone (the step’s with:)', { INPUT_API_KEY: KEY, OTHER: 'asas_key_job_env_0123456789abcdeX' }],
+    ['no key at all (nothing can be sealed)', { INPUT_API_KEY: '', EMPTY: '', BLANK: '  ' }],
+    ['no INPUT_API_KEY', { ASG_KEY: KEY }],
+    ['a part of the key', { INPUT_API_KEY: KEY, PART: KEY.slice(0, -1) }]
+  ])('lets %s be', (_what, env) => {
+    expect(apiKeyElsewhere(env)).toEqual([])
+    expect(refusedJobEnv(env)).toBeNull()
+  })
+
+  it('a key too short to be a secret: only a value equal to it is refused, not every value holding its letters', () => {
+    expect(apiKeyElsewhere({ INPUT_API_KEY: 'k1', K: 'k1', PATH: '/k1/bin' })).toEqual(['K'])
   })
 })
 

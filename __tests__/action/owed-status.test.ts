@@ -5,7 +5,7 @@
  * step never sets a state nobody decided.
  */
 import { describe, expect, it } from '@jest/globals'
-import { owedStatus, saveOwedStatus, type OwedStatus, type StateStore } from '../../src/action/state.js'
+import { OWED_STATES, owedStatus, saveOwedStatus, unreadableOwedStatus, type OwedStatus, type StateStore } from '../../src/action/state.js'
 
 function store(): StateStore & { map: Map<string, string> } {
   const map = new Map<string, string>()
@@ -44,6 +44,7 @@ describe('owedStatus', () => {
     ['no repo', JSON.stringify({ status })],
     ['no status', JSON.stringify({ repo: OWED.repo })],
     ['pending: not a final state', JSON.stringify({ ...OWED, status: { ...status, state: 'pending' } })],
+    ['success: never owed (the post step never passes a commit)', JSON.stringify({ ...OWED, status: { ...status, state: 'success' } })],
     ['a state GitHub does not have', JSON.stringify({ ...OWED, status: { ...status, state: 'success!' } })],
     ['an empty sha', JSON.stringify({ ...OWED, status: { ...status, sha: '' } })],
     ['an empty context', JSON.stringify({ ...OWED, status: { ...status, context: '' } })],
@@ -56,5 +57,14 @@ describe('owedStatus', () => {
     const s = store()
     s.map.set('owed_status', raw)
     expect(owedStatus(s)).toBeNull()
+    expect(unreadableOwedStatus(s)).toBe(true)
+  })
+
+  it('only failure and error are ever owed; nothing saved and a status that reads are not unreadable', () => {
+    expect(OWED_STATES).toEqual(['failure', 'error'])
+    const s = store()
+    expect(unreadableOwedStatus(s)).toBe(false)
+    saveOwedStatus(s, OWED)
+    expect(unreadableOwedStatus(s)).toBe(false)
   })
 })

@@ -653,6 +653,25 @@ describe('deployment events', () => {
     expect(gh.git.statuses.map((s) => s.state)).toEqual(['pending', 'success', 'failure'])
   })
 
+  it('a success the main step could not set is owed as error: the post step never sets success', async () => {
+    const refuseSuccess = (r: { method: string; path: string; body: unknown }) =>
+      r.method === 'POST' && r.path.includes('/statuses/') && (r.body as { state?: string } | null)?.state === 'success'
+        ? { status: 422 }
+        : undefined
+    gh = await startGitHubStandin({ repository: REPO, failWith: refuseSuccess })
+    gh.addCommit(B, null, [])
+    const passed = await step(deploymentStatus('success', B), { model_id: 'm' })
+    expect(passed.outputs).toMatchObject({ result: 'pass' })
+    expect(JSON.parse(passed.state.get('owed_status') ?? 'null')).toMatchObject({
+      status: { state: 'error', description: 'The step passed but could not set success, which is never set later: re-run the job' }
+    })
+    await postOf(passed)
+    expect(gh.git.statuses.map((s) => s.state)).toEqual(['pending', 'error'])
+    expect(gh.git.statuses[1]?.description).toMatch(
+      /^The step passed but could not set success, which is never set later: re-run the job \[agent /
+    )
+  })
+
   it('commit_status off sets none on a deployment; always sets one on a pull request', async () => {
     gh = await startGitHubStandin({ repository: REPO })
     gh.addCommit(B, null, [])

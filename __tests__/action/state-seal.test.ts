@@ -26,6 +26,8 @@ import {
   type StateStore
 } from '../../src/action/state.js'
 import { runPost } from '../../src/action/post.js'
+import { runMainAction, runPostAction } from '../../src/action/run.js'
+import { startGitHubStandin } from '../__fixtures__/github-standin.js'
 import { fakeApi } from '../__fixtures__/fake-api.js'
 import { fakeClock } from '../__fixtures__/fake-clock.js'
 import { fakeActionIO, logged, mainState } from '../__fixtures__/fake-io.js'
@@ -272,5 +274,91 @@ describe('runPost with a state the main step did not seal', () => {
     })
     await runPost({ io, clock: fakeClock(), makeApi: () => api })
     expect(api.calls[0]).toBe('cancelRun')
+  })
+})
+
+describe('a seal the step cannot trust', () => {
+  const inputs = { model_id: 'm', api_key: KEY, base_url: 'https://asas.example.test', github_token: 'ghs_state_seal' }
+  const owedOf = (state: string): string =>
+    JSON.stringify({
+      repo: { owner: 'octo', repo: 'agent' },
+      status: { sha: 'b'.repeat(40), state, context: 'agent-security/m', description: 'forged', targetUrl: null, owner: null }
+    })
+  const counting = (): { made: () => number; makeApi: () => ReturnType<typeof fakeApi> } => {
+    let made = 0
+    return {
+      made: () => made,
+      makeApi: () => {
+        made += 1
+        return fakeApi({})
+      }
+    }
+  }
+
+  it('the key also in the job env (ASG_KEY): an earlier step seals a forged state with it; the post step refuses it, naming ASG_KEY', async () => {
+    const gh = await startGitHubStandin({ repository: 'octo/agent' })
+    try {
+      const env = { ...JOB, ASG_KEY: KEY, GITHUB_API_URL: gh.url, GITHUB_REPOSITORY: 'octo/agent' }
+      // What the earlier step wrote to $GITHUB_ENV: a valid seal over an owed failure and a run to cancel.
+      const forged = mainState(inputs, { run_id: 'run_of_another_team', owed_status: owedOf('failure') }, env)
+      const io = fakeActionIO(inputs, { env, state: forged })
+      const api = counting()
+      await runPostAction(io, { clock: fakeClock(), makeApi: api.makeApi })
+      expect(api.made()).toBe(0)
+      expect(gh.requests).toEqual([])
+      expect(logged(io, 'warning')).toEqual([
+        expect.stringMatching(
+          /^Post step: nothing sent: Configuration error: the api_key's value is also in the job's environment as ASG_KEY: /
+        )
+      ])
+      expect(JSON.stringify(io.log.lines)).not.toContain(KEY)
+    } finally {
+      await gh.stop()
+    }
+  })
+
+  it('the key also in the job env: the main step fails with the configuration error and sends nothing', async () => {
+    const io = fakeActionIO(inputs, { env: { ...JOB, ASG_KEY: ` ${KEY}` } })
+    const api = counting()
+    await runMainAction(io, { clock: fakeClock(), makeApi: api.makeApi, nonce: 'n' })
+    expect(api.made()).toBe(0)
+    expect(io.failures).toEqual([
+      expect.stringMatching(/^Configuration error: the api_key's value is also in the job's environment as ASG_KEY: .*Nothing was sent\.$/)
+    ])
+    expect(io.outputs.result).toBe('error')
+    expect(io.failures[0]).not.toContain(KEY)
+  })
+
+  it.each([['success'], ['pending']])(
+    'an owed %s under a seal that verifies: refused with a warning, no status set (only failure or error is ever owed)',
+    async (state) => {
+      const gh = await startGitHubStandin({ repository: 'octo/agent' })
+      try {
+        const env = { ...JOB, GITHUB_API_URL: gh.url, GITHUB_REPOSITORY: 'octo/agent' }
+        const io = fakeActionIO(inputs, { env, state: mainState(inputs, { owed_status: owedOf(state) }, env) })
+        await runPostAction(io, { clock: fakeClock(), makeApi: counting().makeApi })
+        expect(gh.git.statuses).toEqual([])
+        expect(gh.requests).toEqual([])
+        expect(logged(io, 'warning')).toEqual([
+          'Post step: the state owes a commit status that is not a failure or an error (a success is never owed, so it cannot have been saved by the main step): nothing set.'
+        ])
+      } finally {
+        await gh.stop()
+      }
+    }
+  )
+
+  it('an owed failure under a seal that verifies is set (the control of the case above)', async () => {
+    const gh = await startGitHubStandin({ repository: 'octo/agent' })
+    try {
+      gh.addCommit('b'.repeat(40), null, [])
+      const env = { ...JOB, GITHUB_API_URL: gh.url, GITHUB_REPOSITORY: 'octo/agent' }
+      const io = fakeActionIO(inputs, { env, state: mainState(inputs, { owed_status: owedOf('failure') }, env) })
+      await runPostAction(io, { clock: fakeClock(), makeApi: counting().makeApi })
+      expect(gh.git.statuses.map((s) => s.state)).toEqual(['failure'])
+      expect(logged(io, 'warning')).toEqual([])
+    } finally {
+      await gh.stop()
+    }
   })
 })

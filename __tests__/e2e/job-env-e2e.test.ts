@@ -13,7 +13,10 @@
  *   before it saved anything;
  * - INPUT_* of action.yml, GITHUB_* and RUNNER_TEMP: the runner sets them
  *   over the job's environment, inputs left at their default included;
- * - NODE_TLS_REJECT_UNAUTHORIZED=0: refused, nothing is sent.
+ * - NODE_TLS_REJECT_UNAUTHORIZED=0: refused, nothing is sent;
+ * - the api_key's value under another name (ASG_KEY): both steps refuse, so a
+ *   state an earlier step sealed with it is never acted on; and an owed
+ *   success, even under a seal that verifies, is never set.
  * Each case has its own emulator and GitHub stand-in, and the cases run concurrently.
  */
 import { afterAll, describe, expect, it } from '@jest/globals'
@@ -21,6 +24,7 @@ import { removeActionWorkDirs, runAction, runPostOnly, type RunOptions } from '.
 import { runtimes } from '../__fixtures__/node-runtimes.js'
 import { inWorld as inBareWorld, type World } from '../__fixtures__/e2e-world.js'
 import { waitFor } from '../__fixtures__/emulator-helpers.js'
+import { sealOf } from '../../src/action/state.js'
 
 afterAll(removeActionWorkDirs)
 
@@ -207,6 +211,66 @@ describe(`the rest of the environment an earlier step can set (${rt.name})`, () 
         expect(r.main.stdout).toMatch(/::error::NODE_TLS_REJECT_UNAUTHORIZED=0 /)
         expect(r.post.stdout).toMatch(/::warning::Post step: nothing sent: NODE_TLS_REJECT_UNAUTHORIZED=0 /)
         expect(w.emu.requestLog.filter((e) => e.endpoint !== 'admin')).toEqual([])
+      }),
+    90_000
+  )
+})
+
+/** What an earlier step that knows the key writes to $GITHUB_ENV: a state sealed for this job (action-runner.ts: run 1, attempt 1, job gate). */
+function sealedForgery(key: string, entries: Record<string, string>): Record<string, string> {
+  const seal = sealOf({ key, job: '1/1/gate' }, 'nonce-of-the-forger')
+  if (seal === null) throw new Error('a key is needed to seal')
+  return { STATE_seal: seal, ...Object.fromEntries(Object.entries(entries).map(([k, v]) => [`STATE_${k}`, v])) }
+}
+
+describe(`a seal the step cannot trust (${rt.name})`, () => {
+  it.concurrent(
+    "the api_key also in the job's env as ASG_KEY, a state sealed with it, the main step dead before its first line: the post step sets nothing, cancels nothing",
+    () =>
+      inWorld(async (w) => {
+        const victim = await victimRun(w)
+        const key = w.emu.keys.full
+        const post = await runPostOnly(
+          options(w, {
+            jobEnv: {
+              ASG_KEY: key,
+              ...sealedForgery(key, { owed_status: forgedOwedStatus('success'), run_id: victim, run_settled: 'false' })
+            }
+          })
+        )
+        expect(post.code).toBe(0)
+        expect(statesOf(w)).toEqual([])
+        expect(cancelsOf(w, victim)).toBe(0)
+        expect(post.stdout).toMatch(
+          /::warning::Post step: nothing sent: Configuration error: the api_key's value is also in the job's environment as ASG_KEY: /
+        )
+        expect(post.stdout + post.stderr).not.toContain(key)
+      }, 5_000),
+    90_000
+  )
+
+  it.concurrent(
+    "the api_key also in the job's env as ASG_KEY: the main step fails in one line naming it and sends nothing",
+    () =>
+      inWorld(async (w) => {
+        const r = await runAction(options(w, { jobEnv: { ASG_KEY: w.emu.keys.full } }))
+        expect(r.main.code).not.toBe(0)
+        expect(r.main.outputs.result).toBe('error')
+        expect(r.main.stdout).toMatch(/::error::Configuration error: the api_key's value is also in the job's environment as ASG_KEY: /)
+        expect(w.emu.requestLog.filter((e) => e.endpoint !== 'admin')).toEqual([])
+        expect(statesOf(w)).toEqual([])
+      }),
+    90_000
+  )
+
+  it.concurrent(
+    'an owed success under a seal that verifies (a forger who knows the key some other way): never set',
+    () =>
+      inWorld(async (w) => {
+        const post = await runPostOnly(options(w, { jobEnv: sealedForgery(w.emu.keys.full, { owed_status: forgedOwedStatus('success') }) }))
+        expect(post.code).toBe(0)
+        expect(statesOf(w)).toEqual([])
+        expect(post.stdout).toMatch(/::warning::Post step: the state owes a commit status that is not a failure or an error/)
       }),
     90_000
   )

@@ -28,6 +28,7 @@ import {
   savedState,
   saveOwedStatus,
   stepBinding,
+  unreadableOwedStatus,
   usingState
 } from './state.js'
 import { scrubbingIO, stepSecrets } from './scrubbed-io.js'
@@ -103,7 +104,13 @@ async function stopWhatWasLeft(deps: PostDeps): Promise<void> {
 /** The commit status the main step owes (state.ts OwedStatus), set with the step's github_token. */
 async function settleOwedStatus(deps: PostDeps): Promise<void> {
   const owed = owedStatus(deps.io)
-  if (owed === null) return
+  if (owed === null) {
+    if (unreadableOwedStatus(deps.io))
+      deps.io.log.warning(
+        'Post step: the state owes a commit status that is not a failure or an error (a success is never owed, so it cannot have been saved by the main step): nothing set.'
+      )
+    return
+  }
   const token = envInputReader(deps.io.env)('github_token')
   const { sha, context, state } = owed.status
   if (token === '') {

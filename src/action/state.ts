@@ -18,11 +18,14 @@
  * value, never a forged one; no seal (or a forged one) means the main step
  * died before it triggered or set anything, and there is nothing to do.
  * The main step reads back only what it saved itself (openState), never the
- * environment.
+ * environment. The seal trusts that no earlier step knows the api_key: both
+ * steps refuse a job environment that carries it under another name
+ * (job-env.ts apiKeyElsewhere), and whatever a forger seals, the post step
+ * sets only a failing status (OWED_STATES: a success is never owed).
  */
 import { createHmac, timingSafeEqual } from 'node:crypto'
 import type { TriggerIntent } from '../gate/run-ownership.js'
-import { COMMIT_STATES, type CommitStatus } from '../github/commit-status.js'
+import type { CommitState, CommitStatus } from '../github/commit-status.js'
 import type { RepoRef } from '../github/transport.js'
 import { z } from 'zod'
 import { envInputReader } from './inputs/common.js'
@@ -183,11 +186,14 @@ export function runLeftRunning(state: StateStore): string | null {
  * A commit status the main step set pending and has not yet ended: the state
  * it means to end in (error until a result is decided). The post step sets
  * it when the main step could not (a cancelled job: its GitHub calls stop at
- * the signal; a lost write), so a status never stays pending.
+ * the signal; a lost write), so a status never stays pending. Only a state
+ * that fails the commit is ever owed (OWED_STATES): a success the main step
+ * could not set is owed as error, so state that reaches the post step, sealed
+ * or forged, can never make a commit pass.
  */
 export interface OwedStatus {
   repo: RepoRef
-  status: CommitStatus
+  status: CommitStatus & { state: OwedState }
 }
 
 /** What the status is to end in if the main step does not set it; null: nothing is owed (it was set). */
@@ -197,12 +203,16 @@ export function saveOwedStatus(state: StateStore, owed: OwedStatus | null): void
 
 const text = z.string().min(1)
 
-/** A final state owed: never pending (the post step sets no state nobody decided). */
+/** The states a status may be owed in: never pending (nobody decided it), never success (the post step never passes a commit). */
+export const OWED_STATES = ['failure', 'error'] as const satisfies readonly CommitState[]
+export type OwedState = (typeof OWED_STATES)[number]
+
+/** A final state owed that fails the commit. */
 const OwedStatusState = z.object({
   repo: z.object({ owner: text, repo: text }),
   status: z.object({
     sha: text,
-    state: z.enum(COMMIT_STATES).exclude(['pending']),
+    state: z.enum(OWED_STATES),
     context: text,
     description: text,
     targetUrl: z.string().nullable(),
@@ -210,7 +220,12 @@ const OwedStatusState = z.object({
   })
 })
 
-/** The status the main step left owed, or null (none, or state that does not read as one). */
+/** The status the main step left owed, or null (none, or state that does not read as one: a success owed among them). */
 export function owedStatus(state: StateStore): OwedStatus | null {
   return readSaved(state.getState(OWED_STATUS), OwedStatusState)
+}
+
+/** Something is saved as owed that does not read as a failure or error owed (a success, another shape): the post step refuses it. */
+export function unreadableOwedStatus(state: StateStore): boolean {
+  return state.getState(OWED_STATUS) !== '' && owedStatus(state) === null
 }

@@ -15,14 +15,21 @@
  * naming target_name; statuses that cannot be read fail that check closed.
  * A state the step could not set (cancelled) is left to the post step.
  */
-import { otherStatusOwners, statusContext, statusStateFor, type CommitState, type ListedStatus } from '../../github/commit-status.js'
+import {
+  otherStatusOwners,
+  statusContext,
+  statusStateFor,
+  type CommitState,
+  type CommitStatus,
+  type ListedStatus
+} from '../../github/commit-status.js'
 import { splitRepository } from '../../github/context.js'
 import type { RepoRef } from '../../github/transport.js'
 import type { GateResult } from '../../report/report-model.js'
 import type { StepResult } from '../../decision/step-result.js'
 import { AbortedError, ConfigError, describeFailure, GitHubError } from '../../util/errors.js'
 import type { ActionInputs } from '../inputs.js'
-import { saveOwedStatus } from '../state.js'
+import { saveOwedStatus, type OwedStatus } from '../state.js'
 import type { StepContext } from './context.js'
 import type { PlannedEvent } from './plan-event.js'
 import { runUrl } from './report.js'
@@ -68,6 +75,9 @@ export function statusEdge(ctx: StepContext, inputs: ActionInputs, planned: Plan
 /** What a status left pending ends in when the step never sets its result (the post step sets it). */
 export const UNFINISHED_STATUS = 'The step stopped (the job was cancelled?) before its result was set: nothing passed'
 
+/** What a success the step could not set ends in: the post step never sets success (state.ts OWED_STATES). */
+export const UNSET_SUCCESS_STATUS = 'The step passed but could not set success, which is never set later: re-run the job'
+
 /**
  * Set a state. Until a final state is set, the post step owes one
  * (saveOwedStatus): this final state, or error after pending, so a cancelled
@@ -75,13 +85,18 @@ export const UNFINISHED_STATUS = 'The step stopped (the job was cancelled?) befo
  */
 async function setStatus(ctx: StepContext, edge: StatusEdge, state: CommitState, description: string): Promise<boolean> {
   const status = { sha: edge.sha, state, context: edge.context, description, targetUrl: edge.targetUrl, owner: edge.owner }
-  const owed = state === 'pending' ? { ...status, state: 'error' as const, description: UNFINISHED_STATUS } : status
-  saveOwedStatus(ctx.io, { repo: edge.repo, status: owed })
+  saveOwedStatus(ctx.io, { repo: edge.repo, status: owedFor(status) })
   const set = await ctx.io.setCommitStatus({ githubToken: edge.token, repo: edge.repo, status })
   if (!set) return false
   ctx.io.log.info(`Commit status ${edge.context} on ${edge.sha.slice(0, 7)}: ${state}.`)
   if (state !== 'pending') saveOwedStatus(ctx.io, null)
   return true
+}
+
+/** What the post step is to set if `status` is not set: a failure as is, error for anything else (state.ts OWED_STATES). */
+function owedFor(status: CommitStatus): OwedStatus['status'] {
+  if (status.state === 'failure' || status.state === 'error') return { ...status, state: status.state }
+  return { ...status, state: 'error', description: status.state === 'pending' ? UNFINISHED_STATUS : UNSET_SUCCESS_STATUS }
 }
 
 /** Pending: the step has started on the commit. */
