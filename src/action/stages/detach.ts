@@ -29,6 +29,7 @@ import { pendingDescription, readPendingRecord, renderAssessingComment, type Pen
 import { isTerminal } from '../../service/contract/index.js'
 import { stopRun } from '../../gate/stop-run.js'
 import { Deadline } from '../../util/clock.js'
+import { pendingMac, pendingSealed } from '../../report/pending-seal.js'
 import { AbortedError, ConfigError, DeadlineExceededError, describeFailure, GitHubError } from '../../util/errors.js'
 import { inGitHubActions } from '../../github/context.js'
 import type { ActionInputs } from '../inputs.js'
@@ -129,7 +130,13 @@ export async function writePending(
   const startedMs = Number.isFinite(started) ? started : ctx.clock.now()
   const deadline = new Date(startedMs + inputs.timeoutMs).toISOString()
   const runId = triggered?.runId ?? null
-  const pending: PendingRecord = { runId, commit: planned.commit, at: isoMinute(new Date(startedMs).toISOString()) }
+  const pending = sealedRecord(inputs, {
+    runId,
+    commit: planned.commit,
+    at: isoMinute(new Date(startedMs).toISOString()),
+    categories: [...inputs.categories].sort(),
+    deadline: isoMinute(deadline)
+  })
   const marker = commentMarker(planned.agent.commentKey)
   const spent =
     runId === null
@@ -159,6 +166,16 @@ export async function writePending(
   return { body, url: published.commentUrl, deadline }
 }
 
+/** The record with its MAC, keyed from api_key over this model's fields (pending-seal.ts). */
+export function sealedRecord(inputs: ActionInputs, r: Omit<PendingRecord, 'mac'>): PendingRecord {
+  return { ...r, mac: pendingMac(inputs.apiKey, { ...r, model: inputs.modelId }) }
+}
+
+/** Whether a record's MAC holds for this model and api_key (false when it has none). */
+export function recordSealed(inputs: ActionInputs, r: PendingRecord): boolean {
+  return pendingSealed(inputs.apiKey, { ...r, model: inputs.modelId }, r.mac)
+}
+
 /**
  * The run of the pending record this push replaces (its own comment's):
  * cancelled, only when the service says it is a run of this model still
@@ -167,7 +184,8 @@ export async function writePending(
 async function supersede(ctx: StepContext, inputs: ActionInputs, planned: PendingAt): Promise<void> {
   try {
     const older = await pendingOf(ctx, inputs, planned)
-    if (older?.runId == null) return
+    // Only a record this model's step sealed names a run to stop: an edited one names whatever its editor chose.
+    if (older?.runId == null || !recordSealed(inputs, older)) return
     const api = ctx.makeApi(inputs, Deadline.after(ctx.clock, TIMEOUT_SETTLE_MS))
     const run = await api.getRun(older.runId)
     if (run.model_id !== inputs.modelId || isTerminal(run.status)) return
