@@ -150,3 +150,28 @@ describe('exactly once, nothing lost', () => {
     expect(states(head).at(-1)).toBe('pending')
   }, 60_000)
 })
+
+describe("the collector's runner time", () => {
+  it('grows with the records it collects, not with those queued: 40 queued records, one triggered, in seconds', async () => {
+    const { base } = world()
+    emu.control.setCategoryDurationMs(10 * 60 * 60_000)
+    const clock = fakeClock(T0)
+    for (let n = 100; n < 140; n++) {
+      const head = sha()
+      gh.addCommit(head, base, ['agent/prompt.md'])
+      gh.seedPull({ number: n, headSha: head, commits: [head] })
+      gh.seedComment(
+        n,
+        sealedComment(emu.keys.full, emu.demoModelId, { runId: null, commit: head, at: null, categories: [], deadline: null })
+      )
+    }
+    const started = performance.now()
+    const io = await runStep(w(), scheduleEvent(base), { mode: 'collect' }, clock)
+    const ms = performance.now() - started
+    expect(io.outputs).toMatchObject({ result: 'pending', collected: '0' })
+    expect(emu.control.runs().filter((r) => r.model_id === emu.demoModelId)).toHaveLength(1)
+    // The collector waited on no busy model (a trigger waits up to 20 s for one): far under the example's 10 minutes.
+    expect(ms).toBeLessThan(20_000)
+    if (process.env.MEASURE_COLLECT === '1') console.log(`collector, 40 queued records: ${Math.round(ms)} ms`)
+  }, 60_000)
+})
