@@ -34,9 +34,9 @@ import { AbortedError, ConfigError, DeadlineExceededError, describeFailure, GitH
 import { inGitHubActions } from '../../github/context.js'
 import type { ActionInputs } from '../inputs.js'
 import type { DetachedOutcome } from '../outcome.js'
-import { saveRunSettled } from '../state.js'
+import { saveOwedStatus, saveRunSettled } from '../state.js'
 import { gateArgs, gateDeps } from './assess.js'
-import { handOverStatus, type StatusEdge } from './commit-status.js'
+import { pendingStatus, type StatusEdge } from './commit-status.js'
 import type { StepContext } from './context.js'
 import { githubReads } from './github-reads.js'
 import type { GatePolicy } from './load-policy.js'
@@ -152,6 +152,9 @@ export async function writePending(
     runUrl: runUrl(ctx.io.env),
     budgetLine: spent
   })
+  // The status first: a collector that reads the record at once (a run already ended) then sets the last status, never
+  // this step after it (__tests__/properties/collector-schedules.property.test.ts found that order leaving a head pending).
+  if (w.status !== null) await pendingStatus(ctx, w.status, pendingDescription(runId, deadline))
   const published = await ctx.io.publish({
     inputs: { ...inputs, comment: 'update' },
     marker,
@@ -162,7 +165,8 @@ export async function writePending(
   })
   if (published.commentUrl === null)
     throw new GitHubError({ endpoint: 'POST /repos/{owner}/{repo}/issues/{n}/comments', message: noRecord(runId) })
-  if (w.status !== null) await handOverStatus(ctx, w.status, pendingDescription(runId, deadline))
+  // Handed over: the post step owes the status nothing now.
+  if (w.status !== null) saveOwedStatus(ctx.io, null)
   return { body, url: published.commentUrl, deadline }
 }
 
