@@ -24,6 +24,7 @@ import { fakeClock } from '../__fixtures__/fake-clock.js'
 import { startGitHubStandin, type GitHubStandin } from '../__fixtures__/github-standin.js'
 import { stopStarted } from '../__fixtures__/teardown.js'
 import { checkoutWith } from '../__fixtures__/workspace.js'
+import { sealedComment } from '../__fixtures__/detached-world.js'
 
 const REPO = 'octo-org/agent-app'
 const TOKEN = 'ghs_detached_token_0123'
@@ -173,18 +174,22 @@ describe('wait: detached', () => {
       'pending',
       expect.stringMatching(new RegExp(`^Assessing: run ${runId}, result by ${by} UTC at the latest`))
     ])
-    expect(commentsOf(7)[0].split('\n')[1]).toMatch(new RegExp(`^<!-- asas-gate:pending=1;run=${runId};commit=${head};at=`))
+    expect(commentsOf(7)[0].split('\n')[1]).toMatch(new RegExp(`^<!-- asas-gate:pending=2;run=${runId};commit=${head};at=`))
     // The collector while the run goes on: nothing changes.
     const early = await step(schedule(base), { mode: 'collect' }, clock)
-    expect(early.io.outputs.result).toBe('pass')
+    expect(early.io.outputs).toMatchObject({ result: 'pending', collected: '0' })
     expect(lastState(head)).toBe('pending')
     await runEnded(runId)
     const late = await step(schedule(base), { mode: 'collect' }, clock)
-    expect(late.io.failures).toEqual([])
+    // It posted a failure: its outputs and its step say so (never result=pass, exit 0).
+    expect(late.io.outputs).toMatchObject({ result: 'fail', collected: '1' })
+    expect(late.io.failures).toEqual([expect.stringMatching(/^Collector: 1 decided \(1 fail\).*worst status set: fail\.$/)])
     expect(lastState(head)).toBe('failure')
     // The status names what blocks, as the attached step's does.
     expect(statusesOf(head).at(-1)?.[1]).toMatch(/^fail: 1 blocking: high prompt_injection/)
     const body = commentsOf(7)[0]
+    // One run at the service counts once: not "2 of the last 2 runs", not "this run and 1 other run".
+    expect(body).not.toMatch(/of the last 2 runs|1 other run the service lists/)
     expect(commentsOf(7)).toHaveLength(1)
     expect(body.split('\n')[1]).not.toContain('pending=')
     expect(body.split('\n')[2]).toMatch(new RegExp(`^<!-- asas-gate:record=2;result=fail;assessed=${head};head=${head};`))
@@ -203,7 +208,6 @@ describe('wait: detached', () => {
     gh = await standin()
     const { base, head } = world()
     const clock = fakeClock(T0)
-    const marker = `<!-- asas-gate:model=${emu.demoModelId} -->`
     // A passing run of another model, which the forger names.
     const api = createClient({ baseUrl: emu.url, apiKey: emu.keys.full, clock: fakeClock(T0) })
     const { model_id: otherModel } = await api.registerModel({
@@ -214,7 +218,14 @@ describe('wait: detached', () => {
     })
     emu.control.setCategoryDurationMs(10 * 60 * 60_000)
     const foreign = await api.triggerRun({ model_id: otherModel })
-    const forged = `${marker}\n<!-- asas-gate:pending=1;run=${foreign.run_id};commit=${head};at=-- -->\n### forged`.replace('at=--', 'at=-')
+    // Sealed with the key (a key holder's record): the run's model is what refuses it.
+    const forged = sealedComment(emu.keys.full, emu.demoModelId, {
+      runId: foreign.run_id,
+      commit: head,
+      at: null,
+      categories: [],
+      deadline: null
+    }).replace('### ⏳ assessing', '### forged')
     gh.seedComment(7, forged, { login: 'mallory', type: 'User' })
     await step(schedule(base), { mode: 'collect' }, clock)
     expect(statusesOf(head)).toEqual([])
@@ -222,7 +233,9 @@ describe('wait: detached', () => {
     const refused = await step(schedule(base), { mode: 'collect' }, clock)
     expect(lastState(head)).toBe('error')
     expect(statusesOf(head).at(-1)?.[1]).toMatch(/not a run of/)
-    expect(refused.io.outputs.result).toBe('pass')
+    // It says what it did: it set an error, so it neither reads pass nor passes.
+    expect(refused.io.outputs).toMatchObject({ result: 'error', collected: '1' })
+    expect(refused.io.failures).toHaveLength(1)
     expect(emu.control.runs().find((r) => r.run_id === foreign.run_id)?.status).not.toBe('cancelled')
     // The forged record is dropped (the comment says why), so the next collector changes nothing.
     const owned = commentsOf(7).find((b) => b.includes('asas-gate:model=') && !b.includes('### forged'))
@@ -246,7 +259,7 @@ describe('wait: detached', () => {
     await step(schedule(base), { mode: 'collect' }, clock)
     expect(emu.control.runs().find((r) => r.run_id === runId)?.status).toBe('cancelled')
     expect(lastState(head)).toBe('error')
-    expect(commentsOf(7)[0]).not.toContain('pending=1')
+    expect(commentsOf(7)[0]).not.toContain('pending=')
   }, 60_000)
 
   it('a collector that crashes midway leaves the record pending; the next one finishes it with the same result', async () => {
@@ -261,11 +274,11 @@ describe('wait: detached', () => {
     const crashed = await step(schedule(base), { mode: 'collect' }, clock)
     refuseComments = false
     expect(crashed.io.outputs.result).toBe('error')
-    expect(commentsOf(7)[0]).toContain('pending=1')
+    expect(commentsOf(7)[0]).toContain('pending=')
     const again = await step(schedule(base), { mode: 'collect' }, clock)
     expect(again.io.outputs.result).toBe('pass')
     expect(lastState(head)).toBe('success')
-    expect(commentsOf(7)[0]).not.toContain('pending=1')
+    expect(commentsOf(7)[0]).not.toContain('pending=')
     expect(
       new Set(
         statusesOf(head)
@@ -343,7 +356,7 @@ describe('wait: detached', () => {
     const { io } = await step(pullRequest(7, head, base), { wait: 'detached' }, clock)
     expect(io.failures).toEqual([])
     expect(io.outputs).toMatchObject({ result: 'pending', assessments_spent: '0' })
-    expect(commentsOf(7)[0].split('\n')[1]).toMatch(new RegExp(`^<!-- asas-gate:pending=1;run=-;commit=${head};`))
+    expect(commentsOf(7)[0].split('\n')[1]).toMatch(new RegExp(`^<!-- asas-gate:pending=2;run=-;commit=${head};`))
     expect(statusesOf(head).at(-1)?.[1]).toMatch(/^Queued: the model is busy/)
     await runEnded(busy)
     await step(schedule(base), { mode: 'collect' }, clock)
@@ -427,8 +440,8 @@ describe('a run narrower than the policy (fifth attack)', () => {
     const api = createClient({ baseUrl: emu.url, apiKey: emu.keys.full, clock: fakeClock(T0) })
     const narrow = await api.triggerRun({ model_id: emu.demoModelId, categories: ['excessive_agency'] })
     await runEnded(narrow.run_id)
-    const marker = `<!-- asas-gate:model=${emu.demoModelId} -->`
-    gh.seedComment(7, `${marker}\n<!-- asas-gate:pending=1;run=${narrow.run_id};commit=${head};at=- -->\n### assessing`)
+    const record = { runId: narrow.run_id, commit: head, at: null, categories: ['excessive_agency'], deadline: null }
+    gh.seedComment(7, sealedComment(emu.keys.full, emu.demoModelId, record))
     await step(schedule(base), { mode: 'collect' }, clock)
     expect(statusesOf(head).length).toBeGreaterThan(0)
     expect(lastState(head)).not.toBe('success')

@@ -1,16 +1,26 @@
 /** The pending record of a detached run: read only in its exact shape, under its marker, on the second line. */
 import { describe, expect, it } from '@jest/globals'
 import { decodeRecordKey, recordSubjectKey } from '../../src/report/comment.js'
-import { pendingMarker, readPendingRecord, renderAssessingComment } from '../../src/report/pending.js'
+import { pendingMarker, readPendingRecord, renderAssessingComment, type PendingRecord } from '../../src/report/pending.js'
+import { pendingMac, pendingSealed, type SealedFields } from '../../src/report/pending-seal.js'
 
 const MARKER = '<!-- asas-gate:model=m_1 -->'
 const SHA = 'a'.repeat(40)
 const line = (run: string, commit = SHA, at = '2026-11-21T12:00Z') => `<!-- asas-gate:pending=1;run=${run};commit=${commit};at=${at} -->`
+const v1 = (runId: string | null, at: string | null): PendingRecord => ({
+  runId,
+  commit: SHA,
+  at,
+  categories: [],
+  deadline: null,
+  mac: null
+})
+const MAC = 'c'.repeat(64)
 
 describe('readPendingRecord', () => {
   it.each<[string, string, ReturnType<typeof readPendingRecord>]>([
-    ['a run', `${MARKER}\n${line('run_1')}\nbody`, { runId: 'run_1', commit: SHA, at: '2026-11-21T12:00Z' }],
-    ['queued', `${MARKER}\r\n${line('-', SHA, '-')}\r\n`, { runId: null, commit: SHA, at: null }],
+    ['a version 1 run (no MAC: read, to be refused)', `${MARKER}\n${line('run_1')}\nbody`, v1('run_1', '2026-11-21T12:00Z')],
+    ['queued', `${MARKER}\r\n${line('-', SHA, '-')}\r\n`, v1(null, null)],
     ['another marker', `<!-- asas-gate:model=m_2 -->\n${line('run_1')}`, null],
     ['not the second line', `${MARKER}\n\n${line('run_1')}`, null],
     ['quoted in a body', `> ${MARKER}\n${line('run_1')}`, null],
@@ -23,8 +33,18 @@ describe('readPendingRecord', () => {
   })
 
   it('round-trips what pendingMarker writes, and refuses to write what it cannot read back', () => {
-    const p = { runId: 'run_9', commit: 'b'.repeat(64), at: null }
+    const p: PendingRecord = {
+      runId: 'run_9',
+      commit: 'b'.repeat(64),
+      at: null,
+      categories: ['a_b', 'c'],
+      deadline: '2026-11-21T12:45Z',
+      mac: MAC
+    }
     expect(readPendingRecord(`${MARKER}\n${pendingMarker(p)}`, MARKER)).toEqual(p)
+    expect(readPendingRecord(`${MARKER}\n${pendingMarker({ ...p, categories: [] })}`, MARKER)).toEqual({ ...p, categories: [] })
+    expect(() => pendingMarker({ ...p, mac: null })).toThrow(/not sealed/)
+    expect(() => pendingMarker({ ...p, categories: ['x -->'] })).toThrow(/category/)
     expect(() => pendingMarker({ ...p, runId: 'run 9' })).toThrow(/runId/)
     expect(() => pendingMarker({ ...p, runId: '-' })).toThrow(/runId/)
     expect(() => pendingMarker({ ...p, commit: 'abc' })).toThrow(/commit/)
@@ -33,16 +53,59 @@ describe('readPendingRecord', () => {
   it('the assessing comment holds its record and says the status stays pending', () => {
     const body = renderAssessingComment({
       marker: MARKER,
-      pending: { runId: 'run_1', commit: SHA, at: null },
+      pending: { ...v1('run_1', null), mac: MAC },
       subject: 'm_1',
       context: 'agent-security/m_1',
       deadline: '2026-11-21T12:45:00.000Z',
       runUrl: null,
       budgetLine: 'Assessments spent by this step: 1 (assessed run run_1 of aaaaaaa).'
     })
-    expect(readPendingRecord(body, MARKER)).toEqual({ runId: 'run_1', commit: SHA, at: null })
+    expect(readPendingRecord(body, MARKER)).toEqual({ ...v1('run_1', null), mac: MAC })
     expect(body).toContain('Until then the status is pending and the merge waits')
     expect(body).toContain('2026-11-21 12:45 UTC')
+  })
+})
+
+describe('the seal of a pending record', () => {
+  const fields = {
+    model: 'm_1',
+    runId: 'run_1',
+    commit: SHA,
+    at: '2026-11-21T12:00Z',
+    categories: ['b', 'a'],
+    deadline: '2026-11-21T12:45Z'
+  }
+  const key = 'sk_live_0123456789abcdef'
+
+  it('holds for the fields it was made over, with the key it was made with', () => {
+    const mac = pendingMac(key, fields)
+    expect(mac).toMatch(/^[0-9a-f]{64}$/)
+    expect(pendingSealed(key, fields, mac)).toBe(true)
+    // The categories are one set, whatever their order.
+    expect(pendingSealed(key, { ...fields, categories: ['a', 'b'] }, mac)).toBe(true)
+  })
+
+  it.each<[string, Partial<SealedFields>]>([
+    ["another run (an older passing run, another pull request's)", { runId: 'run_0' }],
+    ['another commit', { commit: 'b'.repeat(40) }],
+    ['another model', { model: 'm_2' }],
+    ['another trigger time', { at: '2026-11-21T11:00Z' }],
+    ['fewer categories', { categories: ['a'] }],
+    ['a later deadline', { deadline: '2026-11-21T23:45Z' }],
+    ['queued instead of a run', { runId: null }]
+  ])('fails for %s', (_what, change) => {
+    const mac = pendingMac(key, fields)
+    expect(pendingSealed(key, { ...fields, ...change }, mac)).toBe(false)
+  })
+
+  it('fails with another key, without a MAC, or without a key; and never writes the key or the derived key', () => {
+    const mac = pendingMac(key, fields)
+    expect(pendingSealed('sk_live_other', fields, mac)).toBe(false)
+    expect(pendingSealed(key, fields, null)).toBe(false)
+    expect(pendingSealed('', fields, mac)).toBe(false)
+    expect(() => pendingMac('', fields)).toThrow(/api_key/)
+    expect(mac).not.toContain(key)
+    expect(mac).not.toContain(Buffer.from(key).toString('hex'))
   })
 })
 

@@ -10,9 +10,13 @@
  * error.
  *
  * What it trusts, and why a pull request cannot forge a result:
- * - of the record, only the run id and where it was found: an owned comment
- *   on an open pull request, naming that pull request's head (the commit the
- *   status goes on); a record of another commit is left (superseded);
+ * - of the record, what its MAC holds (collect-decision.ts judgeRecord,
+ *   src/report/pending-seal.ts: keyed from api_key, which a person who can
+ *   edit comments cannot read) and where it was found: an owned comment on an
+ *   open pull request, naming that pull request's head (the commit the status
+ *   goes on); a record of another commit is left (superseded); a record
+ *   without a MAC, or whose MAC fails, is refused (status error); a run that
+ *   began before the record's trigger time is refused;
  * - the run's model, status, categories and findings come from the service;
  *   a run of another model than the default branch's model_id is refused
  *   (that commit's status ends in error, the run is not touched);
@@ -21,29 +25,42 @@
  * - it runs no pull-request code and keeps no state but GitHub's and the
  *   service's. It writes the commit status first and the comment last, so a
  *   collector that stops midway leaves the record pending and the next one
- *   does it again; two at once write the same result.
+ *   does it again; two at once write the same result. Every comment write
+ *   first compares the comment with the record it read (stillHolds): a record
+ *   a newer push wrote meanwhile is never overwritten.
+ * - queued records are triggered oldest first, without waiting on a busy
+ *   model: once the model is busy (a run it triggered, or another's) the rest
+ *   stay queued for the next collector, so its runner time grows with the
+ *   records it collects, not with those still queued.
+ * - the run it triggers is handed over once its record is written (the post
+ *   step cancels only a run whose record could not be written).
  * A pull request's run is never saved as evidence of the default branch (it
  * would make the default branch's verdicts laxer): the evidence save of the
  * record stage is not run here.
  */
 import { collectRun } from '../gate/assess.js'
+import { isTerminal } from '../service/contract/index.js'
 import { tokenLogin } from '../github/assessment-record.js'
 import { inGitHubActions, splitRepository } from '../github/context.js'
 import type { GitHubClient } from '../github/github-client.js'
 import { isOwnedComment } from '../github/ownership.js'
 import type { PullSummary } from '../github/pulls.js'
-import { MAX_PAGES } from '../github/sticky-comment.js'
+import { CommentChanged, MAX_PAGES } from '../github/sticky-comment.js'
 import type { PipelineEvent } from '../pipeline/event.js'
 import { commentMarker } from '../report/comment.js'
 import { readPendingRecord, type PendingRecord } from '../report/pending.js'
+import { collectorResult, judgeRecord, stillHolds, type Look } from './collect-decision.js'
+import { saveRunSettled } from './state.js'
 import { gateStepResult } from '../decision/step-result.js'
 import { AbortedError, ConfigError, DeadlineExceededError, describeFailure, GitHubError } from '../util/errors.js'
 import { plural } from '../util/text.js'
+import { Deadline } from '../util/clock.js'
+import { stopRun } from '../gate/stop-run.js'
 import type { ActionInputs } from './inputs.js'
 import { gateStatus, type CollectedOutcome, type StepOutcome } from './outcome.js'
 import { gateArgs, gateDeps } from './stages/assess.js'
 import { finishStatus, statusEdge, type StatusEdge } from './stages/commit-status.js'
-import { triggerOrQueue, writePending, type PendingAt } from './stages/detach.js'
+import { recordSealed, triggerOrQueue, writePending, type PendingAt } from './stages/detach.js'
 import { conclude, stepFailure } from './stages/conclude.js'
 import { reportNotAssessed } from './stages/report-not-assessed.js'
 import type { StepContext } from './stages/context.js'
@@ -59,9 +76,6 @@ interface Found {
   pull: PullSummary
   pending: PendingRecord
 }
-
-/** What one look at one record did. */
-type Looked = 'decided' | 'running' | 'superseded' | 'refused' | 'failed'
 
 export async function collectStep(ctx: StepContext, inputs: ActionInputs, event: PipelineEvent): Promise<StepOutcome> {
   const { io } = ctx
@@ -84,24 +98,43 @@ export async function collectStep(ctx: StepContext, inputs: ActionInputs, event:
     })
   }
   const agent = agentOf(inputs, io.env, { prNumber: null })
-  const policy = await loadPolicy(ctx, inputs, agent)
-  const found = await pendingRecords(gh, repo, login, commentMarker(agent.commentKey))
+  const policy = ofPullRequests(await loadPolicy(ctx, inputs, agent))
+  const marker = commentMarker(agent.commentKey)
+  const found = await pendingRecords(gh, repo, login, marker)
   io.log.info(`Collector: ${plural(found.length, 'pending record')} of ${agent.display} on open pull requests.`)
-  const counts: Record<Looked, number> = { decided: 0, running: 0, superseded: 0, refused: 0, failed: 0 }
-  for (const f of found) counts[await lookAt(ctx, { inputs, policy, event, repo }, f)]++
-  const line = `Collector: ${counts.decided} decided, ${counts.running} still running, ${counts.refused} refused, ${counts.superseded} superseded, ${counts.failed} not readable (left pending).`
+  const c: Collecting = { inputs, policy, event, repo, marker, modelBusy: false }
+  const looks: Look[] = []
+  for (const f of inOrder(found)) looks.push(await lookAt(ctx, c, f))
+  const { result, step } = collectorResult(looks, inputs.failOnIncomplete)
+  const collected = looks.map((l) => ({ pull: l.pull, commit: l.commit, run_id: l.runId, what: l.what, result: l.result }))
   const reportPath = await io.writeReportFile(
     `report-${inputs.modelId}-collect`,
     'json',
-    JSON.stringify({ kind: 'collected', ...counts }, null, 2)
+    JSON.stringify({ kind: 'collected', result, records: collected }, null, 2)
   )
-  const end: CollectedOutcome = { kind: 'collected', result: counts.failed > 0 ? 'error' : 'pass', reportPath, assessmentsSpent: 0 }
-  await io.appendSummary(`### Agent security collector\n\n${line}\n`)
-  return conclude({ outcome: counts.failed > 0 ? 'fail' : 'pass', line }, end, {
-    modelId: inputs.modelId,
-    target: null,
-    profileVersion: null
-  })
+  const decided = looks.filter((l) => l.result !== null).length
+  const end: CollectedOutcome = { kind: 'collected', result, reportPath, assessmentsSpent: 0, collected: decided }
+  await io.appendSummary(`### Agent security collector\n\n${step.line}\n`)
+  return conclude(step, end, { modelId: inputs.modelId, target: null, profileVersion: null })
+}
+
+/**
+ * The policy a pull request's run is judged with: the default branch's, less
+ * the model's run list the default branch reads as its own lineage (it holds
+ * the very run being judged, which would count twice: "seen in 2 of the last
+ * 2 runs" of one run). A pull request's attached step reads no such list.
+ */
+function ofPullRequests(policy: GatePolicy): GatePolicy {
+  const { windows } = policy.baseline
+  if (windows.agent === null) return policy
+  return { ...policy, baseline: { ...policy.baseline, windows: { ...windows, agent: null } } }
+}
+
+/** Runs to collect first, then the queued records oldest first (the model takes one at a time). */
+function inOrder(found: Found[]): Found[] {
+  const at = (f: Found): string => f.pending.at ?? ''
+  const queued = found.filter((f) => f.pending.runId === null).sort((a, b) => at(a).localeCompare(at(b)))
+  return [...found.filter((f) => f.pending.runId !== null), ...queued]
 }
 
 /** Every owned comment of this agent holding a pending record, on the open pull requests. */
@@ -125,102 +158,206 @@ interface Collecting {
   policy: GatePolicy
   event: PipelineEvent
   repo: { owner: string; repo: string }
+  marker: string
+  /** Set once the model is known busy (this collector triggered a run, or another runs): no further trigger is tried. */
+  modelBusy: boolean
+}
+
+/**
+ * The step context whose comment writes happen only while the comment still
+ * holds `read` (the compare just before the write: a newer push's record is
+ * never overwritten). `moved()` says whether a write was skipped for that.
+ */
+function holding(ctx: StepContext, marker: string, read: PendingRecord): { ctx: StepContext; moved: () => boolean } {
+  let moved = false
+  const io: StepContext['io'] = {
+    ...ctx.io,
+    publish: (args) =>
+      ctx.io.publish({
+        ...args,
+        commentBody: (existing) => {
+          if (!stillHolds(read, readPendingRecord(existing, marker))) {
+            moved = true
+            throw new CommentChanged(
+              `The comment no longer holds the record read (run ${read.runId ?? 'queued'} of ${read.commit.slice(0, 7)}): a newer push wrote its own, left as it is.`
+            )
+          }
+          return args.commentBody(existing)
+        }
+      })
+  }
+  return { ctx: { ...ctx, io }, moved: () => moved }
 }
 
 /** One record: refused, left, or decided and published; a failure leaves it pending (the next collector retries). */
-async function lookAt(ctx: StepContext, c: Collecting, f: Found): Promise<Looked> {
-  const { io } = ctx
+async function lookAt(ctx0: StepContext, c: Collecting, f: Found): Promise<Look> {
   const { runId, commit } = f.pending
+  const look = (what: Look['what'], result: Look['result'] = null): Look => ({ pull: f.pull.number, commit, runId, what, result })
   const where = `${runId === null ? 'the queued assessment' : `run ${runId}`} of pull request #${f.pull.number}`
-  if (f.pull.headSha !== commit) {
-    io.log.info(`${where}: its commit ${commit.slice(0, 7)} is no longer the head; left to the newer push.`)
-    return 'superseded'
+  const verdict = judgeRecord(f.pending, f.pull.headSha, recordSealed(c.inputs, f.pending))
+  if (verdict.kind === 'superseded') {
+    ctx0.io.log.info(`${where}: its commit ${commit.slice(0, 7)} is no longer the head; left to the newer push.`)
+    return look('superseded')
   }
-  const planned = plannedFor(ctx, c, f)
-  const status = statusEdge(ctx, c.inputs, planned)
+  const { ctx, moved } = holding(ctx0, c.marker, f.pending)
+  const at: PendingAt = { ...plannedFor(ctx, c, f), commit, pull: { ...c.repo, number: f.pull.number } }
+  const status = statusEdge(ctx, c.inputs, at)
   try {
-    const at = f.pending.at === null ? ctx.clock.now() : Date.parse(f.pending.at.replace(/Z$/, ':00Z'))
-    if (runId === null) return await triggerQueued(ctx, c, { ...planned, commit, pull: { ...c.repo, number: f.pull.number } }, status, at)
-    const looked = await collectRun(
-      { ...gateDeps(ctx, c.inputs), onRunStarted: () => undefined, onRunSettled: () => undefined },
-      gateArgs(c.inputs, c.policy),
-      runId,
-      at
-    )
-    if (looked.kind === 'running') {
-      io.log.info(
-        `${where}: ${looked.run.status}, ${looked.run.categories_completed.length}/${looked.run.categories_planned.length} categories.`
-      )
-      return 'running'
+    if (verdict.kind === 'refuse') {
+      ctx.io.log.warning(`${where}: ${verdict.why}.`)
+      await refuse(ctx, c, at, status, new ConfigError('api_key', verdict.why))
+      return look('refused', 'error')
     }
-    if (looked.kind === 'foreign') {
-      io.log.warning(`${where}: the record names a run of another model than ${c.inputs.modelId}: refused, the status ends in error.`)
-      const line = `The pending record names run ${runId}, not a run of ${c.inputs.modelId}: nothing passes`
-      const at = { ...planned, commit, pull: { ...c.repo, number: f.pull.number } }
-      await refuse(ctx, c, at, status, new ConfigError('model_id', `${line} (a record this action did not write, or of another workflow)`))
-      return 'refused'
-    }
-    if (looked.kind === 'narrow') {
-      const named = looked.missing.slice(0, 5).join(', ') + (looked.missing.length > 5 ? `, and ${looked.missing.length - 5} more` : '')
-      io.log.warning(`${where}: the run was not planned to probe ${named}: refused, the status ends in error.`)
-      const line = `Run ${runId} does not cover the categories the default branch's policy asks for (${named}): nothing passes`
-      const at = { ...planned, commit, pull: { ...c.repo, number: f.pull.number } }
-      await refuse(ctx, c, at, status, new ConfigError('categories', line))
-      return 'refused'
-    }
-    const outcome = looked.outcome
-    const step = gateStepResult(outcome.decision, { failOnIncomplete: c.inputs.failOnIncomplete, cancelled: ctx.signal.aborted })
-    const identity = await assessmentIdentity(ctx, c.inputs, c.policy, planned)
-    const prepared = { inputs: c.inputs, report: { target: null, profileSync: null }, outcome: null }
-    const recorded = { baselineSaved: null, notes: ["A pull request's run collected on the default branch is not saved as its evidence."] }
-    const plan = { kind: 'assess' as const, reason: `collected: ${where} (wait: detached)`, identity }
-    const report = await reportGate(ctx, { prepared, policy: c.policy, outcome, recorded, planned, plan })
-    // The status first, the comment (which drops the pending record) last: a collector stopped in between leaves it
-    // pending. The status names the blockers as the attached step's does (gateStatus).
-    const named = report.outcome.kind === 'assessed' && step.resultOutput === undefined ? gateStatus(report.outcome) : undefined
-    await finishStatus(ctx, status, outcome.decision.result, step, named)
-    const published = await publish(ctx, { ...c.inputs, comment: 'update' }, report)
-    if (published.kind !== 'assessed' || published.commentUrl === null) {
-      io.log.warning(
-        `${where}: ${outcome.decision.result}, set on the commit status; the comment could not be written, so the record stays pending and the next collector writes it.`
-      )
-      return 'failed'
-    }
-    io.log.info(`${where}: ${outcome.decision.result}.`)
-    return 'decided'
+    const atMs = f.pending.at === null ? ctx.clock.now() : Date.parse(f.pending.at.replace(/Z$/, ':00Z'))
+    if (verdict.kind === 'trigger') return look(await triggerQueued(ctx, c, { at, status, queuedMs: atMs, moved }))
+    const looked = await lookAtRun(ctx, c, { at, status, runId: verdict.runId, atMs, where })
+    if (looked.result !== null && moved()) return look('superseded', looked.result)
+    return look(looked.what, looked.result)
   } catch (err) {
     if (err instanceof AbortedError) throw err
-    io.log.warning(`${where}: could not be collected, left pending for the next collector: ${describeFailure(err)}`)
-    return 'failed'
+    ctx.io.log.warning(`${where}: could not be collected, left pending for the next collector: ${describeFailure(err)}`)
+    return look('failed')
   }
+}
+
+interface RunLook {
+  at: PendingAt
+  status: StatusEdge | null
+  runId: string
+  atMs: number
+  where: string
+}
+
+/** The record's run read once: refused (another model, begun before the record, narrower than the policy), running, or decided. */
+async function lookAtRun(ctx: StepContext, c: Collecting, r: RunLook): Promise<Pick<Look, 'what' | 'result'>> {
+  const { io } = ctx
+  const deps = { ...gateDeps(ctx, c.inputs), onRunStarted: () => undefined, onRunSettled: () => undefined }
+  const looked = await collectRun(deps, gateArgs(c.inputs, c.policy), r.runId, r.atMs, r.atMs)
+  if (looked.kind === 'running') {
+    c.modelBusy = true
+    io.log.info(
+      `${r.where}: ${looked.run.status}, ${looked.run.categories_completed.length}/${looked.run.categories_planned.length} categories.`
+    )
+    return { what: 'running', result: null }
+  }
+  const refusal =
+    looked.kind === 'foreign'
+      ? new ConfigError('model_id', `The pending record names run ${r.runId}, not a run of ${c.inputs.modelId}: nothing passes`)
+      : looked.kind === 'earlier'
+        ? new ConfigError(
+            'wait',
+            `Run ${r.runId} began (${looked.run.started_at ?? 'at a time the service does not tell'}) before the record's trigger time: it is not the run this record's step triggered, nothing passes`
+          )
+        : looked.kind === 'narrow'
+          ? new ConfigError(
+              'categories',
+              `Run ${r.runId} does not cover the categories the default branch's policy asks for (${named(looked.missing)}): nothing passes`
+            )
+          : null
+  if (refusal !== null) {
+    io.log.warning(`${r.where}: ${refusal.message}; the status ends in error, the run is not touched.`)
+    await refuse(ctx, c, r.at, r.status, refusal)
+    return { what: 'refused', result: 'error' }
+  }
+  if (looked.kind !== 'ended') return { what: 'failed', result: null }
+  return decide(ctx, c, r, looked.outcome)
+}
+
+const named = (missing: string[]): string => missing.slice(0, 5).join(', ') + (missing.length > 5 ? `, and ${missing.length - 5} more` : '')
+
+/** An ended run decided with the attached step's stages: the status first, the comment (which drops the record) last. */
+async function decide(
+  ctx: StepContext,
+  c: Collecting,
+  r: RunLook,
+  outcome: Extract<Awaited<ReturnType<typeof collectRun>>, { kind: 'ended' }>['outcome']
+): Promise<Pick<Look, 'what' | 'result'>> {
+  const { io } = ctx
+  const step = gateStepResult(outcome.decision, { failOnIncomplete: c.inputs.failOnIncomplete, cancelled: ctx.signal.aborted })
+  const identity = await assessmentIdentity(ctx, c.inputs, c.policy, r.at)
+  const prepared = { inputs: c.inputs, report: { target: null, profileSync: null }, outcome: null }
+  const recorded = { baselineSaved: null, notes: ["A pull request's run collected on the default branch is not saved as its evidence."] }
+  const plan = { kind: 'assess' as const, reason: `collected: ${r.where} (wait: detached)`, identity }
+  const report = await reportGate(ctx, { prepared, policy: c.policy, outcome, recorded, planned: r.at, plan })
+  // A collector stopped between the two leaves the record pending. The status names the blockers as the attached step's does.
+  const blockers = report.outcome.kind === 'assessed' && step.resultOutput === undefined ? gateStatus(report.outcome) : undefined
+  await finishStatus(ctx, r.status, outcome.decision.result, step, blockers)
+  const published = await publish(ctx, { ...c.inputs, comment: 'update' }, report)
+  const result = outcome.decision.result
+  if (published.kind !== 'assessed' || published.commentUrl === null) {
+    io.log.warning(
+      `${r.where}: ${result}, set on the commit status; the comment was not rewritten (changed since it was read, or not writable): a record still there stays pending for the next collector.`
+    )
+    return { what: 'failed', result }
+  }
+  io.log.info(`${r.where}: ${result}.`)
+  return { what: 'decided', result }
 }
 
 /**
  * A queued record (the model was busy when the detached step ran): its run
- * triggered now the model is free, and the record rewritten with it; still
- * busy, left queued; past its deadline (queued plus timeout_minutes), the
- * status ends in error. Two collectors at once: the service runs one
- * assessment of a model at a time, so the second one's trigger finds it busy.
+ * triggered now the model is free, and the record rewritten with it, sealed.
+ * The model known busy (a run seen or triggered by this collector), no
+ * trigger is tried: it stays queued for the next collector, at no runner
+ * time. Past its deadline (queued plus timeout_minutes), the status ends in
+ * error. The run is handed over once its record is written (the post step
+ * does not cancel it); a record a newer push replaced meanwhile is left, and
+ * the run triggered for it is cancelled (nobody would collect it).
  */
 async function triggerQueued(
   ctx: StepContext,
   c: Collecting,
-  planned: PendingAt,
-  status: StatusEdge | null,
-  queuedMs: number
-): Promise<Looked> {
-  if (ctx.clock.now() >= queuedMs + c.inputs.timeoutMs) {
+  q: { at: PendingAt; status: StatusEdge | null; queuedMs: number; moved: () => boolean }
+): Promise<Look['what']> {
+  if (ctx.clock.now() >= q.queuedMs + c.inputs.timeoutMs) {
     const line = `The model stayed busy with other assessments until timeout_minutes (${c.inputs.timeoutMs / 60_000}) ran out: nothing was assessed, nothing passes`
-    await refuse(ctx, c, planned, status, new DeadlineExceededError('POST /api/v1/run', line))
+    await refuse(ctx, c, q.at, q.status, new DeadlineExceededError('POST /api/v1/run', line))
     return 'refused'
   }
-  const deps = { ...gateDeps(ctx, c.inputs), onRunStarted: () => undefined, onRunSettled: () => undefined }
-  const triggered = await triggerOrQueue(deps, c.inputs, c.policy)
-  if (triggered === null) return 'running'
-  const reason = `queued by the detached step of ${planned.commit.slice(0, 7)}, triggered by the collector once the model was free`
-  await writePending(ctx, { inputs: c.inputs, planned, status, triggered, reason })
-  ctx.io.log.info(`The queued assessment of pull request #${planned.pull.number}: run ${triggered.runId} triggered.`)
-  return 'running'
+  if (c.modelBusy || (await modelRunning(ctx, c.inputs))) {
+    c.modelBusy = true
+    return 'queued'
+  }
+  c.modelBusy = true
+  // The run's life is saved in the step state (gateDeps) until its record is written: a collector killed in between has its post step stop it.
+  const triggered = await triggerOrQueue(gateDeps(ctx, c.inputs), c.inputs, c.policy)
+  if (triggered === null) return 'queued'
+  const reason = `queued by the detached step of ${q.at.commit.slice(0, 7)}, triggered by the collector once the model was free`
+  try {
+    await writePending(ctx, { inputs: c.inputs, planned: q.at, status: q.moved() ? null : q.status, triggered, reason })
+  } catch (err) {
+    if (!q.moved()) throw err
+  }
+  if (q.moved()) {
+    await stopOrphan(ctx, c.inputs, triggered.runId)
+    return 'superseded'
+  }
+  saveRunSettled(ctx.io)
+  ctx.io.log.info(`The queued assessment of pull request #${q.at.pull.number}: run ${triggered.runId} triggered and handed over.`)
+  return 'triggered'
+}
+
+/** Whether the service lists a run of the model still going (one read; unreadable counts as busy: tried next time). */
+async function modelRunning(ctx: StepContext, inputs: ActionInputs): Promise<boolean> {
+  try {
+    const api = ctx.makeApi(inputs, Deadline.after(ctx.clock, 10_000))
+    const list = await api.listRuns(inputs.modelId, { limit: 20 })
+    return list.runs.some((r) => !isTerminal(r.status))
+  } catch (err) {
+    if (err instanceof AbortedError) throw err
+    ctx.io.log.info(`The model's runs could not be listed (${describeFailure(err)}): the queued records wait for the next collector.`)
+    return true
+  }
+}
+
+/** The run this collector triggered for a record a newer push replaced: stopped, and said. */
+async function stopOrphan(ctx: StepContext, inputs: ActionInputs, runId: string): Promise<void> {
+  const api = ctx.makeApi(inputs, Deadline.after(ctx.clock, 20_000))
+  await stopRun({ api, clock: ctx.clock, log: ctx.io.log }, runId, {
+    settleMs: 10_000,
+    why: 'a newer push replaced the queued record it was triggered for'
+  })
+  saveRunSettled(ctx.io)
 }
 
 /**

@@ -170,10 +170,16 @@ export interface DetachedOutcome {
 /** mode: collect: the pending assessments of the repository looked at once (each result goes to its commit status). */
 export interface CollectedOutcome {
   kind: 'collected'
-  /** pass: every pending record was looked at; error: one could not be (it stays pending for the next collector). */
-  result: 'pass' | 'error'
+  /**
+   * The worst status it set (collect-decision.ts collectorResult: a record it
+   * could not read counts as error); pending: none set, some still pending;
+   * pass: none set, nothing pending.
+   */
+  result: GateResult | 'pending'
   reportPath: string
   assessmentsSpent: 0
+  /** Records it set a final status for (decided or refused). */
+  collected: number
 }
 
 /** How the step's run ended, as a report stage renders it. */
@@ -220,6 +226,7 @@ export interface OutcomeValues {
   resolved_count: number | undefined
   still_broken_count: number | undefined
   not_attempted_count: number | undefined
+  collected: number | undefined
 }
 
 /** undefined: not set for this kind of end; null: set, empty (a value the run did not give). */
@@ -254,7 +261,8 @@ export function outcomeValues(step: StepOutcome): OutcomeValues {
     comment_url: o.kind === 'assessed' || o.kind === 'carried_over' || o.kind === 'detached' ? (o.commentUrl ?? undefined) : undefined,
     resolved_count: o.kind === 'validated' ? o.resolvedCount : undefined,
     still_broken_count: o.kind === 'validated' ? o.stillBrokenCount : undefined,
-    not_attempted_count: o.kind === 'validated' ? o.notAttemptedCount : undefined
+    not_attempted_count: o.kind === 'validated' ? o.notAttemptedCount : undefined,
+    collected: o.kind === 'collected' ? o.collected : undefined
   }
 }
 
@@ -283,7 +291,8 @@ export const OUTPUT_NAMES = [
   'comment_url',
   'resolved_count',
   'still_broken_count',
-  'not_attempted_count'
+  'not_attempted_count',
+  'collected'
 ] as const satisfies readonly OutputName[]
 
 // Every field of OutcomeValues is in OUTPUT_NAMES: a missing one fails to compile here.

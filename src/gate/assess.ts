@@ -159,12 +159,14 @@ export function triggerAssessment(deps: GateDeps, args: GateArgs): Promise<Trigg
 
 /**
  * One look at a detached run: of another model (a record that names a run
- * not of this agent: nothing is touched), still running, or ended (or
+ * not of this agent: nothing is touched), begun before the record's trigger
+ * time (not the record's run: nothing is touched), still running, or ended (or
  * stopped at its deadline) and decided.
  */
 export type Collected =
   | { kind: 'foreign'; run: RunStatusResponse }
   | { kind: 'narrow'; run: RunStatusResponse; missing: string[] }
+  | { kind: 'earlier'; run: RunStatusResponse }
   | { kind: 'running'; run: RunStatusResponse; deadlineMs: number }
   | { kind: 'ended'; outcome: GateOutcome }
 
@@ -178,12 +180,20 @@ export type Collected =
  * A status that cannot be read throws (a service failure: the record stays
  * pending for the next collector).
  */
-export async function collectRun(deps: GateDeps, args: GateArgs, runId: string, startedFallbackMs: number): Promise<Collected> {
+export async function collectRun(
+  deps: GateDeps,
+  args: GateArgs,
+  runId: string,
+  startedFallbackMs: number,
+  notBeforeMs: number | null = null
+): Promise<Collected> {
   const startedAtMs = deps.clock.now()
   const readBy = Deadline.after(deps.clock, COLLECT_MIN_MS)
   const run = await deps.makeApi(readBy).getRun(runId, { min_severity: args.minSeverity })
   if (run.model_id !== args.modelId) return { kind: 'foreign', run }
   const began = Date.parse(run.started_at ?? '')
+  // A run that began before the record's trigger time (or whose start the service does not tell) is not the record's run.
+  if (notBeforeMs !== null && !(began >= notBeforeMs)) return { kind: 'earlier', run }
   const deadlineMs = (Number.isFinite(began) ? began : startedFallbackMs) + args.timeoutMs
   const triggered: Triggered = { runId, startedAt: run.started_at ?? '', recovered: false, waitedFor: [] }
   let ended: RunEnd = { end: 'terminal', run, readError: undefined }

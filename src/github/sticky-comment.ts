@@ -16,6 +16,15 @@ import type { IssueComment, IssuesApi } from './issues-api.js'
 import { isOwnedComment, tokenLoginOnce } from './ownership.js'
 import type { RepoRef } from './transport.js'
 
+/**
+ * Thrown by a body function that finds the comment it would replace is no
+ * longer what its writer read (the collector's compare before writing): the
+ * write is skipped, and said as such, not as a failure.
+ */
+export class CommentChanged extends Error {
+  override name = 'CommentChanged'
+}
+
 /** The values of the `comment` input. */
 export const COMMENT_MODES = ['update', 'new', 'off'] as const
 export type CommentMode = (typeof COMMENT_MODES)[number]
@@ -132,6 +141,10 @@ export async function postStickyComment(
     return { action: 'created', url: created.html_url }
   } catch (err) {
     if (err instanceof AbortedError) throw err
+    if (err instanceof CommentChanged) {
+      log.info(err.message)
+      return { action: 'skipped', url: null, reason: 'the comment changed since it was read' }
+    }
     const { warning, reason } = explainCommentFailure(err, ref)
     log.warning(warning)
     return { action: 'skipped', url: null, reason }

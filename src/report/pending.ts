@@ -4,14 +4,19 @@
  * pending run that the collector (mode: collect) reads back. Pure.
  *
  *   <!-- asas-gate:model=m_123 -->
- *   <!-- asas-gate:pending=1;run=<run id>;commit=<40 or 64 hex>;at=<ISO minute> -->
+ *   <!-- asas-gate:pending=2;run=<id|->;commit=<sha>;at=<ISO minute|->;cats=<a,b|*>;deadline=<ISO minute|->;mac=<64 hex> -->
  *
- * What the collector trusts of it: only the run id, and where it was found
- * (an owned comment of an open pull request whose head is `commit`).
- * Everything else (the model, the categories, the status, the policy) it
- * derives again from the service and the default branch
+ * What the collector trusts of it: the record's MAC (pending-seal.ts, keyed
+ * from api_key) over the model, the run, the commit, the trigger time, the
+ * categories and the deadline, and where it was found (an owned comment of an
+ * open pull request whose head is `commit`). A record without a MAC, or whose
+ * MAC fails, is refused. The status, the findings and the policy it derives
+ * again from the service and the default branch
  * (docs/pr-pipelines.md#detached-waiting). A pending comment holds no
  * assessment record, so a carry-over never reads a result from it.
+ *
+ * A version 1 line (no categories, deadline nor MAC) is read, so the collector
+ * can refuse it and say why, never trust it.
  */
 import { gateTitle, metaLine } from './markdown-headline.js'
 import { proseText } from './markdown-safe.js'
@@ -21,20 +26,37 @@ export interface PendingRecord {
   runId: string | null
   /** The commit assessed (full hex SHA, lower case). */
   commit: string
-  /** ISO minute the run was triggered; null when not known. */
+  /** ISO minute the run was triggered (the service's start of the run, floored); null when not known. */
   at: string | null
+  /** The categories the step asked for, sorted; empty: the full taxonomy. */
+  categories: string[]
+  /** ISO minute after which the collector cancels the run; null when not recorded (version 1). */
+  deadline: string | null
+  /** The record's MAC (pending-seal.ts); null: none written (version 1, or not this action's). */
+  mac: string | null
 }
 
 const RUN_ID = /^[A-Za-z0-9_-]{1,100}$/
-const PENDING_LINE =
-  /^<!-- asas-gate:pending=1;run=([A-Za-z0-9_-]{1,100});commit=([0-9a-f]{40}|[0-9a-f]{64});at=(\d{4}-\d\d-\d\dT\d\d:\d\dZ|-) -->$/
+const CATEGORY = /^[a-z0-9_]{1,64}$/
+const MINUTE = '\\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\dZ'
+const SHA = '(?:[0-9a-f]{40}|[0-9a-f]{64})'
+const V1_LINE = new RegExp(`^<!-- asas-gate:pending=1;run=([A-Za-z0-9_-]{1,100});commit=(${SHA});at=(${MINUTE}|-) -->$`)
+const V2_LINE = new RegExp(
+  `^<!-- asas-gate:pending=2;run=([A-Za-z0-9_-]{1,100});commit=(${SHA});at=(${MINUTE}|-);cats=((?:[a-z0-9_]{1,64})(?:,[a-z0-9_]{1,64}){0,99}|\\*);deadline=(${MINUTE}|-);mac=([0-9a-f]{64}) -->$`
+)
+const dash = (v: string): string | null => (v === '-' ? null : v)
 
 /** The hidden pending line. Throws on a value it cannot hold exactly (a bug of the caller). */
 export function pendingMarker(p: PendingRecord): string {
   if (p.runId !== null && (p.runId === '-' || !RUN_ID.test(p.runId))) throw new Error('pending record: runId is not of the recorded shape')
   if (!/^(?:[0-9a-f]{40}|[0-9a-f]{64})$/.test(p.commit)) throw new Error('pending record: commit is not a full SHA')
-  if (p.at !== null && !/^\d{4}-\d\d-\d\dT\d\d:\d\dZ$/.test(p.at)) throw new Error('pending record: at is not an ISO minute')
-  return `<!-- asas-gate:pending=1;run=${p.runId ?? '-'};commit=${p.commit};at=${p.at ?? '-'} -->`
+  for (const t of [p.at, p.deadline])
+    if (t !== null && !/^\d{4}-\d\d-\d\dT\d\d:\d\dZ$/.test(t)) throw new Error('pending record: at or deadline is not an ISO minute')
+  if (p.categories.length > 100 || !p.categories.every((c) => CATEGORY.test(c)))
+    throw new Error('pending record: a category is not of the recorded shape')
+  if (p.mac === null || !/^[0-9a-f]{64}$/.test(p.mac)) throw new Error('pending record: not sealed')
+  const cats = p.categories.length === 0 ? '*' : [...p.categories].sort().join(',')
+  return `<!-- asas-gate:pending=2;run=${p.runId ?? '-'};commit=${p.commit};at=${p.at ?? '-'};cats=${cats};deadline=${p.deadline ?? '-'};mac=${p.mac} -->`
 }
 
 /** The pending record of a comment body: only its second line, only under `marker`, in the exact shape; else null. */
@@ -42,9 +64,27 @@ export function readPendingRecord(body: string | null | undefined, marker: strin
   if (!body) return null
   const lines = body.split('\n', 3).map((l) => l.replace(/\r$/, ''))
   if (lines[0] !== marker) return null
-  const m = PENDING_LINE.exec(lines[1] ?? '')
+  const v2 = V2_LINE.exec(lines[1] ?? '')
+  if (v2) {
+    const categories = v2[4] === '*' ? [] : v2[4].split(',')
+    return { runId: dash(v2[1]), commit: v2[2], at: dash(v2[3]), categories, deadline: dash(v2[5]), mac: v2[6] }
+  }
+  const m = V1_LINE.exec(lines[1] ?? '')
   if (!m) return null
-  return { runId: m[1] === '-' ? null : m[1], commit: m[2], at: m[3] === '-' ? null : m[3] }
+  return { runId: dash(m[1]), commit: m[2], at: dash(m[3]), categories: [], deadline: null, mac: null }
+}
+
+/** Whether two records are the same record (what a collector read is still what the comment holds). */
+export function samePending(a: PendingRecord | null, b: PendingRecord | null): boolean {
+  if (a === null || b === null) return a === b
+  return (
+    a.runId === b.runId &&
+    a.commit === b.commit &&
+    a.at === b.at &&
+    a.mac === b.mac &&
+    a.deadline === b.deadline &&
+    a.categories.join(',') === b.categories.join(',')
+  )
 }
 
 export interface AssessingComment {

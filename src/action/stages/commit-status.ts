@@ -109,6 +109,11 @@ export async function startStatus(ctx: StepContext, edge: StatusEdge | null): Pr
  * collector, so the post step owes nothing (it must not set error on a run
  * that goes on). False when it could not be set.
  */
+/** The status set pending with `description`, the step still owing its end (the pending record is not written yet). */
+export function pendingStatus(ctx: StepContext, edge: StatusEdge, description: string): Promise<boolean> {
+  return setStatus(ctx, edge, 'pending', description)
+}
+
 export async function handOverStatus(ctx: StepContext, edge: StatusEdge, description: string): Promise<boolean> {
   const set = await setStatus(ctx, edge, 'pending', description)
   saveOwedStatus(ctx.io, null)

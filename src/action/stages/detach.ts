@@ -29,13 +29,14 @@ import { pendingDescription, readPendingRecord, renderAssessingComment, type Pen
 import { isTerminal } from '../../service/contract/index.js'
 import { stopRun } from '../../gate/stop-run.js'
 import { Deadline } from '../../util/clock.js'
+import { pendingMac, pendingSealed } from '../../report/pending-seal.js'
 import { AbortedError, ConfigError, DeadlineExceededError, describeFailure, GitHubError } from '../../util/errors.js'
 import { inGitHubActions } from '../../github/context.js'
 import type { ActionInputs } from '../inputs.js'
 import type { DetachedOutcome } from '../outcome.js'
-import { saveRunSettled } from '../state.js'
+import { saveOwedStatus, saveRunSettled } from '../state.js'
 import { gateArgs, gateDeps } from './assess.js'
-import { handOverStatus, type StatusEdge } from './commit-status.js'
+import { pendingStatus, type StatusEdge } from './commit-status.js'
 import type { StepContext } from './context.js'
 import { githubReads } from './github-reads.js'
 import type { GatePolicy } from './load-policy.js'
@@ -129,7 +130,13 @@ export async function writePending(
   const startedMs = Number.isFinite(started) ? started : ctx.clock.now()
   const deadline = new Date(startedMs + inputs.timeoutMs).toISOString()
   const runId = triggered?.runId ?? null
-  const pending: PendingRecord = { runId, commit: planned.commit, at: isoMinute(new Date(startedMs).toISOString()) }
+  const pending = sealedRecord(inputs, {
+    runId,
+    commit: planned.commit,
+    at: isoMinute(new Date(startedMs).toISOString()),
+    categories: [...inputs.categories].sort(),
+    deadline: isoMinute(deadline)
+  })
   const marker = commentMarker(planned.agent.commentKey)
   const spent =
     runId === null
@@ -145,6 +152,9 @@ export async function writePending(
     runUrl: runUrl(ctx.io.env),
     budgetLine: spent
   })
+  // The status first: a collector that reads the record at once (a run already ended) then sets the last status, never
+  // this step after it (__tests__/properties/collector-schedules.property.test.ts found that order leaving a head pending).
+  if (w.status !== null) await pendingStatus(ctx, w.status, pendingDescription(runId, deadline))
   const published = await ctx.io.publish({
     inputs: { ...inputs, comment: 'update' },
     marker,
@@ -155,8 +165,19 @@ export async function writePending(
   })
   if (published.commentUrl === null)
     throw new GitHubError({ endpoint: 'POST /repos/{owner}/{repo}/issues/{n}/comments', message: noRecord(runId) })
-  if (w.status !== null) await handOverStatus(ctx, w.status, pendingDescription(runId, deadline))
+  // Handed over: the post step owes the status nothing now.
+  if (w.status !== null) saveOwedStatus(ctx.io, null)
   return { body, url: published.commentUrl, deadline }
+}
+
+/** The record with its MAC, keyed from api_key over this model's fields (pending-seal.ts). */
+export function sealedRecord(inputs: ActionInputs, r: Omit<PendingRecord, 'mac'>): PendingRecord {
+  return { ...r, mac: pendingMac(inputs.apiKey, { ...r, model: inputs.modelId }) }
+}
+
+/** Whether a record's MAC holds for this model and api_key (false when it has none). */
+export function recordSealed(inputs: ActionInputs, r: PendingRecord): boolean {
+  return pendingSealed(inputs.apiKey, { ...r, model: inputs.modelId }, r.mac)
 }
 
 /**
@@ -167,7 +188,8 @@ export async function writePending(
 async function supersede(ctx: StepContext, inputs: ActionInputs, planned: PendingAt): Promise<void> {
   try {
     const older = await pendingOf(ctx, inputs, planned)
-    if (older?.runId == null) return
+    // Only a record this model's step sealed names a run to stop: an edited one names whatever its editor chose.
+    if (older?.runId == null || !recordSealed(inputs, older)) return
     const api = ctx.makeApi(inputs, Deadline.after(ctx.clock, TIMEOUT_SETTLE_MS))
     const run = await api.getRun(older.runId)
     if (run.model_id !== inputs.modelId || isTerminal(run.status)) return

@@ -1,0 +1,177 @@
+/**
+ * Detached waiting, issue 42, in-process against the emulator and the GitHub
+ * stand-in: an edited pending record is refused (its MAC), a head that moves
+ * while the collector works keeps its own record, the run a collector
+ * triggers for a queued record survives its post step.
+ */
+import { afterEach, beforeEach, describe, expect, it } from '@jest/globals'
+import { runPost } from '../../src/action/post.js'
+import { startEmulator, type Emulator } from '../../src/emulator/server.js'
+import { createClient } from '../../src/service/client.js'
+import { fakeClock } from '../__fixtures__/fake-clock.js'
+import { startGitHubStandin, type GitHubStandin, type StandinRequest } from '../__fixtures__/github-standin.js'
+import { stopStarted } from '../__fixtures__/teardown.js'
+import { pullRequestEvent, REPO, runEnded, runStep, scheduleEvent, sealedComment, sha } from '../__fixtures__/detached-world.js'
+
+let emu: Emulator
+let gh: GitHubStandin
+/** Called on every request the stand-in serves (a push that lands while the collector works). */
+let onRequest: ((req: StandinRequest) => void) | null = null
+beforeEach(async () => {
+  emu = await startEmulator({ allowLoopbackTargets: true, categoryDurationMs: 5, attacksPerCategory: 1 })
+  onRequest = null
+  gh = await startGitHubStandin({
+    repository: REPO,
+    failWith: (req) => {
+      onRequest?.(req)
+      return undefined
+    }
+  })
+})
+afterEach(async () => {
+  await gh.stop()
+  await stopStarted(emu)
+})
+
+const T0 = Date.now()
+const states = (commit: string): string[] => gh.git.statuses.filter((s) => s.sha === commit).map((s) => s.state)
+const comment = (n: number): string => gh.state.comments.get(n)?.[0]?.body ?? ''
+const w = () => ({ emu, gh })
+
+function world(): { base: string; head: string; other: string } {
+  const [base, head, other] = [sha(), sha(), sha()]
+  gh.addCommit(base, null, ['README.md'])
+  gh.addCommit(head, base, ['agent/prompt.md'])
+  gh.addCommit(other, base, ['agent/other.md'])
+  gh.seedPull({ number: 7, headSha: head, commits: [head] })
+  return { base, head, other }
+}
+
+describe('an edited pending record', () => {
+  it.each(['an older passing run of the model', "another pull request's passing run"])(
+    'naming %s is refused: the status ends in error, never success, and the own run goes on',
+    async (which) => {
+      const { base, head, other } = world()
+      emu.demoAgent.setAllVulnerable(false)
+      const clock = fakeClock(T0)
+      // The passing run the editor names: an earlier full run of the model, or pull request #8's.
+      let passing: string
+      if (which.startsWith('an older')) {
+        const api = createClient({ baseUrl: emu.url, apiKey: emu.keys.full, clock: fakeClock(T0) })
+        passing = (await api.triggerRun({ model_id: emu.demoModelId })).run_id
+      } else {
+        gh.seedPull({ number: 8, headSha: other, commits: [other] })
+        passing = (await runStep(w(), pullRequestEvent(8, other, base), { wait: 'detached' }, clock)).outputs.run_id
+      }
+      await runEnded(emu, passing)
+      emu.control.setCategoryDurationMs(10 * 60 * 60_000)
+      const own = (await runStep(w(), pullRequestEvent(7, head, base), { wait: 'detached' }, clock)).outputs.run_id
+      // A person with write access edits the bot's comment: its author stays the bot.
+      const c = gh.state.comments.get(7)?.[0]
+      if (c === undefined) throw new Error('no comment')
+      c.body = c.body.replace(`run=${own};`, `run=${passing};`)
+      const collector = await runStep(w(), scheduleEvent(base), { mode: 'collect' }, clock)
+      expect(states(head)).not.toContain('success')
+      expect(states(head).at(-1)).toBe('error')
+      expect(gh.git.statuses.find((s) => s.sha === head && s.state === 'error')?.description).toMatch(/MAC does not hold/)
+      // Pull request #8's own record, untouched, is collected too (its head passes).
+      const own8 = which.startsWith('another')
+      expect(collector.outputs).toMatchObject({ result: 'error', collected: own8 ? '2' : '1' })
+      if (own8) expect(states(other).at(-1)).toBe('success')
+      expect(emu.control.runs().find((r) => r.run_id === own)?.status).toBe('running')
+    },
+    60_000
+  )
+
+  it("a key holder's record naming a run that began before its trigger time is refused", async () => {
+    const { base, head } = world()
+    emu.demoAgent.setAllVulnerable(false)
+    const clock = fakeClock(T0)
+    const api = createClient({ baseUrl: emu.url, apiKey: emu.keys.full, clock: fakeClock(T0) })
+    const older = (await api.triggerRun({ model_id: emu.demoModelId })).run_id
+    await runEnded(emu, older)
+    const later = new Date(Date.now() + 5 * 60_000).toISOString().slice(0, 16) + 'Z'
+    gh.seedComment(
+      7,
+      sealedComment(emu.keys.full, emu.demoModelId, { runId: older, commit: head, at: later, categories: [], deadline: null })
+    )
+    await runStep(w(), scheduleEvent(base), { mode: 'collect' }, clock)
+    expect(states(head)).toEqual(['error'])
+    expect(gh.git.statuses.at(-1)?.description).toMatch(/began .* before the record/)
+  }, 60_000)
+})
+
+describe('exactly once, nothing lost', () => {
+  it("a head that moves while the collector works keeps its own record: the collector's result goes on the old head only, the new head stays collectable", async () => {
+    const { base, head } = world()
+    emu.demoAgent.setAllVulnerable(false)
+    const clock = fakeClock(T0)
+    const first = (await runStep(w(), pullRequestEvent(7, head, base), { wait: 'detached' }, clock)).outputs.run_id
+    await runEnded(emu, first)
+    const next = sha()
+    gh.addCommit(next, head, ['agent/tools.py'])
+    // The push lands (its detached step writes a queued record) just as the collector sets the old head's status.
+    const pushed = sealedComment(emu.keys.full, emu.demoModelId, { runId: null, commit: next, at: null, categories: [], deadline: null })
+    onRequest = (req) => {
+      if (req.method === 'POST' && req.path.endsWith(`/statuses/${head}`) && onRequest !== null) {
+        onRequest = null
+        gh.seedPull({ number: 7, headSha: next, commits: [head, next] })
+        const c = gh.state.comments.get(7)?.[0]
+        if (c !== undefined) c.body = pushed
+      }
+    }
+    await runStep(w(), scheduleEvent(base), { mode: 'collect' }, clock)
+    expect(states(head).at(-1)).toBe('success')
+    expect(comment(7)).toBe(pushed)
+    // The next collector triggers the new head's run; the one after decides it.
+    await runStep(w(), scheduleEvent(base), { mode: 'collect' }, clock)
+    const second = /run=([A-Za-z0-9_-]+);/.exec(comment(7).split('\n')[1])?.[1] ?? ''
+    expect(second).toMatch(/^run_/)
+    await runEnded(emu, second)
+    await runStep(w(), scheduleEvent(base), { mode: 'collect' }, clock)
+    expect(states(next).at(-1)).toBe('success')
+    expect(comment(7)).toMatch(/asas-gate:record=2;result=pass/)
+  }, 60_000)
+
+  it("the run a collector triggers for a queued record is not cancelled by the collector's post step", async () => {
+    const { base, head } = world()
+    emu.control.setCategoryDurationMs(10 * 60 * 60_000)
+    const clock = fakeClock(T0)
+    gh.seedComment(
+      7,
+      sealedComment(emu.keys.full, emu.demoModelId, { runId: null, commit: head, at: null, categories: [], deadline: null })
+    )
+    const io = await runStep(w(), scheduleEvent(base), { mode: 'collect' }, clock)
+    const triggered = /run=([A-Za-z0-9_-]+);/.exec(comment(7).split('\n')[1])?.[1] ?? ''
+    expect(triggered).toMatch(/^run_/)
+    expect(io.outputs).toMatchObject({ result: 'pending', collected: '0' })
+    await runPost({ io, clock, makeApi: (_i, deadline) => createClient({ baseUrl: emu.url, apiKey: emu.keys.full, clock, deadline }) })
+    expect(emu.control.runs().find((r) => r.run_id === triggered)?.status).toBe('running')
+    expect(states(head).at(-1)).toBe('pending')
+  }, 60_000)
+})
+
+describe("the collector's runner time", () => {
+  it('grows with the records it collects, not with those queued: 40 queued records, one triggered, in seconds', async () => {
+    const { base } = world()
+    emu.control.setCategoryDurationMs(10 * 60 * 60_000)
+    const clock = fakeClock(T0)
+    for (let n = 100; n < 140; n++) {
+      const head = sha()
+      gh.addCommit(head, base, ['agent/prompt.md'])
+      gh.seedPull({ number: n, headSha: head, commits: [head] })
+      gh.seedComment(
+        n,
+        sealedComment(emu.keys.full, emu.demoModelId, { runId: null, commit: head, at: null, categories: [], deadline: null })
+      )
+    }
+    const started = performance.now()
+    const io = await runStep(w(), scheduleEvent(base), { mode: 'collect' }, clock)
+    const ms = performance.now() - started
+    expect(io.outputs).toMatchObject({ result: 'pending', collected: '0' })
+    expect(emu.control.runs().filter((r) => r.model_id === emu.demoModelId)).toHaveLength(1)
+    // The collector waited on no busy model (a trigger waits up to 20 s for one): far under the example's 10 minutes.
+    expect(ms).toBeLessThan(20_000)
+    if (process.env.MEASURE_COLLECT === '1') console.log(`collector, 40 queued records: ${Math.round(ms)} ms`)
+  }, 60_000)
+})

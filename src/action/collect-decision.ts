@@ -1,0 +1,93 @@
+/**
+ * The collector's decisions (mode: collect), pure, so a model of every
+ * interleaving of pushes, collectors and run ends can drive them
+ * (__tests__/properties/collector-schedules.property.test.ts):
+ * - judgeRecord: what one pending record asks before the run is read;
+ * - stillHolds: the compare before every comment write (a record that changed
+ *   since it was read, a newer push's, is never overwritten);
+ * - collectorResult: what the collector says it did (its outputs and its
+ *   pass or fail), the worst of what it set.
+ */
+import type { StepResult } from '../decision/step-result.js'
+import type { GateResult } from '../report/report-model.js'
+import { samePending, type PendingRecord } from '../report/pending.js'
+
+export type RecordVerdict =
+  /** Its commit is no longer the pull request's head: left to the newer push's record. */
+  | { kind: 'superseded' }
+  /** No MAC, or one that does not hold: an edited record, or another key's; its status ends in error. */
+  | { kind: 'refuse'; why: string }
+  /** Queued (the model was busy): the collector triggers its run. */
+  | { kind: 'trigger' }
+  /** A run to look at. */
+  | { kind: 'look'; runId: string }
+
+/** What a record asks, before the service is asked anything. The head check comes first: a record of an older commit is not this collector's to judge. */
+export function judgeRecord(pending: PendingRecord, head: string | null, sealed: boolean): RecordVerdict {
+  if (pending.commit !== head) return { kind: 'superseded' }
+  if (pending.mac === null)
+    return {
+      kind: 'refuse',
+      why: 'The pending record carries no MAC (written by another version of this action, or edited): nothing passes; push again to assess'
+    }
+  if (!sealed)
+    return {
+      kind: 'refuse',
+      why: "The pending record's MAC does not hold (it was edited, or written with another api_key or model_id): nothing passes; push again to assess"
+    }
+  return pending.runId === null ? { kind: 'trigger' } : { kind: 'look', runId: pending.runId }
+}
+
+/** Whether the comment still holds the record the collector read (null: the comment, or its record, is gone). */
+export function stillHolds(read: PendingRecord, now: PendingRecord | null): boolean {
+  return samePending(read, now)
+}
+
+/** What one record came to. `result`: the final status set on its commit (refused: error). */
+export interface Look {
+  pull: number
+  commit: string
+  runId: string | null
+  what: 'decided' | 'refused' | 'running' | 'queued' | 'triggered' | 'superseded' | 'failed'
+  result: GateResult | null
+}
+
+const RANK: readonly GateResult[] = ['pass', 'incomplete', 'fail', 'error']
+
+/** The worst of the results (error, then fail, then incomplete, then pass); null when there is none. */
+export function worstResult(results: readonly GateResult[]): GateResult | null {
+  return results.reduce<GateResult | null>((w, r) => (w === null || RANK.indexOf(r) > RANK.indexOf(w) ? r : w), null)
+}
+
+/**
+ * The collector's own result: the worst status it set (a record it could not
+ * read counts as error); pending when it set none and some record is still
+ * pending; pass when there was nothing to do. Its step fails when it set a
+ * failure or an error (incomplete: as fail_on_incomplete says), so it never
+ * reads pass while it posted a failure.
+ */
+export function collectorResult(looks: readonly Look[], failOnIncomplete: boolean): { result: GateResult | 'pending'; step: StepResult } {
+  const set = looks.flatMap((l) => (l.result === null ? [] : [l.result]))
+  const failed = looks.filter((l) => l.what === 'failed').length
+  const worst = worstResult(failed > 0 ? [...set, 'error'] : set)
+  const waiting = looks.filter((l) => l.what === 'running' || l.what === 'queued' || l.what === 'triggered').length
+  const line = summaryLine(looks)
+  if (worst === null) return { result: waiting > 0 ? 'pending' : 'pass', step: { outcome: 'pass', line } }
+  if (worst === 'pass') return { result: 'pass', step: { outcome: 'pass', line } }
+  if (worst === 'incomplete' && !failOnIncomplete) return { result: worst, step: { outcome: 'warn', line } }
+  return { result: worst, step: { outcome: 'fail', line } }
+}
+
+/** "Collector: 2 decided (1 pass, 1 fail), 1 refused, ...; worst: fail." */
+export function summaryLine(looks: readonly Look[]): string {
+  const n = (w: Look['what']): number => looks.filter((l) => l.what === w).length
+  const decided = looks.filter((l) => l.what === 'decided')
+  const by = RANK.map((r) => [r, decided.filter((l) => l.result === r).length] as const).filter(([, k]) => k > 0)
+  const results = by.length === 0 ? '' : ` (${by.map(([r, k]) => `${k} ${r}`).join(', ')})`
+  const worst = worstResult(looks.flatMap((l) => (l.result === null ? [] : [l.result])))
+  return (
+    `Collector: ${n('decided')} decided${results}, ${n('refused')} refused, ${n('triggered')} triggered, ${n('running')} still running, ` +
+    `${n('queued')} still queued, ${n('superseded')} superseded, ${n('failed')} not readable (left pending)` +
+    (worst === null ? '; no status set.' : `; worst status set: ${worst}.`)
+  )
+}
