@@ -1,5 +1,6 @@
 import { describe, expect, test } from '@jest/globals'
-import { otherStatusOwners, statusContext, statusDescription, statusStateFor } from '../../src/github/commit-status.js'
+import { otherStatusOwners, statusContext, statusDescription } from '../../src/github/commit-status.js'
+import { finalStatusState as statusStateFor } from '../../src/action/output-table.js'
 import { graphqlBaseUrl } from '../../src/github/assessment-record.js'
 import { orderPullsForCommit, type PullSummary } from '../../src/github/pulls.js'
 

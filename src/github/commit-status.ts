@@ -119,15 +119,6 @@ function readStatuses(res: { data: unknown }, endpoint: string): ListedStatus[] 
   }))
 }
 
-/**
- * The final state for a result: success when the step passes, error when no
- * verdict was reached (the assessment failed to run), failure otherwise.
- */
-export function statusStateFor(result: 'pass' | 'fail' | 'incomplete' | 'error', failing: boolean): CommitState {
-  if (!failing) return 'success'
-  return result === 'error' ? 'error' : 'failure'
-}
-
 export function statusesApiOver(call: Call): StatusesApi {
   return {
     setCommitStatus(r, s) {
