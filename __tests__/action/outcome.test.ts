@@ -57,6 +57,7 @@ describe("the step's outcome", () => {
         run_id: 'run_1',
         status: 'completed',
         service_verdict: '',
+        verdict: '',
         result: 'fail',
         assessments_spent: '1',
         findings_count: '2',

@@ -212,6 +212,8 @@ export interface OutcomeValues {
   run_id: string | undefined
   status: string | null | undefined
   service_verdict: string | null | undefined
+  /** Deprecated: service_verdict under its 1.0 name, kept through 1.x. */
+  verdict: string | null | undefined
   result: OutcomeResult
   assessments_spent: number | undefined
   findings_count: number | null | undefined
@@ -247,6 +249,7 @@ export function outcomeValues(step: StepOutcome): OutcomeValues {
     run_id: a?.runId ?? (o.kind === 'detached' ? o.runId : undefined),
     status: a?.status,
     service_verdict: a?.serviceVerdict,
+    verdict: a?.serviceVerdict,
     result: step.result,
     assessments_spent: o.kind === 'validated' ? undefined : (o.assessmentsSpent ?? undefined),
     findings_count: a?.findingsCount,

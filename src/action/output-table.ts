@@ -139,6 +139,11 @@ export const OUTPUT_TABLE = [
     name: 'not_attempted_count',
     description: 'validate mode: findings that could not be validated.',
     summary: 'validate mode: findings that could not be validated'
+  },
+  {
+    name: 'verdict',
+    description: 'Deprecated: service_verdict under its 1.0 name (removed in 2.0). Use result, which decides.',
+    summary: 'deprecated: `service_verdict` under its 1.0 name, removed in 2.0; use `result`'
   }
 ] as const satisfies readonly OutputSpec[]
 
