@@ -69,6 +69,20 @@ export function statusDescription(text: string): string {
   return chars.length <= STATUS_DESCRIPTION_MAX ? chars.join('') : `${chars.slice(0, STATUS_DESCRIPTION_MAX - 1).join('')}…`
 }
 
+/**
+ * A status of a cause and its fix, within 140 characters: the fix whole
+ * ("Re-run the job."), the cause clipped before it when both do not fit, so
+ * the reader always learns what to do.
+ */
+export function causeAndFix(cause: string, fix: string): string {
+  const tail = Array.from(oneLine(fix, 2000))
+  const head = Array.from(oneLine(cause, 2000).replace(/[.;:,\s]+$/, ''))
+  const room = STATUS_DESCRIPTION_MAX - tail.length - 2
+  if (tail.length === 0) return statusDescription(head.join(''))
+  const shown = head.length <= room ? head.join('') : `${head.slice(0, Math.max(0, room - 1)).join('')}…`
+  return statusDescription(`${shown}. ${tail.join('')}`)
+}
+
 /** The fragment that names a status's agent in its target URL. */
 const OWNER_FRAGMENT = /#agent-([0-9a-f]{8})$/
 
