@@ -1,6 +1,9 @@
 /**
- * action.yml's `inputs:` section and README's inputs table, written from the
- * inputs table (src/action/inputs/table.ts), so an input is declared once.
+ * action.yml's `inputs:` and `outputs:` sections and README's inputs,
+ * outputs and results tables, written from the inputs table
+ * (src/action/inputs/table.ts) and the outputs and results tables
+ * (src/action/output-table.ts), so an input, an output or a result is
+ * declared once.
  * Run from the repository's root after changing an entry:
  *
  *   npm run -s build:tools && node build/scripts/input-docs.js
@@ -13,6 +16,7 @@ import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { fillRange, type AnyInputSpec } from '../src/action/inputs/spec.js'
 import { INPUT_TABLE } from '../src/action/inputs/table.js'
+import { OUTCOMES, OUTPUT_TABLE } from '../src/action/output-table.js'
 
 const TABLE = INPUT_TABLE as readonly AnyInputSpec[]
 
@@ -50,20 +54,62 @@ export function readmeInputsTable(table: readonly AnyInputSpec[] = TABLE): strin
   return [README_START, '| input | default | meaning |', '|---|---|---|', ...rows, README_END].join('\n')
 }
 
-/** action.yml with its inputs section replaced. */
-export function withActionInputs(actionYml: string, table: readonly AnyInputSpec[] = TABLE): string {
-  const start = actionYml.indexOf('\ninputs:\n')
-  const end = actionYml.indexOf('\n\noutputs:\n')
-  if (start < 0 || end < start) throw new Error('action.yml has no inputs: section followed by outputs:')
-  return `${actionYml.slice(0, start + 1)}${actionYmlInputs(table)}${actionYml.slice(end + 1)}`
+/** A markdown table cell: pipes escaped. */
+const cell = (text: string): string => text.replace(/\|/g, '\\|')
+
+/** action.yml's `outputs:` section, up to the blank line before `runs:`. */
+export function actionYmlOutputs(): string {
+  const lines = ['outputs:']
+  for (const o of OUTPUT_TABLE) lines.push(`  ${o.name}:`, `    description: ${yamlString(o.description)}`)
+  return `${lines.join('\n')}\n`
 }
 
-/** README with its inputs table replaced. */
+/** README's tables, each between its markers. */
+const README_TABLES = {
+  inputs: readmeInputsTable,
+  outputs: (): string =>
+    [
+      '<!-- outputs:start: written from src/action/output-table.ts by scripts/input-docs.ts; a test checks it -->',
+      '| output | meaning |',
+      '|---|---|',
+      ...OUTPUT_TABLE.map((o) => `| \`${o.name}\` | ${cell(o.summary)} |`),
+      '<!-- outputs:end -->'
+    ].join('\n'),
+  results: (): string =>
+    [
+      '<!-- results:start: written from src/action/output-table.ts by scripts/input-docs.ts; a test checks it -->',
+      '| result | when | the step | exit code |',
+      '|---|---|---|---|',
+      ...Object.entries(OUTCOMES).map(([r, o]) => `| \`${r}\` | ${cell(o.when)} | ${cell(o.step)} | ${o.exitCode} |`),
+      '<!-- results:end -->'
+    ].join('\n')
+} as const
+
+/** A section of `text` from `start` to just before `end`, replaced. */
+function replaceBetween(text: string, start: string, end: string, what: string, by: string): string {
+  const a = text.indexOf(start)
+  const b = text.indexOf(end, a + 1)
+  if (a < 0 || b < a) throw new Error(`${what}: no ${JSON.stringify(start.trim())} followed by ${JSON.stringify(end.trim())}`)
+  return `${text.slice(0, a + 1)}${by}${text.slice(b + 1)}`
+}
+
+/** action.yml with its inputs and outputs sections replaced. */
+export function withActionInputs(actionYml: string, table: readonly AnyInputSpec[] = TABLE): string {
+  const inputs = replaceBetween(actionYml, '\ninputs:\n', '\n\noutputs:\n', 'action.yml', actionYmlInputs(table))
+  return replaceBetween(inputs, '\noutputs:\n', '\n\nruns:\n', 'action.yml', actionYmlOutputs())
+}
+
+/** README with its generated tables replaced. */
 export function withReadmeInputs(readme: string, table: readonly AnyInputSpec[] = TABLE): string {
-  const start = readme.indexOf('<!-- inputs:start')
-  const end = readme.indexOf(README_END)
-  if (start < 0 || end < start) throw new Error('README.md has no inputs:start and inputs:end markers')
-  return `${readme.slice(0, start)}${readmeInputsTable(table)}${readme.slice(end + README_END.length)}`
+  let out = readme
+  for (const [name, render] of Object.entries(README_TABLES)) {
+    const start = out.indexOf(`<!-- ${name}:start`)
+    const endMark = `<!-- ${name}:end -->`
+    const end = out.indexOf(endMark)
+    if (start < 0 || end < start) throw new Error(`README.md has no ${name}:start and ${name}:end markers`)
+    out = `${out.slice(0, start)}${name === 'inputs' ? readmeInputsTable(table) : render(table)}${out.slice(end + endMark.length)}`
+  }
+  return out
 }
 
 /** Write (or, with check, compare) both files under `root`; the names of those not up to date. */

@@ -1,7 +1,8 @@
 import { readFileSync } from 'node:fs'
 import { parse } from 'yaml'
 
-import { actionOutputs, failedOutcome, OUTPUT_NAMES, type EndOutcome, type StepOutcome } from '../../src/action/outcome.js'
+import { decidedFindingsCount, failedOutcome, type BlockingFinding, type EndOutcome, type StepOutcome } from '../../src/action/outcome.js'
+import { actionOutputs, OUTPUT_NAMES } from '../../src/action/output-table.js'
 import { REPORT_FORMATS } from '../../src/report/formats.js'
 
 const action = parse(readFileSync('action.yml', 'utf8')) as { outputs: Record<string, unknown> }
@@ -17,7 +18,7 @@ const assessed: EndOutcome = {
   result: 'fail',
   runId: 'run_1',
   status: 'completed',
-  verdict: null,
+  serviceVerdict: null,
   findingsCount: 2,
   categoriesPlanned: ['a', 'b'],
   categoriesCompleted: ['a'],
@@ -55,6 +56,7 @@ describe("the step's outcome", () => {
         profile_version: '3',
         run_id: 'run_1',
         status: 'completed',
+        service_verdict: '',
         verdict: '',
         result: 'fail',
         assessments_spent: '1',
@@ -111,5 +113,30 @@ describe("the step's outcome", () => {
     if (outcome.end.kind === 'assessed' && outcome.result !== 'error') expect(outputs).toEqual(expected)
     else if (outcome.end.kind === 'assessed') expect(outputs).toMatchObject(expected)
     else expect(outputs).toEqual(expected)
+  })
+})
+
+describe('findings_count counts what the result was decided on', () => {
+  const blocker = (reproduced: boolean): BlockingFinding => ({
+    findingId: reproduced ? 'f1' : null,
+    severity: 'high',
+    category: 'tool_misuse',
+    description: 'd',
+    baselineState: 'new',
+    reproduced,
+    seen: 'this run only'
+  })
+
+  it.each([
+    ['the run found nothing and nothing is held', 0, [], 0],
+    ['a held weakness this run did not reproduce counts beside the run’s findings', 0, [blocker(false)], 1],
+    ['a blocker of this run is among the run’s findings already', 2, [blocker(true)], 2],
+    ['both', 3, [blocker(true), blocker(false), blocker(false)], 5],
+    ['findings not read: unknown, not zero', null, [blocker(false)], null]
+  ] as const)('%s', (_, atOrAbove, blocking, expected) => {
+    const count = decidedFindingsCount(atOrAbove, blocking)
+    expect(count).toBe(expected)
+    // new_count + known_count (the blockers) never exceeds it.
+    if (count !== null) expect(blocking.length).toBeLessThanOrEqual(count)
   })
 })

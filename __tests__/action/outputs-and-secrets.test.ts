@@ -351,7 +351,7 @@ describe('the scrubbing edge', () => {
       const secrets = stepSecrets(raw)
       expect(raw.secrets).toEqual(expect.arrayContaining([KEY, CRED, PASSWORD]))
       const io = scrubbingIO(raw, secrets, { clock: fakeClock(), signal: new AbortController().signal })
-      io.setOutput('verdict', text)
+      io.setOutput('service_verdict', text)
       io.annotate('error', text, text)
       await io.appendSummary(text)
       io.log.info(text)

@@ -346,7 +346,8 @@ describe('two agents given one target_name (one status context)', () => {
   const host = 'https://agent-app-git-feat.vercel.app'
   const support = { endpoint_path: '/api/support', target_name: 'agent' }
   const billing = { endpoint_path: '/api/billing', target_name: 'agent' }
-  const finals = (): string[][] => (gh?.git.statuses ?? []).filter((s) => s.state !== 'pending').map((s) => [s.state, s.description ?? ''])
+  const finals = (): string[][] =>
+    (gh?.git.statuses ?? []).filter((s) => s.state !== 'pending').map((s) => [s.state, s.description ?? '', s.target_url ?? ''])
   const lastState = (): string | undefined => gh?.git.statuses.at(-1)?.state
 
   async function commit(): Promise<void> {
@@ -366,7 +367,8 @@ describe('two agents given one target_name (one status context)', () => {
     const later = await step(deployed(B, host), second, api)
     expect(new Set(gh?.git.statuses.map((s) => s.context))).toEqual(new Set(['agent-security/agent']))
     expect(lastState()).toBe('failure')
-    expect(finals().at(-1)?.[1]).toMatch(/^Another agent sets this status too: give each agent its own target_name \[agent [0-9a-f]{8}\]$/)
+    expect(finals().at(-1)?.[1]).toBe('Another agent sets this status too: give each agent its own target_name')
+    expect(finals().at(-1)?.[2]).toMatch(/^https:\/\/.*#agent-[0-9a-f]{8}$/)
     expect(later.outputs.result).toBe('error')
     expect(later.failures).toEqual([
       expect.stringMatching(/target_name.*another agent \([0-9a-f]{8}\) set the commit status agent-security\/agent/)

@@ -10,7 +10,7 @@ const assessed: EndOutcome = {
   result: 'fail',
   runId: 'run_1',
   status: 'completed',
-  verdict: 'fail',
+  serviceVerdict: 'fail',
   findingsCount: 2,
   categoriesPlanned: ['a'],
   categoriesCompleted: ['a'],

@@ -119,7 +119,7 @@ describe.each(RUNTIMES.map((r) => [r.name, r] as const))('bundled action on %s',
       const r2 = await run(w, { inputs: baseInputs(w), eventName: 'pull_request', eventPayload: prEvent })
       for (const r of [r1, r2]) {
         expect(r.main.code).toBe(1)
-        expect(r.main.outputs).toMatchObject({ result: 'fail', status: 'completed', verdict: 'fail' })
+        expect(r.main.outputs).toMatchObject({ result: 'fail', status: 'completed', service_verdict: 'fail' })
         expect(Number(r.main.outputs.findings_count)).toBeGreaterThan(0)
         expect(r.main.stdout).toMatch(/::error/)
         expectNoSecrets(w, r)
@@ -165,7 +165,7 @@ describe.each(RUNTIMES.map((r) => [r.name, r] as const))('bundled action on %s',
       w.emu.demoAgent.setAllVulnerable(false)
       const r = await run(w, { inputs: baseInputs(w), eventName: 'pull_request', eventPayload: prEvent })
       expect(r.main.code).toBe(0)
-      expect(r.main.outputs).toMatchObject({ result: 'pass', status: 'completed', verdict: 'pass', findings_count: '0' })
+      expect(r.main.outputs).toMatchObject({ result: 'pass', status: 'completed', service_verdict: 'pass', findings_count: '0' })
       expect(JSON.parse(r.main.outputs.categories_planned)).toEqual(JSON.parse(r.main.outputs.categories_completed))
       expect(r.main.stdout).toMatch(/categories done/)
       expect(r.main.summary).toMatch(/pass/i)
@@ -178,7 +178,7 @@ describe.each(RUNTIMES.map((r) => [r.name, r] as const))('bundled action on %s',
   it.concurrent('reports redacted findings when the plan withholds proof, with the same verdict', () =>
     inWorld(async (w) => {
       const r = await run(w, { inputs: baseInputs(w, { model_id: w.emu.demoModels.redacted, api_key: w.emu.keys.redacted }) })
-      expect(r.main.outputs).toMatchObject({ result: 'fail', verdict: 'fail' })
+      expect(r.main.outputs).toMatchObject({ result: 'fail', service_verdict: 'fail' })
       expect(Number(r.main.outputs.findings_count)).toBeGreaterThan(0)
       expect(r.main.summary).toMatch(/redacted/i)
       expect(r.main.summary).toMatch(/withholds the proof/i)

@@ -10,7 +10,8 @@ import { createGitHubClient, type PipelineApi } from '../../src/github/github-cl
 import type { ContentsApi } from '../../src/github/contents-api.js'
 import type { IssuesApi } from '../../src/github/issues-api.js'
 import { pullForCommit } from '../../src/github/pulls.js'
-import { postCommitStatus, statusContext, statusStateFor } from '../../src/github/commit-status.js'
+import { postCommitStatus, statusContext } from '../../src/github/commit-status.js'
+import { finalStatusState as statusStateFor } from '../../src/action/output-table.js'
 import { findAssessmentRecords, tokenLogin } from '../../src/github/assessment-record.js'
 import { commentMarker, recordMarker, recordSubjectKey, type AssessmentRecord } from '../../src/report/comment.js'
 import { recordingLog } from '../__fixtures__/recording-log.js'
@@ -137,15 +138,17 @@ describe('commit statuses', () => {
     ])
   })
 
-  test('a status names its agent at the end of a clipped description; the list reads it back, newest first', async () => {
+  test('a status names its agent in its target URL, its description all the reader’s; the list reads it back, newest first', async () => {
     const api = await start()
     standin.addCommit(sha('1'), null, ['a'])
     await postCommitStatus(api, REPO, { ...status, owner: '0a1b2c3d' }, log)
     await postCommitStatus(api, REPO, { ...status, context: statusContext('other') }, log)
     await postCommitStatus(api, REPO, { ...status, state: 'failure', description: 'y'.repeat(500), owner: '99990000' }, log)
-    const last = standin.git.statuses[2].description ?? ''
-    expect(Array.from(last)).toHaveLength(140)
-    expect(last.endsWith('… [agent 99990000]')).toBe(true)
+    const last = standin.git.statuses[2]
+    expect(Array.from(last.description ?? '')).toHaveLength(140)
+    expect(last.description?.endsWith('y…')).toBe(true)
+    expect(last.target_url).toBe('https://github.com/octo/agent/actions/runs/42#agent-99990000')
+    expect(standin.git.statuses[1].target_url).toBe('https://github.com/octo/agent/actions/runs/42')
     expect(await api.listCommitStatuses(REPO, sha('1'))).toEqual([
       { context: 'agent-security/agent-pr-7', owner: '99990000' },
       { context: 'agent-security/other', owner: null },

@@ -1,5 +1,6 @@
 import { describe, expect, test } from '@jest/globals'
-import { otherStatusOwners, statusContext, statusDescription, statusStateFor } from '../../src/github/commit-status.js'
+import { otherStatusOwners, statusContext, statusDescription, statusOwnerIn, statusTargetUrl } from '../../src/github/commit-status.js'
+import { finalStatusState as statusStateFor } from '../../src/action/output-table.js'
 import { graphqlBaseUrl } from '../../src/github/assessment-record.js'
 import { orderPullsForCommit, type PullSummary } from '../../src/github/pulls.js'
 
@@ -64,5 +65,21 @@ describe('commit status owners', () => {
     expect(otherStatusOwners([...listed, { context: 'agent-security/x', owner: null }], 'agent-security/x', 'aaaaaaaa')).toEqual([
       'unnamed'
     ])
+  })
+})
+
+describe('the agent a status names', () => {
+  test('in the target URL’s fragment, which replaces any fragment the URL had; none without a URL to link to', () => {
+    expect(statusTargetUrl('https://g/run/1', '0a1b2c3d')).toBe('https://g/run/1#agent-0a1b2c3d')
+    expect(statusTargetUrl('https://g/run/1#x', '0a1b2c3d')).toBe('https://g/run/1#agent-0a1b2c3d')
+    expect(statusTargetUrl(null, '0a1b2c3d')).toBeNull()
+    expect(statusTargetUrl('https://g/run/1', null)).toBe('https://g/run/1')
+  })
+
+  test('read back from the URL, or from the description’s end as 1.0 wrote it; a name elsewhere is not one', () => {
+    expect(statusOwnerIn('https://g/run/1#agent-0a1b2c3d', 'fail: 1 blocking')).toBe('0a1b2c3d')
+    expect(statusOwnerIn(null, 'fail: 1 blocking [agent 0a1b2c3d]')).toBe('0a1b2c3d')
+    expect(statusOwnerIn('https://g/run/1#agent-0a1b2c3d-x', 'fail [agent 0a1b2c3d] then')).toBeNull()
+    expect(statusOwnerIn('https://g/run/1', null)).toBeNull()
   })
 })

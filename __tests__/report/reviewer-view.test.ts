@@ -32,7 +32,7 @@ function stepOf(report: Report): StepOutcome {
       result: report.result,
       runId: report.runId ?? '',
       status: 'completed',
-      verdict: report.verdict,
+      serviceVerdict: report.verdict,
       findingsCount: 0,
       categoriesPlanned: [],
       categoriesCompleted: [],

@@ -29,7 +29,7 @@ function assessedEnd(report: Report): AssessedOutcome {
     result: report.result,
     runId: report.runId ?? '',
     status: 'completed',
-    verdict: report.verdict,
+    serviceVerdict: report.verdict,
     findingsCount: 0,
     categoriesPlanned: [],
     categoriesCompleted: [],

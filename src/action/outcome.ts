@@ -3,7 +3,7 @@
  * the report stages, publish, conclude) and rendered by each shell (the
  * action's outputs here; the command line's exit code and JSON). One kind
  * per way a step ends, each naming every value it has, so a new output is a
- * field of the kinds it belongs to plus its row in OUTPUT_FIELDS, and the
+ * field of the kinds it belongs to plus its row in OUTPUT_TABLE (output-table.ts), and the
  * compiler finds every producer and every renderer.
  */
 import type { GateResult, Report, SeverityCounts } from '../report/report-model.js'
@@ -12,7 +12,6 @@ import { modelLabel } from '../report/markdown-headline.js'
 import type { Severity } from '../service/contract/index.js'
 import type { ReportFileOutput } from '../report/formats.js'
 import type { StepResult } from '../decision/step-result.js'
-import type { ActionIO } from './io.js'
 
 /** The results the `result` output names. */
 export type OutcomeResult = GateResult | 'skipped' | 'pending'
@@ -39,7 +38,8 @@ export interface AssessedOutcome {
   runId: string
   /** The run's final status; null when it was never read. */
   status: string | null
-  verdict: string | null
+  /** The service's own pass/fail for the run (reference only: result decides); null when it gave none. */
+  serviceVerdict: string | null
   findingsCount: number | null
   categoriesPlanned: readonly string[]
   categoriesCompleted: readonly string[]
@@ -96,6 +96,16 @@ export function reportOutcome(
       seen: rateText(x.seen)
     }))
   }
+}
+
+/**
+ * findings_count: the findings the result was decided on, at or above the
+ * threshold: the run's (`atOrAbove`, null when they were not read) and the
+ * held weaknesses it did not reproduce that still block, so new_count plus
+ * known_count never exceeds it.
+ */
+export function decidedFindingsCount(atOrAbove: number | null, blocking: readonly BlockingFinding[]): number | null {
+  return atOrAbove === null ? null : atOrAbove + blocking.filter((b) => !b.reproduced).length
 }
 
 /**
@@ -207,6 +217,8 @@ export interface OutcomeValues {
   profile_version: number | undefined
   run_id: string | undefined
   status: string | null | undefined
+  service_verdict: string | null | undefined
+  /** Deprecated: service_verdict under its 1.0 name, kept through 1.x. */
   verdict: string | null | undefined
   result: OutcomeResult
   assessments_spent: number | undefined
@@ -243,7 +255,8 @@ export function outcomeValues(step: StepOutcome): OutcomeValues {
     profile_version: p?.profileVersion ?? undefined,
     run_id: a?.runId ?? (o.kind === 'detached' ? o.runId : undefined),
     status: a?.status,
-    verdict: a?.verdict,
+    service_verdict: a?.serviceVerdict,
+    verdict: a?.serviceVerdict,
     result: step.result,
     assessments_spent: o.kind === 'validated' ? undefined : (o.assessmentsSpent ?? undefined),
     findings_count: a?.findingsCount,
@@ -264,58 +277,6 @@ export function outcomeValues(step: StepOutcome): OutcomeValues {
     not_attempted_count: o.kind === 'validated' ? o.notAttemptedCount : undefined,
     collected: o.kind === 'collected' ? o.collected : undefined
   }
-}
-
-/** The names of every output, in action.yml's order (a test holds the two equal). */
-export const OUTPUT_NAMES = [
-  'model_id',
-  'target',
-  'profile_version',
-  'run_id',
-  'status',
-  'verdict',
-  'result',
-  'assessments_spent',
-  'findings_count',
-  'categories_planned',
-  'categories_completed',
-  'report_path',
-  'new_count',
-  'known_count',
-  'gone_count',
-  'accepted_count',
-  'sarif_path',
-  'junit_path',
-  'markdown_path',
-  'codequality_path',
-  'comment_url',
-  'resolved_count',
-  'still_broken_count',
-  'not_attempted_count',
-  'collected'
-] as const satisfies readonly OutputName[]
-
-// Every field of OutcomeValues is in OUTPUT_NAMES: a missing one fails to compile here.
-type Missing = Exclude<OutputName, (typeof OUTPUT_NAMES)[number]>
-export const EVERY_OUTPUT_LISTED: [Missing] extends [never] ? true : Missing = true
-
-/** One value as an output's text: numbers as digits, lists as JSON, null as empty. */
-function outputText(value: OutcomeValues[OutputName]): string {
-  if (value === null || value === undefined) return ''
-  if (typeof value === 'string') return value
-  if (typeof value === 'number') return String(value)
-  return JSON.stringify(value)
-}
-
-/** The action's outputs of an outcome, in action.yml's order; a value undefined for its kind is not set. */
-export function actionOutputs(o: StepOutcome): [OutputName, string][] {
-  const values = outcomeValues(o)
-  return OUTPUT_NAMES.filter((name) => values[name] !== undefined).map((name) => [name, outputText(values[name])])
-}
-
-/** Set the action's outputs of an outcome. */
-export function setActionOutputs(io: Pick<ActionIO, 'setOutput'>, o: StepOutcome): void {
-  for (const [name, value] of actionOutputs(o)) io.setOutput(name, value)
 }
 
 /** The outcome of a step that ended without a result and without a report (it had to exit at once). */

@@ -5,18 +5,13 @@
  * reads. All pure.
  */
 import { blockingText, outcomeValues, type OutcomeResult, type StepOutcome } from '../action/outcome.js'
+import { OUTCOMES } from '../action/output-table.js'
 import { oneLine, terminalSafeJson } from '../util/text.js'
 
 /** The exit code of each result: a script can trust it. */
-export const EXIT_CODES: Readonly<Record<OutcomeResult, number>> = {
-  pass: 0,
-  skipped: 0,
-  fail: 1,
-  incomplete: 2,
-  error: 3,
-  // wait: detached (a result still to come) is never a pass; the command line refuses it, this is for completeness.
-  pending: 2
-}
+export const EXIT_CODES = Object.fromEntries(Object.entries(OUTCOMES).map(([result, o]) => [result, o.exitCode])) as Readonly<
+  Record<OutcomeResult, number>
+>
 
 /** A mistake on the command line itself (an unknown option, a bad value): as a configuration error. */
 export const EXIT_USAGE = EXIT_CODES.error

@@ -33,14 +33,14 @@ export interface CommitStatus {
   description: string
   /** The job's URL; null: none. */
   targetUrl: string | null
-  /** The agent that sets it (AgentIdentity.statusOwner), named at the description's end; null: none. */
+  /** The agent that sets it (AgentIdentity.statusOwner), named in the target URL's fragment (statusTargetUrl); null: none. */
   owner: string | null
 }
 
-/** A status of a commit as GitHub lists it: its context, and the agent its description names. */
+/** A status of a commit as GitHub lists it: its context, and the agent it names. */
 export interface ListedStatus {
   context: string
-  /** statusOwnerIn(description): null when it names none. */
+  /** statusOwnerIn(target_url, description): null when it names none. */
   owner: string | null
 }
 
@@ -61,15 +61,40 @@ export function statusContext(name: string): string {
 
 /**
  * One line of at most 140 characters (code points, as GitHub counts), clipped
- * with an ellipsis; with an owner, ending in ` [agent <owner>]`, which a clip
- * never cuts.
+ * with an ellipsis. Every character is the reader's: the agent that set it is
+ * named in the target URL (statusTargetUrl), not here.
  */
-export function statusDescription(text: string, owner: string | null = null): string {
-  const mark = owner === null ? '' : ` [agent ${owner}]`
-  const room = STATUS_DESCRIPTION_MAX - mark.length
+export function statusDescription(text: string): string {
   const chars = Array.from(oneLine(text, 2000))
-  const clipped = chars.length <= room ? chars.join('') : `${chars.slice(0, room - 1).join('')}…`
-  return `${clipped}${mark}`
+  return chars.length <= STATUS_DESCRIPTION_MAX ? chars.join('') : `${chars.slice(0, STATUS_DESCRIPTION_MAX - 1).join('')}…`
+}
+
+/**
+ * A status of a cause and its fix, within 140 characters: the fix whole
+ * ("Re-run the job."), the cause clipped before it when both do not fit, so
+ * the reader always learns what to do.
+ */
+export function causeAndFix(cause: string, fix: string): string {
+  const tail = Array.from(oneLine(fix, 2000))
+  const head = Array.from(oneLine(cause, 2000).replace(/[.;:,\s]+$/, ''))
+  const room = STATUS_DESCRIPTION_MAX - tail.length - 2
+  if (tail.length === 0) return statusDescription(head.join(''))
+  const shown = head.length <= room ? head.join('') : `${head.slice(0, Math.max(0, room - 1)).join('')}…`
+  return statusDescription(`${shown}. ${tail.join('')}`)
+}
+
+/** The fragment that names a status's agent in its target URL. */
+const OWNER_FRAGMENT = /#agent-([0-9a-f]{8})$/
+
+/**
+ * The target URL as set: the job's URL with the agent in its fragment
+ * (`…/jobs/1#agent-1a2b3c4d`), which the page ignores and statusOwnerIn reads
+ * back; without a job URL there is nothing to link to, and the status names
+ * no agent (it counts as another's, see otherStatusOwners).
+ */
+export function statusTargetUrl(targetUrl: string | null, owner: string | null): string | null {
+  if (targetUrl === null || owner === null) return targetUrl
+  return `${targetUrl.replace(/#.*$/, '')}#agent-${owner}`
 }
 
 /**
@@ -94,9 +119,13 @@ export function failureStatus(err: unknown, line: string): string {
   return line
 }
 
-/** The owner a status description names at its end (see statusDescription); null when none. */
-export function statusOwnerIn(description: string | null): string | null {
-  return /\[agent ([0-9a-f]{8})\]$/.exec(description ?? '')?.[1] ?? null
+/**
+ * The agent a listed status names: in its target URL's fragment
+ * (statusTargetUrl), or at its description's end as versions before 1.1 named
+ * it (`… [agent 1a2b3c4d]`); null when it names none.
+ */
+export function statusOwnerIn(targetUrl: string | null, description: string | null): string | null {
+  return OWNER_FRAGMENT.exec(targetUrl ?? '')?.[1] ?? /\[agent ([0-9a-f]{8})\]$/.exec(description ?? '')?.[1] ?? null
 }
 
 /**
@@ -115,18 +144,11 @@ function readStatuses(res: { data: unknown }, endpoint: string): ListedStatus[] 
     throw new GitHubError({ endpoint, message: 'GitHub answered the status list without a list', transient: true })
   return res.data.filter(isRecord).map((s) => ({
     context: typeof s.context === 'string' ? s.context : '',
-    owner: statusOwnerIn(typeof s.description === 'string' ? s.description : null)
+    owner: statusOwnerIn(typeof s.target_url === 'string' ? s.target_url : null, typeof s.description === 'string' ? s.description : null)
   }))
 }
 
-/**
- * The final state for a result: success when the step passes, error when no
- * verdict was reached (the assessment failed to run), failure otherwise.
- */
-export function statusStateFor(result: 'pass' | 'fail' | 'incomplete' | 'error', failing: boolean): CommitState {
-  if (!failing) return 'success'
-  return result === 'error' ? 'error' : 'failure'
-}
+const withTargetUrl = (url: string | null): { target_url?: string } => (url === null ? {} : { target_url: url })
 
 export function statusesApiOver(call: Call): StatusesApi {
   return {
@@ -141,8 +163,8 @@ export function statusesApiOver(call: Call): StatusesApi {
           sha: s.sha,
           state: s.state,
           context: s.context,
-          description: statusDescription(s.description, s.owner),
-          ...(s.targetUrl === null ? {} : { target_url: s.targetUrl })
+          description: statusDescription(s.description),
+          ...withTargetUrl(statusTargetUrl(s.targetUrl, s.owner))
         },
         (res) => ({ id: isRecord(res.data) && typeof res.data.id === 'number' ? res.data.id : null })
       )

@@ -15,14 +15,8 @@
  * naming target_name; statuses that cannot be read fail that check closed.
  * A state the step could not set (cancelled) is left to the post step.
  */
-import {
-  otherStatusOwners,
-  statusContext,
-  statusStateFor,
-  type CommitState,
-  type CommitStatus,
-  type ListedStatus
-} from '../../github/commit-status.js'
+import { otherStatusOwners, statusContext, type CommitState, type CommitStatus, type ListedStatus } from '../../github/commit-status.js'
+import { finalStatusState } from '../output-table.js'
 import { splitRepository } from '../../github/context.js'
 import type { RepoRef } from '../../github/transport.js'
 import type { GateResult } from '../../report/report-model.js'
@@ -134,7 +128,7 @@ export async function finishStatus(
   description: string = step.line.replace(/^Result: /, '')
 ): Promise<StepResult> {
   if (edge === null) return step
-  const state = statusStateFor(step.resultOutput ?? result, step.outcome === 'fail')
+  const state = finalStatusState(step.resultOutput ?? result, step.outcome === 'fail')
   if (!(await setStatus(ctx, edge, state, description))) return step
   const refused = await sharedContext(ctx, edge)
   if (refused === null) return step

@@ -8,7 +8,8 @@ import type { StepResult } from '../../decision/step-result.js'
 import { failureCause } from '../../report/not-assessed.js'
 import { describeFailure, failureKind, type FailureKind, type InputNamer } from '../../util/errors.js'
 import type { ActionIO } from '../io.js'
-import { setActionOutputs, type EndOutcome, type PreparedOutcome, type StepOutcome } from '../outcome.js'
+import type { EndOutcome, PreparedOutcome, StepOutcome } from '../outcome.js'
+import { setActionOutputs } from '../output-table.js'
 
 export function conclude(result: StepResult, end: EndOutcome, prepared: PreparedOutcome | null): StepOutcome {
   return { end, prepared, result: result.resultOutput ?? end.result, conclusion: result }

@@ -25,7 +25,7 @@ import type { AssessmentIdentity } from '../../pipeline/identity.js'
 import { scrubSecretsDeep } from '../../util/redact.js'
 import type { ActionInputs } from '../inputs.js'
 import type { AssessedOutcome, EndOutcome } from '../outcome.js'
-import { reportOutcome } from '../outcome.js'
+import { decidedFindingsCount, reportOutcome } from '../outcome.js'
 import { ACTION_VERSION } from '../version.js'
 import type { StepContext } from './context.js'
 import type { GatePolicy } from './load-policy.js'
@@ -220,18 +220,19 @@ async function writeReportFiles(ctx: StepContext, inputs: ActionInputs, report: 
 
 function assessedOutcome(outcome: GateOutcome, report: Report, files: ReportFiles): AssessedOutcome {
   const { decision, run } = outcome
+  const fromReport = reportOutcome(report)
   return {
     kind: 'assessed',
     result: decision.result,
     runId: outcome.triggered.runId,
     status: run?.status ?? null,
-    verdict: run?.verdict ?? null,
-    findingsCount: decision.findingsAtOrAbove,
+    serviceVerdict: run?.verdict ?? null,
+    findingsCount: decidedFindingsCount(decision.findingsAtOrAbove, fromReport.blocking),
     categoriesPlanned: run?.categories_planned ?? [],
     categoriesCompleted: run?.categories_completed ?? [],
     files,
     assessmentsSpent: report.pipeline?.assessmentsSpent ?? 1,
     commentUrl: null,
-    ...reportOutcome(report)
+    ...fromReport
   }
 }
