@@ -59,6 +59,7 @@ import { stopRun } from '../gate/stop-run.js'
 import type { ActionInputs } from './inputs.js'
 import { gateStatus, type CollectedOutcome, type StepOutcome } from './outcome.js'
 import { gateArgs, gateDeps } from './stages/assess.js'
+import { statusLine } from './output-table.js'
 import { finishStatus, statusEdge, type StatusEdge } from './stages/commit-status.js'
 import { recordSealed, triggerOrQueue, writePending, type PendingAt } from './stages/detach.js'
 import { conclude, stepFailure } from './stages/conclude.js'
@@ -281,7 +282,7 @@ async function decide(
   const report = await reportGate(ctx, { prepared, policy: c.policy, outcome, recorded, planned: r.at, plan })
   // A collector stopped between the two leaves the record pending. The status names the blockers as the attached step's does.
   const blockers = report.outcome.kind === 'assessed' && step.resultOutput === undefined ? gateStatus(report.outcome) : undefined
-  await finishStatus(ctx, r.status, outcome.decision.result, step, blockers)
+  await finishStatus(ctx, r.status, outcome.decision.result, step, blockers === undefined ? undefined : statusLine('fail', blockers, true))
   const published = await publish(ctx, { ...c.inputs, comment: 'update' }, report)
   const result = outcome.decision.result
   if (published.kind !== 'assessed' || published.commentUrl === null) {

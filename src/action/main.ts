@@ -35,6 +35,7 @@ import { gateStatus, type EndOutcome, type PreparedOutcome, type StepOutcome } f
 import { collectStep } from './collect.js'
 import { assess } from './stages/assess.js'
 import { detach, detachedAt } from './stages/detach.js'
+import { statusLine } from './output-table.js'
 import { finishStatus, startStatus, statusEdge, type StatusEdge } from './stages/commit-status.js'
 import { failureStatus } from '../github/commit-status.js'
 import { conclude, concludeAction, stepFailure } from './stages/conclude.js'
@@ -145,7 +146,8 @@ async function gateStep(ctx: StepContext, given: ActionInputs, event: PipelineEv
   const report = await reportGate(ctx, { prepared, policy, outcome, recorded, planned, plan: assessing })
   const end = await publish(ctx, inputs, report)
   const step = gateStepResult(outcome.decision, { failOnIncomplete: inputs.failOnIncomplete, cancelled: ctx.signal.aborted })
-  const status = end.kind === 'assessed' && step.resultOutput === undefined ? gateStatus(end) : undefined
+  const named = end.kind === 'assessed' && step.resultOutput === undefined ? gateStatus(end) : undefined
+  const status = named === undefined ? undefined : statusLine('fail', named, true)
   return conclude(await finishStatus(ctx, trail.status, outcome.decision.result, step, status), end, trail.prepared)
 }
 

@@ -6,7 +6,7 @@
  * from here by scripts/input-docs.ts, as the inputs are from
  * inputs/table.ts, so an output or a result is declared once. Pure.
  */
-import type { CommitState } from '../github/commit-status.js'
+import { causeAndFix, type CommitState } from '../github/commit-status.js'
 import type { ActionIO } from './io.js'
 import { outcomeValues, type OutcomeResult, type OutcomeValues, type OutputName, type StepOutcome } from './outcome.js'
 
@@ -168,6 +168,8 @@ export interface OutcomeSpec {
   exitCode: number
   /** The commit status's final state when the step ends with this result (pending: the collector sets it later). */
   statusState: CommitState
+  /** What to do, at the end of a failing step's commit status ('' when nothing is to be done). */
+  fix: string
 }
 
 /** Every result the `result` output names, in README's order. */
@@ -176,37 +178,43 @@ export const OUTCOMES: Readonly<Record<OutcomeResult, OutcomeSpec>> = {
     when: 'every planned category completed, findings and coverage read, nothing blocks at or above `min_severity`',
     step: 'succeeds',
     exitCode: 0,
-    statusState: 'success'
+    statusState: 'success',
+    fix: ''
   },
   fail: {
     when: 'a finding blocks: open at or above `min_severity` in this run (even if the service said pass), or a weakness an earlier run saw and no run has shown gone',
     step: 'fails',
     exitCode: 1,
-    statusState: 'failure'
+    statusState: 'failure',
+    fix: 'Fix the agent or accept the risk: see the report.'
   },
   incomplete: {
     when: 'nothing blocks, but coverage is short (a planned category missing, the run not completed, nothing planned) or the evidence is (a held run unreadable, a confirmation cut short)',
     step: 'fails; `fail_on_incomplete: false` lets short coverage alone through, with a warning',
     exitCode: 2,
-    statusState: 'failure'
+    statusState: 'failure',
+    fix: 'Re-run the job: nothing passes unassessed.'
   },
   error: {
     when: 'no result to trust: a timeout or a cancelled job (the run is cancelled), unreadable results, a configuration or service failure',
     step: 'fails',
     exitCode: 3,
-    statusState: 'error'
+    statusState: 'error',
+    fix: 'Re-run the job; its log says what failed.'
   },
   skipped: {
     when: 'a deployment event not ready: nothing assessed',
     step: 'succeeds',
     exitCode: 0,
-    statusState: 'success'
+    statusState: 'success',
+    fix: ''
   },
   pending: {
     when: '`wait: detached`: the run was triggered and handed to the collector, whose result becomes the commit status',
     step: 'succeeds (the status stays pending); the command line refuses it',
     exitCode: 2,
-    statusState: 'pending'
+    statusState: 'pending',
+    fix: ''
   }
 }
 
@@ -217,6 +225,14 @@ export const OUTCOMES: Readonly<Record<OutcomeResult, OutcomeSpec>> = {
  */
 export function finalStatusState(result: Exclude<OutcomeResult, 'skipped' | 'pending'>, failing: boolean): CommitState {
   return failing ? OUTCOMES[result].statusState : 'success'
+}
+
+/**
+ * A final commit status: the cause, then (when the step fails) its result's
+ * fix, within GitHub's 140 characters, the fix kept whole (causeAndFix).
+ */
+export function statusLine(result: Exclude<OutcomeResult, 'skipped' | 'pending'>, cause: string, failing: boolean): string {
+  return causeAndFix(cause, failing ? OUTCOMES[result].fix : '')
 }
 
 /** One value as an output's text: numbers as digits, lists as JSON, null as empty. */

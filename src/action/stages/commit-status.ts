@@ -16,7 +16,7 @@
  * A state the step could not set (cancelled) is left to the post step.
  */
 import { otherStatusOwners, statusContext, type CommitState, type CommitStatus, type ListedStatus } from '../../github/commit-status.js'
-import { finalStatusState } from '../output-table.js'
+import { finalStatusState, statusLine } from '../output-table.js'
 import { splitRepository } from '../../github/context.js'
 import type { RepoRef } from '../../github/transport.js'
 import type { GateResult } from '../../report/report-model.js'
@@ -125,10 +125,12 @@ export async function finishStatus(
   edge: StatusEdge | null,
   result: GateResult,
   step: StepResult,
-  description: string = step.line.replace(/^Result: /, '')
+  description?: string
 ): Promise<StepResult> {
   if (edge === null) return step
-  const state = finalStatusState(step.resultOutput ?? result, step.outcome === 'fail')
+  const failing = step.outcome === 'fail'
+  const state = finalStatusState(step.resultOutput ?? result, failing)
+  description ??= statusLine(step.resultOutput ?? result, step.line.replace(/^Result: /, ''), failing)
   if (!(await setStatus(ctx, edge, state, description))) return step
   const refused = await sharedContext(ctx, edge)
   if (refused === null) return step
