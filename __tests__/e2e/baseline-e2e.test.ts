@@ -213,7 +213,7 @@ describe('baseline from the default branch, gating on what the pull request chan
           expect(rep.headline).toBe('1 new high · 2 known')
           // The title counts what blocks; the line under it what does not, and why.
           expect(comment(w)).toMatch(/fail · 1 new high · /)
-          expect(comment(w)).toMatch(/\*\*Does not block:\*\* 2 known \\\(fail\\_on new: main's runs have them\\\)/)
+          expect(comment(w)).toMatch(/\*\*Does not block:\*\* 2 known \\\(fail\\_on new: already in main's runs\\\)/)
           // SARIF and JUnit are written and named in the outputs.
           const sarif = JSON.parse(readFileSync(r.main.outputs.sarif_path, 'utf8')) as { version: string; runs: { results: unknown[] }[] }
           expect(sarif.version).toBe('2.1.0')

@@ -95,8 +95,9 @@ describe('confirmation instead of a coin flip (p = 0.5, seed 28)', () => {
       expect(text).toMatch(/a weakness landing 30 % of the time passes one run 70 % of the time/)
       // Every view agrees with the pass: what the confirmation showed gone is not "still blocks" anywhere.
       expect(text).not.toMatch(/still blocks|blocks: not reproduced in this run/)
-      expect(text).toMatch(/Not reproduced in this run, confirmed gone:\*\* high `jailbreak`, .*still open on the service/)
-      expect(text).toMatch(/\*\*Does not block:\*\* 1 weakness not reproduced in this run \(confirmed gone by focused runs\)/)
+      expect(text).toMatch(
+        /\*\*Does not block:\*\* 1 weakness confirmed gone \(not reproduced in this run nor in the focused runs of this step\)/
+      )
     },
     240_000
   )

@@ -154,7 +154,7 @@ describe('the life of a pull request', () => {
       // The pending deployment sets none, and the other workflows none (commit_status: auto).
       expect(gh.git.statuses).toHaveLength(deployed.length * 2)
       for (const s of gh.git.statuses) {
-        expect(s.target_url).toMatch(/^https:\/\/github\.com\/octo-org\/agent-app\/actions\/runs\/\d+$/)
+        expect(s.target_url).toMatch(/^https:\/\/github\.com\/octo-org\/agent-app\/actions\/runs\/\d+#agent-[0-9a-f]{8}$/)
         expect(Array.from(s.description ?? '').length).toBeLessThanOrEqual(140)
       }
     }

@@ -35,11 +35,12 @@ describe('runs_per_change: N full runs when the agent may have changed, pooled',
     expect(r.foundThisRun).toBe(false)
     expect(r.result).toBe('fail')
     const text = r.summary.replace(/\\/g, '')
-    expect(text).toMatch(/jailbreak` · not reproduced in this run · seen in 1 of the last 3 runs/)
+    expect(text).toMatch(/jailbreak` `weakness [0-9a-f]{12}` · not reproduced in this run, still blocks · seen in 1 of the last 3 runs/)
     expect(text).toMatch(
       /Assessments spent by this step: 3 \(assessed run \S+ of \w+[^;]*; 2 further full runs of this agent change \(runs_per_change\)\)/
     )
-    expect(text).toMatch(/a weakness landing 30 % of the time passes 3 runs 34 % of the time/)
+    // What a pass means is said on a pass only.
+    expect(text).not.toMatch(/a weakness landing 30 % of the time passes/)
   }, 120_000)
 
   it('an agent unchanged since its evidence: one run, as with runs_per_change 1', async () => {

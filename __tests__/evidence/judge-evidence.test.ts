@@ -127,12 +127,12 @@ describe('the rate a confirmation assumes leaves out runs read for their sightin
 describe('a run read for its sightings that did not see a weakness still counts as a miss of it', () => {
   // A holder (or a run of the service's list) read for another weakness is no sample chosen for this one's sightings:
   // leaving it out would make this one's rate high and m smaller than counting every run gives.
-  it("a pull request: f seen in 2 of main's 4 runs, a holder read for h: f's sample is 2 of 5, not 2 of 4 (m 13, not 10)", () => {
+  it("a pull request: f seen in 2 of main's 4 runs, a holder read for h: f's sample is 2 of 5, not 2 of 4 (m at the floor's 9)", () => {
     const pool = poolEvidence([run('r4', obs('f')), run('r3'), run('r2', obs('f')), run('r1'), { ...run('h1', obs('h')), selected: true }])
     const n = judgeEvidence([], { agent: null, base: pool, lineage: true }).notReproduced.find((x) => x.fingerprint === 'f')
     expect(n?.rate).toMatchObject({ seen: 2, of: 5 })
     expect(n?.sample).toMatchObject({ seen: 2, of: 5 })
-    expect(planConfirmations(n === undefined ? [] : [n], 0.95)[0]?.needed).toBe(13)
+    expect(planConfirmations(n === undefined ? [] : [n], 0.95)[0]?.needed).toBe(9)
   })
 
   // Every window of up to 5 runs (each run: selected or not, saw f or not), on a pull request and on the default branch.

@@ -125,7 +125,7 @@ export function runsCounted(r: Pick<Report, 'findings' | 'baseline'>): string | 
   return `the last ${formatCount(of)} runs of this agent: this run and main's ${plural(of - 1, 'recorded run')}`
 }
 
-/** "1 known (fail_on new: main's runs have it) · 1 accepted (the accepted-risks file) · 1 below threshold (...)": what does not block, and why, in one line, in the standings' words. */
+/** "1 known (fail_on new: already in main's runs) · 1 accepted (the accepted-risks file) · 1 below threshold (...)": what does not block, and why, in one line, in the standings' words. */
 export function notBlockingParts(r: Report): string[] {
   const c = r.counts
   if (c === null) return []

@@ -31,7 +31,7 @@ export interface StandingWords {
   label: string
   /** Whether it fails the gate. */
   blocks: boolean
-  /** Why it does or does not block, a phrase: "fail_on new: main's runs have it". */
+  /** Why it does or does not block, a phrase: "fail_on new: already in main's runs". */
   why: (c: StandingContext) => string
   /** The level of its annotation; null: not annotated (below the threshold). */
   annotation: 'error' | 'warning' | 'notice' | null
@@ -60,7 +60,7 @@ export const STANDINGS: Record<Standing, StandingWords> = {
     icon: '⚪',
     label: 'known',
     blocks: false,
-    why: () => "fail_on new: main's runs have it",
+    why: () => "fail_on new: already in main's runs",
     annotation: 'warning',
     junit: 'system-out'
   },
@@ -117,7 +117,7 @@ export function missedStanding(n: Pick<ReportNotReproduced, 'blocks' | 'confirme
   return n.confirmedGone === true ? 'gone' : 'unheld'
 }
 
-/** "3 known (fail_on new: main's runs have it)": a count of one standing with its reason. */
+/** "3 known (fail_on new: already in main's runs)": a count of one standing with its reason. */
 export function standingCount(s: Standing, n: number, c: StandingContext, count: (n: number) => string): string {
   return `${count(n)} ${STANDINGS[s].label} (${STANDINGS[s].why(c)})`
 }
