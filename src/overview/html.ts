@@ -67,9 +67,9 @@ h1{font-size:1.5em;margin:.2em 0}h2{font-size:1.15em;margin:1.4em 0 .4em;border-
 .scroll{overflow-x:auto}table{border-collapse:collapse;width:100%;font-size:.92em}th,td{border:1px solid #d0d7de;padding:4px 6px;text-align:left;vertical-align:top}th{background:#f6f8fa}
 td.n{text-align:right;font-variant-numeric:tabular-nums}.critical{color:#b3261e;font-weight:600}.high{color:#c4540a;font-weight:600}.medium{color:#7d6500}.low{color:#5f6368}
 td.sd.fail{color:#cf222e;font-weight:600}td.sd.pass{color:#1a7f37}td.sd.unknown,td.st.stale,td.st.never,td.st.unreadable{color:#9a6700;font-weight:600}
-td.wide{min-width:16em}svg{width:100%;height:auto;max-width:760px}svg text{font-size:11px;fill:#57606a}.grid{stroke:#eaeef2}
+td{overflow-wrap:break-word}td.key{overflow-wrap:anywhere}td.wide{min-width:16em}svg{width:100%;height:auto;max-width:760px}svg text{font-size:13px;fill:#57606a}.grid{stroke:#eaeef2}
 figcaption i{display:inline-block;width:12px;height:4px;margin:0 4px 2px 8px;vertical-align:middle}
-@media (max-width:600px){body{padding:8px;font-size:14px}td.wide{min-width:10em}}
+@media (max-width:600px){body{padding:8px;font-size:14px}td.wide{min-width:12em}svg text{font-size:20px}}
 @media print{body{max-width:none;font-size:11px}.scroll{overflow:visible}tr{break-inside:avoid}h2{break-after:avoid}}`
 
 /** The whole page. */
@@ -79,7 +79,7 @@ export function overviewHtml(page: OverviewPage): string {
   const weak = page.weaknesses
     .map(
       (w) =>
-        `<tr><td class="${w.severity}">${w.severity}</td><td>${t(w.category, 60)}</td><td class="wide">${t(w.description, 300)}</td><td>${t(seenLabel(w.rate))}</td><td>${w.agents.map((a) => t(a, 60)).join(', ')}</td></tr>`
+        `<tr><td class="${w.severity}">${w.severity}</td><td class="key">${t(w.category, 60)}</td><td class="wide">${t(w.description, 300)}</td><td>${t(seenLabel(w.rate))}</td><td>${w.agents.map((a) => t(a, 60)).join(', ')}</td></tr>`
     )
     .join('\n')
   const cats = page.categories
