@@ -95,7 +95,8 @@ describe('buildOverview', () => {
     expect(page.weaknesses[0]).toMatchObject({ severity: 'critical', agents: ['a', 'b'], rate: { seen: 4, of: 7 } })
     expect(page.verdict).toMatchObject({ status: 'attention', failing: 2, open: { critical: 2, high: 0, medium: 0, low: 0 } })
     expect(page.categories[0]).toMatchObject({ key: 'jailbreak', owasp: 'LLM01', agents: 2 })
-    expect(overviewMarkdown(page)).toContain('4 of 7 runs of the model')
+    expect(overviewMarkdown(page)).toContain('4 of 7 runs of 2 agents')
+    expect(overviewMarkdown(buildOverview(input([a])))).toContain('3 of 5 runs of the model')
   })
 
   it('a weakness the service closed in its newest run is not open; one below min_severity does not fail the agent', () => {

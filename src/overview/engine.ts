@@ -8,12 +8,18 @@
  */
 import { atOrAbove, SEVERITIES, severityRank } from '../service/contract/index.js'
 import { byCompletion, closesWeakness, poolEvidence, type PooledFinding, type RunEvidence } from '../evidence/pool.js'
+import { seenLabel } from '../evidence/seen-rate.js'
 import { plural } from '../util/text.js'
 import type { AgentRead, AgentRow, CategoryRow, OverviewInput, OverviewPage, SeverityCounts, TrendPoint, Weakness } from './page-model.js'
 
 const DAY_MS = 86_400_000
 /** The most days the trend draws (one point a day). */
 export const TREND_DAYS_MAX = 60
+
+/** "3 of 5 runs of the model" for one agent; "7 of 12 runs of 3 agents" for a weakness several share. */
+export function rateLabel(w: Weakness): string {
+  return w.agents.length > 1 ? `${w.rate.seen} of ${w.rate.of} runs of ${w.agents.length} agents` : seenLabel(w.rate)
+}
 
 export function zeroCounts(): SeverityCounts {
   return { critical: 0, high: 0, medium: 0, low: 0 }
