@@ -14,6 +14,7 @@
  * Options: --pass (the demo agent has its vulnerabilities fixed),
  *          --min-severity X, --quiet (no live log),
  *          --write-example (put the posted comment into docs/example-comment.md).
+ * `npm run demo -- overview`: the workspace overview instead (overview-demo.ts).
  */
 import { readFileSync, writeFileSync } from 'node:fs'
 import { join, resolve } from 'node:path'
@@ -154,7 +155,13 @@ function writeExampleComment(comment: string): void {
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(resolve(process.argv[1])).href) {
-  main().catch((err: unknown) => {
+  // `npm run demo -- overview`: the workspace overview of the demo fleet (overview-demo.ts).
+  const run = process.argv.includes('overview')
+    ? import('./overview-demo.js').then(async (m) => {
+        process.exitCode = await m.overviewDemo()
+      })
+    : main()
+  run.catch((err: unknown) => {
     console.error(err)
     process.exit(1)
   })

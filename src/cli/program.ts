@@ -10,6 +10,7 @@ import { Command, CommanderError, Option } from 'commander'
 import { ACTION_VERSION } from '../action/version.js'
 import { ASSESS_OPTIONS, defaultOf, flagOf, VALIDATE_OPTIONS, type CliOption } from './options.js'
 import { EXIT_USAGE } from './render.js'
+import { overviewCommand } from '../overview/command.js'
 import { runStepCommand, terminalEdges, type CliEdges, type StepCommand, type TerminalEdges } from './run-step.js'
 
 const ASSESS_EXAMPLES = `
@@ -105,6 +106,7 @@ export function cliProgram(edges: TerminalEdges, result: { code: number }): Comm
   program.commands.at(-1)?.description('run the gate: assess the agent, decide pass, fail, incomplete or error')
   stepCommand(program, 'validate', { options: VALIDATE_OPTIONS, fixed: { mode: 'validate' }, title: 'Validating fixes' }, edges, result)
   program.commands.at(-1)?.description('re-run the attacks of the findings marked fixed (the nightly replay)')
+  overviewCommand(program, edges, result)
   emulatorCommand(program, edges, result)
   return program
 }

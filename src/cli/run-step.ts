@@ -15,11 +15,12 @@ import type { StepOutcome } from '../action/outcome.js'
 import { abortOnSignals, serviceClients } from '../action/run.js'
 import { stepContext } from '../action/stages/context.js'
 import type { BaselineStore } from '../evidence/record-store.js'
-import { systemClock, type Clock } from '../util/clock.js'
+import { systemClock, type Clock, type Deadline } from '../util/clock.js'
 import { ConfigError, type InputNamer } from '../util/errors.js'
 import { freshPrivateDir, unusableDir } from '../util/private-files.js'
 import { makeScrubber } from '../util/redact.js'
 import { runView, wantsLiveView } from './live-view.js'
+import type { OverviewReader } from '../overview/read.js'
 import { flagOf, inputEnv, type CliOption } from './options.js'
 import { EXIT_USAGE, exitCode, humanSummary, outcomeJson } from './render.js'
 import { terminalIO, terminalOut, type TerminalOut, type ViewStream } from './terminal-io.js'
@@ -32,6 +33,8 @@ export interface CliEdges {
   clock?: Clock
   makeApi?: MainDeps['makeApi']
   baselineStore?: BaselineStore
+  /** The overview's service reader (tests); default the HTTP client (overview/command.ts). */
+  makeReader?: (baseUrl: string, apiKey: string, deadline: Deadline) => OverviewReader
 }
 
 /** The edges as the program writes to them: stdout and stderr terminal-safe (terminal-io.ts). */

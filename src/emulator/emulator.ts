@@ -6,6 +6,7 @@
 import type { EndpointName, KnownRunStatus } from '../service/contract/index.js'
 import type { DemoAgentState } from './demo-agent.js'
 import type { FaultConfig, FaultKind } from './faults.js'
+import type { FleetOptions } from './fleet.js'
 import type { LimitValues } from './limits.js'
 import type { Resolver } from './ssrf.js'
 import type { DEV_KEYS, WorkspaceName } from './workspaces.js'
@@ -36,6 +37,8 @@ export interface EmulatorOptions {
   validationQuickMs?: number
   limits?: Partial<LimitValues>
   faults?: FaultConfig | null
+  /** A demo workspace of many agents with histories in the `readonly` workspace (fleet.ts); default none. */
+  fleet?: FleetOptions
   log?: (line: string) => void
   /** DNS resolver for the SSRF check (tests). */
   resolver?: Resolver

@@ -23,6 +23,7 @@ import { handleRequest } from './request-handler.js'
 import type { RequestContext } from './request-handler.js'
 import { write } from './respond.js'
 import { seedModels } from './seed.js'
+import { seedFleet } from './fleet.js'
 import { createState } from './state.js'
 import type { EmulatorState } from './state.js'
 
@@ -101,6 +102,7 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Emulato
   for (const [category, p] of compliance.comply) agent.setComplyProbability(category, p)
   if (compliance.seed !== undefined) agent.setSeed(compliance.seed)
   const seeded = seedModels(state.store, agent)
+  if (opts.fleet) seedFleet(state.store, opts.fleet)
   // set once listening, before any request can arrive
   const live: { port: number; emu: Emulator | null } = { port: 0, emu: null }
   const rc: RequestContext = {
