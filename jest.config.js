@@ -1,8 +1,35 @@
 // jest 30 + ts-jest in ESM mode. Run with NODE_OPTIONS=--experimental-vm-modules (npm test does).
+//
+// Two halves of one suite: `npm test` (the quick half, the feedback loop: every unit, rule, property and in-process
+// test) and `npm run test:slow` (the end-to-end runs through the bundle on two Nodes, the soak, the 100k-finding
+// ceiling, the packed install, the benches' own tests). .ci/run runs both; `npm run test:all` runs both at once.
+// docs/performance.md names the slowest suites and what each half costs.
+const SLOW = [
+  '/__tests__/e2e/',
+  '/__tests__/soak/',
+  '/__tests__/report/json-ceiling\\.test\\.ts$',
+  '/__tests__/cli/pack-install\\.test\\.ts$',
+  '/__tests__/cli/two-shells\\.test\\.ts$',
+  '/__tests__/cli/report-files\\.test\\.ts$',
+  '/__tests__/cli/quiet-terminal\\.test\\.ts$',
+  '/__tests__/cli/terminal-safe-text\\.test\\.ts$',
+  '/__tests__/scripts/bench-detached\\.test\\.ts$',
+  '/__tests__/gate/poll-schedule-targets\\.test\\.ts$',
+  '/__tests__/validate/validate-mode-emulator\\.test\\.ts$',
+  '/__tests__/gitlab/gitlab-words\\.test\\.ts$',
+  '/__tests__/action/inputs\\.property\\.test\\.ts$',
+  '/__tests__/release\\.test\\.ts$',
+  '/__tests__/overview/cli-emulator\\.test\\.ts$'
+]
+const half = process.env.ASG_TEST_HALF ?? 'quick'
+if (!['quick', 'slow', 'all'].includes(half)) throw new Error(`ASG_TEST_HALF is quick, slow or all, not ${half}`)
+
 export default {
   testEnvironment: 'node',
   roots: ['<rootDir>/__tests__'],
   testMatch: ['**/*.test.ts'],
+  ...(half === 'quick' ? { testPathIgnorePatterns: ['/node_modules/', ...SLOW] } : {}),
+  ...(half === 'slow' ? { testRegex: SLOW.map((p) => (p.endsWith('/') ? `${p}.*\\.test\\.ts$` : p)), testMatch: undefined } : {}),
   extensionsToTreatAsEsm: ['.ts'],
   moduleNameMapper: { '^(\\.{1,2}/.*)\\.js$': '$1' },
   transform: { '^.+\\.ts$': ['ts-jest', { useESM: true, tsconfig: 'tsconfig.json' }] },
