@@ -19,7 +19,13 @@ const SLOW = [
   '/__tests__/gitlab/gitlab-words\\.test\\.ts$',
   '/__tests__/action/inputs\\.property\\.test\\.ts$',
   '/__tests__/release\\.test\\.ts$',
-  '/__tests__/overview/cli-emulator\\.test\\.ts$'
+  '/__tests__/overview/cli-emulator\\.test\\.ts$',
+  // Rendered as github.com and GitLab do, validated against the SARIF and JUnit schemas, or run on the other Nodes.
+  '/__tests__/report/preview-html\\.test\\.ts$',
+  '/__tests__/report/sarif-junit\\.test\\.ts$',
+  '/__tests__/gitlab/glfm\\.test\\.ts$',
+  '/__tests__/emulator/cli\\.test\\.ts$',
+  '/__tests__/node-runtime\\.test\\.ts$'
 ]
 const half = process.env.ASG_TEST_HALF ?? 'quick'
 if (!['quick', 'slow', 'all'].includes(half)) throw new Error(`ASG_TEST_HALF is quick, slow or all, not ${half}`)
