@@ -20,17 +20,11 @@
  * writes through the scrubbing edge (stepContext), so none scrubs an output
  * itself.
  */
-import type { BaselineStore } from '../evidence/record-store.js'
 import { carriedStepResult, skippedStepResult } from '../decision/carried-result.js'
 import { gateStepResult, validationStepResult } from '../decision/step-result.js'
-import type { RunProgress } from '../gate/wait-for-run.js'
 import type { PipelineEvent } from '../pipeline/event.js'
-import type { ServiceApi } from '../service/service-api.js'
-import type { Clock, Deadline } from '../util/clock.js'
-import { ConfigError, describeFailure, type InputNamer } from '../util/errors.js'
-import type { Log } from '../util/log.js'
+import { ConfigError, describeFailure } from '../util/errors.js'
 import type { ActionInputs } from './inputs.js'
-import type { ActionIO } from './io.js'
 import { gateStatus, type EndOutcome, type PreparedOutcome, type StepOutcome } from './outcome.js'
 import { collectStep } from './collect.js'
 import { assess } from './stages/assess.js'
@@ -39,7 +33,9 @@ import { statusLine } from './output-table.js'
 import { finishStatus, startStatus, statusEdge, type StatusEdge } from './stages/commit-status.js'
 import { failureStatus } from '../github/commit-status.js'
 import { conclude, concludeAction, stepFailure } from './stages/conclude.js'
-import { stepContext, type StepContext } from './stages/context.js'
+import { stepContext, type MainDeps, type StepContext } from './stages/context.js'
+
+export type { MainDeps }
 import { loadPolicy, withEvidence } from './stages/load-policy.js'
 import { guardSecrets } from './stages/outside-code.js'
 import { assessmentIdentity, plan, type CarryOverPlan } from './stages/plan.js'
@@ -53,29 +49,6 @@ import { reportNotAssessed } from './stages/report-not-assessed.js'
 import { reportValidation } from './stages/report-validation.js'
 import { validateFixes } from './stages/validate-fixes.js'
 
-/** The edges of the main step (the runner's I/O, HTTP, clock, signals), passed in so tests run it in-process. */
-export interface MainDeps {
-  io: ActionIO
-  clock: Clock
-  signal: AbortSignal
-  random?: () => number
-  /**
-   * requestTimeoutMs: per request, when a call needs longer than the client's default (the registration probe);
-   * log: where the client logs its retries (the step's scrubbed log);
-   * secrets: the step's secrets, scrubbed from the service's texts before they are clipped.
-   */
-  makeApi(
-    inputs: ActionInputs,
-    deadline: Deadline,
-    opts?: { requestTimeoutMs?: number; log?: Log; secrets?: readonly string[] }
-  ): ServiceApi
-  /** Where baselines are kept (default: the Actions cache). */
-  baselineStore?: BaselineStore
-  /** Told every status read of the run (the command line's live view). */
-  onProgress?: (progress: RunProgress) => void
-  /** How a configuration error names an input (default: input 'name'; the command line: its flag). */
-  nameInput?: InputNamer
-}
 
 /** What the step knew when it failed: its inputs, its model, its event, the commit status it set pending. */
 interface StepTrail {

@@ -10,17 +10,12 @@
 import { createLogUpdate } from 'log-update'
 import type { RunProgress } from '../gate/wait-for-run.js'
 import type { Clock } from '../util/clock.js'
-import { singleLineLog, type Log } from '../util/log.js'
+import { singleLineLog } from '../util/log.js'
 import { formatDuration } from '../util/text.js'
-import { terminalText, type TerminalOut } from './terminal-io.js'
+import { terminalText, type RunView, type TerminalOut } from './terminal-io.js'
 
-export interface RunView {
-  log: Log
-  /** For the live view only (undefined otherwise: the gate then logs its progress lines). */
-  onProgress?: (progress: RunProgress) => void
-  /** Clears the live view for good, before the result is printed. */
-  stop(): void
-}
+export type { RunView }
+
 
 /**
  * Whether the environment says a CI system runs the command (CI set, and not

@@ -18,7 +18,18 @@
  */
 import type { ActionIO } from '../action/io.js'
 import { stripUnsafeChars } from '../util/text.js'
-import type { RunView } from './live-view.js'
+import type { RunProgress } from '../gate/wait-for-run.js'
+import type { Log } from '../util/log.js'
+
+
+/** What the command line shows of a run: its log, and the live view's progress. */
+export interface RunView {
+  log: Log
+  /** For the live view only (undefined otherwise: the gate then logs its progress lines). */
+  onProgress?: (progress: RunProgress) => void
+  /** Clears the live view for good, before the result is printed. */
+  stop(): void
+}
 
 /** Where the command line writes: the process's stdout or stderr, or a test's sink. */
 export interface ViewStream {

@@ -4,70 +4,26 @@
  * produced, and decide. Everything it touches is passed in; the shell
  * (main.ts) turns the outcome into outputs and reports.
  */
-import { Deadline, type Clock } from '../util/clock.js'
+import { Deadline } from '../util/clock.js'
 import { collectResults, type CollectedResults } from './collect-results.js'
-import { isTerminal, type RunStatusResponse, type Severity } from '../service/contract/index.js'
+import { isTerminal, type RunStatusResponse } from '../service/contract/index.js'
 import { decide, type Decision } from '../decision/decide.js'
-import type { Log } from '../util/log.js'
-import type { RetryPolicy } from '../util/retry-policy.js'
 import type { ServiceApi } from '../service/service-api.js'
 import { triggerRun, type Triggered } from './trigger.js'
 import type { TriggerIntent } from './run-ownership.js'
 import { AbortedError } from '../util/errors.js'
-import { applyPolicy, type FailOn, type PolicyOutcome } from './policy.js'
-import type { EvidenceWindows } from '../evidence/judge-evidence.js'
-import type { Baseline } from '../evidence/baseline.js'
-import type { AcceptedEntry } from '../accepted/accepted-file.js'
+import { applyPolicy, type PolicyOutcome } from './policy.js'
 import { describeEntry } from '../accepted/accepted-file.js'
 import { stopAbandonedTrigger, stopRun } from './stop-run.js'
-import { waitForRun, type RunProgress, type WaitEnd } from './wait-for-run.js'
-import { confirmIfItDecides, settledBy, type ConfirmationOutcome, type RunOnce, type Settled } from './confirm.js'
+import { waitForRun, type WaitEnd } from './wait-for-run.js'
+import { confirmIfItDecides, settledBy, type ConfirmationOutcome, type Settled } from './confirm.js'
 import { categoriesNotPlanned } from './run-covers-policy.js'
 import { assessMoreRuns, type MoreRuns } from './runs-per-change.js'
+import type { GateArgs, GateDeps, RunEnd, RunOnce } from './gate-types.js'
 
-export interface GateDeps {
-  /** A client whose retries stop at `deadline`. */
-  makeApi(deadline: Deadline): ServiceApi
-  clock: Clock
-  /** Aborts on SIGINT/SIGTERM. */
-  signal: AbortSignal
-  log: Log
-  random?: () => number
-  /** The retry policy of the trigger's own retries (the client has its own copy). */
-  policy?: RetryPolicy
-  /** Called as soon as the run exists, so the post step can cancel it. */
-  onRunStarted(runId: string): void
-  /** Called once the run is seen terminal: nothing is left to cancel. */
-  onRunSettled(runId: string): void
-  /** Called before each POST /run with what finding its run needs (saved so the post step can). */
-  onTriggerIntent?(intent: TriggerIntent): void
-  /** Called once a cancel of the run was accepted: no second cancel is to be sent. */
-  onCancelRequested?(runId: string): void
-  /** Told every status read of the run (a live view). */
-  onProgress?: (progress: RunProgress) => void
-}
+export type { GateArgs, GateDeps, RunEnd, RunOnce }
 
-export interface GateArgs {
-  modelId: string
-  categories: string[]
-  minSeverity: Severity
-  timeoutMs: number
-  /** The baseline and the accepted risks (left out: gate as with fail_on any and no acceptances). */
-  policy?: {
-    baseline: Baseline | null
-    /** The windows of evidence (absent: this run alone). */
-    windows?: EvidenceWindows
-    accepted: readonly AcceptedEntry[]
-    failOn: FailOn
-    today: string
-    /** Evidence of the lineage that could not be read: a pass becomes incomplete. */
-    evidenceGaps?: readonly string[]
-  }
-  /** Confirming presumed weaknesses (absent: none is confirmed, they block). */
-  confirm?: { confidence: number; maxRuns: number }
-  /** Full runs to assess when the agent may have changed since its evidence (runs_per_change; absent: 1). */
-  runsPerChange?: number
-}
+
 
 export interface GateOutcome {
   triggered: Triggered
@@ -270,13 +226,6 @@ async function triggerOurRun(deps: GateDeps, api: ServiceApi, deadline: Deadline
   return triggered
 }
 
-/** How the run was left: the wait's end, the last status seen (the stop's, when it was stopped). */
-export interface RunEnd {
-  end: WaitEnd
-  run: RunStatusResponse | null
-  /** With `unreadable` (or `timeout`): the failure of the last status read. */
-  readError: string | undefined
-}
 
 /**
  * Wait for the run to end. When it does not (timeout, cancellation, a status

@@ -30,8 +30,9 @@ import {
   type ConfirmationPlan,
   type ConfirmationTally
 } from '../evidence/confirmation.js'
-import type { GateArgs, GateDeps, RunEnd } from './assess.js'
-import type { CollectedResults } from './collect-results.js'
+import type { GateArgs, GateDeps, RunOnce } from './gate-types.js'
+
+export type { RunOnce }
 import type { PolicyOutcome } from './policy.js'
 import type { Decision } from '../decision/decide.js'
 
@@ -57,8 +58,6 @@ export interface ConfirmArgs {
   timeoutMs: number
 }
 
-/** One run triggered, waited for and read (assess.ts's own steps). */
-export type RunOnce = (deadline: Deadline, categories: string[]) => Promise<{ runId: string; ended: RunEnd; results: CollectedResults }>
 
 /**
  * Each run is focused on every presumed category still open (their union):

@@ -5,7 +5,7 @@
  */
 import type { RunStatusResponse } from '../service/contract/index.js'
 import type { ServiceApi } from '../service/service-api.js'
-import type { GateArgs } from './assess.js'
+import type { GateArgs } from './gate-types.js'
 
 /**
  * The categories the collector's policy asks for (its `categories`, else the

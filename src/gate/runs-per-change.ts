@@ -13,8 +13,7 @@ import { describeFailure, ServiceError } from '../util/errors.js'
 import { explainAssessmentLimit } from '../pipeline/budget.js'
 import { observedFindings, type RunEvidence } from '../evidence/pool.js'
 import { agentMayHaveChanged, runsCutShort, runsThisStep, withRunsOfThisAgent } from '../evidence/runs-per-change.js'
-import type { GateArgs, GateDeps, RunEnd } from './assess.js'
-import type { RunOnce } from './confirm.js'
+import type { GateArgs, GateDeps, RunEnd, RunOnce } from './gate-types.js'
 import type { CollectedResults } from './collect-results.js'
 
 /** What the further runs of an agent change gave. */

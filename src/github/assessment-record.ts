@@ -10,50 +10,14 @@
  * A record is as trustworthy as the token's identity: every workflow of the
  * repository that writes with the GITHUB_TOKEN writes as the same user.
  */
-import { GitHubError } from '../util/errors.js'
 import type { Log } from '../util/log.js'
-import { isRecord } from '../util/text.js'
 import { readAssessmentRecord, type AssessmentRecord } from '../report/comment.js'
 import { assessedCause } from '../report/pipeline-report.js'
-import type { GitHubDeps, RequestFn } from './transport.js'
 import type { IssuesApi } from './issues-api.js'
-import { retryingCalls } from './transport.js'
 import { MAX_PAGES, type PullRequestRef } from './sticky-comment.js'
 import { isOwnedComment } from './ownership.js'
 
-export interface ViewerApi {
-  /** POST /graphql `{ viewer { login } }`: the token's login; null when GitHub does not tell. */
-  viewerLogin(): Promise<string | null>
-}
-
-/** The GraphQL endpoint's base: https://api.github.com, or https://HOST/api for GitHub Enterprise Server (REST at /api/v3). */
-export function graphqlBaseUrl(apiUrl: string): string {
-  return apiUrl.replace(/\/+$/, '').replace(/\/api\/v3$/, '/api')
-}
-
-export function viewerApiOver(request: RequestFn, deps: GitHubDeps): ViewerApi {
-  const call = retryingCalls(request, deps)
-  return {
-    async viewerLogin() {
-      try {
-        return await call(
-          'POST',
-          '/graphql',
-          'POST /graphql',
-          { baseUrl: graphqlBaseUrl(deps.apiUrl), query: 'query { viewer { login } }' },
-          (res) => {
-            const data = isRecord(res.data) && isRecord(res.data.data) ? res.data.data : {}
-            const viewer = isRecord(data.viewer) ? data.viewer : {}
-            return typeof viewer.login === 'string' && viewer.login !== '' ? viewer.login : null
-          }
-        )
-      } catch (err) {
-        if (err instanceof GitHubError && err.status !== undefined && err.status >= 400 && err.status < 500) return null
-        throw err
-      }
-    }
-  }
-}
+export { graphqlBaseUrl, viewerApiOver, type ViewerApi } from './viewer.js'
 
 export { tokenLogin } from './ownership.js'
 

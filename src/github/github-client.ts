@@ -5,7 +5,7 @@
  * its calls to `githubClientOver`.
  */
 import { actionsCachesApiOver, type ActionsCachesApi } from './actions-caches.js'
-import { viewerApiOver, type ViewerApi } from './assessment-record.js'
+import { viewerApiOver, type ViewerApi } from './viewer.js'
 import { branchesApiOver, type BranchesApi } from './branch-holds.js'
 import { statusesApiOver, type StatusesApi } from './commit-status.js'
 import { compareApiOver, type CompareApi } from './compare.js'

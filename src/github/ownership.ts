@@ -11,7 +11,7 @@
  */
 import { AbortedError } from '../util/errors.js'
 import type { Log } from '../util/log.js'
-import type { ViewerApi } from './assessment-record.js'
+import type { ViewerApi } from './viewer.js'
 import type { GitHubUser, IssuesApi } from './issues-api.js'
 
 /** Whether an item (comment or issue) was written by this action's token: its author's login is the token's exact login. */

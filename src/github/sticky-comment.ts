@@ -11,7 +11,7 @@
 import { AbortedError } from '../util/errors.js'
 import type { Log } from '../util/log.js'
 import { explainGitHubFailure, type FailureExplanation } from './explain-failure.js'
-import type { ViewerApi } from './assessment-record.js'
+import type { ViewerApi } from './viewer.js'
 import type { IssueComment, IssuesApi } from './issues-api.js'
 import { isOwnedComment, tokenLoginOnce } from './ownership.js'
 import type { RepoRef } from './transport.js'

@@ -11,7 +11,7 @@ import { explainGitHubFailure, type FailureExplanation } from './explain-failure
 import type { Issue, IssuesApi } from './issues-api.js'
 import type { RepoRef } from './transport.js'
 import { hasMarker, MAX_PAGES, withMarker, type CommentBody } from './sticky-comment.js'
-import type { ViewerApi } from './assessment-record.js'
+import type { ViewerApi } from './viewer.js'
 import { isOwnedComment, tokenLoginOnce } from './ownership.js'
 
 export interface TrackingOutcome {

@@ -8,7 +8,7 @@
 import { severityRank, type Finding, type RunListItem } from '../service/contract/index.js'
 import { ServiceError } from '../util/errors.js'
 import { safeId } from './outcomes.js'
-import type { ValidateModeDeps } from './validate-mode.js'
+import type { ValidateModeDeps } from './validate-types.js'
 
 export interface Candidate {
   finding: Finding

@@ -7,7 +7,7 @@
 import type { Finding } from '../service/contract/index.js'
 import { callOptions, type Candidate } from './candidates.js'
 import { attacksOf, NOT_ATTEMPTED_DETAIL, outcomeOfStatus, safeId, type Attempt } from './outcomes.js'
-import type { ValidateModeDeps } from './validate-mode.js'
+import type { ValidateModeDeps } from './validate-types.js'
 
 /** Interval bounds while following a validation through the findings list. */
 export const FOLLOW_POLL_MIN_MS = 2_000

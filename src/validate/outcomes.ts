@@ -5,7 +5,7 @@
  */
 import type { Finding, ValidateFindingResponse } from '../service/contract/index.js'
 import { oneLine } from '../util/text.js'
-import type { ValidatedFinding } from './validate-mode.js'
+import type { ValidatedFinding } from './validate-types.js'
 
 /** Explanations shown to the user (the detail of a not-attempted finding). */
 export const NOT_ATTEMPTED_DETAIL = {

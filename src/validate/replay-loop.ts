@@ -9,7 +9,7 @@ import { oneLine } from '../util/text.js'
 import type { Candidate } from './candidates.js'
 import { attacksOf, NOT_ATTEMPTED_DETAIL, safeId, StopAll, timedOut, type Attempt } from './outcomes.js'
 import { validateFinding } from './validate-finding.js'
-import type { ValidatedFinding, ValidateModeDeps } from './validate-mode.js'
+import type { ValidatedFinding, ValidateModeDeps } from './validate-types.js'
 
 export async function replayAll(deps: ValidateModeDeps, candidates: readonly Candidate[]): Promise<ValidatedFinding[]> {
   const { log, deadline } = deps

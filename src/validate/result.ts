@@ -2,7 +2,7 @@
 import { validationResult } from '../decision/validation-result.js'
 import type { Selected } from './candidates.js'
 import { safeId } from './outcomes.js'
-import type { ValidatedFinding, ValidateModeArgs, ValidateModeResult, ValidationOutcome } from './validate-mode.js'
+import type { ValidatedFinding, ValidateModeArgs, ValidateModeResult, ValidationOutcome } from './validate-types.js'
 
 export function summarise(
   findings: ValidatedFinding[],

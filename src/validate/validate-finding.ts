@@ -27,7 +27,7 @@ import { backoffDelayMs, DEFAULT_RETRY_POLICY } from '../util/retry-policy.js'
 import { callOptions, type Candidate } from './candidates.js'
 import { ASK_AGAIN, follow, readBack, type FollowDeps } from './follow.js'
 import { attacksOf, fromVerdict, NOT_ATTEMPTED_DETAIL, outcomeOfStatus, safeId, StopAll, timedOut, type Attempt } from './outcomes.js'
-import type { ValidateModeDeps } from './validate-mode.js'
+import type { ValidateModeDeps } from './validate-types.js'
 
 /** The shortest wait after a 429 that gave no usable Retry-After. */
 const MIN_429_WAIT_MS = 1_000

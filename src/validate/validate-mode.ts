@@ -10,53 +10,21 @@
  * - the result (result.ts): the outcomes counted, and whether they fail the
  *   step (src/decision/validation-result.ts).
  */
-import type { FindingStatus, ReplayStatus, Severity } from '../service/contract/index.js'
-import type { ServiceCallDeps } from '../service/service-api.js'
 import { plural } from '../util/text.js'
 import { clampMaxRuns, selectCandidates } from './candidates.js'
 import { safeId } from './outcomes.js'
 import { replayAll } from './replay-loop.js'
 import { summarise } from './result.js'
 
-export type ValidationOutcome = 'resolved' | 'still_broken' | 'not_eligible' | 'not_attempted'
-
-export const VALIDATION_OUTCOMES: readonly ValidationOutcome[] = ['resolved', 'still_broken', 'not_eligible', 'not_attempted']
-
-export interface ValidatedFinding {
-  finding_id: string
-  category: string
-  severity: Severity
-  /** The run whose findings list holds the finding (used to follow it). */
-  run_id: string
-  outcome: ValidationOutcome
-  /** One line: why, e.g. "proof withheld by the plan", "timed out while validating". May quote service text. */
-  detail: string
-  /** The finding's status after this step, as last seen; null when unknown. */
-  finding_status: FindingStatus | null
-  attacks: { attack_id: string; last_replay_status: ReplayStatus }[]
-}
-
-export interface ValidateModeResult {
-  findings: ValidatedFinding[]
-  resolved: number
-  stillBroken: number
-  notEligible: number
-  notAttempted: number
-  /** Runs whose findings were read. */
-  runsScanned: number
-  /** Any still broken, or any not attempted unless failOnIncomplete is false. */
-  failed: boolean
-  /** One line summing the outcome (may quote the model id). */
-  reason: string
-}
-
-export type ValidateModeDeps = ServiceCallDeps
-
-export interface ValidateModeArgs {
-  modelId: string
-  maxRuns: number
-  failOnIncomplete: boolean
-}
+export {
+  VALIDATION_OUTCOMES,
+  type ValidatedFinding,
+  type ValidateModeArgs,
+  type ValidateModeDeps,
+  type ValidateModeResult,
+  type ValidationOutcome
+} from './validate-types.js'
+import type { ValidateModeArgs, ValidateModeDeps, ValidateModeResult } from './validate-types.js'
 
 /** The whole of validate mode: select, validate one at a time, sum up. */
 export async function runValidateMode(deps: ValidateModeDeps, args: ValidateModeArgs): Promise<ValidateModeResult> {

@@ -9,8 +9,33 @@ import type { ServiceApi } from '../../service/service-api.js'
 import type { Clock, Deadline } from '../../util/clock.js'
 import type { InputNamer } from '../../util/errors.js'
 import type { ActionInputs } from '../inputs.js'
-import type { MainDeps } from '../main.js'
+import type { ActionIO } from '../io.js'
+import type { Log } from '../../util/log.js'
 import { scrubbedBaselineStore, scrubbingIO, stepSecrets, type ScrubbedIO } from '../scrubbed-io.js'
+
+/** The edges of the main step (the runner's I/O, HTTP, clock, signals), passed in so tests run it in-process. */
+export interface MainDeps {
+  io: ActionIO
+  clock: Clock
+  signal: AbortSignal
+  random?: () => number
+  /**
+   * requestTimeoutMs: per request, when a call needs longer than the client's default (the registration probe);
+   * log: where the client logs its retries (the step's scrubbed log);
+   * secrets: the step's secrets, scrubbed from the service's texts before they are clipped.
+   */
+  makeApi(
+    inputs: ActionInputs,
+    deadline: Deadline,
+    opts?: { requestTimeoutMs?: number; log?: Log; secrets?: readonly string[] }
+  ): ServiceApi
+  /** Where baselines are kept (default: the Actions cache). */
+  baselineStore?: BaselineStore
+  /** Told every status read of the run (the command line's live view). */
+  onProgress?: (progress: RunProgress) => void
+  /** How a configuration error names an input (default: input 'name'; the command line: its flag). */
+  nameInput?: InputNamer
+}
 
 export interface StepContext {
   /** Every sink of the step, scrubbed of `secrets`. */
