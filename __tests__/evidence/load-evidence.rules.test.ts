@@ -90,7 +90,7 @@ describe("loadBaseline: a pull request's own runs are its agent's window only wh
     expect(got.cost.githubRequests).toBe(githubRequests)
   })
 
-  it("an earlier push's runs are of another agent without agent_paths: what they saw is presumed, and never closed by them", async () => {
+  it("an earlier push's runs are of another agent without agent_paths: what they saw is presumed, and its newer open sighting keeps it open", async () => {
     const w = world()
     w.findings.p1 = [{ ...shell, status: 'FIXED_VERIFIED' }]
     const got = await loadBaseline(deps(w).d, args({ own: { ref: OWN_REF, head: 'other001' } }))
@@ -100,16 +100,17 @@ describe("loadBaseline: a pull request's own runs are its agent's window only wh
     expect([...(same.windows.agent?.pool.findings.values() ?? [])].map((p) => p.seenBySameAgent)).toEqual([true])
   })
 
-  it("its own newest run showing a weakness validated as fixed never closes it: a pull request's records only add observations", async () => {
+  it("its own newest run showing a weakness validated as fixed closes it: the service's status counts whoever recorded the run", async () => {
     const w = world()
     w.findings.p0 = [{ ...shell, status: 'FIXED_VERIFIED' }]
     w.findings.m1 = [leak, shell]
     const got = await loadBaseline(deps(w).d, args())
     expect(got.windows.agent?.pool.runIds).toEqual(['p0', 'p1'])
     const shellSeen = [...(got.windows.agent?.pool.findings.values() ?? [])].find((p) => p.description === shell.description)
-    expect(shellSeen).toMatchObject({ seenIn: ['p0', 'p1'], closed: false })
+    expect(shellSeen).toMatchObject({ seenIn: ['p0', 'p1'], closed: true })
     const reading = judgeEvidence([], got.windows)
-    expect(reading.notReproduced.filter((n) => n.present).map((n) => n.description)).toContain(shell.description)
+    expect(reading.notReproduced.filter((n) => n.present).map((n) => n.description)).not.toContain(shell.description)
+    expect(reading.closedSince.map((p) => p.description)).toContain(shell.description)
   })
 
   it('no record of its own yet: no agent window', async () => {
@@ -435,7 +436,7 @@ describe('loadBaseline: holders (earlier runs a record names as holding findings
 
   it.each<[string, World, Partial<EvidenceArgs>, 'base' | 'agent', boolean]>([
     ["main's records: the service's close stands", withHolders('refs/heads/main', ['h1']), { own: null }, 'base', true],
-    ["a pull request's own records: never closed by them", withHolders(OWN_REF, ['h1']), {}, 'agent', false]
+    ["a pull request's own records: the service's close stands as well (one rule)", withHolders(OWN_REF, ['h1']), {}, 'agent', true]
   ])('a holder that shows a weakness validated as fixed, named by %s', async (_rule, w, over, window, closed) => {
     w.findings.h1 = [held, { ...leak, description: "read another user's file", status: 'FIXED_VERIFIED' }]
     const got = await loadBaseline(deps(w).d, args(over))

@@ -220,9 +220,9 @@ async function loadWindow(r: Reading): Promise<Omit<LoadedBaseline, 'cost' | 'no
 /**
  * A pull request's own window: the runs recorded under its own ref, across
  * its pushes (the newest K - 1), each marked whether it is of the agent judged
- * now. A pull request can write these records, so they only ever add
- * observations and never close one (each run read again from the service all
- * the same).
+ * now. A pull request can write these records, so they only name runs: each
+ * is read again from the service, whose close of a finding (validated fixed,
+ * dismissed) counts whoever recorded the run (poolEvidence: one rule).
  */
 async function loadOwnWindow(r: Reading): Promise<RunEvidence[]> {
   const { deps, args } = r

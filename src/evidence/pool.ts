@@ -8,8 +8,9 @@
  * the service gives, never a record's own time) decides whether it is closed,
  * and only a close the service validated (FIXED_VERIFIED) or a dismissal
  * closes it: a plain `fixed` is a claim, not a fact. Within one run an open
- * observation beats a closed one (fail closed). A run a pull request's own
- * records name adds observations and never closes one.
+ * observation beats a closed one (fail closed). The service's status is the
+ * service's fact whoever recorded the run that saw it: a run a pull request's
+ * own records name closes a weakness the service closed, as main's do.
  */
 import { type Finding, type Severity } from '../service/contract/index.js'
 import { fingerprint } from './fingerprint.js'
@@ -21,7 +22,11 @@ export interface RunEvidence {
   completedAt: string
   categoriesCompleted: readonly string[]
   findings: readonly ObservedFinding[]
-  /** Its close can close a weakness: a run the default branch recorded (false: a pull request's own record; default true). */
+  /**
+   * A run the default branch recorded (false: a pull request's own record;
+   * default true). Provenance only: it never decides whether the service's
+   * close of a finding counts (that is the service's fact, one rule for all).
+   */
   trusted?: boolean
   /** A run of the agent judged now (no change under agent_paths since; without agent_paths, the same commit); default true. */
   sameAgent?: boolean
@@ -53,7 +58,7 @@ export interface PooledFinding {
   description: string
   /** Runs of the window that saw it, newest first. */
   seenIn: string[]
-  /** The service closed it (validated as FIXED_VERIFIED, or dismissed) in the newest run that saw it, a trusted one. */
+  /** The service closed it (validated as FIXED_VERIFIED, or dismissed) in the newest run that saw it, whoever recorded that run. */
   closed: boolean
   /** A run of the agent judged now saw it (false: only runs of an earlier agent did, so it is presumed until confirmed). */
   seenBySameAgent: boolean
@@ -115,11 +120,10 @@ export function poolEvidence(given: readonly RunEvidence[]): EvidencePool {
     if (runIds.includes(run.runId)) continue
     runIds.push(run.runId)
     if (run.selected === true) selected.push(run.runId)
-    const canClose = run.trusted !== false
     const same = run.sameAgent !== false
     if (same) sameAgentRuns++
     for (const o of run.findings) {
-      const closes = canClose && closesWeakness(o.status)
+      const closes = closesWeakness(o.status)
       const p = findings.get(o.fingerprint)
       if (p === undefined) {
         findings.set(o.fingerprint, { ...pick(o), seenIn: [run.runId], closed: closes, seenBySameAgent: same })
