@@ -60,7 +60,7 @@ describe('poolEvidence', () => {
   })
 
   it("the service's close counts whoever recorded the run: a pull request's own run closes a weakness validated fixed", () => {
-    const own = (r: RunEvidence): RunEvidence => ({ ...r, trusted: false })
+    const own = (r: RunEvidence): RunEvidence => ({ ...r, provenance: 'own-lineage' })
     // Its re-run missed W, then the service validated W fixed: re-read, the run that saw W says so.
     expect(poolEvidence([own(run('r3')), own(run('r2', obs('a', 'FIXED_VERIFIED')))]).findings.get('a')?.closed).toBe(true)
     expect(poolEvidence([own(run('r3', obs('a', 'dismissed'))), run('r2', obs('a'))]).findings.get('a')?.closed).toBe(true)

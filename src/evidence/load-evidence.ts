@@ -12,7 +12,7 @@ import type { Log } from '../util/log.js'
 import { ConfigError, describeFailure } from '../util/errors.js'
 import { oneLine, plural } from '../util/text.js'
 import type { EvidenceWindows } from './judge-evidence.js'
-import { holdsOpenFinding, poolEvidence, type RunEvidence } from './pool.js'
+import { holdsOpenFinding, poolEvidence, type Provenance, type RunEvidence } from './pool.js'
 import { readRunEvidence, RUN_LIST_PAGE, runReads, type RunReader, type RunReads } from './read-runs.js'
 import { branchRef, defaultBranchRecords, evidenceKeyPrefix, MAX_HOLDERS, recordsOnRef, type EvidenceRecord } from './records.js'
 import { commitsToCompare, holdersToRead, recordsToRead, sameAgentRecords, withinAge, type WindowBounds } from './window.js'
@@ -195,10 +195,10 @@ async function loadWindow(r: Reading): Promise<Omit<LoadedBaseline, 'cost' | 'no
   // What fail_on new compares with: main's agent, up to its last change. The lineage: every recent run, marked.
   const kept = new Set((await sameAgent(r, recent, limit)).map((x) => x.runId))
   const marks = await agentMarks(r, recent, args.agentCommit === undefined ? args.judgedCommit : args.agentCommit)
-  const runs = await readRuns(r, recent, marks, true)
+  const runs = await readRuns(r, recent, marks, 'default-branch')
   if (runs.length === 0) return none(`none of the ${plural(recent.length, 'recorded run')} of the default branch could be trusted`)
-  // Holders are named by records the default branch saved, so they are trusted as those records are.
-  const held = await readHolders(r, recent, marks, true)
+  // Holders are named by records the default branch saved: its own observations, as those records are.
+  const held = await readHolders(r, recent, marks, 'default-branch')
   const base = poolEvidence([...runs, ...held])
   const baselineRuns = runs.filter((x) => kept.has(x.runId))
   // K = 1: this run alone is its agent's evidence, holders too are main's window only.
@@ -233,9 +233,9 @@ async function loadOwnWindow(r: Reading): Promise<RunEvidence[]> {
   const recent = recordsToRead(recordsOnRef(listed, args.agentKey, own.ref), args.bounds.runs - 1, args.bounds)
   if (recent.length === 0) return []
   const marks = await agentMarks(r, recent, own.head)
-  const runs = await readRuns(r, recent, marks, false)
+  const runs = await readRuns(r, recent, marks, 'own-lineage')
   if (runs.length === 0) return []
-  return [...runs, ...(await readHolders(r, recent, marks, false))]
+  return [...runs, ...(await readHolders(r, recent, marks, 'own-lineage'))]
 }
 
 /**
@@ -260,7 +260,7 @@ async function readLedger(r: Reading, why: string): Promise<RunEvidence[]> {
   if (chosen.toRead.length === 0) return []
   const targets = chosen.toRead.map((runId) => ({ runId, commit: null }))
   // The list itself shows them to be the model's runs: a second listing (GET /run naming no model) could miss one a newer run pushed off.
-  const runs = await readRuns(r, targets, new Map(), true, { listed: new Set(list.runs.map((x) => x.run_id)) })
+  const runs = await readRuns(r, targets, new Map(), 'service-list', { listed: new Set(list.runs.map((x) => x.run_id)) })
   if (runs.length === 0) return []
   r.notes.push(ledgerNote(runs.length, why))
   // The whole page is the sample: the runs holding findings with those that hold none (not chosen for their sightings).
@@ -336,7 +336,7 @@ async function readRuns(
   r: Reading,
   records: readonly { runId: string; commit: string | null }[],
   marks: ReadonlyMap<string, boolean>,
-  trusted: boolean,
+  provenance: Provenance,
   o: { keep?: (run: RunEvidence) => boolean; listed?: Set<string> } = {}
 ): Promise<RunEvidence[]> {
   const { deps, args, cost } = r
@@ -359,7 +359,7 @@ async function readRuns(
         else r.notes.push(`Recorded ${read.problem}: not trusted.`)
       } else if (read.run.completedAt !== '' && !withinAge(read.run.completedAt, args.bounds))
         r.notes.push(`Recorded run ${rec.runId} completed more than ${args.bounds.maxAgeDays} days ago: left out.`)
-      else if (keep(read.run)) runs.push({ ...read.run, trusted, sameAgent: rec.commit !== null && marks.get(rec.commit) === true })
+      else if (keep(read.run)) runs.push({ ...read.run, provenance, sameAgent: rec.commit !== null && marks.get(rec.commit) === true })
     }
   } finally {
     cost.serviceRequests += reads.requests
@@ -378,7 +378,7 @@ async function readHolders(
   r: Reading,
   records: readonly EvidenceRecord[],
   marks: ReadonlyMap<string, boolean>,
-  trusted: boolean
+  provenance: Provenance
 ): Promise<RunEvidence[]> {
   const holders = holdersToRead(
     records,
@@ -392,7 +392,7 @@ async function readHolders(
     r,
     holders.map((runId) => ({ runId, commit: same.has(runId) ? SAME : null })),
     new Map([[SAME, true]]),
-    trusted,
+    provenance,
     { keep: holdsOpenFinding }
   )
   r.cost.holdersRead += held.length
