@@ -10,6 +10,7 @@ import { loadBaseline, type EvidenceArgs, type EvidenceDeps } from '../../src/ev
 import { evidenceArgs } from '../__fixtures__/evidence-args.js'
 import { evidenceKey } from '../../src/evidence/records.js'
 import { judgeEvidence } from '../../src/evidence/judge-evidence.js'
+import { knownOnMain } from '../../src/evidence/pool.js'
 import type { ListedCache } from '../../src/github/actions-caches.js'
 import type { ChangedFiles } from '../../src/pipeline/changed-paths.js'
 import type { Finding } from '../../src/service/contract/index.js'
@@ -457,6 +458,21 @@ describe('loadBaseline: holders (earlier runs a record names as holding findings
     const got = await loadBaseline(d, args())
     expect(got.windows.agent).toBeNull()
     expect(got.cost.holdersRead).toBe(0)
+  })
+
+  it("a holder main's record marks presumed-only (`?`, only the service's list saw it): read, presumed present, never known on main", async () => {
+    const got = await loadBaseline(deps(withHolders('refs/heads/main', ['?h1'])).d, args({ own: null }))
+    const base = got.windows.base
+    expect(base?.runIds).toContain('h1')
+    const fp = [...(base?.findings.values() ?? [])].find((p) => p.description === held.description)?.fingerprint ?? 'none'
+    expect(knownOnMain(base ?? null).has(fp)).toBe(false)
+    expect(judgeEvidence([], { ...got.windows, lineage: true }).notReproduced.find((n) => n.fingerprint === fp)?.present).toBe(true)
+    // Its next record names it presumed-only again (it is among the runs only the list vouches for).
+    expect(got.serviceList).toEqual(['h1'])
+    // Unmarked, the same holder is main's own observation: known.
+    const own = await loadBaseline(deps(withHolders('refs/heads/main', ['h1'])).d, args({ own: null }))
+    expect(knownOnMain(own.windows.base ?? null).has(fp)).toBe(true)
+    expect(own.serviceList).toEqual([])
   })
 
   it('the source names the holders only when there are some', async () => {

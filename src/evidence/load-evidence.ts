@@ -51,7 +51,7 @@ export interface LoadedBaseline {
    * hold a weakness.
    */
   gaps: string[]
-  /** Runs read from the service's list of the model's runs (whoever ran them): never named as a record's holders. */
+  /** Runs only the service's list vouches for (read from it, or held with PRESUMED_MARK): a record names them so only. */
   serviceList?: string[]
 }
 
@@ -88,6 +88,7 @@ export interface EvidenceArgs {
 }
 
 const NO_WINDOWS: EvidenceWindows = { agent: null, base: null }
+type Marks = ReadonlyMap<string, boolean>
 
 /** One reading of the evidence: what it cost, the gaps it met, and the comparisons made (each asked once). */
 interface Reading {
@@ -133,7 +134,7 @@ export async function loadBaseline(deps: EvidenceDeps, args: EvidenceArgs): Prom
       windows: runs.length === 0 ? main.windows : { ...main.windows, agent },
       notes: r.notes,
       gaps: r.gaps,
-      serviceList: ledger.map((x) => x.runId)
+      serviceList: [...(main.serviceList ?? []), ...ledger.map((x) => x.runId)]
     })
   } catch (err) {
     deps.log.warning(`The baseline could not be read: ${describeFailure(err)}`)
@@ -207,6 +208,7 @@ async function loadWindow(r: Reading): Promise<Omit<LoadedBaseline, 'cost' | 'no
     baseline:
       baselineRuns.length > 0 ? baselineOfPool(poolEvidence([...baselineRuns, ...held]), args.modelId, recent[0]?.commit ?? null) : null,
     recordsGone: null,
+    serviceList: held.filter((x) => x.provenance === 'service-list').map((x) => x.runId),
     source: `${plural(runs.length, 'run')} of ${args.defaultBranch}${held.length > 0 ? ` and ${plural(held.length, 'earlier run')} holding findings still open` : ''} (Actions cache records listed on ${ref}), re-read from the service`,
     why: baselineRuns.length > 0 ? null : 'every recorded run of the default branch is of an earlier agent (agent_paths changed since)',
     windows: {
@@ -374,12 +376,7 @@ async function readRuns(
  * the service has not closed. A holder is of the agent judged now when a
  * record of that agent marks it as of its own.
  */
-async function readHolders(
-  r: Reading,
-  records: readonly EvidenceRecord[],
-  marks: ReadonlyMap<string, boolean>,
-  provenance: Provenance
-): Promise<RunEvidence[]> {
+async function readHolders(r: Reading, records: readonly EvidenceRecord[], marks: Marks, provenance: Provenance): Promise<RunEvidence[]> {
   const holders = holdersToRead(
     records,
     records.map((x) => x.runId),
@@ -396,5 +393,7 @@ async function readHolders(
     { keep: holdsOpenFinding }
   )
   r.cost.holdersRead += held.length
-  return held.map((run) => ({ ...run, selected: true }))
+  // Marked as only the service's list saw it: presumed (it blocks), never the branch's own observation.
+  const listed = new Set(records.flatMap((x) => x.presumedHolders ?? []))
+  return held.map((run) => ({ ...run, selected: true, provenance: listed.has(run.runId) ? 'service-list' : run.provenance }))
 }
