@@ -10,6 +10,7 @@ import { loadBaseline, type EvidenceArgs, type EvidenceDeps } from '../../src/ev
 import { evidenceArgs } from '../__fixtures__/evidence-args.js'
 import { evidenceKey } from '../../src/evidence/records.js'
 import { judgeEvidence } from '../../src/evidence/judge-evidence.js'
+import { knownOnMain } from '../../src/evidence/pool.js'
 import type { ListedCache } from '../../src/github/actions-caches.js'
 import type { ChangedFiles } from '../../src/pipeline/changed-paths.js'
 import type { Finding } from '../../src/service/contract/index.js'
@@ -90,7 +91,7 @@ describe("loadBaseline: a pull request's own runs are its agent's window only wh
     expect(got.cost.githubRequests).toBe(githubRequests)
   })
 
-  it("an earlier push's runs are of another agent without agent_paths: what they saw is presumed, and never closed by them", async () => {
+  it("an earlier push's runs are of another agent without agent_paths: what they saw is presumed, and its newer open sighting keeps it open", async () => {
     const w = world()
     w.findings.p1 = [{ ...shell, status: 'FIXED_VERIFIED' }]
     const got = await loadBaseline(deps(w).d, args({ own: { ref: OWN_REF, head: 'other001' } }))
@@ -100,16 +101,17 @@ describe("loadBaseline: a pull request's own runs are its agent's window only wh
     expect([...(same.windows.agent?.pool.findings.values() ?? [])].map((p) => p.seenBySameAgent)).toEqual([true])
   })
 
-  it("its own newest run showing a weakness validated as fixed never closes it: a pull request's records only add observations", async () => {
+  it("its own newest run showing a weakness validated as fixed closes it: the service's status counts whoever recorded the run", async () => {
     const w = world()
     w.findings.p0 = [{ ...shell, status: 'FIXED_VERIFIED' }]
     w.findings.m1 = [leak, shell]
     const got = await loadBaseline(deps(w).d, args())
     expect(got.windows.agent?.pool.runIds).toEqual(['p0', 'p1'])
     const shellSeen = [...(got.windows.agent?.pool.findings.values() ?? [])].find((p) => p.description === shell.description)
-    expect(shellSeen).toMatchObject({ seenIn: ['p0', 'p1'], closed: false })
+    expect(shellSeen).toMatchObject({ seenIn: ['p0', 'p1'], closed: true })
     const reading = judgeEvidence([], got.windows)
-    expect(reading.notReproduced.filter((n) => n.present).map((n) => n.description)).toContain(shell.description)
+    expect(reading.notReproduced.filter((n) => n.present).map((n) => n.description)).not.toContain(shell.description)
+    expect(reading.closedSince.map((p) => p.description)).toContain(shell.description)
   })
 
   it('no record of its own yet: no agent window', async () => {
@@ -435,7 +437,7 @@ describe('loadBaseline: holders (earlier runs a record names as holding findings
 
   it.each<[string, World, Partial<EvidenceArgs>, 'base' | 'agent', boolean]>([
     ["main's records: the service's close stands", withHolders('refs/heads/main', ['h1']), { own: null }, 'base', true],
-    ["a pull request's own records: never closed by them", withHolders(OWN_REF, ['h1']), {}, 'agent', false]
+    ["a pull request's own records: the service's close stands as well (one rule)", withHolders(OWN_REF, ['h1']), {}, 'agent', true]
   ])('a holder that shows a weakness validated as fixed, named by %s', async (_rule, w, over, window, closed) => {
     w.findings.h1 = [held, { ...leak, description: "read another user's file", status: 'FIXED_VERIFIED' }]
     const got = await loadBaseline(deps(w).d, args(over))
@@ -456,6 +458,21 @@ describe('loadBaseline: holders (earlier runs a record names as holding findings
     const got = await loadBaseline(d, args())
     expect(got.windows.agent).toBeNull()
     expect(got.cost.holdersRead).toBe(0)
+  })
+
+  it("a holder main's record marks presumed-only (`?`, only the service's list saw it): read, presumed present, never known on main", async () => {
+    const got = await loadBaseline(deps(withHolders('refs/heads/main', ['?h1'])).d, args({ own: null }))
+    const base = got.windows.base
+    expect(base?.runIds).toContain('h1')
+    const fp = [...(base?.findings.values() ?? [])].find((p) => p.description === held.description)?.fingerprint ?? 'none'
+    expect(knownOnMain(base ?? null).has(fp)).toBe(false)
+    expect(judgeEvidence([], { ...got.windows, lineage: true }).notReproduced.find((n) => n.fingerprint === fp)?.present).toBe(true)
+    // Its next record names it presumed-only again (it is among the runs only the list vouches for).
+    expect(got.serviceList).toEqual(['h1'])
+    // Unmarked, the same holder is main's own observation: known.
+    const own = await loadBaseline(deps(withHolders('refs/heads/main', ['h1'])).d, args({ own: null }))
+    expect(knownOnMain(own.windows.base ?? null).has(fp)).toBe(true)
+    expect(own.serviceList).toEqual([])
   })
 
   it('the source names the holders only when there are some', async () => {

@@ -59,10 +59,14 @@ describe('poolEvidence', () => {
     expect(pool.findings.get('a')?.closed).toBe(false)
   })
 
-  it("a pull request's own run adds observations and never closes one", () => {
-    const own = { ...run('r3', obs('a', 'FIXED_VERIFIED')), trusted: false }
-    expect(poolEvidence([own, run('r2', obs('a'))]).findings.get('a')?.closed).toBe(false)
-    expect(poolEvidence([{ ...run('r3', obs('a', 'dismissed')), trusted: true }]).findings.get('a')?.closed).toBe(true)
+  it("the service's close counts whoever recorded the run: a pull request's own run closes a weakness validated fixed", () => {
+    const own = (r: RunEvidence): RunEvidence => ({ ...r, provenance: 'own-lineage' })
+    // Its re-run missed W, then the service validated W fixed: re-read, the run that saw W says so.
+    expect(poolEvidence([own(run('r3')), own(run('r2', obs('a', 'FIXED_VERIFIED')))]).findings.get('a')?.closed).toBe(true)
+    expect(poolEvidence([own(run('r3', obs('a', 'dismissed'))), run('r2', obs('a'))]).findings.get('a')?.closed).toBe(true)
+    // A plain `fixed` is a claim, whoever recorded it; and a newer open sighting still wins.
+    expect(poolEvidence([own(run('r3', obs('a', 'fixed')))]).findings.get('a')?.closed).toBe(false)
+    expect(poolEvidence([own(run('r3', obs('a'))), own(run('r2', obs('a', 'FIXED_VERIFIED')))]).findings.get('a')?.closed).toBe(false)
   })
 
   it('seen by the agent judged now when any run of it saw it; only by earlier agents: presumed', () => {

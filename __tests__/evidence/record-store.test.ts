@@ -70,8 +70,8 @@ describe('actionsCacheStore with @actions/cache and a cache stand-in', () => {
     expect((await job('refs/heads/main', undefined, '11').save(baseline('run_b'), AGENT, ['run_a', 'run-0'])).saved).toBe(true)
     const listed = cache.listCaches({ key: evidenceKeyPrefix(AGENT), ref: 'refs/heads/main' })
     expect(listed.map((e) => parseEvidenceKey(e.key, AGENT))).toEqual([
-      { runId: 'run_b', commit: 'abc1234', holders: ['run_a', 'run-0'], sameAgentHolders: [] },
-      { runId: 'run_a', commit: 'abc1234', holders: [], sameAgentHolders: [] }
+      { runId: 'run_b', commit: 'abc1234', holders: ['run_a', 'run-0'], sameAgentHolders: [], presumedHolders: [] },
+      { runId: 'run_a', commit: 'abc1234', holders: [], sameAgentHolders: [], presumedHolders: [] }
     ])
     // The file was only a vehicle: nothing is left in the workspace.
     expect(readdirSync(process.cwd())).toEqual([])

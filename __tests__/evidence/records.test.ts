@@ -22,7 +22,9 @@ describe('evidence keys', () => {
     ['run/with/slash', SHA, null]
   ])('run %s at %s round-trips through its key', (runId, commit, want) => {
     const key = evidenceKey(A, runId, commit)
-    expect(key === null ? null : parseEvidenceKey(key, A)).toEqual(want === null ? null : { ...want, holders: [], sameAgentHolders: [] })
+    expect(key === null ? null : parseEvidenceKey(key, A)).toEqual(
+      want === null ? null : { ...want, holders: [], sameAgentHolders: [], presumedHolders: [] }
+    )
   })
 
   it.each<[string, string[], string[]]>([
@@ -32,7 +34,7 @@ describe('evidence keys', () => {
     [`at most ${MAX_HOLDERS}`, ['h1', 'h2', 'h3', 'h4', 'h5', 'h6'], ['h1', 'h2', 'h3', 'h4', 'h5']]
   ])('%s', (_n, holders, want) => {
     const key = evidenceKey(A, 'run_9', SHA, holders)!
-    expect(parseEvidenceKey(key, A)).toEqual({ runId: 'run_9', commit: SHA, holders: want, sameAgentHolders: [] })
+    expect(parseEvidenceKey(key, A)).toEqual({ runId: 'run_9', commit: SHA, holders: want, sameAgentHolders: [], presumedHolders: [] })
   })
 
   it("keeps within GitHub's key length and has no comma, whatever the run ids", () => {
@@ -58,15 +60,35 @@ describe('evidence keys', () => {
     expect(recordHolders([n(false, 'a', 'r7'), n(true, 'b', 'r3'), n(true, 'c', 'r4')], new Set(['c']))).toEqual(['r7!', 'r3'])
     const key = evidenceKey(A, 'run_9', SHA, ['r7!', 'r3'])!
     expect(key.endsWith('~r7!~r3')).toBe(true)
-    expect(parseEvidenceKey(key, A)).toEqual({ runId: 'run_9', commit: SHA, holders: ['r7', 'r3'], sameAgentHolders: ['r7'] })
+    expect(parseEvidenceKey(key, A)).toEqual({
+      runId: 'run_9',
+      commit: SHA,
+      holders: ['r7', 'r3'],
+      sameAgentHolders: ['r7'],
+      presumedHolders: []
+    })
   })
 
-  it("never names a run of the service's list (whoever ran it) as a holder: the record names the recording branch's own observations only", () => {
+  it("names a weakness only a run of the service's list saw with the presumed mark, never as the recording branch's own", () => {
     const n = (fingerprint: string, ...seenIn: string[]) => ({ present: true, presumed: true, fingerprint, seenIn })
     const listed = new Set(['pr_run', 'branch_run'])
-    // Seen by a listed run only: named by no record; seen by a listed run and an own run: the own run holds it.
-    expect(recordHolders([n('a', 'pr_run'), n('b', 'branch_run', 'main_r3')], new Set(), listed)).toEqual(['main_r3'])
+    // Seen by a listed run only: kept, marked presumed-only; seen by a listed run and an own run: the own run holds it.
+    expect(recordHolders([n('a', 'pr_run'), n('b', 'branch_run', 'main_r3')], new Set(), listed)).toEqual(['?pr_run', 'main_r3'])
     expect(recordHolders([n('a', 'pr_run')])).toEqual(['pr_run'])
+    // Even a listed run of this agent is never marked as this agent's own (`!`): the list cannot say whose it is.
+    expect(recordHolders([{ ...n('a', 'pr_run'), presumed: false }], new Set(), listed)).toEqual(['?pr_run'])
+  })
+
+  it('a presumed-only holder round-trips through its key, apart from the holders the recording branch observed', () => {
+    const key = evidenceKey(A, 'run_9', SHA, ['?pr_run', 'r7!', 'r3', '?run_9', '??x', '?r2!'])!
+    expect(key.endsWith('~?pr_run~r7!~r3~?r2!')).toBe(true)
+    expect(parseEvidenceKey(key, A)).toEqual({
+      runId: 'run_9',
+      commit: SHA,
+      holders: ['pr_run', 'r7', 'r3', 'r2'],
+      sameAgentHolders: ['r7'],
+      presumedHolders: ['pr_run', 'r2']
+    })
   })
 
   it("one agent's prefix never starts another's, and another agent's key is not read", () => {

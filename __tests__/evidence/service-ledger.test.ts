@@ -87,8 +87,22 @@ describe('cleanListedRuns: the runs that hold no finding, as evidence without a 
       makeRunListItem({ run_id: 'undated', completed_at: null, categories_planned: ['excessive_agency'] })
     ]
     expect(cleanListedRuns(list(runs), BOUNDS)).toEqual([
-      { runId: 'clean', completedAt: day(25), categoriesCompleted: ['jailbreak'], findings: [], sameAgent: false },
-      { runId: 'undated', completedAt: '', categoriesCompleted: ['excessive_agency'], findings: [], sameAgent: false }
+      {
+        runId: 'clean',
+        completedAt: day(25),
+        categoriesCompleted: ['jailbreak'],
+        findings: [],
+        sameAgent: false,
+        provenance: 'service-list'
+      },
+      {
+        runId: 'undated',
+        completedAt: '',
+        categoriesCompleted: ['excessive_agency'],
+        findings: [],
+        sameAgent: false,
+        provenance: 'service-list'
+      }
     ])
   })
 })

@@ -6,7 +6,7 @@
 import { z } from 'zod'
 import { Severity, type Finding } from '../service/contract/index.js'
 import { fingerprint } from './fingerprint.js'
-import { closesWeakness, type EvidencePool } from './pool.js'
+import { closesWeakness, knownOnMain, type EvidencePool } from './pool.js'
 import { parseJsonFile } from '../util/parse-file.js'
 
 export const BASELINE_SCHEMA_VERSION = 1
@@ -87,8 +87,9 @@ export function parseBaseline(text: string): { baseline: Baseline } | { error: s
   return { baseline: r.data }
 }
 
-/** The open findings of a window as a baseline (fingerprints as pooled; categories of its newest run). */
+/** The findings of a window known on main (knownOnMain) as a baseline (fingerprints as pooled; categories of its newest run). */
 export function baselineOfPool(pool: EvidencePool, modelId: string, commit: string | null): Baseline {
+  const known = knownOnMain(pool)
   return {
     schema_version: BASELINE_SCHEMA_VERSION,
     model_id: modelId,
@@ -97,7 +98,7 @@ export function baselineOfPool(pool: EvidencePool, modelId: string, commit: stri
     commit,
     categories_completed: pool.categoriesCompleted,
     findings: [...pool.findings.values()]
-      .filter((p) => !p.closed)
+      .filter((p) => known.has(p.fingerprint))
       .map((p) => ({ fingerprint: p.fingerprint, category: p.category, severity: p.severity, lens: p.lens, description: p.description }))
   }
 }

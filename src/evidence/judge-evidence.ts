@@ -15,7 +15,7 @@
  * by main's evidence of it.
  */
 import { atOrAbove, SEVERITIES, type Severity } from '../service/contract/index.js'
-import type { EvidencePool, PooledFinding } from './pool.js'
+import { knownOnMain, type EvidencePool, type PooledFinding } from './pool.js'
 import { THIS_RUN_ONLY, type EvidenceScope, type SeenRate } from './seen-rate.js'
 
 export interface EvidenceWindows {
@@ -75,10 +75,10 @@ export function judgeEvidence(findings: readonly RunFindingRef[], windows: Evide
   const rateById = new Map<string, SeenRate>()
   const knownIds = new Set<string>()
   const found = new Set(findings.map((f) => f.fingerprint))
+  const known = knownOnMain(base)
   for (const f of findings) {
     rateById.set(f.findingId, rateOfFound(f.fingerprint, windows))
-    const b = base?.findings.get(f.fingerprint)
-    if (b !== undefined && !b.closed) knownIds.add(f.findingId)
+    if (known.has(f.fingerprint)) knownIds.add(f.findingId)
   }
   const notReproduced: NotReproduced[] = []
   const closedSince: PooledFinding[] = []

@@ -12,7 +12,7 @@ import type { Log } from '../util/log.js'
 import { ConfigError, describeFailure } from '../util/errors.js'
 import { oneLine, plural } from '../util/text.js'
 import type { EvidenceWindows } from './judge-evidence.js'
-import { holdsOpenFinding, poolEvidence, type RunEvidence } from './pool.js'
+import { holdsOpenFinding, poolEvidence, type Provenance, type RunEvidence } from './pool.js'
 import { readRunEvidence, RUN_LIST_PAGE, runReads, type RunReader, type RunReads } from './read-runs.js'
 import { branchRef, defaultBranchRecords, evidenceKeyPrefix, MAX_HOLDERS, recordsOnRef, type EvidenceRecord } from './records.js'
 import { commitsToCompare, holdersToRead, recordsToRead, sameAgentRecords, withinAge, type WindowBounds } from './window.js'
@@ -51,7 +51,7 @@ export interface LoadedBaseline {
    * hold a weakness.
    */
   gaps: string[]
-  /** Runs read from the service's list of the model's runs (whoever ran them): never named as a record's holders. */
+  /** Runs only the service's list vouches for (read from it, or held with PRESUMED_MARK): a record names them so only. */
   serviceList?: string[]
 }
 
@@ -88,6 +88,7 @@ export interface EvidenceArgs {
 }
 
 const NO_WINDOWS: EvidenceWindows = { agent: null, base: null }
+type Marks = ReadonlyMap<string, boolean>
 
 /** One reading of the evidence: what it cost, the gaps it met, and the comparisons made (each asked once). */
 interface Reading {
@@ -133,7 +134,7 @@ export async function loadBaseline(deps: EvidenceDeps, args: EvidenceArgs): Prom
       windows: runs.length === 0 ? main.windows : { ...main.windows, agent },
       notes: r.notes,
       gaps: r.gaps,
-      serviceList: ledger.map((x) => x.runId)
+      serviceList: [...(main.serviceList ?? []), ...ledger.map((x) => x.runId)]
     })
   } catch (err) {
     deps.log.warning(`The baseline could not be read: ${describeFailure(err)}`)
@@ -195,10 +196,10 @@ async function loadWindow(r: Reading): Promise<Omit<LoadedBaseline, 'cost' | 'no
   // What fail_on new compares with: main's agent, up to its last change. The lineage: every recent run, marked.
   const kept = new Set((await sameAgent(r, recent, limit)).map((x) => x.runId))
   const marks = await agentMarks(r, recent, args.agentCommit === undefined ? args.judgedCommit : args.agentCommit)
-  const runs = await readRuns(r, recent, marks, true)
+  const runs = await readRuns(r, recent, marks, 'default-branch')
   if (runs.length === 0) return none(`none of the ${plural(recent.length, 'recorded run')} of the default branch could be trusted`)
-  // Holders are named by records the default branch saved, so they are trusted as those records are.
-  const held = await readHolders(r, recent, marks, true)
+  // Holders are named by records the default branch saved: its own observations, as those records are.
+  const held = await readHolders(r, recent, marks, 'default-branch')
   const base = poolEvidence([...runs, ...held])
   const baselineRuns = runs.filter((x) => kept.has(x.runId))
   // K = 1: this run alone is its agent's evidence, holders too are main's window only.
@@ -207,6 +208,7 @@ async function loadWindow(r: Reading): Promise<Omit<LoadedBaseline, 'cost' | 'no
     baseline:
       baselineRuns.length > 0 ? baselineOfPool(poolEvidence([...baselineRuns, ...held]), args.modelId, recent[0]?.commit ?? null) : null,
     recordsGone: null,
+    serviceList: held.filter((x) => x.provenance === 'service-list').map((x) => x.runId),
     source: `${plural(runs.length, 'run')} of ${args.defaultBranch}${held.length > 0 ? ` and ${plural(held.length, 'earlier run')} holding findings still open` : ''} (Actions cache records listed on ${ref}), re-read from the service`,
     why: baselineRuns.length > 0 ? null : 'every recorded run of the default branch is of an earlier agent (agent_paths changed since)',
     windows: {
@@ -220,9 +222,9 @@ async function loadWindow(r: Reading): Promise<Omit<LoadedBaseline, 'cost' | 'no
 /**
  * A pull request's own window: the runs recorded under its own ref, across
  * its pushes (the newest K - 1), each marked whether it is of the agent judged
- * now. A pull request can write these records, so they only ever add
- * observations and never close one (each run read again from the service all
- * the same).
+ * now. A pull request can write these records, so they only name runs: each
+ * is read again from the service, whose close of a finding (validated fixed,
+ * dismissed) counts whoever recorded the run (poolEvidence: one rule).
  */
 async function loadOwnWindow(r: Reading): Promise<RunEvidence[]> {
   const { deps, args } = r
@@ -233,9 +235,9 @@ async function loadOwnWindow(r: Reading): Promise<RunEvidence[]> {
   const recent = recordsToRead(recordsOnRef(listed, args.agentKey, own.ref), args.bounds.runs - 1, args.bounds)
   if (recent.length === 0) return []
   const marks = await agentMarks(r, recent, own.head)
-  const runs = await readRuns(r, recent, marks, false)
+  const runs = await readRuns(r, recent, marks, 'own-lineage')
   if (runs.length === 0) return []
-  return [...runs, ...(await readHolders(r, recent, marks, false))]
+  return [...runs, ...(await readHolders(r, recent, marks, 'own-lineage'))]
 }
 
 /**
@@ -260,7 +262,7 @@ async function readLedger(r: Reading, why: string): Promise<RunEvidence[]> {
   if (chosen.toRead.length === 0) return []
   const targets = chosen.toRead.map((runId) => ({ runId, commit: null }))
   // The list itself shows them to be the model's runs: a second listing (GET /run naming no model) could miss one a newer run pushed off.
-  const runs = await readRuns(r, targets, new Map(), true, { listed: new Set(list.runs.map((x) => x.run_id)) })
+  const runs = await readRuns(r, targets, new Map(), 'service-list', { listed: new Set(list.runs.map((x) => x.run_id)) })
   if (runs.length === 0) return []
   r.notes.push(ledgerNote(runs.length, why))
   // The whole page is the sample: the runs holding findings with those that hold none (not chosen for their sightings).
@@ -336,7 +338,7 @@ async function readRuns(
   r: Reading,
   records: readonly { runId: string; commit: string | null }[],
   marks: ReadonlyMap<string, boolean>,
-  trusted: boolean,
+  provenance: Provenance,
   o: { keep?: (run: RunEvidence) => boolean; listed?: Set<string> } = {}
 ): Promise<RunEvidence[]> {
   const { deps, args, cost } = r
@@ -359,7 +361,7 @@ async function readRuns(
         else r.notes.push(`Recorded ${read.problem}: not trusted.`)
       } else if (read.run.completedAt !== '' && !withinAge(read.run.completedAt, args.bounds))
         r.notes.push(`Recorded run ${rec.runId} completed more than ${args.bounds.maxAgeDays} days ago: left out.`)
-      else if (keep(read.run)) runs.push({ ...read.run, trusted, sameAgent: rec.commit !== null && marks.get(rec.commit) === true })
+      else if (keep(read.run)) runs.push({ ...read.run, provenance, sameAgent: rec.commit !== null && marks.get(rec.commit) === true })
     }
   } finally {
     cost.serviceRequests += reads.requests
@@ -374,12 +376,7 @@ async function readRuns(
  * the service has not closed. A holder is of the agent judged now when a
  * record of that agent marks it as of its own.
  */
-async function readHolders(
-  r: Reading,
-  records: readonly EvidenceRecord[],
-  marks: ReadonlyMap<string, boolean>,
-  trusted: boolean
-): Promise<RunEvidence[]> {
+async function readHolders(r: Reading, records: readonly EvidenceRecord[], marks: Marks, provenance: Provenance): Promise<RunEvidence[]> {
   const holders = holdersToRead(
     records,
     records.map((x) => x.runId),
@@ -392,9 +389,11 @@ async function readHolders(
     r,
     holders.map((runId) => ({ runId, commit: same.has(runId) ? SAME : null })),
     new Map([[SAME, true]]),
-    trusted,
+    provenance,
     { keep: holdsOpenFinding }
   )
   r.cost.holdersRead += held.length
-  return held.map((run) => ({ ...run, selected: true }))
+  // Marked as only the service's list saw it: presumed (it blocks), never the branch's own observation.
+  const listed = new Set(records.flatMap((x) => x.presumedHolders ?? []))
+  return held.map((run) => ({ ...run, selected: true, provenance: listed.has(run.runId) ? 'service-list' : run.provenance }))
 }

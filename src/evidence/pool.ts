@@ -8,8 +8,9 @@
  * the service gives, never a record's own time) decides whether it is closed,
  * and only a close the service validated (FIXED_VERIFIED) or a dismissal
  * closes it: a plain `fixed` is a claim, not a fact. Within one run an open
- * observation beats a closed one (fail closed). A run a pull request's own
- * records name adds observations and never closes one.
+ * observation beats a closed one (fail closed). The service's status is the
+ * service's fact whoever recorded the run that saw it: a run a pull request's
+ * own records name closes a weakness the service closed, as main's do.
  */
 import { type Finding, type Severity } from '../service/contract/index.js'
 import { fingerprint } from './fingerprint.js'
@@ -21,8 +22,15 @@ export interface RunEvidence {
   completedAt: string
   categoriesCompleted: readonly string[]
   findings: readonly ObservedFinding[]
-  /** Its close can close a weakness: a run the default branch recorded (false: a pull request's own record; default true). */
-  trusted?: boolean
+  /**
+   * Who observed it (absent: the default branch's own, as main's records and
+   * the holders they name; every loader says it). Only the default branch's own
+   * observations make a weakness known on main (knownOnMain); every other
+   * provenance only adds observations, which can only block. It never decides
+   * whether the service's close of a finding counts (the service's fact, one
+   * rule for all).
+   */
+  provenance?: Provenance
   /** A run of the agent judged now (no change under agent_paths since; without agent_paths, the same commit); default true. */
   sameAgent?: boolean
   /**
@@ -34,6 +42,14 @@ export interface RunEvidence {
    */
   selected?: boolean
 }
+
+/**
+ * Where an observation comes from: the default branch's own records (and the
+ * holders they name as observed), a run of this pull request's own lineage, a
+ * run of the service's list of the model's runs (whoever ran it), a run a
+ * collector finished.
+ */
+export type Provenance = 'default-branch' | 'own-lineage' | 'service-list' | 'collector'
 
 export interface ObservedFinding {
   fingerprint: string
@@ -53,10 +69,16 @@ export interface PooledFinding {
   description: string
   /** Runs of the window that saw it, newest first. */
   seenIn: string[]
-  /** The service closed it (validated as FIXED_VERIFIED, or dismissed) in the newest run that saw it, a trusted one. */
+  /** The service closed it (validated as FIXED_VERIFIED, or dismissed) in the newest run that saw it, whoever recorded that run. */
   closed: boolean
   /** A run of the agent judged now saw it (false: only runs of an earlier agent did, so it is presumed until confirmed). */
   seenBySameAgent: boolean
+  /**
+   * The default branch's own runs, pooled alone, hold it open: one of them
+   * saw it and the newest of them that did left it open (what knownOnMain
+   * asks); absent: false.
+   */
+  openOnMain?: boolean
 }
 
 export interface EvidencePool {
@@ -111,15 +133,17 @@ export function poolEvidence(given: readonly RunEvidence[]): EvidencePool {
   const runIds: string[] = []
   let sameAgentRuns = 0
   const selected: string[] = []
+  const mainSeen = new Map<string, { runId: string; closed: boolean }>()
   for (const run of runs) {
     if (runIds.includes(run.runId)) continue
     runIds.push(run.runId)
     if (run.selected === true) selected.push(run.runId)
-    const canClose = run.trusted !== false
     const same = run.sameAgent !== false
+    const main = (run.provenance ?? 'default-branch') === 'default-branch'
     if (same) sameAgentRuns++
     for (const o of run.findings) {
-      const closes = canClose && closesWeakness(o.status)
+      const closes = closesWeakness(o.status)
+      if (main) onMain(mainSeen, o.fingerprint, run.runId, closes)
       const p = findings.get(o.fingerprint)
       if (p === undefined) {
         findings.set(o.fingerprint, { ...pick(o), seenIn: [run.runId], closed: closes, seenBySameAgent: same })
@@ -132,11 +156,36 @@ export function poolEvidence(given: readonly RunEvidence[]): EvidencePool {
       if (sameRun && !closes) p.closed = false
     }
   }
+  for (const [fp, m] of mainSeen) {
+    const p = findings.get(fp)
+    if (p !== undefined) p.openOnMain = !m.closed
+  }
   return { runIds, categoriesCompleted: [...new Set(runs[0]?.categoriesCompleted ?? [])], findings, sameAgentRuns, selected }
 }
 
-function pick(o: ObservedFinding): Omit<PooledFinding, 'seenIn' | 'closed' | 'seenBySameAgent'> {
+/** The default branch's own observations of `fp`, pooled as poolEvidence pools all (newest run decides; within it, open wins). */
+function onMain(seen: Map<string, { runId: string; closed: boolean }>, fp: string, runId: string, closes: boolean): void {
+  const m = seen.get(fp)
+  if (m === undefined) seen.set(fp, { runId, closed: closes })
+  else if (m.runId === runId && !closes) m.closed = false
+}
+
+function pick(o: ObservedFinding): Omit<PooledFinding, 'seenIn' | 'closed' | 'seenBySameAgent' | 'openOnMain'> {
   return { fingerprint: o.fingerprint, category: o.category, severity: o.severity, lens: o.lens, description: o.description }
+}
+
+/**
+ * THE rule of what is known on main, for every place that asks (the baseline
+ * fail_on new diffs against, judgeEvidence's knownIds, the policy's waiver of
+ * what this run did not reproduce): a fingerprint still open that the
+ * default branch's own runs, pooled alone, hold open. A run of a pull request's lineage, of
+ * the service's list, or a collector's can only add what is presumed present
+ * (it blocks); it never makes a weakness known, so it never lets one through.
+ */
+export function knownOnMain(pool: EvidencePool | null): Set<string> {
+  const known = new Set<string>()
+  for (const p of pool?.findings.values() ?? []) if (!p.closed && p.openOnMain === true) known.add(p.fingerprint)
+  return known
 }
 
 /** The fingerprints of the pool that are still open (seen, and not closed by the service since). */

@@ -41,6 +41,12 @@ export interface EvidenceRecord {
    * judged now.
    */
   sameAgentHolders: string[]
+  /**
+   * Of them, those only a run of the service's list saw (the key marks them
+   * with PRESUMED_MARK): read as presumed present (they block), never as the
+   * recording branch's own observation, so never known on main. Absent: none.
+   */
+  presumedHolders?: string[]
 }
 
 /** GitHub refuses a cache key longer than this (and any comma in one). */
@@ -51,11 +57,13 @@ export const MAX_HOLDERS = 5
 const HOLDER_SEPARATOR = '~'
 /** After a holder in a key: the holder is a run of the recording run's own agent (a character no run id holds). */
 export const SAME_AGENT_MARK = '!'
+/** Before a holder in a key: only a run of the service's list saw it (whoever ran it): presumed, never known on main. */
+export const PRESUMED_MARK = '?'
 
 /** Run ids and commits that a key can carry unambiguously. */
 const RUN_ID = /^[A-Za-z0-9_.-]{1,200}$/
-/** A holder in a key: its run id, marked when it is of the recording run's agent. */
-const HOLDER_TOKEN = /^([A-Za-z0-9_.-]{1,200})(!?)$/
+/** A holder in a key: its run id, marked before when only the service's list saw it, after when it is of the recording run's agent. */
+const HOLDER_TOKEN = /^(\??)([A-Za-z0-9_.-]{1,200})(!?)$/
 const COMMIT = /^[A-Za-z0-9]{7,64}$/
 
 /** The prefix of every key of an agent (a digest of its identity: fixed length, so one agent's prefix never starts another's). */
@@ -76,7 +84,7 @@ export function evidenceKey(agentKey: string, runId: string, commit: string | nu
   for (const h of new Set(holders)) {
     if (named >= MAX_HOLDERS) break
     const token = HOLDER_TOKEN.exec(h)
-    if (token === null || token[1] === runId || key.length + 1 + h.length > MAX_CACHE_KEY_LENGTH) continue
+    if (token === null || token[2] === runId || key.length + 1 + h.length > MAX_CACHE_KEY_LENGTH) continue
     key += `${HOLDER_SEPARATOR}${h}`
     named++
   }
@@ -87,7 +95,7 @@ export function evidenceKey(agentKey: string, runId: string, commit: string | nu
 export function parseEvidenceKey(
   key: string,
   agentKey: string
-): { runId: string; commit: string | null; holders: string[]; sameAgentHolders: string[] } | null {
+): { runId: string; commit: string | null; holders: string[]; sameAgentHolders: string[]; presumedHolders: string[] } | null {
   const prefix = evidenceKeyPrefix(agentKey)
   if (!key.startsWith(prefix)) return null
   const [named, ...holders] = key.slice(prefix.length).split(HOLDER_SEPARATOR)
@@ -97,9 +105,16 @@ export function parseEvidenceKey(
   const runId = named.slice(dash + 1)
   const tokens = holders.map((h) => HOLDER_TOKEN.exec(h))
   if (!RUN_ID.test(runId) || !(commit === 'none' || COMMIT.test(commit)) || tokens.some((t) => t === null)) return null
-  const ids = [...new Set(tokens.map((t) => t?.[1] ?? ''))].slice(0, MAX_HOLDERS)
-  const same = new Set(tokens.filter((t) => t?.[2] === SAME_AGENT_MARK).map((t) => t?.[1] ?? ''))
-  return { runId, commit: commit === 'none' ? null : commit, holders: ids, sameAgentHolders: ids.filter((h) => same.has(h)) }
+  const ids = [...new Set(tokens.map((t) => t?.[2] ?? ''))].slice(0, MAX_HOLDERS)
+  const same = new Set(tokens.filter((t) => t?.[3] === SAME_AGENT_MARK).map((t) => t?.[2] ?? ''))
+  const presumed = new Set(tokens.filter((t) => t?.[1] === PRESUMED_MARK).map((t) => t?.[2] ?? ''))
+  return {
+    runId,
+    commit: commit === 'none' ? null : commit,
+    holders: ids,
+    sameAgentHolders: ids.filter((h) => same.has(h) && !presumed.has(h)),
+    presumedHolders: ids.filter((h) => presumed.has(h))
+  }
 }
 
 /**
@@ -108,8 +123,10 @@ export function parseEvidenceKey(
  * saw (most severe first), the newest run that saw it, marked when a run of
  * this run's own agent saw it (not merely presumed); at most MAX_HOLDERS.
  * `gone`: fingerprints a confirmation showed gone, named by no record.
- * `unobserved`: runs of the service's list (whoever ran them): never named as
- * a holder, so no record passes them off as the recording branch's own.
+ * `unobserved`: runs of the service's list (whoever ran them, and holders
+ * read back with PRESUMED_MARK): a weakness only they saw is named with
+ * PRESUMED_MARK (kept, so the next run still presumes it, but never passed
+ * off as the recording branch's own observation).
  */
 export function recordHolders(
   notReproduced: readonly Pick<NotReproduced, 'present' | 'presumed' | 'seenIn' | 'fingerprint'>[],
@@ -117,10 +134,12 @@ export function recordHolders(
   unobserved: ReadonlySet<string> = new Set()
 ): string[] {
   const holders: string[] = []
+  const idOf = (h: string): string => h.replace(/^\?/, '').replace(/!$/, '')
   for (const n of notReproduced) {
-    const newest = n.seenIn.find((id) => !unobserved.has(id))
-    if (!n.present || gone.has(n.fingerprint) || newest === undefined || holders.some((h) => h.replace(/!$/, '') === newest)) continue
-    holders.push(n.presumed ? newest : `${newest}${SAME_AGENT_MARK}`)
+    const own = n.seenIn.find((id) => !unobserved.has(id))
+    const newest = own ?? n.seenIn.at(0)
+    if (!n.present || gone.has(n.fingerprint) || newest === undefined || holders.some((h) => idOf(h) === newest)) continue
+    holders.push(own === undefined ? `${PRESUMED_MARK}${newest}` : n.presumed ? newest : `${newest}${SAME_AGENT_MARK}`)
     if (holders.length >= MAX_HOLDERS) break
   }
   return holders

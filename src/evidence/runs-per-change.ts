@@ -32,7 +32,7 @@ export function runsThisStep(runsPerChange: number, mayHaveChanged: boolean): nu
 export function withRunsOfThisAgent(windows: EvidenceWindows | undefined, runs: readonly RunEvidence[]): EvidenceWindows {
   const given: EvidenceWindows = windows ?? { agent: null, base: null }
   if (runs.length === 0) return given
-  const fresh = poolEvidence(runs.map((r) => ({ ...r, trusted: true, sameAgent: true })))
+  const fresh = poolEvidence(runs.map((r) => ({ ...r, sameAgent: true })))
   const agent = given.agent
   return { ...given, agent: { pool: agent === null ? fresh : mergePools(fresh, agent.pool), scope: agent?.scope ?? 'agent' } }
 }

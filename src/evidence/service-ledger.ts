@@ -91,7 +91,8 @@ export function cleanListedRuns(list: RunList, bounds: WindowBounds): RunEvidenc
         completedAt: run.completed_at ?? '',
         categoriesCompleted: run.categories_planned,
         findings: [],
-        sameAgent: false
+        sameAgent: false,
+        provenance: 'service-list'
       })
   return [...clean.values()]
 }

@@ -20,7 +20,7 @@ import {
   type EvidenceWindows,
   type NotReproduced
 } from '../evidence/judge-evidence.js'
-import { openFingerprints } from '../evidence/pool.js'
+import { knownOnMain } from '../evidence/pool.js'
 
 export type FailOn = 'any' | 'new'
 
@@ -61,8 +61,8 @@ export function applyPolicy(a: PolicyArgs): PolicyOutcome {
     else if (a.failOn === 'new' && a.baseline !== null && diff.stateById.get(f.finding_id) === 'known') waived.set(f.finding_id, 'known')
   }
   const live = a.accepted.filter((e) => !isExpired(e, a.today))
-  // Under fail_on new, one the base window holds open is known and cannot block.
-  const known = a.failOn === 'new' && a.baseline !== null ? openFingerprints(a.windows?.base ?? null) : new Set<string>()
+  // Under fail_on new, one the default branch itself saw and the service has not closed is known and cannot block.
+  const known = a.failOn === 'new' && a.baseline !== null ? knownOnMain(a.windows?.base ?? null) : new Set<string>()
   const blocking = unreproducedBlocking(evidence, a.minSeverity ?? 'low', (n) =>
     live.some((e) => entryMatches(e, n, n.fingerprint))
   ).filter((n) => !known.has(n.fingerprint))
