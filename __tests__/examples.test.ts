@@ -3,7 +3,8 @@
  * block of README.md, CONTRIBUTING.md and docs/. They use the action as it is
  * (only inputs it declares, every required input, only outputs it sets), one
  * current major of every action (the table below, which the repository's own
- * workflows agree with), one concurrency group per model, and never paste an
+ * workflows agree with, pinned there by commit SHA with "# vX.Y.Z"), one
+ * concurrency group per model, and never paste an
  * expression into a `run:` script. (scripts/lint-workflows.sh runs actionlint
  * and the schema check on the same snippets.)
  */
@@ -23,6 +24,7 @@ const CURRENT_MAJOR: Record<string, string> = {
   'actions/checkout': 'v7',
   'actions/setup-node': 'v7',
   'actions/upload-artifact': 'v7',
+  'actions/download-artifact': 'v8',
   'actions/attest-build-provenance': 'v4',
   'github/codeql-action/upload-sarif': 'v4',
   'dorny/test-reporter': 'v3'
@@ -104,6 +106,8 @@ function versionProblem(ref: string, comment: string): string | null {
   }
   const want = CURRENT_MAJOR[name] as string | undefined
   if (want === undefined) return `${ref}: ${name} is not in the table of current majors (__tests__/examples.test.ts)`
+  if (/^[0-9a-f]{40}$/.test(version))
+    return new RegExp(`^${want}\\.\\d+\\.\\d+$`).test(comment) ? null : `${ref}: a commit SHA of ${name} needs "# ${want}.x.y" after it`
   return version === want ? null : `${ref}: the current major of ${name} is ${want}`
 }
 
@@ -217,6 +221,9 @@ describe('the table of current majors', () => {
     expect(versionProblem(`${OUR_ACTION}@main`, '')).toMatch(/use @v1/)
     expect(versionProblem(`${OUR_ACTION}@${'a'.repeat(40)}`, '')).toMatch(/full commit SHA/)
     expect(versionProblem(`${OUR_ACTION}@${'a'.repeat(40)}`, 'v1.0.0')).toBeNull()
+    expect(versionProblem(`actions/checkout@${'a'.repeat(40)}`, 'v7.0.1')).toBeNull()
+    expect(versionProblem(`actions/checkout@${'a'.repeat(40)}`, 'v6.0.0')).toMatch(/"# v7.x.y"/)
+    expect(versionProblem(`actions/checkout@${'a'.repeat(40)}`, '')).toMatch(/"# v7.x.y"/)
     expect(usesOf(`      - uses: ${OUR_ACTION}@${'a'.repeat(40)} # v1.2.3\n`)).toEqual([[`${OUR_ACTION}@${'a'.repeat(40)}`, 'v1.2.3']])
   })
 })

@@ -6,12 +6,15 @@
  * never to a pre-release. Nothing is published or pushed in a dry run (the
  * scratch repositories have no remote, so a push would fail the test). And
  * the release workflow itself: tests, dist/ check and provenance attestation
- * before anything is tagged.
+ * before anything is tagged, each credential held only by the job that uses
+ * it (no job that can mint an OIDC token or push runs dependency code), and
+ * every workflow of the repository installing without install scripts and
+ * pinning its actions by commit.
  */
 import { afterEach, describe, expect, it } from '@jest/globals'
 import { execFileSync, spawnSync } from 'node:child_process'
 import { createHash } from 'node:crypto'
-import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { copyFileSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -241,47 +244,165 @@ describe('the project itself', () => {
     expect(tagged(git, `v${version}`)).toBe(head)
     expect(git('rev-parse', `refs/tags/v${version.split('.')[0]}^{commit}`)).toBe(head)
   })
+})
 
-  it('the release workflow runs the tests, checks dist/ and attests its provenance before it tags', () => {
-    const wf = parse(readFileSync(join(root, '.github', 'workflows', 'release.yml'), 'utf8')) as {
-      on: Record<string, unknown>
-      jobs: Record<
-        string,
-        { permissions?: Record<string, string>; steps: { uses?: string; run?: string; with?: Record<string, string> }[] }
-      >
+interface WfStep {
+  id?: string
+  uses?: string
+  run?: string
+  with?: Record<string, string>
+  env?: Record<string, string>
+}
+interface WfJob {
+  permissions?: Record<string, string>
+  needs?: string | string[]
+  steps: WfStep[]
+}
+const workflowDir = join(root, '.github', 'workflows')
+const workflowFiles = readdirSync(workflowDir).filter((f) => /\.ya?ml$/.test(f))
+type Jobs = Record<string, WfJob>
+const readWorkflow = (file: string): { text: string; jobs: Jobs; permissions?: unknown } => {
+  const text = readFileSync(join(workflowDir, file), 'utf8')
+  return { text, ...(parse(text) as { jobs: Jobs; permissions?: unknown }) }
+}
+
+/** The shell commands of a run: block, one per line (continuations joined). */
+const commandsOf = (run: string | undefined): string[] => (run ?? '').replace(/\\\n/g, ' ').split('\n')
+const NPM_INSTALL = /\bnpm\s+(ci|install|i|add|update)\b/
+/** An action pinned by its full commit SHA, its version tag in the comment (Dependabot updates both); or this repository's own action. */
+const PINNED = /^\.\/?$|^[\w.-]+\/[\w.-]+(\/[\w./-]+)?@[0-9a-f]{40} # v\d+\.\d+\.\d+$/
+/** What in a job runs dependency code (a checkout to build, an install with scripts, project tooling), one line each. */
+function dependencyCode(job: WfJob): string[] {
+  return job.steps.flatMap((s): string[] => [
+    ...(s.uses?.startsWith('actions/checkout@') ? ['checks out the repository'] : []),
+    ...commandsOf(s.run).flatMap((c) => [
+      ...(NPM_INSTALL.test(c) && !c.includes('--ignore-scripts') ? [`installs with install scripts: ${c.trim()}`] : []),
+      ...(/\bnpm\s+(test|run|exec|rebuild|pack|start)\b|\bnpx\b|\bnode\s+scripts\/(?!release\.mjs)|\bbash\s+scripts\//.test(c)
+        ? [`builds or runs project tooling: ${c.trim()}`]
+        : [])
+    ])
+  ])
+}
+/** The jobs a job waits for, directly or not. */
+function before(jobs: Jobs, name: string): Set<string> {
+  const out = new Set<string>()
+  const visit = (n: string): void => {
+    for (const need of [(jobs[n] as WfJob | undefined)?.needs ?? []].flat()) {
+      if (out.has(need)) continue
+      out.add(need)
+      visit(need)
     }
-    expect(Object.keys(wf.on)).toEqual(['workflow_dispatch'])
-    const [job] = Object.values(wf.jobs)
-    expect(job.permissions).toMatchObject({ contents: 'write', 'id-token': 'write', attestations: 'write' })
-    const at = (p: (s: (typeof job.steps)[number]) => boolean): number => job.steps.findIndex(p)
-    const tests = at((s) => s.run === 'npm test')
-    const dist = at((s) => s.run?.includes('scripts/check-dist.sh') ?? false)
-    const attest = at((s) => s.uses?.startsWith('actions/attest-build-provenance@') ?? false)
-    const tag = at((s) => s.run?.includes('scripts/release.mjs') ?? false)
-    expect([tests, dist, attest, tag].every((i) => i >= 0)).toBe(true)
-    expect(tests).toBeLessThan(tag)
-    expect(dist).toBeLessThan(tag)
-    expect(attest).toBeLessThan(tag)
-    expect(job.steps[attest].with?.['subject-path']).toMatch(/^dist\//)
-    expect(job.steps[tag].run).toContain('--create-tag')
+  }
+  visit(name)
+  return out
+}
+
+describe('the release workflow holds its credentials only where needed', () => {
+  const { jobs, permissions, text } = readWorkflow('release.yml')
+  const job = (name: string): WfJob => {
+    const found = jobs[name] as WfJob | undefined
+    if (!found) throw new Error(`release.yml has no job ${name}`)
+    return found
+  }
+  const stepOf = (name: string, p: (s: WfStep) => boolean): WfStep | undefined => job(name).steps.find(p)
+
+  it('splits into build, attest, release and publish, each with its own permissions, read-only by default', () => {
+    expect(permissions).toEqual({ contents: 'read' })
+    expect(Object.fromEntries(Object.entries(jobs).map(([n, j]) => [n, j.permissions]))).toEqual({
+      build: { contents: 'read' },
+      attest: { contents: 'read', 'id-token': 'write', attestations: 'write' },
+      release: { contents: 'write' },
+      publish: { contents: 'read', 'id-token': 'write' }
+    })
   })
 
-  it('the release workflow publishes the staged npm package after the tag, by trusted publishing: no token, with provenance', () => {
-    const text = readFileSync(join(root, '.github', 'workflows', 'release.yml'), 'utf8')
-    const wf = parse(text) as {
-      jobs: Record<string, { permissions?: Record<string, string>; steps: { run?: string; env?: Record<string, string> }[] }>
-    }
-    const [job] = Object.values(wf.jobs)
-    expect(job.permissions?.['id-token']).toBe('write')
+  it('no job that can mint an OIDC token or push runs dependency code: no checkout and build, no install scripts', () => {
+    const privileged = Object.entries(jobs).filter(([, j]) => Object.values(j.permissions ?? {}).includes('write'))
+    expect(privileged.map(([n]) => n).sort()).toEqual(['attest', 'publish', 'release'])
+    const problems = privileged.flatMap(([n, j]) =>
+      dependencyCode(j)
+        .filter((why) => n !== 'release' || why !== 'checks out the repository') // release.mjs needs the tags, and runs alone
+        .map((why) => `${n}: ${why}`)
+    )
+    expect(problems).toEqual([])
+    expect(
+      job('release')
+        .steps.flatMap((s) => commandsOf(s.run))
+        .filter((c) => NPM_INSTALL.test(c))
+    ).toEqual([])
+    expect(dependencyCode(job('build')).length).toBeGreaterThan(0) // the check sees the build's own code
+  })
+
+  it('scripts/release.mjs, which runs where the tags are pushed, imports only Node builtins', () => {
+    const source = readFileSync(script, 'utf8')
+    const imports = [...source.matchAll(/^\s*import\s[^'"]*['"]([^'"]+)['"]|\bimport\(\s*['"]?([^'")]+)/gm)].map(
+      (m) => m.at(1) ?? m.at(2) ?? ''
+    )
+    expect(imports.length).toBeGreaterThan(0)
+    expect(imports.filter((m) => !m.startsWith('node:'))).toEqual([])
+    expect(source).not.toMatch(/\brequire\(/)
+  })
+
+  it('build tests, checks dist/ and stages the package before anything is attested, tagged or published', () => {
+    const build = job('build').steps
+    const at = (p: RegExp): number => build.findIndex((s) => p.test(s.run ?? ''))
+    const [install, tests, dist, stage] = [
+      /npm ci /,
+      /^npm test$/,
+      /scripts\/check-dist\.sh/,
+      /scripts\/package-cli\.mjs --out build\/package --repository "\$GITHUB_SERVER_URL\/\$GITHUB_REPOSITORY"/
+    ].map(at)
+    const upload = build.findIndex((s) => s.uses?.startsWith('actions/upload-artifact@'))
+    expect([install, tests, dist, stage, upload]).toEqual([...[install, tests, dist, stage, upload]].sort((a, b) => a - b))
+    expect(install).toBeGreaterThan(0)
+    expect(build[install]?.run).toContain('chmod u+x node_modules/@microsoft/sarif-multitool-linux/Sarif.Multitool')
+    expect(build[upload]?.with?.path).toMatch(/dist\/[\s\S]*build\/package\//)
+    const artifact = build[upload]?.with?.name
+    for (const job of ['attest', 'release', 'publish']) expect(before(jobs, job)).toContain('build')
+    expect(before(jobs, 'release')).toContain('attest')
+    expect(before(jobs, 'publish')).toContain('release')
+    for (const job of ['attest', 'publish'])
+      expect(stepOf(job, (s) => s.uses?.startsWith('actions/download-artifact@') ?? false)?.with?.name).toBe(artifact)
+    expect(stepOf('attest', (s) => s.uses?.startsWith('actions/attest-build-provenance@') ?? false)?.with?.['subject-path']).toMatch(
+      /^dist\//
+    )
+    expect(stepOf('release', (s) => /scripts\/release\.mjs .*--create-tag/.test(s.run ?? ''))).toBeDefined()
+  })
+
+  it('publish puts the artifact on npm by trusted publishing, with provenance, no token, no scripts, the dist-tag release.mjs gave', () => {
     expect(text).not.toMatch(/NPM_TOKEN|NODE_AUTH_TOKEN|secrets\./)
-    const at = (p: RegExp): number => job.steps.findIndex((s) => p.test(s.run ?? ''))
-    const stage = at(/scripts\/package-cli\.mjs --out build\/package --repository "\$GITHUB_SERVER_URL\/\$GITHUB_REPOSITORY"/)
-    const tag = at(/scripts\/release\.mjs .*--create-tag/)
-    const publish = at(/npm publish build\/package --provenance --access public --tag "\$tag"/)
-    expect(stage).toBeGreaterThan(0)
-    expect(stage).toBeLessThan(tag)
-    expect(publish).toBeGreaterThan(tag)
-    expect(job.steps[publish].run).toContain('scripts/release.mjs "v$version" --npm-dist-tag')
-    expect(job.steps[publish].env).toBeUndefined()
+    const publish = stepOf('publish', (s) => s.run?.includes('npm publish') ?? false)
+    expect(publish?.run).toMatch(/npm publish build\/package --ignore-scripts --provenance --access public --tag "\$DIST_TAG"/)
+    expect(Object.keys(publish?.env ?? {}).filter((k) => /TOKEN|SECRET|KEY|AUTH/i.test(k))).toEqual([])
+    expect(publish?.env?.DIST_TAG).toBe('${{ needs.release.outputs.npm-dist-tag }}')
+    expect(stepOf('release', (s) => s.id === 'tag')?.run).toMatch(
+      /npm-dist-tag=\$\(node scripts\/release\.mjs "v\$version" --npm-dist-tag\)/
+    )
+  })
+})
+
+describe('every workflow of this repository', () => {
+  const all = workflowFiles.map((f): [string, ReturnType<typeof readWorkflow>] => [f, readWorkflow(f)])
+
+  it.each(all)('%s: every npm ci and npm install runs no install script (--ignore-scripts)', (_f, { jobs }) => {
+    const commands = Object.values(jobs).flatMap((j) => j.steps.flatMap((s) => commandsOf(s.run)))
+    expect(commands.filter((c) => NPM_INSTALL.test(c) && !c.includes('--ignore-scripts'))).toEqual([])
+  })
+
+  it.each(all)('%s: every action is pinned by its full commit SHA, its version tag in a comment', (_f, { text, jobs }) => {
+    const lines = [...text.matchAll(/^\s*(?:-\s+)?uses:\s*(.*)$/gm)].map((m) => m[1].trim())
+    expect(lines.length).toBe(Object.values(jobs).flatMap((j) => j.steps.filter((s) => s.uses !== undefined)).length)
+    expect(lines.filter((u) => !PINNED.test(u))).toEqual([])
+  })
+
+  it('the check refuses a tag, a short SHA and a SHA without its version', () => {
+    expect(PINNED.test(`actions/checkout@${'a'.repeat(40)} # v7.0.1`)).toBe(true)
+    for (const bad of [
+      'actions/checkout@v7',
+      'actions/checkout@3d3c42e # v7.0.1',
+      `actions/checkout@${'a'.repeat(40)}`,
+      `a/b@${'a'.repeat(40)} # main`
+    ])
+      expect([bad, PINNED.test(bad)]).toEqual([bad, false])
   })
 })
