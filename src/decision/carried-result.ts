@@ -8,7 +8,7 @@
  *   pass of the agent either (the result output says skipped);
  * - a cancelled step never passes.
  */
-import type { RecordedResult } from '../report/comment.js'
+import type { RecordedResult } from './result-words.js'
 import type { StepResult } from './step-result.js'
 
 /**

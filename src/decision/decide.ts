@@ -16,7 +16,7 @@ import {
   type Severity,
   type Verdict
 } from '../service/contract/index.js'
-import type { GateResult } from '../report/report-model.js'
+import type { GateResult } from './result-words.js'
 import { plural } from '../util/text.js'
 import { coverageChecks, type CoverageCheck } from './coverage-checks.js'
 import { countsAsOpen, describeOpen, quote, settleVerdict, unknownStatusNotes, type Waiver } from './verdict.js'

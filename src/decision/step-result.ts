@@ -5,7 +5,7 @@
  * bend it (fail_on_incomplete) and the rule that a cancelled job never
  * passes.
  */
-import type { GateResult } from '../report/report-model.js'
+import type { GateResult } from './result-words.js'
 
 export interface StepResult {
   /** pass: logged; warn: logged as a warning, the step still passes; fail: the step fails. */

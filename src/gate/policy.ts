@@ -22,7 +22,9 @@ import {
 } from '../evidence/judge-evidence.js'
 import { knownOnMain } from '../evidence/pool.js'
 
-export type FailOn = 'any' | 'new'
+import type { FailOn } from '../decision/result-words.js'
+
+export type { FailOn }
 
 export interface PolicyArgs {
   findings: readonly Finding[]

@@ -146,8 +146,9 @@ export function previousResult(body: string | null | undefined): PreviousResult 
 }
 
 /** The results a comment can record. */
-export const RECORDED_RESULTS = ['pass', 'fail', 'incomplete', 'error'] as const
-export type RecordedResult = (typeof RECORDED_RESULTS)[number]
+import { RECORDED_RESULTS, type RecordedResult } from '../decision/result-words.js'
+
+export { RECORDED_RESULTS, type RecordedResult }
 
 /**
  * What an assessment was of, as the comment's hidden third line records it,

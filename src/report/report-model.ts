@@ -27,7 +27,9 @@ import type { WindowCost } from '../evidence/load-evidence.js'
  * report, so that the report depends on no part of the gate: the gate and the
  * shell hand it data (see assessmentReportInput in src/gate/report-input.ts).
  */
-export type GateResult = 'pass' | 'fail' | 'incomplete' | 'error'
+import type { GateResult } from '../decision/result-words.js'
+
+export type { GateResult }
 
 export const REPORT_SCHEMA_VERSION = 1
 
