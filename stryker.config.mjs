@@ -11,8 +11,8 @@ export default {
     'src/accepted/**/*.ts',
     'src/gitlab/fork-rule.ts',
     'src/gitlab/ci-context.ts',
-    'src/action/post.ts',
-    'src/action/state.ts',
+    'src/action/post-step.ts',
+    'src/action/saved-state.ts',
     'src/action/job-env.ts',
     'src/util/private-files.ts',
     'src/util/text.ts'

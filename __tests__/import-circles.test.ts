@@ -69,7 +69,7 @@ describe('the import graph of src/', () => {
   it('reads type-only imports and re-exports as edges', () => {
     const text = "import type { X } from './x.js'\nexport { y } from '../y.js'"
     expect(importsOf('src/gate/a.ts', text)).toEqual([]) // neither file exists
-    expect(importsOf('src/gate/assess.ts', "import type { GateArgs } from './gate-types.js'")).toEqual(['src/gate/gate-types.ts'])
+    expect(importsOf('src/gate/assess-run.ts', "import type { GateArgs } from './gate-types.js'")).toEqual(['src/gate/gate-types.ts'])
   })
 
   it('has no circle of files', () => {

@@ -106,7 +106,7 @@ export function demoCredential(emu: Emulator, ws = 'full'): string {
 }
 
 /** The gate's edges for an in-process run against the emulator (full key, real clock, no signal). */
-export function emulatorGateDeps(emu: Emulator): import('../../src/gate/assess.js').GateDeps {
+export function emulatorGateDeps(emu: Emulator): import('../../src/gate/assess-run.js').GateDeps {
   return {
     makeApi: (deadline) => createClient({ baseUrl: emu.url, apiKey: emu.keys.full, deadline }),
     clock: systemClock,

@@ -5,7 +5,7 @@
  */
 import type { ActionIO } from '../../src/action/io.js'
 import { recordingLog, type RecordedLine } from './recording-log.js'
-import { openState, stepBinding } from '../../src/action/state.js'
+import { openState, stepBinding } from '../../src/action/saved-state.js'
 
 export interface FakeActionIO extends ActionIO {
   outputs: Record<string, string>

@@ -46,7 +46,7 @@ import { describeFailure } from '../../src/util/errors.js'
 import { DEFAULT_BURST_LENGTH, FAULT_KINDS, seededRandom, type FaultConfig, type FaultKind } from '../../src/emulator/faults.js'
 import { startEmulator, type Emulator, type RequestLogEntry } from '../../src/emulator/server.js'
 import { DEFAULT_VULNERABLE } from '../../src/emulator/taxonomy.js'
-import { assess, type GateOutcome } from '../../src/gate/assess.js'
+import { assess, type GateOutcome } from '../../src/gate/assess-run.js'
 import { recordingLog } from './recording-log.js'
 import type { RetryPolicy } from '../../src/util/retry-policy.js'
 

@@ -4,9 +4,9 @@
  * fake whose run list, status and cancel follow the description.
  */
 import { describe, expect, it } from '@jest/globals'
-import { assess, type GateDeps } from '../../src/gate/assess.js'
-import { runPost } from '../../src/action/post.js'
-import { saveCancelRequested, saveRunStarted, saveRunSettled, saveTriggerIntent } from '../../src/action/state.js'
+import { assess, type GateDeps } from '../../src/gate/assess-run.js'
+import { runPost } from '../../src/action/post-step.js'
+import { saveCancelRequested, saveRunStarted, saveRunSettled, saveTriggerIntent } from '../../src/action/saved-state.js'
 import type { RunListItem, RunStatusResponse } from '../../src/service/contract/index.js'
 import type { ServiceApi } from '../../src/service/service-api.js'
 import { AbortedError, ServiceError } from '../../src/util/errors.js'

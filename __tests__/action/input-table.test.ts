@@ -9,7 +9,7 @@
 import { describe, expect, it } from '@jest/globals'
 import { readFileSync } from 'node:fs'
 import { parse } from 'yaml'
-import { INPUT_DEFAULTS, readInputs } from '../../src/action/inputs.js'
+import { INPUT_DEFAULTS, readInputs } from '../../src/action/inputs/read-inputs.js'
 import {
   boolean,
   choice,

@@ -5,7 +5,7 @@
 import { describe, expect, it } from '@jest/globals'
 import fc from 'fast-check'
 import { ConfigError } from '../../src/util/errors.js'
-import { parseBaseUrl, parseCategories, readInputs } from '../../src/action/inputs.js'
+import { parseBaseUrl, parseCategories, readInputs } from '../../src/action/inputs/read-inputs.js'
 
 const INPUTS = [
   'model_id',

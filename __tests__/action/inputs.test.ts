@@ -1,7 +1,14 @@
 import { describe, expect, it } from '@jest/globals'
 import { readFileSync } from 'node:fs'
 import { parse } from 'yaml'
-import { envInputReader, INPUT_DEFAULTS, parseBaseUrl, parseCategories, queryValues, readInputs } from '../../src/action/inputs.js'
+import {
+  envInputReader,
+  INPUT_DEFAULTS,
+  parseBaseUrl,
+  parseCategories,
+  queryValues,
+  readInputs
+} from '../../src/action/inputs/read-inputs.js'
 import { readPipelineEvent } from '../../src/pipeline/event.js'
 import { ConfigError } from '../../src/util/errors.js'
 

@@ -9,7 +9,7 @@ import { describe, expect, it } from '@jest/globals'
 import { readdirSync, readFileSync, statSync } from 'node:fs'
 import { join } from 'node:path'
 import { parse } from 'yaml'
-import { readInputs } from '../../src/action/inputs.js'
+import { readInputs } from '../../src/action/inputs/read-inputs.js'
 import { apiKeyElsewhere, REFUSED_JOB_ENV, refusedJobEnv } from '../../src/action/job-env.js'
 
 const root = new URL('../../', import.meta.url).pathname

@@ -5,7 +5,14 @@
  * step never sets a state nobody decided.
  */
 import { describe, expect, it } from '@jest/globals'
-import { OWED_STATES, owedStatus, saveOwedStatus, unreadableOwedStatus, type OwedStatus, type StateStore } from '../../src/action/state.js'
+import {
+  OWED_STATES,
+  owedStatus,
+  saveOwedStatus,
+  unreadableOwedStatus,
+  type OwedStatus,
+  type StateStore
+} from '../../src/action/saved-state.js'
 
 function store(): StateStore & { map: Map<string, string> } {
   const map = new Map<string, string>()

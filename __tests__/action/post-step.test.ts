@@ -1,12 +1,12 @@
 /**
- * The post step (src/action/post.ts) case by case, in-process, on a state its
+ * The post step (src/action/post-step.ts) case by case, in-process, on a state its
  * main step sealed (fake-io.ts mainState) and a scripted ServiceApi: what it
  * cancels, what it says, the time it gives the service, and what it does when
  * it cannot read its inputs, the run's status or a github_token. The state it
  * will not read: state-seal.test.ts; through the bundle: job-env-e2e.test.ts.
  */
 import { describe, expect, it } from '@jest/globals'
-import { runPost, POST_SETTLE_MS } from '../../src/action/post.js'
+import { runPost, POST_SETTLE_MS } from '../../src/action/post-step.js'
 import type { Deadline } from '../../src/util/clock.js'
 import { ServiceError } from '../../src/util/errors.js'
 import type { ServiceApi } from '../../src/service/service-api.js'

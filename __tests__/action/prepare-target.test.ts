@@ -5,7 +5,7 @@ import { agentOf } from '../../src/action/stages/plan-event.js'
 /** The registered name of `config` under `name` (what agentIdentity gives as targetName). */
 const configuredTargetName = (name: string, config: TargetConfigParts): string => targetNameWithDigest(name, configDigest(config))
 import { prepareTarget, setupRequestTimeoutMs, type DeploymentContext } from '../../src/action/prepare-target.js'
-import { envInputReader, readInputs } from '../../src/action/inputs.js'
+import { envInputReader, readInputs } from '../../src/action/inputs/read-inputs.js'
 import { runMain } from '../../src/action/main.js'
 import type { ActionIO } from '../../src/action/io.js'
 import type { ServiceApi } from '../../src/service/service-api.js'

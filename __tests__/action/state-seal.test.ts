@@ -1,5 +1,5 @@
 /**
- * The state the post step may act on (src/action/state.ts): the main step
+ * The state the post step may act on (src/action/saved-state.ts): the main step
  * saves every key the post step reads, then a seal (a nonce and its HMAC,
  * keyed by the api_key and bound to the job); the post step reads nothing
  * without a seal that verifies, and the main step reads back only what it
@@ -24,9 +24,9 @@ import {
   stepBinding,
   usingState,
   type StateStore
-} from '../../src/action/state.js'
-import { runPost } from '../../src/action/post.js'
-import { runMainAction, runPostAction } from '../../src/action/run.js'
+} from '../../src/action/saved-state.js'
+import { runPost } from '../../src/action/post-step.js'
+import { runMainAction, runPostAction } from '../../src/action/entry-points.js'
 import { startGitHubStandin } from '../__fixtures__/github-standin.js'
 import { fakeApi } from '../__fixtures__/fake-api.js'
 import { fakeClock } from '../__fixtures__/fake-clock.js'

@@ -5,7 +5,7 @@
  * triggers for a queued record survives its post step.
  */
 import { afterEach, beforeEach, describe, expect, it } from '@jest/globals'
-import { runPost } from '../../src/action/post.js'
+import { runPost } from '../../src/action/post-step.js'
 import { startEmulator, type Emulator } from '../../src/emulator/server.js'
 import { createClient } from '../../src/service/client.js'
 import { fakeClock } from '../__fixtures__/fake-clock.js'

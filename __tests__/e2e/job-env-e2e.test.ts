@@ -24,7 +24,7 @@ import { removeActionWorkDirs, runAction, runPostOnly, type RunOptions } from '.
 import { runtimes } from '../__fixtures__/node-runtimes.js'
 import { inWorld as inBareWorld, type World } from '../__fixtures__/e2e-world.js'
 import { waitFor } from '../__fixtures__/emulator-helpers.js'
-import { sealOf } from '../../src/action/state.js'
+import { sealOf } from '../../src/action/saved-state.js'
 
 afterAll(removeActionWorkDirs)
 

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals'
 import { classifyPrompt, demoReply, startDemoAgent } from '../../src/emulator/demo-agent.js'
 import type { DemoAgent } from '../../src/emulator/demo-agent.js'
-import { TargetClient, readDotPath } from '../../src/emulator/target.js'
+import { TargetClient, readDotPath } from '../../src/emulator/target-calls.js'
 import { CANARY_PATTERN, DEFAULT_VULNERABLE, SECURITY_CATEGORIES, TAXONOMY, categoryByKey } from '../../src/emulator/taxonomy.js'
 import { waitFor } from '../__fixtures__/emulator-helpers.js'
 

@@ -11,7 +11,7 @@
  * off few runs (a Wilson bound with z = 1 or 2), fails here.
  */
 import { describe, expect, it } from '@jest/globals'
-import { planConfirmations, RATE_FLOOR, whatAPassMeans } from '../../src/evidence/confirmation.js'
+import { planConfirmations, RATE_FLOOR, whatAPassMeans } from '../../src/evidence/confirmation-rule.js'
 
 /** The floor the promise names, as a number: not read from the code, so raising the code's floor fails here. */
 const PROMISED_FLOOR = 0.3

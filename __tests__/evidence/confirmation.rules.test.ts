@@ -13,7 +13,7 @@ import {
   RATE_FLOOR,
   runsToConfirm,
   startTally
-} from '../../src/evidence/confirmation.js'
+} from '../../src/evidence/confirmation-rule.js'
 
 describe('confirmationNeeds: never below the floor, never NaN', () => {
   it.each<[string, number, number]>([

@@ -22,7 +22,7 @@ import {
   stopUnsettled,
   verdictOf,
   type ConfirmationTally
-} from '../../src/evidence/confirmation.js'
+} from '../../src/evidence/confirmation-rule.js'
 import type { SeenRate } from '../../src/evidence/seen-rate.js'
 
 const main = (seen: number, of: number): SeenRate => ({ seen, of, scope: 'main' })

@@ -4,7 +4,7 @@
  * while the window holds it open).
  */
 import { describe, expect, it } from '@jest/globals'
-import { planConfirmations } from '../../src/evidence/confirmation.js'
+import { planConfirmations } from '../../src/evidence/confirmation-rule.js'
 import { judgeEvidence, unreproducedBlocking, type EvidenceWindows } from '../../src/evidence/judge-evidence.js'
 import { poolEvidence, type ObservedFinding, type RunEvidence } from '../../src/evidence/pool.js'
 import { seenLabel } from '../../src/evidence/seen-rate.js'

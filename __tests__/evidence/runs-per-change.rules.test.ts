@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from '@jest/globals'
 import { poolEvidence, type ObservedFinding, type RunEvidence } from '../../src/evidence/pool.js'
-import { runsCutShort, withRunsOfThisAgent } from '../../src/evidence/runs-per-change.js'
+import { runsCutShort, withRunsOfThisAgent } from '../../src/evidence/runs-per-change-rule.js'
 
 const obs = (fingerprint: string, severity: ObservedFinding['severity'] = 'high'): ObservedFinding => ({
   fingerprint,

@@ -8,7 +8,7 @@
 import { describe, expect, it } from '@jest/globals'
 import { judgeEvidence, type EvidenceWindows } from '../../src/evidence/judge-evidence.js'
 import { poolEvidence, type ObservedFinding, type RunEvidence } from '../../src/evidence/pool.js'
-import { agentMayHaveChanged, runsCutShort, runsThisStep, withRunsOfThisAgent } from '../../src/evidence/runs-per-change.js'
+import { agentMayHaveChanged, runsCutShort, runsThisStep, withRunsOfThisAgent } from '../../src/evidence/runs-per-change-rule.js'
 import { seenLabel } from '../../src/evidence/seen-rate.js'
 import { observed } from '../__fixtures__/observed.js'
 

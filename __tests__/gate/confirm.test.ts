@@ -5,10 +5,10 @@
  * step's bound and the budget stop it first as "not shown".
  */
 import { describe, expect, it } from '@jest/globals'
-import { confirmPresumed, type RunOnce } from '../../src/gate/confirm.js'
-import { planConfirmations } from '../../src/evidence/confirmation.js'
+import { confirmPresumed, type RunOnce } from '../../src/gate/confirmation-runs.js'
+import { planConfirmations } from '../../src/evidence/confirmation-rule.js'
 import { fingerprint } from '../../src/evidence/fingerprint.js'
-import type { GateDeps } from '../../src/gate/assess.js'
+import type { GateDeps } from '../../src/gate/assess-run.js'
 import { ServiceError } from '../../src/util/errors.js'
 import { fakeClock } from '../__fixtures__/fake-clock.js'
 import { recordingLog } from '../__fixtures__/recording-log.js'

@@ -7,7 +7,7 @@
 import { describe, expect, it } from '@jest/globals'
 import type { CoverageResponse, CoverageRow, FindingList, RunStatusResponse } from '../../src/service/contract/index.js'
 import { MalformedResponseError, ServiceError } from '../../src/util/errors.js'
-import { assess } from '../../src/gate/assess.js'
+import { assess } from '../../src/gate/assess-run.js'
 import type { GateResult } from '../../src/decision/decide.js'
 import { recordingLog } from '../__fixtures__/recording-log.js'
 import type { ServiceApi } from '../../src/service/service-api.js'

@@ -6,9 +6,9 @@
  * leaving a gap (incomplete), never fewer runs passed off as the full set.
  */
 import { describe, expect, it } from '@jest/globals'
-import { assessMoreRuns } from '../../src/gate/runs-per-change.js'
-import type { RunOnce } from '../../src/gate/confirm.js'
-import type { GateArgs, GateDeps, RunEnd } from '../../src/gate/assess.js'
+import { assessMoreRuns } from '../../src/gate/runs-per-change-runs.js'
+import type { RunOnce } from '../../src/gate/confirmation-runs.js'
+import type { GateArgs, GateDeps, RunEnd } from '../../src/gate/assess-run.js'
 import { poolEvidence } from '../../src/evidence/pool.js'
 import { Deadline } from '../../src/util/clock.js'
 import { ServiceError } from '../../src/util/errors.js'

@@ -1,5 +1,5 @@
 import { describe, expect, test } from '@jest/globals'
-import { assessedCommit, targetFromEvent, type EventTarget } from '../../src/github/context.js'
+import { assessedCommit, targetFromEvent, type EventTarget } from '../../src/github/event-target.js'
 
 const PR_PAYLOAD = { action: 'synchronize', number: 42, pull_request: { number: 42, head: { sha: 'abc' } } }
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals'
-import { defaultBranchOf, isDefaultBranchRef } from '../../src/github/context.js'
+import { defaultBranchOf, isDefaultBranchRef } from '../../src/github/event-target.js'
 
 describe('the default branch, as the event payload names it', () => {
   it.each<[unknown, string | null]>([

@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals'
 import { startEmulator, type Emulator } from '../../src/emulator/server.js'
-import { assess, type GateOutcome } from '../../src/gate/assess.js'
+import { assess, type GateOutcome } from '../../src/gate/assess-run.js'
 import { emulatorGateDeps } from '../__fixtures__/emulator-helpers.js'
 import { buildReport } from '../../src/report/build-report.js'
 import type { Report } from '../../src/report/report-model.js'

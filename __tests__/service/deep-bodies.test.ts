@@ -13,7 +13,7 @@ import { MalformedResponseError, ServiceError, describeFailure, failureKind } fr
 import { headerValueText, scrubSecretsDeep } from '../../src/util/redact.js'
 import { recordingLog } from '../__fixtures__/recording-log.js'
 import type { RetryPolicy } from '../../src/util/retry-policy.js'
-import { assess } from '../../src/gate/assess.js'
+import { assess } from '../../src/gate/assess-run.js'
 import { bodies } from '../__fixtures__/service-bodies.js'
 import { fakeClock, startScriptedServer, type ScriptedServer } from '../__fixtures__/scripted-server.js'
 

@@ -17,7 +17,7 @@ import { createClient } from '../../src/service/client.js'
 import { systemClock, type Deadline } from '../../src/util/clock.js'
 import type { FaultKind } from '../../src/emulator/faults.js'
 import { startEmulator, type Emulator } from '../../src/emulator/server.js'
-import { assess, type GateOutcome } from '../../src/gate/assess.js'
+import { assess, type GateOutcome } from '../../src/gate/assess-run.js'
 import { recordingLog } from '../__fixtures__/recording-log.js'
 
 const REQUEST_TIMEOUT_MS = 500

@@ -16,7 +16,7 @@ import { systemClock, type Deadline } from '../../src/util/clock.js'
 import type { ServiceApi } from '../../src/service/service-api.js'
 import type { FaultKind } from '../../src/emulator/faults.js'
 import { startEmulator, type Emulator } from '../../src/emulator/server.js'
-import type { ActionInputs } from '../../src/action/inputs.js'
+import type { ActionInputs } from '../../src/action/inputs/read-inputs.js'
 import { fakeActionIO, type FakeActionIO } from '../__fixtures__/fake-io.js'
 import { waitFor } from '../__fixtures__/emulator-helpers.js'
 

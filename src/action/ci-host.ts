@@ -5,7 +5,7 @@
  * environment in. And the words a line uses there for what differs: where a
  * secret is kept.
  */
-import { inGitHubActions } from '../github/context.js'
+import { inGitHubActions } from '../github/event-target.js'
 import { inGitLabJob } from '../gitlab/fork-rule.js'
 
 export type CiHost = 'github' | 'gitlab' | 'other'

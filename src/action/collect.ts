@@ -4,7 +4,7 @@
  * branch runs it: it lists the open pull requests, reads the pending record of
  * each one's sticky comment of this agent (an owned comment: isOwnedComment),
  * looks at each run once, and for a run that ended runs the attached step's
- * own stages: decide (collectRun, src/gate/assess.ts), the commit status
+ * own stages: decide (collectRun, src/gate/assess-run.ts), the commit status
  * (finishStatus), report (reportGate: comment, summary, the JSON, SARIF and
  * JUnit files) and publish. A run past its deadline is cancelled and ends in
  * error.
@@ -38,10 +38,10 @@
  * would make the default branch's verdicts laxer): the evidence save of the
  * record stage is not run here.
  */
-import { collectRun } from '../gate/assess.js'
+import { collectRun } from '../gate/assess-run.js'
 import { isTerminal } from '../service/contract/index.js'
 import { tokenLogin } from '../github/assessment-record.js'
-import { inGitHubActions, splitRepository } from '../github/context.js'
+import { inGitHubActions, splitRepository } from '../github/event-target.js'
 import type { GitHubClient } from '../github/github-client.js'
 import { isOwnedComment } from '../github/ownership.js'
 import type { PullSummary } from '../github/pulls.js'
@@ -50,26 +50,26 @@ import type { PipelineEvent } from '../pipeline/event.js'
 import { commentMarker } from '../report/comment.js'
 import { readPendingRecord, type PendingRecord } from '../report/pending.js'
 import { collectorResult, judgeRecord, stillHolds, type Look } from './collect-decision.js'
-import { saveRunSettled } from './state.js'
+import { saveRunSettled } from './saved-state.js'
 import { gateStepResult } from '../decision/step-result.js'
 import { AbortedError, ConfigError, DeadlineExceededError, describeFailure, GitHubError } from '../util/errors.js'
 import { plural } from '../util/text.js'
 import { Deadline } from '../util/clock.js'
 import { stopRun } from '../gate/stop-run.js'
-import type { ActionInputs } from './inputs.js'
+import type { ActionInputs } from './inputs/read-inputs.js'
 import { gateStatus, type CollectedOutcome, type StepOutcome } from './outcome.js'
 import { gateArgs, gateDeps } from './stages/assess.js'
 import { statusLine } from './output-table.js'
-import { finishStatus, statusEdge, type StatusEdge } from './stages/commit-status.js'
+import { finishStatus, statusEdge, type StatusEdge } from './stages/set-commit-status.js'
 import { recordSealed, triggerOrQueue, writePending, type PendingAt } from './stages/detach.js'
 import { conclude, stepFailure } from './stages/conclude.js'
 import { reportNotAssessed } from './stages/report-not-assessed.js'
-import type { StepContext } from './stages/context.js'
+import type { StepContext } from './stages/stage-context.js'
 import { githubReads } from './stages/github-reads.js'
-import { loadPolicy, type GatePolicy } from './stages/load-policy.js'
+import { loadPolicy, type GatePolicy } from './stages/load-baseline-and-risks.js'
 import { assessmentIdentity } from './stages/plan.js'
 import { agentOf, type PlannedEvent } from './stages/plan-event.js'
-import { publish } from './stages/publish.js'
+import { publish } from './stages/publish-report.js'
 import { reportGate } from './stages/report.js'
 
 /** A pending record as found: the pull request, its head, the comment. */

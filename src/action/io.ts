@@ -6,7 +6,7 @@
 import * as core from '@actions/core'
 import { singleLineLog, type Log } from '../util/log.js'
 import type { OutputName } from './outcome.js'
-import type { StateStore } from './state.js'
+import type { StateStore } from './saved-state.js'
 
 export interface ActionIO extends StateStore {
   env: NodeJS.ProcessEnv

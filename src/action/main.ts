@@ -24,31 +24,30 @@ import { carriedStepResult, skippedStepResult } from '../decision/carried-result
 import { gateStepResult, validationStepResult } from '../decision/step-result.js'
 import type { PipelineEvent } from '../pipeline/event.js'
 import { ConfigError, describeFailure } from '../util/errors.js'
-import type { ActionInputs } from './inputs.js'
+import type { ActionInputs } from './inputs/read-inputs.js'
 import { gateStatus, type EndOutcome, type PreparedOutcome, type StepOutcome } from './outcome.js'
 import { collectStep } from './collect.js'
 import { assess } from './stages/assess.js'
 import { detach, detachedAt } from './stages/detach.js'
 import { statusLine } from './output-table.js'
-import { finishStatus, startStatus, statusEdge, type StatusEdge } from './stages/commit-status.js'
+import { finishStatus, startStatus, statusEdge, type StatusEdge } from './stages/set-commit-status.js'
 import { failureStatus } from '../github/commit-status.js'
 import { conclude, concludeAction, stepFailure } from './stages/conclude.js'
-import { stepContext, type MainDeps, type StepContext } from './stages/context.js'
+import { stepContext, type MainDeps, type StepContext } from './stages/stage-context.js'
 
 export type { MainDeps }
-import { loadPolicy, withEvidence } from './stages/load-policy.js'
+import { loadPolicy, withEvidence } from './stages/load-baseline-and-risks.js'
 import { guardSecrets } from './stages/outside-code.js'
 import { assessmentIdentity, plan, type CarryOverPlan } from './stages/plan.js'
 import { planEvent, type PlannedEvent } from './stages/plan-event.js'
 import { prepare, readStepInputs, type PreparedStep } from './stages/prepare.js'
-import { publish } from './stages/publish.js'
+import { publish } from './stages/publish-report.js'
 import { record } from './stages/record.js'
 import { reportGate } from './stages/report.js'
 import { reportCarried, reportSkipped } from './stages/report-carried.js'
 import { reportNotAssessed } from './stages/report-not-assessed.js'
 import { reportValidation } from './stages/report-validation.js'
 import { validateFixes } from './stages/validate-fixes.js'
-
 
 /** What the step knew when it failed: its inputs, its model, its event, the commit status it set pending. */
 interface StepTrail {

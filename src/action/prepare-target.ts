@@ -19,7 +19,7 @@ import type { ServiceApi } from '../service/service-api.js'
 import { resolveTarget } from '../target/resolve-target.js'
 import type { ResolvedTarget } from '../target/target-spec.js'
 import type { AgentIdentity } from '../pipeline/identity.js'
-import type { ActionInputs, ProfileInputs } from './inputs.js'
+import type { ActionInputs, ProfileInputs } from './inputs/read-inputs.js'
 import type { ActionIO } from './io.js'
 
 export interface PrepareDeps {

@@ -23,7 +23,7 @@ import { makeScrubber, scrubSecretsDeep, secretWireForms } from '../util/redact.
 import { writeNewFile } from '../util/private-files.js'
 import { nonEmpty, oneLine } from '../util/text.js'
 import { ANNOTATIONS_SHOWN_PER_LEVEL } from '../report/annotations.js'
-import { envInputReader, isMaskableSecret, queryValues } from './inputs.js'
+import { envInputReader, isMaskableSecret, queryValues } from './inputs/read-inputs.js'
 import type { ActionIO } from './io.js'
 
 /** What the stages write through: an ActionIO whose every sink is scrubbed, plus the report files and GitHub. */

@@ -16,7 +16,6 @@ import { terminalText, type RunView, type TerminalOut } from './terminal-io.js'
 
 export type { RunView }
 
-
 /**
  * Whether the environment says a CI system runs the command (CI set, and not
  * `false` or `0`, as CI systems and most command lines read it): there the

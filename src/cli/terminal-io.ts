@@ -21,7 +21,6 @@ import { stripUnsafeChars } from '../util/text.js'
 import type { RunProgress } from '../gate/wait-for-run.js'
 import type { Log } from '../util/log.js'
 
-
 /** What the command line shows of a run: its log, and the live view's progress. */
 export interface RunView {
   log: Log

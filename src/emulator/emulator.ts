@@ -7,7 +7,7 @@ import type { EndpointName, KnownRunStatus } from '../service/contract/index.js'
 import type { DemoAgentState } from './demo-agent.js'
 import type { FaultConfig, FaultKind } from './faults.js'
 import type { FleetOptions } from './fleet.js'
-import type { LimitValues } from './limits.js'
+import type { LimitValues } from './workspace-limits.js'
 import type { Resolver } from './ssrf.js'
 import type { DEV_KEYS, WorkspaceName } from './workspaces.js'
 

@@ -8,7 +8,7 @@ import type { DemoAgent } from './demo-agent.js'
 import type { Emulator } from './emulator.js'
 import { FaultInjector } from './faults.js'
 import type { SeededModels } from './seed.js'
-import type { EmulatorState } from './state.js'
+import type { EmulatorState } from './emulator-state.js'
 import { DEV_KEYS } from './workspaces.js'
 
 function demoAgentControls(agent: DemoAgent): Emulator['demoAgent'] {

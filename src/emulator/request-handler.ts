@@ -15,7 +15,7 @@ import type { HandlerResult } from './http-util.js'
 import { faultResult, write } from './respond.js'
 import { handleApi, matchRoute } from './routes/index.js'
 import type { RouteMatch } from './routes/index.js'
-import type { EmulatorState } from './state.js'
+import type { EmulatorState } from './emulator-state.js'
 import { DEV_KEYS } from './workspaces.js'
 
 export interface RequestContext {

@@ -14,7 +14,7 @@ import { newId } from './ids.js'
 import type { AttackRecord, FindingRecord, ModelRecord, RunRecord, Store } from './store.js'
 import { categoryByKey } from './taxonomy.js'
 import type { TaxonomyCategory } from './taxonomy.js'
-import type { TargetClient, TargetOutcome } from './target.js'
+import type { TargetClient, TargetOutcome } from './target-calls.js'
 
 /** Timers that stop() clears, so nothing keeps the process alive. */
 export class Scheduler {

@@ -24,8 +24,8 @@ import type { RequestContext } from './request-handler.js'
 import { write } from './respond.js'
 import { seedModels } from './seed.js'
 import { seedFleet } from './fleet.js'
-import { createState } from './state.js'
-import type { EmulatorState } from './state.js'
+import { createState } from './emulator-state.js'
+import type { EmulatorState } from './emulator-state.js'
 
 export type { FaultConfig, FaultKind } from './faults.js'
 

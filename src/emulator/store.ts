@@ -14,7 +14,7 @@ import type {
   ReplayStep,
   Severity
 } from '../service/contract/index.js'
-import type { TargetClient } from './target.js'
+import type { TargetClient } from './target-calls.js'
 import type { WorkspaceName } from './workspaces.js'
 import type { DismissalRecord, ProfileRecord } from './profiles.js'
 

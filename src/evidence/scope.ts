@@ -17,7 +17,7 @@
  * API takes and the report names "the branch <name>"); no default branch
  * named: nothing is accepted.
  */
-import { defaultBranchOf } from '../github/context.js'
+import { defaultBranchOf } from '../github/event-target.js'
 import { writeStanding, type WriteStanding } from '../github/write-rule.js'
 import { isRecord } from '../util/text.js'
 

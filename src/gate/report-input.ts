@@ -5,7 +5,7 @@
  */
 import type { ReportInput } from '../report/report-model.js'
 import type { Severity } from '../service/contract/index.js'
-import type { GateOutcome } from './assess.js'
+import type { GateOutcome } from './assess-run.js'
 
 /**
  * What the assessment read and decided, as the input of buildReport (notes on

@@ -42,4 +42,3 @@ export function viewerApiOver(request: RequestFn, deps: GitHubDeps): ViewerApi {
     }
   }
 }
-

@@ -22,7 +22,7 @@ import { isPullRequestName } from '../target/naming.js'
 import type { ResolvedTarget } from '../target/target-spec.js'
 import { ConfigError } from '../util/errors.js'
 import { oneLine } from '../util/text.js'
-import { defaultBranchOf, isDefaultBranchRef, PULL_REQUEST_EVENTS, targetFromEvent } from './context.js'
+import { defaultBranchOf, isDefaultBranchRef, PULL_REQUEST_EVENTS, targetFromEvent } from './event-target.js'
 
 /** Events that run the code of the ref they run on (a branch's own workflow). */
 export const WRITING_EVENTS: ReadonlySet<string> = new Set(['push', 'schedule', 'workflow_dispatch'])

@@ -14,7 +14,7 @@
  */
 import { WRITING_EVENTS, type WriteStanding } from '../github/write-rule.js'
 import { outsideCode, type CodeEvidence } from '../pipeline/code-origin.js'
-import { inGitHubActions } from '../github/context.js'
+import { inGitHubActions } from '../github/event-target.js'
 import { ConfigError } from '../util/errors.js'
 import { isGitLabCi, readGitLabCi, type GitLabCi } from './ci-context.js'
 

@@ -17,7 +17,7 @@
  *   (`refs/heads/gh-readonly-queue/<base>/pr-<N>-<sha>`).
  * - pull_request, push and the rest: what the carry-over decisions need.
  */
-import { isDefaultBranchRef } from '../github/context.js'
+import { isDefaultBranchRef } from '../github/event-target.js'
 import { isLoopbackHost } from '../service/base-url.js'
 import { isRecord } from '../util/text.js'
 import { shortSha } from './identity.js'

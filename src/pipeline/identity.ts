@@ -53,7 +53,7 @@ export interface AgentIdentity {
    * the pull request are left out, as they are of the context: the same agent
    * redeployed at another host, or its commit in another pull request, is
    * the same owner. Two owners in one context are refused
-   * (src/action/stages/commit-status.ts).
+   * (src/action/stages/set-commit-status.ts).
    */
   statusOwner: string
   /**

@@ -17,7 +17,7 @@ import type {
   Severity,
   Verdict
 } from '../service/contract/index.js'
-import type { FailOn, PolicyOutcome } from '../gate/policy.js'
+import type { FailOn, PolicyOutcome } from '../gate/apply-policy.js'
 import type { AcceptedRisks } from '../accepted/read-accepted.js'
 import type { Baseline } from '../evidence/baseline.js'
 import type { WindowCost } from '../evidence/load-evidence.js'
@@ -56,7 +56,7 @@ export interface ReportInput {
   findings: Finding[] | null
   elapsedMs: number | null
   notes: string[]
-  /** The baseline and the accepted risks, when the gate read them (see src/gate/policy.ts). */
+  /** The baseline and the accepted risks, when the gate read them (see src/gate/apply-policy.ts). */
   policy: ReportPolicyInput | null
   /** Link to the workflow run (built by the gate; trusted). */
   runUrl?: string | null

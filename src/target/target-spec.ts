@@ -1,7 +1,7 @@
 /**
  * What the workflow says about the agent to assess: either a `model_id`
  * already in the inventory, or an endpoint to find or register (section 2.2).
- * Read and validated by src/action/inputs.ts; used by resolve-target.ts.
+ * Read and validated by src/action/inputs/read-inputs.ts; used by resolve-target.ts.
  */
 import type { AuthType, OAuthConfig } from '../service/contract/index.js'
 

@@ -6,9 +6,9 @@
  * (scripts/input-docs.ts writes both; a test holds them equal). Pure.
  */
 import { PIPELINE_INPUTS } from './pipeline.js'
-import { BASELINE_INPUTS, GATE_INPUTS } from './policy.js'
+import { BASELINE_INPUTS, GATE_INPUTS } from './policy-entries.js'
 import { RUN_INPUTS, SERVICE_INPUTS } from './step.js'
-import { REGISTRATION_INPUTS, TARGET_INPUTS } from './target-inputs.js'
+import { REGISTRATION_INPUTS, TARGET_INPUTS } from './target-entries.js'
 
 export const INPUT_TABLE = [
   ...TARGET_INPUTS,

@@ -1,14 +1,14 @@
 /**
  * Stage assess: trigger a run, wait for it, stop it on timeout or
- * cancellation, read what it produced and decide its result (src/gate/assess.ts). Each
+ * cancellation, read what it produced and decide its result (src/gate/assess-run.ts). Each
  * step of the run's life is saved in the step state, so the post step can
  * cancel a run the main step could not.
  */
-import { assess as assessRun, type GateArgs, type GateDeps, type GateOutcome } from '../../gate/assess.js'
-import type { ActionInputs } from '../inputs.js'
-import { saveCancelRequested, saveRunSettled, saveRunStarted, saveTriggerIntent } from '../state.js'
-import type { StepContext } from './context.js'
-import type { GatePolicy } from './load-policy.js'
+import { assess as assessRun, type GateArgs, type GateDeps, type GateOutcome } from '../../gate/assess-run.js'
+import type { ActionInputs } from '../inputs/read-inputs.js'
+import { saveCancelRequested, saveRunSettled, saveRunStarted, saveTriggerIntent } from '../saved-state.js'
+import type { StepContext } from './stage-context.js'
+import type { GatePolicy } from './load-baseline-and-risks.js'
 
 export function assess(ctx: StepContext, inputs: ActionInputs, policy: GatePolicy): Promise<GateOutcome> {
   return assessRun(gateDeps(ctx, inputs), gateArgs(inputs, policy))

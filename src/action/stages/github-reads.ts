@@ -7,7 +7,7 @@
 import { createGitHubClient, type GitHubClient } from '../../github/github-client.js'
 import { Deadline } from '../../util/clock.js'
 import { nonEmpty } from '../../util/text.js'
-import type { StepContext } from './context.js'
+import type { StepContext } from './stage-context.js'
 
 /** Budget of the reads of one stage: they must not hold the check for long. */
 export const GITHUB_READS_BUDGET_MS = 60_000

@@ -10,13 +10,13 @@
  * requests holding it and the branches that may hold it.
  */
 import type { GitHubClient } from '../../github/github-client.js'
-import { splitRepository } from '../../github/context.js'
+import { splitRepository } from '../../github/event-target.js'
 import { outsideCode, type CodeEvidence } from '../../pipeline/code-origin.js'
 import { shortSha } from '../../pipeline/identity.js'
 import type { PipelineEvent } from '../../pipeline/event.js'
 import { AbortedError, ConfigError, describeFailure } from '../../util/errors.js'
-import { envInputReader, queryValues, type ActionInputs } from '../inputs.js'
-import type { StepContext } from './context.js'
+import { envInputReader, queryValues, type ActionInputs } from '../inputs/read-inputs.js'
+import type { StepContext } from './stage-context.js'
 import { githubReads } from './github-reads.js'
 
 /** Branches asked at most whether they hold a deployed commit. */

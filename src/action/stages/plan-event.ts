@@ -11,16 +11,16 @@
  * - Every event: the commit it is about, the pull request whose comment
  *   holds the records of earlier assessments, and the model or target.
  */
-import { splitRepository } from '../../github/context.js'
+import { splitRepository } from '../../github/event-target.js'
 import { pullForCommit, type PullSummary } from '../../github/pulls.js'
 import type { PullRequestRef } from '../../github/sticky-comment.js'
 import { eventCommit, type PipelineEvent } from '../../pipeline/event.js'
 import { agentIdentity, shortSha, type AgentIdentity } from '../../pipeline/identity.js'
 import { AbortedError, ConfigError, describeFailure } from '../../util/errors.js'
 import { nonEmpty, oneLine } from '../../util/text.js'
-import type { ActionInputs } from '../inputs.js'
+import type { ActionInputs } from '../inputs/read-inputs.js'
 import type { DeploymentContext } from '../prepare-target.js'
-import type { StepContext } from './context.js'
+import type { StepContext } from './stage-context.js'
 import { githubReads } from './github-reads.js'
 
 export interface PlannedEvent {

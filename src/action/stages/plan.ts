@@ -19,13 +19,13 @@ import { assessmentIdentityOf, policyDigest, recordsOfAgent, textDigest, type As
 import { decideMergeQueue, type QueuedPull, type QueueTarget } from '../../pipeline/merge-queue.js'
 import type { AssessmentRecord } from '../../report/comment.js'
 import { verdictInputs } from '../../decision/carried-result.js'
-import { splitRepository } from '../../github/context.js'
+import { splitRepository } from '../../github/event-target.js'
 import { AbortedError, ConfigError, describeFailure } from '../../util/errors.js'
-import type { ActionInputs } from '../inputs.js'
+import type { ActionInputs } from '../inputs/read-inputs.js'
 import { readProfileText } from '../prepare-target.js'
-import type { StepContext } from './context.js'
+import type { StepContext } from './stage-context.js'
 import { githubReads } from './github-reads.js'
-import type { GatePolicy } from './load-policy.js'
+import type { GatePolicy } from './load-baseline-and-risks.js'
 import type { PlannedEvent } from './plan-event.js'
 
 export interface AssessPlan {

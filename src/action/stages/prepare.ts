@@ -6,13 +6,13 @@
  */
 import { readEventFile, readEventPayload } from '../../github/publish.js'
 import { readPipelineEvent, unreadableEvent, type PipelineEvent } from '../../pipeline/event.js'
-import { envInputReader, readInputs, type ActionInputs } from '../inputs.js'
+import { envInputReader, readInputs, type ActionInputs } from '../inputs/read-inputs.js'
 import { ciHost } from '../ci-host.js'
 import { prepareTarget, type DeploymentContext, type Prepared } from '../prepare-target.js'
 import type { PreparedOutcome } from '../outcome.js'
-import type { StepContext } from './context.js'
+import type { StepContext } from './stage-context.js'
 import { agentOf } from './plan-event.js'
-import { targetFromEvent } from '../../github/context.js'
+import { targetFromEvent } from '../../github/event-target.js'
 import type { AgentIdentity } from '../../pipeline/identity.js'
 import { gitlabJobRefusal } from '../../gitlab/fork-rule.js'
 

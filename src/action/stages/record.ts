@@ -5,14 +5,14 @@
  */
 import { syncDismissals } from '../../accepted/sync-dismissals.js'
 import { buildBaseline } from '../../evidence/baseline.js'
-import type { GateOutcome } from '../../gate/assess.js'
+import type { GateOutcome } from '../../gate/assess-run.js'
 import { recordHolders } from '../../evidence/records.js'
-import { verdictOf } from '../../evidence/confirmation.js'
+import { verdictOf } from '../../evidence/confirmation-rule.js'
 import { writeRefusal } from '../../github/write-rule.js'
 import { Deadline } from '../../util/clock.js'
-import type { ActionInputs } from '../inputs.js'
-import type { StepContext } from './context.js'
-import { SIDE_CALL_BUDGET_MS, type GatePolicy } from './load-policy.js'
+import type { ActionInputs } from '../inputs/read-inputs.js'
+import type { StepContext } from './stage-context.js'
+import { SIDE_CALL_BUDGET_MS, type GatePolicy } from './load-baseline-and-risks.js'
 
 export interface Recorded {
   /** Where the baseline was saved; null when it was not. */

@@ -14,8 +14,8 @@ import {
   renderPipelineSummary,
   type PipelineReportInput
 } from '../../report/pipeline-report.js'
-import type { ActionInputs } from '../inputs.js'
-import type { StepContext } from './context.js'
+import type { ActionInputs } from '../inputs/read-inputs.js'
+import type { StepContext } from './stage-context.js'
 import type { CarryOverPlan } from './plan.js'
 import type { PlannedEvent } from './plan-event.js'
 import { assessedNow, runLinkLabel, runUrl, scrubbedModel, type RenderedReport } from './report.js'

@@ -11,9 +11,9 @@ import { notAssessedTitle, renderNotAssessed, type NotAssessedInput } from '../.
 import type { PullRequestRef } from '../../github/sticky-comment.js'
 import { budgetLine } from '../../pipeline/budget.js'
 import type { AgentIdentity } from '../../pipeline/identity.js'
-import { envInputReader, type ActionInputs } from '../inputs.js'
-import { startedRun } from '../state.js'
-import type { StepContext } from './context.js'
+import { envInputReader, type ActionInputs } from '../inputs/read-inputs.js'
+import { startedRun } from '../saved-state.js'
+import type { StepContext } from './stage-context.js'
 import { assessedNow, runLinkLabel, runUrl, scrubbedModel, type RenderedReport } from './report.js'
 import type { StepFailure } from './conclude.js'
 

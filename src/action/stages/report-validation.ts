@@ -6,8 +6,8 @@
 import { commentMarker } from '../../report/comment.js'
 import { renderValidationMarkdown, validationTitle } from '../../report/validation.js'
 import type { ValidateModeResult } from '../../validate/validate-mode.js'
-import type { ActionInputs } from '../inputs.js'
-import type { StepContext } from './context.js'
+import type { ActionInputs } from '../inputs/read-inputs.js'
+import type { StepContext } from './stage-context.js'
 import { assessedNow, runLinkLabel, runUrl, scrubbedModel, type RenderedReport } from './report.js'
 
 export async function reportValidation(ctx: StepContext, inputs: ActionInputs, validated: ValidateModeResult): Promise<RenderedReport> {

@@ -4,8 +4,8 @@
  */
 import { Deadline } from '../../util/clock.js'
 import { runValidateMode, type ValidateModeResult } from '../../validate/validate-mode.js'
-import type { ActionInputs } from '../inputs.js'
-import type { StepContext } from './context.js'
+import type { ActionInputs } from '../inputs/read-inputs.js'
+import type { StepContext } from './stage-context.js'
 
 export function validateFixes(ctx: StepContext, inputs: ActionInputs): Promise<ValidateModeResult> {
   const deadline = Deadline.after(ctx.clock, inputs.timeoutMs)

@@ -2,7 +2,7 @@
 import { CategoryList, ListCategoriesQuery } from '../../service/contract/index.js'
 import { codedError, ok, parseRequest, queryObject } from '../http-util.js'
 import { categoriesOfLens } from '../taxonomy.js'
-import type { RouteTable } from './context.js'
+import type { RouteTable } from './route-context.js'
 
 export const categoryRoutes = {
   listCategories(_ctx, ws, req) {

@@ -9,11 +9,11 @@ import {
   ValidateFindingResponse,
   atOrAbove
 } from '../../service/contract/index.js'
-import { findingView, replayFinding } from '../findings.js'
+import { findingView, replayFinding } from '../finding-replay.js'
 import { codedError, isoNow, jsonBody, noBody, notFound, ok, parseRequest, queryObject } from '../http-util.js'
 import { newId } from '../ids.js'
-import { badSeverity, noQuery, runOf, tooMany } from './context.js'
-import type { RouteTable } from './context.js'
+import { badSeverity, noQuery, runOf, tooMany } from './route-context.js'
+import type { RouteTable } from './route-context.js'
 
 export const findingRoutes = {
   listFindings(ctx, ws, req) {

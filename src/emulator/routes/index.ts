@@ -13,13 +13,13 @@ import { HttpError, codedError } from '../http-util.js'
 import type { HandlerResult } from '../http-util.js'
 import { workspaceForAuthorization } from '../workspaces.js'
 import { categoryRoutes } from './categories.js'
-import type { ApiContext, ApiRequest, Handler } from './context.js'
+import type { ApiContext, ApiRequest, Handler } from './route-context.js'
 import { findingRoutes } from './findings.js'
 import { modelRoutes } from './models.js'
 import { profileRoutes } from './profiles.js'
 import { runRoutes } from './runs.js'
 
-export type { ApiContext, ApiRequest } from './context.js'
+export type { ApiContext, ApiRequest } from './route-context.js'
 
 /** Every endpoint of the contract has exactly one handler (the type says so). */
 const handlers: Record<EndpointName, Handler> = { ...runRoutes, ...modelRoutes, ...findingRoutes, ...categoryRoutes, ...profileRoutes }

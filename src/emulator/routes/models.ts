@@ -5,9 +5,9 @@ import { HttpError, codedError, isoNow, jsonBody, ok, parseRequest } from '../ht
 import { checkEndpointUrl } from '../ssrf.js'
 import { newId } from '../ids.js'
 import type { ModelRecord } from '../store.js'
-import { TargetClient } from '../target.js'
-import { noQuery } from './context.js'
-import type { RouteTable } from './context.js'
+import { TargetClient } from '../target-calls.js'
+import { noQuery } from './route-context.js'
+import type { RouteTable } from './route-context.js'
 
 export const modelRoutes = {
   listModels(ctx, ws, req) {

@@ -13,8 +13,8 @@ import {
   renderProfile
 } from '../profiles.js'
 import type { ProfileRecord } from '../profiles.js'
-import { modelOf, noQuery } from './context.js'
-import type { RouteTable } from './context.js'
+import { modelOf, noQuery } from './route-context.js'
+import type { RouteTable } from './route-context.js'
 
 export const profileRoutes = {
   getProfile(ctx, ws, req) {

@@ -16,12 +16,12 @@ import {
 } from '../../service/contract/index.js'
 import type { Severity } from '../../service/contract/index.js'
 import { codedError, isoNow, jsonBody, noBody, ok, parseRequest, queryObject, validationError } from '../http-util.js'
-import { firstOfNextMonth } from '../limits.js'
+import { firstOfNextMonth } from '../workspace-limits.js'
 import { newId } from '../ids.js'
 import type { RunRecord } from '../store.js'
 import { SECURITY_KEYS } from '../taxonomy.js'
-import { badSeverity, modelOf, noQuery, requireScope, runOf, tooMany } from './context.js'
-import type { ApiContext, RouteTable } from './context.js'
+import { badSeverity, modelOf, noQuery, requireScope, runOf, tooMany } from './route-context.js'
+import type { ApiContext, RouteTable } from './route-context.js'
 
 function verdictOf(ctx: ApiContext, run: RunRecord, min: Severity): 'pass' | 'fail' {
   const failing = ctx.store.findingsOfRun(run).some((f) => f.status === 'open' && atOrAbove(f.severity, min))

@@ -3,7 +3,7 @@
  * docs/api-assumptions.md; a test keeps the two in step). Each schema that
  * follows one of these says ASSUMPTION beside it.
  */
-import { ERROR_CODES } from './errors.js'
+import { ERROR_CODES } from './error-bodies.js'
 export const API_ASSUMPTIONS: readonly { topic: string; decision: string }[] = [
   {
     topic: 'run status body (GET /run/{id})',

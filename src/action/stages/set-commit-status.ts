@@ -17,14 +17,14 @@
  */
 import { otherStatusOwners, statusContext, type CommitState, type CommitStatus, type ListedStatus } from '../../github/commit-status.js'
 import { finalStatusState, statusLine } from '../output-table.js'
-import { splitRepository } from '../../github/context.js'
+import { splitRepository } from '../../github/event-target.js'
 import type { RepoRef } from '../../github/transport.js'
 import type { GateResult } from '../../report/report-model.js'
 import type { StepResult } from '../../decision/step-result.js'
 import { AbortedError, ConfigError, describeFailure, GitHubError } from '../../util/errors.js'
-import type { ActionInputs } from '../inputs.js'
-import { saveOwedStatus, type OwedStatus } from '../state.js'
-import type { StepContext } from './context.js'
+import type { ActionInputs } from '../inputs/read-inputs.js'
+import { saveOwedStatus, type OwedStatus } from '../saved-state.js'
+import type { StepContext } from './stage-context.js'
 import type { PlannedEvent } from './plan-event.js'
 import { runUrl } from './report.js'
 

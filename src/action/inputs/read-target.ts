@@ -20,9 +20,9 @@ import {
   REQUEST_TIMEOUT,
   TARGET_NAME,
   TRANSPORT
-} from './target-inputs.js'
+} from './target-entries.js'
 
-export { parseEndpointUrl } from './target-inputs.js'
+export { parseEndpointUrl } from './target-entries.js'
 
 /** The profile file to sync before the run (profile_file and its switches). */
 export interface ProfileInputs {

@@ -11,7 +11,7 @@ import type { Finding } from '../service/contract/index.js'
 import { REDACTED } from '../service/contract/index.js'
 import { isoNow } from './http-util.js'
 import type { FindingRecord } from './store.js'
-import type { TargetClient } from './target.js'
+import type { TargetClient } from './target-calls.js'
 
 export function findingView(f: FindingRecord, proofWithheld: boolean): Finding {
   const base = {

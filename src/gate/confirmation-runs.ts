@@ -1,5 +1,5 @@
 /**
- * Confirming presumed weaknesses (src/evidence/confirmation.ts decides what
+ * Confirming presumed weaknesses (src/evidence/confirmation-rule.ts decides what
  * and how many): runs triggered, waited for and read with the gate's own
  * trigger, wait and collect (runOnce in assess.ts, never a second polling
  * loop), each focused on every presumed category still open, until one
@@ -29,11 +29,11 @@ import {
   planConfirmations,
   type ConfirmationPlan,
   type ConfirmationTally
-} from '../evidence/confirmation.js'
+} from '../evidence/confirmation-rule.js'
 import type { GateArgs, GateDeps, RunOnce } from './gate-types.js'
 
 export type { RunOnce }
-import type { PolicyOutcome } from './policy.js'
+import type { PolicyOutcome } from './apply-policy.js'
 import type { Decision } from '../decision/decide.js'
 
 /** How the step's confirmations went: each category's tally, every run spent, one line each. */
@@ -57,7 +57,6 @@ export interface ConfirmArgs {
   /** Time left for them. */
   timeoutMs: number
 }
-
 
 /**
  * Each run is focused on every presumed category still open (their union):

@@ -7,19 +7,19 @@
  * else, the main step refuses a job environment it cannot trust (job-env.ts)
  * and opens its state (state.ts openState).
  *
- * `npx @github/local-action run . src/action/run.ts .env` runs it locally.
+ * `npx @github/local-action run . src/action/entry-points.ts .env` runs it locally.
  */
 import { randomBytes } from 'node:crypto'
 import { systemClock, type Clock, type Deadline } from '../util/clock.js'
 import { describeBug } from '../util/errors.js'
 import { createClient } from '../service/client.js'
-import type { ActionInputs } from './inputs.js'
+import type { ActionInputs } from './inputs/read-inputs.js'
 import { coreActionIO, type ActionIO } from './io.js'
 import { runMain, type MainDeps } from './main.js'
 import { failedOutcome } from './outcome.js'
 import { concludeAction } from './stages/conclude.js'
-import { runPost } from './post.js'
-import { openState, stepBinding, usingState } from './state.js'
+import { runPost } from './post-step.js'
+import { openState, stepBinding, usingState } from './saved-state.js'
 import { refusedJobEnv } from './job-env.js'
 import type { Log } from '../util/log.js'
 
@@ -118,5 +118,5 @@ export async function runPostAction(io: ActionIO = coreActionIO(), edges: Partia
   }
 }
 
-/** What `npx @github/local-action run . src/action/run.ts` runs: the main step. */
+/** What `npx @github/local-action run . src/action/entry-points.ts` runs: the main step. */
 export const run = runMainAction

@@ -7,12 +7,12 @@
  */
 import type { EmulatorOptions, RequestLogEntry } from './emulator.js'
 import { FaultInjector } from './faults.js'
-import { Limits } from './limits.js'
+import { Limits } from './workspace-limits.js'
 import type { ApiContext } from './routes/index.js'
 import { RunEngine, Scheduler } from './run-engine.js'
 import type { ModelRecord } from './store.js'
 import { Store } from './store.js'
-import { TargetClient } from './target.js'
+import { TargetClient } from './target-calls.js'
 import type { WorkspaceName } from './workspaces.js'
 
 export interface EmulatorState {

@@ -17,7 +17,7 @@ import { describeFailure, ServiceError } from '../util/errors.js'
 import { oneLine } from '../util/text.js'
 import { readEventPayload } from '../github/publish.js'
 import { readPipelineEvent } from '../pipeline/event.js'
-import { envInputReader, isMaskableSecret, readInputs, type ActionInputs } from './inputs.js'
+import { envInputReader, isMaskableSecret, readInputs, type ActionInputs } from './inputs/read-inputs.js'
 import type { ActionIO } from './io.js'
 import type { ServiceApi } from '../service/service-api.js'
 import {
@@ -30,7 +30,7 @@ import {
   stepBinding,
   unreadableOwedStatus,
   usingState
-} from './state.js'
+} from './saved-state.js'
 import { scrubbingIO, stepSecrets } from './scrubbed-io.js'
 import { stopAbandonedTrigger, stopRun } from '../gate/stop-run.js'
 import { isTerminal } from '../service/contract/index.js'

@@ -1,6 +1,6 @@
 /**
  * runs_per_change: when the agent may have changed since its evidence
- * (src/evidence/runs-per-change.ts decides, asking the marks load-evidence.ts
+ * (src/evidence/runs-per-change-rule.ts decides, asking the marks load-evidence.ts
  * gave each run), the step assesses with N full runs instead of one. The
  * further runs are triggered, waited for and read with the gate's own
  * trigger, wait and collect (runOnce in assess.ts, never a second polling
@@ -12,7 +12,7 @@ import type { Deadline } from '../util/clock.js'
 import { describeFailure, ServiceError } from '../util/errors.js'
 import { explainAssessmentLimit } from '../pipeline/budget.js'
 import { observedFindings, type RunEvidence } from '../evidence/pool.js'
-import { agentMayHaveChanged, runsCutShort, runsThisStep, withRunsOfThisAgent } from '../evidence/runs-per-change.js'
+import { agentMayHaveChanged, runsCutShort, runsThisStep, withRunsOfThisAgent } from '../evidence/runs-per-change-rule.js'
 import type { GateArgs, GateDeps, RunEnd, RunOnce } from './gate-types.js'
 import type { CollectedResults } from './collect-results.js'
 

@@ -4,11 +4,11 @@
  * evidence, the accepted risks, the SARIF threshold and location. Entries of
  * the inputs table (spec.ts); each is a field of ActionInputs. Pure.
  */
-import type { FailOn } from '../../gate/policy.js'
+import type { FailOn } from '../../gate/apply-policy.js'
 import { SEVERITIES } from '../../service/contract/index.js'
 import { ConfigError } from '../../util/errors.js'
 import { clip, parseRepoPath } from './common.js'
-import { MAX_RUNS_PER_CHANGE } from '../../evidence/runs-per-change.js'
+import { MAX_RUNS_PER_CHANGE } from '../../evidence/runs-per-change-rule.js'
 import { boolean, choice, defineInput, parsedBy, wholeNumber, type FieldsOf } from './spec.js'
 
 /** The most runs a window reads: each costs two requests to the service. */

@@ -5,25 +5,25 @@
  * the target) is passed in. One file per concern under inputs/: the target,
  * the policy, the pipeline; this one composes them.
  */
-import { type CiHost } from './ci-host.js'
-import type { PipelineEvent } from '../pipeline/event.js'
-import type { TargetInput } from '../target/target-spec.js'
-import { ConfigError } from '../util/errors.js'
-import type { InputReader } from './inputs/common.js'
-import { PIPELINE_INPUTS, type PipelineInputs } from './inputs/pipeline.js'
-import { POLICY_INPUTS, type PolicyInputs } from './inputs/policy.js'
-import { readFields, readInput } from './inputs/spec.js'
-import { checkApiKey, MODE, STEP_INPUTS, type StepInputs } from './inputs/step.js'
-import { eventEndpoint, readProfileInputs, readTargetInput, type PreviewTarget, type ProfileInputs } from './inputs/target.js'
+import { type CiHost } from '../ci-host.js'
+import type { PipelineEvent } from '../../pipeline/event.js'
+import type { TargetInput } from '../../target/target-spec.js'
+import { ConfigError } from '../../util/errors.js'
+import type { InputReader } from './common.js'
+import { PIPELINE_INPUTS, type PipelineInputs } from './pipeline.js'
+import { POLICY_INPUTS, type PolicyInputs } from './policy-entries.js'
+import { readFields, readInput } from './spec.js'
+import { checkApiKey, MODE, STEP_INPUTS, type StepInputs } from './step.js'
+import { eventEndpoint, readProfileInputs, readTargetInput, type PreviewTarget, type ProfileInputs } from './read-target.js'
 
 /** The base-address rule lives with the transport that uses it too. */
-export { parseBaseUrl } from '../service/base-url.js'
-export { envInputReader, isMaskableSecret, type InputReader } from './inputs/common.js'
-export { INPUT_DEFAULTS } from './inputs/defaults.js'
-export { COMMIT_STATUS_MODES, queryValues, type CommitStatusMode, type PipelineInputs } from './inputs/pipeline.js'
-export { parseCategories, type PolicyInputs } from './inputs/policy.js'
-export { MAX_TIMEOUT_MINUTES, type StepInputs } from './inputs/step.js'
-export { INPUT_TABLE, type InputName } from './inputs/table.js'
+export { parseBaseUrl } from '../../service/base-url.js'
+export { envInputReader, isMaskableSecret, type InputReader } from './common.js'
+export { INPUT_DEFAULTS } from './defaults.js'
+export { COMMIT_STATUS_MODES, queryValues, type CommitStatusMode, type PipelineInputs } from './pipeline.js'
+export { parseCategories, type PolicyInputs } from './policy-entries.js'
+export { MAX_TIMEOUT_MINUTES, type StepInputs } from './step.js'
+export { INPUT_TABLE, type InputName } from './table.js'
 export {
   eventEndpoint,
   parseEndpointUrl,
@@ -31,7 +31,7 @@ export {
   type EventEndpoint,
   type PreviewTarget,
   type ProfileInputs
-} from './inputs/target.js'
+} from './read-target.js'
 
 /**
  * Every input, read and validated. The fields of the step, policy and

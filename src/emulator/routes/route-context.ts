@@ -8,11 +8,11 @@ import { SEVERITIES } from '../../service/contract/index.js'
 import type { EndpointName } from '../../service/contract/index.js'
 import { HttpError, codedError, notFound, parseRequest, queryObject, retryAfterSeconds } from '../http-util.js'
 import type { HandlerResult } from '../http-util.js'
-import type { Limits } from '../limits.js'
+import type { Limits } from '../workspace-limits.js'
 import type { RunEngine, Scheduler } from '../run-engine.js'
 import type { Resolver } from '../ssrf.js'
 import type { ModelRecord, RunRecord, Store } from '../store.js'
-import type { TargetClient } from '../target.js'
+import type { TargetClient } from '../target-calls.js'
 import type { WorkspaceName, WorkspacePlan } from '../workspaces.js'
 
 export interface ApiContext {

@@ -8,7 +8,7 @@
  */
 import type { PublishSettings } from '../../github/publish.js'
 import type { EndOutcome } from '../outcome.js'
-import type { StepContext } from './context.js'
+import type { StepContext } from './stage-context.js'
 import type { RenderedReport } from './report.js'
 
 /** `settings` null: the inputs could not be read, so nothing goes to GitHub. */

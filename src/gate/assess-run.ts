@@ -12,18 +12,16 @@ import type { ServiceApi } from '../service/service-api.js'
 import { triggerRun, type Triggered } from './trigger.js'
 import type { TriggerIntent } from './run-ownership.js'
 import { AbortedError } from '../util/errors.js'
-import { applyPolicy, type PolicyOutcome } from './policy.js'
+import { applyPolicy, type PolicyOutcome } from './apply-policy.js'
 import { describeEntry } from '../accepted/accepted-file.js'
 import { stopAbandonedTrigger, stopRun } from './stop-run.js'
 import { waitForRun, type WaitEnd } from './wait-for-run.js'
-import { confirmIfItDecides, settledBy, type ConfirmationOutcome, type Settled } from './confirm.js'
+import { confirmIfItDecides, settledBy, type ConfirmationOutcome, type Settled } from './confirmation-runs.js'
 import { categoriesNotPlanned } from './run-covers-policy.js'
-import { assessMoreRuns, type MoreRuns } from './runs-per-change.js'
+import { assessMoreRuns, type MoreRuns } from './runs-per-change-runs.js'
 import type { GateArgs, GateDeps, RunEnd, RunOnce } from './gate-types.js'
 
 export type { GateArgs, GateDeps, RunEnd, RunOnce }
-
-
 
 export interface GateOutcome {
   triggered: Triggered
@@ -225,7 +223,6 @@ async function triggerOurRun(deps: GateDeps, api: ServiceApi, deadline: Deadline
   deps.log.info(`Run ${triggered.runId} started at ${triggered.startedAt}.`)
   return triggered
 }
-
 
 /**
  * Wait for the run to end. When it does not (timeout, cancellation, a status
