@@ -7,6 +7,7 @@
  */
 import { describe, expect, it } from '@jest/globals'
 import { buildReport } from '../../src/report/build-report.js'
+import { DETAILS_OPEN } from '../../src/report/markdown.js'
 import { renderComment } from '../../src/report/comment.js'
 import { renderSummary } from '../../src/report/summary.js'
 import { renderJson } from '../../src/report/json.js'
@@ -22,7 +23,7 @@ const lines = (md: string) => md.split('\n')
 const title = (name: string) => lines(renderComment(reportOf(name))).find((l) => l.startsWith('### ')) ?? ''
 const summaries = (name: string) =>
   lines(renderComment(reportOf(name)))
-    .filter((l) => l.startsWith('<summary>'))
+    .filter((l) => l.startsWith('<summary>') && `<details>\n${l}\n\n` !== DETAILS_OPEN)
     .map((l) => l.replace(/<[^>]+>/g, '').replace(/&#95;/g, '_'))
 const lineStarting = (name: string, start: string) => lines(renderComment(reportOf(name))).find((l) => l.startsWith(start)) ?? null
 

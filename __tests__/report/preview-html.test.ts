@@ -137,6 +137,9 @@ describe('the huge case', () => {
     const md = huge?.render().comment ?? ''
     expect(huge?.blockingIds).toHaveLength(352)
     expect(md.length).toBeLessThanOrEqual(65536)
-    expect(elements(tree(md)).filter(({ el }) => el.tagName === 'details')).toHaveLength(10)
+    // One fold of everything under the header, holding one <details> per finding with proof.
+    const details = elements(tree(md)).filter(({ el }) => el.tagName === 'details')
+    expect(details.filter(({ ancestors }) => ancestors.length === 0)).toHaveLength(1)
+    expect(details.filter(({ ancestors }) => ancestors.includes('details'))).toHaveLength(10)
   })
 })

@@ -7,6 +7,7 @@
 import { describe, expect, it } from '@jest/globals'
 import { buildReport } from '../../src/report/build-report.js'
 import { renderComment } from '../../src/report/comment.js'
+import { DETAILS_OPEN } from '../../src/report/markdown.js'
 import { renderSummary } from '../../src/report/summary.js'
 import { buildAnnotations } from '../../src/report/annotations.js'
 import { failureStatus, statusDescription } from '../../src/github/commit-status.js'
@@ -212,8 +213,39 @@ describe('9. 352 findings: what was cut is said before the rows', () => {
     const md = gateCase('huge').render().comment!
     const cut = md.indexOf('342 findings as one-line rows without proof')
     expect(cut).toBeGreaterThan(0)
-    expect(cut).toBeLessThan(md.indexOf('<details>'))
+    const firstFinding = md.indexOf('<details>', md.indexOf(DETAILS_OPEN) + 1)
+    expect(firstFinding).toBeGreaterThan(0)
+    expect(cut).toBeLessThan(firstFinding)
     expect(cut).toBeLessThan(md.indexOf('| Severity | Category'))
+  })
+})
+
+describe('10. the comment a reviewer reads in ten seconds: verdict, blockers, what does not block, then one fold', () => {
+  /** The part of a comment shown before anything is opened: up to the first <details>. */
+  const visible = (md: string): string => md.slice(0, md.indexOf('<details>'))
+  it('the 352-finding comment shows at most 12 lines before its one fold, the blockers among them', () => {
+    const md = gateCase('huge').render().comment!
+    expect(md.indexOf(DETAILS_OPEN)).toBeGreaterThan(0)
+    expect(md.indexOf('<details>')).toBe(md.indexOf(DETAILS_OPEN))
+    const shown = visible(md)
+    expect(shown.split('\n').filter((l) => l.trim() !== '').length).toBeLessThanOrEqual(12)
+    expect(shown).toContain('**Blocks (352):**')
+    expect(shown).not.toMatch(/#### |\| --- \||Coverage|Quoted text/)
+  })
+  it('a fail shows its blocker by id and the line of what does not block before the fold; findings and coverage are inside', () => {
+    const md = gateCase('fail').render().comment!
+    const shown = visible(md)
+    expect(shown).toMatch(/\*\*Blocks:\*\*\n- .*`f_leak_01`/)
+    expect(shown).toContain('**Does not block:**')
+    expect(shown.indexOf('**Blocks:**')).toBeLessThan(shown.indexOf('**Does not block:**'))
+    const folded = md.slice(md.indexOf(DETAILS_OPEN))
+    expect(folded).toContain('#### Coverage')
+    expect(folded).toContain('#### 1 finding at or above high')
+  })
+  it('the job summary folds the same way', () => {
+    const md = gateCase('huge').render().summary
+    expect(visible(md)).toContain('**Blocks (352):**')
+    expect(md.indexOf('<details>')).toBe(md.indexOf(DETAILS_OPEN))
   })
 })
 

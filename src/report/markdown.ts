@@ -40,6 +40,10 @@ import { STANDINGS } from './standings.js'
 /** Share of the budget the coverage table and the notes may take at most. */
 const COVERAGE_SHARE = 0.2
 const NOTES_SHARE = 0.06
+/** The one fold under the header: findings, coverage, how the run was assessed, notes. */
+export const DETAILS_OPEN = '<details>\n<summary>Findings, coverage and how this run was assessed</summary>\n\n'
+const DETAILS_CLOSE = '\n</details>\n'
+const FOLD = DETAILS_OPEN + DETAILS_CLOSE
 /** Room kept for the line on what was cut. */
 const RESERVE = 1200
 
@@ -81,6 +85,12 @@ function findingsHeadingParts(r: Report, missed: number): string[] {
   return parts
 }
 
+/** The reviewer's ten seconds: the headline, what blocks, what does not, the meta line; everything else in one fold. */
+function foldedDocument(top: string, rest: string[]): string {
+  const folded = rest.join('').replace(/\n+$/, '\n')
+  return (top + (folded.trim() === '' ? '' : DETAILS_OPEN + folded + DETAILS_CLOSE)).replace(/\n+$/, '\n')
+}
+
 export function renderMarkdownReport(r: Report, profile: MarkdownProfile): string {
   const m = profile.measure
   const limit = profile.limit
@@ -115,7 +125,7 @@ export function renderMarkdownReport(r: Report, profile: MarkdownProfile): strin
     )
   }
 
-  const fixed = m(marker) + m(header) + m(context) + m(coverage.text) + m(notes.text) + m(footer) + m(redaction) + m(belowCount)
+  const fixed = m(marker + header + FOLD + context + coverage.text + notes.text + footer + redaction + belowCount)
   const avail = limit - fixed - RESERVE
   if (avail < 0 || profile.ladder.length === 0) return minimalDocument(r, profile)
 
@@ -157,7 +167,7 @@ export function renderMarkdownReport(r: Report, profile: MarkdownProfile): strin
   const mainText =
     main.text.startsWith(heading) && cutLine !== '' ? heading + cutLine + main.text.slice(heading.length) : main.text + cutLine
   const body = findingsFirst ? [mainText, context, belowText, coverage.text] : [context, coverage.text, mainText, belowText]
-  const doc = [marker, header, ...body, redaction, notes.text, footer].join('').replace(/\n+$/, '\n')
+  const doc = foldedDocument(marker + header, [...body, redaction, notes.text, footer])
   if (m(doc) > limit) return minimalDocument(r, profile)
   return doc
 }
