@@ -42289,7 +42289,7 @@ const ProfileWriteResponse = looseObject({
     version: schemas_number().int()
 });
 
-;// CONCATENATED MODULE: ./src/service/contract/errors.ts
+;// CONCATENATED MODULE: ./src/service/contract/error-bodies.ts
 /** Section 7: error bodies and codes, and the two 422 shapes (2.8 and 4.7). */
 
 
@@ -43808,8 +43808,11 @@ function gateStepResult(decision, opts) {
     const line = `Result: ${decision.result}: ${decision.reason}`;
     if (decision.result === 'pass')
         return { outcome: 'pass', line };
-    if (decision.result === 'incomplete' && !opts.failOnIncomplete)
+    // fail_on_incomplete waves incomplete coverage only: an evidence gap or a confirmation cut short could hide a fail.
+    if (decision.result === 'incomplete' && !opts.failOnIncomplete && decision.incompleteWhy !== 'evidence')
         return { outcome: 'warn', line: `${line} (fail_on_incomplete is false: not failing the step)` };
+    if (decision.result === 'incomplete' && !opts.failOnIncomplete)
+        return { outcome: 'fail', line: `${line} (fail_on_incomplete waves incomplete coverage only, not missing evidence)` };
     return { outcome: 'fail', line };
 }
 /** The validate step, from the result of the replays (whose `failed` already weighs fail_on_incomplete). */
@@ -44127,6 +44130,88 @@ function zeroCounts() {
     return { critical: 0, high: 0, medium: 0, low: 0 };
 }
 
+;// CONCATENATED MODULE: ./src/report/standings.ts
+const STANDINGS = {
+    blocking: {
+        icon: null,
+        label: 'blocks',
+        blocks: true,
+        why: (c) => `open at or above ${c.minSeverity}`,
+        annotation: 'error',
+        junit: 'failure'
+    },
+    held: {
+        icon: null,
+        label: 'not reproduced in this run, still blocks',
+        blocks: true,
+        why: () => 'an earlier run of this agent saw it',
+        annotation: 'error',
+        junit: 'failure'
+    },
+    known: {
+        icon: '⚪',
+        label: 'known',
+        blocks: false,
+        why: () => "fail_on new: already in main's runs",
+        annotation: 'warning',
+        junit: 'system-out'
+    },
+    accepted: {
+        icon: '☑️',
+        label: 'accepted',
+        blocks: false,
+        why: () => 'the accepted-risks file',
+        annotation: 'warning',
+        junit: 'system-out'
+    },
+    closed: {
+        icon: '✔️',
+        label: 'closed',
+        blocks: false,
+        why: () => 'fixed or dismissed on the service',
+        annotation: 'warning',
+        junit: 'none'
+    },
+    below: {
+        icon: null,
+        label: 'below threshold',
+        blocks: false,
+        why: (c) => `min_severity ${c.minSeverity}`,
+        annotation: null,
+        junit: 'none'
+    },
+    gone: {
+        icon: '✔️',
+        label: 'confirmed gone',
+        blocks: false,
+        why: () => 'not reproduced in this run nor in the focused runs of this step',
+        annotation: null,
+        junit: 'none'
+    },
+    unheld: {
+        icon: '⚪',
+        label: 'not reproduced in this run',
+        blocks: false,
+        why: (c) => (c.failOn === 'new' ? "a weakness of main's runs, not of this pull request's agent" : 'no run of this agent saw it'),
+        annotation: null,
+        junit: 'none'
+    }
+};
+/** The standing a finding of this run is shown with: its own, but an accepted one below the threshold still reads as accepted. */
+function findingStanding(f) {
+    return f.accepted !== null && f.standing === 'below' ? 'accepted' : f.standing;
+}
+/** The standing of a weakness of the window this run did not reproduce. */
+function missedStanding(n) {
+    if (n.blocks)
+        return 'held';
+    return n.confirmedGone === true ? 'gone' : 'unheld';
+}
+/** "3 known (fail_on new: already in main's runs)": a count of one standing with its reason. */
+function standingCount(s, n, c, count) {
+    return `${count(n)} ${STANDINGS[s].label} (${STANDINGS[s].why(c)})`;
+}
+
 ;// CONCATENATED MODULE: ./src/report/blockers.ts
 /**
  * What blocks, in one derivation every view asks (the title, the heading,
@@ -44136,6 +44221,7 @@ function zeroCounts() {
  * reproduced ones first within a severity. And what does not block, and why,
  * in one line. Rates are worded here, one way everywhere. Pure.
  */
+
 
 
 
@@ -44209,7 +44295,7 @@ function blockerTraits(b) {
     if (b.baselineState !== null)
         parts.push(b.baselineState);
     if (!b.reproduced)
-        parts.push('not reproduced in this run');
+        parts.push(STANDINGS.held.label);
     // A rate only where a window of other runs was read: alone, every finding is "this run only".
     if (!b.seen.windowed && b.reproduced)
         return parts;
@@ -44234,41 +44320,29 @@ function runsCounted(r) {
     const of = Math.max(...rates.map((s) => s.of));
     return `the last ${formatCount(of)} runs of this agent: this run and main's ${plural(of - 1, 'recorded run')}`;
 }
-/** "1 known high (fail_on new: main's runs have it) · 1 accepted · 1 medium below high": what does not block, and why, in one line. */
+/** "1 known (fail_on new: already in main's runs) · 1 accepted (the accepted-risks file) · 1 below threshold (...)": what does not block, and why, in one line, in the standings' words. */
 function notBlockingParts(r) {
     const c = r.counts;
     if (c === null)
         return [];
-    const parts = [];
+    const ctx = { minSeverity: r.minSeverity, failOn: r.baseline?.available ? r.baseline.failOn : null };
     const sum = (s) => SEVERITIES.reduce((n, k) => n + s[k], 0);
-    const known = sum(c.byStanding.known);
-    if (known > 0)
-        parts.push(`${formatCount(known)} known (fail_on new: main's runs have ${known === 1 ? 'it' : 'them'})`);
-    const accepted = sum(c.byStanding.accepted);
-    if (accepted > 0)
-        parts.push(`${formatCount(accepted)} accepted (the accepted-risks file)`);
-    const closed = sum(c.byStanding.closed);
-    if (closed > 0)
-        parts.push(`${formatCount(closed)} closed on the service`);
-    const missedAll = (r.baseline?.notReproduced ?? []).filter((n) => !n.blocks && atOrAbove(n.severity, r.minSeverity));
-    const confirmed = missedAll.filter((n) => n.confirmedGone === true);
-    if (confirmed.length > 0)
-        parts.push(`${plural(confirmed.length, 'weakness', 'weaknesses')} not reproduced in this run (confirmed gone by focused runs)`);
-    const missed = missedAll.filter((n) => n.confirmedGone !== true);
-    if (missed.length > 0) {
-        const why = r.baseline?.failOn === 'new' ? "a weakness of main's runs, not of this pull request's agent" : 'no run of this agent saw it';
-        parts.push(`${plural(missed.length, 'weakness', 'weaknesses')} not reproduced in this run (${why})`);
-    }
-    if (c.belowThreshold > 0)
-        parts.push(`${formatCount(c.belowThreshold)} below ${r.minSeverity}`);
-    return parts;
+    const missed = (r.baseline?.notReproduced ?? []).filter((n) => !n.blocks && atOrAbove(n.severity, r.minSeverity));
+    const weaknesses = (n) => plural(n, 'weakness', 'weaknesses');
+    const counts = [
+        ['known', sum(c.byStanding.known), formatCount],
+        ['accepted', sum(c.byStanding.accepted), formatCount],
+        ['closed', sum(c.byStanding.closed), formatCount],
+        ['gone', missed.filter((n) => missedStanding(n) === 'gone').length, weaknesses],
+        ['unheld', missed.filter((n) => missedStanding(n) === 'unheld').length, weaknesses],
+        ['below', c.belowThreshold, formatCount]
+    ];
+    return counts.filter(([, n]) => n > 0).map(([s, n, count]) => standingCount(s, n, ctx, count));
 }
 
 ;// CONCATENATED MODULE: ./src/report/markdown-profile.ts
 const RESULT_ICON = { pass: '✅', fail: '❌', incomplete: '⚠️', error: '⛔' };
 const SEVERITY_ICON = { critical: '🔴', high: '🟠', medium: '🟡', low: '🔵' };
-/** Findings that do not block wear these instead of a severity colour (the severity is still written). */
-const STANDING_ICON = { accepted: '☑️', known: '⚪', closed: '✔️' };
 /** Wrap width of proof blocks: fits a PR comment (815 px) in GitHub's monospace font. */
 const WRAP_WIDTH = 90;
 const para = (s) => `${s}\n\n`;
@@ -44365,6 +44439,8 @@ function seenText(f) {
 
 
 
+const capitalize = (s) => s.charAt(0).toUpperCase() + s.slice(1);
+
 /** Blocking findings (at or above the threshold, neither closed nor accepted nor waived as known), by severity. */
 function blockingCounts(r) {
     return r.counts?.byStanding.blocking ?? zeroCounts();
@@ -44391,7 +44467,7 @@ function standingParts(r, opts) {
     // New and known decide only under fail_on new; under any, what is open decides and each finding says new or known.
     if (b?.available && b.failOn === 'new') {
         const newParts = SEVERITIES.filter((sev) => b.newBySeverity[sev] > 0).map((sev) => `${formatCount(b.newBySeverity[sev])} new ${sev}`);
-        parts.push(...(newParts.length > 0 ? newParts : ['0 new']), `${formatCount(b.knownCount)} known`);
+        parts.push(...(newParts.length > 0 ? newParts : ['0 new']), `${formatCount(b.knownCount)} ${STANDINGS.known.label}`);
     }
     else {
         const open = openCountsText(blockerCounts(blockers(r)));
@@ -44400,11 +44476,11 @@ function standingParts(r, opts) {
     }
     const accepted = total(c.byStanding.accepted);
     if (accepted > 0)
-        parts.push(`${formatCount(accepted)} accepted`);
+        parts.push(`${formatCount(accepted)} ${STANDINGS.accepted.label}`);
     if (opts.of === 'findings') {
         const closed = total(c.byStanding.closed);
         if (closed > 0)
-            parts.push(`${formatCount(closed)} closed`);
+            parts.push(`${formatCount(closed)} ${STANDINGS.closed.label}`);
     }
     else {
         const gone = b?.available ? b.gone.length : 0;
@@ -44435,10 +44511,15 @@ function describeTargetLine(r) {
 function policyLines(r) {
     const lines = [];
     const b = r.baseline;
+    const ctx = { minSeverity: r.minSeverity, failOn: b?.available ? b.failOn : null };
     if (b) {
         lines.push(`- **Baseline:** ${baselineText(r)}`);
-        for (const n of b.notReproduced.slice(0, 20))
-            lines.push(`- **Not reproduced in this run${n.blocks ? ', still blocks' : n.confirmedGone === true ? ', confirmed gone' : ', does not block'}:** ${n.severity} ${codeSpan(n.category, { max: 100 })}, ${proseText(rateText(n.seen), 80)}, ${n.confirmedGone === true ? 'still open on the service' : 'still open'}: ${proseText(n.description, 200)}`);
+        for (const n of b.notReproduced.slice(0, 20)) {
+            const st = STANDINGS[missedStanding(n)];
+            // Gone here, open there: the service keeps a finding open until someone closes it (said so, never both bare).
+            const open = n.confirmedGone === true ? 'the service still lists it open until someone closes it there' : 'still open on the service';
+            lines.push(`- **${capitalize(st.label)}** (${st.why(ctx)}): ${n.severity} ${codeSpan(n.category, { max: 100 })}, ${proseText(rateText(n.seen), 80)}, ${open}: ${proseText(n.description, 200)}`);
+        }
         for (const g of b.gone.slice(0, 20))
             lines.push(`- **Closed since (fixed or dismissed on the service):** ${g.severity} ${codeSpan(g.category, { max: 100 })}: ${proseText(g.description, 200)}`);
     }
@@ -44450,7 +44531,9 @@ function policyLines(r) {
             const e = f.accepted;
             if (e === null)
                 continue;
-            const what = f.standing === 'accepted' ? 'Accepted' : `Accepted, below ${r.minSeverity} (not counted)`;
+            const what = f.standing === 'accepted'
+                ? capitalize(STANDINGS.accepted.label)
+                : `${capitalize(STANDINGS.accepted.label)}, ${STANDINGS.below.why(ctx)} (not counted)`;
             lines.push(`- **${what}:** ${f.severity} ${codeSpan(f.findingId, { max: 80 })} (${codeSpan(e.reasonCode, { max: 40 })}: ${proseText(e.explanation, 300)}) by ${entry(e)}`);
         }
         for (const e of a.expired)
@@ -44594,7 +44677,8 @@ function blockersBlock(r) {
         return para(`**Blocks (${formatCount(list.length)}):**\n${groupedBlockers(list).join('\n')}`);
     const lines = list.map((b) => {
         const traits = blockerTraits(b);
-        const id = b.findingId === null ? '' : ` ${codeSpan(b.findingId, { max: 60 })}`;
+        // A weakness this run did not reproduce has no finding id of this run: its fingerprint names it (the JSON report's too).
+        const id = ` ${codeSpan(b.findingId ?? `weakness ${b.fingerprint.slice(0, 12)}`, { max: 60 })}`;
         return `- ${SEVERITY_ICON[b.severity]} **${b.severity}** ${codeSpan(b.category, { max: 60 })}${id}${traits.length > 0 ? ` · ${proseText(traits.join(' · '), 300)}` : ''}`;
     });
     return para(`**Blocks${list.length > 1 ? ` (${formatCount(list.length)})` : ''}:**\n${lines.join('\n')}`);
@@ -44674,7 +44758,12 @@ function contextBlock(r) {
         out.push(para(`**Target:** ${proseText(describeTargetLine(r), 600)}`));
     if (r.pipeline) {
         const confirmations = (r.pipeline.confirmation?.lines ?? []).map((l) => `Confirmation: ${l}.`);
-        const lines = [...r.pipeline.lines, ...confirmations, r.pipeline.budgetLine, ...(r.pipeline.detection ? [r.pipeline.detection] : [])];
+        const lines = [
+            ...r.pipeline.lines,
+            ...confirmations,
+            r.pipeline.budgetLine,
+            ...(r.pipeline.detection && r.result === 'pass' ? [r.pipeline.detection] : [])
+        ];
         out.push(para(lines.map((l) => proseText(l, 600)).join('  \n')));
     }
     const policy = policyLines(r);
@@ -44718,6 +44807,15 @@ function reportOutcome(report) {
     };
 }
 /**
+ * findings_count: the findings the result was decided on, at or above the
+ * threshold: the run's (`atOrAbove`, null when they were not read) and the
+ * held weaknesses it did not reproduce that still block, so new_count plus
+ * known_count never exceeds it.
+ */
+function decidedFindingsCount(atOrAbove, blocking) {
+    return atOrAbove === null ? null : atOrAbove + blocking.filter((b) => !b.reproduced).length;
+}
+/**
  * "high tool_misuse (new; not reproduced in this run; seen in 1 of the last 2
  * runs (flaky))": a blocker as every shell names it; `short` (a commit
  * status's 140 characters) keeps only steady or flaky of its rate.
@@ -44749,7 +44847,8 @@ function outcomeValues(step) {
         profile_version: p?.profileVersion ?? undefined,
         run_id: a?.runId ?? (o.kind === 'detached' ? o.runId : undefined),
         status: a?.status,
-        verdict: a?.verdict,
+        service_verdict: a?.serviceVerdict,
+        verdict: a?.serviceVerdict,
         result: step.result,
         assessments_spent: o.kind === 'validated' ? undefined : (o.assessmentsSpent ?? undefined),
         findings_count: a?.findingsCount,
@@ -44767,56 +44866,9 @@ function outcomeValues(step) {
         comment_url: o.kind === 'assessed' || o.kind === 'carried_over' || o.kind === 'detached' ? (o.commentUrl ?? undefined) : undefined,
         resolved_count: o.kind === 'validated' ? o.resolvedCount : undefined,
         still_broken_count: o.kind === 'validated' ? o.stillBrokenCount : undefined,
-        not_attempted_count: o.kind === 'validated' ? o.notAttemptedCount : undefined
+        not_attempted_count: o.kind === 'validated' ? o.notAttemptedCount : undefined,
+        collected: o.kind === 'collected' ? o.collected : undefined
     };
-}
-/** The names of every output, in action.yml's order (a test holds the two equal). */
-const OUTPUT_NAMES = [
-    'model_id',
-    'target',
-    'profile_version',
-    'run_id',
-    'status',
-    'verdict',
-    'result',
-    'assessments_spent',
-    'findings_count',
-    'categories_planned',
-    'categories_completed',
-    'report_path',
-    'new_count',
-    'known_count',
-    'gone_count',
-    'accepted_count',
-    'sarif_path',
-    'junit_path',
-    'markdown_path',
-    'codequality_path',
-    'comment_url',
-    'resolved_count',
-    'still_broken_count',
-    'not_attempted_count'
-];
-const EVERY_OUTPUT_LISTED = true;
-/** One value as an output's text: numbers as digits, lists as JSON, null as empty. */
-function outputText(value) {
-    if (value === null || value === undefined)
-        return '';
-    if (typeof value === 'string')
-        return value;
-    if (typeof value === 'number')
-        return String(value);
-    return JSON.stringify(value);
-}
-/** The action's outputs of an outcome, in action.yml's order; a value undefined for its kind is not set. */
-function actionOutputs(o) {
-    const values = outcomeValues(o);
-    return OUTPUT_NAMES.filter((name) => values[name] !== undefined).map((name) => [name, outputText(values[name])]);
-}
-/** Set the action's outputs of an outcome. */
-function setActionOutputs(io, o) {
-    for (const [name, value] of actionOutputs(o))
-        io.setOutput(name, value);
 }
 /** The outcome of a step that ended without a result and without a report (it had to exit at once). */
 function failedOutcome(line) {
@@ -45001,15 +45053,24 @@ function settleVerdict(v) {
     }
     return { verdict: v.given, verdictComputed: false, notes: [] };
 }
-/** The service's fail rests only on findings that do not block (accepted, or known with fail_on new). */
+/** Why a waived finding does not block, per waiver: a new waiver without its words does not compile. */
+const WAIVER_REASON = {
+    known: 'known since the baseline (fail_on: new)',
+    accepted: 'accepted in the accepted-risks file'
+};
+/** The service's fail rests only on findings that do not block (accepted, or known with fail_on new), counted per waiver. */
 function waivedFailNote(waivedOpen, v) {
-    const accepted = waivedOpen.filter((f) => v.waived.get(f.finding_id) === 'accepted').length;
-    const known = waivedOpen.length - accepted;
-    const why = [
-        known > 0 ? `${known} known since the baseline (fail_on: new)` : '',
-        accepted > 0 ? `${accepted} accepted in the accepted-risks file` : ''
-    ]
-        .filter((x) => x !== '')
+    const count = {};
+    for (const w of Object.keys(WAIVER_REASON))
+        count[w] = 0;
+    for (const f of waivedOpen) {
+        const w = v.waived.get(f.finding_id);
+        if (w !== undefined)
+            count[w] += 1;
+    }
+    const why = Object.keys(WAIVER_REASON)
+        .filter((w) => count[w] > 0)
+        .map((w) => `${count[w]} ${WAIVER_REASON[w]}`)
         .join(' and ');
     // Of those findings only: a weakness this run did not reproduce may still fail the gate (the report's blockers say so).
     return `The service's verdict is fail at ${v.minSeverity} on findings that do not block here: ${why}.`;
@@ -45213,11 +45274,14 @@ function notFailed(input, r, status, decided, { check, stopped, expired }) {
             ? { ...decided, result: 'error', reason: check.errors.join('; ') }
             : { ...decided, result: 'fail', reason: expired };
     }
-    if (gaps.length > 0)
-        return { ...decided, result: 'incomplete', reason: `coverage incomplete: ${r.reached}, ${gaps.join(', ')}` };
     const evidenceGaps = input.evidenceGaps ?? [];
-    if (evidenceGaps.length > 0)
-        return { ...decided, result: 'incomplete', reason: `evidence incomplete: ${evidenceGaps.join('; ')}` };
+    const evidence = evidenceGaps.length > 0 ? `evidence incomplete: ${evidenceGaps.join('; ')}` : '';
+    if (gaps.length > 0) {
+        const reason = [`coverage incomplete: ${r.reached}, ${gaps.join(', ')}`, ...(evidence ? [evidence] : [])].join('; ');
+        return { ...decided, result: 'incomplete', reason, incompleteWhy: evidence ? 'evidence' : 'coverage' };
+    }
+    if (evidence)
+        return { ...decided, result: 'incomplete', reason: evidence, incompleteWhy: 'evidence' };
     const planned = plural(r.planned.length, 'planned category', 'planned categories');
     return {
         ...decided,
@@ -45464,25 +45528,24 @@ function proofSections(a, f, level) {
 
 
 
-/** The icon of a finding: its severity colour when it blocks (or is below the threshold), else what it is. */
+
+/** The icon of a finding: its severity colour when it blocks (or is below the threshold), else its standing's (standings.ts). */
 function findingIcon(f) {
-    if (f.accepted !== null && f.standing !== 'closed')
-        return STANDING_ICON.accepted ?? '';
-    return STANDING_ICON[f.standing] ?? SEVERITY_ICON[f.severity];
+    return STANDINGS[findingStanding(f)].icon ?? SEVERITY_ICON[f.severity];
 }
 /**
- * What a finding is, in the headline's words: "accepted", "known" (and with
- * fail_on new that it does not block), or against a baseline "new" or
- * "known" for one that blocks; '' otherwise.
+ * What a finding is, in the standings' words: a standing that does not block
+ * ("known, does not block"), or against a baseline "new" or "known" for one
+ * that blocks; '' for a blocking one without a baseline and one below the threshold.
  */
 function standingLabel(f) {
-    if (f.accepted !== null && f.standing !== 'closed')
-        return 'accepted';
-    if (f.standing === 'known')
-        return 'known, does not block (fail_on new)';
-    if (f.standing === 'blocking' && f.baselineState !== null)
-        return f.baselineState;
-    return '';
+    if (STANDINGS[f.standing].blocks)
+        return f.baselineState ?? '';
+    const st = findingStanding(f);
+    const words = STANDINGS[st];
+    if (st === 'below')
+        return '';
+    return st === 'known' ? `${words.label}, does not block (fail_on new)` : words.label;
 }
 /** A finding's rate; a known one no window counted is known to main's baseline, not "this run only". */
 function findingRate(f) {
@@ -45769,9 +45832,14 @@ function redactionLine(r) {
 
 
 
+
 /** Share of the budget the coverage table and the notes may take at most. */
 const COVERAGE_SHARE = 0.2;
 const NOTES_SHARE = 0.06;
+/** The one fold under the header: findings, coverage, how the run was assessed, notes. */
+const DETAILS_OPEN = '<details>\n<summary>Findings, coverage and how this run was assessed</summary>\n\n';
+const DETAILS_CLOSE = '\n</details>\n';
+const FOLD = DETAILS_OPEN + DETAILS_CLOSE;
 /** Room kept for the line on what was cut. */
 const RESERVE = 1200;
 function minimalDocument(r, profile) {
@@ -45806,13 +45874,15 @@ function findingsHeadingParts(r, missed) {
     const blocking = SEVERITIES.filter((s) => c.byStanding.blocking[s] > 0).map((s) => `${formatCount(c.byStanding.blocking[s])} ${word} ${s}`);
     // "0 new" only when nothing blocks: a blocker this run did not reproduce is new all the same (said after the counts).
     const parts = blocking.length > 0 ? [blocking.join(', ')] : word === 'new' && missed === 0 ? ['0 new'] : [];
-    if (sum(c.byStanding.known) > 0)
-        parts.push(`${formatCount(sum(c.byStanding.known))} known (does not block)`);
-    if (sum(c.byStanding.accepted) > 0)
-        parts.push(`${formatCount(sum(c.byStanding.accepted))} accepted`);
-    if (sum(c.byStanding.closed) > 0)
-        parts.push(`${formatCount(sum(c.byStanding.closed))} closed`);
+    for (const st of ['known', 'accepted', 'closed'])
+        if (sum(c.byStanding[st]) > 0)
+            parts.push(`${formatCount(sum(c.byStanding[st]))} ${STANDINGS[st].label}`);
     return parts;
+}
+/** The reviewer's ten seconds: the headline, what blocks, what does not, the meta line; everything else in one fold. */
+function foldedDocument(top, rest) {
+    const folded = rest.join('').replace(/\n+$/, '\n');
+    return (top + (folded.trim() === '' ? '' : DETAILS_OPEN + folded + DETAILS_CLOSE)).replace(/\n+$/, '\n');
 }
 function renderMarkdownReport(r, profile) {
     const m = profile.measure;
@@ -45842,7 +45912,7 @@ function renderMarkdownReport(r, profile) {
     if (r.counts !== null && below.length > 0 && !profile.listBelowThreshold) {
         belowCount = para(`**Below ${sev}:** ${plural(below.length, 'finding')} (${countsText(below)}), counted here and listed in ${profile.fullListWhere}.`);
     }
-    const fixed = m(marker) + m(header) + m(context) + m(coverage.text) + m(notes.text) + m(footer) + m(redaction) + m(belowCount);
+    const fixed = m(marker + header + FOLD + context + coverage.text + notes.text + footer + redaction + belowCount);
     const avail = limit - fixed - RESERVE;
     if (avail < 0 || profile.ladder.length === 0)
         return minimalDocument(r, profile);
@@ -45889,11 +45959,22 @@ function renderMarkdownReport(r, profile) {
     // What was cut is said before the rows it explains.
     const mainText = main.text.startsWith(heading) && cutLine !== '' ? heading + cutLine + main.text.slice(heading.length) : main.text + cutLine;
     const body = findingsFirst ? [mainText, context, belowText, coverage.text] : [context, coverage.text, mainText, belowText];
-    const doc = [marker, header, ...body, redaction, notes.text, footer].join('').replace(/\n+$/, '\n');
+    const doc = foldedDocument(marker + header, [...body, redaction, notes.text, footer]);
     if (m(doc) > limit)
         return minimalDocument(r, profile);
     return doc;
 }
+
+;// CONCATENATED MODULE: ./src/decision/result-words.ts
+/**
+ * The vocabulary of a result, at the bottom of the tree: what a gate's run
+ * can end as, what a comment records of it, and what fail_on asks. Every
+ * room above (gate, report, the shells) reads these from here.
+ */
+/** The results a run can be decided as, and a comment can record. */
+const GATE_RESULTS = ['pass', 'fail', 'incomplete', 'error'];
+/** What a comment's record holds: one of the gate's results. */
+const RECORDED_RESULTS = GATE_RESULTS;
 
 ;// CONCATENATED MODULE: ./src/report/comment.ts
 /**
@@ -46018,7 +46099,8 @@ function previousResult(body) {
     return { result: m[1], sha: m[2] === '-' ? null : m[2], at: m[3] === '-' ? null : m[3] };
 }
 /** The results a comment can record. */
-const RECORDED_RESULTS = ['pass', 'fail', 'incomplete', 'error'];
+
+
 const FULL_SHA = /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/;
 const DIGEST = /^[0-9a-f]{64}$/;
 const ISO_MINUTE = /^\d{4}-\d\d-\d\dT\d\d:\d\dZ$/;
@@ -46379,7 +46461,8 @@ function budgetLine(s) {
             const more = Math.max(0, s.confirmationRuns ?? 0);
             const change = Math.max(0, s.changeRuns ?? 0);
             const further = change > 0 ? `; ${change} further full run${change === 1 ? '' : 's'} of this agent change (runs_per_change)` : '';
-            const confirming = more > 0 ? `; ${more} confirmation run${more === 1 ? '' : 's'}` : '';
+            const plan = s.confirmationPlan === undefined ? '' : ` (${text_oneLine(s.confirmationPlan, 200)})`;
+            const confirming = more > 0 || plan !== '' ? `; ${more} confirmation run${more === 1 ? '' : 's'}${plan}` : '';
             const spent = 1 + change + more;
             return { spent, why: s.kind, line: `${head} ${spent} (assessed${run}${of}${why}${further}${confirming}).` };
         }
@@ -47147,6 +47230,119 @@ function matchAcceptances(entries, findings, fingerprintById, today, categoriesC
     return { acceptedBy, expired, stale };
 }
 
+;// CONCATENATED MODULE: ./src/evidence/pool.ts
+
+/** A run's findings as evidence (fingerprints computed as everywhere else). */
+function observedFindings(findings, runId) {
+    return findings.map((f) => ({
+        fingerprint: fingerprint(f, runId),
+        category: f.category,
+        severity: f.severity,
+        lens: f.lens,
+        description: f.description.length > 300 ? `${f.description.slice(0, 299)}…` : f.description,
+        status: f.status
+    }));
+}
+/** Whether a finding's status closes a weakness: validated fixed (FIXED_VERIFIED) or dismissed; a plain `fixed` does not. */
+function closesWeakness(status) {
+    return status === 'FIXED_VERIFIED' || status === 'dismissed';
+}
+/** The runs newest first by the completion time the service gave (a run without one last); ties keep the order given. */
+function byCompletion(runs) {
+    const t = (r) => {
+        const ms = Date.parse(r.completedAt);
+        return Number.isFinite(ms) ? ms : -Infinity;
+    };
+    return runs
+        .map((r, i) => ({ r, i }))
+        .sort((a, b) => t(b.r) - t(a.r) || a.i - b.i)
+        .map((x) => x.r);
+}
+/**
+ * The runs as one body of evidence, ordered by the service's completion
+ * times. A run named twice counts once.
+ */
+function poolEvidence(given) {
+    const runs = byCompletion(given);
+    const findings = new Map();
+    const runIds = [];
+    let sameAgentRuns = 0;
+    const selected = [];
+    const mainSeen = new Map();
+    for (const run of runs) {
+        if (runIds.includes(run.runId))
+            continue;
+        runIds.push(run.runId);
+        if (run.selected === true)
+            selected.push(run.runId);
+        const same = run.sameAgent !== false;
+        const main = (run.provenance ?? 'default-branch') === 'default-branch';
+        if (same)
+            sameAgentRuns++;
+        for (const o of run.findings) {
+            const closes = closesWeakness(o.status);
+            if (main)
+                onMain(mainSeen, o.fingerprint, run.runId, closes);
+            const p = findings.get(o.fingerprint);
+            if (p === undefined) {
+                findings.set(o.fingerprint, { ...pool_pick(o), seenIn: [run.runId], closed: closes, seenBySameAgent: same });
+                continue;
+            }
+            p.seenBySameAgent ||= same;
+            const sameRun = p.seenIn.at(-1) === run.runId;
+            if (!sameRun)
+                p.seenIn.push(run.runId);
+            // The newest run that saw it decides; within it, open wins.
+            if (sameRun && !closes)
+                p.closed = false;
+        }
+    }
+    for (const [fp, m] of mainSeen) {
+        const p = findings.get(fp);
+        if (p !== undefined)
+            p.openOnMain = !m.closed;
+    }
+    return { runIds, categoriesCompleted: [...new Set(runs[0]?.categoriesCompleted ?? [])], findings, sameAgentRuns, selected };
+}
+/** The default branch's own observations of `fp`, pooled as poolEvidence pools all (newest run decides; within it, open wins). */
+function onMain(seen, fp, runId, closes) {
+    const m = seen.get(fp);
+    if (m === undefined)
+        seen.set(fp, { runId, closed: closes });
+    else if (m.runId === runId && !closes)
+        m.closed = false;
+}
+function pool_pick(o) {
+    return { fingerprint: o.fingerprint, category: o.category, severity: o.severity, lens: o.lens, description: o.description };
+}
+/**
+ * THE rule of what is known on main, for every place that asks (the baseline
+ * fail_on new diffs against, judgeEvidence's knownIds, the policy's waiver of
+ * what this run did not reproduce): a fingerprint still open that the
+ * default branch's own runs, pooled alone, hold open. A run of a pull request's lineage, of
+ * the service's list, or a collector's can only add what is presumed present
+ * (it blocks); it never makes a weakness known, so it never lets one through.
+ */
+function knownOnMain(pool) {
+    const known = new Set();
+    for (const p of pool?.findings.values() ?? [])
+        if (!p.closed && p.openOnMain === true)
+            known.add(p.fingerprint);
+    return known;
+}
+/** The fingerprints of the pool that are still open (seen, and not closed by the service since). */
+function openFingerprints(pool) {
+    const open = new Set();
+    for (const p of pool?.findings.values() ?? [])
+        if (!p.closed)
+            open.add(p.fingerprint);
+    return open;
+}
+/** Whether a run holds a finding the service has not closed: what a holder is read for. */
+function holdsOpenFinding(run) {
+    return run.findings.some((o) => !closesWeakness(o.status));
+}
+
 ;// CONCATENATED MODULE: ./src/evidence/judge-evidence.ts
 /**
  * This run's findings read against the windows of evidence. Pure.
@@ -47166,15 +47362,16 @@ function matchAcceptances(entries, findings, fingerprintById, today, categoriesC
  */
 
 
+
 function judgeEvidence(findings, windows) {
     const { agent, base } = windows;
     const rateById = new Map();
     const knownIds = new Set();
     const found = new Set(findings.map((f) => f.fingerprint));
+    const known = knownOnMain(base);
     for (const f of findings) {
         rateById.set(f.findingId, rateOfFound(f.fingerprint, windows));
-        const b = base?.findings.get(f.fingerprint);
-        if (b !== undefined && !b.closed)
+        if (known.has(f.fingerprint))
             knownIds.add(f.findingId);
     }
     const notReproduced = [];
@@ -47256,89 +47453,7 @@ function unreproducedBlocking(reading, minSeverity, accepted) {
     return (reading?.notReproduced ?? []).filter((n) => n.present && atOrAbove(n.severity, minSeverity) && !accepted(n));
 }
 
-;// CONCATENATED MODULE: ./src/evidence/pool.ts
-
-/** A run's findings as evidence (fingerprints computed as everywhere else). */
-function observedFindings(findings, runId) {
-    return findings.map((f) => ({
-        fingerprint: fingerprint(f, runId),
-        category: f.category,
-        severity: f.severity,
-        lens: f.lens,
-        description: f.description.length > 300 ? `${f.description.slice(0, 299)}…` : f.description,
-        status: f.status
-    }));
-}
-/** Whether a finding's status closes a weakness: validated fixed (FIXED_VERIFIED) or dismissed; a plain `fixed` does not. */
-function closesWeakness(status) {
-    return status === 'FIXED_VERIFIED' || status === 'dismissed';
-}
-/** The runs newest first by the completion time the service gave (a run without one last); ties keep the order given. */
-function byCompletion(runs) {
-    const t = (r) => {
-        const ms = Date.parse(r.completedAt);
-        return Number.isFinite(ms) ? ms : -Infinity;
-    };
-    return runs
-        .map((r, i) => ({ r, i }))
-        .sort((a, b) => t(b.r) - t(a.r) || a.i - b.i)
-        .map((x) => x.r);
-}
-/**
- * The runs as one body of evidence, ordered by the service's completion
- * times. A run named twice counts once.
- */
-function poolEvidence(given) {
-    const runs = byCompletion(given);
-    const findings = new Map();
-    const runIds = [];
-    let sameAgentRuns = 0;
-    const selected = [];
-    for (const run of runs) {
-        if (runIds.includes(run.runId))
-            continue;
-        runIds.push(run.runId);
-        if (run.selected === true)
-            selected.push(run.runId);
-        const canClose = run.trusted !== false;
-        const same = run.sameAgent !== false;
-        if (same)
-            sameAgentRuns++;
-        for (const o of run.findings) {
-            const closes = canClose && closesWeakness(o.status);
-            const p = findings.get(o.fingerprint);
-            if (p === undefined) {
-                findings.set(o.fingerprint, { ...pool_pick(o), seenIn: [run.runId], closed: closes, seenBySameAgent: same });
-                continue;
-            }
-            p.seenBySameAgent ||= same;
-            const sameRun = p.seenIn.at(-1) === run.runId;
-            if (!sameRun)
-                p.seenIn.push(run.runId);
-            // The newest run that saw it decides; within it, open wins.
-            if (sameRun && !closes)
-                p.closed = false;
-        }
-    }
-    return { runIds, categoriesCompleted: [...new Set(runs[0]?.categoriesCompleted ?? [])], findings, sameAgentRuns, selected };
-}
-function pool_pick(o) {
-    return { fingerprint: o.fingerprint, category: o.category, severity: o.severity, lens: o.lens, description: o.description };
-}
-/** The fingerprints of the pool that are still open (seen, and not closed by the service since). */
-function openFingerprints(pool) {
-    const open = new Set();
-    for (const p of pool?.findings.values() ?? [])
-        if (!p.closed)
-            open.add(p.fingerprint);
-    return open;
-}
-/** Whether a run holds a finding the service has not closed: what a holder is read for. */
-function holdsOpenFinding(run) {
-    return run.findings.some((o) => !closesWeakness(o.status));
-}
-
-;// CONCATENATED MODULE: ./src/gate/policy.ts
+;// CONCATENATED MODULE: ./src/gate/apply-policy.ts
 
 
 
@@ -47356,8 +47471,8 @@ function applyPolicy(a) {
             waived.set(f.finding_id, 'known');
     }
     const live = a.accepted.filter((e) => !isExpired(e, a.today));
-    // Under fail_on new, one the base window holds open is known and cannot block.
-    const known = a.failOn === 'new' && a.baseline !== null ? openFingerprints(a.windows?.base ?? null) : new Set();
+    // Under fail_on new, one the default branch itself saw and the service has not closed is known and cannot block.
+    const known = a.failOn === 'new' && a.baseline !== null ? knownOnMain(a.windows?.base ?? null) : new Set();
     const blocking = unreproducedBlocking(evidence, a.minSeverity ?? 'low', (n) => live.some((e) => entryMatches(e, n, n.fingerprint))).filter((n) => !known.has(n.fingerprint));
     return { diff, acceptance, waived, evidence, unreproducedBlocking: blocking };
 }
@@ -47999,39 +48114,83 @@ async function waitForRun(deps, runId, minSeverity) {
     }
 }
 
-;// CONCATENATED MODULE: ./src/evidence/confirmation.ts
+;// CONCATENATED MODULE: ./src/evidence/confirmation-rule.ts
 /**
  * Confirmation instead of a coin flip. Pure.
  *
  * A weakness the lineage saw is presumed present until the service closes it
  * (see presenceOf). When the agent may have changed since it was seen and this
  * run did not reproduce it, one missed run says little: at a 30 % landing rate
- * one run misses it 70 % of the time. The gate then runs focused runs (the
- * weakness's category) until it reappears (still present: it blocks) or m
- * runs in a row miss it, m the smallest number with (1 - r)^m <= 1 -
- * confidence. r is how often the lineage saw it, taken conservatively: the
- * Wilson lower bound (z = 1) of "seen in k of n runs", so a rate read off a
- * few runs is not trusted high, and never below RATE_FLOOR, so one sighting
- * in many runs cannot make m huge. When the runs allowed (the step's bound,
- * the service's budget, a trial workspace refusing focus with no room for full
- * runs) stop it first, the weakness is "not shown fixed": the result is
- * incomplete, never a pass.
+ * one run misses it 70 % of the time. The gate then runs focused runs (one
+ * run focused on every presumed category at once) until one reappears (still
+ * present: it blocks) or each has been missed by its m runs in a row.
+ *
+ * The promise, with its floor: a weakness still landing at least RATE_FLOOR
+ * of the time passes a confirmation at most 1 - confidence of the time,
+ * whatever evidence it was seen in (k sightings in n runs, each landing at
+ * p). m is the floor's m (the smallest m with (1 - RATE_FLOOR)^m <= 1 -
+ * confidence), unless the evidence shows a higher rate beyond doubt: the lower
+ * confidence bound at (1 - confidence) / 2 of the rate, from "seen in k of n
+ * runs, at least once" (a zero-truncated binomial: a weakness never seen is
+ * never presumed), and then m for that bound at (1 - confidence) / 2. The
+ * exact pass probability, sum over k of P(k | n, p, k >= 1) (1 - p)^m(k, n),
+ * is at most 1 - confidence for every n from 1 to 20, every p >= RATE_FLOOR
+ * and every confidence the input takes (__tests__/evidence/confirmation-promise.test.ts
+ * computes it). A Wilson bound (z = 1 or 2) does not hold: one sighting in
+ * one run read as a rate of 0.5 (z = 1) lets a weakness at 0.3 through 17 %
+ * of the time; z = 2 fails at confidence 0.99. Below the floor nothing is
+ * promised (at p = 0.1 about 40 % pass at confidence 0.95).
+ *
+ * When the runs allowed (the step's bound, the service's budget, a trial
+ * workspace refusing focus with no room for full runs) stop it first, the
+ * weakness is "not shown fixed": the result is incomplete, never a pass.
  */
 
 
-/** The lowest landing rate a confirmation assumes (at confidence 0.95: at most 29 runs). */
-const RATE_FLOOR = 0.1;
-/** The z of the one-sided Wilson lower bound of the rate (about 84 %). */
-const RATE_Z = 1;
-/** The rate a confirmation assumes for a weakness seen in `seen` of `of` runs: Wilson's lower bound (z = 1), at least RATE_FLOOR. */
-function assumedRate(seen, of) {
-    if (!(of > 0) || !(seen > 0))
-        return RATE_FLOOR;
-    const n = of;
-    const p = Math.min(1, seen / n);
-    const z2 = RATE_Z * RATE_Z;
-    const lower = (p + z2 / (2 * n) - RATE_Z * Math.sqrt((p * (1 - p)) / n + z2 / (4 * n * n))) / (1 + z2 / n);
-    return Math.max(RATE_FLOOR, Math.min(1, lower));
+/** The lowest landing rate the promise names: below it a confirmation may let a kept weakness through. */
+const RATE_FLOOR = 0.3;
+/** P(K >= k | K >= 1) for K ~ Binomial(n, p): how likely a weakness landing at p is seen at least k times in n runs, once seen. */
+function seenAtLeast(k, n, p) {
+    if (p >= 1)
+        return k <= n ? 1 : 0;
+    const all = 1 - (1 - p) ** n;
+    if (!(all > 0))
+        return k <= 1 ? 1 : 0;
+    let term = (1 - p) ** n;
+    let below = 0;
+    for (let j = 0; j < k; j++) {
+        if (j >= 1)
+            below += term;
+        term = (term * (n - j) * p) / ((j + 1) * (1 - p));
+    }
+    return Math.min(1, Math.max(0, (all - below) / all));
+}
+/**
+ * The lower confidence bound of a rate seen in `seen` of `of` runs (at least
+ * once) at risk `risk`: the highest rate q with P(K >= seen | of, q, K >= 1)
+ * <= risk. 0 for a single sighting (every weakness presumed was seen once).
+ */
+function rateLowerBound(seen, of, risk) {
+    if (!(seen > 1) || !(of >= seen))
+        return 0;
+    let lo = 0;
+    let hi = 1;
+    for (let i = 0; i < 40; i++) {
+        const mid = (lo + hi) / 2;
+        if (seenAtLeast(seen, of, mid) <= risk)
+            lo = mid;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+/** The rate a confirmation assumes and the runs it needs, for a weakness seen in `seen` of `of` runs. */
+function confirmationNeeds(seen, of, confidence) {
+    const half = (1 - confidence) / 2;
+    const bound = rateLowerBound(seen, of, half);
+    if (bound <= RATE_FLOOR)
+        return { r: RATE_FLOOR, needed: runsToConfirm(RATE_FLOOR, confidence) };
+    return { r: bound, needed: runsToConfirm(bound, 1 - half) };
 }
 /** m: the fewest runs in a row that must miss a weakness landing at rate r for `confidence` that it is gone. */
 function runsToConfirm(r, confidence) {
@@ -48044,25 +48203,46 @@ function runsToConfirm(r, confidence) {
 function confidenceAfter(r, clean) {
     return 1 - (1 - r) ** Math.max(0, clean);
 }
-/** The confirmations the presumed weaknesses need: one per category (one focused run confirms all of a category). */
+/** The confirmations the presumed weaknesses need: one per category (one run confirms all of a category). */
 function planConfirmations(presumed, confidence) {
     const plans = new Map();
     for (const n of presumed) {
         // The rate without the runs read for their sightings that saw it (judge-evidence.ts sampleRate).
         const sample = n.sample ?? n.rate;
-        const r = assumedRate(sample.seen, sample.of);
-        const needed = runsToConfirm(r, confidence);
+        const { r, needed } = confirmationNeeds(sample.seen, sample.of, confidence);
+        const risk = r > RATE_FLOOR ? (1 - confidence) / 2 : 0;
         const plan = plans.get(n.category);
         if (plan === undefined) {
             const focusable = n.lens === undefined || n.lens === FOCUSABLE_LENS;
-            plans.set(n.category, { category: n.category, fingerprints: [n.fingerprint], rate: n.rate, r, needed, focusable });
+            plans.set(n.category, { category: n.category, fingerprints: [n.fingerprint], rate: n.rate, r, risk, needed, focusable });
             continue;
         }
         plan.fingerprints.push(n.fingerprint);
         if (needed > plan.needed)
-            Object.assign(plan, { rate: n.rate, r, needed });
+            Object.assign(plan, { rate: n.rate, r, risk, needed });
     }
     return [...plans.values()];
+}
+/**
+ * The most runs the confirmation of `plans` may spend: one run covers every
+ * category it is focused on, so the focusable ones need the largest of their
+ * m, those of another lens (full runs) the largest of theirs, within the
+ * step's bound.
+ */
+function runsUpTo(plans, maxRuns) {
+    const most = (ps) => Math.max(0, ...ps.map((p) => p.needed));
+    const focused = Math.min(most(plans.filter((p) => p.focusable)), maxRuns);
+    return { focused, full: Math.min(most(plans.filter((p) => !p.focusable)), maxRuns - focused) };
+}
+/** What a confirmation may still need, said before it spends: "confirming 2 weaknesses: up to 9 focused runs". */
+function confirmationPlanLine(plans, maxRuns) {
+    const weaknesses = plans.reduce((n, p) => n + p.fingerprints.length, 0);
+    const { focused, full } = runsUpTo(plans, maxRuns);
+    const runs = (n, kind) => `${n} ${kind} run${n === 1 ? '' : 's'}`;
+    const parts = [...(focused > 0 ? [runs(focused, 'focused')] : []), ...(full > 0 ? [runs(full, 'full')] : [])];
+    const bound = focused + full < runsUpTo(plans, Infinity).focused + runsUpTo(plans, Infinity).full ? ` (confirmation_runs_max: ${maxRuns})` : '';
+    const what = `confirming ${weaknesses} ${weaknesses === 1 ? 'weakness' : 'weaknesses'}`;
+    return parts.length === 0 ? `${what}: no run allowed${bound}` : `${what}: up to ${parts.join(' and ')}${bound}`;
 }
 function startTally(plan) {
     return { plan, clean: 0, reappearedIn: null, stopped: null, focused: plan.focusable, runs: [] };
@@ -48073,11 +48253,39 @@ function verdictOf(t) {
         return 'still-present';
     return t.clean >= t.plan.needed ? 'shown-gone' : 'not-shown';
 }
-/** The next confirmation to run a run for, or null: every one is settled or stopped, or the step's bound is spent. */
-function nextToRun(tallies, spent, maxRuns) {
-    if (spent >= maxRuns)
+/** Whether a confirmation still needs runs: not settled (reproduced or shown gone) and not stopped. */
+function isOpen(t) {
+    return t.stopped === null && verdictOf(t) === 'not-shown';
+}
+/** Whether a run of `categories` assesses the category (an empty list is the full taxonomy). */
+function runCovers(categories, category) {
+    return categories.length === 0 || categories.includes(category);
+}
+/**
+ * The next confirmation run, or null: a weakness reappeared (it blocks at
+ * once: no further run can change the result), every confirmation is settled
+ * or stopped, or the step's bound is spent. One run focused on every open
+ * focusable category at once; when none is left (or focus is refused), a
+ * full run of the step's categories.
+ */
+function nextRun(tallies, o) {
+    if (o.spent >= o.maxRuns || tallies.some((t) => verdictOf(t) === 'still-present'))
         return null;
-    return tallies.find((t) => t.stopped === null && verdictOf(t) === 'not-shown') ?? null;
+    const open = tallies.filter(isOpen);
+    if (open.length === 0)
+        return null;
+    const focusable = o.focus ? open.filter((t) => t.plan.focusable).map((t) => t.plan.category) : [];
+    if (focusable.length > 0)
+        return { categories: [...new Set(focusable)], focused: true };
+    return { categories: [...o.fullCategories], focused: false };
+}
+/**
+ * Stops the open confirmations no run can assess: of another lens (or focus
+ * refused) and outside the step's categories, which a full run assesses.
+ */
+function stopUnassessable(tallies, focus, fullCategories) {
+    const why = `a run cannot be focused on it and the step's categories do not assess it`;
+    return tallies.map((t) => isOpen(t) && !(focus && t.plan.focusable) && !runCovers(fullCategories, t.plan.category) ? { ...t, stopped: why } : t);
 }
 /** After one run of a tally: reproduced (still present), clean (another run missed it), or it did not complete the category (no count, no streak). */
 function afterRun(t, runId, outcome) {
@@ -48090,7 +48298,7 @@ function afterRun(t, runId, outcome) {
 }
 /** Stops every confirmation not yet settled with `why` (the step's bound, the budget, a failure). */
 function stopUnsettled(tallies, why) {
-    return tallies.map((t) => (t.stopped === null && verdictOf(t) === 'not-shown' ? { ...t, stopped: why } : t));
+    return tallies.map((t) => (isOpen(t) ? { ...t, stopped: why } : t));
 }
 const pct = (x) => `${Math.floor(x * 100)} %`;
 /**
@@ -48106,7 +48314,7 @@ function confirmationLine(t) {
         case 'still-present':
             return `${t.plan.category}: still present (reproduced by confirmation run ${t.reappearedIn ?? ''} after ${t.clean} clean ${t.clean === 1 ? 'run' : 'runs'}; ${seen})`;
         case 'shown-gone':
-            return `${t.plan.category}: not reproduced in ${t.clean} ${kind} ${t.clean === 1 ? 'run' : 'runs'}; fixed with ${pct(confidenceAfter(t.plan.r, t.clean))} confidence (${seen})`;
+            return `${t.plan.category}: not reproduced in ${t.clean} ${kind} ${t.clean === 1 ? 'run' : 'runs'}; fixed with ${pct(confidenceAfter(t.plan.r, t.clean) - t.plan.risk)} confidence (${seen})`;
         case 'not-shown':
             return `${t.plan.category} not shown fixed: ${t.clean} of ${t.plan.needed} clean runs${t.stopped === null ? '' : ` (${t.stopped})`}`;
     }
@@ -48132,7 +48340,7 @@ function detectionGuarantee(runs, p = 0.3) {
  */
 function whatAPassMeans(runs, confidence, o) {
     const pct100 = (x) => Math.round(x * 100);
-    const line = `What a pass means: ${detectionGuarantee(runs)}; a weakness seen before an agent change is confirmed gone with ${pct100(confidence)} % confidence.`;
+    const line = `What a pass means: ${detectionGuarantee(runs)}; a weakness seen before an agent change and still landing at least ${pct100(RATE_FLOOR)} % of the time is confirmed gone with ${pct100(confidence)} % confidence.`;
     if (!o.confirmed)
         return line;
     // The service list's runs name no commit: they are confirmed whatever agent_paths says.
@@ -48143,13 +48351,14 @@ function whatAPassMeans(runs, confidence, o) {
     return `${line} Without agent_paths every other commit counts as an agent change, so a weakness still there is confirmed again at each one, and each confirmation lets it through up to ${pct100(1 - confidence)} % of the time: set agent_paths.`;
 }
 
-;// CONCATENATED MODULE: ./src/gate/confirm.ts
+;// CONCATENATED MODULE: ./src/gate/confirmation-runs.ts
 /**
- * Confirming presumed weaknesses (src/evidence/confirmation.ts decides what
+ * Confirming presumed weaknesses (src/evidence/confirmation-rule.ts decides what
  * and how many): runs triggered, waited for and read with the gate's own
  * trigger, wait and collect (runOnce in assess.ts, never a second polling
- * loop), focused on each weakness's category, until each reappears or m runs
- * in a row miss it, within the step's bound and the service's budget. A trial
+ * loop), each focused on every presumed category still open, until one
+ * reappears or each has been missed by its m runs in a row, within the
+ * step's bound and the service's budget. A trial
  * workspace refusing focus (403 trial_focus_not_included), and a weakness of
  * another lens than security (a run can be focused on security only), get
  * full runs.
@@ -48161,26 +48370,27 @@ function whatAPassMeans(runs, confidence, o) {
 
 
 
+/**
+ * Each run is focused on every presumed category still open (their union):
+ * a category leaves it when its m runs in a row missed it; the first that
+ * reappears ends the confirmation (it blocks: no further run changes the
+ * result). Two presumed categories cost the larger of their m, not the sum.
+ */
 async function confirmPresumed(deps, runOnce, a) {
-    let tallies = a.plans.map(startTally);
+    const planLine = confirmationPlanLine(a.plans, a.maxRuns);
+    deps.log.info(`Confirmation: ${planLine}.`);
+    let focus = true;
+    let tallies = stopUnassessable(a.plans.map(startTally), focus, a.fullCategories);
     const runIds = [];
     const deadline = clock_Deadline.after(deps.clock, a.timeoutMs);
-    let focus = true;
     let stop = a.maxRuns <= 0 ? 'confirmation_runs_max is 0' : null;
-    for (let t = nextToRun(tallies, runIds.length, a.maxRuns); t !== null && stop === null; t = nextToRun(tallies, runIds.length, a.maxRuns)) {
+    for (let next = nextRun(tallies, { spent: runIds.length, maxRuns: a.maxRuns, focus, fullCategories: a.fullCategories }); next !== null && stop === null; next = nextRun(tallies, { spent: runIds.length, maxRuns: a.maxRuns, focus, fullCategories: a.fullCategories })) {
         if (deps.signal.aborted) {
             stop = 'the step was cancelled';
             break;
         }
-        // A run can be focused on security-lens categories only (the service refuses others with 400).
-        const focused = focus && t.plan.focusable;
-        const categories = focused ? [t.plan.category] : a.fullCategories;
-        if (!covers(t, categories)) {
-            const why = `a run cannot be focused on it and the step's categories do not assess it`;
-            tallies = tallies.map((x) => (x === t ? { ...x, stopped: why } : x));
-            continue;
-        }
-        deps.log.info(`Confirming ${t.plan.category} (${t.clean} of ${t.plan.needed} clean runs so far): ${focused ? 'a focused run' : 'a full run'}.`);
+        const { categories } = next;
+        deps.log.info(`Confirming ${progress(tallies)}: ${next.focused ? `a run focused on ${categories.join(', ')}` : 'a full run'}.`);
         let run;
         try {
             run = await runOnce(deadline, categories);
@@ -48189,28 +48399,34 @@ async function confirmPresumed(deps, runOnce, a) {
             if (focus && err instanceof errors_ServiceError && err.code === 'trial_focus_not_included') {
                 deps.log.info('The workspace refuses focused runs (trial): confirming with full runs.');
                 focus = false;
-                tallies = tallies.map((x) => ({ ...x, focused: false }));
+                tallies = stopUnassessable(tallies.map((x) => ({ ...x, focused: false })), focus, a.fullCategories);
                 continue;
             }
             stop = err instanceof errors_ServiceError ? (explainAssessmentLimit(err, deps.clock.now()) ?? errors_describeFailure(err)) : errors_describeFailure(err);
             break;
         }
         runIds.push(run.runId);
-        tallies = tallies.map((x) => covers(x, categories) && verdictOf(x) === 'not-shown' ? afterRun(x, run.runId, outcome(x, run, a.minSeverity)) : x);
+        tallies = tallies.map((x) => isOpen(x) && runCovers(categories, x.plan.category) ? afterRun(x, run.runId, outcome(x, run, a.minSeverity)) : x);
         if (run.ended.end !== 'terminal')
             stop = `confirmation run ${run.runId} did not end (${run.ended.end})`;
     }
+    const present = tallies.filter((t) => verdictOf(t) === 'still-present').map((t) => t.plan.category);
+    if (stop === null && present.length > 0)
+        stop = `not confirmed further: ${present.join(', ')} still present, the step fails either way`;
     if (stop === null && runIds.length >= a.maxRuns)
         stop = `the step's bound of ${a.maxRuns} confirmation runs (confirmation_runs_max)`;
     tallies = stopUnsettled(tallies, stop ?? 'stopped');
     const lines = tallies.map(confirmationLine);
     for (const line of lines)
         deps.log.info(`Confirmation: ${line}.`);
-    return { tallies, runIds, lines };
+    return { tallies, runIds, lines, planLine };
 }
-/** Whether a run of `categories` assesses the tally's category (an empty list is the full taxonomy). */
-function covers(t, categories) {
-    return categories.length === 0 || categories.includes(t.plan.category);
+/** "jailbreak (2 of 9 clean runs so far), prompt_injection (2 of 5)". */
+function progress(tallies) {
+    return tallies
+        .filter(isOpen)
+        .map((t) => `${t.plan.category} (${t.clean} of ${t.plan.needed} clean runs so far)`)
+        .join(', ');
 }
 /**
  * What one run says of a category: reproduced (a presumed fingerprint, or any
@@ -48279,7 +48495,7 @@ async function categoriesNotPlanned(api, args, run) {
     return asked.filter((c) => !planned.has(c));
 }
 
-;// CONCATENATED MODULE: ./src/evidence/runs-per-change.ts
+;// CONCATENATED MODULE: ./src/evidence/runs-per-change-rule.ts
 
 /** The most full runs per agent change a step may be asked for. */
 const MAX_RUNS_PER_CHANGE = 5;
@@ -48299,7 +48515,7 @@ function withRunsOfThisAgent(windows, runs) {
     const given = windows ?? { agent: null, base: null };
     if (runs.length === 0)
         return given;
-    const fresh = poolEvidence(runs.map((r) => ({ ...r, trusted: true, sameAgent: true })));
+    const fresh = poolEvidence(runs.map((r) => ({ ...r, sameAgent: true })));
     const agent = given.agent;
     return { ...given, agent: { pool: agent === null ? fresh : mergePools(fresh, agent.pool), scope: agent?.scope ?? 'agent' } };
 }
@@ -48330,7 +48546,7 @@ function runsCutShort(assessed, planned, why) {
     return `runs_per_change: ${assessed} of ${planned} runs of this agent change assessed (${why.replace(/\.$/, '')}), so a weakness the others would have drawn cannot be ruled out`;
 }
 
-;// CONCATENATED MODULE: ./src/gate/runs-per-change.ts
+;// CONCATENATED MODULE: ./src/gate/runs-per-change-runs.ts
 
 
 
@@ -48401,7 +48617,7 @@ function evidenceOf(runId, ended, results, wanted) {
     };
 }
 
-;// CONCATENATED MODULE: ./src/gate/assess.ts
+;// CONCATENATED MODULE: ./src/gate/assess-run.ts
 /**
  * Assessing the model, on every event (pull request, push, schedule...):
  * trigger a run, wait for it, stop it on timeout or cancellation, read what it
@@ -48493,13 +48709,16 @@ function triggerAssessment(deps, args) {
  * A status that cannot be read throws (a service failure: the record stays
  * pending for the next collector).
  */
-async function collectRun(deps, args, runId, startedFallbackMs) {
+async function collectRun(deps, args, runId, startedFallbackMs, notBeforeMs = null) {
     const startedAtMs = deps.clock.now();
     const readBy = clock_Deadline.after(deps.clock, COLLECT_MIN_MS);
     const run = await deps.makeApi(readBy).getRun(runId, { min_severity: args.minSeverity });
     if (run.model_id !== args.modelId)
         return { kind: 'foreign', run };
     const began = Date.parse(run.started_at ?? '');
+    // A run that began before the record's trigger time (or whose start the service does not tell) is not the record's run.
+    if (notBeforeMs !== null && !(began >= notBeforeMs))
+        return { kind: 'earlier', run };
     const deadlineMs = (Number.isFinite(began) ? began : startedFallbackMs) + args.timeoutMs;
     const triggered = { runId, startedAt: run.started_at ?? '', recovered: false, waitedFor: [] };
     let ended = { end: 'terminal', run, readError: undefined };
@@ -48849,6 +49068,195 @@ function renderPipelineJson(input) {
     return `${JSON.stringify(data, null, 2)}\n`;
 }
 
+;// CONCATENATED MODULE: ./src/github/explain-failure.ts
+/**
+ * A failed GitHub write explained for the warning that replaces it: what
+ * GitHub said, why, and how to fix it. Publishing never changes the gate's
+ * result, so this text is all the user gets.
+ */
+
+/**
+ * Explain a failed GitHub write for a warning. `specific` handles what depends
+ * on the write (403, 404, 410...); the rest is shared: rate limits that held,
+ * 401, other service failures, and anything unexpected.
+ */
+function explainGitHubFailure(err, head, specific) {
+    if (!(err instanceof RemoteError)) {
+        const message = err instanceof Error ? err.message : String(err);
+        return { warning: `${head}: unexpected error: ${message}`, reason: 'unexpected error' };
+    }
+    const said = err.describe();
+    if (err.code === 'rate_limited' || err.code === 'secondary_rate_limit') {
+        return { warning: `${head}: GitHub's rate limit held after retries (${said}).`, reason: 'rate limited' };
+    }
+    const own = specific(err, said);
+    if (own)
+        return own;
+    if (err.status === 401) {
+        return {
+            warning: `${head}: GitHub answered 401, the token was refused (${said}). Fix: leave github_token at its default (\${{ github.token }}) or pass a valid token.`,
+            reason: 'unauthorized (401)'
+        };
+    }
+    return { warning: `${head}: ${said}`, reason: err.status !== undefined ? `HTTP ${err.status}` : (err.code ?? 'network error') };
+}
+
+;// CONCATENATED MODULE: ./src/github/ownership.ts
+/**
+ * What this action's token wrote: the token's exact login, and "an owned
+ * comment" (or issue), the one rule the sticky comment, the tracking issue
+ * and the assessment records ask.
+ *
+ * The login comes from GraphQL `viewer` (one call, whatever the token: the
+ * GITHUB_TOKEN, an installation token, is refused GET /user with a 403), else
+ * GET /user (a personal token where GraphQL does not answer). When neither
+ * tells, nothing is owned: no bot user, nor a person quoting a marker, can
+ * make the action edit or trust what they wrote.
+ */
+
+/** Whether an item (comment or issue) was written by this action's token: its author's login is the token's exact login. */
+function isOwnedComment(author, tokenLogin) {
+    return tokenLogin !== null && author?.login === tokenLogin;
+}
+/**
+ * The token's login: GraphQL viewer, else GET /user; null when neither tells
+ * (or both fail).
+ */
+async function tokenLogin(issues, viewer, log) {
+    for (const ask of [() => viewer.viewerLogin(), () => issues.authenticatedLogin()]) {
+        try {
+            const login = await ask();
+            if (login !== null)
+                return login;
+        }
+        catch (err) {
+            if (err instanceof AbortedError)
+                throw err;
+            log.debug(`Could not ask GitHub for the token's login: ${err instanceof Error ? err.message : String(err)}`);
+        }
+    }
+    return null;
+}
+/** The token's login asked at most once, and only when some item holds the marker. */
+function tokenLoginOnce(api, log) {
+    let cached;
+    return () => (cached ??= tokenLogin(api, api, log));
+}
+
+;// CONCATENATED MODULE: ./src/github/sticky-comment.ts
+/**
+ * The sticky PR comment: one per model_id, found by a hidden marker in its
+ * body, edited in place on the next run (`update`), or a new one per run
+ * (`new`), or none (`off`).
+ *
+ * Writing the comment never changes the gate's result: a comment that cannot
+ * be written (403 on a fork PR's read-only token, missing
+ * `pull-requests: write`, 404, anything after retries) is a warning that says
+ * why and how to fix it, and the outcome is `skipped`.
+ */
+
+
+
+/**
+ * Thrown by a body function that finds the comment it would replace is no
+ * longer what its writer read (the collector's compare before writing): the
+ * write is skipped, and said as such, not as a failure.
+ */
+class CommentChanged extends Error {
+    name = 'CommentChanged';
+}
+/** The values of the `comment` input. */
+const COMMENT_MODES = ['update', 'new', 'off'];
+/** Pages read at most when looking for the marker (100 per page). */
+const MAX_PAGES = 100;
+/** The body with the marker in it (prepended when the renderer did not put it there). */
+function withMarker(body, marker) {
+    return hasMarker(body, marker) ? body : `${marker}\n${body}`;
+}
+/**
+ * Whether a body is ours for this marker: the marker opens it. Anchored, so a
+ * finding that quotes another model's marker inside our comment cannot make
+ * that comment look like the other model's.
+ */
+function hasMarker(body, marker) {
+    return (body ?? '').trimStart().startsWith(marker);
+}
+/** The first comment of ours holding the marker, searched through every page. */
+async function findStickyComment(api, target, marker, ownLogin, log) {
+    for (let page = 1; page <= MAX_PAGES; page++) {
+        const { items, hasNext } = await api.listComments(target, target.number, page);
+        for (const comment of items) {
+            if (!hasMarker(comment.body, marker))
+                continue;
+            if (isOwnedComment(comment.user, await ownLogin()))
+                return comment;
+            log.debug(`Comment ${comment.id} holds the marker but was not written by this action's token; left alone.`);
+        }
+        if (!hasNext || items.length === 0)
+            return null;
+    }
+    log.debug(`No sticky comment found in the first ${MAX_PAGES} pages of comments; a new one is added.`);
+    return null;
+}
+const FORK_HINT = 'On pull requests from forks the GITHUB_TOKEN is read-only whatever `permissions:` says: accept the job summary alone there, ' +
+    "or use `pull_request_target` with care (it runs with a write token and secrets: never check out or run the fork's code in that job).";
+/** The warning line for a comment that could not be read or written, and the short reason for the outcome. */
+function explainCommentFailure(err, target) {
+    const where = `${target.owner}/${target.repo}#${target.number}`;
+    const head = `Could not write the PR comment on ${where} (the gate's result is unchanged)`;
+    return explainGitHubFailure(err, head, (e, said) => {
+        if (e.status === 403) {
+            return {
+                warning: `${head}: GitHub answered 403, the token may not write to pull requests (${said}). ` +
+                    'Fix: give the job `permissions: pull-requests: write`. ' +
+                    FORK_HINT,
+                reason: 'forbidden (403): the token cannot write pull request comments'
+            };
+        }
+        if (e.status === 404) {
+            return {
+                warning: `${head}: GitHub answered 404, the pull request is not visible to the token (${said}). ` +
+                    'Fix: give the job `permissions: pull-requests: write` (a private repository hides what the token may not read), and check GITHUB_REPOSITORY and github_token. ' +
+                    FORK_HINT,
+                reason: 'not found (404): the token cannot see the pull request'
+            };
+        }
+        return null;
+    });
+}
+async function postStickyComment(api, target, body, marker, mode, log) {
+    if (mode === 'off')
+        return { action: 'skipped', url: null, reason: 'comment is off' };
+    const textFor = (existing) => withMarker(typeof body === 'string' ? body : body(existing), marker);
+    const ref = { owner: target.owner, repo: target.repo, number: target.number };
+    try {
+        if (mode === 'new') {
+            const created = await api.createComment(ref, ref.number, textFor(null));
+            return { action: 'created', url: created.html_url };
+        }
+        const ownLogin = tokenLoginOnce(api, log);
+        const existing = await findStickyComment(api, ref, marker, ownLogin, log);
+        if (existing) {
+            const updated = await api.updateComment(ref, existing.id, textFor(existing.body));
+            return { action: 'updated', url: updated.html_url || existing.html_url };
+        }
+        // A create whose answer was lost may have taken effect: look again before repeating it.
+        const created = await api.createComment(ref, ref.number, textFor(null), () => findStickyComment(api, ref, marker, ownLogin, log));
+        return { action: 'created', url: created.html_url };
+    }
+    catch (err) {
+        if (err instanceof AbortedError)
+            throw err;
+        if (err instanceof CommentChanged) {
+            log.info(err.message);
+            return { action: 'skipped', url: null, reason: 'the comment changed since it was read' };
+        }
+        const { warning, reason } = explainCommentFailure(err, ref);
+        log.warning(warning);
+        return { action: 'skipped', url: null, reason };
+    }
+}
+
 ;// CONCATENATED MODULE: ./src/github/github-error.ts
 /**
  * What a failed GitHub call means, as a GitHubError: the endpoint (ids filled
@@ -49065,200 +49473,13 @@ async function loadOctokitRequest(deps) {
     return octokit.request.defaults({ headers: { 'x-github-api-version': GITHUB_API_VERSION } });
 }
 
-;// CONCATENATED MODULE: ./src/github/explain-failure.ts
+;// CONCATENATED MODULE: ./src/github/viewer.ts
 /**
- * A failed GitHub write explained for the warning that replaces it: what
- * GitHub said, why, and how to fix it. Publishing never changes the gate's
- * result, so this text is all the user gets.
+ * Who the token is: GraphQL's `viewer { login }`, the one question the
+ * definition of an owned comment (ownership.ts) asks of GitHub beside the
+ * REST user. A leaf, so the comment, the record and the tracking issue can
+ * all ask it without importing one another.
  */
-
-/**
- * Explain a failed GitHub write for a warning. `specific` handles what depends
- * on the write (403, 404, 410...); the rest is shared: rate limits that held,
- * 401, other service failures, and anything unexpected.
- */
-function explainGitHubFailure(err, head, specific) {
-    if (!(err instanceof RemoteError)) {
-        const message = err instanceof Error ? err.message : String(err);
-        return { warning: `${head}: unexpected error: ${message}`, reason: 'unexpected error' };
-    }
-    const said = err.describe();
-    if (err.code === 'rate_limited' || err.code === 'secondary_rate_limit') {
-        return { warning: `${head}: GitHub's rate limit held after retries (${said}).`, reason: 'rate limited' };
-    }
-    const own = specific(err, said);
-    if (own)
-        return own;
-    if (err.status === 401) {
-        return {
-            warning: `${head}: GitHub answered 401, the token was refused (${said}). Fix: leave github_token at its default (\${{ github.token }}) or pass a valid token.`,
-            reason: 'unauthorized (401)'
-        };
-    }
-    return { warning: `${head}: ${said}`, reason: err.status !== undefined ? `HTTP ${err.status}` : (err.code ?? 'network error') };
-}
-
-;// CONCATENATED MODULE: ./src/github/ownership.ts
-/**
- * What this action's token wrote: the token's exact login, and "an owned
- * comment" (or issue), the one rule the sticky comment, the tracking issue
- * and the assessment records ask.
- *
- * The login comes from GraphQL `viewer` (one call, whatever the token: the
- * GITHUB_TOKEN, an installation token, is refused GET /user with a 403), else
- * GET /user (a personal token where GraphQL does not answer). When neither
- * tells, nothing is owned: no bot user, nor a person quoting a marker, can
- * make the action edit or trust what they wrote.
- */
-
-/** Whether an item (comment or issue) was written by this action's token: its author's login is the token's exact login. */
-function isOwnedComment(author, tokenLogin) {
-    return tokenLogin !== null && author?.login === tokenLogin;
-}
-/**
- * The token's login: GraphQL viewer, else GET /user; null when neither tells
- * (or both fail).
- */
-async function tokenLogin(issues, viewer, log) {
-    for (const ask of [() => viewer.viewerLogin(), () => issues.authenticatedLogin()]) {
-        try {
-            const login = await ask();
-            if (login !== null)
-                return login;
-        }
-        catch (err) {
-            if (err instanceof AbortedError)
-                throw err;
-            log.debug(`Could not ask GitHub for the token's login: ${err instanceof Error ? err.message : String(err)}`);
-        }
-    }
-    return null;
-}
-/** The token's login asked at most once, and only when some item holds the marker. */
-function tokenLoginOnce(api, log) {
-    let cached;
-    return () => (cached ??= tokenLogin(api, api, log));
-}
-
-;// CONCATENATED MODULE: ./src/github/sticky-comment.ts
-/**
- * The sticky PR comment: one per model_id, found by a hidden marker in its
- * body, edited in place on the next run (`update`), or a new one per run
- * (`new`), or none (`off`).
- *
- * Writing the comment never changes the gate's result: a comment that cannot
- * be written (403 on a fork PR's read-only token, missing
- * `pull-requests: write`, 404, anything after retries) is a warning that says
- * why and how to fix it, and the outcome is `skipped`.
- */
-
-
-
-/** The values of the `comment` input. */
-const COMMENT_MODES = ['update', 'new', 'off'];
-/** Pages read at most when looking for the marker (100 per page). */
-const MAX_PAGES = 100;
-/** The body with the marker in it (prepended when the renderer did not put it there). */
-function withMarker(body, marker) {
-    return hasMarker(body, marker) ? body : `${marker}\n${body}`;
-}
-/**
- * Whether a body is ours for this marker: the marker opens it. Anchored, so a
- * finding that quotes another model's marker inside our comment cannot make
- * that comment look like the other model's.
- */
-function hasMarker(body, marker) {
-    return (body ?? '').trimStart().startsWith(marker);
-}
-/** The first comment of ours holding the marker, searched through every page. */
-async function findStickyComment(api, target, marker, ownLogin, log) {
-    for (let page = 1; page <= MAX_PAGES; page++) {
-        const { items, hasNext } = await api.listComments(target, target.number, page);
-        for (const comment of items) {
-            if (!hasMarker(comment.body, marker))
-                continue;
-            if (isOwnedComment(comment.user, await ownLogin()))
-                return comment;
-            log.debug(`Comment ${comment.id} holds the marker but was not written by this action's token; left alone.`);
-        }
-        if (!hasNext || items.length === 0)
-            return null;
-    }
-    log.debug(`No sticky comment found in the first ${MAX_PAGES} pages of comments; a new one is added.`);
-    return null;
-}
-const FORK_HINT = 'On pull requests from forks the GITHUB_TOKEN is read-only whatever `permissions:` says: accept the job summary alone there, ' +
-    "or use `pull_request_target` with care (it runs with a write token and secrets: never check out or run the fork's code in that job).";
-/** The warning line for a comment that could not be read or written, and the short reason for the outcome. */
-function explainCommentFailure(err, target) {
-    const where = `${target.owner}/${target.repo}#${target.number}`;
-    const head = `Could not write the PR comment on ${where} (the gate's result is unchanged)`;
-    return explainGitHubFailure(err, head, (e, said) => {
-        if (e.status === 403) {
-            return {
-                warning: `${head}: GitHub answered 403, the token may not write to pull requests (${said}). ` +
-                    'Fix: give the job `permissions: pull-requests: write`. ' +
-                    FORK_HINT,
-                reason: 'forbidden (403): the token cannot write pull request comments'
-            };
-        }
-        if (e.status === 404) {
-            return {
-                warning: `${head}: GitHub answered 404, the pull request is not visible to the token (${said}). ` +
-                    'Fix: give the job `permissions: pull-requests: write` (a private repository hides what the token may not read), and check GITHUB_REPOSITORY and github_token. ' +
-                    FORK_HINT,
-                reason: 'not found (404): the token cannot see the pull request'
-            };
-        }
-        return null;
-    });
-}
-async function postStickyComment(api, target, body, marker, mode, log) {
-    if (mode === 'off')
-        return { action: 'skipped', url: null, reason: 'comment is off' };
-    const textFor = (existing) => withMarker(typeof body === 'string' ? body : body(existing), marker);
-    const ref = { owner: target.owner, repo: target.repo, number: target.number };
-    try {
-        if (mode === 'new') {
-            const created = await api.createComment(ref, ref.number, textFor(null));
-            return { action: 'created', url: created.html_url };
-        }
-        const ownLogin = tokenLoginOnce(api, log);
-        const existing = await findStickyComment(api, ref, marker, ownLogin, log);
-        if (existing) {
-            const updated = await api.updateComment(ref, existing.id, textFor(existing.body));
-            return { action: 'updated', url: updated.html_url || existing.html_url };
-        }
-        // A create whose answer was lost may have taken effect: look again before repeating it.
-        const created = await api.createComment(ref, ref.number, textFor(null), () => findStickyComment(api, ref, marker, ownLogin, log));
-        return { action: 'created', url: created.html_url };
-    }
-    catch (err) {
-        if (err instanceof AbortedError)
-            throw err;
-        const { warning, reason } = explainCommentFailure(err, ref);
-        log.warning(warning);
-        return { action: 'skipped', url: null, reason };
-    }
-}
-
-;// CONCATENATED MODULE: ./src/github/assessment-record.ts
-/**
- * Reading back what the action recorded on a pull request: the assessment
- * record of its own sticky comments (src/report/comment.ts), the input of
- * every carry-over.
- *
- * Only comments the token owns count (isOwnedComment in ownership.ts: its
- * exact login, told by GraphQL `viewer`). When the login cannot be told, no
- * record is trusted and the step assesses: any bot, or a person quoting a
- * marker, could have written a record.
- * A record is as trustworthy as the token's identity: every workflow of the
- * repository that writes with the GITHUB_TOKEN writes as the same user.
- */
-
-
-
-
 
 
 
@@ -49285,6 +49506,13 @@ function viewerApiOver(request, deps) {
         }
     };
 }
+
+;// CONCATENATED MODULE: ./src/github/assessment-record.ts
+
+
+
+
+
 
 /**
  * Every record among the comments `login` wrote on the pull request, in
@@ -49314,7 +49542,7 @@ async function findAssessmentRecords(issues, pr, login, log) {
     return found;
 }
 
-;// CONCATENATED MODULE: ./src/github/context.ts
+;// CONCATENATED MODULE: ./src/github/event-target.ts
 /**
  * Which pull request (if any) an event is about. Pure: the event name, its
  * payload (the JSON at GITHUB_EVENT_PATH) and GITHUB_REPOSITORY in, a target
@@ -49398,28 +49626,44 @@ function isDefaultBranchRef(payload, ref) {
  * pending run that the collector (mode: collect) reads back. Pure.
  *
  *   <!-- asas-gate:model=m_123 -->
- *   <!-- asas-gate:pending=1;run=<run id>;commit=<40 or 64 hex>;at=<ISO minute> -->
+ *   <!-- asas-gate:pending=2;run=<id|->;commit=<sha>;at=<ISO minute|->;cats=<a,b|*>;deadline=<ISO minute|->;mac=<64 hex> -->
  *
- * What the collector trusts of it: only the run id, and where it was found
- * (an owned comment of an open pull request whose head is `commit`).
- * Everything else (the model, the categories, the status, the policy) it
- * derives again from the service and the default branch
+ * What the collector trusts of it: the record's MAC (pending-seal.ts, keyed
+ * from api_key) over the model, the run, the commit, the trigger time, the
+ * categories and the deadline, and where it was found (an owned comment of an
+ * open pull request whose head is `commit`). A record without a MAC, or whose
+ * MAC fails, is refused. The status, the findings and the policy it derives
+ * again from the service and the default branch
  * (docs/pr-pipelines.md#detached-waiting). A pending comment holds no
  * assessment record, so a carry-over never reads a result from it.
+ *
+ * A version 1 line (no categories, deadline nor MAC) is read, so the collector
+ * can refuse it and say why, never trust it.
  */
 
 
 const RUN_ID = /^[A-Za-z0-9_-]{1,100}$/;
-const PENDING_LINE = /^<!-- asas-gate:pending=1;run=([A-Za-z0-9_-]{1,100});commit=([0-9a-f]{40}|[0-9a-f]{64});at=(\d{4}-\d\d-\d\dT\d\d:\d\dZ|-) -->$/;
+const CATEGORY = /^[a-z0-9_]{1,64}$/;
+const MINUTE = '\\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\dZ';
+const SHA = '(?:[0-9a-f]{40}|[0-9a-f]{64})';
+const V1_LINE = new RegExp(`^<!-- asas-gate:pending=1;run=([A-Za-z0-9_-]{1,100});commit=(${SHA});at=(${MINUTE}|-) -->$`);
+const V2_LINE = new RegExp(`^<!-- asas-gate:pending=2;run=([A-Za-z0-9_-]{1,100});commit=(${SHA});at=(${MINUTE}|-);cats=((?:[a-z0-9_]{1,64})(?:,[a-z0-9_]{1,64}){0,99}|\\*);deadline=(${MINUTE}|-);mac=([0-9a-f]{64}) -->$`);
+const dash = (v) => (v === '-' ? null : v);
 /** The hidden pending line. Throws on a value it cannot hold exactly (a bug of the caller). */
 function pendingMarker(p) {
     if (p.runId !== null && (p.runId === '-' || !RUN_ID.test(p.runId)))
         throw new Error('pending record: runId is not of the recorded shape');
     if (!/^(?:[0-9a-f]{40}|[0-9a-f]{64})$/.test(p.commit))
         throw new Error('pending record: commit is not a full SHA');
-    if (p.at !== null && !/^\d{4}-\d\d-\d\dT\d\d:\d\dZ$/.test(p.at))
-        throw new Error('pending record: at is not an ISO minute');
-    return `<!-- asas-gate:pending=1;run=${p.runId ?? '-'};commit=${p.commit};at=${p.at ?? '-'} -->`;
+    for (const t of [p.at, p.deadline])
+        if (t !== null && !/^\d{4}-\d\d-\d\dT\d\d:\d\dZ$/.test(t))
+            throw new Error('pending record: at or deadline is not an ISO minute');
+    if (p.categories.length > 100 || !p.categories.every((c) => CATEGORY.test(c)))
+        throw new Error('pending record: a category is not of the recorded shape');
+    if (p.mac === null || !/^[0-9a-f]{64}$/.test(p.mac))
+        throw new Error('pending record: not sealed');
+    const cats = p.categories.length === 0 ? '*' : [...p.categories].sort().join(',');
+    return `<!-- asas-gate:pending=2;run=${p.runId ?? '-'};commit=${p.commit};at=${p.at ?? '-'};cats=${cats};deadline=${p.deadline ?? '-'};mac=${p.mac} -->`;
 }
 /** The pending record of a comment body: only its second line, only under `marker`, in the exact shape; else null. */
 function readPendingRecord(body, marker) {
@@ -49428,10 +49672,26 @@ function readPendingRecord(body, marker) {
     const lines = body.split('\n', 3).map((l) => l.replace(/\r$/, ''));
     if (lines[0] !== marker)
         return null;
-    const m = PENDING_LINE.exec(lines[1] ?? '');
+    const v2 = V2_LINE.exec(lines[1] ?? '');
+    if (v2) {
+        const categories = v2[4] === '*' ? [] : v2[4].split(',');
+        return { runId: dash(v2[1]), commit: v2[2], at: dash(v2[3]), categories, deadline: dash(v2[5]), mac: v2[6] };
+    }
+    const m = V1_LINE.exec(lines[1] ?? '');
     if (!m)
         return null;
-    return { runId: m[1] === '-' ? null : m[1], commit: m[2], at: m[3] === '-' ? null : m[3] };
+    return { runId: dash(m[1]), commit: m[2], at: dash(m[3]), categories: [], deadline: null, mac: null };
+}
+/** Whether two records are the same record (what a collector read is still what the comment holds). */
+function samePending(a, b) {
+    if (a === null || b === null)
+        return a === b;
+    return (a.runId === b.runId &&
+        a.commit === b.commit &&
+        a.at === b.at &&
+        a.mac === b.mac &&
+        a.deadline === b.deadline &&
+        a.categories.join(',') === b.categories.join(','));
 }
 const hhmm = (iso) => `${iso.slice(0, 10)} ${iso.slice(11, 16)} UTC`;
 /** The comment while the run goes on (or waits for the model): the pending record, what happens next, and that nothing passes meanwhile. */
@@ -49464,143 +49724,64 @@ function pendingDescription(runId, deadline) {
         : `Assessing: run ${runId}, result by ${by} at the latest (the collector sets it)`;
 }
 
-;// CONCATENATED MODULE: ./src/github/commit-status.ts
-/**
- * The commit status of a deployment run: deployment_status and
- * repository_dispatch runs happen on the default branch and do not show as
- * checks on the pull request, so the result is set on the deployed commit as
- * a status `agent-security/<model or target>`: pending at the start,
- * success, failure or error at the end, with the run's summary line as its
- * description and the job as its target.
- *
- * Setting it never changes the gate's result: a status that cannot be set is
- * a warning that says why and how to fix it.
- */
+;// CONCATENATED MODULE: ./src/action/collect-decision.ts
 
-
-
-
-const COMMIT_STATES = ['pending', 'success', 'failure', 'error'];
-/** GitHub's limit on a status description, in characters. */
-const STATUS_DESCRIPTION_MAX = 140;
-/** The status context's prefix: one context per model or target. */
-const STATUS_CONTEXT_PREFIX = 'agent-security/';
-const CONTEXT_NAME_MAX = 100;
-/** How many statuses one list call reads: the newest of the commit. */
-const STATUSES_READ = 100;
-/** `agent-security/<name>`, the name on one line and clipped. */
-function statusContext(name) {
-    return `${STATUS_CONTEXT_PREFIX}${text_oneLine(name, CONTEXT_NAME_MAX) || 'agent'}`;
+/** What a record asks, before the service is asked anything. The head check comes first: a record of an older commit is not this collector's to judge. */
+function judgeRecord(pending, head, sealed) {
+    if (pending.commit !== head)
+        return { kind: 'superseded' };
+    if (pending.mac === null)
+        return {
+            kind: 'refuse',
+            why: 'The pending record carries no MAC (written by another version of this action, or edited): nothing passes; push again to assess'
+        };
+    if (!sealed)
+        return {
+            kind: 'refuse',
+            why: "The pending record's MAC does not hold (it was edited, or written with another api_key or model_id): nothing passes; push again to assess"
+        };
+    return pending.runId === null ? { kind: 'trigger' } : { kind: 'look', runId: pending.runId };
+}
+/** Whether the comment still holds the record the collector read (null: the comment, or its record, is gone). */
+function stillHolds(read, now) {
+    return samePending(read, now);
+}
+const RANK = ['pass', 'incomplete', 'fail', 'error'];
+/** The worst of the results (error, then fail, then incomplete, then pass); null when there is none. */
+function worstResult(results) {
+    return results.reduce((w, r) => (w === null || RANK.indexOf(r) > RANK.indexOf(w) ? r : w), null);
 }
 /**
- * One line of at most 140 characters (code points, as GitHub counts), clipped
- * with an ellipsis; with an owner, ending in ` [agent <owner>]`, which a clip
- * never cuts.
+ * The collector's own result: the worst status it set (a record it could not
+ * read counts as error); pending when it set none and some record is still
+ * pending; pass when there was nothing to do. Its step fails when it set a
+ * failure or an error (incomplete: as fail_on_incomplete says), so it never
+ * reads pass while it posted a failure.
  */
-function statusDescription(text, owner = null) {
-    const mark = owner === null ? '' : ` [agent ${owner}]`;
-    const room = STATUS_DESCRIPTION_MAX - mark.length;
-    const chars = Array.from(text_oneLine(text, 2000));
-    const clipped = chars.length <= room ? chars.join('') : `${chars.slice(0, room - 1).join('')}…`;
-    return `${clipped}${mark}`;
+function collectorResult(looks, failOnIncomplete) {
+    const set = looks.flatMap((l) => (l.result === null ? [] : [l.result]));
+    const failed = looks.filter((l) => l.what === 'failed').length;
+    const worst = worstResult(failed > 0 ? [...set, 'error'] : set);
+    const waiting = looks.filter((l) => l.what === 'running' || l.what === 'queued' || l.what === 'triggered').length;
+    const line = summaryLine(looks);
+    if (worst === null)
+        return { result: waiting > 0 ? 'pending' : 'pass', step: { outcome: 'pass', line } };
+    if (worst === 'pass')
+        return { result: 'pass', step: { outcome: 'pass', line } };
+    if (worst === 'incomplete' && !failOnIncomplete)
+        return { result: worst, step: { outcome: 'warn', line } };
+    return { result: worst, step: { outcome: 'fail', line } };
 }
-/**
- * The description of a step that ended without a result: the cause and the
- * fix first, so GitHub's 140 characters keep them. A service refusal with a
- * hint (a spent allowance with its reset date, a budget with its retry time)
- * leads with the hint, the status and code after it; a refusal of the
- * pipeline (a merge queue with nothing to carry over) leads with what it
- * refused and how to get past it, not as a configuration mistake of the
- * input it names; `line` otherwise (describeFailure's).
- */
-function failureStatus(err, line) {
-    if (err instanceof RemoteError && err.hint) {
-        const code = [err.status === undefined ? null : `HTTP ${err.status}`, err.code ?? null].filter((x) => x !== null).join(' ');
-        return `${err.hint.replace(/[.\s]+$/, '')}${code === '' ? '' : ` (${code})`}.`;
-    }
-    if (err instanceof ConfigError && err.summary !== undefined) {
-        const fix = /(?:^|[.;] )((?:Let|Give|Use|Set|Add|Run|Re-run|Push|Merge)\b[^]*)$/.exec(err.message)?.[1];
-        const head = err.summary.charAt(0).toUpperCase() + err.summary.slice(1);
-        return fix === undefined ? `${head}: ${err.message}` : `${head}. ${fix.replace(/[.\s]+$/, '')}.`;
-    }
-    return line;
-}
-/** The owner a status description names at its end (see statusDescription); null when none. */
-function statusOwnerIn(description) {
-    return /\[agent ([0-9a-f]{8})\]$/.exec(description ?? '')?.[1] ?? null;
-}
-/**
- * The other agents that set `context` on the commit, as `listed` shows them:
- * a status naming another owner, or none (another tool, or a version of
- * this action that did not name its agent: it cannot be told apart, so it
- * counts as another).
- */
-function otherStatusOwners(listed, context, owner) {
-    const others = listed.filter((s) => s.context === context && s.owner !== owner).map((s) => s.owner ?? 'unnamed');
-    return [...new Set(others)];
-}
-function readStatuses(res, endpoint) {
-    if (!Array.isArray(res.data))
-        throw new GitHubError({ endpoint, message: 'GitHub answered the status list without a list', transient: true });
-    return res.data.filter(isRecord).map((s) => ({
-        context: typeof s.context === 'string' ? s.context : '',
-        owner: statusOwnerIn(typeof s.description === 'string' ? s.description : null)
-    }));
-}
-/**
- * The final state for a result: success when the step passes, error when no
- * verdict was reached (the assessment failed to run), failure otherwise.
- */
-function statusStateFor(result, failing) {
-    if (!failing)
-        return 'success';
-    return result === 'error' ? 'error' : 'failure';
-}
-function statusesApiOver(call) {
-    return {
-        setCommitStatus(r, s) {
-            return call('POST', `${repoPath(r)}/statuses/${s.sha}`, 'POST /repos/{owner}/{repo}/statuses/{sha}', {
-                owner: r.owner,
-                repo: r.repo,
-                sha: s.sha,
-                state: s.state,
-                context: s.context,
-                description: statusDescription(s.description, s.owner),
-                ...(s.targetUrl === null ? {} : { target_url: s.targetUrl })
-            }, (res) => ({ id: isRecord(res.data) && typeof res.data.id === 'number' ? res.data.id : null }));
-        },
-        listCommitStatuses(r, sha) {
-            return call('GET', `${repoPath(r)}/commits/${sha}/statuses`, 'GET /repos/{owner}/{repo}/commits/{ref}/statuses', { owner: r.owner, repo: r.repo, ref: sha, per_page: STATUSES_READ }, readStatuses);
-        }
-    };
-}
-function explainStatusFailure(err, repo, sha) {
-    const head = `Could not set the commit status on ${repo.owner}/${repo.repo}@${sha.slice(0, 7)} (the gate's result is unchanged)`;
-    return explainGitHubFailure(err, head, (e, said) => {
-        if (e.status === 403 || e.status === 404) {
-            return {
-                warning: `${head}: GitHub answered ${e.status} (${said}). Fix: give the job \`permissions: statuses: write\`.`,
-                reason: `${e.status === 403 ? 'forbidden (403)' : 'not found (404)'}: the token cannot set commit statuses`
-            };
-        }
-        if (e.status === 422) {
-            return { warning: `${head}: GitHub refused the status (${said}).`, reason: 'refused (422)' };
-        }
-        return null;
-    });
-}
-/** Set the status; a failure is a warning and `false`, never an error of the step (a cancellation still ends it). */
-async function postCommitStatus(api, repo, status, log) {
-    try {
-        await api.setCommitStatus(repo, status);
-        return true;
-    }
-    catch (err) {
-        if (err instanceof AbortedError)
-            throw err;
-        log.warning(explainStatusFailure(err, repo, status.sha).warning);
-        return false;
-    }
+/** "Collector: 2 decided (1 pass, 1 fail), 1 refused, ...; worst: fail." */
+function summaryLine(looks) {
+    const n = (w) => looks.filter((l) => l.what === w).length;
+    const decided = looks.filter((l) => l.what === 'decided');
+    const by = RANK.map((r) => [r, decided.filter((l) => l.result === r).length]).filter(([, k]) => k > 0);
+    const results = by.length === 0 ? '' : ` (${by.map(([r, k]) => `${k} ${r}`).join(', ')})`;
+    const worst = worstResult(looks.flatMap((l) => (l.result === null ? [] : [l.result])));
+    return (`Collector: ${n('decided')} decided${results}, ${n('refused')} refused, ${n('triggered')} triggered, ${n('running')} still running, ` +
+        `${n('queued')} still queued, ${n('superseded')} superseded, ${n('failed')} not readable (left pending)` +
+        (worst === null ? '; no status set.' : `; worst status set: ${worst}.`));
 }
 
 ;// CONCATENATED MODULE: ./src/action/inputs/common.ts
@@ -49666,7 +49847,7 @@ function parseWholeNumber(input, raw, fallback, min, max) {
     return n;
 }
 
-;// CONCATENATED MODULE: ./src/action/state.ts
+;// CONCATENATED MODULE: ./src/action/saved-state.ts
 /**
  * State shared between the main step and the post step of the action (as in
  * actions/checkout's state-helper): the trigger's recorded intent, the run
@@ -49687,22 +49868,24 @@ function parseWholeNumber(input, raw, fallback, min, max) {
  * value, never a forged one; no seal (or a forged one) means the main step
  * died before it triggered or set anything, and there is nothing to do.
  * The main step reads back only what it saved itself (openState), never the
- * environment.
+ * environment. The seal trusts that no earlier step knows the api_key: both
+ * steps refuse a job environment that carries it under another name
+ * (job-env.ts apiKeyElsewhere), and whatever a forger seals, the post step
+ * sets only a failing status (OWED_STATES: a success is never owed).
  */
 
 
 
-
-const state_RUN_ID = 'run_id';
+const saved_state_RUN_ID = 'run_id';
 const RUN_SETTLED = 'run_settled';
 const TRIGGER_INTENT = 'trigger_intent';
 const CANCEL_REQUESTED = 'cancel_requested';
 const OWED_STATUS = 'owed_status';
 const SEAL = 'seal';
 /** Every key the post step may read: the main step saves each of them (empty) before its seal. */
-const STATE_KEYS = [state_RUN_ID, RUN_SETTLED, TRIGGER_INTENT, CANCEL_REQUESTED, OWED_STATUS];
+const STATE_KEYS = [saved_state_RUN_ID, RUN_SETTLED, TRIGGER_INTENT, CANCEL_REQUESTED, OWED_STATUS];
 /** The binding of a step: its api_key input and GITHUB_RUN_ID, GITHUB_RUN_ATTEMPT, GITHUB_JOB (which the runner sets). */
-function state_stepBinding(env) {
+function saved_state_stepBinding(env) {
     return {
         key: common_envInputReader(env)('api_key'),
         job: [env.GITHUB_RUN_ID, env.GITHUB_RUN_ATTEMPT, env.GITHUB_JOB].map((v) => v ?? '').join('/')
@@ -49740,7 +49923,7 @@ function openState(store, binding, nonce) {
  * reads as state was written by someone else). Reading a key the main step
  * does not save first is a bug.
  */
-function state_savedState(store, binding) {
+function saved_state_savedState(store, binding) {
     const seal = store.getState(SEAL);
     const expected = sealOf(binding, seal.slice(0, Math.max(0, seal.indexOf('.'))));
     if (expected === null || !sameText(expected, seal))
@@ -49757,7 +49940,7 @@ function state_savedState(store, binding) {
     };
 }
 /** `io`, its state read and saved through `store` (the main step's own, or the post step's sealed one). */
-function state_usingState(io, store) {
+function saved_state_usingState(io, store) {
     return {
         ...io,
         saveState: (name, value) => {
@@ -49793,18 +49976,18 @@ function readSaved(raw, schema) {
     }
 }
 /** The recorded intent of a trigger whose run id the main step never saved, or null. */
-function state_abandonedTrigger(state) {
-    if (state.getState(state_RUN_ID) !== '')
+function saved_state_abandonedTrigger(state) {
+    if (state.getState(saved_state_RUN_ID) !== '')
         return null;
     return readSaved(state.getState(TRIGGER_INTENT), TriggerIntentState);
 }
 function saveRunStarted(state, runId) {
-    state.saveState(state_RUN_ID, runId);
+    state.saveState(saved_state_RUN_ID, runId);
     state.saveState(RUN_SETTLED, 'false');
 }
 /** The run this step started (whether or not it settled), or null: what the step spent of the budget. */
 function startedRun(state) {
-    const runId = state.getState(state_RUN_ID);
+    const runId = state.getState(saved_state_RUN_ID);
     return runId === '' ? null : runId;
 }
 function saveRunSettled(state) {
@@ -49814,40 +49997,46 @@ function saveRunSettled(state) {
 function saveCancelRequested(state, runId) {
     state.saveState(CANCEL_REQUESTED, runId);
 }
-function state_cancelRequested(state, runId) {
+function saved_state_cancelRequested(state, runId) {
     return state.getState(CANCEL_REQUESTED) === runId;
 }
 /** The run the post step must see stopped, or null when there is none. */
-function state_runLeftRunning(state) {
-    const runId = state.getState(state_RUN_ID);
+function saved_state_runLeftRunning(state) {
+    const runId = state.getState(saved_state_RUN_ID);
     return runId !== '' && state.getState(RUN_SETTLED) !== 'true' ? runId : null;
 }
 /** What the status is to end in if the main step does not set it; null: nothing is owed (it was set). */
-function state_saveOwedStatus(state, owed) {
+function saved_state_saveOwedStatus(state, owed) {
     state.saveState(OWED_STATUS, owed === null ? '' : JSON.stringify(owed));
 }
-const state_text = schemas_string().min(1);
-/** A final state owed: never pending (the post step sets no state nobody decided). */
+const saved_state_text = schemas_string().min(1);
+/** The states a status may be owed in: never pending (nobody decided it), never success (the post step never passes a commit). */
+const OWED_STATES = ['failure', 'error'];
+/** A final state owed that fails the commit. */
 const OwedStatusState = object({
-    repo: object({ owner: state_text, repo: state_text }),
+    repo: object({ owner: saved_state_text, repo: saved_state_text }),
     status: object({
-        sha: state_text,
-        state: schemas_enum(COMMIT_STATES).exclude(['pending']),
-        context: state_text,
-        description: state_text,
+        sha: saved_state_text,
+        state: schemas_enum(OWED_STATES),
+        context: saved_state_text,
+        description: saved_state_text,
         targetUrl: schemas_string().nullable(),
         owner: schemas_string().nullable()
     })
 });
-/** The status the main step left owed, or null (none, or state that does not read as one). */
-function state_owedStatus(state) {
+/** The status the main step left owed, or null (none, or state that does not read as one: a success owed among them). */
+function saved_state_owedStatus(state) {
     return readSaved(state.getState(OWED_STATUS), OwedStatusState);
+}
+/** Something is saved as owed that does not read as a failure or error owed (a success, another shape): the post step refuses it. */
+function saved_state_unreadableOwedStatus(state) {
+    return state.getState(OWED_STATUS) !== '' && saved_state_owedStatus(state) === null;
 }
 
 ;// CONCATENATED MODULE: ./src/action/stages/assess.ts
 /**
  * Stage assess: trigger a run, wait for it, stop it on timeout or
- * cancellation, read what it produced and decide its result (src/gate/assess.ts). Each
+ * cancellation, read what it produced and decide its result (src/gate/assess-run.ts). Each
  * step of the run's life is saved in the step state, so the post step can
  * cancel a run the main step could not.
  */
@@ -49900,6 +50089,393 @@ function gateArgs(inputs, policy) {
     };
 }
 
+;// CONCATENATED MODULE: ./src/github/commit-status.ts
+/**
+ * The commit status of a deployment run: deployment_status and
+ * repository_dispatch runs happen on the default branch and do not show as
+ * checks on the pull request, so the result is set on the deployed commit as
+ * a status `agent-security/<model or target>`: pending at the start,
+ * success, failure or error at the end, with the run's summary line as its
+ * description and the job as its target.
+ *
+ * Setting it never changes the gate's result: a status that cannot be set is
+ * a warning that says why and how to fix it.
+ */
+
+
+
+
+const COMMIT_STATES = (/* unused pure expression or super */ null && (['pending', 'success', 'failure', 'error']));
+/** GitHub's limit on a status description, in characters. */
+const STATUS_DESCRIPTION_MAX = 140;
+/** The status context's prefix: one context per model or target. */
+const STATUS_CONTEXT_PREFIX = 'agent-security/';
+const CONTEXT_NAME_MAX = 100;
+/** How many statuses one list call reads: the newest of the commit. */
+const STATUSES_READ = 100;
+/** `agent-security/<name>`, the name on one line and clipped. */
+function statusContext(name) {
+    return `${STATUS_CONTEXT_PREFIX}${text_oneLine(name, CONTEXT_NAME_MAX) || 'agent'}`;
+}
+/**
+ * One line of at most 140 characters (code points, as GitHub counts), clipped
+ * with an ellipsis. Every character is the reader's: the agent that set it is
+ * named in the target URL (statusTargetUrl), not here.
+ */
+function statusDescription(text) {
+    const chars = Array.from(text_oneLine(text, 2000));
+    return chars.length <= STATUS_DESCRIPTION_MAX ? chars.join('') : `${chars.slice(0, STATUS_DESCRIPTION_MAX - 1).join('')}…`;
+}
+/**
+ * A status of a cause and its fix, within 140 characters: the fix whole
+ * ("Re-run the job."), the cause clipped before it when both do not fit, so
+ * the reader always learns what to do.
+ */
+function causeAndFix(cause, fix) {
+    const tail = Array.from(text_oneLine(fix, 2000));
+    const head = Array.from(text_oneLine(cause, 2000).replace(/[.;:,\s]+$/, ''));
+    const room = STATUS_DESCRIPTION_MAX - tail.length - 2;
+    if (tail.length === 0)
+        return statusDescription(head.join(''));
+    const shown = head.length <= room ? head.join('') : `${head.slice(0, Math.max(0, room - 1)).join('')}…`;
+    return statusDescription(`${shown}. ${tail.join('')}`);
+}
+/** The fragment that names a status's agent in its target URL. */
+const OWNER_FRAGMENT = /#agent-([0-9a-f]{8})$/;
+/**
+ * The target URL as set: the job's URL with the agent in its fragment
+ * (`…/jobs/1#agent-1a2b3c4d`), which the page ignores and statusOwnerIn reads
+ * back; without a job URL there is nothing to link to, and the status names
+ * no agent (it counts as another's, see otherStatusOwners).
+ */
+function statusTargetUrl(targetUrl, owner) {
+    if (targetUrl === null || owner === null)
+        return targetUrl;
+    return `${targetUrl.replace(/#.*$/, '')}#agent-${owner}`;
+}
+/**
+ * The description of a step that ended without a result: the cause and the
+ * fix first, so GitHub's 140 characters keep them. A service refusal with a
+ * hint (a spent allowance with its reset date, a budget with its retry time)
+ * leads with the hint, the status and code after it; a refusal of the
+ * pipeline (a merge queue with nothing to carry over) leads with what it
+ * refused and how to get past it, not as a configuration mistake of the
+ * input it names; `line` otherwise (describeFailure's).
+ */
+function failureStatus(err, line) {
+    if (err instanceof RemoteError && err.hint) {
+        const code = [err.status === undefined ? null : `HTTP ${err.status}`, err.code ?? null].filter((x) => x !== null).join(' ');
+        return `${err.hint.replace(/[.\s]+$/, '')}${code === '' ? '' : ` (${code})`}.`;
+    }
+    if (err instanceof ConfigError && err.summary !== undefined) {
+        const fix = /(?:^|[.;] )((?:Let|Give|Use|Set|Add|Run|Re-run|Push|Merge)\b[^]*)$/.exec(err.message)?.[1];
+        const head = err.summary.charAt(0).toUpperCase() + err.summary.slice(1);
+        return fix === undefined ? `${head}: ${err.message}` : `${head}. ${fix.replace(/[.\s]+$/, '')}.`;
+    }
+    return line;
+}
+/**
+ * The agent a listed status names: in its target URL's fragment
+ * (statusTargetUrl), or at its description's end as versions before 1.1 named
+ * it (`… [agent 1a2b3c4d]`); null when it names none.
+ */
+function statusOwnerIn(targetUrl, description) {
+    return OWNER_FRAGMENT.exec(targetUrl ?? '')?.[1] ?? /\[agent ([0-9a-f]{8})\]$/.exec(description ?? '')?.[1] ?? null;
+}
+/**
+ * The other agents that set `context` on the commit, as `listed` shows them:
+ * a status naming another owner, or none (another tool, or a version of
+ * this action that did not name its agent: it cannot be told apart, so it
+ * counts as another).
+ */
+function otherStatusOwners(listed, context, owner) {
+    const others = listed.filter((s) => s.context === context && s.owner !== owner).map((s) => s.owner ?? 'unnamed');
+    return [...new Set(others)];
+}
+function readStatuses(res, endpoint) {
+    if (!Array.isArray(res.data))
+        throw new GitHubError({ endpoint, message: 'GitHub answered the status list without a list', transient: true });
+    return res.data.filter(isRecord).map((s) => ({
+        context: typeof s.context === 'string' ? s.context : '',
+        owner: statusOwnerIn(typeof s.target_url === 'string' ? s.target_url : null, typeof s.description === 'string' ? s.description : null)
+    }));
+}
+const withTargetUrl = (url) => (url === null ? {} : { target_url: url });
+function statusesApiOver(call) {
+    return {
+        setCommitStatus(r, s) {
+            return call('POST', `${repoPath(r)}/statuses/${s.sha}`, 'POST /repos/{owner}/{repo}/statuses/{sha}', {
+                owner: r.owner,
+                repo: r.repo,
+                sha: s.sha,
+                state: s.state,
+                context: s.context,
+                description: statusDescription(s.description),
+                ...withTargetUrl(statusTargetUrl(s.targetUrl, s.owner))
+            }, (res) => ({ id: isRecord(res.data) && typeof res.data.id === 'number' ? res.data.id : null }));
+        },
+        listCommitStatuses(r, sha) {
+            return call('GET', `${repoPath(r)}/commits/${sha}/statuses`, 'GET /repos/{owner}/{repo}/commits/{ref}/statuses', { owner: r.owner, repo: r.repo, ref: sha, per_page: STATUSES_READ }, readStatuses);
+        }
+    };
+}
+function explainStatusFailure(err, repo, sha) {
+    const head = `Could not set the commit status on ${repo.owner}/${repo.repo}@${sha.slice(0, 7)} (the gate's result is unchanged)`;
+    return explainGitHubFailure(err, head, (e, said) => {
+        if (e.status === 403 || e.status === 404) {
+            return {
+                warning: `${head}: GitHub answered ${e.status} (${said}). Fix: give the job \`permissions: statuses: write\`.`,
+                reason: `${e.status === 403 ? 'forbidden (403)' : 'not found (404)'}: the token cannot set commit statuses`
+            };
+        }
+        if (e.status === 422) {
+            return { warning: `${head}: GitHub refused the status (${said}).`, reason: 'refused (422)' };
+        }
+        return null;
+    });
+}
+/** Set the status; a failure is a warning and `false`, never an error of the step (a cancellation still ends it). */
+async function postCommitStatus(api, repo, status, log) {
+    try {
+        await api.setCommitStatus(repo, status);
+        return true;
+    }
+    catch (err) {
+        if (err instanceof AbortedError)
+            throw err;
+        log.warning(explainStatusFailure(err, repo, status.sha).warning);
+        return false;
+    }
+}
+
+;// CONCATENATED MODULE: ./src/action/output-table.ts
+/**
+ * The step's vocabulary, one table each: its outputs (name, action.yml's
+ * description, README's meaning) and its results (when each is given, what
+ * the step does, the command line's exit code, the commit status's state).
+ * action.yml's outputs and README's outputs and results tables are written
+ * from here by scripts/input-docs.ts, as the inputs are from
+ * inputs/table.ts, so an output or a result is declared once. Pure.
+ */
+
+
+/** Every output, in action.yml's order. */
+const OUTPUT_TABLE = [
+    {
+        name: 'model_id',
+        description: 'The model assessed: the model_id input, or the target found or registered for endpoint_url.',
+        summary: 'the model assessed (for `endpoint_url`: the target found or registered)'
+    },
+    {
+        name: 'target',
+        description: 'endpoint_url only: registered (this step registered it) or reused (found in the inventory).',
+        summary: '`endpoint_url` only: `registered` or `reused`'
+    },
+    {
+        name: 'profile_version',
+        description: 'The profile version the run assessed (after the sync of profile_file).',
+        summary: 'the profile version the run assessed'
+    },
+    {
+        name: 'run_id',
+        description: 'The id of the assessment run this step triggered.',
+        summary: 'the assessment run this step triggered'
+    },
+    {
+        name: 'status',
+        description: "The run's final status: completed, error, cancelled (or running when it could not be stopped).",
+        summary: "the run's last status: `completed`, `error`, `cancelled` (or `running`)"
+    },
+    {
+        name: 'result',
+        description: "The gate's result, which decides: pass, fail, incomplete, error; skipped (deployment not ready); pending (detached).",
+        summary: "the gate's result, the one that decides: `pass`, `fail`, `incomplete`, `error`, `skipped` or `pending` (below)"
+    },
+    {
+        name: 'service_verdict',
+        description: "The service's own pass/fail for the run, for reference only: result decides; empty if it gave none.",
+        summary: "the service's own `pass`/`fail` for the run, for reference: `result` decides; empty if it gave none"
+    },
+    {
+        name: 'assessments_spent',
+        description: 'Assessments this step spent: 1 per run it triggered, 0 when it carried a result over or assessed nothing.',
+        summary: 'runs this step triggered (confirmation and `runs_per_change` included); `0` when carried over or skipped'
+    },
+    {
+        name: 'findings_count',
+        description: "Findings the result was decided on, at or above min_severity: the run's and those still held.",
+        summary: "findings the result was decided on, at or above `min_severity`: the run's and those still held"
+    },
+    {
+        name: 'categories_planned',
+        description: 'JSON array of the categories the run planned.',
+        summary: 'JSON array of the planned categories'
+    },
+    {
+        name: 'categories_completed',
+        description: 'JSON array of the categories the run completed.',
+        summary: 'JSON array of the completed categories'
+    },
+    {
+        name: 'report_path',
+        description: 'Path of the JSON report, report-<model_id>-<run_id>.json under RUNNER_TEMP; upload it to keep the full data.',
+        summary: '`report-<model_id>-<run_id>.json` under `RUNNER_TEMP`: upload it to keep every finding'
+    },
+    {
+        name: 'new_count',
+        description: 'Blocking findings the baseline does not hold (empty without a baseline).',
+        summary: 'with a baseline: blocking findings it does not hold'
+    },
+    {
+        name: 'known_count',
+        description: 'Blocking findings the baseline holds (empty without a baseline).',
+        summary: 'with a baseline: blocking findings it holds'
+    },
+    {
+        name: 'gone_count',
+        description: 'Findings of the baseline window the service closed since, fixed or dismissed (empty without a baseline).',
+        summary: 'with a baseline: its findings closed since'
+    },
+    {
+        name: 'accepted_count',
+        description: 'Findings accepted by the accepted-risks file.',
+        summary: 'findings accepted by the accepted-risks file'
+    },
+    {
+        name: 'sarif_path',
+        description: 'Path of the SARIF 2.1.0 file, report-<model_id>-<run_id>.sarif, for github/codeql-action/upload-sarif.',
+        summary: 'the SARIF 2.1.0 file beside it (`….sarif`), for code scanning'
+    },
+    {
+        name: 'junit_path',
+        description: 'Path of the JUnit XML file, report-<model_id>-<run_id>.junit.xml (one test case per category).',
+        summary: 'the JUnit XML file beside it (`….junit.xml`)'
+    },
+    {
+        name: 'markdown_path',
+        description: 'Path of the markdown report, report-<model_id>-<run_id>.md (the job summary as a file).',
+        summary: 'the markdown report beside it (`….md`)'
+    },
+    {
+        name: 'codequality_path',
+        description: 'Path of the GitLab Code Quality file, report-<model_id>-<run_id>.codequality.json.',
+        summary: 'the GitLab Code Quality file (`….codequality.json`)'
+    },
+    {
+        name: 'comment_url',
+        description: 'URL of the pull-request comment, when one was written.',
+        summary: 'the PR comment, when one was written'
+    },
+    {
+        name: 'resolved_count',
+        description: 'validate mode: findings now FIXED_VERIFIED.',
+        summary: 'validate mode: findings now `FIXED_VERIFIED`'
+    },
+    {
+        name: 'still_broken_count',
+        description: 'validate mode: findings whose attacks still reproduce.',
+        summary: 'validate mode: findings whose attacks still reproduce'
+    },
+    {
+        name: 'not_attempted_count',
+        description: 'validate mode: findings that could not be validated.',
+        summary: 'validate mode: findings that could not be validated'
+    },
+    {
+        name: 'collected',
+        description: 'collect mode: records it set a final status for; result is the worst it set (never pass after a failure).',
+        summary: 'collect mode: records it set a final status for; `result` is the worst it set (never `pass` after a failure)'
+    },
+    {
+        name: 'verdict',
+        description: 'Deprecated: service_verdict under its 1.0 name (removed in 2.0). Use result, which decides.',
+        summary: 'deprecated: `service_verdict` under its 1.0 name, removed in 2.0; use `result`'
+    }
+];
+/** The names of every output, in action.yml's order. */
+const OUTPUT_NAMES = OUTPUT_TABLE.map((o) => o.name);
+const EVERY_OUTPUT_LISTED = true;
+/** Every result the `result` output names, in README's order. */
+const OUTCOMES = {
+    pass: {
+        when: 'every planned category completed, findings and coverage read, nothing blocks at or above `min_severity`',
+        step: 'succeeds',
+        exitCode: 0,
+        statusState: 'success',
+        fix: ''
+    },
+    fail: {
+        when: 'a finding blocks: open at or above `min_severity` in this run (even if the service said pass), or a weakness an earlier run saw and no run has shown gone',
+        step: 'fails',
+        exitCode: 1,
+        statusState: 'failure',
+        fix: 'Fix the agent or accept the risk: see the report.'
+    },
+    incomplete: {
+        when: 'nothing blocks, but coverage is short (a planned category missing, the run not completed, nothing planned) or the evidence is (a held run unreadable, a confirmation cut short)',
+        step: 'fails; `fail_on_incomplete: false` lets short coverage alone through, with a warning',
+        exitCode: 2,
+        statusState: 'failure',
+        fix: 'Re-run the job: nothing passes unassessed.'
+    },
+    error: {
+        when: 'no result to trust: a timeout or a cancelled job (the run is cancelled), unreadable results, a configuration or service failure',
+        step: 'fails',
+        exitCode: 3,
+        statusState: 'error',
+        fix: 'Re-run the job; its log says what failed.'
+    },
+    skipped: {
+        when: 'a deployment event not ready: nothing assessed',
+        step: 'succeeds',
+        exitCode: 0,
+        statusState: 'success',
+        fix: ''
+    },
+    pending: {
+        when: '`wait: detached`: the run was triggered and handed to the collector, whose result becomes the commit status',
+        step: 'succeeds (the status stays pending); the command line refuses it',
+        exitCode: 2,
+        statusState: 'pending',
+        fix: ''
+    }
+};
+/**
+ * The commit status's final state for a result: success when the step
+ * passes (a warning included), else its result's state (error when no
+ * verdict was reached, failure otherwise).
+ */
+function finalStatusState(result, failing) {
+    return failing ? OUTCOMES[result].statusState : 'success';
+}
+/**
+ * A final commit status: the cause, then (when the step fails) its result's
+ * fix, within GitHub's 140 characters, the fix kept whole (causeAndFix).
+ */
+function statusLine(result, cause, failing) {
+    return causeAndFix(cause, failing ? OUTCOMES[result].fix : '');
+}
+/** One value as an output's text: numbers as digits, lists as JSON, null as empty. */
+function outputText(value) {
+    if (value === null || value === undefined)
+        return '';
+    if (typeof value === 'string')
+        return value;
+    if (typeof value === 'number')
+        return String(value);
+    return JSON.stringify(value);
+}
+/** The action's outputs of an outcome, in action.yml's order; a value undefined for its kind is not set. */
+function actionOutputs(o) {
+    const values = outcomeValues(o);
+    return OUTPUT_NAMES.filter((name) => values[name] !== undefined).map((name) => [name, outputText(values[name])]);
+}
+/** Set the action's outputs of an outcome. */
+function setActionOutputs(io, o) {
+    for (const [name, value] of actionOutputs(o))
+        io.setOutput(name, value);
+}
+
 ;// CONCATENATED MODULE: ./src/report/annotations.ts
 /**
  * Annotations for the findings at or above the threshold, most severe first.
@@ -49913,6 +50489,7 @@ function gateArgs(inputs, policy) {
 
 
 
+
 function clean(text, max) {
     const c = clampText(text, max);
     return sanitizeText(c.text, false).trim() + (c.cut > 0 ? ' …' : '');
@@ -49920,28 +50497,32 @@ function clean(text, max) {
 function severityText(s) {
     return SEVERITIES.includes(s) ? s : 'unknown';
 }
-function blockerTraitsOf(f) {
-    return blockerTraits({ ...f, reproduced: true });
-}
-/** A weakness this run did not reproduce that still blocks: an error like any blocker. */
-function missedAnnotation(b) {
+/** A weakness this run did not reproduce that still blocks: an error like any blocker, named by its fingerprint. */
+function missedAnnotation(b, ctx) {
     const sev = severityText(b.severity);
+    const held = STANDINGS.held;
+    const traits = blockerTraits(b).filter((t) => t !== held.label);
     return {
-        level: 'error',
-        title: clean(`${sev} finding: ${b.category} (not reproduced in this run, still blocks)`, 120),
-        message: clean(`Blocks: ${blockerTraits(b).join(', ')}; still open on the service. Description: ${b.description} See the job summary and the JSON report.`, 900)
+        level: held.annotation ?? 'error',
+        title: clean(`${sev} ${b.category} weakness ${b.fingerprint.slice(0, 12)}: ${held.label}`, 120),
+        message: clean(`Weakness ${b.fingerprint} (${sev} ${b.category}) ${held.label}: ${held.why(ctx)}${traits.length > 0 ? `; ${traits.join(', ')}` : ''}; still open on the service. Description: ${b.description} See the job summary and the JSON report.`, 900)
     };
 }
-function annotationFor(f, minSeverity) {
+/** Its standing in the standings' words: "blocks (open at or above high; new, seen in 2 of 5 runs of main)". */
+function standingText(f, ctx) {
+    const st = STANDINGS[findingStanding(f)];
+    const traits = st.blocks ? blockerTraits({ ...f, reproduced: true }) : [];
+    const why = [st.why(ctx), ...traits].join('; ');
+    return `${st.label} (${why})`;
+}
+function annotationFor(f, ctx) {
     const sev = severityText(f.severity);
-    const title = clean(`${sev} finding: ${f.category} (${f.lens})`, 120);
-    const parts = [`Security assessment finding ${clean(f.findingId, 80)}, status ${clean(f.status, 30)}, at or above ${minSeverity}.`];
-    if (f.standing === 'accepted')
-        parts.push('Accepted in the accepted-risks file: it does not block.');
-    if (f.standing === 'known')
-        parts.push("Known: main's runs have it; with fail_on new it does not block.");
-    if (f.standing === 'blocking')
-        parts.push(`Blocks: ${blockerTraitsOf(f).join(', ')}.`);
+    const id = clean(f.findingId, 80);
+    const st = STANDINGS[findingStanding(f)];
+    const title = clean(`${sev} finding ${id}: ${f.category} (${st.label})`, 120);
+    const parts = [
+        `Finding ${id} (${sev} ${clean(f.category, 80)}, ${clean(f.lens, 30)}, status ${clean(f.status, 30)}) ${standingText(f, ctx)}.`
+    ];
     if (f.redacted) {
         parts.push("Proof withheld: the workspace's plan withholds the proof of findings.");
     }
@@ -49951,8 +50532,8 @@ function annotationFor(f, minSeverity) {
         if (f.attacks.length > 0)
             parts.push(`${f.attacks.length} ${f.attacks.length === 1 ? 'attack' : 'attacks'}; replay steps in the job summary and the JSON report.`);
     }
-    // Blocking findings fail the gate (error); closed, accepted and (fail_on new) known ones do not (warning).
-    return { level: f.standing === 'blocking' ? 'error' : 'warning', title, message: parts.join(' ') };
+    // The level is the standing's (standings.ts): blockers are errors; what does not block is a warning.
+    return { level: st.annotation ?? 'notice', title, message: clean(parts.join(' '), 1500) };
 }
 /** The annotations of each level GitHub shows for one step. */
 const ANNOTATIONS_SHOWN_PER_LEVEL = 10;
@@ -49964,15 +50545,16 @@ const ANNOTATIONS_SHOWN_PER_LEVEL = 10;
 function buildAnnotations(report, max = ANNOTATIONS_SHOWN_PER_LEVEL - 1) {
     // Blockers first (blockers.ts: this run's, then those not reproduced, by severity), then what does not block.
     const found = report.groups.flatMap((g) => g.findings);
+    const ctx = { minSeverity: report.minSeverity, failOn: report.baseline?.available ? report.baseline.failOn : null };
     const byId = new Map(found.map((f) => [f.findingId, f]));
     const items = [
         ...blockers(report).map((b) => {
             const f = b.findingId === null ? undefined : byId.get(b.findingId);
-            return { severity: b.severity, blocks: true, make: () => (f ? annotationFor(f, report.minSeverity) : missedAnnotation(b)) };
+            return { severity: b.severity, blocks: true, make: () => (f ? annotationFor(f, ctx) : missedAnnotation(b, ctx)) };
         }),
         ...found
             .filter((f) => f.standing !== 'blocking')
-            .map((f) => ({ severity: f.severity, blocks: false, make: () => annotationFor(f, report.minSeverity) }))
+            .map((f) => ({ severity: f.severity, blocks: false, make: () => annotationFor(f, ctx) }))
     ];
     const limit = Math.max(1, Math.floor(max));
     if (items.length <= limit)
@@ -50398,6 +50980,7 @@ function renderJsonWithCap(report, cap, opts = {}) {
  * CI, where Jenkins' xunit may read the file, the test cases carry none.
  */
 
+
 function xml(text) {
     return text
         .replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]/g, '')
@@ -50406,13 +50989,14 @@ function xml(text) {
         .replace(/>/g, '&gt;')
         .replace(/"/g, '&quot;');
 }
-/** Whether a finding blocks the gate (the report model's standing, the gate's own rule). */
+/** Whether a finding is a <failure> of its category (its standing's JUnit outcome, standings.ts). */
 function blocks(f) {
-    return f.standing === 'blocking';
+    return STANDINGS[f.standing].junit === 'failure';
 }
 function renderJunit(report, opts) {
     const categories = report.coverageRows.map((r) => r.category);
-    const missed = report.baseline?.notReproduced.filter((n) => n.blocks) ?? [];
+    const missed = report.baseline?.notReproduced.filter((n) => STANDINGS[missedStanding(n)].junit === 'failure') ?? [];
+    const ctx = { minSeverity: report.minSeverity, failOn: report.baseline?.available ? report.baseline.failOn : null };
     for (const f of [...report.findings, ...missed])
         if (!categories.includes(f.category))
             categories.push(f.category);
@@ -50431,7 +51015,7 @@ function renderJunit(report, opts) {
             failures += 1;
             const body = [
                 ...blocking.map((f) => `    <failure message="${xml(`${f.severity} ${f.category} finding ${f.findingId}${f.baselineState ? ` (${f.baselineState})` : ''}${f.seen.windowed ? `, ${seenText(f)}` : ''}`)}" type="${xml(f.severity)}">${xml(f.description)}</failure>`),
-                ...missedHere.map((n) => `    <failure message="${xml(`${n.severity} ${n.category} finding ${n.fingerprint} not reproduced in this run, seen in ${n.seen.label}, still open`)}" type="${xml(n.severity)}">${xml(n.description)}</failure>`)
+                ...missedHere.map((n) => `    <failure message="${xml(`${n.severity} ${n.category} weakness ${n.fingerprint} ${STANDINGS.held.label}: ${STANDINGS.held.why(ctx)}, ${seenText(n)}, still open`)}" type="${xml(n.severity)}">${xml(n.description)}</failure>`)
             ].join('\n');
             cases.push(`  <testcase ${attrs}>\n${body}\n  </testcase>`);
             continue;
@@ -50441,8 +51025,12 @@ function renderJunit(report, opts) {
             cases.push(`  <testcase ${attrs}>\n    <skipped message="${xml(`not completed: ${row.state}`)}"/>\n  </testcase>`);
             continue;
         }
-        const waived = of.filter((f) => f.standing === 'known' || (f.accepted !== null && f.standing !== 'closed'));
-        const out = waived.map((f) => `${f.findingId} ${f.severity}: ${f.accepted ? `accepted (${f.accepted.reasonCode}, owner ${f.accepted.owner}, expires ${f.accepted.expires})` : 'known since the baseline'}`);
+        const waived = of.filter((f) => STANDINGS[findingStanding(f)].junit === 'system-out');
+        const out = waived.map((f) => {
+            const st = STANDINGS[findingStanding(f)];
+            const why = f.accepted ? `${f.accepted.reasonCode}, owner ${f.accepted.owner}, expires ${f.accepted.expires}` : st.why(ctx);
+            return `${f.findingId} ${f.severity}: ${st.label} (${why})`;
+        });
         cases.push(out.length > 0
             ? `  <testcase ${attrs}>\n    <system-out>${xml(out.join('\n'))}</system-out>\n  </testcase>`
             : `  <testcase ${attrs}/>`);
@@ -52353,6 +52941,7 @@ async function gateReport(ctx, { prepared, policy, outcome, recorded, planned, p
         sha: commit.sha,
         reason: plan.reason,
         confirmationRuns: confirmation?.runIds.length ?? 0,
+        confirmationPlan: confirmation?.planLine,
         changeRuns: outcome.moreRuns?.runIds.length ?? 0
     });
     const input = assessmentReportInput(outcome, {
@@ -52414,23 +53003,24 @@ async function writeReportFiles(ctx, inputs, report, name) {
 }
 function assessedOutcome(outcome, report, files) {
     const { decision, run } = outcome;
+    const fromReport = reportOutcome(report);
     return {
         kind: 'assessed',
         result: decision.result,
         runId: outcome.triggered.runId,
         status: run?.status ?? null,
-        verdict: run?.verdict ?? null,
-        findingsCount: decision.findingsAtOrAbove,
+        serviceVerdict: run?.verdict ?? null,
+        findingsCount: decidedFindingsCount(decision.findingsAtOrAbove, fromReport.blocking),
         categoriesPlanned: run?.categories_planned ?? [],
         categoriesCompleted: run?.categories_completed ?? [],
         files,
         assessmentsSpent: report.pipeline?.assessmentsSpent ?? 1,
         commentUrl: null,
-        ...reportOutcome(report)
+        ...fromReport
     };
 }
 
-;// CONCATENATED MODULE: ./src/action/stages/commit-status.ts
+;// CONCATENATED MODULE: ./src/action/stages/set-commit-status.ts
 /**
  * The commit status edge: deployment runs happen on the default branch and
  * do not show as checks on the pull request, so the result is set on the
@@ -52448,6 +53038,7 @@ function assessedOutcome(outcome, report, files) {
  * naming target_name; statuses that cannot be read fail that check closed.
  * A state the step could not set (cancelled) is left to the post step.
  */
+
 
 
 
@@ -52479,6 +53070,8 @@ function statusEdge(ctx, inputs, planned) {
 }
 /** What a status left pending ends in when the step never sets its result (the post step sets it). */
 const UNFINISHED_STATUS = 'The step stopped (the job was cancelled?) before its result was set: nothing passed';
+/** What a success the step could not set ends in: the post step never sets success (state.ts OWED_STATES). */
+const UNSET_SUCCESS_STATUS = 'The step passed but could not set success, which is never set later: re-run the job';
 /**
  * Set a state. Until a final state is set, the post step owes one
  * (saveOwedStatus): this final state, or error after pending, so a cancelled
@@ -52486,15 +53079,20 @@ const UNFINISHED_STATUS = 'The step stopped (the job was cancelled?) before its 
  */
 async function setStatus(ctx, edge, state, description) {
     const status = { sha: edge.sha, state, context: edge.context, description, targetUrl: edge.targetUrl, owner: edge.owner };
-    const owed = state === 'pending' ? { ...status, state: 'error', description: UNFINISHED_STATUS } : status;
-    state_saveOwedStatus(ctx.io, { repo: edge.repo, status: owed });
+    saved_state_saveOwedStatus(ctx.io, { repo: edge.repo, status: owedFor(status) });
     const set = await ctx.io.setCommitStatus({ githubToken: edge.token, repo: edge.repo, status });
     if (!set)
         return false;
     ctx.io.log.info(`Commit status ${edge.context} on ${edge.sha.slice(0, 7)}: ${state}.`);
     if (state !== 'pending')
-        state_saveOwedStatus(ctx.io, null);
+        saved_state_saveOwedStatus(ctx.io, null);
     return true;
+}
+/** What the post step is to set if `status` is not set: a failure as is, error for anything else (state.ts OWED_STATES). */
+function owedFor(status) {
+    if (status.state === 'failure' || status.state === 'error')
+        return { ...status, state: status.state };
+    return { ...status, state: 'error', description: status.state === 'pending' ? UNFINISHED_STATUS : UNSET_SUCCESS_STATUS };
 }
 /** Pending: the step has started on the commit. */
 async function startStatus(ctx, edge) {
@@ -52506,9 +53104,13 @@ async function startStatus(ctx, edge) {
  * collector, so the post step owes nothing (it must not set error on a run
  * that goes on). False when it could not be set.
  */
+/** The status set pending with `description`, the step still owing its end (the pending record is not written yet). */
+function pendingStatus(ctx, edge, description) {
+    return setStatus(ctx, edge, 'pending', description);
+}
 async function handOverStatus(ctx, edge, description) {
     const set = await setStatus(ctx, edge, 'pending', description);
-    state_saveOwedStatus(ctx.io, null);
+    saveOwedStatus(ctx.io, null);
     return set;
 }
 /**
@@ -52517,10 +53119,12 @@ async function handOverStatus(ctx, edge, description) {
  * sharedContext): the step to conclude with is `step`, or the failure that
  * refuses the shared context.
  */
-async function finishStatus(ctx, edge, result, step, description = step.line.replace(/^Result: /, '')) {
+async function finishStatus(ctx, edge, result, step, description) {
     if (edge === null)
         return step;
-    const state = statusStateFor(step.resultOutput ?? result, step.outcome === 'fail');
+    const failing = step.outcome === 'fail';
+    const state = finalStatusState(step.resultOutput ?? result, failing);
+    description ??= statusLine(step.resultOutput ?? result, step.line.replace(/^Result: /, ''), failing);
     if (!(await setStatus(ctx, edge, state, description)))
         return step;
     const refused = await sharedContext(ctx, edge);
@@ -52558,6 +53162,40 @@ async function sharedContext(ctx, edge) {
         status: 'Another agent sets this status too: give each agent its own target_name',
         error: new ConfigError('target_name', `another agent (${others.join(', ')}) set the commit status ${edge.context} on ${edge.sha.slice(0, 7)}, so the last to finish would win: give each agent its own target_name (this one is agent ${edge.owner})`)
     };
+}
+
+;// CONCATENATED MODULE: ./src/report/pending-seal.ts
+/**
+ * The seal of a pending record (wait: detached): an HMAC-SHA256 over every
+ * field the collector acts on (the model, the run, the commit, the trigger
+ * time, the categories, the deadline), keyed by a key derived from `api_key`
+ * for this one purpose. The detached step and the collector both hold
+ * `api_key`; a person who can edit the comment but cannot read the secret
+ * cannot write a record the collector accepts (docs/threat-model.md).
+ * Neither the key nor anything it can be recovered from is written: the MAC
+ * is one-way. Pure.
+ */
+
+const PURPOSE = 'agent-security-gate pending record v1';
+/** The purpose-specific key: HMAC(api_key, purpose), so the MAC key is never the service's key itself. */
+function recordKey(apiKey) {
+    return (0,external_node_crypto_.createHmac)('sha256', apiKey).update(PURPOSE).digest();
+}
+/** One canonical text of the fields (each field on its own line: no field can run into the next). */
+function canonical(f) {
+    return [PURPOSE, f.model, f.runId ?? '-', f.commit, f.at ?? '-', [...f.categories].sort().join(','), f.deadline ?? '-'].join('\n');
+}
+/** The record's MAC, 64 hex characters. Throws on an empty key: a record sealed with nothing would prove nothing. */
+function pendingMac(apiKey, f) {
+    if (apiKey === '')
+        throw new Error('pending record: no api_key to seal it with');
+    return (0,external_node_crypto_.createHmac)('sha256', recordKey(apiKey)).update(canonical(f)).digest('hex');
+}
+/** Whether `mac` is the MAC of the fields under `apiKey` (false when there is none, or no key). Constant time. */
+function pendingSealed(apiKey, f, mac) {
+    if (mac === null || apiKey === '' || !/^[0-9a-f]{64}$/.test(mac))
+        return false;
+    return (0,external_node_crypto_.timingSafeEqual)(Buffer.from(pendingMac(apiKey, f), 'hex'), Buffer.from(mac, 'hex'));
 }
 
 ;// CONCATENATED MODULE: ./src/action/stages/github-reads.ts
@@ -52607,6 +53245,7 @@ async function githubReads(ctx, token) {
  *   error (the post step cancels the run: nobody would read it). Once handed
  *   over, the post step owes nothing.
  */
+
 
 
 
@@ -52687,7 +53326,13 @@ async function writePending(ctx, w) {
     const startedMs = Number.isFinite(started) ? started : ctx.clock.now();
     const deadline = new Date(startedMs + inputs.timeoutMs).toISOString();
     const runId = triggered?.runId ?? null;
-    const pending = { runId, commit: planned.commit, at: isoMinute(new Date(startedMs).toISOString()) };
+    const pending = sealedRecord(inputs, {
+        runId,
+        commit: planned.commit,
+        at: isoMinute(new Date(startedMs).toISOString()),
+        categories: [...inputs.categories].sort(),
+        deadline: isoMinute(deadline)
+    });
     const marker = commentMarker(planned.agent.commentKey);
     const spent = runId === null
         ? budgetLine({ kind: 'not_assessed', reason: 'queued: the model is busy with another assessment' }).line
@@ -52702,6 +53347,10 @@ async function writePending(ctx, w) {
         runUrl: runUrl(ctx.io.env),
         budgetLine: spent
     });
+    // The status first: a collector that reads the record at once (a run already ended) then sets the last status, never
+    // this step after it (__tests__/properties/collector-schedules.property.test.ts found that order leaving a head pending).
+    if (w.status !== null)
+        await pendingStatus(ctx, w.status, pendingDescription(runId, deadline));
     const published = await ctx.io.publish({
         inputs: { ...inputs, comment: 'update' },
         marker,
@@ -52712,9 +53361,18 @@ async function writePending(ctx, w) {
     });
     if (published.commentUrl === null)
         throw new GitHubError({ endpoint: 'POST /repos/{owner}/{repo}/issues/{n}/comments', message: noRecord(runId) });
+    // Handed over: the post step owes the status nothing now.
     if (w.status !== null)
-        await handOverStatus(ctx, w.status, pendingDescription(runId, deadline));
+        saved_state_saveOwedStatus(ctx.io, null);
     return { body, url: published.commentUrl, deadline };
+}
+/** The record with its MAC, keyed from api_key over this model's fields (pending-seal.ts). */
+function sealedRecord(inputs, r) {
+    return { ...r, mac: pendingMac(inputs.apiKey, { ...r, model: inputs.modelId }) };
+}
+/** Whether a record's MAC holds for this model and api_key (false when it has none). */
+function recordSealed(inputs, r) {
+    return pendingSealed(inputs.apiKey, { ...r, model: inputs.modelId }, r.mac);
 }
 /**
  * The run of the pending record this push replaces (its own comment's):
@@ -52724,7 +53382,8 @@ async function writePending(ctx, w) {
 async function supersede(ctx, inputs, planned) {
     try {
         const older = await pendingOf(ctx, inputs, planned);
-        if (older?.runId == null)
+        // Only a record this model's step sealed names a run to stop: an edited one names whatever its editor chose.
+        if (older?.runId == null || !recordSealed(inputs, older))
             return;
         const api = ctx.makeApi(inputs, clock_Deadline.after(ctx.clock, TIMEOUT_SETTLE_MS));
         const run = await api.getRun(older.runId);
@@ -53517,7 +54176,7 @@ function queryValues(raw) {
     return [...out].filter((v) => v !== '');
 }
 
-;// CONCATENATED MODULE: ./src/action/inputs/policy.ts
+;// CONCATENATED MODULE: ./src/action/inputs/policy-entries.ts
 
 
 
@@ -53599,8 +54258,8 @@ const GATE_INPUTS = [
         name: 'fail_on_incomplete',
         field: 'failOnIncomplete',
         default: 'true',
-        description: 'Whether incomplete coverage fails the check (false: a warning).',
-        summary: '`false`: incomplete coverage (validate mode: a finding not validated) warns instead of failing',
+        description: 'Whether incomplete coverage fails the check (false: a warning). Coverage only: an evidence gap or a confirmation cut short still fails.',
+        summary: '`false`: incomplete coverage (validate mode: a finding not validated) warns instead of failing; an evidence gap still fails',
         parser: spec_boolean,
         cli: { commands: ['assess', 'validate'], value: 'bool' }
     })
@@ -54175,7 +54834,7 @@ function eventCommit(e) {
     }
 }
 
-;// CONCATENATED MODULE: ./src/action/inputs/target-inputs.ts
+;// CONCATENATED MODULE: ./src/action/inputs/target-entries.ts
 /**
  * The inputs that say what to assess, as entries of the inputs table
  * (spec.ts): model_id or endpoint_url, the registration inputs of an
@@ -54246,7 +54905,7 @@ const profilePath = parsedBy((path) => {
         throw new ConfigError('profile_file', 'holds control characters');
     return path;
 });
-const target_inputs_ASSESS = ['assess'];
+const target_entries_ASSESS = ['assess'];
 /** model_id or endpoint_url: exactly one (or, on a deployment event, neither). */
 const MODEL_ID = defineInput({
     name: 'model_id',
@@ -54264,7 +54923,7 @@ const ENDPOINT_URL = defineInput({
     description: "The agent's address (e.g. the PR's preview), found or registered as a target. See docs/targets-and-profiles.md.",
     summary: "the agent's address (e.g. the PR's preview), found or registered ([docs](docs/targets-and-profiles.md))",
     parser: parsedBy((raw) => (raw === '' ? '' : parseEndpointUrl(raw))),
-    cli: { commands: target_inputs_ASSESS, value: 'url' }
+    cli: { commands: target_entries_ASSESS, value: 'url' }
 });
 const TARGET_NAME = defineInput({
     name: 'target_name',
@@ -54273,7 +54932,7 @@ const TARGET_NAME = defineInput({
     description: 'Inventory name of the endpoint_url target. Empty: <repo>-pr-<number> on pull requests, else <repo>-<ref>.',
     summary: "the target's name; empty: `<repo>-pr-<number>` on PRs, else `<repo>-<ref>`",
     parser: targetName,
-    cli: { commands: target_inputs_ASSESS, value: 'name' }
+    cli: { commands: target_entries_ASSESS, value: 'name' }
 });
 const ENVIRONMENT = defineInput({
     name: 'environment',
@@ -54282,7 +54941,7 @@ const ENVIRONMENT = defineInput({
     description: 'Environment of a registered target: {range} (empty: the service default).',
     summary: '{range} for a registered target',
     parser: environment,
-    cli: { commands: target_inputs_ASSESS, value: 'env' }
+    cli: { commands: target_entries_ASSESS, value: 'env' }
 });
 const AUTH_TYPE = defineInput({
     name: 'auth_type',
@@ -54291,7 +54950,7 @@ const AUTH_TYPE = defineInput({
     description: 'How the service authenticates to the target: {range}.',
     summary: '{range}',
     parser: choice(AUTH_TYPES),
-    cli: { commands: target_inputs_ASSESS, value: 'type' }
+    cli: { commands: target_entries_ASSESS, value: 'type' }
 });
 const TARGET_CREDENTIAL = defineInput({
     name: 'target_credential',
@@ -54300,7 +54959,7 @@ const TARGET_CREDENTIAL = defineInput({
     description: "The target's credential for auth_type, from a secret. Masked at once.",
     summary: "the target's credential for `auth_type`, from a secret",
     parser: spec_text,
-    cli: { commands: target_inputs_ASSESS, value: 'secret', env: 'ASAS_TARGET_CREDENTIAL' }
+    cli: { commands: target_entries_ASSESS, value: 'secret', env: 'ASAS_TARGET_CREDENTIAL' }
 });
 const OAUTH_TOKEN_URL = defineInput({
     name: 'oauth_token_url',
@@ -54309,7 +54968,7 @@ const OAUTH_TOKEN_URL = defineInput({
     description: 'auth_type oauth_client_credentials: the token endpoint.',
     summary: 'for OAuth: the token endpoint',
     parser: spec_text,
-    cli: { commands: target_inputs_ASSESS, value: 'url' }
+    cli: { commands: target_entries_ASSESS, value: 'url' }
 });
 const OAUTH_CLIENT_ID = defineInput({
     name: 'oauth_client_id',
@@ -54318,7 +54977,7 @@ const OAUTH_CLIENT_ID = defineInput({
     description: 'auth_type oauth_client_credentials: the client id.',
     summary: 'for OAuth: the client id',
     parser: spec_text,
-    cli: { commands: target_inputs_ASSESS, value: 'id' }
+    cli: { commands: target_entries_ASSESS, value: 'id' }
 });
 const OAUTH_SCOPE = defineInput({
     name: 'oauth_scope',
@@ -54327,7 +54986,7 @@ const OAUTH_SCOPE = defineInput({
     description: 'auth_type oauth_client_credentials: the scope (optional).',
     summary: 'for OAuth: the scope (optional)',
     parser: spec_text,
-    cli: { commands: target_inputs_ASSESS, value: 'scope' }
+    cli: { commands: target_entries_ASSESS, value: 'scope' }
 });
 const OAUTH_AUDIENCE = defineInput({
     name: 'oauth_audience',
@@ -54336,7 +54995,7 @@ const OAUTH_AUDIENCE = defineInput({
     description: 'auth_type oauth_client_credentials: the audience (optional).',
     summary: 'for OAuth: the audience (optional)',
     parser: spec_text,
-    cli: { commands: target_inputs_ASSESS, value: 'audience' }
+    cli: { commands: target_entries_ASSESS, value: 'audience' }
 });
 const RESPONSE_FIELD = defineInput({
     name: 'response_field',
@@ -54345,7 +55004,7 @@ const RESPONSE_FIELD = defineInput({
     description: "Required with endpoint_url: dot-path of the reply text in the agent's JSON answer (e.g. output.text).",
     summary: '**required with `endpoint_url`**: dot-path of the reply (`output.text`)',
     parser: spec_text,
-    cli: { commands: target_inputs_ASSESS, value: 'path' }
+    cli: { commands: target_entries_ASSESS, value: 'path' }
 });
 const TRANSPORT = defineInput({
     name: 'transport',
@@ -54354,7 +55013,7 @@ const TRANSPORT = defineInput({
     description: 'How the service talks to the target: {range}.',
     summary: '{range}',
     parser: choice(['http', 'websocket']),
-    cli: { commands: target_inputs_ASSESS, value: 'transport' }
+    cli: { commands: target_entries_ASSESS, value: 'transport' }
 });
 const REQUEST_TIMEOUT = defineInput({
     name: 'request_timeout',
@@ -54363,7 +55022,7 @@ const REQUEST_TIMEOUT = defineInput({
     description: 'Seconds the service waits for the target to answer ({range}; empty: the service default).',
     summary: 'seconds the service waits for the target ({range})',
     parser: requestTimeout,
-    cli: { commands: target_inputs_ASSESS, value: 'seconds' }
+    cli: { commands: target_entries_ASSESS, value: 'seconds' }
 });
 const PROFILE_FILE = defineInput({
     name: 'profile_file',
@@ -54372,7 +55031,7 @@ const PROFILE_FILE = defineInput({
     description: "A YAML or JSON file with the target's profile, synced before the run. See docs/targets-and-profiles.md.",
     summary: "a file with the target's profile, synced before the run",
     parser: profilePath,
-    cli: { commands: target_inputs_ASSESS, value: 'file' }
+    cli: { commands: target_entries_ASSESS, value: 'file' }
 });
 const FAIL_ON_PROFILE_ERROR = defineInput({
     name: 'fail_on_profile_error',
@@ -54381,7 +55040,7 @@ const FAIL_ON_PROFILE_ERROR = defineInput({
     description: 'Whether a failed profile sync fails the step before any run (false: a warning).',
     summary: 'whether a failed profile sync fails the step before any run',
     parser: spec_boolean,
-    cli: { commands: target_inputs_ASSESS, value: 'bool' }
+    cli: { commands: target_entries_ASSESS, value: 'bool' }
 });
 const ALLOW_SHARED_PROFILE_SYNC = defineInput({
     name: 'allow_shared_profile_sync',
@@ -54390,7 +55049,7 @@ const ALLOW_SHARED_PROFILE_SYNC = defineInput({
     description: 'Whether a run off the default branch may sync the profile of a target that is not its own preview.',
     summary: 'whether runs off the default branch may sync a shared profile',
     parser: spec_boolean,
-    cli: { commands: target_inputs_ASSESS, value: 'bool' }
+    cli: { commands: target_entries_ASSESS, value: 'bool' }
 });
 /** The model to assess, first in the table. */
 const TARGET_INPUTS = [MODEL_ID];
@@ -54413,7 +55072,7 @@ const REGISTRATION_INPUTS = [
     ALLOW_SHARED_PROFILE_SYNC
 ];
 
-;// CONCATENATED MODULE: ./src/action/inputs/target.ts
+;// CONCATENATED MODULE: ./src/action/inputs/read-target.ts
 /**
  * The inputs that say what to assess: model_id, or endpoint_url (or, on a
  * deployment event with both empty, the deployment's URL) with the
@@ -54579,7 +55238,7 @@ const INPUT_DEFAULTS = Object.fromEntries(INPUT_TABLE
     .filter((s) => s.required !== true && s.runnerDefault === undefined)
     .map((s) => [s.name, s.default]));
 
-;// CONCATENATED MODULE: ./src/action/inputs.ts
+;// CONCATENATED MODULE: ./src/action/inputs/read-inputs.ts
 
 
 
@@ -54616,7 +55275,7 @@ function checkDetached(mode, pipeline, target) {
  * before any request is made. `event`: the run's pipeline event, which may
  * offer the target when model_id and endpoint_url are both empty.
  */
-function inputs_readInputs(get, event = null, host = 'github') {
+function read_inputs_readInputs(get, event = null, host = 'github') {
     const mode = readInput(get, MODE);
     const pipeline = readFields(get, PIPELINE_INPUTS);
     const target = readTargetInput(get, eventEndpoint(event, pipeline.endpointPath));
@@ -55051,10 +55710,12 @@ const MAX_HOLDERS = 5;
 const HOLDER_SEPARATOR = '~';
 /** After a holder in a key: the holder is a run of the recording run's own agent (a character no run id holds). */
 const SAME_AGENT_MARK = '!';
+/** Before a holder in a key: only a run of the service's list saw it (whoever ran it): presumed, never known on main. */
+const PRESUMED_MARK = '?';
 /** Run ids and commits that a key can carry unambiguously. */
 const records_RUN_ID = /^[A-Za-z0-9_.-]{1,200}$/;
-/** A holder in a key: its run id, marked when it is of the recording run's agent. */
-const HOLDER_TOKEN = /^([A-Za-z0-9_.-]{1,200})(!?)$/;
+/** A holder in a key: its run id, marked before when only the service's list saw it, after when it is of the recording run's agent. */
+const HOLDER_TOKEN = /^(\??)([A-Za-z0-9_.-]{1,200})(!?)$/;
 const COMMIT = /^[A-Za-z0-9]{7,64}$/;
 /** The prefix of every key of an agent (a digest of its identity: fixed length, so one agent's prefix never starts another's). */
 function evidenceKeyPrefix(agentKey) {
@@ -55075,7 +55736,7 @@ function evidenceKey(agentKey, runId, commit, holders = []) {
         if (named >= MAX_HOLDERS)
             break;
         const token = HOLDER_TOKEN.exec(h);
-        if (token === null || token[1] === runId || key.length + 1 + h.length > MAX_CACHE_KEY_LENGTH)
+        if (token === null || token[2] === runId || key.length + 1 + h.length > MAX_CACHE_KEY_LENGTH)
             continue;
         key += `${HOLDER_SEPARATOR}${h}`;
         named++;
@@ -55096,9 +55757,16 @@ function parseEvidenceKey(key, agentKey) {
     const tokens = holders.map((h) => HOLDER_TOKEN.exec(h));
     if (!records_RUN_ID.test(runId) || !(commit === 'none' || COMMIT.test(commit)) || tokens.some((t) => t === null))
         return null;
-    const ids = [...new Set(tokens.map((t) => t?.[1] ?? ''))].slice(0, MAX_HOLDERS);
-    const same = new Set(tokens.filter((t) => t?.[2] === SAME_AGENT_MARK).map((t) => t?.[1] ?? ''));
-    return { runId, commit: commit === 'none' ? null : commit, holders: ids, sameAgentHolders: ids.filter((h) => same.has(h)) };
+    const ids = [...new Set(tokens.map((t) => t?.[2] ?? ''))].slice(0, MAX_HOLDERS);
+    const same = new Set(tokens.filter((t) => t?.[3] === SAME_AGENT_MARK).map((t) => t?.[2] ?? ''));
+    const presumed = new Set(tokens.filter((t) => t?.[1] === PRESUMED_MARK).map((t) => t?.[2] ?? ''));
+    return {
+        runId,
+        commit: commit === 'none' ? null : commit,
+        holders: ids,
+        sameAgentHolders: ids.filter((h) => same.has(h) && !presumed.has(h)),
+        presumedHolders: ids.filter((h) => presumed.has(h))
+    };
 }
 /**
  * The runs a record of this run names as holders: for each finding still
@@ -55106,14 +55774,20 @@ function parseEvidenceKey(key, agentKey) {
  * saw (most severe first), the newest run that saw it, marked when a run of
  * this run's own agent saw it (not merely presumed); at most MAX_HOLDERS.
  * `gone`: fingerprints a confirmation showed gone, named by no record.
+ * `unobserved`: runs of the service's list (whoever ran them, and holders
+ * read back with PRESUMED_MARK): a weakness only they saw is named with
+ * PRESUMED_MARK (kept, so the next run still presumes it, but never passed
+ * off as the recording branch's own observation).
  */
-function recordHolders(notReproduced, gone = new Set()) {
+function recordHolders(notReproduced, gone = new Set(), unobserved = new Set()) {
     const holders = [];
+    const idOf = (h) => h.replace(/^\?/, '').replace(/!$/, '');
     for (const n of notReproduced) {
-        const newest = n.seenIn.at(0);
-        if (!n.present || gone.has(n.fingerprint) || newest === undefined || holders.some((h) => h.replace(/!$/, '') === newest))
+        const own = n.seenIn.find((id) => !unobserved.has(id));
+        const newest = own ?? n.seenIn.at(0);
+        if (!n.present || gone.has(n.fingerprint) || newest === undefined || holders.some((h) => idOf(h) === newest))
             continue;
-        holders.push(n.presumed ? newest : `${newest}${SAME_AGENT_MARK}`);
+        holders.push(own === undefined ? `${PRESUMED_MARK}${newest}` : n.presumed ? newest : `${newest}${SAME_AGENT_MARK}`);
         if (holders.length >= MAX_HOLDERS)
             break;
     }
@@ -55289,8 +55963,9 @@ function parseBaseline(text) {
         };
     return { baseline: r.data };
 }
-/** The open findings of a window as a baseline (fingerprints as pooled; categories of its newest run). */
+/** The findings of a window known on main (knownOnMain) as a baseline (fingerprints as pooled; categories of its newest run). */
 function baselineOfPool(pool, modelId, commit) {
+    const known = knownOnMain(pool);
     return {
         schema_version: BASELINE_SCHEMA_VERSION,
         model_id: modelId,
@@ -55299,7 +55974,7 @@ function baselineOfPool(pool, modelId, commit) {
         commit,
         categories_completed: pool.categoriesCompleted,
         findings: [...pool.findings.values()]
-            .filter((p) => !p.closed)
+            .filter((p) => known.has(p.fingerprint))
             .map((p) => ({ fingerprint: p.fingerprint, category: p.category, severity: p.severity, lens: p.lens, description: p.description }))
     };
 }
@@ -55353,7 +56028,8 @@ function cleanListedRuns(list, bounds) {
                 completedAt: run.completed_at ?? '',
                 categoriesCompleted: run.categories_planned,
                 findings: [],
-                sameAgent: false
+                sameAgent: false,
+                provenance: 'service-list'
             });
     return [...clean.values()];
 }
@@ -55406,7 +56082,8 @@ async function loadBaseline(deps, args) {
             ...main,
             windows: runs.length === 0 ? main.windows : { ...main.windows, agent },
             notes: r.notes,
-            gaps: r.gaps
+            gaps: r.gaps,
+            serviceList: [...(main.serviceList ?? []), ...ledger.map((x) => x.runId)]
         });
     }
     catch (err) {
@@ -55468,11 +56145,11 @@ async function loadWindow(r) {
     // What fail_on new compares with: main's agent, up to its last change. The lineage: every recent run, marked.
     const kept = new Set((await sameAgent(r, recent, limit)).map((x) => x.runId));
     const marks = await agentMarks(r, recent, args.agentCommit === undefined ? args.judgedCommit : args.agentCommit);
-    const runs = await readRuns(r, recent, marks, true);
+    const runs = await readRuns(r, recent, marks, 'default-branch');
     if (runs.length === 0)
         return none(`none of the ${plural(recent.length, 'recorded run')} of the default branch could be trusted`);
-    // Holders are named by records the default branch saved, so they are trusted as those records are.
-    const held = await readHolders(r, recent, marks, true);
+    // Holders are named by records the default branch saved: its own observations, as those records are.
+    const held = await readHolders(r, recent, marks, 'default-branch');
     const base = poolEvidence([...runs, ...held]);
     const baselineRuns = runs.filter((x) => kept.has(x.runId));
     // K = 1: this run alone is its agent's evidence, holders too are main's window only.
@@ -55480,6 +56157,7 @@ async function loadWindow(r) {
     return {
         baseline: baselineRuns.length > 0 ? baselineOfPool(poolEvidence([...baselineRuns, ...held]), args.modelId, recent[0]?.commit ?? null) : null,
         recordsGone: null,
+        serviceList: held.filter((x) => x.provenance === 'service-list').map((x) => x.runId),
         source: `${plural(runs.length, 'run')} of ${args.defaultBranch}${held.length > 0 ? ` and ${plural(held.length, 'earlier run')} holding findings still open` : ''} (Actions cache records listed on ${ref}), re-read from the service`,
         why: baselineRuns.length > 0 ? null : 'every recorded run of the default branch is of an earlier agent (agent_paths changed since)',
         windows: {
@@ -55492,9 +56170,9 @@ async function loadWindow(r) {
 /**
  * A pull request's own window: the runs recorded under its own ref, across
  * its pushes (the newest K - 1), each marked whether it is of the agent judged
- * now. A pull request can write these records, so they only ever add
- * observations and never close one (each run read again from the service all
- * the same).
+ * now. A pull request can write these records, so they only name runs: each
+ * is read again from the service, whose close of a finding (validated fixed,
+ * dismissed) counts whoever recorded the run (poolEvidence: one rule).
  */
 async function loadOwnWindow(r) {
     const { deps, args } = r;
@@ -55508,10 +56186,10 @@ async function loadOwnWindow(r) {
     if (recent.length === 0)
         return [];
     const marks = await agentMarks(r, recent, own.head);
-    const runs = await readRuns(r, recent, marks, false);
+    const runs = await readRuns(r, recent, marks, 'own-lineage');
     if (runs.length === 0)
         return [];
-    return [...runs, ...(await readHolders(r, recent, marks, false))];
+    return [...runs, ...(await readHolders(r, recent, marks, 'own-lineage'))];
 }
 /**
  * On the default branch, no record of it listed: the model's runs the service lists (service-ledger.ts), read like
@@ -55535,7 +56213,7 @@ async function readLedger(r, why) {
         return [];
     const targets = chosen.toRead.map((runId) => ({ runId, commit: null }));
     // The list itself shows them to be the model's runs: a second listing (GET /run naming no model) could miss one a newer run pushed off.
-    const runs = await readRuns(r, targets, new Map(), true, { listed: new Set(list.runs.map((x) => x.run_id)) });
+    const runs = await readRuns(r, targets, new Map(), 'service-list', { listed: new Set(list.runs.map((x) => x.run_id)) });
     if (runs.length === 0)
         return [];
     r.notes.push(ledgerNote(runs.length, why));
@@ -55609,7 +56287,7 @@ async function agentMarks(r, records, judged) {
  * model, within the age bound (and kept by `keep`). `listed`: runs the
  * model's list already gave (of the model without a second listing).
  */
-async function readRuns(r, records, marks, trusted, o = {}) {
+async function readRuns(r, records, marks, provenance, o = {}) {
     const { deps, args, cost } = r;
     const keep = o.keep ?? (() => true);
     const reads = { ...runReads(deps.api(), args.modelId), listed: o.listed ?? null };
@@ -55633,7 +56311,7 @@ async function readRuns(r, records, marks, trusted, o = {}) {
             else if (read.run.completedAt !== '' && !withinAge(read.run.completedAt, args.bounds))
                 r.notes.push(`Recorded run ${rec.runId} completed more than ${args.bounds.maxAgeDays} days ago: left out.`);
             else if (keep(read.run))
-                runs.push({ ...read.run, trusted, sameAgent: rec.commit !== null && marks.get(rec.commit) === true });
+                runs.push({ ...read.run, provenance, sameAgent: rec.commit !== null && marks.get(rec.commit) === true });
         }
     }
     finally {
@@ -55648,15 +56326,17 @@ async function readRuns(r, records, marks, trusted, o = {}) {
  * the service has not closed. A holder is of the agent judged now when a
  * record of that agent marks it as of its own.
  */
-async function readHolders(r, records, marks, trusted) {
+async function readHolders(r, records, marks, provenance) {
     const holders = holdersToRead(records, records.map((x) => x.runId), MAX_HOLDERS);
     if (holders.length === 0)
         return [];
     const same = new Set(records.filter((x) => x.commit !== null && marks.get(x.commit) === true).flatMap((x) => x.sameAgentHolders));
     const SAME = 'same-agent';
-    const held = await readRuns(r, holders.map((runId) => ({ runId, commit: same.has(runId) ? SAME : null })), new Map([[SAME, true]]), trusted, { keep: holdsOpenFinding });
+    const held = await readRuns(r, holders.map((runId) => ({ runId, commit: same.has(runId) ? SAME : null })), new Map([[SAME, true]]), provenance, { keep: holdsOpenFinding });
     r.cost.holdersRead += held.length;
-    return held.map((run) => ({ ...run, selected: true }));
+    // Marked as only the service's list saw it: presumed (it blocks), never the branch's own observation.
+    const listed = new Set(records.flatMap((x) => x.presumedHolders ?? []));
+    return held.map((run) => ({ ...run, selected: true, provenance: listed.has(run.runId) ? 'service-list' : run.provenance }));
 }
 
 ;// CONCATENATED MODULE: ./src/evidence/scope.ts
@@ -55713,7 +56393,7 @@ function trustedCommit(eventName, payload, env) {
     return scope_text(env.GITHUB_SHA);
 }
 
-;// CONCATENATED MODULE: ./src/action/stages/load-policy.ts
+;// CONCATENATED MODULE: ./src/action/stages/load-baseline-and-risks.ts
 /**
  * Stage load policy: what the gate holds a run against, read before the run.
  * The accepted risks first (a malformed file is a configuration error before
@@ -55820,7 +56500,7 @@ async function readAccepted(ctx, inputs, scope, today) {
     const accepted = await readAcceptedRisks({
         workspace: nonEmpty(io.env.GITHUB_WORKSPACE) ?? process.cwd(),
         repo: splitRepository(io.env.GITHUB_REPOSITORY) ?? null,
-        contents: () => load_policy_contentsApi(ctx, inputs),
+        contents: () => load_baseline_and_risks_contentsApi(ctx, inputs),
         today
     }, inputs.acceptedRisksFile, scope);
     if (accepted.source !== null)
@@ -55828,7 +56508,7 @@ async function readAccepted(ctx, inputs, scope, today) {
     return accepted;
 }
 /** The GitHub client the accepted-risks file is read with. */
-function load_policy_contentsApi(ctx, inputs) {
+function load_baseline_and_risks_contentsApi(ctx, inputs) {
     if (inputs.githubToken === '')
         throw new ConfigError('github_token', 'is empty: the accepted-risks file is read through the GitHub API (at the base SHA on a pull request, else at GITHUB_SHA); leave github_token at its default');
     return createGitHubClient({
@@ -56131,15 +56811,15 @@ function hasUnreadable(v) {
     return false;
 }
 /** JSON with sorted keys (an unreadable fenced text shows as a marker no file value equals; see hasUnreadable). */
-function canonical(v) {
+function diff_canonical(v) {
     if (v === UNREADABLE_FENCE)
         return '"[unreadable fenced text]"';
     if (Array.isArray(v))
-        return `[${v.map(canonical).join(',')}]`;
+        return `[${v.map(diff_canonical).join(',')}]`;
     if (v !== null && typeof v === 'object') {
         return `{${Object.keys(v)
             .sort()
-            .map((k) => `${JSON.stringify(k)}:${canonical(v[k])}`)
+            .map((k) => `${JSON.stringify(k)}:${diff_canonical(v[k])}`)
             .join(',')}}`;
     }
     return JSON.stringify(v ?? null);
@@ -56160,19 +56840,19 @@ function sameAnswer(fileValue, read) {
     const current = read?.value;
     if (fileValue === null)
         return current === null || current === '';
-    return read !== undefined && !hasUnreadable(current) && canonical(fileValue) === canonical(current);
+    return read !== undefined && !hasUnreadable(current) && diff_canonical(fileValue) === diff_canonical(current);
 }
 function sameList(field, fileItems, read) {
     if (read === undefined || read.some((e) => hasUnreadable(e.value)))
         return false;
-    return canonical(fileItems) === canonical(read.map((e) => writable(field, e.value)));
+    return diff_canonical(fileItems) === diff_canonical(read.map((e) => writable(field, e.value)));
 }
 function nameOf(item) {
     if (typeof item === 'string')
         return item;
     if (item !== null && typeof item === 'object' && typeof item.name === 'string')
         return item.name;
-    return canonical(item);
+    return diff_canonical(item);
 }
 function clipName(s) {
     const flat = s.replace(/\s+/g, ' ');
@@ -56185,11 +56865,11 @@ function namesText(names) {
 /** "tools +1 (refund_order), -1 (issue_refund), ~1 (lookup_order)"; "forbidden_topics reordered". */
 function describeListChange(field, fileItems, read) {
     const before = (read ?? []).map((e) => writable(field, e.value));
-    const beforeByName = new Map(before.map((i) => [nameOf(i), canonical(i)]));
+    const beforeByName = new Map(before.map((i) => [nameOf(i), diff_canonical(i)]));
     const afterNames = new Set(fileItems.map(nameOf));
     const added = fileItems.map(nameOf).filter((n) => !beforeByName.has(n));
     const removed = [...beforeByName.keys()].filter((n) => !afterNames.has(n));
-    const changed = fileItems.filter((i) => beforeByName.has(nameOf(i)) && beforeByName.get(nameOf(i)) !== canonical(i)).map(nameOf);
+    const changed = fileItems.filter((i) => beforeByName.has(nameOf(i)) && beforeByName.get(nameOf(i)) !== diff_canonical(i)).map(nameOf);
     const parts = [];
     if (added.length > 0)
         parts.push(`+${added.length} ${namesText(added)}`);
@@ -56959,7 +57639,7 @@ async function pullOfCommit(ctx, inputs, repo, sha) {
     }
 }
 
-;// CONCATENATED MODULE: ./src/action/stages/publish.ts
+;// CONCATENATED MODULE: ./src/action/stages/publish-report.ts
 /** `settings` null: the inputs could not be read, so nothing goes to GitHub. */
 async function publish(ctx, settings, report) {
     const { io } = ctx;
@@ -56986,15 +57666,19 @@ async function publish(ctx, settings, report) {
  * branch runs it: it lists the open pull requests, reads the pending record of
  * each one's sticky comment of this agent (an owned comment: isOwnedComment),
  * looks at each run once, and for a run that ended runs the attached step's
- * own stages: decide (collectRun, src/gate/assess.ts), the commit status
+ * own stages: decide (collectRun, src/gate/assess-run.ts), the commit status
  * (finishStatus), report (reportGate: comment, summary, the JSON, SARIF and
  * JUnit files) and publish. A run past its deadline is cancelled and ends in
  * error.
  *
  * What it trusts, and why a pull request cannot forge a result:
- * - of the record, only the run id and where it was found: an owned comment
- *   on an open pull request, naming that pull request's head (the commit the
- *   status goes on); a record of another commit is left (superseded);
+ * - of the record, what its MAC holds (collect-decision.ts judgeRecord,
+ *   src/report/pending-seal.ts: keyed from api_key, which a person who can
+ *   edit comments cannot read) and where it was found: an owned comment on an
+ *   open pull request, naming that pull request's head (the commit the status
+ *   goes on); a record of another commit is left (superseded); a record
+ *   without a MAC, or whose MAC fails, is refused (status error); a run that
+ *   began before the record's trigger time is refused;
  * - the run's model, status, categories and findings come from the service;
  *   a run of another model than the default branch's model_id is refused
  *   (that commit's status ends in error, the run is not touched);
@@ -57003,11 +57687,25 @@ async function publish(ctx, settings, report) {
  * - it runs no pull-request code and keeps no state but GitHub's and the
  *   service's. It writes the commit status first and the comment last, so a
  *   collector that stops midway leaves the record pending and the next one
- *   does it again; two at once write the same result.
+ *   does it again; two at once write the same result. Every comment write
+ *   first compares the comment with the record it read (stillHolds): a record
+ *   a newer push wrote meanwhile is never overwritten.
+ * - queued records are triggered oldest first, without waiting on a busy
+ *   model: once the model is busy (a run it triggered, or another's) the rest
+ *   stay queued for the next collector, so its runner time grows with the
+ *   records it collects, not with those still queued.
+ * - the run it triggers is handed over once its record is written (the post
+ *   step cancels only a run whose record could not be written).
  * A pull request's run is never saved as evidence of the default branch (it
  * would make the default branch's verdicts laxer): the evidence save of the
  * record stage is not run here.
  */
+
+
+
+
+
+
 
 
 
@@ -57049,21 +57747,39 @@ async function collectStep(ctx, inputs, event) {
         });
     }
     const agent = agentOf(inputs, io.env, { prNumber: null });
-    const policy = await loadPolicy(ctx, inputs, agent);
-    const found = await collect_pendingRecords(gh, repo, login, commentMarker(agent.commentKey));
+    const policy = ofPullRequests(await loadPolicy(ctx, inputs, agent));
+    const marker = commentMarker(agent.commentKey);
+    const found = await collect_pendingRecords(gh, repo, login, marker);
     io.log.info(`Collector: ${plural(found.length, 'pending record')} of ${agent.display} on open pull requests.`);
-    const counts = { decided: 0, running: 0, superseded: 0, refused: 0, failed: 0 };
-    for (const f of found)
-        counts[await lookAt(ctx, { inputs, policy, event, repo }, f)]++;
-    const line = `Collector: ${counts.decided} decided, ${counts.running} still running, ${counts.refused} refused, ${counts.superseded} superseded, ${counts.failed} not readable (left pending).`;
-    const reportPath = await io.writeReportFile(`report-${inputs.modelId}-collect`, 'json', JSON.stringify({ kind: 'collected', ...counts }, null, 2));
-    const end = { kind: 'collected', result: counts.failed > 0 ? 'error' : 'pass', reportPath, assessmentsSpent: 0 };
-    await io.appendSummary(`### Agent security collector\n\n${line}\n`);
-    return conclude({ outcome: counts.failed > 0 ? 'fail' : 'pass', line }, end, {
-        modelId: inputs.modelId,
-        target: null,
-        profileVersion: null
-    });
+    const c = { inputs, policy, event, repo, marker, modelBusy: false };
+    const looks = [];
+    for (const f of inOrder(found))
+        looks.push(await lookAt(ctx, c, f));
+    const { result, step } = collectorResult(looks, inputs.failOnIncomplete);
+    const collected = looks.map((l) => ({ pull: l.pull, commit: l.commit, run_id: l.runId, what: l.what, result: l.result }));
+    const reportPath = await io.writeReportFile(`report-${inputs.modelId}-collect`, 'json', JSON.stringify({ kind: 'collected', result, records: collected }, null, 2));
+    const decided = looks.filter((l) => l.result !== null).length;
+    const end = { kind: 'collected', result, reportPath, assessmentsSpent: 0, collected: decided };
+    await io.appendSummary(`### Agent security collector\n\n${step.line}\n`);
+    return conclude(step, end, { modelId: inputs.modelId, target: null, profileVersion: null });
+}
+/**
+ * The policy a pull request's run is judged with: the default branch's, less
+ * the model's run list the default branch reads as its own lineage (it holds
+ * the very run being judged, which would count twice: "seen in 2 of the last
+ * 2 runs" of one run). A pull request's attached step reads no such list.
+ */
+function ofPullRequests(policy) {
+    const { windows } = policy.baseline;
+    if (windows.agent === null)
+        return policy;
+    return { ...policy, baseline: { ...policy.baseline, windows: { ...windows, agent: null } } };
+}
+/** Runs to collect first, then the queued records oldest first (the model takes one at a time). */
+function inOrder(found) {
+    const at = (f) => f.pending.at ?? '';
+    const queued = found.filter((f) => f.pending.runId === null).sort((a, b) => at(a).localeCompare(at(b)));
+    return [...found.filter((f) => f.pending.runId !== null), ...queued];
 }
 /** Every owned comment of this agent holding a pending record, on the open pull requests. */
 async function collect_pendingRecords(gh, repo, login, marker) {
@@ -57082,88 +57798,173 @@ async function collect_pendingRecords(gh, repo, login, marker) {
     }
     return out;
 }
+/**
+ * The step context whose comment writes happen only while the comment still
+ * holds `read` (the compare just before the write: a newer push's record is
+ * never overwritten). `moved()` says whether a write was skipped for that.
+ */
+function holding(ctx, marker, read) {
+    let moved = false;
+    const io = {
+        ...ctx.io,
+        publish: (args) => ctx.io.publish({
+            ...args,
+            commentBody: (existing) => {
+                if (!stillHolds(read, readPendingRecord(existing, marker))) {
+                    moved = true;
+                    throw new CommentChanged(`The comment no longer holds the record read (run ${read.runId ?? 'queued'} of ${read.commit.slice(0, 7)}): a newer push wrote its own, left as it is.`);
+                }
+                return args.commentBody(existing);
+            }
+        })
+    };
+    return { ctx: { ...ctx, io }, moved: () => moved };
+}
 /** One record: refused, left, or decided and published; a failure leaves it pending (the next collector retries). */
-async function lookAt(ctx, c, f) {
-    const { io } = ctx;
+async function lookAt(ctx0, c, f) {
     const { runId, commit } = f.pending;
+    const look = (what, result = null) => ({ pull: f.pull.number, commit, runId, what, result });
     const where = `${runId === null ? 'the queued assessment' : `run ${runId}`} of pull request #${f.pull.number}`;
-    if (f.pull.headSha !== commit) {
-        io.log.info(`${where}: its commit ${commit.slice(0, 7)} is no longer the head; left to the newer push.`);
-        return 'superseded';
+    const verdict = judgeRecord(f.pending, f.pull.headSha, recordSealed(c.inputs, f.pending));
+    if (verdict.kind === 'superseded') {
+        ctx0.io.log.info(`${where}: its commit ${commit.slice(0, 7)} is no longer the head; left to the newer push.`);
+        return look('superseded');
     }
-    const planned = plannedFor(ctx, c, f);
-    const status = statusEdge(ctx, c.inputs, planned);
+    const { ctx, moved } = holding(ctx0, c.marker, f.pending);
+    const at = { ...plannedFor(ctx, c, f), commit, pull: { ...c.repo, number: f.pull.number } };
+    const status = statusEdge(ctx, c.inputs, at);
     try {
-        const at = f.pending.at === null ? ctx.clock.now() : Date.parse(f.pending.at.replace(/Z$/, ':00Z'));
-        if (runId === null)
-            return await triggerQueued(ctx, c, { ...planned, commit, pull: { ...c.repo, number: f.pull.number } }, status, at);
-        const looked = await collectRun({ ...gateDeps(ctx, c.inputs), onRunStarted: () => undefined, onRunSettled: () => undefined }, gateArgs(c.inputs, c.policy), runId, at);
-        if (looked.kind === 'running') {
-            io.log.info(`${where}: ${looked.run.status}, ${looked.run.categories_completed.length}/${looked.run.categories_planned.length} categories.`);
-            return 'running';
+        if (verdict.kind === 'refuse') {
+            ctx.io.log.warning(`${where}: ${verdict.why}.`);
+            await refuse(ctx, c, at, status, new ConfigError('api_key', verdict.why));
+            return look('refused', 'error');
         }
-        if (looked.kind === 'foreign') {
-            io.log.warning(`${where}: the record names a run of another model than ${c.inputs.modelId}: refused, the status ends in error.`);
-            const line = `The pending record names run ${runId}, not a run of ${c.inputs.modelId}: nothing passes`;
-            const at = { ...planned, commit, pull: { ...c.repo, number: f.pull.number } };
-            await refuse(ctx, c, at, status, new ConfigError('model_id', `${line} (a record this action did not write, or of another workflow)`));
-            return 'refused';
-        }
-        if (looked.kind === 'narrow') {
-            const named = looked.missing.slice(0, 5).join(', ') + (looked.missing.length > 5 ? `, and ${looked.missing.length - 5} more` : '');
-            io.log.warning(`${where}: the run was not planned to probe ${named}: refused, the status ends in error.`);
-            const line = `Run ${runId} does not cover the categories the default branch's policy asks for (${named}): nothing passes`;
-            const at = { ...planned, commit, pull: { ...c.repo, number: f.pull.number } };
-            await refuse(ctx, c, at, status, new ConfigError('categories', line));
-            return 'refused';
-        }
-        const outcome = looked.outcome;
-        const step = gateStepResult(outcome.decision, { failOnIncomplete: c.inputs.failOnIncomplete, cancelled: ctx.signal.aborted });
-        const identity = await assessmentIdentity(ctx, c.inputs, c.policy, planned);
-        const prepared = { inputs: c.inputs, report: { target: null, profileSync: null }, outcome: null };
-        const recorded = { baselineSaved: null, notes: ["A pull request's run collected on the default branch is not saved as its evidence."] };
-        const plan = { kind: 'assess', reason: `collected: ${where} (wait: detached)`, identity };
-        const report = await reportGate(ctx, { prepared, policy: c.policy, outcome, recorded, planned, plan });
-        // The status first, the comment (which drops the pending record) last: a collector stopped in between leaves it
-        // pending. The status names the blockers as the attached step's does (gateStatus).
-        const named = report.outcome.kind === 'assessed' && step.resultOutput === undefined ? gateStatus(report.outcome) : undefined;
-        await finishStatus(ctx, status, outcome.decision.result, step, named);
-        const published = await publish(ctx, { ...c.inputs, comment: 'update' }, report);
-        if (published.kind !== 'assessed' || published.commentUrl === null) {
-            io.log.warning(`${where}: ${outcome.decision.result}, set on the commit status; the comment could not be written, so the record stays pending and the next collector writes it.`);
-            return 'failed';
-        }
-        io.log.info(`${where}: ${outcome.decision.result}.`);
-        return 'decided';
+        const atMs = f.pending.at === null ? ctx.clock.now() : Date.parse(f.pending.at.replace(/Z$/, ':00Z'));
+        if (verdict.kind === 'trigger')
+            return look(await triggerQueued(ctx, c, { at, status, queuedMs: atMs, moved }));
+        const looked = await lookAtRun(ctx, c, { at, status, runId: verdict.runId, atMs, where });
+        if (looked.result !== null && moved())
+            return look('superseded', looked.result);
+        return look(looked.what, looked.result);
     }
     catch (err) {
         if (err instanceof AbortedError)
             throw err;
-        io.log.warning(`${where}: could not be collected, left pending for the next collector: ${errors_describeFailure(err)}`);
-        return 'failed';
+        ctx.io.log.warning(`${where}: could not be collected, left pending for the next collector: ${errors_describeFailure(err)}`);
+        return look('failed');
     }
+}
+/** The record's run read once: refused (another model, begun before the record, narrower than the policy), running, or decided. */
+async function lookAtRun(ctx, c, r) {
+    const { io } = ctx;
+    const deps = { ...gateDeps(ctx, c.inputs), onRunStarted: () => undefined, onRunSettled: () => undefined };
+    const looked = await collectRun(deps, gateArgs(c.inputs, c.policy), r.runId, r.atMs, r.atMs);
+    if (looked.kind === 'running') {
+        c.modelBusy = true;
+        io.log.info(`${r.where}: ${looked.run.status}, ${looked.run.categories_completed.length}/${looked.run.categories_planned.length} categories.`);
+        return { what: 'running', result: null };
+    }
+    const refusal = looked.kind === 'foreign'
+        ? new ConfigError('model_id', `The pending record names run ${r.runId}, not a run of ${c.inputs.modelId}: nothing passes`)
+        : looked.kind === 'earlier'
+            ? new ConfigError('wait', `Run ${r.runId} began (${looked.run.started_at ?? 'at a time the service does not tell'}) before the record's trigger time: it is not the run this record's step triggered, nothing passes`)
+            : looked.kind === 'narrow'
+                ? new ConfigError('categories', `Run ${r.runId} does not cover the categories the default branch's policy asks for (${named(looked.missing)}): nothing passes`)
+                : null;
+    if (refusal !== null) {
+        io.log.warning(`${r.where}: ${refusal.message}; the status ends in error, the run is not touched.`);
+        await refuse(ctx, c, r.at, r.status, refusal);
+        return { what: 'refused', result: 'error' };
+    }
+    if (looked.kind !== 'ended')
+        return { what: 'failed', result: null };
+    return collect_decide(ctx, c, r, looked.outcome);
+}
+const named = (missing) => missing.slice(0, 5).join(', ') + (missing.length > 5 ? `, and ${missing.length - 5} more` : '');
+/** An ended run decided with the attached step's stages: the status first, the comment (which drops the record) last. */
+async function collect_decide(ctx, c, r, outcome) {
+    const { io } = ctx;
+    const step = gateStepResult(outcome.decision, { failOnIncomplete: c.inputs.failOnIncomplete, cancelled: ctx.signal.aborted });
+    const identity = await assessmentIdentity(ctx, c.inputs, c.policy, r.at);
+    const prepared = { inputs: c.inputs, report: { target: null, profileSync: null }, outcome: null };
+    const recorded = { baselineSaved: null, notes: ["A pull request's run collected on the default branch is not saved as its evidence."] };
+    const plan = { kind: 'assess', reason: `collected: ${r.where} (wait: detached)`, identity };
+    const report = await reportGate(ctx, { prepared, policy: c.policy, outcome, recorded, planned: r.at, plan });
+    // A collector stopped between the two leaves the record pending. The status names the blockers as the attached step's does.
+    const blockers = report.outcome.kind === 'assessed' && step.resultOutput === undefined ? gateStatus(report.outcome) : undefined;
+    await finishStatus(ctx, r.status, outcome.decision.result, step, blockers === undefined ? undefined : statusLine('fail', blockers, true));
+    const published = await publish(ctx, { ...c.inputs, comment: 'update' }, report);
+    const result = outcome.decision.result;
+    if (published.kind !== 'assessed' || published.commentUrl === null) {
+        io.log.warning(`${r.where}: ${result}, set on the commit status; the comment was not rewritten (changed since it was read, or not writable): a record still there stays pending for the next collector.`);
+        return { what: 'failed', result };
+    }
+    io.log.info(`${r.where}: ${result}.`);
+    return { what: 'decided', result };
 }
 /**
  * A queued record (the model was busy when the detached step ran): its run
- * triggered now the model is free, and the record rewritten with it; still
- * busy, left queued; past its deadline (queued plus timeout_minutes), the
- * status ends in error. Two collectors at once: the service runs one
- * assessment of a model at a time, so the second one's trigger finds it busy.
+ * triggered now the model is free, and the record rewritten with it, sealed.
+ * The model known busy (a run seen or triggered by this collector), no
+ * trigger is tried: it stays queued for the next collector, at no runner
+ * time. Past its deadline (queued plus timeout_minutes), the status ends in
+ * error. The run is handed over once its record is written (the post step
+ * does not cancel it); a record a newer push replaced meanwhile is left, and
+ * the run triggered for it is cancelled (nobody would collect it).
  */
-async function triggerQueued(ctx, c, planned, status, queuedMs) {
-    if (ctx.clock.now() >= queuedMs + c.inputs.timeoutMs) {
+async function triggerQueued(ctx, c, q) {
+    if (ctx.clock.now() >= q.queuedMs + c.inputs.timeoutMs) {
         const line = `The model stayed busy with other assessments until timeout_minutes (${c.inputs.timeoutMs / 60_000}) ran out: nothing was assessed, nothing passes`;
-        await refuse(ctx, c, planned, status, new DeadlineExceededError('POST /api/v1/run', line));
+        await refuse(ctx, c, q.at, q.status, new DeadlineExceededError('POST /api/v1/run', line));
         return 'refused';
     }
-    const deps = { ...gateDeps(ctx, c.inputs), onRunStarted: () => undefined, onRunSettled: () => undefined };
-    const triggered = await triggerOrQueue(deps, c.inputs, c.policy);
+    if (c.modelBusy || (await modelRunning(ctx, c.inputs))) {
+        c.modelBusy = true;
+        return 'queued';
+    }
+    c.modelBusy = true;
+    // The run's life is saved in the step state (gateDeps) until its record is written: a collector killed in between has its post step stop it.
+    const triggered = await triggerOrQueue(gateDeps(ctx, c.inputs), c.inputs, c.policy);
     if (triggered === null)
-        return 'running';
-    const reason = `queued by the detached step of ${planned.commit.slice(0, 7)}, triggered by the collector once the model was free`;
-    await writePending(ctx, { inputs: c.inputs, planned, status, triggered, reason });
-    ctx.io.log.info(`The queued assessment of pull request #${planned.pull.number}: run ${triggered.runId} triggered.`);
-    return 'running';
+        return 'queued';
+    const reason = `queued by the detached step of ${q.at.commit.slice(0, 7)}, triggered by the collector once the model was free`;
+    try {
+        await writePending(ctx, { inputs: c.inputs, planned: q.at, status: q.moved() ? null : q.status, triggered, reason });
+    }
+    catch (err) {
+        if (!q.moved())
+            throw err;
+    }
+    if (q.moved()) {
+        await stopOrphan(ctx, c.inputs, triggered.runId);
+        return 'superseded';
+    }
+    saveRunSettled(ctx.io);
+    ctx.io.log.info(`The queued assessment of pull request #${q.at.pull.number}: run ${triggered.runId} triggered and handed over.`);
+    return 'triggered';
+}
+/** Whether the service lists a run of the model still going (one read; unreadable counts as busy: tried next time). */
+async function modelRunning(ctx, inputs) {
+    try {
+        const api = ctx.makeApi(inputs, clock_Deadline.after(ctx.clock, 10_000));
+        const list = await api.listRuns(inputs.modelId, { limit: 20 });
+        return list.runs.some((r) => !enums_isTerminal(r.status));
+    }
+    catch (err) {
+        if (err instanceof AbortedError)
+            throw err;
+        ctx.io.log.info(`The model's runs could not be listed (${errors_describeFailure(err)}): the queued records wait for the next collector.`);
+        return true;
+    }
+}
+/** The run this collector triggered for a record a newer push replaced: stopped, and said. */
+async function stopOrphan(ctx, inputs, runId) {
+    const api = ctx.makeApi(inputs, clock_Deadline.after(ctx.clock, 20_000));
+    await stop_run_stopRun({ api, clock: ctx.clock, log: ctx.io.log }, runId, {
+        settleMs: 10_000,
+        why: 'a newer push replaced the queued record it was triggered for'
+    });
+    saveRunSettled(ctx.io);
 }
 /**
  * No result for this record: the status ends in error (status first), then
@@ -57982,7 +58783,7 @@ function scrubbedBaselineStore(store, secrets, log) {
     };
 }
 
-;// CONCATENATED MODULE: ./src/action/stages/context.ts
+;// CONCATENATED MODULE: ./src/action/stages/stage-context.ts
 /**
  * What every stage of the main step is given: the runner's I/O behind the
  * scrubbing edge, the clock, the cancellation signal, and the factories of
@@ -58159,7 +58960,7 @@ async function readStepInputs(ctx) {
     const eventName = env.GITHUB_EVENT_NAME ?? '';
     const payload = await readEventFile(env.GITHUB_EVENT_PATH);
     const event = payload.ok ? event_readPipelineEvent(eventName, payload.value, env) : unreadableEvent(eventName, payload.why, env);
-    const inputs = inputs_readInputs(common_envInputReader(env), event, ci_host_ciHost(env));
+    const inputs = read_inputs_readInputs(common_envInputReader(env), event, ci_host_ciHost(env));
     // In a GitLab job running a fork's code with this project's variables, no secret is used.
     const refusal = gitlabJobRefusal(env, [
         { name: 'api_key', value: inputs.apiKey },
@@ -58267,7 +59068,9 @@ async function saveBaseline(ctx, inputs, policy, outcome) {
         findings: results.findings
     }), policy.agentKey, recordHolders(outcome.policy?.evidence.notReproduced ?? [], 
     // A weakness a confirmation showed gone is named by no record.
-    new Set((outcome.confirmation?.tallies ?? []).filter((t) => verdictOf(t) === 'shown-gone').flatMap((t) => t.plan.fingerprints))));
+    new Set((outcome.confirmation?.tallies ?? []).filter((t) => verdictOf(t) === 'shown-gone').flatMap((t) => t.plan.fingerprints)), 
+    // The service's list is not the default branch's own observation: named presumed-only (PRESUMED_MARK), never "known on main" (issue 41).
+    new Set(policy.baseline.serviceList ?? [])));
     if (!saved.saved)
         return null;
     ctx.io.log.info(own
@@ -58992,12 +59795,24 @@ function summarise(findings, selected, args) {
 }
 
 ;// CONCATENATED MODULE: ./src/validate/validate-mode.ts
+/**
+ * `mode: validate`: re-run the attacks of every finding marked fixed among the
+ * model's recent runs (POST /findings/{id}/validate, section 4.10) and report
+ * which fixes hold. In order:
+ * - the selection (candidates.ts): the fixed findings of the recent terminal
+ *   runs, deduplicated, most severe first;
+ * - the replay loop (replay-loop.ts): one validation at a time
+ *   (validate-finding.ts, following a running one with follow.ts), the rest
+ *   not attempted once the deadline or an answer for all ends it;
+ * - the result (result.ts): the outcomes counted, and whether they fail the
+ *   step (src/decision/validation-result.ts).
+ */
 
 
 
 
 
-const VALIDATION_OUTCOMES = (/* unused pure expression or super */ null && (['resolved', 'still_broken', 'not_eligible', 'not_attempted']));
+
 /** The whole of validate mode: select, validate one at a time, sum up. */
 async function runValidateMode(deps, args) {
     const { log } = deps;
@@ -59023,6 +59838,29 @@ function validateFixes(ctx, inputs) {
 }
 
 ;// CONCATENATED MODULE: ./src/action/main.ts
+/**
+ * The main step, as a pipeline of named stages (src/action/stages/), each a
+ * function from a typed input to a typed output:
+ *
+ *   gate:      plan event → load policy → plan → prepare → assess → record → report → publish → conclude
+ *                                          └→ carry over: report (carried over) → publish → conclude (nothing registered)
+ *              a deployment not ready: report (skipped) → publish → conclude
+ *   validate:  prepare → validate fixes → report → publish → conclude
+ *   no result: report (not assessed) → publish → conclude
+ *
+ * plan event reads what the event is (a deployment and the pull request of
+ * its commit, a merge queue, a push); before prepare, the target's secrets are
+ * refused to code from outside this repository (stages/outside-code.ts); plan decides to assess, carry an
+ * earlier result over, or fail closed (docs/pr-pipelines.md). On deployment
+ * events the commit status is set pending once the event is planned and
+ * final at conclude. The run's result (pass, fail, incomplete, error) is
+ * decided inside assess, the step's pass or fail just before conclude, both
+ * by src/decision/. The step's outcome is one typed value (outcome.ts) that
+ * the stages produce and runMain renders as the action's outputs. Every stage
+ * writes through the scrubbing edge (stepContext), so none scrubs an output
+ * itself.
+ */
+
 
 
 
@@ -59110,7 +59948,8 @@ async function gateStep(ctx, given, event, trail) {
     const report = await reportGate(ctx, { prepared, policy, outcome, recorded, planned, plan: assessing });
     const end = await publish(ctx, inputs, report);
     const step = gateStepResult(outcome.decision, { failOnIncomplete: inputs.failOnIncomplete, cancelled: ctx.signal.aborted });
-    const status = end.kind === 'assessed' && step.resultOutput === undefined ? gateStatus(end) : undefined;
+    const named = end.kind === 'assessed' && step.resultOutput === undefined ? gateStatus(end) : undefined;
+    const status = named === undefined ? undefined : statusLine('fail', named, true);
     return conclude(await finishStatus(ctx, trail.status, outcome.decision.result, step, status), end, trail.prepared);
 }
 function unreadable(event) {
@@ -59158,7 +59997,7 @@ async function failStep(ctx, trail, err) {
     return conclude(await finishStatus(ctx, trail.status, 'error', step, failureStatus(err, failure.line)), end, trail.prepared);
 }
 
-;// CONCATENATED MODULE: ./src/action/post.ts
+;// CONCATENATED MODULE: ./src/action/post-step.ts
 /**
  * The post step: runs after the job's steps, even on cancellation. It stops
  * what the main step may have left running, with the same key that started
@@ -59185,7 +60024,7 @@ async function failStep(ctx, trail, err) {
 
 /** The post step has about as long as the main step had after SIGINT. */
 const POST_SETTLE_MS = 5_000;
-async function post_runPost(deps) {
+async function post_step_runPost(deps) {
     const state = savedState(deps.io, stepBinding(deps.io.env));
     if (state === null) {
         deps.io.log.info('Post step: the main step saved no state in this job (it stopped before its first line, or the state reads as written by another step): nothing to stop, nothing to set.');
@@ -59241,8 +60080,11 @@ async function stopWhatWasLeft(deps) {
 /** The commit status the main step owes (state.ts OwedStatus), set with the step's github_token. */
 async function settleOwedStatus(deps) {
     const owed = owedStatus(deps.io);
-    if (owed === null)
+    if (owed === null) {
+        if (unreadableOwedStatus(deps.io))
+            deps.io.log.warning('Post step: the state owes a commit status that is not a failure or an error (a success is never owed, so it cannot have been saved by the main step): nothing set.');
         return;
+    }
     const token = envInputReader(deps.io.env)('github_token');
     const { sha, context, state } = owed.status;
     if (token === '') {
@@ -59286,6 +60128,7 @@ async function reportStopping(api, io, runId) {
  * | GITHUB_* the action reads (EVENT_PATH, EVENT_NAME, API_URL, SERVER_URL, REPOSITORY, SHA, REF, REF_NAME, HEAD_REF, BASE_REF, WORKSPACE, WORKFLOW, WORKFLOW_REF, RUN_ID, RUN_ATTEMPT, JOB, OUTPUT, STATE, STEP_SUMMARY) | trust | set from the github context over the job's environment for each action step (NodeScriptActionHandler, GitHubContext's allow-list) |
  * | RUNNER_TEMP | trust | set from the runner context the same way (RunnerContext) |
  * | ACTIONS_RUNTIME_TOKEN, ACTIONS_RUNTIME_URL, ACTIONS_CACHE_URL, ACTIONS_RESULTS_URL | trust | set by the runner for each action step from its own connection (the Actions cache of the baselines) |
+ * | any name but INPUT_API_KEY whose value carries the api_key's | refuse | an earlier step of the job reads it there and can seal forged state the post step would trust (state.ts): the key belongs in the step's `with:` alone |
  * | NODE_TLS_REJECT_UNAUTHORIZED=0 | refuse | it turns off certificate checks: whoever answers would get the api_key and could send a passing run |
  * | NODE_OPTIONS | trust | the runner refuses it from $GITHUB_ENV |
  * | HTTPS_PROXY, HTTP_PROXY, NO_PROXY | document | with certificates checked a proxy sees host names, not the key or the answers |
@@ -59293,6 +60136,8 @@ async function reportStopping(api, io, runId) {
  *
  * docs/threat-model.md says the same to users; __tests__/e2e/job-env-e2e.test.ts holds each decision through the bundle.
  */
+
+
 /** The job-environment variables the action refuses to run under, with why. */
 const REFUSED_JOB_ENV = [
     {
@@ -59301,16 +60146,41 @@ const REFUSED_JOB_ENV = [
         why: 'turns off TLS certificate checks: whoever answers for the service would get the api_key and could answer with a passing run. An earlier step may have set it through $GITHUB_ENV; unset it (for a private certificate authority, give the runner NODE_EXTRA_CA_CERTS)'
     }
 ];
-/** One line saying why the job's environment is refused, or null when nothing in it is. */
+/** The one name the runner gives the step's api_key: the `with:` input. */
+const API_KEY_INPUT = 'INPUT_API_KEY';
+/**
+ * The names, other than INPUT_API_KEY, whose value carries the step's api_key:
+ * the key itself (trimmed, as the input is read), or any value holding it or a
+ * form it is sent in (redact.ts secretWireForms). Every step of the job sees a
+ * job's or workflow's `env:`, so each of them could seal state for the post
+ * step. Empty without a key.
+ */
+function apiKeyElsewhere(env) {
+    const key = common_envInputReader(env)('api_key');
+    if (key === '')
+        return [];
+    const forms = secretWireForms(key);
+    const carries = (value) => value.trim() === key || forms.some((f) => value.includes(f));
+    return Object.entries(env)
+        .filter(([name, value]) => name !== API_KEY_INPUT && value !== undefined && carries(value))
+        .map(([name]) => name)
+        .sort();
+}
+/** One line saying why the job's environment is refused, or null when nothing in it is. Never prints a value but the refused ones' fixed values. */
 function job_env_refusedJobEnv(env) {
     for (const { name, value, why } of REFUSED_JOB_ENV) {
         if (env[name] === value)
             return `${name}=${value} ${why}. Nothing was sent.`;
     }
+    const elsewhere = apiKeyElsewhere(env);
+    if (elsewhere.length > 0) {
+        const names = elsewhere.join(', ');
+        return `Configuration error: the api_key's value is also in the job's environment as ${names}: every step of the job can read it there, and an earlier one could forge the state the post step trusts (docs/threat-model.md). Give the key to this step alone, in its with: (api_key: \${{ secrets.… }}), and remove ${names} from the job's or workflow's env:. Nothing was sent.`;
+    }
     return null;
 }
 
-;// CONCATENATED MODULE: ./src/action/run.ts
+;// CONCATENATED MODULE: ./src/action/entry-points.ts
 /**
  * The action's two steps, each its own entry point: src/index.ts runs the
  * main step (runMainAction), src/post.ts the post step (runPostAction), so
@@ -59320,7 +60190,7 @@ function job_env_refusedJobEnv(env) {
  * else, the main step refuses a job environment it cannot trust (job-env.ts)
  * and opens its state (state.ts openState).
  *
- * `npx @github/local-action run . src/action/run.ts .env` runs it locally.
+ * `npx @github/local-action run . src/action/entry-points.ts .env` runs it locally.
  */
 
 
@@ -59384,8 +60254,8 @@ function serviceClients(clock, log) {
 /** The main step. Never throws: a bug fails the step with its stack. */
 async function runMainAction(raw = io_coreActionIO(), edges = {}) {
     // First thing, before anything that can fail or wait: every key the post step reads, then the seal.
-    const state = openState(raw, state_stepBinding(raw.env), edges.nonce ?? (0,external_node_crypto_.randomBytes)(16).toString('base64url'));
-    const io = state_usingState(raw, state);
+    const state = openState(raw, saved_state_stepBinding(raw.env), edges.nonce ?? (0,external_node_crypto_.randomBytes)(16).toString('base64url'));
+    const io = saved_state_usingState(raw, state);
     const aborts = abortOnSignals(io);
     const clock = edges.clock ?? clock_systemClock;
     const makeApi = edges.makeApi ?? serviceClients(clock, io.log);
@@ -59422,7 +60292,7 @@ async function runPostAction(io = coreActionIO(), edges = {}) {
         aborts.dispose();
     }
 }
-/** What `npx @github/local-action run . src/action/run.ts` runs: the main step. */
+/** What `npx @github/local-action run . src/action/entry-points.ts` runs: the main step. */
 const run = (/* unused pure expression or super */ null && (runMainAction));
 
 ;// CONCATENATED MODULE: ./src/index.ts

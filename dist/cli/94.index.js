@@ -11,7 +11,7 @@ export const modules = {
 /* harmony export */   parseFaultSpec: () => (/* binding */ parseFaultSpec)
 /* harmony export */ });
 /* unused harmony exports DEFAULT_HANG_MS, DEFAULT_RETRY_AFTER_SECONDS, DEFAULT_BURST_LENGTH */
-/* harmony import */ var _service_contract_index_js__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(3583);
+/* harmony import */ var _service_contract_index_js__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(1357);
 /* harmony import */ var _util_seeded_random_js__WEBPACK_IMPORTED_MODULE_1__ = __webpack_require__(1664);
 
 

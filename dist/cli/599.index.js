@@ -1,5 +1,5 @@
-export const id = 515;
-export const ids = [515,94];
+export const id = 599;
+export const ids = [599,94];
 export const modules = {
 
 /***/ 5094:
@@ -11,7 +11,7 @@ export const modules = {
 /* harmony export */   parseFaultSpec: () => (/* binding */ parseFaultSpec)
 /* harmony export */ });
 /* unused harmony exports DEFAULT_HANG_MS, DEFAULT_RETRY_AFTER_SECONDS, DEFAULT_BURST_LENGTH */
-/* harmony import */ var _service_contract_index_js__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(3583);
+/* harmony import */ var _service_contract_index_js__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(1357);
 /* harmony import */ var _util_seeded_random_js__WEBPACK_IMPORTED_MODULE_1__ = __webpack_require__(1664);
 
 
@@ -153,7 +153,7 @@ class FaultInjector {
 
 /***/ }),
 
-/***/ 3515:
+/***/ 599:
 /***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
 
 
@@ -408,7 +408,7 @@ function demoReply(message, complies) {
 }
 
 // EXTERNAL MODULE: ./src/service/contract/index.ts + 10 modules
-var contract = __webpack_require__(3583);
+var contract = __webpack_require__(1357);
 ;// CONCATENATED MODULE: ./src/emulator/http-util.ts
 
 /** Thrown by handlers to answer with an error; the server turns it into a HandlerResult. */
@@ -1631,7 +1631,7 @@ const categoryRoutes = {
     }
 };
 
-;// CONCATENATED MODULE: ./src/emulator/findings.ts
+;// CONCATENATED MODULE: ./src/emulator/finding-replay.ts
 /**
  * Findings as the API shows them (redacted when the plan withholds proof) and
  * the replay behind POST /findings/{id}/validate: every attack of the finding
@@ -1704,7 +1704,7 @@ function newId(prefix) {
     return `${prefix}_${(0,external_node_crypto_.randomBytes)(8).toString('hex')}`;
 }
 
-;// CONCATENATED MODULE: ./src/emulator/routes/context.ts
+;// CONCATENATED MODULE: ./src/emulator/routes/route-context.ts
 /**
  * What every route handler gets (the emulator's state, the calling workspace,
  * the request) and the checks they share: scope, an empty query, and the
@@ -2108,7 +2108,7 @@ function guardedLookup(allowLoopback) {
     });
 }
 
-;// CONCATENATED MODULE: ./src/emulator/target.ts
+;// CONCATENATED MODULE: ./src/emulator/target-calls.ts
 
 
 const DEFAULT_REQUEST_TIMEOUT_S = 30;
@@ -2600,7 +2600,7 @@ const profileRoutes = {
     }
 };
 
-;// CONCATENATED MODULE: ./src/emulator/limits.ts
+;// CONCATENATED MODULE: ./src/emulator/workspace-limits.ts
 const DEFAULT_LIMITS = {
     triggersPerMinute: 30,
     dailyAssessmentBudget: 500,
@@ -3102,6 +3102,111 @@ function seedModels(store, demoAgent) {
     return { demoModels, noConfigModelId: noConfig.model_id };
 }
 
+;// CONCATENATED MODULE: ./src/emulator/fleet.ts
+/**
+ * A demo workspace of many agents with histories (the workspace overview's
+ * demo and bench): models of the `readonly` workspace, each with completed
+ * runs spread over the last weeks and findings drawn from the taxonomy with a
+ * seeded stream (the same seed, the same fleet). Opt-in (EmulatorOptions.fleet):
+ * the other workspaces keep their one demo model. The models have no agent
+ * config: the fleet is history to read, not agents to run.
+ */
+
+
+
+const FLEET_WORKSPACE = 'readonly';
+const NAMES = ['Support bot', 'Billing assistant', 'HR helper', 'Code reviewer', 'Sales copilot', 'Travel agent', 'IT desk', 'Legal Q&A'];
+const HOUR = 3_600_000;
+function fleetModel(i, now) {
+    const base = NAMES[i % NAMES.length];
+    return {
+        model_id: newId('mdl'),
+        workspace: FLEET_WORKSPACE,
+        name: i < NAMES.length ? base : `${base} ${Math.floor(i / NAMES.length) + 1}`,
+        model_type: 'agent',
+        environment: i % 3 === 0 ? 'prod' : 'staging',
+        config: null,
+        auth_type: 'none',
+        credential: null,
+        oauth: null,
+        created_at: new Date(now - 90 * 24 * HOUR).toISOString(),
+        trustedLoopback: false,
+        ingestIncomplete: false,
+        target: null
+    };
+}
+function finding(run, key, at) {
+    const c = SECURITY_CATEGORIES.find((x) => x.key === key) ?? SECURITY_CATEGORIES[0];
+    return {
+        finding_id: newId('fnd'),
+        run_id: run.run_id,
+        model_id: run.model_id,
+        workspace: FLEET_WORKSPACE,
+        lens: 'security',
+        category: c.key,
+        severity: c.severity,
+        description: `${c.display_name}: the agent followed an attack it should have refused.`,
+        expected_behavior: c.expected_behavior,
+        status: 'open',
+        created_at: at,
+        attacks: [],
+        fix_description: null,
+        dismissal: null,
+        validating: null
+    };
+}
+/**
+ * Seeds the fleet into `store`. Per agent: a few weak categories, each landing
+ * with its own rate; agent 1 (when there are 3 or more) last ran 40 days ago
+ * (stale) and the last agent never ran.
+ */
+function seedFleet(store, o, now = Date.now()) {
+    const random = (0,seeded_random/* seededRandom */.I)(o.seed ?? 7);
+    const ids = [];
+    const keys = SECURITY_CATEGORIES.map((c) => c.key);
+    for (let i = 0; i < o.agents; i++) {
+        const model = fleetModel(i, now);
+        store.models.set(model.model_id, model);
+        ids.push(model.model_id);
+        if (o.agents >= 3 && i === o.agents - 1)
+            continue;
+        const offset = o.agents >= 3 && i === 1 ? 40 * 24 : 0;
+        const weak = keys
+            .filter(() => random() < 0.25)
+            .map((k) => ({ k, p: 0.3 + random() * 0.7, fixedAfter: random() < 0.3 ? Math.floor(random() * o.runs) : -1 }));
+        for (let r = o.runs - 1; r >= 0; r--) {
+            const completed = new Date(now - offset * HOUR - r * (o.everyHours ?? 24) * HOUR - 2 * HOUR);
+            const run = {
+                run_id: newId('run'),
+                model_id: model.model_id,
+                workspace: FLEET_WORKSPACE,
+                status: 'completed',
+                started_at: new Date(completed.getTime() - HOUR).toISOString(),
+                completed_at: completed.toISOString(),
+                categories_planned: [...keys],
+                categories_completed: keys.filter(() => random() < 0.9),
+                coverage: [],
+                finding_ids: [],
+                cancelRequested: false,
+                error_message: null,
+                seq: store.nextSeq()
+            };
+            for (const w of weak) {
+                // A weakness fixed after run `fixedAfter` (counted from the oldest) stops landing.
+                if (w.fixedAfter >= 0 && o.runs - 1 - r > w.fixedAfter)
+                    continue;
+                if (random() >= w.p)
+                    continue;
+                const f = finding(run, w.k, run.completed_at ?? '');
+                store.findings.set(f.finding_id, f);
+                run.finding_ids.push(f.finding_id);
+            }
+            store.runs.set(run.run_id, run);
+        }
+    }
+    return ids;
+}
+
 ;// CONCATENATED MODULE: ./src/emulator/run-engine.ts
 /**
  * Executes runs: category by category, `attacksPerCategory` real round trips
@@ -3353,7 +3458,7 @@ class Store {
     }
 }
 
-;// CONCATENATED MODULE: ./src/emulator/state.ts
+;// CONCATENATED MODULE: ./src/emulator/emulator-state.ts
 
 
 
@@ -3420,6 +3525,7 @@ function createState(opts) {
  * {status, headers, body}; request-handler.ts writes it, or cuts it, as the
  * fault mode says.
  */
+
 
 
 
@@ -3500,6 +3606,8 @@ async function startEmulator(opts = {}) {
     if (compliance.seed !== undefined)
         agent.setSeed(compliance.seed);
     const seeded = seedModels(state.store, agent);
+    if (opts.fleet)
+        seedFleet(state.store, opts.fleet);
     // set once listening, before any request can arrive
     const live = { port: 0, emu: null };
     const rc = {
@@ -3591,4 +3699,4 @@ function seededRandom(seed) {
 
 };
 
-//# sourceMappingURL=515.index.js.map
+//# sourceMappingURL=599.index.js.map
