@@ -61,6 +61,7 @@ import { gateStatus, type CollectedOutcome, type StepOutcome } from './outcome.j
 import { gateArgs, gateDeps } from './stages/assess.js'
 import { statusLine } from './output-table.js'
 import { finishStatus, statusEdge, type StatusEdge } from './stages/set-commit-status.js'
+import { causeAndFix } from '../github/commit-status.js'
 import { recordSealed, triggerOrQueue, writePending, type PendingAt } from './stages/detach.js'
 import { conclude, stepFailure } from './stages/conclude.js'
 import { reportNotAssessed } from './stages/report-not-assessed.js'
@@ -243,14 +244,14 @@ async function lookAtRun(ctx: StepContext, c: Collecting, r: RunLook): Promise<P
   }
   const refusal =
     looked.kind === 'foreign'
-      ? new ConfigError('model_id', `The pending record names run ${r.runId}, not a run of ${c.inputs.modelId}: nothing passes`)
+      ? recordRefused('model_id', `The pending record names run ${r.runId}, not a run of ${c.inputs.modelId}: nothing passes`)
       : looked.kind === 'earlier'
-        ? new ConfigError(
+        ? recordRefused(
             'wait',
             `Run ${r.runId} began (${looked.run.started_at ?? 'at a time the service does not tell'}) before the record's trigger time: it is not the run this record's step triggered, nothing passes`
           )
         : looked.kind === 'narrow'
-          ? new ConfigError(
+          ? recordRefused(
               'categories',
               `Run ${r.runId} does not cover the categories the default branch's policy asks for (${named(looked.missing)}): nothing passes`
             )
@@ -263,6 +264,12 @@ async function lookAtRun(ctx: StepContext, c: Collecting, r: RunLook): Promise<P
   if (looked.kind !== 'ended') return { what: 'failed', result: null }
   return decide(ctx, c, r, looked.outcome)
 }
+
+/** What a refused record's status tells the reader to do: a new push triggers a new run and writes a new sealed record. */
+const RECORD_REFUSED_FIX = 'Push a commit to assess the head again.'
+
+/** A record the collector will not judge: not the user's configuration, so titled as what it is (failureCause reads the summary). */
+const recordRefused = (input: string, cause: string): ConfigError => new ConfigError(input, cause, 'a pending record refused')
 
 const named = (missing: string[]): string => missing.slice(0, 5).join(', ') + (missing.length > 5 ? `, and ${missing.length - 5} more` : '')
 
@@ -368,7 +375,8 @@ async function stopOrphan(ctx: StepContext, inputs: ActionInputs, runId: string)
  */
 async function refuse(ctx: StepContext, c: Collecting, planned: PendingAt, status: StatusEdge | null, err: Error): Promise<void> {
   const failure = stepFailure(err, ctx.nameInput)
-  await finishStatus(ctx, status, 'error', { outcome: 'fail', line: failure.line })
+  // The status says the cause and the fix, not the generic "re-run the job" (a re-run reads the same record).
+  await finishStatus(ctx, status, 'error', { outcome: 'fail', line: failure.line }, causeAndFix(err.message, RECORD_REFUSED_FIX))
   const report = await reportNotAssessed(ctx, { ...c.inputs, comment: 'update' }, failure, {
     commit: planned.commit,
     pullRequest: planned.pull,
