@@ -31,7 +31,7 @@ function pool(prefix: string, runs: Runs): EvidencePool {
   return poolEvidence(
     runs.map((findings, i) => {
       const runId = `${prefix}_${i + 1}`
-      return { runId, completedAt: '', categoriesCompleted: ALL, findings: observedFindings(findings, runId) }
+      return { runId, completedAt: '', categoriesCompleted: ALL, findings: observedFindings(findings, runId), provenance: 'default-branch' }
     })
   )
 }

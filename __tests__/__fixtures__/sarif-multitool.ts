@@ -9,7 +9,7 @@
  * writes.
  */
 import { spawnSync } from 'node:child_process'
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { chmodSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -19,14 +19,19 @@ const require = createRequire(import.meta.url)
 
 /** The executable of this platform (the package's main export is its path). */
 export function sarifMultitoolPath(): string {
+  let path: string
   try {
-    return require('@microsoft/sarif-multitool') as string
+    path = require('@microsoft/sarif-multitool') as string
   } catch (err) {
     throw new Error(
       `@microsoft/sarif-multitool has no build for ${process.platform}/${process.arch} here (npm ci installs the one of linux, darwin or win32): ${String(err)}`,
       { cause: err }
     )
   }
+  // Its package makes the binary executable in an install script, which CI does not run (npm ci --ignore-scripts).
+  const mode = statSync(path).mode
+  if ((mode & 0o100) === 0) chmodSync(path, mode | 0o100)
+  return path
 }
 
 interface ToolLog {

@@ -22,7 +22,8 @@ const runOf = (runId: string, ...findings: Finding[]) => ({
   runId,
   completedAt: '',
   categoriesCompleted: planned,
-  findings: observedFindings(findings, runId)
+  findings: observedFindings(findings, runId),
+  provenance: 'default-branch' as const
 })
 /** Main's last 5 runs: the flaky weakness in 3 of them. */
 const mainWindow = poolEvidence([

@@ -18,6 +18,7 @@ const run = (runId: string, findings: ObservedFinding[], more: Partial<RunEviden
   completedAt: '',
   categoriesCompleted: ['jailbreak'],
   findings,
+  provenance: 'default-branch',
   ...more
 })
 const refs = (...fps: string[]) => fps.map((fp) => ({ findingId: `id_${fp}`, fingerprint: fp }))

@@ -16,7 +16,8 @@ const run = (runId: string, ...findings: ObservedFinding[]): RunEvidence => ({
   runId,
   completedAt: '',
   categoriesCompleted: ['jailbreak'],
-  findings
+  findings,
+  provenance: 'default-branch'
 })
 /** Main's last five runs: `s` in all, `f` in 3 (flaky), `x` fixed since (validated), `m` medium in 1. */
 const main = poolEvidence([

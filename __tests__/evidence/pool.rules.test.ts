@@ -21,7 +21,8 @@ const run = (runId: string, completedAt: string, ...findings: ObservedFinding[])
   runId,
   completedAt,
   categoriesCompleted: ['jailbreak'],
-  findings
+  findings,
+  provenance: 'default-branch'
 })
 
 describe('byCompletion: newest first by the time the service gave', () => {

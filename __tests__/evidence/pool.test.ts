@@ -14,7 +14,8 @@ const run = (runId: string, ...findings: ObservedFinding[]): RunEvidence => ({
   runId,
   completedAt: '2026-11-25T00:00:00Z',
   categoriesCompleted: [runId === 'r3' ? 'jailbreak' : 'prompt_injection'],
-  findings
+  findings,
+  provenance: 'default-branch'
 })
 
 describe('poolEvidence', () => {

@@ -32,7 +32,7 @@ describe('readRunEvidence: whose run it is', () => {
     ['no model name, among the listed runs', { model_id: undefined }, ['r1'], 'read']
   ])('%s', async (_name, run, listed, want) => {
     const { api } = reader(run, listed)
-    const got = await readRunEvidence(runReads(api, 'm'), 'r1')
+    const got = await readRunEvidence(runReads(api, 'm'), 'r1', 'default-branch')
     if (want === 'read') expect(got).toMatchObject({ run: { runId: 'r1' } })
     else expect('problem' in got ? got.problem : '').toMatch(want)
   })
@@ -40,8 +40,8 @@ describe('readRunEvidence: whose run it is', () => {
   it("asks for the model's completed runs, the list's largest page, once for every run it reads", async () => {
     const { api, listQueries } = reader({ model_id: undefined }, ['r1', 'r2'])
     const reads = runReads(api, 'm')
-    await readRunEvidence(reads, 'r1')
-    await readRunEvidence(reads, 'r2')
+    await readRunEvidence(reads, 'r1', 'default-branch')
+    await readRunEvidence(reads, 'r2', 'default-branch')
     expect(listQueries).toEqual([{ status: 'completed', limit: RUN_LIST_PAGE }])
     expect(RUN_LIST_PAGE).toBe(100)
   })

@@ -20,7 +20,8 @@ const run = (runId: string, ...findings: ObservedFinding[]): RunEvidence => ({
   runId,
   completedAt: '',
   categoriesCompleted: ['jailbreak'],
-  findings
+  findings,
+  provenance: 'default-branch'
 })
 
 describe('withRunsOfThisAgent', () => {

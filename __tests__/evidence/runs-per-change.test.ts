@@ -18,6 +18,7 @@ const run = (runId: string, sameAgent: boolean, ...findings: ObservedFinding[]):
   completedAt: '',
   categoriesCompleted: ['jailbreak'],
   findings,
+  provenance: 'default-branch',
   sameAgent
 })
 const earlier = poolEvidence([run('m2', false, obs('s')), run('m1', false)])

@@ -106,7 +106,10 @@ describe('assessMoreRuns', () => {
     [
       'an agent unchanged since its evidence',
       args(3, {
-        agent: { pool: poolEvidence([{ runId: 'a', completedAt: '', categoriesCompleted: [], findings: [] }]), scope: 'main' },
+        agent: {
+          pool: poolEvidence([{ runId: 'a', completedAt: '', categoriesCompleted: [], findings: [], provenance: 'default-branch' }]),
+          scope: 'main'
+        },
         base: null
       }),
       {},

@@ -10,7 +10,7 @@ const DAY = 86_400_000
 const at = (daysAgo: number): string => new Date(NOW - daysAgo * DAY).toISOString()
 
 function run(id: string, daysAgo: number, findings: RunEvidence['findings'] = []): RunEvidence {
-  return { runId: id, completedAt: at(daysAgo), categoriesCompleted: ['jailbreak', 'pii'], findings }
+  return { runId: id, completedAt: at(daysAgo), categoriesCompleted: ['jailbreak', 'pii'], findings, provenance: 'service-list' }
 }
 
 function agent(name: string, runs: RunEvidence[], over: Partial<AgentRead> = {}): AgentRead {

@@ -14,7 +14,8 @@ function agent(name: string, daysAgo: number[]): AgentRead {
     runId: `run_${name.length}_${i}`,
     completedAt: new Date(NOW - d * 86_400_000).toISOString(),
     categoriesCompleted: ['jailbreak'],
-    findings: [observed(`${name}-w`, { description: EVIL, category: EVIL })]
+    findings: [observed(`${name}-w`, { description: EVIL, category: EVIL })],
+    provenance: 'service-list' as const
   }))
   return {
     modelId: `mdl_${name.length}`,

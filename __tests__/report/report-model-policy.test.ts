@@ -39,7 +39,13 @@ function report(findings: Finding[], opts: { baseline?: Finding[] | null; accept
       agent: null,
       base: opts.baseline
         ? poolEvidence([
-            { runId: 'run_0', completedAt: '', categoriesCompleted: [...PLANNED], findings: observedFindings(opts.baseline, 'run_0') }
+            {
+              runId: 'run_0',
+              completedAt: '',
+              categoriesCompleted: [...PLANNED],
+              findings: observedFindings(opts.baseline, 'run_0'),
+              provenance: 'default-branch'
+            }
           ])
         : null
     },

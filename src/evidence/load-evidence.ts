@@ -107,7 +107,8 @@ export async function loadBaseline(deps: EvidenceDeps, args: EvidenceArgs): Prom
   const done = (l: Omit<LoadedBaseline, 'cost'>): LoadedBaseline => ({ ...l, cost: { ...cost, ms: deps.now() - started } })
   if (args.baselineRunId !== '') {
     const reads = runReads(deps.api(), args.modelId)
-    const read = await readRunEvidence(reads, args.baselineRunId)
+    // The run the workflow names as main's baseline counts as the default branch's own (docs/baseline.md).
+    const read = await readRunEvidence(reads, args.baselineRunId, 'default-branch')
     cost.serviceRequests = reads.requests
     if ('problem' in read) throw new ConfigError('baseline_run_id', `${read.problem}: name a completed run of this model`)
     cost.runsRead = 1
@@ -349,7 +350,7 @@ async function readRuns(
     for (const rec of records) {
       let read: Awaited<ReturnType<typeof readRunEvidence>>
       try {
-        read = await readRunEvidence(reads, rec.runId)
+        read = await readRunEvidence(reads, rec.runId, provenance)
       } catch (err) {
         r.gaps.push(
           `recorded run ${oneLine(rec.runId, 80)} could not be read (${describeFailure(err)}), so what it saw cannot be ruled out`

@@ -23,14 +23,15 @@ export interface RunEvidence {
   categoriesCompleted: readonly string[]
   findings: readonly ObservedFinding[]
   /**
-   * Who observed it (absent: the default branch's own, as main's records and
-   * the holders they name; every loader says it). Only the default branch's own
+   * Who observed it, said by whoever read it (required: an absent provenance
+   * would have to be guessed, and the guess that lets through is the wrong
+   * one). Only the default branch's own
    * observations make a weakness known on main (knownOnMain); every other
    * provenance only adds observations, which can only block. It never decides
    * whether the service's close of a finding counts (the service's fact, one
    * rule for all).
    */
-  provenance?: Provenance
+  provenance: Provenance
   /** A run of the agent judged now (no change under agent_paths since; without agent_paths, the same commit); default true. */
   sameAgent?: boolean
   /**
@@ -139,7 +140,7 @@ export function poolEvidence(given: readonly RunEvidence[]): EvidencePool {
     runIds.push(run.runId)
     if (run.selected === true) selected.push(run.runId)
     const same = run.sameAgent !== false
-    const main = (run.provenance ?? 'default-branch') === 'default-branch'
+    const main = run.provenance === 'default-branch'
     if (same) sameAgentRuns++
     for (const o of run.findings) {
       const closes = closesWeakness(o.status)

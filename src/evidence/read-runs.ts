@@ -8,7 +8,7 @@
 import type { ServiceApi } from '../service/service-api.js'
 import { LIMITS } from '../service/contract/limits.js'
 import { oneLine } from '../util/text.js'
-import { observedFindings, type RunEvidence } from './pool.js'
+import { observedFindings, type Provenance, type RunEvidence } from './pool.js'
 
 export type RunReader = Pick<ServiceApi, 'getRun' | 'listRuns' | 'listFindings'>
 
@@ -46,11 +46,14 @@ async function ownership(reads: RunReads, runId: string, named: unknown): Promis
 
 /**
  * A run as evidence, or why it cannot be: it must be completed and a run of
- * this model. A run that cannot be read throws (the service failure line).
+ * this model, with where the caller found it (its provenance, which decides
+ * whether it can let a finding through: knownOnMain). A run that cannot be
+ * read throws (the service failure line).
  */
 export async function readRunEvidence(
   reads: RunReads,
-  runId: string
+  runId: string,
+  provenance: Provenance
 ): Promise<{ run: RunEvidence } | { problem: string; unplaced?: true }> {
   reads.requests++
   const run = await reads.api.getRun(runId)
@@ -70,7 +73,8 @@ export async function readRunEvidence(
       runId,
       completedAt: typeof run.completed_at === 'string' ? run.completed_at : '',
       categoriesCompleted: run.categories_completed,
-      findings: observedFindings(list.findings, runId)
+      findings: observedFindings(list.findings, runId),
+      provenance
     }
   }
 }

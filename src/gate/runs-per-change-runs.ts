@@ -94,6 +94,8 @@ function evidenceOf(runId: string, ended: RunEnd, results: CollectedResults, wan
     runId,
     completedAt: run.completed_at ?? '',
     categoriesCompleted: run.categories_completed,
-    findings: observedFindings(results.findings, runId)
+    findings: observedFindings(results.findings, runId),
+    // This step's own further runs: they can block, never let through (knownOnMain reads only the default branch's).
+    provenance: 'own-lineage'
   }
 }

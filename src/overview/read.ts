@@ -96,7 +96,7 @@ async function readModel(model: ModelListItem, o: ReadOverviewOptions): Promise<
   reads.listed = new Set(listed.map((r) => r.run_id))
   for (const r of recent.slice(0, Math.min(o.maxRuns ?? RUN_LIST_PAGE, RUN_LIST_PAGE))) {
     try {
-      const got = await readRunEvidence(reads, r.run_id)
+      const got = await readRunEvidence(reads, r.run_id, 'service-list')
       if ('run' in got) base.runs.push(got.run)
       else base.unreadable.push(named(r.run_id, got.problem))
     } catch (err) {
