@@ -14,7 +14,7 @@ import { ensureNode } from './node-runtime.mjs'
 if (!existsSync(new URL('../node_modules/.package-lock.json', import.meta.url))) {
   console.log('First run on this clone: installing dependencies from the lockfile (npm ci)...')
   const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm'
-  const r = spawnSync(npm, ['ci', '--no-audit', '--no-fund'], { stdio: 'inherit' })
+  const r = spawnSync(npm, ['ci', '--ignore-scripts', '--no-audit', '--no-fund'], { stdio: 'inherit' })
   if (r.status !== 0) process.exit(r.status ?? 1)
 }
 
