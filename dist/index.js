@@ -47276,7 +47276,7 @@ function poolEvidence(given) {
         if (run.selected === true)
             selected.push(run.runId);
         const same = run.sameAgent !== false;
-        const main = (run.provenance ?? 'default-branch') === 'default-branch';
+        const main = run.provenance === 'default-branch';
         if (same)
             sameAgentRuns++;
         for (const o of run.findings) {
@@ -48613,7 +48613,9 @@ function evidenceOf(runId, ended, results, wanted) {
         runId,
         completedAt: run.completed_at ?? '',
         categoriesCompleted: run.categories_completed,
-        findings: observedFindings(results.findings, runId)
+        findings: observedFindings(results.findings, runId),
+        // This step's own further runs: they can block, never let through (knownOnMain reads only the default branch's).
+        provenance: 'own-lineage'
     };
 }
 
@@ -55656,9 +55658,11 @@ async function ownership(reads, runId, named) {
 }
 /**
  * A run as evidence, or why it cannot be: it must be completed and a run of
- * this model. A run that cannot be read throws (the service failure line).
+ * this model, with where the caller found it (its provenance, which decides
+ * whether it can let a finding through: knownOnMain). A run that cannot be
+ * read throws (the service failure line).
  */
-async function readRunEvidence(reads, runId) {
+async function readRunEvidence(reads, runId, provenance) {
     reads.requests++;
     const run = await reads.api.getRun(runId);
     const id = text_oneLine(runId, 80);
@@ -55679,7 +55683,8 @@ async function readRunEvidence(reads, runId) {
             runId,
             completedAt: typeof run.completed_at === 'string' ? run.completed_at : '',
             categoriesCompleted: run.categories_completed,
-            findings: observedFindings(list.findings, runId)
+            findings: observedFindings(list.findings, runId),
+            provenance
         }
     };
 }
@@ -56055,7 +56060,8 @@ async function loadBaseline(deps, args) {
     const done = (l) => ({ ...l, cost: { ...cost, ms: deps.now() - started } });
     if (args.baselineRunId !== '') {
         const reads = runReads(deps.api(), args.modelId);
-        const read = await readRunEvidence(reads, args.baselineRunId);
+        // The run the workflow names as main's baseline counts as the default branch's own (docs/baseline.md).
+        const read = await readRunEvidence(reads, args.baselineRunId, 'default-branch');
         cost.serviceRequests = reads.requests;
         if ('problem' in read)
             throw new ConfigError('baseline_run_id', `${read.problem}: name a completed run of this model`);
@@ -56296,7 +56302,7 @@ async function readRuns(r, records, marks, provenance, o = {}) {
         for (const rec of records) {
             let read;
             try {
-                read = await readRunEvidence(reads, rec.runId);
+                read = await readRunEvidence(reads, rec.runId, provenance);
             }
             catch (err) {
                 r.gaps.push(`recorded run ${text_oneLine(rec.runId, 80)} could not be read (${errors_describeFailure(err)}), so what it saw cannot be ruled out`);
@@ -57728,6 +57734,7 @@ async function publish(ctx, settings, report) {
 
 
 
+
 async function collectStep(ctx, inputs, event) {
     const { io } = ctx;
     if (!((event.kind === 'other' || event.kind === 'push') && event.onDefaultBranch)) {
@@ -57865,11 +57872,11 @@ async function lookAtRun(ctx, c, r) {
         return { what: 'running', result: null };
     }
     const refusal = looked.kind === 'foreign'
-        ? new ConfigError('model_id', `The pending record names run ${r.runId}, not a run of ${c.inputs.modelId}: nothing passes`)
+        ? recordRefused('model_id', `The pending record names run ${r.runId}, not a run of ${c.inputs.modelId}: nothing passes`)
         : looked.kind === 'earlier'
-            ? new ConfigError('wait', `Run ${r.runId} began (${looked.run.started_at ?? 'at a time the service does not tell'}) before the record's trigger time: it is not the run this record's step triggered, nothing passes`)
+            ? recordRefused('wait', `Run ${r.runId} began (${looked.run.started_at ?? 'at a time the service does not tell'}) before the record's trigger time: it is not the run this record's step triggered, nothing passes`)
             : looked.kind === 'narrow'
-                ? new ConfigError('categories', `Run ${r.runId} does not cover the categories the default branch's policy asks for (${named(looked.missing)}): nothing passes`)
+                ? recordRefused('categories', `Run ${r.runId} does not cover the categories the default branch's policy asks for (${named(looked.missing)}): nothing passes`)
                 : null;
     if (refusal !== null) {
         io.log.warning(`${r.where}: ${refusal.message}; the status ends in error, the run is not touched.`);
@@ -57880,6 +57887,10 @@ async function lookAtRun(ctx, c, r) {
         return { what: 'failed', result: null };
     return collect_decide(ctx, c, r, looked.outcome);
 }
+/** What a refused record's status tells the reader to do: a new push triggers a new run and writes a new sealed record. */
+const RECORD_REFUSED_FIX = 'Push a commit to assess the head again.';
+/** A record the collector will not judge: not the user's configuration, so titled as what it is (failureCause reads the summary). */
+const recordRefused = (input, cause) => new ConfigError(input, cause, 'a pending record refused');
 const named = (missing) => missing.slice(0, 5).join(', ') + (missing.length > 5 ? `, and ${missing.length - 5} more` : '');
 /** An ended run decided with the attached step's stages: the status first, the comment (which drops the record) last. */
 async function collect_decide(ctx, c, r, outcome) {
@@ -57973,7 +57984,8 @@ async function stopOrphan(ctx, inputs, runId) {
  */
 async function refuse(ctx, c, planned, status, err) {
     const failure = stepFailure(err, ctx.nameInput);
-    await finishStatus(ctx, status, 'error', { outcome: 'fail', line: failure.line });
+    // The status says the cause and the fix, not the generic "re-run the job" (a re-run reads the same record).
+    await finishStatus(ctx, status, 'error', { outcome: 'fail', line: failure.line }, causeAndFix(err.message, RECORD_REFUSED_FIX));
     const report = await reportNotAssessed(ctx, { ...c.inputs, comment: 'update' }, failure, {
         commit: planned.commit,
         pullRequest: planned.pull,
