@@ -101,6 +101,40 @@ describe('an edited pending record', () => {
   }, 60_000)
 })
 
+/** An ISO minute, floored, as a record holds it. */
+const minute = (ms: number): string => new Date(ms).toISOString().slice(0, 16) + 'Z'
+
+describe("the record's sealed scope binds the run as the step that wrote it asked", () => {
+  it('a record asking for the full taxonomy is not met by a run of one category, though the policy names only that one', async () => {
+    const { base, head } = world()
+    emu.demoAgent.setAllVulnerable(false)
+    const at = minute(Date.now() - 60_000)
+    const api = createClient({ baseUrl: emu.url, apiKey: emu.keys.full, clock: fakeClock(T0) })
+    const run = (await api.triggerRun({ model_id: emu.demoModelId, categories: ['prompt_injection'] })).run_id
+    await runEnded(emu, run)
+    gh.seedComment(7, sealedComment(emu.keys.full, emu.demoModelId, { runId: run, commit: head, at, categories: [], deadline: null }))
+    await runStep(w(), scheduleEvent(base), { mode: 'collect', categories: 'prompt_injection' }, fakeClock(T0))
+    expect(states(head)).toEqual(['error'])
+    expect(gh.git.statuses.at(-1)?.description).toMatch(/does not cover the categories/)
+  }, 60_000)
+
+  it("a run past the record's own deadline is cancelled and never passes, though the collector's timeout_minutes has room", async () => {
+    const { base, head } = world()
+    emu.demoAgent.setAllVulnerable(false)
+    emu.control.setCategoryDurationMs(10 * 60 * 60_000)
+    const at = minute(Date.now() - 60_000)
+    const api = createClient({ baseUrl: emu.url, apiKey: emu.keys.full, clock: fakeClock(T0) })
+    const run = (await api.triggerRun({ model_id: emu.demoModelId })).run_id
+    const deadline = minute(Date.now())
+    gh.seedComment(7, sealedComment(emu.keys.full, emu.demoModelId, { runId: run, commit: head, at, categories: [], deadline }))
+    // The collector's clock is two minutes on: within its own 30-minute bound, past the record's.
+    await runStep(w(), scheduleEvent(base), { mode: 'collect', timeout_minutes: '30' }, fakeClock(Date.now() + 2 * 60_000))
+    expect(states(head)).not.toContain('success')
+    expect(states(head).at(-1)).toMatch(/^(error|failure)$/)
+    expect(emu.control.runs().find((r) => r.run_id === run)?.status).not.toBe('running')
+  }, 60_000)
+})
+
 describe('exactly once, nothing lost', () => {
   it("a head that moves while the collector works keeps its own record: the collector's result goes on the old head only, the new head stays collectable", async () => {
     const { base, head } = world()

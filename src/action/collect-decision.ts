@@ -91,3 +91,13 @@ export function summaryLine(looks: readonly Look[]): string {
     (worst === null ? '; no status set.' : `; worst status set: ${worst}.`)
   )
 }
+
+/**
+ * The categories the run must cover: the default branch's policy and the
+ * record's (sealed: what the pull request's step asked for), whichever asks
+ * more; either asking for the full taxonomy (empty) asks for it all.
+ */
+export function withRecordScope<A extends { categories: readonly string[] }>(args: A, record: Pick<PendingRecord, 'categories'>): A {
+  if (args.categories.length === 0 || record.categories.length === 0) return { ...args, categories: [] }
+  return { ...args, categories: [...new Set([...args.categories, ...record.categories])] }
+}

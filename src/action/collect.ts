@@ -16,7 +16,10 @@
  *   open pull request, naming that pull request's head (the commit the status
  *   goes on); a record of another commit is left (superseded); a record
  *   without a MAC, or whose MAC fails, is refused (status error); a run that
- *   began before the record's trigger time is refused;
+ *   began before the record's trigger time is refused; the record's sealed
+ *   categories and deadline bind the run as its step asked (withRecordScope:
+ *   a run narrower than the policy's or the record's categories is refused;
+ *   past the earlier of the two deadlines it is cancelled, never passed);
  * - the run's model, status, categories and findings come from the service;
  *   a run of another model than the default branch's model_id is refused
  *   (that commit's status ends in error, the run is not touched);
@@ -49,7 +52,7 @@ import { CommentChanged, MAX_PAGES } from '../github/sticky-comment.js'
 import type { PipelineEvent } from '../pipeline/event.js'
 import { commentMarker } from '../report/comment.js'
 import { readPendingRecord, type PendingRecord } from '../report/pending.js'
-import { collectorResult, judgeRecord, stillHolds, type Look } from './collect-decision.js'
+import { collectorResult, judgeRecord, stillHolds, withRecordScope, type Look } from './collect-decision.js'
 import { saveRunSettled } from './saved-state.js'
 import { gateStepResult } from '../decision/step-result.js'
 import { AbortedError, ConfigError, DeadlineExceededError, describeFailure, GitHubError } from '../util/errors.js'
@@ -207,12 +210,12 @@ async function lookAt(ctx0: StepContext, c: Collecting, f: Found): Promise<Look>
   try {
     if (verdict.kind === 'refuse') {
       ctx.io.log.warning(`${where}: ${verdict.why}.`)
-      await refuse(ctx, c, at, status, new ConfigError('api_key', verdict.why))
+      await refuse(ctx, c, at, status, recordRefused('api_key', verdict.why))
       return look('refused', 'error')
     }
     const atMs = f.pending.at === null ? ctx.clock.now() : Date.parse(f.pending.at.replace(/Z$/, ':00Z'))
     if (verdict.kind === 'trigger') return look(await triggerQueued(ctx, c, { at, status, queuedMs: atMs, moved }))
-    const looked = await lookAtRun(ctx, c, { at, status, runId: verdict.runId, atMs, where })
+    const looked = await lookAtRun(ctx, c, { record: f.pending, at, status, runId: verdict.runId, atMs, where })
     if (looked.result !== null && moved()) return look('superseded', looked.result)
     return look(looked.what, looked.result)
   } catch (err) {
@@ -223,6 +226,8 @@ async function lookAt(ctx0: StepContext, c: Collecting, f: Found): Promise<Look>
 }
 
 interface RunLook {
+  /** The sealed record: its categories and deadline bind the run as the step that wrote it asked (never laxer than the policy). */
+  record: PendingRecord
   at: PendingAt
   status: StatusEdge | null
   runId: string
@@ -234,7 +239,9 @@ interface RunLook {
 async function lookAtRun(ctx: StepContext, c: Collecting, r: RunLook): Promise<Pick<Look, 'what' | 'result'>> {
   const { io } = ctx
   const deps = { ...gateDeps(ctx, c.inputs), onRunStarted: () => undefined, onRunSettled: () => undefined }
-  const looked = await collectRun(deps, gateArgs(c.inputs, c.policy), r.runId, r.atMs, r.atMs)
+  const args = withRecordScope(gateArgs(c.inputs, c.policy), r.record)
+  const notAfterMs = r.record.deadline === null ? null : Date.parse(r.record.deadline.replace(/Z$/, ':00Z'))
+  const looked = await collectRun(deps, args, r.runId, r.atMs, { notBeforeMs: r.atMs, notAfterMs })
   if (looked.kind === 'running') {
     c.modelBusy = true
     io.log.info(

@@ -128,7 +128,8 @@ export type Collected =
  * The collector's look at a run another job triggered: its status read once
  * and its model checked against `args.modelId` (the default branch's) before
  * anything else. Still running before its deadline (the run's start as the
- * service says, else `startedFallbackMs`, plus args.timeoutMs), it is left;
+ * service says, else `startedFallbackMs`, plus args.timeoutMs; or the
+ * record's own deadline, `notAfterMs`, when earlier), it is left;
  * past it, it is cancelled and decided as timed out (never a pass); ended,
  * its results are read and decided with the same rules as an attached step.
  * A status that cannot be read throws (a service failure: the record stays
@@ -139,8 +140,9 @@ export async function collectRun(
   args: GateArgs,
   runId: string,
   startedFallbackMs: number,
-  notBeforeMs: number | null = null
+  bounds: { notBeforeMs: number | null; notAfterMs: number | null } = { notBeforeMs: null, notAfterMs: null }
 ): Promise<Collected> {
+  const { notBeforeMs, notAfterMs } = bounds
   const startedAtMs = deps.clock.now()
   const readBy = Deadline.after(deps.clock, COLLECT_MIN_MS)
   const run = await deps.makeApi(readBy).getRun(runId, { min_severity: args.minSeverity })
@@ -148,7 +150,7 @@ export async function collectRun(
   const began = Date.parse(run.started_at ?? '')
   // A run that began before the record's trigger time (or whose start the service does not tell) is not the record's run.
   if (notBeforeMs !== null && !(began >= notBeforeMs)) return { kind: 'earlier', run }
-  const deadlineMs = (Number.isFinite(began) ? began : startedFallbackMs) + args.timeoutMs
+  const deadlineMs = Math.min((Number.isFinite(began) ? began : startedFallbackMs) + args.timeoutMs, notAfterMs ?? Infinity)
   const triggered: Triggered = { runId, startedAt: run.started_at ?? '', recovered: false, waitedFor: [] }
   let ended: RunEnd = { end: 'terminal', run, readError: undefined }
   if (!isTerminal(run.status)) {
