@@ -128,10 +128,11 @@ describe("the record's sealed scope binds the run as the step that wrote it aske
     const deadline = minute(Date.now())
     gh.seedComment(7, sealedComment(emu.keys.full, emu.demoModelId, { runId: run, commit: head, at, categories: [], deadline }))
     // The collector's clock is two minutes on: within its own 30-minute bound, past the record's.
-    await runStep(w(), scheduleEvent(base), { mode: 'collect', timeout_minutes: '30' }, fakeClock(Date.now() + 2 * 60_000))
+    const later = Date.now() + 2 * 60_000
+    await runStep(w(), scheduleEvent(base), { mode: 'collect', timeout_minutes: '30' }, { ...fakeClock(later), now: () => later })
     expect(states(head)).not.toContain('success')
     expect(states(head).at(-1)).toMatch(/^(error|failure)$/)
-    expect(emu.control.runs().find((r) => r.run_id === run)?.status).not.toBe('running')
+    expect(emu.control.runs().find((r) => r.run_id === run)?.status).toBe('cancelled')
   }, 60_000)
 })
 

@@ -9,6 +9,9 @@
  *   pass or fail), the worst of what it set.
  */
 import type { StepResult } from '../decision/step-result.js'
+import type { Collected } from '../gate/assess-run.js'
+import { causeAndFix } from '../github/commit-status.js'
+import { ConfigError } from '../util/errors.js'
 import type { GateResult } from '../report/report-model.js'
 import { samePending, type PendingRecord } from '../report/pending.js'
 
@@ -100,4 +103,34 @@ export function summaryLine(looks: readonly Look[]): string {
 export function withRecordScope<A extends { categories: readonly string[] }>(args: A, record: Pick<PendingRecord, 'categories'>): A {
   if (args.categories.length === 0 || record.categories.length === 0) return { ...args, categories: [] }
   return { ...args, categories: [...new Set([...args.categories, ...record.categories])] }
+}
+
+/** What a refused record's status tells the reader to do: a new push triggers a new run and writes a new sealed record. */
+const RECORD_REFUSED_FIX = 'Push a commit to assess the head again.'
+
+/** A record the collector will not judge: not the user's configuration, so titled as what it is (failureCause reads the summary). */
+export const recordRefused = (input: string, cause: string): ConfigError => new ConfigError(input, cause, 'a pending record refused')
+
+/** A refused record's commit status: its cause, then what to do (not "re-run the job": a re-run reads the same record). */
+export const refusedStatus = (err: Error): string => causeAndFix(err.message, RECORD_REFUSED_FIX)
+
+const named = (missing: string[]): string => missing.slice(0, 5).join(', ') + (missing.length > 5 ? `, and ${missing.length - 5} more` : '')
+
+/** Why the collector will not judge the run a record names (another model, begun before the record, narrower than asked); null: none. */
+export function runRefusal(looked: Collected, runId: string, modelId: string): ConfigError | null {
+  if (looked.kind === 'foreign')
+    return recordRefused('model_id', `The pending record names run ${runId}, not a run of ${modelId}: nothing passes`)
+  if (looked.kind === 'earlier') {
+    const began = looked.run.started_at ?? 'at a time the service does not tell'
+    return recordRefused(
+      'wait',
+      `Run ${runId} began (${began}) before the record's trigger time: it is not the run this record's step triggered, nothing passes`
+    )
+  }
+  if (looked.kind === 'narrow')
+    return recordRefused(
+      'categories',
+      `Run ${runId} does not cover the categories the default branch's policy or the record asks for (${named(looked.missing)}): nothing passes`
+    )
+  return null
 }

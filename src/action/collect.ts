@@ -52,7 +52,16 @@ import { CommentChanged, MAX_PAGES } from '../github/sticky-comment.js'
 import type { PipelineEvent } from '../pipeline/event.js'
 import { commentMarker } from '../report/comment.js'
 import { readPendingRecord, type PendingRecord } from '../report/pending.js'
-import { collectorResult, judgeRecord, stillHolds, withRecordScope, type Look } from './collect-decision.js'
+import {
+  collectorResult,
+  judgeRecord,
+  recordRefused,
+  refusedStatus,
+  runRefusal,
+  stillHolds,
+  withRecordScope,
+  type Look
+} from './collect-decision.js'
 import { saveRunSettled } from './saved-state.js'
 import { gateStepResult } from '../decision/step-result.js'
 import { AbortedError, ConfigError, DeadlineExceededError, describeFailure, GitHubError } from '../util/errors.js'
@@ -64,7 +73,6 @@ import { gateStatus, type CollectedOutcome, type StepOutcome } from './outcome.j
 import { gateArgs, gateDeps } from './stages/assess.js'
 import { statusLine } from './output-table.js'
 import { finishStatus, statusEdge, type StatusEdge } from './stages/set-commit-status.js'
-import { causeAndFix } from '../github/commit-status.js'
 import { recordSealed, triggerOrQueue, writePending, type PendingAt } from './stages/detach.js'
 import { conclude, stepFailure } from './stages/conclude.js'
 import { reportNotAssessed } from './stages/report-not-assessed.js'
@@ -249,20 +257,7 @@ async function lookAtRun(ctx: StepContext, c: Collecting, r: RunLook): Promise<P
     )
     return { what: 'running', result: null }
   }
-  const refusal =
-    looked.kind === 'foreign'
-      ? recordRefused('model_id', `The pending record names run ${r.runId}, not a run of ${c.inputs.modelId}: nothing passes`)
-      : looked.kind === 'earlier'
-        ? recordRefused(
-            'wait',
-            `Run ${r.runId} began (${looked.run.started_at ?? 'at a time the service does not tell'}) before the record's trigger time: it is not the run this record's step triggered, nothing passes`
-          )
-        : looked.kind === 'narrow'
-          ? recordRefused(
-              'categories',
-              `Run ${r.runId} does not cover the categories the default branch's policy asks for (${named(looked.missing)}): nothing passes`
-            )
-          : null
+  const refusal = runRefusal(looked, r.runId, c.inputs.modelId)
   if (refusal !== null) {
     io.log.warning(`${r.where}: ${refusal.message}; the status ends in error, the run is not touched.`)
     await refuse(ctx, c, r.at, r.status, refusal)
@@ -271,14 +266,6 @@ async function lookAtRun(ctx: StepContext, c: Collecting, r: RunLook): Promise<P
   if (looked.kind !== 'ended') return { what: 'failed', result: null }
   return decide(ctx, c, r, looked.outcome)
 }
-
-/** What a refused record's status tells the reader to do: a new push triggers a new run and writes a new sealed record. */
-const RECORD_REFUSED_FIX = 'Push a commit to assess the head again.'
-
-/** A record the collector will not judge: not the user's configuration, so titled as what it is (failureCause reads the summary). */
-const recordRefused = (input: string, cause: string): ConfigError => new ConfigError(input, cause, 'a pending record refused')
-
-const named = (missing: string[]): string => missing.slice(0, 5).join(', ') + (missing.length > 5 ? `, and ${missing.length - 5} more` : '')
 
 /** An ended run decided with the attached step's stages: the status first, the comment (which drops the record) last. */
 async function decide(
@@ -383,7 +370,7 @@ async function stopOrphan(ctx: StepContext, inputs: ActionInputs, runId: string)
 async function refuse(ctx: StepContext, c: Collecting, planned: PendingAt, status: StatusEdge | null, err: Error): Promise<void> {
   const failure = stepFailure(err, ctx.nameInput)
   // The status says the cause and the fix, not the generic "re-run the job" (a re-run reads the same record).
-  await finishStatus(ctx, status, 'error', { outcome: 'fail', line: failure.line }, causeAndFix(err.message, RECORD_REFUSED_FIX))
+  await finishStatus(ctx, status, 'error', { outcome: 'fail', line: failure.line }, refusedStatus(err))
   const report = await reportNotAssessed(ctx, { ...c.inputs, comment: 'update' }, failure, {
     commit: planned.commit,
     pullRequest: planned.pull,
