@@ -13,7 +13,7 @@ import { randomBytes } from 'node:crypto'
 import { systemClock, type Clock, type Deadline } from '../util/clock.js'
 import { describeBug } from '../util/errors.js'
 import { createClient } from '../service/client.js'
-import type { ActionInputs } from './inputs/read-inputs.js'
+import type { ServiceSettings } from './stages/stage-context.js'
 import { coreActionIO, type ActionIO } from './io.js'
 import { runMain, type MainDeps } from './main.js'
 import { failedOutcome } from './outcome.js'
@@ -71,7 +71,7 @@ export function abortOnSignals(io: ActionIO, exitCode = 1): { signal: AbortSigna
 
 /** The real service client of the step's inputs (base_url, api_key), logging to `log` unless told otherwise. */
 export function serviceClients(clock: Clock, log: Log): MainDeps['makeApi'] {
-  return (inputs: ActionInputs, deadline: Deadline, opts?: { requestTimeoutMs?: number; log?: Log; secrets?: readonly string[] }) =>
+  return (inputs: ServiceSettings, deadline: Deadline, opts?: { requestTimeoutMs?: number; log?: Log; secrets?: readonly string[] }) =>
     createClient({
       baseUrl: inputs.baseUrl,
       apiKey: inputs.apiKey,

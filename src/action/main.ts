@@ -21,10 +21,10 @@
  * itself.
  */
 import { carriedStepResult, skippedStepResult } from '../decision/carried-result.js'
-import { gateStepResult, validationStepResult } from '../decision/step-result.js'
+import { gateStepResult, overviewStepResult, validationStepResult } from '../decision/step-result.js'
 import type { PipelineEvent } from '../pipeline/event.js'
 import { ConfigError, describeFailure } from '../util/errors.js'
-import type { ActionInputs } from './inputs/read-inputs.js'
+import { envInputReader, isOverviewMode, type ActionInputs } from './inputs/read-inputs.js'
 import { gateStatus, type EndOutcome, type PreparedOutcome, type StepOutcome } from './outcome.js'
 import { collectStep } from './collect.js'
 import { assess } from './stages/assess.js'
@@ -40,13 +40,14 @@ import { loadPolicy, withEvidence } from './stages/load-baseline-and-risks.js'
 import { guardSecrets } from './stages/outside-code.js'
 import { assessmentIdentity, plan, type CarryOverPlan } from './stages/plan.js'
 import { planEvent, type PlannedEvent } from './stages/plan-event.js'
-import { prepare, readStepInputs, type PreparedStep } from './stages/prepare.js'
+import { prepare, readOverviewStepInputs, readStepInputs, type PreparedStep } from './stages/prepare.js'
 import { publish } from './stages/publish-report.js'
 import { record } from './stages/record.js'
 import { reportGate } from './stages/report.js'
 import { reportCarried, reportSkipped } from './stages/report-carried.js'
 import { reportNotAssessed } from './stages/report-not-assessed.js'
 import { reportValidation } from './stages/report-validation.js'
+import { readWorkspace, reportOverview } from './stages/report-overview.js'
 import { validateFixes } from './stages/validate-fixes.js'
 
 /** What the step knew when it failed: its inputs, its model, its event, the commit status it set pending. */
@@ -69,6 +70,7 @@ export async function runMain(deps: MainDeps): Promise<StepOutcome> {
 export async function runStep(ctx: StepContext): Promise<StepOutcome> {
   const trail: StepTrail = { inputs: null, prepared: null, planned: null, status: null }
   try {
+    if (isOverviewMode(envInputReader(ctx.io.env))) return await overviewStep(ctx)
     const { inputs, event } = await readStepInputs(ctx)
     trail.inputs = inputs
     if (inputs.mode === 'validate' && event.kind === 'unreadable') throw unreadable(event)
@@ -147,6 +149,14 @@ async function carryOverStep(
 async function skipStep(ctx: StepContext, inputs: ActionInputs, planned: PlannedEvent, reason: string): Promise<StepOutcome> {
   const end = await publish(ctx, inputs, await reportSkipped(ctx, inputs, planned, reason))
   return conclude(skippedStepResult(reason, { cancelled: ctx.signal.aborted }), end, null)
+}
+
+/** mode: overview: the workspace read (reads only), its page as the summary and the tracking issue; fails unless clear. */
+async function overviewStep(ctx: StepContext): Promise<StepOutcome> {
+  const inputs = readOverviewStepInputs(ctx)
+  const page = await readWorkspace(ctx, inputs)
+  const end = await publish(ctx, { ...inputs, comment: 'off' }, await reportOverview(ctx, page))
+  return conclude(overviewStepResult(page.verdict, { cancelled: ctx.signal.aborted }), end, null)
 }
 
 async function validateStep(ctx: StepContext, prepared: PreparedStep, trail: StepTrail): Promise<StepOutcome> {

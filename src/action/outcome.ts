@@ -192,9 +192,26 @@ export interface CollectedOutcome {
   collected: number
 }
 
+/** mode: overview: every model of the workspace read (reads only: nothing is assessed). */
+export interface OverviewOutcome {
+  kind: 'overview'
+  /** pass: every agent assessed within the bound and passing; fail: one would fail the gate; incomplete: one is stale, never assessed or not read. */
+  result: 'pass' | 'fail' | 'incomplete'
+  /** The overview as JSON (its schema: docs/overview.md). */
+  reportPath: string
+  assessmentsSpent: 0
+}
+
 /** How the step's run ended, as a report stage renders it. */
 export type EndOutcome =
-  AssessedOutcome | CarriedOutcome | SkippedOutcome | ValidatedOutcome | NotAssessedOutcome | DetachedOutcome | CollectedOutcome
+  | AssessedOutcome
+  | CarriedOutcome
+  | SkippedOutcome
+  | ValidatedOutcome
+  | NotAssessedOutcome
+  | DetachedOutcome
+  | CollectedOutcome
+  | OverviewOutcome
 
 /** The whole outcome: how it ended, the model when it was prepared, and the step's own pass or fail. */
 export interface StepOutcome {

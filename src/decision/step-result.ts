@@ -44,3 +44,16 @@ export function validationStepResult(result: { failed: boolean; reason: string }
     return { outcome: 'fail', resultOutput: 'error', line: 'Validation: error: the step was cancelled before it finished' }
   return { outcome: result.failed ? 'fail' : 'pass', line: `Validation: ${result.reason}` }
 }
+
+/**
+ * The overview step, from its page's status: clear passes; an agent that
+ * would fail the gate, or one stale, never assessed or not read, fails it
+ * (missing evidence is never evidence of safety), as the command line exits.
+ */
+export function overviewStepResult(
+  page: { status: 'clear' | 'attention' | 'incomplete'; headline: string },
+  opts: { cancelled: boolean }
+): StepResult {
+  if (opts.cancelled) return { outcome: 'fail', resultOutput: 'error', line: 'Overview: error: the step was cancelled before it finished' }
+  return { outcome: page.status === 'clear' ? 'pass' : 'fail', line: `Overview: ${page.headline}` }
+}

@@ -79,6 +79,8 @@ function checkDetached(mode: Mode, pipeline: PipelineInputs, target: ActionInput
  */
 export function readInputs(get: InputReader, event: PipelineEvent | null = null, host: CiHost = 'github'): ActionInputs {
   const mode = readInput(get, MODE)
+  if (mode === 'overview')
+    throw new ConfigError('mode', "'overview' reads the workspace, not one target: readOverviewInputs reads its inputs")
   const pipeline = readFields(get, PIPELINE_INPUTS)
   const target = readTargetInput(get, eventEndpoint(event, pipeline.endpointPath))
   if (target.kind === 'preview' && mode === 'validate') {
@@ -98,4 +100,27 @@ export function readInputs(get: InputReader, event: PipelineEvent | null = null,
     ...policy,
     ...pipeline
   }
+}
+
+/** mode: overview: the service, its key, the policy (min_severity, evidence_max_age_days) and where to write; no target. */
+export interface OverviewInputs extends StepInputs, PolicyInputs {
+  mode: 'overview'
+}
+
+/** Whether the step's mode is overview (read first: the workspace has no target to read). */
+export function isOverviewMode(get: InputReader): boolean {
+  return readInput(get, MODE) === 'overview'
+}
+
+/**
+ * The inputs of mode: overview, read and validated as readInputs reads
+ * them. It reads every model the key can see, so a target is a mistake
+ * (ConfigError naming it), never silently ignored.
+ */
+export function readOverviewInputs(get: InputReader, host: CiHost = 'github'): OverviewInputs {
+  for (const name of ['model_id', 'endpoint_url'] as const)
+    if (get(name) !== '')
+      throw new ConfigError(name, "is not used by mode 'overview', which reads every model the api_key can see: remove it")
+  checkApiKey(get('api_key'), host)
+  return { ...readFields(get, STEP_INPUTS), ...readFields(get, POLICY_INPUTS), mode: 'overview' }
 }

@@ -83,9 +83,11 @@ export const MODE = defineInput({
   name: 'mode',
   field: 'mode',
   default: 'gate',
-  description: 'gate (assess and decide), validate (re-run the attacks of fixed findings) or collect (finish detached runs).',
-  summary: '`gate`; `validate`: re-run the attacks of findings marked fixed; `collect`: finish detached runs',
-  parser: choice(['gate', 'validate', 'collect']),
+  description:
+    'gate (assess and decide), validate (re-run fixed findings), collect (finish detached runs) or overview (every agent, read only).',
+  summary:
+    '`gate`; `validate`: re-run the attacks of findings marked fixed; `collect`: finish detached runs; `overview`: the workspace at a glance',
+  parser: choice(['gate', 'validate', 'collect', 'overview']),
   cli: { none: 'the command is the mode: `assess` gates, `validate` replays the findings marked fixed' }
 })
 

@@ -6,7 +6,7 @@
  */
 import { readEventFile, readEventPayload } from '../../github/publish.js'
 import { readPipelineEvent, unreadableEvent, type PipelineEvent } from '../../pipeline/event.js'
-import { envInputReader, readInputs, type ActionInputs } from '../inputs/read-inputs.js'
+import { envInputReader, readInputs, readOverviewInputs, type ActionInputs, type OverviewInputs } from '../inputs/read-inputs.js'
 import { ciHost } from '../ci-host.js'
 import { prepareTarget, type DeploymentContext, type Prepared } from '../prepare-target.js'
 import type { PreparedOutcome } from '../outcome.js'
@@ -44,14 +44,26 @@ export async function readStepInputs(ctx: StepContext): Promise<StepInputs> {
   const payload = await readEventFile(env.GITHUB_EVENT_PATH)
   const event = payload.ok ? readPipelineEvent(eventName, payload.value, env) : unreadableEvent(eventName, payload.why, env)
   const inputs = readInputs(envInputReader(env), event, ciHost(env))
-  // In a GitLab job running a fork's code with this project's variables, no secret is used.
+  refuseForkSecrets(env, inputs.apiKey)
+  return { inputs, event }
+}
+
+/** mode: overview's inputs (no target, no event to read), checked as every mode's are. */
+export function readOverviewStepInputs(ctx: StepContext): OverviewInputs {
+  const { env } = ctx.io
+  const inputs = readOverviewInputs(envInputReader(env), ciHost(env))
+  refuseForkSecrets(env, inputs.apiKey)
+  return inputs
+}
+
+/** In a GitLab job running a fork's code with this project's variables, no secret is used. */
+function refuseForkSecrets(env: NodeJS.ProcessEnv, apiKey: string): void {
   const refusal = gitlabJobRefusal(env, [
-    { name: 'api_key', value: inputs.apiKey },
+    { name: 'api_key', value: apiKey },
     { name: 'target_credential', value: envInputReader(env)('target_credential') },
     { name: 'GITLAB_TOKEN', value: env.GITLAB_TOKEN }
   ])
   if (refusal) throw refusal
-  return { inputs, event }
 }
 
 /**

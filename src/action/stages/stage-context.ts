@@ -14,6 +14,9 @@ import type { Log } from '../../util/log.js'
 import { scrubbedBaselineStore, scrubbingIO, stepSecrets, type ScrubbedIO } from '../scrubbed-io.js'
 
 /** The edges of the main step (the runner's I/O, HTTP, clock, signals), passed in so tests run it in-process. */
+/** What a service client is made of: the service's address and the key (every mode's inputs hold both). */
+export type ServiceSettings = Pick<ActionInputs, 'baseUrl' | 'apiKey'>
+
 export interface MainDeps {
   io: ActionIO
   clock: Clock
@@ -25,7 +28,7 @@ export interface MainDeps {
    * secrets: the step's secrets, scrubbed from the service's texts before they are clipped.
    */
   makeApi(
-    inputs: ActionInputs,
+    inputs: ServiceSettings,
     deadline: Deadline,
     opts?: { requestTimeoutMs?: number; log?: Log; secrets?: readonly string[] }
   ): ServiceApi
@@ -47,7 +50,7 @@ export interface StepContext {
   signal: AbortSignal
   random?: () => number
   /** A service client whose retries stop at `deadline`, which logs through the scrubbed log and scrubs `secrets` from the service's texts before clipping them. */
-  makeApi(inputs: ActionInputs, deadline: Deadline, opts?: { requestTimeoutMs?: number }): ServiceApi
+  makeApi(inputs: ServiceSettings, deadline: Deadline, opts?: { requestTimeoutMs?: number }): ServiceApi
   /** Saves through the scrubbing edge (scrubbedBaselineStore). */
   baselineStore: BaselineStore
   /** Told every status read of the run: a shell's live view (the action logs progress lines instead). */
