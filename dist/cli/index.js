@@ -51376,9 +51376,9 @@ const MODE = defineInput({
     name: 'mode',
     field: 'mode',
     default: 'gate',
-    description: 'gate (assess and decide), validate (re-run the attacks of fixed findings) or collect (finish detached runs).',
-    summary: '`gate`; `validate`: re-run the attacks of findings marked fixed; `collect`: finish detached runs',
-    parser: choice(['gate', 'validate', 'collect']),
+    description: 'gate (assess and decide), validate (re-run fixed findings), collect (finish detached runs) or overview (every agent, read only).',
+    summary: '`gate`; `validate`: re-run the attacks of findings marked fixed; `collect`: finish detached runs; `overview`: the workspace at a glance',
+    parser: choice(['gate', 'validate', 'collect', 'overview']),
     cli: { none: 'the command is the mode: `assess` gates, `validate` replays the findings marked fixed' }
 });
 /** The service and its key, first in the table. */
@@ -58491,6 +58491,8 @@ function checkDetached(mode, pipeline, target) {
  */
 function read_inputs_readInputs(get, event = null, host = 'github') {
     const mode = readInput(get, MODE);
+    if (mode === 'overview')
+        throw new ConfigError('mode', "'overview' reads the workspace, not one target: readOverviewInputs reads its inputs");
     const pipeline = readFields(get, PIPELINE_INPUTS);
     const target = readTargetInput(get, eventEndpoint(event, pipeline.endpointPath));
     if (target.kind === 'preview' && mode === 'validate') {
@@ -58510,6 +58512,22 @@ function read_inputs_readInputs(get, event = null, host = 'github') {
         ...policy,
         ...pipeline
     };
+}
+/** Whether the step's mode is overview (read first: the workspace has no target to read). */
+function isOverviewMode(get) {
+    return readInput(get, MODE) === 'overview';
+}
+/**
+ * The inputs of mode: overview, read and validated as readInputs reads
+ * them. It reads every model the key can see, so a target is a mistake
+ * (ConfigError naming it), never silently ignored.
+ */
+function readOverviewInputs(get, host = 'github') {
+    for (const name of ['model_id', 'endpoint_url'])
+        if (get(name) !== '')
+            throw new ConfigError(name, "is not used by mode 'overview', which reads every model the api_key can see: remove it");
+    checkApiKey(get('api_key'), host);
+    return { ...readFields(get, STEP_INPUTS), ...readFields(get, POLICY_INPUTS), mode: 'overview' };
 }
 
 ;// CONCATENATED MODULE: ./src/decision/carried-result.ts
@@ -58587,6 +58605,16 @@ function validationStepResult(result, opts) {
     if (opts.cancelled && !result.failed)
         return { outcome: 'fail', resultOutput: 'error', line: 'Validation: error: the step was cancelled before it finished' };
     return { outcome: result.failed ? 'fail' : 'pass', line: `Validation: ${result.reason}` };
+}
+/**
+ * The overview step, from its page's status: clear passes; an agent that
+ * would fail the gate, or one stale, never assessed or not read, fails it
+ * (missing evidence is never evidence of safety), as the command line exits.
+ */
+function overviewStepResult(page, opts) {
+    if (opts.cancelled)
+        return { outcome: 'fail', resultOutput: 'error', line: 'Overview: error: the step was cancelled before it finished' };
+    return { outcome: page.status === 'clear' ? 'pass' : 'fail', line: `Overview: ${page.headline}` };
 }
 
 ;// CONCATENATED MODULE: ./src/gate/collect-results.ts
@@ -61027,13 +61055,15 @@ function triggerAssessment(deps, args) {
  * The collector's look at a run another job triggered: its status read once
  * and its model checked against `args.modelId` (the default branch's) before
  * anything else. Still running before its deadline (the run's start as the
- * service says, else `startedFallbackMs`, plus args.timeoutMs), it is left;
+ * service says, else `startedFallbackMs`, plus args.timeoutMs; or the
+ * record's own deadline, `notAfterMs`, when earlier), it is left;
  * past it, it is cancelled and decided as timed out (never a pass); ended,
  * its results are read and decided with the same rules as an attached step.
  * A status that cannot be read throws (a service failure: the record stays
  * pending for the next collector).
  */
-async function collectRun(deps, args, runId, startedFallbackMs, notBeforeMs = null) {
+async function collectRun(deps, args, runId, startedFallbackMs, bounds = { notBeforeMs: null, notAfterMs: null }) {
+    const { notBeforeMs, notAfterMs } = bounds;
     const startedAtMs = deps.clock.now();
     const readBy = clock_Deadline.after(deps.clock, COLLECT_MIN_MS);
     const run = await deps.makeApi(readBy).getRun(runId, { min_severity: args.minSeverity });
@@ -61043,7 +61073,7 @@ async function collectRun(deps, args, runId, startedFallbackMs, notBeforeMs = nu
     // A run that began before the record's trigger time (or whose start the service does not tell) is not the record's run.
     if (notBeforeMs !== null && !(began >= notBeforeMs))
         return { kind: 'earlier', run };
-    const deadlineMs = (Number.isFinite(began) ? began : startedFallbackMs) + args.timeoutMs;
+    const deadlineMs = Math.min((Number.isFinite(began) ? began : startedFallbackMs) + args.timeoutMs, notAfterMs ?? Infinity);
     const triggered = { runId, startedAt: run.started_at ?? '', recovered: false, waitedFor: [] };
     let ended = { end: 'terminal', run, readError: undefined };
     if (!(0,contract/* isTerminal */.Hd)(run.status)) {
@@ -61568,6 +61598,8 @@ function pendingDescription(runId, deadline) {
 
 ;// CONCATENATED MODULE: ./src/action/collect-decision.ts
 
+
+
 /** What a record asks, before the service is asked anything. The head check comes first: a record of an older commit is not this collector's to judge. */
 function judgeRecord(pending, head, sealed) {
     if (pending.commit !== head)
@@ -61624,6 +61656,35 @@ function summaryLine(looks) {
     return (`Collector: ${n('decided')} decided${results}, ${n('refused')} refused, ${n('triggered')} triggered, ${n('running')} still running, ` +
         `${n('queued')} still queued, ${n('superseded')} superseded, ${n('failed')} not readable (left pending)` +
         (worst === null ? '; no status set.' : `; worst status set: ${worst}.`));
+}
+/**
+ * The categories the run must cover: the default branch's policy and the
+ * record's (sealed: what the pull request's step asked for), whichever asks
+ * more; either asking for the full taxonomy (empty) asks for it all.
+ */
+function withRecordScope(args, record) {
+    if (args.categories.length === 0 || record.categories.length === 0)
+        return { ...args, categories: [] };
+    return { ...args, categories: [...new Set([...args.categories, ...record.categories])] };
+}
+/** What a refused record's status tells the reader to do: a new push triggers a new run and writes a new sealed record. */
+const RECORD_REFUSED_FIX = 'Push a commit to assess the head again.';
+/** A record the collector will not judge: not the user's configuration, so titled as what it is (failureCause reads the summary). */
+const recordRefused = (input, cause) => new ConfigError(input, cause, 'a pending record refused');
+/** A refused record's commit status: its cause, then what to do (not "re-run the job": a re-run reads the same record). */
+const refusedStatus = (err) => causeAndFix(err.message, RECORD_REFUSED_FIX);
+const named = (missing) => missing.slice(0, 5).join(', ') + (missing.length > 5 ? `, and ${missing.length - 5} more` : '');
+/** Why the collector will not judge the run a record names (another model, begun before the record, narrower than asked); null: none. */
+function runRefusal(looked, runId, modelId) {
+    if (looked.kind === 'foreign')
+        return recordRefused('model_id', `The pending record names run ${runId}, not a run of ${modelId}: nothing passes`);
+    if (looked.kind === 'earlier') {
+        const began = looked.run.started_at ?? 'at a time the service does not tell';
+        return recordRefused('wait', `Run ${runId} began (${began}) before the record's trigger time: it is not the run this record's step triggered, nothing passes`);
+    }
+    if (looked.kind === 'narrow')
+        return recordRefused('categories', `Run ${runId} does not cover the categories the default branch's policy or the record asks for (${named(looked.missing)}): nothing passes`);
+    return null;
 }
 
 // EXTERNAL MODULE: ./node_modules/zod/v4/classic/schemas.js + 11 modules
@@ -66867,7 +66928,10 @@ async function publish(ctx, settings, report) {
  *   open pull request, naming that pull request's head (the commit the status
  *   goes on); a record of another commit is left (superseded); a record
  *   without a MAC, or whose MAC fails, is refused (status error); a run that
- *   began before the record's trigger time is refused;
+ *   began before the record's trigger time is refused; the record's sealed
+ *   categories and deadline bind the run as its step asked (withRecordScope:
+ *   a run narrower than the policy's or the record's categories is refused;
+ *   past the earlier of the two deadlines it is cancelled, never passed);
  * - the run's model, status, categories and findings come from the service;
  *   a run of another model than the default branch's model_id is refused
  *   (that commit's status ends in error, the run is not touched);
@@ -66889,7 +66953,6 @@ async function publish(ctx, settings, report) {
  * would make the default branch's verdicts laxer): the evidence save of the
  * record stage is not run here.
  */
-
 
 
 
@@ -67026,13 +67089,13 @@ async function lookAt(ctx0, c, f) {
     try {
         if (verdict.kind === 'refuse') {
             ctx.io.log.warning(`${where}: ${verdict.why}.`);
-            await refuse(ctx, c, at, status, new ConfigError('api_key', verdict.why));
+            await refuse(ctx, c, at, status, recordRefused('api_key', verdict.why));
             return look('refused', 'error');
         }
         const atMs = f.pending.at === null ? ctx.clock.now() : Date.parse(f.pending.at.replace(/Z$/, ':00Z'));
         if (verdict.kind === 'trigger')
             return look(await triggerQueued(ctx, c, { at, status, queuedMs: atMs, moved }));
-        const looked = await lookAtRun(ctx, c, { at, status, runId: verdict.runId, atMs, where });
+        const looked = await lookAtRun(ctx, c, { record: f.pending, at, status, runId: verdict.runId, atMs, where });
         if (looked.result !== null && moved())
             return look('superseded', looked.result);
         return look(looked.what, looked.result);
@@ -67048,19 +67111,15 @@ async function lookAt(ctx0, c, f) {
 async function lookAtRun(ctx, c, r) {
     const { io } = ctx;
     const deps = { ...gateDeps(ctx, c.inputs), onRunStarted: () => undefined, onRunSettled: () => undefined };
-    const looked = await collectRun(deps, gateArgs(c.inputs, c.policy), r.runId, r.atMs, r.atMs);
+    const args = withRecordScope(gateArgs(c.inputs, c.policy), r.record);
+    const notAfterMs = r.record.deadline === null ? null : Date.parse(r.record.deadline.replace(/Z$/, ':00Z'));
+    const looked = await collectRun(deps, args, r.runId, r.atMs, { notBeforeMs: r.atMs, notAfterMs });
     if (looked.kind === 'running') {
         c.modelBusy = true;
         io.log.info(`${r.where}: ${looked.run.status}, ${looked.run.categories_completed.length}/${looked.run.categories_planned.length} categories.`);
         return { what: 'running', result: null };
     }
-    const refusal = looked.kind === 'foreign'
-        ? recordRefused('model_id', `The pending record names run ${r.runId}, not a run of ${c.inputs.modelId}: nothing passes`)
-        : looked.kind === 'earlier'
-            ? recordRefused('wait', `Run ${r.runId} began (${looked.run.started_at ?? 'at a time the service does not tell'}) before the record's trigger time: it is not the run this record's step triggered, nothing passes`)
-            : looked.kind === 'narrow'
-                ? recordRefused('categories', `Run ${r.runId} does not cover the categories the default branch's policy asks for (${named(looked.missing)}): nothing passes`)
-                : null;
+    const refusal = runRefusal(looked, r.runId, c.inputs.modelId);
     if (refusal !== null) {
         io.log.warning(`${r.where}: ${refusal.message}; the status ends in error, the run is not touched.`);
         await refuse(ctx, c, r.at, r.status, refusal);
@@ -67070,11 +67129,6 @@ async function lookAtRun(ctx, c, r) {
         return { what: 'failed', result: null };
     return collect_decide(ctx, c, r, looked.outcome);
 }
-/** What a refused record's status tells the reader to do: a new push triggers a new run and writes a new sealed record. */
-const RECORD_REFUSED_FIX = 'Push a commit to assess the head again.';
-/** A record the collector will not judge: not the user's configuration, so titled as what it is (failureCause reads the summary). */
-const recordRefused = (input, cause) => new ConfigError(input, cause, 'a pending record refused');
-const named = (missing) => missing.slice(0, 5).join(', ') + (missing.length > 5 ? `, and ${missing.length - 5} more` : '');
 /** An ended run decided with the attached step's stages: the status first, the comment (which drops the record) last. */
 async function collect_decide(ctx, c, r, outcome) {
     const { io } = ctx;
@@ -67168,7 +67222,7 @@ async function stopOrphan(ctx, inputs, runId) {
 async function refuse(ctx, c, planned, status, err) {
     const failure = stepFailure(err, ctx.nameInput);
     // The status says the cause and the fix, not the generic "re-run the job" (a re-run reads the same record).
-    await finishStatus(ctx, status, 'error', { outcome: 'fail', line: failure.line }, causeAndFix(err.message, RECORD_REFUSED_FIX));
+    await finishStatus(ctx, status, 'error', { outcome: 'fail', line: failure.line }, refusedStatus(err));
     const report = await reportNotAssessed(ctx, { ...c.inputs, comment: 'update' }, failure, {
         commit: planned.commit,
         pullRequest: planned.pull,
@@ -68154,15 +68208,25 @@ async function readStepInputs(ctx) {
     const payload = await readEventFile(env.GITHUB_EVENT_PATH);
     const event = payload.ok ? event_readPipelineEvent(eventName, payload.value, env) : unreadableEvent(eventName, payload.why, env);
     const inputs = read_inputs_readInputs(common_envInputReader(env), event, ci_host_ciHost(env));
-    // In a GitLab job running a fork's code with this project's variables, no secret is used.
+    refuseForkSecrets(env, inputs.apiKey);
+    return { inputs, event };
+}
+/** mode: overview's inputs (no target, no event to read), checked as every mode's are. */
+function readOverviewStepInputs(ctx) {
+    const { env } = ctx.io;
+    const inputs = readOverviewInputs(common_envInputReader(env), ci_host_ciHost(env));
+    refuseForkSecrets(env, inputs.apiKey);
+    return inputs;
+}
+/** In a GitLab job running a fork's code with this project's variables, no secret is used. */
+function refuseForkSecrets(env, apiKey) {
     const refusal = gitlabJobRefusal(env, [
-        { name: 'api_key', value: inputs.apiKey },
+        { name: 'api_key', value: apiKey },
         { name: 'target_credential', value: common_envInputReader(env)('target_credential') },
         { name: 'GITLAB_TOKEN', value: env.GITLAB_TOKEN }
     ]);
     if (refusal)
         throw refusal;
-    return { inputs, event };
 }
 /**
  * `deployment`: the pull request and ref of a deployed commit (they name its
@@ -68525,6 +68589,67 @@ async function reportValidation(ctx, inputs, validated) {
         },
         log: [],
         whenCancelled: 'all'
+    };
+}
+
+;// CONCATENATED MODULE: ./src/action/stages/report-overview.ts
+/**
+ * mode: overview, in the action: the workspace read with the same engine as
+ * `agent-security-gate overview` (src/overview/: reads only, bounded
+ * concurrency, the client's retries wait out a 429), rendered as the job
+ * summary and, with `issue: update`, one tracking issue kept up to date, open
+ * whatever it says (a dashboard, not an alarm that closes). The overview's
+ * JSON is the report file. Never a pull-request comment: it is of the
+ * workspace, not of a change.
+ */
+
+
+
+
+
+
+
+/** The tracking issue's marker: one overview issue per repository, apart from every model's. */
+const OVERVIEW_MARKER = commentMarker('workspace#overview');
+/** The page's status as the step's result, in the words every mode's outputs use. */
+const OVERVIEW_RESULT = {
+    clear: 'pass',
+    attention: 'fail',
+    incomplete: 'incomplete'
+};
+/** Every model of the workspace and its recent runs, read within timeout_minutes; progress in the log. Only the inventory failing throws. */
+async function readWorkspace(ctx, inputs) {
+    const api = ctx.makeApi(inputs, clock_Deadline.after(ctx.clock, inputs.timeoutMs));
+    const read = await readOverview({
+        api,
+        now: ctx.clock.now(),
+        maxAgeDays: inputs.evidenceMaxAgeDays,
+        minSeverity: inputs.minSeverity,
+        concurrency: OVERVIEW_CONCURRENCY,
+        signal: ctx.signal,
+        progress: (line) => {
+            ctx.io.log.info(line);
+        }
+    });
+    return scrubbedModel(ctx, buildOverview(read));
+}
+/** The page as the job summary, the tracking issue and the JSON report file. */
+async function reportOverview(ctx, page) {
+    const markdown = overviewMarkdown(page);
+    const reportPath = await ctx.io.writeReportFile('overview', 'json', overviewJson(page));
+    return {
+        outcome: { kind: 'overview', result: OVERVIEW_RESULT[page.verdict.status], reportPath, assessmentsSpent: 0 },
+        annotations: [],
+        summary: markdown,
+        github: {
+            marker: OVERVIEW_MARKER,
+            commentBody: () => markdown,
+            issueTitle: `Agent security overview: ${page.verdict.headline}`.slice(0, 200),
+            // Kept open and rewritten on every run, whatever the page says: the overview is read, not resolved.
+            failing: true
+        },
+        log: [],
+        whenCancelled: 'summary'
     };
 }
 
@@ -69077,6 +69202,8 @@ function validateFixes(ctx, inputs) {
 
 
 
+
+
 /** Run the main step, then set its outputs and end it. Never throws: every failure fails the step with a line of its kind. */
 async function main_runMain(deps) {
     const ctx = stepContext(deps);
@@ -69088,6 +69215,8 @@ async function main_runMain(deps) {
 async function runStep(ctx) {
     const trail = { inputs: null, prepared: null, planned: null, status: null };
     try {
+        if (isOverviewMode(common_envInputReader(ctx.io.env)))
+            return await overviewStep(ctx);
         const { inputs, event } = await readStepInputs(ctx);
         trail.inputs = inputs;
         if (inputs.mode === 'validate' && event.kind === 'unreadable')
@@ -69158,6 +69287,13 @@ async function carryOverStep(ctx, inputs, planned, carried, trail) {
 async function skipStep(ctx, inputs, planned, reason) {
     const end = await publish(ctx, inputs, await reportSkipped(ctx, inputs, planned, reason));
     return conclude(skippedStepResult(reason, { cancelled: ctx.signal.aborted }), end, null);
+}
+/** mode: overview: the workspace read (reads only), its page as the summary and the tracking issue; fails unless clear. */
+async function overviewStep(ctx) {
+    const inputs = readOverviewStepInputs(ctx);
+    const page = await readWorkspace(ctx, inputs);
+    const end = await publish(ctx, { ...inputs, comment: 'off' }, await reportOverview(ctx, page));
+    return conclude(overviewStepResult(page.verdict, { cancelled: ctx.signal.aborted }), end, null);
 }
 async function validateStep(ctx, prepared, trail) {
     const { inputs } = prepared;

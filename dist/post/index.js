@@ -43745,6 +43745,374 @@ function io_coreActionIO() {
     };
 }
 
+;// CONCATENATED MODULE: ./src/pipeline/glob.ts
+/**
+ * Glob patterns of repository paths, matched in time linear in the path: a
+ * pattern is compiled to a nondeterministic automaton whose states are
+ * stepped together, one character of the path at a time (never a
+ * backtracking regular expression, which a pattern like `**\/a/**\/a/**\/b`
+ * drives into exponential work). Pure.
+ *
+ * The syntax (POSIX paths, case-sensitive, dotfiles matched like any file):
+ * - `*` any characters but `/` (none included); `?` one character but `/`;
+ * - `**` as a whole path segment: any number of segments, none included
+ *   (`a/**\/b` matches `a/b` and `a/x/y/b`); a trailing `/**` matches the
+ *   folder and everything under it; `**` inside a segment is `*`;
+ * - `[abc]`, `[a-z]`, `[!a]` / `[^a]`: one character (never `/`) of a class;
+ * - `{a,b}` one of the alternatives (nested braces too); a brace without a
+ *   comma is literal;
+ * - `\x` the character x.
+ * Refused (GlobError, the reason said): extglobs (`@(...)`, `!(...)`,
+ * `+(...)`, `*(...)`, `?(...)`), POSIX classes (`[[:alpha:]]`) and brace
+ * ranges (`{1..3}`).
+ */
+class GlobError extends Error {
+}
+const SLASH = 0x2f;
+const notSlash = (c) => c !== SLASH;
+const anyChar = () => true;
+class Parser {
+    src;
+    i = 0;
+    /** Where a `{` was found to be literal: it is not parsed again, so nested braces parse in linear time, not exponential. */
+    literalBraces = new Set();
+    constructor(src) {
+        this.src = src;
+    }
+    /** A sequence up to the end, or (inside braces) up to `,` or `}`. */
+    seq(inBraces) {
+        const out = [];
+        while (this.i < this.src.length) {
+            const ch = this.src[this.i];
+            if (inBraces && (ch === ',' || ch === '}'))
+                break;
+            out.push(this.item(out, inBraces));
+        }
+        return out;
+    }
+    item(before, inBraces) {
+        const s = this.src;
+        const ch = s[this.i];
+        if ('@!+*?'.includes(ch) && s[this.i + 1] === '(')
+            throw new GlobError(`extglobs like ${ch}(...) are not supported: use {a,b} or one pattern per line`);
+        if (ch === '\\' && this.i + 1 < s.length) {
+            this.i += 2;
+            return glob_literal(s.charCodeAt(this.i - 1));
+        }
+        if (ch === '*')
+            return this.stars(before, inBraces);
+        if (ch === '?') {
+            this.i++;
+            return { kind: 'char', test: notSlash };
+        }
+        if (ch === '[') {
+            const cls = this.charClass();
+            if (cls)
+                return cls;
+        }
+        if (ch === '{') {
+            const alt = this.braces();
+            if (alt)
+                return alt;
+        }
+        this.i++;
+        return glob_literal(s.charCodeAt(this.i - 1));
+    }
+    stars(before, inBraces) {
+        let n = 0;
+        while (this.src[this.i] === '*') {
+            this.i++;
+            n++;
+        }
+        const next = this.src.charAt(this.i);
+        if (next === '(')
+            throw new GlobError('extglobs like *(...) are not supported: use {a,b} or one pattern per line');
+        const last = before.at(-1);
+        const segmentStart = last === undefined || (last.kind === 'char' && last.test === slashTest);
+        const segmentEnd = next === '' || next === '/' || (inBraces && (next === ',' || next === '}'));
+        return n >= 2 && segmentStart && segmentEnd ? { kind: 'globstar' } : { kind: 'star' };
+    }
+    /** `[...]`; null when there is no closing `]` (the `[` is then literal). */
+    charClass() {
+        const s = this.src;
+        let j = this.i + 1;
+        const negated = s[j] === '!' || s[j] === '^';
+        if (negated)
+            j++;
+        if (s.startsWith('[:', j))
+            throw new GlobError('POSIX classes like [[:alpha:]] are not supported: list the characters, e.g. [a-zA-Z]');
+        const ranges = [];
+        let first = true;
+        while (j < s.length && (s[j] !== ']' || first)) {
+            first = false;
+            let lo = s.charCodeAt(j);
+            if (s[j] === '\\' && j + 1 < s.length)
+                lo = s.charCodeAt(++j);
+            j++;
+            let hi = lo;
+            if (s[j] === '-' && j + 1 < s.length && s[j + 1] !== ']') {
+                hi = s[j + 1] === '\\' && j + 2 < s.length ? s.charCodeAt(j + 2) : s.charCodeAt(j + 1);
+                j += s[j + 1] === '\\' ? 3 : 2;
+            }
+            ranges.push([Math.min(lo, hi), Math.max(lo, hi)]);
+        }
+        if (j >= s.length)
+            return null;
+        this.i = j + 1;
+        const inClass = (c) => ranges.some(([lo, hi]) => c >= lo && c <= hi);
+        return { kind: 'char', test: (c) => c !== SLASH && inClass(c) !== negated };
+    }
+    /** `{a,b,...}`; null when the brace has no top-level comma or no closing `}` (it is then literal). */
+    braces() {
+        const start = this.i;
+        if (this.literalBraces.has(start))
+            return null;
+        this.i++;
+        const options = [this.seq(true)];
+        while (this.src[this.i] === ',') {
+            this.i++;
+            options.push(this.seq(true));
+        }
+        if (this.src[this.i] !== '}' || options.length < 2) {
+            if (/^\{[^{},]*\.\.[^{},]*\}/.test(this.src.slice(start))) {
+                throw new GlobError('brace ranges like {1..3} are not supported: list the values, e.g. {1,2,3}');
+            }
+            this.literalBraces.add(start);
+            this.i = start;
+            return null;
+        }
+        this.i++;
+        return { kind: 'alt', options };
+    }
+}
+const slashTest = (c) => c === SLASH;
+function glob_literal(code) {
+    return { kind: 'char', test: code === SLASH ? slashTest : (c) => c === code };
+}
+class Builder {
+    edges = [];
+    state() {
+        this.edges.push([]);
+        return this.edges.length - 1;
+    }
+    edge(from, test, to) {
+        this.edges[from].push({ test, to });
+    }
+    /** Builds `nodes` from state `from`; returns the state reached at their end. */
+    seq(nodes, from) {
+        let at = from;
+        for (let k = 0; k < nodes.length; k++) {
+            const node = nodes[k];
+            const next = nodes.at(k + 1);
+            if (node.kind === 'globstar' && next?.kind === 'char' && next.test === slashTest) {
+                at = this.globstarSlash(at);
+                k++;
+            }
+            else if (node.kind === 'char' && node.test === slashTest && next?.kind === 'globstar' && k + 2 === nodes.length) {
+                at = this.trailingGlobstar(at);
+                k++;
+            }
+            else
+                at = this.node(node, at);
+        }
+        return at;
+    }
+    node(node, from) {
+        const to = this.state();
+        switch (node.kind) {
+            case 'char':
+                this.edge(from, node.test, to);
+                break;
+            case 'star':
+                this.edge(from, notSlash, from);
+                this.edge(from, null, to);
+                break;
+            case 'globstar':
+                this.edge(from, anyChar, from);
+                this.edge(from, null, to);
+                break;
+            case 'alt':
+                for (const option of node.options)
+                    this.edge(this.seq(option, from), null, to);
+                break;
+        }
+        return to;
+    }
+    /** `**\/`: nothing, or any text that ends with `/`. */
+    globstarSlash(from) {
+        const inside = this.state();
+        const to = this.state();
+        this.edge(from, null, to);
+        this.edge(from, anyChar, inside);
+        this.edge(inside, anyChar, inside);
+        this.edge(inside, slashTest, to);
+        return to;
+    }
+    /** A trailing `/**`: nothing (the folder itself), or `/` and anything. */
+    trailingGlobstar(from) {
+        const inside = this.state();
+        const to = this.state();
+        this.edge(from, null, to);
+        this.edge(from, slashTest, inside);
+        this.edge(inside, anyChar, inside);
+        this.edge(inside, null, to);
+        return to;
+    }
+}
+/** The automaton of a glob (already stripped of `!`, `./` and a leading `/`); throws GlobError on what it refuses. */
+function buildNfa(pattern) {
+    const b = new Builder();
+    const start = b.state();
+    const accept = b.seq(new Parser(pattern).seq(false), start);
+    return { edges: b.edges, start, accept };
+}
+/** A matcher of the glob; throws GlobError on what it refuses. */
+function compileGlob(pattern) {
+    const nfa = buildNfa(pattern);
+    return (path) => runNfa(nfa, path).matched;
+}
+/** Steps the automaton over `path`; `work` counts the edges followed: at most (path length + 1) x 2 x its edges. */
+function runNfa(nfa, path) {
+    const seen = new Int32Array(nfa.edges.length).fill(-1);
+    let work = 0;
+    const close = (states, stamp) => {
+        const out = [];
+        const stack = [...states];
+        for (let s = stack.pop(); s !== undefined; s = stack.pop()) {
+            if (seen[s] === stamp)
+                continue;
+            seen[s] = stamp;
+            out.push(s);
+            for (const e of nfa.edges[s]) {
+                work++;
+                if (e.test === null && seen[e.to] !== stamp)
+                    stack.push(e.to);
+            }
+        }
+        return out;
+    };
+    let current = close([nfa.start], 0);
+    for (let i = 0; i < path.length && current.length > 0; i++) {
+        const c = path.charCodeAt(i);
+        const next = [];
+        for (const s of current)
+            for (const e of nfa.edges[s]) {
+                work++;
+                if (e.test?.(c))
+                    next.push(e.to);
+            }
+        current = close(next, i + 1);
+    }
+    return { matched: current.includes(nfa.accept), work };
+}
+/** What matching `path` costs: the edges followed, and the automaton's edge count (the bound's factor). */
+function globCost(pattern, path) {
+    const nfa = buildNfa(pattern);
+    return { work: runNfa(nfa, path).work, edges: nfa.edges.reduce((n, e) => n + e.length, 0) };
+}
+
+;// CONCATENATED MODULE: ./src/pipeline/changed-paths.ts
+/**
+ * The agent's paths: the `agent_paths` input, a list of globs naming the
+ * agent's code, prompts, tools and profile, and which changed files they
+ * match. Pure.
+ *
+ * How the globs match (src/pipeline/glob.ts, in time linear in the path; POSIX
+ * paths as GitHub lists them):
+ * - one pattern per line; blank lines and lines starting with `#` are ignored;
+ * - `*` matches any characters but `/`; `?` one character but `/`;
+ *   `**` as a whole path segment matches any number of segments, none
+ *   included (`src/**\/*.py` matches `src/a.py` and `src/x/y/a.py`);
+ *   `{a,b}` braces and `[...]` classes work as in bash; extglobs, POSIX
+ *   classes and brace ranges are refused, naming the pattern;
+ * - dotfiles are matched like any other file (`prompts/**` matches
+ *   `prompts/.env`): a hidden file can change the agent too;
+ * - a pattern is anchored at the repository root (`*.py` matches `a.py`, not
+ *   `src/a.py`), a leading `./` or `/` is dropped, and a trailing `/` means
+ *   everything under that folder (`prompts/` is `prompts/**`);
+ * - case-sensitive, as Git paths are;
+ * - `!pattern` excludes what matches it, and the last pattern that matches a
+ *   file decides, as in the `paths` filter of a workflow's `on:`; at least one
+ *   pattern must not be negated.
+ */
+
+
+
+const AGENT_PATHS_INPUT = 'agent_paths';
+/** More patterns than this is a mistake (a pasted file list), not a configuration. */
+const MAX_PATTERNS = 200;
+const MAX_PATTERN_CHARS = 500;
+/** The patterns of the input, one per line, without blanks and comments. Throws ConfigError on a pattern it cannot use. */
+function parseAgentPaths(raw) {
+    const patterns = raw
+        .split(/\r?\n/)
+        .map((l) => l.trim())
+        .filter((l) => l !== '' && !l.startsWith('#'));
+    if (patterns.length > MAX_PATTERNS) {
+        throw new errors_ConfigError(AGENT_PATHS_INPUT, `has ${patterns.length} patterns; at most ${MAX_PATTERNS}: name folders with /** instead of files`);
+    }
+    if (patterns.length > 0 && patterns.every((p) => p.startsWith('!'))) {
+        throw new errors_ConfigError(AGENT_PATHS_INPUT, 'has only negated (!) patterns: name the agent paths first, then what to leave out');
+    }
+    for (const p of patterns)
+        compilePattern(p);
+    return patterns;
+}
+function changed_paths_normalize(pattern) {
+    let p = pattern.replace(/^(?:\.\/)+/, '').replace(/^\/+/, '');
+    if (p.endsWith('/'))
+        p = `${p}**`;
+    return p;
+}
+function compilePattern(pattern) {
+    const negated = pattern.startsWith('!');
+    const body = changed_paths_normalize(negated ? pattern.slice(1) : pattern);
+    const shown = text_oneLine(pattern, 80);
+    if (pattern.length > MAX_PATTERN_CHARS || body === '' || /[\u0000-\u001f\u007f]/.test(pattern)) {
+        throw new errors_ConfigError(AGENT_PATHS_INPUT, `'${shown}' is not a usable path pattern`);
+    }
+    try {
+        return { negated, test: compileGlob(body) };
+    }
+    catch (err) {
+        if (!(err instanceof GlobError))
+            throw err;
+        throw new errors_ConfigError(AGENT_PATHS_INPUT, `'${shown}' is refused: ${text_oneLine(err.message, 160)}`);
+    }
+}
+/** A matcher of repository paths for the patterns: the last pattern that matches a path decides. */
+function agentPathMatcher(patterns) {
+    const compiled = patterns.map(compilePattern);
+    return (path) => {
+        const p = path.replace(/^\/+/, '');
+        let included = false;
+        for (const c of compiled)
+            if (c.test(p))
+                included = !c.negated;
+        return included;
+    };
+}
+/** The files among `files` that the patterns name, in their order. */
+function changed_paths_agentFilesAmong(patterns, files) {
+    const matches = agentPathMatcher(patterns);
+    return files.filter((f) => matches(f));
+}
+/** `a, b, c and 4 more` (each clipped to one line): a list of paths for a reason text. */
+function changed_paths_listPaths(paths, max = 5) {
+    const shown = paths.slice(0, max).map((p) => oneLine(p, 120));
+    const rest = paths.length - shown.length;
+    if (shown.length === 0)
+        return 'none';
+    return rest > 0 ? `${shown.join(', ')} and ${rest} more` : shown.join(', ');
+}
+
+;// CONCATENATED MODULE: ./src/report/markdown-profile.ts
+const markdown_profile_RESULT_ICON = { pass: '✅', fail: '❌', incomplete: '⚠️', error: '⛔' };
+const markdown_profile_SEVERITY_ICON = { critical: '🔴', high: '🟠', medium: '🟡', low: '🔵' };
+/** Wrap width of proof blocks: fits a PR comment (815 px) in GitHub's monospace font. */
+const WRAP_WIDTH = 90;
+const para = (s) => `${s}\n\n`;
+
 ;// CONCATENATED MODULE: ./src/report/markdown-safe.ts
 /**
  * Untrusted text (from the service or the agent under test) made safe for
@@ -44044,6 +44412,84 @@ function proofBlock(sections, opts) {
     return `${fence}text\n${body}\n${fence}`;
 }
 
+;// CONCATENATED MODULE: ./src/evidence/seen-rate.ts
+/**
+ * How often a weakness was seen across the runs of a window, in the words
+ * every rendering uses. Pure.
+ */
+
+const seen_rate_THIS_RUN_ONLY = { seen: 1, of: 1, scope: 'this run' };
+/** "4 of 5 runs of main", "2 of 3 runs of this agent", "this run only". */
+function seen_rate_seenLabel(r) {
+    if (r.scope === 'this run' || r.of <= 1)
+        return r.seen >= 1 ? 'this run only' : 'not seen';
+    const whose = { main: 'main', agent: 'this agent', model: 'the model' }[r.scope];
+    return `${r.seen} of ${r.of} runs of ${whose}`;
+}
+/** "seen in 4 of 5 runs of main", "this run only": a label in a sentence. */
+function seenPhrase(label) {
+    return label === 'this run only' ? label : `seen in ${label}`;
+}
+/** Steady: seen in every run counted; flaky: in some. A single run is neither (null). */
+function seen_rate_steadiness(r) {
+    if (r.of <= 1)
+        return null;
+    return r.seen >= r.of ? 'steady' : 'flaky';
+}
+/**
+ * "1 high not reproduced in this run, seen in 3 of the last 5 runs, still
+ * open": one phrase per severity and rate, most severe first.
+ */
+function seen_rate_notReproducedPhrases(items) {
+    const groups = new Map();
+    for (const i of items) {
+        const key = `${i.severity}:${i.rate.seen}:${i.rate.of}`;
+        const g = groups.get(key);
+        if (g)
+            g.n++;
+        else
+            groups.set(key, { severity: i.severity, rate: i.rate, n: 1 });
+    }
+    return [...groups.values()]
+        .sort((a, b) => SEVERITIES.indexOf(a.severity) - SEVERITIES.indexOf(b.severity) || b.rate.seen - a.rate.seen)
+        .map((g) => `${g.n} ${g.severity} not reproduced in this run, seen in ${g.rate.of <= 1 ? 'the last run' : `${g.rate.seen} of the last ${g.rate.of} runs`}, still open`);
+}
+
+;// CONCATENATED MODULE: ./src/report/describe.ts
+
+
+
+/** "profile v4: tools +1 (refund_order), system_prompt changed" (the one line a report shows of the sync). */
+function describeProfileSync(p) {
+    if (p.status === 'failed')
+        return `profile sync failed${p.version === null ? '' : ` (assessed version ${p.version})`}: ${p.error ?? 'unknown error'}`;
+    const what = p.changed.length > 0 ? `${p.created ? 'created: ' : ''}${p.changed.join(', ')}` : 'unchanged';
+    const confirmed = p.confirmed.length > 0 ? `; confirmed ${p.confirmed.join(', ')}` : '';
+    return `profile v${p.version ?? '?'}: ${what}${confirmed}`;
+}
+/** The run's elapsed time in the one duration format (`3 min 12 s`), or null when unknown. */
+function formatElapsed(ms) {
+    if (ms === null || !Number.isFinite(ms) || ms < 0)
+        return null;
+    return text_formatDuration(ms);
+}
+/** "1 critical, 2 high" (zero counts left out; "none" when all are zero). */
+function describe_describeCounts(counts, only) {
+    const parts = [];
+    for (const sev of SEVERITIES) {
+        if (only && !only(sev))
+            continue;
+        if (counts[sev] > 0)
+            parts.push(`${counts[sev].toLocaleString('en-US')} ${sev}`);
+    }
+    return parts.length > 0 ? parts.join(', ') : 'none';
+}
+/** "seen in 2 of the last 5 runs (flaky)", "this run only": a rate in the one wording (blockers.ts rateText). */
+function seenText(f) {
+    const phrase = seenPhrase(f.seen.label);
+    return f.seen.steadiness === null ? phrase : `${phrase} (${f.seen.steadiness})`;
+}
+
 ;// CONCATENATED MODULE: ./src/report/report-model.ts
 const report_model_REPORT_SCHEMA_VERSION = 1;
 /** Why findings are shown without their proof (the service's own words for it). */
@@ -44261,91 +44707,6 @@ function notBlockingParts(r) {
         ['below', c.belowThreshold, markdown_safe_formatCount]
     ];
     return counts.filter(([, n]) => n > 0).map(([s, n, count]) => standingCount(s, n, ctx, count));
-}
-
-;// CONCATENATED MODULE: ./src/report/markdown-profile.ts
-const markdown_profile_RESULT_ICON = { pass: '✅', fail: '❌', incomplete: '⚠️', error: '⛔' };
-const markdown_profile_SEVERITY_ICON = { critical: '🔴', high: '🟠', medium: '🟡', low: '🔵' };
-/** Wrap width of proof blocks: fits a PR comment (815 px) in GitHub's monospace font. */
-const WRAP_WIDTH = 90;
-const para = (s) => `${s}\n\n`;
-
-;// CONCATENATED MODULE: ./src/evidence/seen-rate.ts
-/**
- * How often a weakness was seen across the runs of a window, in the words
- * every rendering uses. Pure.
- */
-
-const seen_rate_THIS_RUN_ONLY = { seen: 1, of: 1, scope: 'this run' };
-/** "4 of 5 runs of main", "2 of 3 runs of this agent", "this run only". */
-function seen_rate_seenLabel(r) {
-    if (r.scope === 'this run' || r.of <= 1)
-        return r.seen >= 1 ? 'this run only' : 'not seen';
-    const whose = { main: 'main', agent: 'this agent', model: 'the model' }[r.scope];
-    return `${r.seen} of ${r.of} runs of ${whose}`;
-}
-/** "seen in 4 of 5 runs of main", "this run only": a label in a sentence. */
-function seenPhrase(label) {
-    return label === 'this run only' ? label : `seen in ${label}`;
-}
-/** Steady: seen in every run counted; flaky: in some. A single run is neither (null). */
-function seen_rate_steadiness(r) {
-    if (r.of <= 1)
-        return null;
-    return r.seen >= r.of ? 'steady' : 'flaky';
-}
-/**
- * "1 high not reproduced in this run, seen in 3 of the last 5 runs, still
- * open": one phrase per severity and rate, most severe first.
- */
-function seen_rate_notReproducedPhrases(items) {
-    const groups = new Map();
-    for (const i of items) {
-        const key = `${i.severity}:${i.rate.seen}:${i.rate.of}`;
-        const g = groups.get(key);
-        if (g)
-            g.n++;
-        else
-            groups.set(key, { severity: i.severity, rate: i.rate, n: 1 });
-    }
-    return [...groups.values()]
-        .sort((a, b) => SEVERITIES.indexOf(a.severity) - SEVERITIES.indexOf(b.severity) || b.rate.seen - a.rate.seen)
-        .map((g) => `${g.n} ${g.severity} not reproduced in this run, seen in ${g.rate.of <= 1 ? 'the last run' : `${g.rate.seen} of the last ${g.rate.of} runs`}, still open`);
-}
-
-;// CONCATENATED MODULE: ./src/report/describe.ts
-
-
-
-/** "profile v4: tools +1 (refund_order), system_prompt changed" (the one line a report shows of the sync). */
-function describeProfileSync(p) {
-    if (p.status === 'failed')
-        return `profile sync failed${p.version === null ? '' : ` (assessed version ${p.version})`}: ${p.error ?? 'unknown error'}`;
-    const what = p.changed.length > 0 ? `${p.created ? 'created: ' : ''}${p.changed.join(', ')}` : 'unchanged';
-    const confirmed = p.confirmed.length > 0 ? `; confirmed ${p.confirmed.join(', ')}` : '';
-    return `profile v${p.version ?? '?'}: ${what}${confirmed}`;
-}
-/** The run's elapsed time in the one duration format (`3 min 12 s`), or null when unknown. */
-function formatElapsed(ms) {
-    if (ms === null || !Number.isFinite(ms) || ms < 0)
-        return null;
-    return text_formatDuration(ms);
-}
-/** "1 critical, 2 high" (zero counts left out; "none" when all are zero). */
-function describe_describeCounts(counts, only) {
-    const parts = [];
-    for (const sev of SEVERITIES) {
-        if (only && !only(sev))
-            continue;
-        if (counts[sev] > 0)
-            parts.push(`${counts[sev].toLocaleString('en-US')} ${sev}`);
-    }
-    return parts.length > 0 ? parts.join(', ') : 'none';
-}
-/** "seen in 2 of the last 5 runs (flaky)", "this run only": a rate in the one wording (blockers.ts rateText). */
-function seenText(f) {
-    const phrase = seenPhrase(f.seen.label);
-    return f.seen.steadiness === null ? phrase : `${phrase} (${f.seen.steadiness})`;
 }
 
 ;// CONCATENATED MODULE: ./src/report/markdown-headline.ts
@@ -44700,540 +45061,6 @@ function markdown_headline_stateMarker(r) {
     const at = r.assessedAt !== null && /^\d{4}-\d\d-\d\dT\d\d:\d\d/.test(r.assessedAt) ? `${r.assessedAt.slice(0, 16)}Z` : '-';
     const result = ['pass', 'fail', 'incomplete', 'error'].includes(r.result) ? r.result : 'error';
     return `<!-- asas-gate:result=${result};sha=${sha};at=${at} -->`;
-}
-
-;// CONCATENATED MODULE: ./src/action/outcome.ts
-
-
-/**
- * What an assessed outcome takes from the report: the counts that decided
- * (new and known count the blockers, a weakness not reproduced in this run
- * that still blocks included), the blockers by name (src/report/blockers.ts,
- * the one list every view shows) and the agent's name.
- */
-function outcome_reportOutcome(report) {
-    const b = report.baseline;
-    return {
-        baseline: b?.available ? { newCount: b.newCount, knownCount: b.knownCount, goneCount: b.gone.length } : null,
-        acceptedCount: report.acceptances?.acceptedCount ?? 0,
-        bySeverity: report.counts?.bySeverity ?? null,
-        agentName: modelLabel(report),
-        blocking: blockers(report).map((x) => ({
-            findingId: x.findingId,
-            severity: x.severity,
-            category: x.category,
-            description: x.description,
-            baselineState: x.baselineState,
-            reproduced: x.reproduced,
-            seen: rateText(x.seen)
-        }))
-    };
-}
-/**
- * findings_count: the findings the result was decided on, at or above the
- * threshold: the run's (`atOrAbove`, null when they were not read) and the
- * held weaknesses it did not reproduce that still block, so new_count plus
- * known_count never exceeds it.
- */
-function outcome_decidedFindingsCount(atOrAbove, blocking) {
-    return atOrAbove === null ? null : atOrAbove + blocking.filter((b) => !b.reproduced).length;
-}
-/**
- * "high tool_misuse (new; not reproduced in this run; seen in 1 of the last 2
- * runs (flaky))": a blocker as every shell names it; `short` (a commit
- * status's 140 characters) keeps only steady or flaky of its rate.
- */
-function blockingText(f, opts = {}) {
-    const kind = /\((steady|flaky)\)$/.exec(f.seen)?.[1] ?? null;
-    const rate = opts.short === true ? kind : f.seen === 'this run only' ? null : f.seen;
-    const traits = [f.baselineState, f.reproduced ? null : 'not reproduced in this run', rate].filter((t) => t !== null && t !== '');
-    return `${f.severity} ${f.category}${traits.length > 0 ? ` (${traits.join('; ')})` : ''}`;
-}
-/**
- * A fail's commit status: what blocks, named, most severe first ("fail: 2
- * blocking: high tool_misuse (new), high prompt_injection (known; flaky)");
- * undefined when nothing of the findings blocks (the step's line says why).
- */
-function outcome_gateStatus(end) {
-    if (end.result !== 'fail' || end.blocking.length === 0)
-        return undefined;
-    return `fail: ${end.blocking.length} blocking: ${end.blocking.map((f) => blockingText(f, { short: true })).join(', ')}`;
-}
-/** Every value of an outcome under its output's name (the action's outputs, the command line's JSON). */
-function outcomeValues(step) {
-    const { prepared: p, end: o } = step;
-    const a = o.kind === 'assessed' ? o : null;
-    const counts = a === null ? undefined : a.baseline;
-    return {
-        model_id: p?.modelId,
-        target: p?.target ?? undefined,
-        profile_version: p?.profileVersion ?? undefined,
-        run_id: a?.runId ?? (o.kind === 'detached' ? o.runId : undefined),
-        status: a?.status,
-        service_verdict: a?.serviceVerdict,
-        verdict: a?.serviceVerdict,
-        result: step.result,
-        assessments_spent: o.kind === 'validated' ? undefined : (o.assessmentsSpent ?? undefined),
-        findings_count: a?.findingsCount,
-        categories_planned: a?.categoriesPlanned,
-        categories_completed: a?.categoriesCompleted,
-        report_path: o.kind === 'assessed' ? o.files.report_path : o.kind === 'not_assessed' ? undefined : o.reportPath,
-        new_count: counts === undefined ? undefined : (counts?.newCount ?? null),
-        known_count: counts === undefined ? undefined : (counts?.knownCount ?? null),
-        gone_count: counts === undefined ? undefined : (counts?.goneCount ?? null),
-        accepted_count: a?.acceptedCount,
-        sarif_path: a?.files.sarif_path,
-        junit_path: a?.files.junit_path,
-        markdown_path: a?.files.markdown_path,
-        codequality_path: a?.files.codequality_path,
-        comment_url: o.kind === 'assessed' || o.kind === 'carried_over' || o.kind === 'detached' ? (o.commentUrl ?? undefined) : undefined,
-        resolved_count: o.kind === 'validated' ? o.resolvedCount : undefined,
-        still_broken_count: o.kind === 'validated' ? o.stillBrokenCount : undefined,
-        not_attempted_count: o.kind === 'validated' ? o.notAttemptedCount : undefined,
-        collected: o.kind === 'collected' ? o.collected : undefined
-    };
-}
-/** The outcome of a step that ended without a result and without a report (it had to exit at once). */
-function outcome_failedOutcome(line) {
-    return {
-        end: { kind: 'not_assessed', result: 'error', assessmentsSpent: null },
-        prepared: null,
-        result: 'error',
-        conclusion: { outcome: 'fail', line }
-    };
-}
-
-;// CONCATENATED MODULE: ./src/gate/collect-results.ts
-/**
- * After the run ends: coverage, findings, the run's list item and the model
- * are fetched concurrently. Each one that cannot be read is null with a note
- * saying why; decide() then fails closed on what is missing.
- *
- * Coverage and findings answer 409 while the run is running. Right after the
- * status turned terminal, a service whose read side lags can still answer 409:
- * that answer is retried a few times with a short growing wait (1 s, 2 s, 4 s),
- * then given up on as unreadable (fail closed: never a pass).
- *
- * Every read and wait honours the abort signal: on the job's cancellation
- * what was read is kept and the rest is null, with a note.
- */
-
-
-/** How many recent runs of the model are searched for this run's list item. */
-const RUN_LIST_LIMIT = 20;
-/** Waits before each retry of a 409 from coverage or findings after the run ended: about 7 s in all. */
-const READ_LAG_RETRY_DELAYS_MS = (/* unused pure expression or super */ null && ([1_000, 2_000, 4_000]));
-async function collect_results_settle(what, notes, p) {
-    try {
-        return await p;
-    }
-    catch (err) {
-        if (err instanceof AbortedError) {
-            notes.push(`${what} was not read: the step was cancelled.`);
-            return null;
-        }
-        if (!(err instanceof ServiceError))
-            throw err;
-        notes.push(`${what} could not be read: ${err.describe()}`);
-        return null;
-    }
-}
-/**
- * `read`, retried while it answers 409 (the run still in progress, as the
- * read side sees it), after each of READ_LAG_RETRY_DELAYS_MS. The last 409
- * is thrown with what was retried.
- */
-async function readLagging(read, opts) {
-    const waited = [];
-    for (;;) {
-        try {
-            return await read();
-        }
-        catch (err) {
-            if (!(err instanceof ServiceError) || err.status !== 409)
-                throw err;
-            const delay = READ_LAG_RETRY_DELAYS_MS.at(waited.length);
-            if (delay === undefined) {
-                const gaveUp = `still 409 after the run ended, retried ${waited.length} times over ${waited.reduce((a, b) => a + b, 0) / 1000} s`;
-                throw err.withDetail({ hint: err.hint ? `${err.hint}; ${gaveUp}` : gaveUp });
-            }
-            opts.log?.info(`${err.endpoint}: HTTP 409${err.code ? ` ${err.code}` : ''} although the run has ended; retrying in ${delay / 1000} s.`);
-            await opts.clock.sleep(delay, opts.signal);
-            waited.push(delay);
-        }
-    }
-}
-async function collect_results_collectResults(api, runId, modelId, options = {}) {
-    const notes = [];
-    const { signal, log } = options;
-    const clock = options.clock ?? systemClock;
-    const opts = { signal };
-    const lagging = { clock, signal, log };
-    const [coverage, findingList, runList, modelList] = await Promise.all([
-        collect_results_settle('Coverage', notes, readLagging(() => api.getCoverage(runId, opts), lagging)),
-        collect_results_settle('Findings', notes, readLagging(() => api.listFindings(runId, {}, opts), lagging)),
-        collect_results_settle('The run list', notes, api.listRuns(modelId, { limit: RUN_LIST_LIMIT }, opts)),
-        collect_results_settle('The model list', notes, api.listModels(opts))
-    ]);
-    let findings = null;
-    if (findingList) {
-        if (findingList.count !== findingList.findings.length) {
-            notes.push(`Findings could not be trusted: the service counted ${findingList.count} but returned ${findingList.findings.length}.`);
-        }
-        else {
-            findings = findingList.findings;
-        }
-    }
-    const runListItem = runList?.runs.find((r) => r.run_id === runId) ?? null;
-    if (runList && !runListItem)
-        notes.push(`Run ${runId} is not among the ${runList.runs.length} most recent runs of the model.`);
-    const model = modelList?.models.find((m) => m.model_id === modelId) ?? null;
-    // run_id is optional in the coverage body; when it is there it must name this run.
-    if (coverage?.run_id !== undefined && coverage.run_id !== null && coverage.run_id !== runId) {
-        notes.push(`Coverage could not be trusted: it names run ${coverage.run_id}.`);
-        return { coverage: null, findings, runListItem, model, notes };
-    }
-    return { coverage, findings, runListItem, model, notes };
-}
-
-;// CONCATENATED MODULE: ./src/decision/verdict.ts
-/**
- * Which findings count against the gate, and the verdict a result rests on:
- * the service's, reconciled with the findings (fail closed), or computed from
- * them when the service gave none.
- */
-
-
-/**
- * Which findings count against the gate: the complete set of finding statuses
- * is not shown, so any status that is not one of the known closed ones (fixed,
- * dismissed, FIXED_VERIFIED) counts as open, whoever decided the verdict. A
- * service pass beside a finding at or above the threshold in an unknown status
- * ("reopened", "OPEN", "open ") is a contradiction: fail closed.
- */
-function verdict_countsAsOpen(f) {
-    return !isClosedFindingStatus(f.status);
-}
-/**
- * The verdict computed locally when the service gave none (see API
- * assumptions): fail iff a finding at or above the threshold is open, where
- * any status other than fixed, dismissed and FIXED_VERIFIED counts as open
- * (an unknown status fails closed; decide() notes it).
- */
-function computeVerdict(findings, minSeverity) {
-    return findings.some((f) => atOrAbove(f.severity, minSeverity) && verdict_countsAsOpen(f)) ? 'fail' : 'pass';
-}
-/** "1 critical, 2 high" for the findings at or above the threshold that count as open. */
-function verdict_describeOpen(findings, minSeverity) {
-    // (callers pass only the findings that can block: waived ones are left out)
-    const parts = [];
-    for (const s of SEVERITIES) {
-        if (!atOrAbove(s, minSeverity))
-            continue;
-        const n = findings.filter((f) => verdict_countsAsOpen(f) && f.severity === s).length;
-        if (n > 0)
-            parts.push(`${n} ${s}`);
-    }
-    return parts.join(', ');
-}
-/** A service string quoted for a reason or a note: JSON-escaped, clipped. */
-function verdict_quote(text, max = 60) {
-    return JSON.stringify(text.length > max ? `${text.slice(0, max - 1)}…` : text);
-}
-/** Notes on findings at or above the threshold whose status this action does not know. */
-function verdict_unknownStatusNotes(findings, minSeverity) {
-    const unknown = findings.filter((f) => atOrAbove(f.severity, minSeverity) && !isKnownFindingStatus(f.status));
-    if (unknown.length === 0)
-        return [];
-    const shown = unknown.slice(0, 5).map((f) => `${verdict_quote(f.finding_id, 40)} (${verdict_quote(f.status, 40)})`);
-    const more = unknown.length > shown.length ? ` and ${unknown.length - shown.length} more` : '';
-    const what = `${plural(unknown.length, 'finding')} at or above ${minSeverity} ${unknown.length === 1 ? 'has' : 'have'} a status this action does not know: ${shown.join(', ')}${more}`;
-    return [`${what}; counted as open (fail closed), since only fixed, dismissed and FIXED_VERIFIED close a finding.`];
-}
-/**
- * The verdict the result rests on. The service's stands unless the findings
- * say otherwise: a fail that rests only on waived findings becomes a pass; a
- * pass beside an open finding at or above the threshold becomes a fail.
- */
-function verdict_settleVerdict(v) {
-    const { blocking, minSeverity } = v;
-    const openAtOrAbove = (f) => atOrAbove(f.severity, minSeverity) && verdict_countsAsOpen(f);
-    if (v.given === null || v.given === undefined) {
-        if (blocking === null)
-            return { verdict: null, verdictComputed: false, notes: [] };
-        const note = `The service gave no verdict; it was computed from the findings: fail if a finding at or above ${minSeverity} is not fixed, dismissed or FIXED_VERIFIED.`;
-        return { verdict: computeVerdict(blocking, minSeverity), verdictComputed: true, notes: [note] };
-    }
-    if (v.given === 'fail' && blocking !== null && v.allFindings !== null && v.waived.size > 0 && !blocking.some(openAtOrAbove)) {
-        const waivedOpen = v.allFindings.filter((f) => v.waived.has(f.finding_id) && openAtOrAbove(f));
-        if (waivedOpen.length > 0)
-            return { verdict: 'pass', verdictComputed: true, notes: [waivedFailNote(waivedOpen, v)] };
-    }
-    if (v.given === 'pass' && blocking?.some(openAtOrAbove)) {
-        // Fail closed: the findings contradict the service's pass (see countsAsOpen).
-        const note = `The service's verdict was pass, but its findings hold open findings at or above ${minSeverity}; the gate fails closed.`;
-        return { verdict: 'fail', verdictComputed: true, notes: [note] };
-    }
-    return { verdict: v.given, verdictComputed: false, notes: [] };
-}
-/** Why a waived finding does not block, per waiver: a new waiver without its words does not compile. */
-const WAIVER_REASON = {
-    known: 'known since the baseline (fail_on: new)',
-    accepted: 'accepted in the accepted-risks file'
-};
-/** The service's fail rests only on findings that do not block (accepted, or known with fail_on new), counted per waiver. */
-function waivedFailNote(waivedOpen, v) {
-    const count = {};
-    for (const w of Object.keys(WAIVER_REASON))
-        count[w] = 0;
-    for (const f of waivedOpen) {
-        const w = v.waived.get(f.finding_id);
-        if (w !== undefined)
-            count[w] += 1;
-    }
-    const why = Object.keys(WAIVER_REASON)
-        .filter((w) => count[w] > 0)
-        .map((w) => `${count[w]} ${WAIVER_REASON[w]}`)
-        .join(' and ');
-    // Of those findings only: a weakness this run did not reproduce may still fail the gate (the report's blockers say so).
-    return `The service's verdict is fail at ${v.minSeverity} on findings that do not block here: ${why}.`;
-}
-
-;// CONCATENATED MODULE: ./src/decision/coverage-checks.ts
-/**
- * The coverage read against the run status and the findings: a contradiction
- * makes the result untrusted (error), a gap makes it incomplete.
- */
-
-
-/**
- * Coverage against the run status and the findings. The description: a
- * category the run never probed has no row, so a completed one has one; the
- * coverage reports the run's status as run_status. ASSUMPTION: a row's
- * worst_severity is the severity of a finding of that category.
- */
-function coverage_checks_coverageChecks(coverage, status, planned, completed, findings, minSeverity) {
-    const out = { errors: [], gaps: [], notes: [] };
-    const rows = new Set(coverage.categories.map((r) => r.category));
-    const noRow = [...new Set(completed)].filter((c) => !rows.has(c));
-    if (noRow.length > 0)
-        out.gaps.push(`no coverage row for ${noRow.join(', ')}`);
-    const covStatus = coverage.run_status;
-    if (covStatus !== status) {
-        if (isKnownRunStatus(covStatus)) {
-            out.gaps.push(`the coverage reports run_status ${covStatus} while the run status is ${status}`);
-            out.notes.push(`The run status (${status}) and the coverage (run_status ${covStatus}) disagree: the two reads do not describe the same run state, so the coverage may be partial.`);
-        }
-        else {
-            out.notes.push(`The coverage reports run_status ${quote(covStatus, 40)}, a status this action does not know, while the run status is ${status}.`);
-        }
-    }
-    if (findings !== null) {
-        const plannedSet = new Set(planned);
-        for (const row of coverage.categories) {
-            const worst = row.worst_severity;
-            if (worst === null || !atOrAbove(worst, minSeverity))
-                continue;
-            const held = findings.some((f) => f.category === row.category && atOrAbove(f.severity, minSeverity));
-            if (held)
-                continue;
-            if (plannedSet.has(row.category)) {
-                out.errors.push(`coverage reports a ${worst} finding in ${row.category} that the findings list does not hold; the result cannot be trusted`);
-            }
-            else {
-                out.notes.push(`The coverage reports a ${worst} finding in ${row.category}, a category the run did not plan, that the findings list does not hold.`);
-            }
-        }
-    }
-    return out;
-}
-
-;// CONCATENATED MODULE: ./src/decision/decide.ts
-/**
- * Deciding a run's result: a pure function of what was read. Fail closed:
- * anything that cannot be trusted is `incomplete` or `error`, never `pass`.
- * The rules, in order: a run that never ended is an error; the verdict is
- * settled (verdict.ts); a fail stands whatever else is wrong; otherwise every
- * gap (coverage, ingest, baseline) makes it incomplete, every contradiction
- * an error, and an expired acceptance a fail. Whether the step then passes is
- * step-result.ts's.
- */
-
-
-
-
-
-function read(input) {
-    const { minSeverity } = input;
-    const waived = input.waived ?? new Map();
-    const all = input.findings;
-    const blocking = all ? all.filter((f) => !waived.has(f.finding_id)) : null;
-    const planned = input.categoriesPlanned;
-    const completed = new Set(input.categoriesCompleted);
-    const missingCategories = planned.filter((c) => !completed.has(c));
-    const atAbove = (fs) => fs.filter((f) => atOrAbove(f.severity, minSeverity));
-    return {
-        minSeverity,
-        waived,
-        blocking,
-        planned,
-        reached: `${planned.length - missingCategories.length} of ${plural(planned.length, 'category', 'categories')} reached`,
-        readError: input.statusReadError ? `: ${input.statusReadError}` : '',
-        base: {
-            findingsAtOrAbove: all ? atAbove(all).length : null,
-            openAtOrAbove: blocking ? atAbove(blocking).filter(countsAsOpen).length : null,
-            missingCategories
-        }
-    };
-}
-function decide_decide(input) {
-    const r = read(input);
-    const status = input.status;
-    if (status === null) {
-        return {
-            ...r.base,
-            result: 'error',
-            reason: `the run status could not be read${r.readError}`,
-            verdict: null,
-            verdictComputed: false,
-            notes: []
-        };
-    }
-    // isTerminal is the one place that says which statuses end a run: running, and
-    // any status the description does not name, have not ended (fail closed).
-    if (!isTerminal(status))
-        return notEnded(input, r, status);
-    const settled = settleVerdict({
-        given: input.verdict,
-        allFindings: input.findings,
-        blocking: r.blocking,
-        waived: r.waived,
-        minSeverity: r.minSeverity
-    });
-    const unreproduced = [...(input.confirmedPresent ?? []), ...notReproducedPhrases(input.unreproduced ?? [])];
-    // A weakness of this agent that this run did not reproduce is still present: a pass becomes a fail.
-    const verdict = settled.verdict === 'pass' && unreproduced.length > 0 ? 'fail' : settled.verdict;
-    const verdictComputed = settled.verdictComputed || verdict !== settled.verdict;
-    const notes = [...settled.notes];
-    if (verdict === null) {
-        const reason = 'the service gave no verdict and the findings could not be read, so the result cannot be trusted';
-        return { ...r.base, result: 'error', reason, verdict: null, verdictComputed: false, notes };
-    }
-    if (r.blocking !== null)
-        notes.push(...unknownStatusNotes(r.blocking, r.minSeverity));
-    // Coverage against the run and the findings (only when the caller gave it).
-    const check = input.coverage === undefined || input.coverage === null
-        ? { errors: [], gaps: [], notes: [] }
-        : coverageChecks(input.coverage, status, r.planned, input.categoriesCompleted, input.findings, r.minSeverity);
-    notes.push(...check.notes);
-    const decided = { ...r.base, verdict, verdictComputed, notes };
-    const ended = { check, stopped: stopReasons(input, r.readError), expired: expiredLine(input.expiredAcceptances ?? []) };
-    return verdict === 'fail' ? failed(r, decided, ended, unreproduced) : notFailed(input, r, status, decided, ended);
-}
-/** The run had not ended when the step stopped waiting: whatever it found, the result is an error. */
-function notEnded(input, r, status) {
-    const still = status === 'running' ? 'still running' : `still ${quote(status, 40)} (not a terminal status)`;
-    const why = input.aborted
-        ? `the step was cancelled while the run was ${still}`
-        : input.timedOut
-            ? `timeout_minutes ran out while the run was ${still}`
-            : input.statusReadError
-                ? `the run status could no longer be read while the run was ${still}${r.readError}`
-                : status === 'running'
-                    ? 'the run had not ended'
-                    : `the run had not ended: its status is ${quote(status, 40)}, not a terminal status`;
-    return { ...r.base, result: 'error', reason: `${why}; ${r.reached}`, verdict: null, verdictComputed: false, notes: [] };
-}
-function stopReasons(input, readError) {
-    const tail = [];
-    if (input.timedOut)
-        tail.push('timeout_minutes ran out and the run was cancelled');
-    if (input.aborted)
-        tail.push('the step was cancelled and the run with it');
-    if (input.abortedAfterRun && !input.aborted)
-        tail.push('the step was cancelled while the results were read');
-    if (input.statusReadError)
-        tail.push(`the run status could no longer be read, so the run was cancelled${readError}`);
-    return tail;
-}
-function expiredLine(expired) {
-    return expired.length > 0 ? `expired acceptance${expired.length === 1 ? '' : 's'} (renew or remove): ${expired.join('; ')}` : '';
-}
-/** A fail stands whatever else is wrong; the contradictions are still said. */
-function failed(r, decided, { check, stopped, expired }, unreproduced) {
-    if (expired)
-        decided.notes.push(`Also: ${expired}.`);
-    for (const e of [...check.errors, ...check.gaps])
-        decided.notes.push(`Also: ${e}.`);
-    const blocking = decided.openAtOrAbove;
-    const detail = r.blocking ? describeOpen(r.blocking, r.minSeverity) : '';
-    const count = blocking !== null && blocking > 0
-        ? `${plural(blocking, 'open finding')} at or above ${r.minSeverity}`
-        : unreproduced.length > 0
-            ? ''
-            : `the service's verdict is fail at ${r.minSeverity}`;
-    const reason = [count && detail ? `${count} (${detail})` : count, ...unreproduced].filter((x) => x !== '').join('; ');
-    // The run did not end on its own: the result is error (the step fails either way),
-    // and what it found before it was stopped is said.
-    if (stopped.length > 0)
-        return { ...decided, result: 'error', reason: [...stopped, `${reason} in what it reached`].join('; ') };
-    return { ...decided, result: 'fail', reason };
-}
-/** No fail: a pass only when the run ended on its own, fully covered and trusted, with nothing expired. */
-function notFailed(input, r, status, decided, { check, stopped, expired }) {
-    const gaps = coverageGaps(input, r, status, check);
-    const coverageReadable = input.coverageReadable && input.coverage !== null;
-    if (stopped.length > 0) {
-        const reason = [`coverage incomplete: ${r.reached}`, ...gaps, ...check.errors, ...stopped].join('; ');
-        return { ...decided, result: 'error', reason };
-    }
-    if (r.blocking === null || !coverageReadable) {
-        return { ...decided, result: 'error', reason: `the result cannot be trusted: ${gaps.join(', ')}` };
-    }
-    if (check.errors.length > 0 || expired) {
-        for (const g of gaps)
-            decided.notes.push(`Also: ${g}.`);
-        return check.errors.length > 0
-            ? { ...decided, result: 'error', reason: check.errors.join('; ') }
-            : { ...decided, result: 'fail', reason: expired };
-    }
-    const evidenceGaps = input.evidenceGaps ?? [];
-    const evidence = evidenceGaps.length > 0 ? `evidence incomplete: ${evidenceGaps.join('; ')}` : '';
-    if (gaps.length > 0) {
-        const reason = [`coverage incomplete: ${r.reached}, ${gaps.join(', ')}`, ...(evidence ? [evidence] : [])].join('; ');
-        return { ...decided, result: 'incomplete', reason, incompleteWhy: evidence ? 'evidence' : 'coverage' };
-    }
-    if (evidence)
-        return { ...decided, result: 'incomplete', reason: evidence, incompleteWhy: 'evidence' };
-    const planned = plural(r.planned.length, 'planned category', 'planned categories');
-    return {
-        ...decided,
-        result: 'pass',
-        reason: `no open findings at or above ${r.minSeverity}${r.waived.size > 0 ? ' that block' : ''}; all ${planned} covered`
-    };
-}
-/** Everything that keeps a run from having covered what it had to. */
-function coverageGaps(input, r, status, check) {
-    const gaps = [];
-    if (status !== 'completed')
-        gaps.push(`run ${status}`);
-    if (r.planned.length === 0)
-        gaps.push('the run planned no categories');
-    if (r.base.missingCategories.length > 0)
-        gaps.push(`missing ${r.base.missingCategories.join(', ')}`);
-    gaps.push(...check.gaps);
-    const baselineUncovered = input.baselineUncovered ?? [];
-    if (baselineUncovered.length > 0)
-        gaps.push(`the baseline covered ${baselineUncovered.join(', ')}, this run did not`);
-    if (input.ingestIncomplete === true)
-        gaps.push('the service reports ingest incomplete');
-    if (input.ingestIncomplete === null)
-        gaps.push('the run list item could not be read to confirm ingest completed');
-    if (r.blocking === null)
-        gaps.push('the findings could not be read');
-    if (!(input.coverageReadable && input.coverage !== null))
-        gaps.push('the coverage could not be read');
-    return gaps;
 }
 
 ;// CONCATENATED MODULE: ./src/report/markdown-coverage.ts
@@ -45940,7 +45767,7 @@ function comment_decodeRecordKey(key) {
 function comment_commentMarker(modelId) {
     let enc = strictEncode(modelId);
     if (enc.length > MARKER_MAX_ENCODED) {
-        const hash = createHash('sha256').update(modelId, 'utf8').digest('hex');
+        const hash = (0,external_node_crypto_.createHash)('sha256').update(modelId, 'utf8').digest('hex');
         enc = `${strictEncode(modelId.slice(0, 30)).slice(0, 60)}.sha256.${hash}`;
     }
     return `${MARKER_PREFIX}${enc}${MARKER_SUFFIX}`;
@@ -46352,6 +46179,2925 @@ function identity_recordsOfAgent(found, identity) {
 /** The first 7 characters of a commit SHA, as GitHub shows it. */
 function identity_shortSha(sha) {
     return sha.slice(0, 7);
+}
+
+;// CONCATENATED MODULE: ./src/pipeline/merge-queue.ts
+
+const MERGE_GROUP_MODES = ['carry_over', 'assess'];
+/** The queued pull request's passing result at its head, or why it cannot be carried over. */
+function queuedPullResult(pull, identity) {
+    const n = `#${pull.number}`;
+    if (pull.headSha === null)
+        return { problem: `${n}: its head commit could not be read` };
+    if (pull.records.length === 0)
+        return { problem: `${n}: no assessment of it is recorded by this action` };
+    for (const rec of pull.records) {
+        const problem = recordProblem(rec, pull.headSha, identity);
+        if (problem !== null)
+            return { problem: `${n}: ${problem}` };
+    }
+    return { pass: { number: pull.number, headSha: pull.headSha, assessedSha: pull.records[0].assessedSha } };
+}
+function recordProblem(rec, head, identity) {
+    const mismatch = identityMismatch(rec, identity);
+    if (mismatch !== null)
+        return mismatch;
+    if (rec.result !== 'pass')
+        return `its last result is ${rec.result}`;
+    if (rec.headSha !== head)
+        return `its recorded result stands for ${shortSha(rec.headSha)}, not its head ${shortSha(head)}`;
+    return null;
+}
+function fallback(ctx, why) {
+    const queue = ctx.queueSha === null ? "the queue's commit" : `the queue's commit ${shortSha(ctx.queueSha)}`;
+    if (ctx.target === 'preview') {
+        return {
+            kind: 'fail_closed',
+            reason: `is empty (the target is a preview), and nothing deploys ${queue} to assess instead; ${why}. ` +
+                "Let the pull request's own check succeed at its head first, or give model_id (or an endpoint_url deployed for the queue) to merge_group runs",
+            summary: `nothing to carry over from ${ctx.pulls.length === 0 ? 'the queued pull request' : `pull request ${ctx.pulls.map((p) => `#${p.number}`).join(', ')}`}`
+        };
+    }
+    return { kind: 'assess', reason: `${why}: assessing ${queue}` };
+}
+function merge_queue_decideMergeQueue(ctx) {
+    if (ctx.mode === 'assess')
+        return fallback(ctx, 'merge_group is assess');
+    if (ctx.pulls.length === 0) {
+        return fallback(ctx, `no result to carry over: ${ctx.eventReason ?? 'the event names no pull request'}`);
+    }
+    const results = ctx.pulls.map((p) => queuedPullResult(p, ctx.identity));
+    const problems = results.flatMap((r) => ('problem' in r ? [r.problem] : []));
+    if (problems.length > 0)
+        return fallback(ctx, `not carried over: ${problems.join('; ')}`);
+    const pulls = results.flatMap((r) => ('pass' in r ? [r.pass] : []));
+    const said = pulls.map((p) => p.assessedSha === p.headSha
+        ? `#${p.number} passed at its head ${shortSha(p.headSha)}`
+        : `#${p.number} passed at its head ${shortSha(p.headSha)} (assessed at ${shortSha(p.assessedSha)})`);
+    return { kind: 'carry_over', result: 'pass', pulls, reason: `carried over: ${said.join('; ')}` };
+}
+
+;// CONCATENATED MODULE: ./src/action/inputs/common.ts
+/**
+ * What every input reader shares: the reader of raw values, the choice among
+ * allowed values, booleans, repository paths, and how much of a mistaken
+ * value a message shows. Pure.
+ */
+
+
+
+/** Reads `INPUT_<NAME>` from an environment, as the runner sets them. */
+function common_envInputReader(env) {
+    return (name) => (env[`INPUT_${name.replace(/ /g, '_').toUpperCase()}`] ?? '').trim();
+}
+/** Show at most 60 characters of what the user typed, on one line. */
+function clip(s) {
+    return text_oneLine(s, 60);
+}
+function oneOf(input, raw, allowed, fallback) {
+    const value = (raw === '' ? fallback : raw.toLowerCase());
+    if (!allowed.includes(value)) {
+        throw new errors_ConfigError(input, `'${clip(raw)}' is not one of ${allowed.join(', ')}`);
+    }
+    return value;
+}
+function parseBoolean(input, raw, fallback) {
+    if (raw === '')
+        return fallback;
+    if (['true', 'True', 'TRUE'].includes(raw))
+        return true;
+    if (['false', 'False', 'FALSE'].includes(raw))
+        return false;
+    throw new errors_ConfigError(input, `'${clip(raw)}' is not a boolean: use true or false`);
+}
+/** C0 and C1 control characters and DEL: no credential holds one (a header cannot carry it). */
+const CONTROL_CHARS = /[\u0000-\u001f\u007f-\u009f]/;
+/**
+ * True when a secret input may be registered as a mask: long enough to be a
+ * credential and without control characters. A shorter value would mask that
+ * text in every log line (a one-letter key masks the letter); such values are
+ * refused as inputs instead (see checkApiKey, readTargetInput), never echoed.
+ */
+function isMaskableSecret(value) {
+    return value.length >= MIN_SECRET_CHARS && !CONTROL_CHARS.test(value);
+}
+/** A repository-relative file path ('' allowed): no absolute path, no '..'. */
+function parseRepoPath(input, raw) {
+    if (raw === '')
+        return '';
+    if (raw.startsWith('/') || /^[A-Za-z]:/.test(raw) || raw.split(/[\\/]/).includes('..') || /[\u0000-\u001f\u007f]/.test(raw)) {
+        throw new errors_ConfigError(input, `'${clip(raw)}' must be a path inside the repository, e.g. .github/agent-security-accepted.yml`);
+    }
+    return raw.replace(/^\.\//, '');
+}
+/** A whole number from `min` to `max` ('' : the fallback); anything else is a ConfigError naming the input. */
+function parseWholeNumber(input, raw, fallback, min, max) {
+    const text = raw === '' ? fallback : raw;
+    const n = Number(text);
+    if (!/^\d+$/.test(text) || n < min || n > max) {
+        throw new errors_ConfigError(input, `'${clip(text)}' is not a whole number from ${min} to ${max}`);
+    }
+    return n;
+}
+
+;// CONCATENATED MODULE: ./src/action/inputs/spec.ts
+/**
+ * What an entry of the inputs table declares (src/action/inputs/table.ts):
+ * the input's name, its default, its texts, its parser with its range, and
+ * its command-line flag or why it has none. Everything else is derived from
+ * the entries: the fields of ActionInputs, INPUT_DEFAULTS, the command line's
+ * options, action.yml's inputs and README's table (scripts/input-docs.ts).
+ * The parsers built here are the shared ones; an input with its own rule
+ * gives its own `parse`. Pure.
+ */
+
+/** An entry, its name and field kept as literal types (so ActionInputs has the field, typed by the parser). */
+function defineInput(spec) {
+    return spec;
+}
+/** The raw value of an entry's input, its default when empty. */
+function rawValue(get, spec) {
+    const raw = get(spec.name);
+    return raw === '' ? spec.default : raw;
+}
+/** Parse one input: its raw value (or its default) through its parser. */
+function spec_readInput(get, spec) {
+    return spec.parser.parse(rawValue(get, spec), spec.name);
+}
+/** Read every entry that has a field, in the table's order (the first mistake is thrown). */
+function spec_readFields(get, specs) {
+    const out = {};
+    for (const spec of specs)
+        if (spec.field !== null)
+            out[spec.field] = spec_readInput(get, spec);
+    return out;
+}
+/** One of the allowed values, case-insensitive (its entry has a default, one of them). */
+function choice(allowed) {
+    return { parse: (raw, input) => oneOf(input, raw, allowed, allowed[0]), range: allowed };
+}
+/** A whole number from min to max. */
+function wholeNumber(min, max) {
+    return { parse: (raw, input) => parseWholeNumber(input, raw, raw, min, max), range: `${min} to ${max}` };
+}
+/** true or false (and their capitalized forms, as core.getBooleanInput). */
+const spec_boolean = {
+    parse: (raw, input) => parseBoolean(input, raw, false),
+    range: ['true', 'false']
+};
+/** Any text, as given ('' when empty): its rules are checked where it is combined with others. */
+const spec_text = { parse: (raw) => raw };
+/** A parser of the input's own: `parse` returns the value or throws the ConfigError of a bad one; `range` in words. */
+function parsedBy(parse, range) {
+    return range === undefined ? { parse } : { parse, range };
+}
+/** "a, b or c", each as code in markdown. */
+function listText(values, markdown) {
+    const shown = values.map((v) => (markdown ? `\`${v}\`` : v));
+    return shown.length < 2 ? shown.join('') : `${shown.slice(0, -1).join(', ')} or ${shown.at(-1) ?? ''}`;
+}
+/** The range as the texts show it: "1 to 100", or the allowed values. */
+function rangeText(spec, markdown) {
+    const range = spec.parser.range;
+    if (range === undefined)
+        throw new Error(`input ${spec.name}: its text says {range} but its parser has none`);
+    return typeof range === 'string' ? range : listText(range, markdown);
+}
+/** A text of an entry with `{range}` filled in. */
+function fillRange(spec, textOf, markdown) {
+    return textOf.includes('{range}') ? textOf.replaceAll('{range}', rangeText(spec, markdown)) : textOf;
+}
+/** The summary as plain text for --help: no code spans, emphasis or docs links. */
+function plainSummary(spec) {
+    return fillRange(spec, spec.summary, false)
+        .replace(/ ?\(\[docs\]\([^)]*\)\)/g, '')
+        .replace(/\[([^\]]*)\]\([^)]*\)/g, '$1')
+        .replace(/\*\*|`/g, '');
+}
+
+;// CONCATENATED MODULE: ./src/action/inputs/pipeline.ts
+/**
+ * The inputs of PR pipelines (docs/pr-pipelines.md): the agent's paths, what
+ * a merge queue does, when a commit status is set, the agent's path on a
+ * deployed URL, and whether secrets may go to code from outside the
+ * repository. Entries of the inputs table (spec.ts); each is a field of
+ * ActionInputs. All act on GitHub's events, so none is a command-line
+ * option. Pure.
+ */
+
+
+
+
+
+/** auto: on deployment_status and repository_dispatch runs; always: on every run; off: never. */
+const COMMIT_STATUS_MODES = ['auto', 'always', 'off'];
+/** wait: attached (the step polls the run to its end) or detached (it triggers, and a collector finishes it). */
+const WAIT_MODES = ['attached', 'detached'];
+/**
+ * endpoint_path: an absolute path with an optional query, no fragment, no
+ * spaces or control characters. Its query values may be secrets (a
+ * protection bypass): the message never shows the query.
+ */
+function parseEndpointPath(raw) {
+    if (raw === '')
+        return '';
+    const path = raw.split('?', 1)[0];
+    if (!raw.startsWith('/') || raw.startsWith('//')) {
+        throw new errors_ConfigError('endpoint_path', `'${clip(path)}' must start with a single / (the path on the deployed host, e.g. /api/chat)`);
+    }
+    if (/[\s#\u0000-\u001f\u007f]/.test(raw)) {
+        throw new errors_ConfigError('endpoint_path', `'${clip(path)}...' holds a space, a # or a control character: give the path and query only`);
+    }
+    try {
+        new URL(raw, 'https://deployment.invalid');
+    }
+    catch {
+        throw new errors_ConfigError('endpoint_path', `'${clip(path)}' is not a URL path`);
+    }
+    return raw;
+}
+const PIPELINE_INPUTS = [
+    defineInput({
+        name: 'agent_paths',
+        field: 'agentPaths',
+        default: '',
+        description: "Globs (one per line) of the agent's code, prompts, tools and profile: a PR push changing none carries the last result over.",
+        summary: "the agent's globs: a PR push changing none carries the result over",
+        parser: parsedBy(parseAgentPaths),
+        cli: { none: "GitHub Actions only: it acts on a pull request's push events, which the command line does not see" }
+    }),
+    defineInput({
+        name: 'merge_group',
+        field: 'mergeGroup',
+        default: 'carry_over',
+        description: 'On merge_group: carry_over (every queued PR passed at its head) or assess; see docs/pr-pipelines.md.',
+        summary: "merge queue: `carry_over` the PR's pass, or `assess` the queue",
+        parser: choice(MERGE_GROUP_MODES),
+        cli: { none: "GitHub Actions only: it acts on GitHub's merge_group event" }
+    }),
+    defineInput({
+        name: 'commit_status',
+        field: 'commitStatus',
+        default: 'auto',
+        description: 'Commit status agent-security/<model or target>: auto (on deployment events), always or off; needs statuses: write.',
+        summary: 'status `agent-security/<name>`: `auto` (deployments), `always`, `off`',
+        parser: choice(COMMIT_STATUS_MODES),
+        cli: { none: 'GitHub only: a commit status of the repository (the command line sets none)' }
+    }),
+    defineInput({
+        name: 'endpoint_path',
+        field: 'endpointPath',
+        default: '',
+        description: "On a deployment event with endpoint_url empty: the agent's path and query on the deployed URL; query values are masked.",
+        summary: "deployments: the agent's path and query on the URL (values masked)",
+        parser: parsedBy(parseEndpointPath),
+        cli: { none: "GitHub Actions only: it applies to a deployment event's URL (on the command line, give --endpoint-url whole)" }
+    }),
+    defineInput({
+        name: 'allow_outside_code_secrets',
+        field: 'allowOutsideCodeSecrets',
+        default: 'false',
+        description: 'Send target_credential and URL query values to a target built from a fork or a commit on no branch here (its author gets them).',
+        summary: '`true`: secrets to forks',
+        parser: spec_boolean,
+        cli: { none: "GitHub Actions only: where the code comes from (a fork, a commit on no branch) is read from GitHub's event" }
+    }),
+    defineInput({
+        name: 'wait',
+        field: 'wait',
+        default: 'attached',
+        description: 'attached (poll the run to its end) or detached (trigger, set the status pending, end; mode collect finishes it).',
+        summary: '`detached`: trigger and end; a `collect` schedule finishes the run',
+        parser: choice(WAIT_MODES),
+        cli: { none: 'GitHub Actions only: a collector workflow on the default branch finishes the run (the command line waits)' }
+    })
+];
+/**
+ * The values of a URL's query (endpoint_url's or endpoint_path's): a
+ * protection bypass travels there, so each is one of the step's secrets.
+ * Values as given and decoded; none when the text has no query or is not a URL.
+ */
+function pipeline_queryValues(raw) {
+    const q = raw.indexOf('?');
+    if (q < 0)
+        return [];
+    const query = raw.slice(q + 1).split('#', 1)[0];
+    const out = new Set();
+    for (const pair of query.split('&')) {
+        const eq = pair.indexOf('=');
+        if (eq < 0)
+            continue;
+        const value = pair.slice(eq + 1);
+        out.add(value);
+        try {
+            out.add(decodeURIComponent(value.replace(/\+/g, ' ')));
+        }
+        catch {
+            // A malformed escape: the value as given is masked.
+        }
+    }
+    return [...out].filter((v) => v !== '');
+}
+
+;// CONCATENATED MODULE: ./src/evidence/fingerprint.ts
+/**
+ * The fingerprint of a finding: one stable id for the same weakness across
+ * runs, independent of ids, counts and timestamps (see API_ASSUMPTIONS,
+ * "finding fingerprint"). Pure.
+ *
+ * What goes in: the category, the lens, the severity, and the technique:
+ * - the attacks' sources (`assessment_id:attack_index`, sorted, deduplicated)
+ *   where an attack names an assessment other than the run that produced the
+ *   finding (a library or earlier assessment: a stable technique id). A source
+ *   naming the run itself identifies the run, not the technique, so it is
+ *   left out;
+ * - and always the description, normalized (normalizeDescription): two
+ *   unrelated weaknesses found by one library attack are two findings, while
+ *   the same weakness reported again with new ids or other counts ("3
+ *   attempts", "1 attempt") keeps its fingerprint.
+ */
+
+const FINGERPRINT_VERSION = 2;
+/** The key of SARIF partialFingerprints that carries it. */
+const FINGERPRINT_KEY = `agentSecurityFinding/v${FINGERPRINT_VERSION}`;
+/** Words that only count: each reads as a number. */
+const COUNT_WORDS = /(?<![\p{L}\p{N}])(?:zero|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen|twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety|hundred|thousand|several|multiple|many|single)(?![\p{L}\p{N}])/gu;
+/**
+ * The description as it enters the fingerprint: what names the weakness,
+ * without what changes from one report of it to the next.
+ * - compatibility forms and case folded (NFKC, lower case);
+ * - every token holding a digit or a run of 8 hex digits (a count, an id
+ *   such as fnd_7f3a or run-2026-11-21, a canary such as ZX-1a2b3c4d5e6f, a
+ *   UUID, a time) and every count word (three, several) becomes `#`, a run of
+ *   them one `#`; once, twice and thrice read as "# time";
+ * - quotes, brackets and every other punctuation mark become a space;
+ * - the articles a, an, the are dropped and a plural is read as its singular
+ *   (attempts, queries -> attempt, query), so "1 attempt" and "3 attempts"
+ *   agree;
+ * - white space collapsed.
+ */
+function normalizeDescription(text) {
+    // A technique-level narrative is a few sentences; a service that sends megabytes gets its head read.
+    const words = text
+        .slice(0, DESCRIPTION_CHARS_READ)
+        .normalize('NFKC')
+        .toLowerCase()
+        .replace(/[\p{L}\p{N}_-]+/gu, (token) => (isIdOrCount(token) ? ' # ' : token))
+        .replace(/(?<![\p{L}\p{N}])(?:once|twice|thrice)(?![\p{L}\p{N}])/gu, ' # time ')
+        .replace(COUNT_WORDS, ' # ')
+        .replace(/[^\p{L}#]+/gu, ' ')
+        .split(' ')
+        .filter((w) => w !== '' && w !== 'a' && w !== 'an' && w !== 'the')
+        .map(singular);
+    const out = [];
+    for (const w of words)
+        if (!(w === '#' && out.at(-1) === '#'))
+            out.push(w);
+    return out.join(' ');
+}
+/** The most of a description the fingerprint reads: far above a real one, and every step below stays linear in it. */
+const DESCRIPTION_CHARS_READ = 4096;
+/**
+ * A token (letters, digits, _ and -) holding a digit or a part (between _ and -)
+ * of 8 or more hex digits: a count, an id, a date, a canary. Split first: one
+ * regular expression over the whole token would backtrack quadratically on a
+ * long run of hex letters.
+ */
+function isIdOrCount(token) {
+    return /\p{N}/u.test(token) || token.split(/[_-]/).some((part) => part.length >= 8 && /^[0-9a-f]+$/.test(part));
+}
+/** A crude singular, applied alike to both sides of every comparison: only consistency matters. */
+function singular(w) {
+    if (w.length > 4 && w.endsWith('ies'))
+        return `${w.slice(0, -3)}y`;
+    if (w.length >= 4 && w.endsWith('s') && !w.endsWith('ss'))
+        return w.slice(0, -1);
+    return w;
+}
+/** The technique part: the stable sources (if any) and the normalized description. */
+function techniqueOf(f, runId) {
+    const sources = new Set();
+    for (const a of f.attacks) {
+        const s = a.source;
+        if (typeof s.assessment_id !== 'string' || s.assessment_id === '')
+            continue;
+        if (runId !== null && s.assessment_id === runId)
+            continue;
+        sources.add(`${s.assessment_id}:${s.attack_index}`);
+    }
+    return JSON.stringify({ src: [...sources].sort(), desc: normalizeDescription(f.description) });
+}
+/** 32 hex characters of SHA-256 over the parts (JSON-encoded, so no separator can be forged). */
+function fingerprint_fingerprint(f, runId) {
+    const parts = [FINGERPRINT_VERSION, f.category, f.lens, f.severity, techniqueOf(f, runId)];
+    return createHash('sha256').update(JSON.stringify(parts)).digest('hex').slice(0, 32);
+}
+
+;// CONCATENATED MODULE: ./src/evidence/pool.ts
+
+/** A run's findings as evidence (fingerprints computed as everywhere else). */
+function pool_observedFindings(findings, runId) {
+    return findings.map((f) => ({
+        fingerprint: fingerprint(f, runId),
+        category: f.category,
+        severity: f.severity,
+        lens: f.lens,
+        description: f.description.length > 300 ? `${f.description.slice(0, 299)}…` : f.description,
+        status: f.status
+    }));
+}
+/** Whether a finding's status closes a weakness: validated fixed (FIXED_VERIFIED) or dismissed; a plain `fixed` does not. */
+function pool_closesWeakness(status) {
+    return status === 'FIXED_VERIFIED' || status === 'dismissed';
+}
+/** The runs newest first by the completion time the service gave (a run without one last); ties keep the order given. */
+function pool_byCompletion(runs) {
+    const t = (r) => {
+        const ms = Date.parse(r.completedAt);
+        return Number.isFinite(ms) ? ms : -Infinity;
+    };
+    return runs
+        .map((r, i) => ({ r, i }))
+        .sort((a, b) => t(b.r) - t(a.r) || a.i - b.i)
+        .map((x) => x.r);
+}
+/**
+ * The runs as one body of evidence, ordered by the service's completion
+ * times. A run named twice counts once.
+ */
+function pool_poolEvidence(given) {
+    const runs = pool_byCompletion(given);
+    const findings = new Map();
+    const runIds = [];
+    let sameAgentRuns = 0;
+    const selected = [];
+    const mainSeen = new Map();
+    for (const run of runs) {
+        if (runIds.includes(run.runId))
+            continue;
+        runIds.push(run.runId);
+        if (run.selected === true)
+            selected.push(run.runId);
+        const same = run.sameAgent !== false;
+        const main = run.provenance === 'default-branch';
+        if (same)
+            sameAgentRuns++;
+        for (const o of run.findings) {
+            const closes = pool_closesWeakness(o.status);
+            if (main)
+                onMain(mainSeen, o.fingerprint, run.runId, closes);
+            const p = findings.get(o.fingerprint);
+            if (p === undefined) {
+                findings.set(o.fingerprint, { ...pool_pick(o), seenIn: [run.runId], closed: closes, seenBySameAgent: same });
+                continue;
+            }
+            p.seenBySameAgent ||= same;
+            const sameRun = p.seenIn.at(-1) === run.runId;
+            if (!sameRun)
+                p.seenIn.push(run.runId);
+            // The newest run that saw it decides; within it, open wins.
+            if (sameRun && !closes)
+                p.closed = false;
+        }
+    }
+    for (const [fp, m] of mainSeen) {
+        const p = findings.get(fp);
+        if (p !== undefined)
+            p.openOnMain = !m.closed;
+    }
+    return { runIds, categoriesCompleted: [...new Set(runs[0]?.categoriesCompleted ?? [])], findings, sameAgentRuns, selected };
+}
+/** The default branch's own observations of `fp`, pooled as poolEvidence pools all (newest run decides; within it, open wins). */
+function onMain(seen, fp, runId, closes) {
+    const m = seen.get(fp);
+    if (m === undefined)
+        seen.set(fp, { runId, closed: closes });
+    else if (m.runId === runId && !closes)
+        m.closed = false;
+}
+function pool_pick(o) {
+    return { fingerprint: o.fingerprint, category: o.category, severity: o.severity, lens: o.lens, description: o.description };
+}
+/**
+ * THE rule of what is known on main, for every place that asks (the baseline
+ * fail_on new diffs against, judgeEvidence's knownIds, the policy's waiver of
+ * what this run did not reproduce): a fingerprint still open that the
+ * default branch's own runs, pooled alone, hold open. A run of a pull request's lineage, of
+ * the service's list, or a collector's can only add what is presumed present
+ * (it blocks); it never makes a weakness known, so it never lets one through.
+ */
+function pool_knownOnMain(pool) {
+    const known = new Set();
+    for (const p of pool?.findings.values() ?? [])
+        if (!p.closed && p.openOnMain === true)
+            known.add(p.fingerprint);
+    return known;
+}
+/** The fingerprints of the pool that are still open (seen, and not closed by the service since). */
+function openFingerprints(pool) {
+    const open = new Set();
+    for (const p of pool?.findings.values() ?? [])
+        if (!p.closed)
+            open.add(p.fingerprint);
+    return open;
+}
+/** Whether a run holds a finding the service has not closed: what a holder is read for. */
+function pool_holdsOpenFinding(run) {
+    return run.findings.some((o) => !pool_closesWeakness(o.status));
+}
+
+;// CONCATENATED MODULE: ./src/evidence/runs-per-change-rule.ts
+
+/** The most full runs per agent change a step may be asked for. */
+const MAX_RUNS_PER_CHANGE = 5;
+/** Whether the agent may have changed since its evidence: no run of a window that speaks for it is of the agent judged now. */
+function runs_per_change_rule_agentMayHaveChanged(windows) {
+    const pools = [windows?.agent?.pool, windows?.lineage === true ? windows.base : null];
+    return !pools.some((p) => (p?.sameAgentRuns ?? 0) > 0);
+}
+/** How many full runs this step assesses: runs_per_change when the agent may have changed, else one. */
+function runs_per_change_rule_runsThisStep(runsPerChange, mayHaveChanged) {
+    if (!mayHaveChanged || !(runsPerChange > 1))
+        return 1;
+    return Math.min(MAX_RUNS_PER_CHANGE, Math.floor(runsPerChange));
+}
+/** The windows with this step's further runs pooled as this agent's evidence (the agent's window, made when there was none). */
+function runs_per_change_rule_withRunsOfThisAgent(windows, runs) {
+    const given = windows ?? { agent: null, base: null };
+    if (runs.length === 0)
+        return given;
+    const fresh = poolEvidence(runs.map((r) => ({ ...r, sameAgent: true })));
+    const agent = given.agent;
+    return { ...given, agent: { pool: agent === null ? fresh : mergePools(fresh, agent.pool), scope: agent?.scope ?? 'agent' } };
+}
+/** `newer` laid over `older`: its runs first, its observation of a fingerprint deciding whether it is closed. */
+function mergePools(newer, older) {
+    const findings = new Map();
+    for (const [fp, f] of newer.findings) {
+        const old = older.findings.get(fp);
+        const seenIn = [...f.seenIn, ...(old?.seenIn ?? []).filter((id) => !f.seenIn.includes(id))];
+        findings.set(fp, old === undefined ? f : { ...old, description: f.description, seenIn, closed: f.closed, seenBySameAgent: true });
+    }
+    for (const [fp, f] of older.findings)
+        if (!findings.has(fp))
+            findings.set(fp, f);
+    const runIds = [...newer.runIds, ...older.runIds.filter((id) => !newer.runIds.includes(id))];
+    return {
+        runIds,
+        categoriesCompleted: older.categoriesCompleted,
+        findings,
+        sameAgentRuns: (newer.sameAgentRuns ?? 0) + (older.sameAgentRuns ?? 0),
+        selected: [...(newer.selected ?? []), ...(older.selected ?? [])]
+    };
+}
+/** The gap when a bound stopped the runs short: "runs_per_change: 1 of 3 runs assessed (timeout_minutes ran out)...". */
+function runs_per_change_rule_runsCutShort(assessed, planned, why) {
+    if (assessed >= planned)
+        return null;
+    return `runs_per_change: ${assessed} of ${planned} runs of this agent change assessed (${why.replace(/\.$/, '')}), so a weakness the others would have drawn cannot be ruled out`;
+}
+
+;// CONCATENATED MODULE: ./src/action/inputs/policy-entries.ts
+
+
+
+
+
+/** The most runs a window reads: each costs two requests to the service. */
+const MAX_EVIDENCE_RUNS = 20;
+/** Category keys separated by commas and/or newlines; blanks dropped, duplicates removed, order kept. */
+function parseCategories(raw) {
+    const keys = raw
+        .split(/[,\n\r]+/)
+        .map((k) => k.trim())
+        .filter((k) => k !== '');
+    for (const k of keys) {
+        if (!/^[A-Za-z0-9_.:-]{1,100}$/.test(k)) {
+            throw new errors_ConfigError('categories', `'${clip(k)}' is not a category key (letters, digits, _ . : - only): separate keys with commas or newlines, e.g. 'prompt_injection, jailbreak'`);
+        }
+    }
+    return [...new Set(keys)];
+}
+function parseRunId(raw) {
+    if (raw !== '' && (raw.length > 200 || /[\u0000-\u001f\u007f/?#\s]/.test(raw))) {
+        throw new errors_ConfigError('baseline_run_id', `'${clip(raw)}' is not a run id (no slashes, ?, #, spaces or control characters)`);
+    }
+    return raw;
+}
+/** A confidence from 0.5 to 0.999: how sure a confirmation must be that a presumed weakness is gone. */
+function parseConfidence(text) {
+    const value = /^(0?\.\d{1,4}|1(\.0{0,4})?|0)$/.test(text) ? Number(text) : NaN;
+    if (!(value >= 0.5 && value <= 0.999))
+        throw new errors_ConfigError('confidence', `'${clip(text)}' is not a confidence from 0.5 to 0.999 (e.g. 0.95: a presumed weakness is shown gone with 95 % confidence)`);
+    return value;
+}
+/** A repository path; 'off' : no accepted-risks file (''). */
+function parseAcceptedFileInput(raw) {
+    if (raw.toLowerCase() === 'off')
+        return '';
+    return parseRepoPath('accepted_risks_file', raw);
+}
+/**
+ * sarif_location goes into the SARIF log as a URI relative to the checkout,
+ * which code scanning resolves and links: a relative path inside the
+ * repository only. Besides parseRepoPath's checks, no scheme (`file:`,
+ * `https:`, a drive), no backslash (a separator on Windows), no percent-escape
+ * (`%2e%2e` decodes to `..`; the action encodes the path itself) and no
+ * segment that is `..` once Unicode-normalized (`．．`).
+ */
+function parseSarifLocation(raw) {
+    const path = parseRepoPath('sarif_location', raw);
+    // Checked as a consumer that normalizes would read it too (`／`, `＼`, `％`, `．．`).
+    const norm = path.normalize('NFKC');
+    if (/^[A-Za-z][A-Za-z0-9+.-]*:/.test(norm) || norm.startsWith('/') || /[\\%]/.test(norm) || norm.split('/').includes('..')) {
+        throw new errors_ConfigError('sarif_location', `'${clip(raw)}' must be a relative path inside the repository, e.g. agent/profile.yml (no scheme, backslash, % escape or ..)`);
+    }
+    return path;
+}
+const ASSESS = ['assess'];
+/** What fails the check: the threshold, the categories, incomplete coverage. */
+const GATE_INPUTS = [
+    defineInput({
+        name: 'min_severity',
+        field: 'minSeverity',
+        default: 'high',
+        description: '{range}: open findings at or above it fail the check.',
+        summary: '{range}: open findings at or above it fail',
+        parser: choice(enums_SEVERITIES),
+        cli: { commands: ASSESS, value: 'severity' }
+    }),
+    defineInput({
+        name: 'categories',
+        field: 'categories',
+        default: '',
+        description: 'Category keys to focus the run on, comma or newline separated. Empty: the full taxonomy.',
+        summary: 'category keys, comma or newline separated; empty: the full taxonomy',
+        parser: parsedBy(parseCategories),
+        cli: { commands: ASSESS, value: 'keys' }
+    }),
+    defineInput({
+        name: 'fail_on_incomplete',
+        field: 'failOnIncomplete',
+        default: 'true',
+        description: 'Whether incomplete coverage fails the check (false: a warning). Coverage only: an evidence gap or a confirmation cut short still fails.',
+        summary: '`false`: incomplete coverage (validate mode: a finding not validated) warns instead of failing; an evidence gap still fails',
+        parser: spec_boolean,
+        cli: { commands: ['assess', 'validate'], value: 'bool' }
+    })
+];
+/** The baseline and its window of evidence, the accepted risks, and the SARIF file. */
+const BASELINE_INPUTS = [
+    defineInput({
+        name: 'fail_on',
+        field: 'failOn',
+        default: 'any',
+        description: 'any, or new: only findings the base branch baseline does not hold fail. See docs/baseline.md.',
+        summary: '`any`, or `new`: only findings not in the baseline fail ([docs](docs/baseline.md))',
+        parser: choice(['any', 'new']),
+        cli: { commands: ASSESS, value: 'policy' }
+    }),
+    defineInput({
+        name: 'baseline_run_id',
+        field: 'baselineRunId',
+        default: '',
+        description: 'A run whose findings are the baseline, instead of the one the default branch saved.',
+        summary: 'a run to use as the baseline',
+        parser: parsedBy(parseRunId),
+        cli: { commands: ASSESS, value: 'run' }
+    }),
+    defineInput({
+        name: 'evidence_runs',
+        field: 'evidenceRuns',
+        default: '5',
+        description: 'Runs of one agent pooled as its evidence (this run included), {range}; 1: this run alone. See docs/baseline.md.',
+        summary: 'runs of one agent pooled as its evidence, this run included ({range}; `1`: this run alone) ([docs](docs/baseline.md))',
+        parser: wholeNumber(1, MAX_EVIDENCE_RUNS),
+        cli: { none: "GitHub Actions only: the window is read from the runs a workflow recorded in the repository's Actions caches" }
+    }),
+    defineInput({
+        name: 'evidence_max_age_days',
+        field: 'evidenceMaxAgeDays',
+        default: '30',
+        description: 'No run older than this many days counts as evidence, {range}.',
+        summary: 'no run older than this counts as evidence',
+        parser: wholeNumber(1, 365),
+        cli: { none: "GitHub Actions only: it bounds the window of evidence, read from the repository's Actions caches" }
+    }),
+    defineInput({
+        name: 'confidence',
+        field: 'confidence',
+        default: '0.95',
+        description: 'How sure focused runs must be that a weakness seen before an agent change is gone, {range}.',
+        summary: 'how sure focused runs must be that a weakness seen before an agent change is gone',
+        parser: parsedBy(parseConfidence, '0.5 to 0.999'),
+        cli: { none: "GitHub Actions only: what is confirmed comes from the window of evidence, read from the repository's Actions caches" }
+    }),
+    defineInput({
+        name: 'confirmation_runs_max',
+        field: 'confirmationRunsMax',
+        default: '30',
+        description: 'The most confirmation runs one step may trigger, {range}; when they run out the result is incomplete.',
+        summary: 'the most confirmation runs a step may trigger (then incomplete)',
+        parser: wholeNumber(0, 50),
+        cli: { none: "GitHub Actions only: what is confirmed comes from the window of evidence, read from the repository's Actions caches" }
+    }),
+    defineInput({
+        name: 'runs_per_change',
+        field: 'runsPerChange',
+        default: '1',
+        description: 'Full runs a step assesses when the agent may have changed since its evidence, {range}, pooled (a weakness seen in any blocks). See docs/baseline.md.',
+        summary: 'full runs per agent change, pooled ({range}; each is an assessment) ([docs](docs/baseline.md))',
+        parser: wholeNumber(1, MAX_RUNS_PER_CHANGE),
+        cli: {
+            none: "GitHub Actions only: whether the agent changed since its evidence is told from the runs recorded in the repository's Actions caches"
+        }
+    }),
+    defineInput({
+        name: 'accepted_risks_file',
+        field: 'acceptedRisksFile',
+        default: '.github/agent-security-accepted.yml',
+        description: 'The accepted-risks file, read at the base SHA on pull requests, else at GITHUB_SHA; off: none. See docs/baseline.md.',
+        summary: "accepted risks, read at a PR's base SHA, else at `GITHUB_SHA`; `off`: none",
+        parser: parsedBy(parseAcceptedFileInput),
+        cli: { commands: ASSESS, value: 'file' }
+    }),
+    defineInput({
+        name: 'sync_dismissals',
+        field: 'syncDismissals',
+        default: 'false',
+        description: 'On the default branch only: write accepted findings to the service as dismissals.',
+        summary: 'default branch only: write acceptances as dismissals',
+        parser: spec_boolean,
+        cli: { none: "GitHub Actions only: only a run on the default branch may write dismissals, and GitHub's event says which run that is" }
+    }),
+    defineInput({
+        name: 'sarif_min_severity',
+        field: 'sarifMinSeverity',
+        default: 'low',
+        description: 'Findings at or above this severity get a result in the SARIF file: {range}.',
+        summary: 'findings at or above it get a result in the SARIF file',
+        parser: choice(enums_SEVERITIES),
+        cli: { commands: ASSESS, value: 'severity' }
+    }),
+    defineInput({
+        name: 'sarif_location',
+        field: 'sarifLocation',
+        default: '',
+        description: 'Repository file the SARIF results point at (e.g. the agent profile). Empty: the workflow file.',
+        summary: 'file the SARIF results point at (empty: the workflow)',
+        parser: parsedBy(parseSarifLocation),
+        cli: { commands: ASSESS, value: 'file' }
+    })
+];
+const policy_entries_POLICY_INPUTS = [...GATE_INPUTS, ...BASELINE_INPUTS];
+
+;// CONCATENATED MODULE: ./src/github/explain-failure.ts
+/**
+ * A failed GitHub write explained for the warning that replaces it: what
+ * GitHub said, why, and how to fix it. Publishing never changes the gate's
+ * result, so this text is all the user gets.
+ */
+
+/**
+ * Explain a failed GitHub write for a warning. `specific` handles what depends
+ * on the write (403, 404, 410...); the rest is shared: rate limits that held,
+ * 401, other service failures, and anything unexpected.
+ */
+function explainGitHubFailure(err, head, specific) {
+    if (!(err instanceof errors_RemoteError)) {
+        const message = err instanceof Error ? err.message : String(err);
+        return { warning: `${head}: unexpected error: ${message}`, reason: 'unexpected error' };
+    }
+    const said = err.describe();
+    if (err.code === 'rate_limited' || err.code === 'secondary_rate_limit') {
+        return { warning: `${head}: GitHub's rate limit held after retries (${said}).`, reason: 'rate limited' };
+    }
+    const own = specific(err, said);
+    if (own)
+        return own;
+    if (err.status === 401) {
+        return {
+            warning: `${head}: GitHub answered 401, the token was refused (${said}). Fix: leave github_token at its default (\${{ github.token }}) or pass a valid token.`,
+            reason: 'unauthorized (401)'
+        };
+    }
+    return { warning: `${head}: ${said}`, reason: err.status !== undefined ? `HTTP ${err.status}` : (err.code ?? 'network error') };
+}
+
+;// CONCATENATED MODULE: ./src/github/ownership.ts
+/**
+ * What this action's token wrote: the token's exact login, and "an owned
+ * comment" (or issue), the one rule the sticky comment, the tracking issue
+ * and the assessment records ask.
+ *
+ * The login comes from GraphQL `viewer` (one call, whatever the token: the
+ * GITHUB_TOKEN, an installation token, is refused GET /user with a 403), else
+ * GET /user (a personal token where GraphQL does not answer). When neither
+ * tells, nothing is owned: no bot user, nor a person quoting a marker, can
+ * make the action edit or trust what they wrote.
+ */
+
+/** Whether an item (comment or issue) was written by this action's token: its author's login is the token's exact login. */
+function ownership_isOwnedComment(author, tokenLogin) {
+    return tokenLogin !== null && author?.login === tokenLogin;
+}
+/**
+ * The token's login: GraphQL viewer, else GET /user; null when neither tells
+ * (or both fail).
+ */
+async function ownership_tokenLogin(issues, viewer, log) {
+    for (const ask of [() => viewer.viewerLogin(), () => issues.authenticatedLogin()]) {
+        try {
+            const login = await ask();
+            if (login !== null)
+                return login;
+        }
+        catch (err) {
+            if (err instanceof errors_AbortedError)
+                throw err;
+            log.debug(`Could not ask GitHub for the token's login: ${err instanceof Error ? err.message : String(err)}`);
+        }
+    }
+    return null;
+}
+/** The token's login asked at most once, and only when some item holds the marker. */
+function tokenLoginOnce(api, log) {
+    let cached;
+    return () => (cached ??= ownership_tokenLogin(api, api, log));
+}
+
+;// CONCATENATED MODULE: ./src/github/sticky-comment.ts
+/**
+ * The sticky PR comment: one per model_id, found by a hidden marker in its
+ * body, edited in place on the next run (`update`), or a new one per run
+ * (`new`), or none (`off`).
+ *
+ * Writing the comment never changes the gate's result: a comment that cannot
+ * be written (403 on a fork PR's read-only token, missing
+ * `pull-requests: write`, 404, anything after retries) is a warning that says
+ * why and how to fix it, and the outcome is `skipped`.
+ */
+
+
+
+/**
+ * Thrown by a body function that finds the comment it would replace is no
+ * longer what its writer read (the collector's compare before writing): the
+ * write is skipped, and said as such, not as a failure.
+ */
+class sticky_comment_CommentChanged extends Error {
+    name = 'CommentChanged';
+}
+/** The values of the `comment` input. */
+const COMMENT_MODES = ['update', 'new', 'off'];
+/** Pages read at most when looking for the marker (100 per page). */
+const sticky_comment_MAX_PAGES = 100;
+/** The body with the marker in it (prepended when the renderer did not put it there). */
+function withMarker(body, marker) {
+    return hasMarker(body, marker) ? body : `${marker}\n${body}`;
+}
+/**
+ * Whether a body is ours for this marker: the marker opens it. Anchored, so a
+ * finding that quotes another model's marker inside our comment cannot make
+ * that comment look like the other model's.
+ */
+function hasMarker(body, marker) {
+    return (body ?? '').trimStart().startsWith(marker);
+}
+/** The first comment of ours holding the marker, searched through every page. */
+async function findStickyComment(api, target, marker, ownLogin, log) {
+    for (let page = 1; page <= sticky_comment_MAX_PAGES; page++) {
+        const { items, hasNext } = await api.listComments(target, target.number, page);
+        for (const comment of items) {
+            if (!hasMarker(comment.body, marker))
+                continue;
+            if (ownership_isOwnedComment(comment.user, await ownLogin()))
+                return comment;
+            log.debug(`Comment ${comment.id} holds the marker but was not written by this action's token; left alone.`);
+        }
+        if (!hasNext || items.length === 0)
+            return null;
+    }
+    log.debug(`No sticky comment found in the first ${sticky_comment_MAX_PAGES} pages of comments; a new one is added.`);
+    return null;
+}
+const FORK_HINT = 'On pull requests from forks the GITHUB_TOKEN is read-only whatever `permissions:` says: accept the job summary alone there, ' +
+    "or use `pull_request_target` with care (it runs with a write token and secrets: never check out or run the fork's code in that job).";
+/** The warning line for a comment that could not be read or written, and the short reason for the outcome. */
+function explainCommentFailure(err, target) {
+    const where = `${target.owner}/${target.repo}#${target.number}`;
+    const head = `Could not write the PR comment on ${where} (the gate's result is unchanged)`;
+    return explainGitHubFailure(err, head, (e, said) => {
+        if (e.status === 403) {
+            return {
+                warning: `${head}: GitHub answered 403, the token may not write to pull requests (${said}). ` +
+                    'Fix: give the job `permissions: pull-requests: write`. ' +
+                    FORK_HINT,
+                reason: 'forbidden (403): the token cannot write pull request comments'
+            };
+        }
+        if (e.status === 404) {
+            return {
+                warning: `${head}: GitHub answered 404, the pull request is not visible to the token (${said}). ` +
+                    'Fix: give the job `permissions: pull-requests: write` (a private repository hides what the token may not read), and check GITHUB_REPOSITORY and github_token. ' +
+                    FORK_HINT,
+                reason: 'not found (404): the token cannot see the pull request'
+            };
+        }
+        return null;
+    });
+}
+async function postStickyComment(api, target, body, marker, mode, log) {
+    if (mode === 'off')
+        return { action: 'skipped', url: null, reason: 'comment is off' };
+    const textFor = (existing) => withMarker(typeof body === 'string' ? body : body(existing), marker);
+    const ref = { owner: target.owner, repo: target.repo, number: target.number };
+    try {
+        if (mode === 'new') {
+            const created = await api.createComment(ref, ref.number, textFor(null));
+            return { action: 'created', url: created.html_url };
+        }
+        const ownLogin = tokenLoginOnce(api, log);
+        const existing = await findStickyComment(api, ref, marker, ownLogin, log);
+        if (existing) {
+            const updated = await api.updateComment(ref, existing.id, textFor(existing.body));
+            return { action: 'updated', url: updated.html_url || existing.html_url };
+        }
+        // A create whose answer was lost may have taken effect: look again before repeating it.
+        const created = await api.createComment(ref, ref.number, textFor(null), () => findStickyComment(api, ref, marker, ownLogin, log));
+        return { action: 'created', url: created.html_url };
+    }
+    catch (err) {
+        if (err instanceof errors_AbortedError)
+            throw err;
+        if (err instanceof sticky_comment_CommentChanged) {
+            log.info(err.message);
+            return { action: 'skipped', url: null, reason: 'the comment changed since it was read' };
+        }
+        const { warning, reason } = explainCommentFailure(err, ref);
+        log.warning(warning);
+        return { action: 'skipped', url: null, reason };
+    }
+}
+
+;// CONCATENATED MODULE: ./src/github/event-target.ts
+/**
+ * Which pull request (if any) an event is about. Pure: the event name, its
+ * payload (the JSON at GITHUB_EVENT_PATH) and GITHUB_REPOSITORY in, a target
+ * out. Only pull_request and pull_request_target carry a PR to comment on;
+ * every other event (push, schedule, workflow_dispatch, issue_comment, ...)
+ * has none, and the report goes to the job summary (and the tracking issue).
+ */
+
+/** Whether this runs in a GitHub Actions job (the runner sets GITHUB_ACTIONS=true in every step). */
+function event_target_inGitHubActions(env) {
+    return env.GITHUB_ACTIONS === 'true';
+}
+/** Events whose payload is a pull request the workflow runs for. */
+const event_target_PULL_REQUEST_EVENTS = new Set(['pull_request', 'pull_request_target']);
+function prNumber(value) {
+    return typeof value === 'number' && Number.isSafeInteger(value) && value > 0 ? value : undefined;
+}
+// GitHub owner and repository names: letters, digits, '-', '_', '.'.
+const NAME = /^[A-Za-z0-9_.-]+$/;
+/** GITHUB_REPOSITORY ('owner/repo') checked and split; undefined when it is unset or not of that form. */
+function event_target_splitRepository(full) {
+    if (typeof full !== 'string')
+        return undefined;
+    const parts = full.trim().split('/');
+    if (parts.length !== 2)
+        return undefined;
+    const [owner, repo] = parts;
+    if (!NAME.test(owner) || !NAME.test(repo) || repo === '.' || repo === '..')
+        return undefined;
+    return { owner, repo };
+}
+function event_target_targetFromEvent(eventName, payload, repository) {
+    if (!event_target_PULL_REQUEST_EVENTS.has(eventName))
+        return { kind: 'none', eventName };
+    const body = text_isRecord(payload) ? payload : {};
+    const pr = text_isRecord(body.pull_request) ? body.pull_request : undefined;
+    const number = prNumber(pr?.number) ?? prNumber(body.number);
+    if (number === undefined) {
+        return { kind: 'none', eventName, reason: 'the event payload holds no pull request number' };
+    }
+    const repoFromPayload = text_isRecord(body.repository) ? event_target_splitRepository(body.repository.full_name) : undefined;
+    const where = event_target_splitRepository(repository) ?? repoFromPayload;
+    if (where === undefined) {
+        return { kind: 'none', eventName, reason: 'GITHUB_REPOSITORY is not set or not of the form owner/repo' };
+    }
+    return { kind: 'pull_request', owner: where.owner, repo: where.repo, number };
+}
+/**
+ * The commit a run assesses: the pull request's head (GITHUB_SHA is the merge
+ * commit on pull_request events), else GITHUB_SHA. Hex only, else null.
+ */
+function event_target_assessedCommit(payload, githubSha) {
+    const body = isRecord(payload) ? payload : {};
+    const pr = isRecord(body.pull_request) ? body.pull_request : undefined;
+    const head = pr && isRecord(pr.head) ? pr.head.sha : undefined;
+    for (const sha of [head, githubSha])
+        if (typeof sha === 'string' && /^[0-9a-f]{7,64}$/i.test(sha))
+            return sha.toLowerCase();
+    return null;
+}
+/**
+ * The repository's default branch as the event's payload names it
+ * (`repository.default_branch`); null when it names none. The one reading of
+ * "the default branch": nothing else takes it from a payload.
+ */
+function event_target_defaultBranchOf(payload) {
+    const repository = text_isRecord(payload) && text_isRecord(payload.repository) ? payload.repository : {};
+    const branch = repository.default_branch;
+    return typeof branch === 'string' && branch !== '' ? branch : null;
+}
+/** Whether `ref` (e.g. GITHUB_REF) is the default branch the payload names; false when it names none. */
+function event_target_isDefaultBranchRef(payload, ref) {
+    const branch = event_target_defaultBranchOf(payload);
+    return branch !== null && ref === `refs/heads/${branch}`;
+}
+
+;// CONCATENATED MODULE: ./src/github/write-rule.ts
+/**
+ * The one rule for every write a run makes beyond its own report: a target's
+ * profile (profile_file), dismissals on the service (sync_dismissals) and the
+ * baseline later runs gate against.
+ *
+ *   Shared targets, dismissals and the baseline are written only from the
+ *   default branch on push, schedule or workflow_dispatch; a pull request
+ *   writes only the profile of its own preview, and the records of its own
+ *   runs under its own ref (they only add evidence to its own window).
+ *
+ * Only those events on the default branch run the default branch's own code.
+ * Every other event may run a pull request's: pull_request runs it, and
+ * pull_request_target, issue_comment, workflow_run and the rest run on the
+ * default branch's ref while the workflow may check the pull request out. A
+ * pull request's own preview (a target found or registered by endpoint_url
+ * whose name holds `pr-<number>`) is its own to write. The workflow may widen
+ * the profile rule with allow_shared_profile_sync; nothing widens the others.
+ *
+ * Pure: the event name, its payload and the environment in.
+ */
+
+
+
+
+/** Events that run the code of the ref they run on (a branch's own workflow). */
+const write_rule_WRITING_EVENTS = new Set(['push', 'schedule', 'workflow_dispatch']);
+/** The rule in one line, for messages and the docs. */
+const WRITE_RULE = 'shared targets, dismissals and the baseline are written only from the default branch on push, schedule or workflow_dispatch';
+function write_rule_writeStanding(eventName, payload, env) {
+    if (PULL_REQUEST_EVENTS.has(eventName)) {
+        const event = targetFromEvent(eventName, payload, env.GITHUB_REPOSITORY ?? '');
+        return { kind: 'pull_request', number: event.kind === 'pull_request' ? event.number : null };
+    }
+    const ref = env.GITHUB_REF ?? '';
+    const defaultBranch = defaultBranchOf(payload);
+    if (write_rule_WRITING_EVENTS.has(eventName) && defaultBranch !== null && isDefaultBranchRef(payload, ref))
+        return { kind: 'default-branch', branch: defaultBranch };
+    return { kind: 'other', eventName, ref };
+}
+/** The ref a pull_request run is on (GITHUB_REF), which only that pull request's runs save cache entries under. */
+function pullRequestRef(number) {
+    return `refs/pull/${number}/merge`;
+}
+/** The run, as a refusal names it (the default branch is never refused). */
+function describeRun(standing) {
+    switch (standing.kind) {
+        case 'pull_request':
+            return standing.number === null ? 'this pull request' : `pull request #${standing.number}`;
+        case 'other':
+            return `this ${oneLine(standing.eventName, 40) || 'unnamed'} run on ${oneLine(standing.ref, 100) || 'an unknown ref'}`;
+    }
+}
+/** True when `target` is the pull request's own preview, found or registered by endpoint_url. */
+function isOwnPreview(standing, target) {
+    return (standing.kind === 'pull_request' &&
+        standing.number !== null &&
+        target.outcome !== 'given' &&
+        target.name !== null &&
+        isPullRequestName(target.name, standing.number));
+}
+/** Why `write` may not be made from where the run stands, in one phrase; null when it may. */
+function write_rule_writeRefusal(standing, write) {
+    if (standing.kind === 'default-branch')
+        return null;
+    const run = describeRun(standing);
+    switch (write.kind) {
+        case 'baseline':
+            return `${run} may run a pull request's code, and the baseline is recorded only from the default branch on push, schedule or workflow_dispatch`;
+        case 'own-record':
+            return standing.kind === 'pull_request' && standing.number !== null && write.ref === pullRequestRef(standing.number)
+                ? null
+                : `${run} may run a pull request's code on a ref that is not its own (${oneLine(write.ref, 100) || 'none'}), and runs are recorded only from the default branch or a pull request's own ref`;
+        case 'dismissals':
+            return `${run} may run a pull request's code, and acceptances are written to the service only from the default branch on push, schedule or workflow_dispatch`;
+        case 'profile': {
+            if (write.allowShared || isOwnPreview(standing, write.target))
+                return null;
+            const t = write.target;
+            const what = t.name !== null ? `target '${oneLine(t.name, 200)}' (model ${t.modelId})` : `model ${t.modelId} (given by model_id)`;
+            const own = standing.kind === 'pull_request' && standing.number !== null
+                ? `may sync the profile of its own preview only (a target registered by endpoint_url whose name holds pr-${standing.number}, as the default name does), and ${what} is shared`
+                : `may run a pull request's code, and ${what} is shared`;
+            return `${run} ${own}`;
+        }
+    }
+}
+/** The profile sync's refusal, as the configuration error naming the input that widens the rule; null when it may sync. */
+function write_rule_profileWriteRefusal(standing, target, allowShared) {
+    const why = write_rule_writeRefusal(standing, { kind: 'profile', target, allowShared });
+    if (why === null)
+        return null;
+    return new ConfigError('allow_shared_profile_sync', `${why}: ${WRITE_RULE}. Sync it from a push to the default branch, or set allow_shared_profile_sync: true if runs not on it may rewrite its profile`);
+}
+
+;// CONCATENATED MODULE: ./src/pipeline/code-origin.ts
+/**
+ * Whether the code a target is built from comes from outside this repository:
+ * the one answer every feature asks (outsideCode). Code is inside only when a
+ * branch of this repository holds it: a push's or a merge queue's commit, a
+ * pull request whose head branch is here, a deployed commit (or the commit a
+ * status, check_run or check_suite event names) that the event's branch (or
+ * the head branch of its pull request here) holds.
+ * A fork's head, a commit on no branch here, and anything that cannot be told
+ * are outside. Pure: the evidence is gathered at the edge
+ * (src/action/stages/outside-code.ts).
+ */
+
+const sameRepo = (a, b) => a.toLowerCase() === b.toLowerCase();
+/** Why the code is from outside this repository; null when a branch of this repository holds it. */
+function code_origin_outsideCode(e) {
+    switch (e.kind) {
+        case 'this_repository':
+            return null;
+        case 'head':
+            if (e.headRepo !== null && sameRepo(e.headRepo, e.repository))
+                return null;
+            return `the head of ${e.of} is in ${e.headRepo === null ? 'a fork that no longer exists' : `the fork ${e.headRepo}`}, not in ${e.repository}`;
+        case 'commit': {
+            if (e.heldBy !== null)
+                return null;
+            const what = e.of ?? `the deployed commit ${identity_shortSha(e.sha)}`;
+            const asked = e.asked.length === 0 ? 'the event names no branch' : `not on ${e.asked.map((b) => `'${b.slice(0, 60)}'`).join(' or ')}`;
+            if (e.forkPull !== null) {
+                const fork = e.forkPull.headRepo === null ? 'a fork that no longer exists' : `the fork ${e.forkPull.headRepo}`;
+                return `${what} is the head of pull request #${e.forkPull.number} from ${fork}, and on no branch of this repository (${asked})`;
+            }
+            return `${what} is on no branch of this repository (${asked})`;
+        }
+        case 'unknown':
+            return `it cannot be told whether the code is this repository's (${e.why})`;
+    }
+}
+
+;// CONCATENATED MODULE: ./src/gitlab/ci-context.ts
+/**
+ * What a GitLab CI job is, read from GitLab's predefined variables. Pure: the
+ * environment in.
+ *
+ * - The API root: CI_API_V4_URL, else CI_SERVER_URL + /api/v4 (http or https
+ *   without credentials; anything else reads as unset).
+ * - The merge request a pipeline runs for, whatever its source: a
+ *   merge-request pipeline (CI_PIPELINE_SOURCE merge_request_event), and its
+ *   child pipelines (`parent_pipeline`), which GitLab runs "under the same
+ *   project, ref, and commit SHA" with the merge request's variables, and a
+ *   downstream pipeline (`pipeline`, `trigger`) given them. The merge request
+ *   lives in its target project, CI_MERGE_REQUEST_PROJECT_ID; its code comes
+ *   from CI_MERGE_REQUEST_SOURCE_PROJECT_ID, another project when it comes
+ *   from a fork. The pipeline itself runs in CI_PROJECT_ID: the fork's by
+ *   default, the target's when a member of the target project runs it there,
+ *   where the job gets the target's CI/CD variables while it runs the fork's
+ *   code.
+ * - A pipeline that carries merge-request variables (any CI_MERGE_REQUEST_*)
+ *   without the ones that tell where its code is from (the IID and the three
+ *   project ids, each a number) has a `mergeRequestGap`: it cannot be told.
+ */
+/** A variable's value; null when unset or blank. */
+const ci_context_nonEmpty = (value) => (value === undefined || value.trim() === '' ? null : value);
+/** True in a GitLab CI job (GitLab sets GITLAB_CI=true in every job). */
+function isGitLabCi(env) {
+    return env.GITLAB_CI === 'true';
+}
+/** An http(s) URL without credentials, query or fragment, without its trailing slashes; null otherwise. */
+function ci_context_httpUrl(raw) {
+    try {
+        const url = new URL(raw);
+        if (!/^https?:$/.test(url.protocol) || url.username || url.password || url.search || url.hash)
+            return null;
+        return url.toString().replace(/\/+$/, '');
+    }
+    catch {
+        return null;
+    }
+}
+/** A variable holding an http(s) URL (httpUrl), else null. */
+function httpUrlOrNull(value) {
+    const v = ci_context_nonEmpty(value);
+    return v === null ? null : ci_context_httpUrl(v);
+}
+function apiUrlOf(env) {
+    const v4 = ci_context_nonEmpty(env.CI_API_V4_URL);
+    if (v4 !== null)
+        return ci_context_httpUrl(v4);
+    const server = ci_context_nonEmpty(env.CI_SERVER_URL);
+    const root = server === null ? null : ci_context_httpUrl(server);
+    return root === null ? null : `${root}/api/v4`;
+}
+/** A GitLab id (a project's, an IID): a positive integer in decimal; null otherwise. */
+function idOf(value) {
+    const v = value ?? '';
+    return /^[1-9][0-9]{0,15}$/.test(v) ? v : null;
+}
+/** The variables that say which merge request a pipeline runs for and where its code is from. */
+const MERGE_REQUEST_IDS = [
+    'CI_MERGE_REQUEST_IID',
+    'CI_MERGE_REQUEST_PROJECT_ID',
+    'CI_MERGE_REQUEST_SOURCE_PROJECT_ID',
+    'CI_PROJECT_ID'
+];
+/** Whether the job carries any merge-request variable (CI_MERGE_REQUEST_*, set and not blank). */
+function carriesMergeRequest(env) {
+    return Object.entries(env).some(([name, value]) => name.startsWith('CI_MERGE_REQUEST_') && ci_context_nonEmpty(value) !== null);
+}
+function mergeRequestOf(env, pipelineSource) {
+    if (pipelineSource !== 'merge_request_event' && !carriesMergeRequest(env))
+        return { mergeRequest: null, mergeRequestGap: null };
+    const ids = MERGE_REQUEST_IDS.map((name) => idOf(env[name]));
+    const [iid, projectId, sourceProjectId, pipelineProjectId] = ids;
+    if (iid === null || projectId === null || sourceProjectId === null || pipelineProjectId === null) {
+        const what = MERGE_REQUEST_IDS.filter((_, i) => ids[i] === null)
+            .map((name) => `${name} ${ci_context_nonEmpty(env[name]) === null ? 'unset' : 'not a number'}`)
+            .join(', ');
+        return {
+            mergeRequest: null,
+            mergeRequestGap: `a pipeline of a merge request whose variables do not say where its code is from (${what})`
+        };
+    }
+    const projectUrl = ci_context_nonEmpty(env.CI_MERGE_REQUEST_PROJECT_URL);
+    return {
+        mergeRequest: {
+            projectId,
+            iid: Number(iid),
+            sourceProjectId,
+            webUrl: projectUrl !== null && /^https?:\/\//.test(projectUrl) ? `${projectUrl.replace(/\/+$/, '')}/-/merge_requests/${iid}` : null
+        },
+        mergeRequestGap: null
+    };
+}
+function ci_context_readGitLabCi(env) {
+    const pipelineSource = ci_context_nonEmpty(env.CI_PIPELINE_SOURCE) ?? '';
+    return {
+        apiUrl: apiUrlOf(env),
+        projectId: idOf(env.CI_PROJECT_ID),
+        pipelineSource,
+        commitBranch: ci_context_nonEmpty(env.CI_COMMIT_BRANCH),
+        defaultBranch: ci_context_nonEmpty(env.CI_DEFAULT_BRANCH),
+        commitSha: ci_context_nonEmpty(env.CI_COMMIT_SHA),
+        ...mergeRequestOf(env, pipelineSource),
+        jobUrl: httpUrlOrNull(env.CI_JOB_URL),
+        configPath: ci_context_nonEmpty(env.CI_CONFIG_PATH)
+    };
+}
+/** The GitLab variables this code reads: what a shell that builds its step's own environment passes through. */
+const GITLAB_JOB_VARIABLES = (/* unused pure expression or super */ null && ([
+    'GITLAB_CI',
+    'GITLAB_TOKEN',
+    'CI_API_V4_URL',
+    'CI_SERVER_URL',
+    'CI_PROJECT_ID',
+    'CI_PIPELINE_SOURCE',
+    'CI_COMMIT_BRANCH',
+    'CI_DEFAULT_BRANCH',
+    'CI_COMMIT_SHA',
+    'CI_JOB_URL',
+    'CI_CONFIG_PATH',
+    'CI_MERGE_REQUEST_IID',
+    'CI_MERGE_REQUEST_PROJECT_ID',
+    'CI_MERGE_REQUEST_SOURCE_PROJECT_ID',
+    'CI_MERGE_REQUEST_PROJECT_URL'
+]));
+/**
+ * The part of a step's environment a GitLab job adds, for a shell that builds
+ * the step's environment itself (the command line): GitLab's variables as
+ * they are (every merge-request variable among them: one present says the
+ * pipeline is a merge request's), and the comment on (the merge-request note
+ * takes its place). Null outside GitLab CI unless `force` (an explicit option).
+ */
+function gitlabStepEnv(env, force = false) {
+    if (!force && !isGitLabCi(env))
+        return null;
+    const out = { GITLAB_CI: 'true', INPUT_COMMENT: 'update' };
+    const passed = (name) => GITLAB_JOB_VARIABLES.includes(name) || name.startsWith('CI_MERGE_REQUEST_');
+    for (const [name, value] of Object.entries(env))
+        if (name !== 'GITLAB_CI' && passed(name))
+            out[name] = value;
+    return out;
+}
+
+;// CONCATENATED MODULE: ./src/gitlab/fork-rule.ts
+/**
+ * What a GitLab pipeline may do, by the same rules as a GitHub workflow
+ * (src/github/write-rule.ts): shared targets, dismissals and the baseline are
+ * written only from the default branch on push, schedule or a manual run
+ * (GitLab's `web`, as workflow_dispatch); a pipeline of a merge request is a
+ * pull request, which writes only the profile of its own preview. And no
+ * secret reaches a fork's code: a pipeline of a merge request, whatever its
+ * source (the merge-request pipeline, its child pipelines, a downstream
+ * pipeline given its variables), that runs the code of another project in
+ * the target project (where the job holds the target's CI/CD variables) is
+ * refused before anything is sent; so is one whose variables cannot tell.
+ *
+ * Pure: the CI context (./ci-context.ts) in.
+ */
+
+
+
+
+
+/** GitLab's pipeline sources with a GitHub event of the same meaning. */
+const SAME_AS_GITHUB = { push: 'push', schedule: 'schedule', web: 'workflow_dispatch' };
+/** A mirrored GitHub pull request's pipeline: a proposed change whose source GitLab does not name. */
+const MIRRORED_PULL_REQUEST = 'external_pull_request_event';
+/**
+ * What a pipeline says of where its code comes from, as the one rule of
+ * outside code (src/pipeline/code-origin.ts) reads it: a merge request's
+ * head is in its source project, whatever the pipeline's source; a merge
+ * request whose variables do not say enough, or a mirrored pull request,
+ * cannot be told (outside, fail closed); any other pipeline runs a ref of
+ * this project.
+ */
+function codeEvidence(ci) {
+    if (ci.pipelineSource === MIRRORED_PULL_REQUEST)
+        return { kind: 'unknown', why: 'a mirrored pull request, whose source GitLab does not name' };
+    if (ci.mergeRequestGap !== null)
+        return { kind: 'unknown', why: ci.mergeRequestGap };
+    const mr = ci.mergeRequest;
+    if (mr === null)
+        return { kind: 'this_repository' };
+    return { kind: 'head', of: `merge request !${mr.iid}`, headRepo: `project ${mr.sourceProjectId}`, repository: `project ${mr.projectId}` };
+}
+/** Whether the pipeline runs code from outside the project (outsideCode of codeEvidence). */
+function runsOutsideCode(ci) {
+    return outsideCode(codeEvidence(ci)) !== null;
+}
+/**
+ * Why the job's secrets are at risk: the reason its code is from outside, when
+ * the job holds the variables of a project whose code it is not running (a
+ * fork's code in the target project, or code that cannot be told); null when
+ * they are not.
+ */
+function riskToSecrets(ci) {
+    return ci.projectId !== ci.mergeRequest?.sourceProjectId ? code_origin_outsideCode(codeEvidence(ci)) : null;
+}
+/** Whether the job holds the variables of a project whose code it is not running (a fork's code in the target project). */
+function secretsAtRisk(ci) {
+    return riskToSecrets(ci) !== null;
+}
+/** Where the pipeline stands for the write rule: any pipeline of a merge request (or one that cannot be told) as a pull request. */
+function gitlabWriteStanding(ci) {
+    if (ci.pipelineSource === MIRRORED_PULL_REQUEST || ci.mergeRequest !== null || ci.mergeRequestGap !== null)
+        return { kind: 'pull_request', number: ci.mergeRequest?.iid ?? null };
+    const event = SAME_AS_GITHUB[ci.pipelineSource];
+    if (WRITING_EVENTS.has(event ?? '') && ci.commitBranch !== null && ci.commitBranch === ci.defaultBranch)
+        return { kind: 'default-branch', branch: ci.commitBranch };
+    return { kind: 'other', eventName: ci.pipelineSource || 'unknown', ref: ci.commitBranch !== null ? `refs/heads/${ci.commitBranch}` : '' };
+}
+/**
+ * The refusal of a job that holds a secret while it runs a fork's code, naming
+ * the first secret set (e.g. ASAS_API_KEY, GITLAB_TOKEN); null when it may go on.
+ */
+function forkSecretRefusal(ci, secrets) {
+    const why = riskToSecrets(ci);
+    const held = secrets.find((s) => s.value !== undefined && s.value !== '');
+    if (why === null || held === undefined)
+        return null;
+    return new ConfigError(held.name, `is set in a pipeline of project ${ci.projectId ?? '(unknown)'} that runs code from outside it (${why}), where that code can read it. ` +
+        "Let a fork's merge requests run their pipelines in the fork (GitLab's default: the target's variables stay out), " +
+        'or assess the change once merged; this job stops before sending anything');
+}
+/**
+ * Whether a shell runs in a GitLab CI job (GITLAB_CI=true) rather than in
+ * GitHub Actions: there GitLab's rules apply, and the merge-request note
+ * takes the place of the pull-request comment.
+ */
+function fork_rule_inGitLabJob(env) {
+    return !event_target_inGitHubActions(env) && isGitLabCi(env);
+}
+/** forkSecretRefusal of a GitLab CI job's environment; null outside GitLab CI. */
+function fork_rule_gitlabJobRefusal(env, secrets) {
+    return fork_rule_inGitLabJob(env) ? forkSecretRefusal(readGitLabCi(env), secrets) : null;
+}
+
+;// CONCATENATED MODULE: ./src/action/ci-host.ts
+/**
+ * Which CI a step runs in, the one answer every wording asks: GitHub Actions
+ * (GITHUB_ACTIONS=true), a GitLab CI job (inGitLabJob: GITLAB_CI=true outside
+ * GitHub Actions), or anything else (a terminal, another CI). Pure: the
+ * environment in. And the words a line uses there for what differs: where a
+ * secret is kept.
+ */
+
+
+function ci_host_ciHost(env) {
+    if (event_target_inGitHubActions(env))
+        return 'github';
+    return fork_rule_inGitLabJob(env) ? 'gitlab' : 'other';
+}
+/** How to pass the service key from where each CI keeps secrets, and why it can be missing on a fork's change. */
+const SERVICE_KEY_HINT = {
+    github: {
+        pass: 'Pass the service key from a secret (api_key: ${{ secrets.ASAS_API_KEY }})',
+        forks: 'Secrets are not given to workflows triggered from forks'
+    },
+    gitlab: {
+        pass: 'Set the service key in a masked CI/CD variable ASAS_API_KEY (Settings > CI/CD > Variables)',
+        forks: "A fork's merge-request pipeline runs in the fork, without this project's CI/CD variables"
+    },
+    other: {
+        pass: "Set ASAS_API_KEY from your CI's secret store (or pass --api-key)",
+        forks: 'A CI commonly keeps secrets from the pipelines of a fork'
+    }
+};
+
+;// CONCATENATED MODULE: ./src/action/inputs/step.ts
+
+
+
+
+
+
+
+/** GitHub's longest job on hosted runners is 6 h; a longer wait is a typo. */
+const MAX_TIMEOUT_MINUTES = 360;
+/** Shorter than a second cannot hold even the trigger: surely a typo. */
+const MIN_TIMEOUT_MS = 1_000;
+/**
+ * The service key as sent (`Authorization: Bearer <key>`): at least the
+ * service's minimum credential length, visible ASCII only (0x21 to 0x7E; a
+ * space, a control or a non-ASCII character cannot be a header's token, and
+ * would fail as a network error). The message never shows the key.
+ */
+function step_checkApiKey(apiKey, host = 'github') {
+    const hint = SERVICE_KEY_HINT[host];
+    if (apiKey === '') {
+        throw new errors_ConfigError('api_key', `is empty. ${hint.pass}. ${hint.forks}: this check fails rather than skip, so a change cannot merge unassessed`);
+    }
+    if (apiKey.length < limits_LIMITS.credentialMin) {
+        throw new errors_ConfigError('api_key', `is shorter than ${limits_LIMITS.credentialMin} characters: not a service key. ${hint.pass}`);
+    }
+    if (!/^[\x21-\x7e]+$/.test(apiKey)) {
+        throw new errors_ConfigError('api_key', 'holds a space, a control or a non-ASCII character: a service key is visible ASCII only. Check the secret for a stray character (a line break, a typographic quote)');
+    }
+    return apiKey;
+}
+/** Minutes (decimals allowed) as milliseconds, from 1 s to MAX_TIMEOUT_MINUTES. */
+const timeoutMs = {
+    parse: (text) => {
+        if (!/^\d*\.?\d+$/.test(text)) {
+            throw new errors_ConfigError('timeout_minutes', `'${clip(text)}' is not a positive number of minutes (decimals allowed, e.g. 0.5 for 30 s)`);
+        }
+        const minutes = Number(text);
+        if (!(minutes > 0)) {
+            throw new errors_ConfigError('timeout_minutes', `must be greater than 0 (got '${clip(text)}')`);
+        }
+        if (minutes * 60_000 < MIN_TIMEOUT_MS) {
+            throw new errors_ConfigError('timeout_minutes', `must be at least 1 second (0.0167 minutes); got '${clip(text)}'`);
+        }
+        if (minutes > MAX_TIMEOUT_MINUTES) {
+            throw new errors_ConfigError('timeout_minutes', `must be at most ${MAX_TIMEOUT_MINUTES} (a job on hosted runners lasts 6 h at most)`);
+        }
+        return Math.round(minutes * 60_000);
+    },
+    range: `above 0 (at least 1 s), at most ${MAX_TIMEOUT_MINUTES}`
+};
+const BOTH = ['assess', 'validate'];
+/** The service key: checked right after the target, before the policy and the rest. */
+const API_KEY = defineInput({
+    name: 'api_key',
+    field: 'apiKey',
+    default: '',
+    required: true,
+    description: 'The service API key, from a secret; needs the test:run scope. Masked at once.',
+    summary: 'the service key (`test:run` scope), from a secret',
+    parser: parsedBy((key) => step_checkApiKey(key)),
+    cli: { commands: BOTH, value: 'key', env: 'ASAS_API_KEY' }
+});
+/** gate or validate: read first, as what is required depends on it. */
+const step_MODE = defineInput({
+    name: 'mode',
+    field: 'mode',
+    default: 'gate',
+    description: 'gate (assess and decide), validate (re-run fixed findings), collect (finish detached runs) or overview (every agent, read only).',
+    summary: '`gate`; `validate`: re-run the attacks of findings marked fixed; `collect`: finish detached runs; `overview`: the workspace at a glance',
+    parser: choice(['gate', 'validate', 'collect', 'overview']),
+    cli: { none: 'the command is the mode: `assess` gates, `validate` replays the findings marked fixed' }
+});
+/** The service and its key, first in the table. */
+const SERVICE_INPUTS = [
+    API_KEY,
+    defineInput({
+        name: 'base_url',
+        field: 'baseUrl',
+        default: '',
+        required: true,
+        description: 'The service address, the part before /api/v1 (https; http only for loopback hosts).',
+        summary: 'the service address, the part before `/api/v1`; `https` (`http` for loopback only)',
+        parser: parsedBy(parseBaseUrl),
+        cli: { commands: BOTH, value: 'url', env: 'ASAS_BASE_URL' }
+    })
+];
+/** How long to wait, the mode, and what to write on GitHub. */
+const RUN_INPUTS = [
+    defineInput({
+        name: 'timeout_minutes',
+        field: 'timeoutMs',
+        default: '60',
+        description: 'How long to wait for the run (decimals allowed); then the run is cancelled and the step fails.',
+        summary: 'how long to wait (`0.5` = 30 s); then the run is cancelled and the step fails',
+        parser: timeoutMs,
+        cli: { commands: BOTH, value: 'minutes' }
+    }),
+    defineInput({
+        name: 'github_token',
+        field: 'githubToken',
+        default: '',
+        runnerDefault: '${{ github.token }}',
+        description: 'Token for the pull-request comment and the tracking issue.',
+        summary: 'token for the PR comment, tracking issue and commit status',
+        parser: spec_text,
+        cli: { none: 'GitHub Actions only: the command line writes no pull-request comment, issue or commit status' }
+    }),
+    defineInput({
+        name: 'comment',
+        field: 'comment',
+        default: 'update',
+        description: 'Pull-request comment: update (one sticky comment per model_id), new (one per run) or off.',
+        summary: '`update` (one sticky comment per `model_id`), `new` (one per run) or `off`',
+        parser: choice(COMMENT_MODES),
+        cli: { none: "GitHub pull requests only: the command line comments nothing (a GitLab merge request's job keeps one note)" }
+    }),
+    step_MODE,
+    defineInput({
+        name: 'max_runs',
+        field: 'maxRuns',
+        default: '20',
+        description: 'validate mode: how many recent runs to search for fixed findings ({range}).',
+        summary: 'validate mode: recent runs searched for fixed findings ({range})',
+        parser: wholeNumber(limits_LIMITS.runListLimitMin, limits_LIMITS.runListLimitMax), // what GET /model/{id}/run lists
+        cli: { commands: ['validate'], value: 'n' }
+    }),
+    defineInput({
+        name: 'issue',
+        field: 'issue',
+        default: 'off',
+        description: 'Without a pull request: off, or update (one tracking issue per model_id; needs issues: write).',
+        summary: 'without a PR: `update` keeps one tracking issue per `model_id`',
+        parser: choice(['off', 'update']),
+        cli: { none: "GitHub only: the tracking issue is one of the repository's issues" }
+    })
+];
+const step_STEP_INPUTS = [...SERVICE_INPUTS, ...RUN_INPUTS];
+
+;// CONCATENATED MODULE: ./src/pipeline/event.ts
+/**
+ * What the triggering event says about the agent to assess. Pure: the event
+ * name, its payload (the JSON at GITHUB_EVENT_PATH) and the runner's
+ * environment in, one PipelineEvent out.
+ *
+ * - deployment_status (state success) and repository_dispatch from Vercel
+ *   (`vercel.deployment.ready` / `vercel.deployment.success`) carry a
+ *   deployment: its URL, the commit deployed and the environment. These runs
+ *   happen on the default branch, not on the pull request: the commit is the
+ *   only link to it.
+ * - A deployment event in any other state carries nothing to assess yet: it
+ *   is skipped (not assessed), which is neither a pass nor a failure.
+ * - A deployment event that says "ready" but whose URL or commit cannot be
+ *   used is `deployment_invalid`: the step fails closed unless endpoint_url
+ *   is given.
+ * - merge_group names the queued pull request in its head ref
+ *   (`refs/heads/gh-readonly-queue/<base>/pr-<N>-<sha>`).
+ * - pull_request, push and the rest: what the carry-over decisions need.
+ */
+
+
+
+
+/** The event types of Vercel's repository_dispatch that mean "a deployment is up and can be assessed". */
+const VERCEL_READY_TYPES = ['vercel.deployment.ready', 'vercel.deployment.success'];
+const VERCEL_PREFIX = 'vercel.deployment.';
+/** States of a Vercel payload (client_payload.state.type) that contradict a ready deployment. */
+/** Deployment states that may still become success (GitHub's deployment_status states). */
+const PENDING_STATES = new Set(['pending', 'queued', 'in_progress']);
+const VERCEL_NOT_READY_STATES = new Set(['pending', 'error', 'failed', 'canceled', 'skipped', 'ignored']);
+/** Events about a pull request that GitHub runs on its merge commit (GITHUB_SHA), as pull_request does: its head may be a fork's. */
+const PULL_REQUEST_ACTIVITY = new Set([
+    'pull_request_review',
+    'pull_request_review_comment',
+    'pull_request_review_thread'
+]);
+const QUEUE_PREFIX = 'refs/heads/gh-readonly-queue/';
+const QUEUE_REF = /^(?:refs\/heads\/)?gh-readonly-queue\/(.+)\/pr-(\d{1,9})-([0-9a-f]{40}|[0-9a-f]{64})$/;
+const rec = (v) => (text_isRecord(v) ? v : {});
+const event_text = (v) => (typeof v === 'string' && v.trim() !== '' ? v.trim() : null);
+/** A full commit SHA (40 or 64 hex), lower case; null otherwise. */
+function commitSha(v) {
+    const s = event_text(v);
+    return s !== null && /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/i.test(s) ? s.toLowerCase() : null;
+}
+const branchName = (ref) => (ref === null ? null : ref.replace(/^refs\/heads\//, ''));
+/**
+ * A deployment's URL made usable, or why not. A bare host (`app-abc.vercel.app`,
+ * as Vercel's API writes deployment URLs) gets https://. Only https (the
+ * protection bypass in endpoint_path's query must not cross a network in
+ * clear), plain http for a loopback host only (a preview on the service's own
+ * machine), and no user or password in it (a credential goes in
+ * target_credential, masked).
+ */
+function deploymentUrl(raw) {
+    const given = event_text(raw);
+    if (given === null)
+        return { error: 'the event carries no deployment URL' };
+    const withScheme = /^[a-z][a-z0-9+.-]*:/i.test(given) ? given : `https://${given}`;
+    let url;
+    try {
+        url = new URL(withScheme);
+    }
+    catch {
+        return { error: 'the deployment URL of the event is not a URL' };
+    }
+    if (url.protocol === 'http:' && !isLoopbackHost(url.hostname)) {
+        return { error: 'the deployment URL of the event is plain http: only https is assessed (plain http for a loopback host only)' };
+    }
+    if (url.protocol !== 'https:' && url.protocol !== 'http:') {
+        return { error: `the deployment URL of the event has scheme '${url.protocol.slice(0, 20)}', not https` };
+    }
+    if (url.username !== '' || url.password !== '')
+        return { error: 'the deployment URL of the event carries credentials' };
+    if (url.hostname === '')
+        return { error: 'the deployment URL of the event has no host' };
+    return { url: url.href };
+}
+/**
+ * The agent's endpoint at a deployment: the deployment URL with `path` (which
+ * may carry a query, e.g. `/api/chat`) in place of its path. Empty path: the
+ * deployment URL as it is.
+ */
+function endpointAt(deployment, path) {
+    if (path === '')
+        return deployment;
+    const base = new URL(deployment);
+    if (!path.startsWith('/'))
+        throw new Error(`endpointAt: path must start with '/': ${path.slice(0, 40)}`);
+    return `${base.origin}${path}`;
+}
+function onDefault(payload, ref) {
+    return event_target_isDefaultBranchRef(payload, ref);
+}
+function fromDeploymentStatus(eventName, payload, env) {
+    if (!text_isRecord(payload.deployment_status))
+        return event_unreadableEvent(eventName, 'it has no deployment_status object', env);
+    const status = payload.deployment_status;
+    const deployment = rec(payload.deployment);
+    const sha = commitSha(deployment.sha);
+    const environment = event_text(status.environment) ?? event_text(deployment.environment);
+    const state = event_text(status.state) ?? 'unknown';
+    const ref = branchName(event_text(deployment.ref));
+    const source = 'deployment_status';
+    const what = `the deployment${sha ? ` of ${identity_shortSha(sha)}` : ''}${environment ? ` to ${environment}` : ''}`;
+    if (state !== 'success') {
+        return {
+            kind: 'deployment_skipped',
+            eventName,
+            source,
+            sha,
+            ref,
+            reason: `${what} is ${state.slice(0, 40)}, not success: ${PENDING_STATES.has(state) ? 'nothing to assess yet' : 'nothing to assess'}`
+        };
+    }
+    if (sha === null)
+        return { kind: 'deployment_invalid', eventName, source, sha, ref, reason: 'the event names no commit (deployment.sha)' };
+    // environment_url only: target_url is the page about the deployment (often its log on GitHub or the platform), not the preview.
+    const url = deploymentUrl(status.environment_url);
+    if ('error' in url) {
+        return { kind: 'deployment_invalid', eventName, source, sha, ref, reason: `${url.error} (deployment_status.environment_url)` };
+    }
+    return {
+        kind: 'deployment',
+        eventName,
+        source,
+        endpointUrl: url.url,
+        sha,
+        environment,
+        project: null,
+        ref
+    };
+}
+function fromRepositoryDispatch(eventName, payload, env) {
+    const type = event_text(payload.action) ?? '';
+    if (!type.startsWith(VERCEL_PREFIX))
+        return other(eventName, payload, env);
+    if (!text_isRecord(payload.client_payload))
+        return event_unreadableEvent(eventName, `Vercel's ${type.slice(0, 60)} has no client_payload object`, env);
+    const client = payload.client_payload;
+    const sha = commitSha(rec(client.git).sha);
+    const environment = event_text(client.environment);
+    const state = event_text(rec(client.state).type);
+    const ref = branchName(event_text(rec(client.git).ref));
+    const source = 'vercel';
+    const shown = type.slice(0, 60);
+    if (!VERCEL_READY_TYPES.includes(type)) {
+        return {
+            kind: 'deployment_skipped',
+            eventName,
+            source,
+            sha,
+            ref,
+            reason: `Vercel sent ${shown}, not a ready deployment: nothing to assess`
+        };
+    }
+    if (state !== null && VERCEL_NOT_READY_STATES.has(state)) {
+        return {
+            kind: 'deployment_skipped',
+            eventName,
+            source,
+            sha,
+            ref,
+            reason: `Vercel sent ${shown} with state ${state}: nothing to assess`
+        };
+    }
+    if (sha === null)
+        return { kind: 'deployment_invalid', eventName, source, sha, ref, reason: 'the event names no commit (client_payload.git.sha)' };
+    const url = deploymentUrl(client.url);
+    if ('error' in url)
+        return { kind: 'deployment_invalid', eventName, source, sha, ref, reason: `${url.error} (client_payload.url)` };
+    const project = typeof client.project === 'string' ? event_text(client.project) : (event_text(rec(client.project).name) ?? event_text(rec(client.project).id));
+    return {
+        kind: 'deployment',
+        eventName,
+        source,
+        endpointUrl: url.url,
+        sha,
+        environment,
+        project,
+        ref
+    };
+}
+/** The pull request named by a merge queue's head ref, with the base branch it names. */
+function parseQueueRef(ref) {
+    const m = QUEUE_REF.exec(ref);
+    if (!m)
+        return null;
+    const prNumber = Number(m[2]);
+    return prNumber > 0 ? { base: m[1], prNumber } : null;
+}
+function fromMergeGroup(eventName, payload) {
+    const group = rec(payload.merge_group);
+    const headRef = event_text(group.head_ref);
+    const parsed = headRef === null ? null : parseQueueRef(headRef);
+    const base = {
+        kind: 'merge_group',
+        eventName,
+        headSha: commitSha(group.head_sha),
+        baseSha: commitSha(group.base_sha),
+        baseRef: branchName(event_text(group.base_ref)) ?? parsed?.base ?? null
+    };
+    if (parsed === null) {
+        const reason = headRef === null
+            ? 'the event has no merge_group.head_ref'
+            : 'merge_group.head_ref is not of the form refs/heads/gh-readonly-queue/<base>/pr-<N>-<sha>';
+        return { ...base, prNumbers: [], reason };
+    }
+    return { ...base, prNumbers: [parsed.prNumber] };
+}
+function fromPullRequest(eventName, payload, env) {
+    const pr = rec(payload.pull_request);
+    const number = [pr.number, payload.number].find((n) => typeof n === 'number' && Number.isSafeInteger(n) && n > 0);
+    // Read as another event, its code would count as this repository's: a fork's head must not.
+    if (number === undefined)
+        return event_unreadableEvent(eventName, 'it names no pull request number (pull_request.number)', env);
+    const head = rec(pr.head);
+    const base = rec(pr.base);
+    return {
+        kind: 'pull_request',
+        eventName,
+        number,
+        headSha: commitSha(head.sha),
+        baseSha: commitSha(base.sha),
+        baseRef: branchName(event_text(base.ref)),
+        headRepo: event_text(rec(head.repo).full_name)
+    };
+}
+function other(eventName, payload, env) {
+    const ref = env.GITHUB_REF ?? '';
+    const issue = rec(payload.issue);
+    const commented = eventName === 'issue_comment' && text_isRecord(issue.pull_request) && typeof issue.number === 'number'
+        ? issue.number
+        : PULL_REQUEST_ACTIVITY.has(eventName) && typeof rec(payload.pull_request).number === 'number'
+            ? rec(payload.pull_request).number
+            : null;
+    const run = eventName === 'workflow_run' ? rec(payload.workflow_run) : null;
+    const named = namedCommitOf(eventName, payload);
+    return {
+        kind: 'other',
+        eventName,
+        ref,
+        sha: commitSha(env.GITHUB_SHA),
+        onDefaultBranch: onDefault(payload, ref),
+        commentedPull: commented !== null && Number.isSafeInteger(commented) && commented > 0 ? commented : null,
+        ...(run === null ? {} : { runHeadRepo: event_text(rec(run.head_repository).full_name) }),
+        ...(named === null ? {} : { namedCommit: named })
+    };
+}
+/** The commit a status, check_run or check_suite event is about, with the branches it names; null on other events. */
+function namedCommitOf(eventName, payload) {
+    const names = (vs) => vs.map((v) => branchName(event_text(v))).filter((b) => b !== null);
+    const run = rec(payload.check_run);
+    const suite = rec(eventName === 'check_run' ? run.check_suite : payload.check_suite);
+    if (eventName === 'status')
+        return { sha: commitSha(payload.sha), branches: names(Array.isArray(payload.branches) ? payload.branches.map((b) => rec(b).name) : []) };
+    if (eventName !== 'check_run' && eventName !== 'check_suite')
+        return null;
+    return { sha: commitSha(run.head_sha) ?? commitSha(suite.head_sha), branches: names([suite.head_branch]) };
+}
+function fromPush(eventName, payload, env) {
+    const ref = event_text(payload.ref) ?? env.GITHUB_REF ?? '';
+    // A deleted branch's push has an all-zero `after`: there is no commit to assess.
+    const after = commitSha(payload.after);
+    const sha = after !== null && /^0+$/.test(after) ? null : (after ?? commitSha(env.GITHUB_SHA));
+    return { kind: 'push', eventName, ref, sha, onDefaultBranch: onDefault(payload, ref), queueRef: ref.startsWith(QUEUE_PREFIX) };
+}
+/**
+ * The event as the pipeline sees it. Never throws: a payload that is not an object (GITHUB_EVENT_PATH
+ * unset: null reads as an empty one), a deployment event without its own object, or a pull request
+ * event naming no pull request number, is `unreadable`.
+ */
+function event_readPipelineEvent(eventName, payload, env) {
+    if (payload !== null && !text_isRecord(payload))
+        return event_unreadableEvent(eventName, 'it is not a JSON object', env);
+    const body = rec(payload);
+    switch (eventName) {
+        case 'deployment_status':
+            return fromDeploymentStatus(eventName, body, env);
+        case 'repository_dispatch':
+            return fromRepositoryDispatch(eventName, body, env);
+        case 'merge_group':
+            return fromMergeGroup(eventName, body);
+        case 'pull_request':
+        case 'pull_request_target':
+            return fromPullRequest(eventName, body, env);
+        case 'push':
+            return fromPush(eventName, body, env);
+        default:
+            return other(eventName, body, env);
+    }
+}
+/**
+ * An event whose payload cannot be read. Its commit, for the status that says
+ * so: GITHUB_SHA where GitHub documents it as the event's commit (the deployed
+ * one on deployment_status, the pushed one on push); none on events where it
+ * is another (repository_dispatch: the default branch's; a pull request: the
+ * merge commit).
+ */
+function event_unreadableEvent(eventName, why, env) {
+    const own = !['repository_dispatch', 'merge_group', 'pull_request', 'pull_request_target'].includes(eventName);
+    return {
+        kind: 'unreadable',
+        eventName,
+        sha: own ? commitSha(env.GITHUB_SHA) : null,
+        reason: `the payload of the ${eventName.slice(0, 40) || 'unnamed'} event (GITHUB_EVENT_PATH) cannot be used: ${why}`
+    };
+}
+/** The commit a pipeline event is about: the deployed one, the PR's head, the queue's commit or the pushed one. */
+function event_eventCommit(e) {
+    switch (e.kind) {
+        case 'deployment':
+        case 'deployment_skipped':
+        case 'deployment_invalid':
+        case 'push':
+        case 'other':
+        case 'unreadable':
+            return e.sha;
+        case 'pull_request':
+        case 'merge_group':
+            return e.headSha;
+    }
+}
+
+;// CONCATENATED MODULE: ./src/action/inputs/target-entries.ts
+/**
+ * The inputs that say what to assess, as entries of the inputs table
+ * (spec.ts): model_id or endpoint_url, the registration inputs of an
+ * endpoint, and the profile file. Their values are combined by the readers
+ * of target.ts (which ones go together, which are required with which), so
+ * none is a field of ActionInputs on its own. Pure.
+ */
+
+
+
+
+function parseModelId(modelId) {
+    if (modelId.length > 200 || /[\u0000-\u001f\u007f/?#]/.test(modelId)) {
+        throw new errors_ConfigError('model_id', `'${clip(modelId)}' is not a model id (no slashes, ?, # or control characters)`);
+    }
+    return modelId;
+}
+/** The query of a URL left out of what a message shows: it may carry a protection bypass secret. */
+function withoutQuery(raw) {
+    return raw.split(/[?#]/, 1)[0];
+}
+/** The endpoint to register: a URL the service can probe; its address rules (private hosts...) are the service's (400). */
+function parseEndpointUrl(raw) {
+    let url;
+    try {
+        url = new URL(raw);
+    }
+    catch {
+        throw new errors_ConfigError('endpoint_url', `'${clip(withoutQuery(raw))}' is not a URL: give the agent's full endpoint, e.g. https://pr-7.preview.example.com/chat`);
+    }
+    if (!['https:', 'http:', 'wss:', 'ws:'].includes(url.protocol)) {
+        throw new errors_ConfigError('endpoint_url', `scheme '${clip(url.protocol)}' is not one the service probes: use https:// (or wss:// with transport websocket)`);
+    }
+    if (url.username !== '' || url.password !== '') {
+        throw new errors_ConfigError('endpoint_url', 'must not carry credentials: pass the target credential in target_credential (masked) with auth_type');
+    }
+    return raw;
+}
+const targetName = {
+    parse: (raw) => {
+        if (raw === '')
+            return null;
+        if (raw.length > limits_LIMITS.targetNameMax || /[\u0000-\u001f\u007f]/.test(raw)) {
+            throw new errors_ConfigError('target_name', `must be 1 to ${limits_LIMITS.targetNameMax} characters without control characters`);
+        }
+        return raw;
+    },
+    range: `1 to ${limits_LIMITS.targetNameMax} characters`
+};
+const environment = {
+    parse: (raw, input) => (raw === '' ? null : oneOf(input, raw, ENVIRONMENTS, 'staging')),
+    range: ENVIRONMENTS
+};
+const requestTimeout = {
+    parse: (raw) => {
+        if (raw === '')
+            return null;
+        const n = Number(raw);
+        if (!/^\d*\.?\d+$/.test(raw) || !(n > 0) || n > limits_LIMITS.requestTimeoutMax) {
+            throw new errors_ConfigError('request_timeout', `'${clip(raw)}' is not a number of seconds above 0 and at most ${limits_LIMITS.requestTimeoutMax}`);
+        }
+        return n;
+    },
+    range: `at most ${limits_LIMITS.requestTimeoutMax}`
+};
+const profilePath = parsedBy((path) => {
+    if (/[\u0000-\u001f\u007f]/.test(path))
+        throw new errors_ConfigError('profile_file', 'holds control characters');
+    return path;
+});
+const target_entries_ASSESS = ['assess'];
+/** model_id or endpoint_url: exactly one (or, on a deployment event, neither). */
+const MODEL_ID = defineInput({
+    name: 'model_id',
+    field: null,
+    default: '',
+    description: 'The inventory model (agent) to assess. Give model_id or endpoint_url, not both.',
+    summary: 'the inventory model to assess (or `endpoint_url`, not both)',
+    parser: parsedBy(parseModelId),
+    cli: { commands: ['assess', 'validate'], value: 'id' }
+});
+const ENDPOINT_URL = defineInput({
+    name: 'endpoint_url',
+    field: null,
+    default: '',
+    description: "The agent's address (e.g. the PR's preview), found or registered as a target. See docs/targets-and-profiles.md.",
+    summary: "the agent's address (e.g. the PR's preview), found or registered ([docs](docs/targets-and-profiles.md))",
+    parser: parsedBy((raw) => (raw === '' ? '' : parseEndpointUrl(raw))),
+    cli: { commands: target_entries_ASSESS, value: 'url' }
+});
+const TARGET_NAME = defineInput({
+    name: 'target_name',
+    field: null,
+    default: '',
+    description: 'Inventory name of the endpoint_url target. Empty: <repo>-pr-<number> on pull requests, else <repo>-<ref>.',
+    summary: "the target's name; empty: `<repo>-pr-<number>` on PRs, else `<repo>-<ref>`",
+    parser: targetName,
+    cli: { commands: target_entries_ASSESS, value: 'name' }
+});
+const ENVIRONMENT = defineInput({
+    name: 'environment',
+    field: null,
+    default: '',
+    description: 'Environment of a registered target: {range} (empty: the service default).',
+    summary: '{range} for a registered target',
+    parser: environment,
+    cli: { commands: target_entries_ASSESS, value: 'env' }
+});
+const AUTH_TYPE = defineInput({
+    name: 'auth_type',
+    field: null,
+    default: 'none',
+    description: 'How the service authenticates to the target: {range}.',
+    summary: '{range}',
+    parser: choice(AUTH_TYPES),
+    cli: { commands: target_entries_ASSESS, value: 'type' }
+});
+const TARGET_CREDENTIAL = defineInput({
+    name: 'target_credential',
+    field: null,
+    default: '',
+    description: "The target's credential for auth_type, from a secret. Masked at once.",
+    summary: "the target's credential for `auth_type`, from a secret",
+    parser: spec_text,
+    cli: { commands: target_entries_ASSESS, value: 'secret', env: 'ASAS_TARGET_CREDENTIAL' }
+});
+const OAUTH_TOKEN_URL = defineInput({
+    name: 'oauth_token_url',
+    field: null,
+    default: '',
+    description: 'auth_type oauth_client_credentials: the token endpoint.',
+    summary: 'for OAuth: the token endpoint',
+    parser: spec_text,
+    cli: { commands: target_entries_ASSESS, value: 'url' }
+});
+const OAUTH_CLIENT_ID = defineInput({
+    name: 'oauth_client_id',
+    field: null,
+    default: '',
+    description: 'auth_type oauth_client_credentials: the client id.',
+    summary: 'for OAuth: the client id',
+    parser: spec_text,
+    cli: { commands: target_entries_ASSESS, value: 'id' }
+});
+const OAUTH_SCOPE = defineInput({
+    name: 'oauth_scope',
+    field: null,
+    default: '',
+    description: 'auth_type oauth_client_credentials: the scope (optional).',
+    summary: 'for OAuth: the scope (optional)',
+    parser: spec_text,
+    cli: { commands: target_entries_ASSESS, value: 'scope' }
+});
+const OAUTH_AUDIENCE = defineInput({
+    name: 'oauth_audience',
+    field: null,
+    default: '',
+    description: 'auth_type oauth_client_credentials: the audience (optional).',
+    summary: 'for OAuth: the audience (optional)',
+    parser: spec_text,
+    cli: { commands: target_entries_ASSESS, value: 'audience' }
+});
+const RESPONSE_FIELD = defineInput({
+    name: 'response_field',
+    field: null,
+    default: '',
+    description: "Required with endpoint_url: dot-path of the reply text in the agent's JSON answer (e.g. output.text).",
+    summary: '**required with `endpoint_url`**: dot-path of the reply (`output.text`)',
+    parser: spec_text,
+    cli: { commands: target_entries_ASSESS, value: 'path' }
+});
+const TRANSPORT = defineInput({
+    name: 'transport',
+    field: null,
+    default: 'http',
+    description: 'How the service talks to the target: {range}.',
+    summary: '{range}',
+    parser: choice(['http', 'websocket']),
+    cli: { commands: target_entries_ASSESS, value: 'transport' }
+});
+const REQUEST_TIMEOUT = defineInput({
+    name: 'request_timeout',
+    field: null,
+    default: '',
+    description: 'Seconds the service waits for the target to answer ({range}; empty: the service default).',
+    summary: 'seconds the service waits for the target ({range})',
+    parser: requestTimeout,
+    cli: { commands: target_entries_ASSESS, value: 'seconds' }
+});
+const PROFILE_FILE = defineInput({
+    name: 'profile_file',
+    field: null,
+    default: '',
+    description: "A YAML or JSON file with the target's profile, synced before the run. See docs/targets-and-profiles.md.",
+    summary: "a file with the target's profile, synced before the run",
+    parser: profilePath,
+    cli: { commands: target_entries_ASSESS, value: 'file' }
+});
+const FAIL_ON_PROFILE_ERROR = defineInput({
+    name: 'fail_on_profile_error',
+    field: null,
+    default: 'true',
+    description: 'Whether a failed profile sync fails the step before any run (false: a warning).',
+    summary: 'whether a failed profile sync fails the step before any run',
+    parser: spec_boolean,
+    cli: { commands: target_entries_ASSESS, value: 'bool' }
+});
+const ALLOW_SHARED_PROFILE_SYNC = defineInput({
+    name: 'allow_shared_profile_sync',
+    field: null,
+    default: 'false',
+    description: 'Whether a run off the default branch may sync the profile of a target that is not its own preview.',
+    summary: 'whether runs off the default branch may sync a shared profile',
+    parser: spec_boolean,
+    cli: { commands: target_entries_ASSESS, value: 'bool' }
+});
+/** The model to assess, first in the table. */
+const TARGET_INPUTS = [MODEL_ID];
+/** The endpoint to find or register instead, what registers it, and its profile. */
+const REGISTRATION_INPUTS = [
+    ENDPOINT_URL,
+    TARGET_NAME,
+    ENVIRONMENT,
+    AUTH_TYPE,
+    TARGET_CREDENTIAL,
+    OAUTH_TOKEN_URL,
+    OAUTH_CLIENT_ID,
+    OAUTH_SCOPE,
+    OAUTH_AUDIENCE,
+    RESPONSE_FIELD,
+    TRANSPORT,
+    REQUEST_TIMEOUT,
+    PROFILE_FILE,
+    FAIL_ON_PROFILE_ERROR,
+    ALLOW_SHARED_PROFILE_SYNC
+];
+
+;// CONCATENATED MODULE: ./src/action/inputs/read-target.ts
+/**
+ * The inputs that say what to assess: model_id, or endpoint_url (or, on a
+ * deployment event with both empty, the deployment's URL) with the
+ * registration inputs of the target, and the profile file. Pure.
+ */
+
+
+
+
+
+
+
+/** The endpoint a pipeline event offers (see EventEndpoint). */
+function eventEndpoint(event, endpointPath) {
+    switch (event?.kind) {
+        case 'deployment':
+            return { kind: 'deployment', url: endpointAt(event.endpointUrl, endpointPath) };
+        case 'deployment_skipped':
+        case 'deployment_invalid':
+        case 'unreadable':
+            return { kind: 'preview', reason: event.reason };
+        case 'merge_group':
+            return { kind: 'preview', reason: "nothing deploys the merge queue's commit" };
+        default:
+            return { kind: 'none' };
+    }
+}
+const MODEL_ID_HINT = 'the model_id of the agent target in the service inventory (GET /api/v1/model lists them)';
+/** Inputs that only make sense with endpoint_url, named when given with model_id. */
+const ENDPOINT_ONLY_INPUTS = [
+    'target_name',
+    'environment',
+    'target_credential',
+    'oauth_token_url',
+    'oauth_client_id',
+    'oauth_scope',
+    'oauth_audience',
+    'response_field',
+    'request_timeout'
+];
+/**
+ * model_id or endpoint_url (exactly one), and the registration inputs of the
+ * endpoint. With both empty, a pipeline event may offer the target: a ready
+ * deployment's URL, or none on this event (PreviewTarget).
+ */
+function readTargetInput(get, fromEvent = { kind: 'none' }) {
+    const modelId = get('model_id');
+    const endpointUrl = get('endpoint_url');
+    if (modelId !== '' && endpointUrl !== '') {
+        throw new errors_ConfigError('model_id', 'is set together with endpoint_url: give one of the two. model_id assesses a model already in the inventory; endpoint_url finds or registers the agent at that address (e.g. the preview of this pull request)');
+    }
+    if (modelId === '' && endpointUrl === '') {
+        if (fromEvent.kind === 'deployment')
+            return { kind: 'endpoint', endpoint: readEndpointTarget(get, fromEvent.url) };
+        if (fromEvent.kind === 'preview')
+            return { kind: 'preview', reason: fromEvent.reason, name: spec_readInput(get, TARGET_NAME) };
+        throw new errors_ConfigError('model_id', `is required unless endpoint_url is set: give one of the two. model_id is ${MODEL_ID_HINT}; endpoint_url is the address of the agent to find or register (e.g. the preview of this pull request)`);
+    }
+    if (modelId !== '') {
+        const stray = ENDPOINT_ONLY_INPUTS.filter((n) => get(n) !== '');
+        if (stray.length > 0) {
+            throw new errors_ConfigError(stray[0], `is only used with endpoint_url (to register a target), not with model_id: remove ${stray.join(', ')}`);
+        }
+        return { kind: 'model', modelId: spec_readInput(get, MODEL_ID) };
+    }
+    return { kind: 'endpoint', endpoint: readEndpointTarget(get, endpointUrl) };
+}
+/** The registration inputs of endpoint_url. */
+function readEndpointTarget(get, endpointUrl) {
+    const authType = spec_readInput(get, AUTH_TYPE);
+    const credential = readCredential(get, authType);
+    const oauth = readOAuth(get, authType);
+    const responseField = get('response_field');
+    if (responseField === '') {
+        throw new errors_ConfigError('response_field', "is required with endpoint_url: the dot-path of the reply text in the agent's JSON answer (e.g. output.text or choices.0.message.content)");
+    }
+    return {
+        endpointUrl: ENDPOINT_URL.parser.parse(endpointUrl, ENDPOINT_URL.name),
+        name: spec_readInput(get, TARGET_NAME),
+        environment: spec_readInput(get, ENVIRONMENT),
+        authType,
+        credential,
+        oauth,
+        responseField,
+        transport: spec_readInput(get, TRANSPORT),
+        requestTimeout: spec_readInput(get, REQUEST_TIMEOUT)
+    };
+}
+/** target_credential: required by every auth_type but none, refused with none. */
+function readCredential(get, authType) {
+    const credential = get('target_credential');
+    if (authType === 'none' && credential !== '') {
+        throw new errors_ConfigError('target_credential', 'is set but auth_type is none: set auth_type (bearer, api_key, basic or oauth_client_credentials), or remove target_credential');
+    }
+    if (authType !== 'none' && credential === '') {
+        throw new errors_ConfigError('target_credential', `is required when auth_type is ${authType}${authType === 'oauth_client_credentials' ? ' (the OAuth client secret)' : authType === 'basic' ? ' (user:password)' : ''}: pass it from a secret`);
+    }
+    if (credential !== '' && credential.length < limits_LIMITS.credentialMin) {
+        throw new errors_ConfigError('target_credential', `is shorter than ${limits_LIMITS.credentialMin} characters, the service's minimum`);
+    }
+    if (CONTROL_CHARS.test(credential)) {
+        throw new errors_ConfigError('target_credential', 'holds a control character (a line break?): check the secret for a stray character');
+    }
+    return credential === '' ? null : credential;
+}
+/** The oauth_* inputs: required with oauth_client_credentials, refused with any other auth_type. */
+function readOAuth(get, authType) {
+    const oauthInputs = {
+        token_url: get('oauth_token_url'),
+        client_id: get('oauth_client_id'),
+        scope: get('oauth_scope'),
+        audience: get('oauth_audience')
+    };
+    if (authType !== 'oauth_client_credentials') {
+        const stray = Object.entries(oauthInputs).find(([, v]) => v !== '');
+        if (stray)
+            throw new errors_ConfigError(`oauth_${stray[0]}`, 'is only used when auth_type is oauth_client_credentials');
+        return null;
+    }
+    if (oauthInputs.token_url === '')
+        throw new errors_ConfigError('oauth_token_url', 'is required when auth_type is oauth_client_credentials');
+    if (oauthInputs.client_id === '')
+        throw new errors_ConfigError('oauth_client_id', 'is required when auth_type is oauth_client_credentials');
+    return {
+        token_url: oauthInputs.token_url,
+        client_id: oauthInputs.client_id,
+        ...(oauthInputs.scope !== '' ? { scope: oauthInputs.scope } : {}),
+        ...(oauthInputs.audience !== '' ? { audience: oauthInputs.audience } : {})
+    };
+}
+function readProfileInputs(get) {
+    const failOnError = spec_readInput(get, FAIL_ON_PROFILE_ERROR);
+    const allowShared = spec_readInput(get, ALLOW_SHARED_PROFILE_SYNC);
+    const path = spec_readInput(get, PROFILE_FILE);
+    return path === '' ? null : { path, failOnError, allowShared };
+}
+
+;// CONCATENATED MODULE: ./src/action/inputs/table.ts
+/**
+ * The inputs table: every input of the action, once, in action.yml's order.
+ * Each entry (spec.ts) is declared in the file of its concern; from this list
+ * come INPUT_DEFAULTS (defaults.ts), the command line's options
+ * (src/cli/options.ts), and action.yml's inputs and README's table
+ * (scripts/input-docs.ts writes both; a test holds them equal). Pure.
+ */
+
+
+
+
+const INPUT_TABLE = [
+    ...TARGET_INPUTS,
+    ...SERVICE_INPUTS,
+    ...GATE_INPUTS,
+    ...RUN_INPUTS,
+    ...REGISTRATION_INPUTS,
+    ...BASELINE_INPUTS,
+    ...PIPELINE_INPUTS
+];
+
+;// CONCATENATED MODULE: ./src/action/inputs/defaults.ts
+
+const INPUT_DEFAULTS = Object.fromEntries(INPUT_TABLE
+    .filter((s) => s.required !== true && s.runnerDefault === undefined)
+    .map((s) => [s.name, s.default]));
+
+;// CONCATENATED MODULE: ./src/action/inputs/read-inputs.ts
+
+
+
+
+
+
+/** The base-address rule lives with the transport that uses it too. */
+
+
+
+
+
+
+
+
+/** wait: detached and mode: collect work on a model_id, and the commit status is their check. */
+function checkDetached(mode, pipeline, target) {
+    const detached = pipeline.wait === 'detached' || mode === 'collect';
+    if (!detached)
+        return;
+    const name = mode === 'collect' ? 'mode' : 'wait';
+    const what = mode === 'collect' ? "'collect'" : "'detached'";
+    if (pipeline.wait === 'detached' && mode !== 'gate')
+        throw new errors_ConfigError('wait', `'detached' works in gate mode only (mode is '${mode}')`);
+    if (target.kind !== 'model') {
+        throw new errors_ConfigError(name, `${what} needs model_id (the collector re-derives the target from it); an endpoint_url or a preview is waited for attached`);
+    }
+    if (pipeline.commitStatus === 'off') {
+        throw new errors_ConfigError('commit_status', `is off, and with ${name} ${what} the commit status agent-security/<model_id> is the check: leave commit_status at auto`);
+    }
+}
+/**
+ * Read and validate every input. Throws ConfigError on the first mistake,
+ * before any request is made. `event`: the run's pipeline event, which may
+ * offer the target when model_id and endpoint_url are both empty.
+ */
+function read_inputs_readInputs(get, event = null, host = 'github') {
+    const mode = spec_readInput(get, step_MODE);
+    if (mode === 'overview')
+        throw new errors_ConfigError('mode', "'overview' reads the workspace, not one target: readOverviewInputs reads its inputs");
+    const pipeline = spec_readFields(get, PIPELINE_INPUTS);
+    const target = readTargetInput(get, eventEndpoint(event, pipeline.endpointPath));
+    if (target.kind === 'preview' && mode === 'validate') {
+        throw new errors_ConfigError('model_id', `is required in validate mode: ${target.reason}, so there is no target to validate`);
+    }
+    checkDetached(mode, pipeline, target);
+    // Checked in the order a user fixes them one by one: the key, the profile and the policy, then the rest of the step.
+    step_checkApiKey(get('api_key'), host);
+    const profile = readProfileInputs(get);
+    const policy = spec_readFields(get, policy_entries_POLICY_INPUTS);
+    const step = spec_readFields(get, step_STEP_INPUTS);
+    return {
+        ...step,
+        modelId: target.kind === 'model' ? target.modelId : '',
+        target,
+        profile,
+        ...policy,
+        ...pipeline
+    };
+}
+/** Whether the step's mode is overview (read first: the workspace has no target to read). */
+function read_inputs_isOverviewMode(get) {
+    return readInput(get, MODE) === 'overview';
+}
+/**
+ * The inputs of mode: overview, read and validated as readInputs reads
+ * them. It reads every model the key can see, so a target is a mistake
+ * (ConfigError naming it), never silently ignored.
+ */
+function read_inputs_readOverviewInputs(get, host = 'github') {
+    for (const name of ['model_id', 'endpoint_url'])
+        if (get(name) !== '')
+            throw new ConfigError(name, "is not used by mode 'overview', which reads every model the api_key can see: remove it");
+    checkApiKey(get('api_key'), host);
+    return { ...readFields(get, STEP_INPUTS), ...readFields(get, POLICY_INPUTS), mode: 'overview' };
+}
+
+;// CONCATENATED MODULE: ./src/action/outcome.ts
+
+
+/**
+ * What an assessed outcome takes from the report: the counts that decided
+ * (new and known count the blockers, a weakness not reproduced in this run
+ * that still blocks included), the blockers by name (src/report/blockers.ts,
+ * the one list every view shows) and the agent's name.
+ */
+function outcome_reportOutcome(report) {
+    const b = report.baseline;
+    return {
+        baseline: b?.available ? { newCount: b.newCount, knownCount: b.knownCount, goneCount: b.gone.length } : null,
+        acceptedCount: report.acceptances?.acceptedCount ?? 0,
+        bySeverity: report.counts?.bySeverity ?? null,
+        agentName: modelLabel(report),
+        blocking: blockers(report).map((x) => ({
+            findingId: x.findingId,
+            severity: x.severity,
+            category: x.category,
+            description: x.description,
+            baselineState: x.baselineState,
+            reproduced: x.reproduced,
+            seen: rateText(x.seen)
+        }))
+    };
+}
+/**
+ * findings_count: the findings the result was decided on, at or above the
+ * threshold: the run's (`atOrAbove`, null when they were not read) and the
+ * held weaknesses it did not reproduce that still block, so new_count plus
+ * known_count never exceeds it.
+ */
+function outcome_decidedFindingsCount(atOrAbove, blocking) {
+    return atOrAbove === null ? null : atOrAbove + blocking.filter((b) => !b.reproduced).length;
+}
+/**
+ * "high tool_misuse (new; not reproduced in this run; seen in 1 of the last 2
+ * runs (flaky))": a blocker as every shell names it; `short` (a commit
+ * status's 140 characters) keeps only steady or flaky of its rate.
+ */
+function blockingText(f, opts = {}) {
+    const kind = /\((steady|flaky)\)$/.exec(f.seen)?.[1] ?? null;
+    const rate = opts.short === true ? kind : f.seen === 'this run only' ? null : f.seen;
+    const traits = [f.baselineState, f.reproduced ? null : 'not reproduced in this run', rate].filter((t) => t !== null && t !== '');
+    return `${f.severity} ${f.category}${traits.length > 0 ? ` (${traits.join('; ')})` : ''}`;
+}
+/**
+ * A fail's commit status: what blocks, named, most severe first ("fail: 2
+ * blocking: high tool_misuse (new), high prompt_injection (known; flaky)");
+ * undefined when nothing of the findings blocks (the step's line says why).
+ */
+function outcome_gateStatus(end) {
+    if (end.result !== 'fail' || end.blocking.length === 0)
+        return undefined;
+    return `fail: ${end.blocking.length} blocking: ${end.blocking.map((f) => blockingText(f, { short: true })).join(', ')}`;
+}
+/** Every value of an outcome under its output's name (the action's outputs, the command line's JSON). */
+function outcomeValues(step) {
+    const { prepared: p, end: o } = step;
+    const a = o.kind === 'assessed' ? o : null;
+    const counts = a === null ? undefined : a.baseline;
+    return {
+        model_id: p?.modelId,
+        target: p?.target ?? undefined,
+        profile_version: p?.profileVersion ?? undefined,
+        run_id: a?.runId ?? (o.kind === 'detached' ? o.runId : undefined),
+        status: a?.status,
+        service_verdict: a?.serviceVerdict,
+        verdict: a?.serviceVerdict,
+        result: step.result,
+        assessments_spent: o.kind === 'validated' ? undefined : (o.assessmentsSpent ?? undefined),
+        findings_count: a?.findingsCount,
+        categories_planned: a?.categoriesPlanned,
+        categories_completed: a?.categoriesCompleted,
+        report_path: o.kind === 'assessed' ? o.files.report_path : o.kind === 'not_assessed' ? undefined : o.reportPath,
+        new_count: counts === undefined ? undefined : (counts?.newCount ?? null),
+        known_count: counts === undefined ? undefined : (counts?.knownCount ?? null),
+        gone_count: counts === undefined ? undefined : (counts?.goneCount ?? null),
+        accepted_count: a?.acceptedCount,
+        sarif_path: a?.files.sarif_path,
+        junit_path: a?.files.junit_path,
+        markdown_path: a?.files.markdown_path,
+        codequality_path: a?.files.codequality_path,
+        comment_url: o.kind === 'assessed' || o.kind === 'carried_over' || o.kind === 'detached' ? (o.commentUrl ?? undefined) : undefined,
+        resolved_count: o.kind === 'validated' ? o.resolvedCount : undefined,
+        still_broken_count: o.kind === 'validated' ? o.stillBrokenCount : undefined,
+        not_attempted_count: o.kind === 'validated' ? o.notAttemptedCount : undefined,
+        collected: o.kind === 'collected' ? o.collected : undefined
+    };
+}
+/** The outcome of a step that ended without a result and without a report (it had to exit at once). */
+function outcome_failedOutcome(line) {
+    return {
+        end: { kind: 'not_assessed', result: 'error', assessmentsSpent: null },
+        prepared: null,
+        result: 'error',
+        conclusion: { outcome: 'fail', line }
+    };
+}
+
+;// CONCATENATED MODULE: ./src/gate/collect-results.ts
+/**
+ * After the run ends: coverage, findings, the run's list item and the model
+ * are fetched concurrently. Each one that cannot be read is null with a note
+ * saying why; decide() then fails closed on what is missing.
+ *
+ * Coverage and findings answer 409 while the run is running. Right after the
+ * status turned terminal, a service whose read side lags can still answer 409:
+ * that answer is retried a few times with a short growing wait (1 s, 2 s, 4 s),
+ * then given up on as unreadable (fail closed: never a pass).
+ *
+ * Every read and wait honours the abort signal: on the job's cancellation
+ * what was read is kept and the rest is null, with a note.
+ */
+
+
+/** How many recent runs of the model are searched for this run's list item. */
+const RUN_LIST_LIMIT = 20;
+/** Waits before each retry of a 409 from coverage or findings after the run ended: about 7 s in all. */
+const READ_LAG_RETRY_DELAYS_MS = (/* unused pure expression or super */ null && ([1_000, 2_000, 4_000]));
+async function collect_results_settle(what, notes, p) {
+    try {
+        return await p;
+    }
+    catch (err) {
+        if (err instanceof AbortedError) {
+            notes.push(`${what} was not read: the step was cancelled.`);
+            return null;
+        }
+        if (!(err instanceof ServiceError))
+            throw err;
+        notes.push(`${what} could not be read: ${err.describe()}`);
+        return null;
+    }
+}
+/**
+ * `read`, retried while it answers 409 (the run still in progress, as the
+ * read side sees it), after each of READ_LAG_RETRY_DELAYS_MS. The last 409
+ * is thrown with what was retried.
+ */
+async function readLagging(read, opts) {
+    const waited = [];
+    for (;;) {
+        try {
+            return await read();
+        }
+        catch (err) {
+            if (!(err instanceof ServiceError) || err.status !== 409)
+                throw err;
+            const delay = READ_LAG_RETRY_DELAYS_MS.at(waited.length);
+            if (delay === undefined) {
+                const gaveUp = `still 409 after the run ended, retried ${waited.length} times over ${waited.reduce((a, b) => a + b, 0) / 1000} s`;
+                throw err.withDetail({ hint: err.hint ? `${err.hint}; ${gaveUp}` : gaveUp });
+            }
+            opts.log?.info(`${err.endpoint}: HTTP 409${err.code ? ` ${err.code}` : ''} although the run has ended; retrying in ${delay / 1000} s.`);
+            await opts.clock.sleep(delay, opts.signal);
+            waited.push(delay);
+        }
+    }
+}
+async function collect_results_collectResults(api, runId, modelId, options = {}) {
+    const notes = [];
+    const { signal, log } = options;
+    const clock = options.clock ?? systemClock;
+    const opts = { signal };
+    const lagging = { clock, signal, log };
+    const [coverage, findingList, runList, modelList] = await Promise.all([
+        collect_results_settle('Coverage', notes, readLagging(() => api.getCoverage(runId, opts), lagging)),
+        collect_results_settle('Findings', notes, readLagging(() => api.listFindings(runId, {}, opts), lagging)),
+        collect_results_settle('The run list', notes, api.listRuns(modelId, { limit: RUN_LIST_LIMIT }, opts)),
+        collect_results_settle('The model list', notes, api.listModels(opts))
+    ]);
+    let findings = null;
+    if (findingList) {
+        if (findingList.count !== findingList.findings.length) {
+            notes.push(`Findings could not be trusted: the service counted ${findingList.count} but returned ${findingList.findings.length}.`);
+        }
+        else {
+            findings = findingList.findings;
+        }
+    }
+    const runListItem = runList?.runs.find((r) => r.run_id === runId) ?? null;
+    if (runList && !runListItem)
+        notes.push(`Run ${runId} is not among the ${runList.runs.length} most recent runs of the model.`);
+    const model = modelList?.models.find((m) => m.model_id === modelId) ?? null;
+    // run_id is optional in the coverage body; when it is there it must name this run.
+    if (coverage?.run_id !== undefined && coverage.run_id !== null && coverage.run_id !== runId) {
+        notes.push(`Coverage could not be trusted: it names run ${coverage.run_id}.`);
+        return { coverage: null, findings, runListItem, model, notes };
+    }
+    return { coverage, findings, runListItem, model, notes };
+}
+
+;// CONCATENATED MODULE: ./src/decision/verdict.ts
+/**
+ * Which findings count against the gate, and the verdict a result rests on:
+ * the service's, reconciled with the findings (fail closed), or computed from
+ * them when the service gave none.
+ */
+
+
+/**
+ * Which findings count against the gate: the complete set of finding statuses
+ * is not shown, so any status that is not one of the known closed ones (fixed,
+ * dismissed, FIXED_VERIFIED) counts as open, whoever decided the verdict. A
+ * service pass beside a finding at or above the threshold in an unknown status
+ * ("reopened", "OPEN", "open ") is a contradiction: fail closed.
+ */
+function verdict_countsAsOpen(f) {
+    return !isClosedFindingStatus(f.status);
+}
+/**
+ * The verdict computed locally when the service gave none (see API
+ * assumptions): fail iff a finding at or above the threshold is open, where
+ * any status other than fixed, dismissed and FIXED_VERIFIED counts as open
+ * (an unknown status fails closed; decide() notes it).
+ */
+function computeVerdict(findings, minSeverity) {
+    return findings.some((f) => atOrAbove(f.severity, minSeverity) && verdict_countsAsOpen(f)) ? 'fail' : 'pass';
+}
+/** "1 critical, 2 high" for the findings at or above the threshold that count as open. */
+function verdict_describeOpen(findings, minSeverity) {
+    // (callers pass only the findings that can block: waived ones are left out)
+    const parts = [];
+    for (const s of SEVERITIES) {
+        if (!atOrAbove(s, minSeverity))
+            continue;
+        const n = findings.filter((f) => verdict_countsAsOpen(f) && f.severity === s).length;
+        if (n > 0)
+            parts.push(`${n} ${s}`);
+    }
+    return parts.join(', ');
+}
+/** A service string quoted for a reason or a note: JSON-escaped, clipped. */
+function verdict_quote(text, max = 60) {
+    return JSON.stringify(text.length > max ? `${text.slice(0, max - 1)}…` : text);
+}
+/** Notes on findings at or above the threshold whose status this action does not know. */
+function verdict_unknownStatusNotes(findings, minSeverity) {
+    const unknown = findings.filter((f) => atOrAbove(f.severity, minSeverity) && !isKnownFindingStatus(f.status));
+    if (unknown.length === 0)
+        return [];
+    const shown = unknown.slice(0, 5).map((f) => `${verdict_quote(f.finding_id, 40)} (${verdict_quote(f.status, 40)})`);
+    const more = unknown.length > shown.length ? ` and ${unknown.length - shown.length} more` : '';
+    const what = `${plural(unknown.length, 'finding')} at or above ${minSeverity} ${unknown.length === 1 ? 'has' : 'have'} a status this action does not know: ${shown.join(', ')}${more}`;
+    return [`${what}; counted as open (fail closed), since only fixed, dismissed and FIXED_VERIFIED close a finding.`];
+}
+/**
+ * The verdict the result rests on. The service's stands unless the findings
+ * say otherwise: a fail that rests only on waived findings becomes a pass; a
+ * pass beside an open finding at or above the threshold becomes a fail.
+ */
+function verdict_settleVerdict(v) {
+    const { blocking, minSeverity } = v;
+    const openAtOrAbove = (f) => atOrAbove(f.severity, minSeverity) && verdict_countsAsOpen(f);
+    if (v.given === null || v.given === undefined) {
+        if (blocking === null)
+            return { verdict: null, verdictComputed: false, notes: [] };
+        const note = `The service gave no verdict; it was computed from the findings: fail if a finding at or above ${minSeverity} is not fixed, dismissed or FIXED_VERIFIED.`;
+        return { verdict: computeVerdict(blocking, minSeverity), verdictComputed: true, notes: [note] };
+    }
+    if (v.given === 'fail' && blocking !== null && v.allFindings !== null && v.waived.size > 0 && !blocking.some(openAtOrAbove)) {
+        const waivedOpen = v.allFindings.filter((f) => v.waived.has(f.finding_id) && openAtOrAbove(f));
+        if (waivedOpen.length > 0)
+            return { verdict: 'pass', verdictComputed: true, notes: [waivedFailNote(waivedOpen, v)] };
+    }
+    if (v.given === 'pass' && blocking?.some(openAtOrAbove)) {
+        // Fail closed: the findings contradict the service's pass (see countsAsOpen).
+        const note = `The service's verdict was pass, but its findings hold open findings at or above ${minSeverity}; the gate fails closed.`;
+        return { verdict: 'fail', verdictComputed: true, notes: [note] };
+    }
+    return { verdict: v.given, verdictComputed: false, notes: [] };
+}
+/** Why a waived finding does not block, per waiver: a new waiver without its words does not compile. */
+const WAIVER_REASON = {
+    known: 'known since the baseline (fail_on: new)',
+    accepted: 'accepted in the accepted-risks file'
+};
+/** The service's fail rests only on findings that do not block (accepted, or known with fail_on new), counted per waiver. */
+function waivedFailNote(waivedOpen, v) {
+    const count = {};
+    for (const w of Object.keys(WAIVER_REASON))
+        count[w] = 0;
+    for (const f of waivedOpen) {
+        const w = v.waived.get(f.finding_id);
+        if (w !== undefined)
+            count[w] += 1;
+    }
+    const why = Object.keys(WAIVER_REASON)
+        .filter((w) => count[w] > 0)
+        .map((w) => `${count[w]} ${WAIVER_REASON[w]}`)
+        .join(' and ');
+    // Of those findings only: a weakness this run did not reproduce may still fail the gate (the report's blockers say so).
+    return `The service's verdict is fail at ${v.minSeverity} on findings that do not block here: ${why}.`;
+}
+
+;// CONCATENATED MODULE: ./src/decision/coverage-checks.ts
+/**
+ * The coverage read against the run status and the findings: a contradiction
+ * makes the result untrusted (error), a gap makes it incomplete.
+ */
+
+
+/**
+ * Coverage against the run status and the findings. The description: a
+ * category the run never probed has no row, so a completed one has one; the
+ * coverage reports the run's status as run_status. ASSUMPTION: a row's
+ * worst_severity is the severity of a finding of that category.
+ */
+function coverage_checks_coverageChecks(coverage, status, planned, completed, findings, minSeverity) {
+    const out = { errors: [], gaps: [], notes: [] };
+    const rows = new Set(coverage.categories.map((r) => r.category));
+    const noRow = [...new Set(completed)].filter((c) => !rows.has(c));
+    if (noRow.length > 0)
+        out.gaps.push(`no coverage row for ${noRow.join(', ')}`);
+    const covStatus = coverage.run_status;
+    if (covStatus !== status) {
+        if (isKnownRunStatus(covStatus)) {
+            out.gaps.push(`the coverage reports run_status ${covStatus} while the run status is ${status}`);
+            out.notes.push(`The run status (${status}) and the coverage (run_status ${covStatus}) disagree: the two reads do not describe the same run state, so the coverage may be partial.`);
+        }
+        else {
+            out.notes.push(`The coverage reports run_status ${quote(covStatus, 40)}, a status this action does not know, while the run status is ${status}.`);
+        }
+    }
+    if (findings !== null) {
+        const plannedSet = new Set(planned);
+        for (const row of coverage.categories) {
+            const worst = row.worst_severity;
+            if (worst === null || !atOrAbove(worst, minSeverity))
+                continue;
+            const held = findings.some((f) => f.category === row.category && atOrAbove(f.severity, minSeverity));
+            if (held)
+                continue;
+            if (plannedSet.has(row.category)) {
+                out.errors.push(`coverage reports a ${worst} finding in ${row.category} that the findings list does not hold; the result cannot be trusted`);
+            }
+            else {
+                out.notes.push(`The coverage reports a ${worst} finding in ${row.category}, a category the run did not plan, that the findings list does not hold.`);
+            }
+        }
+    }
+    return out;
+}
+
+;// CONCATENATED MODULE: ./src/decision/decide.ts
+/**
+ * Deciding a run's result: a pure function of what was read. Fail closed:
+ * anything that cannot be trusted is `incomplete` or `error`, never `pass`.
+ * The rules, in order: a run that never ended is an error; the verdict is
+ * settled (verdict.ts); a fail stands whatever else is wrong; otherwise every
+ * gap (coverage, ingest, baseline) makes it incomplete, every contradiction
+ * an error, and an expired acceptance a fail. Whether the step then passes is
+ * step-result.ts's.
+ */
+
+
+
+
+
+function read(input) {
+    const { minSeverity } = input;
+    const waived = input.waived ?? new Map();
+    const all = input.findings;
+    const blocking = all ? all.filter((f) => !waived.has(f.finding_id)) : null;
+    const planned = input.categoriesPlanned;
+    const completed = new Set(input.categoriesCompleted);
+    const missingCategories = planned.filter((c) => !completed.has(c));
+    const atAbove = (fs) => fs.filter((f) => atOrAbove(f.severity, minSeverity));
+    return {
+        minSeverity,
+        waived,
+        blocking,
+        planned,
+        reached: `${planned.length - missingCategories.length} of ${plural(planned.length, 'category', 'categories')} reached`,
+        readError: input.statusReadError ? `: ${input.statusReadError}` : '',
+        base: {
+            findingsAtOrAbove: all ? atAbove(all).length : null,
+            openAtOrAbove: blocking ? atAbove(blocking).filter(countsAsOpen).length : null,
+            missingCategories
+        }
+    };
+}
+function decide_decide(input) {
+    const r = read(input);
+    const status = input.status;
+    if (status === null) {
+        return {
+            ...r.base,
+            result: 'error',
+            reason: `the run status could not be read${r.readError}`,
+            verdict: null,
+            verdictComputed: false,
+            notes: []
+        };
+    }
+    // isTerminal is the one place that says which statuses end a run: running, and
+    // any status the description does not name, have not ended (fail closed).
+    if (!isTerminal(status))
+        return notEnded(input, r, status);
+    const settled = settleVerdict({
+        given: input.verdict,
+        allFindings: input.findings,
+        blocking: r.blocking,
+        waived: r.waived,
+        minSeverity: r.minSeverity
+    });
+    const unreproduced = [...(input.confirmedPresent ?? []), ...notReproducedPhrases(input.unreproduced ?? [])];
+    // A weakness of this agent that this run did not reproduce is still present: a pass becomes a fail.
+    const verdict = settled.verdict === 'pass' && unreproduced.length > 0 ? 'fail' : settled.verdict;
+    const verdictComputed = settled.verdictComputed || verdict !== settled.verdict;
+    const notes = [...settled.notes];
+    if (verdict === null) {
+        const reason = 'the service gave no verdict and the findings could not be read, so the result cannot be trusted';
+        return { ...r.base, result: 'error', reason, verdict: null, verdictComputed: false, notes };
+    }
+    if (r.blocking !== null)
+        notes.push(...unknownStatusNotes(r.blocking, r.minSeverity));
+    // Coverage against the run and the findings (only when the caller gave it).
+    const check = input.coverage === undefined || input.coverage === null
+        ? { errors: [], gaps: [], notes: [] }
+        : coverageChecks(input.coverage, status, r.planned, input.categoriesCompleted, input.findings, r.minSeverity);
+    notes.push(...check.notes);
+    const decided = { ...r.base, verdict, verdictComputed, notes };
+    const ended = { check, stopped: stopReasons(input, r.readError), expired: expiredLine(input.expiredAcceptances ?? []) };
+    return verdict === 'fail' ? failed(r, decided, ended, unreproduced) : notFailed(input, r, status, decided, ended);
+}
+/** The run had not ended when the step stopped waiting: whatever it found, the result is an error. */
+function notEnded(input, r, status) {
+    const still = status === 'running' ? 'still running' : `still ${quote(status, 40)} (not a terminal status)`;
+    const why = input.aborted
+        ? `the step was cancelled while the run was ${still}`
+        : input.timedOut
+            ? `timeout_minutes ran out while the run was ${still}`
+            : input.statusReadError
+                ? `the run status could no longer be read while the run was ${still}${r.readError}`
+                : status === 'running'
+                    ? 'the run had not ended'
+                    : `the run had not ended: its status is ${quote(status, 40)}, not a terminal status`;
+    return { ...r.base, result: 'error', reason: `${why}; ${r.reached}`, verdict: null, verdictComputed: false, notes: [] };
+}
+function stopReasons(input, readError) {
+    const tail = [];
+    if (input.timedOut)
+        tail.push('timeout_minutes ran out and the run was cancelled');
+    if (input.aborted)
+        tail.push('the step was cancelled and the run with it');
+    if (input.abortedAfterRun && !input.aborted)
+        tail.push('the step was cancelled while the results were read');
+    if (input.statusReadError)
+        tail.push(`the run status could no longer be read, so the run was cancelled${readError}`);
+    return tail;
+}
+function expiredLine(expired) {
+    return expired.length > 0 ? `expired acceptance${expired.length === 1 ? '' : 's'} (renew or remove): ${expired.join('; ')}` : '';
+}
+/** A fail stands whatever else is wrong; the contradictions are still said. */
+function failed(r, decided, { check, stopped, expired }, unreproduced) {
+    if (expired)
+        decided.notes.push(`Also: ${expired}.`);
+    for (const e of [...check.errors, ...check.gaps])
+        decided.notes.push(`Also: ${e}.`);
+    const blocking = decided.openAtOrAbove;
+    const detail = r.blocking ? describeOpen(r.blocking, r.minSeverity) : '';
+    const count = blocking !== null && blocking > 0
+        ? `${plural(blocking, 'open finding')} at or above ${r.minSeverity}`
+        : unreproduced.length > 0
+            ? ''
+            : `the service's verdict is fail at ${r.minSeverity}`;
+    const reason = [count && detail ? `${count} (${detail})` : count, ...unreproduced].filter((x) => x !== '').join('; ');
+    // The run did not end on its own: the result is error (the step fails either way),
+    // and what it found before it was stopped is said.
+    if (stopped.length > 0)
+        return { ...decided, result: 'error', reason: [...stopped, `${reason} in what it reached`].join('; ') };
+    return { ...decided, result: 'fail', reason };
+}
+/** No fail: a pass only when the run ended on its own, fully covered and trusted, with nothing expired. */
+function notFailed(input, r, status, decided, { check, stopped, expired }) {
+    const gaps = coverageGaps(input, r, status, check);
+    const coverageReadable = input.coverageReadable && input.coverage !== null;
+    if (stopped.length > 0) {
+        const reason = [`coverage incomplete: ${r.reached}`, ...gaps, ...check.errors, ...stopped].join('; ');
+        return { ...decided, result: 'error', reason };
+    }
+    if (r.blocking === null || !coverageReadable) {
+        return { ...decided, result: 'error', reason: `the result cannot be trusted: ${gaps.join(', ')}` };
+    }
+    if (check.errors.length > 0 || expired) {
+        for (const g of gaps)
+            decided.notes.push(`Also: ${g}.`);
+        return check.errors.length > 0
+            ? { ...decided, result: 'error', reason: check.errors.join('; ') }
+            : { ...decided, result: 'fail', reason: expired };
+    }
+    const evidenceGaps = input.evidenceGaps ?? [];
+    const evidence = evidenceGaps.length > 0 ? `evidence incomplete: ${evidenceGaps.join('; ')}` : '';
+    if (gaps.length > 0) {
+        const reason = [`coverage incomplete: ${r.reached}, ${gaps.join(', ')}`, ...(evidence ? [evidence] : [])].join('; ');
+        return { ...decided, result: 'incomplete', reason, incompleteWhy: evidence ? 'evidence' : 'coverage' };
+    }
+    if (evidence)
+        return { ...decided, result: 'incomplete', reason: evidence, incompleteWhy: 'evidence' };
+    const planned = plural(r.planned.length, 'planned category', 'planned categories');
+    return {
+        ...decided,
+        result: 'pass',
+        reason: `no open findings at or above ${r.minSeverity}${r.waived.size > 0 ? ' that block' : ''}; all ${planned} covered`
+    };
+}
+/** Everything that keeps a run from having covered what it had to. */
+function coverageGaps(input, r, status, check) {
+    const gaps = [];
+    if (status !== 'completed')
+        gaps.push(`run ${status}`);
+    if (r.planned.length === 0)
+        gaps.push('the run planned no categories');
+    if (r.base.missingCategories.length > 0)
+        gaps.push(`missing ${r.base.missingCategories.join(', ')}`);
+    gaps.push(...check.gaps);
+    const baselineUncovered = input.baselineUncovered ?? [];
+    if (baselineUncovered.length > 0)
+        gaps.push(`the baseline covered ${baselineUncovered.join(', ')}, this run did not`);
+    if (input.ingestIncomplete === true)
+        gaps.push('the service reports ingest incomplete');
+    if (input.ingestIncomplete === null)
+        gaps.push('the run list item could not be read to confirm ingest completed');
+    if (r.blocking === null)
+        gaps.push('the findings could not be read');
+    if (!(input.coverageReadable && input.coverage !== null))
+        gaps.push('the coverage could not be read');
+    return gaps;
 }
 
 ;// CONCATENATED MODULE: ./src/pipeline/budget.ts
@@ -46976,100 +49722,6 @@ function recovered(deps, run, waitedFor) {
     return { runId: run.run_id, startedAt: run.started_at, recovered: true, waitedFor: [...waitedFor] };
 }
 
-;// CONCATENATED MODULE: ./src/evidence/fingerprint.ts
-/**
- * The fingerprint of a finding: one stable id for the same weakness across
- * runs, independent of ids, counts and timestamps (see API_ASSUMPTIONS,
- * "finding fingerprint"). Pure.
- *
- * What goes in: the category, the lens, the severity, and the technique:
- * - the attacks' sources (`assessment_id:attack_index`, sorted, deduplicated)
- *   where an attack names an assessment other than the run that produced the
- *   finding (a library or earlier assessment: a stable technique id). A source
- *   naming the run itself identifies the run, not the technique, so it is
- *   left out;
- * - and always the description, normalized (normalizeDescription): two
- *   unrelated weaknesses found by one library attack are two findings, while
- *   the same weakness reported again with new ids or other counts ("3
- *   attempts", "1 attempt") keeps its fingerprint.
- */
-
-const FINGERPRINT_VERSION = 2;
-/** The key of SARIF partialFingerprints that carries it. */
-const FINGERPRINT_KEY = `agentSecurityFinding/v${FINGERPRINT_VERSION}`;
-/** Words that only count: each reads as a number. */
-const COUNT_WORDS = /(?<![\p{L}\p{N}])(?:zero|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen|twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety|hundred|thousand|several|multiple|many|single)(?![\p{L}\p{N}])/gu;
-/**
- * The description as it enters the fingerprint: what names the weakness,
- * without what changes from one report of it to the next.
- * - compatibility forms and case folded (NFKC, lower case);
- * - every token holding a digit or a run of 8 hex digits (a count, an id
- *   such as fnd_7f3a or run-2026-11-21, a canary such as ZX-1a2b3c4d5e6f, a
- *   UUID, a time) and every count word (three, several) becomes `#`, a run of
- *   them one `#`; once, twice and thrice read as "# time";
- * - quotes, brackets and every other punctuation mark become a space;
- * - the articles a, an, the are dropped and a plural is read as its singular
- *   (attempts, queries -> attempt, query), so "1 attempt" and "3 attempts"
- *   agree;
- * - white space collapsed.
- */
-function normalizeDescription(text) {
-    // A technique-level narrative is a few sentences; a service that sends megabytes gets its head read.
-    const words = text
-        .slice(0, DESCRIPTION_CHARS_READ)
-        .normalize('NFKC')
-        .toLowerCase()
-        .replace(/[\p{L}\p{N}_-]+/gu, (token) => (isIdOrCount(token) ? ' # ' : token))
-        .replace(/(?<![\p{L}\p{N}])(?:once|twice|thrice)(?![\p{L}\p{N}])/gu, ' # time ')
-        .replace(COUNT_WORDS, ' # ')
-        .replace(/[^\p{L}#]+/gu, ' ')
-        .split(' ')
-        .filter((w) => w !== '' && w !== 'a' && w !== 'an' && w !== 'the')
-        .map(singular);
-    const out = [];
-    for (const w of words)
-        if (!(w === '#' && out.at(-1) === '#'))
-            out.push(w);
-    return out.join(' ');
-}
-/** The most of a description the fingerprint reads: far above a real one, and every step below stays linear in it. */
-const DESCRIPTION_CHARS_READ = 4096;
-/**
- * A token (letters, digits, _ and -) holding a digit or a part (between _ and -)
- * of 8 or more hex digits: a count, an id, a date, a canary. Split first: one
- * regular expression over the whole token would backtrack quadratically on a
- * long run of hex letters.
- */
-function isIdOrCount(token) {
-    return /\p{N}/u.test(token) || token.split(/[_-]/).some((part) => part.length >= 8 && /^[0-9a-f]+$/.test(part));
-}
-/** A crude singular, applied alike to both sides of every comparison: only consistency matters. */
-function singular(w) {
-    if (w.length > 4 && w.endsWith('ies'))
-        return `${w.slice(0, -3)}y`;
-    if (w.length >= 4 && w.endsWith('s') && !w.endsWith('ss'))
-        return w.slice(0, -1);
-    return w;
-}
-/** The technique part: the stable sources (if any) and the normalized description. */
-function techniqueOf(f, runId) {
-    const sources = new Set();
-    for (const a of f.attacks) {
-        const s = a.source;
-        if (typeof s.assessment_id !== 'string' || s.assessment_id === '')
-            continue;
-        if (runId !== null && s.assessment_id === runId)
-            continue;
-        sources.add(`${s.assessment_id}:${s.attack_index}`);
-    }
-    return JSON.stringify({ src: [...sources].sort(), desc: normalizeDescription(f.description) });
-}
-/** 32 hex characters of SHA-256 over the parts (JSON-encoded, so no separator can be forged). */
-function fingerprint_fingerprint(f, runId) {
-    const parts = [FINGERPRINT_VERSION, f.category, f.lens, f.severity, techniqueOf(f, runId)];
-    return createHash('sha256').update(JSON.stringify(parts)).digest('hex').slice(0, 32);
-}
-
 ;// CONCATENATED MODULE: ./src/evidence/new-or-known.ts
 
 function fingerprintsOf(findings, runId) {
@@ -47140,119 +49792,6 @@ function match_matchAcceptances(entries, findings, fingerprintById, today, categ
     const completed = new Set(categoriesCompleted);
     const stale = live.filter((e) => !used.has(e) && completed.has(e.category));
     return { acceptedBy, expired, stale };
-}
-
-;// CONCATENATED MODULE: ./src/evidence/pool.ts
-
-/** A run's findings as evidence (fingerprints computed as everywhere else). */
-function pool_observedFindings(findings, runId) {
-    return findings.map((f) => ({
-        fingerprint: fingerprint(f, runId),
-        category: f.category,
-        severity: f.severity,
-        lens: f.lens,
-        description: f.description.length > 300 ? `${f.description.slice(0, 299)}…` : f.description,
-        status: f.status
-    }));
-}
-/** Whether a finding's status closes a weakness: validated fixed (FIXED_VERIFIED) or dismissed; a plain `fixed` does not. */
-function pool_closesWeakness(status) {
-    return status === 'FIXED_VERIFIED' || status === 'dismissed';
-}
-/** The runs newest first by the completion time the service gave (a run without one last); ties keep the order given. */
-function byCompletion(runs) {
-    const t = (r) => {
-        const ms = Date.parse(r.completedAt);
-        return Number.isFinite(ms) ? ms : -Infinity;
-    };
-    return runs
-        .map((r, i) => ({ r, i }))
-        .sort((a, b) => t(b.r) - t(a.r) || a.i - b.i)
-        .map((x) => x.r);
-}
-/**
- * The runs as one body of evidence, ordered by the service's completion
- * times. A run named twice counts once.
- */
-function pool_poolEvidence(given) {
-    const runs = byCompletion(given);
-    const findings = new Map();
-    const runIds = [];
-    let sameAgentRuns = 0;
-    const selected = [];
-    const mainSeen = new Map();
-    for (const run of runs) {
-        if (runIds.includes(run.runId))
-            continue;
-        runIds.push(run.runId);
-        if (run.selected === true)
-            selected.push(run.runId);
-        const same = run.sameAgent !== false;
-        const main = run.provenance === 'default-branch';
-        if (same)
-            sameAgentRuns++;
-        for (const o of run.findings) {
-            const closes = pool_closesWeakness(o.status);
-            if (main)
-                onMain(mainSeen, o.fingerprint, run.runId, closes);
-            const p = findings.get(o.fingerprint);
-            if (p === undefined) {
-                findings.set(o.fingerprint, { ...pool_pick(o), seenIn: [run.runId], closed: closes, seenBySameAgent: same });
-                continue;
-            }
-            p.seenBySameAgent ||= same;
-            const sameRun = p.seenIn.at(-1) === run.runId;
-            if (!sameRun)
-                p.seenIn.push(run.runId);
-            // The newest run that saw it decides; within it, open wins.
-            if (sameRun && !closes)
-                p.closed = false;
-        }
-    }
-    for (const [fp, m] of mainSeen) {
-        const p = findings.get(fp);
-        if (p !== undefined)
-            p.openOnMain = !m.closed;
-    }
-    return { runIds, categoriesCompleted: [...new Set(runs[0]?.categoriesCompleted ?? [])], findings, sameAgentRuns, selected };
-}
-/** The default branch's own observations of `fp`, pooled as poolEvidence pools all (newest run decides; within it, open wins). */
-function onMain(seen, fp, runId, closes) {
-    const m = seen.get(fp);
-    if (m === undefined)
-        seen.set(fp, { runId, closed: closes });
-    else if (m.runId === runId && !closes)
-        m.closed = false;
-}
-function pool_pick(o) {
-    return { fingerprint: o.fingerprint, category: o.category, severity: o.severity, lens: o.lens, description: o.description };
-}
-/**
- * THE rule of what is known on main, for every place that asks (the baseline
- * fail_on new diffs against, judgeEvidence's knownIds, the policy's waiver of
- * what this run did not reproduce): a fingerprint still open that the
- * default branch's own runs, pooled alone, hold open. A run of a pull request's lineage, of
- * the service's list, or a collector's can only add what is presumed present
- * (it blocks); it never makes a weakness known, so it never lets one through.
- */
-function pool_knownOnMain(pool) {
-    const known = new Set();
-    for (const p of pool?.findings.values() ?? [])
-        if (!p.closed && p.openOnMain === true)
-            known.add(p.fingerprint);
-    return known;
-}
-/** The fingerprints of the pool that are still open (seen, and not closed by the service since). */
-function openFingerprints(pool) {
-    const open = new Set();
-    for (const p of pool?.findings.values() ?? [])
-        if (!p.closed)
-            open.add(p.fingerprint);
-    return open;
-}
-/** Whether a run holds a finding the service has not closed: what a holder is read for. */
-function pool_holdsOpenFinding(run) {
-    return run.findings.some((o) => !pool_closesWeakness(o.status));
 }
 
 ;// CONCATENATED MODULE: ./src/evidence/judge-evidence.ts
@@ -48353,57 +50892,6 @@ async function confirmation_runs_confirmIfItDecides(deps, args, deadline, policy
     });
 }
 
-;// CONCATENATED MODULE: ./src/evidence/runs-per-change-rule.ts
-
-/** The most full runs per agent change a step may be asked for. */
-const MAX_RUNS_PER_CHANGE = 5;
-/** Whether the agent may have changed since its evidence: no run of a window that speaks for it is of the agent judged now. */
-function runs_per_change_rule_agentMayHaveChanged(windows) {
-    const pools = [windows?.agent?.pool, windows?.lineage === true ? windows.base : null];
-    return !pools.some((p) => (p?.sameAgentRuns ?? 0) > 0);
-}
-/** How many full runs this step assesses: runs_per_change when the agent may have changed, else one. */
-function runs_per_change_rule_runsThisStep(runsPerChange, mayHaveChanged) {
-    if (!mayHaveChanged || !(runsPerChange > 1))
-        return 1;
-    return Math.min(MAX_RUNS_PER_CHANGE, Math.floor(runsPerChange));
-}
-/** The windows with this step's further runs pooled as this agent's evidence (the agent's window, made when there was none). */
-function runs_per_change_rule_withRunsOfThisAgent(windows, runs) {
-    const given = windows ?? { agent: null, base: null };
-    if (runs.length === 0)
-        return given;
-    const fresh = poolEvidence(runs.map((r) => ({ ...r, sameAgent: true })));
-    const agent = given.agent;
-    return { ...given, agent: { pool: agent === null ? fresh : mergePools(fresh, agent.pool), scope: agent?.scope ?? 'agent' } };
-}
-/** `newer` laid over `older`: its runs first, its observation of a fingerprint deciding whether it is closed. */
-function mergePools(newer, older) {
-    const findings = new Map();
-    for (const [fp, f] of newer.findings) {
-        const old = older.findings.get(fp);
-        const seenIn = [...f.seenIn, ...(old?.seenIn ?? []).filter((id) => !f.seenIn.includes(id))];
-        findings.set(fp, old === undefined ? f : { ...old, description: f.description, seenIn, closed: f.closed, seenBySameAgent: true });
-    }
-    for (const [fp, f] of older.findings)
-        if (!findings.has(fp))
-            findings.set(fp, f);
-    const runIds = [...newer.runIds, ...older.runIds.filter((id) => !newer.runIds.includes(id))];
-    return {
-        runIds,
-        categoriesCompleted: older.categoriesCompleted,
-        findings,
-        sameAgentRuns: (newer.sameAgentRuns ?? 0) + (older.sameAgentRuns ?? 0),
-        selected: [...(newer.selected ?? []), ...(older.selected ?? [])]
-    };
-}
-/** The gap when a bound stopped the runs short: "runs_per_change: 1 of 3 runs assessed (timeout_minutes ran out)...". */
-function runs_per_change_rule_runsCutShort(assessed, planned, why) {
-    if (assessed >= planned)
-        return null;
-    return `runs_per_change: ${assessed} of ${planned} runs of this agent change assessed (${why.replace(/\.$/, '')}), so a weakness the others would have drawn cannot be ruled out`;
-}
-
 ;// CONCATENATED MODULE: ./src/gate/runs-per-change-runs.ts
 
 
@@ -48563,13 +51051,15 @@ function assess_run_triggerAssessment(deps, args) {
  * The collector's look at a run another job triggered: its status read once
  * and its model checked against `args.modelId` (the default branch's) before
  * anything else. Still running before its deadline (the run's start as the
- * service says, else `startedFallbackMs`, plus args.timeoutMs), it is left;
+ * service says, else `startedFallbackMs`, plus args.timeoutMs; or the
+ * record's own deadline, `notAfterMs`, when earlier), it is left;
  * past it, it is cancelled and decided as timed out (never a pass); ended,
  * its results are read and decided with the same rules as an attached step.
  * A status that cannot be read throws (a service failure: the record stays
  * pending for the next collector).
  */
-async function assess_run_collectRun(deps, args, runId, startedFallbackMs, notBeforeMs = null) {
+async function assess_run_collectRun(deps, args, runId, startedFallbackMs, bounds = { notBeforeMs: null, notAfterMs: null }) {
+    const { notBeforeMs, notAfterMs } = bounds;
     const startedAtMs = deps.clock.now();
     const readBy = Deadline.after(deps.clock, COLLECT_MIN_MS);
     const run = await deps.makeApi(readBy).getRun(runId, { min_severity: args.minSeverity });
@@ -48579,7 +51069,7 @@ async function assess_run_collectRun(deps, args, runId, startedFallbackMs, notBe
     // A run that began before the record's trigger time (or whose start the service does not tell) is not the record's run.
     if (notBeforeMs !== null && !(began >= notBeforeMs))
         return { kind: 'earlier', run };
-    const deadlineMs = (Number.isFinite(began) ? began : startedFallbackMs) + args.timeoutMs;
+    const deadlineMs = Math.min((Number.isFinite(began) ? began : startedFallbackMs) + args.timeoutMs, notAfterMs ?? Infinity);
     const triggered = { runId, startedAt: run.started_at ?? '', recovered: false, waitedFor: [] };
     let ended = { end: 'terminal', run, readError: undefined };
     if (!isTerminal(run.status)) {
@@ -48928,195 +51418,6 @@ function pipeline_report_renderPipelineJson(input) {
     return `${JSON.stringify(data, null, 2)}\n`;
 }
 
-;// CONCATENATED MODULE: ./src/github/explain-failure.ts
-/**
- * A failed GitHub write explained for the warning that replaces it: what
- * GitHub said, why, and how to fix it. Publishing never changes the gate's
- * result, so this text is all the user gets.
- */
-
-/**
- * Explain a failed GitHub write for a warning. `specific` handles what depends
- * on the write (403, 404, 410...); the rest is shared: rate limits that held,
- * 401, other service failures, and anything unexpected.
- */
-function explainGitHubFailure(err, head, specific) {
-    if (!(err instanceof errors_RemoteError)) {
-        const message = err instanceof Error ? err.message : String(err);
-        return { warning: `${head}: unexpected error: ${message}`, reason: 'unexpected error' };
-    }
-    const said = err.describe();
-    if (err.code === 'rate_limited' || err.code === 'secondary_rate_limit') {
-        return { warning: `${head}: GitHub's rate limit held after retries (${said}).`, reason: 'rate limited' };
-    }
-    const own = specific(err, said);
-    if (own)
-        return own;
-    if (err.status === 401) {
-        return {
-            warning: `${head}: GitHub answered 401, the token was refused (${said}). Fix: leave github_token at its default (\${{ github.token }}) or pass a valid token.`,
-            reason: 'unauthorized (401)'
-        };
-    }
-    return { warning: `${head}: ${said}`, reason: err.status !== undefined ? `HTTP ${err.status}` : (err.code ?? 'network error') };
-}
-
-;// CONCATENATED MODULE: ./src/github/ownership.ts
-/**
- * What this action's token wrote: the token's exact login, and "an owned
- * comment" (or issue), the one rule the sticky comment, the tracking issue
- * and the assessment records ask.
- *
- * The login comes from GraphQL `viewer` (one call, whatever the token: the
- * GITHUB_TOKEN, an installation token, is refused GET /user with a 403), else
- * GET /user (a personal token where GraphQL does not answer). When neither
- * tells, nothing is owned: no bot user, nor a person quoting a marker, can
- * make the action edit or trust what they wrote.
- */
-
-/** Whether an item (comment or issue) was written by this action's token: its author's login is the token's exact login. */
-function ownership_isOwnedComment(author, tokenLogin) {
-    return tokenLogin !== null && author?.login === tokenLogin;
-}
-/**
- * The token's login: GraphQL viewer, else GET /user; null when neither tells
- * (or both fail).
- */
-async function ownership_tokenLogin(issues, viewer, log) {
-    for (const ask of [() => viewer.viewerLogin(), () => issues.authenticatedLogin()]) {
-        try {
-            const login = await ask();
-            if (login !== null)
-                return login;
-        }
-        catch (err) {
-            if (err instanceof errors_AbortedError)
-                throw err;
-            log.debug(`Could not ask GitHub for the token's login: ${err instanceof Error ? err.message : String(err)}`);
-        }
-    }
-    return null;
-}
-/** The token's login asked at most once, and only when some item holds the marker. */
-function tokenLoginOnce(api, log) {
-    let cached;
-    return () => (cached ??= ownership_tokenLogin(api, api, log));
-}
-
-;// CONCATENATED MODULE: ./src/github/sticky-comment.ts
-/**
- * The sticky PR comment: one per model_id, found by a hidden marker in its
- * body, edited in place on the next run (`update`), or a new one per run
- * (`new`), or none (`off`).
- *
- * Writing the comment never changes the gate's result: a comment that cannot
- * be written (403 on a fork PR's read-only token, missing
- * `pull-requests: write`, 404, anything after retries) is a warning that says
- * why and how to fix it, and the outcome is `skipped`.
- */
-
-
-
-/**
- * Thrown by a body function that finds the comment it would replace is no
- * longer what its writer read (the collector's compare before writing): the
- * write is skipped, and said as such, not as a failure.
- */
-class sticky_comment_CommentChanged extends Error {
-    name = 'CommentChanged';
-}
-/** The values of the `comment` input. */
-const COMMENT_MODES = ['update', 'new', 'off'];
-/** Pages read at most when looking for the marker (100 per page). */
-const sticky_comment_MAX_PAGES = 100;
-/** The body with the marker in it (prepended when the renderer did not put it there). */
-function withMarker(body, marker) {
-    return hasMarker(body, marker) ? body : `${marker}\n${body}`;
-}
-/**
- * Whether a body is ours for this marker: the marker opens it. Anchored, so a
- * finding that quotes another model's marker inside our comment cannot make
- * that comment look like the other model's.
- */
-function hasMarker(body, marker) {
-    return (body ?? '').trimStart().startsWith(marker);
-}
-/** The first comment of ours holding the marker, searched through every page. */
-async function findStickyComment(api, target, marker, ownLogin, log) {
-    for (let page = 1; page <= sticky_comment_MAX_PAGES; page++) {
-        const { items, hasNext } = await api.listComments(target, target.number, page);
-        for (const comment of items) {
-            if (!hasMarker(comment.body, marker))
-                continue;
-            if (ownership_isOwnedComment(comment.user, await ownLogin()))
-                return comment;
-            log.debug(`Comment ${comment.id} holds the marker but was not written by this action's token; left alone.`);
-        }
-        if (!hasNext || items.length === 0)
-            return null;
-    }
-    log.debug(`No sticky comment found in the first ${sticky_comment_MAX_PAGES} pages of comments; a new one is added.`);
-    return null;
-}
-const FORK_HINT = 'On pull requests from forks the GITHUB_TOKEN is read-only whatever `permissions:` says: accept the job summary alone there, ' +
-    "or use `pull_request_target` with care (it runs with a write token and secrets: never check out or run the fork's code in that job).";
-/** The warning line for a comment that could not be read or written, and the short reason for the outcome. */
-function explainCommentFailure(err, target) {
-    const where = `${target.owner}/${target.repo}#${target.number}`;
-    const head = `Could not write the PR comment on ${where} (the gate's result is unchanged)`;
-    return explainGitHubFailure(err, head, (e, said) => {
-        if (e.status === 403) {
-            return {
-                warning: `${head}: GitHub answered 403, the token may not write to pull requests (${said}). ` +
-                    'Fix: give the job `permissions: pull-requests: write`. ' +
-                    FORK_HINT,
-                reason: 'forbidden (403): the token cannot write pull request comments'
-            };
-        }
-        if (e.status === 404) {
-            return {
-                warning: `${head}: GitHub answered 404, the pull request is not visible to the token (${said}). ` +
-                    'Fix: give the job `permissions: pull-requests: write` (a private repository hides what the token may not read), and check GITHUB_REPOSITORY and github_token. ' +
-                    FORK_HINT,
-                reason: 'not found (404): the token cannot see the pull request'
-            };
-        }
-        return null;
-    });
-}
-async function postStickyComment(api, target, body, marker, mode, log) {
-    if (mode === 'off')
-        return { action: 'skipped', url: null, reason: 'comment is off' };
-    const textFor = (existing) => withMarker(typeof body === 'string' ? body : body(existing), marker);
-    const ref = { owner: target.owner, repo: target.repo, number: target.number };
-    try {
-        if (mode === 'new') {
-            const created = await api.createComment(ref, ref.number, textFor(null));
-            return { action: 'created', url: created.html_url };
-        }
-        const ownLogin = tokenLoginOnce(api, log);
-        const existing = await findStickyComment(api, ref, marker, ownLogin, log);
-        if (existing) {
-            const updated = await api.updateComment(ref, existing.id, textFor(existing.body));
-            return { action: 'updated', url: updated.html_url || existing.html_url };
-        }
-        // A create whose answer was lost may have taken effect: look again before repeating it.
-        const created = await api.createComment(ref, ref.number, textFor(null), () => findStickyComment(api, ref, marker, ownLogin, log));
-        return { action: 'created', url: created.html_url };
-    }
-    catch (err) {
-        if (err instanceof errors_AbortedError)
-            throw err;
-        if (err instanceof sticky_comment_CommentChanged) {
-            log.info(err.message);
-            return { action: 'skipped', url: null, reason: 'the comment changed since it was read' };
-        }
-        const { warning, reason } = explainCommentFailure(err, ref);
-        log.warning(warning);
-        return { action: 'skipped', url: null, reason };
-    }
-}
-
 ;// CONCATENATED MODULE: ./src/github/github-error.ts
 /**
  * What a failed GitHub call means, as a GitHubError: the endpoint (ids filled
@@ -49402,83 +51703,6 @@ async function assessment_record_findAssessmentRecords(issues, pr, login, log) {
     return found;
 }
 
-;// CONCATENATED MODULE: ./src/github/event-target.ts
-/**
- * Which pull request (if any) an event is about. Pure: the event name, its
- * payload (the JSON at GITHUB_EVENT_PATH) and GITHUB_REPOSITORY in, a target
- * out. Only pull_request and pull_request_target carry a PR to comment on;
- * every other event (push, schedule, workflow_dispatch, issue_comment, ...)
- * has none, and the report goes to the job summary (and the tracking issue).
- */
-
-/** Whether this runs in a GitHub Actions job (the runner sets GITHUB_ACTIONS=true in every step). */
-function event_target_inGitHubActions(env) {
-    return env.GITHUB_ACTIONS === 'true';
-}
-/** Events whose payload is a pull request the workflow runs for. */
-const event_target_PULL_REQUEST_EVENTS = new Set(['pull_request', 'pull_request_target']);
-function prNumber(value) {
-    return typeof value === 'number' && Number.isSafeInteger(value) && value > 0 ? value : undefined;
-}
-// GitHub owner and repository names: letters, digits, '-', '_', '.'.
-const NAME = /^[A-Za-z0-9_.-]+$/;
-/** GITHUB_REPOSITORY ('owner/repo') checked and split; undefined when it is unset or not of that form. */
-function event_target_splitRepository(full) {
-    if (typeof full !== 'string')
-        return undefined;
-    const parts = full.trim().split('/');
-    if (parts.length !== 2)
-        return undefined;
-    const [owner, repo] = parts;
-    if (!NAME.test(owner) || !NAME.test(repo) || repo === '.' || repo === '..')
-        return undefined;
-    return { owner, repo };
-}
-function event_target_targetFromEvent(eventName, payload, repository) {
-    if (!event_target_PULL_REQUEST_EVENTS.has(eventName))
-        return { kind: 'none', eventName };
-    const body = text_isRecord(payload) ? payload : {};
-    const pr = text_isRecord(body.pull_request) ? body.pull_request : undefined;
-    const number = prNumber(pr?.number) ?? prNumber(body.number);
-    if (number === undefined) {
-        return { kind: 'none', eventName, reason: 'the event payload holds no pull request number' };
-    }
-    const repoFromPayload = text_isRecord(body.repository) ? event_target_splitRepository(body.repository.full_name) : undefined;
-    const where = event_target_splitRepository(repository) ?? repoFromPayload;
-    if (where === undefined) {
-        return { kind: 'none', eventName, reason: 'GITHUB_REPOSITORY is not set or not of the form owner/repo' };
-    }
-    return { kind: 'pull_request', owner: where.owner, repo: where.repo, number };
-}
-/**
- * The commit a run assesses: the pull request's head (GITHUB_SHA is the merge
- * commit on pull_request events), else GITHUB_SHA. Hex only, else null.
- */
-function event_target_assessedCommit(payload, githubSha) {
-    const body = isRecord(payload) ? payload : {};
-    const pr = isRecord(body.pull_request) ? body.pull_request : undefined;
-    const head = pr && isRecord(pr.head) ? pr.head.sha : undefined;
-    for (const sha of [head, githubSha])
-        if (typeof sha === 'string' && /^[0-9a-f]{7,64}$/i.test(sha))
-            return sha.toLowerCase();
-    return null;
-}
-/**
- * The repository's default branch as the event's payload names it
- * (`repository.default_branch`); null when it names none. The one reading of
- * "the default branch": nothing else takes it from a payload.
- */
-function event_target_defaultBranchOf(payload) {
-    const repository = text_isRecord(payload) && text_isRecord(payload.repository) ? payload.repository : {};
-    const branch = repository.default_branch;
-    return typeof branch === 'string' && branch !== '' ? branch : null;
-}
-/** Whether `ref` (e.g. GITHUB_REF) is the default branch the payload names; false when it names none. */
-function event_target_isDefaultBranchRef(payload, ref) {
-    const branch = event_target_defaultBranchOf(payload);
-    return branch !== null && ref === `refs/heads/${branch}`;
-}
-
 ;// CONCATENATED MODULE: ./src/report/pending.ts
 /**
  * The sticky comment's "assessing" state (wait: detached): the comment a
@@ -49584,7 +51808,168 @@ function pending_pendingDescription(runId, deadline) {
         : `Assessing: run ${runId}, result by ${by} at the latest (the collector sets it)`;
 }
 
+;// CONCATENATED MODULE: ./src/github/commit-status.ts
+/**
+ * The commit status of a deployment run: deployment_status and
+ * repository_dispatch runs happen on the default branch and do not show as
+ * checks on the pull request, so the result is set on the deployed commit as
+ * a status `agent-security/<model or target>`: pending at the start,
+ * success, failure or error at the end, with the run's summary line as its
+ * description and the job as its target.
+ *
+ * Setting it never changes the gate's result: a status that cannot be set is
+ * a warning that says why and how to fix it.
+ */
+
+
+
+
+const COMMIT_STATES = (/* unused pure expression or super */ null && (['pending', 'success', 'failure', 'error']));
+/** GitHub's limit on a status description, in characters. */
+const STATUS_DESCRIPTION_MAX = 140;
+/** The status context's prefix: one context per model or target. */
+const STATUS_CONTEXT_PREFIX = 'agent-security/';
+const CONTEXT_NAME_MAX = 100;
+/** How many statuses one list call reads: the newest of the commit. */
+const STATUSES_READ = 100;
+/** `agent-security/<name>`, the name on one line and clipped. */
+function commit_status_statusContext(name) {
+    return `${STATUS_CONTEXT_PREFIX}${oneLine(name, CONTEXT_NAME_MAX) || 'agent'}`;
+}
+/**
+ * One line of at most 140 characters (code points, as GitHub counts), clipped
+ * with an ellipsis. Every character is the reader's: the agent that set it is
+ * named in the target URL (statusTargetUrl), not here.
+ */
+function statusDescription(text) {
+    const chars = Array.from(text_oneLine(text, 2000));
+    return chars.length <= STATUS_DESCRIPTION_MAX ? chars.join('') : `${chars.slice(0, STATUS_DESCRIPTION_MAX - 1).join('')}…`;
+}
+/**
+ * A status of a cause and its fix, within 140 characters: the fix whole
+ * ("Re-run the job."), the cause clipped before it when both do not fit, so
+ * the reader always learns what to do.
+ */
+function commit_status_causeAndFix(cause, fix) {
+    const tail = Array.from(oneLine(fix, 2000));
+    const head = Array.from(oneLine(cause, 2000).replace(/[.;:,\s]+$/, ''));
+    const room = STATUS_DESCRIPTION_MAX - tail.length - 2;
+    if (tail.length === 0)
+        return statusDescription(head.join(''));
+    const shown = head.length <= room ? head.join('') : `${head.slice(0, Math.max(0, room - 1)).join('')}…`;
+    return statusDescription(`${shown}. ${tail.join('')}`);
+}
+/** The fragment that names a status's agent in its target URL. */
+const OWNER_FRAGMENT = /#agent-([0-9a-f]{8})$/;
+/**
+ * The target URL as set: the job's URL with the agent in its fragment
+ * (`…/jobs/1#agent-1a2b3c4d`), which the page ignores and statusOwnerIn reads
+ * back; without a job URL there is nothing to link to, and the status names
+ * no agent (it counts as another's, see otherStatusOwners).
+ */
+function statusTargetUrl(targetUrl, owner) {
+    if (targetUrl === null || owner === null)
+        return targetUrl;
+    return `${targetUrl.replace(/#.*$/, '')}#agent-${owner}`;
+}
+/**
+ * The description of a step that ended without a result: the cause and the
+ * fix first, so GitHub's 140 characters keep them. A service refusal with a
+ * hint (a spent allowance with its reset date, a budget with its retry time)
+ * leads with the hint, the status and code after it; a refusal of the
+ * pipeline (a merge queue with nothing to carry over) leads with what it
+ * refused and how to get past it, not as a configuration mistake of the
+ * input it names; `line` otherwise (describeFailure's).
+ */
+function commit_status_failureStatus(err, line) {
+    if (err instanceof RemoteError && err.hint) {
+        const code = [err.status === undefined ? null : `HTTP ${err.status}`, err.code ?? null].filter((x) => x !== null).join(' ');
+        return `${err.hint.replace(/[.\s]+$/, '')}${code === '' ? '' : ` (${code})`}.`;
+    }
+    if (err instanceof ConfigError && err.summary !== undefined) {
+        const fix = /(?:^|[.;] )((?:Let|Give|Use|Set|Add|Run|Re-run|Push|Merge)\b[^]*)$/.exec(err.message)?.[1];
+        const head = err.summary.charAt(0).toUpperCase() + err.summary.slice(1);
+        return fix === undefined ? `${head}: ${err.message}` : `${head}. ${fix.replace(/[.\s]+$/, '')}.`;
+    }
+    return line;
+}
+/**
+ * The agent a listed status names: in its target URL's fragment
+ * (statusTargetUrl), or at its description's end as versions before 1.1 named
+ * it (`… [agent 1a2b3c4d]`); null when it names none.
+ */
+function statusOwnerIn(targetUrl, description) {
+    return OWNER_FRAGMENT.exec(targetUrl ?? '')?.[1] ?? /\[agent ([0-9a-f]{8})\]$/.exec(description ?? '')?.[1] ?? null;
+}
+/**
+ * The other agents that set `context` on the commit, as `listed` shows them:
+ * a status naming another owner, or none (another tool, or a version of
+ * this action that did not name its agent: it cannot be told apart, so it
+ * counts as another).
+ */
+function commit_status_otherStatusOwners(listed, context, owner) {
+    const others = listed.filter((s) => s.context === context && s.owner !== owner).map((s) => s.owner ?? 'unnamed');
+    return [...new Set(others)];
+}
+function readStatuses(res, endpoint) {
+    if (!Array.isArray(res.data))
+        throw new errors_GitHubError({ endpoint, message: 'GitHub answered the status list without a list', transient: true });
+    return res.data.filter(text_isRecord).map((s) => ({
+        context: typeof s.context === 'string' ? s.context : '',
+        owner: statusOwnerIn(typeof s.target_url === 'string' ? s.target_url : null, typeof s.description === 'string' ? s.description : null)
+    }));
+}
+const withTargetUrl = (url) => (url === null ? {} : { target_url: url });
+function statusesApiOver(call) {
+    return {
+        setCommitStatus(r, s) {
+            return call('POST', `${repoPath(r)}/statuses/${s.sha}`, 'POST /repos/{owner}/{repo}/statuses/{sha}', {
+                owner: r.owner,
+                repo: r.repo,
+                sha: s.sha,
+                state: s.state,
+                context: s.context,
+                description: statusDescription(s.description),
+                ...withTargetUrl(statusTargetUrl(s.targetUrl, s.owner))
+            }, (res) => ({ id: text_isRecord(res.data) && typeof res.data.id === 'number' ? res.data.id : null }));
+        },
+        listCommitStatuses(r, sha) {
+            return call('GET', `${repoPath(r)}/commits/${sha}/statuses`, 'GET /repos/{owner}/{repo}/commits/{ref}/statuses', { owner: r.owner, repo: r.repo, ref: sha, per_page: STATUSES_READ }, readStatuses);
+        }
+    };
+}
+function explainStatusFailure(err, repo, sha) {
+    const head = `Could not set the commit status on ${repo.owner}/${repo.repo}@${sha.slice(0, 7)} (the gate's result is unchanged)`;
+    return explainGitHubFailure(err, head, (e, said) => {
+        if (e.status === 403 || e.status === 404) {
+            return {
+                warning: `${head}: GitHub answered ${e.status} (${said}). Fix: give the job \`permissions: statuses: write\`.`,
+                reason: `${e.status === 403 ? 'forbidden (403)' : 'not found (404)'}: the token cannot set commit statuses`
+            };
+        }
+        if (e.status === 422) {
+            return { warning: `${head}: GitHub refused the status (${said}).`, reason: 'refused (422)' };
+        }
+        return null;
+    });
+}
+/** Set the status; a failure is a warning and `false`, never an error of the step (a cancellation still ends it). */
+async function postCommitStatus(api, repo, status, log) {
+    try {
+        await api.setCommitStatus(repo, status);
+        return true;
+    }
+    catch (err) {
+        if (err instanceof errors_AbortedError)
+            throw err;
+        log.warning(explainStatusFailure(err, repo, status.sha).warning);
+        return false;
+    }
+}
+
 ;// CONCATENATED MODULE: ./src/action/collect-decision.ts
+
+
 
 /** What a record asks, before the service is asked anything. The head check comes first: a record of an older commit is not this collector's to judge. */
 function collect_decision_judgeRecord(pending, head, sealed) {
@@ -49643,68 +52028,34 @@ function summaryLine(looks) {
         `${n('queued')} still queued, ${n('superseded')} superseded, ${n('failed')} not readable (left pending)` +
         (worst === null ? '; no status set.' : `; worst status set: ${worst}.`));
 }
-
-;// CONCATENATED MODULE: ./src/action/inputs/common.ts
 /**
- * What every input reader shares: the reader of raw values, the choice among
- * allowed values, booleans, repository paths, and how much of a mistaken
- * value a message shows. Pure.
+ * The categories the run must cover: the default branch's policy and the
+ * record's (sealed: what the pull request's step asked for), whichever asks
+ * more; either asking for the full taxonomy (empty) asks for it all.
  */
-
-
-
-/** Reads `INPUT_<NAME>` from an environment, as the runner sets them. */
-function common_envInputReader(env) {
-    return (name) => (env[`INPUT_${name.replace(/ /g, '_').toUpperCase()}`] ?? '').trim();
+function collect_decision_withRecordScope(args, record) {
+    if (args.categories.length === 0 || record.categories.length === 0)
+        return { ...args, categories: [] };
+    return { ...args, categories: [...new Set([...args.categories, ...record.categories])] };
 }
-/** Show at most 60 characters of what the user typed, on one line. */
-function clip(s) {
-    return text_oneLine(s, 60);
-}
-function oneOf(input, raw, allowed, fallback) {
-    const value = (raw === '' ? fallback : raw.toLowerCase());
-    if (!allowed.includes(value)) {
-        throw new errors_ConfigError(input, `'${clip(raw)}' is not one of ${allowed.join(', ')}`);
+/** What a refused record's status tells the reader to do: a new push triggers a new run and writes a new sealed record. */
+const RECORD_REFUSED_FIX = 'Push a commit to assess the head again.';
+/** A record the collector will not judge: not the user's configuration, so titled as what it is (failureCause reads the summary). */
+const collect_decision_recordRefused = (input, cause) => new ConfigError(input, cause, 'a pending record refused');
+/** A refused record's commit status: its cause, then what to do (not "re-run the job": a re-run reads the same record). */
+const collect_decision_refusedStatus = (err) => causeAndFix(err.message, RECORD_REFUSED_FIX);
+const named = (missing) => missing.slice(0, 5).join(', ') + (missing.length > 5 ? `, and ${missing.length - 5} more` : '');
+/** Why the collector will not judge the run a record names (another model, begun before the record, narrower than asked); null: none. */
+function collect_decision_runRefusal(looked, runId, modelId) {
+    if (looked.kind === 'foreign')
+        return collect_decision_recordRefused('model_id', `The pending record names run ${runId}, not a run of ${modelId}: nothing passes`);
+    if (looked.kind === 'earlier') {
+        const began = looked.run.started_at ?? 'at a time the service does not tell';
+        return collect_decision_recordRefused('wait', `Run ${runId} began (${began}) before the record's trigger time: it is not the run this record's step triggered, nothing passes`);
     }
-    return value;
-}
-function parseBoolean(input, raw, fallback) {
-    if (raw === '')
-        return fallback;
-    if (['true', 'True', 'TRUE'].includes(raw))
-        return true;
-    if (['false', 'False', 'FALSE'].includes(raw))
-        return false;
-    throw new errors_ConfigError(input, `'${clip(raw)}' is not a boolean: use true or false`);
-}
-/** C0 and C1 control characters and DEL: no credential holds one (a header cannot carry it). */
-const CONTROL_CHARS = /[\u0000-\u001f\u007f-\u009f]/;
-/**
- * True when a secret input may be registered as a mask: long enough to be a
- * credential and without control characters. A shorter value would mask that
- * text in every log line (a one-letter key masks the letter); such values are
- * refused as inputs instead (see checkApiKey, readTargetInput), never echoed.
- */
-function isMaskableSecret(value) {
-    return value.length >= MIN_SECRET_CHARS && !CONTROL_CHARS.test(value);
-}
-/** A repository-relative file path ('' allowed): no absolute path, no '..'. */
-function parseRepoPath(input, raw) {
-    if (raw === '')
-        return '';
-    if (raw.startsWith('/') || /^[A-Za-z]:/.test(raw) || raw.split(/[\\/]/).includes('..') || /[\u0000-\u001f\u007f]/.test(raw)) {
-        throw new errors_ConfigError(input, `'${clip(raw)}' must be a path inside the repository, e.g. .github/agent-security-accepted.yml`);
-    }
-    return raw.replace(/^\.\//, '');
-}
-/** A whole number from `min` to `max` ('' : the fallback); anything else is a ConfigError naming the input. */
-function parseWholeNumber(input, raw, fallback, min, max) {
-    const text = raw === '' ? fallback : raw;
-    const n = Number(text);
-    if (!/^\d+$/.test(text) || n < min || n > max) {
-        throw new errors_ConfigError(input, `'${clip(text)}' is not a whole number from ${min} to ${max}`);
-    }
-    return n;
+    if (looked.kind === 'narrow')
+        return collect_decision_recordRefused('categories', `Run ${runId} does not cover the categories the default branch's policy or the record asks for (${named(looked.missing)}): nothing passes`);
+    return null;
 }
 
 ;// CONCATENATED MODULE: ./src/action/saved-state.ts
@@ -49947,165 +52298,6 @@ function assess_gateArgs(inputs, policy) {
         confirm: { confidence: inputs.confidence, maxRuns: inputs.confirmationRunsMax },
         runsPerChange: inputs.runsPerChange
     };
-}
-
-;// CONCATENATED MODULE: ./src/github/commit-status.ts
-/**
- * The commit status of a deployment run: deployment_status and
- * repository_dispatch runs happen on the default branch and do not show as
- * checks on the pull request, so the result is set on the deployed commit as
- * a status `agent-security/<model or target>`: pending at the start,
- * success, failure or error at the end, with the run's summary line as its
- * description and the job as its target.
- *
- * Setting it never changes the gate's result: a status that cannot be set is
- * a warning that says why and how to fix it.
- */
-
-
-
-
-const COMMIT_STATES = (/* unused pure expression or super */ null && (['pending', 'success', 'failure', 'error']));
-/** GitHub's limit on a status description, in characters. */
-const STATUS_DESCRIPTION_MAX = 140;
-/** The status context's prefix: one context per model or target. */
-const STATUS_CONTEXT_PREFIX = 'agent-security/';
-const CONTEXT_NAME_MAX = 100;
-/** How many statuses one list call reads: the newest of the commit. */
-const STATUSES_READ = 100;
-/** `agent-security/<name>`, the name on one line and clipped. */
-function commit_status_statusContext(name) {
-    return `${STATUS_CONTEXT_PREFIX}${oneLine(name, CONTEXT_NAME_MAX) || 'agent'}`;
-}
-/**
- * One line of at most 140 characters (code points, as GitHub counts), clipped
- * with an ellipsis. Every character is the reader's: the agent that set it is
- * named in the target URL (statusTargetUrl), not here.
- */
-function statusDescription(text) {
-    const chars = Array.from(text_oneLine(text, 2000));
-    return chars.length <= STATUS_DESCRIPTION_MAX ? chars.join('') : `${chars.slice(0, STATUS_DESCRIPTION_MAX - 1).join('')}…`;
-}
-/**
- * A status of a cause and its fix, within 140 characters: the fix whole
- * ("Re-run the job."), the cause clipped before it when both do not fit, so
- * the reader always learns what to do.
- */
-function commit_status_causeAndFix(cause, fix) {
-    const tail = Array.from(oneLine(fix, 2000));
-    const head = Array.from(oneLine(cause, 2000).replace(/[.;:,\s]+$/, ''));
-    const room = STATUS_DESCRIPTION_MAX - tail.length - 2;
-    if (tail.length === 0)
-        return statusDescription(head.join(''));
-    const shown = head.length <= room ? head.join('') : `${head.slice(0, Math.max(0, room - 1)).join('')}…`;
-    return statusDescription(`${shown}. ${tail.join('')}`);
-}
-/** The fragment that names a status's agent in its target URL. */
-const OWNER_FRAGMENT = /#agent-([0-9a-f]{8})$/;
-/**
- * The target URL as set: the job's URL with the agent in its fragment
- * (`…/jobs/1#agent-1a2b3c4d`), which the page ignores and statusOwnerIn reads
- * back; without a job URL there is nothing to link to, and the status names
- * no agent (it counts as another's, see otherStatusOwners).
- */
-function statusTargetUrl(targetUrl, owner) {
-    if (targetUrl === null || owner === null)
-        return targetUrl;
-    return `${targetUrl.replace(/#.*$/, '')}#agent-${owner}`;
-}
-/**
- * The description of a step that ended without a result: the cause and the
- * fix first, so GitHub's 140 characters keep them. A service refusal with a
- * hint (a spent allowance with its reset date, a budget with its retry time)
- * leads with the hint, the status and code after it; a refusal of the
- * pipeline (a merge queue with nothing to carry over) leads with what it
- * refused and how to get past it, not as a configuration mistake of the
- * input it names; `line` otherwise (describeFailure's).
- */
-function commit_status_failureStatus(err, line) {
-    if (err instanceof RemoteError && err.hint) {
-        const code = [err.status === undefined ? null : `HTTP ${err.status}`, err.code ?? null].filter((x) => x !== null).join(' ');
-        return `${err.hint.replace(/[.\s]+$/, '')}${code === '' ? '' : ` (${code})`}.`;
-    }
-    if (err instanceof ConfigError && err.summary !== undefined) {
-        const fix = /(?:^|[.;] )((?:Let|Give|Use|Set|Add|Run|Re-run|Push|Merge)\b[^]*)$/.exec(err.message)?.[1];
-        const head = err.summary.charAt(0).toUpperCase() + err.summary.slice(1);
-        return fix === undefined ? `${head}: ${err.message}` : `${head}. ${fix.replace(/[.\s]+$/, '')}.`;
-    }
-    return line;
-}
-/**
- * The agent a listed status names: in its target URL's fragment
- * (statusTargetUrl), or at its description's end as versions before 1.1 named
- * it (`… [agent 1a2b3c4d]`); null when it names none.
- */
-function statusOwnerIn(targetUrl, description) {
-    return OWNER_FRAGMENT.exec(targetUrl ?? '')?.[1] ?? /\[agent ([0-9a-f]{8})\]$/.exec(description ?? '')?.[1] ?? null;
-}
-/**
- * The other agents that set `context` on the commit, as `listed` shows them:
- * a status naming another owner, or none (another tool, or a version of
- * this action that did not name its agent: it cannot be told apart, so it
- * counts as another).
- */
-function commit_status_otherStatusOwners(listed, context, owner) {
-    const others = listed.filter((s) => s.context === context && s.owner !== owner).map((s) => s.owner ?? 'unnamed');
-    return [...new Set(others)];
-}
-function readStatuses(res, endpoint) {
-    if (!Array.isArray(res.data))
-        throw new errors_GitHubError({ endpoint, message: 'GitHub answered the status list without a list', transient: true });
-    return res.data.filter(text_isRecord).map((s) => ({
-        context: typeof s.context === 'string' ? s.context : '',
-        owner: statusOwnerIn(typeof s.target_url === 'string' ? s.target_url : null, typeof s.description === 'string' ? s.description : null)
-    }));
-}
-const withTargetUrl = (url) => (url === null ? {} : { target_url: url });
-function statusesApiOver(call) {
-    return {
-        setCommitStatus(r, s) {
-            return call('POST', `${repoPath(r)}/statuses/${s.sha}`, 'POST /repos/{owner}/{repo}/statuses/{sha}', {
-                owner: r.owner,
-                repo: r.repo,
-                sha: s.sha,
-                state: s.state,
-                context: s.context,
-                description: statusDescription(s.description),
-                ...withTargetUrl(statusTargetUrl(s.targetUrl, s.owner))
-            }, (res) => ({ id: text_isRecord(res.data) && typeof res.data.id === 'number' ? res.data.id : null }));
-        },
-        listCommitStatuses(r, sha) {
-            return call('GET', `${repoPath(r)}/commits/${sha}/statuses`, 'GET /repos/{owner}/{repo}/commits/{ref}/statuses', { owner: r.owner, repo: r.repo, ref: sha, per_page: STATUSES_READ }, readStatuses);
-        }
-    };
-}
-function explainStatusFailure(err, repo, sha) {
-    const head = `Could not set the commit status on ${repo.owner}/${repo.repo}@${sha.slice(0, 7)} (the gate's result is unchanged)`;
-    return explainGitHubFailure(err, head, (e, said) => {
-        if (e.status === 403 || e.status === 404) {
-            return {
-                warning: `${head}: GitHub answered ${e.status} (${said}). Fix: give the job \`permissions: statuses: write\`.`,
-                reason: `${e.status === 403 ? 'forbidden (403)' : 'not found (404)'}: the token cannot set commit statuses`
-            };
-        }
-        if (e.status === 422) {
-            return { warning: `${head}: GitHub refused the status (${said}).`, reason: 'refused (422)' };
-        }
-        return null;
-    });
-}
-/** Set the status; a failure is a warning and `false`, never an error of the step (a cancellation still ends it). */
-async function postCommitStatus(api, repo, status, log) {
-    try {
-        await api.setCommitStatus(repo, status);
-        return true;
-    }
-    catch (err) {
-        if (err instanceof errors_AbortedError)
-            throw err;
-        log.warning(explainStatusFailure(err, repo, status.sha).warning);
-        return false;
-    }
 }
 
 ;// CONCATENATED MODULE: ./src/action/output-table.ts
@@ -51144,409 +53336,6 @@ const formats_REPORT_FORMATS = [
         render: (report, opts) => renderCodeQuality(report, { location: opts.sarifLocation })
     }
 ];
-
-;// CONCATENATED MODULE: ./src/github/write-rule.ts
-/**
- * The one rule for every write a run makes beyond its own report: a target's
- * profile (profile_file), dismissals on the service (sync_dismissals) and the
- * baseline later runs gate against.
- *
- *   Shared targets, dismissals and the baseline are written only from the
- *   default branch on push, schedule or workflow_dispatch; a pull request
- *   writes only the profile of its own preview, and the records of its own
- *   runs under its own ref (they only add evidence to its own window).
- *
- * Only those events on the default branch run the default branch's own code.
- * Every other event may run a pull request's: pull_request runs it, and
- * pull_request_target, issue_comment, workflow_run and the rest run on the
- * default branch's ref while the workflow may check the pull request out. A
- * pull request's own preview (a target found or registered by endpoint_url
- * whose name holds `pr-<number>`) is its own to write. The workflow may widen
- * the profile rule with allow_shared_profile_sync; nothing widens the others.
- *
- * Pure: the event name, its payload and the environment in.
- */
-
-
-
-
-/** Events that run the code of the ref they run on (a branch's own workflow). */
-const write_rule_WRITING_EVENTS = new Set(['push', 'schedule', 'workflow_dispatch']);
-/** The rule in one line, for messages and the docs. */
-const WRITE_RULE = 'shared targets, dismissals and the baseline are written only from the default branch on push, schedule or workflow_dispatch';
-function write_rule_writeStanding(eventName, payload, env) {
-    if (PULL_REQUEST_EVENTS.has(eventName)) {
-        const event = targetFromEvent(eventName, payload, env.GITHUB_REPOSITORY ?? '');
-        return { kind: 'pull_request', number: event.kind === 'pull_request' ? event.number : null };
-    }
-    const ref = env.GITHUB_REF ?? '';
-    const defaultBranch = defaultBranchOf(payload);
-    if (write_rule_WRITING_EVENTS.has(eventName) && defaultBranch !== null && isDefaultBranchRef(payload, ref))
-        return { kind: 'default-branch', branch: defaultBranch };
-    return { kind: 'other', eventName, ref };
-}
-/** The ref a pull_request run is on (GITHUB_REF), which only that pull request's runs save cache entries under. */
-function pullRequestRef(number) {
-    return `refs/pull/${number}/merge`;
-}
-/** The run, as a refusal names it (the default branch is never refused). */
-function describeRun(standing) {
-    switch (standing.kind) {
-        case 'pull_request':
-            return standing.number === null ? 'this pull request' : `pull request #${standing.number}`;
-        case 'other':
-            return `this ${oneLine(standing.eventName, 40) || 'unnamed'} run on ${oneLine(standing.ref, 100) || 'an unknown ref'}`;
-    }
-}
-/** True when `target` is the pull request's own preview, found or registered by endpoint_url. */
-function isOwnPreview(standing, target) {
-    return (standing.kind === 'pull_request' &&
-        standing.number !== null &&
-        target.outcome !== 'given' &&
-        target.name !== null &&
-        isPullRequestName(target.name, standing.number));
-}
-/** Why `write` may not be made from where the run stands, in one phrase; null when it may. */
-function write_rule_writeRefusal(standing, write) {
-    if (standing.kind === 'default-branch')
-        return null;
-    const run = describeRun(standing);
-    switch (write.kind) {
-        case 'baseline':
-            return `${run} may run a pull request's code, and the baseline is recorded only from the default branch on push, schedule or workflow_dispatch`;
-        case 'own-record':
-            return standing.kind === 'pull_request' && standing.number !== null && write.ref === pullRequestRef(standing.number)
-                ? null
-                : `${run} may run a pull request's code on a ref that is not its own (${oneLine(write.ref, 100) || 'none'}), and runs are recorded only from the default branch or a pull request's own ref`;
-        case 'dismissals':
-            return `${run} may run a pull request's code, and acceptances are written to the service only from the default branch on push, schedule or workflow_dispatch`;
-        case 'profile': {
-            if (write.allowShared || isOwnPreview(standing, write.target))
-                return null;
-            const t = write.target;
-            const what = t.name !== null ? `target '${oneLine(t.name, 200)}' (model ${t.modelId})` : `model ${t.modelId} (given by model_id)`;
-            const own = standing.kind === 'pull_request' && standing.number !== null
-                ? `may sync the profile of its own preview only (a target registered by endpoint_url whose name holds pr-${standing.number}, as the default name does), and ${what} is shared`
-                : `may run a pull request's code, and ${what} is shared`;
-            return `${run} ${own}`;
-        }
-    }
-}
-/** The profile sync's refusal, as the configuration error naming the input that widens the rule; null when it may sync. */
-function write_rule_profileWriteRefusal(standing, target, allowShared) {
-    const why = write_rule_writeRefusal(standing, { kind: 'profile', target, allowShared });
-    if (why === null)
-        return null;
-    return new ConfigError('allow_shared_profile_sync', `${why}: ${WRITE_RULE}. Sync it from a push to the default branch, or set allow_shared_profile_sync: true if runs not on it may rewrite its profile`);
-}
-
-;// CONCATENATED MODULE: ./src/pipeline/code-origin.ts
-/**
- * Whether the code a target is built from comes from outside this repository:
- * the one answer every feature asks (outsideCode). Code is inside only when a
- * branch of this repository holds it: a push's or a merge queue's commit, a
- * pull request whose head branch is here, a deployed commit (or the commit a
- * status, check_run or check_suite event names) that the event's branch (or
- * the head branch of its pull request here) holds.
- * A fork's head, a commit on no branch here, and anything that cannot be told
- * are outside. Pure: the evidence is gathered at the edge
- * (src/action/stages/outside-code.ts).
- */
-
-const sameRepo = (a, b) => a.toLowerCase() === b.toLowerCase();
-/** Why the code is from outside this repository; null when a branch of this repository holds it. */
-function code_origin_outsideCode(e) {
-    switch (e.kind) {
-        case 'this_repository':
-            return null;
-        case 'head':
-            if (e.headRepo !== null && sameRepo(e.headRepo, e.repository))
-                return null;
-            return `the head of ${e.of} is in ${e.headRepo === null ? 'a fork that no longer exists' : `the fork ${e.headRepo}`}, not in ${e.repository}`;
-        case 'commit': {
-            if (e.heldBy !== null)
-                return null;
-            const what = e.of ?? `the deployed commit ${identity_shortSha(e.sha)}`;
-            const asked = e.asked.length === 0 ? 'the event names no branch' : `not on ${e.asked.map((b) => `'${b.slice(0, 60)}'`).join(' or ')}`;
-            if (e.forkPull !== null) {
-                const fork = e.forkPull.headRepo === null ? 'a fork that no longer exists' : `the fork ${e.forkPull.headRepo}`;
-                return `${what} is the head of pull request #${e.forkPull.number} from ${fork}, and on no branch of this repository (${asked})`;
-            }
-            return `${what} is on no branch of this repository (${asked})`;
-        }
-        case 'unknown':
-            return `it cannot be told whether the code is this repository's (${e.why})`;
-    }
-}
-
-;// CONCATENATED MODULE: ./src/gitlab/ci-context.ts
-/**
- * What a GitLab CI job is, read from GitLab's predefined variables. Pure: the
- * environment in.
- *
- * - The API root: CI_API_V4_URL, else CI_SERVER_URL + /api/v4 (http or https
- *   without credentials; anything else reads as unset).
- * - The merge request a pipeline runs for, whatever its source: a
- *   merge-request pipeline (CI_PIPELINE_SOURCE merge_request_event), and its
- *   child pipelines (`parent_pipeline`), which GitLab runs "under the same
- *   project, ref, and commit SHA" with the merge request's variables, and a
- *   downstream pipeline (`pipeline`, `trigger`) given them. The merge request
- *   lives in its target project, CI_MERGE_REQUEST_PROJECT_ID; its code comes
- *   from CI_MERGE_REQUEST_SOURCE_PROJECT_ID, another project when it comes
- *   from a fork. The pipeline itself runs in CI_PROJECT_ID: the fork's by
- *   default, the target's when a member of the target project runs it there,
- *   where the job gets the target's CI/CD variables while it runs the fork's
- *   code.
- * - A pipeline that carries merge-request variables (any CI_MERGE_REQUEST_*)
- *   without the ones that tell where its code is from (the IID and the three
- *   project ids, each a number) has a `mergeRequestGap`: it cannot be told.
- */
-/** A variable's value; null when unset or blank. */
-const ci_context_nonEmpty = (value) => (value === undefined || value.trim() === '' ? null : value);
-/** True in a GitLab CI job (GitLab sets GITLAB_CI=true in every job). */
-function isGitLabCi(env) {
-    return env.GITLAB_CI === 'true';
-}
-/** An http(s) URL without credentials, query or fragment, without its trailing slashes; null otherwise. */
-function ci_context_httpUrl(raw) {
-    try {
-        const url = new URL(raw);
-        if (!/^https?:$/.test(url.protocol) || url.username || url.password || url.search || url.hash)
-            return null;
-        return url.toString().replace(/\/+$/, '');
-    }
-    catch {
-        return null;
-    }
-}
-/** A variable holding an http(s) URL (httpUrl), else null. */
-function httpUrlOrNull(value) {
-    const v = ci_context_nonEmpty(value);
-    return v === null ? null : ci_context_httpUrl(v);
-}
-function apiUrlOf(env) {
-    const v4 = ci_context_nonEmpty(env.CI_API_V4_URL);
-    if (v4 !== null)
-        return ci_context_httpUrl(v4);
-    const server = ci_context_nonEmpty(env.CI_SERVER_URL);
-    const root = server === null ? null : ci_context_httpUrl(server);
-    return root === null ? null : `${root}/api/v4`;
-}
-/** A GitLab id (a project's, an IID): a positive integer in decimal; null otherwise. */
-function idOf(value) {
-    const v = value ?? '';
-    return /^[1-9][0-9]{0,15}$/.test(v) ? v : null;
-}
-/** The variables that say which merge request a pipeline runs for and where its code is from. */
-const MERGE_REQUEST_IDS = [
-    'CI_MERGE_REQUEST_IID',
-    'CI_MERGE_REQUEST_PROJECT_ID',
-    'CI_MERGE_REQUEST_SOURCE_PROJECT_ID',
-    'CI_PROJECT_ID'
-];
-/** Whether the job carries any merge-request variable (CI_MERGE_REQUEST_*, set and not blank). */
-function carriesMergeRequest(env) {
-    return Object.entries(env).some(([name, value]) => name.startsWith('CI_MERGE_REQUEST_') && ci_context_nonEmpty(value) !== null);
-}
-function mergeRequestOf(env, pipelineSource) {
-    if (pipelineSource !== 'merge_request_event' && !carriesMergeRequest(env))
-        return { mergeRequest: null, mergeRequestGap: null };
-    const ids = MERGE_REQUEST_IDS.map((name) => idOf(env[name]));
-    const [iid, projectId, sourceProjectId, pipelineProjectId] = ids;
-    if (iid === null || projectId === null || sourceProjectId === null || pipelineProjectId === null) {
-        const what = MERGE_REQUEST_IDS.filter((_, i) => ids[i] === null)
-            .map((name) => `${name} ${ci_context_nonEmpty(env[name]) === null ? 'unset' : 'not a number'}`)
-            .join(', ');
-        return {
-            mergeRequest: null,
-            mergeRequestGap: `a pipeline of a merge request whose variables do not say where its code is from (${what})`
-        };
-    }
-    const projectUrl = ci_context_nonEmpty(env.CI_MERGE_REQUEST_PROJECT_URL);
-    return {
-        mergeRequest: {
-            projectId,
-            iid: Number(iid),
-            sourceProjectId,
-            webUrl: projectUrl !== null && /^https?:\/\//.test(projectUrl) ? `${projectUrl.replace(/\/+$/, '')}/-/merge_requests/${iid}` : null
-        },
-        mergeRequestGap: null
-    };
-}
-function ci_context_readGitLabCi(env) {
-    const pipelineSource = ci_context_nonEmpty(env.CI_PIPELINE_SOURCE) ?? '';
-    return {
-        apiUrl: apiUrlOf(env),
-        projectId: idOf(env.CI_PROJECT_ID),
-        pipelineSource,
-        commitBranch: ci_context_nonEmpty(env.CI_COMMIT_BRANCH),
-        defaultBranch: ci_context_nonEmpty(env.CI_DEFAULT_BRANCH),
-        commitSha: ci_context_nonEmpty(env.CI_COMMIT_SHA),
-        ...mergeRequestOf(env, pipelineSource),
-        jobUrl: httpUrlOrNull(env.CI_JOB_URL),
-        configPath: ci_context_nonEmpty(env.CI_CONFIG_PATH)
-    };
-}
-/** The GitLab variables this code reads: what a shell that builds its step's own environment passes through. */
-const GITLAB_JOB_VARIABLES = (/* unused pure expression or super */ null && ([
-    'GITLAB_CI',
-    'GITLAB_TOKEN',
-    'CI_API_V4_URL',
-    'CI_SERVER_URL',
-    'CI_PROJECT_ID',
-    'CI_PIPELINE_SOURCE',
-    'CI_COMMIT_BRANCH',
-    'CI_DEFAULT_BRANCH',
-    'CI_COMMIT_SHA',
-    'CI_JOB_URL',
-    'CI_CONFIG_PATH',
-    'CI_MERGE_REQUEST_IID',
-    'CI_MERGE_REQUEST_PROJECT_ID',
-    'CI_MERGE_REQUEST_SOURCE_PROJECT_ID',
-    'CI_MERGE_REQUEST_PROJECT_URL'
-]));
-/**
- * The part of a step's environment a GitLab job adds, for a shell that builds
- * the step's environment itself (the command line): GitLab's variables as
- * they are (every merge-request variable among them: one present says the
- * pipeline is a merge request's), and the comment on (the merge-request note
- * takes its place). Null outside GitLab CI unless `force` (an explicit option).
- */
-function gitlabStepEnv(env, force = false) {
-    if (!force && !isGitLabCi(env))
-        return null;
-    const out = { GITLAB_CI: 'true', INPUT_COMMENT: 'update' };
-    const passed = (name) => GITLAB_JOB_VARIABLES.includes(name) || name.startsWith('CI_MERGE_REQUEST_');
-    for (const [name, value] of Object.entries(env))
-        if (name !== 'GITLAB_CI' && passed(name))
-            out[name] = value;
-    return out;
-}
-
-;// CONCATENATED MODULE: ./src/gitlab/fork-rule.ts
-/**
- * What a GitLab pipeline may do, by the same rules as a GitHub workflow
- * (src/github/write-rule.ts): shared targets, dismissals and the baseline are
- * written only from the default branch on push, schedule or a manual run
- * (GitLab's `web`, as workflow_dispatch); a pipeline of a merge request is a
- * pull request, which writes only the profile of its own preview. And no
- * secret reaches a fork's code: a pipeline of a merge request, whatever its
- * source (the merge-request pipeline, its child pipelines, a downstream
- * pipeline given its variables), that runs the code of another project in
- * the target project (where the job holds the target's CI/CD variables) is
- * refused before anything is sent; so is one whose variables cannot tell.
- *
- * Pure: the CI context (./ci-context.ts) in.
- */
-
-
-
-
-
-/** GitLab's pipeline sources with a GitHub event of the same meaning. */
-const SAME_AS_GITHUB = { push: 'push', schedule: 'schedule', web: 'workflow_dispatch' };
-/** A mirrored GitHub pull request's pipeline: a proposed change whose source GitLab does not name. */
-const MIRRORED_PULL_REQUEST = 'external_pull_request_event';
-/**
- * What a pipeline says of where its code comes from, as the one rule of
- * outside code (src/pipeline/code-origin.ts) reads it: a merge request's
- * head is in its source project, whatever the pipeline's source; a merge
- * request whose variables do not say enough, or a mirrored pull request,
- * cannot be told (outside, fail closed); any other pipeline runs a ref of
- * this project.
- */
-function codeEvidence(ci) {
-    if (ci.pipelineSource === MIRRORED_PULL_REQUEST)
-        return { kind: 'unknown', why: 'a mirrored pull request, whose source GitLab does not name' };
-    if (ci.mergeRequestGap !== null)
-        return { kind: 'unknown', why: ci.mergeRequestGap };
-    const mr = ci.mergeRequest;
-    if (mr === null)
-        return { kind: 'this_repository' };
-    return { kind: 'head', of: `merge request !${mr.iid}`, headRepo: `project ${mr.sourceProjectId}`, repository: `project ${mr.projectId}` };
-}
-/** Whether the pipeline runs code from outside the project (outsideCode of codeEvidence). */
-function runsOutsideCode(ci) {
-    return outsideCode(codeEvidence(ci)) !== null;
-}
-/**
- * Why the job's secrets are at risk: the reason its code is from outside, when
- * the job holds the variables of a project whose code it is not running (a
- * fork's code in the target project, or code that cannot be told); null when
- * they are not.
- */
-function riskToSecrets(ci) {
-    return ci.projectId !== ci.mergeRequest?.sourceProjectId ? code_origin_outsideCode(codeEvidence(ci)) : null;
-}
-/** Whether the job holds the variables of a project whose code it is not running (a fork's code in the target project). */
-function secretsAtRisk(ci) {
-    return riskToSecrets(ci) !== null;
-}
-/** Where the pipeline stands for the write rule: any pipeline of a merge request (or one that cannot be told) as a pull request. */
-function gitlabWriteStanding(ci) {
-    if (ci.pipelineSource === MIRRORED_PULL_REQUEST || ci.mergeRequest !== null || ci.mergeRequestGap !== null)
-        return { kind: 'pull_request', number: ci.mergeRequest?.iid ?? null };
-    const event = SAME_AS_GITHUB[ci.pipelineSource];
-    if (WRITING_EVENTS.has(event ?? '') && ci.commitBranch !== null && ci.commitBranch === ci.defaultBranch)
-        return { kind: 'default-branch', branch: ci.commitBranch };
-    return { kind: 'other', eventName: ci.pipelineSource || 'unknown', ref: ci.commitBranch !== null ? `refs/heads/${ci.commitBranch}` : '' };
-}
-/**
- * The refusal of a job that holds a secret while it runs a fork's code, naming
- * the first secret set (e.g. ASAS_API_KEY, GITLAB_TOKEN); null when it may go on.
- */
-function forkSecretRefusal(ci, secrets) {
-    const why = riskToSecrets(ci);
-    const held = secrets.find((s) => s.value !== undefined && s.value !== '');
-    if (why === null || held === undefined)
-        return null;
-    return new ConfigError(held.name, `is set in a pipeline of project ${ci.projectId ?? '(unknown)'} that runs code from outside it (${why}), where that code can read it. ` +
-        "Let a fork's merge requests run their pipelines in the fork (GitLab's default: the target's variables stay out), " +
-        'or assess the change once merged; this job stops before sending anything');
-}
-/**
- * Whether a shell runs in a GitLab CI job (GITLAB_CI=true) rather than in
- * GitHub Actions: there GitLab's rules apply, and the merge-request note
- * takes the place of the pull-request comment.
- */
-function fork_rule_inGitLabJob(env) {
-    return !event_target_inGitHubActions(env) && isGitLabCi(env);
-}
-/** forkSecretRefusal of a GitLab CI job's environment; null outside GitLab CI. */
-function fork_rule_gitlabJobRefusal(env, secrets) {
-    return fork_rule_inGitLabJob(env) ? forkSecretRefusal(readGitLabCi(env), secrets) : null;
-}
-
-;// CONCATENATED MODULE: ./src/action/ci-host.ts
-/**
- * Which CI a step runs in, the one answer every wording asks: GitHub Actions
- * (GITHUB_ACTIONS=true), a GitLab CI job (inGitLabJob: GITLAB_CI=true outside
- * GitHub Actions), or anything else (a terminal, another CI). Pure: the
- * environment in. And the words a line uses there for what differs: where a
- * secret is kept.
- */
-
-
-function ci_host_ciHost(env) {
-    if (event_target_inGitHubActions(env))
-        return 'github';
-    return fork_rule_inGitLabJob(env) ? 'gitlab' : 'other';
-}
-/** How to pass the service key from where each CI keeps secrets, and why it can be missing on a fork's change. */
-const SERVICE_KEY_HINT = {
-    github: {
-        pass: 'Pass the service key from a secret (api_key: ${{ secrets.ASAS_API_KEY }})',
-        forks: 'Secrets are not given to workflows triggered from forks'
-    },
-    gitlab: {
-        pass: 'Set the service key in a masked CI/CD variable ASAS_API_KEY (Settings > CI/CD > Variables)',
-        forks: "A fork's merge-request pipeline runs in the fork, without this project's CI/CD variables"
-    },
-    other: {
-        pass: "Set ASAS_API_KEY from your CI's secret store (or pass --api-key)",
-        forks: 'A CI commonly keeps secrets from the pipelines of a fork'
-    }
-};
 
 ;// CONCATENATED MODULE: ./src/action/report-location.ts
 /**
@@ -53340,1744 +55129,6 @@ function conclude_concludeAction(io, outcome) {
 function conclude_stepFailure(err, nameInput) {
     const kind = failureKind(err);
     return { kind, line: describeFailure(err, nameInput), cause: failureCause(err, kind) };
-}
-
-;// CONCATENATED MODULE: ./src/pipeline/glob.ts
-/**
- * Glob patterns of repository paths, matched in time linear in the path: a
- * pattern is compiled to a nondeterministic automaton whose states are
- * stepped together, one character of the path at a time (never a
- * backtracking regular expression, which a pattern like `**\/a/**\/a/**\/b`
- * drives into exponential work). Pure.
- *
- * The syntax (POSIX paths, case-sensitive, dotfiles matched like any file):
- * - `*` any characters but `/` (none included); `?` one character but `/`;
- * - `**` as a whole path segment: any number of segments, none included
- *   (`a/**\/b` matches `a/b` and `a/x/y/b`); a trailing `/**` matches the
- *   folder and everything under it; `**` inside a segment is `*`;
- * - `[abc]`, `[a-z]`, `[!a]` / `[^a]`: one character (never `/`) of a class;
- * - `{a,b}` one of the alternatives (nested braces too); a brace without a
- *   comma is literal;
- * - `\x` the character x.
- * Refused (GlobError, the reason said): extglobs (`@(...)`, `!(...)`,
- * `+(...)`, `*(...)`, `?(...)`), POSIX classes (`[[:alpha:]]`) and brace
- * ranges (`{1..3}`).
- */
-class GlobError extends Error {
-}
-const SLASH = 0x2f;
-const notSlash = (c) => c !== SLASH;
-const anyChar = () => true;
-class Parser {
-    src;
-    i = 0;
-    /** Where a `{` was found to be literal: it is not parsed again, so nested braces parse in linear time, not exponential. */
-    literalBraces = new Set();
-    constructor(src) {
-        this.src = src;
-    }
-    /** A sequence up to the end, or (inside braces) up to `,` or `}`. */
-    seq(inBraces) {
-        const out = [];
-        while (this.i < this.src.length) {
-            const ch = this.src[this.i];
-            if (inBraces && (ch === ',' || ch === '}'))
-                break;
-            out.push(this.item(out, inBraces));
-        }
-        return out;
-    }
-    item(before, inBraces) {
-        const s = this.src;
-        const ch = s[this.i];
-        if ('@!+*?'.includes(ch) && s[this.i + 1] === '(')
-            throw new GlobError(`extglobs like ${ch}(...) are not supported: use {a,b} or one pattern per line`);
-        if (ch === '\\' && this.i + 1 < s.length) {
-            this.i += 2;
-            return glob_literal(s.charCodeAt(this.i - 1));
-        }
-        if (ch === '*')
-            return this.stars(before, inBraces);
-        if (ch === '?') {
-            this.i++;
-            return { kind: 'char', test: notSlash };
-        }
-        if (ch === '[') {
-            const cls = this.charClass();
-            if (cls)
-                return cls;
-        }
-        if (ch === '{') {
-            const alt = this.braces();
-            if (alt)
-                return alt;
-        }
-        this.i++;
-        return glob_literal(s.charCodeAt(this.i - 1));
-    }
-    stars(before, inBraces) {
-        let n = 0;
-        while (this.src[this.i] === '*') {
-            this.i++;
-            n++;
-        }
-        const next = this.src.charAt(this.i);
-        if (next === '(')
-            throw new GlobError('extglobs like *(...) are not supported: use {a,b} or one pattern per line');
-        const last = before.at(-1);
-        const segmentStart = last === undefined || (last.kind === 'char' && last.test === slashTest);
-        const segmentEnd = next === '' || next === '/' || (inBraces && (next === ',' || next === '}'));
-        return n >= 2 && segmentStart && segmentEnd ? { kind: 'globstar' } : { kind: 'star' };
-    }
-    /** `[...]`; null when there is no closing `]` (the `[` is then literal). */
-    charClass() {
-        const s = this.src;
-        let j = this.i + 1;
-        const negated = s[j] === '!' || s[j] === '^';
-        if (negated)
-            j++;
-        if (s.startsWith('[:', j))
-            throw new GlobError('POSIX classes like [[:alpha:]] are not supported: list the characters, e.g. [a-zA-Z]');
-        const ranges = [];
-        let first = true;
-        while (j < s.length && (s[j] !== ']' || first)) {
-            first = false;
-            let lo = s.charCodeAt(j);
-            if (s[j] === '\\' && j + 1 < s.length)
-                lo = s.charCodeAt(++j);
-            j++;
-            let hi = lo;
-            if (s[j] === '-' && j + 1 < s.length && s[j + 1] !== ']') {
-                hi = s[j + 1] === '\\' && j + 2 < s.length ? s.charCodeAt(j + 2) : s.charCodeAt(j + 1);
-                j += s[j + 1] === '\\' ? 3 : 2;
-            }
-            ranges.push([Math.min(lo, hi), Math.max(lo, hi)]);
-        }
-        if (j >= s.length)
-            return null;
-        this.i = j + 1;
-        const inClass = (c) => ranges.some(([lo, hi]) => c >= lo && c <= hi);
-        return { kind: 'char', test: (c) => c !== SLASH && inClass(c) !== negated };
-    }
-    /** `{a,b,...}`; null when the brace has no top-level comma or no closing `}` (it is then literal). */
-    braces() {
-        const start = this.i;
-        if (this.literalBraces.has(start))
-            return null;
-        this.i++;
-        const options = [this.seq(true)];
-        while (this.src[this.i] === ',') {
-            this.i++;
-            options.push(this.seq(true));
-        }
-        if (this.src[this.i] !== '}' || options.length < 2) {
-            if (/^\{[^{},]*\.\.[^{},]*\}/.test(this.src.slice(start))) {
-                throw new GlobError('brace ranges like {1..3} are not supported: list the values, e.g. {1,2,3}');
-            }
-            this.literalBraces.add(start);
-            this.i = start;
-            return null;
-        }
-        this.i++;
-        return { kind: 'alt', options };
-    }
-}
-const slashTest = (c) => c === SLASH;
-function glob_literal(code) {
-    return { kind: 'char', test: code === SLASH ? slashTest : (c) => c === code };
-}
-class Builder {
-    edges = [];
-    state() {
-        this.edges.push([]);
-        return this.edges.length - 1;
-    }
-    edge(from, test, to) {
-        this.edges[from].push({ test, to });
-    }
-    /** Builds `nodes` from state `from`; returns the state reached at their end. */
-    seq(nodes, from) {
-        let at = from;
-        for (let k = 0; k < nodes.length; k++) {
-            const node = nodes[k];
-            const next = nodes.at(k + 1);
-            if (node.kind === 'globstar' && next?.kind === 'char' && next.test === slashTest) {
-                at = this.globstarSlash(at);
-                k++;
-            }
-            else if (node.kind === 'char' && node.test === slashTest && next?.kind === 'globstar' && k + 2 === nodes.length) {
-                at = this.trailingGlobstar(at);
-                k++;
-            }
-            else
-                at = this.node(node, at);
-        }
-        return at;
-    }
-    node(node, from) {
-        const to = this.state();
-        switch (node.kind) {
-            case 'char':
-                this.edge(from, node.test, to);
-                break;
-            case 'star':
-                this.edge(from, notSlash, from);
-                this.edge(from, null, to);
-                break;
-            case 'globstar':
-                this.edge(from, anyChar, from);
-                this.edge(from, null, to);
-                break;
-            case 'alt':
-                for (const option of node.options)
-                    this.edge(this.seq(option, from), null, to);
-                break;
-        }
-        return to;
-    }
-    /** `**\/`: nothing, or any text that ends with `/`. */
-    globstarSlash(from) {
-        const inside = this.state();
-        const to = this.state();
-        this.edge(from, null, to);
-        this.edge(from, anyChar, inside);
-        this.edge(inside, anyChar, inside);
-        this.edge(inside, slashTest, to);
-        return to;
-    }
-    /** A trailing `/**`: nothing (the folder itself), or `/` and anything. */
-    trailingGlobstar(from) {
-        const inside = this.state();
-        const to = this.state();
-        this.edge(from, null, to);
-        this.edge(from, slashTest, inside);
-        this.edge(inside, anyChar, inside);
-        this.edge(inside, null, to);
-        return to;
-    }
-}
-/** The automaton of a glob (already stripped of `!`, `./` and a leading `/`); throws GlobError on what it refuses. */
-function buildNfa(pattern) {
-    const b = new Builder();
-    const start = b.state();
-    const accept = b.seq(new Parser(pattern).seq(false), start);
-    return { edges: b.edges, start, accept };
-}
-/** A matcher of the glob; throws GlobError on what it refuses. */
-function compileGlob(pattern) {
-    const nfa = buildNfa(pattern);
-    return (path) => runNfa(nfa, path).matched;
-}
-/** Steps the automaton over `path`; `work` counts the edges followed: at most (path length + 1) x 2 x its edges. */
-function runNfa(nfa, path) {
-    const seen = new Int32Array(nfa.edges.length).fill(-1);
-    let work = 0;
-    const close = (states, stamp) => {
-        const out = [];
-        const stack = [...states];
-        for (let s = stack.pop(); s !== undefined; s = stack.pop()) {
-            if (seen[s] === stamp)
-                continue;
-            seen[s] = stamp;
-            out.push(s);
-            for (const e of nfa.edges[s]) {
-                work++;
-                if (e.test === null && seen[e.to] !== stamp)
-                    stack.push(e.to);
-            }
-        }
-        return out;
-    };
-    let current = close([nfa.start], 0);
-    for (let i = 0; i < path.length && current.length > 0; i++) {
-        const c = path.charCodeAt(i);
-        const next = [];
-        for (const s of current)
-            for (const e of nfa.edges[s]) {
-                work++;
-                if (e.test?.(c))
-                    next.push(e.to);
-            }
-        current = close(next, i + 1);
-    }
-    return { matched: current.includes(nfa.accept), work };
-}
-/** What matching `path` costs: the edges followed, and the automaton's edge count (the bound's factor). */
-function globCost(pattern, path) {
-    const nfa = buildNfa(pattern);
-    return { work: runNfa(nfa, path).work, edges: nfa.edges.reduce((n, e) => n + e.length, 0) };
-}
-
-;// CONCATENATED MODULE: ./src/pipeline/changed-paths.ts
-/**
- * The agent's paths: the `agent_paths` input, a list of globs naming the
- * agent's code, prompts, tools and profile, and which changed files they
- * match. Pure.
- *
- * How the globs match (src/pipeline/glob.ts, in time linear in the path; POSIX
- * paths as GitHub lists them):
- * - one pattern per line; blank lines and lines starting with `#` are ignored;
- * - `*` matches any characters but `/`; `?` one character but `/`;
- *   `**` as a whole path segment matches any number of segments, none
- *   included (`src/**\/*.py` matches `src/a.py` and `src/x/y/a.py`);
- *   `{a,b}` braces and `[...]` classes work as in bash; extglobs, POSIX
- *   classes and brace ranges are refused, naming the pattern;
- * - dotfiles are matched like any other file (`prompts/**` matches
- *   `prompts/.env`): a hidden file can change the agent too;
- * - a pattern is anchored at the repository root (`*.py` matches `a.py`, not
- *   `src/a.py`), a leading `./` or `/` is dropped, and a trailing `/` means
- *   everything under that folder (`prompts/` is `prompts/**`);
- * - case-sensitive, as Git paths are;
- * - `!pattern` excludes what matches it, and the last pattern that matches a
- *   file decides, as in the `paths` filter of a workflow's `on:`; at least one
- *   pattern must not be negated.
- */
-
-
-
-const AGENT_PATHS_INPUT = 'agent_paths';
-/** More patterns than this is a mistake (a pasted file list), not a configuration. */
-const MAX_PATTERNS = 200;
-const MAX_PATTERN_CHARS = 500;
-/** The patterns of the input, one per line, without blanks and comments. Throws ConfigError on a pattern it cannot use. */
-function parseAgentPaths(raw) {
-    const patterns = raw
-        .split(/\r?\n/)
-        .map((l) => l.trim())
-        .filter((l) => l !== '' && !l.startsWith('#'));
-    if (patterns.length > MAX_PATTERNS) {
-        throw new errors_ConfigError(AGENT_PATHS_INPUT, `has ${patterns.length} patterns; at most ${MAX_PATTERNS}: name folders with /** instead of files`);
-    }
-    if (patterns.length > 0 && patterns.every((p) => p.startsWith('!'))) {
-        throw new errors_ConfigError(AGENT_PATHS_INPUT, 'has only negated (!) patterns: name the agent paths first, then what to leave out');
-    }
-    for (const p of patterns)
-        compilePattern(p);
-    return patterns;
-}
-function changed_paths_normalize(pattern) {
-    let p = pattern.replace(/^(?:\.\/)+/, '').replace(/^\/+/, '');
-    if (p.endsWith('/'))
-        p = `${p}**`;
-    return p;
-}
-function compilePattern(pattern) {
-    const negated = pattern.startsWith('!');
-    const body = changed_paths_normalize(negated ? pattern.slice(1) : pattern);
-    const shown = text_oneLine(pattern, 80);
-    if (pattern.length > MAX_PATTERN_CHARS || body === '' || /[\u0000-\u001f\u007f]/.test(pattern)) {
-        throw new errors_ConfigError(AGENT_PATHS_INPUT, `'${shown}' is not a usable path pattern`);
-    }
-    try {
-        return { negated, test: compileGlob(body) };
-    }
-    catch (err) {
-        if (!(err instanceof GlobError))
-            throw err;
-        throw new errors_ConfigError(AGENT_PATHS_INPUT, `'${shown}' is refused: ${text_oneLine(err.message, 160)}`);
-    }
-}
-/** A matcher of repository paths for the patterns: the last pattern that matches a path decides. */
-function agentPathMatcher(patterns) {
-    const compiled = patterns.map(compilePattern);
-    return (path) => {
-        const p = path.replace(/^\/+/, '');
-        let included = false;
-        for (const c of compiled)
-            if (c.test(p))
-                included = !c.negated;
-        return included;
-    };
-}
-/** The files among `files` that the patterns name, in their order. */
-function changed_paths_agentFilesAmong(patterns, files) {
-    const matches = agentPathMatcher(patterns);
-    return files.filter((f) => matches(f));
-}
-/** `a, b, c and 4 more` (each clipped to one line): a list of paths for a reason text. */
-function changed_paths_listPaths(paths, max = 5) {
-    const shown = paths.slice(0, max).map((p) => oneLine(p, 120));
-    const rest = paths.length - shown.length;
-    if (shown.length === 0)
-        return 'none';
-    return rest > 0 ? `${shown.join(', ')} and ${rest} more` : shown.join(', ');
-}
-
-;// CONCATENATED MODULE: ./src/pipeline/merge-queue.ts
-
-const MERGE_GROUP_MODES = ['carry_over', 'assess'];
-/** The queued pull request's passing result at its head, or why it cannot be carried over. */
-function queuedPullResult(pull, identity) {
-    const n = `#${pull.number}`;
-    if (pull.headSha === null)
-        return { problem: `${n}: its head commit could not be read` };
-    if (pull.records.length === 0)
-        return { problem: `${n}: no assessment of it is recorded by this action` };
-    for (const rec of pull.records) {
-        const problem = recordProblem(rec, pull.headSha, identity);
-        if (problem !== null)
-            return { problem: `${n}: ${problem}` };
-    }
-    return { pass: { number: pull.number, headSha: pull.headSha, assessedSha: pull.records[0].assessedSha } };
-}
-function recordProblem(rec, head, identity) {
-    const mismatch = identityMismatch(rec, identity);
-    if (mismatch !== null)
-        return mismatch;
-    if (rec.result !== 'pass')
-        return `its last result is ${rec.result}`;
-    if (rec.headSha !== head)
-        return `its recorded result stands for ${shortSha(rec.headSha)}, not its head ${shortSha(head)}`;
-    return null;
-}
-function fallback(ctx, why) {
-    const queue = ctx.queueSha === null ? "the queue's commit" : `the queue's commit ${shortSha(ctx.queueSha)}`;
-    if (ctx.target === 'preview') {
-        return {
-            kind: 'fail_closed',
-            reason: `is empty (the target is a preview), and nothing deploys ${queue} to assess instead; ${why}. ` +
-                "Let the pull request's own check succeed at its head first, or give model_id (or an endpoint_url deployed for the queue) to merge_group runs",
-            summary: `nothing to carry over from ${ctx.pulls.length === 0 ? 'the queued pull request' : `pull request ${ctx.pulls.map((p) => `#${p.number}`).join(', ')}`}`
-        };
-    }
-    return { kind: 'assess', reason: `${why}: assessing ${queue}` };
-}
-function merge_queue_decideMergeQueue(ctx) {
-    if (ctx.mode === 'assess')
-        return fallback(ctx, 'merge_group is assess');
-    if (ctx.pulls.length === 0) {
-        return fallback(ctx, `no result to carry over: ${ctx.eventReason ?? 'the event names no pull request'}`);
-    }
-    const results = ctx.pulls.map((p) => queuedPullResult(p, ctx.identity));
-    const problems = results.flatMap((r) => ('problem' in r ? [r.problem] : []));
-    if (problems.length > 0)
-        return fallback(ctx, `not carried over: ${problems.join('; ')}`);
-    const pulls = results.flatMap((r) => ('pass' in r ? [r.pass] : []));
-    const said = pulls.map((p) => p.assessedSha === p.headSha
-        ? `#${p.number} passed at its head ${shortSha(p.headSha)}`
-        : `#${p.number} passed at its head ${shortSha(p.headSha)} (assessed at ${shortSha(p.assessedSha)})`);
-    return { kind: 'carry_over', result: 'pass', pulls, reason: `carried over: ${said.join('; ')}` };
-}
-
-;// CONCATENATED MODULE: ./src/action/inputs/spec.ts
-/**
- * What an entry of the inputs table declares (src/action/inputs/table.ts):
- * the input's name, its default, its texts, its parser with its range, and
- * its command-line flag or why it has none. Everything else is derived from
- * the entries: the fields of ActionInputs, INPUT_DEFAULTS, the command line's
- * options, action.yml's inputs and README's table (scripts/input-docs.ts).
- * The parsers built here are the shared ones; an input with its own rule
- * gives its own `parse`. Pure.
- */
-
-/** An entry, its name and field kept as literal types (so ActionInputs has the field, typed by the parser). */
-function defineInput(spec) {
-    return spec;
-}
-/** The raw value of an entry's input, its default when empty. */
-function rawValue(get, spec) {
-    const raw = get(spec.name);
-    return raw === '' ? spec.default : raw;
-}
-/** Parse one input: its raw value (or its default) through its parser. */
-function readInput(get, spec) {
-    return spec.parser.parse(rawValue(get, spec), spec.name);
-}
-/** Read every entry that has a field, in the table's order (the first mistake is thrown). */
-function readFields(get, specs) {
-    const out = {};
-    for (const spec of specs)
-        if (spec.field !== null)
-            out[spec.field] = readInput(get, spec);
-    return out;
-}
-/** One of the allowed values, case-insensitive (its entry has a default, one of them). */
-function choice(allowed) {
-    return { parse: (raw, input) => oneOf(input, raw, allowed, allowed[0]), range: allowed };
-}
-/** A whole number from min to max. */
-function wholeNumber(min, max) {
-    return { parse: (raw, input) => parseWholeNumber(input, raw, raw, min, max), range: `${min} to ${max}` };
-}
-/** true or false (and their capitalized forms, as core.getBooleanInput). */
-const spec_boolean = {
-    parse: (raw, input) => parseBoolean(input, raw, false),
-    range: ['true', 'false']
-};
-/** Any text, as given ('' when empty): its rules are checked where it is combined with others. */
-const spec_text = { parse: (raw) => raw };
-/** A parser of the input's own: `parse` returns the value or throws the ConfigError of a bad one; `range` in words. */
-function parsedBy(parse, range) {
-    return range === undefined ? { parse } : { parse, range };
-}
-/** "a, b or c", each as code in markdown. */
-function listText(values, markdown) {
-    const shown = values.map((v) => (markdown ? `\`${v}\`` : v));
-    return shown.length < 2 ? shown.join('') : `${shown.slice(0, -1).join(', ')} or ${shown.at(-1) ?? ''}`;
-}
-/** The range as the texts show it: "1 to 100", or the allowed values. */
-function rangeText(spec, markdown) {
-    const range = spec.parser.range;
-    if (range === undefined)
-        throw new Error(`input ${spec.name}: its text says {range} but its parser has none`);
-    return typeof range === 'string' ? range : listText(range, markdown);
-}
-/** A text of an entry with `{range}` filled in. */
-function fillRange(spec, textOf, markdown) {
-    return textOf.includes('{range}') ? textOf.replaceAll('{range}', rangeText(spec, markdown)) : textOf;
-}
-/** The summary as plain text for --help: no code spans, emphasis or docs links. */
-function plainSummary(spec) {
-    return fillRange(spec, spec.summary, false)
-        .replace(/ ?\(\[docs\]\([^)]*\)\)/g, '')
-        .replace(/\[([^\]]*)\]\([^)]*\)/g, '$1')
-        .replace(/\*\*|`/g, '');
-}
-
-;// CONCATENATED MODULE: ./src/action/inputs/pipeline.ts
-/**
- * The inputs of PR pipelines (docs/pr-pipelines.md): the agent's paths, what
- * a merge queue does, when a commit status is set, the agent's path on a
- * deployed URL, and whether secrets may go to code from outside the
- * repository. Entries of the inputs table (spec.ts); each is a field of
- * ActionInputs. All act on GitHub's events, so none is a command-line
- * option. Pure.
- */
-
-
-
-
-
-/** auto: on deployment_status and repository_dispatch runs; always: on every run; off: never. */
-const COMMIT_STATUS_MODES = ['auto', 'always', 'off'];
-/** wait: attached (the step polls the run to its end) or detached (it triggers, and a collector finishes it). */
-const WAIT_MODES = ['attached', 'detached'];
-/**
- * endpoint_path: an absolute path with an optional query, no fragment, no
- * spaces or control characters. Its query values may be secrets (a
- * protection bypass): the message never shows the query.
- */
-function parseEndpointPath(raw) {
-    if (raw === '')
-        return '';
-    const path = raw.split('?', 1)[0];
-    if (!raw.startsWith('/') || raw.startsWith('//')) {
-        throw new errors_ConfigError('endpoint_path', `'${clip(path)}' must start with a single / (the path on the deployed host, e.g. /api/chat)`);
-    }
-    if (/[\s#\u0000-\u001f\u007f]/.test(raw)) {
-        throw new errors_ConfigError('endpoint_path', `'${clip(path)}...' holds a space, a # or a control character: give the path and query only`);
-    }
-    try {
-        new URL(raw, 'https://deployment.invalid');
-    }
-    catch {
-        throw new errors_ConfigError('endpoint_path', `'${clip(path)}' is not a URL path`);
-    }
-    return raw;
-}
-const PIPELINE_INPUTS = [
-    defineInput({
-        name: 'agent_paths',
-        field: 'agentPaths',
-        default: '',
-        description: "Globs (one per line) of the agent's code, prompts, tools and profile: a PR push changing none carries the last result over.",
-        summary: "the agent's globs: a PR push changing none carries the result over",
-        parser: parsedBy(parseAgentPaths),
-        cli: { none: "GitHub Actions only: it acts on a pull request's push events, which the command line does not see" }
-    }),
-    defineInput({
-        name: 'merge_group',
-        field: 'mergeGroup',
-        default: 'carry_over',
-        description: 'On merge_group: carry_over (every queued PR passed at its head) or assess; see docs/pr-pipelines.md.',
-        summary: "merge queue: `carry_over` the PR's pass, or `assess` the queue",
-        parser: choice(MERGE_GROUP_MODES),
-        cli: { none: "GitHub Actions only: it acts on GitHub's merge_group event" }
-    }),
-    defineInput({
-        name: 'commit_status',
-        field: 'commitStatus',
-        default: 'auto',
-        description: 'Commit status agent-security/<model or target>: auto (on deployment events), always or off; needs statuses: write.',
-        summary: 'status `agent-security/<name>`: `auto` (deployments), `always`, `off`',
-        parser: choice(COMMIT_STATUS_MODES),
-        cli: { none: 'GitHub only: a commit status of the repository (the command line sets none)' }
-    }),
-    defineInput({
-        name: 'endpoint_path',
-        field: 'endpointPath',
-        default: '',
-        description: "On a deployment event with endpoint_url empty: the agent's path and query on the deployed URL; query values are masked.",
-        summary: "deployments: the agent's path and query on the URL (values masked)",
-        parser: parsedBy(parseEndpointPath),
-        cli: { none: "GitHub Actions only: it applies to a deployment event's URL (on the command line, give --endpoint-url whole)" }
-    }),
-    defineInput({
-        name: 'allow_outside_code_secrets',
-        field: 'allowOutsideCodeSecrets',
-        default: 'false',
-        description: 'Send target_credential and URL query values to a target built from a fork or a commit on no branch here (its author gets them).',
-        summary: '`true`: secrets to forks',
-        parser: spec_boolean,
-        cli: { none: "GitHub Actions only: where the code comes from (a fork, a commit on no branch) is read from GitHub's event" }
-    }),
-    defineInput({
-        name: 'wait',
-        field: 'wait',
-        default: 'attached',
-        description: 'attached (poll the run to its end) or detached (trigger, set the status pending, end; mode collect finishes it).',
-        summary: '`detached`: trigger and end; a `collect` schedule finishes the run',
-        parser: choice(WAIT_MODES),
-        cli: { none: 'GitHub Actions only: a collector workflow on the default branch finishes the run (the command line waits)' }
-    })
-];
-/**
- * The values of a URL's query (endpoint_url's or endpoint_path's): a
- * protection bypass travels there, so each is one of the step's secrets.
- * Values as given and decoded; none when the text has no query or is not a URL.
- */
-function pipeline_queryValues(raw) {
-    const q = raw.indexOf('?');
-    if (q < 0)
-        return [];
-    const query = raw.slice(q + 1).split('#', 1)[0];
-    const out = new Set();
-    for (const pair of query.split('&')) {
-        const eq = pair.indexOf('=');
-        if (eq < 0)
-            continue;
-        const value = pair.slice(eq + 1);
-        out.add(value);
-        try {
-            out.add(decodeURIComponent(value.replace(/\+/g, ' ')));
-        }
-        catch {
-            // A malformed escape: the value as given is masked.
-        }
-    }
-    return [...out].filter((v) => v !== '');
-}
-
-;// CONCATENATED MODULE: ./src/action/inputs/policy-entries.ts
-
-
-
-
-
-/** The most runs a window reads: each costs two requests to the service. */
-const MAX_EVIDENCE_RUNS = 20;
-/** Category keys separated by commas and/or newlines; blanks dropped, duplicates removed, order kept. */
-function parseCategories(raw) {
-    const keys = raw
-        .split(/[,\n\r]+/)
-        .map((k) => k.trim())
-        .filter((k) => k !== '');
-    for (const k of keys) {
-        if (!/^[A-Za-z0-9_.:-]{1,100}$/.test(k)) {
-            throw new errors_ConfigError('categories', `'${clip(k)}' is not a category key (letters, digits, _ . : - only): separate keys with commas or newlines, e.g. 'prompt_injection, jailbreak'`);
-        }
-    }
-    return [...new Set(keys)];
-}
-function parseRunId(raw) {
-    if (raw !== '' && (raw.length > 200 || /[\u0000-\u001f\u007f/?#\s]/.test(raw))) {
-        throw new errors_ConfigError('baseline_run_id', `'${clip(raw)}' is not a run id (no slashes, ?, #, spaces or control characters)`);
-    }
-    return raw;
-}
-/** A confidence from 0.5 to 0.999: how sure a confirmation must be that a presumed weakness is gone. */
-function parseConfidence(text) {
-    const value = /^(0?\.\d{1,4}|1(\.0{0,4})?|0)$/.test(text) ? Number(text) : NaN;
-    if (!(value >= 0.5 && value <= 0.999))
-        throw new errors_ConfigError('confidence', `'${clip(text)}' is not a confidence from 0.5 to 0.999 (e.g. 0.95: a presumed weakness is shown gone with 95 % confidence)`);
-    return value;
-}
-/** A repository path; 'off' : no accepted-risks file (''). */
-function parseAcceptedFileInput(raw) {
-    if (raw.toLowerCase() === 'off')
-        return '';
-    return parseRepoPath('accepted_risks_file', raw);
-}
-/**
- * sarif_location goes into the SARIF log as a URI relative to the checkout,
- * which code scanning resolves and links: a relative path inside the
- * repository only. Besides parseRepoPath's checks, no scheme (`file:`,
- * `https:`, a drive), no backslash (a separator on Windows), no percent-escape
- * (`%2e%2e` decodes to `..`; the action encodes the path itself) and no
- * segment that is `..` once Unicode-normalized (`．．`).
- */
-function parseSarifLocation(raw) {
-    const path = parseRepoPath('sarif_location', raw);
-    // Checked as a consumer that normalizes would read it too (`／`, `＼`, `％`, `．．`).
-    const norm = path.normalize('NFKC');
-    if (/^[A-Za-z][A-Za-z0-9+.-]*:/.test(norm) || norm.startsWith('/') || /[\\%]/.test(norm) || norm.split('/').includes('..')) {
-        throw new errors_ConfigError('sarif_location', `'${clip(raw)}' must be a relative path inside the repository, e.g. agent/profile.yml (no scheme, backslash, % escape or ..)`);
-    }
-    return path;
-}
-const ASSESS = ['assess'];
-/** What fails the check: the threshold, the categories, incomplete coverage. */
-const GATE_INPUTS = [
-    defineInput({
-        name: 'min_severity',
-        field: 'minSeverity',
-        default: 'high',
-        description: '{range}: open findings at or above it fail the check.',
-        summary: '{range}: open findings at or above it fail',
-        parser: choice(enums_SEVERITIES),
-        cli: { commands: ASSESS, value: 'severity' }
-    }),
-    defineInput({
-        name: 'categories',
-        field: 'categories',
-        default: '',
-        description: 'Category keys to focus the run on, comma or newline separated. Empty: the full taxonomy.',
-        summary: 'category keys, comma or newline separated; empty: the full taxonomy',
-        parser: parsedBy(parseCategories),
-        cli: { commands: ASSESS, value: 'keys' }
-    }),
-    defineInput({
-        name: 'fail_on_incomplete',
-        field: 'failOnIncomplete',
-        default: 'true',
-        description: 'Whether incomplete coverage fails the check (false: a warning). Coverage only: an evidence gap or a confirmation cut short still fails.',
-        summary: '`false`: incomplete coverage (validate mode: a finding not validated) warns instead of failing; an evidence gap still fails',
-        parser: spec_boolean,
-        cli: { commands: ['assess', 'validate'], value: 'bool' }
-    })
-];
-/** The baseline and its window of evidence, the accepted risks, and the SARIF file. */
-const BASELINE_INPUTS = [
-    defineInput({
-        name: 'fail_on',
-        field: 'failOn',
-        default: 'any',
-        description: 'any, or new: only findings the base branch baseline does not hold fail. See docs/baseline.md.',
-        summary: '`any`, or `new`: only findings not in the baseline fail ([docs](docs/baseline.md))',
-        parser: choice(['any', 'new']),
-        cli: { commands: ASSESS, value: 'policy' }
-    }),
-    defineInput({
-        name: 'baseline_run_id',
-        field: 'baselineRunId',
-        default: '',
-        description: 'A run whose findings are the baseline, instead of the one the default branch saved.',
-        summary: 'a run to use as the baseline',
-        parser: parsedBy(parseRunId),
-        cli: { commands: ASSESS, value: 'run' }
-    }),
-    defineInput({
-        name: 'evidence_runs',
-        field: 'evidenceRuns',
-        default: '5',
-        description: 'Runs of one agent pooled as its evidence (this run included), {range}; 1: this run alone. See docs/baseline.md.',
-        summary: 'runs of one agent pooled as its evidence, this run included ({range}; `1`: this run alone) ([docs](docs/baseline.md))',
-        parser: wholeNumber(1, MAX_EVIDENCE_RUNS),
-        cli: { none: "GitHub Actions only: the window is read from the runs a workflow recorded in the repository's Actions caches" }
-    }),
-    defineInput({
-        name: 'evidence_max_age_days',
-        field: 'evidenceMaxAgeDays',
-        default: '30',
-        description: 'No run older than this many days counts as evidence, {range}.',
-        summary: 'no run older than this counts as evidence',
-        parser: wholeNumber(1, 365),
-        cli: { none: "GitHub Actions only: it bounds the window of evidence, read from the repository's Actions caches" }
-    }),
-    defineInput({
-        name: 'confidence',
-        field: 'confidence',
-        default: '0.95',
-        description: 'How sure focused runs must be that a weakness seen before an agent change is gone, {range}.',
-        summary: 'how sure focused runs must be that a weakness seen before an agent change is gone',
-        parser: parsedBy(parseConfidence, '0.5 to 0.999'),
-        cli: { none: "GitHub Actions only: what is confirmed comes from the window of evidence, read from the repository's Actions caches" }
-    }),
-    defineInput({
-        name: 'confirmation_runs_max',
-        field: 'confirmationRunsMax',
-        default: '30',
-        description: 'The most confirmation runs one step may trigger, {range}; when they run out the result is incomplete.',
-        summary: 'the most confirmation runs a step may trigger (then incomplete)',
-        parser: wholeNumber(0, 50),
-        cli: { none: "GitHub Actions only: what is confirmed comes from the window of evidence, read from the repository's Actions caches" }
-    }),
-    defineInput({
-        name: 'runs_per_change',
-        field: 'runsPerChange',
-        default: '1',
-        description: 'Full runs a step assesses when the agent may have changed since its evidence, {range}, pooled (a weakness seen in any blocks). See docs/baseline.md.',
-        summary: 'full runs per agent change, pooled ({range}; each is an assessment) ([docs](docs/baseline.md))',
-        parser: wholeNumber(1, MAX_RUNS_PER_CHANGE),
-        cli: {
-            none: "GitHub Actions only: whether the agent changed since its evidence is told from the runs recorded in the repository's Actions caches"
-        }
-    }),
-    defineInput({
-        name: 'accepted_risks_file',
-        field: 'acceptedRisksFile',
-        default: '.github/agent-security-accepted.yml',
-        description: 'The accepted-risks file, read at the base SHA on pull requests, else at GITHUB_SHA; off: none. See docs/baseline.md.',
-        summary: "accepted risks, read at a PR's base SHA, else at `GITHUB_SHA`; `off`: none",
-        parser: parsedBy(parseAcceptedFileInput),
-        cli: { commands: ASSESS, value: 'file' }
-    }),
-    defineInput({
-        name: 'sync_dismissals',
-        field: 'syncDismissals',
-        default: 'false',
-        description: 'On the default branch only: write accepted findings to the service as dismissals.',
-        summary: 'default branch only: write acceptances as dismissals',
-        parser: spec_boolean,
-        cli: { none: "GitHub Actions only: only a run on the default branch may write dismissals, and GitHub's event says which run that is" }
-    }),
-    defineInput({
-        name: 'sarif_min_severity',
-        field: 'sarifMinSeverity',
-        default: 'low',
-        description: 'Findings at or above this severity get a result in the SARIF file: {range}.',
-        summary: 'findings at or above it get a result in the SARIF file',
-        parser: choice(enums_SEVERITIES),
-        cli: { commands: ASSESS, value: 'severity' }
-    }),
-    defineInput({
-        name: 'sarif_location',
-        field: 'sarifLocation',
-        default: '',
-        description: 'Repository file the SARIF results point at (e.g. the agent profile). Empty: the workflow file.',
-        summary: 'file the SARIF results point at (empty: the workflow)',
-        parser: parsedBy(parseSarifLocation),
-        cli: { commands: ASSESS, value: 'file' }
-    })
-];
-const POLICY_INPUTS = [...GATE_INPUTS, ...BASELINE_INPUTS];
-
-;// CONCATENATED MODULE: ./src/action/inputs/step.ts
-
-
-
-
-
-
-
-/** GitHub's longest job on hosted runners is 6 h; a longer wait is a typo. */
-const MAX_TIMEOUT_MINUTES = 360;
-/** Shorter than a second cannot hold even the trigger: surely a typo. */
-const MIN_TIMEOUT_MS = 1_000;
-/**
- * The service key as sent (`Authorization: Bearer <key>`): at least the
- * service's minimum credential length, visible ASCII only (0x21 to 0x7E; a
- * space, a control or a non-ASCII character cannot be a header's token, and
- * would fail as a network error). The message never shows the key.
- */
-function checkApiKey(apiKey, host = 'github') {
-    const hint = SERVICE_KEY_HINT[host];
-    if (apiKey === '') {
-        throw new errors_ConfigError('api_key', `is empty. ${hint.pass}. ${hint.forks}: this check fails rather than skip, so a change cannot merge unassessed`);
-    }
-    if (apiKey.length < limits_LIMITS.credentialMin) {
-        throw new errors_ConfigError('api_key', `is shorter than ${limits_LIMITS.credentialMin} characters: not a service key. ${hint.pass}`);
-    }
-    if (!/^[\x21-\x7e]+$/.test(apiKey)) {
-        throw new errors_ConfigError('api_key', 'holds a space, a control or a non-ASCII character: a service key is visible ASCII only. Check the secret for a stray character (a line break, a typographic quote)');
-    }
-    return apiKey;
-}
-/** Minutes (decimals allowed) as milliseconds, from 1 s to MAX_TIMEOUT_MINUTES. */
-const timeoutMs = {
-    parse: (text) => {
-        if (!/^\d*\.?\d+$/.test(text)) {
-            throw new errors_ConfigError('timeout_minutes', `'${clip(text)}' is not a positive number of minutes (decimals allowed, e.g. 0.5 for 30 s)`);
-        }
-        const minutes = Number(text);
-        if (!(minutes > 0)) {
-            throw new errors_ConfigError('timeout_minutes', `must be greater than 0 (got '${clip(text)}')`);
-        }
-        if (minutes * 60_000 < MIN_TIMEOUT_MS) {
-            throw new errors_ConfigError('timeout_minutes', `must be at least 1 second (0.0167 minutes); got '${clip(text)}'`);
-        }
-        if (minutes > MAX_TIMEOUT_MINUTES) {
-            throw new errors_ConfigError('timeout_minutes', `must be at most ${MAX_TIMEOUT_MINUTES} (a job on hosted runners lasts 6 h at most)`);
-        }
-        return Math.round(minutes * 60_000);
-    },
-    range: `above 0 (at least 1 s), at most ${MAX_TIMEOUT_MINUTES}`
-};
-const BOTH = ['assess', 'validate'];
-/** The service key: checked right after the target, before the policy and the rest. */
-const API_KEY = defineInput({
-    name: 'api_key',
-    field: 'apiKey',
-    default: '',
-    required: true,
-    description: 'The service API key, from a secret; needs the test:run scope. Masked at once.',
-    summary: 'the service key (`test:run` scope), from a secret',
-    parser: parsedBy((key) => checkApiKey(key)),
-    cli: { commands: BOTH, value: 'key', env: 'ASAS_API_KEY' }
-});
-/** gate or validate: read first, as what is required depends on it. */
-const MODE = defineInput({
-    name: 'mode',
-    field: 'mode',
-    default: 'gate',
-    description: 'gate (assess and decide), validate (re-run the attacks of fixed findings) or collect (finish detached runs).',
-    summary: '`gate`; `validate`: re-run the attacks of findings marked fixed; `collect`: finish detached runs',
-    parser: choice(['gate', 'validate', 'collect']),
-    cli: { none: 'the command is the mode: `assess` gates, `validate` replays the findings marked fixed' }
-});
-/** The service and its key, first in the table. */
-const SERVICE_INPUTS = [
-    API_KEY,
-    defineInput({
-        name: 'base_url',
-        field: 'baseUrl',
-        default: '',
-        required: true,
-        description: 'The service address, the part before /api/v1 (https; http only for loopback hosts).',
-        summary: 'the service address, the part before `/api/v1`; `https` (`http` for loopback only)',
-        parser: parsedBy(parseBaseUrl),
-        cli: { commands: BOTH, value: 'url', env: 'ASAS_BASE_URL' }
-    })
-];
-/** How long to wait, the mode, and what to write on GitHub. */
-const RUN_INPUTS = [
-    defineInput({
-        name: 'timeout_minutes',
-        field: 'timeoutMs',
-        default: '60',
-        description: 'How long to wait for the run (decimals allowed); then the run is cancelled and the step fails.',
-        summary: 'how long to wait (`0.5` = 30 s); then the run is cancelled and the step fails',
-        parser: timeoutMs,
-        cli: { commands: BOTH, value: 'minutes' }
-    }),
-    defineInput({
-        name: 'github_token',
-        field: 'githubToken',
-        default: '',
-        runnerDefault: '${{ github.token }}',
-        description: 'Token for the pull-request comment and the tracking issue.',
-        summary: 'token for the PR comment, tracking issue and commit status',
-        parser: spec_text,
-        cli: { none: 'GitHub Actions only: the command line writes no pull-request comment, issue or commit status' }
-    }),
-    defineInput({
-        name: 'comment',
-        field: 'comment',
-        default: 'update',
-        description: 'Pull-request comment: update (one sticky comment per model_id), new (one per run) or off.',
-        summary: '`update` (one sticky comment per `model_id`), `new` (one per run) or `off`',
-        parser: choice(COMMENT_MODES),
-        cli: { none: "GitHub pull requests only: the command line comments nothing (a GitLab merge request's job keeps one note)" }
-    }),
-    MODE,
-    defineInput({
-        name: 'max_runs',
-        field: 'maxRuns',
-        default: '20',
-        description: 'validate mode: how many recent runs to search for fixed findings ({range}).',
-        summary: 'validate mode: recent runs searched for fixed findings ({range})',
-        parser: wholeNumber(limits_LIMITS.runListLimitMin, limits_LIMITS.runListLimitMax), // what GET /model/{id}/run lists
-        cli: { commands: ['validate'], value: 'n' }
-    }),
-    defineInput({
-        name: 'issue',
-        field: 'issue',
-        default: 'off',
-        description: 'Without a pull request: off, or update (one tracking issue per model_id; needs issues: write).',
-        summary: 'without a PR: `update` keeps one tracking issue per `model_id`',
-        parser: choice(['off', 'update']),
-        cli: { none: "GitHub only: the tracking issue is one of the repository's issues" }
-    })
-];
-const STEP_INPUTS = [...SERVICE_INPUTS, ...RUN_INPUTS];
-
-;// CONCATENATED MODULE: ./src/pipeline/event.ts
-/**
- * What the triggering event says about the agent to assess. Pure: the event
- * name, its payload (the JSON at GITHUB_EVENT_PATH) and the runner's
- * environment in, one PipelineEvent out.
- *
- * - deployment_status (state success) and repository_dispatch from Vercel
- *   (`vercel.deployment.ready` / `vercel.deployment.success`) carry a
- *   deployment: its URL, the commit deployed and the environment. These runs
- *   happen on the default branch, not on the pull request: the commit is the
- *   only link to it.
- * - A deployment event in any other state carries nothing to assess yet: it
- *   is skipped (not assessed), which is neither a pass nor a failure.
- * - A deployment event that says "ready" but whose URL or commit cannot be
- *   used is `deployment_invalid`: the step fails closed unless endpoint_url
- *   is given.
- * - merge_group names the queued pull request in its head ref
- *   (`refs/heads/gh-readonly-queue/<base>/pr-<N>-<sha>`).
- * - pull_request, push and the rest: what the carry-over decisions need.
- */
-
-
-
-
-/** The event types of Vercel's repository_dispatch that mean "a deployment is up and can be assessed". */
-const VERCEL_READY_TYPES = ['vercel.deployment.ready', 'vercel.deployment.success'];
-const VERCEL_PREFIX = 'vercel.deployment.';
-/** States of a Vercel payload (client_payload.state.type) that contradict a ready deployment. */
-/** Deployment states that may still become success (GitHub's deployment_status states). */
-const PENDING_STATES = new Set(['pending', 'queued', 'in_progress']);
-const VERCEL_NOT_READY_STATES = new Set(['pending', 'error', 'failed', 'canceled', 'skipped', 'ignored']);
-/** Events about a pull request that GitHub runs on its merge commit (GITHUB_SHA), as pull_request does: its head may be a fork's. */
-const PULL_REQUEST_ACTIVITY = new Set([
-    'pull_request_review',
-    'pull_request_review_comment',
-    'pull_request_review_thread'
-]);
-const QUEUE_PREFIX = 'refs/heads/gh-readonly-queue/';
-const QUEUE_REF = /^(?:refs\/heads\/)?gh-readonly-queue\/(.+)\/pr-(\d{1,9})-([0-9a-f]{40}|[0-9a-f]{64})$/;
-const rec = (v) => (text_isRecord(v) ? v : {});
-const event_text = (v) => (typeof v === 'string' && v.trim() !== '' ? v.trim() : null);
-/** A full commit SHA (40 or 64 hex), lower case; null otherwise. */
-function commitSha(v) {
-    const s = event_text(v);
-    return s !== null && /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/i.test(s) ? s.toLowerCase() : null;
-}
-const branchName = (ref) => (ref === null ? null : ref.replace(/^refs\/heads\//, ''));
-/**
- * A deployment's URL made usable, or why not. A bare host (`app-abc.vercel.app`,
- * as Vercel's API writes deployment URLs) gets https://. Only https (the
- * protection bypass in endpoint_path's query must not cross a network in
- * clear), plain http for a loopback host only (a preview on the service's own
- * machine), and no user or password in it (a credential goes in
- * target_credential, masked).
- */
-function deploymentUrl(raw) {
-    const given = event_text(raw);
-    if (given === null)
-        return { error: 'the event carries no deployment URL' };
-    const withScheme = /^[a-z][a-z0-9+.-]*:/i.test(given) ? given : `https://${given}`;
-    let url;
-    try {
-        url = new URL(withScheme);
-    }
-    catch {
-        return { error: 'the deployment URL of the event is not a URL' };
-    }
-    if (url.protocol === 'http:' && !isLoopbackHost(url.hostname)) {
-        return { error: 'the deployment URL of the event is plain http: only https is assessed (plain http for a loopback host only)' };
-    }
-    if (url.protocol !== 'https:' && url.protocol !== 'http:') {
-        return { error: `the deployment URL of the event has scheme '${url.protocol.slice(0, 20)}', not https` };
-    }
-    if (url.username !== '' || url.password !== '')
-        return { error: 'the deployment URL of the event carries credentials' };
-    if (url.hostname === '')
-        return { error: 'the deployment URL of the event has no host' };
-    return { url: url.href };
-}
-/**
- * The agent's endpoint at a deployment: the deployment URL with `path` (which
- * may carry a query, e.g. `/api/chat`) in place of its path. Empty path: the
- * deployment URL as it is.
- */
-function endpointAt(deployment, path) {
-    if (path === '')
-        return deployment;
-    const base = new URL(deployment);
-    if (!path.startsWith('/'))
-        throw new Error(`endpointAt: path must start with '/': ${path.slice(0, 40)}`);
-    return `${base.origin}${path}`;
-}
-function onDefault(payload, ref) {
-    return event_target_isDefaultBranchRef(payload, ref);
-}
-function fromDeploymentStatus(eventName, payload, env) {
-    if (!text_isRecord(payload.deployment_status))
-        return event_unreadableEvent(eventName, 'it has no deployment_status object', env);
-    const status = payload.deployment_status;
-    const deployment = rec(payload.deployment);
-    const sha = commitSha(deployment.sha);
-    const environment = event_text(status.environment) ?? event_text(deployment.environment);
-    const state = event_text(status.state) ?? 'unknown';
-    const ref = branchName(event_text(deployment.ref));
-    const source = 'deployment_status';
-    const what = `the deployment${sha ? ` of ${identity_shortSha(sha)}` : ''}${environment ? ` to ${environment}` : ''}`;
-    if (state !== 'success') {
-        return {
-            kind: 'deployment_skipped',
-            eventName,
-            source,
-            sha,
-            ref,
-            reason: `${what} is ${state.slice(0, 40)}, not success: ${PENDING_STATES.has(state) ? 'nothing to assess yet' : 'nothing to assess'}`
-        };
-    }
-    if (sha === null)
-        return { kind: 'deployment_invalid', eventName, source, sha, ref, reason: 'the event names no commit (deployment.sha)' };
-    // environment_url only: target_url is the page about the deployment (often its log on GitHub or the platform), not the preview.
-    const url = deploymentUrl(status.environment_url);
-    if ('error' in url) {
-        return { kind: 'deployment_invalid', eventName, source, sha, ref, reason: `${url.error} (deployment_status.environment_url)` };
-    }
-    return {
-        kind: 'deployment',
-        eventName,
-        source,
-        endpointUrl: url.url,
-        sha,
-        environment,
-        project: null,
-        ref
-    };
-}
-function fromRepositoryDispatch(eventName, payload, env) {
-    const type = event_text(payload.action) ?? '';
-    if (!type.startsWith(VERCEL_PREFIX))
-        return other(eventName, payload, env);
-    if (!text_isRecord(payload.client_payload))
-        return event_unreadableEvent(eventName, `Vercel's ${type.slice(0, 60)} has no client_payload object`, env);
-    const client = payload.client_payload;
-    const sha = commitSha(rec(client.git).sha);
-    const environment = event_text(client.environment);
-    const state = event_text(rec(client.state).type);
-    const ref = branchName(event_text(rec(client.git).ref));
-    const source = 'vercel';
-    const shown = type.slice(0, 60);
-    if (!VERCEL_READY_TYPES.includes(type)) {
-        return {
-            kind: 'deployment_skipped',
-            eventName,
-            source,
-            sha,
-            ref,
-            reason: `Vercel sent ${shown}, not a ready deployment: nothing to assess`
-        };
-    }
-    if (state !== null && VERCEL_NOT_READY_STATES.has(state)) {
-        return {
-            kind: 'deployment_skipped',
-            eventName,
-            source,
-            sha,
-            ref,
-            reason: `Vercel sent ${shown} with state ${state}: nothing to assess`
-        };
-    }
-    if (sha === null)
-        return { kind: 'deployment_invalid', eventName, source, sha, ref, reason: 'the event names no commit (client_payload.git.sha)' };
-    const url = deploymentUrl(client.url);
-    if ('error' in url)
-        return { kind: 'deployment_invalid', eventName, source, sha, ref, reason: `${url.error} (client_payload.url)` };
-    const project = typeof client.project === 'string' ? event_text(client.project) : (event_text(rec(client.project).name) ?? event_text(rec(client.project).id));
-    return {
-        kind: 'deployment',
-        eventName,
-        source,
-        endpointUrl: url.url,
-        sha,
-        environment,
-        project,
-        ref
-    };
-}
-/** The pull request named by a merge queue's head ref, with the base branch it names. */
-function parseQueueRef(ref) {
-    const m = QUEUE_REF.exec(ref);
-    if (!m)
-        return null;
-    const prNumber = Number(m[2]);
-    return prNumber > 0 ? { base: m[1], prNumber } : null;
-}
-function fromMergeGroup(eventName, payload) {
-    const group = rec(payload.merge_group);
-    const headRef = event_text(group.head_ref);
-    const parsed = headRef === null ? null : parseQueueRef(headRef);
-    const base = {
-        kind: 'merge_group',
-        eventName,
-        headSha: commitSha(group.head_sha),
-        baseSha: commitSha(group.base_sha),
-        baseRef: branchName(event_text(group.base_ref)) ?? parsed?.base ?? null
-    };
-    if (parsed === null) {
-        const reason = headRef === null
-            ? 'the event has no merge_group.head_ref'
-            : 'merge_group.head_ref is not of the form refs/heads/gh-readonly-queue/<base>/pr-<N>-<sha>';
-        return { ...base, prNumbers: [], reason };
-    }
-    return { ...base, prNumbers: [parsed.prNumber] };
-}
-function fromPullRequest(eventName, payload, env) {
-    const pr = rec(payload.pull_request);
-    const number = [pr.number, payload.number].find((n) => typeof n === 'number' && Number.isSafeInteger(n) && n > 0);
-    // Read as another event, its code would count as this repository's: a fork's head must not.
-    if (number === undefined)
-        return event_unreadableEvent(eventName, 'it names no pull request number (pull_request.number)', env);
-    const head = rec(pr.head);
-    const base = rec(pr.base);
-    return {
-        kind: 'pull_request',
-        eventName,
-        number,
-        headSha: commitSha(head.sha),
-        baseSha: commitSha(base.sha),
-        baseRef: branchName(event_text(base.ref)),
-        headRepo: event_text(rec(head.repo).full_name)
-    };
-}
-function other(eventName, payload, env) {
-    const ref = env.GITHUB_REF ?? '';
-    const issue = rec(payload.issue);
-    const commented = eventName === 'issue_comment' && text_isRecord(issue.pull_request) && typeof issue.number === 'number'
-        ? issue.number
-        : PULL_REQUEST_ACTIVITY.has(eventName) && typeof rec(payload.pull_request).number === 'number'
-            ? rec(payload.pull_request).number
-            : null;
-    const run = eventName === 'workflow_run' ? rec(payload.workflow_run) : null;
-    const named = namedCommitOf(eventName, payload);
-    return {
-        kind: 'other',
-        eventName,
-        ref,
-        sha: commitSha(env.GITHUB_SHA),
-        onDefaultBranch: onDefault(payload, ref),
-        commentedPull: commented !== null && Number.isSafeInteger(commented) && commented > 0 ? commented : null,
-        ...(run === null ? {} : { runHeadRepo: event_text(rec(run.head_repository).full_name) }),
-        ...(named === null ? {} : { namedCommit: named })
-    };
-}
-/** The commit a status, check_run or check_suite event is about, with the branches it names; null on other events. */
-function namedCommitOf(eventName, payload) {
-    const names = (vs) => vs.map((v) => branchName(event_text(v))).filter((b) => b !== null);
-    const run = rec(payload.check_run);
-    const suite = rec(eventName === 'check_run' ? run.check_suite : payload.check_suite);
-    if (eventName === 'status')
-        return { sha: commitSha(payload.sha), branches: names(Array.isArray(payload.branches) ? payload.branches.map((b) => rec(b).name) : []) };
-    if (eventName !== 'check_run' && eventName !== 'check_suite')
-        return null;
-    return { sha: commitSha(run.head_sha) ?? commitSha(suite.head_sha), branches: names([suite.head_branch]) };
-}
-function fromPush(eventName, payload, env) {
-    const ref = event_text(payload.ref) ?? env.GITHUB_REF ?? '';
-    // A deleted branch's push has an all-zero `after`: there is no commit to assess.
-    const after = commitSha(payload.after);
-    const sha = after !== null && /^0+$/.test(after) ? null : (after ?? commitSha(env.GITHUB_SHA));
-    return { kind: 'push', eventName, ref, sha, onDefaultBranch: onDefault(payload, ref), queueRef: ref.startsWith(QUEUE_PREFIX) };
-}
-/**
- * The event as the pipeline sees it. Never throws: a payload that is not an object (GITHUB_EVENT_PATH
- * unset: null reads as an empty one), a deployment event without its own object, or a pull request
- * event naming no pull request number, is `unreadable`.
- */
-function event_readPipelineEvent(eventName, payload, env) {
-    if (payload !== null && !text_isRecord(payload))
-        return event_unreadableEvent(eventName, 'it is not a JSON object', env);
-    const body = rec(payload);
-    switch (eventName) {
-        case 'deployment_status':
-            return fromDeploymentStatus(eventName, body, env);
-        case 'repository_dispatch':
-            return fromRepositoryDispatch(eventName, body, env);
-        case 'merge_group':
-            return fromMergeGroup(eventName, body);
-        case 'pull_request':
-        case 'pull_request_target':
-            return fromPullRequest(eventName, body, env);
-        case 'push':
-            return fromPush(eventName, body, env);
-        default:
-            return other(eventName, body, env);
-    }
-}
-/**
- * An event whose payload cannot be read. Its commit, for the status that says
- * so: GITHUB_SHA where GitHub documents it as the event's commit (the deployed
- * one on deployment_status, the pushed one on push); none on events where it
- * is another (repository_dispatch: the default branch's; a pull request: the
- * merge commit).
- */
-function event_unreadableEvent(eventName, why, env) {
-    const own = !['repository_dispatch', 'merge_group', 'pull_request', 'pull_request_target'].includes(eventName);
-    return {
-        kind: 'unreadable',
-        eventName,
-        sha: own ? commitSha(env.GITHUB_SHA) : null,
-        reason: `the payload of the ${eventName.slice(0, 40) || 'unnamed'} event (GITHUB_EVENT_PATH) cannot be used: ${why}`
-    };
-}
-/** The commit a pipeline event is about: the deployed one, the PR's head, the queue's commit or the pushed one. */
-function event_eventCommit(e) {
-    switch (e.kind) {
-        case 'deployment':
-        case 'deployment_skipped':
-        case 'deployment_invalid':
-        case 'push':
-        case 'other':
-        case 'unreadable':
-            return e.sha;
-        case 'pull_request':
-        case 'merge_group':
-            return e.headSha;
-    }
-}
-
-;// CONCATENATED MODULE: ./src/action/inputs/target-entries.ts
-/**
- * The inputs that say what to assess, as entries of the inputs table
- * (spec.ts): model_id or endpoint_url, the registration inputs of an
- * endpoint, and the profile file. Their values are combined by the readers
- * of target.ts (which ones go together, which are required with which), so
- * none is a field of ActionInputs on its own. Pure.
- */
-
-
-
-
-function parseModelId(modelId) {
-    if (modelId.length > 200 || /[\u0000-\u001f\u007f/?#]/.test(modelId)) {
-        throw new errors_ConfigError('model_id', `'${clip(modelId)}' is not a model id (no slashes, ?, # or control characters)`);
-    }
-    return modelId;
-}
-/** The query of a URL left out of what a message shows: it may carry a protection bypass secret. */
-function withoutQuery(raw) {
-    return raw.split(/[?#]/, 1)[0];
-}
-/** The endpoint to register: a URL the service can probe; its address rules (private hosts...) are the service's (400). */
-function parseEndpointUrl(raw) {
-    let url;
-    try {
-        url = new URL(raw);
-    }
-    catch {
-        throw new errors_ConfigError('endpoint_url', `'${clip(withoutQuery(raw))}' is not a URL: give the agent's full endpoint, e.g. https://pr-7.preview.example.com/chat`);
-    }
-    if (!['https:', 'http:', 'wss:', 'ws:'].includes(url.protocol)) {
-        throw new errors_ConfigError('endpoint_url', `scheme '${clip(url.protocol)}' is not one the service probes: use https:// (or wss:// with transport websocket)`);
-    }
-    if (url.username !== '' || url.password !== '') {
-        throw new errors_ConfigError('endpoint_url', 'must not carry credentials: pass the target credential in target_credential (masked) with auth_type');
-    }
-    return raw;
-}
-const targetName = {
-    parse: (raw) => {
-        if (raw === '')
-            return null;
-        if (raw.length > limits_LIMITS.targetNameMax || /[\u0000-\u001f\u007f]/.test(raw)) {
-            throw new errors_ConfigError('target_name', `must be 1 to ${limits_LIMITS.targetNameMax} characters without control characters`);
-        }
-        return raw;
-    },
-    range: `1 to ${limits_LIMITS.targetNameMax} characters`
-};
-const environment = {
-    parse: (raw, input) => (raw === '' ? null : oneOf(input, raw, ENVIRONMENTS, 'staging')),
-    range: ENVIRONMENTS
-};
-const requestTimeout = {
-    parse: (raw) => {
-        if (raw === '')
-            return null;
-        const n = Number(raw);
-        if (!/^\d*\.?\d+$/.test(raw) || !(n > 0) || n > limits_LIMITS.requestTimeoutMax) {
-            throw new errors_ConfigError('request_timeout', `'${clip(raw)}' is not a number of seconds above 0 and at most ${limits_LIMITS.requestTimeoutMax}`);
-        }
-        return n;
-    },
-    range: `at most ${limits_LIMITS.requestTimeoutMax}`
-};
-const profilePath = parsedBy((path) => {
-    if (/[\u0000-\u001f\u007f]/.test(path))
-        throw new errors_ConfigError('profile_file', 'holds control characters');
-    return path;
-});
-const target_entries_ASSESS = ['assess'];
-/** model_id or endpoint_url: exactly one (or, on a deployment event, neither). */
-const MODEL_ID = defineInput({
-    name: 'model_id',
-    field: null,
-    default: '',
-    description: 'The inventory model (agent) to assess. Give model_id or endpoint_url, not both.',
-    summary: 'the inventory model to assess (or `endpoint_url`, not both)',
-    parser: parsedBy(parseModelId),
-    cli: { commands: ['assess', 'validate'], value: 'id' }
-});
-const ENDPOINT_URL = defineInput({
-    name: 'endpoint_url',
-    field: null,
-    default: '',
-    description: "The agent's address (e.g. the PR's preview), found or registered as a target. See docs/targets-and-profiles.md.",
-    summary: "the agent's address (e.g. the PR's preview), found or registered ([docs](docs/targets-and-profiles.md))",
-    parser: parsedBy((raw) => (raw === '' ? '' : parseEndpointUrl(raw))),
-    cli: { commands: target_entries_ASSESS, value: 'url' }
-});
-const TARGET_NAME = defineInput({
-    name: 'target_name',
-    field: null,
-    default: '',
-    description: 'Inventory name of the endpoint_url target. Empty: <repo>-pr-<number> on pull requests, else <repo>-<ref>.',
-    summary: "the target's name; empty: `<repo>-pr-<number>` on PRs, else `<repo>-<ref>`",
-    parser: targetName,
-    cli: { commands: target_entries_ASSESS, value: 'name' }
-});
-const ENVIRONMENT = defineInput({
-    name: 'environment',
-    field: null,
-    default: '',
-    description: 'Environment of a registered target: {range} (empty: the service default).',
-    summary: '{range} for a registered target',
-    parser: environment,
-    cli: { commands: target_entries_ASSESS, value: 'env' }
-});
-const AUTH_TYPE = defineInput({
-    name: 'auth_type',
-    field: null,
-    default: 'none',
-    description: 'How the service authenticates to the target: {range}.',
-    summary: '{range}',
-    parser: choice(AUTH_TYPES),
-    cli: { commands: target_entries_ASSESS, value: 'type' }
-});
-const TARGET_CREDENTIAL = defineInput({
-    name: 'target_credential',
-    field: null,
-    default: '',
-    description: "The target's credential for auth_type, from a secret. Masked at once.",
-    summary: "the target's credential for `auth_type`, from a secret",
-    parser: spec_text,
-    cli: { commands: target_entries_ASSESS, value: 'secret', env: 'ASAS_TARGET_CREDENTIAL' }
-});
-const OAUTH_TOKEN_URL = defineInput({
-    name: 'oauth_token_url',
-    field: null,
-    default: '',
-    description: 'auth_type oauth_client_credentials: the token endpoint.',
-    summary: 'for OAuth: the token endpoint',
-    parser: spec_text,
-    cli: { commands: target_entries_ASSESS, value: 'url' }
-});
-const OAUTH_CLIENT_ID = defineInput({
-    name: 'oauth_client_id',
-    field: null,
-    default: '',
-    description: 'auth_type oauth_client_credentials: the client id.',
-    summary: 'for OAuth: the client id',
-    parser: spec_text,
-    cli: { commands: target_entries_ASSESS, value: 'id' }
-});
-const OAUTH_SCOPE = defineInput({
-    name: 'oauth_scope',
-    field: null,
-    default: '',
-    description: 'auth_type oauth_client_credentials: the scope (optional).',
-    summary: 'for OAuth: the scope (optional)',
-    parser: spec_text,
-    cli: { commands: target_entries_ASSESS, value: 'scope' }
-});
-const OAUTH_AUDIENCE = defineInput({
-    name: 'oauth_audience',
-    field: null,
-    default: '',
-    description: 'auth_type oauth_client_credentials: the audience (optional).',
-    summary: 'for OAuth: the audience (optional)',
-    parser: spec_text,
-    cli: { commands: target_entries_ASSESS, value: 'audience' }
-});
-const RESPONSE_FIELD = defineInput({
-    name: 'response_field',
-    field: null,
-    default: '',
-    description: "Required with endpoint_url: dot-path of the reply text in the agent's JSON answer (e.g. output.text).",
-    summary: '**required with `endpoint_url`**: dot-path of the reply (`output.text`)',
-    parser: spec_text,
-    cli: { commands: target_entries_ASSESS, value: 'path' }
-});
-const TRANSPORT = defineInput({
-    name: 'transport',
-    field: null,
-    default: 'http',
-    description: 'How the service talks to the target: {range}.',
-    summary: '{range}',
-    parser: choice(['http', 'websocket']),
-    cli: { commands: target_entries_ASSESS, value: 'transport' }
-});
-const REQUEST_TIMEOUT = defineInput({
-    name: 'request_timeout',
-    field: null,
-    default: '',
-    description: 'Seconds the service waits for the target to answer ({range}; empty: the service default).',
-    summary: 'seconds the service waits for the target ({range})',
-    parser: requestTimeout,
-    cli: { commands: target_entries_ASSESS, value: 'seconds' }
-});
-const PROFILE_FILE = defineInput({
-    name: 'profile_file',
-    field: null,
-    default: '',
-    description: "A YAML or JSON file with the target's profile, synced before the run. See docs/targets-and-profiles.md.",
-    summary: "a file with the target's profile, synced before the run",
-    parser: profilePath,
-    cli: { commands: target_entries_ASSESS, value: 'file' }
-});
-const FAIL_ON_PROFILE_ERROR = defineInput({
-    name: 'fail_on_profile_error',
-    field: null,
-    default: 'true',
-    description: 'Whether a failed profile sync fails the step before any run (false: a warning).',
-    summary: 'whether a failed profile sync fails the step before any run',
-    parser: spec_boolean,
-    cli: { commands: target_entries_ASSESS, value: 'bool' }
-});
-const ALLOW_SHARED_PROFILE_SYNC = defineInput({
-    name: 'allow_shared_profile_sync',
-    field: null,
-    default: 'false',
-    description: 'Whether a run off the default branch may sync the profile of a target that is not its own preview.',
-    summary: 'whether runs off the default branch may sync a shared profile',
-    parser: spec_boolean,
-    cli: { commands: target_entries_ASSESS, value: 'bool' }
-});
-/** The model to assess, first in the table. */
-const TARGET_INPUTS = [MODEL_ID];
-/** The endpoint to find or register instead, what registers it, and its profile. */
-const REGISTRATION_INPUTS = [
-    ENDPOINT_URL,
-    TARGET_NAME,
-    ENVIRONMENT,
-    AUTH_TYPE,
-    TARGET_CREDENTIAL,
-    OAUTH_TOKEN_URL,
-    OAUTH_CLIENT_ID,
-    OAUTH_SCOPE,
-    OAUTH_AUDIENCE,
-    RESPONSE_FIELD,
-    TRANSPORT,
-    REQUEST_TIMEOUT,
-    PROFILE_FILE,
-    FAIL_ON_PROFILE_ERROR,
-    ALLOW_SHARED_PROFILE_SYNC
-];
-
-;// CONCATENATED MODULE: ./src/action/inputs/read-target.ts
-/**
- * The inputs that say what to assess: model_id, or endpoint_url (or, on a
- * deployment event with both empty, the deployment's URL) with the
- * registration inputs of the target, and the profile file. Pure.
- */
-
-
-
-
-
-
-
-/** The endpoint a pipeline event offers (see EventEndpoint). */
-function eventEndpoint(event, endpointPath) {
-    switch (event?.kind) {
-        case 'deployment':
-            return { kind: 'deployment', url: endpointAt(event.endpointUrl, endpointPath) };
-        case 'deployment_skipped':
-        case 'deployment_invalid':
-        case 'unreadable':
-            return { kind: 'preview', reason: event.reason };
-        case 'merge_group':
-            return { kind: 'preview', reason: "nothing deploys the merge queue's commit" };
-        default:
-            return { kind: 'none' };
-    }
-}
-const MODEL_ID_HINT = 'the model_id of the agent target in the service inventory (GET /api/v1/model lists them)';
-/** Inputs that only make sense with endpoint_url, named when given with model_id. */
-const ENDPOINT_ONLY_INPUTS = [
-    'target_name',
-    'environment',
-    'target_credential',
-    'oauth_token_url',
-    'oauth_client_id',
-    'oauth_scope',
-    'oauth_audience',
-    'response_field',
-    'request_timeout'
-];
-/**
- * model_id or endpoint_url (exactly one), and the registration inputs of the
- * endpoint. With both empty, a pipeline event may offer the target: a ready
- * deployment's URL, or none on this event (PreviewTarget).
- */
-function readTargetInput(get, fromEvent = { kind: 'none' }) {
-    const modelId = get('model_id');
-    const endpointUrl = get('endpoint_url');
-    if (modelId !== '' && endpointUrl !== '') {
-        throw new errors_ConfigError('model_id', 'is set together with endpoint_url: give one of the two. model_id assesses a model already in the inventory; endpoint_url finds or registers the agent at that address (e.g. the preview of this pull request)');
-    }
-    if (modelId === '' && endpointUrl === '') {
-        if (fromEvent.kind === 'deployment')
-            return { kind: 'endpoint', endpoint: readEndpointTarget(get, fromEvent.url) };
-        if (fromEvent.kind === 'preview')
-            return { kind: 'preview', reason: fromEvent.reason, name: readInput(get, TARGET_NAME) };
-        throw new errors_ConfigError('model_id', `is required unless endpoint_url is set: give one of the two. model_id is ${MODEL_ID_HINT}; endpoint_url is the address of the agent to find or register (e.g. the preview of this pull request)`);
-    }
-    if (modelId !== '') {
-        const stray = ENDPOINT_ONLY_INPUTS.filter((n) => get(n) !== '');
-        if (stray.length > 0) {
-            throw new errors_ConfigError(stray[0], `is only used with endpoint_url (to register a target), not with model_id: remove ${stray.join(', ')}`);
-        }
-        return { kind: 'model', modelId: readInput(get, MODEL_ID) };
-    }
-    return { kind: 'endpoint', endpoint: readEndpointTarget(get, endpointUrl) };
-}
-/** The registration inputs of endpoint_url. */
-function readEndpointTarget(get, endpointUrl) {
-    const authType = readInput(get, AUTH_TYPE);
-    const credential = readCredential(get, authType);
-    const oauth = readOAuth(get, authType);
-    const responseField = get('response_field');
-    if (responseField === '') {
-        throw new errors_ConfigError('response_field', "is required with endpoint_url: the dot-path of the reply text in the agent's JSON answer (e.g. output.text or choices.0.message.content)");
-    }
-    return {
-        endpointUrl: ENDPOINT_URL.parser.parse(endpointUrl, ENDPOINT_URL.name),
-        name: readInput(get, TARGET_NAME),
-        environment: readInput(get, ENVIRONMENT),
-        authType,
-        credential,
-        oauth,
-        responseField,
-        transport: readInput(get, TRANSPORT),
-        requestTimeout: readInput(get, REQUEST_TIMEOUT)
-    };
-}
-/** target_credential: required by every auth_type but none, refused with none. */
-function readCredential(get, authType) {
-    const credential = get('target_credential');
-    if (authType === 'none' && credential !== '') {
-        throw new errors_ConfigError('target_credential', 'is set but auth_type is none: set auth_type (bearer, api_key, basic or oauth_client_credentials), or remove target_credential');
-    }
-    if (authType !== 'none' && credential === '') {
-        throw new errors_ConfigError('target_credential', `is required when auth_type is ${authType}${authType === 'oauth_client_credentials' ? ' (the OAuth client secret)' : authType === 'basic' ? ' (user:password)' : ''}: pass it from a secret`);
-    }
-    if (credential !== '' && credential.length < limits_LIMITS.credentialMin) {
-        throw new errors_ConfigError('target_credential', `is shorter than ${limits_LIMITS.credentialMin} characters, the service's minimum`);
-    }
-    if (CONTROL_CHARS.test(credential)) {
-        throw new errors_ConfigError('target_credential', 'holds a control character (a line break?): check the secret for a stray character');
-    }
-    return credential === '' ? null : credential;
-}
-/** The oauth_* inputs: required with oauth_client_credentials, refused with any other auth_type. */
-function readOAuth(get, authType) {
-    const oauthInputs = {
-        token_url: get('oauth_token_url'),
-        client_id: get('oauth_client_id'),
-        scope: get('oauth_scope'),
-        audience: get('oauth_audience')
-    };
-    if (authType !== 'oauth_client_credentials') {
-        const stray = Object.entries(oauthInputs).find(([, v]) => v !== '');
-        if (stray)
-            throw new errors_ConfigError(`oauth_${stray[0]}`, 'is only used when auth_type is oauth_client_credentials');
-        return null;
-    }
-    if (oauthInputs.token_url === '')
-        throw new errors_ConfigError('oauth_token_url', 'is required when auth_type is oauth_client_credentials');
-    if (oauthInputs.client_id === '')
-        throw new errors_ConfigError('oauth_client_id', 'is required when auth_type is oauth_client_credentials');
-    return {
-        token_url: oauthInputs.token_url,
-        client_id: oauthInputs.client_id,
-        ...(oauthInputs.scope !== '' ? { scope: oauthInputs.scope } : {}),
-        ...(oauthInputs.audience !== '' ? { audience: oauthInputs.audience } : {})
-    };
-}
-function readProfileInputs(get) {
-    const failOnError = readInput(get, FAIL_ON_PROFILE_ERROR);
-    const allowShared = readInput(get, ALLOW_SHARED_PROFILE_SYNC);
-    const path = readInput(get, PROFILE_FILE);
-    return path === '' ? null : { path, failOnError, allowShared };
-}
-
-;// CONCATENATED MODULE: ./src/action/inputs/table.ts
-/**
- * The inputs table: every input of the action, once, in action.yml's order.
- * Each entry (spec.ts) is declared in the file of its concern; from this list
- * come INPUT_DEFAULTS (defaults.ts), the command line's options
- * (src/cli/options.ts), and action.yml's inputs and README's table
- * (scripts/input-docs.ts writes both; a test holds them equal). Pure.
- */
-
-
-
-
-const INPUT_TABLE = [
-    ...TARGET_INPUTS,
-    ...SERVICE_INPUTS,
-    ...GATE_INPUTS,
-    ...RUN_INPUTS,
-    ...REGISTRATION_INPUTS,
-    ...BASELINE_INPUTS,
-    ...PIPELINE_INPUTS
-];
-
-;// CONCATENATED MODULE: ./src/action/inputs/defaults.ts
-
-const INPUT_DEFAULTS = Object.fromEntries(INPUT_TABLE
-    .filter((s) => s.required !== true && s.runnerDefault === undefined)
-    .map((s) => [s.name, s.default]));
-
-;// CONCATENATED MODULE: ./src/action/inputs/read-inputs.ts
-
-
-
-
-
-
-/** The base-address rule lives with the transport that uses it too. */
-
-
-
-
-
-
-
-
-/** wait: detached and mode: collect work on a model_id, and the commit status is their check. */
-function checkDetached(mode, pipeline, target) {
-    const detached = pipeline.wait === 'detached' || mode === 'collect';
-    if (!detached)
-        return;
-    const name = mode === 'collect' ? 'mode' : 'wait';
-    const what = mode === 'collect' ? "'collect'" : "'detached'";
-    if (pipeline.wait === 'detached' && mode !== 'gate')
-        throw new errors_ConfigError('wait', `'detached' works in gate mode only (mode is '${mode}')`);
-    if (target.kind !== 'model') {
-        throw new errors_ConfigError(name, `${what} needs model_id (the collector re-derives the target from it); an endpoint_url or a preview is waited for attached`);
-    }
-    if (pipeline.commitStatus === 'off') {
-        throw new errors_ConfigError('commit_status', `is off, and with ${name} ${what} the commit status agent-security/<model_id> is the check: leave commit_status at auto`);
-    }
-}
-/**
- * Read and validate every input. Throws ConfigError on the first mistake,
- * before any request is made. `event`: the run's pipeline event, which may
- * offer the target when model_id and endpoint_url are both empty.
- */
-function read_inputs_readInputs(get, event = null, host = 'github') {
-    const mode = readInput(get, MODE);
-    const pipeline = readFields(get, PIPELINE_INPUTS);
-    const target = readTargetInput(get, eventEndpoint(event, pipeline.endpointPath));
-    if (target.kind === 'preview' && mode === 'validate') {
-        throw new errors_ConfigError('model_id', `is required in validate mode: ${target.reason}, so there is no target to validate`);
-    }
-    checkDetached(mode, pipeline, target);
-    // Checked in the order a user fixes them one by one: the key, the profile and the policy, then the rest of the step.
-    checkApiKey(get('api_key'), host);
-    const profile = readProfileInputs(get);
-    const policy = readFields(get, POLICY_INPUTS);
-    const step = readFields(get, STEP_INPUTS);
-    return {
-        ...step,
-        modelId: target.kind === 'model' ? target.modelId : '',
-        target,
-        profile,
-        ...policy,
-        ...pipeline
-    };
 }
 
 ;// CONCATENATED MODULE: ./src/action/stages/report-not-assessed.ts
@@ -57389,7 +57440,10 @@ async function pullOfCommit(ctx, inputs, repo, sha) {
  *   open pull request, naming that pull request's head (the commit the status
  *   goes on); a record of another commit is left (superseded); a record
  *   without a MAC, or whose MAC fails, is refused (status error); a run that
- *   began before the record's trigger time is refused;
+ *   began before the record's trigger time is refused; the record's sealed
+ *   categories and deadline bind the run as its step asked (withRecordScope:
+ *   a run narrower than the policy's or the record's categories is refused;
+ *   past the earlier of the two deadlines it is cancelled, never passed);
  * - the run's model, status, categories and findings come from the service;
  *   a run of another model than the default branch's model_id is refused
  *   (that commit's status ends in error, the run is not touched);
@@ -57411,7 +57465,6 @@ async function pullOfCommit(ctx, inputs, repo, sha) {
  * would make the default branch's verdicts laxer): the evidence save of the
  * record stage is not run here.
  */
-
 
 
 
@@ -57548,13 +57601,13 @@ async function lookAt(ctx0, c, f) {
     try {
         if (verdict.kind === 'refuse') {
             ctx.io.log.warning(`${where}: ${verdict.why}.`);
-            await refuse(ctx, c, at, status, new ConfigError('api_key', verdict.why));
+            await refuse(ctx, c, at, status, recordRefused('api_key', verdict.why));
             return look('refused', 'error');
         }
         const atMs = f.pending.at === null ? ctx.clock.now() : Date.parse(f.pending.at.replace(/Z$/, ':00Z'));
         if (verdict.kind === 'trigger')
             return look(await triggerQueued(ctx, c, { at, status, queuedMs: atMs, moved }));
-        const looked = await lookAtRun(ctx, c, { at, status, runId: verdict.runId, atMs, where });
+        const looked = await lookAtRun(ctx, c, { record: f.pending, at, status, runId: verdict.runId, atMs, where });
         if (looked.result !== null && moved())
             return look('superseded', looked.result);
         return look(looked.what, looked.result);
@@ -57570,19 +57623,15 @@ async function lookAt(ctx0, c, f) {
 async function lookAtRun(ctx, c, r) {
     const { io } = ctx;
     const deps = { ...gateDeps(ctx, c.inputs), onRunStarted: () => undefined, onRunSettled: () => undefined };
-    const looked = await collectRun(deps, gateArgs(c.inputs, c.policy), r.runId, r.atMs, r.atMs);
+    const args = withRecordScope(gateArgs(c.inputs, c.policy), r.record);
+    const notAfterMs = r.record.deadline === null ? null : Date.parse(r.record.deadline.replace(/Z$/, ':00Z'));
+    const looked = await collectRun(deps, args, r.runId, r.atMs, { notBeforeMs: r.atMs, notAfterMs });
     if (looked.kind === 'running') {
         c.modelBusy = true;
         io.log.info(`${r.where}: ${looked.run.status}, ${looked.run.categories_completed.length}/${looked.run.categories_planned.length} categories.`);
         return { what: 'running', result: null };
     }
-    const refusal = looked.kind === 'foreign'
-        ? recordRefused('model_id', `The pending record names run ${r.runId}, not a run of ${c.inputs.modelId}: nothing passes`)
-        : looked.kind === 'earlier'
-            ? recordRefused('wait', `Run ${r.runId} began (${looked.run.started_at ?? 'at a time the service does not tell'}) before the record's trigger time: it is not the run this record's step triggered, nothing passes`)
-            : looked.kind === 'narrow'
-                ? recordRefused('categories', `Run ${r.runId} does not cover the categories the default branch's policy asks for (${named(looked.missing)}): nothing passes`)
-                : null;
+    const refusal = runRefusal(looked, r.runId, c.inputs.modelId);
     if (refusal !== null) {
         io.log.warning(`${r.where}: ${refusal.message}; the status ends in error, the run is not touched.`);
         await refuse(ctx, c, r.at, r.status, refusal);
@@ -57592,11 +57641,6 @@ async function lookAtRun(ctx, c, r) {
         return { what: 'failed', result: null };
     return collect_decide(ctx, c, r, looked.outcome);
 }
-/** What a refused record's status tells the reader to do: a new push triggers a new run and writes a new sealed record. */
-const RECORD_REFUSED_FIX = 'Push a commit to assess the head again.';
-/** A record the collector will not judge: not the user's configuration, so titled as what it is (failureCause reads the summary). */
-const recordRefused = (input, cause) => new ConfigError(input, cause, 'a pending record refused');
-const named = (missing) => missing.slice(0, 5).join(', ') + (missing.length > 5 ? `, and ${missing.length - 5} more` : '');
 /** An ended run decided with the attached step's stages: the status first, the comment (which drops the record) last. */
 async function collect_decide(ctx, c, r, outcome) {
     const { io } = ctx;
@@ -57690,7 +57734,7 @@ async function stopOrphan(ctx, inputs, runId) {
 async function refuse(ctx, c, planned, status, err) {
     const failure = stepFailure(err, ctx.nameInput);
     // The status says the cause and the fix, not the generic "re-run the job" (a re-run reads the same record).
-    await finishStatus(ctx, status, 'error', { outcome: 'fail', line: failure.line }, causeAndFix(err.message, RECORD_REFUSED_FIX));
+    await finishStatus(ctx, status, 'error', { outcome: 'fail', line: failure.line }, refusedStatus(err));
     const report = await reportNotAssessed(ctx, { ...c.inputs, comment: 'update' }, failure, {
         commit: planned.commit,
         pullRequest: planned.pull,
@@ -58678,15 +58722,25 @@ async function prepare_readStepInputs(ctx) {
     const payload = await readEventFile(env.GITHUB_EVENT_PATH);
     const event = payload.ok ? readPipelineEvent(eventName, payload.value, env) : unreadableEvent(eventName, payload.why, env);
     const inputs = readInputs(envInputReader(env), event, ciHost(env));
-    // In a GitLab job running a fork's code with this project's variables, no secret is used.
+    refuseForkSecrets(env, inputs.apiKey);
+    return { inputs, event };
+}
+/** mode: overview's inputs (no target, no event to read), checked as every mode's are. */
+function prepare_readOverviewStepInputs(ctx) {
+    const { env } = ctx.io;
+    const inputs = readOverviewInputs(envInputReader(env), ciHost(env));
+    refuseForkSecrets(env, inputs.apiKey);
+    return inputs;
+}
+/** In a GitLab job running a fork's code with this project's variables, no secret is used. */
+function refuseForkSecrets(env, apiKey) {
     const refusal = gitlabJobRefusal(env, [
-        { name: 'api_key', value: inputs.apiKey },
+        { name: 'api_key', value: apiKey },
         { name: 'target_credential', value: envInputReader(env)('target_credential') },
         { name: 'GITLAB_TOKEN', value: env.GITLAB_TOKEN }
     ]);
     if (refusal)
         throw refusal;
-    return { inputs, event };
 }
 /**
  * `deployment`: the pull request and ref of a deployed commit (they name its
@@ -59049,6 +59103,520 @@ async function report_validation_reportValidation(ctx, inputs, validated) {
         },
         log: [],
         whenCancelled: 'all'
+    };
+}
+
+;// CONCATENATED MODULE: ./src/overview/engine.ts
+/**
+ * The workspace overview's engine: what was read (OverviewInput) to the page
+ * (OverviewPage). Pure. Each agent's runs are pooled as the gate pools a
+ * window (pool.ts): a weakness is open until the service closed it in the
+ * newest run that saw it, and its rate is over the runs read. Missing evidence
+ * is never evidence of safety: an agent stale, never assessed or unreadable
+ * makes the page incomplete, never clear.
+ */
+
+
+
+
+const DAY_MS = 86_400_000;
+/** The most days the trend draws (one point a day). */
+const TREND_DAYS_MAX = 60;
+/** "3 of 5 runs of the model" for one agent; "7 of 12 runs of 3 agents" for a weakness several share. */
+function engine_rateLabel(w) {
+    return w.agents.length > 1 ? `${w.rate.seen} of ${w.rate.of} runs of ${w.agents.length} agents` : seenLabel(w.rate);
+}
+function engine_zeroCounts() {
+    return { critical: 0, high: 0, medium: 0, low: 0 };
+}
+function ageDays(now, at) {
+    if (at === null || at === '')
+        return null;
+    const ms = Date.parse(at);
+    return Number.isFinite(ms) ? Math.max(0, Math.floor((now - ms) / DAY_MS)) : null;
+}
+function openOf(findings) {
+    return [...findings].filter((f) => !f.closed).sort((a, b) => severityRank(a.severity) - severityRank(b.severity));
+}
+function agentRow(input, a, open, categoriesCompleted) {
+    const age = ageDays(input.now, a.lastCompletedAt);
+    const listFailed = a.lastCompletedAt === null;
+    const readAny = a.runs.length > 0;
+    let state;
+    if (listFailed)
+        state = 'unreadable';
+    else if (a.lastCompletedAt === '')
+        state = 'never';
+    else if (age === null || age > input.maxAgeDays || a.runsInWindow === 0)
+        state = 'stale';
+    else
+        state = readAny ? 'assessed' : 'unreadable';
+    const counts = engine_zeroCounts();
+    for (const f of open)
+        counts[f.severity]++;
+    const blocks = open.some((f) => atOrAbove(f.severity, input.minSeverity));
+    // A failing finding fails it whatever else is missing; a pass needs every run of the window read.
+    const standing = blocks ? 'fail' : state === 'assessed' && a.unreadable.length === 0 ? 'pass' : 'unknown';
+    const w = open.at(0);
+    return {
+        modelId: a.modelId,
+        name: a.name,
+        state,
+        lastAssessedAt: a.lastCompletedAt === '' ? null : a.lastCompletedAt,
+        ageDays: age,
+        standing,
+        runsRead: a.runs.length,
+        open: counts,
+        worst: w === undefined ? null : { severity: w.severity, category: w.category, description: w.description },
+        coverage: { completed: categoriesCompleted, of: input.categories.length }
+    };
+}
+function weaknesses(pooled) {
+    const byFp = new Map();
+    for (const p of pooled) {
+        for (const f of p.open) {
+            const w = byFp.get(f.fingerprint);
+            if (w === undefined) {
+                byFp.set(f.fingerprint, {
+                    fingerprint: f.fingerprint,
+                    severity: f.severity,
+                    category: f.category,
+                    description: f.description,
+                    rate: { seen: f.seenIn.length, of: p.runsRead, scope: 'model' },
+                    agents: [p.read.name]
+                });
+                continue;
+            }
+            w.rate = { ...w.rate, seen: w.rate.seen + f.seenIn.length, of: w.rate.of + p.runsRead };
+            w.agents.push(p.read.name);
+        }
+    }
+    return [...byFp.values()].sort((a, b) => severityRank(a.severity) - severityRank(b.severity) ||
+        b.agents.length - a.agents.length ||
+        b.rate.seen / Math.max(1, b.rate.of) - a.rate.seen / Math.max(1, a.rate.of) ||
+        a.category.localeCompare(b.category));
+}
+function categoryRows(input, found) {
+    const rows = new Map();
+    const known = new Map(input.categories.map((c) => [c.key, c]));
+    for (const w of found) {
+        const c = known.get(w.category) ?? { key: w.category, name: w.category, owasp: '', atlas: '' };
+        let row = rows.get(c.key);
+        if (row === undefined) {
+            row = { ...c, open: engine_zeroCounts(), agents: 0, names: new Set() };
+            rows.set(c.key, row);
+        }
+        row.open[w.severity] += w.agents.length;
+        for (const n of w.agents)
+            row.names.add(n);
+    }
+    return [...rows.values()]
+        .map(({ names, ...r }) => ({ ...r, agents: names.size }))
+        .sort((a, b) => SEVERITIES.reduce((d, s) => d || b.open[s] - a.open[s], 0) || a.key.localeCompare(b.key));
+}
+/** Open findings per severity a run shows (the service has not closed them). */
+function runOpen(run) {
+    const c = engine_zeroCounts();
+    const seen = new Set();
+    for (const f of run.findings) {
+        if (closesWeakness(f.status) || seen.has(f.fingerprint))
+            continue;
+        seen.add(f.fingerprint);
+        c[f.severity]++;
+    }
+    return c;
+}
+/** Per day of the window: open findings per severity summed over each agent's newest run completed by the day's end. */
+function trend(input) {
+    const days = Math.min(Math.max(1, Math.ceil(input.maxAgeDays)), TREND_DAYS_MAX);
+    const startDay = Math.floor(input.now / DAY_MS) - days + 1;
+    const perAgent = input.agents.map((a) => byCompletion(a.runs)
+        .reverse()
+        .map((r) => ({ at: Date.parse(r.completedAt), open: runOpen(r) })));
+    const points = [];
+    for (let d = startDay; d < startDay + days; d++) {
+        const end = (d + 1) * DAY_MS;
+        const open = engine_zeroCounts();
+        for (const runs of perAgent) {
+            const latest = runs.filter((r) => Number.isFinite(r.at) && r.at < end).at(-1);
+            if (latest)
+                for (const s of SEVERITIES)
+                    open[s] += latest.open[s];
+        }
+        points.push({ day: new Date(d * DAY_MS).toISOString().slice(0, 10), open });
+    }
+    return points;
+}
+function engine_headline(v, status) {
+    const parts = [`${v.assessed} of ${plural(v.agents, 'agent')} assessed within the bound`];
+    if (v.failing > 0)
+        parts.push(`${v.failing} would fail the gate`);
+    if (v.stale > 0)
+        parts.push(`${v.stale} stale`);
+    if (v.never > 0)
+        parts.push(`${v.never} never assessed`);
+    if (v.unreadable > 0)
+        parts.push(`${v.unreadable} not read`);
+    const word = { clear: 'Clear', attention: 'Needs attention', incomplete: 'Incomplete' }[status];
+    return `${word}: ${parts.join(', ')}`;
+}
+/** The page for what was read. */
+function engine_buildOverview(input) {
+    const pooled = input.agents.map((read) => {
+        const pool = poolEvidence(read.runs);
+        return { read, open: openOf(pool.findings.values()), runsRead: pool.runIds.length };
+    });
+    const agents = pooled.map((p) => agentRow(input, p.read, p.open, new Set(byCompletion(p.read.runs)[0]?.categoriesCompleted ?? []).size));
+    const found = weaknesses(pooled);
+    const open = engine_zeroCounts();
+    for (const w of found)
+        open[w.severity] += w.agents.length;
+    const count = (s) => agents.filter((a) => a.state === s).length;
+    const v = {
+        agents: agents.length,
+        assessed: count('assessed'),
+        stale: count('stale'),
+        never: count('never'),
+        unreadable: count('unreadable'),
+        failing: agents.filter((a) => a.standing === 'fail').length,
+        open
+    };
+    const unreadable = input.agents.flatMap((a) => a.unreadable);
+    const status = v.failing > 0 ? 'attention' : v.assessed === v.agents && unreadable.length === 0 && v.agents > 0 ? 'clear' : 'incomplete';
+    const order = { fail: 0, unknown: 1, pass: 2 };
+    agents.sort((a, b) => order[a.standing] - order[b.standing] || SEVERITIES.reduce((d, s) => d || b.open[s] - a.open[s], 0) || a.name.localeCompare(b.name));
+    return {
+        generatedAt: new Date(input.now).toISOString(),
+        minSeverity: input.minSeverity,
+        maxAgeDays: input.maxAgeDays,
+        verdict: { status, headline: engine_headline(v, status), ...v },
+        weaknesses: found,
+        categories: categoryRows(input, found),
+        agents,
+        trend: trend(input),
+        spent: {
+            assessments: input.agents.reduce((n, a) => n + a.runsInWindow, 0),
+            atLeast: input.agents.some((a) => a.moreThanListed)
+        },
+        unreadable,
+        categoriesUnreadable: input.categoriesUnreadable ?? null
+    };
+}
+
+;// CONCATENATED MODULE: ./src/overview/markdown.ts
+/**
+ * The overview as GitHub-flavoured markdown (the job summary and the tracking
+ * issue): verdict first, top risks in tables, the rest in `<details>`, the
+ * trend as a Mermaid xychart github.com draws. Service text goes through the
+ * comment's safe rendering (markdown-safe.ts); the chart holds only numbers
+ * and dates this file writes. The body stays within GitHub's 65,536
+ * characters: rows beyond what fits are counted, not shown.
+ */
+
+
+
+
+/** GitHub's limit on an issue body, less room for the tracking issue's marker. */
+const OVERVIEW_MARKDOWN_MAX = 60_000;
+const TOP = 10;
+const STATUS_ICON = { clear: '✅', attention: '❌', incomplete: '⚠️' };
+const STANDING = { pass: '✅ pass', fail: '❌ fail', unknown: '⚠️ unknown' };
+const markdown_STATE = { assessed: 'assessed', stale: '**stale**', never: '**never assessed**', unreadable: '**not read**' };
+function counts(c) {
+    return SEVERITIES.map((s) => c[s]).join(' / ');
+}
+function weaknessRow(w) {
+    const agents = w.agents.slice(0, 5).map((a) => proseText(a, 60));
+    const more = w.agents.length > 5 ? ` +${w.agents.length - 5}` : '';
+    return `| ${w.severity} | ${codeSpan(w.category, { max: 60, table: true })} | ${proseText(w.description, 160)} | ${rateLabel(w)} | ${agents.join(', ')}${more} |`;
+}
+function age(a) {
+    return a.ageDays === null ? '–' : a.ageDays === 0 ? 'today' : `${a.ageDays} d ago`;
+}
+function markdown_agentRow(a) {
+    const worst = a.worst === null ? '–' : `${a.worst.severity}: ${proseText(a.worst.description, 100)}`;
+    const cov = a.coverage.of > 0 ? `${a.coverage.completed} of ${a.coverage.of}` : `${a.coverage.completed}`;
+    return `| ${proseText(a.name, 80)} | ${markdown_STATE[a.state]} | ${age(a)} | ${STANDING[a.standing]} | ${counts(a.open)} | ${worst} | ${cov} |`;
+}
+function table(head, rows, limit, what) {
+    if (rows.length === 0)
+        return [];
+    const shown = rows.slice(0, limit);
+    const out = [head, ...shown.slice(0, TOP)];
+    const rest = shown.slice(TOP);
+    if (rest.length > 0)
+        out.push('', `<details><summary>${formatCount(rest.length)} more ${what}</summary>`, '', head, ...rest, '', '</details>');
+    if (rows.length > shown.length)
+        out.push('', `*${formatCount(rows.length - shown.length)} more ${what} not shown here (the JSON and HTML formats hold all).*`);
+    return out;
+}
+const WEAK_HEAD = '| Severity | Category | Weakness | Seen | Agents |\n|---|---|---|---|---|';
+const AGENT_HEAD = '| Agent | State | Last assessed | Standing | Open (C/H/M/L) | Worst open | Coverage |\n|---|---|---|---|---|---|---|';
+function trendChart(page) {
+    if (page.trend.length < 2)
+        return [];
+    const labels = page.trend.map((p) => `"${p.day.slice(5)}"`).join(', ');
+    const max = Math.max(1, ...page.trend.flatMap((p) => SEVERITIES.map((s) => p.open[s])));
+    const lines = SEVERITIES.map((s) => `  line [${page.trend.map((p) => p.open[s]).join(', ')}]`);
+    return [
+        '```mermaid',
+        'xychart-beta',
+        '  title "Open findings per day (lines: critical, high, medium, low)"',
+        `  x-axis [${labels}]`,
+        `  y-axis "open findings" 0 --> ${max}`,
+        ...lines,
+        '```'
+    ];
+}
+function unreadableLines(page) {
+    const out = [];
+    if (page.categoriesUnreadable !== null)
+        out.push(`- the category list: ${proseText(page.categoriesUnreadable, 200)}`);
+    for (const u of page.unreadable.slice(0, 50))
+        out.push(`- ${proseText(u.agent, 80)}, ${u.runId === null ? 'its run list' : `run ${codeSpan(u.runId, { max: 80 })}`}: ${proseText(u.reason, 200)}`);
+    if (page.unreadable.length > 50)
+        out.push(`- and ${formatCount(page.unreadable.length - 50)} more`);
+    return out.length === 0 ? [] : ['', '### Not read', '', 'The page says nothing of these; they count as not assessed.', '', ...out];
+}
+function render(page, limit) {
+    const v = page.verdict;
+    const out = [
+        `## ${STATUS_ICON[v.status]} Workspace overview: ${v.headline}`,
+        '',
+        `Open weaknesses (critical / high / medium / low): **${counts(v.open)}** · standing at \`min_severity: ${page.minSeverity}\` · ` +
+            `window ${plural(page.maxAgeDays, 'day')} · assessments spent in the window: ${page.spent.atLeast ? 'at least ' : ''}${formatCount(page.spent.assessments)} · as of ${page.generatedAt}`,
+        '',
+        '### Top risks',
+        ''
+    ];
+    const weak = table(WEAK_HEAD, page.weaknesses.map(weaknessRow), limit, 'weaknesses');
+    out.push(...(weak.length > 0 ? weak : ['No open weakness in the runs read.']));
+    out.push('', '### Agents', '', ...table(AGENT_HEAD, page.agents.map(markdown_agentRow), limit, 'agents'));
+    if (page.categories.length > 0) {
+        out.push('', '<details><summary>Open by category (OWASP, ATLAS)</summary>', '', '| Category | OWASP | ATLAS | Open (C/H/M/L) | Agents |', '|---|---|---|---|---|');
+        for (const c of page.categories)
+            out.push(`| ${proseText(c.name, 80)} | ${c.owasp === '' ? '–' : codeSpan(c.owasp, { max: 40, table: true })} | ${c.atlas === '' ? '–' : codeSpan(c.atlas, { max: 40, table: true })} | ${counts(c.open)} | ${c.agents} |`);
+        out.push('', '</details>');
+    }
+    const chart = trendChart(page);
+    if (chart.length > 0)
+        out.push('', '### Trend', '', ...chart);
+    out.push(...unreadableLines(page));
+    return `${out.join('\n')}\n`;
+}
+/** The page as markdown within OVERVIEW_MARKDOWN_MAX characters. */
+function markdown_overviewMarkdown(page, max = OVERVIEW_MARKDOWN_MAX) {
+    let limit = Math.max(page.weaknesses.length, page.agents.length);
+    let md = render(page, limit);
+    while (md.length > max && limit > TOP) {
+        limit = Math.max(TOP, Math.floor(limit * 0.7));
+        md = render(page, limit);
+    }
+    return md;
+}
+
+;// CONCATENATED MODULE: ./src/overview/read.ts
+
+
+const read_OVERVIEW_CONCURRENCY = 4;
+function reason(err) {
+    return oneLine(err instanceof Error ? err.message : String(err), 300);
+}
+/** Runs `job` over `items`, at most `limit` at once, results in the order given. */
+async function mapBounded(items, limit, job) {
+    const out = new Array(items.length);
+    let next = 0;
+    const worker = async () => {
+        while (next < items.length) {
+            const i = next++;
+            out[i] = await job(items[i], i);
+        }
+    };
+    await Promise.all(Array.from({ length: Math.max(1, Math.min(limit, items.length)) }, worker));
+    return out;
+}
+function codeOf(c, key) {
+    const v = c[key];
+    return typeof v === 'string' ? v : '';
+}
+async function readCategories(api, signal) {
+    try {
+        const list = await api.listCategories({ lens: 'security' }, { signal });
+        return {
+            categories: list.categories.map((c) => {
+                const r = isRecord(c) ? c : {};
+                return { key: c.key, name: c.display_name, owasp: codeOf(r, 'owasp'), atlas: codeOf(r, 'atlas') };
+            })
+        };
+    }
+    catch (err) {
+        return { categories: [], problem: reason(err) };
+    }
+}
+function read_inWindow(r, now, maxAgeDays) {
+    const at = Date.parse(r.completed_at ?? '');
+    return Number.isFinite(at) && now - at <= maxAgeDays * 86_400_000;
+}
+async function readModel(model, o) {
+    const base = { modelId: model.model_id, name: model.name, runs: [], unreadable: [] };
+    const named = (runId, why) => ({ agent: model.name, modelId: model.model_id, runId, reason: why });
+    let listed;
+    let total;
+    try {
+        const list = await o.api.listRuns(model.model_id, { status: 'completed', limit: RUN_LIST_PAGE }, { signal: o.signal });
+        listed = list.runs.filter((r) => r.status === 'completed');
+        total = list.total;
+    }
+    catch (err) {
+        return { ...base, lastCompletedAt: null, runsInWindow: 0, moreThanListed: false, unreadable: [named(null, reason(err))] };
+    }
+    const newest = listed
+        .map((r) => r.completed_at ?? '')
+        .sort()
+        .at(-1) ?? '';
+    const recent = listed.filter((r) => read_inWindow(r, o.now, o.maxAgeDays));
+    const reads = runReads(o.api, model.model_id);
+    reads.listed = new Set(listed.map((r) => r.run_id));
+    for (const r of recent.slice(0, Math.min(o.maxRuns ?? RUN_LIST_PAGE, RUN_LIST_PAGE))) {
+        try {
+            const got = await readRunEvidence(reads, r.run_id, 'service-list');
+            if ('run' in got)
+                base.runs.push(got.run);
+            else
+                base.unreadable.push(named(r.run_id, got.problem));
+        }
+        catch (err) {
+            base.unreadable.push(named(r.run_id, reason(err)));
+        }
+    }
+    const moreThanListed = total > listed.length && recent.length === listed.length;
+    return { ...base, lastCompletedAt: newest, runsInWindow: recent.length, moreThanListed };
+}
+/** Everything the overview shows, read from the service. Only the inventory failing throws. */
+async function read_readOverview(o) {
+    const { models } = await o.api.listModels({ signal: o.signal });
+    const cats = await readCategories(o.api, o.signal);
+    let done = 0;
+    const agents = await mapBounded(models, o.concurrency ?? read_OVERVIEW_CONCURRENCY, async (m) => {
+        const a = await readModel(m, o);
+        done++;
+        o.progress?.(`[${done}/${models.length}] ${oneLine(m.name, 60)}: ${a.runs.length} run(s) read${a.unreadable.length > 0 ? `, ${a.unreadable.length} not read` : ''}`);
+        return a;
+    });
+    return {
+        now: o.now,
+        maxAgeDays: o.maxAgeDays,
+        minSeverity: o.minSeverity,
+        categories: cats.categories,
+        agents,
+        ...(cats.problem === undefined ? {} : { categoriesUnreadable: cats.problem })
+    };
+}
+
+;// CONCATENATED MODULE: ./src/overview/text.ts
+/**
+ * The overview for a terminal (plain lines) and as JSON (`--format json`, the
+ * schema in docs/overview.md). The terminal edge (terminal-io.ts) strips what
+ * a terminal would act on; the JSON is the page model as is, versioned.
+ */
+
+
+
+const OVERVIEW_SCHEMA = 'agent-security-gate/overview/v1';
+function text_overviewJson(page) {
+    return `${JSON.stringify({ schema: OVERVIEW_SCHEMA, ...page }, null, 2)}\n`;
+}
+function text_counts(c) {
+    return SEVERITIES.map((s) => `${c[s]} ${s}`).join(', ');
+}
+/** Plain lines: the verdict, the top risks, one line per agent, what was not read. */
+function overviewText(page, top = 10) {
+    const v = page.verdict;
+    const out = [
+        `Workspace overview: ${v.headline}`,
+        `Open: ${text_counts(v.open)}; min_severity ${page.minSeverity}; window ${plural(page.maxAgeDays, 'day')}; assessments spent: ${page.spent.atLeast ? 'at least ' : ''}${page.spent.assessments}`,
+        '',
+        'Top risks:'
+    ];
+    if (page.weaknesses.length === 0)
+        out.push('  none open in the runs read');
+    for (const w of page.weaknesses.slice(0, top))
+        out.push(`  ${w.severity.padEnd(8)} ${oneLine(w.category, 40)}: ${oneLine(w.description, 80)} (${rateLabel(w)}; ${w.agents.length} agent(s))`);
+    if (page.weaknesses.length > top)
+        out.push(`  … ${page.weaknesses.length - top} more`);
+    out.push('', 'Agents:');
+    for (const a of page.agents) {
+        const age = a.ageDays === null ? 'never' : `${a.ageDays} d ago`;
+        out.push(`  ${a.standing.padEnd(7)} ${oneLine(a.name, 40).padEnd(40)} ${a.state.padEnd(10)} ${age.padEnd(10)} open ${SEVERITIES.map((s) => a.open[s]).join('/')}`);
+    }
+    if (page.unreadable.length > 0 || page.categoriesUnreadable !== null) {
+        out.push('', 'Not read:');
+        if (page.categoriesUnreadable !== null)
+            out.push(`  the category list: ${oneLine(page.categoriesUnreadable, 200)}`);
+        for (const u of page.unreadable)
+            out.push(`  ${oneLine(u.agent, 60)}, ${u.runId === null ? 'its run list' : `run ${oneLine(u.runId, 80)}`}: ${oneLine(u.reason, 200)}`);
+    }
+    return `${out.join('\n')}\n`;
+}
+
+;// CONCATENATED MODULE: ./src/action/stages/report-overview.ts
+/**
+ * mode: overview, in the action: the workspace read with the same engine as
+ * `agent-security-gate overview` (src/overview/: reads only, bounded
+ * concurrency, the client's retries wait out a 429), rendered as the job
+ * summary and, with `issue: update`, one tracking issue kept up to date, open
+ * whatever it says (a dashboard, not an alarm that closes). The overview's
+ * JSON is the report file. Never a pull-request comment: it is of the
+ * workspace, not of a change.
+ */
+
+
+
+
+
+
+
+/** The tracking issue's marker: one overview issue per repository, apart from every model's. */
+const OVERVIEW_MARKER = comment_commentMarker('workspace#overview');
+/** The page's status as the step's result, in the words every mode's outputs use. */
+const OVERVIEW_RESULT = {
+    clear: 'pass',
+    attention: 'fail',
+    incomplete: 'incomplete'
+};
+/** Every model of the workspace and its recent runs, read within timeout_minutes; progress in the log. Only the inventory failing throws. */
+async function report_overview_readWorkspace(ctx, inputs) {
+    const api = ctx.makeApi(inputs, Deadline.after(ctx.clock, inputs.timeoutMs));
+    const read = await readOverview({
+        api,
+        now: ctx.clock.now(),
+        maxAgeDays: inputs.evidenceMaxAgeDays,
+        minSeverity: inputs.minSeverity,
+        concurrency: OVERVIEW_CONCURRENCY,
+        signal: ctx.signal,
+        progress: (line) => {
+            ctx.io.log.info(line);
+        }
+    });
+    return scrubbedModel(ctx, buildOverview(read));
+}
+/** The page as the job summary, the tracking issue and the JSON report file. */
+async function report_overview_reportOverview(ctx, page) {
+    const markdown = overviewMarkdown(page);
+    const reportPath = await ctx.io.writeReportFile('overview', 'json', overviewJson(page));
+    return {
+        outcome: { kind: 'overview', result: OVERVIEW_RESULT[page.verdict.status], reportPath, assessmentsSpent: 0 },
+        annotations: [],
+        summary: markdown,
+        github: {
+            marker: OVERVIEW_MARKER,
+            commentBody: () => markdown,
+            issueTitle: `Agent security overview: ${page.verdict.headline}`.slice(0, 200),
+            // Kept open and rewritten on every run, whatever the page says: the overview is read, not resolved.
+            failing: true
+        },
+        log: [],
+        whenCancelled: 'summary'
     };
 }
 
@@ -59601,6 +60169,8 @@ function validate_fixes_validateFixes(ctx, inputs) {
 
 
 
+
+
 /** Run the main step, then set its outputs and end it. Never throws: every failure fails the step with a line of its kind. */
 async function main_runMain(deps) {
     const ctx = stepContext(deps);
@@ -59612,6 +60182,8 @@ async function main_runMain(deps) {
 async function runStep(ctx) {
     const trail = { inputs: null, prepared: null, planned: null, status: null };
     try {
+        if (isOverviewMode(envInputReader(ctx.io.env)))
+            return await overviewStep(ctx);
         const { inputs, event } = await readStepInputs(ctx);
         trail.inputs = inputs;
         if (inputs.mode === 'validate' && event.kind === 'unreadable')
@@ -59682,6 +60254,13 @@ async function carryOverStep(ctx, inputs, planned, carried, trail) {
 async function skipStep(ctx, inputs, planned, reason) {
     const end = await publish(ctx, inputs, await reportSkipped(ctx, inputs, planned, reason));
     return conclude(skippedStepResult(reason, { cancelled: ctx.signal.aborted }), end, null);
+}
+/** mode: overview: the workspace read (reads only), its page as the summary and the tracking issue; fails unless clear. */
+async function overviewStep(ctx) {
+    const inputs = readOverviewStepInputs(ctx);
+    const page = await readWorkspace(ctx, inputs);
+    const end = await publish(ctx, { ...inputs, comment: 'off' }, await reportOverview(ctx, page));
+    return conclude(overviewStepResult(page.verdict, { cancelled: ctx.signal.aborted }), end, null);
 }
 async function validateStep(ctx, prepared, trail) {
     const { inputs } = prepared;
