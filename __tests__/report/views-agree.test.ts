@@ -291,6 +291,17 @@ describe('every final status fits 140 characters with the longest realistic name
     `${result}: coverage incomplete: 9 of 10 categories reached, missing ${longCategory}; model ${longModel}`,
     `${result}: timeout_minutes ran out and the run was cancelled; 6 of 6 categories reached; model ${longModel}`
   ]
+  it('a real fail of three long-named blockers on a model id at the 200-character limit', () => {
+    const input = gateCaseInput('huge')
+    const findings = (input.findings ?? []).slice(0, 3).map((f, i) => ({ ...f, category: `${longCategory}_${i}` }))
+    const report = buildReport({ ...input, modelId: longModel, model: null, findings })
+    const cause = gateStatus(assessedEnd(report))!
+    const description = statusLine('fail', cause, true)
+    expect(description).toMatch(/^fail: 3 blocking: critical indirect_prompt_injection/)
+    expect(Array.from(description).length).toBeLessThanOrEqual(140)
+    expect(description.endsWith(OUTCOMES.fail.fix)).toBe(true)
+  })
+
   it.each((['pass', 'fail', 'incomplete', 'error'] as const).flatMap((r) => causes(r).map((c) => [r, c] as const)))(
     '%s: %s',
     (result, cause) => {
