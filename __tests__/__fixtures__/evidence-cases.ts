@@ -18,6 +18,7 @@ import { observedFindings, poolEvidence, type EvidencePool } from '../../src/evi
 import type { EvidenceScope } from '../../src/evidence/seen-rate.js'
 import { baselineOfPool } from '../../src/evidence/baseline.js'
 import type { WindowCost } from '../../src/evidence/load-evidence.js'
+import { recordsGoneWhy } from '../../src/evidence/service-ledger.js'
 import { makeFinding, makeRun, makeRunListItem } from './builders.js'
 import { CASE_COMMIT, CASE_MODEL, CASE_RUN_URL, CATEGORIES, coverageFor, leakFinding, type ReportCase } from './report-cases.js'
 
@@ -27,11 +28,11 @@ const MODEL_ID = 'm_acme_support'
 /** Earlier runs, newest first: each the findings it saw. */
 type Runs = readonly (readonly Finding[])[]
 
-function pool(prefix: string, runs: Runs): EvidencePool {
+function pool(prefix: string, runs: Runs, provenance: 'default-branch' | 'service-list' = 'default-branch'): EvidencePool {
   return poolEvidence(
     runs.map((findings, i) => {
       const runId = `${prefix}_${i + 1}`
-      return { runId, completedAt: '', categoriesCompleted: ALL, findings: observedFindings(findings, runId), provenance: 'default-branch' }
+      return { runId, completedAt: '', categoriesCompleted: ALL, findings: observedFindings(findings, runId), provenance }
     })
   )
 }
@@ -48,16 +49,28 @@ interface EvidenceCaseSpec {
   main: Runs
   notes?: string[]
   cost: WindowCost
+  /**
+   * Focused confirmation runs of the weaknesses this run did not reproduce: shown gone (a confirmed fix), or cut
+   * short by the step's bound (not shown fixed: incomplete). Their lines as confirmationLine words them.
+   */
+  confirm?: { settled: 'gone' | 'bound'; lines: string[]; runIds: string[] }
+  /** On main, its records gone (deleted or evicted): no baseline; the model's runs the service lists stand in (`main`). */
+  recordsGone?: boolean
 }
 
 /** The gate's policy and decision on a fixed window, as the report input the action builds. */
 export function evidenceInput(spec: EvidenceCaseSpec): ReportInput {
-  const base = pool('run_main', spec.main)
-  const agent = spec.agent ? { pool: spec.agent.scope === 'main' ? base : pool('run_pr', spec.agent.runs), scope: spec.agent.scope } : null
-  const baseline = baselineOfPool(base, MODEL_ID, '9d8c7b6a5f4e3d2c1b0a9f8e7d6c5b4a39281706')
+  const gone = spec.recordsGone === true
+  const base = gone ? null : pool('run_main', spec.main)
+  const agent = gone
+    ? { pool: pool('run_svc', spec.main, 'service-list'), scope: 'model' as const }
+    : spec.agent
+      ? { pool: spec.agent.scope === 'main' ? base! : pool('run_pr', spec.agent.runs), scope: spec.agent.scope }
+      : null
+  const baseline = base === null ? null : baselineOfPool(base, MODEL_ID, '9d8c7b6a5f4e3d2c1b0a9f8e7d6c5b4a39281706')
   const minSeverity: Severity = 'high'
   const runId = 'run_e5a1'
-  const outcome = applyPolicy({
+  const applied = applyPolicy({
     findings: spec.findings,
     runId,
     categoriesCompleted: ALL,
@@ -68,6 +81,12 @@ export function evidenceInput(spec: EvidenceCaseSpec): ReportInput {
     today: CASE_COMMIT.at.slice(0, 10),
     minSeverity
   })
+  // What the confirmation runs settled (assess-run.ts): shown gone no longer blocks; cut short, it is not shown fixed.
+  const settled = spec.confirm?.settled
+  const outcome =
+    settled === 'gone'
+      ? { ...applied, unreproducedBlocking: [], confirmedGone: new Set(applied.unreproducedBlocking.map((n) => n.fingerprint)) }
+      : applied
   const serviceVerdict = spec.findings.some((f) => f.status === 'open' && (f.severity === 'high' || f.severity === 'critical'))
     ? 'fail'
     : 'pass'
@@ -82,7 +101,8 @@ export function evidenceInput(spec: EvidenceCaseSpec): ReportInput {
     coverageReadable: true,
     waived: outcome.waived,
     baselineUncovered: outcome.diff.uncovered,
-    unreproduced: outcome.unreproducedBlocking
+    unreproduced: settled === undefined ? outcome.unreproducedBlocking : [],
+    evidenceGaps: settled === 'bound' ? spec.confirm?.lines : []
   })
   const hits = Object.fromEntries(spec.findings.map((f) => [f.category, { through: 1, worst: f.severity }]))
   return {
@@ -105,14 +125,28 @@ export function evidenceInput(spec: EvidenceCaseSpec): ReportInput {
     policy: {
       failOn: spec.failOn,
       baseline,
-      baselineSource: `${base.runIds.length} runs of main (Actions cache records listed on refs/heads/main), re-read from the service`,
-      agentWindow: spec.agent?.scope ?? null,
-      baselineWhy: null,
+      baselineSource:
+        base === null
+          ? null
+          : `${base.runIds.length} runs of main (Actions cache records listed on refs/heads/main), re-read from the service`,
+      agentWindow: agent?.scope ?? null,
+      baselineWhy: gone ? recordsGoneWhy('main') : null,
       baselineSaved: null,
       windowCost: spec.cost,
       accepted: null,
       outcome
-    }
+    },
+    ...(spec.confirm === undefined ? {} : { pipeline: confirmationPipeline(spec.confirm) })
+  }
+}
+
+/** The pipeline lines of a step that spent confirmation runs: the runs spent and one line per category. */
+function confirmationPipeline(c: NonNullable<EvidenceCaseSpec['confirm']>): NonNullable<ReportInput['pipeline']> {
+  return {
+    assessmentsSpent: 1 + c.runIds.length,
+    budgetLine: `Assessments spent by this step: ${1 + c.runIds.length} (run run_e5a1 and ${c.runIds.length} confirmation runs).`,
+    lines: [],
+    confirmation: { lines: c.lines, runIds: c.runIds }
   }
 }
 
@@ -258,6 +292,51 @@ export const EVIDENCE_CASES: readonly ReportCase[] = [
       '2 recorded runs of an earlier agent left out (agent_paths changed since).',
       'Recorded run run_main_9 completed more than 30 days ago: left out.'
     ],
+    cost: cost(3)
+  }),
+  evidenceCase({
+    name: 'evidence-new-critical',
+    title: 'fail_on new on a PR: a new critical, never seen in the 5 runs of main',
+    findings: [{ ...injection, finding_id: 'f_crit_15', severity: 'critical' }, medium],
+    failOn: 'new',
+    main: [earlier([medium], 1), [], earlier([medium], 3), [], []],
+    cost: cost(5)
+  }),
+  evidenceCase({
+    name: 'evidence-confirmed-fix',
+    title: "on main: a high of main's window this run did not reproduce, shown fixed by 5 focused confirmation runs",
+    findings: [medium],
+    failOn: 'any',
+    main: [earlier([injection], 1), [], earlier([injection], 3), [], []],
+    agent: { scope: 'main', runs: [] },
+    confirm: {
+      settled: 'gone',
+      lines: ['prompt_injection: not reproduced in 5 focused runs; fixed with 97 % confidence (seen in 2 of the last 6 runs)'],
+      runIds: ['run_cf_1', 'run_cf_2', 'run_cf_3', 'run_cf_4', 'run_cf_5']
+    },
+    cost: cost(5)
+  }),
+  evidenceCase({
+    name: 'evidence-confirmation-bound',
+    title: "on main: a high of main's window this run did not reproduce; confirmation cut short by the step's bound",
+    findings: [medium],
+    failOn: 'any',
+    main: [earlier([injection], 1), [], earlier([injection], 3), [], []],
+    agent: { scope: 'main', runs: [] },
+    confirm: {
+      settled: 'bound',
+      lines: ["prompt_injection not shown fixed: 3 of 9 clean runs (the step's bound of 3 confirmation runs)"],
+      runIds: ['run_cb_1', 'run_cb_2', 'run_cb_3']
+    },
+    cost: cost(5)
+  }),
+  evidenceCase({
+    name: 'evidence-records-gone',
+    title: "on main after its records were evicted: the model's runs the service lists stand in; a high they saw still blocks",
+    findings: [medium],
+    failOn: 'any',
+    main: [earlier([injection], 1), [], []],
+    recordsGone: true,
     cost: cost(3)
   })
 ]

@@ -23,6 +23,7 @@ import { CASE_COMMIT, CASE_MODEL, CASE_RUN_URL, gateCaseInput, type ReportCase }
 import { renderSummary } from '../../src/report/summary.js'
 import type { ReportInput } from '../../src/report/report-model.js'
 import { failureStatus } from '../../src/github/commit-status.js'
+import { pendingDescription, renderAssessingComment } from '../../src/report/pending.js'
 
 const ASSESSED = '9d8c7b6a5f4e3d2c1b0a9f8e7d6c5b4a39281706'
 /** The comment that recorded a carried result (a link the gate builds, from GitHub's answer). */
@@ -230,10 +231,61 @@ function refusal(status: number, code: string, message: string, retryAfterMs?: n
   const deps = { clock: { now: () => NOW } } as unknown as ServiceCallDeps
   return explainTriggerFailure(deps, { modelId: 'agent-app-pr-12', categories: [] }, err)
 }
-const [monthly, daily] = await Promise.all([
+const [monthly, daily, monthlyPast] = await Promise.all([
   refusal(403, 'allowance_exhausted', 'Monthly allowance spent.'),
-  refusal(429, 'daily_budget_exhausted', 'Daily budget exhausted', 90 * 60_000)
+  refusal(429, 'daily_budget_exhausted', 'Daily budget exhausted', 90 * 60_000),
+  refusal(403, 'allowance_exhausted', 'Monthly allowance spent; it resets on 2026-11-01.')
 ])
+
+const DEADLINE = '2026-11-21T14:48:27.000Z'
+/** A detached run going on: the comment holds the sealed pending record; the status stays pending until the collector. */
+const detachedPending: ReportCase = {
+  name: 'detached-pending',
+  title: 'wait: detached: the run goes on in the service, the status pending until the collector posts the result',
+  result: 'pending',
+  blockingIds: [],
+  hostile: false,
+  render: () => {
+    const body = renderAssessingComment({
+      marker: marker(),
+      pending: { runId: 'run_d7ac', commit: HEAD, at: null, categories: [], deadline: DEADLINE.slice(0, 16) + 'Z', mac: 'c'.repeat(64) },
+      subject: agent().display,
+      context: `agent-security/${agent().commentKey}`,
+      deadline: DEADLINE,
+      runUrl: CASE_RUN_URL,
+      budgetLine: budgetLine({ kind: 'assessed', runId: 'run_d7ac', sha: HEAD, reason: 'agent paths changed' }).line
+    })
+    return { comment: body, summary: body, statusDescription: pendingDescription('run_d7ac', DEADLINE) }
+  }
+}
+
+/** The collector's final word on a detached run: the fail case's report, posted by the default branch's collector (collect.ts plannedFor). */
+const collectorFinal: ReportCase = {
+  name: 'collector-final',
+  title: "the collector's final report of a detached run (1 open high), judged with the default branch's policy",
+  result: 'fail',
+  blockingIds: ['f_leak_01'],
+  hostile: false,
+  render: () => {
+    const report = buildReport(collectorFinalInput())
+    return { comment: renderComment(report, { marker: marker() }), summary: renderSummary(report) }
+  }
+}
+
+/** The report input of the collector's final: the fail case's run, with the line the collector adds. */
+export function collectorFinalInput(): ReportInput {
+  return {
+    ...gateCaseInput('fail'),
+    pipeline: {
+      assessmentsSpent: 0,
+      budgetLine: 'Assessments spent by the collector: 0 (run run_8f2c was triggered by the detached step of pull request #12).',
+      lines: [
+        "Collected by the default branch's collector (mode: collect): run run_8f2c of pull request #12, judged with the default branch's policy."
+      ],
+      agentName: agent().display
+    }
+  }
+}
 
 /** A preview whose host moved: registered afresh under the moved name, the old model left unassessed. */
 const movedPreview: ReportCase = {
@@ -288,5 +340,15 @@ export const PIPELINE_CASES: readonly ReportCase[] = [
   }),
   notAssessedCase('budget-daily', 'the daily budget is used up (429, Retry-After 90 minutes)', () => daily, {
     comment: true
-  })
+  }),
+  notAssessedCase(
+    'budget-monthly-past',
+    'the monthly allowance is used up (403) and the reset date the service gave is past',
+    () => monthlyPast,
+    {
+      comment: true
+    }
+  ),
+  detachedPending,
+  collectorFinal
 ]

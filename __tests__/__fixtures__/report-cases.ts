@@ -15,9 +15,11 @@ import { buildReport } from '../../src/report/build-report.js'
 import type { ReportInput } from '../../src/report/report-model.js'
 import { applyPolicy } from '../../src/gate/apply-policy.js'
 import { buildBaseline } from '../../src/evidence/baseline.js'
+import { decide } from '../../src/decision/decide.js'
 import type { AcceptedEntry } from '../../src/accepted/accepted-file.js'
 import type { ValidateModeResult } from '../../src/validate/validate-mode.js'
 import { makeInput } from './report-fixtures.js'
+import { failureStatus } from '../../src/github/commit-status.js'
 import { coverageRow, makeAttack, makeCoverage, makeFinding, makeModel, makeRun, makeRunListItem, makeStep } from './builders.js'
 
 export const CASE_RUN_URL = 'https://github.com/acme/support-bot/actions/runs/7001'
@@ -36,8 +38,8 @@ export interface ReportCase {
   name: string
   /** What it shows, in a few words. */
   title: string
-  /** The gate's result (validate mode: pass or fail; a deployment not ready: skipped). */
-  result: 'pass' | 'fail' | 'incomplete' | 'error' | 'skipped'
+  /** The gate's result (validate mode: pass or fail; a deployment not ready: skipped; a detached run going on: pending). */
+  result: 'pass' | 'fail' | 'incomplete' | 'error' | 'skipped' | 'pending'
   /** Blocking findings (at or above the threshold, open): each must be named in the comment. */
   blockingIds: string[]
   /** Text that came from the service or the target and must stay inert. */
@@ -329,6 +331,44 @@ const timeoutCase = gateCase(
   })
 )
 
+// --- timeout late: the time ran out as the run ended, every category reached, nothing got through
+const lateDecision = decide({
+  status: 'cancelled',
+  verdict: null,
+  minSeverity: 'high',
+  categoriesPlanned: ALL.slice(0, 6),
+  categoriesCompleted: ALL.slice(0, 6),
+  ingestIncomplete: false,
+  findings: [],
+  coverageReadable: true,
+  timedOut: true
+})
+const timeoutLateCase = gateCase(
+  'timeout-late',
+  'timeout: timeout_minutes ran out as the run ended, all 6 categories reached',
+  makeInput({
+    ...base,
+    result: lateDecision.result,
+    reason: lateDecision.reason,
+    verdict: null,
+    run: makeRun({
+      run_id: 'run_71me',
+      status: 'cancelled',
+      categories_planned: ALL.slice(0, 6),
+      categories_completed: ALL.slice(0, 6),
+      verdict: null
+    }),
+    runListItem: makeRunListItem({ run_id: 'run_71me', status: 'cancelled', categories_planned: ALL.slice(0, 6) }),
+    coverage: makeCoverage(
+      ALL.slice(0, 6).map((c) => coverageRow(c, { attacks_blocked: 12, attacks_succeeded: 0, worst_severity: null })),
+      { run_status: 'cancelled' }
+    ),
+    findings: [],
+    elapsedMs: 900_000,
+    notes: ['timeout_minutes (15) ran out; the run was cancelled.']
+  })
+)
+
 // --- cancelled: stopped by the step with one finding already found ----------
 const cancelledCase = gateCase(
   'cancelled',
@@ -385,7 +425,8 @@ function notAssessedCase(name: string, title: string, err: ServiceError, hostile
         marker: commentMarker('m_acme_support'),
         previous: { result: 'pass', sha: '9d8c7b6a5f4e', at: '2026-11-20T09:12Z' }
       }),
-      summary: renderNotAssessed(input)
+      summary: renderNotAssessed(input),
+      statusDescription: failureStatus(err, describeFailure(err))
     })
   }
 }
@@ -559,6 +600,7 @@ export const REPORT_CASES: readonly ReportCase[] = [
   passCase,
   incompleteCase,
   timeoutCase,
+  timeoutLateCase,
   cancelledCase,
   serviceErrorCase,
   hostileErrorCase,

@@ -99,11 +99,12 @@ describe('no fail, but not a pass', () => {
     })
   })
 
-  it('a run the step stopped is an error that says what it reached and why it stopped', () => {
+  it('a run the step stopped is an error that says why it stopped first, then what it reached (never "coverage incomplete" when all was reached)', () => {
     expect(run({ timedOut: true })).toMatchObject({
       result: 'error',
-      reason: 'coverage incomplete: 2 of 2 categories reached; timeout_minutes ran out and the run was cancelled'
+      reason: 'timeout_minutes ran out and the run was cancelled; 2 of 2 categories reached'
     })
+    expect(run({ timedOut: true }).reason).not.toMatch(/coverage incomplete/)
   })
 
   it('unreadable findings or coverage: an error that names the gap', () => {
@@ -162,12 +163,12 @@ describe('the run ended, but the step stopped it: an error that says why, once e
   it.each<[Partial<DecideInput>, string]>([
     [
       { status: 'cancelled', aborted: true, abortedAfterRun: true },
-      'coverage incomplete: 2 of 2 categories reached; run cancelled; the step was cancelled and the run with it'
+      'the step was cancelled and the run with it; 2 of 2 categories reached'
     ],
-    [{ abortedAfterRun: true }, 'coverage incomplete: 2 of 2 categories reached; the step was cancelled while the results were read'],
+    [{ abortedAfterRun: true }, 'the step was cancelled while the results were read; 2 of 2 categories reached'],
     [
       { status: 'cancelled', statusReadError: 'HTTP 503', categoriesCompleted: ['a'] },
-      'coverage incomplete: 1 of 2 categories reached; run cancelled; missing b; the run status could no longer be read, so the run was cancelled: HTTP 503'
+      'the run status could no longer be read, so the run was cancelled: HTTP 503; coverage incomplete: 1 of 2 categories reached; missing b'
     ],
     [
       {
@@ -175,7 +176,7 @@ describe('the run ended, but the step stopped it: an error that says why, once e
         timedOut: true,
         coverage: makeCoverage([coverageRow('a'), coverageRow('b', { worst_severity: null })], { run_status: 'cancelled' })
       },
-      'coverage incomplete: 2 of 2 categories reached; run cancelled; coverage reports a high finding in a that the findings list does not hold; the result cannot be trusted; timeout_minutes ran out and the run was cancelled'
+      'timeout_minutes ran out and the run was cancelled; 2 of 2 categories reached; coverage reports a high finding in a that the findings list does not hold; the result cannot be trusted'
     ]
   ])('%j: %s', (over, reason) => {
     expect(run(over)).toMatchObject({ result: 'error', reason })

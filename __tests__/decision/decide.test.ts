@@ -60,7 +60,7 @@ const cases: [string, Partial<DecideInput>, GateResult, RegExp][] = [
     'timed out, cancelled, nothing failing',
     { status: 'cancelled', timedOut: true, categoriesCompleted: ['a'] },
     'error',
-    /coverage incomplete.*timeout_minutes ran out/
+    /^timeout_minutes ran out and the run was cancelled; coverage incomplete: 1 of 3/
   ],
   ['aborted while running', { status: 'running', verdict: null, aborted: true }, 'error', /step was cancelled/],
   ['status unreadable', { status: null }, 'error', /could not be read/],
@@ -80,7 +80,7 @@ const cases: [string, Partial<DecideInput>, GateResult, RegExp][] = [
     'status no longer readable, run cancelled by the step',
     { status: 'cancelled', categoriesCompleted: ['a'], statusReadError: 'x' },
     'error',
-    /run cancelled.*could no longer be read, so the run was cancelled: x/
+    /^the run status could no longer be read, so the run was cancelled: x; coverage incomplete/
   ],
   [
     'timed out after an open high finding: error, and the finding said',

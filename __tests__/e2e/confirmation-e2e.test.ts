@@ -88,7 +88,7 @@ describe('confirmation instead of a coin flip (p = 0.5, seed 28)', () => {
       const text = fixed.summary.replace(/\\/g, '')
       expect(text).toMatch(
         new RegExp(
-          `jailbreak: not reproduced in ${fixed.confirmationRuns} focused runs; fixed with \\d+ % confidence \\(seen in \\d+ of \\d+ runs of main\\)`
+          `jailbreak: not reproduced in ${fixed.confirmationRuns} focused runs; fixed with \\d+ % confidence \\(seen in \\d+ of the last \\d+ runs\\)`
         )
       )
       expect(text).toMatch(new RegExp(`Assessments spent by this step: ${fixed.confirmationRuns + 1} \\(`))

@@ -113,13 +113,13 @@ describe('a confirmation as it runs', () => {
       'm clean runs in a row: shown gone',
       ran('clean', 'clean', 'clean', 'clean', 'clean', 'clean', 'clean', 'clean', 'clean'),
       'shown-gone',
-      'prompt_injection: not reproduced in 9 focused runs; fixed with 95 % confidence (seen in 3 of 5 runs of main)'
+      'prompt_injection: not reproduced in 9 focused runs; fixed with 95 % confidence (seen in 3 of the last 5 runs)'
     ],
     [
       'reproduced: still present, whatever came before',
       ran('clean', 'clean', 'reproduced'),
       'still-present',
-      'prompt_injection: still present (reproduced by confirmation run c3 after 2 clean runs; seen in 3 of 5 runs of main)'
+      'prompt_injection: still present (reproduced by confirmation run c3 after 2 clean runs; seen in 3 of the last 5 runs)'
     ],
     [
       'a run that did not complete the category counts for nothing',
@@ -137,7 +137,7 @@ describe('a confirmation as it runs', () => {
       'full runs where focus was refused: said',
       { ...ran('clean', 'clean', 'clean', 'clean', 'clean', 'clean', 'clean', 'clean', 'clean'), focused: false },
       'shown-gone',
-      'prompt_injection: not reproduced in 9 full runs; fixed with 95 % confidence (seen in 3 of 5 runs of main)'
+      'prompt_injection: not reproduced in 9 full runs; fixed with 95 % confidence (seen in 3 of the last 5 runs)'
     ]
   ])('%s', (_name, t, verdict, line) => {
     expect(verdictOf(t)).toBe(verdict)
@@ -147,7 +147,9 @@ describe('a confirmation as it runs', () => {
   it('names one clean run in the singular, and keeps every run it spent', () => {
     const quick = planConfirmations([{ category: 'jailbreak', fingerprint: 'a', rate: main(5, 5) }], 0.5)[0]
     const t = afterRun(startTally(quick), 'c1', 'clean')
-    expect(confirmationLine(t)).toBe('jailbreak: not reproduced in 1 focused run; fixed with 50 % confidence (seen in 5 of 5 runs of main)')
+    expect(confirmationLine(t)).toBe(
+      'jailbreak: not reproduced in 1 focused run; fixed with 50 % confidence (seen in 5 of the last 5 runs)'
+    )
     expect(ran('clean', 'not-covered', 'reproduced').runs).toEqual(['c1', 'c2', 'c3'])
     expect(startTally(plan).runs).toEqual([])
   })
@@ -270,7 +272,7 @@ describe('planConfirmations assumes the sample rate, shows the rate', () => {
     expect(plan).toMatchObject({ needed: 6, rate: main(6, 6) })
     expect(plan.risk).toBeCloseTo(0.025, 12)
     expect(confirmationLine({ ...startTally(plan), clean: 6 })).toMatch(
-      /not reproduced in 6 focused runs; fixed with 95 % confidence \(seen in 6 of 6 runs of main\)/
+      /not reproduced in 6 focused runs; fixed with 95 % confidence \(seen in 6 of the last 6 runs\)/
     )
   })
 })

@@ -98,7 +98,11 @@ describe('loadBaseline: no record listed, the service lists the runs', () => {
     // The caches list and one listing; the run holding findings read (GET /run and its findings).
     expect(got.cost).toMatchObject({ githubRequests: 1, serviceRequests: 3, runsRead: 1, holdersRead: 0 })
     expect(got.baseline).toBeNull()
-    expect(got.why).toMatch(/no run recorded by the default branch yet/)
+    // Not "no run recorded yet": the service lists runs main's records would have named, so they were gone.
+    expect(got.why).toBe(
+      "main's records were gone: no cache entry is listed on it (GitHub deletes one unread for 7 days or evicts it), so the model's runs the service lists were read instead"
+    )
+    expect(got.why).not.toMatch(/no run recorded/)
     expect(got.windows.base).toBeNull()
     // The whole page is the sample: the run read for its findings, and the clean runs the list shows without a read.
     expect(got.windows.agent?.pool.runIds).toEqual(['r3', 'r2', 'r1'])

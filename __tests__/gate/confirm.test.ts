@@ -61,7 +61,7 @@ describe('confirmPresumed', () => {
     const got = await confirmPresumed(deps(), runOnce, args())
     expect(got.runIds).toEqual(['c1', 'c2', 'c3', 'c4', 'c5', 'c6', 'c7', 'c8', 'c9'])
     expect(asked.every((c) => c.length === 1 && c[0] === 'jailbreak')).toBe(true)
-    expect(got.lines).toEqual(['jailbreak: not reproduced in 9 focused runs; fixed with 95 % confidence (seen in 3 of 5 runs of main)'])
+    expect(got.lines).toEqual(['jailbreak: not reproduced in 9 focused runs; fixed with 95 % confidence (seen in 3 of the last 5 runs)'])
   })
 
   it('stops at the first run that reproduces it: still present', async () => {
@@ -106,7 +106,7 @@ describe('confirmPresumed', () => {
     const got = await confirmPresumed(deps(), runOnce, { ...args(), plans: safety })
     expect(asked).toHaveLength(9)
     expect(asked.every((c) => c.length === 0)).toBe(true)
-    expect(got.lines).toEqual(['toxicity: not reproduced in 9 full runs; fixed with 95 % confidence (seen in 3 of 5 runs of main)'])
+    expect(got.lines).toEqual(['toxicity: not reproduced in 9 full runs; fixed with 95 % confidence (seen in 3 of the last 5 runs)'])
   })
 
   it("a full run of the step's categories cannot assess the weakness's: none spent, not shown, said", async () => {
@@ -175,8 +175,8 @@ describe('confirmPresumed', () => {
         log.findIndex((l) => l.startsWith('Confirming jailbreak'))
       )
       expect(got.lines).toEqual([
-        'jailbreak: not reproduced in 9 focused runs; fixed with 95 % confidence (seen in 3 of 5 runs of main)',
-        'prompt_injection: not reproduced in 5 focused runs; fixed with 95 % confidence (seen in 6 of 6 runs of main)'
+        'jailbreak: not reproduced in 9 focused runs; fixed with 95 % confidence (seen in 3 of the last 5 runs)',
+        'prompt_injection: not reproduced in 5 focused runs; fixed with 95 % confidence (seen in 6 of the last 6 runs)'
       ])
     })
 

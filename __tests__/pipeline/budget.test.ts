@@ -133,6 +133,17 @@ describe('explainAssessmentLimit: 403 monthly allowance', () => {
       "The workspace's monthly assessment allowance is used up; it resets on 2026-12-01 (UTC; the 1st of next month, as the answer named no date). Waiting within this job will not help."
     ],
     [
+      // Not two reset dates side by side: the one the service gave is said to be past, the 1st of next month given instead.
+      'a reset date the service gave that is past: said so',
+      refusal({ status: 403, code: 'allowance_exhausted', extra: { resets_on: '2026-11-01' } }),
+      "The workspace's monthly assessment allowance is used up; it resets on 2026-12-01 (UTC; the 1st of next month: the reset date the service gave is already past). Waiting within this job will not help."
+    ],
+    [
+      'a past reset date in the message: said so',
+      refusal({ status: 403, code: 'allowance_exhausted', serviceMessage: 'Monthly allowance spent; it resets on 2026-10-01.' }),
+      "The workspace's monthly assessment allowance is used up; it resets on 2026-12-01 (UTC; the 1st of next month: the reset date the service gave is already past). Waiting within this job will not help."
+    ],
+    [
       'no date: the 1st of next month, said so',
       refusal({ status: 403, code: 'allowance_exhausted', extra: { resets_on: 'soon' } }),
       "The workspace's monthly assessment allowance is used up; it resets on 2026-12-01 (UTC; the 1st of next month, as the answer named no date). Waiting within this job will not help."

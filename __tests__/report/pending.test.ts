@@ -63,6 +63,9 @@ describe('readPendingRecord', () => {
     expect(readPendingRecord(body, MARKER)).toEqual({ ...v1('run_1', null), mac: MAC })
     expect(body).toContain('Until then the status is pending and the merge waits')
     expect(body).toContain('2026-11-21 12:45 UTC')
+    // The status context as a code span, not escaped backticks shown as text.
+    expect(body).toContain('sets the commit status `agent-security/m_1` after the run ends')
+    expect(body).not.toContain('\\`')
   })
 })
 

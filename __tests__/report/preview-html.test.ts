@@ -95,7 +95,8 @@ describe.each(REPORT_CASES.map((c) => [c.name, c] as const))('%s: its comment an
         fail: /^❌ Agent security (gate|validation): fail · /,
         incomplete: /^⚠️ Agent security gate: incomplete · /,
         error: /^⛔ Not assessed: /,
-        skipped: /^⏭️ Agent security gate: skipped · /
+        skipped: /^⏭️ Agent security gate: skipped · /,
+        pending: /^⏳ Agent security gate: pending · /
       }[c.result]
       expect(text).toMatch(expected)
       // Never "pass" wording under an error or an incomplete result (the replaced result may be named as such).

@@ -254,7 +254,10 @@ function notFailed(input: DecideInput, r: Reading, status: RunStatus, decided: D
   const gaps = coverageGaps(input, r, status, check)
   const coverageReadable = input.coverageReadable && input.coverage !== null
   if (stopped.length > 0) {
-    const reason = [`coverage incomplete: ${r.reached}`, ...gaps, ...check.errors, ...stopped].join('; ')
+    // Why it stopped first (the time ran out, the job was cancelled); coverage is blamed only where categories were missed.
+    const missed = r.base.missingCategories.length > 0
+    const rest = gaps.filter((g) => g !== `run ${status}`)
+    const reason = [...stopped, missed ? `coverage incomplete: ${r.reached}` : r.reached, ...rest, ...check.errors].join('; ')
     return { ...decided, result: 'error', reason }
   }
   if (r.blocking === null || !coverageReadable) {

@@ -30,7 +30,7 @@
  */
 import { FOCUSABLE_LENS } from '../service/contract/index.js'
 import type { NotReproduced } from './judge-evidence.js'
-import { seenLabel, type SeenRate } from './seen-rate.js'
+import { rateLabel, type SeenRate } from './seen-rate.js'
 
 /** The lowest landing rate the promise names: below it a confirmation may let a kept weakness through. */
 export const RATE_FLOOR = 0.3
@@ -244,13 +244,14 @@ const pct = (x: number): string => `${Math.floor(x * 100)} %`
 
 /**
  * The line a reviewer reads, one per category:
- * "prompt_injection: not reproduced in 5 focused runs; fixed with 97 % confidence (seen in 3 of 5 runs of main)",
+ * "prompt_injection: not reproduced in 5 focused runs; fixed with 97 % confidence (seen in 3 of the last 5 runs)",
  * "prompt_injection: still present (reproduced by confirmation run r9 after 2 clean runs)",
  * "prompt_injection not shown fixed: 3 of 9 clean runs (the step's bound of 3 confirmation runs)".
  */
 export function confirmationLine(t: ConfirmationTally): string {
   const kind = t.focused ? 'focused' : 'full'
-  const seen = `seen in ${seenLabel(t.plan.rate)}`
+  // The rows' rule (rateLabel): a confirmation's rate in the same words as the finding it confirms.
+  const seen = `seen in ${rateLabel(t.plan.rate)}`
   switch (verdictOf(t)) {
     case 'still-present':
       return `${t.plan.category}: still present (reproduced by confirmation run ${t.reappearedIn ?? ''} after ${t.clean} clean ${t.clean === 1 ? 'run' : 'runs'}; ${seen})`

@@ -17,7 +17,7 @@ import { readRunEvidence, RUN_LIST_PAGE, runReads, type RunReader, type RunReads
 import { branchRef, defaultBranchRecords, evidenceKeyPrefix, MAX_HOLDERS, recordsOnRef, type EvidenceRecord } from './records.js'
 import { commitsToCompare, holdersToRead, recordsToRead, sameAgentRecords, withinAge, type WindowBounds } from './window.js'
 import { baselineOfPool, type Baseline } from './baseline.js'
-import { cleanListedRuns, ledgerNote, ledgerRunsToRead } from './service-ledger.js'
+import { cleanListedRuns, ledgerNote, ledgerRunsToRead, recordsGoneWhy } from './service-ledger.js'
 
 /** What reading the window cost: requests, never assessments. */
 export interface WindowCost {
@@ -132,6 +132,7 @@ export async function loadBaseline(deps: EvidenceDeps, args: EvidenceArgs): Prom
     const agent = { pool: poolEvidence(runs), scope: ledger.length > 0 ? ('model' as const) : ('agent' as const) }
     return done({
       ...main,
+      why: ledger.length > 0 && main.baseline === null ? recordsGoneWhy(args.defaultBranch ?? 'main') : main.why,
       windows: runs.length === 0 ? main.windows : { ...main.windows, agent },
       notes: r.notes,
       gaps: r.gaps,
@@ -165,10 +166,8 @@ async function listRecords(r: Reading, ref: string, whose: string): Promise<List
 }
 
 /**
- * The default branch's records (the newest K within the age bound) read again
- * from the service and pooled. `recordsGone` says why no record was listed
- * when the list itself was read (entries deleted or evicted, or none saved
- * yet): the service's list of the model's runs is read instead (readLedger).
+ * The default branch's records (the newest K within the age bound) read again from the service and pooled. `recordsGone`:
+ * why no record was listed (deleted, evicted, none saved yet); the service's list of the model's runs is read instead.
  */
 async function loadWindow(r: Reading): Promise<Omit<LoadedBaseline, 'cost' | 'notes' | 'gaps'> & { recordsGone: string | null }> {
   const { deps, args } = r

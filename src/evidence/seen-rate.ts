@@ -28,6 +28,17 @@ export function seenLabel(r: SeenRate): string {
   return `${r.seen} of ${r.of} runs of ${whose}`
 }
 
+/**
+ * The one counting rule of a rate, as every report view words it (docs/baseline.md, "How rates are counted"): the
+ * runs counted are the window's and this run, which counts as seeing the weakness only when it reproduced it: "3 of
+ * the last 5 runs", "4 of main's last 5 runs" (main's window for an agent that changed since), "this run only", "not seen".
+ * Whose runs they are is said once beside the rates (blockers.ts runsCounted), not in each.
+ */
+export function rateLabel(r: SeenRate, o: { mainOnly?: boolean } = {}): string {
+  if (r.scope === 'this run' || r.of <= 1) return seenLabel(r)
+  return `${r.seen} of ${o.mainOnly === true ? "main's" : 'the'} last ${r.of} runs`
+}
+
 /** "seen in 4 of 5 runs of main", "this run only": a label in a sentence. */
 export function seenPhrase(label: string): string {
   return label === 'this run only' ? label : `seen in ${label}`
@@ -60,7 +71,6 @@ export function notReproducedPhrases(items: readonly UnreproducedLine[]): string
   return [...groups.values()]
     .sort((a, b) => SEVERITIES.indexOf(a.severity) - SEVERITIES.indexOf(b.severity) || b.rate.seen - a.rate.seen)
     .map(
-      (g) =>
-        `${g.n} ${g.severity} not reproduced in this run, seen in ${g.rate.of <= 1 ? 'the last run' : `${g.rate.seen} of the last ${g.rate.of} runs`}, still open`
+      (g) => `${g.n} ${g.severity} not reproduced in this run, seen in ${g.rate.of <= 1 ? 'the last run' : rateLabel(g.rate)}, still open`
     )
 }

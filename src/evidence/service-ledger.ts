@@ -101,3 +101,8 @@ export function cleanListedRuns(list: RunList, bounds: WindowBounds): RunEvidenc
 export function ledgerNote(read: number, why: string): string {
   return `${why}: the model's ${plural(read, 'most recent completed run')} holding findings ${read === 1 ? 'was' : 'were'} read from the service instead; what ${read === 1 ? 'it' : 'they'} saw and the service has not closed is presumed present until a confirmation shows it gone.`
 }
+
+/** Why there is no baseline when the service lists runs main's records would have named: they were gone (deleted or evicted), not never saved. */
+export function recordsGoneWhy(branch: string): string {
+  return `${branch}'s records were gone: no cache entry is listed on it (GitHub deletes one unread for 7 days or evicts it), so the model's runs the service lists were read instead`
+}

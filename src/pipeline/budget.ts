@@ -87,7 +87,13 @@ function explain403(err: RefusalLike, nowMs: number): string | null {
   const date = findResetDate(err.extra, err.serviceMessage, nowMs)
   const saysAllowance = err.code === 'allowance_exhausted' || /allowance|quota|monthly/i.test(err.serviceMessage)
   if (!saysAllowance && date === null) return null
-  const when = date ?? `${firstOfNextMonth(nowMs)} (UTC; the 1st of next month, as the answer named no date)`
+  // A date the answer gave that is already past is not a reset date: said so, and only the 1st of next month given as a date.
+  const past = date === null ? pastResetDate(err.extra, err.serviceMessage, nowMs) : null
+  const when =
+    date ??
+    (past !== null
+      ? `${firstOfNextMonth(nowMs)} (UTC; the 1st of next month: the reset date the service gave is already past)`
+      : `${firstOfNextMonth(nowMs)} (UTC; the 1st of next month, as the answer named no date)`)
   return `The workspace's monthly assessment allowance is used up; it resets on ${when}. Waiting within this job will not help.`
 }
 
@@ -184,13 +190,21 @@ function fieldsOf(extra: Readonly<Record<string, unknown>>): { key: string; valu
 }
 
 /**
- * The reset date the refusal names, as text ("2026-12-01 (UTC)" or
- * "2026-12-01 06:00 UTC"), or null. The description says the body carries it
- * without naming the field: any field is read (reset-like names first, epoch
- * numbers only under those), then the message; only a date from a day ago to
- * 400 days ahead is taken.
+ * A reset date the refusal gives that is more than a day past (findResetDate does not take it), or null: only a
+ * reset-like field, or a message that speaks of a reset, counts (a period's start is no reset date).
  */
-export function findResetDate(extra: Readonly<Record<string, unknown>>, message: string, nowMs: number): string | null {
+export function pastResetDate(extra: Readonly<Record<string, unknown>>, message: string, nowMs: number): string | null {
+  const resetLike = Object.fromEntries(
+    fieldsOf(extra)
+      .filter((f) => RESET_KEY.test(f.key))
+      .map((f) => [f.key, f.value])
+  )
+  const ms = resetCandidates(resetLike, RESET_KEY.test(message) ? message : '').find((c) => c < nowMs - PLAUSIBLE_PAST_MS)
+  return ms === undefined ? null : utcDay(ms)
+}
+
+/** Every date the refusal names, reset-like fields first, then the message. */
+function resetCandidates(extra: Readonly<Record<string, unknown>>, message: string): number[] {
   const candidates: number[] = []
   for (const { key, value } of fieldsOf(extra)) {
     if (typeof value === 'string') {
@@ -203,7 +217,18 @@ export function findResetDate(extra: Readonly<Record<string, unknown>>, message:
   }
   const inMessage = dateInText(message.slice(0, 1000))
   if (inMessage !== null) candidates.push(inMessage)
-  const ms = candidates.find((c) => c >= nowMs - PLAUSIBLE_PAST_MS && c <= nowMs + PLAUSIBLE_FUTURE_MS)
+  return candidates
+}
+
+/**
+ * The reset date the refusal names, as text ("2026-12-01 (UTC)" or
+ * "2026-12-01 06:00 UTC"), or null. The description says the body carries it
+ * without naming the field: any field is read (reset-like names first, epoch
+ * numbers only under those), then the message; only a date from a day ago to
+ * 400 days ahead is taken.
+ */
+export function findResetDate(extra: Readonly<Record<string, unknown>>, message: string, nowMs: number): string | null {
+  const ms = resetCandidates(extra, message).find((c) => c >= nowMs - PLAUSIBLE_PAST_MS && c <= nowMs + PLAUSIBLE_FUTURE_MS)
   if (ms === undefined) return null
   return ms % 86_400_000 === 0 ? `${utcDay(ms)} (UTC)` : utcMinute(ms)
 }

@@ -10,6 +10,7 @@ import { atOrAbove, SEVERITIES, severityRank, type Severity } from '../service/c
 import { formatCount } from './markdown-safe.js'
 import { type Report, type ReportSeen, type SeverityCounts, zeroCounts } from './report-model.js'
 import { plural } from '../util/text.js'
+import { steadiness } from '../evidence/seen-rate.js'
 import { missedStanding, type Standing, standingCount, type StandingContext, STANDINGS } from './standings.js'
 
 /** One finding that fails the gate. */
@@ -90,8 +91,7 @@ export function rateText(seen: Pick<ReportSeen, 'seen' | 'of' | 'scope' | 'label
 
 /** Flaky: seen in some but not all runs counted, at least two counted; steady: in all of them; null: one run only. */
 export function flakiness(seen: Pick<ReportSeen, 'seen' | 'of' | 'scope'>): 'steady' | 'flaky' | null {
-  if (seen.scope === 'this run' || seen.of < 2) return null
-  return seen.seen >= seen.of ? 'steady' : 'flaky'
+  return seen.scope === 'this run' ? null : steadiness(seen)
 }
 
 /** A blocker's standing in words: "new · not reproduced in this run · seen in 1 of the last 2 runs (flaky: blocks all the same)". */

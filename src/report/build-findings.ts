@@ -26,7 +26,7 @@ import {
 import { fingerprint } from '../evidence/fingerprint.js'
 import { redactHeaders, redactUrl } from '../util/redact.js'
 import { isRecord } from '../util/text.js'
-import { seenLabel, steadiness, THIS_RUN_ONLY, type SeenRate } from '../evidence/seen-rate.js'
+import { rateLabel, steadiness, THIS_RUN_ONLY, type SeenRate } from '../evidence/seen-rate.js'
 import type { PolicyOutcome } from '../gate/apply-policy.js'
 import type { AcceptedEntry } from '../accepted/accepted-file.js'
 
@@ -128,8 +128,8 @@ export function reportFinding(f: Finding, threshold: Severity, t: Scrub, fp: Fin
 /** A rate as every rendering shows it. */
 export function reportSeen(r: SeenRate, windowed: boolean, agentWindow: 'main' | 'agent' | 'model' | null = null): ReportSeen {
   const mainOnly = r.scope === 'main' && agentWindow !== 'main'
-  // One wording everywhere (blockers.ts rateText): "3 of the last 5 runs", "4 of main's last 5 runs", "this run only".
-  const label = r.scope === 'this run' || r.of <= 1 ? seenLabel(r) : `${r.seen} of ${mainOnly ? "main's" : 'the'} last ${r.of} runs`
+  // The one counting rule (seen-rate.ts rateLabel): "3 of the last 5 runs", "4 of main's last 5 runs", "this run only".
+  const label = rateLabel(r, { mainOnly })
   return { seen: r.seen, of: r.of, scope: r.scope, label, steadiness: steadiness(r), windowed, mainOnly }
 }
 

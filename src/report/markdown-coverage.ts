@@ -116,7 +116,9 @@ export function coverageBlock(r: Report, profile: MarkdownProfile, budget: numbe
   if (rolled.length > 0) {
     const n = rolled.reduce((k, row) => k + (row.blocked ?? 0), 0)
     const other = table.length > 0 ? 'other ' : ''
-    lines.push(para(`✅ ${plural(rolled.length, `${other}category`, `${other}categories`)}: 0 of ${formatCount(n)} attacks got through.`))
+    const what = `${plural(rolled.length, `${other}category`, `${other}categories`)}: 0 of ${formatCount(n)} attacks got through`
+    // A run the step stopped is no pass: no ✅ beside it, and why it stopped (the time ran out) said.
+    lines.push(para(r.result === 'error' ? `⏹️ ${what} before ${stoppedWhy(r.reason)}: not a result.` : `✅ ${what}.`))
   }
   if (notReached.length > 0) {
     const names = notReached.slice(0, 12).map((row) => codeSpan(row.category, { max: 60 }))
@@ -134,4 +136,11 @@ export function coverageBlock(r: Report, profile: MarkdownProfile, budget: numbe
     return { text: `<details>\n<summary>${title}</summary>\n\n${body}</details>\n\n`, left }
   }
   return { text: para(`#### ${title}`) + body, left }
+}
+
+/** Why a run that ended in error stopped, for the coverage line: "the time ran out (timeout_minutes)". */
+function stoppedWhy(reason: string): string {
+  if (reason.startsWith('timeout_minutes ran out')) return 'the time ran out (timeout_minutes)'
+  if (reason.startsWith('the step was cancelled')) return 'the job was cancelled'
+  return 'the run was stopped'
 }

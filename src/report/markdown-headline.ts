@@ -168,8 +168,9 @@ export function plannedCount(r: Report): number {
 function notAssessedCause(r: Report): string {
   const planned = plannedCount(r)
   if (r.reason.startsWith('timeout_minutes ran out')) {
-    return r.coverageCompleted === 0
-      ? 'timeout_minutes ran out before any category ran: raise timeout_minutes'
+    if (r.coverageCompleted === 0) return 'timeout_minutes ran out before any category ran: raise timeout_minutes'
+    return r.coverageCompleted >= planned
+      ? `timeout_minutes ran out before the run ended (all ${planned} categories reached): raise timeout_minutes`
       : `timeout_minutes ran out after ${r.coverageCompleted} of ${planned} categories: raise timeout_minutes`
   }
   if (r.reason.startsWith('the step was cancelled')) return 'the job was cancelled before the run ended'
@@ -192,7 +193,11 @@ function headlineCause(r: Report): string {
       return `nothing blocks at or above ${sev}`
     case 'incomplete': {
       const planned = plannedCount(r)
-      return r.categoriesPlanned === null ? 'coverage unknown' : `${r.coverageCompleted} of ${planned} categories completed`
+      if (r.categoriesPlanned === null) return 'coverage unknown'
+      // Evidence, not coverage, is the cause (a confirmation's bound, a read of held evidence): its own words.
+      if (r.reason.startsWith('evidence incomplete: '))
+        return clampText(r.reason.replace(/^evidence incomplete: /, '').split('; ')[0] ?? r.reason, 160).text
+      return `${r.coverageCompleted} of ${planned} categories completed`
     }
     default:
       return notAssessedCause(r)

@@ -19,7 +19,7 @@
  * can refuse it and say why, never trust it.
  */
 import { gateTitle, metaLine } from './markdown-headline.js'
-import { proseText } from './markdown-safe.js'
+import { codeSpan, proseText } from './markdown-safe.js'
 
 export interface PendingRecord {
   /** The run; null: queued (the model was busy with another assessment: the collector triggers it). */
@@ -107,7 +107,8 @@ const hhmm = (iso: string): string => `${iso.slice(0, 10)} ${iso.slice(11, 16)} 
 export function renderAssessingComment(c: AssessingComment): string {
   const { runId, commit } = c.pending
   const title = gateTitle('pending', runId === null ? 'queued' : `assessing run ${runId}`, c.subject)
-  const context = proseText(`\`${c.context}\``, 200)
+  // A code span of its own: prose would escape the backticks and show them.
+  const context = codeSpan(c.context, { max: 200 })
   const what =
     runId === null
       ? `**Queued** (wait: detached): the model is busy with another assessment, so commit \`${commit.slice(0, 7)}\` waits for the collector (a scheduled workflow, \`mode: collect\`) to trigger its run when the model is free. `
