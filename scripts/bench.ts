@@ -26,7 +26,8 @@
  * Prints markdown, and writes it into docs/performance.md between
  * `<!-- bench:start -->` and `<!-- bench:end -->` (the stochastic section
  * between `<!-- bench-stochastic:start -->` and `<!-- bench-stochastic:end -->`),
- * and the confirmation tables of the stochastic run (scripts/bench-confirmation.ts)
+ * and the confirmation tables of the stochastic run (scripts/bench-confirmation.ts,
+ * with the rule alone simulated for a kept weakness: scripts/bench-kept.ts)
  * into docs/baseline.md between `<!-- confirmation-measured:start -->` and
  * `<!-- confirmation-measured:end -->`, when those markers exist (the files
  * are never created here; --no-readme: print only). The bench is the one
@@ -51,6 +52,7 @@ import { DEFAULT_REAL_OPTIONS, measureReal, realMarkdown, type RealBenchOptions 
 import { DEFAULT_STOCHASTIC, DEFAULT_WINDOWS, measureStochastic, stochasticColumns } from './bench-stochastic.js'
 import { stochasticMarkdown } from './bench-stochastic-markdown.js'
 import { confirmationMarkdown, DEFAULT_RUNS_PER_CHANGE, measurePerChange } from './bench-confirmation.js'
+import { keptSection } from './bench-kept.js'
 
 // ---------------------------------------------------------------------------
 // Real action against the emulator (hook)
@@ -270,7 +272,9 @@ async function stochasticSections(args: string[]): Promise<{ window: string; con
   const command = ['npm run bench -- --stochastic-only', ...args.filter((a) => a !== '--stochastic-only' && a !== '--no-readme')].join(' ')
   return {
     window: stochasticMarkdown(cells, opts, command),
-    confirmation: confirming ? confirmationMarkdown(cells, perChangeCells, opts, { command, seconds, perChange }) : null
+    confirmation: confirming
+      ? [confirmationMarkdown(cells, perChangeCells, opts, { command, seconds, perChange }), keptSection(opts.seed)].join('\n\n')
+      : null
   }
 }
 

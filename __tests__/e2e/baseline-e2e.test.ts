@@ -9,120 +9,30 @@
  */
 import { afterAll, describe, expect, it } from '@jest/globals'
 import { readFileSync } from 'node:fs'
-import { removeActionWorkDirs, runAction, type ActionRun } from '../__fixtures__/action-runner.js'
-import { inWorld, type World } from '../__fixtures__/e2e-world.js'
-import { startCacheStandin, type CacheStandin } from '../__fixtures__/cache-standin.js'
-import { stopStarted } from '../__fixtures__/teardown.js'
+import { removeActionWorkDirs, type ActionRun } from '../__fixtures__/action-runner.js'
+import {
+  agentKey,
+  BASE_SHA,
+  comment,
+  defaultBranchRun,
+  HEAD_SHA,
+  inCachedWorld,
+  prRun,
+  reportOf,
+  states,
+  type CachedWorld
+} from '../__fixtures__/cached-world.js'
 import { evidenceKey } from '../../src/evidence/records.js'
-import { agentIdentity } from '../../src/pipeline/identity.js'
 
 afterAll(removeActionWorkDirs)
 
-const GH_TOKEN = 'ghs_e2e_token_value_456'
-const BASE_SHA = 'b4se5ha0000000000000000000000000000000aa'
-const HEAD_SHA = 'headsha000000000000000000000000000000bbb'
 const ACCEPTED = '.github/agent-security-accepted.yml'
-const REPO = { full_name: 'octo-org/agent-app', default_branch: 'main' }
 const nextYear = new Date(Date.now() + 180 * 86_400_000).toISOString().slice(0, 10)
-
-/** A world with the runner's cache service too. */
-interface CachedWorld extends World {
-  cache: CacheStandin
-}
-
-/** Runs `body` in a fresh world with a cache stand-in; with `baseline`, after a default-branch run has saved one. */
-function inCachedWorld(body: (w: CachedWorld) => Promise<void>, opts: { baseline: boolean }): Promise<void> {
-  return inWorld(
-    async (world) => {
-      let cache: CacheStandin | undefined
-      try {
-        cache = await startCacheStandin()
-        const c = cache
-        // GitHub's caches API lists the same entries, each with the ref that saved it.
-        world.gh.setActionsCaches((q) => c.listCaches(q))
-        const w = { ...world, cache }
-        if (opts.baseline) expect((await defaultBranchRun(w)).main.stdout).toMatch(/Baseline of run \S+ saved/)
-        await body(w)
-      } finally {
-        await stopStarted(cache)
-      }
-    },
-    { categoryDurationMs: 40, attacksPerCategory: 2 }
-  )
-}
 
 function acceptance(category: string, expires = nextYear, extra = ''): string {
   return `  - category: ${category}\n    reason_code: accepted_risk\n    explanation: Reviewed by the security team; staff-only agent.\n    owner: "@octo-org/ai-team"\n    severity_at_most: any\n    expires: ${expires}\n${extra}`
 }
 const acceptedFile = (...entries: string[]) => `version: 1\naccepted:\n${entries.join('')}`
-
-function inputs(w: CachedWorld, extra: Record<string, string> = {}): Record<string, string> {
-  return { model_id: w.emu.demoModelId, api_key: w.emu.keys.full, base_url: w.emu.url, min_severity: 'medium', fail_on: 'new', ...extra }
-}
-
-/** A push to main: at BASE_SHA (run 100) unless `at` names another commit (without agent_paths, another agent). */
-function defaultBranchRun(
-  w: CachedWorld,
-  files: Record<string, string> = {},
-  extra: Record<string, string> = {},
-  at: { sha: string; runId: string; killAfterMs?: number } = { sha: BASE_SHA, runId: '100' }
-): Promise<ActionRun> {
-  return runAction({
-    inputs: inputs(w, { fail_on: 'any', ...extra }),
-    githubToken: GH_TOKEN,
-    eventName: 'push',
-    eventPayload: { ref: 'refs/heads/main', repository: REPO },
-    env: {
-      GITHUB_API_URL: w.gh.url,
-      GITHUB_REF: 'refs/heads/main',
-      GITHUB_SHA: at.sha,
-      GITHUB_RUN_ID: at.runId,
-      ACTIONS_CACHE_URL: w.cache.url,
-      ACTIONS_RUNTIME_TOKEN: w.cache.token('refs/heads/main')
-    },
-    workspace: { files },
-    killAfterMs: at.killAfterMs ?? 60_000
-  })
-}
-
-function prRun(w: CachedWorld, files: Record<string, string> = {}, extra: Record<string, string> = {}): Promise<ActionRun> {
-  return runAction({
-    inputs: inputs(w, extra),
-    githubToken: GH_TOKEN,
-    eventName: 'pull_request',
-    eventPayload: {
-      number: 7,
-      pull_request: { number: 7, base: { ref: 'main', sha: BASE_SHA }, head: { sha: HEAD_SHA } },
-      repository: REPO
-    },
-    env: {
-      GITHUB_API_URL: w.gh.url,
-      GITHUB_REF: 'refs/pull/7/merge',
-      GITHUB_SHA: HEAD_SHA,
-      GITHUB_RUN_ID: '200',
-      ACTIONS_CACHE_URL: w.cache.url,
-      ACTIONS_RUNTIME_TOKEN: w.cache.token('refs/pull/7/merge', 'refs/heads/main')
-    },
-    workspace: { files },
-    killAfterMs: 60_000
-  })
-}
-
-interface ReportJson {
-  result: string
-  reason: string
-  headline: string
-  findings: { category: string; baseline: string | null; fingerprint: string; accepted: { reason_code: string; owner: string } | null }[]
-  baseline: { available: boolean; new_count: number; known_count: number; saved: string | null; why: string | null }
-  accepted_risks: { stale: { category: string }[]; expired: { category: string }[]; pr_adds: { category: string }[] } | null
-}
-const reportOf = (r: ActionRun): ReportJson => JSON.parse(readFileSync(r.main.outputs.report_path, 'utf8')) as ReportJson
-const comment = (w: World) => [...w.gh.state.comments.values()].flat().at(-1)?.body ?? ''
-const states = (rep: ReportJson) => Object.fromEntries(rep.findings.map((f) => [f.category, f.baseline]))
-
-/** The identity the records are keyed on (the model's, as the gate derives it). */
-const agentKey = (w: CachedWorld) =>
-  agentIdentity({ kind: 'model', modelId: w.emu.demoModelId }, { repository: REPO.full_name, prNumber: null, ref: 'main', site: null }).key
 
 describe('baseline from the default branch, gating on what the pull request changed', () => {
   it.concurrent(
