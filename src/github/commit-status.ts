@@ -139,6 +139,11 @@ export function otherStatusOwners(listed: readonly ListedStatus[], context: stri
   return [...new Set(others)]
 }
 
+/** Whether `listed` holds a status of `context` naming `owner` (statusOwnerIn): this agent's own, as otherStatusOwners tells others. */
+export function ownStatusAmong(listed: readonly ListedStatus[], context: string, owner: string): boolean {
+  return listed.some((s) => s.context === context && s.owner === owner)
+}
+
 function readStatuses(res: { data: unknown }, endpoint: string): ListedStatus[] {
   if (!Array.isArray(res.data))
     throw new GitHubError({ endpoint, message: 'GitHub answered the status list without a list', transient: true })
