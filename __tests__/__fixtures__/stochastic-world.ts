@@ -152,6 +152,7 @@ function worldOf(emu: Emulator, gh: GitHubStandin, opts: WorldOptions): Stochast
   const workspace = checkoutWith({})
   let mainHead = sha()
   gh.addCommit(mainHead, null, ['README.md'])
+  gh.setBranch('main', mainHead)
   let step = 0
   let nextPull = 100
   /** The previous step's job, which a re-run repeats. */
@@ -161,6 +162,7 @@ function worldOf(emu: Emulator, gh: GitHubStandin, opts: WorldOptions): Stochast
     gh.addCommit(head, mainHead, s.files ?? ['README.md'])
     if (s.on === 'main') {
       mainHead = head
+      gh.setBranch('main', head)
       return mainPush(head)
     }
     const number = nextPull++
