@@ -84,6 +84,16 @@ describe('records gone after the default branch recorded stay strict', () => {
     expect(plain(r.summary)).not.toMatch(/could not be told/)
   }, 120_000)
 
+  it("evicted, the next run a nightly one at the same head: the first run's status on that commit is the sign", async () => {
+    const w = await pullRequestsSaw()
+    expect(await w.gate({ on: 'main', failOn: 'any' })).toMatchObject({ result: 'pass', assessmentsSpent: 1 })
+    w.cacheEntries().splice(0)
+    const r = await w.gate({ on: 'main', schedule: true, failOn: 'any', inputs: { confirmation_runs_max: '0' } })
+    expect(r.result).toBe('incomplete')
+    expect(plain(r.summary)).toMatch(/most recent completed runs? holding findings (was|were) read from the service/)
+    expect(plain(r.summary)).not.toMatch(/could not be told/)
+  }, 120_000)
+
   it('the statuses unreadable (403): strict, saying how to fix it', async () => {
     const w = await pullRequestsSaw()
     // main ran once before (no record kept), so there is an earlier commit whose statuses are read.

@@ -23,7 +23,8 @@ import { fakeApi } from '../__fixtures__/fake-api.js'
 import { makeFinding, makeRun, makeRunListItem } from '../__fixtures__/builders.js'
 import { recordingLog } from '../__fixtures__/recording-log.js'
 
-const SET: SignWrite = { set: true }
+const THIS_RUN = 'https://github.com/o/r/actions/runs/42'
+const SET: SignWrite = { set: true, targetUrl: THIS_RUN }
 const REFUSED: SignWrite = { set: false, why: 'GitHub refused it: see the warning above' }
 
 describe('recordsGoneKind: adoption only when no sign is found on every commit read and this push set its own', () => {
@@ -47,7 +48,13 @@ describe('recordsGoneKind: adoption only when no sign is found on every commit r
       /commit_status is off/
     ],
     ['a read failed', { kind: 'unreadable', why: 'HTTP 403' }, SET, 'strict', /could not be told \(HTTP 403\).*statuses: write/],
-    ['more commits than read', { kind: 'beyond', why: 'main has more than 100 commits' }, SET, 'strict', /could not be told \(main has more/]
+    [
+      'more commits than read',
+      { kind: 'beyond', why: 'main has more than 100 commits' },
+      SET,
+      'strict',
+      /could not be told \(main has more/
+    ]
   ]
   it.each(table)('%s', (_name, read, write, kind, line) => {
     const got = recordsGoneKind(read, write)
@@ -85,21 +92,28 @@ function reads(commits: string[], statuses: Record<string, ListedStatus[]>, fail
     }
   }
 }
-const q = { repo: REPO, branch: 'main', context: CONTEXT, owner: OWNER, judged: 'c0', since: '2026-10-27T12:00:00.000Z' }
+const q = { repo: REPO, branch: 'main', context: CONTEXT, owner: OWNER, judged: 'c0', thisRun: THIS_RUN, since: '2026-10-27T12:00:00.000Z' }
 
 describe("readSign: the statuses of the default branch's newest commits", () => {
   it('found on an earlier commit: stops there', async () => {
     const r = reads(['c0', 'c1', 'c2', 'c3'], { c2: [mine] })
     const cost = { githubRequests: 0 }
     expect(await readSign(r, q, cost)).toEqual({ kind: 'found', commit: 'c2' })
-    expect(r.calls).toEqual([`commits main ${SIGN_COMMITS}`, 'statuses c1', 'statuses c2'])
-    expect(cost.githubRequests).toBe(3)
+    expect(r.calls).toEqual([`commits main ${SIGN_COMMITS}`, 'statuses c0', 'statuses c1', 'statuses c2'])
+    expect(cost.githubRequests).toBe(4)
   })
 
-  it("this push's own status (set as it started) is no sign: its commit is not read", async () => {
-    const r = reads(['c0', 'c1'], { c0: [mine] })
-    expect(await readSign(r, q, { githubRequests: 0 })).toEqual({ kind: 'none', commitsRead: 1 })
-    expect(r.calls).not.toContain('statuses c0')
+  it("this run's own status on its commit (set as it started) is no sign; another run's there is (a nightly run at an unchanged head)", async () => {
+    const ownRun = { ...mine, targetUrl: `${THIS_RUN}#agent-${OWNER}` }
+    expect(await readSign(reads(['c0', 'c1'], { c0: [ownRun] }), q, { githubRequests: 0 })).toEqual({ kind: 'none', commitsRead: 2 })
+    const earlierRun = { ...mine, targetUrl: `https://github.com/o/r/actions/runs/41#agent-${OWNER}` }
+    expect(await readSign(reads(['c0', 'c1'], { c0: [ownRun, earlierRun] }), q, { githubRequests: 0 })).toEqual({
+      kind: 'found',
+      commit: 'c0'
+    })
+    // The commit list not reaching this push's commit (its date outside `since`): it is read all the same.
+    const r = reads(['c1'], { c0: [earlierRun] })
+    expect(await readSign(r, q, { githubRequests: 0 })).toEqual({ kind: 'found', commit: 'c0' })
   })
 
   it("another agent's status of the same context, or one naming no agent, is not this agent's sign", async () => {
@@ -110,7 +124,7 @@ describe("readSign: the statuses of the default branch's newest commits", () => 
         { context: 'ci/build', owner: OWNER }
       ]
     })
-    expect(await readSign(r, q, { githubRequests: 0 })).toEqual({ kind: 'none', commitsRead: 1 })
+    expect(await readSign(r, q, { githubRequests: 0 })).toEqual({ kind: 'none', commitsRead: 2 })
   })
 
   it('the commit list or a status list failing: unreadable, saying which', async () => {
@@ -128,8 +142,8 @@ describe("readSign: the statuses of the default branch's newest commits", () => 
     const many = Array.from({ length: SIGN_COMMITS + 10 }, (_, i) => `c${i}`)
     const r = reads(many, {})
     expect(await readSign(r, q, { githubRequests: 0 })).toMatchObject({ kind: 'beyond' })
-    // One page of commits listed, each but this push's own read: the page is full, so what lies beyond cannot be told.
-    expect(r.calls.filter((c) => c.startsWith('statuses'))).toHaveLength(SIGN_COMMITS - 1)
+    // One page of commits listed, each read: the page is full, so what lies beyond cannot be told.
+    expect(r.calls.filter((c) => c.startsWith('statuses'))).toHaveLength(SIGN_COMMITS)
     const full = Array.from({ length: STATUSES_READ }, () => ({ context: 'ci/build', owner: null }))
     expect(await readSign(reads(['c0', 'c1', 'c2'], { c1: full, c2: [mine] }), q, { githubRequests: 0 })).toMatchObject({ kind: 'beyond' })
   })
@@ -170,8 +184,8 @@ describe('loadBaseline on a push to main with no record listed: adoption reads n
     expect(got.notes).toEqual([ADOPTION_LINE])
     expect(got.gaps).toEqual([])
     expect(got.serviceList).toEqual([])
-    // The caches list, the commit list, one commit's statuses.
-    expect(got.cost.githubRequests).toBe(3)
+    // The caches list, the commit list, two commits' statuses.
+    expect(got.cost.githubRequests).toBe(4)
   })
 
   it('eviction (the sign found): the service list presumed, exactly as without the sign', async () => {

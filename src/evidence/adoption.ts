@@ -38,8 +38,11 @@ export type SignReading =
   | { kind: 'beyond'; why: string }
   | { kind: 'unreadable'; why: string }
 
-/** Whether this push set its own commit status (the sign's writer), and why not. */
-export type SignWrite = { set: true } | { set: false; why: string }
+/**
+ * Whether this push set its own commit status (the sign's writer), and why not; `targetUrl`: the run its status
+ * links (statusTargetUrl without the fragment), so this run's own status on its commit is not taken for an earlier one.
+ */
+export type SignWrite = { set: true; targetUrl: string | null } | { set: false; why: string }
 
 export type RecordsGone =
   | { kind: 'adoption'; line: string }
@@ -89,8 +92,10 @@ export interface SignQuery {
   /** statusContext of this agent, and its AgentIdentity.statusOwner. */
   context: string
   owner: string
-  /** This push's commit: its own status (set as it started) is not a sign of an earlier record. */
+  /** This push's commit: a status of this agent there is a sign only when set by another run (not `thisRun`). */
   judged: string | null
+  /** The run this push's status links (its target URL without the fragment); null: it links none. */
+  thisRun: string | null
   /** ISO 8601: the age bound's start. */
   since: string
 }
@@ -104,8 +109,9 @@ export async function readSign(reads: SignReads, q: SignQuery, cost: { githubReq
   } catch (err) {
     return { kind: 'unreadable', why: `the commits of ${q.branch} could not be listed: ${describeFailure(err)}` }
   }
-  const earlier = commits.filter((c) => c !== q.judged)
-  for (const sha of earlier) {
+  // This push's own commit too (a nightly run at an unchanged head): there, another run's status is the sign.
+  const toRead = q.judged !== null && !commits.includes(q.judged) ? [q.judged, ...commits] : commits
+  for (const sha of toRead) {
     let listed: ListedStatus[]
     try {
       cost.githubRequests++
@@ -113,7 +119,8 @@ export async function readSign(reads: SignReads, q: SignQuery, cost: { githubReq
     } catch (err) {
       return { kind: 'unreadable', why: `the statuses of ${sha.slice(0, 7)} could not be read: ${describeFailure(err)}` }
     }
-    if (ownStatusAmong(listed, q.context, q.owner)) return { kind: 'found', commit: sha }
+    const earlier = sha === q.judged ? listed.filter((x) => (x.targetUrl ?? null)?.replace(/#.*$/, '') !== q.thisRun) : listed
+    if (ownStatusAmong(earlier, q.context, q.owner)) return { kind: 'found', commit: sha }
     if (listed.length >= STATUSES_READ)
       return { kind: 'beyond', why: `${sha.slice(0, 7)} has more than ${STATUSES_READ} statuses, and only the newest can be read` }
   }
@@ -123,7 +130,7 @@ export async function readSign(reads: SignReads, q: SignQuery, cost: { githubReq
       kind: 'beyond',
       why: `${q.branch} has ${plural(SIGN_COMMITS, 'commit')} or more within the age bound, and only the newest ${SIGN_COMMITS} are read`
     }
-  return { kind: 'none', commitsRead: earlier.length }
+  return { kind: 'none', commitsRead: toRead.length }
 }
 
 /** This push's own commit status: its context and agent, and whether it could be set. */
@@ -155,6 +162,7 @@ export async function recordsGoneOnPush(
   // Without its own write, no read can make it adoption: spare them.
   if (!own.write.set) return recordsGoneKind({ kind: 'none', commitsRead: 0 }, own.write)
   const since = new Date(a.bounds.now - a.bounds.maxAgeDays * 86_400_000).toISOString()
-  const q = { repo: a.repo, branch: a.defaultBranch, context: own.context, owner: own.owner, judged: a.judgedCommit, since }
+  const thisRun = own.write.targetUrl
+  const q = { repo: a.repo, branch: a.defaultBranch, context: own.context, owner: own.owner, judged: a.judgedCommit, thisRun, since }
   return recordsGoneKind(await readSign(reads, q, a.cost), own.write)
 }

@@ -110,7 +110,7 @@ export async function startStatus(ctx: StepContext, edge: StatusEdge | null, inp
             : 'this event names no commit or repository'
     }
   const set = await setStatus(ctx, edge, 'pending', 'Assessing the agent (or carrying its last result over)…')
-  return set ? { set: true } : { set: false, why: 'GitHub refused it: see the warning above' }
+  return set ? { set: true, targetUrl: edge.targetUrl } : { set: false, why: 'GitHub refused it: see the warning above' }
 }
 
 /**
