@@ -441,6 +441,8 @@ describe('missing evidence is never evidence of safety (issue 34), through the b
 })
 
 describe('adoption is not eviction, through the bundle', () => {
+  // Hex SHAs: the stand-in's status routes take no other (BASE_SHA is not one).
+  const C0 = 'a0a0a0a0a0a0a0a0a0a0a0a0a0a0a0a0a0a0a0a0'
   const C1 = 'c1c1c1c1c1c1c1c1c1c1c1c1c1c1c1c1c1c1c1c1'
   interface Spent {
     result: string
@@ -451,12 +453,12 @@ describe('adoption is not eviction, through the bundle', () => {
   it.concurrent("main's first push after a pull request's run saw the weaknesses: judged on its own run, one assessment", () =>
     inCachedWorld(
       async (w) => {
-        w.gh.addCommit(BASE_SHA, null, ['README.md'])
-        w.gh.setBranch('main', BASE_SHA)
+        w.gh.addCommit(C0, null, ['README.md'])
+        w.gh.setBranch('main', C0)
         // A pull request's run saw the demo agent's weaknesses; the service lists it among the model's runs.
         expect((await prRun(w)).main.outputs.result).toBe('fail')
         w.emu.demoAgent.setAllVulnerable(false)
-        w.gh.addCommit(C1, BASE_SHA, ['README.md'])
+        w.gh.addCommit(C1, C0, ['README.md'])
         w.gh.setBranch('main', C1)
         const r = await defaultBranchRun(w, {}, {}, { sha: C1, runId: '101' })
         const rep = JSON.parse(readFileSync(r.main.outputs.report_path, 'utf8')) as Spent
