@@ -122,7 +122,10 @@ export async function readSign(reads: SignReads, q: SignQuery, cost: { githubReq
     const earlier = sha === q.judged ? listed.filter((x) => (x.targetUrl ?? null)?.replace(/#.*$/, '') !== q.thisRun) : listed
     if (ownStatusAmong(earlier, q.context, q.owner)) return { kind: 'found', commit: sha }
     if (listed.length >= STATUSES_READ)
-      return { kind: 'beyond', why: `${sha.slice(0, 7)} has more than ${STATUSES_READ} statuses, and only the newest can be read` }
+      return {
+        kind: 'beyond',
+        why: `${sha.slice(0, 7)} has ${STATUSES_READ} statuses or more, and only the newest ${STATUSES_READ} can be read`
+      }
   }
   // A full page: older commits within the age bound may hold it.
   if (commits.length >= SIGN_COMMITS)
