@@ -7,6 +7,7 @@
  * - GET  /repos/{o}/{r}/pulls/{n}             404 when there is none
  * - POST /repos/{o}/{r}/statuses/{sha}        state, description (<= 140), context, target_url
  * - GET  /repos/{o}/{r}/commits/{sha}/statuses every status of the commit, newest first (paginated)
+ * - GET  /repos/{o}/{r}/commits?sha={branch}   the commits it reaches, nearest first (paginated; no dates: since ignored)
  * - GET  /repos/{o}/{r}/compare/{base}...{head}  status ahead/identical/behind/diverged; commits
  *        paginated; files (at most 300) on the first page only, as GitHub documents; base and head
  *        are commits or branch names (a branch set with setBranch, or the head branch of an open pull
@@ -69,6 +70,8 @@ export interface GitRouteContext {
   fail: (status: number, message: string, extra?: Record<string, unknown>) => never
   /** The page asked for (from 1). */
   page: number
+  /** A query parameter, undefined when it was not sent. */
+  param: (name: string) => string | undefined
 }
 
 const COMPARE_FILES_CAP = 300
@@ -204,6 +207,12 @@ export function routeGit(state: GitState, ctx: GitRouteContext): { status: numbe
     const pull = state.pulls.find((p) => p.number === Number(hit?.[1]))
     if (!pull) ctx.fail(404, 'Not Found')
     return { status: 200, body: pullJson(ctx, pull) }
+  }
+  if (rest === '/commits' && method === 'GET') {
+    // The commits `sha` (a branch or commit) reaches, nearest first; the stand-in's commits carry no dates, so `since` is not applied.
+    const from = resolveRef(state, ctx.param('sha') ?? 'main')
+    if (from === undefined) ctx.fail(404, 'Not Found')
+    return { status: 200, body: ctx.paginate(lineage(state, from)).map((sha) => ({ sha, commit: { message: sha } })) }
   }
   hit = /^\/statuses\/([0-9a-f]+)$/.exec(rest)
   if (hit && method === 'POST') return createStatus(state, ctx, hit[1])

@@ -292,7 +292,8 @@ export async function startGitHubStandin(opts: StandinOptions = {}): Promise<Git
       fail: (status, message, extra) => {
         throw new HttpFailure(status, message, extra)
       },
-      page: Math.max(1, Math.floor(Number(param(req, 'page') ?? 1)) || 1)
+      page: Math.max(1, Math.floor(Number(param(req, 'page') ?? 1)) || 1),
+      param: (name) => param(req, name)
     })
     if (gitAnswer) return gitAnswer
 

@@ -49,6 +49,8 @@ export interface GateStep {
   on: 'main' | 'pr'
   /** Re-run the previous step's job (its commit and event; `on` and `files` are then ignored). */
   rerun?: boolean
+  /** A scheduled run on main at its head (no new commit; `on` and `files` are then ignored). */
+  schedule?: boolean
   failOn: 'any' | 'new'
   /** Files the commit changes (default: README.md, not the agent). */
   files?: string[]
@@ -152,6 +154,7 @@ function worldOf(emu: Emulator, gh: GitHubStandin, opts: WorldOptions): Stochast
   const workspace = checkoutWith({})
   let mainHead = sha()
   gh.addCommit(mainHead, null, ['README.md'])
+  gh.setBranch('main', mainHead)
   let step = 0
   let nextPull = 100
   /** The previous step's job, which a re-run repeats. */
@@ -161,6 +164,7 @@ function worldOf(emu: Emulator, gh: GitHubStandin, opts: WorldOptions): Stochast
     gh.addCommit(head, mainHead, s.files ?? ['README.md'])
     if (s.on === 'main') {
       mainHead = head
+      gh.setBranch('main', head)
       return mainPush(head)
     }
     const number = nextPull++
@@ -178,7 +182,7 @@ function worldOf(emu: Emulator, gh: GitHubStandin, opts: WorldOptions): Stochast
       if (s.rerun === true) {
         if (last === null) throw new Error('a re-run needs an earlier step')
         last = { ...last, attempt: last.attempt + 1 }
-      } else last = { event: newEvent(s), attempt: 1, runNumber: 1000 + step }
+      } else last = { event: s.schedule === true ? scheduled(mainHead) : newEvent(s), attempt: 1, runNumber: 1000 + step }
       const event = withAttempt(last)
       const clock = fakeClock(start + step * 10 * 60_000)
       const store = cache.storeFor(event.env.GITHUB_REF, () => clock.now())
@@ -210,6 +214,10 @@ function mainPush(head: string): GateEvent {
     payload: { ref: 'refs/heads/main', after: head, repository },
     env: { GITHUB_REF: 'refs/heads/main', GITHUB_SHA: head }
   }
+}
+
+function scheduled(head: string): GateEvent {
+  return { name: 'schedule', payload: { schedule: '0 3 * * *', repository }, env: { GITHUB_REF: 'refs/heads/main', GITHUB_SHA: head } }
 }
 
 function pullOpened(number: number, head: string, base: string): GateEvent {

@@ -349,3 +349,40 @@ describe('missing evidence is never evidence of safety (issue 34), through the b
     )
   )
 })
+
+describe('adoption is not eviction, through the bundle', () => {
+  // Hex SHAs: the stand-in's status routes take no other (BASE_SHA is not one).
+  const C0 = 'a0a0a0a0a0a0a0a0a0a0a0a0a0a0a0a0a0a0a0a0'
+  const C1 = 'c1c1c1c1c1c1c1c1c1c1c1c1c1c1c1c1c1c1c1c1'
+  interface Spent {
+    result: string
+    assessments_spent?: number | null
+    confirmation?: { run_ids: string[] } | null
+  }
+
+  it.concurrent("main's first push after a pull request's run saw the weaknesses: judged on its own run, one assessment", () =>
+    inCachedWorld(
+      async (w) => {
+        w.gh.addCommit(C0, null, ['README.md'])
+        w.gh.setBranch('main', C0)
+        // A pull request's run saw the demo agent's weaknesses; the service lists it among the model's runs.
+        expect((await prRun(w)).main.outputs.result).toBe('fail')
+        w.emu.demoAgent.setAllVulnerable(false)
+        w.gh.addCommit(C1, C0, ['README.md'])
+        w.gh.setBranch('main', C1)
+        const r = await defaultBranchRun(w, {}, {}, { sha: C1, runId: '101' })
+        const rep = JSON.parse(readFileSync(r.main.outputs.report_path, 'utf8')) as Spent
+        expect(rep.result).toBe('pass')
+        expect(rep.assessments_spent).toBe(1)
+        expect(rep.confirmation?.run_ids ?? []).toEqual([])
+        expect(r.main.stdout).toContain(
+          "First assessment recorded by the default branch: judged on this run alone; nothing from other branches' runs presumed."
+        )
+        // Its own commit status, the sign its next push reads: pending, then its result.
+        expect(w.gh.git.statuses.filter((s) => s.sha === C1).map((s) => s.state)).toEqual(['pending', 'success'])
+        expect(r.main.code).toBe(0)
+      },
+      { baseline: false }
+    )
+  )
+})

@@ -151,8 +151,15 @@ describe('the life of a pull request', () => {
           [context, vulnerableAt(r.version) ? 'failure' : 'success']
         ])
       }
-      // The pending deployment sets none, and the other workflows none (commit_status: auto).
-      expect(gh.git.statuses).toHaveLength(deployed.length * 2)
+      // The push to main sets its own (commit_status: auto on the default branch: the sign that main ran the gate,
+      // src/evidence/adoption.ts); the pending deployment none, and the other workflows none.
+      const mainPushes = rows.filter((r) => r.event === 'push')
+      for (const r of mainPushes)
+        expect(gh.git.statuses.filter((s) => s.sha === r.commit && !/preview/.test(s.context)).map((s) => s.state)).toEqual([
+          'pending',
+          r.result === 'pass' ? 'success' : 'failure'
+        ])
+      expect(gh.git.statuses).toHaveLength((deployed.length + mainPushes.length) * 2)
       for (const s of gh.git.statuses) {
         expect(s.target_url).toMatch(/^https:\/\/github\.com\/octo-org\/agent-app\/actions\/runs\/\d+#agent-[0-9a-f]{8}$/)
         expect(Array.from(s.description ?? '').length).toBeLessThanOrEqual(140)

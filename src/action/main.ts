@@ -94,10 +94,10 @@ async function gateStep(ctx: StepContext, given: ActionInputs, event: PipelineEv
   }
   if (planned.skipped !== null) return skipStep(ctx, given, planned, planned.skipped)
   trail.status = statusEdge(ctx, given, planned)
-  await startStatus(ctx, trail.status)
+  const statusSet = await startStatus(ctx, trail.status, given)
   await guardSecrets(ctx, given, event)
   // The plan comes before prepare: a carried-over push needs no assessment, so it finds or registers no target.
-  const early = await loadPolicy(ctx, given, planned.agent, given.target.kind === 'endpoint' ? 'later' : 'now')
+  const early = await loadPolicy(ctx, given, planned.agent, given.target.kind === 'endpoint' ? 'later' : 'now', statusSet)
   const decided = await plan(ctx, given, early, planned)
   if (decided.kind === 'fail_closed') throw decided.error
   if (decided.kind === 'carry_over') {

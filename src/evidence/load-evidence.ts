@@ -18,19 +18,10 @@ import { branchRef, defaultBranchRecords, evidenceKeyPrefix, MAX_HOLDERS, record
 import { commitsToCompare, holdersToRead, recordsToRead, sameAgentRecords, withinAge, type WindowBounds } from './window.js'
 import { baselineOfPool, type Baseline } from './baseline.js'
 import { cleanListedRuns, ledgerNote, ledgerRunsToRead, recordsGoneWhy } from './service-ledger.js'
+import { recordsGoneOnPush, type OwnStatus, type SignReads } from './adoption.js'
+import type { WindowCost } from './window.js'
 
-/** What reading the window cost: requests, never assessments. */
-export interface WindowCost {
-  /** Requests to the service (GET /run, GET /run/{id}/findings, at most one GET /model/{id}/run). */
-  serviceRequests: number
-  /** Requests to GitHub (the caches list, comparisons). */
-  githubRequests: number
-  /** Runs read and trusted, holders included. */
-  runsRead: number
-  /** Of them, holders: runs beyond the last K that hold findings still open. */
-  holdersRead: number
-  ms: number
-}
+export type { WindowCost } from './window.js'
 
 export interface LoadedBaseline {
   /** The base window as a baseline (its open findings): what fail_on new compares with; null without one. */
@@ -44,11 +35,9 @@ export interface LoadedBaseline {
   /** Runs or records left out, and why. */
   notes: string[]
   /**
-   * Evidence that could not be read (a recorded run or holder the service
-   * would not give, the caches list refused or failing, a comparison that
-   * failed): only what failed is left out, and each line keeps the result
-   * from being a pass (it is `incomplete` at best), since what went unread may
-   * hold a weakness.
+   * Evidence that could not be read (a recorded run or holder the service would not give, the caches list refused or
+   * failing, a comparison that failed): only what failed is left out, and each line keeps the result from being a pass
+   * (it is `incomplete` at best), since what went unread may hold a weakness.
    */
   gaps: string[]
   /** Runs only the service's list vouches for (read from it, or held with PRESUMED_MARK): a record names them so only. */
@@ -61,6 +50,8 @@ export interface EvidenceDeps {
   github: (ActionsCachesApi & CompareApi) | null
   log: Log
   now: () => number
+  /** The sign that the default branch recorded before (adoption.ts); absent or null: it cannot be read (strict). */
+  signs?: SignReads | null
 }
 
 export interface EvidenceArgs {
@@ -75,9 +66,8 @@ export interface EvidenceArgs {
   /** The commit main's agent is judged at (GITHUB_SHA on the default branch, the base SHA on a pull request). */
   judgedCommit: string | null
   /**
-   * The commit of the agent this run assesses (a pull request's head; GITHUB_SHA
-   * elsewhere): a weakness seen only by runs of another agent (a change under
-   * agent_paths since; without agent_paths, another commit) is presumed, for a
+   * The commit of the agent this run assesses (a pull request's head; GITHUB_SHA elsewhere): a weakness seen only by
+   * runs of another agent (a change under agent_paths since; without agent_paths, another commit) is presumed, for a
    * confirmation to show gone. Absent: judgedCommit.
    */
   agentCommit?: string | null
@@ -85,6 +75,8 @@ export interface EvidenceArgs {
   bounds: WindowBounds
   /** A pull request's own ref and head: its own recorded runs are its agent's window; null elsewhere. */
   own?: { ref: string; head: string | null } | null
+  /** On a push to the default branch: its commit status, the sign adoption.ts reads; absent: records gone are evicted (strict). */
+  ownStatus?: OwnStatus | null
 }
 
 const NO_WINDOWS: EvidenceWindows = { agent: null, base: null }
@@ -127,7 +119,7 @@ export async function loadBaseline(deps: EvidenceDeps, args: EvidenceArgs): Prom
     const { recordsGone, ...main } = await loadWindow(r)
     const own = await loadOwnWindow(r)
     // The default branch's own lineage only: a pull request reads no other run of the model (service-ledger.ts).
-    const ledger = recordsGone === null || !args.onDefaultBranch || args.bounds.runs <= 1 ? [] : await readLedger(r, recordsGone)
+    const ledger = recordsGone === null || !args.onDefaultBranch || args.bounds.runs <= 1 ? [] : await unlessAdopted(r, recordsGone)
     const runs = [...own, ...ledger]
     const agent = { pool: poolEvidence(runs), scope: ledger.length > 0 ? ('model' as const) : ('agent' as const) }
     return done({
@@ -166,8 +158,9 @@ async function listRecords(r: Reading, ref: string, whose: string): Promise<List
 }
 
 /**
- * The default branch's records (the newest K within the age bound) read again from the service and pooled. `recordsGone`:
- * why no record was listed (deleted, evicted, none saved yet); the service's list of the model's runs is read instead.
+ * The default branch's records (the newest K within the age bound) read again from the service and pooled.
+ * `recordsGone` says why no record was listed when the list itself was read (entries deleted or evicted, or none saved
+ * yet): the service's list of the model's runs is read instead (readLedger), unless this is adoption (adoption.ts).
  */
 async function loadWindow(r: Reading): Promise<Omit<LoadedBaseline, 'cost' | 'notes' | 'gaps'> & { recordsGone: string | null }> {
   const { deps, args } = r
@@ -220,11 +213,10 @@ async function loadWindow(r: Reading): Promise<Omit<LoadedBaseline, 'cost' | 'no
 }
 
 /**
- * A pull request's own window: the runs recorded under its own ref, across
- * its pushes (the newest K - 1), each marked whether it is of the agent judged
- * now. A pull request can write these records, so they only name runs: each
- * is read again from the service, whose close of a finding (validated fixed,
- * dismissed) counts whoever recorded the run (poolEvidence: one rule).
+ * A pull request's own window: the runs recorded under its own ref, across its pushes (the newest K - 1), each marked
+ * whether it is of the agent judged now. A pull request can write these records, so they only name runs: each is read
+ * again from the service, whose close of a finding (validated fixed, dismissed) counts whoever recorded the run
+ * (poolEvidence: one rule).
  */
 async function loadOwnWindow(r: Reading): Promise<RunEvidence[]> {
   const { deps, args } = r
@@ -267,6 +259,14 @@ async function readLedger(r: Reading, why: string): Promise<RunEvidence[]> {
   r.notes.push(ledgerNote(runs.length, why))
   // The whole page is the sample: the runs holding findings with those that hold none (not chosen for their sightings).
   return [...runs, ...cleanListedRuns(list, args.bounds)]
+}
+
+/** No record of the default branch listed on its push: adoption reads nothing more; eviction (or cannot tell) reads the ledger. */
+async function unlessAdopted(r: Reading, why: string): Promise<RunEvidence[]> {
+  const { args } = r
+  const gone = await recordsGoneOnPush(r.deps.signs ?? null, args.ownStatus ?? null, { ...args, cost: r.cost })
+  if (gone.line !== null) r.notes.push(gone.line)
+  return gone.kind === 'adoption' ? [] : readLedger(r, why)
 }
 
 /** Whether files under agent_paths changed from `base` to `head` (asked once each); null when the comparison failed (a gap said). */
@@ -314,10 +314,9 @@ async function sameAgent(r: Reading, records: EvidenceRecord[], limit: number): 
 }
 
 /**
- * Per recorded commit, whether its run is of the agent judged now (`judged`):
- * with agent_paths, no change under them between the two (every commit
- * compared); without, the same commit. A record without a commit, or a
- * comparison that failed, is of another agent (its weaknesses presumed).
+ * Per recorded commit, whether its run is of the agent judged now (`judged`): with agent_paths, no change under them
+ * between the two (every commit compared); without, the same commit. A record without a commit, or a comparison that
+ * failed, is of another agent (its weaknesses presumed).
  */
 async function agentMarks(r: Reading, records: readonly EvidenceRecord[], judged: string | null): Promise<Map<string, boolean>> {
   const marks = new Map<string, boolean>()
@@ -371,10 +370,9 @@ async function readRuns(
 }
 
 /**
- * The holders the window's records name beyond its runs (at most MAX_HOLDERS),
- * read like any run of the window; one is kept only while it holds a finding
- * the service has not closed. A holder is of the agent judged now when a
- * record of that agent marks it as of its own.
+ * The holders the window's records name beyond its runs (at most MAX_HOLDERS), read like any run of the window; one is
+ * kept only while it holds a finding the service has not closed. A holder is of the agent judged now when a record of
+ * that agent marks it as of its own.
  */
 async function readHolders(r: Reading, records: readonly EvidenceRecord[], marks: Marks, provenance: Provenance): Promise<RunEvidence[]> {
   const holders = holdersToRead(

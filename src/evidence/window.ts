@@ -65,3 +65,16 @@ export function holdersToRead(records: readonly EvidenceRecord[], read: readonly
     }
   return holders
 }
+
+/** What reading the window cost: requests, never assessments. */
+export interface WindowCost {
+  /** Requests to the service (GET /run, GET /run/{id}/findings, at most one GET /model/{id}/run). */
+  serviceRequests: number
+  /** Requests to GitHub (the caches list, comparisons, the sign of adoption.ts). */
+  githubRequests: number
+  /** Runs read and trusted, holders included. */
+  runsRead: number
+  /** Of them, holders: runs beyond the last K that hold findings still open. */
+  holdersRead: number
+  ms: number
+}

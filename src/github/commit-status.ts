@@ -42,6 +42,8 @@ export interface ListedStatus {
   context: string
   /** statusOwnerIn(target_url, description): null when it names none. */
   owner: string | null
+  /** Its target URL as listed (null: none; absent where a caller built it without one). */
+  targetUrl?: string | null
 }
 
 /** How many statuses one list call reads: the newest of the commit. */
@@ -139,13 +141,22 @@ export function otherStatusOwners(listed: readonly ListedStatus[], context: stri
   return [...new Set(others)]
 }
 
+/** Whether `listed` holds a status of `context` naming `owner` (statusOwnerIn): this agent's own, as otherStatusOwners tells others. */
+export function ownStatusAmong(listed: readonly ListedStatus[], context: string, owner: string): boolean {
+  return listed.some((s) => s.context === context && s.owner === owner)
+}
+
 function readStatuses(res: { data: unknown }, endpoint: string): ListedStatus[] {
   if (!Array.isArray(res.data))
     throw new GitHubError({ endpoint, message: 'GitHub answered the status list without a list', transient: true })
-  return res.data.filter(isRecord).map((s) => ({
-    context: typeof s.context === 'string' ? s.context : '',
-    owner: statusOwnerIn(typeof s.target_url === 'string' ? s.target_url : null, typeof s.description === 'string' ? s.description : null)
-  }))
+  return res.data.filter(isRecord).map((s) => {
+    const targetUrl = typeof s.target_url === 'string' ? s.target_url : null
+    return {
+      context: typeof s.context === 'string' ? s.context : '',
+      owner: statusOwnerIn(targetUrl, typeof s.description === 'string' ? s.description : null),
+      targetUrl
+    }
+  })
 }
 
 const withTargetUrl = (url: string | null): { target_url?: string } => (url === null ? {} : { target_url: url })

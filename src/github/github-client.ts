@@ -7,6 +7,7 @@
 import { actionsCachesApiOver, type ActionsCachesApi } from './actions-caches.js'
 import { viewerApiOver, type ViewerApi } from './viewer.js'
 import { branchesApiOver, type BranchesApi } from './branch-holds.js'
+import { branchCommitsApiOver, type BranchCommitsApi } from './branch-commits.js'
 import { statusesApiOver, type StatusesApi } from './commit-status.js'
 import { compareApiOver, type CompareApi } from './compare.js'
 import { contentsApi, type ContentsApi } from './contents-api.js'
@@ -17,7 +18,7 @@ import { loadOctokitRequest, retryingCalls, type GitHubDeps, type RequestFn } fr
 /** The calls of PR pipelines: pull requests of a commit, commit statuses, compare, branches holding a commit, the token's own login. */
 export type PipelineApi = PullsApi & StatusesApi & CompareApi & BranchesApi & ViewerApi
 
-export type GitHubClient = IssuesApi & ContentsApi & PipelineApi & ActionsCachesApi
+export type GitHubClient = IssuesApi & ContentsApi & PipelineApi & ActionsCachesApi & BranchCommitsApi
 
 /** The client over any Octokit-like `request` function (tests may pass their own). */
 export function githubClientOver(request: RequestFn, deps: GitHubDeps): GitHubClient {
@@ -29,6 +30,7 @@ export function githubClientOver(request: RequestFn, deps: GitHubDeps): GitHubCl
     ...statusesApiOver(call),
     ...compareApiOver(call),
     ...branchesApiOver(call),
+    ...branchCommitsApiOver(call),
     ...actionsCachesApiOver(call),
     ...viewerApiOver(request, deps)
   }

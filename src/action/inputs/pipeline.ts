@@ -65,8 +65,9 @@ export const PIPELINE_INPUTS = [
     name: 'commit_status',
     field: 'commitStatus',
     default: 'auto',
-    description: 'Commit status agent-security/<model or target>: auto (on deployment events), always or off; needs statuses: write.',
-    summary: 'status `agent-security/<name>`: `auto` (deployments), `always`, `off`',
+    description:
+      'Commit status agent-security/<model or target>: auto (deployment events, the default branch), always or off; needs statuses: write.',
+    summary: 'status `agent-security/<name>`: `auto` (deployments, the default branch), `always`, `off`',
     parser: choice(COMMIT_STATUS_MODES),
     cli: { none: 'GitHub only: a commit status of the repository (the command line sets none)' }
   }),

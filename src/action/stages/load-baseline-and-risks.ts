@@ -8,6 +8,8 @@ import { isoDay } from '../../accepted/accepted-file.js'
 import { readAcceptedRisks, type AcceptedRisks, type ReadAcceptedDeps } from '../../accepted/read-accepted.js'
 import { loadBaseline, type LoadedBaseline } from '../../evidence/load-evidence.js'
 import { baselineScope, type BaselineScope } from '../../evidence/scope.js'
+import type { OwnStatus, SignWrite } from '../../evidence/adoption.js'
+import { statusContext } from '../../github/commit-status.js'
 import { inGitHubActions, splitRepository } from '../../github/event-target.js'
 import { inGitLabJob } from '../../gitlab/fork-rule.js'
 import { createGitHubClient } from '../../github/github-client.js'
@@ -34,6 +36,8 @@ export interface GatePolicy {
   baseline: LoadedBaseline
   /** The identity of "the same agent" the window is keyed on (see src/pipeline/identity.ts). */
   agentKey: string
+  /** This run's commit status, the sign that the default branch ran the gate (src/evidence/adoption.ts); absent: strict. */
+  ownStatus?: OwnStatus
 }
 
 /**
@@ -48,15 +52,19 @@ export async function loadPolicy(
   ctx: StepContext,
   inputs: ActionInputs,
   agent: AgentIdentity,
-  evidence: 'now' | 'later' = 'now'
+  evidence: 'now' | 'later' = 'now',
+  statusSet?: SignWrite
 ): Promise<GatePolicy & { evidence: 'now' | 'later' }> {
   const { io } = ctx
   const scope = baselineScope(io.env.GITHUB_EVENT_NAME ?? '', await readEventPayload(io.env.GITHUB_EVENT_PATH), io.env)
   const today = isoDay(ctx.clock.now())
   const accepted = inputs.acceptedRisksFile === '' ? null : await readAccepted(ctx, inputs, scope, today)
   const agentKey = agent.key
-  if (evidence === 'later') return { scope, today, accepted, agentKey, evidence, baseline: { ...noEvidence(), why: 'not read yet' } }
-  return { ...(await withEvidence(ctx, inputs, { scope, today, accepted, agentKey, baseline: noEvidence() })), evidence }
+  const ownStatus =
+    statusSet === undefined ? {} : { ownStatus: { context: statusContext(agent.statusName), owner: agent.statusOwner, write: statusSet } }
+  const policy = { scope, today, accepted, agentKey, ...ownStatus }
+  if (evidence === 'later') return { ...policy, evidence, baseline: { ...noEvidence(), why: 'not read yet' } }
+  return { ...(await withEvidence(ctx, inputs, { ...policy, baseline: noEvidence() })), evidence }
 }
 
 /** `policy` with the baseline and evidence windows of `inputs.modelId` read (the policy as loadPolicy's 'now' gives it). */
@@ -67,7 +75,7 @@ export async function withEvidence(ctx: StepContext, inputs: ActionInputs, polic
   const baseline =
     inputs.modelId === ''
       ? { ...noEvidence(), why: 'this event has no target to read a baseline of' }
-      : await loadEvidence(ctx, inputs, scope, agentKey)
+      : await loadEvidence(ctx, inputs, scope, agentKey, policy.ownStatus ?? null)
   io.log.info(
     baseline.baseline
       ? `Baseline: ${baseline.source}: ${plural(baseline.baseline.findings.length, 'open finding')}; the window cost ${plural(baseline.cost.serviceRequests, 'service request')} and ${plural(baseline.cost.githubRequests, 'GitHub request')} in ${baseline.cost.ms} ms.`
@@ -91,7 +99,13 @@ function noEvidence(): LoadedBaseline {
 }
 
 /** The default branch's window (or baseline_run_id), read through the service and GitHub's caches API. */
-async function loadEvidence(ctx: StepContext, inputs: ActionInputs, scope: BaselineScope, agentKey: string): Promise<LoadedBaseline> {
+async function loadEvidence(
+  ctx: StepContext,
+  inputs: ActionInputs,
+  scope: BaselineScope,
+  agentKey: string,
+  ownStatus: OwnStatus | null
+): Promise<LoadedBaseline> {
   const github = inputs.baselineRunId === '' ? await githubReads(ctx, inputs.githubToken) : null
   if (github === null && inputs.baselineRunId === '' && !inGitHubActions(ctx.io.env)) {
     // A terminal or another CI: no workflow records runs there, and its user never gave a github_token.
@@ -103,6 +117,7 @@ async function loadEvidence(ctx: StepContext, inputs: ActionInputs, scope: Basel
     {
       api: () => ctx.makeApi(inputs, Deadline.after(ctx.clock, SIDE_CALL_BUDGET_MS)),
       github,
+      signs: github,
       log: ctx.io.log,
       now: () => ctx.clock.now()
     },
@@ -117,7 +132,9 @@ async function loadEvidence(ctx: StepContext, inputs: ActionInputs, scope: Basel
       agentCommit: scope.kind === 'pull_request' ? scope.headSha : scope.kind === 'default-branch' ? scope.sha : null,
       agentPaths: inputs.agentPaths,
       bounds: { runs: inputs.evidenceRuns, maxAgeDays: inputs.evidenceMaxAgeDays, now: ctx.clock.now() },
-      own: ownWindow(scope, ctx.io.env.GITHUB_REF ?? '')
+      own: ownWindow(scope, ctx.io.env.GITHUB_REF ?? ''),
+      // Pushes to the default branch only: a pull request's gate never reads the sign (never laxer).
+      ownStatus: scope.kind === 'default-branch' ? ownStatus : null
     }
   )
 }

@@ -4,8 +4,9 @@
  * commit as `agent-security/<name>`, the agent's statusName (src/pipeline/identity.ts): pending when the step
  * starts on it, then success, failure or error with the step's last line as
  * description and the workflow run as target. commit_status: auto sets it on
- * deployment_status and repository_dispatch runs, always on every run with a
- * commit, off never. A status that cannot be set is a warning: it never
+ * deployment_status and repository_dispatch runs and on the default branch
+ * (where it is the durable sign that the gate ran there: adoption.ts), always
+ * on every run with a commit, off never. A status that cannot be set is a warning: it never
  * changes the result.
  *
  * Every status names its agent (AgentIdentity.statusOwner, at the
@@ -27,6 +28,7 @@ import { saveOwedStatus, type OwedStatus } from '../saved-state.js'
 import type { StepContext } from './stage-context.js'
 import type { PlannedEvent } from './plan-event.js'
 import { runUrl } from './report.js'
+import type { SignWrite } from '../../evidence/adoption.js'
 
 /** The events whose runs set the status with commit_status auto. */
 const DEPLOYMENT_EVENTS: ReadonlySet<string> = new Set(['deployment_status', 'repository_dispatch'])
@@ -46,7 +48,9 @@ export interface StatusEdge {
 export function statusEdge(ctx: StepContext, inputs: ActionInputs, planned: PlannedEvent): StatusEdge | null {
   const { env } = ctx.io
   // wait: detached and its collector: the status is the check (the job ends before the result), on every event.
-  const auto = DEPLOYMENT_EVENTS.has(planned.event.eventName) || inputs.wait === 'detached' || inputs.mode === 'collect'
+  // The default branch: its status is the sign that it ran the gate (src/evidence/adoption.ts), which GitHub never deletes.
+  const auto =
+    DEPLOYMENT_EVENTS.has(planned.event.eventName) || planned.onDefaultBranch || inputs.wait === 'detached' || inputs.mode === 'collect'
   const wanted = inputs.commitStatus === 'always' || (inputs.commitStatus === 'auto' && auto)
   const repo = splitRepository(env.GITHUB_REPOSITORY)
   if (!wanted || planned.commit === null || repo === undefined) return null
@@ -93,9 +97,20 @@ function owedFor(status: CommitStatus): OwedStatus['status'] {
   return { ...status, state: 'error', description: status.state === 'pending' ? UNFINISHED_STATUS : UNSET_SUCCESS_STATUS }
 }
 
-/** Pending: the step has started on the commit. */
-export async function startStatus(ctx: StepContext, edge: StatusEdge | null): Promise<void> {
-  if (edge !== null) await setStatus(ctx, edge, 'pending', 'Assessing the agent (or carrying its last result over)…')
+/** Pending: the step has started on the commit. Whether it was set (the sign's writer works, adoption.ts): said why not. */
+export async function startStatus(ctx: StepContext, edge: StatusEdge | null, inputs: ActionInputs): Promise<SignWrite> {
+  if (edge === null)
+    return {
+      set: false,
+      why:
+        inputs.commitStatus === 'off'
+          ? 'commit_status is off'
+          : inputs.githubToken === ''
+            ? 'github_token is empty'
+            : 'this event names no commit or repository'
+    }
+  const set = await setStatus(ctx, edge, 'pending', 'Assessing the agent (or carrying its last result over)…')
+  return set ? { set: true, targetUrl: edge.targetUrl } : { set: false, why: 'GitHub refused it: see the warning above' }
 }
 
 /**
