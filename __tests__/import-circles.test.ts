@@ -1,8 +1,9 @@
 /**
  * No circle of files in src/, type-only imports included: the vocabulary of a
  * step lives in a leaf (gate/gate-types.ts, validate/validate-types.ts,
- * github/viewer.ts, the stages' context) and every import points down. The
- * post step's entry reaches none of the main step's stages, so its bundle
+ * github/viewer.ts, the stages' context) and every import points down: the
+ * pure rooms at the bottom (decision/, evidence/, report/) import none of
+ * the rooms above them (LAYERS). The post step's entry reaches none of the main step's stages, so its bundle
  * holds what the post step runs (its size is measured by `npm run bench`).
  */
 import { describe, expect, it } from '@jest/globals'
@@ -21,6 +22,27 @@ export function importsOf(file: string, text: string): string[] {
     normalize(join(dirname(file), m[1])).replace(/\.js$/, '.ts')
   )
   return found.filter((f) => existsSync(f))
+}
+
+/**
+ * The rooms each pure room never imports from (the shells, the effectful
+ * gate/ and validate/, and what sits above it), but for the vocabulary leaves
+ * named beside it.
+ */
+const LAYERS: { room: string; never: string[]; leaves?: string[] }[] = [
+  { room: 'decision', never: ['action', 'cli', 'gate', 'validate', 'report'] },
+  { room: 'evidence', never: ['action', 'cli', 'gate', 'validate', 'report', 'decision'] },
+  { room: 'report', never: ['action', 'cli', 'gate', 'validate'], leaves: ['src/validate/validate-types.ts'] }
+]
+
+/** The imports of `graph` that break LAYERS, as `from -> to`. */
+export function upwardImports(graph: Map<string, string[]>): string[] {
+  const roomOf = (file: string): string => file.split('/')[1] ?? ''
+  return [...graph].flatMap(([from, tos]) => {
+    const rule = LAYERS.find((l) => roomOf(from) === l.room)
+    if (!rule) return []
+    return tos.filter((to) => rule.never.includes(roomOf(to)) && !rule.leaves?.includes(to)).map((to) => `${from} -> ${to}`)
+  })
 }
 
 /** The files a bundle built from `entry` holds: every file reached by imports the compiler keeps (not `import type`). */
@@ -91,6 +113,14 @@ describe('the import graph of src/', () => {
     const graph = new Map(sources('src').map((f) => [f, importsOf(f, readFileSync(f, 'utf8'))]))
     expect(graph.size).toBeGreaterThan(100)
     expect(circles(graph)).toEqual([])
+  })
+
+  it('has the pure rooms import nothing from the rooms above them', () => {
+    const graph = new Map(sources('src').map((f) => [f, importsOf(f, readFileSync(f, 'utf8'))]))
+    expect(upwardImports(new Map([['src/report/x.ts', ['src/gate/y.ts', 'src/validate/validate-types.ts']]]))).toEqual([
+      'src/report/x.ts -> src/gate/y.ts'
+    ]) // the check can fail
+    expect(upwardImports(graph)).toEqual([])
   })
 
   it("keeps the main step's stages out of the post step's bundle", () => {

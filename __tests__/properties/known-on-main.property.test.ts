@@ -14,7 +14,7 @@ import fc from 'fast-check'
 import { baselineOfPool } from '../../src/evidence/baseline.js'
 import { fingerprint } from '../../src/evidence/fingerprint.js'
 import { knownOnMain, poolEvidence, type Provenance, type RunEvidence } from '../../src/evidence/pool.js'
-import { applyPolicy } from '../../src/gate/apply-policy.js'
+import { applyPolicy } from '../../src/decision/apply-policy.js'
 import type { Finding } from '../../src/service/contract/index.js'
 import { makeFinding } from '../__fixtures__/builders.js'
 

@@ -11,7 +11,7 @@ import type { ReportInput, ReportPolicyInput } from '../../src/report/report-mod
 import { pathToUri, renderSarif } from '../../src/report/sarif.js'
 import { fingerprint, FINGERPRINT_KEY } from '../../src/evidence/fingerprint.js'
 import { buildBaseline } from '../../src/evidence/baseline.js'
-import { applyPolicy } from '../../src/gate/apply-policy.js'
+import { applyPolicy } from '../../src/decision/apply-policy.js'
 import { parseAcceptedFile } from '../../src/accepted/accepted-file.js'
 import { FORBIDDEN_OUTPUT_CHARS } from '../../src/report/markdown-safe.js'
 import type { Finding } from '../../src/service/contract/index.js'
