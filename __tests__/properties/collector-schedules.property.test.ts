@@ -1,5 +1,5 @@
 /**
- * A model of detached waiting (issue 42 item 2): random schedules of pushes,
+ * A model of detached waiting: random schedules of pushes,
  * collectors (two at once, killed at any point) and run ends, one GitHub call
  * or service call per step, against an oracle. The collector's decisions are
  * the real ones (collect-decision.ts judgeRecord and stillHolds); the driver
@@ -136,7 +136,7 @@ function schedule(seed: number): World {
   return w
 }
 
-describe('detached waiting under random schedules (issue 42)', () => {
+describe('detached waiting under random schedules', () => {
   it('500 schedules: one final status per commit, only from its own run; the head never stays pending; no run left going', () => {
     for (let seed = 1; seed <= 500; seed++) {
       const w = schedule(seed)

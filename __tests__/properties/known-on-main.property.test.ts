@@ -1,6 +1,6 @@
 /**
  * Only the default branch's own observations make a weakness known on main,
- * as a property (issue 41): in random windows of evidence, main's own runs
+ * as a property: in random windows of evidence, main's own runs
  * (any finding status) mixed with runs of every other provenance (a pull
  * request's own lineage, the service's list, a collector's) holding random
  * sightings, the findings that block (applyPolicy: this run's findings not
