@@ -6,7 +6,7 @@
 import { describe, expect, it } from '@jest/globals'
 import { makeInput } from '../__fixtures__/report-fixtures.js'
 import { sarifMultitoolProblems } from '../__fixtures__/sarif-multitool.js'
-import { hostileInput, policyInput, sarif } from '../__fixtures__/sarif-cases.js'
+import { hostileInput, policyInput, sarif } from '../__fixtures__/format-cases.js'
 
 describe('the SARIF Multitool (SARIF and GitHub rules)', () => {
   it('finds nothing to say of the logs, and flags a broken one', () => {

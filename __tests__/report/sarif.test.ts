@@ -12,7 +12,7 @@ import { FORBIDDEN_OUTPUT_CHARS } from '../../src/report/markdown-safe.js'
 import { makeAttack, makeFinding } from '../__fixtures__/builders.js'
 import { makeInput } from '../__fixtures__/report-fixtures.js'
 import { checkMarkdown } from '../__fixtures__/hostile-strings.js'
-import { hostileInput, policyInput, sarif, type SarifLog } from '../__fixtures__/sarif-cases.js'
+import { hostileInput, policyInput, sarif, type SarifLog } from '../__fixtures__/format-cases.js'
 
 const results = (log: SarifLog) => log.runs[0].results
 

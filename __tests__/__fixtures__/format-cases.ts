@@ -1,7 +1,8 @@
 /**
- * The SARIF logs the SARIF tests read (report/sarif.test.ts, and the SARIF
- * Multitool's check in report/sarif-multitool.test.ts): a run with a baseline
- * and an accepted risk, and one of hostile service text.
+ * The report inputs the file formats' tests share (report/sarif.test.ts, the
+ * SARIF Multitool's check in report/sarif-multitool.test.ts,
+ * report/codequality.test.ts): a run with a baseline and an accepted risk,
+ * one of hostile service text, and the SARIF log of an input.
  */
 import * as YAML from 'yaml'
 import { buildReport } from '../../src/report/build-report.js'
@@ -34,8 +35,8 @@ export interface SarifLog {
 export const sarif = (input: ReportInput, location = '.github/workflows/agent.yml'): SarifLog =>
   renderSarif(buildReport(input), { location, threshold: 'low', toolVersion: '1.0.0' }) as unknown as SarifLog
 
-/** A run with a baseline (one known finding) and one accepted high. */
-function withPolicy(findings: Finding[], baselineFindings: Finding[]): ReportInput {
+/** A run (run_2) with a baseline (one known finding), the accepted risk of data_leakage up to high, fail_on new. */
+export function withPolicy(findings: Finding[], baselineFindings: Finding[]): ReportInput {
   const run = makeRun({ run_id: 'run_2' })
   const baseline = buildBaseline({
     modelId: 'm_demo',
