@@ -2,12 +2,17 @@
 //
 // Two halves of one suite: `npm test` (the quick half, the feedback loop: every unit, rule, property and in-process
 // test) and `npm run test:slow` (the end-to-end runs through the bundle on two Nodes, the soak, the 100k-finding
-// ceiling, the packed install, the benches' own tests). .ci/run runs both; `npm run test:all` runs both at once.
+// ceiling and the renderers' megabyte budgets, the largest property run, the packed install, the external validators,
+// the benches' own tests). .ci/run runs both; `npm run test:all` runs both at once.
 // docs/performance.md names the slowest suites and what each half costs.
 const SLOW = [
   '/__tests__/e2e/',
   '/__tests__/soak/',
   '/__tests__/report/json-ceiling\\.test\\.ts$',
+  // Megabyte-sized service texts through every renderer's ceiling, and the largest property run (400 random windows,
+  // each loaded with every subset of read failures): the quick half's two slowest suites.
+  '/__tests__/report/budget\\.test\\.ts$',
+  '/__tests__/properties/evidence-read-failures\\.property\\.test\\.ts$',
   '/__tests__/cli/pack-install\\.test\\.ts$',
   '/__tests__/cli/two-shells\\.test\\.ts$',
   '/__tests__/cli/report-files\\.test\\.ts$',
@@ -23,6 +28,7 @@ const SLOW = [
   // Rendered as github.com and GitLab do, validated against the SARIF and JUnit schemas, or run on the other Nodes.
   '/__tests__/report/preview-html\\.test\\.ts$',
   '/__tests__/report/sarif-junit\\.test\\.ts$',
+  '/__tests__/report/sarif-multitool\\.test\\.ts$',
   '/__tests__/gitlab/glfm\\.test\\.ts$',
   '/__tests__/emulator/cli\\.test\\.ts$',
   '/__tests__/node-runtime\\.test\\.ts$'

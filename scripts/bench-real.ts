@@ -16,11 +16,14 @@
  *  4. Render: buildReport + renderComment + renderSummary + renderJson for
  *     5,000 findings, each sample in a fresh process (cold, as the action
  *     renders once) and repeated in it (warm).
+ *  5. The post step's bundle: the size of dist/post/index.js, the file the
+ *     runner loads for the post step of every job, and of all of dist/post.
  *
  * The pure helpers (latency from a request log, fixed-interval request
  * counts, medians, the after-the-end split) are exported for tests.
  */
 import { spawn } from 'node:child_process'
+import { readdirSync, statSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import type { Finding, RunStatusResponse, Severity } from '../src/service/contract/index.js'
@@ -319,6 +322,19 @@ function bareNodeMs(nodePath: string): Promise<number> {
   })
 }
 
+/** A bundle's size: its entry file (index.js) and all its JavaScript files (the entry and the chunks it may load). */
+export interface BundleSize {
+  entryBytes: number
+  allBytes: number
+}
+
+/** The size of the bundle in `dir` (source maps and licence texts not counted). */
+export function bundleSize(dir: string): BundleSize {
+  const js = readdirSync(dir).filter((name) => name.endsWith('.js'))
+  const bytes = (name: string): number => statSync(join(dir, name)).size
+  return { entryBytes: bytes('index.js'), allBytes: js.reduce((sum, name) => sum + bytes(name), 0) }
+}
+
 // ---------------------------------------------------------------------------
 // The measurements
 // ---------------------------------------------------------------------------
@@ -365,6 +381,8 @@ export interface RealBenchFigures {
   resultReadsRoundTripMs: number
   gitHubRoundTripMs: number
   render: { findings: number; cold: RenderTiming[]; warmMedianTotalMs: number }
+  /** dist/post: the post step's bundle. */
+  postBundle: BundleSize
 }
 
 const PR_EVENT = { number: 7, pull_request: { number: 7 }, repository: { full_name: 'octo-org/agent-app' } }
@@ -535,7 +553,8 @@ export async function measureReal(opts: RealBenchOptions): Promise<RealBenchFigu
       serviceRoundTripMs: median(one),
       resultReadsRoundTripMs: median(four),
       gitHubRoundTripMs: median(ghTrips),
-      render: { findings: opts.renderFindings, cold, warmMedianTotalMs: median(warm) }
+      render: { findings: opts.renderFindings, cold, warmMedianTotalMs: median(warm) },
+      postBundle: bundleSize(join(PROJECT_ROOT, 'dist', 'post'))
     }
   } finally {
     await gh.stop()
@@ -555,7 +574,9 @@ export const REAL_TARGETS = {
   startupRatio: 3,
   renderMs: 200,
   /** Allowance for the step's own work after the end (parse, report, files, exit), on top of the network. */
-  afterEndLocalMs: 100
+  afterEndLocalMs: 100,
+  /** dist/post/index.js, loaded by every job's post step (1 KB = 1,024 bytes, as ncc counts). */
+  postBundleBytes: 500 * 1024
 } as const
 
 const ms = (x: number | null): string => (x === null || !Number.isFinite(x) ? 'n/a' : `${Math.round(x)} ms`)
@@ -604,7 +625,9 @@ export function realMarkdown(f: RealBenchFigures): string {
       `for the step's own work (parse, report, files, exit). **Render**: \`buildReport\` + \`renderComment\` + ` +
       `\`renderSummary\` + \`renderJson\` on ${f.render.findings.toLocaleString('en-US')} findings (every severity, ` +
       `one replay step with credentials each), each sample in a fresh process, so cold as in the action ` +
-      `(${f.render.cold.length} samples; the median is shown).`
+      `(${f.render.cold.length} samples; the median is shown). **Post step bundle**: the bytes of \`dist/post/index.js\` ` +
+      `as \`npm run bundle\` builds it (not minified), the file the runner loads for the post step of every job; ` +
+      `the chunks beside it load only when used (the GitHub client, when a commit status is owed).`
   )
   L.push('')
   L.push('| measure | result | target | |')
@@ -627,6 +650,9 @@ export function realMarkdown(f: RealBenchFigures): string {
   )
   L.push(
     `| render ${f.render.findings.toLocaleString('en-US')} findings, median cold | ${ms(renderCold)} (warm ${ms(f.render.warmMedianTotalMs)}) | < 200 ms | ${yes(renderCold < REAL_TARGETS.renderMs)} |`
+  )
+  L.push(
+    `| post step bundle, \`dist/post/index.js\` | ${bytesKb(f.postBundle.entryBytes)} (all of \`dist/post\`: ${bytesKb(f.postBundle.allBytes)}) | < ${bytesKb(REAL_TARGETS.postBundleBytes)} | ${yes(f.postBundle.entryBytes < REAL_TARGETS.postBundleBytes)} |`
   )
   L.push('')
   L.push(
@@ -688,6 +714,10 @@ export function realMarkdown(f: RealBenchFigures): string {
       `${kb(median(rc.map((r) => r.summaryChars)))} | ${kb(median(rc.map((r) => r.jsonChars)))} |`
   )
   return L.join('\n')
+}
+
+function bytesKb(bytes: number): string {
+  return `${Math.round(bytes / 1024).toLocaleString('en-US')} KB`
 }
 
 function kb(chars: number): string {

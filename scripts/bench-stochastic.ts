@@ -50,7 +50,7 @@ import { flipShare, flipsOtherThanFirstDetection, longestMissAfterSeen, passesAf
 export interface Column {
   label: string
   inputs: Record<string, string>
-  /** Whether (e) and (f) are measured in this column (issue 34's confirmation). */
+  /** Whether (e) and (f) are measured in this column (the confirmation of presumed weaknesses). */
   confirmation?: boolean
 }
 

@@ -295,7 +295,7 @@ async function main(args: string[]): Promise<void> {
       sections.push({
         doc: 'baseline.md',
         markers: CONFIRMATION_MARKERS,
-        markdown: ['', '### Measured (issue 34)', '', s.confirmation, ''].join('\n')
+        markdown: ['', '### Confirmation, measured', '', s.confirmation, ''].join('\n')
       })
     else process.stderr.write('docs/baseline.md: no column of the default window (--stochastic-k), its measured section not written\n')
   }

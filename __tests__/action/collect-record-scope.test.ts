@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals'
-import { withRecordScope } from '../../src/action/collect-decision.js'
+import { withRecordScope } from '../../src/action/stages/collect-decision.js'
 
 describe("withRecordScope: the categories a collected run must cover, the policy's and the sealed record's, whichever asks more", () => {
   it.each([

@@ -1,5 +1,5 @@
 /**
- * The shell in-process: runMainAction and runPostAction (src/action/entry-points.ts), runMain and runPost with a
+ * The shell in-process: runMainAction and runPostAction (src/action/main-entry.ts, src/action/post-entry.ts), runMain and runPost with a
  * fake ActionIO (outputs, state, summary, failure), the fake clock and a
  * scripted ServiceApi. One test per scenario, as actions/create-github-app-token
  * does; the bundle itself is still run end to end in __tests__/e2e.
@@ -8,7 +8,8 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals'
 import { mkdtemp, readFile, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { runMainAction, runPostAction } from '../../src/action/entry-points.js'
+import { runMainAction } from '../../src/action/main-entry.js'
+import { runPostAction } from '../../src/action/post-entry.js'
 import { runMain } from '../../src/action/main.js'
 import { runPost } from '../../src/action/post-step.js'
 import type { ServiceApi } from '../../src/service/service-api.js'

@@ -26,7 +26,8 @@ import {
   type StateStore
 } from '../../src/action/saved-state.js'
 import { runPost } from '../../src/action/post-step.js'
-import { runMainAction, runPostAction } from '../../src/action/entry-points.js'
+import { runMainAction } from '../../src/action/main-entry.js'
+import { runPostAction } from '../../src/action/post-entry.js'
 import { startGitHubStandin } from '../__fixtures__/github-standin.js'
 import { fakeApi } from '../__fixtures__/fake-api.js'
 import { fakeClock } from '../__fixtures__/fake-clock.js'

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from '@jest/globals'
 import { decide, type DecideInput, type GateResult } from '../../src/decision/decide.js'
-import { applyPolicy } from '../../src/gate/apply-policy.js'
+import { applyPolicy } from '../../src/decision/apply-policy.js'
 import { observedFindings, poolEvidence } from '../../src/evidence/pool.js'
 import { baselineOfPool } from '../../src/evidence/baseline.js'
 import { parseAcceptedFile } from '../../src/accepted/accepted-file.js'

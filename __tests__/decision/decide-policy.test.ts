@@ -1,7 +1,7 @@
 /** decide() with the baseline and the accepted risks (waived findings, uncovered categories, expired entries). */
 import { describe, expect, it } from '@jest/globals'
 import { decide, type DecideInput, type GateResult } from '../../src/decision/decide.js'
-import { applyPolicy } from '../../src/gate/apply-policy.js'
+import { applyPolicy } from '../../src/decision/apply-policy.js'
 import { buildBaseline } from '../../src/evidence/baseline.js'
 import { parseAcceptedFile } from '../../src/accepted/accepted-file.js'
 import * as YAML from 'yaml'

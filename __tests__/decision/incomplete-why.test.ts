@@ -1,5 +1,5 @@
 /**
- * fail_on_incomplete waves incomplete coverage only (issue 41 item 5): an
+ * fail_on_incomplete waves incomplete coverage only: an
  * evidence gap (a held run that could not be read, a confirmation cut short
  * by its bound or the budget) could hide a fail, so the step fails on it
  * whatever fail_on_incomplete says. One row per (coverage, evidence) pair,

@@ -226,7 +226,7 @@ describe('baseline from the default branch, gating on what the pull request chan
   )
 })
 
-describe('missing evidence is never evidence of safety (issue 34), through the bundle', () => {
+describe('missing evidence is never evidence of safety, through the bundle', () => {
   /** main's first run saw its weaknesses (the demo agent's); then the agent stops showing them, at the same commit. */
   const secondRun = async (w: CachedWorld, extra: Record<string, string> = {}): Promise<ActionRun> => {
     w.emu.demoAgent.setAllVulnerable(false)

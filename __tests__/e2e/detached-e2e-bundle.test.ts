@@ -1,6 +1,6 @@
 /**
  * Detached waiting through the bundle (dist/index.js, dist/post/index.js),
- * run as the runner runs it (action-runner.ts), issue 42: an edited pending
+ * run as the runner runs it (action-runner.ts): an edited pending
  * record is refused and the collector's outputs and exit say so; the run a
  * collector triggers for a queued record survives its own post step.
  */

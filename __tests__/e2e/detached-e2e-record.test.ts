@@ -1,5 +1,5 @@
 /**
- * Detached waiting, issue 42, in-process against the emulator and the GitHub
+ * Detached waiting, in-process against the emulator and the GitHub
  * stand-in: an edited pending record is refused (its MAC), a head that moves
  * while the collector works keeps its own record, the run a collector
  * triggers for a queued record survives its post step.

@@ -1,15 +1,15 @@
 /**
- * A model of detached waiting (issue 42 item 2): random schedules of pushes,
+ * A model of detached waiting: random schedules of pushes,
  * collectors (two at once, killed at any point) and run ends, one GitHub call
  * or service call per step, against an oracle. The collector's decisions are
  * the real ones (collect-decision.ts judgeRecord and stillHolds); the driver
- * follows src/action/collect.ts's order of calls: read, status first, comment
+ * follows src/action/stages/collect.ts's order of calls: read, status first, comment
  * last and only while it still holds the record it read; a queued record's
  * run triggered while the model is free, handed over once its record is
  * written (a killed collector's post step cancels one it had not handed over).
  */
 import { describe, expect, it } from '@jest/globals'
-import { judgeRecord, stillHolds } from '../../src/action/collect-decision.js'
+import { judgeRecord, stillHolds } from '../../src/action/stages/collect-decision.js'
 import type { PendingRecord } from '../../src/report/pending.js'
 import { seededRandom } from '../../src/util/seeded-random.js'
 
@@ -136,7 +136,7 @@ function schedule(seed: number): World {
   return w
 }
 
-describe('detached waiting under random schedules (issue 42)', () => {
+describe('detached waiting under random schedules', () => {
   it('500 schedules: one final status per commit, only from its own run; the head never stays pending; no run left going', () => {
     for (let seed = 1; seed <= 500; seed++) {
       const w = schedule(seed)

@@ -99,7 +99,7 @@ describe('agentIdentity', () => {
           ...assessmentIdentityOf(x, digests),
           at: null
         }
-        // The host is not part of the assessment (issue 37): a result carries over to the same configuration at another host.
+        // The host is not part of the assessment: a result carries over to the same configuration at another host.
         expect(identityMismatch(record, assessmentIdentityOf(y, digests)) === null).toBe(sameConfig)
       }),
       { numRuns: 1000 }

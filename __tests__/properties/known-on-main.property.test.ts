@@ -1,6 +1,6 @@
 /**
  * Only the default branch's own observations make a weakness known on main,
- * as a property (issue 41): in random windows of evidence, main's own runs
+ * as a property: in random windows of evidence, main's own runs
  * (any finding status) mixed with runs of every other provenance (a pull
  * request's own lineage, the service's list, a collector's) holding random
  * sightings, the findings that block (applyPolicy: this run's findings not
@@ -14,7 +14,7 @@ import fc from 'fast-check'
 import { baselineOfPool } from '../../src/evidence/baseline.js'
 import { fingerprint } from '../../src/evidence/fingerprint.js'
 import { knownOnMain, poolEvidence, type Provenance, type RunEvidence } from '../../src/evidence/pool.js'
-import { applyPolicy } from '../../src/gate/apply-policy.js'
+import { applyPolicy } from '../../src/decision/apply-policy.js'
 import type { Finding } from '../../src/service/contract/index.js'
 import { makeFinding } from '../__fixtures__/builders.js'
 

@@ -7,21 +7,18 @@
  * text inert.
  */
 import { describe, expect, it } from '@jest/globals'
-import * as YAML from 'yaml'
 import { z } from 'zod'
 import { buildReport } from '../../src/report/build-report.js'
 import { CODE_QUALITY_SEVERITY, codeQualityIssues, DESCRIPTION_MAX, renderCodeQuality } from '../../src/report/codequality.js'
 import { REPORT_FORMATS } from '../../src/report/formats.js'
-import type { ReportInput, ReportPolicyInput } from '../../src/report/report-model.js'
+import type { ReportInput } from '../../src/report/report-model.js'
 import { fingerprint } from '../../src/evidence/fingerprint.js'
-import { buildBaseline } from '../../src/evidence/baseline.js'
-import { applyPolicy } from '../../src/gate/apply-policy.js'
-import { parseAcceptedFile } from '../../src/accepted/accepted-file.js'
 import { FORBIDDEN_OUTPUT_CHARS } from '../../src/report/markdown-safe.js'
 import type { Finding } from '../../src/service/contract/index.js'
-import { makeFinding, makeRun, PLANNED } from '../__fixtures__/builders.js'
+import { makeFinding, makeRun } from '../__fixtures__/builders.js'
 import { makeInput } from '../__fixtures__/report-fixtures.js'
 import { HOSTILE_STRINGS } from '../__fixtures__/hostile-strings.js'
+import { withPolicy } from '../__fixtures__/format-cases.js'
 
 /** GitLab's documented Code Quality issue (docs.gitlab.com/ci/testing/code_quality, "Code Quality report format"). */
 const GitLabIssue = z
@@ -38,45 +35,6 @@ const GitLabReport = z.array(GitLabIssue)
 const LOCATION = 'agents/support-bot.yml'
 const render = (input: ReportInput): unknown => JSON.parse(renderCodeQuality(buildReport(input), { location: LOCATION }))
 const issues = (input: ReportInput) => codeQualityIssues(buildReport(input), { location: LOCATION })
-const TODAY = '2026-11-23'
-
-/** A run with a baseline (one known finding), one new critical and one accepted high, fail_on new. */
-function withPolicy(findings: Finding[], baselineFindings: Finding[]): ReportInput {
-  const baseline = buildBaseline({
-    modelId: 'm_demo',
-    runId: 'run_1',
-    createdAt: '',
-    commit: null,
-    categoriesCompleted: [...PLANNED],
-    findings: baselineFindings
-  })
-  const accepted = parseAcceptedFile(
-    YAML,
-    'accepted:\n  - category: data_leakage\n    severity_at_most: high\n    reason_code: working_as_designed\n    explanation: Public data only.\n    owner: "@acme/ai"\n    expires: 2027-01-01\n',
-    'a.yml',
-    TODAY
-  )
-  const outcome = applyPolicy({
-    findings,
-    runId: 'run_2',
-    categoriesCompleted: [...PLANNED],
-    baseline,
-    accepted,
-    failOn: 'new',
-    today: TODAY
-  })
-  const policy: ReportPolicyInput = {
-    failOn: 'new',
-    baseline,
-    baselineSource: 'cache',
-    baselineWhy: null,
-    baselineSaved: null,
-    accepted: { path: 'a.yml', source: 'base', entries: accepted, prAdds: [], prRemoves: [], notes: [] },
-    outcome
-  }
-  return makeInput({ run: makeRun({ run_id: 'run_2' }), findings, policy })
-}
-
 const known = makeFinding('high', { finding_id: 'f_known', category: 'prompt_injection', description: 'Follows injected text.' })
 const policyInput = withPolicy(
   [

@@ -1,5 +1,5 @@
 /**
- * What a reviewer with ten seconds sees (issue 35): the nine problems it
+ * What a reviewer with ten seconds sees: the nine problems it
  * names, one block each, on the preview's own cases (the gate's policy and
  * decision on fixed windows, rendered as the step renders them). Each
  * assertion failed on the renderings before the reviewer's order.

@@ -1,5 +1,5 @@
 /**
- * Every view of the ten situations of issue 35 agrees with the verdict: the
+ * Every view of the ten situations of the reviewer's view (reviewer-view.test.ts) agrees with the verdict: the
  * counts in the title, the outputs (new_count, known_count), the list
  * heading, the annotations, the commit status and the command line's list
  * all give the blockers of one derivation (src/report/blockers.ts), and the

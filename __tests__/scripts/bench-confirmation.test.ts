@@ -1,4 +1,4 @@
-/** The pure parts of the confirmation bench (issue 34): the goals, the agreement with (1 - p)^N, the section of docs/baseline.md. */
+/** The pure parts of the confirmation bench: the goals, the agreement with (1 - p)^N, the section of docs/baseline.md. */
 import { describe, expect, it } from '@jest/globals'
 import {
   confirmationGoals,

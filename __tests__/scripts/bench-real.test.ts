@@ -4,8 +4,12 @@
  * logs are built by hand with the arrival times they would carry.
  */
 import { describe, expect, it } from '@jest/globals'
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import {
   afterEndFromLogs,
+  bundleSize,
   detectionFromLog,
   fixedIntervalPolls,
   isStatusPoll,
@@ -109,6 +113,21 @@ describe('fixedIntervalPolls', () => {
 
   it('refuses a non-positive interval', () => {
     expect(() => fixedIntervalPolls(1_000, 0)).toThrow()
+  })
+})
+
+describe('bundleSize', () => {
+  it('counts the entry file, and every JavaScript file of the folder but the maps and licences', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'bench-bundle-'))
+    try {
+      writeFileSync(join(dir, 'index.js'), 'x'.repeat(300))
+      writeFileSync(join(dir, '587.index.js'), 'x'.repeat(20))
+      writeFileSync(join(dir, 'index.js.map'), 'x'.repeat(4000))
+      writeFileSync(join(dir, 'licenses.txt'), 'x'.repeat(500))
+      expect(bundleSize(dir)).toEqual({ entryBytes: 300, allBytes: 320 })
+    } finally {
+      rmSync(dir, { recursive: true, force: true })
+    }
   })
 })
 

@@ -33,7 +33,7 @@ import {
 import type { GateArgs, GateDeps, RunOnce } from './gate-types.js'
 
 export type { RunOnce }
-import type { PolicyOutcome } from './apply-policy.js'
+import type { PolicyOutcome } from '../decision/apply-policy.js'
 import type { Decision } from '../decision/decide.js'
 
 /** How the step's confirmations went: each category's tally, every run spent, one line each. */

@@ -27,7 +27,7 @@ import { fingerprint } from '../evidence/fingerprint.js'
 import { redactHeaders, redactUrl } from '../util/redact.js'
 import { isRecord } from '../util/text.js'
 import { rateLabel, steadiness, THIS_RUN_ONLY, type SeenRate } from '../evidence/seen-rate.js'
-import type { PolicyOutcome } from '../gate/apply-policy.js'
+import type { PolicyOutcome } from '../decision/apply-policy.js'
 import type { AcceptedEntry } from '../accepted/accepted-file.js'
 
 /** True for a finding whose proof the plan withholds. */

@@ -17,7 +17,7 @@ import type {
   Severity,
   Verdict
 } from '../service/contract/index.js'
-import type { FailOn, PolicyOutcome } from '../gate/apply-policy.js'
+import type { PolicyOutcome } from '../decision/apply-policy.js'
 import type { AcceptedRisks } from '../accepted/read-accepted.js'
 import type { Baseline } from '../evidence/baseline.js'
 import type { WindowCost } from '../evidence/load-evidence.js'
@@ -27,7 +27,7 @@ import type { WindowCost } from '../evidence/load-evidence.js'
  * report, so that the report depends on no part of the gate: the gate and the
  * shell hand it data (see assessmentReportInput in src/gate/report-input.ts).
  */
-import type { GateResult } from '../decision/result-words.js'
+import type { FailOn, GateResult } from '../decision/result-words.js'
 
 export type { GateResult }
 
@@ -56,7 +56,7 @@ export interface ReportInput {
   findings: Finding[] | null
   elapsedMs: number | null
   notes: string[]
-  /** The baseline and the accepted risks, when the gate read them (see src/gate/apply-policy.ts). */
+  /** The baseline and the accepted risks, when the gate read them (see src/decision/apply-policy.ts). */
   policy: ReportPolicyInput | null
   /** Link to the workflow run (built by the gate; trusted). */
   runUrl?: string | null

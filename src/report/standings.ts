@@ -5,7 +5,7 @@
  * JUnit). A `Record` over every standing, so a new standing without its words
  * does not compile; a reworded one changes every view at once. Pure.
  */
-import type { FailOn } from '../gate/apply-policy.js'
+import type { FailOn } from '../decision/result-words.js'
 import type { Severity } from '../service/contract/index.js'
 import type { FindingStanding, ReportFinding, ReportNotReproduced } from './report-model.js'
 

@@ -13,7 +13,7 @@ import { FINDING_STATUSES, REPLAY_STATUSES, SEVERITIES } from '../service/contra
 import { metaLine } from './markdown-headline.js'
 import { SEVERITY_ICON } from './markdown-profile.js'
 import { clampText, codeSpan, enumCell, formatCount, proseText, sanitizeText } from './markdown-safe.js'
-import type { ValidatedFinding, ValidateModeResult, ValidationOutcome } from '../validate/validate-mode.js'
+import type { ValidatedFinding, ValidateModeResult, ValidationOutcome } from '../validate/validate-types.js'
 
 /** Rows shown at most; the rest are counted below the table. */
 export const MAX_ROWS = 150

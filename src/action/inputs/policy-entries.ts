@@ -4,7 +4,7 @@
  * evidence, the accepted risks, the SARIF threshold and location. Entries of
  * the inputs table (spec.ts); each is a field of ActionInputs. Pure.
  */
-import type { FailOn } from '../../gate/apply-policy.js'
+import type { FailOn } from '../../decision/result-words.js'
 import { SEVERITIES } from '../../service/contract/index.js'
 import { ConfigError } from '../../util/errors.js'
 import { clip, parseRepoPath } from './common.js'

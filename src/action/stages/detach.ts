@@ -4,7 +4,7 @@
  * agent-security/<model_id> is set pending with the run and its deadline, the
  * sticky comment gets its "assessing" state with the pending record
  * (src/report/pending.ts), and the step ends: a collector (mode: collect,
- * src/action/collect.ts) decides, reports and publishes when the run ends.
+ * src/action/stages/collect.ts) decides, reports and publishes when the run ends.
  *
  * - The run of the pending record this push replaces is cancelled first
  *   (nobody would collect it; the service runs one assessment of a model at a

@@ -55,7 +55,7 @@ async function saveBaseline(ctx: StepContext, inputs: ActionInputs, policy: Gate
       outcome.policy?.evidence.notReproduced ?? [],
       // A weakness a confirmation showed gone is named by no record.
       new Set((outcome.confirmation?.tallies ?? []).filter((t) => verdictOf(t) === 'shown-gone').flatMap((t) => t.plan.fingerprints)),
-      // The service's list is not the default branch's own observation: named presumed-only (PRESUMED_MARK), never "known on main" (issue 41).
+      // The service's list is not the default branch's own observation: named presumed-only (PRESUMED_MARK), never "known on main".
       new Set(policy.baseline.serviceList ?? [])
     )
   )

@@ -8,12 +8,12 @@
  * - collectorResult: what the collector says it did (its outputs and its
  *   pass or fail), the worst of what it set.
  */
-import type { StepResult } from '../decision/step-result.js'
-import type { Collected } from '../gate/assess-run.js'
-import { causeAndFix } from '../github/commit-status.js'
-import { ConfigError } from '../util/errors.js'
-import type { GateResult } from '../report/report-model.js'
-import { samePending, type PendingRecord } from '../report/pending.js'
+import type { StepResult } from '../../decision/step-result.js'
+import type { Collected } from '../../gate/assess-run.js'
+import { causeAndFix } from '../../github/commit-status.js'
+import { ConfigError } from '../../util/errors.js'
+import type { GateResult } from '../../report/report-model.js'
+import { samePending, type PendingRecord } from '../../report/pending.js'
 
 export type RecordVerdict =
   /** Its commit is no longer the pull request's head: left to the newer push's record. */

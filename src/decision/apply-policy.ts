@@ -21,10 +21,7 @@ import {
   type NotReproduced
 } from '../evidence/judge-evidence.js'
 import { knownOnMain } from '../evidence/pool.js'
-
-import type { FailOn } from '../decision/result-words.js'
-
-export type { FailOn }
+import type { FailOn } from './result-words.js'
 
 export interface PolicyArgs {
   findings: readonly Finding[]

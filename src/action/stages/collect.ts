@@ -41,17 +41,14 @@
  * would make the default branch's verdicts laxer): the evidence save of the
  * record stage is not run here.
  */
-import { collectRun } from '../gate/assess-run.js'
-import { isTerminal } from '../service/contract/index.js'
-import { tokenLogin } from '../github/assessment-record.js'
-import { inGitHubActions, splitRepository } from '../github/event-target.js'
-import type { GitHubClient } from '../github/github-client.js'
-import { isOwnedComment } from '../github/ownership.js'
-import type { PullSummary } from '../github/pulls.js'
-import { CommentChanged, MAX_PAGES } from '../github/sticky-comment.js'
-import type { PipelineEvent } from '../pipeline/event.js'
-import { commentMarker } from '../report/comment.js'
-import { readPendingRecord, type PendingRecord } from '../report/pending.js'
+import { collectRun } from '../../gate/assess-run.js'
+import { isTerminal } from '../../service/contract/index.js'
+import { tokenLogin } from '../../github/assessment-record.js'
+import { inGitHubActions, splitRepository } from '../../github/event-target.js'
+import { CommentChanged } from '../../github/sticky-comment.js'
+import type { PipelineEvent } from '../../pipeline/event.js'
+import { commentMarker } from '../../report/comment.js'
+import { readPendingRecord, type PendingRecord } from '../../report/pending.js'
 import {
   collectorResult,
   judgeRecord,
@@ -62,33 +59,28 @@ import {
   withRecordScope,
   type Look
 } from './collect-decision.js'
-import { saveRunSettled } from './saved-state.js'
-import { gateStepResult } from '../decision/step-result.js'
-import { AbortedError, ConfigError, DeadlineExceededError, describeFailure, GitHubError } from '../util/errors.js'
-import { plural } from '../util/text.js'
-import { Deadline } from '../util/clock.js'
-import { stopRun } from '../gate/stop-run.js'
-import type { ActionInputs } from './inputs/read-inputs.js'
-import { gateStatus, type CollectedOutcome, type StepOutcome } from './outcome.js'
-import { gateArgs, gateDeps } from './stages/assess.js'
-import { statusLine } from './output-table.js'
-import { finishStatus, statusEdge, type StatusEdge } from './stages/set-commit-status.js'
-import { recordSealed, triggerOrQueue, writePending, type PendingAt } from './stages/detach.js'
-import { conclude, stepFailure } from './stages/conclude.js'
-import { reportNotAssessed } from './stages/report-not-assessed.js'
-import type { StepContext } from './stages/stage-context.js'
-import { githubReads } from './stages/github-reads.js'
-import { loadPolicy, type GatePolicy } from './stages/load-baseline-and-risks.js'
-import { assessmentIdentity } from './stages/plan.js'
-import { agentOf, type PlannedEvent } from './stages/plan-event.js'
-import { publish } from './stages/publish-report.js'
-import { reportGate } from './stages/report.js'
-
-/** A pending record as found: the pull request, its head, the comment. */
-interface Found {
-  pull: PullSummary
-  pending: PendingRecord
-}
+import { inOrder, pendingRecords, type Found } from './collect-records.js'
+import { saveRunSettled } from '../saved-state.js'
+import { gateStepResult } from '../../decision/step-result.js'
+import { AbortedError, ConfigError, DeadlineExceededError, describeFailure, GitHubError } from '../../util/errors.js'
+import { plural } from '../../util/text.js'
+import { Deadline } from '../../util/clock.js'
+import { stopRun } from '../../gate/stop-run.js'
+import type { ActionInputs } from '../inputs/read-inputs.js'
+import { gateStatus, type CollectedOutcome, type StepOutcome } from '../outcome.js'
+import { gateArgs, gateDeps } from './assess.js'
+import { statusLine } from '../output-table.js'
+import { finishStatus, statusEdge, type StatusEdge } from './set-commit-status.js'
+import { recordSealed, triggerOrQueue, writePending, type PendingAt } from './detach.js'
+import { conclude, stepFailure } from './conclude.js'
+import { reportNotAssessed } from './report-not-assessed.js'
+import type { StepContext } from './stage-context.js'
+import { githubReads } from './github-reads.js'
+import { loadPolicy, type GatePolicy } from './load-baseline-and-risks.js'
+import { assessmentIdentity } from './plan.js'
+import { agentOf, type PlannedEvent } from './plan-event.js'
+import { publish } from './publish-report.js'
+import { reportGate } from './report.js'
 
 export async function collectStep(ctx: StepContext, inputs: ActionInputs, event: PipelineEvent): Promise<StepOutcome> {
   const { io } = ctx
@@ -141,29 +133,6 @@ function ofPullRequests(policy: GatePolicy): GatePolicy {
   const { windows } = policy.baseline
   if (windows.agent === null) return policy
   return { ...policy, baseline: { ...policy.baseline, windows: { ...windows, agent: null } } }
-}
-
-/** Runs to collect first, then the queued records oldest first (the model takes one at a time). */
-function inOrder(found: Found[]): Found[] {
-  const at = (f: Found): string => f.pending.at ?? ''
-  const queued = found.filter((f) => f.pending.runId === null).sort((a, b) => at(a).localeCompare(at(b)))
-  return [...found.filter((f) => f.pending.runId !== null), ...queued]
-}
-
-/** Every owned comment of this agent holding a pending record, on the open pull requests. */
-async function pendingRecords(gh: GitHubClient, repo: { owner: string; repo: string }, login: string, marker: string): Promise<Found[]> {
-  const out: Found[] = []
-  for (const pull of await gh.listOpenPulls(repo)) {
-    for (let page = 1; page <= MAX_PAGES; page++) {
-      const { items, hasNext } = await gh.listComments(repo, pull.number, page)
-      for (const c of items) {
-        const pending = isOwnedComment(c.user, login) ? readPendingRecord(c.body, marker) : null
-        if (pending !== null) out.push({ pull, pending })
-      }
-      if (!hasNext || items.length === 0) break
-    }
-  }
-  return out
 }
 
 interface Collecting {
