@@ -298,7 +298,7 @@ const util = __nccwpck_require__(3440)
 const { InvalidArgumentError } = errors
 const api = __nccwpck_require__(6615)
 const buildConnector = __nccwpck_require__(9136)
-const MockClient = __nccwpck_require__(7365)
+const MockClient = __nccwpck_require__(9746)
 const MockAgent = __nccwpck_require__(7501)
 const MockPool = __nccwpck_require__(4004)
 const mockErrors = __nccwpck_require__(2429)
@@ -10703,7 +10703,7 @@ const {
   kOptions,
   kFactory
 } = __nccwpck_require__(1117)
-const MockClient = __nccwpck_require__(7365)
+const MockClient = __nccwpck_require__(9746)
 const MockPool = __nccwpck_require__(4004)
 const { matchValue, buildMockOptions } = __nccwpck_require__(3397)
 const { InvalidArgumentError, UndiciError } = __nccwpck_require__(8707)
@@ -10852,7 +10852,7 @@ module.exports = MockAgent
 
 /***/ }),
 
-/***/ 7365:
+/***/ 9746:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
@@ -32093,17 +32093,17 @@ class RemoteError extends Error {
     }
 }
 /** The assessment service (or the network on the way to it) answered with an error or not at all. */
-class errors_ServiceError extends RemoteError {
+class ServiceError extends RemoteError {
     constructor(init) {
         super(init);
         this.name = 'ServiceError';
     }
     withDetail(detail) {
-        return new errors_ServiceError(this.initWith(detail));
+        return new ServiceError(this.initWith(detail));
     }
 }
 /** A response that does not follow the contract (non-JSON, missing or mistyped field, unknown enum value). */
-class MalformedResponseError extends errors_ServiceError {
+class MalformedResponseError extends ServiceError {
     /** Dotted path of the offending field, e.g. `categories[2].worst_severity`; '' for the whole body. */
     fieldPath;
     constructor(init) {
@@ -32120,7 +32120,7 @@ class MalformedResponseError extends errors_ServiceError {
  * the gate's waits are on the service; a wait on GitHub that runs into the
  * deadline ends with it too (the retry policy is shared).
  */
-class DeadlineExceededError extends errors_ServiceError {
+class DeadlineExceededError extends ServiceError {
     constructor(endpoint, message, detail = {}) {
         super({ endpoint, message, transient: false, ...detail });
         this.name = 'DeadlineExceededError';
@@ -32175,18 +32175,18 @@ function failureKind(err) {
  * The line to log for a failure. Config and service failures are one line with
  * no stack; a bug keeps its stack so it can be reported.
  */
-function errors_describeFailure(err, nameInput = actionInputName) {
+function describeFailure(err, nameInput = actionInputName) {
     if (err instanceof ConfigError)
         return `Configuration error in ${nameInput(err.input)}: ${err.message}`;
     if (err instanceof RemoteError)
         return err.describe();
     if (err instanceof AbortedError)
         return err.message;
-    return errors_describeBug(err);
+    return describeBug(err);
 }
 const actionInputName = (input) => `input '${input}'`;
 /** The line for a bug: its stack, so it can be reported. */
-function errors_describeBug(err) {
+function describeBug(err) {
     const detail = err instanceof Error ? (err.stack ?? err.message) : String(err);
     return `Unexpected error (a bug in this action, please report it): ${detail}`;
 }
@@ -32197,7 +32197,7 @@ function errors_describeBug(err) {
  * and the tests can run on virtual time.
  */
 
-const clock_systemClock = {
+const systemClock = {
     now: () => Date.now(),
     sleep: (ms, signal) => new Promise((resolve, reject) => {
         if (signal?.aborted) {
@@ -32216,7 +32216,7 @@ const clock_systemClock = {
     })
 };
 /** A point in time after which waiting must stop. */
-class clock_Deadline {
+class Deadline {
     clock;
     at;
     constructor(clock, 
@@ -32226,7 +32226,7 @@ class clock_Deadline {
         this.at = at;
     }
     static after(clock, ms) {
-        return new clock_Deadline(clock, clock.now() + ms);
+        return new Deadline(clock, clock.now() + ms);
     }
     remainingMs() {
         return Math.max(0, this.at - this.clock.now());
@@ -32235,6 +32235,531 @@ class clock_Deadline {
         return this.remainingMs() <= 0;
     }
 }
+
+// EXTERNAL MODULE: ./node_modules/@actions/core/lib/core.js + 7 modules
+var lib_core = __nccwpck_require__(3838);
+;// CONCATENATED MODULE: ./src/util/log.ts
+
+const drop = () => {
+    // A silent log drops every line.
+};
+const silentLog = { info: drop, warning: drop, debug: drop };
+/**
+ * A Log whose every line stays one line. Lines quote values from the service
+ * (run ids, timestamps, category keys); a line break in one would start a new
+ * log line, and a line that starts with `::` is a workflow command to the
+ * runner. Line breaks and other control, bidi or zero-width characters
+ * become spaces.
+ */
+function singleLineLog(inner) {
+    const flat = stripUnsafeChars;
+    return {
+        info: (line) => {
+            inner.info(flat(line));
+        },
+        warning: (line) => {
+            inner.warning(flat(line));
+        },
+        debug: (line) => {
+            inner.debug(flat(line));
+        }
+    };
+}
+
+;// CONCATENATED MODULE: ./src/action/io.ts
+/**
+ * The runner's side of a step (outputs, state, summary, annotations, failure),
+ * as one interface the shell is written against, and its real implementation
+ * on @actions/core. Tests pass a fake ActionIO and run the steps in-process.
+ */
+
+
+/** The ActionIO of a real runner, backed by @actions/core. */
+function coreActionIO() {
+    return {
+        env: process.env,
+        log: singleLineLog({
+            info: lib_core/* info */.pq,
+            warning: (l) => {
+                lib_core/* warning */.$e(l);
+            },
+            debug: lib_core/* debug */.Yz
+        }),
+        setSecret: lib_core/* setSecret */.Pq,
+        setOutput: lib_core/* setOutput */.uH,
+        saveState: lib_core/* saveState */.LZ,
+        getState: lib_core/* getState */.Gu,
+        annotate: (level, message, title) => {
+            if (level === 'error')
+                lib_core/* error */.z3(message, { title });
+            else if (level === 'warning')
+                lib_core/* warning */.$e(message, { title });
+            else
+                lib_core/* notice */.lm(message, { title });
+        },
+        appendSummary: async (markdown) => {
+            if (!process.env.GITHUB_STEP_SUMMARY)
+                return;
+            await lib_core/* summary */.z.addRaw(markdown, true).write();
+        },
+        setFailed: lib_core/* setFailed */.C1
+    };
+}
+
+;// CONCATENATED MODULE: ./src/decision/carried-result.ts
+/**
+ * The inputs that decide a verdict, by name. A result decided under other
+ * values is never carried over (src/pipeline/identity.ts digests them): a
+ * rule added to the verdict that reads another input adds it here.
+ */
+function verdictInputs(v) {
+    return {
+        min_severity: v.minSeverity,
+        categories: v.categories.join(','),
+        fail_on: v.failOn,
+        fail_on_incomplete: String(v.failOnIncomplete),
+        accepted_risks: v.acceptedText ?? '-',
+        baseline: v.failOn === 'new' ? (v.baselineRunId ?? '-') : '-',
+        evidence_runs: String(v.evidenceRuns),
+        evidence_max_age_days: String(v.evidenceMaxAgeDays)
+    };
+}
+/**
+ * The step of a carried-over result. Its line (the commit status's
+ * description too) says first what decided the result, then that it was
+ * carried: "Result: fail: 1 open critical, as assessed at abc1234, carried
+ * over (the same commit)".
+ */
+function carriedStepResult(carried, opts) {
+    if (opts.cancelled) {
+        return { outcome: 'fail', resultOutput: 'error', line: `Result: error: the step was cancelled before it finished (${carried.reason})` };
+    }
+    const said = carried.since == null || carried.assessedSha === undefined
+        ? carried.reason
+        : `${carried.cause == null ? '' : `${carried.cause}, `}as assessed at ${carried.assessedSha.slice(0, 7)}, carried over (${carried.since})`;
+    const line = `Result: ${carried.result}: ${said}`;
+    if (carried.result === 'pass')
+        return { outcome: 'pass', line };
+    if (carried.result === 'fail')
+        return { outcome: 'fail', line };
+    // Only a verdict is carried; anything else reaching here is not a result to stand on.
+    return {
+        outcome: 'fail',
+        resultOutput: 'error',
+        line: `Result: error: ${carried.result} is not a verdict to carry over (${carried.reason})`
+    };
+}
+/** The step of a deployment event with nothing to assess yet. */
+function skippedStepResult(reason, opts) {
+    if (opts.cancelled)
+        return { outcome: 'fail', resultOutput: 'error', line: 'Result: error: the step was cancelled before it finished' };
+    return { outcome: 'pass', line: `Result: skipped: ${reason} (0 assessments spent; not a pass of the agent)` };
+}
+
+;// CONCATENATED MODULE: ./src/decision/step-result.ts
+/** The gate step, from the run's decided result. `cancelled`: the job was cancelled, at any point until now. */
+function gateStepResult(decision, opts) {
+    if (opts.cancelled && decision.result !== 'error') {
+        return {
+            outcome: 'fail',
+            resultOutput: 'error',
+            line: `Result: error: the step was cancelled before it finished (the assessment read ${decision.result}: ${decision.reason})`
+        };
+    }
+    const line = `Result: ${decision.result}: ${decision.reason}`;
+    if (decision.result === 'pass')
+        return { outcome: 'pass', line };
+    // fail_on_incomplete waves incomplete coverage only: an evidence gap or a confirmation cut short could hide a fail.
+    if (decision.result === 'incomplete' && !opts.failOnIncomplete && decision.incompleteWhy !== 'evidence')
+        return { outcome: 'warn', line: `${line} (fail_on_incomplete is false: not failing the step)` };
+    if (decision.result === 'incomplete' && !opts.failOnIncomplete)
+        return { outcome: 'fail', line: `${line} (fail_on_incomplete waves incomplete coverage only, not missing evidence)` };
+    return { outcome: 'fail', line };
+}
+/** The validate step, from the result of the replays (whose `failed` already weighs fail_on_incomplete). */
+function validationStepResult(result, opts) {
+    if (opts.cancelled && !result.failed)
+        return { outcome: 'fail', resultOutput: 'error', line: 'Validation: error: the step was cancelled before it finished' };
+    return { outcome: result.failed ? 'fail' : 'pass', line: `Validation: ${result.reason}` };
+}
+/**
+ * The overview step, from its page's status: clear passes; an agent that
+ * would fail the gate, or one stale, never assessed or not read, fails it
+ * (missing evidence is never evidence of safety), as the command line exits.
+ */
+function overviewStepResult(page, opts) {
+    if (opts.cancelled)
+        return { outcome: 'fail', resultOutput: 'error', line: 'Overview: error: the step was cancelled before it finished' };
+    return { outcome: page.status === 'clear' ? 'pass' : 'fail', line: `Overview: ${page.headline}` };
+}
+
+;// CONCATENATED MODULE: ./src/pipeline/glob.ts
+/**
+ * Glob patterns of repository paths, matched in time linear in the path: a
+ * pattern is compiled to a nondeterministic automaton whose states are
+ * stepped together, one character of the path at a time (never a
+ * backtracking regular expression, which a pattern like `**\/a/**\/a/**\/b`
+ * drives into exponential work). Pure.
+ *
+ * The syntax (POSIX paths, case-sensitive, dotfiles matched like any file):
+ * - `*` any characters but `/` (none included); `?` one character but `/`;
+ * - `**` as a whole path segment: any number of segments, none included
+ *   (`a/**\/b` matches `a/b` and `a/x/y/b`); a trailing `/**` matches the
+ *   folder and everything under it; `**` inside a segment is `*`;
+ * - `[abc]`, `[a-z]`, `[!a]` / `[^a]`: one character (never `/`) of a class;
+ * - `{a,b}` one of the alternatives (nested braces too); a brace without a
+ *   comma is literal;
+ * - `\x` the character x.
+ * Refused (GlobError, the reason said): extglobs (`@(...)`, `!(...)`,
+ * `+(...)`, `*(...)`, `?(...)`), POSIX classes (`[[:alpha:]]`) and brace
+ * ranges (`{1..3}`).
+ */
+class GlobError extends Error {
+}
+const SLASH = 0x2f;
+const notSlash = (c) => c !== SLASH;
+const anyChar = () => true;
+class Parser {
+    src;
+    i = 0;
+    /** Where a `{` was found to be literal: it is not parsed again, so nested braces parse in linear time, not exponential. */
+    literalBraces = new Set();
+    constructor(src) {
+        this.src = src;
+    }
+    /** A sequence up to the end, or (inside braces) up to `,` or `}`. */
+    seq(inBraces) {
+        const out = [];
+        while (this.i < this.src.length) {
+            const ch = this.src[this.i];
+            if (inBraces && (ch === ',' || ch === '}'))
+                break;
+            out.push(this.item(out, inBraces));
+        }
+        return out;
+    }
+    item(before, inBraces) {
+        const s = this.src;
+        const ch = s[this.i];
+        if ('@!+*?'.includes(ch) && s[this.i + 1] === '(')
+            throw new GlobError(`extglobs like ${ch}(...) are not supported: use {a,b} or one pattern per line`);
+        if (ch === '\\' && this.i + 1 < s.length) {
+            this.i += 2;
+            return literal(s.charCodeAt(this.i - 1));
+        }
+        if (ch === '*')
+            return this.stars(before, inBraces);
+        if (ch === '?') {
+            this.i++;
+            return { kind: 'char', test: notSlash };
+        }
+        if (ch === '[') {
+            const cls = this.charClass();
+            if (cls)
+                return cls;
+        }
+        if (ch === '{') {
+            const alt = this.braces();
+            if (alt)
+                return alt;
+        }
+        this.i++;
+        return literal(s.charCodeAt(this.i - 1));
+    }
+    stars(before, inBraces) {
+        let n = 0;
+        while (this.src[this.i] === '*') {
+            this.i++;
+            n++;
+        }
+        const next = this.src.charAt(this.i);
+        if (next === '(')
+            throw new GlobError('extglobs like *(...) are not supported: use {a,b} or one pattern per line');
+        const last = before.at(-1);
+        const segmentStart = last === undefined || (last.kind === 'char' && last.test === slashTest);
+        const segmentEnd = next === '' || next === '/' || (inBraces && (next === ',' || next === '}'));
+        return n >= 2 && segmentStart && segmentEnd ? { kind: 'globstar' } : { kind: 'star' };
+    }
+    /** `[...]`; null when there is no closing `]` (the `[` is then literal). */
+    charClass() {
+        const s = this.src;
+        let j = this.i + 1;
+        const negated = s[j] === '!' || s[j] === '^';
+        if (negated)
+            j++;
+        if (s.startsWith('[:', j))
+            throw new GlobError('POSIX classes like [[:alpha:]] are not supported: list the characters, e.g. [a-zA-Z]');
+        const ranges = [];
+        let first = true;
+        while (j < s.length && (s[j] !== ']' || first)) {
+            first = false;
+            let lo = s.charCodeAt(j);
+            if (s[j] === '\\' && j + 1 < s.length)
+                lo = s.charCodeAt(++j);
+            j++;
+            let hi = lo;
+            if (s[j] === '-' && j + 1 < s.length && s[j + 1] !== ']') {
+                hi = s[j + 1] === '\\' && j + 2 < s.length ? s.charCodeAt(j + 2) : s.charCodeAt(j + 1);
+                j += s[j + 1] === '\\' ? 3 : 2;
+            }
+            ranges.push([Math.min(lo, hi), Math.max(lo, hi)]);
+        }
+        if (j >= s.length)
+            return null;
+        this.i = j + 1;
+        const inClass = (c) => ranges.some(([lo, hi]) => c >= lo && c <= hi);
+        return { kind: 'char', test: (c) => c !== SLASH && inClass(c) !== negated };
+    }
+    /** `{a,b,...}`; null when the brace has no top-level comma or no closing `}` (it is then literal). */
+    braces() {
+        const start = this.i;
+        if (this.literalBraces.has(start))
+            return null;
+        this.i++;
+        const options = [this.seq(true)];
+        while (this.src[this.i] === ',') {
+            this.i++;
+            options.push(this.seq(true));
+        }
+        if (this.src[this.i] !== '}' || options.length < 2) {
+            if (/^\{[^{},]*\.\.[^{},]*\}/.test(this.src.slice(start))) {
+                throw new GlobError('brace ranges like {1..3} are not supported: list the values, e.g. {1,2,3}');
+            }
+            this.literalBraces.add(start);
+            this.i = start;
+            return null;
+        }
+        this.i++;
+        return { kind: 'alt', options };
+    }
+}
+const slashTest = (c) => c === SLASH;
+function literal(code) {
+    return { kind: 'char', test: code === SLASH ? slashTest : (c) => c === code };
+}
+class Builder {
+    edges = [];
+    state() {
+        this.edges.push([]);
+        return this.edges.length - 1;
+    }
+    edge(from, test, to) {
+        this.edges[from].push({ test, to });
+    }
+    /** Builds `nodes` from state `from`; returns the state reached at their end. */
+    seq(nodes, from) {
+        let at = from;
+        for (let k = 0; k < nodes.length; k++) {
+            const node = nodes[k];
+            const next = nodes.at(k + 1);
+            if (node.kind === 'globstar' && next?.kind === 'char' && next.test === slashTest) {
+                at = this.globstarSlash(at);
+                k++;
+            }
+            else if (node.kind === 'char' && node.test === slashTest && next?.kind === 'globstar' && k + 2 === nodes.length) {
+                at = this.trailingGlobstar(at);
+                k++;
+            }
+            else
+                at = this.node(node, at);
+        }
+        return at;
+    }
+    node(node, from) {
+        const to = this.state();
+        switch (node.kind) {
+            case 'char':
+                this.edge(from, node.test, to);
+                break;
+            case 'star':
+                this.edge(from, notSlash, from);
+                this.edge(from, null, to);
+                break;
+            case 'globstar':
+                this.edge(from, anyChar, from);
+                this.edge(from, null, to);
+                break;
+            case 'alt':
+                for (const option of node.options)
+                    this.edge(this.seq(option, from), null, to);
+                break;
+        }
+        return to;
+    }
+    /** `**\/`: nothing, or any text that ends with `/`. */
+    globstarSlash(from) {
+        const inside = this.state();
+        const to = this.state();
+        this.edge(from, null, to);
+        this.edge(from, anyChar, inside);
+        this.edge(inside, anyChar, inside);
+        this.edge(inside, slashTest, to);
+        return to;
+    }
+    /** A trailing `/**`: nothing (the folder itself), or `/` and anything. */
+    trailingGlobstar(from) {
+        const inside = this.state();
+        const to = this.state();
+        this.edge(from, null, to);
+        this.edge(from, slashTest, inside);
+        this.edge(inside, anyChar, inside);
+        this.edge(inside, null, to);
+        return to;
+    }
+}
+/** The automaton of a glob (already stripped of `!`, `./` and a leading `/`); throws GlobError on what it refuses. */
+function buildNfa(pattern) {
+    const b = new Builder();
+    const start = b.state();
+    const accept = b.seq(new Parser(pattern).seq(false), start);
+    return { edges: b.edges, start, accept };
+}
+/** A matcher of the glob; throws GlobError on what it refuses. */
+function compileGlob(pattern) {
+    const nfa = buildNfa(pattern);
+    return (path) => runNfa(nfa, path).matched;
+}
+/** Steps the automaton over `path`; `work` counts the edges followed: at most (path length + 1) x 2 x its edges. */
+function runNfa(nfa, path) {
+    const seen = new Int32Array(nfa.edges.length).fill(-1);
+    let work = 0;
+    const close = (states, stamp) => {
+        const out = [];
+        const stack = [...states];
+        for (let s = stack.pop(); s !== undefined; s = stack.pop()) {
+            if (seen[s] === stamp)
+                continue;
+            seen[s] = stamp;
+            out.push(s);
+            for (const e of nfa.edges[s]) {
+                work++;
+                if (e.test === null && seen[e.to] !== stamp)
+                    stack.push(e.to);
+            }
+        }
+        return out;
+    };
+    let current = close([nfa.start], 0);
+    for (let i = 0; i < path.length && current.length > 0; i++) {
+        const c = path.charCodeAt(i);
+        const next = [];
+        for (const s of current)
+            for (const e of nfa.edges[s]) {
+                work++;
+                if (e.test?.(c))
+                    next.push(e.to);
+            }
+        current = close(next, i + 1);
+    }
+    return { matched: current.includes(nfa.accept), work };
+}
+/** What matching `path` costs: the edges followed, and the automaton's edge count (the bound's factor). */
+function globCost(pattern, path) {
+    const nfa = buildNfa(pattern);
+    return { work: runNfa(nfa, path).work, edges: nfa.edges.reduce((n, e) => n + e.length, 0) };
+}
+
+;// CONCATENATED MODULE: ./src/pipeline/changed-paths.ts
+/**
+ * The agent's paths: the `agent_paths` input, a list of globs naming the
+ * agent's code, prompts, tools and profile, and which changed files they
+ * match. Pure.
+ *
+ * How the globs match (src/pipeline/glob.ts, in time linear in the path; POSIX
+ * paths as GitHub lists them):
+ * - one pattern per line; blank lines and lines starting with `#` are ignored;
+ * - `*` matches any characters but `/`; `?` one character but `/`;
+ *   `**` as a whole path segment matches any number of segments, none
+ *   included (`src/**\/*.py` matches `src/a.py` and `src/x/y/a.py`);
+ *   `{a,b}` braces and `[...]` classes work as in bash; extglobs, POSIX
+ *   classes and brace ranges are refused, naming the pattern;
+ * - dotfiles are matched like any other file (`prompts/**` matches
+ *   `prompts/.env`): a hidden file can change the agent too;
+ * - a pattern is anchored at the repository root (`*.py` matches `a.py`, not
+ *   `src/a.py`), a leading `./` or `/` is dropped, and a trailing `/` means
+ *   everything under that folder (`prompts/` is `prompts/**`);
+ * - case-sensitive, as Git paths are;
+ * - `!pattern` excludes what matches it, and the last pattern that matches a
+ *   file decides, as in the `paths` filter of a workflow's `on:`; at least one
+ *   pattern must not be negated.
+ */
+
+
+
+const AGENT_PATHS_INPUT = 'agent_paths';
+/** More patterns than this is a mistake (a pasted file list), not a configuration. */
+const MAX_PATTERNS = 200;
+const MAX_PATTERN_CHARS = 500;
+/** The patterns of the input, one per line, without blanks and comments. Throws ConfigError on a pattern it cannot use. */
+function parseAgentPaths(raw) {
+    const patterns = raw
+        .split(/\r?\n/)
+        .map((l) => l.trim())
+        .filter((l) => l !== '' && !l.startsWith('#'));
+    if (patterns.length > MAX_PATTERNS) {
+        throw new ConfigError(AGENT_PATHS_INPUT, `has ${patterns.length} patterns; at most ${MAX_PATTERNS}: name folders with /** instead of files`);
+    }
+    if (patterns.length > 0 && patterns.every((p) => p.startsWith('!'))) {
+        throw new ConfigError(AGENT_PATHS_INPUT, 'has only negated (!) patterns: name the agent paths first, then what to leave out');
+    }
+    for (const p of patterns)
+        compilePattern(p);
+    return patterns;
+}
+function normalize(pattern) {
+    let p = pattern.replace(/^(?:\.\/)+/, '').replace(/^\/+/, '');
+    if (p.endsWith('/'))
+        p = `${p}**`;
+    return p;
+}
+function compilePattern(pattern) {
+    const negated = pattern.startsWith('!');
+    const body = normalize(negated ? pattern.slice(1) : pattern);
+    const shown = text_oneLine(pattern, 80);
+    if (pattern.length > MAX_PATTERN_CHARS || body === '' || /[\u0000-\u001f\u007f]/.test(pattern)) {
+        throw new ConfigError(AGENT_PATHS_INPUT, `'${shown}' is not a usable path pattern`);
+    }
+    try {
+        return { negated, test: compileGlob(body) };
+    }
+    catch (err) {
+        if (!(err instanceof GlobError))
+            throw err;
+        throw new ConfigError(AGENT_PATHS_INPUT, `'${shown}' is refused: ${text_oneLine(err.message, 160)}`);
+    }
+}
+/** A matcher of repository paths for the patterns: the last pattern that matches a path decides. */
+function agentPathMatcher(patterns) {
+    const compiled = patterns.map(compilePattern);
+    return (path) => {
+        const p = path.replace(/^\/+/, '');
+        let included = false;
+        for (const c of compiled)
+            if (c.test(p))
+                included = !c.negated;
+        return included;
+    };
+}
+/** The files among `files` that the patterns name, in their order. */
+function agentFilesAmong(patterns, files) {
+    const matches = agentPathMatcher(patterns);
+    return files.filter((f) => matches(f));
+}
+/** `a, b, c and 4 more` (each clipped to one line): a list of paths for a reason text. */
+function listPaths(paths, max = 5) {
+    const shown = paths.slice(0, max).map((p) => text_oneLine(p, 120));
+    const rest = paths.length - shown.length;
+    if (shown.length === 0)
+        return 'none';
+    return rest > 0 ? `${shown.join(', ')} and ${rest} more` : shown.join(', ');
+}
+
+;// CONCATENATED MODULE: ./src/report/markdown-profile.ts
+const RESULT_ICON = { pass: '✅', fail: '❌', incomplete: '⚠️', error: '⛔' };
+const SEVERITY_ICON = { critical: '🔴', high: '🟠', medium: '🟡', low: '🔵' };
+/** Wrap width of proof blocks: fits a PR comment (815 px) in GitHub's monospace font. */
+const WRAP_WIDTH = 90;
+const para = (s) => `${s}\n\n`;
 
 ;// CONCATENATED MODULE: ./node_modules/zod/v4/core/util.js
 
@@ -41408,7 +41933,7 @@ const ZodLiteral = /*@__PURE__*/ $constructor("ZodLiteral", (inst, def) => {
         },
     });
 });
-function literal(value, params) {
+function schemas_literal(value, params) {
     return new ZodLiteral({
         type: "literal",
         values: Array.isArray(value) ? value : [value],
@@ -41813,7 +42338,7 @@ const TERMINAL_RUN_STATUSES = ['completed', 'error', 'cancelled'];
  * cancelled, matched exactly. running, and any status the description does not
  * name (queued, pending, RUNNING, ...), are not.
  */
-function enums_isTerminal(s) {
+function isTerminal(s) {
     return TERMINAL_RUN_STATUSES.includes(s);
 }
 /** True for the four statuses the description names. */
@@ -41961,7 +42486,7 @@ const RegisterModelBody = strictObject({
 });
 const RegisterModelResponse = looseObject({
     model_id: schemas_string(),
-    connected: literal(true)
+    connected: schemas_literal(true)
 });
 const ModelList = looseObject({ models: array(ModelListItem) });
 
@@ -42058,8 +42583,8 @@ const CoverageResponse = looseObject({
  */
 const CancelRunAccepted = looseObject({
     run_id: schemas_string(),
-    status: literal('running'),
-    cancel_requested: literal(true)
+    status: schemas_literal('running'),
+    cancel_requested: schemas_literal(true)
 });
 /**
  * What the client accepts as the 202 body of POST /run/{id}/cancel: anything.
@@ -42305,7 +42830,7 @@ const ValidationErrorBody = looseObject({ detail: array(ValidationIssue) });
 /** 422 of POST /model when the live probe of the target fails. */
 const ProbeFailureBody = looseObject({
     detail: looseObject({
-        error: literal('probe_failed'),
+        error: schemas_literal('probe_failed'),
         error_category: ProbeErrorCategory,
         message: schemas_string()
     })
@@ -42505,1700 +43030,6 @@ const API_ASSUMPTIONS = [
 
 
 
-
-// EXTERNAL MODULE: external "node:perf_hooks"
-var external_node_perf_hooks_ = __nccwpck_require__(643);
-// EXTERNAL MODULE: ./node_modules/@actions/http-client/lib/index.js + 1 modules
-var lib = __nccwpck_require__(4942);
-;// CONCATENATED MODULE: ./src/util/redact.ts
-/**
- * Credentials out of every output: replay steps can carry the target's own
- * credentials (headers, URL user-info, query parameters), and the gate knows
- * secrets (the api_key) that must never be printed.
- */
-
-/**
- * What a secret or credential is replaced by in every output: `***`, as
- * GitHub masks secrets in logs. Deliberately not `[redacted]`, which is the
- * service's own text for a finding whose proof the plan withholds
- * (REDACTED in the contract).
- */
-const SECRET_MASK = '***';
-/** Header names that are credentials whatever they look like. */
-const CREDENTIAL_HEADER_NAMES = new Set(['authorization', 'proxy-authorization', 'cookie', 'set-cookie', 'x-api-key']);
-/** Parts of a name that mark it as holding a credential. */
-const CREDENTIAL_NAME_PART = /key|token|secret|passw|pwd|auth|session|cookie|credential|signature|csrf|xsrf|jwt|bearer|private|bypass/i;
-/** Values that are credentials whatever header carries them. */
-const CREDENTIAL_VALUE = /^\s*(?:bearer|basic|digest|negotiate|ntlm|token|apikey|api-key)\s+\S|^\s*eyJ[A-Za-z0-9_-]{5,}\.[A-Za-z0-9_-]{5,}\./i;
-/** True for header (or parameter) names that look like they hold a credential. */
-function isCredentialName(name) {
-    const n = name.trim().toLowerCase();
-    return CREDENTIAL_HEADER_NAMES.has(n) || CREDENTIAL_NAME_PART.test(n);
-}
-/** True for values that carry an authorization scheme or a JWT. */
-function looksLikeCredentialValue(value) {
-    return CREDENTIAL_VALUE.test(value);
-}
-/**
- * A header value as text. The description says only that headers is an
- * object, so a value may be a string, a number, a boolean, null or an array of
- * those (a repeated header): arrays are joined with ", ", null is "null".
- */
-function headerValueText(value, depth = 0) {
-    if (typeof value === 'string')
-        return value;
-    // Bounded: a repeated header is one level; anything nested past a few is not a header value.
-    if (Array.isArray(value))
-        return depth >= 4 ? '[nested]' : value.map((v) => headerValueText(v, depth + 1)).join(', ');
-    if (value === null || value === undefined)
-        return 'null';
-    if (typeof value === 'object') {
-        try {
-            // JSON.stringify recurses: a value nested too deep throws RangeError, caught here.
-            return JSON.stringify(value);
-        }
-        catch {
-            return '[object]';
-        }
-    }
-    if (typeof value === 'number' || typeof value === 'boolean' || typeof value === 'bigint' || typeof value === 'symbol')
-        return String(value);
-    // A function is no header value: its name, not its source text.
-    return '[function]';
-}
-/**
- * A copy of `headers`, every value as text, with every credential-looking one
- * replaced by `***`: a credential-like name is redacted whatever the
- * type of its value; any other value when its text looks like a credential.
- */
-function redactHeaders(headers) {
-    const out = {};
-    for (const [name, value] of Object.entries(headers)) {
-        if (isCredentialName(name)) {
-            out[name] = SECRET_MASK;
-            continue;
-        }
-        const v = headerValueText(value);
-        // Each item of a repeated header is checked on its own (the patterns anchor at the start).
-        const items = Array.isArray(value) ? value : [value];
-        const secret = looksLikeCredentialValue(v) || items.some((item) => looksLikeCredentialValue(headerValueText(item)));
-        out[name] = secret ? SECRET_MASK : v;
-    }
-    return out;
-}
-function decodeName(name) {
-    try {
-        return decodeURIComponent(name.replace(/\+/g, ' '));
-    }
-    catch {
-        return name;
-    }
-}
-/**
- * A URL with its user-info and credential-looking query or fragment parameters
- * redacted. Works on the text (a replay URL may not parse).
- */
-function redactUrl(url) {
-    return url
-        .replace(/^(\s*[A-Za-z][A-Za-z0-9+.-]*:\/\/)([^/?#@\s]*)@/, `$1${SECRET_MASK}@`)
-        .replace(/([?&#;])([^=&#;\s]+)=([^&#;\s]*)/g, (whole, sep, name) => isCredentialName(decodeName(name)) ? `${sep}${name}=${SECRET_MASK}` : whole);
-}
-/**
- * The shortest secret masked or scrubbed: the service's minimum credential
- * length. Shorter text is not a real credential, and masking it would hide
- * that text (a letter, a short word) in every output and log line.
- */
-const MIN_SECRET_CHARS = LIMITS.credentialMin;
-function base64Forms(bytes) {
-    const b64 = bytes.toString('base64');
-    // Padded and unpadded (a padded value ends with what the unpadded one begins with), and base64url.
-    return [b64, b64.replace(/=+$/, ''), bytes.toString('base64url')];
-}
-/** percent-encoded as encodeURIComponent and as a form body (+ for a space, !'()* encoded too), in upper- and lower-case hex. */
-function urlEncodedForms(s) {
-    const component = encodeURIComponent(s);
-    const form = new URLSearchParams({ v: s }).toString().slice(2);
-    const lower = (t) => t.replace(/%[0-9A-F]{2}/g, (m) => m.toLowerCase());
-    return [component, form, lower(component), lower(form)];
-}
-/**
- * Every form in which a secret is sent, so each one can be masked by the
- * runner and scrubbed from every output: an agent that echoes its request
- * (a header, a query string, a JSON body) hands back the encoded form, not
- * the one the workflow gave.
- * - the secret as given, JSON-escaped, URL-encoded (query string, form body);
- * - HTTP Basic (`Authorization: Basic <base64(user:password)>`): the base64 of
- *   the whole text (UTF-8, and Latin-1 as older clients send it), padded,
- *   unpadded and base64url, each URL-encoded too; and for `user:password`
- *   the password alone (URL-encoded too) and the text as given;
- * - an OAuth client secret (`clientId` given): base64 of
- *   `client_id:client_secret`, each form-encoded first or not (RFC 6749 2.3.1).
- * A derived form shorter than MIN_SECRET_CHARS (a short password) is left
- * out; a secret that short or blank gives none. The secret as given comes
- * first.
- */
-function secretWireForms(secret, opts = {}) {
-    if (typeof secret !== 'string' || secret.trim().length < MIN_SECRET_CHARS)
-        return [];
-    const forms = new Set();
-    const addText = (t) => {
-        if (t.length < MIN_SECRET_CHARS)
-            return;
-        forms.add(t);
-        forms.add(JSON.stringify(t).slice(1, -1));
-        for (const u of urlEncodedForms(t))
-            forms.add(u);
-    };
-    // base64 holds + / =, which a query string percent-encodes.
-    const addBase64 = (bytes) => {
-        for (const b of base64Forms(bytes))
-            for (const t of [b, ...urlEncodedForms(b)])
-                forms.add(t);
-    };
-    addText(secret);
-    const colon = secret.indexOf(':');
-    if (colon >= 0)
-        addText(secret.slice(colon + 1));
-    addBase64(Buffer.from(secret, 'utf8'));
-    // Latin-1 only when every character has a Latin-1 byte (else Buffer would mangle it).
-    if (/[\u0080-\u00ff]/.test(secret) && !/[^\u0000-\u00ff]/.test(secret))
-        addBase64(Buffer.from(secret, 'latin1'));
-    const clientId = opts.clientId ?? '';
-    if (clientId !== '') {
-        const formEncoded = (t) => new URLSearchParams({ v: t }).toString().slice(2);
-        for (const pair of [`${clientId}:${secret}`, `${formEncoded(clientId)}:${formEncoded(secret)}`])
-            addBase64(Buffer.from(pair, 'utf8'));
-    }
-    return [...forms].filter((f) => f.length >= MIN_SECRET_CHARS);
-}
-/**
- * The forms a secret may take in the outputs: as is, escaped inside a JSON
- * string (also with `\/`, as some encoders write a slash), and escaped as XML
- * or HTML text.
- */
-function secretVariants(secrets) {
-    const variants = new Set();
-    for (const s of secrets) {
-        if (typeof s !== 'string' || s.trim().length === 0)
-            continue;
-        variants.add(s);
-        const json = JSON.stringify(s).slice(1, -1);
-        variants.add(json);
-        variants.add(json.replace(/\//g, '\\/'));
-        variants.add(s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&apos;'));
-        variants.add(s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;'));
-    }
-    return [...variants].sort((a, b) => b.length - a.length);
-}
-/**
- * Every occurrence of every secret (and its JSON-escaped form) replaced by
- * `***`, and a clipped start of one (maskClippedPrefixes). Blank secrets are ignored. The last line of defence, applied to
- * whole outputs; `buildReport` applies it to every value first, since markdown
- * escaping could split a secret that holds punctuation.
- */
-function scrubSecrets(text, secrets) {
-    const variants = secretVariants(secrets);
-    let out = text;
-    for (const v of variants) {
-        if (out.includes(v))
-            out = out.split(v).join(SECRET_MASK);
-    }
-    return maskClippedPrefixes(out, variants);
-}
-/**
- * The shortest start of a secret masked where a text was clipped: text cut
- * after that many characters of a secret would show them. Shorter starts are
- * ordinary text too often to mask.
- */
-const MIN_CLIPPED_PREFIX = 4;
-/** The marks a clip leaves where it cut (`oneLine`'s `...`, the reports' `…`). */
-const CLIP_MARK = /\s*(?:\.\.\.|…)/g;
-/** How many characters before `at` (none before `floor`) begin one of `variants`: the longest such start, or 0. */
-function clippedPrefixAt(text, at, variants, floor) {
-    let longest = 0;
-    for (const v of variants) {
-        for (let k = Math.min(v.length - 1, at - floor); k >= MIN_CLIPPED_PREFIX && k > longest; k--) {
-            if (text.startsWith(v.slice(0, k), at - k)) {
-                longest = k;
-                break;
-            }
-        }
-    }
-    return longest;
-}
-/**
- * `text` with the start of a secret masked wherever it stands just before a
- * clip mark: a text clipped before it was scrubbed (it should not be: scrub
- * first) keeps no prefix of MIN_CLIPPED_PREFIX or more characters.
- */
-function maskClippedPrefixes(text, variants) {
-    if (!text.includes('...') && !text.includes('…'))
-        return text;
-    let out = '';
-    let from = 0;
-    for (const m of text.matchAll(CLIP_MARK)) {
-        const k = clippedPrefixAt(text, m.index, variants, from);
-        out += text.slice(from, m.index - k) + (k > 0 ? SECRET_MASK : '');
-        from = m.index;
-    }
-    return out + text.slice(from);
-}
-/**
- * A reusable scrubber for many values (memoised for long, often shared,
- * strings): every occurrence of every secret replaced by `***`, then any
- * clipped start of one (see maskClippedPrefixes).
- */
-function makeScrubber(secrets) {
-    const variants = secretVariants(secrets);
-    if (variants.length === 0)
-        return (text) => text;
-    const memo = new Map();
-    return (text) => {
-        if (text.length >= 4096) {
-            const hit = memo.get(text);
-            if (hit !== undefined)
-                return hit;
-        }
-        let out = text;
-        for (const v of variants) {
-            if (out.includes(v))
-                out = out.split(v).join(SECRET_MASK);
-        }
-        out = maskClippedPrefixes(out, variants);
-        if (text.length >= 4096)
-            memo.set(text, out);
-        return out;
-    };
-}
-/** `scrubSecrets` applied to every string (keys included) inside a JSON-like value. */
-function scrubSecretsDeep(value, secrets, maxDepth = 64, depth = 0) {
-    if (typeof value === 'string')
-        return scrubSecrets(value, secrets);
-    if (value === null || typeof value !== 'object')
-        return value;
-    // Bounded: a body nested this deep was refused when parsed; never walk further.
-    if (depth >= maxDepth)
-        return '[nested too deep]';
-    if (Array.isArray(value))
-        return value.map((v) => scrubSecretsDeep(v, secrets, maxDepth, depth + 1));
-    const out = {};
-    for (const [k, v] of Object.entries(value))
-        out[scrubSecrets(k, secrets)] = scrubSecretsDeep(v, secrets, maxDepth, depth + 1);
-    return out;
-}
-
-;// CONCATENATED MODULE: ./src/service/base-url.ts
-/**
- * The one rule for the service's base address, used by the inputs (before any
- * request) and by the HTTP transport (whoever builds a client):
- * https, or plain http for a loopback host only (the emulator, a local
- * tunnel); no credentials, query or fragment; a trailing slash or /api/v1
- * tolerated, nothing past /api/v1.
- *
- * What the user typed is echoed in a mistake's message only with its
- * user-info (user:password@) replaced, even when the text is not a URL at all.
- */
-
-
-
-function isLoopbackHost(hostname) {
-    const h = hostname.replace(/^\[|\]$/g, '').toLowerCase();
-    return h === 'localhost' || h === '::1' || /^127(\.\d{1,3}){3}$/.test(h);
-}
-/**
- * The raw text with anything between `//` and the last `@` before the path
- * replaced: the user-info of a URL, whatever it holds (a password with a `/`
- * or a `#` in it, in a URL that does not parse).
- */
-function withoutUserInfo(raw) {
-    return raw.replace(/^([^@]*?\/\/)[^]*@/, `$1${SECRET_MASK}@`);
-}
-/** The user-info parts of a base address (to mask in every log), or none. */
-function baseUrlSecrets(raw) {
-    const m = /^[^@]*?\/\/([^]*)@/.exec(raw.trim());
-    if (!m)
-        return [];
-    const info = m[1];
-    const colon = info.indexOf(':');
-    const parts = colon >= 0 ? [info.slice(colon + 1), info] : [info];
-    return parts.filter((p) => p.length >= 3);
-}
-/** Show at most 60 characters of what the user typed, its user-info replaced. */
-function shown(raw) {
-    return text_oneLine(withoutUserInfo(raw), 60);
-}
-/** Validate and normalise the base address: `https://host[:port][/prefix]`, without a trailing slash or /api/v1. */
-function parseBaseUrl(input) {
-    const raw = input.trim();
-    if (raw === '') {
-        throw new ConfigError('base_url', "is required: the service's base address, the part before /api/v1 (e.g. https://asas.example.com)");
-    }
-    let url;
-    try {
-        url = new URL(raw);
-    }
-    catch {
-        throw new ConfigError('base_url', `'${shown(raw)}' is not a URL: give the service's base address, e.g. https://asas.example.com`);
-    }
-    if (url.protocol !== 'https:' && url.protocol !== 'http:') {
-        throw new ConfigError('base_url', `scheme '${text_oneLine(url.protocol, 20)}' is not allowed: use https://`);
-    }
-    if (url.username !== '' || url.password !== '') {
-        throw new ConfigError('base_url', 'must not carry credentials: pass the key in api_key');
-    }
-    if (url.protocol === 'http:' && !isLoopbackHost(url.hostname)) {
-        throw new ConfigError('base_url', `plain http is allowed only for loopback hosts (localhost, 127.0.0.1, ::1): use https://${url.host}`);
-    }
-    if (url.search !== '' || url.hash !== '') {
-        throw new ConfigError('base_url', 'must not carry a query string or fragment');
-    }
-    const path = url.pathname.replace(/\/+$/, '').replace(/\/api\/v1$/, '');
-    if (/\/api\/v1(\/|$)/.test(path)) {
-        throw new ConfigError('base_url', `'${shown(raw)}' goes past /api/v1: give only the part before it, e.g. ${url.protocol}//${url.host}`);
-    }
-    return `${url.protocol}//${url.host}${path}`;
-}
-
-;// CONCATENATED MODULE: ./src/util/log.ts
-
-const drop = () => {
-    // A silent log drops every line.
-};
-const silentLog = { info: drop, warning: drop, debug: drop };
-/**
- * A Log whose every line stays one line. Lines quote values from the service
- * (run ids, timestamps, category keys); a line break in one would start a new
- * log line, and a line that starts with `::` is a workflow command to the
- * runner. Line breaks and other control, bidi or zero-width characters
- * become spaces.
- */
-function singleLineLog(inner) {
-    const flat = stripUnsafeChars;
-    return {
-        info: (line) => {
-            inner.info(flat(line));
-        },
-        warning: (line) => {
-            inner.warning(flat(line));
-        },
-        debug: (line) => {
-            inner.debug(flat(line));
-        }
-    };
-}
-
-;// CONCATENATED MODULE: ./src/util/retry-policy.ts
-
-const DEFAULT_RETRY_POLICY = {
-    maxAttempts: 8,
-    baseDelayMs: 500,
-    maxDelayMs: 15_000,
-    maxRetryAfterMs: 5 * 60_000,
-    minRetryAfterMs: 1_000,
-    maxMalformedAttempts: 3
-};
-/** Status codes that are worth another attempt. */
-const RETRYABLE_STATUSES = new Set([408, 429, 500, 502, 503, 504]);
-function isRetryableStatus(status) {
-    return RETRYABLE_STATUSES.has(status);
-}
-/** Full jitter: a uniform draw in [0, min(maxDelay, base * 2^(retry-1))]. `retry` counts from 1. */
-function backoffDelayMs(retry, policy, random) {
-    const window = Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** Math.max(0, retry - 1));
-    return Math.floor(random() * window);
-}
-/**
- * Parse a Retry-After header: delta-seconds or an HTTP-date. Returns
- * milliseconds from `nowMs`, or undefined when absent or unreadable.
- */
-function parseRetryAfter(value, nowMs) {
-    if (value === undefined || value === null)
-        return undefined;
-    const text = value.trim();
-    if (text === '')
-        return undefined;
-    if (/^\d+(\.\d+)?$/.test(text))
-        return Math.round(Number(text) * 1000);
-    const at = Date.parse(text);
-    if (Number.isNaN(at))
-        return undefined;
-    return Math.max(0, at - nowMs);
-}
-/** Whether a failure is worth another attempt under this policy. */
-function isRetryable(err) {
-    if (!(err instanceof RemoteError))
-        return false;
-    if (err instanceof DeadlineExceededError)
-        return false;
-    if (err.status !== undefined && !err.transient)
-        return isRetryableStatus(err.status);
-    return err.transient;
-}
-/** The least wait before retry number `retry` (from 1) when the service named one: 1 s, 2 s, 4 s... capped. */
-function retryAfterFloorMs(retry, policy) {
-    return Math.min(policy.maxDelayMs, policy.minRetryAfterMs * 2 ** Math.max(0, retry - 1));
-}
-/**
- * How long to wait before retry number `retry` (from 1) after `err`:
- * Retry-After when the service said (never below the floor; a 429 without
- * one waits the floor), else the remote's documented least wait doubled per
- * retry, else backoff with full jitter.
- */
-function retryDelayMs(err, retry, policy, random) {
-    if (err.retryAfterMs === undefined && err.leastWaitMs !== undefined)
-        return err.leastWaitMs * 2 ** Math.max(0, retry - 1);
-    if (err.retryAfterMs !== undefined || err.status === 429)
-        return Math.max(err.retryAfterMs ?? 0, retryAfterFloorMs(retry, policy));
-    return backoffDelayMs(retry, policy, random);
-}
-/**
- * An answer whose JSON does not follow the contract (a missing or mistyped
- * field): unlike a cut or non-JSON body (a proxy's or the network's bad
- * minute), it rarely heals, so it has its own, smaller budget.
- */
-function isSchemaViolation(err) {
-    return err instanceof MalformedResponseError && err.fieldPath !== '';
-}
-/** What one failed attempt was, for retry lines: `HTTP 503`, `ECONNRESET`, `HTTP 200 malformed_response at categories[0].key`. */
-function describeAttempt(err) {
-    const what = err.status !== undefined ? `HTTP ${err.status}${err.code ? ` ${err.code}` : ''}` : (err.code ?? 'network error');
-    if (err instanceof MalformedResponseError)
-        return `${what} (${err.serviceMessage})`;
-    return what;
-}
-/** `err` telling the attempts made: itself when it already does, else a copy with it as the cause. */
-function withAttempts(err, attempts, retried) {
-    if (err.attempts === attempts && err.retried.length === retried.length)
-        return err;
-    return err.withDetail({ attempts, retried: [...retried] });
-}
-/**
- * Run `op` under the retry policy. `op` gets the attempt number (from 1).
- * Rejects with the last RemoteError (a copy of it with `attempts` and
- * `retried` filled in, the error itself as its cause),
- * with DeadlineExceededError when the deadline left no room for the wait, or
- * with AbortedError when the signal aborts.
- */
-async function withRetry(op, ctx) {
-    const policy = ctx.policy ?? DEFAULT_RETRY_POLICY;
-    const random = ctx.random ?? Math.random;
-    const retried = [];
-    let schemaViolations = 0;
-    for (let attempt = 1;; attempt++) {
-        if (ctx.signal?.aborted)
-            throw new AbortedError();
-        try {
-            return await op(attempt);
-        }
-        catch (err) {
-            if (isSchemaViolation(err))
-                schemaViolations += 1;
-            if (!isRetryable(err) || attempt >= policy.maxAttempts || schemaViolations >= policy.maxMalformedAttempts) {
-                throw err instanceof RemoteError ? withAttempts(err, attempt, retried) : err;
-            }
-            const delayMs = retryDelayMs(err, attempt, policy, random);
-            if (!ctx.deadline && delayMs > policy.maxRetryAfterMs) {
-                throw withAttempts(err, attempt, retried);
-            }
-            if (ctx.deadline && delayMs >= ctx.deadline.remainingMs()) {
-                const left = Math.round(ctx.deadline.remainingMs() / 1000);
-                const why = err.retryAfterMs !== undefined
-                    ? `the service asked to retry after ${Math.ceil(err.retryAfterMs / 1000)} s, but only ${left} s of the time allowed remain`
-                    : err.leastWaitMs !== undefined
-                        ? `it asks to wait at least ${Math.ceil(delayMs / 1000)} s before retrying, but only ${left} s of the time allowed remain`
-                        : `no time left for another attempt (${left} s of the time allowed remain)`;
-                const tried = attempt > 1 ? ` (after ${attempt} attempts: ${retried.join('; ')})` : '';
-                throw new DeadlineExceededError(err.endpoint, `${describeAttempt(err)}: ${err.serviceMessage}${tried}; ${why}`, { cause: err });
-            }
-            retried.push(`${describeAttempt(err)}, waited ${(delayMs / 1000).toFixed(1)} s`);
-            ctx.onRetry?.({ attempt, delayMs, error: err });
-            await ctx.clock.sleep(delayMs, ctx.signal);
-        }
-    }
-}
-
-;// CONCATENATED MODULE: ./src/service/parse-response.ts
-
-
-
-
-/**
- * The deepest nesting of arrays and objects accepted in a body. The deepest
- * shape of the description is a finding's replay step headers (about 7
- * levels); a body nested deeper is malformed. Checked without recursion, so
- * a hostile body (say 100k levels) cannot overflow the stack anywhere after.
- */
-const MAX_BODY_DEPTH = 64;
-/** True when `value` nests arrays or objects deeper than `max` levels. Iterative. */
-function nestedDeeperThan(value, max) {
-    const stack = [{ v: value, depth: 0 }];
-    for (let top = stack.pop(); top !== undefined; top = stack.pop()) {
-        const { v, depth } = top;
-        if (v === null || typeof v !== 'object')
-            continue;
-        if (depth + 1 > max)
-            return true;
-        for (const child of Array.isArray(v) ? v : Object.values(v)) {
-            if (child !== null && typeof child === 'object')
-                stack.push({ v: child, depth: depth + 1 });
-        }
-    }
-    return false;
-}
-// ---------------------------------------------------------------------------
-// Field paths and issue descriptions
-// ---------------------------------------------------------------------------
-const IDENTIFIER = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
-/** `['categories', 2, 'worst_severity']` -> `categories[2].worst_severity`. */
-function formatPath(path) {
-    let out = '';
-    for (const key of path) {
-        if (typeof key === 'number')
-            out += `[${key}]`;
-        else if (typeof key === 'string' && IDENTIFIER.test(key))
-            out += out === '' ? key : `.${key}`;
-        else
-            out += `[${JSON.stringify(String(key))}]`;
-    }
-    return out;
-}
-function valueAt(data, path) {
-    let cur = data;
-    for (const key of path) {
-        if (cur === null || typeof cur !== 'object' || !Object.prototype.hasOwnProperty.call(cur, key)) {
-            return { found: false, value: undefined };
-        }
-        cur = cur[key];
-    }
-    return { found: true, value: cur };
-}
-/** A short, safe rendering of a received value for a message (secrets redacted before clipping). */
-function describeValue(value, secrets = []) {
-    if (value === null)
-        return 'null';
-    if (Array.isArray(value))
-        return 'an array';
-    switch (typeof value) {
-        case 'string':
-            return JSON.stringify(text_oneLine(scrubSecrets(value, secrets), 40));
-        case 'number':
-        case 'boolean':
-            return String(value);
-        case 'object':
-            return 'an object';
-        default:
-            return typeof value;
-    }
-}
-function renderLiteral(v) {
-    return typeof v === 'string' ? v : JSON.stringify(v);
-}
-function expectation(issue) {
-    switch (issue.code) {
-        case 'invalid_type':
-            return `expected ${issue.expected === 'int' ? 'an integer' : String(issue.expected)}`;
-        case 'invalid_value': {
-            const values = issue.values ?? [];
-            return values.length === 1 ? `expected ${renderLiteral(values[0])}` : `expected one of ${values.map(renderLiteral).join('|')}`;
-        }
-        case 'too_small':
-            return `expected at least ${String(issue.minimum)}`;
-        case 'too_big':
-            return `expected at most ${String(issue.maximum)}`;
-        default:
-            return text_oneLine(issue.message, 120);
-    }
-}
-/** One line for the first issue: `response field a[2].b: expected one of x|y, got "z"`. */
-function describeIssue(issue, data, secrets = []) {
-    const field = formatPath(issue.path);
-    const where = field === '' ? 'response body' : `response field ${field}`;
-    const at = valueAt(data, issue.path);
-    const got = at.found ? describeValue(at.value, secrets) : 'missing';
-    return `${where}: ${expectation(issue)}, got ${got}`;
-}
-function malformed(ctx, fieldPath, message) {
-    return new MalformedResponseError({
-        endpoint: ctx.endpoint,
-        status: ctx.status,
-        code: 'malformed_response',
-        message: scrubSecrets(message, ctx.secrets ?? []),
-        fieldPath,
-        transient: true,
-        ambiguous: true
-    });
-}
-/**
- * Parse a success body through `schema`. Resolves to the parsed value (extra
- * unknown fields kept); throws MalformedResponseError otherwise.
- *
- * A schema of an endpoint whose body is "not shown" (contract acceptsAnyBody,
- * e.g. the 202 of cancel) gets the JSON value, or the text itself when the
- * body is empty or not JSON: such a body is never malformed.
- */
-function parseSuccessBody(schema, text, ctx) {
-    if (acceptsAnyBody(schema)) {
-        const json = tryJson(text);
-        return schema.parse(json.ok ? json.value : text);
-    }
-    const data = parseJsonBody(text, ctx);
-    const result = schema.safeParse(data);
-    if (result.success)
-        return result.data;
-    const issues = result.error.issues;
-    const first = issues[0];
-    let message = describeIssue(first, data, ctx.secrets);
-    if (issues.length > 1)
-        message += ` (and ${issues.length - 1} more ${issues.length === 2 ? 'issue' : 'issues'})`;
-    throw malformed(ctx, formatPath(first.path), message);
-}
-/** JSON.parse, or a MalformedResponseError saying the body is empty, not JSON or cut short. */
-function parseJsonBody(text, ctx) {
-    if (text.trim() === '')
-        throw malformed(ctx, '', 'response body is empty, expected JSON');
-    let value;
-    try {
-        value = JSON.parse(text);
-    }
-    catch {
-        const start = text.trimStart();
-        const looksCut = start.startsWith('{') || start.startsWith('[');
-        const what = looksCut ? 'is not valid JSON (truncated?)' : 'is not JSON';
-        const snippet = text_oneLine(scrubSecrets(start, ctx.secrets ?? []), 60);
-        throw malformed(ctx, '', `response body ${what}, starts with ${JSON.stringify(snippet)}`);
-    }
-    if (nestedDeeperThan(value, MAX_BODY_DEPTH))
-        throw malformed(ctx, '', `response body nests deeper than ${MAX_BODY_DEPTH} levels`);
-    return value;
-}
-/** Default code by status when the body does not carry one. */
-const DEFAULT_CODES = { 401: 'unauthorized' };
-/** JSON.parse; a body nested deeper than MAX_BODY_DEPTH counts as not JSON (`deep`). */
-function tryJson(text) {
-    if (text.trim() === '')
-        return { ok: false };
-    let value;
-    try {
-        value = JSON.parse(text);
-    }
-    catch {
-        return { ok: false };
-    }
-    return nestedDeeperThan(value, MAX_BODY_DEPTH) ? { ok: false, deep: true } : { ok: true, value };
-}
-function summariseValidation(issues) {
-    if (issues.length === 0)
-        return 'request validation failed (no details given)';
-    const shown = issues.slice(0, 3).map((i) => `${i.loc.map(String).join('.') || '(body)'}: ${i.msg}`);
-    const more = issues.length > 3 ? ` (and ${issues.length - 3} more)` : '';
-    return `request validation failed: ${shown.join('; ')}${more}`;
-}
-/**
- * Read an error body. Shapes accepted:
- * - `{"detail": {"code", "message", ...extra}}` (the service's error body);
- * - `{"detail": [{loc, msg, type, ...}]}` (422 request validation) -> code validation_error;
- * - `{"detail": {"error": "probe_failed", "error_category", "message"}}` (422 of POST /model) -> code probe_failed;
- * - `{"detail": "text"}`;
- * - anything else, JSON or not -> status text and the start of the body.
- */
-function parseErrorBody(status, statusText, text, secrets = []) {
-    const clean = (s, max = 500) => text_oneLine(scrubSecrets(s, secrets), max);
-    const cleanExtra = (o) => scrubSecretsDeep(o, secrets);
-    const fallbackCode = DEFAULT_CODES[status];
-    const json = tryJson(text);
-    if (json.ok) {
-        const body = json.value;
-        const coded = CodedErrorBody.safeParse(body);
-        if (coded.success) {
-            const { code, message, ...extra } = coded.data.detail;
-            return { code: clean(code, 100), message: clean(message), extra: cleanExtra(extra) };
-        }
-        const probe = ProbeFailureBody.safeParse(body);
-        if (probe.success) {
-            const { error, message, ...extra } = probe.data.detail;
-            return { code: error, message: clean(message), extra: cleanExtra(extra) };
-        }
-        const list = ValidationErrorBody.safeParse(body);
-        if (list.success) {
-            return {
-                code: 'validation_error',
-                message: clean(summariseValidation(list.data.detail)),
-                extra: { issues: cleanExtra({ v: list.data.detail.map(({ loc, msg, type }) => ({ loc, msg, type })) }).v }
-            };
-        }
-        const textBody = TextErrorBody.safeParse(body);
-        if (textBody.success)
-            return { code: fallbackCode, message: clean(textBody.data.detail), extra: {} };
-    }
-    const label = statusText.trim() !== '' ? statusText.trim() : `HTTP ${status}`;
-    if (!json.ok && json.deep)
-        return { code: fallbackCode, message: clean(`${label}: error body nests deeper than ${MAX_BODY_DEPTH} levels (not read)`), extra: {} };
-    const snippet = text_oneLine(scrubSecrets(text, secrets), 200);
-    return { code: fallbackCode, message: snippet === '' ? clean(label) : clean(`${label}: ${snippet}`, 260), extra: {} };
-}
-
-;// CONCATENATED MODULE: ./src/service/http-errors.ts
-
-
-
-
-
-/** Connection never established: the request cannot have reached the service. */
-const NOT_REACHED = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH']);
-/** Network faults worth another attempt. */
-const TRANSIENT_NETWORK = new Set([
-    ...NOT_REACHED,
-    'ECONNRESET',
-    'EPIPE',
-    'ETIMEDOUT',
-    'ECONNABORTED',
-    'ESOCKETTIMEDOUT',
-    'UND_ERR_SOCKET',
-    'request_timeout'
-]);
-function errorCode(err) {
-    if (err !== null && typeof err === 'object' && 'code' in err && typeof err.code === 'string')
-        return err.code;
-    return undefined;
-}
-function errorMessage(err) {
-    return err instanceof Error ? err.message : String(err);
-}
-/**
- * Map a failure of the exchange (no HTTP status) to a ServiceError.
- * `timedOut`: the per-request timeout fired.
- */
-function networkError(err, endpoint, opts) {
-    const httpClientTimeout = errorMessage(err).startsWith('Request timeout:');
-    if (opts.timedOut || httpClientTimeout) {
-        return new errors_ServiceError({
-            endpoint,
-            code: 'request_timeout',
-            message: `no complete answer within ${opts.requestTimeoutMs} ms (per-request timeout)`,
-            transient: true,
-            ambiguous: true
-        });
-    }
-    const code = errorCode(err) ?? 'network_error';
-    const text = text_oneLine(scrubSecrets(errorMessage(err), opts.secrets), 200);
-    return new errors_ServiceError({
-        endpoint,
-        code,
-        message: `network error: ${text}`,
-        transient: TRANSIENT_NETWORK.has(code),
-        ambiguous: !NOT_REACHED.has(code)
-    });
-}
-/** Map a non-success HTTP answer to a ServiceError. */
-function statusError(endpoint, status, statusText, headers, text, nowMs, secrets) {
-    const parsed = parseErrorBody(status, statusText, text, secrets);
-    // Typed a single string by Node; kept wide, as what a proxy sends is not Node's to promise.
-    const raw = headers;
-    const retryAfter = raw['retry-after'];
-    const retryAfterMs = parseRetryAfter(Array.isArray(retryAfter) ? retryAfter[0] : retryAfter, nowMs);
-    return new errors_ServiceError({
-        endpoint,
-        status,
-        code: parsed.code,
-        message: parsed.message,
-        retryAfterMs,
-        extra: parsed.extra,
-        transient: status === 408 || status === 429 || status >= 500,
-        ambiguous: status === 408 || status >= 500
-    });
-}
-
-;// CONCATENATED MODULE: ./src/service/read-body.ts
-/** The body passed the size cap: refused, as the same answer would be as large next time. */
-class BodyTooLarge extends Error {
-    limit;
-    constructor(limit) {
-        super(`response body larger than ${limit} bytes`);
-        this.limit = limit;
-    }
-}
-function withCode(message, code) {
-    return Object.assign(new Error(message), { code });
-}
-/** Read the whole body; rejects on abort, on a connection cut before the end, or past `maxBytes`. */
-function readBody(msg, signal, maxBytes) {
-    return new Promise((resolve, reject) => {
-        const chunks = [];
-        let size = 0;
-        let done = false;
-        const finish = (err, text) => {
-            if (done)
-                return;
-            done = true;
-            signal.removeEventListener('abort', onAbort);
-            if (err === undefined)
-                resolve(text ?? '');
-            else {
-                reject(err);
-                msg.destroy();
-            }
-        };
-        // The reason only has to be an Error: the caller tells an abort by its signals, not by this error.
-        const onAbort = () => {
-            const reason = signal.reason;
-            finish(reason instanceof Error ? reason : withCode('aborted', 'ABORT_ERR'));
-        };
-        if (signal.aborted) {
-            onAbort();
-            return;
-        }
-        signal.addEventListener('abort', onAbort, { once: true });
-        msg.on('data', (chunk) => {
-            size += chunk.length;
-            if (size > maxBytes)
-                finish(new BodyTooLarge(maxBytes));
-            else
-                chunks.push(chunk);
-        });
-        msg.on('end', () => {
-            finish(undefined, Buffer.concat(chunks).toString('utf8'));
-        });
-        msg.on('aborted', () => {
-            finish(withCode('connection closed before the response was complete', 'ECONNRESET'));
-        });
-        msg.on('error', (e) => {
-            finish(e);
-        });
-        msg.on('close', () => {
-            if (!msg.complete)
-                finish(withCode('connection closed before the response was complete', 'ECONNRESET'));
-        });
-    });
-}
-
-// EXTERNAL MODULE: external "node:http"
-var external_node_http_ = __nccwpck_require__(7067);
-// EXTERNAL MODULE: external "node:https"
-var external_node_https_ = __nccwpck_require__(4708);
-;// CONCATENATED MODULE: ./src/service/request-info.ts
-/**
- * What @actions/http-client sends for one JSON exchange: the method, the
- * headers given (plus accept and, with a body, content-type), the client's
- * agent for the URL and the attempt's signal. Shared by every transport on
- * http-client (the service's, GitLab's), so the URL is split one way.
- */
-
-
-function jsonRequestInfo(client, url, method, headers, hasBody, signal) {
-    const all = { accept: 'application/json', ...headers };
-    if (hasBody)
-        all['content-type'] = 'application/json';
-    const isHttps = url.protocol === 'https:';
-    return {
-        parsedUrl: url,
-        httpModule: isHttps ? external_node_https_ : external_node_http_,
-        options: {
-            host: url.hostname.replace(/^\[(.*)\]$/, '$1'),
-            port: url.port ? Number(url.port) : isHttps ? 443 : 80,
-            path: `${url.pathname}${url.search}`,
-            method,
-            headers: all,
-            agent: client.getAgent(url.toString()),
-            signal
-        }
-    };
-}
-
-;// CONCATENATED MODULE: ./src/service/http-transport.ts
-
-
-
-
-
-
-
-
-
-
-
-const DEFAULT_REQUEST_TIMEOUT_MS = 30_000;
-/**
- * A body larger than this is refused. The largest real answer is a findings
- * list, which can hold thousands of findings with replies of megabytes; the
- * cap keeps well under V8's largest string (about 512 Mi characters).
- */
-const DEFAULT_MAX_BODY_BYTES = 256 * 1024 * 1024;
-const DEFAULT_USER_AGENT = 'agent-security-gate';
-// ---------------------------------------------------------------------------
-// URL building (pure)
-// ---------------------------------------------------------------------------
-/**
- * Fill a path template: `/api/v1/run/{run_id}` with `{run_id: 'a b'}` ->
- * `/api/v1/run/a%20b`. Every parameter is URL-encoded; an empty one is refused
- * (it would address another endpoint). Ids come from the service's answers,
- * whose schemas refuse empty ones, so a missing id is a bug of the caller
- * (a TypeError, reported with its stack), not a configuration mistake.
- */
-function fillPath(template, params = {}) {
-    return template.replace(/\{([a-z_]+)\}/g, (_, name) => {
-        const value = params[name];
-        if (typeof value !== 'string' || value === '') {
-            throw new TypeError(`path parameter ${name} of ${template} must be a non-empty string`);
-        }
-        return encodeURIComponent(value);
-    });
-}
-/** `?a=1&b=x` with only the defined (non-null) values, or ''. */
-function buildQuery(query) {
-    if (!query)
-        return '';
-    const params = new URLSearchParams();
-    for (const [key, value] of Object.entries(query)) {
-        if (value !== undefined && value !== null)
-            params.append(key, String(value));
-    }
-    const text = params.toString();
-    return text === '' ? '' : `?${text}`;
-}
-class HttpTransport {
-    baseUrl;
-    requestTimeoutMs;
-    apiKey;
-    maxBodyBytes;
-    userAgent;
-    clock;
-    log;
-    http;
-    constructor(opts) {
-        this.baseUrl = parseBaseUrl(opts.baseUrl);
-        this.apiKey = opts.apiKey;
-        this.secrets = [...new Set([opts.apiKey, ...secretWireForms(opts.apiKey), ...(opts.secrets ?? [])])].filter((x) => x !== '');
-        this.requestTimeoutMs = opts.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
-        this.maxBodyBytes = opts.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
-        this.userAgent = opts.userAgent ?? DEFAULT_USER_AGENT;
-        this.clock = opts.clock ?? clock_systemClock;
-        this.log = opts.log ?? silentLog;
-        // Our own timer bounds the whole exchange; http-client's idle timeout is only a backstop.
-        this.http = new lib/* HttpClient */.Qq(this.userAgent, [], {
-            allowRetries: false,
-            allowRedirects: false,
-            keepAlive: false,
-            socketTimeout: this.requestTimeoutMs + 1000
-        });
-    }
-    secrets;
-    /** Send one request; resolve with the success body parsed through `spec.schema`. */
-    async send(spec) {
-        if (spec.signal?.aborted)
-            throw new AbortedError();
-        const attempt = this.startAttempt(spec);
-        try {
-            const answer = await this.exchange(spec, attempt);
-            this.log.debug(`${attempt.endpoint} -> ${answer.status} (${attempt.elapsed()} ms)`);
-            return this.readAnswer(spec, attempt.endpoint, answer);
-        }
-        finally {
-            clearTimeout(attempt.timer);
-        }
-    }
-    /** The attempt's URL, and its timer started: from here it ends by an answer, the caller's abort or the timeout. */
-    startAttempt(spec) {
-        const url = new URL(`${this.baseUrl}${spec.path}${buildQuery(spec.query)}`);
-        const timeout = new AbortController();
-        const timeoutMs = spec.timeoutMs ?? this.requestTimeoutMs;
-        const timer = setTimeout(() => {
-            timeout.abort();
-        }, timeoutMs);
-        const started = external_node_perf_hooks_.performance.now();
-        return {
-            endpoint: `${spec.method} ${spec.path}`,
-            url,
-            timeoutMs,
-            timeout,
-            callerSignal: spec.signal,
-            signal: spec.signal ? AbortSignal.any([timeout.signal, spec.signal]) : timeout.signal,
-            timer,
-            elapsed: () => Math.round(external_node_perf_hooks_.performance.now() - started)
-        };
-    }
-    /** The request sent and the whole answer read; any failure on the way as the error `send` throws. */
-    async exchange(spec, attempt) {
-        const data = spec.body === undefined ? null : JSON.stringify(spec.body);
-        let res;
-        try {
-            res = await this.http.requestRaw(this.requestInfo(spec.method, attempt, data !== null), data);
-        }
-        catch (err) {
-            throw this.exchangeFailure(err, attempt);
-        }
-        try {
-            const text = await readBody(res.message, attempt.signal, this.maxBodyBytes);
-            return { status: res.message.statusCode ?? 0, statusText: res.message.statusMessage ?? '', headers: res.message.headers, text };
-        }
-        catch (err) {
-            throw this.exchangeFailure(err, attempt);
-        }
-    }
-    /** What http-client sends: the method, the headers (the api key in Authorization only), the attempt's signal. */
-    requestInfo(method, attempt, hasBody) {
-        const headers = { authorization: `Bearer ${this.apiKey}`, 'user-agent': this.userAgent };
-        return jsonRequestInfo(this.http, attempt.url, method, headers, hasBody, attempt.signal);
-    }
-    /** A failure before the whole answer arrived: the caller's abort, a body too large, or a network error or timeout. */
-    exchangeFailure(err, attempt) {
-        const { endpoint } = attempt;
-        const timedOut = attempt.timeout.signal.aborted;
-        attempt.timeout.abort(); // destroy whatever is left of the exchange
-        if (attempt.callerSignal?.aborted)
-            return new AbortedError();
-        if (err instanceof BodyTooLarge) {
-            return new MalformedResponseError({
-                endpoint,
-                code: 'malformed_response',
-                message: err.message,
-                fieldPath: '',
-                // The same answer will be as large next time: not worth a retry.
-                transient: false,
-                ambiguous: true
-            });
-        }
-        const mapped = networkError(err, endpoint, {
-            timedOut,
-            requestTimeoutMs: attempt.timeoutMs,
-            secrets: this.secrets
-        });
-        this.log.debug(`${endpoint} -> ${mapped.code ?? 'network error'} (${attempt.elapsed()} ms)`);
-        return mapped;
-    }
-    /** The answer read: the success body through the schema, another 2xx as malformed, anything else as a ServiceError. */
-    readAnswer(spec, endpoint, answer) {
-        const { status, text } = answer;
-        if (status === spec.okStatus)
-            return parseSuccessBody(spec.schema, text, { endpoint, status, secrets: this.secrets });
-        if (status >= 200 && status < 300) {
-            throw new MalformedResponseError({
-                endpoint,
-                status,
-                code: 'malformed_response',
-                message: `unexpected success status ${status}, expected ${spec.okStatus}`,
-                fieldPath: '',
-                transient: true,
-                ambiguous: true
-            });
-        }
-        throw statusError(endpoint, status, answer.statusText, answer.headers, text, this.clock.now(), this.secrets);
-    }
-}
-
-;// CONCATENATED MODULE: ./src/service/client.ts
-
-
-
-
-
-/** The shortest timeout an attempt gets when the deadline is near or past. */
-const MIN_ATTEMPT_TIMEOUT_MS = 2_000;
-class AssessmentClient {
-    transport;
-    clock;
-    deadline;
-    signal;
-    policy;
-    random;
-    log;
-    constructor(opts) {
-        this.clock = opts.clock ?? clock_systemClock;
-        this.deadline = opts.deadline;
-        this.signal = opts.signal;
-        this.policy = opts.retryPolicy ?? DEFAULT_RETRY_POLICY;
-        this.random = opts.random ?? Math.random;
-        this.log = opts.log ?? silentLog;
-        this.transport = new HttpTransport({
-            baseUrl: opts.baseUrl,
-            apiKey: opts.apiKey,
-            secrets: opts.secrets,
-            requestTimeoutMs: opts.requestTimeoutMs,
-            maxBodyBytes: opts.maxBodyBytes,
-            userAgent: opts.userAgent,
-            clock: this.clock,
-            log: this.log
-        });
-    }
-    /** The normalised base address (no trailing slash, no /api/v1). */
-    get baseUrl() {
-        return this.transport.baseUrl;
-    }
-    signalFor(opts) {
-        const signals = [this.signal, opts?.signal].filter((s) => s !== undefined);
-        if (signals.length === 0)
-            return undefined;
-        return signals.length === 1 ? signals[0] : AbortSignal.any(signals);
-    }
-    spec(name, schema, params, extra) {
-        const e = ENDPOINTS[name];
-        return { method: e.method, path: fillPath(e.path, params), okStatus: e.ok, schema, ...extra };
-    }
-    /**
-     * One attempt, its timeout capped by what is left before the deadline (with
-     * a short floor, so the last poll before it still gets an answer): a hanging
-     * connection cannot hold the step past timeout_minutes or a cancel budget.
-     */
-    once(spec) {
-        const full = this.transport.requestTimeoutMs;
-        const timeoutMs = this.deadline ? Math.min(full, Math.max(MIN_ATTEMPT_TIMEOUT_MS, this.deadline.remainingMs())) : full;
-        return this.transport.send({ ...spec, timeoutMs });
-    }
-    /** Under the retry policy. */
-    retried(spec) {
-        return withRetry(() => this.once(spec), {
-            clock: this.clock,
-            deadline: this.deadline,
-            signal: spec.signal,
-            policy: this.policy,
-            random: this.random,
-            onRetry: ({ attempt, delayMs, error }) => {
-                this.log.info(`${error.endpoint}: ${describeAttempt(error)}; retrying in ${(delayMs / 1000).toFixed(1)} s (attempt ${attempt + 1} of ${this.policy.maxAttempts})`);
-            }
-        });
-    }
-    async triggerRun(body, opts) {
-        return this.once(this.spec('triggerRun', TriggerRunResponse, {}, { body, signal: this.signalFor(opts) }));
-    }
-    async getRun(runId, query, opts) {
-        return this.retried(this.spec('getRun', RunStatusResponse, { run_id: runId }, { query: { min_severity: query?.min_severity }, signal: this.signalFor(opts) }));
-    }
-    async getCoverage(runId, opts) {
-        return this.retried(this.spec('getCoverage', CoverageResponse, { run_id: runId }, { signal: this.signalFor(opts) }));
-    }
-    async cancelRun(runId, opts) {
-        return this.retried(this.spec('cancelRun', CancelRunResponse, { run_id: runId }, { signal: this.signalFor(opts) }));
-    }
-    async listRuns(modelId, query, opts) {
-        return this.retried(this.spec('listRuns', RunList, { model_id: modelId }, { query: { status: query?.status, limit: query?.limit }, signal: this.signalFor(opts) }));
-    }
-    async listModels(opts) {
-        return this.retried(this.spec('listModels', ModelList, {}, { signal: this.signalFor(opts) }));
-    }
-    async registerModel(body, opts) {
-        return this.once(this.spec('registerModel', RegisterModelResponse, {}, { body, signal: this.signalFor(opts) }));
-    }
-    async listFindings(runId, query, opts) {
-        return this.retried(this.spec('listFindings', FindingList, { run_id: runId }, { query: { min_severity: query?.min_severity, status: query?.status }, signal: this.signalFor(opts) }));
-    }
-    async closeFinding(findingId, body, opts) {
-        return this.retried(this.spec('closeFinding', Finding, { finding_id: findingId }, { body, signal: this.signalFor(opts) }));
-    }
-    async validateFinding(findingId, opts) {
-        return this.once(this.spec('validateFinding', ValidateFindingResponse, { finding_id: findingId }, { signal: this.signalFor(opts) }));
-    }
-    async listCategories(query, opts) {
-        return this.retried(this.spec('listCategories', CategoryList, {}, { query: { lens: query?.lens }, signal: this.signalFor(opts) }));
-    }
-    async getProfile(modelId, opts) {
-        return this.retried(this.spec('getProfile', ProfileResponse, { model_id: modelId }, { signal: this.signalFor(opts) }));
-    }
-    async changeProfile(modelId, body, opts) {
-        return this.once(this.spec('changeProfile', ProfileWriteResponse, { model_id: modelId }, { body, signal: this.signalFor(opts) }));
-    }
-    async confirmProfile(modelId, body, opts) {
-        return this.once(this.spec('confirmProfile', ProfileWriteResponse, { model_id: modelId }, { body, signal: this.signalFor(opts) }));
-    }
-}
-function createClient(opts) {
-    return new AssessmentClient(opts);
-}
-
-// EXTERNAL MODULE: ./node_modules/@actions/core/lib/core.js + 7 modules
-var lib_core = __nccwpck_require__(3838);
-;// CONCATENATED MODULE: ./src/action/io.ts
-/**
- * The runner's side of a step (outputs, state, summary, annotations, failure),
- * as one interface the shell is written against, and its real implementation
- * on @actions/core. Tests pass a fake ActionIO and run the steps in-process.
- */
-
-
-/** The ActionIO of a real runner, backed by @actions/core. */
-function io_coreActionIO() {
-    return {
-        env: process.env,
-        log: singleLineLog({
-            info: lib_core/* info */.pq,
-            warning: (l) => {
-                lib_core/* warning */.$e(l);
-            },
-            debug: lib_core/* debug */.Yz
-        }),
-        setSecret: lib_core/* setSecret */.Pq,
-        setOutput: lib_core/* setOutput */.uH,
-        saveState: lib_core/* saveState */.LZ,
-        getState: lib_core/* getState */.Gu,
-        annotate: (level, message, title) => {
-            if (level === 'error')
-                lib_core/* error */.z3(message, { title });
-            else if (level === 'warning')
-                lib_core/* warning */.$e(message, { title });
-            else
-                lib_core/* notice */.lm(message, { title });
-        },
-        appendSummary: async (markdown) => {
-            if (!process.env.GITHUB_STEP_SUMMARY)
-                return;
-            await lib_core/* summary */.z.addRaw(markdown, true).write();
-        },
-        setFailed: lib_core/* setFailed */.C1
-    };
-}
-
-;// CONCATENATED MODULE: ./src/decision/carried-result.ts
-/**
- * The inputs that decide a verdict, by name. A result decided under other
- * values is never carried over (src/pipeline/identity.ts digests them): a
- * rule added to the verdict that reads another input adds it here.
- */
-function verdictInputs(v) {
-    return {
-        min_severity: v.minSeverity,
-        categories: v.categories.join(','),
-        fail_on: v.failOn,
-        fail_on_incomplete: String(v.failOnIncomplete),
-        accepted_risks: v.acceptedText ?? '-',
-        baseline: v.failOn === 'new' ? (v.baselineRunId ?? '-') : '-',
-        evidence_runs: String(v.evidenceRuns),
-        evidence_max_age_days: String(v.evidenceMaxAgeDays)
-    };
-}
-/**
- * The step of a carried-over result. Its line (the commit status's
- * description too) says first what decided the result, then that it was
- * carried: "Result: fail: 1 open critical, as assessed at abc1234, carried
- * over (the same commit)".
- */
-function carriedStepResult(carried, opts) {
-    if (opts.cancelled) {
-        return { outcome: 'fail', resultOutput: 'error', line: `Result: error: the step was cancelled before it finished (${carried.reason})` };
-    }
-    const said = carried.since == null || carried.assessedSha === undefined
-        ? carried.reason
-        : `${carried.cause == null ? '' : `${carried.cause}, `}as assessed at ${carried.assessedSha.slice(0, 7)}, carried over (${carried.since})`;
-    const line = `Result: ${carried.result}: ${said}`;
-    if (carried.result === 'pass')
-        return { outcome: 'pass', line };
-    if (carried.result === 'fail')
-        return { outcome: 'fail', line };
-    // Only a verdict is carried; anything else reaching here is not a result to stand on.
-    return {
-        outcome: 'fail',
-        resultOutput: 'error',
-        line: `Result: error: ${carried.result} is not a verdict to carry over (${carried.reason})`
-    };
-}
-/** The step of a deployment event with nothing to assess yet. */
-function skippedStepResult(reason, opts) {
-    if (opts.cancelled)
-        return { outcome: 'fail', resultOutput: 'error', line: 'Result: error: the step was cancelled before it finished' };
-    return { outcome: 'pass', line: `Result: skipped: ${reason} (0 assessments spent; not a pass of the agent)` };
-}
-
-;// CONCATENATED MODULE: ./src/decision/step-result.ts
-/** The gate step, from the run's decided result. `cancelled`: the job was cancelled, at any point until now. */
-function gateStepResult(decision, opts) {
-    if (opts.cancelled && decision.result !== 'error') {
-        return {
-            outcome: 'fail',
-            resultOutput: 'error',
-            line: `Result: error: the step was cancelled before it finished (the assessment read ${decision.result}: ${decision.reason})`
-        };
-    }
-    const line = `Result: ${decision.result}: ${decision.reason}`;
-    if (decision.result === 'pass')
-        return { outcome: 'pass', line };
-    // fail_on_incomplete waves incomplete coverage only: an evidence gap or a confirmation cut short could hide a fail.
-    if (decision.result === 'incomplete' && !opts.failOnIncomplete && decision.incompleteWhy !== 'evidence')
-        return { outcome: 'warn', line: `${line} (fail_on_incomplete is false: not failing the step)` };
-    if (decision.result === 'incomplete' && !opts.failOnIncomplete)
-        return { outcome: 'fail', line: `${line} (fail_on_incomplete waves incomplete coverage only, not missing evidence)` };
-    return { outcome: 'fail', line };
-}
-/** The validate step, from the result of the replays (whose `failed` already weighs fail_on_incomplete). */
-function validationStepResult(result, opts) {
-    if (opts.cancelled && !result.failed)
-        return { outcome: 'fail', resultOutput: 'error', line: 'Validation: error: the step was cancelled before it finished' };
-    return { outcome: result.failed ? 'fail' : 'pass', line: `Validation: ${result.reason}` };
-}
-/**
- * The overview step, from its page's status: clear passes; an agent that
- * would fail the gate, or one stale, never assessed or not read, fails it
- * (missing evidence is never evidence of safety), as the command line exits.
- */
-function overviewStepResult(page, opts) {
-    if (opts.cancelled)
-        return { outcome: 'fail', resultOutput: 'error', line: 'Overview: error: the step was cancelled before it finished' };
-    return { outcome: page.status === 'clear' ? 'pass' : 'fail', line: `Overview: ${page.headline}` };
-}
-
-;// CONCATENATED MODULE: ./src/pipeline/glob.ts
-/**
- * Glob patterns of repository paths, matched in time linear in the path: a
- * pattern is compiled to a nondeterministic automaton whose states are
- * stepped together, one character of the path at a time (never a
- * backtracking regular expression, which a pattern like `**\/a/**\/a/**\/b`
- * drives into exponential work). Pure.
- *
- * The syntax (POSIX paths, case-sensitive, dotfiles matched like any file):
- * - `*` any characters but `/` (none included); `?` one character but `/`;
- * - `**` as a whole path segment: any number of segments, none included
- *   (`a/**\/b` matches `a/b` and `a/x/y/b`); a trailing `/**` matches the
- *   folder and everything under it; `**` inside a segment is `*`;
- * - `[abc]`, `[a-z]`, `[!a]` / `[^a]`: one character (never `/`) of a class;
- * - `{a,b}` one of the alternatives (nested braces too); a brace without a
- *   comma is literal;
- * - `\x` the character x.
- * Refused (GlobError, the reason said): extglobs (`@(...)`, `!(...)`,
- * `+(...)`, `*(...)`, `?(...)`), POSIX classes (`[[:alpha:]]`) and brace
- * ranges (`{1..3}`).
- */
-class GlobError extends Error {
-}
-const SLASH = 0x2f;
-const notSlash = (c) => c !== SLASH;
-const anyChar = () => true;
-class Parser {
-    src;
-    i = 0;
-    /** Where a `{` was found to be literal: it is not parsed again, so nested braces parse in linear time, not exponential. */
-    literalBraces = new Set();
-    constructor(src) {
-        this.src = src;
-    }
-    /** A sequence up to the end, or (inside braces) up to `,` or `}`. */
-    seq(inBraces) {
-        const out = [];
-        while (this.i < this.src.length) {
-            const ch = this.src[this.i];
-            if (inBraces && (ch === ',' || ch === '}'))
-                break;
-            out.push(this.item(out, inBraces));
-        }
-        return out;
-    }
-    item(before, inBraces) {
-        const s = this.src;
-        const ch = s[this.i];
-        if ('@!+*?'.includes(ch) && s[this.i + 1] === '(')
-            throw new GlobError(`extglobs like ${ch}(...) are not supported: use {a,b} or one pattern per line`);
-        if (ch === '\\' && this.i + 1 < s.length) {
-            this.i += 2;
-            return glob_literal(s.charCodeAt(this.i - 1));
-        }
-        if (ch === '*')
-            return this.stars(before, inBraces);
-        if (ch === '?') {
-            this.i++;
-            return { kind: 'char', test: notSlash };
-        }
-        if (ch === '[') {
-            const cls = this.charClass();
-            if (cls)
-                return cls;
-        }
-        if (ch === '{') {
-            const alt = this.braces();
-            if (alt)
-                return alt;
-        }
-        this.i++;
-        return glob_literal(s.charCodeAt(this.i - 1));
-    }
-    stars(before, inBraces) {
-        let n = 0;
-        while (this.src[this.i] === '*') {
-            this.i++;
-            n++;
-        }
-        const next = this.src.charAt(this.i);
-        if (next === '(')
-            throw new GlobError('extglobs like *(...) are not supported: use {a,b} or one pattern per line');
-        const last = before.at(-1);
-        const segmentStart = last === undefined || (last.kind === 'char' && last.test === slashTest);
-        const segmentEnd = next === '' || next === '/' || (inBraces && (next === ',' || next === '}'));
-        return n >= 2 && segmentStart && segmentEnd ? { kind: 'globstar' } : { kind: 'star' };
-    }
-    /** `[...]`; null when there is no closing `]` (the `[` is then literal). */
-    charClass() {
-        const s = this.src;
-        let j = this.i + 1;
-        const negated = s[j] === '!' || s[j] === '^';
-        if (negated)
-            j++;
-        if (s.startsWith('[:', j))
-            throw new GlobError('POSIX classes like [[:alpha:]] are not supported: list the characters, e.g. [a-zA-Z]');
-        const ranges = [];
-        let first = true;
-        while (j < s.length && (s[j] !== ']' || first)) {
-            first = false;
-            let lo = s.charCodeAt(j);
-            if (s[j] === '\\' && j + 1 < s.length)
-                lo = s.charCodeAt(++j);
-            j++;
-            let hi = lo;
-            if (s[j] === '-' && j + 1 < s.length && s[j + 1] !== ']') {
-                hi = s[j + 1] === '\\' && j + 2 < s.length ? s.charCodeAt(j + 2) : s.charCodeAt(j + 1);
-                j += s[j + 1] === '\\' ? 3 : 2;
-            }
-            ranges.push([Math.min(lo, hi), Math.max(lo, hi)]);
-        }
-        if (j >= s.length)
-            return null;
-        this.i = j + 1;
-        const inClass = (c) => ranges.some(([lo, hi]) => c >= lo && c <= hi);
-        return { kind: 'char', test: (c) => c !== SLASH && inClass(c) !== negated };
-    }
-    /** `{a,b,...}`; null when the brace has no top-level comma or no closing `}` (it is then literal). */
-    braces() {
-        const start = this.i;
-        if (this.literalBraces.has(start))
-            return null;
-        this.i++;
-        const options = [this.seq(true)];
-        while (this.src[this.i] === ',') {
-            this.i++;
-            options.push(this.seq(true));
-        }
-        if (this.src[this.i] !== '}' || options.length < 2) {
-            if (/^\{[^{},]*\.\.[^{},]*\}/.test(this.src.slice(start))) {
-                throw new GlobError('brace ranges like {1..3} are not supported: list the values, e.g. {1,2,3}');
-            }
-            this.literalBraces.add(start);
-            this.i = start;
-            return null;
-        }
-        this.i++;
-        return { kind: 'alt', options };
-    }
-}
-const slashTest = (c) => c === SLASH;
-function glob_literal(code) {
-    return { kind: 'char', test: code === SLASH ? slashTest : (c) => c === code };
-}
-class Builder {
-    edges = [];
-    state() {
-        this.edges.push([]);
-        return this.edges.length - 1;
-    }
-    edge(from, test, to) {
-        this.edges[from].push({ test, to });
-    }
-    /** Builds `nodes` from state `from`; returns the state reached at their end. */
-    seq(nodes, from) {
-        let at = from;
-        for (let k = 0; k < nodes.length; k++) {
-            const node = nodes[k];
-            const next = nodes.at(k + 1);
-            if (node.kind === 'globstar' && next?.kind === 'char' && next.test === slashTest) {
-                at = this.globstarSlash(at);
-                k++;
-            }
-            else if (node.kind === 'char' && node.test === slashTest && next?.kind === 'globstar' && k + 2 === nodes.length) {
-                at = this.trailingGlobstar(at);
-                k++;
-            }
-            else
-                at = this.node(node, at);
-        }
-        return at;
-    }
-    node(node, from) {
-        const to = this.state();
-        switch (node.kind) {
-            case 'char':
-                this.edge(from, node.test, to);
-                break;
-            case 'star':
-                this.edge(from, notSlash, from);
-                this.edge(from, null, to);
-                break;
-            case 'globstar':
-                this.edge(from, anyChar, from);
-                this.edge(from, null, to);
-                break;
-            case 'alt':
-                for (const option of node.options)
-                    this.edge(this.seq(option, from), null, to);
-                break;
-        }
-        return to;
-    }
-    /** `**\/`: nothing, or any text that ends with `/`. */
-    globstarSlash(from) {
-        const inside = this.state();
-        const to = this.state();
-        this.edge(from, null, to);
-        this.edge(from, anyChar, inside);
-        this.edge(inside, anyChar, inside);
-        this.edge(inside, slashTest, to);
-        return to;
-    }
-    /** A trailing `/**`: nothing (the folder itself), or `/` and anything. */
-    trailingGlobstar(from) {
-        const inside = this.state();
-        const to = this.state();
-        this.edge(from, null, to);
-        this.edge(from, slashTest, inside);
-        this.edge(inside, anyChar, inside);
-        this.edge(inside, null, to);
-        return to;
-    }
-}
-/** The automaton of a glob (already stripped of `!`, `./` and a leading `/`); throws GlobError on what it refuses. */
-function buildNfa(pattern) {
-    const b = new Builder();
-    const start = b.state();
-    const accept = b.seq(new Parser(pattern).seq(false), start);
-    return { edges: b.edges, start, accept };
-}
-/** A matcher of the glob; throws GlobError on what it refuses. */
-function compileGlob(pattern) {
-    const nfa = buildNfa(pattern);
-    return (path) => runNfa(nfa, path).matched;
-}
-/** Steps the automaton over `path`; `work` counts the edges followed: at most (path length + 1) x 2 x its edges. */
-function runNfa(nfa, path) {
-    const seen = new Int32Array(nfa.edges.length).fill(-1);
-    let work = 0;
-    const close = (states, stamp) => {
-        const out = [];
-        const stack = [...states];
-        for (let s = stack.pop(); s !== undefined; s = stack.pop()) {
-            if (seen[s] === stamp)
-                continue;
-            seen[s] = stamp;
-            out.push(s);
-            for (const e of nfa.edges[s]) {
-                work++;
-                if (e.test === null && seen[e.to] !== stamp)
-                    stack.push(e.to);
-            }
-        }
-        return out;
-    };
-    let current = close([nfa.start], 0);
-    for (let i = 0; i < path.length && current.length > 0; i++) {
-        const c = path.charCodeAt(i);
-        const next = [];
-        for (const s of current)
-            for (const e of nfa.edges[s]) {
-                work++;
-                if (e.test?.(c))
-                    next.push(e.to);
-            }
-        current = close(next, i + 1);
-    }
-    return { matched: current.includes(nfa.accept), work };
-}
-/** What matching `path` costs: the edges followed, and the automaton's edge count (the bound's factor). */
-function globCost(pattern, path) {
-    const nfa = buildNfa(pattern);
-    return { work: runNfa(nfa, path).work, edges: nfa.edges.reduce((n, e) => n + e.length, 0) };
-}
-
-;// CONCATENATED MODULE: ./src/pipeline/changed-paths.ts
-/**
- * The agent's paths: the `agent_paths` input, a list of globs naming the
- * agent's code, prompts, tools and profile, and which changed files they
- * match. Pure.
- *
- * How the globs match (src/pipeline/glob.ts, in time linear in the path; POSIX
- * paths as GitHub lists them):
- * - one pattern per line; blank lines and lines starting with `#` are ignored;
- * - `*` matches any characters but `/`; `?` one character but `/`;
- *   `**` as a whole path segment matches any number of segments, none
- *   included (`src/**\/*.py` matches `src/a.py` and `src/x/y/a.py`);
- *   `{a,b}` braces and `[...]` classes work as in bash; extglobs, POSIX
- *   classes and brace ranges are refused, naming the pattern;
- * - dotfiles are matched like any other file (`prompts/**` matches
- *   `prompts/.env`): a hidden file can change the agent too;
- * - a pattern is anchored at the repository root (`*.py` matches `a.py`, not
- *   `src/a.py`), a leading `./` or `/` is dropped, and a trailing `/` means
- *   everything under that folder (`prompts/` is `prompts/**`);
- * - case-sensitive, as Git paths are;
- * - `!pattern` excludes what matches it, and the last pattern that matches a
- *   file decides, as in the `paths` filter of a workflow's `on:`; at least one
- *   pattern must not be negated.
- */
-
-
-
-const AGENT_PATHS_INPUT = 'agent_paths';
-/** More patterns than this is a mistake (a pasted file list), not a configuration. */
-const MAX_PATTERNS = 200;
-const MAX_PATTERN_CHARS = 500;
-/** The patterns of the input, one per line, without blanks and comments. Throws ConfigError on a pattern it cannot use. */
-function parseAgentPaths(raw) {
-    const patterns = raw
-        .split(/\r?\n/)
-        .map((l) => l.trim())
-        .filter((l) => l !== '' && !l.startsWith('#'));
-    if (patterns.length > MAX_PATTERNS) {
-        throw new ConfigError(AGENT_PATHS_INPUT, `has ${patterns.length} patterns; at most ${MAX_PATTERNS}: name folders with /** instead of files`);
-    }
-    if (patterns.length > 0 && patterns.every((p) => p.startsWith('!'))) {
-        throw new ConfigError(AGENT_PATHS_INPUT, 'has only negated (!) patterns: name the agent paths first, then what to leave out');
-    }
-    for (const p of patterns)
-        compilePattern(p);
-    return patterns;
-}
-function normalize(pattern) {
-    let p = pattern.replace(/^(?:\.\/)+/, '').replace(/^\/+/, '');
-    if (p.endsWith('/'))
-        p = `${p}**`;
-    return p;
-}
-function compilePattern(pattern) {
-    const negated = pattern.startsWith('!');
-    const body = normalize(negated ? pattern.slice(1) : pattern);
-    const shown = text_oneLine(pattern, 80);
-    if (pattern.length > MAX_PATTERN_CHARS || body === '' || /[\u0000-\u001f\u007f]/.test(pattern)) {
-        throw new ConfigError(AGENT_PATHS_INPUT, `'${shown}' is not a usable path pattern`);
-    }
-    try {
-        return { negated, test: compileGlob(body) };
-    }
-    catch (err) {
-        if (!(err instanceof GlobError))
-            throw err;
-        throw new ConfigError(AGENT_PATHS_INPUT, `'${shown}' is refused: ${text_oneLine(err.message, 160)}`);
-    }
-}
-/** A matcher of repository paths for the patterns: the last pattern that matches a path decides. */
-function agentPathMatcher(patterns) {
-    const compiled = patterns.map(compilePattern);
-    return (path) => {
-        const p = path.replace(/^\/+/, '');
-        let included = false;
-        for (const c of compiled)
-            if (c.test(p))
-                included = !c.negated;
-        return included;
-    };
-}
-/** The files among `files` that the patterns name, in their order. */
-function agentFilesAmong(patterns, files) {
-    const matches = agentPathMatcher(patterns);
-    return files.filter((f) => matches(f));
-}
-/** `a, b, c and 4 more` (each clipped to one line): a list of paths for a reason text. */
-function listPaths(paths, max = 5) {
-    const shown = paths.slice(0, max).map((p) => text_oneLine(p, 120));
-    const rest = paths.length - shown.length;
-    if (shown.length === 0)
-        return 'none';
-    return rest > 0 ? `${shown.join(', ')} and ${rest} more` : shown.join(', ');
-}
-
-;// CONCATENATED MODULE: ./src/report/markdown-profile.ts
-const RESULT_ICON = { pass: '✅', fail: '❌', incomplete: '⚠️', error: '⛔' };
-const SEVERITY_ICON = { critical: '🔴', high: '🟠', medium: '🟡', low: '🔵' };
-/** Wrap width of proof blocks: fits a PR comment (815 px) in GitHub's monospace font. */
-const WRAP_WIDTH = 90;
-const para = (s) => `${s}\n\n`;
 
 ;// CONCATENATED MODULE: ./src/report/markdown-safe.ts
 /**
@@ -44513,6 +43344,17 @@ function seenLabel(r) {
     const whose = { main: 'main', agent: 'this agent', model: 'the model' }[r.scope];
     return `${r.seen} of ${r.of} runs of ${whose}`;
 }
+/**
+ * The one counting rule of a rate, as every report view words it (docs/baseline.md, "How rates are counted"): the
+ * runs counted are the window's and this run, which counts as seeing the weakness only when it reproduced it: "3 of
+ * the last 5 runs", "4 of main's last 5 runs" (main's window for an agent that changed since), "this run only", "not seen".
+ * Whose runs they are is said once beside the rates (blockers.ts runsCounted), not in each.
+ */
+function seen_rate_rateLabel(r, o = {}) {
+    if (r.scope === 'this run' || r.of <= 1)
+        return seenLabel(r);
+    return `${r.seen} of ${o.mainOnly === true ? "main's" : 'the'} last ${r.of} runs`;
+}
 /** "seen in 4 of 5 runs of main", "this run only": a label in a sentence. */
 function seenPhrase(label) {
     return label === 'this run only' ? label : `seen in ${label}`;
@@ -44539,7 +43381,7 @@ function notReproducedPhrases(items) {
     }
     return [...groups.values()]
         .sort((a, b) => enums_SEVERITIES.indexOf(a.severity) - enums_SEVERITIES.indexOf(b.severity) || b.rate.seen - a.rate.seen)
-        .map((g) => `${g.n} ${g.severity} not reproduced in this run, seen in ${g.rate.of <= 1 ? 'the last run' : `${g.rate.seen} of the last ${g.rate.of} runs`}, still open`);
+        .map((g) => `${g.n} ${g.severity} not reproduced in this run, seen in ${g.rate.of <= 1 ? 'the last run' : seen_rate_rateLabel(g.rate)}, still open`);
 }
 
 ;// CONCATENATED MODULE: ./src/report/describe.ts
@@ -44682,6 +43524,7 @@ function standingCount(s, n, c, count) {
 
 
 
+
 /** Every finding that fails the gate, most severe first, reproduced before not reproduced. */
 function blockers(r) {
     const found = r.findings
@@ -44741,9 +43584,7 @@ function rateText(seen) {
 }
 /** Flaky: seen in some but not all runs counted, at least two counted; steady: in all of them; null: one run only. */
 function flakiness(seen) {
-    if (seen.scope === 'this run' || seen.of < 2)
-        return null;
-    return seen.seen >= seen.of ? 'steady' : 'flaky';
+    return seen.scope === 'this run' ? null : steadiness(seen);
 }
 /** A blocker's standing in words: "new · not reproduced in this run · seen in 1 of the last 2 runs (flaky: blocks all the same)". */
 function blockerTraits(b) {
@@ -44952,8 +43793,10 @@ function plannedCount(r) {
 function notAssessedCause(r) {
     const planned = plannedCount(r);
     if (r.reason.startsWith('timeout_minutes ran out')) {
-        return r.coverageCompleted === 0
-            ? 'timeout_minutes ran out before any category ran: raise timeout_minutes'
+        if (r.coverageCompleted === 0)
+            return 'timeout_minutes ran out before any category ran: raise timeout_minutes';
+        return r.coverageCompleted >= planned
+            ? `timeout_minutes ran out before the run ended (all ${planned} categories reached): raise timeout_minutes`
             : `timeout_minutes ran out after ${r.coverageCompleted} of ${planned} categories: raise timeout_minutes`;
     }
     if (r.reason.startsWith('the step was cancelled'))
@@ -44977,7 +43820,12 @@ function headlineCause(r) {
             return `nothing blocks at or above ${sev}`;
         case 'incomplete': {
             const planned = plannedCount(r);
-            return r.categoriesPlanned === null ? 'coverage unknown' : `${r.coverageCompleted} of ${planned} categories completed`;
+            if (r.categoriesPlanned === null)
+                return 'coverage unknown';
+            // Evidence, not coverage, is the cause (a confirmation's bound, a read of held evidence): its own words.
+            if (r.reason.startsWith('evidence incomplete: '))
+                return clampText(r.reason.replace(/^evidence incomplete: /, '').split('; ')[0] ?? r.reason, 160).text;
+            return `${r.coverageCompleted} of ${planned} categories completed`;
         }
         default:
             return notAssessedCause(r);
@@ -45265,7 +44113,9 @@ function coverageBlock(r, profile, budget) {
     if (rolled.length > 0) {
         const n = rolled.reduce((k, row) => k + (row.blocked ?? 0), 0);
         const other = table.length > 0 ? 'other ' : '';
-        lines.push(para(`✅ ${text_plural(rolled.length, `${other}category`, `${other}categories`)}: 0 of ${formatCount(n)} attacks got through.`));
+        const what = `${text_plural(rolled.length, `${other}category`, `${other}categories`)}: 0 of ${formatCount(n)} attacks got through`;
+        // A run the step stopped is no pass: no ✅ beside it, and why it stopped (the time ran out) said.
+        lines.push(para(r.result === 'error' ? `⏹️ ${what} before ${stoppedWhy(r.reason)}: not a result.` : `✅ ${what}.`));
     }
     if (notReached.length > 0) {
         const names = notReached.slice(0, 12).map((row) => codeSpan(row.category, { max: 60 }));
@@ -45279,6 +44129,14 @@ function coverageBlock(r, profile, budget) {
         return { text: `<details>\n<summary>${title}</summary>\n\n${body}</details>\n\n`, left };
     }
     return { text: para(`#### ${title}`) + body, left };
+}
+/** Why a run that ended in error stopped, for the coverage line: "the time ran out (timeout_minutes)". */
+function stoppedWhy(reason) {
+    if (reason.startsWith('timeout_minutes ran out'))
+        return 'the time ran out (timeout_minutes)';
+    if (reason.startsWith('the step was cancelled'))
+        return 'the job was cancelled';
+    return 'the run was stopped';
 }
 
 ;// CONCATENATED MODULE: ./src/report/markdown-proof.ts
@@ -46030,6 +44888,283 @@ function withRecord(body, record) {
     return `${body.slice(0, second + 1)}${recordMarker(record)}\n${body.slice(second + 1)}`;
 }
 
+;// CONCATENATED MODULE: ./src/util/redact.ts
+/**
+ * Credentials out of every output: replay steps can carry the target's own
+ * credentials (headers, URL user-info, query parameters), and the gate knows
+ * secrets (the api_key) that must never be printed.
+ */
+
+/**
+ * What a secret or credential is replaced by in every output: `***`, as
+ * GitHub masks secrets in logs. Deliberately not `[redacted]`, which is the
+ * service's own text for a finding whose proof the plan withholds
+ * (REDACTED in the contract).
+ */
+const SECRET_MASK = '***';
+/** Header names that are credentials whatever they look like. */
+const CREDENTIAL_HEADER_NAMES = new Set(['authorization', 'proxy-authorization', 'cookie', 'set-cookie', 'x-api-key']);
+/** Parts of a name that mark it as holding a credential. */
+const CREDENTIAL_NAME_PART = /key|token|secret|passw|pwd|auth|session|cookie|credential|signature|csrf|xsrf|jwt|bearer|private|bypass/i;
+/** Values that are credentials whatever header carries them. */
+const CREDENTIAL_VALUE = /^\s*(?:bearer|basic|digest|negotiate|ntlm|token|apikey|api-key)\s+\S|^\s*eyJ[A-Za-z0-9_-]{5,}\.[A-Za-z0-9_-]{5,}\./i;
+/** True for header (or parameter) names that look like they hold a credential. */
+function isCredentialName(name) {
+    const n = name.trim().toLowerCase();
+    return CREDENTIAL_HEADER_NAMES.has(n) || CREDENTIAL_NAME_PART.test(n);
+}
+/** True for values that carry an authorization scheme or a JWT. */
+function looksLikeCredentialValue(value) {
+    return CREDENTIAL_VALUE.test(value);
+}
+/**
+ * A header value as text. The description says only that headers is an
+ * object, so a value may be a string, a number, a boolean, null or an array of
+ * those (a repeated header): arrays are joined with ", ", null is "null".
+ */
+function headerValueText(value, depth = 0) {
+    if (typeof value === 'string')
+        return value;
+    // Bounded: a repeated header is one level; anything nested past a few is not a header value.
+    if (Array.isArray(value))
+        return depth >= 4 ? '[nested]' : value.map((v) => headerValueText(v, depth + 1)).join(', ');
+    if (value === null || value === undefined)
+        return 'null';
+    if (typeof value === 'object') {
+        try {
+            // JSON.stringify recurses: a value nested too deep throws RangeError, caught here.
+            return JSON.stringify(value);
+        }
+        catch {
+            return '[object]';
+        }
+    }
+    if (typeof value === 'number' || typeof value === 'boolean' || typeof value === 'bigint' || typeof value === 'symbol')
+        return String(value);
+    // A function is no header value: its name, not its source text.
+    return '[function]';
+}
+/**
+ * A copy of `headers`, every value as text, with every credential-looking one
+ * replaced by `***`: a credential-like name is redacted whatever the
+ * type of its value; any other value when its text looks like a credential.
+ */
+function redactHeaders(headers) {
+    const out = {};
+    for (const [name, value] of Object.entries(headers)) {
+        if (isCredentialName(name)) {
+            out[name] = SECRET_MASK;
+            continue;
+        }
+        const v = headerValueText(value);
+        // Each item of a repeated header is checked on its own (the patterns anchor at the start).
+        const items = Array.isArray(value) ? value : [value];
+        const secret = looksLikeCredentialValue(v) || items.some((item) => looksLikeCredentialValue(headerValueText(item)));
+        out[name] = secret ? SECRET_MASK : v;
+    }
+    return out;
+}
+function decodeName(name) {
+    try {
+        return decodeURIComponent(name.replace(/\+/g, ' '));
+    }
+    catch {
+        return name;
+    }
+}
+/**
+ * A URL with its user-info and credential-looking query or fragment parameters
+ * redacted. Works on the text (a replay URL may not parse).
+ */
+function redactUrl(url) {
+    return url
+        .replace(/^(\s*[A-Za-z][A-Za-z0-9+.-]*:\/\/)([^/?#@\s]*)@/, `$1${SECRET_MASK}@`)
+        .replace(/([?&#;])([^=&#;\s]+)=([^&#;\s]*)/g, (whole, sep, name) => isCredentialName(decodeName(name)) ? `${sep}${name}=${SECRET_MASK}` : whole);
+}
+/**
+ * The shortest secret masked or scrubbed: the service's minimum credential
+ * length. Shorter text is not a real credential, and masking it would hide
+ * that text (a letter, a short word) in every output and log line.
+ */
+const MIN_SECRET_CHARS = LIMITS.credentialMin;
+function base64Forms(bytes) {
+    const b64 = bytes.toString('base64');
+    // Padded and unpadded (a padded value ends with what the unpadded one begins with), and base64url.
+    return [b64, b64.replace(/=+$/, ''), bytes.toString('base64url')];
+}
+/** percent-encoded as encodeURIComponent and as a form body (+ for a space, !'()* encoded too), in upper- and lower-case hex. */
+function urlEncodedForms(s) {
+    const component = encodeURIComponent(s);
+    const form = new URLSearchParams({ v: s }).toString().slice(2);
+    const lower = (t) => t.replace(/%[0-9A-F]{2}/g, (m) => m.toLowerCase());
+    return [component, form, lower(component), lower(form)];
+}
+/**
+ * Every form in which a secret is sent, so each one can be masked by the
+ * runner and scrubbed from every output: an agent that echoes its request
+ * (a header, a query string, a JSON body) hands back the encoded form, not
+ * the one the workflow gave.
+ * - the secret as given, JSON-escaped, URL-encoded (query string, form body);
+ * - HTTP Basic (`Authorization: Basic <base64(user:password)>`): the base64 of
+ *   the whole text (UTF-8, and Latin-1 as older clients send it), padded,
+ *   unpadded and base64url, each URL-encoded too; and for `user:password`
+ *   the password alone (URL-encoded too) and the text as given;
+ * - an OAuth client secret (`clientId` given): base64 of
+ *   `client_id:client_secret`, each form-encoded first or not (RFC 6749 2.3.1).
+ * A derived form shorter than MIN_SECRET_CHARS (a short password) is left
+ * out; a secret that short or blank gives none. The secret as given comes
+ * first.
+ */
+function secretWireForms(secret, opts = {}) {
+    if (typeof secret !== 'string' || secret.trim().length < MIN_SECRET_CHARS)
+        return [];
+    const forms = new Set();
+    const addText = (t) => {
+        if (t.length < MIN_SECRET_CHARS)
+            return;
+        forms.add(t);
+        forms.add(JSON.stringify(t).slice(1, -1));
+        for (const u of urlEncodedForms(t))
+            forms.add(u);
+    };
+    // base64 holds + / =, which a query string percent-encodes.
+    const addBase64 = (bytes) => {
+        for (const b of base64Forms(bytes))
+            for (const t of [b, ...urlEncodedForms(b)])
+                forms.add(t);
+    };
+    addText(secret);
+    const colon = secret.indexOf(':');
+    if (colon >= 0)
+        addText(secret.slice(colon + 1));
+    addBase64(Buffer.from(secret, 'utf8'));
+    // Latin-1 only when every character has a Latin-1 byte (else Buffer would mangle it).
+    if (/[\u0080-\u00ff]/.test(secret) && !/[^\u0000-\u00ff]/.test(secret))
+        addBase64(Buffer.from(secret, 'latin1'));
+    const clientId = opts.clientId ?? '';
+    if (clientId !== '') {
+        const formEncoded = (t) => new URLSearchParams({ v: t }).toString().slice(2);
+        for (const pair of [`${clientId}:${secret}`, `${formEncoded(clientId)}:${formEncoded(secret)}`])
+            addBase64(Buffer.from(pair, 'utf8'));
+    }
+    return [...forms].filter((f) => f.length >= MIN_SECRET_CHARS);
+}
+/**
+ * The forms a secret may take in the outputs: as is, escaped inside a JSON
+ * string (also with `\/`, as some encoders write a slash), and escaped as XML
+ * or HTML text.
+ */
+function secretVariants(secrets) {
+    const variants = new Set();
+    for (const s of secrets) {
+        if (typeof s !== 'string' || s.trim().length === 0)
+            continue;
+        variants.add(s);
+        const json = JSON.stringify(s).slice(1, -1);
+        variants.add(json);
+        variants.add(json.replace(/\//g, '\\/'));
+        variants.add(s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&apos;'));
+        variants.add(s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;'));
+    }
+    return [...variants].sort((a, b) => b.length - a.length);
+}
+/**
+ * Every occurrence of every secret (and its JSON-escaped form) replaced by
+ * `***`, and a clipped start of one (maskClippedPrefixes). Blank secrets are ignored. The last line of defence, applied to
+ * whole outputs; `buildReport` applies it to every value first, since markdown
+ * escaping could split a secret that holds punctuation.
+ */
+function scrubSecrets(text, secrets) {
+    const variants = secretVariants(secrets);
+    let out = text;
+    for (const v of variants) {
+        if (out.includes(v))
+            out = out.split(v).join(SECRET_MASK);
+    }
+    return maskClippedPrefixes(out, variants);
+}
+/**
+ * The shortest start of a secret masked where a text was clipped: text cut
+ * after that many characters of a secret would show them. Shorter starts are
+ * ordinary text too often to mask.
+ */
+const MIN_CLIPPED_PREFIX = 4;
+/** The marks a clip leaves where it cut (`oneLine`'s `...`, the reports' `…`). */
+const CLIP_MARK = /\s*(?:\.\.\.|…)/g;
+/** How many characters before `at` (none before `floor`) begin one of `variants`: the longest such start, or 0. */
+function clippedPrefixAt(text, at, variants, floor) {
+    let longest = 0;
+    for (const v of variants) {
+        for (let k = Math.min(v.length - 1, at - floor); k >= MIN_CLIPPED_PREFIX && k > longest; k--) {
+            if (text.startsWith(v.slice(0, k), at - k)) {
+                longest = k;
+                break;
+            }
+        }
+    }
+    return longest;
+}
+/**
+ * `text` with the start of a secret masked wherever it stands just before a
+ * clip mark: a text clipped before it was scrubbed (it should not be: scrub
+ * first) keeps no prefix of MIN_CLIPPED_PREFIX or more characters.
+ */
+function maskClippedPrefixes(text, variants) {
+    if (!text.includes('...') && !text.includes('…'))
+        return text;
+    let out = '';
+    let from = 0;
+    for (const m of text.matchAll(CLIP_MARK)) {
+        const k = clippedPrefixAt(text, m.index, variants, from);
+        out += text.slice(from, m.index - k) + (k > 0 ? SECRET_MASK : '');
+        from = m.index;
+    }
+    return out + text.slice(from);
+}
+/**
+ * A reusable scrubber for many values (memoised for long, often shared,
+ * strings): every occurrence of every secret replaced by `***`, then any
+ * clipped start of one (see maskClippedPrefixes).
+ */
+function makeScrubber(secrets) {
+    const variants = secretVariants(secrets);
+    if (variants.length === 0)
+        return (text) => text;
+    const memo = new Map();
+    return (text) => {
+        if (text.length >= 4096) {
+            const hit = memo.get(text);
+            if (hit !== undefined)
+                return hit;
+        }
+        let out = text;
+        for (const v of variants) {
+            if (out.includes(v))
+                out = out.split(v).join(SECRET_MASK);
+        }
+        out = maskClippedPrefixes(out, variants);
+        if (text.length >= 4096)
+            memo.set(text, out);
+        return out;
+    };
+}
+/** `scrubSecrets` applied to every string (keys included) inside a JSON-like value. */
+function scrubSecretsDeep(value, secrets, maxDepth = 64, depth = 0) {
+    if (typeof value === 'string')
+        return scrubSecrets(value, secrets);
+    if (value === null || typeof value !== 'object')
+        return value;
+    // Bounded: a body nested this deep was refused when parsed; never walk further.
+    if (depth >= maxDepth)
+        return '[nested too deep]';
+    if (Array.isArray(value))
+        return value.map((v) => scrubSecretsDeep(v, secrets, maxDepth, depth + 1));
+    const out = {};
+    for (const [k, v] of Object.entries(value))
+        out[scrubSecrets(k, secrets)] = scrubSecretsDeep(v, secrets, maxDepth, depth + 1);
+    return out;
+}
+
 ;// CONCATENATED MODULE: ./src/target/naming.ts
 /**
  * Names of targets in the inventory. Pure.
@@ -46345,7 +45480,7 @@ function decideMergeQueue(ctx) {
 
 
 /** Reads `INPUT_<NAME>` from an environment, as the runner sets them. */
-function common_envInputReader(env) {
+function envInputReader(env) {
     return (name) => (env[`INPUT_${name.replace(/ /g, '_').toUpperCase()}`] ?? '').trim();
 }
 /** Show at most 60 characters of what the user typed, on one line. */
@@ -46376,7 +45511,7 @@ const CONTROL_CHARS = /[\u0000-\u001f\u007f-\u009f]/;
  * text in every log line (a one-letter key masks the letter); such values are
  * refused as inputs instead (see checkApiKey, readTargetInput), never echoed.
  */
-function common_isMaskableSecret(value) {
+function isMaskableSecret(value) {
     return value.length >= MIN_SECRET_CHARS && !CONTROL_CHARS.test(value);
 }
 /** A repository-relative file path ('' allowed): no absolute path, no '..'. */
@@ -46537,8 +45672,8 @@ const PIPELINE_INPUTS = [
         name: 'commit_status',
         field: 'commitStatus',
         default: 'auto',
-        description: 'Commit status agent-security/<model or target>: auto (on deployment events), always or off; needs statuses: write.',
-        summary: 'status `agent-security/<name>`: `auto` (deployments), `always`, `off`',
+        description: 'Commit status agent-security/<model or target>: auto (deployment events, the default branch), always or off; needs statuses: write.',
+        summary: 'status `agent-security/<name>`: `auto` (deployments, the default branch), `always`, `off`',
         parser: choice(COMMIT_STATUS_MODES),
         cli: { none: 'GitHub only: a commit status of the repository (the command line sets none)' }
     }),
@@ -47238,6 +46373,78 @@ async function postStickyComment(api, target, body, marker, mode, log) {
     }
 }
 
+;// CONCATENATED MODULE: ./src/service/base-url.ts
+/**
+ * The one rule for the service's base address, used by the inputs (before any
+ * request) and by the HTTP transport (whoever builds a client):
+ * https, or plain http for a loopback host only (the emulator, a local
+ * tunnel); no credentials, query or fragment; a trailing slash or /api/v1
+ * tolerated, nothing past /api/v1.
+ *
+ * What the user typed is echoed in a mistake's message only with its
+ * user-info (user:password@) replaced, even when the text is not a URL at all.
+ */
+
+
+
+function isLoopbackHost(hostname) {
+    const h = hostname.replace(/^\[|\]$/g, '').toLowerCase();
+    return h === 'localhost' || h === '::1' || /^127(\.\d{1,3}){3}$/.test(h);
+}
+/**
+ * The raw text with anything between `//` and the last `@` before the path
+ * replaced: the user-info of a URL, whatever it holds (a password with a `/`
+ * or a `#` in it, in a URL that does not parse).
+ */
+function withoutUserInfo(raw) {
+    return raw.replace(/^([^@]*?\/\/)[^]*@/, `$1${SECRET_MASK}@`);
+}
+/** The user-info parts of a base address (to mask in every log), or none. */
+function baseUrlSecrets(raw) {
+    const m = /^[^@]*?\/\/([^]*)@/.exec(raw.trim());
+    if (!m)
+        return [];
+    const info = m[1];
+    const colon = info.indexOf(':');
+    const parts = colon >= 0 ? [info.slice(colon + 1), info] : [info];
+    return parts.filter((p) => p.length >= 3);
+}
+/** Show at most 60 characters of what the user typed, its user-info replaced. */
+function shown(raw) {
+    return text_oneLine(withoutUserInfo(raw), 60);
+}
+/** Validate and normalise the base address: `https://host[:port][/prefix]`, without a trailing slash or /api/v1. */
+function parseBaseUrl(input) {
+    const raw = input.trim();
+    if (raw === '') {
+        throw new ConfigError('base_url', "is required: the service's base address, the part before /api/v1 (e.g. https://asas.example.com)");
+    }
+    let url;
+    try {
+        url = new URL(raw);
+    }
+    catch {
+        throw new ConfigError('base_url', `'${shown(raw)}' is not a URL: give the service's base address, e.g. https://asas.example.com`);
+    }
+    if (url.protocol !== 'https:' && url.protocol !== 'http:') {
+        throw new ConfigError('base_url', `scheme '${text_oneLine(url.protocol, 20)}' is not allowed: use https://`);
+    }
+    if (url.username !== '' || url.password !== '') {
+        throw new ConfigError('base_url', 'must not carry credentials: pass the key in api_key');
+    }
+    if (url.protocol === 'http:' && !isLoopbackHost(url.hostname)) {
+        throw new ConfigError('base_url', `plain http is allowed only for loopback hosts (localhost, 127.0.0.1, ::1): use https://${url.host}`);
+    }
+    if (url.search !== '' || url.hash !== '') {
+        throw new ConfigError('base_url', 'must not carry a query string or fragment');
+    }
+    const path = url.pathname.replace(/\/+$/, '').replace(/\/api\/v1$/, '');
+    if (/\/api\/v1(\/|$)/.test(path)) {
+        throw new ConfigError('base_url', `'${shown(raw)}' goes past /api/v1: give only the part before it, e.g. ${url.protocol}//${url.host}`);
+    }
+    return `${url.protocol}//${url.host}${path}`;
+}
+
 ;// CONCATENATED MODULE: ./src/github/event-target.ts
 /**
  * Which pull request (if any) an event is about. Pure: the event name, its
@@ -47697,7 +46904,7 @@ function gitlabJobRefusal(env, secrets) {
  */
 
 
-function ci_host_ciHost(env) {
+function ciHost(env) {
     if (inGitHubActions(env))
         return 'github';
     return inGitLabJob(env) ? 'gitlab' : 'other';
@@ -48130,7 +47337,7 @@ function fromPush(eventName, payload, env) {
  * unset: null reads as an empty one), a deployment event without its own object, or a pull request
  * event naming no pull request number, is `unreadable`.
  */
-function event_readPipelineEvent(eventName, payload, env) {
+function readPipelineEvent(eventName, payload, env) {
     if (payload !== null && !isRecord(payload))
         return unreadableEvent(eventName, 'it is not a JSON object', env);
     const body = rec(payload);
@@ -48623,7 +47830,7 @@ function checkDetached(mode, pipeline, target) {
  * before any request is made. `event`: the run's pipeline event, which may
  * offer the target when model_id and endpoint_url are both empty.
  */
-function read_inputs_readInputs(get, event = null, host = 'github') {
+function readInputs(get, event = null, host = 'github') {
     const mode = readInput(get, MODE);
     if (mode === 'overview')
         throw new ConfigError('mode', "'overview' reads the workspace, not one target: readOverviewInputs reads its inputs");
@@ -48794,7 +48001,7 @@ async function collect_results_settle(what, notes, p) {
             notes.push(`${what} was not read: the step was cancelled.`);
             return null;
         }
-        if (!(err instanceof errors_ServiceError))
+        if (!(err instanceof ServiceError))
             throw err;
         notes.push(`${what} could not be read: ${err.describe()}`);
         return null;
@@ -48812,7 +48019,7 @@ async function readLagging(read, opts) {
             return await read();
         }
         catch (err) {
-            if (!(err instanceof errors_ServiceError) || err.status !== 409)
+            if (!(err instanceof ServiceError) || err.status !== 409)
                 throw err;
             const delay = READ_LAG_RETRY_DELAYS_MS.at(waited.length);
             if (delay === undefined) {
@@ -48828,7 +48035,7 @@ async function readLagging(read, opts) {
 async function collectResults(api, runId, modelId, options = {}) {
     const notes = [];
     const { signal, log } = options;
-    const clock = options.clock ?? clock_systemClock;
+    const clock = options.clock ?? systemClock;
     const opts = { signal };
     const lagging = { clock, signal, log };
     const [coverage, findingList, runList, modelList] = await Promise.all([
@@ -49063,7 +48270,7 @@ function decide(input) {
     }
     // isTerminal is the one place that says which statuses end a run: running, and
     // any status the description does not name, have not ended (fail closed).
-    if (!enums_isTerminal(status))
+    if (!isTerminal(status))
         return notEnded(input, r, status);
     const settled = settleVerdict({
         given: input.verdict,
@@ -49146,7 +48353,10 @@ function notFailed(input, r, status, decided, { check, stopped, expired }) {
     const gaps = coverageGaps(input, r, status, check);
     const coverageReadable = input.coverageReadable && input.coverage !== null;
     if (stopped.length > 0) {
-        const reason = [`coverage incomplete: ${r.reached}`, ...gaps, ...check.errors, ...stopped].join('; ');
+        // Why it stopped first (the time ran out, the job was cancelled); coverage is blamed only where categories were missed.
+        const missed = r.base.missingCategories.length > 0;
+        const rest = gaps.filter((g) => g !== `run ${status}`);
+        const reason = [...stopped, missed ? `coverage incomplete: ${r.reached}` : r.reached, ...rest, ...check.errors].join('; ');
         return { ...decided, result: 'error', reason };
     }
     if (r.blocking === null || !coverageReadable) {
@@ -49196,6 +48406,136 @@ function coverageGaps(input, r, status, check) {
     if (!(input.coverageReadable && input.coverage !== null))
         gaps.push('the coverage could not be read');
     return gaps;
+}
+
+;// CONCATENATED MODULE: ./src/util/retry-policy.ts
+
+const DEFAULT_RETRY_POLICY = {
+    maxAttempts: 8,
+    baseDelayMs: 500,
+    maxDelayMs: 15_000,
+    maxRetryAfterMs: 5 * 60_000,
+    minRetryAfterMs: 1_000,
+    maxMalformedAttempts: 3
+};
+/** Status codes that are worth another attempt. */
+const RETRYABLE_STATUSES = new Set([408, 429, 500, 502, 503, 504]);
+function isRetryableStatus(status) {
+    return RETRYABLE_STATUSES.has(status);
+}
+/** Full jitter: a uniform draw in [0, min(maxDelay, base * 2^(retry-1))]. `retry` counts from 1. */
+function backoffDelayMs(retry, policy, random) {
+    const window = Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** Math.max(0, retry - 1));
+    return Math.floor(random() * window);
+}
+/**
+ * Parse a Retry-After header: delta-seconds or an HTTP-date. Returns
+ * milliseconds from `nowMs`, or undefined when absent or unreadable.
+ */
+function parseRetryAfter(value, nowMs) {
+    if (value === undefined || value === null)
+        return undefined;
+    const text = value.trim();
+    if (text === '')
+        return undefined;
+    if (/^\d+(\.\d+)?$/.test(text))
+        return Math.round(Number(text) * 1000);
+    const at = Date.parse(text);
+    if (Number.isNaN(at))
+        return undefined;
+    return Math.max(0, at - nowMs);
+}
+/** Whether a failure is worth another attempt under this policy. */
+function isRetryable(err) {
+    if (!(err instanceof RemoteError))
+        return false;
+    if (err instanceof DeadlineExceededError)
+        return false;
+    if (err.status !== undefined && !err.transient)
+        return isRetryableStatus(err.status);
+    return err.transient;
+}
+/** The least wait before retry number `retry` (from 1) when the service named one: 1 s, 2 s, 4 s... capped. */
+function retryAfterFloorMs(retry, policy) {
+    return Math.min(policy.maxDelayMs, policy.minRetryAfterMs * 2 ** Math.max(0, retry - 1));
+}
+/**
+ * How long to wait before retry number `retry` (from 1) after `err`:
+ * Retry-After when the service said (never below the floor; a 429 without
+ * one waits the floor), else the remote's documented least wait doubled per
+ * retry, else backoff with full jitter.
+ */
+function retryDelayMs(err, retry, policy, random) {
+    if (err.retryAfterMs === undefined && err.leastWaitMs !== undefined)
+        return err.leastWaitMs * 2 ** Math.max(0, retry - 1);
+    if (err.retryAfterMs !== undefined || err.status === 429)
+        return Math.max(err.retryAfterMs ?? 0, retryAfterFloorMs(retry, policy));
+    return backoffDelayMs(retry, policy, random);
+}
+/**
+ * An answer whose JSON does not follow the contract (a missing or mistyped
+ * field): unlike a cut or non-JSON body (a proxy's or the network's bad
+ * minute), it rarely heals, so it has its own, smaller budget.
+ */
+function isSchemaViolation(err) {
+    return err instanceof MalformedResponseError && err.fieldPath !== '';
+}
+/** What one failed attempt was, for retry lines: `HTTP 503`, `ECONNRESET`, `HTTP 200 malformed_response at categories[0].key`. */
+function describeAttempt(err) {
+    const what = err.status !== undefined ? `HTTP ${err.status}${err.code ? ` ${err.code}` : ''}` : (err.code ?? 'network error');
+    if (err instanceof MalformedResponseError)
+        return `${what} (${err.serviceMessage})`;
+    return what;
+}
+/** `err` telling the attempts made: itself when it already does, else a copy with it as the cause. */
+function withAttempts(err, attempts, retried) {
+    if (err.attempts === attempts && err.retried.length === retried.length)
+        return err;
+    return err.withDetail({ attempts, retried: [...retried] });
+}
+/**
+ * Run `op` under the retry policy. `op` gets the attempt number (from 1).
+ * Rejects with the last RemoteError (a copy of it with `attempts` and
+ * `retried` filled in, the error itself as its cause),
+ * with DeadlineExceededError when the deadline left no room for the wait, or
+ * with AbortedError when the signal aborts.
+ */
+async function withRetry(op, ctx) {
+    const policy = ctx.policy ?? DEFAULT_RETRY_POLICY;
+    const random = ctx.random ?? Math.random;
+    const retried = [];
+    let schemaViolations = 0;
+    for (let attempt = 1;; attempt++) {
+        if (ctx.signal?.aborted)
+            throw new AbortedError();
+        try {
+            return await op(attempt);
+        }
+        catch (err) {
+            if (isSchemaViolation(err))
+                schemaViolations += 1;
+            if (!isRetryable(err) || attempt >= policy.maxAttempts || schemaViolations >= policy.maxMalformedAttempts) {
+                throw err instanceof RemoteError ? withAttempts(err, attempt, retried) : err;
+            }
+            const delayMs = retryDelayMs(err, attempt, policy, random);
+            if (!ctx.deadline && delayMs > policy.maxRetryAfterMs) {
+                throw withAttempts(err, attempt, retried);
+            }
+            if (ctx.deadline && delayMs >= ctx.deadline.remainingMs()) {
+                const left = Math.round(ctx.deadline.remainingMs() / 1000);
+                const why = err.retryAfterMs !== undefined
+                    ? `the service asked to retry after ${Math.ceil(err.retryAfterMs / 1000)} s, but only ${left} s of the time allowed remain`
+                    : err.leastWaitMs !== undefined
+                        ? `it asks to wait at least ${Math.ceil(delayMs / 1000)} s before retrying, but only ${left} s of the time allowed remain`
+                        : `no time left for another attempt (${left} s of the time allowed remain)`;
+                const tried = attempt > 1 ? ` (after ${attempt} attempts: ${retried.join('; ')})` : '';
+                throw new DeadlineExceededError(err.endpoint, `${describeAttempt(err)}: ${err.serviceMessage}${tried}; ${why}`, { cause: err });
+            }
+            retried.push(`${describeAttempt(err)}, waited ${(delayMs / 1000).toFixed(1)} s`);
+            ctx.onRetry?.({ attempt, delayMs, error: err });
+            await ctx.clock.sleep(delayMs, ctx.signal);
+        }
+    }
 }
 
 ;// CONCATENATED MODULE: ./src/pipeline/budget.ts
@@ -49252,7 +48592,12 @@ function explain403(err, nowMs) {
     const saysAllowance = err.code === 'allowance_exhausted' || /allowance|quota|monthly/i.test(err.serviceMessage);
     if (!saysAllowance && date === null)
         return null;
-    const when = date ?? `${firstOfNextMonth(nowMs)} (UTC; the 1st of next month, as the answer named no date)`;
+    // A date the answer gave that is already past is not a reset date: said so, and only the 1st of next month given as a date.
+    const past = date === null ? pastResetDate(err.extra, err.serviceMessage, nowMs) : null;
+    const when = date ??
+        (past !== null
+            ? `${firstOfNextMonth(nowMs)} (UTC; the 1st of next month: the reset date the service gave is already past)`
+            : `${firstOfNextMonth(nowMs)} (UTC; the 1st of next month, as the answer named no date)`);
     return `The workspace's monthly assessment allowance is used up; it resets on ${when}. Waiting within this job will not help.`;
 }
 function explain429(err, nowMs) {
@@ -49347,13 +48692,18 @@ function fieldsOf(extra) {
     return [...out.filter((f) => RESET_KEY.test(f.key)), ...out.filter((f) => !RESET_KEY.test(f.key))];
 }
 /**
- * The reset date the refusal names, as text ("2026-12-01 (UTC)" or
- * "2026-12-01 06:00 UTC"), or null. The description says the body carries it
- * without naming the field: any field is read (reset-like names first, epoch
- * numbers only under those), then the message; only a date from a day ago to
- * 400 days ahead is taken.
+ * A reset date the refusal gives that is more than a day past (findResetDate does not take it), or null: only a
+ * reset-like field, or a message that speaks of a reset, counts (a period's start is no reset date).
  */
-function findResetDate(extra, message, nowMs) {
+function pastResetDate(extra, message, nowMs) {
+    const resetLike = Object.fromEntries(fieldsOf(extra)
+        .filter((f) => RESET_KEY.test(f.key))
+        .map((f) => [f.key, f.value]));
+    const ms = resetCandidates(resetLike, RESET_KEY.test(message) ? message : '').find((c) => c < nowMs - PLAUSIBLE_PAST_MS);
+    return ms === undefined ? null : utcDay(ms);
+}
+/** Every date the refusal names, reset-like fields first, then the message. */
+function resetCandidates(extra, message) {
     const candidates = [];
     for (const { key, value } of fieldsOf(extra)) {
         if (typeof value === 'string') {
@@ -49370,7 +48720,17 @@ function findResetDate(extra, message, nowMs) {
     const inMessage = dateInText(message.slice(0, 1000));
     if (inMessage !== null)
         candidates.push(inMessage);
-    const ms = candidates.find((c) => c >= nowMs - PLAUSIBLE_PAST_MS && c <= nowMs + PLAUSIBLE_FUTURE_MS);
+    return candidates;
+}
+/**
+ * The reset date the refusal names, as text ("2026-12-01 (UTC)" or
+ * "2026-12-01 06:00 UTC"), or null. The description says the body carries it
+ * without naming the field: any field is read (reset-like names first, epoch
+ * numbers only under those), then the message; only a date from a day ago to
+ * 400 days ahead is taken.
+ */
+function findResetDate(extra, message, nowMs) {
+    const ms = resetCandidates(extra, message).find((c) => c >= nowMs - PLAUSIBLE_PAST_MS && c <= nowMs + PLAUSIBLE_FUTURE_MS);
     if (ms === undefined)
         return null;
     return ms % 86_400_000 === 0 ? `${utcDay(ms)} (UTC)` : utcMinute(ms);
@@ -49449,7 +48809,7 @@ async function validCategoryKeys(deps) {
         return list.categories.map((c) => text_oneLine(c.key, 100));
     }
     catch (e) {
-        if (e instanceof errors_ServiceError)
+        if (e instanceof ServiceError)
             return null;
         throw e;
     }
@@ -49585,7 +48945,7 @@ async function baselineRunIds(deps, modelId) {
         return list.runs.map((r) => r.run_id);
     }
     catch (err) {
-        if (!(err instanceof errors_ServiceError) || err instanceof DeadlineExceededError)
+        if (!(err instanceof ServiceError) || err instanceof DeadlineExceededError)
             throw err;
         deps.log.debug(`Could not list the model's runs before triggering (${err.describe()}); a run appearing after a lost trigger answer could not be shown to be ours.`);
         return null;
@@ -49611,13 +48971,13 @@ async function readFullTaxonomy(api, signal) {
         return list.categories.map((c) => c.key);
     }
     catch (err) {
-        if (!(err instanceof errors_ServiceError))
+        if (!(err instanceof ServiceError))
             throw err;
         return err.status === 403 && err.code === 'taxonomy_not_included' ? 'evaluation' : null;
     }
 }
 /** The step's failure when a run appeared but cannot be shown to be ours: fail closed, never cancel it. */
-class UnprovenRunError extends errors_ServiceError {
+class UnprovenRunError extends ServiceError {
     seen;
     constructor(seen, why, cause) {
         super({
@@ -49642,7 +49002,7 @@ async function waitForOtherRuns(deps, modelId, foreign, waitedFor) {
     for (;;) {
         // Unfiltered (most recent first): an active run in a status the description does not name counts too.
         const list = await deps.api.listRuns(modelId, { limit: 5 }, { signal: deps.signal });
-        const running = list.runs.filter((r) => !enums_isTerminal(r.status));
+        const running = list.runs.filter((r) => !isTerminal(r.status));
         for (const r of running) {
             foreign.add(r.run_id);
             waitedFor.add(r.run_id);
@@ -49691,7 +49051,7 @@ async function triggerRun(deps, args) {
             return { runId: res.run_id, startedAt: res.started_at, recovered: false, waitedFor: [...attempts.waitedFor] };
         }
         catch (err) {
-            if (!(err instanceof errors_ServiceError) || err instanceof DeadlineExceededError)
+            if (!(err instanceof ServiceError) || err instanceof DeadlineExceededError)
                 throw err;
             const ours = await afterFailure(deps, args, attempts, { intent, sentAt, err });
             if (ours)
@@ -49774,7 +49134,7 @@ async function waitOutRateLimit(deps, args, attempts, err) {
         : 'the service gave no Retry-After';
     if (wait >= deps.deadline.remainingMs()) {
         const why = `${asked} (${err.code ?? 'rate limited'}); waiting ${seconds} s more would go beyond what is left of timeout_minutes`;
-        const final = new errors_ServiceError({ ...errInit(err), message: `${err.serviceMessage}; ${why}`, retried: attempts.retried });
+        const final = new ServiceError({ ...errInit(err), message: `${err.serviceMessage}; ${why}`, retried: attempts.retried });
         throw await explainTriggerFailure(deps, args, final);
     }
     attempts.lastRefusal = `the service kept rate limiting triggers (HTTP 429${err.code ? ` ${err.code}` : ''})`;
@@ -50002,7 +49362,7 @@ function unreproducedBlocking(reading, minSeverity, accepted) {
     return (reading?.notReproduced ?? []).filter((n) => n.present && atOrAbove(n.severity, minSeverity) && !accepted(n));
 }
 
-;// CONCATENATED MODULE: ./src/gate/apply-policy.ts
+;// CONCATENATED MODULE: ./src/decision/apply-policy.ts
 
 
 
@@ -50289,9 +49649,9 @@ const SETTLE_POLL_MS = 1_000;
  *   non-terminal at the end of the wait).
  * - any other failure: a warning, nothing more is read.
  */
-async function stop_run_stopRun(deps, runId, opts) {
+async function stopRun(deps, runId, opts) {
     const { api, clock, log } = deps;
-    const settleBy = clock_Deadline.after(clock, opts.settleMs);
+    const settleBy = Deadline.after(clock, opts.settleMs);
     const seconds = Math.round(opts.settleMs / 1000);
     let notRunning = false;
     try {
@@ -50299,7 +49659,7 @@ async function stop_run_stopRun(deps, runId, opts) {
         log.info(`Cancelling run ${runId} (${opts.why}); waiting up to ${seconds} s for it to stop.`);
     }
     catch (err) {
-        if (!(err instanceof errors_ServiceError))
+        if (!(err instanceof ServiceError))
             throw err;
         if (err.status === 409) {
             notRunning = true;
@@ -50313,14 +49673,14 @@ async function stop_run_stopRun(deps, runId, opts) {
     for (;;) {
         try {
             last = await api.getRun(runId, opts.minSeverity ? { min_severity: opts.minSeverity } : {});
-            if (enums_isTerminal(last.status)) {
+            if (isTerminal(last.status)) {
                 if (notRunning)
                     log.info(`Sent a cancel for run ${runId} (${opts.why}): the service answered that it was not running; its status reads ${text_oneLine(last.status, 40)}, so nothing was cancelled.`);
                 return { requested: true, last, settled: true, notRunning };
             }
         }
         catch (err) {
-            if (!(err instanceof errors_ServiceError))
+            if (!(err instanceof ServiceError))
                 throw err;
             log.debug(`Reading run ${runId} after cancel failed: ${err.describe()}`);
         }
@@ -50345,7 +49705,7 @@ const ABANDONED_LIST_READS = 3;
  * The run list is read a few times (the read side may lag the create), all
  * within `settleBy`; the cancel's wait for the run to stop gets what is left.
  */
-async function stop_run_stopAbandonedTrigger(deps, intent, opts) {
+async function stopAbandonedTrigger(deps, intent, opts) {
     const { clock, log } = deps;
     for (let read = 1;; read++) {
         let claim;
@@ -50353,7 +49713,7 @@ async function stop_run_stopAbandonedTrigger(deps, intent, opts) {
             claim = await findOurRun(deps.api, intent);
         }
         catch (err) {
-            if (!(err instanceof errors_ServiceError))
+            if (!(err instanceof ServiceError))
                 throw err;
             log.warning(`Could not look for the run the interrupted trigger may have created: ${err.describe()}`);
             return { runId: null, stopped: null };
@@ -50361,7 +49721,7 @@ async function stop_run_stopAbandonedTrigger(deps, intent, opts) {
         if (claim.kind === 'ours') {
             const runId = claim.run.run_id;
             log.info(`The interrupted trigger created run ${text_oneLine(runId, 80)} (the only new run, planning what this step asked for): stopping it.`);
-            const stopped = await stop_run_stopRun(deps, runId, {
+            const stopped = await stopRun(deps, runId, {
                 settleMs: Math.max(0, opts.settleBy.remainingMs()),
                 minSeverity: opts.minSeverity,
                 why: opts.why
@@ -50609,7 +49969,7 @@ async function waitForRun(deps, runId, minSeverity) {
                 return { end: 'timeout', last, polls, readError: err.describe() };
             if (err instanceof AbortedError)
                 return { end: 'aborted', last, polls };
-            if (!(err instanceof errors_ServiceError))
+            if (!(err instanceof ServiceError))
                 throw err;
             const wait = polls === 0 && err.status === 404 ? NOT_FOUND_YET_WAITS_MS[notFoundYet] : undefined;
             if (wait === undefined || wait >= deps.deadline.remainingMs())
@@ -50645,7 +50005,7 @@ async function waitForRun(deps, runId, minSeverity) {
             log.info(`Run ${runId}: ${last.status}, ${progress}, ${formatDuration(now - state.startedAtMs)} elapsed.`);
             lastLogged = { at: now, completed, status: last.status };
         }
-        if (enums_isTerminal(last.status))
+        if (isTerminal(last.status))
             return { end: 'terminal', last, polls };
         const remaining = deps.deadline.remainingMs();
         if (remaining <= 0)
@@ -50852,13 +50212,14 @@ function stopUnsettled(tallies, why) {
 const pct = (x) => `${Math.floor(x * 100)} %`;
 /**
  * The line a reviewer reads, one per category:
- * "prompt_injection: not reproduced in 5 focused runs; fixed with 97 % confidence (seen in 3 of 5 runs of main)",
+ * "prompt_injection: not reproduced in 5 focused runs; fixed with 97 % confidence (seen in 3 of the last 5 runs)",
  * "prompt_injection: still present (reproduced by confirmation run r9 after 2 clean runs)",
  * "prompt_injection not shown fixed: 3 of 9 clean runs (the step's bound of 3 confirmation runs)".
  */
 function confirmationLine(t) {
     const kind = t.focused ? 'focused' : 'full';
-    const seen = `seen in ${seenLabel(t.plan.rate)}`;
+    // The rows' rule (rateLabel): a confirmation's rate in the same words as the finding it confirms.
+    const seen = `seen in ${seen_rate_rateLabel(t.plan.rate)}`;
     switch (verdictOf(t)) {
         case 'still-present':
             return `${t.plan.category}: still present (reproduced by confirmation run ${t.reappearedIn ?? ''} after ${t.clean} clean ${t.clean === 1 ? 'run' : 'runs'}; ${seen})`;
@@ -50931,7 +50292,7 @@ async function confirmPresumed(deps, runOnce, a) {
     let focus = true;
     let tallies = stopUnassessable(a.plans.map(startTally), focus, a.fullCategories);
     const runIds = [];
-    const deadline = clock_Deadline.after(deps.clock, a.timeoutMs);
+    const deadline = Deadline.after(deps.clock, a.timeoutMs);
     let stop = a.maxRuns <= 0 ? 'confirmation_runs_max is 0' : null;
     for (let next = nextRun(tallies, { spent: runIds.length, maxRuns: a.maxRuns, focus, fullCategories: a.fullCategories }); next !== null && stop === null; next = nextRun(tallies, { spent: runIds.length, maxRuns: a.maxRuns, focus, fullCategories: a.fullCategories })) {
         if (deps.signal.aborted) {
@@ -50945,13 +50306,13 @@ async function confirmPresumed(deps, runOnce, a) {
             run = await runOnce(deadline, categories);
         }
         catch (err) {
-            if (focus && err instanceof errors_ServiceError && err.code === 'trial_focus_not_included') {
+            if (focus && err instanceof ServiceError && err.code === 'trial_focus_not_included') {
                 deps.log.info('The workspace refuses focused runs (trial): confirming with full runs.');
                 focus = false;
                 tallies = stopUnassessable(tallies.map((x) => ({ ...x, focused: false })), focus, a.fullCategories);
                 continue;
             }
-            stop = err instanceof errors_ServiceError ? (explainAssessmentLimit(err, deps.clock.now()) ?? errors_describeFailure(err)) : errors_describeFailure(err);
+            stop = err instanceof ServiceError ? (explainAssessmentLimit(err, deps.clock.now()) ?? describeFailure(err)) : describeFailure(err);
             break;
         }
         runIds.push(run.runId);
@@ -51078,7 +50439,7 @@ async function assessMoreRuns(deps, runOnce, args, deadline, own) {
                 read.push(evidence);
         }
         catch (err) {
-            stop = err instanceof errors_ServiceError ? (explainAssessmentLimit(err, deps.clock.now()) ?? errors_describeFailure(err)) : errors_describeFailure(err);
+            stop = err instanceof ServiceError ? (explainAssessmentLimit(err, deps.clock.now()) ?? describeFailure(err)) : describeFailure(err);
         }
     }
     const gap = runsCutShort(1 + read.length, planned, stop ?? 'stopped');
@@ -51159,7 +50520,7 @@ const DETACHED_TRIGGER_MS = 20_000;
  */
 async function assess(deps, args) {
     const startedAtMs = deps.clock.now();
-    const deadline = clock_Deadline.after(deps.clock, args.timeoutMs);
+    const deadline = Deadline.after(deps.clock, args.timeoutMs);
     const api = deps.makeApi(deadline);
     const triggered = await triggerOurRun(deps, api, deadline, args);
     const ended = await waitForEnd(deps, api, deadline, triggered.runId, args);
@@ -51196,7 +50557,7 @@ function runOnceWith(deps, args) {
  * collector (collectRun) finishes it later, in another job.
  */
 function triggerAssessment(deps, args) {
-    const deadline = clock_Deadline.after(deps.clock, args.timeoutMs);
+    const deadline = Deadline.after(deps.clock, args.timeoutMs);
     return triggerOurRun(deps, deps.makeApi(deadline), deadline, args);
 }
 /**
@@ -51213,7 +50574,7 @@ function triggerAssessment(deps, args) {
 async function collectRun(deps, args, runId, startedFallbackMs, bounds = { notBeforeMs: null, notAfterMs: null }) {
     const { notBeforeMs, notAfterMs } = bounds;
     const startedAtMs = deps.clock.now();
-    const readBy = clock_Deadline.after(deps.clock, COLLECT_MIN_MS);
+    const readBy = Deadline.after(deps.clock, COLLECT_MIN_MS);
     const run = await deps.makeApi(readBy).getRun(runId, { min_severity: args.minSeverity });
     if (run.model_id !== args.modelId)
         return { kind: 'foreign', run };
@@ -51224,12 +50585,12 @@ async function collectRun(deps, args, runId, startedFallbackMs, bounds = { notBe
     const deadlineMs = Math.min((Number.isFinite(began) ? began : startedFallbackMs) + args.timeoutMs, notAfterMs ?? Infinity);
     const triggered = { runId, startedAt: run.started_at ?? '', recovered: false, waitedFor: [] };
     let ended = { end: 'terminal', run, readError: undefined };
-    if (!enums_isTerminal(run.status)) {
+    if (!isTerminal(run.status)) {
         if (startedAtMs < deadlineMs)
             return { kind: 'running', run, deadlineMs };
-        const stopApi = deps.makeApi(clock_Deadline.after(deps.clock, TIMEOUT_SETTLE_MS));
+        const stopApi = deps.makeApi(Deadline.after(deps.clock, TIMEOUT_SETTLE_MS));
         const why = `timeout_minutes (${args.timeoutMs / 60_000}) ran out`;
-        const stopped = await stop_run_stopRun({ api: stopApi, clock: deps.clock, log: deps.log }, runId, {
+        const stopped = await stopRun({ api: stopApi, clock: deps.clock, log: deps.log }, runId, {
             settleMs: TIMEOUT_SETTLE_MS,
             minSeverity: args.minSeverity,
             why
@@ -51311,8 +50672,8 @@ async function waitForEnd(deps, api, deadline, runId, args) {
         return ended;
     }
     const aborted = waited.end === 'aborted';
-    const stopApi = deps.makeApi(clock_Deadline.after(clock, aborted ? ABORT_SETTLE_MS : TIMEOUT_SETTLE_MS));
-    const stopped = await stop_run_stopRun({ api: stopApi, clock, log }, runId, {
+    const stopApi = deps.makeApi(Deadline.after(clock, aborted ? ABORT_SETTLE_MS : TIMEOUT_SETTLE_MS));
+    const stopped = await stopRun({ api: stopApi, clock, log }, runId, {
         settleMs: aborted ? ABORT_SETTLE_MS : TIMEOUT_SETTLE_MS,
         minSeverity: args.minSeverity,
         why: aborted
@@ -51332,10 +50693,10 @@ async function waitForEnd(deps, api, deadline, runId, args) {
 /** Coverage, findings, the run's list item and the model, read only when the run ended and the step goes on. */
 async function readResults(deps, deadline, runId, ended, modelId) {
     const { run } = ended;
-    if (!run || !enums_isTerminal(run.status) || ended.end === 'aborted' || deps.signal.aborted)
+    if (!run || !isTerminal(run.status) || ended.end === 'aborted' || deps.signal.aborted)
         return noResults();
     deps.log.info(`Run ${runId} ended with status ${run.status}; reading coverage and findings.`);
-    const readBy = clock_Deadline.after(deps.clock, Math.max(deadline.remainingMs(), COLLECT_MIN_MS));
+    const readBy = Deadline.after(deps.clock, Math.max(deadline.remainingMs(), COLLECT_MIN_MS));
     return collectResults(deps.makeApi(readBy), runId, modelId, { clock: deps.clock, log: deps.log, signal: deps.signal });
 }
 /** The baseline and accepted risks applied to the findings, then the decision on all the run left. */
@@ -51393,10 +50754,10 @@ function decideOn(deps, args, runId, ended, results, settled) {
  * runner's grace after SIGINT.
  */
 async function stopInterruptedTrigger(deps, intent, args) {
-    const settleBy = clock_Deadline.after(deps.clock, ABORT_SETTLE_MS);
+    const settleBy = Deadline.after(deps.clock, ABORT_SETTLE_MS);
     const api = deps.makeApi(settleBy);
     try {
-        const found = await stop_run_stopAbandonedTrigger({ api, clock: deps.clock, log: deps.log }, intent, {
+        const found = await stopAbandonedTrigger({ api, clock: deps.clock, log: deps.log }, intent, {
             settleBy,
             minSeverity: args.minSeverity,
             why: 'the step was cancelled while the trigger was pending'
@@ -51723,7 +51084,7 @@ function remoteRetryContext(deps, host) {
 
 /** `/repos/{owner}/{repo}` with both parts encoded: the start of an endpoint as messages name it. */
 const repoPath = (r) => `/repos/${encodeURIComponent(r.owner)}/${encodeURIComponent(r.repo)}`;
-const transport_DEFAULT_REQUEST_TIMEOUT_MS = 30_000;
+const DEFAULT_REQUEST_TIMEOUT_MS = 30_000;
 /** The REST API version every request names (X-GitHub-Api-Version), as GitHub documents its calls. */
 const GITHUB_API_VERSION = '2022-11-28';
 /**
@@ -51732,7 +51093,7 @@ const GITHUB_API_VERSION = '2022-11-28';
  * again after an ambiguous failure, `findExisting` looks for what it made.
  */
 function retryingCalls(request, deps) {
-    const timeoutMs = deps.requestTimeoutMs ?? transport_DEFAULT_REQUEST_TIMEOUT_MS;
+    const timeoutMs = deps.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
     return async (method, path, route, params, read, findExisting) => {
         const endpoint = `${method} ${path}`;
         let last;
@@ -51934,7 +51295,8 @@ const hhmm = (iso) => `${iso.slice(0, 10)} ${iso.slice(11, 16)} UTC`;
 function renderAssessingComment(c) {
     const { runId, commit } = c.pending;
     const title = gateTitle('pending', runId === null ? 'queued' : `assessing run ${runId}`, c.subject);
-    const context = proseText(`\`${c.context}\``, 200);
+    // A code span of its own: prose would escape the backticks and show them.
+    const context = codeSpan(c.context, { max: 200 });
     const what = runId === null
         ? `**Queued** (wait: detached): the model is busy with another assessment, so commit \`${commit.slice(0, 7)}\` waits for the collector (a scheduled workflow, \`mode: collect\`) to trigger its run when the model is free. `
         : `**Assessing** (wait: detached): run \`${runId}\` of commit \`${commit.slice(0, 7)}\` goes on in the service; no runner waits for it. `;
@@ -52063,13 +51425,21 @@ function otherStatusOwners(listed, context, owner) {
     const others = listed.filter((s) => s.context === context && s.owner !== owner).map((s) => s.owner ?? 'unnamed');
     return [...new Set(others)];
 }
+/** Whether `listed` holds a status of `context` naming `owner` (statusOwnerIn): this agent's own, as otherStatusOwners tells others. */
+function ownStatusAmong(listed, context, owner) {
+    return listed.some((s) => s.context === context && s.owner === owner);
+}
 function readStatuses(res, endpoint) {
     if (!Array.isArray(res.data))
         throw new GitHubError({ endpoint, message: 'GitHub answered the status list without a list', transient: true });
-    return res.data.filter(isRecord).map((s) => ({
-        context: typeof s.context === 'string' ? s.context : '',
-        owner: statusOwnerIn(typeof s.target_url === 'string' ? s.target_url : null, typeof s.description === 'string' ? s.description : null)
-    }));
+    return res.data.filter(isRecord).map((s) => {
+        const targetUrl = typeof s.target_url === 'string' ? s.target_url : null;
+        return {
+            context: typeof s.context === 'string' ? s.context : '',
+            owner: statusOwnerIn(targetUrl, typeof s.description === 'string' ? s.description : null),
+            targetUrl
+        };
+    });
 }
 const withTargetUrl = (url) => (url === null ? {} : { target_url: url });
 function statusesApiOver(call) {
@@ -52119,7 +51489,7 @@ async function postCommitStatus(api, repo, status, log) {
     }
 }
 
-;// CONCATENATED MODULE: ./src/action/collect-decision.ts
+;// CONCATENATED MODULE: ./src/action/stages/collect-decision.ts
 
 
 
@@ -52210,6 +51580,34 @@ function runRefusal(looked, runId, modelId) {
     return null;
 }
 
+;// CONCATENATED MODULE: ./src/action/stages/collect-records.ts
+
+
+
+/** Runs to collect first, then the queued records oldest first (the model takes one at a time). */
+function inOrder(found) {
+    const at = (f) => f.pending.at ?? '';
+    const queued = found.filter((f) => f.pending.runId === null).sort((a, b) => at(a).localeCompare(at(b)));
+    return [...found.filter((f) => f.pending.runId !== null), ...queued];
+}
+/** Every owned comment of this agent holding a pending record, on the open pull requests. */
+async function collect_records_pendingRecords(gh, repo, login, marker) {
+    const out = [];
+    for (const pull of await gh.listOpenPulls(repo)) {
+        for (let page = 1; page <= MAX_PAGES; page++) {
+            const { items, hasNext } = await gh.listComments(repo, pull.number, page);
+            for (const c of items) {
+                const pending = isOwnedComment(c.user, login) ? readPendingRecord(c.body, marker) : null;
+                if (pending !== null)
+                    out.push({ pull, pending });
+            }
+            if (!hasNext || items.length === 0)
+                break;
+        }
+    }
+    return out;
+}
+
 ;// CONCATENATED MODULE: ./src/action/saved-state.ts
 /**
  * State shared between the main step and the post step of the action (as in
@@ -52248,9 +51646,9 @@ const SEAL = 'seal';
 /** Every key the post step may read: the main step saves each of them (empty) before its seal. */
 const STATE_KEYS = [saved_state_RUN_ID, RUN_SETTLED, TRIGGER_INTENT, CANCEL_REQUESTED, OWED_STATUS];
 /** The binding of a step: its api_key input and GITHUB_RUN_ID, GITHUB_RUN_ATTEMPT, GITHUB_JOB (which the runner sets). */
-function saved_state_stepBinding(env) {
+function stepBinding(env) {
     return {
-        key: common_envInputReader(env)('api_key'),
+        key: envInputReader(env)('api_key'),
         job: [env.GITHUB_RUN_ID, env.GITHUB_RUN_ATTEMPT, env.GITHUB_JOB].map((v) => v ?? '').join('/')
     };
 }
@@ -52286,7 +51684,7 @@ function openState(store, binding, nonce) {
  * reads as state was written by someone else). Reading a key the main step
  * does not save first is a bug.
  */
-function saved_state_savedState(store, binding) {
+function savedState(store, binding) {
     const seal = store.getState(SEAL);
     const expected = sealOf(binding, seal.slice(0, Math.max(0, seal.indexOf('.'))));
     if (expected === null || !sameText(expected, seal))
@@ -52303,7 +51701,7 @@ function saved_state_savedState(store, binding) {
     };
 }
 /** `io`, its state read and saved through `store` (the main step's own, or the post step's sealed one). */
-function saved_state_usingState(io, store) {
+function usingState(io, store) {
     return {
         ...io,
         saveState: (name, value) => {
@@ -52339,7 +51737,7 @@ function readSaved(raw, schema) {
     }
 }
 /** The recorded intent of a trigger whose run id the main step never saved, or null. */
-function saved_state_abandonedTrigger(state) {
+function abandonedTrigger(state) {
     if (state.getState(saved_state_RUN_ID) !== '')
         return null;
     return readSaved(state.getState(TRIGGER_INTENT), TriggerIntentState);
@@ -52360,11 +51758,11 @@ function saveRunSettled(state) {
 function saveCancelRequested(state, runId) {
     state.saveState(CANCEL_REQUESTED, runId);
 }
-function saved_state_cancelRequested(state, runId) {
+function cancelRequested(state, runId) {
     return state.getState(CANCEL_REQUESTED) === runId;
 }
 /** The run the post step must see stopped, or null when there is none. */
-function saved_state_runLeftRunning(state) {
+function runLeftRunning(state) {
     const runId = state.getState(saved_state_RUN_ID);
     return runId !== '' && state.getState(RUN_SETTLED) !== 'true' ? runId : null;
 }
@@ -52388,12 +51786,12 @@ const OwedStatusState = object({
     })
 });
 /** The status the main step left owed, or null (none, or state that does not read as one: a success owed among them). */
-function saved_state_owedStatus(state) {
+function owedStatus(state) {
     return readSaved(state.getState(OWED_STATUS), OwedStatusState);
 }
 /** Something is saved as owed that does not read as a failure or error owed (a success, another shape): the post step refuses it. */
-function saved_state_unreadableOwedStatus(state) {
-    return state.getState(OWED_STATUS) !== '' && saved_state_owedStatus(state) === null;
+function unreadableOwedStatus(state) {
+    return state.getState(OWED_STATUS) !== '' && owedStatus(state) === null;
 }
 
 ;// CONCATENATED MODULE: ./src/action/stages/assess.ts
@@ -53545,7 +52943,7 @@ function repositoryFile(path) {
 }
 /** The file every report format points at, by the rule above. */
 function reportLocation(env, given) {
-    const host = ci_host_ciHost(env);
+    const host = ciHost(env);
     const github = host === 'github';
     const gitlab = host === 'gitlab';
     const junitOnTestcases = github || gitlab;
@@ -53722,8 +53120,8 @@ function reportFinding(f, threshold, t, fp) {
 /** A rate as every rendering shows it. */
 function reportSeen(r, windowed, agentWindow = null) {
     const mainOnly = r.scope === 'main' && agentWindow !== 'main';
-    // One wording everywhere (blockers.ts rateText): "3 of the last 5 runs", "4 of main's last 5 runs", "this run only".
-    const label = r.scope === 'this run' || r.of <= 1 ? seenLabel(r) : `${r.seen} of ${mainOnly ? "main's" : 'the'} last ${r.of} runs`;
+    // The one counting rule (seen-rate.ts rateLabel): "3 of the last 5 runs", "4 of main's last 5 runs", "this run only".
+    const label = seen_rate_rateLabel(r, { mainOnly });
     return { seen: r.seen, of: r.of, scope: r.scope, label, steadiness: steadiness(r), windowed, mainOnly };
 }
 /** Most severe first, open before the others, else in the service's order. */
@@ -54024,6 +53422,226 @@ function buildReport(input) {
 
 ;// CONCATENATED MODULE: external "node:fs/promises"
 const promises_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:fs/promises");
+;// CONCATENATED MODULE: ./src/service/parse-response.ts
+
+
+
+
+/**
+ * The deepest nesting of arrays and objects accepted in a body. The deepest
+ * shape of the description is a finding's replay step headers (about 7
+ * levels); a body nested deeper is malformed. Checked without recursion, so
+ * a hostile body (say 100k levels) cannot overflow the stack anywhere after.
+ */
+const MAX_BODY_DEPTH = 64;
+/** True when `value` nests arrays or objects deeper than `max` levels. Iterative. */
+function nestedDeeperThan(value, max) {
+    const stack = [{ v: value, depth: 0 }];
+    for (let top = stack.pop(); top !== undefined; top = stack.pop()) {
+        const { v, depth } = top;
+        if (v === null || typeof v !== 'object')
+            continue;
+        if (depth + 1 > max)
+            return true;
+        for (const child of Array.isArray(v) ? v : Object.values(v)) {
+            if (child !== null && typeof child === 'object')
+                stack.push({ v: child, depth: depth + 1 });
+        }
+    }
+    return false;
+}
+// ---------------------------------------------------------------------------
+// Field paths and issue descriptions
+// ---------------------------------------------------------------------------
+const IDENTIFIER = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
+/** `['categories', 2, 'worst_severity']` -> `categories[2].worst_severity`. */
+function formatPath(path) {
+    let out = '';
+    for (const key of path) {
+        if (typeof key === 'number')
+            out += `[${key}]`;
+        else if (typeof key === 'string' && IDENTIFIER.test(key))
+            out += out === '' ? key : `.${key}`;
+        else
+            out += `[${JSON.stringify(String(key))}]`;
+    }
+    return out;
+}
+function valueAt(data, path) {
+    let cur = data;
+    for (const key of path) {
+        if (cur === null || typeof cur !== 'object' || !Object.prototype.hasOwnProperty.call(cur, key)) {
+            return { found: false, value: undefined };
+        }
+        cur = cur[key];
+    }
+    return { found: true, value: cur };
+}
+/** A short, safe rendering of a received value for a message (secrets redacted before clipping). */
+function describeValue(value, secrets = []) {
+    if (value === null)
+        return 'null';
+    if (Array.isArray(value))
+        return 'an array';
+    switch (typeof value) {
+        case 'string':
+            return JSON.stringify(text_oneLine(scrubSecrets(value, secrets), 40));
+        case 'number':
+        case 'boolean':
+            return String(value);
+        case 'object':
+            return 'an object';
+        default:
+            return typeof value;
+    }
+}
+function renderLiteral(v) {
+    return typeof v === 'string' ? v : JSON.stringify(v);
+}
+function expectation(issue) {
+    switch (issue.code) {
+        case 'invalid_type':
+            return `expected ${issue.expected === 'int' ? 'an integer' : String(issue.expected)}`;
+        case 'invalid_value': {
+            const values = issue.values ?? [];
+            return values.length === 1 ? `expected ${renderLiteral(values[0])}` : `expected one of ${values.map(renderLiteral).join('|')}`;
+        }
+        case 'too_small':
+            return `expected at least ${String(issue.minimum)}`;
+        case 'too_big':
+            return `expected at most ${String(issue.maximum)}`;
+        default:
+            return text_oneLine(issue.message, 120);
+    }
+}
+/** One line for the first issue: `response field a[2].b: expected one of x|y, got "z"`. */
+function describeIssue(issue, data, secrets = []) {
+    const field = formatPath(issue.path);
+    const where = field === '' ? 'response body' : `response field ${field}`;
+    const at = valueAt(data, issue.path);
+    const got = at.found ? describeValue(at.value, secrets) : 'missing';
+    return `${where}: ${expectation(issue)}, got ${got}`;
+}
+function malformed(ctx, fieldPath, message) {
+    return new MalformedResponseError({
+        endpoint: ctx.endpoint,
+        status: ctx.status,
+        code: 'malformed_response',
+        message: scrubSecrets(message, ctx.secrets ?? []),
+        fieldPath,
+        transient: true,
+        ambiguous: true
+    });
+}
+/**
+ * Parse a success body through `schema`. Resolves to the parsed value (extra
+ * unknown fields kept); throws MalformedResponseError otherwise.
+ *
+ * A schema of an endpoint whose body is "not shown" (contract acceptsAnyBody,
+ * e.g. the 202 of cancel) gets the JSON value, or the text itself when the
+ * body is empty or not JSON: such a body is never malformed.
+ */
+function parseSuccessBody(schema, text, ctx) {
+    if (acceptsAnyBody(schema)) {
+        const json = tryJson(text);
+        return schema.parse(json.ok ? json.value : text);
+    }
+    const data = parseJsonBody(text, ctx);
+    const result = schema.safeParse(data);
+    if (result.success)
+        return result.data;
+    const issues = result.error.issues;
+    const first = issues[0];
+    let message = describeIssue(first, data, ctx.secrets);
+    if (issues.length > 1)
+        message += ` (and ${issues.length - 1} more ${issues.length === 2 ? 'issue' : 'issues'})`;
+    throw malformed(ctx, formatPath(first.path), message);
+}
+/** JSON.parse, or a MalformedResponseError saying the body is empty, not JSON or cut short. */
+function parseJsonBody(text, ctx) {
+    if (text.trim() === '')
+        throw malformed(ctx, '', 'response body is empty, expected JSON');
+    let value;
+    try {
+        value = JSON.parse(text);
+    }
+    catch {
+        const start = text.trimStart();
+        const looksCut = start.startsWith('{') || start.startsWith('[');
+        const what = looksCut ? 'is not valid JSON (truncated?)' : 'is not JSON';
+        const snippet = text_oneLine(scrubSecrets(start, ctx.secrets ?? []), 60);
+        throw malformed(ctx, '', `response body ${what}, starts with ${JSON.stringify(snippet)}`);
+    }
+    if (nestedDeeperThan(value, MAX_BODY_DEPTH))
+        throw malformed(ctx, '', `response body nests deeper than ${MAX_BODY_DEPTH} levels`);
+    return value;
+}
+/** Default code by status when the body does not carry one. */
+const DEFAULT_CODES = { 401: 'unauthorized' };
+/** JSON.parse; a body nested deeper than MAX_BODY_DEPTH counts as not JSON (`deep`). */
+function tryJson(text) {
+    if (text.trim() === '')
+        return { ok: false };
+    let value;
+    try {
+        value = JSON.parse(text);
+    }
+    catch {
+        return { ok: false };
+    }
+    return nestedDeeperThan(value, MAX_BODY_DEPTH) ? { ok: false, deep: true } : { ok: true, value };
+}
+function summariseValidation(issues) {
+    if (issues.length === 0)
+        return 'request validation failed (no details given)';
+    const shown = issues.slice(0, 3).map((i) => `${i.loc.map(String).join('.') || '(body)'}: ${i.msg}`);
+    const more = issues.length > 3 ? ` (and ${issues.length - 3} more)` : '';
+    return `request validation failed: ${shown.join('; ')}${more}`;
+}
+/**
+ * Read an error body. Shapes accepted:
+ * - `{"detail": {"code", "message", ...extra}}` (the service's error body);
+ * - `{"detail": [{loc, msg, type, ...}]}` (422 request validation) -> code validation_error;
+ * - `{"detail": {"error": "probe_failed", "error_category", "message"}}` (422 of POST /model) -> code probe_failed;
+ * - `{"detail": "text"}`;
+ * - anything else, JSON or not -> status text and the start of the body.
+ */
+function parseErrorBody(status, statusText, text, secrets = []) {
+    const clean = (s, max = 500) => text_oneLine(scrubSecrets(s, secrets), max);
+    const cleanExtra = (o) => scrubSecretsDeep(o, secrets);
+    const fallbackCode = DEFAULT_CODES[status];
+    const json = tryJson(text);
+    if (json.ok) {
+        const body = json.value;
+        const coded = CodedErrorBody.safeParse(body);
+        if (coded.success) {
+            const { code, message, ...extra } = coded.data.detail;
+            return { code: clean(code, 100), message: clean(message), extra: cleanExtra(extra) };
+        }
+        const probe = ProbeFailureBody.safeParse(body);
+        if (probe.success) {
+            const { error, message, ...extra } = probe.data.detail;
+            return { code: error, message: clean(message), extra: cleanExtra(extra) };
+        }
+        const list = ValidationErrorBody.safeParse(body);
+        if (list.success) {
+            return {
+                code: 'validation_error',
+                message: clean(summariseValidation(list.data.detail)),
+                extra: { issues: cleanExtra({ v: list.data.detail.map(({ loc, msg, type }) => ({ loc, msg, type })) }).v }
+            };
+        }
+        const textBody = TextErrorBody.safeParse(body);
+        if (textBody.success)
+            return { code: fallbackCode, message: clean(textBody.data.detail), extra: {} };
+    }
+    const label = statusText.trim() !== '' ? statusText.trim() : `HTTP ${status}`;
+    if (!json.ok && json.deep)
+        return { code: fallbackCode, message: clean(`${label}: error body nests deeper than ${MAX_BODY_DEPTH} levels (not read)`), extra: {} };
+    const snippet = text_oneLine(scrubSecrets(text, secrets), 200);
+    return { code: fallbackCode, message: snippet === '' ? clean(label) : clean(`${label}: ${snippet}`, 260), extra: {} };
+}
+
 ;// CONCATENATED MODULE: ./src/util/parse-file.ts
 /**
  * Parsing a file of the repository or the runner (profile_file, the
@@ -54137,6 +53755,29 @@ function branchesApiOver(call) {
                     return false;
                 throw err;
             }
+        }
+    };
+}
+
+;// CONCATENATED MODULE: ./src/github/branch-commits.ts
+/**
+ * The newest commits of a branch: GET /repos/{o}/{r}/commits?sha={branch}
+ * &since={iso}&per_page={n}, newest first (GitHub lists every commit the
+ * branch reaches, merged branches' included, by date). One call, one page:
+ * the caller says what it does when the page is full.
+ */
+
+
+
+function branchCommitsApiOver(call) {
+    return {
+        listBranchCommits(r, branch, o) {
+            const endpoint = 'GET /repos/{owner}/{repo}/commits';
+            return call('GET', `${repoPath(r)}/commits`, endpoint, { owner: r.owner, repo: r.repo, sha: branch, since: o.since, per_page: Math.min(Math.max(o.limit, 1), 100), page: 1 }, (res) => {
+                if (!Array.isArray(res.data))
+                    throw new GitHubError({ endpoint, message: 'GitHub answered the commit list without a list', transient: true });
+                return res.data.flatMap((c) => (isRecord(c) && typeof c.sha === 'string' && c.sha !== '' ? [c.sha] : []));
+            });
         }
     };
 }
@@ -54407,6 +54048,7 @@ function pullsApiOver(call) {
 
 
 
+
 /** The client over any Octokit-like `request` function (tests may pass their own). */
 function githubClientOver(request, deps) {
     const call = retryingCalls(request, deps);
@@ -54417,6 +54059,7 @@ function githubClientOver(request, deps) {
         ...statusesApiOver(call),
         ...compareApiOver(call),
         ...branchesApiOver(call),
+        ...branchCommitsApiOver(call),
         ...actionsCachesApiOver(call),
         ...viewerApiOver(request, deps)
     };
@@ -54547,7 +54190,7 @@ async function readEventFile(path) {
  * first with readEventFile and fails closed when it cannot: later readers see
  * the same file.
  */
-async function publish_readEventPayload(path) {
+async function readEventPayload(path) {
     const read = await readEventFile(path);
     return read.ok ? read.value : null;
 }
@@ -54556,7 +54199,7 @@ async function publishToGitHub(deps, args) {
     const none = { commentUrl: null, issueUrl: null };
     const target = args.pullRequest
         ? { kind: 'pull_request', ...args.pullRequest }
-        : targetFromEvent(env.GITHUB_EVENT_NAME ?? '', await publish_readEventPayload(env.GITHUB_EVENT_PATH), env.GITHUB_REPOSITORY ?? '');
+        : targetFromEvent(env.GITHUB_EVENT_NAME ?? '', await readEventPayload(env.GITHUB_EVENT_PATH), env.GITHUB_REPOSITORY ?? '');
     const wantComment = target.kind === 'pull_request' && args.inputs.comment !== 'off';
     const wantIssue = target.kind === 'none' && args.inputs.issue === 'update';
     if (!wantComment && !wantIssue) {
@@ -54573,7 +54216,7 @@ async function publishToGitHub(deps, args) {
             token: args.inputs.githubToken,
             apiUrl: nonEmpty(env.GITHUB_API_URL) ?? 'https://api.github.com',
             clock: deps.clock,
-            deadline: clock_Deadline.after(deps.clock, GITHUB_BUDGET_MS),
+            deadline: Deadline.after(deps.clock, GITHUB_BUDGET_MS),
             signal: deps.signal,
             log,
             random: deps.random
@@ -54595,7 +54238,7 @@ async function publishToGitHub(deps, args) {
         return { commentUrl: null, issueUrl: out.url };
     }
     catch (err) {
-        log.warning(`Could not publish to GitHub (the gate's result is unchanged): ${errors_describeFailure(err)}`);
+        log.warning(`Could not publish to GitHub (the gate's result is unchanged): ${describeFailure(err)}`);
         return none;
     }
 }
@@ -54670,7 +54313,7 @@ function runUrl(env) {
 }
 /** What the link of runUrl is called in that CI's words: GitLab's "job", GitHub's "workflow run". */
 function runLinkLabel(env) {
-    return ci_host_ciHost(env) === 'gitlab' ? 'job' : 'workflow run';
+    return ciHost(env) === 'gitlab' ? 'job' : 'workflow run';
 }
 /**
  * The commit assessed and the time of the report (for every comment and
@@ -54682,7 +54325,7 @@ async function assessedNow(ctx, eventCommit = null) {
     const { env } = ctx.io;
     const jobCommit = inGitLabJob(env) ? readGitLabCi(env).commitSha : null;
     return {
-        sha: eventCommit ?? jobCommit ?? assessedCommit(await publish_readEventPayload(env.GITHUB_EVENT_PATH), env.GITHUB_SHA),
+        sha: eventCommit ?? jobCommit ?? assessedCommit(await readEventPayload(env.GITHUB_EVENT_PATH), env.GITHUB_SHA),
         at: new Date(ctx.clock.now()).toISOString()
     };
 }
@@ -54721,7 +54364,7 @@ async function reportGate(ctx, args) {
         summary: renderSummary(report),
         github: {
             marker,
-            commentBody: () => renderComment(report, { record, marker, on: ci_host_ciHost(ctx.io.env) === 'gitlab' ? 'gitlab' : 'github' }),
+            commentBody: () => renderComment(report, { record, marker, on: ciHost(ctx.io.env) === 'gitlab' ? 'gitlab' : 'github' }),
             issueTitle: reportTitle(report),
             failing: outcome.decision.result !== 'pass',
             // A deployment (or the collector of a detached run) runs on the default branch: its report goes to the pull request of the commit.
@@ -54828,8 +54471,9 @@ function assessedOutcome(outcome, report, files) {
  * commit as `agent-security/<name>`, the agent's statusName (src/pipeline/identity.ts): pending when the step
  * starts on it, then success, failure or error with the step's last line as
  * description and the workflow run as target. commit_status: auto sets it on
- * deployment_status and repository_dispatch runs, always on every run with a
- * commit, off never. A status that cannot be set is a warning: it never
+ * deployment_status and repository_dispatch runs and on the default branch
+ * (where it is the durable sign that the gate ran there: adoption.ts), always
+ * on every run with a commit, off never. A status that cannot be set is a warning: it never
  * changes the result.
  *
  * Every status names its agent (AgentIdentity.statusOwner, at the
@@ -54851,7 +54495,8 @@ const DEPLOYMENT_EVENTS = new Set(['deployment_status', 'repository_dispatch']);
 function statusEdge(ctx, inputs, planned) {
     const { env } = ctx.io;
     // wait: detached and its collector: the status is the check (the job ends before the result), on every event.
-    const auto = DEPLOYMENT_EVENTS.has(planned.event.eventName) || inputs.wait === 'detached' || inputs.mode === 'collect';
+    // The default branch: its status is the sign that it ran the gate (src/evidence/adoption.ts), which GitHub never deletes.
+    const auto = DEPLOYMENT_EVENTS.has(planned.event.eventName) || planned.onDefaultBranch || inputs.wait === 'detached' || inputs.mode === 'collect';
     const wanted = inputs.commitStatus === 'always' || (inputs.commitStatus === 'auto' && auto);
     const repo = splitRepository(env.GITHUB_REPOSITORY);
     if (!wanted || planned.commit === null || repo === undefined)
@@ -54895,10 +54540,19 @@ function owedFor(status) {
         return { ...status, state: status.state };
     return { ...status, state: 'error', description: status.state === 'pending' ? UNFINISHED_STATUS : UNSET_SUCCESS_STATUS };
 }
-/** Pending: the step has started on the commit. */
-async function startStatus(ctx, edge) {
-    if (edge !== null)
-        await setStatus(ctx, edge, 'pending', 'Assessing the agent (or carrying its last result over)…');
+/** Pending: the step has started on the commit. Whether it was set (the sign's writer works, adoption.ts): said why not. */
+async function startStatus(ctx, edge, inputs) {
+    if (edge === null)
+        return {
+            set: false,
+            why: inputs.commitStatus === 'off'
+                ? 'commit_status is off'
+                : inputs.githubToken === ''
+                    ? 'github_token is empty'
+                    : 'this event names no commit or repository'
+        };
+    const set = await setStatus(ctx, edge, 'pending', 'Assessing the agent (or carrying its last result over)…');
+    return set ? { set: true, targetUrl: edge.targetUrl } : { set: false, why: 'GitHub refused it: see the warning above' };
 }
 /**
  * wait: detached: pending with the run and its deadline, handed over to the
@@ -54932,7 +54586,7 @@ async function finishStatus(ctx, edge, result, step, description) {
     if (refused === null)
         return step;
     await setStatus(ctx, edge, 'failure', refused.status);
-    return { outcome: 'fail', resultOutput: 'error', line: errors_describeFailure(refused.error, ctx.nameInput) };
+    return { outcome: 'fail', resultOutput: 'error', line: describeFailure(refused.error, ctx.nameInput) };
 }
 /**
  * Whether another agent sets this context on the commit, read after this
@@ -54953,7 +54607,7 @@ async function sharedContext(ctx, edge) {
         const why = `Could not read the statuses of ${edge.sha.slice(0, 7)} to check that no other agent sets ${edge.context}`;
         return {
             status: 'Could not check that no other agent sets this status: failing closed',
-            error: new GitHubError({ endpoint: 'GET /repos/{owner}/{repo}/commits/{ref}/statuses', message: `${why}: ${errors_describeFailure(err)}` })
+            error: new GitHubError({ endpoint: 'GET /repos/{owner}/{repo}/commits/{ref}/statuses', message: `${why}: ${describeFailure(err)}` })
         };
     }
     const others = otherStatusOwners(listed, edge.context, edge.owner);
@@ -55019,7 +54673,7 @@ async function githubReads(ctx, token) {
         token,
         apiUrl: nonEmpty(ctx.io.env.GITHUB_API_URL) ?? 'https://api.github.com',
         clock: ctx.clock,
-        deadline: clock_Deadline.after(ctx.clock, GITHUB_READS_BUDGET_MS),
+        deadline: Deadline.after(ctx.clock, GITHUB_READS_BUDGET_MS),
         signal: ctx.signal,
         log: ctx.io.log,
         random: ctx.random
@@ -55033,7 +54687,7 @@ async function githubReads(ctx, token) {
  * agent-security/<model_id> is set pending with the run and its deadline, the
  * sticky comment gets its "assessing" state with the pending record
  * (src/report/pending.ts), and the step ends: a collector (mode: collect,
- * src/action/collect.ts) decides, reports and publishes when the run ends.
+ * src/action/stages/collect.ts) decides, reports and publishes when the run ends.
  *
  * - The run of the pending record this push replaces is cancelled first
  *   (nobody would collect it; the service runs one assessment of a model at a
@@ -55112,7 +54766,7 @@ async function triggerOrQueue(deps, inputs, policy) {
     catch (err) {
         if (!(err instanceof DeadlineExceededError))
             throw err;
-        deps.log.info(`Not triggered yet: ${errors_describeFailure(err)}. Queued for the collector.`);
+        deps.log.info(`Not triggered yet: ${describeFailure(err)}. Queued for the collector.`);
         return null;
     }
 }
@@ -55186,18 +54840,18 @@ async function supersede(ctx, inputs, planned) {
         // Only a record this model's step sealed names a run to stop: an edited one names whatever its editor chose.
         if (older?.runId == null || !recordSealed(inputs, older))
             return;
-        const api = ctx.makeApi(inputs, clock_Deadline.after(ctx.clock, TIMEOUT_SETTLE_MS));
+        const api = ctx.makeApi(inputs, Deadline.after(ctx.clock, TIMEOUT_SETTLE_MS));
         const run = await api.getRun(older.runId);
-        if (run.model_id !== inputs.modelId || enums_isTerminal(run.status))
+        if (run.model_id !== inputs.modelId || isTerminal(run.status))
             return;
         // Stopped and waited for (briefly): the service runs one assessment of the model at a time.
         const why = `this push's assessment of ${planned.commit.slice(0, 7)} supersedes it`;
-        await stop_run_stopRun({ api, clock: ctx.clock, log: ctx.io.log }, older.runId, { settleMs: SUPERSEDE_SETTLE_MS, why });
+        await stopRun({ api, clock: ctx.clock, log: ctx.io.log }, older.runId, { settleMs: SUPERSEDE_SETTLE_MS, why });
     }
     catch (err) {
         if (err instanceof AbortedError)
             throw err;
-        ctx.io.log.warning(`Could not cancel the run of the pending record this push replaces: ${errors_describeFailure(err)}`);
+        ctx.io.log.warning(`Could not cancel the run of the pending record this push replaces: ${describeFailure(err)}`);
     }
 }
 /** The pending record of this agent's own comment on the pull request; null when there is none. */
@@ -55251,7 +54905,7 @@ function failureCause(err, kind) {
         return err.summary;
     if (err instanceof ConfigError)
         return `a configuration mistake in ${err.input.replace(/[^\w.-]/g, '').slice(0, 40) || 'the inputs'}`;
-    if (err instanceof errors_ServiceError) {
+    if (err instanceof ServiceError) {
         if (err instanceof DeadlineExceededError)
             return 'timeout_minutes ran out';
         if (err instanceof MalformedResponseError)
@@ -55358,7 +55012,7 @@ function concludeAction(io, outcome) {
 /** `nameInput`: how the shell names an input (the action: input 'x'; the command line: its flag). */
 function stepFailure(err, nameInput) {
     const kind = failureKind(err);
-    return { kind, line: errors_describeFailure(err, nameInput), cause: failureCause(err, kind) };
+    return { kind, line: describeFailure(err, nameInput), cause: failureCause(err, kind) };
 }
 
 ;// CONCATENATED MODULE: ./src/action/stages/report-not-assessed.ts
@@ -55379,7 +55033,7 @@ function stepFailure(err, nameInput) {
 async function reportNotAssessed(ctx, inputs, failure, at = { commit: null }) {
     const { io } = ctx;
     const agent = inputs?.mode === 'validate' ? null : (at.agent ?? null);
-    const modelId = agent?.display ?? inputs?.modelId ?? (common_envInputReader(io.env)('model_id').trim() || 'the model');
+    const modelId = agent?.display ?? inputs?.modelId ?? (envInputReader(io.env)('model_id').trim() || 'the model');
     const assessed = await assessedNow(ctx, at.commit);
     // A run this step created was spent, whatever failed after it.
     const runId = startedRun(io);
@@ -55621,7 +55275,7 @@ async function readAcceptedRisks(deps, path, scope) {
     catch (err) {
         if (err instanceof ConfigError)
             throw err;
-        out.notes.push(`${rel} could not be read from GitHub at ${shortRef(at)} (${errors_describeFailure(err)}): no acceptances apply.`);
+        out.notes.push(`${rel} could not be read from GitHub at ${shortRef(at)} (${describeFailure(err)}): no acceptances apply.`);
         return out;
     }
     if (text !== null) {
@@ -55674,7 +55328,7 @@ async function readForPullRequest(deps, scope, rel, out, parse) {
         baseText = await (await deps.contents()).getFileText(deps.repo, rel, scope.baseSha);
     }
     catch (err) {
-        throw new ConfigError(ACCEPTED_INPUT, `cannot read ${rel} from the base branch at ${scope.baseSha.slice(0, 12)} (${errors_describeFailure(err)}); the job needs contents: read. The PR's own copy is never trusted`);
+        throw new ConfigError(ACCEPTED_INPUT, `cannot read ${rel} from the base branch at ${scope.baseSha.slice(0, 12)} (${describeFailure(err)}); the job needs contents: read. The PR's own copy is never trusted`);
     }
     out.text = baseText;
     out.entries = baseText === null ? [] : await parse(baseText, `${rel} (base branch ${scope.baseRef || scope.baseSha.slice(0, 12)})`);
@@ -55973,7 +55627,7 @@ const BaselineFinding = looseObject({
     description: schemas_string()
 });
 const Baseline = looseObject({
-    schema_version: literal(BASELINE_SCHEMA_VERSION),
+    schema_version: schemas_literal(BASELINE_SCHEMA_VERSION),
     model_id: schemas_string(),
     run_id: schemas_string(),
     created_at: schemas_string(),
@@ -56103,8 +55757,127 @@ function cleanListedRuns(list, bounds) {
 function ledgerNote(read, why) {
     return `${why}: the model's ${text_plural(read, 'most recent completed run')} holding findings ${read === 1 ? 'was' : 'were'} read from the service instead; what ${read === 1 ? 'it' : 'they'} saw and the service has not closed is presumed present until a confirmation shows it gone.`;
 }
+/** Why there is no baseline when the service lists runs main's records would have named: they were gone (deleted or evicted), not never saved. */
+function recordsGoneWhy(branch) {
+    return `${branch}'s records were gone: no cache entry is listed on it (GitHub deletes one unread for 7 days or evicts it), so the model's runs the service lists were read instead`;
+}
+
+;// CONCATENATED MODULE: ./src/evidence/adoption.ts
+/**
+ * Adoption is not eviction. A push to the default branch that finds no record
+ * of it listed (records.ts) either comes after the records were deleted or
+ * evicted (a pull request can fill the Actions cache to push them out), or
+ * the default branch never recorded: the team just adopted the gate. After an
+ * eviction the service's list of the model's runs is presumed
+ * (service-ledger.ts), as strict as ever; at adoption the push is judged on
+ * its own run (and runs_per_change), and nothing other branches' runs saw is
+ * presumed.
+ *
+ * What tells them apart is a sign a pull request cannot remove: every run of
+ * the gate on the default branch sets its commit status
+ * (`agent-security/<name>`, naming its agent in the target URL: commit_status
+ * auto, set-commit-status.ts) on the pushed commit, and GitHub never deletes
+ * a commit's statuses. So: this agent's status on an earlier commit of the
+ * default branch within the age bound is an eviction; none on every commit
+ * read is an adoption, and only when this push could set its own status (the
+ * sign's writer works here, so earlier pushes would have left it); anything
+ * else (a read failing, more commits than read, the status not set) cannot be
+ * told and stays strict. A pull request can only add statuses: never laxer.
+ */
+
+
+
+/**
+ * How many of the default branch's newest commits (within the age bound) are read for the sign: one page of the
+ * commit list, then one status list each, newest first, until the sign is found (so only adoption reads them all).
+ */
+const SIGN_COMMITS = 100;
+/** The report's one line at adoption. */
+const ADOPTION_LINE = "First assessment recorded by the default branch: judged on this run alone; nothing from other branches' runs presumed.";
+const FIX = 'give the job `permissions: statuses: write` and leave commit_status at auto';
+/** Adoption or strict, from the sign's reads and whether this push could set its own status. Pure. */
+function recordsGoneKind(read, write) {
+    switch (read.kind) {
+        case 'found':
+            return { kind: 'strict', line: null };
+        case 'unreadable':
+            return {
+                kind: 'strict',
+                line: `Whether the default branch recorded before could not be told (${read.why}), so its records are taken as evicted: ${FIX}.`
+            };
+        case 'beyond':
+            return {
+                kind: 'strict',
+                line: `Whether the default branch recorded before could not be told (${read.why}), so its records are taken as evicted.`
+            };
+        case 'none':
+            if (!write.set)
+                return {
+                    kind: 'strict',
+                    line: `No sign that the default branch recorded before, but this push could not set its own commit status (${write.why}), so the sign cannot be trusted and its records are taken as evicted: ${FIX}.`
+                };
+            return { kind: 'adoption', line: ADOPTION_LINE };
+    }
+}
+/** The sign, read: the default branch's newest commits, then each one's statuses until this agent's is found. Counts requests in `cost`. */
+async function readSign(reads, q, cost) {
+    let commits;
+    try {
+        cost.githubRequests++;
+        commits = await reads.listBranchCommits(q.repo, q.branch, { since: q.since, limit: SIGN_COMMITS });
+    }
+    catch (err) {
+        return { kind: 'unreadable', why: `the commits of ${q.branch} could not be listed: ${describeFailure(err)}` };
+    }
+    // This push's own commit too (a nightly run at an unchanged head): there, another run's status is the sign.
+    const toRead = q.judged !== null && !commits.includes(q.judged) ? [q.judged, ...commits] : commits;
+    for (const sha of toRead) {
+        let listed;
+        try {
+            cost.githubRequests++;
+            listed = await reads.listCommitStatuses(q.repo, sha);
+        }
+        catch (err) {
+            return { kind: 'unreadable', why: `the statuses of ${sha.slice(0, 7)} could not be read: ${describeFailure(err)}` };
+        }
+        const earlier = sha === q.judged ? listed.filter((x) => (x.targetUrl ?? null)?.replace(/#.*$/, '') !== q.thisRun) : listed;
+        if (ownStatusAmong(earlier, q.context, q.owner))
+            return { kind: 'found', commit: sha };
+        if (listed.length >= STATUSES_READ)
+            return {
+                kind: 'beyond',
+                why: `${sha.slice(0, 7)} has ${STATUSES_READ} statuses or more, and only the newest ${STATUSES_READ} can be read`
+            };
+    }
+    // A full page: older commits within the age bound may hold it.
+    if (commits.length >= SIGN_COMMITS)
+        return {
+            kind: 'beyond',
+            why: `${q.branch} has ${text_plural(SIGN_COMMITS, 'commit')} or more within the age bound, and only the newest ${SIGN_COMMITS} are read`
+        };
+    return { kind: 'none', commitsRead: toRead.length };
+}
+/**
+ * The edge: on a push to the default branch with no record listed, adoption
+ * or strict. Without the reads, this push's status, the repository, the
+ * branch or the commit, it cannot be told: strict, said.
+ */
+async function recordsGoneOnPush(reads, own, a) {
+    if (own === null)
+        return { kind: 'strict', line: null };
+    if (reads === null || a.repo === null || a.defaultBranch === null)
+        return recordsGoneKind({ kind: 'unreadable', why: 'github_token is empty or the repository is unknown' }, own.write);
+    // Without its own write, no read can make it adoption: spare them.
+    if (!own.write.set)
+        return recordsGoneKind({ kind: 'none', commitsRead: 0 }, own.write);
+    const since = new Date(a.bounds.now - a.bounds.maxAgeDays * 86_400_000).toISOString();
+    const thisRun = own.write.targetUrl;
+    const q = { repo: a.repo, branch: a.defaultBranch, context: own.context, owner: own.owner, judged: a.judgedCommit, thisRun, since };
+    return recordsGoneKind(await readSign(reads, q, a.cost), own.write);
+}
 
 ;// CONCATENATED MODULE: ./src/evidence/load-evidence.ts
+
 
 
 
@@ -56142,11 +55915,12 @@ async function loadBaseline(deps, args) {
         const { recordsGone, ...main } = await loadWindow(r);
         const own = await loadOwnWindow(r);
         // The default branch's own lineage only: a pull request reads no other run of the model (service-ledger.ts).
-        const ledger = recordsGone === null || !args.onDefaultBranch || args.bounds.runs <= 1 ? [] : await readLedger(r, recordsGone);
+        const ledger = recordsGone === null || !args.onDefaultBranch || args.bounds.runs <= 1 ? [] : await unlessAdopted(r, recordsGone);
         const runs = [...own, ...ledger];
         const agent = { pool: poolEvidence(runs), scope: ledger.length > 0 ? 'model' : 'agent' };
         return done({
             ...main,
+            why: ledger.length > 0 && main.baseline === null ? recordsGoneWhy(args.defaultBranch ?? 'main') : main.why,
             windows: runs.length === 0 ? main.windows : { ...main.windows, agent },
             notes: r.notes,
             gaps: r.gaps,
@@ -56154,8 +55928,8 @@ async function loadBaseline(deps, args) {
         });
     }
     catch (err) {
-        deps.log.warning(`The baseline could not be read: ${errors_describeFailure(err)}`);
-        const why = `the baseline could not be read: ${errors_describeFailure(err)}`;
+        deps.log.warning(`The baseline could not be read: ${describeFailure(err)}`);
+        const why = `the baseline could not be read: ${describeFailure(err)}`;
         return done({
             baseline: null,
             source: null,
@@ -56176,15 +55950,14 @@ async function listRecords(r, ref, whose) {
         return await deps.github.listCaches(args.repo, { keyPrefix: evidenceKeyPrefix(args.agentKey), ref });
     }
     catch (err) {
-        r.gaps.push(`${whose} records could not be listed (${errors_describeFailure(err)}), so a weakness seen in them cannot be ruled out`);
+        r.gaps.push(`${whose} records could not be listed (${describeFailure(err)}), so a weakness seen in them cannot be ruled out`);
         return null;
     }
 }
 /**
- * The default branch's records (the newest K within the age bound) read again
- * from the service and pooled. `recordsGone` says why no record was listed
- * when the list itself was read (entries deleted or evicted, or none saved
- * yet): the service's list of the model's runs is read instead (readLedger).
+ * The default branch's records (the newest K within the age bound) read again from the service and pooled.
+ * `recordsGone` says why no record was listed when the list itself was read (entries deleted or evicted, or none saved
+ * yet): the service's list of the model's runs is read instead (readLedger), unless this is adoption (adoption.ts).
  */
 async function loadWindow(r) {
     const { deps, args } = r;
@@ -56235,11 +56008,10 @@ async function loadWindow(r) {
     };
 }
 /**
- * A pull request's own window: the runs recorded under its own ref, across
- * its pushes (the newest K - 1), each marked whether it is of the agent judged
- * now. A pull request can write these records, so they only name runs: each
- * is read again from the service, whose close of a finding (validated fixed,
- * dismissed) counts whoever recorded the run (poolEvidence: one rule).
+ * A pull request's own window: the runs recorded under its own ref, across its pushes (the newest K - 1), each marked
+ * whether it is of the agent judged now. A pull request can write these records, so they only name runs: each is read
+ * again from the service, whose close of a finding (validated fixed, dismissed) counts whoever recorded the run
+ * (poolEvidence: one rule).
  */
 async function loadOwnWindow(r) {
     const { deps, args } = r;
@@ -56270,7 +56042,7 @@ async function readLedger(r, why) {
         list = await deps.api().listRuns(args.modelId, { status: 'completed', limit: RUN_LIST_PAGE });
     }
     catch (err) {
-        r.gaps.push(`${why}, and the model's runs could not be listed (${errors_describeFailure(err)}), so a weakness seen in them cannot be ruled out`);
+        r.gaps.push(`${why}, and the model's runs could not be listed (${describeFailure(err)}), so a weakness seen in them cannot be ruled out`);
         return [];
     }
     // Every run of the page holding findings: newer ones holding only low findings must not push out an older weakness.
@@ -56287,6 +56059,14 @@ async function readLedger(r, why) {
     // The whole page is the sample: the runs holding findings with those that hold none (not chosen for their sightings).
     return [...runs, ...cleanListedRuns(list, args.bounds)];
 }
+/** No record of the default branch listed on its push: adoption reads nothing more; eviction (or cannot tell) reads the ledger. */
+async function unlessAdopted(r, why) {
+    const { args } = r;
+    const gone = await recordsGoneOnPush(r.deps.signs ?? null, args.ownStatus ?? null, { ...args, cost: r.cost });
+    if (gone.line !== null)
+        r.notes.push(gone.line);
+    return gone.kind === 'adoption' ? [] : readLedger(r, why);
+}
 /** Whether files under agent_paths changed from `base` to `head` (asked once each); null when the comparison failed (a gap said). */
 async function agentChanged(r, base, head) {
     const { deps, args } = r;
@@ -56301,7 +56081,7 @@ async function agentChanged(r, base, head) {
             changed = files.kind === 'everything' || agentFilesAmong(args.agentPaths, files.files).length > 0;
         }
         catch (err) {
-            r.gaps.push(`whether agent_paths changed since ${base.slice(0, 12)} could not be told (${errors_describeFailure(err)})`);
+            r.gaps.push(`whether agent_paths changed since ${base.slice(0, 12)} could not be told (${describeFailure(err)})`);
         }
     }
     r.compared.set(key, changed);
@@ -56332,10 +56112,9 @@ async function sameAgent(r, records, limit) {
     return kept;
 }
 /**
- * Per recorded commit, whether its run is of the agent judged now (`judged`):
- * with agent_paths, no change under them between the two (every commit
- * compared); without, the same commit. A record without a commit, or a
- * comparison that failed, is of another agent (its weaknesses presumed).
+ * Per recorded commit, whether its run is of the agent judged now (`judged`): with agent_paths, no change under them
+ * between the two (every commit compared); without, the same commit. A record without a commit, or a comparison that
+ * failed, is of another agent (its weaknesses presumed).
  */
 async function agentMarks(r, records, judged) {
     const marks = new Map();
@@ -56366,7 +56145,7 @@ async function readRuns(r, records, marks, provenance, o = {}) {
                 read = await readRunEvidence(reads, rec.runId, provenance);
             }
             catch (err) {
-                r.gaps.push(`recorded run ${text_oneLine(rec.runId, 80)} could not be read (${errors_describeFailure(err)}), so what it saw cannot be ruled out`);
+                r.gaps.push(`recorded run ${text_oneLine(rec.runId, 80)} could not be read (${describeFailure(err)}), so what it saw cannot be ruled out`);
                 continue;
             }
             if ('problem' in read) {
@@ -56388,10 +56167,9 @@ async function readRuns(r, records, marks, provenance, o = {}) {
     return runs;
 }
 /**
- * The holders the window's records name beyond its runs (at most MAX_HOLDERS),
- * read like any run of the window; one is kept only while it holds a finding
- * the service has not closed. A holder is of the agent judged now when a
- * record of that agent marks it as of its own.
+ * The holders the window's records name beyond its runs (at most MAX_HOLDERS), read like any run of the window; one is
+ * kept only while it holds a finding the service has not closed. A holder is of the agent judged now when a record of
+ * that agent marks it as of its own.
  */
 async function readHolders(r, records, marks, provenance) {
     const holders = holdersToRead(records, records.map((x) => x.runId), MAX_HOLDERS);
@@ -56480,6 +56258,7 @@ function trustedCommit(eventName, payload, env) {
 
 
 
+
 /** Budget of the service and GitHub calls around the run (baseline, accepted risks, dismissals). */
 const SIDE_CALL_BUDGET_MS = 60_000;
 /**
@@ -56490,15 +56269,17 @@ const SIDE_CALL_BUDGET_MS = 60_000;
  * once it is, and until then counts as none (a carry-over then only matches a
  * record decided without one, the stricter gate).
  */
-async function loadPolicy(ctx, inputs, agent, evidence = 'now') {
+async function loadPolicy(ctx, inputs, agent, evidence = 'now', statusSet) {
     const { io } = ctx;
-    const scope = baselineScope(io.env.GITHUB_EVENT_NAME ?? '', await publish_readEventPayload(io.env.GITHUB_EVENT_PATH), io.env);
+    const scope = baselineScope(io.env.GITHUB_EVENT_NAME ?? '', await readEventPayload(io.env.GITHUB_EVENT_PATH), io.env);
     const today = isoDay(ctx.clock.now());
     const accepted = inputs.acceptedRisksFile === '' ? null : await readAccepted(ctx, inputs, scope, today);
     const agentKey = agent.key;
+    const ownStatus = statusSet === undefined ? {} : { ownStatus: { context: statusContext(agent.statusName), owner: agent.statusOwner, write: statusSet } };
+    const policy = { scope, today, accepted, agentKey, ...ownStatus };
     if (evidence === 'later')
-        return { scope, today, accepted, agentKey, evidence, baseline: { ...noEvidence(), why: 'not read yet' } };
-    return { ...(await withEvidence(ctx, inputs, { scope, today, accepted, agentKey, baseline: noEvidence() })), evidence };
+        return { ...policy, evidence, baseline: { ...noEvidence(), why: 'not read yet' } };
+    return { ...(await withEvidence(ctx, inputs, { ...policy, baseline: noEvidence() })), evidence };
 }
 /** `policy` with the baseline and evidence windows of `inputs.modelId` read (the policy as loadPolicy's 'now' gives it). */
 async function withEvidence(ctx, inputs, policy) {
@@ -56507,7 +56288,7 @@ async function withEvidence(ctx, inputs, policy) {
     // A preview this event has no deployment of has no model: nothing to read a baseline of.
     const baseline = inputs.modelId === ''
         ? { ...noEvidence(), why: 'this event has no target to read a baseline of' }
-        : await loadEvidence(ctx, inputs, scope, agentKey);
+        : await loadEvidence(ctx, inputs, scope, agentKey, policy.ownStatus ?? null);
     io.log.info(baseline.baseline
         ? `Baseline: ${baseline.source}: ${text_plural(baseline.baseline.findings.length, 'open finding')}; the window cost ${text_plural(baseline.cost.serviceRequests, 'service request')} and ${text_plural(baseline.cost.githubRequests, 'GitHub request')} in ${baseline.cost.ms} ms.`
         : `No baseline: ${baseline.why}; gating as with fail_on any.`);
@@ -56529,7 +56310,7 @@ function noEvidence() {
     };
 }
 /** The default branch's window (or baseline_run_id), read through the service and GitHub's caches API. */
-async function loadEvidence(ctx, inputs, scope, agentKey) {
+async function loadEvidence(ctx, inputs, scope, agentKey, ownStatus) {
     const github = inputs.baselineRunId === '' ? await githubReads(ctx, inputs.githubToken) : null;
     if (github === null && inputs.baselineRunId === '' && !inGitHubActions(ctx.io.env)) {
         // A terminal or another CI: no workflow records runs there, and its user never gave a github_token.
@@ -56538,8 +56319,9 @@ async function loadEvidence(ctx, inputs, scope, agentKey) {
         return { ...noEvidence(), why: `${where} no earlier run of this agent is recorded (${named} names one to compare with)` };
     }
     return loadBaseline({
-        api: () => ctx.makeApi(inputs, clock_Deadline.after(ctx.clock, SIDE_CALL_BUDGET_MS)),
+        api: () => ctx.makeApi(inputs, Deadline.after(ctx.clock, SIDE_CALL_BUDGET_MS)),
         github,
+        signs: github,
         log: ctx.io.log,
         now: () => ctx.clock.now()
     }, {
@@ -56553,7 +56335,9 @@ async function loadEvidence(ctx, inputs, scope, agentKey) {
         agentCommit: scope.kind === 'pull_request' ? scope.headSha : scope.kind === 'default-branch' ? scope.sha : null,
         agentPaths: inputs.agentPaths,
         bounds: { runs: inputs.evidenceRuns, maxAgeDays: inputs.evidenceMaxAgeDays, now: ctx.clock.now() },
-        own: ownWindow(scope, ctx.io.env.GITHUB_REF ?? '')
+        own: ownWindow(scope, ctx.io.env.GITHUB_REF ?? ''),
+        // Pushes to the default branch only: a pull request's gate never reads the sign (never laxer).
+        ownStatus: scope.kind === 'default-branch' ? ownStatus : null
     });
 }
 /** A pull_request run's own ref and head, where its own runs are recorded; null for any other run (pull_request_target runs on the base's ref). */
@@ -56582,7 +56366,7 @@ function load_baseline_and_risks_contentsApi(ctx, inputs) {
         token: inputs.githubToken,
         apiUrl: nonEmpty(ctx.io.env.GITHUB_API_URL) ?? 'https://api.github.com',
         clock: ctx.clock,
-        deadline: clock_Deadline.after(ctx.clock, SIDE_CALL_BUDGET_MS),
+        deadline: Deadline.after(ctx.clock, SIDE_CALL_BUDGET_MS),
         signal: ctx.signal,
         log: ctx.io.log,
         random: ctx.random
@@ -57004,14 +56788,14 @@ function isEmptyConfirm(c) {
 /** Reads of the profile before giving up on a stale version. */
 const MAX_SYNC_ATTEMPTS = 3;
 function isStale(err) {
-    return err instanceof errors_ServiceError && err.status === 409;
+    return err instanceof ServiceError && err.status === 409;
 }
 function isNotFound(err) {
-    return err instanceof errors_ServiceError && err.status === 404;
+    return err instanceof ServiceError && err.status === 404;
 }
 /** A 422 validation list of a profile write, as a mistake in the file naming the field. */
 function explainWrite(err, path, what) {
-    if (!(err instanceof errors_ServiceError) || err.status !== 422)
+    if (!(err instanceof ServiceError) || err.status !== 422)
         return err;
     const issues = Array.isArray(err.extra.issues) ? err.extra.issues : [];
     const first = issues.at(0);
@@ -57028,7 +56812,7 @@ async function readProfile(deps, modelId) {
     catch (err) {
         if (isNotFound(err))
             return null;
-        if (err instanceof errors_ServiceError && err.status === 403) {
+        if (err instanceof ServiceError && err.status === 403) {
             throw err.withDetail({
                 hint: 'Syncing the profile compares it with what the service holds: the key must be allowed to read the profile, not only to write it'
             });
@@ -57092,7 +56876,7 @@ async function syncProfile(deps, modelId, path, file) {
     // Every attempt that did not return ended stale.
     if (lastStale === null)
         throw new Error(`Profile of model ${modelId}: ${MAX_SYNC_ATTEMPTS} sync attempts ended without an answer (a bug)`);
-    throw new errors_ServiceError({
+    throw new ServiceError({
         endpoint: lastStale.endpoint,
         status: lastStale.status,
         code: lastStale.code,
@@ -57194,7 +56978,7 @@ function issuesOf(err) {
     });
 }
 function explainRegistrationFailure(err, endpointUrl) {
-    if (!(err instanceof errors_ServiceError))
+    if (!(err instanceof ServiceError))
         return null;
     const host = safeHost(endpointUrl);
     if (err.status === 422 && err.code === 'probe_failed') {
@@ -57299,7 +57083,7 @@ async function resolveTarget(deps, target, name) {
         const explained = explainRegistrationFailure(err, endpoint.endpointUrl);
         if (explained)
             throw explained;
-        if (!(err instanceof errors_ServiceError) || !err.ambiguous)
+        if (!(err instanceof ServiceError) || !err.ambiguous)
             throw err;
         const found = await recoverLostRegistration(deps, choice.name, endpoint.endpointUrl, before, err);
         return { modelId: found.model_id, name: found.name, outcome: 'registered', endpointHost: found.endpoint_host, movedFrom: moved };
@@ -57316,7 +57100,7 @@ async function recoverLostRegistration(deps, name, endpointUrl, before, lost) {
             return found;
         }
     }
-    throw new errors_ServiceError({
+    throw new ServiceError({
         endpoint: lost.endpoint,
         status: lost.status,
         code: lost.code,
@@ -57384,8 +57168,8 @@ async function prepareTarget(deps, inputs, agent, deployment = null) {
         };
     }
     const eventName = io.env.GITHUB_EVENT_NAME ?? '';
-    const payload = await publish_readEventPayload(io.env.GITHUB_EVENT_PATH);
-    const deadline = clock_Deadline.after(clock, inputs.timeoutMs);
+    const payload = await readEventPayload(io.env.GITHUB_EVENT_PATH);
+    const deadline = Deadline.after(clock, inputs.timeoutMs);
     const callDeps = {
         api: deps.makeApi(deadline, setupRequestTimeoutMs(inputs)),
         clock,
@@ -57432,7 +57216,7 @@ async function syncProfileFile(deps, profile, file, target) {
         const kind = failureKind(err);
         if (profile.failOnError || kind === 'bug' || kind === 'aborted')
             throw err;
-        const line = errors_describeFailure(err);
+        const line = describeFailure(err);
         deps.io.log.warning(`The profile sync failed; assessing the profile as the service holds it (fail_on_profile_error is false): ${line}`);
         return { file: path, status: 'failed', created: false, changed: [], confirmed: [], version: null, error: line };
     }
@@ -57506,8 +57290,8 @@ async function reads(ctx, inputs) {
 function readFailure(ctx, err) {
     if (err instanceof AbortedError)
         throw err;
-    ctx.io.log.warning(`Could not read the earlier assessment from GitHub, so this step assesses: ${errors_describeFailure(err)}`);
-    return `the earlier assessment could not be read from GitHub (${errors_describeFailure(err)})`;
+    ctx.io.log.warning(`Could not read the earlier assessment from GitHub, so this step assesses: ${describeFailure(err)}`);
+    return `the earlier assessment could not be read from GitHub (${describeFailure(err)})`;
 }
 /** A pull request's push, or a deployment of its commit: agent_paths decides. */
 async function planPush(ctx, inputs, planned, identity) {
@@ -57701,8 +57485,8 @@ async function pullOfCommit(ctx, inputs, repo, sha) {
     catch (err) {
         if (err instanceof AbortedError)
             throw err;
-        ctx.io.log.warning(`Could not look up the pull request of the deployed commit ${shortSha(sha)}: ${errors_describeFailure(err)}`);
-        return `its pull request could not be looked up (${errors_describeFailure(err)})`;
+        ctx.io.log.warning(`Could not look up the pull request of the deployed commit ${shortSha(sha)}: ${describeFailure(err)}`);
+        return `its pull request could not be looked up (${describeFailure(err)})`;
     }
 }
 
@@ -57726,7 +57510,7 @@ async function publish(ctx, settings, report) {
     return outcome;
 }
 
-;// CONCATENATED MODULE: ./src/action/collect.ts
+;// CONCATENATED MODULE: ./src/action/stages/collect.ts
 /**
  * mode: collect, the collector of detached assessments (wait: detached;
  * docs/pr-pipelines.md#detached-waiting). A scheduled workflow on the default
@@ -57819,7 +57603,7 @@ async function collectStep(ctx, inputs, event) {
     const agent = agentOf(inputs, io.env, { prNumber: null });
     const policy = ofPullRequests(await loadPolicy(ctx, inputs, agent));
     const marker = commentMarker(agent.commentKey);
-    const found = await collect_pendingRecords(gh, repo, login, marker);
+    const found = await collect_records_pendingRecords(gh, repo, login, marker);
     io.log.info(`Collector: ${text_plural(found.length, 'pending record')} of ${agent.display} on open pull requests.`);
     const c = { inputs, policy, event, repo, marker, modelBusy: false };
     const looks = [];
@@ -57844,29 +57628,6 @@ function ofPullRequests(policy) {
     if (windows.agent === null)
         return policy;
     return { ...policy, baseline: { ...policy.baseline, windows: { ...windows, agent: null } } };
-}
-/** Runs to collect first, then the queued records oldest first (the model takes one at a time). */
-function inOrder(found) {
-    const at = (f) => f.pending.at ?? '';
-    const queued = found.filter((f) => f.pending.runId === null).sort((a, b) => at(a).localeCompare(at(b)));
-    return [...found.filter((f) => f.pending.runId !== null), ...queued];
-}
-/** Every owned comment of this agent holding a pending record, on the open pull requests. */
-async function collect_pendingRecords(gh, repo, login, marker) {
-    const out = [];
-    for (const pull of await gh.listOpenPulls(repo)) {
-        for (let page = 1; page <= MAX_PAGES; page++) {
-            const { items, hasNext } = await gh.listComments(repo, pull.number, page);
-            for (const c of items) {
-                const pending = isOwnedComment(c.user, login) ? readPendingRecord(c.body, marker) : null;
-                if (pending !== null)
-                    out.push({ pull, pending });
-            }
-            if (!hasNext || items.length === 0)
-                break;
-        }
-    }
-    return out;
 }
 /**
  * The step context whose comment writes happen only while the comment still
@@ -57920,7 +57681,7 @@ async function lookAt(ctx0, c, f) {
     catch (err) {
         if (err instanceof AbortedError)
             throw err;
-        ctx.io.log.warning(`${where}: could not be collected, left pending for the next collector: ${errors_describeFailure(err)}`);
+        ctx.io.log.warning(`${where}: could not be collected, left pending for the next collector: ${describeFailure(err)}`);
         return look('failed');
     }
 }
@@ -58011,21 +57772,21 @@ async function triggerQueued(ctx, c, q) {
 /** Whether the service lists a run of the model still going (one read; unreadable counts as busy: tried next time). */
 async function modelRunning(ctx, inputs) {
     try {
-        const api = ctx.makeApi(inputs, clock_Deadline.after(ctx.clock, 10_000));
+        const api = ctx.makeApi(inputs, Deadline.after(ctx.clock, 10_000));
         const list = await api.listRuns(inputs.modelId, { limit: 20 });
-        return list.runs.some((r) => !enums_isTerminal(r.status));
+        return list.runs.some((r) => !isTerminal(r.status));
     }
     catch (err) {
         if (err instanceof AbortedError)
             throw err;
-        ctx.io.log.info(`The model's runs could not be listed (${errors_describeFailure(err)}): the queued records wait for the next collector.`);
+        ctx.io.log.info(`The model's runs could not be listed (${describeFailure(err)}): the queued records wait for the next collector.`);
         return true;
     }
 }
 /** The run this collector triggered for a record a newer push replaced: stopped, and said. */
 async function stopOrphan(ctx, inputs, runId) {
-    const api = ctx.makeApi(inputs, clock_Deadline.after(ctx.clock, 20_000));
-    await stop_run_stopRun({ api, clock: ctx.clock, log: ctx.io.log }, runId, {
+    const api = ctx.makeApi(inputs, Deadline.after(ctx.clock, 20_000));
+    await stopRun({ api, clock: ctx.clock, log: ctx.io.log }, runId, {
         settleMs: 10_000,
         why: 'a newer push replaced the queued record it was triggered for'
     });
@@ -58139,6 +57900,175 @@ function actionsCacheStore(deps) {
 
 // EXTERNAL MODULE: external "node:os"
 var external_node_os_ = __nccwpck_require__(8161);
+// EXTERNAL MODULE: ./node_modules/@actions/http-client/lib/index.js + 1 modules
+var lib = __nccwpck_require__(4942);
+;// CONCATENATED MODULE: ./src/service/http-errors.ts
+
+
+
+
+
+/** Connection never established: the request cannot have reached the service. */
+const NOT_REACHED = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH']);
+/** Network faults worth another attempt. */
+const TRANSIENT_NETWORK = new Set([
+    ...NOT_REACHED,
+    'ECONNRESET',
+    'EPIPE',
+    'ETIMEDOUT',
+    'ECONNABORTED',
+    'ESOCKETTIMEDOUT',
+    'UND_ERR_SOCKET',
+    'request_timeout'
+]);
+function errorCode(err) {
+    if (err !== null && typeof err === 'object' && 'code' in err && typeof err.code === 'string')
+        return err.code;
+    return undefined;
+}
+function errorMessage(err) {
+    return err instanceof Error ? err.message : String(err);
+}
+/**
+ * Map a failure of the exchange (no HTTP status) to a ServiceError.
+ * `timedOut`: the per-request timeout fired.
+ */
+function networkError(err, endpoint, opts) {
+    const httpClientTimeout = errorMessage(err).startsWith('Request timeout:');
+    if (opts.timedOut || httpClientTimeout) {
+        return new ServiceError({
+            endpoint,
+            code: 'request_timeout',
+            message: `no complete answer within ${opts.requestTimeoutMs} ms (per-request timeout)`,
+            transient: true,
+            ambiguous: true
+        });
+    }
+    const code = errorCode(err) ?? 'network_error';
+    const text = text_oneLine(scrubSecrets(errorMessage(err), opts.secrets), 200);
+    return new ServiceError({
+        endpoint,
+        code,
+        message: `network error: ${text}`,
+        transient: TRANSIENT_NETWORK.has(code),
+        ambiguous: !NOT_REACHED.has(code)
+    });
+}
+/** Map a non-success HTTP answer to a ServiceError. */
+function statusError(endpoint, status, statusText, headers, text, nowMs, secrets) {
+    const parsed = parseErrorBody(status, statusText, text, secrets);
+    // Typed a single string by Node; kept wide, as what a proxy sends is not Node's to promise.
+    const raw = headers;
+    const retryAfter = raw['retry-after'];
+    const retryAfterMs = parseRetryAfter(Array.isArray(retryAfter) ? retryAfter[0] : retryAfter, nowMs);
+    return new ServiceError({
+        endpoint,
+        status,
+        code: parsed.code,
+        message: parsed.message,
+        retryAfterMs,
+        extra: parsed.extra,
+        transient: status === 408 || status === 429 || status >= 500,
+        ambiguous: status === 408 || status >= 500
+    });
+}
+
+;// CONCATENATED MODULE: ./src/service/read-body.ts
+/** The body passed the size cap: refused, as the same answer would be as large next time. */
+class BodyTooLarge extends Error {
+    limit;
+    constructor(limit) {
+        super(`response body larger than ${limit} bytes`);
+        this.limit = limit;
+    }
+}
+function withCode(message, code) {
+    return Object.assign(new Error(message), { code });
+}
+/** Read the whole body; rejects on abort, on a connection cut before the end, or past `maxBytes`. */
+function readBody(msg, signal, maxBytes) {
+    return new Promise((resolve, reject) => {
+        const chunks = [];
+        let size = 0;
+        let done = false;
+        const finish = (err, text) => {
+            if (done)
+                return;
+            done = true;
+            signal.removeEventListener('abort', onAbort);
+            if (err === undefined)
+                resolve(text ?? '');
+            else {
+                reject(err);
+                msg.destroy();
+            }
+        };
+        // The reason only has to be an Error: the caller tells an abort by its signals, not by this error.
+        const onAbort = () => {
+            const reason = signal.reason;
+            finish(reason instanceof Error ? reason : withCode('aborted', 'ABORT_ERR'));
+        };
+        if (signal.aborted) {
+            onAbort();
+            return;
+        }
+        signal.addEventListener('abort', onAbort, { once: true });
+        msg.on('data', (chunk) => {
+            size += chunk.length;
+            if (size > maxBytes)
+                finish(new BodyTooLarge(maxBytes));
+            else
+                chunks.push(chunk);
+        });
+        msg.on('end', () => {
+            finish(undefined, Buffer.concat(chunks).toString('utf8'));
+        });
+        msg.on('aborted', () => {
+            finish(withCode('connection closed before the response was complete', 'ECONNRESET'));
+        });
+        msg.on('error', (e) => {
+            finish(e);
+        });
+        msg.on('close', () => {
+            if (!msg.complete)
+                finish(withCode('connection closed before the response was complete', 'ECONNRESET'));
+        });
+    });
+}
+
+// EXTERNAL MODULE: external "node:http"
+var external_node_http_ = __nccwpck_require__(7067);
+// EXTERNAL MODULE: external "node:https"
+var external_node_https_ = __nccwpck_require__(4708);
+;// CONCATENATED MODULE: ./src/service/request-info.ts
+/**
+ * What @actions/http-client sends for one JSON exchange: the method, the
+ * headers given (plus accept and, with a body, content-type), the client's
+ * agent for the URL and the attempt's signal. Shared by every transport on
+ * http-client (the service's, GitLab's), so the URL is split one way.
+ */
+
+
+function jsonRequestInfo(client, url, method, headers, hasBody, signal) {
+    const all = { accept: 'application/json', ...headers };
+    if (hasBody)
+        all['content-type'] = 'application/json';
+    const isHttps = url.protocol === 'https:';
+    return {
+        parsedUrl: url,
+        httpModule: isHttps ? external_node_https_ : external_node_http_,
+        options: {
+            host: url.hostname.replace(/^\[(.*)\]$/, '$1'),
+            port: url.port ? Number(url.port) : isHttps ? 443 : 80,
+            path: `${url.pathname}${url.search}`,
+            method,
+            headers: all,
+            agent: client.getAgent(url.toString()),
+            signal
+        }
+    };
+}
+
 ;// CONCATENATED MODULE: ./src/gitlab/transport.ts
 
 
@@ -58149,7 +58079,7 @@ var external_node_os_ = __nccwpck_require__(8161);
 
 
 
-const gitlab_transport_DEFAULT_REQUEST_TIMEOUT_MS = 30_000;
+const transport_DEFAULT_REQUEST_TIMEOUT_MS = 30_000;
 /** GitLab's documented wait after a rate limit that said nothing of when it lifts: its limits are per minute. */
 const GITLAB_RATE_LIMIT_WAIT_MS = 60_000;
 /** The largest answer read: a page of 100 notes of up to 1,000,000 characters each, with room. */
@@ -58222,7 +58152,7 @@ function parseJson(text, endpoint, status) {
 /** One exchange: the whole answer, or a GitLabError (network, timeout, status), or AbortedError. */
 async function exchange(client, deps, method, path, body) {
     const endpoint = `${method} ${path.replace(/\?.*$/, '')}`;
-    const timeoutMs = deps.requestTimeoutMs ?? gitlab_transport_DEFAULT_REQUEST_TIMEOUT_MS;
+    const timeoutMs = deps.requestTimeoutMs ?? transport_DEFAULT_REQUEST_TIMEOUT_MS;
     const timeout = AbortSignal.timeout(timeoutMs);
     const signal = deps.signal ? AbortSignal.any([deps.signal, timeout]) : timeout;
     const url = new URL(`${deps.apiUrl}${path}`);
@@ -58255,7 +58185,7 @@ function gitlabCalls(deps) {
         allowRetries: false,
         allowRedirects: false,
         keepAlive: false,
-        socketTimeout: (deps.requestTimeoutMs ?? gitlab_transport_DEFAULT_REQUEST_TIMEOUT_MS) + 1000
+        socketTimeout: (deps.requestTimeoutMs ?? transport_DEFAULT_REQUEST_TIMEOUT_MS) + 1000
     });
     return async (method, path, body, read, findExisting) => {
         let last;
@@ -58441,7 +58371,7 @@ const TOKEN_HINT = 'Fix: give the job a token of a user or bot with at least the
 function explainNoteFailure(err, mr) {
     const where = `merge request !${mr.iid} of project ${mr.projectId}`;
     const head = `Could not write the note on ${where} (the gate's result is unchanged)`;
-    const said = errors_describeFailure(err);
+    const said = describeFailure(err);
     if (err instanceof GitLabError && err.status === 401)
         return {
             warning: `${head}: GitLab answered 401, the token is not valid or has expired (${said}). ${TOKEN_HINT}`,
@@ -58475,7 +58405,7 @@ async function postStickyNote(api, mr, body, marker, log) {
         catch (err) {
             if (err instanceof AbortedError)
                 throw err;
-            const why = `GitLab did not say who the token's user is (GET /user: ${errors_describeFailure(err)}), so no note can be told ours`;
+            const why = `GitLab did not say who the token's user is (GET /user: ${describeFailure(err)}), so no note can be told ours`;
             log.warning(`Could not write the merge-request note (the gate's result is unchanged): ${why}. ${TOKEN_HINT}`);
             return { action: 'skipped', noteId: null, reason: 'the token user is unknown' };
         }
@@ -58539,7 +58469,7 @@ async function publishToGitLab(deps, args) {
         token: args.token,
         apiUrl: args.ci.apiUrl,
         clock: deps.clock,
-        deadline: clock_Deadline.after(deps.clock, GITLAB_BUDGET_MS),
+        deadline: Deadline.after(deps.clock, GITLAB_BUDGET_MS),
         signal: deps.signal,
         log,
         random: deps.random,
@@ -58688,23 +58618,23 @@ const OUTPUT_MAX_CHARS = 65_536;
  * of endpoint_url and endpoint_path (a deployment protection bypass travels
  * there, e.g. ?x-vercel-protection-bypass=<secret>).
  */
-function scrubbed_io_stepSecrets(io) {
+function stepSecrets(io) {
     const secrets = [];
     // Every form a credential is sent in (base64 of basic auth, URL-encoded, JSON-escaped...). A value
     // that cannot be a credential (too short) is never registered as a mask: readInputs refuses it
     // without printing it.
     for (const name of ['api_key', 'target_credential']) {
-        const raw = common_envInputReader(io.env)(name);
-        if (!common_isMaskableSecret(raw))
+        const raw = envInputReader(io.env)(name);
+        if (!isMaskableSecret(raw))
             continue;
-        const forms = secretWireForms(raw, name === 'target_credential' ? { clientId: common_envInputReader(io.env)('oauth_client_id') } : {});
+        const forms = secretWireForms(raw, name === 'target_credential' ? { clientId: envInputReader(io.env)('oauth_client_id') } : {});
         for (const form of forms)
             io.setSecret(form);
         secrets.push(...forms);
     }
     for (const name of ['endpoint_url', 'endpoint_path']) {
-        for (const value of queryValues(common_envInputReader(io.env)(name))) {
-            if (!common_isMaskableSecret(value))
+        for (const value of queryValues(envInputReader(io.env)(name))) {
+            if (!isMaskableSecret(value))
                 continue;
             const forms = secretWireForms(value);
             for (const form of forms)
@@ -58714,11 +58644,11 @@ function scrubbed_io_stepSecrets(io) {
     }
     // The GitLab token of a merge-request note (see publishNoteInsteadOfComment).
     const gitlabToken = inGitLabJob(io.env) ? (io.env.GITLAB_TOKEN ?? '') : '';
-    if (common_isMaskableSecret(gitlabToken)) {
+    if (isMaskableSecret(gitlabToken)) {
         io.setSecret(gitlabToken);
         secrets.push(gitlabToken);
     }
-    const urlSecrets = baseUrlSecrets(common_envInputReader(io.env)('base_url'));
+    const urlSecrets = baseUrlSecrets(envInputReader(io.env)('base_url'));
     for (const s of urlSecrets)
         io.setSecret(s);
     secrets.push(...urlSecrets);
@@ -58762,7 +58692,7 @@ function scrubbedLog(log, scrub, budget) {
  * step state passes through as is: it holds the ids the post step needs, and
  * the runner never shows it.
  */
-function scrubbed_io_scrubbingIO(raw, secrets, github) {
+function scrubbingIO(raw, secrets, github) {
     const scrub = makeScrubber(secrets);
     const budget = annotationBudget();
     const log = scrubbedLog(raw.log, scrub, budget);
@@ -58770,7 +58700,7 @@ function scrubbed_io_scrubbingIO(raw, secrets, github) {
         token,
         apiUrl: nonEmpty(raw.env.GITHUB_API_URL) ?? 'https://api.github.com',
         clock: github.clock,
-        deadline: clock_Deadline.after(github.clock, STATUS_BUDGET_MS),
+        deadline: Deadline.after(github.clock, STATUS_BUDGET_MS),
         signal: github.signal,
         log,
         random: github.random
@@ -58820,7 +58750,7 @@ function scrubbed_io_scrubbingIO(raw, secrets, github) {
             }
             catch (err) {
                 if (!(err instanceof AbortedError))
-                    log.warning(`Could not set the commit status (the gate's result is unchanged): ${errors_describeFailure(err)}`);
+                    log.warning(`Could not set the commit status (the gate's result is unchanged): ${describeFailure(err)}`);
                 return false;
             }
         },
@@ -58859,8 +58789,8 @@ function scrubbedBaselineStore(store, secrets, log) {
 
 /** The context of a main step: its secrets masked on the runner first, then every sink behind the scrubbing edge. */
 function stepContext(deps) {
-    const secrets = scrubbed_io_stepSecrets(deps.io);
-    const io = scrubbed_io_scrubbingIO(deps.io, secrets, { clock: deps.clock, signal: deps.signal, random: deps.random });
+    const secrets = stepSecrets(deps.io);
+    const io = scrubbingIO(deps.io, secrets, { clock: deps.clock, signal: deps.signal, random: deps.random });
     return {
         io,
         secrets,
@@ -58892,7 +58822,7 @@ function targetSecretInputs(inputs, env) {
     if (endpoint.credential !== null)
         out.push('target_credential');
     if (queryValues(endpoint.endpointUrl).length > 0) {
-        out.push(queryValues(common_envInputReader(env)('endpoint_url')).length > 0 ? 'endpoint_url' : 'endpoint_path');
+        out.push(queryValues(envInputReader(env)('endpoint_url')).length > 0 ? 'endpoint_url' : 'endpoint_path');
     }
     return out;
 }
@@ -58949,7 +58879,7 @@ async function withGitHub(ctx, inputs, read) {
     catch (err) {
         if (err instanceof AbortedError)
             throw err;
-        return { kind: 'unknown', why: `GitHub could not be asked: ${errors_describeFailure(err)}` };
+        return { kind: 'unknown', why: `GitHub could not be asked: ${describeFailure(err)}` };
     }
 }
 /** issue_comment: on a pull request, its head; elsewhere the default branch's code. */
@@ -59017,7 +58947,7 @@ async function commentedPull(gh, repo, number, repository) {
 
 /** The pull request of a pull_request event (the default name of its preview); null on other events. */
 async function eventPullNumber(env) {
-    const event = targetFromEvent(env.GITHUB_EVENT_NAME ?? '', await publish_readEventPayload(env.GITHUB_EVENT_PATH), env.GITHUB_REPOSITORY ?? '');
+    const event = targetFromEvent(env.GITHUB_EVENT_NAME ?? '', await readEventPayload(env.GITHUB_EVENT_PATH), env.GITHUB_REPOSITORY ?? '');
     return event.kind === 'pull_request' ? event.number : null;
 }
 /** Every input, read and validated, and the event; a mistake is a ConfigError naming the input. */
@@ -59025,15 +58955,15 @@ async function readStepInputs(ctx) {
     const { env } = ctx.io;
     const eventName = env.GITHUB_EVENT_NAME ?? '';
     const payload = await readEventFile(env.GITHUB_EVENT_PATH);
-    const event = payload.ok ? event_readPipelineEvent(eventName, payload.value, env) : unreadableEvent(eventName, payload.why, env);
-    const inputs = read_inputs_readInputs(common_envInputReader(env), event, ci_host_ciHost(env));
+    const event = payload.ok ? readPipelineEvent(eventName, payload.value, env) : unreadableEvent(eventName, payload.why, env);
+    const inputs = readInputs(envInputReader(env), event, ciHost(env));
     refuseForkSecrets(env, inputs.apiKey);
     return { inputs, event };
 }
 /** mode: overview's inputs (no target, no event to read), checked as every mode's are. */
 function readOverviewStepInputs(ctx) {
     const { env } = ctx.io;
-    const inputs = readOverviewInputs(common_envInputReader(env), ci_host_ciHost(env));
+    const inputs = readOverviewInputs(envInputReader(env), ciHost(env));
     refuseForkSecrets(env, inputs.apiKey);
     return inputs;
 }
@@ -59041,7 +58971,7 @@ function readOverviewStepInputs(ctx) {
 function refuseForkSecrets(env, apiKey) {
     const refusal = gitlabJobRefusal(env, [
         { name: 'api_key', value: apiKey },
-        { name: 'target_credential', value: common_envInputReader(env)('target_credential') },
+        { name: 'target_credential', value: envInputReader(env)('target_credential') },
         { name: 'GITLAB_TOKEN', value: env.GITLAB_TOKEN }
     ]);
     if (refusal)
@@ -59092,11 +59022,11 @@ async function syncDismissals(standing, api, findings, acceptedBy) {
             dismissed += 1;
         }
         catch (err) {
-            if (err instanceof errors_ServiceError && err.status === 403) {
+            if (err instanceof ServiceError && err.status === 403) {
                 notes.push(`Finding ${f.finding_id} was not dismissed on the service: the plan withholds proof (403); it stays accepted here.`);
             }
             else {
-                notes.push(`Warning: finding ${f.finding_id} could not be dismissed on the service: ${errors_describeFailure(err)}`);
+                notes.push(`Warning: finding ${f.finding_id} could not be dismissed on the service: ${describeFailure(err)}`);
             }
         }
     }
@@ -59145,7 +59075,7 @@ async function saveBaseline(ctx, inputs, policy, outcome) {
     }), policy.agentKey, recordHolders(outcome.policy?.evidence.notReproduced ?? [], 
     // A weakness a confirmation showed gone is named by no record.
     new Set((outcome.confirmation?.tallies ?? []).filter((t) => verdictOf(t) === 'shown-gone').flatMap((t) => t.plan.fingerprints)), 
-    // The service's list is not the default branch's own observation: named presumed-only (PRESUMED_MARK), never "known on main" (issue 41).
+    // The service's list is not the default branch's own observation: named presumed-only (PRESUMED_MARK), never "known on main".
     new Set(policy.baseline.serviceList ?? [])));
     if (!saved.saved)
         return null;
@@ -59160,7 +59090,7 @@ async function dismissAccepted(ctx, inputs, policy, outcome) {
     const { results } = outcome;
     if (!inputs.syncDismissals || !outcome.policy || results.findings === null)
         return [];
-    const synced = await syncDismissals(policy.scope, () => ctx.makeApi(inputs, clock_Deadline.after(ctx.clock, SIDE_CALL_BUDGET_MS)), results.findings, outcome.policy.acceptance.acceptedBy);
+    const synced = await syncDismissals(policy.scope, () => ctx.makeApi(inputs, Deadline.after(ctx.clock, SIDE_CALL_BUDGET_MS)), results.findings, outcome.policy.acceptance.acceptedBy);
     return synced.notes;
 }
 
@@ -59891,7 +59821,7 @@ const OVERVIEW_RESULT = {
 };
 /** Every model of the workspace and its recent runs, read within timeout_minutes; progress in the log. Only the inventory failing throws. */
 async function readWorkspace(ctx, inputs) {
-    const api = ctx.makeApi(inputs, clock_Deadline.after(ctx.clock, inputs.timeoutMs));
+    const api = ctx.makeApi(inputs, Deadline.after(ctx.clock, inputs.timeoutMs));
     const read = await readOverview({
         api,
         now: ctx.clock.now(),
@@ -60080,7 +60010,7 @@ async function fixedFindingsOf(deps, run) {
         return res.findings;
     }
     catch (err) {
-        if (err instanceof errors_ServiceError && err.status === 409) {
+        if (err instanceof ServiceError && err.status === 409) {
             deps.log.info(`Run ${safeId(run.run_id)} is still in progress; its findings are not readable yet, skipped.`);
             return null;
         }
@@ -60203,7 +60133,7 @@ async function validateFinding(deps, c) {
             res = await d.api.validateFinding(c.finding.finding_id, callOptions(d));
         }
         catch (err) {
-            if (!(err instanceof errors_ServiceError))
+            if (!(err instanceof ServiceError))
                 throw err;
             const next = await afterRefusal(d, c, err, tries);
             if (next === RETRY)
@@ -60423,7 +60353,7 @@ async function runValidateMode(deps, args) {
 
 
 function validateFixes(ctx, inputs) {
-    const deadline = clock_Deadline.after(ctx.clock, inputs.timeoutMs);
+    const deadline = Deadline.after(ctx.clock, inputs.timeoutMs);
     return runValidateMode({ api: ctx.makeApi(inputs, deadline), clock: ctx.clock, deadline, signal: ctx.signal, log: ctx.io.log, random: ctx.random }, { modelId: inputs.modelId, maxRuns: inputs.maxRuns, failOnIncomplete: inputs.failOnIncomplete });
 }
 
@@ -60487,7 +60417,7 @@ async function runMain(deps) {
 async function runStep(ctx) {
     const trail = { inputs: null, prepared: null, planned: null, status: null };
     try {
-        if (isOverviewMode(common_envInputReader(ctx.io.env)))
+        if (isOverviewMode(envInputReader(ctx.io.env)))
             return await overviewStep(ctx);
         const { inputs, event } = await readStepInputs(ctx);
         trail.inputs = inputs;
@@ -60515,10 +60445,10 @@ async function gateStep(ctx, given, event, trail) {
     if (planned.skipped !== null)
         return skipStep(ctx, given, planned, planned.skipped);
     trail.status = statusEdge(ctx, given, planned);
-    await startStatus(ctx, trail.status);
+    const statusSet = await startStatus(ctx, trail.status, given);
     await guardSecrets(ctx, given, event);
     // The plan comes before prepare: a carried-over push needs no assessment, so it finds or registers no target.
-    const early = await loadPolicy(ctx, given, planned.agent, given.target.kind === 'endpoint' ? 'later' : 'now');
+    const early = await loadPolicy(ctx, given, planned.agent, given.target.kind === 'endpoint' ? 'later' : 'now', statusSet);
     const decided = await plan(ctx, given, early, planned);
     if (decided.kind === 'fail_closed')
         throw decided.error;
@@ -60592,126 +60522,10 @@ async function failStep(ctx, trail, err) {
         end = await publish(ctx, inputs, await reportNotAssessed(ctx, inputs, failure, at));
     }
     catch (publishErr) {
-        ctx.io.log.warning(`Could not write the not-assessed report: ${errors_describeFailure(publishErr)}`);
+        ctx.io.log.warning(`Could not write the not-assessed report: ${describeFailure(publishErr)}`);
     }
     const step = { outcome: 'fail', line: failure.line };
     return conclude(await finishStatus(ctx, trail.status, 'error', step, failureStatus(err, failure.line)), end, trail.prepared);
-}
-
-;// CONCATENATED MODULE: ./src/action/post-step.ts
-/**
- * The post step: runs after the job's steps, even on cancellation. It stops
- * what the main step may have left running, with the same key that started
- * it, sending at most one cancel per run across both steps:
- * - the main step started a run and did not see it stop: cancel it, unless
- *   the main step's cancel was already accepted (then the run is stopping:
- *   its status is read once and said, no second cancel is sent);
- * - the main step was interrupted before it learnt the run id of a trigger
- *   it had sent: find the run by the recorded intent and cancel it only if it
- *   is provably ours (run-ownership.ts).
- * It reads only state its own main step saved in this job (state.ts
- * savedState): without the main step's seal it does nothing at all.
- */
-
-
-
-
-
-
-
-
-
-
-
-/** The post step has about as long as the main step had after SIGINT. */
-const POST_SETTLE_MS = 5_000;
-async function post_step_runPost(deps) {
-    const state = savedState(deps.io, stepBinding(deps.io.env));
-    if (state === null) {
-        deps.io.log.info('Post step: the main step saved no state in this job (it stopped before its first line, or the state reads as written by another step): nothing to stop, nothing to set.');
-        return;
-    }
-    const io = usingState(deps.io, state);
-    await stopWhatWasLeft({ ...deps, io });
-    await settleOwedStatus({ ...deps, io });
-}
-/** The run the main step left running, or the run of a trigger it never heard back from: stopped. */
-async function stopWhatWasLeft(deps) {
-    const { io, clock } = deps;
-    const runId = runLeftRunning(io);
-    const intent = runId === null ? abandonedTrigger(io) : null;
-    if (runId === null && intent === null) {
-        io.log.debug('No run left running by the main step.');
-        return;
-    }
-    try {
-        const rawKey = envInputReader(io.env)('api_key');
-        if (isMaskableSecret(rawKey))
-            io.setSecret(rawKey);
-        // The event too: on a deployment event the target may come from it, and the inputs are read as the main step read them.
-        const event = readPipelineEvent(io.env.GITHUB_EVENT_NAME ?? '', await readEventPayload(io.env.GITHUB_EVENT_PATH), io.env);
-        const inputs = readInputs(envInputReader(io.env), event, ciHost(io.env));
-        const settleBy = Deadline.after(clock, POST_SETTLE_MS);
-        const api = deps.makeApi(inputs, Deadline.after(clock, POST_SETTLE_MS * 2));
-        if (runId === null) {
-            // No run id: the step was checked above to have left a trigger intent.
-            if (intent !== null)
-                await stopAbandonedTrigger({ api, clock, log: io.log }, intent, {
-                    settleBy,
-                    why: 'the main step ended before its trigger was answered'
-                });
-            return;
-        }
-        if (cancelRequested(io, runId)) {
-            await reportStopping(api, io, runId);
-            return;
-        }
-        const stopped = await stopRun({ api, clock, log: io.log }, runId, {
-            settleMs: POST_SETTLE_MS,
-            why: 'the main step ended without seeing the run end'
-        });
-        // After a 409 (not running) stopRun has already said what the run's status reads.
-        if (stopped.requested && !stopped.notRunning)
-            io.log.info(`Post step: cancel of run ${runId} requested${stopped.settled ? '; it has stopped' : ''}.`);
-    }
-    catch (err) {
-        io.log.warning(`Post step could not stop ${runId === null ? 'the run of the interrupted trigger' : `run ${runId}`}: ${describeFailure(err)}`);
-    }
-}
-/** The commit status the main step owes (state.ts OwedStatus), set with the step's github_token. */
-async function settleOwedStatus(deps) {
-    const owed = owedStatus(deps.io);
-    if (owed === null) {
-        if (unreadableOwedStatus(deps.io))
-            deps.io.log.warning('Post step: the state owes a commit status that is not a failure or an error (a success is never owed, so it cannot have been saved by the main step): nothing set.');
-        return;
-    }
-    const token = envInputReader(deps.io.env)('github_token');
-    const { sha, context, state } = owed.status;
-    if (token === '') {
-        deps.io.log.warning(`Post step: the commit status ${context} on ${sha.slice(0, 7)} is left pending: github_token is empty.`);
-        return;
-    }
-    const io = scrubbingIO(deps.io, stepSecrets(deps.io), { clock: deps.clock, signal: new AbortController().signal });
-    if (await io.setCommitStatus({ githubToken: token, repo: owed.repo, status: owed.status })) {
-        io.log.info(`Post step: commit status ${context} on ${sha.slice(0, 7)}: ${state} (the main step could not set it).`);
-        saveOwedStatus(deps.io, null);
-    }
-}
-/** The main step's cancel was accepted: one read says whether the run has stopped; no second cancel. */
-async function reportStopping(api, io, runId) {
-    try {
-        const run = await api.getRun(runId);
-        const status = oneLine(run.status, 40);
-        io.log.info(isTerminal(run.status)
-            ? `Post step: run ${runId} has stopped (status ${status}) after the main step's cancel.`
-            : `Post step: the main step's cancel of run ${runId} was accepted and the run is stopping (status ${status}); not sending a second cancel.`);
-    }
-    catch (err) {
-        if (!(err instanceof ServiceError))
-            throw err;
-        io.log.info(`Post step: the main step's cancel of run ${runId} was accepted; its status could not be read (${err.describe()}); not sending a second cancel.`);
-    }
 }
 
 ;// CONCATENATED MODULE: ./src/action/job-env.ts
@@ -60757,7 +60571,7 @@ const API_KEY_INPUT = 'INPUT_API_KEY';
  * step. Empty without a key.
  */
 function apiKeyElsewhere(env) {
-    const key = common_envInputReader(env)('api_key');
+    const key = envInputReader(env)('api_key');
     if (key === '')
         return [];
     const forms = secretWireForms(key);
@@ -60768,7 +60582,7 @@ function apiKeyElsewhere(env) {
         .sort();
 }
 /** One line saying why the job's environment is refused, or null when nothing in it is. Never prints a value but the refused ones' fixed values. */
-function job_env_refusedJobEnv(env) {
+function refusedJobEnv(env) {
     for (const { name, value, why } of REFUSED_JOB_ENV) {
         if (env[name] === value)
             return `${name}=${value} ${why}. Nothing was sent.`;
@@ -60781,26 +60595,308 @@ function job_env_refusedJobEnv(env) {
     return null;
 }
 
-;// CONCATENATED MODULE: ./src/action/entry-points.ts
+// EXTERNAL MODULE: external "node:perf_hooks"
+var external_node_perf_hooks_ = __nccwpck_require__(643);
+;// CONCATENATED MODULE: ./src/service/http-transport.ts
+
+
+
+
+
+
+
+
+
+
+
+const http_transport_DEFAULT_REQUEST_TIMEOUT_MS = 30_000;
 /**
- * The action's two steps, each its own entry point: src/index.ts runs the
- * main step (runMainAction), src/post.ts the post step (runPostAction), so
- * neither asks which step it is (an earlier step of the job can set any
- * STATE_* it likes). Builds the real edges (@actions/core, the HTTP client,
- * the clock, signals) and hands them to main.ts or post.ts. Before anything
- * else, the main step refuses a job environment it cannot trust (job-env.ts)
- * and opens its state (state.ts openState).
- *
- * `npx @github/local-action run . src/action/entry-points.ts .env` runs it locally.
+ * A body larger than this is refused. The largest real answer is a findings
+ * list, which can hold thousands of findings with replies of megabytes; the
+ * cap keeps well under V8's largest string (about 512 Mi characters).
  */
+const DEFAULT_MAX_BODY_BYTES = 256 * 1024 * 1024;
+const DEFAULT_USER_AGENT = 'agent-security-gate';
+// ---------------------------------------------------------------------------
+// URL building (pure)
+// ---------------------------------------------------------------------------
+/**
+ * Fill a path template: `/api/v1/run/{run_id}` with `{run_id: 'a b'}` ->
+ * `/api/v1/run/a%20b`. Every parameter is URL-encoded; an empty one is refused
+ * (it would address another endpoint). Ids come from the service's answers,
+ * whose schemas refuse empty ones, so a missing id is a bug of the caller
+ * (a TypeError, reported with its stack), not a configuration mistake.
+ */
+function fillPath(template, params = {}) {
+    return template.replace(/\{([a-z_]+)\}/g, (_, name) => {
+        const value = params[name];
+        if (typeof value !== 'string' || value === '') {
+            throw new TypeError(`path parameter ${name} of ${template} must be a non-empty string`);
+        }
+        return encodeURIComponent(value);
+    });
+}
+/** `?a=1&b=x` with only the defined (non-null) values, or ''. */
+function buildQuery(query) {
+    if (!query)
+        return '';
+    const params = new URLSearchParams();
+    for (const [key, value] of Object.entries(query)) {
+        if (value !== undefined && value !== null)
+            params.append(key, String(value));
+    }
+    const text = params.toString();
+    return text === '' ? '' : `?${text}`;
+}
+class HttpTransport {
+    baseUrl;
+    requestTimeoutMs;
+    apiKey;
+    maxBodyBytes;
+    userAgent;
+    clock;
+    log;
+    http;
+    constructor(opts) {
+        this.baseUrl = parseBaseUrl(opts.baseUrl);
+        this.apiKey = opts.apiKey;
+        this.secrets = [...new Set([opts.apiKey, ...secretWireForms(opts.apiKey), ...(opts.secrets ?? [])])].filter((x) => x !== '');
+        this.requestTimeoutMs = opts.requestTimeoutMs ?? http_transport_DEFAULT_REQUEST_TIMEOUT_MS;
+        this.maxBodyBytes = opts.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
+        this.userAgent = opts.userAgent ?? DEFAULT_USER_AGENT;
+        this.clock = opts.clock ?? systemClock;
+        this.log = opts.log ?? silentLog;
+        // Our own timer bounds the whole exchange; http-client's idle timeout is only a backstop.
+        this.http = new lib/* HttpClient */.Qq(this.userAgent, [], {
+            allowRetries: false,
+            allowRedirects: false,
+            keepAlive: false,
+            socketTimeout: this.requestTimeoutMs + 1000
+        });
+    }
+    secrets;
+    /** Send one request; resolve with the success body parsed through `spec.schema`. */
+    async send(spec) {
+        if (spec.signal?.aborted)
+            throw new AbortedError();
+        const attempt = this.startAttempt(spec);
+        try {
+            const answer = await this.exchange(spec, attempt);
+            this.log.debug(`${attempt.endpoint} -> ${answer.status} (${attempt.elapsed()} ms)`);
+            return this.readAnswer(spec, attempt.endpoint, answer);
+        }
+        finally {
+            clearTimeout(attempt.timer);
+        }
+    }
+    /** The attempt's URL, and its timer started: from here it ends by an answer, the caller's abort or the timeout. */
+    startAttempt(spec) {
+        const url = new URL(`${this.baseUrl}${spec.path}${buildQuery(spec.query)}`);
+        const timeout = new AbortController();
+        const timeoutMs = spec.timeoutMs ?? this.requestTimeoutMs;
+        const timer = setTimeout(() => {
+            timeout.abort();
+        }, timeoutMs);
+        const started = external_node_perf_hooks_.performance.now();
+        return {
+            endpoint: `${spec.method} ${spec.path}`,
+            url,
+            timeoutMs,
+            timeout,
+            callerSignal: spec.signal,
+            signal: spec.signal ? AbortSignal.any([timeout.signal, spec.signal]) : timeout.signal,
+            timer,
+            elapsed: () => Math.round(external_node_perf_hooks_.performance.now() - started)
+        };
+    }
+    /** The request sent and the whole answer read; any failure on the way as the error `send` throws. */
+    async exchange(spec, attempt) {
+        const data = spec.body === undefined ? null : JSON.stringify(spec.body);
+        let res;
+        try {
+            res = await this.http.requestRaw(this.requestInfo(spec.method, attempt, data !== null), data);
+        }
+        catch (err) {
+            throw this.exchangeFailure(err, attempt);
+        }
+        try {
+            const text = await readBody(res.message, attempt.signal, this.maxBodyBytes);
+            return { status: res.message.statusCode ?? 0, statusText: res.message.statusMessage ?? '', headers: res.message.headers, text };
+        }
+        catch (err) {
+            throw this.exchangeFailure(err, attempt);
+        }
+    }
+    /** What http-client sends: the method, the headers (the api key in Authorization only), the attempt's signal. */
+    requestInfo(method, attempt, hasBody) {
+        const headers = { authorization: `Bearer ${this.apiKey}`, 'user-agent': this.userAgent };
+        return jsonRequestInfo(this.http, attempt.url, method, headers, hasBody, attempt.signal);
+    }
+    /** A failure before the whole answer arrived: the caller's abort, a body too large, or a network error or timeout. */
+    exchangeFailure(err, attempt) {
+        const { endpoint } = attempt;
+        const timedOut = attempt.timeout.signal.aborted;
+        attempt.timeout.abort(); // destroy whatever is left of the exchange
+        if (attempt.callerSignal?.aborted)
+            return new AbortedError();
+        if (err instanceof BodyTooLarge) {
+            return new MalformedResponseError({
+                endpoint,
+                code: 'malformed_response',
+                message: err.message,
+                fieldPath: '',
+                // The same answer will be as large next time: not worth a retry.
+                transient: false,
+                ambiguous: true
+            });
+        }
+        const mapped = networkError(err, endpoint, {
+            timedOut,
+            requestTimeoutMs: attempt.timeoutMs,
+            secrets: this.secrets
+        });
+        this.log.debug(`${endpoint} -> ${mapped.code ?? 'network error'} (${attempt.elapsed()} ms)`);
+        return mapped;
+    }
+    /** The answer read: the success body through the schema, another 2xx as malformed, anything else as a ServiceError. */
+    readAnswer(spec, endpoint, answer) {
+        const { status, text } = answer;
+        if (status === spec.okStatus)
+            return parseSuccessBody(spec.schema, text, { endpoint, status, secrets: this.secrets });
+        if (status >= 200 && status < 300) {
+            throw new MalformedResponseError({
+                endpoint,
+                status,
+                code: 'malformed_response',
+                message: `unexpected success status ${status}, expected ${spec.okStatus}`,
+                fieldPath: '',
+                transient: true,
+                ambiguous: true
+            });
+        }
+        throw statusError(endpoint, status, answer.statusText, answer.headers, text, this.clock.now(), this.secrets);
+    }
+}
+
+;// CONCATENATED MODULE: ./src/service/client.ts
 
 
 
 
 
+/** The shortest timeout an attempt gets when the deadline is near or past. */
+const MIN_ATTEMPT_TIMEOUT_MS = 2_000;
+class AssessmentClient {
+    transport;
+    clock;
+    deadline;
+    signal;
+    policy;
+    random;
+    log;
+    constructor(opts) {
+        this.clock = opts.clock ?? systemClock;
+        this.deadline = opts.deadline;
+        this.signal = opts.signal;
+        this.policy = opts.retryPolicy ?? DEFAULT_RETRY_POLICY;
+        this.random = opts.random ?? Math.random;
+        this.log = opts.log ?? silentLog;
+        this.transport = new HttpTransport({
+            baseUrl: opts.baseUrl,
+            apiKey: opts.apiKey,
+            secrets: opts.secrets,
+            requestTimeoutMs: opts.requestTimeoutMs,
+            maxBodyBytes: opts.maxBodyBytes,
+            userAgent: opts.userAgent,
+            clock: this.clock,
+            log: this.log
+        });
+    }
+    /** The normalised base address (no trailing slash, no /api/v1). */
+    get baseUrl() {
+        return this.transport.baseUrl;
+    }
+    signalFor(opts) {
+        const signals = [this.signal, opts?.signal].filter((s) => s !== undefined);
+        if (signals.length === 0)
+            return undefined;
+        return signals.length === 1 ? signals[0] : AbortSignal.any(signals);
+    }
+    spec(name, schema, params, extra) {
+        const e = ENDPOINTS[name];
+        return { method: e.method, path: fillPath(e.path, params), okStatus: e.ok, schema, ...extra };
+    }
+    /**
+     * One attempt, its timeout capped by what is left before the deadline (with
+     * a short floor, so the last poll before it still gets an answer): a hanging
+     * connection cannot hold the step past timeout_minutes or a cancel budget.
+     */
+    once(spec) {
+        const full = this.transport.requestTimeoutMs;
+        const timeoutMs = this.deadline ? Math.min(full, Math.max(MIN_ATTEMPT_TIMEOUT_MS, this.deadline.remainingMs())) : full;
+        return this.transport.send({ ...spec, timeoutMs });
+    }
+    /** Under the retry policy. */
+    retried(spec) {
+        return withRetry(() => this.once(spec), {
+            clock: this.clock,
+            deadline: this.deadline,
+            signal: spec.signal,
+            policy: this.policy,
+            random: this.random,
+            onRetry: ({ attempt, delayMs, error }) => {
+                this.log.info(`${error.endpoint}: ${describeAttempt(error)}; retrying in ${(delayMs / 1000).toFixed(1)} s (attempt ${attempt + 1} of ${this.policy.maxAttempts})`);
+            }
+        });
+    }
+    async triggerRun(body, opts) {
+        return this.once(this.spec('triggerRun', TriggerRunResponse, {}, { body, signal: this.signalFor(opts) }));
+    }
+    async getRun(runId, query, opts) {
+        return this.retried(this.spec('getRun', RunStatusResponse, { run_id: runId }, { query: { min_severity: query?.min_severity }, signal: this.signalFor(opts) }));
+    }
+    async getCoverage(runId, opts) {
+        return this.retried(this.spec('getCoverage', CoverageResponse, { run_id: runId }, { signal: this.signalFor(opts) }));
+    }
+    async cancelRun(runId, opts) {
+        return this.retried(this.spec('cancelRun', CancelRunResponse, { run_id: runId }, { signal: this.signalFor(opts) }));
+    }
+    async listRuns(modelId, query, opts) {
+        return this.retried(this.spec('listRuns', RunList, { model_id: modelId }, { query: { status: query?.status, limit: query?.limit }, signal: this.signalFor(opts) }));
+    }
+    async listModels(opts) {
+        return this.retried(this.spec('listModels', ModelList, {}, { signal: this.signalFor(opts) }));
+    }
+    async registerModel(body, opts) {
+        return this.once(this.spec('registerModel', RegisterModelResponse, {}, { body, signal: this.signalFor(opts) }));
+    }
+    async listFindings(runId, query, opts) {
+        return this.retried(this.spec('listFindings', FindingList, { run_id: runId }, { query: { min_severity: query?.min_severity, status: query?.status }, signal: this.signalFor(opts) }));
+    }
+    async closeFinding(findingId, body, opts) {
+        return this.retried(this.spec('closeFinding', Finding, { finding_id: findingId }, { body, signal: this.signalFor(opts) }));
+    }
+    async validateFinding(findingId, opts) {
+        return this.once(this.spec('validateFinding', ValidateFindingResponse, { finding_id: findingId }, { signal: this.signalFor(opts) }));
+    }
+    async listCategories(query, opts) {
+        return this.retried(this.spec('listCategories', CategoryList, {}, { query: { lens: query?.lens }, signal: this.signalFor(opts) }));
+    }
+    async getProfile(modelId, opts) {
+        return this.retried(this.spec('getProfile', ProfileResponse, { model_id: modelId }, { signal: this.signalFor(opts) }));
+    }
+    async changeProfile(modelId, body, opts) {
+        return this.once(this.spec('changeProfile', ProfileWriteResponse, { model_id: modelId }, { body, signal: this.signalFor(opts) }));
+    }
+    async confirmProfile(modelId, body, opts) {
+        return this.once(this.spec('confirmProfile', ProfileWriteResponse, { model_id: modelId }, { body, signal: this.signalFor(opts) }));
+    }
+}
+function createClient(opts) {
+    return new AssessmentClient(opts);
+}
 
-
-
+;// CONCATENATED MODULE: ./src/action/step-edges.ts
 
 
 
@@ -60852,39 +60948,42 @@ function serviceClients(clock, log) {
         requestTimeoutMs: opts?.requestTimeoutMs
     });
 }
+
+;// CONCATENATED MODULE: ./src/action/main-entry.ts
+/**
+ * The main step's entry (src/index.ts runs runMainAction; the post step has
+ * its own, post-entry.ts, so neither asks which step it is: an earlier step of
+ * the job can set any STATE_* it likes). Builds the real edges (@actions/core,
+ * the HTTP client, the clock, signals) and hands them to main.ts. Before
+ * anything else it opens its state (state.ts openState) and refuses a job
+ * environment it cannot trust (job-env.ts).
+ *
+ * `npx @github/local-action run . src/action/main-entry.ts .env` runs it locally.
+ */
+
+
+
+
+
+
+
+
+
+
 /** The main step. Never throws: a bug fails the step with its stack. */
-async function runMainAction(raw = io_coreActionIO(), edges = {}) {
+async function runMainAction(raw = coreActionIO(), edges = {}) {
     // First thing, before anything that can fail or wait: every key the post step reads, then the seal.
-    const state = openState(raw, saved_state_stepBinding(raw.env), edges.nonce ?? (0,external_node_crypto_.randomBytes)(16).toString('base64url'));
-    const io = saved_state_usingState(raw, state);
-    const aborts = abortOnSignals(io);
-    const clock = edges.clock ?? clock_systemClock;
-    const makeApi = edges.makeApi ?? serviceClients(clock, io.log);
-    try {
-        const refused = job_env_refusedJobEnv(io.env);
-        if (refused !== null)
-            concludeAction(io, failedOutcome(refused));
-        else
-            await runMain({ io, clock, signal: aborts.signal, makeApi });
-    }
-    catch (err) {
-        io.setFailed(errors_describeBug(err));
-    }
-    finally {
-        aborts.dispose();
-    }
-}
-/** The post step. Never throws: a bug fails the step with its stack. */
-async function runPostAction(io = coreActionIO(), edges = {}) {
+    const state = openState(raw, stepBinding(raw.env), edges.nonce ?? (0,external_node_crypto_.randomBytes)(16).toString('base64url'));
+    const io = usingState(raw, state);
     const aborts = abortOnSignals(io);
     const clock = edges.clock ?? systemClock;
     const makeApi = edges.makeApi ?? serviceClients(clock, io.log);
     try {
         const refused = refusedJobEnv(io.env);
         if (refused !== null)
-            io.log.warning(`Post step: nothing sent: ${refused}`);
+            concludeAction(io, failedOutcome(refused));
         else
-            await runPost({ io, clock, makeApi });
+            await runMain({ io, clock, signal: aborts.signal, makeApi });
     }
     catch (err) {
         io.setFailed(describeBug(err));
@@ -60893,7 +60992,7 @@ async function runPostAction(io = coreActionIO(), edges = {}) {
         aborts.dispose();
     }
 }
-/** What `npx @github/local-action run . src/action/entry-points.ts` runs: the main step. */
+/** What `npx @github/local-action run . src/action/main-entry.ts` runs: the main step. */
 const run = (/* unused pure expression or super */ null && (runMainAction));
 
 ;// CONCATENATED MODULE: ./src/index.ts

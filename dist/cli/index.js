@@ -29198,6 +29198,13 @@ module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("buffer");
 
 /***/ }),
 
+/***/ 5317:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("child_process");
+
+/***/ }),
+
 /***/ 6982:
 /***/ ((module) => {
 
@@ -29464,6 +29471,13 @@ module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("string_decod
 
 /***/ }),
 
+/***/ 3557:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("timers");
+
+/***/ }),
+
 /***/ 4756:
 /***/ ((module) => {
 
@@ -29496,1757 +29510,6 @@ module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("util");
 /***/ ((module) => {
 
 module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("zlib");
-
-/***/ }),
-
-/***/ 3838:
-/***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
-
-
-// EXPORTS
-__nccwpck_require__.d(__webpack_exports__, {
-  Yz: () => (/* binding */ core_debug),
-  z3: () => (/* binding */ error),
-  pq: () => (/* binding */ info),
-  _o: () => (/* binding */ isDebug),
-  Pq: () => (/* binding */ core_setSecret),
-  $e: () => (/* binding */ warning)
-});
-
-// UNUSED EXPORTS: ExitCode, addPath, endGroup, exportVariable, getBooleanInput, getIDToken, getInput, getMultilineInput, getState, group, markdownSummary, notice, platform, saveState, setCommandEcho, setFailed, setOutput, startGroup, summary, toPlatformPath, toPosixPath, toWin32Path
-
-// EXTERNAL MODULE: external "os"
-var external_os_ = __nccwpck_require__(857);
-;// CONCATENATED MODULE: ./node_modules/@actions/core/lib/utils.js
-// We use any as a valid input type
-/* eslint-disable @typescript-eslint/no-explicit-any */
-/**
- * Sanitizes an input into a string so it can be passed into issueCommand safely
- * @param input input to sanitize into a string
- */
-function utils_toCommandValue(input) {
-    if (input === null || input === undefined) {
-        return '';
-    }
-    else if (typeof input === 'string' || input instanceof String) {
-        return input;
-    }
-    return JSON.stringify(input);
-}
-/**
- *
- * @param annotationProperties
- * @returns The command properties to send with the actual annotation command
- * See IssueCommandProperties: https://github.com/actions/runner/blob/main/src/Runner.Worker/ActionCommandManager.cs#L646
- */
-function utils_toCommandProperties(annotationProperties) {
-    if (!Object.keys(annotationProperties).length) {
-        return {};
-    }
-    return {
-        title: annotationProperties.title,
-        file: annotationProperties.file,
-        line: annotationProperties.startLine,
-        endLine: annotationProperties.endLine,
-        col: annotationProperties.startColumn,
-        endColumn: annotationProperties.endColumn
-    };
-}
-//# sourceMappingURL=utils.js.map
-;// CONCATENATED MODULE: ./node_modules/@actions/core/lib/command.js
-
-
-/**
- * Issues a command to the GitHub Actions runner
- *
- * @param command - The command name to issue
- * @param properties - Additional properties for the command (key-value pairs)
- * @param message - The message to include with the command
- * @remarks
- * This function outputs a specially formatted string to stdout that the Actions
- * runner interprets as a command. These commands can control workflow behavior,
- * set outputs, create annotations, mask values, and more.
- *
- * Command Format:
- *   ::name key=value,key=value::message
- *
- * @example
- * ```typescript
- * // Issue a warning annotation
- * issueCommand('warning', {}, 'This is a warning message');
- * // Output: ::warning::This is a warning message
- *
- * // Set an environment variable
- * issueCommand('set-env', { name: 'MY_VAR' }, 'some value');
- * // Output: ::set-env name=MY_VAR::some value
- *
- * // Add a secret mask
- * issueCommand('add-mask', {}, 'secretValue123');
- * // Output: ::add-mask::secretValue123
- * ```
- *
- * @internal
- * This is an internal utility function that powers the public API functions
- * such as setSecret, warning, error, and exportVariable.
- */
-function command_issueCommand(command, properties, message) {
-    const cmd = new Command(command, properties, message);
-    process.stdout.write(cmd.toString() + external_os_.EOL);
-}
-function command_issue(name, message = '') {
-    command_issueCommand(name, {}, message);
-}
-const CMD_STRING = '::';
-class Command {
-    constructor(command, properties, message) {
-        if (!command) {
-            command = 'missing.command';
-        }
-        this.command = command;
-        this.properties = properties;
-        this.message = message;
-    }
-    toString() {
-        let cmdStr = CMD_STRING + this.command;
-        if (this.properties && Object.keys(this.properties).length > 0) {
-            cmdStr += ' ';
-            let first = true;
-            for (const key in this.properties) {
-                if (this.properties.hasOwnProperty(key)) {
-                    const val = this.properties[key];
-                    if (val) {
-                        if (first) {
-                            first = false;
-                        }
-                        else {
-                            cmdStr += ',';
-                        }
-                        cmdStr += `${key}=${escapeProperty(val)}`;
-                    }
-                }
-            }
-        }
-        cmdStr += `${CMD_STRING}${escapeData(this.message)}`;
-        return cmdStr;
-    }
-}
-function escapeData(s) {
-    return utils_toCommandValue(s)
-        .replace(/%/g, '%25')
-        .replace(/\r/g, '%0D')
-        .replace(/\n/g, '%0A');
-}
-function escapeProperty(s) {
-    return utils_toCommandValue(s)
-        .replace(/%/g, '%25')
-        .replace(/\r/g, '%0D')
-        .replace(/\n/g, '%0A')
-        .replace(/:/g, '%3A')
-        .replace(/,/g, '%2C');
-}
-//# sourceMappingURL=command.js.map
-// EXTERNAL MODULE: external "crypto"
-var external_crypto_ = __nccwpck_require__(6982);
-// EXTERNAL MODULE: external "fs"
-var external_fs_ = __nccwpck_require__(9896);
-;// CONCATENATED MODULE: ./node_modules/@actions/core/lib/file-command.js
-// For internal use, subject to change.
-// We use any as a valid input type
-/* eslint-disable @typescript-eslint/no-explicit-any */
-
-
-
-
-function file_command_issueFileCommand(command, message) {
-    const filePath = process.env[`GITHUB_${command}`];
-    if (!filePath) {
-        throw new Error(`Unable to find environment variable for file command ${command}`);
-    }
-    if (!fs.existsSync(filePath)) {
-        throw new Error(`Missing file at path: ${filePath}`);
-    }
-    fs.appendFileSync(filePath, `${toCommandValue(message)}${os.EOL}`, {
-        encoding: 'utf8'
-    });
-}
-function file_command_prepareKeyValueMessage(key, value) {
-    const delimiter = `ghadelimiter_${crypto.randomUUID()}`;
-    const convertedValue = toCommandValue(value);
-    // These should realistically never happen, but just in case someone finds a
-    // way to exploit uuid generation let's not allow keys or values that contain
-    // the delimiter.
-    if (key.includes(delimiter)) {
-        throw new Error(`Unexpected input: name should not contain the delimiter "${delimiter}"`);
-    }
-    if (convertedValue.includes(delimiter)) {
-        throw new Error(`Unexpected input: value should not contain the delimiter "${delimiter}"`);
-    }
-    return `${key}<<${delimiter}${os.EOL}${convertedValue}${os.EOL}${delimiter}`;
-}
-//# sourceMappingURL=file-command.js.map
-// EXTERNAL MODULE: external "path"
-var external_path_ = __nccwpck_require__(6928);
-// EXTERNAL MODULE: ./node_modules/@actions/http-client/lib/index.js + 1 modules
-var lib = __nccwpck_require__(4942);
-// EXTERNAL MODULE: ./node_modules/@actions/http-client/lib/auth.js
-var auth = __nccwpck_require__(2145);
-;// CONCATENATED MODULE: ./node_modules/@actions/core/lib/oidc-utils.js
-var __awaiter = (undefined && undefined.__awaiter) || function (thisArg, _arguments, P, generator) {
-    function adopt(value) { return value instanceof P ? value : new P(function (resolve) { resolve(value); }); }
-    return new (P || (P = Promise))(function (resolve, reject) {
-        function fulfilled(value) { try { step(generator.next(value)); } catch (e) { reject(e); } }
-        function rejected(value) { try { step(generator["throw"](value)); } catch (e) { reject(e); } }
-        function step(result) { result.done ? resolve(result.value) : adopt(result.value).then(fulfilled, rejected); }
-        step((generator = generator.apply(thisArg, _arguments || [])).next());
-    });
-};
-
-
-
-class oidc_utils_OidcClient {
-    static createHttpClient(allowRetry = true, maxRetry = 10) {
-        const requestOptions = {
-            allowRetries: allowRetry,
-            maxRetries: maxRetry
-        };
-        return new HttpClient('actions/oidc-client', [new BearerCredentialHandler(oidc_utils_OidcClient.getRequestToken())], requestOptions);
-    }
-    static getRequestToken() {
-        const token = process.env['ACTIONS_ID_TOKEN_REQUEST_TOKEN'];
-        if (!token) {
-            throw new Error('Unable to get ACTIONS_ID_TOKEN_REQUEST_TOKEN env variable');
-        }
-        return token;
-    }
-    static getIDTokenUrl() {
-        const runtimeUrl = process.env['ACTIONS_ID_TOKEN_REQUEST_URL'];
-        if (!runtimeUrl) {
-            throw new Error('Unable to get ACTIONS_ID_TOKEN_REQUEST_URL env variable');
-        }
-        return runtimeUrl;
-    }
-    static getCall(id_token_url) {
-        return __awaiter(this, void 0, void 0, function* () {
-            var _a;
-            const httpclient = oidc_utils_OidcClient.createHttpClient();
-            const res = yield httpclient
-                .getJson(id_token_url)
-                .catch(error => {
-                throw new Error(`Failed to get ID Token. \n 
-        Error Code : ${error.statusCode}\n 
-        Error Message: ${error.message}`);
-            });
-            const id_token = (_a = res.result) === null || _a === void 0 ? void 0 : _a.value;
-            if (!id_token) {
-                throw new Error('Response json body do not have ID Token field');
-            }
-            return id_token;
-        });
-    }
-    static getIDToken(audience) {
-        return __awaiter(this, void 0, void 0, function* () {
-            try {
-                // New ID Token is requested from action service
-                let id_token_url = oidc_utils_OidcClient.getIDTokenUrl();
-                if (audience) {
-                    const encodedAudience = encodeURIComponent(audience);
-                    id_token_url = `${id_token_url}&audience=${encodedAudience}`;
-                }
-                debug(`ID token url is ${id_token_url}`);
-                const id_token = yield oidc_utils_OidcClient.getCall(id_token_url);
-                setSecret(id_token);
-                return id_token;
-            }
-            catch (error) {
-                throw new Error(`Error message: ${error.message}`);
-            }
-        });
-    }
-}
-//# sourceMappingURL=oidc-utils.js.map
-;// CONCATENATED MODULE: ./node_modules/@actions/core/lib/summary.js
-var summary_awaiter = (undefined && undefined.__awaiter) || function (thisArg, _arguments, P, generator) {
-    function adopt(value) { return value instanceof P ? value : new P(function (resolve) { resolve(value); }); }
-    return new (P || (P = Promise))(function (resolve, reject) {
-        function fulfilled(value) { try { step(generator.next(value)); } catch (e) { reject(e); } }
-        function rejected(value) { try { step(generator["throw"](value)); } catch (e) { reject(e); } }
-        function step(result) { result.done ? resolve(result.value) : adopt(result.value).then(fulfilled, rejected); }
-        step((generator = generator.apply(thisArg, _arguments || [])).next());
-    });
-};
-
-
-const { access, appendFile, writeFile } = external_fs_.promises;
-const SUMMARY_ENV_VAR = 'GITHUB_STEP_SUMMARY';
-const SUMMARY_DOCS_URL = 'https://docs.github.com/actions/using-workflows/workflow-commands-for-github-actions#adding-a-job-summary';
-class Summary {
-    constructor() {
-        this._buffer = '';
-    }
-    /**
-     * Finds the summary file path from the environment, rejects if env var is not found or file does not exist
-     * Also checks r/w permissions.
-     *
-     * @returns step summary file path
-     */
-    filePath() {
-        return summary_awaiter(this, void 0, void 0, function* () {
-            if (this._filePath) {
-                return this._filePath;
-            }
-            const pathFromEnv = process.env[SUMMARY_ENV_VAR];
-            if (!pathFromEnv) {
-                throw new Error(`Unable to find environment variable for $${SUMMARY_ENV_VAR}. Check if your runtime environment supports job summaries.`);
-            }
-            try {
-                yield access(pathFromEnv, external_fs_.constants.R_OK | external_fs_.constants.W_OK);
-            }
-            catch (_a) {
-                throw new Error(`Unable to access summary file: '${pathFromEnv}'. Check if the file has correct read/write permissions.`);
-            }
-            this._filePath = pathFromEnv;
-            return this._filePath;
-        });
-    }
-    /**
-     * Wraps content in an HTML tag, adding any HTML attributes
-     *
-     * @param {string} tag HTML tag to wrap
-     * @param {string | null} content content within the tag
-     * @param {[attribute: string]: string} attrs key-value list of HTML attributes to add
-     *
-     * @returns {string} content wrapped in HTML element
-     */
-    wrap(tag, content, attrs = {}) {
-        const htmlAttrs = Object.entries(attrs)
-            .map(([key, value]) => ` ${key}="${value}"`)
-            .join('');
-        if (!content) {
-            return `<${tag}${htmlAttrs}>`;
-        }
-        return `<${tag}${htmlAttrs}>${content}</${tag}>`;
-    }
-    /**
-     * Writes text in the buffer to the summary buffer file and empties buffer. Will append by default.
-     *
-     * @param {SummaryWriteOptions} [options] (optional) options for write operation
-     *
-     * @returns {Promise<Summary>} summary instance
-     */
-    write(options) {
-        return summary_awaiter(this, void 0, void 0, function* () {
-            const overwrite = !!(options === null || options === void 0 ? void 0 : options.overwrite);
-            const filePath = yield this.filePath();
-            const writeFunc = overwrite ? writeFile : appendFile;
-            yield writeFunc(filePath, this._buffer, { encoding: 'utf8' });
-            return this.emptyBuffer();
-        });
-    }
-    /**
-     * Clears the summary buffer and wipes the summary file
-     *
-     * @returns {Summary} summary instance
-     */
-    clear() {
-        return summary_awaiter(this, void 0, void 0, function* () {
-            return this.emptyBuffer().write({ overwrite: true });
-        });
-    }
-    /**
-     * Returns the current summary buffer as a string
-     *
-     * @returns {string} string of summary buffer
-     */
-    stringify() {
-        return this._buffer;
-    }
-    /**
-     * If the summary buffer is empty
-     *
-     * @returns {boolen} true if the buffer is empty
-     */
-    isEmptyBuffer() {
-        return this._buffer.length === 0;
-    }
-    /**
-     * Resets the summary buffer without writing to summary file
-     *
-     * @returns {Summary} summary instance
-     */
-    emptyBuffer() {
-        this._buffer = '';
-        return this;
-    }
-    /**
-     * Adds raw text to the summary buffer
-     *
-     * @param {string} text content to add
-     * @param {boolean} [addEOL=false] (optional) append an EOL to the raw text (default: false)
-     *
-     * @returns {Summary} summary instance
-     */
-    addRaw(text, addEOL = false) {
-        this._buffer += text;
-        return addEOL ? this.addEOL() : this;
-    }
-    /**
-     * Adds the operating system-specific end-of-line marker to the buffer
-     *
-     * @returns {Summary} summary instance
-     */
-    addEOL() {
-        return this.addRaw(external_os_.EOL);
-    }
-    /**
-     * Adds an HTML codeblock to the summary buffer
-     *
-     * @param {string} code content to render within fenced code block
-     * @param {string} lang (optional) language to syntax highlight code
-     *
-     * @returns {Summary} summary instance
-     */
-    addCodeBlock(code, lang) {
-        const attrs = Object.assign({}, (lang && { lang }));
-        const element = this.wrap('pre', this.wrap('code', code), attrs);
-        return this.addRaw(element).addEOL();
-    }
-    /**
-     * Adds an HTML list to the summary buffer
-     *
-     * @param {string[]} items list of items to render
-     * @param {boolean} [ordered=false] (optional) if the rendered list should be ordered or not (default: false)
-     *
-     * @returns {Summary} summary instance
-     */
-    addList(items, ordered = false) {
-        const tag = ordered ? 'ol' : 'ul';
-        const listItems = items.map(item => this.wrap('li', item)).join('');
-        const element = this.wrap(tag, listItems);
-        return this.addRaw(element).addEOL();
-    }
-    /**
-     * Adds an HTML table to the summary buffer
-     *
-     * @param {SummaryTableCell[]} rows table rows
-     *
-     * @returns {Summary} summary instance
-     */
-    addTable(rows) {
-        const tableBody = rows
-            .map(row => {
-            const cells = row
-                .map(cell => {
-                if (typeof cell === 'string') {
-                    return this.wrap('td', cell);
-                }
-                const { header, data, colspan, rowspan } = cell;
-                const tag = header ? 'th' : 'td';
-                const attrs = Object.assign(Object.assign({}, (colspan && { colspan })), (rowspan && { rowspan }));
-                return this.wrap(tag, data, attrs);
-            })
-                .join('');
-            return this.wrap('tr', cells);
-        })
-            .join('');
-        const element = this.wrap('table', tableBody);
-        return this.addRaw(element).addEOL();
-    }
-    /**
-     * Adds a collapsable HTML details element to the summary buffer
-     *
-     * @param {string} label text for the closed state
-     * @param {string} content collapsable content
-     *
-     * @returns {Summary} summary instance
-     */
-    addDetails(label, content) {
-        const element = this.wrap('details', this.wrap('summary', label) + content);
-        return this.addRaw(element).addEOL();
-    }
-    /**
-     * Adds an HTML image tag to the summary buffer
-     *
-     * @param {string} src path to the image you to embed
-     * @param {string} alt text description of the image
-     * @param {SummaryImageOptions} options (optional) addition image attributes
-     *
-     * @returns {Summary} summary instance
-     */
-    addImage(src, alt, options) {
-        const { width, height } = options || {};
-        const attrs = Object.assign(Object.assign({}, (width && { width })), (height && { height }));
-        const element = this.wrap('img', null, Object.assign({ src, alt }, attrs));
-        return this.addRaw(element).addEOL();
-    }
-    /**
-     * Adds an HTML section heading element
-     *
-     * @param {string} text heading text
-     * @param {number | string} [level=1] (optional) the heading level, default: 1
-     *
-     * @returns {Summary} summary instance
-     */
-    addHeading(text, level) {
-        const tag = `h${level}`;
-        const allowedTag = ['h1', 'h2', 'h3', 'h4', 'h5', 'h6'].includes(tag)
-            ? tag
-            : 'h1';
-        const element = this.wrap(allowedTag, text);
-        return this.addRaw(element).addEOL();
-    }
-    /**
-     * Adds an HTML thematic break (<hr>) to the summary buffer
-     *
-     * @returns {Summary} summary instance
-     */
-    addSeparator() {
-        const element = this.wrap('hr', null);
-        return this.addRaw(element).addEOL();
-    }
-    /**
-     * Adds an HTML line break (<br>) to the summary buffer
-     *
-     * @returns {Summary} summary instance
-     */
-    addBreak() {
-        const element = this.wrap('br', null);
-        return this.addRaw(element).addEOL();
-    }
-    /**
-     * Adds an HTML blockquote to the summary buffer
-     *
-     * @param {string} text quote text
-     * @param {string} cite (optional) citation url
-     *
-     * @returns {Summary} summary instance
-     */
-    addQuote(text, cite) {
-        const attrs = Object.assign({}, (cite && { cite }));
-        const element = this.wrap('blockquote', text, attrs);
-        return this.addRaw(element).addEOL();
-    }
-    /**
-     * Adds an HTML anchor tag to the summary buffer
-     *
-     * @param {string} text link text/content
-     * @param {string} href hyperlink
-     *
-     * @returns {Summary} summary instance
-     */
-    addLink(text, href) {
-        const element = this.wrap('a', text, { href });
-        return this.addRaw(element).addEOL();
-    }
-}
-const _summary = new Summary();
-/**
- * @deprecated use `core.summary`
- */
-const markdownSummary = (/* unused pure expression or super */ null && (_summary));
-const summary = (/* unused pure expression or super */ null && (_summary));
-//# sourceMappingURL=summary.js.map
-;// CONCATENATED MODULE: ./node_modules/@actions/core/lib/path-utils.js
-
-/**
- * toPosixPath converts the given path to the posix form. On Windows, \\ will be
- * replaced with /.
- *
- * @param pth. Path to transform.
- * @return string Posix path.
- */
-function toPosixPath(pth) {
-    return pth.replace(/[\\]/g, '/');
-}
-/**
- * toWin32Path converts the given path to the win32 form. On Linux, / will be
- * replaced with \\.
- *
- * @param pth. Path to transform.
- * @return string Win32 path.
- */
-function toWin32Path(pth) {
-    return pth.replace(/[/]/g, '\\');
-}
-/**
- * toPlatformPath converts the given path to a platform-specific path. It does
- * this by replacing instances of / and \ with the platform-specific path
- * separator.
- *
- * @param pth The path to platformize.
- * @return string The platform-specific path.
- */
-function toPlatformPath(pth) {
-    return pth.replace(/[/\\]/g, path.sep);
-}
-//# sourceMappingURL=path-utils.js.map
-// EXTERNAL MODULE: ./node_modules/@actions/exec/lib/exec.js + 3 modules
-var lib_exec = __nccwpck_require__(7187);
-;// CONCATENATED MODULE: ./node_modules/@actions/core/lib/platform.js
-var platform_awaiter = (undefined && undefined.__awaiter) || function (thisArg, _arguments, P, generator) {
-    function adopt(value) { return value instanceof P ? value : new P(function (resolve) { resolve(value); }); }
-    return new (P || (P = Promise))(function (resolve, reject) {
-        function fulfilled(value) { try { step(generator.next(value)); } catch (e) { reject(e); } }
-        function rejected(value) { try { step(generator["throw"](value)); } catch (e) { reject(e); } }
-        function step(result) { result.done ? resolve(result.value) : adopt(result.value).then(fulfilled, rejected); }
-        step((generator = generator.apply(thisArg, _arguments || [])).next());
-    });
-};
-
-
-const getWindowsInfo = () => platform_awaiter(void 0, void 0, void 0, function* () {
-    const { stdout: version } = yield exec.getExecOutput('powershell -command "(Get-CimInstance -ClassName Win32_OperatingSystem).Version"', undefined, {
-        silent: true
-    });
-    const { stdout: name } = yield exec.getExecOutput('powershell -command "(Get-CimInstance -ClassName Win32_OperatingSystem).Caption"', undefined, {
-        silent: true
-    });
-    return {
-        name: name.trim(),
-        version: version.trim()
-    };
-});
-const getMacOsInfo = () => platform_awaiter(void 0, void 0, void 0, function* () {
-    var _a, _b, _c, _d;
-    const { stdout } = yield exec.getExecOutput('sw_vers', undefined, {
-        silent: true
-    });
-    const version = (_b = (_a = stdout.match(/ProductVersion:\s*(.+)/)) === null || _a === void 0 ? void 0 : _a[1]) !== null && _b !== void 0 ? _b : '';
-    const name = (_d = (_c = stdout.match(/ProductName:\s*(.+)/)) === null || _c === void 0 ? void 0 : _c[1]) !== null && _d !== void 0 ? _d : '';
-    return {
-        name,
-        version
-    };
-});
-const getLinuxInfo = () => platform_awaiter(void 0, void 0, void 0, function* () {
-    const { stdout } = yield exec.getExecOutput('lsb_release', ['-i', '-r', '-s'], {
-        silent: true
-    });
-    const [name, version] = stdout.trim().split('\n');
-    return {
-        name,
-        version
-    };
-});
-const platform = external_os_.platform();
-const arch = external_os_.arch();
-const isWindows = platform === 'win32';
-const isMacOS = platform === 'darwin';
-const isLinux = platform === 'linux';
-function getDetails() {
-    return platform_awaiter(this, void 0, void 0, function* () {
-        return Object.assign(Object.assign({}, (yield (isWindows
-            ? getWindowsInfo()
-            : isMacOS
-                ? getMacOsInfo()
-                : getLinuxInfo()))), { platform,
-            arch,
-            isWindows,
-            isMacOS,
-            isLinux });
-    });
-}
-//# sourceMappingURL=platform.js.map
-;// CONCATENATED MODULE: ./node_modules/@actions/core/lib/core.js
-var core_awaiter = (undefined && undefined.__awaiter) || function (thisArg, _arguments, P, generator) {
-    function adopt(value) { return value instanceof P ? value : new P(function (resolve) { resolve(value); }); }
-    return new (P || (P = Promise))(function (resolve, reject) {
-        function fulfilled(value) { try { step(generator.next(value)); } catch (e) { reject(e); } }
-        function rejected(value) { try { step(generator["throw"](value)); } catch (e) { reject(e); } }
-        function step(result) { result.done ? resolve(result.value) : adopt(result.value).then(fulfilled, rejected); }
-        step((generator = generator.apply(thisArg, _arguments || [])).next());
-    });
-};
-
-
-
-
-
-
-/**
- * The code to exit an action
- */
-var ExitCode;
-(function (ExitCode) {
-    /**
-     * A code indicating that the action was successful
-     */
-    ExitCode[ExitCode["Success"] = 0] = "Success";
-    /**
-     * A code indicating that the action was a failure
-     */
-    ExitCode[ExitCode["Failure"] = 1] = "Failure";
-})(ExitCode || (ExitCode = {}));
-//-----------------------------------------------------------------------
-// Variables
-//-----------------------------------------------------------------------
-/**
- * Sets env variable for this action and future actions in the job
- * @param name the name of the variable to set
- * @param val the value of the variable. Non-string values will be converted to a string via JSON.stringify
- */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-function exportVariable(name, val) {
-    const convertedVal = toCommandValue(val);
-    process.env[name] = convertedVal;
-    const filePath = process.env['GITHUB_ENV'] || '';
-    if (filePath) {
-        return issueFileCommand('ENV', prepareKeyValueMessage(name, val));
-    }
-    issueCommand('set-env', { name }, convertedVal);
-}
-/**
- * Registers a secret which will get masked from logs
- *
- * @param secret - Value of the secret to be masked
- * @remarks
- * This function instructs the Actions runner to mask the specified value in any
- * logs produced during the workflow run. Once registered, the secret value will
- * be replaced with asterisks (***) whenever it appears in console output, logs,
- * or error messages.
- *
- * This is useful for protecting sensitive information such as:
- * - API keys
- * - Access tokens
- * - Authentication credentials
- * - URL parameters containing signatures (SAS tokens)
- *
- * Note that masking only affects future logs; any previous appearances of the
- * secret in logs before calling this function will remain unmasked.
- *
- * @example
- * ```typescript
- * // Register an API token as a secret
- * const apiToken = "abc123xyz456";
- * setSecret(apiToken);
- *
- * // Now any logs containing this value will show *** instead
- * console.log(`Using token: ${apiToken}`); // Outputs: "Using token: ***"
- * ```
- */
-function core_setSecret(secret) {
-    command_issueCommand('add-mask', {}, secret);
-}
-/**
- * Prepends inputPath to the PATH (for this action and future actions)
- * @param inputPath
- */
-function addPath(inputPath) {
-    const filePath = process.env['GITHUB_PATH'] || '';
-    if (filePath) {
-        issueFileCommand('PATH', inputPath);
-    }
-    else {
-        issueCommand('add-path', {}, inputPath);
-    }
-    process.env['PATH'] = `${inputPath}${path.delimiter}${process.env['PATH']}`;
-}
-/**
- * Gets the value of an input.
- * Unless trimWhitespace is set to false in InputOptions, the value is also trimmed.
- * Returns an empty string if the value is not defined.
- *
- * @param     name     name of the input to get
- * @param     options  optional. See InputOptions.
- * @returns   string
- */
-function getInput(name, options) {
-    const val = process.env[`INPUT_${name.replace(/ /g, '_').toUpperCase()}`] || '';
-    if (options && options.required && !val) {
-        throw new Error(`Input required and not supplied: ${name}`);
-    }
-    if (options && options.trimWhitespace === false) {
-        return val;
-    }
-    return val.trim();
-}
-/**
- * Gets the values of an multiline input.  Each value is also trimmed.
- *
- * @param     name     name of the input to get
- * @param     options  optional. See InputOptions.
- * @returns   string[]
- *
- */
-function getMultilineInput(name, options) {
-    const inputs = getInput(name, options)
-        .split('\n')
-        .filter(x => x !== '');
-    if (options && options.trimWhitespace === false) {
-        return inputs;
-    }
-    return inputs.map(input => input.trim());
-}
-/**
- * Gets the input value of the boolean type in the YAML 1.2 "core schema" specification.
- * Support boolean input list: `true | True | TRUE | false | False | FALSE` .
- * The return value is also in boolean type.
- * ref: https://yaml.org/spec/1.2/spec.html#id2804923
- *
- * @param     name     name of the input to get
- * @param     options  optional. See InputOptions.
- * @returns   boolean
- */
-function getBooleanInput(name, options) {
-    const trueValue = ['true', 'True', 'TRUE'];
-    const falseValue = ['false', 'False', 'FALSE'];
-    const val = getInput(name, options);
-    if (trueValue.includes(val))
-        return true;
-    if (falseValue.includes(val))
-        return false;
-    throw new TypeError(`Input does not meet YAML 1.2 "Core Schema" specification: ${name}\n` +
-        `Support boolean input list: \`true | True | TRUE | false | False | FALSE\``);
-}
-/**
- * Sets the value of an output.
- *
- * @param     name     name of the output to set
- * @param     value    value to store. Non-string values will be converted to a string via JSON.stringify
- */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-function setOutput(name, value) {
-    const filePath = process.env['GITHUB_OUTPUT'] || '';
-    if (filePath) {
-        return issueFileCommand('OUTPUT', prepareKeyValueMessage(name, value));
-    }
-    process.stdout.write(os.EOL);
-    issueCommand('set-output', { name }, toCommandValue(value));
-}
-/**
- * Enables or disables the echoing of commands into stdout for the rest of the step.
- * Echoing is disabled by default if ACTIONS_STEP_DEBUG is not set.
- *
- */
-function setCommandEcho(enabled) {
-    issue('echo', enabled ? 'on' : 'off');
-}
-//-----------------------------------------------------------------------
-// Results
-//-----------------------------------------------------------------------
-/**
- * Sets the action status to failed.
- * When the action exits it will be with an exit code of 1
- * @param message add error issue message
- */
-function setFailed(message) {
-    process.exitCode = ExitCode.Failure;
-    error(message);
-}
-//-----------------------------------------------------------------------
-// Logging Commands
-//-----------------------------------------------------------------------
-/**
- * Gets whether Actions Step Debug is on or not
- */
-function isDebug() {
-    return process.env['RUNNER_DEBUG'] === '1';
-}
-/**
- * Writes debug message to user log
- * @param message debug message
- */
-function core_debug(message) {
-    command_issueCommand('debug', {}, message);
-}
-/**
- * Adds an error issue
- * @param message error issue message. Errors will be converted to string via toString()
- * @param properties optional properties to add to the annotation.
- */
-function error(message, properties = {}) {
-    command_issueCommand('error', utils_toCommandProperties(properties), message instanceof Error ? message.toString() : message);
-}
-/**
- * Adds a warning issue
- * @param message warning issue message. Errors will be converted to string via toString()
- * @param properties optional properties to add to the annotation.
- */
-function warning(message, properties = {}) {
-    command_issueCommand('warning', utils_toCommandProperties(properties), message instanceof Error ? message.toString() : message);
-}
-/**
- * Adds a notice issue
- * @param message notice issue message. Errors will be converted to string via toString()
- * @param properties optional properties to add to the annotation.
- */
-function notice(message, properties = {}) {
-    issueCommand('notice', toCommandProperties(properties), message instanceof Error ? message.toString() : message);
-}
-/**
- * Writes info to log with console.log.
- * @param message info message
- */
-function info(message) {
-    process.stdout.write(message + external_os_.EOL);
-}
-/**
- * Begin an output group.
- *
- * Output until the next `groupEnd` will be foldable in this group
- *
- * @param name The name of the output group
- */
-function startGroup(name) {
-    issue('group', name);
-}
-/**
- * End an output group.
- */
-function endGroup() {
-    issue('endgroup');
-}
-/**
- * Wrap an asynchronous function call in a group.
- *
- * Returns the same type as the function itself.
- *
- * @param name The name of the group
- * @param fn The function to wrap in the group
- */
-function group(name, fn) {
-    return core_awaiter(this, void 0, void 0, function* () {
-        startGroup(name);
-        let result;
-        try {
-            result = yield fn();
-        }
-        finally {
-            endGroup();
-        }
-        return result;
-    });
-}
-//-----------------------------------------------------------------------
-// Wrapper action state
-//-----------------------------------------------------------------------
-/**
- * Saves state for current action, the state can only be retrieved by this action's post job execution.
- *
- * @param     name     name of the state to store
- * @param     value    value to store. Non-string values will be converted to a string via JSON.stringify
- */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-function saveState(name, value) {
-    const filePath = process.env['GITHUB_STATE'] || '';
-    if (filePath) {
-        return issueFileCommand('STATE', prepareKeyValueMessage(name, value));
-    }
-    issueCommand('save-state', { name }, toCommandValue(value));
-}
-/**
- * Gets the value of an state set by this action's main execution.
- *
- * @param     name     name of the state to get
- * @returns   string
- */
-function getState(name) {
-    return process.env[`STATE_${name}`] || '';
-}
-function getIDToken(aud) {
-    return core_awaiter(this, void 0, void 0, function* () {
-        return yield OidcClient.getIDToken(aud);
-    });
-}
-/**
- * Summary exports
- */
-
-/**
- * @deprecated use core.summary
- */
-
-/**
- * Path exports
- */
-
-/**
- * Platform utilities exports
- */
-
-//# sourceMappingURL=core.js.map
-
-/***/ }),
-
-/***/ 7187:
-/***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
-
-
-// EXPORTS
-__nccwpck_require__.d(__webpack_exports__, {
-  m: () => (/* binding */ exec)
-});
-
-// UNUSED EXPORTS: getExecOutput
-
-// EXTERNAL MODULE: external "string_decoder"
-var external_string_decoder_ = __nccwpck_require__(3193);
-// EXTERNAL MODULE: external "os"
-var external_os_ = __nccwpck_require__(857);
-// EXTERNAL MODULE: external "events"
-var external_events_ = __nccwpck_require__(4434);
-;// CONCATENATED MODULE: external "child_process"
-const external_child_process_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("child_process");
-// EXTERNAL MODULE: external "path"
-var external_path_ = __nccwpck_require__(6928);
-// EXTERNAL MODULE: ./node_modules/@actions/io/lib/io.js
-var io = __nccwpck_require__(8701);
-// EXTERNAL MODULE: ./node_modules/@actions/io/lib/io-util.js
-var io_util = __nccwpck_require__(90);
-;// CONCATENATED MODULE: external "timers"
-const external_timers_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("timers");
-;// CONCATENATED MODULE: ./node_modules/@actions/exec/lib/toolrunner.js
-var __awaiter = (undefined && undefined.__awaiter) || function (thisArg, _arguments, P, generator) {
-    function adopt(value) { return value instanceof P ? value : new P(function (resolve) { resolve(value); }); }
-    return new (P || (P = Promise))(function (resolve, reject) {
-        function fulfilled(value) { try { step(generator.next(value)); } catch (e) { reject(e); } }
-        function rejected(value) { try { step(generator["throw"](value)); } catch (e) { reject(e); } }
-        function step(result) { result.done ? resolve(result.value) : adopt(result.value).then(fulfilled, rejected); }
-        step((generator = generator.apply(thisArg, _arguments || [])).next());
-    });
-};
-
-
-
-
-
-
-
-/* eslint-disable @typescript-eslint/unbound-method */
-const IS_WINDOWS = process.platform === 'win32';
-/*
- * Class for running command line tools. Handles quoting and arg parsing in a platform agnostic way.
- */
-class ToolRunner extends external_events_.EventEmitter {
-    constructor(toolPath, args, options) {
-        super();
-        if (!toolPath) {
-            throw new Error("Parameter 'toolPath' cannot be null or empty.");
-        }
-        this.toolPath = toolPath;
-        this.args = args || [];
-        this.options = options || {};
-    }
-    _debug(message) {
-        if (this.options.listeners && this.options.listeners.debug) {
-            this.options.listeners.debug(message);
-        }
-    }
-    _getCommandString(options, noPrefix) {
-        const toolPath = this._getSpawnFileName();
-        const args = this._getSpawnArgs(options);
-        let cmd = noPrefix ? '' : '[command]'; // omit prefix when piped to a second tool
-        if (IS_WINDOWS) {
-            // Windows + cmd file
-            if (this._isCmdFile()) {
-                cmd += toolPath;
-                for (const a of args) {
-                    cmd += ` ${a}`;
-                }
-            }
-            // Windows + verbatim
-            else if (options.windowsVerbatimArguments) {
-                cmd += `"${toolPath}"`;
-                for (const a of args) {
-                    cmd += ` ${a}`;
-                }
-            }
-            // Windows (regular)
-            else {
-                cmd += this._windowsQuoteCmdArg(toolPath);
-                for (const a of args) {
-                    cmd += ` ${this._windowsQuoteCmdArg(a)}`;
-                }
-            }
-        }
-        else {
-            // OSX/Linux - this can likely be improved with some form of quoting.
-            // creating processes on Unix is fundamentally different than Windows.
-            // on Unix, execvp() takes an arg array.
-            cmd += toolPath;
-            for (const a of args) {
-                cmd += ` ${a}`;
-            }
-        }
-        return cmd;
-    }
-    _processLineBuffer(data, strBuffer, onLine) {
-        try {
-            let s = strBuffer + data.toString();
-            let n = s.indexOf(external_os_.EOL);
-            while (n > -1) {
-                const line = s.substring(0, n);
-                onLine(line);
-                // the rest of the string ...
-                s = s.substring(n + external_os_.EOL.length);
-                n = s.indexOf(external_os_.EOL);
-            }
-            return s;
-        }
-        catch (err) {
-            // streaming lines to console is best effort.  Don't fail a build.
-            this._debug(`error processing line. Failed with error ${err}`);
-            return '';
-        }
-    }
-    _getSpawnFileName() {
-        if (IS_WINDOWS) {
-            if (this._isCmdFile()) {
-                return process.env['COMSPEC'] || 'cmd.exe';
-            }
-        }
-        return this.toolPath;
-    }
-    _getSpawnArgs(options) {
-        if (IS_WINDOWS) {
-            if (this._isCmdFile()) {
-                let argline = `/D /S /C "${this._windowsQuoteCmdArg(this.toolPath)}`;
-                for (const a of this.args) {
-                    argline += ' ';
-                    argline += options.windowsVerbatimArguments
-                        ? a
-                        : this._windowsQuoteCmdArg(a);
-                }
-                argline += '"';
-                return [argline];
-            }
-        }
-        return this.args;
-    }
-    _endsWith(str, end) {
-        return str.endsWith(end);
-    }
-    _isCmdFile() {
-        const upperToolPath = this.toolPath.toUpperCase();
-        return (this._endsWith(upperToolPath, '.CMD') ||
-            this._endsWith(upperToolPath, '.BAT'));
-    }
-    _windowsQuoteCmdArg(arg) {
-        // for .exe, apply the normal quoting rules that libuv applies
-        if (!this._isCmdFile()) {
-            return this._uvQuoteCmdArg(arg);
-        }
-        // otherwise apply quoting rules specific to the cmd.exe command line parser.
-        // the libuv rules are generic and are not designed specifically for cmd.exe
-        // command line parser.
-        //
-        // for a detailed description of the cmd.exe command line parser, refer to
-        // http://stackoverflow.com/questions/4094699/how-does-the-windows-command-interpreter-cmd-exe-parse-scripts/7970912#7970912
-        // need quotes for empty arg
-        if (!arg) {
-            return '""';
-        }
-        // determine whether the arg needs to be quoted
-        const cmdSpecialChars = [
-            ' ',
-            '\t',
-            '&',
-            '(',
-            ')',
-            '[',
-            ']',
-            '{',
-            '}',
-            '^',
-            '=',
-            ';',
-            '!',
-            "'",
-            '+',
-            ',',
-            '`',
-            '~',
-            '|',
-            '<',
-            '>',
-            '"'
-        ];
-        let needsQuotes = false;
-        for (const char of arg) {
-            if (cmdSpecialChars.some(x => x === char)) {
-                needsQuotes = true;
-                break;
-            }
-        }
-        // short-circuit if quotes not needed
-        if (!needsQuotes) {
-            return arg;
-        }
-        // the following quoting rules are very similar to the rules that by libuv applies.
-        //
-        // 1) wrap the string in quotes
-        //
-        // 2) double-up quotes - i.e. " => ""
-        //
-        //    this is different from the libuv quoting rules. libuv replaces " with \", which unfortunately
-        //    doesn't work well with a cmd.exe command line.
-        //
-        //    note, replacing " with "" also works well if the arg is passed to a downstream .NET console app.
-        //    for example, the command line:
-        //          foo.exe "myarg:""my val"""
-        //    is parsed by a .NET console app into an arg array:
-        //          [ "myarg:\"my val\"" ]
-        //    which is the same end result when applying libuv quoting rules. although the actual
-        //    command line from libuv quoting rules would look like:
-        //          foo.exe "myarg:\"my val\""
-        //
-        // 3) double-up slashes that precede a quote,
-        //    e.g.  hello \world    => "hello \world"
-        //          hello\"world    => "hello\\""world"
-        //          hello\\"world   => "hello\\\\""world"
-        //          hello world\    => "hello world\\"
-        //
-        //    technically this is not required for a cmd.exe command line, or the batch argument parser.
-        //    the reasons for including this as a .cmd quoting rule are:
-        //
-        //    a) this is optimized for the scenario where the argument is passed from the .cmd file to an
-        //       external program. many programs (e.g. .NET console apps) rely on the slash-doubling rule.
-        //
-        //    b) it's what we've been doing previously (by deferring to node default behavior) and we
-        //       haven't heard any complaints about that aspect.
-        //
-        // note, a weakness of the quoting rules chosen here, is that % is not escaped. in fact, % cannot be
-        // escaped when used on the command line directly - even though within a .cmd file % can be escaped
-        // by using %%.
-        //
-        // the saving grace is, on the command line, %var% is left as-is if var is not defined. this contrasts
-        // the line parsing rules within a .cmd file, where if var is not defined it is replaced with nothing.
-        //
-        // one option that was explored was replacing % with ^% - i.e. %var% => ^%var^%. this hack would
-        // often work, since it is unlikely that var^ would exist, and the ^ character is removed when the
-        // variable is used. the problem, however, is that ^ is not removed when %* is used to pass the args
-        // to an external program.
-        //
-        // an unexplored potential solution for the % escaping problem, is to create a wrapper .cmd file.
-        // % can be escaped within a .cmd file.
-        let reverse = '"';
-        let quoteHit = true;
-        for (let i = arg.length; i > 0; i--) {
-            // walk the string in reverse
-            reverse += arg[i - 1];
-            if (quoteHit && arg[i - 1] === '\\') {
-                reverse += '\\'; // double the slash
-            }
-            else if (arg[i - 1] === '"') {
-                quoteHit = true;
-                reverse += '"'; // double the quote
-            }
-            else {
-                quoteHit = false;
-            }
-        }
-        reverse += '"';
-        return reverse.split('').reverse().join('');
-    }
-    _uvQuoteCmdArg(arg) {
-        // Tool runner wraps child_process.spawn() and needs to apply the same quoting as
-        // Node in certain cases where the undocumented spawn option windowsVerbatimArguments
-        // is used.
-        //
-        // Since this function is a port of quote_cmd_arg from Node 4.x (technically, lib UV,
-        // see https://github.com/nodejs/node/blob/v4.x/deps/uv/src/win/process.c for details),
-        // pasting copyright notice from Node within this function:
-        //
-        //      Copyright Joyent, Inc. and other Node contributors. All rights reserved.
-        //
-        //      Permission is hereby granted, free of charge, to any person obtaining a copy
-        //      of this software and associated documentation files (the "Software"), to
-        //      deal in the Software without restriction, including without limitation the
-        //      rights to use, copy, modify, merge, publish, distribute, sublicense, and/or
-        //      sell copies of the Software, and to permit persons to whom the Software is
-        //      furnished to do so, subject to the following conditions:
-        //
-        //      The above copyright notice and this permission notice shall be included in
-        //      all copies or substantial portions of the Software.
-        //
-        //      THE SOFTWARE IS PROVIDED "AS IS", WITHOUT WARRANTY OF ANY KIND, EXPRESS OR
-        //      IMPLIED, INCLUDING BUT NOT LIMITED TO THE WARRANTIES OF MERCHANTABILITY,
-        //      FITNESS FOR A PARTICULAR PURPOSE AND NONINFRINGEMENT. IN NO EVENT SHALL THE
-        //      AUTHORS OR COPYRIGHT HOLDERS BE LIABLE FOR ANY CLAIM, DAMAGES OR OTHER
-        //      LIABILITY, WHETHER IN AN ACTION OF CONTRACT, TORT OR OTHERWISE, ARISING
-        //      FROM, OUT OF OR IN CONNECTION WITH THE SOFTWARE OR THE USE OR OTHER DEALINGS
-        //      IN THE SOFTWARE.
-        if (!arg) {
-            // Need double quotation for empty argument
-            return '""';
-        }
-        if (!arg.includes(' ') && !arg.includes('\t') && !arg.includes('"')) {
-            // No quotation needed
-            return arg;
-        }
-        if (!arg.includes('"') && !arg.includes('\\')) {
-            // No embedded double quotes or backslashes, so I can just wrap
-            // quote marks around the whole thing.
-            return `"${arg}"`;
-        }
-        // Expected input/output:
-        //   input : hello"world
-        //   output: "hello\"world"
-        //   input : hello""world
-        //   output: "hello\"\"world"
-        //   input : hello\world
-        //   output: hello\world
-        //   input : hello\\world
-        //   output: hello\\world
-        //   input : hello\"world
-        //   output: "hello\\\"world"
-        //   input : hello\\"world
-        //   output: "hello\\\\\"world"
-        //   input : hello world\
-        //   output: "hello world\\" - note the comment in libuv actually reads "hello world\"
-        //                             but it appears the comment is wrong, it should be "hello world\\"
-        let reverse = '"';
-        let quoteHit = true;
-        for (let i = arg.length; i > 0; i--) {
-            // walk the string in reverse
-            reverse += arg[i - 1];
-            if (quoteHit && arg[i - 1] === '\\') {
-                reverse += '\\';
-            }
-            else if (arg[i - 1] === '"') {
-                quoteHit = true;
-                reverse += '\\';
-            }
-            else {
-                quoteHit = false;
-            }
-        }
-        reverse += '"';
-        return reverse.split('').reverse().join('');
-    }
-    _cloneExecOptions(options) {
-        options = options || {};
-        const result = {
-            cwd: options.cwd || process.cwd(),
-            env: options.env || process.env,
-            silent: options.silent || false,
-            windowsVerbatimArguments: options.windowsVerbatimArguments || false,
-            failOnStdErr: options.failOnStdErr || false,
-            ignoreReturnCode: options.ignoreReturnCode || false,
-            delay: options.delay || 10000
-        };
-        result.outStream = options.outStream || process.stdout;
-        result.errStream = options.errStream || process.stderr;
-        return result;
-    }
-    _getSpawnOptions(options, toolPath) {
-        options = options || {};
-        const result = {};
-        result.cwd = options.cwd;
-        result.env = options.env;
-        result['windowsVerbatimArguments'] =
-            options.windowsVerbatimArguments || this._isCmdFile();
-        if (options.windowsVerbatimArguments) {
-            result.argv0 = `"${toolPath}"`;
-        }
-        return result;
-    }
-    /**
-     * Exec a tool.
-     * Output will be streamed to the live console.
-     * Returns promise with return code
-     *
-     * @param     tool     path to tool to exec
-     * @param     options  optional exec options.  See ExecOptions
-     * @returns   number
-     */
-    exec() {
-        return __awaiter(this, void 0, void 0, function* () {
-            // root the tool path if it is unrooted and contains relative pathing
-            if (!io_util/* isRooted */.Qh(this.toolPath) &&
-                (this.toolPath.includes('/') ||
-                    (IS_WINDOWS && this.toolPath.includes('\\')))) {
-                // prefer options.cwd if it is specified, however options.cwd may also need to be rooted
-                this.toolPath = external_path_.resolve(process.cwd(), this.options.cwd || process.cwd(), this.toolPath);
-            }
-            // if the tool is only a file name, then resolve it from the PATH
-            // otherwise verify it exists (add extension on Windows if necessary)
-            this.toolPath = yield io/* which */.K7(this.toolPath, true);
-            return new Promise((resolve, reject) => __awaiter(this, void 0, void 0, function* () {
-                this._debug(`exec tool: ${this.toolPath}`);
-                this._debug('arguments:');
-                for (const arg of this.args) {
-                    this._debug(`   ${arg}`);
-                }
-                const optionsNonNull = this._cloneExecOptions(this.options);
-                if (!optionsNonNull.silent && optionsNonNull.outStream) {
-                    optionsNonNull.outStream.write(this._getCommandString(optionsNonNull) + external_os_.EOL);
-                }
-                const state = new ExecState(optionsNonNull, this.toolPath);
-                state.on('debug', (message) => {
-                    this._debug(message);
-                });
-                if (this.options.cwd && !(yield io_util/* exists */.t2(this.options.cwd))) {
-                    return reject(new Error(`The cwd: ${this.options.cwd} does not exist!`));
-                }
-                const fileName = this._getSpawnFileName();
-                const cp = external_child_process_namespaceObject.spawn(fileName, this._getSpawnArgs(optionsNonNull), this._getSpawnOptions(this.options, fileName));
-                let stdbuffer = '';
-                if (cp.stdout) {
-                    cp.stdout.on('data', (data) => {
-                        if (this.options.listeners && this.options.listeners.stdout) {
-                            this.options.listeners.stdout(data);
-                        }
-                        if (!optionsNonNull.silent && optionsNonNull.outStream) {
-                            optionsNonNull.outStream.write(data);
-                        }
-                        stdbuffer = this._processLineBuffer(data, stdbuffer, (line) => {
-                            if (this.options.listeners && this.options.listeners.stdline) {
-                                this.options.listeners.stdline(line);
-                            }
-                        });
-                    });
-                }
-                let errbuffer = '';
-                if (cp.stderr) {
-                    cp.stderr.on('data', (data) => {
-                        state.processStderr = true;
-                        if (this.options.listeners && this.options.listeners.stderr) {
-                            this.options.listeners.stderr(data);
-                        }
-                        if (!optionsNonNull.silent &&
-                            optionsNonNull.errStream &&
-                            optionsNonNull.outStream) {
-                            const s = optionsNonNull.failOnStdErr
-                                ? optionsNonNull.errStream
-                                : optionsNonNull.outStream;
-                            s.write(data);
-                        }
-                        errbuffer = this._processLineBuffer(data, errbuffer, (line) => {
-                            if (this.options.listeners && this.options.listeners.errline) {
-                                this.options.listeners.errline(line);
-                            }
-                        });
-                    });
-                }
-                cp.on('error', (err) => {
-                    state.processError = err.message;
-                    state.processExited = true;
-                    state.processClosed = true;
-                    state.CheckComplete();
-                });
-                cp.on('exit', (code) => {
-                    state.processExitCode = code;
-                    state.processExited = true;
-                    this._debug(`Exit code ${code} received from tool '${this.toolPath}'`);
-                    state.CheckComplete();
-                });
-                cp.on('close', (code) => {
-                    state.processExitCode = code;
-                    state.processExited = true;
-                    state.processClosed = true;
-                    this._debug(`STDIO streams have closed for tool '${this.toolPath}'`);
-                    state.CheckComplete();
-                });
-                state.on('done', (error, exitCode) => {
-                    if (stdbuffer.length > 0) {
-                        this.emit('stdline', stdbuffer);
-                    }
-                    if (errbuffer.length > 0) {
-                        this.emit('errline', errbuffer);
-                    }
-                    cp.removeAllListeners();
-                    if (error) {
-                        reject(error);
-                    }
-                    else {
-                        resolve(exitCode);
-                    }
-                });
-                if (this.options.input) {
-                    if (!cp.stdin) {
-                        throw new Error('child process missing stdin');
-                    }
-                    cp.stdin.end(this.options.input);
-                }
-            }));
-        });
-    }
-}
-/**
- * Convert an arg string to an array of args. Handles escaping
- *
- * @param    argString   string of arguments
- * @returns  string[]    array of arguments
- */
-function argStringToArray(argString) {
-    const args = [];
-    let inQuotes = false;
-    let escaped = false;
-    let arg = '';
-    function append(c) {
-        // we only escape double quotes.
-        if (escaped && c !== '"') {
-            arg += '\\';
-        }
-        arg += c;
-        escaped = false;
-    }
-    for (let i = 0; i < argString.length; i++) {
-        const c = argString.charAt(i);
-        if (c === '"') {
-            if (!escaped) {
-                inQuotes = !inQuotes;
-            }
-            else {
-                append(c);
-            }
-            continue;
-        }
-        if (c === '\\' && escaped) {
-            append(c);
-            continue;
-        }
-        if (c === '\\' && inQuotes) {
-            escaped = true;
-            continue;
-        }
-        if (c === ' ' && !inQuotes) {
-            if (arg.length > 0) {
-                args.push(arg);
-                arg = '';
-            }
-            continue;
-        }
-        append(c);
-    }
-    if (arg.length > 0) {
-        args.push(arg.trim());
-    }
-    return args;
-}
-class ExecState extends external_events_.EventEmitter {
-    constructor(options, toolPath) {
-        super();
-        this.processClosed = false; // tracks whether the process has exited and stdio is closed
-        this.processError = '';
-        this.processExitCode = 0;
-        this.processExited = false; // tracks whether the process has exited
-        this.processStderr = false; // tracks whether stderr was written to
-        this.delay = 10000; // 10 seconds
-        this.done = false;
-        this.timeout = null;
-        if (!toolPath) {
-            throw new Error('toolPath must not be empty');
-        }
-        this.options = options;
-        this.toolPath = toolPath;
-        if (options.delay) {
-            this.delay = options.delay;
-        }
-    }
-    CheckComplete() {
-        if (this.done) {
-            return;
-        }
-        if (this.processClosed) {
-            this._setResult();
-        }
-        else if (this.processExited) {
-            this.timeout = (0,external_timers_namespaceObject.setTimeout)(ExecState.HandleTimeout, this.delay, this);
-        }
-    }
-    _debug(message) {
-        this.emit('debug', message);
-    }
-    _setResult() {
-        // determine whether there is an error
-        let error;
-        if (this.processExited) {
-            if (this.processError) {
-                error = new Error(`There was an error when attempting to execute the process '${this.toolPath}'. This may indicate the process failed to start. Error: ${this.processError}`);
-            }
-            else if (this.processExitCode !== 0 && !this.options.ignoreReturnCode) {
-                error = new Error(`The process '${this.toolPath}' failed with exit code ${this.processExitCode}`);
-            }
-            else if (this.processStderr && this.options.failOnStdErr) {
-                error = new Error(`The process '${this.toolPath}' failed because one or more lines were written to the STDERR stream`);
-            }
-        }
-        // clear the timeout
-        if (this.timeout) {
-            clearTimeout(this.timeout);
-            this.timeout = null;
-        }
-        this.done = true;
-        this.emit('done', error, this.processExitCode);
-    }
-    static HandleTimeout(state) {
-        if (state.done) {
-            return;
-        }
-        if (!state.processClosed && state.processExited) {
-            const message = `The STDIO streams did not close within ${state.delay / 1000} seconds of the exit event from process '${state.toolPath}'. This may indicate a child process inherited the STDIO streams and has not yet exited.`;
-            state._debug(message);
-        }
-        state._setResult();
-    }
-}
-//# sourceMappingURL=toolrunner.js.map
-;// CONCATENATED MODULE: ./node_modules/@actions/exec/lib/exec.js
-var exec_awaiter = (undefined && undefined.__awaiter) || function (thisArg, _arguments, P, generator) {
-    function adopt(value) { return value instanceof P ? value : new P(function (resolve) { resolve(value); }); }
-    return new (P || (P = Promise))(function (resolve, reject) {
-        function fulfilled(value) { try { step(generator.next(value)); } catch (e) { reject(e); } }
-        function rejected(value) { try { step(generator["throw"](value)); } catch (e) { reject(e); } }
-        function step(result) { result.done ? resolve(result.value) : adopt(result.value).then(fulfilled, rejected); }
-        step((generator = generator.apply(thisArg, _arguments || [])).next());
-    });
-};
-
-
-/**
- * Exec a command.
- * Output will be streamed to the live console.
- * Returns promise with return code
- *
- * @param     commandLine        command to execute (can include additional args). Must be correctly escaped.
- * @param     args               optional arguments for tool. Escaping is handled by the lib.
- * @param     options            optional exec options.  See ExecOptions
- * @returns   Promise<number>    exit code
- */
-function exec(commandLine, args, options) {
-    return exec_awaiter(this, void 0, void 0, function* () {
-        const commandArgs = argStringToArray(commandLine);
-        if (commandArgs.length === 0) {
-            throw new Error(`Parameter 'commandLine' cannot be null or empty.`);
-        }
-        // Path to tool to execute should be first arg
-        const toolPath = commandArgs[0];
-        args = commandArgs.slice(1).concat(args || []);
-        const runner = new ToolRunner(toolPath, args, options);
-        return runner.exec();
-    });
-}
-/**
- * Exec a command and get the output.
- * Output will be streamed to the live console.
- * Returns promise with the exit code and collected stdout and stderr
- *
- * @param     commandLine           command to execute (can include additional args). Must be correctly escaped.
- * @param     args                  optional arguments for tool. Escaping is handled by the lib.
- * @param     options               optional exec options.  See ExecOptions
- * @returns   Promise<ExecOutput>   exit code, stdout, and stderr
- */
-function getExecOutput(commandLine, args, options) {
-    return exec_awaiter(this, void 0, void 0, function* () {
-        var _a, _b;
-        let stdout = '';
-        let stderr = '';
-        //Using string decoder covers the case where a mult-byte character is split
-        const stdoutDecoder = new StringDecoder('utf8');
-        const stderrDecoder = new StringDecoder('utf8');
-        const originalStdoutListener = (_a = options === null || options === void 0 ? void 0 : options.listeners) === null || _a === void 0 ? void 0 : _a.stdout;
-        const originalStdErrListener = (_b = options === null || options === void 0 ? void 0 : options.listeners) === null || _b === void 0 ? void 0 : _b.stderr;
-        const stdErrListener = (data) => {
-            stderr += stderrDecoder.write(data);
-            if (originalStdErrListener) {
-                originalStdErrListener(data);
-            }
-        };
-        const stdOutListener = (data) => {
-            stdout += stdoutDecoder.write(data);
-            if (originalStdoutListener) {
-                originalStdoutListener(data);
-            }
-        };
-        const listeners = Object.assign(Object.assign({}, options === null || options === void 0 ? void 0 : options.listeners), { stdout: stdOutListener, stderr: stdErrListener });
-        const exitCode = yield exec(commandLine, args, Object.assign(Object.assign({}, options), { listeners }));
-        //flush any remaining characters
-        stdout += stdoutDecoder.end();
-        stderr += stderrDecoder.end();
-        return {
-            exitCode,
-            stdout,
-            stderr
-        };
-    });
-}
-//# sourceMappingURL=exec.js.map
-
-/***/ }),
-
-/***/ 2145:
-/***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
-
-/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
-/* harmony export */   tZ: () => (/* binding */ BearerCredentialHandler)
-/* harmony export */ });
-/* unused harmony exports BasicCredentialHandler, PersonalAccessTokenCredentialHandler */
-var __awaiter = (undefined && undefined.__awaiter) || function (thisArg, _arguments, P, generator) {
-    function adopt(value) { return value instanceof P ? value : new P(function (resolve) { resolve(value); }); }
-    return new (P || (P = Promise))(function (resolve, reject) {
-        function fulfilled(value) { try { step(generator.next(value)); } catch (e) { reject(e); } }
-        function rejected(value) { try { step(generator["throw"](value)); } catch (e) { reject(e); } }
-        function step(result) { result.done ? resolve(result.value) : adopt(result.value).then(fulfilled, rejected); }
-        step((generator = generator.apply(thisArg, _arguments || [])).next());
-    });
-};
-class BasicCredentialHandler {
-    constructor(username, password) {
-        this.username = username;
-        this.password = password;
-    }
-    prepareRequest(options) {
-        if (!options.headers) {
-            throw Error('The request has no headers');
-        }
-        options.headers['Authorization'] = `Basic ${Buffer.from(`${this.username}:${this.password}`).toString('base64')}`;
-    }
-    // This handler cannot handle 401
-    canHandleAuthentication() {
-        return false;
-    }
-    handleAuthentication() {
-        return __awaiter(this, void 0, void 0, function* () {
-            throw new Error('not implemented');
-        });
-    }
-}
-class BearerCredentialHandler {
-    constructor(token) {
-        this.token = token;
-    }
-    // currently implements pre-authorization
-    // TODO: support preAuth = false where it hooks on 401
-    prepareRequest(options) {
-        if (!options.headers) {
-            throw Error('The request has no headers');
-        }
-        options.headers['Authorization'] = `Bearer ${this.token}`;
-    }
-    // This handler cannot handle 401
-    canHandleAuthentication() {
-        return false;
-    }
-    handleAuthentication() {
-        return __awaiter(this, void 0, void 0, function* () {
-            throw new Error('not implemented');
-        });
-    }
-}
-class PersonalAccessTokenCredentialHandler {
-    constructor(token) {
-        this.token = token;
-    }
-    // currently implements pre-authorization
-    // TODO: support preAuth = false where it hooks on 401
-    prepareRequest(options) {
-        if (!options.headers) {
-            throw Error('The request has no headers');
-        }
-        options.headers['Authorization'] = `Basic ${Buffer.from(`PAT:${this.token}`).toString('base64')}`;
-    }
-    // This handler cannot handle 401
-    canHandleAuthentication() {
-        return false;
-    }
-    handleAuthentication() {
-        return __awaiter(this, void 0, void 0, function* () {
-            throw new Error('not implemented');
-        });
-    }
-}
-//# sourceMappingURL=auth.js.map
 
 /***/ }),
 
@@ -32061,488 +30324,6 @@ class HttpClient {
 }
 const lowercaseKeys = (obj) => Object.keys(obj).reduce((c, k) => ((c[k.toLowerCase()] = obj[k]), c), {});
 //# sourceMappingURL=index.js.map
-
-/***/ }),
-
-/***/ 90:
-/***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
-
-/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
-/* harmony export */   Ck: () => (/* binding */ mkdir),
-/* harmony export */   H8: () => (/* binding */ IS_WINDOWS),
-/* harmony export */   Qh: () => (/* binding */ isRooted),
-/* harmony export */   rm: () => (/* binding */ rm),
-/* harmony export */   t2: () => (/* binding */ exists),
-/* harmony export */   vr: () => (/* binding */ tryGetExecutablePath)
-/* harmony export */ });
-/* unused harmony exports chmod, copyFile, lstat, open, readdir, rename, rmdir, stat, symlink, unlink, readlink, UV_FS_O_EXLOCK, READONLY, isDirectory, getCmdPath */
-/* harmony import */ var fs__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(9896);
-/* harmony import */ var path__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(6928);
-var __awaiter = (undefined && undefined.__awaiter) || function (thisArg, _arguments, P, generator) {
-    function adopt(value) { return value instanceof P ? value : new P(function (resolve) { resolve(value); }); }
-    return new (P || (P = Promise))(function (resolve, reject) {
-        function fulfilled(value) { try { step(generator.next(value)); } catch (e) { reject(e); } }
-        function rejected(value) { try { step(generator["throw"](value)); } catch (e) { reject(e); } }
-        function step(result) { result.done ? resolve(result.value) : adopt(result.value).then(fulfilled, rejected); }
-        step((generator = generator.apply(thisArg, _arguments || [])).next());
-    });
-};
-
-
-const { chmod, copyFile, lstat, mkdir, open, readdir, rename, rm, rmdir, stat, symlink, unlink } = fs__WEBPACK_IMPORTED_MODULE_0__.promises;
-// export const {open} = 'fs'
-const IS_WINDOWS = process.platform === 'win32';
-/**
- * Custom implementation of readlink to ensure Windows junctions
- * maintain trailing backslash for backward compatibility with Node.js < 24
- *
- * In Node.js 20, Windows junctions (directory symlinks) always returned paths
- * with trailing backslashes. Node.js 24 removed this behavior, which breaks
- * code that relied on this format for path operations.
- *
- * This implementation restores the Node 20 behavior by adding a trailing
- * backslash to all junction results on Windows.
- */
-function readlink(fsPath) {
-    return __awaiter(this, void 0, void 0, function* () {
-        const result = yield fs.promises.readlink(fsPath);
-        // On Windows, restore Node 20 behavior: add trailing backslash to all results
-        // since junctions on Windows are always directory links
-        if (IS_WINDOWS && !result.endsWith('\\')) {
-            return `${result}\\`;
-        }
-        return result;
-    });
-}
-// See https://github.com/nodejs/node/blob/d0153aee367422d0858105abec186da4dff0a0c5/deps/uv/include/uv/win.h#L691
-const UV_FS_O_EXLOCK = 0x10000000;
-const READONLY = fs__WEBPACK_IMPORTED_MODULE_0__.constants.O_RDONLY;
-function exists(fsPath) {
-    return __awaiter(this, void 0, void 0, function* () {
-        try {
-            yield stat(fsPath);
-        }
-        catch (err) {
-            if (err.code === 'ENOENT') {
-                return false;
-            }
-            throw err;
-        }
-        return true;
-    });
-}
-function isDirectory(fsPath_1) {
-    return __awaiter(this, arguments, void 0, function* (fsPath, useStat = false) {
-        const stats = useStat ? yield stat(fsPath) : yield lstat(fsPath);
-        return stats.isDirectory();
-    });
-}
-/**
- * On OSX/Linux, true if path starts with '/'. On Windows, true for paths like:
- * \, \hello, \\hello\share, C:, and C:\hello (and corresponding alternate separator cases).
- */
-function isRooted(p) {
-    p = normalizeSeparators(p);
-    if (!p) {
-        throw new Error('isRooted() parameter "p" cannot be empty');
-    }
-    if (IS_WINDOWS) {
-        return (p.startsWith('\\') || /^[A-Z]:/i.test(p) // e.g. \ or \hello or \\hello
-        ); // e.g. C: or C:\hello
-    }
-    return p.startsWith('/');
-}
-/**
- * Best effort attempt to determine whether a file exists and is executable.
- * @param filePath    file path to check
- * @param extensions  additional file extensions to try
- * @return if file exists and is executable, returns the file path. otherwise empty string.
- */
-function tryGetExecutablePath(filePath, extensions) {
-    return __awaiter(this, void 0, void 0, function* () {
-        let stats = undefined;
-        try {
-            // test file exists
-            stats = yield stat(filePath);
-        }
-        catch (err) {
-            if (err.code !== 'ENOENT') {
-                // eslint-disable-next-line no-console
-                console.log(`Unexpected error attempting to determine if executable file exists '${filePath}': ${err}`);
-            }
-        }
-        if (stats && stats.isFile()) {
-            if (IS_WINDOWS) {
-                // on Windows, test for valid extension
-                const upperExt = path__WEBPACK_IMPORTED_MODULE_1__.extname(filePath).toUpperCase();
-                if (extensions.some(validExt => validExt.toUpperCase() === upperExt)) {
-                    return filePath;
-                }
-            }
-            else {
-                if (isUnixExecutable(stats)) {
-                    return filePath;
-                }
-            }
-        }
-        // try each extension
-        const originalFilePath = filePath;
-        for (const extension of extensions) {
-            filePath = originalFilePath + extension;
-            stats = undefined;
-            try {
-                stats = yield stat(filePath);
-            }
-            catch (err) {
-                if (err.code !== 'ENOENT') {
-                    // eslint-disable-next-line no-console
-                    console.log(`Unexpected error attempting to determine if executable file exists '${filePath}': ${err}`);
-                }
-            }
-            if (stats && stats.isFile()) {
-                if (IS_WINDOWS) {
-                    // preserve the case of the actual file (since an extension was appended)
-                    try {
-                        const directory = path__WEBPACK_IMPORTED_MODULE_1__.dirname(filePath);
-                        const upperName = path__WEBPACK_IMPORTED_MODULE_1__.basename(filePath).toUpperCase();
-                        for (const actualName of yield readdir(directory)) {
-                            if (upperName === actualName.toUpperCase()) {
-                                filePath = path__WEBPACK_IMPORTED_MODULE_1__.join(directory, actualName);
-                                break;
-                            }
-                        }
-                    }
-                    catch (err) {
-                        // eslint-disable-next-line no-console
-                        console.log(`Unexpected error attempting to determine the actual case of the file '${filePath}': ${err}`);
-                    }
-                    return filePath;
-                }
-                else {
-                    if (isUnixExecutable(stats)) {
-                        return filePath;
-                    }
-                }
-            }
-        }
-        return '';
-    });
-}
-function normalizeSeparators(p) {
-    p = p || '';
-    if (IS_WINDOWS) {
-        // convert slashes on Windows
-        p = p.replace(/\//g, '\\');
-        // remove redundant slashes
-        return p.replace(/\\\\+/g, '\\');
-    }
-    // remove redundant slashes
-    return p.replace(/\/\/+/g, '/');
-}
-// on Mac/Linux, test the execute bit
-//     R   W  X  R  W X R W X
-//   256 128 64 32 16 8 4 2 1
-function isUnixExecutable(stats) {
-    return ((stats.mode & 1) > 0 ||
-        ((stats.mode & 8) > 0 &&
-            process.getgid !== undefined &&
-            stats.gid === process.getgid()) ||
-        ((stats.mode & 64) > 0 &&
-            process.getuid !== undefined &&
-            stats.uid === process.getuid()));
-}
-// Get the path of cmd.exe in windows
-function getCmdPath() {
-    var _a;
-    return (_a = process.env['COMSPEC']) !== null && _a !== void 0 ? _a : `cmd.exe`;
-}
-//# sourceMappingURL=io-util.js.map
-
-/***/ }),
-
-/***/ 8701:
-/***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
-
-/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
-/* harmony export */   K7: () => (/* binding */ which),
-/* harmony export */   U$: () => (/* binding */ mkdirP),
-/* harmony export */   Yz: () => (/* binding */ rmRF)
-/* harmony export */ });
-/* unused harmony exports cp, mv, findInPath */
-/* harmony import */ var assert__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(2613);
-/* harmony import */ var path__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(6928);
-/* harmony import */ var _io_util_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(90);
-var __awaiter = (undefined && undefined.__awaiter) || function (thisArg, _arguments, P, generator) {
-    function adopt(value) { return value instanceof P ? value : new P(function (resolve) { resolve(value); }); }
-    return new (P || (P = Promise))(function (resolve, reject) {
-        function fulfilled(value) { try { step(generator.next(value)); } catch (e) { reject(e); } }
-        function rejected(value) { try { step(generator["throw"](value)); } catch (e) { reject(e); } }
-        function step(result) { result.done ? resolve(result.value) : adopt(result.value).then(fulfilled, rejected); }
-        step((generator = generator.apply(thisArg, _arguments || [])).next());
-    });
-};
-
-
-
-/**
- * Copies a file or folder.
- * Based off of shelljs - https://github.com/shelljs/shelljs/blob/9237f66c52e5daa40458f94f9565e18e8132f5a6/src/cp.js
- *
- * @param     source    source path
- * @param     dest      destination path
- * @param     options   optional. See CopyOptions.
- */
-function cp(source_1, dest_1) {
-    return __awaiter(this, arguments, void 0, function* (source, dest, options = {}) {
-        const { force, recursive, copySourceDirectory } = readCopyOptions(options);
-        const destStat = (yield ioUtil.exists(dest)) ? yield ioUtil.stat(dest) : null;
-        // Dest is an existing file, but not forcing
-        if (destStat && destStat.isFile() && !force) {
-            return;
-        }
-        // If dest is an existing directory, should copy inside.
-        const newDest = destStat && destStat.isDirectory() && copySourceDirectory
-            ? path.join(dest, path.basename(source))
-            : dest;
-        if (!(yield ioUtil.exists(source))) {
-            throw new Error(`no such file or directory: ${source}`);
-        }
-        const sourceStat = yield ioUtil.stat(source);
-        if (sourceStat.isDirectory()) {
-            if (!recursive) {
-                throw new Error(`Failed to copy. ${source} is a directory, but tried to copy without recursive flag.`);
-            }
-            else {
-                yield cpDirRecursive(source, newDest, 0, force);
-            }
-        }
-        else {
-            if (path.relative(source, newDest) === '') {
-                // a file cannot be copied to itself
-                throw new Error(`'${newDest}' and '${source}' are the same file`);
-            }
-            yield copyFile(source, newDest, force);
-        }
-    });
-}
-/**
- * Moves a path.
- *
- * @param     source    source path
- * @param     dest      destination path
- * @param     options   optional. See MoveOptions.
- */
-function mv(source_1, dest_1) {
-    return __awaiter(this, arguments, void 0, function* (source, dest, options = {}) {
-        if (yield ioUtil.exists(dest)) {
-            let destExists = true;
-            if (yield ioUtil.isDirectory(dest)) {
-                // If dest is directory copy src into dest
-                dest = path.join(dest, path.basename(source));
-                destExists = yield ioUtil.exists(dest);
-            }
-            if (destExists) {
-                if (options.force == null || options.force) {
-                    yield rmRF(dest);
-                }
-                else {
-                    throw new Error('Destination already exists');
-                }
-            }
-        }
-        yield mkdirP(path.dirname(dest));
-        yield ioUtil.rename(source, dest);
-    });
-}
-/**
- * Remove a path recursively with force
- *
- * @param inputPath path to remove
- */
-function rmRF(inputPath) {
-    return __awaiter(this, void 0, void 0, function* () {
-        if (_io_util_js__WEBPACK_IMPORTED_MODULE_2__/* .IS_WINDOWS */ .H8) {
-            // Check for invalid characters
-            // https://docs.microsoft.com/en-us/windows/win32/fileio/naming-a-file
-            if (/[*"<>|]/.test(inputPath)) {
-                throw new Error('File path must not contain `*`, `"`, `<`, `>` or `|` on Windows');
-            }
-        }
-        try {
-            // note if path does not exist, error is silent
-            yield _io_util_js__WEBPACK_IMPORTED_MODULE_2__.rm(inputPath, {
-                force: true,
-                maxRetries: 3,
-                recursive: true,
-                retryDelay: 300
-            });
-        }
-        catch (err) {
-            throw new Error(`File was unable to be removed ${err}`);
-        }
-    });
-}
-/**
- * Make a directory.  Creates the full path with folders in between
- * Will throw if it fails
- *
- * @param   fsPath        path to create
- * @returns Promise<void>
- */
-function mkdirP(fsPath) {
-    return __awaiter(this, void 0, void 0, function* () {
-        (0,assert__WEBPACK_IMPORTED_MODULE_0__.ok)(fsPath, 'a path argument must be provided');
-        yield _io_util_js__WEBPACK_IMPORTED_MODULE_2__/* .mkdir */ .Ck(fsPath, { recursive: true });
-    });
-}
-/**
- * Returns path of a tool had the tool actually been invoked.  Resolves via paths.
- * If you check and the tool does not exist, it will throw.
- *
- * @param     tool              name of the tool
- * @param     check             whether to check if tool exists
- * @returns   Promise<string>   path to tool
- */
-function which(tool, check) {
-    return __awaiter(this, void 0, void 0, function* () {
-        if (!tool) {
-            throw new Error("parameter 'tool' is required");
-        }
-        // recursive when check=true
-        if (check) {
-            const result = yield which(tool, false);
-            if (!result) {
-                if (_io_util_js__WEBPACK_IMPORTED_MODULE_2__/* .IS_WINDOWS */ .H8) {
-                    throw new Error(`Unable to locate executable file: ${tool}. Please verify either the file path exists or the file can be found within a directory specified by the PATH environment variable. Also verify the file has a valid extension for an executable file.`);
-                }
-                else {
-                    throw new Error(`Unable to locate executable file: ${tool}. Please verify either the file path exists or the file can be found within a directory specified by the PATH environment variable. Also check the file mode to verify the file is executable.`);
-                }
-            }
-            return result;
-        }
-        const matches = yield findInPath(tool);
-        if (matches && matches.length > 0) {
-            return matches[0];
-        }
-        return '';
-    });
-}
-/**
- * Returns a list of all occurrences of the given tool on the system path.
- *
- * @returns   Promise<string[]>  the paths of the tool
- */
-function findInPath(tool) {
-    return __awaiter(this, void 0, void 0, function* () {
-        if (!tool) {
-            throw new Error("parameter 'tool' is required");
-        }
-        // build the list of extensions to try
-        const extensions = [];
-        if (_io_util_js__WEBPACK_IMPORTED_MODULE_2__/* .IS_WINDOWS */ .H8 && process.env['PATHEXT']) {
-            for (const extension of process.env['PATHEXT'].split(path__WEBPACK_IMPORTED_MODULE_1__.delimiter)) {
-                if (extension) {
-                    extensions.push(extension);
-                }
-            }
-        }
-        // if it's rooted, return it if exists. otherwise return empty.
-        if (_io_util_js__WEBPACK_IMPORTED_MODULE_2__/* .isRooted */ .Qh(tool)) {
-            const filePath = yield _io_util_js__WEBPACK_IMPORTED_MODULE_2__/* .tryGetExecutablePath */ .vr(tool, extensions);
-            if (filePath) {
-                return [filePath];
-            }
-            return [];
-        }
-        // if any path separators, return empty
-        if (tool.includes(path__WEBPACK_IMPORTED_MODULE_1__.sep)) {
-            return [];
-        }
-        // build the list of directories
-        //
-        // Note, technically "where" checks the current directory on Windows. From a toolkit perspective,
-        // it feels like we should not do this. Checking the current directory seems like more of a use
-        // case of a shell, and the which() function exposed by the toolkit should strive for consistency
-        // across platforms.
-        const directories = [];
-        if (process.env.PATH) {
-            for (const p of process.env.PATH.split(path__WEBPACK_IMPORTED_MODULE_1__.delimiter)) {
-                if (p) {
-                    directories.push(p);
-                }
-            }
-        }
-        // find all matches
-        const matches = [];
-        for (const directory of directories) {
-            const filePath = yield _io_util_js__WEBPACK_IMPORTED_MODULE_2__/* .tryGetExecutablePath */ .vr(path__WEBPACK_IMPORTED_MODULE_1__.join(directory, tool), extensions);
-            if (filePath) {
-                matches.push(filePath);
-            }
-        }
-        return matches;
-    });
-}
-function readCopyOptions(options) {
-    const force = options.force == null ? true : options.force;
-    const recursive = Boolean(options.recursive);
-    const copySourceDirectory = options.copySourceDirectory == null
-        ? true
-        : Boolean(options.copySourceDirectory);
-    return { force, recursive, copySourceDirectory };
-}
-function cpDirRecursive(sourceDir, destDir, currentDepth, force) {
-    return __awaiter(this, void 0, void 0, function* () {
-        // Ensure there is not a run away recursive copy
-        if (currentDepth >= 255)
-            return;
-        currentDepth++;
-        yield mkdirP(destDir);
-        const files = yield ioUtil.readdir(sourceDir);
-        for (const fileName of files) {
-            const srcFile = `${sourceDir}/${fileName}`;
-            const destFile = `${destDir}/${fileName}`;
-            const srcFileStat = yield ioUtil.lstat(srcFile);
-            if (srcFileStat.isDirectory()) {
-                // Recurse
-                yield cpDirRecursive(srcFile, destFile, currentDepth, force);
-            }
-            else {
-                yield copyFile(srcFile, destFile, force);
-            }
-        }
-        // Change the mode for the newly created directory
-        yield ioUtil.chmod(destDir, (yield ioUtil.stat(sourceDir)).mode);
-    });
-}
-// Buffered file copy
-function copyFile(srcFile, destFile, force) {
-    return __awaiter(this, void 0, void 0, function* () {
-        if ((yield ioUtil.lstat(srcFile)).isSymbolicLink()) {
-            // unlink/re-link it
-            try {
-                yield ioUtil.lstat(destFile);
-                yield ioUtil.unlink(destFile);
-            }
-            catch (e) {
-                // Try to override file permission
-                if (e.code === 'EPERM') {
-                    yield ioUtil.chmod(destFile, '0666');
-                    yield ioUtil.unlink(destFile);
-                }
-                // other errors = it doesn't exist, no work to do
-            }
-            // Copy over symlink
-            const symlinkFull = yield ioUtil.readlink(srcFile);
-            yield ioUtil.symlink(symlinkFull, destFile, ioUtil.IS_WINDOWS ? 'junction' : null);
-        }
-        else if (!(yield ioUtil.exists(destFile)) || force) {
-            yield ioUtil.copyFile(srcFile, destFile);
-        }
-    });
-}
-//# sourceMappingURL=io.js.map
 
 /***/ }),
 
@@ -42587,7 +40368,7 @@ function terminalSafeJson(json) {
  * command), no control, bidi or zero-width characters, and a bounded length
  * (clipped with `...`).
  */
-function text_oneLine(text, max = 500) {
+function oneLine(text, max = 500) {
     const flat = stripUnsafeChars(text).replace(/\s+/g, ' ').trim();
     return flat.length > max ? `${flat.slice(0, max - 3)}...` : flat;
 }
@@ -42671,11 +40452,11 @@ class RemoteError extends Error {
     transient;
     ambiguous;
     constructor(init) {
-        super(text_oneLine(init.message), init.cause === undefined ? undefined : { cause: init.cause });
+        super(oneLine(init.message), init.cause === undefined ? undefined : { cause: init.cause });
         this.endpoint = init.endpoint;
         this.status = init.status;
-        this.code = init.code === undefined ? undefined : text_oneLine(init.code, 80);
-        this.serviceMessage = text_oneLine(init.message);
+        this.code = init.code === undefined ? undefined : oneLine(init.code, 80);
+        this.serviceMessage = oneLine(init.message);
         this.retryAfterMs = init.retryAfterMs;
         this.leastWaitMs = init.leastWaitMs;
         this.attempts = init.attempts ?? 1;
@@ -42721,17 +40502,17 @@ class RemoteError extends Error {
     }
 }
 /** The assessment service (or the network on the way to it) answered with an error or not at all. */
-class errors_ServiceError extends RemoteError {
+class ServiceError extends RemoteError {
     constructor(init) {
         super(init);
         this.name = 'ServiceError';
     }
     withDetail(detail) {
-        return new errors_ServiceError(this.initWith(detail));
+        return new ServiceError(this.initWith(detail));
     }
 }
 /** A response that does not follow the contract (non-JSON, missing or mistyped field, unknown enum value). */
-class MalformedResponseError extends errors_ServiceError {
+class MalformedResponseError extends ServiceError {
     /** Dotted path of the offending field, e.g. `categories[2].worst_severity`; '' for the whole body. */
     fieldPath;
     constructor(init) {
@@ -42748,7 +40529,7 @@ class MalformedResponseError extends errors_ServiceError {
  * the gate's waits are on the service; a wait on GitHub that runs into the
  * deadline ends with it too (the retry policy is shared).
  */
-class DeadlineExceededError extends errors_ServiceError {
+class DeadlineExceededError extends ServiceError {
     constructor(endpoint, message, detail = {}) {
         super({ endpoint, message, transient: false, ...detail });
         this.name = 'DeadlineExceededError';
@@ -42803,18 +40584,18 @@ function failureKind(err) {
  * The line to log for a failure. Config and service failures are one line with
  * no stack; a bug keeps its stack so it can be reported.
  */
-function errors_describeFailure(err, nameInput = actionInputName) {
+function describeFailure(err, nameInput = actionInputName) {
     if (err instanceof ConfigError)
         return `Configuration error in ${nameInput(err.input)}: ${err.message}`;
     if (err instanceof RemoteError)
         return err.describe();
     if (err instanceof AbortedError)
         return err.message;
-    return errors_describeBug(err);
+    return describeBug(err);
 }
 const actionInputName = (input) => `input '${input}'`;
 /** The line for a bug: its stack, so it can be reported. */
-function errors_describeBug(err) {
+function describeBug(err) {
     const detail = err instanceof Error ? (err.stack ?? err.message) : String(err);
     return `Unexpected error (a bug in this action, please report it): ${detail}`;
 }
@@ -47389,7 +45170,7 @@ function normalize(pattern) {
 function compilePattern(pattern) {
     const negated = pattern.startsWith('!');
     const body = normalize(negated ? pattern.slice(1) : pattern);
-    const shown = text_oneLine(pattern, 80);
+    const shown = oneLine(pattern, 80);
     if (pattern.length > MAX_PATTERN_CHARS || body === '' || /[\u0000-\u001f\u007f]/.test(pattern)) {
         throw new ConfigError(AGENT_PATHS_INPUT, `'${shown}' is not a usable path pattern`);
     }
@@ -47399,7 +45180,7 @@ function compilePattern(pattern) {
     catch (err) {
         if (!(err instanceof GlobError))
             throw err;
-        throw new ConfigError(AGENT_PATHS_INPUT, `'${shown}' is refused: ${text_oneLine(err.message, 160)}`);
+        throw new ConfigError(AGENT_PATHS_INPUT, `'${shown}' is refused: ${oneLine(err.message, 160)}`);
     }
 }
 /** A matcher of repository paths for the patterns: the last pattern that matches a path decides. */
@@ -47421,7 +45202,7 @@ function agentFilesAmong(patterns, files) {
 }
 /** `a, b, c and 4 more` (each clipped to one line): a list of paths for a reason text. */
 function listPaths(paths, max = 5) {
-    const shown = paths.slice(0, max).map((p) => text_oneLine(p, 120));
+    const shown = paths.slice(0, max).map((p) => oneLine(p, 120));
     const rest = paths.length - shown.length;
     if (shown.length === 0)
         return 'none';
@@ -47752,6 +45533,17 @@ function seenLabel(r) {
     const whose = { main: 'main', agent: 'this agent', model: 'the model' }[r.scope];
     return `${r.seen} of ${r.of} runs of ${whose}`;
 }
+/**
+ * The one counting rule of a rate, as every report view words it (docs/baseline.md, "How rates are counted"): the
+ * runs counted are the window's and this run, which counts as seeing the weakness only when it reproduced it: "3 of
+ * the last 5 runs", "4 of main's last 5 runs" (main's window for an agent that changed since), "this run only", "not seen".
+ * Whose runs they are is said once beside the rates (blockers.ts runsCounted), not in each.
+ */
+function rateLabel(r, o = {}) {
+    if (r.scope === 'this run' || r.of <= 1)
+        return seenLabel(r);
+    return `${r.seen} of ${o.mainOnly === true ? "main's" : 'the'} last ${r.of} runs`;
+}
 /** "seen in 4 of 5 runs of main", "this run only": a label in a sentence. */
 function seenPhrase(label) {
     return label === 'this run only' ? label : `seen in ${label}`;
@@ -47778,7 +45570,7 @@ function notReproducedPhrases(items) {
     }
     return [...groups.values()]
         .sort((a, b) => contract/* SEVERITIES */.oC.indexOf(a.severity) - contract/* SEVERITIES */.oC.indexOf(b.severity) || b.rate.seen - a.rate.seen)
-        .map((g) => `${g.n} ${g.severity} not reproduced in this run, seen in ${g.rate.of <= 1 ? 'the last run' : `${g.rate.seen} of the last ${g.rate.of} runs`}, still open`);
+        .map((g) => `${g.n} ${g.severity} not reproduced in this run, seen in ${g.rate.of <= 1 ? 'the last run' : rateLabel(g.rate)}, still open`);
 }
 
 ;// CONCATENATED MODULE: ./src/report/describe.ts
@@ -47921,6 +45713,7 @@ function standingCount(s, n, c, count) {
 
 
 
+
 /** Every finding that fails the gate, most severe first, reproduced before not reproduced. */
 function blockers(r) {
     const found = r.findings
@@ -47980,9 +45773,7 @@ function rateText(seen) {
 }
 /** Flaky: seen in some but not all runs counted, at least two counted; steady: in all of them; null: one run only. */
 function flakiness(seen) {
-    if (seen.scope === 'this run' || seen.of < 2)
-        return null;
-    return seen.seen >= seen.of ? 'steady' : 'flaky';
+    return seen.scope === 'this run' ? null : steadiness(seen);
 }
 /** A blocker's standing in words: "new · not reproduced in this run · seen in 1 of the last 2 runs (flaky: blocks all the same)". */
 function blockerTraits(b) {
@@ -48191,8 +45982,10 @@ function plannedCount(r) {
 function notAssessedCause(r) {
     const planned = plannedCount(r);
     if (r.reason.startsWith('timeout_minutes ran out')) {
-        return r.coverageCompleted === 0
-            ? 'timeout_minutes ran out before any category ran: raise timeout_minutes'
+        if (r.coverageCompleted === 0)
+            return 'timeout_minutes ran out before any category ran: raise timeout_minutes';
+        return r.coverageCompleted >= planned
+            ? `timeout_minutes ran out before the run ended (all ${planned} categories reached): raise timeout_minutes`
             : `timeout_minutes ran out after ${r.coverageCompleted} of ${planned} categories: raise timeout_minutes`;
     }
     if (r.reason.startsWith('the step was cancelled'))
@@ -48216,7 +46009,12 @@ function headlineCause(r) {
             return `nothing blocks at or above ${sev}`;
         case 'incomplete': {
             const planned = plannedCount(r);
-            return r.categoriesPlanned === null ? 'coverage unknown' : `${r.coverageCompleted} of ${planned} categories completed`;
+            if (r.categoriesPlanned === null)
+                return 'coverage unknown';
+            // Evidence, not coverage, is the cause (a confirmation's bound, a read of held evidence): its own words.
+            if (r.reason.startsWith('evidence incomplete: '))
+                return clampText(r.reason.replace(/^evidence incomplete: /, '').split('; ')[0] ?? r.reason, 160).text;
+            return `${r.coverageCompleted} of ${planned} categories completed`;
         }
         default:
             return notAssessedCause(r);
@@ -48504,7 +46302,9 @@ function coverageBlock(r, profile, budget) {
     if (rolled.length > 0) {
         const n = rolled.reduce((k, row) => k + (row.blocked ?? 0), 0);
         const other = table.length > 0 ? 'other ' : '';
-        lines.push(para(`✅ ${plural(rolled.length, `${other}category`, `${other}categories`)}: 0 of ${formatCount(n)} attacks got through.`));
+        const what = `${plural(rolled.length, `${other}category`, `${other}categories`)}: 0 of ${formatCount(n)} attacks got through`;
+        // A run the step stopped is no pass: no ✅ beside it, and why it stopped (the time ran out) said.
+        lines.push(para(r.result === 'error' ? `⏹️ ${what} before ${stoppedWhy(r.reason)}: not a result.` : `✅ ${what}.`));
     }
     if (notReached.length > 0) {
         const names = notReached.slice(0, 12).map((row) => codeSpan(row.category, { max: 60 }));
@@ -48518,6 +46318,14 @@ function coverageBlock(r, profile, budget) {
         return { text: `<details>\n<summary>${title}</summary>\n\n${body}</details>\n\n`, left };
     }
     return { text: para(`#### ${title}`) + body, left };
+}
+/** Why a run that ended in error stopped, for the coverage line: "the time ran out (timeout_minutes)". */
+function stoppedWhy(reason) {
+    if (reason.startsWith('timeout_minutes ran out'))
+        return 'the time ran out (timeout_minutes)';
+    if (reason.startsWith('the step was cancelled'))
+        return 'the job was cancelled';
+    return 'the run was stopped';
 }
 
 ;// CONCATENATED MODULE: ./src/report/markdown-proof.ts
@@ -49398,7 +47206,7 @@ function urlEncodedForms(s) {
  * out; a secret that short or blank gives none. The secret as given comes
  * first.
  */
-function redact_secretWireForms(secret, opts = {}) {
+function secretWireForms(secret, opts = {}) {
     if (typeof secret !== 'string' || secret.trim().length < MIN_SECRET_CHARS)
         return [];
     const forms = new Set();
@@ -49868,7 +47676,7 @@ function common_envInputReader(env) {
 }
 /** Show at most 60 characters of what the user typed, on one line. */
 function clip(s) {
-    return text_oneLine(s, 60);
+    return oneLine(s, 60);
 }
 function oneOf(input, raw, allowed, fallback) {
     const value = (raw === '' ? fallback : raw.toLowerCase());
@@ -49894,7 +47702,7 @@ const CONTROL_CHARS = /[\u0000-\u001f\u007f-\u009f]/;
  * text in every log line (a one-letter key masks the letter); such values are
  * refused as inputs instead (see checkApiKey, readTargetInput), never echoed.
  */
-function common_isMaskableSecret(value) {
+function isMaskableSecret(value) {
     return value.length >= MIN_SECRET_CHARS && !CONTROL_CHARS.test(value);
 }
 /** A repository-relative file path ('' allowed): no absolute path, no '..'. */
@@ -50055,8 +47863,8 @@ const PIPELINE_INPUTS = [
         name: 'commit_status',
         field: 'commitStatus',
         default: 'auto',
-        description: 'Commit status agent-security/<model or target>: auto (on deployment events), always or off; needs statuses: write.',
-        summary: 'status `agent-security/<name>`: `auto` (deployments), `always`, `off`',
+        description: 'Commit status agent-security/<model or target>: auto (deployment events, the default branch), always or off; needs statuses: write.',
+        summary: 'status `agent-security/<name>`: `auto` (deployments, the default branch), `always`, `off`',
         parser: choice(COMMIT_STATUS_MODES),
         cli: { none: 'GitHub only: a commit status of the repository (the command line sets none)' }
     }),
@@ -50794,7 +48602,7 @@ function baseUrlSecrets(raw) {
 }
 /** Show at most 60 characters of what the user typed, its user-info replaced. */
 function shown(raw) {
-    return text_oneLine(withoutUserInfo(raw), 60);
+    return oneLine(withoutUserInfo(raw), 60);
 }
 /** Validate and normalise the base address: `https://host[:port][/prefix]`, without a trailing slash or /api/v1. */
 function parseBaseUrl(input) {
@@ -50810,7 +48618,7 @@ function parseBaseUrl(input) {
         throw new ConfigError('base_url', `'${shown(raw)}' is not a URL: give the service's base address, e.g. https://asas.example.com`);
     }
     if (url.protocol !== 'https:' && url.protocol !== 'http:') {
-        throw new ConfigError('base_url', `scheme '${text_oneLine(url.protocol, 20)}' is not allowed: use https://`);
+        throw new ConfigError('base_url', `scheme '${oneLine(url.protocol, 20)}' is not allowed: use https://`);
     }
     if (url.username !== '' || url.password !== '') {
         throw new ConfigError('base_url', 'must not carry credentials: pass the key in api_key');
@@ -50955,7 +48763,7 @@ function describeRun(standing) {
         case 'pull_request':
             return standing.number === null ? 'this pull request' : `pull request #${standing.number}`;
         case 'other':
-            return `this ${text_oneLine(standing.eventName, 40) || 'unnamed'} run on ${text_oneLine(standing.ref, 100) || 'an unknown ref'}`;
+            return `this ${oneLine(standing.eventName, 40) || 'unnamed'} run on ${oneLine(standing.ref, 100) || 'an unknown ref'}`;
     }
 }
 /** True when `target` is the pull request's own preview, found or registered by endpoint_url. */
@@ -50977,14 +48785,14 @@ function writeRefusal(standing, write) {
         case 'own-record':
             return standing.kind === 'pull_request' && standing.number !== null && write.ref === pullRequestRef(standing.number)
                 ? null
-                : `${run} may run a pull request's code on a ref that is not its own (${text_oneLine(write.ref, 100) || 'none'}), and runs are recorded only from the default branch or a pull request's own ref`;
+                : `${run} may run a pull request's code on a ref that is not its own (${oneLine(write.ref, 100) || 'none'}), and runs are recorded only from the default branch or a pull request's own ref`;
         case 'dismissals':
             return `${run} may run a pull request's code, and acceptances are written to the service only from the default branch on push, schedule or workflow_dispatch`;
         case 'profile': {
             if (write.allowShared || isOwnPreview(standing, write.target))
                 return null;
             const t = write.target;
-            const what = t.name !== null ? `target '${text_oneLine(t.name, 200)}' (model ${t.modelId})` : `model ${t.modelId} (given by model_id)`;
+            const what = t.name !== null ? `target '${oneLine(t.name, 200)}' (model ${t.modelId})` : `model ${t.modelId} (given by model_id)`;
             const own = standing.kind === 'pull_request' && standing.number !== null
                 ? `may sync the profile of its own preview only (a target registered by endpoint_url whose name holds pr-${standing.number}, as the default name does), and ${what} is shared`
                 : `may run a pull request's code, and ${what} is shared`;
@@ -51287,7 +49095,7 @@ function gitlabJobRefusal(env, secrets) {
  */
 
 
-function ci_host_ciHost(env) {
+function ciHost(env) {
     if (inGitHubActions(env))
         return 'github';
     return inGitLabJob(env) ? 'gitlab' : 'other';
@@ -51871,7 +49679,7 @@ function outcomeValues(step) {
     };
 }
 /** The outcome of a step that ended without a result and without a report (it had to exit at once). */
-function outcome_failedOutcome(line) {
+function failedOutcome(line) {
     return {
         end: { kind: 'not_assessed', result: 'error', assessmentsSpent: null },
         prepared: null,
@@ -52252,7 +50060,7 @@ const CONTEXT_NAME_MAX = 100;
 const STATUSES_READ = 100;
 /** `agent-security/<name>`, the name on one line and clipped. */
 function statusContext(name) {
-    return `${STATUS_CONTEXT_PREFIX}${text_oneLine(name, CONTEXT_NAME_MAX) || 'agent'}`;
+    return `${STATUS_CONTEXT_PREFIX}${oneLine(name, CONTEXT_NAME_MAX) || 'agent'}`;
 }
 /**
  * One line of at most 140 characters (code points, as GitHub counts), clipped
@@ -52260,7 +50068,7 @@ function statusContext(name) {
  * named in the target URL (statusTargetUrl), not here.
  */
 function statusDescription(text) {
-    const chars = Array.from(text_oneLine(text, 2000));
+    const chars = Array.from(oneLine(text, 2000));
     return chars.length <= STATUS_DESCRIPTION_MAX ? chars.join('') : `${chars.slice(0, STATUS_DESCRIPTION_MAX - 1).join('')}…`;
 }
 /**
@@ -52269,8 +50077,8 @@ function statusDescription(text) {
  * the reader always learns what to do.
  */
 function causeAndFix(cause, fix) {
-    const tail = Array.from(text_oneLine(fix, 2000));
-    const head = Array.from(text_oneLine(cause, 2000).replace(/[.;:,\s]+$/, ''));
+    const tail = Array.from(oneLine(fix, 2000));
+    const head = Array.from(oneLine(cause, 2000).replace(/[.;:,\s]+$/, ''));
     const room = STATUS_DESCRIPTION_MAX - tail.length - 2;
     if (tail.length === 0)
         return statusDescription(head.join(''));
@@ -52329,13 +50137,21 @@ function otherStatusOwners(listed, context, owner) {
     const others = listed.filter((s) => s.context === context && s.owner !== owner).map((s) => s.owner ?? 'unnamed');
     return [...new Set(others)];
 }
+/** Whether `listed` holds a status of `context` naming `owner` (statusOwnerIn): this agent's own, as otherStatusOwners tells others. */
+function ownStatusAmong(listed, context, owner) {
+    return listed.some((s) => s.context === context && s.owner === owner);
+}
 function readStatuses(res, endpoint) {
     if (!Array.isArray(res.data))
         throw new GitHubError({ endpoint, message: 'GitHub answered the status list without a list', transient: true });
-    return res.data.filter(isRecord).map((s) => ({
-        context: typeof s.context === 'string' ? s.context : '',
-        owner: statusOwnerIn(typeof s.target_url === 'string' ? s.target_url : null, typeof s.description === 'string' ? s.description : null)
-    }));
+    return res.data.filter(isRecord).map((s) => {
+        const targetUrl = typeof s.target_url === 'string' ? s.target_url : null;
+        return {
+            context: typeof s.context === 'string' ? s.context : '',
+            owner: statusOwnerIn(targetUrl, typeof s.description === 'string' ? s.description : null),
+            targetUrl
+        };
+    });
 }
 const withTargetUrl = (url) => (url === null ? {} : { target_url: url });
 function statusesApiOver(call) {
@@ -52651,7 +50467,7 @@ function humanSummary(outcome) {
             lines.push(`Blocking findings (${end.blocking.length}):`);
             for (const f of end.blocking.slice(0, MAX_LISTED)) {
                 const named = blockingText(f).slice(f.severity.length + 1);
-                lines.push(`  ${f.severity.toUpperCase().padEnd(8)} ${text_oneLine(named, 200)}: ${text_oneLine(f.description, 160)}`);
+                lines.push(`  ${f.severity.toUpperCase().padEnd(8)} ${oneLine(named, 200)}: ${oneLine(f.description, 160)}`);
             }
             if (end.blocking.length > MAX_LISTED)
                 lines.push(`  ... and ${end.blocking.length - MAX_LISTED} more in the report`);
@@ -52701,7 +50517,7 @@ const promises_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.ur
  * and the tests can run on virtual time.
  */
 
-const clock_systemClock = {
+const systemClock = {
     now: () => Date.now(),
     sleep: (ms, signal) => new Promise((resolve, reject) => {
         if (signal?.aborted) {
@@ -52720,7 +50536,7 @@ const clock_systemClock = {
     })
 };
 /** A point in time after which waiting must stop. */
-class clock_Deadline {
+class Deadline {
     clock;
     at;
     constructor(clock, 
@@ -52730,7 +50546,7 @@ class clock_Deadline {
         this.at = at;
     }
     static after(clock, ms) {
-        return new clock_Deadline(clock, clock.now() + ms);
+        return new Deadline(clock, clock.now() + ms);
     }
     remainingMs() {
         return Math.max(0, this.at - this.clock.now());
@@ -52757,7 +50573,7 @@ const silentLog = { info: drop, warning: drop, debug: drop };
  * runner. Line breaks and other control, bidi or zero-width characters
  * become spaces.
  */
-function log_singleLineLog(inner) {
+function singleLineLog(inner) {
     const flat = stripUnsafeChars;
     return {
         info: (line) => {
@@ -52835,7 +50651,7 @@ function describeValue(value, secrets = []) {
         return 'an array';
     switch (typeof value) {
         case 'string':
-            return JSON.stringify(text_oneLine(scrubSecrets(value, secrets), 40));
+            return JSON.stringify(oneLine(scrubSecrets(value, secrets), 40));
         case 'number':
         case 'boolean':
             return String(value);
@@ -52861,7 +50677,7 @@ function expectation(issue) {
         case 'too_big':
             return `expected at most ${String(issue.maximum)}`;
         default:
-            return text_oneLine(issue.message, 120);
+            return oneLine(issue.message, 120);
     }
 }
 /** One line for the first issue: `response field a[2].b: expected one of x|y, got "z"`. */
@@ -52919,7 +50735,7 @@ function parseJsonBody(text, ctx) {
         const start = text.trimStart();
         const looksCut = start.startsWith('{') || start.startsWith('[');
         const what = looksCut ? 'is not valid JSON (truncated?)' : 'is not JSON';
-        const snippet = text_oneLine(scrubSecrets(start, ctx.secrets ?? []), 60);
+        const snippet = oneLine(scrubSecrets(start, ctx.secrets ?? []), 60);
         throw malformed(ctx, '', `response body ${what}, starts with ${JSON.stringify(snippet)}`);
     }
     if (nestedDeeperThan(value, MAX_BODY_DEPTH))
@@ -52957,7 +50773,7 @@ function summariseValidation(issues) {
  * - anything else, JSON or not -> status text and the start of the body.
  */
 function parseErrorBody(status, statusText, text, secrets = []) {
-    const clean = (s, max = 500) => text_oneLine(scrubSecrets(s, secrets), max);
+    const clean = (s, max = 500) => oneLine(scrubSecrets(s, secrets), max);
     const cleanExtra = (o) => scrubSecretsDeep(o, secrets);
     const fallbackCode = DEFAULT_CODES[status];
     const json = tryJson(text);
@@ -52988,7 +50804,7 @@ function parseErrorBody(status, statusText, text, secrets = []) {
     const label = statusText.trim() !== '' ? statusText.trim() : `HTTP ${status}`;
     if (!json.ok && json.deep)
         return { code: fallbackCode, message: clean(`${label}: error body nests deeper than ${MAX_BODY_DEPTH} levels (not read)`), extra: {} };
-    const snippet = text_oneLine(scrubSecrets(text, secrets), 200);
+    const snippet = oneLine(scrubSecrets(text, secrets), 200);
     return { code: fallbackCode, message: snippet === '' ? clean(label) : clean(`${label}: ${snippet}`, 260), extra: {} };
 }
 
@@ -53026,7 +50842,7 @@ function errorMessage(err) {
 function networkError(err, endpoint, opts) {
     const httpClientTimeout = errorMessage(err).startsWith('Request timeout:');
     if (opts.timedOut || httpClientTimeout) {
-        return new errors_ServiceError({
+        return new ServiceError({
             endpoint,
             code: 'request_timeout',
             message: `no complete answer within ${opts.requestTimeoutMs} ms (per-request timeout)`,
@@ -53035,8 +50851,8 @@ function networkError(err, endpoint, opts) {
         });
     }
     const code = errorCode(err) ?? 'network_error';
-    const text = text_oneLine(scrubSecrets(errorMessage(err), opts.secrets), 200);
-    return new errors_ServiceError({
+    const text = oneLine(scrubSecrets(errorMessage(err), opts.secrets), 200);
+    return new ServiceError({
         endpoint,
         code,
         message: `network error: ${text}`,
@@ -53051,7 +50867,7 @@ function statusError(endpoint, status, statusText, headers, text, nowMs, secrets
     const raw = headers;
     const retryAfter = raw['retry-after'];
     const retryAfterMs = parseRetryAfter(Array.isArray(retryAfter) ? retryAfter[0] : retryAfter, nowMs);
-    return new errors_ServiceError({
+    return new ServiceError({
         endpoint,
         status,
         code: parsed.code,
@@ -53222,11 +51038,11 @@ class HttpTransport {
     constructor(opts) {
         this.baseUrl = parseBaseUrl(opts.baseUrl);
         this.apiKey = opts.apiKey;
-        this.secrets = [...new Set([opts.apiKey, ...redact_secretWireForms(opts.apiKey), ...(opts.secrets ?? [])])].filter((x) => x !== '');
+        this.secrets = [...new Set([opts.apiKey, ...secretWireForms(opts.apiKey), ...(opts.secrets ?? [])])].filter((x) => x !== '');
         this.requestTimeoutMs = opts.requestTimeoutMs ?? http_transport_DEFAULT_REQUEST_TIMEOUT_MS;
         this.maxBodyBytes = opts.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
         this.userAgent = opts.userAgent ?? DEFAULT_USER_AGENT;
-        this.clock = opts.clock ?? clock_systemClock;
+        this.clock = opts.clock ?? systemClock;
         this.log = opts.log ?? silentLog;
         // Our own timer bounds the whole exchange; http-client's idle timeout is only a backstop.
         this.http = new lib/* HttpClient */.Qq(this.userAgent, [], {
@@ -53357,7 +51173,7 @@ class AssessmentClient {
     random;
     log;
     constructor(opts) {
-        this.clock = opts.clock ?? clock_systemClock;
+        this.clock = opts.clock ?? systemClock;
         this.deadline = opts.deadline;
         this.signal = opts.signal;
         this.policy = opts.retryPolicy ?? DEFAULT_RETRY_POLICY;
@@ -55443,7 +53259,7 @@ const restoreStylesAcrossRows = preString => {
 // 'hard' will never allow a string to take up more than columns characters.
 //
 // 'soft' allows long words to expand past the column length.
-const cli_exec = (string, columns, options = {}) => {
+const exec = (string, columns, options = {}) => {
 	if (options.trim !== false && string.trim() === '') {
 		return '';
 	}
@@ -55547,7 +53363,7 @@ function wrapAnsi(string, columns, options) {
 	return normalizeText(String(string))
 		.replaceAll('\r\n', '\n')
 		.split('\n')
-		.map(line => cli_exec(expandTabs(line), columns, options))
+		.map(line => exec(expandTabs(line), columns, options))
 		.join('\n');
 }
 
@@ -57168,7 +54984,7 @@ function terminalText(text) {
     return text.split('\n').map(stripUnsafeChars).join('\n');
 }
 /** A terminal (the process's stdout or stderr on a TTY), for the live view. */
-function terminal_io_isTerminal(stream) {
+function isTerminal(stream) {
     return stream.isTTY === true;
 }
 /** `stream` as the command line writes to it: every write terminal-safe. */
@@ -57177,7 +54993,7 @@ function terminalOut(stream) {
         write: (text) => {
             stream.write(terminalText(text));
         },
-        terminal: terminal_io_isTerminal(stream) ? stream : null
+        terminal: isTerminal(stream) ? stream : null
     };
 }
 function terminalIO(env, view, stderr, reportDir) {
@@ -57238,7 +55054,7 @@ function lineView(stream, verbose) {
         stream.write(`${prefix}${text}\n`);
     };
     return {
-        log: log_singleLineLog({ info: line(''), warning: line('warning: '), debug: verbose ? line('debug: ') : () => undefined }),
+        log: singleLineLog({ info: line(''), warning: line('warning: '), debug: verbose ? line('debug: ') : () => undefined }),
         stop: () => undefined
     };
 }
@@ -57280,7 +55096,7 @@ function liveView(stream, terminal, clock, opts) {
     };
     draw();
     return {
-        log: log_singleLineLog({ info: above(''), warning: above('warning: '), debug: opts.verbose ? above('debug: ') : () => undefined }),
+        log: singleLineLog({ info: above(''), warning: above('warning: '), debug: opts.verbose ? above('debug: ') : () => undefined }),
         onProgress: (p) => {
             progress = p;
             draw();
@@ -57310,7 +55126,7 @@ const DAY_MS = 86_400_000;
 /** The most days the trend draws (one point a day). */
 const TREND_DAYS_MAX = 60;
 /** "3 of 5 runs of the model" for one agent; "7 of 12 runs of 3 agents" for a weakness several share. */
-function rateLabel(w) {
+function engine_rateLabel(w) {
     return w.agents.length > 1 ? `${w.rate.seen} of ${w.rate.of} runs of ${w.agents.length} agents` : seenLabel(w.rate);
 }
 function engine_zeroCounts() {
@@ -57555,7 +55371,7 @@ function overviewHtml(page) {
     const v = page.verdict;
     const sevHead = contract/* SEVERITIES */.oC.map((s) => `<th>${s}</th>`).join('');
     const weak = page.weaknesses
-        .map((w) => `<tr><td class="${w.severity}">${w.severity}</td><td class="key">${t(w.category, 60)}</td><td class="wide">${t(w.description, 300)}</td><td>${t(rateLabel(w))}</td><td>${w.agents.map((a) => t(a, 60)).join(', ')}</td></tr>`)
+        .map((w) => `<tr><td class="${w.severity}">${w.severity}</td><td class="key">${t(w.category, 60)}</td><td class="wide">${t(w.description, 300)}</td><td>${t(engine_rateLabel(w))}</td><td>${w.agents.map((a) => t(a, 60)).join(', ')}</td></tr>`)
         .join('\n');
     const cats = page.categories
         .map((c) => `<tr><td>${t(c.name, 80)}</td><td>${t(c.owasp || '–', 40)}</td><td>${t(c.atlas || '–', 40)}</td>${sevCells(c.open)}<td class="n">${c.agents}</td></tr>`)
@@ -57610,7 +55426,7 @@ function counts(c) {
 function weaknessRow(w) {
     const agents = w.agents.slice(0, 5).map((a) => proseText(a, 60));
     const more = w.agents.length > 5 ? ` +${w.agents.length - 5}` : '';
-    return `| ${w.severity} | ${codeSpan(w.category, { max: 60, table: true })} | ${proseText(w.description, 160)} | ${rateLabel(w)} | ${agents.join(', ')}${more} |`;
+    return `| ${w.severity} | ${codeSpan(w.category, { max: 60, table: true })} | ${proseText(w.description, 160)} | ${engine_rateLabel(w)} | ${agents.join(', ')}${more} |`;
 }
 function age(a) {
     return a.ageDays === null ? '–' : a.ageDays === 0 ? 'today' : `${a.ageDays} d ago`;
@@ -57731,12 +55547,12 @@ async function ownership(reads, runId, named) {
 async function readRunEvidence(reads, runId, provenance) {
     reads.requests++;
     const run = await reads.api.getRun(runId);
-    const id = text_oneLine(runId, 80);
+    const id = oneLine(runId, 80);
     if (run.status !== 'completed')
-        return { problem: `run ${id} is ${text_oneLine(run.status, 40)}, not completed` };
+        return { problem: `run ${id} is ${oneLine(run.status, 40)}, not completed` };
     const owner = await ownership(reads, runId, run.model_id);
     if (typeof owner === 'object')
-        return { problem: `run ${id} is a run of another model (${text_oneLine(owner.other, 80)})` };
+        return { problem: `run ${id} is a run of another model (${oneLine(owner.other, 80)})` };
     if (owner === 'unproved')
         return {
             problem: `run ${id} is not among the ${RUN_LIST_PAGE} most recent completed runs of this model (GET /run names no model), so it cannot be shown to be one of its runs`,
@@ -57760,7 +55576,7 @@ async function readRunEvidence(reads, runId, provenance) {
 
 const OVERVIEW_CONCURRENCY = 4;
 function reason(err) {
-    return text_oneLine(err instanceof Error ? err.message : String(err), 300);
+    return oneLine(err instanceof Error ? err.message : String(err), 300);
 }
 /** Runs `job` over `items`, at most `limit` at once, results in the order given. */
 async function mapBounded(items, limit, job) {
@@ -57840,7 +55656,7 @@ async function readOverview(o) {
     const agents = await mapBounded(models, o.concurrency ?? OVERVIEW_CONCURRENCY, async (m) => {
         const a = await readModel(m, o);
         done++;
-        o.progress?.(`[${done}/${models.length}] ${text_oneLine(m.name, 60)}: ${a.runs.length} run(s) read${a.unreadable.length > 0 ? `, ${a.unreadable.length} not read` : ''}`);
+        o.progress?.(`[${done}/${models.length}] ${oneLine(m.name, 60)}: ${a.runs.length} run(s) read${a.unreadable.length > 0 ? `, ${a.unreadable.length} not read` : ''}`);
         return a;
     });
     return {
@@ -57881,20 +55697,20 @@ function overviewText(page, top = 10) {
     if (page.weaknesses.length === 0)
         out.push('  none open in the runs read');
     for (const w of page.weaknesses.slice(0, top))
-        out.push(`  ${w.severity.padEnd(8)} ${text_oneLine(w.category, 40)}: ${text_oneLine(w.description, 80)} (${rateLabel(w)}; ${w.agents.length} agent(s))`);
+        out.push(`  ${w.severity.padEnd(8)} ${oneLine(w.category, 40)}: ${oneLine(w.description, 80)} (${engine_rateLabel(w)}; ${w.agents.length} agent(s))`);
     if (page.weaknesses.length > top)
         out.push(`  … ${page.weaknesses.length - top} more`);
     out.push('', 'Agents:');
     for (const a of page.agents) {
         const age = a.ageDays === null ? 'never' : `${a.ageDays} d ago`;
-        out.push(`  ${a.standing.padEnd(7)} ${text_oneLine(a.name, 40).padEnd(40)} ${a.state.padEnd(10)} ${age.padEnd(10)} open ${contract/* SEVERITIES */.oC.map((s) => a.open[s]).join('/')}`);
+        out.push(`  ${a.standing.padEnd(7)} ${oneLine(a.name, 40).padEnd(40)} ${a.state.padEnd(10)} ${age.padEnd(10)} open ${contract/* SEVERITIES */.oC.map((s) => a.open[s]).join('/')}`);
     }
     if (page.unreadable.length > 0 || page.categoriesUnreadable !== null) {
         out.push('', 'Not read:');
         if (page.categoriesUnreadable !== null)
-            out.push(`  the category list: ${text_oneLine(page.categoriesUnreadable, 200)}`);
+            out.push(`  the category list: ${oneLine(page.categoriesUnreadable, 200)}`);
         for (const u of page.unreadable)
-            out.push(`  ${text_oneLine(u.agent, 60)}, ${u.runId === null ? 'its run list' : `run ${text_oneLine(u.runId, 80)}`}: ${text_oneLine(u.reason, 200)}`);
+            out.push(`  ${oneLine(u.agent, 60)}, ${u.runId === null ? 'its run list' : `run ${oneLine(u.runId, 80)}`}: ${oneLine(u.reason, 200)}`);
     }
     return `${out.join('\n')}\n`;
 }
@@ -57937,7 +55753,7 @@ function exitOf(page) {
     return { clear: 0, attention: 1, incomplete: 2 }[page.verdict.status];
 }
 async function run(o, edges) {
-    const clock = edges.clock ?? clock_systemClock;
+    const clock = edges.clock ?? systemClock;
     const baseUrl = edges.env.ASAS_BASE_URL ?? '';
     const apiKey = edges.env.ASAS_API_KEY ?? '';
     if (baseUrl === '' || apiKey === '') {
@@ -57946,7 +55762,7 @@ async function run(o, edges) {
     }
     const maxAgeDays = whole('max-age-days', o.maxAgeDays, 1, 365);
     const concurrency = whole('concurrency', o.concurrency, 1, 16);
-    const deadline = clock_Deadline.after(clock, whole('timeout-minutes', o.timeoutMinutes, 1, 360) * 60_000);
+    const deadline = Deadline.after(clock, whole('timeout-minutes', o.timeoutMinutes, 1, 360) * 60_000);
     const api = edges.makeReader?.(baseUrl, apiKey, deadline) ?? createClient({ baseUrl, apiKey, clock, deadline, log: silentLog });
     const quiet = inCi(edges.env) || o.format !== 'text';
     const progress = quiet
@@ -57960,7 +55776,7 @@ async function run(o, edges) {
         page = buildOverview(input);
     }
     catch (err) {
-        edges.stderr.write(`error: the workspace's models could not be read: ${text_oneLine(err instanceof Error ? err.message : String(err), 400)}\n`);
+        edges.stderr.write(`error: the workspace's models could not be read: ${oneLine(err instanceof Error ? err.message : String(err), 400)}\n`);
         return 3;
     }
     const body = o.format === 'json' ? overviewJson(page) : o.format === 'markdown' ? overviewMarkdown(page) : overviewText(page);
@@ -58262,7 +56078,7 @@ function fromPush(eventName, payload, env) {
  * unset: null reads as an empty one), a deployment event without its own object, or a pull request
  * event naming no pull request number, is `unreadable`.
  */
-function event_readPipelineEvent(eventName, payload, env) {
+function readPipelineEvent(eventName, payload, env) {
     if (payload !== null && !isRecord(payload))
         return unreadableEvent(eventName, 'it is not a JSON object', env);
     const body = rec(payload);
@@ -58489,7 +56305,7 @@ function checkDetached(mode, pipeline, target) {
  * before any request is made. `event`: the run's pipeline event, which may
  * offer the target when model_id and endpoint_url are both empty.
  */
-function read_inputs_readInputs(get, event = null, host = 'github') {
+function readInputs(get, event = null, host = 'github') {
     const mode = readInput(get, MODE);
     if (mode === 'overview')
         throw new ConfigError('mode', "'overview' reads the workspace, not one target: readOverviewInputs reads its inputs");
@@ -58646,7 +56462,7 @@ async function settle(what, notes, p) {
             notes.push(`${what} was not read: the step was cancelled.`);
             return null;
         }
-        if (!(err instanceof errors_ServiceError))
+        if (!(err instanceof ServiceError))
             throw err;
         notes.push(`${what} could not be read: ${err.describe()}`);
         return null;
@@ -58664,7 +56480,7 @@ async function readLagging(read, opts) {
             return await read();
         }
         catch (err) {
-            if (!(err instanceof errors_ServiceError) || err.status !== 409)
+            if (!(err instanceof ServiceError) || err.status !== 409)
                 throw err;
             const delay = READ_LAG_RETRY_DELAYS_MS.at(waited.length);
             if (delay === undefined) {
@@ -58680,7 +56496,7 @@ async function readLagging(read, opts) {
 async function collectResults(api, runId, modelId, options = {}) {
     const notes = [];
     const { signal, log } = options;
-    const clock = options.clock ?? clock_systemClock;
+    const clock = options.clock ?? systemClock;
     const opts = { signal };
     const lagging = { clock, signal, log };
     const [coverage, findingList, runList, modelList] = await Promise.all([
@@ -58998,7 +56814,10 @@ function notFailed(input, r, status, decided, { check, stopped, expired }) {
     const gaps = coverageGaps(input, r, status, check);
     const coverageReadable = input.coverageReadable && input.coverage !== null;
     if (stopped.length > 0) {
-        const reason = [`coverage incomplete: ${r.reached}`, ...gaps, ...check.errors, ...stopped].join('; ');
+        // Why it stopped first (the time ran out, the job was cancelled); coverage is blamed only where categories were missed.
+        const missed = r.base.missingCategories.length > 0;
+        const rest = gaps.filter((g) => g !== `run ${status}`);
+        const reason = [...stopped, missed ? `coverage incomplete: ${r.reached}` : r.reached, ...rest, ...check.errors].join('; ');
         return { ...decided, result: 'error', reason };
     }
     if (r.blocking === null || !coverageReadable) {
@@ -59063,13 +56882,13 @@ function budgetLine(s) {
     const head = 'Assessments spent by this step:';
     switch (s.kind) {
         case 'assessed': {
-            const run = s.runId === null ? '' : ` run ${text_oneLine(s.runId, 80)}`;
+            const run = s.runId === null ? '' : ` run ${oneLine(s.runId, 80)}`;
             const of = s.sha === null ? '' : ` of ${shortSha(s.sha)}`;
-            const why = s.reason === undefined ? '' : `: ${text_oneLine(s.reason, 300)}`;
+            const why = s.reason === undefined ? '' : `: ${oneLine(s.reason, 300)}`;
             const more = Math.max(0, s.confirmationRuns ?? 0);
             const change = Math.max(0, s.changeRuns ?? 0);
             const further = change > 0 ? `; ${change} further full run${change === 1 ? '' : 's'} of this agent change (runs_per_change)` : '';
-            const plan = s.confirmationPlan === undefined ? '' : ` (${text_oneLine(s.confirmationPlan, 200)})`;
+            const plan = s.confirmationPlan === undefined ? '' : ` (${oneLine(s.confirmationPlan, 200)})`;
             const confirming = more > 0 || plan !== '' ? `; ${more} confirmation run${more === 1 ? '' : 's'}${plan}` : '';
             const spent = 1 + change + more;
             return { spent, why: s.kind, line: `${head} ${spent} (assessed${run}${of}${why}${further}${confirming}).` };
@@ -59078,7 +56897,7 @@ function budgetLine(s) {
             return { spent: 0, why: s.kind, line: `${head} 0 (result carried over from the assessment of ${shortSha(s.assessedSha)}).` };
         case 'not_assessed':
             // A reason ending in its own parenthesis ("the service refused (HTTP 403 x)") is not nested in the line's.
-            return { spent: 0, why: s.kind, line: `${head} 0 (not assessed: ${text_oneLine(s.reason, 300).replace(/ \(([^()]*)\)$/, ', $1')}).` };
+            return { spent: 0, why: s.kind, line: `${head} 0 (not assessed: ${oneLine(s.reason, 300).replace(/ \(([^()]*)\)$/, ', $1')}).` };
     }
 }
 /** 403 codes that are not about the budget. */
@@ -59104,7 +56923,12 @@ function explain403(err, nowMs) {
     const saysAllowance = err.code === 'allowance_exhausted' || /allowance|quota|monthly/i.test(err.serviceMessage);
     if (!saysAllowance && date === null)
         return null;
-    const when = date ?? `${firstOfNextMonth(nowMs)} (UTC; the 1st of next month, as the answer named no date)`;
+    // A date the answer gave that is already past is not a reset date: said so, and only the 1st of next month given as a date.
+    const past = date === null ? pastResetDate(err.extra, err.serviceMessage, nowMs) : null;
+    const when = date ??
+        (past !== null
+            ? `${firstOfNextMonth(nowMs)} (UTC; the 1st of next month: the reset date the service gave is already past)`
+            : `${firstOfNextMonth(nowMs)} (UTC; the 1st of next month, as the answer named no date)`);
     return `The workspace's monthly assessment allowance is used up; it resets on ${when}. Waiting within this job will not help.`;
 }
 function explain429(err, nowMs) {
@@ -59199,13 +57023,18 @@ function fieldsOf(extra) {
     return [...out.filter((f) => RESET_KEY.test(f.key)), ...out.filter((f) => !RESET_KEY.test(f.key))];
 }
 /**
- * The reset date the refusal names, as text ("2026-12-01 (UTC)" or
- * "2026-12-01 06:00 UTC"), or null. The description says the body carries it
- * without naming the field: any field is read (reset-like names first, epoch
- * numbers only under those), then the message; only a date from a day ago to
- * 400 days ahead is taken.
+ * A reset date the refusal gives that is more than a day past (findResetDate does not take it), or null: only a
+ * reset-like field, or a message that speaks of a reset, counts (a period's start is no reset date).
  */
-function findResetDate(extra, message, nowMs) {
+function pastResetDate(extra, message, nowMs) {
+    const resetLike = Object.fromEntries(fieldsOf(extra)
+        .filter((f) => RESET_KEY.test(f.key))
+        .map((f) => [f.key, f.value]));
+    const ms = resetCandidates(resetLike, RESET_KEY.test(message) ? message : '').find((c) => c < nowMs - PLAUSIBLE_PAST_MS);
+    return ms === undefined ? null : utcDay(ms);
+}
+/** Every date the refusal names, reset-like fields first, then the message. */
+function resetCandidates(extra, message) {
     const candidates = [];
     for (const { key, value } of fieldsOf(extra)) {
         if (typeof value === 'string') {
@@ -59222,7 +57051,17 @@ function findResetDate(extra, message, nowMs) {
     const inMessage = dateInText(message.slice(0, 1000));
     if (inMessage !== null)
         candidates.push(inMessage);
-    const ms = candidates.find((c) => c >= nowMs - PLAUSIBLE_PAST_MS && c <= nowMs + PLAUSIBLE_FUTURE_MS);
+    return candidates;
+}
+/**
+ * The reset date the refusal names, as text ("2026-12-01 (UTC)" or
+ * "2026-12-01 06:00 UTC"), or null. The description says the body carries it
+ * without naming the field: any field is read (reset-like names first, epoch
+ * numbers only under those), then the message; only a date from a day ago to
+ * 400 days ahead is taken.
+ */
+function findResetDate(extra, message, nowMs) {
+    const ms = resetCandidates(extra, message).find((c) => c >= nowMs - PLAUSIBLE_PAST_MS && c <= nowMs + PLAUSIBLE_FUTURE_MS);
     if (ms === undefined)
         return null;
     return ms % 86_400_000 === 0 ? `${utcDay(ms)} (UTC)` : utcMinute(ms);
@@ -59298,10 +57137,10 @@ async function explainTriggerFailure(deps, args, err) {
 async function validCategoryKeys(deps) {
     try {
         const list = await deps.api.listCategories({ lens: 'security' }, { signal: deps.signal });
-        return list.categories.map((c) => text_oneLine(c.key, 100));
+        return list.categories.map((c) => oneLine(c.key, 100));
     }
     catch (e) {
-        if (e instanceof errors_ServiceError)
+        if (e instanceof ServiceError)
             return null;
         throw e;
     }
@@ -59309,7 +57148,7 @@ async function validCategoryKeys(deps) {
 function invalidKeys(err, asked, valid) {
     const fromService = err.extra.invalid;
     if (Array.isArray(fromService))
-        return fromService.map((k) => text_oneLine(String(k), 100));
+        return fromService.map((k) => oneLine(String(k), 100));
     if (valid)
         return asked.filter((k) => !valid.includes(k));
     return [];
@@ -59323,8 +57162,8 @@ function invalidKeys(err, asked, valid) {
  * run id) is the strong signal; the start time only rules out old runs.
  */
 const CLOCK_SKEW_MS = 10 * 60_000;
-const ids = (runs) => runs.map((r) => text_oneLine(r.run_id, 80)).join(', ');
-const keys = (k) => (k.length === 0 ? 'none' : k.map((x) => text_oneLine(x, 80)).join(', '));
+const ids = (runs) => runs.map((r) => oneLine(r.run_id, 80)).join(', ');
+const keys = (k) => (k.length === 0 ? 'none' : k.map((x) => oneLine(x, 80)).join(', '));
 /** The runs of `runs` that are new since the intent: not listed before it, not foreign, not started before it. */
 function newRuns(intent, runs, foreign = new Set()) {
     const before = new Set(intent.baseline ?? []);
@@ -59395,7 +57234,7 @@ function claimRun(intent, runs, opts = {}) {
     if (matching.length === 0) {
         const r = others[0];
         const what = others.length === 1
-            ? `run ${text_oneLine(r.run_id, 80)} of model ${intent.modelId} appeared, but it plans categories ${keys(r.categories_planned)}`
+            ? `run ${oneLine(r.run_id, 80)} of model ${intent.modelId} appeared, but it plans categories ${keys(r.categories_planned)}`
             : `runs ${ids(others)} of model ${intent.modelId} appeared, but none plans`;
         return { kind: 'unprovable', seen: fresh, why: `${what} where this step asked for ${asked}: another workflow started it` };
     }
@@ -59437,7 +57276,7 @@ async function baselineRunIds(deps, modelId) {
         return list.runs.map((r) => r.run_id);
     }
     catch (err) {
-        if (!(err instanceof errors_ServiceError) || err instanceof DeadlineExceededError)
+        if (!(err instanceof ServiceError) || err instanceof DeadlineExceededError)
             throw err;
         deps.log.debug(`Could not list the model's runs before triggering (${err.describe()}); a run appearing after a lost trigger answer could not be shown to be ours.`);
         return null;
@@ -59463,13 +57302,13 @@ async function readFullTaxonomy(api, signal) {
         return list.categories.map((c) => c.key);
     }
     catch (err) {
-        if (!(err instanceof errors_ServiceError))
+        if (!(err instanceof ServiceError))
             throw err;
         return err.status === 403 && err.code === 'taxonomy_not_included' ? 'evaluation' : null;
     }
 }
 /** The step's failure when a run appeared but cannot be shown to be ours: fail closed, never cancel it. */
-class UnprovenRunError extends errors_ServiceError {
+class UnprovenRunError extends ServiceError {
     seen;
     constructor(seen, why, cause) {
         super({
@@ -59503,12 +57342,12 @@ async function waitForOtherRuns(deps, modelId, foreign, waitedFor) {
             return sawRunning;
         sawRunning = true;
         if (deps.clock.now() - lastLog >= 30_000) {
-            const ids = running.map((r) => text_oneLine(r.run_id, 80)).join(', ');
+            const ids = running.map((r) => oneLine(r.run_id, 80)).join(', ');
             deps.log.info(`Another assessment of model ${modelId} is running (run ${ids}); waiting for it to end before triggering ours (waited ${elapsed(deps.clock, since)}).`);
             lastLog = deps.clock.now();
         }
         if (delay >= deps.deadline.remainingMs()) {
-            throw new DeadlineExceededError(ENDPOINT, `another assessment of model ${modelId} (run ${running.map((r) => text_oneLine(r.run_id, 80)).join(', ')}) was still running when timeout_minutes ran out. Serialize workflow runs with a concurrency group keyed on the model_id (see examples/concurrency.yml)`);
+            throw new DeadlineExceededError(ENDPOINT, `another assessment of model ${modelId} (run ${running.map((r) => oneLine(r.run_id, 80)).join(', ')}) was still running when timeout_minutes ran out. Serialize workflow runs with a concurrency group keyed on the model_id (see examples/concurrency.yml)`);
         }
         await deps.clock.sleep(delay, deps.signal);
         delay = Math.min(OTHER_RUN_POLL_MAX_MS, Math.round(delay * 1.5));
@@ -59543,7 +57382,7 @@ async function triggerRun(deps, args) {
             return { runId: res.run_id, startedAt: res.started_at, recovered: false, waitedFor: [...attempts.waitedFor] };
         }
         catch (err) {
-            if (!(err instanceof errors_ServiceError) || err instanceof DeadlineExceededError)
+            if (!(err instanceof ServiceError) || err instanceof DeadlineExceededError)
                 throw err;
             const ours = await afterFailure(deps, args, attempts, { intent, sentAt, err });
             if (ours)
@@ -59626,7 +57465,7 @@ async function waitOutRateLimit(deps, args, attempts, err) {
         : 'the service gave no Retry-After';
     if (wait >= deps.deadline.remainingMs()) {
         const why = `${asked} (${err.code ?? 'rate limited'}); waiting ${seconds} s more would go beyond what is left of timeout_minutes`;
-        const final = new errors_ServiceError({ ...errInit(err), message: `${err.serviceMessage}; ${why}`, retried: attempts.retried });
+        const final = new ServiceError({ ...errInit(err), message: `${err.serviceMessage}; ${why}`, retried: attempts.retried });
         throw await explainTriggerFailure(deps, args, final);
     }
     attempts.lastRefusal = `the service kept rate limiting triggers (HTTP 429${err.code ? ` ${err.code}` : ''})`;
@@ -59668,7 +57507,7 @@ async function claimAfter(deps, intent, foreign, cause) {
     throw new UnprovenRunError(claim.seen.map((r) => r.run_id), claim.why, cause);
 }
 function recovered(deps, run, waitedFor) {
-    deps.log.info(`The answer to our trigger was lost, but run ${text_oneLine(run.run_id, 80)} of this model appeared after our request was sent, the only new run, planning what this step asked for: it is the one this step created; continuing with it.`);
+    deps.log.info(`The answer to our trigger was lost, but run ${oneLine(run.run_id, 80)} of this model appeared after our request was sent, the only new run, planning what this step asked for: it is the one this step created; continuing with it.`);
     return { runId: run.run_id, startedAt: run.started_at, recovered: true, waitedFor: [...waitedFor] };
 }
 
@@ -59854,7 +57693,7 @@ function unreproducedBlocking(reading, minSeverity, accepted) {
     return (reading?.notReproduced ?? []).filter((n) => n.present && (0,contract/* atOrAbove */.kU)(n.severity, minSeverity) && !accepted(n));
 }
 
-;// CONCATENATED MODULE: ./src/gate/apply-policy.ts
+;// CONCATENATED MODULE: ./src/decision/apply-policy.ts
 
 
 
@@ -60141,9 +57980,9 @@ const SETTLE_POLL_MS = 1_000;
  *   non-terminal at the end of the wait).
  * - any other failure: a warning, nothing more is read.
  */
-async function stop_run_stopRun(deps, runId, opts) {
+async function stopRun(deps, runId, opts) {
     const { api, clock, log } = deps;
-    const settleBy = clock_Deadline.after(clock, opts.settleMs);
+    const settleBy = Deadline.after(clock, opts.settleMs);
     const seconds = Math.round(opts.settleMs / 1000);
     let notRunning = false;
     try {
@@ -60151,7 +57990,7 @@ async function stop_run_stopRun(deps, runId, opts) {
         log.info(`Cancelling run ${runId} (${opts.why}); waiting up to ${seconds} s for it to stop.`);
     }
     catch (err) {
-        if (!(err instanceof errors_ServiceError))
+        if (!(err instanceof ServiceError))
             throw err;
         if (err.status === 409) {
             notRunning = true;
@@ -60167,17 +58006,17 @@ async function stop_run_stopRun(deps, runId, opts) {
             last = await api.getRun(runId, opts.minSeverity ? { min_severity: opts.minSeverity } : {});
             if ((0,contract/* isTerminal */.Hd)(last.status)) {
                 if (notRunning)
-                    log.info(`Sent a cancel for run ${runId} (${opts.why}): the service answered that it was not running; its status reads ${text_oneLine(last.status, 40)}, so nothing was cancelled.`);
+                    log.info(`Sent a cancel for run ${runId} (${opts.why}): the service answered that it was not running; its status reads ${oneLine(last.status, 40)}, so nothing was cancelled.`);
                 return { requested: true, last, settled: true, notRunning };
             }
         }
         catch (err) {
-            if (!(err instanceof errors_ServiceError))
+            if (!(err instanceof ServiceError))
                 throw err;
             log.debug(`Reading run ${runId} after cancel failed: ${err.describe()}`);
         }
         if (settleBy.remainingMs() < SETTLE_POLL_MS) {
-            const reads = last === null ? 'its status could not be read' : `its status still reads ${text_oneLine(last.status, 40)}`;
+            const reads = last === null ? 'its status could not be read' : `its status still reads ${oneLine(last.status, 40)}`;
             log.warning(notRunning
                 ? `Sent a cancel for run ${runId} (${opts.why}): the service answered that it was not running, but ${reads} after ${seconds} s.`
                 : `Run ${runId} had not stopped ${seconds} s after the cancel request (${reads}).`);
@@ -60197,7 +58036,7 @@ const ABANDONED_LIST_READS = 3;
  * The run list is read a few times (the read side may lag the create), all
  * within `settleBy`; the cancel's wait for the run to stop gets what is left.
  */
-async function stop_run_stopAbandonedTrigger(deps, intent, opts) {
+async function stopAbandonedTrigger(deps, intent, opts) {
     const { clock, log } = deps;
     for (let read = 1;; read++) {
         let claim;
@@ -60205,15 +58044,15 @@ async function stop_run_stopAbandonedTrigger(deps, intent, opts) {
             claim = await findOurRun(deps.api, intent);
         }
         catch (err) {
-            if (!(err instanceof errors_ServiceError))
+            if (!(err instanceof ServiceError))
                 throw err;
             log.warning(`Could not look for the run the interrupted trigger may have created: ${err.describe()}`);
             return { runId: null, stopped: null };
         }
         if (claim.kind === 'ours') {
             const runId = claim.run.run_id;
-            log.info(`The interrupted trigger created run ${text_oneLine(runId, 80)} (the only new run, planning what this step asked for): stopping it.`);
-            const stopped = await stop_run_stopRun(deps, runId, {
+            log.info(`The interrupted trigger created run ${oneLine(runId, 80)} (the only new run, planning what this step asked for): stopping it.`);
+            const stopped = await stopRun(deps, runId, {
                 settleMs: Math.max(0, opts.settleBy.remainingMs()),
                 minSeverity: opts.minSeverity,
                 why: opts.why
@@ -60461,7 +58300,7 @@ async function waitForRun(deps, runId, minSeverity) {
                 return { end: 'timeout', last, polls, readError: err.describe() };
             if (err instanceof AbortedError)
                 return { end: 'aborted', last, polls };
-            if (!(err instanceof errors_ServiceError))
+            if (!(err instanceof ServiceError))
                 throw err;
             const wait = polls === 0 && err.status === 404 ? NOT_FOUND_YET_WAITS_MS[notFoundYet] : undefined;
             if (wait === undefined || wait >= deps.deadline.remainingMs())
@@ -60704,13 +58543,14 @@ function stopUnsettled(tallies, why) {
 const pct = (x) => `${Math.floor(x * 100)} %`;
 /**
  * The line a reviewer reads, one per category:
- * "prompt_injection: not reproduced in 5 focused runs; fixed with 97 % confidence (seen in 3 of 5 runs of main)",
+ * "prompt_injection: not reproduced in 5 focused runs; fixed with 97 % confidence (seen in 3 of the last 5 runs)",
  * "prompt_injection: still present (reproduced by confirmation run r9 after 2 clean runs)",
  * "prompt_injection not shown fixed: 3 of 9 clean runs (the step's bound of 3 confirmation runs)".
  */
 function confirmationLine(t) {
     const kind = t.focused ? 'focused' : 'full';
-    const seen = `seen in ${seenLabel(t.plan.rate)}`;
+    // The rows' rule (rateLabel): a confirmation's rate in the same words as the finding it confirms.
+    const seen = `seen in ${rateLabel(t.plan.rate)}`;
     switch (verdictOf(t)) {
         case 'still-present':
             return `${t.plan.category}: still present (reproduced by confirmation run ${t.reappearedIn ?? ''} after ${t.clean} clean ${t.clean === 1 ? 'run' : 'runs'}; ${seen})`;
@@ -60783,7 +58623,7 @@ async function confirmPresumed(deps, runOnce, a) {
     let focus = true;
     let tallies = stopUnassessable(a.plans.map(startTally), focus, a.fullCategories);
     const runIds = [];
-    const deadline = clock_Deadline.after(deps.clock, a.timeoutMs);
+    const deadline = Deadline.after(deps.clock, a.timeoutMs);
     let stop = a.maxRuns <= 0 ? 'confirmation_runs_max is 0' : null;
     for (let next = nextRun(tallies, { spent: runIds.length, maxRuns: a.maxRuns, focus, fullCategories: a.fullCategories }); next !== null && stop === null; next = nextRun(tallies, { spent: runIds.length, maxRuns: a.maxRuns, focus, fullCategories: a.fullCategories })) {
         if (deps.signal.aborted) {
@@ -60797,13 +58637,13 @@ async function confirmPresumed(deps, runOnce, a) {
             run = await runOnce(deadline, categories);
         }
         catch (err) {
-            if (focus && err instanceof errors_ServiceError && err.code === 'trial_focus_not_included') {
+            if (focus && err instanceof ServiceError && err.code === 'trial_focus_not_included') {
                 deps.log.info('The workspace refuses focused runs (trial): confirming with full runs.');
                 focus = false;
                 tallies = stopUnassessable(tallies.map((x) => ({ ...x, focused: false })), focus, a.fullCategories);
                 continue;
             }
-            stop = err instanceof errors_ServiceError ? (explainAssessmentLimit(err, deps.clock.now()) ?? errors_describeFailure(err)) : errors_describeFailure(err);
+            stop = err instanceof ServiceError ? (explainAssessmentLimit(err, deps.clock.now()) ?? describeFailure(err)) : describeFailure(err);
             break;
         }
         runIds.push(run.runId);
@@ -60930,7 +58770,7 @@ async function assessMoreRuns(deps, runOnce, args, deadline, own) {
                 read.push(evidence);
         }
         catch (err) {
-            stop = err instanceof errors_ServiceError ? (explainAssessmentLimit(err, deps.clock.now()) ?? errors_describeFailure(err)) : errors_describeFailure(err);
+            stop = err instanceof ServiceError ? (explainAssessmentLimit(err, deps.clock.now()) ?? describeFailure(err)) : describeFailure(err);
         }
     }
     const gap = runsCutShort(1 + read.length, planned, stop ?? 'stopped');
@@ -61011,7 +58851,7 @@ const DETACHED_TRIGGER_MS = 20_000;
  */
 async function assess(deps, args) {
     const startedAtMs = deps.clock.now();
-    const deadline = clock_Deadline.after(deps.clock, args.timeoutMs);
+    const deadline = Deadline.after(deps.clock, args.timeoutMs);
     const api = deps.makeApi(deadline);
     const triggered = await triggerOurRun(deps, api, deadline, args);
     const ended = await waitForEnd(deps, api, deadline, triggered.runId, args);
@@ -61048,7 +58888,7 @@ function runOnceWith(deps, args) {
  * collector (collectRun) finishes it later, in another job.
  */
 function triggerAssessment(deps, args) {
-    const deadline = clock_Deadline.after(deps.clock, args.timeoutMs);
+    const deadline = Deadline.after(deps.clock, args.timeoutMs);
     return triggerOurRun(deps, deps.makeApi(deadline), deadline, args);
 }
 /**
@@ -61065,7 +58905,7 @@ function triggerAssessment(deps, args) {
 async function collectRun(deps, args, runId, startedFallbackMs, bounds = { notBeforeMs: null, notAfterMs: null }) {
     const { notBeforeMs, notAfterMs } = bounds;
     const startedAtMs = deps.clock.now();
-    const readBy = clock_Deadline.after(deps.clock, COLLECT_MIN_MS);
+    const readBy = Deadline.after(deps.clock, COLLECT_MIN_MS);
     const run = await deps.makeApi(readBy).getRun(runId, { min_severity: args.minSeverity });
     if (run.model_id !== args.modelId)
         return { kind: 'foreign', run };
@@ -61079,9 +58919,9 @@ async function collectRun(deps, args, runId, startedFallbackMs, bounds = { notBe
     if (!(0,contract/* isTerminal */.Hd)(run.status)) {
         if (startedAtMs < deadlineMs)
             return { kind: 'running', run, deadlineMs };
-        const stopApi = deps.makeApi(clock_Deadline.after(deps.clock, TIMEOUT_SETTLE_MS));
+        const stopApi = deps.makeApi(Deadline.after(deps.clock, TIMEOUT_SETTLE_MS));
         const why = `timeout_minutes (${args.timeoutMs / 60_000}) ran out`;
-        const stopped = await stop_run_stopRun({ api: stopApi, clock: deps.clock, log: deps.log }, runId, {
+        const stopped = await stopRun({ api: stopApi, clock: deps.clock, log: deps.log }, runId, {
             settleMs: TIMEOUT_SETTLE_MS,
             minSeverity: args.minSeverity,
             why
@@ -61163,8 +59003,8 @@ async function waitForEnd(deps, api, deadline, runId, args) {
         return ended;
     }
     const aborted = waited.end === 'aborted';
-    const stopApi = deps.makeApi(clock_Deadline.after(clock, aborted ? ABORT_SETTLE_MS : TIMEOUT_SETTLE_MS));
-    const stopped = await stop_run_stopRun({ api: stopApi, clock, log }, runId, {
+    const stopApi = deps.makeApi(Deadline.after(clock, aborted ? ABORT_SETTLE_MS : TIMEOUT_SETTLE_MS));
+    const stopped = await stopRun({ api: stopApi, clock, log }, runId, {
         settleMs: aborted ? ABORT_SETTLE_MS : TIMEOUT_SETTLE_MS,
         minSeverity: args.minSeverity,
         why: aborted
@@ -61187,7 +59027,7 @@ async function readResults(deps, deadline, runId, ended, modelId) {
     if (!run || !(0,contract/* isTerminal */.Hd)(run.status) || ended.end === 'aborted' || deps.signal.aborted)
         return noResults();
     deps.log.info(`Run ${runId} ended with status ${run.status}; reading coverage and findings.`);
-    const readBy = clock_Deadline.after(deps.clock, Math.max(deadline.remainingMs(), COLLECT_MIN_MS));
+    const readBy = Deadline.after(deps.clock, Math.max(deadline.remainingMs(), COLLECT_MIN_MS));
     return collectResults(deps.makeApi(readBy), runId, modelId, { clock: deps.clock, log: deps.log, signal: deps.signal });
 }
 /** The baseline and accepted risks applied to the findings, then the decision on all the run left. */
@@ -61245,10 +59085,10 @@ function decideOn(deps, args, runId, ended, results, settled) {
  * runner's grace after SIGINT.
  */
 async function stopInterruptedTrigger(deps, intent, args) {
-    const settleBy = clock_Deadline.after(deps.clock, ABORT_SETTLE_MS);
+    const settleBy = Deadline.after(deps.clock, ABORT_SETTLE_MS);
     const api = deps.makeApi(settleBy);
     try {
-        const found = await stop_run_stopAbandonedTrigger({ api, clock: deps.clock, log: deps.log }, intent, {
+        const found = await stopAbandonedTrigger({ api, clock: deps.clock, log: deps.log }, intent, {
             settleBy,
             minSeverity: args.minSeverity,
             why: 'the step was cancelled while the trigger was pending'
@@ -61570,7 +59410,8 @@ const hhmm = (iso) => `${iso.slice(0, 10)} ${iso.slice(11, 16)} UTC`;
 function renderAssessingComment(c) {
     const { runId, commit } = c.pending;
     const title = gateTitle('pending', runId === null ? 'queued' : `assessing run ${runId}`, c.subject);
-    const context = proseText(`\`${c.context}\``, 200);
+    // A code span of its own: prose would escape the backticks and show them.
+    const context = codeSpan(c.context, { max: 200 });
     const what = runId === null
         ? `**Queued** (wait: detached): the model is busy with another assessment, so commit \`${commit.slice(0, 7)}\` waits for the collector (a scheduled workflow, \`mode: collect\`) to trigger its run when the model is free. `
         : `**Assessing** (wait: detached): run \`${runId}\` of commit \`${commit.slice(0, 7)}\` goes on in the service; no runner waits for it. `;
@@ -61596,7 +59437,7 @@ function pendingDescription(runId, deadline) {
         : `Assessing: run ${runId}, result by ${by} at the latest (the collector sets it)`;
 }
 
-;// CONCATENATED MODULE: ./src/action/collect-decision.ts
+;// CONCATENATED MODULE: ./src/action/stages/collect-decision.ts
 
 
 
@@ -61687,6 +59528,34 @@ function runRefusal(looked, runId, modelId) {
     return null;
 }
 
+;// CONCATENATED MODULE: ./src/action/stages/collect-records.ts
+
+
+
+/** Runs to collect first, then the queued records oldest first (the model takes one at a time). */
+function inOrder(found) {
+    const at = (f) => f.pending.at ?? '';
+    const queued = found.filter((f) => f.pending.runId === null).sort((a, b) => at(a).localeCompare(at(b)));
+    return [...found.filter((f) => f.pending.runId !== null), ...queued];
+}
+/** Every owned comment of this agent holding a pending record, on the open pull requests. */
+async function pendingRecords(gh, repo, login, marker) {
+    const out = [];
+    for (const pull of await gh.listOpenPulls(repo)) {
+        for (let page = 1; page <= MAX_PAGES; page++) {
+            const { items, hasNext } = await gh.listComments(repo, pull.number, page);
+            for (const c of items) {
+                const pending = isOwnedComment(c.user, login) ? readPendingRecord(c.body, marker) : null;
+                if (pending !== null)
+                    out.push({ pull, pending });
+            }
+            if (!hasNext || items.length === 0)
+                break;
+        }
+    }
+    return out;
+}
+
 // EXTERNAL MODULE: ./node_modules/zod/v4/classic/schemas.js + 11 modules
 var cli_schemas = __nccwpck_require__(2857);
 ;// CONCATENATED MODULE: ./src/action/saved-state.ts
@@ -61727,7 +59596,7 @@ const SEAL = 'seal';
 /** Every key the post step may read: the main step saves each of them (empty) before its seal. */
 const STATE_KEYS = [saved_state_RUN_ID, RUN_SETTLED, TRIGGER_INTENT, CANCEL_REQUESTED, OWED_STATUS];
 /** The binding of a step: its api_key input and GITHUB_RUN_ID, GITHUB_RUN_ATTEMPT, GITHUB_JOB (which the runner sets). */
-function saved_state_stepBinding(env) {
+function stepBinding(env) {
     return {
         key: envInputReader(env)('api_key'),
         job: [env.GITHUB_RUN_ID, env.GITHUB_RUN_ATTEMPT, env.GITHUB_JOB].map((v) => v ?? '').join('/')
@@ -61745,7 +59614,7 @@ function sealOf(binding, nonce) {
  * then the seal. Returns the step's store, which reads back only what this
  * step saved (never a STATE_* of the job's environment).
  */
-function saved_state_openState(store, binding, nonce) {
+function openState(store, binding, nonce) {
     const saved = new Map();
     const own = {
         saveState: (name, value) => {
@@ -61765,7 +59634,7 @@ function saved_state_openState(store, binding, nonce) {
  * reads as state was written by someone else). Reading a key the main step
  * does not save first is a bug.
  */
-function saved_state_savedState(store, binding) {
+function savedState(store, binding) {
     const seal = store.getState(SEAL);
     const expected = sealOf(binding, seal.slice(0, Math.max(0, seal.indexOf('.'))));
     if (expected === null || !sameText(expected, seal))
@@ -61782,7 +59651,7 @@ function saved_state_savedState(store, binding) {
     };
 }
 /** `io`, its state read and saved through `store` (the main step's own, or the post step's sealed one). */
-function saved_state_usingState(io, store) {
+function usingState(io, store) {
     return {
         ...io,
         saveState: (name, value) => {
@@ -61818,7 +59687,7 @@ function readSaved(raw, schema) {
     }
 }
 /** The recorded intent of a trigger whose run id the main step never saved, or null. */
-function saved_state_abandonedTrigger(state) {
+function abandonedTrigger(state) {
     if (state.getState(saved_state_RUN_ID) !== '')
         return null;
     return readSaved(state.getState(TRIGGER_INTENT), TriggerIntentState);
@@ -61839,11 +59708,11 @@ function saveRunSettled(state) {
 function saveCancelRequested(state, runId) {
     state.saveState(CANCEL_REQUESTED, runId);
 }
-function saved_state_cancelRequested(state, runId) {
+function cancelRequested(state, runId) {
     return state.getState(CANCEL_REQUESTED) === runId;
 }
 /** The run the post step must see stopped, or null when there is none. */
-function saved_state_runLeftRunning(state) {
+function runLeftRunning(state) {
     const runId = state.getState(saved_state_RUN_ID);
     return runId !== '' && state.getState(RUN_SETTLED) !== 'true' ? runId : null;
 }
@@ -61867,12 +59736,12 @@ const OwedStatusState = cli_schemas/* object */.Ikc({
     })
 });
 /** The status the main step left owed, or null (none, or state that does not read as one: a success owed among them). */
-function saved_state_owedStatus(state) {
+function owedStatus(state) {
     return readSaved(state.getState(OWED_STATUS), OwedStatusState);
 }
 /** Something is saved as owed that does not read as a failure or error owed (a success, another shape): the post step refuses it. */
-function saved_state_unreadableOwedStatus(state) {
-    return state.getState(OWED_STATUS) !== '' && saved_state_owedStatus(state) === null;
+function unreadableOwedStatus(state) {
+    return state.getState(OWED_STATUS) !== '' && owedStatus(state) === null;
 }
 
 ;// CONCATENATED MODULE: ./src/action/stages/assess.ts
@@ -62796,7 +60665,7 @@ function repositoryFile(path) {
 }
 /** The file every report format points at, by the rule above. */
 function reportLocation(env, given) {
-    const host = ci_host_ciHost(env);
+    const host = ciHost(env);
     const github = host === 'github';
     const gitlab = host === 'gitlab';
     const junitOnTestcases = github || gitlab;
@@ -62973,8 +60842,8 @@ function reportFinding(f, threshold, t, fp) {
 /** A rate as every rendering shows it. */
 function reportSeen(r, windowed, agentWindow = null) {
     const mainOnly = r.scope === 'main' && agentWindow !== 'main';
-    // One wording everywhere (blockers.ts rateText): "3 of the last 5 runs", "4 of main's last 5 runs", "this run only".
-    const label = r.scope === 'this run' || r.of <= 1 ? seenLabel(r) : `${r.seen} of ${mainOnly ? "main's" : 'the'} last ${r.of} runs`;
+    // The one counting rule (seen-rate.ts rateLabel): "3 of the last 5 runs", "4 of main's last 5 runs", "this run only".
+    const label = rateLabel(r, { mainOnly });
     return { seen: r.seen, of: r.of, scope: r.scope, label, steadiness: steadiness(r), windowed, mainOnly };
 }
 /** Most severe first, open before the others, else in the service's order. */
@@ -63390,6 +61259,29 @@ function branchesApiOver(call) {
     };
 }
 
+;// CONCATENATED MODULE: ./src/github/branch-commits.ts
+/**
+ * The newest commits of a branch: GET /repos/{o}/{r}/commits?sha={branch}
+ * &since={iso}&per_page={n}, newest first (GitHub lists every commit the
+ * branch reaches, merged branches' included, by date). One call, one page:
+ * the caller says what it does when the page is full.
+ */
+
+
+
+function branchCommitsApiOver(call) {
+    return {
+        listBranchCommits(r, branch, o) {
+            const endpoint = 'GET /repos/{owner}/{repo}/commits';
+            return call('GET', `${repoPath(r)}/commits`, endpoint, { owner: r.owner, repo: r.repo, sha: branch, since: o.since, per_page: Math.min(Math.max(o.limit, 1), 100), page: 1 }, (res) => {
+                if (!Array.isArray(res.data))
+                    throw new GitHubError({ endpoint, message: 'GitHub answered the commit list without a list', transient: true });
+                return res.data.flatMap((c) => (isRecord(c) && typeof c.sha === 'string' && c.sha !== '' ? [c.sha] : []));
+            });
+        }
+    };
+}
+
 ;// CONCATENATED MODULE: ./src/github/compare.ts
 
 
@@ -63656,6 +61548,7 @@ function pullsApiOver(call) {
 
 
 
+
 /** The client over any Octokit-like `request` function (tests may pass their own). */
 function githubClientOver(request, deps) {
     const call = retryingCalls(request, deps);
@@ -63666,6 +61559,7 @@ function githubClientOver(request, deps) {
         ...statusesApiOver(call),
         ...compareApiOver(call),
         ...branchesApiOver(call),
+        ...branchCommitsApiOver(call),
         ...actionsCachesApiOver(call),
         ...viewerApiOver(request, deps)
     };
@@ -63796,7 +61690,7 @@ async function readEventFile(path) {
  * first with readEventFile and fails closed when it cannot: later readers see
  * the same file.
  */
-async function publish_readEventPayload(path) {
+async function readEventPayload(path) {
     const read = await readEventFile(path);
     return read.ok ? read.value : null;
 }
@@ -63805,7 +61699,7 @@ async function publishToGitHub(deps, args) {
     const none = { commentUrl: null, issueUrl: null };
     const target = args.pullRequest
         ? { kind: 'pull_request', ...args.pullRequest }
-        : targetFromEvent(env.GITHUB_EVENT_NAME ?? '', await publish_readEventPayload(env.GITHUB_EVENT_PATH), env.GITHUB_REPOSITORY ?? '');
+        : targetFromEvent(env.GITHUB_EVENT_NAME ?? '', await readEventPayload(env.GITHUB_EVENT_PATH), env.GITHUB_REPOSITORY ?? '');
     const wantComment = target.kind === 'pull_request' && args.inputs.comment !== 'off';
     const wantIssue = target.kind === 'none' && args.inputs.issue === 'update';
     if (!wantComment && !wantIssue) {
@@ -63822,7 +61716,7 @@ async function publishToGitHub(deps, args) {
             token: args.inputs.githubToken,
             apiUrl: nonEmpty(env.GITHUB_API_URL) ?? 'https://api.github.com',
             clock: deps.clock,
-            deadline: clock_Deadline.after(deps.clock, GITHUB_BUDGET_MS),
+            deadline: Deadline.after(deps.clock, GITHUB_BUDGET_MS),
             signal: deps.signal,
             log,
             random: deps.random
@@ -63844,7 +61738,7 @@ async function publishToGitHub(deps, args) {
         return { commentUrl: null, issueUrl: out.url };
     }
     catch (err) {
-        log.warning(`Could not publish to GitHub (the gate's result is unchanged): ${errors_describeFailure(err)}`);
+        log.warning(`Could not publish to GitHub (the gate's result is unchanged): ${describeFailure(err)}`);
         return none;
     }
 }
@@ -63915,7 +61809,7 @@ function runUrl(env) {
 }
 /** What the link of runUrl is called in that CI's words: GitLab's "job", GitHub's "workflow run". */
 function runLinkLabel(env) {
-    return ci_host_ciHost(env) === 'gitlab' ? 'job' : 'workflow run';
+    return ciHost(env) === 'gitlab' ? 'job' : 'workflow run';
 }
 /**
  * The commit assessed and the time of the report (for every comment and
@@ -63927,7 +61821,7 @@ async function assessedNow(ctx, eventCommit = null) {
     const { env } = ctx.io;
     const jobCommit = inGitLabJob(env) ? readGitLabCi(env).commitSha : null;
     return {
-        sha: eventCommit ?? jobCommit ?? assessedCommit(await publish_readEventPayload(env.GITHUB_EVENT_PATH), env.GITHUB_SHA),
+        sha: eventCommit ?? jobCommit ?? assessedCommit(await readEventPayload(env.GITHUB_EVENT_PATH), env.GITHUB_SHA),
         at: new Date(ctx.clock.now()).toISOString()
     };
 }
@@ -63966,7 +61860,7 @@ async function reportGate(ctx, args) {
         summary: renderSummary(report),
         github: {
             marker,
-            commentBody: () => renderComment(report, { record, marker, on: ci_host_ciHost(ctx.io.env) === 'gitlab' ? 'gitlab' : 'github' }),
+            commentBody: () => renderComment(report, { record, marker, on: ciHost(ctx.io.env) === 'gitlab' ? 'gitlab' : 'github' }),
             issueTitle: reportTitle(report),
             failing: outcome.decision.result !== 'pass',
             // A deployment (or the collector of a detached run) runs on the default branch: its report goes to the pull request of the commit.
@@ -64073,8 +61967,9 @@ function assessedOutcome(outcome, report, files) {
  * commit as `agent-security/<name>`, the agent's statusName (src/pipeline/identity.ts): pending when the step
  * starts on it, then success, failure or error with the step's last line as
  * description and the workflow run as target. commit_status: auto sets it on
- * deployment_status and repository_dispatch runs, always on every run with a
- * commit, off never. A status that cannot be set is a warning: it never
+ * deployment_status and repository_dispatch runs and on the default branch
+ * (where it is the durable sign that the gate ran there: adoption.ts), always
+ * on every run with a commit, off never. A status that cannot be set is a warning: it never
  * changes the result.
  *
  * Every status names its agent (AgentIdentity.statusOwner, at the
@@ -64096,7 +61991,8 @@ const DEPLOYMENT_EVENTS = new Set(['deployment_status', 'repository_dispatch']);
 function statusEdge(ctx, inputs, planned) {
     const { env } = ctx.io;
     // wait: detached and its collector: the status is the check (the job ends before the result), on every event.
-    const auto = DEPLOYMENT_EVENTS.has(planned.event.eventName) || inputs.wait === 'detached' || inputs.mode === 'collect';
+    // The default branch: its status is the sign that it ran the gate (src/evidence/adoption.ts), which GitHub never deletes.
+    const auto = DEPLOYMENT_EVENTS.has(planned.event.eventName) || planned.onDefaultBranch || inputs.wait === 'detached' || inputs.mode === 'collect';
     const wanted = inputs.commitStatus === 'always' || (inputs.commitStatus === 'auto' && auto);
     const repo = splitRepository(env.GITHUB_REPOSITORY);
     if (!wanted || planned.commit === null || repo === undefined)
@@ -64140,10 +62036,19 @@ function owedFor(status) {
         return { ...status, state: status.state };
     return { ...status, state: 'error', description: status.state === 'pending' ? UNFINISHED_STATUS : UNSET_SUCCESS_STATUS };
 }
-/** Pending: the step has started on the commit. */
-async function startStatus(ctx, edge) {
-    if (edge !== null)
-        await setStatus(ctx, edge, 'pending', 'Assessing the agent (or carrying its last result over)…');
+/** Pending: the step has started on the commit. Whether it was set (the sign's writer works, adoption.ts): said why not. */
+async function startStatus(ctx, edge, inputs) {
+    if (edge === null)
+        return {
+            set: false,
+            why: inputs.commitStatus === 'off'
+                ? 'commit_status is off'
+                : inputs.githubToken === ''
+                    ? 'github_token is empty'
+                    : 'this event names no commit or repository'
+        };
+    const set = await setStatus(ctx, edge, 'pending', 'Assessing the agent (or carrying its last result over)…');
+    return set ? { set: true, targetUrl: edge.targetUrl } : { set: false, why: 'GitHub refused it: see the warning above' };
 }
 /**
  * wait: detached: pending with the run and its deadline, handed over to the
@@ -64177,7 +62082,7 @@ async function finishStatus(ctx, edge, result, step, description) {
     if (refused === null)
         return step;
     await setStatus(ctx, edge, 'failure', refused.status);
-    return { outcome: 'fail', resultOutput: 'error', line: errors_describeFailure(refused.error, ctx.nameInput) };
+    return { outcome: 'fail', resultOutput: 'error', line: describeFailure(refused.error, ctx.nameInput) };
 }
 /**
  * Whether another agent sets this context on the commit, read after this
@@ -64198,7 +62103,7 @@ async function sharedContext(ctx, edge) {
         const why = `Could not read the statuses of ${edge.sha.slice(0, 7)} to check that no other agent sets ${edge.context}`;
         return {
             status: 'Could not check that no other agent sets this status: failing closed',
-            error: new GitHubError({ endpoint: 'GET /repos/{owner}/{repo}/commits/{ref}/statuses', message: `${why}: ${errors_describeFailure(err)}` })
+            error: new GitHubError({ endpoint: 'GET /repos/{owner}/{repo}/commits/{ref}/statuses', message: `${why}: ${describeFailure(err)}` })
         };
     }
     const others = otherStatusOwners(listed, edge.context, edge.owner);
@@ -64264,7 +62169,7 @@ async function githubReads(ctx, token) {
         token,
         apiUrl: nonEmpty(ctx.io.env.GITHUB_API_URL) ?? 'https://api.github.com',
         clock: ctx.clock,
-        deadline: clock_Deadline.after(ctx.clock, GITHUB_READS_BUDGET_MS),
+        deadline: Deadline.after(ctx.clock, GITHUB_READS_BUDGET_MS),
         signal: ctx.signal,
         log: ctx.io.log,
         random: ctx.random
@@ -64278,7 +62183,7 @@ async function githubReads(ctx, token) {
  * agent-security/<model_id> is set pending with the run and its deadline, the
  * sticky comment gets its "assessing" state with the pending record
  * (src/report/pending.ts), and the step ends: a collector (mode: collect,
- * src/action/collect.ts) decides, reports and publishes when the run ends.
+ * src/action/stages/collect.ts) decides, reports and publishes when the run ends.
  *
  * - The run of the pending record this push replaces is cancelled first
  *   (nobody would collect it; the service runs one assessment of a model at a
@@ -64357,7 +62262,7 @@ async function triggerOrQueue(deps, inputs, policy) {
     catch (err) {
         if (!(err instanceof DeadlineExceededError))
             throw err;
-        deps.log.info(`Not triggered yet: ${errors_describeFailure(err)}. Queued for the collector.`);
+        deps.log.info(`Not triggered yet: ${describeFailure(err)}. Queued for the collector.`);
         return null;
     }
 }
@@ -64431,18 +62336,18 @@ async function supersede(ctx, inputs, planned) {
         // Only a record this model's step sealed names a run to stop: an edited one names whatever its editor chose.
         if (older?.runId == null || !recordSealed(inputs, older))
             return;
-        const api = ctx.makeApi(inputs, clock_Deadline.after(ctx.clock, TIMEOUT_SETTLE_MS));
+        const api = ctx.makeApi(inputs, Deadline.after(ctx.clock, TIMEOUT_SETTLE_MS));
         const run = await api.getRun(older.runId);
         if (run.model_id !== inputs.modelId || (0,contract/* isTerminal */.Hd)(run.status))
             return;
         // Stopped and waited for (briefly): the service runs one assessment of the model at a time.
         const why = `this push's assessment of ${planned.commit.slice(0, 7)} supersedes it`;
-        await stop_run_stopRun({ api, clock: ctx.clock, log: ctx.io.log }, older.runId, { settleMs: SUPERSEDE_SETTLE_MS, why });
+        await stopRun({ api, clock: ctx.clock, log: ctx.io.log }, older.runId, { settleMs: SUPERSEDE_SETTLE_MS, why });
     }
     catch (err) {
         if (err instanceof AbortedError)
             throw err;
-        ctx.io.log.warning(`Could not cancel the run of the pending record this push replaces: ${errors_describeFailure(err)}`);
+        ctx.io.log.warning(`Could not cancel the run of the pending record this push replaces: ${describeFailure(err)}`);
     }
 }
 /** The pending record of this agent's own comment on the pull request; null when there is none. */
@@ -64496,7 +62401,7 @@ function failureCause(err, kind) {
         return err.summary;
     if (err instanceof ConfigError)
         return `a configuration mistake in ${err.input.replace(/[^\w.-]/g, '').slice(0, 40) || 'the inputs'}`;
-    if (err instanceof errors_ServiceError) {
+    if (err instanceof ServiceError) {
         if (err instanceof DeadlineExceededError)
             return 'timeout_minutes ran out';
         if (err instanceof MalformedResponseError)
@@ -64603,7 +62508,7 @@ function conclude_concludeAction(io, outcome) {
 /** `nameInput`: how the shell names an input (the action: input 'x'; the command line: its flag). */
 function stepFailure(err, nameInput) {
     const kind = failureKind(err);
-    return { kind, line: errors_describeFailure(err, nameInput), cause: failureCause(err, kind) };
+    return { kind, line: describeFailure(err, nameInput), cause: failureCause(err, kind) };
 }
 
 ;// CONCATENATED MODULE: ./src/action/stages/report-not-assessed.ts
@@ -64862,7 +62767,7 @@ async function readAcceptedRisks(deps, path, scope) {
     catch (err) {
         if (err instanceof ConfigError)
             throw err;
-        out.notes.push(`${rel} could not be read from GitHub at ${shortRef(at)} (${errors_describeFailure(err)}): no acceptances apply.`);
+        out.notes.push(`${rel} could not be read from GitHub at ${shortRef(at)} (${describeFailure(err)}): no acceptances apply.`);
         return out;
     }
     if (text !== null) {
@@ -64915,7 +62820,7 @@ async function readForPullRequest(deps, scope, rel, out, parse) {
         baseText = await (await deps.contents()).getFileText(deps.repo, rel, scope.baseSha);
     }
     catch (err) {
-        throw new ConfigError(ACCEPTED_INPUT, `cannot read ${rel} from the base branch at ${scope.baseSha.slice(0, 12)} (${errors_describeFailure(err)}); the job needs contents: read. The PR's own copy is never trusted`);
+        throw new ConfigError(ACCEPTED_INPUT, `cannot read ${rel} from the base branch at ${scope.baseSha.slice(0, 12)} (${describeFailure(err)}); the job needs contents: read. The PR's own copy is never trusted`);
     }
     out.text = baseText;
     out.entries = baseText === null ? [] : await parse(baseText, `${rel} (base branch ${scope.baseRef || scope.baseSha.slice(0, 12)})`);
@@ -65286,8 +63191,127 @@ function cleanListedRuns(list, bounds) {
 function ledgerNote(read, why) {
     return `${why}: the model's ${plural(read, 'most recent completed run')} holding findings ${read === 1 ? 'was' : 'were'} read from the service instead; what ${read === 1 ? 'it' : 'they'} saw and the service has not closed is presumed present until a confirmation shows it gone.`;
 }
+/** Why there is no baseline when the service lists runs main's records would have named: they were gone (deleted or evicted), not never saved. */
+function recordsGoneWhy(branch) {
+    return `${branch}'s records were gone: no cache entry is listed on it (GitHub deletes one unread for 7 days or evicts it), so the model's runs the service lists were read instead`;
+}
+
+;// CONCATENATED MODULE: ./src/evidence/adoption.ts
+/**
+ * Adoption is not eviction. A push to the default branch that finds no record
+ * of it listed (records.ts) either comes after the records were deleted or
+ * evicted (a pull request can fill the Actions cache to push them out), or
+ * the default branch never recorded: the team just adopted the gate. After an
+ * eviction the service's list of the model's runs is presumed
+ * (service-ledger.ts), as strict as ever; at adoption the push is judged on
+ * its own run (and runs_per_change), and nothing other branches' runs saw is
+ * presumed.
+ *
+ * What tells them apart is a sign a pull request cannot remove: every run of
+ * the gate on the default branch sets its commit status
+ * (`agent-security/<name>`, naming its agent in the target URL: commit_status
+ * auto, set-commit-status.ts) on the pushed commit, and GitHub never deletes
+ * a commit's statuses. So: this agent's status on an earlier commit of the
+ * default branch within the age bound is an eviction; none on every commit
+ * read is an adoption, and only when this push could set its own status (the
+ * sign's writer works here, so earlier pushes would have left it); anything
+ * else (a read failing, more commits than read, the status not set) cannot be
+ * told and stays strict. A pull request can only add statuses: never laxer.
+ */
+
+
+
+/**
+ * How many of the default branch's newest commits (within the age bound) are read for the sign: one page of the
+ * commit list, then one status list each, newest first, until the sign is found (so only adoption reads them all).
+ */
+const SIGN_COMMITS = 100;
+/** The report's one line at adoption. */
+const ADOPTION_LINE = "First assessment recorded by the default branch: judged on this run alone; nothing from other branches' runs presumed.";
+const FIX = 'give the job `permissions: statuses: write` and leave commit_status at auto';
+/** Adoption or strict, from the sign's reads and whether this push could set its own status. Pure. */
+function recordsGoneKind(read, write) {
+    switch (read.kind) {
+        case 'found':
+            return { kind: 'strict', line: null };
+        case 'unreadable':
+            return {
+                kind: 'strict',
+                line: `Whether the default branch recorded before could not be told (${read.why}), so its records are taken as evicted: ${FIX}.`
+            };
+        case 'beyond':
+            return {
+                kind: 'strict',
+                line: `Whether the default branch recorded before could not be told (${read.why}), so its records are taken as evicted.`
+            };
+        case 'none':
+            if (!write.set)
+                return {
+                    kind: 'strict',
+                    line: `No sign that the default branch recorded before, but this push could not set its own commit status (${write.why}), so the sign cannot be trusted and its records are taken as evicted: ${FIX}.`
+                };
+            return { kind: 'adoption', line: ADOPTION_LINE };
+    }
+}
+/** The sign, read: the default branch's newest commits, then each one's statuses until this agent's is found. Counts requests in `cost`. */
+async function readSign(reads, q, cost) {
+    let commits;
+    try {
+        cost.githubRequests++;
+        commits = await reads.listBranchCommits(q.repo, q.branch, { since: q.since, limit: SIGN_COMMITS });
+    }
+    catch (err) {
+        return { kind: 'unreadable', why: `the commits of ${q.branch} could not be listed: ${describeFailure(err)}` };
+    }
+    // This push's own commit too (a nightly run at an unchanged head): there, another run's status is the sign.
+    const toRead = q.judged !== null && !commits.includes(q.judged) ? [q.judged, ...commits] : commits;
+    for (const sha of toRead) {
+        let listed;
+        try {
+            cost.githubRequests++;
+            listed = await reads.listCommitStatuses(q.repo, sha);
+        }
+        catch (err) {
+            return { kind: 'unreadable', why: `the statuses of ${sha.slice(0, 7)} could not be read: ${describeFailure(err)}` };
+        }
+        const earlier = sha === q.judged ? listed.filter((x) => (x.targetUrl ?? null)?.replace(/#.*$/, '') !== q.thisRun) : listed;
+        if (ownStatusAmong(earlier, q.context, q.owner))
+            return { kind: 'found', commit: sha };
+        if (listed.length >= STATUSES_READ)
+            return {
+                kind: 'beyond',
+                why: `${sha.slice(0, 7)} has ${STATUSES_READ} statuses or more, and only the newest ${STATUSES_READ} can be read`
+            };
+    }
+    // A full page: older commits within the age bound may hold it.
+    if (commits.length >= SIGN_COMMITS)
+        return {
+            kind: 'beyond',
+            why: `${q.branch} has ${plural(SIGN_COMMITS, 'commit')} or more within the age bound, and only the newest ${SIGN_COMMITS} are read`
+        };
+    return { kind: 'none', commitsRead: toRead.length };
+}
+/**
+ * The edge: on a push to the default branch with no record listed, adoption
+ * or strict. Without the reads, this push's status, the repository, the
+ * branch or the commit, it cannot be told: strict, said.
+ */
+async function recordsGoneOnPush(reads, own, a) {
+    if (own === null)
+        return { kind: 'strict', line: null };
+    if (reads === null || a.repo === null || a.defaultBranch === null)
+        return recordsGoneKind({ kind: 'unreadable', why: 'github_token is empty or the repository is unknown' }, own.write);
+    // Without its own write, no read can make it adoption: spare them.
+    if (!own.write.set)
+        return recordsGoneKind({ kind: 'none', commitsRead: 0 }, own.write);
+    const since = new Date(a.bounds.now - a.bounds.maxAgeDays * 86_400_000).toISOString();
+    const thisRun = own.write.targetUrl;
+    const q = { repo: a.repo, branch: a.defaultBranch, context: own.context, owner: own.owner, judged: a.judgedCommit, thisRun, since };
+    return recordsGoneKind(await readSign(reads, q, a.cost), own.write);
+}
 
 ;// CONCATENATED MODULE: ./src/evidence/load-evidence.ts
+
 
 
 
@@ -65325,11 +63349,12 @@ async function loadBaseline(deps, args) {
         const { recordsGone, ...main } = await loadWindow(r);
         const own = await loadOwnWindow(r);
         // The default branch's own lineage only: a pull request reads no other run of the model (service-ledger.ts).
-        const ledger = recordsGone === null || !args.onDefaultBranch || args.bounds.runs <= 1 ? [] : await readLedger(r, recordsGone);
+        const ledger = recordsGone === null || !args.onDefaultBranch || args.bounds.runs <= 1 ? [] : await unlessAdopted(r, recordsGone);
         const runs = [...own, ...ledger];
         const agent = { pool: poolEvidence(runs), scope: ledger.length > 0 ? 'model' : 'agent' };
         return done({
             ...main,
+            why: ledger.length > 0 && main.baseline === null ? recordsGoneWhy(args.defaultBranch ?? 'main') : main.why,
             windows: runs.length === 0 ? main.windows : { ...main.windows, agent },
             notes: r.notes,
             gaps: r.gaps,
@@ -65337,8 +63362,8 @@ async function loadBaseline(deps, args) {
         });
     }
     catch (err) {
-        deps.log.warning(`The baseline could not be read: ${errors_describeFailure(err)}`);
-        const why = `the baseline could not be read: ${errors_describeFailure(err)}`;
+        deps.log.warning(`The baseline could not be read: ${describeFailure(err)}`);
+        const why = `the baseline could not be read: ${describeFailure(err)}`;
         return done({
             baseline: null,
             source: null,
@@ -65359,15 +63384,14 @@ async function listRecords(r, ref, whose) {
         return await deps.github.listCaches(args.repo, { keyPrefix: evidenceKeyPrefix(args.agentKey), ref });
     }
     catch (err) {
-        r.gaps.push(`${whose} records could not be listed (${errors_describeFailure(err)}), so a weakness seen in them cannot be ruled out`);
+        r.gaps.push(`${whose} records could not be listed (${describeFailure(err)}), so a weakness seen in them cannot be ruled out`);
         return null;
     }
 }
 /**
- * The default branch's records (the newest K within the age bound) read again
- * from the service and pooled. `recordsGone` says why no record was listed
- * when the list itself was read (entries deleted or evicted, or none saved
- * yet): the service's list of the model's runs is read instead (readLedger).
+ * The default branch's records (the newest K within the age bound) read again from the service and pooled.
+ * `recordsGone` says why no record was listed when the list itself was read (entries deleted or evicted, or none saved
+ * yet): the service's list of the model's runs is read instead (readLedger), unless this is adoption (adoption.ts).
  */
 async function loadWindow(r) {
     const { deps, args } = r;
@@ -65418,11 +63442,10 @@ async function loadWindow(r) {
     };
 }
 /**
- * A pull request's own window: the runs recorded under its own ref, across
- * its pushes (the newest K - 1), each marked whether it is of the agent judged
- * now. A pull request can write these records, so they only name runs: each
- * is read again from the service, whose close of a finding (validated fixed,
- * dismissed) counts whoever recorded the run (poolEvidence: one rule).
+ * A pull request's own window: the runs recorded under its own ref, across its pushes (the newest K - 1), each marked
+ * whether it is of the agent judged now. A pull request can write these records, so they only name runs: each is read
+ * again from the service, whose close of a finding (validated fixed, dismissed) counts whoever recorded the run
+ * (poolEvidence: one rule).
  */
 async function loadOwnWindow(r) {
     const { deps, args } = r;
@@ -65453,7 +63476,7 @@ async function readLedger(r, why) {
         list = await deps.api().listRuns(args.modelId, { status: 'completed', limit: RUN_LIST_PAGE });
     }
     catch (err) {
-        r.gaps.push(`${why}, and the model's runs could not be listed (${errors_describeFailure(err)}), so a weakness seen in them cannot be ruled out`);
+        r.gaps.push(`${why}, and the model's runs could not be listed (${describeFailure(err)}), so a weakness seen in them cannot be ruled out`);
         return [];
     }
     // Every run of the page holding findings: newer ones holding only low findings must not push out an older weakness.
@@ -65470,6 +63493,14 @@ async function readLedger(r, why) {
     // The whole page is the sample: the runs holding findings with those that hold none (not chosen for their sightings).
     return [...runs, ...cleanListedRuns(list, args.bounds)];
 }
+/** No record of the default branch listed on its push: adoption reads nothing more; eviction (or cannot tell) reads the ledger. */
+async function unlessAdopted(r, why) {
+    const { args } = r;
+    const gone = await recordsGoneOnPush(r.deps.signs ?? null, args.ownStatus ?? null, { ...args, cost: r.cost });
+    if (gone.line !== null)
+        r.notes.push(gone.line);
+    return gone.kind === 'adoption' ? [] : readLedger(r, why);
+}
 /** Whether files under agent_paths changed from `base` to `head` (asked once each); null when the comparison failed (a gap said). */
 async function agentChanged(r, base, head) {
     const { deps, args } = r;
@@ -65484,7 +63515,7 @@ async function agentChanged(r, base, head) {
             changed = files.kind === 'everything' || agentFilesAmong(args.agentPaths, files.files).length > 0;
         }
         catch (err) {
-            r.gaps.push(`whether agent_paths changed since ${base.slice(0, 12)} could not be told (${errors_describeFailure(err)})`);
+            r.gaps.push(`whether agent_paths changed since ${base.slice(0, 12)} could not be told (${describeFailure(err)})`);
         }
     }
     r.compared.set(key, changed);
@@ -65515,10 +63546,9 @@ async function sameAgent(r, records, limit) {
     return kept;
 }
 /**
- * Per recorded commit, whether its run is of the agent judged now (`judged`):
- * with agent_paths, no change under them between the two (every commit
- * compared); without, the same commit. A record without a commit, or a
- * comparison that failed, is of another agent (its weaknesses presumed).
+ * Per recorded commit, whether its run is of the agent judged now (`judged`): with agent_paths, no change under them
+ * between the two (every commit compared); without, the same commit. A record without a commit, or a comparison that
+ * failed, is of another agent (its weaknesses presumed).
  */
 async function agentMarks(r, records, judged) {
     const marks = new Map();
@@ -65549,7 +63579,7 @@ async function readRuns(r, records, marks, provenance, o = {}) {
                 read = await readRunEvidence(reads, rec.runId, provenance);
             }
             catch (err) {
-                r.gaps.push(`recorded run ${text_oneLine(rec.runId, 80)} could not be read (${errors_describeFailure(err)}), so what it saw cannot be ruled out`);
+                r.gaps.push(`recorded run ${oneLine(rec.runId, 80)} could not be read (${describeFailure(err)}), so what it saw cannot be ruled out`);
                 continue;
             }
             if ('problem' in read) {
@@ -65571,10 +63601,9 @@ async function readRuns(r, records, marks, provenance, o = {}) {
     return runs;
 }
 /**
- * The holders the window's records name beyond its runs (at most MAX_HOLDERS),
- * read like any run of the window; one is kept only while it holds a finding
- * the service has not closed. A holder is of the agent judged now when a
- * record of that agent marks it as of its own.
+ * The holders the window's records name beyond its runs (at most MAX_HOLDERS), read like any run of the window; one is
+ * kept only while it holds a finding the service has not closed. A holder is of the agent judged now when a record of
+ * that agent marks it as of its own.
  */
 async function readHolders(r, records, marks, provenance) {
     const holders = holdersToRead(records, records.map((x) => x.runId), MAX_HOLDERS);
@@ -65663,6 +63692,7 @@ function trustedCommit(eventName, payload, env) {
 
 
 
+
 /** Budget of the service and GitHub calls around the run (baseline, accepted risks, dismissals). */
 const SIDE_CALL_BUDGET_MS = 60_000;
 /**
@@ -65673,15 +63703,17 @@ const SIDE_CALL_BUDGET_MS = 60_000;
  * once it is, and until then counts as none (a carry-over then only matches a
  * record decided without one, the stricter gate).
  */
-async function loadPolicy(ctx, inputs, agent, evidence = 'now') {
+async function loadPolicy(ctx, inputs, agent, evidence = 'now', statusSet) {
     const { io } = ctx;
-    const scope = baselineScope(io.env.GITHUB_EVENT_NAME ?? '', await publish_readEventPayload(io.env.GITHUB_EVENT_PATH), io.env);
+    const scope = baselineScope(io.env.GITHUB_EVENT_NAME ?? '', await readEventPayload(io.env.GITHUB_EVENT_PATH), io.env);
     const today = isoDay(ctx.clock.now());
     const accepted = inputs.acceptedRisksFile === '' ? null : await readAccepted(ctx, inputs, scope, today);
     const agentKey = agent.key;
+    const ownStatus = statusSet === undefined ? {} : { ownStatus: { context: statusContext(agent.statusName), owner: agent.statusOwner, write: statusSet } };
+    const policy = { scope, today, accepted, agentKey, ...ownStatus };
     if (evidence === 'later')
-        return { scope, today, accepted, agentKey, evidence, baseline: { ...noEvidence(), why: 'not read yet' } };
-    return { ...(await withEvidence(ctx, inputs, { scope, today, accepted, agentKey, baseline: noEvidence() })), evidence };
+        return { ...policy, evidence, baseline: { ...noEvidence(), why: 'not read yet' } };
+    return { ...(await withEvidence(ctx, inputs, { ...policy, baseline: noEvidence() })), evidence };
 }
 /** `policy` with the baseline and evidence windows of `inputs.modelId` read (the policy as loadPolicy's 'now' gives it). */
 async function withEvidence(ctx, inputs, policy) {
@@ -65690,7 +63722,7 @@ async function withEvidence(ctx, inputs, policy) {
     // A preview this event has no deployment of has no model: nothing to read a baseline of.
     const baseline = inputs.modelId === ''
         ? { ...noEvidence(), why: 'this event has no target to read a baseline of' }
-        : await loadEvidence(ctx, inputs, scope, agentKey);
+        : await loadEvidence(ctx, inputs, scope, agentKey, policy.ownStatus ?? null);
     io.log.info(baseline.baseline
         ? `Baseline: ${baseline.source}: ${plural(baseline.baseline.findings.length, 'open finding')}; the window cost ${plural(baseline.cost.serviceRequests, 'service request')} and ${plural(baseline.cost.githubRequests, 'GitHub request')} in ${baseline.cost.ms} ms.`
         : `No baseline: ${baseline.why}; gating as with fail_on any.`);
@@ -65712,7 +63744,7 @@ function noEvidence() {
     };
 }
 /** The default branch's window (or baseline_run_id), read through the service and GitHub's caches API. */
-async function loadEvidence(ctx, inputs, scope, agentKey) {
+async function loadEvidence(ctx, inputs, scope, agentKey, ownStatus) {
     const github = inputs.baselineRunId === '' ? await githubReads(ctx, inputs.githubToken) : null;
     if (github === null && inputs.baselineRunId === '' && !inGitHubActions(ctx.io.env)) {
         // A terminal or another CI: no workflow records runs there, and its user never gave a github_token.
@@ -65721,8 +63753,9 @@ async function loadEvidence(ctx, inputs, scope, agentKey) {
         return { ...noEvidence(), why: `${where} no earlier run of this agent is recorded (${named} names one to compare with)` };
     }
     return loadBaseline({
-        api: () => ctx.makeApi(inputs, clock_Deadline.after(ctx.clock, SIDE_CALL_BUDGET_MS)),
+        api: () => ctx.makeApi(inputs, Deadline.after(ctx.clock, SIDE_CALL_BUDGET_MS)),
         github,
+        signs: github,
         log: ctx.io.log,
         now: () => ctx.clock.now()
     }, {
@@ -65736,7 +63769,9 @@ async function loadEvidence(ctx, inputs, scope, agentKey) {
         agentCommit: scope.kind === 'pull_request' ? scope.headSha : scope.kind === 'default-branch' ? scope.sha : null,
         agentPaths: inputs.agentPaths,
         bounds: { runs: inputs.evidenceRuns, maxAgeDays: inputs.evidenceMaxAgeDays, now: ctx.clock.now() },
-        own: ownWindow(scope, ctx.io.env.GITHUB_REF ?? '')
+        own: ownWindow(scope, ctx.io.env.GITHUB_REF ?? ''),
+        // Pushes to the default branch only: a pull request's gate never reads the sign (never laxer).
+        ownStatus: scope.kind === 'default-branch' ? ownStatus : null
     });
 }
 /** A pull_request run's own ref and head, where its own runs are recorded; null for any other run (pull_request_target runs on the base's ref). */
@@ -65765,7 +63800,7 @@ function load_baseline_and_risks_contentsApi(ctx, inputs) {
         token: inputs.githubToken,
         apiUrl: nonEmpty(ctx.io.env.GITHUB_API_URL) ?? 'https://api.github.com',
         clock: ctx.clock,
-        deadline: clock_Deadline.after(ctx.clock, SIDE_CALL_BUDGET_MS),
+        deadline: Deadline.after(ctx.clock, SIDE_CALL_BUDGET_MS),
         signal: ctx.signal,
         log: ctx.io.log,
         random: ctx.random
@@ -65958,7 +63993,7 @@ const FileSchema = contract/* ProfileChanges */.Bj.extend({
     confirm: FileConfirm.optional()
 });
 function problem(path, field, what) {
-    return new ConfigError('profile_file', `${path}: ${field === '' ? '' : `field ${field}: `}${text_oneLine(what, 300)}`);
+    return new ConfigError('profile_file', `${path}: ${field === '' ? '' : `field ${field}: `}${oneLine(what, 300)}`);
 }
 function fieldOf(loc) {
     return loc.reduce((acc, k) => (typeof k === 'number' ? `${acc}[${k}]` : acc === '' ? String(k) : `${acc}.${String(k)}`), '');
@@ -66187,22 +64222,22 @@ function isEmptyConfirm(c) {
 /** Reads of the profile before giving up on a stale version. */
 const MAX_SYNC_ATTEMPTS = 3;
 function isStale(err) {
-    return err instanceof errors_ServiceError && err.status === 409;
+    return err instanceof ServiceError && err.status === 409;
 }
 function isNotFound(err) {
-    return err instanceof errors_ServiceError && err.status === 404;
+    return err instanceof ServiceError && err.status === 404;
 }
 /** A 422 validation list of a profile write, as a mistake in the file naming the field. */
 function explainWrite(err, path, what) {
-    if (!(err instanceof errors_ServiceError) || err.status !== 422)
+    if (!(err instanceof ServiceError) || err.status !== 422)
         return err;
     const issues = Array.isArray(err.extra.issues) ? err.extra.issues : [];
     const first = issues.at(0);
     if (!first || !Array.isArray(first.loc))
-        return new ConfigError('profile_file', `${path}: the service refused the ${what}: ${text_oneLine(err.serviceMessage, 300)}`);
+        return new ConfigError('profile_file', `${path}: the service refused the ${what}: ${oneLine(err.serviceMessage, 300)}`);
     const loc = first.loc.map(String).filter((l) => l !== 'body' && l !== 'changes');
     const field = `${what === 'confirm' ? 'confirm.' : ''}${loc.join('.')}`;
-    return new ConfigError('profile_file', `${path}: field ${field}: the service refused the ${what}: ${text_oneLine(String(first.msg), 300)}`);
+    return new ConfigError('profile_file', `${path}: field ${field}: the service refused the ${what}: ${oneLine(String(first.msg), 300)}`);
 }
 async function readProfile(deps, modelId) {
     try {
@@ -66211,7 +64246,7 @@ async function readProfile(deps, modelId) {
     catch (err) {
         if (isNotFound(err))
             return null;
-        if (err instanceof errors_ServiceError && err.status === 403) {
+        if (err instanceof ServiceError && err.status === 403) {
             throw err.withDetail({
                 hint: 'Syncing the profile compares it with what the service holds: the key must be allowed to read the profile, not only to write it'
             });
@@ -66275,7 +64310,7 @@ async function syncProfile(deps, modelId, path, file) {
     // Every attempt that did not return ended stale.
     if (lastStale === null)
         throw new Error(`Profile of model ${modelId}: ${MAX_SYNC_ATTEMPTS} sync attempts ended without an answer (a bug)`);
-    throw new errors_ServiceError({
+    throw new ServiceError({
         endpoint: lastStale.endpoint,
         status: lastStale.status,
         code: lastStale.code,
@@ -66377,7 +64412,7 @@ function issuesOf(err) {
     });
 }
 function explainRegistrationFailure(err, endpointUrl) {
-    if (!(err instanceof errors_ServiceError))
+    if (!(err instanceof ServiceError))
         return null;
     const host = safeHost(endpointUrl);
     if (err.status === 422 && err.code === 'probe_failed') {
@@ -66385,21 +64420,21 @@ function explainRegistrationFailure(err, endpointUrl) {
         const category = typeof raw === 'string' ? raw : '';
         // Own keys only: a category such as `constructor` is not one of ours.
         const hint = Object.hasOwn(PROBE_HINTS, category) ? PROBE_HINTS[category] : undefined;
-        const said = err.serviceMessage !== '' ? ` (the service said: ${text_oneLine(err.serviceMessage, 300)})` : '';
+        const said = err.serviceMessage !== '' ? ` (the service said: ${oneLine(err.serviceMessage, 300)})` : '';
         if (!hint) {
-            return new ConfigError('endpoint_url', `the service's live probe of ${host} failed (${text_oneLine(category, 60) || 'no category'})${said}; nothing was registered`);
+            return new ConfigError('endpoint_url', `the service's live probe of ${host} failed (${oneLine(category, 60) || 'no category'})${said}; nothing was registered`);
         }
         return new ConfigError(hint.input, `the service's live probe of ${host} failed: ${category}, ${hint.what}${said}. Nothing was registered: ${hint.check}`);
     }
     if (err.status === 400) {
         const field = typeof err.extra.field === 'string' ? err.extra.field : 'config.endpoint_url';
-        return new ConfigError(inputOfField(field), `the service refused the address${field === 'oauth.token_url' ? ' of the token endpoint' : ` ${host}`}: ${text_oneLine(err.serviceMessage, 300)}. It probes only public addresses over an accepted scheme (https): private, loopback, link-local and cloud-metadata hosts are refused. Give the agent's public URL; nothing was registered`);
+        return new ConfigError(inputOfField(field), `the service refused the address${field === 'oauth.token_url' ? ' of the token endpoint' : ` ${host}`}: ${oneLine(err.serviceMessage, 300)}. It probes only public addresses over an accepted scheme (https): private, loopback, link-local and cloud-metadata hosts are refused. Give the agent's public URL; nothing was registered`);
     }
     if (err.status === 422 && err.code === 'validation_error') {
         const issues = issuesOf(err);
         const first = issues.at(0);
         if (!first)
-            return new ConfigError('endpoint_url', `the service refused the registration: ${text_oneLine(err.serviceMessage, 300)}`);
+            return new ConfigError('endpoint_url', `the service refused the registration: ${oneLine(err.serviceMessage, 300)}`);
         const field = (first.loc[0] === 'body' ? first.loc.slice(1) : first.loc).join('.');
         const more = issues.length > 1
             ? ` (and ${issues.length - 1} more: ${issues
@@ -66407,7 +64442,7 @@ function explainRegistrationFailure(err, endpointUrl) {
                 .map((i) => i.loc.filter((l) => l !== 'body').join('.'))
                 .join(', ')})`
             : '';
-        return new ConfigError(inputOfField(field), `the service refused field ${field} of the registration: ${text_oneLine(first.msg, 200)}${more}`);
+        return new ConfigError(inputOfField(field), `the service refused field ${field} of the registration: ${oneLine(first.msg, 200)}${more}`);
     }
     return null;
 }
@@ -66482,7 +64517,7 @@ async function resolveTarget(deps, target, name) {
         const explained = explainRegistrationFailure(err, endpoint.endpointUrl);
         if (explained)
             throw explained;
-        if (!(err instanceof errors_ServiceError) || !err.ambiguous)
+        if (!(err instanceof ServiceError) || !err.ambiguous)
             throw err;
         const found = await recoverLostRegistration(deps, choice.name, endpoint.endpointUrl, before, err);
         return { modelId: found.model_id, name: found.name, outcome: 'registered', endpointHost: found.endpoint_host, movedFrom: moved };
@@ -66499,7 +64534,7 @@ async function recoverLostRegistration(deps, name, endpointUrl, before, lost) {
             return found;
         }
     }
-    throw new errors_ServiceError({
+    throw new ServiceError({
         endpoint: lost.endpoint,
         status: lost.status,
         code: lost.code,
@@ -66567,8 +64602,8 @@ async function prepareTarget(deps, inputs, agent, deployment = null) {
         };
     }
     const eventName = io.env.GITHUB_EVENT_NAME ?? '';
-    const payload = await publish_readEventPayload(io.env.GITHUB_EVENT_PATH);
-    const deadline = clock_Deadline.after(clock, inputs.timeoutMs);
+    const payload = await readEventPayload(io.env.GITHUB_EVENT_PATH);
+    const deadline = Deadline.after(clock, inputs.timeoutMs);
     const callDeps = {
         api: deps.makeApi(deadline, setupRequestTimeoutMs(inputs)),
         clock,
@@ -66615,7 +64650,7 @@ async function syncProfileFile(deps, profile, file, target) {
         const kind = failureKind(err);
         if (profile.failOnError || kind === 'bug' || kind === 'aborted')
             throw err;
-        const line = errors_describeFailure(err);
+        const line = describeFailure(err);
         deps.io.log.warning(`The profile sync failed; assessing the profile as the service holds it (fail_on_profile_error is false): ${line}`);
         return { file: path, status: 'failed', created: false, changed: [], confirmed: [], version: null, error: line };
     }
@@ -66689,8 +64724,8 @@ async function reads(ctx, inputs) {
 function readFailure(ctx, err) {
     if (err instanceof AbortedError)
         throw err;
-    ctx.io.log.warning(`Could not read the earlier assessment from GitHub, so this step assesses: ${errors_describeFailure(err)}`);
-    return `the earlier assessment could not be read from GitHub (${errors_describeFailure(err)})`;
+    ctx.io.log.warning(`Could not read the earlier assessment from GitHub, so this step assesses: ${describeFailure(err)}`);
+    return `the earlier assessment could not be read from GitHub (${describeFailure(err)})`;
 }
 /** A pull request's push, or a deployment of its commit: agent_paths decides. */
 async function planPush(ctx, inputs, planned, identity) {
@@ -66850,7 +64885,7 @@ async function planEvent(ctx, inputs, event) {
 /** A ready deployment: its pull request (open, the deployed commit its head first), found by the commit. */
 async function planDeployment(ctx, inputs, event, repo) {
     const at = shortSha(event.sha);
-    const where = event.environment === null ? '' : ` to ${text_oneLine(event.environment, 60)}`;
+    const where = event.environment === null ? '' : ` to ${oneLine(event.environment, 60)}`;
     const found = await pullOfCommit(ctx, inputs, repo, event.sha);
     const pull = typeof found === 'string' ? null : found;
     const prNumber = pull?.number ?? null;
@@ -66884,8 +64919,8 @@ async function pullOfCommit(ctx, inputs, repo, sha) {
     catch (err) {
         if (err instanceof AbortedError)
             throw err;
-        ctx.io.log.warning(`Could not look up the pull request of the deployed commit ${shortSha(sha)}: ${errors_describeFailure(err)}`);
-        return `its pull request could not be looked up (${errors_describeFailure(err)})`;
+        ctx.io.log.warning(`Could not look up the pull request of the deployed commit ${shortSha(sha)}: ${describeFailure(err)}`);
+        return `its pull request could not be looked up (${describeFailure(err)})`;
     }
 }
 
@@ -66909,7 +64944,7 @@ async function publish(ctx, settings, report) {
     return outcome;
 }
 
-;// CONCATENATED MODULE: ./src/action/collect.ts
+;// CONCATENATED MODULE: ./src/action/stages/collect.ts
 /**
  * mode: collect, the collector of detached assessments (wait: detached;
  * docs/pr-pipelines.md#detached-waiting). A scheduled workflow on the default
@@ -67028,29 +65063,6 @@ function ofPullRequests(policy) {
         return policy;
     return { ...policy, baseline: { ...policy.baseline, windows: { ...windows, agent: null } } };
 }
-/** Runs to collect first, then the queued records oldest first (the model takes one at a time). */
-function inOrder(found) {
-    const at = (f) => f.pending.at ?? '';
-    const queued = found.filter((f) => f.pending.runId === null).sort((a, b) => at(a).localeCompare(at(b)));
-    return [...found.filter((f) => f.pending.runId !== null), ...queued];
-}
-/** Every owned comment of this agent holding a pending record, on the open pull requests. */
-async function pendingRecords(gh, repo, login, marker) {
-    const out = [];
-    for (const pull of await gh.listOpenPulls(repo)) {
-        for (let page = 1; page <= MAX_PAGES; page++) {
-            const { items, hasNext } = await gh.listComments(repo, pull.number, page);
-            for (const c of items) {
-                const pending = isOwnedComment(c.user, login) ? readPendingRecord(c.body, marker) : null;
-                if (pending !== null)
-                    out.push({ pull, pending });
-            }
-            if (!hasNext || items.length === 0)
-                break;
-        }
-    }
-    return out;
-}
 /**
  * The step context whose comment writes happen only while the comment still
  * holds `read` (the compare just before the write: a newer push's record is
@@ -67103,7 +65115,7 @@ async function lookAt(ctx0, c, f) {
     catch (err) {
         if (err instanceof AbortedError)
             throw err;
-        ctx.io.log.warning(`${where}: could not be collected, left pending for the next collector: ${errors_describeFailure(err)}`);
+        ctx.io.log.warning(`${where}: could not be collected, left pending for the next collector: ${describeFailure(err)}`);
         return look('failed');
     }
 }
@@ -67194,21 +65206,21 @@ async function triggerQueued(ctx, c, q) {
 /** Whether the service lists a run of the model still going (one read; unreadable counts as busy: tried next time). */
 async function modelRunning(ctx, inputs) {
     try {
-        const api = ctx.makeApi(inputs, clock_Deadline.after(ctx.clock, 10_000));
+        const api = ctx.makeApi(inputs, Deadline.after(ctx.clock, 10_000));
         const list = await api.listRuns(inputs.modelId, { limit: 20 });
         return list.runs.some((r) => !(0,contract/* isTerminal */.Hd)(r.status));
     }
     catch (err) {
         if (err instanceof AbortedError)
             throw err;
-        ctx.io.log.info(`The model's runs could not be listed (${errors_describeFailure(err)}): the queued records wait for the next collector.`);
+        ctx.io.log.info(`The model's runs could not be listed (${describeFailure(err)}): the queued records wait for the next collector.`);
         return true;
     }
 }
 /** The run this collector triggered for a record a newer push replaced: stopped, and said. */
 async function stopOrphan(ctx, inputs, runId) {
-    const api = ctx.makeApi(inputs, clock_Deadline.after(ctx.clock, 20_000));
-    await stop_run_stopRun({ api, clock: ctx.clock, log: ctx.io.log }, runId, {
+    const api = ctx.makeApi(inputs, Deadline.after(ctx.clock, 20_000));
+    await stopRun({ api, clock: ctx.clock, log: ctx.io.log }, runId, {
         settleMs: 10_000,
         why: 'a newer push replaced the queued record it was triggered for'
     });
@@ -67284,7 +65296,7 @@ const UNAVAILABLE = {
 function actionsCacheStore(deps) {
     const cwd = deps.cwd ?? process.cwd();
     // The package (and the Azure SDK it brings) is loaded only when a cache service is there to talk to.
-    const load = deps.loadCache ?? (async () => (cacheServiceConfigured(deps.env) ? await __nccwpck_require__.e(/* import() */ 691).then(__nccwpck_require__.bind(__nccwpck_require__, 1691)) : UNAVAILABLE));
+    const load = deps.loadCache ?? (async () => (cacheServiceConfigured(deps.env) ? await __nccwpck_require__.e(/* import() */ 289).then(__nccwpck_require__.bind(__nccwpck_require__, 289)) : UNAVAILABLE));
     /** The file is only a vehicle: never leave it in the workspace (a later step could commit it). */
     const cleanUp = async (file) => {
         await (0,promises_namespaceObject.rm)((0,external_node_path_.join)(cwd, file), { force: true });
@@ -67375,7 +65387,7 @@ function gitlabStatusError(endpoint, status, headers, text, nowMs, secrets) {
     return new GitLabError({
         endpoint,
         status,
-        message: text_oneLine(scrubSecrets(gitlabMessage(text, `HTTP ${status}`), secrets), 300),
+        message: oneLine(scrubSecrets(gitlabMessage(text, `HTTP ${status}`), secrets), 300),
         retryAfterMs,
         leastWaitMs: status === 429 && retryAfterMs === undefined ? GITLAB_RATE_LIMIT_WAIT_MS : undefined,
         transient: status === 408 || status === 429 || status >= 500,
@@ -67622,7 +65634,7 @@ const TOKEN_HINT = 'Fix: give the job a token of a user or bot with at least the
 function explainNoteFailure(err, mr) {
     const where = `merge request !${mr.iid} of project ${mr.projectId}`;
     const head = `Could not write the note on ${where} (the gate's result is unchanged)`;
-    const said = errors_describeFailure(err);
+    const said = describeFailure(err);
     if (err instanceof GitLabError && err.status === 401)
         return {
             warning: `${head}: GitLab answered 401, the token is not valid or has expired (${said}). ${TOKEN_HINT}`,
@@ -67656,7 +65668,7 @@ async function postStickyNote(api, mr, body, marker, log) {
         catch (err) {
             if (err instanceof AbortedError)
                 throw err;
-            const why = `GitLab did not say who the token's user is (GET /user: ${errors_describeFailure(err)}), so no note can be told ours`;
+            const why = `GitLab did not say who the token's user is (GET /user: ${describeFailure(err)}), so no note can be told ours`;
             log.warning(`Could not write the merge-request note (the gate's result is unchanged): ${why}. ${TOKEN_HINT}`);
             return { action: 'skipped', noteId: null, reason: 'the token user is unknown' };
         }
@@ -67720,7 +65732,7 @@ async function publishToGitLab(deps, args) {
         token: args.token,
         apiUrl: args.ci.apiUrl,
         clock: deps.clock,
-        deadline: clock_Deadline.after(deps.clock, GITLAB_BUDGET_MS),
+        deadline: Deadline.after(deps.clock, GITLAB_BUDGET_MS),
         signal: deps.signal,
         log,
         random: deps.random,
@@ -67869,25 +65881,25 @@ const OUTPUT_MAX_CHARS = 65_536;
  * of endpoint_url and endpoint_path (a deployment protection bypass travels
  * there, e.g. ?x-vercel-protection-bypass=<secret>).
  */
-function scrubbed_io_stepSecrets(io) {
+function stepSecrets(io) {
     const secrets = [];
     // Every form a credential is sent in (base64 of basic auth, URL-encoded, JSON-escaped...). A value
     // that cannot be a credential (too short) is never registered as a mask: readInputs refuses it
     // without printing it.
     for (const name of ['api_key', 'target_credential']) {
         const raw = common_envInputReader(io.env)(name);
-        if (!common_isMaskableSecret(raw))
+        if (!isMaskableSecret(raw))
             continue;
-        const forms = redact_secretWireForms(raw, name === 'target_credential' ? { clientId: common_envInputReader(io.env)('oauth_client_id') } : {});
+        const forms = secretWireForms(raw, name === 'target_credential' ? { clientId: common_envInputReader(io.env)('oauth_client_id') } : {});
         for (const form of forms)
             io.setSecret(form);
         secrets.push(...forms);
     }
     for (const name of ['endpoint_url', 'endpoint_path']) {
         for (const value of queryValues(common_envInputReader(io.env)(name))) {
-            if (!common_isMaskableSecret(value))
+            if (!isMaskableSecret(value))
                 continue;
-            const forms = redact_secretWireForms(value);
+            const forms = secretWireForms(value);
             for (const form of forms)
                 io.setSecret(form);
             secrets.push(...forms);
@@ -67895,7 +65907,7 @@ function scrubbed_io_stepSecrets(io) {
     }
     // The GitLab token of a merge-request note (see publishNoteInsteadOfComment).
     const gitlabToken = inGitLabJob(io.env) ? (io.env.GITLAB_TOKEN ?? '') : '';
-    if (common_isMaskableSecret(gitlabToken)) {
+    if (isMaskableSecret(gitlabToken)) {
         io.setSecret(gitlabToken);
         secrets.push(gitlabToken);
     }
@@ -67943,7 +65955,7 @@ function scrubbedLog(log, scrub, budget) {
  * step state passes through as is: it holds the ids the post step needs, and
  * the runner never shows it.
  */
-function scrubbed_io_scrubbingIO(raw, secrets, github) {
+function scrubbingIO(raw, secrets, github) {
     const scrub = makeScrubber(secrets);
     const budget = annotationBudget();
     const log = scrubbedLog(raw.log, scrub, budget);
@@ -67951,7 +65963,7 @@ function scrubbed_io_scrubbingIO(raw, secrets, github) {
         token,
         apiUrl: nonEmpty(raw.env.GITHUB_API_URL) ?? 'https://api.github.com',
         clock: github.clock,
-        deadline: clock_Deadline.after(github.clock, STATUS_BUDGET_MS),
+        deadline: Deadline.after(github.clock, STATUS_BUDGET_MS),
         signal: github.signal,
         log,
         random: github.random
@@ -67967,7 +65979,7 @@ function scrubbed_io_scrubbingIO(raw, secrets, github) {
         },
         getState: (name) => raw.getState(name),
         setOutput: (name, value) => {
-            raw.setOutput(name, text_oneLine(scrub(value), OUTPUT_MAX_CHARS));
+            raw.setOutput(name, oneLine(scrub(value), OUTPUT_MAX_CHARS));
         },
         annotate: (level, message, title) => {
             if (budget.take(level))
@@ -68001,7 +66013,7 @@ function scrubbed_io_scrubbingIO(raw, secrets, github) {
             }
             catch (err) {
                 if (!(err instanceof AbortedError))
-                    log.warning(`Could not set the commit status (the gate's result is unchanged): ${errors_describeFailure(err)}`);
+                    log.warning(`Could not set the commit status (the gate's result is unchanged): ${describeFailure(err)}`);
                 return false;
             }
         },
@@ -68040,8 +66052,8 @@ function scrubbedBaselineStore(store, secrets, log) {
 
 /** The context of a main step: its secrets masked on the runner first, then every sink behind the scrubbing edge. */
 function stage_context_stepContext(deps) {
-    const secrets = scrubbed_io_stepSecrets(deps.io);
-    const io = scrubbed_io_scrubbingIO(deps.io, secrets, { clock: deps.clock, signal: deps.signal, random: deps.random });
+    const secrets = stepSecrets(deps.io);
+    const io = scrubbingIO(deps.io, secrets, { clock: deps.clock, signal: deps.signal, random: deps.random });
     return {
         io,
         secrets,
@@ -68130,7 +66142,7 @@ async function withGitHub(ctx, inputs, read) {
     catch (err) {
         if (err instanceof AbortedError)
             throw err;
-        return { kind: 'unknown', why: `GitHub could not be asked: ${errors_describeFailure(err)}` };
+        return { kind: 'unknown', why: `GitHub could not be asked: ${describeFailure(err)}` };
     }
 }
 /** issue_comment: on a pull request, its head; elsewhere the default branch's code. */
@@ -68198,7 +66210,7 @@ async function commentedPull(gh, repo, number, repository) {
 
 /** The pull request of a pull_request event (the default name of its preview); null on other events. */
 async function eventPullNumber(env) {
-    const event = targetFromEvent(env.GITHUB_EVENT_NAME ?? '', await publish_readEventPayload(env.GITHUB_EVENT_PATH), env.GITHUB_REPOSITORY ?? '');
+    const event = targetFromEvent(env.GITHUB_EVENT_NAME ?? '', await readEventPayload(env.GITHUB_EVENT_PATH), env.GITHUB_REPOSITORY ?? '');
     return event.kind === 'pull_request' ? event.number : null;
 }
 /** Every input, read and validated, and the event; a mistake is a ConfigError naming the input. */
@@ -68206,15 +66218,15 @@ async function readStepInputs(ctx) {
     const { env } = ctx.io;
     const eventName = env.GITHUB_EVENT_NAME ?? '';
     const payload = await readEventFile(env.GITHUB_EVENT_PATH);
-    const event = payload.ok ? event_readPipelineEvent(eventName, payload.value, env) : unreadableEvent(eventName, payload.why, env);
-    const inputs = read_inputs_readInputs(common_envInputReader(env), event, ci_host_ciHost(env));
+    const event = payload.ok ? readPipelineEvent(eventName, payload.value, env) : unreadableEvent(eventName, payload.why, env);
+    const inputs = readInputs(common_envInputReader(env), event, ciHost(env));
     refuseForkSecrets(env, inputs.apiKey);
     return { inputs, event };
 }
 /** mode: overview's inputs (no target, no event to read), checked as every mode's are. */
 function readOverviewStepInputs(ctx) {
     const { env } = ctx.io;
-    const inputs = readOverviewInputs(common_envInputReader(env), ci_host_ciHost(env));
+    const inputs = readOverviewInputs(common_envInputReader(env), ciHost(env));
     refuseForkSecrets(env, inputs.apiKey);
     return inputs;
 }
@@ -68273,11 +66285,11 @@ async function syncDismissals(standing, api, findings, acceptedBy) {
             dismissed += 1;
         }
         catch (err) {
-            if (err instanceof errors_ServiceError && err.status === 403) {
+            if (err instanceof ServiceError && err.status === 403) {
                 notes.push(`Finding ${f.finding_id} was not dismissed on the service: the plan withholds proof (403); it stays accepted here.`);
             }
             else {
-                notes.push(`Warning: finding ${f.finding_id} could not be dismissed on the service: ${errors_describeFailure(err)}`);
+                notes.push(`Warning: finding ${f.finding_id} could not be dismissed on the service: ${describeFailure(err)}`);
             }
         }
     }
@@ -68326,7 +66338,7 @@ async function saveBaseline(ctx, inputs, policy, outcome) {
     }), policy.agentKey, recordHolders(outcome.policy?.evidence.notReproduced ?? [], 
     // A weakness a confirmation showed gone is named by no record.
     new Set((outcome.confirmation?.tallies ?? []).filter((t) => verdictOf(t) === 'shown-gone').flatMap((t) => t.plan.fingerprints)), 
-    // The service's list is not the default branch's own observation: named presumed-only (PRESUMED_MARK), never "known on main" (issue 41).
+    // The service's list is not the default branch's own observation: named presumed-only (PRESUMED_MARK), never "known on main".
     new Set(policy.baseline.serviceList ?? [])));
     if (!saved.saved)
         return null;
@@ -68341,7 +66353,7 @@ async function dismissAccepted(ctx, inputs, policy, outcome) {
     const { results } = outcome;
     if (!inputs.syncDismissals || !outcome.policy || results.findings === null)
         return [];
-    const synced = await syncDismissals(policy.scope, () => ctx.makeApi(inputs, clock_Deadline.after(ctx.clock, SIDE_CALL_BUDGET_MS)), results.findings, outcome.policy.acceptance.acceptedBy);
+    const synced = await syncDismissals(policy.scope, () => ctx.makeApi(inputs, Deadline.after(ctx.clock, SIDE_CALL_BUDGET_MS)), results.findings, outcome.policy.acceptance.acceptedBy);
     return synced.notes;
 }
 
@@ -68619,7 +66631,7 @@ const OVERVIEW_RESULT = {
 };
 /** Every model of the workspace and its recent runs, read within timeout_minutes; progress in the log. Only the inventory failing throws. */
 async function readWorkspace(ctx, inputs) {
-    const api = ctx.makeApi(inputs, clock_Deadline.after(ctx.clock, inputs.timeoutMs));
+    const api = ctx.makeApi(inputs, Deadline.after(ctx.clock, inputs.timeoutMs));
     const read = await readOverview({
         api,
         now: ctx.clock.now(),
@@ -68685,7 +66697,7 @@ function attacksOf(f) {
 }
 /** A service id, shown on one line. */
 function safeId(id) {
-    return text_oneLine(id, 80);
+    return oneLine(id, 80);
 }
 /** "2 attacks still reproduce, 1 could not be judged" from a finding after replay. */
 function brokenDetail(f) {
@@ -68808,7 +66820,7 @@ async function fixedFindingsOf(deps, run) {
         return res.findings;
     }
     catch (err) {
-        if (err instanceof errors_ServiceError && err.status === 409) {
+        if (err instanceof ServiceError && err.status === 409) {
             deps.log.info(`Run ${safeId(run.run_id)} is still in progress; its findings are not readable yet, skipped.`);
             return null;
         }
@@ -68931,7 +66943,7 @@ async function validateFinding(deps, c) {
             res = await d.api.validateFinding(c.finding.finding_id, callOptions(d));
         }
         catch (err) {
-            if (!(err instanceof errors_ServiceError))
+            if (!(err instanceof ServiceError))
                 throw err;
             const next = await afterRefusal(d, c, err, tries);
             if (next === RETRY)
@@ -69034,7 +67046,7 @@ async function replayAll(deps, candidates) {
             out.push({ ...base, outcome: 'not_attempted', detail: stopRest, finding_status: f.status, attacks: attacksOf(f) });
             continue;
         }
-        log.info(`Validating ${i + 1}/${candidates.length}: finding ${safeId(f.finding_id)} (${text_oneLine(f.category, 80)}, ${f.severity})…`);
+        log.info(`Validating ${i + 1}/${candidates.length}: finding ${safeId(f.finding_id)} (${oneLine(f.category, 80)}, ${f.severity})…`);
         let attempt;
         try {
             attempt = await validateFinding(deps, c);
@@ -69046,11 +67058,11 @@ async function replayAll(deps, candidates) {
                 throw err;
             attempt = err.here;
             stopRest = err.rest;
-            log.warning(`Finding ${safeId(f.finding_id)}: not attempted: ${text_oneLine(err.here.detail)}. The remaining findings are not attempted either.`);
+            log.warning(`Finding ${safeId(f.finding_id)}: not attempted: ${oneLine(err.here.detail)}. The remaining findings are not attempted either.`);
         }
         out.push({ ...base, ...attempt });
         if (stopRest === null)
-            log.info(`  → ${attempt.outcome.replace('_', ' ')}: ${text_oneLine(attempt.detail)}`);
+            log.info(`  → ${attempt.outcome.replace('_', ' ')}: ${oneLine(attempt.detail)}`);
     }
     return out;
 }
@@ -69151,7 +67163,7 @@ async function runValidateMode(deps, args) {
 
 
 function validateFixes(ctx, inputs) {
-    const deadline = clock_Deadline.after(ctx.clock, inputs.timeoutMs);
+    const deadline = Deadline.after(ctx.clock, inputs.timeoutMs);
     return runValidateMode({ api: ctx.makeApi(inputs, deadline), clock: ctx.clock, deadline, signal: ctx.signal, log: ctx.io.log, random: ctx.random }, { modelId: inputs.modelId, maxRuns: inputs.maxRuns, failOnIncomplete: inputs.failOnIncomplete });
 }
 
@@ -69205,7 +67217,7 @@ function validateFixes(ctx, inputs) {
 
 
 /** Run the main step, then set its outputs and end it. Never throws: every failure fails the step with a line of its kind. */
-async function main_runMain(deps) {
+async function runMain(deps) {
     const ctx = stepContext(deps);
     const outcome = await runStep(ctx);
     concludeAction(ctx.io, outcome);
@@ -69243,10 +67255,10 @@ async function gateStep(ctx, given, event, trail) {
     if (planned.skipped !== null)
         return skipStep(ctx, given, planned, planned.skipped);
     trail.status = statusEdge(ctx, given, planned);
-    await startStatus(ctx, trail.status);
+    const statusSet = await startStatus(ctx, trail.status, given);
     await guardSecrets(ctx, given, event);
     // The plan comes before prepare: a carried-over push needs no assessment, so it finds or registers no target.
-    const early = await loadPolicy(ctx, given, planned.agent, given.target.kind === 'endpoint' ? 'later' : 'now');
+    const early = await loadPolicy(ctx, given, planned.agent, given.target.kind === 'endpoint' ? 'later' : 'now', statusSet);
     const decided = await plan(ctx, given, early, planned);
     if (decided.kind === 'fail_closed')
         throw decided.error;
@@ -69320,257 +67332,13 @@ async function failStep(ctx, trail, err) {
         end = await publish(ctx, inputs, await reportNotAssessed(ctx, inputs, failure, at));
     }
     catch (publishErr) {
-        ctx.io.log.warning(`Could not write the not-assessed report: ${errors_describeFailure(publishErr)}`);
+        ctx.io.log.warning(`Could not write the not-assessed report: ${describeFailure(publishErr)}`);
     }
     const step = { outcome: 'fail', line: failure.line };
     return conclude(await finishStatus(ctx, trail.status, 'error', step, failureStatus(err, failure.line)), end, trail.prepared);
 }
 
-// EXTERNAL MODULE: ./node_modules/@actions/core/lib/core.js + 7 modules
-var lib_core = __nccwpck_require__(3838);
-;// CONCATENATED MODULE: ./src/action/io.ts
-/**
- * The runner's side of a step (outputs, state, summary, annotations, failure),
- * as one interface the shell is written against, and its real implementation
- * on @actions/core. Tests pass a fake ActionIO and run the steps in-process.
- */
-
-
-/** The ActionIO of a real runner, backed by @actions/core. */
-function io_coreActionIO() {
-    return {
-        env: process.env,
-        log: singleLineLog({
-            info: core.info,
-            warning: (l) => {
-                core.warning(l);
-            },
-            debug: core.debug
-        }),
-        setSecret: core.setSecret,
-        setOutput: core.setOutput,
-        saveState: core.saveState,
-        getState: core.getState,
-        annotate: (level, message, title) => {
-            if (level === 'error')
-                core.error(message, { title });
-            else if (level === 'warning')
-                core.warning(message, { title });
-            else
-                core.notice(message, { title });
-        },
-        appendSummary: async (markdown) => {
-            if (!process.env.GITHUB_STEP_SUMMARY)
-                return;
-            await core.summary.addRaw(markdown, true).write();
-        },
-        setFailed: core.setFailed
-    };
-}
-
-;// CONCATENATED MODULE: ./src/action/post-step.ts
-/**
- * The post step: runs after the job's steps, even on cancellation. It stops
- * what the main step may have left running, with the same key that started
- * it, sending at most one cancel per run across both steps:
- * - the main step started a run and did not see it stop: cancel it, unless
- *   the main step's cancel was already accepted (then the run is stopping:
- *   its status is read once and said, no second cancel is sent);
- * - the main step was interrupted before it learnt the run id of a trigger
- *   it had sent: find the run by the recorded intent and cancel it only if it
- *   is provably ours (run-ownership.ts).
- * It reads only state its own main step saved in this job (state.ts
- * savedState): without the main step's seal it does nothing at all.
- */
-
-
-
-
-
-
-
-
-
-
-
-/** The post step has about as long as the main step had after SIGINT. */
-const POST_SETTLE_MS = 5_000;
-async function post_step_runPost(deps) {
-    const state = savedState(deps.io, stepBinding(deps.io.env));
-    if (state === null) {
-        deps.io.log.info('Post step: the main step saved no state in this job (it stopped before its first line, or the state reads as written by another step): nothing to stop, nothing to set.');
-        return;
-    }
-    const io = usingState(deps.io, state);
-    await stopWhatWasLeft({ ...deps, io });
-    await settleOwedStatus({ ...deps, io });
-}
-/** The run the main step left running, or the run of a trigger it never heard back from: stopped. */
-async function stopWhatWasLeft(deps) {
-    const { io, clock } = deps;
-    const runId = runLeftRunning(io);
-    const intent = runId === null ? abandonedTrigger(io) : null;
-    if (runId === null && intent === null) {
-        io.log.debug('No run left running by the main step.');
-        return;
-    }
-    try {
-        const rawKey = envInputReader(io.env)('api_key');
-        if (isMaskableSecret(rawKey))
-            io.setSecret(rawKey);
-        // The event too: on a deployment event the target may come from it, and the inputs are read as the main step read them.
-        const event = readPipelineEvent(io.env.GITHUB_EVENT_NAME ?? '', await readEventPayload(io.env.GITHUB_EVENT_PATH), io.env);
-        const inputs = readInputs(envInputReader(io.env), event, ciHost(io.env));
-        const settleBy = Deadline.after(clock, POST_SETTLE_MS);
-        const api = deps.makeApi(inputs, Deadline.after(clock, POST_SETTLE_MS * 2));
-        if (runId === null) {
-            // No run id: the step was checked above to have left a trigger intent.
-            if (intent !== null)
-                await stopAbandonedTrigger({ api, clock, log: io.log }, intent, {
-                    settleBy,
-                    why: 'the main step ended before its trigger was answered'
-                });
-            return;
-        }
-        if (cancelRequested(io, runId)) {
-            await reportStopping(api, io, runId);
-            return;
-        }
-        const stopped = await stopRun({ api, clock, log: io.log }, runId, {
-            settleMs: POST_SETTLE_MS,
-            why: 'the main step ended without seeing the run end'
-        });
-        // After a 409 (not running) stopRun has already said what the run's status reads.
-        if (stopped.requested && !stopped.notRunning)
-            io.log.info(`Post step: cancel of run ${runId} requested${stopped.settled ? '; it has stopped' : ''}.`);
-    }
-    catch (err) {
-        io.log.warning(`Post step could not stop ${runId === null ? 'the run of the interrupted trigger' : `run ${runId}`}: ${describeFailure(err)}`);
-    }
-}
-/** The commit status the main step owes (state.ts OwedStatus), set with the step's github_token. */
-async function settleOwedStatus(deps) {
-    const owed = owedStatus(deps.io);
-    if (owed === null) {
-        if (unreadableOwedStatus(deps.io))
-            deps.io.log.warning('Post step: the state owes a commit status that is not a failure or an error (a success is never owed, so it cannot have been saved by the main step): nothing set.');
-        return;
-    }
-    const token = envInputReader(deps.io.env)('github_token');
-    const { sha, context, state } = owed.status;
-    if (token === '') {
-        deps.io.log.warning(`Post step: the commit status ${context} on ${sha.slice(0, 7)} is left pending: github_token is empty.`);
-        return;
-    }
-    const io = scrubbingIO(deps.io, stepSecrets(deps.io), { clock: deps.clock, signal: new AbortController().signal });
-    if (await io.setCommitStatus({ githubToken: token, repo: owed.repo, status: owed.status })) {
-        io.log.info(`Post step: commit status ${context} on ${sha.slice(0, 7)}: ${state} (the main step could not set it).`);
-        saveOwedStatus(deps.io, null);
-    }
-}
-/** The main step's cancel was accepted: one read says whether the run has stopped; no second cancel. */
-async function reportStopping(api, io, runId) {
-    try {
-        const run = await api.getRun(runId);
-        const status = oneLine(run.status, 40);
-        io.log.info(isTerminal(run.status)
-            ? `Post step: run ${runId} has stopped (status ${status}) after the main step's cancel.`
-            : `Post step: the main step's cancel of run ${runId} was accepted and the run is stopping (status ${status}); not sending a second cancel.`);
-    }
-    catch (err) {
-        if (!(err instanceof ServiceError))
-            throw err;
-        io.log.info(`Post step: the main step's cancel of run ${runId} was accepted; its status could not be read (${err.describe()}); not sending a second cancel.`);
-    }
-}
-
-;// CONCATENATED MODULE: ./src/action/job-env.ts
-/**
- * What the action trusts of the job's environment, decided in one place.
- * Any earlier step of the job can write `NAME=value` to $GITHUB_ENV and the
- * runner passes it to every later step (NODE_OPTIONS alone is refused by the
- * runner, since v2.309.0). What the runner sets over that environment for
- * this step cannot be forged; the rest is decided here:
- *
- * | Names | Decision | Why |
- * |---|---|---|
- * | STATE_* | verify | only keys this action's main step saved are laid over the job's; the post step reads nothing without the main step's seal (state.ts) |
- * | INPUT_<name> of every action.yml input | trust | the runner sets each declared input over the job's environment: the step's `with:` value, else action.yml's default, else '' (Handler.AddInputsToEnvironment, ActionRunner "Merge the default inputs"); the action reads no undeclared input |
- * | GITHUB_* the action reads (EVENT_PATH, EVENT_NAME, API_URL, SERVER_URL, REPOSITORY, SHA, REF, REF_NAME, HEAD_REF, BASE_REF, WORKSPACE, WORKFLOW, WORKFLOW_REF, RUN_ID, RUN_ATTEMPT, JOB, OUTPUT, STATE, STEP_SUMMARY) | trust | set from the github context over the job's environment for each action step (NodeScriptActionHandler, GitHubContext's allow-list) |
- * | RUNNER_TEMP | trust | set from the runner context the same way (RunnerContext) |
- * | ACTIONS_RUNTIME_TOKEN, ACTIONS_RUNTIME_URL, ACTIONS_CACHE_URL, ACTIONS_RESULTS_URL | trust | set by the runner for each action step from its own connection (the Actions cache of the baselines) |
- * | any name but INPUT_API_KEY whose value carries the api_key's | refuse | an earlier step of the job reads it there and can seal forged state the post step would trust (state.ts): the key belongs in the step's `with:` alone |
- * | NODE_TLS_REJECT_UNAUTHORIZED=0 | refuse | it turns off certificate checks: whoever answers would get the api_key and could send a passing run |
- * | NODE_OPTIONS | trust | the runner refuses it from $GITHUB_ENV |
- * | HTTPS_PROXY, HTTP_PROXY, NO_PROXY | document | with certificates checked a proxy sees host names, not the key or the answers |
- * | NODE_EXTRA_CA_CERTS | document | it names a file: a step that can plant a CA file can already rewrite the action's own files on the runner (docs/threat-model.md) |
- *
- * docs/threat-model.md says the same to users; __tests__/e2e/job-env-e2e.test.ts holds each decision through the bundle.
- */
-
-
-/** The job-environment variables the action refuses to run under, with why. */
-const REFUSED_JOB_ENV = [
-    {
-        name: 'NODE_TLS_REJECT_UNAUTHORIZED',
-        value: '0',
-        why: 'turns off TLS certificate checks: whoever answers for the service would get the api_key and could answer with a passing run. An earlier step may have set it through $GITHUB_ENV; unset it (for a private certificate authority, give the runner NODE_EXTRA_CA_CERTS)'
-    }
-];
-/** The one name the runner gives the step's api_key: the `with:` input. */
-const API_KEY_INPUT = 'INPUT_API_KEY';
-/**
- * The names, other than INPUT_API_KEY, whose value carries the step's api_key:
- * the key itself (trimmed, as the input is read), or any value holding it or a
- * form it is sent in (redact.ts secretWireForms). Every step of the job sees a
- * job's or workflow's `env:`, so each of them could seal state for the post
- * step. Empty without a key.
- */
-function apiKeyElsewhere(env) {
-    const key = envInputReader(env)('api_key');
-    if (key === '')
-        return [];
-    const forms = secretWireForms(key);
-    const carries = (value) => value.trim() === key || forms.some((f) => value.includes(f));
-    return Object.entries(env)
-        .filter(([name, value]) => name !== API_KEY_INPUT && value !== undefined && carries(value))
-        .map(([name]) => name)
-        .sort();
-}
-/** One line saying why the job's environment is refused, or null when nothing in it is. Never prints a value but the refused ones' fixed values. */
-function job_env_refusedJobEnv(env) {
-    for (const { name, value, why } of REFUSED_JOB_ENV) {
-        if (env[name] === value)
-            return `${name}=${value} ${why}. Nothing was sent.`;
-    }
-    const elsewhere = apiKeyElsewhere(env);
-    if (elsewhere.length > 0) {
-        const names = elsewhere.join(', ');
-        return `Configuration error: the api_key's value is also in the job's environment as ${names}: every step of the job can read it there, and an earlier one could forge the state the post step trusts (docs/threat-model.md). Give the key to this step alone, in its with: (api_key: \${{ secrets.… }}), and remove ${names} from the job's or workflow's env:. Nothing was sent.`;
-    }
-    return null;
-}
-
-;// CONCATENATED MODULE: ./src/action/entry-points.ts
-/**
- * The action's two steps, each its own entry point: src/index.ts runs the
- * main step (runMainAction), src/post.ts the post step (runPostAction), so
- * neither asks which step it is (an earlier step of the job can set any
- * STATE_* it likes). Builds the real edges (@actions/core, the HTTP client,
- * the clock, signals) and hands them to main.ts or post.ts. Before anything
- * else, the main step refuses a job environment it cannot trust (job-env.ts)
- * and opens its state (state.ts openState).
- *
- * `npx @github/local-action run . src/action/entry-points.ts .env` runs it locally.
- */
-
-
-
-
-
-
-
-
+;// CONCATENATED MODULE: ./src/action/step-edges.ts
 
 
 
@@ -69594,7 +67362,7 @@ function abortOnSignals(io, exitCode = 1) {
             io.log.warning(`Received ${signal}: the job is being cancelled; stopping what this step started.`);
             setTimeout(() => {
                 const line = `The step was cancelled and could not finish within ${ABORT_EXIT_MS / 1000} s of ${signal}; exiting before the runner kills it.`;
-                conclude_concludeAction(io, outcome_failedOutcome(line));
+                conclude_concludeAction(io, failedOutcome(line));
                 process.exit(exitCode);
             }, ABORT_EXIT_MS).unref();
         }
@@ -69622,49 +67390,6 @@ function serviceClients(clock, log) {
         requestTimeoutMs: opts?.requestTimeoutMs
     });
 }
-/** The main step. Never throws: a bug fails the step with its stack. */
-async function runMainAction(raw = coreActionIO(), edges = {}) {
-    // First thing, before anything that can fail or wait: every key the post step reads, then the seal.
-    const state = openState(raw, stepBinding(raw.env), edges.nonce ?? randomBytes(16).toString('base64url'));
-    const io = usingState(raw, state);
-    const aborts = abortOnSignals(io);
-    const clock = edges.clock ?? systemClock;
-    const makeApi = edges.makeApi ?? serviceClients(clock, io.log);
-    try {
-        const refused = refusedJobEnv(io.env);
-        if (refused !== null)
-            concludeAction(io, failedOutcome(refused));
-        else
-            await runMain({ io, clock, signal: aborts.signal, makeApi });
-    }
-    catch (err) {
-        io.setFailed(describeBug(err));
-    }
-    finally {
-        aborts.dispose();
-    }
-}
-/** The post step. Never throws: a bug fails the step with its stack. */
-async function runPostAction(io = coreActionIO(), edges = {}) {
-    const aborts = abortOnSignals(io);
-    const clock = edges.clock ?? systemClock;
-    const makeApi = edges.makeApi ?? serviceClients(clock, io.log);
-    try {
-        const refused = refusedJobEnv(io.env);
-        if (refused !== null)
-            io.log.warning(`Post step: nothing sent: ${refused}`);
-        else
-            await runPost({ io, clock, makeApi });
-    }
-    catch (err) {
-        io.setFailed(describeBug(err));
-    }
-    finally {
-        aborts.dispose();
-    }
-}
-/** What `npx @github/local-action run . src/action/entry-points.ts` runs: the main step. */
-const entry_points_run = (/* unused pure expression or super */ null && (runMainAction));
 
 ;// CONCATENATED MODULE: ./src/cli/run-step.ts
 /**
@@ -69717,7 +67442,7 @@ async function runStepCommand(command, given, edges) {
     const flags = given;
     const env = inputEnv(command.options, given, edges.env, command.fixed);
     try {
-        read_inputs_readInputs(common_envInputReader(env), null, ci_host_ciHost(env));
+        readInputs(common_envInputReader(env), null, ciHost(env));
     }
     catch (err) {
         if (!(err instanceof ConfigError))
@@ -69741,7 +67466,7 @@ async function runStepCommand(command, given, edges) {
 }
 /** The step once its options are read and its report folder settled. */
 async function runChecked(command, flags, env, edges, reportDir) {
-    const clock = edges.clock ?? clock_systemClock;
+    const clock = edges.clock ?? systemClock;
     const live = wantsLiveView(edges.stderr, edges.env, flags);
     const view = runView(edges.stderr, clock, { live, verbose: flags.verbose === true, title: command.title });
     const io = terminalIO(env, view, edges.stderr, reportDir);
@@ -69926,7 +67651,7 @@ runCli(process.argv.slice(2), { env: process.env, stdout: process.stdout, stderr
     if (code >= 0)
         exitFlushed(code);
 }, (err) => {
-    terminalOut(process.stderr).write(`${errors_describeBug(err)}\n`);
+    terminalOut(process.stderr).write(`${describeBug(err)}\n`);
     exitFlushed(3);
 });
 
