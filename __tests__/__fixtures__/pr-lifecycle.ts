@@ -13,8 +13,6 @@ import { randomBytes } from 'node:crypto'
 import { mkdtempSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { createServer, request, type Server } from 'node:http'
-import type { AddressInfo } from 'node:net'
 import { runMain } from '../../src/action/main.js'
 import type { BaselineStore } from '../../src/evidence/record-store.js'
 import type { Emulator } from '../../src/emulator/server.js'
@@ -23,6 +21,7 @@ import { createClient } from '../../src/service/client.js'
 import { fakeActionIO, type FakeActionIO } from './fake-io.js'
 import { fakeClock } from './fake-clock.js'
 import { startGitHubStandin, type GitHubStandin } from './github-standin.js'
+import { startServiceProxy, type ServiceProxy } from './service-proxy.js'
 import { checkoutWith } from './workspace.js'
 
 export const REPO = 'octo-org/agent-app'
@@ -51,25 +50,6 @@ export interface Config {
   mergeGroup: 'carry_over' | 'assess'
   /** stable: every deployment at one URL; per-deployment: each at its own host (Vercel's deployment URLs). */
   hosts?: 'stable' | 'per-deployment'
-}
-
-/** Another host for the demo agent: a proxy on a port of its own (the host names the port), sending the agent's Host. */
-async function forwarder(target: string, open: Server[]): Promise<string> {
-  const to = new URL(target)
-  const server = createServer((req, res) => {
-    const up = request(
-      { host: to.hostname, port: to.port, method: req.method, path: req.url, headers: { ...req.headers, host: to.host } },
-      (answer) => {
-        res.writeHead(answer.statusCode ?? 502, answer.headers)
-        answer.pipe(res)
-      }
-    )
-    up.on('error', () => res.destroy())
-    req.pipe(up)
-  })
-  open.push(server)
-  await new Promise<void>((done) => server.listen(0, '127.0.0.1', done))
-  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`
 }
 
 export interface StepRow {
@@ -112,18 +92,17 @@ function setAgent(vulnerable: boolean): void {
 export async function lifecycle(emulator: Emulator, config: Config): Promise<{ rows: StepRow[]; gh: GitHubStandin }> {
   emu = emulator
   const gh = await startGitHubStandin({ repository: REPO })
-  const hosts: Server[] = []
+  const hosts: ServiceProxy[] = []
   try {
     return await lifecycleSteps(config, gh, hosts)
   } finally {
-    for (const h of hosts) h.close()
-    for (const h of hosts) h.closeAllConnections()
+    await Promise.all(hosts.map((h) => h.stop()))
   }
 }
 
 const registrations = (): number => emu.requestLog.filter((e) => e.endpoint === 'registerModel' && e.status === 201).length
 
-async function lifecycleSteps(config: Config, gh: GitHubStandin, hosts: Server[]): Promise<{ rows: StepRow[]; gh: GitHubStandin }> {
+async function lifecycleSteps(config: Config, gh: GitHubStandin, hosts: ServiceProxy[]): Promise<{ rows: StepRow[]; gh: GitHubStandin }> {
   const store = memoryStore()
   const rows: StepRow[] = []
   let minute = 0
@@ -227,7 +206,10 @@ async function lifecycleSteps(config: Config, gh: GitHubStandin, hosts: Server[]
       },
       gate
     )
-    const url = config.hosts === 'per-deployment' ? await forwarder(agentUrl, hosts) : agentUrl
+    // Another host for the demo agent: a proxy on a port of its own (the host names the port), sending the agent's Host.
+    const proxy = config.hosts === 'per-deployment' ? await startServiceProxy(agentUrl, () => null) : null
+    if (proxy !== null) hosts.push(proxy)
+    const url = proxy?.url ?? agentUrl
     const deployment = (state: string) => ({
       name: 'deployment_status',
       payload: {

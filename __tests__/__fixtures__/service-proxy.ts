@@ -3,6 +3,8 @@
  * to the emulator (with the emulator's own Host, which it requires) except
  * those `refuse` picks, answered with its status instead (a 503 for every
  * read of one run, say), as a load balancer in front of a failing shard would.
+ * With `refuse` always null, a plain forwarder: another host for the same
+ * server (the pull-request lifecycle's per-deployment hosts).
  */
 import { createServer, request } from 'node:http'
 import type { AddressInfo } from 'node:net'
