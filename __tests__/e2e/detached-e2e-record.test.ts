@@ -210,3 +210,27 @@ describe("the collector's runner time", () => {
     if (process.env.MEASURE_COLLECT === '1') console.log(`collector, 40 queued records: ${Math.round(ms)} ms`)
   }, 60_000)
 })
+
+describe('one record per pull request: the sticky comment', () => {
+  it("a second owned comment holding a sealed record of the head (a replayed one) is not judged: the sticky comment's failing run stays the verdict", async () => {
+    const { base, head } = world()
+    const at = minute(Date.now() - 60_000)
+    const api = createClient({ baseUrl: emu.url, apiKey: emu.keys.full, clock: fakeClock(T0) })
+    emu.demoAgent.setAllVulnerable(true)
+    const failing = (await api.triggerRun({ model_id: emu.demoModelId })).run_id
+    await runEnded(emu, failing)
+    emu.demoAgent.setAllVulnerable(false)
+    const passing = (await api.triggerRun({ model_id: emu.demoModelId })).run_id
+    await runEnded(emu, passing)
+    const record = (runId: string): string =>
+      sealedComment(emu.keys.full, emu.demoModelId, { runId, commit: head, at, categories: [], deadline: null })
+    // The sticky comment (the first of ours with the marker) holds the head's own record; a later comment by the
+    // same bot (another workflow's GITHUB_TOKEN, or a race of two first pushes) holds a sealed record of a passing run.
+    gh.seedComment(7, record(failing))
+    gh.seedComment(7, record(passing))
+    const collector = await runStep(w(), scheduleEvent(base), { mode: 'collect' }, fakeClock(T0))
+    expect(states(head)).toEqual(['failure'])
+    expect(collector.outputs).toMatchObject({ result: 'fail', collected: '1' })
+    expect(comment(7)).toMatch(/asas-gate:record=2;result=fail/)
+  }, 60_000)
+})

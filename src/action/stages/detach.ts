@@ -21,11 +21,11 @@ import { DETACHED_TRIGGER_MS, TIMEOUT_SETTLE_MS, triggerAssessment, type GateDep
 import type { Triggered } from '../../gate/trigger.js'
 import { tokenLogin } from '../../github/assessment-record.js'
 import { statusContext } from '../../github/commit-status.js'
-import { isOwnedComment } from '../../github/ownership.js'
-import { MAX_PAGES, type PullRequestRef } from '../../github/sticky-comment.js'
+import type { PullRequestRef } from '../../github/sticky-comment.js'
 import { budgetLine } from '../../pipeline/budget.js'
 import { commentMarker } from '../../report/comment.js'
-import { pendingDescription, readPendingRecord, renderAssessingComment, type PendingRecord } from '../../report/pending.js'
+import { pendingDescription, renderAssessingComment, type PendingRecord } from '../../report/pending.js'
+import { stickyPending } from './collect-records.js'
 import { isTerminal } from '../../service/contract/index.js'
 import { stopRun } from '../../gate/stop-run.js'
 import { Deadline } from '../../util/clock.js'
@@ -202,21 +202,12 @@ async function supersede(ctx: StepContext, inputs: ActionInputs, planned: Pendin
   }
 }
 
-/** The pending record of this agent's own comment on the pull request; null when there is none. */
+/** The pending record of this agent's sticky comment on the pull request (stickyPending); null when there is none. */
 async function pendingOf(ctx: StepContext, inputs: ActionInputs, planned: PendingAt): Promise<PendingRecord | null> {
   const gh = await githubReads(ctx, inputs.githubToken)
   if (gh === null) return null
   const login = await tokenLogin(gh, gh, ctx.io.log)
-  const marker = commentMarker(planned.agent.commentKey)
-  for (let page = 1; page <= MAX_PAGES; page++) {
-    const { items, hasNext } = await gh.listComments(planned.pull, planned.pull.number, page)
-    for (const c of items) {
-      const found = isOwnedComment(c.user, login) ? readPendingRecord(c.body, marker) : null
-      if (found !== null) return found
-    }
-    if (!hasNext || items.length === 0) break
-  }
-  return null
+  return stickyPending(gh, planned.pull, planned.pull.number, login, commentMarker(planned.agent.commentKey))
 }
 
 function noRecord(runId: string | null): string {
