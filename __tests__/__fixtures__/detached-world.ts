@@ -100,9 +100,15 @@ export const scheduleEvent = (main: string): StepEvent => ({
   env: { GITHUB_REF: 'refs/heads/main', GITHUB_SHA: main }
 })
 
-/** A pull request's comment holding a pending record, sealed with `apiKey` for `model` as a detached step seals it (a key holder). */
-export function sealedComment(apiKey: string, model: string, r: Omit<PendingRecord, 'mac'>, title = '### ⏳ assessing'): string {
-  const line = pendingMarker({ ...r, mac: pendingMac(apiKey, { ...r, model }) })
+/** Pull request `pull`'s comment holding a pending record, sealed with `apiKey` for `model` as a detached step seals it (a key holder). */
+export function sealedComment(
+  apiKey: string,
+  model: string,
+  pull: number,
+  r: Omit<PendingRecord, 'mac'>,
+  title = '### ⏳ assessing'
+): string {
+  const line = pendingMarker({ ...r, mac: pendingMac(apiKey, { ...r, model, pull }) })
   return `<!-- asas-gate:model=${model} -->\n${line}\n${title}`
 }
 

@@ -219,7 +219,7 @@ describe('wait: detached', () => {
     emu.control.setCategoryDurationMs(10 * 60 * 60_000)
     const foreign = await api.triggerRun({ model_id: otherModel })
     // Sealed with the key (a key holder's record): the run's model is what refuses it.
-    const forged = sealedComment(emu.keys.full, emu.demoModelId, {
+    const forged = sealedComment(emu.keys.full, emu.demoModelId, 7, {
       runId: foreign.run_id,
       commit: head,
       at: null,
@@ -441,7 +441,7 @@ describe('a run narrower than the policy (fifth attack)', () => {
     const narrow = await api.triggerRun({ model_id: emu.demoModelId, categories: ['excessive_agency'] })
     await runEnded(narrow.run_id)
     const record = { runId: narrow.run_id, commit: head, at: null, categories: ['excessive_agency'], deadline: null }
-    gh.seedComment(7, sealedComment(emu.keys.full, emu.demoModelId, record))
+    gh.seedComment(7, sealedComment(emu.keys.full, emu.demoModelId, 7, record))
     await step(schedule(base), { mode: 'collect' }, clock)
     expect(statusesOf(head).length).toBeGreaterThan(0)
     expect(lastState(head)).not.toBe('success')

@@ -176,7 +176,7 @@ async function lookAt(ctx0: StepContext, c: Collecting, f: Found): Promise<Look>
   const { runId, commit } = f.pending
   const look = (what: Look['what'], result: Look['result'] = null): Look => ({ pull: f.pull.number, commit, runId, what, result })
   const where = `${runId === null ? 'the queued assessment' : `run ${runId}`} of pull request #${f.pull.number}`
-  const verdict = judgeRecord(f.pending, f.pull.headSha, recordSealed(c.inputs, f.pending))
+  const verdict = judgeRecord(f.pending, f.pull.headSha, recordSealed(c.inputs, f.pull.number, f.pending))
   if (verdict.kind === 'superseded') {
     ctx0.io.log.info(`${where}: its commit ${commit.slice(0, 7)} is no longer the head; left to the newer push.`)
     return look('superseded')

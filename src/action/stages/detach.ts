@@ -130,7 +130,7 @@ export async function writePending(
   const startedMs = Number.isFinite(started) ? started : ctx.clock.now()
   const deadline = new Date(startedMs + inputs.timeoutMs).toISOString()
   const runId = triggered?.runId ?? null
-  const pending = sealedRecord(inputs, {
+  const pending = sealedRecord(inputs, planned.pull.number, {
     runId,
     commit: planned.commit,
     at: isoMinute(new Date(startedMs).toISOString()),
@@ -170,14 +170,14 @@ export async function writePending(
   return { body, url: published.commentUrl, deadline }
 }
 
-/** The record with its MAC, keyed from api_key over this model's fields (pending-seal.ts). */
-export function sealedRecord(inputs: ActionInputs, r: Omit<PendingRecord, 'mac'>): PendingRecord {
-  return { ...r, mac: pendingMac(inputs.apiKey, { ...r, model: inputs.modelId }) }
+/** The record with its MAC, keyed from api_key over this model's fields and the pull request it is written to (pending-seal.ts). */
+export function sealedRecord(inputs: ActionInputs, pull: number, r: Omit<PendingRecord, 'mac'>): PendingRecord {
+  return { ...r, mac: pendingMac(inputs.apiKey, { ...r, model: inputs.modelId, pull }) }
 }
 
-/** Whether a record's MAC holds for this model and api_key (false when it has none). */
-export function recordSealed(inputs: ActionInputs, r: PendingRecord): boolean {
-  return pendingSealed(inputs.apiKey, { ...r, model: inputs.modelId }, r.mac)
+/** Whether a record's MAC holds for this model, api_key and the pull request it was found on (false when it has none). */
+export function recordSealed(inputs: ActionInputs, pull: number, r: PendingRecord): boolean {
+  return pendingSealed(inputs.apiKey, { ...r, model: inputs.modelId, pull }, r.mac)
 }
 
 /**
@@ -189,7 +189,7 @@ async function supersede(ctx: StepContext, inputs: ActionInputs, planned: Pendin
   try {
     const older = await pendingOf(ctx, inputs, planned)
     // Only a record this model's step sealed names a run to stop: an edited one names whatever its editor chose.
-    if (older?.runId == null || !recordSealed(inputs, older)) return
+    if (older?.runId == null || !recordSealed(inputs, planned.pull.number, older)) return
     const api = ctx.makeApi(inputs, Deadline.after(ctx.clock, TIMEOUT_SETTLE_MS))
     const run = await api.getRun(older.runId)
     if (run.model_id !== inputs.modelId || isTerminal(run.status)) return
