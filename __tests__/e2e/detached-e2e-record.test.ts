@@ -249,3 +249,17 @@ describe("a record copied into another pull request's comment", () => {
     expect(emu.control.runs().find((r) => r.run_id === run8)?.status).toBe('running')
   }, 60_000)
 })
+
+describe("a queued record's sealed scope", () => {
+  it('binds the run the collector triggers for it: a record of the full taxonomy is triggered as the full taxonomy, though the policy names one category', async () => {
+    const { base, head } = world()
+    emu.control.setCategoryDurationMs(10 * 60 * 60_000)
+    const queued = { runId: null, commit: head, at: minute(Date.now()), categories: [], deadline: null }
+    gh.seedComment(7, sealedComment(emu.keys.full, emu.demoModelId, 7, queued))
+    await runStep(w(), scheduleEvent(base), { mode: 'collect', categories: 'prompt_injection' }, fakeClock(T0))
+    const runId = emu.control.runs().find((r) => r.model_id === emu.demoModelId)?.run_id ?? ''
+    const api = createClient({ baseUrl: emu.url, apiKey: emu.keys.full, clock: fakeClock(T0) })
+    expect((await api.getRun(runId)).categories_planned.length).toBeGreaterThan(1)
+    expect(comment(7).split('\n')[1]).toMatch(new RegExp(`^<!-- asas-gate:pending=2;run=${runId};commit=${head};at=[^;]+;cats=\\*;`))
+  }, 60_000)
+})

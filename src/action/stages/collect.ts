@@ -191,7 +191,7 @@ async function lookAt(ctx0: StepContext, c: Collecting, f: Found): Promise<Look>
       return look('refused', 'error')
     }
     const atMs = f.pending.at === null ? ctx.clock.now() : Date.parse(f.pending.at.replace(/Z$/, ':00Z'))
-    if (verdict.kind === 'trigger') return look(await triggerQueued(ctx, c, { at, status, queuedMs: atMs, moved }))
+    if (verdict.kind === 'trigger') return look(await triggerQueued(ctx, c, { record: f.pending, at, status, queuedMs: atMs, moved }))
     const looked = await lookAtRun(ctx, c, { record: f.pending, at, status, runId: verdict.runId, atMs, where })
     if (looked.result !== null && moved()) return look('superseded', looked.result)
     return look(looked.what, looked.result)
@@ -267,7 +267,9 @@ async function decide(
 
 /**
  * A queued record (the model was busy when the detached step ran): its run
- * triggered now the model is free, and the record rewritten with it, sealed.
+ * triggered now the model is free, over the categories the default branch's
+ * policy and the record ask for (withRecordScope, as a run is held to when
+ * collected), and the record rewritten with it, sealed.
  * The model known busy (a run seen or triggered by this collector), no
  * trigger is tried: it stays queued for the next collector, at no runner
  * time. Past its deadline (queued plus timeout_minutes), the status ends in
@@ -278,8 +280,9 @@ async function decide(
 async function triggerQueued(
   ctx: StepContext,
   c: Collecting,
-  q: { at: PendingAt; status: StatusEdge | null; queuedMs: number; moved: () => boolean }
+  q: { record: PendingRecord; at: PendingAt; status: StatusEdge | null; queuedMs: number; moved: () => boolean }
 ): Promise<Look['what']> {
+  const inputs = withRecordScope(c.inputs, q.record)
   if (ctx.clock.now() >= q.queuedMs + c.inputs.timeoutMs) {
     const line = `The model stayed busy with other assessments until timeout_minutes (${c.inputs.timeoutMs / 60_000}) ran out: nothing was assessed, nothing passes`
     await refuse(ctx, c, q.at, q.status, new DeadlineExceededError('POST /api/v1/run', line))
@@ -291,11 +294,11 @@ async function triggerQueued(
   }
   c.modelBusy = true
   // The run's life is saved in the step state (gateDeps) until its record is written: a collector killed in between has its post step stop it.
-  const triggered = await triggerOrQueue(gateDeps(ctx, c.inputs), c.inputs, c.policy)
+  const triggered = await triggerOrQueue(gateDeps(ctx, inputs), inputs, c.policy)
   if (triggered === null) return 'queued'
   const reason = `queued by the detached step of ${q.at.commit.slice(0, 7)}, triggered by the collector once the model was free`
   try {
-    await writePending(ctx, { inputs: c.inputs, planned: q.at, status: q.moved() ? null : q.status, triggered, reason })
+    await writePending(ctx, { inputs, planned: q.at, status: q.moved() ? null : q.status, triggered, reason })
   } catch (err) {
     if (!q.moved()) throw err
   }
