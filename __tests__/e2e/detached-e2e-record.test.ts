@@ -263,3 +263,23 @@ describe("a queued record's sealed scope", () => {
     expect(comment(7).split('\n')[1]).toMatch(new RegExp(`^<!-- asas-gate:pending=2;run=${runId};commit=${head};at=[^;]+;cats=\\*;`))
   }, 60_000)
 })
+
+describe('a final status GitHub refuses', () => {
+  it('leaves the record pending (the comment is not rewritten), so the next collector sets the status; the head never stays pending', async () => {
+    const { base, head } = world()
+    emu.demoAgent.setAllVulnerable(false)
+    const clock = fakeClock(T0)
+    const run = (await runStep(w(), pullRequestEvent(7, head, base), { wait: 'detached' }, clock)).outputs.run_id
+    await runEnded(emu, run)
+    const before = states(head).length
+    gh.failNext('POST', new RegExp(`/statuses/${head}$`), 422)
+    const first = await runStep(w(), scheduleEvent(base), { mode: 'collect' }, clock)
+    // Its post step owes the head nothing (no error over the record's result to come): the record stays for the next collector.
+    expect(first.state.get('owed_status') ?? '').toBe('')
+    expect(states(head).slice(before)).toEqual([])
+    expect(comment(7).split('\n')[1]).toMatch(new RegExp(`^<!-- asas-gate:pending=2;run=${run};commit=${head};`))
+    await runStep(w(), scheduleEvent(base), { mode: 'collect' }, clock)
+    expect(states(head).slice(before)).toEqual(['success'])
+    expect(comment(7)).toMatch(/asas-gate:record=2;result=pass/)
+  }, 60_000)
+})

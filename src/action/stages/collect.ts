@@ -27,8 +27,8 @@
  *   default branch's: this step's own inputs and files;
  * - it runs no pull-request code and keeps no state but GitHub's and the
  *   service's. It writes the commit status first and the comment last, so a
- *   collector that stops midway leaves the record pending and the next one
- *   does it again; two at once write the same result. Every comment write
+ *   collector that stops midway, or whose status GitHub does not take, leaves
+ *   the record pending and the next one does it again; two at once write the same result. Every comment write
  *   first compares the comment with the record it read (stillHolds): a record
  *   a newer push wrote meanwhile is never overwritten.
  * - queued records are triggered oldest first, without waiting on a busy
@@ -60,8 +60,9 @@ import {
   type Look
 } from './collect-decision.js'
 import { inOrder, pendingRecords, type Found } from './collect-records.js'
-import { saveRunSettled } from '../saved-state.js'
-import { gateStepResult } from '../../decision/step-result.js'
+import { saveOwedStatus, saveRunSettled } from '../saved-state.js'
+import { gateStepResult, type StepResult } from '../../decision/step-result.js'
+import type { GateResult } from '../../report/report-model.js'
 import { AbortedError, ConfigError, DeadlineExceededError, describeFailure, GitHubError } from '../../util/errors.js'
 import { plural } from '../../util/text.js'
 import { Deadline } from '../../util/clock.js'
@@ -70,7 +71,7 @@ import type { ActionInputs } from '../inputs/read-inputs.js'
 import { gateStatus, type CollectedOutcome, type StepOutcome } from '../outcome.js'
 import { gateArgs, gateDeps } from './assess.js'
 import { statusLine } from '../output-table.js'
-import { finishStatus, statusEdge, type StatusEdge } from './set-commit-status.js'
+import { finalStatus, statusEdge, type StatusEdge } from './set-commit-status.js'
 import { recordSealed, triggerOrQueue, writePending, type PendingAt } from './detach.js'
 import { conclude, stepFailure } from './conclude.js'
 import { reportNotAssessed } from './report-not-assessed.js'
@@ -252,7 +253,7 @@ async function decide(
   const report = await reportGate(ctx, { prepared, policy: c.policy, outcome, recorded, planned: r.at, plan })
   // A collector stopped between the two leaves the record pending. The status names the blockers as the attached step's does.
   const blockers = report.outcome.kind === 'assessed' && step.resultOutput === undefined ? gateStatus(report.outcome) : undefined
-  await finishStatus(ctx, r.status, outcome.decision.result, step, blockers === undefined ? undefined : statusLine('fail', blockers, true))
+  await statusOrStay(ctx, r.status, outcome.decision.result, step, blockers === undefined ? undefined : statusLine('fail', blockers, true))
   const published = await publish(ctx, { ...c.inputs, comment: 'update' }, report)
   const result = outcome.decision.result
   if (published.kind !== 'assessed' || published.commentUrl === null) {
@@ -342,13 +343,36 @@ async function stopOrphan(ctx: StepContext, inputs: ActionInputs, runId: string)
 async function refuse(ctx: StepContext, c: Collecting, planned: PendingAt, status: StatusEdge | null, err: Error): Promise<void> {
   const failure = stepFailure(err, ctx.nameInput)
   // The status says the cause and the fix, not the generic "re-run the job" (a re-run reads the same record).
-  await finishStatus(ctx, status, 'error', { outcome: 'fail', line: failure.line }, refusedStatus(err))
+  await statusOrStay(ctx, status, 'error', { outcome: 'fail', line: failure.line }, refusedStatus(err))
   const report = await reportNotAssessed(ctx, { ...c.inputs, comment: 'update' }, failure, {
     commit: planned.commit,
     pullRequest: planned.pull,
     agent: planned.agent
   })
   await publish(ctx, { ...c.inputs, comment: 'update' }, report)
+}
+
+/**
+ * The final status of a record's commit, or a GitHubError when GitHub did not
+ * take it: the comment is then not rewritten, so the record stays for the next
+ * collector (a record dropped with its status unset left the head pending for
+ * good, or owed an error in the one slot of the step state, which the next
+ * record's status overwrote).
+ */
+async function statusOrStay(
+  ctx: StepContext,
+  edge: StatusEdge | null,
+  result: GateResult,
+  step: StepResult,
+  description?: string
+): Promise<void> {
+  if ((await finalStatus(ctx, edge, result, step, description)).set) return
+  // Nothing owed by this collector's post step: the record stays, and the next collector sets its status.
+  saveOwedStatus(ctx.io, null)
+  throw new GitHubError({
+    endpoint: 'POST /repos/{owner}/{repo}/statuses/{sha}',
+    message: `the final commit status of ${edge?.sha.slice(0, 7) ?? 'the commit'} was not set: the record stays for the next collector`
+  })
 }
 
 /** The record's commit and pull request as the attached stages take an event: the pull request's comment, its head's status. */
