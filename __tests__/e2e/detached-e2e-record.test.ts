@@ -181,7 +181,7 @@ describe('exactly once, nothing lost', () => {
     expect(triggered).toMatch(/^run_/)
     expect(io.outputs).toMatchObject({ result: 'pending', collected: '0' })
     await runPost({ io, clock, makeApi: (_i, deadline) => createClient({ baseUrl: emu.url, apiKey: emu.keys.full, clock, deadline }) })
-    expect(emu.control.runs().find((r) => r.run_id === triggered)?.status).toBe('running')
+    expect(emu.control.runs().find((r) => r.run_id === triggered)).toMatchObject({ status: 'running', cancel_requested: false })
     expect(states(head).at(-1)).toBe('pending')
   }, 60_000)
 })

@@ -14,6 +14,7 @@ import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { runMain } from '../../src/action/main.js'
+import { openState, stepBinding, usingState } from '../../src/action/saved-state.js'
 import { runPost } from '../../src/action/post-step.js'
 import { startEmulator, type Emulator } from '../../src/emulator/server.js'
 import { DEFAULT_VULNERABLE } from '../../src/emulator/taxonomy.js'
@@ -91,8 +92,9 @@ async function step(
       }
     }
   )
+  // The state opened and sealed first thing, as main-entry.ts does: what the post step is handed (runPost reads nothing unsealed).
   await runMain({
-    io,
+    io: usingState(io, openState(io, stepBinding(io.env), 'nonce-of-the-step')),
     clock,
     signal: new AbortController().signal,
     random: () => 0.5,
@@ -381,7 +383,7 @@ describe('wait: detached', () => {
       clock,
       makeApi: (_inputs, deadline) => createClient({ baseUrl: emu.url, apiKey: emu.keys.full, clock, deadline })
     })
-    expect(emu.control.runs().find((r) => r.run_id === io.outputs.run_id)?.status).toBe('running')
+    expect(emu.control.runs().find((r) => r.run_id === io.outputs.run_id)).toMatchObject({ status: 'running', cancel_requested: false })
     expect(gh.git.statuses.length).toBe(statuses)
     expect(lastState(head)).toBe('pending')
   })
