@@ -389,6 +389,26 @@ describe('every workflow of this repository', () => {
     expect(commands.filter((c) => NPM_INSTALL.test(c) && !c.includes('--ignore-scripts'))).toEqual([])
   })
 
+  it.each(all)(
+    '%s: no job that can push or mint a token builds or installs: dependency code runs only in read-only jobs',
+    (_f, { jobs }) => {
+      // A build (npm run bundle, a bundler's plugins) runs the dependencies' code: in a job with a write token it could push
+      // to any branch or move a release tag (and plant a git hook for a later step's push). A bare checkout runs nothing.
+      const mayPush = (j: WfJob): boolean => {
+        const p = j.permissions ?? {}
+        return p.contents === 'write' || p['id-token'] === 'write'
+      }
+      const problems = Object.entries(jobs)
+        .filter(([, j]) => mayPush(j))
+        .flatMap(([n, j]) =>
+          dependencyCode(j)
+            .filter((why) => why !== 'checks out the repository')
+            .map((why) => `${n}: ${why}`)
+        )
+      expect(problems).toEqual([])
+    }
+  )
+
   it.each(all)('%s: every action is pinned by its full commit SHA, its version tag in a comment', (_f, { text, jobs }) => {
     const lines = [...text.matchAll(/^\s*(?:-\s+)?uses:\s*(.*)$/gm)].map((m) => m[1].trim())
     expect(lines.length).toBe(Object.values(jobs).flatMap((j) => j.steps.filter((s) => s.uses !== undefined)).length)

@@ -8,6 +8,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { runMain } from '../../src/action/main.js'
+import { openState, stepBinding, usingState } from '../../src/action/saved-state.js'
 import type { Emulator } from '../../src/emulator/server.js'
 import { pendingMac } from '../../src/report/pending-seal.js'
 import { pendingMarker, type PendingRecord } from '../../src/report/pending.js'
@@ -65,8 +66,9 @@ export async function runStep(
       }
     }
   )
+  // The state opened and sealed first thing, as main-entry.ts does: what the post step is handed (runPost reads nothing unsealed).
   await runMain({
-    io,
+    io: usingState(io, openState(io, stepBinding(io.env), 'nonce-of-the-step')),
     clock,
     signal: new AbortController().signal,
     random: () => 0.5,
@@ -100,9 +102,15 @@ export const scheduleEvent = (main: string): StepEvent => ({
   env: { GITHUB_REF: 'refs/heads/main', GITHUB_SHA: main }
 })
 
-/** A pull request's comment holding a pending record, sealed with `apiKey` for `model` as a detached step seals it (a key holder). */
-export function sealedComment(apiKey: string, model: string, r: Omit<PendingRecord, 'mac'>, title = '### ⏳ assessing'): string {
-  const line = pendingMarker({ ...r, mac: pendingMac(apiKey, { ...r, model }) })
+/** Pull request `pull`'s comment holding a pending record, sealed with `apiKey` for `model` as a detached step seals it (a key holder). */
+export function sealedComment(
+  apiKey: string,
+  model: string,
+  pull: number,
+  r: Omit<PendingRecord, 'mac'>,
+  title = '### ⏳ assessing'
+): string {
+  const line = pendingMarker({ ...r, mac: pendingMac(apiKey, { ...r, model, pull }) })
   return `<!-- asas-gate:model=${model} -->\n${line}\n${title}`
 }
 

@@ -103,7 +103,7 @@ describe(`detached waiting through the bundle (${rt.name})`, () => {
           const c = world(w)
           w.emu.control.setCategoryDurationMs(10 * 60 * 60_000)
           const record = { runId: null, commit: c.head, at: null, categories: [], deadline: null }
-          w.gh.seedComment(7, sealedComment(w.emu.keys.full, w.emu.demoModelId, record))
+          w.gh.seedComment(7, sealedComment(w.emu.keys.full, w.emu.demoModelId, 7, record))
           const collector = await runAction(options(w, 'schedule', { mode: 'collect' }, c))
           expect(collector.main.outputs).toMatchObject({ result: 'pending', collected: '0' })
           const triggered = /run=([A-Za-z0-9_-]+);/.exec(w.gh.state.comments.get(7)?.[0]?.body.split('\n')[1] ?? '')?.[1] ?? ''

@@ -93,7 +93,7 @@ describe('an edited pending record', () => {
     const later = new Date(Date.now() + 5 * 60_000).toISOString().slice(0, 16) + 'Z'
     gh.seedComment(
       7,
-      sealedComment(emu.keys.full, emu.demoModelId, { runId: older, commit: head, at: later, categories: [], deadline: null })
+      sealedComment(emu.keys.full, emu.demoModelId, 7, { runId: older, commit: head, at: later, categories: [], deadline: null })
     )
     await runStep(w(), scheduleEvent(base), { mode: 'collect' }, clock)
     expect(states(head)).toEqual(['error'])
@@ -112,7 +112,7 @@ describe("the record's sealed scope binds the run as the step that wrote it aske
     const api = createClient({ baseUrl: emu.url, apiKey: emu.keys.full, clock: fakeClock(T0) })
     const run = (await api.triggerRun({ model_id: emu.demoModelId, categories: ['prompt_injection'] })).run_id
     await runEnded(emu, run)
-    gh.seedComment(7, sealedComment(emu.keys.full, emu.demoModelId, { runId: run, commit: head, at, categories: [], deadline: null }))
+    gh.seedComment(7, sealedComment(emu.keys.full, emu.demoModelId, 7, { runId: run, commit: head, at, categories: [], deadline: null }))
     await runStep(w(), scheduleEvent(base), { mode: 'collect', categories: 'prompt_injection' }, fakeClock(T0))
     expect(states(head)).toEqual(['error'])
     expect(gh.git.statuses.at(-1)?.description).toMatch(/does not cover the categories/)
@@ -126,7 +126,7 @@ describe("the record's sealed scope binds the run as the step that wrote it aske
     const api = createClient({ baseUrl: emu.url, apiKey: emu.keys.full, clock: fakeClock(T0) })
     const run = (await api.triggerRun({ model_id: emu.demoModelId })).run_id
     const deadline = minute(Date.now())
-    gh.seedComment(7, sealedComment(emu.keys.full, emu.demoModelId, { runId: run, commit: head, at, categories: [], deadline }))
+    gh.seedComment(7, sealedComment(emu.keys.full, emu.demoModelId, 7, { runId: run, commit: head, at, categories: [], deadline }))
     // The collector's clock is two minutes on: within its own 30-minute bound, past the record's.
     const later = Date.now() + 2 * 60_000
     await runStep(w(), scheduleEvent(base), { mode: 'collect', timeout_minutes: '30' }, { ...fakeClock(later), now: () => later })
@@ -146,7 +146,7 @@ describe('exactly once, nothing lost', () => {
     const next = sha()
     gh.addCommit(next, head, ['agent/tools.py'])
     // The push lands (its detached step writes a queued record) just as the collector sets the old head's status.
-    const pushed = sealedComment(emu.keys.full, emu.demoModelId, { runId: null, commit: next, at: null, categories: [], deadline: null })
+    const pushed = sealedComment(emu.keys.full, emu.demoModelId, 7, { runId: null, commit: next, at: null, categories: [], deadline: null })
     onRequest = (req) => {
       if (req.method === 'POST' && req.path.endsWith(`/statuses/${head}`) && onRequest !== null) {
         onRequest = null
@@ -174,14 +174,14 @@ describe('exactly once, nothing lost', () => {
     const clock = fakeClock(T0)
     gh.seedComment(
       7,
-      sealedComment(emu.keys.full, emu.demoModelId, { runId: null, commit: head, at: null, categories: [], deadline: null })
+      sealedComment(emu.keys.full, emu.demoModelId, 7, { runId: null, commit: head, at: null, categories: [], deadline: null })
     )
     const io = await runStep(w(), scheduleEvent(base), { mode: 'collect' }, clock)
     const triggered = /run=([A-Za-z0-9_-]+);/.exec(comment(7).split('\n')[1])?.[1] ?? ''
     expect(triggered).toMatch(/^run_/)
     expect(io.outputs).toMatchObject({ result: 'pending', collected: '0' })
     await runPost({ io, clock, makeApi: (_i, deadline) => createClient({ baseUrl: emu.url, apiKey: emu.keys.full, clock, deadline }) })
-    expect(emu.control.runs().find((r) => r.run_id === triggered)?.status).toBe('running')
+    expect(emu.control.runs().find((r) => r.run_id === triggered)).toMatchObject({ status: 'running', cancel_requested: false })
     expect(states(head).at(-1)).toBe('pending')
   }, 60_000)
 })
@@ -197,7 +197,7 @@ describe("the collector's runner time", () => {
       gh.seedPull({ number: n, headSha: head, commits: [head] })
       gh.seedComment(
         n,
-        sealedComment(emu.keys.full, emu.demoModelId, { runId: null, commit: head, at: null, categories: [], deadline: null })
+        sealedComment(emu.keys.full, emu.demoModelId, n, { runId: null, commit: head, at: null, categories: [], deadline: null })
       )
     }
     const started = performance.now()
@@ -208,5 +208,78 @@ describe("the collector's runner time", () => {
     // The collector waited on no busy model (a trigger waits up to 20 s for one): far under the example's 10 minutes.
     expect(ms).toBeLessThan(20_000)
     if (process.env.MEASURE_COLLECT === '1') console.log(`collector, 40 queued records: ${Math.round(ms)} ms`)
+  }, 60_000)
+})
+
+describe('one record per pull request: the sticky comment', () => {
+  it("a second owned comment holding a sealed record of the head (a replayed one) is not judged: the sticky comment's failing run stays the verdict", async () => {
+    const { base, head } = world()
+    const at = minute(Date.now() - 60_000)
+    const api = createClient({ baseUrl: emu.url, apiKey: emu.keys.full, clock: fakeClock(T0) })
+    emu.demoAgent.setAllVulnerable(true)
+    const failing = (await api.triggerRun({ model_id: emu.demoModelId })).run_id
+    await runEnded(emu, failing)
+    emu.demoAgent.setAllVulnerable(false)
+    const passing = (await api.triggerRun({ model_id: emu.demoModelId })).run_id
+    await runEnded(emu, passing)
+    const record = (runId: string): string =>
+      sealedComment(emu.keys.full, emu.demoModelId, 7, { runId, commit: head, at, categories: [], deadline: null })
+    // The sticky comment (the first of ours with the marker) holds the head's own record; a later comment by the
+    // same bot (another workflow's GITHUB_TOKEN, or a race of two first pushes) holds a sealed record of a passing run.
+    gh.seedComment(7, record(failing))
+    gh.seedComment(7, record(passing))
+    const collector = await runStep(w(), scheduleEvent(base), { mode: 'collect' }, fakeClock(T0))
+    expect(states(head)).toEqual(['failure'])
+    expect(collector.outputs).toMatchObject({ result: 'fail', collected: '1' })
+    expect(comment(7)).toMatch(/asas-gate:record=2;result=fail/)
+  }, 60_000)
+})
+
+describe("a record copied into another pull request's comment", () => {
+  it("does not make that pull request's next push cancel the run of the pull request it was copied from", async () => {
+    const { base, head, other } = world()
+    gh.seedPull({ number: 8, headSha: other, commits: [other] })
+    emu.control.setCategoryDurationMs(10 * 60 * 60_000)
+    const clock = fakeClock(T0)
+    const run8 = (await runStep(w(), pullRequestEvent(8, other, base), { wait: 'detached' }, clock)).outputs.run_id
+    expect(run8).toMatch(/^run_/)
+    // A person who can edit comments (not read the api_key) puts #8's sealed record in #7's sticky comment.
+    gh.seedComment(7, gh.state.comments.get(8)?.[0]?.body ?? '')
+    await runStep(w(), pullRequestEvent(7, head, base), { wait: 'detached' }, clock)
+    expect(emu.control.runs().find((r) => r.run_id === run8)?.status).toBe('running')
+  }, 60_000)
+})
+
+describe("a queued record's sealed scope", () => {
+  it('binds the run the collector triggers for it: a record of the full taxonomy is triggered as the full taxonomy, though the policy names one category', async () => {
+    const { base, head } = world()
+    emu.control.setCategoryDurationMs(10 * 60 * 60_000)
+    const queued = { runId: null, commit: head, at: minute(Date.now()), categories: [], deadline: null }
+    gh.seedComment(7, sealedComment(emu.keys.full, emu.demoModelId, 7, queued))
+    await runStep(w(), scheduleEvent(base), { mode: 'collect', categories: 'prompt_injection' }, fakeClock(T0))
+    const runId = emu.control.runs().find((r) => r.model_id === emu.demoModelId)?.run_id ?? ''
+    const api = createClient({ baseUrl: emu.url, apiKey: emu.keys.full, clock: fakeClock(T0) })
+    expect((await api.getRun(runId)).categories_planned.length).toBeGreaterThan(1)
+    expect(comment(7).split('\n')[1]).toMatch(new RegExp(`^<!-- asas-gate:pending=2;run=${runId};commit=${head};at=[^;]+;cats=\\*;`))
+  }, 60_000)
+})
+
+describe('a final status GitHub refuses', () => {
+  it('leaves the record pending (the comment is not rewritten), so the next collector sets the status; the head never stays pending', async () => {
+    const { base, head } = world()
+    emu.demoAgent.setAllVulnerable(false)
+    const clock = fakeClock(T0)
+    const run = (await runStep(w(), pullRequestEvent(7, head, base), { wait: 'detached' }, clock)).outputs.run_id
+    await runEnded(emu, run)
+    const before = states(head).length
+    gh.failNext('POST', new RegExp(`/statuses/${head}$`), 422)
+    const first = await runStep(w(), scheduleEvent(base), { mode: 'collect' }, clock)
+    // Its post step owes the head nothing (no error over the record's result to come): the record stays for the next collector.
+    expect(first.state.get('owed_status') ?? '').toBe('')
+    expect(states(head).slice(before)).toEqual([])
+    expect(comment(7).split('\n')[1]).toMatch(new RegExp(`^<!-- asas-gate:pending=2;run=${run};commit=${head};`))
+    await runStep(w(), scheduleEvent(base), { mode: 'collect' }, clock)
+    expect(states(head).slice(before)).toEqual(['success'])
+    expect(comment(7)).toMatch(/asas-gate:record=2;result=pass/)
   }, 60_000)
 })

@@ -14,6 +14,7 @@ import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { runMain } from '../../src/action/main.js'
+import { openState, stepBinding, usingState } from '../../src/action/saved-state.js'
 import { runPost } from '../../src/action/post-step.js'
 import { startEmulator, type Emulator } from '../../src/emulator/server.js'
 import { DEFAULT_VULNERABLE } from '../../src/emulator/taxonomy.js'
@@ -91,8 +92,9 @@ async function step(
       }
     }
   )
+  // The state opened and sealed first thing, as main-entry.ts does: what the post step is handed (runPost reads nothing unsealed).
   await runMain({
-    io,
+    io: usingState(io, openState(io, stepBinding(io.env), 'nonce-of-the-step')),
     clock,
     signal: new AbortController().signal,
     random: () => 0.5,
@@ -219,7 +221,7 @@ describe('wait: detached', () => {
     emu.control.setCategoryDurationMs(10 * 60 * 60_000)
     const foreign = await api.triggerRun({ model_id: otherModel })
     // Sealed with the key (a key holder's record): the run's model is what refuses it.
-    const forged = sealedComment(emu.keys.full, emu.demoModelId, {
+    const forged = sealedComment(emu.keys.full, emu.demoModelId, 7, {
       runId: foreign.run_id,
       commit: head,
       at: null,
@@ -381,7 +383,7 @@ describe('wait: detached', () => {
       clock,
       makeApi: (_inputs, deadline) => createClient({ baseUrl: emu.url, apiKey: emu.keys.full, clock, deadline })
     })
-    expect(emu.control.runs().find((r) => r.run_id === io.outputs.run_id)?.status).toBe('running')
+    expect(emu.control.runs().find((r) => r.run_id === io.outputs.run_id)).toMatchObject({ status: 'running', cancel_requested: false })
     expect(gh.git.statuses.length).toBe(statuses)
     expect(lastState(head)).toBe('pending')
   })
@@ -441,7 +443,7 @@ describe('a run narrower than the policy (fifth attack)', () => {
     const narrow = await api.triggerRun({ model_id: emu.demoModelId, categories: ['excessive_agency'] })
     await runEnded(narrow.run_id)
     const record = { runId: narrow.run_id, commit: head, at: null, categories: ['excessive_agency'], deadline: null }
-    gh.seedComment(7, sealedComment(emu.keys.full, emu.demoModelId, record))
+    gh.seedComment(7, sealedComment(emu.keys.full, emu.demoModelId, 7, record))
     await step(schedule(base), { mode: 'collect' }, clock)
     expect(statusesOf(head).length).toBeGreaterThan(0)
     expect(lastState(head)).not.toBe('success')

@@ -73,7 +73,8 @@ describe('admin endpoints', () => {
       model_id: emu.demoModels.other,
       status: 'completed',
       started_at: expect.any(String),
-      workspace: 'other'
+      workspace: 'other',
+      cancel_requested: false
     })
     expect(emu.control.runs()).toEqual(runs)
     const log = (await admin('GET', 'requests')).json

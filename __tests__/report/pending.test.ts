@@ -72,6 +72,7 @@ describe('readPendingRecord', () => {
 describe('the seal of a pending record', () => {
   const fields = {
     model: 'm_1',
+    pull: 7,
     runId: 'run_1',
     commit: SHA,
     at: '2026-11-21T12:00Z',
@@ -92,6 +93,7 @@ describe('the seal of a pending record', () => {
     ["another run (an older passing run, another pull request's)", { runId: 'run_0' }],
     ['another commit', { commit: 'b'.repeat(40) }],
     ['another model', { model: 'm_2' }],
+    ["another pull request's comment (a record copied there)", { pull: 8 }],
     ['another trigger time', { at: '2026-11-21T11:00Z' }],
     ['fewer categories', { categories: ['a'] }],
     ['a later deadline', { deadline: '2026-11-21T23:45Z' }],

@@ -82,7 +82,8 @@ export interface Emulator {
     setLimits(l: EmulatorOptions['limits']): void
     setFaults(f: FaultConfig | null): void
     setCategoryDurationMs(ms: number): void
-    runs(): { run_id: string; model_id: string; status: KnownRunStatus; started_at: string; workspace: string }[]
+    /** Every run, oldest first; cancel_requested: a cancel was accepted for it (it may still read running). */
+    runs(): { run_id: string; model_id: string; status: KnownRunStatus; started_at: string; workspace: string; cancel_requested: boolean }[]
     registeredCredentials(): string[]
     /** Deletes a model's profile (so a later create restarts its version). */
     deleteProfile(modelId: string): void

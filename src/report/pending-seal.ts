@@ -1,7 +1,8 @@
 /**
  * The seal of a pending record (wait: detached): an HMAC-SHA256 over every
- * field the collector acts on (the model, the run, the commit, the trigger
- * time, the categories, the deadline), keyed by a key derived from `api_key`
+ * field the collector acts on (the model, the pull request whose comment
+ * holds it, the run, the commit, the trigger time, the categories, the
+ * deadline), keyed by a key derived from `api_key`
  * for this one purpose. The detached step and the collector both hold
  * `api_key`; a person who can edit the comment but cannot read the secret
  * cannot write a record the collector accepts (docs/threat-model.md).
@@ -10,9 +11,15 @@
  */
 import { createHmac, timingSafeEqual } from 'node:crypto'
 
-/** What the MAC covers: the record's fields, and the model the step ran for (not written: the collector's own). */
+/**
+ * What the MAC covers: the record's fields, the model the step ran for and the
+ * pull request it was written to (neither written: the reader's own). Bound to
+ * the pull request, a record copied into another one's comment does not hold
+ * there (its run is neither collected nor cancelled from it).
+ */
 export interface SealedFields {
   model: string
+  pull: number
   runId: string | null
   commit: string
   at: string | null
@@ -29,7 +36,16 @@ function recordKey(apiKey: string): Buffer {
 
 /** One canonical text of the fields (each field on its own line: no field can run into the next). */
 function canonical(f: SealedFields): string {
-  return [PURPOSE, f.model, f.runId ?? '-', f.commit, f.at ?? '-', [...f.categories].sort().join(','), f.deadline ?? '-'].join('\n')
+  return [
+    PURPOSE,
+    f.model,
+    String(f.pull),
+    f.runId ?? '-',
+    f.commit,
+    f.at ?? '-',
+    [...f.categories].sort().join(','),
+    f.deadline ?? '-'
+  ].join('\n')
 }
 
 /** The record's MAC, 64 hex characters. Throws on an empty key: a record sealed with nothing would prove nothing. */

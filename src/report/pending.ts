@@ -7,8 +7,8 @@
  *   <!-- asas-gate:pending=2;run=<id|->;commit=<sha>;at=<ISO minute|->;cats=<a,b|*>;deadline=<ISO minute|->;mac=<64 hex> -->
  *
  * What the collector trusts of it: the record's MAC (pending-seal.ts, keyed
- * from api_key) over the model, the run, the commit, the trigger time, the
- * categories and the deadline, and where it was found (an owned comment of an
+ * from api_key) over the model, the pull request, the run, the commit, the
+ * trigger time, the categories and the deadline, and where it was found (an owned comment of an
  * open pull request whose head is `commit`). A record without a MAC, or whose
  * MAC fails, is refused. The status, the findings and the policy it derives
  * again from the service and the default branch

@@ -1,12 +1,13 @@
 /**
  * The collector's reading (collect.ts): the pending records of this agent on
- * the open pull requests, each in an owned comment (isOwnedComment), and the
- * order they are collected in.
+ * the open pull requests, each in its sticky comment (the first owned comment
+ * holding the marker: the one every step and the collector itself rewrite),
+ * and the order they are collected in.
  */
 import type { GitHubClient } from '../../github/github-client.js'
 import { isOwnedComment } from '../../github/ownership.js'
 import type { PullSummary } from '../../github/pulls.js'
-import { MAX_PAGES } from '../../github/sticky-comment.js'
+import { hasMarker, MAX_PAGES } from '../../github/sticky-comment.js'
 import { readPendingRecord, type PendingRecord } from '../../report/pending.js'
 
 /** A pending record as found: the pull request, its head, the comment. */
@@ -22,7 +23,31 @@ export function inOrder(found: Found[]): Found[] {
   return [...found.filter((f) => f.pending.runId !== null), ...queued]
 }
 
-/** Every owned comment of this agent holding a pending record, on the open pull requests. */
+/**
+ * The pending record of a pull request's sticky comment of this agent: the
+ * first owned comment holding the marker (as findStickyComment finds the one
+ * a step rewrites), or null when it holds none. A record in any later comment
+ * is never read: the comment writes would go to the sticky one, so its run
+ * would set a status its comment never shows, after (and over) the sticky
+ * record's own.
+ */
+export async function stickyPending(
+  gh: GitHubClient,
+  repo: { owner: string; repo: string },
+  pull: number,
+  login: string | null,
+  marker: string
+): Promise<PendingRecord | null> {
+  for (let page = 1; page <= MAX_PAGES; page++) {
+    const { items, hasNext } = await gh.listComments(repo, pull, page)
+    const sticky = items.find((c) => hasMarker(c.body, marker) && isOwnedComment(c.user, login))
+    if (sticky !== undefined) return readPendingRecord(sticky.body, marker)
+    if (!hasNext || items.length === 0) break
+  }
+  return null
+}
+
+/** The pending record of each open pull request's sticky comment of this agent. */
 export async function pendingRecords(
   gh: GitHubClient,
   repo: { owner: string; repo: string },
@@ -31,14 +56,8 @@ export async function pendingRecords(
 ): Promise<Found[]> {
   const out: Found[] = []
   for (const pull of await gh.listOpenPulls(repo)) {
-    for (let page = 1; page <= MAX_PAGES; page++) {
-      const { items, hasNext } = await gh.listComments(repo, pull.number, page)
-      for (const c of items) {
-        const pending = isOwnedComment(c.user, login) ? readPendingRecord(c.body, marker) : null
-        if (pending !== null) out.push({ pull, pending })
-      }
-      if (!hasNext || items.length === 0) break
-    }
+    const pending = await stickyPending(gh, repo, pull.number, login, marker)
+    if (pending !== null) out.push({ pull, pending })
   }
   return out
 }

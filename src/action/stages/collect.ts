@@ -27,8 +27,8 @@
  *   default branch's: this step's own inputs and files;
  * - it runs no pull-request code and keeps no state but GitHub's and the
  *   service's. It writes the commit status first and the comment last, so a
- *   collector that stops midway leaves the record pending and the next one
- *   does it again; two at once write the same result. Every comment write
+ *   collector that stops midway, or whose status GitHub does not take, leaves
+ *   the record pending and the next one does it again; two at once write the same result. Every comment write
  *   first compares the comment with the record it read (stillHolds): a record
  *   a newer push wrote meanwhile is never overwritten.
  * - queued records are triggered oldest first, without waiting on a busy
@@ -60,8 +60,9 @@ import {
   type Look
 } from './collect-decision.js'
 import { inOrder, pendingRecords, type Found } from './collect-records.js'
-import { saveRunSettled } from '../saved-state.js'
-import { gateStepResult } from '../../decision/step-result.js'
+import { saveOwedStatus, saveRunSettled } from '../saved-state.js'
+import { gateStepResult, type StepResult } from '../../decision/step-result.js'
+import type { GateResult } from '../../report/report-model.js'
 import { AbortedError, ConfigError, DeadlineExceededError, describeFailure, GitHubError } from '../../util/errors.js'
 import { plural } from '../../util/text.js'
 import { Deadline } from '../../util/clock.js'
@@ -70,7 +71,7 @@ import type { ActionInputs } from '../inputs/read-inputs.js'
 import { gateStatus, type CollectedOutcome, type StepOutcome } from '../outcome.js'
 import { gateArgs, gateDeps } from './assess.js'
 import { statusLine } from '../output-table.js'
-import { finishStatus, statusEdge, type StatusEdge } from './set-commit-status.js'
+import { finalStatus, statusEdge, type StatusEdge } from './set-commit-status.js'
 import { recordSealed, triggerOrQueue, writePending, type PendingAt } from './detach.js'
 import { conclude, stepFailure } from './conclude.js'
 import { reportNotAssessed } from './report-not-assessed.js'
@@ -176,7 +177,7 @@ async function lookAt(ctx0: StepContext, c: Collecting, f: Found): Promise<Look>
   const { runId, commit } = f.pending
   const look = (what: Look['what'], result: Look['result'] = null): Look => ({ pull: f.pull.number, commit, runId, what, result })
   const where = `${runId === null ? 'the queued assessment' : `run ${runId}`} of pull request #${f.pull.number}`
-  const verdict = judgeRecord(f.pending, f.pull.headSha, recordSealed(c.inputs, f.pending))
+  const verdict = judgeRecord(f.pending, f.pull.headSha, recordSealed(c.inputs, f.pull.number, f.pending))
   if (verdict.kind === 'superseded') {
     ctx0.io.log.info(`${where}: its commit ${commit.slice(0, 7)} is no longer the head; left to the newer push.`)
     return look('superseded')
@@ -191,7 +192,7 @@ async function lookAt(ctx0: StepContext, c: Collecting, f: Found): Promise<Look>
       return look('refused', 'error')
     }
     const atMs = f.pending.at === null ? ctx.clock.now() : Date.parse(f.pending.at.replace(/Z$/, ':00Z'))
-    if (verdict.kind === 'trigger') return look(await triggerQueued(ctx, c, { at, status, queuedMs: atMs, moved }))
+    if (verdict.kind === 'trigger') return look(await triggerQueued(ctx, c, { record: f.pending, at, status, queuedMs: atMs, moved }))
     const looked = await lookAtRun(ctx, c, { record: f.pending, at, status, runId: verdict.runId, atMs, where })
     if (looked.result !== null && moved()) return look('superseded', looked.result)
     return look(looked.what, looked.result)
@@ -252,7 +253,7 @@ async function decide(
   const report = await reportGate(ctx, { prepared, policy: c.policy, outcome, recorded, planned: r.at, plan })
   // A collector stopped between the two leaves the record pending. The status names the blockers as the attached step's does.
   const blockers = report.outcome.kind === 'assessed' && step.resultOutput === undefined ? gateStatus(report.outcome) : undefined
-  await finishStatus(ctx, r.status, outcome.decision.result, step, blockers === undefined ? undefined : statusLine('fail', blockers, true))
+  await statusOrStay(ctx, r.status, outcome.decision.result, step, blockers === undefined ? undefined : statusLine('fail', blockers, true))
   const published = await publish(ctx, { ...c.inputs, comment: 'update' }, report)
   const result = outcome.decision.result
   if (published.kind !== 'assessed' || published.commentUrl === null) {
@@ -267,7 +268,9 @@ async function decide(
 
 /**
  * A queued record (the model was busy when the detached step ran): its run
- * triggered now the model is free, and the record rewritten with it, sealed.
+ * triggered now the model is free, over the categories the default branch's
+ * policy and the record ask for (withRecordScope, as a run is held to when
+ * collected), and the record rewritten with it, sealed.
  * The model known busy (a run seen or triggered by this collector), no
  * trigger is tried: it stays queued for the next collector, at no runner
  * time. Past its deadline (queued plus timeout_minutes), the status ends in
@@ -278,8 +281,9 @@ async function decide(
 async function triggerQueued(
   ctx: StepContext,
   c: Collecting,
-  q: { at: PendingAt; status: StatusEdge | null; queuedMs: number; moved: () => boolean }
+  q: { record: PendingRecord; at: PendingAt; status: StatusEdge | null; queuedMs: number; moved: () => boolean }
 ): Promise<Look['what']> {
+  const inputs = withRecordScope(c.inputs, q.record)
   if (ctx.clock.now() >= q.queuedMs + c.inputs.timeoutMs) {
     const line = `The model stayed busy with other assessments until timeout_minutes (${c.inputs.timeoutMs / 60_000}) ran out: nothing was assessed, nothing passes`
     await refuse(ctx, c, q.at, q.status, new DeadlineExceededError('POST /api/v1/run', line))
@@ -291,11 +295,11 @@ async function triggerQueued(
   }
   c.modelBusy = true
   // The run's life is saved in the step state (gateDeps) until its record is written: a collector killed in between has its post step stop it.
-  const triggered = await triggerOrQueue(gateDeps(ctx, c.inputs), c.inputs, c.policy)
+  const triggered = await triggerOrQueue(gateDeps(ctx, inputs), inputs, c.policy)
   if (triggered === null) return 'queued'
   const reason = `queued by the detached step of ${q.at.commit.slice(0, 7)}, triggered by the collector once the model was free`
   try {
-    await writePending(ctx, { inputs: c.inputs, planned: q.at, status: q.moved() ? null : q.status, triggered, reason })
+    await writePending(ctx, { inputs, planned: q.at, status: q.moved() ? null : q.status, triggered, reason })
   } catch (err) {
     if (!q.moved()) throw err
   }
@@ -339,13 +343,36 @@ async function stopOrphan(ctx: StepContext, inputs: ActionInputs, runId: string)
 async function refuse(ctx: StepContext, c: Collecting, planned: PendingAt, status: StatusEdge | null, err: Error): Promise<void> {
   const failure = stepFailure(err, ctx.nameInput)
   // The status says the cause and the fix, not the generic "re-run the job" (a re-run reads the same record).
-  await finishStatus(ctx, status, 'error', { outcome: 'fail', line: failure.line }, refusedStatus(err))
+  await statusOrStay(ctx, status, 'error', { outcome: 'fail', line: failure.line }, refusedStatus(err))
   const report = await reportNotAssessed(ctx, { ...c.inputs, comment: 'update' }, failure, {
     commit: planned.commit,
     pullRequest: planned.pull,
     agent: planned.agent
   })
   await publish(ctx, { ...c.inputs, comment: 'update' }, report)
+}
+
+/**
+ * The final status of a record's commit, or a GitHubError when GitHub did not
+ * take it: the comment is then not rewritten, so the record stays for the next
+ * collector (a record dropped with its status unset left the head pending for
+ * good, or owed an error in the one slot of the step state, which the next
+ * record's status overwrote).
+ */
+async function statusOrStay(
+  ctx: StepContext,
+  edge: StatusEdge | null,
+  result: GateResult,
+  step: StepResult,
+  description?: string
+): Promise<void> {
+  if ((await finalStatus(ctx, edge, result, step, description)).set) return
+  // Nothing owed by this collector's post step: the record stays, and the next collector sets its status.
+  saveOwedStatus(ctx.io, null)
+  throw new GitHubError({
+    endpoint: 'POST /repos/{owner}/{repo}/statuses/{sha}',
+    message: `the final commit status of ${edge?.sha.slice(0, 7) ?? 'the commit'} was not set: the record stays for the next collector`
+  })
 }
 
 /** The record's commit and pull request as the attached stages take an event: the pull request's comment, its head's status. */

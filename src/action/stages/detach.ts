@@ -21,11 +21,11 @@ import { DETACHED_TRIGGER_MS, TIMEOUT_SETTLE_MS, triggerAssessment, type GateDep
 import type { Triggered } from '../../gate/trigger.js'
 import { tokenLogin } from '../../github/assessment-record.js'
 import { statusContext } from '../../github/commit-status.js'
-import { isOwnedComment } from '../../github/ownership.js'
-import { MAX_PAGES, type PullRequestRef } from '../../github/sticky-comment.js'
+import type { PullRequestRef } from '../../github/sticky-comment.js'
 import { budgetLine } from '../../pipeline/budget.js'
 import { commentMarker } from '../../report/comment.js'
-import { pendingDescription, readPendingRecord, renderAssessingComment, type PendingRecord } from '../../report/pending.js'
+import { pendingDescription, renderAssessingComment, type PendingRecord } from '../../report/pending.js'
+import { stickyPending } from './collect-records.js'
 import { isTerminal } from '../../service/contract/index.js'
 import { stopRun } from '../../gate/stop-run.js'
 import { Deadline } from '../../util/clock.js'
@@ -130,7 +130,7 @@ export async function writePending(
   const startedMs = Number.isFinite(started) ? started : ctx.clock.now()
   const deadline = new Date(startedMs + inputs.timeoutMs).toISOString()
   const runId = triggered?.runId ?? null
-  const pending = sealedRecord(inputs, {
+  const pending = sealedRecord(inputs, planned.pull.number, {
     runId,
     commit: planned.commit,
     at: isoMinute(new Date(startedMs).toISOString()),
@@ -170,14 +170,14 @@ export async function writePending(
   return { body, url: published.commentUrl, deadline }
 }
 
-/** The record with its MAC, keyed from api_key over this model's fields (pending-seal.ts). */
-export function sealedRecord(inputs: ActionInputs, r: Omit<PendingRecord, 'mac'>): PendingRecord {
-  return { ...r, mac: pendingMac(inputs.apiKey, { ...r, model: inputs.modelId }) }
+/** The record with its MAC, keyed from api_key over this model's fields and the pull request it is written to (pending-seal.ts). */
+export function sealedRecord(inputs: ActionInputs, pull: number, r: Omit<PendingRecord, 'mac'>): PendingRecord {
+  return { ...r, mac: pendingMac(inputs.apiKey, { ...r, model: inputs.modelId, pull }) }
 }
 
-/** Whether a record's MAC holds for this model and api_key (false when it has none). */
-export function recordSealed(inputs: ActionInputs, r: PendingRecord): boolean {
-  return pendingSealed(inputs.apiKey, { ...r, model: inputs.modelId }, r.mac)
+/** Whether a record's MAC holds for this model, api_key and the pull request it was found on (false when it has none). */
+export function recordSealed(inputs: ActionInputs, pull: number, r: PendingRecord): boolean {
+  return pendingSealed(inputs.apiKey, { ...r, model: inputs.modelId, pull }, r.mac)
 }
 
 /**
@@ -189,7 +189,7 @@ async function supersede(ctx: StepContext, inputs: ActionInputs, planned: Pendin
   try {
     const older = await pendingOf(ctx, inputs, planned)
     // Only a record this model's step sealed names a run to stop: an edited one names whatever its editor chose.
-    if (older?.runId == null || !recordSealed(inputs, older)) return
+    if (older?.runId == null || !recordSealed(inputs, planned.pull.number, older)) return
     const api = ctx.makeApi(inputs, Deadline.after(ctx.clock, TIMEOUT_SETTLE_MS))
     const run = await api.getRun(older.runId)
     if (run.model_id !== inputs.modelId || isTerminal(run.status)) return
@@ -202,21 +202,12 @@ async function supersede(ctx: StepContext, inputs: ActionInputs, planned: Pendin
   }
 }
 
-/** The pending record of this agent's own comment on the pull request; null when there is none. */
+/** The pending record of this agent's sticky comment on the pull request (stickyPending); null when there is none. */
 async function pendingOf(ctx: StepContext, inputs: ActionInputs, planned: PendingAt): Promise<PendingRecord | null> {
   const gh = await githubReads(ctx, inputs.githubToken)
   if (gh === null) return null
   const login = await tokenLogin(gh, gh, ctx.io.log)
-  const marker = commentMarker(planned.agent.commentKey)
-  for (let page = 1; page <= MAX_PAGES; page++) {
-    const { items, hasNext } = await gh.listComments(planned.pull, planned.pull.number, page)
-    for (const c of items) {
-      const found = isOwnedComment(c.user, login) ? readPendingRecord(c.body, marker) : null
-      if (found !== null) return found
-    }
-    if (!hasNext || items.length === 0) break
-  }
-  return null
+  return stickyPending(gh, planned.pull, planned.pull.number, login, commentMarker(planned.agent.commentKey))
 }
 
 function noRecord(runId: string | null): string {

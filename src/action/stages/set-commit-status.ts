@@ -142,15 +142,26 @@ export async function finishStatus(
   step: StepResult,
   description?: string
 ): Promise<StepResult> {
-  if (edge === null) return step
+  return (await finalStatus(ctx, edge, result, step, description)).step
+}
+
+/** finishStatus, saying whether the final state was set (`set` false: GitHub did not take it; true when there is no status). */
+export async function finalStatus(
+  ctx: StepContext,
+  edge: StatusEdge | null,
+  result: GateResult,
+  step: StepResult,
+  description?: string
+): Promise<{ step: StepResult; set: boolean }> {
+  if (edge === null) return { step, set: true }
   const failing = step.outcome === 'fail'
   const state = finalStatusState(step.resultOutput ?? result, failing)
   description ??= statusLine(step.resultOutput ?? result, step.line.replace(/^Result: /, ''), failing)
-  if (!(await setStatus(ctx, edge, state, description))) return step
+  if (!(await setStatus(ctx, edge, state, description))) return { step, set: false }
   const refused = await sharedContext(ctx, edge)
-  if (refused === null) return step
+  if (refused === null) return { step, set: true }
   await setStatus(ctx, edge, 'failure', refused.status)
-  return { outcome: 'fail', resultOutput: 'error', line: describeFailure(refused.error, ctx.nameInput) }
+  return { step: { outcome: 'fail', resultOutput: 'error', line: describeFailure(refused.error, ctx.nameInput) }, set: true }
 }
 
 /**
