@@ -1396,7 +1396,14 @@ function emulatorControls(state) {
         },
         runs: () => [...store.runs.values()]
             .sort((a, b) => a.seq - b.seq)
-            .map((r) => ({ run_id: r.run_id, model_id: r.model_id, status: r.status, started_at: r.started_at, workspace: r.workspace })),
+            .map((r) => ({
+            run_id: r.run_id,
+            model_id: r.model_id,
+            status: r.status,
+            started_at: r.started_at,
+            workspace: r.workspace,
+            cancel_requested: r.cancelRequested
+        })),
         registeredCredentials: () => [...store.credentials],
         deleteProfile(modelId) {
             store.profiles.delete(modelId);

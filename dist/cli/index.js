@@ -59341,8 +59341,8 @@ async function findAssessmentRecords(issues, pr, login, log) {
  *   <!-- asas-gate:pending=2;run=<id|->;commit=<sha>;at=<ISO minute|->;cats=<a,b|*>;deadline=<ISO minute|->;mac=<64 hex> -->
  *
  * What the collector trusts of it: the record's MAC (pending-seal.ts, keyed
- * from api_key) over the model, the run, the commit, the trigger time, the
- * categories and the deadline, and where it was found (an owned comment of an
+ * from api_key) over the model, the pull request, the run, the commit, the
+ * trigger time, the categories and the deadline, and where it was found (an owned comment of an
  * open pull request whose head is `commit`). A record without a MAC, or whose
  * MAC fails, is refused. The status, the findings and the policy it derives
  * again from the service and the default branch
@@ -59538,20 +59538,32 @@ function inOrder(found) {
     const queued = found.filter((f) => f.pending.runId === null).sort((a, b) => at(a).localeCompare(at(b)));
     return [...found.filter((f) => f.pending.runId !== null), ...queued];
 }
-/** Every owned comment of this agent holding a pending record, on the open pull requests. */
+/**
+ * The pending record of a pull request's sticky comment of this agent: the
+ * first owned comment holding the marker (as findStickyComment finds the one
+ * a step rewrites), or null when it holds none. A record in any later comment
+ * is never read: the comment writes would go to the sticky one, so its run
+ * would set a status its comment never shows, after (and over) the sticky
+ * record's own.
+ */
+async function stickyPending(gh, repo, pull, login, marker) {
+    for (let page = 1; page <= MAX_PAGES; page++) {
+        const { items, hasNext } = await gh.listComments(repo, pull, page);
+        const sticky = items.find((c) => hasMarker(c.body, marker) && isOwnedComment(c.user, login));
+        if (sticky !== undefined)
+            return readPendingRecord(sticky.body, marker);
+        if (!hasNext || items.length === 0)
+            break;
+    }
+    return null;
+}
+/** The pending record of each open pull request's sticky comment of this agent. */
 async function pendingRecords(gh, repo, login, marker) {
     const out = [];
     for (const pull of await gh.listOpenPulls(repo)) {
-        for (let page = 1; page <= MAX_PAGES; page++) {
-            const { items, hasNext } = await gh.listComments(repo, pull.number, page);
-            for (const c of items) {
-                const pending = isOwnedComment(c.user, login) ? readPendingRecord(c.body, marker) : null;
-                if (pending !== null)
-                    out.push({ pull, pending });
-            }
-            if (!hasNext || items.length === 0)
-                break;
-        }
+        const pending = await stickyPending(gh, repo, pull.number, login, marker);
+        if (pending !== null)
+            out.push({ pull, pending });
     }
     return out;
 }
@@ -62071,18 +62083,22 @@ async function handOverStatus(ctx, edge, description) {
  * refuses the shared context.
  */
 async function finishStatus(ctx, edge, result, step, description) {
+    return (await finalStatus(ctx, edge, result, step, description)).step;
+}
+/** finishStatus, saying whether the final state was set (`set` false: GitHub did not take it; true when there is no status). */
+async function finalStatus(ctx, edge, result, step, description) {
     if (edge === null)
-        return step;
+        return { step, set: true };
     const failing = step.outcome === 'fail';
     const state = finalStatusState(step.resultOutput ?? result, failing);
     description ??= statusLine(step.resultOutput ?? result, step.line.replace(/^Result: /, ''), failing);
     if (!(await setStatus(ctx, edge, state, description)))
-        return step;
+        return { step, set: false };
     const refused = await sharedContext(ctx, edge);
     if (refused === null)
-        return step;
+        return { step, set: true };
     await setStatus(ctx, edge, 'failure', refused.status);
-    return { outcome: 'fail', resultOutput: 'error', line: describeFailure(refused.error, ctx.nameInput) };
+    return { step: { outcome: 'fail', resultOutput: 'error', line: describeFailure(refused.error, ctx.nameInput) }, set: true };
 }
 /**
  * Whether another agent sets this context on the commit, read after this
@@ -62118,8 +62134,9 @@ async function sharedContext(ctx, edge) {
 ;// CONCATENATED MODULE: ./src/report/pending-seal.ts
 /**
  * The seal of a pending record (wait: detached): an HMAC-SHA256 over every
- * field the collector acts on (the model, the run, the commit, the trigger
- * time, the categories, the deadline), keyed by a key derived from `api_key`
+ * field the collector acts on (the model, the pull request whose comment
+ * holds it, the run, the commit, the trigger time, the categories, the
+ * deadline), keyed by a key derived from `api_key`
  * for this one purpose. The detached step and the collector both hold
  * `api_key`; a person who can edit the comment but cannot read the secret
  * cannot write a record the collector accepts (docs/threat-model.md).
@@ -62134,7 +62151,16 @@ function recordKey(apiKey) {
 }
 /** One canonical text of the fields (each field on its own line: no field can run into the next). */
 function canonical(f) {
-    return [PURPOSE, f.model, f.runId ?? '-', f.commit, f.at ?? '-', [...f.categories].sort().join(','), f.deadline ?? '-'].join('\n');
+    return [
+        PURPOSE,
+        f.model,
+        String(f.pull),
+        f.runId ?? '-',
+        f.commit,
+        f.at ?? '-',
+        [...f.categories].sort().join(','),
+        f.deadline ?? '-'
+    ].join('\n');
 }
 /** The record's MAC, 64 hex characters. Throws on an empty key: a record sealed with nothing would prove nothing. */
 function pendingMac(apiKey, f) {
@@ -62196,7 +62222,6 @@ async function githubReads(ctx, token) {
  *   error (the post step cancels the run: nobody would read it). Once handed
  *   over, the post step owes nothing.
  */
-
 
 
 
@@ -62277,7 +62302,7 @@ async function writePending(ctx, w) {
     const startedMs = Number.isFinite(started) ? started : ctx.clock.now();
     const deadline = new Date(startedMs + inputs.timeoutMs).toISOString();
     const runId = triggered?.runId ?? null;
-    const pending = sealedRecord(inputs, {
+    const pending = sealedRecord(inputs, planned.pull.number, {
         runId,
         commit: planned.commit,
         at: isoMinute(new Date(startedMs).toISOString()),
@@ -62317,13 +62342,13 @@ async function writePending(ctx, w) {
         saved_state_saveOwedStatus(ctx.io, null);
     return { body, url: published.commentUrl, deadline };
 }
-/** The record with its MAC, keyed from api_key over this model's fields (pending-seal.ts). */
-function sealedRecord(inputs, r) {
-    return { ...r, mac: pendingMac(inputs.apiKey, { ...r, model: inputs.modelId }) };
+/** The record with its MAC, keyed from api_key over this model's fields and the pull request it is written to (pending-seal.ts). */
+function sealedRecord(inputs, pull, r) {
+    return { ...r, mac: pendingMac(inputs.apiKey, { ...r, model: inputs.modelId, pull }) };
 }
-/** Whether a record's MAC holds for this model and api_key (false when it has none). */
-function recordSealed(inputs, r) {
-    return pendingSealed(inputs.apiKey, { ...r, model: inputs.modelId }, r.mac);
+/** Whether a record's MAC holds for this model, api_key and the pull request it was found on (false when it has none). */
+function recordSealed(inputs, pull, r) {
+    return pendingSealed(inputs.apiKey, { ...r, model: inputs.modelId, pull }, r.mac);
 }
 /**
  * The run of the pending record this push replaces (its own comment's):
@@ -62334,7 +62359,7 @@ async function supersede(ctx, inputs, planned) {
     try {
         const older = await pendingOf(ctx, inputs, planned);
         // Only a record this model's step sealed names a run to stop: an edited one names whatever its editor chose.
-        if (older?.runId == null || !recordSealed(inputs, older))
+        if (older?.runId == null || !recordSealed(inputs, planned.pull.number, older))
             return;
         const api = ctx.makeApi(inputs, Deadline.after(ctx.clock, TIMEOUT_SETTLE_MS));
         const run = await api.getRun(older.runId);
@@ -62350,24 +62375,13 @@ async function supersede(ctx, inputs, planned) {
         ctx.io.log.warning(`Could not cancel the run of the pending record this push replaces: ${describeFailure(err)}`);
     }
 }
-/** The pending record of this agent's own comment on the pull request; null when there is none. */
+/** The pending record of this agent's sticky comment on the pull request (stickyPending); null when there is none. */
 async function pendingOf(ctx, inputs, planned) {
     const gh = await githubReads(ctx, inputs.githubToken);
     if (gh === null)
         return null;
     const login = await tokenLogin(gh, gh, ctx.io.log);
-    const marker = commentMarker(planned.agent.commentKey);
-    for (let page = 1; page <= MAX_PAGES; page++) {
-        const { items, hasNext } = await gh.listComments(planned.pull, planned.pull.number, page);
-        for (const c of items) {
-            const found = isOwnedComment(c.user, login) ? readPendingRecord(c.body, marker) : null;
-            if (found !== null)
-                return found;
-        }
-        if (!hasNext || items.length === 0)
-            break;
-    }
-    return null;
+    return stickyPending(gh, planned.pull, planned.pull.number, login, commentMarker(planned.agent.commentKey));
 }
 function noRecord(runId) {
     const what = runId === null ? 'queued assessment' : `run ${runId}`;
@@ -64974,8 +64988,8 @@ async function publish(ctx, settings, report) {
  *   default branch's: this step's own inputs and files;
  * - it runs no pull-request code and keeps no state but GitHub's and the
  *   service's. It writes the commit status first and the comment last, so a
- *   collector that stops midway leaves the record pending and the next one
- *   does it again; two at once write the same result. Every comment write
+ *   collector that stops midway, or whose status GitHub does not take, leaves
+ *   the record pending and the next one does it again; two at once write the same result. Every comment write
  *   first compares the comment with the record it read (stillHolds): a record
  *   a newer push wrote meanwhile is never overwritten.
  * - queued records are triggered oldest first, without waiting on a busy
@@ -65090,7 +65104,7 @@ async function lookAt(ctx0, c, f) {
     const { runId, commit } = f.pending;
     const look = (what, result = null) => ({ pull: f.pull.number, commit, runId, what, result });
     const where = `${runId === null ? 'the queued assessment' : `run ${runId}`} of pull request #${f.pull.number}`;
-    const verdict = judgeRecord(f.pending, f.pull.headSha, recordSealed(c.inputs, f.pending));
+    const verdict = judgeRecord(f.pending, f.pull.headSha, recordSealed(c.inputs, f.pull.number, f.pending));
     if (verdict.kind === 'superseded') {
         ctx0.io.log.info(`${where}: its commit ${commit.slice(0, 7)} is no longer the head; left to the newer push.`);
         return look('superseded');
@@ -65106,7 +65120,7 @@ async function lookAt(ctx0, c, f) {
         }
         const atMs = f.pending.at === null ? ctx.clock.now() : Date.parse(f.pending.at.replace(/Z$/, ':00Z'));
         if (verdict.kind === 'trigger')
-            return look(await triggerQueued(ctx, c, { at, status, queuedMs: atMs, moved }));
+            return look(await triggerQueued(ctx, c, { record: f.pending, at, status, queuedMs: atMs, moved }));
         const looked = await lookAtRun(ctx, c, { record: f.pending, at, status, runId: verdict.runId, atMs, where });
         if (looked.result !== null && moved())
             return look('superseded', looked.result);
@@ -65152,7 +65166,7 @@ async function collect_decide(ctx, c, r, outcome) {
     const report = await reportGate(ctx, { prepared, policy: c.policy, outcome, recorded, planned: r.at, plan });
     // A collector stopped between the two leaves the record pending. The status names the blockers as the attached step's does.
     const blockers = report.outcome.kind === 'assessed' && step.resultOutput === undefined ? gateStatus(report.outcome) : undefined;
-    await finishStatus(ctx, r.status, outcome.decision.result, step, blockers === undefined ? undefined : statusLine('fail', blockers, true));
+    await statusOrStay(ctx, r.status, outcome.decision.result, step, blockers === undefined ? undefined : statusLine('fail', blockers, true));
     const published = await publish(ctx, { ...c.inputs, comment: 'update' }, report);
     const result = outcome.decision.result;
     if (published.kind !== 'assessed' || published.commentUrl === null) {
@@ -65164,7 +65178,9 @@ async function collect_decide(ctx, c, r, outcome) {
 }
 /**
  * A queued record (the model was busy when the detached step ran): its run
- * triggered now the model is free, and the record rewritten with it, sealed.
+ * triggered now the model is free, over the categories the default branch's
+ * policy and the record ask for (withRecordScope, as a run is held to when
+ * collected), and the record rewritten with it, sealed.
  * The model known busy (a run seen or triggered by this collector), no
  * trigger is tried: it stays queued for the next collector, at no runner
  * time. Past its deadline (queued plus timeout_minutes), the status ends in
@@ -65173,6 +65189,7 @@ async function collect_decide(ctx, c, r, outcome) {
  * the run triggered for it is cancelled (nobody would collect it).
  */
 async function triggerQueued(ctx, c, q) {
+    const inputs = withRecordScope(c.inputs, q.record);
     if (ctx.clock.now() >= q.queuedMs + c.inputs.timeoutMs) {
         const line = `The model stayed busy with other assessments until timeout_minutes (${c.inputs.timeoutMs / 60_000}) ran out: nothing was assessed, nothing passes`;
         await refuse(ctx, c, q.at, q.status, new DeadlineExceededError('POST /api/v1/run', line));
@@ -65184,12 +65201,12 @@ async function triggerQueued(ctx, c, q) {
     }
     c.modelBusy = true;
     // The run's life is saved in the step state (gateDeps) until its record is written: a collector killed in between has its post step stop it.
-    const triggered = await triggerOrQueue(gateDeps(ctx, c.inputs), c.inputs, c.policy);
+    const triggered = await triggerOrQueue(gateDeps(ctx, inputs), inputs, c.policy);
     if (triggered === null)
         return 'queued';
     const reason = `queued by the detached step of ${q.at.commit.slice(0, 7)}, triggered by the collector once the model was free`;
     try {
-        await writePending(ctx, { inputs: c.inputs, planned: q.at, status: q.moved() ? null : q.status, triggered, reason });
+        await writePending(ctx, { inputs, planned: q.at, status: q.moved() ? null : q.status, triggered, reason });
     }
     catch (err) {
         if (!q.moved())
@@ -65234,13 +65251,30 @@ async function stopOrphan(ctx, inputs, runId) {
 async function refuse(ctx, c, planned, status, err) {
     const failure = stepFailure(err, ctx.nameInput);
     // The status says the cause and the fix, not the generic "re-run the job" (a re-run reads the same record).
-    await finishStatus(ctx, status, 'error', { outcome: 'fail', line: failure.line }, refusedStatus(err));
+    await statusOrStay(ctx, status, 'error', { outcome: 'fail', line: failure.line }, refusedStatus(err));
     const report = await reportNotAssessed(ctx, { ...c.inputs, comment: 'update' }, failure, {
         commit: planned.commit,
         pullRequest: planned.pull,
         agent: planned.agent
     });
     await publish(ctx, { ...c.inputs, comment: 'update' }, report);
+}
+/**
+ * The final status of a record's commit, or a GitHubError when GitHub did not
+ * take it: the comment is then not rewritten, so the record stays for the next
+ * collector (a record dropped with its status unset left the head pending for
+ * good, or owed an error in the one slot of the step state, which the next
+ * record's status overwrote).
+ */
+async function statusOrStay(ctx, edge, result, step, description) {
+    if ((await finalStatus(ctx, edge, result, step, description)).set)
+        return;
+    // Nothing owed by this collector's post step: the record stays, and the next collector sets its status.
+    saved_state_saveOwedStatus(ctx.io, null);
+    throw new GitHubError({
+        endpoint: 'POST /repos/{owner}/{repo}/statuses/{sha}',
+        message: `the final commit status of ${edge?.sha.slice(0, 7) ?? 'the commit'} was not set: the record stays for the next collector`
+    });
 }
 /** The record's commit and pull request as the attached stages take an event: the pull request's comment, its head's status. */
 function plannedFor(ctx, c, f) {
