@@ -46,6 +46,8 @@ export interface StandinStatus {
   context: string
   description: string | null
   target_url: string | null
+  /** Who set it: the stand-in's actor, or whoever a test names (a person's token). */
+  creator: { login: string; type: string }
 }
 
 export interface GitState {
@@ -72,6 +74,8 @@ export interface GitRouteContext {
   page: number
   /** A query parameter, undefined when it was not sent. */
   param: (name: string) => string | undefined
+  /** The token's user: the creator of what it writes. */
+  actor: { login: string; type: string }
 }
 
 const COMPARE_FILES_CAP = 300
@@ -180,7 +184,8 @@ function createStatus(state: GitState, ctx: GitRouteContext, sha: string): { sta
     state: b.state,
     context: typeof b.context === 'string' && b.context !== '' ? b.context : 'default',
     description,
-    target_url: typeof b.target_url === 'string' ? b.target_url : null
+    target_url: typeof b.target_url === 'string' ? b.target_url : null,
+    creator: { login: ctx.actor.login, type: ctx.actor.type }
   }
   state.statuses.push(status)
   return { status: 201, body: { ...status, url: `${ctx.url}/repos/${ctx.owner}/${ctx.repo}/statuses/${sha}` } }

@@ -293,7 +293,8 @@ export async function startGitHubStandin(opts: StandinOptions = {}): Promise<Git
         throw new HttpFailure(status, message, extra)
       },
       page: Math.max(1, Math.floor(Number(param(req, 'page') ?? 1)) || 1),
-      param: (name) => param(req, name)
+      param: (name) => param(req, name),
+      actor
     })
     if (gitAnswer) return gitAnswer
 

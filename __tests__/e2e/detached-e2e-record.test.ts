@@ -283,3 +283,41 @@ describe('a final status GitHub refuses', () => {
     expect(comment(7)).toMatch(/asas-gate:record=2;result=pass/)
   }, 60_000)
 })
+
+describe('a restored older record of the head (its MAC still valid) is not judged again', () => {
+  it('after a re-run of the head found a weakness, restoring the passing record never sets success; a person’s pending status does not help', async () => {
+    const { base, head } = world()
+    const clock = fakeClock(T0)
+    emu.demoAgent.setAllVulnerable(false)
+    const r1 = (await runStep(w(), pullRequestEvent(7, head, base), { wait: 'detached' }, clock)).outputs.run_id
+    const old = comment(7)
+    await runEnded(emu, r1)
+    await runStep(w(), scheduleEvent(base), { mode: 'collect' }, clock)
+    expect(states(head).at(-1)).toBe('success')
+    // A re-run of the same head, the agent now vulnerable: the collector sets failure.
+    emu.demoAgent.setAllVulnerable(true)
+    const r2 = (await runStep(w(), pullRequestEvent(7, head, base), { wait: 'detached' }, clock)).outputs.run_id
+    await runEnded(emu, r2)
+    await runStep(w(), scheduleEvent(base), { mode: 'collect' }, clock)
+    expect(states(head).at(-1)).toBe('failure')
+    // A person with write access restores the old comment, and sets a pending status naming r1 with their own token.
+    const c = gh.state.comments.get(7)?.[0]
+    if (c === undefined) throw new Error('no comment')
+    c.body = old
+    const ours = gh.git.statuses.filter((s) => s.sha === head && s.state === 'pending').at(-1)
+    if (ours === undefined) throw new Error('no pending status')
+    gh.git.statuses.push({
+      ...ours,
+      id: ours.id + 1000,
+      description: `Assessing: run ${r1}, result by 23:59 UTC at the latest (the collector sets it)`,
+      creator: { login: 'mallory', type: 'User' }
+    })
+    const before = gh.git.statuses.length
+    const collector = await runStep(w(), scheduleEvent(base), { mode: 'collect' }, clock)
+    // Left as it is: no status set over r2's failure.
+    expect(gh.git.statuses.length).toBe(before)
+    expect(gh.git.statuses.filter((s) => s.sha === head && s.creator.login !== 'mallory').at(-1)?.state).toBe('failure')
+    expect(collector.outputs.collected).toBe('0')
+    expect(collector.log.lines.map((l) => l.line).join('\n')).toMatch(/a stale record, left/)
+  }, 60_000)
+})

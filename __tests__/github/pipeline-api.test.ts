@@ -149,11 +149,13 @@ describe('commit statuses', () => {
     expect(last.description?.endsWith('y…')).toBe(true)
     expect(last.target_url).toBe('https://github.com/octo/agent/actions/runs/42#agent-99990000')
     expect(standin.git.statuses[1].target_url).toBe('https://github.com/octo/agent/actions/runs/42')
-    expect(await api.listCommitStatuses(REPO, sha('1'))).toEqual([
-      { context: 'agent-security/agent-pr-7', owner: '99990000' },
-      { context: 'agent-security/other', owner: null },
-      { context: 'agent-security/agent-pr-7', owner: '0a1b2c3d' }
+    const listed = await api.listCommitStatuses(REPO, sha('1'))
+    expect(listed.map(({ context, owner, state, creator }) => ({ context, owner, state, creator }))).toEqual([
+      { context: 'agent-security/agent-pr-7', owner: '99990000', state: 'failure', creator: 'github-actions[bot]' },
+      { context: 'agent-security/other', owner: null, state: 'pending', creator: 'github-actions[bot]' },
+      { context: 'agent-security/agent-pr-7', owner: '0a1b2c3d', state: 'pending', creator: 'github-actions[bot]' }
     ])
+    expect(listed[0].description).toBe(last.description)
     expect(standin.requests.filter((r) => r.method === 'GET').map((r) => r.query.per_page)).toEqual(['100'])
   })
 

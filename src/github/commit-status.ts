@@ -44,6 +44,11 @@ export interface ListedStatus {
   owner: string | null
   /** Its target URL as listed (null: none; absent where a caller built it without one). */
   targetUrl?: string | null
+  /** Its state and description as listed (absent where a caller built it without them). */
+  state?: string
+  description?: string | null
+  /** The login of the token that set it (GitHub's `creator`; null: not told). */
+  creator?: string | null
 }
 
 /** How many statuses one list call reads: the newest of the commit. */
@@ -151,10 +156,15 @@ function readStatuses(res: { data: unknown }, endpoint: string): ListedStatus[] 
     throw new GitHubError({ endpoint, message: 'GitHub answered the status list without a list', transient: true })
   return res.data.filter(isRecord).map((s) => {
     const targetUrl = typeof s.target_url === 'string' ? s.target_url : null
+    const description = typeof s.description === 'string' ? s.description : null
+    const creator = isRecord(s.creator) && typeof s.creator.login === 'string' ? s.creator.login : null
     return {
       context: typeof s.context === 'string' ? s.context : '',
-      owner: statusOwnerIn(targetUrl, typeof s.description === 'string' ? s.description : null),
-      targetUrl
+      owner: statusOwnerIn(targetUrl, description),
+      targetUrl,
+      state: typeof s.state === 'string' ? s.state : '',
+      description,
+      creator
     }
   })
 }

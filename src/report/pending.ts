@@ -129,6 +129,11 @@ export function renderAssessingComment(c: AssessingComment): string {
 }
 
 /** The status's description while pending, e.g. "Assessing: run r_1, result by 14:03 UTC at the latest (...)". */
+/** The run a pending status of pendingDescription names: its id; null when it names none (queued, or another's). */
+export function pendingStatusRun(description: string | null | undefined): string | null {
+  return /^Assessing: run ([A-Za-z0-9_-]{1,100}), result by /.exec(description ?? '')?.[1] ?? null
+}
+
 export function pendingDescription(runId: string | null, deadline: string): string {
   const by = `${deadline.slice(11, 16)} UTC`
   return runId === null

@@ -6,14 +6,16 @@
  * - stillHolds: the compare before every comment write (a record that changed
  *   since it was read, a newer push's, is never overwritten);
  * - collectorResult: what the collector says it did (its outputs and its
- *   pass or fail), the worst of what it set.
+ *   pass or fail), the worst of what it set;
+ * - recordCurrent: whether a record names the head's newest assessment.
  */
 import type { StepResult } from '../../decision/step-result.js'
+import type { GatePolicy } from './load-baseline-and-risks.js'
 import type { Collected } from '../../gate/assess-run.js'
-import { causeAndFix } from '../../github/commit-status.js'
+import { causeAndFix, STATUSES_READ, type ListedStatus } from '../../github/commit-status.js'
 import { ConfigError } from '../../util/errors.js'
 import type { GateResult } from '../../report/report-model.js'
-import { samePending, type PendingRecord } from '../../report/pending.js'
+import { pendingStatusRun, samePending, type PendingRecord } from '../../report/pending.js'
 
 export type RecordVerdict =
   /** Its commit is no longer the pull request's head: left to the newer push's record. */
@@ -133,4 +135,34 @@ export function runRefusal(looked: Collected, runId: string, modelId: string): C
       `Run ${runId} does not cover the categories the default branch's policy or the record asks for (${named(looked.missing)}): nothing passes`
     )
   return null
+}
+
+/**
+ * Whether a record names the head's newest assessment, as the statuses of
+ * this agent set by this token show it (GitHub keeps every one, and a
+ * person's token is another creator): the newest pending one names the
+ * record's run (current), another run or none (newer: a later detached step
+ * of this head, whose own record this one is an older copy of: restored by
+ * an edit, its MAC still valid). None of ours: current when every status of
+ * the commit was read, else unknown (the newest STATUSES_READ hold none).
+ */
+export function recordCurrent(
+  listed: readonly ListedStatus[],
+  q: { context: string; owner: string; login: string; runId: string }
+): 'current' | 'newer' | 'unknown' {
+  const pending = listed.find((s) => s.context === q.context && s.owner === q.owner && s.creator === q.login && s.state === 'pending')
+  if (pending === undefined) return listed.length >= STATUSES_READ ? 'unknown' : 'current'
+  return pendingStatusRun(pending.description) === q.runId ? 'current' : 'newer'
+}
+
+/**
+ * The policy a pull request's run is judged with: the default branch's, less
+ * the model's run list the default branch reads as its own lineage (it holds
+ * the very run being judged, which would count twice: "seen in 2 of the last
+ * 2 runs" of one run). A pull request's attached step reads no such list.
+ */
+export function ofPullRequests(policy: GatePolicy): GatePolicy {
+  const { windows } = policy.baseline
+  if (windows.agent === null) return policy
+  return { ...policy, baseline: { ...policy.baseline, windows: { ...windows, agent: null } } }
 }

@@ -9,6 +9,9 @@ import { isOwnedComment } from '../../github/ownership.js'
 import type { PullSummary } from '../../github/pulls.js'
 import { hasMarker, MAX_PAGES } from '../../github/sticky-comment.js'
 import { readPendingRecord, type PendingRecord } from '../../report/pending.js'
+import { recordCurrent } from './collect-decision.js'
+import type { StatusEdge } from './set-commit-status.js'
+import type { StepContext } from './stage-context.js'
 
 /** A pending record as found: the pull request, its head, the comment. */
 export interface Found {
@@ -60,4 +63,15 @@ export async function pendingRecords(
     if (pending !== null) out.push({ pull, pending })
   }
   return out
+}
+
+/** recordCurrent over the head's statuses, read once (a read that fails throws: the record stays pending). */
+export async function recordIsCurrent(
+  io: Pick<StepContext['io'], 'listCommitStatuses'>,
+  edge: StatusEdge,
+  login: string,
+  runId: string
+): Promise<'current' | 'newer' | 'unknown'> {
+  const listed = await io.listCommitStatuses({ githubToken: edge.token, repo: edge.repo, sha: edge.sha })
+  return recordCurrent(listed, { context: edge.context, owner: edge.owner, login, runId })
 }

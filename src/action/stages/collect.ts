@@ -56,10 +56,11 @@ import {
   refusedStatus,
   runRefusal,
   stillHolds,
+  ofPullRequests,
   withRecordScope,
   type Look
 } from './collect-decision.js'
-import { inOrder, pendingRecords, type Found } from './collect-records.js'
+import { inOrder, pendingRecords, recordIsCurrent, type Found } from './collect-records.js'
 import { saveOwedStatus, saveRunSettled } from '../saved-state.js'
 import { gateStepResult, type StepResult } from '../../decision/step-result.js'
 import type { GateResult } from '../../report/report-model.js'
@@ -72,6 +73,7 @@ import { gateStatus, type CollectedOutcome, type StepOutcome } from '../outcome.
 import { gateArgs, gateDeps } from './assess.js'
 import { statusLine } from '../output-table.js'
 import { finalStatus, statusEdge, type StatusEdge } from './set-commit-status.js'
+import { STATUSES_READ } from '../../github/commit-status.js'
 import { recordSealed, triggerOrQueue, writePending, type PendingAt } from './detach.js'
 import { conclude, stepFailure } from './conclude.js'
 import { reportNotAssessed } from './report-not-assessed.js'
@@ -108,7 +110,7 @@ export async function collectStep(ctx: StepContext, inputs: ActionInputs, event:
   const marker = commentMarker(agent.commentKey)
   const found = await pendingRecords(gh, repo, login, marker)
   io.log.info(`Collector: ${plural(found.length, 'pending record')} of ${agent.display} on open pull requests.`)
-  const c: Collecting = { inputs, policy, event, repo, marker, modelBusy: false }
+  const c: Collecting = { inputs, policy, event, repo, marker, modelBusy: false, login }
   const looks: Look[] = []
   for (const f of inOrder(found)) looks.push(await lookAt(ctx, c, f))
   const { result, step } = collectorResult(looks, inputs.failOnIncomplete)
@@ -124,18 +126,6 @@ export async function collectStep(ctx: StepContext, inputs: ActionInputs, event:
   return conclude(step, end, { modelId: inputs.modelId, target: null, profileVersion: null })
 }
 
-/**
- * The policy a pull request's run is judged with: the default branch's, less
- * the model's run list the default branch reads as its own lineage (it holds
- * the very run being judged, which would count twice: "seen in 2 of the last
- * 2 runs" of one run). A pull request's attached step reads no such list.
- */
-function ofPullRequests(policy: GatePolicy): GatePolicy {
-  const { windows } = policy.baseline
-  if (windows.agent === null) return policy
-  return { ...policy, baseline: { ...policy.baseline, windows: { ...windows, agent: null } } }
-}
-
 interface Collecting {
   inputs: ActionInputs
   policy: GatePolicy
@@ -144,6 +134,8 @@ interface Collecting {
   marker: string
   /** Set once the model is known busy (this collector triggered a run, or another runs): no further trigger is tried. */
   modelBusy: boolean
+  /** This token's login: the creator of this agent's own statuses (recordCurrent). */
+  login: string
 }
 
 /**
@@ -193,6 +185,18 @@ async function lookAt(ctx0: StepContext, c: Collecting, f: Found): Promise<Look>
     }
     const atMs = f.pending.at === null ? ctx.clock.now() : Date.parse(f.pending.at.replace(/Z$/, ':00Z'))
     if (verdict.kind === 'trigger') return look(await triggerQueued(ctx, c, { record: f.pending, at, status, queuedMs: atMs, moved }))
+    const current = status === null ? 'current' : await recordIsCurrent(ctx.io, status, c.login, verdict.runId)
+    if (current === 'newer') {
+      ctx.io.log.warning(
+        `${where}: a later assessment of this head was triggered since (its pending status names another run): a stale record, left.`
+      )
+      return look('superseded')
+    }
+    if (current === 'unknown') {
+      const why = `The head's newest ${STATUSES_READ} statuses hold no pending status of this agent: whether run ${verdict.runId} is its newest assessment cannot be told, nothing passes`
+      await refuse(ctx, c, at, status, recordRefused('wait', why))
+      return look('refused', 'error')
+    }
     const looked = await lookAtRun(ctx, c, { record: f.pending, at, status, runId: verdict.runId, atMs, where })
     if (looked.result !== null && moved()) return look('superseded', looked.result)
     return look(looked.what, looked.result)
