@@ -50146,10 +50146,15 @@ function readStatuses(res, endpoint) {
         throw new GitHubError({ endpoint, message: 'GitHub answered the status list without a list', transient: true });
     return res.data.filter(isRecord).map((s) => {
         const targetUrl = typeof s.target_url === 'string' ? s.target_url : null;
+        const description = typeof s.description === 'string' ? s.description : null;
+        const creator = isRecord(s.creator) && typeof s.creator.login === 'string' ? s.creator.login : null;
         return {
             context: typeof s.context === 'string' ? s.context : '',
-            owner: statusOwnerIn(targetUrl, typeof s.description === 'string' ? s.description : null),
-            targetUrl
+            owner: statusOwnerIn(targetUrl, description),
+            targetUrl,
+            state: typeof s.state === 'string' ? s.state : '',
+            description,
+            creator
         };
     });
 }
@@ -59430,6 +59435,10 @@ function renderAssessingComment(c) {
     ].join('\n');
 }
 /** The status's description while pending, e.g. "Assessing: run r_1, result by 14:03 UTC at the latest (...)". */
+/** The run a pending status of pendingDescription names: its id; null when it names none (queued, or another's). */
+function pendingStatusRun(description) {
+    return /^Assessing: run ([A-Za-z0-9_-]{1,100}), result by /.exec(description ?? '')?.[1] ?? null;
+}
 function pendingDescription(runId, deadline) {
     const by = `${deadline.slice(11, 16)} UTC`;
     return runId === null
@@ -59527,8 +59536,36 @@ function runRefusal(looked, runId, modelId) {
         return recordRefused('categories', `Run ${runId} does not cover the categories the default branch's policy or the record asks for (${named(looked.missing)}): nothing passes`);
     return null;
 }
+/**
+ * Whether a record names the head's newest assessment, as the statuses of
+ * this agent set by this token show it (GitHub keeps every one, and a
+ * person's token is another creator): the newest pending one names the
+ * record's run (current), another run or none (newer: a later detached step
+ * of this head, whose own record this one is an older copy of: restored by
+ * an edit, its MAC still valid). None of ours: current when every status of
+ * the commit was read, else unknown (the newest STATUSES_READ hold none).
+ */
+function recordCurrent(listed, q) {
+    const pending = listed.find((s) => s.context === q.context && s.owner === q.owner && s.creator === q.login && s.state === 'pending');
+    if (pending === undefined)
+        return listed.length >= STATUSES_READ ? 'unknown' : 'current';
+    return pendingStatusRun(pending.description) === q.runId ? 'current' : 'newer';
+}
+/**
+ * The policy a pull request's run is judged with: the default branch's, less
+ * the model's run list the default branch reads as its own lineage (it holds
+ * the very run being judged, which would count twice: "seen in 2 of the last
+ * 2 runs" of one run). A pull request's attached step reads no such list.
+ */
+function ofPullRequests(policy) {
+    const { windows } = policy.baseline;
+    if (windows.agent === null)
+        return policy;
+    return { ...policy, baseline: { ...policy.baseline, windows: { ...windows, agent: null } } };
+}
 
 ;// CONCATENATED MODULE: ./src/action/stages/collect-records.ts
+
 
 
 
@@ -59566,6 +59603,11 @@ async function pendingRecords(gh, repo, login, marker) {
             out.push({ pull, pending });
     }
     return out;
+}
+/** recordCurrent over the head's statuses, read once (a read that fails throws: the record stays pending). */
+async function recordIsCurrent(io, edge, login, runId) {
+    const listed = await io.listCommitStatuses({ githubToken: edge.token, repo: edge.repo, sha: edge.sha });
+    return recordCurrent(listed, { context: edge.context, owner: edge.owner, login, runId });
 }
 
 // EXTERNAL MODULE: ./node_modules/zod/v4/classic/schemas.js + 11 modules
@@ -65030,6 +65072,7 @@ async function publish(ctx, settings, report) {
 
 
 
+
 async function collectStep(ctx, inputs, event) {
     const { io } = ctx;
     if (!((event.kind === 'other' || event.kind === 'push') && event.onDefaultBranch)) {
@@ -65053,7 +65096,7 @@ async function collectStep(ctx, inputs, event) {
     const marker = commentMarker(agent.commentKey);
     const found = await pendingRecords(gh, repo, login, marker);
     io.log.info(`Collector: ${plural(found.length, 'pending record')} of ${agent.display} on open pull requests.`);
-    const c = { inputs, policy, event, repo, marker, modelBusy: false };
+    const c = { inputs, policy, event, repo, marker, modelBusy: false, login };
     const looks = [];
     for (const f of inOrder(found))
         looks.push(await lookAt(ctx, c, f));
@@ -65064,18 +65107,6 @@ async function collectStep(ctx, inputs, event) {
     const end = { kind: 'collected', result, reportPath, assessmentsSpent: 0, collected: decided };
     await io.appendSummary(`### Agent security collector\n\n${step.line}\n`);
     return conclude(step, end, { modelId: inputs.modelId, target: null, profileVersion: null });
-}
-/**
- * The policy a pull request's run is judged with: the default branch's, less
- * the model's run list the default branch reads as its own lineage (it holds
- * the very run being judged, which would count twice: "seen in 2 of the last
- * 2 runs" of one run). A pull request's attached step reads no such list.
- */
-function ofPullRequests(policy) {
-    const { windows } = policy.baseline;
-    if (windows.agent === null)
-        return policy;
-    return { ...policy, baseline: { ...policy.baseline, windows: { ...windows, agent: null } } };
 }
 /**
  * The step context whose comment writes happen only while the comment still
@@ -65121,6 +65152,16 @@ async function lookAt(ctx0, c, f) {
         const atMs = f.pending.at === null ? ctx.clock.now() : Date.parse(f.pending.at.replace(/Z$/, ':00Z'));
         if (verdict.kind === 'trigger')
             return look(await triggerQueued(ctx, c, { record: f.pending, at, status, queuedMs: atMs, moved }));
+        const current = status === null ? 'current' : await recordIsCurrent(ctx.io, status, c.login, verdict.runId);
+        if (current === 'newer') {
+            ctx.io.log.warning(`${where}: a later assessment of this head was triggered since (its pending status names another run): a stale record, left.`);
+            return look('superseded');
+        }
+        if (current === 'unknown') {
+            const why = `The head's newest ${STATUSES_READ} statuses hold no pending status of this agent: whether run ${verdict.runId} is its newest assessment cannot be told, nothing passes`;
+            await refuse(ctx, c, at, status, recordRefused('wait', why));
+            return look('refused', 'error');
+        }
         const looked = await lookAtRun(ctx, c, { record: f.pending, at, status, runId: verdict.runId, atMs, where });
         if (looked.result !== null && moved())
             return look('superseded', looked.result);

@@ -46114,10 +46114,15 @@ function readStatuses(res, endpoint) {
         throw new GitHubError({ endpoint, message: 'GitHub answered the status list without a list', transient: true });
     return res.data.filter(text_isRecord).map((s) => {
         const targetUrl = typeof s.target_url === 'string' ? s.target_url : null;
+        const description = typeof s.description === 'string' ? s.description : null;
+        const creator = text_isRecord(s.creator) && typeof s.creator.login === 'string' ? s.creator.login : null;
         return {
             context: typeof s.context === 'string' ? s.context : '',
-            owner: statusOwnerIn(targetUrl, typeof s.description === 'string' ? s.description : null),
-            targetUrl
+            owner: statusOwnerIn(targetUrl, description),
+            targetUrl,
+            state: typeof s.state === 'string' ? s.state : '',
+            description,
+            creator
         };
     });
 }
