@@ -10,6 +10,7 @@ import {
   ADOPTION_LINE,
   readSign,
   recordsGoneKind,
+  recordsGoneOnPush,
   SIGN_COMMITS,
   type SignReading,
   type SignReads,
@@ -146,6 +147,57 @@ describe("readSign: the statuses of the default branch's newest commits", () => 
     expect(r.calls.filter((c) => c.startsWith('statuses'))).toHaveLength(SIGN_COMMITS)
     const full = Array.from({ length: STATUSES_READ }, () => ({ context: 'ci/build', owner: null }))
     expect(await readSign(reads(['c0', 'c1', 'c2'], { c1: full, c2: [mine] }), q, { githubRequests: 0 })).toMatchObject({ kind: 'beyond' })
+  })
+})
+
+describe('recordsGoneOnPush: whatever it cannot read or trust is strict, and reads nothing it does not need', () => {
+  const own = { context: CONTEXT, owner: OWNER, write: SET }
+  const at = (over: Partial<Parameters<typeof recordsGoneOnPush>[2]> = {}) => ({
+    repo: REPO,
+    defaultBranch: 'main',
+    judgedCommit: 'c0',
+    bounds: { maxAgeDays: 30, now: Date.parse('2026-11-26T12:00:00Z') },
+    cost: { githubRequests: 0 },
+    ...over
+  })
+  it.each([
+    ['no status edge of its own (commit_status off)', 'no-own', at(), null],
+    ['no GitHub reads (github_token empty)', 'no-reads', at(), /github_token is empty or the repository is unknown/],
+    ['no repository', 'reads', at({ repo: null }), /github_token is empty or the repository is unknown/],
+    ['no default branch', 'reads', at({ defaultBranch: null }), /github_token is empty or the repository is unknown/],
+    ['its own status refused', 'refused', at(), /could not set its own commit status/]
+  ] as const)('%s: strict', async (_name, edge, a, line) => {
+    const r = reads(['c0', 'c1'], {})
+    const got = await recordsGoneOnPush(
+      edge === 'no-reads' ? null : r,
+      edge === 'no-own' ? null : edge === 'refused' ? { ...own, write: REFUSED } : own,
+      a
+    )
+    expect(got.kind).toBe('strict')
+    if (line === null) expect(got.line).toBeNull()
+    else expect(got.line).toMatch(line)
+    // Nothing read where nothing could make it adoption.
+    expect(r.calls).toEqual([])
+  })
+
+  it('reads the branch since the age bound, the judged commit first, and finds adoption on a clean branch', async () => {
+    const r = reads(['c1', 'c2'], {})
+    const cost = { githubRequests: 0 }
+    const got = await recordsGoneOnPush(r, own, at({ cost }))
+    expect(got).toEqual({ kind: 'adoption', line: ADOPTION_LINE })
+    expect(r.calls).toEqual([`commits main ${SIGN_COMMITS}`, 'statuses c0', 'statuses c1', 'statuses c2'])
+    expect(cost.githubRequests).toBe(4)
+  })
+
+  it('names the commit whose statuses failed by its short SHA', async () => {
+    const sha = 'abcdef0123456789abcdef0123456789abcdef01'
+    const r = reads([sha], {}, sha)
+    const got = await recordsGoneOnPush(r, own, at({ judgedCommit: null }))
+    // No judged commit: only the branch's own commits are read.
+    expect(r.calls).toEqual([`commits main ${SIGN_COMMITS}`, `statuses ${sha}`])
+    expect(got.kind).toBe('strict')
+    expect(got.line).toContain('the statuses of abcdef0 could not be read')
+    expect(got.line).not.toContain(sha)
   })
 })
 
