@@ -19,7 +19,7 @@
  * else (a read failing, more commits than read, the status not set) cannot be
  * told and stays strict. A pull request can only add statuses: never laxer.
  */
-import { ownStatusAmong, STATUSES_READ, type ListedStatus } from '../github/commit-status.js'
+import { ownStatuses, STATUSES_READ, type ListedStatus } from '../github/commit-status.js'
 import type { RepoRef } from '../github/transport.js'
 import { describeFailure } from '../util/errors.js'
 import { plural } from '../util/text.js'
@@ -120,7 +120,7 @@ export async function readSign(reads: SignReads, q: SignQuery, cost: { githubReq
       return { kind: 'unreadable', why: `the statuses of ${sha.slice(0, 7)} could not be read: ${describeFailure(err)}` }
     }
     const earlier = sha === q.judged ? listed.filter((x) => (x.targetUrl ?? null)?.replace(/#.*$/, '') !== q.thisRun) : listed
-    if (ownStatusAmong(earlier, q.context, q.owner)) return { kind: 'found', commit: sha }
+    if (ownStatuses(earlier, q.context, q.owner).length > 0) return { kind: 'found', commit: sha }
     if (listed.length >= STATUSES_READ)
       return {
         kind: 'beyond',

@@ -146,9 +146,9 @@ export function otherStatusOwners(listed: readonly ListedStatus[], context: stri
   return [...new Set(others)]
 }
 
-/** Whether `listed` holds a status of `context` naming `owner` (statusOwnerIn): this agent's own, as otherStatusOwners tells others. */
-export function ownStatusAmong(listed: readonly ListedStatus[], context: string, owner: string): boolean {
-  return listed.some((s) => s.context === context && s.owner === owner)
+/** The statuses of `context` naming `owner` (statusOwnerIn), in the order listed: this agent's own, as otherStatusOwners tells others. */
+export function ownStatuses(listed: readonly ListedStatus[], context: string, owner: string): ListedStatus[] {
+  return listed.filter((s) => s.context === context && s.owner === owner)
 }
 
 function readStatuses(res: { data: unknown }, endpoint: string): ListedStatus[] {

@@ -12,7 +12,7 @@
 import type { StepResult } from '../../decision/step-result.js'
 import type { GatePolicy } from './load-baseline-and-risks.js'
 import type { Collected } from '../../gate/assess-run.js'
-import { causeAndFix, STATUSES_READ, type ListedStatus } from '../../github/commit-status.js'
+import { causeAndFix, ownStatuses, STATUSES_READ, type ListedStatus } from '../../github/commit-status.js'
 import { ConfigError } from '../../util/errors.js'
 import type { GateResult } from '../../report/report-model.js'
 import { pendingStatusRun, samePending, type PendingRecord } from '../../report/pending.js'
@@ -150,7 +150,7 @@ export function recordCurrent(
   listed: readonly ListedStatus[],
   q: { context: string; owner: string; login: string; runId: string }
 ): 'current' | 'newer' | 'unknown' {
-  const pending = listed.find((s) => s.context === q.context && s.owner === q.owner && s.creator === q.login && s.state === 'pending')
+  const pending = ownStatuses(listed, q.context, q.owner).find((s) => s.creator === q.login && s.state === 'pending')
   if (pending === undefined) return listed.length >= STATUSES_READ ? 'unknown' : 'current'
   return pendingStatusRun(pending.description) === q.runId ? 'current' : 'newer'
 }
