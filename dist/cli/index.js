@@ -50137,9 +50137,9 @@ function otherStatusOwners(listed, context, owner) {
     const others = listed.filter((s) => s.context === context && s.owner !== owner).map((s) => s.owner ?? 'unnamed');
     return [...new Set(others)];
 }
-/** Whether `listed` holds a status of `context` naming `owner` (statusOwnerIn): this agent's own, as otherStatusOwners tells others. */
-function ownStatusAmong(listed, context, owner) {
-    return listed.some((s) => s.context === context && s.owner === owner);
+/** The statuses of `context` naming `owner` (statusOwnerIn), in the order listed: this agent's own, as otherStatusOwners tells others. */
+function ownStatuses(listed, context, owner) {
+    return listed.filter((s) => s.context === context && s.owner === owner);
 }
 function readStatuses(res, endpoint) {
     if (!Array.isArray(res.data))
@@ -59546,7 +59546,7 @@ function runRefusal(looked, runId, modelId) {
  * the commit was read, else unknown (the newest STATUSES_READ hold none).
  */
 function recordCurrent(listed, q) {
-    const pending = listed.find((s) => s.context === q.context && s.owner === q.owner && s.creator === q.login && s.state === 'pending');
+    const pending = ownStatuses(listed, q.context, q.owner).find((s) => s.creator === q.login && s.state === 'pending');
     if (pending === undefined)
         return listed.length >= STATUSES_READ ? 'unknown' : 'current';
     return pendingStatusRun(pending.description) === q.runId ? 'current' : 'newer';
@@ -63331,7 +63331,7 @@ async function readSign(reads, q, cost) {
             return { kind: 'unreadable', why: `the statuses of ${sha.slice(0, 7)} could not be read: ${describeFailure(err)}` };
         }
         const earlier = sha === q.judged ? listed.filter((x) => (x.targetUrl ?? null)?.replace(/#.*$/, '') !== q.thisRun) : listed;
-        if (ownStatusAmong(earlier, q.context, q.owner))
+        if (ownStatuses(earlier, q.context, q.owner).length > 0)
             return { kind: 'found', commit: sha };
         if (listed.length >= STATUSES_READ)
             return {

@@ -46105,9 +46105,9 @@ function otherStatusOwners(listed, context, owner) {
     const others = listed.filter((s) => s.context === context && s.owner !== owner).map((s) => s.owner ?? 'unnamed');
     return [...new Set(others)];
 }
-/** Whether `listed` holds a status of `context` naming `owner` (statusOwnerIn): this agent's own, as otherStatusOwners tells others. */
-function ownStatusAmong(listed, context, owner) {
-    return listed.some((s) => s.context === context && s.owner === owner);
+/** The statuses of `context` naming `owner` (statusOwnerIn), in the order listed: this agent's own, as otherStatusOwners tells others. */
+function ownStatuses(listed, context, owner) {
+    return listed.filter((s) => s.context === context && s.owner === owner);
 }
 function readStatuses(res, endpoint) {
     if (!Array.isArray(res.data))
