@@ -371,6 +371,49 @@ describe('wait: detached', () => {
     expect(commentsOf(7)[0]).toMatch(/asas-gate:record=2;result=pass/)
   }, 60_000)
 
+  it("a queued record keeps its sealed deadline: the collector's longer timeout_minutes neither lengthens the wait nor the run's record", async () => {
+    gh = await standin()
+    const { base, head } = world(7)
+    const other = sha()
+    gh.addCommit(other, base, ['agent/other.md'])
+    gh.seedPull({ number: 8, headSha: other, commits: [other] })
+    emu.demoAgent.setAllVulnerable(false)
+    emu.control.setCategoryDurationMs(400)
+    const clock = fakeClock(T0)
+    const busy = await detachedStep(8, other, base, clock)
+    // The pull request's step asks for 10 minutes; the collector's own input says 45 (step()'s default).
+    await step(pullRequest(7, head, base), { wait: 'detached', timeout_minutes: '10' }, clock)
+    const sealed = /;deadline=([0-9T:-]+Z);/.exec(commentsOf(7)[0].split('\n')[1])?.[1] ?? ''
+    expect(Date.parse(sealed.replace(/Z$/, ':00Z'))).toBe(Math.floor((T0 + 10 * 60_000) / 60_000) * 60_000)
+    await runEnded(busy)
+    clock.advance(3 * 60_000)
+    await step(schedule(base), { mode: 'collect' }, clock)
+    const line = commentsOf(7)[0].split('\n')[1]
+    expect(line).toMatch(/;run=run_/)
+    // The triggered run's record carries the queued record's deadline, not its start plus the collector's 45 minutes.
+    expect(/;deadline=([0-9T:-]+Z);/.exec(line)?.[1]).toBe(sealed)
+  }, 60_000)
+
+  it("a queued record past its sealed deadline ends in error when the collector's own timeout_minutes would still wait: nothing is triggered", async () => {
+    gh = await standin()
+    const { base, head } = world(7)
+    const other = sha()
+    gh.addCommit(other, base, ['agent/other.md'])
+    gh.seedPull({ number: 8, headSha: other, commits: [other] })
+    emu.demoAgent.setAllVulnerable(false)
+    emu.control.setCategoryDurationMs(400)
+    const clock = fakeClock(T0)
+    const busy = await detachedStep(8, other, base, clock)
+    await step(pullRequest(7, head, base), { wait: 'detached', timeout_minutes: '10' }, clock)
+    await runEnded(busy)
+    const runsBefore = emu.control.runs().length
+    clock.advance(11 * 60_000)
+    await step(schedule(base), { mode: 'collect' }, clock)
+    expect(lastState(head)).toBe('error')
+    expect(statusesOf(head).at(-1)?.[1]).toMatch(/timeout_minutes/)
+    expect(emu.control.runs()).toHaveLength(runsBefore)
+  }, 60_000)
+
   it('the post step neither cancels the handed-over run nor sets the status it left pending', async () => {
     gh = await standin()
     const { base, head } = world()

@@ -1,7 +1,7 @@
 /** The pending record of a detached run: read only in its exact shape, under its marker, on the second line. */
 import { describe, expect, it } from '@jest/globals'
 import { decodeRecordKey, recordSubjectKey } from '../../src/report/comment.js'
-import { pendingMarker, readPendingRecord, renderAssessingComment, type PendingRecord } from '../../src/report/pending.js'
+import { pendingMarker, readPendingRecord, recordMinuteMs, renderAssessingComment, type PendingRecord } from '../../src/report/pending.js'
 import { pendingMac, pendingSealed, type SealedFields } from '../../src/report/pending-seal.js'
 
 const MARKER = '<!-- asas-gate:model=m_1 -->'
@@ -66,6 +66,18 @@ describe('readPendingRecord', () => {
     // The status context as a code span, not escaped backticks shown as text.
     expect(body).toContain('sets the commit status `agent-security/m_1` after the run ends')
     expect(body).not.toContain('\\`')
+  })
+})
+
+describe('recordMinuteMs', () => {
+  it.each([
+    ['2026-12-06T05:25Z', Date.parse('2026-12-06T05:25:00Z')],
+    ['2026-02-28T23:59Z', Date.parse('2026-02-28T23:59:00Z')],
+    [null, null],
+    // The pattern holds, the calendar does not: no deadline of the record's own (the collector's clock and timeout bound it).
+    ['2026-13-45T99:99Z', null]
+  ])('%s reads as %s', (minute, ms) => {
+    expect(recordMinuteMs(minute)).toBe(ms)
   })
 })
 

@@ -75,6 +75,18 @@ export function readPendingRecord(body: string | null | undefined, marker: strin
 }
 
 /** Whether two records are the same record (what a collector read is still what the comment holds). */
+/**
+ * A record's ISO minute (its `at` or `deadline`) as epoch milliseconds; null
+ * when not recorded, or when the minute is no date (the pattern holds, the
+ * calendar does not): the collector then bounds the run by its own clock and
+ * timeout_minutes alone.
+ */
+export function recordMinuteMs(minute: string | null): number | null {
+  if (minute === null) return null
+  const ms = Date.parse(minute.replace(/Z$/, ':00Z'))
+  return Number.isFinite(ms) ? ms : null
+}
+
 export function samePending(a: PendingRecord | null, b: PendingRecord | null): boolean {
   if (a === null || b === null) return a === b
   return (

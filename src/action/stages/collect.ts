@@ -48,7 +48,7 @@ import { inGitHubActions, splitRepository } from '../../github/event-target.js'
 import { CommentChanged } from '../../github/sticky-comment.js'
 import type { PipelineEvent } from '../../pipeline/event.js'
 import { commentMarker } from '../../report/comment.js'
-import { readPendingRecord, type PendingRecord } from '../../report/pending.js'
+import { readPendingRecord, recordMinuteMs, type PendingRecord } from '../../report/pending.js'
 import {
   collectorResult,
   judgeRecord,
@@ -183,7 +183,7 @@ async function lookAt(ctx0: StepContext, c: Collecting, f: Found): Promise<Look>
       await refuse(ctx, c, at, status, recordRefused('api_key', verdict.why))
       return look('refused', 'error')
     }
-    const atMs = f.pending.at === null ? ctx.clock.now() : Date.parse(f.pending.at.replace(/Z$/, ':00Z'))
+    const atMs = recordMinuteMs(f.pending.at) ?? ctx.clock.now()
     if (verdict.kind === 'trigger') return look(await triggerQueued(ctx, c, { record: f.pending, at, status, queuedMs: atMs, moved }))
     const current = status === null ? 'current' : await recordIsCurrent(ctx.io, status, c.login, verdict.runId)
     if (current === 'newer') {
@@ -222,7 +222,7 @@ async function lookAtRun(ctx: StepContext, c: Collecting, r: RunLook): Promise<P
   const { io } = ctx
   const deps = { ...gateDeps(ctx, c.inputs), onRunStarted: () => undefined, onRunSettled: () => undefined }
   const args = withRecordScope(gateArgs(c.inputs, c.policy), r.record)
-  const notAfterMs = r.record.deadline === null ? null : Date.parse(r.record.deadline.replace(/Z$/, ':00Z'))
+  const notAfterMs = recordMinuteMs(r.record.deadline)
   const looked = await collectRun(deps, args, r.runId, r.atMs, { notBeforeMs: r.atMs, notAfterMs })
   if (looked.kind === 'running') {
     c.modelBusy = true
@@ -277,8 +277,9 @@ async function decide(
  * collected), and the record rewritten with it, sealed.
  * The model known busy (a run seen or triggered by this collector), no
  * trigger is tried: it stays queued for the next collector, at no runner
- * time. Past its deadline (queued plus timeout_minutes), the status ends in
- * error. The run is handed over once its record is written (the post step
+ * time. Past its deadline (the record's sealed one, or queued plus
+ * timeout_minutes when earlier), the status ends in error; the run's record
+ * keeps that deadline. The run is handed over once its record is written (the post step
  * does not cancel it); a record a newer push replaced meanwhile is left, and
  * the run triggered for it is cancelled (nobody would collect it).
  */
@@ -288,7 +289,9 @@ async function triggerQueued(
   q: { record: PendingRecord; at: PendingAt; status: StatusEdge | null; queuedMs: number; moved: () => boolean }
 ): Promise<Look['what']> {
   const inputs = withRecordScope(c.inputs, q.record)
-  if (ctx.clock.now() >= q.queuedMs + c.inputs.timeoutMs) {
+  // The earlier of the record's sealed deadline and the queue time plus this collector's timeout_minutes, carried into the run's record.
+  const notAfterMs = Math.min(q.queuedMs + c.inputs.timeoutMs, recordMinuteMs(q.record.deadline) ?? Infinity)
+  if (ctx.clock.now() >= notAfterMs) {
     const line = `The model stayed busy with other assessments until timeout_minutes (${c.inputs.timeoutMs / 60_000}) ran out: nothing was assessed, nothing passes`
     await refuse(ctx, c, q.at, q.status, new DeadlineExceededError('POST /api/v1/run', line))
     return 'refused'
@@ -303,7 +306,7 @@ async function triggerQueued(
   if (triggered === null) return 'queued'
   const reason = `queued by the detached step of ${q.at.commit.slice(0, 7)}, triggered by the collector once the model was free`
   try {
-    await writePending(ctx, { inputs, planned: q.at, status: q.moved() ? null : q.status, triggered, reason })
+    await writePending(ctx, { inputs, planned: q.at, status: q.moved() ? null : q.status, triggered, reason, notAfterMs })
   } catch (err) {
     if (!q.moved()) throw err
   }

@@ -123,12 +123,20 @@ export async function triggerOrQueue(deps: GateDeps, inputs: ActionInputs, polic
  */
 export async function writePending(
   ctx: StepContext,
-  w: { inputs: ActionInputs; planned: PendingAt; status: StatusEdge | null; triggered: Triggered | null; reason: string }
+  w: {
+    inputs: ActionInputs
+    planned: PendingAt
+    status: StatusEdge | null
+    triggered: Triggered | null
+    reason: string
+    /** A deadline the record must not pass (a queued record's, carried into its run's); absent: start plus timeout_minutes. */
+    notAfterMs?: number
+  }
 ): Promise<{ body: string; url: string; deadline: string }> {
   const { inputs, planned, triggered } = w
   const started = Date.parse(triggered?.startedAt ?? '')
   const startedMs = Number.isFinite(started) ? started : ctx.clock.now()
-  const deadline = new Date(startedMs + inputs.timeoutMs).toISOString()
+  const deadline = new Date(Math.min(startedMs + inputs.timeoutMs, w.notAfterMs ?? Infinity)).toISOString()
   const runId = triggered?.runId ?? null
   const pending = sealedRecord(inputs, planned.pull.number, {
     runId,
