@@ -269,6 +269,11 @@ const readWorkflow = (file: string): { text: string; jobs: Jobs; permissions?: u
 /** The shell commands of a run: block, one per line (continuations joined). */
 const commandsOf = (run: string | undefined): string[] => (run ?? '').replace(/\\\n/g, ' ').split('\n')
 const NPM_INSTALL = /\bnpm\s+(ci|install|i|add|update)\b/
+/** The packages a global npm install names without an exact version (x.y.z): npm resolves those at run time. */
+function unpinnedPackages(command: string): string[] {
+  const words = command.trim().split(/\s+/).slice(2)
+  return words.filter((w) => !w.startsWith('-')).filter((w) => !/^(@[\w.-]+\/)?[\w.-]+@\d+\.\d+\.\d+$/.test(w))
+}
 /** An action pinned by its full commit SHA, its version tag in the comment (Dependabot updates both); or this repository's own action. */
 const PINNED = /^\.\/?$|^[\w.-]+\/[\w.-]+(\/[\w./-]+)?@[0-9a-f]{40} # v\d+\.\d+\.\d+$/
 /** What in a job runs dependency code (a checkout to build, an install with scripts, project tooling), one line each. */
@@ -408,6 +413,21 @@ describe('every workflow of this repository', () => {
       expect(problems).toEqual([])
     }
   )
+
+  it.each(all)('%s: a package installed outside the lockfile (npm install --global) is named by its exact version', (_f, { jobs }) => {
+    const commands = Object.values(jobs).flatMap((j) => j.steps.flatMap((s) => commandsOf(s.run)))
+    expect(commands.filter((c) => NPM_INSTALL.test(c) && /\s(-g|--global)\b/.test(c)).flatMap(unpinnedPackages)).toEqual([])
+  })
+
+  it('the exact-version check refuses a range, a tag and a bare name', () => {
+    expect(unpinnedPackages('npm install --global --ignore-scripts npm@11.21.3')).toEqual([])
+    expect(unpinnedPackages('npm i -g --ignore-scripts npm@11 corepack@latest pnpm @scope/tool@^1.2.3 @scope/ok@1.0.0')).toEqual([
+      'npm@11',
+      'corepack@latest',
+      'pnpm',
+      '@scope/tool@^1.2.3'
+    ])
+  })
 
   it.each(all)('%s: every action is pinned by its full commit SHA, its version tag in a comment', (_f, { text, jobs }) => {
     const lines = [...text.matchAll(/^\s*(?:-\s+)?uses:\s*(.*)$/gm)].map((m) => m[1].trim())
