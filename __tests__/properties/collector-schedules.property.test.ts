@@ -2,14 +2,15 @@
  * A model of detached waiting: random schedules of pushes,
  * collectors (two at once, killed at any point) and run ends, one GitHub call
  * or service call per step, against an oracle. The collector's decisions are
- * the real ones (collect-decision.ts judgeRecord and stillHolds); the driver
+ * the real ones (collect-decision.ts judgeRecord and pending.ts samePending); the driver
  * follows src/action/stages/collect.ts's order of calls: read, status first, comment
  * last and only while it still holds the record it read; a queued record's
  * run triggered while the model is free, handed over once its record is
  * written (a killed collector's post step cancels one it had not handed over).
  */
 import { describe, expect, it } from '@jest/globals'
-import { judgeRecord, stillHolds } from '../../src/action/stages/collect-decision.js'
+import { judgeRecord } from '../../src/action/stages/collect-decision.js'
+import { samePending } from '../../src/report/pending.js'
 import type { PendingRecord } from '../../src/report/pending.js'
 import { seededRandom } from '../../src/util/seeded-random.js'
 
@@ -79,7 +80,7 @@ function* collector(w: World, random: () => number, post: { owed: string | null 
     yield
     w.statuses.push({ commit: read.commit, state: 'pending', run: run.id })
     yield
-    if (!stillHolds(read, pendingOf(w))) {
+    if (!samePending(read, pendingOf(w))) {
       cancel(w, run.id)
       post.owed = null
       return
@@ -93,7 +94,7 @@ function* collector(w: World, random: () => number, post: { owed: string | null 
   if (run === undefined || run.state === 'running') return
   w.statuses.push({ commit: read.commit, state: run.state === 'ended' ? run.result : 'error', run: run.id })
   yield
-  if (stillHolds(read, pendingOf(w))) w.comment = { final: read.commit }
+  if (samePending(read, pendingOf(w))) w.comment = { final: read.commit }
 }
 
 function schedule(seed: number): World {

@@ -87,6 +87,7 @@ export function recordMinuteMs(minute: string | null): number | null {
   return Number.isFinite(ms) ? ms : null
 }
 
+/** Whether two reads hold the same record (the collector's compare before every comment write: a record that changed since it was read, a newer push's, is never overwritten); null: no record. */
 export function samePending(a: PendingRecord | null, b: PendingRecord | null): boolean {
   if (a === null || b === null) return a === b
   return (

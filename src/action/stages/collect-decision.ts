@@ -3,8 +3,6 @@
  * interleaving of pushes, collectors and run ends can drive them
  * (__tests__/properties/collector-schedules.property.test.ts):
  * - judgeRecord: what one pending record asks before the run is read;
- * - stillHolds: the compare before every comment write (a record that changed
- *   since it was read, a newer push's, is never overwritten);
  * - collectorResult: what the collector says it did (its outputs and its
  *   pass or fail), the worst of what it set;
  * - recordCurrent: whether a record names the head's newest assessment.
@@ -15,7 +13,7 @@ import type { Collected } from '../../gate/assess-run.js'
 import { causeAndFix, ownStatuses, STATUSES_READ, type ListedStatus } from '../../github/commit-status.js'
 import { ConfigError } from '../../util/errors.js'
 import type { GateResult } from '../../report/report-model.js'
-import { pendingStatusRun, samePending, type PendingRecord } from '../../report/pending.js'
+import { pendingStatusRun, type PendingRecord } from '../../report/pending.js'
 
 export type RecordVerdict =
   /** Its commit is no longer the pull request's head: left to the newer push's record. */
@@ -41,11 +39,6 @@ export function judgeRecord(pending: PendingRecord, head: string | null, sealed:
       why: "The pending record's MAC does not hold (it was edited, or written with another api_key or model_id): nothing passes; push again to assess"
     }
   return pending.runId === null ? { kind: 'trigger' } : { kind: 'look', runId: pending.runId }
-}
-
-/** Whether the comment still holds the record the collector read (null: the comment, or its record, is gone). */
-export function stillHolds(read: PendingRecord, now: PendingRecord | null): boolean {
-  return samePending(read, now)
 }
 
 /** What one record came to. `result`: the final status set on its commit (refused: error). */

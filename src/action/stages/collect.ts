@@ -29,7 +29,7 @@
  *   service's. It writes the commit status first and the comment last, so a
  *   collector that stops midway, or whose status GitHub does not take, leaves
  *   the record pending and the next one does it again; two at once write the same result. Every comment write
- *   first compares the comment with the record it read (stillHolds): a record
+ *   first compares the comment with the record it read (samePending): a record
  *   a newer push wrote meanwhile is never overwritten.
  * - queued records are triggered oldest first, without waiting on a busy
  *   model: once the model is busy (a run it triggered, or another's) the rest
@@ -48,14 +48,13 @@ import { inGitHubActions, splitRepository } from '../../github/event-target.js'
 import { CommentChanged } from '../../github/sticky-comment.js'
 import type { PipelineEvent } from '../../pipeline/event.js'
 import { commentMarker } from '../../report/comment.js'
-import { readPendingRecord, recordMinuteMs, type PendingRecord } from '../../report/pending.js'
+import { readPendingRecord, recordMinuteMs, samePending, type PendingRecord } from '../../report/pending.js'
 import {
   collectorResult,
   judgeRecord,
   recordRefused,
   refusedStatus,
   runRefusal,
-  stillHolds,
   ofPullRequests,
   withRecordScope,
   type Look
@@ -151,7 +150,7 @@ function holding(ctx: StepContext, marker: string, read: PendingRecord): { ctx: 
       ctx.io.publish({
         ...args,
         commentBody: (existing) => {
-          if (!stillHolds(read, readPendingRecord(existing, marker))) {
+          if (!samePending(read, readPendingRecord(existing, marker))) {
             moved = true
             throw new CommentChanged(
               `The comment no longer holds the record read (run ${read.runId ?? 'queued'} of ${read.commit.slice(0, 7)}): a newer push wrote its own, left as it is.`
