@@ -95,8 +95,12 @@ describe('buildOverview', () => {
     expect(page.weaknesses[0]).toMatchObject({ severity: 'critical', agents: ['a', 'b'], rate: { seen: 4, of: 7 } })
     expect(page.verdict).toMatchObject({ status: 'attention', failing: 2, open: { critical: 2, high: 0, medium: 0, low: 0 } })
     expect(page.categories[0]).toMatchObject({ key: 'jailbreak', owasp: 'LLM01', agents: 2 })
-    expect(overviewMarkdown(page)).toContain('4 of 7 runs of 2 agents')
-    expect(overviewMarkdown(buildOverview(input([a])))).toContain('3 of 5 runs of the model')
+    expect(overviewMarkdown(page)).toContain('4 of the last 7 runs of 2 agents')
+    expect(overviewMarkdown(buildOverview(input([a])))).toContain('3 of the last 5 runs')
+    // One run read: no "this run" of a page that ran nothing.
+    const one = overviewMarkdown(buildOverview(input([agent('c', [run('c1', 1, [x])])])))
+    expect(one).toContain('the only run read')
+    expect(one).not.toContain('this run')
   })
 
   it('a weakness the service closed in its newest run is not open; one below min_severity does not fail the agent', () => {

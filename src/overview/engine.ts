@@ -8,7 +8,7 @@
  */
 import { atOrAbove, SEVERITIES, severityRank } from '../service/contract/index.js'
 import { byCompletion, closesWeakness, poolEvidence, type PooledFinding, type RunEvidence } from '../evidence/pool.js'
-import { seenLabel } from '../evidence/seen-rate.js'
+import { rateLabel } from '../evidence/seen-rate.js'
 import { plural } from '../util/text.js'
 import type { AgentRead, AgentRow, CategoryRow, OverviewInput, OverviewPage, SeverityCounts, TrendPoint, Weakness } from './page-model.js'
 
@@ -16,9 +16,13 @@ const DAY_MS = 86_400_000
 /** The most days the trend draws (one point a day). */
 export const TREND_DAYS_MAX = 60
 
-/** "3 of 5 runs of the model" for one agent; "7 of 12 runs of 3 agents" for a weakness several share. */
-export function rateLabel(w: Weakness): string {
-  return w.agents.length > 1 ? `${w.rate.seen} of ${w.rate.of} runs of ${w.agents.length} agents` : seenLabel(w.rate)
+/**
+ * A weakness's rate over the runs read, in the reports' counting words (seen-rate.ts rateLabel): "3 of the last 5
+ * runs"; "7 of the last 12 runs of 3 agents" when several share it; "the only run read" when one was.
+ */
+export function weaknessRate(w: Weakness): string {
+  const runs = w.rate.of <= 1 ? 'the only run read' : rateLabel(w.rate)
+  return w.agents.length > 1 ? `${runs} of ${w.agents.length} agents` : runs
 }
 
 export function zeroCounts(): SeverityCounts {

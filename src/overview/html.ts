@@ -5,7 +5,7 @@
  * HTML-escaped, service text above all.
  */
 import { SEVERITIES } from '../service/contract/index.js'
-import { rateLabel } from './engine.js'
+import { weaknessRate } from './engine.js'
 import { escapeHtml } from '../report/markdown-safe.js'
 import { stripUnsafeChars } from '../util/text.js'
 import type { AgentRow, OverviewPage, SeverityCounts } from './page-model.js'
@@ -79,7 +79,7 @@ export function overviewHtml(page: OverviewPage): string {
   const weak = page.weaknesses
     .map(
       (w) =>
-        `<tr><td class="${w.severity}">${w.severity}</td><td class="key">${t(w.category, 60)}</td><td class="wide">${t(w.description, 300)}</td><td>${t(rateLabel(w))}</td><td>${w.agents.map((a) => t(a, 60)).join(', ')}</td></tr>`
+        `<tr><td class="${w.severity}">${w.severity}</td><td class="key">${t(w.category, 60)}</td><td class="wide">${t(w.description, 300)}</td><td>${t(weaknessRate(w))}</td><td>${w.agents.map((a) => t(a, 60)).join(', ')}</td></tr>`
     )
     .join('\n')
   const cats = page.categories

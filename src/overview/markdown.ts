@@ -7,7 +7,7 @@
  * characters: rows beyond what fits are counted, not shown.
  */
 import { SEVERITIES } from '../service/contract/index.js'
-import { rateLabel } from './engine.js'
+import { weaknessRate } from './engine.js'
 import { codeSpan, formatCount, proseText } from '../report/markdown-safe.js'
 import { plural } from '../util/text.js'
 import type { AgentRow, OverviewPage, SeverityCounts, Weakness } from './page-model.js'
@@ -27,7 +27,7 @@ function counts(c: SeverityCounts): string {
 function weaknessRow(w: Weakness): string {
   const agents = w.agents.slice(0, 5).map((a) => proseText(a, 60))
   const more = w.agents.length > 5 ? ` +${w.agents.length - 5}` : ''
-  return `| ${w.severity} | ${codeSpan(w.category, { max: 60, table: true })} | ${proseText(w.description, 160)} | ${rateLabel(w)} | ${agents.join(', ')}${more} |`
+  return `| ${w.severity} | ${codeSpan(w.category, { max: 60, table: true })} | ${proseText(w.description, 160)} | ${weaknessRate(w)} | ${agents.join(', ')}${more} |`
 }
 
 function age(a: AgentRow): string {

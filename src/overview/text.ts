@@ -4,7 +4,7 @@
  * a terminal would act on; the JSON is the page model as is, versioned.
  */
 import { SEVERITIES } from '../service/contract/index.js'
-import { rateLabel } from './engine.js'
+import { weaknessRate } from './engine.js'
 import { oneLine, plural } from '../util/text.js'
 import type { OverviewPage, SeverityCounts } from './page-model.js'
 
@@ -30,7 +30,7 @@ export function overviewText(page: OverviewPage, top = 10): string {
   if (page.weaknesses.length === 0) out.push('  none open in the runs read')
   for (const w of page.weaknesses.slice(0, top))
     out.push(
-      `  ${w.severity.padEnd(8)} ${oneLine(w.category, 40)}: ${oneLine(w.description, 80)} (${rateLabel(w)}; ${w.agents.length} agent(s))`
+      `  ${w.severity.padEnd(8)} ${oneLine(w.category, 40)}: ${oneLine(w.description, 80)} (${weaknessRate(w)}; ${w.agents.length} agent(s))`
     )
   if (page.weaknesses.length > top) out.push(`  … ${page.weaknesses.length - top} more`)
   out.push('', 'Agents:')
