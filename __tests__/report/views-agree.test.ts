@@ -6,6 +6,7 @@
  * comment names each blocker right under its title.
  */
 import { describe, expect, it } from '@jest/globals'
+import { readFileSync } from 'node:fs'
 import { buildReport } from '../../src/report/build-report.js'
 import { renderComment } from '../../src/report/comment.js'
 import { renderSummary } from '../../src/report/summary.js'
@@ -357,4 +358,33 @@ describe('the wording of four situations says what happened, once', () => {
       expect(md).not.toContain('as the answer named no date')
     }
   })
+})
+
+describe('docs/situations.md shows each situation as its fixture renders it', () => {
+  const rows = readFileSync(new URL('../../docs/situations.md', import.meta.url), 'utf8')
+    .split('\n')
+    .filter((l) => /^\| [^-|]/.test(l) && !l.startsWith('| situation |'))
+    .map((l) => l.split(' | ').map((cell) => cell.replace(/^\| |\|$/g, '').trim()))
+  /** The `### ` title as github.com shows it: the markup gone, links their text, entities and escapes read. */
+  const shownTitle = (md: string): string =>
+    (lines(md).find((l) => l.startsWith('### ')) ?? '')
+      .slice(4)
+      .replace(/\[([^\]]*)\]\([^)]*\)/g, '$1')
+      .replace(/\*\*|`|<\/?[a-z]+>/g, '')
+      .replace(/&#(\d+);/g, (_m, n: string) => String.fromCodePoint(Number(n)))
+      .replace(/&amp;/g, '&')
+      .replace(/\\([!-/:-@[-`{-~])/g, '$1')
+      .trim()
+
+  it('one row per situation, in the same order, naming the same case', () => {
+    expect(rows.map(([situation, name]) => [situation, name.replace(/`/g, '')])).toEqual(SITUATIONS.map(([s, name]) => [s, name]))
+  })
+
+  it.each(rows.map(([situation, name, top]) => [situation, name.replace(/`/g, ''), top]))(
+    '%s: the row opens with the title the case renders',
+    (_s, name, top) => {
+      const rendered = allCase(name)!.render()
+      expect(top.split(' <br> ')[0]).toBe(shownTitle(rendered.comment ?? rendered.summary))
+    }
+  )
 })
