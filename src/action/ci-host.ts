@@ -6,7 +6,7 @@
  * secret is kept.
  */
 import { inGitHubActions } from '../github/event-target.js'
-import { inGitLabJob } from '../gitlab/fork-rule.js'
+import { inGitLabJob } from '../gitlab/ci-context.js'
 
 export type CiHost = 'github' | 'gitlab' | 'other'
 

@@ -13,7 +13,7 @@ import { postCommitStatus, type CommitStatus, type ListedStatus } from '../githu
 import { createGitHubClient } from '../github/github-client.js'
 import { publishToGitHub, type PublishArgs, type PublishDeps, type Published } from '../github/publish.js'
 import type { RepoRef } from '../github/transport.js'
-import { inGitLabJob } from '../gitlab/fork-rule.js'
+import { ciHost } from './ci-host.js'
 import { publishNoteInsteadOfComment } from '../gitlab/publish.js'
 import { Deadline } from '../util/clock.js'
 import { AbortedError, describeFailure } from '../util/errors.js'
@@ -85,7 +85,7 @@ export function stepSecrets(io: ActionIO): string[] {
     }
   }
   // The GitLab token of a merge-request note (see publishNoteInsteadOfComment).
-  const gitlabToken = inGitLabJob(io.env) ? (io.env.GITLAB_TOKEN ?? '') : ''
+  const gitlabToken = ciHost(io.env) === 'gitlab' ? (io.env.GITLAB_TOKEN ?? '') : ''
   if (isMaskableSecret(gitlabToken)) {
     io.setSecret(gitlabToken)
     secrets.push(gitlabToken)
@@ -191,7 +191,7 @@ export function scrubbingIO(raw: ActionIO, secrets: readonly string[], github: O
       writeNewFile(raw.reportDir ?? join(nonEmpty(raw.env.RUNNER_TEMP) ?? tmpdir(), 'asas-gate'), safeFileName(name), ext, scrub(text)),
     // In a GitLab CI job the merge-request note takes the comment's place.
     publish: (args) =>
-      (inGitLabJob(raw.env) ? publishNoteInsteadOfComment : publishToGitHub)(
+      (ciHost(raw.env) === 'gitlab' ? publishNoteInsteadOfComment : publishToGitHub)(
         { ...github, env: raw.env, log },
         {
           ...args,

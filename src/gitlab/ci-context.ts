@@ -19,6 +19,7 @@
  *   without the ones that tell where its code is from (the IID and the three
  *   project ids, each a number) has a `mergeRequestGap`: it cannot be told.
  */
+import { inGitHubActions } from '../github/event-target.js'
 
 export interface GitLabMergeRequest {
   /** The merge request's project (where its notes are). */
@@ -62,6 +63,15 @@ const nonEmpty = (value: string | undefined): string | null => (value === undefi
 /** True in a GitLab CI job (GitLab sets GITLAB_CI=true in every job). */
 export function isGitLabCi(env: NodeJS.ProcessEnv): boolean {
   return env.GITLAB_CI === 'true'
+}
+
+/**
+ * Whether a shell runs in a GitLab CI job (GITLAB_CI=true) rather than in
+ * GitHub Actions: there GitLab's rules apply, and the merge-request note
+ * takes the place of the pull-request comment.
+ */
+export function inGitLabJob(env: NodeJS.ProcessEnv): boolean {
+  return !inGitHubActions(env) && isGitLabCi(env)
 }
 
 /** An http(s) URL without credentials, query or fragment, without its trailing slashes; null otherwise. */

@@ -14,9 +14,8 @@
  */
 import { WRITING_EVENTS, type WriteStanding } from '../github/write-rule.js'
 import { outsideCode, type CodeEvidence } from '../pipeline/code-origin.js'
-import { inGitHubActions } from '../github/event-target.js'
 import { ConfigError } from '../util/errors.js'
-import { isGitLabCi, readGitLabCi, type GitLabCi } from './ci-context.js'
+import { inGitLabJob, readGitLabCi, type GitLabCi } from './ci-context.js'
 
 /** GitLab's pipeline sources with a GitHub event of the same meaning. */
 const SAME_AS_GITHUB: Readonly<Partial<Record<string, string>>> = { push: 'push', schedule: 'schedule', web: 'workflow_dispatch' }
@@ -85,15 +84,6 @@ export function forkSecretRefusal(ci: GitLabCi, secrets: readonly { name: string
       "Let a fork's merge requests run their pipelines in the fork (GitLab's default: the target's variables stay out), " +
       'or assess the change once merged; this job stops before sending anything'
   )
-}
-
-/**
- * Whether a shell runs in a GitLab CI job (GITLAB_CI=true) rather than in
- * GitHub Actions: there GitLab's rules apply, and the merge-request note
- * takes the place of the pull-request comment.
- */
-export function inGitLabJob(env: NodeJS.ProcessEnv): boolean {
-  return !inGitHubActions(env) && isGitLabCi(env)
 }
 
 /** forkSecretRefusal of a GitLab CI job's environment; null outside GitLab CI. */

@@ -5,7 +5,7 @@
  * the trigger rate with its Retry-After). Pure: the clock's time is passed in.
  */
 import { formatDuration, isRecord, oneLine } from '../util/text.js'
-import { shortSha } from './identity.js'
+import { shortSha } from '../util/text.js'
 
 /** What this step did about an assessment. */
 export type Spend =

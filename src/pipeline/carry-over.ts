@@ -22,7 +22,8 @@
  */
 import { decodeRecordKey, type AssessmentRecord } from '../report/comment.js'
 import { agentFilesAmong, listPaths, type ChangedFiles } from './changed-paths.js'
-import { identityMismatch, movedFrom, shortSha, type AssessmentIdentity } from './identity.js'
+import { identityMismatch, movedFrom, type AssessmentIdentity } from './identity.js'
+import { shortSha } from '../util/text.js'
 
 export interface CarryOverContext {
   /** The agent_paths patterns (parsed); empty: every run assesses. */

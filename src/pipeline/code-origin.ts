@@ -9,7 +9,7 @@
  * are outside. Pure: the evidence is gathered at the edge
  * (src/action/stages/outside-code.ts).
  */
-import { shortSha } from './identity.js'
+import { shortSha } from '../util/text.js'
 
 export type CodeEvidence =
   /** The event's own ref is a branch (or tag) of this repository: a push, a merge queue, a schedule, a dispatch. */

@@ -19,8 +19,7 @@
  */
 import { isDefaultBranchRef } from '../github/event-target.js'
 import { isLoopbackHost } from '../service/base-url.js'
-import { isRecord } from '../util/text.js'
-import { shortSha } from './identity.js'
+import { isRecord, shortSha } from '../util/text.js'
 
 export type DeploymentSource = 'deployment_status' | 'vercel'
 

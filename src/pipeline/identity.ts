@@ -220,8 +220,3 @@ export function recordsOfAgent<T extends { record: AssessmentRecord }>(found: re
   }
   return [...newest.values()].sort((a, b) => ((b.record.at ?? '') < (a.record.at ?? '') ? -1 : 1))
 }
-
-/** The first 7 characters of a commit SHA, as GitHub shows it. */
-export function shortSha(sha: string): string {
-  return sha.slice(0, 7)
-}

@@ -17,7 +17,8 @@
  * queue's commit: that fails closed, with the reason.
  */
 import type { AssessmentRecord } from '../report/comment.js'
-import { identityMismatch, shortSha, type AssessmentIdentity } from './identity.js'
+import { identityMismatch, type AssessmentIdentity } from './identity.js'
+import { shortSha } from '../util/text.js'
 
 export const MERGE_GROUP_MODES = ['carry_over', 'assess'] as const
 export type MergeGroupMode = (typeof MERGE_GROUP_MODES)[number]

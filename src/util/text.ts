@@ -90,3 +90,8 @@ export function isRecord(value: unknown): value is Record<string, unknown> {
 export function nonEmpty(value: string | undefined): string | undefined {
   return value === undefined || value === '' ? undefined : value
 }
+
+/** The first 7 characters of a commit SHA, as GitHub shows it. */
+export function shortSha(sha: string): string {
+  return sha.slice(0, 7)
+}

@@ -11,7 +11,7 @@ import { baselineScope, type BaselineScope } from '../../evidence/scope.js'
 import type { OwnStatus, SignWrite } from '../../evidence/adoption.js'
 import { statusContext } from '../../github/commit-status.js'
 import { inGitHubActions, splitRepository } from '../../github/event-target.js'
-import { inGitLabJob } from '../../gitlab/fork-rule.js'
+import { ciHost } from '../ci-host.js'
 import { createGitHubClient } from '../../github/github-client.js'
 import { readEventPayload } from '../../github/publish.js'
 import { Deadline } from '../../util/clock.js'
@@ -110,7 +110,7 @@ async function loadEvidence(
   if (github === null && inputs.baselineRunId === '' && !inGitHubActions(ctx.io.env)) {
     // A terminal or another CI: no workflow records runs there, and its user never gave a github_token.
     const named = (ctx.nameInput ?? actionInputName)('baseline_run_id')
-    const where = inGitLabJob(ctx.io.env) ? 'in a GitLab job' : 'outside GitHub Actions'
+    const where = ciHost(ctx.io.env) === 'gitlab' ? 'in a GitLab job' : 'outside GitHub Actions'
     return { ...noEvidence(), why: `${where} no earlier run of this agent is recorded (${named} names one to compare with)` }
   }
   return loadBaseline(

@@ -12,7 +12,7 @@
 import type { GitHubClient } from '../../github/github-client.js'
 import { splitRepository } from '../../github/event-target.js'
 import { outsideCode, type CodeEvidence } from '../../pipeline/code-origin.js'
-import { shortSha } from '../../pipeline/identity.js'
+import { shortSha } from '../../util/text.js'
 import type { PipelineEvent } from '../../pipeline/event.js'
 import { AbortedError, ConfigError, describeFailure } from '../../util/errors.js'
 import { envInputReader, queryValues, type ActionInputs } from '../inputs/read-inputs.js'

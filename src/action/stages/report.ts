@@ -9,7 +9,6 @@ import { commentMarker, renderComment, type AssessmentRecord, type RecordedResul
 import { REPORT_FORMATS, type FormatOptions } from '../../report/formats.js'
 import { reportLocation } from '../report-location.js'
 import { readGitLabCi } from '../../gitlab/ci-context.js'
-import { inGitLabJob } from '../../gitlab/fork-rule.js'
 import { ciHost } from '../ci-host.js'
 import { reportTitle } from '../../report/markdown-headline.js'
 import { buildReport } from '../../report/build-report.js'
@@ -55,7 +54,7 @@ export interface RenderedReport {
 
 /** The link to this run of the CI: the workflow run, or in a GitLab job the job (CI_JOB_URL); null when neither is known. */
 export function runUrl(env: NodeJS.ProcessEnv): string | null {
-  if (inGitLabJob(env)) return readGitLabCi(env).jobUrl
+  if (ciHost(env) === 'gitlab') return readGitLabCi(env).jobUrl
   const { GITHUB_SERVER_URL: server, GITHUB_REPOSITORY: repo, GITHUB_RUN_ID: id } = env
   return server && repo && id ? `${server}/${repo}/actions/runs/${id}` : null
 }
@@ -73,7 +72,7 @@ export function runLinkLabel(env: NodeJS.ProcessEnv): string {
  */
 export async function assessedNow(ctx: StepContext, eventCommit: string | null = null): Promise<{ sha: string | null; at: string }> {
   const { env } = ctx.io
-  const jobCommit = inGitLabJob(env) ? readGitLabCi(env).commitSha : null
+  const jobCommit = ciHost(env) === 'gitlab' ? readGitLabCi(env).commitSha : null
   return {
     sha: eventCommit ?? jobCommit ?? assessedCommit(await readEventPayload(env.GITHUB_EVENT_PATH), env.GITHUB_SHA),
     at: new Date(ctx.clock.now()).toISOString()
