@@ -160,6 +160,20 @@ async function detachedStep(n: number, head: string, base: string, clock: Clock)
   return io.outputs.run_id
 }
 
+/** Pull requests #7 and #8, the model busy with #8's detached run (slow categories, nothing vulnerable). */
+async function busyWithPull8(): Promise<{ base: string; head: string; other: string; busy: string; clock: ReturnType<typeof fakeClock> }> {
+  gh = await standin()
+  const { base, head } = world(7)
+  const other = sha()
+  gh.addCommit(other, base, ['agent/other.md'])
+  gh.seedPull({ number: 8, headSha: other, commits: [other] })
+  emu.demoAgent.setAllVulnerable(false)
+  emu.control.setCategoryDurationMs(400)
+  const clock = fakeClock(T0)
+  const busy = await detachedStep(8, other, base, clock)
+  return { base, head, other, busy, clock }
+}
+
 describe('wait: detached', () => {
   it('the step triggers, sets pending with the run and its deadline, writes the pending record and ends; the collector sets the verdict', async () => {
     gh = await standin()
@@ -346,15 +360,7 @@ describe('wait: detached', () => {
   })
 
   it("a model busy with another pull request's run is not waited for: queued, then triggered and decided by the collector", async () => {
-    gh = await standin()
-    const { base, head } = world(7)
-    const other = sha()
-    gh.addCommit(other, base, ['agent/other.md'])
-    gh.seedPull({ number: 8, headSha: other, commits: [other] })
-    emu.demoAgent.setAllVulnerable(false)
-    emu.control.setCategoryDurationMs(400)
-    const clock = fakeClock(T0)
-    const busy = await detachedStep(8, other, base, clock)
+    const { base, head, other, busy, clock } = await busyWithPull8()
     const { io } = await step(pullRequest(7, head, base), { wait: 'detached' }, clock)
     expect(io.failures).toEqual([])
     expect(io.outputs).toMatchObject({ result: 'pending', assessments_spent: '0' })
@@ -372,15 +378,7 @@ describe('wait: detached', () => {
   }, 60_000)
 
   it("a queued record keeps its sealed deadline: the collector's longer timeout_minutes neither lengthens the wait nor the run's record", async () => {
-    gh = await standin()
-    const { base, head } = world(7)
-    const other = sha()
-    gh.addCommit(other, base, ['agent/other.md'])
-    gh.seedPull({ number: 8, headSha: other, commits: [other] })
-    emu.demoAgent.setAllVulnerable(false)
-    emu.control.setCategoryDurationMs(400)
-    const clock = fakeClock(T0)
-    const busy = await detachedStep(8, other, base, clock)
+    const { base, head, busy, clock } = await busyWithPull8()
     // The pull request's step asks for 10 minutes; the collector's own input says 45 (step()'s default).
     await step(pullRequest(7, head, base), { wait: 'detached', timeout_minutes: '10' }, clock)
     const sealed = /;deadline=([0-9T:-]+Z);/.exec(commentsOf(7)[0].split('\n')[1])?.[1] ?? ''
@@ -395,15 +393,7 @@ describe('wait: detached', () => {
   }, 60_000)
 
   it("a queued record past its sealed deadline ends in error when the collector's own timeout_minutes would still wait: nothing is triggered", async () => {
-    gh = await standin()
-    const { base, head } = world(7)
-    const other = sha()
-    gh.addCommit(other, base, ['agent/other.md'])
-    gh.seedPull({ number: 8, headSha: other, commits: [other] })
-    emu.demoAgent.setAllVulnerable(false)
-    emu.control.setCategoryDurationMs(400)
-    const clock = fakeClock(T0)
-    const busy = await detachedStep(8, other, base, clock)
+    const { base, head, busy, clock } = await busyWithPull8()
     await step(pullRequest(7, head, base), { wait: 'detached', timeout_minutes: '10' }, clock)
     await runEnded(busy)
     const runsBefore = emu.control.runs().length
