@@ -400,7 +400,7 @@ describe('wait: detached', () => {
     clock.advance(11 * 60_000)
     await step(schedule(base), { mode: 'collect' }, clock)
     expect(lastState(head)).toBe('error')
-    expect(statusesOf(head).at(-1)?.[1]).toMatch(/timeout_minutes/)
+    expect(statusesOf(head).at(-1)?.[1]).toMatch(/past the record's deadline \(\d{4}-\d\d-\d\d \d\d:\d\d UTC\)/)
     expect(emu.control.runs()).toHaveLength(runsBefore)
   }, 60_000)
 

@@ -4,8 +4,7 @@
  * monthly allowance's 403 with its reset date, the 429 of the daily budget or
  * the trigger rate with its Retry-After). Pure: the clock's time is passed in.
  */
-import { formatDuration, isRecord, oneLine } from '../util/text.js'
-import { shortSha } from '../util/text.js'
+import { formatDuration, formatWhenMs, isRecord, oneLine, shortSha } from '../util/text.js'
 
 /** What this step did about an assessment. */
 export type Spend =
@@ -101,18 +100,13 @@ function explain429(err: RefusalLike, nowMs: number): string {
   const retry =
     err.retryAfterMs === undefined
       ? 'the answer gave no Retry-After'
-      : `the service asks to retry after ${formatDuration(err.retryAfterMs)} (${utcMinute(nowMs + err.retryAfterMs)})`
+      : `the service asks to retry after ${formatDuration(err.retryAfterMs)} (${formatWhenMs(nowMs + err.retryAfterMs)})`
   if (err.code === 'daily_budget_exhausted') return `The daily assessment budget is used up; ${retry}.`
   if (err.code === 'rate_limited') return `The service's per-minute trigger limit was reached; ${retry}.`
   return `The service refused the trigger with HTTP 429 (the per-minute trigger limit or the daily assessment budget); ${retry}.`
 }
 
 const pad = (n: number): string => String(n).padStart(2, '0')
-
-function utcMinute(ms: number): string {
-  const d = new Date(ms)
-  return `${d.getUTCFullYear()}-${pad(d.getUTCMonth() + 1)}-${pad(d.getUTCDate())} ${pad(d.getUTCHours())}:${pad(d.getUTCMinutes())} UTC`
-}
 
 function utcDay(ms: number): string {
   const d = new Date(ms)
@@ -230,5 +224,5 @@ function resetCandidates(extra: Readonly<Record<string, unknown>>, message: stri
 export function findResetDate(extra: Readonly<Record<string, unknown>>, message: string, nowMs: number): string | null {
   const ms = resetCandidates(extra, message).find((c) => c >= nowMs - PLAUSIBLE_PAST_MS && c <= nowMs + PLAUSIBLE_FUTURE_MS)
   if (ms === undefined) return null
-  return ms % 86_400_000 === 0 ? `${utcDay(ms)} (UTC)` : utcMinute(ms)
+  return ms % 86_400_000 === 0 ? `${utcDay(ms)} (UTC)` : formatWhenMs(ms)
 }

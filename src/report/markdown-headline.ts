@@ -9,7 +9,7 @@ import { SEVERITIES, type Severity } from '../service/contract/index.js'
 import { clampText, codeSpan, enumText, formatCount, proseText, sanitizeText, trustedLink } from './markdown-safe.js'
 import { describeProfileSync, formatElapsed } from './describe.js'
 import { type Report, type SeverityCounts, zeroCounts } from './report-model.js'
-import { plural } from '../util/text.js'
+import { formatWhen, plural } from '../util/text.js'
 import { missedStanding, STANDINGS } from './standings.js'
 
 const capitalize = (s: string): string => s.charAt(0).toUpperCase() + s.slice(1)
@@ -231,13 +231,6 @@ export function reportTitle(r: Report): string {
 /** "### ❌ Agent security gate: fail · ..." */
 export function headline(result: string, title: string): string {
   return `### ${RESULT_ICON[result] ?? '⛔'} ${proseText(title, 400)}`
-}
-
-/** "2026-11-21 14:03 UTC" from an ISO time; null when it is not one. */
-export function formatWhen(iso: string | null): string | null {
-  if (iso === null) return null
-  const m = /^(\d{4}-\d\d-\d\d)T(\d\d:\d\d)/.exec(iso)
-  return m ? `${m[1]} ${m[2]} UTC` : null
 }
 
 export interface MetaParts {

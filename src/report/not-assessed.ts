@@ -10,7 +10,8 @@
  */
 import { ConfigError, DeadlineExceededError, MalformedResponseError, ServiceError, type FailureKind } from '../util/errors.js'
 import type { PreviousResult } from './comment.js'
-import { formatWhen, gateTitle, headline, metaLine, stateMarker } from './markdown-headline.js'
+import { gateTitle, headline, metaLine, stateMarker } from './markdown-headline.js'
+import { formatWhen } from '../util/text.js'
 import { RESULT_ICON } from './markdown-profile.js'
 import { proseText } from './markdown-safe.js'
 

@@ -20,6 +20,7 @@
  */
 import { gateTitle, metaLine } from './markdown-headline.js'
 import { codeSpan, proseText } from './markdown-safe.js'
+import { formatWhen } from '../util/text.js'
 
 export interface PendingRecord {
   /** The run; null: queued (the model was busy with another assessment: the collector triggers it). */
@@ -114,8 +115,6 @@ export interface AssessingComment {
   budgetLine: string
 }
 
-const hhmm = (iso: string): string => `${iso.slice(0, 10)} ${iso.slice(11, 16)} UTC`
-
 /** The comment while the run goes on (or waits for the model): the pending record, what happens next, and that nothing passes meanwhile. */
 export function renderAssessingComment(c: AssessingComment): string {
   const { runId, commit } = c.pending
@@ -134,7 +133,7 @@ export function renderAssessingComment(c: AssessingComment): string {
     metaLine({ commitSha: commit, assessedAt: null, threshold: null, runUrl: c.runUrl }),
     '',
     what +
-      `The collector posts the result here and sets the commit status ${context} after the run ends, and cancels it (status error) if it is still going at ${hhmm(c.deadline)}. ` +
+      `The collector posts the result here and sets the commit status ${context} after the run ends, and cancels it (status error) if it is still going at ${formatWhen(c.deadline) ?? c.deadline}. ` +
       'Until then the status is pending and the merge waits.',
     '',
     proseText(c.budgetLine, 600)

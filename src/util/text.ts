@@ -95,3 +95,15 @@ export function nonEmpty(value: string | undefined): string | undefined {
 export function shortSha(sha: string): string {
   return sha.slice(0, 7)
 }
+
+/** "2026-11-21 14:03 UTC" from an ISO time; null when it is not one. The one way a time is shown to a reader. */
+export function formatWhen(iso: string | null): string | null {
+  if (iso === null) return null
+  const m = /^(\d{4}-\d\d-\d\d)T(\d\d:\d\d)/.exec(iso)
+  return m ? `${m[1]} ${m[2]} UTC` : null
+}
+
+/** formatWhen of an epoch time in milliseconds. */
+export function formatWhenMs(ms: number): string {
+  return formatWhen(new Date(ms).toISOString()) ?? 'an unknown time'
+}

@@ -64,7 +64,7 @@ import { saveOwedStatus, saveRunSettled } from '../saved-state.js'
 import { gateStepResult, type StepResult } from '../../decision/step-result.js'
 import type { GateResult } from '../../report/report-model.js'
 import { AbortedError, ConfigError, DeadlineExceededError, describeFailure, GitHubError } from '../../util/errors.js'
-import { plural } from '../../util/text.js'
+import { formatWhenMs, plural } from '../../util/text.js'
 import { Deadline } from '../../util/clock.js'
 import { stopRun } from '../../gate/stop-run.js'
 import type { ActionInputs } from '../inputs/read-inputs.js'
@@ -291,7 +291,7 @@ async function triggerQueued(
   // The earlier of the record's sealed deadline and the queue time plus this collector's timeout_minutes, carried into the run's record.
   const notAfterMs = Math.min(q.queuedMs + c.inputs.timeoutMs, recordMinuteMs(q.record.deadline) ?? Infinity)
   if (ctx.clock.now() >= notAfterMs) {
-    const line = `The model stayed busy with other assessments until timeout_minutes (${c.inputs.timeoutMs / 60_000}) ran out: nothing was assessed, nothing passes`
+    const line = `The model stayed busy with other assessments past the record's deadline (${formatWhenMs(notAfterMs)}): nothing was assessed, nothing passes`
     await refuse(ctx, c, q.at, q.status, new DeadlineExceededError('POST /api/v1/run', line))
     return 'refused'
   }
