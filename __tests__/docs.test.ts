@@ -22,6 +22,13 @@ const action = parse(read('action.yml')) as {
 }
 
 /** The rows of the Markdown table between `<!-- NAME:start...-->` and `<!-- NAME:end -->`, as arrays of cells. */
+/** Every file under a folder of the repository, as paths from the root. */
+function sources(dir: string): string[] {
+  return readdirSync(join(root, dir), { withFileTypes: true }).flatMap((e) =>
+    e.isDirectory() ? sources(join(dir, e.name)) : [join(dir, e.name)]
+  )
+}
+
 function tableRows(text: string, name: string): string[][] {
   const start = text.indexOf(`<!-- ${name}:start`)
   const end = text.indexOf(`<!-- ${name}:end -->`)
@@ -130,9 +137,25 @@ describe('docs/architecture.md', () => {
     expect(folders.filter((f) => !text.includes(f))).toEqual([])
   })
 
-  it('says where to change what: a new input, a new report format, a new service call', () => {
-    const where = /\n## Where to change what\n([\s\S]*)/.exec(text)?.[1] ?? ''
-    for (const item of ['**A new input.**', '**A new report format**', '**A new service call.**']) expect(where).toContain(item)
+  const where = /\n## Where to change what\n([\s\S]*)/.exec(text)?.[1] ?? ''
+
+  it('says where to change what: a new input, output, report format, service call, field of a resource, standing', () => {
+    for (const item of [
+      '**A new input.**',
+      '**A new output**',
+      '**A new report format**',
+      '**A new service call.**',
+      '**A new field of a resource**',
+      '**A new standing of a finding**'
+    ])
+      expect(where).toContain(item)
+  })
+
+  it('names, in its recipes, only files that exist, bare names included', () => {
+    const files = [...sources('src'), ...sources('__tests__')].map((p) => p.split('/').at(-1) ?? '')
+    const bare = [...where.matchAll(/`([\w.-]+\.ts)`/g)].map((m) => m[1])
+    expect(bare.length).toBeGreaterThan(10)
+    expect(bare.filter((name) => !files.includes(name))).toEqual([])
   })
 })
 

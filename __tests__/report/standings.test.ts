@@ -11,6 +11,9 @@ import { renderJunit } from '../../src/report/junit.js'
 import { buildAnnotations } from '../../src/report/annotations.js'
 import { STANDINGS, type Standing } from '../../src/report/standings.js'
 import { evidenceCaseInput } from '../__fixtures__/evidence-cases.js'
+import { makeInput } from '../__fixtures__/report-fixtures.js'
+import { countFindings } from '../../src/report/build-findings.js'
+import { FINDING_STANDINGS, type FindingStanding, type Report } from '../../src/report/report-model.js'
 
 const saved = Object.fromEntries(Object.entries(STANDINGS).map(([k, v]) => [k, { ...v }])) as typeof STANDINGS
 afterEach(() => {
@@ -93,5 +96,32 @@ describe('the comment a reviewer reads first', () => {
   it('"What a pass means" is said on a pass only', () => {
     expect(renderComment(withPipeline('evidence-pass-main-flaky'))).toContain('PASSMEANS')
     expect(renderComment(withPipeline('evidence-not-reproduced'))).not.toContain('PASSMEANS')
+  })
+})
+
+describe('every standing of a finding is shown and counted in each view', () => {
+  /** The fixture's report (a high and a critical finding at or above high), its high finding given `st`, alone in its category (JUnit lists what does not block only in a category nothing fails). */
+  function withStanding(st: FindingStanding): { r: Report; id: string } {
+    const r = buildReport(makeInput())
+    const f = r.findings.find((x) => x.severity === 'high')
+    if (f === undefined) throw new Error('the fixture has a high finding')
+    f.standing = st
+    f.category = 'data_leakage'
+    if (r.counts !== null) r.counts.byStanding = countFindings(r.findings).byStanding
+    return { r, id: f.findingId }
+  }
+
+  it.each(FINDING_STANDINGS.filter((st) => st !== 'blocking' && st !== 'below'))('%s', (st) => {
+    const { r, id } = withStanding(st)
+    const words = STANDINGS[st]
+    for (const [name, md] of Object.entries({ comment: renderComment(r), summary: renderSummary(r) })) {
+      // Listed, and counted with its label in the list's heading.
+      const heading = md.split('\n').find((l) => /^#### \d+ findings? at or above/.test(l)) ?? ''
+      expect([name, md.includes(`<code>${id.replace(/_/g, '&#95;')}</code>`)]).toEqual([name, true])
+      expect([name, heading.includes(`1 ${words.label}`)]).toEqual([name, true])
+    }
+    const annotated = buildAnnotations(r).some((a) => a.message.includes(id))
+    expect(annotated).toBe(words.annotation !== null)
+    expect(renderJunit(r, { file: null }).includes(id)).toBe(words.junit !== 'none')
   })
 })

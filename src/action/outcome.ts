@@ -227,8 +227,8 @@ export interface StepOutcome {
   conclusion: StepResult
 }
 
-/** The outcome's values, flat: what each output renders from. */
-export interface OutcomeValues {
+/** The outcome's values, flat: what each output renders from (each report format's file among them, by its output). */
+export interface OutcomeValues extends Record<ReportFileOutput, string | undefined> {
   model_id: string | undefined
   target: string | undefined
   profile_version: number | undefined

@@ -23,13 +23,21 @@ import {
 import { knownOnMain } from '../evidence/pool.js'
 import type { FailOn } from './result-words.js'
 
-export interface PolicyArgs {
+/**
+ * The policy inputs applyPolicy reads, as chosen in the step's inputs. A
+ * field here reaches it through GateArgs.policy (src/action/policy-use.ts
+ * says which input is which, and where every other one acts).
+ */
+export interface PolicyChoices {
+  failOn: FailOn
+}
+
+export interface PolicyArgs extends PolicyChoices {
   findings: readonly Finding[]
   runId: string | null
   categoriesCompleted: readonly string[]
   baseline: Baseline | null
   accepted: readonly AcceptedEntry[]
-  failOn: FailOn
   /** YYYY-MM-DD (UTC). */
   today: string
   /** The windows of evidence; absent: this run alone. */

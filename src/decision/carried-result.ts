@@ -12,11 +12,12 @@ import type { RecordedResult } from './result-words.js'
 import type { StepResult } from './step-result.js'
 
 /**
- * The inputs that decide a verdict, by name. A result decided under other
- * values is never carried over (src/pipeline/identity.ts digests them): a
- * rule added to the verdict that reads another input adds it here.
+ * The inputs that decide a verdict. A result decided under other values is
+ * never carried over (src/pipeline/identity.ts digests them): a rule added to
+ * the verdict that reads another input adds it here (src/action/policy-use.ts
+ * names, for each policy input, its field here or none).
  */
-export function verdictInputs(v: {
+export interface VerdictValues {
   minSeverity: string
   categories: readonly string[]
   failOn: string
@@ -28,17 +29,22 @@ export function verdictInputs(v: {
   /** The evidence window's bounds (evidence_runs, evidence_max_age_days): they decide which earlier runs count. */
   evidenceRuns: number
   evidenceMaxAgeDays: number
-}): Record<string, string> {
-  return {
-    min_severity: v.minSeverity,
-    categories: v.categories.join(','),
-    fail_on: v.failOn,
-    fail_on_incomplete: String(v.failOnIncomplete),
-    accepted_risks: v.acceptedText ?? '-',
-    baseline: v.failOn === 'new' ? (v.baselineRunId ?? '-') : '-',
-    evidence_runs: String(v.evidenceRuns),
-    evidence_max_age_days: String(v.evidenceMaxAgeDays)
+}
+
+/** The inputs that decide a verdict, by name. */
+export function verdictInputs(v: VerdictValues): Record<string, string> {
+  // A Record over VerdictValues: a value added there without its name and text does not compile.
+  const named: Record<keyof VerdictValues, [name: string, value: string]> = {
+    minSeverity: ['min_severity', v.minSeverity],
+    categories: ['categories', v.categories.join(',')],
+    failOn: ['fail_on', v.failOn],
+    failOnIncomplete: ['fail_on_incomplete', String(v.failOnIncomplete)],
+    acceptedText: ['accepted_risks', v.acceptedText ?? '-'],
+    baselineRunId: ['baseline', v.failOn === 'new' ? (v.baselineRunId ?? '-') : '-'],
+    evidenceRuns: ['evidence_runs', String(v.evidenceRuns)],
+    evidenceMaxAgeDays: ['evidence_max_age_days', String(v.evidenceMaxAgeDays)]
   }
+  return Object.fromEntries(Object.values(named))
 }
 
 /** A carried-over result, as the step's line tells it. */

@@ -282,15 +282,12 @@ function decideOn(
   const policy =
     args.policy && results.findings !== null
       ? applyPolicy({
+          // The whole policy, so a choice added to PolicyChoices has no line here to forget.
+          ...args.policy,
           findings: results.findings,
           runId,
           categoriesCompleted: run?.categories_completed ?? [],
-          baseline: args.policy.baseline,
-          windows: args.policy.windows,
-          minSeverity: args.minSeverity,
-          accepted: args.policy.accepted,
-          failOn: args.policy.failOn,
-          today: args.policy.today
+          minSeverity: args.minSeverity
         })
       : null
   const today = args.policy?.today

@@ -10,7 +10,7 @@ import type { Log } from '../util/log.js'
 import type { RetryPolicy } from '../util/retry-policy.js'
 import type { ServiceApi } from '../service/service-api.js'
 import type { TriggerIntent } from './run-ownership.js'
-import type { FailOn } from '../decision/result-words.js'
+import type { PolicyChoices } from '../decision/apply-policy.js'
 import type { EvidenceWindows } from '../evidence/judge-evidence.js'
 import type { Baseline } from '../evidence/baseline.js'
 import type { AcceptedEntry } from '../accepted/accepted-file.js'
@@ -44,13 +44,12 @@ export interface GateArgs {
   categories: string[]
   minSeverity: Severity
   timeoutMs: number
-  /** The baseline and the accepted risks (left out: gate as with fail_on any and no acceptances). */
-  policy?: {
+  /** The baseline, the accepted risks and the policy's choices, all passed on to applyPolicy (left out: gate as with fail_on any and no acceptances). */
+  policy?: PolicyChoices & {
     baseline: Baseline | null
     /** The windows of evidence (absent: this run alone). */
     windows?: EvidenceWindows
     accepted: readonly AcceptedEntry[]
-    failOn: FailOn
     today: string
     /** Evidence of the lineage that could not be read: a pass becomes incomplete. */
     evidenceGaps?: readonly string[]

@@ -8,7 +8,7 @@
  */
 import { atOrAbove, SEVERITIES, severityRank, type Severity } from '../service/contract/index.js'
 import { formatCount } from './markdown-safe.js'
-import { type Report, type ReportSeen, type SeverityCounts, zeroCounts } from './report-model.js'
+import { FINDING_STANDINGS, type Report, type ReportSeen, type SeverityCounts, zeroCounts } from './report-model.js'
 import { plural } from '../util/text.js'
 import { steadiness } from '../evidence/seen-rate.js'
 import { missedStanding, type Standing, standingCount, type StandingContext, STANDINGS } from './standings.js'
@@ -133,10 +133,10 @@ export function notBlockingParts(r: Report): string[] {
   const sum = (s: SeverityCounts): number => SEVERITIES.reduce((n, k) => n + s[k], 0)
   const missed = (r.baseline?.notReproduced ?? []).filter((n) => !n.blocks && atOrAbove(n.severity, r.minSeverity))
   const weaknesses = (n: number): string => plural(n, 'weakness', 'weaknesses')
+  // Every finding standing that does not block, in FINDING_STANDINGS' order; below last, from belowThreshold.
+  const findings = FINDING_STANDINGS.filter((s) => !STANDINGS[s].blocks && s !== 'below')
   const counts: [Standing, number, (n: number) => string][] = [
-    ['known', sum(c.byStanding.known), formatCount],
-    ['accepted', sum(c.byStanding.accepted), formatCount],
-    ['closed', sum(c.byStanding.closed), formatCount],
+    ...findings.map((s): [Standing, number, (n: number) => string] => [s, sum(c.byStanding[s]), formatCount]),
     ['gone', missed.filter((n) => missedStanding(n) === 'gone').length, weaknesses],
     ['unheld', missed.filter((n) => missedStanding(n) === 'unheld').length, weaknesses],
     ['below', c.belowThreshold, formatCount]

@@ -8,7 +8,7 @@ import { para, RESULT_ICON, SEVERITY_ICON } from './markdown-profile.js'
 import { SEVERITIES, type Severity } from '../service/contract/index.js'
 import { clampText, codeSpan, enumText, formatCount, proseText, sanitizeText, trustedLink } from './markdown-safe.js'
 import { describeProfileSync, formatElapsed } from './describe.js'
-import { type Report, type SeverityCounts, zeroCounts } from './report-model.js'
+import { FINDING_STANDINGS, type Report, type SeverityCounts, zeroCounts } from './report-model.js'
 import { formatWhen, plural } from '../util/text.js'
 import { missedStanding, STANDINGS } from './standings.js'
 
@@ -56,12 +56,13 @@ export function standingParts(r: Report, opts: { of: 'gate' | 'findings' }): str
     const open = openCountsText(blockerCounts(blockers(r)))
     if (open !== null) parts.push(open)
   }
-  const accepted = total(c.byStanding.accepted)
-  if (accepted > 0) parts.push(`${formatCount(accepted)} ${STANDINGS.accepted.label}`)
-  if (opts.of === 'findings') {
-    const closed = total(c.byStanding.closed)
-    if (closed > 0) parts.push(`${formatCount(closed)} ${STANDINGS.closed.label}`)
-  } else {
+  // The others the headline counts (standings.ts): accepted always, closed over the list.
+  for (const st of FINDING_STANDINGS) {
+    const n = total(c.byStanding[st])
+    const shown = STANDINGS[st].headline === 'always' || (STANDINGS[st].headline === 'list' && opts.of === 'findings')
+    if (shown && n > 0) parts.push(`${formatCount(n)} ${STANDINGS[st].label}`)
+  }
+  if (opts.of === 'gate') {
     const gone = b?.available ? b.gone.length : 0
     if (gone > 0) parts.push(`${formatCount(gone)} closed since`)
     const expired = r.acceptances?.expired.length ?? 0

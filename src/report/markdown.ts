@@ -80,7 +80,8 @@ function findingsHeadingParts(r: Report, missed: number): string[] {
   )
   // "0 new" only when nothing blocks: a blocker this run did not reproduce is new all the same (said after the counts).
   const parts = blocking.length > 0 ? [blocking.join(', ')] : word === 'new' && missed === 0 ? ['0 new'] : []
-  for (const st of ['known', 'accepted', 'closed'] as const)
+  // Every other standing at or above the threshold (FINDING_STANDINGS' order), so a new one is counted too.
+  for (const st of FINDING_STANDINGS.filter((s) => s !== 'blocking' && s !== 'below'))
     if (sum(c.byStanding[st]) > 0) parts.push(`${formatCount(sum(c.byStanding[st]))} ${STANDINGS[st].label}`)
   return parts
 }

@@ -246,7 +246,7 @@ export interface ReportAttack {
 /**
  * How a finding counts against the gate: the one classification every count,
  * headline and list of every rendering derives from, made with the gate's
- * own rules (src/gate/decide.ts and policy.ts), so no line can count
+ * own rules (src/decision/decide.ts and apply-policy.ts), so no line can count
  * differently from the decision:
  * - below: under min_severity;
  * - closed: at or above it, fixed, dismissed or FIXED_VERIFIED;
@@ -254,11 +254,13 @@ export interface ReportAttack {
  * - known: at or above it, not closed, held by the baseline with fail_on new;
  * - blocking: every other finding at or above it (a status this action does
  *   not know counts as open, as the gate counts it).
- * Only blocking findings fail the gate.
+ * Only blocking findings fail the gate. In the order the lists show them;
+ * the type is this list's, so a new standing is one entry here and the
+ * compiler names the rest (its words in standings.ts, its count).
  */
-export type FindingStanding = 'blocking' | 'accepted' | 'known' | 'closed' | 'below'
+export const FINDING_STANDINGS = ['blocking', 'known', 'accepted', 'closed', 'below'] as const
 
-export const FINDING_STANDINGS: readonly FindingStanding[] = ['blocking', 'known', 'accepted', 'closed', 'below']
+export type FindingStanding = (typeof FINDING_STANDINGS)[number]
 
 export interface ReportFinding {
   findingId: string

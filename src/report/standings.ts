@@ -37,6 +37,12 @@ export interface StandingWords {
   annotation: 'error' | 'warning' | 'notice' | null
   /** In JUnit: a <failure> of its category, a line of system-out, or nothing. */
   junit: 'failure' | 'system-out' | 'none'
+  /**
+   * Whether the headline counts it beside what blocks ("· 1 accepted"): always,
+   * only over the findings list, or never (blocking and known are counted
+   * their own way; the window's weaknesses in the blockers; below is not at the threshold).
+   */
+  headline: 'always' | 'list' | 'never'
 }
 
 export const STANDINGS: Record<Standing, StandingWords> = {
@@ -46,7 +52,8 @@ export const STANDINGS: Record<Standing, StandingWords> = {
     blocks: true,
     why: (c) => `open at or above ${c.minSeverity}`,
     annotation: 'error',
-    junit: 'failure'
+    junit: 'failure',
+    headline: 'never'
   },
   held: {
     icon: null,
@@ -54,7 +61,8 @@ export const STANDINGS: Record<Standing, StandingWords> = {
     blocks: true,
     why: () => 'an earlier run of this agent saw it',
     annotation: 'error',
-    junit: 'failure'
+    junit: 'failure',
+    headline: 'never'
   },
   known: {
     icon: '⚪',
@@ -62,7 +70,8 @@ export const STANDINGS: Record<Standing, StandingWords> = {
     blocks: false,
     why: () => "fail_on new: already in main's runs",
     annotation: 'warning',
-    junit: 'system-out'
+    junit: 'system-out',
+    headline: 'never'
   },
   accepted: {
     icon: '☑️',
@@ -70,7 +79,8 @@ export const STANDINGS: Record<Standing, StandingWords> = {
     blocks: false,
     why: () => 'the accepted-risks file',
     annotation: 'warning',
-    junit: 'system-out'
+    junit: 'system-out',
+    headline: 'always'
   },
   closed: {
     icon: '✔️',
@@ -78,7 +88,8 @@ export const STANDINGS: Record<Standing, StandingWords> = {
     blocks: false,
     why: () => 'fixed or dismissed on the service',
     annotation: 'warning',
-    junit: 'none'
+    junit: 'none',
+    headline: 'list'
   },
   below: {
     icon: null,
@@ -86,7 +97,8 @@ export const STANDINGS: Record<Standing, StandingWords> = {
     blocks: false,
     why: (c) => `min_severity ${c.minSeverity}`,
     annotation: null,
-    junit: 'none'
+    junit: 'none',
+    headline: 'never'
   },
   gone: {
     icon: '✔️',
@@ -94,7 +106,8 @@ export const STANDINGS: Record<Standing, StandingWords> = {
     blocks: false,
     why: () => 'not reproduced in this run nor in the focused runs of this step',
     annotation: null,
-    junit: 'none'
+    junit: 'none',
+    headline: 'never'
   },
   unheld: {
     icon: '⚪',
@@ -102,7 +115,8 @@ export const STANDINGS: Record<Standing, StandingWords> = {
     blocks: false,
     why: (c) => (c.failOn === 'new' ? "a weakness of main's runs, not of this pull request's agent" : 'no run of this agent saw it'),
     annotation: null,
-    junit: 'none'
+    junit: 'none',
+    headline: 'never'
   }
 }
 

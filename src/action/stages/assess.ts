@@ -9,6 +9,7 @@ import type { ActionInputs } from '../inputs/read-inputs.js'
 import { saveCancelRequested, saveRunSettled, saveRunStarted, saveTriggerIntent } from '../saved-state.js'
 import type { StepContext } from './stage-context.js'
 import type { GatePolicy } from './load-baseline-and-risks.js'
+import { policyChoices } from '../policy-use.js'
 
 export function assess(ctx: StepContext, inputs: ActionInputs, policy: GatePolicy): Promise<GateOutcome> {
   return assessRun(gateDeps(ctx, inputs), gateArgs(inputs, policy))
@@ -47,10 +48,10 @@ export function gateArgs(inputs: ActionInputs, policy: GatePolicy): GateArgs {
     minSeverity: inputs.minSeverity,
     timeoutMs: inputs.timeoutMs,
     policy: {
+      ...policyChoices(inputs),
       baseline: policy.baseline.baseline,
       windows: policy.baseline.windows,
       accepted: policy.accepted?.entries ?? [],
-      failOn: inputs.failOn,
       today: policy.today,
       evidenceGaps: policy.baseline.gaps
     },
