@@ -54,7 +54,10 @@ const defaultPolicy = (): string =>
       acceptedText: null,
       baselineRunId: null,
       evidenceRuns: 5,
-      evidenceMaxAgeDays: 30
+      evidenceMaxAgeDays: 30,
+      confidence: 0.95,
+      confirmationRunsMax: 30,
+      runsPerChange: 1
     })
   )
 

@@ -50,7 +50,10 @@ describe('verdictInputs', () => {
     acceptedText: null,
     baselineRunId: null,
     evidenceRuns: 5,
-    evidenceMaxAgeDays: 30
+    evidenceMaxAgeDays: 30,
+    confidence: 0.95,
+    confirmationRunsMax: 30,
+    runsPerChange: 1
   }
 
   it('names every input that decides the verdict', () => {
@@ -62,7 +65,10 @@ describe('verdictInputs', () => {
       accepted_risks: '-',
       baseline: '-',
       evidence_runs: '5',
-      evidence_max_age_days: '30'
+      evidence_max_age_days: '30',
+      confidence: '0.95',
+      confirmation_runs_max: '30',
+      runs_per_change: '1'
     })
     expect(verdictInputs({ ...base, failOn: 'new', failOnIncomplete: false, acceptedText: 'x: 1', baselineRunId: 'run_9' })).toEqual({
       min_severity: 'high',
@@ -72,7 +78,10 @@ describe('verdictInputs', () => {
       accepted_risks: 'x: 1',
       baseline: 'run_9',
       evidence_runs: '5',
-      evidence_max_age_days: '30'
+      evidence_max_age_days: '30',
+      confidence: '0.95',
+      confirmation_runs_max: '30',
+      runs_per_change: '1'
     })
   })
 
@@ -99,7 +108,11 @@ describe('verdictInputs', () => {
     ['categories', { categories: ['a'] }],
     ['fail_on', { failOn: 'new' }],
     ['fail_on_incomplete', { failOnIncomplete: false }],
-    ['the accepted-risks file', { acceptedText: '' }]
+    ['the accepted-risks file', { acceptedText: '' }],
+    // A pull request that lowers how a fix is confirmed decides a pass the default branch's policy would not carry.
+    ['confidence', { confidence: 0.51 }],
+    ['confirmation_runs_max', { confirmationRunsMax: 1 }],
+    ['runs_per_change', { runsPerChange: 2 }]
   ])('another %s gives another digest', (_name, over) => {
     expect(policyDigest(verdictInputs({ ...base, ...over }))).not.toBe(policyDigest(verdictInputs(base)))
   })

@@ -29,6 +29,13 @@ export interface VerdictValues {
   /** The evidence window's bounds (evidence_runs, evidence_max_age_days): they decide which earlier runs count. */
   evidenceRuns: number
   evidenceMaxAgeDays: number
+  /**
+   * How a presumed weakness is shown gone (confidence, confirmation_runs_max) and how many runs a change gets
+   * (runs_per_change): a pass decided with a laxer confirmation is not the default branch's pass.
+   */
+  confidence: number
+  confirmationRunsMax: number
+  runsPerChange: number
 }
 
 /** The inputs that decide a verdict, by name. */
@@ -42,7 +49,10 @@ export function verdictInputs(v: VerdictValues): Record<string, string> {
     acceptedText: ['accepted_risks', v.acceptedText ?? '-'],
     baselineRunId: ['baseline', v.failOn === 'new' ? (v.baselineRunId ?? '-') : '-'],
     evidenceRuns: ['evidence_runs', String(v.evidenceRuns)],
-    evidenceMaxAgeDays: ['evidence_max_age_days', String(v.evidenceMaxAgeDays)]
+    evidenceMaxAgeDays: ['evidence_max_age_days', String(v.evidenceMaxAgeDays)],
+    confidence: ['confidence', String(v.confidence)],
+    confirmationRunsMax: ['confirmation_runs_max', String(v.confirmationRunsMax)],
+    runsPerChange: ['runs_per_change', String(v.runsPerChange)]
   }
   return Object.fromEntries(Object.values(named))
 }

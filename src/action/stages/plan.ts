@@ -78,7 +78,10 @@ export async function assessmentIdentity(
     acceptedText: policy.accepted?.text ?? null,
     baselineRunId: policy.baseline.baseline?.run_id ?? null,
     evidenceRuns: inputs.evidenceRuns,
-    evidenceMaxAgeDays: inputs.evidenceMaxAgeDays
+    evidenceMaxAgeDays: inputs.evidenceMaxAgeDays,
+    confidence: inputs.confidence,
+    confirmationRunsMax: inputs.confirmationRunsMax,
+    runsPerChange: inputs.runsPerChange
   })
   return assessmentIdentityOf(planned.agent, {
     profileDigest: inputs.profile === null ? null : await profileDigestOf(ctx.io.env, inputs.profile.path),
