@@ -39,6 +39,14 @@ describe('why an incomplete result is incomplete, and what fail_on_incomplete fa
       /^evidence incomplete: jailbreak not shown fixed/
     ],
     [
+      'two evidence gaps: fails, naming each',
+      false,
+      [GAP, 'run r_old could not be read (HTTP 503)'],
+      'evidence',
+      'fail',
+      /^evidence incomplete: run r_held could not be read \(HTTP 503\); run r_old could not be read \(HTTP 503\)$/
+    ],
+    [
       'coverage and evidence both: fails, naming both',
       true,
       [GAP],

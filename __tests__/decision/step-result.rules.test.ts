@@ -4,7 +4,7 @@
  * (never a fail or an error), and a cancelled step never passes.
  */
 import { describe, expect, it } from '@jest/globals'
-import { gateStepResult, validationStepResult } from '../../src/decision/step-result.js'
+import { gateStepResult, overviewStepResult, validationStepResult } from '../../src/decision/step-result.js'
 import type { GateResult } from '../../src/decision/decide.js'
 
 const RESULTS: GateResult[] = ['pass', 'fail', 'incomplete', 'error']
@@ -65,5 +65,22 @@ describe('validationStepResult', () => {
     const step = validationStepResult({ failed, reason: 'r' }, { cancelled })
     expect(step.outcome).toBe(outcome)
     expect(step.resultOutput).toBe(resultOutput)
+  })
+})
+
+describe('overviewStepResult: only a clear page passes, and a cancelled step never does', () => {
+  it.each<['clear' | 'attention' | 'incomplete', boolean, 'pass' | 'fail', 'error' | undefined, string]>([
+    ['clear', false, 'pass', undefined, 'Overview: h'],
+    ['attention', false, 'fail', undefined, 'Overview: h'],
+    ['incomplete', false, 'fail', undefined, 'Overview: h'],
+    ['clear', true, 'fail', 'error', 'Overview: error: the step was cancelled before it finished'],
+    ['attention', true, 'fail', 'error', 'Overview: error: the step was cancelled before it finished'],
+    ['incomplete', true, 'fail', 'error', 'Overview: error: the step was cancelled before it finished']
+  ])('a page %s, cancelled %s: %s', (status, cancelled, outcome, resultOutput, line) => {
+    expect(overviewStepResult({ status, headline: 'h' }, { cancelled })).toEqual({
+      outcome,
+      line,
+      ...(resultOutput ? { resultOutput } : {})
+    })
   })
 })

@@ -12,6 +12,8 @@ import {
   planConfirmations,
   RATE_FLOOR,
   runsToConfirm,
+  runsUpTo,
+  seenAtLeast,
   startTally
 } from '../../src/evidence/confirmation-rule.js'
 
@@ -24,6 +26,16 @@ describe('confirmationNeeds: never below the floor, never NaN', () => {
     ['runs that are not a number', 3, Number.NaN]
   ])('%s: the floor', (_name, seen, of) => {
     expect(confirmationNeeds(seen, of, 0.95)).toEqual({ r: RATE_FLOOR, needed: 9 })
+  })
+})
+
+describe('seenAtLeast: a weakness landing every time', () => {
+  it.each<[string, number, number, number]>([
+    ['seen in every run: certain', 3, 3, 1],
+    ['seen in fewer runs than there were: certain', 2, 3, 1],
+    ['seen more often than there were runs: impossible', 4, 3, 0]
+  ])('%s', (_name, k, n, want) => {
+    expect(seenAtLeast(k, n, 1)).toBe(want)
   })
 })
 
@@ -48,6 +60,33 @@ describe('planConfirmations: of equally demanding weaknesses, the first names th
     )
     expect(plan.fingerprints).toEqual(['a', 'b'])
     expect(plan.rate).toEqual({ seen: 2, of: 5, scope: 'main' })
+  })
+})
+
+describe('planConfirmations: a run can be focused on a category of the security lens only', () => {
+  it.each<[string, string | undefined, boolean]>([
+    ['the security lens', 'security', true],
+    ['no lens given', undefined, true],
+    ['the safety lens: full runs confirm it', 'safety', false]
+  ])('%s', (_name, lens, focusable) => {
+    const [plan] = planConfirmations([{ category: 'jailbreak', fingerprint: 'a', rate: { seen: 1, of: 5, scope: 'main' }, lens }], 0.95)
+    expect(plan.focusable).toBe(focusable)
+  })
+})
+
+describe('runsUpTo: focused runs are bound by the focusable plans, full runs by the others', () => {
+  const plan = (category: string, needed: number, focusable: boolean) => ({
+    ...planConfirmations([{ category, fingerprint: category, rate: { seen: 1, of: 5, scope: 'main' as const } }], 0.95)[0],
+    needed,
+    focusable
+  })
+  it.each<[string, ReturnType<typeof plan>[], number, { focused: number; full: number }]>([
+    ['a focusable plan of 3 and another lens of 9', [plan('jailbreak', 3, true), plan('toxicity', 9, false)], 30, { focused: 3, full: 9 }],
+    ['another lens of 9 only', [plan('toxicity', 9, false)], 30, { focused: 0, full: 9 }],
+    ['focusable plans of 3 and 5', [plan('jailbreak', 3, true), plan('prompt_injection', 5, true)], 30, { focused: 5, full: 0 }],
+    ['within the bound, focused first', [plan('jailbreak', 3, true), plan('toxicity', 9, false)], 7, { focused: 3, full: 4 }]
+  ])('%s', (_name, plans, maxRuns, want) => {
+    expect(runsUpTo(plans, maxRuns)).toEqual(want)
   })
 })
 

@@ -9,6 +9,7 @@ import type { Finding } from '../../src/service/contract/index.js'
 import {
   byCompletion,
   holdsOpenFinding,
+  knownOnMain,
   observedFindings,
   poolEvidence,
   type ObservedFinding,
@@ -87,6 +88,19 @@ describe('poolEvidence: the rules of one body of evidence', () => {
   it('closed twice in its newest run: closed', () => {
     const pool = poolEvidence([run('r2', '', obs('a', 'FIXED_VERIFIED'), obs('a', 'dismissed')), run('r1', '', obs('a'))])
     expect(pool.findings.get('a')?.closed).toBe(true)
+  })
+
+  // knownOnMain pools the default branch's own runs alone by the same rule: a weakness main's newest run that saw it
+  // showed both open and closed is open on main (known), whatever the order; closed twice there, it is not.
+  it.each<[string, ObservedFinding[], boolean]>([
+    ["validated, then open, in main's newest run: known on main", [obs('a', 'FIXED_VERIFIED'), obs('a')], true],
+    ["dismissed, then open, in main's newest run: known on main", [obs('a', 'dismissed'), obs('a')], true],
+    ["open, then validated, in main's newest run: known on main", [obs('a'), obs('a', 'FIXED_VERIFIED')], true],
+    ["validated, then dismissed, in main's newest run: not known", [obs('a', 'FIXED_VERIFIED'), obs('a', 'dismissed')], false]
+  ])("open beats closed within main's newest run: %s", (_name, findings, known) => {
+    const pool = poolEvidence([run('r2', '', ...findings), run('r1', '', obs('a'))])
+    expect(pool.findings.get('a')?.openOnMain).toBe(known)
+    expect(knownOnMain(pool).has('a')).toBe(known)
   })
 
   it('no run speaks for no category', () => {

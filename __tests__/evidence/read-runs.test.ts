@@ -46,3 +46,53 @@ describe('readRunEvidence: whose run it is', () => {
     expect(RUN_LIST_PAGE).toBe(100)
   })
 })
+
+describe('readRunEvidence: what a run read is, and what it cost', () => {
+  it.each<[string, Partial<RunStatusResponse>, string[], unknown]>([
+    [
+      'a run not completed is no evidence, and says its status',
+      { model_id: 'm', status: 'running' },
+      [],
+      { problem: 'run r1 is running, not completed' }
+    ],
+    [
+      'a run the list cannot place says so, as unplaced',
+      { model_id: '' },
+      ['r2'],
+      { problem: expect.stringContaining('not among the 100 most recent') as unknown, unplaced: true }
+    ],
+    [
+      'a run of another model is no evidence, and not unplaced',
+      { model_id: 'other' },
+      [],
+      { problem: 'run r1 is a run of another model (other)' }
+    ],
+    [
+      'its completion time as the service gave it',
+      { model_id: 'm', completed_at: '2026-11-25T00:00:00Z' },
+      [],
+      { run: expect.objectContaining({ completedAt: '2026-11-25T00:00:00Z', provenance: 'own-lineage' }) as unknown }
+    ],
+    [
+      'no completion time given: empty (it sorts last)',
+      { model_id: 'm', completed_at: null },
+      [],
+      { run: expect.objectContaining({ completedAt: '' }) as unknown }
+    ]
+  ])('%s', async (_name, run, listed, want) => {
+    const { api } = reader(run, listed)
+    expect(await readRunEvidence(runReads(api, 'm'), 'r1', 'own-lineage')).toEqual(want)
+  })
+
+  it.each<[string, Partial<RunStatusResponse>, string[], number]>([
+    ['named by GET /run: the run and its findings', { model_id: 'm' }, [], 4],
+    ['placed by the list: the list once, then the run and its findings each', { model_id: undefined }, ['r1', 'r2'], 5],
+    ['not completed: the run only', { model_id: 'm', status: 'running' }, [], 2]
+  ])('counts every request of two runs read: %s', async (_name, run, listed, requests) => {
+    const { api } = reader(run, listed)
+    const reads = runReads(api, 'm')
+    await readRunEvidence(reads, 'r1', 'default-branch')
+    await readRunEvidence(reads, 'r2', 'default-branch')
+    expect(reads.requests).toBe(requests)
+  })
+})

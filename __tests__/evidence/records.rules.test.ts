@@ -97,6 +97,17 @@ describe('recordHolders: each run named once', () => {
     const n = (fingerprint: string) => ({ present: true, presumed: true, fingerprint, seenIn: ['r!1'] })
     expect(recordHolders([n('a'), n('b')])).toEqual(['r!1'])
   })
+
+  // Two weaknesses the same run saw name it once, however it is marked: it does not take two of the MAX_HOLDERS places.
+  it.each<[string, string, string[], string]>([
+    ["only the service's list saw it: once, presumed", 's9', ['s9'], '?s9'],
+    ["the agent's own run saw it: once, marked", 'r9', [], 'r9!'],
+    ["an id holding the presume character, the agent's own run: once", 'r?9', [], 'r?9!'],
+    ["an id holding the presume character, only the service's list: once", 's?9', ['s?9'], '?s?9']
+  ])('%s', (_name, id, unobserved, want) => {
+    const n = (fingerprint: string) => ({ present: true, presumed: false, fingerprint, seenIn: [id] })
+    expect(recordHolders([n('a'), n('b'), n('c')], new Set(), new Set(unobserved))).toEqual([want])
+  })
 })
 
 describe('listed entries as records', () => {
