@@ -22,7 +22,7 @@ describe('gateStepResult', () => {
       )
     )
   )('%s with fail_on_incomplete %s, cancelled %s: the step outcome is %s', (result, failOnIncomplete, cancelled, outcome) => {
-    expect(gateStepResult({ result, reason: 'r' }, { failOnIncomplete, cancelled }).outcome).toBe(outcome)
+    expect(gateStepResult({ result, reason: 'r', incompleteWhy: 'coverage' }, { failOnIncomplete, cancelled }).outcome).toBe(outcome)
   })
 
   it.each<GateResult>(['fail', 'error'])('fail_on_incomplete false does not soften a %s: the line says the result only', (result) => {

@@ -19,7 +19,7 @@ describe('the gate step', () => {
     ['fail', true, true, 'fail', 'error'],
     ['error', true, true, 'fail', undefined]
   ])('%s, fail_on_incomplete %s, cancelled %s: %s', (result, failOnIncomplete, cancelled, outcome, resultOutput) => {
-    const step = gateStepResult({ result, reason: 'why' }, { failOnIncomplete, cancelled })
+    const step = gateStepResult({ result, reason: 'why', incompleteWhy: 'coverage' }, { failOnIncomplete, cancelled })
     expect(step.outcome).toBe(outcome)
     expect(step.resultOutput).toBe(resultOutput)
     expect(step.line).toMatch(
@@ -28,9 +28,15 @@ describe('the gate step', () => {
   })
 
   it('says why an incomplete result does not fail the step', () => {
-    expect(gateStepResult({ result: 'incomplete', reason: 'r' }, { failOnIncomplete: false, cancelled: false }).line).toBe(
-      'Result: incomplete: r (fail_on_incomplete is false: not failing the step)'
-    )
+    expect(
+      gateStepResult({ result: 'incomplete', reason: 'r', incompleteWhy: 'coverage' }, { failOnIncomplete: false, cancelled: false }).line
+    ).toBe('Result: incomplete: r (fail_on_incomplete is false: not failing the step)')
+  })
+
+  it('an incomplete that does not say why is taken as missing evidence: fail_on_incomplete false does not wave it', () => {
+    const step = gateStepResult({ result: 'incomplete', reason: 'r' }, { failOnIncomplete: false, cancelled: false })
+    expect(step.outcome).toBe('fail')
+    expect(step.line).toBe('Result: incomplete: r (fail_on_incomplete waves incomplete coverage only, not missing evidence)')
   })
 })
 

@@ -31,7 +31,8 @@ export function gateStepResult(
   const line = `Result: ${decision.result}: ${decision.reason}`
   if (decision.result === 'pass') return { outcome: 'pass', line }
   // fail_on_incomplete waves incomplete coverage only: an evidence gap or a confirmation cut short could hide a fail.
-  if (decision.result === 'incomplete' && !opts.failOnIncomplete && decision.incompleteWhy !== 'evidence')
+  // Only a gap said to be coverage is waved: an incomplete that does not say why is taken as missing evidence.
+  if (decision.result === 'incomplete' && !opts.failOnIncomplete && decision.incompleteWhy === 'coverage')
     return { outcome: 'warn', line: `${line} (fail_on_incomplete is false: not failing the step)` }
   if (decision.result === 'incomplete' && !opts.failOnIncomplete)
     return { outcome: 'fail', line: `${line} (fail_on_incomplete waves incomplete coverage only, not missing evidence)` }

@@ -48,6 +48,8 @@ export interface Look {
   runId: string | null
   what: 'decided' | 'refused' | 'running' | 'queued' | 'triggered' | 'superseded' | 'failed'
   result: GateResult | null
+  /** An incomplete result its own step waved (coverage only, fail_on_incomplete false: gateStepResult's warn); absent: not waved. */
+  waved?: boolean
 }
 
 const RANK: readonly GateResult[] = ['pass', 'incomplete', 'fail', 'error']
@@ -61,10 +63,10 @@ export function worstResult(results: readonly GateResult[]): GateResult | null {
  * The collector's own result: the worst status it set (a record it could not
  * read counts as error); pending when it set none and some record is still
  * pending; pass when there was nothing to do. Its step fails when it set a
- * failure or an error (incomplete: as fail_on_incomplete says), so it never
- * reads pass while it posted a failure.
+ * failure or an error, or an incomplete its record's step did not wave (an
+ * evidence gap never is), so it never reads pass while it posted a failure.
  */
-export function collectorResult(looks: readonly Look[], failOnIncomplete: boolean): { result: GateResult | 'pending'; step: StepResult } {
+export function collectorResult(looks: readonly Look[]): { result: GateResult | 'pending'; step: StepResult } {
   const set = looks.flatMap((l) => (l.result === null ? [] : [l.result]))
   const failed = looks.filter((l) => l.what === 'failed').length
   const worst = worstResult(failed > 0 ? [...set, 'error'] : set)
@@ -72,7 +74,8 @@ export function collectorResult(looks: readonly Look[], failOnIncomplete: boolea
   const line = summaryLine(looks)
   if (worst === null) return { result: waiting > 0 ? 'pending' : 'pass', step: { outcome: 'pass', line } }
   if (worst === 'pass') return { result: 'pass', step: { outcome: 'pass', line } }
-  if (worst === 'incomplete' && !failOnIncomplete) return { result: worst, step: { outcome: 'warn', line } }
+  if (worst === 'incomplete' && looks.every((l) => l.result !== 'incomplete' || l.waved === true))
+    return { result: worst, step: { outcome: 'warn', line } }
   return { result: worst, step: { outcome: 'fail', line } }
 }
 

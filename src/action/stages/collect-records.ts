@@ -2,7 +2,7 @@
  * The collector's reading (collect.ts): the pending records of this agent on
  * the open pull requests, each in its sticky comment (the first owned comment
  * holding the marker: the one every step and the collector itself rewrite),
- * and the order they are collected in.
+ * the order they are collected in, and whether the model is busy (modelRunning).
  */
 import type { GitHubClient } from '../../github/github-client.js'
 import { isOwnedComment } from '../../github/ownership.js'
@@ -12,6 +12,10 @@ import { readPendingRecord, type PendingRecord } from '../../report/pending.js'
 import { recordCurrent } from './collect-decision.js'
 import type { StatusEdge } from './set-commit-status.js'
 import type { StepContext } from './stage-context.js'
+import type { ActionInputs } from '../inputs/read-inputs.js'
+import { isTerminal } from '../../service/contract/index.js'
+import { Deadline } from '../../util/clock.js'
+import { AbortedError, describeFailure } from '../../util/errors.js'
 
 /** A pending record as found: the pull request, its head, the comment. */
 export interface Found {
@@ -74,4 +78,17 @@ export async function recordIsCurrent(
 ): Promise<'current' | 'newer' | 'unknown'> {
   const listed = await io.listCommitStatuses({ githubToken: edge.token, repo: edge.repo, sha: edge.sha })
   return recordCurrent(listed, { context: edge.context, owner: edge.owner, login, runId })
+}
+
+/** Whether the service lists a run of the model still going (one read; unreadable counts as busy: tried next time). */
+export async function modelRunning(ctx: StepContext, inputs: ActionInputs): Promise<boolean> {
+  try {
+    const api = ctx.makeApi(inputs, Deadline.after(ctx.clock, 10_000))
+    const list = await api.listRuns(inputs.modelId, { limit: 20 })
+    return list.runs.some((r) => !isTerminal(r.status))
+  } catch (err) {
+    if (err instanceof AbortedError) throw err
+    ctx.io.log.info(`The model's runs could not be listed (${describeFailure(err)}): the queued records wait for the next collector.`)
+    return true
+  }
 }

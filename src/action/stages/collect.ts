@@ -42,7 +42,6 @@
  * record stage is not run here.
  */
 import { collectRun } from '../../gate/assess-run.js'
-import { isTerminal } from '../../service/contract/index.js'
 import { tokenLogin } from '../../github/assessment-record.js'
 import { inGitHubActions, splitRepository } from '../../github/event-target.js'
 import { CommentChanged } from '../../github/sticky-comment.js'
@@ -59,7 +58,7 @@ import {
   withRecordScope,
   type Look
 } from './collect-decision.js'
-import { inOrder, pendingRecords, recordIsCurrent, type Found } from './collect-records.js'
+import { inOrder, modelRunning, pendingRecords, recordIsCurrent, type Found } from './collect-records.js'
 import { saveOwedStatus, saveRunSettled } from '../saved-state.js'
 import { gateStepResult, type StepResult } from '../../decision/step-result.js'
 import type { GateResult } from '../../report/report-model.js'
@@ -112,7 +111,7 @@ export async function collectStep(ctx: StepContext, inputs: ActionInputs, event:
   const c: Collecting = { inputs, policy, event, repo, marker, modelBusy: false, login }
   const looks: Look[] = []
   for (const f of inOrder(found)) looks.push(await lookAt(ctx, c, f))
-  const { result, step } = collectorResult(looks, inputs.failOnIncomplete)
+  const { result, step } = collectorResult(looks)
   const collected = looks.map((l) => ({ pull: l.pull, commit: l.commit, run_id: l.runId, what: l.what, result: l.result }))
   const reportPath = await io.writeReportFile(
     `report-${inputs.modelId}-collect`,
@@ -166,7 +165,14 @@ function holding(ctx: StepContext, marker: string, read: PendingRecord): { ctx: 
 /** One record: refused, left, or decided and published; a failure leaves it pending (the next collector retries). */
 async function lookAt(ctx0: StepContext, c: Collecting, f: Found): Promise<Look> {
   const { runId, commit } = f.pending
-  const look = (what: Look['what'], result: Look['result'] = null): Look => ({ pull: f.pull.number, commit, runId, what, result })
+  const look = (what: Look['what'], result: Look['result'] = null, waved?: boolean): Look => ({
+    pull: f.pull.number,
+    commit,
+    runId,
+    what,
+    result,
+    waved
+  })
   const where = `${runId === null ? 'the queued assessment' : `run ${runId}`} of pull request #${f.pull.number}`
   const verdict = judgeRecord(f.pending, f.pull.headSha, recordSealed(c.inputs, f.pull.number, f.pending))
   if (verdict.kind === 'superseded') {
@@ -198,7 +204,7 @@ async function lookAt(ctx0: StepContext, c: Collecting, f: Found): Promise<Look>
     }
     const looked = await lookAtRun(ctx, c, { record: f.pending, at, status, runId: verdict.runId, atMs, where })
     if (looked.result !== null && moved()) return look('superseded', looked.result)
-    return look(looked.what, looked.result)
+    return look(looked.what, looked.result, looked.waved)
   } catch (err) {
     if (err instanceof AbortedError) throw err
     ctx.io.log.warning(`${where}: could not be collected, left pending for the next collector: ${describeFailure(err)}`)
@@ -217,7 +223,7 @@ interface RunLook {
 }
 
 /** The record's run read once: refused (another model, begun before the record, narrower than the policy), running, or decided. */
-async function lookAtRun(ctx: StepContext, c: Collecting, r: RunLook): Promise<Pick<Look, 'what' | 'result'>> {
+async function lookAtRun(ctx: StepContext, c: Collecting, r: RunLook): Promise<Pick<Look, 'what' | 'result' | 'waved'>> {
   const { io } = ctx
   const deps = { ...gateDeps(ctx, c.inputs), onRunStarted: () => undefined, onRunSettled: () => undefined }
   const args = withRecordScope(gateArgs(c.inputs, c.policy), r.record)
@@ -246,7 +252,7 @@ async function decide(
   c: Collecting,
   r: RunLook,
   outcome: Extract<Awaited<ReturnType<typeof collectRun>>, { kind: 'ended' }>['outcome']
-): Promise<Pick<Look, 'what' | 'result'>> {
+): Promise<Pick<Look, 'what' | 'result' | 'waved'>> {
   const { io } = ctx
   const step = gateStepResult(outcome.decision, { failOnIncomplete: c.inputs.failOnIncomplete, cancelled: ctx.signal.aborted })
   const identity = await assessmentIdentity(ctx, c.inputs, c.policy, r.at)
@@ -263,10 +269,10 @@ async function decide(
     io.log.warning(
       `${r.where}: ${result}, set on the commit status; the comment was not rewritten (changed since it was read, or not writable): a record still there stays pending for the next collector.`
     )
-    return { what: 'failed', result }
+    return { what: 'failed', result, waved: step.outcome === 'warn' }
   }
   io.log.info(`${r.where}: ${result}.`)
-  return { what: 'decided', result }
+  return { what: 'decided', result, waved: step.outcome === 'warn' }
 }
 
 /**
@@ -316,19 +322,6 @@ async function triggerQueued(
   saveRunSettled(ctx.io)
   ctx.io.log.info(`The queued assessment of pull request #${q.at.pull.number}: run ${triggered.runId} triggered and handed over.`)
   return 'triggered'
-}
-
-/** Whether the service lists a run of the model still going (one read; unreadable counts as busy: tried next time). */
-async function modelRunning(ctx: StepContext, inputs: ActionInputs): Promise<boolean> {
-  try {
-    const api = ctx.makeApi(inputs, Deadline.after(ctx.clock, 10_000))
-    const list = await api.listRuns(inputs.modelId, { limit: 20 })
-    return list.runs.some((r) => !isTerminal(r.status))
-  } catch (err) {
-    if (err instanceof AbortedError) throw err
-    ctx.io.log.info(`The model's runs could not be listed (${describeFailure(err)}): the queued records wait for the next collector.`)
-    return true
-  }
 }
 
 /** The run this collector triggered for a record a newer push replaced: stopped, and said. */
