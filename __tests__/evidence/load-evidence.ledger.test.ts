@@ -125,6 +125,12 @@ describe('loadBaseline: no record listed, the service lists the runs', () => {
     expect(reading.knownIds.size).toBe(0)
   })
 
+  it('the reason names the default branch as the event names it, not always main', async () => {
+    const { d } = deps(evicted())
+    const got = await loadBaseline(d, args({ defaultBranch: 'trunk' }))
+    expect(got.why?.startsWith("trunk's records were gone: no cache entry is listed on it")).toBe(true)
+  })
+
   it('a finding the service closed since (validated) closes it, newest observation first', async () => {
     const w = evicted()
     w.runs[1] = { id: 'r2', findings: [fixedJailbreak] }
