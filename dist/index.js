@@ -298,7 +298,7 @@ const util = __nccwpck_require__(3440)
 const { InvalidArgumentError } = errors
 const api = __nccwpck_require__(6615)
 const buildConnector = __nccwpck_require__(9136)
-const MockClient = __nccwpck_require__(9746)
+const MockClient = __nccwpck_require__(7365)
 const MockAgent = __nccwpck_require__(7501)
 const MockPool = __nccwpck_require__(4004)
 const mockErrors = __nccwpck_require__(2429)
@@ -10703,7 +10703,7 @@ const {
   kOptions,
   kFactory
 } = __nccwpck_require__(1117)
-const MockClient = __nccwpck_require__(9746)
+const MockClient = __nccwpck_require__(7365)
 const MockPool = __nccwpck_require__(4004)
 const { matchValue, buildMockOptions } = __nccwpck_require__(3397)
 const { InvalidArgumentError, UndiciError } = __nccwpck_require__(8707)
@@ -10852,7 +10852,7 @@ module.exports = MockAgent
 
 /***/ }),
 
-/***/ 9746:
+/***/ 7365:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
@@ -31995,6 +31995,21 @@ function isRecord(value) {
 function nonEmpty(value) {
     return value === undefined || value === '' ? undefined : value;
 }
+/** The first 7 characters of a commit SHA, as GitHub shows it. */
+function shortSha(sha) {
+    return sha.slice(0, 7);
+}
+/** "2026-11-21 14:03 UTC" from an ISO time; null when it is not one. The one way a time is shown to a reader. */
+function formatWhen(iso) {
+    if (iso === null)
+        return null;
+    const m = /^(\d{4}-\d\d-\d\d)T(\d\d:\d\d)/.exec(iso);
+    return m ? `${m[1]} ${m[2]} UTC` : null;
+}
+/** formatWhen of an epoch time in milliseconds. */
+function formatWhenMs(ms) {
+    return formatWhen(new Date(ms).toISOString()) ?? 'an unknown time';
+}
 
 ;// CONCATENATED MODULE: ./src/util/errors.ts
 /**
@@ -32307,22 +32322,23 @@ function coreActionIO() {
 }
 
 ;// CONCATENATED MODULE: ./src/decision/carried-result.ts
-/**
- * The inputs that decide a verdict, by name. A result decided under other
- * values is never carried over (src/pipeline/identity.ts digests them): a
- * rule added to the verdict that reads another input adds it here.
- */
+/** The inputs that decide a verdict, by name. */
 function verdictInputs(v) {
-    return {
-        min_severity: v.minSeverity,
-        categories: v.categories.join(','),
-        fail_on: v.failOn,
-        fail_on_incomplete: String(v.failOnIncomplete),
-        accepted_risks: v.acceptedText ?? '-',
-        baseline: v.failOn === 'new' ? (v.baselineRunId ?? '-') : '-',
-        evidence_runs: String(v.evidenceRuns),
-        evidence_max_age_days: String(v.evidenceMaxAgeDays)
+    // A Record over VerdictValues: a value added there without its name and text does not compile.
+    const named = {
+        minSeverity: ['min_severity', v.minSeverity],
+        categories: ['categories', v.categories.join(',')],
+        failOn: ['fail_on', v.failOn],
+        failOnIncomplete: ['fail_on_incomplete', String(v.failOnIncomplete)],
+        acceptedText: ['accepted_risks', v.acceptedText ?? '-'],
+        baselineRunId: ['baseline', v.failOn === 'new' ? (v.baselineRunId ?? '-') : '-'],
+        evidenceRuns: ['evidence_runs', String(v.evidenceRuns)],
+        evidenceMaxAgeDays: ['evidence_max_age_days', String(v.evidenceMaxAgeDays)],
+        confidence: ['confidence', String(v.confidence)],
+        confirmationRunsMax: ['confirmation_runs_max', String(v.confirmationRunsMax)],
+        runsPerChange: ['runs_per_change', String(v.runsPerChange)]
     };
+    return Object.fromEntries(Object.values(named));
 }
 /**
  * The step of a carried-over result. Its line (the commit status's
@@ -32370,7 +32386,8 @@ function gateStepResult(decision, opts) {
     if (decision.result === 'pass')
         return { outcome: 'pass', line };
     // fail_on_incomplete waves incomplete coverage only: an evidence gap or a confirmation cut short could hide a fail.
-    if (decision.result === 'incomplete' && !opts.failOnIncomplete && decision.incompleteWhy !== 'evidence')
+    // Only a gap said to be coverage is waved: an incomplete that does not say why is taken as missing evidence.
+    if (decision.result === 'incomplete' && !opts.failOnIncomplete && decision.incompleteWhy === 'coverage')
         return { outcome: 'warn', line: `${line} (fail_on_incomplete is false: not failing the step)` };
     if (decision.result === 'incomplete' && !opts.failOnIncomplete)
         return { outcome: 'fail', line: `${line} (fail_on_incomplete waves incomplete coverage only, not missing evidence)` };
@@ -43350,7 +43367,7 @@ function seenLabel(r) {
  * the last 5 runs", "4 of main's last 5 runs" (main's window for an agent that changed since), "this run only", "not seen".
  * Whose runs they are is said once beside the rates (blockers.ts runsCounted), not in each.
  */
-function seen_rate_rateLabel(r, o = {}) {
+function rateLabel(r, o = {}) {
     if (r.scope === 'this run' || r.of <= 1)
         return seenLabel(r);
     return `${r.seen} of ${o.mainOnly === true ? "main's" : 'the'} last ${r.of} runs`;
@@ -43381,7 +43398,7 @@ function notReproducedPhrases(items) {
     }
     return [...groups.values()]
         .sort((a, b) => enums_SEVERITIES.indexOf(a.severity) - enums_SEVERITIES.indexOf(b.severity) || b.rate.seen - a.rate.seen)
-        .map((g) => `${g.n} ${g.severity} not reproduced in this run, seen in ${g.rate.of <= 1 ? 'the last run' : seen_rate_rateLabel(g.rate)}, still open`);
+        .map((g) => `${g.n} ${g.severity} not reproduced in this run, seen in ${g.rate.of <= 1 ? 'the last run' : rateLabel(g.rate)}, still open`);
 }
 
 ;// CONCATENATED MODULE: ./src/report/describe.ts
@@ -43423,6 +43440,21 @@ function seenText(f) {
 const REPORT_SCHEMA_VERSION = 1;
 /** Why findings are shown without their proof (the service's own words for it). */
 const REDACTION_REASON = "the workspace's plan withholds the proof of findings";
+/**
+ * How a finding counts against the gate: the one classification every count,
+ * headline and list of every rendering derives from, made with the gate's
+ * own rules (src/decision/decide.ts and apply-policy.ts), so no line can count
+ * differently from the decision:
+ * - below: under min_severity;
+ * - closed: at or above it, fixed, dismissed or FIXED_VERIFIED;
+ * - accepted: at or above it, not closed, accepted by an accepted-risks entry;
+ * - known: at or above it, not closed, held by the baseline with fail_on new;
+ * - blocking: every other finding at or above it (a status this action does
+ *   not know counts as open, as the gate counts it).
+ * Only blocking findings fail the gate. In the order the lists show them;
+ * the type is this list's, so a new standing is one entry here and the
+ * compiler names the rest (its words in standings.ts, its count).
+ */
 const FINDING_STANDINGS = ['blocking', 'known', 'accepted', 'closed', 'below'];
 function zeroCounts() {
     return { critical: 0, high: 0, medium: 0, low: 0 };
@@ -43436,7 +43468,8 @@ const STANDINGS = {
         blocks: true,
         why: (c) => `open at or above ${c.minSeverity}`,
         annotation: 'error',
-        junit: 'failure'
+        junit: 'failure',
+        headline: 'never'
     },
     held: {
         icon: null,
@@ -43444,7 +43477,8 @@ const STANDINGS = {
         blocks: true,
         why: () => 'an earlier run of this agent saw it',
         annotation: 'error',
-        junit: 'failure'
+        junit: 'failure',
+        headline: 'never'
     },
     known: {
         icon: '⚪',
@@ -43452,7 +43486,8 @@ const STANDINGS = {
         blocks: false,
         why: () => "fail_on new: already in main's runs",
         annotation: 'warning',
-        junit: 'system-out'
+        junit: 'system-out',
+        headline: 'never'
     },
     accepted: {
         icon: '☑️',
@@ -43460,7 +43495,8 @@ const STANDINGS = {
         blocks: false,
         why: () => 'the accepted-risks file',
         annotation: 'warning',
-        junit: 'system-out'
+        junit: 'system-out',
+        headline: 'always'
     },
     closed: {
         icon: '✔️',
@@ -43468,7 +43504,8 @@ const STANDINGS = {
         blocks: false,
         why: () => 'fixed or dismissed on the service',
         annotation: 'warning',
-        junit: 'none'
+        junit: 'none',
+        headline: 'list'
     },
     below: {
         icon: null,
@@ -43476,7 +43513,8 @@ const STANDINGS = {
         blocks: false,
         why: (c) => `min_severity ${c.minSeverity}`,
         annotation: null,
-        junit: 'none'
+        junit: 'none',
+        headline: 'never'
     },
     gone: {
         icon: '✔️',
@@ -43484,7 +43522,8 @@ const STANDINGS = {
         blocks: false,
         why: () => 'not reproduced in this run nor in the focused runs of this step',
         annotation: null,
-        junit: 'none'
+        junit: 'none',
+        headline: 'never'
     },
     unheld: {
         icon: '⚪',
@@ -43492,7 +43531,8 @@ const STANDINGS = {
         blocks: false,
         why: (c) => (c.failOn === 'new' ? "a weakness of main's runs, not of this pull request's agent" : 'no run of this agent saw it'),
         annotation: null,
-        junit: 'none'
+        junit: 'none',
+        headline: 'never'
     }
 };
 /** The standing a finding of this run is shown with: its own, but an accepted one below the threshold still reads as accepted. */
@@ -43626,10 +43666,10 @@ function notBlockingParts(r) {
     const sum = (s) => enums_SEVERITIES.reduce((n, k) => n + s[k], 0);
     const missed = (r.baseline?.notReproduced ?? []).filter((n) => !n.blocks && atOrAbove(n.severity, r.minSeverity));
     const weaknesses = (n) => text_plural(n, 'weakness', 'weaknesses');
+    // Every finding standing that does not block, in FINDING_STANDINGS' order; below last, from belowThreshold.
+    const findings = FINDING_STANDINGS.filter((s) => !STANDINGS[s].blocks && s !== 'below');
     const counts = [
-        ['known', sum(c.byStanding.known), formatCount],
-        ['accepted', sum(c.byStanding.accepted), formatCount],
-        ['closed', sum(c.byStanding.closed), formatCount],
+        ...findings.map((s) => [s, sum(c.byStanding[s]), formatCount]),
         ['gone', missed.filter((n) => missedStanding(n) === 'gone').length, weaknesses],
         ['unheld', missed.filter((n) => missedStanding(n) === 'unheld').length, weaknesses],
         ['below', c.belowThreshold, formatCount]
@@ -43686,15 +43726,14 @@ function standingParts(r, opts) {
         if (open !== null)
             parts.push(open);
     }
-    const accepted = total(c.byStanding.accepted);
-    if (accepted > 0)
-        parts.push(`${formatCount(accepted)} ${STANDINGS.accepted.label}`);
-    if (opts.of === 'findings') {
-        const closed = total(c.byStanding.closed);
-        if (closed > 0)
-            parts.push(`${formatCount(closed)} ${STANDINGS.closed.label}`);
+    // The others the headline counts (standings.ts): accepted always, closed over the list.
+    for (const st of FINDING_STANDINGS) {
+        const n = total(c.byStanding[st]);
+        const shown = STANDINGS[st].headline === 'always' || (STANDINGS[st].headline === 'list' && opts.of === 'findings');
+        if (shown && n > 0)
+            parts.push(`${formatCount(n)} ${STANDINGS[st].label}`);
     }
-    else {
+    if (opts.of === 'gate') {
         const gone = b?.available ? b.gone.length : 0;
         if (gone > 0)
             parts.push(`${formatCount(gone)} closed since`);
@@ -43856,13 +43895,6 @@ function reportTitle(r) {
 /** "### ❌ Agent security gate: fail · ..." */
 function headline(result, title) {
     return `### ${RESULT_ICON[result] ?? '⛔'} ${proseText(title, 400)}`;
-}
-/** "2026-11-21 14:03 UTC" from an ISO time; null when it is not one. */
-function formatWhen(iso) {
-    if (iso === null)
-        return null;
-    const m = /^(\d{4}-\d\d-\d\d)T(\d\d:\d\d)/.exec(iso);
-    return m ? `${m[1]} ${m[2]} UTC` : null;
 }
 /** The one metadata line under the headline (trusted parts and code spans). */
 function metaLine(p) {
@@ -44569,7 +44601,8 @@ function findingsHeadingParts(r, missed) {
     const blocking = enums_SEVERITIES.filter((s) => c.byStanding.blocking[s] > 0).map((s) => `${formatCount(c.byStanding.blocking[s])} ${word} ${s}`);
     // "0 new" only when nothing blocks: a blocker this run did not reproduce is new all the same (said after the counts).
     const parts = blocking.length > 0 ? [blocking.join(', ')] : word === 'new' && missed === 0 ? ['0 new'] : [];
-    for (const st of ['known', 'accepted', 'closed'])
+    // Every other standing at or above the threshold (FINDING_STANDINGS' order), so a new one is counted too.
+    for (const st of FINDING_STANDINGS.filter((s) => s !== 'blocking' && s !== 'below'))
         if (sum(c.byStanding[st]) > 0)
             parts.push(`${formatCount(sum(c.byStanding[st]))} ${STANDINGS[st].label}`);
     return parts;
@@ -45409,12 +45442,9 @@ function recordsOfAgent(found, identity) {
     }
     return [...newest.values()].sort((a, b) => ((b.record.at ?? '') < (a.record.at ?? '') ? -1 : 1));
 }
-/** The first 7 characters of a commit SHA, as GitHub shows it. */
-function shortSha(sha) {
-    return sha.slice(0, 7);
-}
 
 ;// CONCATENATED MODULE: ./src/pipeline/merge-queue.ts
+
 
 const MERGE_GROUP_MODES = ['carry_over', 'assess'];
 /** The queued pull request's passing result at its head, or why it cannot be carried over. */
@@ -46522,140 +46552,6 @@ function isDefaultBranchRef(payload, ref) {
     return branch !== null && ref === `refs/heads/${branch}`;
 }
 
-;// CONCATENATED MODULE: ./src/github/write-rule.ts
-/**
- * The one rule for every write a run makes beyond its own report: a target's
- * profile (profile_file), dismissals on the service (sync_dismissals) and the
- * baseline later runs gate against.
- *
- *   Shared targets, dismissals and the baseline are written only from the
- *   default branch on push, schedule or workflow_dispatch; a pull request
- *   writes only the profile of its own preview, and the records of its own
- *   runs under its own ref (they only add evidence to its own window).
- *
- * Only those events on the default branch run the default branch's own code.
- * Every other event may run a pull request's: pull_request runs it, and
- * pull_request_target, issue_comment, workflow_run and the rest run on the
- * default branch's ref while the workflow may check the pull request out. A
- * pull request's own preview (a target found or registered by endpoint_url
- * whose name holds `pr-<number>`) is its own to write. The workflow may widen
- * the profile rule with allow_shared_profile_sync; nothing widens the others.
- *
- * Pure: the event name, its payload and the environment in.
- */
-
-
-
-
-/** Events that run the code of the ref they run on (a branch's own workflow). */
-const write_rule_WRITING_EVENTS = new Set(['push', 'schedule', 'workflow_dispatch']);
-/** The rule in one line, for messages and the docs. */
-const WRITE_RULE = 'shared targets, dismissals and the baseline are written only from the default branch on push, schedule or workflow_dispatch';
-function writeStanding(eventName, payload, env) {
-    if (PULL_REQUEST_EVENTS.has(eventName)) {
-        const event = targetFromEvent(eventName, payload, env.GITHUB_REPOSITORY ?? '');
-        return { kind: 'pull_request', number: event.kind === 'pull_request' ? event.number : null };
-    }
-    const ref = env.GITHUB_REF ?? '';
-    const defaultBranch = defaultBranchOf(payload);
-    if (write_rule_WRITING_EVENTS.has(eventName) && defaultBranch !== null && isDefaultBranchRef(payload, ref))
-        return { kind: 'default-branch', branch: defaultBranch };
-    return { kind: 'other', eventName, ref };
-}
-/** The ref a pull_request run is on (GITHUB_REF), which only that pull request's runs save cache entries under. */
-function pullRequestRef(number) {
-    return `refs/pull/${number}/merge`;
-}
-/** The run, as a refusal names it (the default branch is never refused). */
-function describeRun(standing) {
-    switch (standing.kind) {
-        case 'pull_request':
-            return standing.number === null ? 'this pull request' : `pull request #${standing.number}`;
-        case 'other':
-            return `this ${text_oneLine(standing.eventName, 40) || 'unnamed'} run on ${text_oneLine(standing.ref, 100) || 'an unknown ref'}`;
-    }
-}
-/** True when `target` is the pull request's own preview, found or registered by endpoint_url. */
-function isOwnPreview(standing, target) {
-    return (standing.kind === 'pull_request' &&
-        standing.number !== null &&
-        target.outcome !== 'given' &&
-        target.name !== null &&
-        isPullRequestName(target.name, standing.number));
-}
-/** Why `write` may not be made from where the run stands, in one phrase; null when it may. */
-function writeRefusal(standing, write) {
-    if (standing.kind === 'default-branch')
-        return null;
-    const run = describeRun(standing);
-    switch (write.kind) {
-        case 'baseline':
-            return `${run} may run a pull request's code, and the baseline is recorded only from the default branch on push, schedule or workflow_dispatch`;
-        case 'own-record':
-            return standing.kind === 'pull_request' && standing.number !== null && write.ref === pullRequestRef(standing.number)
-                ? null
-                : `${run} may run a pull request's code on a ref that is not its own (${text_oneLine(write.ref, 100) || 'none'}), and runs are recorded only from the default branch or a pull request's own ref`;
-        case 'dismissals':
-            return `${run} may run a pull request's code, and acceptances are written to the service only from the default branch on push, schedule or workflow_dispatch`;
-        case 'profile': {
-            if (write.allowShared || isOwnPreview(standing, write.target))
-                return null;
-            const t = write.target;
-            const what = t.name !== null ? `target '${text_oneLine(t.name, 200)}' (model ${t.modelId})` : `model ${t.modelId} (given by model_id)`;
-            const own = standing.kind === 'pull_request' && standing.number !== null
-                ? `may sync the profile of its own preview only (a target registered by endpoint_url whose name holds pr-${standing.number}, as the default name does), and ${what} is shared`
-                : `may run a pull request's code, and ${what} is shared`;
-            return `${run} ${own}`;
-        }
-    }
-}
-/** The profile sync's refusal, as the configuration error naming the input that widens the rule; null when it may sync. */
-function profileWriteRefusal(standing, target, allowShared) {
-    const why = writeRefusal(standing, { kind: 'profile', target, allowShared });
-    if (why === null)
-        return null;
-    return new ConfigError('allow_shared_profile_sync', `${why}: ${WRITE_RULE}. Sync it from a push to the default branch, or set allow_shared_profile_sync: true if runs not on it may rewrite its profile`);
-}
-
-;// CONCATENATED MODULE: ./src/pipeline/code-origin.ts
-/**
- * Whether the code a target is built from comes from outside this repository:
- * the one answer every feature asks (outsideCode). Code is inside only when a
- * branch of this repository holds it: a push's or a merge queue's commit, a
- * pull request whose head branch is here, a deployed commit (or the commit a
- * status, check_run or check_suite event names) that the event's branch (or
- * the head branch of its pull request here) holds.
- * A fork's head, a commit on no branch here, and anything that cannot be told
- * are outside. Pure: the evidence is gathered at the edge
- * (src/action/stages/outside-code.ts).
- */
-
-const sameRepo = (a, b) => a.toLowerCase() === b.toLowerCase();
-/** Why the code is from outside this repository; null when a branch of this repository holds it. */
-function code_origin_outsideCode(e) {
-    switch (e.kind) {
-        case 'this_repository':
-            return null;
-        case 'head':
-            if (e.headRepo !== null && sameRepo(e.headRepo, e.repository))
-                return null;
-            return `the head of ${e.of} is in ${e.headRepo === null ? 'a fork that no longer exists' : `the fork ${e.headRepo}`}, not in ${e.repository}`;
-        case 'commit': {
-            if (e.heldBy !== null)
-                return null;
-            const what = e.of ?? `the deployed commit ${shortSha(e.sha)}`;
-            const asked = e.asked.length === 0 ? 'the event names no branch' : `not on ${e.asked.map((b) => `'${b.slice(0, 60)}'`).join(' or ')}`;
-            if (e.forkPull !== null) {
-                const fork = e.forkPull.headRepo === null ? 'a fork that no longer exists' : `the fork ${e.forkPull.headRepo}`;
-                return `${what} is the head of pull request #${e.forkPull.number} from ${fork}, and on no branch of this repository (${asked})`;
-            }
-            return `${what} is on no branch of this repository (${asked})`;
-        }
-        case 'unknown':
-            return `it cannot be told whether the code is this repository's (${e.why})`;
-    }
-}
-
 ;// CONCATENATED MODULE: ./src/gitlab/ci-context.ts
 /**
  * What a GitLab CI job is, read from GitLab's predefined variables. Pure: the
@@ -46678,11 +46574,20 @@ function code_origin_outsideCode(e) {
  *   without the ones that tell where its code is from (the IID and the three
  *   project ids, each a number) has a `mergeRequestGap`: it cannot be told.
  */
+
 /** A variable's value; null when unset or blank. */
 const ci_context_nonEmpty = (value) => (value === undefined || value.trim() === '' ? null : value);
 /** True in a GitLab CI job (GitLab sets GITLAB_CI=true in every job). */
 function isGitLabCi(env) {
     return env.GITLAB_CI === 'true';
+}
+/**
+ * Whether a shell runs in a GitLab CI job (GITLAB_CI=true) rather than in
+ * GitHub Actions: there GitLab's rules apply, and the merge-request note
+ * takes the place of the pull-request comment.
+ */
+function inGitLabJob(env) {
+    return !inGitHubActions(env) && isGitLabCi(env);
 }
 /** An http(s) URL without credentials, query or fragment, without its trailing slashes; null otherwise. */
 function ci_context_httpUrl(raw) {
@@ -46798,100 +46703,6 @@ function gitlabStepEnv(env, force = false) {
         if (name !== 'GITLAB_CI' && passed(name))
             out[name] = value;
     return out;
-}
-
-;// CONCATENATED MODULE: ./src/gitlab/fork-rule.ts
-/**
- * What a GitLab pipeline may do, by the same rules as a GitHub workflow
- * (src/github/write-rule.ts): shared targets, dismissals and the baseline are
- * written only from the default branch on push, schedule or a manual run
- * (GitLab's `web`, as workflow_dispatch); a pipeline of a merge request is a
- * pull request, which writes only the profile of its own preview. And no
- * secret reaches a fork's code: a pipeline of a merge request, whatever its
- * source (the merge-request pipeline, its child pipelines, a downstream
- * pipeline given its variables), that runs the code of another project in
- * the target project (where the job holds the target's CI/CD variables) is
- * refused before anything is sent; so is one whose variables cannot tell.
- *
- * Pure: the CI context (./ci-context.ts) in.
- */
-
-
-
-
-
-/** GitLab's pipeline sources with a GitHub event of the same meaning. */
-const SAME_AS_GITHUB = { push: 'push', schedule: 'schedule', web: 'workflow_dispatch' };
-/** A mirrored GitHub pull request's pipeline: a proposed change whose source GitLab does not name. */
-const MIRRORED_PULL_REQUEST = 'external_pull_request_event';
-/**
- * What a pipeline says of where its code comes from, as the one rule of
- * outside code (src/pipeline/code-origin.ts) reads it: a merge request's
- * head is in its source project, whatever the pipeline's source; a merge
- * request whose variables do not say enough, or a mirrored pull request,
- * cannot be told (outside, fail closed); any other pipeline runs a ref of
- * this project.
- */
-function codeEvidence(ci) {
-    if (ci.pipelineSource === MIRRORED_PULL_REQUEST)
-        return { kind: 'unknown', why: 'a mirrored pull request, whose source GitLab does not name' };
-    if (ci.mergeRequestGap !== null)
-        return { kind: 'unknown', why: ci.mergeRequestGap };
-    const mr = ci.mergeRequest;
-    if (mr === null)
-        return { kind: 'this_repository' };
-    return { kind: 'head', of: `merge request !${mr.iid}`, headRepo: `project ${mr.sourceProjectId}`, repository: `project ${mr.projectId}` };
-}
-/** Whether the pipeline runs code from outside the project (outsideCode of codeEvidence). */
-function runsOutsideCode(ci) {
-    return outsideCode(codeEvidence(ci)) !== null;
-}
-/**
- * Why the job's secrets are at risk: the reason its code is from outside, when
- * the job holds the variables of a project whose code it is not running (a
- * fork's code in the target project, or code that cannot be told); null when
- * they are not.
- */
-function riskToSecrets(ci) {
-    return ci.projectId !== ci.mergeRequest?.sourceProjectId ? code_origin_outsideCode(codeEvidence(ci)) : null;
-}
-/** Whether the job holds the variables of a project whose code it is not running (a fork's code in the target project). */
-function secretsAtRisk(ci) {
-    return riskToSecrets(ci) !== null;
-}
-/** Where the pipeline stands for the write rule: any pipeline of a merge request (or one that cannot be told) as a pull request. */
-function gitlabWriteStanding(ci) {
-    if (ci.pipelineSource === MIRRORED_PULL_REQUEST || ci.mergeRequest !== null || ci.mergeRequestGap !== null)
-        return { kind: 'pull_request', number: ci.mergeRequest?.iid ?? null };
-    const event = SAME_AS_GITHUB[ci.pipelineSource];
-    if (WRITING_EVENTS.has(event ?? '') && ci.commitBranch !== null && ci.commitBranch === ci.defaultBranch)
-        return { kind: 'default-branch', branch: ci.commitBranch };
-    return { kind: 'other', eventName: ci.pipelineSource || 'unknown', ref: ci.commitBranch !== null ? `refs/heads/${ci.commitBranch}` : '' };
-}
-/**
- * The refusal of a job that holds a secret while it runs a fork's code, naming
- * the first secret set (e.g. ASAS_API_KEY, GITLAB_TOKEN); null when it may go on.
- */
-function forkSecretRefusal(ci, secrets) {
-    const why = riskToSecrets(ci);
-    const held = secrets.find((s) => s.value !== undefined && s.value !== '');
-    if (why === null || held === undefined)
-        return null;
-    return new ConfigError(held.name, `is set in a pipeline of project ${ci.projectId ?? '(unknown)'} that runs code from outside it (${why}), where that code can read it. ` +
-        "Let a fork's merge requests run their pipelines in the fork (GitLab's default: the target's variables stay out), " +
-        'or assess the change once merged; this job stops before sending anything');
-}
-/**
- * Whether a shell runs in a GitLab CI job (GITLAB_CI=true) rather than in
- * GitHub Actions: there GitLab's rules apply, and the merge-request note
- * takes the place of the pull-request comment.
- */
-function inGitLabJob(env) {
-    return !inGitHubActions(env) && isGitLabCi(env);
-}
-/** forkSecretRefusal of a GitLab CI job's environment; null outside GitLab CI. */
-function gitlabJobRefusal(env, secrets) {
-    return inGitLabJob(env) ? forkSecretRefusal(readGitLabCi(env), secrets) : null;
 }
 
 ;// CONCATENATED MODULE: ./src/action/ci-host.ts
@@ -47084,7 +46895,6 @@ const STEP_INPUTS = [...SERVICE_INPUTS, ...RUN_INPUTS];
  *   (`refs/heads/gh-readonly-queue/<base>/pr-<N>-<sha>`).
  * - pull_request, push and the rest: what the carry-over decisions need.
  */
-
 
 
 
@@ -48546,7 +48356,6 @@ async function withRetry(op, ctx) {
  * the trigger rate with its Retry-After). Pure: the clock's time is passed in.
  */
 
-
 function budgetLine(s) {
     const head = 'Assessments spent by this step:';
     switch (s.kind) {
@@ -48603,7 +48412,7 @@ function explain403(err, nowMs) {
 function explain429(err, nowMs) {
     const retry = err.retryAfterMs === undefined
         ? 'the answer gave no Retry-After'
-        : `the service asks to retry after ${formatDuration(err.retryAfterMs)} (${utcMinute(nowMs + err.retryAfterMs)})`;
+        : `the service asks to retry after ${formatDuration(err.retryAfterMs)} (${formatWhenMs(nowMs + err.retryAfterMs)})`;
     if (err.code === 'daily_budget_exhausted')
         return `The daily assessment budget is used up; ${retry}.`;
     if (err.code === 'rate_limited')
@@ -48611,10 +48420,6 @@ function explain429(err, nowMs) {
     return `The service refused the trigger with HTTP 429 (the per-minute trigger limit or the daily assessment budget); ${retry}.`;
 }
 const pad = (n) => String(n).padStart(2, '0');
-function utcMinute(ms) {
-    const d = new Date(ms);
-    return `${d.getUTCFullYear()}-${pad(d.getUTCMonth() + 1)}-${pad(d.getUTCDate())} ${pad(d.getUTCHours())}:${pad(d.getUTCMinutes())} UTC`;
-}
 function utcDay(ms) {
     const d = new Date(ms);
     return `${d.getUTCFullYear()}-${pad(d.getUTCMonth() + 1)}-${pad(d.getUTCDate())}`;
@@ -48733,7 +48538,7 @@ function findResetDate(extra, message, nowMs) {
     const ms = resetCandidates(extra, message).find((c) => c >= nowMs - PLAUSIBLE_PAST_MS && c <= nowMs + PLAUSIBLE_FUTURE_MS);
     if (ms === undefined)
         return null;
-    return ms % 86_400_000 === 0 ? `${utcDay(ms)} (UTC)` : utcMinute(ms);
+    return ms % 86_400_000 === 0 ? `${utcDay(ms)} (UTC)` : formatWhenMs(ms);
 }
 
 ;// CONCATENATED MODULE: ./src/gate/explain-trigger-failure.ts
@@ -50219,7 +50024,7 @@ const pct = (x) => `${Math.floor(x * 100)} %`;
 function confirmationLine(t) {
     const kind = t.focused ? 'focused' : 'full';
     // The rows' rule (rateLabel): a confirmation's rate in the same words as the finding it confirms.
-    const seen = `seen in ${seen_rate_rateLabel(t.plan.rate)}`;
+    const seen = `seen in ${rateLabel(t.plan.rate)}`;
     switch (verdictOf(t)) {
         case 'still-present':
             return `${t.plan.category}: still present (reproduced by confirmation run ${t.reappearedIn ?? ''} after ${t.clean} clean ${t.clean === 1 ? 'run' : 'runs'}; ${seen})`;
@@ -50707,15 +50512,12 @@ function decideOn(deps, args, runId, ended, results, settled) {
     const abortedAfterRun = !aborted && deps.signal.aborted;
     const policy = args.policy && results.findings !== null
         ? applyPolicy({
+            // The whole policy, so a choice added to PolicyChoices has no line here to forget.
+            ...args.policy,
             findings: results.findings,
             runId,
             categoriesCompleted: run?.categories_completed ?? [],
-            baseline: args.policy.baseline,
-            windows: args.policy.windows,
-            minSeverity: args.minSeverity,
-            accepted: args.policy.accepted,
-            failOn: args.policy.failOn,
-            today: args.policy.today
+            minSeverity: args.minSeverity
         })
         : null;
     const today = args.policy?.today;
@@ -51239,6 +51041,7 @@ async function findAssessmentRecords(issues, pr, login, log) {
  */
 
 
+
 const RUN_ID = /^[A-Za-z0-9_-]{1,100}$/;
 const CATEGORY = /^[a-z0-9_]{1,64}$/;
 const MINUTE = '\\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\dZ';
@@ -51280,6 +51083,19 @@ function readPendingRecord(body, marker) {
     return { runId: dash(m[1]), commit: m[2], at: dash(m[3]), categories: [], deadline: null, mac: null };
 }
 /** Whether two records are the same record (what a collector read is still what the comment holds). */
+/**
+ * A record's ISO minute (its `at` or `deadline`) as epoch milliseconds; null
+ * when not recorded, or when the minute is no date (the pattern holds, the
+ * calendar does not): the collector then bounds the run by its own clock and
+ * timeout_minutes alone.
+ */
+function recordMinuteMs(minute) {
+    if (minute === null)
+        return null;
+    const ms = Date.parse(minute.replace(/Z$/, ':00Z'));
+    return Number.isFinite(ms) ? ms : null;
+}
+/** Whether two reads hold the same record (the collector's compare before every comment write: a record that changed since it was read, a newer push's, is never overwritten); null: no record. */
 function samePending(a, b) {
     if (a === null || b === null)
         return a === b;
@@ -51290,7 +51106,6 @@ function samePending(a, b) {
         a.deadline === b.deadline &&
         a.categories.join(',') === b.categories.join(','));
 }
-const hhmm = (iso) => `${iso.slice(0, 10)} ${iso.slice(11, 16)} UTC`;
 /** The comment while the run goes on (or waits for the model): the pending record, what happens next, and that nothing passes meanwhile. */
 function renderAssessingComment(c) {
     const { runId, commit } = c.pending;
@@ -51308,7 +51123,7 @@ function renderAssessingComment(c) {
         metaLine({ commitSha: commit, assessedAt: null, threshold: null, runUrl: c.runUrl }),
         '',
         what +
-            `The collector posts the result here and sets the commit status ${context} after the run ends, and cancels it (status error) if it is still going at ${hhmm(c.deadline)}. ` +
+            `The collector posts the result here and sets the commit status ${context} after the run ends, and cancels it (status error) if it is still going at ${formatWhen(c.deadline) ?? c.deadline}. ` +
             'Until then the status is pending and the merge waits.',
         '',
         proseText(c.budgetLine, 600)
@@ -51518,10 +51333,6 @@ function judgeRecord(pending, head, sealed) {
         };
     return pending.runId === null ? { kind: 'trigger' } : { kind: 'look', runId: pending.runId };
 }
-/** Whether the comment still holds the record the collector read (null: the comment, or its record, is gone). */
-function stillHolds(read, now) {
-    return samePending(read, now);
-}
 const RANK = ['pass', 'incomplete', 'fail', 'error'];
 /** The worst of the results (error, then fail, then incomplete, then pass); null when there is none. */
 function worstResult(results) {
@@ -51531,10 +51342,10 @@ function worstResult(results) {
  * The collector's own result: the worst status it set (a record it could not
  * read counts as error); pending when it set none and some record is still
  * pending; pass when there was nothing to do. Its step fails when it set a
- * failure or an error (incomplete: as fail_on_incomplete says), so it never
- * reads pass while it posted a failure.
+ * failure or an error, or an incomplete its record's step did not wave (an
+ * evidence gap never is), so it never reads pass while it posted a failure.
  */
-function collectorResult(looks, failOnIncomplete) {
+function collectorResult(looks) {
     const set = looks.flatMap((l) => (l.result === null ? [] : [l.result]));
     const failed = looks.filter((l) => l.what === 'failed').length;
     const worst = worstResult(failed > 0 ? [...set, 'error'] : set);
@@ -51544,7 +51355,7 @@ function collectorResult(looks, failOnIncomplete) {
         return { result: waiting > 0 ? 'pending' : 'pass', step: { outcome: 'pass', line } };
     if (worst === 'pass')
         return { result: 'pass', step: { outcome: 'pass', line } };
-    if (worst === 'incomplete' && !failOnIncomplete)
+    if (worst === 'incomplete' && looks.every((l) => l.result !== 'incomplete' || l.waved === true))
         return { result: worst, step: { outcome: 'warn', line } };
     return { result: worst, step: { outcome: 'fail', line } };
 }
@@ -51621,6 +51432,9 @@ function ofPullRequests(policy) {
 
 
 
+
+
+
 /** Runs to collect first, then the queued records oldest first (the model takes one at a time). */
 function inOrder(found) {
     const at = (f) => f.pending.at ?? '';
@@ -51660,6 +51474,20 @@ async function collect_records_pendingRecords(gh, repo, login, marker) {
 async function recordIsCurrent(io, edge, login, runId) {
     const listed = await io.listCommitStatuses({ githubToken: edge.token, repo: edge.repo, sha: edge.sha });
     return recordCurrent(listed, { context: edge.context, owner: edge.owner, login, runId });
+}
+/** Whether the service lists a run of the model still going (one read; unreadable counts as busy: tried next time). */
+async function modelRunning(ctx, inputs) {
+    try {
+        const api = ctx.makeApi(inputs, Deadline.after(ctx.clock, 10_000));
+        const list = await api.listRuns(inputs.modelId, { limit: 20 });
+        return list.runs.some((r) => !isTerminal(r.status));
+    }
+    catch (err) {
+        if (err instanceof AbortedError)
+            throw err;
+        ctx.io.log.info(`The model's runs could not be listed (${describeFailure(err)}): the queued records wait for the next collector.`);
+        return true;
+    }
 }
 
 ;// CONCATENATED MODULE: ./src/action/saved-state.ts
@@ -51848,6 +51676,32 @@ function unreadableOwedStatus(state) {
     return state.getState(OWED_STATUS) !== '' && owedStatus(state) === null;
 }
 
+;// CONCATENATED MODULE: ./src/action/policy-use.ts
+const POLICY_INPUT_USE = {
+    minSeverity: {
+        acts: 'GateArgs.minSeverity: the verdict asked of the service, decide() and applyPolicy',
+        policy: null,
+        verdict: 'minSeverity'
+    },
+    categories: { acts: 'GateArgs.categories: the trigger', policy: null, verdict: 'categories' },
+    failOnIncomplete: { acts: "the step's result (gateStepResult)", policy: null, verdict: 'failOnIncomplete' },
+    failOn: { acts: 'applyPolicy: known findings are waived', policy: 'failOn', verdict: 'failOn' },
+    baselineRunId: { acts: 'the baseline read (stages/load-baseline-and-risks.ts)', policy: null, verdict: 'baselineRunId' },
+    evidenceRuns: { acts: 'the window of evidence read', policy: null, verdict: 'evidenceRuns' },
+    evidenceMaxAgeDays: { acts: 'the window of evidence read', policy: null, verdict: 'evidenceMaxAgeDays' },
+    confidence: { acts: 'GateArgs.confirm', policy: null, verdict: 'confidence' },
+    confirmationRunsMax: { acts: 'GateArgs.confirm', policy: null, verdict: 'confirmationRunsMax' },
+    runsPerChange: { acts: 'GateArgs.runsPerChange', policy: null, verdict: 'runsPerChange' },
+    acceptedRisksFile: { acts: 'the accepted-risks read; its text is in the identity', policy: null, verdict: 'acceptedText' },
+    syncDismissals: { acts: 'the record stage (stages/record.ts)', policy: null, verdict: null },
+    sarifMinSeverity: { acts: 'the SARIF file (stages/report.ts)', policy: null, verdict: null },
+    sarifLocation: { acts: 'where the report files point (report-location.ts)', policy: null, verdict: null }
+};
+/** The choices applyPolicy reads, from the inputs (each a row above whose `policy` names it). */
+function policyChoices(inputs) {
+    return { failOn: inputs.failOn };
+}
+
 ;// CONCATENATED MODULE: ./src/action/stages/assess.ts
 /**
  * Stage assess: trigger a run, wait for it, stop it on timeout or
@@ -51855,6 +51709,7 @@ function unreadableOwedStatus(state) {
  * step of the run's life is saved in the step state, so the post step can
  * cancel a run the main step could not.
  */
+
 
 
 function assess_assess(ctx, inputs, policy) {
@@ -51892,10 +51747,10 @@ function gateArgs(inputs, policy) {
         minSeverity: inputs.minSeverity,
         timeoutMs: inputs.timeoutMs,
         policy: {
+            ...policyChoices(inputs),
             baseline: policy.baseline.baseline,
             windows: policy.baseline.windows,
             accepted: policy.accepted?.entries ?? [],
-            failOn: inputs.failOn,
             today: policy.today,
             evidenceGaps: policy.baseline.gaps
         },
@@ -53175,7 +53030,7 @@ function reportFinding(f, threshold, t, fp) {
 function reportSeen(r, windowed, agentWindow = null) {
     const mainOnly = r.scope === 'main' && agentWindow !== 'main';
     // The one counting rule (seen-rate.ts rateLabel): "3 of the last 5 runs", "4 of main's last 5 runs", "this run only".
-    const label = seen_rate_rateLabel(r, { mainOnly });
+    const label = rateLabel(r, { mainOnly });
     return { seen: r.seen, of: r.of, scope: r.scope, label, steadiness: steadiness(r), windowed, mainOnly };
 }
 /** Most severe first, open before the others, else in the service's order. */
@@ -54357,10 +54212,9 @@ const ACTION_VERSION = '1.0.0';
 
 
 
-
 /** The link to this run of the CI: the workflow run, or in a GitLab job the job (CI_JOB_URL); null when neither is known. */
 function runUrl(env) {
-    if (inGitLabJob(env))
+    if (ciHost(env) === 'gitlab')
         return readGitLabCi(env).jobUrl;
     const { GITHUB_SERVER_URL: server, GITHUB_REPOSITORY: repo, GITHUB_RUN_ID: id } = env;
     return server && repo && id ? `${server}/${repo}/actions/runs/${id}` : null;
@@ -54377,7 +54231,7 @@ function runLinkLabel(env) {
  */
 async function assessedNow(ctx, eventCommit = null) {
     const { env } = ctx.io;
-    const jobCommit = inGitLabJob(env) ? readGitLabCi(env).commitSha : null;
+    const jobCommit = ciHost(env) === 'gitlab' ? readGitLabCi(env).commitSha : null;
     return {
         sha: eventCommit ?? jobCommit ?? assessedCommit(await readEventPayload(env.GITHUB_EVENT_PATH), env.GITHUB_SHA),
         at: new Date(ctx.clock.now()).toISOString()
@@ -54846,7 +54700,7 @@ async function writePending(ctx, w) {
     const { inputs, planned, triggered } = w;
     const started = Date.parse(triggered?.startedAt ?? '');
     const startedMs = Number.isFinite(started) ? started : ctx.clock.now();
-    const deadline = new Date(startedMs + inputs.timeoutMs).toISOString();
+    const deadline = new Date(Math.min(startedMs + inputs.timeoutMs, w.notAfterMs ?? Infinity)).toISOString();
     const runId = triggered?.runId ?? null;
     const pending = sealedRecord(inputs, planned.pull.number, {
         runId,
@@ -54945,6 +54799,7 @@ function noRecord(runId) {
  * Everything that may quote the service or the user goes through
  * markdown-safe.ts: the error path renders service text inert too.
  */
+
 
 
 
@@ -56240,6 +56095,101 @@ async function readHolders(r, records, marks, provenance) {
     return held.map((run) => ({ ...run, selected: true, provenance: listed.has(run.runId) ? 'service-list' : run.provenance }));
 }
 
+;// CONCATENATED MODULE: ./src/github/write-rule.ts
+/**
+ * The one rule for every write a run makes beyond its own report: a target's
+ * profile (profile_file), dismissals on the service (sync_dismissals) and the
+ * baseline later runs gate against.
+ *
+ *   Shared targets, dismissals and the baseline are written only from the
+ *   default branch on push, schedule or workflow_dispatch; a pull request
+ *   writes only the profile of its own preview, and the records of its own
+ *   runs under its own ref (they only add evidence to its own window).
+ *
+ * Only those events on the default branch run the default branch's own code.
+ * Every other event may run a pull request's: pull_request runs it, and
+ * pull_request_target, issue_comment, workflow_run and the rest run on the
+ * default branch's ref while the workflow may check the pull request out. A
+ * pull request's own preview (a target found or registered by endpoint_url
+ * whose name holds `pr-<number>`) is its own to write. The workflow may widen
+ * the profile rule with allow_shared_profile_sync; nothing widens the others.
+ *
+ * Pure: the event name, its payload and the environment in.
+ */
+
+
+
+
+/** Events that run the code of the ref they run on (a branch's own workflow). */
+const write_rule_WRITING_EVENTS = new Set(['push', 'schedule', 'workflow_dispatch']);
+/** The rule in one line, for messages and the docs. */
+const WRITE_RULE = 'shared targets, dismissals and the baseline are written only from the default branch on push, schedule or workflow_dispatch';
+function writeStanding(eventName, payload, env) {
+    if (PULL_REQUEST_EVENTS.has(eventName)) {
+        const event = targetFromEvent(eventName, payload, env.GITHUB_REPOSITORY ?? '');
+        return { kind: 'pull_request', number: event.kind === 'pull_request' ? event.number : null };
+    }
+    const ref = env.GITHUB_REF ?? '';
+    const defaultBranch = defaultBranchOf(payload);
+    if (write_rule_WRITING_EVENTS.has(eventName) && defaultBranch !== null && isDefaultBranchRef(payload, ref))
+        return { kind: 'default-branch', branch: defaultBranch };
+    return { kind: 'other', eventName, ref };
+}
+/** The ref a pull_request run is on (GITHUB_REF), which only that pull request's runs save cache entries under. */
+function pullRequestRef(number) {
+    return `refs/pull/${number}/merge`;
+}
+/** The run, as a refusal names it (the default branch is never refused). */
+function describeRun(standing) {
+    switch (standing.kind) {
+        case 'pull_request':
+            return standing.number === null ? 'this pull request' : `pull request #${standing.number}`;
+        case 'other':
+            return `this ${text_oneLine(standing.eventName, 40) || 'unnamed'} run on ${text_oneLine(standing.ref, 100) || 'an unknown ref'}`;
+    }
+}
+/** True when `target` is the pull request's own preview, found or registered by endpoint_url. */
+function isOwnPreview(standing, target) {
+    return (standing.kind === 'pull_request' &&
+        standing.number !== null &&
+        target.outcome !== 'given' &&
+        target.name !== null &&
+        isPullRequestName(target.name, standing.number));
+}
+/** Why `write` may not be made from where the run stands, in one phrase; null when it may. */
+function writeRefusal(standing, write) {
+    if (standing.kind === 'default-branch')
+        return null;
+    const run = describeRun(standing);
+    switch (write.kind) {
+        case 'baseline':
+            return `${run} may run a pull request's code, and the baseline is recorded only from the default branch on push, schedule or workflow_dispatch`;
+        case 'own-record':
+            return standing.kind === 'pull_request' && standing.number !== null && write.ref === pullRequestRef(standing.number)
+                ? null
+                : `${run} may run a pull request's code on a ref that is not its own (${text_oneLine(write.ref, 100) || 'none'}), and runs are recorded only from the default branch or a pull request's own ref`;
+        case 'dismissals':
+            return `${run} may run a pull request's code, and acceptances are written to the service only from the default branch on push, schedule or workflow_dispatch`;
+        case 'profile': {
+            if (write.allowShared || isOwnPreview(standing, write.target))
+                return null;
+            const t = write.target;
+            const what = t.name !== null ? `target '${text_oneLine(t.name, 200)}' (model ${t.modelId})` : `model ${t.modelId} (given by model_id)`;
+            const own = standing.kind === 'pull_request' && standing.number !== null
+                ? `may sync the profile of its own preview only (a target registered by endpoint_url whose name holds pr-${standing.number}, as the default name does), and ${what} is shared`
+                : `may run a pull request's code, and ${what} is shared`;
+            return `${run} ${own}`;
+        }
+    }
+}
+/** The profile sync's refusal, as the configuration error naming the input that widens the rule; null when it may sync. */
+function profileWriteRefusal(standing, target, allowShared) {
+    const why = writeRefusal(standing, { kind: 'profile', target, allowShared });
+    if (why === null)
+        return null;
+    return new ConfigError('allow_shared_profile_sync', `${why}: ${WRITE_RULE}. Sync it from a push to the default branch, or set allow_shared_profile_sync: true if runs not on it may rewrite its profile`);
+}
+
 ;// CONCATENATED MODULE: ./src/evidence/scope.ts
 /**
  * Where a run stands for the baseline and the accepted risks: its standing
@@ -56371,7 +56321,7 @@ async function loadEvidence(ctx, inputs, scope, agentKey, ownStatus) {
     if (github === null && inputs.baselineRunId === '' && !inGitHubActions(ctx.io.env)) {
         // A terminal or another CI: no workflow records runs there, and its user never gave a github_token.
         const named = (ctx.nameInput ?? actionInputName)('baseline_run_id');
-        const where = inGitLabJob(ctx.io.env) ? 'in a GitLab job' : 'outside GitHub Actions';
+        const where = ciHost(ctx.io.env) === 'gitlab' ? 'in a GitLab job' : 'outside GitHub Actions';
         return { ...noEvidence(), why: `${where} no earlier run of this agent is recorded (${named} names one to compare with)` };
     }
     return loadBaseline({
@@ -56452,6 +56402,7 @@ function load_baseline_and_risks_contentsApi(ctx, inputs) {
  *   assess) and no changed file matches agent_paths.
  * On the default branch, and when agent_paths is empty, every run assesses.
  */
+
 
 
 
@@ -57316,7 +57267,10 @@ async function assessmentIdentity(ctx, inputs, policy, planned) {
         acceptedText: policy.accepted?.text ?? null,
         baselineRunId: policy.baseline.baseline?.run_id ?? null,
         evidenceRuns: inputs.evidenceRuns,
-        evidenceMaxAgeDays: inputs.evidenceMaxAgeDays
+        evidenceMaxAgeDays: inputs.evidenceMaxAgeDays,
+        confidence: inputs.confidence,
+        confirmationRunsMax: inputs.confirmationRunsMax,
+        runsPerChange: inputs.runsPerChange
     });
     return assessmentIdentityOf(planned.agent, {
         profileDigest: inputs.profile === null ? null : await profileDigestOf(ctx.io.env, inputs.profile.path),
@@ -57598,7 +57552,7 @@ async function publish(ctx, settings, report) {
  *   service's. It writes the commit status first and the comment last, so a
  *   collector that stops midway, or whose status GitHub does not take, leaves
  *   the record pending and the next one does it again; two at once write the same result. Every comment write
- *   first compares the comment with the record it read (stillHolds): a record
+ *   first compares the comment with the record it read (samePending): a record
  *   a newer push wrote meanwhile is never overwritten.
  * - queued records are triggered oldest first, without waiting on a busy
  *   model: once the model is busy (a run it triggered, or another's) the rest
@@ -57610,7 +57564,6 @@ async function publish(ctx, settings, report) {
  * would make the default branch's verdicts laxer): the evidence save of the
  * record stage is not run here.
  */
-
 
 
 
@@ -57666,7 +57619,7 @@ async function collectStep(ctx, inputs, event) {
     const looks = [];
     for (const f of inOrder(found))
         looks.push(await lookAt(ctx, c, f));
-    const { result, step } = collectorResult(looks, inputs.failOnIncomplete);
+    const { result, step } = collectorResult(looks);
     const collected = looks.map((l) => ({ pull: l.pull, commit: l.commit, run_id: l.runId, what: l.what, result: l.result }));
     const reportPath = await io.writeReportFile(`report-${inputs.modelId}-collect`, 'json', JSON.stringify({ kind: 'collected', result, records: collected }, null, 2));
     const decided = looks.filter((l) => l.result !== null).length;
@@ -57686,7 +57639,7 @@ function holding(ctx, marker, read) {
         publish: (args) => ctx.io.publish({
             ...args,
             commentBody: (existing) => {
-                if (!stillHolds(read, readPendingRecord(existing, marker))) {
+                if (!samePending(read, readPendingRecord(existing, marker))) {
                     moved = true;
                     throw new CommentChanged(`The comment no longer holds the record read (run ${read.runId ?? 'queued'} of ${read.commit.slice(0, 7)}): a newer push wrote its own, left as it is.`);
                 }
@@ -57699,7 +57652,14 @@ function holding(ctx, marker, read) {
 /** One record: refused, left, or decided and published; a failure leaves it pending (the next collector retries). */
 async function lookAt(ctx0, c, f) {
     const { runId, commit } = f.pending;
-    const look = (what, result = null) => ({ pull: f.pull.number, commit, runId, what, result });
+    const look = (what, result = null, waved) => ({
+        pull: f.pull.number,
+        commit,
+        runId,
+        what,
+        result,
+        waved
+    });
     const where = `${runId === null ? 'the queued assessment' : `run ${runId}`} of pull request #${f.pull.number}`;
     const verdict = judgeRecord(f.pending, f.pull.headSha, recordSealed(c.inputs, f.pull.number, f.pending));
     if (verdict.kind === 'superseded') {
@@ -57715,7 +57675,7 @@ async function lookAt(ctx0, c, f) {
             await refuse(ctx, c, at, status, recordRefused('api_key', verdict.why));
             return look('refused', 'error');
         }
-        const atMs = f.pending.at === null ? ctx.clock.now() : Date.parse(f.pending.at.replace(/Z$/, ':00Z'));
+        const atMs = recordMinuteMs(f.pending.at) ?? ctx.clock.now();
         if (verdict.kind === 'trigger')
             return look(await triggerQueued(ctx, c, { record: f.pending, at, status, queuedMs: atMs, moved }));
         const current = status === null ? 'current' : await recordIsCurrent(ctx.io, status, c.login, verdict.runId);
@@ -57731,7 +57691,7 @@ async function lookAt(ctx0, c, f) {
         const looked = await lookAtRun(ctx, c, { record: f.pending, at, status, runId: verdict.runId, atMs, where });
         if (looked.result !== null && moved())
             return look('superseded', looked.result);
-        return look(looked.what, looked.result);
+        return look(looked.what, looked.result, looked.waved);
     }
     catch (err) {
         if (err instanceof AbortedError)
@@ -57745,7 +57705,7 @@ async function lookAtRun(ctx, c, r) {
     const { io } = ctx;
     const deps = { ...gateDeps(ctx, c.inputs), onRunStarted: () => undefined, onRunSettled: () => undefined };
     const args = withRecordScope(gateArgs(c.inputs, c.policy), r.record);
-    const notAfterMs = r.record.deadline === null ? null : Date.parse(r.record.deadline.replace(/Z$/, ':00Z'));
+    const notAfterMs = recordMinuteMs(r.record.deadline);
     const looked = await collectRun(deps, args, r.runId, r.atMs, { notBeforeMs: r.atMs, notAfterMs });
     if (looked.kind === 'running') {
         c.modelBusy = true;
@@ -57778,10 +57738,10 @@ async function collect_decide(ctx, c, r, outcome) {
     const result = outcome.decision.result;
     if (published.kind !== 'assessed' || published.commentUrl === null) {
         io.log.warning(`${r.where}: ${result}, set on the commit status; the comment was not rewritten (changed since it was read, or not writable): a record still there stays pending for the next collector.`);
-        return { what: 'failed', result };
+        return { what: 'failed', result, waved: step.outcome === 'warn' };
     }
     io.log.info(`${r.where}: ${result}.`);
-    return { what: 'decided', result };
+    return { what: 'decided', result, waved: step.outcome === 'warn' };
 }
 /**
  * A queued record (the model was busy when the detached step ran): its run
@@ -57790,15 +57750,18 @@ async function collect_decide(ctx, c, r, outcome) {
  * collected), and the record rewritten with it, sealed.
  * The model known busy (a run seen or triggered by this collector), no
  * trigger is tried: it stays queued for the next collector, at no runner
- * time. Past its deadline (queued plus timeout_minutes), the status ends in
- * error. The run is handed over once its record is written (the post step
+ * time. Past its deadline (the record's sealed one, or queued plus
+ * timeout_minutes when earlier), the status ends in error; the run's record
+ * keeps that deadline. The run is handed over once its record is written (the post step
  * does not cancel it); a record a newer push replaced meanwhile is left, and
  * the run triggered for it is cancelled (nobody would collect it).
  */
 async function triggerQueued(ctx, c, q) {
     const inputs = withRecordScope(c.inputs, q.record);
-    if (ctx.clock.now() >= q.queuedMs + c.inputs.timeoutMs) {
-        const line = `The model stayed busy with other assessments until timeout_minutes (${c.inputs.timeoutMs / 60_000}) ran out: nothing was assessed, nothing passes`;
+    // The earlier of the record's sealed deadline and the queue time plus this collector's timeout_minutes, carried into the run's record.
+    const notAfterMs = Math.min(q.queuedMs + c.inputs.timeoutMs, recordMinuteMs(q.record.deadline) ?? Infinity);
+    if (ctx.clock.now() >= notAfterMs) {
+        const line = `The model stayed busy with other assessments past the record's deadline (${formatWhenMs(notAfterMs)}): nothing was assessed, nothing passes`;
         await refuse(ctx, c, q.at, q.status, new DeadlineExceededError('POST /api/v1/run', line));
         return 'refused';
     }
@@ -57813,7 +57776,7 @@ async function triggerQueued(ctx, c, q) {
         return 'queued';
     const reason = `queued by the detached step of ${q.at.commit.slice(0, 7)}, triggered by the collector once the model was free`;
     try {
-        await writePending(ctx, { inputs, planned: q.at, status: q.moved() ? null : q.status, triggered, reason });
+        await writePending(ctx, { inputs, planned: q.at, status: q.moved() ? null : q.status, triggered, reason, notAfterMs });
     }
     catch (err) {
         if (!q.moved())
@@ -57826,20 +57789,6 @@ async function triggerQueued(ctx, c, q) {
     saveRunSettled(ctx.io);
     ctx.io.log.info(`The queued assessment of pull request #${q.at.pull.number}: run ${triggered.runId} triggered and handed over.`);
     return 'triggered';
-}
-/** Whether the service lists a run of the model still going (one read; unreadable counts as busy: tried next time). */
-async function modelRunning(ctx, inputs) {
-    try {
-        const api = ctx.makeApi(inputs, Deadline.after(ctx.clock, 10_000));
-        const list = await api.listRuns(inputs.modelId, { limit: 20 });
-        return list.runs.some((r) => !isTerminal(r.status));
-    }
-    catch (err) {
-        if (err instanceof AbortedError)
-            throw err;
-        ctx.io.log.info(`The model's runs could not be listed (${describeFailure(err)}): the queued records wait for the next collector.`);
-        return true;
-    }
 }
 /** The run this collector triggered for a record a newer push replaced: stopped, and said. */
 async function stopOrphan(ctx, inputs, runId) {
@@ -57975,6 +57924,130 @@ function actionsCacheStore(deps) {
 
 // EXTERNAL MODULE: external "node:os"
 var external_node_os_ = __nccwpck_require__(8161);
+;// CONCATENATED MODULE: ./src/pipeline/code-origin.ts
+/**
+ * Whether the code a target is built from comes from outside this repository:
+ * the one answer every feature asks (outsideCode). Code is inside only when a
+ * branch of this repository holds it: a push's or a merge queue's commit, a
+ * pull request whose head branch is here, a deployed commit (or the commit a
+ * status, check_run or check_suite event names) that the event's branch (or
+ * the head branch of its pull request here) holds.
+ * A fork's head, a commit on no branch here, and anything that cannot be told
+ * are outside. Pure: the evidence is gathered at the edge
+ * (src/action/stages/outside-code.ts).
+ */
+
+const sameRepo = (a, b) => a.toLowerCase() === b.toLowerCase();
+/** Why the code is from outside this repository; null when a branch of this repository holds it. */
+function code_origin_outsideCode(e) {
+    switch (e.kind) {
+        case 'this_repository':
+            return null;
+        case 'head':
+            if (e.headRepo !== null && sameRepo(e.headRepo, e.repository))
+                return null;
+            return `the head of ${e.of} is in ${e.headRepo === null ? 'a fork that no longer exists' : `the fork ${e.headRepo}`}, not in ${e.repository}`;
+        case 'commit': {
+            if (e.heldBy !== null)
+                return null;
+            const what = e.of ?? `the deployed commit ${shortSha(e.sha)}`;
+            const asked = e.asked.length === 0 ? 'the event names no branch' : `not on ${e.asked.map((b) => `'${b.slice(0, 60)}'`).join(' or ')}`;
+            if (e.forkPull !== null) {
+                const fork = e.forkPull.headRepo === null ? 'a fork that no longer exists' : `the fork ${e.forkPull.headRepo}`;
+                return `${what} is the head of pull request #${e.forkPull.number} from ${fork}, and on no branch of this repository (${asked})`;
+            }
+            return `${what} is on no branch of this repository (${asked})`;
+        }
+        case 'unknown':
+            return `it cannot be told whether the code is this repository's (${e.why})`;
+    }
+}
+
+;// CONCATENATED MODULE: ./src/gitlab/fork-rule.ts
+/**
+ * What a GitLab pipeline may do, by the same rules as a GitHub workflow
+ * (src/github/write-rule.ts): shared targets, dismissals and the baseline are
+ * written only from the default branch on push, schedule or a manual run
+ * (GitLab's `web`, as workflow_dispatch); a pipeline of a merge request is a
+ * pull request, which writes only the profile of its own preview. And no
+ * secret reaches a fork's code: a pipeline of a merge request, whatever its
+ * source (the merge-request pipeline, its child pipelines, a downstream
+ * pipeline given its variables), that runs the code of another project in
+ * the target project (where the job holds the target's CI/CD variables) is
+ * refused before anything is sent; so is one whose variables cannot tell.
+ *
+ * Pure: the CI context (./ci-context.ts) in.
+ */
+
+
+
+
+/** GitLab's pipeline sources with a GitHub event of the same meaning. */
+const SAME_AS_GITHUB = { push: 'push', schedule: 'schedule', web: 'workflow_dispatch' };
+/** A mirrored GitHub pull request's pipeline: a proposed change whose source GitLab does not name. */
+const MIRRORED_PULL_REQUEST = 'external_pull_request_event';
+/**
+ * What a pipeline says of where its code comes from, as the one rule of
+ * outside code (src/pipeline/code-origin.ts) reads it: a merge request's
+ * head is in its source project, whatever the pipeline's source; a merge
+ * request whose variables do not say enough, or a mirrored pull request,
+ * cannot be told (outside, fail closed); any other pipeline runs a ref of
+ * this project.
+ */
+function codeEvidence(ci) {
+    if (ci.pipelineSource === MIRRORED_PULL_REQUEST)
+        return { kind: 'unknown', why: 'a mirrored pull request, whose source GitLab does not name' };
+    if (ci.mergeRequestGap !== null)
+        return { kind: 'unknown', why: ci.mergeRequestGap };
+    const mr = ci.mergeRequest;
+    if (mr === null)
+        return { kind: 'this_repository' };
+    return { kind: 'head', of: `merge request !${mr.iid}`, headRepo: `project ${mr.sourceProjectId}`, repository: `project ${mr.projectId}` };
+}
+/** Whether the pipeline runs code from outside the project (outsideCode of codeEvidence). */
+function runsOutsideCode(ci) {
+    return outsideCode(codeEvidence(ci)) !== null;
+}
+/**
+ * Why the job's secrets are at risk: the reason its code is from outside, when
+ * the job holds the variables of a project whose code it is not running (a
+ * fork's code in the target project, or code that cannot be told); null when
+ * they are not.
+ */
+function riskToSecrets(ci) {
+    return ci.projectId !== ci.mergeRequest?.sourceProjectId ? code_origin_outsideCode(codeEvidence(ci)) : null;
+}
+/** Whether the job holds the variables of a project whose code it is not running (a fork's code in the target project). */
+function secretsAtRisk(ci) {
+    return riskToSecrets(ci) !== null;
+}
+/** Where the pipeline stands for the write rule: any pipeline of a merge request (or one that cannot be told) as a pull request. */
+function gitlabWriteStanding(ci) {
+    if (ci.pipelineSource === MIRRORED_PULL_REQUEST || ci.mergeRequest !== null || ci.mergeRequestGap !== null)
+        return { kind: 'pull_request', number: ci.mergeRequest?.iid ?? null };
+    const event = SAME_AS_GITHUB[ci.pipelineSource];
+    if (WRITING_EVENTS.has(event ?? '') && ci.commitBranch !== null && ci.commitBranch === ci.defaultBranch)
+        return { kind: 'default-branch', branch: ci.commitBranch };
+    return { kind: 'other', eventName: ci.pipelineSource || 'unknown', ref: ci.commitBranch !== null ? `refs/heads/${ci.commitBranch}` : '' };
+}
+/**
+ * The refusal of a job that holds a secret while it runs a fork's code, naming
+ * the first secret set (e.g. ASAS_API_KEY, GITLAB_TOKEN); null when it may go on.
+ */
+function forkSecretRefusal(ci, secrets) {
+    const why = riskToSecrets(ci);
+    const held = secrets.find((s) => s.value !== undefined && s.value !== '');
+    if (why === null || held === undefined)
+        return null;
+    return new ConfigError(held.name, `is set in a pipeline of project ${ci.projectId ?? '(unknown)'} that runs code from outside it (${why}), where that code can read it. ` +
+        "Let a fork's merge requests run their pipelines in the fork (GitLab's default: the target's variables stay out), " +
+        'or assess the change once merged; this job stops before sending anything');
+}
+/** forkSecretRefusal of a GitLab CI job's environment; null outside GitLab CI. */
+function gitlabJobRefusal(env, secrets) {
+    return inGitLabJob(env) ? forkSecretRefusal(readGitLabCi(env), secrets) : null;
+}
+
 // EXTERNAL MODULE: ./node_modules/@actions/http-client/lib/index.js + 1 modules
 var lib = __nccwpck_require__(4942);
 ;// CONCATENATED MODULE: ./src/service/http-errors.ts
@@ -58718,7 +58791,7 @@ function stepSecrets(io) {
         }
     }
     // The GitLab token of a merge-request note (see publishNoteInsteadOfComment).
-    const gitlabToken = inGitLabJob(io.env) ? (io.env.GITLAB_TOKEN ?? '') : '';
+    const gitlabToken = ciHost(io.env) === 'gitlab' ? (io.env.GITLAB_TOKEN ?? '') : '';
     if (isMaskableSecret(gitlabToken)) {
         io.setSecret(gitlabToken);
         secrets.push(gitlabToken);
@@ -58808,7 +58881,7 @@ function scrubbingIO(raw, secrets, github) {
         },
         writeReportFile: (name, ext, text) => writeNewFile(raw.reportDir ?? (0,external_node_path_.join)(nonEmpty(raw.env.RUNNER_TEMP) ?? (0,external_node_os_.tmpdir)(), 'asas-gate'), safeFileName(name), ext, scrub(text)),
         // In a GitLab CI job the merge-request note takes the comment's place.
-        publish: (args) => (inGitLabJob(raw.env) ? publishNoteInsteadOfComment : publishToGitHub)({ ...github, env: raw.env, log }, {
+        publish: (args) => (ciHost(raw.env) === 'gitlab' ? publishNoteInsteadOfComment : publishToGitHub)({ ...github, env: raw.env, log }, {
             ...args,
             // The marker too: it names the model, and it is written into the body when the body lacks it.
             marker: scrub(args.marker),
@@ -59432,9 +59505,13 @@ async function reportValidation(ctx, inputs, validated) {
 const DAY_MS = 86_400_000;
 /** The most days the trend draws (one point a day). */
 const TREND_DAYS_MAX = 60;
-/** "3 of 5 runs of the model" for one agent; "7 of 12 runs of 3 agents" for a weakness several share. */
-function engine_rateLabel(w) {
-    return w.agents.length > 1 ? `${w.rate.seen} of ${w.rate.of} runs of ${w.agents.length} agents` : seenLabel(w.rate);
+/**
+ * A weakness's rate over the runs read, in the reports' counting words (seen-rate.ts rateLabel): "3 of the last 5
+ * runs"; "7 of the last 12 runs of 3 agents" when several share it; "the only run read" when one was.
+ */
+function engine_weaknessRate(w) {
+    const runs = w.rate.of <= 1 ? 'the only run read' : rateLabel(w.rate);
+    return w.agents.length > 1 ? `${runs} of ${w.agents.length} agents` : runs;
 }
 function engine_zeroCounts() {
     return { critical: 0, high: 0, medium: 0, low: 0 };
@@ -59638,7 +59715,7 @@ function counts(c) {
 function weaknessRow(w) {
     const agents = w.agents.slice(0, 5).map((a) => proseText(a, 60));
     const more = w.agents.length > 5 ? ` +${w.agents.length - 5}` : '';
-    return `| ${w.severity} | ${codeSpan(w.category, { max: 60, table: true })} | ${proseText(w.description, 160)} | ${engine_rateLabel(w)} | ${agents.join(', ')}${more} |`;
+    return `| ${w.severity} | ${codeSpan(w.category, { max: 60, table: true })} | ${proseText(w.description, 160)} | ${engine_weaknessRate(w)} | ${agents.join(', ')}${more} |`;
 }
 function age(a) {
     return a.ageDays === null ? '–' : a.ageDays === 0 ? 'today' : `${a.ageDays} d ago`;
@@ -59851,7 +59928,7 @@ function overviewText(page, top = 10) {
     if (page.weaknesses.length === 0)
         out.push('  none open in the runs read');
     for (const w of page.weaknesses.slice(0, top))
-        out.push(`  ${w.severity.padEnd(8)} ${oneLine(w.category, 40)}: ${oneLine(w.description, 80)} (${rateLabel(w)}; ${w.agents.length} agent(s))`);
+        out.push(`  ${w.severity.padEnd(8)} ${oneLine(w.category, 40)}: ${oneLine(w.description, 80)} (${weaknessRate(w)}; ${w.agents.length} agent(s))`);
     if (page.weaknesses.length > top)
         out.push(`  … ${page.weaknesses.length - top} more`);
     out.push('', 'Agents:');

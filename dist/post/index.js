@@ -28849,6 +28849,21 @@ function text_isRecord(value) {
 function text_nonEmpty(value) {
     return value === undefined || value === '' ? undefined : value;
 }
+/** The first 7 characters of a commit SHA, as GitHub shows it. */
+function text_shortSha(sha) {
+    return sha.slice(0, 7);
+}
+/** "2026-11-21 14:03 UTC" from an ISO time; null when it is not one. The one way a time is shown to a reader. */
+function text_formatWhen(iso) {
+    if (iso === null)
+        return null;
+    const m = /^(\d{4}-\d\d-\d\d)T(\d\d:\d\d)/.exec(iso);
+    return m ? `${m[1]} ${m[2]} UTC` : null;
+}
+/** formatWhen of an epoch time in milliseconds. */
+function text_formatWhenMs(ms) {
+    return text_formatWhen(new Date(ms).toISOString()) ?? 'an unknown time';
+}
 
 ;// CONCATENATED MODULE: ./src/util/errors.ts
 /**
@@ -32182,8 +32197,192 @@ function event_target_isDefaultBranchRef(payload, ref) {
     return branch !== null && ref === `refs/heads/${branch}`;
 }
 
-// EXTERNAL MODULE: external "node:crypto"
-var external_node_crypto_ = __nccwpck_require__(7598);
+;// CONCATENATED MODULE: ./src/gitlab/ci-context.ts
+/**
+ * What a GitLab CI job is, read from GitLab's predefined variables. Pure: the
+ * environment in.
+ *
+ * - The API root: CI_API_V4_URL, else CI_SERVER_URL + /api/v4 (http or https
+ *   without credentials; anything else reads as unset).
+ * - The merge request a pipeline runs for, whatever its source: a
+ *   merge-request pipeline (CI_PIPELINE_SOURCE merge_request_event), and its
+ *   child pipelines (`parent_pipeline`), which GitLab runs "under the same
+ *   project, ref, and commit SHA" with the merge request's variables, and a
+ *   downstream pipeline (`pipeline`, `trigger`) given them. The merge request
+ *   lives in its target project, CI_MERGE_REQUEST_PROJECT_ID; its code comes
+ *   from CI_MERGE_REQUEST_SOURCE_PROJECT_ID, another project when it comes
+ *   from a fork. The pipeline itself runs in CI_PROJECT_ID: the fork's by
+ *   default, the target's when a member of the target project runs it there,
+ *   where the job gets the target's CI/CD variables while it runs the fork's
+ *   code.
+ * - A pipeline that carries merge-request variables (any CI_MERGE_REQUEST_*)
+ *   without the ones that tell where its code is from (the IID and the three
+ *   project ids, each a number) has a `mergeRequestGap`: it cannot be told.
+ */
+
+/** A variable's value; null when unset or blank. */
+const ci_context_nonEmpty = (value) => (value === undefined || value.trim() === '' ? null : value);
+/** True in a GitLab CI job (GitLab sets GITLAB_CI=true in every job). */
+function isGitLabCi(env) {
+    return env.GITLAB_CI === 'true';
+}
+/**
+ * Whether a shell runs in a GitLab CI job (GITLAB_CI=true) rather than in
+ * GitHub Actions: there GitLab's rules apply, and the merge-request note
+ * takes the place of the pull-request comment.
+ */
+function ci_context_inGitLabJob(env) {
+    return !inGitHubActions(env) && isGitLabCi(env);
+}
+/** An http(s) URL without credentials, query or fragment, without its trailing slashes; null otherwise. */
+function httpUrl(raw) {
+    try {
+        const url = new URL(raw);
+        if (!/^https?:$/.test(url.protocol) || url.username || url.password || url.search || url.hash)
+            return null;
+        return url.toString().replace(/\/+$/, '');
+    }
+    catch {
+        return null;
+    }
+}
+/** A variable holding an http(s) URL (httpUrl), else null. */
+function httpUrlOrNull(value) {
+    const v = ci_context_nonEmpty(value);
+    return v === null ? null : httpUrl(v);
+}
+function apiUrlOf(env) {
+    const v4 = ci_context_nonEmpty(env.CI_API_V4_URL);
+    if (v4 !== null)
+        return httpUrl(v4);
+    const server = ci_context_nonEmpty(env.CI_SERVER_URL);
+    const root = server === null ? null : httpUrl(server);
+    return root === null ? null : `${root}/api/v4`;
+}
+/** A GitLab id (a project's, an IID): a positive integer in decimal; null otherwise. */
+function idOf(value) {
+    const v = value ?? '';
+    return /^[1-9][0-9]{0,15}$/.test(v) ? v : null;
+}
+/** The variables that say which merge request a pipeline runs for and where its code is from. */
+const MERGE_REQUEST_IDS = [
+    'CI_MERGE_REQUEST_IID',
+    'CI_MERGE_REQUEST_PROJECT_ID',
+    'CI_MERGE_REQUEST_SOURCE_PROJECT_ID',
+    'CI_PROJECT_ID'
+];
+/** Whether the job carries any merge-request variable (CI_MERGE_REQUEST_*, set and not blank). */
+function carriesMergeRequest(env) {
+    return Object.entries(env).some(([name, value]) => name.startsWith('CI_MERGE_REQUEST_') && ci_context_nonEmpty(value) !== null);
+}
+function mergeRequestOf(env, pipelineSource) {
+    if (pipelineSource !== 'merge_request_event' && !carriesMergeRequest(env))
+        return { mergeRequest: null, mergeRequestGap: null };
+    const ids = MERGE_REQUEST_IDS.map((name) => idOf(env[name]));
+    const [iid, projectId, sourceProjectId, pipelineProjectId] = ids;
+    if (iid === null || projectId === null || sourceProjectId === null || pipelineProjectId === null) {
+        const what = MERGE_REQUEST_IDS.filter((_, i) => ids[i] === null)
+            .map((name) => `${name} ${ci_context_nonEmpty(env[name]) === null ? 'unset' : 'not a number'}`)
+            .join(', ');
+        return {
+            mergeRequest: null,
+            mergeRequestGap: `a pipeline of a merge request whose variables do not say where its code is from (${what})`
+        };
+    }
+    const projectUrl = ci_context_nonEmpty(env.CI_MERGE_REQUEST_PROJECT_URL);
+    return {
+        mergeRequest: {
+            projectId,
+            iid: Number(iid),
+            sourceProjectId,
+            webUrl: projectUrl !== null && /^https?:\/\//.test(projectUrl) ? `${projectUrl.replace(/\/+$/, '')}/-/merge_requests/${iid}` : null
+        },
+        mergeRequestGap: null
+    };
+}
+function ci_context_readGitLabCi(env) {
+    const pipelineSource = ci_context_nonEmpty(env.CI_PIPELINE_SOURCE) ?? '';
+    return {
+        apiUrl: apiUrlOf(env),
+        projectId: idOf(env.CI_PROJECT_ID),
+        pipelineSource,
+        commitBranch: ci_context_nonEmpty(env.CI_COMMIT_BRANCH),
+        defaultBranch: ci_context_nonEmpty(env.CI_DEFAULT_BRANCH),
+        commitSha: ci_context_nonEmpty(env.CI_COMMIT_SHA),
+        ...mergeRequestOf(env, pipelineSource),
+        jobUrl: httpUrlOrNull(env.CI_JOB_URL),
+        configPath: ci_context_nonEmpty(env.CI_CONFIG_PATH)
+    };
+}
+/** The GitLab variables this code reads: what a shell that builds its step's own environment passes through. */
+const GITLAB_JOB_VARIABLES = (/* unused pure expression or super */ null && ([
+    'GITLAB_CI',
+    'GITLAB_TOKEN',
+    'CI_API_V4_URL',
+    'CI_SERVER_URL',
+    'CI_PROJECT_ID',
+    'CI_PIPELINE_SOURCE',
+    'CI_COMMIT_BRANCH',
+    'CI_DEFAULT_BRANCH',
+    'CI_COMMIT_SHA',
+    'CI_JOB_URL',
+    'CI_CONFIG_PATH',
+    'CI_MERGE_REQUEST_IID',
+    'CI_MERGE_REQUEST_PROJECT_ID',
+    'CI_MERGE_REQUEST_SOURCE_PROJECT_ID',
+    'CI_MERGE_REQUEST_PROJECT_URL'
+]));
+/**
+ * The part of a step's environment a GitLab job adds, for a shell that builds
+ * the step's environment itself (the command line): GitLab's variables as
+ * they are (every merge-request variable among them: one present says the
+ * pipeline is a merge request's), and the comment on (the merge-request note
+ * takes its place). Null outside GitLab CI unless `force` (an explicit option).
+ */
+function gitlabStepEnv(env, force = false) {
+    if (!force && !isGitLabCi(env))
+        return null;
+    const out = { GITLAB_CI: 'true', INPUT_COMMENT: 'update' };
+    const passed = (name) => GITLAB_JOB_VARIABLES.includes(name) || name.startsWith('CI_MERGE_REQUEST_');
+    for (const [name, value] of Object.entries(env))
+        if (name !== 'GITLAB_CI' && passed(name))
+            out[name] = value;
+    return out;
+}
+
+;// CONCATENATED MODULE: ./src/action/ci-host.ts
+/**
+ * Which CI a step runs in, the one answer every wording asks: GitHub Actions
+ * (GITHUB_ACTIONS=true), a GitLab CI job (inGitLabJob: GITLAB_CI=true outside
+ * GitHub Actions), or anything else (a terminal, another CI). Pure: the
+ * environment in. And the words a line uses there for what differs: where a
+ * secret is kept.
+ */
+
+
+function ciHost(env) {
+    if (inGitHubActions(env))
+        return 'github';
+    return ci_context_inGitLabJob(env) ? 'gitlab' : 'other';
+}
+/** How to pass the service key from where each CI keeps secrets, and why it can be missing on a fork's change. */
+const SERVICE_KEY_HINT = {
+    github: {
+        pass: 'Pass the service key from a secret (api_key: ${{ secrets.ASAS_API_KEY }})',
+        forks: 'Secrets are not given to workflows triggered from forks'
+    },
+    gitlab: {
+        pass: 'Set the service key in a masked CI/CD variable ASAS_API_KEY (Settings > CI/CD > Variables)',
+        forks: "A fork's merge-request pipeline runs in the fork, without this project's CI/CD variables"
+    },
+    other: {
+        pass: "Set ASAS_API_KEY from your CI's secret store (or pass --api-key)",
+        forks: 'A CI commonly keeps secrets from the pipelines of a fork'
+    }
+};
+
+;// CONCATENATED MODULE: external "node:fs/promises"
+const promises_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:fs/promises");
 ;// CONCATENATED MODULE: ./node_modules/zod/v4/core/util.js
 
 // functions
@@ -40583,7 +40782,7 @@ const ZodURL = /*@__PURE__*/ $constructor("ZodURL", (inst, def) => {
 function url(params) {
     return core._url(ZodURL, params);
 }
-function httpUrl(params) {
+function schemas_httpUrl(params) {
     return core._url(ZodURL, {
         protocol: regexes.httpProtocol,
         hostname: regexes.domain,
@@ -42731,2504 +42930,6 @@ function redact_scrubSecretsDeep(value, secrets, maxDepth = 64, depth = 0) {
     return out;
 }
 
-;// CONCATENATED MODULE: ./src/target/naming.ts
-/**
- * Names of targets in the inventory. Pure.
- * - The default name of the event's agent: `<repo>-pr-<number>` on a pull
- *   request, `<repo>-<ref>` otherwise.
- * - The name of a preview that moved to another host: the first name with
- *   `(moved to <host>)`, so the inventory says why there are two, and the same
- *   new host finds the same model on the next push.
- * - Whether a name belongs to a pull request (its own preview).
- */
-
-
-
-
-function fit(name) {
-    return name.length > LIMITS.targetNameMax ? name.slice(0, LIMITS.targetNameMax) : name;
-}
-/** `<repo>-pr-<n>` on a pull request, `<repo>-<ref>` otherwise (`agent` when the repository is unknown). */
-function naming_defaultTargetName(ctx) {
-    const repo = nonEmpty(ctx.repository.split('/').pop()) ?? 'agent';
-    if (ctx.prNumber !== null)
-        return fit(`${repo}-pr-${ctx.prNumber}`);
-    const ref = ctx.ref.replace(/[^A-Za-z0-9._-]+/g, '-').replace(/^-+|-+$/g, '');
-    return fit(ref === '' ? repo : `${repo}-${ref}`);
-}
-/**
- * The digest (8 hex) of what the service cannot show back of a target: GET
- * /model lists a target's host, never its path, query, reply field or
- * transport, so two configurations at one host (a path per agent, an
- * endpoint_path changed) would otherwise share a target, and the step would
- * assess the first one registered. `site`, when given, names the deployed
- * project (two projects deploying one commit are two agents). The query's
- * values tell agents apart too (`?agent=support`, `?agent=billing` at one
- * path): they are digested, never shown (the name is visible in the
- * inventory, comments and statuses). The value of a key that names a
- * credential (isCredentialName: a token, a protection bypass) is left out,
- * as the credential is: rotating it is the same agent. Asked through
- * agentIdentity (src/pipeline/identity.ts).
- */
-function naming_configDigest(config) {
-    const url = new URL(config.endpointUrl);
-    const parts = [
-        url.protocol,
-        url.pathname,
-        [...url.searchParams.keys()].sort(),
-        ...selectorValues(url),
-        config.responseField,
-        config.transport,
-        config.authType,
-        config.requestTimeout,
-        config.oauth,
-        ...(config.site == null ? [] : [config.site])
-    ];
-    return createHash('sha256').update(JSON.stringify(parts)).digest('hex').slice(0, 8);
-}
-/** The query's values that select an agent (every key's but a credential's), sorted; nothing for a URL without any. */
-function selectorValues(url) {
-    const values = [...url.searchParams.entries()].filter(([k]) => !isCredentialName(k));
-    if (values.length === 0)
-        return [];
-    return [values.sort(([a, x], [b, y]) => (a === b ? (x < y ? -1 : x > y ? 1 : 0) : a < b ? -1 : 1))];
-}
-/** The name a target is registered and found under: the configured name and ` cfg-<digest>`, clipped to fit. */
-function naming_targetNameWithDigest(name, digest) {
-    const suffix = ` cfg-${digest}`;
-    return `${name.slice(0, LIMITS.targetNameMax - suffix.length)}${suffix}`;
-}
-/** The name a target registered afresh after `name`'s model moved to `host` gets. */
-function movedTargetName(name, host) {
-    const suffix = ` (moved to ${host.slice(0, 100)})`;
-    return `${name.slice(0, LIMITS.targetNameMax - suffix.length)}${suffix}`;
-}
-/**
- * True when `name` is a pull request's own: it holds `pr-<number>` as a
- * token (the default name, its moved variant, or a target_name that says so).
- */
-function naming_isPullRequestName(name, prNumber) {
-    return new RegExp(`(^|[^A-Za-z0-9])pr-${prNumber}($|[^0-9])`, 'i').test(name);
-}
-/** The host part of an endpoint URL, lower case, as `endpoint_host` compares. */
-function naming_hostOf(endpointUrl) {
-    return new URL(endpointUrl).host.toLowerCase();
-}
-/** True when the service's `endpoint_host` names the host of `endpointUrl` (with or without its port). */
-function sameHost(endpointHost, endpointUrl) {
-    const url = new URL(endpointUrl);
-    const strip = (h) => h.toLowerCase().replace(/^\[|\]$/g, '');
-    const given = strip(endpointHost);
-    return (given === strip(url.host) ||
-        (url.port === '' && given === strip(url.hostname)) ||
-        given === strip(`${url.hostname}:${defaultPort(url)}`));
-}
-function defaultPort(url) {
-    if (url.port !== '')
-        return url.port;
-    return url.protocol === 'https:' || url.protocol === 'wss:' ? '443' : '80';
-}
-
-;// CONCATENATED MODULE: ./src/github/write-rule.ts
-/**
- * The one rule for every write a run makes beyond its own report: a target's
- * profile (profile_file), dismissals on the service (sync_dismissals) and the
- * baseline later runs gate against.
- *
- *   Shared targets, dismissals and the baseline are written only from the
- *   default branch on push, schedule or workflow_dispatch; a pull request
- *   writes only the profile of its own preview, and the records of its own
- *   runs under its own ref (they only add evidence to its own window).
- *
- * Only those events on the default branch run the default branch's own code.
- * Every other event may run a pull request's: pull_request runs it, and
- * pull_request_target, issue_comment, workflow_run and the rest run on the
- * default branch's ref while the workflow may check the pull request out. A
- * pull request's own preview (a target found or registered by endpoint_url
- * whose name holds `pr-<number>`) is its own to write. The workflow may widen
- * the profile rule with allow_shared_profile_sync; nothing widens the others.
- *
- * Pure: the event name, its payload and the environment in.
- */
-
-
-
-
-/** Events that run the code of the ref they run on (a branch's own workflow). */
-const write_rule_WRITING_EVENTS = new Set(['push', 'schedule', 'workflow_dispatch']);
-/** The rule in one line, for messages and the docs. */
-const WRITE_RULE = 'shared targets, dismissals and the baseline are written only from the default branch on push, schedule or workflow_dispatch';
-function writeStanding(eventName, payload, env) {
-    if (PULL_REQUEST_EVENTS.has(eventName)) {
-        const event = targetFromEvent(eventName, payload, env.GITHUB_REPOSITORY ?? '');
-        return { kind: 'pull_request', number: event.kind === 'pull_request' ? event.number : null };
-    }
-    const ref = env.GITHUB_REF ?? '';
-    const defaultBranch = defaultBranchOf(payload);
-    if (write_rule_WRITING_EVENTS.has(eventName) && defaultBranch !== null && isDefaultBranchRef(payload, ref))
-        return { kind: 'default-branch', branch: defaultBranch };
-    return { kind: 'other', eventName, ref };
-}
-/** The ref a pull_request run is on (GITHUB_REF), which only that pull request's runs save cache entries under. */
-function pullRequestRef(number) {
-    return `refs/pull/${number}/merge`;
-}
-/** The run, as a refusal names it (the default branch is never refused). */
-function describeRun(standing) {
-    switch (standing.kind) {
-        case 'pull_request':
-            return standing.number === null ? 'this pull request' : `pull request #${standing.number}`;
-        case 'other':
-            return `this ${oneLine(standing.eventName, 40) || 'unnamed'} run on ${oneLine(standing.ref, 100) || 'an unknown ref'}`;
-    }
-}
-/** True when `target` is the pull request's own preview, found or registered by endpoint_url. */
-function isOwnPreview(standing, target) {
-    return (standing.kind === 'pull_request' &&
-        standing.number !== null &&
-        target.outcome !== 'given' &&
-        target.name !== null &&
-        isPullRequestName(target.name, standing.number));
-}
-/** Why `write` may not be made from where the run stands, in one phrase; null when it may. */
-function writeRefusal(standing, write) {
-    if (standing.kind === 'default-branch')
-        return null;
-    const run = describeRun(standing);
-    switch (write.kind) {
-        case 'baseline':
-            return `${run} may run a pull request's code, and the baseline is recorded only from the default branch on push, schedule or workflow_dispatch`;
-        case 'own-record':
-            return standing.kind === 'pull_request' && standing.number !== null && write.ref === pullRequestRef(standing.number)
-                ? null
-                : `${run} may run a pull request's code on a ref that is not its own (${oneLine(write.ref, 100) || 'none'}), and runs are recorded only from the default branch or a pull request's own ref`;
-        case 'dismissals':
-            return `${run} may run a pull request's code, and acceptances are written to the service only from the default branch on push, schedule or workflow_dispatch`;
-        case 'profile': {
-            if (write.allowShared || isOwnPreview(standing, write.target))
-                return null;
-            const t = write.target;
-            const what = t.name !== null ? `target '${oneLine(t.name, 200)}' (model ${t.modelId})` : `model ${t.modelId} (given by model_id)`;
-            const own = standing.kind === 'pull_request' && standing.number !== null
-                ? `may sync the profile of its own preview only (a target registered by endpoint_url whose name holds pr-${standing.number}, as the default name does), and ${what} is shared`
-                : `may run a pull request's code, and ${what} is shared`;
-            return `${run} ${own}`;
-        }
-    }
-}
-/** The profile sync's refusal, as the configuration error naming the input that widens the rule; null when it may sync. */
-function profileWriteRefusal(standing, target, allowShared) {
-    const why = writeRefusal(standing, { kind: 'profile', target, allowShared });
-    if (why === null)
-        return null;
-    return new ConfigError('allow_shared_profile_sync', `${why}: ${WRITE_RULE}. Sync it from a push to the default branch, or set allow_shared_profile_sync: true if runs not on it may rewrite its profile`);
-}
-
-;// CONCATENATED MODULE: ./src/report/markdown-profile.ts
-const markdown_profile_RESULT_ICON = { pass: '✅', fail: '❌', incomplete: '⚠️', error: '⛔' };
-const markdown_profile_SEVERITY_ICON = { critical: '🔴', high: '🟠', medium: '🟡', low: '🔵' };
-/** Wrap width of proof blocks: fits a PR comment (815 px) in GitHub's monospace font. */
-const WRAP_WIDTH = 90;
-const markdown_profile_para = (s) => `${s}\n\n`;
-
-;// CONCATENATED MODULE: ./src/report/markdown-safe.ts
-/**
- * Untrusted text (from the service or the agent under test) made safe for
- * GitHub-flavoured markdown: the PR comment and the job summary.
- *
- * Strategy:
- * - Every untrusted value is shown as *code*: an inline code span, a fenced code
- *   block, or `<code>` inside a `<summary>`. GitHub renders nothing inside code:
- *   no HTML, no markdown, no links, no images, and its post-filters (@mentions,
- *   team mentions, #issue references, commit links, emoji) skip code elements.
- *   Fences are longer than any backtick run in the text, so the text cannot
- *   close them; inline text has no line breaks, so it cannot leave its paragraph
- *   or table row; table cells escape `|` (the GFM way, `\|`, also inside code).
- * - The few free-text lines the gate writes that may quote untrusted parts (the
- *   reason, notes) go through `proseText`: HTML-escaped, markdown punctuation
- *   backslash-escaped, `@` replaced by its full-width form and `#<digits>` put in
- *   a code span (an entity or a backslash would still render as a working mention
- *   or reference; a code span is skipped by GitHub's linking and renders in every
- *   font), URLs defanged.
- * - Before any of that, `sanitizeText` normalises line breaks and shows
- *   control, bidi, zero-width, tag and other invisible characters (and lone
- *   surrogates) by name, e.g. `⟨U+202E⟩`: the reader sees what was there, and
- *   the character itself never reaches the output. Everything is clamped in length first, so a
- *   megabyte reply costs no more than its clamp.
- */
-/** Line breaks of every kind, normalised to \n. */
-const LINE_BREAKS = /\r\n|[\r\u0085\u2028\u2029\u000B\u000C]/g;
-/**
- * Characters that never reach the output: C0/C1 controls (but \n and \t, handled
- * apart), soft hyphen, combining grapheme joiner, Arabic letter mark, Hangul
- * fillers, Khmer invisible vowels, Mongolian selectors, zero-width and bidi
- * controls, invisible operators, BOM, interlinear annotations, non-characters,
- * lone surrogates, Unicode tag characters and supplementary variation selectors
- * (both used to smuggle invisible text), musical formatting controls.
- */
-const UNSAFE_CHARS = 
-// eslint-disable-next-line no-misleading-character-class -- each escape is one code point to strip on its own (the marks included), not a grapheme
-/[\u0000-\u0008\u000E-\u001F\u007F-\u009F\u00AD\u034F\u061C\u115F\u1160\u17B4\u17B5\u180B-\u180F\u200B-\u200F\u202A-\u202E\u2060-\u206F\u3164\uFEFF\uFFA0\uFFF9-\uFFFB\uFFFE\uFFFF\uD800-\uDFFF\u{E0000}-\u{E007F}\u{E0100}-\u{E01EF}\u{1D173}-\u{1D17A}]+/gu;
-/** Runs of more than four combining marks ("zalgo" text) are cut to four. */
-const COMBINING_PILE = /(\p{M}{4})\p{M}+/gu;
-/** Invisible characters named in a row at most; the rest of the run is counted. */
-const NAMED_PER_RUN = 4;
-/** `⟨U+202E⟩` for each character of a run of invisible ones (at most four named, then a count). */
-function nameInvisible(run) {
-    const units = [];
-    for (const ch of run)
-        units.push(ch);
-    const named = units.slice(0, NAMED_PER_RUN).map((ch) => `⟨U+${(ch.codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, '0')}⟩`);
-    const more = units.length - named.length;
-    return named.join('') + (more > 0 ? `⟨+${more} more⟩` : '');
-}
-/** Used by tests: a character the output must never contain. */
-const FORBIDDEN_OUTPUT_CHARS = new RegExp(UNSAFE_CHARS.source.replace(/\+$/, ''), 'u');
-/**
- * Normalises line breaks and shows unsafe characters by name (`⟨U+202E⟩`).
- * `multiline` keeps \n (tabs become four spaces); otherwise every line break
- * becomes a space (tabs one space).
- */
-function markdown_safe_sanitizeText(text, multiline) {
-    let s = text.replace(LINE_BREAKS, '\n');
-    s = s.replace(/\t/g, multiline ? '    ' : ' ');
-    s = s.replace(UNSAFE_CHARS, nameInvisible);
-    s = s.replace(COMBINING_PILE, '$1');
-    if (!multiline)
-        s = s.replace(/\n+/g, ' ');
-    return s;
-}
-/** At most `max` code units, never splitting a surrogate pair. */
-function markdown_safe_clampText(text, max) {
-    if (text.length <= max)
-        return { text, cut: 0 };
-    let end = Math.max(0, Math.floor(max));
-    if (end > 0) {
-        const c = text.charCodeAt(end - 1);
-        if (c >= 0xd800 && c <= 0xdbff)
-            end -= 1;
-    }
-    return { text: text.slice(0, end), cut: text.length - end };
-}
-/** Length of the longest run of `ch` in `text`. */
-function longestRun(text, ch) {
-    let best = 0;
-    let cur = 0;
-    // by code point; `ch` is one code unit (a backtick), so a surrogate pair is one non-match either way
-    for (const c of text) {
-        if (c === ch) {
-            cur += 1;
-            if (cur > best)
-                best = cur;
-        }
-        else {
-            cur = 0;
-        }
-    }
-    return best;
-}
-/** "1,234" */
-function markdown_safe_formatCount(n) {
-    if (!Number.isFinite(n))
-        return '?';
-    return Math.trunc(n).toLocaleString('en-US');
-}
-function cutNote(cut) {
-    return cut > 0 ? ` …(+${markdown_safe_formatCount(cut)} characters)` : '';
-}
-/**
- * An inline code span holding `text` literally (after sanitising). Empty text
- * becomes an italic "(empty)". A clamped text is followed by a trusted note of
- * how much was cut.
- */
-function markdown_safe_codeSpan(text, opts = {}) {
-    const { text: clamped, cut } = markdown_safe_clampText(text, opts.max ?? 200);
-    let s = markdown_safe_sanitizeText(clamped, false);
-    if (s.length === 0)
-        return cut > 0 ? `*(blank)*${cutNote(cut)}` : '*(empty)*';
-    if (opts.table)
-        s = s.replace(/\|/g, '\\|');
-    const fence = '`'.repeat(longestRun(s, '`') + 1);
-    // CommonMark strips one space at each end when both ends are spaces (unless all
-    // are): pad then, and when the text touches the fence with a backtick.
-    const pad = s.startsWith('`') || s.endsWith('`') || (s.startsWith(' ') && s.endsWith(' ') && s.trim() !== '') ? ' ' : '';
-    return `${fence}${pad}${s}${pad}${fence}${cutNote(cut)}`;
-}
-/**
- * A fenced code block holding `text` literally (after sanitising), with a
- * backtick fence longer than any backtick run inside (at least three), so no
- * line of the text can close it. Must be placed at the top level of the
- * document (not in a list or blockquote). Ends with its closing fence; a
- * trusted note follows when something was cut.
- */
-function codeBlock(text, opts) {
-    const { text: clamped, cut } = markdown_safe_clampText(text, opts.maxChars);
-    const lines = markdown_safe_sanitizeText(clamped, true).split('\n');
-    const maxLines = opts.maxLines ?? Number.POSITIVE_INFINITY;
-    let linesCut = 0;
-    if (lines.length > maxLines) {
-        linesCut = lines.length - maxLines;
-        lines.length = maxLines;
-    }
-    let charsCutInLines = 0;
-    for (let i = 0; i < lines.length; i++) {
-        const line = lines[i];
-        if (line.length > opts.maxLineChars) {
-            const c = markdown_safe_clampText(line, opts.maxLineChars);
-            charsCutInLines += c.cut;
-            lines[i] = `${c.text} …`;
-        }
-    }
-    const body = lines.join('\n');
-    const fence = '`'.repeat(Math.max(3, longestRun(body, '`') + 1));
-    const notes = [];
-    const count = (n, one) => `${markdown_safe_formatCount(n)} ${one}${n === 1 ? '' : 's'}`;
-    if (cut > 0)
-        notes.push(count(cut, 'more character'));
-    if (linesCut > 0)
-        notes.push(count(linesCut, 'more line'));
-    if (charsCutInLines > 0)
-        notes.push(`${count(charsCutInLines, 'character')} of long lines`);
-    const tail = notes.length > 0 ? `\n\n*Cut: ${notes.join(', ')}.*` : '';
-    return `${fence}text\n${body}\n${fence}${tail}`;
-}
-const HTML_ESCAPES = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
-/** Escapes text for HTML element content or attribute values. */
-function escapeHtml(text) {
-    return text.replace(/[&<>"']/g, (c) => HTML_ESCAPES[c]);
-}
-/**
- * Untrusted text inside raw HTML (a `<summary>` line): one line, HTML-escaped,
- * wrapped in `<code>` so GitHub's mention and reference filters skip it.
- */
-function markdown_safe_htmlCode(text, max = 120) {
-    const { text: clamped, cut } = markdown_safe_clampText(text, max);
-    const s = markdown_safe_sanitizeText(clamped, false);
-    if (s.length === 0)
-        return '<i>(empty)</i>';
-    // Markdown punctuation as numeric entities too: nothing in it can form a link,
-    // image, emphasis or escape, however the line is read.
-    const inert = escapeHtml(s).replace(/[[\]()\\*_~`!:]/g, (c) => `&#${c.charCodeAt(0)};`);
-    return `<code>${inert}</code>${cut > 0 ? ' …' : ''}`;
-}
-const PROSE_SPECIAL = /[\\`*_{}[\]()#+\-=!|~<>&$^@%]|(?<=[0-9])\./g;
-/**
- * Free text that may quote untrusted parts, for a paragraph or list item: one
- * line; HTML-escaped; ASCII markdown punctuation backslash-escaped; `@` as the
- * full-width `＠`, `#<digits>` as a code span (`` `#12` ``) and `GH-` before a digit as `GH‑`
- * (GitHub links mentions and issue references in the rendered text, where an
- * entity or a backslash is already gone); `scheme://` and `www.` defanged to `scheme[:]//` and `www[.]`; `$`
- * escaped (GitHub math); `%` escaped and `&` before a digit `\&` (GitLab's milestone and epic references,
- * which GitLab skips when backslash-escaped). Block markers (`#`, `-`, `+`, `=`, `1.`) are escaped
- * too, so the text may start a list item.
- */
-function markdown_safe_proseText(text, max = 1000) {
-    const { text: clamped, cut } = markdown_safe_clampText(text, max);
-    let s = markdown_safe_sanitizeText(clamped, false);
-    s = s.replace(/([A-Za-z][A-Za-z0-9+.-]*):\/\//g, '$1[:]//').replace(/www\./gi, (m) => `${m.slice(0, 3)}[.]`);
-    s = s.replace(/\b(GH)-(?=[0-9])/gi, '$1\u2011');
-    s = s.replace(PROSE_SPECIAL, (c, at, whole) => {
-        switch (c) {
-            case '&':
-                // GitLab links `&7` (an epic) in the text an entity leaves; it reads a backslash-escaped `&` as a literal.
-                return /[0-9]/.test(whole.charAt(at + 1)) ? '\\&' : '&amp;';
-            case '<':
-                return '&lt;';
-            case '>':
-                return '&gt;';
-            case '@':
-                return '\uFF20';
-            default:
-                return `\\${c}`;
-        }
-    });
-    // After the escapes: a reference in a code span, which GitHub's linking skips (no escape survives rendering).
-    s = s.replace(/\\#([0-9]+)/g, '`#$1`');
-    return s + (cut > 0 ? ' …' : '');
-}
-/**
- * A value that should be one of `allowed` (an enum of the contract): shown
- * plainly when it is, as a code span otherwise (the type says enum, the wire
- * may still have said anything).
- */
-function markdown_safe_enumText(value, allowed) {
-    if (value === null || value === undefined)
-        return '–';
-    return allowed.includes(value) ? value : markdown_safe_codeSpan(value, { max: 40 });
-}
-/** Same as `enumText`, for a table cell. */
-function markdown_safe_enumCell(value, allowed) {
-    if (value === null || value === undefined)
-        return '–';
-    return allowed.includes(value) ? value : markdown_safe_codeSpan(value, { max: 40, table: true });
-}
-/** A link the gate builds itself (e.g. the workflow run): only plain http(s) URLs, else nothing. */
-function markdown_safe_trustedLink(label, url) {
-    if (!url || url.length > 2000 || !/^https?:\/\/[^\s<>()[\]`"'\\]+$/.test(url))
-        return null;
-    return `[${label.replace(/[[\]\\]/g, '')}](${url})`;
-}
-/**
- * Hard-wraps one line at `width` code units, at the last space in the last
- * quarter of the width when there is one, never splitting a surrogate pair.
- */
-function wrapLine(line, width) {
-    if (width <= 0 || line.length <= width)
-        return [line];
-    const out = [];
-    let rest = line;
-    while (rest.length > width) {
-        let cut = rest.lastIndexOf(' ', width);
-        if (cut < width * 0.75)
-            cut = width;
-        const c = rest.charCodeAt(cut - 1);
-        if (cut === width && c >= 0xd800 && c <= 0xdbff)
-            cut -= 1;
-        out.push(rest.slice(0, cut).trimEnd());
-        rest = rest.slice(cut).replace(/^ /, '');
-    }
-    if (rest.length > 0)
-        out.push(rest);
-    return out;
-}
-/**
- * One fenced code block holding labelled sections (prompt, reply, check...),
- * each text sanitised, hard-wrapped so no line is wider than `width` (nothing
- * scrolls sideways) and clamped, with what was cut said inside the block. The
- * fence is longer than any backtick run inside. Must be placed at the top
- * level of the document (or inside a <details> after a blank line).
- */
-function markdown_safe_proofBlock(sections, opts) {
-    const indent = '  ';
-    const lines = [];
-    sections.forEach((sec, i) => {
-        if (i > 0)
-            lines.push('');
-        lines.push(...wrapLine(markdown_safe_sanitizeText(sec.label, false), opts.width));
-        const { text, cut } = markdown_safe_clampText(sec.text, opts.maxChars);
-        const wrapped = markdown_safe_sanitizeText(text, true)
-            .split('\n')
-            .flatMap((l) => wrapLine(l.trimEnd(), opts.width - indent.length));
-        let shown = wrapped;
-        let linesCut = 0;
-        if (wrapped.length > opts.maxLines) {
-            shown = wrapped.slice(0, opts.maxLines);
-            linesCut = wrapped.length - opts.maxLines;
-        }
-        for (const l of shown)
-            lines.push(l === '' ? '' : indent + l);
-        const notes = [];
-        if (linesCut > 0)
-            notes.push(`${markdown_safe_formatCount(linesCut)} more line${linesCut === 1 ? '' : 's'}`);
-        if (cut > 0)
-            notes.push(`${markdown_safe_formatCount(cut)} more character${cut === 1 ? '' : 's'}`);
-        if (notes.length > 0)
-            lines.push(`${indent}… (${notes.join(', ')} in the full data)`);
-    });
-    const body = lines.join('\n');
-    const fence = '`'.repeat(Math.max(3, longestRun(body, '`') + 1));
-    return `${fence}text\n${body}\n${fence}`;
-}
-
-;// CONCATENATED MODULE: ./src/evidence/seen-rate.ts
-/**
- * How often a weakness was seen across the runs of a window, in the words
- * every rendering uses. Pure.
- */
-
-const THIS_RUN_ONLY = { seen: 1, of: 1, scope: 'this run' };
-/** "4 of 5 runs of main", "2 of 3 runs of this agent", "this run only". */
-function seenLabel(r) {
-    if (r.scope === 'this run' || r.of <= 1)
-        return r.seen >= 1 ? 'this run only' : 'not seen';
-    const whose = { main: 'main', agent: 'this agent', model: 'the model' }[r.scope];
-    return `${r.seen} of ${r.of} runs of ${whose}`;
-}
-/**
- * The one counting rule of a rate, as every report view words it (docs/baseline.md, "How rates are counted"): the
- * runs counted are the window's and this run, which counts as seeing the weakness only when it reproduced it: "3 of
- * the last 5 runs", "4 of main's last 5 runs" (main's window for an agent that changed since), "this run only", "not seen".
- * Whose runs they are is said once beside the rates (blockers.ts runsCounted), not in each.
- */
-function rateLabel(r, o = {}) {
-    if (r.scope === 'this run' || r.of <= 1)
-        return seenLabel(r);
-    return `${r.seen} of ${o.mainOnly === true ? "main's" : 'the'} last ${r.of} runs`;
-}
-/** "seen in 4 of 5 runs of main", "this run only": a label in a sentence. */
-function seen_rate_seenPhrase(label) {
-    return label === 'this run only' ? label : `seen in ${label}`;
-}
-/** Steady: seen in every run counted; flaky: in some. A single run is neither (null). */
-function seen_rate_steadiness(r) {
-    if (r.of <= 1)
-        return null;
-    return r.seen >= r.of ? 'steady' : 'flaky';
-}
-/**
- * "1 high not reproduced in this run, seen in 3 of the last 5 runs, still
- * open": one phrase per severity and rate, most severe first.
- */
-function notReproducedPhrases(items) {
-    const groups = new Map();
-    for (const i of items) {
-        const key = `${i.severity}:${i.rate.seen}:${i.rate.of}`;
-        const g = groups.get(key);
-        if (g)
-            g.n++;
-        else
-            groups.set(key, { severity: i.severity, rate: i.rate, n: 1 });
-    }
-    return [...groups.values()]
-        .sort((a, b) => SEVERITIES.indexOf(a.severity) - SEVERITIES.indexOf(b.severity) || b.rate.seen - a.rate.seen)
-        .map((g) => `${g.n} ${g.severity} not reproduced in this run, seen in ${g.rate.of <= 1 ? 'the last run' : rateLabel(g.rate)}, still open`);
-}
-
-;// CONCATENATED MODULE: ./src/report/describe.ts
-
-
-
-/** "profile v4: tools +1 (refund_order), system_prompt changed" (the one line a report shows of the sync). */
-function describe_describeProfileSync(p) {
-    if (p.status === 'failed')
-        return `profile sync failed${p.version === null ? '' : ` (assessed version ${p.version})`}: ${p.error ?? 'unknown error'}`;
-    const what = p.changed.length > 0 ? `${p.created ? 'created: ' : ''}${p.changed.join(', ')}` : 'unchanged';
-    const confirmed = p.confirmed.length > 0 ? `; confirmed ${p.confirmed.join(', ')}` : '';
-    return `profile v${p.version ?? '?'}: ${what}${confirmed}`;
-}
-/** The run's elapsed time in the one duration format (`3 min 12 s`), or null when unknown. */
-function describe_formatElapsed(ms) {
-    if (ms === null || !Number.isFinite(ms) || ms < 0)
-        return null;
-    return formatDuration(ms);
-}
-/** "1 critical, 2 high" (zero counts left out; "none" when all are zero). */
-function describe_describeCounts(counts, only) {
-    const parts = [];
-    for (const sev of SEVERITIES) {
-        if (only && !only(sev))
-            continue;
-        if (counts[sev] > 0)
-            parts.push(`${counts[sev].toLocaleString('en-US')} ${sev}`);
-    }
-    return parts.length > 0 ? parts.join(', ') : 'none';
-}
-/** "seen in 2 of the last 5 runs (flaky)", "this run only": a rate in the one wording (blockers.ts rateText). */
-function seenText(f) {
-    const phrase = seenPhrase(f.seen.label);
-    return f.seen.steadiness === null ? phrase : `${phrase} (${f.seen.steadiness})`;
-}
-
-;// CONCATENATED MODULE: ./src/report/standings.ts
-const standings_STANDINGS = {
-    blocking: {
-        icon: null,
-        label: 'blocks',
-        blocks: true,
-        why: (c) => `open at or above ${c.minSeverity}`,
-        annotation: 'error',
-        junit: 'failure'
-    },
-    held: {
-        icon: null,
-        label: 'not reproduced in this run, still blocks',
-        blocks: true,
-        why: () => 'an earlier run of this agent saw it',
-        annotation: 'error',
-        junit: 'failure'
-    },
-    known: {
-        icon: '⚪',
-        label: 'known',
-        blocks: false,
-        why: () => "fail_on new: already in main's runs",
-        annotation: 'warning',
-        junit: 'system-out'
-    },
-    accepted: {
-        icon: '☑️',
-        label: 'accepted',
-        blocks: false,
-        why: () => 'the accepted-risks file',
-        annotation: 'warning',
-        junit: 'system-out'
-    },
-    closed: {
-        icon: '✔️',
-        label: 'closed',
-        blocks: false,
-        why: () => 'fixed or dismissed on the service',
-        annotation: 'warning',
-        junit: 'none'
-    },
-    below: {
-        icon: null,
-        label: 'below threshold',
-        blocks: false,
-        why: (c) => `min_severity ${c.minSeverity}`,
-        annotation: null,
-        junit: 'none'
-    },
-    gone: {
-        icon: '✔️',
-        label: 'confirmed gone',
-        blocks: false,
-        why: () => 'not reproduced in this run nor in the focused runs of this step',
-        annotation: null,
-        junit: 'none'
-    },
-    unheld: {
-        icon: '⚪',
-        label: 'not reproduced in this run',
-        blocks: false,
-        why: (c) => (c.failOn === 'new' ? "a weakness of main's runs, not of this pull request's agent" : 'no run of this agent saw it'),
-        annotation: null,
-        junit: 'none'
-    }
-};
-/** The standing a finding of this run is shown with: its own, but an accepted one below the threshold still reads as accepted. */
-function standings_findingStanding(f) {
-    return f.accepted !== null && f.standing === 'below' ? 'accepted' : f.standing;
-}
-/** The standing of a weakness of the window this run did not reproduce. */
-function standings_missedStanding(n) {
-    if (n.blocks)
-        return 'held';
-    return n.confirmedGone === true ? 'gone' : 'unheld';
-}
-/** "3 known (fail_on new: already in main's runs)": a count of one standing with its reason. */
-function standings_standingCount(s, n, c, count) {
-    return `${count(n)} ${standings_STANDINGS[s].label} (${standings_STANDINGS[s].why(c)})`;
-}
-
-;// CONCATENATED MODULE: ./src/report/blockers.ts
-/**
- * What blocks, in one derivation every view asks (the title, the heading,
- * the annotations, the outputs, the commit status, the command line's list):
- * this run's blocking findings and the weaknesses of this agent's window that
- * this run did not reproduce but that still block, most severe first, the
- * reproduced ones first within a severity. And what does not block, and why,
- * in one line. Rates are worded here, one way everywhere. Pure.
- */
-
-
-
-
-
-
-/** Every finding that fails the gate, most severe first, reproduced before not reproduced. */
-function blockers_blockers(r) {
-    const found = r.findings
-        .filter((f) => f.standing === 'blocking')
-        .map((f) => ({
-        findingId: f.findingId,
-        fingerprint: f.fingerprint,
-        severity: f.severity,
-        category: f.category,
-        description: f.description,
-        reproduced: true,
-        baselineState: f.baselineState,
-        seen: f.seen
-    }));
-    const missed = (r.baseline?.notReproduced ?? [])
-        .filter((n) => n.blocks)
-        .map((n) => ({
-        findingId: null,
-        fingerprint: n.fingerprint,
-        severity: n.severity,
-        category: n.category,
-        description: n.description,
-        reproduced: false,
-        baselineState: n.baselineState,
-        seen: n.seen
-    }));
-    return [...found, ...missed]
-        .map((b, i) => ({ b, i }))
-        .sort((x, y) => severityRank(x.b.severity) - severityRank(y.b.severity) || Number(y.b.reproduced) - Number(x.b.reproduced) || x.i - y.i)
-        .map((x) => x.b);
-}
-/** The blockers by severity. */
-function blockers_blockerCounts(list) {
-    const c = zeroCounts();
-    for (const b of list)
-        c[b.severity] += 1;
-    return c;
-}
-/** "1 new high, 1 new medium" / "2 open high": the blockers counted in the words of the gate's policy. */
-function blockers_blockerCountText(r, list = blockers_blockers(r)) {
-    const c = blockers_blockerCounts(list);
-    const word = r.baseline?.available && r.baseline.failOn === 'new' ? 'new' : 'open';
-    const parts = SEVERITIES.filter((s) => c[s] > 0).map((s) => `${formatCount(c[s])} ${word} ${s}`);
-    return parts.join(', ');
-}
-/**
- * A rate, one way everywhere: "seen in 3 of the last 5 runs (flaky)", "seen
- * in 5 of the last 5 runs (steady)", "this run only"; what the runs are is
- * said once (runsCounted). A rate of main's runs for a changed agent says so
- * ("seen in 4 of main's last 5 runs").
- */
-function blockers_rateText(seen) {
-    if (seen.scope === 'this run' || seen.of <= 1)
-        return seen.seen >= 1 ? 'this run only' : 'not seen';
-    const kind = flakiness(seen);
-    return `seen in ${seen.label}${kind === null ? '' : ` (${kind})`}`;
-}
-/** Flaky: seen in some but not all runs counted, at least two counted; steady: in all of them; null: one run only. */
-function flakiness(seen) {
-    return seen.scope === 'this run' ? null : steadiness(seen);
-}
-/** A blocker's standing in words: "new · not reproduced in this run · seen in 1 of the last 2 runs (flaky: blocks all the same)". */
-function blockers_blockerTraits(b) {
-    const parts = [];
-    if (b.baselineState !== null)
-        parts.push(b.baselineState);
-    if (!b.reproduced)
-        parts.push(STANDINGS.held.label);
-    // A rate only where a window of other runs was read: alone, every finding is "this run only".
-    if (!b.seen.windowed && b.reproduced)
-        return parts;
-    const rate = blockers_rateText(b.seen);
-    parts.push(flakiness(b.seen) === 'flaky' ? `${rate.replace(/ \(flaky\)$/, '')} (flaky: blocks all the same)` : rate);
-    return parts;
-}
-/**
- * What the rates of this report count, said once: "the last 5 runs of this
- * agent: this run and main's 4 recorded runs". null when no window was read.
- */
-function blockers_runsCounted(r) {
-    const rates = [...r.findings.map((f) => f.seen), ...(r.baseline?.notReproduced ?? []).map((n) => n.seen)].filter((s) => s.scope !== 'this run' && s.of > 1 && s.mainOnly !== true);
-    if (rates.length === 0)
-        return null;
-    const model = rates.find((s) => s.scope === 'model');
-    if (model !== undefined)
-        return `the last ${formatCount(model.of)} runs of the model: this run and ${plural(model.of - 1, 'other run')} the service lists (main's records were gone; whoever ran them)`;
-    const agent = rates.find((s) => s.scope === 'agent');
-    if (agent !== undefined)
-        return `the last ${formatCount(agent.of)} runs of this agent: this run and ${plural(agent.of - 1, 'other run')} of this pull request`;
-    const of = Math.max(...rates.map((s) => s.of));
-    return `the last ${formatCount(of)} runs of this agent: this run and main's ${plural(of - 1, 'recorded run')}`;
-}
-/** "1 known (fail_on new: already in main's runs) · 1 accepted (the accepted-risks file) · 1 below threshold (...)": what does not block, and why, in one line, in the standings' words. */
-function blockers_notBlockingParts(r) {
-    const c = r.counts;
-    if (c === null)
-        return [];
-    const ctx = { minSeverity: r.minSeverity, failOn: r.baseline?.available ? r.baseline.failOn : null };
-    const sum = (s) => SEVERITIES.reduce((n, k) => n + s[k], 0);
-    const missed = (r.baseline?.notReproduced ?? []).filter((n) => !n.blocks && atOrAbove(n.severity, r.minSeverity));
-    const weaknesses = (n) => plural(n, 'weakness', 'weaknesses');
-    const counts = [
-        ['known', sum(c.byStanding.known), formatCount],
-        ['accepted', sum(c.byStanding.accepted), formatCount],
-        ['closed', sum(c.byStanding.closed), formatCount],
-        ['gone', missed.filter((n) => missedStanding(n) === 'gone').length, weaknesses],
-        ['unheld', missed.filter((n) => missedStanding(n) === 'unheld').length, weaknesses],
-        ['below', c.belowThreshold, formatCount]
-    ];
-    return counts.filter(([, n]) => n > 0).map(([s, n, count]) => standingCount(s, n, ctx, count));
-}
-
-;// CONCATENATED MODULE: ./src/report/markdown-headline.ts
-/**
- * The top of the markdown report: the title and headline (icon, result, the
- * blocking counts or the cause, the model), the one metadata line, the lines
- * under it (target, baseline, acceptances, verdict), and the hidden state
- * marker the next run reads back.
- */
-
-
-
-
-
-
-
-const capitalize = (s) => s.charAt(0).toUpperCase() + s.slice(1);
-
-/** Blocking findings (at or above the threshold, neither closed nor accepted nor waived as known), by severity. */
-function blockingCounts(r) {
-    return r.counts?.byStanding.blocking ?? zeroCounts();
-}
-function total(c) {
-    return SEVERITIES.reduce((n, s) => n + c[s], 0);
-}
-/**
- * The counts that decide, in the words every line uses, from the report
- * model's one count (the standing of each finding): "1 open critical, 2 open
- * high · 1 accepted", or against a baseline "1 new high · 3 known · 1 accepted"
- * (the model's headline; under fail_on any the open counts, as without a
- * baseline, since new and known decide nothing there). `of: 'findings'` adds the closed findings at or
- * above the threshold ("1 closed"), for the list; `of: 'gate'` adds what else
- * decides: baseline findings gone and expired acceptances. Empty when there
- * is nothing to count.
- */
-function markdown_headline_standingParts(r, opts) {
-    const c = r.counts;
-    if (c === null)
-        return [];
-    const parts = [];
-    const b = r.baseline;
-    // New and known decide only under fail_on new; under any, what is open decides and each finding says new or known.
-    if (b?.available && b.failOn === 'new') {
-        const newParts = SEVERITIES.filter((sev) => b.newBySeverity[sev] > 0).map((sev) => `${formatCount(b.newBySeverity[sev])} new ${sev}`);
-        parts.push(...(newParts.length > 0 ? newParts : ['0 new']), `${formatCount(b.knownCount)} ${STANDINGS.known.label}`);
-    }
-    else {
-        const open = openCountsText(blockerCounts(blockers(r)));
-        if (open !== null)
-            parts.push(open);
-    }
-    const accepted = total(c.byStanding.accepted);
-    if (accepted > 0)
-        parts.push(`${formatCount(accepted)} ${STANDINGS.accepted.label}`);
-    if (opts.of === 'findings') {
-        const closed = total(c.byStanding.closed);
-        if (closed > 0)
-            parts.push(`${formatCount(closed)} ${STANDINGS.closed.label}`);
-    }
-    else {
-        const gone = b?.available ? b.gone.length : 0;
-        if (gone > 0)
-            parts.push(`${formatCount(gone)} closed since`);
-        const expired = r.acceptances?.expired.length ?? 0;
-        if (expired > 0)
-            parts.push(plural(expired, 'expired acceptance'));
-    }
-    return parts;
-}
-/** The target (registered, reused, moved) and its profile sync, in one line. */
-function describeTargetLine(r) {
-    const parts = [];
-    if (r.target !== null) {
-        parts.push(r.target.outcome === 'registered' ? 'registered by this step' : 'found in the inventory');
-        if (r.target.movedFrom !== null)
-            parts.push(`its host moved from ${r.target.movedFrom.endpointHost}: the model there was not assessed`);
-    }
-    if (r.profileSync !== null)
-        parts.push(describeProfileSync(r.profileSync));
-    return parts.join(' · ');
-}
-/**
- * Baseline and accepted risks, a few lines: what the baseline was, what is
- * gone since, and every accepted, expired, stale or PR-added acceptance.
- */
-function policyLines(r) {
-    const lines = [];
-    const b = r.baseline;
-    const ctx = { minSeverity: r.minSeverity, failOn: b?.available ? b.failOn : null };
-    if (b) {
-        lines.push(`- **Baseline:** ${baselineText(r)}`);
-        for (const n of b.notReproduced.slice(0, 20)) {
-            const st = STANDINGS[missedStanding(n)];
-            // Gone here, open there: the service keeps a finding open until someone closes it (said so, never both bare).
-            const open = n.confirmedGone === true ? 'the service still lists it open until someone closes it there' : 'still open on the service';
-            lines.push(`- **${capitalize(st.label)}** (${st.why(ctx)}): ${n.severity} ${codeSpan(n.category, { max: 100 })}, ${proseText(rateText(n.seen), 80)}, ${open}: ${proseText(n.description, 200)}`);
-        }
-        for (const g of b.gone.slice(0, 20))
-            lines.push(`- **Closed since (fixed or dismissed on the service):** ${g.severity} ${codeSpan(g.category, { max: 100 })}: ${proseText(g.description, 200)}`);
-    }
-    const a = r.acceptances;
-    if (a) {
-        const entry = (e) => `${codeSpan(`${a.path}:${e.line}`, { max: 200 })} ${codeSpan(e.category, { max: 100 })}, owner ${proseText(e.owner, 100)}, expires ${e.expires}`;
-        // The findings counted as accepted (at or above the threshold, not closed), then those below it, not counted.
-        for (const f of [...r.findings.filter((x) => x.standing === 'accepted'), ...r.findings.filter((x) => x.standing === 'below')]) {
-            const e = f.accepted;
-            if (e === null)
-                continue;
-            const what = f.standing === 'accepted'
-                ? capitalize(STANDINGS.accepted.label)
-                : `${capitalize(STANDINGS.accepted.label)}, ${STANDINGS.below.why(ctx)} (not counted)`;
-            lines.push(`- **${what}:** ${f.severity} ${codeSpan(f.findingId, { max: 80 })} (${codeSpan(e.reasonCode, { max: 40 })}: ${proseText(e.explanation, 300)}) by ${entry(e)}`);
-        }
-        for (const e of a.expired)
-            lines.push(`- **Expired acceptance (fails):** ${entry(e)}`);
-        for (const e of a.stale)
-            lines.push(`- **Stale acceptance (matches nothing):** ${entry(e)}`);
-        if (a.prAdds.length > 0)
-            lines.push(`- **This PR adds ${plural(a.prAdds.length, 'acceptance')}:** ${a.prAdds.length === 1 ? 'it applies' : 'they apply'} after merge`);
-    }
-    return lines;
-}
-/**
- * What the baseline is, not what it counts (the title does, on a pass or a
- * fail): "4 runs of main (...), re-read from the service · newest run
- * `run_41` · fail_on new · read with 9 service requests and 1 GitHub request
- * in 1.8 s, no assessment". Without one, why, and what the gate counts instead.
- */
-function baselineText(r) {
-    const b = r.baseline;
-    if (b === null)
-        return '';
-    if (!b.available)
-        return `none (${proseText(b.why ?? '', 300)}); ${b.failOn === 'new' ? 'fail_on new falls back to any: ' : ''}every open finding at or above the threshold counts`;
-    const parts = [b.source !== null ? proseText(b.source, 300) : 'a recorded run'];
-    if (b.runId)
-        parts.push(`newest run ${codeSpan(b.runId, { max: 120 })}`);
-    parts.push(`fail_on ${b.failOn}`);
-    const w = b.window;
-    if (w !== null && w.runsRead > 0)
-        parts.push(`read with ${plural(w.serviceRequests, 'service request')}${w.githubRequests > 0 ? ` and ${plural(w.githubRequests, 'GitHub request')}` : ''} in ${formatElapsed(w.ms) ?? '?'}, no assessment`);
-    // On an incomplete or error result the title names the cause, so the counts are said here.
-    if (r.result !== 'pass' && r.result !== 'fail' && r.headline !== '')
-        parts.push(proseText(r.headline, 300));
-    return parts.join(' · ');
-}
-/** "12 open critical, 340 open high", or null when none. */
-function openCountsText(c) {
-    const parts = SEVERITIES.filter((s) => c[s] > 0).map((s) => `${formatCount(c[s])} open ${s}`);
-    return parts.length > 0 ? parts.join(', ') : null;
-}
-function markdown_headline_plannedCount(r) {
-    return r.coverageRows.filter((row) => row.planned).length;
-}
-/** Why a run that ended in error was not assessed, in a few words (plain text; may quote the service). */
-function notAssessedCause(r) {
-    const planned = markdown_headline_plannedCount(r);
-    if (r.reason.startsWith('timeout_minutes ran out')) {
-        if (r.coverageCompleted === 0)
-            return 'timeout_minutes ran out before any category ran: raise timeout_minutes';
-        return r.coverageCompleted >= planned
-            ? `timeout_minutes ran out before the run ended (all ${planned} categories reached): raise timeout_minutes`
-            : `timeout_minutes ran out after ${r.coverageCompleted} of ${planned} categories: raise timeout_minutes`;
-    }
-    if (r.reason.startsWith('the step was cancelled'))
-        return 'the job was cancelled before the run ended';
-    const first = r.reason.split('; ')[0] ?? r.reason;
-    return clampText(first, 160).text;
-}
-/** The words after the result (plain text, may quote service text): on a fail the blockers alone, counted as the policy counts them. */
-function headlineCause(r) {
-    const sev = r.minSeverity;
-    switch (r.result) {
-        case 'fail': {
-            const blocking = blockerCountText(r);
-            if (blocking !== '')
-                return blocking;
-            // Nothing of the findings blocks: what else decided (an expired acceptance, the service's verdict).
-            const parts = markdown_headline_standingParts(r, { of: 'gate' });
-            return parts.length > 0 ? parts.join(' · ') : `the service's verdict is fail at ${sev}`;
-        }
-        case 'pass':
-            return `nothing blocks at or above ${sev}`;
-        case 'incomplete': {
-            const planned = markdown_headline_plannedCount(r);
-            if (r.categoriesPlanned === null)
-                return 'coverage unknown';
-            // Evidence, not coverage, is the cause (a confirmation's bound, a read of held evidence): its own words.
-            if (r.reason.startsWith('evidence incomplete: '))
-                return clampText(r.reason.replace(/^evidence incomplete: /, '').split('; ')[0] ?? r.reason, 160).text;
-            return `${r.coverageCompleted} of ${planned} categories completed`;
-        }
-        default:
-            return notAssessedCause(r);
-    }
-}
-/** The agent as titles name it (plain text): the step's agent name, else the model's name, else its id. */
-function markdown_headline_modelLabel(r) {
-    const agent = r.pipeline?.agentName;
-    const named = r.modelName !== null && r.modelName.trim() !== '' ? r.modelName : null;
-    // A model gate's agent is its id: the inventory's name says more (the id stands beside it once, in the metadata line).
-    if (agent !== undefined && agent.trim() !== '' && !(agent === r.modelId && named !== null))
-        return agent;
-    return named ?? r.modelId;
-}
-/**
- * The one title of a result, the same in the comment, the summary and the
- * tracking issue: "Agent security gate: fail · 1 open high · Acme Support agent",
- * "Not assessed: ... · model". Plain text on one line (escape it for markdown).
- */
-function markdown_headline_gateTitle(result, cause, model) {
-    const head = result === 'error' ? `Not assessed: ${cause}` : `Agent security gate: ${result} · ${cause}`;
-    const name = clampText(model, 100).text.trim();
-    return sanitizeText(clampText(name === '' ? head : `${head} · ${name}`, 300).text, false);
-}
-function markdown_headline_reportTitle(r) {
-    return markdown_headline_gateTitle(r.result, headlineCause(r), markdown_headline_modelLabel(r));
-}
-/** "### ❌ Agent security gate: fail · ..." */
-function markdown_headline_headline(result, title) {
-    return `### ${RESULT_ICON[result] ?? '⛔'} ${proseText(title, 400)}`;
-}
-/** "2026-11-21 14:03 UTC" from an ISO time; null when it is not one. */
-function markdown_headline_formatWhen(iso) {
-    if (iso === null)
-        return null;
-    const m = /^(\d{4}-\d\d-\d\d)T(\d\d:\d\d)/.exec(iso);
-    return m ? `${m[1]} ${m[2]} UTC` : null;
-}
-/** The one metadata line under the headline (trusted parts and code spans). */
-function markdown_headline_metaLine(p) {
-    const parts = [];
-    if (p.modelId)
-        parts.push(`model ${codeSpan(p.modelId, { max: 80 })}`);
-    if (p.commitSha !== null && /^[0-9a-f]{7,40}$/i.test(p.commitSha))
-        parts.push(`commit \`${p.commitSha.slice(0, 7)}\``);
-    const when = markdown_headline_formatWhen(p.assessedAt);
-    if (when)
-        parts.push(when);
-    if (p.categories)
-        parts.push(`${p.categories.done}/${p.categories.planned} categories`);
-    if (p.threshold)
-        parts.push(`threshold ${enumText(p.threshold, SEVERITIES)}`);
-    if (p.elapsed)
-        parts.push(p.elapsed);
-    if (p.runId)
-        parts.push(`run ${codeSpan(p.runId, { max: 80 })}`);
-    const link = trustedLink(p.runLinkLabel ?? 'workflow run', p.runUrl);
-    if (link)
-        parts.push(link);
-    return parts.join(' · ');
-}
-/** The blockers by name, one line each, right under the title: what a reviewer reads first. */
-function blockersBlock(r) {
-    const list = blockers(r);
-    if (list.length === 0 || (r.result !== 'fail' && r.result !== 'incomplete'))
-        return '';
-    if (list.length > MAX_NAMED)
-        return para(`**Blocks (${formatCount(list.length)}):**\n${groupedBlockers(list).join('\n')}`);
-    const lines = list.map((b) => {
-        const traits = blockerTraits(b);
-        // A weakness this run did not reproduce has no finding id of this run: its fingerprint names it (the JSON report's too).
-        const id = ` ${codeSpan(b.findingId ?? `weakness ${b.fingerprint.slice(0, 12)}`, { max: 60 })}`;
-        return `- ${SEVERITY_ICON[b.severity]} **${b.severity}** ${codeSpan(b.category, { max: 60 })}${id}${traits.length > 0 ? ` · ${proseText(traits.join(' · '), 300)}` : ''}`;
-    });
-    return para(`**Blocks${list.length > 1 ? ` (${formatCount(list.length)})` : ''}:**\n${lines.join('\n')}`);
-}
-/** Many blockers, one line per severity, named by category with how many: "🔴 **12 critical:** `jailbreak` 3, ...". */
-function groupedBlockers(list) {
-    return SEVERITIES.flatMap((sev) => {
-        const of = list.filter((b) => b.severity === sev);
-        if (of.length === 0)
-            return [];
-        const byCategory = new Map();
-        for (const b of of)
-            byCategory.set(b.category, (byCategory.get(b.category) ?? 0) + 1);
-        const cats = [...byCategory.entries()].sort((a, b) => b[1] - a[1]);
-        const named = cats.slice(0, MAX_CATEGORIES).map(([c, k]) => `${codeSpan(c, { max: 60 })} ${formatCount(k)}`);
-        const more = cats.length - named.length;
-        const missed = of.filter((b) => !b.reproduced).length;
-        return [
-            `- ${SEVERITY_ICON[sev]} **${formatCount(of.length)} ${sev}:** ${named.join(', ')}${more > 0 ? ` and ${plural(more, 'more category', 'more categories')}` : ''}${missed > 0 ? ` (${formatCount(missed)} not reproduced in this run)` : ''}`
-        ];
-    });
-}
-/** Categories named per severity when blockers are grouped. */
-const MAX_CATEGORIES = 6;
-/** Blockers named at the top at most (the findings list below has every one). */
-const MAX_NAMED = 5;
-/** What does not block and why, one line; and what the rates count, said once. */
-function notBlockingBlock(r) {
-    const lines = [];
-    const parts = notBlockingParts(r);
-    if (parts.length > 0 && (r.result === 'pass' || r.result === 'fail'))
-        lines.push(`**Does not block:** ${proseText(parts.join(' · '), 600)}.`);
-    const runs = runsCounted(r);
-    if (runs !== null && (r.result === 'pass' || r.result === 'fail'))
-        lines.push(`*Rates count ${proseText(runs, 200)}.*`);
-    return lines.length > 0 ? para(lines.join('  \n')) : '';
-}
-function markdown_headline_headerBlock(r, runLinkLabel) {
-    const out = [para(markdown_headline_headline(r.result, markdown_headline_reportTitle(r))), blockersBlock(r), notBlockingBlock(r)];
-    out.push(para(markdown_headline_metaLine({
-        modelId: markdown_headline_modelLabel(r) === r.modelId ? null : r.modelId,
-        commitSha: r.commitSha,
-        assessedAt: r.assessedAt,
-        categories: r.categoriesPlanned === null ? null : { done: r.coverageCompleted, planned: markdown_headline_plannedCount(r) },
-        threshold: r.minSeverity,
-        elapsed: formatElapsed(r.elapsedMs),
-        runId: r.runId,
-        runUrl: r.runUrl,
-        runLinkLabel
-    })));
-    // The whole reason when the headline shortened it.
-    if (r.result !== 'fail' && r.result !== 'pass' && proseText(r.reason, 1000) !== proseText(headlineCause(r), 1000)) {
-        out.push(para(`**Why:** ${proseText(r.reason, 1000)}`));
-    }
-    // Only a run stopped with blocking findings holds any in an error (the gate decides fail otherwise).
-    const found = markdown_headline_standingParts(r, { of: 'gate' });
-    if (r.result === 'error' && total(blockingCounts(r)) > 0) {
-        out.push(para(`**Found before it stopped:** ${found.join(' · ')}. Not a result: the run did not end, so other categories were not tested.`));
-    }
-    if (r.ingestIncomplete === true)
-        out.push(para('**The service reports ingest incomplete:** findings may still be missing.'));
-    // The service's verdict only where it differs from the result and can be trusted.
-    if (r.verdict !== null && !r.verdictComputed && (r.result === 'pass' || r.result === 'fail') && r.verdict !== r.result) {
-        out.push(para(`**The service's verdict:** ${enumText(r.verdict, ['pass', 'fail'])}.`));
-    }
-    if (r.counts === null)
-        out.push(para('**The findings could not be read.**'));
-    return out.join('');
-}
-/**
- * What the step read and how, below the findings: the target, the event and
- * the assessment budget, the baseline and its window, the accepted risks.
- */
-function markdown_headline_contextBlock(r) {
-    const out = [];
-    if (r.target !== null || r.profileSync !== null)
-        out.push(para(`**Target:** ${proseText(describeTargetLine(r), 600)}`));
-    if (r.pipeline) {
-        const confirmations = (r.pipeline.confirmation?.lines ?? []).map((l) => `Confirmation: ${l}.`);
-        const lines = [
-            ...r.pipeline.lines,
-            ...confirmations,
-            r.pipeline.budgetLine,
-            ...(r.pipeline.detection && r.result === 'pass' ? [r.pipeline.detection] : [])
-        ];
-        out.push(para(lines.map((l) => proseText(l, 600)).join('  \n')));
-    }
-    const policy = policyLines(r);
-    if (policy.length > 0)
-        out.push(para(policy.join('\n')));
-    return out.join('');
-}
-/** The hidden second line of a comment: the result, commit and time, read back by the next run. */
-function markdown_headline_stateMarker(r) {
-    const sha = r.commitSha !== null && /^[0-9a-f]{7,40}$/i.test(r.commitSha) ? r.commitSha.slice(0, 12).toLowerCase() : '-';
-    const at = r.assessedAt !== null && /^\d{4}-\d\d-\d\dT\d\d:\d\d/.test(r.assessedAt) ? `${r.assessedAt.slice(0, 16)}Z` : '-';
-    const result = ['pass', 'fail', 'incomplete', 'error'].includes(r.result) ? r.result : 'error';
-    return `<!-- asas-gate:result=${result};sha=${sha};at=${at} -->`;
-}
-
-;// CONCATENATED MODULE: ./src/report/markdown-coverage.ts
-/**
- * The coverage section of the markdown report: at most 5 columns, clean
- * categories rolled up into one line, folded on a pass; the job summary has
- * every row (ATLAS included).
- */
-
-
-
-
-
-
-/** `██░ 2/3`: attacks that got through of those tried. */
-function bar(succeeded, blocked) {
-    if (succeeded === null || blocked === null)
-        return '–';
-    const total = succeeded + blocked;
-    if (total <= 0)
-        return '–';
-    const width = total <= 3 ? total : 5;
-    const filled = succeeded === 0 ? 0 : Math.min(width, Math.max(1, Math.round((width * succeeded) / total)));
-    return `${'█'.repeat(filled)}${'░'.repeat(width - filled)} ${formatCount(succeeded)}/${formatCount(total)}`;
-}
-/** ❗ only where something blocks; ⚪ where attacks got through but nothing of it blocks (known, accepted, below). */
-function stateIcon(row, blocking) {
-    if (blocking.has(row.category))
-        return '❗';
-    if (row.state === 'not reached')
-        return '⬜';
-    if (row.state === 'partial')
-        return '◐';
-    if (row.state === 'probed')
-        return '❔';
-    return (row.succeeded ?? 0) > 0 ? '⚪' : '✅';
-}
-const STATE_NOTE = { partial: ' partial', 'not reached': ' **not reached**', probed: ' probed' };
-function categoryCell(row, blocking, missed) {
-    const note = (STATE_NOTE[row.state] ?? '') +
-        (row.planned ? '' : ' (not planned)') +
-        (missed.has(row.category) ? ' · blocks: not reproduced in this run' : '') +
-        (!blocking.has(row.category) && (row.succeeded ?? 0) > 0 && row.state === 'completed' ? ' · does not block' : '');
-    return `${stateIcon(row, blocking)} ${codeSpan(row.category, { max: 60, table: true })}${note}`;
-}
-function worstCell(row, blocking) {
-    if (row.worstSeverity === null)
-        return '–';
-    // The severity's colour only where it blocks.
-    const icon = blocking.has(row.category) ? SEVERITY_ICON[row.worstSeverity] : undefined;
-    return icon ? `${icon} ${row.worstSeverity}` : enumCell(row.worstSeverity, SEVERITIES);
-}
-const ref = (v) => (v === null ? '–' : codeSpan(v, { max: 30, table: true }));
-function coverageRowLine(row, full, { blocking, missed }) {
-    const cells = [categoryCell(row, blocking, missed), bar(row.succeeded, row.blocked), worstCell(row, blocking), ref(row.owasp)];
-    if (full)
-        cells.push(ref(row.atlas));
-    return `| ${cells.join(' | ')} |\n`;
-}
-/** A row with nothing to read: completed, nothing got through, no severity. */
-function isClean(row, blocking = new Set()) {
-    return (!blocking.has(row.category) &&
-        row.planned &&
-        row.state === 'completed' &&
-        (row.succeeded ?? 0) === 0 &&
-        row.worstSeverity === null &&
-        row.blocked !== null);
-}
-function markdown_coverage_coverageBlock(r, profile, budget) {
-    const m = profile.measure;
-    const full = profile.coverage === 'full';
-    const planned = plannedCount(r);
-    const rows = r.coverageRows;
-    const list = blockers(r);
-    const b = {
-        blocking: new Set(list.map((x) => x.category)),
-        missed: new Set(list.filter((x) => !x.reproduced).map((x) => x.category))
-    };
-    const clean = (row) => isClean(row, b.blocking);
-    const tried = rows.reduce((n, row) => n + (row.succeeded ?? 0) + (row.blocked ?? 0), 0);
-    const through = rows.reduce((n, row) => n + (row.succeeded ?? 0), 0);
-    let title;
-    if (r.categoriesPlanned === null)
-        title = 'Coverage: the planned categories are unknown (the run status was not read)';
-    else
-        title = `Coverage: ${formatCount(r.coverageCompleted)} of ${formatCount(planned)} categories completed`;
-    if (r.coverageNotReached > 0)
-        title += `, ${formatCount(r.coverageNotReached)} not reached`;
-    if (r.coverageReadable && tried > 0)
-        title += ` · ${formatCount(through)} of ${formatCount(tried)} attacks got through`;
-    const lines = [];
-    if (!r.coverageReadable)
-        lines.push(para('The coverage could not be read: attack counts and OWASP and ATLAS references are unknown.'));
-    const unreached = (row) => row.planned && row.state === 'not reached' && row.blocked === null;
-    const shown = full ? rows : rows.filter((row) => !clean(row) && !unreached(row));
-    const rolled = full ? [] : rows.filter(clean);
-    const notReached = full ? [] : rows.filter(unreached);
-    const head = full
-        ? '| Category | Got through | Worst | OWASP | ATLAS |\n| --- | --- | --- | --- | --- |\n'
-        : '| Category | Got through | Worst | OWASP |\n| --- | --- | --- | --- |\n';
-    let used = m(title) + m(head) + 400;
-    const table = [];
-    let left = 0;
-    for (let i = 0; i < shown.length; i++) {
-        const line = coverageRowLine(shown[i], full, b);
-        if (used + m(line) > budget) {
-            left = shown.length - i;
-            break;
-        }
-        used += m(line);
-        table.push(line);
-    }
-    if (table.length > 0)
-        lines.push(head, table.join(''), '\n');
-    if (rolled.length > 0) {
-        const n = rolled.reduce((k, row) => k + (row.blocked ?? 0), 0);
-        const other = table.length > 0 ? 'other ' : '';
-        const what = `${plural(rolled.length, `${other}category`, `${other}categories`)}: 0 of ${formatCount(n)} attacks got through`;
-        // A run the step stopped is no pass: no ✅ beside it, and why it stopped (the time ran out) said.
-        lines.push(para(r.result === 'error' ? `⏹️ ${what} before ${stoppedWhy(r.reason)}: not a result.` : `✅ ${what}.`));
-    }
-    if (notReached.length > 0) {
-        const names = notReached.slice(0, 12).map((row) => codeSpan(row.category, { max: 60 }));
-        const more = notReached.length - names.length;
-        lines.push(para(`⬜ **${plural(notReached.length, 'category', 'categories')} not reached:** ${names.join(', ')}${more > 0 ? ` and ${formatCount(more)} more` : ''}.`));
-    }
-    if (left > 0)
-        lines.push(para(`*${plural(left, 'more category', 'more categories')} not shown here (${profile.fullListWhere} has them).*`));
-    const body = lines.join('');
-    if (r.result === 'pass' && !full) {
-        return { text: `<details>\n<summary>${title}</summary>\n\n${body}</details>\n\n`, left };
-    }
-    return { text: para(`#### ${title}`) + body, left };
-}
-/** Why a run that ended in error stopped, for the coverage line: "the time ran out (timeout_minutes)". */
-function stoppedWhy(reason) {
-    if (reason.startsWith('timeout_minutes ran out'))
-        return 'the time ran out (timeout_minutes)';
-    if (reason.startsWith('the step was cancelled'))
-        return 'the job was cancelled';
-    return 'the run was stopped';
-}
-
-;// CONCATENATED MODULE: ./src/report/markdown-proof.ts
-
-
-const REPLAY_TEXT = {
-    reproduced: 'reproduced on the last replay',
-    not_reproduced: 'did not reproduce on the last replay',
-    pending: 'not replayed since it was found',
-    inconclusive: 'the last replay was inconclusive'
-};
-function markdown_proof_replayText(status) {
-    return REPLAY_TEXT[status] ?? `last replay ${codeSpan(status, { max: 30 })}`;
-}
-/** The attack that proves the finding best: the first that reproduced, else the first. */
-function markdown_proof_proofAttack(f) {
-    return f.attacks.find((a) => a.lastReplayStatus === 'reproduced') ?? f.attacks.at(0) ?? null;
-}
-/** True when `body` only repeats `text` (e.g. a JSON body around the message). */
-function repeats(body, text) {
-    if (text === null || text === '')
-        return false;
-    return body.includes(text) || body.includes(JSON.stringify(text).slice(1, -1));
-}
-const ROUTINE_HEADERS = new Set([
-    'content-type',
-    'content-length',
-    'accept',
-    'accept-encoding',
-    'accept-language',
-    'user-agent',
-    'host',
-    'connection',
-    'date',
-    'authorization',
-    'cookie',
-    'x-api-key'
-]);
-function markdown_proof_proofSections(a, f, level) {
-    const out = [];
-    const steps = a.steps.slice(0, level.maxSteps);
-    const many = a.steps.length > 1;
-    steps.forEach((st, i) => {
-        const n = many ? ` (step ${i + 1} of ${a.steps.length})` : '';
-        if (st.method !== null && st.url !== null && st.message === null) {
-            out.push({ label: `→ request${n}`, text: `${st.method} ${st.url}` });
-        }
-        if (level.headers && st.headers !== null) {
-            const extra = Object.entries(st.headers).filter(([k, v]) => !ROUTINE_HEADERS.has(k.toLowerCase()) && v !== '[redacted]');
-            if (extra.length > 0)
-                out.push({ label: `→ headers${n}`, text: extra.map(([k, v]) => `${k}: ${v}`).join('\n') });
-        }
-        if (st.message !== null)
-            out.push({ label: `→ prompt${n}`, text: st.message });
-        if (st.body !== null && (st.message === null || (level.bodies && !repeats(st.body, st.message)))) {
-            out.push({ label: `→ request body${n}`, text: st.body });
-        }
-        const status = st.responseStatus !== null ? ` (HTTP ${formatCount(st.responseStatus)})` : '';
-        if (st.response !== null)
-            out.push({ label: `← reply${status}`, text: st.response });
-        if (st.responseBody !== null && (st.response === null || (level.bodies && !repeats(st.responseBody, st.response)))) {
-            out.push({ label: `← response body${st.response === null ? status : ''}`, text: st.responseBody });
-        }
-        if (st.assertion !== null)
-            out.push({ label: '✗ failed check', text: st.assertion });
-        else if (st.expectedBehavior !== null && st.expectedBehavior !== f.expectedBehavior)
-            out.push({ label: '✗ expected', text: st.expectedBehavior });
-    });
-    if (a.steps.length > steps.length)
-        out.push({ label: `… ${plural(a.steps.length - steps.length, 'more step')} in the full data`, text: '' });
-    return out;
-}
-
-;// CONCATENATED MODULE: ./src/report/markdown-findings.ts
-/**
- * The findings of the markdown report: one <details> block per finding shown
- * in full, one-line rows for the rest, a category × severity grid when even
- * the rows do not fit, and the layout that chooses among them within a budget.
- */
-
-
-
-
-
-
-
-
-/** The icon of a finding: its severity colour when it blocks (or is below the threshold), else its standing's (standings.ts). */
-function findingIcon(f) {
-    return STANDINGS[findingStanding(f)].icon ?? SEVERITY_ICON[f.severity];
-}
-/**
- * What a finding is, in the standings' words: a standing that does not block
- * ("known, does not block"), or against a baseline "new" or "known" for one
- * that blocks; '' for a blocking one without a baseline and one below the threshold.
- */
-function standingLabel(f) {
-    if (STANDINGS[f.standing].blocks)
-        return f.baselineState ?? '';
-    const st = findingStanding(f);
-    const words = STANDINGS[st];
-    if (st === 'below')
-        return '';
-    return st === 'known' ? `${words.label}, does not block (fail_on new)` : words.label;
-}
-/** A finding's rate; a known one no window counted is known to main's baseline, not "this run only". */
-function findingRate(f) {
-    if (f.baselineState === 'known' && (f.seen.scope === 'this run' || f.seen.of <= 1))
-        return "known to main's baseline";
-    const rate = rateText(f.seen);
-    return f.standing === 'blocking' && rate.endsWith('(flaky)') ? `${rate.slice(0, -1)}: blocks all the same)` : rate;
-}
-function findingSummaryLine(f) {
-    const label = standingLabel(f);
-    const parts = [`${findingIcon(f)} <b>${f.severity}</b>`];
-    if (label !== '')
-        parts.push(`<b>${label}</b>`);
-    // How steady it is, next to what it is: a rate at the end of a wrapped line is missed.
-    if (f.seen.windowed)
-        parts.push(findingRate(f));
-    parts.push(htmlCode(f.category, 60), htmlCode(f.findingId, 60));
-    if (f.redacted)
-        parts.push('proof withheld by the plan');
-    else {
-        const reproduced = f.attacks.filter((a) => a.lastReplayStatus === 'reproduced').length;
-        parts.push(`${plural(f.attacks.length, 'attack')}${reproduced > 0 ? `, ${formatCount(reproduced)} reproduced` : ''}`);
-    }
-    if (f.status !== 'open')
-        parts.push(`status ${FINDING_STATUSES.includes(f.status) ? f.status : htmlCode(f.status, 30)}`);
-    return parts.join(' · ');
-}
-function findingBlock(f, level) {
-    const out = [`<details>\n<summary>${findingSummaryLine(f)}</summary>\n\n`];
-    if (f.redacted) {
-        out.push(para('The proof is withheld by the plan; the finding counts the same as the others.'));
-    }
-    else {
-        out.push(para(`> ${proseText(f.description, level.proseChars)}`));
-        out.push(para(`**Expected:** ${proseText(f.expectedBehavior, level.proseChars)}`));
-        const a = proofAttack(f);
-        if (a !== null && level.maxSteps > 0) {
-            out.push(para(`**Proof:** attack ${codeSpan(a.attackId, { max: 60 })}, score ${formatCount(a.score)}, ${replayText(a.lastReplayStatus)}.`));
-            const sections = proofSections(a, f, level);
-            if (sections.length > 0)
-                out.push(para(proofBlock(sections, { width: level.wrap, maxChars: level.fieldChars, maxLines: level.maxLines })));
-            else
-                out.push(para('*The attack has no replay steps.*'));
-            const others = f.attacks.filter((x) => x !== a);
-            if (others.length > 0) {
-                const listed = others
-                    .slice(0, 3)
-                    .map((x) => `${codeSpan(x.attackId, { max: 40 })} (${REPLAY_STATUSES.includes(x.lastReplayStatus) ? x.lastReplayStatus.replace('_', ' ') : codeSpan(x.lastReplayStatus, { max: 20 })})`);
-                const more = others.length - listed.length;
-                out.push(para(`Also: ${listed.join(', ')}${more > 0 ? ` and ${formatCount(more)} more` : ''}.`));
-            }
-        }
-        else if (a !== null) {
-            out.push(para(`*Proof of ${plural(f.attacks.length, 'attack')} left out here (see the full data).*`));
-        }
-    }
-    out.push(para('</details>'));
-    return out.join('');
-}
-const markdown_findings_ROWS_HEAD = '| Severity | Category | Finding | Attacks |\n| --- | --- | --- | --- |\n';
-function markdown_findings_findingRow(f) {
-    const attacks = f.redacted
-        ? 'proof withheld'
-        : `${formatCount(f.attacks.length)}${f.attacks.some((a) => a.lastReplayStatus === 'reproduced') ? ', reproduced' : ''}`;
-    const status = f.status === 'open' ? '' : ` (${enumCell(f.status, FINDING_STATUSES)})`;
-    const label = standingLabel(f);
-    const seen = f.seen.windowed ? ` · ${findingRate(f)}` : '';
-    return `| ${findingIcon(f)} ${f.severity}${label === '' ? '' : ` · **${label}**`}${seen} | ${codeSpan(f.category, { max: 60, table: true })} | ${codeSpan(f.findingId, { max: 60, table: true })}${status} | ${attacks} |\n`;
-}
-/** Counts by category (rows) and severity (columns): at most 5 columns. */
-function gridBlock(fs, title, m, budget) {
-    const byCat = new Map();
-    for (const f of fs) {
-        const c = byCat.get(f.category) ?? zeroCounts();
-        c[f.severity] += 1;
-        byCat.set(f.category, c);
-    }
-    const head = `${para(title)}| Category | 🔴 critical | 🟠 high | 🟡 medium | 🔵 low |\n| --- | ---: | ---: | ---: | ---: |\n`;
-    const lines = [];
-    let used = m(head) + 200;
-    let left = 0;
-    const cats = [...byCat.entries()];
-    for (let i = 0; i < cats.length; i++) {
-        const [cat, c] = cats[i];
-        const line = `| ${codeSpan(cat, { max: 60, table: true })} | ${SEVERITIES.map((s) => (c[s] > 0 ? formatCount(c[s]) : '–')).join(' | ')} |\n`;
-        if (used + m(line) > budget) {
-            left = cats.length - i;
-            break;
-        }
-        used += m(line);
-        lines.push(line);
-    }
-    let text = head + lines.join('') + '\n';
-    if (left > 0)
-        text += para(`*${plural(left, 'more category', 'more categories')} not shown in the grid.*`);
-    return { text, left };
-}
-function markdown_findings_countsText(fs) {
-    const c = zeroCounts();
-    for (const f of fs)
-        c[f.severity] += 1;
-    return SEVERITIES.filter((s) => c[s] > 0)
-        .map((s) => `${formatCount(c[s])} ${s}`)
-        .join(', ');
-}
-/** When not even the rows fit: the rows that fit, then a count grid of all. */
-function rowsThenGrid(list, m, avail, headSize, heading) {
-    const grid = gridBlock(list, `**All ${plural(list.length, 'finding')} by category:**`, m, Math.floor(avail / 3));
-    let used = headSize + m(grid.text);
-    let rows = 0;
-    const lines = [];
-    for (const f of list) {
-        const line = markdown_findings_findingRow(f);
-        if (used + m(line) > avail)
-            break;
-        used += m(line);
-        lines.push(line);
-        rows += 1;
-    }
-    const parts = [heading];
-    if (rows > 0)
-        parts.push(markdown_findings_ROWS_HEAD, lines.join(''), '\n');
-    parts.push(grid.text);
-    return { detailed: [], rows, gridOnly: list.length - rows, text: parts.join('') };
-}
-/**
- * Details, then rows, then a grid: each severity group gets the most detail
- * that leaves room for a row for every finding after it; when even the rows
- * do not fit, the rows that fit and a count grid of all.
- */
-function markdown_findings_layoutFindings(list, profile, avail, heading) {
-    const m = profile.measure;
-    const ladder = profile.ladder;
-    const total = list.length;
-    if (total === 0)
-        return { detailed: [], rows: 0, gridOnly: 0, text: '' };
-    const rowSize = list.map((f) => m(markdown_findings_findingRow(f)));
-    const rowsFrom = (i) => {
-        let s = 0;
-        for (let k = i; k < total; k++)
-            s += rowSize[k];
-        return s;
-    };
-    const headSize = m(heading) + m(markdown_findings_ROWS_HEAD) + 400;
-    const cache = new Map();
-    const block = (i, L) => {
-        const key = `${i}:${L}`;
-        let b = cache.get(key);
-        if (b === undefined) {
-            b = findingBlock(list[i], ladder[L]);
-            cache.set(key, b);
-        }
-        return b;
-    };
-    const detailed = [];
-    if (headSize + rowsFrom(0) <= avail) {
-        let used = headSize;
-        let i = 0;
-        // Group boundaries by severity.
-        while (i < total && detailed.length < profile.maxDetailed) {
-            const sev = list[i].severity;
-            let end = i;
-            while (end < total && list[end].severity === sev)
-                end += 1;
-            end = Math.min(end, i + (profile.maxDetailed - detailed.length));
-            const restRows = rowsFrom(end);
-            let chosen = -1;
-            let size = 0;
-            for (let L = 0; L < ladder.length && chosen < 0; L++) {
-                let s = 0;
-                for (let k = i; k < end && used + s + restRows <= avail; k++)
-                    s += m(block(k, L));
-                if (used + s + restRows <= avail) {
-                    chosen = L;
-                    size = s;
-                }
-            }
-            if (chosen >= 0) {
-                for (let k = i; k < end; k++)
-                    detailed.push(chosen);
-                used += size;
-                i = end;
-                continue;
-            }
-            // Not the whole group: as many as fit at the lowest level, rows for the rest.
-            const L = ladder.length - 1;
-            while (i < end && used + m(block(i, L)) + rowsFrom(i + 1) <= avail) {
-                used += m(block(i, L));
-                detailed.push(L);
-                i += 1;
-            }
-            break;
-        }
-        const parts = [heading];
-        detailed.forEach((L, k) => parts.push(block(k, L)));
-        const rows = total - detailed.length;
-        if (rows > 0) {
-            parts.push(para(detailed.length > 0 ? `**${plural(rows, 'more finding')}, one line each:**` : `**One line each:**`));
-            parts.push(markdown_findings_ROWS_HEAD, list.slice(detailed.length).map(markdown_findings_findingRow).join(''), '\n');
-        }
-        return { detailed, rows, gridOnly: 0, text: parts.join('') };
-    }
-    return rowsThenGrid(list, m, avail, headSize, heading);
-}
-
-;// CONCATENATED MODULE: ./src/report/markdown-notes.ts
-/** The end of the markdown report: the redaction line, the notes from the run (untrusted text, quoted) and the footer. */
-
-const MAX_NOTES = 30;
-
-
-
-function markdown_notes_notesBlock(r, budget, m) {
-    if (r.notes.length === 0)
-        return { text: '', left: 0 };
-    const lines = [];
-    let used = 200;
-    let shown = 0;
-    for (const note of r.notes) {
-        if (shown >= MAX_NOTES)
-            break;
-        const line = `> - ${proseText(note, 600)}\n`;
-        if (used + m(line) > budget)
-            break;
-        used += m(line);
-        lines.push(line);
-        shown += 1;
-    }
-    const left = r.notes.length - shown;
-    if (left > 0)
-        lines.push(`> - *${plural(left, 'more note')} not shown.*\n`);
-    return { text: `> **Notes from the run** (may quote the service: untrusted text, not instructions)\n>\n${lines.join('')}\n`, left };
-}
-/** The footer; the line on quoted text only on a page that quotes some (`quotes`). */
-function markdown_notes_footerBlock(profile, quotes = true) {
-    const quoted = quotes
-        ? 'Quoted text (code, quotes, proof) comes from the service and the agent under test: untrusted data, not instructions. '
-        : '';
-    return para(`<sub>${quoted}Full data: ${profile.fullDataWhere}.</sub>`);
-}
-function markdown_notes_redactionLine(r) {
-    const c = r.counts;
-    if (c === null || c.redacted === 0 || r.redactionReason === null)
-        return '';
-    const sev = enumText(r.minSeverity, SEVERITIES);
-    return para(`**Redacted:** ${plural(c.redacted, 'finding')} (${formatCount(c.redactedAtOrAbove)} at or above ${sev}) ${c.redacted === 1 ? 'is' : 'are'} shown without proof: ${proseText(r.redactionReason, 200)}. ${c.redacted === 1 ? 'It counts' : 'They count'} the same as the others.`);
-}
-
-;// CONCATENATED MODULE: ./src/report/markdown.ts
-/**
- * The markdown rendering of a report, shared by the PR comment and the job
- * summary, fitted to a size budget, laid out for the reader who decides in
- * seconds:
- *
- * 1. A headline: icon, result, the blocking counts or the cause, the model.
- *    An error reads "⛔ Not assessed: ...": never "pass" wording under an
- *    error or an incomplete run.
- * 2. One metadata line: commit, categories done/planned, threshold, elapsed,
- *    the run and a link to the workflow run (where the job summary is).
- * 3. The findings at or above the threshold, blocking ones first: the most
- *    severe with their proof (one <details> per finding: the first reproducing
- *    attack as prompt → reply → the check it failed, hard-wrapped so nothing
- *    scrolls sideways), every other one as a one-line row, and only when even
- *    the rows do not fit, a category × severity count grid. What was cut is
- *    said with exact counts. Accepted, known (fail_on new) and closed findings
- *    follow, each marked as such and counted apart: the headline, the lines
- *    under it and the list heading all count from the report model's one
- *    count (FindingStanding), in the same words.
- * 4. Coverage: at most 5 columns; clean categories rolled up into one line;
- *    folded on a pass. The job summary has every row (ATLAS included).
- * 5. Notes in a quote block labelled as text from the run, then the footer.
- *
- * The document is built from blocks whose sizes add up, so nothing is
- * rendered twice to be measured. Every value from the service or the target
- * goes through markdown-safe.ts.
- */
-
-
-
-
-
-
-
-
-
-
-
-/** Share of the budget the coverage table and the notes may take at most. */
-const COVERAGE_SHARE = 0.2;
-const NOTES_SHARE = 0.06;
-/** The one fold under the header: findings, coverage, how the run was assessed, notes. */
-const DETAILS_OPEN = '<details>\n<summary>Findings, coverage and how this run was assessed</summary>\n\n';
-const DETAILS_CLOSE = '\n</details>\n';
-const FOLD = DETAILS_OPEN + DETAILS_CLOSE;
-/** Room kept for the line on what was cut. */
-const RESERVE = 1200;
-function minimalDocument(r, profile) {
-    const lines = [];
-    if (profile.marker)
-        lines.push(profile.marker);
-    lines.push(headline(r.result, reportTitle(r)));
-    lines.push(metaLine({
-        commitSha: r.commitSha,
-        assessedAt: r.assessedAt,
-        runUrl: r.runUrl,
-        runLinkLabel: profile.runLinkLabel,
-        threshold: r.minSeverity
-    }));
-    const counts = standingParts(r, { of: 'gate' });
-    if (counts.length > 0)
-        lines.push(`**Found:** ${counts.join(' · ')}.`);
-    lines.push(`*The report did not fit ${profile.limitLabel}: only counts are shown. Full data: ${profile.fullDataWhere}.*`);
-    const m = profile.measure;
-    while (lines.length > 1 && m(lines.join('\n\n') + '\n') > profile.limit)
-        lines.pop();
-    const doc = lines.join('\n\n') + '\n';
-    return m(doc) <= profile.limit ? doc : '';
-}
-/** The list heading's counts, of this run's findings: what blocks, then what does not and why in a word. */
-function findingsHeadingParts(r, missed) {
-    const c = r.counts;
-    if (c === null)
-        return [];
-    const word = r.baseline?.available && r.baseline.failOn === 'new' ? 'new' : 'open';
-    const sum = (s) => SEVERITIES.reduce((n, k) => n + s[k], 0);
-    const blocking = SEVERITIES.filter((s) => c.byStanding.blocking[s] > 0).map((s) => `${formatCount(c.byStanding.blocking[s])} ${word} ${s}`);
-    // "0 new" only when nothing blocks: a blocker this run did not reproduce is new all the same (said after the counts).
-    const parts = blocking.length > 0 ? [blocking.join(', ')] : word === 'new' && missed === 0 ? ['0 new'] : [];
-    for (const st of ['known', 'accepted', 'closed'])
-        if (sum(c.byStanding[st]) > 0)
-            parts.push(`${formatCount(sum(c.byStanding[st]))} ${STANDINGS[st].label}`);
-    return parts;
-}
-/** The reviewer's ten seconds: the headline, what blocks, what does not, the meta line; everything else in one fold. */
-function foldedDocument(top, rest) {
-    const folded = rest.join('').replace(/\n+$/, '\n');
-    return (top + (folded.trim() === '' ? '' : DETAILS_OPEN + folded + DETAILS_CLOSE)).replace(/\n+$/, '\n');
-}
-function markdown_renderMarkdownReport(r, profile) {
-    const m = profile.measure;
-    const limit = profile.limit;
-    const marker = profile.marker ? `${profile.marker}\n${stateMarker(r)}\n\n` : '';
-    const header = headerBlock(r, profile.runLinkLabel);
-    const context = contextBlock(r);
-    const coverage = coverageBlock(r, profile, Math.floor(limit * COVERAGE_SHARE));
-    const notes = notesBlock(r, Math.floor(limit * NOTES_SHARE), m);
-    const footer = footerBlock(profile, r.findings.length > 0 || r.notes.length > 0);
-    const redaction = redactionLine(r);
-    const sev = enumText(r.minSeverity, SEVERITIES);
-    // Blocking findings first (most severe first), then the known, accepted and closed ones.
-    const grouped = r.groups.flatMap((g) => g.findings);
-    const blocking = FINDING_STANDINGS.flatMap((st) => grouped.filter((f) => f.standing === st));
-    const below = r.below;
-    let heading = '';
-    const missed = blockers(r).filter((b) => !b.reproduced).length;
-    const missedText = missed > 0 ? ` · ${formatCount(missed)} more ${missed === 1 ? 'blocks' : 'block'} without being reproduced in this run (above)` : '';
-    if (r.counts !== null && blocking.length > 0) {
-        heading = para(`#### ${plural(blocking.length, 'finding')} at or above ${sev}: ${findingsHeadingParts(r, missed).join(' · ')}${missedText}`);
-    }
-    else if (r.counts !== null && r.result !== 'error') {
-        heading = para(`**No findings at or above ${sev}**${missedText}.`);
-    }
-    let belowCount = '';
-    if (r.counts !== null && below.length > 0 && !profile.listBelowThreshold) {
-        belowCount = para(`**Below ${sev}:** ${plural(below.length, 'finding')} (${countsText(below)}), counted here and listed in ${profile.fullListWhere}.`);
-    }
-    const fixed = m(marker + header + FOLD + context + coverage.text + notes.text + footer + redaction + belowCount);
-    const avail = limit - fixed - RESERVE;
-    if (avail < 0 || profile.ladder.length === 0)
-        return minimalDocument(r, profile);
-    const main = layoutFindings(blocking, profile, avail, heading);
-    let belowText = belowCount;
-    let belowLeft = 0;
-    if (profile.listBelowThreshold && below.length > 0) {
-        const head = para(`#### Below ${sev}: ${plural(below.length, 'finding')} (${countsText(below)})`);
-        const room = avail - m(main.text) - m(head) - m(ROWS_HEAD) - 200;
-        const lines = [];
-        let size = 0;
-        if (main.gridOnly === 0) {
-            for (const f of below) {
-                const line = findingRow(f);
-                if (size + m(line) > room)
-                    break;
-                size += m(line);
-                lines.push(line);
-            }
-        }
-        belowLeft = below.length - lines.length;
-        belowText = head + (lines.length > 0 ? `${ROWS_HEAD}${lines.join('')}\n` : '');
-        if (belowLeft > 0)
-            belowText += para(`*${plural(belowLeft, 'finding')} below ${sev} not listed here.*`);
-    }
-    // What was cut, with exact counts.
-    const cuts = [];
-    const full = main.detailed.filter((L) => L === 0).length;
-    const trimmed = main.detailed.length - full;
-    if (trimmed > 0)
-        cuts.push(`${plural(trimmed, 'finding')} with shorter proof`);
-    if (main.rows > 0 && blocking.length > 0)
-        cuts.push(`${plural(main.rows, 'finding')} as one-line rows without proof`);
-    if (main.gridOnly > 0)
-        cuts.push(`${plural(main.gridOnly, 'finding')} only counted in the grid`);
-    if (belowLeft > 0)
-        cuts.push(`${plural(belowLeft, 'finding')} below ${sev} not listed`);
-    if (coverage.left > 0)
-        cuts.push(`${plural(coverage.left, 'coverage row')} not shown`);
-    if (notes.left > 0)
-        cuts.push(`${plural(notes.left, 'note')} not shown`);
-    const cutLine = cuts.length > 0 ? para(`*To fit ${profile.limitLabel}: ${cuts.join('; ')}. Full data: ${profile.fullDataWhere}.*`) : '';
-    const findingsFirst = blocking.length > 0;
-    // What was cut is said before the rows it explains.
-    const mainText = main.text.startsWith(heading) && cutLine !== '' ? heading + cutLine + main.text.slice(heading.length) : main.text + cutLine;
-    const body = findingsFirst ? [mainText, context, belowText, coverage.text] : [context, coverage.text, mainText, belowText];
-    const doc = foldedDocument(marker + header, [...body, redaction, notes.text, footer]);
-    if (m(doc) > limit)
-        return minimalDocument(r, profile);
-    return doc;
-}
-
-;// CONCATENATED MODULE: ./src/report/comment.ts
-/**
- * The sticky PR comment: the report in markdown, under GitHub's comment limit,
- * starting with a hidden marker that names the model, so each model of a matrix
- * keeps its own comment and the next run edits it in place. Under the marker,
- * hidden lines record the result (state line) and what was assessed (record
- * line), read back by the next run.
- */
-
-
-
-
-/** GitHub's limit on a comment body, in characters. */
-const COMMENT_LIMIT = 65536;
-const MARKER_PREFIX = '<!-- asas-gate:model=';
-const MARKER_SUFFIX = ' -->';
-/** Longer encoded ids are shortened to a prefix and a hash (the marker stays small and unique). */
-const MARKER_MAX_ENCODED = 120;
-/**
- * Percent-encodes every UTF-8 byte except ASCII letters, digits and `_`, so the
- * result can hold no `-`, `>`, `!`, space or line break: it cannot end or break
- * the HTML comment, and distinct ids give distinct encodings.
- */
-function strictEncode(text) {
-    const bytes = Buffer.from(text, 'utf8');
-    let out = '';
-    for (const b of bytes) {
-        const c = String.fromCharCode(b);
-        out += /[A-Za-z0-9_]/.test(c) ? c : `%${b.toString(16).toUpperCase().padStart(2, '0')}`;
-    }
-    return out;
-}
-/** The text of a key strictEncode wrote (recordSubjectKey); a hashed key (too long to hold) reads as `(a long name)`. */
-function comment_decodeRecordKey(key) {
-    if (key.startsWith('.sha256.'))
-        return '(a long name)';
-    const bytes = [];
-    for (let i = 0; i < key.length; i++) {
-        const hex = key[i] === '%' ? /^[0-9A-F]{2}$/.exec(key.slice(i + 1, i + 3)) : null;
-        if (hex) {
-            bytes.push(parseInt(hex[0], 16));
-            i += 2;
-        }
-        else
-            bytes.push(key.charCodeAt(i) & 0xff);
-    }
-    return Buffer.from(bytes).toString('utf8');
-}
-/** The hidden first line of the comment of `modelId`, e.g. `<!-- asas-gate:model=m_123 -->`. */
-function commentMarker(modelId) {
-    let enc = strictEncode(modelId);
-    if (enc.length > MARKER_MAX_ENCODED) {
-        const hash = createHash('sha256').update(modelId, 'utf8').digest('hex');
-        enc = `${strictEncode(modelId.slice(0, 30)).slice(0, 60)}.sha256.${hash}`;
-    }
-    return `${MARKER_PREFIX}${enc}${MARKER_SUFFIX}`;
-}
-/**
- * Detail of the comment: the ten most severe findings in full at most, proof
- * wrapped at 90 characters; the rest one line each.
- */
-const COMMENT_LADDER = [
-    { wrap: WRAP_WIDTH, fieldChars: 1200, maxLines: 14, proseChars: 600, maxSteps: 3, bodies: true, headers: false },
-    { wrap: WRAP_WIDTH, fieldChars: 400, maxLines: 6, proseChars: 300, maxSteps: 1, bodies: false, headers: false },
-    { wrap: WRAP_WIDTH, fieldChars: 0, maxLines: 0, proseChars: 200, maxSteps: 0, bodies: false, headers: false }
-];
-/** The comment's words in each host's terms. */
-const COMMENT_WORDS = {
-    github: {
-        comment: 'a GitHub comment',
-        fullList: 'the job summary',
-        runLink: 'workflow run',
-        fullData: (runUrl) => `${markdown_safe_trustedLink('job summary', runUrl) ?? 'the job summary of this workflow run'} and the JSON report (\`report_path\`, kept when the workflow uploads it as an artifact)`
-    },
-    gitlab: {
-        comment: 'this merge-request note',
-        fullList: "the markdown report in the job's artifacts",
-        runLink: 'job',
-        fullData: (runUrl) => `the JSON and markdown reports in the artifacts of ${markdown_safe_trustedLink('the job', runUrl) ?? 'the job'} (kept when the job lists them under \`artifacts:paths\`), and its job log`
-    }
-};
-/** Findings shown with their proof in the comment at most. */
-const COMMENT_MAX_DETAILED = 10;
-/**
- * The comment body: starts with the marker line (`marker`, the agent's:
- * commentMarker(AgentIdentity.commentKey); the model's by default) (and, with `record`, the
- * assessment record under the state line); at most `limit` characters
- * (UTF-16 code units).
- */
-function renderComment(report, opts = {}) {
-    const recordLine = opts.record ? `${recordMarker(opts.record)}\n` : '';
-    const limit = (opts.limit ?? COMMENT_LIMIT) - recordLine.length;
-    const words = COMMENT_WORDS[opts.on ?? 'github'];
-    const body = renderMarkdownReport(report, {
-        limit,
-        measure: (s) => s.length,
-        limitLabel: `the ${limit.toLocaleString('en-US')}-character limit of ${words.comment}`,
-        marker: opts.marker ?? commentMarker(report.modelId),
-        ladder: COMMENT_LADDER,
-        maxDetailed: COMMENT_MAX_DETAILED,
-        coverage: 'compact',
-        listBelowThreshold: false,
-        fullDataWhere: words.fullData(report.runUrl),
-        fullListWhere: words.fullList,
-        runLinkLabel: words.runLink
-    });
-    return opts.record ? withRecord(body, opts.record) : body;
-}
-/**
- * The result an earlier comment recorded in its hidden second line (see
- * stateMarker), or null. Only the exact shape is read: an enum, hex and an ISO
- * minute, so whatever else the comment holds cannot come through.
- */
-function previousResult(body) {
-    if (!body)
-        return null;
-    const second = body.split('\n', 3)[1]?.replace(/\r$/, '') ?? '';
-    const m = /^<!-- asas-gate:result=(pass|fail|incomplete|error);sha=([0-9a-f]{7,12}|-);at=(\d{4}-\d\d-\d\dT\d\d:\d\dZ|-) -->$/.exec(second);
-    if (!m)
-        return null;
-    return { result: m[1], sha: m[2] === '-' ? null : m[2], at: m[3] === '-' ? null : m[3] };
-}
-/** The results a comment can record. */
-
-
-const FULL_SHA = /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/;
-const DIGEST = /^[0-9a-f]{64}$/;
-const ISO_MINUTE = /^\d{4}-\d\d-\d\dT\d\d:\d\dZ$/;
-/** Longer subject keys are replaced by a hash (the line stays small; the key stays unique). */
-const SUBJECT_MAX_ENCODED = 600;
-/**
- * The key a record holds for a model or target, e.g. `model:m_123` or
- * `target:agent-pr-7`: strictly encoded (no `-`, `>`, space or line break can
- * reach the HTML comment), or a hash when long. Compare keys, not names.
- */
-function comment_recordSubjectKey(subject) {
-    const enc = strictEncode(subject);
-    return enc.length <= SUBJECT_MAX_ENCODED ? enc : `.sha256.${createHash('sha256').update(subject, 'utf8').digest('hex')}`;
-}
-const RECORD_LINE = /^<!-- asas-gate:record=2;result=(pass|fail|incomplete|error);assessed=([0-9a-f]{40}|[0-9a-f]{64});head=([0-9a-f]{40}|[0-9a-f]{64});subject=([A-Za-z0-9_%.]{1,672});config=([0-9a-f]{8}|-);host=([A-Za-z0-9_%.]{1,672}|-);profile=([0-9a-f]{64}|-);policy=([0-9a-f]{64}|-);at=(\d{4}-\d\d-\d\dT\d\d:\d\dZ|-) -->$/;
-/**
- * The hidden record line of `record`. Throws on a value it cannot hold
- * exactly (a bug of the caller): a record that does not say what was
- * assessed must not be written.
- */
-function recordMarker(record) {
-    const bad = (what) => {
-        throw new Error(`assessment record: ${what} is not of the recorded shape`);
-    };
-    if (!RECORDED_RESULTS.includes(record.result))
-        bad('result');
-    if (!FULL_SHA.test(record.assessedSha))
-        bad('assessedSha');
-    if (!FULL_SHA.test(record.headSha))
-        bad('headSha');
-    if (!/^[A-Za-z0-9_%.]{1,672}$/.test(record.subject))
-        bad('subject (use recordSubjectKey)');
-    if (record.config !== null && !/^[0-9a-f]{8}$/.test(record.config))
-        bad('config');
-    if (record.host !== null && !/^[A-Za-z0-9_%.]{1,672}$/.test(record.host))
-        bad('host (use recordSubjectKey)');
-    if (record.profileDigest !== null && !DIGEST.test(record.profileDigest))
-        bad('profileDigest');
-    if (record.policyDigest !== null && !DIGEST.test(record.policyDigest))
-        bad('policyDigest');
-    if (record.at !== null && !ISO_MINUTE.test(record.at))
-        bad('at');
-    return (`<!-- asas-gate:record=2;result=${record.result};assessed=${record.assessedSha};head=${record.headSha}` +
-        `;subject=${record.subject};config=${record.config ?? '-'};host=${record.host ?? '-'};profile=${record.profileDigest ?? '-'};policy=${record.policyDigest ?? '-'};at=${record.at ?? '-'} -->`);
-}
-/**
- * The record of a comment body, or null. Read only from the third line, right
- * under the model marker and the state line, and only when the state line
- * records the same result: a record quoted anywhere else (a finding's text, a
- * person's comment), a malformed one or one that disagrees reads as no record.
- * Who wrote the comment is checked by the caller (src/github/assessment-record.ts).
- */
-function readAssessmentRecord(body) {
-    if (!body)
-        return null;
-    const lines = body.split('\n', 4).map((l) => l.replace(/\r$/, ''));
-    if (!(lines[0] ?? '').startsWith(MARKER_PREFIX))
-        return null;
-    const state = previousResult(body);
-    const m = RECORD_LINE.exec(lines[2] ?? '');
-    if (!state || !m)
-        return null;
-    const [, result, assessedSha, headSha, subject, config, host, profile, policy, at] = m;
-    if (state.result !== result)
-        return null;
-    if (state.sha !== null && !assessedSha.startsWith(state.sha) && !headSha.startsWith(state.sha))
-        return null;
-    return {
-        result,
-        assessedSha,
-        headSha,
-        subject,
-        config: config === '-' ? null : config,
-        host: host === '-' ? null : host,
-        profileDigest: profile === '-' ? null : profile,
-        policyDigest: policy === '-' ? null : policy,
-        at: at === '-' ? null : at
-    };
-}
-/**
- * `body` with the record line put under its model marker and state line.
- * A body without those two lines (not rendered with a marker) is returned
- * unchanged: it records nothing, so the next run assesses.
- */
-function withRecord(body, record) {
-    const first = body.indexOf('\n');
-    const second = first < 0 ? -1 : body.indexOf('\n', first + 1);
-    if (second < 0 || !body.startsWith(MARKER_PREFIX) || previousResult(body) === null)
-        return body;
-    return `${body.slice(0, second + 1)}${recordMarker(record)}\n${body.slice(second + 1)}`;
-}
-
-;// CONCATENATED MODULE: ./src/pipeline/identity.ts
-/**
- * "The same agent", the one definition every feature asks (agentIdentity):
- * registration names and finds the target by it, the assessment record and
- * carry-over match it, the merge queue checks the queued pull requests
- * against it, the sticky comment and the commit status are keyed on it, and
- * every report names the agent by its display name.
- *
- * An agent is a model id, or a target: its configured name (target_name, or
- * the event's default `<repo>-pr-<n>`) with the digest of its configuration
- * (path, query keys, reply field, transport, auth, timeout, and the deployed
- * project when the event names one) and the host it runs at. What a record
- * must also match to stand for this run: the profile and the verdict inputs
- * (AssessmentIdentity). Pure.
- */
-
-
-
-/** The one answer to "which agent is this": see the file's comment. */
-function agentIdentity(target, ctx) {
-    if (target.kind === 'model') {
-        const id = target.modelId;
-        const subject = recordSubjectKey(`model:${id}`);
-        return {
-            kind: 'model',
-            ...{ display: id, subject, config: null, host: null, targetName: null },
-            ...{ commentKey: id, statusName: id, statusOwner: statusOwnerOf(`model:${id}`, null), key: subject }
-        };
-    }
-    const given = target.kind === 'endpoint' ? target.endpoint.name : target.name;
-    const display = given ?? defaultTargetName(ctx);
-    const subject = recordSubjectKey(`target:${display}`);
-    if (target.kind === 'preview') {
-        return {
-            kind: 'target',
-            display,
-            subject,
-            config: null,
-            host: null,
-            targetName: null,
-            commentKey: `target:${display}`,
-            statusName: given ?? 'preview',
-            statusOwner: statusOwnerOf(`target:${given ?? 'preview'}`, null),
-            key: `${subject};config=-;host=-`
-        };
-    }
-    const config = configDigest({ ...target.endpoint, site: ctx.site });
-    const host = hostOf(target.endpoint.endpointUrl);
-    const targetName = targetNameWithDigest(display, config);
-    return {
-        kind: 'target',
-        display,
-        subject,
-        config,
-        host,
-        targetName,
-        commentKey: `target:${targetName}`,
-        // The per-PR default name holds the PR number: the context names the configuration instead.
-        statusName: given ?? `preview cfg-${config}`,
-        statusOwner: statusOwnerOf(`target:${given ?? 'preview'}`, config),
-        key: `${subject};config=${config};host=${recordSubjectKey(host)}`
-    };
-}
-function statusOwnerOf(name, config) {
-    return textDigest(`${name};config=${config ?? '-'}`).slice(0, 8);
-}
-/** The identity a record is matched against: the agent's, with the profile and verdict digests. */
-function assessmentIdentityOf(agent, digests) {
-    const partial = agent.kind === 'target' && agent.config === null;
-    return {
-        subject: agent.subject,
-        config: agent.config,
-        host: agent.host === null ? null : recordSubjectKey(agent.host),
-        partial,
-        ...digests
-    };
-}
-/** sha256 (hex) of a text, e.g. the profile file as committed: any change, even of spacing, is a change. */
-function textDigest(text) {
-    return createHash('sha256').update(text, 'utf8').digest('hex');
-}
-/**
- * sha256 (hex) of the inputs that decide the verdict, given by name (e.g.
- * min_severity, categories, fail_on, fail_on_incomplete, the accepted-risks
- * file's text, the baseline run id). Independent of the order they are given
- * in; a name with another value, or a name added or removed, gives another
- * digest.
- */
-function policyDigest(parts) {
-    const canonical = JSON.stringify(Object.entries(parts).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
-    return textDigest(canonical);
-}
-/** Why `record` is not of the same assessment as `identity`; null when it is. */
-function identity_identityMismatch(record, identity) {
-    if (record.subject !== identity.subject)
-        return 'it assessed another model or target';
-    if (!identity.partial && record.config !== identity.config) {
-        return 'it assessed another configuration of the target (endpoint path or query, reply field, transport, auth or project)';
-    }
-    // The host is not part of the agent: a preview redeployed at another host (Vercel's per-deployment URLs) is the
-    // same project, path and configuration, and a stable host serves each new deployment too. What decides is the
-    // identity and that nothing under agent_paths changed (carry-over.ts); the record keeps the host it assessed.
-    if (record.profileDigest !== identity.profileDigest) {
-        if (record.profileDigest === null)
-            return 'it was assessed without a profile_file, and this run has one';
-        if (identity.profileDigest === null)
-            return 'it was assessed with a profile_file, and this run has none';
-        return 'the profile file changed since';
-    }
-    if (record.policyDigest !== identity.policyDigest) {
-        return 'the inputs that decide the verdict (min_severity, categories, fail_on, accepted risks, ...) differ';
-    }
-    return null;
-}
-/**
- * The host `record` assessed, when the agent has moved since (another host
- * now); null when it did not move, or either host is unknown (a model, a
- * preview this event has no deployment of). Decoded for display.
- */
-function movedFrom(record, identity) {
-    if (record.host === null || identity.host === null || record.host === identity.host)
-        return null;
-    return decodeRecordKey(record.host);
-}
-/**
- * The records that speak for `identity`'s agent, newest first by assessment
- * time (a later one in the list wins a tie): of its subject and, unless the
- * identity is partial, of its configuration, at any host (the host is not
- * part of the agent: movedFrom says where it was assessed). Partial: the newest of each configuration
- * recorded under the name, every one of which must stand.
- */
-function recordsOfAgent(found, identity) {
-    const newest = new Map();
-    for (const f of found) {
-        if (f.record.subject !== identity.subject)
-            continue;
-        if (!identity.partial && f.record.config !== identity.config)
-            continue;
-        const key = f.record.config ?? '-';
-        const best = newest.get(key);
-        // ISO minutes compare as text; a record without a time loses to one with.
-        if (best === undefined || (f.record.at ?? '') >= (best.record.at ?? ''))
-            newest.set(key, f);
-    }
-    return [...newest.values()].sort((a, b) => ((b.record.at ?? '') < (a.record.at ?? '') ? -1 : 1));
-}
-/** The first 7 characters of a commit SHA, as GitHub shows it. */
-function identity_shortSha(sha) {
-    return sha.slice(0, 7);
-}
-
-;// CONCATENATED MODULE: ./src/pipeline/code-origin.ts
-/**
- * Whether the code a target is built from comes from outside this repository:
- * the one answer every feature asks (outsideCode). Code is inside only when a
- * branch of this repository holds it: a push's or a merge queue's commit, a
- * pull request whose head branch is here, a deployed commit (or the commit a
- * status, check_run or check_suite event names) that the event's branch (or
- * the head branch of its pull request here) holds.
- * A fork's head, a commit on no branch here, and anything that cannot be told
- * are outside. Pure: the evidence is gathered at the edge
- * (src/action/stages/outside-code.ts).
- */
-
-const sameRepo = (a, b) => a.toLowerCase() === b.toLowerCase();
-/** Why the code is from outside this repository; null when a branch of this repository holds it. */
-function code_origin_outsideCode(e) {
-    switch (e.kind) {
-        case 'this_repository':
-            return null;
-        case 'head':
-            if (e.headRepo !== null && sameRepo(e.headRepo, e.repository))
-                return null;
-            return `the head of ${e.of} is in ${e.headRepo === null ? 'a fork that no longer exists' : `the fork ${e.headRepo}`}, not in ${e.repository}`;
-        case 'commit': {
-            if (e.heldBy !== null)
-                return null;
-            const what = e.of ?? `the deployed commit ${identity_shortSha(e.sha)}`;
-            const asked = e.asked.length === 0 ? 'the event names no branch' : `not on ${e.asked.map((b) => `'${b.slice(0, 60)}'`).join(' or ')}`;
-            if (e.forkPull !== null) {
-                const fork = e.forkPull.headRepo === null ? 'a fork that no longer exists' : `the fork ${e.forkPull.headRepo}`;
-                return `${what} is the head of pull request #${e.forkPull.number} from ${fork}, and on no branch of this repository (${asked})`;
-            }
-            return `${what} is on no branch of this repository (${asked})`;
-        }
-        case 'unknown':
-            return `it cannot be told whether the code is this repository's (${e.why})`;
-    }
-}
-
-;// CONCATENATED MODULE: ./src/gitlab/ci-context.ts
-/**
- * What a GitLab CI job is, read from GitLab's predefined variables. Pure: the
- * environment in.
- *
- * - The API root: CI_API_V4_URL, else CI_SERVER_URL + /api/v4 (http or https
- *   without credentials; anything else reads as unset).
- * - The merge request a pipeline runs for, whatever its source: a
- *   merge-request pipeline (CI_PIPELINE_SOURCE merge_request_event), and its
- *   child pipelines (`parent_pipeline`), which GitLab runs "under the same
- *   project, ref, and commit SHA" with the merge request's variables, and a
- *   downstream pipeline (`pipeline`, `trigger`) given them. The merge request
- *   lives in its target project, CI_MERGE_REQUEST_PROJECT_ID; its code comes
- *   from CI_MERGE_REQUEST_SOURCE_PROJECT_ID, another project when it comes
- *   from a fork. The pipeline itself runs in CI_PROJECT_ID: the fork's by
- *   default, the target's when a member of the target project runs it there,
- *   where the job gets the target's CI/CD variables while it runs the fork's
- *   code.
- * - A pipeline that carries merge-request variables (any CI_MERGE_REQUEST_*)
- *   without the ones that tell where its code is from (the IID and the three
- *   project ids, each a number) has a `mergeRequestGap`: it cannot be told.
- */
-/** A variable's value; null when unset or blank. */
-const ci_context_nonEmpty = (value) => (value === undefined || value.trim() === '' ? null : value);
-/** True in a GitLab CI job (GitLab sets GITLAB_CI=true in every job). */
-function isGitLabCi(env) {
-    return env.GITLAB_CI === 'true';
-}
-/** An http(s) URL without credentials, query or fragment, without its trailing slashes; null otherwise. */
-function ci_context_httpUrl(raw) {
-    try {
-        const url = new URL(raw);
-        if (!/^https?:$/.test(url.protocol) || url.username || url.password || url.search || url.hash)
-            return null;
-        return url.toString().replace(/\/+$/, '');
-    }
-    catch {
-        return null;
-    }
-}
-/** A variable holding an http(s) URL (httpUrl), else null. */
-function httpUrlOrNull(value) {
-    const v = ci_context_nonEmpty(value);
-    return v === null ? null : ci_context_httpUrl(v);
-}
-function apiUrlOf(env) {
-    const v4 = ci_context_nonEmpty(env.CI_API_V4_URL);
-    if (v4 !== null)
-        return ci_context_httpUrl(v4);
-    const server = ci_context_nonEmpty(env.CI_SERVER_URL);
-    const root = server === null ? null : ci_context_httpUrl(server);
-    return root === null ? null : `${root}/api/v4`;
-}
-/** A GitLab id (a project's, an IID): a positive integer in decimal; null otherwise. */
-function idOf(value) {
-    const v = value ?? '';
-    return /^[1-9][0-9]{0,15}$/.test(v) ? v : null;
-}
-/** The variables that say which merge request a pipeline runs for and where its code is from. */
-const MERGE_REQUEST_IDS = [
-    'CI_MERGE_REQUEST_IID',
-    'CI_MERGE_REQUEST_PROJECT_ID',
-    'CI_MERGE_REQUEST_SOURCE_PROJECT_ID',
-    'CI_PROJECT_ID'
-];
-/** Whether the job carries any merge-request variable (CI_MERGE_REQUEST_*, set and not blank). */
-function carriesMergeRequest(env) {
-    return Object.entries(env).some(([name, value]) => name.startsWith('CI_MERGE_REQUEST_') && ci_context_nonEmpty(value) !== null);
-}
-function mergeRequestOf(env, pipelineSource) {
-    if (pipelineSource !== 'merge_request_event' && !carriesMergeRequest(env))
-        return { mergeRequest: null, mergeRequestGap: null };
-    const ids = MERGE_REQUEST_IDS.map((name) => idOf(env[name]));
-    const [iid, projectId, sourceProjectId, pipelineProjectId] = ids;
-    if (iid === null || projectId === null || sourceProjectId === null || pipelineProjectId === null) {
-        const what = MERGE_REQUEST_IDS.filter((_, i) => ids[i] === null)
-            .map((name) => `${name} ${ci_context_nonEmpty(env[name]) === null ? 'unset' : 'not a number'}`)
-            .join(', ');
-        return {
-            mergeRequest: null,
-            mergeRequestGap: `a pipeline of a merge request whose variables do not say where its code is from (${what})`
-        };
-    }
-    const projectUrl = ci_context_nonEmpty(env.CI_MERGE_REQUEST_PROJECT_URL);
-    return {
-        mergeRequest: {
-            projectId,
-            iid: Number(iid),
-            sourceProjectId,
-            webUrl: projectUrl !== null && /^https?:\/\//.test(projectUrl) ? `${projectUrl.replace(/\/+$/, '')}/-/merge_requests/${iid}` : null
-        },
-        mergeRequestGap: null
-    };
-}
-function ci_context_readGitLabCi(env) {
-    const pipelineSource = ci_context_nonEmpty(env.CI_PIPELINE_SOURCE) ?? '';
-    return {
-        apiUrl: apiUrlOf(env),
-        projectId: idOf(env.CI_PROJECT_ID),
-        pipelineSource,
-        commitBranch: ci_context_nonEmpty(env.CI_COMMIT_BRANCH),
-        defaultBranch: ci_context_nonEmpty(env.CI_DEFAULT_BRANCH),
-        commitSha: ci_context_nonEmpty(env.CI_COMMIT_SHA),
-        ...mergeRequestOf(env, pipelineSource),
-        jobUrl: httpUrlOrNull(env.CI_JOB_URL),
-        configPath: ci_context_nonEmpty(env.CI_CONFIG_PATH)
-    };
-}
-/** The GitLab variables this code reads: what a shell that builds its step's own environment passes through. */
-const GITLAB_JOB_VARIABLES = (/* unused pure expression or super */ null && ([
-    'GITLAB_CI',
-    'GITLAB_TOKEN',
-    'CI_API_V4_URL',
-    'CI_SERVER_URL',
-    'CI_PROJECT_ID',
-    'CI_PIPELINE_SOURCE',
-    'CI_COMMIT_BRANCH',
-    'CI_DEFAULT_BRANCH',
-    'CI_COMMIT_SHA',
-    'CI_JOB_URL',
-    'CI_CONFIG_PATH',
-    'CI_MERGE_REQUEST_IID',
-    'CI_MERGE_REQUEST_PROJECT_ID',
-    'CI_MERGE_REQUEST_SOURCE_PROJECT_ID',
-    'CI_MERGE_REQUEST_PROJECT_URL'
-]));
-/**
- * The part of a step's environment a GitLab job adds, for a shell that builds
- * the step's environment itself (the command line): GitLab's variables as
- * they are (every merge-request variable among them: one present says the
- * pipeline is a merge request's), and the comment on (the merge-request note
- * takes its place). Null outside GitLab CI unless `force` (an explicit option).
- */
-function gitlabStepEnv(env, force = false) {
-    if (!force && !isGitLabCi(env))
-        return null;
-    const out = { GITLAB_CI: 'true', INPUT_COMMENT: 'update' };
-    const passed = (name) => GITLAB_JOB_VARIABLES.includes(name) || name.startsWith('CI_MERGE_REQUEST_');
-    for (const [name, value] of Object.entries(env))
-        if (name !== 'GITLAB_CI' && passed(name))
-            out[name] = value;
-    return out;
-}
-
-;// CONCATENATED MODULE: ./src/gitlab/fork-rule.ts
-/**
- * What a GitLab pipeline may do, by the same rules as a GitHub workflow
- * (src/github/write-rule.ts): shared targets, dismissals and the baseline are
- * written only from the default branch on push, schedule or a manual run
- * (GitLab's `web`, as workflow_dispatch); a pipeline of a merge request is a
- * pull request, which writes only the profile of its own preview. And no
- * secret reaches a fork's code: a pipeline of a merge request, whatever its
- * source (the merge-request pipeline, its child pipelines, a downstream
- * pipeline given its variables), that runs the code of another project in
- * the target project (where the job holds the target's CI/CD variables) is
- * refused before anything is sent; so is one whose variables cannot tell.
- *
- * Pure: the CI context (./ci-context.ts) in.
- */
-
-
-
-
-
-/** GitLab's pipeline sources with a GitHub event of the same meaning. */
-const SAME_AS_GITHUB = { push: 'push', schedule: 'schedule', web: 'workflow_dispatch' };
-/** A mirrored GitHub pull request's pipeline: a proposed change whose source GitLab does not name. */
-const MIRRORED_PULL_REQUEST = 'external_pull_request_event';
-/**
- * What a pipeline says of where its code comes from, as the one rule of
- * outside code (src/pipeline/code-origin.ts) reads it: a merge request's
- * head is in its source project, whatever the pipeline's source; a merge
- * request whose variables do not say enough, or a mirrored pull request,
- * cannot be told (outside, fail closed); any other pipeline runs a ref of
- * this project.
- */
-function codeEvidence(ci) {
-    if (ci.pipelineSource === MIRRORED_PULL_REQUEST)
-        return { kind: 'unknown', why: 'a mirrored pull request, whose source GitLab does not name' };
-    if (ci.mergeRequestGap !== null)
-        return { kind: 'unknown', why: ci.mergeRequestGap };
-    const mr = ci.mergeRequest;
-    if (mr === null)
-        return { kind: 'this_repository' };
-    return { kind: 'head', of: `merge request !${mr.iid}`, headRepo: `project ${mr.sourceProjectId}`, repository: `project ${mr.projectId}` };
-}
-/** Whether the pipeline runs code from outside the project (outsideCode of codeEvidence). */
-function runsOutsideCode(ci) {
-    return outsideCode(codeEvidence(ci)) !== null;
-}
-/**
- * Why the job's secrets are at risk: the reason its code is from outside, when
- * the job holds the variables of a project whose code it is not running (a
- * fork's code in the target project, or code that cannot be told); null when
- * they are not.
- */
-function riskToSecrets(ci) {
-    return ci.projectId !== ci.mergeRequest?.sourceProjectId ? code_origin_outsideCode(codeEvidence(ci)) : null;
-}
-/** Whether the job holds the variables of a project whose code it is not running (a fork's code in the target project). */
-function secretsAtRisk(ci) {
-    return riskToSecrets(ci) !== null;
-}
-/** Where the pipeline stands for the write rule: any pipeline of a merge request (or one that cannot be told) as a pull request. */
-function gitlabWriteStanding(ci) {
-    if (ci.pipelineSource === MIRRORED_PULL_REQUEST || ci.mergeRequest !== null || ci.mergeRequestGap !== null)
-        return { kind: 'pull_request', number: ci.mergeRequest?.iid ?? null };
-    const event = SAME_AS_GITHUB[ci.pipelineSource];
-    if (WRITING_EVENTS.has(event ?? '') && ci.commitBranch !== null && ci.commitBranch === ci.defaultBranch)
-        return { kind: 'default-branch', branch: ci.commitBranch };
-    return { kind: 'other', eventName: ci.pipelineSource || 'unknown', ref: ci.commitBranch !== null ? `refs/heads/${ci.commitBranch}` : '' };
-}
-/**
- * The refusal of a job that holds a secret while it runs a fork's code, naming
- * the first secret set (e.g. ASAS_API_KEY, GITLAB_TOKEN); null when it may go on.
- */
-function forkSecretRefusal(ci, secrets) {
-    const why = riskToSecrets(ci);
-    const held = secrets.find((s) => s.value !== undefined && s.value !== '');
-    if (why === null || held === undefined)
-        return null;
-    return new ConfigError(held.name, `is set in a pipeline of project ${ci.projectId ?? '(unknown)'} that runs code from outside it (${why}), where that code can read it. ` +
-        "Let a fork's merge requests run their pipelines in the fork (GitLab's default: the target's variables stay out), " +
-        'or assess the change once merged; this job stops before sending anything');
-}
-/**
- * Whether a shell runs in a GitLab CI job (GITLAB_CI=true) rather than in
- * GitHub Actions: there GitLab's rules apply, and the merge-request note
- * takes the place of the pull-request comment.
- */
-function inGitLabJob(env) {
-    return !inGitHubActions(env) && isGitLabCi(env);
-}
-/** forkSecretRefusal of a GitLab CI job's environment; null outside GitLab CI. */
-function gitlabJobRefusal(env, secrets) {
-    return inGitLabJob(env) ? forkSecretRefusal(readGitLabCi(env), secrets) : null;
-}
-
-;// CONCATENATED MODULE: ./src/action/ci-host.ts
-/**
- * Which CI a step runs in, the one answer every wording asks: GitHub Actions
- * (GITHUB_ACTIONS=true), a GitLab CI job (inGitLabJob: GITLAB_CI=true outside
- * GitHub Actions), or anything else (a terminal, another CI). Pure: the
- * environment in. And the words a line uses there for what differs: where a
- * secret is kept.
- */
-
-
-function ciHost(env) {
-    if (inGitHubActions(env))
-        return 'github';
-    return inGitLabJob(env) ? 'gitlab' : 'other';
-}
-/** How to pass the service key from where each CI keeps secrets, and why it can be missing on a fork's change. */
-const SERVICE_KEY_HINT = {
-    github: {
-        pass: 'Pass the service key from a secret (api_key: ${{ secrets.ASAS_API_KEY }})',
-        forks: 'Secrets are not given to workflows triggered from forks'
-    },
-    gitlab: {
-        pass: 'Set the service key in a masked CI/CD variable ASAS_API_KEY (Settings > CI/CD > Variables)',
-        forks: "A fork's merge-request pipeline runs in the fork, without this project's CI/CD variables"
-    },
-    other: {
-        pass: "Set ASAS_API_KEY from your CI's secret store (or pass --api-key)",
-        forks: 'A CI commonly keeps secrets from the pipelines of a fork'
-    }
-};
-
-;// CONCATENATED MODULE: external "node:fs/promises"
-const promises_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:fs/promises");
 ;// CONCATENATED MODULE: ./src/service/parse-response.ts
 
 
@@ -46886,7 +44587,6 @@ function parseBaseUrl(input) {
 
 
 
-
 /** The event types of Vercel's repository_dispatch that mean "a deployment is up and can be assessed". */
 const VERCEL_READY_TYPES = ['vercel.deployment.ready', 'vercel.deployment.success'];
 const VERCEL_PREFIX = 'vercel.deployment.';
@@ -46968,7 +44668,7 @@ function fromDeploymentStatus(eventName, payload, env) {
     const state = event_text(status.state) ?? 'unknown';
     const ref = branchName(event_text(deployment.ref));
     const source = 'deployment_status';
-    const what = `the deployment${sha ? ` of ${identity_shortSha(sha)}` : ''}${environment ? ` to ${environment}` : ''}`;
+    const what = `the deployment${sha ? ` of ${text_shortSha(sha)}` : ''}${environment ? ` to ${environment}` : ''}`;
     if (state !== 'success') {
         return {
             kind: 'deployment_skipped',
@@ -47549,7 +45249,2100 @@ function listPaths(paths, max = 5) {
     return rest > 0 ? `${shown.join(', ')} and ${rest} more` : shown.join(', ');
 }
 
+// EXTERNAL MODULE: external "node:crypto"
+var external_node_crypto_ = __nccwpck_require__(7598);
+;// CONCATENATED MODULE: ./src/report/markdown-profile.ts
+const markdown_profile_RESULT_ICON = { pass: '✅', fail: '❌', incomplete: '⚠️', error: '⛔' };
+const markdown_profile_SEVERITY_ICON = { critical: '🔴', high: '🟠', medium: '🟡', low: '🔵' };
+/** Wrap width of proof blocks: fits a PR comment (815 px) in GitHub's monospace font. */
+const WRAP_WIDTH = 90;
+const markdown_profile_para = (s) => `${s}\n\n`;
+
+;// CONCATENATED MODULE: ./src/report/markdown-safe.ts
+/**
+ * Untrusted text (from the service or the agent under test) made safe for
+ * GitHub-flavoured markdown: the PR comment and the job summary.
+ *
+ * Strategy:
+ * - Every untrusted value is shown as *code*: an inline code span, a fenced code
+ *   block, or `<code>` inside a `<summary>`. GitHub renders nothing inside code:
+ *   no HTML, no markdown, no links, no images, and its post-filters (@mentions,
+ *   team mentions, #issue references, commit links, emoji) skip code elements.
+ *   Fences are longer than any backtick run in the text, so the text cannot
+ *   close them; inline text has no line breaks, so it cannot leave its paragraph
+ *   or table row; table cells escape `|` (the GFM way, `\|`, also inside code).
+ * - The few free-text lines the gate writes that may quote untrusted parts (the
+ *   reason, notes) go through `proseText`: HTML-escaped, markdown punctuation
+ *   backslash-escaped, `@` replaced by its full-width form and `#<digits>` put in
+ *   a code span (an entity or a backslash would still render as a working mention
+ *   or reference; a code span is skipped by GitHub's linking and renders in every
+ *   font), URLs defanged.
+ * - Before any of that, `sanitizeText` normalises line breaks and shows
+ *   control, bidi, zero-width, tag and other invisible characters (and lone
+ *   surrogates) by name, e.g. `⟨U+202E⟩`: the reader sees what was there, and
+ *   the character itself never reaches the output. Everything is clamped in length first, so a
+ *   megabyte reply costs no more than its clamp.
+ */
+/** Line breaks of every kind, normalised to \n. */
+const LINE_BREAKS = /\r\n|[\r\u0085\u2028\u2029\u000B\u000C]/g;
+/**
+ * Characters that never reach the output: C0/C1 controls (but \n and \t, handled
+ * apart), soft hyphen, combining grapheme joiner, Arabic letter mark, Hangul
+ * fillers, Khmer invisible vowels, Mongolian selectors, zero-width and bidi
+ * controls, invisible operators, BOM, interlinear annotations, non-characters,
+ * lone surrogates, Unicode tag characters and supplementary variation selectors
+ * (both used to smuggle invisible text), musical formatting controls.
+ */
+const UNSAFE_CHARS = 
+// eslint-disable-next-line no-misleading-character-class -- each escape is one code point to strip on its own (the marks included), not a grapheme
+/[\u0000-\u0008\u000E-\u001F\u007F-\u009F\u00AD\u034F\u061C\u115F\u1160\u17B4\u17B5\u180B-\u180F\u200B-\u200F\u202A-\u202E\u2060-\u206F\u3164\uFEFF\uFFA0\uFFF9-\uFFFB\uFFFE\uFFFF\uD800-\uDFFF\u{E0000}-\u{E007F}\u{E0100}-\u{E01EF}\u{1D173}-\u{1D17A}]+/gu;
+/** Runs of more than four combining marks ("zalgo" text) are cut to four. */
+const COMBINING_PILE = /(\p{M}{4})\p{M}+/gu;
+/** Invisible characters named in a row at most; the rest of the run is counted. */
+const NAMED_PER_RUN = 4;
+/** `⟨U+202E⟩` for each character of a run of invisible ones (at most four named, then a count). */
+function nameInvisible(run) {
+    const units = [];
+    for (const ch of run)
+        units.push(ch);
+    const named = units.slice(0, NAMED_PER_RUN).map((ch) => `⟨U+${(ch.codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, '0')}⟩`);
+    const more = units.length - named.length;
+    return named.join('') + (more > 0 ? `⟨+${more} more⟩` : '');
+}
+/** Used by tests: a character the output must never contain. */
+const FORBIDDEN_OUTPUT_CHARS = new RegExp(UNSAFE_CHARS.source.replace(/\+$/, ''), 'u');
+/**
+ * Normalises line breaks and shows unsafe characters by name (`⟨U+202E⟩`).
+ * `multiline` keeps \n (tabs become four spaces); otherwise every line break
+ * becomes a space (tabs one space).
+ */
+function markdown_safe_sanitizeText(text, multiline) {
+    let s = text.replace(LINE_BREAKS, '\n');
+    s = s.replace(/\t/g, multiline ? '    ' : ' ');
+    s = s.replace(UNSAFE_CHARS, nameInvisible);
+    s = s.replace(COMBINING_PILE, '$1');
+    if (!multiline)
+        s = s.replace(/\n+/g, ' ');
+    return s;
+}
+/** At most `max` code units, never splitting a surrogate pair. */
+function markdown_safe_clampText(text, max) {
+    if (text.length <= max)
+        return { text, cut: 0 };
+    let end = Math.max(0, Math.floor(max));
+    if (end > 0) {
+        const c = text.charCodeAt(end - 1);
+        if (c >= 0xd800 && c <= 0xdbff)
+            end -= 1;
+    }
+    return { text: text.slice(0, end), cut: text.length - end };
+}
+/** Length of the longest run of `ch` in `text`. */
+function longestRun(text, ch) {
+    let best = 0;
+    let cur = 0;
+    // by code point; `ch` is one code unit (a backtick), so a surrogate pair is one non-match either way
+    for (const c of text) {
+        if (c === ch) {
+            cur += 1;
+            if (cur > best)
+                best = cur;
+        }
+        else {
+            cur = 0;
+        }
+    }
+    return best;
+}
+/** "1,234" */
+function markdown_safe_formatCount(n) {
+    if (!Number.isFinite(n))
+        return '?';
+    return Math.trunc(n).toLocaleString('en-US');
+}
+function cutNote(cut) {
+    return cut > 0 ? ` …(+${markdown_safe_formatCount(cut)} characters)` : '';
+}
+/**
+ * An inline code span holding `text` literally (after sanitising). Empty text
+ * becomes an italic "(empty)". A clamped text is followed by a trusted note of
+ * how much was cut.
+ */
+function markdown_safe_codeSpan(text, opts = {}) {
+    const { text: clamped, cut } = markdown_safe_clampText(text, opts.max ?? 200);
+    let s = markdown_safe_sanitizeText(clamped, false);
+    if (s.length === 0)
+        return cut > 0 ? `*(blank)*${cutNote(cut)}` : '*(empty)*';
+    if (opts.table)
+        s = s.replace(/\|/g, '\\|');
+    const fence = '`'.repeat(longestRun(s, '`') + 1);
+    // CommonMark strips one space at each end when both ends are spaces (unless all
+    // are): pad then, and when the text touches the fence with a backtick.
+    const pad = s.startsWith('`') || s.endsWith('`') || (s.startsWith(' ') && s.endsWith(' ') && s.trim() !== '') ? ' ' : '';
+    return `${fence}${pad}${s}${pad}${fence}${cutNote(cut)}`;
+}
+/**
+ * A fenced code block holding `text` literally (after sanitising), with a
+ * backtick fence longer than any backtick run inside (at least three), so no
+ * line of the text can close it. Must be placed at the top level of the
+ * document (not in a list or blockquote). Ends with its closing fence; a
+ * trusted note follows when something was cut.
+ */
+function codeBlock(text, opts) {
+    const { text: clamped, cut } = markdown_safe_clampText(text, opts.maxChars);
+    const lines = markdown_safe_sanitizeText(clamped, true).split('\n');
+    const maxLines = opts.maxLines ?? Number.POSITIVE_INFINITY;
+    let linesCut = 0;
+    if (lines.length > maxLines) {
+        linesCut = lines.length - maxLines;
+        lines.length = maxLines;
+    }
+    let charsCutInLines = 0;
+    for (let i = 0; i < lines.length; i++) {
+        const line = lines[i];
+        if (line.length > opts.maxLineChars) {
+            const c = markdown_safe_clampText(line, opts.maxLineChars);
+            charsCutInLines += c.cut;
+            lines[i] = `${c.text} …`;
+        }
+    }
+    const body = lines.join('\n');
+    const fence = '`'.repeat(Math.max(3, longestRun(body, '`') + 1));
+    const notes = [];
+    const count = (n, one) => `${markdown_safe_formatCount(n)} ${one}${n === 1 ? '' : 's'}`;
+    if (cut > 0)
+        notes.push(count(cut, 'more character'));
+    if (linesCut > 0)
+        notes.push(count(linesCut, 'more line'));
+    if (charsCutInLines > 0)
+        notes.push(`${count(charsCutInLines, 'character')} of long lines`);
+    const tail = notes.length > 0 ? `\n\n*Cut: ${notes.join(', ')}.*` : '';
+    return `${fence}text\n${body}\n${fence}${tail}`;
+}
+const HTML_ESCAPES = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
+/** Escapes text for HTML element content or attribute values. */
+function escapeHtml(text) {
+    return text.replace(/[&<>"']/g, (c) => HTML_ESCAPES[c]);
+}
+/**
+ * Untrusted text inside raw HTML (a `<summary>` line): one line, HTML-escaped,
+ * wrapped in `<code>` so GitHub's mention and reference filters skip it.
+ */
+function markdown_safe_htmlCode(text, max = 120) {
+    const { text: clamped, cut } = markdown_safe_clampText(text, max);
+    const s = markdown_safe_sanitizeText(clamped, false);
+    if (s.length === 0)
+        return '<i>(empty)</i>';
+    // Markdown punctuation as numeric entities too: nothing in it can form a link,
+    // image, emphasis or escape, however the line is read.
+    const inert = escapeHtml(s).replace(/[[\]()\\*_~`!:]/g, (c) => `&#${c.charCodeAt(0)};`);
+    return `<code>${inert}</code>${cut > 0 ? ' …' : ''}`;
+}
+const PROSE_SPECIAL = /[\\`*_{}[\]()#+\-=!|~<>&$^@%]|(?<=[0-9])\./g;
+/**
+ * Free text that may quote untrusted parts, for a paragraph or list item: one
+ * line; HTML-escaped; ASCII markdown punctuation backslash-escaped; `@` as the
+ * full-width `＠`, `#<digits>` as a code span (`` `#12` ``) and `GH-` before a digit as `GH‑`
+ * (GitHub links mentions and issue references in the rendered text, where an
+ * entity or a backslash is already gone); `scheme://` and `www.` defanged to `scheme[:]//` and `www[.]`; `$`
+ * escaped (GitHub math); `%` escaped and `&` before a digit `\&` (GitLab's milestone and epic references,
+ * which GitLab skips when backslash-escaped). Block markers (`#`, `-`, `+`, `=`, `1.`) are escaped
+ * too, so the text may start a list item.
+ */
+function markdown_safe_proseText(text, max = 1000) {
+    const { text: clamped, cut } = markdown_safe_clampText(text, max);
+    let s = markdown_safe_sanitizeText(clamped, false);
+    s = s.replace(/([A-Za-z][A-Za-z0-9+.-]*):\/\//g, '$1[:]//').replace(/www\./gi, (m) => `${m.slice(0, 3)}[.]`);
+    s = s.replace(/\b(GH)-(?=[0-9])/gi, '$1\u2011');
+    s = s.replace(PROSE_SPECIAL, (c, at, whole) => {
+        switch (c) {
+            case '&':
+                // GitLab links `&7` (an epic) in the text an entity leaves; it reads a backslash-escaped `&` as a literal.
+                return /[0-9]/.test(whole.charAt(at + 1)) ? '\\&' : '&amp;';
+            case '<':
+                return '&lt;';
+            case '>':
+                return '&gt;';
+            case '@':
+                return '\uFF20';
+            default:
+                return `\\${c}`;
+        }
+    });
+    // After the escapes: a reference in a code span, which GitHub's linking skips (no escape survives rendering).
+    s = s.replace(/\\#([0-9]+)/g, '`#$1`');
+    return s + (cut > 0 ? ' …' : '');
+}
+/**
+ * A value that should be one of `allowed` (an enum of the contract): shown
+ * plainly when it is, as a code span otherwise (the type says enum, the wire
+ * may still have said anything).
+ */
+function markdown_safe_enumText(value, allowed) {
+    if (value === null || value === undefined)
+        return '–';
+    return allowed.includes(value) ? value : markdown_safe_codeSpan(value, { max: 40 });
+}
+/** Same as `enumText`, for a table cell. */
+function markdown_safe_enumCell(value, allowed) {
+    if (value === null || value === undefined)
+        return '–';
+    return allowed.includes(value) ? value : markdown_safe_codeSpan(value, { max: 40, table: true });
+}
+/** A link the gate builds itself (e.g. the workflow run): only plain http(s) URLs, else nothing. */
+function markdown_safe_trustedLink(label, url) {
+    if (!url || url.length > 2000 || !/^https?:\/\/[^\s<>()[\]`"'\\]+$/.test(url))
+        return null;
+    return `[${label.replace(/[[\]\\]/g, '')}](${url})`;
+}
+/**
+ * Hard-wraps one line at `width` code units, at the last space in the last
+ * quarter of the width when there is one, never splitting a surrogate pair.
+ */
+function wrapLine(line, width) {
+    if (width <= 0 || line.length <= width)
+        return [line];
+    const out = [];
+    let rest = line;
+    while (rest.length > width) {
+        let cut = rest.lastIndexOf(' ', width);
+        if (cut < width * 0.75)
+            cut = width;
+        const c = rest.charCodeAt(cut - 1);
+        if (cut === width && c >= 0xd800 && c <= 0xdbff)
+            cut -= 1;
+        out.push(rest.slice(0, cut).trimEnd());
+        rest = rest.slice(cut).replace(/^ /, '');
+    }
+    if (rest.length > 0)
+        out.push(rest);
+    return out;
+}
+/**
+ * One fenced code block holding labelled sections (prompt, reply, check...),
+ * each text sanitised, hard-wrapped so no line is wider than `width` (nothing
+ * scrolls sideways) and clamped, with what was cut said inside the block. The
+ * fence is longer than any backtick run inside. Must be placed at the top
+ * level of the document (or inside a <details> after a blank line).
+ */
+function markdown_safe_proofBlock(sections, opts) {
+    const indent = '  ';
+    const lines = [];
+    sections.forEach((sec, i) => {
+        if (i > 0)
+            lines.push('');
+        lines.push(...wrapLine(markdown_safe_sanitizeText(sec.label, false), opts.width));
+        const { text, cut } = markdown_safe_clampText(sec.text, opts.maxChars);
+        const wrapped = markdown_safe_sanitizeText(text, true)
+            .split('\n')
+            .flatMap((l) => wrapLine(l.trimEnd(), opts.width - indent.length));
+        let shown = wrapped;
+        let linesCut = 0;
+        if (wrapped.length > opts.maxLines) {
+            shown = wrapped.slice(0, opts.maxLines);
+            linesCut = wrapped.length - opts.maxLines;
+        }
+        for (const l of shown)
+            lines.push(l === '' ? '' : indent + l);
+        const notes = [];
+        if (linesCut > 0)
+            notes.push(`${markdown_safe_formatCount(linesCut)} more line${linesCut === 1 ? '' : 's'}`);
+        if (cut > 0)
+            notes.push(`${markdown_safe_formatCount(cut)} more character${cut === 1 ? '' : 's'}`);
+        if (notes.length > 0)
+            lines.push(`${indent}… (${notes.join(', ')} in the full data)`);
+    });
+    const body = lines.join('\n');
+    const fence = '`'.repeat(Math.max(3, longestRun(body, '`') + 1));
+    return `${fence}text\n${body}\n${fence}`;
+}
+
+;// CONCATENATED MODULE: ./src/evidence/seen-rate.ts
+/**
+ * How often a weakness was seen across the runs of a window, in the words
+ * every rendering uses. Pure.
+ */
+
+const THIS_RUN_ONLY = { seen: 1, of: 1, scope: 'this run' };
+/** "4 of 5 runs of main", "2 of 3 runs of this agent", "this run only". */
+function seenLabel(r) {
+    if (r.scope === 'this run' || r.of <= 1)
+        return r.seen >= 1 ? 'this run only' : 'not seen';
+    const whose = { main: 'main', agent: 'this agent', model: 'the model' }[r.scope];
+    return `${r.seen} of ${r.of} runs of ${whose}`;
+}
+/**
+ * The one counting rule of a rate, as every report view words it (docs/baseline.md, "How rates are counted"): the
+ * runs counted are the window's and this run, which counts as seeing the weakness only when it reproduced it: "3 of
+ * the last 5 runs", "4 of main's last 5 runs" (main's window for an agent that changed since), "this run only", "not seen".
+ * Whose runs they are is said once beside the rates (blockers.ts runsCounted), not in each.
+ */
+function rateLabel(r, o = {}) {
+    if (r.scope === 'this run' || r.of <= 1)
+        return seenLabel(r);
+    return `${r.seen} of ${o.mainOnly === true ? "main's" : 'the'} last ${r.of} runs`;
+}
+/** "seen in 4 of 5 runs of main", "this run only": a label in a sentence. */
+function seen_rate_seenPhrase(label) {
+    return label === 'this run only' ? label : `seen in ${label}`;
+}
+/** Steady: seen in every run counted; flaky: in some. A single run is neither (null). */
+function seen_rate_steadiness(r) {
+    if (r.of <= 1)
+        return null;
+    return r.seen >= r.of ? 'steady' : 'flaky';
+}
+/**
+ * "1 high not reproduced in this run, seen in 3 of the last 5 runs, still
+ * open": one phrase per severity and rate, most severe first.
+ */
+function notReproducedPhrases(items) {
+    const groups = new Map();
+    for (const i of items) {
+        const key = `${i.severity}:${i.rate.seen}:${i.rate.of}`;
+        const g = groups.get(key);
+        if (g)
+            g.n++;
+        else
+            groups.set(key, { severity: i.severity, rate: i.rate, n: 1 });
+    }
+    return [...groups.values()]
+        .sort((a, b) => SEVERITIES.indexOf(a.severity) - SEVERITIES.indexOf(b.severity) || b.rate.seen - a.rate.seen)
+        .map((g) => `${g.n} ${g.severity} not reproduced in this run, seen in ${g.rate.of <= 1 ? 'the last run' : rateLabel(g.rate)}, still open`);
+}
+
+;// CONCATENATED MODULE: ./src/report/describe.ts
+
+
+
+/** "profile v4: tools +1 (refund_order), system_prompt changed" (the one line a report shows of the sync). */
+function describe_describeProfileSync(p) {
+    if (p.status === 'failed')
+        return `profile sync failed${p.version === null ? '' : ` (assessed version ${p.version})`}: ${p.error ?? 'unknown error'}`;
+    const what = p.changed.length > 0 ? `${p.created ? 'created: ' : ''}${p.changed.join(', ')}` : 'unchanged';
+    const confirmed = p.confirmed.length > 0 ? `; confirmed ${p.confirmed.join(', ')}` : '';
+    return `profile v${p.version ?? '?'}: ${what}${confirmed}`;
+}
+/** The run's elapsed time in the one duration format (`3 min 12 s`), or null when unknown. */
+function describe_formatElapsed(ms) {
+    if (ms === null || !Number.isFinite(ms) || ms < 0)
+        return null;
+    return formatDuration(ms);
+}
+/** "1 critical, 2 high" (zero counts left out; "none" when all are zero). */
+function describe_describeCounts(counts, only) {
+    const parts = [];
+    for (const sev of SEVERITIES) {
+        if (only && !only(sev))
+            continue;
+        if (counts[sev] > 0)
+            parts.push(`${counts[sev].toLocaleString('en-US')} ${sev}`);
+    }
+    return parts.length > 0 ? parts.join(', ') : 'none';
+}
+/** "seen in 2 of the last 5 runs (flaky)", "this run only": a rate in the one wording (blockers.ts rateText). */
+function seenText(f) {
+    const phrase = seenPhrase(f.seen.label);
+    return f.seen.steadiness === null ? phrase : `${phrase} (${f.seen.steadiness})`;
+}
+
+;// CONCATENATED MODULE: ./src/report/standings.ts
+const standings_STANDINGS = {
+    blocking: {
+        icon: null,
+        label: 'blocks',
+        blocks: true,
+        why: (c) => `open at or above ${c.minSeverity}`,
+        annotation: 'error',
+        junit: 'failure',
+        headline: 'never'
+    },
+    held: {
+        icon: null,
+        label: 'not reproduced in this run, still blocks',
+        blocks: true,
+        why: () => 'an earlier run of this agent saw it',
+        annotation: 'error',
+        junit: 'failure',
+        headline: 'never'
+    },
+    known: {
+        icon: '⚪',
+        label: 'known',
+        blocks: false,
+        why: () => "fail_on new: already in main's runs",
+        annotation: 'warning',
+        junit: 'system-out',
+        headline: 'never'
+    },
+    accepted: {
+        icon: '☑️',
+        label: 'accepted',
+        blocks: false,
+        why: () => 'the accepted-risks file',
+        annotation: 'warning',
+        junit: 'system-out',
+        headline: 'always'
+    },
+    closed: {
+        icon: '✔️',
+        label: 'closed',
+        blocks: false,
+        why: () => 'fixed or dismissed on the service',
+        annotation: 'warning',
+        junit: 'none',
+        headline: 'list'
+    },
+    below: {
+        icon: null,
+        label: 'below threshold',
+        blocks: false,
+        why: (c) => `min_severity ${c.minSeverity}`,
+        annotation: null,
+        junit: 'none',
+        headline: 'never'
+    },
+    gone: {
+        icon: '✔️',
+        label: 'confirmed gone',
+        blocks: false,
+        why: () => 'not reproduced in this run nor in the focused runs of this step',
+        annotation: null,
+        junit: 'none',
+        headline: 'never'
+    },
+    unheld: {
+        icon: '⚪',
+        label: 'not reproduced in this run',
+        blocks: false,
+        why: (c) => (c.failOn === 'new' ? "a weakness of main's runs, not of this pull request's agent" : 'no run of this agent saw it'),
+        annotation: null,
+        junit: 'none',
+        headline: 'never'
+    }
+};
+/** The standing a finding of this run is shown with: its own, but an accepted one below the threshold still reads as accepted. */
+function standings_findingStanding(f) {
+    return f.accepted !== null && f.standing === 'below' ? 'accepted' : f.standing;
+}
+/** The standing of a weakness of the window this run did not reproduce. */
+function standings_missedStanding(n) {
+    if (n.blocks)
+        return 'held';
+    return n.confirmedGone === true ? 'gone' : 'unheld';
+}
+/** "3 known (fail_on new: already in main's runs)": a count of one standing with its reason. */
+function standings_standingCount(s, n, c, count) {
+    return `${count(n)} ${standings_STANDINGS[s].label} (${standings_STANDINGS[s].why(c)})`;
+}
+
+;// CONCATENATED MODULE: ./src/report/blockers.ts
+/**
+ * What blocks, in one derivation every view asks (the title, the heading,
+ * the annotations, the outputs, the commit status, the command line's list):
+ * this run's blocking findings and the weaknesses of this agent's window that
+ * this run did not reproduce but that still block, most severe first, the
+ * reproduced ones first within a severity. And what does not block, and why,
+ * in one line. Rates are worded here, one way everywhere. Pure.
+ */
+
+
+
+
+
+
+/** Every finding that fails the gate, most severe first, reproduced before not reproduced. */
+function blockers_blockers(r) {
+    const found = r.findings
+        .filter((f) => f.standing === 'blocking')
+        .map((f) => ({
+        findingId: f.findingId,
+        fingerprint: f.fingerprint,
+        severity: f.severity,
+        category: f.category,
+        description: f.description,
+        reproduced: true,
+        baselineState: f.baselineState,
+        seen: f.seen
+    }));
+    const missed = (r.baseline?.notReproduced ?? [])
+        .filter((n) => n.blocks)
+        .map((n) => ({
+        findingId: null,
+        fingerprint: n.fingerprint,
+        severity: n.severity,
+        category: n.category,
+        description: n.description,
+        reproduced: false,
+        baselineState: n.baselineState,
+        seen: n.seen
+    }));
+    return [...found, ...missed]
+        .map((b, i) => ({ b, i }))
+        .sort((x, y) => severityRank(x.b.severity) - severityRank(y.b.severity) || Number(y.b.reproduced) - Number(x.b.reproduced) || x.i - y.i)
+        .map((x) => x.b);
+}
+/** The blockers by severity. */
+function blockers_blockerCounts(list) {
+    const c = zeroCounts();
+    for (const b of list)
+        c[b.severity] += 1;
+    return c;
+}
+/** "1 new high, 1 new medium" / "2 open high": the blockers counted in the words of the gate's policy. */
+function blockers_blockerCountText(r, list = blockers_blockers(r)) {
+    const c = blockers_blockerCounts(list);
+    const word = r.baseline?.available && r.baseline.failOn === 'new' ? 'new' : 'open';
+    const parts = SEVERITIES.filter((s) => c[s] > 0).map((s) => `${formatCount(c[s])} ${word} ${s}`);
+    return parts.join(', ');
+}
+/**
+ * A rate, one way everywhere: "seen in 3 of the last 5 runs (flaky)", "seen
+ * in 5 of the last 5 runs (steady)", "this run only"; what the runs are is
+ * said once (runsCounted). A rate of main's runs for a changed agent says so
+ * ("seen in 4 of main's last 5 runs").
+ */
+function blockers_rateText(seen) {
+    if (seen.scope === 'this run' || seen.of <= 1)
+        return seen.seen >= 1 ? 'this run only' : 'not seen';
+    const kind = flakiness(seen);
+    return `seen in ${seen.label}${kind === null ? '' : ` (${kind})`}`;
+}
+/** Flaky: seen in some but not all runs counted, at least two counted; steady: in all of them; null: one run only. */
+function flakiness(seen) {
+    return seen.scope === 'this run' ? null : steadiness(seen);
+}
+/** A blocker's standing in words: "new · not reproduced in this run · seen in 1 of the last 2 runs (flaky: blocks all the same)". */
+function blockers_blockerTraits(b) {
+    const parts = [];
+    if (b.baselineState !== null)
+        parts.push(b.baselineState);
+    if (!b.reproduced)
+        parts.push(STANDINGS.held.label);
+    // A rate only where a window of other runs was read: alone, every finding is "this run only".
+    if (!b.seen.windowed && b.reproduced)
+        return parts;
+    const rate = blockers_rateText(b.seen);
+    parts.push(flakiness(b.seen) === 'flaky' ? `${rate.replace(/ \(flaky\)$/, '')} (flaky: blocks all the same)` : rate);
+    return parts;
+}
+/**
+ * What the rates of this report count, said once: "the last 5 runs of this
+ * agent: this run and main's 4 recorded runs". null when no window was read.
+ */
+function blockers_runsCounted(r) {
+    const rates = [...r.findings.map((f) => f.seen), ...(r.baseline?.notReproduced ?? []).map((n) => n.seen)].filter((s) => s.scope !== 'this run' && s.of > 1 && s.mainOnly !== true);
+    if (rates.length === 0)
+        return null;
+    const model = rates.find((s) => s.scope === 'model');
+    if (model !== undefined)
+        return `the last ${formatCount(model.of)} runs of the model: this run and ${plural(model.of - 1, 'other run')} the service lists (main's records were gone; whoever ran them)`;
+    const agent = rates.find((s) => s.scope === 'agent');
+    if (agent !== undefined)
+        return `the last ${formatCount(agent.of)} runs of this agent: this run and ${plural(agent.of - 1, 'other run')} of this pull request`;
+    const of = Math.max(...rates.map((s) => s.of));
+    return `the last ${formatCount(of)} runs of this agent: this run and main's ${plural(of - 1, 'recorded run')}`;
+}
+/** "1 known (fail_on new: already in main's runs) · 1 accepted (the accepted-risks file) · 1 below threshold (...)": what does not block, and why, in one line, in the standings' words. */
+function blockers_notBlockingParts(r) {
+    const c = r.counts;
+    if (c === null)
+        return [];
+    const ctx = { minSeverity: r.minSeverity, failOn: r.baseline?.available ? r.baseline.failOn : null };
+    const sum = (s) => SEVERITIES.reduce((n, k) => n + s[k], 0);
+    const missed = (r.baseline?.notReproduced ?? []).filter((n) => !n.blocks && atOrAbove(n.severity, r.minSeverity));
+    const weaknesses = (n) => plural(n, 'weakness', 'weaknesses');
+    // Every finding standing that does not block, in FINDING_STANDINGS' order; below last, from belowThreshold.
+    const findings = FINDING_STANDINGS.filter((s) => !STANDINGS[s].blocks && s !== 'below');
+    const counts = [
+        ...findings.map((s) => [s, sum(c.byStanding[s]), formatCount]),
+        ['gone', missed.filter((n) => missedStanding(n) === 'gone').length, weaknesses],
+        ['unheld', missed.filter((n) => missedStanding(n) === 'unheld').length, weaknesses],
+        ['below', c.belowThreshold, formatCount]
+    ];
+    return counts.filter(([, n]) => n > 0).map(([s, n, count]) => standingCount(s, n, ctx, count));
+}
+
+;// CONCATENATED MODULE: ./src/report/markdown-headline.ts
+/**
+ * The top of the markdown report: the title and headline (icon, result, the
+ * blocking counts or the cause, the model), the one metadata line, the lines
+ * under it (target, baseline, acceptances, verdict), and the hidden state
+ * marker the next run reads back.
+ */
+
+
+
+
+
+
+
+const capitalize = (s) => s.charAt(0).toUpperCase() + s.slice(1);
+
+/** Blocking findings (at or above the threshold, neither closed nor accepted nor waived as known), by severity. */
+function blockingCounts(r) {
+    return r.counts?.byStanding.blocking ?? zeroCounts();
+}
+function total(c) {
+    return SEVERITIES.reduce((n, s) => n + c[s], 0);
+}
+/**
+ * The counts that decide, in the words every line uses, from the report
+ * model's one count (the standing of each finding): "1 open critical, 2 open
+ * high · 1 accepted", or against a baseline "1 new high · 3 known · 1 accepted"
+ * (the model's headline; under fail_on any the open counts, as without a
+ * baseline, since new and known decide nothing there). `of: 'findings'` adds the closed findings at or
+ * above the threshold ("1 closed"), for the list; `of: 'gate'` adds what else
+ * decides: baseline findings gone and expired acceptances. Empty when there
+ * is nothing to count.
+ */
+function markdown_headline_standingParts(r, opts) {
+    const c = r.counts;
+    if (c === null)
+        return [];
+    const parts = [];
+    const b = r.baseline;
+    // New and known decide only under fail_on new; under any, what is open decides and each finding says new or known.
+    if (b?.available && b.failOn === 'new') {
+        const newParts = SEVERITIES.filter((sev) => b.newBySeverity[sev] > 0).map((sev) => `${formatCount(b.newBySeverity[sev])} new ${sev}`);
+        parts.push(...(newParts.length > 0 ? newParts : ['0 new']), `${formatCount(b.knownCount)} ${STANDINGS.known.label}`);
+    }
+    else {
+        const open = openCountsText(blockerCounts(blockers(r)));
+        if (open !== null)
+            parts.push(open);
+    }
+    // The others the headline counts (standings.ts): accepted always, closed over the list.
+    for (const st of FINDING_STANDINGS) {
+        const n = total(c.byStanding[st]);
+        const shown = STANDINGS[st].headline === 'always' || (STANDINGS[st].headline === 'list' && opts.of === 'findings');
+        if (shown && n > 0)
+            parts.push(`${formatCount(n)} ${STANDINGS[st].label}`);
+    }
+    if (opts.of === 'gate') {
+        const gone = b?.available ? b.gone.length : 0;
+        if (gone > 0)
+            parts.push(`${formatCount(gone)} closed since`);
+        const expired = r.acceptances?.expired.length ?? 0;
+        if (expired > 0)
+            parts.push(plural(expired, 'expired acceptance'));
+    }
+    return parts;
+}
+/** The target (registered, reused, moved) and its profile sync, in one line. */
+function describeTargetLine(r) {
+    const parts = [];
+    if (r.target !== null) {
+        parts.push(r.target.outcome === 'registered' ? 'registered by this step' : 'found in the inventory');
+        if (r.target.movedFrom !== null)
+            parts.push(`its host moved from ${r.target.movedFrom.endpointHost}: the model there was not assessed`);
+    }
+    if (r.profileSync !== null)
+        parts.push(describeProfileSync(r.profileSync));
+    return parts.join(' · ');
+}
+/**
+ * Baseline and accepted risks, a few lines: what the baseline was, what is
+ * gone since, and every accepted, expired, stale or PR-added acceptance.
+ */
+function policyLines(r) {
+    const lines = [];
+    const b = r.baseline;
+    const ctx = { minSeverity: r.minSeverity, failOn: b?.available ? b.failOn : null };
+    if (b) {
+        lines.push(`- **Baseline:** ${baselineText(r)}`);
+        for (const n of b.notReproduced.slice(0, 20)) {
+            const st = STANDINGS[missedStanding(n)];
+            // Gone here, open there: the service keeps a finding open until someone closes it (said so, never both bare).
+            const open = n.confirmedGone === true ? 'the service still lists it open until someone closes it there' : 'still open on the service';
+            lines.push(`- **${capitalize(st.label)}** (${st.why(ctx)}): ${n.severity} ${codeSpan(n.category, { max: 100 })}, ${proseText(rateText(n.seen), 80)}, ${open}: ${proseText(n.description, 200)}`);
+        }
+        for (const g of b.gone.slice(0, 20))
+            lines.push(`- **Closed since (fixed or dismissed on the service):** ${g.severity} ${codeSpan(g.category, { max: 100 })}: ${proseText(g.description, 200)}`);
+    }
+    const a = r.acceptances;
+    if (a) {
+        const entry = (e) => `${codeSpan(`${a.path}:${e.line}`, { max: 200 })} ${codeSpan(e.category, { max: 100 })}, owner ${proseText(e.owner, 100)}, expires ${e.expires}`;
+        // The findings counted as accepted (at or above the threshold, not closed), then those below it, not counted.
+        for (const f of [...r.findings.filter((x) => x.standing === 'accepted'), ...r.findings.filter((x) => x.standing === 'below')]) {
+            const e = f.accepted;
+            if (e === null)
+                continue;
+            const what = f.standing === 'accepted'
+                ? capitalize(STANDINGS.accepted.label)
+                : `${capitalize(STANDINGS.accepted.label)}, ${STANDINGS.below.why(ctx)} (not counted)`;
+            lines.push(`- **${what}:** ${f.severity} ${codeSpan(f.findingId, { max: 80 })} (${codeSpan(e.reasonCode, { max: 40 })}: ${proseText(e.explanation, 300)}) by ${entry(e)}`);
+        }
+        for (const e of a.expired)
+            lines.push(`- **Expired acceptance (fails):** ${entry(e)}`);
+        for (const e of a.stale)
+            lines.push(`- **Stale acceptance (matches nothing):** ${entry(e)}`);
+        if (a.prAdds.length > 0)
+            lines.push(`- **This PR adds ${plural(a.prAdds.length, 'acceptance')}:** ${a.prAdds.length === 1 ? 'it applies' : 'they apply'} after merge`);
+    }
+    return lines;
+}
+/**
+ * What the baseline is, not what it counts (the title does, on a pass or a
+ * fail): "4 runs of main (...), re-read from the service · newest run
+ * `run_41` · fail_on new · read with 9 service requests and 1 GitHub request
+ * in 1.8 s, no assessment". Without one, why, and what the gate counts instead.
+ */
+function baselineText(r) {
+    const b = r.baseline;
+    if (b === null)
+        return '';
+    if (!b.available)
+        return `none (${proseText(b.why ?? '', 300)}); ${b.failOn === 'new' ? 'fail_on new falls back to any: ' : ''}every open finding at or above the threshold counts`;
+    const parts = [b.source !== null ? proseText(b.source, 300) : 'a recorded run'];
+    if (b.runId)
+        parts.push(`newest run ${codeSpan(b.runId, { max: 120 })}`);
+    parts.push(`fail_on ${b.failOn}`);
+    const w = b.window;
+    if (w !== null && w.runsRead > 0)
+        parts.push(`read with ${plural(w.serviceRequests, 'service request')}${w.githubRequests > 0 ? ` and ${plural(w.githubRequests, 'GitHub request')}` : ''} in ${formatElapsed(w.ms) ?? '?'}, no assessment`);
+    // On an incomplete or error result the title names the cause, so the counts are said here.
+    if (r.result !== 'pass' && r.result !== 'fail' && r.headline !== '')
+        parts.push(proseText(r.headline, 300));
+    return parts.join(' · ');
+}
+/** "12 open critical, 340 open high", or null when none. */
+function openCountsText(c) {
+    const parts = SEVERITIES.filter((s) => c[s] > 0).map((s) => `${formatCount(c[s])} open ${s}`);
+    return parts.length > 0 ? parts.join(', ') : null;
+}
+function markdown_headline_plannedCount(r) {
+    return r.coverageRows.filter((row) => row.planned).length;
+}
+/** Why a run that ended in error was not assessed, in a few words (plain text; may quote the service). */
+function notAssessedCause(r) {
+    const planned = markdown_headline_plannedCount(r);
+    if (r.reason.startsWith('timeout_minutes ran out')) {
+        if (r.coverageCompleted === 0)
+            return 'timeout_minutes ran out before any category ran: raise timeout_minutes';
+        return r.coverageCompleted >= planned
+            ? `timeout_minutes ran out before the run ended (all ${planned} categories reached): raise timeout_minutes`
+            : `timeout_minutes ran out after ${r.coverageCompleted} of ${planned} categories: raise timeout_minutes`;
+    }
+    if (r.reason.startsWith('the step was cancelled'))
+        return 'the job was cancelled before the run ended';
+    const first = r.reason.split('; ')[0] ?? r.reason;
+    return clampText(first, 160).text;
+}
+/** The words after the result (plain text, may quote service text): on a fail the blockers alone, counted as the policy counts them. */
+function headlineCause(r) {
+    const sev = r.minSeverity;
+    switch (r.result) {
+        case 'fail': {
+            const blocking = blockerCountText(r);
+            if (blocking !== '')
+                return blocking;
+            // Nothing of the findings blocks: what else decided (an expired acceptance, the service's verdict).
+            const parts = markdown_headline_standingParts(r, { of: 'gate' });
+            return parts.length > 0 ? parts.join(' · ') : `the service's verdict is fail at ${sev}`;
+        }
+        case 'pass':
+            return `nothing blocks at or above ${sev}`;
+        case 'incomplete': {
+            const planned = markdown_headline_plannedCount(r);
+            if (r.categoriesPlanned === null)
+                return 'coverage unknown';
+            // Evidence, not coverage, is the cause (a confirmation's bound, a read of held evidence): its own words.
+            if (r.reason.startsWith('evidence incomplete: '))
+                return clampText(r.reason.replace(/^evidence incomplete: /, '').split('; ')[0] ?? r.reason, 160).text;
+            return `${r.coverageCompleted} of ${planned} categories completed`;
+        }
+        default:
+            return notAssessedCause(r);
+    }
+}
+/** The agent as titles name it (plain text): the step's agent name, else the model's name, else its id. */
+function markdown_headline_modelLabel(r) {
+    const agent = r.pipeline?.agentName;
+    const named = r.modelName !== null && r.modelName.trim() !== '' ? r.modelName : null;
+    // A model gate's agent is its id: the inventory's name says more (the id stands beside it once, in the metadata line).
+    if (agent !== undefined && agent.trim() !== '' && !(agent === r.modelId && named !== null))
+        return agent;
+    return named ?? r.modelId;
+}
+/**
+ * The one title of a result, the same in the comment, the summary and the
+ * tracking issue: "Agent security gate: fail · 1 open high · Acme Support agent",
+ * "Not assessed: ... · model". Plain text on one line (escape it for markdown).
+ */
+function markdown_headline_gateTitle(result, cause, model) {
+    const head = result === 'error' ? `Not assessed: ${cause}` : `Agent security gate: ${result} · ${cause}`;
+    const name = clampText(model, 100).text.trim();
+    return sanitizeText(clampText(name === '' ? head : `${head} · ${name}`, 300).text, false);
+}
+function markdown_headline_reportTitle(r) {
+    return markdown_headline_gateTitle(r.result, headlineCause(r), markdown_headline_modelLabel(r));
+}
+/** "### ❌ Agent security gate: fail · ..." */
+function markdown_headline_headline(result, title) {
+    return `### ${RESULT_ICON[result] ?? '⛔'} ${proseText(title, 400)}`;
+}
+/** The one metadata line under the headline (trusted parts and code spans). */
+function markdown_headline_metaLine(p) {
+    const parts = [];
+    if (p.modelId)
+        parts.push(`model ${codeSpan(p.modelId, { max: 80 })}`);
+    if (p.commitSha !== null && /^[0-9a-f]{7,40}$/i.test(p.commitSha))
+        parts.push(`commit \`${p.commitSha.slice(0, 7)}\``);
+    const when = formatWhen(p.assessedAt);
+    if (when)
+        parts.push(when);
+    if (p.categories)
+        parts.push(`${p.categories.done}/${p.categories.planned} categories`);
+    if (p.threshold)
+        parts.push(`threshold ${enumText(p.threshold, SEVERITIES)}`);
+    if (p.elapsed)
+        parts.push(p.elapsed);
+    if (p.runId)
+        parts.push(`run ${codeSpan(p.runId, { max: 80 })}`);
+    const link = trustedLink(p.runLinkLabel ?? 'workflow run', p.runUrl);
+    if (link)
+        parts.push(link);
+    return parts.join(' · ');
+}
+/** The blockers by name, one line each, right under the title: what a reviewer reads first. */
+function blockersBlock(r) {
+    const list = blockers(r);
+    if (list.length === 0 || (r.result !== 'fail' && r.result !== 'incomplete'))
+        return '';
+    if (list.length > MAX_NAMED)
+        return para(`**Blocks (${formatCount(list.length)}):**\n${groupedBlockers(list).join('\n')}`);
+    const lines = list.map((b) => {
+        const traits = blockerTraits(b);
+        // A weakness this run did not reproduce has no finding id of this run: its fingerprint names it (the JSON report's too).
+        const id = ` ${codeSpan(b.findingId ?? `weakness ${b.fingerprint.slice(0, 12)}`, { max: 60 })}`;
+        return `- ${SEVERITY_ICON[b.severity]} **${b.severity}** ${codeSpan(b.category, { max: 60 })}${id}${traits.length > 0 ? ` · ${proseText(traits.join(' · '), 300)}` : ''}`;
+    });
+    return para(`**Blocks${list.length > 1 ? ` (${formatCount(list.length)})` : ''}:**\n${lines.join('\n')}`);
+}
+/** Many blockers, one line per severity, named by category with how many: "🔴 **12 critical:** `jailbreak` 3, ...". */
+function groupedBlockers(list) {
+    return SEVERITIES.flatMap((sev) => {
+        const of = list.filter((b) => b.severity === sev);
+        if (of.length === 0)
+            return [];
+        const byCategory = new Map();
+        for (const b of of)
+            byCategory.set(b.category, (byCategory.get(b.category) ?? 0) + 1);
+        const cats = [...byCategory.entries()].sort((a, b) => b[1] - a[1]);
+        const named = cats.slice(0, MAX_CATEGORIES).map(([c, k]) => `${codeSpan(c, { max: 60 })} ${formatCount(k)}`);
+        const more = cats.length - named.length;
+        const missed = of.filter((b) => !b.reproduced).length;
+        return [
+            `- ${SEVERITY_ICON[sev]} **${formatCount(of.length)} ${sev}:** ${named.join(', ')}${more > 0 ? ` and ${plural(more, 'more category', 'more categories')}` : ''}${missed > 0 ? ` (${formatCount(missed)} not reproduced in this run)` : ''}`
+        ];
+    });
+}
+/** Categories named per severity when blockers are grouped. */
+const MAX_CATEGORIES = 6;
+/** Blockers named at the top at most (the findings list below has every one). */
+const MAX_NAMED = 5;
+/** What does not block and why, one line; and what the rates count, said once. */
+function notBlockingBlock(r) {
+    const lines = [];
+    const parts = notBlockingParts(r);
+    if (parts.length > 0 && (r.result === 'pass' || r.result === 'fail'))
+        lines.push(`**Does not block:** ${proseText(parts.join(' · '), 600)}.`);
+    const runs = runsCounted(r);
+    if (runs !== null && (r.result === 'pass' || r.result === 'fail'))
+        lines.push(`*Rates count ${proseText(runs, 200)}.*`);
+    return lines.length > 0 ? para(lines.join('  \n')) : '';
+}
+function markdown_headline_headerBlock(r, runLinkLabel) {
+    const out = [para(markdown_headline_headline(r.result, markdown_headline_reportTitle(r))), blockersBlock(r), notBlockingBlock(r)];
+    out.push(para(markdown_headline_metaLine({
+        modelId: markdown_headline_modelLabel(r) === r.modelId ? null : r.modelId,
+        commitSha: r.commitSha,
+        assessedAt: r.assessedAt,
+        categories: r.categoriesPlanned === null ? null : { done: r.coverageCompleted, planned: markdown_headline_plannedCount(r) },
+        threshold: r.minSeverity,
+        elapsed: formatElapsed(r.elapsedMs),
+        runId: r.runId,
+        runUrl: r.runUrl,
+        runLinkLabel
+    })));
+    // The whole reason when the headline shortened it.
+    if (r.result !== 'fail' && r.result !== 'pass' && proseText(r.reason, 1000) !== proseText(headlineCause(r), 1000)) {
+        out.push(para(`**Why:** ${proseText(r.reason, 1000)}`));
+    }
+    // Only a run stopped with blocking findings holds any in an error (the gate decides fail otherwise).
+    const found = markdown_headline_standingParts(r, { of: 'gate' });
+    if (r.result === 'error' && total(blockingCounts(r)) > 0) {
+        out.push(para(`**Found before it stopped:** ${found.join(' · ')}. Not a result: the run did not end, so other categories were not tested.`));
+    }
+    if (r.ingestIncomplete === true)
+        out.push(para('**The service reports ingest incomplete:** findings may still be missing.'));
+    // The service's verdict only where it differs from the result and can be trusted.
+    if (r.verdict !== null && !r.verdictComputed && (r.result === 'pass' || r.result === 'fail') && r.verdict !== r.result) {
+        out.push(para(`**The service's verdict:** ${enumText(r.verdict, ['pass', 'fail'])}.`));
+    }
+    if (r.counts === null)
+        out.push(para('**The findings could not be read.**'));
+    return out.join('');
+}
+/**
+ * What the step read and how, below the findings: the target, the event and
+ * the assessment budget, the baseline and its window, the accepted risks.
+ */
+function markdown_headline_contextBlock(r) {
+    const out = [];
+    if (r.target !== null || r.profileSync !== null)
+        out.push(para(`**Target:** ${proseText(describeTargetLine(r), 600)}`));
+    if (r.pipeline) {
+        const confirmations = (r.pipeline.confirmation?.lines ?? []).map((l) => `Confirmation: ${l}.`);
+        const lines = [
+            ...r.pipeline.lines,
+            ...confirmations,
+            r.pipeline.budgetLine,
+            ...(r.pipeline.detection && r.result === 'pass' ? [r.pipeline.detection] : [])
+        ];
+        out.push(para(lines.map((l) => proseText(l, 600)).join('  \n')));
+    }
+    const policy = policyLines(r);
+    if (policy.length > 0)
+        out.push(para(policy.join('\n')));
+    return out.join('');
+}
+/** The hidden second line of a comment: the result, commit and time, read back by the next run. */
+function markdown_headline_stateMarker(r) {
+    const sha = r.commitSha !== null && /^[0-9a-f]{7,40}$/i.test(r.commitSha) ? r.commitSha.slice(0, 12).toLowerCase() : '-';
+    const at = r.assessedAt !== null && /^\d{4}-\d\d-\d\dT\d\d:\d\d/.test(r.assessedAt) ? `${r.assessedAt.slice(0, 16)}Z` : '-';
+    const result = ['pass', 'fail', 'incomplete', 'error'].includes(r.result) ? r.result : 'error';
+    return `<!-- asas-gate:result=${result};sha=${sha};at=${at} -->`;
+}
+
+;// CONCATENATED MODULE: ./src/report/markdown-coverage.ts
+/**
+ * The coverage section of the markdown report: at most 5 columns, clean
+ * categories rolled up into one line, folded on a pass; the job summary has
+ * every row (ATLAS included).
+ */
+
+
+
+
+
+
+/** `██░ 2/3`: attacks that got through of those tried. */
+function bar(succeeded, blocked) {
+    if (succeeded === null || blocked === null)
+        return '–';
+    const total = succeeded + blocked;
+    if (total <= 0)
+        return '–';
+    const width = total <= 3 ? total : 5;
+    const filled = succeeded === 0 ? 0 : Math.min(width, Math.max(1, Math.round((width * succeeded) / total)));
+    return `${'█'.repeat(filled)}${'░'.repeat(width - filled)} ${formatCount(succeeded)}/${formatCount(total)}`;
+}
+/** ❗ only where something blocks; ⚪ where attacks got through but nothing of it blocks (known, accepted, below). */
+function stateIcon(row, blocking) {
+    if (blocking.has(row.category))
+        return '❗';
+    if (row.state === 'not reached')
+        return '⬜';
+    if (row.state === 'partial')
+        return '◐';
+    if (row.state === 'probed')
+        return '❔';
+    return (row.succeeded ?? 0) > 0 ? '⚪' : '✅';
+}
+const STATE_NOTE = { partial: ' partial', 'not reached': ' **not reached**', probed: ' probed' };
+function categoryCell(row, blocking, missed) {
+    const note = (STATE_NOTE[row.state] ?? '') +
+        (row.planned ? '' : ' (not planned)') +
+        (missed.has(row.category) ? ' · blocks: not reproduced in this run' : '') +
+        (!blocking.has(row.category) && (row.succeeded ?? 0) > 0 && row.state === 'completed' ? ' · does not block' : '');
+    return `${stateIcon(row, blocking)} ${codeSpan(row.category, { max: 60, table: true })}${note}`;
+}
+function worstCell(row, blocking) {
+    if (row.worstSeverity === null)
+        return '–';
+    // The severity's colour only where it blocks.
+    const icon = blocking.has(row.category) ? SEVERITY_ICON[row.worstSeverity] : undefined;
+    return icon ? `${icon} ${row.worstSeverity}` : enumCell(row.worstSeverity, SEVERITIES);
+}
+const ref = (v) => (v === null ? '–' : codeSpan(v, { max: 30, table: true }));
+function coverageRowLine(row, full, { blocking, missed }) {
+    const cells = [categoryCell(row, blocking, missed), bar(row.succeeded, row.blocked), worstCell(row, blocking), ref(row.owasp)];
+    if (full)
+        cells.push(ref(row.atlas));
+    return `| ${cells.join(' | ')} |\n`;
+}
+/** A row with nothing to read: completed, nothing got through, no severity. */
+function isClean(row, blocking = new Set()) {
+    return (!blocking.has(row.category) &&
+        row.planned &&
+        row.state === 'completed' &&
+        (row.succeeded ?? 0) === 0 &&
+        row.worstSeverity === null &&
+        row.blocked !== null);
+}
+function markdown_coverage_coverageBlock(r, profile, budget) {
+    const m = profile.measure;
+    const full = profile.coverage === 'full';
+    const planned = plannedCount(r);
+    const rows = r.coverageRows;
+    const list = blockers(r);
+    const b = {
+        blocking: new Set(list.map((x) => x.category)),
+        missed: new Set(list.filter((x) => !x.reproduced).map((x) => x.category))
+    };
+    const clean = (row) => isClean(row, b.blocking);
+    const tried = rows.reduce((n, row) => n + (row.succeeded ?? 0) + (row.blocked ?? 0), 0);
+    const through = rows.reduce((n, row) => n + (row.succeeded ?? 0), 0);
+    let title;
+    if (r.categoriesPlanned === null)
+        title = 'Coverage: the planned categories are unknown (the run status was not read)';
+    else
+        title = `Coverage: ${formatCount(r.coverageCompleted)} of ${formatCount(planned)} categories completed`;
+    if (r.coverageNotReached > 0)
+        title += `, ${formatCount(r.coverageNotReached)} not reached`;
+    if (r.coverageReadable && tried > 0)
+        title += ` · ${formatCount(through)} of ${formatCount(tried)} attacks got through`;
+    const lines = [];
+    if (!r.coverageReadable)
+        lines.push(para('The coverage could not be read: attack counts and OWASP and ATLAS references are unknown.'));
+    const unreached = (row) => row.planned && row.state === 'not reached' && row.blocked === null;
+    const shown = full ? rows : rows.filter((row) => !clean(row) && !unreached(row));
+    const rolled = full ? [] : rows.filter(clean);
+    const notReached = full ? [] : rows.filter(unreached);
+    const head = full
+        ? '| Category | Got through | Worst | OWASP | ATLAS |\n| --- | --- | --- | --- | --- |\n'
+        : '| Category | Got through | Worst | OWASP |\n| --- | --- | --- | --- |\n';
+    let used = m(title) + m(head) + 400;
+    const table = [];
+    let left = 0;
+    for (let i = 0; i < shown.length; i++) {
+        const line = coverageRowLine(shown[i], full, b);
+        if (used + m(line) > budget) {
+            left = shown.length - i;
+            break;
+        }
+        used += m(line);
+        table.push(line);
+    }
+    if (table.length > 0)
+        lines.push(head, table.join(''), '\n');
+    if (rolled.length > 0) {
+        const n = rolled.reduce((k, row) => k + (row.blocked ?? 0), 0);
+        const other = table.length > 0 ? 'other ' : '';
+        const what = `${plural(rolled.length, `${other}category`, `${other}categories`)}: 0 of ${formatCount(n)} attacks got through`;
+        // A run the step stopped is no pass: no ✅ beside it, and why it stopped (the time ran out) said.
+        lines.push(para(r.result === 'error' ? `⏹️ ${what} before ${stoppedWhy(r.reason)}: not a result.` : `✅ ${what}.`));
+    }
+    if (notReached.length > 0) {
+        const names = notReached.slice(0, 12).map((row) => codeSpan(row.category, { max: 60 }));
+        const more = notReached.length - names.length;
+        lines.push(para(`⬜ **${plural(notReached.length, 'category', 'categories')} not reached:** ${names.join(', ')}${more > 0 ? ` and ${formatCount(more)} more` : ''}.`));
+    }
+    if (left > 0)
+        lines.push(para(`*${plural(left, 'more category', 'more categories')} not shown here (${profile.fullListWhere} has them).*`));
+    const body = lines.join('');
+    if (r.result === 'pass' && !full) {
+        return { text: `<details>\n<summary>${title}</summary>\n\n${body}</details>\n\n`, left };
+    }
+    return { text: para(`#### ${title}`) + body, left };
+}
+/** Why a run that ended in error stopped, for the coverage line: "the time ran out (timeout_minutes)". */
+function stoppedWhy(reason) {
+    if (reason.startsWith('timeout_minutes ran out'))
+        return 'the time ran out (timeout_minutes)';
+    if (reason.startsWith('the step was cancelled'))
+        return 'the job was cancelled';
+    return 'the run was stopped';
+}
+
+;// CONCATENATED MODULE: ./src/report/markdown-proof.ts
+
+
+const REPLAY_TEXT = {
+    reproduced: 'reproduced on the last replay',
+    not_reproduced: 'did not reproduce on the last replay',
+    pending: 'not replayed since it was found',
+    inconclusive: 'the last replay was inconclusive'
+};
+function markdown_proof_replayText(status) {
+    return REPLAY_TEXT[status] ?? `last replay ${codeSpan(status, { max: 30 })}`;
+}
+/** The attack that proves the finding best: the first that reproduced, else the first. */
+function markdown_proof_proofAttack(f) {
+    return f.attacks.find((a) => a.lastReplayStatus === 'reproduced') ?? f.attacks.at(0) ?? null;
+}
+/** True when `body` only repeats `text` (e.g. a JSON body around the message). */
+function repeats(body, text) {
+    if (text === null || text === '')
+        return false;
+    return body.includes(text) || body.includes(JSON.stringify(text).slice(1, -1));
+}
+const ROUTINE_HEADERS = new Set([
+    'content-type',
+    'content-length',
+    'accept',
+    'accept-encoding',
+    'accept-language',
+    'user-agent',
+    'host',
+    'connection',
+    'date',
+    'authorization',
+    'cookie',
+    'x-api-key'
+]);
+function markdown_proof_proofSections(a, f, level) {
+    const out = [];
+    const steps = a.steps.slice(0, level.maxSteps);
+    const many = a.steps.length > 1;
+    steps.forEach((st, i) => {
+        const n = many ? ` (step ${i + 1} of ${a.steps.length})` : '';
+        if (st.method !== null && st.url !== null && st.message === null) {
+            out.push({ label: `→ request${n}`, text: `${st.method} ${st.url}` });
+        }
+        if (level.headers && st.headers !== null) {
+            const extra = Object.entries(st.headers).filter(([k, v]) => !ROUTINE_HEADERS.has(k.toLowerCase()) && v !== '[redacted]');
+            if (extra.length > 0)
+                out.push({ label: `→ headers${n}`, text: extra.map(([k, v]) => `${k}: ${v}`).join('\n') });
+        }
+        if (st.message !== null)
+            out.push({ label: `→ prompt${n}`, text: st.message });
+        if (st.body !== null && (st.message === null || (level.bodies && !repeats(st.body, st.message)))) {
+            out.push({ label: `→ request body${n}`, text: st.body });
+        }
+        const status = st.responseStatus !== null ? ` (HTTP ${formatCount(st.responseStatus)})` : '';
+        if (st.response !== null)
+            out.push({ label: `← reply${status}`, text: st.response });
+        if (st.responseBody !== null && (st.response === null || (level.bodies && !repeats(st.responseBody, st.response)))) {
+            out.push({ label: `← response body${st.response === null ? status : ''}`, text: st.responseBody });
+        }
+        if (st.assertion !== null)
+            out.push({ label: '✗ failed check', text: st.assertion });
+        else if (st.expectedBehavior !== null && st.expectedBehavior !== f.expectedBehavior)
+            out.push({ label: '✗ expected', text: st.expectedBehavior });
+    });
+    if (a.steps.length > steps.length)
+        out.push({ label: `… ${plural(a.steps.length - steps.length, 'more step')} in the full data`, text: '' });
+    return out;
+}
+
+;// CONCATENATED MODULE: ./src/report/markdown-findings.ts
+/**
+ * The findings of the markdown report: one <details> block per finding shown
+ * in full, one-line rows for the rest, a category × severity grid when even
+ * the rows do not fit, and the layout that chooses among them within a budget.
+ */
+
+
+
+
+
+
+
+
+/** The icon of a finding: its severity colour when it blocks (or is below the threshold), else its standing's (standings.ts). */
+function findingIcon(f) {
+    return STANDINGS[findingStanding(f)].icon ?? SEVERITY_ICON[f.severity];
+}
+/**
+ * What a finding is, in the standings' words: a standing that does not block
+ * ("known, does not block"), or against a baseline "new" or "known" for one
+ * that blocks; '' for a blocking one without a baseline and one below the threshold.
+ */
+function standingLabel(f) {
+    if (STANDINGS[f.standing].blocks)
+        return f.baselineState ?? '';
+    const st = findingStanding(f);
+    const words = STANDINGS[st];
+    if (st === 'below')
+        return '';
+    return st === 'known' ? `${words.label}, does not block (fail_on new)` : words.label;
+}
+/** A finding's rate; a known one no window counted is known to main's baseline, not "this run only". */
+function findingRate(f) {
+    if (f.baselineState === 'known' && (f.seen.scope === 'this run' || f.seen.of <= 1))
+        return "known to main's baseline";
+    const rate = rateText(f.seen);
+    return f.standing === 'blocking' && rate.endsWith('(flaky)') ? `${rate.slice(0, -1)}: blocks all the same)` : rate;
+}
+function findingSummaryLine(f) {
+    const label = standingLabel(f);
+    const parts = [`${findingIcon(f)} <b>${f.severity}</b>`];
+    if (label !== '')
+        parts.push(`<b>${label}</b>`);
+    // How steady it is, next to what it is: a rate at the end of a wrapped line is missed.
+    if (f.seen.windowed)
+        parts.push(findingRate(f));
+    parts.push(htmlCode(f.category, 60), htmlCode(f.findingId, 60));
+    if (f.redacted)
+        parts.push('proof withheld by the plan');
+    else {
+        const reproduced = f.attacks.filter((a) => a.lastReplayStatus === 'reproduced').length;
+        parts.push(`${plural(f.attacks.length, 'attack')}${reproduced > 0 ? `, ${formatCount(reproduced)} reproduced` : ''}`);
+    }
+    if (f.status !== 'open')
+        parts.push(`status ${FINDING_STATUSES.includes(f.status) ? f.status : htmlCode(f.status, 30)}`);
+    return parts.join(' · ');
+}
+function findingBlock(f, level) {
+    const out = [`<details>\n<summary>${findingSummaryLine(f)}</summary>\n\n`];
+    if (f.redacted) {
+        out.push(para('The proof is withheld by the plan; the finding counts the same as the others.'));
+    }
+    else {
+        out.push(para(`> ${proseText(f.description, level.proseChars)}`));
+        out.push(para(`**Expected:** ${proseText(f.expectedBehavior, level.proseChars)}`));
+        const a = proofAttack(f);
+        if (a !== null && level.maxSteps > 0) {
+            out.push(para(`**Proof:** attack ${codeSpan(a.attackId, { max: 60 })}, score ${formatCount(a.score)}, ${replayText(a.lastReplayStatus)}.`));
+            const sections = proofSections(a, f, level);
+            if (sections.length > 0)
+                out.push(para(proofBlock(sections, { width: level.wrap, maxChars: level.fieldChars, maxLines: level.maxLines })));
+            else
+                out.push(para('*The attack has no replay steps.*'));
+            const others = f.attacks.filter((x) => x !== a);
+            if (others.length > 0) {
+                const listed = others
+                    .slice(0, 3)
+                    .map((x) => `${codeSpan(x.attackId, { max: 40 })} (${REPLAY_STATUSES.includes(x.lastReplayStatus) ? x.lastReplayStatus.replace('_', ' ') : codeSpan(x.lastReplayStatus, { max: 20 })})`);
+                const more = others.length - listed.length;
+                out.push(para(`Also: ${listed.join(', ')}${more > 0 ? ` and ${formatCount(more)} more` : ''}.`));
+            }
+        }
+        else if (a !== null) {
+            out.push(para(`*Proof of ${plural(f.attacks.length, 'attack')} left out here (see the full data).*`));
+        }
+    }
+    out.push(para('</details>'));
+    return out.join('');
+}
+const markdown_findings_ROWS_HEAD = '| Severity | Category | Finding | Attacks |\n| --- | --- | --- | --- |\n';
+function markdown_findings_findingRow(f) {
+    const attacks = f.redacted
+        ? 'proof withheld'
+        : `${formatCount(f.attacks.length)}${f.attacks.some((a) => a.lastReplayStatus === 'reproduced') ? ', reproduced' : ''}`;
+    const status = f.status === 'open' ? '' : ` (${enumCell(f.status, FINDING_STATUSES)})`;
+    const label = standingLabel(f);
+    const seen = f.seen.windowed ? ` · ${findingRate(f)}` : '';
+    return `| ${findingIcon(f)} ${f.severity}${label === '' ? '' : ` · **${label}**`}${seen} | ${codeSpan(f.category, { max: 60, table: true })} | ${codeSpan(f.findingId, { max: 60, table: true })}${status} | ${attacks} |\n`;
+}
+/** Counts by category (rows) and severity (columns): at most 5 columns. */
+function gridBlock(fs, title, m, budget) {
+    const byCat = new Map();
+    for (const f of fs) {
+        const c = byCat.get(f.category) ?? zeroCounts();
+        c[f.severity] += 1;
+        byCat.set(f.category, c);
+    }
+    const head = `${para(title)}| Category | 🔴 critical | 🟠 high | 🟡 medium | 🔵 low |\n| --- | ---: | ---: | ---: | ---: |\n`;
+    const lines = [];
+    let used = m(head) + 200;
+    let left = 0;
+    const cats = [...byCat.entries()];
+    for (let i = 0; i < cats.length; i++) {
+        const [cat, c] = cats[i];
+        const line = `| ${codeSpan(cat, { max: 60, table: true })} | ${SEVERITIES.map((s) => (c[s] > 0 ? formatCount(c[s]) : '–')).join(' | ')} |\n`;
+        if (used + m(line) > budget) {
+            left = cats.length - i;
+            break;
+        }
+        used += m(line);
+        lines.push(line);
+    }
+    let text = head + lines.join('') + '\n';
+    if (left > 0)
+        text += para(`*${plural(left, 'more category', 'more categories')} not shown in the grid.*`);
+    return { text, left };
+}
+function markdown_findings_countsText(fs) {
+    const c = zeroCounts();
+    for (const f of fs)
+        c[f.severity] += 1;
+    return SEVERITIES.filter((s) => c[s] > 0)
+        .map((s) => `${formatCount(c[s])} ${s}`)
+        .join(', ');
+}
+/** When not even the rows fit: the rows that fit, then a count grid of all. */
+function rowsThenGrid(list, m, avail, headSize, heading) {
+    const grid = gridBlock(list, `**All ${plural(list.length, 'finding')} by category:**`, m, Math.floor(avail / 3));
+    let used = headSize + m(grid.text);
+    let rows = 0;
+    const lines = [];
+    for (const f of list) {
+        const line = markdown_findings_findingRow(f);
+        if (used + m(line) > avail)
+            break;
+        used += m(line);
+        lines.push(line);
+        rows += 1;
+    }
+    const parts = [heading];
+    if (rows > 0)
+        parts.push(markdown_findings_ROWS_HEAD, lines.join(''), '\n');
+    parts.push(grid.text);
+    return { detailed: [], rows, gridOnly: list.length - rows, text: parts.join('') };
+}
+/**
+ * Details, then rows, then a grid: each severity group gets the most detail
+ * that leaves room for a row for every finding after it; when even the rows
+ * do not fit, the rows that fit and a count grid of all.
+ */
+function markdown_findings_layoutFindings(list, profile, avail, heading) {
+    const m = profile.measure;
+    const ladder = profile.ladder;
+    const total = list.length;
+    if (total === 0)
+        return { detailed: [], rows: 0, gridOnly: 0, text: '' };
+    const rowSize = list.map((f) => m(markdown_findings_findingRow(f)));
+    const rowsFrom = (i) => {
+        let s = 0;
+        for (let k = i; k < total; k++)
+            s += rowSize[k];
+        return s;
+    };
+    const headSize = m(heading) + m(markdown_findings_ROWS_HEAD) + 400;
+    const cache = new Map();
+    const block = (i, L) => {
+        const key = `${i}:${L}`;
+        let b = cache.get(key);
+        if (b === undefined) {
+            b = findingBlock(list[i], ladder[L]);
+            cache.set(key, b);
+        }
+        return b;
+    };
+    const detailed = [];
+    if (headSize + rowsFrom(0) <= avail) {
+        let used = headSize;
+        let i = 0;
+        // Group boundaries by severity.
+        while (i < total && detailed.length < profile.maxDetailed) {
+            const sev = list[i].severity;
+            let end = i;
+            while (end < total && list[end].severity === sev)
+                end += 1;
+            end = Math.min(end, i + (profile.maxDetailed - detailed.length));
+            const restRows = rowsFrom(end);
+            let chosen = -1;
+            let size = 0;
+            for (let L = 0; L < ladder.length && chosen < 0; L++) {
+                let s = 0;
+                for (let k = i; k < end && used + s + restRows <= avail; k++)
+                    s += m(block(k, L));
+                if (used + s + restRows <= avail) {
+                    chosen = L;
+                    size = s;
+                }
+            }
+            if (chosen >= 0) {
+                for (let k = i; k < end; k++)
+                    detailed.push(chosen);
+                used += size;
+                i = end;
+                continue;
+            }
+            // Not the whole group: as many as fit at the lowest level, rows for the rest.
+            const L = ladder.length - 1;
+            while (i < end && used + m(block(i, L)) + rowsFrom(i + 1) <= avail) {
+                used += m(block(i, L));
+                detailed.push(L);
+                i += 1;
+            }
+            break;
+        }
+        const parts = [heading];
+        detailed.forEach((L, k) => parts.push(block(k, L)));
+        const rows = total - detailed.length;
+        if (rows > 0) {
+            parts.push(para(detailed.length > 0 ? `**${plural(rows, 'more finding')}, one line each:**` : `**One line each:**`));
+            parts.push(markdown_findings_ROWS_HEAD, list.slice(detailed.length).map(markdown_findings_findingRow).join(''), '\n');
+        }
+        return { detailed, rows, gridOnly: 0, text: parts.join('') };
+    }
+    return rowsThenGrid(list, m, avail, headSize, heading);
+}
+
+;// CONCATENATED MODULE: ./src/report/markdown-notes.ts
+/** The end of the markdown report: the redaction line, the notes from the run (untrusted text, quoted) and the footer. */
+
+const MAX_NOTES = 30;
+
+
+
+function markdown_notes_notesBlock(r, budget, m) {
+    if (r.notes.length === 0)
+        return { text: '', left: 0 };
+    const lines = [];
+    let used = 200;
+    let shown = 0;
+    for (const note of r.notes) {
+        if (shown >= MAX_NOTES)
+            break;
+        const line = `> - ${proseText(note, 600)}\n`;
+        if (used + m(line) > budget)
+            break;
+        used += m(line);
+        lines.push(line);
+        shown += 1;
+    }
+    const left = r.notes.length - shown;
+    if (left > 0)
+        lines.push(`> - *${plural(left, 'more note')} not shown.*\n`);
+    return { text: `> **Notes from the run** (may quote the service: untrusted text, not instructions)\n>\n${lines.join('')}\n`, left };
+}
+/** The footer; the line on quoted text only on a page that quotes some (`quotes`). */
+function markdown_notes_footerBlock(profile, quotes = true) {
+    const quoted = quotes
+        ? 'Quoted text (code, quotes, proof) comes from the service and the agent under test: untrusted data, not instructions. '
+        : '';
+    return para(`<sub>${quoted}Full data: ${profile.fullDataWhere}.</sub>`);
+}
+function markdown_notes_redactionLine(r) {
+    const c = r.counts;
+    if (c === null || c.redacted === 0 || r.redactionReason === null)
+        return '';
+    const sev = enumText(r.minSeverity, SEVERITIES);
+    return para(`**Redacted:** ${plural(c.redacted, 'finding')} (${formatCount(c.redactedAtOrAbove)} at or above ${sev}) ${c.redacted === 1 ? 'is' : 'are'} shown without proof: ${proseText(r.redactionReason, 200)}. ${c.redacted === 1 ? 'It counts' : 'They count'} the same as the others.`);
+}
+
+;// CONCATENATED MODULE: ./src/report/markdown.ts
+/**
+ * The markdown rendering of a report, shared by the PR comment and the job
+ * summary, fitted to a size budget, laid out for the reader who decides in
+ * seconds:
+ *
+ * 1. A headline: icon, result, the blocking counts or the cause, the model.
+ *    An error reads "⛔ Not assessed: ...": never "pass" wording under an
+ *    error or an incomplete run.
+ * 2. One metadata line: commit, categories done/planned, threshold, elapsed,
+ *    the run and a link to the workflow run (where the job summary is).
+ * 3. The findings at or above the threshold, blocking ones first: the most
+ *    severe with their proof (one <details> per finding: the first reproducing
+ *    attack as prompt → reply → the check it failed, hard-wrapped so nothing
+ *    scrolls sideways), every other one as a one-line row, and only when even
+ *    the rows do not fit, a category × severity count grid. What was cut is
+ *    said with exact counts. Accepted, known (fail_on new) and closed findings
+ *    follow, each marked as such and counted apart: the headline, the lines
+ *    under it and the list heading all count from the report model's one
+ *    count (FindingStanding), in the same words.
+ * 4. Coverage: at most 5 columns; clean categories rolled up into one line;
+ *    folded on a pass. The job summary has every row (ATLAS included).
+ * 5. Notes in a quote block labelled as text from the run, then the footer.
+ *
+ * The document is built from blocks whose sizes add up, so nothing is
+ * rendered twice to be measured. Every value from the service or the target
+ * goes through markdown-safe.ts.
+ */
+
+
+
+
+
+
+
+
+
+
+
+/** Share of the budget the coverage table and the notes may take at most. */
+const COVERAGE_SHARE = 0.2;
+const NOTES_SHARE = 0.06;
+/** The one fold under the header: findings, coverage, how the run was assessed, notes. */
+const DETAILS_OPEN = '<details>\n<summary>Findings, coverage and how this run was assessed</summary>\n\n';
+const DETAILS_CLOSE = '\n</details>\n';
+const FOLD = DETAILS_OPEN + DETAILS_CLOSE;
+/** Room kept for the line on what was cut. */
+const RESERVE = 1200;
+function minimalDocument(r, profile) {
+    const lines = [];
+    if (profile.marker)
+        lines.push(profile.marker);
+    lines.push(headline(r.result, reportTitle(r)));
+    lines.push(metaLine({
+        commitSha: r.commitSha,
+        assessedAt: r.assessedAt,
+        runUrl: r.runUrl,
+        runLinkLabel: profile.runLinkLabel,
+        threshold: r.minSeverity
+    }));
+    const counts = standingParts(r, { of: 'gate' });
+    if (counts.length > 0)
+        lines.push(`**Found:** ${counts.join(' · ')}.`);
+    lines.push(`*The report did not fit ${profile.limitLabel}: only counts are shown. Full data: ${profile.fullDataWhere}.*`);
+    const m = profile.measure;
+    while (lines.length > 1 && m(lines.join('\n\n') + '\n') > profile.limit)
+        lines.pop();
+    const doc = lines.join('\n\n') + '\n';
+    return m(doc) <= profile.limit ? doc : '';
+}
+/** The list heading's counts, of this run's findings: what blocks, then what does not and why in a word. */
+function findingsHeadingParts(r, missed) {
+    const c = r.counts;
+    if (c === null)
+        return [];
+    const word = r.baseline?.available && r.baseline.failOn === 'new' ? 'new' : 'open';
+    const sum = (s) => SEVERITIES.reduce((n, k) => n + s[k], 0);
+    const blocking = SEVERITIES.filter((s) => c.byStanding.blocking[s] > 0).map((s) => `${formatCount(c.byStanding.blocking[s])} ${word} ${s}`);
+    // "0 new" only when nothing blocks: a blocker this run did not reproduce is new all the same (said after the counts).
+    const parts = blocking.length > 0 ? [blocking.join(', ')] : word === 'new' && missed === 0 ? ['0 new'] : [];
+    // Every other standing at or above the threshold (FINDING_STANDINGS' order), so a new one is counted too.
+    for (const st of FINDING_STANDINGS.filter((s) => s !== 'blocking' && s !== 'below'))
+        if (sum(c.byStanding[st]) > 0)
+            parts.push(`${formatCount(sum(c.byStanding[st]))} ${STANDINGS[st].label}`);
+    return parts;
+}
+/** The reviewer's ten seconds: the headline, what blocks, what does not, the meta line; everything else in one fold. */
+function foldedDocument(top, rest) {
+    const folded = rest.join('').replace(/\n+$/, '\n');
+    return (top + (folded.trim() === '' ? '' : DETAILS_OPEN + folded + DETAILS_CLOSE)).replace(/\n+$/, '\n');
+}
+function markdown_renderMarkdownReport(r, profile) {
+    const m = profile.measure;
+    const limit = profile.limit;
+    const marker = profile.marker ? `${profile.marker}\n${stateMarker(r)}\n\n` : '';
+    const header = headerBlock(r, profile.runLinkLabel);
+    const context = contextBlock(r);
+    const coverage = coverageBlock(r, profile, Math.floor(limit * COVERAGE_SHARE));
+    const notes = notesBlock(r, Math.floor(limit * NOTES_SHARE), m);
+    const footer = footerBlock(profile, r.findings.length > 0 || r.notes.length > 0);
+    const redaction = redactionLine(r);
+    const sev = enumText(r.minSeverity, SEVERITIES);
+    // Blocking findings first (most severe first), then the known, accepted and closed ones.
+    const grouped = r.groups.flatMap((g) => g.findings);
+    const blocking = FINDING_STANDINGS.flatMap((st) => grouped.filter((f) => f.standing === st));
+    const below = r.below;
+    let heading = '';
+    const missed = blockers(r).filter((b) => !b.reproduced).length;
+    const missedText = missed > 0 ? ` · ${formatCount(missed)} more ${missed === 1 ? 'blocks' : 'block'} without being reproduced in this run (above)` : '';
+    if (r.counts !== null && blocking.length > 0) {
+        heading = para(`#### ${plural(blocking.length, 'finding')} at or above ${sev}: ${findingsHeadingParts(r, missed).join(' · ')}${missedText}`);
+    }
+    else if (r.counts !== null && r.result !== 'error') {
+        heading = para(`**No findings at or above ${sev}**${missedText}.`);
+    }
+    let belowCount = '';
+    if (r.counts !== null && below.length > 0 && !profile.listBelowThreshold) {
+        belowCount = para(`**Below ${sev}:** ${plural(below.length, 'finding')} (${countsText(below)}), counted here and listed in ${profile.fullListWhere}.`);
+    }
+    const fixed = m(marker + header + FOLD + context + coverage.text + notes.text + footer + redaction + belowCount);
+    const avail = limit - fixed - RESERVE;
+    if (avail < 0 || profile.ladder.length === 0)
+        return minimalDocument(r, profile);
+    const main = layoutFindings(blocking, profile, avail, heading);
+    let belowText = belowCount;
+    let belowLeft = 0;
+    if (profile.listBelowThreshold && below.length > 0) {
+        const head = para(`#### Below ${sev}: ${plural(below.length, 'finding')} (${countsText(below)})`);
+        const room = avail - m(main.text) - m(head) - m(ROWS_HEAD) - 200;
+        const lines = [];
+        let size = 0;
+        if (main.gridOnly === 0) {
+            for (const f of below) {
+                const line = findingRow(f);
+                if (size + m(line) > room)
+                    break;
+                size += m(line);
+                lines.push(line);
+            }
+        }
+        belowLeft = below.length - lines.length;
+        belowText = head + (lines.length > 0 ? `${ROWS_HEAD}${lines.join('')}\n` : '');
+        if (belowLeft > 0)
+            belowText += para(`*${plural(belowLeft, 'finding')} below ${sev} not listed here.*`);
+    }
+    // What was cut, with exact counts.
+    const cuts = [];
+    const full = main.detailed.filter((L) => L === 0).length;
+    const trimmed = main.detailed.length - full;
+    if (trimmed > 0)
+        cuts.push(`${plural(trimmed, 'finding')} with shorter proof`);
+    if (main.rows > 0 && blocking.length > 0)
+        cuts.push(`${plural(main.rows, 'finding')} as one-line rows without proof`);
+    if (main.gridOnly > 0)
+        cuts.push(`${plural(main.gridOnly, 'finding')} only counted in the grid`);
+    if (belowLeft > 0)
+        cuts.push(`${plural(belowLeft, 'finding')} below ${sev} not listed`);
+    if (coverage.left > 0)
+        cuts.push(`${plural(coverage.left, 'coverage row')} not shown`);
+    if (notes.left > 0)
+        cuts.push(`${plural(notes.left, 'note')} not shown`);
+    const cutLine = cuts.length > 0 ? para(`*To fit ${profile.limitLabel}: ${cuts.join('; ')}. Full data: ${profile.fullDataWhere}.*`) : '';
+    const findingsFirst = blocking.length > 0;
+    // What was cut is said before the rows it explains.
+    const mainText = main.text.startsWith(heading) && cutLine !== '' ? heading + cutLine + main.text.slice(heading.length) : main.text + cutLine;
+    const body = findingsFirst ? [mainText, context, belowText, coverage.text] : [context, coverage.text, mainText, belowText];
+    const doc = foldedDocument(marker + header, [...body, redaction, notes.text, footer]);
+    if (m(doc) > limit)
+        return minimalDocument(r, profile);
+    return doc;
+}
+
+;// CONCATENATED MODULE: ./src/report/comment.ts
+/**
+ * The sticky PR comment: the report in markdown, under GitHub's comment limit,
+ * starting with a hidden marker that names the model, so each model of a matrix
+ * keeps its own comment and the next run edits it in place. Under the marker,
+ * hidden lines record the result (state line) and what was assessed (record
+ * line), read back by the next run.
+ */
+
+
+
+
+/** GitHub's limit on a comment body, in characters. */
+const COMMENT_LIMIT = 65536;
+const MARKER_PREFIX = '<!-- asas-gate:model=';
+const MARKER_SUFFIX = ' -->';
+/** Longer encoded ids are shortened to a prefix and a hash (the marker stays small and unique). */
+const MARKER_MAX_ENCODED = 120;
+/**
+ * Percent-encodes every UTF-8 byte except ASCII letters, digits and `_`, so the
+ * result can hold no `-`, `>`, `!`, space or line break: it cannot end or break
+ * the HTML comment, and distinct ids give distinct encodings.
+ */
+function strictEncode(text) {
+    const bytes = Buffer.from(text, 'utf8');
+    let out = '';
+    for (const b of bytes) {
+        const c = String.fromCharCode(b);
+        out += /[A-Za-z0-9_]/.test(c) ? c : `%${b.toString(16).toUpperCase().padStart(2, '0')}`;
+    }
+    return out;
+}
+/** The text of a key strictEncode wrote (recordSubjectKey); a hashed key (too long to hold) reads as `(a long name)`. */
+function comment_decodeRecordKey(key) {
+    if (key.startsWith('.sha256.'))
+        return '(a long name)';
+    const bytes = [];
+    for (let i = 0; i < key.length; i++) {
+        const hex = key[i] === '%' ? /^[0-9A-F]{2}$/.exec(key.slice(i + 1, i + 3)) : null;
+        if (hex) {
+            bytes.push(parseInt(hex[0], 16));
+            i += 2;
+        }
+        else
+            bytes.push(key.charCodeAt(i) & 0xff);
+    }
+    return Buffer.from(bytes).toString('utf8');
+}
+/** The hidden first line of the comment of `modelId`, e.g. `<!-- asas-gate:model=m_123 -->`. */
+function commentMarker(modelId) {
+    let enc = strictEncode(modelId);
+    if (enc.length > MARKER_MAX_ENCODED) {
+        const hash = createHash('sha256').update(modelId, 'utf8').digest('hex');
+        enc = `${strictEncode(modelId.slice(0, 30)).slice(0, 60)}.sha256.${hash}`;
+    }
+    return `${MARKER_PREFIX}${enc}${MARKER_SUFFIX}`;
+}
+/**
+ * Detail of the comment: the ten most severe findings in full at most, proof
+ * wrapped at 90 characters; the rest one line each.
+ */
+const COMMENT_LADDER = [
+    { wrap: WRAP_WIDTH, fieldChars: 1200, maxLines: 14, proseChars: 600, maxSteps: 3, bodies: true, headers: false },
+    { wrap: WRAP_WIDTH, fieldChars: 400, maxLines: 6, proseChars: 300, maxSteps: 1, bodies: false, headers: false },
+    { wrap: WRAP_WIDTH, fieldChars: 0, maxLines: 0, proseChars: 200, maxSteps: 0, bodies: false, headers: false }
+];
+/** The comment's words in each host's terms. */
+const COMMENT_WORDS = {
+    github: {
+        comment: 'a GitHub comment',
+        fullList: 'the job summary',
+        runLink: 'workflow run',
+        fullData: (runUrl) => `${markdown_safe_trustedLink('job summary', runUrl) ?? 'the job summary of this workflow run'} and the JSON report (\`report_path\`, kept when the workflow uploads it as an artifact)`
+    },
+    gitlab: {
+        comment: 'this merge-request note',
+        fullList: "the markdown report in the job's artifacts",
+        runLink: 'job',
+        fullData: (runUrl) => `the JSON and markdown reports in the artifacts of ${markdown_safe_trustedLink('the job', runUrl) ?? 'the job'} (kept when the job lists them under \`artifacts:paths\`), and its job log`
+    }
+};
+/** Findings shown with their proof in the comment at most. */
+const COMMENT_MAX_DETAILED = 10;
+/**
+ * The comment body: starts with the marker line (`marker`, the agent's:
+ * commentMarker(AgentIdentity.commentKey); the model's by default) (and, with `record`, the
+ * assessment record under the state line); at most `limit` characters
+ * (UTF-16 code units).
+ */
+function renderComment(report, opts = {}) {
+    const recordLine = opts.record ? `${recordMarker(opts.record)}\n` : '';
+    const limit = (opts.limit ?? COMMENT_LIMIT) - recordLine.length;
+    const words = COMMENT_WORDS[opts.on ?? 'github'];
+    const body = renderMarkdownReport(report, {
+        limit,
+        measure: (s) => s.length,
+        limitLabel: `the ${limit.toLocaleString('en-US')}-character limit of ${words.comment}`,
+        marker: opts.marker ?? commentMarker(report.modelId),
+        ladder: COMMENT_LADDER,
+        maxDetailed: COMMENT_MAX_DETAILED,
+        coverage: 'compact',
+        listBelowThreshold: false,
+        fullDataWhere: words.fullData(report.runUrl),
+        fullListWhere: words.fullList,
+        runLinkLabel: words.runLink
+    });
+    return opts.record ? withRecord(body, opts.record) : body;
+}
+/**
+ * The result an earlier comment recorded in its hidden second line (see
+ * stateMarker), or null. Only the exact shape is read: an enum, hex and an ISO
+ * minute, so whatever else the comment holds cannot come through.
+ */
+function previousResult(body) {
+    if (!body)
+        return null;
+    const second = body.split('\n', 3)[1]?.replace(/\r$/, '') ?? '';
+    const m = /^<!-- asas-gate:result=(pass|fail|incomplete|error);sha=([0-9a-f]{7,12}|-);at=(\d{4}-\d\d-\d\dT\d\d:\d\dZ|-) -->$/.exec(second);
+    if (!m)
+        return null;
+    return { result: m[1], sha: m[2] === '-' ? null : m[2], at: m[3] === '-' ? null : m[3] };
+}
+/** The results a comment can record. */
+
+
+const FULL_SHA = /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/;
+const DIGEST = /^[0-9a-f]{64}$/;
+const ISO_MINUTE = /^\d{4}-\d\d-\d\dT\d\d:\d\dZ$/;
+/** Longer subject keys are replaced by a hash (the line stays small; the key stays unique). */
+const SUBJECT_MAX_ENCODED = 600;
+/**
+ * The key a record holds for a model or target, e.g. `model:m_123` or
+ * `target:agent-pr-7`: strictly encoded (no `-`, `>`, space or line break can
+ * reach the HTML comment), or a hash when long. Compare keys, not names.
+ */
+function comment_recordSubjectKey(subject) {
+    const enc = strictEncode(subject);
+    return enc.length <= SUBJECT_MAX_ENCODED ? enc : `.sha256.${createHash('sha256').update(subject, 'utf8').digest('hex')}`;
+}
+const RECORD_LINE = /^<!-- asas-gate:record=2;result=(pass|fail|incomplete|error);assessed=([0-9a-f]{40}|[0-9a-f]{64});head=([0-9a-f]{40}|[0-9a-f]{64});subject=([A-Za-z0-9_%.]{1,672});config=([0-9a-f]{8}|-);host=([A-Za-z0-9_%.]{1,672}|-);profile=([0-9a-f]{64}|-);policy=([0-9a-f]{64}|-);at=(\d{4}-\d\d-\d\dT\d\d:\d\dZ|-) -->$/;
+/**
+ * The hidden record line of `record`. Throws on a value it cannot hold
+ * exactly (a bug of the caller): a record that does not say what was
+ * assessed must not be written.
+ */
+function recordMarker(record) {
+    const bad = (what) => {
+        throw new Error(`assessment record: ${what} is not of the recorded shape`);
+    };
+    if (!RECORDED_RESULTS.includes(record.result))
+        bad('result');
+    if (!FULL_SHA.test(record.assessedSha))
+        bad('assessedSha');
+    if (!FULL_SHA.test(record.headSha))
+        bad('headSha');
+    if (!/^[A-Za-z0-9_%.]{1,672}$/.test(record.subject))
+        bad('subject (use recordSubjectKey)');
+    if (record.config !== null && !/^[0-9a-f]{8}$/.test(record.config))
+        bad('config');
+    if (record.host !== null && !/^[A-Za-z0-9_%.]{1,672}$/.test(record.host))
+        bad('host (use recordSubjectKey)');
+    if (record.profileDigest !== null && !DIGEST.test(record.profileDigest))
+        bad('profileDigest');
+    if (record.policyDigest !== null && !DIGEST.test(record.policyDigest))
+        bad('policyDigest');
+    if (record.at !== null && !ISO_MINUTE.test(record.at))
+        bad('at');
+    return (`<!-- asas-gate:record=2;result=${record.result};assessed=${record.assessedSha};head=${record.headSha}` +
+        `;subject=${record.subject};config=${record.config ?? '-'};host=${record.host ?? '-'};profile=${record.profileDigest ?? '-'};policy=${record.policyDigest ?? '-'};at=${record.at ?? '-'} -->`);
+}
+/**
+ * The record of a comment body, or null. Read only from the third line, right
+ * under the model marker and the state line, and only when the state line
+ * records the same result: a record quoted anywhere else (a finding's text, a
+ * person's comment), a malformed one or one that disagrees reads as no record.
+ * Who wrote the comment is checked by the caller (src/github/assessment-record.ts).
+ */
+function readAssessmentRecord(body) {
+    if (!body)
+        return null;
+    const lines = body.split('\n', 4).map((l) => l.replace(/\r$/, ''));
+    if (!(lines[0] ?? '').startsWith(MARKER_PREFIX))
+        return null;
+    const state = previousResult(body);
+    const m = RECORD_LINE.exec(lines[2] ?? '');
+    if (!state || !m)
+        return null;
+    const [, result, assessedSha, headSha, subject, config, host, profile, policy, at] = m;
+    if (state.result !== result)
+        return null;
+    if (state.sha !== null && !assessedSha.startsWith(state.sha) && !headSha.startsWith(state.sha))
+        return null;
+    return {
+        result,
+        assessedSha,
+        headSha,
+        subject,
+        config: config === '-' ? null : config,
+        host: host === '-' ? null : host,
+        profileDigest: profile === '-' ? null : profile,
+        policyDigest: policy === '-' ? null : policy,
+        at: at === '-' ? null : at
+    };
+}
+/**
+ * `body` with the record line put under its model marker and state line.
+ * A body without those two lines (not rendered with a marker) is returned
+ * unchanged: it records nothing, so the next run assesses.
+ */
+function withRecord(body, record) {
+    const first = body.indexOf('\n');
+    const second = first < 0 ? -1 : body.indexOf('\n', first + 1);
+    if (second < 0 || !body.startsWith(MARKER_PREFIX) || previousResult(body) === null)
+        return body;
+    return `${body.slice(0, second + 1)}${recordMarker(record)}\n${body.slice(second + 1)}`;
+}
+
+;// CONCATENATED MODULE: ./src/target/naming.ts
+/**
+ * Names of targets in the inventory. Pure.
+ * - The default name of the event's agent: `<repo>-pr-<number>` on a pull
+ *   request, `<repo>-<ref>` otherwise.
+ * - The name of a preview that moved to another host: the first name with
+ *   `(moved to <host>)`, so the inventory says why there are two, and the same
+ *   new host finds the same model on the next push.
+ * - Whether a name belongs to a pull request (its own preview).
+ */
+
+
+
+
+function fit(name) {
+    return name.length > LIMITS.targetNameMax ? name.slice(0, LIMITS.targetNameMax) : name;
+}
+/** `<repo>-pr-<n>` on a pull request, `<repo>-<ref>` otherwise (`agent` when the repository is unknown). */
+function naming_defaultTargetName(ctx) {
+    const repo = nonEmpty(ctx.repository.split('/').pop()) ?? 'agent';
+    if (ctx.prNumber !== null)
+        return fit(`${repo}-pr-${ctx.prNumber}`);
+    const ref = ctx.ref.replace(/[^A-Za-z0-9._-]+/g, '-').replace(/^-+|-+$/g, '');
+    return fit(ref === '' ? repo : `${repo}-${ref}`);
+}
+/**
+ * The digest (8 hex) of what the service cannot show back of a target: GET
+ * /model lists a target's host, never its path, query, reply field or
+ * transport, so two configurations at one host (a path per agent, an
+ * endpoint_path changed) would otherwise share a target, and the step would
+ * assess the first one registered. `site`, when given, names the deployed
+ * project (two projects deploying one commit are two agents). The query's
+ * values tell agents apart too (`?agent=support`, `?agent=billing` at one
+ * path): they are digested, never shown (the name is visible in the
+ * inventory, comments and statuses). The value of a key that names a
+ * credential (isCredentialName: a token, a protection bypass) is left out,
+ * as the credential is: rotating it is the same agent. Asked through
+ * agentIdentity (src/pipeline/identity.ts).
+ */
+function naming_configDigest(config) {
+    const url = new URL(config.endpointUrl);
+    const parts = [
+        url.protocol,
+        url.pathname,
+        [...url.searchParams.keys()].sort(),
+        ...selectorValues(url),
+        config.responseField,
+        config.transport,
+        config.authType,
+        config.requestTimeout,
+        config.oauth,
+        ...(config.site == null ? [] : [config.site])
+    ];
+    return createHash('sha256').update(JSON.stringify(parts)).digest('hex').slice(0, 8);
+}
+/** The query's values that select an agent (every key's but a credential's), sorted; nothing for a URL without any. */
+function selectorValues(url) {
+    const values = [...url.searchParams.entries()].filter(([k]) => !isCredentialName(k));
+    if (values.length === 0)
+        return [];
+    return [values.sort(([a, x], [b, y]) => (a === b ? (x < y ? -1 : x > y ? 1 : 0) : a < b ? -1 : 1))];
+}
+/** The name a target is registered and found under: the configured name and ` cfg-<digest>`, clipped to fit. */
+function naming_targetNameWithDigest(name, digest) {
+    const suffix = ` cfg-${digest}`;
+    return `${name.slice(0, LIMITS.targetNameMax - suffix.length)}${suffix}`;
+}
+/** The name a target registered afresh after `name`'s model moved to `host` gets. */
+function movedTargetName(name, host) {
+    const suffix = ` (moved to ${host.slice(0, 100)})`;
+    return `${name.slice(0, LIMITS.targetNameMax - suffix.length)}${suffix}`;
+}
+/**
+ * True when `name` is a pull request's own: it holds `pr-<number>` as a
+ * token (the default name, its moved variant, or a target_name that says so).
+ */
+function naming_isPullRequestName(name, prNumber) {
+    return new RegExp(`(^|[^A-Za-z0-9])pr-${prNumber}($|[^0-9])`, 'i').test(name);
+}
+/** The host part of an endpoint URL, lower case, as `endpoint_host` compares. */
+function naming_hostOf(endpointUrl) {
+    return new URL(endpointUrl).host.toLowerCase();
+}
+/** True when the service's `endpoint_host` names the host of `endpointUrl` (with or without its port). */
+function sameHost(endpointHost, endpointUrl) {
+    const url = new URL(endpointUrl);
+    const strip = (h) => h.toLowerCase().replace(/^\[|\]$/g, '');
+    const given = strip(endpointHost);
+    return (given === strip(url.host) ||
+        (url.port === '' && given === strip(url.hostname)) ||
+        given === strip(`${url.hostname}:${defaultPort(url)}`));
+}
+function defaultPort(url) {
+    if (url.port !== '')
+        return url.port;
+    return url.protocol === 'https:' || url.protocol === 'wss:' ? '443' : '80';
+}
+
+;// CONCATENATED MODULE: ./src/pipeline/identity.ts
+/**
+ * "The same agent", the one definition every feature asks (agentIdentity):
+ * registration names and finds the target by it, the assessment record and
+ * carry-over match it, the merge queue checks the queued pull requests
+ * against it, the sticky comment and the commit status are keyed on it, and
+ * every report names the agent by its display name.
+ *
+ * An agent is a model id, or a target: its configured name (target_name, or
+ * the event's default `<repo>-pr-<n>`) with the digest of its configuration
+ * (path, query keys, reply field, transport, auth, timeout, and the deployed
+ * project when the event names one) and the host it runs at. What a record
+ * must also match to stand for this run: the profile and the verdict inputs
+ * (AssessmentIdentity). Pure.
+ */
+
+
+
+/** The one answer to "which agent is this": see the file's comment. */
+function agentIdentity(target, ctx) {
+    if (target.kind === 'model') {
+        const id = target.modelId;
+        const subject = recordSubjectKey(`model:${id}`);
+        return {
+            kind: 'model',
+            ...{ display: id, subject, config: null, host: null, targetName: null },
+            ...{ commentKey: id, statusName: id, statusOwner: statusOwnerOf(`model:${id}`, null), key: subject }
+        };
+    }
+    const given = target.kind === 'endpoint' ? target.endpoint.name : target.name;
+    const display = given ?? defaultTargetName(ctx);
+    const subject = recordSubjectKey(`target:${display}`);
+    if (target.kind === 'preview') {
+        return {
+            kind: 'target',
+            display,
+            subject,
+            config: null,
+            host: null,
+            targetName: null,
+            commentKey: `target:${display}`,
+            statusName: given ?? 'preview',
+            statusOwner: statusOwnerOf(`target:${given ?? 'preview'}`, null),
+            key: `${subject};config=-;host=-`
+        };
+    }
+    const config = configDigest({ ...target.endpoint, site: ctx.site });
+    const host = hostOf(target.endpoint.endpointUrl);
+    const targetName = targetNameWithDigest(display, config);
+    return {
+        kind: 'target',
+        display,
+        subject,
+        config,
+        host,
+        targetName,
+        commentKey: `target:${targetName}`,
+        // The per-PR default name holds the PR number: the context names the configuration instead.
+        statusName: given ?? `preview cfg-${config}`,
+        statusOwner: statusOwnerOf(`target:${given ?? 'preview'}`, config),
+        key: `${subject};config=${config};host=${recordSubjectKey(host)}`
+    };
+}
+function statusOwnerOf(name, config) {
+    return textDigest(`${name};config=${config ?? '-'}`).slice(0, 8);
+}
+/** The identity a record is matched against: the agent's, with the profile and verdict digests. */
+function assessmentIdentityOf(agent, digests) {
+    const partial = agent.kind === 'target' && agent.config === null;
+    return {
+        subject: agent.subject,
+        config: agent.config,
+        host: agent.host === null ? null : recordSubjectKey(agent.host),
+        partial,
+        ...digests
+    };
+}
+/** sha256 (hex) of a text, e.g. the profile file as committed: any change, even of spacing, is a change. */
+function textDigest(text) {
+    return createHash('sha256').update(text, 'utf8').digest('hex');
+}
+/**
+ * sha256 (hex) of the inputs that decide the verdict, given by name (e.g.
+ * min_severity, categories, fail_on, fail_on_incomplete, the accepted-risks
+ * file's text, the baseline run id). Independent of the order they are given
+ * in; a name with another value, or a name added or removed, gives another
+ * digest.
+ */
+function policyDigest(parts) {
+    const canonical = JSON.stringify(Object.entries(parts).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+    return textDigest(canonical);
+}
+/** Why `record` is not of the same assessment as `identity`; null when it is. */
+function identity_identityMismatch(record, identity) {
+    if (record.subject !== identity.subject)
+        return 'it assessed another model or target';
+    if (!identity.partial && record.config !== identity.config) {
+        return 'it assessed another configuration of the target (endpoint path or query, reply field, transport, auth or project)';
+    }
+    // The host is not part of the agent: a preview redeployed at another host (Vercel's per-deployment URLs) is the
+    // same project, path and configuration, and a stable host serves each new deployment too. What decides is the
+    // identity and that nothing under agent_paths changed (carry-over.ts); the record keeps the host it assessed.
+    if (record.profileDigest !== identity.profileDigest) {
+        if (record.profileDigest === null)
+            return 'it was assessed without a profile_file, and this run has one';
+        if (identity.profileDigest === null)
+            return 'it was assessed with a profile_file, and this run has none';
+        return 'the profile file changed since';
+    }
+    if (record.policyDigest !== identity.policyDigest) {
+        return 'the inputs that decide the verdict (min_severity, categories, fail_on, accepted risks, ...) differ';
+    }
+    return null;
+}
+/**
+ * The host `record` assessed, when the agent has moved since (another host
+ * now); null when it did not move, or either host is unknown (a model, a
+ * preview this event has no deployment of). Decoded for display.
+ */
+function movedFrom(record, identity) {
+    if (record.host === null || identity.host === null || record.host === identity.host)
+        return null;
+    return decodeRecordKey(record.host);
+}
+/**
+ * The records that speak for `identity`'s agent, newest first by assessment
+ * time (a later one in the list wins a tie): of its subject and, unless the
+ * identity is partial, of its configuration, at any host (the host is not
+ * part of the agent: movedFrom says where it was assessed). Partial: the newest of each configuration
+ * recorded under the name, every one of which must stand.
+ */
+function recordsOfAgent(found, identity) {
+    const newest = new Map();
+    for (const f of found) {
+        if (f.record.subject !== identity.subject)
+            continue;
+        if (!identity.partial && f.record.config !== identity.config)
+            continue;
+        const key = f.record.config ?? '-';
+        const best = newest.get(key);
+        // ISO minutes compare as text; a record without a time loses to one with.
+        if (best === undefined || (f.record.at ?? '') >= (best.record.at ?? ''))
+            newest.set(key, f);
+    }
+    return [...newest.values()].sort((a, b) => ((b.record.at ?? '') < (a.record.at ?? '') ? -1 : 1));
+}
+
 ;// CONCATENATED MODULE: ./src/pipeline/merge-queue.ts
+
 
 const MERGE_GROUP_MODES = ['carry_over', 'assess'];
 /** The queued pull request's passing result at its head, or why it cannot be carried over. */
@@ -49130,6 +48923,225 @@ function unreadableOwedStatus(state) {
 const external_node_os_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:os");
 ;// CONCATENATED MODULE: external "node:path"
 const external_node_path_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:path");
+;// CONCATENATED MODULE: ./src/github/write-rule.ts
+/**
+ * The one rule for every write a run makes beyond its own report: a target's
+ * profile (profile_file), dismissals on the service (sync_dismissals) and the
+ * baseline later runs gate against.
+ *
+ *   Shared targets, dismissals and the baseline are written only from the
+ *   default branch on push, schedule or workflow_dispatch; a pull request
+ *   writes only the profile of its own preview, and the records of its own
+ *   runs under its own ref (they only add evidence to its own window).
+ *
+ * Only those events on the default branch run the default branch's own code.
+ * Every other event may run a pull request's: pull_request runs it, and
+ * pull_request_target, issue_comment, workflow_run and the rest run on the
+ * default branch's ref while the workflow may check the pull request out. A
+ * pull request's own preview (a target found or registered by endpoint_url
+ * whose name holds `pr-<number>`) is its own to write. The workflow may widen
+ * the profile rule with allow_shared_profile_sync; nothing widens the others.
+ *
+ * Pure: the event name, its payload and the environment in.
+ */
+
+
+
+
+/** Events that run the code of the ref they run on (a branch's own workflow). */
+const write_rule_WRITING_EVENTS = new Set(['push', 'schedule', 'workflow_dispatch']);
+/** The rule in one line, for messages and the docs. */
+const WRITE_RULE = 'shared targets, dismissals and the baseline are written only from the default branch on push, schedule or workflow_dispatch';
+function writeStanding(eventName, payload, env) {
+    if (PULL_REQUEST_EVENTS.has(eventName)) {
+        const event = targetFromEvent(eventName, payload, env.GITHUB_REPOSITORY ?? '');
+        return { kind: 'pull_request', number: event.kind === 'pull_request' ? event.number : null };
+    }
+    const ref = env.GITHUB_REF ?? '';
+    const defaultBranch = defaultBranchOf(payload);
+    if (write_rule_WRITING_EVENTS.has(eventName) && defaultBranch !== null && isDefaultBranchRef(payload, ref))
+        return { kind: 'default-branch', branch: defaultBranch };
+    return { kind: 'other', eventName, ref };
+}
+/** The ref a pull_request run is on (GITHUB_REF), which only that pull request's runs save cache entries under. */
+function pullRequestRef(number) {
+    return `refs/pull/${number}/merge`;
+}
+/** The run, as a refusal names it (the default branch is never refused). */
+function describeRun(standing) {
+    switch (standing.kind) {
+        case 'pull_request':
+            return standing.number === null ? 'this pull request' : `pull request #${standing.number}`;
+        case 'other':
+            return `this ${oneLine(standing.eventName, 40) || 'unnamed'} run on ${oneLine(standing.ref, 100) || 'an unknown ref'}`;
+    }
+}
+/** True when `target` is the pull request's own preview, found or registered by endpoint_url. */
+function isOwnPreview(standing, target) {
+    return (standing.kind === 'pull_request' &&
+        standing.number !== null &&
+        target.outcome !== 'given' &&
+        target.name !== null &&
+        isPullRequestName(target.name, standing.number));
+}
+/** Why `write` may not be made from where the run stands, in one phrase; null when it may. */
+function writeRefusal(standing, write) {
+    if (standing.kind === 'default-branch')
+        return null;
+    const run = describeRun(standing);
+    switch (write.kind) {
+        case 'baseline':
+            return `${run} may run a pull request's code, and the baseline is recorded only from the default branch on push, schedule or workflow_dispatch`;
+        case 'own-record':
+            return standing.kind === 'pull_request' && standing.number !== null && write.ref === pullRequestRef(standing.number)
+                ? null
+                : `${run} may run a pull request's code on a ref that is not its own (${oneLine(write.ref, 100) || 'none'}), and runs are recorded only from the default branch or a pull request's own ref`;
+        case 'dismissals':
+            return `${run} may run a pull request's code, and acceptances are written to the service only from the default branch on push, schedule or workflow_dispatch`;
+        case 'profile': {
+            if (write.allowShared || isOwnPreview(standing, write.target))
+                return null;
+            const t = write.target;
+            const what = t.name !== null ? `target '${oneLine(t.name, 200)}' (model ${t.modelId})` : `model ${t.modelId} (given by model_id)`;
+            const own = standing.kind === 'pull_request' && standing.number !== null
+                ? `may sync the profile of its own preview only (a target registered by endpoint_url whose name holds pr-${standing.number}, as the default name does), and ${what} is shared`
+                : `may run a pull request's code, and ${what} is shared`;
+            return `${run} ${own}`;
+        }
+    }
+}
+/** The profile sync's refusal, as the configuration error naming the input that widens the rule; null when it may sync. */
+function profileWriteRefusal(standing, target, allowShared) {
+    const why = writeRefusal(standing, { kind: 'profile', target, allowShared });
+    if (why === null)
+        return null;
+    return new ConfigError('allow_shared_profile_sync', `${why}: ${WRITE_RULE}. Sync it from a push to the default branch, or set allow_shared_profile_sync: true if runs not on it may rewrite its profile`);
+}
+
+;// CONCATENATED MODULE: ./src/pipeline/code-origin.ts
+/**
+ * Whether the code a target is built from comes from outside this repository:
+ * the one answer every feature asks (outsideCode). Code is inside only when a
+ * branch of this repository holds it: a push's or a merge queue's commit, a
+ * pull request whose head branch is here, a deployed commit (or the commit a
+ * status, check_run or check_suite event names) that the event's branch (or
+ * the head branch of its pull request here) holds.
+ * A fork's head, a commit on no branch here, and anything that cannot be told
+ * are outside. Pure: the evidence is gathered at the edge
+ * (src/action/stages/outside-code.ts).
+ */
+
+const sameRepo = (a, b) => a.toLowerCase() === b.toLowerCase();
+/** Why the code is from outside this repository; null when a branch of this repository holds it. */
+function code_origin_outsideCode(e) {
+    switch (e.kind) {
+        case 'this_repository':
+            return null;
+        case 'head':
+            if (e.headRepo !== null && sameRepo(e.headRepo, e.repository))
+                return null;
+            return `the head of ${e.of} is in ${e.headRepo === null ? 'a fork that no longer exists' : `the fork ${e.headRepo}`}, not in ${e.repository}`;
+        case 'commit': {
+            if (e.heldBy !== null)
+                return null;
+            const what = e.of ?? `the deployed commit ${text_shortSha(e.sha)}`;
+            const asked = e.asked.length === 0 ? 'the event names no branch' : `not on ${e.asked.map((b) => `'${b.slice(0, 60)}'`).join(' or ')}`;
+            if (e.forkPull !== null) {
+                const fork = e.forkPull.headRepo === null ? 'a fork that no longer exists' : `the fork ${e.forkPull.headRepo}`;
+                return `${what} is the head of pull request #${e.forkPull.number} from ${fork}, and on no branch of this repository (${asked})`;
+            }
+            return `${what} is on no branch of this repository (${asked})`;
+        }
+        case 'unknown':
+            return `it cannot be told whether the code is this repository's (${e.why})`;
+    }
+}
+
+;// CONCATENATED MODULE: ./src/gitlab/fork-rule.ts
+/**
+ * What a GitLab pipeline may do, by the same rules as a GitHub workflow
+ * (src/github/write-rule.ts): shared targets, dismissals and the baseline are
+ * written only from the default branch on push, schedule or a manual run
+ * (GitLab's `web`, as workflow_dispatch); a pipeline of a merge request is a
+ * pull request, which writes only the profile of its own preview. And no
+ * secret reaches a fork's code: a pipeline of a merge request, whatever its
+ * source (the merge-request pipeline, its child pipelines, a downstream
+ * pipeline given its variables), that runs the code of another project in
+ * the target project (where the job holds the target's CI/CD variables) is
+ * refused before anything is sent; so is one whose variables cannot tell.
+ *
+ * Pure: the CI context (./ci-context.ts) in.
+ */
+
+
+
+
+/** GitLab's pipeline sources with a GitHub event of the same meaning. */
+const SAME_AS_GITHUB = { push: 'push', schedule: 'schedule', web: 'workflow_dispatch' };
+/** A mirrored GitHub pull request's pipeline: a proposed change whose source GitLab does not name. */
+const MIRRORED_PULL_REQUEST = 'external_pull_request_event';
+/**
+ * What a pipeline says of where its code comes from, as the one rule of
+ * outside code (src/pipeline/code-origin.ts) reads it: a merge request's
+ * head is in its source project, whatever the pipeline's source; a merge
+ * request whose variables do not say enough, or a mirrored pull request,
+ * cannot be told (outside, fail closed); any other pipeline runs a ref of
+ * this project.
+ */
+function codeEvidence(ci) {
+    if (ci.pipelineSource === MIRRORED_PULL_REQUEST)
+        return { kind: 'unknown', why: 'a mirrored pull request, whose source GitLab does not name' };
+    if (ci.mergeRequestGap !== null)
+        return { kind: 'unknown', why: ci.mergeRequestGap };
+    const mr = ci.mergeRequest;
+    if (mr === null)
+        return { kind: 'this_repository' };
+    return { kind: 'head', of: `merge request !${mr.iid}`, headRepo: `project ${mr.sourceProjectId}`, repository: `project ${mr.projectId}` };
+}
+/** Whether the pipeline runs code from outside the project (outsideCode of codeEvidence). */
+function runsOutsideCode(ci) {
+    return outsideCode(codeEvidence(ci)) !== null;
+}
+/**
+ * Why the job's secrets are at risk: the reason its code is from outside, when
+ * the job holds the variables of a project whose code it is not running (a
+ * fork's code in the target project, or code that cannot be told); null when
+ * they are not.
+ */
+function riskToSecrets(ci) {
+    return ci.projectId !== ci.mergeRequest?.sourceProjectId ? code_origin_outsideCode(codeEvidence(ci)) : null;
+}
+/** Whether the job holds the variables of a project whose code it is not running (a fork's code in the target project). */
+function secretsAtRisk(ci) {
+    return riskToSecrets(ci) !== null;
+}
+/** Where the pipeline stands for the write rule: any pipeline of a merge request (or one that cannot be told) as a pull request. */
+function gitlabWriteStanding(ci) {
+    if (ci.pipelineSource === MIRRORED_PULL_REQUEST || ci.mergeRequest !== null || ci.mergeRequestGap !== null)
+        return { kind: 'pull_request', number: ci.mergeRequest?.iid ?? null };
+    const event = SAME_AS_GITHUB[ci.pipelineSource];
+    if (WRITING_EVENTS.has(event ?? '') && ci.commitBranch !== null && ci.commitBranch === ci.defaultBranch)
+        return { kind: 'default-branch', branch: ci.commitBranch };
+    return { kind: 'other', eventName: ci.pipelineSource || 'unknown', ref: ci.commitBranch !== null ? `refs/heads/${ci.commitBranch}` : '' };
+}
+/**
+ * The refusal of a job that holds a secret while it runs a fork's code, naming
+ * the first secret set (e.g. ASAS_API_KEY, GITLAB_TOKEN); null when it may go on.
+ */
+function forkSecretRefusal(ci, secrets) {
+    const why = riskToSecrets(ci);
+    const held = secrets.find((s) => s.value !== undefined && s.value !== '');
+    if (why === null || held === undefined)
+        return null;
+    return new ConfigError(held.name, `is set in a pipeline of project ${ci.projectId ?? '(unknown)'} that runs code from outside it (${why}), where that code can read it. ` +
+        "Let a fork's merge requests run their pipelines in the fork (GitLab's default: the target's variables stay out), " +
+        'or assess the change once merged; this job stops before sending anything');
+}
+/** forkSecretRefusal of a GitLab CI job's environment; null outside GitLab CI. */
+function gitlabJobRefusal(env, secrets) {
+    return inGitLabJob(env) ? forkSecretRefusal(readGitLabCi(env), secrets) : null;
+}
+
 ;// CONCATENATED MODULE: ./src/service/http-errors.ts
 
 
@@ -49973,7 +49985,7 @@ function stepSecrets(io) {
         }
     }
     // The GitLab token of a merge-request note (see publishNoteInsteadOfComment).
-    const gitlabToken = inGitLabJob(io.env) ? (io.env.GITLAB_TOKEN ?? '') : '';
+    const gitlabToken = ciHost(io.env) === 'gitlab' ? (io.env.GITLAB_TOKEN ?? '') : '';
     if (isMaskableSecret(gitlabToken)) {
         io.setSecret(gitlabToken);
         secrets.push(gitlabToken);
@@ -50063,7 +50075,7 @@ function scrubbingIO(raw, secrets, github) {
         },
         writeReportFile: (name, ext, text) => writeNewFile(raw.reportDir ?? (0,external_node_path_namespaceObject.join)(text_nonEmpty(raw.env.RUNNER_TEMP) ?? (0,external_node_os_namespaceObject.tmpdir)(), 'asas-gate'), safeFileName(name), ext, scrub(text)),
         // In a GitLab CI job the merge-request note takes the comment's place.
-        publish: (args) => (inGitLabJob(raw.env) ? publishNoteInsteadOfComment : publishToGitHub)({ ...github, env: raw.env, log }, {
+        publish: (args) => (ciHost(raw.env) === 'gitlab' ? publishNoteInsteadOfComment : publishToGitHub)({ ...github, env: raw.env, log }, {
             ...args,
             // The marker too: it names the model, and it is written into the body when the body lacks it.
             marker: scrub(args.marker),
@@ -50116,7 +50128,6 @@ function scrubbedBaselineStore(store, secrets, log) {
  * monthly allowance's 403 with its reset date, the 429 of the daily budget or
  * the trigger rate with its Retry-After). Pure: the clock's time is passed in.
  */
-
 
 function budgetLine(s) {
     const head = 'Assessments spent by this step:';
@@ -50174,7 +50185,7 @@ function explain403(err, nowMs) {
 function explain429(err, nowMs) {
     const retry = err.retryAfterMs === undefined
         ? 'the answer gave no Retry-After'
-        : `the service asks to retry after ${formatDuration(err.retryAfterMs)} (${utcMinute(nowMs + err.retryAfterMs)})`;
+        : `the service asks to retry after ${formatDuration(err.retryAfterMs)} (${formatWhenMs(nowMs + err.retryAfterMs)})`;
     if (err.code === 'daily_budget_exhausted')
         return `The daily assessment budget is used up; ${retry}.`;
     if (err.code === 'rate_limited')
@@ -50182,10 +50193,6 @@ function explain429(err, nowMs) {
     return `The service refused the trigger with HTTP 429 (the per-minute trigger limit or the daily assessment budget); ${retry}.`;
 }
 const pad = (n) => String(n).padStart(2, '0');
-function utcMinute(ms) {
-    const d = new Date(ms);
-    return `${d.getUTCFullYear()}-${pad(d.getUTCMonth() + 1)}-${pad(d.getUTCDate())} ${pad(d.getUTCHours())}:${pad(d.getUTCMinutes())} UTC`;
-}
 function utcDay(ms) {
     const d = new Date(ms);
     return `${d.getUTCFullYear()}-${pad(d.getUTCMonth() + 1)}-${pad(d.getUTCDate())}`;
@@ -50304,7 +50311,7 @@ function findResetDate(extra, message, nowMs) {
     const ms = resetCandidates(extra, message).find((c) => c >= nowMs - PLAUSIBLE_PAST_MS && c <= nowMs + PLAUSIBLE_FUTURE_MS);
     if (ms === undefined)
         return null;
-    return ms % 86_400_000 === 0 ? `${utcDay(ms)} (UTC)` : utcMinute(ms);
+    return ms % 86_400_000 === 0 ? `${utcDay(ms)} (UTC)` : formatWhenMs(ms);
 }
 
 ;// CONCATENATED MODULE: ./src/gate/explain-trigger-failure.ts
@@ -51460,6 +51467,7 @@ function failedOutcome(line) {
  * Everything that may quote the service or the user goes through
  * markdown-safe.ts: the error path renders service text inert too.
  */
+
 
 
 
