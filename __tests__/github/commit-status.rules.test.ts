@@ -12,6 +12,7 @@ import {
   ownStatuses,
   postCommitStatus,
   statusesApiOver,
+  statusTargetUrl,
   type ListedStatus
 } from '../../src/github/commit-status.js'
 import type { Call } from '../../src/github/transport.js'
@@ -71,6 +72,7 @@ describe('failureStatus: the cause and the fix first', () => {
       new ConfigError('x', 'no record. Settle it', 'refused'),
       'Refused: no record. Settle it'
     ],
+    ['a message that is the fix alone', new ConfigError('x', 'Push the branch again.', 'refused'), 'Refused. Push the branch again.'],
     ['a configuration mistake without a summary: the line', new ConfigError('x', 'bad. Set it.'), 'the line'],
     ['anything else: the line', new Error('boom'), 'the line']
   ])('%s', (_name, err, expected) => {
@@ -107,6 +109,12 @@ describe('explainStatusFailure: why a status could not be set, and the fix', () 
       postCommitStatus(api, REPO, { sha: SHA, state: 'pending', context: 'c', description: 'd', targetUrl: null, owner: null }, log)
     ).rejects.toBeInstanceOf(AbortedError)
     expect(log.lines).toEqual([])
+  })
+})
+
+describe('statusTargetUrl: the fragment the job URL had is replaced whole', () => {
+  test('a fragment of several characters', () => {
+    expect(statusTargetUrl('https://g/run/1#step-12', '0a1b2c3d')).toBe('https://g/run/1#agent-0a1b2c3d')
   })
 })
 
