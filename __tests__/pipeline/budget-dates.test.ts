@@ -5,7 +5,7 @@
  * midnight UTC, else a minute).
  */
 import { describe, expect, test } from '@jest/globals'
-import { dateInText, explainAssessmentLimit, findResetDate, type RefusalLike } from '../../src/pipeline/budget.js'
+import { dateInText, explainAssessmentLimit, findResetDate, pastResetDate, type RefusalLike } from '../../src/pipeline/budget.js'
 
 const MIDNIGHT = Date.UTC(2026, 10, 21) // 2026-11-21 00:00 UTC
 const DAY = 86_400_000
@@ -40,6 +40,27 @@ describe('findResetDate: a day ago to 400 days ahead', () => {
     ['a minute more than 400 days ahead', MIDNIGHT + 400 * DAY + 60_000, null]
   ])('%s', (_name, at, expected) => {
     expect(findResetDate({ resets_at: at }, '', MIDNIGHT)).toBe(expected)
+  })
+})
+
+describe('pastResetDate: only a reset date more than a day past (the dates findResetDate does not take)', () => {
+  test.each<[string, Record<string, unknown>, string, string | null]>([
+    ['a reset-like field two days ago', { resets_at: MIDNIGHT - 2 * DAY }, '', '2026-11-19'],
+    ['a reset-like field exactly a day ago (findResetDate takes it)', { resets_at: MIDNIGHT - DAY }, '', null],
+    ['a reset-like field an hour ago', { resets_at: MIDNIGHT - 3_600_000 }, '', null],
+    ['a reset-like field more than 400 days ahead (too far, but not past)', { resets_at: MIDNIGHT + 500 * DAY }, '', null],
+    ['a field of another name two days ago (a period start is no reset date)', { created: '2026-11-19' }, '', null],
+    ['a message speaking of a reset two days ago', {}, 'it reset on 2026-11-19', '2026-11-19'],
+    ['a message two days ago that speaks of no reset', {}, 'since 2026-11-19', null]
+  ])('%s', (_name, extra, message, expected) => {
+    expect(pastResetDate(extra, message, MIDNIGHT)).toBe(expected)
+  })
+
+  test('a 403 whose only date is too far ahead reads as naming no date, not as a past one', () => {
+    const err: RefusalLike = { status: 403, code: 'allowance_exhausted', extra: { resets_at: '2028-06-01' }, serviceMessage: 'refused' }
+    expect(explainAssessmentLimit(err, MIDNIGHT)).toBe(
+      "The workspace's monthly assessment allowance is used up; it resets on 2026-12-01 (UTC; the 1st of next month, as the answer named no date). Waiting within this job will not help."
+    )
   })
 })
 
