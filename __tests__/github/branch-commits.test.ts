@@ -7,25 +7,15 @@
  */
 import { describe, expect, it } from '@jest/globals'
 import { branchCommitsApiOver } from '../../src/github/branch-commits.js'
-import type { Call } from '../../src/github/transport.js'
+import { recordingCall } from '../__fixtures__/recording-call.js'
 import { GitHubError } from '../../src/util/errors.js'
 
 const REPO = { owner: 'octo', repo: 'agent' }
 const SINCE = '2026-11-01T00:00:00Z'
 
 function answering(data: unknown) {
-  const calls: { method: string; path: string; route: string; params: Record<string, unknown> }[] = []
-  const call = (<T>(
-    method: string,
-    path: string,
-    route: string,
-    params: Record<string, unknown>,
-    read: (r: { headers: Record<string, string>; data: unknown }, e: string) => T
-  ) => {
-    calls.push({ method, path, route, params })
-    return Promise.resolve().then(() => read({ headers: {}, data }, route))
-  }) as Call
-  return { api: branchCommitsApiOver(call), calls }
+  const { call, asked } = recordingCall(data)
+  return { api: branchCommitsApiOver(call), calls: asked }
 }
 
 describe('listBranchCommits: the request', () => {

@@ -15,9 +15,9 @@ import {
   statusTargetUrl,
   type ListedStatus
 } from '../../src/github/commit-status.js'
-import type { Call } from '../../src/github/transport.js'
 import { AbortedError, ConfigError, GitHubError } from '../../src/util/errors.js'
 import { recordingLog } from '../__fixtures__/recording-log.js'
+import { recordingCall } from '../__fixtures__/recording-call.js'
 
 const REPO = { owner: 'octo', repo: 'agent' }
 const SHA = 'abcdef0123456789abcdef0123456789abcdef01'
@@ -131,25 +131,6 @@ describe('ownStatuses: the statuses of this context naming this agent, in the or
   })
 })
 
-/** A Call that records what was asked and hands `data` to the reader. */
-function cannedCall(data: unknown): {
-  call: Call
-  asked: { method: string; path: string; route: string; params: Record<string, unknown> }[]
-} {
-  const asked: { method: string; path: string; route: string; params: Record<string, unknown> }[] = []
-  const call = (async (
-    method: string,
-    path: string,
-    route: string,
-    params: Record<string, unknown>,
-    read: (res: { headers: Record<string, string>; data: unknown }, endpoint: string) => unknown
-  ) => {
-    asked.push({ method, path, route, params })
-    return read({ headers: {}, data }, `${method} ${path}`)
-  }) as Call
-  return { call, asked }
-}
-
 describe('statusesApiOver: what is sent and how the answer is read', () => {
   const status = {
     sha: SHA,
@@ -165,7 +146,7 @@ describe('statusesApiOver: what is sent and how the answer is read', () => {
     ['an id that is no number: none', { id: '7' }, null],
     ['an answer that is no object: none', 'ok', null]
   ])('set: %s', async (_name, data, id) => {
-    const { call, asked } = cannedCall(data)
+    const { call, asked } = recordingCall(data)
     expect(await statusesApiOver(call).setCommitStatus(REPO, status)).toEqual({ id })
     expect(asked).toEqual([
       {
@@ -179,13 +160,13 @@ describe('statusesApiOver: what is sent and how the answer is read', () => {
   })
 
   test('set: a job URL is sent with the agent in its fragment', async () => {
-    const { call, asked } = cannedCall({ id: 1 })
+    const { call, asked } = recordingCall({ id: 1 })
     await statusesApiOver(call).setCommitStatus(REPO, { ...status, targetUrl: 'https://g/run/1' })
     expect(asked[0].params.target_url).toBe('https://g/run/1#agent-0a1b2c3d')
   })
 
   test('list: one page of the newest 100 of the commit', async () => {
-    const { call, asked } = cannedCall([])
+    const { call, asked } = recordingCall([])
     expect(await statusesApiOver(call).listCommitStatuses(REPO, SHA)).toEqual([])
     expect(asked).toEqual([
       {
@@ -224,11 +205,11 @@ describe('statusesApiOver: what is sent and how the answer is read', () => {
       [{ context: 'c', owner: null, targetUrl: null, state: '', description: null, creator: null }]
     ]
   ])('list: %s', async (_name, data, expected) => {
-    expect(await statusesApiOver(cannedCall(data).call).listCommitStatuses(REPO, SHA)).toEqual(expected)
+    expect(await statusesApiOver(recordingCall(data).call).listCommitStatuses(REPO, SHA)).toEqual(expected)
   })
 
   test('list: an answer that is no list is a passing failure of GitHub, not an empty list', async () => {
-    const err = await statusesApiOver(cannedCall({ statuses: [] }).call)
+    const err = await statusesApiOver(recordingCall({ statuses: [] }).call)
       .listCommitStatuses(REPO, SHA)
       .catch((e: unknown) => e)
     expect(err).toBeInstanceOf(GitHubError)
